@@ -1,0 +1,1 @@
+"""Sub-commands of `dipc`; see dipc_plus.cli."""

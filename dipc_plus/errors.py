@@ -1,0 +1,42 @@
+"""User-facing errors: every mistake a user can make ends here, never in a traceback.
+
+A `UserError` carries where (file, line, column), what is wrong and how to fix
+it; the CLI prints it and exits with code 2.
+"""
+from __future__ import annotations
+
+
+class UserError(Exception):
+    """A mistake in the user's program, claim, command line or input."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
+                 column: int | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        self.hint = hint
+
+    @classmethod
+    def at(cls, pos, message: str, hint: str | None = None) -> "UserError":
+        """Build an error at an `ir.Pos` (or anything with file/line/column)."""
+        return cls(message, file=getattr(pos, "file", None), line=getattr(pos, "line", None),
+                   column=getattr(pos, "column", None), hint=hint)
+
+    def location(self) -> str:
+        parts = [p for p in (self.file, self.line, self.column) if p is not None]
+        return ":".join(str(p) for p in parts)
+
+    def __str__(self) -> str:
+        loc = self.location()
+        text = f"{loc}: error: {self.message}" if loc else f"error: {self.message}"
+        if self.hint:
+            text += f"\n  hint: {self.hint}"
+        return text
+
+
+class ResourceLimit(UserError):
+    """A computation exceeded a user-set limit (chain size, time); exit code 2."""
