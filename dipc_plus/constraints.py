@@ -1,0 +1,207 @@
+"""Ordering constraints over independent noise samples, and their exact probability.
+
+Every real (integer) program variable is, at a DTMC state, a linear form
+``sum c_i N_i + k`` over independent noises N_i ~ Lap(a_i eps, 0) (DLap(a_i eps, 0)
+for integers) with rational c_i, k: a sample Lap(a eps, mu) is mu + N.  A
+comparison of samples is an `Atom`  ``sum c_i N_i + k  op  0``.
+
+`probability(atoms, noises)` is P[all atoms hold] as an exact closed form.  It
+splits the atoms into independent components (atoms that share no noise),
+canonicalises each component (noise ids renamed by first appearance, so equal
+shapes share one cache entry across states and inputs) and hands it to the
+engine of its kind: `laplace_engine` (integrals) or `dlap_engine` (sums).
+The conditional probability a DTMC edge carries is P[C and a] / P[C].
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from .expoly import ExpFrac, ExpPoly
+
+# Canonical operators: the form is compared with 0.
+OPS = ("<", "<=", "==", "!=")
+_FLIP = {">": "<", ">=": "<="}          # f > 0  <=>  -f < 0
+_NEGATE = {"<": "<=", "<=": "<", "==": "!=", "!=": "=="}  # not(f < 0) <=> -f <= 0 ; see negate()
+
+
+@dataclass(frozen=True)
+class Noise:
+    """An independent noise variable: kind 'lap' (real) or 'dlap' (integer), rate a of a*eps, mean 0."""
+    kind: str
+    rate: Fraction
+
+
+@dataclass(frozen=True, order=True)
+class LinForm:
+    """sum coeffs[i][1] * N_{coeffs[i][0]} + const, coeffs sorted by noise id, no zero coefficient."""
+    coeffs: tuple  # of (int noise id, Fraction)
+    const: Fraction = Fraction(0)
+
+    @staticmethod
+    def make(coeffs: dict, const=Fraction(0)) -> "LinForm":
+        return LinForm(tuple(sorted((i, Fraction(c)) for i, c in coeffs.items() if c != 0)), Fraction(const))
+
+    @staticmethod
+    def constant(k) -> "LinForm":
+        return LinForm((), Fraction(k))
+
+    def as_dict(self) -> dict:
+        return dict(self.coeffs)
+
+    def __add__(self, other: "LinForm") -> "LinForm":
+        d = self.as_dict()
+        for i, c in other.coeffs:
+            d[i] = d.get(i, 0) + c
+        return LinForm.make(d, self.const + other.const)
+
+    def scale(self, s) -> "LinForm":
+        s = Fraction(s)
+        return LinForm.make({i: c * s for i, c in self.coeffs}, self.const * s)
+
+    def __sub__(self, other: "LinForm") -> "LinForm":
+        return self + other.scale(-1)
+
+    def noises(self) -> frozenset:
+        return frozenset(i for i, _ in self.coeffs)
+
+    def is_constant(self) -> bool:
+        return not self.coeffs
+
+
+@dataclass(frozen=True, order=True)
+class Atom:
+    """form op 0 with op in OPS; built by `atom`, which normalises it."""
+    form: LinForm
+    op: str
+
+    def noises(self) -> frozenset:
+        return self.form.noises()
+
+    def holds_constant(self) -> bool:
+        """Truth of an atom without noise."""
+        k = self.form.const
+        return {"<": k < 0, "<=": k <= 0, "==": k == 0, "!=": k != 0}[self.op]
+
+
+def atom(lhs: LinForm, op: str, rhs: LinForm) -> Atom:
+    """The normalised atom for ``lhs op rhs`` (op in < <= > >= == = !=)."""
+    if op == "=":
+        op = "=="
+    form = lhs - rhs
+    if op in _FLIP:
+        form, op = form.scale(-1), _FLIP[op]
+    if op not in OPS:
+        raise ValueError(f"unknown comparison {op!r}")
+    return Atom(_normalise(form, op), op)
+
+
+def negate(a: Atom) -> Atom:
+    """The atom for not(a)."""
+    if a.op in ("==", "!="):
+        return Atom(a.form, _NEGATE[a.op])
+    # not(f < 0) is f >= 0 is -f <= 0; not(f <= 0) is -f < 0
+    return Atom(_normalise(a.form.scale(-1), _NEGATE[a.op]), _NEGATE[a.op])
+
+
+def _normalise(form: LinForm, op: str) -> LinForm:
+    """Divide by |first coefficient| (by the first coefficient for == and !=), so equal atoms are equal."""
+    if not form.coeffs:
+        return form
+    lead = form.coeffs[0][1]
+    s = 1 / lead if op in ("==", "!=") else 1 / abs(lead)
+    return form.scale(s)
+
+
+# --------------------------------------------------------------------------- probability
+
+
+def components(atoms) -> list[frozenset]:
+    """Partition atoms into groups that share no noise (union-find on noise ids)."""
+    parent: dict = {}
+
+    def find(x):
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a in atoms:
+        ids = sorted(a.noises())
+        for i in ids[1:]:
+            ra, rb = find(ids[0]), find(i)
+            if ra != rb:
+                parent[rb] = ra
+        if ids:
+            find(ids[0])
+    groups: dict = {}
+    for a in atoms:
+        ids = a.noises()
+        if ids:
+            groups.setdefault(find(next(iter(ids))), set()).add(a)
+    return [frozenset(g) for g in groups.values()]
+
+
+def canonical(component, noises: dict) -> tuple:
+    """(atoms renamed to noise ids 0..k-1 by first appearance, tuple of their Noise)."""
+    order: dict = {}
+    for a in sorted(component):
+        for i, _ in a.form.coeffs:
+            order.setdefault(i, len(order))
+    renamed = []
+    for a in component:
+        form = LinForm.make({order[i]: c for i, c in a.form.coeffs}, a.form.const)
+        renamed.append(Atom(_normalise(form, a.op), a.op))
+    return tuple(sorted(renamed)), tuple(noises[i] for i, _ in sorted(order.items(), key=lambda kv: kv[1]))
+
+
+def probability(atoms, noises: dict) -> ExpFrac:
+    """P[every atom holds], noises independent as given by `noises` (id -> Noise)."""
+    result = ExpFrac(ExpPoly.ONE)
+    for a in atoms:
+        if a.form.is_constant() and not a.holds_constant():
+            return ExpFrac(ExpPoly.ZERO)
+    for comp in components([a for a in atoms if not a.form.is_constant()]):
+        key = canonical(comp, noises)
+        result = result * component_probability(*key)
+        if result.is_zero():
+            break
+    return result
+
+
+def conditional(given, new: Atom, noises: dict) -> ExpFrac:
+    """P[new | given]: only the components that `new` touches matter."""
+    touched = new.noises()
+    related = [a for a in given if a.noises() & touched]
+    # grow to the whole component of `new` within `given`
+    changed = True
+    while changed:
+        changed = False
+        for a in given:
+            if a not in related and a.noises() & touched:
+                related.append(a)
+        ids = set(touched)
+        for a in related:
+            ids |= a.noises()
+        if ids != touched:
+            touched = frozenset(ids)
+            changed = True
+    base = probability(related, noises)
+    both = probability(related + [new], noises)
+    if base.is_zero():
+        raise ZeroDivisionError("conditioning on a constraint set of probability 0")
+    return both / base
+
+
+@lru_cache(maxsize=200_000)
+def component_probability(atoms: tuple, noises: tuple) -> ExpFrac:
+    """P[atoms] for one connected, canonical component, by the engine of its kind."""
+    kinds = {n.kind for n in noises}
+    if kinds == {"lap"}:
+        from . import laplace_engine
+        return ExpFrac.of(laplace_engine.probability(atoms, noises))
+    if kinds == {"dlap"}:
+        from . import dlap_engine
+        return ExpFrac.of(dlap_engine.probability(atoms, noises))
+    raise ValueError("a comparison mixes real and integer samples")  # excluded by the checks

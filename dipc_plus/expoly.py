@@ -1,0 +1,458 @@
+"""Exact closed forms in eps: exponential polynomials and their quotients.
+
+Every probability dipc-plus computes is an `ExpPoly`
+
+    f(eps) = sum_q P_q(eps) * e^(q*eps),   q rational,  P_q in Q[eps],
+
+or, once loops, the exponential mechanism or discrete Laplace noise appear, an
+`ExpFrac` num/den of two of them.  Both are canonical, so equal values compare
+equal: an ExpPoly keeps no zero coefficient polynomial; an ExpFrac is reduced by
+the gcd of num and den as polynomials in (eps, t) with t = e^(eps/L) (L the lcm of
+the exponents' denominators), its denominator made monic with lowest exponent 0.
+
+python-flint does the arithmetic (fmpq, fmpq_poly, fmpq_mpoly, arb); sympy is used
+only to print.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import reduce
+from math import lcm
+from typing import Iterable, Union
+
+import flint
+from flint import arb, fmpq, fmpq_poly
+
+Number = Union[int, Fraction, fmpq]
+
+_EPS_POLY = fmpq_poly([0, 1])
+_ONE_POLY = fmpq_poly([1])
+
+
+def _q(x: Number) -> fmpq:
+    if isinstance(x, fmpq):
+        return x
+    if isinstance(x, Fraction):
+        return fmpq(x.numerator, x.denominator)
+    return fmpq(x)
+
+
+def _fr(x: fmpq) -> Fraction:
+    return Fraction(int(x.p), int(x.q))
+
+
+class ExpPoly:
+    """sum_q P_q(eps) e^(q eps); immutable; `terms` maps Fraction q -> nonzero fmpq_poly."""
+
+    __slots__ = ("terms", "_hash")
+
+    def __init__(self, terms: dict | None = None):
+        clean = {}
+        for q, p in (terms or {}).items():
+            if not isinstance(p, fmpq_poly):
+                p = fmpq_poly(p)
+            if p != 0:
+                clean[Fraction(q)] = p
+        self.terms = clean
+        self._hash = None
+
+    # -- constructors ---------------------------------------------------------------
+    @staticmethod
+    def const(c: Number) -> "ExpPoly":
+        return ExpPoly({Fraction(0): fmpq_poly([_q(c)])})
+
+    @staticmethod
+    def eps(power: int = 1) -> "ExpPoly":
+        return ExpPoly({Fraction(0): fmpq_poly([0] * power + [1])})
+
+    @staticmethod
+    def exp(q: Number, coeff: Number = 1) -> "ExpPoly":
+        """coeff * e^(q eps)."""
+        return ExpPoly({Fraction(q) if not isinstance(q, fmpq) else _fr(q): fmpq_poly([_q(coeff)])})
+
+    @staticmethod
+    def monomial(coeff: Number, power: int, q: Number) -> "ExpPoly":
+        """coeff * eps^power * e^(q eps)."""
+        return ExpPoly({Fraction(q): fmpq_poly([0] * power + [_q(coeff)])})
+
+    ZERO: "ExpPoly"
+    ONE: "ExpPoly"
+
+    # -- structure ---------------------------------------------------------------------
+    def is_zero(self) -> bool:
+        return not self.terms
+
+    def is_constant(self) -> bool:
+        return not self.terms or (set(self.terms) == {0} and self.terms[Fraction(0)].degree() == 0)
+
+    def constant_value(self) -> Fraction:
+        """The value of a constant ExpPoly (raises ValueError otherwise)."""
+        if not self.terms:
+            return Fraction(0)
+        if not self.is_constant():
+            raise ValueError(f"{self} depends on eps")
+        return _fr(self.terms[Fraction(0)][0])
+
+    def exponents(self) -> list[Fraction]:
+        return sorted(self.terms)
+
+    def monomials(self) -> Iterable[tuple[Fraction, int, Fraction]]:
+        """(coefficient, power of eps, exponent q) for every nonzero monomial."""
+        for q in sorted(self.terms):
+            p = self.terms[q]
+            for k, c in enumerate(p.coeffs()):
+                if c != 0:
+                    yield _fr(c), k, q
+
+    def denominator_lcm(self) -> int:
+        """L such that every exponent q is a multiple of 1/L."""
+        return reduce(lcm, (q.denominator for q in self.terms), 1)
+
+    def _key(self):
+        return tuple((q, tuple(self.terms[q].coeffs())) for q in sorted(self.terms))
+
+    def __hash__(self):
+        if self._hash is None:
+            self._hash = hash(tuple((q, tuple(str(c) for c in cs)) for q, cs in self._key()))
+        return self._hash
+
+    def __eq__(self, other):
+        if isinstance(other, (int, Fraction, fmpq)):
+            other = ExpPoly.const(other)
+        if isinstance(other, ExpFrac):
+            return ExpFrac.of(self) == other
+        if not isinstance(other, ExpPoly):
+            return NotImplemented
+        return self.terms.keys() == other.terms.keys() and all(
+            self.terms[q] == other.terms[q] for q in self.terms)
+
+    # -- arithmetic --------------------------------------------------------------------
+    @staticmethod
+    def lift(x) -> "ExpPoly":
+        if isinstance(x, ExpPoly):
+            return x
+        if isinstance(x, (int, Fraction, fmpq)):
+            return ExpPoly.const(x)
+        raise TypeError(f"cannot use {type(x).__name__} as an exponential polynomial")
+
+    def __add__(self, other):
+        if isinstance(other, ExpFrac):
+            return ExpFrac.of(self) + other
+        other = ExpPoly.lift(other)
+        out = dict(self.terms)
+        for q, p in other.terms.items():
+            out[q] = out[q] + p if q in out else p
+        return ExpPoly(out)
+
+    __radd__ = __add__
+
+    def __neg__(self):
+        return ExpPoly({q: -p for q, p in self.terms.items()})
+
+    def __sub__(self, other):
+        if isinstance(other, ExpFrac):
+            return ExpFrac.of(self) - other
+        return self + (-ExpPoly.lift(other))
+
+    def __rsub__(self, other):
+        return ExpPoly.lift(other) - self
+
+    def __mul__(self, other):
+        if isinstance(other, ExpFrac):
+            return ExpFrac.of(self) * other
+        if isinstance(other, (int, Fraction, fmpq)):
+            c = _q(other)
+            return ExpPoly({q: p * c for q, p in self.terms.items()}) if c != 0 else ExpPoly()
+        other = ExpPoly.lift(other)
+        out: dict = {}
+        for q1, p1 in self.terms.items():
+            for q2, p2 in other.terms.items():
+                q = q1 + q2
+                prod = p1 * p2
+                out[q] = out[q] + prod if q in out else prod
+        return ExpPoly(out)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        if isinstance(other, (int, Fraction, fmpq)):
+            c = _q(other)
+            if c == 0:
+                raise ZeroDivisionError("division of an exponential polynomial by 0")
+            return self * (1 / c)
+        return ExpFrac(self, other)
+
+    def __rtruediv__(self, other):
+        return ExpFrac(ExpPoly.lift(other), self)
+
+    def __pow__(self, n: int):
+        if n < 0:
+            return ExpFrac(ExpPoly.ONE, self ** (-n))
+        result = ExpPoly.ONE
+        base = self
+        while n:
+            if n & 1:
+                result = result * base
+            base = base * base
+            n >>= 1
+        return result
+
+    def shift(self, q: Number) -> "ExpPoly":
+        """self * e^(q eps)."""
+        q = Fraction(q)
+        return ExpPoly({e + q: p for e, p in self.terms.items()})
+
+    def derivative(self) -> "ExpPoly":
+        """d/d eps."""
+        out: dict = {}
+        for q, p in self.terms.items():
+            d = p.derivative() + p * _q(q)
+            out[q] = d
+        return ExpPoly(out)
+
+    # -- evaluation --------------------------------------------------------------------
+    def arb_value(self, eps: Number | arb, prec: int = 128) -> arb:
+        """A certified ball containing f(eps)."""
+        old = flint.ctx.prec
+        flint.ctx.prec = prec
+        try:
+            e = eps if isinstance(eps, arb) else arb(_q(eps))
+            total = arb(0)
+            for q, p in self.terms.items():
+                acc = arb(0)
+                for c in reversed(p.coeffs()):
+                    acc = acc * e + arb(c)
+                total += acc * (arb(_q(q)) * e).exp()
+            return total
+        finally:
+            flint.ctx.prec = old
+
+    def __call__(self, eps: float) -> float:
+        """Floating-point value, for plots and cross-checks only (never for a verdict)."""
+        import math
+        total = 0.0
+        for q, p in self.terms.items():
+            acc = 0.0
+            for c in reversed(p.coeffs()):
+                acc = acc * eps + float(_fr(c))
+            total += acc * math.exp(float(q) * eps)
+        return total
+
+    # -- bivariate view ---------------------------------------------------------------
+    def to_mpoly(self, L: int, ctx=None):
+        """(F, s): F in Q[eps, t] (an fmpq_mpoly) with self = F(eps, e^(eps/L)) * t^s, t-degree minimal."""
+        ctx = ctx or mpoly_ctx()
+        if not self.terms:
+            return ctx.from_dict({}), 0
+        ks = {q: q * L for q in self.terms}
+        for q, k in ks.items():
+            if k.denominator != 1:
+                raise ValueError(f"exponent {q} is not a multiple of 1/{L}")
+        smin = min(int(k) for k in ks.values())
+        data = {}
+        for q, p in self.terms.items():
+            tpow = int(ks[q]) - smin
+            for e_pow, c in enumerate(p.coeffs()):
+                if c != 0:
+                    data[(e_pow, tpow)] = c
+        return ctx.from_dict(data), smin
+
+    @staticmethod
+    def from_mpoly(F, L: int, shift: int = 0) -> "ExpPoly":
+        out: dict = {}
+        for (e_pow, tpow), c in F.to_dict().items():
+            e_pow, tpow = int(e_pow), int(tpow)
+            q = Fraction(tpow + shift, L)
+            coeffs = out.setdefault(q, {})
+            coeffs[e_pow] = c
+        return ExpPoly({q: fmpq_poly([cs.get(i, 0) for i in range(max(cs) + 1)]) for q, cs in out.items()})
+
+    # -- printing ------------------------------------------------------------------------
+    def to_sympy(self):
+        import sympy
+        eps = sympy.Symbol("epsilon", positive=True)
+        total = sympy.Integer(0)
+        for c, k, q in self.monomials():
+            total += sympy.Rational(c.numerator, c.denominator) * eps ** k * sympy.exp(
+                sympy.Rational(q.numerator, q.denominator) * eps)
+        return total
+
+    def __str__(self) -> str:
+        return format_exppoly(self)
+
+    def __repr__(self) -> str:
+        return f"ExpPoly({self})"
+
+
+ExpPoly.ZERO = ExpPoly()
+ExpPoly.ONE = ExpPoly.const(1)
+
+_CTX = None
+
+
+def mpoly_ctx():
+    """The shared Q[eps, t] context (variables named eps, t)."""
+    global _CTX
+    if _CTX is None:
+        _CTX = flint.fmpq_mpoly_ctx.get(("eps", "t"), "lex")
+    return _CTX
+
+
+def _fmt_rat(c: Fraction) -> str:
+    return str(c.numerator) if c.denominator == 1 else f"{c.numerator}/{c.denominator}"
+
+
+def format_exppoly(f: ExpPoly) -> str:
+    """Plain text such as '1 - 1/2*e^(-eps) + 1/4*eps*e^(-eps)'."""
+    if f.is_zero():
+        return "0"
+    parts = []
+    for c, k, q in sorted(f.monomials(), key=lambda m: (-m[2], m[1])):
+        factors = []
+        if k == 1:
+            factors.append("eps")
+        elif k > 1:
+            factors.append(f"eps^{k}")
+        if q != 0:
+            if q == 1:
+                factors.append("e^eps")
+            elif q == -1:
+                factors.append("e^(-eps)")
+            else:
+                factors.append(f"e^({_fmt_rat(q)}*eps)")
+        mag = abs(c)
+        if factors:
+            body = "*".join(([_fmt_rat(mag)] if mag != 1 else []) + factors)
+        else:
+            body = _fmt_rat(mag)
+        sign = "-" if c < 0 else "+"
+        parts.append((sign, body))
+    text = ("-" if parts[0][0] == "-" else "") + parts[0][1]
+    for sign, body in parts[1:]:
+        text += f" {sign} {body}"
+    return text
+
+
+class ExpFrac:
+    """num/den of exponential polynomials, reduced to a canonical form (see module doc)."""
+
+    __slots__ = ("num", "den", "_hash")
+
+    def __init__(self, num, den=None, *, reduce: bool = True):
+        num = ExpPoly.lift(num)
+        den = ExpPoly.ONE if den is None else ExpPoly.lift(den)
+        if den.is_zero():
+            raise ZeroDivisionError("exponential fraction with zero denominator")
+        if reduce:
+            num, den = _reduce(num, den)
+        self.num = num
+        self.den = den
+        self._hash = None
+
+    @staticmethod
+    def of(x) -> "ExpFrac":
+        if isinstance(x, ExpFrac):
+            return x
+        return ExpFrac(ExpPoly.lift(x), ExpPoly.ONE, reduce=False)
+
+    def is_poly(self) -> bool:
+        return self.den == ExpPoly.ONE
+
+    def is_zero(self) -> bool:
+        return self.num.is_zero()
+
+    def as_poly(self) -> ExpPoly:
+        if not self.is_poly():
+            raise ValueError("not an exponential polynomial")
+        return self.num
+
+    def __eq__(self, other):
+        if isinstance(other, (int, Fraction, fmpq, ExpPoly)):
+            other = ExpFrac(other)
+        if not isinstance(other, ExpFrac):
+            return NotImplemented
+        return self.num == other.num and self.den == other.den
+
+    def __hash__(self):
+        if self._hash is None:
+            self._hash = hash((self.num, self.den))
+        return self._hash
+
+    def __add__(self, other):
+        other = ExpFrac.of(other)
+        if self.den == other.den:
+            return ExpFrac(self.num + other.num, self.den)
+        return ExpFrac(self.num * other.den + other.num * self.den, self.den * other.den)
+
+    __radd__ = __add__
+
+    def __neg__(self):
+        return ExpFrac(-self.num, self.den, reduce=False)
+
+    def __sub__(self, other):
+        return self + (-ExpFrac.of(other))
+
+    def __rsub__(self, other):
+        return ExpFrac.of(other) - self
+
+    def __mul__(self, other):
+        other = ExpFrac.of(other)
+        return ExpFrac(self.num * other.num, self.den * other.den)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        other = ExpFrac.of(other)
+        if other.is_zero():
+            raise ZeroDivisionError("division by an exponential fraction that is identically 0")
+        return ExpFrac(self.num * other.den, self.den * other.num)
+
+    def __rtruediv__(self, other):
+        return ExpFrac.of(other) / self
+
+    def arb_value(self, eps, prec: int = 128) -> arb:
+        return self.num.arb_value(eps, prec) / self.den.arb_value(eps, prec)
+
+    def __call__(self, eps: float) -> float:
+        return self.num(eps) / self.den(eps)
+
+    def to_sympy(self):
+        return self.num.to_sympy() / self.den.to_sympy()
+
+    def __str__(self) -> str:
+        if self.is_poly():
+            return str(self.num)
+        return f"({self.num}) / ({self.den})"
+
+    def __repr__(self) -> str:
+        return f"ExpFrac({self})"
+
+
+def _reduce(num: ExpPoly, den: ExpPoly) -> tuple[ExpPoly, ExpPoly]:
+    """Cancel the gcd in Q[eps, t]; make den monic (lex order) with lowest exponent 0."""
+    if num.is_zero():
+        return ExpPoly.ZERO, ExpPoly.ONE
+    if den.is_constant():
+        c = den.constant_value()
+        return (num * (1 / c) if c != 1 else num), ExpPoly.ONE
+    L = lcm(num.denominator_lcm(), den.denominator_lcm())
+    ctx = mpoly_ctx()
+    fn, sn = num.to_mpoly(L, ctx)
+    fd, sd = den.to_mpoly(L, ctx)
+    g = fn.gcd(fd)
+    if g != 1:
+        fn = fn / g  # exact division
+        fd = fd / g
+    lc = fd.leading_coefficient()
+    if lc != 1:
+        fn = fn / lc
+        fd = fd / lc
+    # den * t^sd with its lowest t-power 0 after to_mpoly; keep num's shift relative to den's.
+    return ExpPoly.from_mpoly(fn, L, sn - sd), ExpPoly.from_mpoly(fd, L, 0)
+
+
+Value = Union[ExpPoly, ExpFrac]
+
+
+def as_frac(x) -> ExpFrac:
+    return ExpFrac.of(x)
