@@ -1,0 +1,286 @@
+"""`dipc simulate`: run a program many times at one eps and report output frequencies.
+
+The Monte Carlo witness for the exact engine: every frequency comes with a
+Wilson confidence interval, so `dipc prob`'s exact answer can be checked by
+eye (or by a test) against it.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from fractions import Fraction
+
+import numpy as np
+
+from .. import inputs as inputs_mod
+from .. import ir
+from ..errors import UserError
+from ..sampler import DEFAULT_CHUNK, DEFAULT_MAX_ITERATIONS, Frequency, as_eps, simulate
+from ..stats import z_value
+
+EXAMPLE = """\
+example:
+  dipc simulate programs/noisy_max.dip --set m=3 --input q=[-1,0,0] --eps 27/82 -n 100000
+
+  prints, for each observed output, how many runs gave it, its frequency and a
+  Wilson confidence interval (99% by default) for its probability:
+
+      out  count  frequency  99% interval
+        2  35358   0.35358   [0.35, 0.3575]
+      ...
+
+  Real outputs are summarised by mean, standard deviation and quantiles; with
+  --within GAMMA --around o=1/2 the sampler instead reports how often every real
+  output lies within GAMMA of its centre (per discrete outcome and overall).
+
+  The same --seed (and -n, --chunk) gives the same numbers.
+"""
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "simulate",
+        help="run a program many times at one eps and report output frequencies with confidence intervals",
+        description="Run PROGRAM N times at a concrete eps on one input (a vectorised Monte Carlo sampler) and "
+                    "report each observed output with its frequency and a Wilson confidence interval.",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("program", metavar="PROGRAM", help="a .dip file")
+    parser.add_argument("--input", action="append", metavar="NAME=VALUE",
+                        help="an input value, e.g. --input q=[-1,0,0] (repeat for each input)")
+    parser.add_argument("--set", action="append", metavar="NAME=VALUE",
+                        help="override a parameter, e.g. --set m=3")
+    parser.add_argument("--eps", required=True, metavar="EPS",
+                        help="the privacy budget, a positive rational such as 27/82, 1/2 or 0.5")
+    parser.add_argument("-n", "--runs", type=int, default=100_000, metavar="N",
+                        help="number of runs (default 100000)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed, for reproducible numbers")
+    parser.add_argument("--confidence", type=float, default=0.99,
+                        help="confidence level of the intervals (default 0.99)")
+    parser.add_argument("--within", metavar="GAMMA", default=None,
+                        help="report how often every real output is within GAMMA of its centre (see --around)")
+    parser.add_argument("--around", action="append", metavar="NAME=VALUE",
+                        help="the centre of a real output for --within, e.g. --around o=1/2 or --around out=[1,2]")
+    parser.add_argument("--max-iterations", type=int, default=DEFAULT_MAX_ITERATIONS, metavar="K",
+                        help=f"stop with an error if runs are still inside a while loop after K iterations "
+                             f"(default {DEFAULT_MAX_ITERATIONS})")
+    parser.add_argument("--chunk", type=int, default=DEFAULT_CHUNK, metavar="K",
+                        help=f"runs executed together in one batch (default {DEFAULT_CHUNK}); bounds memory")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(func=run)
+
+
+# --------------------------------------------------------------------------- running
+
+
+def run(args) -> int:
+    eps = as_eps(args.eps)
+    if args.runs <= 0:
+        raise UserError(f"-n must be a positive number of runs, not {args.runs}", hint="use e.g. -n 100000")
+    z_value(args.confidence)  # validates the level early
+    if args.max_iterations <= 0:
+        raise UserError("--max-iterations must be positive", hint="use e.g. --max-iterations 100000")
+    if args.chunk <= 0:
+        raise UserError("--chunk must be positive", hint="use e.g. --chunk 100000")
+    gamma = None
+    if args.within is not None:
+        value = inputs_mod.parse_scalar(args.within, "--within")
+        if not isinstance(value, Fraction) or value < 0:
+            raise UserError(f"--within needs a non-negative number, not '{args.within}'", hint="write e.g. --within 1/2")
+        gamma = value
+    elif args.around:
+        raise UserError("--around is only meaningful with --within", hint="add --within GAMMA")
+    params = inputs_mod.parse_params(args.set)
+    given = inputs_mod.parse_assignments(args.input, "--input")
+
+    from ..frontend import load_program
+    program = load_program(args.program, params)
+    env = inputs_mod.bind_inputs(program, given)
+    around = _centres(program, args.around) if gamma is not None else None
+
+    result = _simulate_with_progress(program, env, eps, args)
+    report = build_report(result, args.confidence, gamma, around, seed=args.seed)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(render(report))
+    return 0
+
+
+def _simulate_with_progress(program, env, eps, args):
+    show = not args.quiet and not args.json and sys.stderr.isatty() and args.runs > args.chunk
+    if not show:
+        return simulate(program, env, eps, args.runs, seed=args.seed, chunk=args.chunk,
+                        max_iterations=args.max_iterations)
+    from tqdm import tqdm
+    with tqdm(total=args.runs, unit="run", unit_scale=True, file=sys.stderr, desc="simulating") as bar:
+        return simulate(program, env, eps, args.runs, seed=args.seed, chunk=args.chunk,
+                        max_iterations=args.max_iterations, progress=bar.update)
+
+
+def _centres(program: ir.Program, items) -> dict:
+    """--around NAME=VALUE (arrays flattened) -> {flat output name: value}."""
+    given = inputs_mod.parse_assignments(items, "--around")
+    outputs = dict(program.outputs)
+    flat: dict = {}
+    for name, value in given.items():
+        if name in program.arrays and name not in outputs:
+            elements = program.arrays[name]
+            if not isinstance(value, list) or len(value) != len(elements):
+                raise UserError(f"--around {name}: give a list of {len(elements)} values",
+                                hint=f"write --around {name}=[{','.join(['0'] * len(elements))}]")
+            pairs = list(zip(elements, value))
+        else:
+            pairs = [(name, value)]
+        for flat_name, item in pairs:
+            if flat_name not in outputs:
+                raise UserError(f"--around: '{name}' is not an output of {program.name}",
+                                hint=f"its outputs are: {', '.join(_display_names(program))}")
+            if isinstance(item, list):
+                raise UserError(f"--around {flat_name} is a scalar: give one value")
+            flat[flat_name] = inputs_mod.coerce(item, outputs[flat_name], f"--around {flat_name}")
+    reals = [n for n, t in program.outputs if isinstance(t, ir.RealT)]
+    missing = [n for n in reals if n not in flat]
+    if not reals:
+        raise UserError(f"{program.name} has no real outputs: --within does not apply",
+                        hint="drop --within; discrete outputs are reported with their frequencies")
+    if missing:
+        raise UserError(f"--within needs a centre for every real output; missing: {', '.join(missing)}",
+                        hint="give each with --around NAME=VALUE")
+    return flat
+
+
+# --------------------------------------------------------------------------- the report
+
+
+def _display_names(program: ir.Program) -> list[str]:
+    """Output names as the user declared them (arrays once, not per element)."""
+    seen: list[str] = []
+    for name, _ in program.outputs:
+        base = name.split("[")[0] if "[" in name and name.split("[")[0] in program.arrays else name
+        if base not in seen:
+            seen.append(base)
+    return seen
+
+
+def _json_value(value):
+    if isinstance(value, Fraction):
+        return str(value)
+    return value
+
+
+def _group_values(program: ir.Program, names: list[str], values: tuple) -> dict:
+    """{display name: value or list of element values} for one outcome tuple."""
+    out: dict = {}
+    for name, value in zip(names, values):
+        if "[" in name and name.split("[")[0] in program.arrays:
+            out.setdefault(name.split("[")[0], []).append(_json_value(value))
+        else:
+            out[name] = _json_value(value)
+    return out
+
+
+def _freq(freq: Frequency, confidence: float) -> dict:
+    interval = freq.interval(confidence)
+    return {"count": freq.successes, "frequency": freq.estimate, "interval": [interval.low, interval.high]}
+
+
+def build_report(result, confidence: float, gamma=None, around=None, seed=None) -> dict:
+    """Everything `dipc simulate` prints, as plain data (also the --json output)."""
+    program = result.program
+    discrete = result.discrete_names()
+    reals = result.real_names()
+    report = {
+        "program": program.name,
+        "eps": str(result.eps),
+        "inputs": _group_values(program, list(result.inputs), tuple(result.inputs.values())),
+        "runs": result.n,
+        "seed": seed,
+        "confidence": confidence,
+        "outputs": _display_names(program),
+        "outcomes": [],
+    }
+    within_event = result.within(gamma, around) if gamma is not None else None
+    within_hits = None
+    if within_event is not None:
+        within_hits = within_event(result.view())
+        report["within"] = {"gamma": str(gamma), "around": {k: _json_value(v) for k, v in around.items()},
+                            **_freq(Frequency(int(within_hits.sum()), result.n), confidence)}
+    columns = {name: result.column(name) for name in discrete}
+    for values, count in result.distribution().items():
+        entry = {"values": _group_values(program, discrete, values),
+                 **_freq(Frequency(count, result.n), confidence)}
+        if within_hits is not None:
+            mask = within_hits.copy()
+            for name, value in zip(discrete, values):
+                col = columns[name]
+                mask &= (col == value) if col.dtype != object else _object_equal(col, value)
+            entry["within"] = _freq(Frequency(int(mask.sum()), result.n), confidence)
+        report["outcomes"].append(entry)
+    if reals and within_event is None:
+        report["reals"] = {}
+        for name in reals:
+            s = result.summary(name)
+            report["reals"][name] = {"assigned": s.count, "mean": s.mean, "std": s.std,
+                                     "quantiles": {str(q): v for q, v in s.quantiles.items()}}
+    return report
+
+
+def _object_equal(col, value):
+    return np.fromiter(((v == value and isinstance(v, bool) == isinstance(value, bool)) or (v is None and value is None)
+                        for v in col), dtype=bool, count=len(col))
+
+
+def _show(value) -> str:
+    if value is None:
+        return "unassigned"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ",".join(_show(v) for v in value) + "]"
+    return str(value)
+
+
+def _interval_text(interval) -> str:
+    return f"[{interval[0]:.5g}, {interval[1]:.5g}]"
+
+
+def render(report: dict) -> str:
+    """The human-readable table of a report."""
+    conf = f"{report['confidence'] * 100:g}%"
+    inputs = " ".join(f"{k}={_show(v)}" for k, v in report["inputs"].items()) or "(no inputs)"
+    seed = f", seed {report['seed']}" if report["seed"] is not None else ""
+    lines = [f"{report['program']} at eps = {report['eps']} on {inputs}: {report['runs']} runs{seed}"]
+    within = report.get("within")
+    rows = []
+    for entry in report["outcomes"]:
+        label = " ".join(f"{k}={_show(v)}" for k, v in entry["values"].items()) or "(any)"
+        row = [label, str(entry["count"]), f"{entry['frequency']:.6f}", _interval_text(entry["interval"])]
+        if within:
+            w = entry["within"]
+            row += [str(w["count"]), f"{w['frequency']:.6f}", _interval_text(w["interval"])]
+        rows.append(row)
+    header = ["outcome", "count", "frequency", f"{conf} interval"]
+    if within:
+        header += ["within", "frequency", f"{conf} interval"]
+    if rows:
+        widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
+        lines.append("")
+        lines.append("  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths))))
+        for row in rows:
+            lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
+    if within:
+        centres = ", ".join(f"{k}={_show(v)}" for k, v in within["around"].items())
+        lines.append("")
+        lines.append(f"every real output within {within['gamma']} of ({centres}): {within['count']} runs, "
+                     f"frequency {within['frequency']:.6f}, {conf} interval {_interval_text(within['interval'])}")
+    for name, s in report.get("reals", {}).items():
+        lines.append("")
+        quant = "  ".join(f"q{float(q) * 100:g}={v:.4g}" for q, v in s["quantiles"].items())
+        lines.append(f"{name}: mean {s['mean']:.6g}, std {s['std']:.6g} over {s['assigned']} runs")
+        lines.append(f"  quantiles: {quant}")
+    return "\n".join(lines)
+
