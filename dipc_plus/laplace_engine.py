@@ -1,0 +1,606 @@
+"""Exact P[linear constraints on independent Laplace noises], for every eps at once.
+
+Noise j is N_j ~ Lap(a_j eps, 0), density (a_j eps/2) e^(-a_j eps |x|).  With
+U_j = eps N_j the density becomes the eps-free (a_j/2) e^(-a_j |u|) and an atom
+``sum c_j N_j + k < 0`` becomes ``sum c_j U_j + k eps < 0``: the probability is
+the integral of an eps-free piecewise exponential over a polyhedron whose right
+hand sides are rational multiples of eps.  Every case split therefore compares
+rational multiples of eps, which for eps > 0 is decided by comparing rationals.
+
+The integral is computed by bucket (variable) elimination:
+
+* a *factor* is a piecewise function of a few U's: a map from a region (a set of
+  strict linear inequalities ``c.(u, eps) < 0``, kept irredundant, so equal
+  regions have equal keys) to a sum of terms  P(u, eps) e^(l.(u, eps)),
+  P a polynomial (python-flint fmpq_mpoly), l rational;
+* to eliminate U_x, the factors mentioning it are multiplied (regions
+  intersected, empty intersections pruned by an exact feasibility test), its
+  density's kink at 0 is split off, and per piece x runs over
+  (max of lower bounds, min of upper bounds): one case per choice of the bounds
+  that are the max and the min, each case adding linear constraints on the
+  remaining variables; x^k e^(b x) is integrated in closed form and the bounds,
+  linear forms in the remaining U's and eps, are substituted;
+* the elimination order is greedy minimum degree (leaves first), so a star,
+  chain or tree only ever produces factors of one variable.  Those are rewritten
+  as a partition of the line into intervals between breakpoints, which keeps the
+  number of pieces linear in the number of breakpoints.
+
+Regions are open polyhedra (boundaries have measure zero, so < and <= are the
+same): a region is kept only if it has interior, which makes the irredundant
+description canonical.  Feasibility and redundancy are decided exactly: by
+interval arithmetic for one-variable constraints, by shortest paths
+(Floyd-Warshall on integers) for difference constraints, and otherwise by a
+small exact simplex on fmpq.  No floating point anywhere.
+
+Exactness of the term-wise integration: every term is the density evaluated at
+a point of the current orthant, so the coefficient of x in its exponent has the
+sign that makes an unbounded side converge; a zero coefficient on an unbounded
+side would be a bug and raises.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from math import gcd, inf, lcm, factorial
+
+from flint import fmpq, fmpq_mpoly_ctx, fmpq_poly
+
+from .constraints import Atom, Noise
+from .expoly import ExpPoly
+
+__all__ = ["probability", "simplify_region", "region_is_feasible"]
+
+
+# --------------------------------------------------------------------------- regions
+#
+# A constraint is a tuple of ints (c_0, ..., c_{n-1}, c_eps), primitive (gcd 1),
+# meaning sum c_j u_j + c_eps * eps < 0.  Positive scaling is the only freedom,
+# so the primitive integer vector is canonical.  A region is a frozenset of them.
+
+
+def _primitive(vec) -> tuple:
+    """The primitive integer vector positively proportional to `vec` (not all zero)."""
+    den = 1
+    for v in vec:
+        if v:
+            den = lcm(den, v.denominator)
+    ints = [v.numerator * (den // v.denominator) if v else 0 for v in vec]
+    g = 0
+    for i in ints:
+        g = gcd(g, i)
+    return tuple(i // g for i in ints)
+
+
+def _constraint(vec):
+    """Normalise ``vec.(u, eps) < 0``: True/False if it has no variable, else the tuple."""
+    if not any(vec[:-1]):
+        return vec[-1] < 0
+    return _primitive(vec)
+
+
+def _direction(c: tuple) -> tuple:
+    """(primitive variable part, offset) with c = g*(dir, off): the constraint is dir.u + off*eps < 0."""
+    g = 0
+    for v in c[:-1]:
+        g = gcd(g, v)
+    return tuple(v // g for v in c[:-1]), Fraction(c[-1], g)
+
+
+_SIMPLIFY_CACHE: dict = {}
+_CACHE_LIMIT = 500_000
+
+
+def simplify_region(region: frozenset):
+    """The irredundant description of an open region, or None if it has no interior."""
+    hit = _SIMPLIFY_CACHE.get(region, _MISSING)
+    if hit is not _MISSING:
+        return hit
+    result = _simplify(region)
+    if len(_SIMPLIFY_CACHE) > _CACHE_LIMIT:
+        _SIMPLIFY_CACHE.clear()
+    _SIMPLIFY_CACHE[region] = result
+    return result
+
+
+def region_is_feasible(region) -> bool:
+    """Does the open region sum c_j u_j + c_eps eps < 0 (all c in region), eps > 0, have a point?"""
+    return simplify_region(frozenset(region)) is not None
+
+
+_MISSING = object()
+
+
+def _simplify(region: frozenset):
+    if not region:
+        return region
+    # tightest constraint per direction; opposite directions must leave an open gap
+    tight: dict = {}
+    for c in region:
+        d, off = _direction(c)
+        if d not in tight or off > tight[d]:
+            tight[d] = off
+    for d, off in tight.items():
+        neg = tuple(-v for v in d)
+        if neg in tight and off + tight[neg] >= 0:
+            return None
+    items = list(tight.items())
+    if all(sum(1 for v in d if v) == 1 for d, _ in items):
+        kept = items  # one-variable bounds: the gap test above decided feasibility
+    elif all(_is_difference(d) for d, _ in items):
+        kept = _difference_simplify(items)
+    else:
+        kept = _lp_simplify(items)
+    if kept is None:
+        return None
+    return frozenset(_primitive(d + (off,)) for d, off in kept)
+
+
+def _is_difference(d: tuple) -> bool:
+    nz = [v for v in d if v]
+    return len(nz) == 1 or (len(nz) == 2 and nz[0] == -nz[1] and abs(nz[0]) == 1)
+
+
+def _difference_simplify(items):
+    """Difference constraints u_a - u_b < w (u_z = 0 for one-variable bounds).
+
+    Feasible iff every cycle has positive weight; an edge is redundant iff another
+    path from b to a weighs at most w, i.e. D[b][k] + D[k][a] <= w for some k other
+    than a, b (with all cycles positive, such shortest paths avoid the edge, and
+    removing all redundant edges at once keeps the region).
+    """
+    nodes = {None: 0}
+    edges = []
+    den = 1
+    for d, off in items:
+        w = -off
+        den = lcm(den, w.denominator)
+        pos = neg = None
+        for j, v in enumerate(d):
+            if v > 0:
+                pos = j
+            elif v < 0:
+                neg = j
+        a = nodes.setdefault(pos, len(nodes))
+        b = nodes.setdefault(neg, len(nodes))
+        edges.append((b, a, w))
+    V = len(nodes)
+    D = [[inf] * V for _ in range(V)]
+    iw = []
+    for b, a, w in edges:
+        wi = w.numerator * (den // w.denominator)
+        iw.append(wi)
+        if wi < D[b][a]:
+            D[b][a] = wi
+    for k in range(V):
+        Dk = D[k]
+        for i in range(V):
+            dik = D[i][k]
+            if dik == inf:
+                continue
+            Di = D[i]
+            for j in range(V):
+                s = dik + Dk[j]
+                if s < Di[j]:
+                    Di[j] = s
+    for i in range(V):
+        if D[i][i] <= 0:
+            return None
+    kept = []
+    for (b, a, _), wi, item in zip(edges, iw, items):
+        if not any(D[b][k] + D[k][a] <= wi for k in range(V) if k != a and k != b):
+            kept.append(item)
+    return kept
+
+
+def _lp_simplify(items):
+    cons = [d + (off,) for d, off in items]
+    if not _lp_open_feasible(cons):
+        return None
+    kept = list(range(len(cons)))
+    for i in range(len(cons)):
+        others = [cons[j] for j in kept if j != i]
+        d, off = items[i]
+        flipped = tuple(-v for v in d) + (-off,)
+        if not _lp_open_feasible(others + [flipped]):
+            kept.remove(i)
+    return [items[i] for i in kept]
+
+
+def _lp_open_feasible(cons) -> bool:
+    """Exact simplex: is {u : A u + d < 0} (eps = 1) nonempty?
+
+    Maximise t subject to A u + t <= -d, t <= 1 (u free, split as p - q; t = s - K
+    with s >= 0 and K large enough that the origin is a feasible start).  The open
+    set is nonempty iff the optimum t is positive; we stop as soon as t > 0.
+    Bland's rule guarantees termination.
+    """
+    nv = len(cons[0]) - 1
+    used = [j for j in range(nv) if any(c[j] for c in cons)]
+    k = len(used)
+    m = len(cons)
+    rhs0 = [fmpq(-c[-1]) if not isinstance(c[-1], Fraction)
+            else fmpq(-c[-1].numerator, c[-1].denominator) for c in cons]
+    K = max([fmpq(0)] + [-r for r in rhs0])
+    ncol = 2 * k + 1 + m + 1
+    scol = 2 * k
+    rows = []
+    for i, c in enumerate(cons):
+        row = [fmpq(0)] * (ncol + 1)
+        for jj, j in enumerate(used):
+            v = fmpq(c[j]) if not isinstance(c[j], Fraction) else fmpq(c[j].numerator, c[j].denominator)
+            row[jj] = v
+            row[k + jj] = -v
+        row[scol] = fmpq(1)
+        row[scol + 1 + i] = fmpq(1)
+        row[ncol] = rhs0[i] + K
+        rows.append(row)
+    last = [fmpq(0)] * (ncol + 1)
+    last[scol] = fmpq(1)
+    last[scol + 1 + m] = fmpq(1)
+    last[ncol] = 1 + K
+    rows.append(last)
+    basis = [scol + 1 + i for i in range(m + 1)]
+    obj = [fmpq(0)] * (ncol + 1)
+    obj[scol] = fmpq(-1)
+    while True:
+        if obj[ncol] > K:
+            return True
+        enter = next((j for j in range(ncol) if obj[j] < 0), None)
+        if enter is None:
+            return False
+        best = None
+        for r, row in enumerate(rows):
+            a = row[enter]
+            if a > 0:
+                ratio = row[ncol] / a
+                if best is None or ratio < best[0] or (ratio == best[0] and basis[r] < basis[best[1]]):
+                    best = (ratio, r)
+        if best is None:  # cannot happen: the objective is bounded by 1 + K
+            raise AssertionError("unbounded feasibility LP")
+        r = best[1]
+        prow = rows[r]
+        piv = prow[enter]
+        prow = [v / piv for v in prow]
+        rows[r] = prow
+        nz = [j for j, v in enumerate(prow) if v != 0]
+        for rr, row in enumerate(rows):
+            if rr != r:
+                f = row[enter]
+                if f != 0:
+                    for j in nz:
+                        row[j] -= f * prow[j]
+        f = obj[enter]
+        for j in nz:
+            obj[j] -= f * prow[j]
+        basis[r] = enter
+
+
+# --------------------------------------------------------------------------- terms
+#
+# Terms: dict  exponent vector (tuple of Fractions over (u_0..u_{n-1}, eps)) -> fmpq_mpoly
+# in (u_0, ..., u_{n-1}, eps).  A factor: dict region -> terms.
+
+
+def _q(x) -> fmpq:
+    return fmpq(x.numerator, x.denominator)
+
+
+def _add_into(acc: dict, key, poly):
+    old = acc.get(key)
+    if old is None:
+        acc[key] = poly
+    else:
+        s = old + poly
+        if s.is_zero():
+            del acc[key]
+        else:
+            acc[key] = s
+
+
+def _mul_terms(t1: dict, t2: dict) -> dict:
+    out: dict = {}
+    for e1, p1 in t1.items():
+        for e2, p2 in t2.items():
+            _add_into(out, tuple(a + b for a, b in zip(e1, e2)), p1 * p2)
+    return out
+
+
+class _Problem:
+    """Per-call context: number of noises, their rates, the polynomial ring."""
+
+    def __init__(self, rates):
+        self.n = len(rates)
+        self.rates = rates
+        names = tuple(f"u{j}" for j in range(self.n)) + ("eps",)
+        self.ctx = fmpq_mpoly_ctx.get(names, "lex")
+        self.gens = self.ctx.gens()
+        self.one = self.ctx.from_dict({(0,) * (self.n + 1): 1})
+        self.zero_exp = (Fraction(0),) * (self.n + 1)
+
+    def lin_poly(self, lin):
+        """The linear form lin.(u, eps) as a polynomial."""
+        p = self.ctx.from_dict({})
+        for j, c in enumerate(lin):
+            if c:
+                p += self.gens[j] * _q(c)
+        return p
+
+    # -- factors ---------------------------------------------------------------
+    def atom_factor(self, c: tuple) -> dict:
+        return {frozenset([c]): {self.zero_exp: self.one}}
+
+    def multiply(self, F: dict, G: dict) -> dict:
+        out: dict = {}
+        for S1, T1 in F.items():
+            for S2, T2 in G.items():
+                S = simplify_region(S1 | S2)
+                if S is None:
+                    continue
+                prod = _mul_terms(T1, T2)
+                if not prod:
+                    continue
+                if S in out:
+                    acc = out[S]
+                    for e, p in prod.items():
+                        _add_into(acc, e, p)
+                else:
+                    out[S] = prod
+        return {S: T for S, T in out.items() if T}
+
+    def scope(self, F: dict) -> set:
+        vs = set()
+        for S, T in F.items():
+            for c in S:
+                vs.update(j for j in range(self.n) if c[j])
+            for e, p in T.items():
+                vs.update(j for j in range(self.n) if e[j])
+                degs = p.degrees()
+                vs.update(j for j in range(self.n) if degs[j])
+        return vs
+
+    def canonical(self, F: dict) -> dict:
+        """Factors of at most one variable as a partition into intervals (fewer, disjoint pieces)."""
+        vs = self.scope(F)
+        if len(vs) > 1:
+            return F
+        if not vs:
+            acc: dict = {}
+            for S, T in F.items():
+                assert not S
+                for e, p in T.items():
+                    _add_into(acc, e, p)
+            return {frozenset(): acc} if acc else {}
+        (v,) = vs
+        pieces = []
+        points = set()
+        for S, T in F.items():
+            lo, hi = -inf, inf
+            for c in S:
+                b = Fraction(-c[-1], c[v])
+                if c[v] > 0:
+                    hi = min(hi, b)
+                else:
+                    lo = max(lo, b)
+            pieces.append((lo, hi, T))
+            points.update(x for x in (lo, hi) if x not in (inf, -inf))
+        pts = [-inf] + sorted(points) + [inf]
+        cells = []
+        for lo, hi in zip(pts, pts[1:]):
+            acc = {}
+            for plo, phi, T in pieces:
+                if plo <= lo and hi <= phi:
+                    for e, p in T.items():
+                        _add_into(acc, e, p)
+            if cells and cells[-1][2] == acc:
+                cells[-1] = (cells[-1][0], hi, acc)
+            else:
+                cells.append((lo, hi, acc))
+        out = {}
+        for lo, hi, acc in cells:
+            if not acc:
+                continue
+            S = set()
+            if lo != -inf:
+                vec = [0] * (self.n + 1)
+                vec[v], vec[-1] = -1, lo
+                S.add(_primitive(vec))
+            if hi != inf:
+                vec = [0] * (self.n + 1)
+                vec[v], vec[-1] = 1, -hi
+                S.add(_primitive(vec))
+            out[frozenset(S)] = acc
+        return out
+
+    # -- integration -----------------------------------------------------------
+    def integrate(self, F: dict, x: int) -> dict:
+        """Integrate U_x (with its density) out of factor F."""
+        a = self.rates[x]
+        half_a = _q(a) / 2
+        out: dict = {}
+        n = self.n
+        for S0, T0 in F.items():
+            for s in (1, -1):
+                sign_c = [0] * (n + 1)
+                sign_c[x] = -s
+                S = simplify_region(S0 | {tuple(sign_c)})
+                if S is None:
+                    continue
+                lowers, uppers, rest = [], [], []
+                for c in S:
+                    cx = c[x]
+                    if cx == 0:
+                        rest.append(c)
+                        continue
+                    bound = tuple(Fraction(-c[j], cx) if j != x else Fraction(0) for j in range(n + 1))
+                    (uppers if cx > 0 else lowers).append(bound)
+                # integrand in x: per exponent, b (x-coefficient incl. density) and polys by power of x
+                split = []
+                for e, p in T0.items():
+                    b = e[x] - s * a
+                    e_rest = e[:x] + (Fraction(0),) + e[x + 1:]
+                    split.append((b, e_rest, self._by_power(p, x)))
+                for L in (lowers or [None]):
+                    for U in (uppers or [None]):
+                        region = self._case_region(rest, lowers, uppers, L, U)
+                        if region is None:
+                            continue
+                        acc = out.setdefault(region, {})
+                        for b, e_rest, parts in split:
+                            if U is not None:
+                                self._antiderivative_into(acc, b, e_rest, parts, U, half_a)
+                            elif b >= 0:
+                                raise AssertionError("divergent term at +infinity")
+                            if L is not None:
+                                self._antiderivative_into(acc, b, e_rest, parts, L, -half_a)
+                            elif b <= 0:
+                                raise AssertionError("divergent term at -infinity")
+        return {S: T for S, T in out.items() if T}
+
+    def _case_region(self, rest, lowers, uppers, L, U):
+        cons = set(rest)
+        new = []
+        for L2 in lowers:
+            if L2 is not L:
+                new.append(tuple(p - q for p, q in zip(L2, L)))       # L2 < L
+        for U2 in uppers:
+            if U2 is not U:
+                new.append(tuple(p - q for p, q in zip(U, U2)))       # U < U2
+        if L is not None and U is not None:
+            new.append(tuple(p - q for p, q in zip(L, U)))            # L < U
+        for vec in new:
+            c = _constraint(vec)
+            if c is False:
+                return None
+            if c is not True:
+                cons.add(c)
+        return simplify_region(frozenset(cons))
+
+    def _by_power(self, p, x) -> dict:
+        """{k: coefficient polynomial of x^k} for p."""
+        if p.degrees()[x] == 0:
+            return {0: p}
+        groups: dict = {}
+        for mono, c in p.to_dict().items():
+            k = mono[x]
+            groups.setdefault(k, {})[mono[:x] + (0,) + mono[x + 1:]] = c
+        return {k: self.ctx.from_dict(d) for k, d in groups.items()}
+
+    def _antiderivative_into(self, acc, b, e_rest, parts, B, scale):
+        """acc += scale * sum_k parts[k] * A_k(B), A_k(y) the antiderivative of y^k e^(b y)."""
+        Bpoly = self.lin_poly(B)
+        kmax = max(parts)
+        powers = [self.one]
+        for _ in range(kmax + 1):
+            powers.append(powers[-1] * Bpoly)
+        total = None
+        if b == 0:
+            key = e_rest
+            for k, pk in parts.items():
+                term = pk * powers[k + 1] * (scale / (k + 1))
+                total = term if total is None else total + term
+        else:
+            key = tuple(e + b * v for e, v in zip(e_rest, B))
+            bq = _q(b)
+            for k, pk in parts.items():
+                # y^k e^(by) integrates to e^(by) sum_i (-1)^(k-i) k!/(i! b^(k-i+1)) y^i
+                q = None
+                for i in range(k + 1):
+                    coef = fmpq((-1) ** (k - i) * factorial(k), factorial(i)) / bq ** (k - i + 1)
+                    t = powers[i] * coef
+                    q = t if q is None else q + t
+                term = pk * q * scale
+                total = term if total is None else total + term
+        if total is not None and not total.is_zero():
+            _add_into(acc, key, total)
+
+    def to_exppoly(self, F: dict) -> ExpPoly:
+        out: dict = {}
+        for S, T in F.items():
+            assert not S
+            for e, p in T.items():
+                assert not any(e[:-1])
+                coeffs: dict = {}
+                for mono, c in p.to_dict().items():
+                    assert not any(mono[:-1])
+                    coeffs[mono[-1]] = c
+                poly = fmpq_poly([coeffs.get(i, 0) for i in range(max(coeffs) + 1)])
+                q = e[-1]
+                out[q] = out[q] + poly if q in out else poly
+        return ExpPoly(out)
+
+
+# --------------------------------------------------------------------------- elimination
+
+
+def elimination_order(constraints, n: int) -> list:
+    """Greedy minimum degree on the interaction graph (leaves and star tips first)."""
+    adj = {j: set() for j in range(n)}
+    for c in constraints:
+        vs = [j for j in range(n) if c[j]]
+        for i in vs:
+            adj[i].update(v for v in vs if v != i)
+    used = {j for c in constraints for j in range(n) if c[j]}
+    order = []
+    remaining = set(used)
+    while remaining:
+        x = min(remaining, key=lambda j: (len(adj[j] & remaining), j))
+        nbrs = adj[x] & remaining
+        for i in nbrs:
+            adj[i].update(nbrs - {i})
+        remaining.discard(x)
+        order.append(x)
+    return order
+
+
+def probability(atoms: tuple, noises: tuple) -> ExpPoly:
+    """P[all atoms hold] for noise i ~ Lap(noises[i].rate * eps, 0), exactly, for every eps > 0."""
+    n = len(noises)
+    for nz in noises:
+        if nz.kind != "lap":
+            raise ValueError(f"the Laplace engine got a {nz.kind!r} noise")
+    rates = [Fraction(nz.rate) for nz in noises]
+    for r in rates:
+        if r <= 0:
+            raise ValueError(f"Laplace rate {r} is not positive")
+    constraints = set()
+    for at in atoms:
+        coeffs = dict(at.form.coeffs)
+        if at.op not in ("<", "<=", "==", "!="):
+            raise ValueError(f"unknown comparison {at.op!r}")
+        if not coeffs:
+            if not at.holds_constant():
+                return ExpPoly.ZERO
+            continue
+        if at.op == "==":
+            return ExpPoly.ZERO   # a hyperplane: measure zero for continuous noise
+        if at.op == "!=":
+            continue              # holds almost surely
+        vec = [Fraction(0)] * (n + 1)
+        for i, c in coeffs.items():
+            vec[i] = Fraction(c)
+        vec[-1] = Fraction(at.form.const)
+        c = _constraint(vec)
+        if c is False:
+            return ExpPoly.ZERO
+        if c is not True:
+            constraints.add(c)
+    if not constraints:
+        return ExpPoly.ONE
+    if simplify_region(frozenset(constraints)) is None:
+        return ExpPoly.ZERO
+    prob = _Problem(rates)
+    factors = [prob.atom_factor(c) for c in sorted(constraints)]
+    scopes = [prob.scope(f) for f in factors]
+    for x in elimination_order(constraints, n):
+        bucket = [f for f, sc in zip(factors, scopes) if x in sc]
+        others = [(f, sc) for f, sc in zip(factors, scopes) if x not in sc]
+        bucket.sort(key=len)
+        prod = bucket[0]
+        for f in bucket[1:]:
+            prod = prob.canonical(prob.multiply(prod, f))
+        new = prob.canonical(prob.integrate(prod, x))
+        factors = [f for f, _ in others] + [new]
+        scopes = [sc for _, sc in others] + [prob.scope(new)]
+    result = {frozenset(): {prob.zero_exp: prob.one}}
+    for f in factors:
+        result = prob.canonical(prob.multiply(result, f))
+    return prob.to_exppoly(result)
