@@ -1,0 +1,228 @@
+"""`dipc prob`: the exact output distribution of a program at one input, for every eps.
+
+Builds the program's parametric Markov chain at the input (dipc_plus.dtmc),
+solves reachability exactly (dipc_plus.reach) and prints each output with its
+probability as a closed form in eps; `--at eps=27/82` adds certified decimals.
+The last line confirms that the probabilities add up to 1 as an identity in eps.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from fractions import Fraction
+
+from .. import inputs as inputs_mod
+from .. import ir
+from ..constraints import LinForm
+from ..dtmc import DEFAULT_MAX_STATES, _show_value, format_atom, format_linform
+from ..errors import UserError
+from ..semantics import Distribution, build_chain, distribution_of_chain
+
+EXAMPLE = """\
+example:
+  dipc prob programs/noisy_max.dip --set m=3 --input q=[-1,0,0] --at eps=27/82
+
+      out=1   5/12*e^(-1/2*eps) - ...     at eps=27/82: [0.0606... +/- 1e-35]
+      ...
+      The probabilities sum to exactly 1 (checked as an identity in eps).
+
+  Real outputs are shown as their symbolic value: q[i] plus a named Laplace noise
+  (N9 ~ Lap(eps/9, 0)), with the constraints still binding that noise.
+"""
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "prob",
+        help="exact probability of every output at one input, as a closed form in eps",
+        description="Build the parametric Markov chain of PROGRAM at one input and print the exact "
+                    "probability of each output, for every eps at once.",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_common_arguments(parser)
+    parser.add_argument("--latex", action="store_true", help="print the probabilities as LaTeX")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON (exact values as strings)")
+    parser.set_defaults(func=run)
+
+
+def add_common_arguments(parser) -> None:
+    parser.add_argument("program", metavar="PROGRAM", help="a .dip file")
+    parser.add_argument("--input", action="append", metavar="NAME=VALUE",
+                        help="an input value, e.g. --input q=[-1,0,0] (repeat for each input)")
+    parser.add_argument("--set", action="append", metavar="NAME=VALUE",
+                        help="override a parameter, e.g. --set m=3")
+    parser.add_argument("--at", action="append", metavar="eps=VALUE",
+                        help="also evaluate at this eps (a rational such as 27/82 or 0.5), as a certified "
+                             "interval; repeat for several values")
+    parser.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
+                        help=f"stop with an error when the Markov chain has more than N states "
+                             f"(default {DEFAULT_MAX_STATES})")
+
+
+def parse_at(items) -> list[Fraction]:
+    """--at eps=27/82 (or --at 27/82) -> [Fraction(27, 82)]."""
+    out = []
+    for item in items or []:
+        text = item.strip()
+        if "=" in text:
+            name, _, text = text.partition("=")
+            if name.strip() not in ("eps", "ε"):
+                raise UserError(f"--at {item}: only eps can be given a value here",
+                                hint="write --at eps=27/82")
+        value = inputs_mod.parse_scalar(text, "--at")
+        if not isinstance(value, Fraction) or value <= 0:
+            raise UserError(f"--at {item}: eps must be a positive number", hint="write --at eps=27/82 or --at eps=0.5")
+        out.append(value)
+    return out
+
+
+def load(args):
+    """(program, flat inputs) from the command line."""
+    if args.max_states <= 0:
+        raise UserError("--max-states must be positive", hint="use e.g. --max-states 200000")
+    params = inputs_mod.parse_params(args.set)
+    given = inputs_mod.parse_assignments(args.input, "--input")
+    from ..frontend import load_program
+    program = load_program(args.program, params)
+    env = inputs_mod.bind_inputs(program, given)
+    return program, env, given
+
+
+def group_outputs(program: ir.Program, names: list[str], values: tuple, render) -> list[tuple[str, object]]:
+    """[(display name, rendered value or list of them)] with array elements grouped."""
+    out: list = []
+    index: dict = {}
+    for name, value in zip(names, values):
+        base = name.split("[")[0]
+        if "[" in name and base in program.arrays:
+            if base not in index:
+                index[base] = len(out)
+                out.append((base, []))
+            out[index[base]][1].append(render(value))
+        else:
+            out.append((name, render(value)))
+    return out
+
+
+def _render_value(value) -> str:
+    if isinstance(value, LinForm):
+        return format_linform(value)
+    return _show_value(value)
+
+
+def outcome_text(dist: Distribution, outcome) -> str:
+    parts = []
+    for name, v in group_outputs(dist.program, dist.names, outcome.values, _render_value):
+        parts.append(f"{name}=[{', '.join(v)}]" if isinstance(v, list) else f"{name}={v}")
+    text = ", ".join(parts)
+    if outcome.constraints:
+        text += " given " + " and ".join(format_atom(a) for a in sorted(outcome.constraints))
+    return text
+
+
+def inputs_text(program: ir.Program, given: dict) -> str:
+    def show(v):
+        if isinstance(v, list):
+            return "[" + ",".join(show(x) for x in v) + "]"
+        return _show_value(v)
+    return ", ".join(f"{k}={show(v)}" for k, v in given.items()) or "(no inputs)"
+
+
+def run(args) -> int:
+    points = parse_at(args.at)
+    program, env, given = load(args)
+    t0 = time.perf_counter()
+    chain = build_chain(program, env, max_states=args.max_states)
+    dist = distribution_of_chain(chain)
+    total = dist.total()
+    ok = dist.sums_to_one()
+    seconds = time.perf_counter() - t0
+    if args.json:
+        print(json.dumps(json_report(dist, chain, given, points, total, ok, seconds), indent=2))
+    else:
+        print(text_report(dist, chain, given, points, total, ok, seconds, latex=args.latex))
+    if not ok:
+        return 1
+    return 0
+
+
+def _ball(value, eps: Fraction) -> str:
+    return value.arb_value(eps, 128).str(20)
+
+
+def text_report(dist, chain, given, points, total, ok, seconds, latex=False) -> str:
+    program = dist.program
+    params = ", ".join(f"{k}={v}" for k, v in program.params.items())
+    lines = [f"{program.name} at {inputs_text(program, given)}" + (f"  ({params})" if params else "")]
+    lines.append(f"Markov chain: {chain.stats.states} states ({chain.stats.exits} exits), "
+                 f"{chain.stats.edges} transitions; {seconds:.2f} s")
+    lines.append("")
+    if latex:
+        import sympy
+    for outcome, p in dist.items():
+        value = sympy.latex(p.to_sympy()) if latex else str(p)
+        lines.append(f"{outcome_text(dist, outcome)}:")
+        lines.append(f"    {value}")
+        for eps in points:
+            lines.append(f"    at eps={eps}: {_ball(p, eps)}")
+    legend = dist.noise_legend()
+    if legend:
+        lines.append("")
+        lines.append(f"where {legend}")
+    lines.append("")
+    if ok:
+        lines.append("The probabilities sum to exactly 1 (checked as an identity in eps).")
+    else:
+        lines.append(f"WARNING: the probabilities sum to {total}, not 1 (a bug: please report it).")
+    return "\n".join(lines)
+
+
+def json_report(dist, chain, given, points, total, ok, seconds) -> dict:
+    def value_json(v):
+        if isinstance(v, LinForm):
+            return {"noise": {f"N{i}": str(c) for i, c in v.coeffs}, "constant": str(v.const),
+                    "text": format_linform(v)}
+        if isinstance(v, Fraction):
+            return str(v)
+        return v
+
+    outcomes = []
+    for outcome, p in dist.items():
+        entry = {
+            "outputs": dict(group_outputs(dist.program, dist.names, outcome.values, value_json)),
+            "constraints": [format_atom(a) for a in sorted(outcome.constraints)],
+            "probability": str(p),
+            "latex": _latex(p),
+        }
+        if points:
+            entry["at"] = {str(eps): _ball(p, eps) for eps in points}
+        outcomes.append(entry)
+    noises = {f"N{i}": {"kind": n.kind, "rate": str(n.rate)} for i, n in dist.noises.items()}
+    return {
+        "program": dist.program.name,
+        "params": {k: str(v) for k, v in dist.program.params.items()},
+        "inputs": {k: (v if not isinstance(v, list) else v) for k, v in _jsonable(given).items()},
+        "chain": {"states": chain.stats.states, "transitions": chain.stats.edges, "exits": chain.stats.exits},
+        "noises": noises,
+        "outcomes": outcomes,
+        "sum": str(total),
+        "sums_to_one": ok,
+        "seconds": round(seconds, 3),
+    }
+
+
+def _latex(p) -> str:
+    import sympy
+    return sympy.latex(p.to_sympy())
+
+
+def _jsonable(value):
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, Fraction):
+        return str(value)
+    return value
