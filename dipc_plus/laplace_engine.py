@@ -20,8 +20,9 @@ The integral is computed by bucket (variable) elimination:
   that are the max and the min, each case adding linear constraints on the
   remaining variables; x^k e^(b x) is integrated in closed form and the bounds,
   linear forms in the remaining U's and eps, are substituted;
-* the elimination order is greedy minimum degree (leaves first), so a star,
-  chain or tree only ever produces factors of one variable.  Those are rewritten
+* the elimination order is greedy minimum degree, ties broken by the fewest
+  atoms (leaves first; for prefix sums the last noise first), so a star, chain
+  or tree only ever produces factors of one variable.  Those are rewritten
   as a partition of the line into intervals between breakpoints, which keeps the
   number of pieces linear in the number of breakpoints.
 
@@ -30,7 +31,9 @@ same): a region is kept only if it has interior, which makes the irredundant
 description canonical.  Feasibility and redundancy are decided exactly: by
 interval arithmetic for one-variable constraints, by shortest paths
 (Floyd-Warshall on integers) for difference constraints, and otherwise by a
-small exact simplex on fmpq.  No floating point anywhere.
+small exact simplex on fmpq whose interior point certifies most facets by
+ray shooting, so only the remaining constraints need an LP each.  No floating
+point anywhere.
 
 Exactness of the term-wise integration: every term is the density evaluated at
 a point of the current orthant, so the coefficient of x in its exponent has the
@@ -192,33 +195,63 @@ def _difference_simplify(items):
 
 
 def _lp_simplify(items):
+    """General constraints: exact simplex for feasibility and redundancy.
+
+    An interior point z comes with the feasibility answer.  Shooting a ray from z
+    along each constraint's normal, the constraint hit first, if it is hit alone,
+    defines a facet (near the hit point it is the only active constraint), so it
+    is kept without an LP; only the others get the LP redundancy test.
+    """
     cons = [d + (off,) for d, off in items]
-    if not _lp_open_feasible(cons):
+    z = _lp_interior_point(cons)
+    if z is None:
         return None
-    kept = list(range(len(cons)))
-    for i in range(len(cons)):
+    m = len(cons)
+    slack = [-(sum(c[j] * z[j] for j in range(len(z))) + c[-1]) for c in cons]   # > 0
+    facet = [False] * m
+    for i in range(m):
+        ai = cons[i]
+        best, hits = None, []
+        for j in range(m):
+            dot = sum(cons[j][v] * ai[v] for v in range(len(z)))
+            if dot > 0:
+                lam = slack[j] / dot
+                if best is None or lam < best:
+                    best, hits = lam, [j]
+                elif lam == best:
+                    hits.append(j)
+        if len(hits) == 1:
+            facet[hits[0]] = True
+    kept = list(range(m))
+    for i in range(m):
+        if facet[i]:
+            continue
         others = [cons[j] for j in kept if j != i]
         d, off = items[i]
         flipped = tuple(-v for v in d) + (-off,)
-        if not _lp_open_feasible(others + [flipped]):
+        if _lp_interior_point(others + [flipped]) is None:
             kept.remove(i)
     return [items[i] for i in kept]
 
 
-def _lp_open_feasible(cons) -> bool:
-    """Exact simplex: is {u : A u + d < 0} (eps = 1) nonempty?
+def _fq(x) -> fmpq:
+    return fmpq(x.numerator, x.denominator) if isinstance(x, Fraction) else fmpq(x)
+
+
+def _lp_interior_point(cons):
+    """Exact simplex: a point of {u : A u + d < 0} (eps = 1), or None if it is empty.
 
     Maximise t subject to A u + t <= -d, t <= 1 (u free, split as p - q; t = s - K
     with s >= 0 and K large enough that the origin is a feasible start).  The open
-    set is nonempty iff the optimum t is positive; we stop as soon as t > 0.
-    Bland's rule guarantees termination.
+    set is nonempty iff the optimum t is positive; we stop as soon as t > 0 and
+    return that basic solution's u, which then satisfies every constraint
+    strictly.  Bland's rule guarantees termination.
     """
     nv = len(cons[0]) - 1
     used = [j for j in range(nv) if any(c[j] for c in cons)]
     k = len(used)
     m = len(cons)
-    rhs0 = [fmpq(-c[-1]) if not isinstance(c[-1], Fraction)
-            else fmpq(-c[-1].numerator, c[-1].denominator) for c in cons]
+    rhs0 = [-_fq(c[-1]) for c in cons]
     K = max([fmpq(0)] + [-r for r in rhs0])
     ncol = 2 * k + 1 + m + 1
     scol = 2 * k
@@ -226,7 +259,7 @@ def _lp_open_feasible(cons) -> bool:
     for i, c in enumerate(cons):
         row = [fmpq(0)] * (ncol + 1)
         for jj, j in enumerate(used):
-            v = fmpq(c[j]) if not isinstance(c[j], Fraction) else fmpq(c[j].numerator, c[j].denominator)
+            v = _fq(c[j])
             row[jj] = v
             row[k + jj] = -v
         row[scol] = fmpq(1)
@@ -243,10 +276,17 @@ def _lp_open_feasible(cons) -> bool:
     obj[scol] = fmpq(-1)
     while True:
         if obj[ncol] > K:
-            return True
+            values = [fmpq(0)] * ncol
+            for r, col in enumerate(basis):
+                values[col] = rows[r][ncol]
+            point = [Fraction(0)] * nv
+            for jj, j in enumerate(used):
+                u = values[jj] - values[k + jj]
+                point[j] = Fraction(int(u.p), int(u.q))
+            return point
         enter = next((j for j in range(ncol) if obj[j] < 0), None)
         if enter is None:
-            return False
+            return None
         best = None
         for r, row in enumerate(rows):
             a = row[enter]
@@ -300,7 +340,7 @@ def _mul_terms(t1: dict, t2: dict) -> dict:
     out: dict = {}
     for e1, p1 in t1.items():
         for e2, p2 in t2.items():
-            _add_into(out, tuple(a + b for a, b in zip(e1, e2)), p1 * p2)
+            _add_into(out, tuple(a + b if b else a for a, b in zip(e1, e2)), p1 * p2)
     return out
 
 
@@ -315,13 +355,17 @@ class _Problem:
         self.gens = self.ctx.gens()
         self.one = self.ctx.from_dict({(0,) * (self.n + 1): 1})
         self.zero_exp = (Fraction(0),) * (self.n + 1)
+        self._lin_cache: dict = {}
 
     def lin_poly(self, lin):
         """The linear form lin.(u, eps) as a polynomial."""
-        p = self.ctx.from_dict({})
-        for j, c in enumerate(lin):
-            if c:
-                p += self.gens[j] * _q(c)
+        p = self._lin_cache.get(lin)
+        if p is None:
+            p = self.ctx.from_dict({})
+            for j, c in enumerate(lin):
+                if c:
+                    p += self.gens[j] * _q(c)
+            self._lin_cache[lin] = p
         return p
 
     # -- factors ---------------------------------------------------------------
@@ -498,7 +542,7 @@ class _Problem:
                 term = pk * powers[k + 1] * (scale / (k + 1))
                 total = term if total is None else total + term
         else:
-            key = tuple(e + b * v for e, v in zip(e_rest, B))
+            key = tuple(e + b * v if v else e for e, v in zip(e_rest, B))
             bq = _q(b)
             for k, pk in parts.items():
                 # y^k e^(by) integrates to e^(by) sum_i (-1)^(k-i) k!/(i! b^(k-i+1)) y^i
@@ -539,10 +583,12 @@ def elimination_order(constraints, n: int) -> list:
         for i in vs:
             adj[i].update(v for v in vs if v != i)
     used = {j for c in constraints for j in range(n) if c[j]}
+    count = {j: sum(1 for c in constraints if c[j]) for j in used}
     order = []
     remaining = set(used)
     while remaining:
-        x = min(remaining, key=lambda j: (len(adj[j] & remaining), j))
+        # fewest neighbours; among those, the variable in fewest atoms (fewest bounds to split on)
+        x = min(remaining, key=lambda j: (len(adj[j] & remaining), count[j], j))
         nbrs = adj[x] & remaining
         for i in nbrs:
             adj[i].update(nbrs - {i})
