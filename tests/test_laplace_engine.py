@@ -313,6 +313,7 @@ def test_complements_add_up_exactly():
         noises = [lap(r) for r in rates]
         a = _random_atom(rng, len(rates))
         assert P(atoms + [a], noises) + P(atoms + [negate(a)], noises) == P(atoms, noises)
+        assert P([a], noises) + P([negate(a)], noises) == ExpPoly.ONE
 
 
 def test_equalities_have_measure_zero():
