@@ -449,17 +449,24 @@ class DTMC:
         ev = _evaluate()
         env = self._env_dict(work)
         d = s.dist
-        if isinstance(d, ir.ExpMech):
-            typ = self.program.variables[s.target]
-            candidates = ev.domain_values(typ)
-            scores = ev.expmech_scores(d, candidates, env, self.program, s.pos)
-            probs = weights.exp_mechanism(Fraction(d.rate), scores)
-        elif isinstance(d, ir.Choose):
-            eps = ExpFrac(ExpPoly.eps())
-            pairs = ev.choose_weights(d, env, self.program, eps, exact_exp, lambda q: ExpFrac(q), s.pos)
-            probs = weights.normalise(pairs)
-        else:
-            raise TypeError(f"unknown distribution {d!r}")
+        try:
+            if isinstance(d, ir.ExpMech):
+                typ = self.program.variables[s.target]
+                candidates = ev.domain_values(typ)
+                scores = ev.expmech_scores(d, candidates, env, self.program, s.pos)
+                probs = weights.exp_mechanism(Fraction(d.rate), dict(scores))
+            elif isinstance(d, ir.Choose):
+                eps = ExpFrac(ExpPoly.eps())
+                pairs = ev.choose_weights(d, env, self.program, eps, exact_exp, lambda q: ExpFrac(q), s.pos)
+                probs = weights.normalise(dict(pairs))
+            else:
+                raise TypeError(f"unknown distribution {d!r}")
+        except ValueError as exc:
+            raise UserError.at(s.pos, str(exc)) from None
+        except UserError as exc:
+            if exc.line is None:
+                exc.file, exc.line, exc.column = s.pos.file, s.pos.line, s.pos.column
+            raise
         items = probs.items() if isinstance(probs, dict) else probs
         out = []
         for value, p in items:
@@ -761,19 +768,61 @@ def format_atom(a: Atom, name=lambda i: f"N{i}") -> str:
     return f"{format_linform(terms, name)} {a.op} {rhs}"
 
 
+def format_expr(e) -> str:
+    """Compact source-like text of an IR expression (for state descriptions)."""
+    if isinstance(e, ir.Const):
+        return _show_value(e.value)
+    if isinstance(e, ir.Var):
+        return e.name
+    if isinstance(e, ir.Unary):
+        return f"not {format_expr(e.arg)}" if e.op == "not" else (
+            f"abs({format_expr(e.arg)})" if e.op == "abs" else f"-{format_expr(e.arg)}")
+    if isinstance(e, ir.Binary):
+        return f"({format_expr(e.left)} {e.op} {format_expr(e.right)})"
+    if isinstance(e, ir.Cond):
+        return f"(if {format_expr(e.cond)} then {format_expr(e.then)} else {format_expr(e.other)})"
+    if isinstance(e, ir.Call):
+        return f"{e.fn}({', '.join(format_expr(a) for a in e.args)})"
+    if isinstance(e, ir.Lin):
+        parts = []
+        for coef, var in e.terms:
+            c = format_expr(coef)
+            parts.append(var if c == "1" else f"{c}*{var}")
+        const = format_expr(e.const)
+        if const != "0" or not parts:
+            parts.append(const)
+        return " + ".join(parts)
+    if isinstance(e, ir.Rate):
+        return "rate"
+    if isinstance(e, ir.Eps):
+        return "eps"
+    if isinstance(e, ir.ExpOf):
+        return f"exp({format_expr(e.arg)})"
+    return str(e)
+
+
+def _strip(text: str) -> str:
+    return text[1:-1] if text.startswith("(") and text.endswith(")") else text
+
+
 def describe_instr(instr: Instr) -> str:
     s = instr.stmt
     if instr.op == "exit":
         return "exit"
     if instr.op == "jump":
-        return "end of loop" if isinstance(s, ir.While) else "end of then-branch"
+        return "end while" if isinstance(s, ir.While) else "end if-branch"
     if instr.op == "branch":
-        return ("while " if instr.loop_head else "if ") + "test"
+        return ("while " if instr.loop_head else "if ") + _strip(format_expr(instr.cond))
     if instr.op == "compare":
-        return f"{s.target} <- comparison {s.op}"
+        return f"{s.target} <- {format_expr(s.lhs)} {s.op} {format_expr(s.rhs)}"
     if instr.op == "sample":
         d = s.dist
-        kind = type(d).__name__
-        rate = getattr(d, "rate", None)
-        return f"{s.target} <- {kind}({format_rate(rate) if rate else ''})"
-    return f"{s.target} <- ..."
+        if isinstance(d, (ir.Laplace, ir.DLaplace)):
+            kind = "Lap" if isinstance(d, ir.Laplace) else "DLap"
+            return f"{s.target} <- {kind}({format_rate(d.rate)}, {format_expr(d.mean)})"
+        args = ", ".join(format_expr(a) for a in d.args)
+        if isinstance(d, ir.ExpMech):
+            return f"{s.target} <- Exp({format_rate(d.rate)}, {d.fn}({args}))"
+        rate = f"{format_rate(d.rate)}, " if d.rate is not None else ""
+        return f"{s.target} <- choose({rate}{d.dist}({args}))"
+    return f"{s.target} <- {_strip(format_expr(s.expr))}"

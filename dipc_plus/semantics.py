@@ -25,6 +25,25 @@ from .expoly import ExpFrac, ExpPoly
 from .reach import absorption
 
 
+# --------------------------------------------------------------------------- numbers
+
+
+def certified(value, eps, prec: int = 128):
+    """A certified arb ball containing value(eps), every operation at `prec` bits."""
+    import flint
+    old = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        return ExpFrac.of(value).arb_value(_to_input(eps), prec)
+    finally:
+        flint.ctx.prec = old
+
+
+def ball_text(ball, digits: int = 20) -> str:
+    """'[0.35326792243427551234 +/- 1.2e-39]': digits and a rigorous radius."""
+    return ball.str(digits, radius=True)
+
+
 # --------------------------------------------------------------------------- inputs
 
 
@@ -174,8 +193,7 @@ class Distribution:
     # -- evaluation and printing ---------------------------------------------------------------
     def at(self, eps, prec: int = 128) -> dict:
         """{Outcome: certified arb ball at this eps}."""
-        eps = Fraction(eps) if not isinstance(eps, Fraction) else eps
-        return {o: e.probability.arb_value(eps, prec) for o, e in self.entries.items()}
+        return {o: certified(e.probability, eps, prec) for o, e in self.entries.items()}
 
     def to_sympy(self) -> dict:
         return {self.label(o): e.probability.to_sympy() for o, e in self.entries.items()}
@@ -273,7 +291,23 @@ def distribution_of_chain(chain: DTMC) -> Distribution:
             old.probability = old.probability + p
         else:
             entries[outcome] = Entry(weights[e], pc, p)
-    return Distribution(chain.program, chain.inputs, entries, dict(chain.noises), chain)
+    types = [t for _, t in chain.program.outputs]
+    ordered = dict(sorted(entries.items(), key=lambda kv: _outcome_key(kv[0], types)))
+    return Distribution(chain.program, chain.inputs, ordered, dict(chain.noises), chain)
+
+
+def _outcome_key(o: Outcome, types: list) -> tuple:
+    """Outcomes in the order of the output domains (then by the text of real outputs)."""
+    key = []
+    for v, t in zip(o.values, types):
+        if isinstance(t, ir.DomT):
+            key.append((0, t.values.index(v) if v in t.values else len(t.values), ""))
+        elif isinstance(t, ir.BoolT):
+            key.append((0, int(bool(v)), ""))
+        else:
+            key.append((1, 0, str(v)))
+    key.append((2, 0, str(sorted(o.constraints))))
+    return tuple(key)
 
 
 def output_distribution(program: ir.Program, inputs: Mapping, *, max_states: int = DEFAULT_MAX_STATES,
@@ -387,7 +421,7 @@ class Exact:
 
     def at(self, eps, prec: int = 128):
         """A certified arb ball containing the value at this eps (a rational, e.g. Fraction(27, 82))."""
-        return self.value.arb_value(_to_input(eps), prec)
+        return certified(self.value, eps, prec)
 
     def to_sympy(self):
         return self.value.to_sympy()

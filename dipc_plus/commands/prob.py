@@ -17,7 +17,7 @@ from .. import ir
 from ..constraints import LinForm
 from ..dtmc import DEFAULT_MAX_STATES, _show_value, format_atom, format_linform
 from ..errors import UserError
-from ..semantics import Distribution, build_chain, distribution_of_chain
+from ..semantics import Distribution, ball_text, build_chain, certified, distribution_of_chain
 
 EXAMPLE = """\
 example:
@@ -149,7 +149,7 @@ def run(args) -> int:
 
 
 def _ball(value, eps: Fraction) -> str:
-    return value.arb_value(eps, 128).str(20)
+    return ball_text(certified(value, eps))
 
 
 def text_report(dist, chain, given, points, total, ok, seconds, latex=False) -> str:
