@@ -122,6 +122,16 @@ def _assigned(stmts: Iterable) -> set:
     return out
 
 
+def _contains_exit(stmt) -> bool:
+    if isinstance(stmt, ir.Exit):
+        return True
+    if isinstance(stmt, ir.If):
+        return any(map(_contains_exit, stmt.then)) or any(map(_contains_exit, stmt.other))
+    if isinstance(stmt, ir.While):
+        return any(map(_contains_exit, stmt.body))
+    return False
+
+
 def _domain(typ) -> tuple | None:
     if isinstance(typ, ir.BoolT):
         return _BOOL_VALUES
@@ -459,7 +469,8 @@ class Sampler:
                 cond = self._condition(stmt, stmt.cond, idx)
                 yes = self._block(stmt.then, idx[cond])
                 no = self._block(stmt.other, idx[~cond])
-                idx = np.sort(np.concatenate((yes, no))) if len(yes) and len(no) else (yes if len(yes) else no)
+                if self._may_exit(stmt):  # otherwise every run of idx is still active
+                    idx = self._union((yes, no))
             elif isinstance(stmt, ir.While):
                 idx = self._while(stmt, idx)
             elif isinstance(stmt, ir.Exit):
@@ -485,10 +496,24 @@ class Sampler:
                     hint="the loop may not terminate with probability 1 at this input and eps; "
                          "if it is merely slow, raise the limit (--max-iterations)")
             idx = self._block(stmt.body, inside)
-        left = [part for part in left if len(part)]
-        if not left:
-            return idx[:0]
-        return left[0] if len(left) == 1 else np.sort(np.concatenate(left))
+        return self._union(left)
+
+    def _union(self, parts) -> np.ndarray:
+        """Disjoint sorted index arrays merged into one sorted array (O(N), no sort)."""
+        parts = [p for p in parts if len(p)]
+        if len(parts) <= 1:
+            return parts[0] if parts else np.zeros(0, dtype=np.intp)
+        mask = np.zeros(self.n, dtype=bool)
+        for part in parts:
+            mask[part] = True
+        return np.flatnonzero(mask)
+
+    def _may_exit(self, stmt) -> bool:
+        key = ("exit", id(stmt))
+        found = self._reads.get(key)
+        if found is None:
+            found = self._reads[key] = _contains_exit(stmt)
+        return found
 
     def _assign(self, stmt: ir.Assign, idx: np.ndarray) -> None:
         target = stmt.target
@@ -513,7 +538,7 @@ class Sampler:
                 coefs[var] = coefs.get(var, 0) - c
             return {v: c for v, c in coefs.items() if c != 0}, lk - rk
 
-        parts = [self._cached(stmt, key, env, difference) for key, env in groups]
+        parts = [self._cached(stmt, key, group, difference) for key, group in groups]
         fixed = [None if coefs else _COMPARE_EXACT[stmt.op](const, 0) for coefs, const in parts]
         if all(f is not None for f in fixed):
             result = np.asarray(fixed, dtype=bool)[inverse]
@@ -546,7 +571,7 @@ class Sampler:
             names = sorted(self._reads_of(stmt))
             groups, inverse = self._groups(stmt, names, idx)
             weigh = self._exp_mech_probs if isinstance(dist, ir.ExpMech) else self._choose_probs
-            table = np.asarray([self._cached(stmt, key, env, lambda e: weigh(stmt, e)) for key, env in groups])
+            table = np.asarray([self._cached(stmt, key, group, lambda e: weigh(stmt, e)) for key, group in groups])
             self.codes[target][idx] = draw_categorical(self.rng, table, inverse)
         else:  # pragma: no cover
             raise TypeError(f"unknown distribution {dist!r}")
@@ -628,13 +653,24 @@ class Sampler:
         return found
 
     def _groups(self, node, names: list, idx: np.ndarray):
-        """Split runs idx by the values of `names`: ([(code key, env)], inverse)."""
+        """Split runs idx by the values of `names`: ([(codes, group)], inverse); `group`
+        is what `_cached` needs to build the group's environment on a cache miss."""
         if not names:
-            return [((), self.constants)], np.zeros(len(idx), dtype=np.intp)
-        cols = [self.codes[n][idx] for n in names]
+            return [((), ((), ()))], np.zeros(len(idx), dtype=np.intp)
+        cols = [self._take(self.codes[n], idx) for n in names]
         radices = [len(self.domains[n]) + 1 for n in names]
         space = math.prod(radices)
-        if space < (1 << 62):
+        if len(names) == 1 and space <= _LOOKUP_LIMIT:
+            key = cols[0] + 1
+            present = np.flatnonzero(np.bincount(key, minlength=space))
+            if len(present) == 1:
+                inverse = np.zeros(len(idx), dtype=np.intp)
+            else:
+                table = np.empty(space, dtype=np.intp)
+                table[present] = np.arange(len(present))
+                inverse = table[key]
+            keys = [(int(k) - 1,) for k in present]
+        elif space < (1 << 62):
             key = cols[0].astype(np.int64) + 1
             mult = radices[0]
             for col, radix in zip(cols[1:], radices[1:]):
@@ -658,22 +694,23 @@ class Sampler:
             rows, inverse = np.unique(np.stack(cols, axis=1), axis=0, return_inverse=True)
             keys = [tuple(r) for r in rows.tolist()]
         inverse = np.asarray(inverse).reshape(-1)
-        groups = []
         for codes in keys:
-            env = dict(self.constants)
             for name, code in zip(names, codes):
                 if code < 0:
                     raise UserError.at(getattr(node, "pos", ir.NOWHERE), f"'{name}' is read before it is assigned",
                                        hint="assign it on every path that reaches this statement")
-                env[name] = self.domains[name][code]
-            groups.append((codes, env))
-        return groups, inverse
+        return [(codes, (codes, names)) for codes in keys], inverse
 
-    def _cached(self, node, key, env, compute):
+    def _cached(self, node, key, group, compute):
+        """compute(env) for one group (codes, names), cached per statement and group across chunks."""
         slot = (id(node), key)
         try:
             return self._cache[slot]
         except KeyError:
+            codes, names = group
+            env = dict(self.constants)
+            for name, code in zip(names, codes):
+                env[name] = self.domains[name][code]
             value = self._cache[slot] = compute(env)
             return value
 
@@ -700,7 +737,7 @@ class Sampler:
             value_of = lambda e: ev.eval_assign(stmt, e, self.program)  # noqa: E731
         else:
             value_of = lambda e: ev.eval_expr(expr, e, self.program, pos)  # noqa: E731
-        table = [self._cached(stmt, key, env, lambda e: self._code(target, value_of(e), pos)) for key, env in groups]
+        table = [self._cached(stmt, key, group, lambda e: self._code(target, value_of(e), pos)) for key, group in groups]
         return np.asarray(table, dtype=np.int32)[inverse]
 
     def _condition(self, stmt, cond, idx: np.ndarray) -> np.ndarray:
@@ -712,7 +749,7 @@ class Sampler:
             if not isinstance(value, (bool, np.bool_)):
                 raise UserError.at(stmt.pos, f"the condition is {value!r}, not true or false")
             return bool(value)
-        table = [self._cached(stmt, key, env, truth) for key, env in groups]
+        table = [self._cached(stmt, key, group, truth) for key, group in groups]
         return np.asarray(table, dtype=bool)[inverse]
 
     def _lin_parts(self, node, lin: ir.Lin, env: dict):
@@ -737,44 +774,52 @@ class Sampler:
         groups, inverse = self._groups(node, self._reads_of(node), idx)
         # A statement evaluates at most one linear form here (Assign: its value,
         # Sample: the mean), so the statement identifies it in the cache.
-        parts = [self._cached(node, ("lin",) + tuple(key), env, lambda e: self._lin_parts(node, lin, e))
-                 for key, env in groups]
+        parts = [self._cached(node, ("lin",) + tuple(key), group, lambda e: self._lin_parts(node, lin, e))
+                 for key, group in groups]
         return self._combine(node, parts, inverse, idx, kind)
 
     def _combine(self, node, parts: list, inverse: np.ndarray, idx: np.ndarray, kind: str) -> np.ndarray:
-        """Evaluate per-group linear forms `parts` on the runs idx (group of each run: inverse)."""
+        """Evaluate per-group linear forms `parts` on the runs idx (group of each run: inverse).
+
+        The result may be a read-only view of a state array; callers never modify it in place.
+        """
         pos = getattr(node, "pos", ir.NOWHERE)
         variables = sorted({v for coefs, _ in parts for v in coefs})
         single = len(parts) == 1
-        if kind == "int":
+        integer = kind == "int"
+        if integer:
             for coefs, const in parts:
                 if any(Fraction(c).denominator != 1 for c in coefs.values()) or Fraction(const).denominator != 1:
                     raise UserError.at(pos, "an integer expression has a non-integer coefficient or constant",
                                        hint="integer expressions (DLap samples) need integer coefficients")
-            consts = np.asarray([int(const) for _, const in parts], dtype=np.int64)
-            values = consts[inverse].copy() if not single else np.full(len(idx), consts[0], dtype=np.int64)
-            for var in variables:
-                column = self.ints[var][idx]
-                if (column == UNSET_INT).any():
-                    raise UserError.at(pos, f"'{var}' is read before it is assigned")
-                coefs = np.asarray([int(c.get(var, 0)) for c, _ in parts], dtype=np.int64)
-                values += (coefs[0] if single else coefs[inverse]) * column
-            return values
-        consts = np.asarray([float(const) for _, const in parts])
-        values = np.full(len(idx), consts[0]) if single else consts[inverse]
+        convert, dtype, store = (int, np.int64, self.ints) if integer else (float, np.float64, self.reals)
+        values = None
         for var in variables:
-            column = self.reals[var][idx]
-            coefs = np.asarray([float(c.get(var, 0)) for c, _ in parts])
+            column = self._take(store[var], idx)
+            coefs = np.asarray([convert(c.get(var, 0)) for c, _ in parts], dtype=dtype)
             if single:
-                values = values + coefs[0] * column
+                used = column
+                term = column if coefs[0] == 1 else coefs[0] * column
             else:
                 per_run = coefs[inverse]
-                values = values + np.where(per_run != 0, per_run * column, 0.0)
-        if np.isnan(values).any():
-            unset = [v for v in variables if np.isnan(self.reals[v][idx]).any()]
-            raise UserError.at(pos, f"'{unset[0] if unset else variables[0]}' is read before it is assigned",
-                               hint="assign it on every path that reaches this statement")
-        return values
+                nonzero = per_run != 0
+                used = column[nonzero]
+                term = np.where(nonzero, per_run * column, 0)
+            unset = (used == UNSET_INT) if integer else np.isnan(used)
+            if unset.any():
+                raise UserError.at(pos, f"'{var}' is read before it is assigned",
+                                   hint="assign it on every path that reaches this statement")
+            values = term if values is None else values + term
+        consts = np.asarray([convert(const) for _, const in parts], dtype=dtype)
+        if values is None:
+            return np.full(len(idx), consts[0], dtype=dtype) if single else consts[inverse]
+        if single:
+            return values + consts[0] if consts[0] != 0 else values
+        return values + consts[inverse]
+
+    def _take(self, array: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """array[idx] for reading; the array itself when idx is every run (idx is sorted and unique)."""
+        return array if len(idx) == self.n else array[idx]
 
 
 class _NonFinite(Exception):

@@ -21,14 +21,19 @@ from ..stats import z_value
 
 EXAMPLE = """\
 example:
-  dipc simulate programs/noisy_max.dip --set m=3 --input q=[-1,0,0] --eps 27/82 -n 100000
+  dipc simulate programs/noisy_max.dip --set m=3 --input q=[-1,0,0] --eps 27/82 -n 100000 --seed 1
 
   prints, for each observed output, how many runs gave it, its frequency and a
   Wilson confidence interval (99% by default) for its probability:
 
-      out  count  frequency  99% interval
-        2  35358   0.35358   [0.35, 0.3575]
-      ...
+      noisy_max at eps = 27/82 on q=[-1,0,0]: 100000 runs, seed 1
+
+      outcome  count  frequency        99% interval
+      out=2    35397   0.353970  [0.35008, 0.35787]
+      out=3    35161   0.351610  [0.34773, 0.35551]
+      out=1    29442   0.294420  [0.29072, 0.29815]
+
+  (most frequent first; exact values for comparison: dipc prob).
 
   Real outputs are summarised by mean, standard deviation and quantiles; with
   --within GAMMA --around o=1/2 the sampler instead reports how often every real
