@@ -707,6 +707,32 @@ class DTMC:
     def used_noises(self) -> list[int]:
         return sorted(self.noises)
 
+    def to_dot(self, at=None) -> str:
+        from .export import to_dot
+        return to_dot(self, at)
+
+    def to_prism(self, at=None) -> str:
+        from .export import to_prism
+        return to_prism(self, at)
+
+    def __repr__(self) -> str:
+        return (f"<DTMC of {self.program.name}: {self.stats.states} states, {self.stats.edges} transitions, "
+                f"{self.stats.exits} exits>")
+
+    def __str__(self) -> str:
+        """Every state (up to 200) with its description and exact outgoing probabilities."""
+        lines = [repr(self)]
+        for u in sorted(self.graph.nodes)[:200]:
+            tag = " (initial)" if u == self.initial else ""
+            lines.append(f"s{u}{tag}: " + self.describe(u).replace("\n", "\n    "))
+            for v in sorted(self.graph.succ[u]):
+                lines.append(f"    -> s{v} with {self.edge_probability(u, v)}")
+        if self.stats.states > 200:
+            lines.append(f"... {self.stats.states - 200} more states")
+        if self.noises:
+            lines.append("noises: " + ", ".join(self.describe_noise(i) for i in sorted(self.noises)))
+        return "\n".join(lines)
+
 
 def exact_exp(x):
     """exp(x) for a weight exponent x linear in eps: x = c*eps gives e^(c eps)."""

@@ -208,13 +208,10 @@ class Distribution:
         return "$" + self.latex() + "$"
 
     def label(self, o: Outcome) -> str:
-        """`out=1` or `o1_1=1, o1_2=q1 + N9` (noises named N<k>)."""
+        """`out=[bot, top]` or `o1_1=1, o1_2=N9 - 1` (noises named N<k>, arrays grouped)."""
         parts = []
-        for name, v in zip(self.names, o.values):
-            if isinstance(v, LinForm):
-                parts.append(f"{name}={format_linform(v)}")
-            else:
-                parts.append(f"{name}={_show_value(v)}")
+        for name, v in group_outputs(self.program, self.names, o.values, _render):
+            parts.append(f"{name}=[{', '.join(v)}]" if isinstance(v, list) else f"{name}={v}")
         return ", ".join(parts)
 
     def noise_legend(self, o: Outcome | None = None) -> str:
@@ -246,6 +243,28 @@ class Distribution:
 
     def __repr__(self) -> str:
         return f"<Distribution of {self.program.name}: {len(self)} outcomes>"
+
+
+def _render(value) -> str:
+    if isinstance(value, LinForm):
+        return format_linform(value)
+    return _show_value(value)
+
+
+def group_outputs(program: ir.Program, names: list, values: tuple, render) -> list:
+    """[(display name, rendered value or list of them)]: array elements grouped under their array."""
+    out: list = []
+    index: dict = {}
+    for name, value in zip(names, values):
+        base = name.split("[")[0]
+        if "[" in name and base in program.arrays:
+            if base not in index:
+                index[base] = len(out)
+                out.append((base, []))
+            out[index[base]][1].append(render(value))
+        else:
+            out.append((name, render(value)))
+    return out
 
 
 def _latex_label(text: str) -> str:

@@ -17,7 +17,7 @@ from .. import ir
 from ..constraints import LinForm
 from ..dtmc import DEFAULT_MAX_STATES, _show_value, format_atom, format_linform
 from ..errors import UserError
-from ..semantics import Distribution, ball_text, build_chain, certified, distribution_of_chain
+from ..semantics import Distribution, ball_text, build_chain, certified, distribution_of_chain, group_outputs
 
 EXAMPLE = """\
 example:
@@ -90,36 +90,8 @@ def load(args):
     return program, env, given
 
 
-def group_outputs(program: ir.Program, names: list[str], values: tuple, render) -> list[tuple[str, object]]:
-    """[(display name, rendered value or list of them)] with array elements grouped."""
-    out: list = []
-    index: dict = {}
-    for name, value in zip(names, values):
-        base = name.split("[")[0]
-        if "[" in name and base in program.arrays:
-            if base not in index:
-                index[base] = len(out)
-                out.append((base, []))
-            out[index[base]][1].append(render(value))
-        else:
-            out.append((name, render(value)))
-    return out
-
-
-def _render_value(value) -> str:
-    if isinstance(value, LinForm):
-        return format_linform(value)
-    return _show_value(value)
-
-
 def outcome_text(dist: Distribution, outcome) -> str:
-    parts = []
-    for name, v in group_outputs(dist.program, dist.names, outcome.values, _render_value):
-        parts.append(f"{name}=[{', '.join(v)}]" if isinstance(v, list) else f"{name}={v}")
-    text = ", ".join(parts)
-    if outcome.constraints:
-        text += " given " + " and ".join(format_atom(a) for a in sorted(outcome.constraints))
-    return text
+    return dist.describe(outcome)
 
 
 def inputs_text(program: ir.Program, given: dict) -> str:
