@@ -169,3 +169,27 @@ def test_sampler_agrees_on_the_retry_loop():
     for value in (True, False):
         hits = sum(c for k, c in counts.items() if k == (value,))
         assert contains(wilson(hits, n, 0.999), dist[value].arb_value(eps))
+
+
+def test_random_walk_program_matches_gamblers_ruin():
+    """while 0 < x < 4 do up <- choose(eps, step()); x <- x +/- 1 end: an SCC of three states."""
+    from dipc_plus import ir
+    B, D = ir.BoolT(), ir.DomT((0, 1, 2, 3, 4))
+    step = ir.DistDef("step", (), B, ((ir.Const(True), ir.ExpOf(ir.Unary("-", ir.Rate()))),
+                                      (ir.Const(False), ir.Const(F(1)))), h.pos(1))
+    x = ir.Var("x")
+    body = [ir.Assign("x", ir.Const(2), h.pos(2)),
+            ir.While(ir.Binary("and", ir.Binary("<", ir.Const(0), x), ir.Binary("<", x, ir.Const(4))), (
+                ir.Sample("up", ir.Choose(F(1), "step", ()), h.pos(4)),
+                ir.If(ir.Var("up"), (ir.Assign("x", ir.Binary("+", x, ir.Const(1)), h.pos(5)),),
+                      (ir.Assign("x", ir.Binary("-", x, ir.Const(1)), h.pos(6)),), h.pos(5)),
+            ), h.pos(3))]
+    prog = h.program("walk", [], [("x", D)], {"x": D, "up": B}, body, distributions={"step": step})
+    chain = build_chain(prog, {})
+    dist = distribution_of_chain(chain)
+    r = E(1)
+    assert dist[4] == (ONE - r * r) / (ONE - r * r * r * r)
+    assert dist[0] == ONE - dist[4]
+    assert len(dist) == 2 and dist.sums_to_one()
+    full = distribution_of_chain(build_chain(prog, {}, compress=False))
+    assert full.marginal() == dist.marginal()
