@@ -411,7 +411,12 @@ class ExpFrac:
         return ExpFrac.of(other) / self
 
     def arb_value(self, eps, prec: int = 128) -> arb:
-        return self.num.arb_value(eps, prec) / self.den.arb_value(eps, prec)
+        old = flint.ctx.prec
+        flint.ctx.prec = prec
+        try:
+            return self.num.arb_value(eps, prec) / self.den.arb_value(eps, prec)
+        finally:
+            flint.ctx.prec = old
 
     def __call__(self, eps: float) -> float:
         return self.num(eps) / self.den(eps)
