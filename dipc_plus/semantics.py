@@ -153,7 +153,17 @@ class Distribution:
         return self.probability(**dict(zip(self.names, key)))
 
     def probability(self, **fixed) -> ExpFrac:
-        """P[the named outputs take the given values] (finite outputs only)."""
+        """P[the named outputs take the given values] (finite outputs only; an array as a list)."""
+        flat: dict = {}
+        for name, value in fixed.items():
+            if name in self.program.arrays and name not in self.types:
+                elems = self.program.arrays[name]
+                if not isinstance(value, (list, tuple)) or len(value) != len(elems):
+                    raise UserError(f"'{name}' is an array of {len(elems)} outputs: give a list of {len(elems)} values")
+                flat.update(zip(elems, value))
+            else:
+                flat[name] = value
+        fixed = flat
         for name in fixed:
             if name not in self.names:
                 raise UserError(f"'{name}' is not an output of {self.program.name}",

@@ -175,7 +175,7 @@ def json_report(dist, chain, given, points, total, ok, seconds) -> dict:
     return {
         "program": dist.program.name,
         "params": {k: str(v) for k, v in dist.program.params.items()},
-        "inputs": {k: (v if not isinstance(v, list) else v) for k, v in _jsonable(given).items()},
+        "inputs": _jsonable(given),
         "chain": {"states": chain.stats.states, "transitions": chain.stats.edges, "exits": chain.stats.exits},
         "noises": noises,
         "outcomes": outcomes,
