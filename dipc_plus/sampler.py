@@ -399,6 +399,7 @@ class Sampler:
         self.code_of = {n: {v: i for i, v in enumerate(vals)} for n, vals in self.domains.items()}
         self._cache: dict = {}
         self._reads: dict = {}
+        self._exits: dict = {}
         self.rng: np.random.Generator | None = None
         self.n = 0
 
@@ -509,10 +510,9 @@ class Sampler:
         return np.flatnonzero(mask)
 
     def _may_exit(self, stmt) -> bool:
-        key = ("exit", id(stmt))
-        found = self._reads.get(key)
+        found = self._exits.get(id(stmt))
         if found is None:
-            found = self._reads[key] = _contains_exit(stmt)
+            found = self._exits[id(stmt)] = _contains_exit(stmt)
         return found
 
     def _assign(self, stmt: ir.Assign, idx: np.ndarray) -> None:
@@ -586,8 +586,9 @@ class Sampler:
             raise UserError.at(stmt.pos, f"unknown function '{dist.fn}' in Exp")
         scores = ev.expmech_scores(dist, self.domains[stmt.target], env, self.program, stmt.pos)
         scale = Fraction(dist.rate) * self.eps
-        logs = np.asarray([float(scale * score) for _, score in scores])
-        weights = np.exp(logs - logs.max())
+        logs = [scale * score for _, score in scores]
+        top = max(logs)  # exact shift, so no float ever overflows
+        weights = np.asarray([math.exp(float(max(x - top, -800))) for x in logs])
         return weights / weights.sum()
 
     def _choose_probs(self, stmt: ir.Sample, env: dict) -> np.ndarray:

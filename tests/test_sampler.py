@@ -270,6 +270,16 @@ def test_exponential_mechanism_vs_weights(eps, h):
     assert_matches(res.distribution(), exact, n)
 
 
+def test_exponential_mechanism_with_scores_beyond_float_range():
+    """a eps F = 2000: the weights e^2000 do not fit a float; the shift by the top score keeps it exact."""
+    count, item = ir.DomT((0, 1, 2)), ir.DomT((1, 2, 3))
+    body = [ir.Sample("out", ir.ExpMech(F(1, 2), "score", (ir.Var("h1"), ir.Var("h2"), ir.Var("h3"))), HERE)]
+    prog = program(body, inputs=[("h1", count), ("h2", count), ("h3", count)], outputs=[("out", item)],
+                   functions=[score_function()])
+    res = simulate(prog, {"h1": 2, "h2": 2, "h3": 0}, F(2000), 100_000, seed=4)
+    assert_matches(res.distribution(), {(1,): 0.5, (2,): 0.5, (3,): 0.0}, 100_000)
+
+
 def retry_program():
     """x <- choose(eps, d()) until x != 0; tries counts attempts, saturating at 3.
     d over {0,1,2} with weights 1, e^rate, 2."""
