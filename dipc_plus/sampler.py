@@ -16,8 +16,9 @@ with N.
 Typical use::
 
     result = simulate(program, bind_inputs(program, given), Fraction(27, 82), 10**6, seed=1)
-    result.distribution()                 # {(1,): 31822, (2,): 341.., ...}
-    result.probability(result.within(Fraction(1), {"o": 0}))   # Frequency
+    result.distribution()        # {(3,): 353375, (2,): 352812, (1,): 293813}  (NoisyMax, q=[-1,0,0])
+    result.probability(lambda cols: cols["out"] == 1).interval(0.99)   # Wilson interval
+    result.probability(result.within(Fraction(1), {"val[2]": 2}))      # real outputs near a centre
 """
 from __future__ import annotations
 
