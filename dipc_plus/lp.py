@@ -4,8 +4,9 @@ Distance to disagreement is an infimum of an L-inf distance over polyhedra whose
 faces may be open (``q < T``): the exact value, and whether some input attains
 it, decide whether an accuracy claim applies at an input.  Floating-point LP
 could put a boundary input on the wrong side, so this module solves LPs exactly
-with `fractions.Fraction`: a dense two-phase simplex with Bland's rule (which
-cannot cycle), sized for dozens of variables and constraints.
+(python-flint `fmpq` inside, `Fraction` at the interface): a two-phase simplex
+with Bland's rule (which cannot cycle), sized for dozens of variables and
+constraints.
 
 Strict inequalities are handled exactly, without epsilons:
 
@@ -16,14 +17,18 @@ Strict inequalities are handled exactly, without epsilons:
 * the infimum is attained iff the open system plus ``objective <= value`` is
   non-empty (checked the same way).
 
-Variables are free (any sign) unless constrained.  Variables are named by any
-hashable key (strings such as ``"q[1]"`` in practice).
+Variables are free (any sign) unless declared `nonneg` (then they are not
+split into two columns).  Variables are named by any hashable key (strings such
+as ``"q[1]"`` in practice).
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Hashable, Iterable, Mapping
+from typing import Iterable, Mapping
+
+from flint import fmpq
 
 INF = float("inf")
 
@@ -98,118 +103,148 @@ class LPResult:
 
 
 class _Tableau:
-    """Dense simplex tableau for  min c.y  s.t.  A y = b, y >= 0  (b >= 0)."""
+    """Dense simplex tableau for  min c.y  s.t.  A y = b, y >= 0  (b >= 0), in fmpq.
 
-    def __init__(self, rows: list[list[Fraction]], rhs: list[Fraction], ncols: int):
+    Each row holds its right-hand side as the last entry.  Objective rows
+    (reduced costs, last entry = -objective value) are pivoted with the rows,
+    and a pivot only touches the pivot row's nonzero columns.
+    """
+
+    def __init__(self, rows: list[list], ncols: int):
         self.rows = rows
-        self.rhs = rhs
         self.ncols = ncols
         self.basis: list[int] = []
+        self.objectives: list[list] = []
+
+    def add_objective(self, cost: list) -> list:
+        """Reduce a cost vector by the current basis and keep it pivoted from now on."""
+        red = list(cost) + [_ZERO]
+        for i, bcol in enumerate(self.basis):
+            cb = red[bcol]
+            if cb != 0:
+                for j, a in enumerate(self.rows[i]):
+                    if a != 0:
+                        red[j] -= cb * a
+        self.objectives.append(red)
+        return red
 
     def pivot(self, r: int, col: int) -> None:
         row = self.rows[r]
         p = row[col]
         if p != 1:
             inv = 1 / p
-            self.rows[r] = row = [x * inv for x in row]
-            self.rhs[r] = self.rhs[r] * inv
-        for i, other in enumerate(self.rows):
-            if i != r:
-                f = other[col]
-                if f != 0:
-                    self.rows[i] = [a - f * b for a, b in zip(other, row)]
-                    self.rhs[i] = self.rhs[i] - f * self.rhs[r]
+            row = [x * inv if x != 0 else x for x in row]
+            self.rows[r] = row
+        nz = [j for j, x in enumerate(row) if x != 0]
+        for other in itertools.chain(self.rows, self.objectives):
+            if other is row:
+                continue
+            f = other[col]
+            if f != 0:
+                for j in nz:
+                    other[j] -= f * row[j]
         self.basis[r] = col
 
-    def reduced_costs(self, cost: list[Fraction]) -> list[Fraction]:
-        red = list(cost)
-        for i, bcol in enumerate(self.basis):
-            cb = cost[bcol]
-            if cb != 0:
-                row = self.rows[i]
-                red = [a - cb * b for a, b in zip(red, row)]
-        return red
-
-    def run(self, cost: list[Fraction], allowed: set[int] | None = None) -> str:
-        """Minimise cost.y from the current basic feasible solution; Bland's rule."""
+    def run(self, red: list, allowed: int) -> str:
+        """Minimise from the current basic feasible solution over columns < allowed; Bland's rule."""
         while True:
-            red = self.reduced_costs(cost)
-            entering = next((j for j in range(self.ncols)
-                             if red[j] < 0 and (allowed is None or j in allowed)
-                             and j not in self.basis), None)
+            basic = set(self.basis)
+            entering = next((j for j in range(allowed) if red[j] < 0 and j not in basic), None)
             if entering is None:
                 return "optimal"
             best = None
             for i, row in enumerate(self.rows):
                 a = row[entering]
                 if a > 0:
-                    ratio = self.rhs[i] / a
-                    key = (ratio, self.basis[i])  # Bland: smallest ratio, then smallest index
+                    key = (row[-1] / a, self.basis[i])  # smallest ratio, then smallest index
                     if best is None or key < best[0]:
                         best = (key, i)
             if best is None:
                 return "unbounded"
             self.pivot(best[1], entering)
 
-    def solution(self) -> list[Fraction]:
-        y = [Fraction(0)] * self.ncols
+    def solution(self) -> list:
+        y = [_ZERO] * self.ncols
         for i, bcol in enumerate(self.basis):
-            y[bcol] = self.rhs[i]
+            y[bcol] = self.rows[i][-1]
         return y
 
 
-def _solve_closed(objective: Mapping, constraints: list[Constraint], variables: list):
-    """min objective over the closed system.  Returns (status, value, point)."""
-    index = {v: k for k, v in enumerate(variables)}
-    n = len(variables)
-    # columns: x+ (n), x- (n), one slack per inequality, then artificials
+_ZERO = fmpq(0)
+_ONE = fmpq(1)
+
+
+def _fq(x) -> fmpq:
+    x = Fraction(x)
+    return fmpq(x.numerator, x.denominator)
+
+
+def _fr(x: fmpq) -> Fraction:
+    return Fraction(int(x.p), int(x.q))
+
+
+def _solve_closed(objective: Mapping, constraints: list[Constraint], variables: list,
+                  nonneg=frozenset()):
+    """min objective over the closed system (variables in `nonneg` are >= 0, the others
+    free).  Returns (status, value, point)."""
+    # columns: x+ for every variable, x- for the free ones, one slack per inequality,
+    # then one artificial per row
+    plus = {v: k for k, v in enumerate(variables)}
+    free = [v for v in variables if v not in nonneg]
+    minus = {v: len(variables) + k for k, v in enumerate(free)}
+    nvar = len(variables) + len(free)
     ineq = [k for k, c in enumerate(constraints) if c.op != "=="]
-    slack_col = {k: 2 * n + j for j, k in enumerate(ineq)}
-    nstruct = 2 * n + len(ineq)
-    rows, rhs = [], []
+    slack_col = {k: nvar + j for j, k in enumerate(ineq)}
+    nstruct = nvar + len(ineq)
+    m = len(constraints)
+    ncols = nstruct + m
+    rows = []
     for k, c in enumerate(constraints):
-        row = [Fraction(0)] * nstruct
+        row = [_ZERO] * (ncols + 1)
         for v, a in c.coeffs:
-            row[index[v]] += a
-            row[n + index[v]] -= a
+            qa = _fq(a)
+            row[plus[v]] += qa
+            if v in minus:
+                row[minus[v]] -= qa
         if c.op in ("<", "<="):
-            row[slack_col[k]] = Fraction(1)
+            row[slack_col[k]] = _ONE
         elif c.op in (">", ">="):
-            row[slack_col[k]] = Fraction(-1)
-        b = c.rhs
+            row[slack_col[k]] = -_ONE
+        b = _fq(c.rhs)
         if b < 0:
             row = [-a for a in row]
             b = -b
+        row[nstruct + k] = _ONE
+        row[-1] = b
         rows.append(row)
-        rhs.append(b)
-    m = len(rows)
-    ncols = nstruct + m
-    full = [row + [Fraction(1) if j == i else Fraction(0) for j in range(m)] for i, row in enumerate(rows)]
-    tab = _Tableau(full, list(rhs), ncols)
+    tab = _Tableau(rows, ncols)
     tab.basis = [nstruct + i for i in range(m)]
     # Phase I: minimise the sum of artificials.
-    phase1 = [Fraction(0)] * nstruct + [Fraction(1)] * m
-    tab.run(phase1)
-    if sum(tab.rhs[i] for i, b in enumerate(tab.basis) if b >= nstruct) > 0:
+    phase1 = tab.add_objective([_ZERO] * nstruct + [_ONE] * m)
+    tab.run(phase1, ncols)
+    if -phase1[-1] > 0:
         return "infeasible", INF, None
+    tab.objectives.clear()
     # Drive artificials out of the basis (they are at value 0); drop redundant rows.
     i = 0
     while i < len(tab.rows):
         if tab.basis[i] >= nstruct:
             col = next((j for j in range(nstruct) if tab.rows[i][j] != 0), None)
             if col is None:
-                del tab.rows[i], tab.rhs[i], tab.basis[i]
+                del tab.rows[i], tab.basis[i]
                 continue
             tab.pivot(i, col)
         i += 1
-    cost = [Fraction(0)] * ncols
+    cost = [_ZERO] * ncols
     for v, a in objective.items():
         if a != 0:
-            cost[index[v]] += Fraction(a)
-            cost[n + index[v]] -= Fraction(a)
-    status = tab.run(cost, allowed=set(range(nstruct)))
+            cost[plus[v]] += _fq(a)
+            if v in minus:
+                cost[minus[v]] -= _fq(a)
+    red = tab.add_objective(cost)
+    status = tab.run(red, nstruct)
     y = tab.solution()
-    point = {v: y[index[v]] - y[n + index[v]] for v in variables}
+    point = {v: _fr(y[plus[v]] - (y[minus[v]] if v in minus else 0)) for v in variables}
     if status == "unbounded":
         return "unbounded", -INF, point
     value = sum((Fraction(a) * point[v] for v, a in objective.items()), Fraction(0))
@@ -234,8 +269,11 @@ def _variables_of(objective: Mapping, constraints: Iterable[Constraint], extra=(
 _SLACK = ("__lp_strict_slack__",)  # a variable name no caller uses
 
 
-def interior_point(constraints: list[Constraint], variables: list | None = None) -> dict | None:
-    """A point satisfying every constraint (strict ones strictly), or None if there is none."""
+def interior_point(constraints: list[Constraint], variables: list | None = None,
+                   nonneg=frozenset()) -> dict | None:
+    """A point satisfying every constraint (strict ones strictly), or None if there is none.
+
+    Variables in `nonneg` are constrained to be >= 0 (not strictly)."""
     constraints = list(constraints)
     variables = variables if variables is not None else _variables_of({}, constraints)
     for c in constraints:  # constant constraints decide themselves
@@ -243,7 +281,7 @@ def interior_point(constraints: list[Constraint], variables: list | None = None)
             return None
     strict = [c for c in constraints if c.is_strict()]
     if not strict:
-        status, _, point = _solve_closed({}, constraints, variables)
+        status, _, point = _solve_closed({}, constraints, variables, nonneg)
         return None if status == "infeasible" else point
     t = _SLACK
     system = []
@@ -255,7 +293,7 @@ def interior_point(constraints: list[Constraint], variables: list | None = None)
         else:
             system.append(c)
     system.append(Constraint.make({t: 1}, "<=", 1))
-    status, value, point = _solve_closed({t: -1}, system, list(variables) + [t])
+    status, value, point = _solve_closed({t: -1}, system, list(variables) + [t], nonneg)
     if status == "infeasible" or point[t] <= 0:
         return None
     point.pop(t)
@@ -267,39 +305,49 @@ def feasible(constraints: list[Constraint]) -> bool:
     return interior_point(constraints) is not None
 
 
-def minimize(objective: Mapping, constraints: list[Constraint], variables: list | None = None) -> LPResult:
+def minimize(objective: Mapping, constraints: list[Constraint], variables: list | None = None,
+             nonneg=frozenset()) -> LPResult:
     """inf { objective.x : x satisfies constraints }, exactly.
 
     `objective` maps variables to coefficients (a constant term is not part of
-    it: add it yourself).  Every variable is free.  See `LPResult`.
+    it: add it yourself).  Variables are free, except those in `nonneg`, which
+    are >= 0.  See `LPResult`.
     """
+    nonneg = frozenset(nonneg)
     constraints = list(constraints)
     variables = _variables_of(objective, constraints, variables or ())
-    inner = interior_point(constraints, variables)
-    if inner is None:
-        return LPResult("infeasible", INF, False)
-    for v in variables:
-        inner.setdefault(v, Fraction(0))
-    closed = [c.closed() for c in constraints]
-    status, value, point = _solve_closed(objective, closed, variables)
-    if status == "unbounded":
-        return LPResult("unbounded", -INF, False, None, inner)
-    if not any(c.is_strict() for c in constraints):
-        return LPResult("optimal", value, True, point, inner)
-    if all(c.holds(point) for c in constraints):
-        return LPResult("optimal", value, True, point, inner)
-    at_value = constraints + [Constraint.make(objective, "<=", value)]
-    witness = interior_point(at_value, variables)
-    if witness is not None:
+
+    def full(p):
         for v in variables:
-            witness.setdefault(v, Fraction(0))
-        return LPResult("optimal", value, True, witness, inner)
-    return LPResult("optimal", value, False, point, inner)
+            p.setdefault(v, Fraction(0))
+        return p
+    for c in constraints:
+        if not c.coeffs and not c.holds({}):
+            return LPResult("infeasible", INF, False)
+    strict = any(c.is_strict() for c in constraints)
+    # With strict constraints, first decide whether the open system is empty at all
+    # (its closure may not be: x < 0 and x >= 0); that one LP settles most empty cases.
+    inner = interior_point(constraints, variables, nonneg) if strict else None
+    if strict and inner is None:
+        return LPResult("infeasible", INF, False)
+    closed = [c.closed() for c in constraints]
+    status, value, point = _solve_closed(objective, closed, variables, nonneg)
+    if status == "infeasible":
+        return LPResult("infeasible", INF, False)
+    if status == "unbounded":
+        return LPResult("unbounded", -INF, False, None, full(inner if inner is not None else dict(point)))
+    if all(c.holds(point) for c in constraints):
+        return LPResult("optimal", value, True, point, full(inner) if inner is not None else dict(point))
+    witness = interior_point(constraints + [Constraint.make(objective, "<=", value)], variables, nonneg)
+    if witness is not None:
+        return LPResult("optimal", value, True, full(witness), full(inner))
+    return LPResult("optimal", value, False, point, full(inner))
 
 
-def maximize(objective: Mapping, constraints: list[Constraint], variables: list | None = None) -> LPResult:
+def maximize(objective: Mapping, constraints: list[Constraint], variables: list | None = None,
+             nonneg=frozenset()) -> LPResult:
     """sup objective.x (value +inf when unbounded, -inf when infeasible)."""
-    res = minimize({v: -Fraction(c) for v, c in objective.items()}, constraints, variables)
+    res = minimize({v: -Fraction(c) for v, c in objective.items()}, constraints, variables, nonneg)
     if res.status == "optimal":
         res.value = -res.value
     elif res.status == "unbounded":

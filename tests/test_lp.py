@@ -165,3 +165,18 @@ def test_constraint_helpers():
     assert c.closed().op == ">=" and c.closed().holds({"x": Fraction(1, 2)})
     with pytest.raises(ValueError):
         C({"x": 1}, "=<", 0)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_nonneg_variables_equal_explicit_bounds(seed):
+    """Declaring variables nonneg (one column each) = adding x >= 0 constraints."""
+    rng = random.Random(5000 + seed)
+    n = rng.randint(1, 4)
+    names, cons, objective = _random_problem(rng, n, rng.randint(1, 5))
+    cons = [c for c in cons if not (c.op == ">=" and len(c.coeffs) == 1)]  # drop the lower box
+    nonneg = names[: rng.randint(1, n)]
+    a = minimize(objective, cons, names, nonneg=nonneg)
+    b = minimize(objective, cons + [C({v: 1}, ">=", 0) for v in nonneg], names)
+    assert (a.status, a.value, a.attained) == (b.status, b.value, b.attained)
+    if a.point is not None:
+        assert all(a.point[v] >= 0 for v in nonneg) and all(c.closed().holds(a.point) for c in cons)
