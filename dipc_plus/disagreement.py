@@ -21,12 +21,12 @@ a genuine disagreeing input within a stated tolerance of it.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Mapping
 
 from . import ir, lp, noise_free
-from .distances import INF, InputDistance, LinfInput, NumericSparseInput, ZeroOneInput, _gap
+from .distances import INF, InputDistance, NumericSparseInput, ZeroOneInput, _gap
 from .errors import ResourceLimit, UserError
 from .evaluate import domain_values, values_equal
 

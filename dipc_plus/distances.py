@@ -172,7 +172,9 @@ def numeric_outputs(program: ir.Program) -> tuple:
 def make_output_distance(kind: str, program: ir.Program, *, scores: str | None = None,
                          output: str | None = None, fail=None) -> OutputDistance:
     """Build an output distance for `program`; `fail(message, hint)` raises the caller's UserError."""
-    fail = fail or (lambda m, h=None: (_ for _ in ()).throw(UserError(m, hint=h)))
+    if fail is None:
+        def fail(message, hint=None):
+            raise UserError(message, hint=hint)
     if kind == "zero-one":
         return ZeroOneOutput()
     if kind == "linf":
