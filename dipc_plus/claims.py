@@ -489,6 +489,8 @@ def _read_beta(r: _Reader, text, program: ir.Program, alpha, gammas, path: str) 
                       hint='write beta = "2*m*exp(-alpha*eps/8)"')
     names = ["alpha", "gamma"] + [p for p in program.params if p not in ("alpha", "gamma", "eps")]
     formula = parse_formula(text, names, where)
+    if alpha == "dd":
+        _check_decreasing_in_alpha(r, formula, program, gammas)
     # Convert now at sample values, so a formula with no exact form fails at load time.
     values = dict(program.params)
     sample_alphas = [Fraction(1), INF] if alpha == "dd" else [alpha]
@@ -502,6 +504,25 @@ def _read_beta(r: _Reader, text, program: ir.Program, alpha, gammas, path: str) 
                 v["alpha"] = a
                 formula.exact(v)
     return formula
+
+
+def _check_decreasing_in_alpha(r: _Reader, formula: Formula, program: ir.Program, gammas) -> None:
+    """alpha = "dd" checks each input once, at alpha = dd(u); that covers every smaller
+    alpha only if beta does not increase with alpha (POPL 2021, Definition 9 (5)).
+    sympy must prove d beta / d alpha <= 0 for alpha >= 0, eps > 0; otherwise refuse."""
+    import sympy
+    alpha = formula.symbols["alpha"]
+    for g in gammas:
+        expr = formula.substitute({**program.params, "gamma": g})
+        slope = sympy.diff(expr, alpha)
+        if slope.is_nonpositive:
+            continue
+        why = "increases with alpha" if slope.is_positive or slope.is_nonpositive is False else \
+            "could not be shown not to increase with alpha"
+        raise r.error("accuracy.beta", f"'{formula.text}' {why} (d/d alpha = {slope}), so checking each "
+                      "input only at alpha = dd(u) would not cover the smaller alphas",
+                      hint="give a numeric alpha (one claim per alpha), or a beta that decreases in alpha "
+                           "such as c*exp(-alpha*eps/8)")
 
 
 def _read_inputs(r: _Reader, spec, program: ir.Program, table) -> tuple[list, str]:

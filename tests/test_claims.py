@@ -143,7 +143,8 @@ BAD = [
     # (old, new, line, fragment)
     ('beta = "2*m*c*exp(-alpha*eps/(8*c))"', 'beta = "2*m*c*exp(-alpha*eps/(8*c)) + log(2)"', 10, "logarithm"),
     ('beta = "2*m*c*exp(-alpha*eps/(8*c))"', 'beta = "2*mm*exp(-alpha*eps)"', 10, "unknown name 'mm'"),
-    ('beta = "2*m*c*exp(-alpha*eps/(8*c))"', 'beta = "exp(alpha*eps)"', 10, "no finite limit"),
+    ('beta = "2*m*c*exp(-alpha*eps/(8*c))"', 'beta = "exp(alpha*eps)"', 10, "increases with alpha"),
+    ('beta = "2*m*c*exp(-alpha*eps/(8*c))"', 'beta = "1 - alpha"', 10, "no finite limit"),
     ('beta = "2*m*c*exp(-alpha*eps/(8*c))"', "beta = 2", 10, "formula in a string"),
     ("[accuracy]\n", "[acuracy]\n", 5, "unknown key 'acuracy'"),
     ("c = 1 }", "cc = 1 }", 3, "not a parameter"),
@@ -352,3 +353,26 @@ def test_ball_probability_matches_simulation(theory, u, gamma):
     interval = wilson(hits, n, 0.9999)
     assert interval.contains(exact.arb_value(eps))
     assert 0 < hits < n  # the event is neither sure nor impossible: the check has teeth
+
+
+def test_beta_must_not_increase_with_alpha_for_dd(tmp_path):
+    # (1 + alpha) exp(-alpha eps) grows with alpha when eps < 1/(1 + alpha): one check at
+    # alpha = dd(u) would not cover the smaller alphas, so the claim is refused ...
+    path = write(tmp_path, base().replace('"2*m*c*exp(-alpha*eps/(8*c))"', '"(1 + alpha)*exp(-alpha*eps)"'))
+    with pytest.raises(UserError) as info:
+        load_claim(path)
+    assert "alpha = dd(u)" in info.value.message and info.value.line == 10
+    # ... while the same beta with a fixed alpha is fine
+    fixed = write(tmp_path, base().replace('"2*m*c*exp(-alpha*eps/(8*c))"', '"(1 + alpha)*exp(-alpha*eps)"')
+                  .replace('alpha = "dd"', "alpha = 1"))
+    assert load_claim(fixed).accuracy.beta_at(F(1), F(0)) == m_exp(2, -1)
+
+
+def test_infinite_dd_uses_the_limit_of_beta(tmp_path):
+    """Every table input answers 1: nothing disagrees, dd = inf, beta -> its limit (0 here)."""
+    text = TABLE.format(programs=PROGRAMS.as_posix(), third=1).replace(
+        "input = { q = [0, 2] }\noutput = { out = 2 }", "input = { q = [2, 0] }\noutput = { out = 1 }")
+    acc = load_claim(write(tmp_path, text)).accuracy
+    obs = list(acc.obligations())
+    assert obs and all(o.applies and o.dd.value == INF and o.alpha == INF for o in obs)
+    assert all(o.beta == ExpPoly.ZERO for o in obs)
