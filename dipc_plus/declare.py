@@ -18,6 +18,9 @@ from .errors import UserError
 from .exprs import Lowerer
 from .scope import BUILTIN_TYPES, Scope, did_you_mean, norm_number
 
+MAX_ARRAY = 100_000
+MAX_DOMAIN = 100_000
+
 _ALLOWED = {
     "input": (ir.RealT, ir.BoolT, ir.IntT, ir.DomT),
     "output": (ir.RealT, ir.BoolT, ir.IntT, ir.DomT),
@@ -52,6 +55,9 @@ def declare(module: S.Module, overrides: dict | None = None) -> Scope:
     if not scope.outputs:
         raise UserError(f"{module.file} declares no output", file=module.file, line=1, column=1,
                         hint="declare what the program publishes, e.g. 'output out: 1..m'")
+    for item in items:
+        if isinstance(item, S.FunctionDecl):
+            scope.declared_functions.setdefault(item.name, item.pos)
     for item in items:
         if isinstance(item, S.FunctionDecl):
             _function(scope, item)
@@ -134,6 +140,9 @@ def resolve_type(scope: Scope, t: S.TypeExpr, role: str, name: str | None = None
         if size < 1:
             raise UserError.at(t.size.pos, f"an array size must be at least 1, but it is {size}",
                                hint="check the parameter values (--set)")
+        if size > MAX_ARRAY:
+            raise UserError.at(t.size.pos, f"an array of {size} elements is too large (at most {MAX_ARRAY})",
+                               hint="check the parameter values (--set)")
         return ("array", elem, size)
     typ = _base_type(scope, t, name)
     if not isinstance(typ, _ALLOWED[role]):
@@ -157,8 +166,9 @@ def _base_type(scope: Scope, t: S.TypeExpr, name: str | None) -> ir.Type:
         hi = const_int(t.hi, scope.params, "a range bound", explain)
         if lo > hi:
             raise UserError.at(t.pos, f"the range {lo}..{hi} is empty", hint="a domain needs lo <= hi; check --set values")
-        if hi - lo > 100000:
-            raise UserError.at(t.pos, f"the range {lo}..{hi} has {hi - lo + 1} values; domains must be small and finite")
+        if hi - lo >= MAX_DOMAIN:
+            raise UserError.at(t.pos, f"the range {lo}..{hi} has {hi - lo + 1} values, more than {MAX_DOMAIN}",
+                               hint="domains must be small and finite; check the parameter values (--set)")
         return ir.DomT(tuple(range(lo, hi + 1)), name)
     if isinstance(t, S.SetType):
         seen = {}
@@ -175,7 +185,7 @@ def _const_name_error(scope: Scope, node: S.Name) -> UserError:
         return UserError.at(node.pos, f"'{node.name}' is a variable, but a compile-time constant is needed here",
                             hint="sizes, bounds and indices use numbers, parameters and for-loop indices")
     return UserError.at(node.pos, f"unknown parameter '{node.name}'",
-                        hint=did_you_mean(node.name, scope.params) or "declare it: 'param m = 3'")
+                        hint=did_you_mean(node.name, scope.params) or f"declare it: 'param {node.name} = 3'")
 
 
 def _type_decl(scope: Scope, item: S.TypeDecl):

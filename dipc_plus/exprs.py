@@ -359,7 +359,8 @@ class Lowerer:
             kind = a.kind if isinstance(a, LinForm) else b.kind
             la, lb = self.as_lin(a, kind, e.left, "this sum"), self.as_lin(b, kind, e.right, "this sum")
             if e.op == "-":
-                lb = LinForm(kind, tuple((neg(c), x) for c, x in lb.terms), neg(lb.const))
+                negated = tuple((neg(c), x) for c, x in lb.terms)
+                return LinForm(kind, _merge_terms(la.terms + negated), sub(la.const, lb.const))
             return LinForm(kind, _merge_terms(la.terms + lb.terms), add(la.const, lb.const))
         if e.op == "*":
             if isinstance(a, LinForm) and isinstance(b, LinForm):
@@ -468,8 +469,11 @@ class Lowerer:
         if fn in scope.distributions:
             raise UserError.at(e.pos, f"'{fn}' is a distribution; sample from it",
                                hint=f"write x <- choose({fn}(...)) (or choose(a*eps, {fn}(...)) when it uses rate)")
-        if fn in scope.functions:
-            if fn not in self.callable:
+        if fn in scope.functions or fn in scope.declared_functions:
+            if self.owner == f"function '{fn}'":
+                raise UserError.at(e.pos, f"function '{fn}' calls itself; functions cannot be recursive",
+                                   hint="write the function without recursion (domains are finite: use if/else)")
+            if fn not in self.callable or fn not in scope.functions:
                 raise UserError.at(e.pos, f"'{fn}' is declared after {self.owner or 'this function'}; "
                                    "a function can only call functions declared above it",
                                    hint="move the declaration up (functions cannot be recursive)")

@@ -10,6 +10,7 @@ the program is a `UserError` with file, line, column and a hint.
 from __future__ import annotations
 
 from fractions import Fraction
+import sys
 from pathlib import Path
 
 from . import ir
@@ -17,10 +18,20 @@ from .errors import UserError
 from .lower import lower_module
 from .syntax import parse_module
 
+_RECURSION_LIMIT = 20_000
+
 
 def parse_program(text: str, filename: str = "<program>", params: dict[str, Fraction] | None = None) -> ir.Program:
-    module = parse_module(text, filename)
-    return lower_module(module, params)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))  # long sums are deep trees
+    try:
+        module = parse_module(text, filename)
+        return lower_module(module, params)
+    except RecursionError:
+        raise UserError("an expression or block is nested too deeply to process",
+                        file=filename, hint="split long expressions with intermediate variables") from None
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def load_program(path, params: dict[str, Fraction] | None = None) -> ir.Program:

@@ -12,7 +12,7 @@ from . import ir
 from . import surface as S
 from .errors import UserError
 from .evaluate import BUILTINS
-from .scope import Scope
+from .scope import Scope, did_you_mean
 
 _TYPES = {"real": ir.RealT(), "int": ir.IntT(), "bool": ir.BoolT()}
 
@@ -29,6 +29,9 @@ def infer_locals(statements: tuple, scope: Scope) -> None:
             if name in table:
                 raise UserError.at(stmts[0].pos, f"'{name}' is a {what}, not a variable",
                                    hint="choose another variable name")
+    for stmts in assignments.values():
+        for stmt in stmts:
+            _check_names(stmt.value, scope, assignments)
     known: dict[str, str] = {}
     changed = True
     while changed:
@@ -65,6 +68,35 @@ def _cannot_tell(name: str, stmts: list, scope: Scope, known: dict):
     raise UserError.at(stmt.pos, f"cannot tell the type of '{name}' from its assignments",
                        hint=f"declare it: 'var {name}: 0..N' for a finite domain, or 'var {name}: real' "
                             f"(or int, bool)")
+
+
+def _check_names(e, scope: Scope, targets) -> None:
+    """Unknown names are reported as such, before any "cannot tell the type" message."""
+    if isinstance(e, S.Name):
+        name = e.name
+        if name in scope.variables or name in targets or name in scope.arrays or name in scope.params \
+                or name in scope.symbols:
+            return
+        if name in scope.functions or name in scope.distributions or name in BUILTINS:
+            raise UserError.at(e.pos, f"'{name}' is a function, not a value", hint=f"call it: {name}(...)")
+        candidates = set(scope.value_names()) | set(targets)
+        raise UserError.at(e.pos, f"unknown name '{name}'",
+                           hint=did_you_mean(name, candidates) or
+                           "declare variables with input/output/var, parameters with param, symbols in a type")
+    for child in _children(e):
+        _check_names(child, scope, targets)
+
+
+def _children(e):
+    if isinstance(e, S.UnOp) or isinstance(e, S.ExpCall):
+        return (e.arg,)
+    if isinstance(e, (S.BinOp, S.CmpOp)):
+        return (e.left, e.right)
+    if isinstance(e, S.CondExpr):
+        return (e.cond, e.then, e.other)
+    if isinstance(e, (S.CallExpr, S.SampleExpr)):
+        return e.args
+    return ()
 
 
 def _assignments(statements):

@@ -267,7 +267,7 @@ class DistDef:
     use Rate, Eps and ExpOf.  Weights of equal outcomes add up."""
     name: str
     params: tuple  # of (name, Type)
-    over: DomT
+    over: DomT  # or BoolT for a distribution over bool (`over bool`)
     outcomes: tuple  # of (Expr value, Expr weight)
     pos: Pos
 

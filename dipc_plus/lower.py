@@ -38,6 +38,7 @@ def lower_module(module: S.Module, params: dict | None = None) -> ir.Program:
     infer_locals(statements, scope)
     body = _Statements(scope).block(statements)
     check_flow(statements, scope)
+    _check_depth(body, scope)
     return ir.Program(
         name=Path(module.file).stem,
         source=module.file,
@@ -132,7 +133,7 @@ class _Statements:
                 return pre + stmts
         if isinstance(typ, (ir.RealT, ir.IntT)):
             kind = "real" if isinstance(typ, ir.RealT) else "int"
-            stmt = ir.Assign(target, lw.linear(value, kind, f"the value assigned to '{target}' ({kind})"), s.pos)
+            stmt = ir.Assign(target, lw.linear(value, kind, f"the {kind} variable '{target}'"), s.pos)
         elif isinstance(typ, ir.BoolT) and isinstance(value, S.CmpOp) and (parts := lw.random_compare(value)):
             stmt = ir.Compare(target, parts[0], parts[1], parts[2], s.pos)
         else:
@@ -269,6 +270,58 @@ class _Statements:
             out.append(ir.If(ir.Var(b), (ir.Assign(target, const(j), pos),), (), pos))
         self.in_use.discard(b)
         return out
+
+
+MAX_DEPTH = 200
+
+
+def _depth(e) -> int:
+    if isinstance(e, (ir.Unary, ir.ExpOf)):
+        return 1 + _depth(e.arg)
+    if isinstance(e, ir.Binary):
+        return 1 + max(_depth(e.left), _depth(e.right))
+    if isinstance(e, ir.Cond):
+        return 1 + max(_depth(e.cond), _depth(e.then), _depth(e.other))
+    if isinstance(e, ir.Call):
+        return 1 + max((_depth(a) for a in e.args), default=0)
+    if isinstance(e, ir.Lin):
+        return 1 + max([_depth(c) for c, _ in e.terms] + [_depth(e.const)])
+    return 1
+
+
+def _check_depth(body, scope: Scope) -> None:
+    """Back ends evaluate expressions recursively: refuse absurdly deep ones here, with a position."""
+    def check(e, pos, what):
+        if _depth(e) > MAX_DEPTH:
+            raise UserError.at(pos, f"{what} is nested more than {MAX_DEPTH} levels deep",
+                               hint="split it with intermediate variables or helper functions")
+
+    def visit(stmts):
+        for s in stmts:
+            if isinstance(s, ir.Assign):
+                check(s.expr, s.pos, "this expression")
+            elif isinstance(s, ir.Compare):
+                check(s.lhs, s.pos, "this comparison")
+                check(s.rhs, s.pos, "this comparison")
+            elif isinstance(s, ir.Sample):
+                for part in (getattr(s.dist, "mean", None),) + tuple(getattr(s.dist, "args", ())):
+                    if part is not None:
+                        check(part, s.pos, "an argument")
+            elif isinstance(s, ir.If):
+                check(s.cond, s.pos, "this condition")
+                visit(s.then)
+                visit(s.other)
+            elif isinstance(s, ir.While):
+                check(s.cond, s.pos, "this condition")
+                visit(s.body)
+
+    visit(body)
+    for f in scope.functions.values():
+        check(f.body, f.pos, f"the body of '{f.name}'")
+    for d in scope.distributions.values():
+        for value, weight in d.outcomes:
+            check(value, d.pos, f"an outcome of '{d.name}'")
+            check(weight, d.pos, f"a weight of '{d.name}'")
 
 
 def _rate_name_error(scope: Scope, node: S.Name) -> UserError:

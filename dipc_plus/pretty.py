@@ -83,6 +83,13 @@ def _negative(e: ir.Expr) -> ir.Expr | None:
     return None
 
 
+def _sum_spine(e: ir.Expr) -> list[tuple[bool, ir.Expr]]:
+    """a - b + c as [(False, a), (True, b), (False, c)], following the left operands only."""
+    if isinstance(e, ir.Binary) and e.op in ("+", "-"):
+        return _sum_spine(e.left) + [(e.op == "-", e.right)]
+    return [(False, e)]
+
+
 def format_lin(lin: ir.Lin) -> str:
     """``c1*x1 + c2*x2 + c`` with signs folded into the operators."""
     parts: list[tuple[bool, str]] = []  # (negative?, text of the magnitude)
@@ -96,11 +103,19 @@ def format_lin(lin: ir.Lin) -> str:
             parts.append((negative, f"{_fmt(magnitude, _PREC['*'])} * {var}"))
     c = lin.const
     if not (isinstance(c, ir.Const) and not isinstance(c.value, (bool, str)) and c.value == 0) or not parts:
-        positive = _negative(c)
-        if positive is not None and parts:
-            parts.append((True, _fmt(positive, _PREC["+"] + 1)))
+        if not parts:
+            parts.append((False, _fmt(c, _PREC["+"])))
         else:
-            parts.append((False, _fmt(c, _PREC["+"] + 1 if parts else _PREC["+"])))
+            # the constant is built left to right when parsed, so its left spine of
+            # + and - continues the sum without parentheses
+            for k, (negative, operand) in enumerate(_sum_spine(c)):
+                # only the first operand may fold its sign into the operator: later
+                # ones were added as written (x + -2 is not x - 2 for the parser)
+                positive = _negative(operand) if k == 0 else None
+                if positive is not None:
+                    parts.append((True, _fmt(positive, _PREC["+"] + 1)))
+                else:
+                    parts.append((negative, _fmt(operand, _PREC["+"] + 1)))
     text = ""
     for i, (negative, body) in enumerate(parts):
         if i == 0:

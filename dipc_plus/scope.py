@@ -29,6 +29,7 @@ class Scope:
     outputs: list = field(default_factory=list)         # (flat name, Type)
     output_pos: dict = field(default_factory=dict)      # flat output name -> Pos of its declaration
     functions: dict = field(default_factory=dict)       # name -> ir.Function
+    declared_functions: dict = field(default_factory=dict)  # every function declared in the file -> Pos
     distributions: dict = field(default_factory=dict)   # name -> ir.DistDef
 
     def is_array(self, name: str) -> bool:

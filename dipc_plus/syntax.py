@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer_NonRecursive, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import surface as S
@@ -69,7 +69,7 @@ class _Newlines:
 def _parser() -> Lark:
     grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
     return Lark(grammar, parser="lalr", lexer="basic", propagate_positions=True,
-                postlex=_Newlines(), maybe_placeholders=False)
+                postlex=_Newlines(), maybe_placeholders=False, cache=True)
 
 
 def parse_module(text: str, filename: str) -> S.Module:
@@ -82,7 +82,7 @@ def parse_module(text: str, filename: str) -> S.Module:
     try:
         items = _Build(filename).transform(tree)
     except VisitError as err:  # a UserError raised while building nodes
-        if isinstance(err.orig_exc, UserError):
+        if isinstance(err.orig_exc, (UserError, RecursionError)):
             raise err.orig_exc from None
         raise
     return S.Module(filename, text, items)
@@ -104,7 +104,7 @@ class _Else(tuple):
 
 
 @v_args(meta=True)
-class _Build(Transformer):
+class _Build(Transformer_NonRecursive):
     def __init__(self, filename: str):
         super().__init__(visit_tokens=False)
         self.file = filename
@@ -324,39 +324,42 @@ def _describe(name: str) -> str:
     return f"'{text}'" if text is not None else name.lower()
 
 
+_OPERATOR_TEXT = ("<", "<=", ">", ">=", "==", "=", "!=", "≤", "≥", "≠", "+", "-", "*", "/", "and", "or")
+
+
 def _describe_expected(expected: set[str]) -> str:
+    """What may come next, in words; long lists are summarised by category."""
     expected = set(expected)
     words: list[str] = []
     if _STATEMENT_START <= expected and _DECLARATION_START <= expected:
         words.append("a statement or declaration")
         expected -= _STATEMENT_START | _DECLARATION_START
-        expected -= {"IF", "WHILE", "FOR", "EXIT"}
     elif _STATEMENT_START <= expected:
         words.append("a statement")
         expected -= _STATEMENT_START
     if _EXPRESSION_START <= expected:
         words.append("an expression")
-        expected -= _EXPRESSION_START | {"DECIMAL", "TRUE", "FALSE", "NOT", "EPS", "RATE", "EXP", "IF",
-                                         "LAP", "DLAP", "CHOOSE", "__ANON_9", "Ε"}
-        expected = {e for e in expected if _terminal_text(e) not in ("Exp", "ε")}
-    if {"_NL", "SEMICOLON"} <= expected:
+        expected = {e for e in expected if e not in _EXPRESSION_START | {"DECIMAL", "TRUE", "FALSE", "NOT", "EPS",
+                                                                          "RATE", "EXP", "IF", "LAP", "DLAP",
+                                                                          "CHOOSE", "LSQB"}
+                    and _terminal_text(e) not in ("Exp", "ε")}
+    operators = {e for e in expected if _terminal_text(e) in _OPERATOR_TEXT}
+    if "_NL" in expected or "SEMICOLON" in expected:
         words.append("the end of the statement (a new line or ';')")
-        expected -= {"_NL", "SEMICOLON"}
-    comparisons = {e for e in expected if _terminal_text(e) in ("<", "<=", ">", ">=", "==", "=", "!=", "≤", "≥", "≠")}
-    if len(comparisons) >= 5:
-        words.append("a comparison")
-        expected -= comparisons
-    arithmetic = {e for e in expected if _terminal_text(e) in ("+", "-", "*", "/")}
-    if len(arithmetic) == 4:
+        expected -= {"_NL", "SEMICOLON", "$END", "LPAR", "LSQB"}
+        if operators:
+            words.append("an operator")
+            expected -= operators
+    elif len(operators) > 3:
         words.append("an operator")
-        expected -= arithmetic
+        expected -= operators
     words.extend(sorted({_describe(e) for e in expected}))
     if not words:
         return "something else"
+    if len(words) > 8:
+        words = words[:7] + ["..."]
     if len(words) == 1:
         return words[0]
-    if len(words) > 8:
-        words = words[:8] + ["..."]
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
@@ -405,11 +408,14 @@ def _syntax_error(err: UnexpectedInput, text: str, filename: str) -> UserError:
                          hint=_character_hint(text, err.pos_in_stream))
     if isinstance(err, UnexpectedToken):
         tok = err.token
-        expected = set(err.expected)
+        try:  # the tokens the parser really accepts here (LALR lookaheads are too generous)
+            expected = set(err.interactive_parser.accepts())
+        except Exception:  # pragma: no cover - older lark
+            expected = set(err.expected)
         line, column = err.line, err.column
         if tok.type == "$END":
             line, column = _end_position(text)
-        message = f"unexpected {_describe_found(tok)}; expected {_describe_expected(expected)}"
+        message = f"expected {_describe_expected(expected)}, but found {_describe_found(tok)}"
         return UserError(message, file=filename, line=line, column=column,
                          hint=_token_hint(tok, expected, text))
     return UserError(f"syntax error: {err}", file=filename, line=getattr(err, "line", None),
@@ -435,7 +441,7 @@ def _character_hint(text: str, index: int) -> str:
 
 
 def _token_hint(tok: Token, expected: set[str], text: str) -> str:
-    if tok.type == "EQUAL" and "_ASSIGN" in expected:
+    if tok.type == "EQUAL" and ("_ASSIGN" in expected or text[tok.start_pos - 1:tok.start_pos] == ":"):
         return "assign with '<-' (or '←'); '=' and '==' compare"
     if str(tok) in KEYWORDS and "NAME" in expected and tok.type != "NAME":
         return f"'{tok}' is a reserved word and cannot be used as a name; choose another name"
@@ -450,9 +456,9 @@ def _token_hint(tok: Token, expected: set[str], text: str) -> str:
             return "a '{' is not closed with '}'"
         return "the file ends in the middle of a statement; complete or remove it"
     if "THEN" in expected and tok.type != "THEN":
-        return "write the condition as 'if COND then' (or 'elif COND then')"
+        return "a condition is followed by 'then': 'if b then ... end' (or 'elif b then')"
     if "DO" in expected and tok.type != "DO":
-        return "loops are written 'while COND do ... end' and 'for i = 1 to m do ... end'"
+        return "loops are written 'while b do ... end' and 'for i = 1 to m do ... end'"
     if tok.type == "END":
         return "this 'end' closes no open block; remove it or check the 'if'/'while'/'for' above"
     if tok.type in ("ELSE", "ELIF"):
