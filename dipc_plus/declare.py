@@ -16,7 +16,7 @@ from . import surface as S
 from .consteval import const_int, const_value
 from .errors import UserError
 from .exprs import Lowerer
-from .scope import BUILTIN_TYPES, Scope, did_you_mean, norm_number
+from .scope import BUILTIN_TYPES, Scope, did_you_mean
 
 MAX_ARRAY = 100_000
 MAX_DOMAIN = 100_000
@@ -288,5 +288,3 @@ def uses_rate(expr: ir.Expr) -> bool:
         return uses_rate(expr.then) or uses_rate(expr.other)
     return False
 
-
-__all__ = ["declare", "resolve_type", "uses_rate", "norm_number"]

@@ -19,7 +19,8 @@ from . import ir
 from . import surface as S
 from .errors import UserError
 from .evaluate import BUILTINS
-from .scope import BUILTIN_TYPES, Scope, did_you_mean, norm_number, type_words
+from .fold import add, const, div, merge_terms, mul, neg, num_const, sub
+from .scope import Scope, did_you_mean, type_words
 
 BOOL = ir.BoolT()
 RAT = ir.RatT()
@@ -44,91 +45,6 @@ class LinForm:
 
 
 Value = Union[Det, LinForm]
-
-# --------------------------------------------------------------------------- constant folding
-
-
-def const(value) -> ir.Const:
-    return ir.Const(norm_number(value))
-
-
-def _num_const(e: ir.Expr):
-    if isinstance(e, ir.Const) and isinstance(e.value, (int, Fraction)) and not isinstance(e.value, bool):
-        return e.value
-    return None
-
-
-def add(a: ir.Expr, b: ir.Expr) -> ir.Expr:
-    x, y = _num_const(a), _num_const(b)
-    if x is not None and y is not None:
-        return const(Fraction(x) + y)
-    if x == 0:
-        return b
-    if y == 0:
-        return a
-    return ir.Binary("+", a, b)
-
-
-def sub(a: ir.Expr, b: ir.Expr) -> ir.Expr:
-    x, y = _num_const(a), _num_const(b)
-    if x is not None and y is not None:
-        return const(Fraction(x) - y)
-    if y == 0:
-        return a
-    if x == 0:
-        return neg(b)
-    return ir.Binary("-", a, b)
-
-
-def mul(a: ir.Expr, b: ir.Expr) -> ir.Expr:
-    x, y = _num_const(a), _num_const(b)
-    if x is not None and y is not None:
-        return const(Fraction(x) * y)
-    if x == 0 or y == 0:
-        return const(0)
-    if x == 1:
-        return b
-    if y == 1:
-        return a
-    if x == -1:
-        return neg(b)
-    if y == -1:
-        return neg(a)
-    return ir.Binary("*", a, b)
-
-
-def div(a: ir.Expr, b: ir.Expr, pos: ir.Pos) -> ir.Expr:
-    x, y = _num_const(a), _num_const(b)
-    if y == 0:
-        raise UserError.at(pos, "division by zero")
-    if x is not None and y is not None:
-        return const(Fraction(x) / y)
-    if y == 1:
-        return a
-    return ir.Binary("/", a, b)
-
-
-def neg(a: ir.Expr) -> ir.Expr:
-    x = _num_const(a)
-    if x is not None:
-        return const(-x)
-    if isinstance(a, ir.Unary) and a.op == "-":
-        return a.arg
-    return ir.Unary("-", a)
-
-
-def _merge_terms(terms) -> tuple:
-    """Sum the constant coefficients of a repeated variable; drop zero terms."""
-    merged: list[list] = []
-    for coef, var in terms:
-        for entry in merged:
-            if entry[1] == var and _num_const(entry[0]) is not None and _num_const(coef) is not None:
-                entry[0] = add(entry[0], coef)
-                break
-        else:
-            merged.append([coef, var])
-    return tuple((c, v) for c, v in merged if _num_const(c) != 0)
-
 
 # --------------------------------------------------------------------------- type helpers
 
@@ -214,9 +130,15 @@ class Lowerer:
         """A real (or int) linear expression; deterministic numbers become constant forms."""
         return self.as_lin(self.value(e), kind, e, what).to_ir()
 
-    def random_compare(self, e: S.CmpOp) -> tuple[ir.Lin, str, ir.Lin] | None:
-        """``lhs op rhs`` when the comparison involves a Real/Int value, else None."""
-        a, b = self.value(e.left), self.value(e.right)
+    def random_compare(self, e: S.CmpOp, a: Value | None = None, b: Value | None = None
+                       ) -> tuple[ir.Lin, str, ir.Lin] | None:
+        """``lhs op rhs`` when the comparison involves a Real/Int value, else None.
+
+        `a` and `b` are the sides' values when the caller already has them (each
+        side must be lowered once: lowering may hoist comparisons).
+        """
+        if a is None:
+            a, b = self.value(e.left), self.value(e.right)
         if isinstance(a, Det) and isinstance(b, Det):
             return None
         kind = a.kind if isinstance(a, LinForm) else b.kind
@@ -360,8 +282,8 @@ class Lowerer:
             la, lb = self.as_lin(a, kind, e.left, "this sum"), self.as_lin(b, kind, e.right, "this sum")
             if e.op == "-":
                 negated = tuple((neg(c), x) for c, x in lb.terms)
-                return LinForm(kind, _merge_terms(la.terms + negated), sub(la.const, lb.const))
-            return LinForm(kind, _merge_terms(la.terms + lb.terms), add(la.const, lb.const))
+                return LinForm(kind, merge_terms(la.terms + negated), sub(la.const, lb.const))
+            return LinForm(kind, merge_terms(la.terms + lb.terms), add(la.const, lb.const))
         if e.op == "*":
             if isinstance(a, LinForm) and isinstance(b, LinForm):
                 raise UserError.at(e.pos, "the product of two random values is not linear",
@@ -370,7 +292,7 @@ class Lowerer:
             lin, factor = (a, b.expr) if isinstance(a, LinForm) else (b, a.expr)
             if lin.kind == "int":
                 self.check_integral(factor, e, "an integer expression's coefficients")
-            return LinForm(lin.kind, _merge_terms(tuple((mul(factor, c), x) for c, x in lin.terms)),
+            return LinForm(lin.kind, merge_terms(tuple((mul(factor, c), x) for c, x in lin.terms)),
                            mul(factor, lin.const))
         # '/'
         if isinstance(b, LinForm):
@@ -379,11 +301,11 @@ class Lowerer:
         if a.kind == "int":
             raise UserError.at(e.pos, "an integer expression cannot be divided",
                                hint="integer expressions have integer coefficients; use a real (Lap) value instead")
-        return LinForm(a.kind, _merge_terms(tuple((div(c, b.expr, e.pos), x) for c, x in a.terms)),
+        return LinForm(a.kind, merge_terms(tuple((div(c, b.expr, e.pos), x) for c, x in a.terms)),
                        div(a.const, b.expr, e.pos))
 
     def check_integral(self, expr: ir.Expr, node: S.Expr, what: str):
-        value = _num_const(expr)
+        value = num_const(expr)
         if value is not None and Fraction(value).denominator != 1:
             raise UserError.at(node.pos, f"{what} must be integers, not {value}",
                                hint="integers (DLap samples) take integer coefficients and constants")
@@ -405,9 +327,9 @@ class Lowerer:
     # ------------------------------------------------------------------ comparisons
 
     def _CmpOp(self, e: S.CmpOp) -> Value:
-        parts = self.random_compare(e)
+        a, b = self.value(e.left), self.value(e.right)
+        parts = self.random_compare(e, a, b)
         if parts is None:
-            a, b = self.value(e.left), self.value(e.right)
             return Det(self.det_compare(e, a, b), BOOL)
         if self.pre is None:
             raise UserError.at(e.pos, "a comparison of random values cannot appear here",
@@ -510,9 +432,10 @@ class Lowerer:
                 result.append((arg, self.value(arg)))
         return result
 
-    def builtin_call(self, e: S.CallExpr) -> Det:
+    def builtin_call(self, e: S.CallExpr, args: list | None = None) -> Det:
+        """A built-in call; `args` are the lowered arguments if the caller has them already."""
         fn = e.fn
-        args = self.expand_args(e)
+        args = self.expand_args(e) if args is None else args
         if not args:
             raise UserError.at(e.pos, f"{fn}() needs at least one argument")
         for node, v in args:
@@ -584,7 +507,7 @@ class Lowerer:
     def weight(self, e: S.Expr) -> ir.Expr:
         """A distribution weight: numbers, rate, eps, exp(linear in rate/eps), + - * /."""
         expr = self.weight_part(e)
-        value = _num_const(expr)
+        value = num_const(expr)
         if value is not None and value < 0:
             raise UserError.at(e.pos, f"a weight must not be negative, but this one is {value}")
         return expr
@@ -622,7 +545,7 @@ def _join(a: Det, b: Det) -> ir.Type:
     def values(v: Det):
         if isinstance(v.typ, ir.DomT):
             return v.typ.values
-        c = _num_const(v.expr)
+        c = num_const(v.expr)
         if c is not None and Fraction(c).denominator == 1:
             return (int(c),)
         return None

@@ -25,7 +25,8 @@ from .checks import check_flow
 from .consteval import rate_multiple
 from .declare import declare, uses_rate
 from .errors import UserError
-from .exprs import Det, LinForm, Lowerer, const, is_numeric, symbols_of
+from .exprs import LinForm, Lowerer, is_numeric, symbols_of
+from .fold import const
 from .infer import infer_locals
 from .scope import Scope, did_you_mean, type_words
 from .unroll import flatten
@@ -129,13 +130,22 @@ class _Statements:
             args = lw.expand_args(value)
             if any(isinstance(v, LinForm) for _, v in args):
                 stmts = self.argmax(target, typ, value, args, lw, s.pos)
-                self.release(pre)
-                return pre + stmts
+            else:
+                v = lw.builtin_call(value, args)
+                lw.check_fits(v, typ, value, f"'{target}'")
+                stmts = [ir.Assign(target, v.expr, s.pos)]
+            self.release(pre)
+            return pre + stmts
         if isinstance(typ, (ir.RealT, ir.IntT)):
             kind = "real" if isinstance(typ, ir.RealT) else "int"
             stmt = ir.Assign(target, lw.linear(value, kind, f"the {kind} variable '{target}'"), s.pos)
-        elif isinstance(typ, ir.BoolT) and isinstance(value, S.CmpOp) and (parts := lw.random_compare(value)):
-            stmt = ir.Compare(target, parts[0], parts[1], parts[2], s.pos)
+        elif isinstance(typ, ir.BoolT) and isinstance(value, S.CmpOp):
+            a, b = lw.value(value.left), lw.value(value.right)  # once: lowering may hoist
+            parts = lw.random_compare(value, a, b)
+            if parts is not None:  # b <- R ~ R: the paper's probabilistic assignment, into b itself
+                stmt = ir.Compare(target, parts[0], parts[1], parts[2], s.pos)
+            else:
+                stmt = ir.Assign(target, lw.det_compare(value, a, b), s.pos)
         else:
             v = lw.det(value, f"the value assigned to '{target}'")
             lw.check_fits(v, typ, value, f"'{target}'")

@@ -329,3 +329,13 @@ y <- choose(2*eps, coin(x))
 def test_statement_positions_point_at_the_source():
     p = lower("input q: real\noutput o: real\n\n   o <- Lap(eps, q)\n")
     assert (p.body[0].pos.line, p.body[0].pos.column) == (4, 4)
+
+
+def test_each_random_comparison_is_hoisted_once():
+    p = lower("input q: real\ninput x: 0..2\noutput b: bool\nr <- Lap(eps, q)\n"
+              "b <- (if r > 0 then 1 else 2) == x\n")
+    compares = [s for s in statements(p.body) if isinstance(s, ir.Compare)]
+    assert len(compares) == 1
+    for value, x, want in ((0.5, 1, True), (-0.5, 1, False), (-0.5, 2, True)):
+        env, _ = run(p, {"q": F(0), "x": x}, [value])
+        assert env["b"] is want
