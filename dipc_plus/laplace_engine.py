@@ -316,12 +316,23 @@ def _lp_interior_point(cons):
 
 # --------------------------------------------------------------------------- terms
 #
-# Terms: dict  exponent vector (tuple of Fractions over (u_0..u_{n-1}, eps)) -> fmpq_mpoly
-# in (u_0, ..., u_{n-1}, eps).  A factor: dict region -> terms.
+# Exponents live on a grid: with D a common denominator (a multiple of every
+# rate's denominator), an exponent vector l over (u_0..u_{n-1}, eps) is stored
+# as the tuple of ints D*l, so term keys hash and add as plain int tuples (no
+# Fraction in the inner loops).  Substituting a bound -c/c_x for u_x can leave
+# the grid when |c_x| > 1; then the whole computation restarts with D*|c_x|
+# (`_Rescale`).  D does not change any value, only its representation.
+#
+# Terms: dict  scaled exponent tuple -> fmpq_mpoly in (u_0, ..., u_{n-1}, eps).
+# A factor: dict region -> terms.
 
 
-def _q(x) -> fmpq:
-    return fmpq(x.numerator, x.denominator)
+class _Rescale(Exception):
+    """An exponent is not a multiple of 1/D: retry with D multiplied by `factor`."""
+
+    def __init__(self, factor: int):
+        super().__init__(factor)
+        self.factor = factor
 
 
 def _add_into(acc: dict, key, poly):
@@ -340,46 +351,111 @@ def _mul_terms(t1: dict, t2: dict) -> dict:
     out: dict = {}
     for e1, p1 in t1.items():
         for e2, p2 in t2.items():
-            _add_into(out, tuple(a + b if b else a for a, b in zip(e1, e2)), p1 * p2)
+            _add_into(out, tuple(map(_iadd, e1, e2)), p1 * p2)
     return out
 
 
-class _Problem:
-    """Per-call context: number of noises, their rates, the polynomial ring."""
+def _iadd(a: int, b: int) -> int:
+    return a + b
 
-    def __init__(self, rates):
+
+_BREAKPOINTS: dict = {}
+
+
+def _breakpoint(c: tuple, v: int) -> tuple:
+    """(is an upper bound, b) for a one-variable constraint c on u_v: u_v < b eps or u_v > b eps."""
+    found = _BREAKPOINTS.get(c)
+    if found is None:
+        cv = c[v]
+        found = (cv > 0, Fraction(-c[-1], cv))
+        if len(_BREAKPOINTS) > _CACHE_LIMIT:
+            _BREAKPOINTS.clear()
+        _BREAKPOINTS[c] = found
+    return found
+
+
+class _Problem:
+    """Per-call context: number of noises, their rates, the grid D, the polynomial ring."""
+
+    def __init__(self, rates, D: int):
         self.n = len(rates)
         self.rates = rates
+        self.D = D
+        self.rate_d = [int(r * D) for r in rates]            # a_j on the grid
+        self.half_rate = [fmpq(r.numerator, 2 * r.denominator) for r in rates]
         names = tuple(f"u{j}" for j in range(self.n)) + ("eps",)
         self.ctx = fmpq_mpoly_ctx.get(names, "lex")
         self.gens = self.ctx.gens()
         self.one = self.ctx.from_dict({(0,) * (self.n + 1): 1})
-        self.zero_exp = (Fraction(0),) * (self.n + 1)
-        self._lin_cache: dict = {}
+        self.zero_exp = (0,) * (self.n + 1)
+        self._bound_cache: dict = {}
+        self._coef_cache: dict = {}
 
-    def lin_poly(self, lin):
-        """The linear form lin.(u, eps) as a polynomial."""
-        p = self._lin_cache.get(lin)
+    def bound_poly(self, c: tuple, x: int):
+        """The bound of u_x given by constraint c, -(c without x)/c_x, as a polynomial."""
+        key = (c, x)
+        p = self._bound_cache.get(key)
         if p is None:
+            cx = c[x]
             p = self.ctx.from_dict({})
-            for j, c in enumerate(lin):
-                if c:
-                    p += self.gens[j] * _q(c)
-            self._lin_cache[lin] = p
+            for j, cj in enumerate(c):
+                if cj and j != x:
+                    p += self.gens[j] * fmpq(-cj, cx)
+            self._bound_cache[key] = p
         return p
+
+    def shifted_key(self, e_rest: tuple, bD: int, c: tuple, x: int) -> tuple:
+        """The scaled exponent e_rest + b * (-c/c_x) (u_x dropped), b = bD/D."""
+        cx = c[x]
+        if cx == 1 or cx == -1:
+            m = -bD * cx
+            key = [e + m * cj for e, cj in zip(e_rest, c)]
+        else:
+            key = []
+            for e, cj in zip(e_rest, c):
+                q, r = divmod(-bD * cj, cx)
+                if r:
+                    raise _Rescale(abs(cx))
+                key.append(e + q)
+        key[x] = 0
+        return tuple(key)
+
+    def coefficients(self, bD: int, k: int) -> list:
+        """[(-1)^(k-i) k!/(i! b^(k-i+1)) for i = 0..k]: y^k e^(by) integrates to e^(by) sum_i coef_i y^i."""
+        key = (bD, k)
+        found = self._coef_cache.get(key)
+        if found is None:
+            bq = fmpq(bD, self.D)
+            found = [fmpq((-1) ** (k - i) * factorial(k), factorial(i)) / bq ** (k - i + 1)
+                     for i in range(k + 1)]
+            self._coef_cache[key] = found
+        return found
 
     # -- factors ---------------------------------------------------------------
     def atom_factor(self, c: tuple) -> dict:
         return {frozenset([c]): {self.zero_exp: self.one}}
 
+    def is_atom_factor(self, F: dict) -> bool:
+        for S, T in F.items():
+            if len(S) != 1 or len(T) != 1 or T.get(self.zero_exp) is not self.one:
+                return False
+        return True
+
     def multiply(self, F: dict, G: dict) -> dict:
         out: dict = {}
+        one, zero = self.one, self.zero_exp
         for S1, T1 in F.items():
+            unit1 = len(T1) == 1 and T1.get(zero) is one
             for S2, T2 in G.items():
                 S = simplify_region(S1 | S2)
                 if S is None:
                     continue
-                prod = _mul_terms(T1, T2)
+                if unit1:
+                    prod = dict(T2)
+                elif len(T2) == 1 and T2.get(zero) is one:
+                    prod = dict(T1)
+                else:
+                    prod = _mul_terms(T1, T2)
                 if not prod:
                     continue
                 if S in out:
@@ -390,75 +466,84 @@ class _Problem:
                     out[S] = prod
         return {S: T for S, T in out.items() if T}
 
-    def scope(self, F: dict) -> set:
-        vs = set()
-        for S, T in F.items():
-            for c in S:
-                vs.update(j for j in range(self.n) if c[j])
-            for e, p in T.items():
-                vs.update(j for j in range(self.n) if e[j])
-                degs = p.degrees()
-                vs.update(j for j in range(self.n) if degs[j])
-        return vs
+    def canonical(self, F: dict, scope) -> dict:
+        """Factors of at most one variable as a partition into intervals (fewer, disjoint pieces).
 
-    def canonical(self, F: dict) -> dict:
-        """Factors of at most one variable as a partition into intervals (fewer, disjoint pieces)."""
-        vs = self.scope(F)
-        if len(vs) > 1:
+        `scope` contains every variable F depends on.
+        """
+        if len(scope) > 1:
             return F
-        if not vs:
+        if not scope:
             acc: dict = {}
             for S, T in F.items():
                 assert not S
                 for e, p in T.items():
                     _add_into(acc, e, p)
             return {frozenset(): acc} if acc else {}
-        (v,) = vs
+        (v,) = scope
         pieces = []
         points = set()
         for S, T in F.items():
-            lo, hi = -inf, inf
+            lo = hi = None        # None: unbounded
             for c in S:
-                b = Fraction(-c[-1], c[v])
-                if c[v] > 0:
-                    hi = min(hi, b)
-                else:
-                    lo = max(lo, b)
+                upper, b = _breakpoint(c, v)
+                if upper:
+                    if hi is None or b < hi:
+                        hi = b
+                elif lo is None or b > lo:
+                    lo = b
             pieces.append((lo, hi, T))
-            points.update(x for x in (lo, hi) if x not in (inf, -inf))
-        pts = [-inf] + sorted(points) + [inf]
-        cells = []
-        for lo, hi in zip(pts, pts[1:]):
-            acc = {}
-            for plo, phi, T in pieces:
-                if plo <= lo and hi <= phi:
+            if lo is not None:
+                points.add(lo)
+            if hi is not None:
+                points.add(hi)
+        pts = sorted(points)
+        pos = {b: i + 1 for i, b in enumerate(pts)}
+        ncells = len(pts) + 1          # cell k lies between pts[k-1] and pts[k] (-inf, inf at the ends)
+        accs = [None] * ncells
+        for lo, hi, T in pieces:
+            for k in range(0 if lo is None else pos[lo], ncells if hi is None else pos[hi]):
+                acc = accs[k]
+                if acc is None:
+                    accs[k] = dict(T)
+                else:
                     for e, p in T.items():
                         _add_into(acc, e, p)
+        cells = []   # (first cell, last cell, terms), adjacent equal cells merged
+        for k, acc in enumerate(accs):
+            acc = acc or {}
             if cells and cells[-1][2] == acc:
-                cells[-1] = (cells[-1][0], hi, acc)
+                cells[-1] = (cells[-1][0], k, acc)
             else:
-                cells.append((lo, hi, acc))
+                cells.append((k, k, acc))
         out = {}
-        for lo, hi, acc in cells:
+        n1 = self.n + 1
+        for first, last, acc in cells:
             if not acc:
                 continue
-            S = set()
-            if lo != -inf:
-                vec = [0] * (self.n + 1)
-                vec[v], vec[-1] = -1, lo
-                S.add(_primitive(vec))
-            if hi != inf:
-                vec = [0] * (self.n + 1)
-                vec[v], vec[-1] = 1, -hi
-                S.add(_primitive(vec))
+            S = []
+            if first > 0:                  # u_v > lo:  -q u_v + p eps < 0 for lo = p/q
+                lo = pts[first - 1]
+                vec = [0] * n1
+                vec[v], vec[-1] = -lo.denominator, lo.numerator
+                S.append(tuple(vec))
+            if last < ncells - 1:          # u_v < hi:  q u_v - p eps < 0
+                hi = pts[last]
+                vec = [0] * n1
+                vec[v], vec[-1] = hi.denominator, -hi.numerator
+                S.append(tuple(vec))
             out[frozenset(S)] = acc
         return out
 
     # -- integration -----------------------------------------------------------
     def integrate(self, F: dict, x: int) -> dict:
-        """Integrate U_x (with its density) out of factor F."""
-        a = self.rates[x]
-        half_a = _q(a) / 2
+        """Integrate U_x (with its density) out of factor F.
+
+        Bounds stay as the constraints that give them: c with c_x < 0 is the
+        lower bound x > -(c without x)/c_x, c_x > 0 the upper bound x < -(...)/c_x.
+        """
+        aD = self.rate_d[x]
+        half_a = self.half_rate[x]
         out: dict = {}
         n = self.n
         for S0, T0 in F.items():
@@ -473,43 +558,55 @@ class _Problem:
                     cx = c[x]
                     if cx == 0:
                         rest.append(c)
-                        continue
-                    bound = tuple(Fraction(-c[j], cx) if j != x else Fraction(0) for j in range(n + 1))
-                    (uppers if cx > 0 else lowers).append(bound)
-                # integrand in x: per exponent, b (x-coefficient incl. density) and polys by power of x
+                    elif cx > 0:
+                        uppers.append(c)
+                    else:
+                        lowers.append(c)
+                # integrand in x: per exponent, b (x-coefficient incl. density, on the grid),
+                # the exponent without x, and the polynomials by power of x
                 split = []
                 for e, p in T0.items():
-                    b = e[x] - s * a
-                    e_rest = e[:x] + (Fraction(0),) + e[x + 1:]
-                    split.append((b, e_rest, self._by_power(p, x)))
-                for L in (lowers or [None]):
-                    for U in (uppers or [None]):
-                        region = self._case_region(rest, lowers, uppers, L, U)
+                    bD = e[x] - s * aD
+                    if not uppers and bD >= 0:
+                        raise AssertionError("divergent term at +infinity")
+                    if not lowers and bD <= 0:
+                        raise AssertionError("divergent term at -infinity")
+                    e_rest = e[:x] + (0,) + e[x + 1:]
+                    split.append((bD, e_rest, self._by_power(p, x)))
+                upper_values = [self._antiderivative(split, U, x, half_a) for U in uppers]
+                lower_values = [self._antiderivative(split, L, x, -half_a) for L in lowers]
+                for L, lv in (zip(lowers, lower_values) if lowers else ((None, None),)):
+                    for U, uv in (zip(uppers, upper_values) if uppers else ((None, None),)):
+                        region = self._case_region(rest, lowers, uppers, L, U, x)
                         if region is None:
                             continue
-                        acc = out.setdefault(region, {})
-                        for b, e_rest, parts in split:
-                            if U is not None:
-                                self._antiderivative_into(acc, b, e_rest, parts, U, half_a)
-                            elif b >= 0:
-                                raise AssertionError("divergent term at +infinity")
-                            if L is not None:
-                                self._antiderivative_into(acc, b, e_rest, parts, L, -half_a)
-                            elif b <= 0:
-                                raise AssertionError("divergent term at -infinity")
+                        acc = out.get(region)
+                        if acc is None:
+                            acc = out[region] = {}
+                        for values in (uv, lv):
+                            if values is not None:
+                                for key, poly in values:
+                                    _add_into(acc, key, poly)
         return {S: T for S, T in out.items() if T}
 
-    def _case_region(self, rest, lowers, uppers, L, U):
+    def _case_region(self, rest, lowers, uppers, L, U, x):
+        """rest and: L is the largest lower bound, U the smallest upper bound, L < U."""
         cons = set(rest)
         new = []
-        for L2 in lowers:
-            if L2 is not L:
-                new.append(tuple(p - q for p, q in zip(L2, L)))       # L2 < L
-        for U2 in uppers:
-            if U2 is not U:
-                new.append(tuple(p - q for p, q in zip(U, U2)))       # U < U2
-        if L is not None and U is not None:
-            new.append(tuple(p - q for p, q in zip(L, U)))            # L < U
+        if L is not None:
+            aL = -L[x]
+            for L2 in lowers:
+                if L2 is not L:   # L2 < L:  |L_x| L2 - |L2_x| L < 0
+                    a2 = -L2[x]
+                    new.append([aL * p - a2 * q for p, q in zip(L2, L)])
+        if U is not None:
+            aU = U[x]
+            for U2 in uppers:
+                if U2 is not U:   # U < U2:  U_x U2 - U2_x U < 0
+                    a2 = U2[x]
+                    new.append([aU * p - a2 * q for p, q in zip(U2, U)])
+        if L is not None and U is not None:   # L < U:  U_x L + |L_x| U < 0
+            new.append([aU * p + aL * q for p, q in zip(L, U)])
         for vec in new:
             c = _constraint(vec)
             if c is False:
@@ -528,33 +625,36 @@ class _Problem:
             groups.setdefault(k, {})[mono[:x] + (0,) + mono[x + 1:]] = c
         return {k: self.ctx.from_dict(d) for k, d in groups.items()}
 
-    def _antiderivative_into(self, acc, b, e_rest, parts, B, scale):
-        """acc += scale * sum_k parts[k] * A_k(B), A_k(y) the antiderivative of y^k e^(b y)."""
-        Bpoly = self.lin_poly(B)
-        kmax = max(parts)
-        powers = [self.one]
-        for _ in range(kmax + 1):
-            powers.append(powers[-1] * Bpoly)
-        total = None
-        if b == 0:
-            key = e_rest
-            for k, pk in parts.items():
-                term = pk * powers[k + 1] * (scale / (k + 1))
-                total = term if total is None else total + term
-        else:
-            key = tuple(e + b * v if v else e for e, v in zip(e_rest, B))
-            bq = _q(b)
-            for k, pk in parts.items():
-                # y^k e^(by) integrates to e^(by) sum_i (-1)^(k-i) k!/(i! b^(k-i+1)) y^i
-                q = None
-                for i in range(k + 1):
-                    coef = fmpq((-1) ** (k - i) * factorial(k), factorial(i)) / bq ** (k - i + 1)
-                    t = powers[i] * coef
-                    q = t if q is None else q + t
-                term = pk * q * scale
-                total = term if total is None else total + term
-        if total is not None and not total.is_zero():
-            _add_into(acc, key, total)
+    def _antiderivative(self, split, c, x, scale) -> list:
+        """[(key, poly)]: scale * sum_k parts[k] * A_k(B) per term, A_k the antiderivative of
+        y^k e^(b y) and B the bound of u_x that constraint c gives."""
+        Bpoly = self.bound_poly(c, x)
+        powers = [self.one, Bpoly]
+        values = []
+        for bD, e_rest, parts in split:
+            kmax = max(parts)
+            while len(powers) < kmax + 2:
+                powers.append(powers[-1] * Bpoly)
+            total = None
+            if bD == 0:
+                key = e_rest
+                for k, pk in parts.items():
+                    term = pk * powers[k + 1] * (scale / (k + 1))
+                    total = term if total is None else total + term
+            else:
+                key = self.shifted_key(e_rest, bD, c, x)
+                for k, pk in parts.items():
+                    coefs = self.coefficients(bD, k)
+                    q = coefs[0] * self.one if k == 0 else None
+                    if q is None:
+                        q = powers[0] * coefs[0]
+                        for i in range(1, k + 1):
+                            q += powers[i] * coefs[i]
+                    term = pk * q * scale
+                    total = term if total is None else total + term
+            if total is not None and not total.is_zero():
+                values.append((key, total))
+        return values
 
     def to_exppoly(self, F: dict) -> ExpPoly:
         out: dict = {}
@@ -567,7 +667,7 @@ class _Problem:
                     assert not any(mono[:-1])
                     coeffs[mono[-1]] = c
                 poly = fmpq_poly([coeffs.get(i, 0) for i in range(max(coeffs) + 1)])
-                q = e[-1]
+                q = Fraction(e[-1], self.D)
                 out[q] = out[q] + poly if q in out else poly
         return ExpPoly(out)
 
@@ -633,20 +733,47 @@ def probability(atoms: tuple, noises: tuple) -> ExpPoly:
         return ExpPoly.ONE
     if simplify_region(frozenset(constraints)) is None:
         return ExpPoly.ZERO
-    prob = _Problem(rates)
-    factors = [prob.atom_factor(c) for c in sorted(constraints)]
-    scopes = [prob.scope(f) for f in factors]
+    D = 1
+    for r in rates:
+        D = lcm(D, r.denominator)
+    while True:
+        try:
+            return _eliminate(constraints, rates, D)
+        except _Rescale as grow:
+            D *= grow.factor
+
+
+_LEAF_CACHE: dict = {}
+
+
+def _eliminate(constraints: set, rates: list, D: int) -> ExpPoly:
+    prob = _Problem(rates, D)
+    n = prob.n
+    # factors with their scopes (a superset of the variables they depend on)
+    factors = [(prob.atom_factor(c), frozenset(j for j in range(n) if c[j])) for c in sorted(constraints)]
     for x in elimination_order(constraints, n):
-        bucket = [f for f, sc in zip(factors, scopes) if x in sc]
-        others = [(f, sc) for f, sc in zip(factors, scopes) if x not in sc]
-        bucket.sort(key=len)
-        prod = bucket[0]
-        for f in bucket[1:]:
-            prod = prob.canonical(prob.multiply(prod, f))
-        new = prob.canonical(prob.integrate(prod, x))
-        factors = [f for f, _ in others] + [new]
-        scopes = [sc for _, sc in others] + [prob.scope(new)]
+        bucket = [fs for fs in factors if x in fs[1]]
+        others = [fs for fs in factors if x not in fs[1]]
+        bucket.sort(key=lambda fs: len(fs[0]))
+        prod, scope = bucket[0]
+        for f, fscope in bucket[1:]:
+            scope = scope | fscope
+            prod = prob.canonical(prob.multiply(prod, f), scope)
+        scope = scope - {x}
+        if len(bucket) == 1 and len(prod) == 1 and prob.is_atom_factor(prod):
+            # a single atom: the same integral recurs across problems (a leaf of a star)
+            (region,) = prod
+            key = (D, prob.rate_d[x], x, next(iter(region)))
+            new = _LEAF_CACHE.get(key)
+            if new is None:
+                new = prob.canonical(prob.integrate(prod, x), scope)
+                if len(_LEAF_CACHE) > _CACHE_LIMIT:
+                    _LEAF_CACHE.clear()
+                _LEAF_CACHE[key] = new
+        else:
+            new = prob.canonical(prob.integrate(prod, x), scope)
+        factors = others + [(new, scope)]
     result = {frozenset(): {prob.zero_exp: prob.one}}
-    for f in factors:
-        result = prob.canonical(prob.multiply(result, f))
+    for f, _ in factors:
+        result = prob.canonical(prob.multiply(result, f), ())
     return prob.to_exppoly(result)
