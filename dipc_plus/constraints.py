@@ -26,11 +26,33 @@ _FLIP = {">": "<", ">=": "<="}          # f > 0  <=>  -f < 0
 _NEGATE = {"<": "<=", "<=": "<", "==": "!=", "!=": "=="}  # not(f < 0) <=> -f <= 0 ; see negate()
 
 
+def _uncached_state(self) -> dict:
+    """Pickle state without the cached hash (str hashes differ between processes)."""
+    return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
+
 @dataclass(frozen=True)
 class Noise:
     """An independent noise variable: kind 'lap' (real) or 'dlap' (integer), rate a of a*eps, mean 0."""
     kind: str
     rate: Fraction
+
+    def __hash__(self):   # cached: Fraction hashes are slow and noises key many caches
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash((self.kind, self.rate))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    __getstate__ = _uncached_state
+
+
+def _frac(c) -> Fraction:
+    return c if type(c) is Fraction else Fraction(c)
+
+
+_ZERO = Fraction(0)
+_ONE = Fraction(1)
 
 
 @dataclass(frozen=True, order=True)
@@ -39,32 +61,53 @@ class LinForm:
     coeffs: tuple  # of (int noise id, Fraction)
     const: Fraction = Fraction(0)
 
+    def __hash__(self):   # cached (forms are immutable and hashed over and over in states)
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash((self.coeffs, self.const))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    __getstate__ = _uncached_state
+
     @staticmethod
     def make(coeffs: dict, const=Fraction(0)) -> "LinForm":
-        return LinForm(tuple(sorted((i, Fraction(c)) for i, c in coeffs.items() if c != 0)), Fraction(const))
+        return LinForm(tuple(sorted((i, _frac(c)) for i, c in coeffs.items() if c != 0)), _frac(const))
 
     @staticmethod
     def constant(k) -> "LinForm":
-        return LinForm((), Fraction(k))
+        return LinForm((), _frac(k))
 
     def as_dict(self) -> dict:
         return dict(self.coeffs)
 
     def __add__(self, other: "LinForm") -> "LinForm":
+        if not other.coeffs:
+            return LinForm(self.coeffs, self.const + other.const)
+        if not self.coeffs:
+            return LinForm(other.coeffs, self.const + other.const)
         d = self.as_dict()
         for i, c in other.coeffs:
             d[i] = d.get(i, 0) + c
         return LinForm.make(d, self.const + other.const)
 
     def scale(self, s) -> "LinForm":
-        s = Fraction(s)
-        return LinForm.make({i: c * s for i, c in self.coeffs}, self.const * s)
+        s = _frac(s)
+        if s == 1:
+            return self
+        if not s:
+            return LinForm((), _ZERO)
+        return LinForm(tuple((i, c * s) for i, c in self.coeffs), self.const * s)
 
     def __sub__(self, other: "LinForm") -> "LinForm":
         return self + other.scale(-1)
 
     def noises(self) -> frozenset:
-        return frozenset(i for i, _ in self.coeffs)
+        found = self.__dict__.get("_noises")
+        if found is None:
+            found = frozenset(i for i, _ in self.coeffs)
+            object.__setattr__(self, "_noises", found)
+        return found
 
     def is_constant(self) -> bool:
         return not self.coeffs
@@ -75,6 +118,15 @@ class Atom:
     """form op 0 with op in OPS; built by `atom`, which normalises it."""
     form: LinForm
     op: str
+
+    def __hash__(self):
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash((self.form, self.op))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    __getstate__ = _uncached_state
 
     def noises(self) -> frozenset:
         return self.form.noises()
@@ -110,6 +162,8 @@ def _normalise(form: LinForm, op: str) -> LinForm:
     if not form.coeffs:
         return form
     lead = form.coeffs[0][1]
+    if lead == 1 or (lead == -1 and op not in ("==", "!=")):
+        return form
     s = 1 / lead if op in ("==", "!=") else 1 / abs(lead)
     return form.scale(s)
 
@@ -156,8 +210,31 @@ def canonical(component, noises: dict) -> tuple:
     return tuple(sorted(renamed)), tuple(noises[i] for i, _ in sorted(order.items(), key=lambda kv: kv[1]))
 
 
+_PROBABILITY_CACHE: dict = {}
+_CACHE_LIMIT = 200_000
+
+
 def probability(atoms, noises: dict) -> ExpFrac:
-    """P[every atom holds], noises independent as given by `noises` (id -> Noise)."""
+    """P[every atom holds], noises independent as given by `noises` (id -> Noise).
+
+    Memoised on the atoms themselves (with the noises they mention): DTMCs of
+    nearby inputs ask for the same constraint sets again and again.
+    """
+    atoms = frozenset(atoms)
+    ids: set = set()
+    for a in atoms:
+        ids.update(a.form.noises())
+    key = (atoms, tuple(noises[i] for i in sorted(ids)))
+    found = _PROBABILITY_CACHE.get(key)
+    if found is None:
+        found = _probability(atoms, noises)
+        if len(_PROBABILITY_CACHE) > _CACHE_LIMIT:
+            _PROBABILITY_CACHE.clear()
+        _PROBABILITY_CACHE[key] = found
+    return found
+
+
+def _probability(atoms, noises: dict) -> ExpFrac:
     result = ExpFrac(ExpPoly.ONE)
     for a in atoms:
         if a.form.is_constant() and not a.holds_constant():
