@@ -225,6 +225,23 @@ def liveness(code: list[Instr], outputs) -> list[frozenset]:
     return live
 
 
+_COMPILED: dict = {}
+
+
+def _compiled(body: tuple, outputs) -> tuple[list, list]:
+    """(code, liveness) of a program body, computed once per body object (grids build
+    many chains of one program).  The entry keeps `body` alive, so its id stays unique."""
+    key = (id(body), tuple(outputs))
+    found = _COMPILED.get(key)
+    if found is None or found[0] is not body:
+        code = compile_program(body)
+        found = (body, code, liveness(code, outputs))
+        if len(_COMPILED) > 64:
+            _COMPILED.clear()
+        _COMPILED[key] = found
+    return found[1], found[2]
+
+
 # --------------------------------------------------------------------------- states
 
 
@@ -281,9 +298,9 @@ class DTMC:
         self.compress = compress
         self.merge = merge
         self.drop = drop
-        self.code = compile_program(program.body)
         self.outputs = program.output_names()
-        self.live = liveness(self.code, self.outputs) if drop else None
+        self.code, live = _compiled(program.body, self.outputs)
+        self.live = live if drop else None
         self.exit_live = frozenset(self.outputs)
         types = program.variables
         self.finite_vars = [v for v, t in types.items() if isinstance(t, (ir.BoolT, ir.DomT))]
@@ -653,6 +670,9 @@ class DTMC:
 
     def _check_termination(self) -> None:
         """A reachable bottom SCC that is not an exit state means runs that never end."""
+        g = self.graph
+        if all(g.out_degree(u) or g.nodes[u]["state"].pc == EXIT for u in g) and _is_acyclic(g):
+            return  # every bottom SCC of an acyclic graph is a sink, and every sink is an exit
         cond = nx.condensation(self.graph)
         for c in cond.nodes:
             if cond.out_degree(c) == 0:
@@ -732,6 +752,15 @@ class DTMC:
         if self.noises:
             lines.append("noises: " + ", ".join(self.describe_noise(i) for i in sorted(self.noises)))
         return "\n".join(lines)
+
+
+def _is_acyclic(graph: nx.DiGraph) -> bool:
+    try:
+        for _ in nx.topological_sort(graph):
+            pass
+    except nx.NetworkXUnfeasible:
+        return False
+    return True
 
 
 def exact_exp(x):

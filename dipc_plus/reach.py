@@ -40,6 +40,12 @@ def absorption(graph: nx.DiGraph, initial, attr: str = "factor") -> dict:
     """w(u) for every node reachable from `initial` (see the module docstring)."""
     if graph.number_of_nodes() == 0:
         return {}
+    try:
+        order = list(nx.topological_sort(graph))
+    except nx.NetworkXUnfeasible:
+        order = None
+    if order is not None:
+        return _absorption_acyclic(graph, initial, attr, order)
     cond = nx.condensation(graph)
     mapping = cond.graph["mapping"]
     inflow: dict = defaultdict(lambda: ZERO)
@@ -67,6 +73,26 @@ def absorption(graph: nx.DiGraph, initial, attr: str = "factor") -> dict:
                 if v in members:
                     continue
                 inflow[v] = inflow[v] + _mul(w, data[attr])
+    return result
+
+
+def _absorption_acyclic(graph: nx.DiGraph, initial, attr: str, order: list) -> dict:
+    """`absorption` when every SCC is a single node without a self-loop (most chains)."""
+    reachable = nx.descendants(graph, initial)
+    reachable.add(initial)
+    inflow: dict = {initial: ONE}
+    result: dict = {}
+    succ = graph.succ
+    for u in order:
+        if u not in reachable:
+            continue
+        w = result[u] = inflow.pop(u, ZERO)
+        if w.is_zero():
+            continue
+        for v, data in succ[u].items():
+            contribution = _mul(w, data[attr])
+            old = inflow.get(v)
+            inflow[v] = contribution if old is None else old + contribution
     return result
 
 
