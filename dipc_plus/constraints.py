@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import permutations, product
+from math import factorial, gcd, lcm
 
 from .expoly import ExpFrac, ExpPoly
 
@@ -197,17 +199,115 @@ def components(atoms) -> list[frozenset]:
     return [frozenset(g) for g in groups.values()]
 
 
+_MAX_ORDERINGS = 120   # tie-breaking renamings tried per component (beyond: one fixed choice)
+
+
 def canonical(component, noises: dict) -> tuple:
-    """(atoms renamed to noise ids 0..k-1 by first appearance, tuple of their Noise)."""
-    order: dict = {}
-    for a in sorted(component):
-        for i, _ in a.form.coeffs:
-            order.setdefault(i, len(order))
-    renamed = []
-    for a in component:
-        form = LinForm.make({order[i]: c for i, c in a.form.coeffs}, a.form.const)
-        renamed.append(Atom(_normalise(form, a.op), a.op))
-    return tuple(sorted(renamed)), tuple(noises[i] for i, _ in sorted(order.items(), key=lambda kv: kv[1]))
+    """(atoms renamed to noise ids 0..k-1, tuple of their Noise): one key per isomorphism class.
+
+    Two components that differ only by a renaming of their noises (keeping kinds
+    and rates) have the same probability, so they should share one cache entry,
+    whatever ids the DTMC gave the noises (statement positions, which differ
+    between programs, and between queries in different places of one program).
+    Noises are coloured by colour refinement (kind and rate, then the atoms they
+    appear in, read without ids), ordered by colour; noises left tied are tried
+    in every order (up to `_MAX_ORDERINGS` renamings; tied noises that can be
+    swapped without changing the atoms count once) and the least renamed atom
+    set is the key.  Any renaming is a valid key; the search only makes equal
+    shapes meet.  Atoms are handled as primitive integer vectors, so no
+    Fraction is hashed on the way.
+    """
+    atoms = list(component)
+    ints = [_integer_atom(a) for a in atoms]
+    ids = sorted({i for _, cs, _ in ints for i in cs})
+    kinds = {noises[i] for i in ids}    # Noise hashes are cached; Fraction rates are not
+    kind_rank = {nz: r for r, nz in enumerate(sorted(kinds, key=lambda nz: (nz.kind, nz.rate)))}
+    colour = {i: kind_rank[noises[i]] for i in ids}
+    for _ in range(len(ids)):
+        seen: dict = {i: [] for i in ids}
+        for op, cs, k in ints:
+            label = _label(op, cs, k, colour)
+            equality = op in ("==", "!=")
+            for i, c in cs.items():
+                seen[i].append((label, abs(c) if equality else c))
+        refined = _rank({i: (colour[i], tuple(sorted(seen[i]))) for i in ids})
+        if len(set(refined.values())) == len(set(colour.values())):
+            break
+        colour = refined
+    classes: dict = {}
+    for i in ids:
+        classes.setdefault(colour[i], []).append(i)
+    groups = [classes[c] for c in sorted(classes)]
+    shape = None
+    choices = []
+    orderings = 1
+    for g in groups:
+        if len(g) > 1:
+            if shape is None:
+                shape = frozenset(_form(op, cs, k) for op, cs, k in ints)
+            if all(_swap_keeps(shape, ints, g[j], g[j + 1]) for j in range(len(g) - 1)):
+                choices.append((tuple(g),))    # twins: every order gives the same atoms
+                continue
+            orderings *= factorial(len(g))
+        choices.append(list(permutations(g)) if orderings <= _MAX_ORDERINGS else (tuple(g),))
+    best = None
+    for choice in product(*choices):
+        order = [i for part in choice for i in part]
+        new_id = {i: n for n, i in enumerate(order)}
+        key = tuple(sorted(_form(op, {new_id[i]: c for i, c in cs.items()}, k) for op, cs, k in ints))
+        if best is None or key < best[0]:
+            best = (key, order)
+    order = best[1]
+    new_id = {i: n for n, i in enumerate(order)}
+    return tuple(sorted(_renamed(a, new_id) for a in atoms)), tuple(noises[i] for i in order)
+
+
+def _renamed(a: Atom, new_id: dict) -> Atom:
+    form = LinForm.make({new_id[i]: c for i, c in a.form.coeffs}, a.form.const)
+    return Atom(_normalise(form, a.op), a.op)
+
+
+def _rank(values: dict) -> dict:
+    """Replace each value by its rank among the distinct values (ranks are comparable ints)."""
+    order = {v: r for r, v in enumerate(sorted(set(values.values())))}
+    return {k: order[v] for k, v in values.items()}
+
+
+def _integer_atom(a: Atom) -> tuple:
+    """(op, {noise id: int}, int): the atom scaled by a positive number to a primitive integer vector."""
+    found = a.__dict__.get("_ints")
+    if found is None:
+        den = a.form.const.denominator
+        for _, c in a.form.coeffs:
+            den = lcm(den, c.denominator)
+        cs = {i: int(c * den) for i, c in a.form.coeffs}
+        k = int(a.form.const * den)
+        g = gcd(k, *cs.values())
+        found = (a.op, {i: c // g for i, c in cs.items()}, k // g)
+        object.__setattr__(a, "_ints", found)
+    return found
+
+
+def _form(op: str, cs: dict, k: int) -> tuple:
+    """A hashable, comparable integer atom; equalities with the sign that makes it least."""
+    plain = (op, tuple(sorted(cs.items())), k)
+    if op in ("==", "!="):
+        return min(plain, (op, tuple(sorted((i, -c) for i, c in cs.items())), -k))
+    return plain
+
+
+def _label(op: str, cs: dict, k: int, colour: dict) -> tuple:
+    """The atom without noise ids: coefficients paired with the colours of their noises."""
+    plain = (op, tuple(sorted((c, colour[i]) for i, c in cs.items())), k)
+    if op in ("==", "!="):
+        return min(plain, (op, tuple(sorted((-c, colour[i]) for i, c in cs.items())), -k))
+    return plain
+
+
+def _swap_keeps(shape: frozenset, ints: list, i: int, j: int) -> bool:
+    """Does exchanging noises i and j map the atom set to itself?"""
+    swap = {i: j, j: i}
+    return frozenset(_form(op, {swap.get(v, v): c for v, c in cs.items()}, k) for op, cs, k in ints) == shape
 
 
 _PROBABILITY_CACHE: dict = {}
