@@ -256,13 +256,14 @@ class State(NamedTuple):
 
 class _Work:
     """A mutable copy of a state while statements execute on an edge."""
-    __slots__ = ("pc", "env", "reals", "comps")
+    __slots__ = ("pc", "env", "reals", "comps", "pending")
 
-    def __init__(self, pc, env, reals, comps):
+    def __init__(self, pc, env, reals, comps, pending=None):
         self.pc = pc
         self.env = env
         self.reals = reals
         self.comps = comps
+        self.pending = pending  # a comparison evaluated at pc but not yet branched (see _compare)
 
     def copy(self) -> "_Work":
         return _Work(self.pc, list(self.env), dict(self.reals), list(self.comps))
@@ -495,36 +496,44 @@ class DTMC:
         return out
 
     def _compare(self, work: _Work, s: ir.Compare, branch_ok: bool):
-        env = self._env_dict(work)
-        lhs = self._lin(s.lhs, work, env, s.pos)
-        rhs = self._lin(s.rhs, work, env, s.pos)
-        a = atom(lhs, s.op, rhs)
-        if a.form.is_constant():
-            return self._set_bool(work, s, a.holds_constant())
-        na = negate(a)
-        ids = a.noises()
-        touched = [c for c in work.comps if self.component_noises(c) & ids]
-        merged = frozenset().union(*touched) if touched else frozenset()
-        if a in merged:
-            return self._set_bool(work, s, True)
-        if na in merged:
-            return self._set_bool(work, s, False)
-        base = ONE
-        for c in touched:
-            base = mul(base, self.component_probability(c))
+        pending = work.pending
+        if pending is not None and pending[0] == work.pc:
+            # evaluated when the chain stopped here (compressed chains): the state is the same
+            _, a, na, ids, merged, base, both = pending
+            work.pending = None
+        else:
+            env = self._env_dict(work)
+            lhs = self._lin(s.lhs, work, env, s.pos)
+            rhs = self._lin(s.rhs, work, env, s.pos)
+            a = atom(lhs, s.op, rhs)
+            if a.form.is_constant():
+                return self._set_bool(work, s, a.holds_constant())
+            na = negate(a)
+            ids = a.noises()
+            touched = [c for c in work.comps if self.component_noises(c) & ids]
+            merged = frozenset().union(*touched) if touched else frozenset()
+            if a in merged:
+                return self._set_bool(work, s, True)
+            if na in merged:
+                return self._set_bool(work, s, False)
+            base = ONE
+            for c in touched:
+                base = mul(base, self.component_probability(c))
+            with_a = merged | {a}
+            both = self._comp_prob.get(with_a)
+            if both is None:
+                both = self._comp_prob[with_a] = ExpFrac.of(constraints_probability(with_a, self.noises))
+            if both.is_zero():
+                return self._set_bool(work, s, False)
+            if both == base:
+                return self._set_bool(work, s, True)
+            if not branch_ok:
+                work.pending = (work.pc, a, na, ids, merged, base, both)
+                return None
         with_a = merged | {a}
-        both = self._comp_prob.get(with_a)
-        if both is None:
-            both = self._comp_prob[with_a] = ExpFrac.of(constraints_probability(with_a, self.noises))
-        if both.is_zero():
-            return self._set_bool(work, s, False)
-        if both == base:
-            return self._set_bool(work, s, True)
-        if not branch_ok:
-            return None
         with_na = merged | {na}
         if with_na not in self._comp_prob:
-            self._comp_prob[with_na] = base - both
+            self._comp_prob[with_na] = _difference(base, both)
         rest = [c for c in work.comps if not (self.component_noises(c) & ids)]
         result = []
         for value, comp in ((True, with_a), (False, with_na)):
@@ -632,6 +641,7 @@ class DTMC:
             self._advance(work, certain=True)
         state, comps, _ = self._canon(work)  # nothing to drop: no constraints yet
         self.initial, _ = self._intern(state, comps)
+        pending = {self.initial: work.pending}   # node -> comparison already evaluated there
         stack = [self.initial]
         while stack:
             node = stack.pop()
@@ -639,13 +649,16 @@ class DTMC:
             state = data["state"]
             if state.pc == EXIT:
                 continue
-            work = _Work(state.pc, list(state.env), dict(state.reals), list(data["components"]))
+            work = _Work(state.pc, list(state.env), dict(state.reals), list(data["components"]),
+                         pending.pop(node, None))
             outcomes = self._step(work, branch_ok=True)
             for factor, child in outcomes:
                 if self.compress:
                     self._advance(child)
                 cstate, ccomps, dropped = self._canon(child)
                 target, new = self._intern(cstate, ccomps)
+                if new and child.pending is not None:
+                    pending[target] = child.pending
                 f = mul(factor, dropped)
                 if self.graph.has_edge(node, target):
                     self.graph.edges[node, target]["factor"] = self.graph.edges[node, target]["factor"] + f
@@ -752,6 +765,13 @@ class DTMC:
         if self.noises:
             lines.append("noises: " + ", ".join(self.describe_noise(i) for i in sorted(self.noises)))
         return "\n".join(lines)
+
+
+def _difference(a: ExpFrac, b: ExpFrac) -> ExpFrac:
+    """a - b; without the gcd machinery when both are exponential polynomials (the usual case)."""
+    if a.den is ExpPoly.ONE and b.den is ExpPoly.ONE:
+        return ExpFrac.of(a.num - b.num)
+    return a - b
 
 
 def _is_acyclic(graph: nx.DiGraph) -> bool:
