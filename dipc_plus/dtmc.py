@@ -67,9 +67,32 @@ DEFAULT_MAX_STATES = 200_000
 _MAX_DETERMINISTIC_STEPS = 1_000_000
 
 
+_EVALUATE = None
+
+
 def _evaluate():
-    from . import evaluate
-    return evaluate
+    global _EVALUATE
+    if _EVALUATE is None:
+        from . import evaluate
+        _EVALUATE = evaluate
+    return _EVALUATE
+
+
+_CONSTANT_PARTS: dict = {}
+
+
+def _lin_parts(lin: ir.Lin, env: dict, program: ir.Program, pos) -> tuple:
+    """lin_value_parts, remembered for forms whose coefficients read no variable (most of them)."""
+    key = (id(lin), id(program))
+    found = _CONSTANT_PARTS.get(key)
+    if found is not None and found[0] is lin and found[1] is program:
+        return found[2]
+    parts = _evaluate().lin_value_parts(lin, env, program, pos)
+    if not reads([c for c, _ in lin.terms] + [lin.const]):
+        if len(_CONSTANT_PARTS) > 100_000:
+            _CONSTANT_PARTS.clear()
+        _CONSTANT_PARTS[key] = (lin, program, parts)
+    return parts
 
 
 def mul(a: ExpFrac, b: ExpFrac) -> ExpFrac:
@@ -374,7 +397,7 @@ class DTMC:
 
     def _lin(self, lin: ir.Lin, work: _Work, env: dict, pos) -> LinForm:
         """The symbolic value of a linear expression: sum coef * definition + const."""
-        coefs, const = _evaluate().lin_value_parts(lin, env, self.program, pos)
+        coefs, const = _lin_parts(lin, env, self.program, pos)
         total = LinForm.constant(const)
         for var, c in coefs.items():
             form = work.reals.get(var)
