@@ -259,7 +259,10 @@ def canonical(component, noises: dict) -> tuple:
             best = (key, order)
     order = best[1]
     new_id = {i: n for n, i in enumerate(order)}
-    return tuple(sorted(_renamed(a, new_id) for a in atoms)), tuple(noises[i] for i in order)
+    # atoms in the order of their integer forms (a deterministic order, cheaper than comparing Atoms)
+    renamed = sorted((_form(op, {new_id[i]: c for i, c in cs.items()}, k), _renamed(a, new_id))
+                     for (op, cs, k), a in zip(ints, atoms))
+    return tuple(a for _, a in renamed), tuple(noises[i] for i in order)
 
 
 def _renamed(a: Atom, new_id: dict) -> Atom:
@@ -339,9 +342,11 @@ def _probability(atoms, noises: dict) -> ExpFrac:
     for a in atoms:
         if a.form.is_constant() and not a.holds_constant():
             return ExpFrac(ExpPoly.ZERO)
+    first = True
     for comp in components([a for a in atoms if not a.form.is_constant()]):
-        key = canonical(comp, noises)
-        result = result * component_probability(*key)
+        value = component_probability(*canonical(comp, noises))
+        result = value if first else result * value     # 1 * value is value: skip the product
+        first = False
         if result.is_zero():
             break
     return result
