@@ -50,7 +50,7 @@ from flint import fmpq, fmpq_mpoly_ctx, fmpq_poly
 from .constraints import Atom, Noise
 from .expoly import ExpPoly
 
-__all__ = ["probability", "simplify_region", "region_is_feasible"]
+__all__ = ["probability", "simplify_region", "region_is_feasible", "clear_caches"]
 
 
 # --------------------------------------------------------------------------- regions
@@ -744,6 +744,13 @@ def probability(atoms: tuple, noises: tuple) -> ExpPoly:
 
 
 _LEAF_CACHE: dict = {}
+
+
+def clear_caches() -> None:
+    """Forget every memoised region and integral (for cold timings; results never depend on it)."""
+    _SIMPLIFY_CACHE.clear()
+    _BREAKPOINTS.clear()
+    _LEAF_CACHE.clear()
 
 
 def _eliminate(constraints: set, rates: list, D: int) -> ExpPoly:

@@ -22,7 +22,7 @@ def lap(rate):
 
 
 def timed(name, atoms, noises):
-    le._SIMPLIFY_CACHE.clear()
+    le.clear_caches()
     t = time.perf_counter()
     p = le.probability(tuple(atoms), tuple(noises))
     dt = time.perf_counter() - t
