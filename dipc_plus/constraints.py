@@ -99,6 +99,8 @@ class LinForm:
             return self
         if not s:
             return LinForm((), _ZERO)
+        if s == -1:
+            return LinForm(tuple((i, -c) for i, c in self.coeffs), -self.const)
         return LinForm(tuple((i, c * s) for i, c in self.coeffs), self.const * s)
 
     def __sub__(self, other: "LinForm") -> "LinForm":
@@ -143,11 +145,14 @@ def atom(lhs: LinForm, op: str, rhs: LinForm) -> Atom:
     """The normalised atom for ``lhs op rhs`` (op in < <= > >= == = !=)."""
     if op == "=":
         op = "=="
-    form = lhs - rhs
-    if op in _FLIP:
-        form, op = form.scale(-1), _FLIP[op]
+    if op in _FLIP:             # lhs > rhs  <=>  rhs - lhs < 0
+        lhs, rhs, op = rhs, lhs, _FLIP[op]
     if op not in OPS:
         raise ValueError(f"unknown comparison {op!r}")
+    d = dict(lhs.coeffs)
+    for i, c in rhs.coeffs:
+        d[i] = d.get(i, 0) - c
+    form = LinForm.make(d, lhs.const - rhs.const)
     return Atom(_normalise(form, op), op)
 
 

@@ -793,7 +793,10 @@ class DTMC:
 def _difference(a: ExpFrac, b: ExpFrac) -> ExpFrac:
     """a - b; without the gcd machinery when both are exponential polynomials (the usual case)."""
     if a.den is ExpPoly.ONE and b.den is ExpPoly.ONE:
-        return ExpFrac.of(a.num - b.num)
+        terms = dict(a.num.terms)
+        for q, p in b.num.terms.items():
+            terms[q] = terms[q] - p if q in terms else -p
+        return ExpFrac.of(ExpPoly(terms))    # ExpPoly drops the zero coefficients
     return a - b
 
 
