@@ -1,0 +1,72 @@
+"""`dipc plot`: P[error] against eps beside the claimed beta, at one input.
+
+    dipc plot programs/sparse.dip theories/sparse.toml --set c=1 --input q=[-1,-1,1] --kappa 7 -o fig.png
+
+Draws, for each gamma of the claim, P[error](eps) and beta(eps)/kappa (top) and
+beta/P[error] (bottom), shades where the claim fails and marks the certified
+counterexample.  Exit code: 0 when the claim holds at the input, 1 when it fails
+there (the figure is written either way), 2 on a usage or input error.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+
+from ..errors import UserError
+from ..plot import plot_claim
+from .accuracy import add_claim_arguments, check_kappa, load
+
+EXAMPLE = """\
+example:
+  dipc plot programs/sparse.dip theories/sparse.toml --set c=1 --input q=[-1,-1,1] --kappa 7 -o sparse.png
+  dipc plot programs/laplace.dip theories/laplace.toml --input q=[0,1] --log -o laplace.png
+"""
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "plot",
+        help="draw P[error] against eps beside beta at one input, counterexample marked",
+        description="Draw P[error] against eps beside the claimed beta at one input (matplotlib).",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_claim_arguments(parser)
+    parser.add_argument("-o", "--output", required=True, metavar="FILE",
+                        help="the figure to write (.png, .pdf or .svg)")
+    parser.add_argument("--kappa", type=int, default=1, metavar="K", help="draw beta/K (default 1)")
+    parser.add_argument("--eps-max", type=float, default=None, metavar="X",
+                        help="right end of the eps axis (default: chosen to show the interesting part)")
+    parser.add_argument("--log", action="store_true", help="logarithmic probability axis")
+    parser.add_argument("--simulate", type=int, default=0, metavar="N",
+                        help="add Monte Carlo estimates (N runs each, 99%% intervals) at 8 values of eps")
+    parser.add_argument("--dpi", type=int, default=150, help="resolution of a PNG (default 150)")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    kappa = check_kappa(args.kappa)
+    if not args.input:
+        raise UserError("dipc plot needs one input", hint="give it with --input, e.g. --input q=[-1,-1,1]")
+    ext = os.path.splitext(args.output)[1].lower()
+    if ext not in (".png", ".pdf", ".svg"):
+        raise UserError(f"cannot write a figure to '{args.output}'", hint="use a .png, .pdf or .svg file name")
+    folder = os.path.dirname(os.path.abspath(args.output))
+    if not os.path.isdir(folder):
+        raise UserError(f"the folder {folder} does not exist", hint="create it or choose another -o path")
+    if args.simulate < 0:
+        raise UserError("--simulate must be >= 0", hint="use e.g. --simulate 100000")
+    if args.eps_max is not None and not args.eps_max > 0:
+        raise UserError("--eps-max must be positive", hint="use e.g. --eps-max 10")
+    checker, points = load(args)
+    data = plot_claim(checker, points[0], args.output, kappa=kappa, eps_max=args.eps_max, log=args.log,
+                      simulate=args.simulate, dpi=args.dpi)
+    failed = [c.report for c in data.curves if c.report.verdict == "refuted"]
+    for c in data.curves:
+        r = c.report
+        line = f"gamma = {r.gamma}: {r.verdict}"
+        if r.counterexample is not None:
+            line += f" (counterexample eps = {r.counterexample.eps})"
+        print(line)
+    print(f"wrote {args.output}")
+    return 1 if failed else 0

@@ -1,0 +1,61 @@
+"""`dipc sweep`: how far beta can be divided and the claim still hold.
+
+    dipc sweep programs/sparse.dip theories/sparse.toml --set c=1 --digits 8
+
+Prints kappa* = inf over the claim's inputs and eps of beta/P[error] (exactly, to
+--digits significant digits, truncated, with where it is reached), the largest
+integer kappa such that (alpha, beta/kappa, gamma) holds (confirmed by the decision
+procedure at every input) and a re-checked counterexample for kappa + 1 (the
+paper's Table 4).  Exit code: 0 when the claim itself (kappa = 1) holds, 1 when it
+is refuted, 2 on a usage or input error.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..errors import UserError
+from ..sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, sweep, sweep_text
+from .accuracy import add_claim_arguments, load
+
+EXAMPLE = """\
+examples:
+  dipc sweep programs/sparse.dip theories/sparse.toml --set c=1
+      kappa* = 6.3758..., best kappa = 6, counterexample for beta/7
+  dipc sweep programs/laplace.dip theories/laplace.toml --json
+      "best_kappa": 1, "kappa_star": "1.00000" (approached as eps -> inf)
+"""
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "sweep",
+        help="largest kappa with beta/kappa still valid, and the exact best constant kappa*",
+        description="Find the largest integer kappa such that the accuracy claim holds with beta/kappa, "
+                    "a counterexample for kappa + 1, and kappa* = inf beta/P[error] exactly.",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_claim_arguments(parser)
+    parser.add_argument("--kappa-max", type=int, default=DEFAULT_KAPPA_MAX, metavar="N",
+                        help=f"report at most N as the best kappa (default {DEFAULT_KAPPA_MAX})")
+    parser.add_argument("--digits", type=int, default=DEFAULT_DIGITS, metavar="D",
+                        help=f"significant digits of kappa* (certified, truncated; default {DEFAULT_DIGITS})")
+    parser.add_argument("--json", action="store_true", help="print one JSON object (schema: docs/claims.md)")
+    parser.add_argument("--reports", action="store_true", help="with --json: include every input's report")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    if args.kappa_max < 1:
+        raise UserError(f"--kappa-max must be at least 1, not {args.kappa_max}", hint="use e.g. --kappa-max 100")
+    if not 1 <= args.digits <= 60:
+        raise UserError(f"--digits must be between 1 and 60, not {args.digits}", hint="use e.g. --digits 10")
+    checker, points = load(args)
+    result = sweep(checker, kappa_max=args.kappa_max, digits=args.digits, points=points,
+                   progress=not args.no_progress and not args.json)
+    if args.json:
+        print(json.dumps(result.to_json(full=args.reports), indent=2))
+    else:
+        print(sweep_text(result))
+    return 0 if result.verdict == "verified" else 1

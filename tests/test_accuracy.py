@@ -1,0 +1,295 @@
+"""Accuracy verdicts (dipc_plus.accuracy, `dipc accuracy`) against independent evidence.
+
+* every shipped claim's error probabilities are recomputed by numerical quadrature
+  (scipy, over the Laplace densities, written here from the programs' definitions)
+  on a grid of eps, and must agree with the exact closed forms; a verified claim's
+  bound must hold there too;
+* the sampler (no symbolic reasoning) must land on the closed forms;
+* refuted claims: the counterexample must re-check by quadrature and by simulation;
+* the fast grid dd agrees with `disagreement.dd_grid` point by point;
+* the command line: exit codes 0/1/2 and the JSON shape.
+"""
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+from scipy import integrate
+
+from dipc_plus import cli
+from dipc_plus.accuracy import AccuracyChecker, simulate_error
+from dipc_plus.claims import load_claim
+from dipc_plus.disagreement import dd_grid
+from dipc_plus.grid_dd import GridDisagreement
+from dipc_plus.semantics import certified
+
+ROOT = Path(__file__).resolve().parent.parent
+THEORIES = ROOT / "theories"
+EPS_GRID = (0.3, 1.0, 2.7, 8.0)
+
+
+# --------------------------------------------------------------------------- quadrature
+
+
+def lap_pdf(x, mu, b):
+    return 0.5 * b * math.exp(-b * abs(x - mu))
+
+
+def lap_cdf(x, mu, b):
+    z = x - mu
+    return 0.5 * math.exp(b * z) if z < 0 else 1 - 0.5 * math.exp(-b * z)
+
+
+def quad(f, breakpoints):
+    edges = [-math.inf] + sorted(set(breakpoints)) + [math.inf]
+    return sum(integrate.quad(f, a, b, epsabs=1e-14, epsrel=1e-12, limit=200)[0] for a, b in zip(edges, edges[1:]))
+
+
+def pattern_probability(q, produced, eps, rate_t, rate_q, variant, T=0.0):
+    """P[each produced comparison noisy q_i >= noisy T goes the given way]; a fresh threshold
+    after every 'above' unless `variant` (one threshold for all)."""
+    def segment(items):
+        def f(t):
+            v = lap_pdf(t, T, rate_t * eps)
+            for i, above in items:
+                Fq = lap_cdf(t, q[i], rate_q * eps)
+                v *= (1 - Fq) if above else Fq
+            return v
+        return quad(f, [T] + list(q))
+    if variant:
+        return segment(produced)
+    total, seg = 1.0, []
+    for item in produced:
+        seg.append(item)
+        if item[1]:
+            total *= segment(seg)
+            seg = []
+    return total * (segment(seg) if seg else 1.0)
+
+
+def sparse_error(program, u, det, gamma, eps):
+    """1 - P[correct] for Sparse, SparseVariant, AboveThreshold and NumericSparse."""
+    p = program.params
+    m = int(p["m"])
+    q = [float(u[f"q[{i}]"]) for i in range(1, m + 1)]
+    outs = [det[f"out[{i}]"] for i in range(1, m + 1)]
+    name = program.name
+    c = int(p.get("c", 1))
+    if name == "numeric_sparse":
+        produced, nums = [], 0
+        for i, o in enumerate(outs):
+            if nums == c:
+                break
+            produced.append((i, o == "num"))
+            nums += o == "num"
+        prob = pattern_probability(q, produced, eps, 4 / (9 * c), 2 / (9 * c), False)
+        b = eps / (9 * c)
+        within = quad(lambda x: lap_pdf(x, 0, b) if abs(x) <= float(gamma) else 0.0, [-float(gamma), 0,
+                                                                                       float(gamma)])
+        return 1 - prob * within ** nums
+    produced = [(i, o == "top") for i, o in enumerate(outs) if o in ("bot", "top")]
+    if name == "above_threshold":
+        return 1 - pattern_probability(q, produced, eps, 1 / 2, 1 / 4, True)
+    return 1 - pattern_probability(q, produced, eps, 1 / (2 * c), 1 / (4 * c), name == "sparse_variant")
+
+
+def noisy_max_error(program, u, det, gamma, eps):
+    m = int(program.params["m"])
+    q = [float(u[f"q[{i}]"]) for i in range(1, m + 1)]
+    best = q[int(det["out"]) - 1]
+    total = 0.0
+    for i in range(m):
+        if abs(q[i] - best) <= float(gamma):
+            def f(x, i=i):
+                v = lap_pdf(x, q[i], eps / 2)
+                for j in range(m):
+                    if j != i:
+                        v *= lap_cdf(x, q[j], eps / 2)
+                return v
+            total += quad(f, q)
+    return 1 - total
+
+
+def laplace_error(program, u, det, gamma, eps):
+    k, sens = int(program.params["k"]), float(program.params["sens"])
+    g = float(gamma)
+    inside = quad(lambda x: lap_pdf(x, 0, eps / sens) if abs(x) <= g else 0.0, [-g, 0, g])
+    return 1 - inside ** k
+
+
+QUADRATURE = {"sparse": sparse_error, "sparse_variant": sparse_error, "above_threshold": sparse_error,
+              "numeric_sparse": sparse_error, "noisy_max": noisy_max_error, "laplace": laplace_error}
+
+
+# --------------------------------------------------------------------------- shipped claims
+
+
+SHIPPED = sorted(p.name for p in THEORIES.glob("*.toml"))
+
+
+@pytest.fixture(scope="module")
+def results():
+    out = {}
+    for name in SHIPPED:
+        checker = AccuracyChecker(load_claim(str(THEORIES / name)))
+        out[name] = (checker, checker.run())
+    return out
+
+
+def test_every_section_3_claim_is_shipped_and_decided(results):
+    assert {"sparse.toml", "noisy_max.toml", "laplace.toml", "numeric_sparse_cor7.toml"} <= set(results)
+    for name, (_, res) in results.items():
+        assert res.verdict in ("verified", "refuted"), name
+        assert res.reports, name
+
+
+@pytest.mark.parametrize("name", [n for n in SHIPPED if n != "exponential.toml"])
+def test_shipped_claim_against_quadrature(results, name):
+    """Closed forms = quadrature on a grid of eps, and a verified bound holds there."""
+    checker, res = results[name]
+    qf = QUADRATURE[checker.program.name]
+    applicable = res.applicable
+    assert applicable, f"{name}: the claim applies to no input"
+    step = max(1, len(applicable) // 12)  # a spread of inputs, every gamma
+    for rep in applicable[::step]:
+        for eps in EPS_GRID:
+            exact = float(certified(rep.p_error, F(eps)).mid())
+            numeric = qf(checker.program, rep.input, rep.det, rep.gamma, eps)
+            assert exact == pytest.approx(numeric, abs=2e-9), (name, rep.input, rep.gamma, eps)
+            if res.verdict == "verified":
+                assert numeric <= float(certified(rep.bound, F(eps)).mid()) + 1e-9, (name, rep.input, eps)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_claim_against_the_sampler(results, name):
+    checker, res = results[name]
+    reps = res.applicable
+    for rep in (reps[0], reps[len(reps) // 2]):
+        eps = F(3, 2)
+        freq = simulate_error(checker.claim, rep.input, rep.det, rep.gamma, eps, 40_000, seed=7)
+        ci = freq.interval(0.999)
+        exact = float(certified(rep.p_error, eps).mid())
+        assert ci.low <= exact <= ci.high, (name, rep.input, exact, ci)
+
+
+def test_dd_conventions_decide_which_inputs_are_checked(results):
+    checker, res = results["sparse.toml"]
+    for rep in res.reports:
+        assert rep.applies == (rep.dd.value > 0)
+    paper = AccuracyChecker(checker.claim, boundary=True)
+    assert all(r.applies for r in paper.run().reports)
+
+
+# --------------------------------------------------------------------------- refutations
+
+
+def _sparse_c1():
+    return AccuracyChecker(load_claim(str(THEORIES / "sparse.toml"), {"c": F(1)}))
+
+
+def test_refuted_claim_counterexample_rechecks_by_quadrature_and_simulation():
+    checker = _sparse_c1()
+    res = checker.run(kappa=7)
+    assert res.verdict == "refuted"
+    for rep in res.failing[:3]:
+        cex = rep.counterexample
+        assert cex.eps > 0 and cex.eps.denominator <= 100  # a simple rational
+        assert cex.error_ball > cex.bound_ball            # certified, independent of decide
+        numeric = sparse_error(checker.program, cex.input, rep.det, cex.gamma, float(cex.eps))
+        bound = float(cex.bound_ball.mid())
+        assert numeric > bound
+        freq = simulate_error(checker.claim, cex.input, rep.det, cex.gamma, cex.eps, 100_000, seed=3)
+        assert freq.interval(0.999).low > bound
+        # Definition 2 needs alpha < dd(u): the reported alpha' is one, and fails too
+        assert cex.alpha_strict is not None and cex.alpha_strict < rep.dd.value
+        strict_bound = certified(checker.claim.beta_at(cex.alpha_strict, cex.gamma), cex.eps) / 7
+        assert cex.error_ball > strict_bound
+    # the same claim with kappa = 6 holds everywhere
+    assert checker.run(kappa=6).verdict == "verified"
+
+
+def test_a_refuted_claim_file(tmp_path):
+    """A claim whose beta is too small (beta/7 written into the formula) is refuted."""
+    text = (THEORIES / "sparse.toml").read_text().replace('path = "../programs', f'path = "{ROOT}/programs')
+    text = text.replace('beta = "2*m*c*exp(-alpha*eps/(8*c))"', 'beta = "2*m*c*exp(-alpha*eps/(8*c))/7"')
+    text = text.replace("c = 2", "c = 1")
+    path = tmp_path / "too_strong.toml"
+    path.write_text(text)
+    res = AccuracyChecker(load_claim(str(path))).run()
+    assert res.verdict == "refuted"
+    cex = res.counterexample
+    freq = simulate_error(res.claim, cex.input, res.failing[0].det, cex.gamma, cex.eps, 100_000, seed=11)
+    assert freq.interval(0.999).low > float(cex.bound_ball.mid())
+
+
+def test_paper_convention_checks_inputs_with_dd_equal_to_alpha():
+    """SparseVariant, c = 1, q = [-1,-1,0]: dd = 0, so Definition 2 says nothing there; the
+    paper's convention checks it at alpha = 0, and beta/7 = 6/7 fails (Table 4a's example)."""
+    claim = load_claim(str(THEORIES / "sparse_variant.toml"), {"c": F(1)})
+    u = {"q[1]": F(-1), "q[2]": F(-1), "q[3]": F(0)}
+    strict = AccuracyChecker(claim).run([u], kappa=7)
+    assert strict.verdict == "verified" and not strict.applicable
+    paper = AccuracyChecker(claim, boundary=True).run([u], kappa=7)
+    assert paper.verdict == "refuted"
+    cex = paper.counterexample
+    assert cex.alpha == 0 and cex.alpha_strict is None  # no alpha < dd(u) = 0 exists
+    assert float(cex.bound_ball.mid()) == pytest.approx(6 / 7)
+
+
+# --------------------------------------------------------------------------- grid dd
+
+
+@pytest.mark.parametrize("name, params", [("sparse.toml", {"c": F(1)}), ("numeric_sparse.toml", {"m": F(2)}),
+                                          ("laplace.toml", {}), ("exponential.toml", {})])
+def test_fast_grid_dd_equals_dd_grid(name, params):
+    claim = load_claim(str(THEORIES / name), params).accuracy
+    fast = GridDisagreement(claim.points, claim.det_at, claim.input_distance)
+    for u in claim.points:
+        slow = dd_grid(u, claim.points, claim.det_at, claim.input_distance)
+        got = fast.dd(u)
+        assert (got.value, got.attained, got.witness) == (slow.value, slow.attained, slow.witness), u
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def run_cli(capsys, *argv):
+    code = cli.main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_cli_verified_refuted_and_json(capsys):
+    prog, claim = str(ROOT / "programs/sparse.dip"), str(THEORIES / "sparse.toml")
+    code, out, _ = run_cli(capsys, "accuracy", prog, claim, "--set", "c=1", "--no-progress")
+    assert code == 0 and "VERIFIED" in out
+    code, out, _ = run_cli(capsys, "accuracy", prog, claim, "--set", "c=1", "--input", "q=[-1,-1,1]",
+                           "--kappa", "7", "--json")
+    assert code == 1
+    data = json.loads(out)
+    assert data["verdict"] == "refuted"
+    cex = data["counterexample"]
+    assert cex["input"] == {"q": [-1, -1, 1]}
+    eps = F(cex["eps"])
+    assert eps > 0 and cex["eps"] == str(eps)  # "p/q" (or an integer)
+    assert "e^" in cex["error_probability"] and "e^" in cex["bound"]
+    assert float(cex["error_probability_value"].strip("[").split()[0]) > float(cex["bound_value"].strip("[").split()[0])
+    assert data["reports"][0]["p_correct"]
+
+
+def test_cli_usage_errors_exit_2(capsys):
+    prog, claim = str(ROOT / "programs/sparse.dip"), str(THEORIES / "sparse.toml")
+    cases = [
+        (str(ROOT / "programs/noisy_max.dip"), claim),           # not the claim's program
+        (prog, str(THEORIES / "missing.toml")),                  # no claim file
+        (str(ROOT / "programs/missing.dip"), claim),              # no program
+    ]
+    for p, c in cases:
+        code, _, err = run_cli(capsys, "accuracy", p, c)
+        assert code == 2 and "error" in err and "Traceback" not in err
+    for extra in (["--input", "q=[1,2]"], ["--input", "x=1"], ["--kappa", "0"], ["--set", "zz=1"]):
+        code, _, err = run_cli(capsys, "accuracy", prog, claim, *extra)
+        assert code == 2 and "error" in err, extra
