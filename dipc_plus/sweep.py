@@ -396,10 +396,11 @@ class SweepResult:
 
 
 def sweep(checker: AccuracyChecker, *, kappa_max: int = DEFAULT_KAPPA_MAX, digits: int = DEFAULT_DIGITS,
-          points=None, progress: bool = False, base: AccuracyResult | None = None) -> SweepResult:
+          points=None, progress: bool = False, base: AccuracyResult | None = None, jobs: int = 1) -> SweepResult:
     """best_kappa, kappa* and the counterexample for best_kappa + 1 (see the module doc)."""
     start = time.perf_counter()
-    result = base if base is not None else checker.run(points, 1, progress=progress, description="sweep")
+    result = base if base is not None else checker.run(points, 1, progress=progress, description="sweep",
+                                                       jobs=jobs)
     interval = checker.claim.eps
     star = kappa_star(result.reports, interval, digits)
     floor = star.floor
@@ -444,7 +445,8 @@ def sweep_text(res: SweepResult) -> str:
         at = star.at
         lines.append(f"  at {env_text(at.report.program, at.report.input)}, alpha = {fmt_q(at.report.alpha)}, "
                      f"gamma = {fmt_q(at.report.gamma)}: {at.where()}"
-                     + (f"; {star.ties} other place(s) not separated from it" if star.ties else ""))
+                     + (f"; {star.ties} other (input, eps) reach the same value to this precision"
+                        if star.ties else ""))
     if res.capped:
         lines.append(f"best kappa >= {res.best_kappa} (--kappa-max): beta/{res.best_kappa} holds")
     else:

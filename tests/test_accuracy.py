@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import tomllib
 from fractions import Fraction as F
 from pathlib import Path
 
@@ -127,7 +128,7 @@ QUADRATURE = {"sparse": sparse_error, "sparse_variant": sparse_error, "above_thr
 # --------------------------------------------------------------------------- shipped claims
 
 
-SHIPPED = sorted(p.name for p in THEORIES.glob("*.toml"))
+SHIPPED = sorted(p.name for p in THEORIES.glob("*.toml") if "accuracy" in tomllib.loads(p.read_text()))
 
 
 @pytest.fixture(scope="module")
@@ -146,10 +147,12 @@ def test_every_section_3_claim_is_shipped_and_decided(results):
         assert res.reports, name
 
 
-@pytest.mark.parametrize("name", [n for n in SHIPPED if n != "exponential.toml"])
+@pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_claim_against_quadrature(results, name):
     """Closed forms = quadrature on a grid of eps, and a verified bound holds there."""
     checker, res = results[name]
+    if checker.program.name not in QUADRATURE:  # e.g. the exponential mechanism: the sampler test covers it
+        pytest.skip(f"no quadrature written for {checker.program.name}")
     qf = QUADRATURE[checker.program.name]
     applicable = res.applicable
     assert applicable, f"{name}: the claim applies to no input"

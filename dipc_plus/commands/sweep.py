@@ -53,7 +53,7 @@ def run(args) -> int:
         raise UserError(f"--digits must be between 1 and 60, not {args.digits}", hint="use e.g. --digits 10")
     checker, points = load(args)
     result = sweep(checker, kappa_max=args.kappa_max, digits=args.digits, points=points,
-                   progress=not args.no_progress and not args.json)
+                   progress=not args.no_progress and not args.json, jobs=args.jobs)
     if args.json:
         print(json.dumps(result.to_json(full=args.reports), indent=2))
     else:
