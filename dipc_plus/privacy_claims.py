@@ -522,6 +522,12 @@ def _read_budget(r: _Reader, text, program: ir.Program, key: str) -> Budget:
                 if b[0] or b[1] or b[2] == 0:
                     fail("divide only by a nonzero number")
                 return (a[0] / b[2], {k: v / b[2] for k, v in a[1].items()}, a[2] / b[2])
+            if isinstance(node.op, ast.Pow):
+                if a[0] or a[1] or b[0] or b[1]:
+                    fail("a power of eps or of a logarithm is not linear in eps")
+                if b[2].denominator != 1:
+                    fail("only integer powers of numbers are allowed")
+                return (Fraction(0), {}, a[2] ** int(b[2]))
         fail("only numbers, eps, the program's parameters, ln(rational), + - * / are allowed")
 
     k, logs, const = ev(tree)

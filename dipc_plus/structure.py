@@ -350,8 +350,8 @@ class KernelChain:
                 merged[-1][1] = b
             else:
                 merged.append([a, b])
-        if len(merged) < 2:
-            return None
+        if sum(1 for a, b in merged if _reads_inputs(body, (a, b), inputs)) < 2:
+            return None  # one block reads every input: nothing to share
         blocks = []
         for a, b in merged:
             stmts = body[a:b]
