@@ -271,7 +271,7 @@ def canonical(component, noises: dict) -> tuple:
 
 
 def _renamed(a: Atom, new_id: dict) -> Atom:
-    form = LinForm.make({new_id[i]: c for i, c in a.form.coeffs}, a.form.const)
+    form = LinForm(tuple(sorted((new_id[i], c) for i, c in a.form.coeffs)), a.form.const)
     return Atom(_normalise(form, a.op), a.op)
 
 
@@ -285,11 +285,12 @@ def _integer_atom(a: Atom) -> tuple:
     """(op, {noise id: int}, int): the atom scaled by a positive number to a primitive integer vector."""
     found = a.__dict__.get("_ints")
     if found is None:
-        den = a.form.const.denominator
+        const = a.form.const
+        den = const.denominator
         for _, c in a.form.coeffs:
             den = lcm(den, c.denominator)
-        cs = {i: int(c * den) for i, c in a.form.coeffs}
-        k = int(a.form.const * den)
+        cs = {i: c.numerator * (den // c.denominator) for i, c in a.form.coeffs}
+        k = const.numerator * (den // const.denominator)
         g = gcd(k, *cs.values())
         found = (a.op, {i: c // g for i, c in cs.items()}, k // g)
         object.__setattr__(a, "_ints", found)
