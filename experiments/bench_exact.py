@@ -3,12 +3,13 @@
     python experiments/bench_exact.py            # all four tables
     python experiments/bench_exact.py noisy_max  # one of them
     python experiments/bench_exact.py --jobs 2   # inputs spread over 2 worker processes
-    python experiments/bench_exact.py --no-tracemalloc   # time without tracing allocations
+    python experiments/bench_exact.py --tracemalloc   # also trace Python allocations
 
-Tracing allocations (the default, for the peak-memory column) makes this
-allocation-heavy pure-Python computation several times slower (about 4x here);
---no-tracemalloc times the computation alone (peak resident set is still
-printed).  With --jobs the workers' allocations are not traced.
+Times are of the computation alone; memory is the peak resident set of the
+process (resource.getrusage).  --tracemalloc adds the peak of traced Python
+allocations per table, but tracing makes this allocation-heavy pure-Python
+computation about 4x slower, so its times are not comparable.  With --jobs the
+workers' allocations are not traced.
 
 For each table it builds the parametric Markov chain at every input of the grid,
 computes the exact closed form of P[P(u) = det(u)] (for NumericSparse: every flag
@@ -68,7 +69,7 @@ def run_table(name, file, params, bound, gamma, paper_seconds, jobs=1, trace=Tru
         tracemalloc.stop()
         memory = f"peak traced memory {peak / 2**20:.1f} MiB" + (" (parent only)" if jobs != 1 else "")
     else:
-        memory = "allocations not traced"
+        memory = "peak RSS so far " + f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB"
     print(f"{name:15s} m={m} grid [-{bound},{bound}]^{m} ({len(grid)} inputs): "
           f"{elapsed:7.2f} s, {states} chain states in all, {memory}; "
           f"paper: {paper_seconds} s; lowest P[correct] at eps=1: {worst[0]:.4f} at q={list(worst[1])}",
@@ -83,7 +84,7 @@ def main(argv):
         at = args.index("--jobs")
         jobs = int(args[at + 1])
         del args[at:at + 2]
-    trace = "--no-tracemalloc" not in args
+    trace = "--tracemalloc" in args
     wanted = {a for a in args if not a.startswith("--")}
     total = 0.0
     for row in TABLES:
