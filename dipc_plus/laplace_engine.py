@@ -48,6 +48,7 @@ from math import gcd, inf, lcm, factorial
 from flint import fmpq, fmpq_mpoly_ctx, fmpq_poly
 
 from .constraints import Atom, Noise
+from . import lp
 from .expoly import ExpPoly
 
 __all__ = ["probability", "simplify_region", "region_is_feasible", "clear_caches"]
@@ -239,79 +240,16 @@ def _fq(x) -> fmpq:
 
 
 def _lp_interior_point(cons):
-    """Exact simplex: a point of {u : A u + d < 0} (eps = 1), or None if it is empty.
+    """A point of the open set {u : A u + d < 0} (eps = 1), or None if it is empty.
 
-    Maximise t subject to A u + t <= -d, t <= 1 (u free, split as p - q; t = s - K
-    with s >= 0 and K large enough that the origin is a feasible start).  The open
-    set is nonempty iff the optimum t is positive; we stop as soon as t > 0 and
-    return that basic solution's u, which then satisfies every constraint
-    strictly.  Bland's rule guarantees termination.
+    Each row of `cons` is (a_0, ..., a_{n-1}, d); the exact LP of `lp` decides it.
     """
     nv = len(cons[0]) - 1
-    used = [j for j in range(nv) if any(c[j] for c in cons)]
-    k = len(used)
-    m = len(cons)
-    rhs0 = [-_fq(c[-1]) for c in cons]
-    K = max([fmpq(0)] + [-r for r in rhs0])
-    ncol = 2 * k + 1 + m + 1
-    scol = 2 * k
-    rows = []
-    for i, c in enumerate(cons):
-        row = [fmpq(0)] * (ncol + 1)
-        for jj, j in enumerate(used):
-            v = _fq(c[j])
-            row[jj] = v
-            row[k + jj] = -v
-        row[scol] = fmpq(1)
-        row[scol + 1 + i] = fmpq(1)
-        row[ncol] = rhs0[i] + K
-        rows.append(row)
-    last = [fmpq(0)] * (ncol + 1)
-    last[scol] = fmpq(1)
-    last[scol + 1 + m] = fmpq(1)
-    last[ncol] = 1 + K
-    rows.append(last)
-    basis = [scol + 1 + i for i in range(m + 1)]
-    obj = [fmpq(0)] * (ncol + 1)
-    obj[scol] = fmpq(-1)
-    while True:
-        if obj[ncol] > K:
-            values = [fmpq(0)] * ncol
-            for r, col in enumerate(basis):
-                values[col] = rows[r][ncol]
-            point = [Fraction(0)] * nv
-            for jj, j in enumerate(used):
-                u = values[jj] - values[k + jj]
-                point[j] = Fraction(int(u.p), int(u.q))
-            return point
-        enter = next((j for j in range(ncol) if obj[j] < 0), None)
-        if enter is None:
-            return None
-        best = None
-        for r, row in enumerate(rows):
-            a = row[enter]
-            if a > 0:
-                ratio = row[ncol] / a
-                if best is None or ratio < best[0] or (ratio == best[0] and basis[r] < basis[best[1]]):
-                    best = (ratio, r)
-        if best is None:  # cannot happen: the objective is bounded by 1 + K
-            raise AssertionError("unbounded feasibility LP")
-        r = best[1]
-        prow = rows[r]
-        piv = prow[enter]
-        prow = [v / piv for v in prow]
-        rows[r] = prow
-        nz = [j for j, v in enumerate(prow) if v != 0]
-        for rr, row in enumerate(rows):
-            if rr != r:
-                f = row[enter]
-                if f != 0:
-                    for j in nz:
-                        row[j] -= f * prow[j]
-        f = obj[enter]
-        for j in nz:
-            obj[j] -= f * prow[j]
-        basis[r] = enter
+    system = [lp.Constraint.make({j: c[j] for j in range(nv) if c[j]}, "<", -Fraction(c[-1])) for c in cons]
+    point = lp.interior_point(system, list(range(nv)))
+    if point is None:
+        return None
+    return [Fraction(point.get(j, 0)) for j in range(nv)]
 
 
 # --------------------------------------------------------------------------- terms
