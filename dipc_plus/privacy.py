@@ -232,8 +232,9 @@ class Plan:
     notes: list = field(default_factory=list)
 
 
-def plan(claim, structure: bool = True, *, max_states: int = DEFAULT_MAX_STATES) -> Plan:
-    """Split the check into units (components when sound), find symmetric inputs."""
+def plan(claim, structure: bool = True, *, max_states: int = DEFAULT_MAX_STATES, symmetry: bool = True) -> Plan:
+    """Split the check into units (components when sound), find symmetric inputs
+    (symmetry=False keeps components and kernel chains but evaluates every input)."""
     program = claim.program
     notes = []
     comps = None
@@ -264,7 +265,7 @@ def plan(claim, structure: bool = True, *, max_states: int = DEFAULT_MAX_STATES)
         units = [Unit("whole program", program, tuple(program.input_names()), None, claim.grid, src,
                       all_points=claim)]
         how = "whole"
-    if structure:
+    if structure and symmetry:
         for unit in units:
             chain = unit.source.chain
             if chain is None or unit.npoints < CHAIN_THRESHOLD:
@@ -751,13 +752,13 @@ class PrivacyResult:
 # --------------------------------------------------------------------------- checking a claim
 
 
-def check_dp(claim: DPClaim, *, structure: bool | None = None,
+def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = True,
              max_states: int = DEFAULT_MAX_STATES) -> PrivacyResult:
     """Decide the claim exactly; the first failing (pair, output) in input order is returned
     as a re-checked counterexample."""
     t0 = time.perf_counter()
     use = claim.structure if structure is None else structure
-    pl = plan(claim, use, max_states=max_states)
+    pl = plan(claim, use, max_states=max_states, symmetry=symmetry)
     checker = Checker(claim)
     pairs = obligations = 0
     for unit in pl.units:
@@ -994,12 +995,12 @@ def _bname(b) -> str:
     return fmt_q(b)
 
 
-def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = True,
+def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = True, symmetry: bool = True,
                  max_states: int = DEFAULT_MAX_STATES) -> LossResult:
     """The exact tight loss L(eps) over the claim's pairs and outputs."""
     t0 = time.perf_counter()
     use = claim.structure if structure is None else structure
-    pl = plan(claim, use, max_states=max_states)
+    pl = plan(claim, use, max_states=max_states, symmetry=symmetry)
     res = LossResult(claim, plan=pl)
     cands: dict = {}
     npairs = nratios = 0
