@@ -201,7 +201,8 @@ def draw(data: PlotData, path: str, *, log: bool = False, dpi: int = 150) -> Non
     bottom.set_xlabel("eps")
     bottom.set_ylabel("beta / P[error]")
     bottom.grid(alpha=0.3)
-    bottom.legend(fontsize=8, loc="upper left")
+    if bottom.get_legend_handles_labels()[0]:
+        bottom.legend(fontsize=8, loc="upper left")
     bottom.set_xlim(0, xs[-1])
     fig.savefig(path, dpi=dpi)
 
