@@ -356,6 +356,7 @@ class AccuracyChecker:
         self.boundary = boundary
         self.max_states = max_states
         shared = {} if shared is None else shared
+        self._shared = shared
         self._det: dict = shared.setdefault(("det", claim.det, claim.file if claim.det == "table" else None), {})
         self._dist: dict = shared.setdefault("dist", {})
         self._dd: dict = (shared.setdefault(("dd", _key(claim.input_distance)), {})
@@ -394,11 +395,14 @@ class AccuracyChecker:
     def _dd_reals(self, u: Mapping, det_u: dict) -> Disagreement:
         """dd over the reals: in closed form when every region is a box (`box_dd`), else the LP."""
         if self.claim.det == "noise-free":
-            from .box_dd import box_dd
-            from .disagreement import RealSpace
             if self._space is None:
-                self._space = RealSpace(self.program, self.claim.input_distance)
-            fast = box_dd(self._space, u, det_u)
+                from .box_dd import BoxDisagreement
+                from .disagreement import RealSpace
+                key = ("box-dd", _key(self.claim.input_distance))
+                if key not in self._shared:
+                    self._shared[key] = BoxDisagreement(RealSpace(self.program, self.claim.input_distance))
+                self._space = self._shared[key]
+            fast = self._space.dd(u, det_u)
             if fast is not None:
                 return fast
         return self.claim.dd(u, det_u)

@@ -40,6 +40,11 @@ class _Box:
         self.hi: dict = {}
         self.empty = False
 
+    def copy(self) -> "_Box":
+        other = _Box()
+        other.lo, other.hi, other.empty = dict(self.lo), dict(self.hi), self.empty
+        return other
+
     def add(self, c: lp.Constraint) -> bool:
         """Intersect with one constraint; False if it bounds more than one variable."""
         if not c.coeffs:
@@ -49,13 +54,15 @@ class _Box:
         if len(c.coeffs) != 1:
             return False
         (name, a), = c.coeffs
-        op = c.op if a > 0 else _FLIP[c.op]
-        x = c.rhs / a
+        self.add_bound(name, c.rhs / a, c.op if a > 0 else _FLIP[c.op])
+        return True
+
+    def add_bound(self, name, x: Fraction, op: str) -> None:
+        """Intersect with  name op x."""
         if op in (">", ">=", "=="):
             self._tighten(self.lo, name, x, op != ">", lower=True)
         if op in ("<", "<=", "=="):
             self._tighten(self.hi, name, x, op != "<", lower=False)
-        return True
 
     @staticmethod
     def _tighten(bounds: dict, name, x: Fraction, closed: bool, lower: bool) -> None:
@@ -106,61 +113,106 @@ def _pick(u_n: Fraction, lo, hi, value: Fraction) -> Fraction:
     return target + inward * min(room, width) / 2
 
 
-def _units(space: RealSpace, distance, u: Mapping, det_u: Mapping):
-    above = []
-    if isinstance(distance, NumericSparseInput):
-        T = distance.threshold
-        above = [n for n in space.reals if n in distance.reals and Fraction(u[n]) >= T]
-    for fixed, region in space.regions(det_u):
+def _frozen(det_u: Mapping) -> tuple:
+    return tuple(sorted((k, (type(v).__name__, v if isinstance(v, (bool, str)) else Fraction(v)))
+                        for k, v in det_u.items()))
+
+
+class BoxDisagreement:
+    """dd over the reals for one program and distance, with the regions' boxes cached per det
+    output (every input with the same det(u) has the same regions)."""
+
+    def __init__(self, space: RealSpace):
+        self.space = space
+        self.distance = space.distance
+        self.reals = list(space.reals)
+        self._boxes: dict = {}
+
+    def _region_boxes(self, det_u: Mapping):
+        """[(fixed, box)] for the regions where det differs from det_u, or None if one is no box."""
+        key = _frozen(det_u)
+        if key not in self._boxes:
+            boxes = []
+            for fixed, region in self.space.regions(det_u):
+                box = _Box()
+                if not all(box.add(c) for c in region):
+                    boxes = None
+                    break
+                boxes.append((fixed, box))
+            self._boxes[key] = boxes
+        return self._boxes[key]
+
+    def _units(self, u: Mapping, det_u: Mapping):
+        """The boxes to measure from u: a region's box, split for the NumericSparse distance by how
+        each real input >= T at u keeps a finite distance (moved below T, or left where it is)."""
+        boxes = self._region_boxes(det_u)
+        if boxes is None:
+            return None
+        above = []
+        if isinstance(self.distance, NumericSparseInput):
+            T = self.distance.threshold
+            above = [n for n in self.reals if n in self.distance.reals and Fraction(u[n]) >= T]
         if not above:
-            yield fixed, region
-            continue
-        for choice in itertools.product((True, False), repeat=len(above)):
-            yield fixed, region + [lp.Constraint.make({n: 1}, "<", distance.threshold) if below else
-                                   lp.Constraint.make({n: 1}, "==", Fraction(u[n]))
-                                   for n, below in zip(above, choice)]
+            return boxes
+        T = self.distance.threshold
+        units = []
+        for fixed, base in boxes:
+            for choice in itertools.product((True, False), repeat=len(above)):
+                box = base.copy()
+                for n, below in zip(above, choice):
+                    if below:
+                        box.add_bound(n, T, "<")
+                    else:
+                        box.add_bound(n, Fraction(u[n]), "==")
+                units.append((fixed, box))
+        return units
+
+    def dd(self, u: Mapping, det_u: Mapping) -> Disagreement | None:
+        """dd(u) over the reals in closed form, or None when some region is not a box."""
+        if not isinstance(self.distance, (LinfInput, NumericSparseInput)):
+            return None
+        units = self._units(u, det_u)
+        if units is None:
+            return None
+        reals = self.reals
+        at = {n: Fraction(u[n]) for n in reals}
+        best = None  # (value, attained, fixed, box)
+        for fixed, box in units:
+            if box.is_empty(reals):
+                continue
+            gap = max((_gap(u[k], v) for k, v in fixed.items()), default=Fraction(0))
+            if gap == INF:
+                continue
+            coords = [_coordinate(at[n], *box.interval(n)) for n in reals]
+            value = max((d for d, _ in coords), default=Fraction(0))
+            attained = all(d < value or included for d, included in coords)
+            if gap > value:
+                value, attained = gap, True
+            if best is None or value < best[0] or (value == best[0] and attained and not best[1]):
+                best = (value, attained, fixed, box)
+        if best is None:
+            return Disagreement(INF, False)
+        value, attained, fixed, box = best
+        if attained:
+            point = {n: _pick(at[n], *box.interval(n), value) for n in reals}
+        else:  # the closure point
+            point = {}
+            for n in reals:
+                lo, hi = box.interval(n)
+                x = at[n]
+                x = max(x, lo[0]) if lo is not None else x
+                x = min(x, hi[0]) if hi is not None else x
+                point[n] = x
+        witness = {**{k: u[k] for k in u}, **fixed, **point}
+        result = Disagreement(value, attained, witness)
+        if attained:
+            result.output = noise_free.run(self.space.program, witness)
+            if outputs_equal(result.output, det_u):
+                raise AssertionError(f"box dd witness {witness} does not disagree with {dict(u)}")
+        return result
 
 
 def box_dd(space: RealSpace, u: Mapping, det_u: Mapping) -> Disagreement | None:
-    """dd(u) over the reals in closed form, or None when some region is not a box."""
-    distance = space.distance
-    if not isinstance(distance, (LinfInput, NumericSparseInput)):
-        return None
-    reals = list(space.reals)
-    best = None  # (value, attained, fixed, box)
-    for fixed, region in _units(space, distance, u, det_u):
-        box = _Box()
-        if not all(box.add(c) for c in region):
-            return None
-        if box.is_empty(reals):
-            continue
-        gap = max((_gap(u[k], v) for k, v in fixed.items()), default=Fraction(0))
-        if gap == INF:
-            continue
-        coords = [_coordinate(Fraction(u[n]), *box.interval(n)) for n in reals]
-        value = max((d for d, _ in coords), default=Fraction(0))
-        attained = all(d < value or included for d, included in coords)
-        if gap > value:
-            value, attained = gap, True
-        if best is None or value < best[0] or (value == best[0] and attained and not best[1]):
-            best = (value, attained, fixed, box)
-    if best is None:
-        return Disagreement(INF, False)
-    value, attained, fixed, box = best
-    if attained:
-        point = {n: _pick(Fraction(u[n]), *box.interval(n), value) for n in reals}
-    else:  # the closure point
-        point = {}
-        for n in reals:
-            lo, hi = box.interval(n)
-            x = Fraction(u[n])
-            x = max(x, lo[0]) if lo is not None else x
-            x = min(x, hi[0]) if hi is not None else x
-            point[n] = x
-    witness = {**{k: u[k] for k in u}, **fixed, **point}
-    result = Disagreement(value, attained, witness)
-    if attained:
-        result.output = noise_free.run(space.program, witness)
-        if outputs_equal(result.output, det_u):
-            raise AssertionError(f"box dd witness {witness} does not disagree with {dict(u)}")
-    return result
+    """dd(u) over the reals in closed form, or None when some region is not a box (one-off use;
+    keep a `BoxDisagreement` to reuse the regions' boxes across inputs)."""
+    return BoxDisagreement(space).dd(u, det_u)

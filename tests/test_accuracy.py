@@ -272,7 +272,7 @@ def test_fast_grid_dd_equals_dd_grid(name, params):
 def test_box_dd_equals_the_lp(tmp_path, name, params, step):
     """The closed form for box regions gives the LP's value and attainment at every grid point
     (half-integer grids put inputs on open and closed region boundaries)."""
-    from dipc_plus.box_dd import box_dd
+    from dipc_plus.box_dd import BoxDisagreement, box_dd
     from dipc_plus.disagreement import RealSpace
     text = (THEORIES / name).read_text().replace('path = "../programs', f'path = "{ROOT}/programs')
     text = text.replace("grid = { q = [-1, 1] }", f'grid = {{ q = [-1, 1] }}\nstep = "{step}"')
@@ -280,9 +280,10 @@ def test_box_dd_equals_the_lp(tmp_path, name, params, step):
     path.write_text(text)
     claim = load_claim(str(path), params).accuracy
     space = RealSpace(claim.program, claim.input_distance)
+    boxes = BoxDisagreement(space)  # one object for the whole grid: regions cached per det output
     for u in claim.points:
         det = claim.det_at(u)
-        fast, slow = box_dd(space, u, det), space.dd(u, det)
+        fast, slow = boxes.dd(u, det), space.dd(u, det)
         assert (fast.value, fast.attained) == (slow.value, slow.attained), u
         if fast.attained:
             assert claim.input_distance.between(u, fast.witness) == fast.value
