@@ -239,7 +239,9 @@ def plan(claim, structure: bool = True, *, max_states: int = DEFAULT_MAX_STATES,
     notes = []
     comps = None
     single = getattr(claim, "adjacency", None) is not None and claim.adjacency.single_coordinate
-    if structure and single and claim.delta_is_zero:
+    # components need a grid: the pairs of a component are then exactly the projections of the
+    # claim's pairs (with an explicit list, a projected pair may have no pair of the list above it)
+    if structure and single and claim.delta_is_zero and claim.grid is not None:
         comps = components(program)
     if comps:
         units = []
@@ -1234,7 +1236,10 @@ def _sup_one(cand: Candidate, I: Interval, tolerance: Fraction) -> SupRatio:
     exact = [x for x in (at0, at_inf) if isinstance(x, Fraction)]
     if exact:
         k = max(exact)
-        if _bounded_by(r, k, I):
+        # e^(k eps) in the sentence: its denominator joins the others (t = e^(eps/L)); a large L
+        # makes the polynomial in t too big to be worth it, and the enclosure below is used
+        L = math.lcm(k.denominator, r.num.denominator_lcm(), r.den.denominator_lcm())
+        if L <= 48 and _bounded_by(r, k, I):
             where = "eps -> 0" if k == at0 else "eps -> inf"
             return SupRatio(value=k, how=f"exact: the limit as {where}, an upper bound on I (decided)",
                             candidate=cand)
@@ -1315,8 +1320,11 @@ def _tail_bound(r: ExpFrac, B: Fraction):
                 power = xb ** m if m >= 0 else 1 / xb ** (-m)
                 total += arb(a.numerator) / arb(a.denominator) * power * (arb(k.numerator) / arb(k.denominator) * xb).exp()
             return total
-    cn, dn, qn, rn, xn = parts(r.num)
-    cd, dd, qd, rd, xd = parts(r.den)
+    num, den = r.num, r.den
+    if dominant_term(den)[0] < 0:  # the same ratio with both signs flipped
+        num, den = -num, -den
+    cn, dn, qn, rn, xn = parts(num)
+    cd, dd, qd, rd, xd = parts(den)
     if cn <= 0 or cd <= 0:
         return None
     Bp = max(B, xn, xd)

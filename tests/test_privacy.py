@@ -348,3 +348,35 @@ def test_discrete_above_threshold_faier_family_ratio():
         paper_q = Fraction(3, 20) * Fraction(1, 6) ** n * Fraction(2, 3) + Fraction(4, 5) * Fraction(1, 3) ** n * Fraction(1, 3)
         assert (p, q) == (paper_p, paper_q)
         assert p / q > Fraction(16, 11) * 2 ** n
+
+
+def test_loss_envelope_and_sup_against_a_float_scan():
+    """SVT Alg. 6, m = 3: the envelope L(eps) equals the largest log-ratio over every pair and
+    output (evaluated in floating point from the exact tables), and the certified enclosure of
+    sup L(eps)/eps contains the maximum of a fine float scan."""
+    from dipc_plus.privacy import plan, unit_pairs
+    claim = load_privacy_claim(os.path.join(THEORIES, "svt_lyu_alg6_privacy.toml"))
+    loss = privacy_loss(claim)
+    pl = plan(claim, True)
+    unit = pl.units[0]
+    ratios = []
+    for u, w in unit_pairs(unit, claim.adjacency):
+        P, Q = unit.table(u), unit.table(w)
+        ratios += [(P[v], Q[v]) for v in P if v in Q]
+    xs = [0.05 * k for k in range(1, 100)]
+    best = []
+    for x in xs:
+        m = max(math.log(p(x) / q(x)) for p, q in ratios)
+        env = max(math.log(pc.candidate.ratio(x)) for pc in loss.pieces)
+        assert env == pytest.approx(m, rel=1e-9, abs=1e-12)
+        best.append(m / x)
+    scan = max(best)
+    s = loss.sup
+    assert s.value is None and scan <= float(s.hi) + 1e-9          # every value is below the sup
+    at = float(s.at_eps)                                             # the certified lower bound is a value
+    g = max(math.log(p(at) / q(at)) for p, q in ratios) / at
+    assert g == pytest.approx(float(s.lo), abs=1e-9)
+    assert float(s.hi) - float(s.lo) < 1e-4
+    # a finer scan around the maximiser stays inside the enclosure
+    fine = max(max(math.log(p(x) / q(x)) for p, q in ratios) / x for x in [at - 0.01 + 0.0005 * k for k in range(41)])
+    assert float(s.lo) - 1e-9 <= fine <= float(s.hi) + 1e-9

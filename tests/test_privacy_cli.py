@@ -148,3 +148,10 @@ def test_cli_turns_claim_errors_into_exit_2(capsys, tmp_path):
     path = write(tmp_path, HEAD + 'adjacency = "hamming"\nbudget = "eps^2"\n')
     code, _, err = run(capsys, "privacy", p("programs/randomized_response.dip"), path)
     assert code == 2 and "error" in err and "Traceback" not in err
+
+
+def test_attack_plot(capsys, tmp_path):
+    png = tmp_path / "attack.png"
+    code, out, _ = run(capsys, "privacy-loss", p("programs/truncated_geometric_count.dip"),
+                       p("theories/truncated_geometric_count_pufferfish.toml"), "--attack", "--plot", str(png))
+    assert code == 0 and png.exists() and png.stat().st_size > 1000

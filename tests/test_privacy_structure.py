@@ -147,3 +147,21 @@ def test_rr_counting_twenty_clients():
     claim = load_privacy_claim(os.path.join(THEORIES, "rr_counting_privacy.toml"), {"n": 20})
     result = check_dp(claim)
     assert result.verified and result.evaluations == 21
+
+
+def test_components_are_not_used_for_an_explicit_list(tmp_path):
+    """With lam = 1/10 each client alone is not ln 4-DP, but the listed inputs [0, 0] and
+    [1, 1] are not neighbours: nothing to check, so the claim holds (vacuously)."""
+    path = tmp_path / "c.toml"
+    path.write_text(f"""
+[program]
+path = "{ROOT}/programs/rr_clients.dip"
+params = {{ n = 2, lam = "1/10" }}
+[privacy]
+adjacency = "hamming"
+budget = "ln(4)"
+[privacy.inputs]
+list = [ {{ x = [0, 0] }}, {{ x = [1, 1] }} ]
+""")
+    result = check_dp(load_privacy_claim(str(path)))
+    assert result.verified and result.pairs == 0
