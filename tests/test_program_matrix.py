@@ -151,6 +151,9 @@ ROWS = [
     Row("truncated_geometric_choose", {"x": 0}),
     Row("truncated_geometric_choose", {"x": 1}),
     Row("truncated_geometric_choose", {"x": 2}),
+    Row("truncated_geometric_count", {"x": [0, 0]}),
+    Row("truncated_geometric_count", {"x": [1, 0]}),
+    Row("truncated_geometric_count", {"x": [1, 1]}),
     # exponential mechanism
     Row("exponential", {"h1": 0, "h2": 0, "h3": 0}),
     Row("exponential", {"h1": 2, "h2": 1, "h3": 0}),
