@@ -64,6 +64,12 @@ def _auto_eps_max(reports: list[InputReport], interval, stars: list) -> float:
     for star in stars:
         if star is not None and star.at is not None and star.at.kind == "critical":
             marks.append(4.0 * float(star.at.root.ball(64).mid()))
+    for r in reports:  # let the bound come down into the chart: 1.5x where it first drops below 1
+        if r.applies and r.bound is not None:
+            xs = np.geomspace(0.05, 400, 160)
+            below = np.nonzero(_values(r.bound, xs) < 1)[0]
+            if len(below) and below[0] > 0:
+                marks.append(1.5 * float(xs[below[0]]))
     if not marks:  # where P[error] has fallen to 2% of its largest value
         for r in reports:
             if r.applies and not r.p_error.is_zero():
@@ -194,9 +200,10 @@ def draw(data: PlotData, path: str, *, log: bool = False, dpi: int = 150) -> Non
     ratios = [r[np.isfinite(r)] for r in ratios]
     ratios = [r for r in ratios if len(r)]
     if ratios:
-        low = min(min(float(r.min()) for r in ratios), data.kappa)
-        high = min(max(float(r.max()) for r in ratios), 3 * low)
-        high = max(high, 1.25 * max(low, data.kappa))
+        least = min(float(r.min()) for r in ratios)  # the ratio's minimum must be on the chart
+        low = min(least, data.kappa)
+        high = min(max(float(r.max()) for r in ratios), 3 * max(least, data.kappa))
+        high = max(high, 1.25 * max(least, data.kappa))
         bottom.set_ylim(max(0.0, low - 0.15 * (high - low)), high)
     bottom.set_xlabel("eps")
     bottom.set_ylabel("beta / P[error]")
