@@ -384,8 +384,8 @@ class AccuracyChecker:
             start = time.process_time()
             if self.claim.dd_over == "grid":
                 if self._grid is None:
-                    from .grid_dd import GridDisagreement
-                    self._grid = GridDisagreement(self.claim.points, self.det, self.claim.input_distance)
+                    from .disagreement import GridSpace
+                    self._grid = GridSpace(self.claim.points, self.det, self.claim.input_distance)
                 self._dd[key] = self._grid.dd(u, det_u)
             else:
                 self._dd[key] = self._dd_reals(u, det_u)
@@ -393,18 +393,16 @@ class AccuracyChecker:
         return self._dd[key]
 
     def _dd_reals(self, u: Mapping, det_u: dict) -> Disagreement:
-        """dd over the reals: in closed form when every region is a box (`box_dd`), else the LP."""
+        """dd over the reals (`RealSpace.dd`: closed form for box regions, else the LP), with the
+        space shared between claims about the same program and input distance."""
         if self.claim.det == "noise-free":
             if self._space is None:
-                from .box_dd import BoxDisagreement
                 from .disagreement import RealSpace
-                key = ("box-dd", _key(self.claim.input_distance))
+                key = ("real-space", _key(self.claim.input_distance))
                 if key not in self._shared:
-                    self._shared[key] = BoxDisagreement(RealSpace(self.program, self.claim.input_distance))
+                    self._shared[key] = RealSpace(self.program, self.claim.input_distance)
                 self._space = self._shared[key]
-            fast = self._space.dd(u, det_u)
-            if fast is not None:
-                return fast
+            return self._space.dd(u, det_u, near=False)  # only the value and attainment are used
         return self.claim.dd(u, det_u)
 
     def beta(self, alpha, gamma):

@@ -33,7 +33,7 @@ from fractions import Fraction
 from typing import Iterator, Mapping
 
 from . import ir, noise_free
-from .disagreement import Disagreement, RealSpace, dd_grid
+from .disagreement import Disagreement, GridSpace, RealSpace
 from .distances import (INF, INPUT_DISTANCES, OUTPUT_DISTANCES, InputDistance, LinfInput, NumericSparseInput,
                         OutputDistance, ZeroOneInput, make_output_distance)
 from .errors import UserError
@@ -137,7 +137,7 @@ class AccuracyClaim:
     eps: object                      # decide.Interval
     dd_over: str                     # 'reals' | 'grid'
     note: str = ""
-    _space: RealSpace | None = field(default=None, repr=False)
+    _space: RealSpace | GridSpace | None = field(default=None, repr=False)
 
     # -- the deterministic function ------------------------------------------------------------
     def det_at(self, u: Mapping) -> dict:
@@ -153,10 +153,9 @@ class AccuracyClaim:
     # -- distance to disagreement -------------------------------------------------------------------
     def dd(self, u: Mapping, det_u: dict | None = None) -> Disagreement:
         det_u = self.det_at(u) if det_u is None else det_u
-        if self.dd_over == "grid":
-            return dd_grid(u, self.points, self.det_at, self.input_distance, det_u)
         if self._space is None:
-            self._space = RealSpace(self.program, self.input_distance)
+            self._space = (GridSpace(self.points, self.det_at, self.input_distance) if self.dd_over == "grid"
+                           else RealSpace(self.program, self.input_distance))
         return self._space.dd(u, det_u)
 
     # -- beta --------------------------------------------------------------------------------------------

@@ -423,7 +423,7 @@ def markdown(results: list[dict], total_wall: float, cpu: float, peak_main: floa
          "",
          "Where the time goes (CPU seconds in the worker processes, summed): " +
          ", ".join(f"{name} {sec:.1f} s" for name, sec in (
-             ("dd over the reals (box_dd.py closed form; exact LPs in disagreement.py for NoisyMax)", timings["dd"]),
+             ("dd over the reals (disagreement.RealSpace.dd: closed form for box regions, exact LPs for NoisyMax)", timings["dd"]),
              ("output distributions (dtmc/reach/constraints)", timings["distribution"]),
              ("ball probabilities (semantics.within)", timings["ball"]),
              ("decision procedure (decide.py)", timings["decide"]),

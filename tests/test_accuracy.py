@@ -6,7 +6,6 @@
   bound must hold there too;
 * the sampler (no symbolic reasoning) must land on the closed forms;
 * refuted claims: the counterexample must re-check by quadrature and by simulation;
-* the fast grid dd agrees with `disagreement.dd_grid` point by point;
 * the command line: exit codes 0/1/2 and the JSON shape.
 """
 from __future__ import annotations
@@ -23,8 +22,6 @@ from scipy import integrate
 from dipc_plus import cli
 from dipc_plus.accuracy import AccuracyChecker, simulate_error
 from dipc_plus.claims import load_claim
-from dipc_plus.disagreement import dd_grid
-from dipc_plus.grid_dd import GridDisagreement
 from dipc_plus.semantics import certified
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -249,47 +246,6 @@ def test_jobs_give_the_same_reports():
     assert [(r.input, r.applies, r.verdict, r.dd.value) for r in serial.reports] == \
         [(r.input, r.applies, r.verdict, r.dd.value) for r in parallel.reports]
     assert all(a.p_error == b.p_error for a, b in zip(serial.reports, parallel.reports) if a.applies)
-
-
-# --------------------------------------------------------------------------- grid dd
-
-
-@pytest.mark.parametrize("name, params", [("sparse.toml", {"c": F(1)}), ("numeric_sparse.toml", {"m": F(2)}),
-                                          ("laplace.toml", {}), ("exponential.toml", {})])
-def test_fast_grid_dd_equals_dd_grid(name, params):
-    claim = load_claim(str(THEORIES / name), params).accuracy
-    fast = GridDisagreement(claim.points, claim.det_at, claim.input_distance)
-    for u in claim.points:
-        slow = dd_grid(u, claim.points, claim.det_at, claim.input_distance)
-        got = fast.dd(u)
-        assert (got.value, got.attained, got.witness) == (slow.value, slow.attained, slow.witness), u
-
-
-@pytest.mark.parametrize("name, params, step", [("sparse.toml", {"c": F(2)}, "1/2"),
-                                                ("numeric_sparse.toml", {"m": F(2), "c": F(1)}, "1/2"),
-                                                ("numeric_sparse.toml", {"m": F(3), "c": F(2)}, "1"),
-                                                ("above_threshold.toml", {}, "1")])
-def test_box_dd_equals_the_lp(tmp_path, name, params, step):
-    """The closed form for box regions gives the LP's value and attainment at every grid point
-    (half-integer grids put inputs on open and closed region boundaries)."""
-    from dipc_plus.box_dd import BoxDisagreement, box_dd
-    from dipc_plus.disagreement import RealSpace
-    text = (THEORIES / name).read_text().replace('path = "../programs', f'path = "{ROOT}/programs')
-    text = text.replace("grid = { q = [-1, 1] }", f'grid = {{ q = [-1, 1] }}\nstep = "{step}"')
-    path = tmp_path / name
-    path.write_text(text)
-    claim = load_claim(str(path), params).accuracy
-    space = RealSpace(claim.program, claim.input_distance)
-    boxes = BoxDisagreement(space)  # one object for the whole grid: regions cached per det output
-    for u in claim.points:
-        det = claim.det_at(u)
-        fast, slow = boxes.dd(u, det), space.dd(u, det)
-        assert (fast.value, fast.attained) == (slow.value, slow.attained), u
-        if fast.attained:
-            assert claim.input_distance.between(u, fast.witness) == fast.value
-    noisy = load_claim(str(THEORIES / "noisy_max.toml")).accuracy  # q_i vs q_j: not boxes, the LP decides
-    assert box_dd(RealSpace(noisy.program, noisy.input_distance), noisy.points[0],
-                  noisy.det_at(noisy.points[0])) is None
 
 
 # --------------------------------------------------------------------------- command line

@@ -32,13 +32,17 @@ from pathlib import Path
 import pytest
 
 from dipc_plus import noise_free as nf
-from dipc_plus.disagreement import INF, RealSpace, dd_grid, distance_to_disagreement, outputs_equal
+from dipc_plus.claims import load_claim
+from dipc_plus.disagreement import (INF, GridSpace, RealSpace, dd_grid, distance_to_disagreement,
+                                     outputs_equal)
 from dipc_plus.distances import LinfInput, NumericSparseInput, ZeroOneInput
 from dipc_plus.frontend import load_program
 
 from test_noise_free import first_argmax, numeric_sparse_reference, sparse_reference
 
-PROGRAMS = Path(__file__).resolve().parent.parent / "programs"
+ROOT = Path(__file__).resolve().parent.parent
+PROGRAMS = ROOT / "programs"
+THEORIES = ROOT / "theories"
 
 
 def load(name, **params):
@@ -218,3 +222,85 @@ def test_grid_dd_is_never_below_real_dd():
     assert space.dd(env([1, -1, -1])).value == 1
     assert dd_grid(env([1, -1, -1]), pts, det, LinfInput()).value == 2
     assert space.dd(env([-1, 1, 1])).value == dd_grid(env([-1, 1, 1]), pts, det, LinfInput()).value == 1
+
+
+# --------------------------------------------------------------------------- the fast paths
+
+
+def _claim_on_grid(tmp_path, name, params, step):
+    text = (THEORIES / name).read_text().replace('path = "../programs', f'path = "{ROOT}/programs')
+    text = text.replace("grid = { q = [-1, 1] }", f'grid = {{ q = [-1, 1] }}\nstep = "{step}"')
+    path = tmp_path / name
+    path.write_text(text)
+    return load_claim(str(path), params).accuracy
+
+
+@pytest.mark.parametrize("name, params, step", [("sparse.toml", {"c": F(2)}, "1/2"),
+                                                ("numeric_sparse.toml", {"m": F(2), "c": F(1)}, "1/2"),
+                                                ("numeric_sparse.toml", {"m": F(3), "c": F(2)}, "1"),
+                                                ("above_threshold.toml", {}, "1"),
+                                                ("above_threshold.toml", {}, "1/2")])
+def test_box_closed_form_equals_the_lp(tmp_path, name, params, step):
+    """RealSpace.dd takes the closed form for box regions; it gives the LP's value and attainment
+    at every grid point (half-integer grids put inputs on open and closed region boundaries)."""
+    claim = _claim_on_grid(tmp_path, name, params, step)
+    space = RealSpace(claim.program, claim.input_distance)
+    used_boxes = 0
+    for u in claim.points:
+        det = claim.det_at(u)
+        fast, slow = space.box_dd(u, det), space.lp_dd(u, det)
+        assert fast is not None, u
+        used_boxes += 1
+        assert (fast.value, fast.attained) == (slow.value, slow.attained), u
+        got = space.dd(u, det)
+        assert (got.value, got.attained, got.witness) == (fast.value, fast.attained, fast.witness), u
+        bare = space.dd(u, det, near=False)  # what the accuracy checker asks for
+        assert (bare.value, bare.attained, bare.witness) == (got.value, got.attained, got.witness), u
+        if fast.attained:
+            assert claim.input_distance.between(u, fast.witness) == fast.value
+            assert not outputs_equal(nf.run(claim.program, fast.witness), det)
+        elif fast.value != INF and fast.near is not None:
+            assert fast.value < claim.input_distance.between(u, fast.near) <= fast.value + F(1, 1000)
+            assert not outputs_equal(nf.run(claim.program, fast.near), det)
+    assert used_boxes == len(claim.points)
+
+
+def test_non_box_regions_use_the_lp():
+    """NoisyMax compares q_i with q_j: no region is a box, so dd is the LP's."""
+    noisy = load_claim(str(THEORIES / "noisy_max.toml")).accuracy
+    space = RealSpace(noisy.program, noisy.input_distance)
+    for u in noisy.points:
+        det = noisy.det_at(u)
+        assert space.box_dd(u, det) is None
+        got, lp_only = space.dd(u, det), space.lp_dd(u, det)
+        assert (got.value, got.attained, got.witness) == (lp_only.value, lp_only.attained, lp_only.witness)
+
+
+def _dd_grid_by_loop(u, points, det, distance):
+    """The definition, one point at a time (no grouping, no numpy)."""
+    det_u, best = det(u), None
+    for w in points:
+        out = det(w)
+        if outputs_equal(out, det_u):
+            continue
+        dist = distance.between(u, w)
+        if best is None or dist < best[0]:
+            best = (dist, dict(w))
+    return (INF, False, None) if best is None or best[0] == INF else (best[0], True, best[1])
+
+
+@pytest.mark.parametrize("name, params, step", [("sparse.toml", {"c": F(1)}, "1"),
+                                                ("numeric_sparse.toml", {"m": F(2)}, "1"),
+                                                ("numeric_sparse.toml", {"m": F(2), "c": F(1)}, "1/2"),
+                                                ("laplace.toml", {}, "1"), ("exponential.toml", {}, "1")])
+def test_grid_space_equals_the_loop(tmp_path, name, params, step):
+    """The one-pass grid dd (`GridSpace`, behind `dd_grid`) agrees with the plain loop at every
+    point, witness included (ties go to the first point in grid order)."""
+    claim = _claim_on_grid(tmp_path, name, params, step)
+    fast = GridSpace(claim.points, claim.det_at, claim.input_distance)
+    for u in claim.points:
+        got = fast.dd(u)
+        assert (got.value, got.attained, got.witness) == _dd_grid_by_loop(
+            u, claim.points, claim.det_at, claim.input_distance), u
+        one_off = dd_grid(u, claim.points, claim.det_at, claim.input_distance)
+        assert (one_off.value, one_off.witness) == (got.value, got.witness)
