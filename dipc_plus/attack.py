@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
 
-from .decide import Interval, RealRoot, _gap, simplest_rational
+from .decide import Interval, RealRoot, rational_gap, simplest_rational
 from .errors import UserError
 from .expoly import ExpFrac, ExpPoly
 from .privacy import ZERO, TableSource, _bname, _sorted_breakpoints, envelope, user_value
@@ -115,7 +115,7 @@ def bayes_attack(tables: Callable, prior: list, target: Callable, interval: Inte
     for left, right in zip(edges, edges[1:]):
         if right is not None and not isinstance(left, RealRoot) and not isinstance(right, RealRoot) and left == right:
             continue
-        a, b = _gap(left, right)
+        a, b = rational_gap(left, right)
         x = simplest_rational(a, b)
         succ = ZERO
         guesses = {}

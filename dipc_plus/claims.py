@@ -113,7 +113,7 @@ class Obligation:
     applies: bool
 
     def describe(self) -> str:
-        u = ", ".join(f"{k}={_show(v)}" for k, v in self.input.items())
+        u = ", ".join(f"{k}={show_value(v)}" for k, v in self.input.items())
         alpha = "inf" if self.alpha == INF else str(self.alpha)
         if not self.applies:
             return f"at {u}: dd = {self.dd} does not exceed alpha = {alpha}; nothing to check"
@@ -145,7 +145,7 @@ class AccuracyClaim:
         if self.det == "table":
             key = _freeze(u)
             if key not in self.table:
-                raise UserError(f"the det table has no row for the input {_show_env(u)}", file=self.file,
+                raise UserError(f"the det table has no row for the input {show_env(u)}", file=self.file,
                                 hint="add a row to [[accuracy.table]] or drop the input")
             return self.table[key]
         return noise_free.run(self.program, u)
@@ -229,7 +229,7 @@ class Claim:
 # --------------------------------------------------------------------------- reading
 
 
-class _Reader:
+class ClaimReader:
     def __init__(self, path: str, text: str):
         self.path = path
         self.loc = _Locator(text)
@@ -247,7 +247,7 @@ class _Reader:
                                  f"unknown key '{key}'" + (f" in [{where}]" if where else ""), hint)
 
     def number(self, key: str, value, *, nonnegative: bool = False) -> Fraction:
-        q = _number(value)
+        q = parse_number(value)
         if q is None:
             raise self.error(key, f"'{value}' is not a number",
                              hint='write an integer (3), a decimal (0.5) or a rational as a string ("1/2")')
@@ -264,7 +264,7 @@ class _Reader:
         return value
 
 
-def _number(value) -> Fraction | None:
+def parse_number(value) -> Fraction | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -281,14 +281,14 @@ def _number(value) -> Fraction | None:
     return None
 
 
-def _show(v) -> str:
+def show_value(v) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     return str(v)
 
 
-def _show_env(env: Mapping) -> str:
-    return "{" + ", ".join(f"{k}={_show(v)}" for k, v in env.items()) + "}"
+def show_env(env: Mapping) -> str:
+    return "{" + ", ".join(f"{k}={show_value(v)}" for k, v in env.items()) + "}"
 
 
 def _freeze(env: Mapping):
@@ -299,15 +299,15 @@ def _freeze(env: Mapping):
     return tuple(sorted((k, norm(v)) for k, v in env.items()))
 
 
-def _to_user_value(value):
+def to_user_value(value):
     """A TOML value as `inputs.bind_inputs` takes it (arrays as lists, numbers as Fractions)."""
     from .inputs import parse_scalar
     if isinstance(value, list):
-        return [_to_user_value(v) for v in value]
+        return [to_user_value(v) for v in value]
     if isinstance(value, bool):
         return value
     if isinstance(value, (int, float)):
-        return _number(value)
+        return parse_number(value)
     if isinstance(value, str):
         return parse_scalar(value, "value")
     return value
@@ -330,7 +330,7 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
         raise UserError(f"not valid TOML: {msg}", file=path, line=int(m.group(1)) if m else None,
                         column=int(m.group(2)) if m else None,
                         hint="strings need quotes (beta = \"2*exp(-alpha*eps/8)\"), tables are [name]") from None
-    r = _Reader(path, text)
+    r = ClaimReader(path, text)
     r.check_keys(data, TOP_KEYS, "")
     if "program" not in data or not isinstance(data["program"], dict):
         raise UserError("the claim file has no [program] table", file=path,
@@ -378,7 +378,7 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
 # --------------------------------------------------------------------------- [accuracy]
 
 
-def _read_accuracy(r: _Reader, acc: dict, program: ir.Program, path: str) -> AccuracyClaim:
+def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) -> AccuracyClaim:
     r.check_keys(acc, ACCURACY_KEYS, "accuracy")
     for required in ("input_distance", "output_distance", "alpha", "gamma", "beta"):
         if required not in acc:
@@ -417,7 +417,7 @@ def _read_accuracy(r: _Reader, acc: dict, program: ir.Program, path: str) -> Acc
     # alpha, gamma
     alpha = acc["alpha"]
     if alpha != "dd":
-        if isinstance(alpha, str) and _number(alpha) is None:
+        if isinstance(alpha, str) and parse_number(alpha) is None:
             raise r.error("accuracy.alpha", f"'{alpha}' is not a number or \"dd\"",
                           hint='write alpha = "dd" (each input\'s distance to disagreement) or a number')
         alpha = r.number("accuracy.alpha", alpha, nonnegative=True)
@@ -468,11 +468,11 @@ _REQUIRED_HINTS = {
 }
 
 
-def _threshold(r: _Reader, acc: dict, program: ir.Program) -> Fraction:
+def _threshold(r: ClaimReader, acc: dict, program: ir.Program) -> Fraction:
     value = acc.get("threshold", "T")
     if isinstance(value, str) and value in program.params:
         return Fraction(program.params[value])
-    q = _number(value)
+    q = parse_number(value)
     if q is None:
         raise r.error("accuracy.threshold",
                       f"'{value}' is neither a number nor a parameter of {program.name}",
@@ -480,7 +480,7 @@ def _threshold(r: _Reader, acc: dict, program: ir.Program) -> Fraction:
     return q
 
 
-def _read_beta(r: _Reader, text, program: ir.Program, alpha, gammas, path: str) -> Formula:
+def _read_beta(r: ClaimReader, text, program: ir.Program, alpha, gammas, path: str) -> Formula:
     line, col = r.loc.find("accuracy.beta")
     where = Where(path, line, None if col is None else col + 1, "accuracy.beta")
     if not isinstance(text, str):
@@ -505,7 +505,7 @@ def _read_beta(r: _Reader, text, program: ir.Program, alpha, gammas, path: str) 
     return formula
 
 
-def _check_decreasing_in_alpha(r: _Reader, formula: Formula, program: ir.Program, gammas) -> None:
+def _check_decreasing_in_alpha(r: ClaimReader, formula: Formula, program: ir.Program, gammas) -> None:
     """alpha = "dd" checks each input once, at alpha = dd(u); that covers every smaller
     alpha only if beta does not increase with alpha (POPL 2021, Definition 9 (5)).
     sympy must prove d beta / d alpha <= 0 for alpha >= 0, eps > 0; otherwise refuse."""
@@ -524,7 +524,7 @@ def _check_decreasing_in_alpha(r: _Reader, formula: Formula, program: ir.Program
                            "such as c*exp(-alpha*eps/8)")
 
 
-def _read_inputs(r: _Reader, spec, program: ir.Program, table) -> tuple[list, str]:
+def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list, str]:
     from .inputs import bind_inputs
     if spec is None:
         if table is not None:
@@ -548,7 +548,7 @@ def _read_inputs(r: _Reader, spec, program: ir.Program, table) -> tuple[list, st
         points = []
         for k, row in enumerate(rows):
             try:
-                points.append(bind_inputs(program, {n: _to_user_value(v) for n, v in row.items()}))
+                points.append(bind_inputs(program, {n: to_user_value(v) for n, v in row.items()}))
             except UserError as exc:
                 raise r.error("accuracy.inputs.list", f"entry {k + 1}: {exc.message}", exc.hint) from None
         return _check_table_covers(r, points, table), "list"
@@ -567,7 +567,7 @@ def _read_inputs(r: _Reader, spec, program: ir.Program, table) -> tuple[list, st
                           hint=(f"did you mean '{close[0]}'? " if close else "") +
                           f"its inputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
         for e in elems:
-            ranges[e] = _grid_values(r, name, value, types[e], step)
+            ranges[e] = grid_values(r, "accuracy.inputs.grid", name, value, types[e], step)
     for name, typ in program.inputs:
         if name not in ranges:
             if isinstance(typ, (ir.DomT, ir.BoolT)):
@@ -586,8 +586,8 @@ def _read_inputs(r: _Reader, spec, program: ir.Program, table) -> tuple[list, st
     return _check_table_covers(r, points, table), "grid"
 
 
-def _grid_values(r: _Reader, name: str, value, typ, step: Fraction) -> list:
-    key = "accuracy.inputs.grid"
+def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction) -> list:
+    """The values one input takes on a claim's grid (`key` names the TOML key for messages)."""
     if value == "all":
         if not isinstance(typ, (ir.DomT, ir.BoolT)):
             raise r.error(key, f"'{name}' is real: \"all\" only works for finite inputs", hint=f"{name} = [-1, 1]")
@@ -600,7 +600,7 @@ def _grid_values(r: _Reader, name: str, value, typ, step: Fraction) -> list:
         out = []
         for v in value["values"]:
             try:
-                out.append(coerce(_to_user_value(v), typ, f"grid value of {name}"))
+                out.append(coerce(to_user_value(v), typ, f"grid value of {name}"))
             except UserError as exc:
                 raise r.error(key, exc.message, exc.hint) from None
         return out
@@ -624,17 +624,17 @@ def _grid_values(r: _Reader, name: str, value, typ, step: Fraction) -> list:
         raise r.error(key, exc.message, exc.hint) from None
 
 
-def _check_table_covers(r: _Reader, points: list, table) -> list:
+def _check_table_covers(r: ClaimReader, points: list, table) -> list:
     if table is None:
         return points
     for u in points:
         if _freeze(u) not in table:
-            raise r.error("accuracy.inputs", f"the det table has no row for the input {_show_env(u)}",
+            raise r.error("accuracy.inputs", f"the det table has no row for the input {show_env(u)}",
                           hint="add a row to [[accuracy.table]] or drop the input")
     return points
 
 
-def _read_table(r: _Reader, rows, program: ir.Program) -> dict:
+def _read_table(r: ClaimReader, rows, program: ir.Program) -> dict:
     from .inputs import bind_inputs
     key = "accuracy.table"
     if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
@@ -647,19 +647,19 @@ def _read_table(r: _Reader, rows, program: ir.Program) -> dict:
             raise r.error(key, f"row {k + 1} must have exactly 'input' and 'output'",
                           hint="input = { q = [...] } and output = { out = ... }")
         try:
-            u = bind_inputs(program, {n: _to_user_value(v) for n, v in row["input"].items()})
+            u = bind_inputs(program, {n: to_user_value(v) for n, v in row["input"].items()})
         except UserError as exc:
             raise r.error(key, f"row {k + 1} input: {exc.message}", exc.hint) from None
         v = _bind_outputs(r, program, row["output"], k)
         frozen = _freeze(u)
         if frozen in table:
-            raise r.error(key, f"row {k + 1} repeats the input {_show_env(u)}", hint="give each input once")
+            raise r.error(key, f"row {k + 1} repeats the input {show_env(u)}", hint="give each input once")
         table[frozen] = v
         table["__inputs__"].append(tuple(u.items()))
     return table
 
 
-def _bind_outputs(r: _Reader, program: ir.Program, given: dict, k: int) -> dict:
+def _bind_outputs(r: ClaimReader, program: ir.Program, given: dict, k: int) -> dict:
     from .inputs import coerce
     types = dict(program.outputs)
     out = {}
@@ -680,7 +680,7 @@ def _bind_outputs(r: _Reader, program: ir.Program, given: dict, k: int) -> dict:
         for flat, v in pairs:
             typ = types[flat]
             try:
-                out[flat] = coerce(_to_user_value(v), typ, f"output {flat}")
+                out[flat] = coerce(to_user_value(v), typ, f"output {flat}")
             except UserError as exc:
                 raise r.error("accuracy.table", f"row {k + 1}: {exc.message}", exc.hint) from None
     missing = [n for n in types if n not in out]

@@ -79,7 +79,7 @@ class CertificationError(RuntimeError):
 # ---------------------------------------------------------------------------------------
 
 @contextmanager
-def _precision(bits: int) -> Iterator[None]:
+def working_precision(bits: int) -> Iterator[None]:
     old = flint.ctx.prec
     flint.ctx.prec = bits
     try:
@@ -286,7 +286,7 @@ def value_ball(f, eps) -> tuple[int, arb]:
     num, den = _split(f)
     prec = 64
     while True:
-        with _precision(prec):
+        with working_precision(prec):
             b = num.arb_value(_fq(eps), prec) / den.arb_value(_fq(eps), prec)
         bs = _ball_sign(b)
         if bs:
@@ -349,7 +349,7 @@ class RealRoot:
         if self.exact is not None:
             return arb(_fq(self.exact))
         self.refine_to(Fraction(max(1, abs(self.lo)), 2 ** prec))
-        with _precision(prec + 10):
+        with working_precision(prec + 10):
             return _hull(self.lo, self.hi)
 
     def approx(self, digits: int = 7) -> str:
@@ -473,7 +473,7 @@ class LogAlgebraicRoot(RealRoot):
             self.t_hi = mid
 
     def _eps_enclosure(self) -> tuple[Fraction, Fraction]:
-        with _precision(self._prec):
+        with working_precision(self._prec):
             L = arb(self.L)
             return _lower(L * arb(_fq(self.t_lo)).log()), _upper(L * arb(_fq(self.t_hi)).log())
 
@@ -615,7 +615,7 @@ def zero_free_near_zero(h: ExpPoly) -> Fraction:
     while True:
         delta = Fraction(1, 2 ** m)
         prec = 64 + 4 * m
-        with _precision(prec):
+        with working_precision(prec):
             ball = dk.arb_value(_hull(Fraction(0), delta), prec)
         if _ball_sign(ball):
             return delta
@@ -644,7 +644,7 @@ def zero_free_beyond(h: ExpPoly) -> Fraction:
         if k < 0 and m > 0:
             x0 = max(x0, Fraction(m) / -k)
     X = Fraction(-((-x0.numerator) // x0.denominator))  # ceil
-    with _precision(64):
+    with working_precision(64):
         while True:
             x = arb(_fq(X))
             r = arb(0)
@@ -681,7 +681,7 @@ def isolate_mixed_zeros(h: ExpPoly, a: Fraction, b: Fraction) -> list[tuple[Frac
     while stack:
         lo, hi = stack.pop()
         prec = _bisection_precision(lo, hi)
-        with _precision(prec):
+        with working_precision(prec):
             box = _hull(lo, hi)
             if _ball_sign(h.arb_value(box, prec)):
                 continue
@@ -892,7 +892,7 @@ class SignRegion:
         return f"f {_SIGN_TEXT[self.sign]} {self.where()}"
 
 
-def _gap(left: Boundary, right: Boundary | None) -> tuple[Fraction, Fraction | None]:
+def rational_gap(left: Boundary, right: Boundary | None) -> tuple[Fraction, Fraction | None]:
     """Rationals a < b with left <= a, b <= right (b None: inf), refining zeros as needed."""
     while True:
         a = left.hi if isinstance(left, RealRoot) else left
@@ -913,7 +913,7 @@ def _sample(left: Boundary, right: Boundary | None) -> Fraction:
     if right is not None and not isinstance(left, RealRoot) and not isinstance(right, RealRoot) \
             and left == right:
         return left
-    a, b = _gap(left, right)
+    a, b = rational_gap(left, right)
     return simplest_rational(a, b)
 
 

@@ -37,8 +37,8 @@ from flint import arb
 
 from . import ir
 from .constraints import LinForm, atom, probability as constraints_probability
-from .decide import (CertificationError, _precision, Interval, RealRoot, analyse, decide, dominant_term, recheck,
-                     sign_at, simplest_rational, _gap)
+from .decide import (CertificationError, working_precision, Interval, RealRoot, analyse, decide, dominant_term, recheck,
+                     sign_at, simplest_rational, rational_gap)
 from .dtmc import DEFAULT_MAX_STATES, mul
 from .errors import UserError
 from .expoly import ExpFrac, ExpPoly
@@ -841,7 +841,7 @@ def _counterexample(claim: DPClaim, pl: Plan, unit: Unit, u, w, v, witness, chec
     if recheck(f, eps, ">="):
         raise CertificationError(f"decide.recheck does not confirm the counterexample at eps = {eps}")
     p_at, q_at, bound_at = independent_values(p, q, checker, eps)
-    with _precision(256):
+    with working_precision(256):
         ratio = None if q.is_zero() else (p_at / q_at)
     return Counterexample(full_u, full_w, outputs, eps, p, q, p_at, q_at, bound_at, ratio, claim.program,
                           unit.label if pl.how == "components" else "")
@@ -851,7 +851,7 @@ def independent_values(p, q, checker: Checker, eps: Fraction, prec: int = 256):
     """p(eps), q(eps) and the bound e^budget q + delta as arb balls, evaluated term by term
     at rising precision (no factoring, no root isolation) until p > bound is certified."""
     while prec <= 1 << 14:
-        with _precision(prec):
+        with working_precision(prec):
             p_at = ExpFrac.of(p).arb_value(eps, prec)
             q_at = ExpFrac.of(q).arb_value(eps, prec)
             e_at = checker.E.arb_value(eps, prec)
@@ -1139,7 +1139,7 @@ def envelope(cands: list, I: Interval) -> list:
     for left, right in zip(bounds, bounds[1:]):
         if right is not None and not isinstance(left, RealRoot) and not isinstance(right, RealRoot) and left == right:
             continue
-        a, b = _gap(left, right)
+        a, b = rational_gap(left, right)
         x = simplest_rational(a, b)
         sub = [funcs[i] for i in keep]
         i = keep[_argmax_at(sub, x)]
@@ -1250,12 +1250,12 @@ def _sup_one(cand: Candidate, I: Interval, tolerance: Fraction) -> SupRatio:
 
 
 def _ball(f, x, prec: int = 128) -> arb:
-    with _precision(prec):
+    with working_precision(prec):
         return ExpFrac.of(f).arb_value(x, prec)
 
 
 def _box(a: Fraction, b: Fraction, prec: int = 128) -> arb:
-    with _precision(prec):
+    with working_precision(prec):
         return arb(a.numerator) / arb(a.denominator) if a == b else \
             (arb(a.numerator) / arb(a.denominator)).union(arb(b.numerator) / arb(b.denominator))
 
@@ -1263,7 +1263,7 @@ def _box(a: Fraction, b: Fraction, prec: int = 128) -> arb:
 def _g_upper(r: ExpFrac, a: Fraction, b: Fraction, dr: ExpFrac, prec: int = 128):
     """An upper bound of g = ln r(eps)/eps on [a, b] (0 < a) by the mean-value form
     g(m) + sup|g'| (b - a)/2 with g' = r'/(r eps) - ln r / eps^2; None when it is not finite."""
-    with _precision(prec):
+    with working_precision(prec):
         box = _box(a, b, prec)
         m = (a + b) / 2
         mb = _box(m, m, prec)
@@ -1291,7 +1291,7 @@ def _near_zero_bound(r: ExpFrac, delta: Fraction, pieces: int = 32) -> Fraction 
     d = ExpFrac(r.num.derivative() * r.den - r.num * r.den.derivative(), r.den * r.den)
     best = None
     for k in range(pieces):
-        with _precision(128):
+        with working_precision(128):
             ball = d.arb_value(_box(delta * Fraction(k, pieces), delta * Fraction(k + 1, pieces)), 128)
         if not ball.is_finite():
             return None
@@ -1313,7 +1313,7 @@ def _tail_bound(r: ExpFrac, B: Fraction):
 
     def R(rest, x: Fraction) -> float:
         # decreasing in x beyond x0; an upper estimate with outward rounding by arb
-        with _precision(128):
+        with working_precision(128):
             xb = arb(x.numerator) / arb(x.denominator)
             total = arb(0)
             for a, m, k in rest:
@@ -1329,7 +1329,7 @@ def _tail_bound(r: ExpFrac, B: Fraction):
         return None
     Bp = max(B, xn, xd)
     for _ in range(60):
-        with _precision(128):
+        with working_precision(128):
             Rn, Rd = R(rn, Bp), R(rd, Bp)
             if Rd < 1:
                 C = (arb(cn.numerator) / arb(cn.denominator) / (arb(cd.numerator) / arb(cd.denominator))
@@ -1395,7 +1395,7 @@ def _sup_bnb(r: ExpFrac, I: Interval, tol: Fraction, max_boxes: int = 20000):
         # a better lower bound from the midpoint
         v = _ball(r, mid)
         if v > 0:
-            with _precision(128):
+            with working_precision(128):
                 gk = _arb_lower(v.log() / (arb(mid.numerator) / arb(mid.denominator)))
             if gk > lo_k:
                 lo_k, at = gk, mid

@@ -31,7 +31,7 @@ from fractions import Fraction
 from typing import Mapping
 
 from . import ir
-from .claims import MAX_POINTS, _Reader, _number, _show, _show_env, _to_user_value, load_claim
+from .claims import MAX_POINTS, ClaimReader, grid_values, parse_number, show_env, to_user_value, load_claim
 from .decide import Interval
 from .errors import UserError
 from .evaluate import domain_values
@@ -395,7 +395,7 @@ def load_privacy_claim(path: str, overrides: Mapping | None = None):
     raw = claim.privacy
     with open(path, "rb") as fh:
         text = fh.read().decode("utf-8", errors="replace")
-    r = _Reader(path, text)
+    r = ClaimReader(path, text)
     if raw is None:
         raise UserError("the claim file has no [privacy] table", file=path,
                         hint='add\n  [privacy]\n  adjacency = "hamming"\n  budget = "eps"')
@@ -408,7 +408,7 @@ def load_privacy_claim(path: str, overrides: Mapping | None = None):
     return _read_dp(r, raw, program, path)
 
 
-def _read_dp(r: _Reader, raw: dict, program: ir.Program, path: str) -> DPClaim:
+def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str) -> DPClaim:
     r.check_keys(raw, PRIVACY_KEYS, "privacy")
     if "adjacency" not in raw:
         raise r.error("privacy", "[privacy] has no 'adjacency'",
@@ -461,7 +461,7 @@ _BUDGET_HINT = ('write the budget as a multiple of eps plus optional logarithms 
                 '"eps", "2*eps", "eps/2", "ln(3)", "eps + ln(2)"')
 
 
-def _read_budget(r: _Reader, text, program: ir.Program, key: str) -> Budget:
+def _read_budget(r: ClaimReader, text, program: ir.Program, key: str) -> Budget:
     if text is None:
         raise r.error(key.rsplit(".", 1)[0], "no 'budget'", hint=_BUDGET_HINT)
     if isinstance(text, (int, float)) and not isinstance(text, bool):
@@ -481,7 +481,7 @@ def _read_budget(r: _Reader, text, program: ir.Program, key: str) -> Budget:
     def ev(node):
         """(eps coefficient, {log base: coefficient}, constant) of a linear term."""
         if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
-            return (Fraction(0), {}, _number(node.value))
+            return (Fraction(0), {}, parse_number(node.value))
         if isinstance(node, ast.Name):
             if node.id in ("eps", "ε"):
                 return (Fraction(1), {}, Fraction(0))
@@ -549,7 +549,7 @@ def _read_budget(r: _Reader, text, program: ir.Program, key: str) -> Budget:
 
 # -- eps -----------------------------------------------------------------------------------------
 
-def _read_eps(r: _Reader, text, key: str) -> EpsRange:
+def _read_eps(r: ClaimReader, text, key: str) -> EpsRange:
     if not isinstance(text, str):
         raise r.error(key, "eps must be a string", hint='write eps = "(0, inf)", "[1/10, 5]" or "ln(2)"')
     s = text.strip()
@@ -563,7 +563,7 @@ def _read_eps(r: _Reader, text, key: str) -> EpsRange:
             raise r.error(key, f"eps = ln({m.group(1)}) is not positive", hint="the logarithm's argument must exceed 1")
         return EpsRange(log_of=base)
     if s and s[0] not in "([":
-        q = _number(s)
+        q = parse_number(s)
         if q is not None:
             if q <= 0:
                 raise r.error(key, "eps must be positive", hint='eps = "1/2"')
@@ -574,7 +574,7 @@ def _read_eps(r: _Reader, text, key: str) -> EpsRange:
         raise r.error(key, exc.message, exc.hint) from None
 
 
-def _read_delta(r: _Reader, text, program: ir.Program, path: str, eps: EpsRange):
+def _read_delta(r: ClaimReader, text, program: ir.Program, path: str, eps: EpsRange):
     from .formula import Where, parse as parse_formula
     if isinstance(text, (int, float)) and not isinstance(text, bool):
         text = str(text)
@@ -593,7 +593,7 @@ def _read_delta(r: _Reader, text, program: ir.Program, path: str, eps: EpsRange)
 
 # -- events on real outputs -----------------------------------------------------------------------------
 
-def _read_events(r: _Reader, spec, program: ir.Program, key: str) -> dict:
+def _read_events(r: ClaimReader, spec, program: ir.Program, key: str) -> dict:
     types = dict(program.outputs)
     needing = [n for n, t in program.outputs if isinstance(t, (ir.RealT, ir.IntT))]
     events: dict = {}
@@ -630,7 +630,7 @@ def _read_events(r: _Reader, spec, program: ir.Program, key: str) -> dict:
 
 # -- inputs -----------------------------------------------------------------------------------------
 
-def read_points(r: _Reader, spec, program: ir.Program, key: str) -> tuple[list | None, dict | None]:
+def read_points(r: ClaimReader, spec, program: ir.Program, key: str) -> tuple[list | None, dict | None]:
     """The claimed inputs: (flat environments, None) for a list, (None, {flat name: values}) for a grid."""
     from .inputs import bind_inputs
     if spec is None:
@@ -658,7 +658,7 @@ def read_points(r: _Reader, spec, program: ir.Program, key: str) -> tuple[list |
         points, seen = [], set()
         for k, row in enumerate(rows):
             try:
-                u = bind_inputs(program, {n: _to_user_value(v) for n, v in row.items()})
+                u = bind_inputs(program, {n: to_user_value(v) for n, v in row.items()})
             except UserError as exc:
                 raise r.error(f"{key}.list", f"entry {k + 1}: {exc.message}", exc.hint) from None
             if _freeze(u) not in seen:
@@ -681,7 +681,7 @@ def read_points(r: _Reader, spec, program: ir.Program, key: str) -> tuple[list |
                           hint=(f"did you mean '{close[0]}'? " if close else "") +
                           f"its inputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
         for e in elems:
-            ranges[e] = _grid_values(r, f"{key}.grid", name, value, types[e], step)
+            ranges[e] = grid_values(r, f"{key}.grid", name, value, types[e], step)
     for name, typ in program.inputs:
         if name not in ranges:
             if isinstance(typ, (ir.DomT, ir.BoolT)):
@@ -692,48 +692,13 @@ def read_points(r: _Reader, spec, program: ir.Program, key: str) -> tuple[list |
     return _grid_points(r, f"{key}.grid", program, ranges)
 
 
-def _grid_points(r: _Reader, key: str, program: ir.Program, ranges: dict) -> tuple[None, dict]:
+def _grid_points(r: ClaimReader, key: str, program: ir.Program, ranges: dict) -> tuple[None, dict]:
     """A grid stays a grid (expanded lazily): symmetry and independence avoid expanding it."""
     names = [n for n, _ in program.inputs]
     return None, {n: ranges[n] for n in names}
 
 
-def _grid_values(r: _Reader, key: str, name: str, value, typ, step: Fraction) -> list:
-    from .inputs import coerce
-    if value == "all":
-        if not isinstance(typ, (ir.DomT, ir.BoolT)):
-            raise r.error(key, f"'{name}' is real: \"all\" only works for finite inputs", hint=f"{name} = [-1, 1]")
-        return list(domain_values(typ))
-    if isinstance(value, dict):
-        if set(value) != {"values"} or not isinstance(value["values"], list) or not value["values"]:
-            raise r.error(key, f"{name}: write {{ values = [...] }} for an explicit list of values",
-                          hint=f"{name} = {{ values = [0, \"1/2\", 1] }}")
-        out = []
-        for v in value["values"]:
-            try:
-                out.append(coerce(_to_user_value(v), typ, f"grid value of {name}"))
-            except UserError as exc:
-                raise r.error(key, exc.message, exc.hint) from None
-        return out
-    if not (isinstance(value, list) and len(value) == 2):
-        raise r.error(key, f"{name}: a grid range is [low, high]",
-                      hint=f"{name} = [-1, 1], or {name} = {{ values = [...] }}")
-    lo, hi = (r.number(key, v) for v in value)
-    if hi < lo:
-        raise r.error(key, f"{name}: the range [{lo}, {hi}] is empty", hint="write [low, high] with low <= high")
-    vals, x = [], lo
-    while x <= hi:
-        vals.append(x)
-        x += step
-        if len(vals) > MAX_POINTS:
-            raise r.error(key, f"{name}: too many grid values", hint="use a larger step")
-    try:
-        return [coerce(v, typ, f"grid value of {name}") for v in vals]
-    except UserError as exc:
-        raise r.error(key, exc.message, exc.hint) from None
-
-
-def _read_pairs(r: _Reader, rows, program: ir.Program) -> list:
+def _read_pairs(r: ClaimReader, rows, program: ir.Program) -> list:
     from .inputs import bind_inputs
     key = "privacy.pairs"
     if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
@@ -745,8 +710,8 @@ def _read_pairs(r: _Reader, rows, program: ir.Program) -> list:
             raise r.error(key, f"pair {k + 1} must have exactly 'input' and 'neighbour'",
                           hint="{ input = { q = [0, 1] }, neighbour = { q = [1, 1] } }")
         try:
-            u = bind_inputs(program, {n: _to_user_value(v) for n, v in row["input"].items()})
-            w = bind_inputs(program, {n: _to_user_value(v) for n, v in row["neighbour"].items()})
+            u = bind_inputs(program, {n: to_user_value(v) for n, v in row["input"].items()})
+            w = bind_inputs(program, {n: to_user_value(v) for n, v in row["neighbour"].items()})
         except UserError as exc:
             raise r.error(key, f"pair {k + 1}: {exc.message}", exc.hint) from None
         if _freeze(u) == _freeze(w):
@@ -758,7 +723,7 @@ def _read_pairs(r: _Reader, rows, program: ir.Program) -> list:
 # --------------------------------------------------------------------------- Pufferfish
 
 
-def _read_pufferfish(r: _Reader, raw: dict, program: ir.Program, path: str) -> PufferfishClaim:
+def _read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -> PufferfishClaim:
     r.check_keys(raw, PUFFERFISH_KEYS, "privacy")
     budget = _read_budget(r, raw.get("budget"), program, "privacy.budget")
     eps = _read_eps(r, raw.get("eps", "(0, inf)"), "privacy.eps")
@@ -812,7 +777,7 @@ def _interval_text(iv) -> str:
     return f"{'[' if lc else '('}{fmt_q(lo)}, {fmt_q(hi)}{']' if hc else ')'}"
 
 
-def _read_param_interval(r: _Reader, key: str, text):
+def _read_param_interval(r: ClaimReader, key: str, text):
     hint = 'write an interval with rational ends, e.g. "(0, 1)" or "[1/4, 3/4]"'
     if not isinstance(text, str):
         raise r.error(key, "the range must be a string", hint=hint)
@@ -829,7 +794,7 @@ def _read_param_interval(r: _Reader, key: str, text):
     return (lo, hi, s[0] == "[", s[-1] == "]")
 
 
-def _read_predicate(r: _Reader, key: str, name: str, text, program: ir.Program) -> Predicate:
+def _read_predicate(r: ClaimReader, key: str, name: str, text, program: ir.Program) -> Predicate:
     if not isinstance(text, str):
         raise r.error(key, "a secret is a condition in a string", hint='"x[1] == 1"')
     try:
@@ -877,7 +842,7 @@ def _eval_predicate(node, env: Mapping, text: str, program: ir.Program | None = 
             if isinstance(n.value, bool):
                 return n.value
             if isinstance(n.value, (int, float)):
-                return _number(n.value)
+                return parse_number(n.value)
             if isinstance(n.value, str):
                 return n.value
         if isinstance(n, ast.BoolOp):
@@ -936,7 +901,7 @@ def _eval_predicate(node, env: Mapping, text: str, program: ir.Program | None = 
     return ev(node)
 
 
-def _read_scenario(r: _Reader, k: int, sc: dict, program: ir.Program, params: list) -> Scenario:
+def _read_scenario(r: ClaimReader, k: int, sc: dict, program: ir.Program, params: list) -> Scenario:
     import sympy
     from .inputs import bind_inputs, coerce
     key = "privacy.scenarios"
@@ -986,11 +951,11 @@ def _read_scenario(r: _Reader, k: int, sc: dict, program: ir.Program, params: li
                 raise r.error(key, f"{name}: prior entry {j + 1} must have exactly 'input' and 'weight'",
                               hint='{ input = { x = [0, 0] }, weight = "1 - p" }')
             try:
-                u = bind_inputs(program, {n: _to_user_value(v) for n, v in row["input"].items()})
+                u = bind_inputs(program, {n: to_user_value(v) for n, v in row["input"].items()})
             except UserError as exc:
                 raise r.error(key, f"{name}: prior entry {j + 1}: {exc.message}", exc.hint) from None
             if _freeze(u) in seen:
-                raise r.error(key, f"{name}: prior entry {j + 1} repeats the input {_show_env(u)}",
+                raise r.error(key, f"{name}: prior entry {j + 1} repeats the input {show_env(u)}",
                               hint="give each input once")
             seen.add(_freeze(u))
             support.append((u, weight(row["weight"], f"prior entry {j + 1}")))
@@ -1013,7 +978,7 @@ def _read_scenario(r: _Reader, k: int, sc: dict, program: ir.Program, params: li
                 choices = []
                 for val_text, w in dist.items():
                     try:
-                        val = coerce(_to_user_value(val_text), types[e], f"value of {e}")
+                        val = coerce(to_user_value(val_text), types[e], f"value of {e}")
                     except UserError as exc:
                         raise r.error(key, f"{name}: {exc.message}", exc.hint) from None
                     choices.append((val, weight(w, f"{nm} = {val_text}")))

@@ -468,11 +468,11 @@ def _counterexample(claim, st: _Setup, sc, si, sj, key, Ai, Bi, Aj, Bj, point, e
             raise CertificationError("the exact re-check of the Pufferfish counterexample failed")
         ep = ("ln", vals.point) if vals.point is not None else None
         return PufferfishCounterexample(sc.name, si, sj, output, params, ep, p, q, p, q, bound, program)
-    from .privacy import _precision
+    from .decide import working_precision
     e = Fraction(eps)
     prec = 256
     while True:
-        with _precision(prec):
+        with working_precision(prec):
             pa, qa = ExpFrac.of(p).arb_value(e, prec), ExpFrac.of(q).arb_value(e, prec)
             ba = vals.E.arb_value(e, prec) * qa
         if pa > ba:
