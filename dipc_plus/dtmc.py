@@ -59,6 +59,7 @@ from . import ir
 from .constraints import Atom, LinForm, Noise, atom, negate, probability as constraints_probability
 from .errors import ResourceLimit, UserError
 from .expoly import ExpFrac, ExpPoly
+from .pretty import format_rate  # one rate printer for programs and chains
 
 EXIT = -1
 ONE = ExpFrac(ExpPoly.ONE)
@@ -835,17 +836,6 @@ def _show_value(v) -> str:
     if isinstance(v, list):
         return "[" + ",".join(_show_value(x) for x in v) + "]"
     return str(v)
-
-
-def format_rate(a: Fraction) -> str:
-    a = Fraction(a)
-    if a == 1:
-        return "eps"
-    if a.denominator == 1:
-        return f"{a.numerator}*eps"
-    if a.numerator == 1:
-        return f"eps/{a.denominator}"
-    return f"{a.numerator}*eps/{a.denominator}"
 
 
 def format_linform(form: LinForm, name=lambda i: f"N{i}") -> str:
