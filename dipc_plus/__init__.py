@@ -15,5 +15,5 @@ __version__ = "0.1.0"
 
 def load(path, **params):
     """Parse and check a .dip file with parameters (``m=3``); returns a `LoadedProgram`."""
-    from .api import LoadedProgram
+    from dipc_plus.api import LoadedProgram
     return LoadedProgram.from_file(path, **params)

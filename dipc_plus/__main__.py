@@ -1,5 +1,6 @@
+"""`python -m dipc_plus`: the same as the `dipc` command."""
 import sys
 
-from .cli import main
+from dipc_plus.cli import main
 
 sys.exit(main())

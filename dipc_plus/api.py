@@ -4,9 +4,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Mapping
 
-from . import ir
-from .dtmc import DEFAULT_MAX_STATES, DTMC
-from .semantics import Distribution, Exact, _to_input, bind, build_chain, distribution_of_chain
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
+from dipc_plus.semantics.distribution import Distribution, Exact, _to_input, bind, build_chain, distribution_of_chain
 
 
 class LoadedProgram:
@@ -17,7 +17,7 @@ class LoadedProgram:
 
     @staticmethod
     def from_file(path, **params) -> "LoadedProgram":
-        from .frontend import load_program
+        from dipc_plus.frontend.load import load_program
         values = {k: _to_input(v) for k, v in params.items()}
         return LoadedProgram(load_program(str(path), values))
 
@@ -40,7 +40,7 @@ class LoadedProgram:
 
     def simulate(self, eps, n: int = 100_000, *, seed: int | None = None, **inputs):
         """Monte Carlo runs at one rational eps (the sampler's SampleResult)."""
-        from .sampler import as_eps, simulate
+        from dipc_plus.semantics.sampler import as_eps, simulate
         return simulate(self.program, bind(self.program, inputs), as_eps(_to_input(eps)), n, seed=seed)
 
     def __repr__(self) -> str:

@@ -11,7 +11,7 @@ import argparse
 import importlib
 import sys
 
-from .errors import UserError
+from dipc_plus.errors import UserError
 
 # Sub-command modules, in the order `dipc --help` lists them.
 COMMANDS = ["show", "simulate", "prob", "dtmc", "accuracy", "sweep", "plot", "privacy", "privacy_loss"]
@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
         try:
-            module = importlib.import_module(f".commands.{name}", __package__)
+            module = importlib.import_module(f"dipc_plus.commands.{name}")
         except ModuleNotFoundError as exc:
             if exc.name and exc.name.endswith(f"commands.{name}"):
                 continue  # command not built yet

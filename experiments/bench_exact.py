@@ -31,10 +31,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from dipc_plus import noise_free  # noqa: E402
+from dipc_plus.claims import noise_free  # noqa: E402
 from dipc_plus.api import LoadedProgram  # noqa: E402
-from dipc_plus.parallel import map_inputs  # noqa: E402
-from dipc_plus.semantics import bind, distribution_of_chain  # noqa: E402
+from dipc_plus.execution.parallel import map_inputs  # noqa: E402
+from dipc_plus.semantics.distribution import bind, distribution_of_chain  # noqa: E402
 
 # name, program, params, grid range, gamma, the paper's time for the row (s)
 TABLES = [

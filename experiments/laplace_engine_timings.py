@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 from fractions import Fraction as F
 
-from dipc_plus import laplace_engine as le
-from dipc_plus.constraints import LinForm, Noise, atom
+from dipc_plus.exact import laplace_engine as le
+from dipc_plus.exact.linear import LinForm, Noise, atom
 
 
 def lin(coeffs=None, const=0):

@@ -8,8 +8,8 @@ beside the paper's.
     python experiments/paper_tables.py --samples 0     # skip the Monte Carlo checks
 
 Each row is a claim file generated from the shipped theory (theories/*.toml) with the
-row's parameters, grid and alpha; it is decided exactly (dipc_plus.accuracy /
-dipc_plus.sweep) under two conventions:
+row's parameters, grid and alpha; it is decided exactly (dipc_plus.accuracy.check /
+dipc_plus.accuracy.sweep) under two conventions:
 
 * "Def. 2": the inputs with dd(u) > alpha, dd over the real input space (the paper's
   Definition 2, our default);
@@ -41,11 +41,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from dipc_plus.accuracy import (AccuracyChecker, env_text, fmt_q, simulate_error)  # noqa: E402
-from dipc_plus.claims import load_claim  # noqa: E402
-from dipc_plus.inputs import bind_inputs  # noqa: E402
-from dipc_plus.semantics import certified  # noqa: E402
-from dipc_plus.sweep import outward, sweep  # noqa: E402
+from dipc_plus.accuracy.check import (AccuracyChecker, env_text, fmt_q, simulate_error)  # noqa: E402
+from dipc_plus.claims.claim_file import load_claim  # noqa: E402
+from dipc_plus.semantics.inputs import bind_inputs  # noqa: E402
+from dipc_plus.semantics.distribution import certified  # noqa: E402
+from dipc_plus.accuracy.sweep import outward, sweep  # noqa: E402
 
 OUT = ROOT / "experiments" / "paper_tables.md"
 
@@ -501,7 +501,7 @@ def markdown(results: list[dict], total_wall: float, cpu: float, peak_main: floa
                  f"{'yes' if p['applies'] else 'no'} (alpha={fmt_q(p['alpha'])}) | {p['p_err']} | "
                  f"{p['bound']} | Def. 2: {verdict_def}; paper conv.: {verdict_paper} |")
     L.append("")
-    L.append("## Monte Carlo checks (dipc_plus.sampler, 99.9% Wilson intervals)")
+    L.append("## Monte Carlo checks (dipc_plus.semantics.sampler, 99.9% Wilson intervals)")
     L.append("")
     L.append("Every counterexample in Table 4 (the paper's and ours) simulated at its (u, eps): the "
              "interval must contain our exact P[error], and lie above the bound for a genuine counterexample. "
@@ -528,7 +528,7 @@ def markdown(results: list[dict], total_wall: float, cpu: float, peak_main: floa
 
 def variant_note() -> list[str]:
     """SparseVariant c = 2 against Sparse c = 2 at q = [-1,-1,1], where they cannot differ."""
-    from dipc_plus.sweep import kappa_star
+    from dipc_plus.accuracy.sweep import kappa_star
     u = {"q[1]": Fraction(-1), "q[2]": Fraction(-1), "q[3]": Fraction(1)}
     errs, stars = {}, {}
     for name in ("sparse.toml", "sparse_variant.toml"):

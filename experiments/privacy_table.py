@@ -25,9 +25,9 @@ from fractions import Fraction
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from dipc_plus.privacy import check_dp, loss_expr, privacy_loss, show_env, show_outputs  # noqa: E402
-from dipc_plus.privacy_claims import ln_text, load_privacy_claim, value_at_log  # noqa: E402
-from dipc_plus.pufferfish import check_pufferfish, pufferfish_loss  # noqa: E402
+from dipc_plus.privacy.dp import check_dp, loss_expr, privacy_loss, show_env, show_outputs  # noqa: E402
+from dipc_plus.privacy.claim import ln_text, load_privacy_claim, value_at_log  # noqa: E402
+from dipc_plus.privacy.pufferfish import check_pufferfish, pufferfish_loss  # noqa: E402
 
 THEORIES = os.path.join(ROOT, "theories")
 
@@ -153,7 +153,7 @@ def section_table4(lines: list) -> None:
     """OHO Table IV: the 4 inputs with the lowest 1 - beta for RR counting, n = 8, lambda = 0.2.
     Their alpha is not printed; alpha = 3 reproduces their numbers (1 - beta = P[|yes - count| <= alpha])."""
     import dipc_plus
-    from dipc_plus.structure import KernelChain
+    from dipc_plus.semantics.structure import KernelChain
     n, alpha = 8, 3
     prog = dipc_plus.load(os.path.join(ROOT, "programs/rr_counting.dip"), n=n, lam=Fraction(1, 5)).program
     chain = KernelChain.build(prog)
@@ -245,7 +245,7 @@ def section_faier(lines: list) -> None:
               "which do not sum to 1; the paper's own text and our exact computation give:", "",
               "| | output 0 | output 1 | output 2 |", "|---|---|---|---|"]
     import sympy
-    from dipc_plus.privacy import TableSource
+    from dipc_plus.privacy.dp import TableSource
     p = sympy.Symbol("p")
     src = TableSource(fc.program, {}, use_chain=False, expected=3)
     sc = fc.scenarios[0]
@@ -267,8 +267,8 @@ def section_faier(lines: list) -> None:
 
 def _ex63_ratios(claim) -> str:
     import itertools
-    from dipc_plus.pufferfish import _Setup, _peval
-    from dipc_plus.privacy_claims import poly_eval
+    from dipc_plus.privacy.pufferfish import _Setup, _peval
+    from dipc_plus.privacy.claim import poly_eval
     st = _Setup(claim)
     sc = claim.scenarios[0]
     half = (Fraction(1, 2),) * 3
@@ -374,11 +374,11 @@ def section_tgat(lines: list) -> None:
 
 
 def section_attack(lines: list) -> None:
-    from dipc_plus.attack import scenario_attacks
+    from dipc_plus.privacy.attack import scenario_attacks
     lines += ["## 8. Privacy as attack success (Bayes-optimal adversary)", ""]
     import dipc_plus
-    from dipc_plus.attack import bayes_attack
-    from dipc_plus.privacy import TableSource
+    from dipc_plus.privacy.attack import bayes_attack
+    from dipc_plus.privacy.dp import TableSource
     rr = dipc_plus.load(os.path.join(ROOT, "programs/randomized_response.dip")).program
     res = bayes_attack(TableSource(rr, {}, use_chain=False, expected=2),
                        [({"x": False}, Fraction(1)), ({"x": True}, Fraction(3))], lambda u: u["x"],

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
-from dipc_plus import ir
+from dipc_plus.semantics import ir
 
 R, B = ir.RealT(), ir.BoolT()
 

@@ -3,7 +3,7 @@
 It answers "what is P[outputs = v]" (and P[finite outputs = v and every real
 output within gamma of a target]) of a program at one input and one eps, to
 about 1e-12, *without* the DTMC, the constraint engines or expoly of dipc_plus.
-Only the program's IR and `dipc_plus.evaluate` (deterministic Bool/DOM
+Only the program's IR and `dipc_plus.semantics.evaluate` (deterministic Bool/DOM
 expressions, coefficients of linear forms, user-function scores) are shared.
 
 How it works
@@ -55,8 +55,8 @@ from itertools import combinations
 import mpmath
 import numpy as np
 
-from dipc_plus import ir
-from dipc_plus.evaluate import call_function, eval_assign, eval_expr, lin_value_parts
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.evaluate import call_function, eval_assign, eval_expr, lin_value_parts
 
 LOOP_MASS = mpmath.mpf("1e-16")   # a while loop stops once this much weight is left inside it
 MAX_LOOP_ITERATIONS = 10_000
@@ -148,7 +148,7 @@ def _add(bag: dict, state: State, weight) -> None:
 
 
 class Witness:
-    """Run `program` at `inputs` ({flat name: value}, as `dipc_plus.inputs.bind_inputs` gives)
+    """Run `program` at `inputs` ({flat name: value}, as `dipc_plus.semantics.inputs.bind_inputs` gives)
     and `eps` (a Fraction); then ask for probabilities."""
 
     def __init__(self, program: ir.Program, inputs: dict, eps, *, nodes: int = 16, dps: int = 30):

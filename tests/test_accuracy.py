@@ -1,4 +1,4 @@
-"""Accuracy verdicts (dipc_plus.accuracy, `dipc accuracy`) against independent evidence.
+"""Accuracy verdicts (dipc_plus.accuracy.check, `dipc accuracy`) against independent evidence.
 
 * every shipped claim's error probabilities are recomputed by numerical quadrature
   (scipy, over the Laplace densities, written here from the programs' definitions)
@@ -20,9 +20,9 @@ import pytest
 from scipy import integrate
 
 from dipc_plus import cli
-from dipc_plus.accuracy import AccuracyChecker, simulate_error
-from dipc_plus.claims import load_claim
-from dipc_plus.semantics import certified
+from dipc_plus.accuracy.check import AccuracyChecker, simulate_error
+from dipc_plus.claims.claim_file import load_claim
+from dipc_plus.semantics.distribution import certified
 
 ROOT = Path(__file__).resolve().parent.parent
 THEORIES = ROOT / "theories"

@@ -1,4 +1,4 @@
-"""The Bayes-optimal adversary (dipc_plus.attack): exact success and advantage as closed
+"""The Bayes-optimal adversary (dipc_plus.privacy.attack): exact success and advantage as closed
 forms in eps, against hand formulas and simulation of the adversary."""
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 import dipc_plus
-from dipc_plus.attack import bayes_attack, scenario_attacks
-from dipc_plus.privacy import TableSource
-from dipc_plus.privacy_claims import load_privacy_claim
-from dipc_plus.sampler import simulate
-from dipc_plus.stats import wilson
+from dipc_plus.privacy.attack import bayes_attack, scenario_attacks
+from dipc_plus.privacy.dp import TableSource
+from dipc_plus.privacy.claim import load_privacy_claim
+from dipc_plus.semantics.sampler import simulate
+from dipc_plus.semantics.stats import wilson
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

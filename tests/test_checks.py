@@ -10,7 +10,7 @@ import pytest
 
 from dipc_plus.cli import main
 from dipc_plus.errors import UserError
-from dipc_plus.frontend import load_program
+from dipc_plus.frontend.load import load_program
 
 BAD = Path(__file__).parent / "bad_programs"
 

@@ -10,12 +10,12 @@ from pathlib import Path
 import mpmath
 import pytest
 
-from dipc_plus import noise_free as nf
-from dipc_plus.claims import load_claim
-from dipc_plus.disagreement import INF
+from dipc_plus.claims import noise_free as nf
+from dipc_plus.claims.claim_file import load_claim
+from dipc_plus.claims.disagreement import INF
 from dipc_plus.errors import UserError
-from dipc_plus.expoly import ExpFrac, ExpPoly
-from dipc_plus.formula import Where, parse
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.claims.formula import Where, parse
 
 ROOT = Path(__file__).resolve().parent.parent
 # accuracy claims only: privacy/Pufferfish claim files have their own tests
@@ -279,8 +279,8 @@ def test_obligations_follow_definition_2():
 
 
 def _decide_all(acc, points=None):
-    from dipc_plus.decide import decide
-    from dipc_plus.semantics import output_distribution
+    from dipc_plus.decision.decide import decide
+    from dipc_plus.semantics.distribution import output_distribution
     results = []
     for o in acc.obligations(points):
         if not o.applies:
@@ -314,7 +314,7 @@ def test_too_strong_claim_fails(tmp_path):
 
 def _simulated(acc, u, det_u, gamma, eps, n, seed=7):
     """How many of n simulated runs land in the ball (judged by the claim's own d')."""
-    from dipc_plus.sampler import simulate
+    from dipc_plus.semantics.sampler import simulate
     res = simulate(acc.program, u, eps, n, seed=seed)
     names = acc.program.output_names()
     if not res.real_names():
@@ -342,8 +342,8 @@ def _plain(x):
     ("numeric_sparse", {"q[1]": F(-1), "q[2]": F(1), "q[3]": F(1)}, F(1)),
 ])
 def test_ball_probability_matches_simulation(theory, u, gamma):
-    from dipc_plus.semantics import output_distribution
-    from dipc_plus.stats import wilson
+    from dipc_plus.semantics.distribution import output_distribution
+    from dipc_plus.semantics.stats import wilson
     acc = load_claim(str(ROOT / "theories" / f"{theory}.toml")).accuracy
     det_u = acc.det_at(u)
     dist = output_distribution(acc.program, u)

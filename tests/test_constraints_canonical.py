@@ -9,9 +9,11 @@ from __future__ import annotations
 import random
 from fractions import Fraction as F
 
-from dipc_plus import constraints, dlap_engine
-from dipc_plus import laplace_engine as le
-from dipc_plus.constraints import LinForm, Noise, atom, canonical
+from dipc_plus.exact import constraints
+from dipc_plus.exact import dlap_engine
+from dipc_plus.exact import laplace_engine as le
+from dipc_plus.exact.linear import LinForm, Noise, atom
+from dipc_plus.exact.constraints import canonical
 
 
 def lin(coeffs=None, const=0) -> LinForm:

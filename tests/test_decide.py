@@ -14,12 +14,12 @@ import mpmath
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from dipc_plus.decide import (AlgebraicRoot, Interval, IntervalError, LogAlgebraicRoot, RationalRoot,
+from dipc_plus.decision.decide import (AlgebraicRoot, Interval, IntervalError, LogAlgebraicRoot, RationalRoot,
                               TranscendentalRoot, UndefinedError, decide, dominant_term, exact_zero_at,
                               recheck, roots, sign_at, simplest_rational, taylor_order_at_zero,
                               zero_free_beyond, zero_free_near_zero)
 from dipc_plus.errors import UserError
-from dipc_plus.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 
 mpmath.mp.dps = 50
 

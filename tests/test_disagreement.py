@@ -31,12 +31,12 @@ from pathlib import Path
 
 import pytest
 
-from dipc_plus import noise_free as nf
-from dipc_plus.claims import load_claim
-from dipc_plus.disagreement import (INF, GridSpace, RealSpace, dd_grid, distance_to_disagreement,
+from dipc_plus.claims import noise_free as nf
+from dipc_plus.claims.claim_file import load_claim
+from dipc_plus.claims.disagreement import (INF, GridSpace, RealSpace, dd_grid, distance_to_disagreement,
                                      outputs_equal)
-from dipc_plus.distances import LinfInput, NumericSparseInput, ZeroOneInput
-from dipc_plus.frontend import load_program
+from dipc_plus.claims.distances import LinfInput, NumericSparseInput, ZeroOneInput
+from dipc_plus.frontend.load import load_program
 
 from test_noise_free import first_argmax, numeric_sparse_reference, sparse_reference
 

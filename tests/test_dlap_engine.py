@@ -15,10 +15,10 @@ import mpmath
 import numpy as np
 import pytest
 
-from dipc_plus.constraints import Atom, LinForm, Noise, atom, negate
-from dipc_plus import constraints
-from dipc_plus.dlap_engine import probability
-from dipc_plus.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.linear import Atom, LinForm, Noise, atom, negate
+from dipc_plus.exact import constraints
+from dipc_plus.exact.dlap_engine import probability
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 
 mpmath.mp.dps = 50
 

@@ -1,4 +1,4 @@
-"""The exact DTMC semantics (dipc_plus.dtmc, dipc_plus.semantics) against independent answers.
+"""The exact DTMC semantics (dipc_plus.semantics.dtmc, dipc_plus.semantics.distribution) against independent answers.
 
 * numerical quadrature written here (scipy.integrate.quad over Laplace densities)
   at several eps, to 1e-9;
@@ -21,11 +21,11 @@ import pytest
 from scipy import integrate
 
 import handmade as h
-from dipc_plus.constraints import LinForm
-from dipc_plus.dtmc import EXIT, DTMC
+from dipc_plus.exact.linear import LinForm
+from dipc_plus.semantics.dtmc import EXIT, DTMC
 from dipc_plus.errors import ResourceLimit, UserError
-from dipc_plus.expoly import ExpFrac, ExpPoly
-from dipc_plus.semantics import Exact, build_chain, distribution_of_chain, output_distribution, within
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.semantics.distribution import Exact, build_chain, distribution_of_chain, output_distribution, within
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = ROOT / "programs"
@@ -339,9 +339,9 @@ def test_printing_and_evaluation():
     (h.noisy_max(3), {"q": [-1, 0, 0]}, F(27, 82)),
 ])
 def test_sampler_lands_in_wilson_intervals(prog, inputs, eps):
-    from dipc_plus.inputs import bind_inputs
-    from dipc_plus.sampler import simulate
-    from dipc_plus.stats import contains, wilson
+    from dipc_plus.semantics.inputs import bind_inputs
+    from dipc_plus.semantics.sampler import simulate
+    from dipc_plus.semantics.stats import contains, wilson
     dist = output_distribution(prog, inputs)
     env = bind_inputs(prog, {k: ([F(x) for x in v] if isinstance(v, list) else v) for k, v in inputs.items()})
     result = simulate(prog, env, eps, 200_000, seed=5)
@@ -352,8 +352,8 @@ def test_sampler_lands_in_wilson_intervals(prog, inputs, eps):
 
 
 def test_sampler_within_gamma_for_numeric_sparse_fig4a():
-    from dipc_plus.sampler import simulate
-    from dipc_plus.stats import contains, wilson
+    from dipc_plus.semantics.sampler import simulate
+    from dipc_plus.semantics.stats import contains, wilson
     prog = h.fig4a()
     env = {"q1": F(-1), "q2": F(1)}
     eps, g = F(2), F(3)
@@ -368,7 +368,7 @@ def test_sampler_within_gamma_for_numeric_sparse_fig4a():
 
 
 def _frontend():
-    return pytest.importorskip("dipc_plus.frontend")
+    return pytest.importorskip("dipc_plus.frontend.load")
 
 
 def _load(name, **params):
@@ -439,9 +439,9 @@ def test_two_writings_of_the_truncated_geometric_mechanism_agree_exactly():
     ("above_threshold", {}, {"q": [-1, 1, 0]}, F(1)),
 ])
 def test_real_programs_against_the_sampler(name, params, inputs, eps):
-    from dipc_plus.inputs import bind_inputs
-    from dipc_plus.sampler import simulate
-    from dipc_plus.stats import contains, wilson
+    from dipc_plus.semantics.inputs import bind_inputs
+    from dipc_plus.semantics.sampler import simulate
+    from dipc_plus.semantics.stats import contains, wilson
     prog = _load(name, **params)
     dist = output_distribution(prog, inputs)
     env = bind_inputs(prog, {k: [F(x) for x in v] for k, v in inputs.items()})
@@ -453,8 +453,8 @@ def test_real_programs_against_the_sampler(name, params, inputs, eps):
 
 def test_smart_sum_within_against_the_sampler():
     """Real outputs that are sums of several noises: within() against Monte Carlo."""
-    from dipc_plus.sampler import simulate
-    from dipc_plus.stats import contains, wilson
+    from dipc_plus.semantics.sampler import simulate
+    from dipc_plus.semantics.stats import contains, wilson
     prog = _load("smart_sum", m=4, b=2)
     x = [F(1), F(0), F(2), F(-1)]
     prefix = [sum(x[:i + 1]) for i in range(4)]

@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 from scipy import integrate
 
-from dipc_plus import constraints, noise_free
-from dipc_plus import laplace_engine as le
+from dipc_plus.exact import constraints
+from dipc_plus.claims import noise_free
+from dipc_plus.exact import laplace_engine as le
 from dipc_plus.api import LoadedProgram
-from dipc_plus.constraints import LinForm, Noise, atom
-from dipc_plus.semantics import bind, distribution_of_chain
+from dipc_plus.exact.linear import LinForm, Noise, atom
+from dipc_plus.semantics.distribution import bind, distribution_of_chain
 
 PROGRAMS = Path(__file__).resolve().parent.parent / "programs"
 EPS_VALUES = [F(1, 2), F(1), F(3)]

@@ -1,4 +1,4 @@
-"""Run-time evaluation of deterministic IR expressions (dipc_plus.evaluate).
+"""Run-time evaluation of deterministic IR expressions (dipc_plus.semantics.evaluate).
 
 Expected values are computed independently in the tests (Python arithmetic,
 math.exp, an explicit enumeration), never copied from the implementation.
@@ -8,9 +8,9 @@ from fractions import Fraction as F
 
 import pytest
 
-from dipc_plus import ir
+from dipc_plus.semantics import ir
 from dipc_plus.errors import UserError
-from dipc_plus.evaluate import (choose_weights, eval_assign, eval_expr, eval_weight, expmech_scores,
+from dipc_plus.semantics.evaluate import (choose_weights, eval_assign, eval_expr, eval_weight, expmech_scores,
                                 lin_value_parts)
 
 P = ir.Pos("t.dip", 7, 3)

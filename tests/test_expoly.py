@@ -9,7 +9,7 @@ import mpmath
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from dipc_plus.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 
 mpmath.mp.dps = 50
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dipc_plus.errors import UserError
-from dipc_plus.frontend import parse_program
+from dipc_plus.frontend.load import parse_program
 
 PROGRAMS = [p.read_text(encoding="utf-8") for p in sorted((Path(__file__).parent.parent / "programs").glob("*.dip"))]
 PROGRAMS += [  # small programs exercising every construct, in case programs/ is small

@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from scipy import integrate
 
-from dipc_plus import constraints
-from dipc_plus import laplace_engine as le
-from dipc_plus.constraints import Atom, LinForm, Noise, atom, negate
-from dipc_plus.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact import constraints
+from dipc_plus.exact import laplace_engine as le
+from dipc_plus.exact.linear import Atom, LinForm, Noise, atom, negate
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 
 EPS_VALUES = [F(1, 3), F(1), F(5, 2)]
 

@@ -9,9 +9,9 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from dipc_plus import ir
-from dipc_plus.evaluate import eval_assign, eval_expr
-from dipc_plus.frontend import parse_program
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.evaluate import eval_assign, eval_expr
+from dipc_plus.frontend.load import parse_program
 
 
 def lower(text, params=None):

@@ -1,4 +1,4 @@
-"""The exact LP (dipc_plus.lp) against two independent references:
+"""The exact LP (dipc_plus.exact.lp) against two independent references:
 
 * brute-force vertex enumeration in exact arithmetic on small bounded problems
   (value, feasibility of the open system, attainment of the infimum — the last
@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import pytest
 
-from dipc_plus.lp import INF, Constraint, feasible, interior_point, maximize, minimize
+from dipc_plus.exact.lp import INF, Constraint, feasible, interior_point, maximize, minimize
 
 C = Constraint.make
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from dipc_plus import noise_free as nf
+from dipc_plus.claims import noise_free as nf
 from dipc_plus.errors import UserError
-from dipc_plus.frontend import load_program
+from dipc_plus.frontend.load import load_program
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = ROOT / "programs"

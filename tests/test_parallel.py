@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from dipc_plus import noise_free
+from dipc_plus.claims import noise_free
 from dipc_plus.api import LoadedProgram
-from dipc_plus.expoly import ExpFrac, ExpPoly
-from dipc_plus.parallel import available_cores, map_inputs
-from dipc_plus.semantics import bind, distribution_of_chain
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.execution.parallel import available_cores, map_inputs
+from dipc_plus.semantics.distribution import bind, distribution_of_chain
 
 PROGRAMS = Path(__file__).resolve().parent.parent / "programs"
 

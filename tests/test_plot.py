@@ -1,4 +1,4 @@
-"""`dipc plot` and dipc_plus.plot: the figure is written and shows the certified numbers."""
+"""`dipc plot` and dipc_plus.accuracy.plot: the figure is written and shows the certified numbers."""
 from __future__ import annotations
 
 from fractions import Fraction as F
@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from dipc_plus import cli
-from dipc_plus.accuracy import AccuracyChecker
-from dipc_plus.claims import load_claim
-from dipc_plus.plot import plot_claim
-from dipc_plus.semantics import certified
+from dipc_plus.accuracy.check import AccuracyChecker
+from dipc_plus.claims.claim_file import load_claim
+from dipc_plus.accuracy.plot import plot_claim
+from dipc_plus.semantics.distribution import certified
 
 ROOT = Path(__file__).resolve().parent.parent
 THEORIES = ROOT / "theories"

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from dipc_plus import ir
+from dipc_plus.semantics import ir
 from dipc_plus.cli import main
-from dipc_plus.frontend import load_program, parse_program
-from dipc_plus.pretty import format_lin, format_program, format_rate
+from dipc_plus.frontend.load import load_program, parse_program
+from dipc_plus.semantics.pretty import format_lin, format_program, format_rate
 
 ROOT = Path(__file__).parent.parent
 PROGRAMS = sorted((ROOT / "programs").glob("*.dip"))
@@ -109,7 +109,7 @@ def test_linear_forms_round_trip(expr):
     program = parse_program(f"input q: real\ninput x: 0..3\noutput o: real\nr <- Lap(eps, q)\no <- {expr}\n", "lin.dip")
     round_trip(program)
     # the linear form has the value of the expression (Python evaluates the same text)
-    from dipc_plus.evaluate import eval_expr
+    from dipc_plus.semantics.evaluate import eval_expr
     lin = program.body[1].expr
     for r, x in ((F(1, 3), 0), (F(-5, 2), 2), (F(7), 3)):
         exact = re.sub(r"\b(\d+)\b", r"F(\1)", expr)  # Python's 1/2 would be a float

@@ -1,4 +1,4 @@
-"""Structure for scale (dipc_plus.structure): independent components, kernel chains and
+"""Structure for scale (dipc_plus.semantics.structure): independent components, kernel chains and
 symmetric inputs must give exactly the distributions of the plain Markov chain, and
 symmetry must be found only where it holds."""
 from __future__ import annotations
@@ -10,10 +10,10 @@ from fractions import Fraction
 import pytest
 
 import dipc_plus
-from dipc_plus.privacy import check_dp, privacy_loss
-from dipc_plus.privacy_claims import load_privacy_claim
-from dipc_plus.semantics import output_distribution
-from dipc_plus.structure import KernelChain, components
+from dipc_plus.privacy.dp import check_dp, privacy_loss
+from dipc_plus.privacy.claim import load_privacy_claim
+from dipc_plus.semantics.distribution import output_distribution
+from dipc_plus.semantics.structure import KernelChain, components
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 THEORIES = os.path.join(ROOT, "theories")

@@ -12,10 +12,10 @@ import pytest
 
 import dipc_plus
 from dipc_plus.cli import main as dipc
-from dipc_plus.expoly import ExpFrac, ExpPoly
-from dipc_plus.semantics import output_distribution
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.semantics.distribution import output_distribution
 
-pytest.importorskip("dipc_plus.frontend")
+pytest.importorskip("dipc_plus.frontend.load")
 
 ROOT = Path(__file__).resolve().parent.parent
 NOISY_MAX = str(ROOT / "programs" / "noisy_max.dip")

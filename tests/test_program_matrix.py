@@ -66,10 +66,10 @@ from pathlib import Path
 import pytest
 
 import dipc_plus
-from dipc_plus import ir
-from dipc_plus.inputs import bind_inputs
-from dipc_plus.semantics import Exact, _to_input
-from dipc_plus.stats import contains, wilson
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.inputs import bind_inputs
+from dipc_plus.semantics.distribution import Exact, _to_input
+from dipc_plus.semantics.stats import contains, wilson
 from numeric_witness import Witness
 
 ROOT = Path(__file__).resolve().parent.parent

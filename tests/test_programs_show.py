@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-frontend = pytest.importorskip("dipc_plus.frontend")
+frontend = pytest.importorskip("dipc_plus.frontend.load")
 pytest.importorskip("dipc_plus.commands.show")
 
 from dipc_plus.cli import main  # noqa: E402

@@ -1,4 +1,4 @@
-"""Pufferfish privacy (dipc_plus.pufferfish): FAIER's case studies, exact answers checked
+"""Pufferfish privacy (dipc_plus.privacy.pufferfish): FAIER's case studies, exact answers checked
 against an independent enumeration of FAIER's own probability tables and against simulation."""
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from dipc_plus.errors import UserError
-from dipc_plus.privacy_claims import load_privacy_claim, poly_eval
-from dipc_plus.pufferfish import _bernstein_decide, _decide_univariate, check_pufferfish, pufferfish_loss
-from dipc_plus.sampler import simulate
-from dipc_plus.stats import wilson
+from dipc_plus.privacy.claim import load_privacy_claim, poly_eval
+from dipc_plus.privacy.pufferfish import _bernstein_decide, _decide_univariate, check_pufferfish, pufferfish_loss
+from dipc_plus.semantics.sampler import simulate
+from dipc_plus.semantics.stats import wilson
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 THEORIES = os.path.join(ROOT, "theories")

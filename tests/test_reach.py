@@ -1,4 +1,4 @@
-"""Exact reachability (dipc_plus.reach) on hand-made chains with cycles, and the
+"""Exact reachability (dipc_plus.semantics.reach) on hand-made chains with cycles, and the
 quotient-free factor formulation against the true transition probabilities.
 
 Independent answers: closed forms of textbook chains (gambler's ruin, geometric
@@ -15,9 +15,9 @@ import pytest
 import sympy
 
 import handmade as h
-from dipc_plus.expoly import ExpFrac, ExpPoly
-from dipc_plus.reach import absorption, gaussian_solve, reach_probabilities
-from dipc_plus.semantics import build_chain, distribution_of_chain, exit_weights
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.semantics.reach import absorption, gaussian_solve, reach_probabilities
+from dipc_plus.semantics.distribution import build_chain, distribution_of_chain, exit_weights
 
 ONE = ExpFrac(1)
 EPS = ExpPoly.eps()
@@ -158,8 +158,8 @@ def test_retest_loop_keeps_the_chain_finite_and_matches_the_laplace_cdf():
 
 
 def test_sampler_agrees_on_the_retry_loop():
-    sampler = pytest.importorskip("dipc_plus.sampler")
-    from dipc_plus.stats import contains, wilson
+    sampler = pytest.importorskip("dipc_plus.semantics.sampler")
+    from dipc_plus.semantics.stats import contains, wilson
     prog = h.rr_retry(F(2, 3))
     eps = F(7, 10)
     dist = distribution_of_chain(build_chain(prog, {"x": True}))
@@ -173,7 +173,7 @@ def test_sampler_agrees_on_the_retry_loop():
 
 def test_random_walk_program_matches_gamblers_ruin():
     """while 0 < x < 4 do up <- choose(eps, step()); x <- x +/- 1 end: an SCC of three states."""
-    from dipc_plus import ir
+    from dipc_plus.semantics import ir
     B, D = ir.BoolT(), ir.DomT((0, 1, 2, 3, 4))
     step = ir.DistDef("step", (), B, ((ir.Const(True), ir.ExpOf(ir.Unary("-", ir.Rate()))),
                                       (ir.Const(False), ir.Const(F(1)))), h.pos(1))

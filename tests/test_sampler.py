@@ -15,12 +15,12 @@ import numpy as np
 import pytest
 from scipy import integrate
 
-from dipc_plus import ir
+from dipc_plus.semantics import ir
 from dipc_plus.cli import main as dipc
 from dipc_plus.errors import UserError
-from dipc_plus.inputs import bind_inputs
-from dipc_plus.sampler import SampleResult, Sampler, as_eps, discrete_laplace, draw_categorical, simulate
-from dipc_plus.stats import contains, wilson
+from dipc_plus.semantics.inputs import bind_inputs
+from dipc_plus.semantics.sampler import SampleResult, Sampler, as_eps, discrete_laplace, draw_categorical, simulate
+from dipc_plus.semantics.stats import contains, wilson
 
 CONF = 0.999
 HERE = ir.Pos("hand-built", 1, 1)
@@ -406,7 +406,7 @@ def test_result_helpers():
 
 
 def _load(name, params=None):
-    from dipc_plus.frontend import load_program
+    from dipc_plus.frontend.load import load_program
     return load_program(f"programs/{name}.dip", {k: F(v) for k, v in (params or {}).items()})
 
 

@@ -1,4 +1,4 @@
-"""The kappa sweep and kappa* (dipc_plus.sweep, `dipc sweep`).
+"""The kappa sweep and kappa* (dipc_plus.accuracy.sweep, `dipc sweep`).
 
 kappa* is cross-checked against a brute-force float scan of beta/P[error] (a
 cross-check only: the verdicts come from the certified procedure), the place
@@ -18,9 +18,9 @@ import pytest
 from scipy import optimize
 
 from dipc_plus import cli
-from dipc_plus.accuracy import AccuracyChecker, simulate_error
-from dipc_plus.claims import load_claim
-from dipc_plus.sweep import kappa_star, outward, sweep, truncated_decimal
+from dipc_plus.accuracy.check import AccuracyChecker, simulate_error
+from dipc_plus.claims.claim_file import load_claim
+from dipc_plus.accuracy.sweep import kappa_star, outward, sweep, truncated_decimal
 
 ROOT = Path(__file__).resolve().parent.parent
 THEORIES = ROOT / "theories"

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from dipc_plus import surface as S
+from dipc_plus.frontend import surface as S
 from dipc_plus.errors import UserError
-from dipc_plus.ir import Pos
-from dipc_plus.syntax import KEYWORDS, parse_module
+from dipc_plus.semantics.ir import Pos
+from dipc_plus.frontend.syntax import KEYWORDS, parse_module
 
 PROGRAMS = sorted(Path(__file__).parent.parent.glob("programs/*.dip"))
 

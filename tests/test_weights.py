@@ -5,8 +5,8 @@ import math
 import mpmath
 import pytest
 
-from dipc_plus.expoly import ExpFrac, ExpPoly
-from dipc_plus.weights import exp_mechanism, normalise
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.weights import exp_mechanism, normalise
 
 mpmath.mp.dps = 50
 EPS = [F(1, 10), F(7, 10), F(2), F(9, 2)]

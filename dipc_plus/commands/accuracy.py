@@ -18,11 +18,11 @@ import argparse
 import json
 import os
 
-from .. import inputs as inputs_mod
-from ..accuracy import AccuracyChecker, AccuracyResult, env_text, fmt_q
-from ..claims import load_claim
-from ..dtmc import DEFAULT_MAX_STATES
-from ..errors import UserError
+from dipc_plus.semantics import inputs as inputs_mod
+from dipc_plus.accuracy.check import AccuracyChecker, AccuracyResult, env_text, fmt_q
+from dipc_plus.claims.claim_file import load_claim
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
+from dipc_plus.errors import UserError
 
 EXAMPLE = """\
 examples:

@@ -12,10 +12,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..errors import UserError
-from ..export import to_dot, to_prism
-from ..semantics import build_chain
-from .prob import add_common_arguments, inputs_text, load, parse_at
+from dipc_plus.errors import UserError
+from dipc_plus.semantics.export import to_dot, to_prism
+from dipc_plus.semantics.distribution import build_chain
+from dipc_plus.commands.prob import add_common_arguments, inputs_text, load, parse_at
 
 EXAMPLE = """\
 examples:

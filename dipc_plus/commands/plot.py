@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 import os
 
-from ..errors import UserError
-from ..plot import plot_claim
-from .accuracy import add_claim_arguments, check_kappa, load
+from dipc_plus.errors import UserError
+from dipc_plus.accuracy.plot import plot_claim
+from dipc_plus.commands.accuracy import add_claim_arguments, check_kappa, load
 
 EXAMPLE = """\
 example:

@@ -13,9 +13,9 @@ import argparse
 import json
 import os
 
-from .. import inputs as inputs_mod
-from ..dtmc import DEFAULT_MAX_STATES
-from ..errors import UserError
+from dipc_plus.semantics import inputs as inputs_mod
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
+from dipc_plus.errors import UserError
 
 EXAMPLE = """\
 examples:
@@ -58,7 +58,7 @@ def add_claim_arguments(parser) -> None:
 
 def load(args):
     """The privacy claim named on the command line (a DPClaim or PufferfishClaim)."""
-    from ..privacy_claims import load_privacy_claim
+    from dipc_plus.privacy.claim import load_privacy_claim
     if args.max_states <= 0:
         raise UserError("--max-states must be positive", hint="use e.g. --max-states 200000")
     params = inputs_mod.parse_params(args.set)
@@ -81,10 +81,10 @@ def run(args) -> int:
     claim = load(args)
     structure = False if args.no_structure else None
     if claim.kind == "pufferfish":
-        from ..pufferfish import check_pufferfish
+        from dipc_plus.privacy.pufferfish import check_pufferfish
         result = check_pufferfish(claim)
     else:
-        from ..privacy import check_dp
+        from dipc_plus.privacy.dp import check_dp
         result = check_dp(claim, structure=structure, max_states=args.max_states)
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
@@ -94,8 +94,8 @@ def run(args) -> int:
 
 
 def text_report(result) -> str:
-    from ..privacy import _num_text, show_env, show_outputs
-    from ..privacy_claims import constant_value
+    from dipc_plus.privacy.dp import _num_text, show_env, show_outputs
+    from dipc_plus.privacy.claim import constant_value
     claim = result.claim
     program = claim.program
     lines = [f"claim:  {claim.describe()}"]

@@ -15,8 +15,8 @@ import argparse
 import json
 import math
 
-from ..errors import UserError
-from .privacy import add_claim_arguments, load
+from dipc_plus.errors import UserError
+from dipc_plus.commands.privacy import add_claim_arguments, load
 
 EXAMPLE = """\
 examples:
@@ -54,7 +54,7 @@ def run(args) -> int:
     if args.attack:
         raise UserError("--attack needs a Pufferfish claim (its scenarios are the adversary's priors)",
                         hint="see docs/claims.md, 'Pufferfish claims'")
-    from ..privacy import privacy_loss
+    from dipc_plus.privacy.dp import privacy_loss
     structure = False if args.no_structure else None
     result = privacy_loss(claim, structure=structure, max_states=args.max_states)
     if args.plot:
@@ -67,11 +67,11 @@ def run(args) -> int:
 
 
 def _pufferfish(args, claim) -> int:
-    from ..pufferfish import pufferfish_loss
+    from dipc_plus.privacy.pufferfish import pufferfish_loss
     result = pufferfish_loss(claim)
     attack = None
     if args.attack:
-        from ..attack import scenario_attacks
+        from dipc_plus.privacy.attack import scenario_attacks
         attack = scenario_attacks(claim)
     if args.json:
         out = result.to_json()
@@ -86,7 +86,7 @@ def _pufferfish(args, claim) -> int:
                 print(a.report())
     if args.plot:
         if attack:
-            from ..attack import plot_attacks
+            from dipc_plus.privacy.attack import plot_attacks
             plot_attacks(attack, args.plot)
         else:
             raise UserError("--plot with a Pufferfish claim plots the attack: add --attack")
@@ -94,7 +94,7 @@ def _pufferfish(args, claim) -> int:
 
 
 def text_report(result) -> str:
-    from ..privacy import loss_expr, show_env, show_outputs
+    from dipc_plus.privacy.dp import loss_expr, show_env, show_outputs
     claim = result.claim
     program = claim.program
 
@@ -145,7 +145,7 @@ def text_report(result) -> str:
 
 
 def _ln(x) -> str:
-    from ..privacy_claims import ln_text
+    from dipc_plus.privacy.claim import ln_text
     return ln_text(x)
 
 

@@ -1,7 +1,7 @@
 """`dipc prob`: the exact output distribution of a program at one input, for every eps.
 
-Builds the program's parametric Markov chain at the input (dipc_plus.dtmc),
-solves reachability exactly (dipc_plus.reach) and prints each output with its
+Builds the program's parametric Markov chain at the input (dipc_plus.semantics.dtmc),
+solves reachability exactly (dipc_plus.semantics.reach) and prints each output with its
 probability as a closed form in eps; `--at eps=27/82` adds certified decimals.
 The last line confirms that the probabilities add up to 1 as an identity in eps.
 """
@@ -12,12 +12,12 @@ import json
 import time
 from fractions import Fraction
 
-from .. import inputs as inputs_mod
-from .. import ir
-from ..constraints import LinForm
-from ..dtmc import DEFAULT_MAX_STATES, _show_value, format_atom, format_linform
-from ..errors import UserError
-from ..semantics import Distribution, ball_text, build_chain, certified, distribution_of_chain, group_outputs
+from dipc_plus.semantics import inputs as inputs_mod
+from dipc_plus.semantics import ir
+from dipc_plus.exact.linear import LinForm
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, _show_value, format_atom, format_linform
+from dipc_plus.errors import UserError
+from dipc_plus.semantics.distribution import Distribution, ball_text, build_chain, certified, distribution_of_chain, group_outputs
 
 EXAMPLE = """\
 example:
@@ -84,7 +84,7 @@ def load(args):
         raise UserError("--max-states must be positive", hint="use e.g. --max-states 200000")
     params = inputs_mod.parse_params(args.set)
     given = inputs_mod.parse_assignments(args.input, "--input")
-    from ..frontend import load_program
+    from dipc_plus.frontend.load import load_program
     program = load_program(args.program, params)
     env = inputs_mod.bind_inputs(program, given)
     return program, env, given

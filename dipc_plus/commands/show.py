@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from .. import inputs as inputs_mod
+from dipc_plus.semantics import inputs as inputs_mod
 
 EXAMPLE = """\
 example:
@@ -37,8 +37,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from ..frontend import load_program
-    from ..pretty import format_program
+    from dipc_plus.frontend.load import load_program
+    from dipc_plus.semantics.pretty import format_program
     params = inputs_mod.parse_params(args.set)
     program = load_program(args.program, params)
     print(format_program(program, header=not args.no_header), end="")

@@ -13,11 +13,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from .. import inputs as inputs_mod
-from .. import ir
-from ..errors import UserError
-from ..sampler import DEFAULT_CHUNK, DEFAULT_MAX_ITERATIONS, Frequency, as_eps, simulate
-from ..stats import z_value
+from dipc_plus.semantics import inputs as inputs_mod
+from dipc_plus.semantics import ir
+from dipc_plus.errors import UserError
+from dipc_plus.semantics.sampler import DEFAULT_CHUNK, DEFAULT_MAX_ITERATIONS, Frequency, as_eps, simulate
+from dipc_plus.semantics.stats import z_value
 
 EXAMPLE = """\
 example:
@@ -101,7 +101,7 @@ def run(args) -> int:
     params = inputs_mod.parse_params(args.set)
     given = inputs_mod.parse_assignments(args.input, "--input")
 
-    from ..frontend import load_program
+    from dipc_plus.frontend.load import load_program
     program = load_program(args.program, params)
     env = inputs_mod.bind_inputs(program, given)
     around = _centres(program, args.around) if gamma is not None else None

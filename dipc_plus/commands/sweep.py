@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..errors import UserError
-from ..sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, sweep, sweep_text
-from .accuracy import add_claim_arguments, load
+from dipc_plus.errors import UserError
+from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, sweep, sweep_text
+from dipc_plus.commands.accuracy import add_claim_arguments, load
 
 EXAMPLE = """\
 examples:

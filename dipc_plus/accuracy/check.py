@@ -1,0 +1,595 @@
+"""Accuracy at one input and at every input of a claim, decided exactly for every eps.
+
+An accuracy claim (`claims.AccuracyClaim`, POPL 2021 Definition 2) reduces, per
+input u and gamma, to one sentence in eps:
+
+    for every eps in I:  P_err(u, eps) <= beta(alpha, gamma, eps) / kappa,
+
+where P_err = 1 - P[P(u) in B(det(u), u, gamma)] is an exact closed form from
+the Markov-chain semantics, alpha is the claim's alpha or dd(u), and kappa = 1
+for the claim itself (the sweep uses larger kappas).  `decide.decide` answers the
+sentence with no float anywhere; a failure comes with the simplest rational eps
+where it fails, which is re-checked here by an independent certified evaluation
+(P_err and beta evaluated separately as arb balls that must be disjoint) before
+anyone sees it.
+
+Two conventions for which inputs a claim speaks about:
+
+* `boundary=False` (default, Definition 2): inputs with dd(u) > alpha, dd over
+  the claim's `dd_over` (the reals unless the claim says otherwise);
+* `boundary=True` (the paper's section 7 tool): inputs with dd(u) >= alpha.  With
+  beta continuous this is the limit alpha' -> dd(u) of the claims at alpha' < dd(u).
+
+Every counterexample also carries `alpha_strict`, a rational alpha' < dd(u) at
+which the same (input, eps) still fails, so it refutes Definition 2 literally
+even when it was found at alpha = dd(u).
+"""
+from __future__ import annotations
+
+import dataclasses
+import sys
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable, Mapping
+
+from dipc_plus.semantics import ir
+from dipc_plus.claims.claim_file import AccuracyClaim, Claim
+from dipc_plus.decision.decide import CertificationError, Decision, decide, recheck
+from dipc_plus.claims.disagreement import Disagreement
+from dipc_plus.claims.distances import INF
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
+from dipc_plus.exact.expoly import ExpFrac
+from dipc_plus.semantics.distribution import ball_text, certified, output_distribution
+
+VERIFIED = "verified"
+REFUTED = "refuted"
+NOT_APPLICABLE = "not applicable"
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def fmt_q(x) -> str:
+    """'17/10', '3', 'inf'."""
+    if x == INF:
+        return "inf"
+    x = Fraction(x)
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def json_value(v):
+    """An input/output value for JSON: integers as numbers, other rationals as 'p/q'."""
+    if isinstance(v, bool) or isinstance(v, str) or v is None:
+        return v
+    if v == INF:
+        return "inf"
+    if isinstance(v, (int, Fraction)):
+        q = Fraction(v)
+        return int(q) if q.denominator == 1 else fmt_q(q)
+    return str(v)
+
+
+def group_env(program: ir.Program, flat: Mapping) -> dict:
+    """{'q[1]': -1, 'q[2]': 0} -> {'q': [-1, 0]} (arrays grouped, in declaration order)."""
+    out: dict = {}
+    owner = {e: a for a, elems in program.arrays.items() for e in elems}
+    for name, value in flat.items():
+        base = owner.get(name)
+        if base is None:
+            out[name] = value
+        else:
+            out.setdefault(base, []).append(value)
+    return out
+
+
+def env_json(program: ir.Program, flat: Mapping) -> dict:
+    grouped = group_env(program, flat)
+    return {k: [json_value(x) for x in v] if isinstance(v, list) else json_value(v) for k, v in grouped.items()}
+
+
+def env_text(program: ir.Program, flat: Mapping) -> str:
+    def show(v):
+        if isinstance(v, list):
+            return "[" + ",".join(show(x) for x in v) + "]"
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        return fmt_q(v) if isinstance(v, (int, Fraction)) else str(v)
+    return ", ".join(f"{k}={show(v)}" for k, v in group_env(program, flat).items()) or "(no inputs)"
+
+
+def input_key(u: Mapping) -> tuple:
+    return tuple(sorted((k, (type(v).__name__, v if isinstance(v, (bool, str)) else Fraction(v)))
+                        for k, v in u.items()))
+
+
+def decimal(ball, digits: int = 12) -> str:
+    """The midpoint of a certified ball with `digits` significant digits (for reading only)."""
+    return ball.str(digits, radius=False)
+
+
+def separated(p_err, bound, eps: Fraction, start: int = 128, limit: int = 1 << 14):
+    """(ball of P_err(eps), ball of bound(eps)) at a precision where P_err > bound is certain.
+
+    The independent re-check of a counterexample: both closed forms are evaluated on
+    their own with arb (no factoring, no root isolation), at rising precision.
+    CertificationError if the balls end up ordered the other way (a bug).
+    """
+    prec = start
+    while prec <= limit:
+        e = certified(p_err, eps, prec)
+        b = certified(bound, eps, prec)
+        if e > b:
+            return e, b
+        if e < b:
+            break
+        prec *= 2
+    raise CertificationError(f"the counterexample eps = {fmt_q(eps)} does not re-check: "
+                             f"P[error] = {ball_text(certified(p_err, eps))}, bound = {ball_text(certified(bound, eps))}")
+
+
+# --------------------------------------------------------------------------- reports
+
+
+@dataclass
+class Counterexample:
+    """An input and a rational eps at which P[error] > beta/kappa, certified twice."""
+    program: ir.Program
+    input: dict
+    eps: Fraction
+    alpha: object          # the alpha beta was evaluated at (the claim's, or dd(u))
+    gamma: Fraction
+    kappa: int
+    error_probability: ExpFrac
+    bound: ExpFrac         # beta(alpha, gamma, eps) / kappa, exact
+    error_ball: object
+    bound_ball: object
+    alpha_strict: object = None  # a rational alpha' < dd(u) where it fails too (None: not needed / not found)
+    alpha_strict_note: str = ""
+
+    def to_json(self) -> dict:
+        out = {
+            "input": env_json(self.program, self.input),
+            "eps": fmt_q(self.eps),
+            "error_probability": str(self.error_probability),
+            "bound": str(self.bound),
+            "error_probability_value": ball_text(self.error_ball, 20),
+            "bound_value": ball_text(self.bound_ball, 20),
+            "alpha": json_value(self.alpha),
+            "gamma": json_value(self.gamma),
+            "kappa": self.kappa,
+        }
+        if self.alpha_strict is not None:
+            out["alpha_strict"] = json_value(self.alpha_strict)
+        return out
+
+    def describe(self) -> str:
+        kappa = f"/{self.kappa}" if self.kappa != 1 else ""
+        lines = [f"counterexample: {env_text(self.program, self.input)}, eps = {fmt_q(self.eps)}",
+                 f"  P[error]   = {decimal(self.error_ball, 15)}  (certified: {ball_text(self.error_ball, 15)})",
+                 f"  beta{kappa:<6}= {decimal(self.bound_ball, 15)}  (certified: {ball_text(self.bound_ball, 15)})",
+                 f"  at alpha = {fmt_q(self.alpha)}, gamma = {fmt_q(self.gamma)}"]
+        if self.alpha_strict is not None and self.alpha_strict != self.alpha:
+            lines.append(f"  (it fails as well at the rational alpha = {fmt_q(self.alpha_strict)} < dd(u), "
+                         f"as Definition 2 requires)")
+        elif self.alpha_strict_note:
+            lines.append(f"  ({self.alpha_strict_note})")
+        lines.append(f"  P[error] = {self.error_probability}")
+        lines.append(f"  bound    = {self.bound}")
+        return "\n".join(lines)
+
+
+@dataclass
+class InputReport:
+    """The check of one input at one gamma."""
+    program: ir.Program
+    input: dict
+    det: dict
+    dd: Disagreement
+    alpha: object
+    gamma: Fraction
+    applies: bool
+    kappa: int = 1
+    beta: object = None            # the claim's beta at (alpha, gamma): exact, before dividing by kappa
+    p_correct: ExpFrac | None = None
+    p_error: ExpFrac | None = None
+    decision: Decision | None = None
+    counterexample: Counterexample | None = None
+    seconds: float = 0.0
+
+    @property
+    def verdict(self) -> str:
+        if not self.applies:
+            return NOT_APPLICABLE
+        return VERIFIED if self.decision.holds else REFUTED
+
+    @property
+    def bound(self):
+        return None if self.beta is None else ExpFrac.of(self.beta) * Fraction(1, self.kappa)
+
+    def to_json(self, full: bool = True) -> dict:
+        out = {
+            "input": env_json(self.program, self.input),
+            "det": env_json(self.program, self.det),
+            "dd": json_value(self.dd.value),
+            "dd_attained": self.dd.attained,
+            "alpha": json_value(self.alpha),
+            "gamma": json_value(self.gamma),
+            "verdict": self.verdict,
+        }
+        if self.applies:
+            out["beta"] = str(self.beta)
+            if self.kappa != 1:
+                out["kappa"] = self.kappa
+            if full:
+                out["p_correct"] = str(self.p_correct)
+            if self.counterexample is not None:
+                out["counterexample"] = self.counterexample.to_json()
+        out["seconds"] = round(self.seconds, 4)
+        return out
+
+    def line(self) -> str:
+        """One line for a table of inputs."""
+        u = env_text(self.program, self.input)
+        dd = str(self.dd)
+        if not self.applies:
+            return f"{u:<28} dd = {dd:<24} {NOT_APPLICABLE}"
+        text = f"{u:<28} dd = {dd:<24} alpha = {fmt_q(self.alpha):<5} gamma = {fmt_q(self.gamma):<5} {self.verdict}"
+        if self.counterexample is not None:
+            text += f" at eps = {fmt_q(self.counterexample.eps)}"
+        return text
+
+    def describe(self) -> str:
+        """The full per-input report, closed forms included."""
+        lines = [f"input {env_text(self.program, self.input)}",
+                 f"  det(u)    = {env_text(self.program, self.det)}",
+                 f"  dd(u)     = {self.dd}"]
+        if not self.applies:
+            lines.append(f"  the claim says nothing here (dd(u) does not exceed alpha)")
+            return "\n".join(lines)
+        kappa = f" / {self.kappa}" if self.kappa != 1 else ""
+        lines += [f"  alpha     = {fmt_q(self.alpha)}, gamma = {fmt_q(self.gamma)}",
+                  f"  beta{kappa:<6}= {self.beta}{kappa}",
+                  f"  P[correct] = {self.p_correct}",
+                  f"  verdict   : " + ("verified: P[error] <= the bound for every eps in the interval"
+                                     if self.verdict == VERIFIED else
+                                     "refuted: P[error] exceeds the bound for some eps")]
+        if self.counterexample is not None:
+            lines.append("  " + self.counterexample.describe().replace("\n", "\n  "))
+        return "\n".join(lines)
+
+
+@dataclass
+class AccuracyResult:
+    """The verdict on a claim over a set of inputs, with one report per (input, gamma)."""
+    claim: AccuracyClaim
+    reports: list
+    seconds: float
+    kappa: int = 1
+    boundary: bool = False
+    dd_over: str = "reals"
+
+    @property
+    def failing(self) -> list:
+        return [r for r in self.reports if r.verdict == REFUTED]
+
+    @property
+    def applicable(self) -> list:
+        return [r for r in self.reports if r.applies]
+
+    @property
+    def verdict(self) -> str:
+        return REFUTED if self.failing else VERIFIED
+
+    @property
+    def counterexample(self) -> Counterexample | None:
+        fails = self.failing
+        return fails[0].counterexample if fails else None
+
+    @property
+    def inputs(self) -> int:
+        return len({input_key(r.input) for r in self.reports})
+
+    def to_json(self, full: bool = True) -> dict:
+        program = self.claim.program
+        out = {
+            "verdict": self.verdict,
+            "claim": self.claim.file,
+            "program": program.name,
+            "params": {k: json_value(v) for k, v in program.params.items()},
+            "statement": self.claim.describe(),
+            "eps_interval": str(self.claim.eps),
+            "dd_over": self.dd_over,
+            "convention": "dd(u) >= alpha (paper, section 7)" if self.boundary else "dd(u) > alpha (Definition 2)",
+            "kappa": self.kappa,
+            "inputs_checked": self.inputs,
+            "obligations": len(self.reports),
+            "obligations_applicable": len(self.applicable),
+            "obligations_refuted": len(self.failing),
+            "seconds": round(self.seconds, 3),
+        }
+        if self.counterexample is not None:
+            out["counterexample"] = self.counterexample.to_json()
+        out["reports"] = [r.to_json(full) for r in self.reports]
+        return out
+
+
+# --------------------------------------------------------------------------- the checker
+
+
+def _key(distance):
+    """A distance as a cache key (distances are frozen dataclasses; unhashable ones are not shared)."""
+    try:
+        hash(distance)
+        return distance
+    except TypeError:
+        return ("unshared", id(distance))
+
+
+class AccuracyChecker:
+    """Checks one accuracy claim input by input, caching every exact object it builds.
+
+    The output distribution of an input is built once and reused for every gamma
+    and kappa; det(u), dd(u), beta(alpha, gamma) and P_err(u, gamma) are cached too,
+    so the sweep and the plots reuse the accuracy check's work.
+    """
+
+    def __init__(self, claim: AccuracyClaim | Claim, *, dd_over: str | None = None, boundary: bool = False,
+                 max_states: int = DEFAULT_MAX_STATES, shared: dict | None = None):
+        """`shared`: a dict reused by checkers of claims about the same program and
+        parameters (e.g. one grid and several alphas), so each input's distribution,
+        det, dd over the reals and error probabilities are computed once."""
+        if isinstance(claim, Claim):
+            if claim.accuracy is None:
+                from dipc_plus.errors import UserError
+                raise UserError("the claim file has no [accuracy] table", file=claim.file,
+                                hint="add an [accuracy] table (see docs/claims.md)")
+            claim = claim.accuracy
+        if dd_over is not None and dd_over != claim.dd_over:
+            if claim.det == "table" and dd_over == "reals":
+                from dipc_plus.errors import UserError
+                raise UserError("with a det table, dd can only be taken over the table's inputs",
+                                file=claim.file, hint="use --dd-over grid (or det = \"noise-free\")")
+            claim = dataclasses.replace(claim, dd_over=dd_over, _space=None)
+        self.claim = claim
+        self.program = claim.program
+        self.boundary = boundary
+        self.max_states = max_states
+        shared = {} if shared is None else shared
+        self._shared = shared
+        self._det: dict = shared.setdefault(("det", claim.det, claim.file if claim.det == "table" else None), {})
+        self._dist: dict = shared.setdefault("dist", {})
+        self._dd: dict = (shared.setdefault(("dd", _key(claim.input_distance)), {})
+                          if claim.dd_over == "reals" and claim.det == "noise-free" else {})
+        self._perr: dict = shared.setdefault(("perr", claim.det, _key(claim.output_distance)), {})
+        self._beta: dict = {}
+        self._decisions: dict = shared.setdefault(("decisions", claim.det, _key(claim.output_distance),
+                                                   claim.beta.text, claim.eps), {})
+        self._grid = None
+        self._space = None
+        # CPU seconds spent computing what the caches did not have (for benchmarks)
+        self.timings = {"dd": 0.0, "distribution": 0.0, "ball": 0.0, "decide": 0.0}
+
+    # -- cached exact pieces ----------------------------------------------------------------
+    def det(self, u: Mapping) -> dict:
+        key = input_key(u)
+        if key not in self._det:
+            self._det[key] = self.claim.det_at(u)
+        return self._det[key]
+
+    def dd(self, u: Mapping) -> Disagreement:
+        key = input_key(u)
+        if key not in self._dd:
+            det_u = self.det(u)
+            start = time.process_time()
+            if self.claim.dd_over == "grid":
+                if self._grid is None:
+                    from dipc_plus.claims.disagreement import GridSpace
+                    self._grid = GridSpace(self.claim.points, self.det, self.claim.input_distance)
+                self._dd[key] = self._grid.dd(u, det_u)
+            else:
+                self._dd[key] = self._dd_reals(u, det_u)
+            self.timings["dd"] += time.process_time() - start
+        return self._dd[key]
+
+    def _dd_reals(self, u: Mapping, det_u: dict) -> Disagreement:
+        """dd over the reals (`RealSpace.dd`: closed form for box regions, else the LP), with the
+        space shared between claims about the same program and input distance."""
+        if self.claim.det == "noise-free":
+            if self._space is None:
+                from dipc_plus.claims.disagreement import RealSpace
+                key = ("real-space", _key(self.claim.input_distance))
+                if key not in self._shared:
+                    self._shared[key] = RealSpace(self.program, self.claim.input_distance)
+                self._space = self._shared[key]
+            return self._space.dd(u, det_u, near=False)  # only the value and attainment are used
+        return self.claim.dd(u, det_u)
+
+    def beta(self, alpha, gamma):
+        key = (alpha, gamma)
+        if key not in self._beta:
+            self._beta[key] = self.claim.beta_at(alpha, gamma)
+        return self._beta[key]
+
+    def distribution(self, u: Mapping):
+        key = input_key(u)
+        if key not in self._dist:
+            start = time.process_time()
+            self._dist[key] = output_distribution(self.program, u, max_states=self.max_states)
+            self.timings["distribution"] += time.process_time() - start
+        return self._dist[key]
+
+    def p_correct(self, u: Mapping, gamma) -> ExpFrac:
+        return ExpFrac.of(1) - self.p_error(u, gamma)
+
+    def p_error(self, u: Mapping, gamma) -> ExpFrac:
+        """1 - P[P(u) in B(det(u), u, gamma)], exactly."""
+        key = (input_key(u), Fraction(gamma))
+        if key not in self._perr:
+            dist = self.distribution(u)
+            start = time.process_time()
+            correct = ExpFrac.of(self.claim.ball_probability(dist, u, self.det(u), Fraction(gamma)))
+            self._perr[key] = ExpFrac.of(1) - correct
+            self.timings["ball"] += time.process_time() - start
+        return self._perr[key]
+
+    # -- which obligations apply -------------------------------------------------------------
+    def obligations(self, u: Mapping) -> list[tuple]:
+        """[(alpha, gamma, applies)] for input u under this checker's convention."""
+        dd = self.dd(u).value
+        if self.claim.alpha == "dd":
+            alpha = dd
+            applies = dd > 0 or self.boundary
+        else:
+            alpha = self.claim.alpha
+            applies = dd > alpha or (self.boundary and dd == alpha)
+        return [(alpha, Fraction(g), applies) for g in self.claim.gamma_values(alpha)]
+
+    # -- deciding ---------------------------------------------------------------------------------
+    def check_input(self, u: Mapping, kappa: int = 1) -> list[InputReport]:
+        """One report per gamma at input u (flat, bound values)."""
+        reports = []
+        for alpha, gamma, applies in self.obligations(u):
+            reports.append(self.check(u, alpha, gamma, applies, kappa))
+        return reports
+
+    def check(self, u: Mapping, alpha, gamma, applies: bool = True, kappa: int = 1) -> InputReport:
+        start = time.perf_counter()
+        report = InputReport(self.program, dict(u), self.det(u), self.dd(u), alpha, gamma, applies, kappa)
+        if applies:
+            report.beta = self.beta(alpha, gamma)
+            report.p_error = self.p_error(u, gamma)
+            report.p_correct = ExpFrac.of(1) - report.p_error
+            bound = report.bound
+            key = (input_key(u), alpha, gamma, kappa)
+            if key not in self._decisions:
+                start_decide = time.process_time()
+                decision = decide(bound - report.p_error, ">=", self.claim.eps)
+                cex = None if decision.holds else self.counterexample(u, alpha, gamma, kappa, decision)
+                self._decisions[key] = (decision, cex)
+                self.timings["decide"] += time.process_time() - start_decide
+            report.decision, report.counterexample = self._decisions[key]
+        report.seconds = time.perf_counter() - start
+        return report
+
+    def counterexample(self, u: Mapping, alpha, gamma, kappa: int, decision: Decision) -> Counterexample:
+        """Build and independently re-check the counterexample of a failed decision."""
+        eps = decision.witness
+        if eps is None:  # a ">=" sentence fails on an open set, so a rational witness always exists
+            raise CertificationError(f"no rational witness for a failed accuracy check at {dict(u)}")
+        p_err = self.p_error(u, gamma)
+        bound = ExpFrac.of(self.beta(alpha, gamma)) * Fraction(1, kappa)
+        if recheck(bound - p_err, eps, ">="):
+            raise CertificationError(f"eps = {fmt_q(eps)} does not refute the claim at {dict(u)}")
+        e_ball, b_ball = separated(p_err, bound, eps)
+        cex = Counterexample(self.program, dict(u), eps, alpha, gamma, kappa, p_err, bound, e_ball, b_ball)
+        self._strict_alpha(cex)
+        return cex
+
+    def _strict_alpha(self, cex: Counterexample) -> None:
+        """Find a rational alpha' < dd(u) at which the same (u, eps) fails (Definition 2 is strict)."""
+        dd = self.dd(cex.input).value
+        if self.claim.alpha != "dd" and dd > cex.alpha:
+            cex.alpha_strict = cex.alpha  # already strict
+            return
+        if dd == 0 or (dd != INF and dd <= 0):
+            cex.alpha_strict_note = "dd(u) = 0: no alpha < dd(u) exists; found under the dd(u) >= alpha convention"
+            return
+        moving_gamma = self.claim.gammas == "alpha"
+        candidates = ([Fraction(2) ** k for k in range(1, 40)] if dd == INF else
+                      [Fraction(dd) * (1 - Fraction(1, 2 ** k)) for k in range(3, 40, 3)])
+        for a in candidates:
+            g = a if moving_gamma else cex.gamma
+            try:
+                beta = ExpFrac.of(self.claim.beta_at(a, g)) * Fraction(1, cex.kappa)
+            except Exception:  # noqa: BLE001 - a formula sympy cannot instantiate: skip the refinement
+                break
+            p_err = self.p_error(cex.input, g) if moving_gamma else cex.error_probability
+            e = certified(p_err, cex.eps, 192)
+            b = certified(beta, cex.eps, 192)
+            if e > b:
+                cex.alpha_strict = a
+                return
+        cex.alpha_strict_note = "no rational alpha < dd(u) found where it fails (the claim fails only in the limit)"
+
+    def prefetch(self, points: Iterable[Mapping], jobs: int) -> None:
+        """Compute det, dd and the error probabilities of many inputs over `jobs` processes
+        (`parallel.map_inputs`) and keep them in the caches; deciding stays in this process."""
+        from dipc_plus.execution.parallel import map_inputs
+        todo = [u for u in points if input_key(u) not in self._dd]
+
+        def work(u):
+            det, dd = self.det(u), self.dd(u)
+            errors = {g: self.p_error(u, g) for _, g, applies in self.obligations(u) if applies}
+            return det, dd, errors
+
+        for u, (det, dd, errors) in zip(todo, map_inputs(work, todo, jobs)):
+            key = input_key(u)
+            self._det[key], self._dd[key] = det, dd
+            for g, p in errors.items():
+                self._perr[(key, g)] = p
+
+    def run(self, points: Iterable[Mapping] | None = None, kappa: int = 1, *, progress: bool = False,
+            stop_at_first: bool = False, description: str = "accuracy", jobs: int = 1) -> AccuracyResult:
+        """Check every given input (default: every input of the claim); `jobs` > 1 computes the
+        exact distributions and distances over that many processes first."""
+        points = list(self.claim.points if points is None else points)
+        start = time.perf_counter()
+        if jobs != 1 and len(points) > 1 and not stop_at_first:
+            self.prefetch(points, jobs)
+        reports: list[InputReport] = []
+        bar = _progress(len(points), description) if progress else None
+        try:
+            for u in points:
+                reps = self.check_input(u, kappa)
+                reports += reps
+                if bar is not None:
+                    bar.update(1)
+                if stop_at_first and any(r.verdict == REFUTED for r in reps):
+                    break
+        finally:
+            if bar is not None:
+                bar.close()
+        return AccuracyResult(self.claim, reports, time.perf_counter() - start, kappa, self.boundary,
+                              self.claim.dd_over)
+
+
+def simulate_error(claim: AccuracyClaim, u: Mapping, det_u: Mapping, gamma, eps, n: int, *, seed: int = 0):
+    """Monte Carlo estimate of P[P(u) not in B(det(u), u, gamma)] at one rational eps.
+
+    The independent witness for the exact closed forms: the sampler runs the program
+    itself (no symbolic reasoning) and the ball is tested on each run's concrete output.
+    Returns the sampler's `Frequency` of errors (use `.interval(confidence)`).
+    """
+    from dipc_plus.claims.distances import LinfOutput
+    from dipc_plus.semantics.sampler import Frequency, simulate
+    program = claim.program
+    result = simulate(program, dict(u), Fraction(eps), n, seed=seed)
+    if result.real_names():
+        if not isinstance(claim.output_distance, LinfOutput):
+            raise ValueError(f"cannot simulate the {claim.output_distance.name} ball for real outputs")
+        inside = result.probability(result.within(Fraction(gamma), dict(det_u)))
+        return Frequency(n - inside.successes, n)
+    names = result.discrete_names()
+    errors = 0
+    for values, count in result.distribution(names).items():
+        v = dict(zip(names, values))
+        if any(x is None for x in values):
+            errors += count  # an output left unassigned is never det(u)'s value
+            continue
+        if not claim.output_distance.in_ball(u, det_u, v, Fraction(gamma)):
+            errors += count
+    return Frequency(errors, n)
+
+
+def _progress(total: int, description: str):
+    """A tqdm bar on stderr, shown only on a terminal and only when the run takes a while."""
+    from tqdm import tqdm
+    return tqdm(total=total, desc=description, unit="input", file=sys.stderr, delay=1.0,
+                disable=not sys.stderr.isatty() or total <= 1, leave=False)
+
+
+def check_claim(claim: AccuracyClaim | Claim, points=None, **options) -> AccuracyResult:
+    """Convenience: check a claim at its inputs (or `points`) with default options."""
+    kappa = options.pop("kappa", 1)
+    return AccuracyChecker(claim, **options).run(points, kappa)

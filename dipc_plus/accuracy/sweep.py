@@ -1,0 +1,458 @@
+"""How much better than claimed: the largest kappa with (alpha, beta/kappa, gamma) and the exact best constant.
+
+The paper's Table 4 searches for the largest integer kappa such that the claim
+with beta/kappa still holds, and shows a counterexample for kappa + 1.  Here the
+search is replaced by the exact quantity behind it,
+
+    kappa* = inf over applicable (u, gamma) and eps in I of  beta(eps) / P_err(u, eps),
+
+because (alpha, beta/kappa, gamma) holds exactly when kappa <= kappa*.  For one
+obligation r(eps) = beta/P_err = A/B is a quotient of exponential polynomials,
+so its infimum over I is the least of
+
+* its limits at the ends of I: exact rationals, from the first nonzero Taylor
+  coefficients at eps -> 0 and the dominant terms at eps -> inf (or the
+  certified value at a finite end);
+* its values at the interior critical points, the zeros of A'B - AB', isolated
+  by `decide.roots` (the same certified root machinery as the decision
+  procedure) and evaluated in mean-value form on the zero's enclosure.
+
+The enclosures are refined until kappa* is known to `digits` significant digits
+(truncated, so the printed number is a certified lower bound) and its integer
+part is certain.  best_kappa = floor(kappa*) is then confirmed by the decision
+procedure itself: every obligation holds at best_kappa, and the obligation
+attaining kappa* fails at best_kappa + 1 with a re-checked counterexample.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+
+import flint
+from flint import arb, fmpq
+
+from dipc_plus.accuracy.check import (REFUTED, VERIFIED, AccuracyChecker, AccuracyResult, Counterexample, InputReport, env_json,
+                       env_text, fmt_q, json_value)
+from dipc_plus.decision.decide import CertificationError, Interval, RealRoot, dominant_term, roots, taylor_order_at_zero
+from dipc_plus.claims.distances import INF
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+
+DEFAULT_DIGITS = 6
+DEFAULT_KAPPA_MAX = 1000
+MAX_REFINEMENTS = 400
+
+
+# --------------------------------------------------------------------------- exact <-> ball helpers
+
+
+def _fq(x: Fraction) -> fmpq:
+    return fmpq(x.numerator, x.denominator)
+
+
+def _exact(x: arb) -> Fraction:
+    m, e = x.man_exp()
+    m, e = int(m), int(e)
+    return Fraction(m * 2 ** e) if e >= 0 else Fraction(m, 2 ** -e)
+
+
+def _bounds(b: arb) -> tuple[Fraction, Fraction]:
+    if not b.is_finite():
+        raise CertificationError(f"an enclosure is not finite: {b}")
+    return _exact(b.lower()), _exact(b.upper())
+
+
+def _hull(lo: Fraction, hi: Fraction) -> arb:
+    return arb(_fq(lo)).union(arb(_fq(hi)))
+
+
+def _eval(h: ExpPoly, x, prec: int) -> arb:
+    return h.arb_value(x, prec)
+
+
+def truncated_decimal(lo: Fraction, hi: Fraction, digits: int) -> str | None:
+    """The decimal with `digits` significant digits, truncated toward zero, shared by
+    every number of [lo, hi] (0 < lo <= hi); None when [lo, hi] straddles two of them."""
+    if lo <= 0:
+        return "0" if hi == 0 else None
+
+    def trunc(x: Fraction) -> tuple[int, int]:
+        e = len(str(x.numerator // x.denominator)) - 1 if x >= 1 else -_leading_zeros(x) - 1
+        scale = Fraction(10) ** (digits - 1 - e)
+        return math.floor(x * scale), digits - 1 - e
+
+    a, b = trunc(lo), trunc(hi)
+    if a != b:
+        return None
+    t, places = a
+    if places <= 0:
+        return str(t * 10 ** (-places))
+    text = str(t).rjust(places + 1, "0")
+    return text[:-places] + "." + text[-places:]
+
+
+def outward(lo: Fraction, hi: Fraction, digits: int = 12) -> tuple[str, str]:
+    """[lo, hi] widened to decimals of `digits` significant digits (lo rounded down, hi up)."""
+    def one(x: Fraction, up: bool) -> str:
+        if x == 0:
+            return "0"
+        e = math.floor(math.log10(abs(float(x)))) if abs(float(x)) not in (0.0, math.inf) else 0
+        scale = Fraction(10) ** (digits - 1 - e)
+        n = math.ceil(x * scale) if up else math.floor(x * scale)
+        return _plain(Fraction(n) / scale)
+    return one(Fraction(lo), False), one(Fraction(hi), True)
+
+
+def _plain(x: Fraction) -> str:
+    """A terminating decimal fraction as a plain decimal string."""
+    if x.denominator == 1:
+        return str(x.numerator)
+    places = 0
+    d = x.denominator
+    while d % 10 == 0 or d % 2 == 0 or d % 5 == 0:
+        if d % 10 == 0:
+            d //= 10
+        elif d % 2 == 0:
+            d //= 2
+        else:
+            d //= 5
+        places += 1
+    sign = "-" if x < 0 else ""
+    n = abs(x) * 10 ** places
+    text = str(int(n)).rjust(places + 1, "0")
+    return (sign + text[:-places] + "." + text[-places:]).rstrip("0").rstrip(".")
+
+
+def _leading_zeros(x: Fraction) -> int:
+    """For 0 < x < 1: the number k of zeros right after the point (x = 0.00ddd -> 2)."""
+    k = 0
+    while x * 10 < 1:
+        x *= 10
+        k += 1
+    return k
+
+
+# --------------------------------------------------------------------------- candidates for the infimum
+
+
+@dataclass
+class Candidate:
+    """A place where one obligation's ratio beta/P_err may take its infimum, with a
+    certified enclosure [lo, hi] of the value there (lo == hi when it is exact)."""
+    report: InputReport
+    kind: str                    # "eps->0", "eps->inf", "end", "critical", "constant"
+    lo: Fraction = Fraction(0)
+    hi: Fraction = Fraction(0)
+    exact: bool = False
+    infinite: bool = False
+    eps: Fraction | None = None  # a finite end
+    root: RealRoot | None = None
+    closed: bool = True          # whether a finite end belongs to I (attained) or is only approached
+    num: ExpPoly | None = None
+    den: ExpPoly | None = None
+    deriv: ExpPoly | None = None
+    prec: int = 64
+
+    @property
+    def width(self) -> Fraction:
+        return self.hi - self.lo
+
+    def refine(self) -> None:
+        if self.exact or self.infinite:
+            return
+        self.prec = min(self.prec + 32, 2048)
+        if self.kind == "critical":
+            for _ in range(4):
+                self.root.refine()
+        self._evaluate()
+
+    def _evaluate(self) -> None:
+        prec = self.prec
+        old = flint.ctx.prec
+        flint.ctx.prec = prec
+        try:
+            if self.kind in ("end", "constant"):
+                x = arb(_fq(self.eps))
+                value = _eval(self.num, x, prec) / _eval(self.den, x, prec)
+            else:  # mean-value form around the midpoint of the zero's enclosure
+                lo, hi = self.root.lo, self.root.hi
+                mid = (lo + hi) / 2
+                xm = arb(_fq(mid))
+                box = _hull(lo, hi)
+                at_mid = _eval(self.num, xm, prec) / _eval(self.den, xm, prec)
+                den_box = _eval(self.den, box, prec)
+                slope = _eval(self.deriv, box, prec) / (den_box * den_box)
+                value = at_mid + slope * _hull(-(hi - lo) / 2, (hi - lo) / 2)
+        finally:
+            flint.ctx.prec = old
+        if not value.is_finite():
+            self.lo, self.hi = Fraction(-10 ** 30), Fraction(10 ** 30)
+            return
+        self.lo, self.hi = _bounds(value)
+
+    def where(self) -> str:
+        if self.kind == "eps->0":
+            return "approached as eps -> 0"
+        if self.kind == "eps->inf":
+            return "approached as eps -> inf"
+        if self.kind == "end":
+            return f"{'attained' if self.closed else 'approached'} at the end eps = {fmt_q(self.eps)}"
+        if self.kind == "constant":
+            return "attained everywhere (the ratio is constant)"
+        lo, hi = outward(self.root.lo, self.root.hi, 12)
+        return f"attained at the critical point eps ~ {self.root.approx(10)} (a zero of the derivative's " \
+               f"numerator, isolated in [{lo}, {hi}])"
+
+    def to_json(self) -> dict:
+        r = self.report
+        out = {"input": env_json(r.program, r.input), "alpha": json_value(r.alpha), "gamma": json_value(r.gamma),
+               "where": {"eps->0": "eps->0", "eps->inf": "eps->inf", "end": "end", "constant": "constant",
+                         "critical": "interior"}[self.kind]}
+        if self.kind == "critical":
+            out["eps"] = self.root.approx(15)
+            out["eps_enclosure"] = list(outward(self.root.lo, self.root.hi, 15))
+            out["attained"] = True
+        elif self.kind == "end":
+            out["eps"] = fmt_q(self.eps)
+            out["attained"] = self.closed
+        else:
+            out["eps"] = {"eps->0": "0", "eps->inf": "inf"}.get(self.kind)
+            out["attained"] = self.kind == "constant"
+        return out
+
+
+def _ratio(beta, p_err: ExpFrac) -> ExpFrac:
+    return ExpFrac.of(beta) / p_err
+
+
+def candidates(report: InputReport, interval: Interval) -> list[Candidate]:
+    """Every place where beta/P_err of one obligation may take its infimum over the interval."""
+    r = _ratio(report.beta, report.p_error)
+    num, den = r.num, r.den
+    deriv = num.derivative() * den - num * den.derivative()
+    out: list[Candidate] = []
+
+    def make(kind, **kw) -> Candidate:
+        return Candidate(report, kind, num=num, den=den, deriv=deriv, **kw)
+
+    if deriv.is_zero():  # constant ratio
+        c = make("constant", eps=_inside(interval))
+        c._evaluate()
+        return [c]
+    # left end
+    if interval.lo == 0:
+        kn, vn, _ = taylor_order_at_zero(num)
+        kd, vd, _ = taylor_order_at_zero(den)
+        if kn > kd:
+            out.append(make("eps->0", exact=True))
+        elif kn == kd:
+            v = Fraction(vn) / Fraction(vd)
+            out.append(make("eps->0", lo=v, hi=v, exact=True))
+        else:
+            out.append(make("eps->0", infinite=True))
+    else:
+        c = make("end", eps=interval.lo, closed=interval.lo_closed)
+        c._evaluate()
+        out.append(c)
+    # right end
+    if interval.hi is None:
+        cn, dn, qn = dominant_term(num)
+        cd, dd, qd = dominant_term(den)
+        if (qn, dn) < (qd, dd):
+            out.append(make("eps->inf", exact=True))
+        elif (qn, dn) == (qd, dd):
+            v = Fraction(cn) / Fraction(cd)
+            out.append(make("eps->inf", lo=v, hi=v, exact=True))
+        else:
+            out.append(make("eps->inf", infinite=True))
+    else:
+        c = make("end", eps=interval.hi, closed=interval.hi_closed)
+        c._evaluate()
+        out.append(c)
+    # interior critical points
+    inner = Interval(interval.lo, interval.hi, False, False) if not interval.is_point() else None
+    if inner is not None:
+        for root in roots(deriv, inner):
+            c = make("critical", root=root)
+            c._evaluate()
+            out.append(c)
+    for c in out:
+        if c.exact and c.lo < 0:
+            raise CertificationError(f"negative limit {c.lo} of beta/P[error] at {report.input}")
+    return out
+
+
+def _inside(interval: Interval) -> Fraction:
+    if interval.is_point():
+        return interval.lo
+    hi = interval.hi if interval.hi is not None else interval.lo + 2
+    return (interval.lo + hi) / 2
+
+
+# --------------------------------------------------------------------------- kappa*
+
+
+@dataclass
+class KappaStar:
+    """kappa* = inf beta/P_err with a certified enclosure and where it is reached."""
+    lo: Fraction | float
+    hi: Fraction | float
+    text: str                # truncated to `digits` significant digits ("inf" when infinite)
+    digits: int
+    at: Candidate | None     # an obligation and place reaching it
+    ties: int = 0            # other candidates not separated from it
+    exact: bool = False
+
+    @property
+    def infinite(self) -> bool:
+        return self.lo == INF
+
+    @property
+    def floor(self):
+        if self.infinite:
+            return INF
+        a, b = math.floor(self.lo), math.floor(self.hi)
+        return a if a == b else None  # None: not determined by the enclosure
+
+    def to_json(self) -> dict:
+        out = {"value": self.text, "digits": self.digits}
+        if not self.infinite:
+            out["enclosure"] = list(outward(self.lo, self.hi, self.digits + 6))
+            out["exact"] = fmt_q(self.lo) if self.exact else None
+        if self.at is not None:
+            out["at"] = self.at.to_json()
+            out["ties"] = self.ties
+        return out
+
+
+def kappa_star(reports: list[InputReport], interval: Interval, digits: int = DEFAULT_DIGITS,
+               progress=None) -> KappaStar:
+    """The exact infimum of beta/P_err over the applicable obligations and eps in I."""
+    pool: list[Candidate] = []
+    for rep in reports:
+        if rep.applies and not rep.p_error.is_zero():
+            pool += [c for c in candidates(rep, interval) if not c.infinite]
+        if progress is not None:
+            progress()
+    if not pool:
+        return KappaStar(INF, INF, "inf", digits, None)
+    for _ in range(MAX_REFINEMENTS):
+        best_hi = min(c.hi for c in pool)
+        near = [c for c in pool if c.lo <= best_hi]
+        lo = min(c.lo for c in near)
+        at = min(near, key=lambda c: (c.hi, c.lo))
+        exact = at.exact and all(c is at or c.exact for c in near)
+        if best_hi <= 0:  # the ratio is >= 0, so an enclosure with hi <= 0 is exactly 0
+            text = "0"
+        else:
+            text = truncated_decimal(lo, best_hi, digits) if lo > 0 else None
+        if text is not None and math.floor(lo) == math.floor(best_hi):
+            ties = sum(1 for c in near if c is not at)
+            return KappaStar(lo, best_hi, text, digits, at, ties, exact and lo == best_hi)
+        for c in near:
+            c.refine()
+    # Cannot happen for distinct transcendental values; an exact tie with a decimal boundary ends here.
+    best_hi = min(c.hi for c in pool)
+    near = [c for c in pool if c.lo <= best_hi]
+    lo = min(c.lo for c in near)
+    at = min(near, key=lambda c: (c.hi, c.lo))
+    text = truncated_decimal(lo, lo, digits) or "%.*g" % (digits, float(lo))
+    return KappaStar(lo, best_hi, text, digits, at, len(near) - 1)
+
+
+# --------------------------------------------------------------------------- the sweep
+
+
+@dataclass
+class SweepResult:
+    accuracy: AccuracyResult          # the claim itself (kappa = 1)
+    kappa_star: KappaStar
+    best_kappa: int
+    capped: bool                      # best_kappa hit kappa_max (kappa_max + 1 may hold too)
+    kappa_max: int
+    confirmed: AccuracyResult | None  # every obligation at best_kappa (decided again)
+    counterexample: Counterexample | None  # for best_kappa + 1
+    seconds: float = 0.0
+
+    @property
+    def verdict(self) -> str:
+        return self.accuracy.verdict
+
+    def to_json(self, full: bool = False) -> dict:
+        out = self.accuracy.to_json(full=full)
+        if not full:
+            out.pop("reports", None)
+        out["best_kappa"] = self.best_kappa
+        out["best_kappa_capped"] = self.capped
+        out["kappa_max"] = self.kappa_max
+        out["kappa_star"] = self.kappa_star.text
+        out["kappa_star_detail"] = self.kappa_star.to_json()
+        out["counterexample"] = self.counterexample.to_json() if self.counterexample is not None else None
+        out["claim_counterexample"] = (self.accuracy.counterexample.to_json()
+                                       if self.accuracy.counterexample is not None else None)
+        out["seconds"] = round(self.seconds, 3)
+        return out
+
+
+def sweep(checker: AccuracyChecker, *, kappa_max: int = DEFAULT_KAPPA_MAX, digits: int = DEFAULT_DIGITS,
+          points=None, progress: bool = False, base: AccuracyResult | None = None, jobs: int = 1) -> SweepResult:
+    """best_kappa, kappa* and the counterexample for best_kappa + 1 (see the module doc)."""
+    start = time.perf_counter()
+    result = base if base is not None else checker.run(points, 1, progress=progress, description="sweep",
+                                                       jobs=jobs)
+    interval = checker.claim.eps
+    star = kappa_star(result.reports, interval, digits)
+    floor = star.floor
+    if floor is None:  # kappa* sits on an integer to the enclosure's precision: let decide say
+        k = math.ceil(star.lo)
+        floor = k if checker.run(points, k).verdict == VERIFIED else k - 1
+    capped = floor == INF or floor > kappa_max
+    best = kappa_max if capped else int(floor)
+    confirmed = None
+    if best >= 1:
+        confirmed = result if best == 1 else checker.run(points, best, progress=progress,
+                                                         description=f"kappa={best}")
+        if confirmed.verdict != VERIFIED:
+            raise CertificationError(f"kappa* = {star.text} but the claim with beta/{best} fails at "
+                                     f"{confirmed.counterexample.describe() if confirmed.counterexample else '?'}")
+    cex = None
+    if not capped:
+        rep = star.at.report
+        failed = checker.check(rep.input, rep.alpha, rep.gamma, True, best + 1)
+        if failed.verdict != REFUTED:
+            raise CertificationError(f"kappa* = {star.text} is reached at {rep.input}, yet beta/{best + 1} "
+                                     f"holds there")
+        cex = failed.counterexample
+    return SweepResult(result, star, best, capped, kappa_max, confirmed, cex, time.perf_counter() - start)
+
+
+def sweep_text(res: SweepResult) -> str:
+    acc = res.accuracy
+    claim = acc.claim
+    lines = [f"claim: {claim.describe()}",
+             f"checked {acc.inputs} input(s): {len(acc.applicable)} obligation(s) apply; "
+             f"the claim itself is {acc.verdict}"]
+    star = res.kappa_star
+    if star.infinite:
+        lines.append("kappa* = inf: P[error] is 0 wherever the claim applies")
+    else:
+        if star.exact:
+            lines.append(f"kappa* = inf beta/P[error] = {fmt_q(star.lo)} exactly")
+        else:
+            lines.append(f"kappa* = inf beta/P[error] = {star.text}... (certified enclosure [%s, %s])"
+                         % outward(star.lo, star.hi, star.digits + 4))
+        at = star.at
+        lines.append(f"  at {env_text(at.report.program, at.report.input)}, alpha = {fmt_q(at.report.alpha)}, "
+                     f"gamma = {fmt_q(at.report.gamma)}: {at.where()}"
+                     + (f"; {star.ties} other (input, eps) reach the same value to this precision"
+                        if star.ties else ""))
+    if res.capped:
+        lines.append(f"best kappa >= {res.best_kappa} (--kappa-max): beta/{res.best_kappa} holds")
+    else:
+        lines.append(f"best kappa = {res.best_kappa}: the claim holds with beta/{res.best_kappa}"
+                     if res.best_kappa >= 1 else "best kappa = 0: the claim fails even with beta itself")
+        lines.append(f"with beta/{res.best_kappa + 1} it fails:")
+        lines.append("  " + res.counterexample.describe().replace("\n", "\n  "))
+    lines.append(f"{res.seconds:.2f} s")
+    return "\n".join(lines)

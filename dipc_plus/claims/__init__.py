@@ -1,0 +1,2 @@
+"""Claim files: reading them, formulas, inputs, distances, disagreement and the
+noise-free program."""

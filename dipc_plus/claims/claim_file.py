@@ -1,0 +1,691 @@
+"""Claim files (`theories/*.toml`): what is claimed about a program, in one TOML format.
+
+One file names a program (and its parameters) and states claims about it: an
+`[accuracy]` table now (Barthe et al., POPL 2021, Definition 2), a `[privacy]`
+table later (kept as raw data until its reader exists).  The format is
+documented in docs/claims.md; this module reads it, checks every field, and
+turns it into exact objects:
+
+* the inputs to check (a grid or an explicit list), bound to the program;
+* the deterministic function det (the noise-free program, or a table);
+* the input distance d and output distance d' (`distances`);
+* alpha (a number or "dd": the distance to disagreement of each input),
+  gamma (numbers, or "alpha"), and beta, a formula turned into an exact
+  ExpPoly/ExpFrac in eps once alpha, gamma and the parameters are fixed;
+* the eps interval (`decide.Interval`).
+
+`AccuracyClaim.obligations()` then lists, per input and gamma, the exact
+statement to decide: P[P(u) in B(det(u), u, gamma)] >= 1 - beta for every eps in
+the interval, whenever dd(u) > alpha.
+
+Every mistake in a claim file is a `UserError` naming the file, the line of the
+key, what is wrong and how to fix it.
+"""
+from __future__ import annotations
+
+import difflib
+import itertools
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Iterator, Mapping
+
+from dipc_plus.semantics import ir
+from dipc_plus.claims import noise_free
+from dipc_plus.claims.disagreement import Disagreement, GridSpace, RealSpace
+from dipc_plus.claims.distances import (INF, INPUT_DISTANCES, OUTPUT_DISTANCES, InputDistance, LinfInput, NumericSparseInput,
+                        OutputDistance, ZeroOneInput, make_output_distance)
+from dipc_plus.errors import UserError
+from dipc_plus.semantics.evaluate import domain_values
+from dipc_plus.claims.formula import Formula, Where, parse as parse_formula
+
+TOP_KEYS = ("program", "accuracy", "privacy")
+PROGRAM_KEYS = ("path", "params")
+ACCURACY_KEYS = ("inputs", "det", "table", "input_distance", "output_distance", "alpha", "gamma", "beta",
+                 "eps", "dd_over", "threshold", "scores", "output", "note")
+INPUT_KEYS = ("grid", "list", "step")
+MAX_POINTS = 200_000
+
+
+# --------------------------------------------------------------------------- locating keys
+
+
+class _Locator:
+    """Finds the line (and the value's column) of a dotted key in the TOML text.
+
+    tomllib gives no positions, so this scans the text: table headers, then
+    `key = value` lines (dotted keys included).  Inline tables nested in a value
+    are reported at the line of their key.
+    """
+
+    _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+    _KEY = re.compile(r"^\s*([A-Za-z0-9_\-\.\"' ]+?)\s*=\s*")
+
+    def __init__(self, text: str):
+        self.entries = []  # (full dotted key, line, value column)
+        table = ""
+        for number, line in enumerate(text.splitlines(), start=1):
+            m = self._HEADER.match(line)
+            if m and "=" not in line.split("#")[0]:
+                table = _norm_key(m.group(1))
+                self.entries.append((table, number, 1))
+                continue
+            m = self._KEY.match(line)
+            if m:
+                key = _norm_key(m.group(1))
+                full = f"{table}.{key}" if table else key
+                self.entries.append((full, number, m.end() + 1))
+
+    def find(self, dotted: str) -> tuple[int | None, int | None]:
+        best = (None, None, -1)
+        for key, line, col in self.entries:
+            if dotted == key or dotted.startswith(key + "."):
+                if len(key) > best[2]:
+                    best = (line, col, len(key))
+        return best[0], best[1]
+
+
+def _norm_key(text: str) -> str:
+    parts = [p.strip().strip('"').strip("'") for p in text.split(".")]
+    return ".".join(parts)
+
+
+# --------------------------------------------------------------------------- the claim objects
+
+
+@dataclass
+class Obligation:
+    """One exact statement an accuracy claim reduces to at one input and gamma.
+
+    applies  whether the claim says anything here (dd(u) > alpha; for alpha = "dd",
+             dd(u) > 0).  When it applies: for every eps in the interval,
+             P[P(u) in B(det(u), u, gamma)] >= 1 - beta.
+    alpha    the alpha beta is evaluated at: the claim's number, or dd(u) (by
+             continuity of beta, alpha = dd(u) covers every alpha < dd(u)), or INF.
+    """
+    input: dict
+    det: dict
+    dd: Disagreement
+    alpha: object
+    gamma: Fraction
+    beta: object  # ExpPoly | ExpFrac | None (None when it does not apply)
+    applies: bool
+
+    def describe(self) -> str:
+        u = ", ".join(f"{k}={show_value(v)}" for k, v in self.input.items())
+        alpha = "inf" if self.alpha == INF else str(self.alpha)
+        if not self.applies:
+            return f"at {u}: dd = {self.dd} does not exceed alpha = {alpha}; nothing to check"
+        return f"at {u}: dd = {self.dd}, alpha = {alpha}, gamma = {self.gamma}, beta = {self.beta}"
+
+
+@dataclass
+class AccuracyClaim:
+    """The `[accuracy]` table of a claim file, resolved against its program."""
+    file: str
+    program: ir.Program
+    inputs_kind: str                 # 'grid' | 'list' | 'table'
+    points: list                     # flat input environments to check
+    det: str                         # 'noise-free' | 'table'
+    table: dict | None               # frozen input -> output (det = 'table')
+    input_distance: InputDistance
+    output_distance: OutputDistance
+    alpha: object                    # Fraction or 'dd'
+    gammas: object                   # list of Fraction, or 'alpha'
+    beta: Formula
+    eps: object                      # decide.Interval
+    dd_over: str                     # 'reals' | 'grid'
+    note: str = ""
+    _space: RealSpace | GridSpace | None = field(default=None, repr=False)
+
+    # -- the deterministic function ------------------------------------------------------------
+    def det_at(self, u: Mapping) -> dict:
+        """det(u): the noise-free output, or the table's row."""
+        if self.det == "table":
+            key = _freeze(u)
+            if key not in self.table:
+                raise UserError(f"the det table has no row for the input {show_env(u)}", file=self.file,
+                                hint="add a row to [[accuracy.table]] or drop the input")
+            return self.table[key]
+        return noise_free.run(self.program, u)
+
+    # -- distance to disagreement -------------------------------------------------------------------
+    def dd(self, u: Mapping, det_u: dict | None = None) -> Disagreement:
+        det_u = self.det_at(u) if det_u is None else det_u
+        if self._space is None:
+            self._space = (GridSpace(self.points, self.det_at, self.input_distance) if self.dd_over == "grid"
+                           else RealSpace(self.program, self.input_distance))
+        return self._space.dd(u, det_u)
+
+    # -- beta --------------------------------------------------------------------------------------------
+    def beta_at(self, alpha, gamma):
+        """beta as an exact closed form in eps; alpha may be INF (the limit alpha -> infinity)."""
+        values = {k: v for k, v in self.program.params.items()}
+        values["gamma"] = gamma
+        if alpha == INF:
+            return self.beta.limit("alpha", values)
+        values["alpha"] = alpha
+        return self.beta.exact(values)
+
+    def gamma_values(self, alpha) -> list:
+        if self.gammas == "alpha":
+            return [alpha]
+        return list(self.gammas)
+
+    # -- what must be decided ---------------------------------------------------------------------
+    def obligations(self, points=None) -> Iterator[Obligation]:
+        """Per input (default: every claimed input) and gamma, the statement to decide."""
+        for u in (self.points if points is None else points):
+            det_u = self.det_at(u)
+            dd = self.dd(u, det_u)
+            if self.alpha == "dd":
+                applies = dd.value > 0
+                alpha = dd.value
+            else:
+                applies = dd.value > self.alpha
+                alpha = self.alpha
+            for gamma in self.gamma_values(alpha):
+                beta = self.beta_at(alpha, gamma) if applies else None
+                yield Obligation(dict(u), det_u, dd, alpha, gamma, beta, applies)
+
+    def ball_probability(self, distribution, u: Mapping, det_u: Mapping, gamma):
+        """P[P(u) in B(det(u), u, gamma)] from an exact `semantics.Distribution` at u."""
+        from dipc_plus.claims.distances import LinfOutput, ZeroOneOutput
+        from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+        if isinstance(self.output_distance, LinfOutput):
+            return distribution.within(dict(det_u), gamma)
+        if isinstance(self.output_distance, ZeroOneOutput):
+            if gamma >= 1:
+                return distribution.total()
+            return distribution.within(dict(det_u), Fraction(0))
+        total = ExpFrac.of(ExpPoly.ZERO)
+        names = distribution.names
+        for outcome, p in distribution.items():
+            v = dict(zip(names, outcome.values))
+            if self.output_distance.in_ball(u, det_u, v, gamma):
+                total = total + p
+        return total
+
+    def describe(self) -> str:
+        alpha = "dd(u)" if self.alpha == "dd" else str(self.alpha)
+        gammas = "alpha" if self.gammas == "alpha" else ", ".join(map(str, self.gammas))
+        return (f"({alpha}, {self.beta}, {gammas})-accuracy of {self.program.name} for eps in {self.eps}, "
+                f"d = {self.input_distance.name}, d' = {self.output_distance.name}, det = {self.det}, "
+                f"{len(self.points)} input(s), dd over {self.dd_over}")
+
+
+@dataclass
+class Claim:
+    """A claim file: the program it is about and its claims."""
+    file: str
+    program_path: str
+    params: dict
+    program: ir.Program
+    accuracy: AccuracyClaim | None
+    privacy: dict | None  # reserved: read by the privacy layer
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class ClaimReader:
+    def __init__(self, path: str, text: str):
+        self.path = path
+        self.loc = _Locator(text)
+
+    def error(self, key: str, message: str, hint: str | None = None) -> UserError:
+        line, col = self.loc.find(key)
+        return UserError(f"{key}: {message}", file=self.path, line=line, column=col, hint=hint)
+
+    def check_keys(self, table: Mapping, allowed, where: str) -> None:
+        for key in table:
+            if key not in allowed:
+                close = difflib.get_close_matches(key, list(allowed), n=1)
+                hint = f"did you mean '{close[0]}'?" if close else f"allowed keys: {', '.join(allowed)}"
+                raise self.error(f"{where}.{key}" if where else key,
+                                 f"unknown key '{key}'" + (f" in [{where}]" if where else ""), hint)
+
+    def number(self, key: str, value, *, nonnegative: bool = False) -> Fraction:
+        q = parse_number(value)
+        if q is None:
+            raise self.error(key, f"'{value}' is not a number",
+                             hint='write an integer (3), a decimal (0.5) or a rational as a string ("1/2")')
+        if nonnegative and q < 0:
+            raise self.error(key, f"{q} is negative", hint="it must be >= 0")
+        return q
+
+    def choice(self, key: str, value, options) -> str:
+        if value not in options:
+            close = difflib.get_close_matches(str(value), list(options), n=1)
+            hint = (f"did you mean '{close[0]}'? " if close else "") + "choose one of " + \
+                ", ".join(f'"{o}"' for o in options)
+            raise self.error(key, f"'{value}' is not allowed", hint)
+        return value
+
+
+def parse_number(value) -> Fraction | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return None
+        return Fraction(repr(value))
+    if isinstance(value, str):
+        try:
+            return Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            return None
+    return None
+
+
+def show_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def show_env(env: Mapping) -> str:
+    return "{" + ", ".join(f"{k}={show_value(v)}" for k, v in env.items()) + "}"
+
+
+def _freeze(env: Mapping):
+    def norm(v):
+        if isinstance(v, bool) or isinstance(v, str):
+            return (type(v).__name__, v)
+        return ("num", Fraction(v))
+    return tuple(sorted((k, norm(v)) for k, v in env.items()))
+
+
+def to_user_value(value):
+    """A TOML value as `inputs.bind_inputs` takes it (arrays as lists, numbers as Fractions)."""
+    from dipc_plus.semantics.inputs import parse_scalar
+    if isinstance(value, list):
+        return [to_user_value(v) for v in value]
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return parse_number(value)
+    if isinstance(value, str):
+        return parse_scalar(value, "value")
+    return value
+
+
+def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
+    """Read and check a claim file; `overrides` (e.g. from --set) replace parameters."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as exc:
+        raise UserError(f"cannot read the claim file: {exc.strerror}", file=path,
+                        hint="check the path (claims live in theories/*.toml)") from None
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        raise UserError(f"not valid TOML: {msg}", file=path, line=int(m.group(1)) if m else None,
+                        column=int(m.group(2)) if m else None,
+                        hint="strings need quotes (beta = \"2*exp(-alpha*eps/8)\"), tables are [name]") from None
+    r = ClaimReader(path, text)
+    r.check_keys(data, TOP_KEYS, "")
+    if "program" not in data or not isinstance(data["program"], dict):
+        raise UserError("the claim file has no [program] table", file=path,
+                        hint='start with\n  [program]\n  path = "../programs/laplace.dip"')
+    prog = data["program"]
+    r.check_keys(prog, PROGRAM_KEYS, "program")
+    if "path" not in prog or not isinstance(prog["path"], str):
+        raise r.error("program", "no program path", hint='write path = "../programs/NAME.dip" (relative to this file)')
+    program_path = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), prog["path"]))
+    if not os.path.exists(program_path):
+        raise r.error("program.path", f"the program '{prog['path']}' does not exist (looked for {program_path})",
+                      hint="the path is relative to the claim file")
+    params = {}
+    raw_params = prog.get("params", {})
+    if not isinstance(raw_params, dict):
+        raise r.error("program.params", "params must be a table", hint="write params = { m = 3, c = 1 }")
+    for name, value in raw_params.items():
+        params[name] = r.number(f"program.params.{name}", value)
+    for name, value in (overrides or {}).items():
+        params[name] = Fraction(value)
+    from dipc_plus.frontend.load import load_program
+    defaults = load_program(program_path, {})
+    unknown = [n for n in params if n not in defaults.params]
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], list(defaults.params), n=1)
+        if unknown[0] in (overrides or {}):
+            raise UserError(f"--set {unknown[0]}: '{unknown[0]}' is not a parameter of {defaults.name}",
+                            hint=(f"did you mean '{close[0]}'? " if close else "") +
+                            f"its parameters are: {', '.join(defaults.params) or '(none)'}")
+        raise r.error(f"program.params.{unknown[0]}", f"'{unknown[0]}' is not a parameter of {defaults.name}",
+                      hint=(f"did you mean '{close[0]}'? " if close else "") +
+                      f"its parameters are: {', '.join(defaults.params) or '(none)'}")
+    program = load_program(program_path, params) if params else defaults
+    accuracy = None
+    if "accuracy" in data:
+        if not isinstance(data["accuracy"], dict):
+            raise r.error("accuracy", "accuracy must be a table", hint="write [accuracy] on its own line")
+        accuracy = _read_accuracy(r, data["accuracy"], program, path)
+    privacy = data.get("privacy")
+    if accuracy is None and privacy is None:
+        raise UserError("the claim file states no claim", file=path, hint="add an [accuracy] table")
+    return Claim(path, program_path, params, program, accuracy, privacy)
+
+
+# --------------------------------------------------------------------------- [accuracy]
+
+
+def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) -> AccuracyClaim:
+    r.check_keys(acc, ACCURACY_KEYS, "accuracy")
+    for required in ("input_distance", "output_distance", "alpha", "gamma", "beta"):
+        if required not in acc:
+            raise r.error("accuracy", f"[accuracy] has no '{required}'", hint=_REQUIRED_HINTS[required])
+
+    det = r.choice("accuracy.det", acc.get("det", "noise-free"), ("noise-free", "table"))
+    table = None
+    if det == "table":
+        table = _read_table(r, acc.get("table"), program)
+    elif "table" in acc:
+        raise r.error("accuracy.table", "a det table is given but det is not \"table\"",
+                      hint='write det = "table" to use it, or remove the table')
+
+    # inputs
+    points, kind = _read_inputs(r, acc.get("inputs"), program, table)
+
+    # distances
+    d_name = r.choice("accuracy.input_distance", acc["input_distance"], INPUT_DISTANCES)
+    if d_name == "linf":
+        d = LinfInput()
+    elif d_name == "zero-one":
+        d = ZeroOneInput()
+    else:
+        d = NumericSparseInput(_threshold(r, acc, program), tuple(noise_free.real_inputs(program)))
+    if "threshold" in acc and d_name != "numeric-sparse":
+        raise r.error("accuracy.threshold", "threshold is only used by input_distance = \"numeric-sparse\"",
+                      hint="remove it")
+    od_name = r.choice("accuracy.output_distance", acc["output_distance"], OUTPUT_DISTANCES)
+    if "scores" in acc and od_name != "noisy-max":
+        raise r.error("accuracy.scores", "scores is only used by output_distance = \"noisy-max\"", hint="remove it")
+
+    def fail(message, hint=None):
+        raise r.error("accuracy.output_distance", message, hint)
+    od = make_output_distance(od_name, program, scores=acc.get("scores"), output=acc.get("output"), fail=fail)
+
+    # alpha, gamma
+    alpha = acc["alpha"]
+    if alpha != "dd":
+        if isinstance(alpha, str) and parse_number(alpha) is None:
+            raise r.error("accuracy.alpha", f"'{alpha}' is not a number or \"dd\"",
+                          hint='write alpha = "dd" (each input\'s distance to disagreement) or a number')
+        alpha = r.number("accuracy.alpha", alpha, nonnegative=True)
+    gamma = acc["gamma"]
+    if gamma == "alpha":
+        if alpha == "dd":
+            raise r.error("accuracy.gamma", "gamma = \"alpha\" needs a numeric alpha",
+                          hint="with alpha = \"dd\" gamma must be fixed (POPL 2021, Thm 15); give alpha a number, "
+                               "as in the paper's Table 3 (alpha = 1, gamma = \"alpha\")")
+        gammas = "alpha"
+    elif isinstance(gamma, list):
+        if not gamma:
+            raise r.error("accuracy.gamma", "the list of gammas is empty", hint="write gamma = [1, 2, 3] or gamma = 0")
+        gammas = [r.number("accuracy.gamma", g, nonnegative=True) for g in gamma]
+    else:
+        gammas = [r.number("accuracy.gamma", gamma, nonnegative=True)]
+
+    # beta
+    beta = _read_beta(r, acc["beta"], program, alpha, gammas, path)
+
+    # eps interval
+    from dipc_plus.decision.decide import Interval
+    eps_text = acc.get("eps", "(0, inf)")
+    if not isinstance(eps_text, str):
+        raise r.error("accuracy.eps", "eps must be an interval string", hint='write eps = "(0, inf)" or "[1/10, 5]"')
+    try:
+        eps = Interval.parse(eps_text)
+    except UserError as exc:
+        raise r.error("accuracy.eps", exc.message, exc.hint) from None
+
+    dd_over = r.choice("accuracy.dd_over", acc.get("dd_over", "grid" if det == "table" else "reals"),
+                       ("reals", "grid"))
+    if det == "table" and dd_over == "reals":
+        raise r.error("accuracy.dd_over", "with a det table, dd can only be taken over the table's inputs",
+                      hint='write dd_over = "grid" (or use det = "noise-free")')
+    note = acc.get("note", "")
+    claim = AccuracyClaim(path, program, kind, points, det, table, d, od, alpha, gammas, beta, eps, dd_over,
+                          note if isinstance(note, str) else "")
+    return claim
+
+
+_REQUIRED_HINTS = {
+    "input_distance": 'write input_distance = "linf" (or "zero-one", "numeric-sparse")',
+    "output_distance": 'write output_distance = "zero-one" (or "linf", "noisy-max", "score")',
+    "alpha": 'write alpha = "dd" (each input\'s distance to disagreement) or a number such as 0',
+    "gamma": "write gamma = 0 (or a number, a list of numbers, or \"alpha\")",
+    "beta": 'write beta = "2*m*exp(-alpha*eps/8)" (a formula in eps, alpha, gamma and the parameters)',
+}
+
+
+def _threshold(r: ClaimReader, acc: dict, program: ir.Program) -> Fraction:
+    value = acc.get("threshold", "T")
+    if isinstance(value, str) and value in program.params:
+        return Fraction(program.params[value])
+    q = parse_number(value)
+    if q is None:
+        raise r.error("accuracy.threshold",
+                      f"'{value}' is neither a number nor a parameter of {program.name}",
+                      hint="write threshold = \"T\" (a parameter) or a number such as 0")
+    return q
+
+
+def _read_beta(r: ClaimReader, text, program: ir.Program, alpha, gammas, path: str) -> Formula:
+    line, col = r.loc.find("accuracy.beta")
+    where = Where(path, line, None if col is None else col + 1, "accuracy.beta")
+    if not isinstance(text, str):
+        raise r.error("accuracy.beta", "beta must be a formula in a string",
+                      hint='write beta = "2*m*exp(-alpha*eps/8)"')
+    names = ["alpha", "gamma"] + [p for p in program.params if p not in ("alpha", "gamma", "eps")]
+    formula = parse_formula(text, names, where)
+    if alpha == "dd":
+        _check_decreasing_in_alpha(r, formula, program, gammas)
+    # Convert now at sample values, so a formula with no exact form fails at load time.
+    values = dict(program.params)
+    sample_alphas = [Fraction(1), INF] if alpha == "dd" else [alpha]
+    for a in sample_alphas:
+        for g in (gammas if gammas != "alpha" else [None]):
+            v = dict(values)
+            v["gamma"] = a if gammas == "alpha" else g
+            if a == INF:
+                formula.limit("alpha", v)
+            else:
+                v["alpha"] = a
+                formula.exact(v)
+    return formula
+
+
+def _check_decreasing_in_alpha(r: ClaimReader, formula: Formula, program: ir.Program, gammas) -> None:
+    """alpha = "dd" checks each input once, at alpha = dd(u); that covers every smaller
+    alpha only if beta does not increase with alpha (POPL 2021, Definition 9 (5)).
+    sympy must prove d beta / d alpha <= 0 for alpha >= 0, eps > 0; otherwise refuse."""
+    import sympy
+    alpha = formula.symbols["alpha"]
+    for g in gammas:
+        expr = formula.substitute({**program.params, "gamma": g})
+        slope = sympy.diff(expr, alpha)
+        if slope.is_nonpositive:
+            continue
+        why = "increases with alpha" if slope.is_positive or slope.is_nonpositive is False else \
+            "could not be shown not to increase with alpha"
+        raise r.error("accuracy.beta", f"'{formula.text}' {why} (d/d alpha = {slope}), so checking each "
+                      "input only at alpha = dd(u) would not cover the smaller alphas",
+                      hint="give a numeric alpha (one claim per alpha), or a beta that decreases in alpha "
+                           "such as c*exp(-alpha*eps/8)")
+
+
+def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list, str]:
+    from dipc_plus.semantics.inputs import bind_inputs
+    if spec is None:
+        if table is not None:
+            return [dict(k_env) for k_env in table["__inputs__"]], "table"
+        raise r.error("accuracy", "[accuracy] has no inputs",
+                      hint="add\n  [accuracy.inputs]\n  grid = { q = [-1, 1] }   # every integer vector in [-1,1]^m")
+    if not isinstance(spec, dict):
+        raise r.error("accuracy.inputs", "inputs must be a table", hint="write [accuracy.inputs] with grid = {...} or list = [...]")
+    r.check_keys(spec, INPUT_KEYS, "accuracy.inputs")
+    if ("grid" in spec) == ("list" in spec):
+        raise r.error("accuracy.inputs", "give exactly one of 'grid' and 'list'",
+                      hint="grid = { q = [-1, 1] } or list = [ { q = [0, 1, -1] } ]")
+    types = dict(program.inputs)
+    if "list" in spec:
+        if "step" in spec:
+            raise r.error("accuracy.inputs.step", "step only applies to a grid", hint="remove it")
+        rows = spec["list"]
+        if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
+            raise r.error("accuracy.inputs.list", "list must be a non-empty array of inline tables",
+                          hint="list = [ { q = [-1, 0, 1] }, { q = [1, 1, 1] } ]")
+        points = []
+        for k, row in enumerate(rows):
+            try:
+                points.append(bind_inputs(program, {n: to_user_value(v) for n, v in row.items()}))
+            except UserError as exc:
+                raise r.error("accuracy.inputs.list", f"entry {k + 1}: {exc.message}", exc.hint) from None
+        return _check_table_covers(r, points, table), "list"
+    grid = spec["grid"]
+    if not isinstance(grid, dict):
+        raise r.error("accuracy.inputs.grid", "grid must be a table", hint="grid = { q = [-1, 1] }")
+    step = r.number("accuracy.inputs.step", spec.get("step", 1))
+    if step <= 0:
+        raise r.error("accuracy.inputs.step", "step must be positive", hint='step = "1/2"')
+    ranges: dict[str, list] = {}
+    for name, value in grid.items():
+        elems = program.arrays.get(name, [name] if name in types else None)
+        if elems is None or not all(e in types for e in elems):
+            close = difflib.get_close_matches(name, list(program.arrays) + list(types), n=1)
+            raise r.error("accuracy.inputs.grid", f"'{name}' is not an input of {program.name}",
+                          hint=(f"did you mean '{close[0]}'? " if close else "") +
+                          f"its inputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
+        for e in elems:
+            ranges[e] = grid_values(r, "accuracy.inputs.grid", name, value, types[e], step)
+    for name, typ in program.inputs:
+        if name not in ranges:
+            if isinstance(typ, (ir.DomT, ir.BoolT)):
+                ranges[name] = list(domain_values(typ))
+            else:
+                raise r.error("accuracy.inputs.grid", f"the grid gives no values for the real input '{name}'",
+                              hint=f"add {name.split('[')[0]} = [-1, 1] to the grid")
+    size = 1
+    for vals in ranges.values():
+        size *= len(vals)
+    if size > MAX_POINTS:
+        raise r.error("accuracy.inputs.grid", f"the grid has {size} points, more than {MAX_POINTS}",
+                      hint="use a smaller range, a larger step, or an explicit list")
+    names = [n for n, _ in program.inputs]
+    points = [dict(zip(names, combo)) for combo in itertools.product(*(ranges[n] for n in names))]
+    return _check_table_covers(r, points, table), "grid"
+
+
+def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction) -> list:
+    """The values one input takes on a claim's grid (`key` names the TOML key for messages)."""
+    if value == "all":
+        if not isinstance(typ, (ir.DomT, ir.BoolT)):
+            raise r.error(key, f"'{name}' is real: \"all\" only works for finite inputs", hint=f"{name} = [-1, 1]")
+        return list(domain_values(typ))
+    if isinstance(value, dict):
+        if set(value) != {"values"} or not isinstance(value["values"], list) or not value["values"]:
+            raise r.error(key, f"{name}: write {{ values = [...] }} for an explicit list of values",
+                          hint=f"{name} = {{ values = [0, \"1/2\", 1] }}")
+        from dipc_plus.semantics.inputs import coerce
+        out = []
+        for v in value["values"]:
+            try:
+                out.append(coerce(to_user_value(v), typ, f"grid value of {name}"))
+            except UserError as exc:
+                raise r.error(key, exc.message, exc.hint) from None
+        return out
+    if not (isinstance(value, list) and len(value) == 2):
+        raise r.error(key, f"{name}: a grid range is [low, high]",
+                      hint=f"{name} = [-1, 1] (every value from -1 to 1 in steps of `step`), "
+                           f"or {name} = {{ values = [...] }}")
+    lo, hi = (r.number(key, v) for v in value)
+    if hi < lo:
+        raise r.error(key, f"{name}: the range [{lo}, {hi}] is empty", hint="write [low, high] with low <= high")
+    vals, x = [], lo
+    while x <= hi:
+        vals.append(x)
+        x += step
+        if len(vals) > MAX_POINTS:
+            raise r.error(key, f"{name}: too many grid values", hint="use a larger step")
+    from dipc_plus.semantics.inputs import coerce
+    try:
+        return [coerce(v, typ, f"grid value of {name}") for v in vals]
+    except UserError as exc:
+        raise r.error(key, exc.message, exc.hint) from None
+
+
+def _check_table_covers(r: ClaimReader, points: list, table) -> list:
+    if table is None:
+        return points
+    for u in points:
+        if _freeze(u) not in table:
+            raise r.error("accuracy.inputs", f"the det table has no row for the input {show_env(u)}",
+                          hint="add a row to [[accuracy.table]] or drop the input")
+    return points
+
+
+def _read_table(r: ClaimReader, rows, program: ir.Program) -> dict:
+    from dipc_plus.semantics.inputs import bind_inputs
+    key = "accuracy.table"
+    if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
+        raise r.error("accuracy.det", "det = \"table\" needs [[accuracy.table]] rows",
+                      hint='add rows\n  [[accuracy.table]]\n  input = { q = [-1, 0, 1] }\n  output = { out = 3 }')
+    table: dict = {"__inputs__": []}
+    for k, row in enumerate(rows):
+        extra = set(row) - {"input", "output"}
+        if extra or "input" not in row or "output" not in row:
+            raise r.error(key, f"row {k + 1} must have exactly 'input' and 'output'",
+                          hint="input = { q = [...] } and output = { out = ... }")
+        try:
+            u = bind_inputs(program, {n: to_user_value(v) for n, v in row["input"].items()})
+        except UserError as exc:
+            raise r.error(key, f"row {k + 1} input: {exc.message}", exc.hint) from None
+        v = _bind_outputs(r, program, row["output"], k)
+        frozen = _freeze(u)
+        if frozen in table:
+            raise r.error(key, f"row {k + 1} repeats the input {show_env(u)}", hint="give each input once")
+        table[frozen] = v
+        table["__inputs__"].append(tuple(u.items()))
+    return table
+
+
+def _bind_outputs(r: ClaimReader, program: ir.Program, given: dict, k: int) -> dict:
+    from dipc_plus.semantics.inputs import coerce
+    types = dict(program.outputs)
+    out = {}
+    if not isinstance(given, dict):
+        raise r.error("accuracy.table", f"row {k + 1}: output must be a table", hint="output = { out = 3 }")
+    for name, value in given.items():
+        elems = program.arrays.get(name) if name not in types else None
+        if elems is not None and all(e in types for e in elems):
+            if not isinstance(value, list) or len(value) != len(elems):
+                raise r.error("accuracy.table", f"row {k + 1}: output '{name}' is an array of {len(elems)}",
+                              hint=f"give a list of {len(elems)} values")
+            pairs = list(zip(elems, value))
+        elif name in types:
+            pairs = [(name, value)]
+        else:
+            raise r.error("accuracy.table", f"row {k + 1}: '{name}' is not an output of {program.name}",
+                          hint=f"its outputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
+        for flat, v in pairs:
+            typ = types[flat]
+            try:
+                out[flat] = coerce(to_user_value(v), typ, f"output {flat}")
+            except UserError as exc:
+                raise r.error("accuracy.table", f"row {k + 1}: {exc.message}", exc.hint) from None
+    missing = [n for n in types if n not in out]
+    if missing:
+        raise r.error("accuracy.table", f"row {k + 1}: no value for output(s) {', '.join(missing)}",
+                      hint="give every output")
+    return out

@@ -1,0 +1,243 @@
+"""Input and output distances of accuracy claims (Barthe et al., POPL 2021, sections 2-3).
+
+An accuracy claim measures inputs with a distance d (it defines the distance to
+disagreement) and outputs with an input-indexed distance d'_u (it defines the
+ball B(det(u), u, gamma) the private output must land in).  The paper's
+section 3 uses a handful of them; each is one class here, computed exactly.
+
+Input distances (`INPUT_DISTANCES`):
+  linf            max_i |u_i - w_i| over all inputs (DOM integers included;
+                  differing symbols or Booleans are infinitely far apart)
+  zero-one        0 if u = w, else 1 (Laplace, Exponential mechanism)
+  numeric-sparse  as linf, except infinity when some real input is >= T in both
+                  u and w with different values (section 3.6)
+
+Output distances (`OUTPUT_DISTANCES`):
+  zero-one   0 if the outputs are equal, else 1
+  linf       infinity unless every DOM/Bool output is equal; then the largest
+             |difference| of the real (and integer) outputs
+  noisy-max  |q_i - q_j| for the indices i, j chosen (q the score array of the
+             input u) — NoisyMax, section 3.3
+  score      |F(u, v) - F(u, v')| for the exponential mechanism's score F —
+             section 3.2
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+from fractions import Fraction
+from typing import Mapping
+
+from dipc_plus.semantics import ir
+from dipc_plus.errors import UserError
+from dipc_plus.semantics.evaluate import expmech_scores, values_equal
+
+INF = float("inf")
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, Fraction)) and not isinstance(v, bool)
+
+
+def _gap(a, b):
+    """|a - b| for numbers; 0/inf for equal/different symbols and Booleans."""
+    if _is_number(a) and _is_number(b):
+        return abs(Fraction(a) - Fraction(b))
+    return Fraction(0) if values_equal(a, b) else INF
+
+
+# --------------------------------------------------------------------------- input distances
+
+
+class InputDistance:
+    name: ClassVar[str] = ""
+
+    def between(self, u: Mapping, w: Mapping):
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class LinfInput(InputDistance):
+    name: ClassVar[str] = "linf"
+
+    def between(self, u, w):
+        return max((_gap(u[k], w[k]) for k in u), default=Fraction(0))
+
+
+@dataclass(frozen=True)
+class ZeroOneInput(InputDistance):
+    name: ClassVar[str] = "zero-one"
+
+    def between(self, u, w):
+        return Fraction(0) if all(values_equal(u[k], w[k]) for k in u) else Fraction(1)
+
+
+@dataclass(frozen=True)
+class NumericSparseInput(InputDistance):
+    """Section 3.6: a query above the threshold in both inputs may not move."""
+    threshold: Fraction = Fraction(0)
+    reals: tuple = ()  # the real input names the threshold rule applies to
+    name: ClassVar[str] = "numeric-sparse"
+
+    def between(self, u, w):
+        for k in self.reals:
+            if u[k] >= self.threshold and w[k] >= self.threshold and u[k] != w[k]:
+                return INF
+        return max((_gap(u[k], w[k]) for k in u), default=Fraction(0))
+
+
+INPUT_DISTANCES = ("linf", "zero-one", "numeric-sparse")
+
+
+# --------------------------------------------------------------------------- output distances
+
+
+class OutputDistance:
+    name: ClassVar[str] = ""
+
+    def between(self, u: Mapping, v: Mapping, w: Mapping):
+        """d'_u(v, w) for concrete outputs v, w (reals as Fractions)."""
+        raise NotImplementedError
+
+    def in_ball(self, u: Mapping, centre: Mapping, v: Mapping, gamma) -> bool:
+        return self.between(u, centre, v) <= gamma
+
+
+@dataclass(frozen=True)
+class ZeroOneOutput(OutputDistance):
+    name: ClassVar[str] = "zero-one"
+
+    def between(self, u, v, w):
+        return Fraction(0) if all(values_equal(v[k], w[k]) for k in v) else Fraction(1)
+
+
+@dataclass(frozen=True)
+class LinfOutput(OutputDistance):
+    """DOM/Bool outputs must agree; real and integer outputs within gamma."""
+    numeric: tuple = ()  # names of real/integer outputs
+    name: ClassVar[str] = "linf"
+
+    def between(self, u, v, w):
+        worst = Fraction(0)
+        for k in v:
+            if k in self.numeric:
+                worst = max(worst, abs(Fraction(v[k]) - Fraction(w[k])))
+            elif not values_equal(v[k], w[k]):
+                return INF
+        return worst
+
+
+@dataclass(frozen=True)
+class NoisyMaxOutput(OutputDistance):
+    """|q_i - q_j| where i, j are the reported indices and q the score inputs of u."""
+    index: str = "out"
+    scores: tuple = ()  # flat input names q[1], ..., q[m]; index i (1-based) reads scores[i-1]
+    name: ClassVar[str] = "noisy-max"
+
+    def between(self, u, v, w):
+        qi = u[self.scores[int(v[self.index]) - 1]]
+        qj = u[self.scores[int(w[self.index]) - 1]]
+        return abs(Fraction(qi) - Fraction(qj))
+
+
+@dataclass(frozen=True)
+class ScoreOutput(OutputDistance):
+    """|F(u, v) - F(u, w)| with F the score function of the exponential mechanism."""
+    output: str = "out"
+    sample: object = None   # the ir.Sample with an ir.ExpMech
+    program: object = None  # ir.Program (for the function and domains)
+    name: ClassVar[str] = "score"
+
+    def scores(self, u) -> dict:
+        typ = self.program.variables[self.output]
+        from dipc_plus.semantics.evaluate import domain_values
+        return {v: s for v, s in expmech_scores(self.sample.dist, domain_values(typ), u, self.program,
+                                                self.sample.pos)}
+
+    def between(self, u, v, w):
+        table = self.scores(u)
+        return abs(table[v[self.output]] - table[w[self.output]])
+
+
+OUTPUT_DISTANCES = ("zero-one", "linf", "noisy-max", "score")
+
+
+# --------------------------------------------------------------------------- construction
+
+
+def numeric_outputs(program: ir.Program) -> tuple:
+    return tuple(n for n, t in program.outputs if isinstance(t, (ir.RealT, ir.IntT)))
+
+
+def make_output_distance(kind: str, program: ir.Program, *, scores: str | None = None,
+                         output: str | None = None, fail=None) -> OutputDistance:
+    """Build an output distance for `program`; `fail(message, hint)` raises the caller's UserError."""
+    if fail is None:
+        def fail(message, hint=None):
+            raise UserError(message, hint=hint)
+    if kind == "zero-one":
+        return ZeroOneOutput()
+    if kind == "linf":
+        return LinfOutput(numeric_outputs(program))
+    finite = [n for n, t in program.outputs if isinstance(t, (ir.DomT, ir.BoolT))]
+    if kind == "noisy-max":
+        name = output or (finite[0] if len(program.outputs) == 1 and finite else None)
+        if name is None or name not in dict(program.outputs):
+            fail("the noisy-max output distance needs one index output",
+                 "name it with output = \"out\" (a DOM output holding an index 1..m)")
+        typ = dict(program.outputs)[name]
+        arrays = [a for a, elems in program.arrays.items()
+                  if elems and all(isinstance(dict(program.inputs).get(e), ir.RealT) for e in elems)]
+        array = scores or (arrays[0] if len(arrays) == 1 else None)
+        if array is None or array not in program.arrays:
+            fail("the noisy-max output distance needs the array of scores",
+                 "name the real input array with scores = \"q\"")
+        elems = tuple(program.arrays[array])
+        if not isinstance(typ, ir.DomT) or not all(isinstance(x, int) and 1 <= x <= len(elems) for x in typ.values):
+            fail(f"output '{name}' must hold indices 1..{len(elems)} of '{array}' for the noisy-max distance",
+                 "use zero-one or linf for other outputs")
+        return NoisyMaxOutput(name, elems)
+    if kind == "score":
+        mechs = _expmech_samples(program.body)
+        if output:
+            mechs = [s for s in mechs if s.target == output]
+        if len(mechs) != 1:
+            fail("the score output distance needs exactly one exponential-mechanism sample"
+                 + (f" into '{output}'" if output else ""),
+                 "name its target with output = \"...\"" if len(mechs) > 1 else "use zero-one or linf instead")
+        sample = mechs[0]
+        inputs = set(program.input_names())
+        for a in sample.dist.args:
+            if not _reads_only(a, inputs):
+                fail("the score output distance needs the mechanism's arguments to be inputs of the program",
+                     "compute the score from inputs directly, or use zero-one")
+        return ScoreOutput(sample.target, sample, program)
+    fail(f"unknown output distance '{kind}'", "choose one of " + ", ".join(OUTPUT_DISTANCES))
+
+
+def _expmech_samples(stmts) -> list:
+    found = []
+    for s in stmts:
+        if isinstance(s, ir.Sample) and isinstance(s.dist, ir.ExpMech):
+            found.append(s)
+        elif isinstance(s, ir.If):
+            found += _expmech_samples(s.then) + _expmech_samples(s.other)
+        elif isinstance(s, ir.While):
+            found += _expmech_samples(s.body)
+    return found
+
+
+def _reads_only(expr, names: set) -> bool:
+    if isinstance(expr, ir.Var):
+        return expr.name in names
+    if isinstance(expr, ir.Const):
+        return True
+    if isinstance(expr, ir.Unary):
+        return _reads_only(expr.arg, names)
+    if isinstance(expr, ir.Binary):
+        return _reads_only(expr.left, names) and _reads_only(expr.right, names)
+    if isinstance(expr, ir.Cond):
+        return all(_reads_only(e, names) for e in (expr.cond, expr.then, expr.other))
+    if isinstance(expr, ir.Call):
+        return all(_reads_only(a, names) for a in expr.args)
+    return False

@@ -1,0 +1,293 @@
+"""Formulas a user writes in a claim file (beta = "2*m*c*exp(-alpha*eps/(8*c))"),
+read with sympy and turned into exact closed forms in eps.
+
+Why a separate step: an accuracy verdict compares a probability, an exact
+`ExpPoly`/`ExpFrac` in eps, with 1 - beta.  So beta must become one too: once
+alpha, gamma and the program's parameters are fixed rationals, every exponent
+must be a rational multiple of eps (``exp(-eps/8)``), every coefficient a
+rational.  Anything else (``log(2)``, ``exp(1)``, ``sqrt(eps)``, ``2^eps``) has
+no exact representation here and is rejected with a message that says which
+part of the formula is at fault.
+
+The text is first checked with Python's `ast` (so errors carry a column and
+only arithmetic, numbers, the allowed names and ``exp`` get through), then
+built as a sympy expression (used for printing, substitution and the limit
+alpha -> infinity), then converted.  sympy never decides anything numerically.
+"""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy
+
+from dipc_plus.errors import UserError
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+
+EPS = sympy.Symbol("eps", positive=True)
+
+_FUNCTIONS = {"exp"}
+_NOT_EXPRESSIBLE = {
+    "log": "a logarithm is not a rational number, so it has no exact form here",
+    "ln": "a logarithm is not a rational number, so it has no exact form here",
+    "sqrt": "a square root has no exact form in exponential polynomials",
+    "pi": "pi is not rational",
+}
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a formula sits in a claim file, for error messages."""
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None  # column of the formula's first character
+    key: str = "formula"
+
+    def error(self, message: str, offset: int | None = None, hint: str | None = None) -> UserError:
+        column = None
+        if self.column is not None:
+            column = self.column + (offset or 0)
+        return UserError(f"{self.key}: {message}", file=self.file, line=self.line, column=column, hint=hint)
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A parsed formula: its text, its sympy form, and the names it may use."""
+    text: str
+    expr: object  # sympy.Expr
+    symbols: dict  # name -> sympy.Symbol (eps included)
+    where: Where
+
+    def free_names(self) -> set[str]:
+        return {str(s) for s in self.expr.free_symbols}
+
+    def substitute(self, values: dict) -> object:
+        """sympy expression with names replaced by rationals (names not given stay symbolic)."""
+        subs = {}
+        for name, value in values.items():
+            if name in self.symbols and value is not None:
+                v = Fraction(value)
+                subs[self.symbols[name]] = sympy.Rational(v.numerator, v.denominator)
+        return self.expr.subs(subs)
+
+    def exact(self, values: dict):
+        """The exact closed form in eps once every other name has a rational value.
+
+        Returns an ExpPoly when the result has no denominator, else an ExpFrac.
+        """
+        expr = self.substitute(values)
+        missing = sorted(str(s) for s in expr.free_symbols if s is not EPS and str(s) != "eps")
+        if missing:
+            raise self.where.error(f"no value for {', '.join(missing)} in '{self.text}'",
+                                   hint="give every parameter the formula uses a value (in [program] params "
+                                        "or the program's own defaults)")
+        return to_exact(expr, self)
+
+    def limit(self, name: str, values: dict):
+        """The exact closed form of lim_{name -> +infinity}, other names fixed.
+
+        Used for alpha = infinity (an input whose distance to disagreement is
+        infinite): the paper's limit extension of beta.  The limit is taken by
+        sympy with eps > 0, and the result is converted exactly like any formula.
+        """
+        expr = self.substitute({k: v for k, v in values.items() if k != name})
+        sym = self.symbols[name]
+        try:
+            lim = sympy.limit(expr, sym, sympy.oo)
+        except Exception as exc:  # sympy gives up: say so rather than guess
+            raise self.where.error(f"cannot take the limit of '{self.text}' as {name} -> infinity ({exc})",
+                                   hint=f"use a numeric {name}, or a beta that tends to a closed form") from None
+        if lim.has(sympy.oo, -sympy.oo, sympy.zoo, sympy.nan) or lim.has(sympy.AccumBounds):
+            raise self.where.error(f"'{self.text}' has no finite limit as {name} -> infinity (got {lim})",
+                                   hint="beta should decrease in alpha (e.g. contain exp(-alpha*eps/8))")
+        return to_exact(lim, self)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def parse(text: str, names: list[str], where: Where) -> Formula:
+    """Check and parse `text`; `names` are the symbols it may use besides eps."""
+    if not isinstance(text, str) or not text.strip():
+        raise where.error("the formula is empty", hint='write it as a string, e.g. "2*m*exp(-alpha*eps/8)"')
+    # '^' means power (as in the paper); Python's '^' binds looser than '+', so
+    # rewrite it to '**' and keep a map from rewritten columns back to the user's.
+    source, back = _caret_to_power(text)
+    try:
+        tree = ast.parse(source, mode="eval")
+    except SyntaxError as exc:
+        offset = back((exc.offset or 1) - 1)
+        raise where.error(f"cannot read '{text}': {exc.msg}", offset,
+                          hint="use + - * / ** (or ^), parentheses, numbers, exp(...), eps and the "
+                               "names " + ", ".join(sorted(names))) from None
+    symbols = {"eps": EPS}
+    for n in names:
+        symbols[n] = sympy.Symbol(n, nonnegative=True)
+    builder = _Builder(text, symbols, where, back)
+    expr = builder.build(tree.body)
+    return Formula(text, expr, symbols, where)
+
+
+def _caret_to_power(text: str):
+    """(text with '^' -> '**', a function mapping a column of the new text to the old)."""
+    out, starts = [], []
+    for k, ch in enumerate(text):
+        if ch == "^":
+            out.append("**")
+            starts.extend([k, k])
+        else:
+            out.append(ch)
+            starts.append(k)
+    source = "".join(out)
+
+    def back(col: int) -> int:
+        if col < 0:
+            return 0
+        return starts[col] if col < len(starts) else len(text)
+    return source, back
+
+
+class _Builder:
+    def __init__(self, text, symbols, where, back=lambda c: c):
+        self.text = text
+        self.symbols = symbols
+        self.where = where
+        self.back = back
+
+    def fail(self, node, message, hint=None):
+        raise self.where.error(message, self.back(getattr(node, "col_offset", 0)), hint)
+
+    def build(self, node):
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
+                self.fail(node, f"'{ast.unparse(node)}' is not a number")
+            if isinstance(node.value, int):
+                return sympy.Integer(node.value)
+            q = Fraction(repr(node.value))
+            return sympy.Rational(q.numerator, q.denominator)
+        if isinstance(node, ast.Name):
+            if node.id in self.symbols:
+                return self.symbols[node.id]
+            if node.id == "e" or node.id == "E":
+                return sympy.E
+            if node.id in _NOT_EXPRESSIBLE:
+                self.fail(node, f"'{node.id}': {_NOT_EXPRESSIBLE[node.id]}")
+            import difflib
+            close = difflib.get_close_matches(node.id, list(self.symbols), n=1)
+            hint = f"did you mean '{close[0]}'?" if close else \
+                "the formula may use eps, " + ", ".join(sorted(set(self.symbols) - {"eps"})) + " and exp(...)"
+            self.fail(node, f"unknown name '{node.id}'", hint)
+        if isinstance(node, ast.UnaryOp):
+            arg = self.build(node.operand)
+            if isinstance(node.op, ast.USub):
+                return -arg
+            if isinstance(node.op, ast.UAdd):
+                return arg
+            self.fail(node, f"the operator in '{ast.unparse(node)}' is not allowed")
+        if isinstance(node, ast.BinOp):
+            left, right = self.build(node.left), self.build(node.right)
+            op = node.op
+            if isinstance(op, ast.Add):
+                return left + right
+            if isinstance(op, ast.Sub):
+                return left - right
+            if isinstance(op, ast.Mult):
+                return left * right
+            if isinstance(op, ast.Div):
+                if right == 0:
+                    self.fail(node, "division by zero")
+                return left / right
+            if isinstance(op, ast.Pow):
+                return left ** right
+            self.fail(node, f"the operator in '{ast.unparse(node)}' is not allowed",
+                      hint="use + - * / and ** (or ^)")
+        if isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Name):
+                self.fail(node, f"'{ast.unparse(node.func)}' is not a function")
+            name = node.func.id
+            if name in _NOT_EXPRESSIBLE:
+                self.fail(node, f"'{name}(...)': {_NOT_EXPRESSIBLE[name]}",
+                          hint="fix gamma (or alpha) to a number and solve the bound for beta; "
+                               "see docs/claims.md")
+            if name not in _FUNCTIONS:
+                self.fail(node, f"unknown function '{name}'", hint="only exp(...) is available")
+            if node.keywords or len(node.args) != 1:
+                self.fail(node, "exp takes exactly one argument")
+            return sympy.exp(self.build(node.args[0]))
+        self.fail(node, f"'{ast.unparse(node)}' is not allowed in a formula",
+                  hint="use numbers, names, + - * / ** and exp(...)")
+
+
+def to_exact(expr, formula: Formula | None = None):
+    """sympy expression in eps alone -> ExpPoly (or ExpFrac when it has a denominator)."""
+    where = formula.where if formula else Where()
+    text = formula.text if formula else str(expr)
+
+    def bad(part, why):
+        raise where.error(f"'{part}' in '{text}' {why}",
+                          hint="after alpha, gamma and the parameters are fixed, beta must be a sum of "
+                               "rational multiples of eps^k * exp(q*eps) with rational q (and quotients "
+                               "of such sums)")
+
+    def exponent(arg):
+        arg = sympy.expand(arg)
+        if arg.free_symbols - {EPS}:
+            bad(sympy.exp(arg), "depends on " + ", ".join(sorted(str(s) for s in arg.free_symbols - {EPS})))
+        try:
+            poly = sympy.Poly(arg, EPS)
+        except sympy.PolynomialError:
+            bad(sympy.exp(arg), "has an exponent that is not linear in eps")
+        if poly.degree() > 1:
+            bad(sympy.exp(arg), "has an exponent that is not linear in eps")
+        coeffs = poly.all_coeffs()
+        slope, const = (coeffs if len(coeffs) == 2 else [sympy.Integer(0), coeffs[0]])
+        for c in (slope, const):
+            if not c.is_Rational:
+                bad(sympy.exp(arg), "has an exponent with a non-rational coefficient")
+        if const != 0:
+            bad(sympy.exp(arg), f"contains the constant factor exp({const}), which is not rational")
+        return ExpFrac.of(ExpPoly.exp(Fraction(int(slope.p), int(slope.q))))
+
+    def conv(e):
+        if e.is_Rational:
+            return ExpFrac.of(ExpPoly.const(Fraction(int(e.p), int(e.q))))
+        if e == EPS or (e.is_Symbol and str(e) == "eps"):
+            return ExpFrac.of(ExpPoly.eps())
+        if e.is_Add:
+            total = ExpFrac.of(ExpPoly.ZERO)
+            for a in e.args:
+                total = total + conv(a)
+            return total
+        if e.is_Mul:
+            total = ExpFrac.of(ExpPoly.ONE)
+            for a in e.args:
+                total = total * conv(a)
+            return total
+        if isinstance(e, sympy.exp):
+            return exponent(e.args[0])
+        if e.is_Pow:
+            base, ex = e.args
+            if base == sympy.E:
+                return exponent(ex)
+            if ex.is_Integer:
+                n = int(ex)
+                b = conv(base)
+                if n >= 0:
+                    result = ExpFrac.of(ExpPoly.ONE)
+                    for _ in range(n):
+                        result = result * b
+                    return result
+                if b.is_zero():
+                    bad(e, "divides by zero")
+                result = ExpFrac.of(ExpPoly.ONE)
+                for _ in range(-n):
+                    result = result / b
+                return result
+            bad(e, "is a power with a non-integer exponent")
+        if e.is_Symbol:
+            bad(e, "has no value")
+        bad(e, "has no exact form (only rationals, eps, + - * /, integer powers and exp(q*eps))")
+
+    result = conv(expr)
+    return result.num if result.is_poly() else result

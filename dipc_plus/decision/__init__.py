@@ -1,0 +1,1 @@
+"""The certified decision procedure for one-variable sentences over exp-polynomials."""

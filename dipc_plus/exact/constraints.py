@@ -1,0 +1,242 @@
+"""Ordering constraints over independent noise samples, and their exact probability.
+
+Every real (integer) program variable is, at a DTMC state, a linear form
+``sum c_i N_i + k`` over independent noises N_i ~ Lap(a_i eps, 0) (DLap(a_i eps, 0)
+for integers) with rational c_i, k: a sample Lap(a eps, mu) is mu + N.  A
+comparison of samples is an `Atom`  ``sum c_i N_i + k  op  0``.
+
+`probability(atoms, noises)` is P[all atoms hold] as an exact closed form.  It
+splits the atoms into independent components (atoms that share no noise),
+canonicalises each component (noise ids renamed by first appearance, so equal
+shapes share one cache entry across states and inputs) and hands it to the
+engine of its kind: `laplace_engine` (integrals) or `dlap_engine` (sums).
+The conditional probability a DTMC edge carries is P[C and a] / P[C].
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+from itertools import permutations, product
+from math import factorial, gcd, lcm
+
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.linear import Atom, LinForm, Noise, _normalise
+
+# --------------------------------------------------------------------------- probability
+
+
+def components(atoms) -> list[frozenset]:
+    """Partition atoms into groups that share no noise (union-find on noise ids)."""
+    parent: dict = {}
+
+    def find(x):
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a in atoms:
+        ids = sorted(a.noises())
+        for i in ids[1:]:
+            ra, rb = find(ids[0]), find(i)
+            if ra != rb:
+                parent[rb] = ra
+        if ids:
+            find(ids[0])
+    groups: dict = {}
+    for a in atoms:
+        ids = a.noises()
+        if ids:
+            groups.setdefault(find(next(iter(ids))), set()).add(a)
+    return [frozenset(g) for g in groups.values()]
+
+
+_MAX_ORDERINGS = 120   # tie-breaking renamings tried per component (beyond: one fixed choice)
+
+
+def canonical(component, noises: dict) -> tuple:
+    """(atoms renamed to noise ids 0..k-1, tuple of their Noise): one key per isomorphism class.
+
+    Two components that differ only by a renaming of their noises (keeping kinds
+    and rates) have the same probability, so they should share one cache entry,
+    whatever ids the DTMC gave the noises (statement positions, which differ
+    between programs, and between queries in different places of one program).
+    Noises are coloured by colour refinement (kind and rate, then the atoms they
+    appear in, read without ids), ordered by colour; noises left tied are tried
+    in every order (up to `_MAX_ORDERINGS` renamings; tied noises that can be
+    swapped without changing the atoms count once) and the least renamed atom
+    set is the key.  Any renaming is a valid key; the search only makes equal
+    shapes meet.  Atoms are handled as primitive integer vectors, so no
+    Fraction is hashed on the way.
+    """
+    atoms = list(component)
+    ints = [_integer_atom(a) for a in atoms]
+    ids = sorted({i for _, cs, _ in ints for i in cs})
+    kinds = {noises[i] for i in ids}    # Noise hashes are cached; Fraction rates are not
+    kind_rank = {nz: r for r, nz in enumerate(sorted(kinds, key=lambda nz: (nz.kind, nz.rate)))}
+    colour = {i: kind_rank[noises[i]] for i in ids}
+    for _ in range(len(ids)):
+        seen: dict = {i: [] for i in ids}
+        for op, cs, k in ints:
+            label = _label(op, cs, k, colour)
+            equality = op in ("==", "!=")
+            for i, c in cs.items():
+                seen[i].append((label, abs(c) if equality else c))
+        refined = _rank({i: (colour[i], tuple(sorted(seen[i]))) for i in ids})
+        if len(set(refined.values())) == len(set(colour.values())):
+            break
+        colour = refined
+    classes: dict = {}
+    for i in ids:
+        classes.setdefault(colour[i], []).append(i)
+    groups = [classes[c] for c in sorted(classes)]
+    shape = None
+    choices = []
+    orderings = 1
+    for g in groups:
+        if len(g) > 1:
+            if shape is None:
+                shape = frozenset(_form(op, cs, k) for op, cs, k in ints)
+            if all(_swap_keeps(shape, ints, g[j], g[j + 1]) for j in range(len(g) - 1)):
+                choices.append((tuple(g),))    # twins: every order gives the same atoms
+                continue
+            orderings *= factorial(len(g))
+        choices.append(list(permutations(g)) if orderings <= _MAX_ORDERINGS else (tuple(g),))
+    best = None
+    for choice in product(*choices):
+        order = [i for part in choice for i in part]
+        new_id = {i: n for n, i in enumerate(order)}
+        key = tuple(sorted(_form(op, {new_id[i]: c for i, c in cs.items()}, k) for op, cs, k in ints))
+        if best is None or key < best[0]:
+            best = (key, order)
+    order = best[1]
+    new_id = {i: n for n, i in enumerate(order)}
+    # atoms in the order of their integer forms (a deterministic order, cheaper than comparing Atoms)
+    renamed = sorted((_form(op, {new_id[i]: c for i, c in cs.items()}, k), _renamed(a, new_id))
+                     for (op, cs, k), a in zip(ints, atoms))
+    return tuple(a for _, a in renamed), tuple(noises[i] for i in order)
+
+
+def _renamed(a: Atom, new_id: dict) -> Atom:
+    form = LinForm(tuple(sorted((new_id[i], c) for i, c in a.form.coeffs)), a.form.const)
+    return Atom(_normalise(form, a.op), a.op)
+
+
+def _rank(values: dict) -> dict:
+    """Replace each value by its rank among the distinct values (ranks are comparable ints)."""
+    order = {v: r for r, v in enumerate(sorted(set(values.values())))}
+    return {k: order[v] for k, v in values.items()}
+
+
+def _integer_atom(a: Atom) -> tuple:
+    """(op, {noise id: int}, int): the atom scaled by a positive number to a primitive integer vector."""
+    found = a.__dict__.get("_ints")
+    if found is None:
+        const = a.form.const
+        den = const.denominator
+        for _, c in a.form.coeffs:
+            den = lcm(den, c.denominator)
+        cs = {i: c.numerator * (den // c.denominator) for i, c in a.form.coeffs}
+        k = const.numerator * (den // const.denominator)
+        g = gcd(k, *cs.values())
+        found = (a.op, {i: c // g for i, c in cs.items()}, k // g)
+        object.__setattr__(a, "_ints", found)
+    return found
+
+
+def _form(op: str, cs: dict, k: int) -> tuple:
+    """A hashable, comparable integer atom; equalities with the sign that makes it least."""
+    plain = (op, tuple(sorted(cs.items())), k)
+    if op in ("==", "!="):
+        return min(plain, (op, tuple(sorted((i, -c) for i, c in cs.items())), -k))
+    return plain
+
+
+def _label(op: str, cs: dict, k: int, colour: dict) -> tuple:
+    """The atom without noise ids: coefficients paired with the colours of their noises."""
+    plain = (op, tuple(sorted((c, colour[i]) for i, c in cs.items())), k)
+    if op in ("==", "!="):
+        return min(plain, (op, tuple(sorted((-c, colour[i]) for i, c in cs.items())), -k))
+    return plain
+
+
+def _swap_keeps(shape: frozenset, ints: list, i: int, j: int) -> bool:
+    """Does exchanging noises i and j map the atom set to itself?"""
+    swap = {i: j, j: i}
+    return frozenset(_form(op, {swap.get(v, v): c for v, c in cs.items()}, k) for op, cs, k in ints) == shape
+
+
+_PROBABILITY_CACHE: dict = {}
+_CACHE_LIMIT = 200_000
+
+
+def probability(atoms, noises: dict) -> ExpFrac:
+    """P[every atom holds], noises independent as given by `noises` (id -> Noise).
+
+    Memoised on the atoms themselves (with the noises they mention): DTMCs of
+    nearby inputs ask for the same constraint sets again and again.
+    """
+    atoms = frozenset(atoms)
+    ids: set = set()
+    for a in atoms:
+        ids.update(a.form.noises())
+    key = (atoms, tuple(noises[i] for i in sorted(ids)))
+    found = _PROBABILITY_CACHE.get(key)
+    if found is None:
+        found = _probability(atoms, noises)
+        if len(_PROBABILITY_CACHE) > _CACHE_LIMIT:
+            _PROBABILITY_CACHE.clear()
+        _PROBABILITY_CACHE[key] = found
+    return found
+
+
+def _probability(atoms, noises: dict) -> ExpFrac:
+    result = ExpFrac(ExpPoly.ONE)
+    for a in atoms:
+        if a.form.is_constant() and not a.holds_constant():
+            return ExpFrac(ExpPoly.ZERO)
+    first = True
+    for comp in components([a for a in atoms if not a.form.is_constant()]):
+        value = component_probability(*canonical(comp, noises))
+        result = value if first else result * value     # 1 * value is value: skip the product
+        first = False
+        if result.is_zero():
+            break
+    return result
+
+
+def conditional(given, new: Atom, noises: dict) -> ExpFrac:
+    """P[new | given]: only the components that `new` touches matter."""
+    touched = new.noises()
+    related = [a for a in given if a.noises() & touched]
+    # grow to the whole component of `new` within `given`
+    changed = True
+    while changed:
+        changed = False
+        for a in given:
+            if a not in related and a.noises() & touched:
+                related.append(a)
+        ids = set(touched)
+        for a in related:
+            ids |= a.noises()
+        if ids != touched:
+            touched = frozenset(ids)
+            changed = True
+    base = probability(related, noises)
+    both = probability(related + [new], noises)
+    if base.is_zero():
+        raise ZeroDivisionError("conditioning on a constraint set of probability 0")
+    return both / base
+
+
+@lru_cache(maxsize=200_000)
+def component_probability(atoms: tuple, noises: tuple) -> ExpFrac:
+    """P[atoms] for one connected, canonical component, by the engine of its kind."""
+    kinds = {n.kind for n in noises}
+    if kinds == {"lap"}:
+        from dipc_plus.exact import laplace_engine
+        return ExpFrac.of(laplace_engine.probability(atoms, noises))
+    if kinds == {"dlap"}:
+        from dipc_plus.exact import dlap_engine
+        return ExpFrac.of(dlap_engine.probability(atoms, noises))
+    raise ValueError("a comparison mixes real and integer samples")  # excluded by the checks

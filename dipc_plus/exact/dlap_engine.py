@@ -1,0 +1,709 @@
+"""Exact probability that linear constraints over independent discrete Laplace noises hold.
+
+Noise i is N_i ~ DLap(a_i eps, 0) on the integers, with mass
+c_i t_i^|k|,  t_i = e^(-a_i eps),  c_i = (1 - t_i)/(1 + t_i).  With L the lcm of
+the denominators of the rates and T = e^(-eps/L), every t_i = T^(r_i) for an
+integer r_i = a_i L, so each probability is a rational function of T; we compute
+in Q(T) and only convert to an `ExpFrac` at the end.
+
+Method (exact symbolic summation, one integer variable at a time).  A *piece*
+is a sum over the integer points of a polyhedron
+
+    sum_{x in Z^n, A x + b <= 0}  summand(x) * prod_k T^(r_k |f_k(x)|)
+
+where the summand is a finite sum of  coeff(T) * x^m * T^(e . x)  and the
+"pending" absolute-value factors f_k are affine forms (initially f_i = N_i).
+To sum out a variable x:
+
+1. split every pending factor that involves x on its sign (f >= 0 or f <= -1),
+   which turns T^(r|f|) into T^(+-r f), an ordinary exponential;
+2. read the constraints on x as lower bounds x >= L_j(y) and upper bounds
+   x <= U_k(y) (unit coefficients; other coefficients are made unit by
+   splitting the variables they meet into residue classes);
+3. split on which lower bound is the largest and which upper bound is the
+   smallest (ties broken by index, so the cases are disjoint), requiring
+   L* <= U*;
+4. replace  sum_{x=L*}^{U*} x^p z^x  by  A_p(U*+1) - A_p(L*), where
+   A_p(n) = Q_p(n) z^n  is an exact antidifference (Q_p a polynomial of degree p
+   with coefficients in Q(z); for z = 1 the Faulhaber polynomial).  An infinite
+   end contributes 0, since the summand decays there.
+
+Each case stays an exact sum over its own region, so pruning infeasible cases
+(integer-tightened Fourier-Motzkin) is only an optimisation; identical pieces
+are merged.  Equalities are solved first by substitution (an integer
+unimodular change of variables when no coefficient is a unit); `!=` atoms go
+by inclusion-exclusion over equalities; `f < 0` on integers is `f + 1 <= 0`.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache, reduce
+from itertools import product
+from math import comb, gcd, lcm
+
+from flint import fmpq, fmpq_poly
+
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+
+# Residue splitting for non-unit coefficients multiplies the work; beyond this many
+# classes for one elimination we refuse rather than run for hours.
+MAX_RESIDUE_CASES = 256
+# Fourier-Motzkin is only used to prune; past this many rows we stop and keep the case.
+_FM_ROW_CAP = 200
+
+
+# ----------------------------------------------------------------------------- Q(T)
+
+_ONE = fmpq_poly([1])
+
+
+def _valuation(p: fmpq_poly) -> int:
+    v = 0
+    while p[v] == 0:
+        v += 1
+    return v
+
+
+class RF:
+    """T^s * num/den in Q(T): neither num nor den divisible by T, den(0) = 1.
+
+    Products cancel common factors across their operands, sums skip the gcd
+    (see __add__), so num and den may share a factor until `reduced()`;
+    `is_zero` and `==` are exact regardless."""
+
+    __slots__ = ("num", "den", "s")
+
+    def __init__(self, num: fmpq_poly, den: fmpq_poly = _ONE, s: int = 0, *, reduced: bool = False):
+        if not reduced:
+            if num == 0:
+                num, den, s = fmpq_poly([0]), _ONE, 0
+            else:
+                v = _valuation(num)
+                if v:
+                    num, s = num.right_shift(v), s + v
+                v = _valuation(den)
+                if v:
+                    den, s = den.right_shift(v), s - v
+                if not den.is_one():
+                    g = num.gcd(den)
+                    if not g.is_one():
+                        num, den = num // g, den // g
+                    c = den[0]
+                    if c != 1:
+                        num, den = num / c, den / c
+        self.num, self.den, self.s = num, den, s
+
+    @staticmethod
+    def const(c) -> "RF":
+        c = fmpq(c.numerator, c.denominator) if isinstance(c, Fraction) else fmpq(c)
+        return RF(fmpq_poly([c]))
+
+    @staticmethod
+    def tpow(k: int) -> "RF":
+        return RF(_ONE, _ONE, k, reduced=True)
+
+    def is_zero(self) -> bool:
+        return self.num == 0
+
+    def __mul__(self, other: "RF") -> "RF":
+        if self.num == 0 or other.num == 0:
+            return _RF_ZERO
+        n1, d1, n2, d2 = self.num, self.den, other.num, other.den
+        if not d2.is_one():
+            g = n1.gcd(d2)
+            if not g.is_one():
+                n1, d2 = n1 // g, d2 // g
+        if not d1.is_one():
+            g = n2.gcd(d1)
+            if not g.is_one():
+                n2, d1 = n2 // g, d1 // g
+        num, den = n1 * n2, d1 * d2
+        c = den[0]
+        if c != 1:
+            num, den = num / c, den / c
+        return RF(num, den, self.s + other.s, reduced=True)
+
+    def scale(self, c) -> "RF":
+        """self * c for a rational c."""
+        if c == 0 or self.num == 0:
+            return _RF_ZERO
+        if c == 1:
+            return self
+        q = fmpq(c.numerator, c.denominator) if isinstance(c, Fraction) else fmpq(c)
+        return RF(self.num * q, self.den, self.s, reduced=True)
+
+    def shift(self, k: int) -> "RF":
+        """self * T^k."""
+        if k == 0 or self.num == 0:
+            return self
+        return RF(self.num, self.den, self.s + k, reduced=True)
+
+    def __add__(self, other: "RF") -> "RF":
+        if self.num == 0:
+            return other
+        if other.num == 0:
+            return self
+        s = min(self.s, other.s)
+        a, b = self.num, other.num
+        if self.s > s:
+            a = a.left_shift(self.s - s)
+        if other.s > s:
+            b = b.left_shift(other.s - s)
+        d1, d2 = self.den, other.den
+        if d1 == d2:
+            num, den = a + b, d1
+        elif d2.is_one():
+            num, den = a + b * d1, d1
+        elif d1.is_one():
+            num, den = a * d2 + b, d2
+        else:  # over the lcm of the denominators
+            g = d1.gcd(d2)
+            if not g.is_one():
+                d2 = d2 // g
+                d1g = d1 // g
+            else:
+                d1g = d1
+            num, den = a * d2 + b * d1g, d1 * d2
+            c = den[0]
+            if c != 1:
+                num, den = num / c, den / c
+        if num == 0:
+            return _RF_ZERO
+        v = _valuation(num)
+        if v:
+            num, s = num.right_shift(v), s + v
+        # num and den may now share a factor: sums skip that gcd (it is the expensive part);
+        # products cancel across, and `reduced()` makes the value canonical at the end.
+        return RF(num, den, s, reduced=True)
+
+    def reduced(self) -> "RF":
+        """The canonical form (num and den coprime)."""
+        return RF(self.num, self.den, self.s)
+
+    def __neg__(self) -> "RF":
+        return RF(-self.num, self.den, self.s, reduced=True)
+
+    def __sub__(self, other: "RF") -> "RF":
+        return self + (-other)
+
+    def __truediv__(self, other: "RF") -> "RF":
+        if other.num == 0:
+            raise ZeroDivisionError("division by zero in Q(T)")
+        c = other.num[0]
+        return self * RF(other.den / c, other.num / c, -other.s, reduced=True)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, RF):
+            return NotImplemented
+        return (self - other).is_zero()
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"RF(T^{self.s} * ({self.num}) / ({self.den}))"
+
+    def to_expfrac(self, L: int) -> ExpFrac:
+        """Substitute T = e^(-eps/L)."""
+        def ep(p: fmpq_poly, shift: int) -> ExpPoly:
+            return ExpPoly({Fraction(-(k + shift), L): fmpq_poly([c]) for k, c in enumerate(p.coeffs()) if c != 0})
+        return ExpFrac(ep(self.num, self.s), ep(self.den, 0))
+
+
+_RF_ZERO = RF(fmpq_poly([0]))
+_RF_ONE = RF(_ONE)
+
+
+def _t_minus_one(e: int) -> RF:
+    """z - 1 for z = T^e."""
+    if e > 0:
+        return RF(fmpq_poly([-1] + [0] * (e - 1) + [1]))
+    return RF(fmpq_poly([1] + [0] * (-e - 1) + [-1]), _ONE, e)  # T^e (1 - T^-e)
+
+
+@lru_cache(maxsize=None)
+def _antidifference(p: int, e: int) -> tuple:
+    """Coefficients q_0..q_d (RF) of A(n) with A(n+1) - A(n) = n^p z^n, z = T^e.
+
+    For e != 0, A(n) = (sum_k q_k n^k) z^n with d = p; for e == 0, A is the
+    polynomial sum_k q_k n^k of degree p + 1 with A(0) = 0 (Faulhaber).
+    """
+    if e == 0:
+        q = [Fraction(0)] * (p + 2)
+        for m in range(p, -1, -1):  # coefficient of n^m in A(n+1) - A(n)
+            rhs = Fraction(1 if m == p else 0) - sum(q[k] * comb(k, m) for k in range(m + 2, p + 2))
+            q[m + 1] = rhs / (m + 1)
+        return tuple(RF.const(c) for c in q)
+    z = RF.tpow(e)
+    inv = _RF_ONE / _t_minus_one(e)
+    q = [_RF_ZERO] * (p + 1)
+    for m in range(p, -1, -1):  # coefficient of n^m in z Q(n+1) - Q(n)
+        acc = _RF_ONE if m == p else _RF_ZERO
+        tail = _RF_ZERO
+        for k in range(m + 1, p + 1):
+            if not q[k].is_zero():
+                tail = tail + q[k].scale(comb(k, m))
+        q[m] = (acc - z * tail) * inv
+    return tuple(q)
+
+
+# ----------------------------------------------------------------------------- linear forms
+
+def _norm_le(a: tuple, b: int):
+    """Normalise a.x + b <= 0 over the integers: True (always), False (never) or (a', b')."""
+    g = reduce(gcd, a, 0)
+    if g == 0:
+        return b <= 0
+    if g == 1:
+        return a, b
+    return tuple(c // g for c in a), -((-b) // g)  # ceil(b / g)
+
+
+def _add_scaled(a: tuple, k: int, c: int, form: tuple) -> tuple:
+    """a with a[k] removed and c*form added (form a coefficient tuple)."""
+    if c == 0:
+        return a
+    return tuple((0 if i == k else x) + c * f for i, (x, f) in enumerate(zip(a, form)))
+
+
+class _Infeasible(Exception):
+    pass
+
+
+def _constraint_set(rows) -> tuple:
+    """Canonical constraint tuple: normalised, tightest per direction; raises _Infeasible."""
+    best: dict = {}
+    for a, b in rows:
+        r = _norm_le(a, b)
+        if r is True:
+            continue
+        if r is False:
+            raise _Infeasible
+        a, b = r
+        if best.get(a, b - 1) < b:
+            best[a] = b
+    for a, b in best.items():
+        neg = tuple(-x for x in a)
+        if neg in best and best[neg] + b > 0:  # -b' <= a.x <= -b
+            raise _Infeasible
+    return tuple(sorted(best.items()))
+
+
+def _feasible(cons: tuple, n: int = 0) -> bool:
+    """False only if the constraints certainly have no integer solution.
+
+    Fourier-Motzkin on sparse rows with integer tightening (valid for integer
+    points), eliminating the variable with the fewest new rows first; it gives
+    up (answers True) past a row cap, which is safe since pruning is optional.
+    """
+    rows: dict = {}
+    for a, b in cons:
+        rows[tuple((j, c) for j, c in enumerate(a) if c)] = b
+    while rows:
+        occ: dict = {}
+        for key in rows:
+            for j, c in key:
+                pn = occ.setdefault(j, [0, 0])
+                pn[c < 0] += 1
+        one_sided = {j for j, (np_, nn) in occ.items() if not np_ or not nn}
+        if one_sided:  # such a variable can always be chosen to satisfy its rows: drop them
+            rows = {k: b for k, b in rows.items() if all(j not in one_sided for j, _ in k)}
+            continue
+        v = min(occ, key=lambda j: (occ[j][0] * occ[j][1], j))
+        pos = [(dict(k), b) for k, b in rows.items() if any(j == v and c > 0 for j, c in k)]
+        neg = [(dict(k), b) for k, b in rows.items() if any(j == v and c < 0 for j, c in k)]
+        if len(pos) * len(neg) + len(rows) > _FM_ROW_CAP:
+            return True
+        new = {k: b for k, b in rows.items() if all(j != v for j, _ in k)}
+        for ap, bp in pos:
+            for an, bn in neg:
+                cp, cn = ap[v], -an[v]
+                comb_ = {}
+                for j in ap.keys() | an.keys():
+                    if j != v:
+                        c = cn * ap.get(j, 0) + cp * an.get(j, 0)
+                        if c:
+                            comb_[j] = c
+                const = cn * bp + cp * bn
+                g = reduce(gcd, comb_.values(), 0)
+                if g == 0:
+                    if const > 0:
+                        return False
+                    continue
+                key = tuple(sorted((j, c // g) for j, c in comb_.items()))
+                const = -((-const) // g)
+                if new.get(key, const - 1) < const:
+                    new[key] = const
+                opp = tuple((j, -c) for j, c in key)
+                if opp in new and new[opp] + new[key] > 0:
+                    return False
+        rows = new
+    return True
+
+
+# ----------------------------------------------------------------------------- pieces
+# A piece is (cons, pend, summ):
+#   cons  tuple of (a, b): a.x + b <= 0, canonical (see _constraint_set)
+#   pend  tuple of (r, a, b): factor T^(r |a.x + b|), sorted
+#   summ  dict (exp, mono) -> RF: coeff * x^mono * T^(exp . x)
+
+
+def _pow_form(a: tuple, b: int, k: int) -> dict:
+    """(a.x + b)^k as a dict mono -> int."""
+    n = len(a)
+    zero = (0,) * n
+    lin = {zero: b} if b else {}
+    for i, c in enumerate(a):
+        if c:
+            m = list(zero)
+            m[i] = 1
+            lin[tuple(m)] = c
+    out = {zero: 1}
+    for _ in range(k):
+        nxt: dict = {}
+        for m1, c1 in out.items():
+            for m2, c2 in lin.items():
+                m = tuple(x + y for x, y in zip(m1, m2))
+                nxt[m] = nxt.get(m, 0) + c1 * c2
+        out = {m: c for m, c in nxt.items() if c}
+    return out
+
+
+def _acc(d: dict, key, val: RF):
+    old = d.get(key)
+    if old is None:
+        d[key] = val
+    else:
+        s = old + val
+        if s.is_zero():
+            del d[key]
+        else:
+            d[key] = s
+
+
+def _substitute(piece, k: int, a: tuple, b: int):
+    """The piece after x_k := a.x + b (a may involve x_k itself: an integer change of variables
+    that must be a bijection of Z^n, or a residue class x_k = M x_k' + r). Raises _Infeasible."""
+    cons, pend, summ = piece
+    new_cons = _constraint_set((_add_scaled(ca, k, ca[k], a), cb + ca[k] * b) for ca, cb in cons)
+    new_pend, fixed = [], 0
+    for r, pa, pb in pend:
+        pa, pb = _add_scaled(pa, k, pa[k], a), pb + pa[k] * b
+        if any(pa):
+            new_pend.append((r, pa, pb))
+        else:  # the factor no longer depends on any variable: T^(r |pb|)
+            fixed += r * abs(pb)
+    new_pend = tuple(sorted(new_pend))
+    new_summ: dict = {}
+    for (exp, mono), c in summ.items():
+        ek, mk = exp[k], mono[k]
+        exp2 = _add_scaled(exp, k, ek, a)
+        c = c.shift(ek * b + fixed)
+        if mk == 0:
+            _acc(new_summ, (exp2, mono), c)
+            continue
+        base = mono[:k] + (0,) + mono[k + 1:]
+        for m, coef in _pow_form(a, b, mk).items():
+            _acc(new_summ, (exp2, tuple(x + y for x, y in zip(base, m))), c.scale(coef))
+    return new_cons, new_pend, new_summ
+
+
+def _sum_out(summ: dict, i: int, lo, hi) -> dict:
+    """sum over x_i from lo to hi (affine forms (a, b) without x_i, or None for -inf / +inf)."""
+    out: dict = {}
+    ends = []
+    if hi is not None:
+        ends.append((hi[0], hi[1] + 1, 1))
+    if lo is not None:
+        ends.append((lo[0], lo[1], -1))
+    for (exp, mono), c in summ.items():
+        e, p = exp[i], mono[i]
+        if (hi is None and e <= 0) or (lo is None and e >= 0):
+            raise AssertionError("dlap_engine: divergent sum (internal error)")
+        exp0 = exp[:i] + (0,) + exp[i + 1:]
+        mono0 = mono[:i] + (0,) + mono[i + 1:]
+        q = _antidifference(p, e)
+        for ba, bb, sign in ends:
+            exp1 = tuple(x + e * y for x, y in zip(exp0, ba))
+            cz = c.shift(e * bb)
+            if sign < 0:
+                cz = -cz
+            for k, qk in enumerate(q):
+                if qk.is_zero():
+                    continue
+                ck = cz * qk
+                for m, coef in _pow_form(ba, bb, k).items():
+                    _acc(out, (exp1, tuple(x + y for x, y in zip(mono0, m))), ck.scale(coef))
+    return out
+
+
+def _split_signs(piece, i: int) -> list:
+    """Resolve the pending |f| factors that involve x_i: one piece per sign pattern."""
+    cons, pend, summ = piece
+    keep = tuple(f for f in pend if f[1][i] == 0)
+    branches = [(list(cons), summ)]
+    for r, a, b in pend:
+        if a[i] == 0:
+            continue
+        nxt = []
+        for rows, s in branches:
+            # f >= 0: -f <= 0, weight T^(r f);  f <= -1: f + 1 <= 0, weight T^(-r f)
+            for sgn, row in ((1, (tuple(-x for x in a), -b)), (-1, (a, b + 1))):
+                s2 = {}
+                for (exp, mono), c in s.items():
+                    s2[(tuple(x + sgn * r * y for x, y in zip(exp, a)), mono)] = c.shift(sgn * r * b)
+                nxt.append((rows + [row], s2))
+        branches = nxt
+    out = []
+    for rows, s in branches:
+        try:
+            cons2 = _constraint_set(rows)
+        except _Infeasible:
+            continue
+        if _feasible(cons2):
+            out.append((cons2, keep, s))
+    return out
+
+
+def _unit_residues(piece, i: int) -> list:
+    """Split the piece into residue classes so that every constraint has coefficient +-1 on x_i."""
+    cons = piece[0]
+    bad = [a for a, _ in cons if abs(a[i]) > 1]
+    if not bad:
+        return [piece]
+    M = reduce(lcm, (abs(a[i]) for a in bad), 1)
+    ys = sorted({j for a in bad for j, c in enumerate(a) if c and j != i})
+    cases = M ** len(ys)
+    if cases > MAX_RESIDUE_CASES:
+        raise ValueError(
+            f"discrete Laplace constraints with coefficient {M} on one noise need {cases} residue "
+            f"classes (limit {MAX_RESIDUE_CASES}); rewrite the comparison with unit coefficients")
+    n = len(cons[0][0])
+    out = []
+    for rs in product(range(M), repeat=len(ys)):
+        p = piece
+        try:
+            for j, r in zip(ys, rs):
+                a = tuple(M if t == j else 0 for t in range(n))
+                p = _substitute(p, j, a, r)  # x_j := M x_j + r
+        except _Infeasible:
+            continue
+        assert all(abs(a[i]) <= 1 for a, _ in p[0]), "residue split left a non-unit coefficient"
+        out.append(p)
+    return out
+
+
+def _eliminate(piece, i: int) -> list:
+    """Sum x_i out of one piece; returns the resulting pieces."""
+    result = []
+    for p in _split_signs(piece, i):
+        for cons, pend, summ in _unit_residues(p, i):
+            lows, highs, others = [], [], []
+            for a, b in cons:
+                c = a[i]
+                rest = a[:i] + (0,) + a[i + 1:]
+                if c == 1:       # x + rest + b <= 0  ->  x <= -(rest + b)
+                    highs.append((tuple(-x for x in rest), -b))
+                elif c == -1:    # -x + rest + b <= 0 ->  x >= rest + b
+                    lows.append((rest, b))
+                else:
+                    others.append((a, b))
+            for li in range(len(lows)) or [None]:
+                for hi in range(len(highs)) or [None]:
+                    rows = list(others)
+                    lo = lows[li] if li is not None else None
+                    up = highs[hi] if hi is not None else None
+                    if lo is not None:
+                        for j, (la, lb) in enumerate(lows):  # L_j <= L*, strictly below for j < li
+                            if j != li:
+                                rows.append((tuple(x - y for x, y in zip(la, lo[0])),
+                                             lb - lo[1] + (1 if j < li else 0)))
+                    if up is not None:
+                        for j, (ua, ub) in enumerate(highs):  # U* <= U_j, strictly for j < hi
+                            if j != hi:
+                                rows.append((tuple(x - y for x, y in zip(up[0], ua)),
+                                             up[1] - ub + (1 if j < hi else 0)))
+                    if lo is not None and up is not None:
+                        rows.append((tuple(x - y for x, y in zip(lo[0], up[0])), lo[1] - up[1]))
+                    try:
+                        cons2 = _constraint_set(rows)
+                    except _Infeasible:
+                        continue
+                    if cons2 and not _feasible(cons2):
+                        continue
+                    s2 = _sum_out(summ, i, lo, up)
+                    if s2:
+                        result.append((cons2, pend, s2))
+    return result
+
+
+def _merge(pieces) -> list:
+    acc: dict = {}
+    for cons, pend, summ in pieces:
+        key = (cons, pend)
+        if key not in acc:
+            acc[key] = dict(summ)
+        else:
+            d = acc[key]
+            for k, v in summ.items():
+                _acc(d, k, v)
+    return [(c, p, s) for (c, p), s in acc.items() if s]
+
+
+def _involved(piece, v: int) -> tuple[int, bool]:
+    """(number of constraints and pending factors with x_v, whether all its coefficients are units)."""
+    cnt, unit = 0, True
+    for a, _ in piece[0]:
+        if a[v]:
+            cnt += 1
+            unit &= abs(a[v]) == 1
+    for _, a, _ in piece[1]:
+        if a[v]:
+            cnt += 1
+            unit &= abs(a[v]) == 1
+    return cnt, unit
+
+
+def _live(piece, n: int) -> set:
+    live = set()
+    for a, _ in piece[0]:
+        live.update(j for j in range(n) if a[j])
+    for _, a, _ in piece[1]:
+        live.update(j for j in range(n) if a[j])
+    for exp, mono in piece[2]:
+        live.update(j for j in range(n) if exp[j] or mono[j])
+    return live
+
+
+def _choose(pieces, n: int) -> int | None:
+    """The next variable to sum out: all-unit coefficients first, then fewest constraints."""
+    live = set()
+    for p in pieces:
+        live |= _live(p, n)
+    if not live:
+        return None
+    best = None
+    for v in sorted(live):
+        worst, unit = 0, True
+        for p in pieces:
+            c, u = _involved(p, v)
+            worst, unit = max(worst, c), unit and u
+        key = (not unit, worst, v)
+        if best is None or key < best[0]:
+            best = (key, v)
+    return best[1]
+
+
+def _solve_equalities(piece, eqs: list, n: int):
+    """Substitute away each equality a.x + b = 0; None if some equality has no integer solution."""
+    eqs = list(eqs)
+    while eqs:
+        a, b = eqs.pop()
+        g = reduce(gcd, a, 0)
+        if g == 0:
+            if b != 0:
+                return None
+            continue
+        if b % g:
+            return None
+        a, b = tuple(c // g for c in a), b // g
+        # unimodular column operations until some coefficient is +-1 (Euclid on the coefficients)
+        while not any(abs(c) == 1 for c in a):
+            k = min((j for j in range(n) if a[j]), key=lambda j: abs(a[j]))
+            j = next(j for j in range(n) if j != k and a[j] % a[k])
+            q = a[j] // a[k]
+            # x_k := x_k - q x_j  keeps the lattice and makes a_j -> a_j - q a_k
+            sub = tuple(1 if t == k else (-q if t == j else 0) for t in range(n))
+            piece = _substitute(piece, k, sub, 0)
+            eqs = [(_add_scaled(ea, k, ea[k], sub), eb) for ea, eb in eqs]
+            a = _add_scaled(a, k, a[k], sub)
+        k = next(j for j in range(n) if abs(a[j]) == 1)
+        s = a[k]  # x_k = -s (b + sum_{j != k} a_j x_j)
+        sub = tuple(0 if t == k else -s * a[t] for t in range(n))
+        piece = _substitute(piece, k, sub, -s * b)
+        eqs = [(_add_scaled(ea, k, ea[k], sub), eb + ea[k] * (-s * b)) for ea, eb in eqs]
+    return piece
+
+
+def _integer_atom(form, n: int):
+    """Coefficient tuple and constant of an atom's form, scaled to integers (positive scale)."""
+    coeffs = dict(form.coeffs)
+    for i in coeffs:
+        if not 0 <= i < n:
+            raise ValueError(f"atom mentions noise {i}, but only {n} noises were given")
+    vals = [Fraction(c) for c in coeffs.values()] + [Fraction(form.const)]
+    m = reduce(lcm, (v.denominator for v in vals), 1)
+    a = tuple(int(Fraction(coeffs.get(i, 0)) * m) for i in range(n))
+    return a, int(Fraction(form.const) * m)
+
+
+def _sum_region(les: list, eqs: list, rates: list) -> RF:
+    """sum over integer x with les (a.x + b <= 0) and eqs (a.x + b == 0) of prod_i T^(r_i |x_i|)."""
+    n = len(rates)
+    zero = (0,) * n
+    unit = [tuple(1 if j == i else 0 for j in range(n)) for i in range(n)]
+    try:
+        cons = _constraint_set(les)
+        piece = (cons, tuple(sorted((r, unit[i], 0) for i, r in enumerate(rates))), {(zero, zero): _RF_ONE})
+        piece = _solve_equalities(piece, eqs, n)
+    except _Infeasible:
+        return _RF_ZERO
+    if piece is None or not _feasible(piece[0], n):
+        return _RF_ZERO
+    pieces = [piece]
+    while True:
+        v = _choose(pieces, n)
+        if v is None:
+            break
+        nxt = []
+        for p in pieces:
+            nxt.extend(_eliminate(p, v))
+        pieces = _merge(nxt)
+    total = _RF_ZERO
+    for cons, pend, summ in pieces:
+        assert not cons and not pend, "dlap_engine: constraints left after elimination"
+        for (exp, mono), c in summ.items():
+            assert not any(exp) and not any(mono)
+            total = total + c
+    return total
+
+
+def probability_rf(atoms, noises) -> tuple[RF, int]:
+    """(P as an element of Q(T), L) with T = e^(-eps/L)."""
+    n = len(noises)
+    for nz in noises:
+        if nz.kind != "dlap":
+            raise ValueError(f"dlap_engine handles discrete Laplace noise only, got {nz.kind!r}")
+        if Fraction(nz.rate) <= 0:
+            raise ValueError(f"discrete Laplace rate must be positive, got {nz.rate}")
+    rates_q = [Fraction(nz.rate) for nz in noises]
+    L = reduce(lcm, (q.denominator for q in rates_q), 1)
+    rates = [int(q * L) for q in rates_q]
+    les, eqs, neqs = [], [], []
+    for at in atoms:
+        a, b = _integer_atom(at.form, n)
+        if at.op == "<=":
+            les.append((a, b))
+        elif at.op == "<":
+            les.append((a, b + 1))
+        elif at.op == "==":
+            eqs.append((a, b))
+        elif at.op == "!=":
+            neqs.append((a, b))
+        else:
+            raise ValueError(f"unknown comparison {at.op!r}")
+    total = _RF_ZERO
+    # P[C and all f_k != 0] = sum over subsets S of (-1)^|S| P[C and f_k == 0 for k in S]
+    for mask in range(1 << len(neqs)):
+        chosen = [neqs[k] for k in range(len(neqs)) if mask >> k & 1]
+        term = _sum_region(les, eqs + chosen, rates)
+        total = total + (-term if len(chosen) % 2 else term)
+    norm = _RF_ONE
+    for r in rates:  # prod_i (1 - T^r)/(1 + T^r)
+        norm = norm * RF(fmpq_poly([1] + [0] * (r - 1) + [-1]), fmpq_poly([1] + [0] * (r - 1) + [1]))
+    return total * norm, L
+
+
+def probability(atoms, noises) -> ExpFrac:
+    """P[all atoms hold] for independent N_i ~ DLap(rate_i eps, 0) on the integers, exactly."""
+    rf, L = probability_rf(tuple(atoms), tuple(noises))
+    return rf.reduced().to_expfrac(L)

@@ -1,0 +1,163 @@
+"""Linear forms over independent noises, and ordering atoms ``form op 0``.
+
+The vocabulary shared by the chain (which builds them), the constraint
+splitter and the exact engines (which integrate them): kept apart so that the
+engines and `constraints` can both import it without importing each other.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+
+# Canonical operators: the form is compared with 0.
+OPS = ("<", "<=", "==", "!=")
+_FLIP = {">": "<", ">=": "<="}          # f > 0  <=>  -f < 0
+_NEGATE = {"<": "<=", "<=": "<", "==": "!=", "!=": "=="}  # not(f < 0) <=> -f <= 0 ; see negate()
+
+
+def _uncached_state(self) -> dict:
+    """Pickle state without the cached hash (str hashes differ between processes)."""
+    return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
+
+@dataclass(frozen=True)
+class Noise:
+    """An independent noise variable: kind 'lap' (real) or 'dlap' (integer), rate a of a*eps, mean 0."""
+    kind: str
+    rate: Fraction
+
+    def __hash__(self):   # cached: Fraction hashes are slow and noises key many caches
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash((self.kind, self.rate))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    __getstate__ = _uncached_state
+
+
+def _frac(c) -> Fraction:
+    return c if type(c) is Fraction else Fraction(c)
+
+
+_ZERO = Fraction(0)
+_ONE = Fraction(1)
+
+
+@dataclass(frozen=True, order=True)
+class LinForm:
+    """sum coeffs[i][1] * N_{coeffs[i][0]} + const, coeffs sorted by noise id, no zero coefficient."""
+    coeffs: tuple  # of (int noise id, Fraction)
+    const: Fraction = Fraction(0)
+
+    def __hash__(self):   # cached (forms are immutable and hashed over and over in states)
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash((self.coeffs, self.const))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    __getstate__ = _uncached_state
+
+    @staticmethod
+    def make(coeffs: dict, const=Fraction(0)) -> "LinForm":
+        return LinForm(tuple(sorted((i, _frac(c)) for i, c in coeffs.items() if c != 0)), _frac(const))
+
+    @staticmethod
+    def constant(k) -> "LinForm":
+        return LinForm((), _frac(k))
+
+    def as_dict(self) -> dict:
+        return dict(self.coeffs)
+
+    def __add__(self, other: "LinForm") -> "LinForm":
+        if not other.coeffs:
+            return LinForm(self.coeffs, self.const + other.const)
+        if not self.coeffs:
+            return LinForm(other.coeffs, self.const + other.const)
+        d = self.as_dict()
+        for i, c in other.coeffs:
+            d[i] = d.get(i, 0) + c
+        return LinForm.make(d, self.const + other.const)
+
+    def scale(self, s) -> "LinForm":
+        s = _frac(s)
+        if s == 1:
+            return self
+        if not s:
+            return LinForm((), _ZERO)
+        if s == -1:
+            return LinForm(tuple((i, -c) for i, c in self.coeffs), -self.const)
+        return LinForm(tuple((i, c * s) for i, c in self.coeffs), self.const * s)
+
+    def __sub__(self, other: "LinForm") -> "LinForm":
+        return self + other.scale(-1)
+
+    def noises(self) -> frozenset:
+        found = self.__dict__.get("_noises")
+        if found is None:
+            found = frozenset(i for i, _ in self.coeffs)
+            object.__setattr__(self, "_noises", found)
+        return found
+
+    def is_constant(self) -> bool:
+        return not self.coeffs
+
+
+@dataclass(frozen=True, order=True)
+class Atom:
+    """form op 0 with op in OPS; built by `atom`, which normalises it."""
+    form: LinForm
+    op: str
+
+    def __hash__(self):
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash((self.form, self.op))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    __getstate__ = _uncached_state
+
+    def noises(self) -> frozenset:
+        return self.form.noises()
+
+    def holds_constant(self) -> bool:
+        """Truth of an atom without noise."""
+        k = self.form.const
+        return {"<": k < 0, "<=": k <= 0, "==": k == 0, "!=": k != 0}[self.op]
+
+
+def atom(lhs: LinForm, op: str, rhs: LinForm) -> Atom:
+    """The normalised atom for ``lhs op rhs`` (op in < <= > >= == = !=)."""
+    if op == "=":
+        op = "=="
+    if op in _FLIP:             # lhs > rhs  <=>  rhs - lhs < 0
+        lhs, rhs, op = rhs, lhs, _FLIP[op]
+    if op not in OPS:
+        raise ValueError(f"unknown comparison {op!r}")
+    d = dict(lhs.coeffs)
+    for i, c in rhs.coeffs:
+        d[i] = d.get(i, 0) - c
+    form = LinForm.make(d, lhs.const - rhs.const)
+    return Atom(_normalise(form, op), op)
+
+
+def negate(a: Atom) -> Atom:
+    """The atom for not(a)."""
+    if a.op in ("==", "!="):
+        return Atom(a.form, _NEGATE[a.op])
+    # not(f < 0) is f >= 0 is -f <= 0; not(f <= 0) is -f < 0
+    return Atom(_normalise(a.form.scale(-1), _NEGATE[a.op]), _NEGATE[a.op])
+
+
+def _normalise(form: LinForm, op: str) -> LinForm:
+    """Divide by |first coefficient| (by the first coefficient for == and !=), so equal atoms are equal."""
+    if not form.coeffs:
+        return form
+    lead = form.coeffs[0][1]
+    if lead == 1 or (lead == -1 and op not in ("==", "!=")):
+        return form
+    s = 1 / lead if op in ("==", "!=") else 1 / abs(lead)
+    return form.scale(s)

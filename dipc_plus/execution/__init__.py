@@ -1,0 +1,1 @@
+"""Running independent tasks over worker processes (knows nothing of the domain)."""

@@ -1,0 +1,612 @@
+"""Typing and lowering of expressions: surface expressions -> IR expressions and linear forms.
+
+An expression is either *deterministic* (`Det`: Bool, DOM or rational valued,
+an `ir.Expr`) or *random* (`LinForm`: a linear combination of Real or Int
+variables with deterministic coefficients, the paper's R and Z).  Everything
+the type rules of the language forbid (symbols in arithmetic, integers mixed
+with reals, a product of two random values, ...) is reported here at the
+offending sub-expression.  A comparison involving a random value inside a
+larger expression is hoisted into a fresh Boolean `Compare` statement (see
+`Lowerer.pre`), the paper's ``b' <- R ~ R`` followed by a use of ``b'``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, Union
+
+from dipc_plus.semantics import ir
+from dipc_plus.frontend import surface as S
+from dipc_plus.errors import UserError
+from dipc_plus.semantics.evaluate import BUILTINS
+from dipc_plus.frontend.fold import add, const, div, merge_terms, mul, neg, num_const, sub
+from dipc_plus.frontend.scope import Scope, did_you_mean, type_words
+
+BOOL = ir.BoolT()
+RAT = ir.RatT()
+
+
+@dataclass(frozen=True)
+class Det:
+    """A deterministic value: `typ` is BoolT, DomT (its possible values) or RatT (a number)."""
+    expr: ir.Expr
+    typ: ir.Type
+
+
+@dataclass(frozen=True)
+class LinForm:
+    """A random linear form over Real ('real') or Int ('int') variables."""
+    kind: str
+    terms: tuple  # of (ir.Expr coefficient, variable name)
+    const: ir.Expr
+
+    def to_ir(self) -> ir.Lin:
+        return ir.Lin(self.kind, self.terms, self.const)
+
+
+Value = Union[Det, LinForm]
+
+# --------------------------------------------------------------------------- type helpers
+
+
+def is_numeric(typ: ir.Type) -> bool:
+    if isinstance(typ, (ir.RatT, ir.IntT)):
+        return True
+    return isinstance(typ, ir.DomT) and any(_is_int(v) for v in typ.values)
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def symbols_of(typ: ir.Type) -> list[str]:
+    return [v for v in typ.values if isinstance(v, str)] if isinstance(typ, ir.DomT) else []
+
+
+def describe(node: S.Expr) -> str:
+    if isinstance(node, S.Name):
+        return f"'{node.name}'"
+    if isinstance(node, S.Num):
+        return f"the number {node.value}"
+    if isinstance(node, S.BoolLit):
+        return "true" if node.value else "false"
+    if isinstance(node, S.CallExpr):
+        return f"{node.fn}(...)"
+    return "this expression"
+
+
+def value_words(v: Value) -> str:
+    if isinstance(v, LinForm):
+        return "a real value" if v.kind == "real" else "an integer value"
+    if isinstance(v.typ, ir.BoolT):
+        return "a Boolean"
+    if isinstance(v.typ, ir.DomT):
+        if isinstance(v.expr, ir.Const) and isinstance(v.expr.value, str):
+            return f"the symbol '{v.expr.value}'"
+        return f"a value of domain {v.typ}"
+    return "a number"
+
+
+# --------------------------------------------------------------------------- the lowerer
+
+
+class Lowerer:
+    """Lowers the expressions of one context.
+
+    Program context: names are program variables (flat names) and `pre`
+    collects hoisted comparisons.  Function context (`local_types` given):
+    names are the function's parameters, no program variable is visible and
+    only functions in `callable_functions` may be called.
+    """
+
+    def __init__(self, scope: Scope, *, local_types: dict | None = None, owner: str | None = None,
+                 callable_functions=None, pre: list | None = None, fresh: Callable | None = None):
+        self.scope = scope
+        self.local_types = local_types
+        self.owner = owner
+        self.callable = set(scope.functions) if callable_functions is None else set(callable_functions)
+        self.pre = pre
+        self.fresh = fresh
+
+    # ------------------------------------------------------------------ entry points
+
+    def det(self, e: S.Expr, what: str = "this expression") -> Det:
+        """A deterministic expression, or an error saying why `e` is random."""
+        v = self.value(e)
+        if isinstance(v, LinForm):
+            raise UserError.at(e.pos, f"{what} must be a Boolean, DOM or rational value, but it is {value_words(v)}",
+                               hint="real and integer values only appear in linear expressions, comparisons "
+                                    "and as means of Lap/DLap")
+        return v
+
+    def boolean(self, e: S.Expr, what: str = "a condition") -> ir.Expr:
+        v = self.det(e, what)
+        if not isinstance(v.typ, ir.BoolT):
+            raise UserError.at(e.pos, f"{what} must be true or false, but {describe(e)} is {value_words(v)}",
+                               hint="compare it, e.g. 'x == 1' or 'r >= t'")
+        return v.expr
+
+    def linear(self, e: S.Expr, kind: str, what: str) -> ir.Lin:
+        """A real (or int) linear expression; deterministic numbers become constant forms."""
+        return self.as_lin(self.value(e), kind, e, what).to_ir()
+
+    def random_compare(self, e: S.CmpOp, a: Value | None = None, b: Value | None = None
+                       ) -> tuple[ir.Lin, str, ir.Lin] | None:
+        """``lhs op rhs`` when the comparison involves a Real/Int value, else None.
+
+        `a` and `b` are the sides' values when the caller already has them (each
+        side must be lowered once: lowering may hoist comparisons).
+        """
+        if a is None:
+            a, b = self.value(e.left), self.value(e.right)
+        if isinstance(a, Det) and isinstance(b, Det):
+            return None
+        kind = a.kind if isinstance(a, LinForm) else b.kind
+        if isinstance(a, LinForm) and isinstance(b, LinForm) and a.kind != b.kind:
+            raise UserError.at(e.pos, "this comparison mixes an integer and a real value",
+                               hint="integers (DLap samples) and reals (Lap samples, real inputs) never mix; "
+                                    "compare reals with reals and integers with integers")
+        lhs = self.as_lin(a, kind, e.left, "the left side of the comparison")
+        rhs = self.as_lin(b, kind, e.right, "the right side of the comparison")
+        return lhs.to_ir(), e.op, rhs.to_ir()
+
+    # ------------------------------------------------------------------ dispatch
+
+    def value(self, e: S.Expr) -> Value:
+        method = getattr(self, "_" + type(e).__name__)
+        return method(e)
+
+    def _Num(self, e: S.Num) -> Value:
+        return Det(const(e.value), RAT)
+
+    def _BoolLit(self, e: S.BoolLit) -> Value:
+        return Det(ir.Const(e.value), BOOL)
+
+    def _EpsLit(self, e) -> Value:
+        raise UserError.at(e.pos, "'eps' can only be used in a rate or a distribution weight",
+                           hint="the first argument of Lap, DLap, Exp and choose is the rate, e.g. Lap(eps/2, q)")
+
+    def _RateLit(self, e) -> Value:
+        raise UserError.at(e.pos, "'rate' can only be used in the weights of a distribution",
+                           hint="inside 'distribution D(...) over T { outcome: weight; ... }'")
+
+    def _ExpCall(self, e) -> Value:
+        raise UserError.at(e.pos, "exp(...) can only be used in the weights of a distribution",
+                           hint="the exponential mechanism is written x <- Exp(a*eps, F(args))")
+
+    def _SampleExpr(self, e: S.SampleExpr) -> Value:
+        raise UserError.at(e.pos, f"{e.kind}(...) can only be the whole right-hand side of an assignment",
+                           hint=f"sample into a variable first: 'x <- {e.kind}(...)', then use x")
+
+    def _Index(self, e: S.Index) -> Value:
+        if self.local_types is not None:
+            raise UserError.at(e.pos, f"'{e.name}[...]': a {self._context()} has no arrays",
+                               hint="pass the element as an argument")
+        raise UserError.at(e.pos, f"'{e.name}' is not an array", hint=did_you_mean(e.name, self.scope.arrays))
+
+    def _context(self) -> str:
+        return f"the body of '{self.owner}'" if self.owner else "function body"
+
+    def _Name(self, e: S.Name) -> Value:
+        name = e.name
+        scope = self.scope
+        if self.local_types is not None:
+            if name in self.local_types:
+                typ = self.local_types[name]
+                return Det(ir.Var(name), RAT if isinstance(typ, (ir.RatT, ir.IntT)) else typ)
+        elif name in scope.variables:
+            typ = scope.variables[name]
+            if isinstance(typ, ir.RealT):
+                return LinForm("real", ((const(1), name),), const(0))
+            if isinstance(typ, ir.IntT):
+                return LinForm("int", ((const(1), name),), const(0))
+            return Det(ir.Var(name), typ)
+        if name in scope.params:
+            return Det(const(scope.params[name]), RAT)
+        if name in scope.symbols:
+            return Det(ir.Const(name), ir.DomT((name,)))
+        if self.local_types is not None and (name in scope.variables or name in scope.arrays):
+            raise UserError.at(e.pos, f"'{name}' is a program variable; {self._context()} only sees its own "
+                               "parameters", hint=f"add a parameter for it and pass {name} as an argument")
+        if name in scope.arrays:
+            size = len(scope.arrays[name])
+            raise UserError.at(e.pos, f"'{name}' is an array; use one element, {name}[1] .. {name}[{size}]",
+                               hint="only min, max, argmax, argmin and count take a whole array")
+        if name in scope.functions or name in scope.distributions or name in BUILTINS:
+            raise UserError.at(e.pos, f"'{name}' is a function, not a value", hint=f"call it: {name}(...)")
+        candidates = list(self.local_types or ()) + scope.value_names()
+        hint = did_you_mean(name, candidates)
+        if hint is None:
+            hint = "declare variables with input/output/var, parameters with param, symbols in a type"
+        raise UserError.at(e.pos, f"unknown name '{name}'", hint=hint)
+
+    # ------------------------------------------------------------------ operators
+
+    def _UnOp(self, e: S.UnOp) -> Value:
+        v = self.value(e.arg)
+        if e.op == "not":
+            if isinstance(v, Det) and isinstance(v.typ, ir.BoolT):
+                if isinstance(v.expr, ir.Const):
+                    return Det(ir.Const(not v.expr.value), BOOL)
+                return Det(ir.Unary("not", v.expr), BOOL)
+            raise UserError.at(e.pos, f"'not' needs true or false, but {describe(e.arg)} is {value_words(v)}")
+        if isinstance(v, LinForm):
+            return LinForm(v.kind, tuple((neg(c), x) for c, x in v.terms), neg(v.const))
+        self.need_number(v, e.arg, "'-'")
+        return Det(neg(v.expr), RAT)
+
+    def need_number(self, v: Det, node: S.Expr, op: str):
+        if isinstance(v.typ, ir.BoolT):
+            raise UserError.at(node.pos, f"{op} needs numbers, but {describe(node)} is a Boolean",
+                               hint="use 'and', 'or', 'not' for Booleans, or count(...) to count true ones")
+        if isinstance(v.typ, ir.DomT):
+            syms = symbols_of(v.typ)
+            if syms:
+                if len(v.typ.values) == 1:
+                    raise UserError.at(node.pos, f"{op} needs numbers, but '{syms[0]}' is a symbol",
+                                       hint="symbols can only be compared with == and !=")
+                raise UserError.at(node.pos, f"{op} needs numbers, but {describe(node)} may hold the symbol "
+                                   f"'{syms[0]}' (domain {v.typ})",
+                                   hint="symbols can only be compared with == and !=; test for them first "
+                                        "or use a numeric domain")
+
+    def _BinOp(self, e: S.BinOp) -> Value:
+        if e.op in ("and", "or"):
+            parts = []
+            for side in (e.left, e.right):
+                v = self.value(side)
+                if not (isinstance(v, Det) and isinstance(v.typ, ir.BoolT)):
+                    raise UserError.at(side.pos, f"'{e.op}' needs true or false, but {describe(side)} is "
+                                       f"{value_words(v)}", hint="compare it first, e.g. 'x == 1'")
+                parts.append(v.expr)
+            a, b = parts
+            if isinstance(a, ir.Const) and isinstance(b, ir.Const):
+                return Det(ir.Const((a.value and b.value) if e.op == "and" else (a.value or b.value)), BOOL)
+            return Det(ir.Binary(e.op, a, b), BOOL)
+        a, b = self.value(e.left), self.value(e.right)
+        for v, side in ((a, e.left), (b, e.right)):
+            if isinstance(v, Det):
+                self.need_number(v, side, f"'{e.op}'")
+        if isinstance(a, Det) and isinstance(b, Det):
+            fold = {"+": add, "-": sub, "*": mul}.get(e.op)
+            expr = fold(a.expr, b.expr) if fold else div(a.expr, b.expr, e.pos)
+            return Det(expr, RAT)
+        return self.linear_op(e, a, b)
+
+    def linear_op(self, e: S.BinOp, a: Value, b: Value) -> LinForm:
+        if isinstance(a, LinForm) and isinstance(b, LinForm) and a.kind != b.kind:
+            raise UserError.at(e.pos, f"'{e.op}' mixes an integer and a real value",
+                               hint="integers (DLap samples) and reals (Lap samples, real inputs) never mix")
+        if e.op in ("+", "-"):
+            kind = a.kind if isinstance(a, LinForm) else b.kind
+            la, lb = self.as_lin(a, kind, e.left, "this sum"), self.as_lin(b, kind, e.right, "this sum")
+            if e.op == "-":
+                negated = tuple((neg(c), x) for c, x in lb.terms)
+                return LinForm(kind, merge_terms(la.terms + negated), sub(la.const, lb.const))
+            return LinForm(kind, merge_terms(la.terms + lb.terms), add(la.const, lb.const))
+        if e.op == "*":
+            if isinstance(a, LinForm) and isinstance(b, LinForm):
+                raise UserError.at(e.pos, "the product of two random values is not linear",
+                                   hint="real and integer expressions are linear: multiply a variable only by "
+                                        "a number, a parameter or a DOM value")
+            lin, factor = (a, b.expr) if isinstance(a, LinForm) else (b, a.expr)
+            if lin.kind == "int":
+                self.check_integral(factor, e, "an integer expression's coefficients")
+            return LinForm(lin.kind, merge_terms(tuple((mul(factor, c), x) for c, x in lin.terms)),
+                           mul(factor, lin.const))
+        # '/'
+        if isinstance(b, LinForm):
+            raise UserError.at(e.right.pos, "cannot divide by a random value",
+                               hint="real and integer expressions are linear: divide only by a number or a parameter")
+        if a.kind == "int":
+            raise UserError.at(e.pos, "an integer expression cannot be divided",
+                               hint="integer expressions have integer coefficients; use a real (Lap) value instead")
+        return LinForm(a.kind, merge_terms(tuple((div(c, b.expr, e.pos), x) for c, x in a.terms)),
+                       div(a.const, b.expr, e.pos))
+
+    def check_integral(self, expr: ir.Expr, node: S.Expr, what: str):
+        value = num_const(expr)
+        if value is not None and Fraction(value).denominator != 1:
+            raise UserError.at(node.pos, f"{what} must be integers, not {value}",
+                               hint="integers (DLap samples) take integer coefficients and constants")
+
+    def as_lin(self, v: Value, kind: str, node: S.Expr, what: str) -> LinForm:
+        if isinstance(v, LinForm):
+            if v.kind != kind:
+                raise UserError.at(node.pos, f"{what} mixes an integer and a real value",
+                                   hint="integers (DLap samples) and reals (Lap samples, real inputs) never mix")
+            return v
+        if not is_numeric(v.typ) or symbols_of(v.typ):
+            self.need_number(v, node, what)
+            if isinstance(v.typ, ir.DomT) and not is_numeric(v.typ):
+                raise UserError.at(node.pos, f"{what} needs numbers, but {describe(node)} is {value_words(v)}")
+        if kind == "int":
+            self.check_integral(v.expr, node, "integer expressions and their constants")
+        return LinForm(kind, (), v.expr)
+
+    # ------------------------------------------------------------------ comparisons
+
+    def _CmpOp(self, e: S.CmpOp) -> Value:
+        a, b = self.value(e.left), self.value(e.right)
+        parts = self.random_compare(e, a, b)
+        if parts is None:
+            return Det(self.det_compare(e, a, b), BOOL)
+        if self.pre is None:
+            raise UserError.at(e.pos, "a comparison of random values cannot appear here",
+                               hint="compare in the program body: 'b <- r >= t'")
+        lhs, op, rhs = parts
+        name = self.fresh()
+        self.pre.append(ir.Compare(name, lhs, op, rhs, e.pos))
+        return Det(ir.Var(name), BOOL)
+
+    def det_compare(self, e: S.CmpOp, a: Det, b: Det) -> ir.Expr:
+        op = e.op
+        if op in ("==", "!="):
+            self.check_comparable(e, a, b)
+        else:
+            for v, side in ((a, e.left), (b, e.right)):
+                if isinstance(v.typ, ir.BoolT):
+                    raise UserError.at(side.pos, f"'{op}' orders numbers, but {describe(side)} is a Boolean",
+                                       hint="compare Booleans with == or !=")
+                self.need_number(v, side, f"'{op}'")
+        x, y = a.expr, b.expr
+        if isinstance(x, ir.Const) and isinstance(y, ir.Const):
+            from dipc_plus.semantics.evaluate import eval_expr
+            return ir.Const(eval_expr(ir.Binary(op, x, y), {}, None))
+        return ir.Binary(op, x, y)
+
+    def check_comparable(self, e: S.CmpOp, a: Det, b: Det):
+        if isinstance(a.typ, ir.BoolT) != isinstance(b.typ, ir.BoolT):
+            raise UserError.at(e.pos, f"'{e.op}' compares {value_words(a)} with {value_words(b)}",
+                               hint="a Boolean can only be compared with a Boolean")
+        for v, w, side in ((a, b, e.left), (b, a, e.right)):
+            if isinstance(v.expr, ir.Const) and isinstance(v.expr.value, str) and isinstance(w.typ, ir.DomT) \
+                    and len(w.typ.values) > 1 and v.expr.value not in w.typ.values:
+                other = e.right if side is e.left else e.left
+                raise UserError.at(side.pos, f"{describe(other)} can never be '{v.expr.value}': its domain is {w.typ}",
+                                   hint=did_you_mean(v.expr.value, [str(x) for x in w.typ.values])
+                                   or f"its values are {', '.join(map(str, w.typ.values))}")
+            if symbols_of(v.typ) and not is_numeric(v.typ) and isinstance(w.typ, ir.RatT):
+                raise UserError.at(e.pos, f"'{e.op}' compares a symbol with a number",
+                                   hint=f"{describe(side)} has domain {v.typ}, which holds no numbers")
+
+    # ------------------------------------------------------------------ other forms
+
+    def _CondExpr(self, e: S.CondExpr) -> Value:
+        cond = self.boolean(e.cond, "the condition of 'if ... then ... else'")
+        a, b = self.value(e.then), self.value(e.other)
+        if isinstance(a, LinForm) or isinstance(b, LinForm):
+            raise UserError.at(e.pos, "an 'if ... then ... else' expression cannot choose between random values",
+                               hint="use an if statement that assigns the variable in each branch")
+        if isinstance(a.typ, ir.BoolT) != isinstance(b.typ, ir.BoolT):
+            raise UserError.at(e.pos, f"the branches give {value_words(a)} and {value_words(b)}",
+                               hint="both branches must be Booleans, or both values")
+        if isinstance(cond, ir.Const):
+            return a if cond.value else b
+        return Det(ir.Cond(cond, a.expr, b.expr), _join(a, b))
+
+    def _CallExpr(self, e: S.CallExpr) -> Value:
+        fn = e.fn
+        scope = self.scope
+        if fn in scope.distributions:
+            raise UserError.at(e.pos, f"'{fn}' is a distribution; sample from it",
+                               hint=f"write x <- choose({fn}(...)) (or choose(a*eps, {fn}(...)) when it uses rate)")
+        if fn in scope.functions or fn in scope.declared_functions:
+            if self.owner == f"function '{fn}'":
+                raise UserError.at(e.pos, f"function '{fn}' calls itself; functions cannot be recursive",
+                                   hint="write the function without recursion (domains are finite: use if/else)")
+            if fn not in self.callable or fn not in scope.functions:
+                raise UserError.at(e.pos, f"'{fn}' is declared after {self.owner or 'this function'}; "
+                                   "a function can only call functions declared above it",
+                                   hint="move the declaration up (functions cannot be recursive)")
+            return self.user_call(e, scope.functions[fn])
+        if fn in BUILTINS:
+            return self.builtin_call(e)
+        candidates = list(scope.functions) + list(BUILTINS)
+        raise UserError.at(e.pos, f"unknown function '{fn}'",
+                           hint=did_you_mean(fn, candidates) or
+                           f"the built-in functions are {', '.join(BUILTINS)}; declare others with 'function'")
+
+    def user_call(self, e: S.CallExpr, f: ir.Function) -> Det:
+        if len(e.args) != len(f.params):
+            raise UserError.at(e.pos, f"{f.name} takes {len(f.params)} argument(s), {len(e.args)} given",
+                               hint=f"{f.name}({', '.join(n + ': ' + str(t) for n, t in f.params)})")
+        args = []
+        for k, (arg, (pname, ptype)) in enumerate(zip(e.args, f.params), 1):
+            v = self.det(arg, f"argument {k} of {f.name}")
+            self.check_fits(v, ptype, arg, f"argument {k} of {f.name} ('{pname}')")
+            args.append(v.expr)
+        result = f.result
+        return Det(ir.Call(f.name, tuple(args)), RAT if isinstance(result, (ir.RatT, ir.IntT)) else result)
+
+    def expand_args(self, e: S.CallExpr) -> list[tuple[S.Expr, Value]]:
+        """Arguments of a built-in; an array name stands for all its elements."""
+        result = []
+        for arg in e.args:
+            if isinstance(arg, S.Name) and self.local_types is None and arg.name in self.scope.arrays \
+                    and arg.name not in self.scope.variables:
+                for flat in self.scope.arrays[arg.name]:
+                    node = S.Name(flat, arg.pos)
+                    result.append((node, self.value(node)))
+            else:
+                result.append((arg, self.value(arg)))
+        return result
+
+    def builtin_call(self, e: S.CallExpr, args: list | None = None) -> Det:
+        """A built-in call; `args` are the lowered arguments if the caller has them already."""
+        fn = e.fn
+        args = self.expand_args(e) if args is None else args
+        if not args:
+            raise UserError.at(e.pos, f"{fn}() needs at least one argument")
+        for node, v in args:
+            if isinstance(v, LinForm):
+                if fn in ("argmax", "argmin"):
+                    raise UserError.at(e.pos, f"{fn} of random values can only be assigned directly",
+                                       hint=f"write 'out <- {fn}(noisy)' as a statement of its own")
+                raise UserError.at(node.pos, f"{fn} needs deterministic values, but {describe(node)} is "
+                                   f"{value_words(v)}",
+                                   hint="compare random values with <, >=, ... instead")
+        exprs = tuple(v.expr for _, v in args)
+        if fn == "EQ":
+            if len(args) != 2:
+                raise UserError.at(e.pos, f"EQ takes 2 arguments, {len(args)} given")
+            (n1, a), (n2, b) = args
+            self.check_comparable(S.CmpOp("==", n1, n2, e.pos), a, b)
+            return Det(ir.Call("EQ", exprs), BOOL)
+        if fn == "count":
+            for node, v in args:
+                if not isinstance(v.typ, ir.BoolT):
+                    raise UserError.at(node.pos, f"count counts true arguments, but {describe(node)} is "
+                                       f"{value_words(v)}")
+            return Det(ir.Call("count", exprs), ir.DomT(tuple(range(len(args) + 1))))
+        for node, v in args:
+            self.need_number(v, node, fn)
+        if fn == "abs":
+            if len(args) != 1:
+                raise UserError.at(e.pos, f"abs takes 1 argument, {len(args)} given")
+            return Det(ir.Unary("abs", exprs[0]), RAT)
+        if fn in ("argmax", "argmin"):
+            return Det(ir.Call(fn, exprs), ir.DomT(tuple(range(1, len(args) + 1))))
+        return Det(ir.Call(fn, exprs), RAT)
+
+    # ------------------------------------------------------------------ assignments
+
+    def check_fits(self, v: Det, target: ir.Type, node: S.Expr, what: str):
+        """Static part of storing `v` into a `target`-typed place (run time checks the rest)."""
+        if isinstance(target, ir.BoolT):
+            if not isinstance(v.typ, ir.BoolT):
+                raise UserError.at(node.pos, f"{what} must be true or false, but {describe(node)} is {value_words(v)}")
+            return
+        if isinstance(v.typ, ir.BoolT):
+            raise UserError.at(node.pos, f"{what} is {type_words(target)}, but {describe(node)} is a Boolean",
+                               hint="Booleans and DOM values are different types")
+        if isinstance(target, ir.DomT):
+            c = v.expr.value if isinstance(v.expr, ir.Const) else None
+            if c is not None:
+                ok = (isinstance(c, str) and c in target.values) or \
+                     (not isinstance(c, str) and Fraction(c).denominator == 1 and int(c) in target.values)
+                if not ok:
+                    raise UserError.at(node.pos, f"{c} is outside the domain {target} of {what}",
+                                       hint=f"its values are {_listing(target.values)}")
+            elif isinstance(v.typ, ir.DomT) and not set(v.typ.values) & set(target.values):
+                raise UserError.at(node.pos, f"{describe(node)} (domain {v.typ}) can never be a value of "
+                                   f"{what} (domain {target})", hint="the two domains share no value")
+            elif isinstance(v.typ, ir.RatT) and not any(_is_int(x) for x in target.values):
+                raise UserError.at(node.pos, f"{what} has domain {target}, which holds no numbers, but "
+                                   f"{describe(node)} is a number")
+            return
+        if isinstance(target, (ir.RatT, ir.IntT, ir.RealT)):
+            self.need_number(v, node, what)
+            if isinstance(target, ir.IntT):
+                self.check_integral(v.expr, node, what)
+            return
+        raise TypeError(target)
+
+    # ------------------------------------------------------------------ distribution weights
+
+    def weight(self, e: S.Expr) -> ir.Expr:
+        """A distribution weight: numbers, rate, eps, exp(linear in rate/eps), + - * /."""
+        expr = self.weight_part(e)
+        value = num_const(expr)
+        if value is not None and value < 0:
+            raise UserError.at(e.pos, f"a weight must not be negative, but this one is {value}")
+        return expr
+
+    def weight_part(self, e: S.Expr) -> ir.Expr:
+        if not _mentions_eps(e):
+            v = self.det(e, "a weight")
+            if isinstance(v.typ, ir.BoolT):
+                raise UserError.at(e.pos, "a weight must be a number, not a Boolean")
+            self.need_number(v, e, "a weight")
+            return v.expr
+        if isinstance(e, S.RateLit):
+            return ir.Rate()
+        if isinstance(e, S.EpsLit):
+            return ir.Eps()
+        if isinstance(e, S.ExpCall):
+            _check_exponent(e.arg, self)
+            return ir.ExpOf(self.weight_part(e.arg))
+        if isinstance(e, S.UnOp) and e.op == "-":
+            return ir.Unary("-", self.weight_part(e.arg))
+        if isinstance(e, S.BinOp) and e.op in ("+", "-", "*", "/"):
+            return ir.Binary(e.op, self.weight_part(e.left), self.weight_part(e.right))
+        if isinstance(e, S.CondExpr):
+            cond = self.boolean(e.cond, "the condition of 'if ... then ... else'")
+            return ir.Cond(cond, self.weight_part(e.then), self.weight_part(e.other))
+        raise UserError.at(e.pos, "a weight may only combine numbers, parameters, rate, eps and exp(...) "
+                           "with + - * / and 'if ... then ... else'")
+
+
+def _join(a: Det, b: Det) -> ir.Type:
+    """The type of 'if c then a else b': a domain holding both sides' values when known."""
+    if isinstance(a.typ, ir.BoolT):
+        return BOOL
+
+    def values(v: Det):
+        if isinstance(v.typ, ir.DomT):
+            return v.typ.values
+        c = num_const(v.expr)
+        if c is not None and Fraction(c).denominator == 1:
+            return (int(c),)
+        return None
+
+    va, vb = values(a), values(b)
+    if va is None or vb is None:
+        return RAT
+    return ir.DomT(tuple(dict.fromkeys(va + vb)))
+
+
+def _listing(values, limit: int = 12) -> str:
+    shown = [str(v) for v in values[:limit]]
+    if len(values) > limit:
+        shown.append("...")
+    return ", ".join(shown)
+
+
+def _mentions_eps(e: S.Expr) -> bool:
+    if isinstance(e, (S.EpsLit, S.RateLit, S.ExpCall)):
+        return True
+    if isinstance(e, S.UnOp):
+        return _mentions_eps(e.arg)
+    if isinstance(e, (S.BinOp, S.CmpOp)):
+        return _mentions_eps(e.left) or _mentions_eps(e.right)
+    if isinstance(e, S.CondExpr):
+        return _mentions_eps(e.cond) or _mentions_eps(e.then) or _mentions_eps(e.other)
+    if isinstance(e, (S.CallExpr, S.SampleExpr)):
+        return any(_mentions_eps(a) for a in e.args)
+    return False
+
+
+def _check_exponent(e: S.Expr, lowerer: Lowerer) -> None:
+    """exp(...) must hold c1*rate + c2*eps with deterministic c1, c2 and no constant term."""
+    hint = "write exp(c*rate) or exp(c*eps) with c a number, parameter or argument, e.g. exp(-2*rate)"
+
+    def walk(x) -> str:  # 'const' | 'lin'
+        if not _mentions_eps(x):
+            return "const"
+        if isinstance(x, (S.RateLit, S.EpsLit)):
+            return "lin"
+        if isinstance(x, S.UnOp) and x.op == "-":
+            return walk(x.arg)
+        if isinstance(x, S.BinOp):
+            a, b = walk(x.left), walk(x.right)
+            if x.op in ("+", "-"):
+                if a != b:
+                    raise UserError.at(x.pos, "the argument of exp has a constant term", hint=hint +
+                                       "; a constant factor e^c is not allowed (move rational factors outside exp)")
+                return a
+            if x.op == "*":
+                if a == "lin" and b == "lin":
+                    raise UserError.at(x.pos, "the argument of exp must be linear in rate and eps", hint=hint)
+                return "lin"
+            if x.op == "/":
+                if b == "lin":
+                    raise UserError.at(x.pos, "the argument of exp cannot divide by rate or eps", hint=hint)
+                return a
+        if isinstance(x, S.ExpCall):
+            raise UserError.at(x.pos, "exp(...) cannot be nested", hint=hint)
+        raise UserError.at(x.pos, "the argument of exp must be linear in rate and eps", hint=hint)
+
+    if walk(e) != "lin":
+        raise UserError.at(e.pos, "exp(...) of a constant is not allowed: its argument must use rate or eps",
+                           hint=hint)

@@ -1,0 +1,51 @@
+"""The front end in two calls: a .dip file (or its text) -> a checked, desugared `ir.Program`.
+
+    load_program(path, params=None)            read, parse, check, lower
+    parse_program(text, filename, params=None) the same from text in memory
+
+`params` overrides parameter defaults (`--set m=4` gives {"m": Fraction(4)});
+naming a parameter the program does not have is an error.  Every mistake in
+the program is a `UserError` with file, line, column and a hint.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+import sys
+from pathlib import Path
+
+from dipc_plus.semantics import ir
+from dipc_plus.errors import UserError
+from dipc_plus.frontend.lower import lower_module
+from dipc_plus.frontend.syntax import parse_module
+
+_RECURSION_LIMIT = 20_000
+
+
+def parse_program(text: str, filename: str = "<program>", params: dict[str, Fraction] | None = None) -> ir.Program:
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))  # long sums are deep trees
+    try:
+        module = parse_module(text, filename)
+        return lower_module(module, params)
+    except RecursionError:
+        raise UserError("an expression or block is nested too deeply to process",
+                        file=filename, hint="split long expressions with intermediate variables") from None
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+def load_program(path, params: dict[str, Fraction] | None = None) -> ir.Program:
+    path = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UserError(f"cannot read '{path}': no such file",
+                        hint="check the path; example programs are in programs/*.dip") from None
+    except IsADirectoryError:
+        raise UserError(f"cannot read '{path}': it is a directory", hint="give a .dip file") from None
+    except UnicodeDecodeError as err:
+        raise UserError(f"cannot read '{path}': it is not UTF-8 text ({err.reason} at byte {err.start})",
+                        hint="save the program as UTF-8 text") from None
+    except OSError as err:
+        raise UserError(f"cannot read '{path}': {err.strerror or err}", hint="check the path and permissions") from None
+    return parse_program(text, path, params)

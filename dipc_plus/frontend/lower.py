@@ -1,0 +1,342 @@
+"""Lower a checked module to the core IR (`ir.Program`), removing all sugar.
+
+The pipeline: declarations -> `Scope` (declare), `for` unrolling and array
+flattening (unroll), inference of undeclared locals (infer), statements -> IR
+(here), flow checks (checks).  Sugar handled here:
+
+* a comparison of random values inside a condition or a larger Boolean
+  expression becomes ``_bK <- lhs ~ rhs`` (a fresh Boolean `Compare`) before
+  the statement; for `while` it is evaluated again at the end of the body;
+* ``elif`` becomes a nested `If`;
+* ``x <- argmax(a)`` / ``argmin(a)`` over real or integer values becomes a
+  scan with comparisons against the current best (strict, so ties go to the
+  smallest index).
+
+Fresh Booleans are reused once the statement that needed them is done, so a
+program needs only as many as are alive at once.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from dipc_plus.semantics import ir
+from dipc_plus.frontend import surface as S
+from dipc_plus.frontend.checks import check_flow
+from dipc_plus.frontend.consteval import rate_multiple
+from dipc_plus.frontend.declare import declare, uses_rate
+from dipc_plus.errors import UserError
+from dipc_plus.frontend.exprs import LinForm, Lowerer, is_numeric, symbols_of
+from dipc_plus.frontend.fold import const
+from dipc_plus.frontend.infer import infer_locals
+from dipc_plus.frontend.scope import Scope, did_you_mean, type_words
+from dipc_plus.frontend.unroll import flatten
+
+
+def lower_module(module: S.Module, params: dict | None = None) -> ir.Program:
+    """The whole front end after parsing: a checked, desugared `ir.Program`."""
+    scope = declare(module, params)
+    statements = flatten(module, scope)
+    infer_locals(statements, scope)
+    body = _Statements(scope).block(statements)
+    check_flow(statements, scope)
+    _check_depth(body, scope)
+    return ir.Program(
+        name=Path(module.file).stem,
+        source=module.file,
+        params=dict(scope.params),
+        inputs=tuple(scope.inputs),
+        outputs=tuple(scope.outputs),
+        arrays=dict(scope.arrays),
+        variables=dict(scope.variables),
+        functions=dict(scope.functions),
+        distributions=dict(scope.distributions),
+        body=tuple(body),
+        types=dict(scope.types),
+    )
+
+
+class _Statements:
+    def __init__(self, scope: Scope):
+        self.scope = scope
+        self.in_use: set[str] = set()
+        self.taken = set(scope.variables) | set(scope.arrays) | set(scope.params) | set(scope.symbols) \
+            | set(scope.functions) | set(scope.distributions)
+
+    # ------------------------------------------------------------------ fresh Booleans
+
+    def fresh(self) -> str:
+        """The first ``_bK`` that is neither a user's name nor alive right now."""
+        k = 1
+        while f"_b{k}" in self.in_use or f"_b{k}" in self.taken:
+            k += 1
+        name = f"_b{k}"
+        self.in_use.add(name)
+        self.scope.variables[name] = ir.BoolT()
+        return name
+
+    def lowerer(self, pre: list) -> Lowerer:
+        return Lowerer(self.scope, pre=pre, fresh=self.fresh)
+
+    def release(self, pre: list):
+        for stmt in pre:
+            self.in_use.discard(stmt.target)
+
+    # ------------------------------------------------------------------ statements
+
+    def block(self, statements) -> list:
+        out = []
+        for stmt in statements:
+            out.extend(self.stmt(stmt))
+        return out
+
+    def stmt(self, s) -> list:
+        if isinstance(s, S.Assign):
+            return self.assign(s)
+        if isinstance(s, S.If):
+            return self.if_chain(list(s.branches), s.other, s.pos)
+        if isinstance(s, S.While):
+            pre: list = []
+            cond = self.lowerer(pre).boolean(s.cond, "the condition of 'while'")
+            body = self.block(s.body) + list(pre)
+            self.release(pre)
+            return pre + [ir.While(cond, tuple(body), s.pos)]
+        if isinstance(s, S.Exit):
+            return [ir.Exit(s.pos)]
+        raise TypeError(s)
+
+    def if_chain(self, branches: list, other, pos: ir.Pos) -> list:
+        cond_node, body = branches[0]
+        pre: list = []
+        cond = self.lowerer(pre).boolean(cond_node, "the condition of 'if'")
+        self.release(pre)  # the If reads them once, on entry
+        then = self.block(body)
+        if len(branches) > 1:
+            other_stmts = self.if_chain(branches[1:], other, branches[1][0].pos)
+        else:
+            other_stmts = self.block(other) if other else []
+        return pre + [ir.If(cond, tuple(then), tuple(other_stmts), pos)]
+
+    # ------------------------------------------------------------------ assignments
+
+    def assign(self, s: S.Assign) -> list:
+        target = s.target.name
+        typ = self.scope.variables[target]
+        value = s.value
+        if isinstance(value, S.SampleExpr):
+            return self.sample(target, typ, value, s.pos)
+        pre: list = []
+        lw = self.lowerer(pre)
+        if isinstance(value, S.CallExpr) and value.fn in ("argmax", "argmin") and value.fn not in self.scope.functions:
+            args = lw.expand_args(value)
+            if any(isinstance(v, LinForm) for _, v in args):
+                stmts = self.argmax(target, typ, value, args, lw, s.pos)
+            else:
+                v = lw.builtin_call(value, args)
+                lw.check_fits(v, typ, value, f"'{target}'")
+                stmts = [ir.Assign(target, v.expr, s.pos)]
+            self.release(pre)
+            return pre + stmts
+        if isinstance(typ, (ir.RealT, ir.IntT)):
+            kind = "real" if isinstance(typ, ir.RealT) else "int"
+            stmt = ir.Assign(target, lw.linear(value, kind, f"the {kind} variable '{target}'"), s.pos)
+        elif isinstance(typ, ir.BoolT) and isinstance(value, S.CmpOp):
+            a, b = lw.value(value.left), lw.value(value.right)  # once: lowering may hoist
+            parts = lw.random_compare(value, a, b)
+            if parts is not None:  # b <- R ~ R: the paper's probabilistic assignment, into b itself
+                stmt = ir.Compare(target, parts[0], parts[1], parts[2], s.pos)
+            else:
+                stmt = ir.Assign(target, lw.det_compare(value, a, b), s.pos)
+        else:
+            v = lw.det(value, f"the value assigned to '{target}'")
+            lw.check_fits(v, typ, value, f"'{target}'")
+            stmt = ir.Assign(target, v.expr, s.pos)
+        self.release(pre)
+        return pre + [stmt]
+
+    def sample(self, target: str, typ: ir.Type, e: S.SampleExpr, pos: ir.Pos) -> list:
+        kind = e.kind
+        args = e.args
+        scope = self.scope
+        explain = lambda n: _rate_name_error(scope, n)  # noqa: E731
+        pre: list = []
+        lw = self.lowerer(pre)
+        if kind in ("Lap", "DLap"):
+            if len(args) != 2:
+                raise UserError.at(e.pos, f"{kind} takes 2 arguments (rate, mean), {len(args)} given",
+                                   hint=f"e.g. {kind}(eps/2, q[i])")
+            want, lin_kind = (ir.RealT, "real") if kind == "Lap" else (ir.IntT, "int")
+            if not isinstance(typ, want):
+                raise UserError.at(pos, f"'{target}' is {type_words(typ)}, but {kind} gives "
+                                   f"{'a real' if kind == 'Lap' else 'an integer'} sample",
+                                   hint=f"sample into a {lin_kind} variable (an undeclared one becomes {lin_kind})")
+            rate = rate_multiple(args[0], scope.params, explain)
+            mean = lw.linear(args[1], lin_kind, f"the mean of {kind}")
+            dist = ir.Laplace(rate, mean) if kind == "Lap" else ir.DLaplace(rate, mean)
+            stmt = ir.Sample(target, dist, pos)
+        elif kind == "Exp":
+            stmt = ir.Sample(target, self.exp_mech(target, typ, e, lw, explain), pos)
+        else:
+            stmt = ir.Sample(target, self.choose(target, typ, e, lw, explain), pos)
+        self.release(pre)
+        return pre + [stmt]
+
+    def exp_mech(self, target, typ, e: S.SampleExpr, lw: Lowerer, explain) -> ir.ExpMech:
+        hint = "write x <- Exp(a*eps, F(args)) with F a function whose last parameter is the candidate"
+        if len(e.args) != 2 or not isinstance(e.args[1], S.CallExpr):
+            raise UserError.at(e.pos, "Exp takes a rate and a call of a score function", hint=hint)
+        call = e.args[1]
+        f = self.scope.functions.get(call.fn)
+        if f is None:
+            raise UserError.at(call.pos, f"unknown score function '{call.fn}'",
+                               hint=did_you_mean(call.fn, self.scope.functions) or hint)
+        if not isinstance(typ, ir.DomT):
+            raise UserError.at(e.pos, f"Exp draws a value of a finite domain, but '{target}' is {type_words(typ)}",
+                               hint=f"declare it, e.g. 'var {target}: 1..3'")
+        if not (isinstance(f.result, (ir.RatT, ir.IntT)) or (isinstance(f.result, ir.DomT) and is_numeric(f.result)
+                                                             and not symbols_of(f.result))):
+            raise UserError.at(call.pos, f"the score function '{f.name}' must return a number, not {f.result}",
+                               hint="declare it '-> rational'")
+        if len(call.args) != len(f.params) - 1:
+            raise UserError.at(call.pos, f"{f.name} has {len(f.params)} parameters: give {len(f.params) - 1} "
+                               "argument(s); the last parameter is the candidate", hint=hint)
+        cand_name, cand_type = f.params[-1]
+        for v in typ.values:
+            ok = (isinstance(cand_type, ir.DomT) and v in cand_type.values) or \
+                 (isinstance(cand_type, (ir.RatT, ir.IntT)) and isinstance(v, int))
+            if not ok:
+                raise UserError.at(call.pos, f"candidate {v} of '{target}' (domain {typ}) does not fit the last "
+                                   f"parameter '{cand_name}' of {f.name} ({cand_type})",
+                                   hint="the candidates are all values of the target's domain")
+        args = self.call_args(call, f.params[:-1], lw, f.name)
+        return ir.ExpMech(rate_multiple(e.args[0], self.scope.params, explain), f.name, args)
+
+    def choose(self, target, typ, e: S.SampleExpr, lw: Lowerer, explain) -> ir.Choose:
+        hint = "write x <- choose(D(args)) or choose(a*eps, D(args)) with D a declared distribution"
+        if len(e.args) not in (1, 2) or not isinstance(e.args[-1], S.CallExpr):
+            raise UserError.at(e.pos, "choose takes an optional rate and a call of a distribution", hint=hint)
+        call = e.args[-1]
+        d = self.scope.distributions.get(call.fn)
+        if d is None:
+            raise UserError.at(call.pos, f"unknown distribution '{call.fn}'",
+                               hint=did_you_mean(call.fn, self.scope.distributions) or hint)
+        rate = rate_multiple(e.args[0], self.scope.params, explain) if len(e.args) == 2 else None
+        if rate is None and any(uses_rate(w) for _, w in d.outcomes):
+            raise UserError.at(e.pos, f"the weights of '{d.name}' use 'rate', but this call gives none",
+                               hint=f"give the rate: choose(a*eps, {d.name}(...))")
+        if isinstance(d.over, ir.BoolT):
+            if not isinstance(typ, ir.BoolT):
+                raise UserError.at(e.pos, f"'{d.name}' draws a Boolean, but '{target}' is {type_words(typ)}")
+        else:
+            if not isinstance(typ, ir.DomT):
+                raise UserError.at(e.pos, f"'{d.name}' draws a value of {d.over}, but '{target}' is "
+                                   f"{type_words(typ)}")
+            missing = [v for v in d.over.values if v not in typ.values]
+            if missing:
+                raise UserError.at(e.pos, f"'{d.name}' may draw {missing[0]}, outside the domain {typ} of '{target}'",
+                                   hint=f"declare '{target}' with a domain that holds {d.over}")
+        args = self.call_args(call, d.params, lw, d.name)
+        return ir.Choose(rate, d.name, args)
+
+    def call_args(self, call: S.CallExpr, params: tuple, lw: Lowerer, owner: str) -> tuple:
+        if len(call.args) != len(params):
+            raise UserError.at(call.pos, f"{owner} takes {len(params)} argument(s), {len(call.args)} given",
+                               hint=f"{owner}({', '.join(n + ': ' + str(t) for n, t in params)})")
+        args = []
+        for k, (arg, (pname, ptype)) in enumerate(zip(call.args, params), 1):
+            v = lw.det(arg, f"argument {k} of {owner}")
+            lw.check_fits(v, ptype, arg, f"argument {k} of {owner} ('{pname}')")
+            args.append(v.expr)
+        return tuple(args)
+
+    # ------------------------------------------------------------------ argmax / argmin sugar
+
+    def argmax(self, target: str, typ: ir.Type, call: S.CallExpr, args: list, lw: Lowerer, pos: ir.Pos) -> list:
+        n = len(args)
+        if not isinstance(typ, ir.DomT):
+            raise UserError.at(pos, f"'{target}' receives an index 1..{n}, so it must have a finite domain, "
+                               f"but it is {type_words(typ)}", hint=f"declare it: 'var {target}: 1..{n}'")
+        missing = [i for i in range(1, n + 1) if i not in typ.values]
+        if missing:
+            raise UserError.at(pos, f"{call.fn} gives an index 1..{n}, but {missing[0]} is outside the domain "
+                               f"{typ} of '{target}'", hint=f"declare it with domain 1..{n}")
+        kinds = {v.kind for _, v in args if isinstance(v, LinForm)}
+        if len(kinds) > 1:
+            raise UserError.at(call.pos, f"{call.fn} mixes integer and real values",
+                               hint="integers (DLap samples) and reals (Lap samples, real inputs) never mix")
+        kind = kinds.pop()
+        lins = [lw.as_lin(v, kind, node, f"argument of {call.fn}").to_ir() for node, v in args]
+        op = ">" if call.fn == "argmax" else "<"
+        out: list = [ir.Assign(target, const(1), pos)]
+        if n == 1:
+            return out
+        b = self.fresh()
+        for j in range(2, n + 1):
+            # compare element j with the current best, which is one of 1..j-1
+            chain: list = [ir.Compare(b, lins[j - 1], op, lins[j - 2], pos)]
+            for k in range(j - 2, 0, -1):
+                chain = [ir.If(ir.Binary("==", ir.Var(target), const(k)),
+                               (ir.Compare(b, lins[j - 1], op, lins[k - 1], pos),), tuple(chain), pos)]
+            out.extend(chain)
+            out.append(ir.If(ir.Var(b), (ir.Assign(target, const(j), pos),), (), pos))
+        self.in_use.discard(b)
+        return out
+
+
+MAX_DEPTH = 200
+
+
+def _depth(e) -> int:
+    if isinstance(e, (ir.Unary, ir.ExpOf)):
+        return 1 + _depth(e.arg)
+    if isinstance(e, ir.Binary):
+        return 1 + max(_depth(e.left), _depth(e.right))
+    if isinstance(e, ir.Cond):
+        return 1 + max(_depth(e.cond), _depth(e.then), _depth(e.other))
+    if isinstance(e, ir.Call):
+        return 1 + max((_depth(a) for a in e.args), default=0)
+    if isinstance(e, ir.Lin):
+        return 1 + max([_depth(c) for c, _ in e.terms] + [_depth(e.const)])
+    return 1
+
+
+def _check_depth(body, scope: Scope) -> None:
+    """Back ends evaluate expressions recursively: refuse absurdly deep ones here, with a position."""
+    def check(e, pos, what):
+        if _depth(e) > MAX_DEPTH:
+            raise UserError.at(pos, f"{what} is nested more than {MAX_DEPTH} levels deep",
+                               hint="split it with intermediate variables or helper functions")
+
+    def visit(stmts):
+        for s in stmts:
+            if isinstance(s, ir.Assign):
+                check(s.expr, s.pos, "this expression")
+            elif isinstance(s, ir.Compare):
+                check(s.lhs, s.pos, "this comparison")
+                check(s.rhs, s.pos, "this comparison")
+            elif isinstance(s, ir.Sample):
+                for part in (getattr(s.dist, "mean", None),) + tuple(getattr(s.dist, "args", ())):
+                    if part is not None:
+                        check(part, s.pos, "an argument")
+            elif isinstance(s, ir.If):
+                check(s.cond, s.pos, "this condition")
+                visit(s.then)
+                visit(s.other)
+            elif isinstance(s, ir.While):
+                check(s.cond, s.pos, "this condition")
+                visit(s.body)
+
+    visit(body)
+    for f in scope.functions.values():
+        check(f.body, f.pos, f"the body of '{f.name}'")
+    for d in scope.distributions.values():
+        for value, weight in d.outcomes:
+            check(value, d.pos, f"an outcome of '{d.name}'")
+            check(weight, d.pos, f"a weight of '{d.name}'")
+
+
+def _rate_name_error(scope: Scope, node: S.Name) -> UserError:
+    if node.name in scope.variables or node.name in scope.arrays:
+        return UserError.at(node.pos, f"a rate must be a constant multiple of eps, but '{node.name}' is a variable",
+                            hint="use numbers and parameters: eps/2, 2*eps/(9*c)")
+    return UserError.at(node.pos, f"unknown name '{node.name}' in a rate",
+                        hint=did_you_mean(node.name, scope.params) or "rates use numbers, parameters and eps")

@@ -1,0 +1,70 @@
+"""What the names of a program mean, once its declarations are read.
+
+A `Scope` is filled by dipc_plus.frontend.declare and completed by type inference;
+lowering and the checks look names up here.  It also makes the did-you-mean
+suggestions, so every "unknown name" message offers the same kind of help.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from dipc_plus.semantics import ir
+
+BUILTIN_TYPES = ("bool", "int", "real", "rational")
+
+
+@dataclass
+class Scope:
+    file: str
+    params: dict = field(default_factory=dict)          # name -> Fraction
+    param_pos: dict = field(default_factory=dict)       # name -> Pos
+    types: dict = field(default_factory=dict)           # user type name -> DomT
+    symbols: dict = field(default_factory=dict)         # symbol -> Pos of its first declaration
+    arrays: dict = field(default_factory=dict)          # array name -> tuple of flat names
+    variables: dict = field(default_factory=dict)       # flat name -> ir.Type (declared, inferred, fresh)
+    declared: dict = field(default_factory=dict)        # declared variable/array name -> Pos
+    inputs: list = field(default_factory=list)          # (flat name, Type)
+    outputs: list = field(default_factory=list)         # (flat name, Type)
+    output_pos: dict = field(default_factory=dict)      # flat output name -> Pos of its declaration
+    functions: dict = field(default_factory=dict)       # name -> ir.Function
+    declared_functions: dict = field(default_factory=dict)  # every function declared in the file -> Pos
+    distributions: dict = field(default_factory=dict)   # name -> ir.DistDef
+
+    def is_array(self, name: str) -> bool:
+        return name in self.arrays
+
+    def base_names(self) -> list[str]:
+        """Variable names as the user writes them (arrays once, without an index)."""
+        names = {n.split("[")[0] for n in self.variables}
+        return sorted(names | set(self.arrays))
+
+    def value_names(self) -> list[str]:
+        """Every name that may stand for a value: variables, parameters, symbols."""
+        return sorted(set(self.base_names()) | set(self.params) | set(self.symbols))
+
+
+def did_you_mean(name: str, candidates) -> str | None:
+    """A hint naming the closest candidate, if any is close enough."""
+    pool = sorted({c for c in candidates if c != name})
+    close = difflib.get_close_matches(name, pool, n=1, cutoff=0.6)
+    if not close:
+        lowered = {c.lower(): c for c in pool}
+        if name.lower() in lowered:
+            close = [lowered[name.lower()]]
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def type_words(typ: ir.Type) -> str:
+    """A type as the user reads it in messages."""
+    if isinstance(typ, ir.DomT):
+        return f"of domain {typ}"
+    return {"BoolT": "bool", "IntT": "int", "RealT": "real", "RatT": "rational"}.get(type(typ).__name__, str(typ))
+
+
+def norm_number(value):
+    """Integral rationals as int, so constants print and compare as the user wrote them."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    return value

@@ -1,0 +1,255 @@
+"""The surface syntax tree of a .dip file, as written, with a position on every node.
+
+The parser (dipc_plus.frontend.syntax) builds it; checks and lowering (dipc_plus.frontend.lower)
+turn it into the core IR.  Nothing here is resolved yet: names may be
+variables, parameters, loop indices or domain symbols; `for` loops and arrays
+are still there; sugar is still sugar.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Union
+
+from dipc_plus.semantics.ir import Pos
+
+# --------------------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True)
+class Num:
+    value: int | Fraction  # literal: integer or decimal (exact)
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class BoolLit:
+    value: bool
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Name:
+    """A bare name: variable, parameter, loop index, domain symbol (resolved later)."""
+    name: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Index:
+    """``q[i]``: an array element; the index must be a compile-time constant."""
+    name: str
+    index: "Expr"
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class EpsLit:
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class RateLit:
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class UnOp:
+    op: str  # '-' | 'not'
+    arg: "Expr"
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class BinOp:
+    op: str  # 'and' 'or' '+' '-' '*' '/'
+    left: "Expr"
+    right: "Expr"
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class CmpOp:
+    op: str  # '<' '<=' '>' '>=' '==' '!=' (``=`` is read as ``==``)
+    left: "Expr"
+    right: "Expr"
+    pos: Pos  # of the operator
+
+
+@dataclass(frozen=True)
+class CondExpr:
+    cond: "Expr"
+    then: "Expr"
+    other: "Expr"
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class CallExpr:
+    """``f(args)``: a built-in or user function, or (as a `choose` argument) a distribution."""
+    fn: str
+    args: tuple
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ExpCall:
+    """``exp(e)``: only inside distribution weights."""
+    arg: "Expr"
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class SampleExpr:
+    """``Lap(...)``, ``DLap(...)``, ``Exp(...)``, ``choose(...)``: only as a whole right-hand side."""
+    kind: str  # 'Lap' | 'DLap' | 'Exp' | 'choose'
+    args: tuple
+    pos: Pos
+
+
+Expr = Union[Num, BoolLit, Name, Index, EpsLit, RateLit, UnOp, BinOp, CmpOp, CondExpr, CallExpr, ExpCall,
+             SampleExpr]
+
+# --------------------------------------------------------------------------- types
+
+
+@dataclass(frozen=True)
+class TypeName:
+    """``real``, ``bool``, ``int``, ``rational`` or a user type name."""
+    name: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class RangeType:
+    lo: Expr
+    hi: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class SetType:
+    elems: tuple  # of (int | str, Pos)
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class ArrayType:
+    elem: "TypeExpr"
+    size: Expr
+    pos: Pos
+
+
+TypeExpr = Union[TypeName, RangeType, SetType, ArrayType]
+
+# --------------------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True)
+class Assign:
+    target: Union[Name, Index]
+    value: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class If:
+    branches: tuple  # of (cond Expr, body tuple); 'elif' adds branches
+    other: tuple | None  # the 'else' body, or None
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class While:
+    cond: Expr
+    body: tuple
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class For:
+    var: str
+    lo: Expr
+    hi: Expr
+    body: tuple
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Exit:
+    pos: Pos
+
+
+# --------------------------------------------------------------------------- declarations
+
+
+@dataclass(frozen=True)
+class ParamDecl:
+    name: str
+    value: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class TypeDecl:
+    name: str
+    type: TypeExpr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class IODecl:
+    """``input q: real[m]`` / ``output out: Ans``; one per declared name."""
+    kind: str  # 'input' | 'output'
+    name: str
+    type: TypeExpr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class VarDecl:
+    """``var x: T [= e]`` or ``x: T`` (a local, possibly an array)."""
+    name: str
+    type: TypeExpr
+    init: Expr | None
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: TypeExpr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class FunctionDecl:
+    name: str
+    params: tuple  # of Param
+    result: TypeExpr
+    body: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class DistDecl:
+    name: str
+    params: tuple  # of Param
+    over: TypeExpr
+    outcomes: tuple  # of (value Expr, weight Expr)
+    pos: Pos
+
+
+Decl = Union[ParamDecl, TypeDecl, IODecl, VarDecl, FunctionDecl, DistDecl]
+Stmt = Union[Assign, If, While, For, Exit]
+Item = Union[Decl, Stmt]
+
+DECLARATIONS = (ParamDecl, TypeDecl, IODecl, VarDecl, FunctionDecl, DistDecl)
+
+
+@dataclass(frozen=True)
+class Module:
+    """A whole .dip file: its items (declarations and statements) in order."""
+    file: str
+    text: str
+    items: tuple

@@ -1,0 +1,241 @@
+"""Parse .dip text into the surface tree (dipc_plus.frontend.surface), with plain-word errors.
+
+The grammar (grammar.lark) is LALR(1) with lark's basic lexer, so every
+keyword is always a keyword.  Newlines end statements; a small post-lexer
+drops those that cannot (inside ( ) and [ ], or before a token that cannot
+begin a statement), so long expressions may be wrapped.  Every syntax error
+becomes a `UserError` at file:line:column saying what was found, what could
+come there (in words, not token names) and how to fix it.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from lark import Token, Transformer_NonRecursive, v_args
+from lark.exceptions import UnexpectedInput, VisitError
+
+from dipc_plus.frontend import surface as S
+from dipc_plus.errors import UserError
+from dipc_plus.semantics.ir import Pos
+from dipc_plus.frontend.grammar import parser
+from dipc_plus.frontend.syntax_errors import KEYWORDS, syntax_error  # noqa: F401  (KEYWORDS is re-exported)
+
+def parse_module(text: str, filename: str) -> S.Module:
+    """Parse a whole .dip file; raise UserError on any syntax error."""
+    try:
+        tree = parser().parse(text)
+    except UnexpectedInput as err:
+        raise syntax_error(err, text, filename) from None
+    try:
+        items = _Build(filename).transform(tree)
+    except VisitError as err:  # a UserError raised while building nodes
+        if isinstance(err.orig_exc, (UserError, RecursionError)):
+            raise err.orig_exc from None
+        raise
+    return S.Module(filename, text, items)
+
+
+# --------------------------------------------------------------------------- tree -> surface
+
+
+class _Many(tuple):
+    """Several declarations from one line (``input a: real, b: real``)."""
+
+
+class _Elif(tuple):
+    pass
+
+
+class _Else(tuple):
+    pass
+
+
+@v_args(meta=True)
+class _Build(Transformer_NonRecursive):
+    def __init__(self, filename: str):
+        super().__init__(visit_tokens=False)
+        self.file = filename
+
+    def pos(self, meta) -> Pos:
+        return Pos(self.file, getattr(meta, "line", 1), getattr(meta, "column", 1))
+
+    def tpos(self, tok: Token) -> Pos:
+        return Pos(self.file, tok.line, tok.column)
+
+    # -- structure
+    def start(self, meta, children):
+        return children[0]
+
+    def body(self, meta, children):
+        items = []
+        for child in children:
+            if isinstance(child, _Many):
+                items.extend(child)
+            else:
+                items.append(child)
+        return tuple(items)
+
+    # -- declarations
+    def param_decl(self, meta, c):
+        return S.ParamDecl(str(c[0]), c[1], self.tpos(c[0]))
+
+    def type_decl(self, meta, c):
+        return S.TypeDecl(str(c[0]), c[1], self.tpos(c[0]))
+
+    def io_entry(self, meta, c):
+        return (c[0], c[1])
+
+    def input_decl(self, meta, c):
+        return _Many(S.IODecl("input", str(tok), typ, self.tpos(tok)) for tok, typ in c)
+
+    def output_decl(self, meta, c):
+        return _Many(S.IODecl("output", str(tok), typ, self.tpos(tok)) for tok, typ in c)
+
+    def var_decl(self, meta, c):
+        return S.VarDecl(str(c[0]), c[1], c[2] if len(c) > 2 else None, self.tpos(c[0]))
+
+    def local_decl(self, meta, c):
+        return S.VarDecl(str(c[0]), c[1], None, self.tpos(c[0]))
+
+    def fparams(self, meta, c):
+        return tuple(c)
+
+    def fparam(self, meta, c):
+        return S.Param(str(c[0]), c[1], self.tpos(c[0]))
+
+    def func_decl(self, meta, c):
+        return S.FunctionDecl(str(c[0]), c[1], c[2], c[3], self.tpos(c[0]))
+
+    def dist_decl(self, meta, c):
+        return S.DistDecl(str(c[0]), c[1], c[2], c[3], self.tpos(c[0]))
+
+    def outcomes(self, meta, c):
+        return tuple(c)
+
+    def outcome(self, meta, c):
+        return (c[0], c[1])
+
+    # -- types
+    def array_type(self, meta, c):
+        return S.ArrayType(c[0], c[1], self.pos(meta))
+
+    def type_name(self, meta, c):
+        return S.TypeName(str(c[0]), self.tpos(c[0]))
+
+    def range_type(self, meta, c):
+        return S.RangeType(c[0], c[1], self.pos(meta))
+
+    def set_type(self, meta, c):
+        return S.SetType(tuple(c), self.pos(meta))
+
+    def dom_elem(self, meta, c):
+        toks = [t for t in c if isinstance(t, Token)]
+        if toks[0].type == "NAME":
+            return (str(toks[0]), self.tpos(toks[0]))
+        if len(toks) == 2:  # '-' NUMBER
+            return (-int(toks[1]), self.tpos(toks[0]))
+        return (int(toks[0]), self.tpos(toks[0]))
+
+    # -- statements
+    def assign(self, meta, c):
+        return S.Assign(c[0], c[1], c[0].pos)
+
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        other = None
+        for part in c[2:]:
+            if isinstance(part, _Elif):
+                branches.append((part[0], part[1]))
+            else:
+                other = part[0]
+        return S.If(tuple(branches), other, self.pos(meta))
+
+    def elif_part(self, meta, c):
+        return _Elif((c[0], c[1]))
+
+    def else_part(self, meta, c):
+        return _Else((c[0],))
+
+    def while_stmt(self, meta, c):
+        return S.While(c[0], c[1], self.pos(meta))
+
+    def for_stmt(self, meta, c):
+        return S.For(str(c[0]), c[1], c[2], c[3], self.tpos(c[0]))
+
+    def exit_stmt(self, meta, c):
+        return S.Exit(self.pos(meta))
+
+    # -- expressions
+    def cond_expr(self, meta, c):
+        return S.CondExpr(c[0], c[1], c[2], self.pos(meta))
+
+    def or_op(self, meta, c):
+        return S.BinOp("or", c[0], c[1], self.pos(meta))
+
+    def and_op(self, meta, c):
+        return S.BinOp("and", c[0], c[1], self.pos(meta))
+
+    def not_op(self, meta, c):
+        return S.UnOp("not", c[0], self.pos(meta))
+
+    def cmp_op(self, meta, c):
+        return c[0]
+
+    def compare(self, meta, c):
+        tok = c[1]
+        op = {"=": "==", "≤": "<=", "≥": ">=", "≠": "!="}.get(str(tok), str(tok))
+        return S.CmpOp(op, c[0], c[2], self.tpos(tok))
+
+    def add(self, meta, c):
+        return S.BinOp("+", c[0], c[1], self.pos(meta))
+
+    def sub(self, meta, c):
+        return S.BinOp("-", c[0], c[1], self.pos(meta))
+
+    def mul(self, meta, c):
+        return S.BinOp("*", c[0], c[1], self.pos(meta))
+
+    def div(self, meta, c):
+        return S.BinOp("/", c[0], c[1], self.pos(meta))
+
+    def neg(self, meta, c):
+        return S.UnOp("-", c[0], self.pos(meta))
+
+    def number(self, meta, c):
+        return S.Num(int(c[0]), self.tpos(c[0]))
+
+    def decimal(self, meta, c):
+        return S.Num(Fraction(str(c[0])), self.tpos(c[0]))
+
+    def true(self, meta, c):
+        return S.BoolLit(True, self.pos(meta))
+
+    def false(self, meta, c):
+        return S.BoolLit(False, self.pos(meta))
+
+    def eps(self, meta, c):
+        return S.EpsLit(self.pos(meta))
+
+    def rate(self, meta, c):
+        return S.RateLit(self.pos(meta))
+
+    def name(self, meta, c):
+        return S.Name(str(c[0]), self.tpos(c[0]))
+
+    def index(self, meta, c):
+        return S.Index(str(c[0]), c[1], self.tpos(c[0]))
+
+    def call(self, meta, c):
+        return S.CallExpr(str(c[0]), c[1], self.tpos(c[0]))
+
+    def sampler(self, meta, c):
+        return c[0]
+
+    def sample(self, meta, c):
+        return S.SampleExpr(str(c[0]), c[1], self.tpos(c[0]))
+
+    def exp_call(self, meta, c):
+        return S.ExpCall(c[0], self.pos(meta))
+
+    def args(self, meta, c):
+        return tuple(c)

@@ -1,0 +1,150 @@
+"""Unroll `for` loops and flatten arrays: the statements of a module become a flat
+list over scalar variables (``q[i]`` becomes the variable ``q[2]``).
+
+Loop indices are compile-time constants, replaced by numbers in the body;
+every array index must evaluate to a constant within the array's bounds.
+Declarations stay at the top level; a ``var x: T = e`` becomes the
+assignment ``x <- e`` where it is written.
+"""
+from __future__ import annotations
+
+from dataclasses import fields, replace
+from fractions import Fraction
+
+from dipc_plus.frontend import surface as S
+from dipc_plus.frontend.consteval import const_int
+from dipc_plus.errors import ResourceLimit, UserError
+from dipc_plus.frontend.scope import Scope, did_you_mean
+
+MAX_STATEMENTS = 1_000_000
+
+
+def flatten(module: S.Module, scope: Scope) -> tuple:
+    unroller = _Unroller(scope)
+    return unroller.block(module.items, {}, top=True)
+
+
+class _Unroller:
+    def __init__(self, scope: Scope):
+        self.scope = scope
+        self.count = 0
+
+    # ------------------------------------------------------------------ statements
+
+    def block(self, items, env: dict, top: bool = False) -> tuple:
+        out = []
+        for item in items:
+            out.extend(self.item(item, env, top))
+        return tuple(out)
+
+    def item(self, item, env: dict, top: bool) -> list:
+        self.count += 1
+        if self.count > MAX_STATEMENTS:
+            raise ResourceLimit.at(item.pos, f"unrolling the for loops gives more than {MAX_STATEMENTS} statements",
+                                   hint="use smaller parameters (--set)")
+        if isinstance(item, S.DECLARATIONS):
+            if not top:
+                raise UserError.at(item.pos, "declarations belong at the top level, not inside a block",
+                                   hint="move the declaration before the if/while/for")
+            if isinstance(item, S.VarDecl) and item.init is not None:
+                if item.name in self.scope.arrays:
+                    raise UserError.at(item.init.pos, f"the array '{item.name}' cannot have an initial value",
+                                       hint=f"initialise its elements in a loop: for i = 1 to n do {item.name}[i] <- ... end")
+                return [S.Assign(S.Name(item.name, item.pos), self.expr(item.init, env), item.pos)]
+            return []
+        if isinstance(item, S.Assign):
+            return [S.Assign(self.target(item.target, env), self.expr(item.value, env), item.pos)]
+        if isinstance(item, S.If):
+            branches = tuple((self.expr(c, env), self.block(b, env)) for c, b in item.branches)
+            other = None if item.other is None else self.block(item.other, env)
+            return [S.If(branches, other, item.pos)]
+        if isinstance(item, S.While):
+            return [S.While(self.expr(item.cond, env), self.block(item.body, env), item.pos)]
+        if isinstance(item, S.Exit):
+            return [item]
+        if isinstance(item, S.For):
+            return self.for_loop(item, env)
+        raise TypeError(item)
+
+    def for_loop(self, loop: S.For, env: dict) -> list:
+        name = loop.var
+        scope = self.scope
+        clash = ("a variable" if name in scope.variables or name in scope.arrays else
+                 "a parameter" if name in scope.params else
+                 "a domain symbol" if name in scope.symbols else
+                 "the index of an enclosing loop" if name in env else None)
+        if clash:
+            raise UserError.at(loop.pos, f"the loop index '{name}' is already {clash}",
+                               hint="choose another name for the loop index")
+        consts = {**scope.params, **env}
+        lo = const_int(loop.lo, consts, "a loop bound", explain=self.not_constant)
+        hi = const_int(loop.hi, consts, "a loop bound", explain=self.not_constant)
+        out = []
+        for i in range(lo, hi + 1):
+            out.extend(self.block(loop.body, {**env, name: Fraction(i)}))
+        return out
+
+    def target(self, t, env: dict):
+        scope = self.scope
+        if isinstance(t, S.Name):
+            name = t.name
+            if name in scope.arrays:
+                raise UserError.at(t.pos, f"'{name}' is an array; assign its elements, e.g. {name}[1] <- ...")
+            for what, table in (("a loop index", env), ("a parameter", scope.params),
+                                ("a domain symbol", scope.symbols)):
+                if name in table:
+                    raise UserError.at(t.pos, f"cannot assign to '{name}': it is {what}",
+                                       hint="assign to a variable instead")
+            if any(name == n for n, _ in scope.inputs):
+                raise UserError.at(t.pos, f"cannot assign to '{name}': it is an input",
+                                   hint="copy it into a local variable first")
+            return t
+        flat = self.element(t, env)
+        if any(flat.name == n for n, _ in scope.inputs):
+            raise UserError.at(t.pos, f"cannot assign to '{flat.name}': it is an input",
+                               hint="copy it into a local variable first")
+        return flat
+
+    # ------------------------------------------------------------------ expressions
+
+    def not_constant(self, node: S.Name) -> UserError:
+        scope = self.scope
+        if node.name in scope.variables or node.name in scope.arrays:
+            return UserError.at(node.pos, f"'{node.name}' is a variable, but this must be a compile-time constant",
+                                hint="indices and loop bounds use numbers, parameters and for-loop indices")
+        return UserError.at(node.pos, f"unknown name '{node.name}'",
+                            hint=did_you_mean(node.name, list(scope.params)) or
+                            "indices and loop bounds use numbers, parameters and for-loop indices")
+
+    def element(self, e: S.Index, env: dict) -> S.Name:
+        scope = self.scope
+        if e.name not in scope.arrays:
+            if e.name in scope.variables:
+                raise UserError.at(e.pos, f"'{e.name}' is not an array", hint="remove the index")
+            raise UserError.at(e.pos, f"unknown array '{e.name}'",
+                               hint=did_you_mean(e.name, scope.arrays) or
+                               f"declare it, e.g. '{e.name}: real[m]' (or 'var {e.name}: 0..3[m]')")
+        elements = scope.arrays[e.name]
+        i = const_int(self.expr(e.index, env), {**scope.params, **env}, "an array index", explain=self.not_constant)
+        if not 1 <= i <= len(elements):
+            raise UserError.at(e.index.pos, f"index {i} is out of range: '{e.name}' has elements 1..{len(elements)}",
+                               hint="arrays are numbered from 1")
+        return S.Name(elements[i - 1], e.pos)
+
+    def expr(self, e, env: dict):
+        if isinstance(e, S.Name):
+            if e.name in env:
+                return S.Num(int(env[e.name]), e.pos)
+            return e
+        if isinstance(e, S.Index):
+            return self.element(e, env)
+        if isinstance(e, (S.Num, S.BoolLit, S.EpsLit, S.RateLit)):
+            return e
+        changes = {}
+        for f in fields(e):
+            value = getattr(e, f.name)
+            if isinstance(value, tuple):
+                changes[f.name] = tuple(self.expr(v, env) for v in value)
+            elif f.name != "pos" and not isinstance(value, str):
+                changes[f.name] = self.expr(value, env)
+        return replace(e, **changes)

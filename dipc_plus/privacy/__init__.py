@@ -1,0 +1,1 @@
+"""Privacy claims: eps-DP and (eps, delta)-DP, tight loss, Pufferfish, attacks."""

@@ -1,0 +1,201 @@
+"""Privacy read as attack success: the exact Bayes-optimal adversary.
+
+An adversary knows a prior over inputs and the program, sees one output v and
+guesses a target t(u) of the input (the whole input, or a secret attribute).
+The best guess for v is the target value with the largest joint probability, so
+the optimal success is
+
+    success(eps) = sum over v of  max over t of  sum_{u : t(u) = t} prior(u) * P[P(u) = v]
+
+and the advantage over guessing from the prior alone is
+success - max_t prior(t(U) = t) (the model-inversion advantage of Fredrikson,
+PhD thesis, Wisconsin 2015).  Each max is an upper envelope of exact closed forms
+in eps (privacy.envelope), so success is a piecewise closed form with certified
+breakpoints, and the optimal guess per output is reported piece by piece.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable
+
+from dipc_plus.decision.decide import Interval, RealRoot, rational_gap, simplest_rational
+from dipc_plus.errors import UserError
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.privacy.dp import ZERO, TableSource, _bname, _sorted_breakpoints, envelope, user_value
+from dipc_plus.privacy.claim import constant_value, fmt_q, poly_eval
+
+
+@dataclass
+class AttackPiece:
+    lo: object
+    hi: object
+    success: ExpFrac
+    guesses: dict        # output key -> guessed target
+
+    def where(self) -> str:
+        return f"({_bname(self.lo)}, {_bname(self.hi)})"
+
+
+@dataclass
+class AttackResult:
+    name: str
+    targets: list
+    baseline: Fraction                # max_t prior(t)
+    pieces: list                      # AttackPiece
+    interval: Interval
+    seconds: float = 0.0
+    notes: list = field(default_factory=list)
+
+    def advantage(self, piece: AttackPiece) -> ExpFrac:
+        return piece.success - ExpFrac.of(ExpPoly.const(self.baseline))
+
+    def success_at(self, eps: float) -> float:
+        return max(p.success(eps) for p in self.pieces) if len(self.pieces) > 1 else self.pieces[0].success(eps)
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "targets": [str(t) for t in self.targets], "baseline": fmt_q(self.baseline),
+                "pieces": [{"from": _bname(p.lo), "to": _bname(p.hi), "success": str(p.success),
+                            "advantage": str(self.advantage(p)),
+                            "guesses": {", ".join(str(user_value(x)) for x in k): str(v) for k, v in p.guesses.items()}}
+                           for p in self.pieces]}
+
+    def report(self) -> str:
+        lines = [f"Bayes-optimal attack: {self.name}",
+                 f"  guessing from the prior alone succeeds with probability {fmt_q(self.baseline)}"]
+        for p in self.pieces:
+            lines.append(f"  for eps in {p.where()}:")
+            lines.append(f"    success   = {p.success}")
+            lines.append(f"    advantage = {self.advantage(p)}")
+            g = ", ".join(f"{'/'.join(str(user_value(x)) for x in k)} -> {v}" for k, v in p.guesses.items())
+            lines.append(f"    best guess per output: {g}")
+        for n in self.notes:
+            lines.append(f"  {n}")
+        return "\n".join(lines)
+
+
+def bayes_attack(tables: Callable, prior: list, target: Callable, interval: Interval | None = None,
+                 name: str = "attack") -> AttackResult:
+    """prior: [(flat input env, Fraction weight)] (normalised here); target(env) -> hashable guess.
+    tables(env) -> {output key: exact probability}."""
+    t0 = time.perf_counter()
+    I = interval or Interval()
+    total = sum(w for _, w in prior)
+    if total <= 0:
+        raise UserError("the prior has no positive weight")
+    prior = [(u, Fraction(w) / total) for u, w in prior if w]
+    tmass: dict = {}
+    joint: dict = {}          # output -> target -> ExpFrac
+    for u, w in prior:
+        t = target(u)
+        tmass[t] = tmass.get(t, Fraction(0)) + w
+        for key, p in tables(u).items():
+            row = joint.setdefault(key, {})
+            term = ExpFrac.of(p) * ExpFrac.of(ExpPoly.const(w))
+            row[t] = row[t] + term if t in row else term
+    targets = list(tmass)
+    baseline = max(tmass.values())
+    per_output = {}
+    for key, row in joint.items():
+        cands = [(f, t) for t, f in row.items() if not f.is_zero()]
+        per_output[key] = envelope(cands, I)
+    # common refinement of all envelopes
+    cuts = []
+    for pieces in per_output.values():
+        for lo, hi, _, _ in pieces[1:]:
+            cuts.append(lo)
+    roots = [c for c in cuts if isinstance(c, RealRoot)]
+    rats = sorted({c for c in cuts if not isinstance(c, RealRoot)})
+    merged = _sorted_breakpoints(roots)
+    bounds = sorted(merged + rats, key=lambda b: (b.lo, b.hi) if isinstance(b, RealRoot) else (b, b))
+    edges = [I.lo] + bounds + [I.hi]
+    out: list[AttackPiece] = []
+    for left, right in zip(edges, edges[1:]):
+        if right is not None and not isinstance(left, RealRoot) and not isinstance(right, RealRoot) and left == right:
+            continue
+        a, b = rational_gap(left, right)
+        x = simplest_rational(a, b)
+        succ = ZERO
+        guesses = {}
+        for key, pieces in per_output.items():
+            for lo, hi, f, t in pieces:
+                if _contains(lo, hi, x):
+                    succ = succ + ExpFrac.of(f)
+                    guesses[key] = t
+                    break
+        if out and out[-1].success == succ:
+            out[-1].hi = right
+        else:
+            out.append(AttackPiece(left, right, succ, guesses))
+    return AttackResult(name, targets, baseline, out, I, time.perf_counter() - t0)
+
+
+def _contains(lo, hi, x: Fraction) -> bool:
+    def cmp(q, b):  # sign(q - b)
+        if isinstance(b, RealRoot):
+            return -b.compare(q)
+        return (q > b) - (q < b)
+    if cmp(x, lo) < 0:
+        return False
+    return hi is None or cmp(x, hi) <= 0
+
+
+# --------------------------------------------------------------------------- from a Pufferfish claim
+
+
+def scenario_attacks(claim, params: dict | None = None) -> list[AttackResult]:
+    """For every scenario and discriminative pair of a Pufferfish claim: the adversary that
+    guesses which of the two secrets holds (prior restricted to the two secrets)."""
+    names = list(claim.parameters)
+    values = dict(params or {})
+    for n in names:
+        if n not in values:
+            lo, hi, _, _ = claim.parameter_ranges[n]
+            values[n] = (lo + hi) / 2
+    point = tuple(values[n] for n in names)
+    src = TableSource(claim.program, claim.events, use_chain=True, expected=8)
+    I = claim.eps.interval if claim.eps.interval is not None else Interval()
+    results = []
+    for sc in claim.scenarios:
+        for a, b in claim.pairs:
+            sa, sb = claim.secrets[a], claim.secrets[b]
+            prior = []
+            for u, w in sc.support:
+                ina, inb = sa.holds(u), sb.holds(u)
+                if ina and inb:
+                    raise UserError(f"the secrets '{a}' and '{b}' overlap at {u}: the attack guesses one of them",
+                                    hint="use disjoint secrets")
+                if ina or inb:
+                    prior.append((u, poly_eval(w, point)))
+            fixed = ", ".join(f"{n} = {fmt_q(v)}" for n, v in values.items())
+            res = bayes_attack(src, prior, lambda u, sa=sa, a=a, b=b: a if sa.holds(u) else b, I,
+                               name=f"{sc.name}: {a} or {b}?" + (f" ({fixed})" if fixed else ""))
+            results.append(res)
+    return results
+
+
+def plot_attacks(results: list[AttackResult], path: str, hi: float = 5.0) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(6, 4))
+    xs = [0.01 + (hi - 0.01) * i / 300 for i in range(301)]
+    for r in results:
+        ys = []
+        for x in xs:
+            fx = Fraction(x).limit_denominator(10 ** 6)
+            val = None
+            for p in r.pieces:
+                if _contains(p.lo, p.hi, fx):
+                    val = p.success(x) - float(r.baseline)
+                    break
+            ys.append(val if val is not None else float("nan"))
+        ax.plot(xs, ys, label=r.name)
+    ax.set_xlabel("eps")
+    ax.set_ylabel("advantage of the Bayes-optimal adversary")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

@@ -1,0 +1,481 @@
+"""The exact output distribution of a program at one input (Lemma 11), and accuracy events.
+
+`output_distribution(program, inputs)` builds the DTMC (dtmc.py), solves
+reachability (reach.py) and groups the exit states by their outputs: a
+Bool/DOM output is a value; a real output is its symbolic definition, a linear
+form over the noises, together with the constraints that still bind those
+noises at the exit.  Every probability is an exact `ExpFrac` in eps.
+
+`within(program, inputs, targets, gamma)` is the probability that every real
+output lies within gamma of its target and every DOM output equals its target
+(for the outputs given): the atoms |o - v| <= gamma are added to each exit
+state's constraints, so no instrumentation of the program is needed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable, Mapping
+
+from dipc_plus.semantics import ir
+from dipc_plus.exact.linear import Atom, LinForm, Noise, atom
+from dipc_plus.exact.constraints import probability as constraints_probability
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC, ONE, ZERO, format_atom, format_linform, format_rate, mul, _show_value
+from dipc_plus.errors import UserError
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.semantics.reach import absorption
+
+
+# --------------------------------------------------------------------------- numbers
+
+
+def certified(value, eps, prec: int = 128):
+    """A certified arb ball containing value(eps), every operation at `prec` bits."""
+    import flint
+    old = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        return ExpFrac.of(value).arb_value(_to_input(eps), prec)
+    finally:
+        flint.ctx.prec = old
+
+
+def ball_text(ball, digits: int = 20) -> str:
+    """'[0.35326792243427551234 +/- 1.2e-39]': digits and a rigorous radius."""
+    return ball.str(digits, radius=True)
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def bind(program: ir.Program, inputs: Mapping) -> dict:
+    """Inputs as the user gives them (arrays as lists; ints, Fractions, decimals) -> flat checked values.
+
+    Flat names (``{'q[1]': 0, 'q[2]': 1}``, as `inputs.bind_inputs` returns them)
+    are accepted too.
+    """
+    from dipc_plus.semantics.inputs import bind_inputs, coerce
+    given = {k: _to_input(v) for k, v in dict(inputs).items()}
+    if any("[" in k for k in given):
+        types = dict(program.inputs)
+        unknown = [k for k in given if k not in types]
+        if unknown:
+            raise UserError(f"'{unknown[0]}' is not an input of {program.name}")
+        missing = [k for k in types if k not in given]
+        if missing:
+            raise UserError(f"missing input(s): {', '.join(missing)}")
+        return {k: coerce(v, types[k], f"input {k}") for k, v in given.items()}
+    return bind_inputs(program, given)
+
+
+def _to_input(value):
+    if isinstance(value, bool) or isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_to_input(v) for v in value]
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        return Fraction(repr(value))  # the decimal the user typed, not the binary double
+    if isinstance(value, Fraction):
+        return value
+    try:  # flint fmpq, numpy ints, sympy rationals
+        return Fraction(str(value))
+    except (ValueError, TypeError):
+        return value
+
+
+def build_chain(program: ir.Program, inputs: Mapping, *, max_states: int = DEFAULT_MAX_STATES,
+                **options) -> DTMC:
+    """The DTMC of `program` at `inputs` (user-level or flat)."""
+    return DTMC(program, bind(program, inputs), max_states=max_states, **options)
+
+
+# --------------------------------------------------------------------------- outcomes
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One exit of the chain: output values (a LinForm for a real/int output) and the
+    constraints that still bind the noises those forms mention."""
+    values: tuple
+    constraints: frozenset = frozenset()
+
+    def is_finite(self) -> bool:
+        return not any(isinstance(v, LinForm) for v in self.values)
+
+
+@dataclass
+class Entry:
+    """An outcome's exact probability = weight * P[constraints] (kept apart for `within`)."""
+    weight: ExpFrac
+    constraint_probability: ExpFrac
+    probability: ExpFrac
+
+
+class Distribution:
+    """The exact output distribution of a program at one input.
+
+    ``dist[values]`` for programs with only Bool/DOM outputs (values a tuple in
+    output order, or a single value when there is one output); otherwise
+    iterate ``dist.items()`` over (Outcome, ExpFrac).  ``dist.probability(out=2)``
+    adds up the outcomes whose named finite outputs have the given values.
+    """
+
+    def __init__(self, program: ir.Program, inputs: dict, entries: dict, noises: dict, chain: DTMC | None = None):
+        self.program = program
+        self.inputs = inputs
+        self.names = program.output_names()
+        self.types = dict(program.outputs)
+        self.entries: dict[Outcome, Entry] = entries
+        self.noises: dict[int, Noise] = noises
+        self.chain = chain
+
+    # -- access --------------------------------------------------------------------------
+    def items(self):
+        return [(o, e.probability) for o, e in self.entries.items()]
+
+    def outcomes(self) -> list:
+        return list(self.entries)
+
+    def __iter__(self):
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __getitem__(self, key) -> ExpFrac:
+        if isinstance(key, Outcome):
+            return self.entries[key].probability
+        if not isinstance(key, tuple):
+            key = (key,)
+        if len(key) != len(self.names):
+            raise KeyError(f"give one value per output ({', '.join(self.names)})")
+        return self.probability(**dict(zip(self.names, key)))
+
+    def probability(self, **fixed) -> ExpFrac:
+        """P[the named outputs take the given values] (finite outputs only; an array as a list)."""
+        flat: dict = {}
+        for name, value in fixed.items():
+            if name in self.program.arrays and name not in self.types:
+                elems = self.program.arrays[name]
+                if not isinstance(value, (list, tuple)) or len(value) != len(elems):
+                    raise UserError(f"'{name}' is an array of {len(elems)} outputs: give a list of {len(elems)} values")
+                flat.update(zip(elems, value))
+            else:
+                flat[name] = value
+        fixed = flat
+        for name in fixed:
+            if name not in self.names:
+                raise UserError(f"'{name}' is not an output of {self.program.name}",
+                                hint=f"its outputs are: {', '.join(self.names)}")
+            if isinstance(self.types[name], (ir.RealT, ir.IntT)):
+                raise UserError(f"'{name}' is a real output: use within(...) for it")
+        idx = {n: i for i, n in enumerate(self.names)}
+        total = ZERO
+        for o, e in self.entries.items():
+            if all(_same(o.values[idx[n]], _norm_value(v)) for n, v in fixed.items()):
+                total = total + e.probability
+        return total
+
+    def total(self) -> ExpFrac:
+        total = ZERO
+        for e in self.entries.values():
+            total = total + e.probability
+        return total
+
+    def sums_to_one(self) -> bool:
+        """Whether the probabilities add up to 1 identically in eps (an exact check)."""
+        return self.total() == ONE
+
+    def marginal(self) -> dict:
+        """{finite output values: probability}: real outputs summed out."""
+        keep = [i for i, n in enumerate(self.names) if not isinstance(self.types[n], (ir.RealT, ir.IntT))]
+        out: dict = {}
+        for o, e in self.entries.items():
+            key = tuple(o.values[i] for i in keep)
+            out[key] = out[key] + e.probability if key in out else e.probability
+        return out
+
+    def within(self, targets: Mapping, gamma) -> ExpFrac:
+        """P[every real output within gamma of its target and every finite one equal to it]."""
+        return _within_entries(self, targets, gamma)
+
+    # -- evaluation and printing ---------------------------------------------------------------
+    def at(self, eps, prec: int = 128) -> dict:
+        """{Outcome: certified arb ball at this eps}."""
+        return {o: certified(e.probability, eps, prec) for o, e in self.entries.items()}
+
+    def to_sympy(self) -> dict:
+        return {self.label(o): e.probability.to_sympy() for o, e in self.entries.items()}
+
+    def latex(self) -> str:
+        import sympy
+        rows = [f"{_latex_label(self.label(o))} & {sympy.latex(e.probability.to_sympy())}"
+                for o, e in self.entries.items()]
+        return "\\begin{array}{ll}\n" + " \\\\\n".join(rows) + "\n\\end{array}"
+
+    def _repr_latex_(self) -> str:  # Jupyter
+        return "$" + self.latex() + "$"
+
+    def label(self, o: Outcome) -> str:
+        """`out=[bot, top]` or `o1_1=1, o1_2=N9 - 1` (noises named N<k>, arrays grouped)."""
+        parts = []
+        for name, v in group_outputs(self.program, self.names, o.values, _render):
+            parts.append(f"{name}=[{', '.join(v)}]" if isinstance(v, list) else f"{name}={v}")
+        return ", ".join(parts)
+
+    def noise_legend(self, o: Outcome | None = None) -> str:
+        """`N9 ~ Lap(eps/9, 0)` for the noises an outcome (or any outcome) mentions."""
+        ids: set = set()
+        for oc in ([o] if o is not None else self.entries):
+            for v in oc.values:
+                if isinstance(v, LinForm):
+                    ids |= v.noises()
+            for a in oc.constraints:
+                ids |= a.noises()
+        return ", ".join(f"N{i} ~ {'Lap' if self.noises[i].kind == 'lap' else 'DLap'}"
+                         f"({format_rate(self.noises[i].rate)}, 0)" for i in sorted(ids))
+
+    def describe(self, o: Outcome) -> str:
+        text = self.label(o)
+        if o.constraints:
+            text += " given " + " and ".join(format_atom(a) for a in sorted(o.constraints))
+        return text
+
+    def __str__(self) -> str:
+        lines = []
+        for o, e in self.entries.items():
+            lines.append(f"{self.describe(o)}: {e.probability}")
+        legend = self.noise_legend()
+        if legend:
+            lines.append(f"where {legend}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<Distribution of {self.program.name}: {len(self)} outcomes>"
+
+
+def _render(value) -> str:
+    if isinstance(value, LinForm):
+        return format_linform(value)
+    return _show_value(value)
+
+
+def group_outputs(program: ir.Program, names: list, values: tuple, render) -> list:
+    """[(display name, rendered value or list of them)]: array elements grouped under their array."""
+    out: list = []
+    index: dict = {}
+    for name, value in zip(names, values):
+        base = name.split("[")[0]
+        if "[" in name and base in program.arrays:
+            if base not in index:
+                index[base] = len(out)
+                out.append((base, []))
+            out[index[base]][1].append(render(value))
+        else:
+            out.append((name, render(value)))
+    return out
+
+
+def _latex_label(text: str) -> str:
+    return "\\text{" + text.replace("_", "\\_") + "}"
+
+
+def _norm_value(v):
+    if isinstance(v, Fraction) and v.denominator == 1:
+        return int(v)
+    return v
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    return a == b
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def exit_weights(chain: DTMC) -> dict:
+    """w(e) = reach(e) / P[C_e] for every exit node e (no quotient computed)."""
+    w = absorption(chain.graph, chain.initial, "factor")
+    return {e: w.get(e, ZERO) for e in chain.exits}
+
+
+def distribution_of_chain(chain: DTMC) -> Distribution:
+    weights = exit_weights(chain)
+    names = chain.outputs
+    entries: dict = {}
+    for e in chain.exits:
+        st = chain.graph.nodes[e]["state"]
+        env = dict(zip(chain.finite_vars, st.env))
+        reals = dict(st.reals)
+        values = tuple(reals[n] if n in reals else env.get(n) for n in names)
+        pc = chain.constraint_probability(e)
+        p = mul(weights[e], pc)
+        outcome = Outcome(values, st.constraints)
+        if outcome in entries:  # only possible without merging
+            old = entries[outcome]
+            old.weight = old.weight + weights[e]
+            old.probability = old.probability + p
+        else:
+            entries[outcome] = Entry(weights[e], pc, p)
+    types = [t for _, t in chain.program.outputs]
+    ordered = dict(sorted(entries.items(), key=lambda kv: _outcome_key(kv[0], types)))
+    return Distribution(chain.program, chain.inputs, ordered, dict(chain.noises), chain)
+
+
+def _outcome_key(o: Outcome, types: list) -> tuple:
+    """Outcomes in the order of the output domains (then by the text of real outputs)."""
+    key = []
+    for v, t in zip(o.values, types):
+        if isinstance(t, ir.DomT):
+            key.append((0, t.values.index(v) if v in t.values else len(t.values), ""))
+        elif isinstance(t, ir.BoolT):
+            key.append((0, int(bool(v)), ""))
+        else:
+            key.append((1, 0, str(v)))
+    key.append((2, 0, str(sorted(o.constraints))))
+    return tuple(key)
+
+
+def output_distribution(program: ir.Program, inputs: Mapping, *, max_states: int = DEFAULT_MAX_STATES,
+                        **options) -> Distribution:
+    """The exact distribution of the outputs of `program` at `inputs`."""
+    return distribution_of_chain(build_chain(program, inputs, max_states=max_states, **options))
+
+
+def within(program: ir.Program, inputs: Mapping, targets: Mapping, gamma, *,
+           max_states: int = DEFAULT_MAX_STATES, **options) -> ExpFrac:
+    """P[|o - targets[o]| <= gamma for each given real output o, and o == targets[o] for each
+    given finite output o].  `gamma` is a rational or {output: rational}."""
+    return output_distribution(program, inputs, max_states=max_states, **options).within(targets, gamma)
+
+
+def _within_entries(dist: Distribution, targets: Mapping, gamma) -> ExpFrac:
+    names = dist.names
+    idx = {n: i for i, n in enumerate(names)}
+    flat_targets = _flatten_targets(dist.program, targets)
+    gammas = _gammas(dist.program, flat_targets, gamma)
+    total = ZERO
+    for o, e in dist.entries.items():
+        extra: list[Atom] = []
+        ok = True
+        for name, target in flat_targets.items():
+            v = o.values[idx[name]]
+            if isinstance(dist.types[name], (ir.RealT, ir.IntT)):
+                if not isinstance(v, LinForm):
+                    ok = False  # never assigned: not within anything
+                    break
+                g = gammas[name]
+                t = Fraction(target)
+                extra.append(atom(v, "<=", LinForm.constant(t + g)))
+                extra.append(atom(v, ">=", LinForm.constant(t - g)))
+            elif not _same(v, _norm_value(target)):
+                ok = False
+                break
+        if not ok:
+            continue
+        if not extra:
+            total = total + e.probability
+            continue
+        p = ExpFrac.of(constraints_probability(list(o.constraints) + extra, dist.noises))
+        if not p.is_zero():
+            total = total + mul(e.weight, p)
+    return total
+
+
+def _flatten_targets(program: ir.Program, targets: Mapping) -> dict:
+    """{'val': [1, 2]} -> {'val[1]': 1, 'val[2]': 2}; values checked against the output types."""
+    out: dict = {}
+    types = dict(program.outputs)
+    for name, value in dict(targets).items():
+        if name in program.arrays and name not in types:
+            elems = program.arrays[name]
+            if not isinstance(value, (list, tuple)) or len(value) != len(elems):
+                raise UserError(f"target '{name}' is an array of {len(elems)}: give a list of {len(elems)} values")
+            for flat, v in zip(elems, value):
+                out[flat] = v
+        else:
+            out[name] = value
+    for name, value in out.items():
+        if name not in types:
+            raise UserError(f"'{name}' is not an output of {program.name}",
+                            hint=f"its outputs are: {', '.join(program.output_names())}")
+        if isinstance(types[name], (ir.RealT, ir.IntT)):
+            v = _to_input(value)
+            if not isinstance(v, Fraction):
+                raise UserError(f"target of the real output '{name}' must be a number, not {value!r}")
+            out[name] = v
+        else:
+            out[name] = _norm_value(_to_input(value)) if not isinstance(value, (bool, str)) else value
+    return out
+
+
+def _gammas(program: ir.Program, flat_targets: dict, gamma) -> dict:
+    types = dict(program.outputs)
+    reals = [n for n in flat_targets if isinstance(types[n], (ir.RealT, ir.IntT))]
+    if isinstance(gamma, Mapping):
+        flat = {}
+        for name, g in gamma.items():
+            if name in program.arrays and name not in types:
+                gs = g if isinstance(g, (list, tuple)) else [g] * len(program.arrays[name])
+                for el, gv in zip(program.arrays[name], gs):
+                    flat[el] = gv
+            else:
+                flat[name] = g
+        missing = [n for n in reals if n not in flat]
+        if missing:
+            raise UserError(f"no gamma for the real output(s) {', '.join(missing)}")
+        result = {n: _to_input(flat[n]) for n in reals}
+    else:
+        if reals and gamma is None:
+            raise UserError("a real output has a target: give gamma, the allowed distance")
+        result = {n: _to_input(gamma) for n in reals}
+    for n, g in result.items():
+        if not isinstance(g, Fraction) or g < 0:
+            raise UserError(f"gamma for '{n}' must be a non-negative rational, not {g}")
+    return result
+
+
+# --------------------------------------------------------------------------- a printable exact value
+
+
+class Exact:
+    """An exact probability (an ExpFrac in eps) that prints nicely and evaluates with certainty."""
+
+    def __init__(self, value, what: str = ""):
+        self.value = ExpFrac.of(value)
+        self.what = what
+
+    def at(self, eps, prec: int = 128):
+        """A certified arb ball containing the value at this eps (a rational, e.g. Fraction(27, 82))."""
+        return certified(self.value, eps, prec)
+
+    def to_sympy(self):
+        return self.value.to_sympy()
+
+    def latex(self) -> str:
+        import sympy
+        return sympy.latex(self.value.to_sympy())
+
+    def _repr_latex_(self) -> str:
+        return "$" + self.latex() + "$"
+
+    def __call__(self, eps: float) -> float:
+        return self.value(eps)
+
+    def __eq__(self, other):
+        if isinstance(other, Exact):
+            other = other.value
+        return self.value == other
+
+    def __hash__(self):
+        return hash(self.value)
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+    def __repr__(self) -> str:
+        return f"Exact({self.value})" if not self.what else f"Exact({self.what}: {self.value})"

@@ -1,0 +1,912 @@
+"""The finite parametric DTMC of a program at one concrete input (Theorem 10).
+
+A real or integer variable never holds a number here: it holds its symbolic
+definition, a `LinForm` over independent noises (a `Lap(a eps, mean)` sample
+is ``mean + N_k``, k the sample statement's position in the compiled code, so
+a statement's noise has the same id on every path).  What the chain tracks of
+the noises is the set of ordering constraints (`Atom`) the path has taken.
+Because real and integer variables are never assigned inside `while`, each
+sample statement runs at most once per path, and the state space is finite.
+
+A state is ``(pc, env, reals, constraints)``:
+
+* ``pc``: the index of the next instruction of the compiled program (the
+  program is flattened to a list of instructions with jumps, so `while` loops);
+  every exit is the one position `EXIT`;
+* ``env``: the Bool/DOM values, in a fixed variable order; a variable that is
+  dead at ``pc`` (never read again before being overwritten) is forgotten
+  (``None``), so paths that differ only in dead values merge;
+* ``reals``: ``((name, LinForm), ...)`` for the real/int variables live at ``pc``;
+* ``constraints``: a frozenset of `Atom` over the noises.
+
+Steps.  Deterministic statements and samples are deterministic steps.  A
+comparison ``b <- R1 ~ R2`` branches with the probability of the atom (and of
+its negation) conditioned on the constraints: a branch of conditional
+probability 1 keeps the constraints as they are, a branch of probability 0 is
+not taken, so loops that re-test old samples stay finite.  `Exp` and `choose`
+branch over the target's values.  Identical states are merged.
+
+Dropping.  When no live variable refers to any noise of a constraint
+component (a group of atoms sharing noises), the component can never matter
+again: it is removed from the state and its probability becomes a constant
+factor of the edge.  Together with forgetting dead variables this is what keeps
+Sparse-like chains small.
+
+Mass without quotients.  Along a path the product of conditional
+probabilities telescopes: it is P[live constraints at the end] times the
+probabilities of the dropped components and of the DOM draws.  So each edge
+carries only that `factor` (1 for a comparison branch); the true transition
+probability is ``factor * P[C_target] / P[C_source]``, computed only when asked
+(`edge_probability`, exports).  Reachability solved with the factors gives
+``reach(s) / P[C_s]``, cycles included, since the factor matrix is the
+transition matrix conjugated by diag(P[C]) (see `reach.py`).
+
+Compression.  By default the chain keeps only the states where a random choice
+happens (plus the initial and exit states): deterministic statements in
+between are executed on the edge.  ``compress=False`` gives the paper's chain
+with one state per statement (Fig. 4b); both have the same exit probabilities.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import NamedTuple
+
+import networkx as nx
+
+from dipc_plus.semantics import ir
+from dipc_plus.exact.linear import Atom, LinForm, Noise, atom, negate
+from dipc_plus.exact.constraints import probability as constraints_probability
+from dipc_plus.errors import ResourceLimit, UserError
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.semantics.pretty import format_rate  # one rate printer for programs and chains
+
+EXIT = -1
+ONE = ExpFrac(ExpPoly.ONE)
+ZERO = ExpFrac(ExpPoly.ZERO)
+DEFAULT_MAX_STATES = 200_000
+_MAX_DETERMINISTIC_STEPS = 1_000_000
+
+
+_EVALUATE = None
+
+
+def _evaluate():
+    global _EVALUATE
+    if _EVALUATE is None:
+        from dipc_plus.semantics import evaluate
+        _EVALUATE = evaluate
+    return _EVALUATE
+
+
+_CONSTANT_PARTS: dict = {}
+
+
+def _lin_parts(lin: ir.Lin, env: dict, program: ir.Program, pos) -> tuple:
+    """lin_value_parts, remembered for forms whose coefficients read no variable (most of them)."""
+    key = (id(lin), id(program))
+    found = _CONSTANT_PARTS.get(key)
+    if found is not None and found[0] is lin and found[1] is program:
+        return found[2]
+    parts = _evaluate().lin_value_parts(lin, env, program, pos)
+    if not reads([c for c, _ in lin.terms] + [lin.const]):
+        if len(_CONSTANT_PARTS) > 100_000:
+            _CONSTANT_PARTS.clear()
+        _CONSTANT_PARTS[key] = (lin, program, parts)
+    return parts
+
+
+def mul(a: ExpFrac, b: ExpFrac) -> ExpFrac:
+    """a * b, skipping the gcd when one side is 1 (the common case for edge factors)."""
+    if b is ONE or b == ONE:
+        return a
+    if a is ONE or a == ONE:
+        return b
+    return a * b
+
+
+# --------------------------------------------------------------------------- compiled code
+
+
+@dataclass(frozen=True)
+class Instr:
+    """One instruction of the flattened program.
+
+    op: 'assign' | 'sample' | 'compare' | 'branch' (go to `target` when `cond`
+    is false, else fall through) | 'jump' | 'exit'.  `stmt` is the IR statement
+    it comes from (for positions and descriptions).
+    """
+    op: str
+    stmt: object = None
+    cond: object = None
+    target: int = -1
+    loop_head: bool = False  # a `while` test: deterministic loops are detected here
+
+
+def compile_program(body: tuple) -> list[Instr]:
+    """Flatten structured statements into instructions with jumps; a final 'exit'."""
+    code: list[Instr] = []
+
+    def emit(stmts):
+        for s in stmts:
+            if isinstance(s, ir.Assign):
+                code.append(Instr("assign", s))
+            elif isinstance(s, ir.Sample):
+                code.append(Instr("sample", s))
+            elif isinstance(s, ir.Compare):
+                code.append(Instr("compare", s))
+            elif isinstance(s, ir.Exit):
+                code.append(Instr("exit", s))
+            elif isinstance(s, ir.If):
+                at = len(code)
+                code.append(None)  # patched below
+                emit(s.then)
+                if s.other:
+                    jump_at = len(code)
+                    code.append(None)
+                    else_pc = len(code)
+                    emit(s.other)
+                    code[jump_at] = Instr("jump", s, target=len(code))
+                else:
+                    else_pc = len(code)
+                code[at] = Instr("branch", s, cond=s.cond, target=else_pc)
+            elif isinstance(s, ir.While):
+                head = len(code)
+                code.append(None)
+                emit(s.body)
+                code.append(Instr("jump", s, target=head))
+                code[head] = Instr("branch", s, cond=s.cond, target=len(code), loop_head=True)
+            else:
+                raise TypeError(f"unknown statement {s!r}")
+
+    emit(body)
+    code.append(Instr("exit", None))
+    return code
+
+
+def reads(node) -> set:
+    """Variables an expression (or linear form, or list of them) reads."""
+    out: set = set()
+
+    def walk(e):
+        if e is None:
+            return
+        if isinstance(e, (tuple, list)):
+            for x in e:
+                walk(x)
+        elif isinstance(e, ir.Var):
+            out.add(e.name)
+        elif isinstance(e, ir.Unary):
+            walk(e.arg)
+        elif isinstance(e, ir.Binary):
+            walk(e.left)
+            walk(e.right)
+        elif isinstance(e, ir.Cond):
+            walk(e.cond)
+            walk(e.then)
+            walk(e.other)
+        elif isinstance(e, ir.Call):
+            walk(e.args)
+        elif isinstance(e, ir.ExpOf):
+            walk(e.arg)
+        elif isinstance(e, ir.Lin):
+            for coef, var in e.terms:
+                out.add(var)
+                walk(coef)
+            walk(e.const)
+
+    walk(node)
+    return out
+
+
+def _uses_defs(instr: Instr, outputs: frozenset) -> tuple[set, set]:
+    s = instr.stmt
+    if instr.op == "assign":
+        return reads(s.expr), {s.target}
+    if instr.op == "sample":
+        d = s.dist
+        if isinstance(d, (ir.Laplace, ir.DLaplace)):
+            return reads(d.mean), {s.target}
+        return reads(d.args), {s.target}
+    if instr.op == "compare":
+        return reads((s.lhs, s.rhs)), {s.target}
+    if instr.op == "branch":
+        return reads(instr.cond), set()
+    if instr.op == "exit":
+        return set(outputs), set()
+    return set(), set()
+
+
+def _successors(code: list[Instr], pc: int) -> list[int]:
+    op = code[pc].op
+    if op == "exit":
+        return []
+    if op == "jump":
+        return [code[pc].target]
+    if op == "branch":
+        return [pc + 1, code[pc].target]
+    return [pc + 1]
+
+
+def liveness(code: list[Instr], outputs) -> list[frozenset]:
+    """Variables live before each instruction (read later before being overwritten)."""
+    outputs = frozenset(outputs)
+    ud = [_uses_defs(i, outputs) for i in code]
+    succ = [_successors(code, pc) for pc in range(len(code))]
+    live = [frozenset()] * len(code)
+    changed = True
+    while changed:
+        changed = False
+        for pc in range(len(code) - 1, -1, -1):
+            use, defs = ud[pc]
+            out = set()
+            for t in succ[pc]:
+                out |= live[t]
+            new = frozenset(use | (out - defs))
+            if new != live[pc]:
+                live[pc] = new
+                changed = True
+    return live
+
+
+_COMPILED: dict = {}
+
+
+def _compiled(body: tuple, outputs) -> tuple[list, list]:
+    """(code, liveness) of a program body, computed once per body object (grids build
+    many chains of one program).  The entry keeps `body` alive, so its id stays unique."""
+    key = (id(body), tuple(outputs))
+    found = _COMPILED.get(key)
+    if found is None or found[0] is not body:
+        code = compile_program(body)
+        found = (body, code, liveness(code, outputs))
+        if len(_COMPILED) > 64:
+            _COMPILED.clear()
+        _COMPILED[key] = found
+    return found[1], found[2]
+
+
+# --------------------------------------------------------------------------- states
+
+
+class State(NamedTuple):
+    """A canonical, hashable DTMC state (see the module docstring)."""
+    pc: int
+    env: tuple
+    reals: tuple
+    constraints: frozenset
+    serial: int = 0  # only non-zero when merging is switched off (a tree of paths)
+
+
+class _Work:
+    """A mutable copy of a state while statements execute on an edge."""
+    __slots__ = ("pc", "env", "reals", "comps", "pending")
+
+    def __init__(self, pc, env, reals, comps, pending=None):
+        self.pc = pc
+        self.env = env
+        self.reals = reals
+        self.comps = comps
+        self.pending = pending  # a comparison evaluated at pc but not yet branched (see _compare)
+
+    def copy(self) -> "_Work":
+        return _Work(self.pc, list(self.env), dict(self.reals), list(self.comps))
+
+
+@dataclass
+class BuildStats:
+    states: int = 0
+    edges: int = 0
+    exits: int = 0
+    seconds: float = 0.0
+    dropped_components: int = 0
+    merged: int = 0  # edges that reached an already known state
+
+
+# --------------------------------------------------------------------------- the chain
+
+
+class DTMC:
+    """The chain of `program` at `inputs` (flat names -> values, see inputs.bind_inputs).
+
+    ``graph`` is a networkx.DiGraph on integer nodes; node attribute ``state``
+    (a `State`) and ``components`` (the constraint components), edge attribute
+    ``factor`` (an ExpFrac, see the module docstring).  ``initial`` is the
+    initial node, ``exits`` the exit nodes in order of discovery.
+    """
+
+    def __init__(self, program: ir.Program, inputs: dict, *, max_states: int = DEFAULT_MAX_STATES,
+                 compress: bool = True, merge: bool = True, drop: bool = True):
+        self.program = program
+        self.inputs = dict(inputs)
+        self.max_states = max_states
+        self.compress = compress
+        self.merge = merge
+        self.drop = drop
+        self.outputs = program.output_names()
+        self.code, live = _compiled(program.body, self.outputs)
+        self.live = live if drop else None
+        self.exit_live = frozenset(self.outputs)
+        types = program.variables
+        self.finite_vars = [v for v, t in types.items() if isinstance(t, (ir.BoolT, ir.DomT))]
+        self.finite_index = {v: i for i, v in enumerate(self.finite_vars)}
+        self.noises: dict[int, Noise] = {}
+        self._comp_prob: dict[frozenset, ExpFrac] = {}
+        self._comp_noises: dict[frozenset, frozenset] = {}
+        self._pc_prob: dict[int, ExpFrac] = {}
+        self.graph = nx.DiGraph()
+        self.stats = BuildStats()
+        self._index: dict[State, int] = {}
+        self._serial = 0
+        self.initial = -1
+        self.exits: list[int] = []
+        t0 = time.perf_counter()
+        self._build()
+        self._check_termination()
+        self.stats.seconds = time.perf_counter() - t0
+        self.stats.states = self.graph.number_of_nodes()
+        self.stats.edges = self.graph.number_of_edges()
+        self.stats.exits = len(self.exits)
+
+    # ----------------------------------------------------------------- probabilities
+
+    def component_noises(self, comp: frozenset) -> frozenset:
+        found = self._comp_noises.get(comp)
+        if found is None:
+            ids: set = set()
+            for a in comp:
+                ids |= a.noises()
+            found = self._comp_noises[comp] = frozenset(ids)
+        return found
+
+    def component_probability(self, comp: frozenset) -> ExpFrac:
+        found = self._comp_prob.get(comp)
+        if found is None:
+            found = self._comp_prob[comp] = ExpFrac.of(constraints_probability(comp, self.noises))
+        return found
+
+    def constraint_probability(self, node: int) -> ExpFrac:
+        """P[C] for the constraints of a node (1 when it has none)."""
+        cached = self.graph.nodes[node].get("pc_prob")
+        if cached is not None:
+            return cached
+        total = ONE
+        for comp in self.graph.nodes[node]["components"]:
+            total = mul(total, self.component_probability(comp))
+        self.graph.nodes[node]["pc_prob"] = total
+        return total
+
+    def edge_probability(self, u: int, v: int) -> ExpFrac:
+        """The transition probability u -> v (a quotient: only for display, export and checks)."""
+        data = self.graph.edges[u, v]
+        found = data.get("prob")
+        if found is None:
+            found = data["factor"] * self.constraint_probability(v) / self.constraint_probability(u)
+            data["prob"] = found
+        return found
+
+    def annotate_probabilities(self) -> None:
+        """Store the exact transition probability on every edge (attribute ``prob``)."""
+        for u, v in self.graph.edges:
+            self.edge_probability(u, v)
+
+    # ----------------------------------------------------------------- evaluation helpers
+
+    def _env_dict(self, work: _Work) -> dict:
+        env = {name: work.env[i] for i, name in enumerate(self.finite_vars) if work.env[i] is not None}
+        return env
+
+    def _lin(self, lin: ir.Lin, work: _Work, env: dict, pos) -> LinForm:
+        """The symbolic value of a linear expression: sum coef * definition + const."""
+        coefs, const = _lin_parts(lin, env, self.program, pos)
+        total = LinForm.constant(const)
+        for var, c in coefs.items():
+            form = work.reals.get(var)
+            if form is None:
+                raise UserError.at(pos, f"'{var}' is read before it is assigned",
+                                   hint="assign it on every path that reaches this statement")
+            total = total + form.scale(c)
+        return total
+
+    def _set_finite(self, work: _Work, name: str, value, pos) -> None:
+        idx = self.finite_index.get(name)
+        if idx is None:
+            raise UserError.at(pos, f"'{name}' is not a Bool or DOM variable")
+        work.env[idx] = _evaluate().fit(value, self.program.variables[name], pos,
+                                        f"the value assigned to '{name}'")
+
+    # ----------------------------------------------------------------- one instruction
+
+    def _step(self, work: _Work, branch_ok: bool):
+        """Execute the instruction at work.pc.
+
+        Returns a list of (factor, work') — for a deterministic step the single
+        entry is (ONE, work) with `work` updated in place — or None when the
+        instruction is a genuine random choice and `branch_ok` is False.
+        """
+        instr = self.code[work.pc]
+        op = instr.op
+        s = instr.stmt
+        if op == "jump":
+            work.pc = instr.target
+            return [(ONE, work)]
+        if op == "branch":
+            env = self._env_dict(work)
+            value = _evaluate().eval_expr(instr.cond, env, self.program, s.pos)
+            if not isinstance(value, bool):
+                raise UserError.at(s.pos, f"a condition is {value}, not true or false")
+            work.pc = work.pc + 1 if value else instr.target
+            return [(ONE, work)]
+        if op == "assign":
+            env = self._env_dict(work)
+            typ = self.program.variables.get(s.target)
+            if isinstance(typ, (ir.RealT, ir.IntT)):
+                if not isinstance(s.expr, ir.Lin):
+                    raise UserError.at(s.pos, f"'{s.target}' is {typ}: it needs a linear expression")
+                work.reals[s.target] = self._lin(s.expr, work, env, s.pos)
+            else:
+                self._set_finite(work, s.target, _evaluate().eval_expr(s.expr, env, self.program, s.pos), s.pos)
+            work.pc += 1
+            return [(ONE, work)]
+        if op == "sample":
+            return self._sample(work, s, branch_ok)
+        if op == "compare":
+            return self._compare(work, s, branch_ok)
+        raise AssertionError(f"step at {op}")
+
+    def _sample(self, work: _Work, s: ir.Sample, branch_ok: bool):
+        d = s.dist
+        if isinstance(d, (ir.Laplace, ir.DLaplace)):
+            env = self._env_dict(work)
+            mean = self._lin(d.mean, work, env, s.pos)
+            kind = "lap" if isinstance(d, ir.Laplace) else "dlap"
+            if kind == "dlap" and (mean.const.denominator != 1
+                                   or any(c.denominator != 1 for _, c in mean.coeffs)):
+                raise UserError.at(s.pos, f"the mean of DLap is {mean}, not an integer",
+                                   hint="a discrete Laplace sample needs an integer mean")
+            nid = work.pc
+            self.noises[nid] = Noise(kind, Fraction(d.rate))
+            work.reals[s.target] = mean + LinForm(((nid, Fraction(1)),), Fraction(0))
+            work.pc += 1
+            return [(ONE, work)]
+        outcomes = self._finite_outcomes(work, s)
+        if len(outcomes) == 1:
+            value, _ = outcomes[0]
+            self._set_finite(work, s.target, value, s.pos)
+            work.pc += 1
+            return [(ONE, work)]
+        if not branch_ok:
+            return None
+        result = []
+        for value, p in outcomes:
+            w = work.copy()
+            self._set_finite(w, s.target, value, s.pos)
+            w.pc += 1
+            result.append((p, w))
+        return result
+
+    def _finite_outcomes(self, work: _Work, s: ir.Sample) -> list:
+        """(value, exact probability > 0) of an Exp or choose draw."""
+        from dipc_plus.exact import weights
+        ev = _evaluate()
+        env = self._env_dict(work)
+        d = s.dist
+        try:
+            if isinstance(d, ir.ExpMech):
+                typ = self.program.variables[s.target]
+                candidates = ev.domain_values(typ)
+                scores = ev.expmech_scores(d, candidates, env, self.program, s.pos)
+                probs = weights.exp_mechanism(Fraction(d.rate), dict(scores))
+            elif isinstance(d, ir.Choose):
+                eps = ExpFrac(ExpPoly.eps())
+                pairs = ev.choose_weights(d, env, self.program, eps, exact_exp, lambda q: ExpFrac(q), s.pos)
+                probs = weights.normalise(dict(pairs))
+            else:
+                raise TypeError(f"unknown distribution {d!r}")
+        except ValueError as exc:
+            raise UserError.at(s.pos, str(exc)) from None
+        except UserError as exc:
+            if exc.line is None:
+                exc.file, exc.line, exc.column = s.pos.file, s.pos.line, s.pos.column
+            raise
+        items = probs.items() if isinstance(probs, dict) else probs
+        out = []
+        for value, p in items:
+            p = ExpFrac.of(p)
+            if not p.is_zero():
+                out.append((value, p))
+        if not out:
+            raise UserError.at(s.pos, "every outcome of this draw has probability 0")
+        return out
+
+    def _compare(self, work: _Work, s: ir.Compare, branch_ok: bool):
+        pending = work.pending
+        if pending is not None and pending[0] == work.pc:
+            # evaluated when the chain stopped here (compressed chains): the state is the same
+            _, a, na, ids, merged, base, both = pending
+            work.pending = None
+        else:
+            env = self._env_dict(work)
+            lhs = self._lin(s.lhs, work, env, s.pos)
+            rhs = self._lin(s.rhs, work, env, s.pos)
+            a = atom(lhs, s.op, rhs)
+            if a.form.is_constant():
+                return self._set_bool(work, s, a.holds_constant())
+            na = negate(a)
+            ids = a.noises()
+            touched = [c for c in work.comps if self.component_noises(c) & ids]
+            merged = frozenset().union(*touched) if touched else frozenset()
+            if a in merged:
+                return self._set_bool(work, s, True)
+            if na in merged:
+                return self._set_bool(work, s, False)
+            base = ONE
+            for c in touched:
+                base = mul(base, self.component_probability(c))
+            with_a = merged | {a}
+            both = self._comp_prob.get(with_a)
+            if both is None:
+                both = self._comp_prob[with_a] = ExpFrac.of(constraints_probability(with_a, self.noises))
+            if both.is_zero():
+                return self._set_bool(work, s, False)
+            if both == base:
+                return self._set_bool(work, s, True)
+            if not branch_ok:
+                work.pending = (work.pc, a, na, ids, merged, base, both)
+                return None
+        with_a = merged | {a}
+        with_na = merged | {na}
+        if with_na not in self._comp_prob:
+            self._comp_prob[with_na] = _difference(base, both)
+        rest = [c for c in work.comps if not (self.component_noises(c) & ids)]
+        result = []
+        for value, comp in ((True, with_a), (False, with_na)):
+            w = work.copy()
+            w.comps = rest + [comp]
+            w.env[self.finite_index[s.target]] = value
+            w.pc += 1
+            result.append((ONE, w))
+        return result
+
+    def _set_bool(self, work: _Work, s: ir.Compare, value: bool):
+        idx = self.finite_index.get(s.target)
+        if idx is None:
+            raise UserError.at(s.pos, f"the result of a comparison goes to '{s.target}', which is not a Bool variable")
+        work.env[idx] = value
+        work.pc += 1
+        return [(ONE, work)]
+
+    def _advance(self, work: _Work, certain: bool = False) -> _Work:
+        """Run deterministic instructions until a random choice or an exit (compressed chains).
+
+        A deterministic run that comes back to a loop test with the same values
+        loops forever: on every run when it starts at the initial state
+        (`certain`), otherwise on the runs that reach this point.
+        """
+        seen: set = set()
+        steps = 0
+        while True:
+            instr = self.code[work.pc]
+            if instr.op == "exit":
+                return work
+            if instr.loop_head:
+                key = (work.pc, tuple(work.env))
+                if key in seen:
+                    raise self._nontermination(instr.stmt, certain=certain)
+                seen.add(key)
+            steps += 1
+            if steps > _MAX_DETERMINISTIC_STEPS:  # pragma: no cover - guarded by `seen`
+                raise self._nontermination(instr.stmt, certain=certain)
+            if self._step(work, branch_ok=False) is None:
+                return work
+
+    # ----------------------------------------------------------------- canonical states
+
+    def _canon(self, work: _Work) -> tuple[State, tuple, ExpFrac]:
+        """(state, its constraint components, factor of the components dropped here)."""
+        at_exit = self.code[work.pc].op == "exit"
+        pc = EXIT if at_exit else work.pc
+        if not self.drop:
+            comps = tuple(sorted(work.comps, key=_comp_key))
+            env = tuple(work.env)
+            reals = tuple(sorted(work.reals.items()))
+            return State(pc, env, reals, frozenset().union(*comps) if comps else frozenset()), comps, ONE
+        live = self.exit_live if at_exit else self.live[work.pc]
+        env = tuple(v if name in live else None for name, v in zip(self.finite_vars, work.env))
+        reals = tuple(sorted((n, f) for n, f in work.reals.items() if n in live))
+        live_noises: set = set()
+        for _, f in reals:
+            live_noises.update(i for i, _ in f.coeffs)
+        factor = ONE
+        kept = []
+        for comp in work.comps:
+            if self.component_noises(comp) & live_noises:
+                kept.append(comp)
+            else:
+                factor = mul(factor, self.component_probability(comp))
+                self.stats.dropped_components += 1
+        kept.sort(key=_comp_key)
+        constraints = frozenset().union(*kept) if kept else frozenset()
+        return State(pc, env, reals, constraints), tuple(kept), factor
+
+    def _intern(self, state: State, comps: tuple) -> tuple[int, bool]:
+        if not self.merge:
+            self._serial += 1
+            state = state._replace(serial=self._serial)
+        node = self._index.get(state)
+        if node is not None:
+            return node, False
+        node = len(self._index)
+        if node >= self.max_states:
+            raise ResourceLimit(
+                f"the Markov chain of {self.program.name} has more than {self.max_states} states",
+                hint="raise the limit with --max-states N (memory and time grow with it), "
+                     "or use smaller parameters")
+        self._index[state] = node
+        self.graph.add_node(node, state=state, components=comps)
+        if state.pc == EXIT:
+            self.exits.append(node)
+        return node, True
+
+    def _initial_work(self) -> _Work:
+        env = [None] * len(self.finite_vars)
+        reals = {}
+        for name, typ in self.program.inputs:
+            value = self.inputs[name]
+            if isinstance(typ, (ir.RealT, ir.IntT)):
+                reals[name] = LinForm.constant(Fraction(value))
+            else:
+                env[self.finite_index[name]] = value
+        return _Work(0, env, reals, [])
+
+    def _build(self) -> None:
+        work = self._initial_work()
+        if self.compress:
+            self._advance(work, certain=True)
+        state, comps, _ = self._canon(work)  # nothing to drop: no constraints yet
+        self.initial, _ = self._intern(state, comps)
+        pending = {self.initial: work.pending}   # node -> comparison already evaluated there
+        stack = [self.initial]
+        while stack:
+            node = stack.pop()
+            data = self.graph.nodes[node]
+            state = data["state"]
+            if state.pc == EXIT:
+                continue
+            work = _Work(state.pc, list(state.env), dict(state.reals), list(data["components"]),
+                         pending.pop(node, None))
+            outcomes = self._step(work, branch_ok=True)
+            for factor, child in outcomes:
+                if self.compress:
+                    self._advance(child)
+                cstate, ccomps, dropped = self._canon(child)
+                target, new = self._intern(cstate, ccomps)
+                if new and child.pending is not None:
+                    pending[target] = child.pending
+                f = mul(factor, dropped)
+                if self.graph.has_edge(node, target):
+                    self.graph.edges[node, target]["factor"] = self.graph.edges[node, target]["factor"] + f
+                else:
+                    self.graph.add_edge(node, target, factor=f)
+                if new:
+                    stack.append(target)
+                else:
+                    self.stats.merged += 1
+
+    # ----------------------------------------------------------------- termination
+
+    def _nontermination(self, stmt, certain: bool) -> UserError:
+        pos = getattr(stmt, "pos", None)
+        what = "never terminates" if certain else "may not terminate (with positive probability it loops forever)"
+        shown = ", ".join(f"{k}={_show_value(v)}" for k, v in self.inputs.items())
+        err = UserError(f"{self.program.name} {what} on the input {shown or '(none)'}",
+                        hint="every run must end with probability 1: make sure the loop condition can become false")
+        if pos is not None:
+            err.file, err.line, err.column = pos.file, pos.line, pos.column
+        return err
+
+    def _check_termination(self) -> None:
+        """A reachable bottom SCC that is not an exit state means runs that never end."""
+        g = self.graph
+        if all(g.out_degree(u) or g.nodes[u]["state"].pc == EXIT for u in g) and _is_acyclic(g):
+            return  # every bottom SCC of an acyclic graph is a sink, and every sink is an exit
+        cond = nx.condensation(self.graph)
+        for c in cond.nodes:
+            if cond.out_degree(c) == 0:
+                members = cond.nodes[c]["members"]
+                if len(members) == 1 and self.graph.nodes[next(iter(members))]["state"].pc == EXIT:
+                    continue
+                stmt = None
+                for m in sorted(members):
+                    pc = self.graph.nodes[m]["state"].pc
+                    if pc != EXIT:
+                        stmt = self._enclosing_loop(pc)
+                        if stmt is not None:
+                            break
+                raise self._nontermination(stmt, certain=False)
+
+    def _enclosing_loop(self, pc: int):
+        best = None
+        for head, instr in enumerate(self.code):
+            if instr.loop_head and head <= pc < instr.target:
+                best = instr.stmt  # innermost: the last enclosing head wins
+        return best if best is not None else self.code[pc].stmt
+
+    # ----------------------------------------------------------------- description
+
+    def noise_name(self, nid: int) -> str:
+        return f"N{nid}"
+
+    def describe_noise(self, nid: int) -> str:
+        n = self.noises[nid]
+        dist = "Lap" if n.kind == "lap" else "DLap"
+        return f"{self.noise_name(nid)} ~ {dist}({format_rate(n.rate)}, 0)"
+
+    def describe(self, node: int) -> str:
+        """A few lines: position, Bool/DOM values, real definitions, constraints."""
+        st: State = self.graph.nodes[node]["state"]
+        lines = []
+        if st.pc == EXIT:
+            lines.append("exit")
+        else:
+            instr = self.code[st.pc]
+            pos = getattr(instr.stmt, "pos", None)
+            lines.append(f"pc {st.pc}: {describe_instr(instr)}" + (f"  (line {pos.line})" if pos else ""))
+        env = [f"{n}={_show_value(v)}" for n, v in zip(self.finite_vars, st.env) if v is not None]
+        if env:
+            lines.append(", ".join(env))
+        if st.reals:
+            lines.append(", ".join(f"{n} = {format_linform(f, self.noise_name)}" for n, f in st.reals))
+        if st.constraints:
+            lines.append(" and ".join(format_atom(a, self.noise_name) for a in sorted(st.constraints)))
+        return "\n".join(lines)
+
+    def used_noises(self) -> list[int]:
+        return sorted(self.noises)
+
+    def __repr__(self) -> str:
+        return (f"<DTMC of {self.program.name}: {self.stats.states} states, {self.stats.edges} transitions, "
+                f"{self.stats.exits} exits>")
+
+    def __str__(self) -> str:
+        """Every state (up to 200) with its description and exact outgoing probabilities."""
+        lines = [repr(self)]
+        for u in sorted(self.graph.nodes)[:200]:
+            tag = " (initial)" if u == self.initial else ""
+            lines.append(f"s{u}{tag}: " + self.describe(u).replace("\n", "\n    "))
+            for v in sorted(self.graph.succ[u]):
+                lines.append(f"    -> s{v} with {self.edge_probability(u, v)}")
+        if self.stats.states > 200:
+            lines.append(f"... {self.stats.states - 200} more states")
+        if self.noises:
+            lines.append("noises: " + ", ".join(self.describe_noise(i) for i in sorted(self.noises)))
+        return "\n".join(lines)
+
+
+def _difference(a: ExpFrac, b: ExpFrac) -> ExpFrac:
+    """a - b; without the gcd machinery when both are exponential polynomials (the usual case)."""
+    if a.den is ExpPoly.ONE and b.den is ExpPoly.ONE:
+        terms = dict(a.num.terms)
+        for q, p in b.num.terms.items():
+            terms[q] = terms[q] - p if q in terms else -p
+        return ExpFrac.of(ExpPoly(terms))    # ExpPoly drops the zero coefficients
+    return a - b
+
+
+def _is_acyclic(graph: nx.DiGraph) -> bool:
+    try:
+        for _ in nx.topological_sort(graph):
+            pass
+    except nx.NetworkXUnfeasible:
+        return False
+    return True
+
+
+def exact_exp(x):
+    """exp(x) for a weight exponent x linear in eps: x = c*eps gives e^(c eps)."""
+    f = ExpFrac.of(x)
+    if not f.is_poly():
+        raise UserError("exp(...) in a weight needs an argument linear in eps (like -2*rate)",
+                        hint="write exp(c*rate) or exp(c*eps) with a rational c")
+    p = f.num
+    if p.is_zero():
+        return ExpFrac(ExpPoly.ONE)
+    monos = list(p.monomials())
+    if len(monos) == 1 and monos[0][1] == 1 and monos[0][2] == 0:
+        return ExpFrac(ExpPoly.exp(monos[0][0]))
+    raise UserError(f"exp({p}) in a weight is not exp(c*eps) for a rational c",
+                    hint="exact probabilities need exponents that are rational multiples of eps")
+
+
+def _comp_key(comp: frozenset):
+    return tuple(sorted(comp))
+
+
+def _show_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list):
+        return "[" + ",".join(_show_value(x) for x in v) + "]"
+    return str(v)
+
+
+def format_linform(form: LinForm, name=lambda i: f"N{i}") -> str:
+    parts = []
+    for i, c in form.coeffs:
+        mag = abs(c)
+        body = name(i) if mag == 1 else f"{mag}*{name(i)}"
+        parts.append(("-" if c < 0 else "+", body))
+    if form.const != 0 or not parts:
+        parts.append(("-" if form.const < 0 else "+", str(abs(form.const))))
+    text = ("-" if parts[0][0] == "-" else "") + parts[0][1]
+    for sign, body in parts[1:]:
+        text += f" {sign} {body}"
+    return text
+
+
+def format_atom(a: Atom, name=lambda i: f"N{i}") -> str:
+    """`form op 0` written as `terms op constant`."""
+    terms = LinForm(a.form.coeffs, Fraction(0))
+    rhs = -a.form.const
+    return f"{format_linform(terms, name)} {a.op} {rhs}"
+
+
+def format_expr(e) -> str:
+    """Compact source-like text of an IR expression (for state descriptions)."""
+    if isinstance(e, ir.Const):
+        return _show_value(e.value)
+    if isinstance(e, ir.Var):
+        return e.name
+    if isinstance(e, ir.Unary):
+        return f"not {format_expr(e.arg)}" if e.op == "not" else (
+            f"abs({format_expr(e.arg)})" if e.op == "abs" else f"-{format_expr(e.arg)}")
+    if isinstance(e, ir.Binary):
+        return f"({format_expr(e.left)} {e.op} {format_expr(e.right)})"
+    if isinstance(e, ir.Cond):
+        return f"(if {format_expr(e.cond)} then {format_expr(e.then)} else {format_expr(e.other)})"
+    if isinstance(e, ir.Call):
+        return f"{e.fn}({', '.join(format_expr(a) for a in e.args)})"
+    if isinstance(e, ir.Lin):
+        parts = []
+        for coef, var in e.terms:
+            c = format_expr(coef)
+            parts.append(var if c == "1" else f"{c}*{var}")
+        const = format_expr(e.const)
+        if const != "0" or not parts:
+            parts.append(const)
+        return " + ".join(parts)
+    if isinstance(e, ir.Rate):
+        return "rate"
+    if isinstance(e, ir.Eps):
+        return "eps"
+    if isinstance(e, ir.ExpOf):
+        return f"exp({format_expr(e.arg)})"
+    return str(e)
+
+
+def _strip(text: str) -> str:
+    return text[1:-1] if text.startswith("(") and text.endswith(")") else text
+
+
+def describe_instr(instr: Instr) -> str:
+    s = instr.stmt
+    if instr.op == "exit":
+        return "exit"
+    if instr.op == "jump":
+        return "end while" if isinstance(s, ir.While) else "end if-branch"
+    if instr.op == "branch":
+        return ("while " if instr.loop_head else "if ") + _strip(format_expr(instr.cond))
+    if instr.op == "compare":
+        return f"{s.target} <- {format_expr(s.lhs)} {s.op} {format_expr(s.rhs)}"
+    if instr.op == "sample":
+        d = s.dist
+        if isinstance(d, (ir.Laplace, ir.DLaplace)):
+            kind = "Lap" if isinstance(d, ir.Laplace) else "DLap"
+            return f"{s.target} <- {kind}({format_rate(d.rate)}, {format_expr(d.mean)})"
+        args = ", ".join(format_expr(a) for a in d.args)
+        if isinstance(d, ir.ExpMech):
+            return f"{s.target} <- Exp({format_rate(d.rate)}, {d.fn}({args}))"
+        rate = f"{format_rate(d.rate)}, " if d.rate is not None else ""
+        return f"{s.target} <- choose({rate}{d.dist}({args}))"
+    return f"{s.target} <- {_strip(format_expr(s.expr))}"

@@ -1,0 +1,201 @@
+"""Writing a DTMC for other tools: Graphviz DOT (to look at) and PRISM (for Storm/PRISM).
+
+PRISM's expression language has no exp(), so the parametric export names two
+parameters: ``eps`` and ``t``, standing for exp(eps/L) with L the least common
+denominator of the exponents in the chain.  Every transition probability is a
+rational function of (eps, t), which Storm's parametric engine handles; a
+result is turned back into our notation by t -> e^(eps/L).  With a concrete eps
+(``at``) the probabilities are written as decimals instead (20 significant
+digits of a certified ball; each state's row is adjusted in its last digit so
+that it sums to 1 exactly as a decimal).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from math import lcm
+
+from dipc_plus.exact.linear import LinForm
+from dipc_plus.semantics.dtmc import DTMC, EXIT, _show_value, format_linform
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+
+DIGITS = 20
+
+
+def chain_lcm(chain: DTMC) -> int:
+    """L such that every exponent of every transition probability is a multiple of 1/L."""
+    L = 1
+    for u, v in chain.graph.edges:
+        p = chain.edge_probability(u, v)
+        L = lcm(L, p.num.denominator_lcm(), p.den.denominator_lcm())
+    return L
+
+
+def _rat(c: Fraction) -> str:
+    return str(c.numerator) if c.denominator == 1 else f"{c.numerator}/{c.denominator}"
+
+
+def poly_eps_t(p: ExpPoly, L: int, shift: int = 0) -> str:
+    """p * t^shift as a polynomial in eps and t = e^(eps/L) (exponents must come out >= 0)."""
+    terms = []
+    for c, k, q in p.monomials():
+        j = q * L + shift
+        if j.denominator != 1 or j < 0:
+            raise ValueError(f"exponent {q} does not fit t = e^(eps/{L}) with shift {shift}")
+        j = int(j)
+        factors = []
+        if k:
+            factors.append("eps" if k == 1 else f"eps^{k}")
+        if j:
+            factors.append("t" if j == 1 else f"t^{j}")
+        mag = abs(c)
+        coef = _rat(mag)
+        body = "*".join(([f"({coef})" if "/" in coef else coef] if (mag != 1 or not factors) else []) + factors)
+        terms.append(("-" if c < 0 else "+", body))
+    if not terms:
+        return "0"
+    text = ("-" if terms[0][0] == "-" else "") + terms[0][1]
+    for sign, body in terms[1:]:
+        text += f" {sign} {body}"
+    return text
+
+
+def frac_eps_t(f: ExpFrac, L: int) -> str:
+    """An ExpFrac as (polynomial)/(polynomial) in eps and t."""
+    qs = [q * L for q in list(f.num.terms) + list(f.den.terms)]
+    low = min(qs) if qs else 0
+    shift = int(-low) if low < 0 else 0
+    num = poly_eps_t(f.num, L, shift)
+    if f.den == ExpPoly.ONE and shift == 0:
+        return f"({num})"
+    den = poly_eps_t(f.den, L, shift)
+    return f"({num})/({den})"
+
+
+def _decimal(ball, digits: int = DIGITS) -> Fraction:
+    """A rational approximation of an arb ball's midpoint with `digits` significant digits."""
+    mid = ball.mid()
+    m, e = mid.man_exp()
+    value = Fraction(int(m)) * Fraction(2) ** int(e)
+    if value == 0:
+        return Fraction(0)
+    scale = Fraction(10) ** digits
+    return Fraction(round(value * scale), scale)
+
+
+def _fmt_decimal(x: Fraction, digits: int = DIGITS) -> str:
+    sign = "-" if x < 0 else ""
+    x = abs(x)
+    whole = int(x)
+    frac = x - whole
+    text = str(round(frac * 10 ** digits)).rjust(digits, "0").rstrip("0")
+    return f"{sign}{whole}" + (f".{text}" if text else "")
+
+
+def row_decimals(chain: DTMC, u: int, eps: Fraction) -> list[tuple[int, str]]:
+    """Successors of u with decimal probabilities at eps that add up to exactly 1."""
+    succ = sorted(chain.graph.succ[u])
+    vals = [_decimal(chain.edge_probability(u, v).arb_value(eps, 128)) for v in succ]
+    if vals:
+        big = max(range(len(vals)), key=lambda i: vals[i])
+        vals[big] += 1 - sum(vals)
+    return [(v, _fmt_decimal(x)) for v, x in zip(succ, vals)]
+
+
+def output_groups(chain: DTMC) -> dict:
+    """{label text: [exit nodes]} grouping exits by their finite output values."""
+    groups: dict = {}
+    for e in chain.exits:
+        groups.setdefault(exit_text(chain, e, finite_only=True), []).append(e)
+    return groups
+
+
+def exit_text(chain: DTMC, node: int, finite_only: bool = False) -> str:
+    st = chain.graph.nodes[node]["state"]
+    env = dict(zip(chain.finite_vars, st.env))
+    reals = dict(st.reals)
+    parts = []
+    for name in chain.outputs:
+        if name in reals:
+            if not finite_only:
+                parts.append(f"{name}={format_linform(reals[name], chain.noise_name)}")
+        else:
+            parts.append(f"{name}={_show_value(env.get(name))}")
+    return ", ".join(parts) or "(no finite outputs)"
+
+
+# --------------------------------------------------------------------------- PRISM
+
+
+def to_prism(chain: DTMC, at: Fraction | None = None, header: str = "") -> str:
+    """The chain as a PRISM dtmc: parametric in (eps, t = e^(eps/L)), or numeric at eps = `at`."""
+    chain.annotate_probabilities()
+    nodes = sorted(chain.graph.nodes)
+    n = len(nodes)
+    lines = []
+    for h in header.splitlines():
+        lines.append(f"// {h}")
+    lines.append(f"// {n} states, {chain.graph.number_of_edges()} transitions, {len(chain.exits)} exit states")
+    lines.append("dtmc")
+    lines.append("")
+    if at is None:
+        L = chain_lcm(chain)
+        lines.append("const double eps; // the privacy budget, eps > 0")
+        lines.append(f"const double t;   // stands for exp(eps/{L}): PRISM has no exp(), so e^(k*eps/{L}) is written t^k")
+    else:
+        L = 1
+        lines.append(f"// transition probabilities at eps = {at} (decimals of certified balls)")
+    lines.append("")
+    lines.append("module chain")
+    lines.append(f"  s : [0..{max(n - 1, 0)}] init {chain.initial};")
+    for u in nodes:
+        desc = chain.describe(u).replace("\n", " | ")
+        lines.append(f"  // s={u}: {desc}")
+        if chain.graph.out_degree(u) == 0:
+            lines.append(f"  [] s={u} -> 1 : (s'={u});")
+            continue
+        if at is None:
+            parts = [f"{frac_eps_t(chain.edge_probability(u, v), L)} : (s'={v})" for v in sorted(chain.graph.succ[u])]
+        else:
+            parts = [f"{p} : (s'={v})" for v, p in row_decimals(chain, u, at)]
+        lines.append(f"  [] s={u} -> " + " + ".join(parts) + ";")
+    lines.append("endmodule")
+    lines.append("")
+    lines.append("label \"exit\" = " + (" | ".join(f"s={e}" for e in chain.exits) or "false") + ";")
+    for k, (text, members) in enumerate(output_groups(chain).items()):
+        lines.append(f"// o{k}: {text}")
+        lines.append(f"label \"o{k}\" = " + " | ".join(f"s={e}" for e in members) + ";")
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- DOT
+
+
+def _dot_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n")
+
+
+def to_dot(chain: DTMC, at: Fraction | None = None, header: str = "") -> str:
+    """Graphviz: one box per state (its description), edges labelled with exact probabilities."""
+    lines = [f"digraph \"{_dot_escape(chain.program.name)}\" {{"]
+    if header:
+        lines.append(f"  label=\"{_dot_escape(header)}\"; labelloc=t;")
+    lines.append("  node [shape=box, fontname=\"monospace\", fontsize=10];")
+    for u in sorted(chain.graph.nodes):
+        st = chain.graph.nodes[u]["state"]
+        attrs = [f"label=\"s{u}\\n{_dot_escape(chain.describe(u))}\""]
+        if st.pc == EXIT:
+            attrs.append("peripheries=2")
+        if u == chain.initial:
+            attrs.append("style=bold")
+        lines.append(f"  s{u} [{', '.join(attrs)}];")
+    for u in sorted(chain.graph.nodes):
+        if at is None:
+            for v in sorted(chain.graph.succ[u]):
+                p = chain.edge_probability(u, v)
+                label = "1" if p == 1 else str(p)
+                lines.append(f"  s{u} -> s{v} [label=\"{_dot_escape(label)}\"];")
+        else:
+            for v, p in row_decimals(chain, u, at):
+                lines.append(f"  s{u} -> s{v} [label=\"{p}\"];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

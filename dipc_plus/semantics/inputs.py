@@ -1,0 +1,135 @@
+"""Concrete values from the command line and the API: `--input q=[-1,0,1]`, `--set m=4`.
+
+Values are exact: integers and rationals become `Fraction` (or `int` for DOM
+values), names become symbols, `true`/`false` Booleans.  `bind_inputs` checks
+them against a program's declared inputs and flattens arrays to ``q[1]``, ...
+"""
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from dipc_plus.semantics import ir
+from dipc_plus.errors import UserError
+
+_NUMBER = re.compile(r"^[+-]?\d+(/\d+)?$|^[+-]?\d*\.\d+$")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*$")
+
+
+def parse_scalar(text: str, where: str) -> object:
+    """'3' -> Fraction(3), '1/2' -> Fraction(1,2), '0.25' -> Fraction(1,4), 'top' -> 'top'."""
+    text = text.strip()
+    if _NUMBER.match(text):
+        try:
+            value = Fraction(text)
+        except ZeroDivisionError:
+            raise UserError(f"{where}: division by zero in '{text}'",
+                            hint="write a rational as p/q with q > 0") from None
+        return value
+    if text in ("true", "false"):
+        return text == "true"
+    if _NAME.match(text):
+        return text
+    raise UserError(f"{where}: cannot read the value '{text}'",
+                    hint="write an integer (3), a rational (1/2), a decimal (0.25), a symbol (top) or true/false")
+
+
+def parse_value(text: str, where: str) -> object:
+    """A scalar or a bracketed, comma-separated list of scalars."""
+    text = text.strip()
+    if text.startswith("["):
+        if not text.endswith("]"):
+            raise UserError(f"{where}: an array value must end with ']'", hint="write q=[-1,0,1]")
+        inner = text[1:-1].strip()
+        if not inner:
+            return []
+        return [parse_scalar(part, where) for part in inner.split(",")]
+    return parse_scalar(text, where)
+
+
+def parse_assignments(items: list[str] | None, what: str) -> dict[str, object]:
+    """['q=[-1,0,1]', 'x=2'] -> {'q': [...], 'x': Fraction(2)}; `what` names the option."""
+    result: dict[str, object] = {}
+    for item in items or []:
+        if "=" not in item:
+            raise UserError(f"{what} '{item}' has no '='", hint=f"write {what} NAME=VALUE, e.g. {what} q=[-1,0,1]")
+        name, _, value = item.partition("=")
+        name = name.strip()
+        if not _NAME.match(name):
+            raise UserError(f"{what} '{item}': '{name}' is not a name", hint="names start with a letter or '_'")
+        if name in result:
+            raise UserError(f"{what} gives '{name}' twice", hint="give each name once")
+        result[name] = parse_value(value, f"{what} {name}")
+    return result
+
+
+def parse_params(items: list[str] | None) -> dict[str, Fraction]:
+    """`--set m=4 --set c=2` -> {'m': Fraction(4), 'c': Fraction(2)}."""
+    values = parse_assignments(items, "--set")
+    for name, value in values.items():
+        if not isinstance(value, Fraction):
+            raise UserError(f"--set {name}: a parameter must be a number, not '{value}'",
+                            hint="write --set m=4 or --set T=1/2")
+    return values  # type: ignore[return-value]
+
+
+def coerce(value: object, typ: ir.Type, where: str) -> object:
+    """Check one scalar against a declared type; return it in the run-time representation."""
+    if isinstance(typ, ir.RealT):
+        if isinstance(value, Fraction):
+            return value
+        raise UserError(f"{where} is real: '{value}' is not a number", hint="write e.g. 1/2 or -3")
+    if isinstance(typ, ir.BoolT):
+        if isinstance(value, bool):
+            return value
+        raise UserError(f"{where} is bool: '{value}' is not true or false", hint="write true or false")
+    if isinstance(typ, ir.DomT):
+        candidate = value
+        if isinstance(value, Fraction):
+            if value.denominator != 1:
+                raise UserError(f"{where} has domain {typ}: '{value}' is not in it",
+                                hint=f"choose one of {', '.join(map(str, typ.values))}")
+            candidate = int(value)
+        if candidate in typ.values and not isinstance(candidate, bool):
+            return candidate
+        raise UserError(f"{where} has domain {typ}: '{value}' is not in it",
+                        hint=f"choose one of {', '.join(map(str, typ.values))}")
+    if isinstance(typ, ir.IntT):
+        if isinstance(value, Fraction) and value.denominator == 1:
+            return int(value)
+        raise UserError(f"{where} is an integer: '{value}' is not", hint="write e.g. 3")
+    raise UserError(f"{where}: inputs of type {typ} are not supported")
+
+
+def bind_inputs(program: ir.Program, given: dict[str, object]) -> dict[str, object]:
+    """Check user inputs against `program.inputs`; return {flat name: value}."""
+    declared = {name for name, _ in program.inputs}
+    types = dict(program.inputs)
+    env: dict[str, object] = {}
+    for name, value in given.items():
+        if name in program.arrays:
+            elements = program.arrays[name]
+            if not isinstance(value, list):
+                raise UserError(f"input '{name}' is an array of {len(elements)}: give a list",
+                                hint=f"write --input {name}=[{','.join(['0'] * len(elements))}]")
+            if len(value) != len(elements):
+                raise UserError(f"input '{name}' has {len(elements)} elements, {len(value)} given",
+                                hint=f"give exactly {len(elements)} values (or change the size with --set)")
+            for flat, item in zip(elements, value):
+                if flat not in declared:
+                    raise UserError(f"'{name}' is not an input of {program.name}")
+                env[flat] = coerce(item, types[flat], f"input {flat}")
+        elif name in declared:
+            if isinstance(value, list):
+                raise UserError(f"input '{name}' is a scalar: give one value, not a list")
+            env[name] = coerce(value, types[name], f"input {name}")
+        else:
+            known = sorted({n.split("[")[0] for n in declared})
+            raise UserError(f"'{name}' is not an input of {program.name}",
+                            hint=f"its inputs are: {', '.join(known) or '(none)'}")
+    missing = [n for n in program.input_names() if n not in env]
+    if missing:
+        shown = sorted({n.split("[")[0] for n in missing})
+        raise UserError(f"missing input(s): {', '.join(shown)}",
+                        hint="give each with --input NAME=VALUE (arrays as NAME=[v1,v2,...])")
+    return env

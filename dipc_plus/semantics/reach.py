@@ -1,0 +1,176 @@
+"""Exact reachability in a finite parametric DTMC, cycles included.
+
+`absorption(graph, initial, attr)` returns, for every node u, the solution
+w(u) of the linear system
+
+    w = e_initial + w M        (M[u][v] = the edge attribute `attr`)
+
+i.e. for an absorbing node the probability of ending there, for a transient
+node the expected number of visits.  The strongly connected components are
+handled one at a time in topological order of the condensation: a trivial
+component just collects its inflow; a non-trivial one (a loop: randomized
+response with retries, `while` over DOM variables) is solved by exact Gaussian
+elimination over ExpFrac.
+
+The DTMC builder passes the edge *factors* instead of the transition
+probabilities: with D = diag(P[C_u]) the factor matrix is D M D^-1, so the
+same system gives w(u) = reach(u) / P[C_u] without any quotient (see dtmc.py).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+import networkx as nx
+
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+
+ONE = ExpFrac(ExpPoly.ONE)
+ZERO = ExpFrac(ExpPoly.ZERO)
+
+
+def _mul(a: ExpFrac, b: ExpFrac) -> ExpFrac:
+    if b is ONE or b == ONE:
+        return a
+    if a is ONE or a == ONE:
+        return b
+    return a * b
+
+
+def absorption(graph: nx.DiGraph, initial, attr: str = "factor") -> dict:
+    """w(u) for every node reachable from `initial` (see the module docstring)."""
+    if graph.number_of_nodes() == 0:
+        return {}
+    try:
+        order = list(nx.topological_sort(graph))
+    except nx.NetworkXUnfeasible:
+        order = None
+    if order is not None:
+        return _absorption_acyclic(graph, initial, attr, order)
+    cond = nx.condensation(graph)
+    mapping = cond.graph["mapping"]
+    inflow: dict = defaultdict(lambda: ZERO)
+    inflow[initial] = ONE
+    result: dict = {}
+    start = mapping[initial]
+    reachable = nx.descendants(cond, start) | {start}
+    for c in nx.topological_sort(cond):
+        if c not in reachable:
+            continue
+        members = cond.nodes[c]["members"]
+        if len(members) == 1:
+            (u,) = members
+            if graph.has_edge(u, u):
+                values = solve_component(graph, [u], inflow, attr)
+            else:
+                values = {u: inflow.pop(u, ZERO)}
+        else:
+            values = solve_component(graph, sorted(members), inflow, attr)
+        for u, w in values.items():
+            result[u] = w
+            if w.is_zero():
+                continue
+            for v, data in graph.succ[u].items():
+                if v in members:
+                    continue
+                inflow[v] = inflow[v] + _mul(w, data[attr])
+    return result
+
+
+def _absorption_acyclic(graph: nx.DiGraph, initial, attr: str, order: list) -> dict:
+    """`absorption` when every SCC is a single node without a self-loop (most chains)."""
+    reachable = nx.descendants(graph, initial)
+    reachable.add(initial)
+    inflow: dict = {initial: ONE}
+    result: dict = {}
+    succ = graph.succ
+    for u in order:
+        if u not in reachable:
+            continue
+        w = result[u] = inflow.pop(u, ZERO)
+        if w.is_zero():
+            continue
+        for v, data in succ[u].items():
+            contribution = _mul(w, data[attr])
+            old = inflow.get(v)
+            inflow[v] = contribution if old is None else old + contribution
+    return result
+
+
+def solve_component(graph: nx.DiGraph, members: list, inflow: dict, attr: str) -> dict:
+    """Solve w_j - sum_i w_i M[i][j] = inflow_j over the nodes of one SCC."""
+    inside = set(members)
+    rows: dict = {}
+    rhs: dict = {}
+    for j in members:
+        row: dict = {j: ONE}
+        for i, data in graph.pred[j].items():
+            if i in inside:
+                row[i] = row.get(i, ZERO) - data[attr]
+        rows[j] = {k: v for k, v in row.items() if not v.is_zero()}
+        rhs[j] = inflow.pop(j, ZERO)
+    return gaussian_solve(rows, rhs, members)
+
+
+def gaussian_solve(rows: dict, rhs: dict, unknowns: list) -> dict:
+    """Exact sparse Gaussian elimination: rows[r] = {unknown: coefficient}, rows[r] . x = rhs[r].
+
+    The system must be non-singular (as rational functions of eps).  Pivots
+    are chosen among the remaining rows with the fewest entries, to limit
+    fill-in.
+    """
+    rows = {r: dict(row) for r, row in rows.items()}
+    rhs = dict(rhs)
+    remaining = set(rows)
+    pivots: list = []  # (unknown, row)
+    col_rows: dict = defaultdict(set)
+    for r, row in rows.items():
+        for k in row:
+            col_rows[k].add(r)
+    for k in unknowns:
+        candidates = [r for r in col_rows[k] if r in remaining]
+        if not candidates:
+            raise ZeroDivisionError("singular system in reachability (a state with no way out?)")
+        r = min(candidates, key=lambda x: (len(rows[x]), str(x)))
+        remaining.discard(r)
+        pivots.append((k, r))
+        prow = rows[r]
+        pval = prow[k]
+        for other in list(col_rows[k]):
+            if other == r or other not in remaining:
+                continue
+            orow = rows[other]
+            coef = orow.get(k)
+            if coef is None or coef.is_zero():
+                continue
+            ratio = coef / pval
+            for kk, v in prow.items():
+                if kk == k:
+                    continue
+                new = orow.get(kk, ZERO) - ratio * v
+                if new.is_zero():
+                    if kk in orow:
+                        del orow[kk]
+                        col_rows[kk].discard(other)
+                else:
+                    if kk not in orow:
+                        col_rows[kk].add(other)
+                    orow[kk] = new
+            del orow[k]
+            col_rows[k].discard(other)
+            if not rhs[r].is_zero():
+                rhs[other] = rhs[other] - ratio * rhs[r]
+    x: dict = {}
+    for k, r in reversed(pivots):
+        row = rows[r]
+        total = rhs[r]
+        for kk, v in row.items():
+            if kk != k:
+                total = total - v * x[kk]
+        x[k] = total / row[k]
+    return x
+
+
+def reach_probabilities(graph: nx.DiGraph, initial, attr: str = "prob") -> dict:
+    """Probability of ending in each absorbing node, from true transition probabilities."""
+    w = absorption(graph, initial, attr)
+    return {u: p for u, p in w.items() if graph.out_degree(u) == 0}

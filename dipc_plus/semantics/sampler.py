@@ -1,0 +1,928 @@
+"""Concrete sampler: run a DiPWhile+ program many times at one rational eps.
+
+This is the independent witness the exact engine is tested against, so it is
+kept plain: it executes `ir.Program` statement by statement, with no symbolic
+reasoning at all.  N runs are executed in lockstep: a statement applies to the
+array of *active* run indices; `if` splits them, `while` iterates until no run
+is left inside it, `exit` retires runs.
+
+State per variable: Bool and DOM values as small integer codes (index into the
+variable's domain, -1 = unassigned), reals as float64 (NaN = unassigned), integer
+samples as int64.  Deterministic expressions are evaluated by
+`dipc_plus.semantics.evaluate`, once per *group* of runs that agree on the variables the
+expression reads (and cached across chunks), so the Python cost does not grow
+with N.
+
+Typical use::
+
+    result = simulate(program, bind_inputs(program, given), Fraction(27, 82), 10**6, seed=1)
+    result.distribution()        # {(3,): 353375, (2,): 352812, (1,): 293813}  (NoisyMax, q=[-1,0,0])
+    result.probability(lambda cols: cols["out"] == 1).interval(0.99)   # Wilson interval
+    result.probability(result.within(Fraction(1), {"val[2]": 2}))      # real outputs near a centre
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import operator
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, Iterable, Mapping
+
+import numpy as np
+
+from dipc_plus.semantics import ir
+from dipc_plus.errors import UserError
+from dipc_plus.semantics.stats import Interval, wilson
+
+DEFAULT_CHUNK = 1 << 17          # runs per lockstep batch (bounds memory)
+DEFAULT_MAX_ITERATIONS = 100_000  # guard for `while` loops that (almost) never end
+UNSET_INT = np.iinfo(np.int64).min  # marks an integer variable not yet assigned
+
+_BOOL_VALUES = (False, True)
+_COMPARE = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
+            "==": np.equal, "!=": np.not_equal}
+_COMPARE_EXACT = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+                  "==": operator.eq, "!=": operator.ne}
+_LOOKUP_LIMIT = 1 << 20  # group keys below this use a lookup table instead of a sort
+
+
+def _evaluate():
+    """The deterministic evaluator (written separately; imported late so this module loads alone)."""
+    from dipc_plus.semantics import evaluate
+    return evaluate
+
+
+# --------------------------------------------------------------------------- eps and inputs
+
+
+def as_eps(value) -> Fraction:
+    """A positive rational eps from a Fraction, int, float (exact binary value) or text like '27/82'."""
+    where = "eps"
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            eps = Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            raise UserError(f"{where} '{value}' is not a rational number",
+                            hint="write eps as an integer, p/q or a decimal, e.g. --eps 27/82 or --eps 0.5") from None
+    elif isinstance(value, bool) or not isinstance(value, (numbers.Rational, float)):
+        raise UserError(f"{where} {value!r} is not a rational number", hint="give eps as a Fraction, e.g. Fraction(1, 2)")
+    else:
+        if isinstance(value, float) and not math.isfinite(value):
+            raise UserError(f"{where} {value} is not a finite number", hint="write e.g. --eps 1/2")
+        eps = Fraction(value)
+    if eps <= 0:
+        raise UserError(f"{where} must be positive, not {eps}", hint="the privacy budget is a positive rational, e.g. --eps 1/2")
+    return eps
+
+
+# --------------------------------------------------------------------------- what expressions read
+
+
+def reads(expr) -> frozenset:
+    """Names of the variables a deterministic expression (or the coefficients of a Lin) reads.
+
+    For a `Lin`, the real/int term variables are *not* included: they are values,
+    not grouping keys; only the coefficient and constant expressions are.
+    """
+    out: set = set()
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, ir.Var):
+            out.add(e.name)
+        elif isinstance(e, ir.Unary):
+            stack.append(e.arg)
+        elif isinstance(e, ir.Binary):
+            stack.extend((e.left, e.right))
+        elif isinstance(e, ir.Cond):
+            stack.extend((e.cond, e.then, e.other))
+        elif isinstance(e, ir.Call):
+            stack.extend(e.args)
+        elif isinstance(e, ir.ExpOf):
+            stack.append(e.arg)
+        elif isinstance(e, ir.Lin):
+            stack.extend(c for c, _ in e.terms)
+            stack.append(e.const)
+        elif isinstance(e, (tuple, list)):
+            stack.extend(e)
+    return frozenset(out)
+
+
+def _assigned(stmts: Iterable) -> set:
+    """Every variable some statement of the body may assign."""
+    out: set = set()
+    for s in stmts:
+        if isinstance(s, (ir.Assign, ir.Sample, ir.Compare)):
+            out.add(s.target)
+        elif isinstance(s, ir.If):
+            out |= _assigned(s.then) | _assigned(s.other)
+        elif isinstance(s, ir.While):
+            out |= _assigned(s.body)
+    return out
+
+
+def _contains_exit(stmt) -> bool:
+    if isinstance(stmt, ir.Exit):
+        return True
+    if isinstance(stmt, ir.If):
+        return any(map(_contains_exit, stmt.then)) or any(map(_contains_exit, stmt.other))
+    if isinstance(stmt, ir.While):
+        return any(map(_contains_exit, stmt.body))
+    return False
+
+
+def _domain(typ) -> tuple | None:
+    if isinstance(typ, ir.BoolT):
+        return _BOOL_VALUES
+    if isinstance(typ, ir.DomT):
+        return tuple(typ.values)
+    return None
+
+
+def _plain(value):
+    """A user value as the sampler's columns hold it: integral Fractions become ints."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    return value
+
+
+def _same_value(a, b) -> bool:
+    """DOM/Bool equality that never confuses True with 1."""
+    return a == b and isinstance(a, bool) == isinstance(b, bool)
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class Frequency:
+    """How many of `trials` runs had an event; `interval()` is its Wilson interval."""
+    successes: int
+    trials: int
+
+    @property
+    def estimate(self) -> float:
+        return self.successes / self.trials if self.trials else float("nan")
+
+    def interval(self, confidence: float = 0.99) -> Interval:
+        return wilson(self.successes, self.trials, confidence)
+
+
+@dataclass(frozen=True)
+class RealSummary:
+    """Mean, standard deviation and quantiles of one real (or integer) output."""
+    name: str
+    count: int        # runs in which the output was assigned
+    mean: float
+    std: float
+    quantiles: dict   # level (0.01, 0.25, 0.5, ...) -> value
+
+
+QUANTILE_LEVELS = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
+
+
+class SampleResult:
+    """Outputs of N runs, column by column.
+
+    `columns[name]` is the raw column: DOM/Bool outputs as codes into
+    `domains[name]` (-1 = unassigned), real outputs as float64 (NaN =
+    unassigned), integer outputs as int64 (`UNSET_INT` = unassigned).
+    """
+
+    def __init__(self, program: ir.Program, eps: Fraction, inputs: dict, columns: dict, n: int):
+        self.program = program
+        self.eps = eps
+        self.inputs = dict(inputs)
+        self.outputs = tuple(program.outputs)
+        self.columns = columns
+        self.domains = {name: _domain(t) for name, t in self.outputs if _domain(t) is not None}
+        self.n = n
+
+    # ----------------------------------------------------------------- columns
+
+    def names(self) -> list[str]:
+        return [name for name, _ in self.outputs]
+
+    def type_of(self, name: str):
+        return dict(self.outputs)[name]
+
+    def discrete_names(self) -> list[str]:
+        """Outputs with finitely or countably many values: DOM, Bool, integer."""
+        return [n for n, t in self.outputs if not isinstance(t, ir.RealT)]
+
+    def real_names(self) -> list[str]:
+        return [n for n, t in self.outputs if isinstance(t, ir.RealT)]
+
+    def column(self, name: str) -> np.ndarray:
+        """One output in the user's values: bool / int64 / object (symbols) / float64 arrays.
+
+        Unassigned DOM, Bool or integer values become None (in an object array);
+        unassigned reals are NaN.
+        """
+        if name not in self.columns:
+            raise UserError(f"'{name}' is not an output of {self.program.name}",
+                            hint=f"its outputs are: {', '.join(self.names())}")
+        raw = self.columns[name]
+        typ = self.type_of(name)
+        if isinstance(typ, ir.RealT):
+            return raw
+        if isinstance(typ, ir.IntT):
+            if (raw == UNSET_INT).any():
+                out = raw.astype(object)
+                out[raw == UNSET_INT] = None
+                return out
+            return raw
+        values = self.domains[name]
+        unset = raw < 0
+        if isinstance(typ, ir.BoolT) and not unset.any():
+            return raw == 1
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in values) and not unset.any():
+            return np.asarray(values, dtype=np.int64)[raw]
+        table = np.empty(len(values) + 1, dtype=object)
+        table[: len(values)] = values
+        table[len(values)] = None
+        return table[np.where(unset, len(values), raw)]
+
+    def view(self) -> dict:
+        """{output name: column(name)} for event predicates."""
+        return {name: self.column(name) for name in self.names()}
+
+    def run(self, i: int) -> tuple:
+        """The tuple of output values of run i (reals as float, unassigned as None)."""
+        out = []
+        for name, typ in self.outputs:
+            raw = self.columns[name][i]
+            if isinstance(typ, ir.RealT):
+                out.append(None if math.isnan(raw) else float(raw))
+            elif isinstance(typ, ir.IntT):
+                out.append(None if raw == UNSET_INT else int(raw))
+            else:
+                out.append(None if raw < 0 else self.domains[name][raw])
+        return tuple(out)
+
+    # ----------------------------------------------------------------- summaries
+
+    def distribution(self, names: Iterable[str] | None = None) -> dict:
+        """{tuple of values of the discrete outputs: count}, most frequent first.
+
+        Real outputs are left out (see `summary` and `within`); pass `names` to
+        choose the columns (all must be discrete).
+        """
+        names = list(self.discrete_names() if names is None else names)
+        for name in names:
+            if name in self.real_names():
+                raise UserError(f"'{name}' is a real output: it has no finite distribution",
+                                hint="use summary() or probability(within(...)) for real outputs")
+        if not names:
+            return {(): self.n}
+        keys = []
+        for name in names:
+            raw = self.columns.get(name)
+            if raw is None:
+                self.column(name)  # raises the friendly error
+            keys.append(raw)
+        result = {}
+        for row, count in sorted(_count_rows(keys), key=lambda rc: -rc[1]):
+            values = []
+            for name, raw in zip(names, row):
+                typ = self.type_of(name)
+                if isinstance(typ, ir.IntT):
+                    values.append(None if raw == UNSET_INT else int(raw))
+                else:
+                    values.append(None if raw < 0 else self.domains[name][raw])
+            result[tuple(values)] = count
+        return result
+
+    def summary(self, name: str) -> RealSummary:
+        """Mean, std and quantiles of a real or integer output over the runs that assigned it."""
+        raw = self.columns.get(name)
+        if raw is None:
+            self.column(name)
+        typ = self.type_of(name)
+        if isinstance(typ, ir.RealT):
+            values = raw[~np.isnan(raw)]
+        elif isinstance(typ, ir.IntT):
+            values = raw[raw != UNSET_INT].astype(np.float64)
+        else:
+            raise UserError(f"'{name}' is not a numeric output", hint="use distribution() for DOM outputs")
+        if not len(values):
+            return RealSummary(name, 0, float("nan"), float("nan"), {q: float("nan") for q in QUANTILE_LEVELS})
+        qs = np.quantile(values, QUANTILE_LEVELS)
+        return RealSummary(name, int(len(values)), float(values.mean()), float(values.std()),
+                           dict(zip(QUANTILE_LEVELS, map(float, qs))))
+
+    def probability(self, event: Callable[[dict], np.ndarray]) -> Frequency:
+        """How often `event(columns)` holds; `columns` maps output names to `column(name)` arrays."""
+        hits = np.asarray(event(self.view()))
+        if hits.shape != (self.n,) or hits.dtype != np.bool_:
+            raise TypeError(f"an event must return a bool array of length {self.n}, got {hits.dtype} {hits.shape}")
+        return Frequency(int(hits.sum()), self.n)
+
+    def within(self, gamma, around: Mapping[str, object], names: Iterable[str] | None = None) -> Callable:
+        """The event 'every real output named is within gamma of around[name]' (closed ball).
+
+        `names` defaults to all real outputs; each needs a centre in `around`.
+        DOM/Bool/integer entries of `around` must be equal.  An unassigned real
+        output is never within.
+        """
+        gamma = float(Fraction(gamma)) if not isinstance(gamma, float) else gamma
+        if gamma < 0:
+            raise UserError(f"gamma must be non-negative, not {gamma}", hint="write e.g. --within 1/2")
+        reals = list(self.real_names() if names is None else names)
+        missing = [n for n in reals if n not in around]
+        if missing:
+            raise UserError(f"no centre for real output(s) {', '.join(missing)}",
+                            hint="give each with --around NAME=VALUE")
+        unknown = [n for n in around if n not in self.columns]
+        if unknown:
+            raise UserError(f"'{unknown[0]}' is not an output of {self.program.name}",
+                            hint=f"its outputs are: {', '.join(self.names())}")
+        checks = {name: _plain(value) for name, value in around.items()}
+
+        def event(columns: dict) -> np.ndarray:
+            ok = np.ones(self.n, dtype=bool)
+            for name, centre in checks.items():
+                col = columns[name]
+                if isinstance(self.type_of(name), ir.RealT):
+                    with np.errstate(invalid="ignore"):
+                        ok &= np.abs(col - float(centre)) <= gamma
+                elif col.dtype == object:
+                    ok &= np.fromiter((_same_value(v, centre) for v in col), dtype=bool, count=self.n)
+                else:
+                    ok &= col == centre
+            return ok
+        return event
+
+    # ----------------------------------------------------------------- combining
+
+    @staticmethod
+    def concat(parts: list["SampleResult"]) -> "SampleResult":
+        """One result from chunks of the same program, eps and inputs."""
+        if not parts:
+            raise ValueError("nothing to concatenate")
+        first = parts[0]
+        columns = {name: np.concatenate([p.columns[name] for p in parts]) for name in first.columns}
+        return SampleResult(first.program, first.eps, first.inputs, columns, sum(p.n for p in parts))
+
+
+# --------------------------------------------------------------------------- the sampler
+
+
+class Sampler:
+    """Executes one program at one eps on one input; reusable across chunks (it keeps
+    the per-group evaluation cache)."""
+
+    def __init__(self, program: ir.Program, inputs: Mapping[str, object], eps,
+                 max_iterations: int = DEFAULT_MAX_ITERATIONS):
+        self.program = program
+        self.eps = as_eps(eps)
+        self.max_iterations = int(max_iterations)
+        missing = [n for n in program.input_names() if n not in inputs]
+        if missing:
+            raise UserError(f"missing input(s): {', '.join(missing)}",
+                            hint="give each with --input NAME=VALUE (arrays as NAME=[v1,v2,...])")
+        self.inputs = {n: inputs[n] for n in program.input_names()}
+        self.types = dict(program.variables)
+        for name, typ in program.inputs:
+            self.types.setdefault(name, typ)
+        for name, typ in program.outputs:
+            self.types.setdefault(name, typ)
+        assigned = _assigned(program.body)
+        # Inputs the program never assigns are constants: they live in every
+        # evaluation environment and are folded exactly into linear forms.
+        self.constants = {n: v for n, v in self.inputs.items() if n not in assigned}
+        self.state_vars = [n for n in self.types if n not in self.constants]
+        self.domains = {n: _domain(t) for n, t in self.types.items() if _domain(t) is not None}
+        self.code_of = {n: {v: i for i, v in enumerate(vals)} for n, vals in self.domains.items()}
+        self._cache: dict = {}
+        self._reads: dict = {}
+        self._exits: dict = {}
+        self.rng: np.random.Generator | None = None
+        self.n = 0
+
+    # ----------------------------------------------------------------- driving
+
+    def run(self, n: int, rng: np.random.Generator) -> SampleResult:
+        """Execute n runs in lockstep and return their outputs."""
+        n = int(n)
+        if n <= 0:
+            raise UserError(f"the number of runs must be positive, not {n}", hint="use e.g. -n 100000")
+        self.rng = rng
+        self.n = n
+        self.codes: dict = {}
+        self.reals: dict = {}
+        self.ints: dict = {}
+        for name in self.state_vars:
+            typ = self.types[name]
+            if name in self.domains:
+                self.codes[name] = np.full(n, -1, dtype=np.int32)
+            elif isinstance(typ, ir.RealT):
+                self.reals[name] = np.full(n, np.nan)
+            elif isinstance(typ, ir.IntT):
+                self.ints[name] = np.full(n, UNSET_INT, dtype=np.int64)
+        for name, value in self.inputs.items():
+            if name in self.constants:
+                continue
+            if name in self.codes:
+                self.codes[name][:] = self._code(name, value, ir.NOWHERE)
+            elif name in self.reals:
+                self.reals[name][:] = float(value)
+            elif name in self.ints:
+                self.ints[name][:] = int(value)
+        self._block(self.program.body, np.arange(n, dtype=np.intp))
+        columns = {}
+        for name, typ in self.program.outputs:
+            if name in self.constants:  # an output that is also an untouched input
+                columns[name] = self._constant_column(name, typ, n)
+            elif name in self.codes:
+                columns[name] = self.codes[name]
+            elif name in self.reals:
+                columns[name] = self.reals[name]
+            else:
+                columns[name] = self.ints[name]
+        return SampleResult(self.program, self.eps, self.inputs, columns, n)
+
+    def _constant_column(self, name, typ, n):
+        value = self.constants[name]
+        if name in self.domains:
+            return np.full(n, self._code(name, value, ir.NOWHERE), dtype=np.int32)
+        if isinstance(typ, ir.RealT):
+            return np.full(n, float(value))
+        return np.full(n, int(value), dtype=np.int64)
+
+    # ----------------------------------------------------------------- statements
+
+    def _block(self, stmts, idx: np.ndarray) -> np.ndarray:
+        """Run statements on the active runs `idx`; return the runs still active after them."""
+        for stmt in stmts:
+            if not len(idx):
+                break
+            if isinstance(stmt, ir.Assign):
+                self._assign(stmt, idx)
+            elif isinstance(stmt, ir.Sample):
+                self._sample(stmt, idx)
+            elif isinstance(stmt, ir.Compare):
+                self._compare(stmt, idx)
+            elif isinstance(stmt, ir.If):
+                cond = self._condition(stmt, stmt.cond, idx)
+                yes = self._block(stmt.then, idx[cond])
+                no = self._block(stmt.other, idx[~cond])
+                if self._may_exit(stmt):  # otherwise every run of idx is still active
+                    idx = self._union((yes, no))
+            elif isinstance(stmt, ir.While):
+                idx = self._while(stmt, idx)
+            elif isinstance(stmt, ir.Exit):
+                return idx[:0]
+            else:  # pragma: no cover - the IR has no other statements
+                raise TypeError(f"unknown statement {stmt!r}")
+        return idx
+
+    def _while(self, stmt: ir.While, idx: np.ndarray) -> np.ndarray:
+        left = []
+        iterations = 0
+        while len(idx):
+            cond = self._condition(stmt, stmt.cond, idx)
+            left.append(idx[~cond])
+            inside = idx[cond]
+            if not len(inside):
+                break
+            iterations += 1
+            if iterations > self.max_iterations:
+                raise UserError.at(
+                    stmt.pos,
+                    f"{len(inside)} of {self.n} runs are still in this loop after {self.max_iterations} iterations",
+                    hint="the loop may not terminate with probability 1 at this input and eps; "
+                         "if it is merely slow, raise the limit (--max-iterations)")
+            idx = self._block(stmt.body, inside)
+        return self._union(left)
+
+    def _union(self, parts) -> np.ndarray:
+        """Disjoint sorted index arrays merged into one sorted array (O(N), no sort)."""
+        parts = [p for p in parts if len(p)]
+        if len(parts) <= 1:
+            return parts[0] if parts else np.zeros(0, dtype=np.intp)
+        mask = np.zeros(self.n, dtype=bool)
+        for part in parts:
+            mask[part] = True
+        return np.flatnonzero(mask)
+
+    def _may_exit(self, stmt) -> bool:
+        found = self._exits.get(id(stmt))
+        if found is None:
+            found = self._exits[id(stmt)] = _contains_exit(stmt)
+        return found
+
+    def _assign(self, stmt: ir.Assign, idx: np.ndarray) -> None:
+        target = stmt.target
+        if target in self.codes:
+            self.codes[target][idx] = self._codes_of_expr(stmt, stmt.expr, target, idx)
+            return
+        kind = "real" if target in self.reals else "int"
+        lin = stmt.expr if isinstance(stmt.expr, ir.Lin) else ir.Lin(kind, (), stmt.expr)
+        values = self._lin_values(stmt, lin, idx, kind)
+        (self.reals if kind == "real" else self.ints)[target][idx] = values
+
+    def _compare(self, stmt: ir.Compare, idx: np.ndarray) -> None:
+        kind = stmt.lhs.kind
+        names = sorted(self._reads_of(stmt))
+        groups, inverse = self._groups(stmt, names, idx)
+
+        def difference(env):
+            lc, lk = self._lin_parts(stmt, stmt.lhs, env)
+            rc, rk = self._lin_parts(stmt, stmt.rhs, env)
+            coefs = dict(lc)
+            for var, c in rc.items():
+                coefs[var] = coefs.get(var, 0) - c
+            return {v: c for v, c in coefs.items() if c != 0}, lk - rk
+
+        parts = [self._cached(stmt, key, group, difference) for key, group in groups]
+        fixed = [None if coefs else _COMPARE_EXACT[stmt.op](const, 0) for coefs, const in parts]
+        if all(f is not None for f in fixed):
+            result = np.asarray(fixed, dtype=bool)[inverse]
+        else:
+            values = self._combine(stmt, parts, inverse, idx, kind)
+            result = _COMPARE[stmt.op](values, 0)
+            if any(f is not None for f in fixed):
+                decided = np.asarray([f is not None for f in fixed])[inverse]
+                result[decided] = np.asarray([bool(f) for f in fixed])[inverse][decided]
+        self.codes[stmt.target][idx] = result.astype(np.int32)
+
+    def _sample(self, stmt: ir.Sample, idx: np.ndarray) -> None:
+        dist = stmt.dist
+        target = stmt.target
+        m = len(idx)
+        if isinstance(dist, ir.Laplace):
+            if target not in self.reals:
+                raise UserError.at(stmt.pos, f"Lap samples a real, but '{target}' is {self.types.get(target)}")
+            mean = self._lin_values(stmt, dist.mean, idx, "real")
+            scale = float(1 / (Fraction(dist.rate) * self.eps))
+            self.reals[target][idx] = mean + self.rng.laplace(0.0, scale, m)
+        elif isinstance(dist, ir.DLaplace):
+            if target not in self.ints:
+                raise UserError.at(stmt.pos, f"DLap samples an integer, but '{target}' is {self.types.get(target)}")
+            mean = self._lin_values(stmt, dist.mean, idx, "int")
+            self.ints[target][idx] = mean + discrete_laplace(self.rng, float(Fraction(dist.rate) * self.eps), m)
+        elif isinstance(dist, (ir.ExpMech, ir.Choose)):
+            if target not in self.codes:
+                raise UserError.at(stmt.pos, f"'{target}' must have a finite (DOM or bool) type to be sampled this way")
+            names = sorted(self._reads_of(stmt))
+            groups, inverse = self._groups(stmt, names, idx)
+            weigh = self._exp_mech_probs if isinstance(dist, ir.ExpMech) else self._choose_probs
+            table = np.asarray([self._cached(stmt, key, group, lambda e: weigh(stmt, e)) for key, group in groups])
+            self.codes[target][idx] = draw_categorical(self.rng, table, inverse)
+        else:  # pragma: no cover
+            raise TypeError(f"unknown distribution {dist!r}")
+
+    # ----------------------------------------------------------------- categorical weights
+
+    def _exp_mech_probs(self, stmt: ir.Sample, env: dict) -> np.ndarray:
+        """P(v) ∝ exp(a eps F(args, v)) over the target's domain, via log-sum-exp."""
+        ev = _evaluate()
+        dist = stmt.dist
+        if dist.fn not in self.program.functions:
+            raise UserError.at(stmt.pos, f"unknown function '{dist.fn}' in Exp")
+        scores = ev.expmech_scores(dist, self.domains[stmt.target], env, self.program, stmt.pos)
+        scale = Fraction(dist.rate) * self.eps
+        logs = [scale * score for _, score in scores]
+        top = max(logs)  # exact shift, so no float ever overflows
+        weights = np.asarray([math.exp(float(max(x - top, -800))) for x in logs])
+        return weights / weights.sum()
+
+    def _choose_probs(self, stmt: ir.Sample, env: dict) -> np.ndarray:
+        """The user distribution's weights (floats; mpmath when a float overflows), normalised."""
+        ev = _evaluate()
+        dist = stmt.dist
+        if dist.dist not in self.program.distributions:
+            raise UserError.at(stmt.pos, f"unknown distribution '{dist.dist}'")
+        size = len(self.domains[stmt.target])
+        try:
+            pairs = ev.choose_weights(dist, env, self.program, float(self.eps), math.exp, float, stmt.pos)
+            weights = self._weight_vector(stmt, pairs, size, float)
+        except (OverflowError, _NonFinite):
+            weights = None
+        if weights is None:  # redo with mpmath's unbounded exponents, scaled by the largest weight
+            import mpmath
+            mp = lambda q: mpmath.mpf(Fraction(q).numerator) / Fraction(q).denominator  # noqa: E731
+            pairs = ev.choose_weights(dist, env, self.program, mp(self.eps), mpmath.exp, mp, stmt.pos)
+            top = max(abs(w) for _, w in pairs)
+            weights = self._weight_vector(stmt, [(v, w / top if top else w) for v, w in pairs], size, float)
+        if (weights < 0).any():
+            raise UserError.at(stmt.pos, f"distribution '{dist.dist}' has a negative weight here",
+                               hint="weights must be non-negative")
+        total = weights.sum()
+        if not total > 0:
+            raise UserError.at(stmt.pos, f"all weights of distribution '{dist.dist}' are zero here",
+                               hint="at least one outcome needs a positive weight")
+        return weights / total
+
+    def _weight_vector(self, stmt, pairs, size, convert) -> np.ndarray:
+        weights = np.zeros(size)
+        for value, weight in pairs:
+            weights[self._code(stmt.target, value, stmt.pos)] += convert(weight)
+        if not np.isfinite(weights).all():
+            raise _NonFinite()
+        return weights
+
+    # ----------------------------------------------------------------- deterministic pieces
+
+    def _reads_of(self, node) -> list:
+        """Grouping keys of a statement: state (non-constant) Bool/DOM variables its expressions read."""
+        key = id(node)
+        found = self._reads.get(key)
+        if found is None:
+            if isinstance(node, ir.Assign):
+                parts = [node.expr]
+            elif isinstance(node, ir.Compare):
+                parts = [node.lhs, node.rhs]
+            elif isinstance(node, ir.Sample):
+                d = node.dist
+                parts = [d.mean] if isinstance(d, (ir.Laplace, ir.DLaplace)) else list(d.args)
+            elif isinstance(node, (ir.If, ir.While)):
+                parts = [node.cond]
+            else:
+                parts = [node]
+            names = reads(tuple(parts))
+            bad = [n for n in names if n not in self.constants and n not in self.codes]
+            if bad:
+                raise UserError.at(getattr(node, "pos", ir.NOWHERE),
+                                   f"'{bad[0]}' is read here but is not a Bool or DOM variable")
+            found = sorted(n for n in names if n in self.codes)
+            self._reads[key] = found
+        return found
+
+    def _groups(self, node, names: list, idx: np.ndarray):
+        """Split runs idx by the values of `names`: ([(codes, group)], inverse); `group`
+        is what `_cached` needs to build the group's environment on a cache miss."""
+        if not names:
+            return [((), ((), ()))], np.zeros(len(idx), dtype=np.intp)
+        cols = [self._take(self.codes[n], idx) for n in names]
+        radices = [len(self.domains[n]) + 1 for n in names]
+        space = math.prod(radices)
+        if len(names) == 1 and space <= _LOOKUP_LIMIT:
+            key = cols[0] + 1
+            present = np.flatnonzero(np.bincount(key, minlength=space))
+            if len(present) == 1:
+                inverse = np.zeros(len(idx), dtype=np.intp)
+            else:
+                table = np.empty(space, dtype=np.intp)
+                table[present] = np.arange(len(present))
+                inverse = table[key]
+            keys = [(int(k) - 1,) for k in present]
+        elif space < (1 << 62):
+            key = cols[0].astype(np.int64) + 1
+            mult = radices[0]
+            for col, radix in zip(cols[1:], radices[1:]):
+                key += (col.astype(np.int64) + 1) * mult
+                mult *= radix
+            if space <= _LOOKUP_LIMIT:
+                present = np.flatnonzero(np.bincount(key, minlength=space))
+                table = np.empty(space, dtype=np.intp)
+                table[present] = np.arange(len(present))
+                inverse = table[key]
+            else:
+                present, inverse = np.unique(key, return_inverse=True)
+            keys = []
+            for k in present.tolist():
+                codes = []
+                for radix in radices:
+                    codes.append(k % radix - 1)
+                    k //= radix
+                keys.append(tuple(codes))
+        else:
+            rows, inverse = np.unique(np.stack(cols, axis=1), axis=0, return_inverse=True)
+            keys = [tuple(r) for r in rows.tolist()]
+        inverse = np.asarray(inverse).reshape(-1)
+        for codes in keys:
+            for name, code in zip(names, codes):
+                if code < 0:
+                    raise UserError.at(getattr(node, "pos", ir.NOWHERE), f"'{name}' is read before it is assigned",
+                                       hint="assign it on every path that reaches this statement")
+        return [(codes, (codes, names)) for codes in keys], inverse
+
+    def _cached(self, node, key, group, compute):
+        """compute(env) for one group (codes, names), cached per statement and group across chunks."""
+        slot = (id(node), key)
+        try:
+            return self._cache[slot]
+        except KeyError:
+            codes, names = group
+            env = dict(self.constants)
+            for name, code in zip(names, codes):
+                env[name] = self.domains[name][code]
+            value = self._cache[slot] = compute(env)
+            return value
+
+    def _code(self, target: str, value, pos) -> int:
+        """The code of a Bool/DOM value in the target's domain (UserError if outside)."""
+        typ = self.types[target]
+        if isinstance(typ, ir.BoolT):
+            if isinstance(value, (bool, np.bool_)):
+                return int(bool(value))
+        elif not isinstance(value, (bool, np.bool_)):
+            if isinstance(value, Fraction) and value.denominator == 1:
+                value = int(value)
+            code = self.code_of[target].get(value)
+            if code is not None:
+                return code
+        raise UserError.at(pos, f"value {value!r} is outside the domain {typ} of '{target}'",
+                           hint="check the arithmetic feeding this assignment, or widen the declared domain")
+
+    def _codes_of_expr(self, stmt, expr, target: str, idx: np.ndarray) -> np.ndarray:
+        ev = _evaluate()
+        groups, inverse = self._groups(stmt, self._reads_of(stmt), idx)
+        pos = getattr(stmt, "pos", ir.NOWHERE)
+        if isinstance(stmt, ir.Assign):
+            value_of = lambda e: ev.eval_assign(stmt, e, self.program)  # noqa: E731
+        else:
+            value_of = lambda e: ev.eval_expr(expr, e, self.program, pos)  # noqa: E731
+        table = [self._cached(stmt, key, group, lambda e: self._code(target, value_of(e), pos)) for key, group in groups]
+        return np.asarray(table, dtype=np.int32)[inverse]
+
+    def _condition(self, stmt, cond, idx: np.ndarray) -> np.ndarray:
+        ev = _evaluate()
+        groups, inverse = self._groups(stmt, self._reads_of(stmt), idx)
+
+        def truth(env):
+            value = ev.eval_expr(cond, env, self.program, stmt.pos)
+            if not isinstance(value, (bool, np.bool_)):
+                raise UserError.at(stmt.pos, f"the condition is {value!r}, not true or false")
+            return bool(value)
+        table = [self._cached(stmt, key, group, truth) for key, group in groups]
+        return np.asarray(table, dtype=bool)[inverse]
+
+    def _lin_parts(self, node, lin: ir.Lin, env: dict):
+        """({state variable: exact coefficient}, exact constant) of a linear form in one group.
+
+        Constant (never assigned) real/int inputs are folded into the constant
+        exactly, so comparisons between inputs and constants are decided exactly.
+        """
+        pos = getattr(node, "pos", ir.NOWHERE)
+        coefs, const = _evaluate().lin_value_parts(lin, env, self.program, pos)
+        kept = {}
+        for var, coef in coefs.items():
+            if var in self.constants:
+                const += coef * Fraction(self.constants[var])
+            elif var in self.reals or var in self.ints:
+                kept[var] = coef
+            else:
+                raise UserError.at(pos, f"'{var}' in a linear form is not a real or integer variable")
+        return kept, const
+
+    def _lin_values(self, node, lin: ir.Lin, idx: np.ndarray, kind: str) -> np.ndarray:
+        groups, inverse = self._groups(node, self._reads_of(node), idx)
+        # A statement evaluates at most one linear form here (Assign: its value,
+        # Sample: the mean), so the statement identifies it in the cache.
+        parts = [self._cached(node, ("lin",) + tuple(key), group, lambda e: self._lin_parts(node, lin, e))
+                 for key, group in groups]
+        return self._combine(node, parts, inverse, idx, kind)
+
+    def _combine(self, node, parts: list, inverse: np.ndarray, idx: np.ndarray, kind: str) -> np.ndarray:
+        """Evaluate per-group linear forms `parts` on the runs idx (group of each run: inverse).
+
+        The result may be a read-only view of a state array; callers never modify it in place.
+        """
+        pos = getattr(node, "pos", ir.NOWHERE)
+        variables = sorted({v for coefs, _ in parts for v in coefs})
+        single = len(parts) == 1
+        integer = kind == "int"
+        if integer:
+            for coefs, const in parts:
+                if any(Fraction(c).denominator != 1 for c in coefs.values()) or Fraction(const).denominator != 1:
+                    raise UserError.at(pos, "an integer expression has a non-integer coefficient or constant",
+                                       hint="integer expressions (DLap samples) need integer coefficients")
+        convert, dtype, store = (int, np.int64, self.ints) if integer else (float, np.float64, self.reals)
+        values = None
+        for var in variables:
+            column = self._take(store[var], idx)
+            coefs = np.asarray([convert(c.get(var, 0)) for c, _ in parts], dtype=dtype)
+            if single:
+                used = column
+                term = column if coefs[0] == 1 else coefs[0] * column
+            else:
+                per_run = coefs[inverse]
+                nonzero = per_run != 0
+                used = column[nonzero]
+                term = np.where(nonzero, per_run * column, 0)
+            unset = (used == UNSET_INT) if integer else np.isnan(used)
+            if unset.any():
+                raise UserError.at(pos, f"'{var}' is read before it is assigned",
+                                   hint="assign it on every path that reaches this statement")
+            values = term if values is None else values + term
+        consts = np.asarray([convert(const) for _, const in parts], dtype=dtype)
+        if values is None:
+            return np.full(len(idx), consts[0], dtype=dtype) if single else consts[inverse]
+        if single:
+            return values + consts[0] if consts[0] != 0 else values
+        return values + consts[inverse]
+
+    def _take(self, array: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """array[idx] for reading; the array itself when idx is every run (idx is sorted and unique)."""
+        return array if len(idx) == self.n else array[idx]
+
+
+class _NonFinite(Exception):
+    """A float weight came out infinite or NaN (overflow): retry with mpmath."""
+
+
+# --------------------------------------------------------------------------- primitive samplers
+
+
+def discrete_laplace(rng: np.random.Generator, rate: float, size: int) -> np.ndarray:
+    """Integers K with P(K = k) = (1-p)/(1+p) p^|k|, p = exp(-rate): the difference of
+    two independent geometric variables on {0, 1, ...} with P(G = g) = (1-p) p^g.
+
+    (P(G1 - G2 = k) = sum_g (1-p)^2 p^(g+k) p^g = (1-p)^2 p^k / (1-p^2) for k >= 0.)
+    """
+    success = -math.expm1(-rate)  # 1 - p, accurate for small rates
+    if success <= 0:
+        raise UserError(f"the discrete Laplace rate {rate} is too small to sample", hint="use a larger eps")
+    g1 = rng.geometric(success, size)
+    g2 = rng.geometric(success, size)
+    return g1.astype(np.int64) - g2.astype(np.int64)  # numpy's geometric counts trials (>= 1): offsets cancel
+
+
+def draw_categorical(rng: np.random.Generator, probs: np.ndarray, inverse: np.ndarray) -> np.ndarray:
+    """One code per run: run i draws from row probs[inverse[i]] by inverse CDF.
+
+    An outcome of probability 0 is never drawn: each row's CDF ends at exactly
+    1.0 and the search is right-sided.
+    """
+    m = len(inverse)
+    u = rng.random(m)
+    cdf = np.cumsum(probs, axis=1)
+    cdf /= cdf[:, -1:]
+    if len(cdf) == 1:
+        return np.searchsorted(cdf[0], u, side="right").astype(np.int32)
+    out = np.empty(m, dtype=np.int32)
+    order = np.argsort(inverse, kind="stable")
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(inverse, minlength=len(cdf)))))
+    for g in range(len(cdf)):
+        members = order[bounds[g]:bounds[g + 1]]
+        if len(members):
+            out[members] = np.searchsorted(cdf[g], u[members], side="right")
+    return out
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def simulate(program: ir.Program, inputs: Mapping[str, object], eps, n: int,
+             rng: np.random.Generator | None = None, *, seed: int | None = None,
+             chunk: int = DEFAULT_CHUNK, max_iterations: int = DEFAULT_MAX_ITERATIONS,
+             progress: Callable[[int], None] | None = None) -> SampleResult:
+    """Run `program` n times at `eps` on `inputs` ({flat name: value}, as from
+    `inputs.bind_inputs`), in chunks of at most `chunk` runs.
+
+    Pass a `numpy.random.Generator` or a seed; the same seed and chunk size give
+    the same result.  `progress(k)` is called after each chunk with its size.
+    """
+    if rng is None:
+        rng = np.random.default_rng(seed)
+    n = int(n)
+    if n <= 0:
+        raise UserError(f"the number of runs must be positive, not {n}", hint="use e.g. -n 100000")
+    if chunk <= 0:
+        raise UserError(f"the chunk size must be positive, not {chunk}")
+    sampler = Sampler(program, inputs, eps, max_iterations=max_iterations)
+    parts = []
+    done = 0
+    while done < n:
+        size = min(chunk, n - done)
+        parts.append(sampler.run(size, rng))
+        done += size
+        if progress is not None:
+            progress(size)
+    return parts[0] if len(parts) == 1 else SampleResult.concat(parts)
+
+
+def _count_rows(columns: list) -> list:
+    """[(row values, count)] for the distinct rows of equally long 1-D columns.
+
+    Each column is factorised on its own (a cheap 1-D unique) and the codes are
+    packed into one int64 per run, so one 1-D unique counts the rows; a row-wise
+    np.unique(axis=0) sorts whole rows and is several times slower at 10^6 runs.
+    """
+    codes, levels, radix = [], [], 1
+    for col in columns:
+        lv, inv = np.unique(col, return_inverse=True)
+        codes.append(inv.astype(np.int64))
+        levels.append(lv)
+        radix *= max(len(lv), 1)
+    if radix >= 2**62:  # too many combinations to pack: sort rows instead
+        uniq, counts = np.unique(np.stack(columns, axis=1), axis=0, return_counts=True)
+        return list(zip(uniq.tolist(), counts.tolist()))
+    packed = np.zeros(len(columns[0]), dtype=np.int64)
+    for inv, lv in zip(codes, levels):
+        packed = packed * max(len(lv), 1) + inv
+    uniq, counts = np.unique(packed, return_counts=True)
+    rows = []
+    for key, count in zip(uniq.tolist(), counts.tolist()):
+        row = []
+        for lv in reversed(levels):
+            size = max(len(lv), 1)
+            key, idx = divmod(key, size)
+            row.append(lv[idx].item())
+        rows.append((row[::-1], count))
+    return rows

@@ -1,0 +1,558 @@
+"""Structure in a program that lets privacy checks scale: independent parts,
+shared sub-chains and symmetric inputs.
+
+A privacy claim quantifies over every input, every neighbour and every output,
+so building one Markov chain per input (as DiPC did) costs 2^n chains for n
+clients.  Three exact facts about the program cut that down; each is *proved*
+from the program, never assumed:
+
+* **Independent components** (`components`).  Top-level statements are grouped
+  by data flow (a statement joins the group of every statement whose value it
+  may read; a statement that may leave a variable unchanged joins the earlier
+  writers of it).  Groups that share nothing draw independent noise and write
+  disjoint outputs, so the output distribution is the product of the groups'
+  distributions (randomized response: one group per client).  Programs with
+  `exit` are not split (an exit stops every group).
+
+* **Kernel chains** (`KernelChain`).  The body is cut between top-level
+  statements wherever every live variable is finite (Bool/DOM); each block
+  between cuts is a finite stochastic kernel from the live state before it to
+  the live state after it, computed once per (block, input values it reads,
+  state) by the exact DTMC of the block alone.  The distribution at an input is
+  the initial state pushed through the kernels; prefixes are shared between
+  inputs (a trie), so 2^n inputs cost about 2^(n+1) small steps, not 2^n chains.
+  `exit` is kept exact with a halted flag: a halted state passes through later
+  kernels unchanged.
+
+* **Symmetric inputs** (`KernelChain.symmetric_runs`).  A run of consecutive
+  blocks that are the same statements up to renaming their one input, whose
+  kernels K(a) commute (K(a)K(b) = K(b)K(a), checked exactly on every state the
+  run can reach), gives the same output distribution for inputs that are equal
+  up to a permutation of those positions (adjacent transpositions generate all
+  permutations).  Randomized response with a counting wrapper is the example:
+  n + 1 canonical inputs instead of 2^n.
+"""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC, compile_program, liveness, mul, reads
+from dipc_plus.exact.expoly import ExpFrac
+from dipc_plus.semantics.distribution import distribution_of_chain
+
+HALT = "__halted"
+
+
+# --------------------------------------------------------------------------- reads and writes
+
+
+def stmt_reads(s) -> set:
+    """Every variable a statement may read (nested statements included)."""
+    if isinstance(s, ir.Assign):
+        return reads(s.expr)
+    if isinstance(s, ir.Sample):
+        d = s.dist
+        if isinstance(d, (ir.Laplace, ir.DLaplace)):
+            return reads(d.mean)
+        return reads(d.args)
+    if isinstance(s, ir.Compare):
+        return reads((s.lhs, s.rhs))
+    if isinstance(s, ir.If):
+        out = reads(s.cond)
+        for t in s.then + s.other:
+            out |= stmt_reads(t)
+        return out
+    if isinstance(s, ir.While):
+        out = reads(s.cond)
+        for t in s.body:
+            out |= stmt_reads(t)
+        return out
+    return set()
+
+
+def may_write(s) -> set:
+    if isinstance(s, (ir.Assign, ir.Sample, ir.Compare)):
+        return {s.target}
+    if isinstance(s, ir.If):
+        out: set = set()
+        for t in s.then + s.other:
+            out |= may_write(t)
+        return out
+    if isinstance(s, ir.While):
+        out = set()
+        for t in s.body:
+            out |= may_write(t)
+        return out
+    return set()
+
+
+def must_write(s) -> set:
+    if isinstance(s, (ir.Assign, ir.Sample, ir.Compare)):
+        return {s.target}
+    if isinstance(s, ir.If):
+        a: set = set()
+        for t in s.then:
+            a |= must_write(t)
+        b: set = set()
+        for t in s.other:
+            b |= must_write(t)
+        return a & b
+    return set()
+
+
+def exposed_reads(stmts) -> set:
+    """Variables a statement list may read before writing them."""
+    killed: set = set()
+    out: set = set()
+    for s in stmts:
+        if isinstance(s, ir.If):
+            out |= reads(s.cond) - killed
+            out |= (exposed_reads(s.then) | exposed_reads(s.other)) - killed
+        elif isinstance(s, ir.While):
+            out |= (reads(s.cond) | exposed_reads(s.body)) - killed
+        else:
+            out |= stmt_reads(s) - killed
+        killed |= must_write(s)
+    return out
+
+
+def contains_exit(stmts) -> bool:
+    for s in stmts:
+        if isinstance(s, ir.Exit):
+            return True
+        if isinstance(s, ir.If) and (contains_exit(s.then) or contains_exit(s.other)):
+            return True
+        if isinstance(s, ir.While) and contains_exit(s.body):
+            return True
+    return False
+
+
+def contains_while(stmts) -> bool:
+    for s in stmts:
+        if isinstance(s, ir.While):
+            return True
+        if isinstance(s, ir.If) and (contains_while(s.then) or contains_while(s.other)):
+            return True
+    return False
+
+
+def is_finite(t) -> bool:
+    return isinstance(t, (ir.BoolT, ir.DomT))
+
+
+# --------------------------------------------------------------------------- independent components
+
+
+@dataclass
+class Component:
+    """An independent part of a program: a sub-program over some inputs and outputs."""
+    program: ir.Program
+    inputs: tuple   # flat input names it reads
+    outputs: tuple  # flat output names it writes
+
+
+def _sub_program(program: ir.Program, body, inputs, outputs, name: str, extra_vars=None) -> ir.Program:
+    variables = dict(program.variables)
+    variables.update(extra_vars or {})
+    return dataclasses.replace(program, name=name, body=tuple(body), inputs=tuple(inputs),
+                               outputs=tuple(outputs), variables=variables)
+
+
+def components(program: ir.Program) -> list[Component] | None:
+    """The independent components of `program`, or None when it does not split."""
+    body = program.body
+    if contains_exit(body) or len(body) < 2:
+        return None
+    input_names = set(program.input_names())
+    parent = list(range(len(body)))
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def union(i, j):
+        a, b = find(i), find(j)
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+
+    last: dict[str, set] = {}
+    for j, s in enumerate(body):
+        for v in exposed_reads([s]):
+            if v in input_names:
+                continue
+            for w in last.get(v, ()):
+                union(j, w)
+        must = must_write(s)
+        for v in may_write(s):
+            if v in must:
+                last[v] = {j}
+            else:
+                for w in last.get(v, ()):
+                    union(j, w)
+                last[v] = set(last.get(v, ())) | {j}
+    for o in program.output_names():
+        ws = sorted(last.get(o, ()))
+        for w in ws[1:]:
+            union(ws[0], w)
+    groups: dict[int, list[int]] = {}
+    for j in range(len(body)):
+        groups.setdefault(find(j), []).append(j)
+    out_owner = {}
+    for o in program.output_names():
+        ws = last.get(o)
+        if ws:
+            out_owner[o] = find(next(iter(ws)))
+    comps = []
+    for root, idx in sorted(groups.items()):
+        outs = [o for o in program.output_names() if out_owner.get(o) == root]
+        stmts = [body[j] for j in idx]
+        if not outs:
+            if contains_while(stmts):
+                return None  # a loop's termination mass would be lost by dropping it
+            continue
+        read = set()
+        for s in stmts:
+            read |= stmt_reads(s)
+        ins = [(n, t) for n, t in program.inputs if n in read]
+        outs_t = [(n, t) for n, t in program.outputs if n in outs]
+        sub = _sub_program(program, stmts, ins, outs_t, f"{program.name}#{len(comps) + 1}")
+        comps.append(Component(sub, tuple(n for n, _ in ins), tuple(outs)))
+    if len(comps) < 2:
+        return None
+    return comps
+
+
+# --------------------------------------------------------------------------- IR renaming (shape keys)
+
+
+def _map_ir(obj, var_map: dict):
+    """The same IR with variables renamed by var_map and every position erased."""
+    if isinstance(obj, ir.Pos):
+        return ir.NOWHERE
+    if isinstance(obj, ir.Var):
+        return ir.Var(var_map.get(obj.name, obj.name))
+    if isinstance(obj, ir.Lin):
+        return ir.Lin(obj.kind, tuple((_map_ir(c, var_map), var_map.get(v, v)) for c, v in obj.terms),
+                      _map_ir(obj.const, var_map))
+    if isinstance(obj, tuple):
+        return tuple(_map_ir(x, var_map) for x in obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        changes = {}
+        for f in dataclasses.fields(obj):
+            value = getattr(obj, f.name)
+            if f.name == "target" and isinstance(value, str):
+                changes[f.name] = var_map.get(value, value)
+            else:
+                changes[f.name] = _map_ir(value, var_map)
+        return dataclasses.replace(obj, **changes)
+    return obj
+
+
+def _replace_exits(stmts) -> tuple:
+    out = []
+    for s in stmts:
+        if isinstance(s, ir.Exit):
+            out.append(ir.Assign(HALT, ir.Const(True), s.pos))
+            out.append(s)
+        elif isinstance(s, ir.If):
+            out.append(dataclasses.replace(s, then=_replace_exits(s.then), other=_replace_exits(s.other)))
+        elif isinstance(s, ir.While):
+            out.append(dataclasses.replace(s, body=_replace_exits(s.body)))
+        else:
+            out.append(s)
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- kernel chains
+
+
+@dataclass
+class Block:
+    stmts: tuple
+    inputs: tuple     # program inputs the block reads (flat names, program order)
+    live_in: tuple    # state variables before the block
+    live_out: tuple   # state variables after it
+    shape: object = None  # statements with the inputs renamed, positions erased
+    program: ir.Program | None = None
+
+
+@dataclass
+class SymmetricRun:
+    """Input positions whose values may be permuted without changing the output distribution."""
+    inputs: tuple      # flat input names, one per block of the run
+    values: tuple      # the input values the commutation was checked for
+
+    def __str__(self) -> str:
+        return f"permutations of ({', '.join(self.inputs)})"
+
+
+class KernelChain:
+    """The program as a chain of finite kernels (see the module doc); `build` returns None
+    when it has fewer than two blocks."""
+
+    def __init__(self, program: ir.Program, blocks: list[Block], has_exit: bool,
+                 max_states: int = DEFAULT_MAX_STATES):
+        self.program = program
+        self.blocks = blocks
+        self.has_exit = has_exit
+        self.max_states = max_states
+        self.types = program.variables
+        self.outputs = tuple(program.output_names())
+        self._rows: dict = {}
+        self._trie: dict = {}
+        self.kernel_chains_built = 0
+        self.transform = None      # maps each kernel entry (an ExpFrac) to a number, see at_point
+        self._base = None
+
+    def at_point(self, transform) -> "KernelChain":
+        """The same chain with every kernel entry mapped by `transform` (e.g. its exact rational
+        value at eps = ln 2), so pushing distributions through it is plain rational arithmetic."""
+        other = KernelChain(self.program, self.blocks, self.has_exit, self.max_states)
+        other.transform = transform
+        other._base = self
+        return other
+
+    # -- construction ------------------------------------------------------------------
+    @staticmethod
+    def build(program: ir.Program, max_states: int = DEFAULT_MAX_STATES) -> "KernelChain | None":
+        body = program.body
+        if len(body) < 2:
+            return None
+        inputs = set(program.input_names())
+        outputs = program.output_names()
+        starts = [len(compile_program(body[:j])) - 1 for j in range(len(body) + 1)]
+        code = compile_program(body)
+        live = liveness(code, outputs)
+        order = {v: i for i, v in enumerate(program.variables)}
+
+        def live_at(j):
+            if j == len(body):
+                return tuple(outputs)
+            names = [v for v in live[starts[j]] if v not in inputs]
+            return tuple(sorted(names, key=lambda v: order.get(v, len(order))))
+
+        cuts = [0]
+        for j in range(1, len(body)):
+            if all(is_finite(program.variables.get(v)) for v in live_at(j)):
+                cuts.append(j)
+        cuts.append(len(body))
+        pieces = [(cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
+        # pieces that read no input join the previous one; leading ones form a prefix block
+        merged: list[list[int]] = []
+        for a, b in pieces:
+            if merged and not _reads_inputs(body, (a, b), inputs):
+                merged[-1][1] = b
+            else:
+                merged.append([a, b])
+        if sum(1 for a, b in merged if _reads_inputs(body, (a, b), inputs)) < 2:
+            return None  # one block reads every input: nothing to share
+        blocks = []
+        for a, b in merged:
+            stmts = body[a:b]
+            read = set()
+            for s in stmts:
+                read |= stmt_reads(s)
+            ins = tuple(n for n in program.input_names() if n in read)
+            rename = {x: f"__x{i}" for i, x in enumerate(ins)}
+            blocks.append(Block(stmts, ins, live_at(a), live_at(b), shape=(_map_ir(stmts, rename),
+                                                                            live_at(a), live_at(b))))
+        has_exit = contains_exit(body)
+        chain = KernelChain(program, blocks, has_exit, max_states)
+        for k, blk in enumerate(blocks):
+            blk.program = chain._block_program(k, blk)
+        return chain
+
+    def _block_program(self, k: int, blk: Block) -> ir.Program:
+        p = self.program
+        types = p.variables
+        ins = [(v, types[v]) for v in blk.live_in] + [(x, dict(p.inputs)[x]) for x in blk.inputs]
+        outs = [(v, types[v]) for v in blk.live_out]
+        stmts = blk.stmts
+        extra = {}
+        if self.has_exit:
+            stmts = (ir.Assign(HALT, ir.Const(False), ir.NOWHERE),) + _replace_exits(stmts)
+            outs.append((HALT, ir.BoolT()))
+            extra[HALT] = ir.BoolT()
+            # after an exit the outputs are read as they are: keep them in the state
+            for o in self.outputs:
+                if o not in blk.live_out:
+                    outs.append((o, types[o]))
+        return _sub_program(p, stmts, ins, outs, f"{p.name}@block{k + 1}", extra)
+
+    # -- kernels -----------------------------------------------------------------------------
+    def row(self, k: int, xs: tuple, state: tuple) -> dict:
+        """{next state: probability} from `state` through block k with its inputs = xs."""
+        key = (self.blocks[k].shape, xs, state)
+        found = self._rows.get(key)
+        if found is not None:
+            return found
+        if self._base is not None:
+            found = {t: self.transform(p) for t, p in self._base.row(k, xs, state).items()}
+            self._rows[key] = found
+            return found
+        blk = self.blocks[k]
+        if state and state[0] == HALT:
+            found = {state: ExpFrac.of(1)}
+            self._rows[key] = found
+            return found
+        env = dict(zip(blk.live_in, state))
+        env.update(zip(blk.inputs, xs))
+        chain = DTMC(blk.program, env, max_states=self.max_states)
+        self.kernel_chains_built += 1
+        dist = distribution_of_chain(chain)
+        names = dist.names
+        n_live = len(blk.live_out)
+        found = {}
+        for outcome, p in dist.items():
+            values = dict(zip(names, outcome.values))
+            if self.has_exit and values.get(HALT):
+                nxt = (HALT,) + tuple(values.get(o) for o in self.outputs)
+            else:
+                nxt = tuple(values[v] for v in blk.live_out[:n_live])
+            found[nxt] = found[nxt] + p if nxt in found else p
+        self._rows[key] = found
+        return found
+
+    def _step(self, k: int, xs: tuple, before: dict) -> dict:
+        after: dict = {}
+        product = mul if self.transform is None else (lambda a, b: a * b)
+        for state, p in before.items():
+            for nxt, q in self.row(k, xs, state).items():
+                term = product(p, q)
+                after[nxt] = after[nxt] + term if nxt in after else term
+        return after
+
+    def state_after(self, k: int, env: dict) -> dict:
+        """The state distribution after blocks 0..k at the input env (shared prefixes cached)."""
+        key = tuple(tuple(env[x] for x in self.blocks[j].inputs) for j in range(k + 1))
+        found = self._trie.get(key)
+        if found is not None:
+            return found
+        one = ExpFrac.of(1) if self.transform is None else self.transform(ExpFrac.of(1))
+        before = {(): one} if k == 0 else self.state_after(k - 1, env)
+        found = self._step(k, key[-1], before)
+        self._trie[key] = found
+        return found
+
+    def distribution(self, env: dict) -> dict:
+        """{tuple of output values (program order): probability} at the flat input env."""
+        final = self.state_after(len(self.blocks) - 1, env)
+        last = self.blocks[-1]
+        out: dict = {}
+        for state, p in final.items():
+            if state and state[0] == HALT:
+                values = state[1:]
+            else:
+                named = dict(zip(last.live_out, state))
+                values = tuple(named[o] for o in self.outputs)
+            out[values] = out[values] + p if values in out else p
+        return out
+
+    def forget(self) -> None:
+        """Drop the cached prefixes (the kernels stay)."""
+        self._trie.clear()
+
+    # -- symmetry ------------------------------------------------------------------------------
+    def symmetric_runs(self, points) -> list[SymmetricRun]:
+        """Runs of blocks whose inputs may be permuted (proved by exact commutation of kernels
+        on every reachable state, for the input values that occur in `points`: a list of flat
+        environments, or a grid {flat name: values})."""
+        runs = []
+        blocks = self.blocks
+        k = 0
+        while k < len(blocks):
+            b = blocks[k]
+            if len(b.inputs) != 1 or b.live_in != b.live_out:
+                k += 1
+                continue
+            end = k + 1
+            t0 = dict(self.program.inputs)[b.inputs[0]]
+            while (end < len(blocks) and blocks[end].shape == b.shape and len(blocks[end].inputs) == 1
+                   and dict(self.program.inputs)[blocks[end].inputs[0]] == t0):
+                end += 1
+            if end - k >= 2:
+                run = self._check_run(k, end, points)
+                if run is not None:
+                    runs.append(run)
+            k = end
+        return runs
+
+    def _check_run(self, start: int, end: int, points: list[dict]) -> SymmetricRun | None:
+        names = tuple(self.blocks[j].inputs[0] for j in range(start, end))
+        values = []
+        before = [x for j in range(start) for x in self.blocks[j].inputs]
+        if isinstance(points, dict):  # a grid
+            for x in names:
+                for v in points[x]:
+                    if not any(_same(v, w) for w in values):
+                        values.append(v)
+            size = 1
+            for x in before:
+                size *= len(points[x])
+            if size > 4096:
+                return None
+            prefixes = [dict(zip(before, c)) for c in itertools.product(*(points[x] for x in before))]
+        else:
+            for u in points:
+                for x in names:
+                    v = u[x]
+                    if not any(_same(v, w) for w in values):
+                        values.append(v)
+            prefixes = points
+        # states at the start of the run, over every prefix of the given points
+        reach: set = set()
+        seen_prefix = set()
+        for u in prefixes:
+            key = tuple(tuple(u[x] for x in self.blocks[j].inputs) for j in range(start))
+            if key in seen_prefix:
+                continue
+            seen_prefix.add(key)
+            if start == 0:
+                reach.add(())
+            else:
+                reach |= set(self.state_after(start - 1, u))
+        # a transposition of blocks j, j+1 (start <= j < end - 1) acts on the states before block j
+        layer = set(reach)
+        check = set(layer)
+        for _ in range(end - start - 2):
+            nxt_layer = set()
+            for s in layer:
+                for a in values:
+                    nxt_layer |= set(self.row(start, (a,), s))
+            layer = nxt_layer - check
+            check |= nxt_layer
+        for s in check:
+            for a, b in itertools.combinations(values, 2):
+                ab = self._step(start, (b,), self.row(start, (a,), s))
+                ba = self._step(start, (a,), self.row(start, (b,), s))
+                if set(ab) != set(ba) or any(ab[t] != ba[t] for t in ab):
+                    return None
+        return SymmetricRun(names, tuple(values))
+
+
+def _reads_inputs(body, piece, inputs) -> bool:
+    read = set()
+    for s in body[piece[0]:piece[1]]:
+        read |= stmt_reads(s)
+    return bool(read & inputs)
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    return a == b
+
+
+def value_key(v):
+    """A total order on input values (Booleans, numbers, symbols)."""
+    if isinstance(v, bool):
+        return (0, int(v), "")
+    if isinstance(v, (int, Fraction)):
+        return (1, Fraction(v), "")
+    return (2, 0, str(v))
