@@ -39,6 +39,7 @@ from dipc_plus.claims.distances import (INF, INPUT_DISTANCES, OUTPUT_DISTANCES, 
                         OutputDistance, ZeroOneInput, make_output_distance)
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.evaluate import domain_values
+from dipc_plus.semantics.values import freeze_env, show_env, show_value
 from dipc_plus.claims.formula import Formula, Where, parse as parse_formula
 
 TOP_KEYS = ("program", "accuracy", "privacy")
@@ -144,7 +145,7 @@ class AccuracyClaim:
     def det_at(self, u: Mapping) -> dict:
         """det(u): the noise-free output, or the table's row."""
         if self.det == "table":
-            key = _freeze(u)
+            key = freeze_env(u)
             if key not in self.table:
                 raise UserError(f"the det table has no row for the input {show_env(u)}", file=self.file,
                                 hint="add a row to [[accuracy.table]] or drop the input")
@@ -282,22 +283,10 @@ def parse_number(value) -> Fraction | None:
     return None
 
 
-def show_value(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
 
 
-def show_env(env: Mapping) -> str:
-    return "{" + ", ".join(f"{k}={show_value(v)}" for k, v in env.items()) + "}"
 
 
-def _freeze(env: Mapping):
-    def norm(v):
-        if isinstance(v, bool) or isinstance(v, str):
-            return (type(v).__name__, v)
-        return ("num", Fraction(v))
-    return tuple(sorted((k, norm(v)) for k, v in env.items()))
 
 
 def to_user_value(value):
@@ -629,7 +618,7 @@ def _check_table_covers(r: ClaimReader, points: list, table) -> list:
     if table is None:
         return points
     for u in points:
-        if _freeze(u) not in table:
+        if freeze_env(u) not in table:
             raise r.error("accuracy.inputs", f"the det table has no row for the input {show_env(u)}",
                           hint="add a row to [[accuracy.table]] or drop the input")
     return points
@@ -652,7 +641,7 @@ def _read_table(r: ClaimReader, rows, program: ir.Program) -> dict:
         except UserError as exc:
             raise r.error(key, f"row {k + 1} input: {exc.message}", exc.hint) from None
         v = _bind_outputs(r, program, row["output"], k)
-        frozen = _freeze(u)
+        frozen = freeze_env(u)
         if frozen in table:
             raise r.error(key, f"row {k + 1} repeats the input {show_env(u)}", hint="give each input once")
         table[frozen] = v

@@ -72,14 +72,9 @@ class Disagreement:
 
 
 def outputs_equal(a: Mapping, b: Mapping) -> bool:
-    return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return a.keys() == b.keys() and all(values_equal(a[k], b[k]) for k in a)
 
 
-def _same(x, y) -> bool:
-    if isinstance(x, (int, Fraction)) and not isinstance(x, bool) and isinstance(y, (int, Fraction)) \
-            and not isinstance(y, bool):
-        return Fraction(x) == Fraction(y)
-    return values_equal(x, y)
 
 
 # --------------------------------------------------------------------------- grid
@@ -352,7 +347,7 @@ class RealSpace:
         """(fixed finite inputs, constraints) for every region of inputs whose det differs from det_u."""
         for path in self.all_paths():
             affine = {k: v for k, v in path.outputs.items() if isinstance(v, noise_free.Affine)}
-            if any(not _same(v, det_u[k]) for k, v in path.outputs.items() if k not in affine):
+            if any(not values_equal(v, det_u[k]) for k, v in path.outputs.items() if k not in affine):
                 yield path.fixed, list(path.condition)
                 continue
             for k, form in affine.items():

@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Mapping
 
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.values import freeze_env
 from dipc_plus.exact import lp
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.semantics.evaluate import domain_values, eval_assign, eval_expr, expmech_scores, fit, lin_value_parts
@@ -245,7 +246,7 @@ class _Runner:
                 if not test:
                     done.append(cur)
                     continue
-                key = _freeze(cur.denv)
+                key = freeze_env(cur.denv)
                 if key in seen:
                     raise UserError.at(s.pos, "without noise this loop never ends (its state repeats)",
                                        hint="the noise-free program must terminate: give the deterministic "
@@ -279,8 +280,6 @@ def _int_value(v: Affine, name: str):
     return int(v.const)
 
 
-def _freeze(env: dict):
-    return tuple(sorted((k, (type(v).__name__, v)) for k, v in env.items()))
 
 
 def _initial(program: ir.Program, fixed: Mapping, symbols: list[str]) -> _State:

@@ -15,7 +15,8 @@ from fractions import Fraction
 from dipc_plus.semantics import inputs as inputs_mod
 from dipc_plus.semantics import ir
 from dipc_plus.exact.linear import LinForm
-from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, _show_value, format_atom, format_linform
+from dipc_plus.semantics.values import show_value
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, format_atom, format_linform
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.distribution import Distribution, ball_text, build_chain, certified, distribution_of_chain, group_outputs
 
@@ -98,7 +99,7 @@ def inputs_text(program: ir.Program, given: dict) -> str:
     def show(v):
         if isinstance(v, list):
             return "[" + ",".join(show(x) for x in v) + "]"
-        return _show_value(v)
+        return show_value(v)
     return ", ".join(f"{k}={show(v)}" for k, v in given.items()) or "(no inputs)"
 
 

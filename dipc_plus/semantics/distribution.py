@@ -20,7 +20,8 @@ from typing import Iterable, Mapping
 from dipc_plus.semantics import ir
 from dipc_plus.exact.linear import Atom, LinForm, Noise, atom
 from dipc_plus.exact.constraints import probability as constraints_probability
-from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC, ONE, ZERO, format_atom, format_linform, format_rate, mul, _show_value
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC, ONE, ZERO, format_atom, format_linform, format_rate, mul
+from dipc_plus.semantics.values import show_value, values_equal
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.semantics.reach import absorption
@@ -174,7 +175,7 @@ class Distribution:
         idx = {n: i for i, n in enumerate(self.names)}
         total = ZERO
         for o, e in self.entries.items():
-            if all(_same(o.values[idx[n]], _norm_value(v)) for n, v in fixed.items()):
+            if all(values_equal(o.values[idx[n]], _norm_value(v)) for n, v in fixed.items()):
                 total = total + e.probability
         return total
 
@@ -259,7 +260,7 @@ class Distribution:
 def _render(value) -> str:
     if isinstance(value, LinForm):
         return format_linform(value)
-    return _show_value(value)
+    return show_value(value)
 
 
 def group_outputs(program: ir.Program, names: list, values: tuple, render) -> list:
@@ -288,10 +289,6 @@ def _norm_value(v):
     return v
 
 
-def _same(a, b) -> bool:
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    return a == b
 
 
 # --------------------------------------------------------------------------- public API
@@ -372,7 +369,7 @@ def _within_entries(dist: Distribution, targets: Mapping, gamma) -> ExpFrac:
                 t = Fraction(target)
                 extra.append(atom(v, "<=", LinForm.constant(t + g)))
                 extra.append(atom(v, ">=", LinForm.constant(t - g)))
-            elif not _same(v, _norm_value(target)):
+            elif not values_equal(v, _norm_value(target)):
                 ok = False
                 break
         if not ok:

@@ -56,6 +56,7 @@ from typing import NamedTuple
 import networkx as nx
 
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.values import show_value
 from dipc_plus.exact.linear import Atom, LinForm, Noise, atom, negate
 from dipc_plus.exact.constraints import probability as constraints_probability
 from dipc_plus.errors import ResourceLimit, UserError
@@ -699,7 +700,7 @@ class DTMC:
     def _nontermination(self, stmt, certain: bool) -> UserError:
         pos = getattr(stmt, "pos", None)
         what = "never terminates" if certain else "may not terminate (with positive probability it loops forever)"
-        shown = ", ".join(f"{k}={_show_value(v)}" for k, v in self.inputs.items())
+        shown = ", ".join(f"{k}={show_value(v)}" for k, v in self.inputs.items())
         err = UserError(f"{self.program.name} {what} on the input {shown or '(none)'}",
                         hint="every run must end with probability 1: make sure the loop condition can become false")
         if pos is not None:
@@ -753,7 +754,7 @@ class DTMC:
             instr = self.code[st.pc]
             pos = getattr(instr.stmt, "pos", None)
             lines.append(f"pc {st.pc}: {describe_instr(instr)}" + (f"  (line {pos.line})" if pos else ""))
-        env = [f"{n}={_show_value(v)}" for n, v in zip(self.finite_vars, st.env) if v is not None]
+        env = [f"{n}={show_value(v)}" for n, v in zip(self.finite_vars, st.env) if v is not None]
         if env:
             lines.append(", ".join(env))
         if st.reals:
@@ -823,12 +824,6 @@ def _comp_key(comp: frozenset):
     return tuple(sorted(comp))
 
 
-def _show_value(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, list):
-        return "[" + ",".join(_show_value(x) for x in v) + "]"
-    return str(v)
 
 
 def format_linform(form: LinForm, name=lambda i: f"N{i}") -> str:
@@ -855,7 +850,7 @@ def format_atom(a: Atom, name=lambda i: f"N{i}") -> str:
 def format_expr(e) -> str:
     """Compact source-like text of an IR expression (for state descriptions)."""
     if isinstance(e, ir.Const):
-        return _show_value(e.value)
+        return show_value(e.value)
     if isinstance(e, ir.Var):
         return e.name
     if isinstance(e, ir.Unary):

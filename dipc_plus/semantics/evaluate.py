@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Callable, Mapping
 
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.values import values_equal
 from dipc_plus.errors import UserError
 
 BUILTINS = ("EQ", "min", "max", "abs", "argmax", "argmin", "count")
@@ -36,13 +37,6 @@ def _is_number(value) -> bool:
     return isinstance(value, (int, Fraction)) and not isinstance(value, bool)
 
 
-def values_equal(a, b) -> bool:
-    """Equality that never confuses ``True`` with ``1`` or a symbol with a number."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if isinstance(a, str) or isinstance(b, str):
-        return a == b
-    return a == b
 
 
 def domain_values(typ: ir.Type) -> tuple:

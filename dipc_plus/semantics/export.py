@@ -15,7 +15,8 @@ from fractions import Fraction
 from math import lcm
 
 from dipc_plus.exact.linear import LinForm
-from dipc_plus.semantics.dtmc import DTMC, EXIT, _show_value, format_linform
+from dipc_plus.semantics.values import show_value
+from dipc_plus.semantics.dtmc import DTMC, EXIT, format_linform
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 
 DIGITS = 20
@@ -119,7 +120,7 @@ def exit_text(chain: DTMC, node: int, finite_only: bool = False) -> str:
             if not finite_only:
                 parts.append(f"{name}={format_linform(reals[name], chain.noise_name)}")
         else:
-            parts.append(f"{name}={_show_value(env.get(name))}")
+            parts.append(f"{name}={show_value(env.get(name))}")
     return ", ".join(parts) or "(no finite outputs)"
 
 

@@ -32,6 +32,7 @@ from typing import Callable, Iterable, Mapping
 import numpy as np
 
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.values import values_equal
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.stats import Interval, wilson
 
@@ -148,9 +149,6 @@ def _plain(value):
     return value
 
 
-def _same_value(a, b) -> bool:
-    """DOM/Bool equality that never confuses True with 1."""
-    return a == b and isinstance(a, bool) == isinstance(b, bool)
 
 
 # --------------------------------------------------------------------------- results
@@ -349,7 +347,7 @@ class SampleResult:
                     with np.errstate(invalid="ignore"):
                         ok &= np.abs(col - float(centre)) <= gamma
                 elif col.dtype == object:
-                    ok &= np.fromiter((_same_value(v, centre) for v in col), dtype=bool, count=self.n)
+                    ok &= np.fromiter((values_equal(v, centre) for v in col), dtype=bool, count=self.n)
                 else:
                     ok &= col == centre
             return ok

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.values import values_equal
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC, compile_program, liveness, mul, reads
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.distribution import distribution_of_chain
@@ -490,7 +491,7 @@ class KernelChain:
         if isinstance(points, dict):  # a grid
             for x in names:
                 for v in points[x]:
-                    if not any(_same(v, w) for w in values):
+                    if not any(values_equal(v, w) for w in values):
                         values.append(v)
             size = 1
             for x in before:
@@ -502,7 +503,7 @@ class KernelChain:
             for u in points:
                 for x in names:
                     v = u[x]
-                    if not any(_same(v, w) for w in values):
+                    if not any(values_equal(v, w) for w in values):
                         values.append(v)
             prefixes = points
         # states at the start of the run, over every prefix of the given points
@@ -543,10 +544,6 @@ def _reads_inputs(body, piece, inputs) -> bool:
     return bool(read & inputs)
 
 
-def _same(a, b) -> bool:
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    return a == b
 
 
 def value_key(v):

@@ -1,0 +1,516 @@
+"""Zeros of exp-polynomials on an eps interval, as exact or refinable enclosures.
+
+Step 2 of the decision procedure (see `decision.decide`): factor f(eps, t = e^(eps/L))
+over Q and isolate the zeros of every irreducible factor -- exactly (Sturm sequences)
+for factors in eps or t alone, by certified bisection for mixed factors, with a
+zero-free neighbourhood of 0 and a bound beyond which the dominant term fixes the sign.
+Each zero is a `RealRoot` whose enclosure can be refined as far as a caller needs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from flint import arb, fmpq_poly
+
+from dipc_plus.decision.certified import (CertificationError, Interval, approx_text, ball_sign, bits_below,
+                                          certified_sign, hull, lower_bound, upper_bound, working_precision)
+from dipc_plus.exact.convert import fmt_q, to_fmpq, to_fraction
+from dipc_plus.exact.expoly import ExpPoly, mpoly_ctx
+
+# ---------------------------------------------------------------------------------------
+# real roots: exact or refinable isolating enclosures
+# ---------------------------------------------------------------------------------------
+
+class RealRoot:
+    """A zero of one irreducible factor of f, inside the closed rational enclosure [lo, hi]
+    (lo == hi == the value for a rational zero).  `refine` shrinks the enclosure towards
+    the zero; `compare` decides the order with a rational exactly (it never loops forever,
+    because an irrational zero never equals a rational)."""
+
+    kind = "root"
+
+    def __init__(self, factor: ExpPoly, multiplicity: int, lo: Fraction, hi: Fraction):
+        self.factor = factor
+        self.multiplicity = multiplicity
+        self.lo = lo
+        self.hi = hi
+
+    @property
+    def exact(self) -> Fraction | None:
+        """The value when it is rational, else None."""
+        return None
+
+    def refine(self) -> None:
+        raise NotImplementedError
+
+    def compare(self, q) -> int:
+        """sign(root - q), decided exactly."""
+        q = Fraction(q)
+        if self.exact is not None:
+            return (self.exact > q) - (self.exact < q)
+        while True:
+            if q < self.lo:
+                return 1
+            if q > self.hi:
+                return -1
+            self.refine()
+
+    def refine_to(self, width: Fraction) -> None:
+        while self.exact is None and self.hi - self.lo > width:
+            self.refine()
+
+    def ball(self, prec: int = 64) -> arb:
+        """A certified ball containing the zero."""
+        if self.exact is not None:
+            return arb(to_fmpq(self.exact))
+        self.refine_to(Fraction(max(1, abs(self.lo)), 2 ** prec))
+        with working_precision(prec + 10):
+            return hull(self.lo, self.hi)
+
+    def approx(self, digits: int = 7) -> str:
+        return approx_text(self.ball(int(digits * 3.33) + 8), digits)
+
+    def short(self) -> str:
+        """A compact name for messages: exact where simple, else ~decimal."""
+        return "~" + self.approx()
+
+    def describe(self) -> str:
+        return (f"eps = {self.short()}: simple zero of {self.factor} "
+                f"(multiplicity {self.multiplicity}) in [{fmt_q(self.lo)}, {fmt_q(self.hi)}]")
+
+    def __str__(self) -> str:
+        return self.short()
+
+    def __repr__(self) -> str:
+        return f"<{self.kind} root {self.describe()}>"
+
+
+class RationalRoot(RealRoot):
+    """A rational zero of a linear factor a*eps + b."""
+
+    kind = "rational"
+
+    def __init__(self, factor, multiplicity, value: Fraction):
+        super().__init__(factor, multiplicity, value, value)
+
+    @property
+    def exact(self):
+        return self.lo
+
+    def refine(self):
+        pass
+
+    def short(self):
+        return fmt_q(self.lo)
+
+    def describe(self):
+        return f"eps = {self.short()} (exact zero of {self.factor}, multiplicity {self.multiplicity})"
+
+
+def _sign_q(p: fmpq_poly, x: Fraction) -> int:
+    v = p(to_fmpq(x))
+    return (v > 0) - (v < 0)
+
+
+class AlgebraicRoot(RealRoot):
+    """An irrational real zero of an irreducible polynomial p(eps) of degree >= 2."""
+
+    kind = "algebraic"
+
+    def __init__(self, factor, multiplicity, poly: fmpq_poly, lo: Fraction, hi: Fraction):
+        super().__init__(factor, multiplicity, lo, hi)
+        self.poly = poly
+        self._sign_lo = _sign_q(poly, lo)
+        if self._sign_lo == 0 or self._sign_lo == _sign_q(poly, hi):
+            raise CertificationError(f"[{lo}, {hi}] does not isolate a zero of {factor}")
+
+    def refine(self):
+        mid = (self.lo + self.hi) / 2
+        s = _sign_q(self.poly, mid)
+        if s == 0:  # impossible for an irreducible polynomial of degree >= 2
+            raise CertificationError(f"rational zero {mid} of irreducible {self.factor}")
+        if s == self._sign_lo:
+            self.lo = mid
+        else:
+            self.hi = mid
+
+    def short(self):
+        if self.poly.degree() == 2:
+            return _quadratic_root_text(self)
+        return "~" + self.approx()
+
+    def describe(self):
+        return (f"eps = {self.short()}: zero of {self.factor} (multiplicity {self.multiplicity}) "
+                f"isolated in ({fmt_q(self.lo)}, {fmt_q(self.hi)})")
+
+
+def _quadratic_root_text(root: AlgebraicRoot) -> str:
+    """Closed form (-b +- sqrt(D)) / (2a) of a quadratic zero, the sign chosen exactly."""
+    import sympy
+    c, b, a = (to_fraction(x) for x in root.poly.coeffs())
+    centre = -b / (2 * a)
+    plus = root.compare(centre) > 0
+    R = sympy.Rational
+    expr = R(centre.numerator, centre.denominator) + (1 if plus else -1) * sympy.sqrt(
+        R((b * b - 4 * a * c).numerator, (b * b - 4 * a * c).denominator)) / abs(R(2 * a.numerator, a.denominator))
+    return str(expr).replace("**", "^")
+
+
+class LogAlgebraicRoot(RealRoot):
+    """eps0 = L ln t0 for a positive zero t0 != 1 of an irreducible polynomial p(t)."""
+
+    kind = "log-algebraic"
+
+    def __init__(self, factor, multiplicity, poly: fmpq_poly, L: int, t_lo: Fraction, t_hi: Fraction):
+        self.poly = poly
+        self.L = L
+        self.t_lo, self.t_hi = t_lo, t_hi
+        self._prec = 64
+        if t_lo != t_hi:
+            self._sign_lo = _sign_q(poly, t_lo)
+            while self.t_lo <= 0:  # keep ln defined
+                self._bisect_t()
+        super().__init__(factor, multiplicity, Fraction(0), Fraction(0))
+        self.lo, self.hi = self._eps_enclosure()
+
+    @property
+    def t_exact(self) -> Fraction | None:
+        return self.t_lo if self.t_lo == self.t_hi else None
+
+    def _bisect_t(self):
+        mid = (self.t_lo + self.t_hi) / 2
+        s = _sign_q(self.poly, mid)
+        if s == 0:
+            raise CertificationError(f"rational zero {mid} of irreducible {self.factor}")
+        if s == self._sign_lo:
+            self.t_lo = mid
+        else:
+            self.t_hi = mid
+
+    def _eps_enclosure(self) -> tuple[Fraction, Fraction]:
+        with working_precision(self._prec):
+            L = arb(self.L)
+            return lower_bound(L * arb(to_fmpq(self.t_lo)).log()), upper_bound(L * arb(to_fmpq(self.t_hi)).log())
+
+    def refine(self):
+        if self.t_exact is None:
+            self._bisect_t()
+        self._prec += 32
+        lo, hi = self._eps_enclosure()
+        self.lo, self.hi = max(self.lo, lo), min(self.hi, hi)
+
+    def short(self):
+        t0 = self.t_exact
+        if t0 is None:
+            return "~" + self.approx()
+        arg = fmt_q(t0)
+        return f"ln({arg})" if self.L == 1 else f"{self.L}*ln({arg})"
+
+    def describe(self):
+        if self.t_exact is not None:
+            return (f"eps = {self.short()} ~ {self.approx()}: zero of {self.factor} "
+                    f"(multiplicity {self.multiplicity})")
+        return (f"eps = {self.L}*ln(t0) ~ {self.approx()}, t0 the zero of {_tpoly_text(self.poly, self.L)} "
+                f"in ({fmt_q(self.t_lo)}, {fmt_q(self.t_hi)}): zero of {self.factor} "
+                f"(multiplicity {self.multiplicity})")
+
+
+def _tpoly_text(p: fmpq_poly, L: int) -> str:
+    """'t^3 - t - 1 (t = e^(eps/2))'."""
+    parts = []
+    for k in range(p.degree(), -1, -1):
+        c = to_fraction(p.coeffs()[k])
+        if c == 0:
+            continue
+        mono = "" if k == 0 else ("t" if k == 1 else f"t^{k}")
+        mag = fmt_q(abs(c))
+        body = mag if not mono else (mono if abs(c) == 1 else f"{mag}*{mono}")
+        parts.append(("-" if c < 0 else "+", body))
+    text = ("-" if parts[0][0] == "-" else "") + parts[0][1]
+    text += "".join(f" {sign} {body}" for sign, body in parts[1:])
+    return f"{text} (t = e^eps)" if L == 1 else f"{text} (t = e^(eps/{L}))"
+
+
+class TranscendentalRoot(RealRoot):
+    """A zero of h(eps) = g(eps, e^(eps/L)) for an irreducible g in both variables: simple,
+    unique in [lo, hi], where h has nonzero signs of opposite sign at the rational ends."""
+
+    kind = "exp-transcendental"
+
+    def __init__(self, factor, multiplicity, lo: Fraction, hi: Fraction, sign_lo: int):
+        super().__init__(factor, multiplicity, lo, hi)
+        self._sign_lo = sign_lo
+
+    def refine(self):
+        mid = (self.lo + self.hi) / 2
+        s = certified_sign(self.factor, mid)
+        if s == 0:  # impossible: g(r, e^(r/L)) != 0 for rational r > 0
+            raise CertificationError(f"rational zero {mid} of {self.factor}")
+        if s == self._sign_lo:
+            self.lo = mid
+        else:
+            self.hi = mid
+
+    def describe(self):
+        return (f"eps ~ {self.approx()}: the unique (simple) zero of {self.factor} in "
+                f"[{fmt_q(self.lo)}, {fmt_q(self.hi)}] (multiplicity {self.multiplicity} in f)")
+
+
+# ---------------------------------------------------------------------------------------
+# Sturm sequences: exact isolation of real algebraic zeros
+# ---------------------------------------------------------------------------------------
+
+def _sturm_chain(p: fmpq_poly) -> list[fmpq_poly]:
+    chain = [p, p.derivative()]
+    while chain[-1].degree() > 0:
+        r = chain[-2] % chain[-1]
+        if r == 0:
+            break
+        chain.append(-r)
+    return chain
+
+
+def _variations(chain: list[fmpq_poly], x: Fraction) -> int:
+    signs = [s for s in (_sign_q(p, x) for p in chain) if s]
+    return sum(1 for a, b in zip(signs, signs[1:]) if a != b)
+
+
+def _cauchy_bound(p: fmpq_poly) -> Fraction:
+    cs = [to_fraction(c) for c in p.coeffs()]
+    lead = cs[-1]
+    return 1 + max(abs(c / lead) for c in cs[:-1])
+
+
+def _isolate_positive_zeros(p: fmpq_poly) -> list[tuple[Fraction, Fraction]]:
+    """Disjoint (a, b), 0 <= a < b, each holding exactly one positive zero of the squarefree
+    polynomial p with p(0) != 0 and no rational zeros (irreducible, degree >= 2)."""
+    chain = _sturm_chain(p)
+    out = []
+    stack = [(Fraction(0), Fraction(int(_cauchy_bound(p)) + 1))]
+    while stack:
+        a, b = stack.pop()
+        n = _variations(chain, a) - _variations(chain, b)
+        if n == 0:
+            continue
+        if n == 1:
+            out.append((a, b))
+            continue
+        m = (a + b) / 2
+        if _sign_q(p, m) == 0:
+            raise CertificationError(f"rational zero {m} of an irreducible polynomial")
+        stack += [(m, b), (a, m)]
+    return sorted(out)
+
+
+# ---------------------------------------------------------------------------------------
+# mixed factors: Taylor order at 0, a bound at infinity, certified bisection
+# ---------------------------------------------------------------------------------------
+
+def _value_at_zero(h: ExpPoly) -> Fraction:
+    return sum((to_fraction(p.coeffs()[0]) for p in h.terms.values() if p.coeffs()), Fraction(0))
+
+
+def taylor_order_at_zero(h: ExpPoly) -> tuple[int, Fraction, ExpPoly]:
+    """(k, h^(k)(0), h^(k)) for the first k with h^(k)(0) != 0 (exists: h is analytic, not 0)."""
+    if h.is_zero():
+        raise ValueError("the zero function has no Taylor order")
+    k, d = 0, h
+    while (v := _value_at_zero(d)) == 0:
+        d = d.derivative()
+        k += 1
+    return k, v, d
+
+
+def zero_free_near_zero(h: ExpPoly) -> Fraction:
+    """A rational delta > 0 with h != 0 on (0, delta].  If h^(j)(0) = 0 for j < k and h^(k)
+    keeps one sign on [0, delta] (certified on an arb ball), then integrating k times
+    gives h^(j) that same sign on (0, delta] for every j <= k."""
+    _, _, dk = taylor_order_at_zero(h)
+    m = 0
+    while True:
+        delta = Fraction(1, 2 ** m)
+        prec = 64 + 4 * m
+        with working_precision(prec):
+            ball = dk.arb_value(hull(Fraction(0), delta), prec)
+        if ball_sign(ball):
+            return delta
+        m += 1
+
+
+def dominant_term(h: ExpPoly) -> tuple[Fraction, int, Fraction]:
+    """(c, d, Q): c eps^d e^(Q eps) dominates h as eps -> inf (largest Q, then largest d)."""
+    Q = max(h.terms)
+    p = h.terms[Q]
+    d = p.degree()
+    return to_fraction(p.coeffs()[d]), d, Q
+
+
+def zero_free_beyond(h: ExpPoly) -> Fraction:
+    """A rational B with sign h = sign c on [B, inf), c eps^d e^(Q eps) the dominant term.
+    With r(eps) = sum over the other terms of |c_iq| eps^(i-d) e^((q-Q) eps), each summand
+    decreases for eps >= X0 = max(1, (i-d)/(Q-q)), so r(eps) <= r(X) for eps >= X >= X0;
+    once r(X) < |c| (certified), |h - dominant| < |dominant| on [X, inf)."""
+    c, d, Q = dominant_term(h)
+    rest = [(abs(a), i - d, q - Q) for a, i, q in h.monomials() if (i, q) != (d, Q)]
+    if not rest:
+        return Fraction(1)
+    x0 = Fraction(1)
+    for _, m, k in rest:
+        if k < 0 and m > 0:
+            x0 = max(x0, Fraction(m) / -k)
+    X = Fraction(-((-x0.numerator) // x0.denominator))  # ceil
+    with working_precision(64):
+        while True:
+            x = arb(to_fmpq(X))
+            r = arb(0)
+            for a, m, k in rest:
+                power = x ** m if m >= 0 else 1 / x ** (-m)
+                r += arb(to_fmpq(a)) * power * (arb(to_fmpq(k)) * x).exp()
+            if r < arb(to_fmpq(abs(c))):
+                return X
+            X *= 2
+
+
+def _bisection_precision(lo: Fraction, hi: Fraction) -> int:
+    return 64 + 2 * bits_below(hi - lo) + max(abs(hi), 1).numerator.bit_length()
+
+
+def isolate_mixed_zeros(h: ExpPoly, a: Fraction, b: Fraction) -> list[tuple[Fraction, Fraction, int]]:
+    """All zeros of h on [a, b] (0 < a < b rational, h(a), h(b) != 0, zeros simple) as
+    (lo, hi, sign of h(lo)), each [lo, hi] holding exactly one zero.  A box is dropped when
+    the arb range of h excludes 0; when the range of h' excludes 0, h is strictly monotone
+    there and holds a zero iff the certified signs at the rational ends differ; otherwise
+    it is halved.  Finishes because h and h' have no common zero on [a, b]."""
+    dh = h.derivative()
+    signs: dict[Fraction, int] = {}
+
+    def sign(x: Fraction) -> int:
+        if x not in signs:
+            signs[x] = certified_sign(h, x)
+            if signs[x] == 0:
+                raise CertificationError(f"rational zero {x} of {h}")
+        return signs[x]
+
+    out = []
+    stack = [(a, b)]
+    while stack:
+        lo, hi = stack.pop()
+        prec = _bisection_precision(lo, hi)
+        with working_precision(prec):
+            box = hull(lo, hi)
+            if ball_sign(h.arb_value(box, prec)):
+                continue
+            monotone = ball_sign(dh.arb_value(box, prec)) != 0
+        if monotone:
+            if sign(lo) != sign(hi):
+                out.append((lo, hi, sign(lo)))
+            continue
+        mid = (lo + hi) / 2
+        stack += [(mid, hi), (lo, mid)]
+    return sorted(out)
+
+
+# ---------------------------------------------------------------------------------------
+# factor-level root finding on I
+# ---------------------------------------------------------------------------------------
+
+@dataclass
+class _Factor:
+    poly: object  # irreducible fmpq_mpoly in (eps, t)
+    multiplicity: int
+    L: int
+
+    @property
+    def kind(self) -> str:
+        de, dt = (int(x) for x in self.poly.degrees())
+        if de == 0 and dt == 0:
+            return "const"
+        if dt == 0:
+            return "eps"
+        return "t" if de == 0 else "mixed"
+
+    def univariate(self) -> fmpq_poly:
+        idx = 0 if self.kind == "eps" else 1
+        cs: dict[int, object] = {}
+        for exps, c in self.poly.to_dict().items():
+            cs[int(exps[idx])] = c
+        return fmpq_poly([cs.get(i, 0) for i in range(max(cs) + 1)])
+
+    def as_exppoly(self) -> ExpPoly:
+        return ExpPoly.from_mpoly(self.poly, self.L)
+
+
+def factors(h: ExpPoly, L: int) -> list[_Factor]:
+    if h.is_zero() or h.is_constant():
+        return []
+    F, _shift = h.to_mpoly(L, mpoly_ctx())
+    _, fs = F.factor()
+    return [_Factor(g, int(m), L) for g, m in fs]
+
+
+def _in_interval(r: RealRoot, I: Interval) -> bool:
+    c = r.compare(I.lo)
+    if c < 0 or (c == 0 and not I.lo_closed):
+        return False
+    if I.hi is None:
+        return True
+    c = r.compare(I.hi)
+    return c < 0 or (c == 0 and I.hi_closed)
+
+
+def factor_roots(fac: _Factor, I: Interval) -> list[RealRoot]:
+    """The zeros of one irreducible factor inside I."""
+    kind = fac.kind
+    if kind == "const":
+        return []
+    text = fac.as_exppoly()
+    m = fac.multiplicity
+    if kind in ("eps", "t"):
+        p = fac.univariate()
+        if p.degree() == 1:
+            c0, c1 = (to_fraction(c) for c in p.coeffs())
+            z = -c0 / c1
+            if kind == "eps":
+                cands = [RationalRoot(text, m, z)] if z > 0 else []
+            else:  # t0 = 1 gives eps = 0, t0 <= 0 is not a value of e^(eps/L)
+                cands = [LogAlgebraicRoot(text, m, p, fac.L, z, z)] if z > 0 and z != 1 else []
+        elif kind == "eps":
+            cands = [AlgebraicRoot(text, m, p, a, b) for a, b in _isolate_positive_zeros(p)]
+        else:
+            cands = [LogAlgebraicRoot(text, m, p, fac.L, a, b) for a, b in _isolate_positive_zeros(p)]
+        return [r for r in cands if _in_interval(r, I)]
+    # mixed factor: bisection on a bounded interval, zero-free ends certified
+    h = text
+    a = I.lo if I.lo > 0 else zero_free_near_zero(h)
+    b = I.hi if I.hi is not None else max(zero_free_beyond(h), a + 1)
+    if a >= b:
+        return []
+    return [TranscendentalRoot(h, m, lo, hi, s) for lo, hi, s in isolate_mixed_zeros(h, a, b)]
+
+
+def separate(roots: list[RealRoot]) -> list[RealRoot]:
+    """Sort the zeros and refine until their enclosures are pairwise disjoint (they are
+    distinct points, so this finishes)."""
+    roots = list(roots)
+    while True:
+        roots.sort(key=lambda r: (r.lo, r.hi))
+        clash = False
+        for x, y in zip(roots, roots[1:]):
+            if x.hi >= y.lo:
+                if x.exact is not None and y.exact is not None:
+                    raise CertificationError(f"two factors share the zero {x.exact}")
+                clash = True
+                x.refine()
+                y.refine()
+        if not clash:
+            return roots
+
+
+def zeros_in(h: ExpPoly, L: int, I: Interval) -> list[RealRoot]:
+    """The zeros of h inside I, sorted, with pairwise disjoint enclosures."""
+    roots: list[RealRoot] = []
+    for fac in factors(h, L):
+        roots += factor_roots(fac, I)
+    return separate(roots)

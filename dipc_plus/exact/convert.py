@@ -1,0 +1,37 @@
+"""Exact number conversions and their text, shared by every stage above `exact`.
+
+python-flint's `fmpq` is the fast exact rational of the engines and the decision
+procedure; `fractions.Fraction` is the rational of the IR, the claims and the user.
+The two conversions and the one printed form of a rational ('17/10', '3') live here
+once, so that no module carries its own copy.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from flint import fmpq
+
+
+def to_fmpq(x) -> fmpq:
+    """The fmpq equal to x (an fmpq, a Fraction, an int, or anything Fraction accepts)."""
+    if isinstance(x, fmpq):
+        return x
+    if not isinstance(x, Fraction):
+        if isinstance(x, int):
+            return fmpq(x)
+        x = Fraction(x)
+    return fmpq(x.numerator, x.denominator)
+
+
+def to_fraction(x) -> Fraction:
+    """The Fraction equal to x (an fmpq, or anything Fraction accepts)."""
+    if isinstance(x, fmpq):
+        return Fraction(int(x.p), int(x.q))
+    return x if type(x) is Fraction else Fraction(x)
+
+
+def fmt_q(x) -> str:
+    """A rational as the user writes it: '17/10', '3', '-1/2'."""
+    x = to_fraction(x)
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
