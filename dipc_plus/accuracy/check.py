@@ -39,6 +39,7 @@ from dipc_plus.decision.decide import CertificationError, Decision, decide, rech
 from dipc_plus.claims.disagreement import Disagreement
 from dipc_plus.claims.distances import INF
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
+from dipc_plus.exact.convert import fmt_q as exact_fmt_q
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.distribution import ball_text, certified, output_distribution
 
@@ -54,8 +55,7 @@ def fmt_q(x) -> str:
     """'17/10', '3', 'inf'."""
     if x == INF:
         return "inf"
-    x = Fraction(x)
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+    return exact_fmt_q(x)
 
 
 def json_value(v):

@@ -31,10 +31,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import flint
-from flint import arb, fmpq
+from flint import arb
 
 from dipc_plus.accuracy.check import (REFUTED, VERIFIED, AccuracyChecker, AccuracyResult, Counterexample, InputReport, env_json,
                        env_text, fmt_q, json_value)
+from dipc_plus.decision.certified import exact_ball_value, hull
+from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.decision.decide import CertificationError, Interval, RealRoot, dominant_term, roots, taylor_order_at_zero
 from dipc_plus.claims.distances import INF
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
@@ -47,24 +49,16 @@ MAX_REFINEMENTS = 400
 # --------------------------------------------------------------------------- exact <-> ball helpers
 
 
-def _fq(x: Fraction) -> fmpq:
-    return fmpq(x.numerator, x.denominator)
 
 
-def _exact(x: arb) -> Fraction:
-    m, e = x.man_exp()
-    m, e = int(m), int(e)
-    return Fraction(m * 2 ** e) if e >= 0 else Fraction(m, 2 ** -e)
 
 
 def _bounds(b: arb) -> tuple[Fraction, Fraction]:
     if not b.is_finite():
         raise CertificationError(f"an enclosure is not finite: {b}")
-    return _exact(b.lower()), _exact(b.upper())
+    return exact_ball_value(b.lower()), exact_ball_value(b.upper())
 
 
-def _hull(lo: Fraction, hi: Fraction) -> arb:
-    return arb(_fq(lo)).union(arb(_fq(hi)))
 
 
 def _eval(h: ExpPoly, x, prec: int) -> arb:
@@ -173,17 +167,17 @@ class Candidate:
         flint.ctx.prec = prec
         try:
             if self.kind in ("end", "constant"):
-                x = arb(_fq(self.eps))
+                x = arb(to_fmpq(self.eps))
                 value = _eval(self.num, x, prec) / _eval(self.den, x, prec)
             else:  # mean-value form around the midpoint of the zero's enclosure
                 lo, hi = self.root.lo, self.root.hi
                 mid = (lo + hi) / 2
-                xm = arb(_fq(mid))
-                box = _hull(lo, hi)
+                xm = arb(to_fmpq(mid))
+                box = hull(lo, hi)
                 at_mid = _eval(self.num, xm, prec) / _eval(self.den, xm, prec)
                 den_box = _eval(self.den, box, prec)
                 slope = _eval(self.deriv, box, prec) / (den_box * den_box)
-                value = at_mid + slope * _hull(-(hi - lo) / 2, (hi - lo) / 2)
+                value = at_mid + slope * hull(-(hi - lo) / 2, (hi - lo) / 2)
         finally:
             flint.ctx.prec = old
         if not value.is_finite():

@@ -23,6 +23,7 @@ from fractions import Fraction
 import sympy
 
 from dipc_plus.errors import UserError
+from dipc_plus.exact.convert import to_fraction
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 
 EPS = sympy.Symbol("eps", positive=True)
@@ -247,11 +248,11 @@ def to_exact(expr, formula: Formula | None = None):
                 bad(sympy.exp(arg), "has an exponent with a non-rational coefficient")
         if const != 0:
             bad(sympy.exp(arg), f"contains the constant factor exp({const}), which is not rational")
-        return ExpFrac.of(ExpPoly.exp(Fraction(int(slope.p), int(slope.q))))
+        return ExpFrac.of(ExpPoly.exp(to_fraction(slope)))
 
     def conv(e):
         if e.is_Rational:
-            return ExpFrac.of(ExpPoly.const(Fraction(int(e.p), int(e.q))))
+            return ExpFrac.of(ExpPoly.const(to_fraction(e)))
         if e == EPS or (e.is_Symbol and str(e) == "eps"):
             return ExpFrac.of(ExpPoly.eps())
         if e.is_Add:

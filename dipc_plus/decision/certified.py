@@ -52,7 +52,8 @@ def working_precision(bits: int) -> Iterator[None]:
         flint.ctx.prec = old
 
 
-def _exact_arb_to_fraction(x: arb) -> Fraction:
+def exact_ball_value(x: arb) -> Fraction:
+    """The rational value of a ball of radius 0 (a dyadic number)."""
     m, e = x.man_exp()
     m, e = int(m), int(e)
     return Fraction(m * 2 ** e) if e >= 0 else Fraction(m, 2 ** -e)
@@ -60,11 +61,11 @@ def _exact_arb_to_fraction(x: arb) -> Fraction:
 
 def lower_bound(x: arb) -> Fraction:
     """A rational <= every point of the ball."""
-    return _exact_arb_to_fraction(x.lower())
+    return exact_ball_value(x.lower())
 
 
 def upper_bound(x: arb) -> Fraction:
-    return _exact_arb_to_fraction(x.upper())
+    return exact_ball_value(x.upper())
 
 
 def hull(lo: Fraction, hi: Fraction) -> arb:

@@ -30,6 +30,8 @@ from typing import Iterable, Mapping
 
 from flint import fmpq
 
+from dipc_plus.exact.convert import to_fmpq, to_fraction
+
 INF = float("inf")
 
 _OPS = ("<", "<=", "==", ">=", ">")
@@ -174,13 +176,8 @@ _ZERO = fmpq(0)
 _ONE = fmpq(1)
 
 
-def _fq(x) -> fmpq:
-    x = Fraction(x)
-    return fmpq(x.numerator, x.denominator)
 
 
-def _fr(x: fmpq) -> Fraction:
-    return Fraction(int(x.p), int(x.q))
 
 
 def _solve_closed(objective: Mapping, constraints: list[Constraint], variables: list,
@@ -202,7 +199,7 @@ def _solve_closed(objective: Mapping, constraints: list[Constraint], variables: 
     for k, c in enumerate(constraints):
         row = [_ZERO] * (ncols + 1)
         for v, a in c.coeffs:
-            qa = _fq(a)
+            qa = to_fmpq(a)
             row[plus[v]] += qa
             if v in minus:
                 row[minus[v]] -= qa
@@ -210,7 +207,7 @@ def _solve_closed(objective: Mapping, constraints: list[Constraint], variables: 
             row[slack_col[k]] = _ONE
         elif c.op in (">", ">="):
             row[slack_col[k]] = -_ONE
-        b = _fq(c.rhs)
+        b = to_fmpq(c.rhs)
         if b < 0:
             row = [-a for a in row]
             b = -b
@@ -238,13 +235,13 @@ def _solve_closed(objective: Mapping, constraints: list[Constraint], variables: 
     cost = [_ZERO] * ncols
     for v, a in objective.items():
         if a != 0:
-            cost[plus[v]] += _fq(a)
+            cost[plus[v]] += to_fmpq(a)
             if v in minus:
-                cost[minus[v]] -= _fq(a)
+                cost[minus[v]] -= to_fmpq(a)
     red = tab.add_objective(cost)
     status = tab.run(red, nstruct)
     y = tab.solution()
-    point = {v: _fr(y[plus[v]] - (y[minus[v]] if v in minus else 0)) for v in variables}
+    point = {v: to_fraction(y[plus[v]] - (y[minus[v]] if v in minus else 0)) for v in variables}
     if status == "unbounded":
         return "unbounded", -INF, point
     value = sum((Fraction(a) * point[v] for v, a in objective.items()), Fraction(0))

@@ -61,7 +61,7 @@ from dipc_plus.exact.linear import Atom, LinForm, Noise, atom, negate
 from dipc_plus.exact.constraints import probability as constraints_probability
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
-from dipc_plus.semantics.pretty import format_rate  # one rate printer for programs and chains
+from dipc_plus.semantics.pretty import format_distribution, format_expr, format_rate  # one printer for programs and chains
 
 EXIT = -1
 ONE = ExpFrac(ExpPoly.ONE)
@@ -847,43 +847,6 @@ def format_atom(a: Atom, name=lambda i: f"N{i}") -> str:
     return f"{format_linform(terms, name)} {a.op} {rhs}"
 
 
-def format_expr(e) -> str:
-    """Compact source-like text of an IR expression (for state descriptions)."""
-    if isinstance(e, ir.Const):
-        return show_value(e.value)
-    if isinstance(e, ir.Var):
-        return e.name
-    if isinstance(e, ir.Unary):
-        return f"not {format_expr(e.arg)}" if e.op == "not" else (
-            f"abs({format_expr(e.arg)})" if e.op == "abs" else f"-{format_expr(e.arg)}")
-    if isinstance(e, ir.Binary):
-        return f"({format_expr(e.left)} {e.op} {format_expr(e.right)})"
-    if isinstance(e, ir.Cond):
-        return f"(if {format_expr(e.cond)} then {format_expr(e.then)} else {format_expr(e.other)})"
-    if isinstance(e, ir.Call):
-        return f"{e.fn}({', '.join(format_expr(a) for a in e.args)})"
-    if isinstance(e, ir.Lin):
-        parts = []
-        for coef, var in e.terms:
-            c = format_expr(coef)
-            parts.append(var if c == "1" else f"{c}*{var}")
-        const = format_expr(e.const)
-        if const != "0" or not parts:
-            parts.append(const)
-        return " + ".join(parts)
-    if isinstance(e, ir.Rate):
-        return "rate"
-    if isinstance(e, ir.Eps):
-        return "eps"
-    if isinstance(e, ir.ExpOf):
-        return f"exp({format_expr(e.arg)})"
-    return str(e)
-
-
-def _strip(text: str) -> str:
-    return text[1:-1] if text.startswith("(") and text.endswith(")") else text
-
-
 def describe_instr(instr: Instr) -> str:
     s = instr.stmt
     if instr.op == "exit":
@@ -891,17 +854,9 @@ def describe_instr(instr: Instr) -> str:
     if instr.op == "jump":
         return "end while" if isinstance(s, ir.While) else "end if-branch"
     if instr.op == "branch":
-        return ("while " if instr.loop_head else "if ") + _strip(format_expr(instr.cond))
+        return ("while " if instr.loop_head else "if ") + format_expr(instr.cond)
     if instr.op == "compare":
         return f"{s.target} <- {format_expr(s.lhs)} {s.op} {format_expr(s.rhs)}"
     if instr.op == "sample":
-        d = s.dist
-        if isinstance(d, (ir.Laplace, ir.DLaplace)):
-            kind = "Lap" if isinstance(d, ir.Laplace) else "DLap"
-            return f"{s.target} <- {kind}({format_rate(d.rate)}, {format_expr(d.mean)})"
-        args = ", ".join(format_expr(a) for a in d.args)
-        if isinstance(d, ir.ExpMech):
-            return f"{s.target} <- Exp({format_rate(d.rate)}, {d.fn}({args}))"
-        rate = f"{format_rate(d.rate)}, " if d.rate is not None else ""
-        return f"{s.target} <- choose({rate}{d.dist}({args}))"
-    return f"{s.target} <- {_strip(format_expr(s.expr))}"
+        return f"{s.target} <- {format_distribution(s.dist)}"
+    return f"{s.target} <- {format_expr(s.expr)}"
