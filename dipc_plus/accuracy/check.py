@@ -587,9 +587,3 @@ def _progress(total: int, description: str):
     from tqdm import tqdm
     return tqdm(total=total, desc=description, unit="input", file=sys.stderr, delay=1.0,
                 disable=not sys.stderr.isatty() or total <= 1, leave=False)
-
-
-def check_claim(claim: AccuracyClaim | Claim, points=None, **options) -> AccuracyResult:
-    """Convenience: check a claim at its inputs (or `points`) with default options."""
-    kappa = options.pop("kappa", 1)
-    return AccuracyChecker(claim, **options).run(points, kappa)

@@ -127,7 +127,6 @@ class AccuracyClaim:
     """The `[accuracy]` table of a claim file, resolved against its program."""
     file: str
     program: ir.Program
-    inputs_kind: str                 # 'grid' | 'list' | 'table'
     points: list                     # flat input environments to check
     det: str                         # 'noise-free' | 'table'
     table: dict | None               # frozen input -> output (det = 'table')
@@ -383,7 +382,7 @@ def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) ->
                       hint='write det = "table" to use it, or remove the table')
 
     # inputs
-    points, kind = _read_inputs(r, acc.get("inputs"), program, table)
+    points = _read_inputs(r, acc.get("inputs"), program, table)
 
     # distances
     d_name = r.choice("accuracy.input_distance", acc["input_distance"], INPUT_DISTANCES)
@@ -444,7 +443,7 @@ def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) ->
         raise r.error("accuracy.dd_over", "with a det table, dd can only be taken over the table's inputs",
                       hint='write dd_over = "grid" (or use det = "noise-free")')
     note = acc.get("note", "")
-    claim = AccuracyClaim(path, program, kind, points, det, table, d, od, alpha, gammas, beta, eps, dd_over,
+    claim = AccuracyClaim(path, program, points, det, table, d, od, alpha, gammas, beta, eps, dd_over,
                           note if isinstance(note, str) else "")
     return claim
 
@@ -514,11 +513,11 @@ def _check_decreasing_in_alpha(r: ClaimReader, formula: Formula, program: ir.Pro
                            "such as c*exp(-alpha*eps/8)")
 
 
-def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list, str]:
+def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> list:
     from dipc_plus.semantics.inputs import bind_inputs
     if spec is None:
         if table is not None:
-            return [dict(k_env) for k_env in table["__inputs__"]], "table"
+            return [dict(k_env) for k_env in table["__inputs__"]]
         raise r.error("accuracy", "[accuracy] has no inputs",
                       hint="add\n  [accuracy.inputs]\n  grid = { q = [-1, 1] }   # every integer vector in [-1,1]^m")
     if not isinstance(spec, dict):
@@ -541,7 +540,7 @@ def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list
                 points.append(bind_inputs(program, {n: to_user_value(v) for n, v in row.items()}))
             except UserError as exc:
                 raise r.error("accuracy.inputs.list", f"entry {k + 1}: {exc.message}", exc.hint) from None
-        return _check_table_covers(r, points, table), "list"
+        return _check_table_covers(r, points, table)
     grid = spec["grid"]
     if not isinstance(grid, dict):
         raise r.error("accuracy.inputs.grid", "grid must be a table", hint="grid = { q = [-1, 1] }")
@@ -573,7 +572,7 @@ def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list
                       hint="use a smaller range, a larger step, or an explicit list")
     names = [n for n, _ in program.inputs]
     points = [dict(zip(names, combo)) for combo in itertools.product(*(ranges[n] for n in names))]
-    return _check_table_covers(r, points, table), "grid"
+    return _check_table_covers(r, points, table)
 
 
 def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction) -> list:

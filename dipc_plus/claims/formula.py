@@ -60,9 +60,6 @@ class Formula:
     symbols: dict  # name -> sympy.Symbol (eps included)
     where: Where
 
-    def free_names(self) -> set[str]:
-        return {str(s) for s in self.expr.free_symbols}
-
     def substitute(self, values: dict) -> object:
         """sympy expression with names replaced by rationals (names not given stay symbolic)."""
         subs = {}

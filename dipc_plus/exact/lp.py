@@ -97,9 +97,6 @@ class LPResult:
     point: dict | None = None
     interior: dict | None = None
 
-    def is_feasible(self) -> bool:
-        return self.status != "infeasible"
-
 
 # --------------------------------------------------------------------------- simplex core
 

@@ -32,9 +32,6 @@ class Scope:
     declared_functions: dict = field(default_factory=dict)  # every function declared in the file -> Pos
     distributions: dict = field(default_factory=dict)   # name -> ir.DistDef
 
-    def is_array(self, name: str) -> bool:
-        return name in self.arrays
-
     def base_names(self) -> list[str]:
         """Variable names as the user writes them (arrays once, without an index)."""
         names = {n.split("[")[0] for n in self.variables}

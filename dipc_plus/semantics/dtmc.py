@@ -335,7 +335,6 @@ class DTMC:
         self.noises: dict[int, Noise] = {}
         self._comp_prob: dict[frozenset, ExpFrac] = {}
         self._comp_noises: dict[frozenset, frozenset] = {}
-        self._pc_prob: dict[int, ExpFrac] = {}
         self.graph = nx.DiGraph()
         self.stats = BuildStats()
         self._index: dict[State, int] = {}
@@ -762,9 +761,6 @@ class DTMC:
         if st.constraints:
             lines.append(" and ".join(format_atom(a, self.noise_name) for a in sorted(st.constraints)))
         return "\n".join(lines)
-
-    def used_noises(self) -> list[int]:
-        return sorted(self.noises)
 
     def __repr__(self) -> str:
         return (f"<DTMC of {self.program.name}: {self.stats.states} states, {self.stats.edges} transitions, "

@@ -455,10 +455,6 @@ class KernelChain:
             out[values] = out[values] + p if values in out else p
         return out
 
-    def forget(self) -> None:
-        """Drop the cached prefixes (the kernels stay)."""
-        self._trie.clear()
-
     # -- symmetry ------------------------------------------------------------------------------
     def symmetric_runs(self, points) -> list[SymmetricRun]:
         """Runs of blocks whose inputs may be permuted (proved by exact commutation of kernels

@@ -1,0 +1,285 @@
+"""The outputs of many sampled runs, column by column, and what to read from them.
+
+`semantics.sampler` executes a program N times in lockstep and hands back a
+`SampleResult`: the raw output columns plus the empirical distribution, Wilson
+intervals for the probability of an event, and summaries of real outputs.  Kept
+apart from the executor so that reading results never depends on how they were drawn.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, Iterable, Mapping
+
+import numpy as np
+
+from dipc_plus.errors import UserError
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.stats import Interval, wilson
+from dipc_plus.semantics.values import values_equal
+
+UNSET_INT = np.iinfo(np.int64).min  # marks an integer variable not yet assigned
+_BOOL_VALUES = (False, True)
+
+
+def domain_of(typ) -> tuple | None:
+    """The finite values of a Bool or DOM type, in the order its codes count them; None otherwise."""
+    if isinstance(typ, ir.BoolT):
+        return _BOOL_VALUES
+    if isinstance(typ, ir.DomT):
+        return tuple(typ.values)
+    return None
+
+
+def _plain(value):
+    """A user value as the sampler's columns hold it: integral Fractions become ints."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    return value
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class Frequency:
+    """How many of `trials` runs had an event; `interval()` is its Wilson interval."""
+    successes: int
+    trials: int
+
+    @property
+    def estimate(self) -> float:
+        return self.successes / self.trials if self.trials else float("nan")
+
+    def interval(self, confidence: float = 0.99) -> Interval:
+        return wilson(self.successes, self.trials, confidence)
+
+
+@dataclass(frozen=True)
+class RealSummary:
+    """Mean, standard deviation and quantiles of one real (or integer) output."""
+    name: str
+    count: int        # runs in which the output was assigned
+    mean: float
+    std: float
+    quantiles: dict   # level (0.01, 0.25, 0.5, ...) -> value
+
+
+QUANTILE_LEVELS = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
+
+
+class SampleResult:
+    """Outputs of N runs, column by column.
+
+    `columns[name]` is the raw column: DOM/Bool outputs as codes into
+    `domains[name]` (-1 = unassigned), real outputs as float64 (NaN =
+    unassigned), integer outputs as int64 (`UNSET_INT` = unassigned).
+    """
+
+    def __init__(self, program: ir.Program, eps: Fraction, inputs: dict, columns: dict, n: int):
+        self.program = program
+        self.eps = eps
+        self.inputs = dict(inputs)
+        self.outputs = tuple(program.outputs)
+        self.columns = columns
+        self.domains = {name: domain_of(t) for name, t in self.outputs if domain_of(t) is not None}
+        self.n = n
+
+    # ----------------------------------------------------------------- columns
+
+    def names(self) -> list[str]:
+        return [name for name, _ in self.outputs]
+
+    def type_of(self, name: str):
+        return dict(self.outputs)[name]
+
+    def discrete_names(self) -> list[str]:
+        """Outputs with finitely or countably many values: DOM, Bool, integer."""
+        return [n for n, t in self.outputs if not isinstance(t, ir.RealT)]
+
+    def real_names(self) -> list[str]:
+        return [n for n, t in self.outputs if isinstance(t, ir.RealT)]
+
+    def column(self, name: str) -> np.ndarray:
+        """One output in the user's values: bool / int64 / object (symbols) / float64 arrays.
+
+        Unassigned DOM, Bool or integer values become None (in an object array);
+        unassigned reals are NaN.
+        """
+        if name not in self.columns:
+            raise UserError(f"'{name}' is not an output of {self.program.name}",
+                            hint=f"its outputs are: {', '.join(self.names())}")
+        raw = self.columns[name]
+        typ = self.type_of(name)
+        if isinstance(typ, ir.RealT):
+            return raw
+        if isinstance(typ, ir.IntT):
+            if (raw == UNSET_INT).any():
+                out = raw.astype(object)
+                out[raw == UNSET_INT] = None
+                return out
+            return raw
+        values = self.domains[name]
+        unset = raw < 0
+        if isinstance(typ, ir.BoolT) and not unset.any():
+            return raw == 1
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in values) and not unset.any():
+            return np.asarray(values, dtype=np.int64)[raw]
+        table = np.empty(len(values) + 1, dtype=object)
+        table[: len(values)] = values
+        table[len(values)] = None
+        return table[np.where(unset, len(values), raw)]
+
+    def view(self) -> dict:
+        """{output name: column(name)} for event predicates."""
+        return {name: self.column(name) for name in self.names()}
+
+    def run(self, i: int) -> tuple:
+        """The tuple of output values of run i (reals as float, unassigned as None)."""
+        out = []
+        for name, typ in self.outputs:
+            raw = self.columns[name][i]
+            if isinstance(typ, ir.RealT):
+                out.append(None if math.isnan(raw) else float(raw))
+            elif isinstance(typ, ir.IntT):
+                out.append(None if raw == UNSET_INT else int(raw))
+            else:
+                out.append(None if raw < 0 else self.domains[name][raw])
+        return tuple(out)
+
+    # ----------------------------------------------------------------- summaries
+
+    def distribution(self, names: Iterable[str] | None = None) -> dict:
+        """{tuple of values of the discrete outputs: count}, most frequent first.
+
+        Real outputs are left out (see `summary` and `within`); pass `names` to
+        choose the columns (all must be discrete).
+        """
+        names = list(self.discrete_names() if names is None else names)
+        for name in names:
+            if name in self.real_names():
+                raise UserError(f"'{name}' is a real output: it has no finite distribution",
+                                hint="use summary() or probability(within(...)) for real outputs")
+        if not names:
+            return {(): self.n}
+        keys = []
+        for name in names:
+            raw = self.columns.get(name)
+            if raw is None:
+                self.column(name)  # raises the friendly error
+            keys.append(raw)
+        result = {}
+        for row, count in sorted(_count_rows(keys), key=lambda rc: -rc[1]):
+            values = []
+            for name, raw in zip(names, row):
+                typ = self.type_of(name)
+                if isinstance(typ, ir.IntT):
+                    values.append(None if raw == UNSET_INT else int(raw))
+                else:
+                    values.append(None if raw < 0 else self.domains[name][raw])
+            result[tuple(values)] = count
+        return result
+
+    def summary(self, name: str) -> RealSummary:
+        """Mean, std and quantiles of a real or integer output over the runs that assigned it."""
+        raw = self.columns.get(name)
+        if raw is None:
+            self.column(name)
+        typ = self.type_of(name)
+        if isinstance(typ, ir.RealT):
+            values = raw[~np.isnan(raw)]
+        elif isinstance(typ, ir.IntT):
+            values = raw[raw != UNSET_INT].astype(np.float64)
+        else:
+            raise UserError(f"'{name}' is not a numeric output", hint="use distribution() for DOM outputs")
+        if not len(values):
+            return RealSummary(name, 0, float("nan"), float("nan"), {q: float("nan") for q in QUANTILE_LEVELS})
+        qs = np.quantile(values, QUANTILE_LEVELS)
+        return RealSummary(name, int(len(values)), float(values.mean()), float(values.std()),
+                           dict(zip(QUANTILE_LEVELS, map(float, qs))))
+
+    def probability(self, event: Callable[[dict], np.ndarray]) -> Frequency:
+        """How often `event(columns)` holds; `columns` maps output names to `column(name)` arrays."""
+        hits = np.asarray(event(self.view()))
+        if hits.shape != (self.n,) or hits.dtype != np.bool_:
+            raise TypeError(f"an event must return a bool array of length {self.n}, got {hits.dtype} {hits.shape}")
+        return Frequency(int(hits.sum()), self.n)
+
+    def within(self, gamma, around: Mapping[str, object], names: Iterable[str] | None = None) -> Callable:
+        """The event 'every real output named is within gamma of around[name]' (closed ball).
+
+        `names` defaults to all real outputs; each needs a centre in `around`.
+        DOM/Bool/integer entries of `around` must be equal.  An unassigned real
+        output is never within.
+        """
+        gamma = float(Fraction(gamma)) if not isinstance(gamma, float) else gamma
+        if gamma < 0:
+            raise UserError(f"gamma must be non-negative, not {gamma}", hint="write e.g. --within 1/2")
+        reals = list(self.real_names() if names is None else names)
+        missing = [n for n in reals if n not in around]
+        if missing:
+            raise UserError(f"no centre for real output(s) {', '.join(missing)}",
+                            hint="give each with --around NAME=VALUE")
+        unknown = [n for n in around if n not in self.columns]
+        if unknown:
+            raise UserError(f"'{unknown[0]}' is not an output of {self.program.name}",
+                            hint=f"its outputs are: {', '.join(self.names())}")
+        checks = {name: _plain(value) for name, value in around.items()}
+
+        def event(columns: dict) -> np.ndarray:
+            ok = np.ones(self.n, dtype=bool)
+            for name, centre in checks.items():
+                col = columns[name]
+                if isinstance(self.type_of(name), ir.RealT):
+                    with np.errstate(invalid="ignore"):
+                        ok &= np.abs(col - float(centre)) <= gamma
+                elif col.dtype == object:
+                    ok &= np.fromiter((values_equal(v, centre) for v in col), dtype=bool, count=self.n)
+                else:
+                    ok &= col == centre
+            return ok
+        return event
+
+    # ----------------------------------------------------------------- combining
+
+    @staticmethod
+    def concat(parts: list["SampleResult"]) -> "SampleResult":
+        """One result from chunks of the same program, eps and inputs."""
+        if not parts:
+            raise ValueError("nothing to concatenate")
+        first = parts[0]
+        columns = {name: np.concatenate([p.columns[name] for p in parts]) for name in first.columns}
+        return SampleResult(first.program, first.eps, first.inputs, columns, sum(p.n for p in parts))
+
+
+def _count_rows(columns: list) -> list:
+    """[(row values, count)] for the distinct rows of equally long 1-D columns.
+
+    Each column is factorised on its own (a cheap 1-D unique) and the codes are
+    packed into one int64 per run, so one 1-D unique counts the rows; a row-wise
+    np.unique(axis=0) sorts whole rows and is several times slower at 10^6 runs.
+    """
+    codes, levels, radix = [], [], 1
+    for col in columns:
+        lv, inv = np.unique(col, return_inverse=True)
+        codes.append(inv.astype(np.int64))
+        levels.append(lv)
+        radix *= max(len(lv), 1)
+    if radix >= 2**62:  # too many combinations to pack: sort rows instead
+        uniq, counts = np.unique(np.stack(columns, axis=1), axis=0, return_counts=True)
+        return list(zip(uniq.tolist(), counts.tolist()))
+    packed = np.zeros(len(columns[0]), dtype=np.int64)
+    for inv, lv in zip(codes, levels):
+        packed = packed * max(len(lv), 1) + inv
+    uniq, counts = np.unique(packed, return_counts=True)
+    rows = []
+    for key, count in zip(uniq.tolist(), counts.tolist()):
+        row = []
+        for lv in reversed(levels):
+            size = max(len(lv), 1)
+            key, idx = divmod(key, size)
+            row.append(lv[idx].item())
+        rows.append((row[::-1], count))
+    return rows
