@@ -16,7 +16,8 @@ from dipc_plus.semantics import inputs as inputs_mod
 from dipc_plus.semantics import ir
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics.values import show_value
-from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, format_atom, format_linform
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
+from dipc_plus.semantics.pretty import format_atom, format_linform
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.distribution import Distribution, ball_text, build_chain, certified, distribution_of_chain, group_outputs
 

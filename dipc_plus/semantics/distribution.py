@@ -20,7 +20,8 @@ from typing import Iterable, Mapping
 from dipc_plus.semantics import ir
 from dipc_plus.exact.linear import Atom, LinForm, Noise, atom
 from dipc_plus.exact.constraints import probability as constraints_probability
-from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC, ONE, ZERO, format_atom, format_linform, format_rate, mul
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC, ONE, ZERO, mul
+from dipc_plus.semantics.pretty import format_atom, format_linform, format_rate
 from dipc_plus.semantics.values import show_value, values_equal
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly

@@ -45,11 +45,17 @@ Compression.  By default the chain keeps only the states where a random choice
 happens (plus the initial and exit states): deterministic statements in
 between are executed on the edge.  ``compress=False`` gives the paper's chain
 with one state per statement (Fig. 4b); both have the same exit probabilities.
+
+The compiled code and liveness live in `semantics.instructions`, the text of
+expressions and noise forms in `semantics.pretty`.  What remains is one concept,
+the chain and its builder (state canonicalisation, the step function, dropping,
+termination checks), which share the state representation; that is why this
+module stays somewhat over 600 lines.
 """
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -57,11 +63,12 @@ import networkx as nx
 
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import show_value
-from dipc_plus.exact.linear import Atom, LinForm, Noise, atom, negate
+from dipc_plus.exact.linear import LinForm, Noise, atom, negate
 from dipc_plus.exact.constraints import probability as constraints_probability
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
-from dipc_plus.semantics.pretty import format_distribution, format_expr, format_rate  # one printer for programs and chains
+from dipc_plus.semantics.instructions import compiled, describe_instr, reads
+from dipc_plus.semantics.pretty import format_atom, format_linform, format_rate  # one printer for programs and chains
 
 EXIT = -1
 ONE = ExpFrac(ExpPoly.ONE)
@@ -105,167 +112,6 @@ def mul(a: ExpFrac, b: ExpFrac) -> ExpFrac:
     if a is ONE or a == ONE:
         return b
     return a * b
-
-
-# --------------------------------------------------------------------------- compiled code
-
-
-@dataclass(frozen=True)
-class Instr:
-    """One instruction of the flattened program.
-
-    op: 'assign' | 'sample' | 'compare' | 'branch' (go to `target` when `cond`
-    is false, else fall through) | 'jump' | 'exit'.  `stmt` is the IR statement
-    it comes from (for positions and descriptions).
-    """
-    op: str
-    stmt: object = None
-    cond: object = None
-    target: int = -1
-    loop_head: bool = False  # a `while` test: deterministic loops are detected here
-
-
-def compile_program(body: tuple) -> list[Instr]:
-    """Flatten structured statements into instructions with jumps; a final 'exit'."""
-    code: list[Instr] = []
-
-    def emit(stmts):
-        for s in stmts:
-            if isinstance(s, ir.Assign):
-                code.append(Instr("assign", s))
-            elif isinstance(s, ir.Sample):
-                code.append(Instr("sample", s))
-            elif isinstance(s, ir.Compare):
-                code.append(Instr("compare", s))
-            elif isinstance(s, ir.Exit):
-                code.append(Instr("exit", s))
-            elif isinstance(s, ir.If):
-                at = len(code)
-                code.append(None)  # patched below
-                emit(s.then)
-                if s.other:
-                    jump_at = len(code)
-                    code.append(None)
-                    else_pc = len(code)
-                    emit(s.other)
-                    code[jump_at] = Instr("jump", s, target=len(code))
-                else:
-                    else_pc = len(code)
-                code[at] = Instr("branch", s, cond=s.cond, target=else_pc)
-            elif isinstance(s, ir.While):
-                head = len(code)
-                code.append(None)
-                emit(s.body)
-                code.append(Instr("jump", s, target=head))
-                code[head] = Instr("branch", s, cond=s.cond, target=len(code), loop_head=True)
-            else:
-                raise TypeError(f"unknown statement {s!r}")
-
-    emit(body)
-    code.append(Instr("exit", None))
-    return code
-
-
-def reads(node) -> set:
-    """Variables an expression (or linear form, or list of them) reads."""
-    out: set = set()
-
-    def walk(e):
-        if e is None:
-            return
-        if isinstance(e, (tuple, list)):
-            for x in e:
-                walk(x)
-        elif isinstance(e, ir.Var):
-            out.add(e.name)
-        elif isinstance(e, ir.Unary):
-            walk(e.arg)
-        elif isinstance(e, ir.Binary):
-            walk(e.left)
-            walk(e.right)
-        elif isinstance(e, ir.Cond):
-            walk(e.cond)
-            walk(e.then)
-            walk(e.other)
-        elif isinstance(e, ir.Call):
-            walk(e.args)
-        elif isinstance(e, ir.ExpOf):
-            walk(e.arg)
-        elif isinstance(e, ir.Lin):
-            for coef, var in e.terms:
-                out.add(var)
-                walk(coef)
-            walk(e.const)
-
-    walk(node)
-    return out
-
-
-def _uses_defs(instr: Instr, outputs: frozenset) -> tuple[set, set]:
-    s = instr.stmt
-    if instr.op == "assign":
-        return reads(s.expr), {s.target}
-    if instr.op == "sample":
-        d = s.dist
-        if isinstance(d, (ir.Laplace, ir.DLaplace)):
-            return reads(d.mean), {s.target}
-        return reads(d.args), {s.target}
-    if instr.op == "compare":
-        return reads((s.lhs, s.rhs)), {s.target}
-    if instr.op == "branch":
-        return reads(instr.cond), set()
-    if instr.op == "exit":
-        return set(outputs), set()
-    return set(), set()
-
-
-def _successors(code: list[Instr], pc: int) -> list[int]:
-    op = code[pc].op
-    if op == "exit":
-        return []
-    if op == "jump":
-        return [code[pc].target]
-    if op == "branch":
-        return [pc + 1, code[pc].target]
-    return [pc + 1]
-
-
-def liveness(code: list[Instr], outputs) -> list[frozenset]:
-    """Variables live before each instruction (read later before being overwritten)."""
-    outputs = frozenset(outputs)
-    ud = [_uses_defs(i, outputs) for i in code]
-    succ = [_successors(code, pc) for pc in range(len(code))]
-    live = [frozenset()] * len(code)
-    changed = True
-    while changed:
-        changed = False
-        for pc in range(len(code) - 1, -1, -1):
-            use, defs = ud[pc]
-            out = set()
-            for t in succ[pc]:
-                out |= live[t]
-            new = frozenset(use | (out - defs))
-            if new != live[pc]:
-                live[pc] = new
-                changed = True
-    return live
-
-
-_COMPILED: dict = {}
-
-
-def _compiled(body: tuple, outputs) -> tuple[list, list]:
-    """(code, liveness) of a program body, computed once per body object (grids build
-    many chains of one program).  The entry keeps `body` alive, so its id stays unique."""
-    key = (id(body), tuple(outputs))
-    found = _COMPILED.get(key)
-    if found is None or found[0] is not body:
-        code = compile_program(body)
-        found = (body, code, liveness(code, outputs))
-        if len(_COMPILED) > 64:
-            _COMPILED.clear()
-        _COMPILED[key] = found
-    return found[1], found[2]
 
 
 # --------------------------------------------------------------------------- states
@@ -326,7 +172,7 @@ class DTMC:
         self.merge = merge
         self.drop = drop
         self.outputs = program.output_names()
-        self.code, live = _compiled(program.body, self.outputs)
+        self.code, live = compiled(program.body, self.outputs)
         self.live = live if drop else None
         self.exit_live = frozenset(self.outputs)
         types = program.variables
@@ -818,41 +664,3 @@ def exact_exp(x):
 
 def _comp_key(comp: frozenset):
     return tuple(sorted(comp))
-
-
-
-
-def format_linform(form: LinForm, name=lambda i: f"N{i}") -> str:
-    parts = []
-    for i, c in form.coeffs:
-        mag = abs(c)
-        body = name(i) if mag == 1 else f"{mag}*{name(i)}"
-        parts.append(("-" if c < 0 else "+", body))
-    if form.const != 0 or not parts:
-        parts.append(("-" if form.const < 0 else "+", str(abs(form.const))))
-    text = ("-" if parts[0][0] == "-" else "") + parts[0][1]
-    for sign, body in parts[1:]:
-        text += f" {sign} {body}"
-    return text
-
-
-def format_atom(a: Atom, name=lambda i: f"N{i}") -> str:
-    """`form op 0` written as `terms op constant`."""
-    terms = LinForm(a.form.coeffs, Fraction(0))
-    rhs = -a.form.const
-    return f"{format_linform(terms, name)} {a.op} {rhs}"
-
-
-def describe_instr(instr: Instr) -> str:
-    s = instr.stmt
-    if instr.op == "exit":
-        return "exit"
-    if instr.op == "jump":
-        return "end while" if isinstance(s, ir.While) else "end if-branch"
-    if instr.op == "branch":
-        return ("while " if instr.loop_head else "if ") + format_expr(instr.cond)
-    if instr.op == "compare":
-        return f"{s.target} <- {format_expr(s.lhs)} {s.op} {format_expr(s.rhs)}"
-    if instr.op == "sample":
-        return f"{s.target} <- {format_distribution(s.dist)}"
-    return f"{s.target} <- {format_expr(s.expr)}"

@@ -16,7 +16,8 @@ from math import lcm
 
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics.values import show_value
-from dipc_plus.semantics.dtmc import DTMC, EXIT, format_linform
+from dipc_plus.semantics.dtmc import DTMC, EXIT
+from dipc_plus.semantics.pretty import format_linform
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 
 DIGITS = 20

@@ -4,11 +4,16 @@ The text is valid input again (parse -> lower -> print -> parse -> lower gives
 the same program up to positions), so `dipc show` output can be edited and
 run.  Parameters are already substituted; they are listed in the header and
 as `param` lines (kept so the program round-trips exactly).
+
+The same expression, rate and noise-form printers describe the states and
+constraints of the parametric chain (`semantics.dtmc`, `semantics.export`), so
+programs and chains are written one way.
 """
 from __future__ import annotations
 
 from fractions import Fraction
 
+from dipc_plus.exact.linear import Atom, LinForm
 from dipc_plus.semantics import ir
 
 INDENT = "    "
@@ -200,6 +205,31 @@ def format_distribution(d) -> str:
         call = f"{d.dist}({', '.join(format_expr(a) for a in d.args)})"
         return f"choose({format_rate(d.rate)}, {call})" if d.rate is not None else f"choose({call})"
     raise TypeError(f"cannot print {d!r}")
+
+
+# --------------------------------------------------------------------------- noise forms (the chain's constraints)
+
+
+def format_linform(form: LinForm, name=lambda i: f"N{i}") -> str:
+    """A linear form over noises: 'N0 - 2*N1 + 1/2'."""
+    parts = []
+    for i, c in form.coeffs:
+        mag = abs(c)
+        body = name(i) if mag == 1 else f"{mag}*{name(i)}"
+        parts.append(("-" if c < 0 else "+", body))
+    if form.const != 0 or not parts:
+        parts.append(("-" if form.const < 0 else "+", str(abs(form.const))))
+    text = ("-" if parts[0][0] == "-" else "") + parts[0][1]
+    for sign, body in parts[1:]:
+        text += f" {sign} {body}"
+    return text
+
+
+def format_atom(a: Atom, name=lambda i: f"N{i}") -> str:
+    """`form op 0` written as `terms op constant`."""
+    terms = LinForm(a.form.coeffs, Fraction(0))
+    rhs = -a.form.const
+    return f"{format_linform(terms, name)} {a.op} {rhs}"
 
 
 # --------------------------------------------------------------------------- programs

@@ -41,7 +41,8 @@ from fractions import Fraction
 
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import values_equal
-from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC, compile_program, liveness, mul, reads
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC, mul
+from dipc_plus.semantics.instructions import compile_program, liveness, reads
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.distribution import distribution_of_chain
 

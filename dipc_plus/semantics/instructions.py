@@ -1,0 +1,187 @@
+"""A program flattened to instructions with jumps, and which variables each one needs.
+
+The parametric chain (`semantics.dtmc`) steps through this code: `while` becomes a
+branch and a jump back, so a state is just a position `pc` plus values.  Liveness
+(which variables are read again before being overwritten) lets the chain forget dead
+values, so paths that differ only in them merge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.pretty import format_distribution, format_expr
+
+
+@dataclass(frozen=True)
+class Instr:
+    """One instruction of the flattened program.
+
+    op: 'assign' | 'sample' | 'compare' | 'branch' (go to `target` when `cond`
+    is false, else fall through) | 'jump' | 'exit'.  `stmt` is the IR statement
+    it comes from (for positions and descriptions).
+    """
+    op: str
+    stmt: object = None
+    cond: object = None
+    target: int = -1
+    loop_head: bool = False  # a `while` test: deterministic loops are detected here
+
+
+def compile_program(body: tuple) -> list[Instr]:
+    """Flatten structured statements into instructions with jumps; a final 'exit'."""
+    code: list[Instr] = []
+
+    def emit(stmts):
+        for s in stmts:
+            if isinstance(s, ir.Assign):
+                code.append(Instr("assign", s))
+            elif isinstance(s, ir.Sample):
+                code.append(Instr("sample", s))
+            elif isinstance(s, ir.Compare):
+                code.append(Instr("compare", s))
+            elif isinstance(s, ir.Exit):
+                code.append(Instr("exit", s))
+            elif isinstance(s, ir.If):
+                at = len(code)
+                code.append(None)  # patched below
+                emit(s.then)
+                if s.other:
+                    jump_at = len(code)
+                    code.append(None)
+                    else_pc = len(code)
+                    emit(s.other)
+                    code[jump_at] = Instr("jump", s, target=len(code))
+                else:
+                    else_pc = len(code)
+                code[at] = Instr("branch", s, cond=s.cond, target=else_pc)
+            elif isinstance(s, ir.While):
+                head = len(code)
+                code.append(None)
+                emit(s.body)
+                code.append(Instr("jump", s, target=head))
+                code[head] = Instr("branch", s, cond=s.cond, target=len(code), loop_head=True)
+            else:
+                raise TypeError(f"unknown statement {s!r}")
+
+    emit(body)
+    code.append(Instr("exit", None))
+    return code
+
+
+def reads(node) -> set:
+    """Variables an expression (or linear form, or list of them) reads."""
+    out: set = set()
+
+    def walk(e):
+        if e is None:
+            return
+        if isinstance(e, (tuple, list)):
+            for x in e:
+                walk(x)
+        elif isinstance(e, ir.Var):
+            out.add(e.name)
+        elif isinstance(e, ir.Unary):
+            walk(e.arg)
+        elif isinstance(e, ir.Binary):
+            walk(e.left)
+            walk(e.right)
+        elif isinstance(e, ir.Cond):
+            walk(e.cond)
+            walk(e.then)
+            walk(e.other)
+        elif isinstance(e, ir.Call):
+            walk(e.args)
+        elif isinstance(e, ir.ExpOf):
+            walk(e.arg)
+        elif isinstance(e, ir.Lin):
+            for coef, var in e.terms:
+                out.add(var)
+                walk(coef)
+            walk(e.const)
+
+    walk(node)
+    return out
+
+
+def _uses_defs(instr: Instr, outputs: frozenset) -> tuple[set, set]:
+    s = instr.stmt
+    if instr.op == "assign":
+        return reads(s.expr), {s.target}
+    if instr.op == "sample":
+        d = s.dist
+        if isinstance(d, (ir.Laplace, ir.DLaplace)):
+            return reads(d.mean), {s.target}
+        return reads(d.args), {s.target}
+    if instr.op == "compare":
+        return reads((s.lhs, s.rhs)), {s.target}
+    if instr.op == "branch":
+        return reads(instr.cond), set()
+    if instr.op == "exit":
+        return set(outputs), set()
+    return set(), set()
+
+
+def _successors(code: list[Instr], pc: int) -> list[int]:
+    op = code[pc].op
+    if op == "exit":
+        return []
+    if op == "jump":
+        return [code[pc].target]
+    if op == "branch":
+        return [pc + 1, code[pc].target]
+    return [pc + 1]
+
+
+def liveness(code: list[Instr], outputs) -> list[frozenset]:
+    """Variables live before each instruction (read later before being overwritten)."""
+    outputs = frozenset(outputs)
+    ud = [_uses_defs(i, outputs) for i in code]
+    succ = [_successors(code, pc) for pc in range(len(code))]
+    live = [frozenset()] * len(code)
+    changed = True
+    while changed:
+        changed = False
+        for pc in range(len(code) - 1, -1, -1):
+            use, defs = ud[pc]
+            out = set()
+            for t in succ[pc]:
+                out |= live[t]
+            new = frozenset(use | (out - defs))
+            if new != live[pc]:
+                live[pc] = new
+                changed = True
+    return live
+
+
+_COMPILED: dict = {}
+
+
+def compiled(body: tuple, outputs) -> tuple[list, list]:
+    """(code, liveness) of a program body, computed once per body object (grids build
+    many chains of one program).  The entry keeps `body` alive, so its id stays unique."""
+    key = (id(body), tuple(outputs))
+    found = _COMPILED.get(key)
+    if found is None or found[0] is not body:
+        code = compile_program(body)
+        found = (body, code, liveness(code, outputs))
+        if len(_COMPILED) > 64:
+            _COMPILED.clear()
+        _COMPILED[key] = found
+    return found[1], found[2]
+
+
+def describe_instr(instr: Instr) -> str:
+    s = instr.stmt
+    if instr.op == "exit":
+        return "exit"
+    if instr.op == "jump":
+        return "end while" if isinstance(s, ir.While) else "end if-branch"
+    if instr.op == "branch":
+        return ("while " if instr.loop_head else "if ") + format_expr(instr.cond)
+    if instr.op == "compare":
+        return f"{s.target} <- {format_expr(s.lhs)} {s.op} {format_expr(s.rhs)}"
+    if instr.op == "sample":
+        return f"{s.target} <- {format_distribution(s.dist)}"
+    return f"{s.target} <- {format_expr(s.expr)}"
