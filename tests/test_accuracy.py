@@ -297,3 +297,27 @@ def test_cli_usage_errors_exit_2(capsys):
     for extra in (["--input", "q=[1,2]"], ["--input", "x=1"], ["--kappa", "0"], ["--set", "zz=1"]):
         code, _, err = run_cli(capsys, "accuracy", prog, claim, *extra)
         assert code == 2 and "error" in err, extra
+
+
+# --------------------------------------------------------------------------- one rule for "applies"
+
+
+@pytest.mark.parametrize("theory, params", [("sparse_variant.toml", {"c": F(1)}),      # alpha = "dd"
+                                            ("numeric_sparse_cor7.toml", {})])         # alpha = 1
+def test_claim_obligations_and_checker_agree_on_where_the_claim_applies(theory, params):
+    """`AccuracyClaim.obligations` and `AccuracyChecker` use one rule, with and without the
+    paper's boundary convention; the inputs with dd(u) = alpha are where the two differ."""
+    claim = load_claim(str(THEORIES / theory), params).accuracy
+    points = claim.points[::7][:12]
+    differ = 0
+    for boundary in (False, True):
+        checker = AccuracyChecker(claim, boundary=boundary)
+        for u in points:
+            from_claim = [(o.alpha, o.gamma, o.applies) for o in claim.obligations([u], boundary=boundary)]
+            assert from_claim == checker.obligations(u), (theory, boundary, u)
+            dd = checker.dd(u).value
+            alpha = dd if claim.alpha == "dd" else claim.alpha
+            for _, _, applies in from_claim:
+                assert applies == (dd > (0 if claim.alpha == "dd" else alpha) or (boundary and dd == alpha))
+                differ += boundary and dd == alpha and not (dd > (0 if claim.alpha == "dd" else alpha))
+    assert differ, f"{theory}: no sampled input has dd(u) = alpha, so the test shows nothing"

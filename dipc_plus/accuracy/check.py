@@ -20,6 +20,8 @@ Two conventions for which inputs a claim speaks about:
 * `boundary=True` (the paper's section 7 tool): inputs with dd(u) >= alpha.  With
   beta continuous this is the limit alpha' -> dd(u) of the claims at alpha' < dd(u).
 
+The rule is `AccuracyClaim.applies_at`, shared with `AccuracyClaim.obligations`.
+
 Every counterexample also carries `alpha_strict`, a rational alpha' < dd(u) at
 which the same (input, eps) still fails, so it refutes Definition 2 literally
 even when it was found at alpha = dd(u).
@@ -34,7 +36,8 @@ from fractions import Fraction
 from typing import Iterable, Mapping
 
 from dipc_plus.semantics import ir
-from dipc_plus.claims.claim_file import AccuracyClaim, Claim
+from dipc_plus.claims.accuracy_claim import AccuracyClaim
+from dipc_plus.claims.claim_file import Claim
 from dipc_plus.decision.decide import CertificationError, Decision, decide, recheck
 from dipc_plus.claims.disagreement import Disagreement
 from dipc_plus.claims.distances import INF
@@ -436,13 +439,7 @@ class AccuracyChecker:
     # -- which obligations apply -------------------------------------------------------------
     def obligations(self, u: Mapping) -> list[tuple]:
         """[(alpha, gamma, applies)] for input u under this checker's convention."""
-        dd = self.dd(u).value
-        if self.claim.alpha == "dd":
-            alpha = dd
-            applies = dd > 0 or self.boundary
-        else:
-            alpha = self.claim.alpha
-            applies = dd > alpha or (self.boundary and dd == alpha)
+        alpha, applies = self.claim.applies_at(self.dd(u).value, self.boundary)
         return [(alpha, Fraction(g), applies) for g in self.claim.gamma_values(alpha)]
 
     # -- deciding ---------------------------------------------------------------------------------

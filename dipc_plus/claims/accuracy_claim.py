@@ -1,0 +1,152 @@
+"""An accuracy claim, resolved against its program: det, dd, beta and what to decide.
+
+`claims.claim_file` reads the `[accuracy]` table of a claim file into an
+`AccuracyClaim` (POPL 2021, Definition 2).  The claim knows its own meaning: det(u)
+(the noise-free program or a table), the distance to disagreement dd(u), beta as an
+exact closed form, the output ball B(det(u), u, gamma), and -- in one place,
+`AccuracyClaim.applies_at` -- the rule for which inputs it speaks about, with and
+without the paper's boundary convention.  `obligations()` lists the exact sentences;
+`accuracy.check` decides them (with caches), using the same rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Iterator, Mapping
+
+from dipc_plus.claims import noise_free
+from dipc_plus.claims.disagreement import Disagreement, GridSpace, RealSpace
+from dipc_plus.claims.distances import INF, InputDistance, OutputDistance
+from dipc_plus.claims.formula import Formula
+from dipc_plus.errors import UserError
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.values import freeze_env, show_env, show_value
+
+
+@dataclass
+class Obligation:
+    """One exact statement an accuracy claim reduces to at one input and gamma.
+
+    applies  whether the claim says anything here (dd(u) > alpha; for alpha = "dd",
+             dd(u) > 0).  When it applies: for every eps in the interval,
+             P[P(u) in B(det(u), u, gamma)] >= 1 - beta.
+    alpha    the alpha beta is evaluated at: the claim's number, or dd(u) (by
+             continuity of beta, alpha = dd(u) covers every alpha < dd(u)), or INF.
+    """
+    input: dict
+    det: dict
+    dd: Disagreement
+    alpha: object
+    gamma: Fraction
+    beta: object  # ExpPoly | ExpFrac | None (None when it does not apply)
+    applies: bool
+
+    def describe(self) -> str:
+        u = ", ".join(f"{k}={show_value(v)}" for k, v in self.input.items())
+        alpha = "inf" if self.alpha == INF else str(self.alpha)
+        if not self.applies:
+            return f"at {u}: dd = {self.dd} does not exceed alpha = {alpha}; nothing to check"
+        return f"at {u}: dd = {self.dd}, alpha = {alpha}, gamma = {self.gamma}, beta = {self.beta}"
+
+
+@dataclass
+class AccuracyClaim:
+    """The `[accuracy]` table of a claim file, resolved against its program."""
+    file: str
+    program: ir.Program
+    points: list                     # flat input environments to check
+    det: str                         # 'noise-free' | 'table'
+    table: dict | None               # frozen input -> output (det = 'table')
+    input_distance: InputDistance
+    output_distance: OutputDistance
+    alpha: object                    # Fraction or 'dd'
+    gammas: object                   # list of Fraction, or 'alpha'
+    beta: Formula
+    eps: object                      # decide.Interval
+    dd_over: str                     # 'reals' | 'grid'
+    note: str = ""
+    _space: RealSpace | GridSpace | None = field(default=None, repr=False)
+
+    # -- the deterministic function ------------------------------------------------------------
+    def det_at(self, u: Mapping) -> dict:
+        """det(u): the noise-free output, or the table's row."""
+        if self.det == "table":
+            key = freeze_env(u)
+            if key not in self.table:
+                raise UserError(f"the det table has no row for the input {show_env(u)}", file=self.file,
+                                hint="add a row to [[accuracy.table]] or drop the input")
+            return self.table[key]
+        return noise_free.run(self.program, u)
+
+    # -- distance to disagreement -------------------------------------------------------------------
+    def dd(self, u: Mapping, det_u: dict | None = None) -> Disagreement:
+        det_u = self.det_at(u) if det_u is None else det_u
+        if self._space is None:
+            self._space = (GridSpace(self.points, self.det_at, self.input_distance) if self.dd_over == "grid"
+                           else RealSpace(self.program, self.input_distance))
+        return self._space.dd(u, det_u)
+
+    # -- beta --------------------------------------------------------------------------------------------
+    def beta_at(self, alpha, gamma):
+        """beta as an exact closed form in eps; alpha may be INF (the limit alpha -> infinity)."""
+        values = {k: v for k, v in self.program.params.items()}
+        values["gamma"] = gamma
+        if alpha == INF:
+            return self.beta.limit("alpha", values)
+        values["alpha"] = alpha
+        return self.beta.exact(values)
+
+    def gamma_values(self, alpha) -> list:
+        if self.gammas == "alpha":
+            return [alpha]
+        return list(self.gammas)
+
+    # -- what must be decided ---------------------------------------------------------------------
+    def applies_at(self, dd, boundary: bool = False) -> tuple:
+        """(alpha, applies) at an input whose distance to disagreement is `dd`.
+
+        The one rule for when the claim speaks about an input.  Definition 2
+        (boundary=False): dd(u) > alpha, or dd(u) > 0 when alpha is "dd".  The paper's
+        section 7 tool (boundary=True, `dipc accuracy --paper`) also takes dd(u) = alpha,
+        the limit of the claims at alpha' < dd(u) (beta is continuous in alpha).
+        alpha is the claim's number, or dd(u) when the claim says alpha = "dd"."""
+        if self.alpha == "dd":
+            return dd, dd > 0 or boundary
+        return self.alpha, dd > self.alpha or (boundary and dd == self.alpha)
+
+    def obligations(self, points=None, boundary: bool = False) -> Iterator[Obligation]:
+        """Per input (default: every claimed input) and gamma, the statement to decide;
+        `boundary` as in `applies_at`."""
+        for u in (self.points if points is None else points):
+            det_u = self.det_at(u)
+            dd = self.dd(u, det_u)
+            alpha, applies = self.applies_at(dd.value, boundary)
+            for gamma in self.gamma_values(alpha):
+                beta = self.beta_at(alpha, gamma) if applies else None
+                yield Obligation(dict(u), det_u, dd, alpha, gamma, beta, applies)
+
+    def ball_probability(self, distribution, u: Mapping, det_u: Mapping, gamma):
+        """P[P(u) in B(det(u), u, gamma)] from an exact `semantics.Distribution` at u."""
+        from dipc_plus.claims.distances import LinfOutput, ZeroOneOutput
+        from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+        if isinstance(self.output_distance, LinfOutput):
+            return distribution.within(dict(det_u), gamma)
+        if isinstance(self.output_distance, ZeroOneOutput):
+            if gamma >= 1:
+                return distribution.total()
+            return distribution.within(dict(det_u), Fraction(0))
+        total = ExpFrac.of(ExpPoly.ZERO)
+        names = distribution.names
+        for outcome, p in distribution.items():
+            v = dict(zip(names, outcome.values))
+            if self.output_distance.in_ball(u, det_u, v, gamma):
+                total = total + p
+        return total
+
+    def describe(self) -> str:
+        alpha = "dd(u)" if self.alpha == "dd" else str(self.alpha)
+        gammas = "alpha" if self.gammas == "alpha" else ", ".join(map(str, self.gammas))
+        return (f"({alpha}, {self.beta}, {gammas})-accuracy of {self.program.name} for eps in {self.eps}, "
+                f"d = {self.input_distance.name}, d' = {self.output_distance.name}, det = {self.det}, "
+                f"{len(self.points)} input(s), dd over {self.dd_over}")
