@@ -6,7 +6,7 @@ from typing import Mapping
 
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
-from dipc_plus.semantics.distribution import Distribution, Exact, _to_input, bind, build_chain, distribution_of_chain
+from dipc_plus.semantics.distribution import Distribution, Exact, to_input_value, bind, build_chain, distribution_of_chain
 
 
 class LoadedProgram:
@@ -18,7 +18,7 @@ class LoadedProgram:
     @staticmethod
     def from_file(path, **params) -> "LoadedProgram":
         from dipc_plus.frontend.load import load_program
-        values = {k: _to_input(v) for k, v in params.items()}
+        values = {k: to_input_value(v) for k, v in params.items()}
         return LoadedProgram(load_program(str(path), values))
 
     @property
@@ -41,7 +41,7 @@ class LoadedProgram:
     def simulate(self, eps, n: int = 100_000, *, seed: int | None = None, **inputs):
         """Monte Carlo runs at one rational eps (the sampler's SampleResult)."""
         from dipc_plus.semantics.sampler import as_eps, simulate
-        return simulate(self.program, bind(self.program, inputs), as_eps(_to_input(eps)), n, seed=seed)
+        return simulate(self.program, bind(self.program, inputs), as_eps(to_input_value(eps)), n, seed=seed)
 
     def __repr__(self) -> str:
         ins = ", ".join(f"{n}: {t}" for n, t in self.program.inputs)

@@ -37,7 +37,7 @@ import numpy as np
 from dipc_plus.semantics import ir
 from dipc_plus.exact import lp
 from dipc_plus.claims import noise_free
-from dipc_plus.claims.distances import INF, InputDistance, LinfInput, NumericSparseInput, ZeroOneInput, _gap
+from dipc_plus.claims.distances import INF, InputDistance, LinfInput, NumericSparseInput, ZeroOneInput, value_gap
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.semantics.evaluate import domain_values, values_equal
 
@@ -365,7 +365,7 @@ class RealSpace:
     def _finite_gap(self, u, fixed):
         if isinstance(self.distance, ZeroOneInput):
             return Fraction(0) if all(values_equal(u[k], v) for k, v in fixed.items()) else Fraction(1)
-        return max((_gap(u[k], v) for k, v in fixed.items()), default=Fraction(0))
+        return max((value_gap(u[k], v) for k, v in fixed.items()), default=Fraction(0))
 
     def _linf_region(self, u, region):
         """(value, attained, witness point, interior point) of min ||w - u||_inf over the region.
@@ -549,7 +549,7 @@ class RealSpace:
         for fixed, box in units:
             if box.is_empty(reals):
                 continue
-            gap = max((_gap(u[k], v) for k, v in fixed.items()), default=Fraction(0))
+            gap = max((value_gap(u[k], v) for k, v in fixed.items()), default=Fraction(0))
             if gap == INF:
                 continue
             coords = [_coordinate(at[n], *box.interval(n)) for n in reals]

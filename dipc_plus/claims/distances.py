@@ -39,7 +39,7 @@ def _is_number(v) -> bool:
     return isinstance(v, (int, Fraction)) and not isinstance(v, bool)
 
 
-def _gap(a, b):
+def value_gap(a, b):
     """|a - b| for numbers; 0/inf for equal/different symbols and Booleans."""
     if _is_number(a) and _is_number(b):
         return abs(Fraction(a) - Fraction(b))
@@ -61,7 +61,7 @@ class LinfInput(InputDistance):
     name: ClassVar[str] = "linf"
 
     def between(self, u, w):
-        return max((_gap(u[k], w[k]) for k in u), default=Fraction(0))
+        return max((value_gap(u[k], w[k]) for k in u), default=Fraction(0))
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ class NumericSparseInput(InputDistance):
         for k in self.reals:
             if u[k] >= self.threshold and w[k] >= self.threshold and u[k] != w[k]:
                 return INF
-        return max((_gap(u[k], w[k]) for k in u), default=Fraction(0))
+        return max((value_gap(u[k], w[k]) for k in u), default=Fraction(0))
 
 
 INPUT_DISTANCES = ("linf", "zero-one", "numeric-sparse")

@@ -20,7 +20,7 @@ from itertools import permutations, product
 from math import factorial, gcd, lcm
 
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
-from dipc_plus.exact.linear import Atom, LinForm, Noise, _normalise
+from dipc_plus.exact.linear import Atom, LinForm, Noise, normalise_form
 
 # --------------------------------------------------------------------------- probability
 
@@ -119,7 +119,7 @@ def canonical(component, noises: dict) -> tuple:
 
 def _renamed(a: Atom, new_id: dict) -> Atom:
     form = LinForm(tuple(sorted((new_id[i], c) for i, c in a.form.coeffs)), a.form.const)
-    return Atom(_normalise(form, a.op), a.op)
+    return Atom(normalise_form(form, a.op), a.op)
 
 
 def _rank(values: dict) -> dict:

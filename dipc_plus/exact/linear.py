@@ -141,7 +141,7 @@ def atom(lhs: LinForm, op: str, rhs: LinForm) -> Atom:
     for i, c in rhs.coeffs:
         d[i] = d.get(i, 0) - c
     form = LinForm.make(d, lhs.const - rhs.const)
-    return Atom(_normalise(form, op), op)
+    return Atom(normalise_form(form, op), op)
 
 
 def negate(a: Atom) -> Atom:
@@ -149,10 +149,10 @@ def negate(a: Atom) -> Atom:
     if a.op in ("==", "!="):
         return Atom(a.form, _NEGATE[a.op])
     # not(f < 0) is f >= 0 is -f <= 0; not(f <= 0) is -f < 0
-    return Atom(_normalise(a.form.scale(-1), _NEGATE[a.op]), _NEGATE[a.op])
+    return Atom(normalise_form(a.form.scale(-1), _NEGATE[a.op]), _NEGATE[a.op])
 
 
-def _normalise(form: LinForm, op: str) -> LinForm:
+def normalise_form(form: LinForm, op: str) -> LinForm:
     """Divide by |first coefficient| (by the first coefficient for == and !=), so equal atoms are equal."""
     if not form.coeffs:
         return form

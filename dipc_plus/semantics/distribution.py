@@ -37,7 +37,7 @@ def certified(value, eps, prec: int = 128):
     old = flint.ctx.prec
     flint.ctx.prec = prec
     try:
-        return ExpFrac.of(value).arb_value(_to_input(eps), prec)
+        return ExpFrac.of(value).arb_value(to_input_value(eps), prec)
     finally:
         flint.ctx.prec = old
 
@@ -57,7 +57,7 @@ def bind(program: ir.Program, inputs: Mapping) -> dict:
     are accepted too.
     """
     from dipc_plus.semantics.inputs import bind_inputs, coerce
-    given = {k: _to_input(v) for k, v in dict(inputs).items()}
+    given = {k: to_input_value(v) for k, v in dict(inputs).items()}
     if any("[" in k for k in given):
         types = dict(program.inputs)
         unknown = [k for k in given if k not in types]
@@ -70,11 +70,12 @@ def bind(program: ir.Program, inputs: Mapping) -> dict:
     return bind_inputs(program, given)
 
 
-def _to_input(value):
+def to_input_value(value):
+    """A user-given value (int, float, str, list) as the IR holds it (exact Fractions)."""
     if isinstance(value, bool) or isinstance(value, str):
         return value
     if isinstance(value, (list, tuple)):
-        return [_to_input(v) for v in value]
+        return [to_input_value(v) for v in value]
     if isinstance(value, int):
         return Fraction(value)
     if isinstance(value, float):
@@ -402,12 +403,12 @@ def _flatten_targets(program: ir.Program, targets: Mapping) -> dict:
             raise UserError(f"'{name}' is not an output of {program.name}",
                             hint=f"its outputs are: {', '.join(program.output_names())}")
         if isinstance(types[name], (ir.RealT, ir.IntT)):
-            v = _to_input(value)
+            v = to_input_value(value)
             if not isinstance(v, Fraction):
                 raise UserError(f"target of the real output '{name}' must be a number, not {value!r}")
             out[name] = v
         else:
-            out[name] = _norm_value(_to_input(value)) if not isinstance(value, (bool, str)) else value
+            out[name] = _norm_value(to_input_value(value)) if not isinstance(value, (bool, str)) else value
     return out
 
 
@@ -426,11 +427,11 @@ def _gammas(program: ir.Program, flat_targets: dict, gamma) -> dict:
         missing = [n for n in reals if n not in flat]
         if missing:
             raise UserError(f"no gamma for the real output(s) {', '.join(missing)}")
-        result = {n: _to_input(flat[n]) for n in reals}
+        result = {n: to_input_value(flat[n]) for n in reals}
     else:
         if reals and gamma is None:
             raise UserError("a real output has a target: give gamma, the allowed distance")
-        result = {n: _to_input(gamma) for n in reals}
+        result = {n: to_input_value(gamma) for n in reals}
     for n, g in result.items():
         if not isinstance(g, Fraction) or g < 0:
             raise UserError(f"gamma for '{n}' must be a non-negative rational, not {g}")
