@@ -14,36 +14,19 @@ import json
 import math
 import tomllib
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
-from scipy import integrate
 
 from dipc_plus import cli
 from dipc_plus.accuracy.check import AccuracyChecker, simulate_error
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.semantics.distribution import certified
+from conftest import ROOT, THEORIES, lap_cdf, lap_pdf, quad
 
-ROOT = Path(__file__).resolve().parent.parent
-THEORIES = ROOT / "theories"
 EPS_GRID = (0.3, 1.0, 2.7, 8.0)
 
 
 # --------------------------------------------------------------------------- quadrature
-
-
-def lap_pdf(x, mu, b):
-    return 0.5 * b * math.exp(-b * abs(x - mu))
-
-
-def lap_cdf(x, mu, b):
-    z = x - mu
-    return 0.5 * math.exp(b * z) if z < 0 else 1 - 0.5 * math.exp(-b * z)
-
-
-def quad(f, breakpoints):
-    edges = [-math.inf] + sorted(set(breakpoints)) + [math.inf]
-    return sum(integrate.quad(f, a, b, epsabs=1e-14, epsrel=1e-12, limit=200)[0] for a, b in zip(edges, edges[1:]))
 
 
 def pattern_probability(q, produced, eps, rate_t, rate_q, variant, T=0.0):

@@ -15,8 +15,8 @@ from dipc_plus.privacy.dp import TableSource
 from dipc_plus.privacy.claim import load_privacy_claim
 from dipc_plus.semantics.sampler import simulate
 from dipc_plus.semantics.stats import wilson
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def source(name, **params):

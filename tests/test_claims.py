@@ -5,7 +5,6 @@ agree with simulation.
 from __future__ import annotations
 
 from fractions import Fraction as F
-from pathlib import Path
 
 import mpmath
 import pytest
@@ -16,11 +15,10 @@ from dipc_plus.claims.disagreement import INF
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.claims.formula import Where, parse
+from conftest import PROGRAMS, ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 # accuracy claims only: privacy/Pufferfish claim files have their own tests
 THEORIES = sorted(p for p in (ROOT / "theories").glob("*.toml") if "[accuracy]" in p.read_text())
-PROGRAMS = ROOT / "programs"
 
 
 # --------------------------------------------------------------------------- shipped theories

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
 
@@ -39,10 +38,8 @@ from dipc_plus.claims.distances import LinfInput, NumericSparseInput, ZeroOneInp
 from dipc_plus.frontend.load import load_program
 
 from test_noise_free import first_argmax, numeric_sparse_reference, sparse_reference
+from conftest import PROGRAMS, ROOT, THEORIES
 
-ROOT = Path(__file__).resolve().parent.parent
-PROGRAMS = ROOT / "programs"
-THEORIES = ROOT / "theories"
 
 
 def load(name, **params):

@@ -14,11 +14,9 @@ from __future__ import annotations
 import math
 from fractions import Fraction as F
 from itertools import product
-from pathlib import Path
 
 import flint
 import pytest
-from scipy import integrate
 
 import handmade as h
 from dipc_plus.exact.linear import LinForm
@@ -26,33 +24,13 @@ from dipc_plus.semantics.dtmc import EXIT, DTMC
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.semantics.distribution import Exact, build_chain, distribution_of_chain, output_distribution, within
+from conftest import PROGRAMS, lap_cdf, lap_pdf, quad
 
-ROOT = Path(__file__).resolve().parent.parent
-PROGRAMS = ROOT / "programs"
 EPS_POINTS = (0.3, 1.0, 2.7)
 ONE = ExpFrac(1)
 
 
 # --------------------------------------------------------------------------- quadrature
-
-
-def lap_pdf(x, mu, b):
-    return 0.5 * b * math.exp(-b * abs(x - mu))
-
-
-def lap_cdf(x, mu, b):
-    z = x - mu
-    return 0.5 * math.exp(b * z) if z < 0 else 1 - 0.5 * math.exp(-b * z)
-
-
-def quad(f, breakpoints):
-    """Integral over the real line, split at the kinks of the densities."""
-    edges = [-math.inf] + sorted(set(breakpoints)) + [math.inf]
-    total = 0.0
-    for a, b in zip(edges[:-1], edges[1:]):
-        value, _ = integrate.quad(f, a, b, epsabs=1e-14, epsrel=1e-13, limit=200)
-        total += value
-    return total
 
 
 def noisy_max_quad(q, i, eps, rate=0.5):
@@ -368,7 +346,8 @@ def test_sampler_within_gamma_for_numeric_sparse_fig4a():
 
 
 def _frontend():
-    return pytest.importorskip("dipc_plus.frontend.load")
+    from dipc_plus.frontend import load
+    return load
 
 
 def _load(name, **params):

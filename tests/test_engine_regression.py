@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
-from scipy import integrate
 
 from dipc_plus.exact import constraints
 from dipc_plus.claims import noise_free
@@ -23,35 +21,27 @@ from dipc_plus.exact import laplace_engine as le
 from dipc_plus.api import LoadedProgram
 from dipc_plus.exact.linear import LinForm, Noise, atom
 from dipc_plus.semantics.distribution import bind, distribution_of_chain
+from conftest import PROGRAMS, lap_cdf, lap_pdf, lap_sf, quad
 
-PROGRAMS = Path(__file__).resolve().parent.parent / "programs"
 EPS_VALUES = [F(1, 2), F(1), F(3)]
 
 
 # --------------------------------------------------------------- independent numerics
+# conftest's Laplace oracles, in this file's convention: zero mean, rate a * eps
+
 
 def pdf(x, a, eps):
-    return a * eps / 2 * math.exp(-a * eps * abs(x))
+    return lap_pdf(x, 0.0, a * eps)
 
 
 def cdf(x, a, eps):
     """P[N <= x] for N ~ Lap(a eps, 0)."""
-    return 0.5 * math.exp(a * eps * x) if x < 0 else 1 - 0.5 * math.exp(-a * eps * x)
+    return lap_cdf(x, 0.0, a * eps)
 
 
 def sf(x, a, eps):
-    """P[N >= x]."""
-    return 1 - cdf(x, a, eps)
-
-
-def quad(f, kinks):
-    """Integral of f over the real line, split at the kinks."""
-    edges = [-math.inf] + sorted(set(kinks)) + [math.inf]
-    total = 0.0
-    for a, b in zip(edges, edges[1:]):
-        val, _ = integrate.quad(f, a, b, epsabs=1e-15, epsrel=1e-13, limit=200)
-        total += val
-    return total
+    """P[N > x]."""
+    return lap_sf(x, 0.0, a * eps)
 
 
 def exact_float(p, eps) -> float:

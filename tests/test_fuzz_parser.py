@@ -5,14 +5,14 @@ keywords, and valid example programs mutated (lines deleted, duplicated or
 swapped, tokens replaced, characters inserted).  A few hundred examples keep
 this fast.
 """
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from dipc_plus.errors import UserError
 from dipc_plus.frontend.load import parse_program
+from conftest import PROGRAMS as PROGRAM_DIR
 
-PROGRAMS = [p.read_text(encoding="utf-8") for p in sorted((Path(__file__).parent.parent / "programs").glob("*.dip"))]
+PROGRAMS = [p.read_text(encoding="utf-8") for p in sorted(PROGRAM_DIR.glob("*.dip"))]
 PROGRAMS += [  # small programs exercising every construct, in case programs/ is small
     "param m = 2\ntype Ans = {bot, top}\ninput q: real[m], a: Ans\noutput o: 1..m, p: Ans\n"
     "function f(x: Ans) -> bool = x == top\ndistribution d(x: bool) over bool { x: exp(rate); not x: 1 }\n"

@@ -14,12 +14,12 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
-from scipy import integrate
 
 from dipc_plus.exact import constraints
 from dipc_plus.exact import laplace_engine as le
 from dipc_plus.exact.linear import Atom, LinForm, Noise, atom, negate
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from conftest import lap_cdf, lap_pdf, lap_sf, quad as quad_line
 
 EPS_VALUES = [F(1, 3), F(1), F(5, 2)]
 
@@ -43,32 +43,21 @@ def exact_float(p: ExpPoly, eps) -> float:
 
 
 # --------------------------------------------------------------- independent numerics
+# conftest's Laplace oracles, in this file's convention: zero mean, rate a * eps
+
 
 def pdf(x, a, eps):
-    return a * eps / 2 * math.exp(-a * eps * abs(x))
+    return lap_pdf(x, 0.0, a * eps)
 
 
 def cdf(x, a, eps):
     """P[N <= x] for N ~ Lap(a eps, 0)."""
-    return 0.5 * math.exp(a * eps * x) if x < 0 else 1 - 0.5 * math.exp(-a * eps * x)
+    return lap_cdf(x, 0.0, a * eps)
 
 
 def sf(x, a, eps):
     """P[N > x]."""
-    return 1 - 0.5 * math.exp(a * eps * x) if x < 0 else 0.5 * math.exp(-a * eps * x)
-
-
-def quad_line(f, kinks, lo=-math.inf, hi=math.inf):
-    """Integral of f over (lo, hi), split at the kinks so quad sees smooth pieces."""
-    pts = sorted({k for k in kinks if lo < k < hi})
-    edges = [lo] + pts + [hi]
-    total = 0.0
-    for a, b in zip(edges, edges[1:]):
-        if a == b:
-            continue
-        val, _ = integrate.quad(f, a, b, epsabs=1e-15, epsrel=1e-13, limit=200)
-        total += val
-    return total
+    return lap_sf(x, 0.0, a * eps)
 
 
 def assert_close(p: ExpPoly, numeric: float, eps, rel=1e-9):

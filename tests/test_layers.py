@@ -12,8 +12,9 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from conftest import ROOT
 
-PACKAGE = Path(__file__).resolve().parents[1] / "dipc_plus"
+PACKAGE = ROOT / "dipc_plus"
 
 # Lowest first.  Stages of equal rank may not import each other.
 RANK = {

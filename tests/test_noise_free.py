@@ -11,16 +11,14 @@ from __future__ import annotations
 import itertools
 import random
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
 
 from dipc_plus.claims import noise_free as nf
 from dipc_plus.errors import UserError
 from dipc_plus.frontend.load import load_program
+from conftest import PROGRAMS
 
-ROOT = Path(__file__).resolve().parent.parent
-PROGRAMS = ROOT / "programs"
 
 
 def first_argmax(xs):

@@ -5,7 +5,6 @@ import itertools
 import os
 import pickle
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
 
@@ -14,8 +13,8 @@ from dipc_plus.api import LoadedProgram
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.execution.parallel import available_cores, map_inputs
 from dipc_plus.semantics.distribution import bind, distribution_of_chain
+from conftest import PROGRAMS
 
-PROGRAMS = Path(__file__).resolve().parent.parent / "programs"
 
 
 def test_order_and_closures():

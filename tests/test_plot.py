@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from fractions import Fraction as F
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,9 +11,8 @@ from dipc_plus.accuracy.check import AccuracyChecker
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.accuracy.plot import plot_claim
 from dipc_plus.semantics.distribution import certified
+from conftest import ROOT, THEORIES
 
-ROOT = Path(__file__).resolve().parent.parent
-THEORIES = ROOT / "theories"
 PNG = b"\x89PNG\r\n\x1a\n"
 
 

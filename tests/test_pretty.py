@@ -15,8 +15,8 @@ from dipc_plus.semantics import ir
 from dipc_plus.cli import main
 from dipc_plus.frontend.load import load_program, parse_program
 from dipc_plus.semantics.pretty import format_lin, format_program, format_rate
+from conftest import ROOT
 
-ROOT = Path(__file__).parent.parent
 PROGRAMS = sorted((ROOT / "programs").glob("*.dip"))
 
 

@@ -15,15 +15,14 @@ from dipc_plus.privacy.dp import check_dp, privacy_loss
 from dipc_plus.privacy.claim import EventInterval, load_privacy_claim, parse_event
 from dipc_plus.semantics.sampler import simulate
 from dipc_plus.semantics.stats import wilson
+from conftest import ROOT, THEORIES
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-THEORIES = os.path.join(ROOT, "theories")
 N_RUNS = 400_000
 
 
 def claim_file(tmp_path, name: str, body: str) -> str:
     path = tmp_path / name
-    path.write_text(body.replace("@ROOT@", ROOT))
+    path.write_text(body.replace("@ROOT@", str(ROOT)))
     return str(path)
 
 

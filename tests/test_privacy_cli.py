@@ -10,8 +10,8 @@ import pytest
 from dipc_plus.cli import main
 from dipc_plus.errors import UserError
 from dipc_plus.privacy.claim import load_privacy_claim
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def p(*parts):
@@ -85,7 +85,7 @@ def test_privacy_loss_at_ln2_and_attack(capsys):
 
 def write(tmp_path, body: str) -> str:
     path = tmp_path / "c.toml"
-    path.write_text(body.replace("@ROOT@", ROOT))
+    path.write_text(body.replace("@ROOT@", str(ROOT)))
     return str(path)
 
 

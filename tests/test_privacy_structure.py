@@ -14,9 +14,8 @@ from dipc_plus.privacy.dp import check_dp, privacy_loss
 from dipc_plus.privacy.claim import load_privacy_claim
 from dipc_plus.semantics.distribution import output_distribution
 from dipc_plus.semantics.structure import KernelChain, components
+from conftest import ROOT, THEORIES
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-THEORIES = os.path.join(ROOT, "theories")
 
 
 def program(name, **params):

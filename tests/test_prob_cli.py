@@ -6,18 +6,16 @@ from __future__ import annotations
 import json
 import math
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
 
 import dipc_plus
+import dipc_plus.frontend.load  # noqa: F401 (a broken module must fail here, not skip)
 from dipc_plus.cli import main as dipc
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.semantics.distribution import output_distribution
+from conftest import ROOT, lap_cdf, lap_pdf, quad
 
-pytest.importorskip("dipc_plus.frontend.load")
-
-ROOT = Path(__file__).resolve().parent.parent
 NOISY_MAX = str(ROOT / "programs" / "noisy_max.dip")
 RR_RETRY = str(ROOT / "programs" / "randomized_response_retry.dip")
 FIG4A = str(ROOT / "programs" / "numeric_sparse_fig4a.dip")
@@ -30,26 +28,16 @@ def run(capsys, *argv):
     return code, out, err
 
 
-def lap_cdf(x, mu, b):
-    z = x - mu
-    return 0.5 * math.exp(b * z) if z < 0 else 1 - 0.5 * math.exp(-b * z)
-
-
 def noisy_max_quad(q, i, eps):
-    from scipy import integrate
     b = eps / 2
 
     def f(x):
-        v = 0.5 * b * math.exp(-b * abs(x - q[i]))
+        v = lap_pdf(x, q[i], b)
         for j, qj in enumerate(q):
             if j != i:
                 v *= lap_cdf(x, qj, b)
         return v
-    total = 0.0
-    edges = [-math.inf] + sorted(set(q)) + [math.inf]
-    for a, c in zip(edges[:-1], edges[1:]):
-        total += integrate.quad(f, a, c, epsabs=1e-14, epsrel=1e-13, limit=200)[0]
-    return total
+    return quad(f, q)
 
 
 # --------------------------------------------------------------------------- dipc prob

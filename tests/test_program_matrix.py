@@ -61,7 +61,6 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction as F
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 
@@ -71,9 +70,8 @@ from dipc_plus.semantics.inputs import bind_inputs
 from dipc_plus.semantics.distribution import Exact, to_input_value
 from dipc_plus.semantics.stats import contains, wilson
 from numeric_witness import Witness
+from conftest import PROGRAMS
 
-ROOT = Path(__file__).resolve().parent.parent
-PROGRAMS = ROOT / "programs"
 
 RUNS = 10**6
 SIM_EPS = (F(1, 2), F(1), F(27, 82))        # row i is simulated at SIM_EPS[i % 3]

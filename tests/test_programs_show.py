@@ -7,17 +7,15 @@ parser and the parameters really drive the programs.
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
-frontend = pytest.importorskip("dipc_plus.frontend.load")
-pytest.importorskip("dipc_plus.commands.show")
+import dipc_plus.commands.show  # noqa: F401 (a broken module must fail here, not skip)
+from dipc_plus.cli import main
+from dipc_plus.frontend import load as frontend
+from conftest import PROGRAMS as PROGRAM_DIR
 
-from dipc_plus.cli import main  # noqa: E402
-
-PROGRAMS_DIR = Path(__file__).resolve().parent.parent / "programs"
-PROGRAMS = sorted(PROGRAMS_DIR.glob("*.dip"))
+PROGRAMS = sorted(PROGRAM_DIR.glob("*.dip"))
 OVERRIDES = {"m": "4", "c": "2"}
 
 
@@ -26,7 +24,7 @@ def _ids(paths):
 
 
 def test_library_is_not_empty():
-    assert len(PROGRAMS) >= 20, f"expected the example library in {PROGRAMS_DIR}"
+    assert len(PROGRAMS) >= 20, f"expected the example library in {PROGRAM_DIR}"
 
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=_ids(PROGRAMS))

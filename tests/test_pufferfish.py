@@ -14,9 +14,8 @@ from dipc_plus.privacy.claim import load_privacy_claim, poly_eval
 from dipc_plus.privacy.pufferfish import _bernstein_decide, _decide_univariate, check_pufferfish, pufferfish_loss
 from dipc_plus.semantics.sampler import simulate
 from dipc_plus.semantics.stats import wilson
+from conftest import ROOT, THEORIES
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-THEORIES = os.path.join(ROOT, "theories")
 
 ROW = {0: [Fraction(2, 3), Fraction(1, 6), Fraction(1, 6)], 1: [Fraction(1, 3)] * 3,
        2: [Fraction(1, 6), Fraction(1, 6), Fraction(2, 3)]}   # FAIER Fig. 1a (alpha = 1/2)

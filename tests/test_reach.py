@@ -158,7 +158,7 @@ def test_retest_loop_keeps_the_chain_finite_and_matches_the_laplace_cdf():
 
 
 def test_sampler_agrees_on_the_retry_loop():
-    sampler = pytest.importorskip("dipc_plus.semantics.sampler")
+    from dipc_plus.semantics import sampler
     from dipc_plus.semantics.stats import contains, wilson
     prog = h.rr_retry(F(2, 3))
     eps = F(7, 10)

@@ -13,7 +13,6 @@ from itertools import product
 
 import numpy as np
 import pytest
-from scipy import integrate
 
 from dipc_plus.semantics import ir
 from dipc_plus.cli import main as dipc
@@ -21,6 +20,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.semantics.inputs import bind_inputs
 from dipc_plus.semantics.sampler import SampleResult, Sampler, as_eps, discrete_laplace, draw_categorical, simulate
 from dipc_plus.semantics.stats import contains, wilson
+from conftest import ROOT, lap_cdf, lap_pdf, quad
 
 CONF = 0.999
 HERE = ir.Pos("hand-built", 1, 1)
@@ -75,27 +75,11 @@ def noisy_max_ir(m=3):
 # --------------------------------------------------------------------------- independent references
 
 
-def lap_cdf(x, mu, b):
-    return 0.5 * math.exp((x - mu) / b) if x < mu else 1 - 0.5 * math.exp(-(x - mu) / b)
-
-
-def lap_pdf(x, mu, b):
-    return math.exp(-abs(x - mu) / b) / (2 * b)
-
-
-def quad(f, centres, scale):
-    """∫ f over the real line, split at the centres (kinks of Laplace densities)."""
-    lo, hi = min(centres) - 80 * scale, max(centres) + 80 * scale
-    points = sorted(set(centres))
-    total, _ = integrate.quad(f, lo, hi, points=points, limit=500, epsabs=1e-13, epsrel=1e-12)
-    return total
-
-
 def noisy_max_by_integration(q, eps):
     """P[out = i] = ∫ f_i(x) Π_{j≠i} F_j(x) dx with Lap(eps/2) noise (scale 2/eps)."""
-    b = 2 / eps
+    b = eps / 2
     return {i + 1: quad(lambda x, i=i: lap_pdf(x, q[i], b) *
-                        math.prod(lap_cdf(x, q[j], b) for j in range(len(q)) if j != i), q, b)
+                        math.prod(lap_cdf(x, q[j], b) for j in range(len(q)) if j != i), q)
             for i in range(len(q))}
 
 
@@ -108,7 +92,7 @@ def sparse_by_integration(q, eps, c, threshold=0.0):
     ∫ f_T(t) Π_{l>=i} P[r_l < t] dt.
     """
     m = len(q)
-    bt, bq = 2 * c / eps, 4 * c / eps
+    bt, bq = eps / (2 * c), eps / (4 * c)  # rates
     centres = list(q) + [threshold]
 
     def segment(i, j):  # 0-based: bots at i..j-1, top at j (j = None: bots to the end)
@@ -117,7 +101,7 @@ def sparse_by_integration(q, eps, c, threshold=0.0):
         def f(t):
             value = lap_pdf(t, threshold, bt) * math.prod(lap_cdf(t, q[l], bq) for l in below)
             return value if j is None else value * (1 - lap_cdf(t, q[j], bq))
-        return quad(f, centres, bq)
+        return quad(f, centres)
 
     dist = {}
 
@@ -412,8 +396,7 @@ def _load(name, params=None):
 
 @pytest.fixture(autouse=False)
 def at_repo(monkeypatch):
-    from pathlib import Path
-    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    monkeypatch.chdir(ROOT)
 
 
 def test_noisy_max_program_vs_integration(at_repo):
@@ -508,8 +491,8 @@ def test_cli_within_for_real_outputs(at_repo, capsys):
                  "--around", "val=[0,2]", "--confidence", str(CONF), "--json"])
     assert code == 0, capsys.readouterr().err
     report = json.loads(capsys.readouterr().out)
-    bt, bq, br = 9 / 4, 9 / 2, 9.0  # threshold Lap(4eps/9), query Lap(2eps/9), release Lap(eps/9)
-    seg = lambda f: quad(lambda t: lap_pdf(t, 0, bt) * f(t), q + [0], bq)  # noqa: E731
+    bt, bq, br = 4 / 9, 2 / 9, 1 / 9  # rates: threshold Lap(4eps/9), query Lap(2eps/9), release Lap(eps/9)
+    seg = lambda f: quad(lambda t: lap_pdf(t, 0, bt) * f(t), q + [0])  # noqa: E731
     F1, F2 = (lambda t: lap_cdf(t, q[0], bq)), (lambda t: lap_cdf(t, q[1], bq))
     release_within = lambda mu, c: lap_cdf(c + gamma, mu, br) - lap_cdf(c - gamma, mu, br)  # noqa: E731
     p_nb = seg(lambda t: 1 - F1(t))

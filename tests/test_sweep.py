@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import math
 from fractions import Fraction as F
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,9 +20,8 @@ from dipc_plus import cli
 from dipc_plus.accuracy.check import AccuracyChecker, simulate_error
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.accuracy.sweep import kappa_star, outward, sweep, truncated_decimal
+from conftest import ROOT, THEORIES
 
-ROOT = Path(__file__).resolve().parent.parent
-THEORIES = ROOT / "theories"
 
 
 def checker(name, params=None, **kw):

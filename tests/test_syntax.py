@@ -1,7 +1,6 @@
 """The parser: surface syntax, positions, separators, unicode, and plain-word syntax errors."""
 import re
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
 
@@ -9,8 +8,9 @@ from dipc_plus.frontend import surface as S
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.ir import Pos
 from dipc_plus.frontend.syntax import KEYWORDS, parse_module
+from conftest import PROGRAMS as PROGRAM_DIR, ROOT
 
-PROGRAMS = sorted(Path(__file__).parent.parent.glob("programs/*.dip"))
+PROGRAMS = sorted(PROGRAM_DIR.glob("*.dip"))
 
 
 def parse(text):
@@ -167,7 +167,7 @@ def test_unclosed_block_names_its_opening_line():
 
 
 def test_reserved_words_are_listed_in_the_reference():
-    doc = (Path(__file__).parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    doc = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
     line = next(l for l in doc.splitlines() if "Keywords are reserved" in l)
     section = doc[doc.index(line):doc.index(line) + 300]
     for kw in KEYWORDS:

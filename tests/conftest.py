@@ -1,0 +1,53 @@
+"""Shared test constants and independent numerical oracles.
+
+Paths: the repository root and its `programs/` and `theories/` folders, so no
+test computes them itself.
+
+Laplace oracles: the density, distribution and survival functions of
+Lap(rate, mu) (density rate/2 * exp(-rate |x - mu|)) written from the textbook
+formula, and a scipy quadrature over the real line split at the kinks of the
+densities.  They share no code with dipc_plus: they are the independent side of
+the closed-form cross-checks.  Tests import them with `from conftest import ...`
+(pytest puts this folder on sys.path, as for `handmade.py`).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PROGRAMS = ROOT / "programs"
+THEORIES = ROOT / "theories"
+
+
+def lap_pdf(x: float, mu: float, rate: float) -> float:
+    """Density of mu + Lap(rate): rate/2 * exp(-rate |x - mu|)."""
+    return 0.5 * rate * math.exp(-rate * abs(x - mu))
+
+
+def lap_cdf(x: float, mu: float, rate: float) -> float:
+    """P[mu + Lap(rate) <= x]."""
+    z = x - mu
+    return 0.5 * math.exp(rate * z) if z < 0 else 1 - 0.5 * math.exp(-rate * z)
+
+
+def lap_sf(x: float, mu: float, rate: float) -> float:
+    """P[mu + Lap(rate) > x], without the cancellation of 1 - cdf in the upper tail."""
+    z = x - mu
+    return 1 - 0.5 * math.exp(rate * z) if z < 0 else 0.5 * math.exp(-rate * z)
+
+
+def quad(f, kinks, lo: float = -math.inf, hi: float = math.inf,
+         epsabs: float = 1e-15, epsrel: float = 1e-13) -> float:
+    """The integral of f over (lo, hi), split at the kinks inside it so scipy sees smooth pieces."""
+    from scipy import integrate
+    points = sorted({float(k) for k in kinks if lo < k < hi})
+    edges = [lo] + points + [hi]
+    total = 0.0
+    for a, b in zip(edges, edges[1:]):
+        if a == b:
+            continue
+        value, _ = integrate.quad(f, a, b, epsabs=epsabs, epsrel=epsrel, limit=200)
+        total += value
+    return total
