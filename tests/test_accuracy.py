@@ -155,6 +155,7 @@ def test_shipped_claim_against_quadrature(results, name):
                 assert numeric <= float(certified(rep.bound, F(eps)).mid()) + 1e-9, (name, rep.input, eps)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_claim_against_the_sampler(results, name):
     checker, res = results[name]
@@ -182,6 +183,7 @@ def _sparse_c1():
     return AccuracyChecker(load_claim(str(THEORIES / "sparse.toml"), {"c": F(1)}))
 
 
+@pytest.mark.slow
 def test_refuted_claim_counterexample_rechecks_by_quadrature_and_simulation():
     checker = _sparse_c1()
     res = checker.run(kappa=7)

@@ -334,6 +334,7 @@ def _plain(x):
     return x
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("theory,u,gamma", [
     ("noisy_max_barthe2016", {"q[1]": F(1), "q[2]": F(0), "q[3]": F(-1)}, F(1)),
     ("exponential", {"h1": 2, "h2": 1, "h3": 0}, F(1)),

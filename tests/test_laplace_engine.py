@@ -274,6 +274,7 @@ def _random_case(rng):
     return [_random_atom(rng, n) for _ in range(rng.randint(1, 4))], rates
 
 
+@pytest.mark.slow
 def test_random_constraint_sets_against_monte_carlo():
     rng = random.Random(20210101)
     gen = np.random.default_rng(7)

@@ -309,6 +309,7 @@ def _tally(result, names: list):
     return keys, inverse
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index", range(len(ROWS)), ids=IDS)
 def test_exact_probabilities_inside_wilson_intervals_of_a_million_runs(index):
     import numpy as np
