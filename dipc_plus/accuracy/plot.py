@@ -19,9 +19,9 @@ from fractions import Fraction
 from typing import Mapping
 
 import numpy as np
-from flint import fmpq
 
 from dipc_plus.accuracy.check import AccuracyChecker, InputReport, env_text, fmt_q
+from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.exact.expoly import ExpFrac
 
 COLORS = ["#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#17becf"]
@@ -51,7 +51,7 @@ def _values(f, xs: np.ndarray) -> np.ndarray:
     out = np.empty(len(xs))
     for i, x in enumerate(xs):
         q = Fraction(float(x))
-        ball = f.arb_value(fmpq(q.numerator, q.denominator), 64)
+        ball = f.arb_value(to_fmpq(q), 64)
         out[i] = float(ball.mid()) if ball.is_finite() else math.nan
     return out
 

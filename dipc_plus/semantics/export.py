@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import lcm
 
-from dipc_plus.exact.linear import LinForm
+from dipc_plus.exact.convert import fmt_q
 from dipc_plus.semantics.values import show_value
 from dipc_plus.semantics.dtmc import DTMC, EXIT
 from dipc_plus.semantics.pretty import format_linform
@@ -32,10 +32,6 @@ def chain_lcm(chain: DTMC) -> int:
     return L
 
 
-def _rat(c: Fraction) -> str:
-    return str(c.numerator) if c.denominator == 1 else f"{c.numerator}/{c.denominator}"
-
-
 def poly_eps_t(p: ExpPoly, L: int, shift: int = 0) -> str:
     """p * t^shift as a polynomial in eps and t = e^(eps/L) (exponents must come out >= 0)."""
     terms = []
@@ -50,7 +46,7 @@ def poly_eps_t(p: ExpPoly, L: int, shift: int = 0) -> str:
         if j:
             factors.append("t" if j == 1 else f"t^{j}")
         mag = abs(c)
-        coef = _rat(mag)
+        coef = fmt_q(mag)
         body = "*".join(([f"({coef})" if "/" in coef else coef] if (mag != 1 or not factors) else []) + factors)
         terms.append(("-" if c < 0 else "+", body))
     if not terms:
