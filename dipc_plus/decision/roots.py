@@ -23,6 +23,16 @@ from dipc_plus.exact.expoly import ExpPoly, mpoly_ctx
 # real roots: exact or refinable isolating enclosures
 # ---------------------------------------------------------------------------------------
 
+def _halve(lo: Fraction, hi: Fraction, sign_lo: int, sign_at, factor) -> tuple[Fraction, Fraction]:
+    """The half of [lo, hi] where the factor still changes sign (sign_lo: its sign at lo).
+    sign_at(mid) is never 0: the zero is irrational, so no rational midpoint hits it."""
+    mid = (lo + hi) / 2
+    s = sign_at(mid)
+    if s == 0:
+        raise CertificationError(f"rational zero {mid} of irreducible {factor}")
+    return (mid, hi) if s == sign_lo else (lo, mid)
+
+
 class RealRoot:
     """A zero of one irreducible factor of f, inside the closed rational enclosure [lo, hi]
     (lo == hi == the value for a rational zero).  `refine` shrinks the enclosure towards
@@ -56,6 +66,9 @@ class RealRoot:
             if q > self.hi:
                 return -1
             self.refine()
+
+    def _bisect(self, sign_at) -> None:
+        self.lo, self.hi = _halve(self.lo, self.hi, self._sign_lo, sign_at, self.factor)
 
     def refine_to(self, width: Fraction) -> None:
         while self.exact is None and self.hi - self.lo > width:
@@ -126,15 +139,8 @@ class AlgebraicRoot(RealRoot):
         if self._sign_lo == 0 or self._sign_lo == _sign_q(poly, hi):
             raise CertificationError(f"[{lo}, {hi}] does not isolate a zero of {factor}")
 
-    def refine(self):
-        mid = (self.lo + self.hi) / 2
-        s = _sign_q(self.poly, mid)
-        if s == 0:  # impossible for an irreducible polynomial of degree >= 2
-            raise CertificationError(f"rational zero {mid} of irreducible {self.factor}")
-        if s == self._sign_lo:
-            self.lo = mid
-        else:
-            self.hi = mid
+    def refine(self):  # an irreducible polynomial of degree >= 2 has no rational zero
+        self._bisect(lambda x: _sign_q(self.poly, x))
 
     def short(self):
         if self.poly.degree() == 2:
@@ -180,14 +186,8 @@ class LogAlgebraicRoot(RealRoot):
         return self.t_lo if self.t_lo == self.t_hi else None
 
     def _bisect_t(self):
-        mid = (self.t_lo + self.t_hi) / 2
-        s = _sign_q(self.poly, mid)
-        if s == 0:
-            raise CertificationError(f"rational zero {mid} of irreducible {self.factor}")
-        if s == self._sign_lo:
-            self.t_lo = mid
-        else:
-            self.t_hi = mid
+        self.t_lo, self.t_hi = _halve(self.t_lo, self.t_hi, self._sign_lo, lambda x: _sign_q(self.poly, x),
+                                      self.poly)  # called before `factor` is set
 
     def _eps_enclosure(self) -> tuple[Fraction, Fraction]:
         with working_precision(self._prec):
@@ -243,15 +243,8 @@ class TranscendentalRoot(RealRoot):
         super().__init__(factor, multiplicity, lo, hi)
         self._sign_lo = sign_lo
 
-    def refine(self):
-        mid = (self.lo + self.hi) / 2
-        s = certified_sign(self.factor, mid)
-        if s == 0:  # impossible: g(r, e^(r/L)) != 0 for rational r > 0
-            raise CertificationError(f"rational zero {mid} of {self.factor}")
-        if s == self._sign_lo:
-            self.lo = mid
-        else:
-            self.hi = mid
+    def refine(self):  # g(r, e^(r/L)) != 0 for rational r > 0 (Hermite-Lindemann)
+        self._bisect(lambda x: certified_sign(self.factor, x))
 
     def describe(self):
         return (f"eps ~ {self.approx()}: the unique (simple) zero of {self.factor} in "
