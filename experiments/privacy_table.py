@@ -25,9 +25,13 @@ from fractions import Fraction
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from dipc_plus.privacy.dp import check_dp, loss_expr, privacy_loss, show_env, show_outputs  # noqa: E402
-from dipc_plus.privacy.claim import ln_text, load_privacy_claim, value_at_log  # noqa: E402
-from dipc_plus.privacy.pufferfish import check_pufferfish, pufferfish_loss  # noqa: E402
+from dipc_plus.privacy.claim_reader import load_privacy_claim  # noqa: E402
+from dipc_plus.privacy.display import show_env, show_outputs  # noqa: E402
+from dipc_plus.privacy.dp_check import check_dp  # noqa: E402
+from dipc_plus.privacy.log_point import ln_text, value_at_log  # noqa: E402
+from dipc_plus.privacy.loss import loss_expr, privacy_loss  # noqa: E402
+from dipc_plus.privacy.pufferfish import check_pufferfish  # noqa: E402
+from dipc_plus.privacy.pufferfish_loss import pufferfish_loss  # noqa: E402
 
 THEORIES = os.path.join(ROOT, "theories")
 
@@ -245,7 +249,7 @@ def section_faier(lines: list) -> None:
               "which do not sum to 1; the paper's own text and our exact computation give:", "",
               "| | output 0 | output 1 | output 2 |", "|---|---|---|---|"]
     import sympy
-    from dipc_plus.privacy.dp import TableSource
+    from dipc_plus.privacy.output_tables import TableSource
     p = sympy.Symbol("p")
     src = TableSource(fc.program, {}, use_chain=False, expected=3)
     sc = fc.scenarios[0]
@@ -267,9 +271,9 @@ def section_faier(lines: list) -> None:
 
 def _ex63_ratios(claim) -> str:
     import itertools
-    from dipc_plus.privacy.pufferfish import _Setup, _peval
-    from dipc_plus.privacy.claim import poly_eval
-    st = _Setup(claim)
+    from dipc_plus.privacy.pufferfish import PufferfishSetup
+    from dipc_plus.privacy.param_poly import poly_eval
+    st = PufferfishSetup(claim)
     sc = claim.scenarios[0]
     half = (Fraction(1, 2),) * 3
     out = []
@@ -277,8 +281,8 @@ def _ex63_ratios(claim) -> str:
         Bi, Ai = st.secret_sums(sc, si)
         Bj, Aj = st.secret_sums(sc, sj)
         for key in sorted(Ai):
-            a = _peval(Ai[key], half) / poly_eval(Bi, half)
-            b = _peval(Aj.get(key, {}), half) / poly_eval(Bj, half) if Aj.get(key) else Fraction(0)
+            a = poly_eval(Ai[key], half) / poly_eval(Bi, half)
+            b = poly_eval(Aj.get(key, {}), half) / poly_eval(Bj, half) if Aj.get(key) else Fraction(0)
             out.append(f"{si}/{sj} out={key[0]}: {a / b if b else 'inf'}")
     return "; ".join(out)
 
@@ -378,7 +382,7 @@ def section_attack(lines: list) -> None:
     lines += ["## 8. Privacy as attack success (Bayes-optimal adversary)", ""]
     import dipc_plus
     from dipc_plus.privacy.attack import bayes_attack
-    from dipc_plus.privacy.dp import TableSource
+    from dipc_plus.privacy.output_tables import TableSource
     rr = dipc_plus.load(os.path.join(ROOT, "programs/randomized_response.dip")).program
     res = bayes_attack(TableSource(rr, {}, use_chain=False, expected=2),
                        [({"x": False}, Fraction(1)), ({"x": True}, Fraction(3))], lambda u: u["x"],

@@ -54,7 +54,7 @@ def run(args) -> int:
     if args.attack:
         raise UserError("--attack needs a Pufferfish claim (its scenarios are the adversary's priors)",
                         hint="see docs/claims.md, 'Pufferfish claims'")
-    from dipc_plus.privacy.dp import privacy_loss
+    from dipc_plus.privacy.loss import privacy_loss
     structure = False if args.no_structure else None
     result = privacy_loss(claim, structure=structure, max_states=args.max_states)
     if args.plot:
@@ -67,7 +67,7 @@ def run(args) -> int:
 
 
 def _pufferfish(args, claim) -> int:
-    from dipc_plus.privacy.pufferfish import pufferfish_loss
+    from dipc_plus.privacy.pufferfish_loss import pufferfish_loss
     result = pufferfish_loss(claim)
     attack = None
     if args.attack:
@@ -94,7 +94,8 @@ def _pufferfish(args, claim) -> int:
 
 
 def text_report(result) -> str:
-    from dipc_plus.privacy.dp import loss_expr, show_env, show_outputs
+    from dipc_plus.privacy.display import show_env, show_outputs
+    from dipc_plus.privacy.loss import loss_expr
     claim = result.claim
     program = claim.program
 
@@ -145,7 +146,7 @@ def text_report(result) -> str:
 
 
 def _ln(x) -> str:
-    from dipc_plus.privacy.claim import ln_text
+    from dipc_plus.privacy.log_point import ln_text
     return ln_text(x)
 
 
