@@ -115,7 +115,7 @@ def params_text(program: ir.Program) -> str:
 @dataclass
 class Scope:
     """What one verdict covers (see the module doc)."""
-    inputs: str                 # 'grid' | 'list' | 'box' | 'domain'
+    inputs: str                 # 'grid' | 'list' | 'box' | 'domain' | 'priors' (Pufferfish scenarios)
     inputs_detail: str
     params: dict
     eps: str
@@ -127,13 +127,17 @@ class Scope:
     @property
     def kind(self) -> str:
         """'events' when real outputs were checked on named events, else the inputs' kind."""
-        return "events" if self.events else ("grid" if self.inputs == "domain" else self.inputs)
+        if self.events:
+            return "events"
+        return {"domain": "grid", "priors": "list"}.get(self.inputs, self.inputs)
 
     @property
     def event_limited(self) -> bool:
         return bool(self.events)
 
     def inputs_phrase(self) -> str:
+        if self.inputs == "priors":
+            return f"the claim's scenario priors ({self.inputs_detail})"
         if self.inputs == "domain" or self.complete:
             return f"every input ({self.inputs_detail})"
         if self.inputs == "grid":
@@ -166,11 +170,14 @@ class Scope:
 
     def not_covered(self) -> list[str]:
         out = []
-        if not self.complete:
+        if self.inputs == "priors":
+            out.append("other priors than the claim's scenarios")
+        elif not self.complete:
             out.append("inputs off the grid" if self.inputs == "grid" else
                        "inputs outside the box" if self.inputs == "box" else "inputs not listed")
         if self.params:
-            out.append("other values of " + ", ".join(self.params))
+            names = list(self.params)
+            out.append("other values of " + (names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"))
         if self.events:
             out.append("other sets of real outputs than unions of the named events")
         return out
@@ -178,7 +185,8 @@ class Scope:
     def coverage(self) -> str:
         """One line: what was and was not covered."""
         miss = self.not_covered()
-        return (f"scope: {self.kind}; covered: {self.summary()[3:]}"
+        kind = self.kind + (" (every input)" if self.complete and self.inputs != "priors" else "")
+        return (f"scope: {kind}; covered: {self.summary()[3:]}"
                 + (f"; not covered: {', '.join(miss)}" if miss else "; nothing else to cover"))
 
     def to_json(self) -> dict:

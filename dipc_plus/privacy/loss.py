@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
+from dipc_plus.exact.decimals import decimal_down, decimal_up
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.privacy.claim_types import DPClaim
 from dipc_plus.privacy.display import log_text, user_env, user_outputs
@@ -76,9 +77,32 @@ class LossResult:
             return loss_expr(self.pieces[0].candidate.ratio)
         return "piecewise: " + "; ".join(f"{loss_expr(pc.candidate.ratio)} on {pc.where()}" for pc in self.pieces)
 
+    @property
+    def scope(self):
+        from dipc_plus.privacy.dp_check import claim_scope
+        return claim_scope(self.claim)
+
+    def budget_holds(self) -> bool:
+        """Is L(eps) <= the claimed budget for every eps of the claim (decided exactly, delta = 0)?"""
+        b = self.claim.budget
+        if self.infinite is not None:
+            return False
+        if self.point_ratio is not None:
+            e = b.exp_at_log(self.claim.eps.log_of)
+            return e is not None and self.point_ratio <= e
+        if self.constant is not None and b.k == 0:
+            return self.constant <= b.factor
+        I = self.claim.eps.interval
+        if self.constant is not None:
+            return bounded_by(ExpFrac.of(self.constant), b.k, I, b.factor)
+        ratios = {pc.candidate.ratio for pc in self.pieces}
+        return all(bounded_by(r, b.k, I, b.factor) for r in ratios)
+
     def to_json(self) -> dict:
         c = self.claim
-        out = {"program": c.program.source, "claim": c.file, "eps": str(c.eps), "adjacency": c.adjacency.kind,
+        out = {"program": c.program.source, "claim": c.file, "scope": self.scope.to_json(),
+               "tight_on": "the scope's inputs only (and the named events of real outputs)",
+               "eps": str(c.eps), "adjacency": c.adjacency.kind,
                "pairs": self.pairs, "ratios": self.candidates, "distinct_ratios": self.distinct,
                "seconds": round(self.seconds, 3)}
         if self.infinite is not None:
@@ -99,6 +123,8 @@ class LossResult:
                         "witness": _cand_json(c.program, pc.candidate)} for pc in self.pieces]
         if self.sup is not None:
             out["sup_loss_over_eps"] = self.sup.text()
+            if self.sup.value is None:
+                out["sup_loss_over_eps_enclosure"] = [decimal_down(self.sup.lo), decimal_up(self.sup.hi)]
         return out
 
 

@@ -33,6 +33,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from dipc_plus.claims.scope import Scope
 from dipc_plus.decision.decide import CertificationError, decide, working_precision
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
@@ -124,9 +125,23 @@ class PufferfishResult:
     def verdict(self) -> str:
         return "verified" if self.verified else "refuted"
 
+    @property
+    def vacuous(self) -> bool:
+        """Verified with nothing compared (every pair had a secret of prior probability 0)."""
+        return self.verified and self.obligations == 0
+
+    @property
+    def scope(self) -> Scope:
+        c = self.claim
+        inputs = {repr(sorted(u.items())) for sc in c.scenarios for u, _ in sc.support}
+        return Scope("priors", f"{len(c.scenarios)} scenario(s), {len(inputs)} input(s) in their supports",
+                     dict(c.program.params), str(c.eps), True,
+                     {k: [str(e) for e in v] for k, v in c.events.items()}, program_name=c.program.name)
+
     def to_json(self) -> dict:
         c = self.claim
-        out = {"verdict": self.verdict, "kind": "pufferfish", "claim": c.file, "program": c.program.source,
+        out = {"verdict": self.verdict, "kind": "pufferfish", "scope": self.scope.to_json(),
+               "vacuous": self.vacuous, "claim": c.file, "program": c.program.source,
                "budget": str(c.budget), "eps": str(c.eps), "parameters": c.parameters,
                "scenarios": [s.name for s in c.scenarios], "pairs": [list(p) for p in c.pairs],
                "obligations": self.obligations, "seconds": round(self.seconds, 3), "notes": self.notes}
@@ -143,9 +158,15 @@ class PufferfishResult:
             lines.append(f"        {n}")
         lines.append(f"{self.obligations} (scenario, pair, output) obligation(s); {self.seconds:.2f} s")
         if self.verified:
-            lines.append(f"VERIFIED: P[M(X)=w | s, theta] <= e^({c.budget}) P[M(X)=w | s', theta] for every scenario, "
-                         f"discriminative pair (both directions), output"
-                         f"{', parameter value' if c.parameters else ''} and {c.eps}")
+            if self.vacuous:
+                lines.append(f"VERIFIED (vacuously: every discriminative pair has a secret of prior probability 0) "
+                             f"{self.scope.summary()}")
+            else:
+                lines.append(f"VERIFIED {self.scope.summary()}: P[M(X)=w | s, theta] <= e^({c.budget}) "
+                             f"P[M(X)=w | s', theta] for every scenario, discriminative pair (both directions), "
+                             f"output{' event' if c.events else ''}{', parameter value' if c.parameters else ''} "
+                             f"and {c.eps}")
+            lines.append(self.scope.coverage())
             return "\n".join(lines)
         x = self.counterexample
         lines.append("REFUTED (re-checked exactly):")
@@ -158,6 +179,7 @@ class PufferfishResult:
         lines.append(f"  P[w | {x.secret}] = {x.p} = {num_text(x.p_at)}")
         lines.append(f"  P[w | {x.other}] = {x.q} = {num_text(x.q_at)}")
         lines.append(f"  e^({c.budget}) P[w | {x.other}] = {num_text(x.bound_at)}")
+        lines.append(self.scope.coverage())
         return "\n".join(lines)
 
 

@@ -126,6 +126,27 @@ def bounded_by(r, k: Fraction, I: Interval, factor: Fraction = Fraction(1)) -> b
     return decide(ExpFrac.of(ExpPoly.exp(k, factor)) - ExpFrac.of(r), ">=", I).holds
 
 
+def _psi_bounded(r: ExpFrac, k: Fraction, I: Interval) -> bool:
+    """A sufficient exact test of sup ln r(eps)/eps <= k: psi = r'/r <= k on I (decided; the same
+    exponents as r, so no new denominator), and g <= k at the left end (r(0) = 1 when I starts
+    at 0; a certified comparison r(a) <= e^(k a) otherwise).  Then g(eps) = (ln r(a) +
+    integral_a^eps psi) / eps is at most k everywhere."""
+    num, den = r.num, r.den
+    psi = ExpFrac(num.derivative() * den - num * den.derivative(), num * den)
+    if I.lo == 0:
+        if _value_at_zero(num) != _value_at_zero(den) or _value_at_zero(den) == 0:
+            return False
+    else:
+        with working_precision(256):
+            a = _q(I.lo)
+            if not r.arb_value(a, 256) <= (_q(k) * a).exp():
+                return False
+    try:
+        return decide(ExpFrac.of(ExpPoly.const(k)) - psi, ">=", I).holds
+    except UserError:       # psi undefined somewhere in I (r has a zero there): no shortcut
+        return False
+
+
 def sup_one(cand, I: Interval, tolerance: Fraction = TOLERANCE) -> SupRatio:
     r = ExpFrac.of(cand.ratio)
     at0, at_inf = _limits(r, I)
@@ -135,11 +156,14 @@ def sup_one(cand, I: Interval, tolerance: Fraction = TOLERANCE) -> SupRatio:
     exact = [x for x in (at0, at_inf) if isinstance(x, Fraction)]
     if exact:
         k = max(exact)
+        where = "eps -> 0" if k == at0 else "eps -> inf"
+        if _psi_bounded(r, k, I):
+            return SupRatio(value=k, how=f"exact: the limit as {where}; (ln r)' <= {fmt_q(k)} on I (decided), "
+                                         "so it bounds L(eps)/eps", candidate=cand)
         # e^(k eps) in the sentence: its denominator joins the others (t = e^(eps/L)); a large L
         # makes the polynomial in t too big to be worth it, and the enclosure below is used
         L = math.lcm(k.denominator, r.num.denominator_lcm(), r.den.denominator_lcm())
         if L <= 48 and bounded_by(r, k, I):
-            where = "eps -> 0" if k == at0 else "eps -> inf"
             return SupRatio(value=k, how=f"exact: the limit as {where}, an upper bound on I (decided)",
                             candidate=cand)
     lo, at, hi, converged = enclose(r, I, tolerance)
@@ -178,6 +202,7 @@ class _Ratio:
         num, den = r.num, r.den
         self.dr = ExpFrac(num.derivative() * den - num * den.derivative(), den * den)
         self.psi = ExpFrac(num.derivative() * den - num * den.derivative(), num * den)
+        self.dpsi = _derivative(self.psi)
 
     def value(self, f: ExpFrac, x) -> arb:
         with working_precision(self.prec):
@@ -206,7 +231,7 @@ class _Ratio:
             m = (a + b) / 2
             # mean-value form of psi on the box, and its plain interval value: take the smaller
             plain = self.psi.arb_value(box, self.prec)
-            dpsi = _derivative(self.psi).arb_value(box, self.prec)
+            dpsi = self.dpsi.arb_value(box, self.prec)
             mv = self.psi.arb_value(_q(m), self.prec) + dpsi.abs_upper() * (_q(b) - _q(a)) / 2
             ups = [u for u in (_upper(plain), _upper(mv)) if u is not None]
             return min(ups) if ups else None
