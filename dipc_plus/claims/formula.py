@@ -360,8 +360,48 @@ def syntax_tree(text, where: Where, allowed: tuple = ARITHMETIC, *, calls: tuple
                 known = ", ".join(calls) if calls else "none"
                 raise where.error(f"'{name}(...)' is not allowed in the {what} {text!r} (functions: {known})",
                                   col, hint=hint)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+            exponent = _bounded_constant(node.right)
+            if exponent is not None and abs(exponent) > MAX_POWER:
+                raise where.error(f"the power in the {what} {text!r} has an exponent above {MAX_POWER}", col,
+                                  hint=hint)
         level.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
     return tree.body
+
+
+MAX_POWER = 1024
+
+
+def _bounded_constant(node) -> Fraction | None:
+    """The value of a subtree made of number constants and + - * / ** only (None when it uses a
+    name or a call), computed with every power's exponent at most MAX_POWER in absolute value
+    and every number below 2^100000 -- so checking a formula never builds a huge number."""
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
+            return None
+        return number_value(node)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        v = _bounded_constant(node.operand)
+        return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
+    if isinstance(node, ast.BinOp):
+        a, b = _bounded_constant(node.left), _bounded_constant(node.right)
+        if a is None or b is None:
+            return None
+        if isinstance(node.op, ast.Pow):
+            if b.denominator != 1 or abs(b) > MAX_POWER or (a == 0 and b < 0):
+                return Fraction(MAX_POWER + 1)        # reported by the caller as too large
+            if abs(b) * (a.numerator.bit_length() + a.denominator.bit_length()) > 100_000:
+                return Fraction(MAX_POWER + 1)
+            return a ** int(b)
+        if isinstance(node.op, ast.Add):
+            return a + b
+        if isinstance(node.op, ast.Sub):
+            return a - b
+        if isinstance(node.op, ast.Mult):
+            return a * b
+        if isinstance(node.op, ast.Div):
+            return a / b if b else None
+    return None
 
 
 def node_column(where: Where, text: str, node) -> int | None:

@@ -15,6 +15,7 @@ from typing import Mapping
 
 from dipc_plus.claims.claim_file import ClaimReader, grid_values, load_claim, to_user_value
 from dipc_plus.errors import UserError
+from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.privacy.adjacency import ADJACENCIES, Adjacency, _freeze
 from dipc_plus.privacy.claim_fields import read_budget, read_delta, read_eps, read_events
 from dipc_plus.privacy.claim_types import DPClaim
@@ -64,6 +65,11 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str) -> DPCla
     eps = read_eps(r, raw.get("eps", "(0, inf)"), "privacy.eps")
     delta_text, delta = read_delta(r, raw.get("delta", "0"), program, path, eps)
     events = read_events(r, raw.get("events"), program, "privacy.events")
+    if events and not ExpFrac.of(delta).is_zero():
+        raise r.error("privacy.delta", f"delta = {delta_text}: (eps, delta)-DP of real or integer outputs "
+                      "quantifies over every measurable set of outputs, which needs the output densities; "
+                      "checking the named events only would not decide it",
+                      hint="use delta = 0 (eps-DP is checked per named event), or a program with finite outputs")
     structure = raw.get("structure", True)
     if not isinstance(structure, bool):
         raise r.error("privacy.structure", "structure must be true or false", hint="structure = true")

@@ -58,16 +58,30 @@ def read_predicate(where: Where, name: str, text, program: ir.Program) -> Predic
 
 
 def evaluate_condition(node, env: Mapping, text: str):
-    """The value of a checked condition tree at one input (flat names: 'x[1]')."""
+    """The value of a checked condition tree at one input (flat names: 'x[1]').  Types are
+    checked as it goes: arithmetic and order on numbers, and/or/not on truth values,
+    == and != on anything; every mismatch is a `UserError`."""
     def fail(msg):
         raise UserError(f"in the condition {text!r}: {msg}", hint=HINT)
+
+    def number(v, what):
+        if isinstance(v, bool):
+            return int(v)
+        if isinstance(v, (int, Fraction)):
+            return v
+        fail(f"{what} needs numbers, not '{v}'")
+
+    def truth(v, what):
+        if not isinstance(v, bool):
+            fail(f"{what} needs true/false conditions, not '{v}'")
+        return v
 
     def flat(n):
         if isinstance(n, ast.Name):
             return n.id
         if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name):
             idx = n.slice
-            if isinstance(idx, ast.Constant) and isinstance(idx.value, int):
+            if isinstance(idx, ast.Constant) and isinstance(idx.value, int) and not isinstance(idx.value, bool):
                 return f"{n.value.id}[{idx.value}]"
         return None
 
@@ -89,44 +103,38 @@ def evaluate_condition(node, env: Mapping, text: str):
             if isinstance(n.value, str):
                 return n.value
         if isinstance(n, ast.BoolOp):
-            vals = [ev(v) for v in n.values]
+            vals = [truth(ev(v), "and/or") for v in n.values]
             return all(vals) if isinstance(n.op, ast.And) else any(vals)
         if isinstance(n, ast.UnaryOp):
             v = ev(n.operand)
             if isinstance(n.op, ast.Not):
-                return not v
+                return not truth(v, "not")
             if isinstance(n.op, ast.USub):
-                return -v
-            return v
+                return -number(v, "'-'")
+            return number(v, "'+'")
         if isinstance(n, ast.BinOp):
-            a, b = ev(n.left), ev(n.right)
-            if isinstance(a, bool):
-                a = int(a)
-            if isinstance(b, bool):
-                b = int(b)
+            if not isinstance(n.op, (ast.Add, ast.Sub, ast.Mult)):
+                fail("only + - * are allowed")
+            a, b = number(ev(n.left), "arithmetic"), number(ev(n.right), "arithmetic")
             if isinstance(n.op, ast.Add):
                 return a + b
             if isinstance(n.op, ast.Sub):
                 return a - b
-            if isinstance(n.op, ast.Mult):
-                return a * b
-            fail("only + - * are allowed")
+            return a * b
         if isinstance(n, ast.Compare):
             left = ev(n.left)
             result = True
             for op, right_node in zip(n.ops, n.comparators):
                 right = ev(right_node)
                 if isinstance(op, ast.Eq):
-                    ok = _same(left, right) if not isinstance(left, bool) else left == right
+                    ok = _same(left, right)
                 elif isinstance(op, ast.NotEq):
                     ok = not _same(left, right)
+                elif isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+                    a, b = number(left, "an order comparison"), number(right, "an order comparison")
+                    ok = {ast.Lt: a < b, ast.LtE: a <= b, ast.Gt: a > b, ast.GtE: a >= b}[type(op)]
                 else:
-                    if isinstance(left, str) or isinstance(right, str):
-                        fail("symbols can only be compared with == and !=")
-                    ok = {ast.Lt: left < right, ast.LtE: left <= right, ast.Gt: left > right,
-                          ast.GtE: left >= right}.get(type(op))
-                    if ok is None:
-                        fail("unknown comparison")
+                    fail("unknown comparison")
                 result = result and ok
                 left = right
             return result
@@ -134,13 +142,11 @@ def evaluate_condition(node, env: Mapping, text: str):
             if len(n.args) != 1 or not isinstance(n.args[0], ast.Name) or n.keywords:
                 fail(f"{n.func.id}(x) takes one array input")
             arr = n.args[0].id
-            elems = sorted((k for k in env if k.startswith(arr + "[")), key=lambda k: int(k[len(arr) + 1:-1]))
+            elems = sorted((k for k in env if k.startswith(arr + "[") and k[len(arr) + 1:-1].isdigit()),
+                           key=lambda k: int(k[len(arr) + 1:-1]))
             if not elems:
                 fail(f"'{arr}' is not an array input")
-            vals = [env[k] for k in elems]
-            return sum((int(v) if isinstance(v, bool) else v) for v in vals)
+            return sum(number(env[k], f"{n.func.id}({arr})") for k in elems)
         fail("unsupported expression")
 
     return ev(node)
-
-
