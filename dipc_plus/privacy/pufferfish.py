@@ -132,11 +132,7 @@ class PufferfishResult:
 
     @property
     def scope(self) -> Scope:
-        c = self.claim
-        inputs = {repr(sorted(u.items())) for sc in c.scenarios for u, _ in sc.support}
-        return Scope("priors", f"{len(c.scenarios)} scenario(s), {len(inputs)} input(s) in their supports",
-                     dict(c.program.params), str(c.eps), True,
-                     {k: [str(e) for e in v] for k, v in c.events.items()}, program_name=c.program.name)
+        return pufferfish_scope(self.claim)
 
     def to_json(self) -> dict:
         c = self.claim
@@ -181,6 +177,14 @@ class PufferfishResult:
         lines.append(f"  e^({c.budget}) P[w | {x.other}] = {num_text(x.bound_at)}")
         lines.append(self.scope.coverage())
         return "\n".join(lines)
+
+
+def pufferfish_scope(c: PufferfishClaim) -> Scope:
+    """A Pufferfish verdict covers the claim's scenario priors, for the program's parameters."""
+    inputs = {repr(sorted(u.items())) for sc in c.scenarios for u, _ in sc.support}
+    return Scope("priors", f"{len(c.scenarios)} scenario(s), {len(inputs)} input(s) in their supports",
+                 dict(c.program.params), str(c.eps), True,
+                 {k: [str(e) for e in v] for k, v in c.events.items()}, program_name=c.program.name)
 
 
 # --------------------------------------------------------------------------- the check

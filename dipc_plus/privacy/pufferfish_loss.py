@@ -20,7 +20,7 @@ from dipc_plus.privacy.log_point import fmt_q, ln_text
 from dipc_plus.privacy.loss import loss_expr
 from dipc_plus.privacy.param_decide import decide_univariate
 from dipc_plus.privacy.param_poly import poly_add, poly_cancel, poly_eval, poly_mul, poly_text
-from dipc_plus.privacy.pufferfish import PufferfishSetup
+from dipc_plus.privacy.pufferfish import PufferfishSetup, pufferfish_scope
 
 
 @dataclass
@@ -31,7 +31,7 @@ class PufferfishLoss:
     seconds: float
 
     def to_json(self) -> dict:
-        return {"claim": self.claim.file, "rows": [
+        return {"claim": self.claim.file, "scope": pufferfish_scope(self.claim).to_json(), "rows": [
             {"scenario": r[0], "secret": r[1], "other_secret": r[2], "output": r[3], "ratio": r[4], "loss": r[5]}
             for r in self.rows], "worst": None if self.worst is None else
             {"scenario": self.worst[0], "secret": self.worst[1], "other_secret": self.worst[2],
@@ -45,6 +45,7 @@ class PufferfishLoss:
         if self.worst is not None:
             lines.append(f"largest: {self.worst[5]} ({self.worst[0]}: {self.worst[1]} vs {self.worst[2]}, "
                          f"output {self.worst[3]})")
+        lines.append(pufferfish_scope(c).coverage())
         return "\n".join(lines)
 
 
