@@ -209,7 +209,9 @@ def run_row(row: Row, path: str, shared: dict) -> dict:
         checkers[conv] = checker
         res = checker.run()
         cex = res.counterexample
+        sc = res.scope
         entry = {"verdict": res.verdict, "applicable": len(res.applicable), "obligations": len(res.reports),
+                 "scope": f"{sc.kind}: {sc.inputs_detail}" + (f" ({sc.params_phrase()})" if sc.params else ""),
                  "inputs": res.inputs, "refuted": len(res.failing), "cex_cell": _counterexample_cell(cex),
                  "cex_text": cex.describe() if cex is not None else ""}
         if row.sweep:
@@ -345,6 +347,11 @@ def run_chunk(job) -> dict:
 def merge_chunks(row: Row, path: str, parts: list[dict]) -> dict:
     """One row's result from its chunks: refuted at the first failing input in grid order."""
     result = {"row": row, "claim_file": path, "mc": [], "seconds": sum(p["seconds"] for p in parts)}
+    from dipc_plus.claims.scope import inputs_scope
+    acc = _claim(path).accuracy
+    points = [u for u in acc.points if all(abs(v) <= row.bound for v in u.values())]
+    sc = inputs_scope(acc.program, points=points, kind="grid", eps=str(acc.eps))
+    scope = f"{sc.kind}: {sc.inputs_detail}" + (f" ({sc.params_phrase()})" if sc.params else "")
     for conv in ("def", "paper"):
         entries = [p[conv] for p in parts]
         failures = sorted(f for e in entries for f in e["failures"])
@@ -353,7 +360,8 @@ def merge_chunks(row: Row, path: str, parts: list[dict]) -> dict:
                         "applicable": sum(e["applicable"] for e in entries),
                         "obligations": sum(e["obligations"] for e in entries),
                         "inputs": sum(e["inputs"] for e in entries), "refuted": len(failures),
-                        "cex_cell": first[1] if first else "", "cex_text": first[2] if first else ""}
+                        "cex_cell": first[1] if first else "", "cex_text": first[2] if first else "",
+                        "scope": scope}
         if first:
             result["mc"].append(first[3])
     return result
@@ -386,7 +394,7 @@ def _verdict_cell(entry: dict) -> str:
     v = entry["verdict"]
     if v == "verified" and entry["applicable"] == 0:
         v = "vacuous"
-    cell = f"{v} ({entry['applicable']}/{entry['obligations']})"
+    cell = f"{v} on the {entry['scope'].split(':')[0]} ({entry['applicable']}/{entry['obligations']})"
     if v == "refuted":
         cell += f": {entry['cex_cell']}"
     return cell
@@ -430,7 +438,10 @@ def markdown(results: list[dict], total_wall: float, cpu: float, peak_main: floa
              ("kappa* (sweep.py)", timings["kappa*"]),
              ("everything else (claims, beta formulas, counterexample re-checks)", timings["other"]))) + ".",
          "",
-         "A verdict cell reads `verdict (applicable obligations / obligations)`; every verdict is certified "
+         "Every verdict is about its scope: the inputs of the claim's grid (listed in the 'scope' column, with "
+         "the parameters the program is unrolled with), not the real inputs between grid points and not other "
+         "parameter values; a refutation is a genuine counterexample.  "
+         "A verdict cell reads `verdict on the grid (applicable obligations / obligations)`; every verdict is certified "
          "(no floating point decides anything) and every counterexample is re-checked by an independent "
          "arb evaluation before it is reported. 'our time' is CPU seconds in the worker processes for the row, "
          "including the work it shares with other rows of the same program and parameters (one cache per "
@@ -439,11 +450,12 @@ def markdown(results: list[dict], total_wall: float, cpu: float, peak_main: floa
     def verification_table(title, rows_):
         L.append(f"## {title}")
         L.append("")
-        L.append("| row | paper time (T1/T2) | paper | ours: Def. 2 | ours: paper convention | our CPU time |")
-        L.append("|---|---|---|---|---|---|")
+        L.append("| row | paper time (T1/T2) | paper | scope of our verdicts | ours: Def. 2 | ours: paper convention | "
+                 "our CPU time |")
+        L.append("|---|---|---|---|---|---|---|")
         for r in rows_:
             row = r["row"]
-            L.append(f"| {row.label} | {row.paper} | verified | {_verdict_cell(r['def'])} | "
+            L.append(f"| {row.label} | {row.paper} | verified | {r['def']['scope']} | {_verdict_cell(r['def'])} | "
                      f"{_verdict_cell(r['paper'])} | {_time(r['seconds'])} |")
         L.append("")
 
@@ -461,9 +473,9 @@ def markdown(results: list[dict], total_wall: float, cpu: float, peak_main: floa
              "truncated, certified); best kappa = floor(kappa*), confirmed by deciding every input at best kappa; "
              "the counterexample for best + 1 is the simplest rational eps at the input attaining kappa*.")
     L.append("")
-    L.append("| row | paper best | paper counterexample | ours (Def. 2): kappa*, best, counterexample | "
+    L.append("| row | paper best | paper counterexample | scope | ours (Def. 2): kappa*, best, counterexample | "
              "ours (paper convention): kappa*, best, counterexample | our CPU time |")
-    L.append("|---|---|---|---|---|---|")
+    L.append("|---|---|---|---|---|---|---|")
     t4 = [r for t in ("4a", "4b", "4c") for r in by_table.get(t, [])]
     for r in t4:
         row = r["row"]
@@ -479,7 +491,7 @@ def markdown(results: list[dict], total_wall: float, cpu: float, peak_main: floa
             cells.append(f"kappa* = {e['star_text']}, **{e['best']}**; kappa={e['best'] + 1} fails at "
                          f"{e['sweep_cex_cell']} (kappa* {where} at {e['star_input']})")
         L.append(f"| {row.label} | 1/{row.paper_best} | 1/{row.paper_best + 1}: q={q}, eps={fmt_q(eps)} | "
-                 f"{cells[0]} | {cells[1]} | {_time(r['seconds'])} |")
+                 f"{r['def']['scope']} | {cells[0]} | {cells[1]} | {_time(r['seconds'])} |")
     L.append("")
     L.append("### The paper's counterexamples, re-checked exactly")
     L.append("")

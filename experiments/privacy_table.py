@@ -25,9 +25,14 @@ from fractions import Fraction
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from dipc_plus.privacy.dp import check_dp, loss_expr, privacy_loss, show_env, show_outputs  # noqa: E402
-from dipc_plus.privacy.claim import ln_text, load_privacy_claim, value_at_log  # noqa: E402
-from dipc_plus.privacy.pufferfish import check_pufferfish, pufferfish_loss  # noqa: E402
+from dipc_plus.privacy.claim_reader import load_privacy_claim  # noqa: E402
+from dipc_plus.exact.decimals import decimal_down  # noqa: E402
+from dipc_plus.privacy.display import log_text, show_env, show_outputs  # noqa: E402
+from dipc_plus.privacy.dp_check import check_dp  # noqa: E402
+from dipc_plus.privacy.log_point import ln_text, value_at_log  # noqa: E402
+from dipc_plus.privacy.loss import loss_expr, privacy_loss  # noqa: E402
+from dipc_plus.privacy.pufferfish import check_pufferfish  # noqa: E402
+from dipc_plus.privacy.pufferfish_loss import pufferfish_loss  # noqa: E402
 
 THEORIES = os.path.join(ROOT, "theories")
 
@@ -62,17 +67,23 @@ def timed(fn, *args, **kw):
     return out, time.perf_counter() - t0
 
 
-def dec(x: float, digits: int = 6) -> str:
-    return f"{x:.{digits}g}"
+def ln_enclosure(x: Fraction, digits: int = 8) -> str:
+    """ln of a rational as a certified decimal enclosure, rounded outward."""
+    return log_text(x, digits)
+
+
+def approx(x: Fraction, digits: int = 10) -> str:
+    """A rational to `digits` significant digits, rounded down (marked as approximate)."""
+    return "~" + decimal_down(x, digits)
 
 
 def loss_summary(loss) -> str:
     if loss.infinite is not None:
         return "inf (an output impossible at a neighbour)"
     if loss.point_ratio is not None:
-        return f"{ln_text(loss.point_ratio)} = {dec(math.log(loss.point_ratio))}"
+        return f"{ln_text(loss.point_ratio)} in {ln_enclosure(loss.point_ratio)}"
     if loss.constant is not None:
-        return f"{ln_text(loss.constant)} = {dec(math.log(loss.constant))} (eps-independent)"
+        return f"{ln_text(loss.constant)} in {ln_enclosure(loss.constant)} (eps-independent)"
     s = loss.sup
     if len(loss.pieces) == 1 and loss_expr(loss.pieces[0].candidate.ratio).startswith(("eps", "3*eps", "3/2*eps")):
         return f"L = {loss_expr(loss.pieces[0].candidate.ratio)}; sup L/eps = {s.text()}"
@@ -81,8 +92,11 @@ def loss_summary(loss) -> str:
 
 def section_claims(lines: list) -> None:
     lines += ["## 1. Every privacy claim in theories/", "",
-              "| claim file | program (params) | claim | verdict | tight loss (exact) | time (s) | reported by the neighbouring paper |",
-              "|---|---|---|---|---|---|---|"]
+              "Every verdict and loss holds on its scope only: the claim's inputs (a grid, a list, every input of a "
+              "finite domain, or a Pufferfish claim's scenario priors), the parameter values shown, and for real "
+              "outputs the named events (scope *events*).", "",
+              "| claim file | program (params) | claim | scope | verdict | tight loss on the scope (exact) | time (s) | reported by the neighbouring paper |",
+              "|---|---|---|---|---|---|---|---|"]
     files = sorted(glob.glob(os.path.join(THEORIES, "*_privacy.toml")) +
                    glob.glob(os.path.join(THEORIES, "*_pufferfish.toml")))
     for f in files:
@@ -110,9 +124,12 @@ def section_claims(lines: list) -> None:
             verdict = res.verdict
             if res.counterexample is not None:
                 c = res.counterexample
+                out = show_outputs(c.output, claim.program) if c.outputs is None else f"S = {{{c.output_set}}}"
                 verdict += (f": {show_env(c.input, claim.program)} vs {show_env(c.neighbour, claim.program)}, "
-                            f"{show_outputs(c.output, claim.program)}, eps = {c.eps_text()}")
-        lines.append(f"| {name} | {claim.program.name} ({params}) | {what} | {verdict} | {lsum} | {t:.2f} | "
+                            f"{out}, eps = {c.eps_text()}")
+        sc = res.scope
+        scope = f"{sc.kind}: {sc.inputs_detail}" + (" (every input)" if sc.complete and sc.inputs != "priors" else "")
+        lines.append(f"| {name} | {claim.program.name} ({params}) | {what} | {scope} | {verdict} | {lsum} | {t:.2f} | "
                      f"{PAPERS.get(name, '')} |")
     lines.append("")
 
@@ -176,7 +193,7 @@ def section_table4(lines: list) -> None:
               "| inputs (number of 1s) | 1 - beta (exact) | decimal | OHO Table IV |", "|---|---|---|---|"]
     paper = {0: "00000000: 0.9437184", 8: "11111111: 0.9437184", 7: "01111111: 0.9723904", 1: "00000001: 0.9723904"}
     for val, ones in rows[:4]:
-        lines.append(f"| {ones} ones | {val} | {float(val):.10g} | {paper.get(ones, '')} |")
+        lines.append(f"| {ones} ones | {val} | {approx(val)} | {paper.get(ones, '')} |")
     lines.append("")
 
 
@@ -213,12 +230,12 @@ def section_faier(lines: list) -> None:
     lines.append(f"| naive discrete Noisy Max (Alg. 2) | ln 2-DP (Ex. 6.1) | fails (counterexample bot, 0~), "
                  f"\"budget 2.1\" | fails: {show_env(cex.input, c.program)} vs {show_env(cex.neighbour, c.program)}, "
                  f"out = {cex.output['out']}, P = {cex.p_at} vs {cex.q_at} (ratio {cex.ratio_at}); tight loss "
-                 f"{ln_text(l.point_ratio)} = {dec(math.log(l.point_ratio), 8)} at "
+                 f"{ln_text(l.point_ratio)} in {ln_enclosure(l.point_ratio)} at "
                  f"{show_env(l.point_candidate.input, c.program)} vs {show_env(l.point_candidate.neighbour, c.program)}, "
                  f"out = {l.point_candidate.output['out']} |")
     c, r, l = dp("discrete_noisy_max_improved")
     lines.append(f"| improved discrete Noisy Max (Alg. 3) | ln 2-DP | fails, \"budget 1.3\" (StatDP: 1.6) | fails; tight "
-                 f"loss {ln_text(l.point_ratio)} = {dec(math.log(l.point_ratio), 8)} at "
+                 f"loss {ln_text(l.point_ratio)} in {ln_enclosure(l.point_ratio)} at "
                  f"{show_env(l.point_candidate.input, c.program)} vs {show_env(l.point_candidate.neighbour, c.program)}, "
                  f"out = {l.point_candidate.output['out']} |")
     a = load_privacy_claim(os.path.join(THEORIES, "discrete_noisy_max_improved_pufferfish.toml"))
@@ -245,7 +262,7 @@ def section_faier(lines: list) -> None:
               "which do not sum to 1; the paper's own text and our exact computation give:", "",
               "| | output 0 | output 1 | output 2 |", "|---|---|---|---|"]
     import sympy
-    from dipc_plus.privacy.dp import TableSource
+    from dipc_plus.privacy.output_tables import TableSource
     p = sympy.Symbol("p")
     src = TableSource(fc.program, {}, use_chain=False, expected=3)
     sc = fc.scenarios[0]
@@ -267,9 +284,9 @@ def section_faier(lines: list) -> None:
 
 def _ex63_ratios(claim) -> str:
     import itertools
-    from dipc_plus.privacy.pufferfish import _Setup, _peval
-    from dipc_plus.privacy.claim import poly_eval
-    st = _Setup(claim)
+    from dipc_plus.privacy.pufferfish import PufferfishSetup
+    from dipc_plus.privacy.param_poly import poly_eval
+    st = PufferfishSetup(claim)
     sc = claim.scenarios[0]
     half = (Fraction(1, 2),) * 3
     out = []
@@ -277,8 +294,8 @@ def _ex63_ratios(claim) -> str:
         Bi, Ai = st.secret_sums(sc, si)
         Bj, Aj = st.secret_sums(sc, sj)
         for key in sorted(Ai):
-            a = _peval(Ai[key], half) / poly_eval(Bi, half)
-            b = _peval(Aj.get(key, {}), half) / poly_eval(Bj, half) if Aj.get(key) else Fraction(0)
+            a = poly_eval(Ai[key], half) / poly_eval(Bi, half)
+            b = poly_eval(Aj.get(key, {}), half) / poly_eval(Bj, half) if Aj.get(key) else Fraction(0)
             out.append(f"{si}/{sj} out={key[0]}: {a / b if b else 'inf'}")
     return "; ".join(out)
 
@@ -305,9 +322,9 @@ def section_above_threshold(lines: list) -> None:
             key = ("bot",) * n + ("top",)
             pa = value_at_log(prog.distribution(r=[1] * n + [2])[key], Fraction(2))
             pb = value_at_log(prog.distribution(r=[2] * n + [1])[key], Fraction(2))
-            fam = f"{pa / pb} = {float(pa / pb):.6g}"
-            bound = f"{float(Fraction(16, 11) * 2 ** n):.6g}"
-        lines.append(f"| {m} | {3 ** m} | {ln_text(loss.point_ratio)} = {dec(math.log(loss.point_ratio))} | "
+            fam = f"{pa / pb} = {approx(pa / pb, 6)}"
+            bound = approx(Fraction(16, 11) * 2 ** n, 6)
+        lines.append(f"| {m} | {3 ** m} | {ln_text(loss.point_ratio)} in {ln_enclosure(loss.point_ratio)} | "
                      f"{show_env(c.input, claim.program)} vs {show_env(c.neighbour, claim.program)}, "
                      f"{show_outputs(c.output, claim.program)} | {fam} | {bound} | {t:.2f} |")
         print("AT", m, round(t, 2), flush=True)
@@ -378,7 +395,7 @@ def section_attack(lines: list) -> None:
     lines += ["## 8. Privacy as attack success (Bayes-optimal adversary)", ""]
     import dipc_plus
     from dipc_plus.privacy.attack import bayes_attack
-    from dipc_plus.privacy.dp import TableSource
+    from dipc_plus.privacy.output_tables import TableSource
     rr = dipc_plus.load(os.path.join(ROOT, "programs/randomized_response.dip")).program
     res = bayes_attack(TableSource(rr, {}, use_chain=False, expected=2),
                        [({"x": False}, Fraction(1)), ({"x": True}, Fraction(3))], lambda u: u["x"],

@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 
 from dipc_plus.exact.expoly import ExpFrac
-from dipc_plus.privacy.dp import check_dp, privacy_loss
-from dipc_plus.privacy.claim import EventInterval, load_privacy_claim, parse_event
+from dipc_plus.privacy.claim_reader import load_privacy_claim
+from dipc_plus.privacy.claim_types import EventInterval, parse_event
+from dipc_plus.privacy.dp_check import check_dp
+from dipc_plus.privacy.loss import privacy_loss
 from dipc_plus.semantics.sampler import simulate
 from dipc_plus.semantics.stats import wilson
 from conftest import ROOT, THEORIES
@@ -133,7 +135,7 @@ def test_randomized_response_coin_tight_eps_is_ln_p_over_1_minus_p(p):
 
 
 def constant(f):
-    from dipc_plus.privacy.claim import constant_value
+    from dipc_plus.privacy.log_point import constant_value
     return constant_value(f)
 
 
@@ -335,7 +337,7 @@ def test_discrete_above_threshold_faier_family_ratio():
     """FAIER's bot^n top at r = 1^n 2 against 2^n 1, t = 2, as a closed form in eps, equals
     the paper's expression at alpha = 1/2."""
     import dipc_plus
-    from dipc_plus.privacy.claim import value_at_log
+    from dipc_plus.privacy.log_point import value_at_log
     for n in (1, 2, 3):
         prog = dipc_plus.load(os.path.join(ROOT, "programs/discrete_above_threshold.dip"), m=n + 1, T=2)
         d = prog.distribution(r=[1] * n + [2])
@@ -353,7 +355,7 @@ def test_loss_envelope_and_sup_against_a_float_scan():
     """SVT Alg. 6, m = 3: the envelope L(eps) equals the largest log-ratio over every pair and
     output (evaluated in floating point from the exact tables), and the certified enclosure of
     sup L(eps)/eps contains the maximum of a fine float scan."""
-    from dipc_plus.privacy.dp import plan, unit_pairs
+    from dipc_plus.privacy.plan import plan, unit_pairs
     claim = load_privacy_claim(os.path.join(THEORIES, "svt_lyu_alg6_privacy.toml"))
     loss = privacy_loss(claim)
     pl = plan(claim, True)

@@ -9,7 +9,7 @@ import pytest
 
 from dipc_plus.cli import main
 from dipc_plus.errors import UserError
-from dipc_plus.privacy.claim import load_privacy_claim
+from dipc_plus.privacy.claim_reader import load_privacy_claim
 from conftest import ROOT
 
 
@@ -101,7 +101,7 @@ HEAD = '[program]\npath = "@ROOT@/programs/randomized_response.dip"\n[privacy]\n
     ('adjacency = "hamming"\nbudget = "ln(2)/2"\n', "not the logarithm of a rational", 5),
     ('adjacency = "hamming"\nbudget = "eps"\neps = "ln(1)"\n', "not positive", 6),
     ('adjacency = "hamming"\nbudget = "eps"\neps = "[0, 1]"\n', "not inside", 6),
-    ('adjacency = "hamming"\nbudget = "eps"\ndelta = "log(2)"\n', "logarithm", 6),
+    ('adjacency = "hamming"\nbudget = "eps"\ndelta = "log(2)"\n', "'log(...)' is not allowed", 6),
     ('adjacency = "hammming"\nbudget = "eps"\n', "did you mean 'hamming'", 4),
     ('adjacency = "hamming"\nbudget = "eps"\nbudjet = 1\n', "unknown key", 6),
     ('adjacency = "hamming"\nbound = 2\nbudget = "eps"\n', "bound is not used", 5),

@@ -10,8 +10,11 @@ import numpy as np
 import pytest
 
 from dipc_plus.errors import UserError
-from dipc_plus.privacy.claim import load_privacy_claim, poly_eval
-from dipc_plus.privacy.pufferfish import _bernstein_decide, _decide_univariate, check_pufferfish, pufferfish_loss
+from dipc_plus.privacy.claim_reader import load_privacy_claim
+from dipc_plus.privacy.param_poly import poly_eval
+from dipc_plus.privacy.param_decide import bernstein_decide as _bernstein_decide, decide_univariate as _decide_univariate
+from dipc_plus.privacy.pufferfish import check_pufferfish
+from dipc_plus.privacy.pufferfish_loss import pufferfish_loss
 from dipc_plus.semantics.sampler import simulate
 from dipc_plus.semantics.stats import wilson
 from conftest import ROOT, THEORIES

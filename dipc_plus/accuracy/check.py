@@ -271,6 +271,25 @@ class AccuracyResult:
     kappa: int = 1
     boundary: bool = False
     dd_over: str = "reals"
+    inputs_kind: str = "grid"      # 'grid' | 'list' | 'table': the claim's inputs, or 'list' for --input
+
+    @property
+    def scope(self):
+        """What the verdict covers: the checked inputs (a grid or a list) and the parameter values."""
+        from dipc_plus.claims.scope import inputs_scope
+        seen, points = set(), []
+        for r in self.reports:
+            key = input_key(r.input)
+            if key not in seen:
+                seen.add(key)
+                points.append(r.input)
+        kind = "grid" if self.inputs_kind == "grid" else "list"
+        return inputs_scope(self.claim.program, points=points, kind=kind, eps=str(self.claim.eps))
+
+    @property
+    def vacuous(self) -> bool:
+        """Verified with no obligation that applies (dd(u) does not exceed alpha anywhere)."""
+        return self.verdict == VERIFIED and not self.applicable
 
     @property
     def failing(self) -> list:
@@ -297,6 +316,8 @@ class AccuracyResult:
         program = self.claim.program
         out = {
             "verdict": self.verdict,
+            "scope": self.scope.to_json(),
+            "vacuous": self.vacuous,
             "claim": self.claim.file,
             "program": program.name,
             "params": {k: json_value(v) for k, v in program.params.items()},
@@ -530,6 +551,7 @@ class AccuracyChecker:
             stop_at_first: bool = False, description: str = "accuracy", jobs: int = 1) -> AccuracyResult:
         """Check every given input (default: every input of the claim); `jobs` > 1 computes the
         exact distributions and distances over that many processes first."""
+        given = points
         points = list(self.claim.points if points is None else points)
         start = time.perf_counter()
         if jobs != 1 and len(points) > 1 and not stop_at_first:
@@ -548,7 +570,7 @@ class AccuracyChecker:
             if bar is not None:
                 bar.close()
         return AccuracyResult(self.claim, reports, time.perf_counter() - start, kappa, self.boundary,
-                              self.claim.dd_over)
+                              self.claim.dd_over, self.claim.inputs_kind if given is None else "list")
 
 
 def simulate_error(claim: AccuracyClaim, u: Mapping, det_u: Mapping, gamma, eps, n: int, *, seed: int = 0):

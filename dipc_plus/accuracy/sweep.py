@@ -40,6 +40,7 @@ from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.decision.decide import CertificationError, Interval, RealRoot, dominant_term, roots, taylor_order_at_zero
 from dipc_plus.claims.distances import INF
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.decimals import decimal_down, decimal_up
 
 DEFAULT_DIGITS = 6
 DEFAULT_KAPPA_MAX = 1000
@@ -87,35 +88,9 @@ def truncated_decimal(lo: Fraction, hi: Fraction, digits: int) -> str | None:
 
 
 def outward(lo: Fraction, hi: Fraction, digits: int = 12) -> tuple[str, str]:
-    """[lo, hi] widened to decimals of `digits` significant digits (lo rounded down, hi up)."""
-    def one(x: Fraction, up: bool) -> str:
-        if x == 0:
-            return "0"
-        e = math.floor(math.log10(abs(float(x)))) if abs(float(x)) not in (0.0, math.inf) else 0
-        scale = Fraction(10) ** (digits - 1 - e)
-        n = math.ceil(x * scale) if up else math.floor(x * scale)
-        return _plain(Fraction(n) / scale)
-    return one(Fraction(lo), False), one(Fraction(hi), True)
-
-
-def _plain(x: Fraction) -> str:
-    """A terminating decimal fraction as a plain decimal string."""
-    if x.denominator == 1:
-        return str(x.numerator)
-    places = 0
-    d = x.denominator
-    while d % 10 == 0 or d % 2 == 0 or d % 5 == 0:
-        if d % 10 == 0:
-            d //= 10
-        elif d % 2 == 0:
-            d //= 2
-        else:
-            d //= 5
-        places += 1
-    sign = "-" if x < 0 else ""
-    n = abs(x) * 10 ** places
-    text = str(int(n)).rjust(places + 1, "0")
-    return (sign + text[:-places] + "." + text[-places:]).rstrip("0").rstrip(".")
+    """[lo, hi] widened to decimals of `digits` significant digits (lo rounded down, hi up),
+    exactly (`exact.decimals`, the one printer of certified intervals)."""
+    return decimal_down(lo, digits), decimal_up(hi, digits)
 
 
 def _leading_zeros(x: Fraction) -> int:
@@ -351,7 +326,7 @@ def kappa_star(reports: list[InputReport], interval: Interval, digits: int = DEF
     near = [c for c in pool if c.lo <= best_hi]
     lo = min(c.lo for c in near)
     at = min(near, key=lambda c: (c.hi, c.lo))
-    text = truncated_decimal(lo, lo, digits) or "%.*g" % (digits, float(lo))
+    text = truncated_decimal(lo, lo, digits) or decimal_down(lo, digits)
     return KappaStar(lo, best_hi, text, digits, at, len(near) - 1)
 
 
@@ -424,9 +399,11 @@ def sweep(checker: AccuracyChecker, *, kappa_max: int = DEFAULT_KAPPA_MAX, digit
 def sweep_text(res: SweepResult) -> str:
     acc = res.accuracy
     claim = acc.claim
+    scope = acc.scope
     lines = [f"claim: {claim.describe()}",
              f"checked {acc.inputs} input(s): {len(acc.applicable)} obligation(s) apply; "
-             f"the claim itself is {acc.verdict}"]
+             f"the claim itself is {acc.verdict}" + (" (vacuously)" if acc.vacuous else "") + f" {scope.summary()}",
+             "every number below is over these inputs only"]
     star = res.kappa_star
     if star.infinite:
         lines.append("kappa* = inf: P[error] is 0 wherever the claim applies")
@@ -448,5 +425,6 @@ def sweep_text(res: SweepResult) -> str:
                      if res.best_kappa >= 1 else "best kappa = 0: the claim fails even with beta itself")
         lines.append(f"with beta/{res.best_kappa + 1} it fails:")
         lines.append("  " + res.counterexample.describe().replace("\n", "\n  "))
+    lines.append(scope.coverage())
     lines.append(f"{res.seconds:.2f} s")
     return "\n".join(lines)

@@ -55,6 +55,7 @@ class AccuracyClaim:
     """The `[accuracy]` table of a claim file, resolved against its program."""
     file: str
     program: ir.Program
+    inputs_kind: str                 # 'grid' | 'list' | 'table': how the claim gave its inputs (its scope)
     points: list                     # flat input environments to check
     det: str                         # 'noise-free' | 'table'
     table: dict | None               # frozen input -> output (det = 'table')

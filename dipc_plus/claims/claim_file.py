@@ -40,7 +40,7 @@ from dipc_plus.claims.formula import Formula, Where, parse as parse_formula
 from dipc_plus.errors import UserError
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
-from dipc_plus.semantics.values import freeze_env, show_env  # noqa: F401 (show_env: privacy.claim imports it here)
+from dipc_plus.semantics.values import freeze_env, show_env
 
 TOP_KEYS = ("program", "accuracy", "privacy")
 PROGRAM_KEYS = ("path", "params")
@@ -259,7 +259,7 @@ def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) ->
                       hint='write det = "table" to use it, or remove the table')
 
     # inputs
-    points = _read_inputs(r, acc.get("inputs"), program, table)
+    points, kind = _read_inputs(r, acc.get("inputs"), program, table)
 
     # distances
     d_name = r.choice("accuracy.input_distance", acc["input_distance"], INPUT_DISTANCES)
@@ -320,7 +320,7 @@ def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) ->
         raise r.error("accuracy.dd_over", "with a det table, dd can only be taken over the table's inputs",
                       hint='write dd_over = "grid" (or use det = "noise-free")')
     note = acc.get("note", "")
-    claim = AccuracyClaim(path, program, points, det, table, d, od, alpha, gammas, beta, eps, dd_over,
+    claim = AccuracyClaim(path, program, kind, points, det, table, d, od, alpha, gammas, beta, eps, dd_over,
                           note if isinstance(note, str) else "")
     return claim
 
@@ -390,11 +390,11 @@ def _check_decreasing_in_alpha(r: ClaimReader, formula: Formula, program: ir.Pro
                            "such as c*exp(-alpha*eps/8)")
 
 
-def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> list:
+def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list, str]:
     from dipc_plus.semantics.inputs import bind_inputs
     if spec is None:
         if table is not None:
-            return [dict(k_env) for k_env in table["__inputs__"]]
+            return [dict(k_env) for k_env in table["__inputs__"]], "table"
         raise r.error("accuracy", "[accuracy] has no inputs",
                       hint="add\n  [accuracy.inputs]\n  grid = { q = [-1, 1] }   # every integer vector in [-1,1]^m")
     if not isinstance(spec, dict):
@@ -417,7 +417,7 @@ def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> list:
                 points.append(bind_inputs(program, {n: to_user_value(v) for n, v in row.items()}))
             except UserError as exc:
                 raise r.error("accuracy.inputs.list", f"entry {k + 1}: {exc.message}", exc.hint) from None
-        return _check_table_covers(r, points, table)
+        return _check_table_covers(r, points, table), "list"
     grid = spec["grid"]
     if not isinstance(grid, dict):
         raise r.error("accuracy.inputs.grid", "grid must be a table", hint="grid = { q = [-1, 1] }")
@@ -449,7 +449,7 @@ def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> list:
                       hint="use a smaller range, a larger step, or an explicit list")
     names = [n for n, _ in program.inputs]
     points = [dict(zip(names, combo)) for combo in itertools.product(*(ranges[n] for n in names))]
-    return _check_table_covers(r, points, table)
+    return _check_table_covers(r, points, table), "grid"
 
 
 def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction) -> list:

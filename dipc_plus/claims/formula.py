@@ -17,6 +17,7 @@ alpha -> infinity), then converted.  sympy never decides anything numerically.
 from __future__ import annotations
 
 import ast
+import difflib
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -289,3 +290,222 @@ def to_exact(expr, formula: Formula | None = None):
 
     result = conv(expr)
     return result.num if result.is_poly() else result
+
+
+# --------------------------------------------------------------------------- every other claim string
+#
+# Budgets, Pufferfish secrets and prior weights are not exp-polynomial formulas, but they
+# are read the same safe way: Python's parser builds a syntax tree (it never runs
+# anything), every node is checked against an explicit list of allowed kinds before any
+# reader looks at the tree, and the readers walk the tree themselves.  Nothing a user
+# writes reaches eval, exec, sympify or parse_expr.
+
+MAX_TEXT = 4000          # characters of one claim string
+MAX_DEPTH = 100          # nesting of its syntax tree
+MAX_DEGREE = 64          # of a polynomial weight in any parameter
+
+_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.USub, ast.UAdd, ast.Not, ast.And, ast.Or,
+              ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Load)
+ARITHMETIC = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name) + _OPERATORS
+CONDITIONS = ARITHMETIC + (ast.BoolOp, ast.Compare, ast.Subscript, ast.Call)
+_NODE_WORDS = {ast.Call: "a function call", ast.Attribute: "an attribute ('.')", ast.Subscript: "an index",
+               ast.Lambda: "a lambda", ast.List: "a list", ast.Tuple: "a tuple", ast.Dict: "a dict",
+               ast.Set: "a set", ast.JoinedStr: "an f-string", ast.FormattedValue: "an f-string",
+               ast.IfExp: "an if-expression", ast.ListComp: "a comprehension",
+               ast.GeneratorExp: "a comprehension", ast.SetComp: "a comprehension",
+               ast.DictComp: "a comprehension", ast.NamedExpr: "an assignment (':=')",
+               ast.Starred: "a '*'", ast.Await: "'await'", ast.Yield: "'yield'", ast.Slice: "a slice",
+               ast.Compare: "a comparison", ast.BoolOp: "and/or"}
+
+
+def syntax_tree(text, where: Where, allowed: tuple = ARITHMETIC, *, calls: tuple = (),
+                strings: bool = False, what: str = "formula", hint: str | None = None):
+    """The checked syntax tree (`ast` expression body) of one claim string.
+
+    Only node kinds in `allowed` pass; a call must be a plain name in `calls`; a constant
+    must be a number (or a string when `strings`).  Every refusal is a `UserError` at the
+    string's location (column of the offending part when the string's column is known)."""
+    hint = hint or "use numbers, names, + - * / and ** (or ^)"
+    if not isinstance(text, str) or not text.strip():
+        raise where.error(f"the {what} is empty", hint=hint)
+    if len(text) > MAX_TEXT:
+        raise where.error(f"the {what} has {len(text)} characters, more than {MAX_TEXT}", hint=hint)
+    source, back = _caret_to_power(text)
+    try:
+        tree = ast.parse(source, mode="eval")
+    except SyntaxError as exc:
+        raise where.error(f"cannot read {text!r}: {exc.msg}", back((exc.offset or 1) - 1), hint=hint) from None
+    except (RecursionError, MemoryError, ValueError) as exc:
+        raise where.error(f"cannot read {text!r}: {type(exc).__name__}", hint=hint) from None
+    # breadth first with depths: no recursion, so a deep tree cannot exhaust the stack here
+    level = [(tree, 0)]
+    while level:
+        node, depth = level.pop()
+        if depth > MAX_DEPTH:
+            raise where.error(f"the {what} {text!r} is nested more than {MAX_DEPTH} levels deep", hint=hint)
+        col = back(getattr(node, "col_offset", 0))
+        if not isinstance(node, allowed):
+            word = next((w for k, w in _NODE_WORDS.items() if isinstance(node, k)), type(node).__name__)
+            raise where.error(f"{word} is not allowed in the {what} {text!r}", col, hint=hint)
+        if isinstance(node, ast.Constant):
+            ok = (isinstance(node.value, (int, float)) and not isinstance(node.value, bool)) or \
+                 (strings and isinstance(node.value, str))
+            if not ok:
+                raise where.error(f"{node.value!r} is not a number, in the {what} {text!r}", col, hint=hint)
+        if isinstance(node, ast.Call):
+            if not (isinstance(node.func, ast.Name) and node.func.id in calls) or node.keywords:
+                name = node.func.id if isinstance(node.func, ast.Name) else "this call"
+                known = ", ".join(calls) if calls else "none"
+                raise where.error(f"'{name}(...)' is not allowed in the {what} {text!r} (functions: {known})",
+                                  col, hint=hint)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+            exponent = _bounded_constant(node.right)
+            if exponent is not None and abs(exponent) > MAX_POWER:
+                raise where.error(f"the power in the {what} {text!r} has an exponent above {MAX_POWER}", col,
+                                  hint=hint)
+        level.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return tree.body
+
+
+MAX_POWER = 1024
+
+
+def _bounded_constant(node) -> Fraction | None:
+    """The value of a subtree made of number constants and + - * / ** only (None when it uses a
+    name or a call), computed with every power's exponent at most MAX_POWER in absolute value
+    and every number below 2^100000 -- so checking a formula never builds a huge number."""
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
+            return None
+        return number_value(node)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        v = _bounded_constant(node.operand)
+        return None if v is None else (-v if isinstance(node.op, ast.USub) else v)
+    if isinstance(node, ast.BinOp):
+        a, b = _bounded_constant(node.left), _bounded_constant(node.right)
+        if a is None or b is None:
+            return None
+        if isinstance(node.op, ast.Pow):
+            if b.denominator != 1 or abs(b) > MAX_POWER or (a == 0 and b < 0):
+                return Fraction(MAX_POWER + 1)        # reported by the caller as too large
+            if abs(b) * (a.numerator.bit_length() + a.denominator.bit_length()) > 100_000:
+                return Fraction(MAX_POWER + 1)
+            return a ** int(b)
+        if isinstance(node.op, ast.Add):
+            return a + b
+        if isinstance(node.op, ast.Sub):
+            return a - b
+        if isinstance(node.op, ast.Mult):
+            return a * b
+        if isinstance(node.op, ast.Div):
+            return a / b if b else None
+    return None
+
+
+def node_column(where: Where, text: str, node) -> int | None:
+    """The offset of a node of `syntax_tree(text, ...)` in the user's text (for messages)."""
+    _, back = _caret_to_power(text)
+    return back(getattr(node, "col_offset", 0))
+
+
+def number_value(node) -> Fraction:
+    """The exact value of a numeric constant node (a decimal literal is read as written)."""
+    if isinstance(node.value, int):
+        return Fraction(node.value)
+    return Fraction(repr(node.value))
+
+
+def parse_polynomial(text, names: list[str], where: Where, *, what: str = "weight") -> dict:
+    """A polynomial in `names` with rational coefficients, read without evaluating anything:
+    {exponent tuple (one entry per name): Fraction}, zero terms dropped.  Numbers, the names,
+    + - *, division by a nonzero number and nonnegative integer powers (degree at most
+    MAX_DEGREE) are allowed; anything else is a `UserError` at the string's location."""
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        text = str(text)
+    hint = "a weight is a polynomial in " + (", ".join(names) if names else "no parameters") + \
+           " with rational coefficients, e.g. \"2*p*(1 - p)\""
+    if not isinstance(text, str):
+        raise where.error(f"a {what} is a formula in a string", hint=hint)
+    tree = syntax_tree(text, where, ARITHMETIC, what=what, hint=hint)
+    n = len(names)
+    index = {name: i for i, name in enumerate(names)}
+    one = (0,) * n
+
+    def fail(node, message):
+        raise where.error(f"{message} in the {what} {text!r}", node_column(where, text, node), hint)
+
+    def const(c: Fraction) -> dict:
+        return {one: c} if c else {}
+
+    def add(a: dict, b: dict, sign: int = 1) -> dict:
+        out = dict(a)
+        for m, c in b.items():
+            out[m] = out.get(m, Fraction(0)) + sign * c
+        return {m: c for m, c in out.items() if c}
+
+    def mul(a: dict, b: dict) -> dict:
+        out: dict = {}
+        for ma, ca in a.items():
+            for mb, cb in b.items():
+                m = tuple(x + y for x, y in zip(ma, mb))
+                out[m] = out.get(m, Fraction(0)) + ca * cb
+        return {m: c for m, c in out.items() if c}
+
+    def degree(a: dict) -> int:
+        return max((max(m, default=0) for m in a), default=0)
+
+    def build(node) -> dict:
+        if isinstance(node, ast.Constant):
+            return const(number_value(node))
+        if isinstance(node, ast.Name):
+            if node.id not in index:
+                close = difflib.get_close_matches(node.id, names, n=1)
+                fail(node, f"unknown name '{node.id}'" + (f" (did you mean '{close[0]}'?)" if close else
+                                                          " (declare it in parameters = { ... })"))
+            m = [0] * n
+            m[index[node.id]] = 1
+            return {tuple(m): Fraction(1)}
+        if isinstance(node, ast.UnaryOp):
+            a = build(node.operand)
+            if isinstance(node.op, ast.USub):
+                return {m: -c for m, c in a.items()}
+            if isinstance(node.op, ast.UAdd):
+                return a
+            fail(node, "'not' is not arithmetic")
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.Pow):
+                base = build(node.left)
+                e = build(node.right)
+                if set(e) - {one} or (e and e[one].denominator != 1) or (e and e[one] < 0):
+                    fail(node, "a power needs a nonnegative integer exponent")
+                k = int(e.get(one, 0))
+                if set(base) - {one}:
+                    if degree(base) * k > MAX_DEGREE:
+                        fail(node, f"the degree is more than {MAX_DEGREE}")
+                elif base:
+                    c = base[one]
+                    if k > 1024 or k * (c.numerator.bit_length() + c.denominator.bit_length()) > 100_000:
+                        fail(node, "this power of a number is too large")
+                    return const(c ** k)
+                out = const(Fraction(1))
+                for _ in range(k):
+                    out = mul(out, base)
+                return out
+            a, b = build(node.left), build(node.right)
+            if isinstance(node.op, ast.Add):
+                return add(a, b)
+            if isinstance(node.op, ast.Sub):
+                return add(a, b, -1)
+            if isinstance(node.op, ast.Mult):
+                out = mul(a, b)
+                if degree(out) > MAX_DEGREE:
+                    fail(node, f"the degree is more than {MAX_DEGREE}")
+                return out
+            if isinstance(node.op, ast.Div):
+                if set(b) - {one} or not b:
+                    fail(node, "divide only by a nonzero number" if not set(b) - {one} else
+                         "a division by a parameter is not a polynomial")
+                return {m: c / b[one] for m, c in a.items()}
+        fail(node, "this is not a polynomial")
+
+    return build(tree)

@@ -4,8 +4,10 @@
     dipc accuracy programs/sparse.dip theories/sparse.toml --set c=1 --input q=[-1,-1,1] --kappa 7
 
 Without --input every input of the claim is checked.  Exit code 0: verified at
-every input; 1: refuted (a counterexample is printed, re-checked by an
-independent certified evaluation); 2: a usage or input error.
+every input checked (the verdict names its scope: the grid or list, and the
+parameters); 1: refuted (a counterexample is printed, re-checked by an
+independent certified evaluation); 2: a usage or input error; 4 (only with
+--strict): verified vacuously, the claim applying to none of the inputs.
 
 PROGRAM must be the program the claim file names ([program] path): the claim's
 parameters, distances and det are stated for that program, so checking another
@@ -33,6 +35,9 @@ examples:
   dipc accuracy programs/noisy_max.dip theories/noisy_max.toml --json
       one JSON object: "verdict", and for a refutation "counterexample" (schema: docs/claims.md)
 
+exit codes: 0 verified (on the printed scope), 1 refuted, 2 usage or input error,
+4 with --strict: verified vacuously
+
 conventions:
   by default a claim speaks about the inputs with dd(u) > alpha (Definition 2), with dd
   over the real input space (the claim's dd_over).  --paper uses the paper's tool's
@@ -56,7 +61,24 @@ def register(subparsers) -> None:
     parser.add_argument("--verbose", "-v", action="store_true",
                         help="print every input's full report (closed forms included)")
     parser.add_argument("--json", action="store_true", help="print one JSON object (schema: docs/claims.md)")
+    add_strict_argument(parser)
     parser.set_defaults(func=run)
+
+
+STRICT_EXIT = 4
+
+
+def add_strict_argument(parser) -> None:
+    parser.add_argument("--strict", action="store_true",
+                        help=f"exit {STRICT_EXIT} instead of 0 when the verdict is vacuous (the claim applies to "
+                             "none of the checked inputs)")
+
+
+def exit_status(result, strict: bool) -> int:
+    """0 verified, 1 refuted, STRICT_EXIT for a vacuous verdict under --strict."""
+    if result.verdict != "verified":
+        return 1
+    return STRICT_EXIT if strict and result.vacuous else 0
 
 
 def add_claim_arguments(parser) -> None:
@@ -115,10 +137,15 @@ def run(args) -> int:
     result = checker.run(points, kappa, progress=not args.no_progress and not args.json, stop_at_first=args.first,
                          jobs=args.jobs)
     if args.json:
-        print(json.dumps(result.to_json(), indent=2))
+        out = result.to_json()
+        out["strict"] = {"requested": bool(args.strict),
+                         "reason": "the verdict is vacuous" if result.vacuous else None}
+        print(json.dumps(out, indent=2))
     else:
         print(text_report(result, verbose=args.verbose or points is not None))
-    return 0 if result.verdict == "verified" else 1
+        if args.strict and result.vacuous:
+            print(f"STRICT: the verdict is vacuous: exit {STRICT_EXIT}")
+    return exit_status(result, args.strict)
 
 
 def text_report(result: AccuracyResult, verbose: bool = False) -> str:
@@ -147,16 +174,19 @@ def text_report(result: AccuracyResult, verbose: bool = False) -> str:
     applicable = len(result.applicable)
     lines.append(f"{result.inputs} input(s), {len(result.reports)} obligation(s), {applicable} where the claim "
                  f"applies, {len(result.failing)} refuted; {result.seconds:.2f} s")
+    scope = result.scope
     if result.verdict == "verified":
         if applicable == 0:
-            lines.append("VERIFIED (vacuously: the claim applies to none of these inputs)")
+            lines.append(f"VERIFIED (vacuously: the claim applies to none of these inputs) {scope.summary()}")
         else:
-            lines.append(f"VERIFIED: P[error] <= beta{'' if result.kappa == 1 else f'/{result.kappa}'} for every "
-                         f"eps in {claim.eps} at every input where the claim applies")
+            lines.append(f"VERIFIED {scope.summary()}: P[error] <= beta{'' if result.kappa == 1 else f'/{result.kappa}'} "
+                         f"for every eps in {claim.eps} at every input where the claim applies")
+        lines.append(scope.coverage())
     else:
         cex = result.counterexample
         lines.append(f"REFUTED at {env_text(program, cex.input)}, eps = {fmt_q(cex.eps)} "
                      f"(re-checked by an independent certified evaluation)")
         if not verbose:
             lines.append(cex.describe())
+        lines.append(scope.coverage())
     return "\n".join(lines)

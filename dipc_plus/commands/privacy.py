@@ -3,15 +3,19 @@
     dipc privacy programs/rr_clients.dip theories/rr_clients_privacy.toml
     dipc privacy programs/svt_lyu_alg4.dip theories/svt_lyu_alg4_privacy.toml --json
 
-Exit code 0: the claim holds for every adjacent pair, output and eps of the claim;
-1: refuted, with a counterexample (u, u', v, eps) whose probabilities were
-re-checked by an independent evaluation; 2: a usage or input error.
+Exit code 0: the claim holds for every adjacent pair, output (or set of outputs,
+when delta != 0) and eps of the claim, on the claim's inputs (its scope, printed);
+1: refuted, with a counterexample (u, u', v or S, eps) whose probabilities were
+re-checked by an independent evaluation; 2: a usage or input error, or a result that
+could not be certified; 4 (only with --strict): verified, but vacuously (no pair of
+neighbouring inputs) or only on named events of real outputs.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+from contextlib import contextmanager
 
 from dipc_plus.semantics import inputs as inputs_mod
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
@@ -26,8 +30,15 @@ examples:
   dipc privacy programs/truncated_geometric_count.dip theories/truncated_geometric_count_pufferfish.toml
       a Pufferfish claim (secrets, discriminative pairs, scenarios with a symbolic p)
   dipc privacy PROGRAM CLAIM --json
-      one JSON object: "verdict", and for a refutation "counterexample" (schema: docs/claims.md)
+      one JSON object: "verdict", "scope", and for a refutation "counterexample" (schema: docs/claims.md)
+  dipc privacy programs/laplace.dip theories/laplace_privacy.toml --strict
+      exit 4: verified only on the named events of the real output
+
+exit codes: 0 verified (on the printed scope), 1 refuted, 2 usage/input error or not certified,
+4 with --strict: verified vacuously or only on named events
 """
+
+STRICT_EXIT = 4
 
 
 def register(subparsers) -> None:
@@ -41,6 +52,9 @@ def register(subparsers) -> None:
     )
     add_claim_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object (schema: docs/claims.md)")
+    parser.add_argument("--strict", action="store_true",
+                        help=f"exit {STRICT_EXIT} instead of 0 when the verdict is vacuous or covers only named "
+                             "events of real outputs")
     parser.set_defaults(func=run)
 
 
@@ -58,7 +72,7 @@ def add_claim_arguments(parser) -> None:
 
 def load(args):
     """The privacy claim named on the command line (a DPClaim or PufferfishClaim)."""
-    from dipc_plus.privacy.claim import load_privacy_claim
+    from dipc_plus.privacy.claim_reader import load_privacy_claim
     if args.max_states <= 0:
         raise UserError("--max-states must be positive", hint="use e.g. --max-states 200000")
     params = inputs_mod.parse_params(args.set)
@@ -80,38 +94,85 @@ def load(args):
 def run(args) -> int:
     claim = load(args)
     structure = False if args.no_structure else None
-    if claim.kind == "pufferfish":
-        from dipc_plus.privacy.pufferfish import check_pufferfish
-        result = check_pufferfish(claim)
-    else:
-        from dipc_plus.privacy.dp import check_dp
-        result = check_dp(claim, structure=structure, max_states=args.max_states)
+    with certified_or_exit_2():
+        if claim.kind == "pufferfish":
+            from dipc_plus.privacy.pufferfish import check_pufferfish
+            result = check_pufferfish(claim)
+        else:
+            from dipc_plus.privacy.dp_check import check_dp
+            result = check_dp(claim, structure=structure, max_states=args.max_states)
+    limited = strict_reason(result)
     if args.json:
-        print(json.dumps(result.to_json(), indent=2))
+        out = result.to_json()
+        out["strict"] = {"requested": bool(args.strict), "reason": limited}
+        print(json.dumps(out, indent=2))
     else:
         print(result.report() if hasattr(result, "report") else text_report(result))
-    return 0 if result.verdict == "verified" else 1
+        if args.strict and limited:
+            print(f"STRICT: {limited}: exit {STRICT_EXIT}")
+    if result.verdict != "verified":
+        return 1
+    return STRICT_EXIT if args.strict and limited else 0
+
+
+def strict_reason(result) -> str | None:
+    """Why a verified verdict fails --strict (vacuous, or only on named events), else None."""
+    if result.verdict != "verified":
+        return None
+    if getattr(result, "vacuous", False):
+        return "the verdict is vacuous (nothing was compared)"
+    if result.scope.event_limited:
+        return "real outputs were checked only on the named events"
+    return None
+
+
+@contextmanager
+def certified_or_exit_2():
+    """A computation that cannot be certified ends with exit 2 and a message, never a traceback
+    (and never exit 1, which means "refuted")."""
+    from dipc_plus.decision.decide import CertificationError
+    try:
+        yield
+    except CertificationError as exc:
+        raise UserError(f"the result could not be certified: {exc}",
+                        hint="this is a bug in dipc-plus (two certified computations disagree); please report "
+                             "it with the program and claim") from None
+    except RecursionError:
+        raise UserError("the computation nested too deeply to finish",
+                        hint="use smaller parameters (fewer queries or inputs)") from None
 
 
 def text_report(result) -> str:
-    from dipc_plus.privacy.dp import _num_text, show_env, show_outputs
-    from dipc_plus.privacy.claim import constant_value
+    from dipc_plus.privacy.display import num_text, show_env, show_outputs
+    from dipc_plus.privacy.log_point import constant_value
     claim = result.claim
     program = claim.program
+    scope = result.scope
+    sets = not claim.delta_is_zero
     lines = [f"claim:  {claim.describe()}"]
+    if sets:
+        lines.append("        delta != 0: checked over every set of outputs (hockey-stick divergence), as "
+                     "(eps, delta)-DP requires")
     if claim.note:
         lines.append(f"note:   {claim.note}")
     for note in result.plan.notes:
         lines.append(f"structure: {note}")
     lines.append(f"checked {result.pairs} pair(s) of neighbouring inputs (up to symmetry), "
-                 f"{result.obligations} (pair, output) obligation(s), {result.decisions} decided by the "
-                 f"certified procedure; {result.evaluations} distribution(s); {result.seconds:.2f} s")
+                 f"{result.obligations} ({'pair' if sets else 'pair, output'}) obligation(s), {result.decisions} "
+                 f"decided by the certified procedure; {result.evaluations} distribution(s); {result.seconds:.2f} s")
     if result.verified:
-        lines.append(f"VERIFIED: P[P(u)=v] <= e^({claim.budget}) P[P(u')=v]"
-                     f"{'' if claim.delta_is_zero else ' + ' + claim.delta_text} for every neighbouring pair, "
-                     f"every output and {claim.eps if claim.eps.is_log_point else 'every eps in ' + str(claim.eps)}")
-        if claim.events:
-            lines.append("        (real outputs: for the named output events)")
+        eps = claim.eps if claim.eps.is_log_point else "every eps in " + str(claim.eps)
+        delta = "" if claim.delta_is_zero else " + " + claim.delta_text
+        if result.vacuous:
+            lines.append(f"VERIFIED (vacuously: no two of the claimed inputs are neighbours) {scope.summary()}")
+        elif sets:
+            lines.append(f"VERIFIED {scope.summary()}: P[P(u) in S] <= e^({claim.budget}) P[P(u') in S]{delta} "
+                         f"for every neighbouring pair (u, u') of these inputs, every set S of outputs and {eps}")
+        else:
+            lines.append(f"VERIFIED {scope.summary()}: P[P(u)=v] <= e^({claim.budget}) P[P(u')=v] for every "
+                         f"neighbouring pair (u, u') of these inputs, every output"
+                         f"{' event' if claim.events else ''} v and {eps}")
+        lines.append(scope.coverage())
         return "\n".join(lines)
     cex = result.counterexample
     lines.append("REFUTED (re-checked by an independent evaluation):")
@@ -120,16 +181,25 @@ def text_report(result) -> str:
                      "most likely values")
     lines.append(f"  input      {show_env(cex.input, program)}")
     lines.append(f"  neighbour  {show_env(cex.neighbour, program)}")
-    lines.append(f"  output     {show_outputs(cex.output, program)}")
+    if cex.outputs is None:
+        lines.append(f"  output     {show_outputs(cex.output, program)}")
+        what = "= output"
+    else:
+        lines.append(f"  outputs    S = {{{cex.output_set}}} ({len(cex.outputs)} output(s), the set where "
+                     f"P[P(input) = v] > e^({claim.budget}) P[P(neighbour) = v] at this eps)")
+        what = "in S"
     eps_note = ""
-    if all(constant_value(x) is not None for x in (cex.p, cex.q)) and claim.budget.k == 0:
-        eps_note = "  (the probabilities do not depend on eps: the claim fails for every eps)"
+    if all(constant_value(x) is not None for x in (cex.p, cex.q)) and claim.budget.k == 0 and \
+            constant_value(claim.delta) is not None:
+        eps_note = "  (nothing depends on eps: the claim fails for every eps)"
     lines.append(f"  eps        {cex.eps_text()}{eps_note}")
-    lines.append(f"  P[P(input) = output]     = {cex.p}")
-    lines.append(f"                           = {_num_text(cex.p_at)}")
-    lines.append(f"  P[P(neighbour) = output] = {cex.q}")
-    lines.append(f"                           = {_num_text(cex.q_at)}")
-    bound = f"e^({claim.budget}) * P[P(neighbour) = output]" + ("" if claim.delta_is_zero else " + delta")
-    lines.append(f"  {bound} = {_num_text(cex.bound_at)}  <  P[P(input) = output]")
-    lines.append(f"  ratio      {_num_text(cex.ratio_at)}")
+    lines.append(f"  P[P(input) {what}]     = {cex.p}")
+    lines.append(f"                           = {num_text(cex.p_at)}")
+    lines.append(f"  P[P(neighbour) {what}] = {cex.q}")
+    lines.append(f"                           = {num_text(cex.q_at)}")
+    bound = f"e^({claim.budget}) * P[P(neighbour) {what}]" + ("" if claim.delta_is_zero else f" + {claim.delta_text}")
+    lines.append(f"  {bound} = {num_text(cex.bound_at)}  <  P[P(input) {what}]")
+    if cex.outputs is None:
+        lines.append(f"  ratio      {num_text(cex.ratio_at)}")
+    lines.append(scope.coverage())
     return "\n".join(lines)

@@ -16,7 +16,7 @@ import json
 import math
 
 from dipc_plus.errors import UserError
-from dipc_plus.commands.privacy import add_claim_arguments, load
+from dipc_plus.commands.privacy import add_claim_arguments, certified_or_exit_2, load
 
 EXAMPLE = """\
 examples:
@@ -54,25 +54,32 @@ def run(args) -> int:
     if args.attack:
         raise UserError("--attack needs a Pufferfish claim (its scenarios are the adversary's priors)",
                         hint="see docs/claims.md, 'Pufferfish claims'")
-    from dipc_plus.privacy.dp import privacy_loss
+    from dipc_plus.privacy.loss import privacy_loss
     structure = False if args.no_structure else None
-    result = privacy_loss(claim, structure=structure, max_states=args.max_states)
+    with certified_or_exit_2():
+        result = privacy_loss(claim, structure=structure, max_states=args.max_states)
     if args.plot:
         plot_loss(result, args.plot)
     if args.json:
-        print(json.dumps(result.to_json(), indent=2))
+        out = result.to_json()
+        with certified_or_exit_2():
+            out["budget_holds"] = result.budget_holds()
+        print(json.dumps(out, indent=2))
     else:
-        print(text_report(result))
+        with certified_or_exit_2():
+            print(text_report(result))
     return 0
 
 
 def _pufferfish(args, claim) -> int:
-    from dipc_plus.privacy.pufferfish import pufferfish_loss
-    result = pufferfish_loss(claim)
+    from dipc_plus.privacy.pufferfish_loss import pufferfish_loss
+    with certified_or_exit_2():
+        result = pufferfish_loss(claim)
     attack = None
     if args.attack:
         from dipc_plus.privacy.attack import scenario_attacks
-        attack = scenario_attacks(claim)
+        with certified_or_exit_2():
+            attack = scenario_attacks(claim)
     if args.json:
         out = result.to_json()
         if attack is not None:
@@ -94,16 +101,23 @@ def _pufferfish(args, claim) -> int:
 
 
 def text_report(result) -> str:
-    from dipc_plus.privacy.dp import loss_expr, show_env, show_outputs
+    from dipc_plus.privacy.display import log_text, show_env, show_outputs
+    from dipc_plus.privacy.loss import loss_expr
     claim = result.claim
     program = claim.program
+    scope = result.scope
 
     def witness(c) -> str:
         return (f"{show_env(c.input, program)}  vs  {show_env(c.neighbour, program)}, output "
                 f"{show_outputs(c.output, program)}")
 
-    lines = [f"tight privacy loss of {program.name} ({claim.adjacency.describe()}, {claim.npoints} input(s), "
-             f"{claim.eps})"]
+    lines = [f"tight privacy loss of {program.name} ({claim.adjacency.describe()}, {claim.eps}) "
+             f"{scope.summary()}",
+             "  (tight on these inputs" + ("" if scope.complete else ": other inputs") +
+             (" or" if not scope.complete and scope.params else ":" if scope.params else "") +
+             (" other parameter values" if scope.params else "") +
+             (", or sets of real outputs other than unions of the named events," if scope.events else "") +
+             (" may have a larger loss)" if (scope.params or not scope.complete or scope.events) else ")")]
     if result.plan is not None:
         for note in result.plan.notes:
             lines.append(f"structure: {note}")
@@ -113,39 +127,31 @@ def text_report(result) -> str:
         lines.append("L(eps) = inf: an output has positive probability at one input and probability 0 at a neighbour")
         lines.append(f"  attained at {witness(result.infinite)}")
         lines.append(f"  P = {result.infinite.p}, P' = {result.infinite.q}")
-        return "\n".join(lines)
-    if result.point_ratio is not None:
-        lines.append(f"L({_eps_point(claim)}) = {_ln(result.point_ratio)} = {math.log(result.point_ratio):.12g}")
+    elif result.point_ratio is not None:
+        lines.append(f"L({_eps_point(claim)}) = {_ln(result.point_ratio)} in {log_text(result.point_ratio)}")
         lines.append(f"  attained at {witness(result.point_candidate)}")
-        return "\n".join(lines)
-    if result.constant is not None:
+    elif result.constant is not None:
         lines.append("the probabilities do not depend on eps:")
-        lines.append(f"  tight eps = {_ln(result.constant)} = {math.log(result.constant):.12g}"
-                     f"  (the program is eps'-DP exactly for eps' >= {_ln(result.constant)})")
+        lines.append(f"  tight eps = {_ln(result.constant)} in {log_text(result.constant)}"
+                     f"  (on these inputs the program is eps'-DP exactly for eps' >= {_ln(result.constant)})")
         lines.append(f"  attained at {witness(result.constant_candidate)}")
-        return "\n".join(lines)
-    for pc in result.pieces:
-        lines.append(f"L(eps) = {loss_expr(pc.candidate.ratio)}   for eps in {pc.where()}")
-        lines.append(f"  attained at {witness(pc.candidate)}")
-    if result.sup is not None:
-        lines.append(f"sup L(eps)/eps = {result.sup.text()}   ({result.sup.how})")
-        b = claim.budget
-        if b.factor == 1 and b.k:
-            k = b.k
-            if result.sup.value is not None:
-                verdict = "holds" if result.sup.value <= k else "fails"
-            elif result.sup.hi is not None and result.sup.hi <= k:
-                verdict = "holds"
-            elif result.sup.lo is not None and result.sup.lo > k:
-                verdict = "fails"
-            else:
-                verdict = "is borderline (decide it with dipc privacy)"
-            lines.append(f"  so the claimed budget {b} {verdict} on these inputs")
+    else:
+        for pc in result.pieces:
+            lines.append(f"L(eps) = {loss_expr(pc.candidate.ratio)}   for eps in {pc.where()}")
+            lines.append(f"  attained at {witness(pc.candidate)}")
+        if result.sup is not None:
+            lines.append(f"sup L(eps)/eps = {result.sup.text()}   ({result.sup.how})")
+    holds = result.budget_holds()
+    where = f"at {claim.eps}" if claim.eps.is_log_point else \
+        f"{'for every' if holds else 'for some'} eps in {claim.eps}"
+    lines.append(f"the claimed budget {claim.budget} {'holds' if holds else 'fails'} on these inputs "
+                 f"(decided exactly: L(eps) {'<=' if holds else '>'} {claim.budget} {where})")
+    lines.append(scope.coverage())
     return "\n".join(lines)
 
 
 def _ln(x) -> str:
-    from dipc_plus.privacy.claim import ln_text
+    from dipc_plus.privacy.log_point import ln_text
     return ln_text(x)
 
 

@@ -7,7 +7,9 @@ Prints kappa* = inf over the claim's inputs and eps of beta/P[error] (exactly, t
 integer kappa such that (alpha, beta/kappa, gamma) holds (confirmed by the decision
 procedure at every input) and a re-checked counterexample for kappa + 1 (the
 paper's Table 4).  Exit code: 0 when the claim itself (kappa = 1) holds, 1 when it
-is refuted, 2 on a usage or input error.
+is refuted, 2 on a usage or input error, 4 with --strict when the claim applies to none of
+the inputs.  Every number is about the printed scope (the claim's grid or list, and its
+parameters).
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ import json
 
 from dipc_plus.errors import UserError
 from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, sweep, sweep_text
-from dipc_plus.commands.accuracy import add_claim_arguments, load
+from dipc_plus.commands.accuracy import STRICT_EXIT, add_claim_arguments, add_strict_argument, exit_status, load
 
 EXAMPLE = """\
 examples:
@@ -43,6 +45,7 @@ def register(subparsers) -> None:
                         help=f"significant digits of kappa* (certified, truncated; default {DEFAULT_DIGITS})")
     parser.add_argument("--json", action="store_true", help="print one JSON object (schema: docs/claims.md)")
     parser.add_argument("--reports", action="store_true", help="with --json: include every input's report")
+    add_strict_argument(parser)
     parser.set_defaults(func=run)
 
 
@@ -55,7 +58,12 @@ def run(args) -> int:
     result = sweep(checker, kappa_max=args.kappa_max, digits=args.digits, points=points,
                    progress=not args.no_progress and not args.json, jobs=args.jobs)
     if args.json:
-        print(json.dumps(result.to_json(full=args.reports), indent=2))
+        out = result.to_json(full=args.reports)
+        out["strict"] = {"requested": bool(args.strict),
+                         "reason": "the verdict is vacuous" if result.accuracy.vacuous else None}
+        print(json.dumps(out, indent=2))
     else:
         print(sweep_text(result))
-    return 0 if result.verdict == "verified" else 1
+        if args.strict and result.accuracy.vacuous:
+            print(f"STRICT: the verdict is vacuous: exit {STRICT_EXIT}")
+    return exit_status(result.accuracy, args.strict)

@@ -15,17 +15,19 @@ breakpoints, and the optimal guess per output is reported piece by piece.
 """
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
 
-from dipc_plus.decision.decide import Interval, RealRoot, rational_gap, simplest_rational
+from dipc_plus.decision.decide import Interval, RealRoot
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
-from dipc_plus.privacy.dp import ZERO, TableSource, _bname, _sorted_breakpoints, envelope, user_value
-from dipc_plus.privacy.claim import constant_value, fmt_q, poly_eval
+from dipc_plus.privacy.display import user_value
+from dipc_plus.privacy.envelope import boundary_text, distinct_points, envelope, pieces_between
+from dipc_plus.exact.convert import fmt_q
+from dipc_plus.privacy.output_tables import ZERO, TableSource
+from dipc_plus.privacy.param_poly import poly_eval
 
 
 @dataclass
@@ -36,7 +38,7 @@ class AttackPiece:
     guesses: dict        # output key -> guessed target
 
     def where(self) -> str:
-        return f"({_bname(self.lo)}, {_bname(self.hi)})"
+        return f"({boundary_text(self.lo)}, {boundary_text(self.hi)})"
 
 
 @dataclass
@@ -57,7 +59,7 @@ class AttackResult:
 
     def to_json(self) -> dict:
         return {"name": self.name, "targets": [str(t) for t in self.targets], "baseline": fmt_q(self.baseline),
-                "pieces": [{"from": _bname(p.lo), "to": _bname(p.hi), "success": str(p.success),
+                "pieces": [{"from": boundary_text(p.lo), "to": boundary_text(p.hi), "success": str(p.success),
                             "advantage": str(self.advantage(p)),
                             "guesses": {", ".join(str(user_value(x)) for x in k): str(v) for k, v in p.guesses.items()}}
                            for p in self.pieces]}
@@ -101,22 +103,11 @@ def bayes_attack(tables: Callable, prior: list, target: Callable, interval: Inte
     for key, row in joint.items():
         cands = [(f, t) for t, f in row.items() if not f.is_zero()]
         per_output[key] = envelope(cands, I)
-    # common refinement of all envelopes
-    cuts = []
-    for pieces in per_output.values():
-        for lo, hi, _, _ in pieces[1:]:
-            cuts.append(lo)
-    roots = [c for c in cuts if isinstance(c, RealRoot)]
-    rats = sorted({c for c in cuts if not isinstance(c, RealRoot)})
-    merged = _sorted_breakpoints(roots)
-    bounds = sorted(merged + rats, key=lambda b: (b.lo, b.hi) if isinstance(b, RealRoot) else (b, b))
-    edges = [I.lo] + bounds + [I.hi]
+    # common refinement of all envelopes: every piece end, each point once
+    cuts = [lo for pieces in per_output.values() for lo, _, _, _ in pieces[1:]]
+    points = distinct_points([c for c in cuts if isinstance(c, RealRoot)], I)
     out: list[AttackPiece] = []
-    for left, right in zip(edges, edges[1:]):
-        if right is not None and not isinstance(left, RealRoot) and not isinstance(right, RealRoot) and left == right:
-            continue
-        a, b = rational_gap(left, right)
-        x = simplest_rational(a, b)
+    for left, right, x in pieces_between(points, I):
         succ = ZERO
         guesses = {}
         for key, pieces in per_output.items():

@@ -1,0 +1,216 @@
+"""What a verdict covers: the scope every verdict line and JSON report names.
+
+Why it exists: a decided claim is exact *on what was checked*, and no more.  An
+accuracy or privacy verdict covers the claim's inputs (a grid, a list, a box, or a
+finite input domain in full), for the program's parameter values (loops are
+unrolled at a fixed m), and -- for real outputs of a privacy claim -- only the
+named output events.  "VERIFIED for every neighbouring pair" on an integer grid
+says nothing about q = 1/2 (issue 8, item 5).  `Scope` describes this once, for the
+accuracy and the privacy layers, in text (`summary`, `coverage`) and in JSON.
+
+Kinds: ``grid`` (a product of value lists; ``complete`` when it is every input of
+a finite input space), ``list`` (explicit inputs), ``box`` (every real input of a
+box, for future deciders that cover boxes), ``events`` (real outputs checked on
+named events; the input part is then described as well).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Mapping
+
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.evaluate import domain_values
+
+MAX_SHOWN = 6
+
+
+def _q(x) -> str:
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, (int, Fraction)):
+        x = Fraction(x)
+        return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+    return str(x)
+
+
+def values_text(values: list) -> str:
+    """'{0, 1}', '{-1, -1/2, ..., 1} (step 1/2)', '{bot, top}'."""
+    vals = list(values)
+    nums = all(isinstance(v, (int, Fraction)) and not isinstance(v, bool) for v in vals)
+    if nums and len(vals) >= 4:
+        xs = sorted(Fraction(v) for v in vals)
+        step = xs[1] - xs[0]
+        if step > 0 and all(b - a == step for a, b in zip(xs, xs[1:])):
+            return f"{{{_q(xs[0])}, {_q(xs[1])}, ..., {_q(xs[-1])}}} (step {_q(step)})"
+    if len(vals) > 2 * MAX_SHOWN:
+        return "{" + ", ".join(_q(v) for v in vals[:MAX_SHOWN]) + f", ... ({len(vals)} values)}}"
+    return "{" + ", ".join(_q(v) for v in vals) + "}"
+
+
+def _same_values(a: list, b: list) -> bool:
+    return len(a) == len(b) and all(type(x) is type(y) and x == y for x, y in zip(a, b))
+
+
+def grid_text(program: ir.Program, grid: Mapping) -> str:
+    """'q[1..3] each in {0, 1}; h in {bot, top}' (array elements with equal ranges grouped)."""
+    parts, done = [], set()
+    for name, elems in program.arrays.items():
+        elems = [e for e in elems if e in grid]
+        if not elems:
+            continue
+        first = list(grid[elems[0]])
+        if all(_same_values(list(grid[e]), first) for e in elems):
+            label = f"{name}[1..{len(elems)}]" if len(elems) > 1 else elems[0]
+            parts.append(f"{label} {'each ' if len(elems) > 1 else ''}in {values_text(first)}")
+            done |= set(elems)
+    for name in grid:
+        if name not in done:
+            parts.append(f"{name} in {values_text(list(grid[name]))}")
+    return "; ".join(parts) or "(no inputs)"
+
+
+def grid_of_points(points: list) -> dict | None:
+    """The grid {name: values} whose product is exactly `points`, or None when they are no grid."""
+    if not points:
+        return None
+    names = list(points[0])
+    values: dict = {n: [] for n in names}
+    for u in points:
+        for n in names:
+            if not any(type(v) is type(u[n]) and v == u[n] for v in values[n]):
+                values[n].append(u[n])
+    size = 1
+    for n in names:
+        size *= len(values[n])
+    if size != len({tuple(sorted((k, repr(v)) for k, v in u.items())) for u in points}):
+        return None
+    return {n: sorted(values[n], key=_order) for n in names}
+
+
+def _order(v):
+    if isinstance(v, bool):
+        return (0, int(v), "")
+    if isinstance(v, (int, Fraction)):
+        return (1, Fraction(v), "")
+    return (2, 0, str(v))
+
+
+def is_whole_domain(program: ir.Program, grid: Mapping) -> bool:
+    """Every input finite and every value of its domain on the grid."""
+    types = dict(program.inputs)
+    for name, typ in types.items():
+        if not isinstance(typ, (ir.DomT, ir.BoolT)):
+            return False
+        have = list(grid.get(name, ()))
+        if any(not any(type(v) is type(w) and v == w for w in have) for v in domain_values(typ)):
+            return False
+    return True
+
+
+def params_text(program: ir.Program) -> str:
+    return ", ".join(f"{k} = {_q(v)}" for k, v in program.params.items())
+
+
+@dataclass
+class Scope:
+    """What one verdict covers (see the module doc)."""
+    inputs: str                 # 'grid' | 'list' | 'box' | 'domain' | 'priors' (Pufferfish scenarios)
+    inputs_detail: str
+    params: dict
+    eps: str
+    complete: bool = False      # every input of a finite input space
+    events: dict = field(default_factory=dict)   # real output -> [event labels] when outputs are events
+    pairs: str = ""             # e.g. "neighbours: L-inf distance at most 1"
+    program_name: str = ""
+
+    @property
+    def kind(self) -> str:
+        """'events' when real outputs were checked on named events, else the inputs' kind."""
+        if self.events:
+            return "events"
+        return {"domain": "grid", "priors": "list"}.get(self.inputs, self.inputs)
+
+    @property
+    def event_limited(self) -> bool:
+        return bool(self.events)
+
+    def inputs_phrase(self) -> str:
+        if self.inputs == "priors":
+            return f"the claim's scenario priors ({self.inputs_detail})"
+        if self.inputs == "domain" or self.complete:
+            return f"every input ({self.inputs_detail})"
+        if self.inputs == "grid":
+            return f"the grid {self.inputs_detail}"
+        if self.inputs == "box":
+            return f"the box {self.inputs_detail}"
+        return f"the listed inputs ({self.inputs_detail})"
+
+    def params_phrase(self) -> str:
+        return ", ".join(f"{k} = {_q(v)}" for k, v in self.params.items())
+
+    def events_phrase(self) -> str:
+        groups: dict = {}
+        for name, labels in self.events.items():
+            groups.setdefault(tuple(labels), []).append(name)
+        parts = []
+        for labels, names in groups.items():
+            who = names[0] if len(names) == 1 else f"{names[0].split('[')[0]}[..] ({len(names)} outputs)"
+            parts.append(f"{who} in {', '.join(labels)}")
+        return "; ".join(parts)
+
+    def summary(self) -> str:
+        """'on the grid q[1..3] each in {0, 1}, for m = 3, c = 1' (+ the events)."""
+        text = f"on {self.inputs_phrase()}"
+        if self.params:
+            text += f", for {self.params_phrase()}"
+        if self.events:
+            text += f"; real outputs only on the named events ({self.events_phrase()})"
+        return text
+
+    def not_covered(self) -> list[str]:
+        out = []
+        if self.inputs == "priors":
+            out.append("other priors than the claim's scenarios")
+        elif not self.complete:
+            out.append("inputs off the grid" if self.inputs == "grid" else
+                       "inputs outside the box" if self.inputs == "box" else "inputs not listed")
+        if self.params:
+            names = list(self.params)
+            out.append("other values of " + (names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"))
+        if self.events:
+            out.append("other sets of real outputs than unions of the named events")
+        return out
+
+    def coverage(self) -> str:
+        """One line: what was and was not covered."""
+        miss = self.not_covered()
+        kind = self.kind + (" (every input)" if self.complete and self.inputs != "priors" else "")
+        return (f"scope: {kind}; covered: {self.summary()[3:]}"
+                + (f"; not covered: {', '.join(miss)}" if miss else "; nothing else to cover"))
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "inputs": self.inputs, "inputs_detail": self.inputs_detail,
+                "complete": self.complete, "params": {k: _q(v) for k, v in self.params.items()},
+                "eps": self.eps, "outputs": "events" if self.events else "all",
+                "events": {k: list(v) for k, v in self.events.items()},
+                "summary": self.summary(), "not_covered": self.not_covered()}
+
+
+def inputs_scope(program: ir.Program, *, grid: Mapping | None = None, points: list | None = None,
+                 kind: str = "grid", eps: str = "", events: Mapping | None = None) -> Scope:
+    """The scope of a verdict over a grid (or the whole finite domain) or a list of inputs."""
+    if grid is None and points is not None:
+        found = grid_of_points(points) if kind != "list" else None
+        if found is not None and len(points) > 1:
+            grid = found
+    if grid is not None:
+        complete = is_whole_domain(program, grid)
+        return Scope("domain" if complete else "grid", grid_text(program, grid), dict(program.params), eps,
+                     complete, {k: [str(e) for e in v] for k, v in (events or {}).items()},
+                     program_name=program.name)
+    pts = points or []
+    shown = "; ".join("{" + ", ".join(f"{k}={_q(v)}" for k, v in u.items()) + "}" for u in pts[:3])
+    detail = f"{len(pts)} input(s): {shown}" + (", ..." if len(pts) > 3 else "")
+    return Scope("list", detail, dict(program.params), eps, False,
+                 {k: [str(e) for e in v] for k, v in (events or {}).items()}, program_name=program.name)

@@ -1,0 +1,219 @@
+"""Reading the fields both kinds of privacy claim share: budget, eps, delta, output events.
+
+Why it exists: these are the claim strings with the most structure (a budget linear
+in eps plus logarithms of rationals, an eps interval or point ln r, a delta formula,
+intervals of real outputs).  Each is read through the claims layer's safe reader
+(`claims.formula`): a checked syntax tree walked by our own code, never evaluated,
+with sizes bounded so that no user string builds a huge number.  Errors are
+`UserError`s at the key's line (and the column inside the string when known).
+"""
+from __future__ import annotations
+
+import ast
+import difflib
+import re
+from fractions import Fraction
+
+from dipc_plus.claims.claim_file import ClaimReader
+from dipc_plus.claims.formula import ARITHMETIC, Where, node_column, number_value, syntax_tree
+from dipc_plus.decision.decide import Interval
+from dipc_plus.errors import UserError
+from dipc_plus.exact.expoly import ExpFrac
+from dipc_plus.privacy.claim_types import Budget, EpsRange, parse_event, read_rational
+from dipc_plus.privacy.log_point import rational_power, value_at_log
+from dipc_plus.semantics import ir
+
+
+def where_of(r: ClaimReader, key: str) -> Where:
+    """The location of a key's value, for errors inside a string."""
+    line, col = r.loc.find(key)
+    return Where(r.path, line, None if col is None else col + 1, key)   # + 1: after the opening quote
+
+
+# -- budget ---------------------------------------------------------------------------------------
+
+_BUDGET_HINT = ('write the budget as a multiple of eps plus optional logarithms of rationals: '
+                '"eps", "2*eps", "eps/2", "ln(3)", "eps + ln(2)"')
+
+
+def read_budget(r: ClaimReader, text, program: ir.Program, key: str) -> Budget:
+    if text is None:
+        raise r.error(key.rsplit(".", 1)[0], "no 'budget'", hint=_BUDGET_HINT)
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        raise r.error(key, f"a bare number {text} is ambiguous as a budget",
+                      hint='write "eps" for eps-DP, or "ln(3)" for the constant ln 3')
+    if not isinstance(text, str):
+        raise r.error(key, "budget must be a string", hint=_BUDGET_HINT)
+    where = where_of(r, key)
+    tree = syntax_tree(text, where, ARITHMETIC + (ast.Call,), calls=("ln", "log"), what="budget",
+                       hint=_BUDGET_HINT)
+    params = {k: Fraction(v) for k, v in program.params.items()}
+
+    def fail(msg, node=None):
+        raise where.error(f"'{text}': {msg}", None if node is None else node_column(where, text, node),
+                          hint=_BUDGET_HINT)
+
+    def ev(node):
+        """(eps coefficient, {log base: coefficient}, constant) of a linear term."""
+        if isinstance(node, ast.Constant):
+            return (Fraction(0), {}, number_value(node))
+        if isinstance(node, ast.Name):
+            if node.id in ("eps", "ε"):
+                return (Fraction(1), {}, Fraction(0))
+            if node.id in params:
+                return (Fraction(0), {}, params[node.id])
+            close = difflib.get_close_matches(node.id, ["eps"] + list(params), n=1)
+            fail(f"unknown name '{node.id}'" + (f" (did you mean '{close[0]}'?)" if close else ""), node)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("ln", "log"):
+            if len(node.args) != 1:
+                fail("ln takes one argument")
+            a = ev(node.args[0])
+            if a[0] or a[1]:
+                fail("ln(...) must be of a positive rational constant")
+            if a[2] <= 0:
+                fail(f"ln({a[2]}) is not defined")
+            return (Fraction(0), {a[2]: Fraction(1)} if a[2] != 1 else {}, Fraction(0))
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            a = ev(node.operand)
+            s = -1 if isinstance(node.op, ast.USub) else 1
+            return (s * a[0], {k: s * v for k, v in a[1].items()}, s * a[2])
+        if isinstance(node, ast.BinOp):
+            a, b = ev(node.left), ev(node.right)
+            if isinstance(node.op, (ast.Add, ast.Sub)):
+                s = 1 if isinstance(node.op, ast.Add) else -1
+                logs = dict(a[1])
+                for k, v in b[1].items():
+                    logs[k] = logs.get(k, 0) + s * v
+                return (a[0] + s * b[0], logs, a[2] + s * b[2])
+            if isinstance(node.op, ast.Mult):
+                if not (a[0] or a[1]):
+                    c, t = a[2], b
+                elif not (b[0] or b[1]):
+                    c, t = b[2], a
+                else:
+                    fail("a product of two terms that depend on eps or ln is not linear")
+                return (c * t[0], {k: c * v for k, v in t[1].items()}, c * t[2])
+            if isinstance(node.op, ast.Div):
+                if b[0] or b[1] or b[2] == 0:
+                    fail("divide only by a nonzero number", node)
+                return (a[0] / b[2], {k: v / b[2] for k, v in a[1].items()}, a[2] / b[2])
+            if isinstance(node.op, ast.Pow):
+                if a[0] or a[1] or b[0] or b[1]:
+                    fail("a power of eps or of a logarithm is not linear in eps")
+                if b[2].denominator != 1:
+                    fail("only integer powers of numbers are allowed", node)
+                size = a[2].numerator.bit_length() + a[2].denominator.bit_length()
+                if abs(b[2]) > 1024 or abs(b[2]) * size > 100_000:
+                    fail("this power of a number is too large", node)
+                if a[2] == 0 and b[2] < 0:
+                    fail("0 to a negative power", node)
+                return (Fraction(0), {}, a[2] ** int(b[2]))
+        fail("only numbers, eps, the program's parameters, ln(rational), + - * / are allowed", node)
+
+    k, logs, const = ev(tree)
+    if const != 0:
+        fail(f"the constant {const} is not a logarithm of a rational; e^{const} is not rational "
+             "(write ln(r) for a constant budget)")
+    if k < 0:
+        fail("the budget must not decrease with eps")
+    if abs(k) > 1000 or k.denominator > 1000:
+        fail(f"the eps coefficient {k} is too large for the exact procedure (at most 1000, denominator at most 1000)")
+    factor = Fraction(1)
+    for base, c in logs.items():
+        if abs(c.numerator) * (base.numerator.bit_length() + base.denominator.bit_length()) > 100_000 \
+                or c.denominator > 1000:
+            fail(f"{c}*ln({base}) is too large to take exactly")
+        p = rational_power(base, c)
+        if p is None:
+            fail(f"{c}*ln({base}) is not the logarithm of a rational")
+        factor *= p
+    if factor < 1:
+        fail("the constant part of the budget is negative")
+    return Budget(k, factor, text)
+
+
+# -- eps -----------------------------------------------------------------------------------------
+
+def read_eps(r: ClaimReader, text, key: str) -> EpsRange:
+    if not isinstance(text, str):
+        raise r.error(key, "eps must be a string", hint='write eps = "(0, inf)", "[1/10, 5]" or "ln(2)"')
+    s = text.strip()
+    m = re.fullmatch(r"(?:ln|log)\(\s*([0-9/.]+)\s*\)", s)
+    if m:
+        base = read_rational(m.group(1))
+        if base is None:
+            raise r.error(key, f"cannot read {text!r}", hint='eps = "ln(2)"')
+        if base <= 1:
+            raise r.error(key, f"eps = ln({m.group(1)}) is not positive", hint="the logarithm's argument must exceed 1")
+        return EpsRange(log_of=base)
+    if s and s[0] not in "([":
+        q = read_rational(s)
+        if q is not None:
+            if q <= 0:
+                raise r.error(key, "eps must be positive", hint='eps = "1/2"')
+            return EpsRange(Interval(q, q, True, True))
+    ends = s[1:-1].split(",") if len(s) >= 2 else []
+    if len(ends) != 2 or any(read_rational(e) is None and e.strip().lstrip("+-").lower() not in
+                             ("inf", "infinity", "oo", "\u221e") for e in ends):
+        raise r.error(key, f"cannot read the interval {text!r}",
+                      hint='write eps = "(0, inf)", "[1/10, 5]", "1/2" or "ln(2)" (rational ends)')
+    try:
+        return EpsRange(Interval.parse(s))
+    except UserError as exc:
+        raise r.error(key, exc.message, exc.hint) from None
+
+
+def read_delta(r: ClaimReader, text, program: ir.Program, path: str, eps: EpsRange):
+    from dipc_plus.claims.formula import parse as parse_formula
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        text = str(text)
+    if not isinstance(text, str):
+        raise r.error("privacy.delta", "delta must be a formula in a string", hint='delta = "0" or "exp(-eps)/100"')
+    where = where_of(r, "privacy.delta")
+    # the safe reader first (it bounds nesting and powers), then the exact-formula builder
+    syntax_tree(text, where, ARITHMETIC + (ast.Call,), calls=("exp",), what="delta",
+                hint='delta is a formula in eps and the parameters, e.g. "0", "1/100" or "exp(-eps)/100"')
+    formula = parse_formula(text, [p for p in program.params if p != "eps"], where)
+    value = formula.exact(dict(program.params))
+    value = ExpFrac.of(value)
+    if eps.is_log_point and value_at_log(value, eps.log_of) is None:
+        raise r.error("privacy.delta", f"delta = {text} is not rational at {eps}",
+                      hint="at eps = ln(r) delta must be a rational function of e^eps")
+    return text, value
+
+
+# -- events on real outputs -----------------------------------------------------------------------------
+
+def read_events(r: ClaimReader, spec, program: ir.Program, key: str) -> dict:
+    types = dict(program.outputs)
+    needing = [n for n, t in program.outputs if isinstance(t, (ir.RealT, ir.IntT))]
+    events: dict = {}
+    if spec is not None:
+        if not isinstance(spec, dict):
+            raise r.error(key, "events must be a table", hint='events = { out = ["(-inf, 0]", "(0, inf)"] }')
+        for name, value in spec.items():
+            elems = program.arrays.get(name) if name not in types else None
+            targets = list(elems) if elems is not None and all(e in types for e in elems) else \
+                ([name] if name in types else None)
+            if targets is None:
+                raise r.error(key, f"'{name}' is not an output of {program.name}",
+                              hint=f"its outputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
+            if not isinstance(value, list) or not value:
+                raise r.error(key, f"{name}: give a non-empty list of intervals",
+                              hint=f'{name} = ["(-inf, 0]", "(0, inf)"]')
+            try:
+                ivs = [parse_event(v) for v in value]
+            except UserError as exc:
+                raise r.error(key, f"{name}: {exc.message}", exc.hint) from None
+            for t in targets:
+                if not isinstance(types[t], (ir.RealT, ir.IntT)):
+                    raise r.error(key, f"'{t}' is a finite output: its values are checked one by one",
+                                  hint="events are only for real or integer outputs")
+                events[t] = ivs
+    missing = [n for n in needing if n not in events]
+    if missing:
+        raise r.error(key if spec is not None else "privacy",
+                      f"the real output(s) {', '.join(missing)} need output events",
+                      hint=f'add events = {{ {missing[0].split("[")[0]} = ["(-inf, 0]", "(0, 1]", "(1, inf)"] }}: '
+                           "the claim is checked for each named event (a real output has no finite set of values)")
+    return events

@@ -1,0 +1,194 @@
+"""Reading the `[privacy]` table of a claim file (docs/claims.md, "Privacy claims").
+
+Why it exists: a claim file is untrusted data.  Every value is checked here, every
+string is read through the claims layer's safe reader (`claims.formula`: a checked
+syntax tree walked by our own code, never evaluated by Python or sympy), and every
+mistake is a `UserError` with the file, the line of the key and a hint.  The
+`[program]` table is read by `claims.claim_file.load_claim`; Pufferfish tables by
+`pufferfish_reader`.
+"""
+from __future__ import annotations
+
+import difflib
+from fractions import Fraction
+from typing import Mapping
+
+from dipc_plus.claims.claim_file import ClaimReader, grid_values, load_claim, to_user_value
+from dipc_plus.errors import UserError
+from dipc_plus.exact.expoly import ExpFrac
+from dipc_plus.privacy.adjacency import ADJACENCIES, Adjacency
+from dipc_plus.semantics.values import freeze_env
+from dipc_plus.privacy.claim_fields import read_budget, read_delta, read_eps, read_events
+from dipc_plus.privacy.claim_types import DPClaim
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.evaluate import domain_values
+
+PRIVACY_KEYS = ("kind", "adjacency", "bound", "pairs", "budget", "delta", "eps", "inputs", "events",
+                "structure", "note")
+INPUT_KEYS = ("grid", "list", "step")
+
+
+def load_privacy_claim(path: str, overrides: Mapping | None = None):
+    """Read the `[privacy]` table of a claim file: a `DPClaim` or a `PufferfishClaim`."""
+    claim = load_claim(path, overrides)
+    raw = claim.privacy
+    with open(path, "rb") as fh:
+        text = fh.read().decode("utf-8", errors="replace")
+    r = ClaimReader(path, text)
+    if raw is None:
+        raise UserError("the claim file has no [privacy] table", file=path,
+                        hint='add\n  [privacy]\n  adjacency = "hamming"\n  budget = "eps"')
+    if not isinstance(raw, dict):
+        raise r.error("privacy", "privacy must be a table", hint="write [privacy] on its own line")
+    kind = r.choice("privacy.kind", raw.get("kind", "dp"), ("dp", "pufferfish"))
+    program = claim.program
+    if kind == "pufferfish":
+        from dipc_plus.privacy.pufferfish_reader import read_pufferfish
+        return read_pufferfish(r, raw, program, path)
+    return _read_dp(r, raw, program, path)
+
+
+def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str) -> DPClaim:
+    r.check_keys(raw, PRIVACY_KEYS, "privacy")
+    if "adjacency" not in raw:
+        raise r.error("privacy", "[privacy] has no 'adjacency'",
+                      hint='write adjacency = "hamming" (or "one-position", "linf", "l1", "pairs")')
+    kind = r.choice("privacy.adjacency", raw["adjacency"], ADJACENCIES)
+    bound = Fraction(1)
+    if "bound" in raw:
+        if kind in ("hamming", "pairs"):
+            raise r.error("privacy.bound", f"bound is not used with adjacency = \"{kind}\"", hint="remove it")
+        bound = r.number("privacy.bound", raw["bound"], nonnegative=True)
+        if bound <= 0:
+            raise r.error("privacy.bound", "bound must be positive", hint="bound = 1")
+    adjacency = Adjacency(kind, bound)
+    budget = read_budget(r, raw.get("budget"), program, "privacy.budget")
+    eps = read_eps(r, raw.get("eps", "(0, inf)"), "privacy.eps")
+    delta_text, delta = read_delta(r, raw.get("delta", "0"), program, path, eps)
+    events = read_events(r, raw.get("events"), program, "privacy.events")
+    if events and not ExpFrac.of(delta).is_zero():
+        raise r.error("privacy.delta", f"delta = {delta_text}: (eps, delta)-DP of real or integer outputs "
+                      "quantifies over every measurable set of outputs, which needs the output densities; "
+                      "checking the named events only would not decide it",
+                      hint="use delta = 0 (eps-DP is checked per named event), or a program with finite outputs")
+    structure = raw.get("structure", True)
+    if not isinstance(structure, bool):
+        raise r.error("privacy.structure", "structure must be true or false", hint="structure = true")
+    note = raw.get("note", "")
+    if kind == "pairs":
+        if "inputs" in raw:
+            raise r.error("privacy.inputs", "with adjacency = \"pairs\" the inputs are the pairs' inputs",
+                          hint="remove [privacy.inputs]")
+        pairs = _read_pairs(r, raw.get("pairs"), program)
+        adjacency.set_pairs(pairs)
+        seen, points = set(), []
+        for u, w in pairs:
+            for x in (u, w):
+                if freeze_env(x) not in seen:
+                    seen.add(freeze_env(x))
+                    points.append(x)
+        grid = None
+        points_given = points
+        inputs_kind = "pairs"
+    else:
+        if "pairs" in raw:
+            raise r.error("privacy.pairs", "pairs are only read with adjacency = \"pairs\"",
+                          hint='write adjacency = "pairs" or remove the list')
+        points_given, grid, inputs_kind = read_points(r, raw.get("inputs"), program, "privacy.inputs")
+    return DPClaim(path, program, adjacency, budget, delta_text, delta, eps, points_given, grid, events,
+                   structure, note if isinstance(note, str) else "", inputs_kind=inputs_kind)
+
+
+# -- inputs -----------------------------------------------------------------------------------------
+
+def read_points(r: ClaimReader, spec, program: ir.Program, key: str) -> tuple[list | None, dict | None, str]:
+    """The claimed inputs: (flat environments, None, "list") for a list, (None, {flat name: values},
+    "grid") for a grid, and (None, the finite domains, "domain") when no inputs are given."""
+    from dipc_plus.semantics.inputs import bind_inputs
+    if spec is None:
+        ranges = {}
+        for name, typ in program.inputs:
+            if isinstance(typ, (ir.DomT, ir.BoolT)):
+                ranges[name] = list(domain_values(typ))
+            else:
+                raise r.error(key.rsplit(".", 1)[0], f"no inputs are given and '{name}' is real",
+                              hint=f"add\n  [{key}]\n  grid = {{ {name.split('[')[0]} = [0, 1] }}")
+        return _grid_points(program, ranges) + ("domain",)
+    if not isinstance(spec, dict):
+        raise r.error(key, "inputs must be a table", hint=f"write [{key}] with grid = {{...}} or list = [...]")
+    r.check_keys(spec, INPUT_KEYS, key)
+    if ("grid" in spec) == ("list" in spec):
+        raise r.error(key, "give exactly one of 'grid' and 'list'",
+                      hint="grid = { q = [-1, 1] } or list = [ { q = [0, 1, -1] } ]")
+    if "list" in spec:
+        if "step" in spec:
+            raise r.error(f"{key}.step", "step only applies to a grid", hint="remove it")
+        rows = spec["list"]
+        if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
+            raise r.error(f"{key}.list", "list must be a non-empty array of inline tables",
+                          hint="list = [ { q = [-1, 0, 1] }, { q = [1, 1, 1] } ]")
+        points, seen = [], set()
+        for k, row in enumerate(rows):
+            try:
+                u = bind_inputs(program, {n: to_user_value(v) for n, v in row.items()})
+            except UserError as exc:
+                raise r.error(f"{key}.list", f"entry {k + 1}: {exc.message}", exc.hint) from None
+            if freeze_env(u) not in seen:
+                seen.add(freeze_env(u))
+                points.append(u)
+        return points, None, "list"
+    grid = spec["grid"]
+    if not isinstance(grid, dict):
+        raise r.error(f"{key}.grid", "grid must be a table", hint="grid = { q = [-1, 1] }")
+    step = r.number(f"{key}.step", spec.get("step", 1))
+    if step <= 0:
+        raise r.error(f"{key}.step", "step must be positive", hint='step = "1/2"')
+    types = dict(program.inputs)
+    ranges: dict = {}
+    for name, value in grid.items():
+        elems = program.arrays.get(name, [name] if name in types else None)
+        if elems is None or not all(e in types for e in elems):
+            close = difflib.get_close_matches(name, list(program.arrays) + list(types), n=1)
+            raise r.error(f"{key}.grid", f"'{name}' is not an input of {program.name}",
+                          hint=(f"did you mean '{close[0]}'? " if close else "") +
+                          f"its inputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
+        for e in elems:
+            ranges[e] = grid_values(r, f"{key}.grid", name, value, types[e], step)
+    for name, typ in program.inputs:
+        if name not in ranges:
+            if isinstance(typ, (ir.DomT, ir.BoolT)):
+                ranges[name] = list(domain_values(typ))
+            else:
+                raise r.error(f"{key}.grid", f"the grid gives no values for the real input '{name}'",
+                              hint=f"add {name.split('[')[0]} = [-1, 1] to the grid")
+    return _grid_points(program, ranges) + ("grid",)
+
+
+def _grid_points(program: ir.Program, ranges: dict) -> tuple[None, dict]:
+    """A grid stays a grid (expanded lazily): symmetry and independence avoid expanding it."""
+    names = [n for n, _ in program.inputs]
+    return None, {n: ranges[n] for n in names}
+
+
+def _read_pairs(r: ClaimReader, rows, program: ir.Program) -> list:
+    from dipc_plus.semantics.inputs import bind_inputs
+    key = "privacy.pairs"
+    if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
+        raise r.error(key if rows is not None else "privacy", "adjacency = \"pairs\" needs a list of pairs",
+                      hint="pairs = [ { input = { q = [0, 1] }, neighbour = { q = [1, 1] } } ]")
+    out = []
+    for k, row in enumerate(rows):
+        if set(row) != {"input", "neighbour"}:
+            raise r.error(key, f"pair {k + 1} must have exactly 'input' and 'neighbour'",
+                          hint="{ input = { q = [0, 1] }, neighbour = { q = [1, 1] } }")
+        try:
+            u = bind_inputs(program, {n: to_user_value(v) for n, v in row["input"].items()})
+            w = bind_inputs(program, {n: to_user_value(v) for n, v in row["neighbour"].items()})
+        except UserError as exc:
+            raise r.error(key, f"pair {k + 1}: {exc.message}", exc.hint) from None
+        if freeze_env(u) == freeze_env(w):
+            raise r.error(key, f"pair {k + 1} is an input with itself", hint="neighbours must differ")
+        out.append((u, w))
+    return out
+
+

@@ -1,0 +1,390 @@
+"""Deciding (budget, delta)-differential privacy exactly, for every eps at once.
+
+Why it exists: this is `dipc privacy` for kind = "dp".  For every ordered adjacent
+pair (u, u') of the claimed inputs:
+
+* delta = 0: for every output v, "for all eps in I: e^budget p' - p >= 0" with p, p'
+  exact closed forms, decided by `decide.decide` (per output is exact here: the sum
+  of max(0, p - e^budget p') over outputs is 0 iff every term is);
+* delta != 0: the hockey-stick inequality over every set of outputs
+  (`hockey_stick.check_pair`), so a verdict is about sets, as (eps, delta)-DP is.
+
+A refutation carries (u, u', the output or set of outputs, eps), the probabilities as
+closed forms and certified values, and is re-checked by an independent term-by-term
+evaluation at rising precision before it is reported; at eps = ln r every value is a
+rational and the comparison is exact.  Every result carries its `Scope`: the grid or
+list of inputs, the parameters, and the named events for real outputs.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+
+from flint import arb
+
+from dipc_plus.claims.scope import Scope, inputs_scope
+from dipc_plus.decision.decide import CertificationError, decide, recheck, simplest_rational, working_precision
+from dipc_plus.errors import UserError
+from dipc_plus.exact.expoly import ExpFrac
+from dipc_plus.privacy.claim_types import DPClaim
+from dipc_plus.privacy.display import num_text, show_env, user_env, user_outputs, user_value
+from dipc_plus.privacy.hockey_stick import SetViolation, check_pair, output_keys
+from dipc_plus.exact.convert import fmt_q
+from dipc_plus.privacy.log_point import constant_value, ln_text, value_at_log
+from dipc_plus.privacy.output_tables import ZERO
+from dipc_plus.privacy.plan import Plan, Unit, lift_witness, plan, unit_pairs
+from dipc_plus.privacy.point_filter import filter_applies, point_filter_check
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
+
+@dataclass
+class Obligation:
+    holds: bool
+    witness: object = None     # Fraction eps, or 'ln' marker for a log point
+    how: str = ""
+
+
+class Checker:
+    """Decides  p <= e^budget * q + delta  on the claim's eps range, with caching."""
+
+    def __init__(self, claim: DPClaim):
+        self.claim = claim
+        self.eps = claim.eps
+        self.budget = claim.budget
+        self.E = ExpFrac.of(claim.budget.exp_value())
+        self.delta = ExpFrac.of(claim.delta)
+        self.cache: dict = {}
+        self.decisions = 0
+        if self.eps.is_log_point:
+            r = self.eps.log_of
+            self.E_at = claim.budget.exp_at_log(r)
+            if self.E_at is None:
+                raise UserError(f"e^({claim.budget}) is not rational at {self.eps}",
+                                hint="with eps = ln(r) use an integer multiple of eps in the budget")
+            self.delta_at = value_at_log(self.delta, r)
+            self.delta_nonneg = self.delta_at >= 0
+        else:
+            self.delta_nonneg = self.delta.is_zero() or bool(decide(self.delta, ">=", self.eps.interval))
+        if not self.delta_nonneg:
+            raise UserError(f"delta = {claim.delta_text} is negative for some eps in {claim.eps}",
+                            file=claim.file, hint="delta is a probability slack: it must be >= 0")
+
+    def exact_at(self, f, what: str) -> Fraction:
+        v = value_at_log(f, self.eps.log_of)
+        if v is None:
+            raise UserError(f"the {what} {f} is not rational at {self.eps}",
+                            hint="a claim at eps = ln(r) needs probabilities that are rational functions of "
+                                 "e^eps with integer exponents; give an eps interval instead")
+        return v
+
+    def check(self, p, q) -> Obligation:
+        key = (p, q)
+        found = self.cache.get(key)
+        if found is not None:
+            return found
+        found = self._check(p, q)
+        self.cache[key] = found
+        return found
+
+    def _check(self, p, q) -> Obligation:
+        p, q = ExpFrac.of(p), ExpFrac.of(q)
+        if self.eps.is_log_point:
+            pv, qv = self.exact_at(p, "probability"), self.exact_at(q, "probability")
+            ok = pv <= self.E_at * qv + self.delta_at
+            return Obligation(ok, None if ok else self.eps.log_of, "exact rationals at the point")
+        if p.is_zero() and self.delta_nonneg:
+            return Obligation(True, how="p = 0")
+        if p == q and self.delta_nonneg and self.budget.factor >= 1:
+            return Obligation(True, how="p = p'")
+        pc, qc, dc = constant_value(p), constant_value(q), constant_value(self.delta)
+        I = self.eps.interval
+        if pc is not None and qc is not None and dc is not None and self.budget.k == 0:
+            ok = pc <= self.budget.factor * qc + dc
+            return Obligation(ok, None if ok else simplest_rational(I.lo, I.hi, I.lo_closed, I.hi_closed),
+                              "exact rationals")
+        f = self.E * q + self.delta - p
+        self.decisions += 1
+        d = decide(f, ">=", I)
+        if d.holds:
+            return Obligation(True, how="decided")
+        if d.witness is None:  # a '>=' sentence fails on an open set, so a rational witness exists
+            raise CertificationError("a failed '>=' sentence without a rational witness")
+        return Obligation(False, d.witness, "decided")
+
+
+# --------------------------------------------------------------------------- results
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass
+class Counterexample:
+    """(u, u', v or S, eps) with P[P(u) in S] > e^budget P[P(u') in S] + delta(eps), re-checked.
+
+    `output` is one output (delta = 0); `outputs` is the set S (delta != 0), with
+    `output_set` its description ("y[1] = 0")."""
+    input: dict
+    neighbour: dict
+    output: dict | None
+    eps: object                 # Fraction, or ('ln', r)
+    p: object                   # ExpFrac (or Fraction at a point)
+    q: object
+    p_at: object                # arb ball or Fraction
+    q_at: object
+    bound_at: object            # e^budget * q + delta at eps
+    ratio_at: object
+    program: ir.Program | None = None
+    component: str = ""
+    outputs: list | None = None
+    output_set: str = ""
+
+    def eps_text(self) -> str:
+        if isinstance(self.eps, tuple):
+            return ln_text(self.eps[1])
+        return fmt_q(self.eps)
+
+    def to_json(self) -> dict:
+        out = {
+            "input": user_env(self.program, self.input),
+            "neighbour": user_env(self.program, self.neighbour),
+            "eps": self.eps_text(),
+            "probability": str(self.p),
+            "neighbour_probability": str(self.q),
+            "probability_value": num_text(self.p_at),
+            "neighbour_probability_value": num_text(self.q_at),
+            "bound_value": num_text(self.bound_at),
+            "ratio_value": num_text(self.ratio_at),
+        }
+        if self.outputs is None:
+            out["output"] = user_outputs(self.program, self.output)
+        else:
+            out["output_set"] = self.output_set
+            out["outputs"] = [user_outputs(self.program, o) for o in self.outputs]
+        return out
+
+
+@dataclass
+class PrivacyResult:
+    claim: DPClaim
+    verified: bool
+    counterexample: Counterexample | None
+    pairs: int
+    obligations: int
+    decisions: int
+    seconds: float
+    plan: Plan
+    evaluations: int = 0
+    markov_chains: int = 0
+
+    @property
+    def verdict(self) -> str:
+        return "verified" if self.verified else "refuted"
+
+    @property
+    def scope(self) -> Scope:
+        return claim_scope(self.claim)
+
+    @property
+    def vacuous(self) -> bool:
+        """Verified with nothing to check: no pair of neighbouring inputs among the claimed ones."""
+        return self.verified and self.pairs == 0
+
+    def to_json(self) -> dict:
+        c = self.claim
+        out = {
+            "verdict": self.verdict,
+            "kind": "dp",
+            "scope": self.scope.to_json(),
+            "vacuous": self.vacuous,
+            "claim": c.file,
+            "program": c.program.name,
+            "program_path": c.program.source,
+            "params": {k: user_value(v) for k, v in c.program.params.items()},
+            "statement": c.describe(),
+            "budget": str(c.budget),
+            "delta": c.delta_text,
+            "over": "outputs" if c.delta_is_zero else "sets of outputs (hockey-stick divergence)",
+            "eps": str(c.eps),
+            "adjacency": c.adjacency.kind,
+            "inputs": c.npoints,
+            "pairs_checked": self.pairs,
+            "obligations": self.obligations,
+            "decisions": self.decisions,
+            "distributions": self.evaluations,
+            "seconds": round(self.seconds, 3),
+            "structure": self.plan.notes,
+        }
+        if self.counterexample is not None:
+            out["counterexample"] = self.counterexample.to_json()
+        return out
+
+
+def claim_scope(claim) -> Scope:
+    """What a verdict on this claim covers: its grid, list or pairs, parameters and events."""
+    events = {name: [e.label for e in evs] for name, evs in claim.events.items()}
+    if claim.grid is not None:
+        sc = inputs_scope(claim.program, grid=claim.grid, eps=str(claim.eps), events=events)
+    else:
+        sc = inputs_scope(claim.program, points=claim.points, kind="list", eps=str(claim.eps), events=events)
+        if claim.inputs_kind == "pairs":
+            sc.inputs_detail = f"the inputs of {len(claim.adjacency.pairs)} listed pair(s)"
+    sc.pairs = claim.adjacency.describe()
+    return sc
+
+
+# --------------------------------------------------------------------------- checking a claim
+
+
+def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = True,
+             max_states: int = DEFAULT_MAX_STATES) -> PrivacyResult:
+    """Decide the claim exactly; the first failing pair (and output, or set of outputs) in
+    input order is returned as a re-checked counterexample."""
+    t0 = time.perf_counter()
+    if not claim.delta_is_zero and claim.events:
+        raise UserError(f"delta = {claim.delta_text}: (eps, delta)-DP of real or integer outputs quantifies over "
+                        "every measurable set of outputs, which needs the output densities; checking the named "
+                        "events only would not decide it",
+                        file=claim.file, hint="use delta = 0 (eps-DP is checked per named event), or a program "
+                                              "with finite outputs")
+    use = claim.structure if structure is None else structure
+    pl = plan(claim, use, max_states=max_states, symmetry=symmetry)
+    checker = Checker(claim)
+    pairs = obligations = 0
+    for unit in pl.units:
+        if filter_applies(claim, unit):
+            n, m, bad = point_filter_check(claim, unit, checker)
+            pairs += n
+            obligations += m
+            if bad is not None:
+                u, w, v = bad
+                cex = _counterexample(claim, pl, unit, u, w, v, claim.eps.log_of, checker)
+                return _result(claim, False, cex, pairs, obligations, checker, t0, pl)
+            continue
+        for u, w in unit_pairs(unit, claim.adjacency):
+            pairs += 1
+            P, Q = unit.table(u), unit.table(w)
+            if not claim.delta_is_zero:
+                obligations += 1
+                bad = check_pair(P, Q, checker)
+                if bad is not None:
+                    cex = _set_counterexample(claim, pl, unit, u, w, bad, checker)
+                    return _result(claim, False, cex, pairs, obligations, checker, t0, pl)
+                continue
+            for v in output_keys(P, Q):
+                obligations += 1
+                p, q = P.get(v, ZERO), Q.get(v, ZERO)
+                ob = checker.check(p, q)
+                if not ob.holds:
+                    cex = _counterexample(claim, pl, unit, u, w, v, ob.witness, checker)
+                    return _result(claim, False, cex, pairs, obligations, checker, t0, pl)
+    return _result(claim, True, None, pairs, obligations, checker, t0, pl)
+
+
+def _result(claim, ok, cex, pairs, obligations, checker, t0, pl) -> PrivacyResult:
+    return PrivacyResult(claim, ok, cex, pairs, obligations, checker.decisions, time.perf_counter() - t0, pl,
+                         sum(u.source.evaluations for u in pl.units),
+                         sum(u.source.markov_chains for u in pl.units))
+
+
+def _counterexample(claim: DPClaim, pl: Plan, unit: Unit, u, w, v, witness, checker: Checker) -> Counterexample:
+    full_u, full_w, outputs, p, q = lift_witness(claim, pl, unit, u, w, v)
+    p, q = ExpFrac.of(p), ExpFrac.of(q)
+    component = unit.label if pl.how == "components" else ""
+    if claim.eps.is_log_point:
+        r = claim.eps.log_of
+        pv, qv = checker.exact_at(p, "probability"), checker.exact_at(q, "probability")
+        bound = checker.E_at * qv + checker.delta_at
+        if not pv > bound:
+            raise CertificationError("the exact re-check of the counterexample failed")
+        ratio = pv / qv if qv else None
+        return Counterexample(full_u, full_w, outputs, ("ln", r), p, q, pv, qv, bound, ratio, claim.program,
+                              component)
+    eps = Fraction(witness)
+    f = checker.E * q + checker.delta - p
+    if recheck(f, eps, ">="):
+        raise CertificationError(f"decide.recheck does not confirm the counterexample at eps = {eps}")
+    p_at, q_at, bound_at = independent_values(p, q, checker, eps)
+    with working_precision(256):
+        ratio = None if q.is_zero() else (p_at / q_at)
+    return Counterexample(full_u, full_w, outputs, eps, p, q, p_at, q_at, bound_at, ratio, claim.program,
+                          component)
+
+
+def _set_counterexample(claim: DPClaim, pl: Plan, unit: Unit, u, w, bad: SetViolation,
+                        checker: Checker) -> Counterexample:
+    """The counterexample of a failing set S (delta != 0: the plan is the whole program), re-checked
+    output by output: P[u in S] and P[u' in S] are sums evaluated term by term again."""
+    program = claim.program
+    names = program.output_names()
+    P, Q = unit.table(u), unit.table(w)
+    outputs = [dict(zip(names, v)) for v in bad.outputs]
+    text = describe_set(bad.outputs, output_keys(P, Q), names, program)
+    if isinstance(bad.eps, tuple):
+        pv = sum((checker.exact_at(P.get(v, ZERO), "probability") for v in bad.outputs), Fraction(0))
+        qv = sum((checker.exact_at(Q.get(v, ZERO), "probability") for v in bad.outputs), Fraction(0))
+        bound = checker.E_at * qv + checker.delta_at
+        if not pv > bound or pv != bad.p or qv != bad.q:
+            raise CertificationError("the exact re-check of the set counterexample failed")
+        return Counterexample(dict(u), dict(w), None, bad.eps, pv, qv, pv, qv, bound, pv / qv if qv else None,
+                              program, outputs=outputs, output_set=text)
+    eps = Fraction(bad.eps)
+    p = sum((ExpFrac.of(P.get(v, ZERO)) for v in bad.outputs), ExpFrac.of(ZERO))
+    q = sum((ExpFrac.of(Q.get(v, ZERO)) for v in bad.outputs), ExpFrac.of(ZERO))
+    if recheck(checker.E * q + checker.delta - p, eps, ">="):
+        raise CertificationError(f"decide.recheck does not confirm the set counterexample at eps = {eps}")
+    # independent: each output's probability evaluated on its own, then summed as balls
+    parts_p = [ExpFrac.of(P.get(v, ZERO)) for v in bad.outputs]
+    parts_q = [ExpFrac.of(Q.get(v, ZERO)) for v in bad.outputs]
+    p_at, q_at, bound_at = independent_sums(parts_p, parts_q, checker, eps)
+    with working_precision(256):
+        ratio = None if q.is_zero() else (p_at / q_at)
+    show_p = bad.p if isinstance(bad.p, Fraction) else p
+    show_q = bad.q if isinstance(bad.q, Fraction) else q
+    return Counterexample(dict(u), dict(w), None, eps, show_p, show_q, p_at, q_at, bound_at, ratio, program,
+                          outputs=outputs, output_set=text)
+
+
+def independent_values(p, q, checker: Checker, eps: Fraction, prec: int = 256):
+    """p(eps), q(eps) and the bound e^budget q + delta as arb balls, evaluated term by term
+    at rising precision (no factoring, no root isolation) until p > bound is certified."""
+    return independent_sums([ExpFrac.of(p)], [ExpFrac.of(q)], checker, eps, prec)
+
+
+def independent_sums(ps: list, qs: list, checker: Checker, eps: Fraction, prec: int = 256):
+    """sum(ps)(eps), sum(qs)(eps) and e^budget sum(qs) + delta, each term its own arb ball."""
+    while prec <= 1 << 14:
+        with working_precision(prec):
+            p_at = sum((f.arb_value(eps, prec) for f in ps), arb(0))
+            q_at = sum((f.arb_value(eps, prec) for f in qs), arb(0))
+            e_at = checker.E.arb_value(eps, prec)
+            d_at = checker.delta.arb_value(eps, prec)
+            bound = e_at * q_at + d_at
+        if p_at > bound:
+            return p_at, q_at, bound
+        if p_at <= bound:
+            raise CertificationError(f"independent evaluation contradicts the counterexample at eps = {eps}")
+        prec *= 2
+    raise CertificationError(f"cannot separate p and the bound at eps = {eps}")
+
+
+def describe_set(S: list, universe: list, names: list, program: ir.Program | None) -> str:
+    """A short description of a set of outputs within the outputs that occur: 'y[1] = 0' when
+    one output coordinate decides membership, else the list (up to six of them)."""
+    inside = set(S)
+    for j, name in enumerate(names):
+        values = {v[j] for v in S}
+        if {v for v in universe if v[j] in values} == inside:
+            shown = sorted((user_value(x) for x in values), key=str)
+            if len(shown) == 1:
+                return f"{name} = {_show(shown[0])}"
+            return f"{name} in {{{', '.join(_show(x) for x in shown)}}}"
+    listed = [show_env(dict(zip(names, v)), program) for v in S[:6]]
+    return f"{len(S)} output(s): " + "; ".join(listed) + ("; ..." if len(S) > 6 else "")
+
+
+def _show(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)

@@ -1,0 +1,167 @@
+"""Upper envelopes of exact functions of eps, and the distinct points where they cross.
+
+Why it exists: the tight privacy loss is the upper envelope of exact likelihood
+ratios, the Bayes-optimal attack an envelope per output, and the hockey-stick
+divergence changes form where a difference p - e^b q changes sign.  All three need
+the zeros of many exact functions as one sorted list of distinct points.  A zero is
+a `decide.RealRoot` of one irreducible factor; two zeros are the same point exactly
+when they are zeros of the same factor (different irreducible factors share no zero
+on eps > 0, see `decide`) and the same zero of it -- so each zero is matched against
+one fresh isolation of its factor, and zeros of different factors are refined until
+their enclosures are disjoint.  No zero is dropped and none is merged by guesswork.
+"""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+from dipc_plus.decision.decide import (CertificationError, Interval, RealRoot, decide, rational_gap,
+                                       roots as zeros_of, sign_at, simplest_rational)
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.convert import fmt_q
+
+MAX_REFINEMENTS = 2000
+
+
+def boundary_text(b) -> str:
+    """A piece's end: 'inf', '3/2', or '~0.6931472' for an irrational zero."""
+    if b is None:
+        return "inf"
+    if isinstance(b, RealRoot):
+        return b.short()
+    return fmt_q(b)
+
+
+def _factor_key(factor: ExpPoly) -> ExpPoly:
+    """The factor scaled so that its term of largest (exponent, degree) has coefficient 1."""
+    c, _, _ = max(factor.monomials(), key=lambda m: (m[2], m[1]))
+    return factor * ExpPoly.const(1 / Fraction(c))
+
+
+def _overlap(a: RealRoot, b: RealRoot) -> bool:
+    return not (a.hi < b.lo or b.hi < a.lo)
+
+
+def _refinable(r: RealRoot) -> bool:
+    return r.exact is None
+
+
+def distinct_points(found: list, I: Interval) -> list:
+    """The distinct points among zeros (`RealRoot`s in I), sorted, enclosures pairwise disjoint."""
+    fresh: dict = {}
+    points: list = []
+    for r in found:
+        key = _factor_key(r.factor)
+        if key not in fresh:
+            fresh[key] = zeros_of(ExpFrac.of(key), I)
+            points += fresh[key]
+        # r is one of fresh[key] (they are all the zeros of this factor in I); nothing to add
+    # zeros of different factors are different points: refine until their enclosures separate
+    for _ in range(MAX_REFINEMENTS):
+        points.sort(key=lambda r: (r.lo, r.hi))
+        clash = False
+        for a, b in zip(points, points[1:]):
+            if a.hi >= b.lo:
+                if not (_refinable(a) or _refinable(b)):
+                    raise CertificationError(f"two different factors share the rational zero {a.exact}")
+                clash = True
+                for x in (a, b):
+                    if _refinable(x):
+                        x.refine()
+        if not clash:
+            return points
+    raise CertificationError("zeros of different factors could not be separated")
+
+
+def distinct_zeros(functions: list, I: Interval) -> list:
+    """Every zero in I of every function (ExpPoly/ExpFrac, defined on I), each point once, sorted."""
+    found: list = []
+    seen: set = set()
+    for f in functions:
+        f = ExpFrac.of(f)
+        if f.num.is_zero() or f in seen:
+            continue
+        seen.add(f)
+        found += zeros_of(f, I)
+    return distinct_points(found, I)
+
+
+def pieces_between(points: list, I: Interval) -> list:
+    """[(left, right, sample)]: the open pieces of I between consecutive points (and its ends),
+    each with a simple rational sample inside it (a point interval is one piece)."""
+    if I.is_point():
+        return [(I.lo, I.hi, I.lo)]
+    edges = [I.lo] + list(points) + [I.hi]
+    out = []
+    for left, right in zip(edges, edges[1:]):
+        if right is not None and not isinstance(left, RealRoot) and not isinstance(right, RealRoot) \
+                and left == right:
+            continue
+        if isinstance(left, RealRoot) and isinstance(right, RealRoot) and left is right:
+            continue
+        a, b = rational_gap(left, right)
+        out.append((left, right, simplest_rational(a, b)))
+    return out
+
+
+def _samples(I: Interval) -> list[Fraction]:
+    base = [Fraction(1, 16), Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(4),
+            Fraction(8), Fraction(16)]
+    if I.is_point():
+        return [I.lo]
+    out = [x for x in base if I.contains(x)]
+    hi = I.hi if I.hi is not None else max(I.lo * 4, Fraction(16))
+    for k in range(1, 8):
+        x = I.lo + (hi - I.lo) * Fraction(k, 8)
+        if I.contains(x):
+            out.append(x)
+    return sorted(set(out)) or [simplest_rational(I.lo, I.hi, I.lo_closed, I.hi_closed)]
+
+
+def _argmax_at(funcs: list, x: Fraction) -> int:
+    """Index of the largest function at the rational x (certified: compares by exact signs)."""
+    best = 0
+    for i in range(1, len(funcs)):
+        if sign_at(funcs[i] - funcs[best], x) > 0:
+            best = i
+    return best
+
+
+def envelope(cands: list, I: Interval) -> list:
+    """Upper envelope of exact functions on I: [(lo, hi, function, info)], maximal pieces.
+
+    Members are pruned first: a function dominated on all of I by a kept one (decided
+    exactly) is dropped; the kept set's pairwise crossings cut I into pieces, each with a
+    certified maximum at a rational sample point."""
+    funcs = [ExpFrac.of(r) for r, _ in cands]
+    if len(funcs) == 1:
+        return [(I.lo, I.hi, cands[0][0], cands[0][1])]
+    samples = _samples(I)
+    keep: list[int] = []
+    for x in samples:
+        i = _argmax_at(funcs, x)
+        if i not in keep:
+            keep.append(i)
+    for j in range(len(funcs)):
+        if j in keep:
+            continue
+        dominated = False
+        for i in keep:
+            if decide(funcs[i] - funcs[j], ">=", I).holds:
+                dominated = True
+                break
+        if not dominated:
+            keep.append(j)
+    if len(keep) == 1:
+        i = keep[0]
+        return [(I.lo, I.hi, cands[i][0], cands[i][1])]
+    cuts = distinct_zeros([funcs[a] - funcs[b] for a, b in itertools.combinations(keep, 2)], I)
+    pieces = []
+    for left, right, x in pieces_between(cuts, I):
+        sub = [funcs[i] for i in keep]
+        i = keep[_argmax_at(sub, x)]
+        if pieces and pieces[-1][3] == i:
+            pieces[-1][1] = right
+        else:
+            pieces.append([left, right, funcs[i], i])
+    return [(lo, hi, cands[i][0], cands[i][1]) for lo, hi, _, i in pieces]

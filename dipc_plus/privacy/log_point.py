@@ -1,0 +1,97 @@
+"""Exact values of closed forms where they are rational: at eps = ln r, or when they do
+not depend on eps.
+
+Why it exists: FAIER-style claims fix eps = ln r (alpha = e^-eps = 1/2), and many
+mechanisms' probabilities do not depend on eps at all; then every probability is a
+rational and a privacy claim becomes exact rational arithmetic, with no certified
+procedure needed.  The functions here say when that is the case and compute the
+value; they return None (or raise a `UserError` with a hint) when it is not.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from dipc_plus.errors import UserError
+from dipc_plus.exact.convert import fmt_q
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+
+
+def _integer_root(m: int, n: int) -> int | None:
+    """m^(1/n) when it is an integer (m >= 0), exactly (Newton's method on integers)."""
+    if m < 2:
+        return m
+    x = 1 << (m.bit_length() // n + 1)          # x >= m^(1/n)
+    while True:
+        y = ((n - 1) * x + m // x ** (n - 1)) // n
+        if y >= x:
+            break
+        x = y
+    return x if x ** n == m else None
+
+
+def _rational_root(x: Fraction, n: int) -> Fraction | None:
+    """x^(1/n) when it is rational, else None (x > 0)."""
+    a, b = _integer_root(x.numerator, n), _integer_root(x.denominator, n)
+    if a is None or b is None:
+        return None
+    return Fraction(a, b)
+
+
+def rational_power(r: Fraction, q: Fraction) -> Fraction | None:
+    """r^q for rational r > 0 and rational q when the result is rational, else None."""
+    base = r ** abs(q.numerator)
+    root = _rational_root(base, q.denominator) if q.denominator != 1 else base
+    if root is None:
+        return None
+    return root if q.numerator >= 0 else 1 / root
+
+
+def exppoly_at_log(f: ExpPoly, r: Fraction) -> Fraction | None:
+    """f(ln r) exactly when it is rational: every coefficient polynomial constant and every
+    r^q rational; None otherwise."""
+    total = Fraction(0)
+    for q, poly in f.terms.items():
+        if poly.degree() > 0:
+            return None
+        c = poly[0]
+        power = rational_power(r, q)
+        if power is None:
+            return None
+        total += Fraction(int(c.p), int(c.q)) * power
+    return total
+
+
+def value_at_log(f, r: Fraction) -> Fraction | None:
+    """An ExpPoly/ExpFrac at eps = ln r as an exact rational, or None when that is not rational."""
+    f = ExpFrac.of(f)
+    num = exppoly_at_log(f.num, r)
+    den = exppoly_at_log(f.den, r)
+    if num is None or den is None or den == 0:
+        return None
+    return num / den
+
+
+def constant_value(f) -> Fraction | None:
+    """The value of an eps-independent ExpPoly/ExpFrac, else None."""
+    f = ExpFrac.of(f)
+    if f.num.is_constant() and f.den.is_constant():
+        return f.num.constant_value() / f.den.constant_value()
+    return None
+
+
+def ln_text(x: Fraction) -> str:
+    """'ln(3)', 'ln(4/3)', '0', 'inf'."""
+    if x == 1:
+        return "0"
+    return f"ln({fmt_q(x)})"
+
+
+
+def rational_at_log(f, r: Fraction) -> Fraction:
+    """f(ln r) as an exact rational, or a `UserError` saying why a claim at ln r cannot use it."""
+    v = value_at_log(f, r)
+    if v is None:
+        raise UserError(f"the probability {f} is not rational at eps = {ln_text(r)}",
+                        hint="a claim at eps = ln(r) needs probabilities that are rational functions of e^eps "
+                             "with integer exponents; give an eps interval instead")
+    return v

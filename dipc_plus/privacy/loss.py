@@ -1,0 +1,232 @@
+"""The tight privacy loss L(eps) = max ln(P[P(u)=v] / P[P(u')=v]) over the claim's pairs
+and outputs, exactly.
+
+Why it exists: a verdict says whether a budget holds; the loss says what the budget
+should have been.  It is an upper envelope of exact likelihood ratios, computed
+piecewise with certified breakpoints and the pair and output attaining each piece;
+sup L(eps)/eps comes from `sup_ratio`.  For mechanisms whose probabilities do not
+depend on eps the tight budget is ln of a rational; at eps = ln r it is the exact
+value there.  Like every verdict, the loss is tight on the claim's inputs (its grid
+or list) and, for real outputs, on its named events only.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from dipc_plus.errors import UserError
+from dipc_plus.exact.decimals import decimal_down, decimal_up
+from dipc_plus.exact.expoly import ExpFrac
+from dipc_plus.privacy.claim_types import DPClaim
+from dipc_plus.privacy.display import log_text, user_env, user_outputs
+from dipc_plus.privacy.envelope import boundary_text, envelope
+from dipc_plus.exact.convert import fmt_q
+from dipc_plus.privacy.log_point import constant_value, ln_text, value_at_log
+from dipc_plus.privacy.output_tables import ZERO
+from dipc_plus.privacy.plan import Plan, lift_witness, plan, unit_pairs
+from dipc_plus.privacy.point_filter import filter_applies, point_filter_loss
+from dipc_plus.privacy.sup_ratio import SupRatio, bounded_by, sup_ratio
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
+
+@dataclass
+class Candidate:
+    """One likelihood ratio p/p' with the pair and output it comes from."""
+    ratio: ExpFrac
+    input: dict
+    neighbour: dict
+    output: dict
+    p: ExpFrac
+    q: ExpFrac
+
+
+@dataclass
+class LossPiece:
+    lo: object            # Fraction or RealRoot
+    hi: object            # Fraction, RealRoot or None (inf)
+    candidate: Candidate
+
+    def where(self) -> str:
+        return f"({boundary_text(self.lo)}, {boundary_text(self.hi)})"
+
+
+@dataclass
+class LossResult:
+    claim: DPClaim
+    infinite: Candidate | None = None    # p > 0 = p'
+    constant: Fraction | None = None     # eps-independent: max ratio (tight eps = ln of it)
+    constant_candidate: Candidate | None = None
+    point_ratio: Fraction | None = None  # at eps = ln r: the max ratio there
+    point_candidate: Candidate | None = None
+    pieces: list = field(default_factory=list)
+    sup: SupRatio | None = None
+    candidates: int = 0
+    distinct: int = 0
+    pairs: int = 0
+    seconds: float = 0.0
+    plan: Plan | None = None
+
+    def loss_text(self) -> str:
+        if self.infinite is not None:
+            return "inf"
+        if self.point_ratio is not None:
+            return ln_text(self.point_ratio)
+        if self.constant is not None:
+            return ln_text(self.constant)
+        if len(self.pieces) == 1:
+            return loss_expr(self.pieces[0].candidate.ratio)
+        return "piecewise: " + "; ".join(f"{loss_expr(pc.candidate.ratio)} on {pc.where()}" for pc in self.pieces)
+
+    @property
+    def scope(self):
+        from dipc_plus.privacy.dp_check import claim_scope
+        return claim_scope(self.claim)
+
+    def budget_holds(self) -> bool:
+        """Is L(eps) <= the claimed budget for every eps of the claim (decided exactly, delta = 0)?"""
+        b = self.claim.budget
+        if self.infinite is not None:
+            return False
+        if self.point_ratio is not None:
+            e = b.exp_at_log(self.claim.eps.log_of)
+            return e is not None and self.point_ratio <= e
+        if self.constant is not None and b.k == 0:
+            return self.constant <= b.factor
+        I = self.claim.eps.interval
+        if self.constant is not None:
+            return bounded_by(ExpFrac.of(self.constant), b.k, I, b.factor)
+        ratios = {pc.candidate.ratio for pc in self.pieces}
+        return all(bounded_by(r, b.k, I, b.factor) for r in ratios)
+
+    def to_json(self) -> dict:
+        c = self.claim
+        out = {"program": c.program.source, "claim": c.file, "scope": self.scope.to_json(),
+               "tight_on": "the scope's inputs only (and the named events of real outputs)",
+               "eps": str(c.eps), "adjacency": c.adjacency.kind,
+               "pairs": self.pairs, "ratios": self.candidates, "distinct_ratios": self.distinct,
+               "seconds": round(self.seconds, 3)}
+        if self.infinite is not None:
+            out["loss"] = "inf"
+            out["witness"] = _cand_json(c.program, self.infinite)
+            return out
+        if self.point_ratio is not None:
+            out["loss"] = ln_text(self.point_ratio)
+            out["loss_decimal"] = log_text(self.point_ratio) if self.point_ratio > 0 else "-inf"
+            out["witness"] = _cand_json(c.program, self.point_candidate)
+            return out
+        if self.constant is not None:
+            out["loss"] = ln_text(self.constant)
+            out["tight_eps"] = ln_text(self.constant)
+            out["witness"] = _cand_json(c.program, self.constant_candidate)
+            return out
+        out["loss"] = [{"from": boundary_text(pc.lo), "to": boundary_text(pc.hi), "ratio": str(pc.candidate.ratio), "loss": loss_expr(pc.candidate.ratio),
+                        "witness": _cand_json(c.program, pc.candidate)} for pc in self.pieces]
+        if self.sup is not None:
+            out["sup_loss_over_eps"] = self.sup.text()
+            if self.sup.value is None:
+                out["sup_loss_over_eps_enclosure"] = [decimal_down(self.sup.lo), decimal_up(self.sup.hi)]
+        return out
+
+
+def loss_expr(r) -> str:
+    """ln of an exact ratio, simplified when it is c*e^(a*eps): 'a*eps + ln(c)'."""
+    r = ExpFrac.of(r)
+    if r.den.is_constant():
+        mons = list(r.num.monomials())
+        if len(mons) == 1 and mons[0][1] == 0 and mons[0][0] > 0:
+            c, _, a = mons[0]
+            c = c / r.den.constant_value()
+            parts = []
+            if a:
+                parts.append("eps" if a == 1 else f"{fmt_q(a)}*eps")
+            if c != 1 or not parts:
+                parts.append(ln_text(c))
+            return " + ".join(parts).replace("+ -", "- ")
+    return f"ln({r})"
+
+
+def _cand_json(program, cand: Candidate) -> dict:
+    return {"input": user_env(program, cand.input), "neighbour": user_env(program, cand.neighbour),
+            "output": user_outputs(program, cand.output), "probability": str(cand.p),
+            "neighbour_probability": str(cand.q)}
+
+
+def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = True, symmetry: bool = True,
+                 max_states: int = DEFAULT_MAX_STATES) -> LossResult:
+    """The exact tight loss L(eps) over the claim's pairs and outputs."""
+    t0 = time.perf_counter()
+    use = claim.structure if structure is None else structure
+    pl = plan(claim, use, max_states=max_states, symmetry=symmetry)
+    res = LossResult(claim, plan=pl)
+    cands: dict = {}
+    npairs = nratios = 0
+    if claim.eps.is_log_point and all(filter_applies(claim, unit) for unit in pl.units):
+        best = None
+        for unit in pl.units:
+            ratio, u, w, v = point_filter_loss(claim, unit)
+            npairs += math.prod(len(unit.grid[n]) for n in unit.inputs)
+            if ratio is None:
+                fu, fw, out, pp, qq = lift_witness(claim, pl, unit, u, w, v)
+                res.infinite = Candidate(None, fu, fw, out, pp, qq)
+                res.pairs, res.seconds = npairs, time.perf_counter() - t0
+                return res
+            if best is None or ratio > best[0]:
+                best = (ratio, unit, u, w, v)
+        ratio, unit, u, w, v = best
+        fu, fw, out, pp, qq = lift_witness(claim, pl, unit, u, w, v)
+        res.point_ratio = ratio
+        res.point_candidate = Candidate(ExpFrac.of(pp) / ExpFrac.of(qq), fu, fw, out, ExpFrac.of(pp), ExpFrac.of(qq))
+        res.pairs, res.seconds = npairs, time.perf_counter() - t0
+        return res
+    for unit in pl.units:
+        for u, w in unit_pairs(unit, claim.adjacency):
+            npairs += 1
+            P, Q = unit.table(u), unit.table(w)
+            for v, p in P.items():
+                if p.is_zero():
+                    continue
+                nratios += 1
+                q = Q.get(v, ZERO)
+                if q.is_zero():
+                    fu, fw, out, pp, qq = lift_witness(claim, pl, unit, u, w, v)
+                    res.infinite = Candidate(None, fu, fw, out, pp, qq)
+                    res.pairs, res.candidates, res.distinct = npairs, nratios, len(cands)
+                    res.seconds = time.perf_counter() - t0
+                    return res
+                r = p / q
+                if r not in cands:
+                    cands[r] = (unit, u, w, v)
+    res.pairs, res.candidates, res.distinct = npairs, nratios, len(cands)
+
+    def make(r, info):
+        unit, u, w, v = info
+        fu, fw, out, pp, qq = lift_witness(claim, pl, unit, u, w, v)
+        return Candidate(r, fu, fw, out, ExpFrac.of(pp), ExpFrac.of(qq))
+
+    if not cands:
+        raise UserError("no pair of adjacent inputs to compare", hint="check the inputs and the adjacency")
+    if claim.eps.is_log_point:
+        rr = claim.eps.log_of
+        best = None
+        for r, info in cands.items():
+            val = value_at_log(r, rr)
+            if val is None:
+                raise UserError(f"the ratio {r} is not rational at {claim.eps}",
+                                hint="give an eps interval instead")
+            if best is None or val > best[0]:
+                best = (val, r, info)
+        res.point_ratio = best[0]
+        res.point_candidate = make(best[1], best[2])
+    elif all(constant_value(r) is not None for r in cands):
+        best = max(cands, key=lambda r: constant_value(r))
+        res.constant = constant_value(best)
+        res.constant_candidate = make(best, cands[best])
+    else:
+        pieces = envelope([(r, info) for r, info in cands.items()], claim.eps.interval)
+        res.pieces = [LossPiece(lo, hi, make(r, info)) for lo, hi, r, info in pieces]
+        if sup:
+            res.sup = sup_ratio(res.pieces, claim.eps.interval)
+    res.seconds = time.perf_counter() - t0
+    return res
+

@@ -1,0 +1,136 @@
+"""Exact output tables: {output: probability} of a (sub-)program at one input.
+
+Why it exists: every privacy question compares output probabilities of neighbouring
+inputs.  This module turns an exact output distribution (`semantics`) into such a
+table -- finite outputs by value, real/integer outputs by the claim's named events --
+and caches tables per input (`TableSource`), through a kernel chain with shared
+prefixes when the program has one and many inputs are wanted.
+"""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+from dipc_plus.exact.constraints import probability as constraints_probability
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.linear import LinForm, atom
+from dipc_plus.privacy.claim_types import EventInterval
+from dipc_plus.privacy.log_point import rational_at_log
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.distribution import output_distribution
+from dipc_plus.semantics.values import freeze_value
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, mul
+from dipc_plus.semantics.structure import KernelChain
+
+ZERO = ExpFrac.of(ExpPoly.ZERO)
+ONE = ExpFrac.of(ExpPoly.ONE)
+CHAIN_THRESHOLD = 12   # inputs to evaluate before a kernel chain pays off
+
+
+# --------------------------------------------------------------------------- output tables
+
+
+def outcome_table(dist, events: dict) -> dict:
+    """{output key: exact probability} from a `semantics.Distribution`: finite outputs by
+    value, real/integer outputs by the named event (an interval label)."""
+    names = dist.names
+    types = dist.types
+    real_idx = [i for i, n in enumerate(names) if isinstance(types[n], (ir.RealT, ir.IntT))]
+    table: dict = {}
+    for outcome, entry in dist.entries.items():
+        if not real_idx:
+            key = tuple(outcome.values)
+            table[key] = table[key] + entry.probability if key in table else entry.probability
+            continue
+        choices = [events[names[i]] for i in real_idx]
+        for combo in itertools.product(*choices):
+            extra, ok = [], True
+            for i, ev in zip(real_idx, combo):
+                v = outcome.values[i]
+                if isinstance(v, LinForm) and not v.is_constant():
+                    extra += _interval_atoms(v, ev)
+                else:
+                    c = v.const if isinstance(v, LinForm) else v
+                    if c is None or not ev.contains(Fraction(c)):
+                        ok = False
+                        break
+            if not ok:
+                continue
+            if extra:
+                p = ExpFrac.of(constraints_probability(list(outcome.constraints) + extra, dist.noises))
+                if p.is_zero():
+                    continue
+                p = mul(entry.weight, p)
+            else:
+                p = entry.probability
+            key = tuple(outcome.values[i] if i not in real_idx else combo[real_idx.index(i)].label
+                        for i in range(len(names)))
+            table[key] = table[key] + p if key in table else p
+    return {k: v for k, v in table.items() if not v.is_zero()}
+
+
+def _interval_atoms(form: LinForm, ev: EventInterval) -> list:
+    out = []
+    if ev.lo is not None:
+        out.append(atom(form, ">=" if ev.lo_closed else ">", LinForm.constant(ev.lo)))
+    if ev.hi is not None:
+        out.append(atom(form, "<=" if ev.hi_closed else "<", LinForm.constant(ev.hi)))
+    return out
+
+
+class TableSource:
+    """Exact output tables of one (sub-)program, cached per input; a kernel chain
+    (shared prefixes) when the program has one and many inputs are wanted."""
+
+    def __init__(self, program: ir.Program, events: dict, *, use_chain: bool, expected: int,
+                 max_states: int = DEFAULT_MAX_STATES):
+        self.program = program
+        self.events = {k: v for k, v in events.items() if k in dict(program.outputs)}
+        self.max_states = max_states
+        self.names = tuple(program.input_names())
+        finite_out = all(isinstance(t, (ir.BoolT, ir.DomT)) for _, t in program.outputs)
+        self.chain = KernelChain.build(program, max_states) if use_chain and finite_out else None
+        self.use_chain = self.chain is not None and expected >= CHAIN_THRESHOLD
+        self.cache: dict = {}
+        self.chains_built = 0
+        self._point_chain = None
+        self._point_r = None
+
+    def __call__(self, env: dict) -> dict:
+        key = tuple(freeze_value(env[n]) for n in self.names)
+        found = self.cache.get(key)
+        if found is None:
+            sub = {n: env[n] for n in self.names}
+            if self.use_chain:
+                found = {k: v for k, v in self.chain.distribution(sub).items() if not v.is_zero()}
+            else:
+                found = outcome_table(output_distribution(self.program, sub, max_states=self.max_states),
+                                      self.events)
+                self.chains_built += 1
+            self.cache[key] = found
+        return found
+
+    def at_log(self, env: dict, r: Fraction) -> dict:
+        """{output key: exact rational probability at eps = ln r} (None where it is irrational)."""
+        key = (r,) + tuple(freeze_value(env[n]) for n in self.names)
+        found = self.cache.get(key)
+        if found is None:
+            sub = {n: env[n] for n in self.names}
+            if self.use_chain:
+                if self._point_chain is None or self._point_r != r:
+                    self._point_chain = self.chain.at_point(lambda f: rational_at_log(f, r))
+                    self._point_r = r
+                found = {k: v for k, v in self._point_chain.distribution(sub).items() if v != 0}
+            else:
+                found = {k: rational_at_log(v, r) for k, v in self(sub).items()}
+            self.cache[key] = found
+        return found
+
+    @property
+    def evaluations(self) -> int:
+        return len(self.cache)
+
+    @property
+    def markov_chains(self) -> int:
+        return self.chains_built + (self.chain.kernel_chains_built if self.chain is not None else 0)
+

@@ -1,0 +1,148 @@
+"""Polynomial inequalities on a box of parameters, decided exactly.
+
+Why it exists: a Pufferfish claim with symbolic prior parameters (p in (0, 1)) is a
+polynomial inequality G(p, eps) >= 0 over the parameter box.  With one parameter and
+rational coefficients it is decided exactly by Sturm sequences (`decide` with the
+parameter in the role of eps, after a shift into (0, inf)); otherwise by Bernstein
+expansion with subdivision, every Bernstein coefficient decided exactly.  Both are
+sound both ways; the subdivision has a budget, and running out of it is a
+`UserError` (exit 2), never a guess.
+"""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from math import comb
+
+from flint import fmpq, fmpq_poly
+
+from dipc_plus.decision.decide import Interval, decide, simplest_rational
+from dipc_plus.errors import UserError
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.privacy.output_tables import ZERO
+from dipc_plus.privacy.param_poly import poly_eval
+
+
+def nonneg_on_box(poly: dict, box: list) -> bool:
+    if not box:
+        return poly_eval(poly, ()) >= 0 if poly else True
+    if len(box) == 1:
+        return decide_univariate(poly, box[0]) is None
+    res = bernstein_decide({m: c for m, c in poly.items()}, box, rational=True, check=lambda c: c >= 0,
+                            value_at=lambda pt: poly_eval(poly, pt))
+    return res is None
+
+
+def decide_univariate(G: dict, rng) -> tuple | None:
+    """G(p) >= 0 on the range, exactly: p = x + shift maps the range into (0, inf) and the
+    polynomial sentence in x is decided by Sturm sequences (decide, with x as its variable)."""
+    lo, hi, lc, hc = rng
+    shift = lo - 1
+    coeffs = {}
+    for (e,), c in G.items():
+        coeffs[e] = coeffs.get(e, Fraction(0)) + c
+    coeffs = {e: c for e, c in coeffs.items() if c != 0}
+    if not coeffs:
+        return None
+    if set(coeffs) == {0}:
+        return None if coeffs[0] >= 0 else ((simplest_in(lo, hi, lc, hc),), None)
+    deg = max(coeffs)
+    poly = fmpq_poly([fmpq(coeffs.get(i, Fraction(0)).numerator, coeffs.get(i, Fraction(0)).denominator)
+                      for i in range(deg + 1)])
+    moved = poly(fmpq_poly([fmpq(shift.numerator, shift.denominator), 1]))
+    f = ExpPoly({Fraction(0): moved})
+    I = Interval(lo - shift, hi - shift, lc, hc)
+    d = decide(f, ">=", I)
+    if d.holds:
+        return None
+    w = d.witness
+    return ((w + shift,), None)
+
+
+def simplest_in(lo, hi, lc, hc) -> Fraction:
+    return simplest_rational(lo, hi, lc, hc) if lo >= 0 else (lo + hi) / 2
+
+
+def _bernstein(G: dict, box: list, one, rational: bool) -> dict:
+    """Bernstein coefficients of G on the box (tensor form): {multi-index: value}."""
+    n = len(box)
+    degs = [max((m[i] for m in G), default=0) for i in range(n)]
+    # substitute p_i = a_i + (b_i - a_i) t_i
+    sub: dict = {}
+    for m, c in G.items():
+        parts = []
+        for i, e in enumerate(m):
+            a, b = box[i][0], box[i][1]
+            h = b - a
+            parts.append([(k, Fraction(comb(e, k)) * a ** (e - k) * h ** k) for k in range(e + 1)])
+        for combo in itertools.product(*parts):
+            idx = tuple(k for k, _ in combo)
+            w = Fraction(1)
+            for _, x in combo:
+                w *= x
+            term = c * w if rational or not isinstance(c, ExpFrac) else c * ExpFrac.of(ExpPoly.const(w))
+            sub[idx] = sub[idx] + term if idx in sub else term
+    out = {}
+    for K in itertools.product(*(range(d + 1) for d in degs)):
+        total = None
+        for J, c in sub.items():
+            if all(j <= k for j, k in zip(J, K)):
+                w = Fraction(1)
+                for j, k, d in zip(J, K, degs):
+                    w *= Fraction(comb(k, j), comb(d, j))
+                term = c * w if rational or not isinstance(c, ExpFrac) else c * ExpFrac.of(ExpPoly.const(w))
+                total = term if total is None else total + term
+        out[K] = total if total is not None else (Fraction(0) if rational else ZERO)
+    return out, degs
+
+
+def bernstein_decide(G: dict, box: list, *, rational: bool, check, value_at, refute=None,
+                      max_boxes: int = 4000):
+    """None when every sub-box's Bernstein coefficients pass `check`; else a rational point
+    (and an eps witness when `refute` is given) where G < 0."""
+    stack = [[(lo, hi) for lo, hi, _, _ in box]]
+    closed = [(lc, hc) for _, _, lc, hc in box]
+    count = 0
+    while stack:
+        count += 1
+        if count > max_boxes:
+            raise UserError("the Pufferfish check could not decide a polynomial inequality within its "
+                            "subdivision budget", hint="fix some parameters, or narrow their ranges")
+        sub = stack.pop()
+        coeffs, degs = _bernstein(G, sub, None, rational)
+        if all(check(c) for c in coeffs.values()):
+            continue
+        # look for a counterexample: corners (when inside the declared box) and the centre
+        cands = [tuple((s[0] + s[1]) / 2 for s in sub)]
+        for corner in itertools.product(*[(0, 1)] * len(sub)):
+            pt = tuple(s[0] if c == 0 else s[1] for s, c in zip(sub, corner))
+            cands.append(pt)
+        for pt in cands:
+            pt = _inside(pt, box, closed)
+            if refute is None:
+                if value_at(pt) < 0:
+                    return pt
+            else:
+                w = refute(pt)
+                if w is not None:
+                    return pt, w
+        widths = [s[1] - s[0] for s in sub]
+        i = widths.index(max(widths))
+        mid = (sub[i][0] + sub[i][1]) / 2
+        left, right = list(sub), list(sub)
+        left[i] = (sub[i][0], mid)
+        right[i] = (mid, sub[i][1])
+        stack += [right, left]
+    return None
+
+
+def _inside(pt: tuple, box: list, closed: list) -> tuple:
+    """Move a point on an open face of the declared box slightly inside (rationally)."""
+    out = []
+    for x, (lo, hi, lc, hc) in zip(pt, box):
+        if x == lo and not lc:
+            x = lo + (hi - lo) / 1024
+        if x == hi and not hc:
+            x = hi - (hi - lo) / 1024
+        out.append(x)
+    return tuple(out)

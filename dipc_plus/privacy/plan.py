@@ -1,0 +1,254 @@
+"""Units of work and the pairs of neighbouring inputs a privacy claim is checked on.
+
+Why it exists: scale comes from structure, and this module decides it once for the
+checker and the loss: independent components (a pair that differs in one position
+only moves the component reading it, so each component is checked alone when delta
+= 0), kernel chains (shared prefixes between inputs) and symmetric inputs (only
+canonical inputs and pair classes are evaluated).  `lift_witness` turns a witness
+found in one unit back into whole inputs, outputs and probabilities.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from dipc_plus.privacy.adjacency import Adjacency, coord_distance
+from dipc_plus.semantics.values import freeze_env, values_equal
+from dipc_plus.privacy.output_tables import CHAIN_THRESHOLD, ZERO, TableSource
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
+from dipc_plus.semantics.structure import components, value_key
+
+@dataclass
+class Unit:
+    """A (sub-)program checked on its own: the whole program, or one independent component."""
+    label: str
+    program: ir.Program
+    inputs: tuple
+    points: list
+    grid: dict | None
+    source: TableSource
+    runs: list = field(default_factory=list)   # SymmetricRun
+    symmetric_grid: bool = False
+    all_points: object = None   # the claim, when `points` is its (possibly huge) input set
+
+    def __post_init__(self):
+        if self.points is None:
+            self._claim = self.all_points
+        else:
+            self._claim = None
+
+    def get_points(self) -> list:
+        return self._claim.points if self._claim is not None else self.points
+
+    @property
+    def npoints(self) -> int:
+        return self._claim.npoints if self._claim is not None else len(self.points)
+
+    def table(self, env: dict) -> dict:
+        return self.source(self.canon(env))
+
+    def canon(self, env: dict) -> dict:
+        if not self.runs:
+            return env
+        out = dict(env)
+        for run in self.runs:
+            vals = sorted((env[x] for x in run.inputs), key=value_key)
+            out.update(zip(run.inputs, vals))
+        return out
+
+    def canon_pair(self, u: dict, w: dict) -> tuple[dict, dict]:
+        if not self.runs:
+            return u, w
+        a, b = dict(u), dict(w)
+        for run in self.runs:
+            pairs = sorted(((u[x], w[x]) for x in run.inputs), key=lambda p: (value_key(p[0]), value_key(p[1])))
+            for x, (p, q) in zip(run.inputs, pairs):
+                a[x], b[x] = p, q
+        return a, b
+
+
+@dataclass
+class Plan:
+    units: list
+    how: str                      # 'whole' | 'components'
+    notes: list = field(default_factory=list)
+
+
+def plan(claim, structure: bool = True, *, max_states: int = DEFAULT_MAX_STATES, symmetry: bool = True) -> Plan:
+    """Split the check into units (components when sound), find symmetric inputs
+    (symmetry=False keeps components and kernel chains but evaluates every input)."""
+    program = claim.program
+    notes = []
+    comps = None
+    single = getattr(claim, "adjacency", None) is not None and claim.adjacency.single_coordinate
+    # components need a grid: the pairs of a component are then exactly the projections of the
+    # claim's pairs (with an explicit list, a projected pair may have no pair of the list above it)
+    if structure and single and claim.delta_is_zero and claim.grid is not None:
+        comps = components(program)
+    if comps:
+        units = []
+        for k, c in enumerate(comps):
+            grid = {n: claim.grid[n] for n in c.inputs} if claim.grid is not None else None
+            pts, seen = [], set()
+            source = claim.points if grid is None else \
+                (dict(zip(c.inputs, combo)) for combo in itertools.product(*(grid[n] for n in c.inputs)))
+            for u in source:
+                sub = {n: u[n] for n in c.inputs}
+                f = freeze_env(sub)
+                if f not in seen:
+                    seen.add(f)
+                    pts.append(sub)
+            src = TableSource(c.program, claim.events, use_chain=structure, expected=len(pts), max_states=max_states)
+            units.append(Unit(f"component {k + 1} ({', '.join(c.outputs)})", c.program, c.inputs, pts, grid, src))
+        notes.append(f"independent components: {len(units)} (a pair differing in one position changes one "
+                     "component; the others cancel in every ratio)")
+        how = "components"
+    else:
+        src = TableSource(program, claim.events, use_chain=structure, expected=claim.npoints,
+                          max_states=max_states)
+        units = [Unit("whole program", program, tuple(program.input_names()), None, claim.grid, src,
+                      all_points=claim)]
+        how = "whole"
+    if structure and symmetry:
+        for unit in units:
+            chain = unit.source.chain
+            if chain is None or unit.npoints < CHAIN_THRESHOLD:
+                continue
+            runs = chain.symmetric_runs(unit.grid if unit.grid is not None else unit.get_points())
+            if runs:
+                unit.runs = runs
+                unit.source.use_chain = True
+                unit.symmetric_grid = unit.grid is not None and all(
+                    _same_list(unit.grid[x], unit.grid[run.inputs[0]]) for run in runs for x in run.inputs)
+                for run in runs:
+                    notes.append(f"{unit.label}: symmetric inputs: {run} (kernels commute, checked exactly)")
+        for unit in units:
+            if unit.source.use_chain and not unit.runs:
+                notes.append(f"{unit.label}: kernel chain with {len(unit.source.chain.blocks)} blocks "
+                             "(shared prefixes)")
+    return Plan(units, how, notes)
+
+
+def _same_list(a, b) -> bool:
+    return len(a) == len(b) and all(values_equal(x, y) for x, y in zip(a, b))
+
+
+# --------------------------------------------------------------------------- pairs
+
+
+def canonical_points(unit: Unit) -> list:
+    """Inputs up to the symmetry (all inputs without one)."""
+    if not unit.runs:
+        if unit.grid is not None:
+            names = list(unit.inputs)
+            return [dict(zip(names, c)) for c in itertools.product(*(unit.grid[n] for n in names))]
+        return unit.get_points()
+    if unit.grid is not None and unit.symmetric_grid:
+        in_run = {x for run in unit.runs for x in run.inputs}
+        others = [n for n in unit.inputs if n not in in_run]
+        parts = []
+        for run in unit.runs:
+            vals = unit.grid[run.inputs[0]]
+            parts.append([dict(zip(run.inputs, c)) for c in itertools.combinations_with_replacement(vals, len(run.inputs))])
+        for n in others:
+            parts.append([{n: v} for v in unit.grid[n]])
+        out = []
+        for combo in itertools.product(*parts):
+            env = {}
+            for d in combo:
+                env.update(d)
+            out.append({n: env[n] for n in unit.inputs})
+        return out
+    seen, out = set(), []
+    for u in unit.get_points():
+        c = unit.canon(u)
+        f = freeze_env(c)
+        if f not in seen:
+            seen.add(f)
+            out.append(c)
+    return out
+
+
+def unit_pairs(unit: Unit, adjacency: Adjacency, claim_pairs=None) -> list:
+    """Ordered adjacent pairs (u, u') of the unit's inputs, one per symmetry class."""
+    seen: set = set()
+    out: list = []
+
+    def add(u, w):
+        a, b = unit.canon_pair(u, w)
+        key = (freeze_env(a), freeze_env(b))
+        if key not in seen:
+            seen.add(key)
+            out.append((a, b))
+
+    if adjacency.kind == "pairs":
+        for u, w in claim_pairs or adjacency.pairs:
+            add({n: u[n] for n in unit.inputs}, {n: w[n] for n in unit.inputs})
+            add({n: w[n] for n in unit.inputs}, {n: u[n] for n in unit.inputs})
+        return out
+    if unit.grid is not None and (not unit.runs or unit.symmetric_grid):
+        names = list(unit.inputs)
+        for u in canonical_points(unit):
+            for w in _grid_neighbours(u, names, unit.grid, adjacency):
+                add(u, w)
+        return out
+    pts = unit.get_points()
+    for u in pts:
+        for w in pts:
+            if adjacency.adjacent(u, w):
+                add(u, w)
+    return out
+
+
+def _grid_neighbours(u: dict, names: list, grid: dict, adjacency: Adjacency) -> Iterable[dict]:
+    if adjacency.single_coordinate:
+        for n in names:
+            for b in grid[n]:
+                if not values_equal(b, u[n]) and adjacency.coordinate_ok(u[n], b):
+                    w = dict(u)
+                    w[n] = b
+                    yield w
+        return
+    # linf / l1: every position may move
+    options = []
+    for n in names:
+        opts = []
+        for b in grid[n]:
+            d = coord_distance(u[n], b)
+            if d is not None and d <= adjacency.bound:
+                opts.append((b, d))
+        options.append(opts)
+    for combo in itertools.product(*options):
+        if all(values_equal(b, u[n]) for (b, _), n in zip(combo, names)):
+            continue
+        if adjacency.kind == "l1" and sum(d for _, d in combo) > adjacency.bound:
+            continue
+        yield {n: b for (b, _), n in zip(combo, names)}
+
+
+def lift_witness(claim, pl: Plan, unit: Unit, u: dict, w: dict, v: tuple):
+    """Full inputs, output and exact probabilities for a unit-level witness."""
+    program = claim.program
+    out_names = program.output_names()
+    if pl.how == "whole":
+        P, Q = unit.table(u), unit.table(w)
+        return dict(u), dict(w), dict(zip(out_names, v)), P.get(v, ZERO), Q.get(v, ZERO)
+    base = claim.first_point()
+    full_u = {n: (u[n] if n in u else base[n]) for n in program.input_names()}
+    full_w = {n: (w[n] if n in w else base[n]) for n in program.input_names()}
+    outputs = dict(zip(unit.program.output_names(), v))
+    p = unit.table(u).get(v, ZERO)
+    q = unit.table(w).get(v, ZERO)
+    for other in pl.units:
+        if other is unit:
+            continue
+        T = other.table({n: full_u[n] for n in other.inputs})
+        # the most likely output of the other component (same at u and u': its inputs agree)
+        best = max(T.items(), key=lambda kv: kv[1](1.0))
+        outputs.update(zip(other.program.output_names(), best[0]))
+        p = p * best[1]
+        q = q * best[1]
+    outputs = {n: outputs[n] for n in out_names}
+    return full_u, full_w, outputs, p, q

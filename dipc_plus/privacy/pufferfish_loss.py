@@ -1,0 +1,142 @@
+"""The tight Pufferfish loss: every conditional likelihood ratio, exactly.
+
+Why it exists: `dipc privacy-loss` on a Pufferfish claim prints, per scenario,
+discriminative pair and output, the ratio P[w | s_i] / P[w | s_j] as a rational
+function of the parameters (cancelled), and its supremum over a single parameter:
+exact at an end of the range (decided with Sturm sequences), else an enclosure by
+bisection on the bound with exact univariate decisions (printed rounded outward).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+
+from dipc_plus.exact.decimals import decimal_down, decimal_up
+from dipc_plus.exact.expoly import ExpFrac
+from dipc_plus.privacy.claim_types import PufferfishClaim
+from dipc_plus.privacy.display import user_value
+from dipc_plus.exact.convert import fmt_q
+from dipc_plus.privacy.log_point import ln_text
+from dipc_plus.privacy.loss import loss_expr
+from dipc_plus.privacy.param_decide import decide_univariate
+from dipc_plus.privacy.param_poly import poly_add, poly_cancel, poly_eval, poly_mul, poly_text
+from dipc_plus.privacy.pufferfish import PufferfishSetup, pufferfish_scope
+
+
+@dataclass
+class PufferfishLoss:
+    claim: PufferfishClaim
+    rows: list          # (scenario, si, sj, output, ratio text, value text, sup info)
+    worst: tuple | None
+    seconds: float
+
+    def to_json(self) -> dict:
+        return {"claim": self.claim.file, "scope": pufferfish_scope(self.claim).to_json(), "rows": [
+            {"scenario": r[0], "secret": r[1], "other_secret": r[2], "output": r[3], "ratio": r[4], "loss": r[5]}
+            for r in self.rows], "worst": None if self.worst is None else
+            {"scenario": self.worst[0], "secret": self.worst[1], "other_secret": self.worst[2],
+             "output": self.worst[3], "ratio": self.worst[4], "loss": self.worst[5]}}
+
+    def report(self) -> str:
+        c = self.claim
+        lines = [f"Pufferfish likelihood ratios of {c.program.name} ({c.eps}; {self.seconds:.2f} s)"]
+        for r in self.rows:
+            lines.append(f"  {r[0]}: {r[1]} vs {r[2]}, output {r[3]}: ratio {r[4]}  ->  loss {r[5]}")
+        if self.worst is not None:
+            lines.append(f"largest: {self.worst[5]} ({self.worst[0]}: {self.worst[1]} vs {self.worst[2]}, "
+                         f"output {self.worst[3]})")
+        lines.append(pufferfish_scope(c).coverage())
+        return "\n".join(lines)
+
+
+def pufferfish_loss(claim: PufferfishClaim) -> PufferfishLoss:
+    """Every conditional likelihood ratio P[w | s_i] / P[w | s_j] as an exact closed form (a rational
+    function of the parameters, and of e^eps); its supremum over the parameters when there is at
+    most one parameter and the values are rational (exact at the ends, else enclosed)."""
+    t0 = time.perf_counter()
+    st = PufferfishSetup(claim)
+    rows = []
+    worst = None
+    for sc in claim.scenarios:
+        sums = {s: st.secret_sums(sc, s) for s in claim.secrets}
+        for a, b in claim.pairs:
+            for si, sj in ((a, b), (b, a)):
+                Bi, Ai = sums[si]
+                Bj, Aj = sums[sj]
+                if not Bi or not Bj:
+                    continue
+                for key in Ai:
+                    num = poly_mul(Ai[key], Bj)
+                    den = poly_mul(Aj.get(key, {}), Bi)
+                    out = ", ".join(str(user_value(v)) for v in key)
+                    if not den:
+                        rows.append((sc.name, si, sj, out, "inf", "inf", None))
+                        worst = rows[-1]
+                        continue
+                    text, loss, sup = _ratio_summary(num, den, st, claim)
+                    rows.append((sc.name, si, sj, out, text, loss, sup))
+                    if worst is None or (worst[6] is not None and sup is not None and sup > worst[6]) or \
+                            (worst[6] is None and worst[5] != "inf" and sup is not None):
+                        worst = rows[-1]
+    return PufferfishLoss(claim, rows, worst, time.perf_counter() - t0)
+
+
+def _ratio_summary(num: dict, den: dict, st: PufferfishSetup, claim):
+    names = st.params
+    vals = st.values
+    if vals.rational:
+        if not names:
+            r = poly_eval(num, ()) / poly_eval(den, ())
+            return fmt_q(r), ln_text(r), r
+        num, den = poly_cancel(num, den, names)
+        if len(den) == 1 and len(num) == 1 and list(num)[0] == list(den)[0]:
+            r = list(num.values())[0] / list(den.values())[0]
+            return fmt_q(r), ln_text(r) + " (for every parameter value)", r
+        text = f"({poly_text(num, names)}) / ({poly_text(den, names)})"
+        if len(names) == 1:
+            sup = _sup_univariate_ratio(num, den, claim.parameter_ranges[names[0]])
+            return text, sup[0], sup[1]
+        return text, "(several parameters: not maximised)", None
+    if not names:
+        r = ExpFrac.of(poly_eval(num, ())) / ExpFrac.of(poly_eval(den, ()))
+        return str(r), loss_expr(r), None
+    return "(a function of the parameters and eps)", "(not maximised)", None
+
+
+def _sup_univariate_ratio(num: dict, den: dict, rng):
+    """sup of N(p)/D(p) on the range: exact when it is the value (or limit) at an end, decided
+    with Sturm sequences; otherwise an enclosure by bisection on the bound."""
+    lo, hi, lc, hc = rng
+    if poly_eval(den, ((lo + hi) / 2,)) < 0:
+        num = {m: -c for m, c in num.items()}
+        den = {m: -c for m, c in den.items()}
+
+    def val(x):
+        d = poly_eval(den, (x,))
+        return poly_eval(num, (x,)) / d if d != 0 else None
+
+    ends = [v for v in (val(lo), val(hi)) if v is not None]
+    if ends:
+        k = max(ends)
+        G = poly_add({m: k * c for m, c in den.items()}, {m: -c for m, c in num.items()})
+        if decide_univariate(G, (lo, hi, True, True)) is None:
+            return f"{ln_text(k)} (sup at an end of the parameter range)", k
+    # interior: bisection with exact univariate decisions
+    samples = [lo + (hi - lo) * Fraction(i, 64) for i in range(1, 64)]
+    best = max(v for v in (val(x) for x in samples) if v is not None)
+    lo_k, hi_k = best, best * 2
+    G = lambda k: poly_add({m: k * c for m, c in den.items()}, {m: -c for m, c in num.items()})
+    tries = 0
+    while decide_univariate(G(hi_k), (lo, hi, True, True)) is not None:
+        hi_k *= 2
+        tries += 1
+        if tries > 200:
+            return "unbounded on the parameter range", None
+    for _ in range(40):
+        mid = (lo_k + hi_k) / 2
+        if decide_univariate(G(mid), (lo, hi, True, True)) is None:
+            hi_k = mid
+        else:
+            lo_k = mid
+    return f"ln(r) with r in [{decimal_down(lo_k, 10)}, {decimal_up(hi_k, 10)}]", hi_k

@@ -1,0 +1,191 @@
+"""Reading a Pufferfish `[privacy]` table (kind = "pufferfish"): parameters, secrets,
+discriminative pairs and scenarios.
+
+Why it exists: the Pufferfish table carries the most user text of any claim (secret
+conditions and prior weights that are polynomials in symbolic parameters).  Every
+weight is read by `claims.formula.parse_polynomial` and every secret by
+`secrets.read_predicate`; both walk a checked syntax tree and never evaluate text, so
+a weight like '[__import__("os").system(...), 1 - p][1]' is refused, not run.
+"""
+from __future__ import annotations
+
+import difflib
+import itertools
+import re
+from fractions import Fraction
+
+from dipc_plus.claims.claim_file import MAX_POINTS, ClaimReader, to_user_value
+from dipc_plus.semantics.values import show_env
+from dipc_plus.claims.formula import parse_polynomial
+from dipc_plus.errors import UserError
+from dipc_plus.semantics.values import freeze_env
+from dipc_plus.privacy.claim_fields import read_budget, read_eps, read_events, where_of
+from dipc_plus.privacy.claim_types import read_rational
+from dipc_plus.privacy.claim_types import PufferfishClaim, Scenario
+from dipc_plus.exact.convert import fmt_q
+from dipc_plus.privacy.param_poly import poly_mul
+from dipc_plus.privacy.secrets import read_predicate
+from dipc_plus.semantics import ir
+
+PUFFERFISH_KEYS = ("kind", "budget", "eps", "parameters", "secrets", "pairs", "scenarios", "events", "note")
+SCENARIO_KEYS = ("name", "prior", "independent", "note")
+
+
+def read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -> PufferfishClaim:
+    """The checked `PufferfishClaim` of a `[privacy]` table with kind = "pufferfish"."""
+    r.check_keys(raw, PUFFERFISH_KEYS, "privacy")
+    budget = read_budget(r, raw.get("budget"), program, "privacy.budget")
+    eps = read_eps(r, raw.get("eps", "(0, inf)"), "privacy.eps")
+    events = read_events(r, raw.get("events"), program, "privacy.events")
+    params_raw = raw.get("parameters", {})
+    if not isinstance(params_raw, dict):
+        raise r.error("privacy.parameters", "parameters must be a table", hint='parameters = { p = "(0, 1)" }')
+    parameters, ranges = {}, {}
+    for name, text in params_raw.items():
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", name) or name in ("eps",) or name in program.params:
+            raise r.error(f"privacy.parameters.{name}", f"'{name}' cannot name a symbolic parameter",
+                          hint="use a fresh name such as p, different from eps and the program's params")
+        iv = _read_param_interval(r, f"privacy.parameters.{name}", text)
+        parameters[name] = iv
+        ranges[name] = iv
+    sec_raw = raw.get("secrets")
+    if not isinstance(sec_raw, dict) or not sec_raw:
+        raise r.error("privacy.secrets" if sec_raw is not None else "privacy", "give the secrets as a table",
+                      hint='secrets = { sick = "x[1] == 1", healthy = "x[1] == 0" }')
+    secrets = {}
+    for name, text in sec_raw.items():
+        secrets[name] = read_predicate(where_of(r, f"privacy.secrets.{name}"), name, text, program)
+    pairs_raw = raw.get("pairs")
+    if not isinstance(pairs_raw, list) or not pairs_raw:
+        raise r.error("privacy.pairs" if pairs_raw is not None else "privacy",
+                      "give the discriminative pairs of secrets", hint='pairs = [["sick", "healthy"]]')
+    pairs = []
+    for k, pr in enumerate(pairs_raw):
+        if not (isinstance(pr, list) and len(pr) == 2 and all(isinstance(x, str) for x in pr)):
+            raise r.error("privacy.pairs", f"pair {k + 1} must be two secret names", hint='["sick", "healthy"]')
+        for x in pr:
+            if x not in secrets:
+                close = difflib.get_close_matches(x, list(secrets), n=1)
+                raise r.error("privacy.pairs", f"'{x}' is not a secret",
+                              hint=(f"did you mean '{close[0]}'? " if close else "") +
+                              f"the secrets are: {', '.join(secrets)}")
+        pairs.append((pr[0], pr[1]))
+    sc_raw = raw.get("scenarios")
+    if not isinstance(sc_raw, list) or not sc_raw or not all(isinstance(x, dict) for x in sc_raw):
+        raise r.error("privacy.scenarios" if sc_raw is not None else "privacy",
+                      "give at least one scenario as [[privacy.scenarios]]",
+                      hint='[[privacy.scenarios]]\n  name = "independent"\n  independent = { x = { "0" = "1 - p", "1" = "p" } }')
+    scenarios = [_read_scenario(r, k, sc, program, list(parameters)) for k, sc in enumerate(sc_raw)]
+    note = raw.get("note", "")
+    return PufferfishClaim(path, program, budget, eps, {n: _interval_text(iv) for n, iv in parameters.items()},
+                           ranges, secrets, pairs, scenarios, events, note if isinstance(note, str) else "")
+
+
+def _interval_text(iv) -> str:
+    lo, hi, lc, hc = iv
+    return f"{'[' if lc else '('}{fmt_q(lo)}, {fmt_q(hi)}{']' if hc else ')'}"
+
+
+def _read_param_interval(r: ClaimReader, key: str, text):
+    hint = 'write an interval with rational ends, e.g. "(0, 1)" or "[1/4, 3/4]"'
+    if not isinstance(text, str):
+        raise r.error(key, "the range must be a string", hint=hint)
+    s = text.strip()
+    if len(s) < 5 or s[0] not in "([" or s[-1] not in ")]" or s.count(",") != 1:
+        raise r.error(key, f"cannot read the range {text!r}", hint=hint)
+    parts = [p.strip() for p in s[1:-1].split(",")]
+    lo, hi = read_rational(parts[0]), read_rational(parts[1])
+    if lo is None or hi is None:
+        raise r.error(key, f"cannot read the range {text!r}", hint=hint)
+    if hi <= lo:
+        raise r.error(key, f"the range {text!r} is empty or a point", hint=hint)
+    return (lo, hi, s[0] == "[", s[-1] == "]")
+
+
+
+def _read_scenario(r: ClaimReader, k: int, sc: dict, program: ir.Program, params: list) -> Scenario:
+    from dipc_plus.semantics.inputs import bind_inputs, coerce
+    key = "privacy.scenarios"
+    r.check_keys(sc, SCENARIO_KEYS, key)
+    name = sc.get("name", f"scenario {k + 1}")
+    if ("prior" in sc) == ("independent" in sc):
+        raise r.error(key, f"{name}: give exactly one of 'prior' (a list of inputs with weights) and "
+                           "'independent' (a distribution per input position)",
+                      hint='prior = [ { input = { x = [0, 0] }, weight = "1 - p" }, ... ]')
+    where = where_of(r, f"{key}.{'prior' if 'prior' in sc else 'independent'}")
+
+    def weight(text, at):
+        try:
+            return parse_polynomial(text, params, where, what=f"weight ({name}: {at})")
+        except UserError as exc:
+            raise UserError(exc.message, file=exc.file, line=exc.line, column=None, hint=exc.hint) from None
+
+    support = []
+    if "prior" in sc:
+        rows = sc["prior"]
+        if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
+            raise r.error(key, f"{name}: prior must be a list of {{ input = ..., weight = ... }}",
+                          hint='prior = [ { input = { x = [0, 0] }, weight = "1 - p" } ]')
+        seen = set()
+        for j, row in enumerate(rows):
+            if set(row) != {"input", "weight"}:
+                raise r.error(key, f"{name}: prior entry {j + 1} must have exactly 'input' and 'weight'",
+                              hint='{ input = { x = [0, 0] }, weight = "1 - p" }')
+            try:
+                u = bind_inputs(program, {n: to_user_value(v) for n, v in row["input"].items()})
+            except UserError as exc:
+                raise r.error(key, f"{name}: prior entry {j + 1}: {exc.message}", exc.hint) from None
+            if freeze_env(u) in seen:
+                raise r.error(key, f"{name}: prior entry {j + 1} repeats the input {show_env(u)}",
+                              hint="give each input once")
+            seen.add(freeze_env(u))
+            support.append((u, weight(row["weight"], f"prior entry {j + 1}")))
+    else:
+        spec = sc["independent"]
+        if not isinstance(spec, dict):
+            raise r.error(key, f"{name}: independent must be a table",
+                          hint='independent = { x = { "0" = "1 - p", "1" = "p" } }')
+        types = dict(program.inputs)
+        per: dict = {}
+        for nm, dist in spec.items():
+            elems = program.arrays.get(nm, [nm] if nm in types else None)
+            if elems is None or not all(e in types for e in elems):
+                raise r.error(key, f"{name}: '{nm}' is not an input of {program.name}",
+                              hint=f"its inputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
+            if not isinstance(dist, dict) or not dist:
+                raise r.error(key, f"{name}: {nm}: give {{ value = weight, ... }}",
+                              hint=f'{nm} = {{ "0" = "1 - p", "1" = "p" }}')
+            for e in elems:
+                choices = []
+                for val_text, w in dist.items():
+                    try:
+                        val = coerce(to_user_value(val_text), types[e], f"value of {e}")
+                    except UserError as exc:
+                        raise r.error(key, f"{name}: {exc.message}", exc.hint) from None
+                    choices.append((val, weight(w, f"{nm} = {val_text}")))
+                per[e] = choices
+        missing = [n for n in program.input_names() if n not in per]
+        if missing:
+            raise r.error(key, f"{name}: no distribution for the input(s) {', '.join(missing)}",
+                          hint="give every input position a distribution")
+        names = program.input_names()
+        total = 1
+        for n in names:
+            total *= len(per[n])
+        if total > MAX_POINTS:
+            raise r.error(key, f"{name}: the prior has {total} inputs, too many", hint="use fewer positions")
+        for combo in itertools.product(*(per[n] for n in names)):
+            u = {n: v for n, (v, _) in zip(names, combo)}
+            w = {(0,) * len(params): Fraction(1)}
+            for _, wi in combo:
+                w = poly_mul(w, wi)
+            support.append((u, w))
+    support = [(u, w) for u, w in support if w]
+    if not support:
+        raise r.error(key, f"{name}: every prior weight is 0", hint="give some input a positive weight")
+    note = sc.get("note", "")
+    return Scenario(name, support, note if isinstance(note, str) else "")
+
+
+# -- polynomials in the symbolic parameters: {exponent tuple: Fraction} ------------------------------------
+

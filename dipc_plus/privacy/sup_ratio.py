@@ -1,0 +1,469 @@
+"""sup over eps of L(eps)/eps, for one exact likelihood ratio r(eps): exact or enclosed.
+
+Why it exists: the smallest k with k*eps-DP on the claim's inputs is
+sup_eps ln r(eps)/eps over the envelope's ratios.  When the supremum is a limit at
+eps -> 0 or eps -> inf it is a rational, proved to bound the ratio on the whole
+interval by `decide` (r <= e^(k eps) exactly).  Otherwise it is enclosed by interval
+branch and bound with certified arb arithmetic:
+
+* a box [x, y] (0 < x) is bounded by the smaller of two bounds on g = ln r / eps:
+  the mean-value form g(m) + sup|g'| (y - x)/2, and
+  max(g(x), sup psi on [x, y]) with psi = r'/r = (ln r)', because
+  g(eps) = (x g(x) + integral_x^eps psi) / eps is a mean of g(x) and psi-values.  The
+  second bound has no 1/eps^2 cancellation, so it stays sharp near eps = 0;
+* next to 0 (when r(0) = 1) g(eps) is the mean of psi on [0, eps], so sup psi bounds it;
+  beyond an explicit B the dominant terms bound it (`_tail_bound`);
+* lower bounds are certified values g(x) at rational points.
+
+Precision is raised (128, 256, 512 bits) when a round does not reach the tolerance; if
+the last round still does not, the enclosure found so far is returned -- it is sound,
+only wider -- and marked as not reaching the tolerance.  If no finite bound exists at
+all, a `UserError` says so (exit 2), never a traceback.
+"""
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from flint import arb
+
+from dipc_plus.decision.decide import Interval, decide, dominant_term, simplest_rational, working_precision
+from dipc_plus.errors import UserError
+from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.convert import fmt_q
+
+TOLERANCE = Fraction(1, 10 ** 5)
+PRECISIONS = (128, 256, 512)
+MAX_BOXES = 20000
+
+
+@dataclass
+class SupRatio:
+    """sup over eps of L(eps)/eps: exact (value) or enclosed in [lo, hi]."""
+    value: Fraction | None = None
+    lo: Fraction | None = None
+    hi: Fraction | None = None
+    infinite: bool = False
+    how: str = ""
+    at_eps: Fraction | None = None
+    candidate: object = None
+    converged: bool = True
+
+    def text(self, digits: int = 8) -> str:
+        if self.infinite:
+            return "inf"
+        if self.value is not None:
+            return fmt_q(self.value)
+        return f"in [{decimal_down(self.lo, digits)}, {decimal_up(self.hi, digits)}]"
+
+    def upper(self) -> Fraction:
+        return self.value if self.value is not None else self.hi
+
+
+class NotCertified(UserError):
+    """A certified bound could not be computed (exit code 2, with what was tried)."""
+
+
+def sup_ratio(pieces: list, I: Interval, tolerance: Fraction = TOLERANCE) -> SupRatio:
+    """sup over eps in I of L(eps)/eps, L = ln of the envelope (= max over its pieces' ratios,
+    each taken over all of I: a ratio is below the envelope where it does not attain it)."""
+    sups = []
+    for piece in pieces:
+        s = sup_one(piece.candidate, I, tolerance)
+        if s.infinite:
+            return s
+        sups.append(s)
+    top = max(sups, key=lambda s: s.upper())
+    lower = max(s.value if s.value is not None else s.lo for s in sups)
+    if top.value is not None and top.value >= lower:
+        return top
+    return SupRatio(lo=lower, hi=top.upper(), how=top.how, at_eps=top.at_eps, candidate=top.candidate,
+                    converged=all(s.converged for s in sups))
+
+
+# --------------------------------------------------------------------------- limits and exact values
+
+
+def _value_at_zero(h: ExpPoly) -> Fraction:
+    total = Fraction(0)
+    for poly in h.terms.values():
+        cs = poly.coeffs()
+        if cs:
+            total += Fraction(int(cs[0].p), int(cs[0].q))
+    return total
+
+
+def _limits(r: ExpFrac, I: Interval):
+    """lim ln r / eps at the ends of I that are 0 or inf: (at 0 or None, at inf or None);
+    values are Fractions or +/-inf floats."""
+    at0 = at_inf = None
+    if I.lo == 0:
+        n0, d0 = _value_at_zero(r.num), _value_at_zero(r.den)
+        if d0 == 0 and n0 != 0:
+            at0 = math.inf          # r > 0 on I and r -> inf at 0
+        elif d0 != 0:
+            v = n0 / d0
+            if v > 1:
+                at0 = math.inf
+            elif v < 1:
+                at0 = -math.inf
+            else:
+                dn = _value_at_zero(r.num.derivative())
+                dd = _value_at_zero(r.den.derivative())
+                at0 = (dn * d0 - n0 * dd) / (d0 * d0)
+    if I.hi is None:
+        _, _, qn = dominant_term(r.num)
+        _, _, qd = dominant_term(r.den)
+        at_inf = qn - qd
+    return at0, at_inf
+
+
+def bounded_by(r, k: Fraction, I: Interval, factor: Fraction = Fraction(1)) -> bool:
+    """Is r(eps) <= factor * e^(k eps) on all of I (decided exactly)?"""
+    return decide(ExpFrac.of(ExpPoly.exp(k, factor)) - ExpFrac.of(r), ">=", I).holds
+
+
+def _psi_bounded(r: ExpFrac, k: Fraction, I: Interval) -> bool:
+    """A sufficient exact test of sup ln r(eps)/eps <= k: psi = r'/r <= k on I (decided; the same
+    exponents as r, so no new denominator), and g <= k at the left end (r(0) = 1 when I starts
+    at 0; a certified comparison r(a) <= e^(k a) otherwise).  Then g(eps) = (ln r(a) +
+    integral_a^eps psi) / eps is at most k everywhere."""
+    num, den = r.num, r.den
+    psi = ExpFrac(num.derivative() * den - num * den.derivative(), num * den)
+    if I.lo == 0:
+        if _value_at_zero(num) != _value_at_zero(den) or _value_at_zero(den) == 0:
+            return False
+    else:
+        with working_precision(256):
+            a = _q(I.lo)
+            if not r.arb_value(a, 256) <= (_q(k) * a).exp():
+                return False
+    try:
+        return decide(ExpFrac.of(ExpPoly.const(k)) - psi, ">=", I).holds
+    except UserError:       # psi undefined somewhere in I (r has a zero there): no shortcut
+        return False
+
+
+def sup_one(cand, I: Interval, tolerance: Fraction = TOLERANCE) -> SupRatio:
+    r = ExpFrac.of(cand.ratio)
+    at0, at_inf = _limits(r, I)
+    if at0 == math.inf:
+        return SupRatio(infinite=True, how="L(eps)/eps -> inf as eps -> 0 (the ratio exceeds 1 at eps = 0)",
+                        candidate=cand)
+    exact = [x for x in (at0, at_inf) if isinstance(x, Fraction)]
+    if exact:
+        k = max(exact)
+        where = "eps -> 0" if k == at0 else "eps -> inf"
+        if _psi_bounded(r, k, I):
+            return SupRatio(value=k, how=f"exact: the limit as {where}; (ln r)' <= {fmt_q(k)} on I (decided), "
+                                         "so it bounds L(eps)/eps", candidate=cand)
+        # e^(k eps) in the sentence: its denominator joins the others (t = e^(eps/L)); a large L
+        # makes the polynomial in t too big to be worth it, and the enclosure below is used
+        L = math.lcm(k.denominator, r.num.denominator_lcm(), r.den.denominator_lcm())
+        if L <= 48 and bounded_by(r, k, I):
+            return SupRatio(value=k, how=f"exact: the limit as {where}, an upper bound on I (decided)",
+                            candidate=cand)
+    lo, at, hi, converged = enclose(r, I, tolerance)
+    how = "certified enclosure (interval branch and bound; the maximum is near eps = " \
+          f"{decimal_down(at, 6) if at is not None else '?'})"
+    if not converged:
+        how += f"; the tolerance {fmt_q(tolerance)} was not reached, the enclosure is wider"
+    return SupRatio(lo=lo, hi=hi, how=how, at_eps=at, candidate=cand, converged=converged)
+
+
+# --------------------------------------------------------------------------- certified pieces
+
+
+def _q(x: Fraction) -> arb:
+    return arb(x.numerator) / arb(x.denominator)
+
+
+def _box(a: Fraction, b: Fraction) -> arb:
+    return _q(a) if a == b else _q(a).union(_q(b))
+
+
+def _upper(b: arb) -> Fraction | None:
+    return arb_bounds(b)[1] if b.is_finite() else None
+
+
+def _lower(b: arb) -> Fraction | None:
+    return arb_bounds(b)[0] if b.is_finite() else None
+
+
+class _Ratio:
+    """r, r' and psi = r'/r with certified evaluations at one precision."""
+
+    def __init__(self, r: ExpFrac, prec: int):
+        self.r = r
+        self.prec = prec
+        num, den = r.num, r.den
+        self.dr = ExpFrac(num.derivative() * den - num * den.derivative(), den * den)
+        self.psi = ExpFrac(num.derivative() * den - num * den.derivative(), num * den)
+        self.dpsi = _derivative(self.psi)
+
+    def value(self, f: ExpFrac, x) -> arb:
+        with working_precision(self.prec):
+            return f.arb_value(x, self.prec)
+
+    def g_lower(self, x: Fraction) -> Fraction | None:
+        """A certified lower bound of g(x) = ln r(x) / x (x > 0 rational)."""
+        with working_precision(self.prec):
+            v = self.r.arb_value(_q(x), self.prec)
+            if not v > 0:
+                return None
+            return _lower(v.log() / _q(x))
+
+    def g_upper_point(self, x: Fraction) -> Fraction | None:
+        with working_precision(self.prec):
+            v = self.r.arb_value(_q(x), self.prec)
+            if not v > 0:
+                return None
+            return _upper(v.log() / _q(x))
+
+    def psi_upper(self, a: Fraction, b: Fraction) -> Fraction | None:
+        with working_precision(self.prec):
+            box = _box(a, b)
+            if a == b:
+                return _upper(self.psi.arb_value(box, self.prec))
+            m = (a + b) / 2
+            # mean-value form of psi on the box, and its plain interval value: take the smaller
+            plain = self.psi.arb_value(box, self.prec)
+            dpsi = self.dpsi.arb_value(box, self.prec)
+            mv = self.psi.arb_value(_q(m), self.prec) + dpsi.abs_upper() * (_q(b) - _q(a)) / 2
+            ups = [u for u in (_upper(plain), _upper(mv)) if u is not None]
+            return min(ups) if ups else None
+
+    def box_upper(self, a: Fraction, b: Fraction) -> Fraction | None:
+        """An upper bound of g on [a, b] with 0 < a < b (None when none is finite)."""
+        bounds = []
+        ga, ps = self.g_upper_point(a), self.psi_upper(a, b)
+        if ga is not None and ps is not None:
+            bounds.append(max(ga, ps))
+        with working_precision(self.prec):
+            box = _box(a, b)
+            m = (a + b) / 2
+            rv, dv = self.r.arb_value(box, self.prec), self.dr.arb_value(box, self.prec)
+            rm = self.r.arb_value(_q(m), self.prec)
+            if rv > 0 and rm > 0:
+                gm = rm.log() / _q(m)
+                gp = dv / (rv * box) - rv.log() / (box * box)
+                mv = _upper(gm + gp.abs_upper() * (_q(b) - _q(a)) / 2)
+                if mv is not None:
+                    bounds.append(mv)
+        return min(bounds) if bounds else None
+
+
+def _derivative(f: ExpFrac) -> ExpFrac:
+    num, den = f.num, f.den
+    return ExpFrac(num.derivative() * den - num * den.derivative(), den * den)
+
+
+def _near_zero_upper(R: _Ratio, delta: Fraction, pieces: int = 16) -> Fraction | None:
+    """An upper bound of g on (0, delta] when r(0) = 1: g(eps) is the mean of psi on [0, eps]."""
+    best = None
+    for k in range(pieces):
+        u = R.psi_upper(delta * Fraction(k, pieces), delta * Fraction(k + 1, pieces))
+        if u is None:
+            return None
+        best = u if best is None else max(best, u)
+    return best
+
+
+def _tail_bound(r: ExpFrac, B: Fraction, prec: int):
+    """(B', bound) with ln r(eps)/eps <= bound for all eps >= B' >= B, from the dominant terms."""
+    def parts(h: ExpPoly):
+        c, d, Q = dominant_term(h)
+        rest = [(abs(a), i - d, q - Q) for a, i, q in h.monomials() if (i, q) != (d, Q)]
+        x0 = Fraction(1)
+        for _, m, k in rest:
+            if k < 0 and m > 0:
+                x0 = max(x0, Fraction(m) / -k)
+        return c, d, Q, rest, x0
+
+    def R(rest, x: Fraction) -> arb:
+        # decreasing in x beyond x0; an upper estimate with outward rounding by arb
+        xb = _q(x)
+        total = arb(0)
+        for a, m, k in rest:
+            power = xb ** m if m >= 0 else 1 / xb ** (-m)
+            total += _q(a) * power * (_q(k) * xb).exp()
+        return total
+    num, den = r.num, r.den
+    if dominant_term(den)[0] < 0:  # the same ratio with both signs flipped
+        num, den = -num, -den
+    cn, dn, qn, rn, xn = parts(num)
+    cd, dd, qd, rd, xd = parts(den)
+    if cn <= 0 or cd <= 0:
+        return None
+    Bp = max(B, xn, xd)
+    for _ in range(60):
+        with working_precision(prec):
+            Rn, Rd = R(rn, Bp), R(rd, Bp)
+            if Rd < 1:
+                C = (_q(cn) / _q(cd) * (1 + Rn) / (1 - Rd)).log()
+                dl = dn - dd
+                Cu = _upper(C)
+                xb = _q(Bp)
+                if Cu is not None and dl > 0:
+                    # (dl ln x + C)/x decreases once ln x >= 1 - C/dl
+                    if _upper(xb.log()) >= 1 - Cu / dl + 1:
+                        val = _upper((dl * xb.log() + C) / xb)
+                        if val is not None:
+                            return Bp, qn - qd + max(Fraction(0), val)
+                elif Cu is not None:
+                    return Bp, qn - qd + max(Fraction(0), Cu / Bp)
+        Bp *= 2
+    return None
+
+
+# --------------------------------------------------------------------------- branch and bound
+
+
+def enclose(r: ExpFrac, I: Interval, tol: Fraction = TOLERANCE) -> tuple[Fraction, Fraction, Fraction, bool]:
+    """(certified lower bound, where, certified upper bound, reached the tolerance?) of
+    sup ln r(eps)/eps on I, raising the precision when a round does not finish."""
+    best = None
+    for prec in PRECISIONS:
+        result = _enclose_at(r, I, tol, prec)
+        if result is not None and (best is None or result[2] - result[0] < best[2] - best[0]):
+            best = result
+        if best is not None and best[3]:
+            return best
+    if best is None:
+        raise NotCertified("no certified bound on L(eps)/eps was found at 128, 256 or 512 bits",
+                           hint="narrow the eps interval (e.g. eps = \"[1/100, 10]\"), or decide the budget "
+                                "itself with `dipc privacy`")
+    return best
+
+
+def _enclose_at(r: ExpFrac, I: Interval, tol: Fraction, prec: int):
+    R = _Ratio(r, prec)
+    lo_k, at = _lower_bound(R, I)
+    if lo_k is None:
+        return None
+    side: list[Fraction] = []          # certified upper bounds of the parts outside [a, b]
+    a = I.lo
+    if a == 0:
+        n0, d0 = _value_at_zero(r.num), _value_at_zero(r.den)
+        if d0 == 0 or n0 != d0:
+            # r(0) < 1 (g -> -inf) or r has a pole/zero at 0: start a little to the right, bounded below
+            delta = _zero_side_delta(R, lo_k)
+            if delta is None:
+                return None
+            a = delta
+        else:
+            delta = Fraction(1, 16)
+            nz = _near_zero_upper(R, delta)
+            while (nz is None or nz > lo_k + tol) and delta > Fraction(1, 1 << 30):
+                delta /= 4
+                nz = _near_zero_upper(R, delta)
+            if nz is None:
+                return None
+            side.append(nz)
+            a = delta
+    if I.hi is None:
+        B = max(a * 2, Fraction(16))
+        tail = _tail_bound(r, B, prec)
+        while tail is not None and tail[1] > lo_k + tol and B < 1 << 16:
+            B *= 4
+            tail = _tail_bound(r, B, prec)
+        if tail is None:
+            return None
+        b, tb = tail
+        side.append(tb)
+    else:
+        b = I.hi
+    if b <= a:
+        upper = max(side) if side else lo_k
+        return lo_k, at, max(upper, lo_k), upper <= lo_k + tol
+    # best first: the box with the largest upper bound is split first
+    heap: list = []
+    n = 64
+    for k in range(n):
+        x, y = a + (b - a) * Fraction(k, n), a + (b - a) * Fraction(k + 1, n)
+        u = R.box_upper(x, y)
+        heapq.heappush(heap, (-(u if u is not None else Fraction(10) ** 9), x, y, u))
+    settled = max(side) if side else None
+    count = 0
+    min_width = tol / (1 << 14)
+    while heap:
+        neg, x, y, u = heap[0]
+        if u is not None and u <= lo_k + tol:
+            break                       # every remaining box is within tolerance
+        heapq.heappop(heap)
+        count += 1
+        mid = (x + y) / 2
+        g = R.g_lower(mid)
+        if g is not None and g > lo_k:
+            lo_k, at = g, mid
+        if count > MAX_BOXES or (u is not None and y - x < min_width):
+            if u is None:
+                return None
+            settled = u if settled is None else max(settled, u)
+            if count > MAX_BOXES:
+                # out of budget: the remaining boxes keep their (finite) bounds
+                rest = [v for _, _, _, v in heap]
+                if any(v is None for v in rest):
+                    return None
+                hi = max([settled] + rest)
+                return lo_k, at, max(hi, lo_k), False
+            continue
+        for p, q in ((x, mid), (mid, y)):
+            v = R.box_upper(p, q)
+            heapq.heappush(heap, (-(v if v is not None else Fraction(10) ** 9), p, q, v))
+    remaining = [v for _, _, _, v in heap]
+    if any(v is None for v in remaining):
+        return None
+    hi = max([lo_k] + remaining + ([settled] if settled is not None else []))
+    return lo_k, at, hi, hi - lo_k <= tol
+
+
+def _zero_side_delta(R: _Ratio, lo_k: Fraction) -> Fraction | None:
+    """A delta > 0 with g <= lo_k on (0, delta] when r(0) < 1 (ln r < 0 there), or None."""
+    delta = Fraction(1, 16)
+    while delta > Fraction(1, 1 << 30):
+        with working_precision(R.prec):
+            v = R.r.arb_value(_box(Fraction(0), delta), R.prec)
+        if v.is_finite() and v > 0 and v < 1:
+            # ln r < 0 on (0, delta]: g < 0 <= ... ; only useful when lo_k >= 0
+            if lo_k >= 0:
+                return delta
+            return None
+        delta /= 4
+    return None
+
+
+def _lower_bound(R: _Ratio, I: Interval) -> tuple[Fraction | None, Fraction | None]:
+    """A rational k <= g(x) at some rational x of I (certified), found by a scan."""
+    best_k, best_x = None, None
+    xs = _samples(I)
+    # refine around the best sample (floats only choose where to look; the bound is certified)
+    for step_no in range(12):
+        for x in xs:
+            k = R.g_lower(x)
+            if k is not None and (best_k is None or k > best_k):
+                best_k, best_x = k, x
+        if best_x is None:
+            return None, None
+        step = (best_x / 4 if best_x else Fraction(1, 8)) / 2 ** step_no
+        xs = [Fraction(x).limit_denominator(1 << 20) for x in (best_x - step, best_x - step / 2,
+                                                                best_x + step / 2, best_x + step)]
+        xs = [x for x in xs if x > 0 and I.contains(x)]
+    return best_k, best_x
+
+
+def _samples(I: Interval) -> list[Fraction]:
+    base = [Fraction(1, 16), Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(4),
+            Fraction(8), Fraction(16)]
+    if I.is_point():
+        return [I.lo]
+    out = [x for x in base if I.contains(x)]
+    hi = I.hi if I.hi is not None else max(I.lo * 4, Fraction(16))
+    for k in range(1, 64):
+        x = I.lo + (hi - I.lo) * Fraction(k, 64)
+        if I.contains(x) and x > 0:
+            out.append(x)
+    return sorted(set(out)) or [simplest_rational(I.lo, I.hi, I.lo_closed, I.hi_closed)]
