@@ -24,6 +24,8 @@ import sympy
 
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.execution import limits
+from dipc_plus.execution.limits import clip
 
 EPS = sympy.Symbol("eps", positive=True)
 
@@ -79,7 +81,7 @@ class Formula:
         expr = self.substitute(values)
         missing = sorted(str(s) for s in expr.free_symbols if s is not EPS and str(s) != "eps")
         if missing:
-            raise self.where.error(f"no value for {', '.join(missing)} in '{self.text}'",
+            raise self.where.error(f"no value for {', '.join(missing)} in '{clip(self.text)}'",
                                    hint="give every parameter the formula uses a value (in [program] params "
                                         "or the program's own defaults)")
         return to_exact(expr, self)
@@ -96,10 +98,10 @@ class Formula:
         try:
             lim = sympy.limit(expr, sym, sympy.oo)
         except Exception as exc:  # sympy gives up: say so rather than guess
-            raise self.where.error(f"cannot take the limit of '{self.text}' as {name} -> infinity ({exc})",
+            raise self.where.error(f"cannot take the limit of '{clip(self.text)}' as {name} -> infinity ({exc})",
                                    hint=f"use a numeric {name}, or a beta that tends to a closed form") from None
         if lim.has(sympy.oo, -sympy.oo, sympy.zoo, sympy.nan) or lim.has(sympy.AccumBounds):
-            raise self.where.error(f"'{self.text}' has no finite limit as {name} -> infinity (got {lim})",
+            raise self.where.error(f"'{clip(self.text)}' has no finite limit as {name} -> infinity (got {clip(lim)})",
                                    hint="beta should decrease in alpha (e.g. contain exp(-alpha*eps/8))")
         return to_exact(lim, self)
 
@@ -114,19 +116,63 @@ def parse(text: str, names: list[str], where: Where) -> Formula:
     # '^' means power (as in the paper); Python's '^' binds looser than '+', so
     # rewrite it to '**' and keep a map from rewritten columns back to the user's.
     source, back = _caret_to_power(text)
+    if len(text) > 40 * limits.get("nodes"):
+        raise where.error(f"the formula has {len(text)} characters", hint=limits.hint("nodes"))
     try:
         tree = ast.parse(source, mode="eval")
+    except (RecursionError, MemoryError):
+        raise where.error(f"'{clip(text)}' is nested too deeply to read", hint=limits.hint("depth")) from None
+    except ValueError as exc:  # e.g. an integer literal past Python's own digit limit
+        raise where.error(f"cannot read '{clip(text)}': {clip(exc, 60)}", hint=limits.hint("digits")) from None
     except SyntaxError as exc:
         offset = back((exc.offset or 1) - 1)
-        raise where.error(f"cannot read '{text}': {exc.msg}", offset,
+        raise where.error(f"cannot read '{clip(text)}': {exc.msg}", offset,
                           hint="use + - * / ** (or ^), parentheses, numbers, exp(...), eps and the "
                                "names " + ", ".join(sorted(names))) from None
     symbols = {"eps": EPS}
     for n in names:
         symbols[n] = sympy.Symbol(n, nonnegative=True)
+    _check_size(tree.body, where, back)
     builder = _Builder(text, symbols, where, back)
     expr = builder.build(tree.body)
     return Formula(text, expr, symbols, where)
+
+
+def _check_size(root, where: Where, back) -> None:
+    """Refuse, before anything is computed, a formula past the nesting, size or number limits."""
+    max_depth, max_nodes, max_digits = limits.get("depth"), limits.get("nodes"), limits.get("digits")
+    stack, count = [(root, 1)], 0
+    while stack:
+        node, depth = stack.pop()
+        count += 1
+        col = back(getattr(node, "col_offset", 0))
+        if count > max_nodes:
+            raise where.error(f"the formula has more than {max_nodes} parts", col, hint=limits.hint("nodes"))
+        if depth > max_depth:
+            raise where.error(f"the formula is nested more than {max_depth} deep", col, hint=limits.hint("depth"))
+        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+            if node.value.bit_length() > 3.33 * max_digits:
+                raise where.error(f"the number {clip(node.value)} has more than {max_digits} digits", col,
+                                  hint=limits.hint("digits"))
+        if isinstance(node, ast.Constant) and isinstance(node.value, float) and len(repr(node.value)) > max_digits:
+            raise where.error(f"the number {clip(node.value)} has more than {max_digits} digits", col,
+                              hint=limits.hint("digits"))
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+
+
+def _check_power(base, exponent, fail) -> None:
+    """A power the kernel can afford: an integer exponent within `power`, a numeric result within `digits`."""
+    if not exponent.is_Number:
+        return  # symbolic (eps**m): checked once the parameters are known, in to_exact
+    if not exponent.is_Integer:
+        return  # to_exact explains why a non-integer power has no exact form
+    n = abs(int(exponent))
+    if n > limits.get("power"):
+        fail(f"the exponent {clip(exponent)} is larger than {limits.get('power')}", limits.hint("power"))
+    if base.is_Rational and n:
+        bits = max(int(base.p).bit_length(), int(base.q).bit_length()) * n
+        if bits > 3.33 * limits.get("digits"):
+            fail(f"{clip(base)}**{clip(exponent)} has more than {limits.get('digits')} digits", limits.hint("digits"))
 
 
 def _caret_to_power(text: str):
@@ -161,7 +207,7 @@ class _Builder:
     def build(self, node):
         if isinstance(node, ast.Constant):
             if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
-                self.fail(node, f"'{ast.unparse(node)}' is not a number")
+                self.fail(node, f"'{clip(ast.unparse(node))}' is not a number")
             if isinstance(node.value, int):
                 return sympy.Integer(node.value)
             q = Fraction(repr(node.value))
@@ -184,7 +230,7 @@ class _Builder:
                 return -arg
             if isinstance(node.op, ast.UAdd):
                 return arg
-            self.fail(node, f"the operator in '{ast.unparse(node)}' is not allowed")
+            self.fail(node, f"the operator in '{clip(ast.unparse(node))}' is not allowed")
         if isinstance(node, ast.BinOp):
             left, right = self.build(node.left), self.build(node.right)
             op = node.op
@@ -199,12 +245,13 @@ class _Builder:
                     self.fail(node, "division by zero")
                 return left / right
             if isinstance(op, ast.Pow):
+                _check_power(left, right, lambda msg, hint: self.fail(node, msg, hint))
                 return left ** right
-            self.fail(node, f"the operator in '{ast.unparse(node)}' is not allowed",
+            self.fail(node, f"the operator in '{clip(ast.unparse(node))}' is not allowed",
                       hint="use + - * / and ** (or ^)")
         if isinstance(node, ast.Call):
             if not isinstance(node.func, ast.Name):
-                self.fail(node, f"'{ast.unparse(node.func)}' is not a function")
+                self.fail(node, f"'{clip(ast.unparse(node.func))}' is not a function")
             name = node.func.id
             if name in _NOT_EXPRESSIBLE:
                 self.fail(node, f"'{name}(...)': {_NOT_EXPRESSIBLE[name]}",
@@ -215,7 +262,7 @@ class _Builder:
             if node.keywords or len(node.args) != 1:
                 self.fail(node, "exp takes exactly one argument")
             return sympy.exp(self.build(node.args[0]))
-        self.fail(node, f"'{ast.unparse(node)}' is not allowed in a formula",
+        self.fail(node, f"'{clip(ast.unparse(node))}' is not allowed in a formula",
                   hint="use numbers, names, + - * / ** and exp(...)")
 
 
@@ -225,7 +272,7 @@ def to_exact(expr, formula: Formula | None = None):
     text = formula.text if formula else str(expr)
 
     def bad(part, why):
-        raise where.error(f"'{part}' in '{text}' {why}",
+        raise where.error(f"'{clip(part)}' in '{clip(text)}' {why}",
                           hint="after alpha, gamma and the parameters are fixed, beta must be a sum of "
                                "rational multiples of eps^k * exp(q*eps) with rational q (and quotients "
                                "of such sums)")
@@ -246,7 +293,11 @@ def to_exact(expr, formula: Formula | None = None):
             if not c.is_Rational:
                 bad(sympy.exp(arg), "has an exponent with a non-rational coefficient")
         if const != 0:
-            bad(sympy.exp(arg), f"contains the constant factor exp({const}), which is not rational")
+            bad(sympy.exp(arg), f"contains the constant factor exp({clip(const)}), which is not rational")
+        if max(abs(int(slope.p)), int(slope.q)) > limits.get("exp_rate"):
+            raise where.error(f"the rate {clip(slope)} in exp({clip(slope)}*eps) of '{clip(text)}' is beyond the "
+                              f"exact kernel's range (numerator and denominator at most {limits.get('exp_rate')})",
+                              hint=limits.hint("exp_rate"))
         return ExpFrac.of(ExpPoly.exp(Fraction(int(slope.p), int(slope.q))))
 
     def conv(e):
@@ -272,6 +323,9 @@ def to_exact(expr, formula: Formula | None = None):
                 return exponent(ex)
             if ex.is_Integer:
                 n = int(ex)
+                if abs(n) > limits.get("power"):
+                    raise where.error(f"the exponent {clip(n)} in '{clip(text)}' is larger than "
+                                      f"{limits.get('power')}", hint=limits.hint("power"))
                 b = conv(base)
                 if n >= 0:
                     result = ExpFrac.of(ExpPoly.ONE)
