@@ -13,6 +13,7 @@ input, one JSON object under ``--json`` whatever happens, and the exit codes:
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import json
 import os
@@ -62,7 +63,9 @@ def _add_guard_arguments(parser) -> None:
     group.add_argument("--limit", action="append", default=[], metavar="NAME=N", help=LIMITS_HELP)
 
 
+@functools.lru_cache(maxsize=1)
 def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command (built once per process; parse_args leaves it unchanged)."""
     parser = _Parser(
         prog="dipc",
         description="Decide accuracy and privacy claims of DiPWhile+ programs exactly, for every epsilon.",

@@ -17,6 +17,7 @@ alpha -> infinity), then converted.  sympy never decides anything numerically.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -118,6 +119,7 @@ def parse(text: str, names: list[str], where: Where) -> Formula:
     source, back = _caret_to_power(text)
     if len(text) > 40 * limits.get("nodes"):
         raise where.error(f"the formula has {len(text)} characters", hint=limits.hint("nodes"))
+    check_digits(text, lambda message, col, hint: where.error(message, col, hint))
     try:
         tree = ast.parse(source, mode="eval")
     except (RecursionError, MemoryError):
@@ -139,24 +141,37 @@ def parse(text: str, names: list[str], where: Where) -> Formula:
 
 
 def _check_size(root, where: Where, back) -> None:
-    """Refuse, before anything is computed, a formula past the nesting, size or number limits."""
+    check_tree(root, lambda message, col, hint: where.error(message, back(col), hint))
+
+
+def check_digits(text: str, error) -> None:
+    """Refuse a number written with more than `digits` digits before Python converts it."""
+    m = re.search(r"\d{%d,}" % (limits.get("digits") + 1), text)
+    if m:
+        raise error(f"the number {clip(m.group())} has more than {limits.get('digits')} digits", m.start(),
+                    limits.hint("digits"))
+
+
+def check_tree(root, error) -> None:
+    """Refuse, before anything is computed, a formula (an `ast` tree) past the nesting, size or number
+    limits; `error(message, column, hint)` builds the UserError to raise."""
     max_depth, max_nodes, max_digits = limits.get("depth"), limits.get("nodes"), limits.get("digits")
     stack, count = [(root, 1)], 0
     while stack:
         node, depth = stack.pop()
         count += 1
-        col = back(getattr(node, "col_offset", 0))
+        col = getattr(node, "col_offset", 0)
         if count > max_nodes:
-            raise where.error(f"the formula has more than {max_nodes} parts", col, hint=limits.hint("nodes"))
+            raise error(f"the formula has more than {max_nodes} parts", col, hint=limits.hint("nodes"))
         if depth > max_depth:
-            raise where.error(f"the formula is nested more than {max_depth} deep", col, hint=limits.hint("depth"))
+            raise error(f"the formula is nested more than {max_depth} deep", col, hint=limits.hint("depth"))
         if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
             if node.value.bit_length() > 3.33 * max_digits:
-                raise where.error(f"the number {clip(node.value)} has more than {max_digits} digits", col,
-                                  hint=limits.hint("digits"))
+                raise error(f"the number {clip(node.value)} has more than {max_digits} digits", col,
+                            limits.hint("digits"))
         if isinstance(node, ast.Constant) and isinstance(node.value, float) and len(repr(node.value)) > max_digits:
-            raise where.error(f"the number {clip(node.value)} has more than {max_digits} digits", col,
-                              hint=limits.hint("digits"))
+            raise error(f"the number {clip(node.value)} has more than {max_digits} digits", col,
+                        limits.hint("digits"))
         stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
 
 
@@ -166,13 +181,19 @@ def _check_power(base, exponent, fail) -> None:
         return  # symbolic (eps**m): checked once the parameters are known, in to_exact
     if not exponent.is_Integer:
         return  # to_exact explains why a non-integer power has no exact form
-    n = abs(int(exponent))
-    if n > limits.get("power"):
+    if base.is_Rational:
+        check_rational_power(Fraction(int(base.p), int(base.q)), int(exponent), fail)
+    elif abs(int(exponent)) > limits.get("power"):
         fail(f"the exponent {clip(exponent)} is larger than {limits.get('power')}", limits.hint("power"))
-    if base.is_Rational and n:
-        bits = max(int(base.p).bit_length(), int(base.q).bit_length()) * n
-        if bits > 3.33 * limits.get("digits"):
-            fail(f"{clip(base)}**{clip(exponent)} has more than {limits.get('digits')} digits", limits.hint("digits"))
+
+
+def check_rational_power(base: Fraction, n: int, fail) -> None:
+    """Call fail(message, hint) unless base**n is within the `power` and `digits` limits (before computing it)."""
+    if abs(n) > limits.get("power"):
+        fail(f"the exponent {clip(n)} is larger than {limits.get('power')}", limits.hint("power"))
+    bits = max(base.numerator.bit_length(), base.denominator.bit_length()) * abs(n)
+    if bits > 3.33 * limits.get("digits"):
+        fail(f"{clip(base)}**{clip(n)} has more than {limits.get('digits')} digits", limits.hint("digits"))
 
 
 def _caret_to_power(text: str):

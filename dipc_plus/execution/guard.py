@@ -17,6 +17,7 @@ the parent prints it.
 from __future__ import annotations
 
 import ctypes
+import gc
 import io
 import json
 import os
@@ -105,7 +106,10 @@ def run_guarded(fn: Callable[[], int], *, timeout: float | None, max_memory: int
         except (OSError, ValueError):
             pass
     r, w = os.pipe()
+    gc.freeze()  # the child's collector then leaves the parent's objects alone: no copy-on-write storm
     pid = os.fork()
+    if pid:
+        gc.unfreeze()
     if pid == 0:  # the child: never returns
         code, out, err = 3, "", ""
         try:

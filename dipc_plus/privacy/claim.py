@@ -469,14 +469,20 @@ def _read_budget(r: ClaimReader, text, program: ir.Program, key: str) -> Budget:
                       hint='write "eps" for eps-DP, or "ln(3)" for the constant ln 3')
     if not isinstance(text, str):
         raise r.error(key, "budget must be a string", hint=_BUDGET_HINT)
+    from dipc_plus.claims.formula import check_digits, check_rational_power, check_tree
+    from dipc_plus.execution.limits import clip
+    check_digits(text, lambda message, col, hint: r.error(key, message, hint))
     try:
         tree = ast.parse(text.replace("^", "**"), mode="eval").body
     except SyntaxError as exc:
-        raise r.error(key, f"cannot read '{text}': {exc.msg}", hint=_BUDGET_HINT) from None
+        raise r.error(key, f"cannot read '{clip(text)}': {exc.msg}", hint=_BUDGET_HINT) from None
+    except (ValueError, RecursionError, MemoryError) as exc:  # a number past Python's digit limit, deep nesting
+        raise r.error(key, f"cannot read '{clip(text)}': {clip(exc, 60)}", hint=_BUDGET_HINT) from None
+    check_tree(tree, lambda message, col, hint: r.error(key, message, hint))
     params = {k: Fraction(v) for k, v in program.params.items()}
 
-    def fail(msg):
-        raise r.error(key, f"'{text}': {msg}", hint=_BUDGET_HINT)
+    def fail(msg, hint=_BUDGET_HINT):
+        raise r.error(key, f"'{clip(text)}': {msg}", hint=hint)
 
     def ev(node):
         """(eps coefficient, {log base: coefficient}, constant) of a linear term."""
@@ -527,6 +533,7 @@ def _read_budget(r: ClaimReader, text, program: ir.Program, key: str) -> Budget:
                     fail("a power of eps or of a logarithm is not linear in eps")
                 if b[2].denominator != 1:
                     fail("only integer powers of numbers are allowed")
+                check_rational_power(a[2], int(b[2]), fail)
                 return (Fraction(0), {}, a[2] ** int(b[2]))
         fail("only numbers, eps, the program's parameters, ln(rational), + - * / are allowed")
 
