@@ -2,62 +2,240 @@
 
 Each module in `COMMANDS` defines ``register(subparsers)`` which adds its parser and
 sets ``func`` (a callable taking the parsed args and returning an exit code).
-User mistakes raise `UserError` and end with its message and exit code 2; a
-refuted claim returns 1; a verified one 0.
+This module adds what every command shares: the time and memory guard
+(``--timeout``, ``--max-memory``, run by `execution.guard`), size limits
+(``--limit NAME=N``), the ``--jobs`` cap, the refusal of outputs that name an
+input, one JSON object under ``--json`` whatever happens, and the exit codes:
+0 verified / success, 1 refuted, 2 usage, input error or a limit reached,
+3 an internal error (a bug of ours, with the traceback written to a file),
+130 / 143 interrupted by SIGINT / SIGTERM.
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
+import json
+import os
 import sys
+import tempfile
+import traceback
 
+from dipc_plus import __version__
 from dipc_plus.errors import UserError
+from dipc_plus.execution import files, guard, limits
+from dipc_plus.execution.parallel import available_cores
 
 # Sub-command modules, in the order `dipc --help` lists them.
 COMMANDS = ["show", "simulate", "prob", "dtmc", "accuracy", "sweep", "plot", "privacy", "privacy_loss"]
+
+EXIT_INTERNAL = 3
+EXIT_BROKEN_PIPE = 141
+OUTPUT_OPTIONS = ("output", "plot")
+INPUT_OPTIONS = ("program", "claim")
+
+LIMITS_HELP = "size limits (--limit NAME=N): " + "; ".join(
+    f"{lim.name} = {lim.default} ({lim.meaning})" for lim in limits.LIMITS.values())
 
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors with exit code 2 and a hint, not a traceback."""
 
+    json_errors = False
+
     def error(self, message: str):  # pragma: no cover - exercised through the CLI tests
-        self.print_usage(sys.stderr)
-        print(f"error: {message}\n  hint: run '{self.prog} --help' for the options", file=sys.stderr)
+        err = UserError(message, hint=f"run '{self.prog} --help' for the options")
+        if _Parser.json_errors:
+            _print_json_error(err, 2)
+        else:
+            self.print_usage(sys.stderr)
+            print(f"error: {message}\n  hint: run '{self.prog} --help' for the options", file=sys.stderr)
         raise SystemExit(2)
 
 
+def _add_guard_arguments(parser) -> None:
+    group = parser.add_argument_group("limits (a run that passes one stops with exit 2)")
+    group.add_argument("--timeout", type=float, default=guard.DEFAULT_TIMEOUT, metavar="SECONDS",
+                       help=f"stop after SECONDS of wall-clock time (default {guard.DEFAULT_TIMEOUT:g}; 0: no limit)")
+    group.add_argument("--max-memory", default=f"{guard.DEFAULT_MAX_MEMORY >> 30}G", metavar="SIZE",
+                       help=f"address space per process, e.g. 4G or 512M (default {guard.DEFAULT_MAX_MEMORY >> 30}G; "
+                            f"0: no limit)")
+    group.add_argument("--limit", action="append", default=[], metavar="NAME=N", help=LIMITS_HELP)
+
+
+@functools.lru_cache(maxsize=1)
 def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command (built once per process; parse_args leaves it unchanged)."""
     parser = _Parser(
         prog="dipc",
         description="Decide accuracy and privacy claims of DiPWhile+ programs exactly, for every epsilon.",
-        epilog="Exit codes: 0 verified / success, 1 refuted, 2 usage or input error.",
+        epilog="Exit codes: 0 verified / success, 1 refuted, 2 usage or input error or a limit reached, "
+               "3 internal error, 130/143 interrupted.",
     )
+    parser.add_argument("--version", action="version", version=f"dipc {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"dipc_plus.commands.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name and exc.name.endswith(f"commands.{name}"):
-                continue  # command not built yet
-            raise
-        module.register(sub)
+        importlib.import_module(f"dipc_plus.commands.{name}").register(sub)
+    for command_parser in {id(p): p for p in sub.choices.values()}.values():  # aliases share a parser
+        _add_guard_arguments(command_parser)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
+def _error_object(err: UserError, code: int) -> dict:
+    return {"error": {"file": err.file, "line": err.line, "column": err.column, "message": err.message,
+                      "hint": err.hint}, "exit": code}
+
+
+def _print_json_error(err: UserError, code: int) -> None:
+    print(json.dumps(_error_object(err, code), indent=2))
+
+
+def _report(err: UserError, code: int, as_json: bool) -> int:
+    if as_json:
+        _print_json_error(err, code)
+    else:
+        print(str(err), file=sys.stderr)
+    return code
+
+
+def _internal_error(exc: BaseException, as_json: bool) -> int:
+    """A bug of ours: one line, the traceback in a file, exit 3 (never 1, which means refuted)."""
+    try:
+        fd, path = tempfile.mkstemp(prefix="dipc-internal-error-", suffix=".txt")
+        with os.fdopen(fd, "w") as fh:
+            fh.write(f"dipc {__version__}\n{' '.join(sys.argv)}\n\n")
+            fh.write("".join(traceback.format_exception(exc)))
+        where = f"details: {path}"
+    except OSError:  # pragma: no cover
+        where = "no details file could be written"
+    summary = limits.clip(f"{type(exc).__name__}: {exc}", 160)
+    err = UserError(f"internal error: {summary}", hint=f"this is a bug in dipc, please report it; {where}")
+    if as_json:
+        _print_json_error(err, EXIT_INTERNAL)
+    else:
+        print(f"internal error: {summary} -- please report it ({where})", file=sys.stderr)
+    return EXIT_INTERNAL
+
+
+def _apply_limits(args) -> None:
+    limits.reset()
+    for item in args.limit or []:
+        name, sep, value = item.partition("=")
+        if not sep or not value.strip().isdigit() or len(value.strip()) > 18:
+            raise UserError(f"--limit takes NAME=N, not '{limits.clip(item)}'", hint="e.g. --limit power=1000")
+        limits.set_limit(name.strip(), int(value))
+    if args.timeout < 0 or args.timeout != args.timeout:
+        raise UserError("--timeout must be 0 (no limit) or a positive number of seconds", hint="e.g. --timeout 600")
+    try:
+        args.max_memory_bytes = guard.parse_size(args.max_memory)
+    except ValueError:
+        raise UserError(f"--max-memory takes a size like 4G or 512M, not '{limits.clip(args.max_memory)}'",
+                        hint="0 means no limit") from None
+    if args.max_memory_bytes and args.max_memory_bytes < (256 << 20):
+        raise UserError("--max-memory must be at least 256M (Python and FLINT alone need about that much)",
+                        hint="e.g. --max-memory 2G, or 0 for no limit")
+
+
+def _memory_available() -> int | None:
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _cap_jobs(args) -> None:
+    """--jobs at most the cores we may use, and at most what the available memory holds."""
+    jobs = getattr(args, "jobs", None)
+    if not isinstance(jobs, int):
+        return
+    cores = available_cores()
+    cap, why = cores, f"{cores} core(s) available"
+    avail = _memory_available()
+    if avail and args.max_memory_bytes:
+        by_memory = max(1, avail // args.max_memory_bytes)
+        if by_memory < cap:
+            cap, why = by_memory, f"{avail >> 20} MiB available, {args.max_memory_bytes >> 20} MiB per worker"
+    if jobs <= 0:
+        args.jobs = cap
+    elif jobs > cap:
+        print(f"note: --jobs {jobs} capped at {cap} ({why})", file=sys.stderr)
+        args.jobs = cap
+
+
+def _check_outputs(args) -> None:
+    inputs = [getattr(args, k) for k in INPUT_OPTIONS if isinstance(getattr(args, k, None), str)]
+    for key in OUTPUT_OPTIONS:
+        out = getattr(args, key, None)
+        if isinstance(out, str):
+            files.check_output(out, inputs)
+
+
+def _execute(args, as_json: bool) -> int:
+    """The command itself, every outcome turned into an exit code (runs in the guarded child)."""
     try:
         return int(args.func(args) or 0)
     except UserError as err:
-        print(str(err), file=sys.stderr)
-        return err.exit_code
+        return _report(err, err.exit_code, as_json)
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except MemoryError:
+        raise  # the guard reports the memory limit
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # a bug of ours
+        return _internal_error(exc, as_json)
+
+
+def _silence_stdout() -> None:
+    """After a closed pipe (`dipc ... | head`): send the rest of stdout nowhere, quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in argv
+    _Parser.json_errors = as_json
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+    finally:
+        _Parser.json_errors = False
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    as_json = bool(getattr(args, "json", False))
+    files.forget_inputs()
+    try:
+        _apply_limits(args)
+        _cap_jobs(args)
+        _check_outputs(args)
+    except UserError as err:
+        return _report(err, err.exit_code, as_json)
+
+    def on_stop(stop: guard.Stopped) -> int:
+        if stop.exit in guard.EXIT_SIGNAL.values():
+            print(stop.message, file=sys.stderr)
+            if as_json:
+                print(json.dumps({"error": {"message": stop.message}, "exit": stop.exit}))
+            return stop.exit
+        return _report(UserError(stop.message, hint=stop.hint), stop.exit, as_json)
+
+    try:
+        return guard.run_guarded(lambda: _execute(args, as_json), timeout=args.timeout,
+                                 max_memory=args.max_memory_bytes, on_stop=on_stop)
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":  # pragma: no cover

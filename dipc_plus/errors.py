@@ -1,9 +1,21 @@
 """User-facing errors: every mistake a user can make ends here, never in a traceback.
 
 A `UserError` carries where (file, line, column), what is wrong and how to fix
-it; the CLI prints it and exits with code 2.
+it; the CLI prints it and exits with code 2.  Echoed values are clipped, so a
+hostile file cannot flood the terminal through an error message.
 """
 from __future__ import annotations
+
+import re
+
+_ECHO = 60  # at most this many characters of one offending value are echoed
+
+
+def _shorten(text: str) -> str:
+    """Clip every run of more than _ECHO non-blank characters (a 5,000-digit number, a 3,000-deep
+    expression echoed back from a user file) to its first few dozen characters."""
+    return re.sub(r"\S{%d,}" % (_ECHO + 1),
+                  lambda m: f"{m.group()[:_ECHO - 20]}...[{len(m.group())} characters]", str(text))
 
 
 class UserError(Exception):
@@ -13,12 +25,13 @@ class UserError(Exception):
 
     def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
                  column: int | None = None, hint: str | None = None):
+        message = _shorten(message)
         super().__init__(message)
         self.message = message
         self.file = file
         self.line = line
         self.column = column
-        self.hint = hint
+        self.hint = _shorten(hint) if hint else hint
 
     @classmethod
     def at(cls, pos, message: str, hint: str | None = None) -> "UserError":

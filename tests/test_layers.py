@@ -18,7 +18,8 @@ PACKAGE = ROOT / "dipc_plus"
 
 # Lowest first.  Stages of equal rank may not import each other.
 RANK = {
-    "errors": 0, "execution": 0,
+    "errors": -1,  # the user-error contract: every stage may raise a UserError
+    "execution": 0,
     "exact": 1,
     "decision": 2,
     "semantics": 3,

@@ -36,6 +36,8 @@ from dipc_plus.claims import noise_free
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import (INF, INPUT_DISTANCES, OUTPUT_DISTANCES, LinfInput, NumericSparseInput,
                                         ZeroOneInput, make_output_distance)
+from dipc_plus.execution import limits
+from dipc_plus.execution.files import read_user_file
 from dipc_plus.claims.formula import Formula, Where, parse as parse_formula
 from dipc_plus.errors import UserError
 from dipc_plus.semantics import ir
@@ -181,16 +183,15 @@ def to_user_value(value):
 
 def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
     """Read and check a claim file; `overrides` (e.g. from --set) replace parameters."""
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        raise UserError(f"cannot read the claim file: {exc.strerror}", file=path,
-                        hint="check the path (claims live in theories/*.toml)") from None
+    raw = read_user_file(path, "claim file", hint="check the path (claims live in theories/*.toml)")
     text = raw.decode("utf-8", errors="replace")
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except (RecursionError, MemoryError):
+        raise UserError("not valid TOML: nested too deeply", file=path, hint=limits.hint("depth")) from None
+    except ValueError as exc:
+        if not isinstance(exc, tomllib.TOMLDecodeError):  # e.g. an integer past Python's digit limit
+            raise UserError(f"not valid TOML: {limits.clip(exc, 60)}", file=path, hint=limits.hint("digits")) from None
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
         msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
         raise UserError(f"not valid TOML: {msg}", file=path, line=int(m.group(1)) if m else None,
@@ -207,8 +208,12 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
         raise r.error("program", "no program path", hint='write path = "../programs/NAME.dip" (relative to this file)')
     program_path = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), prog["path"]))
     if not os.path.exists(program_path):
-        raise r.error("program.path", f"the program '{prog['path']}' does not exist (looked for {program_path})",
+        raise r.error("program.path", f"the program '{limits.clip(prog['path'])}' does not exist (looked for "
+                                      f"{limits.clip(program_path, 80)})",
                       hint="the path is relative to the claim file")
+    if not os.path.isfile(program_path):
+        raise r.error("program.path", f"the program '{limits.clip(prog['path'])}' is not a regular file",
+                      hint="give the path of a .dip file, relative to the claim file")
     params = {}
     raw_params = prog.get("params", {})
     if not isinstance(raw_params, dict):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -26,6 +27,8 @@ import sympy
 from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import to_fraction
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.execution import limits
+from dipc_plus.execution.limits import clip
 
 EPS = sympy.Symbol("eps", positive=True)
 
@@ -78,7 +81,7 @@ class Formula:
         expr = self.substitute(values)
         missing = sorted(str(s) for s in expr.free_symbols if s is not EPS and str(s) != "eps")
         if missing:
-            raise self.where.error(f"no value for {', '.join(missing)} in '{self.text}'",
+            raise self.where.error(f"no value for {', '.join(missing)} in '{clip(self.text)}'",
                                    hint="give every parameter the formula uses a value (in [program] params "
                                         "or the program's own defaults)")
         return to_exact(expr, self)
@@ -95,10 +98,10 @@ class Formula:
         try:
             lim = sympy.limit(expr, sym, sympy.oo)
         except Exception as exc:  # sympy gives up: say so rather than guess
-            raise self.where.error(f"cannot take the limit of '{self.text}' as {name} -> infinity ({exc})",
+            raise self.where.error(f"cannot take the limit of '{clip(self.text)}' as {name} -> infinity ({exc})",
                                    hint=f"use a numeric {name}, or a beta that tends to a closed form") from None
         if lim.has(sympy.oo, -sympy.oo, sympy.zoo, sympy.nan) or lim.has(sympy.AccumBounds):
-            raise self.where.error(f"'{self.text}' has no finite limit as {name} -> infinity (got {lim})",
+            raise self.where.error(f"'{clip(self.text)}' has no finite limit as {name} -> infinity (got {clip(lim)})",
                                    hint="beta should decrease in alpha (e.g. contain exp(-alpha*eps/8))")
         return to_exact(lim, self)
 
@@ -113,19 +116,83 @@ def parse(text: str, names: list[str], where: Where) -> Formula:
     # '^' means power (as in the paper); Python's '^' binds looser than '+', so
     # rewrite it to '**' and keep a map from rewritten columns back to the user's.
     source, back = _caret_to_power(text)
+    if len(text) > 40 * limits.get("nodes"):
+        raise where.error(f"the formula has {len(text)} characters", hint=limits.hint("nodes"))
+    check_digits(text, lambda message, col, hint: where.error(message, col, hint))
     try:
         tree = ast.parse(source, mode="eval")
+    except (RecursionError, MemoryError):
+        raise where.error(f"'{clip(text)}' is nested too deeply to read", hint=limits.hint("depth")) from None
+    except ValueError as exc:  # e.g. an integer literal past Python's own digit limit
+        raise where.error(f"cannot read '{clip(text)}': {clip(exc, 60)}", hint=limits.hint("digits")) from None
     except SyntaxError as exc:
         offset = back((exc.offset or 1) - 1)
-        raise where.error(f"cannot read '{text}': {exc.msg}", offset,
+        raise where.error(f"cannot read '{clip(text)}': {exc.msg}", offset,
                           hint="use + - * / ** (or ^), parentheses, numbers, exp(...), eps and the "
                                "names " + ", ".join(sorted(names))) from None
     symbols = {"eps": EPS}
     for n in names:
         symbols[n] = sympy.Symbol(n, nonnegative=True)
+    _check_size(tree.body, where, back)
     builder = _Builder(text, symbols, where, back)
     expr = builder.build(tree.body)
     return Formula(text, expr, symbols, where)
+
+
+def _check_size(root, where: Where, back) -> None:
+    check_tree(root, lambda message, col, hint: where.error(message, back(col), hint))
+
+
+def check_digits(text: str, error) -> None:
+    """Refuse a number written with more than `digits` digits before Python converts it."""
+    m = re.search(r"\d{%d,}" % (limits.get("digits") + 1), text)
+    if m:
+        raise error(f"the number {clip(m.group())} has more than {limits.get('digits')} digits", m.start(),
+                    limits.hint("digits"))
+
+
+def check_tree(root, error) -> None:
+    """Refuse, before anything is computed, a formula (an `ast` tree) past the nesting, size or number
+    limits; `error(message, column, hint)` builds the UserError to raise."""
+    max_depth, max_nodes, max_digits = limits.get("depth"), limits.get("nodes"), limits.get("digits")
+    stack, count = [(root, 1)], 0
+    while stack:
+        node, depth = stack.pop()
+        count += 1
+        col = getattr(node, "col_offset", 0)
+        if count > max_nodes:
+            raise error(f"the formula has more than {max_nodes} parts", col, hint=limits.hint("nodes"))
+        if depth > max_depth:
+            raise error(f"the formula is nested more than {max_depth} deep", col, hint=limits.hint("depth"))
+        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+            if node.value.bit_length() > 3.33 * max_digits:
+                raise error(f"the number {clip(node.value)} has more than {max_digits} digits", col,
+                            limits.hint("digits"))
+        if isinstance(node, ast.Constant) and isinstance(node.value, float) and len(repr(node.value)) > max_digits:
+            raise error(f"the number {clip(node.value)} has more than {max_digits} digits", col,
+                        limits.hint("digits"))
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+
+
+def _check_power(base, exponent, fail) -> None:
+    """A power the kernel can afford: an integer exponent within `power`, a numeric result within `digits`."""
+    if not exponent.is_Number:
+        return  # symbolic (eps**m): checked once the parameters are known, in to_exact
+    if not exponent.is_Integer:
+        return  # to_exact explains why a non-integer power has no exact form
+    if base.is_Rational:
+        check_rational_power(Fraction(int(base.p), int(base.q)), int(exponent), fail)
+    elif abs(int(exponent)) > limits.get("power"):
+        fail(f"the exponent {clip(exponent)} is larger than {limits.get('power')}", limits.hint("power"))
+
+
+def check_rational_power(base: Fraction, n: int, fail) -> None:
+    """Call fail(message, hint) unless base**n is within the `power` and `digits` limits (before computing it)."""
+    if abs(n) > limits.get("power"):
+        fail(f"the exponent {clip(n)} is larger than {limits.get('power')}", limits.hint("power"))
+    bits = max(base.numerator.bit_length(), base.denominator.bit_length()) * abs(n)
+    if bits > 3.33 * limits.get("digits"):
+        fail(f"{clip(base)}**{clip(n)} has more than {limits.get('digits')} digits", limits.hint("digits"))
 
 
 def _caret_to_power(text: str):
@@ -160,7 +227,7 @@ class _Builder:
     def build(self, node):
         if isinstance(node, ast.Constant):
             if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
-                self.fail(node, f"'{ast.unparse(node)}' is not a number")
+                self.fail(node, f"'{clip(ast.unparse(node))}' is not a number")
             if isinstance(node.value, int):
                 return sympy.Integer(node.value)
             q = Fraction(repr(node.value))
@@ -183,7 +250,7 @@ class _Builder:
                 return -arg
             if isinstance(node.op, ast.UAdd):
                 return arg
-            self.fail(node, f"the operator in '{ast.unparse(node)}' is not allowed")
+            self.fail(node, f"the operator in '{clip(ast.unparse(node))}' is not allowed")
         if isinstance(node, ast.BinOp):
             left, right = self.build(node.left), self.build(node.right)
             op = node.op
@@ -198,12 +265,13 @@ class _Builder:
                     self.fail(node, "division by zero")
                 return left / right
             if isinstance(op, ast.Pow):
+                _check_power(left, right, lambda msg, hint: self.fail(node, msg, hint))
                 return left ** right
-            self.fail(node, f"the operator in '{ast.unparse(node)}' is not allowed",
+            self.fail(node, f"the operator in '{clip(ast.unparse(node))}' is not allowed",
                       hint="use + - * / and ** (or ^)")
         if isinstance(node, ast.Call):
             if not isinstance(node.func, ast.Name):
-                self.fail(node, f"'{ast.unparse(node.func)}' is not a function")
+                self.fail(node, f"'{clip(ast.unparse(node.func))}' is not a function")
             name = node.func.id
             if name in _NOT_EXPRESSIBLE:
                 self.fail(node, f"'{name}(...)': {_NOT_EXPRESSIBLE[name]}",
@@ -214,7 +282,7 @@ class _Builder:
             if node.keywords or len(node.args) != 1:
                 self.fail(node, "exp takes exactly one argument")
             return sympy.exp(self.build(node.args[0]))
-        self.fail(node, f"'{ast.unparse(node)}' is not allowed in a formula",
+        self.fail(node, f"'{clip(ast.unparse(node))}' is not allowed in a formula",
                   hint="use numbers, names, + - * / ** and exp(...)")
 
 
@@ -224,7 +292,7 @@ def to_exact(expr, formula: Formula | None = None):
     text = formula.text if formula else str(expr)
 
     def bad(part, why):
-        raise where.error(f"'{part}' in '{text}' {why}",
+        raise where.error(f"'{clip(part)}' in '{clip(text)}' {why}",
                           hint="after alpha, gamma and the parameters are fixed, beta must be a sum of "
                                "rational multiples of eps^k * exp(q*eps) with rational q (and quotients "
                                "of such sums)")
@@ -245,7 +313,11 @@ def to_exact(expr, formula: Formula | None = None):
             if not c.is_Rational:
                 bad(sympy.exp(arg), "has an exponent with a non-rational coefficient")
         if const != 0:
-            bad(sympy.exp(arg), f"contains the constant factor exp({const}), which is not rational")
+            bad(sympy.exp(arg), f"contains the constant factor exp({clip(const)}), which is not rational")
+        if max(abs(int(slope.p)), int(slope.q)) > limits.get("exp_rate"):
+            raise where.error(f"the rate {clip(slope)} in exp({clip(slope)}*eps) of '{clip(text)}' is beyond the "
+                              f"exact kernel's range (numerator and denominator at most {limits.get('exp_rate')})",
+                              hint=limits.hint("exp_rate"))
         return ExpFrac.of(ExpPoly.exp(to_fraction(slope)))
 
     def conv(e):
@@ -271,6 +343,9 @@ def to_exact(expr, formula: Formula | None = None):
                 return exponent(ex)
             if ex.is_Integer:
                 n = int(ex)
+                if abs(n) > limits.get("power"):
+                    raise where.error(f"the exponent {clip(n)} in '{clip(text)}' is larger than "
+                                      f"{limits.get('power')}", hint=limits.hint("power"))
                 b = conv(base)
                 if n >= 0:
                     result = ExpFrac.of(ExpPoly.ONE)
@@ -301,7 +376,6 @@ def to_exact(expr, formula: Formula | None = None):
 # writes reaches eval, exec, sympify or parse_expr.
 
 MAX_TEXT = 4000          # characters of one claim string
-MAX_DEPTH = 100          # nesting of its syntax tree
 MAX_DEGREE = 64          # of a polynomial weight in any parameter
 
 _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.USub, ast.UAdd, ast.Not, ast.And, ast.Or,
@@ -331,18 +405,21 @@ def syntax_tree(text, where: Where, allowed: tuple = ARITHMETIC, *, calls: tuple
     if len(text) > MAX_TEXT:
         raise where.error(f"the {what} has {len(text)} characters, more than {MAX_TEXT}", hint=hint)
     source, back = _caret_to_power(text)
+    check_digits(text, lambda message, col, hint_: where.error(message, col, hint_))
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError as exc:
-        raise where.error(f"cannot read {text!r}: {exc.msg}", back((exc.offset or 1) - 1), hint=hint) from None
+        raise where.error(f"cannot read {clip(text)!r}: {exc.msg}", back((exc.offset or 1) - 1), hint=hint) from None
     except (RecursionError, MemoryError, ValueError) as exc:
-        raise where.error(f"cannot read {text!r}: {type(exc).__name__}", hint=hint) from None
+        raise where.error(f"cannot read {clip(text)!r}: {type(exc).__name__}", hint=limits.hint("depth")) from None
+    check_tree(tree.body, lambda message, col, hint_: where.error(message, back(col), hint_))
     # breadth first with depths: no recursion, so a deep tree cannot exhaust the stack here
     level = [(tree, 0)]
     while level:
         node, depth = level.pop()
-        if depth > MAX_DEPTH:
-            raise where.error(f"the {what} {text!r} is nested more than {MAX_DEPTH} levels deep", hint=hint)
+        if depth > limits.get("depth"):
+            raise where.error(f"the {what} {clip(text)!r} is nested more than {limits.get('depth')} levels deep",
+                              hint=limits.hint("depth"))
         col = back(getattr(node, "col_offset", 0))
         if not isinstance(node, allowed):
             word = next((w for k, w in _NODE_WORDS.items() if isinstance(node, k)), type(node).__name__)
@@ -360,19 +437,18 @@ def syntax_tree(text, where: Where, allowed: tuple = ARITHMETIC, *, calls: tuple
                                   col, hint=hint)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
             exponent = _bounded_constant(node.right)
-            if exponent is not None and abs(exponent) > MAX_POWER:
-                raise where.error(f"the power in the {what} {text!r} has an exponent above {MAX_POWER}", col,
-                                  hint=hint)
+            if exponent is not None and abs(exponent) > limits.get("power"):
+                raise where.error(f"the power in the {what} {clip(text)!r} has an exponent above "
+                                  f"{limits.get('power')}", col, hint=limits.hint("power"))
         level.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
     return tree.body
 
 
-MAX_POWER = 1024
 
 
 def _bounded_constant(node) -> Fraction | None:
     """The value of a subtree made of number constants and + - * / ** only (None when it uses a
-    name or a call), computed with every power's exponent at most MAX_POWER in absolute value
+    name or a call), computed with every power's exponent at most the `power` limit in absolute value
     and every number below 2^100000 -- so checking a formula never builds a huge number."""
     if isinstance(node, ast.Constant):
         if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
@@ -386,10 +462,10 @@ def _bounded_constant(node) -> Fraction | None:
         if a is None or b is None:
             return None
         if isinstance(node.op, ast.Pow):
-            if b.denominator != 1 or abs(b) > MAX_POWER or (a == 0 and b < 0):
-                return Fraction(MAX_POWER + 1)        # reported by the caller as too large
+            if b.denominator != 1 or abs(b) > limits.get("power") or (a == 0 and b < 0):
+                return Fraction(limits.get("power") + 1)        # reported by the caller as too large
             if abs(b) * (a.numerator.bit_length() + a.denominator.bit_length()) > 100_000:
-                return Fraction(MAX_POWER + 1)
+                return Fraction(limits.get("power") + 1)
             return a ** int(b)
         if isinstance(node.op, ast.Add):
             return a + b

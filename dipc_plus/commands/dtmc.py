@@ -13,6 +13,7 @@ import argparse
 import sys
 
 from dipc_plus.errors import UserError
+from dipc_plus.execution.files import write_text
 from dipc_plus.semantics.export import to_dot, to_prism
 from dipc_plus.semantics.distribution import build_chain
 from dipc_plus.commands.prob import add_common_arguments, inputs_text, load, parse_at
@@ -61,11 +62,7 @@ def run(args) -> int:
         header += "; noises: " + ", ".join(chain.describe_noise(i) for i in sorted(chain.noises))
     text = to_dot(chain, at, header) if args.format == "dot" else to_prism(chain, at, header)
     if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8") as fh:
-                fh.write(text)
-        except OSError as exc:
-            raise UserError(f"cannot write {args.output}: {exc.strerror}") from None
+        write_text(args.output, text, [args.program])
         print(f"wrote {args.output}: {chain.stats.states} states, {chain.stats.edges} transitions", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -13,6 +13,7 @@ import argparse
 import os
 
 from dipc_plus.errors import UserError
+from dipc_plus.execution.files import atomic_path
 from dipc_plus.accuracy.plot import plot_claim
 from dipc_plus.commands.accuracy import add_claim_arguments, check_kappa, load
 
@@ -59,8 +60,9 @@ def run(args) -> int:
     if args.eps_max is not None and not args.eps_max > 0:
         raise UserError("--eps-max must be positive", hint="use e.g. --eps-max 10")
     checker, points = load(args)
-    data = plot_claim(checker, points[0], args.output, kappa=kappa, eps_max=args.eps_max, log=args.log,
-                      simulate=args.simulate, dpi=args.dpi)
+    with atomic_path(args.output, [args.program, args.claim]) as tmp:
+        data = plot_claim(checker, points[0], tmp, kappa=kappa, eps_max=args.eps_max, log=args.log,
+                          simulate=args.simulate, dpi=args.dpi)
     failed = [c.report for c in data.curves if c.report.verdict == "refuted"]
     for c in data.curves:
         r = c.report

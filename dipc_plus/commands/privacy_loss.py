@@ -16,6 +16,7 @@ import json
 import math
 
 from dipc_plus.errors import UserError
+from dipc_plus.execution.files import atomic_path
 from dipc_plus.commands.privacy import add_claim_arguments, certified_or_exit_2, load
 
 EXAMPLE = """\
@@ -59,7 +60,8 @@ def run(args) -> int:
     with certified_or_exit_2():
         result = privacy_loss(claim, structure=structure, max_states=args.max_states)
     if args.plot:
-        plot_loss(result, args.plot)
+        with atomic_path(args.plot, [args.program, args.claim]) as tmp:
+            plot_loss(result, tmp)
     if args.json:
         out = result.to_json()
         with certified_or_exit_2():
@@ -94,7 +96,8 @@ def _pufferfish(args, claim) -> int:
     if args.plot:
         if attack:
             from dipc_plus.privacy.attack import plot_attacks
-            plot_attacks(attack, args.plot)
+            with atomic_path(args.plot, [args.program, args.claim]) as tmp:
+                plot_attacks(attack, tmp)
         else:
             raise UserError("--plot with a Pufferfish claim plots the attack: add --attack")
     return 0

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 import sys
-from pathlib import Path
 
 from dipc_plus.semantics import ir
 from dipc_plus.errors import UserError
+from dipc_plus.execution.files import read_user_file
 from dipc_plus.frontend.lower import lower_module
 from dipc_plus.frontend.syntax import parse_module
 
@@ -36,16 +36,10 @@ def parse_program(text: str, filename: str = "<program>", params: dict[str, Frac
 
 def load_program(path, params: dict[str, Fraction] | None = None) -> ir.Program:
     path = str(path)
+    data = read_user_file(path, "program", hint="check the path; example programs are in programs/*.dip")
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise UserError(f"cannot read '{path}': no such file",
-                        hint="check the path; example programs are in programs/*.dip") from None
-    except IsADirectoryError:
-        raise UserError(f"cannot read '{path}': it is a directory", hint="give a .dip file") from None
+        text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         raise UserError(f"cannot read '{path}': it is not UTF-8 text ({err.reason} at byte {err.start})",
                         hint="save the program as UTF-8 text") from None
-    except OSError as err:
-        raise UserError(f"cannot read '{path}': {err.strerror or err}", hint="check the path and permissions") from None
     return parse_program(text, path, params)

@@ -16,12 +16,39 @@ from lark.exceptions import UnexpectedInput, VisitError
 
 from dipc_plus.frontend import surface as S
 from dipc_plus.errors import UserError
+from dipc_plus.execution import limits
 from dipc_plus.semantics.ir import Pos
 from dipc_plus.frontend.grammar import parser
 from dipc_plus.frontend.syntax_errors import KEYWORDS, syntax_error  # noqa: F401  (KEYWORDS is re-exported)
 
+def _check_nesting(text: str, filename: str) -> None:
+    """Refuse brackets nested past the `depth` limit before the parser builds a tree that deep."""
+    limit, depth, line, col = limits.get("depth"), 0, 1, 0
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col = line + 1, 0
+        elif ch in "([{":
+            depth += 1
+            if depth > limit:
+                raise UserError(f"brackets nested more than {limit} deep", file=filename, line=line, column=col,
+                                hint=limits.hint("depth"))
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+
+
+def _int(tok, file: str) -> int:
+    """An integer literal within the `digits` limit (a 5,000-digit literal is refused, not computed with)."""
+    text = str(tok)
+    if len(text) > limits.get("digits"):
+        raise UserError(f"the number {limits.clip(text)} has more than {limits.get('digits')} digits",
+                        file=file, line=tok.line, column=tok.column, hint=limits.hint("digits"))
+    return int(text)
+
+
 def parse_module(text: str, filename: str) -> S.Module:
     """Parse a whole .dip file; raise UserError on any syntax error."""
+    _check_nesting(text, filename)
     try:
         tree = parser().parse(text)
     except UnexpectedInput as err:
@@ -133,8 +160,8 @@ class _Build(Transformer_NonRecursive):
         if toks[0].type == "NAME":
             return (str(toks[0]), self.tpos(toks[0]))
         if len(toks) == 2:  # '-' NUMBER
-            return (-int(toks[1]), self.tpos(toks[0]))
-        return (int(toks[0]), self.tpos(toks[0]))
+            return (-_int(toks[1], self.file), self.tpos(toks[0]))
+        return (_int(toks[0], self.file), self.tpos(toks[0]))
 
     # -- statements
     def assign(self, meta, c):
@@ -202,9 +229,10 @@ class _Build(Transformer_NonRecursive):
         return S.UnOp("-", c[0], self.pos(meta))
 
     def number(self, meta, c):
-        return S.Num(int(c[0]), self.tpos(c[0]))
+        return S.Num(_int(c[0], self.file), self.tpos(c[0]))
 
     def decimal(self, meta, c):
+        _int(Token("DECIMAL", str(c[0]).replace(".", ""), line=c[0].line, column=c[0].column), self.file)
         return S.Num(Fraction(str(c[0])), self.tpos(c[0]))
 
     def true(self, meta, c):

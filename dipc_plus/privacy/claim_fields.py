@@ -15,9 +15,10 @@ import re
 from fractions import Fraction
 
 from dipc_plus.claims.claim_file import ClaimReader
-from dipc_plus.claims.formula import ARITHMETIC, Where, node_column, number_value, syntax_tree
+from dipc_plus.claims.formula import ARITHMETIC, Where, check_rational_power, node_column, number_value, syntax_tree
 from dipc_plus.decision.decide import Interval
 from dipc_plus.errors import UserError
+from dipc_plus.execution.limits import clip
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.privacy.claim_types import Budget, EpsRange, parse_event, read_rational
 from dipc_plus.privacy.log_point import rational_power, value_at_log
@@ -50,7 +51,7 @@ def read_budget(r: ClaimReader, text, program: ir.Program, key: str) -> Budget:
     params = {k: Fraction(v) for k, v in program.params.items()}
 
     def fail(msg, node=None):
-        raise where.error(f"'{text}': {msg}", None if node is None else node_column(where, text, node),
+        raise where.error(f"'{clip(text)}': {msg}", None if node is None else node_column(where, text, node),
                           hint=_BUDGET_HINT)
 
     def ev(node):
@@ -102,9 +103,7 @@ def read_budget(r: ClaimReader, text, program: ir.Program, key: str) -> Budget:
                     fail("a power of eps or of a logarithm is not linear in eps")
                 if b[2].denominator != 1:
                     fail("only integer powers of numbers are allowed", node)
-                size = a[2].numerator.bit_length() + a[2].denominator.bit_length()
-                if abs(b[2]) > 1024 or abs(b[2]) * size > 100_000:
-                    fail("this power of a number is too large", node)
+                check_rational_power(a[2], int(b[2]), lambda message, hint: fail(message, node))
                 if a[2] == 0 and b[2] < 0:
                     fail("0 to a negative power", node)
                 return (Fraction(0), {}, a[2] ** int(b[2]))

@@ -1,0 +1,62 @@
+"""Size limits on what a user file may ask for, checked while reading it.
+
+Why a module of its own: a claim or program written by someone else must not be
+able to hang the machine before any guard notices (``9**9**9`` is computed by
+the parser itself, ``(eps+1)**100000`` by the exact kernel inside one C call).
+Every reader refuses values past these limits with a located message that names
+the limit; ``--limit NAME=VALUE`` on any command raises one (see `LIMITS`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dipc_plus.errors import UserError
+
+
+@dataclass(frozen=True)
+class Limit:
+    name: str
+    default: int
+    meaning: str
+
+
+LIMITS = {lim.name: lim for lim in (
+    Limit("file_bytes", 1_000_000, "bytes in a program or claim file"),
+    Limit("digits", 60, "digits in one number of a formula or program"),
+    Limit("power", 200, "integer exponent of a power (x**n) in a formula"),
+    Limit("exp_rate", 10_000, "numerator and denominator of q in exp(q*eps) in a formula"),
+    Limit("depth", 200, "nesting depth of a formula or program expression"),
+    Limit("nodes", 5_000, "operators, names and numbers in one formula"),
+)}
+
+_current: dict[str, int] = {name: lim.default for name, lim in LIMITS.items()}
+
+
+def get(name: str) -> int:
+    """The current value of limit `name`."""
+    return _current[name]
+
+
+def set_limit(name: str, value: int) -> None:
+    if name not in LIMITS:
+        raise UserError(f"unknown limit '{name[:40]}'", hint="limits: " + ", ".join(sorted(LIMITS)))
+    if value <= 0:
+        raise UserError(f"limit {name} must be positive", hint=f"e.g. --limit {name}={LIMITS[name].default * 10}")
+    _current[name] = value
+
+
+def reset() -> None:
+    """Back to the defaults (the CLI calls this before applying --limit)."""
+    _current.update({name: lim.default for name, lim in LIMITS.items()})
+
+
+def hint(name: str) -> str:
+    """How to raise limit `name`, for an error message."""
+    return (f"the limit on {LIMITS[name].meaning} is {_current[name]}; "
+            f"raise it with --limit {name}=N if the file is trusted")
+
+
+def clip(value, width: int = 40) -> str:
+    """The first `width` characters of a value, for echoing it in a message."""
+    text = str(value)
+    return text if len(text) <= width else text[:width] + f"... ({len(text)} characters)"

@@ -1,0 +1,391 @@
+"""Reliability: hostile and malformed user files end in exit 2 with a short located message, runs
+are bounded in time and memory even inside C code, signals end every worker, outputs never replace
+inputs, --json always prints one JSON object.  Issue 15 and item 6 of issue 8; every test here
+fails on the code before the guard (commit fd4a21c).
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from dipc_plus import cli
+from dipc_plus.execution import guard
+from dipc_plus.execution.files import atomic_path, write_text
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from malformed import THEORIES, cases  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+LOCATED = re.compile(r"^\S.*?:\d+(:\d+)?: error: |^/\S+: error: ", re.M)
+SEED = 20261124
+
+
+def _balanced(depth: int) -> str:
+    return "eps" if depth == 0 else f"({_balanced(depth - 1)}+{_balanced(depth - 1)})"
+
+
+BALANCED = _balanced(13)  # 8192 leaves, nested only 13 deep
+
+
+def run(argv):
+    """main(argv) in this process: (exit, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = cli.main([str(a) for a in argv])
+        except SystemExit as exc:
+            code = exc.code
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm():
+    """Import lazily-imported modules and build the grammar once here, not in every guarded child."""
+    run(["show", ROOT / "programs/sparse.dip", "--timeout", "0", "--max-memory", "0"])
+    run(["accuracy", ROOT / "programs/sparse.dip", ROOT / "theories/sparse.toml", "--input", "q=[0,0,0]",
+         "--timeout", "0", "--max-memory", "0"])
+    run(["privacy", ROOT / "programs/laplace.dip", ROOT / "theories/laplace_privacy.toml",
+         "--timeout", "0", "--max-memory", "0"])
+
+
+def claim_with(tmp_path, theory, **replace):
+    """A copy of theories/THEORY with `key = value` lines replaced and the program path made absolute."""
+    text = (ROOT / "theories" / theory).read_text()
+    text = re.sub(r'^(path\s*=\s*")\.\./', lambda m: m.group(1) + str(ROOT) + "/", text, flags=re.M)
+    for key, value in replace.items():
+        text, n = re.subn(rf"^{key}\s*=.*$", lambda m: f"{key} = {value}", text, flags=re.M)
+        assert n == 1, key
+    path = tmp_path / f"claim_{abs(hash(str(replace)))}.toml"
+    path.write_text(text)
+    return path
+
+
+def assert_refused(code, err, limit_word=None):
+    assert code == 2, err
+    assert "Traceback" not in err
+    assert LOCATED.search(err), err
+    assert len(err) < 1000, f"{len(err)} characters of error message"
+    if limit_word:
+        assert limit_word in err, err
+
+
+# -- the reliability suite: 2000 seeded malformed files ------------------------------------------
+
+def test_malformed_programs_and_claims_end_cleanly(tmp_path):
+    program_of = {}
+    for t in THEORIES:
+        m = re.search(r'path\s*=\s*"([^"]+)"', t.read_text())
+        program_of[t.name] = str((t.parent / m.group(1)).resolve())
+    outcomes = {0: 0, 1: 0, 2: 0, "time limit": 0}
+    for k, case in enumerate(cases(SEED, 1500, 500)):
+        path = tmp_path / f"case{k}{'.dip' if case.kind == 'program' else '.toml'}"
+        path.write_text(case.text, encoding="utf-8", errors="surrogatepass")
+        if case.kind == "program":
+            argv = ["show", path]
+        else:
+            command = "privacy" if ("privacy" in case.source or "pufferfish" in case.source) else "accuracy"
+            argv = [command, program_of[case.source], path] + (["--no-progress"] if command == "accuracy" else [])
+        code, out, err = run(argv + ["--timeout", "0.5"])
+        what = f"{case.kind} {case.source}: {case.mutation!r}\n{err[:500]}"
+        assert code in (0, 1, 2), what
+        assert "Traceback" not in err and "internal error" not in err, what
+        assert len(err) < 1500, what
+        if code == 2 and "stopped after the time limit" in err:
+            outcomes["time limit"] += 1  # a mutation that left a valid claim, stopped by the guard
+            continue
+        if code == 2:
+            assert LOCATED.search(err), what
+        outcomes[code] += 1
+    # the generator really makes malformed files (and some that stay valid)
+    assert outcomes[2] > 800 and outcomes[0] > 100, outcomes
+
+
+# -- hostile sizes (issue 15's table) ------------------------------------------------------------
+
+@pytest.mark.parametrize("beta, limit", [
+    ('"(eps+1)**100000"', "power"),
+    ('"9**9**9"', "power"),
+    ('"2*m*c*exp(-alpha*eps*10**9)"', "exp_rate"),
+    ('"' + "9" * 5000 + '"', "digits"),
+    ('"' + "(" * 3000 + "eps" + ")" * 3000 + '"', "nested"),  # Python's own parser refuses at 200
+    ('"' + "+".join(["eps"] * 6000) + '"', "nested"),     # a flat sum is a deep tree
+    ('"' + BALANCED + '"', "nodes"),
+    ('"10**70"', "digits"),
+], ids=["power", "tower", "rate", "digits", "depth", "sum", "nodes", "big-power"])
+def test_hostile_formula_refused_before_work(tmp_path, beta, limit):
+    claim = claim_with(tmp_path, "sparse.toml", beta=beta)
+    code, out, err = run(["accuracy", ROOT / "programs/sparse.dip", claim, "--timeout", "20"])
+    assert_refused(code, err, limit if limit == "nested" else f"--limit {limit}=")
+    assert re.search(r":19:\d+: error", err), err  # the beta line
+
+
+@pytest.mark.parametrize("budget", ['"9**9**9*eps"', '"10**5000*eps"', '"' + "9" * 5000 + '*eps"',
+                                    '"eps*ln(' + "(" * 500 + "2" + ")" * 500 + ')"'], ids=["tower", "power", "digits", "depth"])
+def test_hostile_budget_refused(tmp_path, budget):
+    claim = claim_with(tmp_path, "laplace_privacy.toml", budget=budget)
+    code, out, err = run(["privacy", ROOT / "programs/laplace.dip", claim, "--timeout", "20"])
+    assert_refused(code, err)
+
+
+@pytest.mark.parametrize("field, value", [
+    ("eps", '"(0, 1/0)"'), ("eps", '"[1/0, 2]"'), ("budget", '"eps/0"'), ("budget", '"eps*ln(1/0)"'),
+    ("eps", '"ln(0)"'), ("bound", '"1/0"'), ("budget", "1"), ("eps", "[1, 2]"), ("bound", '"x"'),
+])
+def test_divisions_by_zero_and_wrong_types_in_claims(tmp_path, field, value):
+    """Issue 8.6: ZeroDivisionError and `int + str` tracebacks from malformed claims."""
+    claim = claim_with(tmp_path, "laplace_privacy.toml", **{field: value})
+    code, out, err = run(["privacy", ROOT / "programs/laplace.dip", claim, "--timeout", "20"])
+    assert_refused(code, err)
+
+
+def test_device_as_program_path_in_claim(tmp_path):
+    claim = claim_with(tmp_path, "sparse.toml", path='"/dev/zero"')
+    code, out, err = run(["accuracy", ROOT / "programs/sparse.dip", claim, "--timeout", "20"])
+    assert_refused(code, err, "not a regular file")
+
+
+@pytest.mark.parametrize("make", ["device", "fifo", "directory", "too_big"])
+def test_inputs_must_be_small_regular_files(tmp_path, make):
+    extra = []
+    if make == "device":
+        path = "/dev/zero"
+    elif make == "fifo":
+        path = tmp_path / "fifo.dip"
+        os.mkfifo(path)
+    elif make == "directory":
+        path = tmp_path
+    else:
+        path = tmp_path / "big.dip"
+        path.write_text((ROOT / "programs/sparse.dip").read_text())
+        extra = ["--limit", "file_bytes=100"]
+    code, out, err = run(["show", path, "--timeout", "20"] + extra)
+    assert_refused(code, err)
+    if make == "too_big":
+        assert "--limit file_bytes=" in err
+
+
+@pytest.mark.parametrize("text, limit", [
+    ("param k = " + "9" * 5000, "digits"),
+    ("param k = " + "(" * 3000 + "1" + ")" * 3000, "depth"),
+], ids=["digits", "depth"])
+def test_hostile_program_refused(tmp_path, text, limit):
+    program = tmp_path / "hostile.dip"
+    program.write_text(text + "\ninput q: real[1]\noutput out: real[1]\nout[1] <- Lap(eps, q[1])\n")
+    code, out, err = run(["show", program, "--timeout", "20"])
+    assert_refused(code, err, f"--limit {limit}=")
+
+
+# -- the guard: time and memory, even inside one C call ------------------------------------------
+
+def test_timeout_stops_a_long_c_call():
+    """One call into GMP/FLINT that runs for minutes: a Python timer could not interrupt it."""
+    from flint import fmpz
+    stops = []
+    code = guard.run_guarded(lambda: int(fmpz(7) ** (4 * 10 ** 9) > 0), timeout=1.0, max_memory=None,
+                             on_stop=lambda s: stops.append(s) or s.exit)
+    assert code == 2 and "time limit" in stops[0].message
+
+
+def test_memory_limit_stops_an_allocation():
+    stops = []
+    code = guard.run_guarded(lambda: len(bytearray(6 << 30)), timeout=30, max_memory=1 << 30,
+                             on_stop=lambda s: stops.append(s) or s.exit)
+    assert code == 2 and "memory limit" in stops[0].message
+
+
+def test_cli_timeout_with_a_raised_limit(tmp_path):
+    """--limit lets a trusted heavy formula through; --timeout then ends the run with exit 2."""
+    claim = claim_with(tmp_path, "sparse.toml", beta='"(eps+1)**100000"')
+    code, out, err = run(["accuracy", ROOT / "programs/sparse.dip", claim, "--limit", "power=1000000",
+                          "--timeout", "2", "--no-progress"])
+    assert code == 2 and "time limit of 2 s" in err and "Traceback" not in err, err
+
+
+def test_options_are_checked():
+    for argv, word in ((["--timeout", "-1"], "--timeout"), (["--max-memory", "lots"], "--max-memory"),
+                       (["--max-memory", "1M"], "--max-memory"), (["--limit", "power"], "--limit"),
+                       (["--limit", "nope=3"], "unknown limit")):
+        code, out, err = run(["show", ROOT / "programs/sparse.dip"] + argv)
+        assert code == 2 and word in err, err
+
+
+def test_help_shows_the_defaults():
+    code, out, err = run(["accuracy", "--help"])
+    assert code == 0
+    assert f"default {guard.DEFAULT_TIMEOUT:g}" in out and "--max-memory" in out and "--limit" in out
+
+
+# -- signals, pipes ------------------------------------------------------------------------------
+
+def _children(pid: int) -> set[int]:
+    """Every descendant of `pid`, read from /proc."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {p for p, pp in parents.items() if pp in frontier} - found
+        found |= frontier
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_signal_during_jobs_run_ends_every_worker(sig, code):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "dipc_plus", "accuracy", "programs/noisy_max.dip", "theories/noisy_max.toml",
+         "--set", "m=7", "--jobs", "2", "--no-progress", "--timeout", "300"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        seen = set()
+        while time.monotonic() < deadline and len(seen) < 3:  # the guarded child and two workers
+            seen = _children(proc.pid)
+            time.sleep(0.1)
+        assert len(seen) >= 3, "the --jobs 2 workers never started"
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == code, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    time.sleep(0.2)
+    assert not [p for p in seen if _alive(p)], "workers left behind"
+
+
+def test_closed_pipe_ends_quietly():
+    r, w = os.pipe()
+    os.close(r)  # like `dipc ... | head` after head has exited
+    proc = subprocess.run([sys.executable, "-m", "dipc_plus", "show", "programs/sparse.dip"], cwd=ROOT,
+                          stdout=w, stderr=subprocess.PIPE, text=True, timeout=120)
+    os.close(w)
+    assert proc.stderr == "" and proc.returncode == cli.EXIT_BROKEN_PIPE, proc.stderr
+
+
+# -- outputs never replace inputs ----------------------------------------------------------------
+
+def test_dtmc_output_over_the_program_is_refused(tmp_path):
+    program = tmp_path / "x.dip"
+    program.write_text((ROOT / "programs/sparse.dip").read_text())
+    before = program.read_text()
+    code, out, err = run(["dtmc", program, "--input", "q=[-1,0,1]", "-o", program])
+    assert code == 2 and "input of this run" in err
+    assert program.read_text() == before
+    link = tmp_path / "link.dip"
+    link.symlink_to(program)
+    code, out, err = run(["dtmc", program, "--input", "q=[-1,0,1]", "-o", link])
+    assert code == 2 and program.read_text() == before
+
+
+@pytest.mark.parametrize("argv", [
+    ["plot", "programs/sparse.dip", "CLAIM", "--input", "q=[-1,-1,1]", "-o", "CLAIM"],
+    ["privacy-loss", "programs/laplace.dip", "CLAIM", "--plot", "programs/laplace.dip"],
+])
+def test_figures_never_replace_inputs(tmp_path, argv):
+    theory = "sparse.toml" if "sparse" in argv[1] else "laplace_privacy.toml"
+    claim = claim_with(tmp_path, theory)
+    before = {p: Path(p).read_bytes() for p in (claim, ROOT / argv[1])}
+    argv = [str(claim) if a == "CLAIM" else (str(ROOT / a) if a.startswith("programs/") else a) for a in argv]
+    code, out, err = run(argv)
+    assert code == 2 and "input of this run" in err, err
+    assert {p: Path(p).read_bytes() for p in before} == before
+
+
+def test_outputs_are_atomic(tmp_path):
+    target = tmp_path / "out.dot"
+    target.write_text("old")
+    with pytest.raises(RuntimeError):
+        with atomic_path(target) as tmp:
+            Path(tmp).write_text("half")
+            raise RuntimeError("crash while writing")
+    assert target.read_text() == "old" and os.listdir(tmp_path) == ["out.dot"]
+    write_text(target, "new")
+    assert target.read_text() == "new" and os.listdir(tmp_path) == ["out.dot"]
+
+
+def test_dtmc_writes_its_output(tmp_path):
+    out_path = tmp_path / "chain.dot"
+    code, out, err = run(["dtmc", ROOT / "programs/sparse.dip", "--input", "q=[-1,0,1]", "-o", out_path])
+    assert code == 0 and out_path.read_text().startswith("digraph")
+
+
+# -- --json, --jobs, internal errors, --version --------------------------------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["accuracy", "programs/sparse.dip", "theories/nothing.toml", "--json"],
+    ["accuracy", "programs/sparse.dip", "theories/sparse.toml", "--json", "--kappa", "x"],
+    ["privacy", "programs/laplace.dip", "BAD", "--json"],
+])
+def test_json_errors_are_one_object(tmp_path, argv):
+    bad = claim_with(tmp_path, "laplace_privacy.toml", budget='"eps/0"')
+    argv = [str(bad) if a == "BAD" else (str(ROOT / a) if "/" in a else a) for a in argv]
+    code, out, err = run(argv)
+    obj = json.loads(out)
+    assert code == 2 and obj["exit"] == 2 and obj["error"]["message"]
+    assert set(obj["error"]) == {"file", "line", "column", "message", "hint"}
+    if "BAD" in str(argv) or argv[2] == str(bad):
+        assert obj["error"]["line"] is not None
+
+
+def test_jobs_capped_at_cores():
+    code, out, err = run(["accuracy", ROOT / "programs/sparse.dip", ROOT / "theories/sparse.toml",
+                          "--input", "q=[-1,-1,1]", "--jobs", "4096", "--no-progress"])
+    assert code == 0 and "--jobs 4096 capped at" in err, err
+
+
+def test_internal_error_is_exit_3_with_details(monkeypatch):
+    from dipc_plus.decision.decide import CertificationError
+
+    def broken(args):
+        raise CertificationError("could not certify")
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, __import__("argparse")._SubParsersAction))
+    for name in ("show", "accuracy"):
+        monkeypatch.setattr(sub.choices[name], "_defaults", {**sub.choices[name]._defaults, "func": broken})
+    code, out, err = run(["show", ROOT / "programs/sparse.dip"])
+    assert code == cli.EXIT_INTERNAL and len(err.strip().splitlines()) == 1
+    assert err.startswith("internal error: CertificationError") and "please report" in err
+    details = re.search(r"details: (\S+)\)", err).group(1)
+    assert "could not certify" in Path(details).read_text()
+    os.unlink(details)
+    code, out, err = run(["accuracy", ROOT / "programs/sparse.dip", ROOT / "theories/sparse.toml", "--json"])
+    assert code == 3 and json.loads(out)["exit"] == 3
+    os.unlink(re.search(r"details: (\S+)$", json.loads(out)["error"]["hint"]).group(1))
+
+
+def test_version():
+    code, out, err = run(["--version"])
+    assert code == 0 and out.startswith("dipc ")
+
+
+def test_a_command_module_that_fails_to_import_is_not_skipped(monkeypatch):
+    monkeypatch.setattr(cli, "COMMANDS", cli.COMMANDS + ["no_such_command"])
+    cli.build_parser.cache_clear()
+    try:
+        with pytest.raises(ModuleNotFoundError):
+            cli.build_parser()
+    finally:
+        cli.build_parser.cache_clear()
