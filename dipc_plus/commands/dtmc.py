@@ -15,7 +15,7 @@ import sys
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.export import to_dot, to_prism
 from dipc_plus.semantics.distribution import build_chain
-from dipc_plus.commands.prob import add_common_arguments, inputs_text, load, parse_at
+from dipc_plus.commands.common import add_program_input_arguments, inputs_text, load_program_input, parse_eps_values
 
 EXAMPLE = """\
 examples:
@@ -39,7 +39,7 @@ def register(subparsers) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_common_arguments(parser)
+    add_program_input_arguments(parser)
     parser.add_argument("--format", choices=("dot", "prism"), default="dot", help="output format (default dot)")
     parser.add_argument("--full", action="store_true",
                         help="one state per statement (the paper's chain) instead of one per random choice")
@@ -48,11 +48,11 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    points = parse_at(args.at)
+    points = parse_eps_values(args.at)
     if len(points) > 1:
         raise UserError("dtmc export takes at most one --at", hint="give a single --at eps=VALUE")
     at = points[0] if points else None
-    program, env, given = load(args)
+    program, env, given = load_program_input(args)
     chain = build_chain(program, env, max_states=args.max_states, compress=not args.full)
     header = f"{program.name} at {inputs_text(program, given)}"
     if program.params:

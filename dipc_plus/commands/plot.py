@@ -14,7 +14,7 @@ import os
 
 from dipc_plus.errors import UserError
 from dipc_plus.accuracy.plot import plot_claim
-from dipc_plus.commands.accuracy import add_claim_arguments, check_kappa, load
+from dipc_plus.commands.common import add_accuracy_arguments, check_kappa, load_accuracy
 
 EXAMPLE = """\
 example:
@@ -31,7 +31,7 @@ def register(subparsers) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_claim_arguments(parser)
+    add_accuracy_arguments(parser)
     parser.add_argument("-o", "--output", required=True, metavar="FILE",
                         help="the figure to write (.png, .pdf or .svg)")
     parser.add_argument("--kappa", type=int, default=1, metavar="K", help="draw beta/K (default 1)")
@@ -58,7 +58,7 @@ def run(args) -> int:
         raise UserError("--simulate must be >= 0", hint="use e.g. --simulate 100000")
     if args.eps_max is not None and not args.eps_max > 0:
         raise UserError("--eps-max must be positive", hint="use e.g. --eps-max 10")
-    checker, points = load(args)
+    checker, points = load_accuracy(args)
     data = plot_claim(checker, points[0], args.output, kappa=kappa, eps_max=args.eps_max, log=args.log,
                       simulate=args.simulate, dpi=args.dpi)
     failed = [c.report for c in data.curves if c.report.verdict == "refuted"]

@@ -11,11 +11,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 
-from dipc_plus.semantics import inputs as inputs_mod
-from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
-from dipc_plus.errors import UserError
+from dipc_plus.commands.common import add_privacy_arguments, load_privacy
 
 EXAMPLE = """\
 examples:
@@ -39,46 +36,13 @@ def register(subparsers) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_claim_arguments(parser)
+    add_privacy_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object (schema: docs/claims.md)")
     parser.set_defaults(func=run)
 
 
-def add_claim_arguments(parser) -> None:
-    parser.add_argument("program", metavar="PROGRAM", help="the .dip program (must be the claim's program)")
-    parser.add_argument("claim", metavar="CLAIM", help="a claim file with a [privacy] table")
-    parser.add_argument("--set", action="append", metavar="NAME=VALUE",
-                        help="override a parameter of the program and claim, e.g. --set n=12")
-    parser.add_argument("--no-structure", action="store_true",
-                        help="one Markov chain per input: no independent components, kernel chains or symmetry "
-                             "(for measurements)")
-    parser.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
-                        help=f"refuse Markov chains with more than N states (default {DEFAULT_MAX_STATES})")
-
-
-def load(args):
-    """The privacy claim named on the command line (a DPClaim or PufferfishClaim)."""
-    from dipc_plus.privacy.claim import load_privacy_claim
-    if args.max_states <= 0:
-        raise UserError("--max-states must be positive", hint="use e.g. --max-states 200000")
-    params = inputs_mod.parse_params(args.set)
-    if not os.path.exists(args.program):
-        raise UserError(f"cannot read the program: no file {args.program}", hint="give the path of a .dip file")
-    if not os.path.exists(args.claim):
-        raise UserError(f"cannot read the claim file: no file {args.claim}",
-                        hint="claims live in theories/*_privacy.toml")
-    claim = load_privacy_claim(args.claim, params)
-    program_path = claim.program.source
-    if not os.path.exists(program_path) or not os.path.samefile(args.program, program_path):
-        raise UserError(f"the claim is about {os.path.relpath(program_path)}, not {args.program}",
-                        file=args.claim,
-                        hint=f"run it with PROGRAM = {os.path.relpath(program_path)}, or copy the claim and change "
-                             f"its [program] path")
-    return claim
-
-
 def run(args) -> int:
-    claim = load(args)
+    claim = load_privacy(args)
     structure = False if args.no_structure else None
     if claim.kind == "pufferfish":
         from dipc_plus.privacy.pufferfish import check_pufferfish

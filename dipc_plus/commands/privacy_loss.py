@@ -16,7 +16,7 @@ import json
 import math
 
 from dipc_plus.errors import UserError
-from dipc_plus.commands.privacy import add_claim_arguments, load
+from dipc_plus.commands.common import add_privacy_arguments, load_privacy
 
 EXAMPLE = """\
 examples:
@@ -39,7 +39,7 @@ def register(subparsers) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_claim_arguments(parser)
+    add_privacy_arguments(parser)
     parser.add_argument("--plot", metavar="FILE", help="also plot L(eps) and the claimed budget to FILE (.png/.pdf)")
     parser.add_argument("--attack", action="store_true",
                         help="(Pufferfish claims) the Bayes-optimal adversary's success and advantage per scenario")
@@ -48,7 +48,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    claim = load(args)
+    claim = load_privacy(args)
     if claim.kind == "pufferfish":
         return _pufferfish(args, claim)
     if args.attack:

@@ -17,6 +17,7 @@ from dipc_plus.semantics import ir
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, _show_value, format_atom, format_linform
 from dipc_plus.errors import UserError
+from dipc_plus.commands.common import add_program_input_arguments, inputs_text, load_program_input, parse_eps_values
 from dipc_plus.semantics.distribution import Distribution, ball_text, build_chain, certified, distribution_of_chain, group_outputs
 
 EXAMPLE = """\
@@ -41,70 +42,19 @@ def register(subparsers) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_common_arguments(parser)
+    add_program_input_arguments(parser)
     parser.add_argument("--latex", action="store_true", help="print the probabilities as LaTeX")
     parser.add_argument("--json", action="store_true", help="print the result as JSON (exact values as strings)")
     parser.set_defaults(func=run)
-
-
-def add_common_arguments(parser) -> None:
-    parser.add_argument("program", metavar="PROGRAM", help="a .dip file")
-    parser.add_argument("--input", action="append", metavar="NAME=VALUE",
-                        help="an input value, e.g. --input q=[-1,0,0] (repeat for each input)")
-    parser.add_argument("--set", action="append", metavar="NAME=VALUE",
-                        help="override a parameter, e.g. --set m=3")
-    parser.add_argument("--at", action="append", metavar="eps=VALUE",
-                        help="also evaluate at this eps (a rational such as 27/82 or 0.5), as a certified "
-                             "interval; repeat for several values")
-    parser.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
-                        help=f"stop with an error when the Markov chain has more than N states "
-                             f"(default {DEFAULT_MAX_STATES})")
-
-
-def parse_at(items) -> list[Fraction]:
-    """--at eps=27/82 (or --at 27/82) -> [Fraction(27, 82)]."""
-    out = []
-    for item in items or []:
-        text = item.strip()
-        if "=" in text:
-            name, _, text = text.partition("=")
-            if name.strip() not in ("eps", "ε"):
-                raise UserError(f"--at {item}: only eps can be given a value here",
-                                hint="write --at eps=27/82")
-        value = inputs_mod.parse_scalar(text, "--at")
-        if not isinstance(value, Fraction) or value <= 0:
-            raise UserError(f"--at {item}: eps must be a positive number", hint="write --at eps=27/82 or --at eps=0.5")
-        out.append(value)
-    return out
-
-
-def load(args):
-    """(program, flat inputs) from the command line."""
-    if args.max_states <= 0:
-        raise UserError("--max-states must be positive", hint="use e.g. --max-states 200000")
-    params = inputs_mod.parse_params(args.set)
-    given = inputs_mod.parse_assignments(args.input, "--input")
-    from dipc_plus.frontend.load import load_program
-    program = load_program(args.program, params)
-    env = inputs_mod.bind_inputs(program, given)
-    return program, env, given
 
 
 def outcome_text(dist: Distribution, outcome) -> str:
     return dist.describe(outcome)
 
 
-def inputs_text(program: ir.Program, given: dict) -> str:
-    def show(v):
-        if isinstance(v, list):
-            return "[" + ",".join(show(x) for x in v) + "]"
-        return _show_value(v)
-    return ", ".join(f"{k}={show(v)}" for k, v in given.items()) or "(no inputs)"
-
-
 def run(args) -> int:
-    points = parse_at(args.at)
-    program, env, given = load(args)
+    points = parse_eps_values(args.at)
+    program, env, given = load_program_input(args)
     t0 = time.perf_counter()
     chain = build_chain(program, env, max_states=args.max_states)
     dist = distribution_of_chain(chain)

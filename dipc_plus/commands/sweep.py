@@ -16,7 +16,7 @@ import json
 
 from dipc_plus.errors import UserError
 from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, sweep, sweep_text
-from dipc_plus.commands.accuracy import add_claim_arguments, load
+from dipc_plus.commands.common import add_accuracy_arguments, load_accuracy
 
 EXAMPLE = """\
 examples:
@@ -36,7 +36,7 @@ def register(subparsers) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_claim_arguments(parser)
+    add_accuracy_arguments(parser)
     parser.add_argument("--kappa-max", type=int, default=DEFAULT_KAPPA_MAX, metavar="N",
                         help=f"report at most N as the best kappa (default {DEFAULT_KAPPA_MAX})")
     parser.add_argument("--digits", type=int, default=DEFAULT_DIGITS, metavar="D",
@@ -51,7 +51,7 @@ def run(args) -> int:
         raise UserError(f"--kappa-max must be at least 1, not {args.kappa_max}", hint="use e.g. --kappa-max 100")
     if not 1 <= args.digits <= 60:
         raise UserError(f"--digits must be between 1 and 60, not {args.digits}", hint="use e.g. --digits 10")
-    checker, points = load(args)
+    checker, points = load_accuracy(args)
     result = sweep(checker, kappa_max=args.kappa_max, digits=args.digits, points=points,
                    progress=not args.no_progress and not args.json, jobs=args.jobs)
     if args.json:
