@@ -123,13 +123,30 @@ def plot_data(checker: AccuracyChecker, u: Mapping, *, kappa: int = 1, eps_max: 
     return PlotData(xs, curves, title, kappa)
 
 
-def draw(data: PlotData, path: str, *, log: bool = False, dpi: int = 150) -> None:
-    """Write the figure (PNG, PDF or SVG by the file's extension) with matplotlib's Agg canvas."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
+def failure_hidden_on_linear(data: PlotData, share: float = 0.02) -> bool:
+    """True when a linear probability axis [0, 1] would flatten what matters onto the axis:
+    where P[error] is above the bound both curves stay under `share` of the axis, or (no
+    failure) P[error] never reaches `share` at all.  Then the log scale shows it."""
+    curves = [c for c in data.curves if c.report.applies]
+    if not curves:
+        return False
+    for c in curves:
+        above = c.p_error > c.bound
+        if above.any():
+            return bool(np.nanmax(c.p_error[above]) < share)
+    return all(np.nanmax(c.p_error) < share for c in curves if np.isfinite(c.p_error).any())
+
+
+def figure(data: PlotData, *, log: bool | None = None):
+    """The figure as a matplotlib Figure (not attached to pyplot: nothing global is touched).
+
+    log=None chooses the logarithmic probability axis when the failure (or the whole
+    error curve) would be invisible on the linear one (`failure_hidden_on_linear`)."""
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(9, 7.5), layout="constrained")
-    FigureCanvasAgg(fig)
+    if log is None:
+        log = failure_hidden_on_linear(data)
+    fig = Figure(figsize=(11, 7.5), layout="constrained")
     top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=[3, 2])
     xs = data.eps
     beta_name = "beta" if data.kappa == 1 else f"beta/{data.kappa}"
@@ -191,7 +208,8 @@ def draw(data: PlotData, path: str, *, log: bool = False, dpi: int = 150) -> Non
     top.set_ylabel("probability")
     top.set_title(data.title, fontsize=10)
     top.grid(alpha=0.3)
-    top.legend(fontsize=8, loc="center right" if not log else "lower left")
+    # legends outside the data: to the right of the axes
+    top.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     bottom.axhline(data.kappa, color="black", lw=1)
     bottom.text(xs[-1], data.kappa, f"  kappa = {data.kappa}: the claim holds where the ratio is above",
                 va="bottom", ha="right", fontsize=8)
@@ -209,13 +227,22 @@ def draw(data: PlotData, path: str, *, log: bool = False, dpi: int = 150) -> Non
     bottom.set_ylabel("beta / P[error]")
     bottom.grid(alpha=0.3)
     if bottom.get_legend_handles_labels()[0]:
-        bottom.legend(fontsize=8, loc="upper left")
+        bottom.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     bottom.set_xlim(0, xs[-1])
+    return fig
+
+
+def draw(data: PlotData, path: str, *, log: bool | None = None, dpi: int = 150) -> None:
+    """Write the figure (PNG, PDF or SVG by the file's extension) with matplotlib's Agg canvas
+    (headless, without switching pyplot's backend)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    fig = figure(data, log=log)
+    FigureCanvasAgg(fig)
     fig.savefig(path, dpi=dpi)
 
 
 def plot_claim(checker: AccuracyChecker, u: Mapping, path: str, *, kappa: int = 1, eps_max: float | None = None,
-               log: bool = False, simulate: int = 0, seed: int = 0, dpi: int = 150) -> PlotData:
+               log: bool | None = None, simulate: int = 0, seed: int = 0, dpi: int = 150) -> PlotData:
     """Compute and draw; returns the data drawn (for tests and notebooks)."""
     data = plot_data(checker, u, kappa=kappa, eps_max=eps_max, simulate=simulate, seed=seed)
     draw(data, path, log=log, dpi=dpi)

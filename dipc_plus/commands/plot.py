@@ -37,7 +37,11 @@ def register(subparsers) -> None:
     parser.add_argument("--kappa", type=int, default=1, metavar="K", help="draw beta/K (default 1)")
     parser.add_argument("--eps-max", type=float, default=None, metavar="X",
                         help="right end of the eps axis (default: chosen to show the interesting part)")
-    parser.add_argument("--log", action="store_true", help="logarithmic probability axis")
+    scale = parser.add_mutually_exclusive_group()
+    scale.add_argument("--log", dest="log", action="store_const", const=True, default=None,
+                       help="logarithmic probability axis (default: chosen when the failure would be invisible "
+                            "on the linear axis)")
+    scale.add_argument("--linear", dest="log", action="store_const", const=False, help="linear probability axis")
     parser.add_argument("--simulate", type=int, default=0, metavar="N",
                         help="add Monte Carlo estimates (N runs each, 99%% intervals) at 8 values of eps")
     parser.add_argument("--dpi", type=int, default=150, help="resolution of a PNG (default 150)")

@@ -154,33 +154,6 @@ def _eps_point(claim) -> str:
 
 
 def plot_loss(result, path: str) -> None:
-    """L(eps) (from the exact closed forms, in floating point for drawing only) and the budget."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    claim = result.claim
-    fig, ax = plt.subplots(figsize=(6, 4))
-    I = claim.eps.interval
-    if result.infinite is not None or result.point_ratio is not None or I is None:
-        raise UserError("nothing to plot: the loss is infinite or claimed at a single eps",
-                        hint="plot a claim with an eps interval")
-    lo = float(I.lo) if I.lo > 0 else 0.01
-    hi = float(I.hi) if I.hi is not None else max(5.0, 4 * lo)
-    xs = [lo + (hi - lo) * i / 400 for i in range(401)]
-    if result.constant is not None:
-        ys = [math.log(result.constant)] * len(xs)
-    else:
-        ys = []
-        for x in xs:
-            vals = [pc.candidate.ratio(x) for pc in result.pieces]
-            ys.append(math.log(max(vals)))
-    ax.plot(xs, ys, label="tight loss L(eps)")
-    b = claim.budget
-    ax.plot(xs, [float(b.k) * x + math.log(b.factor) for x in xs], "--", label=f"claimed budget {b}")
-    ax.set_xlabel("eps")
-    ax.set_ylabel("privacy loss")
-    ax.set_title(f"{claim.program.name}: tight privacy loss")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    """L(eps) beside the claimed budget, written to `path` (privacy.loss_plot)."""
+    from dipc_plus.privacy.loss_plot import save_loss_figure
+    save_loss_figure(result, path)
