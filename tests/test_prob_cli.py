@@ -72,13 +72,15 @@ def test_prob_prints_closed_forms_certified_values_and_the_identity(capsys):
         assert abs(mid - noisy_max_quad([-1.0, 0.0, 0.0], i, 27 / 82)) < 1e-9
 
 
-def test_prob_json_has_exact_strings(capsys):
+def test_prob_json_has_exact_values(capsys):
+    """docs/json.md: numbers are integers or "p/q" strings; closed forms are strings."""
     code, out, _ = run(capsys, "prob", SPARSE, "--set", "m=3", "--set", "c=2", "--input", "q=[1,-1,0]",
                        "--json", "--at", "eps=1/2")
     assert code == 0
     report = json.loads(out)
     assert report["sums_to_one"] is True and report["sum"] == "1"
-    assert report["params"]["c"] == "2"
+    assert report["params"]["c"] == 2 and report["params"]["m"] == 3
+    assert report["inputs"]["q"] == [1, -1, 0]
     prog = dipc_plus.load(SPARSE, m=3, c=2)
     dist = prog.distribution(q=[1, -1, 0])
     assert len(report["outcomes"]) == len(dist)

@@ -16,10 +16,9 @@ overrides parameters of both.
 from __future__ import annotations
 
 import argparse
-import json
 
 from dipc_plus.accuracy.check import AccuracyResult, env_text, fmt_q
-from dipc_plus.commands.common import add_accuracy_arguments, check_kappa, load_accuracy
+from dipc_plus.commands.common import add_accuracy_arguments, check_kappa, load_accuracy, print_json
 
 EXAMPLE = """\
 examples:
@@ -62,7 +61,7 @@ def run(args) -> int:
     result = checker.run(points, kappa, progress=not args.no_progress and not args.json, stop_at_first=args.first,
                          jobs=args.jobs)
     if args.json:
-        print(json.dumps(result.to_json(), indent=2))
+        print_json(result.to_json(), checker.program)
     else:
         print(text_report(result, verbose=args.verbose or points is not None))
     return 0 if result.verdict == "verified" else 1

@@ -44,8 +44,8 @@ def check_same_program(program: str | None, claim_path: str, claim_file: str) ->
         raise UserError(f"cannot read the program: no file {program}", hint="give the path of a .dip file")
     if not os.path.exists(claim_path) or not os.path.samefile(program, claim_path):
         raise UserError(f"the claim is about {os.path.relpath(claim_path)}, not {program}", file=claim_file,
-                        hint=f"leave PROGRAM out (the claim names it), or copy the claim and change its "
-                             f"[program] path to check another program")
+                        hint="leave PROGRAM out (the claim names it), or copy the claim and change its "
+                             "[program] path to check another program")
 
 
 def check_max_states(value: int) -> None:
@@ -181,3 +181,36 @@ def inputs_text(program, given: dict) -> str:
             return "[" + ",".join(show(x) for x in v) + "]"
         return _show_value(v)
     return ", ".join(f"{k}={show(v)}" for k, v in given.items()) or "(no inputs)"
+
+
+# --------------------------------------------------------------------------- JSON (docs/json.md)
+
+def conventional_json(out: dict, program=None) -> dict:
+    """One JSON convention across commands (docs/json.md): "program" is the program's name and
+    "program_path" its file, whichever stage built the object."""
+    if program is not None and isinstance(out, dict):
+        source = getattr(program, "source", None)
+        out["program"] = program.name
+        if source:
+            out["program_path"] = source
+    return out
+
+
+def json_number(value):
+    """An exact number for JSON: an integer as a number, any other rational as a "p/q" string
+    (JSON has no exact rationals and a float would not be the value)."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [json_number(v) for v in value]
+    if isinstance(value, dict):
+        return {k: json_number(v) for k, v in value.items()}
+    if isinstance(value, (int, Fraction)):
+        q = Fraction(value)
+        return q.numerator if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+    return str(value)
+
+
+def print_json(out: dict, program=None) -> None:
+    import json
+    print(json.dumps(conventional_json(out, program), indent=2))

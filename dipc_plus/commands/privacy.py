@@ -10,9 +10,8 @@ re-checked by an independent evaluation; 2: a usage or input error.
 from __future__ import annotations
 
 import argparse
-import json
 
-from dipc_plus.commands.common import add_privacy_arguments, load_privacy
+from dipc_plus.commands.common import add_privacy_arguments, load_privacy, print_json
 
 EXAMPLE = """\
 examples:
@@ -51,7 +50,7 @@ def run(args) -> int:
         from dipc_plus.privacy.dp import check_dp
         result = check_dp(claim, structure=structure, max_states=args.max_states)
     if args.json:
-        print(json.dumps(result.to_json(), indent=2))
+        print_json(result.to_json(), claim.program)
     else:
         print(result.report() if hasattr(result, "report") else text_report(result))
     return 0 if result.verdict == "verified" else 1

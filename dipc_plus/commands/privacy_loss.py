@@ -12,11 +12,10 @@ adversary's success and advantage for each scenario.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 
 from dipc_plus.errors import UserError
-from dipc_plus.commands.common import add_privacy_arguments, load_privacy
+from dipc_plus.commands.common import add_privacy_arguments, load_privacy, print_json
 
 EXAMPLE = """\
 examples:
@@ -60,7 +59,7 @@ def run(args) -> int:
     if args.plot:
         plot_loss(result, args.plot)
     if args.json:
-        print(json.dumps(result.to_json(), indent=2))
+        print_json(result.to_json(), claim.program)
     else:
         print(text_report(result))
     return 0
@@ -77,7 +76,7 @@ def _pufferfish(args, claim) -> int:
         out = result.to_json()
         if attack is not None:
             out["attack"] = [a.to_json() for a in attack]
-        print(json.dumps(out, indent=2))
+        print_json(out, claim.program)
     else:
         print(result.report())
         if attack is not None:

@@ -12,12 +12,9 @@ import json
 import time
 from fractions import Fraction
 
-from dipc_plus.semantics import inputs as inputs_mod
-from dipc_plus.semantics import ir
 from dipc_plus.exact.linear import LinForm
-from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, _show_value, format_atom, format_linform
-from dipc_plus.errors import UserError
-from dipc_plus.commands.common import add_program_input_arguments, inputs_text, load_program_input, parse_eps_values
+from dipc_plus.semantics.dtmc import format_atom, format_linform
+from dipc_plus.commands.common import add_program_input_arguments, inputs_text, json_number, load_program_input, parse_eps_values
 from dipc_plus.semantics.distribution import Distribution, ball_text, build_chain, certified, distribution_of_chain, group_outputs
 
 EXAMPLE = """\
@@ -104,11 +101,9 @@ def text_report(dist, chain, given, points, total, ok, seconds, latex=False) -> 
 def json_report(dist, chain, given, points, total, ok, seconds) -> dict:
     def value_json(v):
         if isinstance(v, LinForm):
-            return {"noise": {f"N{i}": str(c) for i, c in v.coeffs}, "constant": str(v.const),
+            return {"noise": {f"N{i}": json_number(c) for i, c in v.coeffs}, "constant": json_number(v.const),
                     "text": format_linform(v)}
-        if isinstance(v, Fraction):
-            return str(v)
-        return v
+        return json_number(v)
 
     outcomes = []
     for outcome, p in dist.items():
@@ -121,11 +116,11 @@ def json_report(dist, chain, given, points, total, ok, seconds) -> dict:
         if points:
             entry["at"] = {str(eps): _ball(p, eps) for eps in points}
         outcomes.append(entry)
-    noises = {f"N{i}": {"kind": n.kind, "rate": str(n.rate)} for i, n in dist.noises.items()}
+    noises = {f"N{i}": {"kind": n.kind, "rate": json_number(n.rate)} for i, n in dist.noises.items()}
     return {
         "program": dist.program.name,
-        "params": {k: str(v) for k, v in dist.program.params.items()},
-        "inputs": _jsonable(given),
+        "params": {k: json_number(v) for k, v in dist.program.params.items()},
+        "inputs": json_number(given),
         "chain": {"states": chain.stats.states, "transitions": chain.stats.edges, "exits": chain.stats.exits},
         "noises": noises,
         "outcomes": outcomes,
@@ -138,13 +133,3 @@ def json_report(dist, chain, given, points, total, ok, seconds) -> dict:
 def _latex(p) -> str:
     import sympy
     return sympy.latex(p.to_sympy())
-
-
-def _jsonable(value):
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, Fraction):
-        return str(value)
-    return value

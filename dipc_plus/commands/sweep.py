@@ -12,11 +12,10 @@ is refuted, 2 on a usage or input error.
 from __future__ import annotations
 
 import argparse
-import json
 
 from dipc_plus.errors import UserError
 from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, sweep, sweep_text
-from dipc_plus.commands.common import add_accuracy_arguments, load_accuracy
+from dipc_plus.commands.common import add_accuracy_arguments, load_accuracy, print_json
 
 EXAMPLE = """\
 examples:
@@ -55,7 +54,7 @@ def run(args) -> int:
     result = sweep(checker, kappa_max=args.kappa_max, digits=args.digits, points=points,
                    progress=not args.no_progress and not args.json, jobs=args.jobs)
     if args.json:
-        print(json.dumps(result.to_json(full=args.reports), indent=2))
+        print_json(result.to_json(full=args.reports), checker.program)
     else:
         print(sweep_text(result))
     return 0 if result.verdict == "verified" else 1
