@@ -14,6 +14,8 @@ from fractions import Fraction
 
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics.dtmc import format_atom, format_linform
+from dipc_plus.errors import UserError
+from dipc_plus.semantics.events import event_probability, parse_event, value_events
 from dipc_plus.commands.common import add_program_input_arguments, inputs_text, json_number, load_program_input, parse_eps_values
 from dipc_plus.semantics.distribution import Distribution, ball_text, build_chain, certified, distribution_of_chain, group_outputs
 
@@ -26,7 +28,12 @@ example:
       The probabilities sum to exactly 1 (checked as an identity in eps).
 
   Real outputs are shown as their symbolic value: q[i] plus a named Laplace noise
-  (N9 ~ Lap(eps/9, 0)), with the constraints still binding that noise.
+  (N9 ~ Lap(eps/9, 0)), with the constraints still binding that noise.  Ask for
+  the probability of events on them instead, exactly:
+
+  dipc prob programs/laplace.dip --input q=[0,1] --events "out[1]<=0" "out[1]>-1 & out[1]<=1" --eps 1
+  (an event starting with "-" must be attached: --events="-1<out[1]<=1")
+  dipc prob PROGRAM --input ... --values x=-3..3     (an integer output, value by value)
 """
 
 
@@ -40,8 +47,15 @@ def register(subparsers) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_program_input_arguments(parser)
+    parser.add_argument("--events", nargs="+", metavar="EVENT",
+                        help="print P[output in EVENT] instead of the outcomes, e.g. --events \"x<=0\" \"0<x<=2\" "
+                             "\"x>=0 & y<1\" (exact closed forms in eps)")
+    parser.add_argument("--values", action="append", metavar="NAME=LO..HI",
+                        help="an integer output's distribution value by value: P[NAME = k] for k = LO..HI")
     parser.add_argument("--latex", action="store_true", help="print the probabilities as LaTeX")
-    parser.add_argument("--json", action="store_true", help="print the result as JSON (exact values as strings)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the result as JSON (numbers as integers or \"p/q\", closed forms as strings; "
+                             "docs/json.md)")
     parser.set_defaults(func=run)
 
 
@@ -58,6 +72,24 @@ def run(args) -> int:
     total = dist.total()
     ok = dist.sums_to_one()
     seconds = time.perf_counter() - t0
+    events = parse_events(args, dist)
+    if events:
+        table = [(e, event_probability(dist, e)) for e in events]
+        if args.json:
+            out = {"program": program.name, "program_path": program.source,
+                   "params": json_number(dict(program.params)), "inputs": json_number(given),
+                   "events": [{"event": e.text, "probability": str(p),
+                               **({"at": {str(x): _ball(p, x) for x in points}} if points else {})}
+                              for e, p in table]}
+            print(json.dumps(out, indent=2))
+        else:
+            params = ", ".join(f"{k}={v}" for k, v in program.params.items())
+            print(f"{program.name} at {inputs_text(program, given)}" + (f"  ({params})" if params else ""))
+            for e, p in table:
+                print(f"P[{e.text}] = {p}")
+                for x in points:
+                    print(f"    at eps={x}: {_ball(p, x)}")
+        return 0 if ok else 1
     if args.json:
         print(json.dumps(json_report(dist, chain, given, points, total, ok, seconds), indent=2))
     else:
@@ -65,6 +97,27 @@ def run(args) -> int:
     if not ok:
         return 1
     return 0
+
+
+def parse_events(args, dist) -> list:
+    """--events and --values as `semantics.events.Event`s (empty: print the outcomes)."""
+    events = [parse_event(t, dist.names) for t in args.events or []]
+    for item in args.values or []:
+        name, sep, rng = item.partition("=")
+        lo, dots, hi = rng.partition("..")
+        name = name.strip()
+        try:
+            lo_i, hi_i = int(lo), int(hi)
+        except ValueError:
+            lo_i = hi_i = None
+        if not sep or not dots or lo_i is None or lo_i > hi_i or hi_i - lo_i > 10_000:
+            raise UserError(f"--values {item}: write NAME=LO..HI with integers LO <= HI",
+                            hint="e.g. --values x=-3..3")
+        if name not in dist.names:
+            raise UserError(f"--values {item}: '{name}' is not an output of the program",
+                            hint=f"the outputs are {', '.join(dist.names)}")
+        events += value_events(name, lo_i, hi_i)
+    return events
 
 
 def _ball(value, eps: Fraction) -> str:
