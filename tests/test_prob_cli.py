@@ -146,7 +146,9 @@ def _prism(capsys, path, *argv):
 
 def test_prism_export_is_well_formed(capsys):
     text = _prism(capsys, NOISY_MAX, "--input", "q=[-1,0,1/2]")
-    assert "dtmc" in text and "const double eps;" in text and "const double t;" in text
+    # one constant eps; t is tied to it by a formula (PRISM has no exp())
+    assert "dtmc" in text and "const double eps;" in text and "const double t;" not in text
+    assert "formula t = pow(2.718281828459045235360287, eps/2);" in text
     assert "endmodule" in text and 'label "o0"' in text
     for line in text.splitlines():
         if line.strip().startswith("[]"):
@@ -202,7 +204,7 @@ def _labels(text):
 def test_storm_parametric_model_checking_agrees(path, argv, api_inputs, params, capsys, tmp_path):
     stormpy = pytest.importorskip("stormpy")
     from stormpy.numbers.developer import cln
-    text = _prism(capsys, path, *argv)
+    text = _prism(capsys, path, *argv, "--parametric")
     L = int(text.split("exp(eps/")[1].split(")")[0])
     labels = _labels(text)
     values = _storm_values(text, list(labels), tmp_path, parametric=True)
