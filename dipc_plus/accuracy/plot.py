@@ -124,17 +124,16 @@ def plot_data(checker: AccuracyChecker, u: Mapping, *, kappa: int = 1, eps_max: 
 
 
 def failure_hidden_on_linear(data: PlotData, share: float = 0.02) -> bool:
-    """True when a linear probability axis [0, 1] would flatten what matters onto the axis:
-    where P[error] is above the bound both curves stay under `share` of the axis, or (no
-    failure) P[error] never reaches `share` at all.  Then the log scale shows it."""
+    """True when a linear probability axis [0, 1] would flatten what matters: where P[error] is
+    above the bound it is above it by less than `share` of the axis everywhere (the shading and
+    the two curves merge), or (no failure) P[error] never reaches `share`.  The log scale then
+    separates them (a factor between the curves is a visible distance on it)."""
     curves = [c for c in data.curves if c.report.applies]
-    if not curves:
-        return False
-    for c in curves:
-        above = c.p_error > c.bound
-        if above.any():
-            return bool(np.nanmax(c.p_error[above]) < share)
-    return all(np.nanmax(c.p_error) < share for c in curves if np.isfinite(c.p_error).any())
+    failing = [c for c in curves if (c.p_error > c.bound).any()]
+    if failing:
+        return all(float(np.nanmax((c.p_error - c.bound)[c.p_error > c.bound])) < share for c in failing)
+    finite = [c for c in curves if np.isfinite(c.p_error).any()]
+    return bool(finite) and all(float(np.nanmax(c.p_error)) < share for c in finite)
 
 
 def figure(data: PlotData, *, log: bool | None = None):
@@ -200,6 +199,10 @@ def figure(data: PlotData, *, log: bool | None = None):
                            label=f"inf at this input = {fmt_q(star.lo) if star.exact else star.text}  ({where})")
     if log:
         top.set_yscale("log")
+        shown = [c.p_error[np.isfinite(c.p_error) & (c.p_error > 0)] for c in data.curves if c.report.applies]
+        shown = [v for v in shown if len(v)]
+        if shown:  # from the smallest error drawn up to just above 1 (a bound above 1 is trivially met)
+            top.set_ylim(max(min(float(v.min()) for v in shown) / 3, 1e-300), 1.5)
     else:
         top.set_ylim(0, 1.02)
         if any_above_one:
