@@ -186,13 +186,14 @@ def inputs_text(program, given: dict) -> str:
 # --------------------------------------------------------------------------- JSON (docs/json.md)
 
 def conventional_json(out: dict, program=None) -> dict:
-    """One JSON convention across commands (docs/json.md): "program" is the program's name and
-    "program_path" its file, whichever stage built the object."""
+    """One JSON convention across commands (docs/json.md): "program" is the program's name,
+    "program_path" its file and "params" its parameters, whichever stage built the object."""
     if program is not None and isinstance(out, dict):
         source = getattr(program, "source", None)
         out["program"] = program.name
         if source:
             out["program_path"] = source
+        out.setdefault("params", json_number(dict(getattr(program, "params", {}))))
     return out
 
 
