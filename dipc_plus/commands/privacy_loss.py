@@ -86,7 +86,7 @@ def _pufferfish(args, claim) -> int:
     if args.plot:
         if attack:
             from dipc_plus.privacy.attack import plot_attacks
-            plot_attacks(attack, args.plot)
+            plot_attacks(attack, args.plot, program=claim.program.name)
         else:
             raise UserError("--plot with a Pufferfish claim plots the attack: add --attack")
     return 0
