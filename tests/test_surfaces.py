@@ -301,3 +301,13 @@ def test_numerical_integration_backs_the_event_closed_form():
         density = lambda x: eps / 2 * math.exp(-eps * abs(x))  # noqa: E731
         value, _ = integrate.quad(density, -1, 1)
         assert float(p.arb_value(F(eps).limit_denominator(10), 64).mid()) == pytest.approx(value, rel=1e-9)
+
+
+def test_attack_plot_style():
+    from dipc_plus.privacy.attack import attack_figure, scenario_attacks
+    from dipc_plus.privacy.claim import load_privacy_claim
+    claim = load_privacy_claim(str(ROOT / "theories/discrete_noisy_max_improved_contagious_pufferfish.toml"), {})
+    fig = _canvas(attack_figure(scenario_attacks(claim), program=claim.program.name))
+    (ax,) = fig.axes
+    assert ax.get_title().startswith("discrete_noisy_max_improved: Bayes-optimal attack")
+    assert _outside(fig, ax) and len(ax.get_lines()) == len(ax.get_legend().get_texts()) >= 1
