@@ -311,3 +311,31 @@ def test_attack_plot_style():
     (ax,) = fig.axes
     assert ax.get_title().startswith("discrete_noisy_max_improved: Bayes-optimal attack")
     assert _outside(fig, ax) and len(ax.get_lines()) == len(ax.get_legend().get_texts()) >= 1
+
+
+def test_prism_props_carry_the_accuracy_claims_probability(capsys, tmp_path):
+    """--claim: Storm's P[correct] at eps equals 1 - our exact P[error] of the accuracy check."""
+    stormpy = pytest.importorskip("stormpy")
+    import dipc_plus
+    model = tmp_path / "nmin.pm"
+    code, _, err = run(capsys, "dtmc", str(ROOT / "programs/noisy_min.dip"), "--input", "q=[-1,0,0]",
+                       "--format", "prism", "--claim", str(ROOT / "theories/noisy_min.toml"), "-o", str(model))
+    assert code == 0, err
+    props_text = (tmp_path / "nmin.props").read_text()
+    assert '"correct": P=? [ F (s=' in props_text and "det(u): out=1" in props_text
+    report = dipc_plus.check_accuracy(str(ROOT / "theories/noisy_min.toml"), input={"q": [-1, 0, 0]})
+    (rep,) = report.result.reports
+    program = stormpy.parse_prism_program(str(model))
+    em = program.expression_manager
+    for eps in (F(1, 3), F(2)):
+        fixed = program.define_undefined_constants(
+            {program.get_constant("eps").expression_variable: em.rational(stormpy.Rational(str(eps)))})
+        props = stormpy.parse_properties(props_text, fixed)
+        built = stormpy.build_model(fixed, props)
+        (correct,) = [p for p in props if str(p).startswith("(correct)")]
+        value = stormpy.model_checking(built, correct).get_value(built.initial_states[0])
+        assert 1 - value == pytest.approx(float(rep.p_error.arb_value(eps, 64).mid()), rel=1e-9)
+    code, _, err = run(capsys, "dtmc", str(ROOT / "programs/noisy_min.dip"), "--input", "q=[-1,0,0]",
+                       "--format", "prism", "--claim", str(ROOT / "theories/noisy_max.toml"),
+                       "-o", str(tmp_path / "x.pm"))
+    assert code == 2 and not (tmp_path / "x.pm").exists()

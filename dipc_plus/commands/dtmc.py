@@ -52,6 +52,9 @@ def register(subparsers) -> None:
     parser.add_argument("--parametric", action="store_true",
                         help="(prism) rational functions in t = exp(eps/L) for Storm's parametric engine, instead "
                              "of the constant eps with formula t = pow(e, eps/L)")
+    parser.add_argument("--claim", metavar="CLAIM", default=None,
+                        help="(prism) an accuracy claim with d' = zero-one: the .props file also asks P[correct] "
+                             "at this input, correct meaning the claim's det(u)")
     parser.add_argument("-o", "--output", metavar="FILE", default=None,
                         help="write to FILE instead of stdout (with --format prism also FILE's .props file)")
     parser.set_defaults(func=run)
@@ -71,7 +74,11 @@ def run(args) -> int:
         header += "; noises: " + ", ".join(chain.describe_noise(i) for i in sorted(chain.noises))
     if args.parametric and (args.format != "prism" or at is not None):
         raise UserError("--parametric goes with --format prism and no --eps", hint="drop --parametric or --eps")
+    if args.claim and (args.format != "prism" or not args.output):
+        raise UserError("--claim adds P[correct] to the .props file of --format prism -o FILE",
+                        hint="add --format prism -o FILE.pm")
     text = to_dot(chain, at, header) if args.format == "dot" else to_prism(chain, at, header, args.parametric)
+    props_text = prism_properties(chain, header, *_correct(args, program, env, chain)) if args.output else ""
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as fh:
@@ -83,10 +90,30 @@ def run(args) -> int:
             props = os.path.splitext(args.output)[0] + ".props"
             try:
                 with open(props, "w", encoding="utf-8") as fh:
-                    fh.write(prism_properties(chain, header))
+                    fh.write(props_text)
             except OSError as exc:
                 raise UserError(f"cannot write {props}: {exc.strerror}") from None
             print(f"wrote {props}: P=? [F \"oK\"] for each output label, P=? [F \"exit\"]", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _correct(args, program, env, chain) -> tuple:
+    """(exit states with the claim's det(u), a note) for --claim, else (None, "")."""
+    if not args.claim:
+        return None, ""
+    from dipc_plus.claims.claim_file import load_claim
+    from dipc_plus.semantics import inputs as inputs_mod
+    from dipc_plus.semantics.export import exits_with_outputs
+    claim = load_claim(args.claim, inputs_mod.parse_params(args.set))
+    acc = claim.accuracy
+    if acc is None or acc.output_distance.name != "zero-one":
+        raise UserError("--claim needs an accuracy claim with output_distance = \"zero-one\"", file=args.claim,
+                        hint="other output distances compare real outputs, which the chain keeps symbolic")
+    if not os.path.samefile(claim.program_path, program.source):
+        raise UserError(f"the claim is about {os.path.relpath(claim.program_path)}, not {args.program}",
+                        file=args.claim)
+    det = acc.det_at(env)
+    shown = ", ".join(f"{k}={v}" for k, v in det.items())
+    return exits_with_outputs(chain, det), f"{acc.describe()}; det(u): {shown}"

@@ -196,9 +196,32 @@ def to_prism(chain: DTMC, at: Fraction | None = None, header: str = "", parametr
     return "\n".join(lines) + "\n"
 
 
-def prism_properties(chain: DTMC, header: str = "") -> str:
-    """The .props file for `to_prism`: the probability of each output label and of termination."""
+def exits_with_outputs(chain: DTMC, expected: dict) -> list[int]:
+    """The exit states whose finite outputs equal `expected` (flat output name -> value)."""
+    def norm(v):
+        if isinstance(v, bool) or v is None or isinstance(v, str):
+            return v
+        try:
+            return Fraction(v)
+        except (TypeError, ValueError):
+            return v
+    found = []
+    for e in chain.exits:
+        env = dict(zip(chain.finite_vars, chain.graph.nodes[e]["state"].env))
+        if all(name in env and norm(env[name]) == norm(value) for name, value in expected.items()):
+            found.append(e)
+    return found
+
+
+def prism_properties(chain: DTMC, header: str = "", correct: list[int] | None = None,
+                     correct_note: str = "") -> str:
+    """The .props file for `to_prism`: the probability of each output label and of termination,
+    and with `correct` (exit states) the probability of a correct answer, P[error] = 1 - it."""
     lines = [f"// {h}" for h in header.splitlines()]
+    if correct is not None:
+        lines.append(f"// accuracy: {correct_note}" if correct_note else "// accuracy")
+        lines.append("// P[correct]; the claim bounds P[error] = 1 - P[correct]")
+        lines.append('"correct": P=? [ F (' + (" | ".join(f"s={e}" for e in correct) or "false") + ") ];")
     lines.append("// P[output] for each output label of the model (finite outputs; real outputs are symbolic)")
     for k, (text, _) in enumerate(output_groups(chain).items()):
         lines.append(f"// o{k}: {text}")
