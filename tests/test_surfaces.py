@@ -339,3 +339,8 @@ def test_prism_props_carry_the_accuracy_claims_probability(capsys, tmp_path):
                        "--format", "prism", "--claim", str(ROOT / "theories/noisy_max.toml"),
                        "-o", str(tmp_path / "x.pm"))
     assert code == 2 and not (tmp_path / "x.pm").exists()
+
+
+def test_a_program_alone_asks_for_its_claim(capsys):
+    code, _, err = run(capsys, "accuracy", SPARSE_DIP)
+    assert code == 2 and "a claim file is needed" in err and "theories/" in err

@@ -32,6 +32,10 @@ def add_program_claim(parser, table: str) -> None:
 def program_and_claim(args) -> tuple[str | None, str]:
     """(program or None, claim) from `[PROGRAM] CLAIM`."""
     if args.claim is None:
+        if str(args.program).endswith(".dip"):
+            raise UserError(f"{args.program} is a program; a claim file is needed too",
+                            hint="give the claim (theories/*.toml), which names its program, e.g. "
+                                 "dipc accuracy theories/sparse.toml")
         return None, args.program
     return args.program, args.claim
 
