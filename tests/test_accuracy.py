@@ -94,6 +94,21 @@ def noisy_max_error(program, u, det, gamma, eps):
     return 1 - total
 
 
+def noisy_min_error(program, u, det, gamma, eps):
+    """Report Noisy Min with d' = zero-one: 1 - P[the det's index has the smallest noisy answer]."""
+    m = int(program.params["m"])
+    q = [float(u[f"q[{i}]"]) for i in range(1, m + 1)]
+    i = int(det["out"]) - 1
+
+    def f(x):
+        v = lap_pdf(x, q[i], eps / 2)
+        for j in range(m):
+            if j != i:
+                v *= 1 - lap_cdf(x, q[j], eps / 2)
+        return v
+    return 1 - quad(f, q)
+
+
 def laplace_error(program, u, det, gamma, eps):
     k, sens = int(program.params["k"]), float(program.params["sens"])
     g = float(gamma)
@@ -112,6 +127,7 @@ def exponential_error(program, u, det, gamma, eps):
 
 QUADRATURE = {"sparse": sparse_error, "sparse_variant": sparse_error, "above_threshold": sparse_error,
               "numeric_sparse": sparse_error, "noisy_max": noisy_max_error, "laplace": laplace_error,
+              "noisy_min": noisy_min_error,
               "exponential": exponential_error}
 
 

@@ -60,13 +60,15 @@ def test_prob_prints_closed_forms_certified_values_and_the_identity(capsys):
         assert abs(mid - noisy_max_quad([-1.0, 0.0, 0.0], i, 27 / 82)) < 1e-9
 
 
-def test_prob_json_has_exact_strings(capsys):
+def test_prob_json_has_exact_values(capsys):
+    """docs/json.md: numbers are integers or "p/q" strings; closed forms are strings."""
     code, out, _ = run(capsys, "prob", SPARSE, "--set", "m=3", "--set", "c=2", "--input", "q=[1,-1,0]",
                        "--json", "--at", "eps=1/2")
     assert code == 0
     report = json.loads(out)
     assert report["sums_to_one"] is True and report["sum"] == "1"
-    assert report["params"]["c"] == "2"
+    assert report["params"]["c"] == 2 and report["params"]["m"] == 3
+    assert report["inputs"]["q"] == [1, -1, 0]
     prog = dipc_plus.load(SPARSE, m=3, c=2)
     dist = prog.distribution(q=[1, -1, 0])
     assert len(report["outcomes"]) == len(dist)
@@ -132,7 +134,9 @@ def _prism(capsys, path, *argv):
 
 def test_prism_export_is_well_formed(capsys):
     text = _prism(capsys, NOISY_MAX, "--input", "q=[-1,0,1/2]")
-    assert "dtmc" in text and "const double eps;" in text and "const double t;" in text
+    # one constant eps; t is tied to it by a formula (PRISM has no exp())
+    assert "dtmc" in text and "const double eps;" in text and "const double t;" not in text
+    assert "formula t = pow(2.718281828459045235360287, eps/4);" in text  # exponents in quarters of eps
     assert "endmodule" in text and 'label "o0"' in text
     for line in text.splitlines():
         if line.strip().startswith("[]"):
@@ -188,7 +192,7 @@ def _labels(text):
 def test_storm_parametric_model_checking_agrees(path, argv, api_inputs, params, capsys, tmp_path):
     stormpy = pytest.importorskip("stormpy")
     from stormpy.numbers.developer import cln
-    text = _prism(capsys, path, *argv)
+    text = _prism(capsys, path, *argv, "--parametric")
     L = int(text.split("exp(eps/")[1].split(")")[0])
     labels = _labels(text)
     values = _storm_values(text, list(labels), tmp_path, parametric=True)

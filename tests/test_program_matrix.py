@@ -163,6 +163,9 @@ ROWS = [
     Row("noisy_max", {"q": [-1, 0, 0]}),
     Row("noisy_max", {"q": [0, 0, 0]}),
     Row("noisy_max", {"q": [2, -1, H, 0]}, {"m": 4}),
+    Row("noisy_min", {"q": [-1, 0, 0]}),        # the tutorial's mechanism (docs/tutorial.md)
+    Row("noisy_min", {"q": [1, 1, 1]}),
+    Row("noisy_min", {"q": [0, 2, -1, H]}, {"m": 4}),
     # NumericSparse: finite flags, and the released values near a target
     Row("numeric_sparse", {"q": [0, 0, 0]}, {}, _centres("val", [0, 0, 0]), (F(3),)),
     Row("numeric_sparse", {"q": [-1, 0, 2]}, {}, _centres("val", [-1, 0, 2]), (F(4),)),

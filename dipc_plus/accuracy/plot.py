@@ -123,13 +123,29 @@ def plot_data(checker: AccuracyChecker, u: Mapping, *, kappa: int = 1, eps_max: 
     return PlotData(xs, curves, title, kappa)
 
 
-def draw(data: PlotData, path: str, *, log: bool = False, dpi: int = 150) -> None:
-    """Write the figure (PNG, PDF or SVG by the file's extension) with matplotlib's Agg canvas."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
+def failure_hidden_on_linear(data: PlotData, share: float = 0.02) -> bool:
+    """True when a linear probability axis [0, 1] would flatten what matters: where P[error] is
+    above the bound it is above it by less than `share` of the axis everywhere (the shading and
+    the two curves merge), or (no failure) P[error] never reaches `share`.  The log scale then
+    separates them (a factor between the curves is a visible distance on it)."""
+    curves = [c for c in data.curves if c.report.applies]
+    failing = [c for c in curves if (c.p_error > c.bound).any()]
+    if failing:
+        return all(float(np.nanmax((c.p_error - c.bound)[c.p_error > c.bound])) < share for c in failing)
+    finite = [c for c in curves if np.isfinite(c.p_error).any()]
+    return bool(finite) and all(float(np.nanmax(c.p_error)) < share for c in finite)
+
+
+def figure(data: PlotData, *, log: bool | None = None):
+    """The figure as a matplotlib Figure (not attached to pyplot: nothing global is touched).
+
+    log=None chooses the logarithmic probability axis when the failure (or the whole
+    error curve) would be invisible on the linear one (`failure_hidden_on_linear`)."""
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(9, 7.5), layout="constrained")
-    FigureCanvasAgg(fig)
+    if log is None:
+        log = failure_hidden_on_linear(data)
+    fig = Figure(figsize=(11, 7.5), layout="constrained")
     top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=[3, 2])
     xs = data.eps
     beta_name = "beta" if data.kappa == 1 else f"beta/{data.kappa}"
@@ -183,6 +199,10 @@ def draw(data: PlotData, path: str, *, log: bool = False, dpi: int = 150) -> Non
                            label=f"inf at this input = {fmt_q(star.lo) if star.exact else star.text}  ({where})")
     if log:
         top.set_yscale("log")
+        shown = [c.p_error[np.isfinite(c.p_error) & (c.p_error > 0)] for c in data.curves if c.report.applies]
+        shown = [v for v in shown if len(v)]
+        if shown:  # from the smallest error drawn up to just above 1 (a bound above 1 is trivially met)
+            top.set_ylim(max(min(float(v.min()) for v in shown) / 3, 1e-300), 1.5)
     else:
         top.set_ylim(0, 1.02)
         if any_above_one:
@@ -191,7 +211,8 @@ def draw(data: PlotData, path: str, *, log: bool = False, dpi: int = 150) -> Non
     top.set_ylabel("probability")
     top.set_title(data.title, fontsize=10)
     top.grid(alpha=0.3)
-    top.legend(fontsize=8, loc="center right" if not log else "lower left")
+    # legends outside the data: to the right of the axes
+    top.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     bottom.axhline(data.kappa, color="black", lw=1)
     bottom.text(xs[-1], data.kappa, f"  kappa = {data.kappa}: the claim holds where the ratio is above",
                 va="bottom", ha="right", fontsize=8)
@@ -209,13 +230,22 @@ def draw(data: PlotData, path: str, *, log: bool = False, dpi: int = 150) -> Non
     bottom.set_ylabel("beta / P[error]")
     bottom.grid(alpha=0.3)
     if bottom.get_legend_handles_labels()[0]:
-        bottom.legend(fontsize=8, loc="upper left")
+        bottom.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     bottom.set_xlim(0, xs[-1])
+    return fig
+
+
+def draw(data: PlotData, path: str, *, log: bool | None = None, dpi: int = 150) -> None:
+    """Write the figure (PNG, PDF or SVG by the file's extension) with matplotlib's Agg canvas
+    (headless, without switching pyplot's backend)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    fig = figure(data, log=log)
+    FigureCanvasAgg(fig)
     fig.savefig(path, dpi=dpi)
 
 
 def plot_claim(checker: AccuracyChecker, u: Mapping, path: str, *, kappa: int = 1, eps_max: float | None = None,
-               log: bool = False, simulate: int = 0, seed: int = 0, dpi: int = 150) -> PlotData:
+               log: bool | None = None, simulate: int = 0, seed: int = 0, dpi: int = 150) -> PlotData:
     """Compute and draw; returns the data drawn (for tests and notebooks)."""
     data = plot_data(checker, u, kappa=kappa, eps_max=eps_max, simulate=simulate, seed=seed)
     draw(data, path, log=log, dpi=dpi)

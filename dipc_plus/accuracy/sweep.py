@@ -406,12 +406,12 @@ def sweep_text(res: SweepResult) -> str:
              "every number below is over these inputs only"]
     star = res.kappa_star
     if star.infinite:
-        lines.append("kappa* = inf: P[error] is 0 wherever the claim applies")
+        lines.append("kappa* is unbounded: P[error] is 0 wherever the claim applies")
     else:
         if star.exact:
-            lines.append(f"kappa* = inf beta/P[error] = {fmt_q(star.lo)} exactly")
+            lines.append(f"kappa* (the infimum of beta/P[error]) = {fmt_q(star.lo)} exactly")
         else:
-            lines.append(f"kappa* = inf beta/P[error] = {star.text}... (certified enclosure [%s, %s])"
+            lines.append(f"kappa* (the infimum of beta/P[error]) = {star.text}... (certified enclosure [%s, %s])"
                          % outward(star.lo, star.hi, star.digits + 4))
         at = star.at
         lines.append(f"  at {env_text(at.report.program, at.report.input)}, alpha = {fmt_q(at.report.alpha)}, "

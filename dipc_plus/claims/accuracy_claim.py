@@ -147,7 +147,10 @@ class AccuracyClaim:
 
     def describe(self) -> str:
         alpha = "dd(u)" if self.alpha == "dd" else str(self.alpha)
-        gammas = "alpha" if self.gammas == "alpha" else ", ".join(map(str, self.gammas))
-        return (f"({alpha}, {self.beta}, {gammas})-accuracy of {self.program.name} for eps in {self.eps}, "
+        if self.gammas == "alpha" or len(self.gammas) == 1:
+            gamma, each = ("alpha" if self.gammas == "alpha" else str(self.gammas[0])), ""
+        else:  # several gammas: one claim each, named outside the tuple
+            gamma, each = "gamma", f" for each gamma in {{{', '.join(map(str, self.gammas))}}}"
+        return (f"({alpha}, {self.beta}, {gamma})-accuracy of {self.program.name}{each} for eps in {self.eps}, "
                 f"d = {self.input_distance.name}, d' = {self.output_distance.name}, det = {self.det}, "
                 f"{len(self.points)} input(s), dd over {self.dd_over}")

@@ -9,22 +9,19 @@ parameters); 1: refuted (a counterexample is printed, re-checked by an
 independent certified evaluation); 2: a usage or input error; 4 (only with
 --strict): verified vacuously, the claim applying to none of the inputs.
 
-PROGRAM must be the program the claim file names ([program] path): the claim's
-parameters, distances and det are stated for that program, so checking another
-program against it is refused rather than guessed (copy the claim and change its
-path to check a variant).  `--set` overrides parameters of both.
+PROGRAM may be left out: the claim file names its program ([program] path).  If
+given it must be that program: the claim's parameters, distances and det are
+stated for it, so checking another program against it is refused rather than
+guessed (copy the claim and change its path to check a variant).  `--set`
+overrides parameters of both.
 """
 from __future__ import annotations
 
 import argparse
-import json
-import os
 
-from dipc_plus.semantics import inputs as inputs_mod
-from dipc_plus.accuracy.check import AccuracyChecker, AccuracyResult, env_text, fmt_q
-from dipc_plus.claims.claim_file import load_claim
-from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
-from dipc_plus.errors import UserError
+from dipc_plus.accuracy.check import AccuracyResult, env_text, fmt_q
+from dipc_plus.commands.common import (add_accuracy_arguments, add_strict_argument, check_kappa, exit_status,
+                                       load_accuracy, print_json, strict_json, strict_line)
 
 EXAMPLE = """\
 examples:
@@ -54,7 +51,7 @@ def register(subparsers) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_claim_arguments(parser)
+    add_accuracy_arguments(parser)
     parser.add_argument("--kappa", type=int, default=1, metavar="K",
                         help="check the claim with beta/K instead of beta (default 1)")
     parser.add_argument("--first", action="store_true", help="stop at the first input that refutes the claim")
@@ -65,87 +62,20 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-STRICT_EXIT = 4
-
-
-def add_strict_argument(parser) -> None:
-    parser.add_argument("--strict", action="store_true",
-                        help=f"exit {STRICT_EXIT} instead of 0 when the verdict is vacuous (the claim applies to "
-                             "none of the checked inputs)")
-
-
-def exit_status(result, strict: bool) -> int:
-    """0 verified, 1 refuted, STRICT_EXIT for a vacuous verdict under --strict."""
-    if result.verdict != "verified":
-        return 1
-    return STRICT_EXIT if strict and result.vacuous else 0
-
-
-def add_claim_arguments(parser) -> None:
-    parser.add_argument("program", metavar="PROGRAM", help="the .dip program (must be the claim's program)")
-    parser.add_argument("claim", metavar="CLAIM", help="a claim file (theories/*.toml) with an [accuracy] table")
-    parser.add_argument("--input", action="append", metavar="NAME=VALUE",
-                        help="check only this input, e.g. --input q=[-1,-1,1] (repeat for each input variable)")
-    parser.add_argument("--set", action="append", metavar="NAME=VALUE",
-                        help="override a parameter of the program and claim, e.g. --set c=2")
-    parser.add_argument("--dd-over", choices=("reals", "grid"), default=None,
-                        help="distance to disagreement over the real input space or over the claim's grid "
-                             "(default: the claim's dd_over)")
-    parser.add_argument("--paper", action="store_true",
-                        help="the paper's convention: also check inputs with dd(u) = alpha (section 7)")
-    parser.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
-                        help=f"refuse Markov chains with more than N states (default {DEFAULT_MAX_STATES})")
-    parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
-                        help="compute the inputs' exact distributions over N processes (0: one per core; "
-                             "default 1)")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-
-
-def load(args):
-    """(checker, points or None) from the command line; every mistake a UserError."""
-    if args.max_states <= 0:
-        raise UserError("--max-states must be positive", hint="use e.g. --max-states 200000")
-    params = inputs_mod.parse_params(args.set)
-    if not os.path.exists(args.program):
-        raise UserError(f"cannot read the program: no file {args.program}", hint="give the path of a .dip file")
-    claim = load_claim(args.claim, params)
-    if claim.accuracy is None:
-        raise UserError("the claim file has no [accuracy] table", file=args.claim,
-                        hint="add an [accuracy] table (see docs/claims.md)")
-    if not os.path.samefile(args.program, claim.program_path):
-        raise UserError(f"the claim is about {os.path.relpath(claim.program_path)}, not {args.program}",
-                        file=args.claim,
-                        hint=f"run it with PROGRAM = {os.path.relpath(claim.program_path)}, or copy the claim and "
-                             f"change its [program] path to check another program")
-    checker = AccuracyChecker(claim, dd_over=args.dd_over, boundary=args.paper, max_states=args.max_states)
-    points = None
-    if args.input:
-        given = inputs_mod.parse_assignments(args.input, "--input")
-        points = [inputs_mod.bind_inputs(checker.program, given)]
-    return checker, points
-
-
-def check_kappa(value: int) -> int:
-    if value < 1:
-        raise UserError(f"--kappa must be a positive integer, not {value}", hint="use e.g. --kappa 7")
-    return value
-
-
 def run(args) -> int:
     kappa = check_kappa(args.kappa)
-    checker, points = load(args)
+    checker, points = load_accuracy(args)
     result = checker.run(points, kappa, progress=not args.no_progress and not args.json, stop_at_first=args.first,
                          jobs=args.jobs)
     if args.json:
         out = result.to_json()
-        out["strict"] = {"requested": bool(args.strict),
-                         "reason": "the verdict is vacuous" if result.vacuous else None}
-        print(json.dumps(out, indent=2))
+        out["strict"] = strict_json(result, args)
+        print_json(out, checker.program)
     else:
         print(text_report(result, verbose=args.verbose or points is not None))
-        if args.strict and result.vacuous:
-            print(f"STRICT: the verdict is vacuous: exit {STRICT_EXIT}")
-    return exit_status(result, args.strict)
+        if strict_line(result, args):
+            print(strict_line(result, args))
+    return exit_status(result, args)
 
 
 def text_report(result: AccuracyResult, verbose: bool = False) -> str:

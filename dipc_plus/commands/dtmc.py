@@ -10,21 +10,27 @@ decimals instead).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import write_text
-from dipc_plus.semantics.export import to_dot, to_prism
+from dipc_plus.semantics.export import prism_properties, to_dot, to_prism
 from dipc_plus.semantics.distribution import build_chain
-from dipc_plus.commands.prob import add_common_arguments, inputs_text, load, parse_at
+from dipc_plus.commands.common import add_program_input_arguments, input_files, inputs_text, load_program_input, parse_eps_values
 
 EXAMPLE = """\
 examples:
   dipc dtmc programs/numeric_sparse_fig4a.dip --input q1=-1 --input q2=1 --format dot -o chain.dot
   dot -Tpdf chain.dot -o chain.pdf
 
-  dipc dtmc programs/noisy_max.dip --input q=[-1,0,0] --format prism -o nm.pm
-  storm --prism nm.pm --prop 'P=? [F "o0"]' --parametric     # parameters eps and t = exp(eps/L)
+  dipc dtmc programs/noisy_max.dip --set m=3 --input q=[-1,0,0] --format prism -o nm.pm
+  storm --prism nm.pm --prop nm.props --constants eps=0.5
+      nm.props (written beside nm.pm) asks P=? [F "oK"] for every output label; the model
+      has one constant eps, with formula t = pow(e, eps/L)
+  dipc dtmc ... --format prism --parametric -o nm.pm
+      rational functions for storm --parametric: the parameter t = exp(eps/L) (and eps too
+      when it appears as a polynomial factor; the file says so)
 
   --full keeps one state per statement, as in the paper's Fig. 4b; by default only the
   states where a random choice happens are kept (same exit probabilities).
@@ -40,30 +46,67 @@ def register(subparsers) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_common_arguments(parser)
+    add_program_input_arguments(parser)
     parser.add_argument("--format", choices=("dot", "prism"), default="dot", help="output format (default dot)")
     parser.add_argument("--full", action="store_true",
                         help="one state per statement (the paper's chain) instead of one per random choice")
-    parser.add_argument("-o", "--output", metavar="FILE", default=None, help="write to FILE instead of stdout")
+    parser.add_argument("--parametric", action="store_true",
+                        help="(prism) rational functions in t = exp(eps/L) for Storm's parametric engine, instead "
+                             "of the constant eps with formula t = pow(e, eps/L)")
+    parser.add_argument("--claim", metavar="CLAIM", default=None,
+                        help="(prism) an accuracy claim with d' = zero-one: the .props file also asks P[correct] "
+                             "at this input, correct meaning the claim's det(u)")
+    parser.add_argument("-o", "--output", metavar="FILE", default=None,
+                        help="write to FILE instead of stdout (with --format prism also FILE's .props file)")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
-    points = parse_at(args.at)
+    points = parse_eps_values(args.at)
     if len(points) > 1:
-        raise UserError("dtmc export takes at most one --at", hint="give a single --at eps=VALUE")
+        raise UserError("dtmc export takes at most one --eps", hint="give a single --eps VALUE")
     at = points[0] if points else None
-    program, env, given = load(args)
+    program, env, given = load_program_input(args)
     chain = build_chain(program, env, max_states=args.max_states, compress=not args.full)
     header = f"{program.name} at {inputs_text(program, given)}"
     if program.params:
         header += " (" + ", ".join(f"{k}={v}" for k, v in program.params.items()) + ")"
     if chain.noises:
         header += "; noises: " + ", ".join(chain.describe_noise(i) for i in sorted(chain.noises))
-    text = to_dot(chain, at, header) if args.format == "dot" else to_prism(chain, at, header)
+    if args.parametric and (args.format != "prism" or at is not None):
+        raise UserError("--parametric goes with --format prism and no --eps", hint="drop --parametric or --eps")
+    if args.claim and (args.format != "prism" or not args.output):
+        raise UserError("--claim adds P[correct] to the .props file of --format prism -o FILE",
+                        hint="add --format prism -o FILE.pm")
+    text = to_dot(chain, at, header) if args.format == "dot" else to_prism(chain, at, header, args.parametric)
+    props_text = prism_properties(chain, header, *_correct(args, program, env, chain)) if args.output else ""
     if args.output:
-        write_text(args.output, text, [args.program])
+        write_text(args.output, text, input_files(args))
         print(f"wrote {args.output}: {chain.stats.states} states, {chain.stats.edges} transitions", file=sys.stderr)
+        if args.format == "prism":
+            props = os.path.splitext(args.output)[0] + ".props"
+            write_text(props, props_text, input_files(args))
+            print(f"wrote {props}: P=? [F \"oK\"] for each output label, P=? [F \"exit\"]", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _correct(args, program, env, chain) -> tuple:
+    """(exit states with the claim's det(u), a note) for --claim, else (None, "")."""
+    if not args.claim:
+        return None, ""
+    from dipc_plus.claims.claim_file import load_claim
+    from dipc_plus.semantics import inputs as inputs_mod
+    from dipc_plus.semantics.export import exits_with_outputs
+    claim = load_claim(args.claim, inputs_mod.parse_params(args.set))
+    acc = claim.accuracy
+    if acc is None or acc.output_distance.name != "zero-one":
+        raise UserError("--claim needs an accuracy claim with output_distance = \"zero-one\"", file=args.claim,
+                        hint="other output distances compare real outputs, which the chain keeps symbolic")
+    if not os.path.samefile(claim.program_path, program.source):
+        raise UserError(f"the claim is about {os.path.relpath(claim.program_path)}, not {args.program}",
+                        file=args.claim)
+    det = acc.det_at(env)
+    shown = ", ".join(f"{k}={v}" for k, v in det.items())
+    return exits_with_outputs(chain, det), f"{acc.describe()}; det(u): {shown}"

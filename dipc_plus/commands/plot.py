@@ -15,7 +15,7 @@ import os
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import atomic_path
 from dipc_plus.accuracy.plot import plot_claim
-from dipc_plus.commands.accuracy import add_claim_arguments, check_kappa, load
+from dipc_plus.commands.common import add_accuracy_arguments, check_kappa, input_files, load_accuracy
 
 EXAMPLE = """\
 example:
@@ -32,13 +32,17 @@ def register(subparsers) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_claim_arguments(parser)
+    add_accuracy_arguments(parser)
     parser.add_argument("-o", "--output", required=True, metavar="FILE",
                         help="the figure to write (.png, .pdf or .svg)")
     parser.add_argument("--kappa", type=int, default=1, metavar="K", help="draw beta/K (default 1)")
     parser.add_argument("--eps-max", type=float, default=None, metavar="X",
                         help="right end of the eps axis (default: chosen to show the interesting part)")
-    parser.add_argument("--log", action="store_true", help="logarithmic probability axis")
+    scale = parser.add_mutually_exclusive_group()
+    scale.add_argument("--log", dest="log", action="store_const", const=True, default=None,
+                       help="logarithmic probability axis (default: chosen when the failure would be invisible "
+                            "on the linear axis)")
+    scale.add_argument("--linear", dest="log", action="store_const", const=False, help="linear probability axis")
     parser.add_argument("--simulate", type=int, default=0, metavar="N",
                         help="add Monte Carlo estimates (N runs each, 99%% intervals) at 8 values of eps")
     parser.add_argument("--dpi", type=int, default=150, help="resolution of a PNG (default 150)")
@@ -59,8 +63,8 @@ def run(args) -> int:
         raise UserError("--simulate must be >= 0", hint="use e.g. --simulate 100000")
     if args.eps_max is not None and not args.eps_max > 0:
         raise UserError("--eps-max must be positive", hint="use e.g. --eps-max 10")
-    checker, points = load(args)
-    with atomic_path(args.output, [args.program, args.claim]) as tmp:
+    checker, points = load_accuracy(args)
+    with atomic_path(args.output, input_files(args)) as tmp:
         data = plot_claim(checker, points[0], tmp, kappa=kappa, eps_max=args.eps_max, log=args.log,
                           simulate=args.simulate, dpi=args.dpi)
     failed = [c.report for c in data.curves if c.report.verdict == "refuted"]

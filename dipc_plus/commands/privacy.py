@@ -13,13 +13,9 @@ neighbouring inputs) or only on named events of real outputs.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-from contextlib import contextmanager
 
-from dipc_plus.semantics import inputs as inputs_mod
-from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
-from dipc_plus.errors import UserError
+from dipc_plus.commands.common import (STRICT_EXIT, add_privacy_arguments, certified_or_exit_2, exit_status,
+                                       load_privacy, print_json, strict_json, strict_line)
 
 EXAMPLE = """\
 examples:
@@ -38,8 +34,6 @@ exit codes: 0 verified (on the printed scope), 1 refuted, 2 usage/input error or
 4 with --strict: verified vacuously or only on named events
 """
 
-STRICT_EXIT = 4
-
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -50,7 +44,7 @@ def register(subparsers) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_claim_arguments(parser)
+    add_privacy_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object (schema: docs/claims.md)")
     parser.add_argument("--strict", action="store_true",
                         help=f"exit {STRICT_EXIT} instead of 0 when the verdict is vacuous or covers only named "
@@ -58,41 +52,8 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def add_claim_arguments(parser) -> None:
-    parser.add_argument("program", metavar="PROGRAM", help="the .dip program (must be the claim's program)")
-    parser.add_argument("claim", metavar="CLAIM", help="a claim file with a [privacy] table")
-    parser.add_argument("--set", action="append", metavar="NAME=VALUE",
-                        help="override a parameter of the program and claim, e.g. --set n=12")
-    parser.add_argument("--no-structure", action="store_true",
-                        help="one Markov chain per input: no independent components, kernel chains or symmetry "
-                             "(for measurements)")
-    parser.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
-                        help=f"refuse Markov chains with more than N states (default {DEFAULT_MAX_STATES})")
-
-
-def load(args):
-    """The privacy claim named on the command line (a DPClaim or PufferfishClaim)."""
-    from dipc_plus.privacy.claim_reader import load_privacy_claim
-    if args.max_states <= 0:
-        raise UserError("--max-states must be positive", hint="use e.g. --max-states 200000")
-    params = inputs_mod.parse_params(args.set)
-    if not os.path.exists(args.program):
-        raise UserError(f"cannot read the program: no file {args.program}", hint="give the path of a .dip file")
-    if not os.path.exists(args.claim):
-        raise UserError(f"cannot read the claim file: no file {args.claim}",
-                        hint="claims live in theories/*_privacy.toml")
-    claim = load_privacy_claim(args.claim, params)
-    program_path = claim.program.source
-    if not os.path.exists(program_path) or not os.path.samefile(args.program, program_path):
-        raise UserError(f"the claim is about {os.path.relpath(program_path)}, not {args.program}",
-                        file=args.claim,
-                        hint=f"run it with PROGRAM = {os.path.relpath(program_path)}, or copy the claim and change "
-                             f"its [program] path")
-    return claim
-
-
 def run(args) -> int:
-    claim = load(args)
+    claim = load_privacy(args)
     structure = False if args.no_structure else None
     with certified_or_exit_2():
         if claim.kind == "pufferfish":
@@ -101,45 +62,16 @@ def run(args) -> int:
         else:
             from dipc_plus.privacy.dp_check import check_dp
             result = check_dp(claim, structure=structure, max_states=args.max_states)
-    limited = strict_reason(result)
     if args.json:
         out = result.to_json()
-        out["strict"] = {"requested": bool(args.strict), "reason": limited}
-        print(json.dumps(out, indent=2))
+        out["strict"] = strict_json(result, args)
+        print_json(out, claim.program)
     else:
         print(result.report() if hasattr(result, "report") else text_report(result))
-        if args.strict and limited:
-            print(f"STRICT: {limited}: exit {STRICT_EXIT}")
-    if result.verdict != "verified":
-        return 1
-    return STRICT_EXIT if args.strict and limited else 0
+        if strict_line(result, args):
+            print(strict_line(result, args))
+    return exit_status(result, args)
 
-
-def strict_reason(result) -> str | None:
-    """Why a verified verdict fails --strict (vacuous, or only on named events), else None."""
-    if result.verdict != "verified":
-        return None
-    if getattr(result, "vacuous", False):
-        return "the verdict is vacuous (nothing was compared)"
-    if result.scope.event_limited:
-        return "real outputs were checked only on the named events"
-    return None
-
-
-@contextmanager
-def certified_or_exit_2():
-    """A computation that cannot be certified ends with exit 2 and a message, never a traceback
-    (and never exit 1, which means "refuted")."""
-    from dipc_plus.decision.decide import CertificationError
-    try:
-        yield
-    except CertificationError as exc:
-        raise UserError(f"the result could not be certified: {exc}",
-                        hint="this is a bug in dipc-plus (two certified computations disagree); please report "
-                             "it with the program and claim") from None
-    except RecursionError:
-        raise UserError("the computation nested too deeply to finish",
-                        hint="use smaller parameters (fewer queries or inputs)") from None
 
 
 def text_report(result) -> str:

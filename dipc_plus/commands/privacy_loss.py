@@ -12,12 +12,11 @@ adversary's success and advantage for each scenario.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import atomic_path
-from dipc_plus.commands.privacy import add_claim_arguments, certified_or_exit_2, load
+from dipc_plus.commands.common import add_privacy_arguments, certified_or_exit_2, input_files, load_privacy, print_json
 
 EXAMPLE = """\
 examples:
@@ -40,7 +39,7 @@ def register(subparsers) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_claim_arguments(parser)
+    add_privacy_arguments(parser)
     parser.add_argument("--plot", metavar="FILE", help="also plot L(eps) and the claimed budget to FILE (.png/.pdf)")
     parser.add_argument("--attack", action="store_true",
                         help="(Pufferfish claims) the Bayes-optimal adversary's success and advantage per scenario")
@@ -49,7 +48,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    claim = load(args)
+    claim = load_privacy(args)
     if claim.kind == "pufferfish":
         return _pufferfish(args, claim)
     if args.attack:
@@ -60,13 +59,12 @@ def run(args) -> int:
     with certified_or_exit_2():
         result = privacy_loss(claim, structure=structure, max_states=args.max_states)
     if args.plot:
-        with atomic_path(args.plot, [args.program, args.claim]) as tmp:
+        with atomic_path(args.plot, input_files(args, claim.program.source)) as tmp:
             plot_loss(result, tmp)
     if args.json:
-        out = result.to_json()
         with certified_or_exit_2():
-            out["budget_holds"] = result.budget_holds()
-        print(json.dumps(out, indent=2))
+            out = result.to_json()
+        print_json(out, claim.program)
     else:
         with certified_or_exit_2():
             print(text_report(result))
@@ -86,7 +84,7 @@ def _pufferfish(args, claim) -> int:
         out = result.to_json()
         if attack is not None:
             out["attack"] = [a.to_json() for a in attack]
-        print(json.dumps(out, indent=2))
+        print_json(out, claim.program)
     else:
         print(result.report())
         if attack is not None:
@@ -96,8 +94,8 @@ def _pufferfish(args, claim) -> int:
     if args.plot:
         if attack:
             from dipc_plus.privacy.attack import plot_attacks
-            with atomic_path(args.plot, [args.program, args.claim]) as tmp:
-                plot_attacks(attack, tmp)
+            with atomic_path(args.plot, input_files(args, claim.program.source)) as tmp:
+                plot_attacks(attack, tmp, program=claim.program.name)
         else:
             raise UserError("--plot with a Pufferfish claim plots the attack: add --attack")
     return 0
@@ -163,33 +161,6 @@ def _eps_point(claim) -> str:
 
 
 def plot_loss(result, path: str) -> None:
-    """L(eps) (from the exact closed forms, in floating point for drawing only) and the budget."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    claim = result.claim
-    fig, ax = plt.subplots(figsize=(6, 4))
-    I = claim.eps.interval
-    if result.infinite is not None or result.point_ratio is not None or I is None:
-        raise UserError("nothing to plot: the loss is infinite or claimed at a single eps",
-                        hint="plot a claim with an eps interval")
-    lo = float(I.lo) if I.lo > 0 else 0.01
-    hi = float(I.hi) if I.hi is not None else max(5.0, 4 * lo)
-    xs = [lo + (hi - lo) * i / 400 for i in range(401)]
-    if result.constant is not None:
-        ys = [math.log(result.constant)] * len(xs)
-    else:
-        ys = []
-        for x in xs:
-            vals = [pc.candidate.ratio(x) for pc in result.pieces]
-            ys.append(math.log(max(vals)))
-    ax.plot(xs, ys, label="tight loss L(eps)")
-    b = claim.budget
-    ax.plot(xs, [float(b.k) * x + math.log(b.factor) for x in xs], "--", label=f"claimed budget {b}")
-    ax.set_xlabel("eps")
-    ax.set_ylabel("privacy loss")
-    ax.set_title(f"{claim.program.name}: tight privacy loss")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    """L(eps) beside the claimed budget, written to `path` (privacy.loss_plot)."""
+    from dipc_plus.privacy.loss_plot import save_loss_figure
+    save_loss_figure(result, path)

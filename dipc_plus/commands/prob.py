@@ -12,13 +12,11 @@ import json
 import time
 from fractions import Fraction
 
-from dipc_plus.semantics import inputs as inputs_mod
-from dipc_plus.semantics import ir
 from dipc_plus.exact.linear import LinForm
-from dipc_plus.semantics.values import show_value
-from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 from dipc_plus.semantics.pretty import format_atom, format_linform
 from dipc_plus.errors import UserError
+from dipc_plus.semantics.events import event_probability, parse_event, value_events
+from dipc_plus.commands.common import add_program_input_arguments, inputs_text, json_number, load_program_input, parse_eps_values
 from dipc_plus.semantics.distribution import Distribution, ball_text, build_chain, certified, distribution_of_chain, group_outputs
 
 EXAMPLE = """\
@@ -30,7 +28,12 @@ example:
       The probabilities sum to exactly 1 (checked as an identity in eps).
 
   Real outputs are shown as their symbolic value: q[i] plus a named Laplace noise
-  (N9 ~ Lap(eps/9, 0)), with the constraints still binding that noise.
+  (N9 ~ Lap(eps/9, 0)), with the constraints still binding that noise.  Ask for
+  the probability of events on them instead, exactly:
+
+  dipc prob programs/laplace.dip --input q=[0,1] --events "out[1]<=0" "out[1]>-1 & out[1]<=1" --eps 1
+  (an event starting with "-" must be attached: --events="-1<out[1]<=1")
+  dipc prob PROGRAM --input ... --values x=-3..3     (an integer output, value by value)
 """
 
 
@@ -43,76 +46,50 @@ def register(subparsers) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_common_arguments(parser)
+    add_program_input_arguments(parser)
+    parser.add_argument("--events", nargs="+", metavar="EVENT",
+                        help="print P[output in EVENT] instead of the outcomes, e.g. --events \"x<=0\" \"0<x<=2\" "
+                             "\"x>=0 & y<1\" (exact closed forms in eps)")
+    parser.add_argument("--values", action="append", metavar="NAME=LO..HI",
+                        help="an integer output's distribution value by value: P[NAME = k] for k = LO..HI")
     parser.add_argument("--latex", action="store_true", help="print the probabilities as LaTeX")
-    parser.add_argument("--json", action="store_true", help="print the result as JSON (exact values as strings)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the result as JSON (numbers as integers or \"p/q\", closed forms as strings; "
+                             "docs/json.md)")
     parser.set_defaults(func=run)
-
-
-def add_common_arguments(parser) -> None:
-    parser.add_argument("program", metavar="PROGRAM", help="a .dip file")
-    parser.add_argument("--input", action="append", metavar="NAME=VALUE",
-                        help="an input value, e.g. --input q=[-1,0,0] (repeat for each input)")
-    parser.add_argument("--set", action="append", metavar="NAME=VALUE",
-                        help="override a parameter, e.g. --set m=3")
-    parser.add_argument("--at", action="append", metavar="eps=VALUE",
-                        help="also evaluate at this eps (a rational such as 27/82 or 0.5), as a certified "
-                             "interval; repeat for several values")
-    parser.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
-                        help=f"stop with an error when the Markov chain has more than N states "
-                             f"(default {DEFAULT_MAX_STATES})")
-
-
-def parse_at(items) -> list[Fraction]:
-    """--at eps=27/82 (or --at 27/82) -> [Fraction(27, 82)]."""
-    out = []
-    for item in items or []:
-        text = item.strip()
-        if "=" in text:
-            name, _, text = text.partition("=")
-            if name.strip() not in ("eps", "ε"):
-                raise UserError(f"--at {item}: only eps can be given a value here",
-                                hint="write --at eps=27/82")
-        value = inputs_mod.parse_scalar(text, "--at")
-        if not isinstance(value, Fraction) or value <= 0:
-            raise UserError(f"--at {item}: eps must be a positive number", hint="write --at eps=27/82 or --at eps=0.5")
-        out.append(value)
-    return out
-
-
-def load(args):
-    """(program, flat inputs) from the command line."""
-    if args.max_states <= 0:
-        raise UserError("--max-states must be positive", hint="use e.g. --max-states 200000")
-    params = inputs_mod.parse_params(args.set)
-    given = inputs_mod.parse_assignments(args.input, "--input")
-    from dipc_plus.frontend.load import load_program
-    program = load_program(args.program, params)
-    env = inputs_mod.bind_inputs(program, given)
-    return program, env, given
 
 
 def outcome_text(dist: Distribution, outcome) -> str:
     return dist.describe(outcome)
 
 
-def inputs_text(program: ir.Program, given: dict) -> str:
-    def show(v):
-        if isinstance(v, list):
-            return "[" + ",".join(show(x) for x in v) + "]"
-        return show_value(v)
-    return ", ".join(f"{k}={show(v)}" for k, v in given.items()) or "(no inputs)"
-
-
 def run(args) -> int:
-    points = parse_at(args.at)
-    program, env, given = load(args)
+    points = parse_eps_values(args.at)
+    program, env, given = load_program_input(args)
     t0 = time.perf_counter()
     chain = build_chain(program, env, max_states=args.max_states)
     dist = distribution_of_chain(chain)
     total = dist.total()
     ok = dist.sums_to_one()
     seconds = time.perf_counter() - t0
+    events = parse_events(args, dist)
+    if events:
+        table = [(e, event_probability(dist, e)) for e in events]
+        if args.json:
+            out = {"program": program.name, "program_path": program.source,
+                   "params": json_number(dict(program.params)), "inputs": json_number(given),
+                   "events": [{"event": e.text, "probability": str(p),
+                               **({"at": {str(x): _ball(p, x) for x in points}} if points else {})}
+                              for e, p in table]}
+            print(json.dumps(out, indent=2))
+        else:
+            params = ", ".join(f"{k}={v}" for k, v in program.params.items())
+            print(f"{program.name} at {inputs_text(program, given)}" + (f"  ({params})" if params else ""))
+            for e, p in table:
+                print(f"P[{e.text}] = {p}")
+                for x in points:
+                    print(f"    at eps={x}: {_ball(p, x)}")
+        return 0 if ok else 1
     if args.json:
         print(json.dumps(json_report(dist, chain, given, points, total, ok, seconds), indent=2))
     else:
@@ -120,6 +97,27 @@ def run(args) -> int:
     if not ok:
         return 1
     return 0
+
+
+def parse_events(args, dist) -> list:
+    """--events and --values as `semantics.events.Event`s (empty: print the outcomes)."""
+    events = [parse_event(t, dist.names) for t in args.events or []]
+    for item in args.values or []:
+        name, sep, rng = item.partition("=")
+        lo, dots, hi = rng.partition("..")
+        name = name.strip()
+        try:
+            lo_i, hi_i = int(lo), int(hi)
+        except ValueError:
+            lo_i = hi_i = None
+        if not sep or not dots or lo_i is None or lo_i > hi_i or hi_i - lo_i > 10_000:
+            raise UserError(f"--values {item}: write NAME=LO..HI with integers LO <= HI",
+                            hint="e.g. --values x=-3..3")
+        if name not in dist.names:
+            raise UserError(f"--values {item}: '{name}' is not an output of the program",
+                            hint=f"the outputs are {', '.join(dist.names)}")
+        events += value_events(name, lo_i, hi_i)
+    return events
 
 
 def _ball(value, eps: Fraction) -> str:
@@ -156,11 +154,9 @@ def text_report(dist, chain, given, points, total, ok, seconds, latex=False) -> 
 def json_report(dist, chain, given, points, total, ok, seconds) -> dict:
     def value_json(v):
         if isinstance(v, LinForm):
-            return {"noise": {f"N{i}": str(c) for i, c in v.coeffs}, "constant": str(v.const),
+            return {"noise": {f"N{i}": json_number(c) for i, c in v.coeffs}, "constant": json_number(v.const),
                     "text": format_linform(v)}
-        if isinstance(v, Fraction):
-            return str(v)
-        return v
+        return json_number(v)
 
     outcomes = []
     for outcome, p in dist.items():
@@ -173,11 +169,11 @@ def json_report(dist, chain, given, points, total, ok, seconds) -> dict:
         if points:
             entry["at"] = {str(eps): _ball(p, eps) for eps in points}
         outcomes.append(entry)
-    noises = {f"N{i}": {"kind": n.kind, "rate": str(n.rate)} for i, n in dist.noises.items()}
+    noises = {f"N{i}": {"kind": n.kind, "rate": json_number(n.rate)} for i, n in dist.noises.items()}
     return {
         "program": dist.program.name,
-        "params": {k: str(v) for k, v in dist.program.params.items()},
-        "inputs": _jsonable(given),
+        "params": {k: json_number(v) for k, v in dist.program.params.items()},
+        "inputs": json_number(given),
         "chain": {"states": chain.stats.states, "transitions": chain.stats.edges, "exits": chain.stats.exits},
         "noises": noises,
         "outcomes": outcomes,
@@ -190,13 +186,3 @@ def json_report(dist, chain, given, points, total, ok, seconds) -> dict:
 def _latex(p) -> str:
     import sympy
     return sympy.latex(p.to_sympy())
-
-
-def _jsonable(value):
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, Fraction):
-        return str(value)
-    return value

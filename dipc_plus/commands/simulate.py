@@ -193,6 +193,21 @@ def _freq(freq: Frequency, confidence: float) -> dict:
     return {"count": freq.successes, "frequency": freq.estimate, "interval": [interval.low, interval.high]}
 
 
+def _ordered(program, names: list, distribution: dict) -> list:
+    """Outcomes by value when an output is an integer (a distribution over Z reads in order),
+    else most frequent first."""
+    types = dict(program.outputs)
+    flat = {n: types.get(n, types.get(n.split("[")[0])) for n in names}
+    items = list(distribution.items())
+    if not any(isinstance(t, ir.IntT) for t in flat.values()):
+        return items
+
+    def key(item):
+        return tuple((0, v) if isinstance(v, (int, float, Fraction)) and not isinstance(v, bool) else (1, str(v))
+                     for v in item[0])
+    return sorted(items, key=key)
+
+
 def build_report(result, confidence: float, gamma=None, around=None, seed=None) -> dict:
     """Everything `dipc simulate` prints, as plain data (also the --json output)."""
     program = result.program
@@ -215,7 +230,7 @@ def build_report(result, confidence: float, gamma=None, around=None, seed=None) 
         report["within"] = {"gamma": str(gamma), "around": {k: _json_value(v) for k, v in around.items()},
                             **_freq(Frequency(int(within_hits.sum()), result.n), confidence)}
     columns = {name: result.column(name) for name in discrete}
-    for values, count in result.distribution().items():
+    for values, count in _ordered(program, discrete, result.distribution()):
         entry = {"values": _group_values(program, discrete, values),
                  **_freq(Frequency(count, result.n), confidence)}
         if within_hits is not None:

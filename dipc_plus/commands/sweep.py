@@ -14,11 +14,11 @@ parameters).
 from __future__ import annotations
 
 import argparse
-import json
 
 from dipc_plus.errors import UserError
 from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, sweep, sweep_text
-from dipc_plus.commands.accuracy import STRICT_EXIT, add_claim_arguments, add_strict_argument, exit_status, load
+from dipc_plus.commands.common import (add_accuracy_arguments, add_strict_argument, exit_status, load_accuracy,
+                                       print_json, strict_json, strict_line)
 
 EXAMPLE = """\
 examples:
@@ -38,7 +38,7 @@ def register(subparsers) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_claim_arguments(parser)
+    add_accuracy_arguments(parser)
     parser.add_argument("--kappa-max", type=int, default=DEFAULT_KAPPA_MAX, metavar="N",
                         help=f"report at most N as the best kappa (default {DEFAULT_KAPPA_MAX})")
     parser.add_argument("--digits", type=int, default=DEFAULT_DIGITS, metavar="D",
@@ -54,16 +54,15 @@ def run(args) -> int:
         raise UserError(f"--kappa-max must be at least 1, not {args.kappa_max}", hint="use e.g. --kappa-max 100")
     if not 1 <= args.digits <= 60:
         raise UserError(f"--digits must be between 1 and 60, not {args.digits}", hint="use e.g. --digits 10")
-    checker, points = load(args)
+    checker, points = load_accuracy(args)
     result = sweep(checker, kappa_max=args.kappa_max, digits=args.digits, points=points,
                    progress=not args.no_progress and not args.json, jobs=args.jobs)
     if args.json:
         out = result.to_json(full=args.reports)
-        out["strict"] = {"requested": bool(args.strict),
-                         "reason": "the verdict is vacuous" if result.accuracy.vacuous else None}
-        print(json.dumps(out, indent=2))
+        out["strict"] = strict_json(result.accuracy, args)
+        print_json(out, checker.program)
     else:
         print(sweep_text(result))
-        if args.strict and result.accuracy.vacuous:
-            print(f"STRICT: the verdict is vacuous: exit {STRICT_EXIT}")
-    return exit_status(result.accuracy, args.strict)
+        if strict_line(result.accuracy, args):
+            print(strict_line(result.accuracy, args))
+    return exit_status(result.accuracy, args)

@@ -25,6 +25,17 @@ from dipc_plus.frontend.scope import Scope, did_you_mean, type_words
 BOOL = ir.BoolT()
 RAT = ir.RatT()
 
+# Noise people reach for that the exact fragment cannot express, and why (the decision
+# procedure works with probabilities of the form sum c*eps^k*e^(q*eps), closed under
+# integrating Laplace densities; Gaussian tails give erf terms outside that class).
+_GAUSS = ("its probabilities involve the error function erf, outside the exp-polynomials "
+          "sum c*eps^k*e^(q*eps) that the decision procedure decides exactly")
+OUTSIDE_THE_FRAGMENT = {
+    "gauss": _GAUSS, "gaussian": _GAUSS, "normal": _GAUSS, "norm": _GAUSS,
+    "dgauss": "the discrete Gaussian's normalising constant is a theta series, outside the "
+              "exp-polynomials the decision procedure decides exactly",
+}
+
 
 @dataclass(frozen=True)
 class Det:
@@ -402,6 +413,11 @@ class Lowerer:
             return self.user_call(e, scope.functions[fn])
         if fn in BUILTINS:
             return self.builtin_call(e)
+        if fn.lower() in OUTSIDE_THE_FRAGMENT:
+            raise UserError.at(e.pos, f"'{fn}' noise is not part of DiPWhile+: {OUTSIDE_THE_FRAGMENT[fn.lower()]}",
+                               hint="the distributions are Lap(a*eps, mean) (Laplace), DLap(a*eps, mean) "
+                                    "(discrete Laplace), Exp(a*eps, F(args)) (exponential mechanism) and "
+                                    "choose(...) over a finite distribution (docs/language.md)")
         candidates = list(scope.functions) + list(BUILTINS)
         raise UserError.at(e.pos, f"unknown function '{fn}'",
                            hint=did_you_mean(fn, candidates) or

@@ -167,11 +167,12 @@ def scenario_attacks(claim, params: dict | None = None) -> list[AttackResult]:
     return results
 
 
-def plot_attacks(results: list[AttackResult], path: str, hi: float = 5.0) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(6, 4))
+def attack_figure(results: list[AttackResult], hi: float = 5.0, program: str = ""):
+    """The adversaries' advantage against eps, one curve per scenario, as a matplotlib Figure
+    in the style of the other plots (not attached to pyplot; legend outside the data)."""
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(10, 5), layout="constrained")
+    ax = fig.subplots()
     xs = [0.01 + (hi - 0.01) * i / 300 for i in range(301)]
     for r in results:
         ys = []
@@ -183,10 +184,19 @@ def plot_attacks(results: list[AttackResult], path: str, hi: float = 5.0) -> Non
                     val = p.success(x) - float(r.baseline)
                     break
             ys.append(val if val is not None else float("nan"))
-        ax.plot(xs, ys, label=r.name)
+        ax.plot(xs, ys, lw=2, label=r.name)
     ax.set_xlabel("eps")
     ax.set_ylabel("advantage of the Bayes-optimal adversary")
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    ax.set_title((f"{program}: " if program else "") +
+                 "Bayes-optimal attack per scenario (success minus the best guess without the output)", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    return fig
+
+
+def plot_attacks(results: list[AttackResult], path: str, hi: float = 5.0, program: str = "") -> None:
+    """Write `attack_figure` headlessly (Agg canvas; pyplot's backend is left alone)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    fig = attack_figure(results, hi, program)
+    FigureCanvasAgg(fig)
+    fig.savefig(path, dpi=150)

@@ -100,6 +100,11 @@ class LossResult:
         return all(bounded_by(r, b.k, I, b.factor) for r in ratios)
 
     def to_json(self) -> dict:
+        out = self._loss_json()
+        out["budget_holds"] = self.budget_holds()
+        return out
+
+    def _loss_json(self) -> dict:
         c = self.claim
         out = {"program": c.program.source, "claim": c.file, "scope": self.scope.to_json(),
                "tight_on": "the scope's inputs only (and the named events of real outputs)",

@@ -1,13 +1,22 @@
 """Writing a DTMC for other tools: Graphviz DOT (to look at) and PRISM (for Storm/PRISM).
 
-PRISM's expression language has no exp(), so the parametric export names two
-parameters: ``eps`` and ``t``, standing for exp(eps/L) with L the least common
-denominator of the exponents in the chain.  Every transition probability is a
-rational function of (eps, t), which Storm's parametric engine handles; a
-result is turned back into our notation by t -> e^(eps/L).  With a concrete eps
-(``at``) the probabilities are written as decimals instead (20 significant
-digits of a certified ball; each state's row is adjusted in its last digit so
-that it sums to 1 exactly as a decimal).
+PRISM's expression language has no exp(), so probabilities are written with
+t = e^(eps/L), L the least common denominator of the exponents in the chain,
+and t is tied to eps in one of three ways:
+
+- default: one constant ``eps`` and ``formula t = pow(e, eps/L)`` (e as a
+  25-digit decimal): give eps to Storm (``--constants eps=1/2``) and every
+  property is evaluated there, nothing to substitute;
+- ``parametric``: rational functions for Storm's parametric engine, which cannot
+  take pow(): the single parameter is ``t`` (eps = L*ln t) when eps enters only
+  through exponentials; when eps also appears as a polynomial factor (eps*e^(-eps)
+  terms), ``eps`` is a second parameter and the relation t = e^(eps/L) is stated in
+  the file: a result is read back by substituting it;
+- ``at``: decimals at one eps (20 significant digits of a certified ball; each
+  state's row is adjusted in its last digit so that it sums to 1 exactly).
+
+`prism_properties` writes the matching .props file: P=? [F "oK"] for each
+output label and P=? [F "exit"] (termination).
 """
 from __future__ import annotations
 
@@ -21,6 +30,7 @@ from dipc_plus.semantics.pretty import format_linform
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 
 DIGITS = 20
+E_DIGITS = "2.718281828459045235360287"   # e to 25 significant digits, for `formula t`
 
 
 def chain_lcm(chain: DTMC) -> int:
@@ -124,8 +134,18 @@ def exit_text(chain: DTMC, node: int, finite_only: bool = False) -> str:
 # --------------------------------------------------------------------------- PRISM
 
 
-def to_prism(chain: DTMC, at: Fraction | None = None, header: str = "") -> str:
-    """The chain as a PRISM dtmc: parametric in (eps, t = e^(eps/L)), or numeric at eps = `at`."""
+def has_polynomial_eps(chain: DTMC) -> bool:
+    """Does eps appear outside exponentials (a factor eps^k, k > 0) in a transition probability?"""
+    for u, v in chain.graph.edges:
+        p = chain.edge_probability(u, v)
+        for poly in (p.num, p.den):
+            if any(k for _, k, _ in poly.monomials()):
+                return True
+    return False
+
+
+def to_prism(chain: DTMC, at: Fraction | None = None, header: str = "", parametric: bool = False) -> str:
+    """The chain as a PRISM dtmc: eps with t = e^(eps/L) as a formula, parametric, or numeric at `at`."""
     chain.annotate_probabilities()
     nodes = sorted(chain.graph.nodes)
     n = len(nodes)
@@ -135,10 +155,19 @@ def to_prism(chain: DTMC, at: Fraction | None = None, header: str = "") -> str:
     lines.append(f"// {n} states, {chain.graph.number_of_edges()} transitions, {len(chain.exits)} exit states")
     lines.append("dtmc")
     lines.append("")
-    if at is None:
+    if at is None and not parametric:
         L = chain_lcm(chain)
-        lines.append("const double eps; // the privacy budget, eps > 0")
-        lines.append(f"const double t;   // stands for exp(eps/{L}): PRISM has no exp(), so e^(k*eps/{L}) is written t^k")
+        lines.append("const double eps; // the privacy budget, eps > 0 (e.g. storm --constants eps=0.5)")
+        lines.append(f"formula t = pow({E_DIGITS}, eps/{L}); // t = exp(eps/{L}): PRISM has no exp()")
+    elif at is None:
+        L = chain_lcm(chain)
+        if has_polynomial_eps(chain):
+            lines.append("const double eps; // the privacy budget, eps > 0")
+            lines.append(f"const double t;   // t = exp(eps/{L}) (tied to eps: substitute it in Storm's result; "
+                         "rational functions cannot express exp)")
+        else:
+            lines.append(f"const double t;   // the only parameter: t = exp(eps/{L}), i.e. eps = {L}*ln(t); "
+                         f"e^(k*eps/{L}) is written t^k")
     else:
         L = 1
         lines.append(f"// transition probabilities at eps = {at} (decimals of certified balls)")
@@ -162,6 +191,41 @@ def to_prism(chain: DTMC, at: Fraction | None = None, header: str = "") -> str:
     for k, (text, members) in enumerate(output_groups(chain).items()):
         lines.append(f"// o{k}: {text}")
         lines.append(f"label \"o{k}\" = " + " | ".join(f"s={e}" for e in members) + ";")
+    return "\n".join(lines) + "\n"
+
+
+def exits_with_outputs(chain: DTMC, expected: dict) -> list[int]:
+    """The exit states whose finite outputs equal `expected` (flat output name -> value)."""
+    def norm(v):
+        if isinstance(v, bool) or v is None or isinstance(v, str):
+            return v
+        try:
+            return Fraction(v)
+        except (TypeError, ValueError):
+            return v
+    found = []
+    for e in chain.exits:
+        env = dict(zip(chain.finite_vars, chain.graph.nodes[e]["state"].env))
+        if all(name in env and norm(env[name]) == norm(value) for name, value in expected.items()):
+            found.append(e)
+    return found
+
+
+def prism_properties(chain: DTMC, header: str = "", correct: list[int] | None = None,
+                     correct_note: str = "") -> str:
+    """The .props file for `to_prism`: the probability of each output label and of termination,
+    and with `correct` (exit states) the probability of a correct answer, P[error] = 1 - it."""
+    lines = [f"// {h}" for h in header.splitlines()]
+    if correct is not None:
+        lines.append(f"// accuracy: {correct_note}" if correct_note else "// accuracy")
+        lines.append("// P[correct]; the claim bounds P[error] = 1 - P[correct]")
+        lines.append('"correct": P=? [ F (' + (" | ".join(f"s={e}" for e in correct) or "false") + ") ];")
+    lines.append("// P[output] for each output label of the model (finite outputs; real outputs are symbolic)")
+    for k, (text, _) in enumerate(output_groups(chain).items()):
+        lines.append(f"// o{k}: {text}")
+        lines.append(f'"o{k}": P=? [ F "o{k}" ];')
+    lines.append("// termination: 1 for a program that always halts")
+    lines.append('"exit": P=? [ F "exit" ];')
     return "\n".join(lines) + "\n"
 
 

@@ -1,7 +1,6 @@
-"""The notebook API behind `dipc_plus.load`: one object per loaded program."""
+"""One loaded program (`dipc_plus.load`): its chain, exact distribution, accuracy events and runs."""
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Mapping
 
 from dipc_plus.semantics import ir

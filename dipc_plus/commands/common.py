@@ -1,0 +1,284 @@
+"""Argument handling the `dipc` commands share, in one place.
+
+Why it exists: accuracy, sweep and plot read the same accuracy-claim arguments;
+privacy and privacy-loss the same privacy-claim arguments; prob and dtmc the
+same program-at-one-input arguments.  Each group is declared and loaded here,
+so a command never borrows another command's module.
+
+A claim file names its program ([program] path), so the claim commands take
+``[PROGRAM] CLAIM``: with one path it is the claim; with two, PROGRAM must be the
+claim's program (checking another program against a claim stated for a given
+one is refused rather than guessed).
+"""
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from fractions import Fraction
+
+from dipc_plus.errors import UserError
+from dipc_plus.semantics import inputs as inputs_mod
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
+from dipc_plus.semantics.values import show_value
+
+
+# --------------------------------------------------------------------------- [PROGRAM] CLAIM
+
+def add_program_claim(parser, table: str) -> None:
+    parser.add_argument("program", metavar="[PROGRAM]",
+                        help="the .dip program (optional: the claim names it; if given it must be the claim's)")
+    parser.add_argument("claim", metavar="CLAIM", nargs="?",
+                        help=f"a claim file (theories/*.toml) with a [{table}] table")
+
+
+def program_and_claim(args) -> tuple[str | None, str]:
+    """(program or None, claim) from `[PROGRAM] CLAIM`."""
+    if args.claim is None:
+        if str(args.program).endswith(".dip"):
+            raise UserError(f"{args.program} is a program; a claim file is needed too",
+                            hint="give the claim (theories/*.toml), which names its program, e.g. "
+                                 "dipc accuracy theories/sparse.toml")
+        return None, args.program
+    return args.program, args.claim
+
+
+def check_same_program(program: str | None, claim_path: str, claim_file: str) -> None:
+    """PROGRAM, when given, must be the file the claim names."""
+    if program is None:
+        return
+    if not os.path.exists(program):
+        raise UserError(f"cannot read the program: no file {program}", hint="give the path of a .dip file")
+    if not os.path.exists(claim_path) or not os.path.samefile(program, claim_path):
+        raise UserError(f"the claim is about {os.path.relpath(claim_path)}, not {program}", file=claim_file,
+                        hint="leave PROGRAM out (the claim names it), or copy the claim and change its "
+                             "[program] path to check another program")
+
+
+def check_max_states(value: int) -> None:
+    if value <= 0:
+        raise UserError("--max-states must be positive", hint="use e.g. --max-states 200000")
+
+
+def check_kappa(value: int) -> int:
+    if value < 1:
+        raise UserError(f"--kappa must be a positive integer, not {value}", hint="use e.g. --kappa 7")
+    return value
+
+
+# --------------------------------------------------------------------------- verdicts and exit codes
+
+STRICT_EXIT = 4
+
+
+def add_strict_argument(parser) -> None:
+    parser.add_argument("--strict", action="store_true",
+                        help=f"exit {STRICT_EXIT} instead of 0 when the verdict is vacuous (nothing was compared) "
+                             "or covers real outputs only on named events")
+
+
+def strict_reason(result) -> str | None:
+    """Why a verified verdict fails --strict (vacuous, or only on named events), else None."""
+    if result.verdict != "verified":
+        return None
+    if getattr(result, "vacuous", False):
+        return "the verdict is vacuous (nothing was compared)"
+    scope = getattr(result, "scope", None)
+    if scope is not None and getattr(scope, "event_limited", False):
+        return "real outputs were checked only on the named events"
+    return None
+
+
+def exit_status(result, args) -> int:
+    """0 verified, 1 refuted, STRICT_EXIT for a verdict that fails --strict (printed as one line
+    in text mode; in JSON under "strict")."""
+    if result.verdict != "verified":
+        return 1
+    return STRICT_EXIT if args.strict and strict_reason(result) else 0
+
+
+def strict_json(result, args) -> dict:
+    return {"requested": bool(args.strict), "reason": strict_reason(result)}
+
+
+def strict_line(result, args) -> str | None:
+    reason = strict_reason(result)
+    return f"STRICT: {reason}: exit {STRICT_EXIT}" if args.strict and reason else None
+
+
+@contextmanager
+def certified_or_exit_2():
+    """A computation that cannot be certified ends with exit 2 and a message, never a traceback
+    (and never exit 1, which means "refuted")."""
+    from dipc_plus.decision.decide import CertificationError
+    try:
+        yield
+    except CertificationError as exc:
+        raise UserError(f"the result could not be certified: {exc}",
+                        hint="this is a bug in dipc-plus (two certified computations disagree); please report "
+                             "it with the program and claim") from None
+    except RecursionError:
+        raise UserError("the computation nested too deeply to finish",
+                        hint="use smaller parameters (fewer queries or inputs)") from None
+
+
+def input_files(args, *more) -> list:
+    """The files a run reads (an output must never overwrite one)."""
+    return [p for p in (getattr(args, "program", None), getattr(args, "claim", None), *more) if p]
+
+
+# --------------------------------------------------------------------------- accuracy claims
+
+def add_accuracy_arguments(parser) -> None:
+    add_program_claim(parser, "accuracy")
+    parser.add_argument("--input", action="append", metavar="NAME=VALUE",
+                        help="check only this input, e.g. --input q=[-1,-1,1] (repeat for each input variable)")
+    parser.add_argument("--set", action="append", metavar="NAME=VALUE",
+                        help="override a parameter of the program and claim, e.g. --set c=2")
+    parser.add_argument("--dd-over", choices=("reals", "grid"), default=None,
+                        help="distance to disagreement over the real input space or over the claim's grid "
+                             "(default: the claim's dd_over)")
+    parser.add_argument("--paper", action="store_true",
+                        help="the paper's convention: also check inputs with dd(u) = alpha (section 7)")
+    parser.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
+                        help=f"refuse Markov chains with more than N states (default {DEFAULT_MAX_STATES})")
+    parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                        help="compute the inputs' exact distributions over N processes (0: one per core; "
+                             "default 1)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def load_accuracy(args):
+    """(checker, points or None) from the command line; every mistake a UserError."""
+    from dipc_plus.accuracy.check import AccuracyChecker
+    from dipc_plus.claims.claim_file import load_claim
+    check_max_states(args.max_states)
+    params = inputs_mod.parse_params(args.set)
+    program, claim_file = program_and_claim(args)
+    if program is not None and not os.path.exists(program):
+        raise UserError(f"cannot read the program: no file {program}", hint="give the path of a .dip file")
+    claim = load_claim(claim_file, params)
+    if claim.accuracy is None:
+        raise UserError("the claim file has no [accuracy] table", file=claim_file,
+                        hint="add an [accuracy] table (see docs/claims.md)")
+    check_same_program(program, claim.program_path, claim_file)
+    checker = AccuracyChecker(claim, dd_over=args.dd_over, boundary=args.paper, max_states=args.max_states)
+    points = None
+    if args.input:
+        given = inputs_mod.parse_assignments(args.input, "--input")
+        points = [inputs_mod.bind_inputs(checker.program, given)]
+    return checker, points
+
+
+# --------------------------------------------------------------------------- privacy claims
+
+def add_privacy_arguments(parser) -> None:
+    add_program_claim(parser, "privacy")
+    parser.add_argument("--set", action="append", metavar="NAME=VALUE",
+                        help="override a parameter of the program and claim, e.g. --set n=12")
+    parser.add_argument("--no-structure", action="store_true",
+                        help="one Markov chain per input: no independent components, kernel chains or symmetry "
+                             "(for measurements)")
+    parser.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
+                        help=f"refuse Markov chains with more than N states (default {DEFAULT_MAX_STATES})")
+
+
+def load_privacy(args):
+    """The privacy claim named on the command line (a DPClaim or PufferfishClaim)."""
+    from dipc_plus.privacy.claim_reader import load_privacy_claim
+    check_max_states(args.max_states)
+    params = inputs_mod.parse_params(args.set)
+    program, claim_file = program_and_claim(args)
+    if program is not None and not os.path.exists(program):
+        raise UserError(f"cannot read the program: no file {program}", hint="give the path of a .dip file")
+    if not os.path.exists(claim_file):
+        raise UserError(f"cannot read the claim file: no file {claim_file}",
+                        hint="claims live in theories/*_privacy.toml")
+    claim = load_privacy_claim(claim_file, params)
+    check_same_program(program, claim.program.source, claim_file)
+    return claim
+
+
+# --------------------------------------------------------------------------- one program at one input
+
+def add_program_input_arguments(parser) -> None:
+    parser.add_argument("program", metavar="PROGRAM", help="a .dip file")
+    parser.add_argument("--input", action="append", metavar="NAME=VALUE",
+                        help="an input value, e.g. --input q=[-1,0,0] (repeat for each input)")
+    parser.add_argument("--set", action="append", metavar="NAME=VALUE",
+                        help="override a parameter, e.g. --set m=3")
+    parser.add_argument("--eps", "--at", dest="at", action="append", metavar="VALUE",
+                        help="also evaluate at this eps (a rational such as 27/82 or 0.5; `--at eps=27/82` is "
+                             "the same), as a certified interval; repeat for several values")
+    parser.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
+                        help=f"stop with an error when the Markov chain has more than N states "
+                             f"(default {DEFAULT_MAX_STATES})")
+
+
+def parse_eps_values(items) -> list[Fraction]:
+    """--eps 27/82 (or --at eps=27/82) -> [Fraction(27, 82)]."""
+    out = []
+    for item in items or []:
+        text = item.strip()
+        if "=" in text:
+            name, _, text = text.partition("=")
+            if name.strip() not in ("eps", "ε"):
+                raise UserError(f"--eps {item}: only eps can be given a value here",
+                                hint="write --eps 27/82")
+        value = inputs_mod.parse_scalar(text, "--eps")
+        if not isinstance(value, Fraction) or value <= 0:
+            raise UserError(f"--eps {item}: eps must be a positive number", hint="write --eps 27/82 or --eps 0.5")
+        out.append(value)
+    return out
+
+
+def load_program_input(args):
+    """(program, flat inputs, inputs as given) from the command line."""
+    from dipc_plus.frontend.load import load_program
+    check_max_states(args.max_states)
+    params = inputs_mod.parse_params(args.set)
+    given = inputs_mod.parse_assignments(args.input, "--input")
+    program = load_program(args.program, params)
+    env = inputs_mod.bind_inputs(program, given)
+    return program, env, given
+
+
+def inputs_text(program, given: dict) -> str:
+    def show(v):
+        if isinstance(v, list):
+            return "[" + ",".join(show(x) for x in v) + "]"
+        return show_value(v)
+    return ", ".join(f"{k}={show(v)}" for k, v in given.items()) or "(no inputs)"
+
+
+# --------------------------------------------------------------------------- JSON (docs/json.md)
+
+def conventional_json(out: dict, program=None) -> dict:
+    """One JSON convention across commands (docs/json.md): "program" is the program's name,
+    "program_path" its file and "params" its parameters, whichever stage built the object."""
+    if program is not None and isinstance(out, dict):
+        source = getattr(program, "source", None)
+        out["program"] = program.name
+        if source:
+            out["program_path"] = source
+        out.setdefault("params", json_number(dict(getattr(program, "params", {}))))
+    return out
+
+
+def json_number(value):
+    """An exact number for JSON: an integer as a number, any other rational as a "p/q" string
+    (JSON has no exact rationals and a float would not be the value)."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [json_number(v) for v in value]
+    if isinstance(value, dict):
+        return {k: json_number(v) for k, v in value.items()}
+    if isinstance(value, (int, Fraction)):
+        q = Fraction(value)
+        return q.numerator if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+    return str(value)
+
+
+def print_json(out: dict, program=None) -> None:
+    import json
+    print(json.dumps(conventional_json(out, program), indent=2))
