@@ -41,6 +41,8 @@ def register(subparsers) -> None:
     )
     add_claim_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object (schema: docs/claims.md)")
+    parser.add_argument("--every-length", action="store_true",
+                        help="decide the claim for every number of queries m (online programs; docs/every_length.md)")
     parser.set_defaults(func=run)
 
 
@@ -79,6 +81,9 @@ def load(args):
 
 def run(args) -> int:
     claim = load(args)
+    from dipc_plus.privacy.every_length import wants_every_length
+    if getattr(args, "every_length", False) or wants_every_length(args.claim):
+        return run_every_length(args, claim)
     structure = False if args.no_structure else None
     if claim.kind == "pufferfish":
         from dipc_plus.privacy.pufferfish import check_pufferfish
@@ -133,3 +138,19 @@ def text_report(result) -> str:
     lines.append(f"  {bound} = {_num_text(cex.bound_at)}  <  P[P(input) = output]")
     lines.append(f"  ratio      {_num_text(cex.ratio_at)}")
     return "\n".join(lines)
+
+
+def run_every_length(args, claim) -> int:
+    """`--every-length` / `length = "every"`: the verdict for every m (issue 11)."""
+    from dipc_plus.privacy.every_length import decide_every_length
+    res = decide_every_length(claim, args.claim, inputs_mod.parse_params(args.set) or {})
+    if args.json:
+        out = res.to_json()
+        if res.counterexample is not None:
+            out["counterexample"] = res.counterexample[1].to_json()
+        print(json.dumps(out, indent=2))
+    else:
+        print(res.report())
+        if res.counterexample is not None:
+            print(text_report(res.counterexample[1]))
+    return 0 if res.verdict == "verified" else 1

@@ -38,7 +38,8 @@ from dipc_plus.semantics.evaluate import domain_values
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 
 PRIVACY_KEYS = ("kind", "adjacency", "bound", "pairs", "budget", "delta", "eps", "inputs", "events",
-                "structure", "note")
+                "structure", "note",
+                "length")  # length = "every": read by privacy/every_length.py (issue 11)
 PUFFERFISH_KEYS = ("kind", "budget", "eps", "parameters", "secrets", "pairs", "scenarios", "events", "note")
 SCENARIO_KEYS = ("name", "prior", "independent", "note")
 INPUT_KEYS = ("grid", "list", "step")
