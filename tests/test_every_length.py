@@ -177,3 +177,28 @@ def test_cli_verified_refuted_and_outside(capsys):
     rc = main(["privacy", str(PROG / "noisy_max_loop.dip"), str(ROOT / "theories/noisy_max_loop_privacy.toml"),
                "--every-length"])
     assert rc == 2 and "cannot decide privacy for every m" in capsys.readouterr().err
+
+
+BODY_BREAKS = {
+    # the threshold changes between the comparison and its test: the guard's segment is ambiguous
+    "resample_between": ("    r <- Lap(eps/4, q[i])\n    b <- r >= rT\n    rT <- Lap(eps/2, 0)\n"
+                         "    if b then\n        out[i] <- top\n    end\n", 17),
+    # a second noisy read of the same query
+    "two_reads": ("    r <- Lap(eps/4, q[i])\n    s <- Lap(eps/4, q[i])\n    if r >= rT then\n"
+                  "        out[i] <- top\n    end\n", 16),
+    # the threshold leaks into an output
+    "threshold_out": ("    r <- Lap(eps/4, q[i])\n    if r >= rT then\n        val[i] <- rT\n    end\n", 17),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BODY_BREAKS))
+def test_statements_that_break_the_class(tmp_path, case):
+    body, line = BODY_BREAKS[case]
+    text = ("param m = 3\ntype Ans = {bot, top}\ninput  q: real[m]\noutput out: Ans[m]\noutput val: real[m]\n\n"
+            "for i = 1 to m do\n    out[i] <- bot\n    val[i] <- 0\nend\nrT <- Lap(eps/2, 0)\n\n\n"
+            "for i = 1 to m do\n" + body + "end\n")
+    p = tmp_path / f"{case}.dip"
+    p.write_text(text)
+    with pytest.raises(UserError) as err:
+        classify(load_program(p))
+    assert err.value.line == line, err.value.message

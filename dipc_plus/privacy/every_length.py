@@ -178,6 +178,7 @@ def recognise(path: str, params: dict) -> Automaton:
     const = _Const(params)
     finite, inputs, outputs = {}, [], {}
     stmts = []
+    symbols = _symbols(module)
     for item in module.items:
         if isinstance(item, S.VarDecl):
             t = item.type
@@ -213,7 +214,7 @@ def recognise(path: str, params: dict) -> Automaton:
         if isinstance(s, S.For) and all(isinstance(b, S.Assign) and isinstance(b.target, S.Index)
                                          and b.target.name in outputs and const.value(b.value) is not None
                                          or isinstance(b, S.Assign) and isinstance(b.value, S.Name)
-                                         and b.target.name in outputs and b.value.name not in finite
+                                         and b.target.name in outputs and b.value.name in symbols
                                          for b in s.body):
             continue
         if isinstance(s, S.Assign) and isinstance(s.target, S.Name) and isinstance(s.value, S.SampleExpr):
@@ -229,7 +230,7 @@ def recognise(path: str, params: dict) -> Automaton:
     names = tuple(finite)
     start = tuple(finite[n][2] for n in names)
     auto = Automaton(f"{_pos(loop)}", names, start, thr_rate, input_name=qname)
-    ex = _BodyExec(auto, finite, const, qname, loop.var, outputs, threshold)
+    ex = _BodyExec(auto, finite, const, qname, loop.var, outputs, threshold, symbols)
     todo, seen = [start], {start}
     while todo:
         s = todo.pop()
@@ -239,6 +240,21 @@ def recognise(path: str, params: dict) -> Automaton:
                 seen.add(st.dst)
                 todo.append(st.dst)
     return auto
+
+
+def _symbols(module) -> set:
+    """The names of the enumerated symbols (user types {a, b, ...})."""
+    out = set()
+
+    def walk(t):
+        if isinstance(t, S.SetType):
+            out.update(e for e, _ in t.elems if isinstance(e, str))
+        elif isinstance(t, S.ArrayType):
+            walk(t.elem)
+    for item in module.items:
+        if isinstance(item, (S.TypeDecl, S.IODecl, S.VarDecl)):
+            walk(item.type)
+    return out
 
 
 def _array_size_name(decl) -> str | None:
@@ -272,8 +288,8 @@ def _threshold_rate(e: S.SampleExpr, const: _Const):
 class _BodyExec:
     """Symbolic execution of one iteration over a finite state: one Step per path."""
 
-    def __init__(self, auto, finite, const, qname, ivar, outputs, threshold):
-        self.auto, self.finite, self.const = auto, finite, const
+    def __init__(self, auto, finite, const, qname, ivar, outputs, threshold, symbols):
+        self.auto, self.finite, self.const, self.symbols = auto, finite, const, symbols
         self.q, self.i, self.outputs, self.x = qname, ivar, outputs, threshold
 
     def run(self, state, body):
@@ -321,6 +337,10 @@ class _BodyExec:
             a = _threshold_rate(v, c) if isinstance(v, S.SampleExpr) else None
             if a is None:
                 raise OutsideClass(_pos(s), "the threshold may only be re-sampled as Lap(k*eps, constant)")
+            if any(k[0] == "guard" for k in sym.values()) and not any(e.kind == "guard" for e in evs):
+                raise OutsideClass(_pos(s), "the threshold is re-sampled between a comparison and its test")
+            if any(e.kind == "disclose" for e in evs):
+                raise OutsideClass(_pos(s), "the threshold is re-sampled after the noisy read was released")
             return [(env, sym, evs + (Event("resample", rate=a),), False, where)]
         if isinstance(t, S.Name) and isinstance(v, S.SampleExpr):
             b = self._read(v)
@@ -339,10 +359,12 @@ class _BodyExec:
         if isinstance(t, S.Index) and t.name in self.outputs:
             if not (isinstance(t.index, S.Name) and t.index.name == self.i):
                 raise OutsideClass(_pos(s), f"outputs must be written at position {self.i}")
-            if c.value(v) is not None or isinstance(v, S.Name) and v.name not in sym and v.name not in self.finite \
-                    and v.name != self.i and v.name != self.x:
+            if c.value(v) is not None or isinstance(v, S.Name) and v.name in self.symbols \
+                    and v.name not in sym and v.name not in self.finite:
                 return [(env, sym, evs, False, where)]  # a symbol
             if isinstance(v, S.Name) and sym.get(v.name, ("",))[0] == "read":
+                if any(e.kind == "resample" for e in evs):
+                    raise OutsideClass(_pos(s), "the noisy read is released after the threshold was re-sampled")
                 return [(env, sym, evs + (Event("disclose", rate=sym[v.name][1]),), False, where)]
             if isinstance(v, S.SampleExpr):
                 b = self._read(v)
