@@ -17,7 +17,9 @@ graph of one loop iteration.  This module
    after a pumped guard); without one it says it cannot decide.
 
 The verdicts are assembled, with the exact engine's losses at m = 1..k, by
-`decide_every_length`.
+`decide_every_length`.  (Over 600 lines because the recogniser, the game and the patterns
+share the Event/Step graph; a split into privacy/online/{recognise,bound,patterns}.py is
+the natural next step.)
 """
 from __future__ import annotations
 
