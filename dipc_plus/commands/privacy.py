@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 
-from dipc_plus.commands.common import (STRICT_EXIT, add_privacy_arguments, certified_or_exit_2, exit_status,
+from dipc_plus.semantics.inputs import parse_params
+
+from dipc_plus.commands.common import (STRICT_EXIT, add_privacy_arguments, add_strict_argument, certified_or_exit_2, exit_status,
                                        load_privacy, print_json, strict_json, strict_line)
 
 EXAMPLE = """\
@@ -46,14 +48,17 @@ def register(subparsers) -> None:
     )
     add_privacy_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object (schema: docs/claims.md)")
-    parser.add_argument("--strict", action="store_true",
-                        help=f"exit {STRICT_EXIT} instead of 0 when the verdict is vacuous or covers only named "
-                             "events of real outputs")
+    add_strict_argument(parser)
+    parser.add_argument("--every-length", action="store_true",
+                        help="decide the claim for every number of queries m (online programs; docs/every_length.md)")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
     claim = load_privacy(args)
+    from dipc_plus.privacy.every_length import wants_every_length
+    if args.every_length or wants_every_length(claim.file):
+        return run_every_length(args, claim)
     structure = False if args.no_structure else None
     with certified_or_exit_2():
         if claim.kind == "pufferfish":
@@ -135,3 +140,20 @@ def text_report(result) -> str:
         lines.append(f"  ratio      {num_text(cex.ratio_at)}")
     lines.append(scope.coverage())
     return "\n".join(lines)
+
+
+def run_every_length(args, claim) -> int:
+    """`--every-length` / `length = "every"`: the verdict for every m (issue 11)."""
+    from dipc_plus.privacy.every_length import decide_every_length
+    with certified_or_exit_2():
+        res = decide_every_length(claim, claim.file, parse_params(args.set) or {})
+    if args.json:
+        out = res.to_json()
+        if res.counterexample is not None:
+            out["counterexample"] = res.counterexample[1].to_json()
+        print_json(out, claim.program)
+    else:
+        print(res.report())
+        if res.counterexample is not None:
+            print(text_report(res.counterexample[1]))
+    return 0 if res.verdict == "verified" else 1

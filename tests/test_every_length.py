@@ -1,0 +1,205 @@
+"""Privacy for every number of queries (issue 11): the online class, the coupling bound d,
+the non-privacy patterns, and agreement with the literature and with the exact engine's
+tight losses at small m (the unrolled sup L/eps never exceeds d; for programs private for
+no constant it keeps growing)."""
+from __future__ import annotations
+
+from fractions import Fraction as F
+from pathlib import Path
+
+import pytest
+
+from dipc_plus.cli import main
+from dipc_plus.errors import UserError
+from dipc_plus.frontend.load import load_program
+from dipc_plus.privacy.claim_reader import load_privacy_claim
+from dipc_plus.privacy.dp_check import check_dp
+from dipc_plus.privacy.loss import privacy_loss
+from dipc_plus.privacy.every_length import classify, decide_every_length
+
+ROOT = Path(__file__).resolve().parent.parent
+PROG = ROOT / "programs"
+
+
+def _claim(tmp_path, name, params, budget="eps", grid="[-1, 1]", events=None):
+    text = (f'[program]\npath = "{(PROG / (name + ".dip")).as_posix()}"\n'
+            f'params = {{ {", ".join(f"{k} = {v}" for k, v in params.items())} }}\n'
+            f'[privacy]\nadjacency = "linf"\nbudget = "{budget}"\n'
+            + (f'events = {{ val = ["(-inf, 0]", "(0, inf)"] }}\n' if events else "")
+            + f'[privacy.inputs]\ngrid = {{ q = {grid} }}\n')
+    p = tmp_path / f"{name}_{'_'.join(f'{k}{v}' for k, v in params.items())}.toml"
+    p.write_text(text)
+    return str(p)
+
+
+def _bound(name, **params):
+    prog = load_program(PROG / f"{name}.dip", {k: F(v) for k, v in params.items()} or None)
+    _, bound, patterns, _ = classify(prog)
+    return bound.d, patterns
+
+
+# --------------------------------------------------------------------------- the literature
+
+# Lyu, Su & Li (PVLDB 2017), Table 1: Alg. 1 and 2 are eps-DP, Alg. 4 is ((1+6c)/4)*eps-DP,
+# Alg. 3, 5, 6 are eps'-DP for no finite eps'.  Dwork & Roth: Sparse and NumericSparse
+# (with the budget split of Barthe et al.) are eps-DP; AboveThreshold is eps-DP.
+PRIVATE = [
+    ("svt_lyu_alg1", {"c": 1}, F(1)), ("svt_lyu_alg1", {"c": 2}, F(1)), ("svt_lyu_alg1", {"c": 3}, F(1)),
+    ("svt_lyu_alg2", {"c": 1}, F(1)), ("svt_lyu_alg2", {"c": 2}, F(1)),
+    ("svt_lyu_alg4", {"c": 1}, F(7, 4)), ("svt_lyu_alg4", {"c": 2}, F(13, 4)), ("svt_lyu_alg4", {"c": 3}, F(19, 4)),
+    ("sparse", {"c": 1}, F(1)), ("sparse", {"c": 2}, F(1)), ("sparse", {"c": 3}, F(1)),
+    ("sparse_variant", {"c": 1}, F(1)), ("sparse_variant", {"c": 2}, F(3, 4)),
+    ("numeric_sparse", {"c": 1}, F(1)), ("numeric_sparse", {"c": 2}, F(1)),
+    ("above_threshold", {}, F(1)),
+    ("above_threshold_numeric", {}, F(5, 4)), ("sparse_resample_once", {}, F(1)),
+]
+NOT_PRIVATE = [
+    ("svt_lyu_alg3", {"c": 1}, "disclosure after a pumped guard"),
+    ("svt_lyu_alg5", {}, "leaking pair"),
+    ("svt_lyu_alg6", {}, "leaking pair"),
+    ("above_threshold_forever", {}, "leaking pair"),
+    ("svt_resample_forever", {}, "leaking cycle"),
+    ("above_threshold_gap", {}, "disclosure after a pumped guard"),
+    ("laplace", {}, "disclosing cycle"),
+]
+
+
+@pytest.mark.parametrize("name,params,d", PRIVATE)
+def test_bound_matches_the_literature(name, params, d):
+    got, patterns = _bound(name, **params)
+    assert got == d and patterns == []
+
+
+@pytest.mark.parametrize("name,params,pattern", NOT_PRIVATE)
+def test_not_private_programs_have_a_pattern(name, params, pattern):
+    got, patterns = _bound(name, **params)
+    assert got is None
+    assert any(p.startswith(pattern) for p in patterns), patterns
+
+
+def test_bound_does_not_depend_on_m():
+    assert {_bound("svt_lyu_alg4", m=m, c=2)[0] for m in (1, 2, 5, 9)} == {F(13, 4)}
+
+
+# --------------------------------------------------------------------------- the exact engine
+
+
+def _sup(claim):
+    lr = privacy_loss(claim)
+    assert lr.infinite is None
+    s = lr.sup
+    return s.value if s.value is not None else s.hi
+
+
+EXACT_PRIVATE = [
+    ("svt_lyu_alg1", {"c": 1}, {}), ("svt_lyu_alg2", {"c": 2}, {}), ("svt_lyu_alg4", {"c": 1}, {}),
+    ("sparse_variant", {"c": 2}, {}), ("above_threshold", {}, {}),
+    ("sparse_resample_once", {}, {}),
+    ("above_threshold_numeric", {}, {"grid": "[0, 1]", "events": True}),
+    ("numeric_sparse", {"c": 1}, {"grid": "[0, 1]", "events": True}),
+]
+
+
+@pytest.mark.parametrize("name,params,kw", EXACT_PRIVATE)
+def test_unrolled_losses_never_exceed_d(tmp_path, name, params, kw):
+    d, _ = _bound(name, **params)
+    for m in (1, 2, 3):
+        claim = load_privacy_claim(_claim(tmp_path, name, {"m": m, **params}, **kw))
+        assert _sup(claim) <= d, (name, m)
+
+
+EXACT_GROWING = [
+    ("svt_lyu_alg6", {}, {}), ("above_threshold_forever", {}, {}), ("svt_resample_forever", {}, {}),
+    ("above_threshold_gap", {}, {"grid": "[0, 1]", "events": True}),
+    ("svt_lyu_alg3", {"c": 1}, {"grid": "[0, 1]", "events": True}),
+]
+
+
+@pytest.mark.parametrize("name,params,kw", EXACT_GROWING)
+def test_unrolled_losses_grow_for_non_private(tmp_path, name, params, kw):
+    sups = [_sup(load_privacy_claim(_claim(tmp_path, name, {"m": m, **params}, **kw))) for m in (1, 2, 3)]
+    assert sups[0] < sups[1] < sups[2], sups
+
+
+def test_forever_loss_is_linear_in_m(tmp_path):
+    # AboveThreshold that keeps going: one more query, eps/4 more loss (m/4 at m = 1..3).
+    sups = [_sup(load_privacy_claim(_claim(tmp_path, "above_threshold_forever", {"m": m}))) for m in (1, 2, 3)]
+    assert sups == [F(1, 4), F(2, 4), F(3, 4)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,params", [("svt_lyu_alg1", {"c": 1}), ("svt_lyu_alg4", {"c": 1}),
+                                          ("sparse", {"c": 2})])
+def test_unrolled_losses_never_exceed_d_longer(tmp_path, name, params):
+    d, _ = _bound(name, **params)
+    for m in (4,):
+        assert _sup(load_privacy_claim(_claim(tmp_path, name, {"m": m, **params}))) <= d
+
+
+def test_noise_free_guard_is_refuted_with_infinite_loss(tmp_path):
+    claim = load_privacy_claim(_claim(tmp_path, "svt_lyu_alg5", {"m": 3}))
+    res = decide_every_length(claim, claim.file, {}, lengths=(1, 2))
+    assert res.verdict == "not private for any constant"
+    m, r = res.counterexample
+    assert m == 2 and not r.verified
+    assert [t for _, t, _ in res.losses] == [res.losses[0][1], "inf"]
+
+
+def test_budget_below_d_is_refuted_at_a_concrete_m(tmp_path):
+    claim = load_privacy_claim(_claim(tmp_path, "svt_lyu_alg4", {"m": 3, "c": 1}))
+    res = decide_every_length(claim, claim.file, {})
+    assert res.verdict == "refuted" and res.d == F(7, 4)
+    m, r = res.counterexample
+    assert not r.verified and check_dp(load_privacy_claim(_claim(tmp_path, "svt_lyu_alg4", {"m": m, "c": 1}))).verdict \
+        == "refuted"
+
+
+# --------------------------------------------------------------------------- the class and the CLI
+
+
+@pytest.mark.parametrize("name,line", [("noisy_max_loop", 17), ("noisy_max", 20), ("rr_counting", None)])
+def test_outside_the_class_names_the_statement(name, line):
+    prog = load_program(PROG / f"{name}.dip")
+    with pytest.raises(UserError) as err:
+        classify(prog)
+    assert "cannot decide privacy for every m" in err.value.message
+    if line is not None:
+        assert err.value.line == line
+
+
+def test_cli_verified_refuted_and_outside(capsys):
+    rc = main(["privacy", str(PROG / "svt_lyu_alg1.dip"), str(ROOT / "theories/svt_lyu_alg1_privacy.toml"),
+               "--every-length"])
+    assert rc == 0 and "VERIFIED for every m" in capsys.readouterr().out
+    rc = main(["privacy", str(PROG / "above_threshold_forever.dip"),
+               str(ROOT / "theories/above_threshold_forever_privacy.toml")])  # length = "every" in the file
+    out = capsys.readouterr().out
+    assert rc == 1 and "d*eps-DP for no d" in out and "m = 3: exact tight sup L(eps)/eps = 3/4" in out
+    rc = main(["privacy", str(PROG / "noisy_max_loop.dip"), str(ROOT / "theories/noisy_max_loop_privacy.toml"),
+               "--every-length"])
+    assert rc == 2 and "cannot decide privacy for every m" in capsys.readouterr().err
+
+
+BODY_BREAKS = {
+    # the threshold changes between the comparison and its test: the guard's segment is ambiguous
+    "resample_between": ("    r <- Lap(eps/4, q[i])\n    b <- r >= rT\n    rT <- Lap(eps/2, 0)\n"
+                         "    if b then\n        out[i] <- top\n    end\n", 17),
+    # a second noisy read of the same query
+    "two_reads": ("    r <- Lap(eps/4, q[i])\n    s <- Lap(eps/4, q[i])\n    if r >= rT then\n"
+                  "        out[i] <- top\n    end\n", 16),
+    # the threshold leaks into an output
+    "threshold_out": ("    r <- Lap(eps/4, q[i])\n    if r >= rT then\n        val[i] <- rT\n    end\n", 17),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BODY_BREAKS))
+def test_statements_that_break_the_class(tmp_path, case):
+    body, line = BODY_BREAKS[case]
+    text = ("param m = 3\ntype Ans = {bot, top}\ninput  q: real[m]\noutput out: Ans[m]\noutput val: real[m]\n\n"
+            "for i = 1 to m do\n    out[i] <- bot\n    val[i] <- 0\nend\nrT <- Lap(eps/2, 0)\n\n\n"
+            "for i = 1 to m do\n" + body + "end\n")
+    p = tmp_path / f"{case}.dip"
+    p.write_text(text)
+    with pytest.raises(UserError) as err:
+        classify(load_program(p))
+    assert err.value.line == line, err.value.message
