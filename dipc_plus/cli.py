@@ -23,7 +23,7 @@ import traceback
 
 from dipc_plus import __version__
 from dipc_plus.errors import UserError
-from dipc_plus.execution import files, guard, limits
+from dipc_plus.execution import files, guard, ledger, limits
 from dipc_plus.execution.parallel import available_cores
 
 # Sub-command modules, in the order `dipc --help` lists them.
@@ -223,12 +223,22 @@ def main(argv: list[str] | None = None) -> int:
         return _report(err, err.exit_code, as_json)
 
     def on_stop(stop: guard.Stopped) -> int:
-        if stop.exit in guard.EXIT_SIGNAL.values():
-            print(stop.message, file=sys.stderr)
-            if as_json:
-                print(json.dumps({"error": {"message": stop.message}, "exit": stop.exit}))
+        """One message (plus, in text, what was decided before the stop); one JSON object with --json."""
+        if as_json:
+            obj = _error_object(UserError(stop.message, hint=stop.hint), stop.exit)
+            obj["decided_so_far"] = stop.decided
+            if stop.dropped:
+                obj["decided_not_kept"] = stop.dropped
+            print(json.dumps(obj, indent=2))
             return stop.exit
-        return _report(UserError(stop.message, hint=stop.hint), stop.exit, as_json)
+        if stop.exit in guard.EXIT_SIGNAL.values():  # one line after Ctrl-C or SIGTERM
+            n = len(stop.decided) + stop.dropped
+            print(stop.message + (f" ({n} items were decided before the stop)" if n else ""), file=sys.stderr)
+            return stop.exit
+        print(str(UserError(stop.message, hint=stop.hint)), file=sys.stderr)
+        if stop.exit != 3 or stop.decided:
+            print(ledger.summary(stop.decided, stop.dropped), file=sys.stderr)
+        return stop.exit
 
     try:
         return guard.run_guarded(lambda: _execute(args, as_json), timeout=args.timeout,

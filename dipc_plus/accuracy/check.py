@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Mapping
 
+from dipc_plus.execution import ledger
 from dipc_plus.semantics import ir
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.claim_file import Claim
@@ -562,6 +563,7 @@ class AccuracyChecker:
             for u in points:
                 reps = self.check_input(u, kappa)
                 reports += reps
+                ledger.record("input", env_text(self.program, u), _input_verdict(reps))
                 if bar is not None:
                     bar.update(1)
                 if stop_at_first and any(r.verdict == REFUTED for r in reps):
@@ -571,6 +573,15 @@ class AccuracyChecker:
                 bar.close()
         return AccuracyResult(self.claim, reports, time.perf_counter() - start, kappa, self.boundary,
                               self.claim.dd_over, self.claim.inputs_kind if given is None else "list")
+
+
+def _input_verdict(reps: list[InputReport]) -> str:
+    """The verdict of one input over its gammas: refuted if any is, else verified if any applies."""
+    verdicts = {r.verdict for r in reps}
+    for v in (REFUTED, VERIFIED):
+        if v in verdicts:
+            return v
+    return NOT_APPLICABLE
 
 
 def simulate_error(claim: AccuracyClaim, u: Mapping, det_u: Mapping, gamma, eps, n: int, *, seed: int = 0):

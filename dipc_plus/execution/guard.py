@@ -26,8 +26,10 @@ import select
 import signal
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
+
+from dipc_plus.execution import ledger
 
 DEFAULT_TIMEOUT = 1800.0          # seconds
 DEFAULT_MAX_MEMORY = 8 << 30      # bytes of address space per process
@@ -42,6 +44,8 @@ class Stopped:
     message: str
     hint: str | None
     exit: int
+    decided: list = field(default_factory=list)   # ledger records: what the child decided before
+    dropped: int = 0                              # records past ledger.MAX_RECORDS, counted only
 
 
 class _Signalled(Exception):
@@ -106,6 +110,7 @@ def run_guarded(fn: Callable[[], int], *, timeout: float | None, max_memory: int
         except (OSError, ValueError):
             pass
     r, w = os.pipe()
+    lr, lw = os.pipe()   # the ledger: what was decided so far, one JSON line per item
     gc.freeze()  # the child's collector then leaves the parent's objects alone: no copy-on-write storm
     pid = os.fork()
     if pid:
@@ -114,6 +119,8 @@ def run_guarded(fn: Callable[[], int], *, timeout: float | None, max_memory: int
         code, out, err = 3, "", ""
         try:
             os.close(r)
+            os.close(lr)
+            ledger.attach(lw)
             os.setpgid(0, 0)
             _die_with_parent()
             signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -147,6 +154,8 @@ def run_guarded(fn: Callable[[], int], *, timeout: float | None, max_memory: int
             os._exit(0)
     # the parent
     os.close(w)
+    os.close(lw)
+    decided = ledger.Collector()
     try:
         os.setpgid(pid, pid)
     except OSError:
@@ -162,18 +171,24 @@ def run_guarded(fn: Callable[[], int], *, timeout: float | None, max_memory: int
             pass
     deadline = time.monotonic() + timeout if timeout else None
     chunks, stop = [], None
+    watched = [r, lr]
     try:
         while True:
             wait = 0.5 if deadline is None else max(0.0, min(0.5, deadline - time.monotonic()))
-            ready, _, _ = select.select([r], [], [], wait)
-            if ready:
+            ready, _, _ = select.select(watched, [], [], wait)
+            if lr in ready:
+                data = os.read(lr, 1 << 16)
+                if data:
+                    decided.feed(data)
+                else:
+                    watched.remove(lr)
+            if r in ready:
                 data = os.read(r, 1 << 16)
                 if not data:
                     break
                 chunks.append(data)
-            elif deadline is not None and time.monotonic() >= deadline:
-                stop = Stopped(f"stopped after the time limit of {timeout:g} s; the output above is what was "
-                               f"decided so far", "raise it with --timeout SECONDS (0: no limit)", EXIT_LIMIT)
+            if deadline is not None and time.monotonic() >= deadline:
+                stop = Stopped(f"stopped after the time limit of {timeout:g} s", "raise it with --timeout SECONDS (0: no limit)", EXIT_LIMIT)
                 break
     except _Signalled as sig:
         name = "interrupted" if sig.signum == signal.SIGINT else "terminated"
@@ -184,10 +199,15 @@ def run_guarded(fn: Callable[[], int], *, timeout: float | None, max_memory: int
         _, status = os.waitpid(pid, 0)
         _kill_group(pid)  # workers the child left behind, if any
         os.close(r)
+        os.close(lr)
         for sig, h in old.items():
             signal.signal(sig, h)
+
+    def stopped(how: Stopped) -> int:
+        how.decided, how.dropped = decided.records, decided.dropped
+        return on_stop(how)
     if stop is not None:
-        return on_stop(stop)
+        return stopped(stop)
     try:
         result = json.loads(b"".join(chunks).decode())
     except ValueError:
@@ -195,15 +215,15 @@ def run_guarded(fn: Callable[[], int], *, timeout: float | None, max_memory: int
     if result is None:
         how = f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"status {os.WEXITSTATUS(status)}"
         if max_memory and os.WIFSIGNALED(status):
-            return on_stop(Stopped(f"the run ended abnormally ({how}), most likely at the memory limit of "
+            return stopped(Stopped(f"the run ended abnormally ({how}), most likely at the memory limit of "
                                    f"{max_memory >> 20} MiB", "raise it with --max-memory SIZE (e.g. 16G; 0: no "
                                    "limit)", EXIT_LIMIT))
-        return on_stop(Stopped(f"the run ended abnormally ({how})", "please report it", 3))
+        return stopped(Stopped(f"the run ended abnormally ({how})", "please report it", 3))
     if result["out"]:
         sys.stdout.write(result["out"])
     if result["err"]:
         sys.stderr.write(result["err"])
     if result["exit"] == -1:
-        return on_stop(Stopped(f"stopped at the memory limit of {max_memory >> 20} MiB",
+        return stopped(Stopped(f"stopped at the memory limit of {max_memory >> 20} MiB",
                                "raise it with --max-memory SIZE (e.g. 16G; 0: no limit)", EXIT_LIMIT))
     return int(result["exit"])

@@ -1,0 +1,82 @@
+"""What a guarded run has decided so far, kept outside the process that may be killed.
+
+Why: when `--timeout` or `--max-memory` stops a run, the guard kills the child
+that did the work (see guard.py), and whatever it held in memory is gone.  A
+user who waited twenty minutes deserves to know which inputs were already
+decided.  So the loops that decide one input (or pair) at a time call
+`record(...)`, which writes one short JSON line to a pipe the guard reads; on
+expiry the guard hands the lines to the command, which prints them (text) or
+puts them under ``decided_so_far`` (JSON).
+
+Without a guard (the API, tests, `--timeout 0`) `record` does nothing, so the
+loops need not know whether they run guarded.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+MAX_RECORDS = 10_000  # the parent keeps at most this many lines (the rest are counted)
+MAX_TEXT = 200        # characters of one recorded label
+
+_fd: int | None = None
+
+
+def attach(fd: int | None) -> None:
+    """Send records to the pipe `fd` (the guarded child calls this once); None detaches."""
+    global _fd
+    _fd = fd
+
+
+def record(scope: str, item: str, verdict: str) -> None:
+    """Note that `item` (an input or pair, as printed) of `scope` ('input', 'pair', ...) got `verdict`."""
+    if _fd is None:
+        return
+    line = json.dumps({"scope": scope, "item": str(item)[:MAX_TEXT], "verdict": str(verdict)[:40]}) + "\n"
+    data = memoryview(line.encode())
+    try:
+        while data:
+            data = data[os.write(_fd, data):]
+    except OSError:  # the parent is gone or stopped listening: the record is best effort
+        attach(None)
+
+
+class Collector:
+    """The parent's side: turns the bytes read from the pipe into records."""
+
+    def __init__(self):
+        self.records: list[dict] = []
+        self.dropped = 0
+        self._partial = b""
+
+    def feed(self, data: bytes) -> None:
+        lines = (self._partial + data).split(b"\n")
+        self._partial = lines.pop()
+        for raw in lines:
+            try:
+                rec = json.loads(raw.decode())
+            except ValueError:
+                continue
+            if not isinstance(rec, dict):
+                continue
+            if len(self.records) < MAX_RECORDS:
+                self.records.append(rec)
+            else:
+                self.dropped += 1
+
+
+def summary(records: list[dict], dropped: int = 0) -> str:
+    """One line per verdict kind: how many items, and the first few of them."""
+    if not records:
+        return "nothing was decided before the stop"
+    by_verdict: dict[str, list[str]] = {}
+    for rec in records:
+        key = f"{rec.get('scope', 'item')}s {rec.get('verdict', '?')}"
+        by_verdict.setdefault(key, []).append(str(rec.get("item", "?")))
+    lines = [f"decided before the stop ({len(records) + dropped} items):"]
+    for key, items in by_verdict.items():
+        shown = ", ".join(items[:5]) + (", ..." if len(items) > 5 else "")
+        lines.append(f"  {len(items)} {key}: {shown}")
+    if dropped:
+        lines.append(f"  ({dropped} more not kept)")
+    return "\n".join(lines)

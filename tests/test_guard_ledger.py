@@ -1,0 +1,58 @@
+"""A run stopped by --timeout reports what it had decided (issue 8: "what was decided so far")."""
+import json
+import subprocess
+import sys
+
+from dipc_plus.execution import ledger
+
+
+def _run(*args):
+    return subprocess.run([sys.executable, "-m", "dipc_plus", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_collector_joins_lines_split_across_reads():
+    c = ledger.Collector()
+    line = json.dumps({"scope": "input", "item": "q=[1]", "verdict": "verified"}) + "\n"
+    data = (line * 3).encode()
+    c.feed(data[:10])
+    c.feed(data[10:50])
+    c.feed(data[50:])
+    assert [r["item"] for r in c.records] == ["q=[1]"] * 3
+    c.feed(b"not json\n")
+    assert len(c.records) == 3
+
+
+def test_summary_groups_by_verdict_and_counts_dropped():
+    recs = [{"scope": "input", "item": f"q=[{i}]", "verdict": "verified" if i % 2 else "refuted"} for i in range(8)]
+    text = ledger.summary(recs, dropped=2)
+    assert "10 items" in text
+    assert "4 inputs verified" in text and "4 inputs refuted" in text
+    assert "(2 more not kept)" in text
+    assert ledger.summary([]) == "nothing was decided before the stop"
+
+
+def test_record_without_guard_is_silent():
+    ledger.attach(None)
+    ledger.record("input", "q=[0]", "verified")   # no pipe: nothing happens, nothing raises
+
+
+def test_timeout_json_lists_the_inputs_decided_before_the_stop():
+    # Sparse c=1 over [-1,1]^8 (6561 inputs) takes far longer than 4 s; the first inputs take well under
+    proc = _run("accuracy", "theories/sparse.toml", "--set", "m=8", "--set", "c=1", "--timeout", "4", "--json")
+    assert proc.returncode == 2, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["exit"] == 2 and "time limit" in out["error"]["message"]
+    decided = out["decided_so_far"]
+    assert decided and all(r["scope"] == "input" for r in decided)
+    assert {r["verdict"] for r in decided} <= {"verified", "not applicable"}  # Sparse's claim holds
+    assert decided[0]["item"] == "q=[-1,-1,-1,-1,-1,-1,-1,-1]"      # grid order: the first input first
+    assert "Traceback" not in proc.stderr
+
+
+def test_timeout_text_prints_a_summary_after_the_message():
+    proc = _run("accuracy", "theories/sparse.toml", "--set", "m=8", "--set", "c=1", "--timeout", "4",
+                "--no-progress")
+    assert proc.returncode == 2
+    assert "stopped after the time limit of 4 s" in proc.stderr
+    assert "decided before the stop" in proc.stderr and "inputs verified" in proc.stderr
+    assert "Traceback" not in proc.stderr
