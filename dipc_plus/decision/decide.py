@@ -61,7 +61,7 @@ from dipc_plus.decision.certified import (RELATIONS, CertificationError, Interva
                                           recheck, sign_at, split_quotient, value_ball, working_precision)
 from dipc_plus.decision.roots import (AlgebraicRoot, LogAlgebraicRoot, RationalRoot, RealRoot,  # noqa: F401
                                       TranscendentalRoot, dominant_term, taylor_order_at_zero, zero_free_beyond,
-                                      zero_free_near_zero, zeros_in)
+                                      reset_budget, zero_free_near_zero, zeros_in)
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.expoly import ExpPoly
 
@@ -243,6 +243,7 @@ def _common_L(num: ExpPoly, den: ExpPoly) -> int:
 def analyse(f, interval=None) -> Analysis:
     """Zeros of f in I and the sign of f on every piece between them."""
     I = as_interval(interval)
+    reset_budget()
     num, den = split_quotient(f)
     L = _common_L(num, den)
     poles = zeros_in(den, L, I)

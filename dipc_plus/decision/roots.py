@@ -16,7 +16,9 @@ from flint import arb, fmpq_poly
 
 from dipc_plus.decision.certified import (CertificationError, Interval, approx_text, ball_sign, bits_below,
                                           certified_sign, hull, lower_bound, upper_bound, working_precision)
+from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import fmt_q, to_fmpq, to_fraction
+from dipc_plus.execution import limits
 from dipc_plus.exact.expoly import ExpPoly, mpoly_ctx
 
 # ---------------------------------------------------------------------------------------
@@ -298,6 +300,33 @@ def _isolate_positive_zeros(p: fmpq_poly) -> list[tuple[Fraction, Fraction]]:
 
 
 # ---------------------------------------------------------------------------------------
+# the step budget: every refinement loop below finishes in theory, but near a tangency
+# (a bound that touches P[error] to within 1e-6) "finishes" can mean minutes
+# ---------------------------------------------------------------------------------------
+
+_steps = 0
+
+
+def reset_budget() -> None:
+    """Start counting the steps of a new decision (`decide.analyse` calls this)."""
+    global _steps
+    _steps = 0
+
+
+def _spend(where: str, lo: Fraction | None = None, hi: Fraction | None = None) -> None:
+    """One refinement step; past the `decide_steps` limit the decision stops with exit 2 -
+    an honest "could not decide within the budget", never a verdict."""
+    global _steps
+    _steps += 1
+    if _steps > limits.get("decide_steps"):
+        if lo is not None:
+            where = f"{where} [{approx_text(arb(to_fmpq(lo)))}, {approx_text(arb(to_fmpq(hi)))}]"
+        raise UserError(f"the certified decision needed more than {limits.get('decide_steps')} refinement steps "
+                        f"{where}: the two sides nearly touch there, so no verdict was reached",
+                        hint=limits.hint("decide_steps"))
+
+
+# ---------------------------------------------------------------------------------------
 # mixed factors: Taylor order at 0, a bound at infinity, certified bisection
 # ---------------------------------------------------------------------------------------
 
@@ -311,6 +340,7 @@ def taylor_order_at_zero(h: ExpPoly) -> tuple[int, Fraction, ExpPoly]:
         raise ValueError("the zero function has no Taylor order")
     k, d = 0, h
     while (v := _value_at_zero(d)) == 0:
+        _spend("computing the Taylor order at eps = 0")
         d = d.derivative()
         k += 1
     return k, v, d
@@ -323,6 +353,7 @@ def zero_free_near_zero(h: ExpPoly) -> Fraction:
     _, _, dk = taylor_order_at_zero(h)
     m = 0
     while True:
+        _spend("near eps = 0")
         delta = Fraction(1, 2 ** m)
         prec = 64 + 4 * m
         with working_precision(prec):
@@ -363,6 +394,7 @@ def zero_free_beyond(h: ExpPoly) -> Fraction:
                 r += arb(to_fmpq(a)) * power * (arb(to_fmpq(k)) * x).exp()
             if r < arb(to_fmpq(abs(c))):
                 return X
+            _spend("bounding the function for large eps")
             X *= 2
 
 
@@ -390,6 +422,7 @@ def isolate_mixed_zeros(h: ExpPoly, a: Fraction, b: Fraction) -> list[tuple[Frac
     stack = [(a, b)]
     while stack:
         lo, hi = stack.pop()
+        _spend("near eps in", lo, hi)
         prec = _bisection_precision(lo, hi)
         with working_precision(prec):
             box = hull(lo, hi)
@@ -499,6 +532,7 @@ def separate(roots: list[RealRoot]) -> list[RealRoot]:
                 y.refine()
         if not clash:
             return roots
+        _spend("separating two zeros")
 
 
 def zeros_in(h: ExpPoly, L: int, I: Interval) -> list[RealRoot]:

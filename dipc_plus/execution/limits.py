@@ -27,6 +27,7 @@ LIMITS = {lim.name: lim for lim in (
     Limit("exp_rate", 10_000, "numerator and denominator of q in exp(q*eps) in a formula"),
     Limit("depth", 200, "nesting depth of a formula or program expression"),
     Limit("nodes", 5_000, "operators, names and numbers in one formula"),
+    Limit("decide_steps", 500_000, "refinement steps (boxes, bisections) of one certified decision"),
 )}
 
 _current: dict[str, int] = {name: lim.default for name, lim in LIMITS.items()}
