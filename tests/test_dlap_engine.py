@@ -15,7 +15,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from dipc_plus.exact.linear import Atom, LinForm, Noise, atom, negate
+from dipc_plus.exact.linear import LinForm, Noise, atom, negate
 from dipc_plus.exact import constraints
 from dipc_plus.exact.dlap_engine import probability
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly

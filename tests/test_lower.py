@@ -6,7 +6,6 @@ meaning written directly in Python (e.g. the first index of the maximum).
 """
 from fractions import Fraction as F
 
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from dipc_plus.semantics import ir

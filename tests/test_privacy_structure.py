@@ -3,7 +3,6 @@ symmetric inputs must give exactly the distributions of the plain Markov chain, 
 symmetry must be found only where it holds."""
 from __future__ import annotations
 
-import itertools
 import os
 from fractions import Fraction
 

@@ -57,7 +57,6 @@ No program needed to be left out or shrunk below its default size.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from fractions import Fraction as F
 from functools import lru_cache

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import math
 from fractions import Fraction as F
-from itertools import product
 
 import numpy as np
 import pytest

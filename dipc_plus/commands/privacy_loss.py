@@ -12,7 +12,6 @@ adversary's success and advantage for each scenario.
 from __future__ import annotations
 
 import argparse
-import math
 
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import atomic_path
