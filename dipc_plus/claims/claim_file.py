@@ -222,19 +222,18 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
         params[name] = r.number(f"program.params.{name}", value)
     for name, value in (overrides or {}).items():
         params[name] = Fraction(value)
-    from dipc_plus.frontend.load import load_program
-    defaults = load_program(program_path, {})
-    unknown = [n for n in params if n not in defaults.params]
+    from dipc_plus.frontend.load import declared_params, lower_program, read_module
+    module = read_module(program_path)   # parsed once; lowered once, with the claim's parameters
+    names = declared_params(module)
+    unknown = [n for n in params if n not in names]
     if unknown:
-        close = difflib.get_close_matches(unknown[0], list(defaults.params), n=1)
+        name = os.path.splitext(os.path.basename(str(program_path)))[0]
+        close = difflib.get_close_matches(unknown[0], names, n=1)
+        hint = (f"did you mean '{close[0]}'? " if close else "") + f"its parameters are: {', '.join(names) or '(none)'}"
         if unknown[0] in (overrides or {}):
-            raise UserError(f"--set {unknown[0]}: '{unknown[0]}' is not a parameter of {defaults.name}",
-                            hint=(f"did you mean '{close[0]}'? " if close else "") +
-                            f"its parameters are: {', '.join(defaults.params) or '(none)'}")
-        raise r.error(f"program.params.{unknown[0]}", f"'{unknown[0]}' is not a parameter of {defaults.name}",
-                      hint=(f"did you mean '{close[0]}'? " if close else "") +
-                      f"its parameters are: {', '.join(defaults.params) or '(none)'}")
-    program = load_program(program_path, params) if params else defaults
+            raise UserError(f"--set {unknown[0]}: '{unknown[0]}' is not a parameter of {name}", hint=hint)
+        raise r.error(f"program.params.{unknown[0]}", f"'{unknown[0]}' is not a parameter of {name}", hint=hint)
+    program = lower_program(module, params)
     accuracy = None
     if "accuracy" in data:
         if not isinstance(data["accuracy"], dict):

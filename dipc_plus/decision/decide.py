@@ -96,7 +96,13 @@ def _largest_k(pred: Callable[[int], bool]) -> int:
 def simplest_rational(lo: Boundary, hi: Boundary | None, lo_closed: bool = False,
                       hi_closed: bool = False) -> Fraction:
     """The rational with the least denominator (then least numerator) in the nonempty
-    interval between lo >= 0 and hi (None: inf); ends may be irrational `RealRoot`s."""
+    interval between lo >= 0 and hi (None: inf); ends may be irrational `RealRoot`s.
+
+    >>> simplest_rational(Fraction(31, 100), Fraction(1, 3))
+    Fraction(5, 16)
+    >>> simplest_rational(Fraction(2), None)
+    Fraction(3, 1)
+    """
 
     def where(q: Fraction) -> int:  # -1: left of the interval, 0: inside, +1: right of it
         c = _cmp(q, lo)

@@ -32,6 +32,11 @@ def to_fraction(x) -> Fraction:
 
 
 def fmt_q(x) -> str:
-    """A rational as the user writes it: '17/10', '3', '-1/2'."""
+    """A rational as the user writes it: '17/10', '3', '-1/2'.
+
+    >>> from fractions import Fraction
+    >>> fmt_q(Fraction(17, 10)), fmt_q(3), fmt_q(Fraction(-2, 4))
+    ('17/10', '3', '-1/2')
+    """
     x = to_fraction(x)
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"

@@ -55,7 +55,11 @@ class _Signalled(Exception):
 
 
 def parse_size(text: str) -> int:
-    """'4G', '512M', '100000K', '0' (no limit) -> bytes; ValueError when unreadable."""
+    """'4G', '512M', '100000K', '0' (no limit) -> bytes; ValueError when unreadable.
+
+    >>> parse_size("4G"), parse_size("512M"), parse_size("0")
+    (4294967296, 536870912, 0)
+    """
     t = str(text).strip().upper().removesuffix("B").removesuffix("I")
     scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
     factor = 1

@@ -58,6 +58,10 @@ def hint(name: str) -> str:
 
 
 def clip(value, width: int = 40) -> str:
-    """The first `width` characters of a value, for echoing it in a message."""
+    """The first `width` characters of a value, for echoing it in a message.
+
+    >>> clip("9" * 5000, 8)
+    '99999999... (5000 characters)'
+    """
     text = str(value)
     return text if len(text) <= width else text[:width] + f"... ({len(text)} characters)"

@@ -3,6 +3,10 @@
     load_program(path, params=None)            read, parse, check, lower
     parse_program(text, filename, params=None) the same from text in memory
 
+and, for a reader that must know the parameters before choosing their values (a claim
+file), the two halves: `read_module(path)` (read and parse once), `declared_params`
+(their names) and `lower_program(module, params)`.
+
 `params` overrides parameter defaults (`--set m=4` gives {"m": Fraction(4)});
 naming a parameter the program does not have is an error.  Every mistake in
 the program is a `UserError` with file, line, column and a hint.
@@ -15,18 +19,19 @@ import sys
 from dipc_plus.semantics import ir
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import read_user_file
+from dipc_plus.frontend import surface as S
 from dipc_plus.frontend.lower import lower_module
 from dipc_plus.frontend.syntax import parse_module
 
 _RECURSION_LIMIT = 20_000
 
 
-def parse_program(text: str, filename: str = "<program>", params: dict[str, Fraction] | None = None) -> ir.Program:
+def _deep(work, filename: str):
+    """work() with room for deep trees (long sums); too deep is a located user error."""
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))  # long sums are deep trees
+    sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
     try:
-        module = parse_module(text, filename)
-        return lower_module(module, params)
+        return work()
     except RecursionError:
         raise UserError("an expression or block is nested too deeply to process",
                         file=filename, hint="split long expressions with intermediate variables") from None
@@ -34,7 +39,12 @@ def parse_program(text: str, filename: str = "<program>", params: dict[str, Frac
         sys.setrecursionlimit(limit)
 
 
-def load_program(path, params: dict[str, Fraction] | None = None) -> ir.Program:
+def parse_program(text: str, filename: str = "<program>", params: dict[str, Fraction] | None = None) -> ir.Program:
+    return lower_program(_deep(lambda: parse_module(text, filename), filename), params)
+
+
+def read_module(path) -> S.Module:
+    """Read and parse a .dip file (no checks that depend on parameter values yet)."""
     path = str(path)
     data = read_user_file(path, "program", hint="check the path; example programs are in programs/*.dip")
     try:
@@ -42,4 +52,18 @@ def load_program(path, params: dict[str, Fraction] | None = None) -> ir.Program:
     except UnicodeDecodeError as err:
         raise UserError(f"cannot read '{path}': it is not UTF-8 text ({err.reason} at byte {err.start})",
                         hint="save the program as UTF-8 text") from None
-    return parse_program(text, path, params)
+    return _deep(lambda: parse_module(text, path), path)
+
+
+def declared_params(module: S.Module) -> list[str]:
+    """The names of the module's parameters, in declaration order."""
+    return [item.name for item in module.items if isinstance(item, S.ParamDecl)]
+
+
+def lower_program(module: S.Module, params: dict[str, Fraction] | None = None) -> ir.Program:
+    """Check and lower a parsed module with the given parameter values."""
+    return _deep(lambda: lower_module(module, params), module.file)
+
+
+def load_program(path, params: dict[str, Fraction] | None = None) -> ir.Program:
+    return lower_program(read_module(path), params)

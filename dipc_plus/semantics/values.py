@@ -35,7 +35,12 @@ def freeze_env(env: Mapping) -> tuple:
 
 
 def show_value(v) -> str:
-    """'true', '3', '1/2', 'a', '[1,0,true]'."""
+    """'true', '3', '1/2', 'a', '[1,0,true]'.
+
+    >>> from fractions import Fraction
+    >>> show_value([1, Fraction(1, 2), True])
+    '[1,1/2,true]'
+    """
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, list):
