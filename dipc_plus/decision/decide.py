@@ -136,6 +136,26 @@ def simplest_rational(lo: Boundary, hi: Boundary | None, lo_closed: bool = False
 # sign regions
 # ---------------------------------------------------------------------------------------
 
+def sample_points(I: Interval, parts: int = 8) -> list[Fraction]:
+    """Rational eps in I to start a numeric search from: a few landmarks (1/16 .. 16) and the
+    points cutting I (or [lo, max(4 lo, 16)] when I is unbounded) into `parts` equal pieces.
+
+    >>> sample_points(as_interval("(1, 3)"), 4)
+    [Fraction(3, 2), Fraction(2, 1), Fraction(5, 2)]
+    """
+    if I.is_point():
+        return [I.lo]
+    landmarks = [Fraction(1, 16), Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(4),
+                 Fraction(8), Fraction(16)]
+    out = [x for x in landmarks if I.contains(x)]
+    hi = I.hi if I.hi is not None else max(I.lo * 4, Fraction(16))
+    for k in range(1, parts):
+        x = I.lo + (hi - I.lo) * Fraction(k, parts)
+        if I.contains(x) and x > 0:
+            out.append(x)
+    return sorted(set(out)) or [simplest_rational(I.lo, I.hi, I.lo_closed, I.hi_closed)]
+
+
 def _bname(b: Boundary | None) -> str:
     if b is None:
         return "inf"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from dipc_plus.decision.decide import (CertificationError, Interval, RealRoot, decide, rational_gap,
+from dipc_plus.decision.decide import (CertificationError, Interval, RealRoot, decide, rational_gap, sample_points,
                                        roots as zeros_of, sign_at, simplest_rational)
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.convert import fmt_q
@@ -104,20 +104,6 @@ def pieces_between(points: list, I: Interval) -> list:
     return out
 
 
-def _samples(I: Interval) -> list[Fraction]:
-    base = [Fraction(1, 16), Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(4),
-            Fraction(8), Fraction(16)]
-    if I.is_point():
-        return [I.lo]
-    out = [x for x in base if I.contains(x)]
-    hi = I.hi if I.hi is not None else max(I.lo * 4, Fraction(16))
-    for k in range(1, 8):
-        x = I.lo + (hi - I.lo) * Fraction(k, 8)
-        if I.contains(x):
-            out.append(x)
-    return sorted(set(out)) or [simplest_rational(I.lo, I.hi, I.lo_closed, I.hi_closed)]
-
-
 def _argmax_at(funcs: list, x: Fraction) -> int:
     """Index of the largest function at the rational x (certified: compares by exact signs)."""
     best = 0
@@ -136,7 +122,7 @@ def envelope(cands: list, I: Interval) -> list:
     funcs = [ExpFrac.of(r) for r, _ in cands]
     if len(funcs) == 1:
         return [(I.lo, I.hi, cands[0][0], cands[0][1])]
-    samples = _samples(I)
+    samples = sample_points(I, 8)
     keep: list[int] = []
     for x in samples:
         i = _argmax_at(funcs, x)

@@ -29,7 +29,7 @@ from fractions import Fraction
 
 from flint import arb
 
-from dipc_plus.decision.decide import Interval, decide, dominant_term, simplest_rational, working_precision
+from dipc_plus.decision.decide import Interval, decide, dominant_term, sample_points, working_precision
 from dipc_plus.errors import UserError
 from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
@@ -439,7 +439,7 @@ def _zero_side_delta(R: _Ratio, lo_k: Fraction) -> Fraction | None:
 def _lower_bound(R: _Ratio, I: Interval) -> tuple[Fraction | None, Fraction | None]:
     """A rational k <= g(x) at some rational x of I (certified), found by a scan."""
     best_k, best_x = None, None
-    xs = _samples(I)
+    xs = sample_points(I, 64)
     # refine around the best sample (floats only choose where to look; the bound is certified)
     for step_no in range(12):
         for x in xs:
@@ -453,17 +453,3 @@ def _lower_bound(R: _Ratio, I: Interval) -> tuple[Fraction | None, Fraction | No
                                                                 best_x + step / 2, best_x + step)]
         xs = [x for x in xs if x > 0 and I.contains(x)]
     return best_k, best_x
-
-
-def _samples(I: Interval) -> list[Fraction]:
-    base = [Fraction(1, 16), Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(4),
-            Fraction(8), Fraction(16)]
-    if I.is_point():
-        return [I.lo]
-    out = [x for x in base if I.contains(x)]
-    hi = I.hi if I.hi is not None else max(I.lo * 4, Fraction(16))
-    for k in range(1, 64):
-        x = I.lo + (hi - I.lo) * Fraction(k, 64)
-        if I.contains(x) and x > 0:
-            out.append(x)
-    return sorted(set(out)) or [simplest_rational(I.lo, I.hi, I.lo_closed, I.hi_closed)]
