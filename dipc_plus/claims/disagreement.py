@@ -23,6 +23,10 @@ alpha = dd(u) covers every alpha < dd(u)).  Two versions:
 The infimum may not be attained (open regions, e.g. a tie broken by a strict
 comparison): the result says so and gives a closure point approaching it and
 a genuine disagreeing input within a stated tolerance of it.
+
+Why one module of a little over 600 lines: the two spaces (`RealSpace`,
+`GridSpace`) answer one question, share the result type and the closure-point
+logic, and are only meaningful side by side (the claim file picks one).
 """
 from __future__ import annotations
 
