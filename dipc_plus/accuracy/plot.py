@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Mapping
 
-import numpy as np
+from dipc_plus.execution.lazy import lazy_import
+
+np = lazy_import("numpy")
 
 from dipc_plus.accuracy.check import AccuracyChecker, InputReport, env_text, fmt_q
 from dipc_plus.exact.convert import to_fmpq

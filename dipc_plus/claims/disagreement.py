@@ -36,7 +36,9 @@ from fractions import Fraction
 from math import lcm
 from typing import Callable, Mapping
 
-import numpy as np
+from dipc_plus.execution.lazy import lazy_import
+
+np = lazy_import("numpy")
 
 from dipc_plus.semantics import ir
 from dipc_plus.exact import lp

@@ -17,12 +17,15 @@ alpha -> infinity), then converted.  sympy never decides anything numerically.
 from __future__ import annotations
 
 import ast
+import functools
 import difflib
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-import sympy
+from dipc_plus.execution.lazy import lazy_import
+
+sympy = lazy_import("sympy")
 
 from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import to_fraction
@@ -30,7 +33,12 @@ from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.execution import limits
 from dipc_plus.execution.limits import clip
 
-EPS = sympy.Symbol("eps", positive=True)
+
+
+@functools.lru_cache(maxsize=1)
+def eps_symbol():
+    """The sympy symbol eps > 0 (made on first use: sympy is imported lazily)."""
+    return sympy.Symbol("eps", positive=True)
 
 _FUNCTIONS = {"exp"}
 _NOT_EXPRESSIBLE = {
@@ -79,7 +87,7 @@ class Formula:
         Returns an ExpPoly when the result has no denominator, else an ExpFrac.
         """
         expr = self.substitute(values)
-        missing = sorted(str(s) for s in expr.free_symbols if s is not EPS and str(s) != "eps")
+        missing = sorted(str(s) for s in expr.free_symbols if s != eps_symbol() and str(s) != "eps")
         if missing:
             raise self.where.error(f"no value for {', '.join(missing)} in '{clip(self.text)}'",
                                    hint="give every parameter the formula uses a value (in [program] params "
@@ -130,7 +138,7 @@ def parse(text: str, names: list[str], where: Where) -> Formula:
         raise where.error(f"cannot read '{clip(text)}': {exc.msg}", offset,
                           hint="use + - * / ** (or ^), parentheses, numbers, exp(...), eps and the "
                                "names " + ", ".join(sorted(names))) from None
-    symbols = {"eps": EPS}
+    symbols = {"eps": eps_symbol()}
     for n in names:
         symbols[n] = sympy.Symbol(n, nonnegative=True)
     _check_size(tree.body, where, back)
@@ -299,10 +307,10 @@ def to_exact(expr, formula: Formula | None = None):
 
     def exponent(arg):
         arg = sympy.expand(arg)
-        if arg.free_symbols - {EPS}:
-            bad(sympy.exp(arg), "depends on " + ", ".join(sorted(str(s) for s in arg.free_symbols - {EPS})))
+        if arg.free_symbols - {eps_symbol()}:
+            bad(sympy.exp(arg), "depends on " + ", ".join(sorted(str(s) for s in arg.free_symbols - {eps_symbol()})))
         try:
-            poly = sympy.Poly(arg, EPS)
+            poly = sympy.Poly(arg, eps_symbol())
         except sympy.PolynomialError:
             bad(sympy.exp(arg), "has an exponent that is not linear in eps")
         if poly.degree() > 1:
@@ -323,7 +331,7 @@ def to_exact(expr, formula: Formula | None = None):
     def conv(e):
         if e.is_Rational:
             return ExpFrac.of(ExpPoly.const(to_fraction(e)))
-        if e == EPS or (e.is_Symbol and str(e) == "eps"):
+        if e == eps_symbol() or (e.is_Symbol and str(e) == "eps"):
             return ExpFrac.of(ExpPoly.eps())
         if e.is_Add:
             total = ExpFrac.of(ExpPoly.ZERO)

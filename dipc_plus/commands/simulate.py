@@ -11,7 +11,9 @@ import json
 import sys
 from fractions import Fraction
 
-import numpy as np
+from dipc_plus.execution.lazy import lazy_import
+
+np = lazy_import("numpy")
 
 from dipc_plus.semantics import inputs as inputs_mod
 from dipc_plus.semantics import ir

@@ -28,7 +28,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-import networkx as nx
+from dipc_plus.execution.lazy import lazy_import
+
+nx = lazy_import("networkx")
 
 from dipc_plus.errors import UserError
 from dipc_plus.frontend import surface as S

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-import networkx as nx
+from dipc_plus.execution.lazy import lazy_import
+
+nx = lazy_import("networkx")
 
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 

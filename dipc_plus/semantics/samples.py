@@ -13,14 +13,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Iterable, Mapping
 
-import numpy as np
+from dipc_plus.execution.lazy import lazy_import
+
+np = lazy_import("numpy")
 
 from dipc_plus.errors import UserError
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.stats import Interval, wilson
 from dipc_plus.semantics.values import values_equal
 
-UNSET_INT = np.iinfo(np.int64).min  # marks an integer variable not yet assigned
+UNSET_INT = -(2 ** 63)  # np.iinfo(np.int64).min: marks an integer variable not yet assigned
 _BOOL_VALUES = (False, True)
 
 
