@@ -241,7 +241,8 @@ class Witness:
             d = stmt.dist
             if isinstance(d, (ir.Laplace, ir.DLaplace)):
                 nid = self._noise_of_stmt.setdefault(id(stmt), len(self._noise_of_stmt) + 1)
-                self.noises[nid] = ("lap" if isinstance(d, ir.Laplace) else "dlap", Fraction(d.rate) * self.eps)
+                kind = "dlap" if isinstance(d, ir.DLaplace) else "exp" if d.one_sided else "lap"
+                self.noises[nid] = (kind, Fraction(d.rate) * self.eps)
                 mean = self._form(d.mean, s, stmt.pos)
                 return [(s.with_form(stmt.target, mean.plus(Form.noise(nid))), 1)]
             if isinstance(d, ir.ExpMech):
@@ -416,10 +417,12 @@ def probability(cons, noises: dict, nodes: int = 16) -> float:
     lap, dlap = [], []
     for op, form in cons:
         kinds = {noises[n][0] for n, _ in form.terms}
-        assert len(kinds) == 1, "a constraint mixes real and integer noises"
+        assert kinds <= {"lap", "exp"} or kinds == {"dlap"}, "a constraint mixes real and integer noises"
         row = (op, {n: c for n, c in form.terms}, float(form.const))
-        (lap if kinds == {"lap"} else dlap).append(row)
+        (dlap if kinds == {"dlap"} else lap).append(row)
     rates = {n: float(r) for n, (_, r) in noises.items()}
+    global _ONE_SIDED
+    _ONE_SIDED = frozenset(n for n, (kind, _) in noises.items() if kind == "exp")
     p = 1.0
     if lap:
         p *= _lap_probability(lap, rates, nodes)
@@ -479,7 +482,25 @@ def _pivot(rows: list):
     return min(count, key=lambda n: (-count[n], n))
 
 
-# ----------------------------------------------------------------- Laplace
+# ----------------------------------------------------------------- Laplace (and one-sided exponential)
+
+_ONE_SIDED: frozenset = frozenset()   # the unknowns of the current `probability` call that are ExpNoise
+
+
+def _density(x, n, b):
+    """The density of unknown n at x: Laplace (b/2) e^(-b|x|), or ExpNoise b e^(-b x) on x > 0."""
+    if n in _ONE_SIDED:
+        return np.where(x > 0, b * np.exp(-b * np.maximum(x, 0.0)), 0.0)
+    return 0.5 * b * np.exp(-b * np.abs(x))
+
+
+def _interval(lo, hi, n, b):
+    """P[lo <= X_n <= hi] in closed form, for either kind of real unknown."""
+    if n in _ONE_SIDED:
+        lo, hi = np.maximum(np.asarray(lo, dtype=float), 0.0), np.maximum(np.asarray(hi, dtype=float), 0.0)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.where(hi > lo, np.exp(-b * lo) - np.exp(-b * hi), 0.0)
+    return _lap_interval(lo, hi, b)
 
 
 def _lap_probability(rows: list, rates: dict, nodes: int) -> float:
@@ -496,12 +517,12 @@ def _lap_group(rows: list, rates: dict, nodes: int) -> float:
     if len(unknowns) == 1:
         (x,) = unknowns
         lo, hi = _bounds(rows, x, {})
-        return float(_lap_interval(lo, hi, rates[x]))
+        return float(_interval(lo, hi, x, rates[x]))
     x = _pivot(rows)
     b = rates[x]
     total_rate = sum(rates[n] for n in unknowns)
     xs, ws = _nodes(_breakpoints(rows, unknowns, x), b, total_rate, nodes)
-    values = ws * 0.5 * b * np.exp(-b * np.abs(xs))
+    values = ws * _density(xs, x, b)
     own = [r for r in rows if set(r[1]) == {x}]        # rows on x alone: indicators
     for _, coefs, const in own:
         values = values * (float(coefs[x]) * xs + const <= 0)
@@ -513,7 +534,7 @@ def _lap_group(rows: list, rates: dict, nodes: int) -> float:
         if len(ids) == 1:   # one more unknown y: its interval moves with x, vectorised
             (y,) = ids
             lo, hi = _bounds(full, y, {x: xs})
-            values = values * _lap_interval(lo, hi, rates[y])
+            values = values * _interval(lo, hi, y, rates[y])
         else:               # a larger group: recurse node by node
             inner = np.zeros(len(xs))
             for i in np.flatnonzero(values).tolist():

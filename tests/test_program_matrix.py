@@ -162,6 +162,9 @@ ROWS = [
     Row("noisy_max", {"q": [-1, 0, 0]}),
     Row("noisy_max", {"q": [0, 0, 0]}),
     Row("noisy_max", {"q": [2, -1, H, 0]}, {"m": 4}),
+    Row("noisy_max_exp", {"q": [-1, 0, 0]}),    # one-sided exponential noise (ExpNoise)
+    Row("noisy_max_exp", {"q": [0, 0, 0]}),
+    Row("noisy_max_exp", {"q": [2, -1, H, 0]}, {"m": 4}),
     Row("noisy_min", {"q": [-1, 0, 0]}),        # the tutorial's mechanism (docs/tutorial.md)
     Row("noisy_min", {"q": [1, 1, 1]}),
     Row("noisy_min", {"q": [0, 2, -1, H]}, {"m": 4}),

@@ -23,7 +23,8 @@ def _uncached_state(self) -> dict:
 
 @dataclass(frozen=True)
 class Noise:
-    """An independent noise variable: kind 'lap' (real) or 'dlap' (integer), rate a of a*eps, mean 0."""
+    """An independent noise variable, rate a of a*eps, location 0: kind 'lap' (real, Laplace),
+    'exp' (real, one-sided exponential on x > 0) or 'dlap' (integer, discrete Laplace)."""
     kind: str
     rate: Fraction
 
@@ -35,6 +36,9 @@ class Noise:
         return h
 
     __getstate__ = _uncached_state
+
+
+NOISE_NAMES = {"lap": "Lap", "exp": "ExpNoise", "dlap": "DLap"}   # Noise.kind -> the language's name
 
 
 def _frac(c) -> Fraction:

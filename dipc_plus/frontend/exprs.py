@@ -178,7 +178,7 @@ class Lowerer:
 
     def _EpsLit(self, e) -> Value:
         raise UserError.at(e.pos, "'eps' can only be used in a rate or a distribution weight",
-                           hint="the first argument of Lap, DLap, Exp and choose is the rate, e.g. Lap(eps/2, q)")
+                           hint="the first argument of Lap, ExpNoise, DLap, Exp and choose is the rate, e.g. Lap(eps/2, q)")
 
     def _RateLit(self, e) -> Value:
         raise UserError.at(e.pos, "'rate' can only be used in the weights of a distribution",
@@ -418,8 +418,9 @@ class Lowerer:
             return self.builtin_call(e)
         if fn.lower() in OUTSIDE_THE_FRAGMENT:
             raise UserError.at(e.pos, f"'{fn}' noise is not part of DiPWhile+: {OUTSIDE_THE_FRAGMENT[fn.lower()]}",
-                               hint="the distributions are Lap(a*eps, mean) (Laplace), DLap(a*eps, mean) "
-                                    "(discrete Laplace), Exp(a*eps, F(args)) (exponential mechanism) and "
+                               hint="the distributions are Lap(a*eps, mean) (Laplace), ExpNoise(a*eps, mean) "
+                                    "(one-sided exponential), DLap(a*eps, mean) (discrete Laplace), "
+                                    "Exp(a*eps, F(args)) (exponential mechanism) and "
                                     "choose(...) over a finite distribution (docs/language.md)")
         candidates = list(scope.functions) + list(BUILTINS)
         raise UserError.at(e.pos, f"unknown function '{fn}'",

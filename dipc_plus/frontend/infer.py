@@ -140,7 +140,7 @@ def _kind(e, scope: Scope, known: dict) -> str | None:
     if isinstance(e, S.CondExpr):
         return _combine(_kind(e.then, scope, known), _kind(e.other, scope, known))
     if isinstance(e, S.SampleExpr):
-        if e.kind == "Lap":
+        if e.kind in ("Lap", "ExpNoise"):
             return "real"
         if e.kind == "DLap":
             return "int"

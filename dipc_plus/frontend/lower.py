@@ -160,18 +160,18 @@ class _Statements:
         explain = lambda n: _rate_name_error(scope, n)  # noqa: E731
         pre: list = []
         lw = self.lowerer(pre)
-        if kind in ("Lap", "DLap"):
+        if kind in ("Lap", "DLap", "ExpNoise"):
             if len(args) != 2:
                 raise UserError.at(e.pos, f"{kind} takes 2 arguments (rate, mean), {len(args)} given",
                                    hint=f"e.g. {kind}(eps/2, q[i])")
-            want, lin_kind = (ir.RealT, "real") if kind == "Lap" else (ir.IntT, "int")
+            want, lin_kind = (ir.IntT, "int") if kind == "DLap" else (ir.RealT, "real")
             if not isinstance(typ, want):
                 raise UserError.at(pos, f"'{target}' is {type_words(typ)}, but {kind} gives "
-                                   f"{'a real' if kind == 'Lap' else 'an integer'} sample",
+                                   f"{'an integer' if kind == 'DLap' else 'a real'} sample",
                                    hint=f"sample into a {lin_kind} variable (an undeclared one becomes {lin_kind})")
             rate = rate_multiple(args[0], scope.params, explain)
             mean = lw.linear(args[1], lin_kind, f"the mean of {kind}")
-            dist = ir.Laplace(rate, mean) if kind == "Lap" else ir.DLaplace(rate, mean)
+            dist = ir.DLaplace(rate, mean) if kind == "DLap" else ir.Laplace(rate, mean, kind == "ExpNoise")
             stmt = ir.Sample(target, dist, pos)
         elif kind == "Exp":
             stmt = ir.Sample(target, self.exp_mech(target, typ, e, lw, explain), pos)

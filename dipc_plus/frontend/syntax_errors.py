@@ -13,7 +13,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.frontend.grammar import parser
 
 KEYWORDS = frozenset("""param type input output var function distribution over if then elif else end
-    while do for to exit true false not and or eps rate exp Lap DLap Exp choose""".split())
+    while do for to exit true false not and or eps rate exp Lap DLap ExpNoise Exp choose""".split())
 
 
 def _parser():

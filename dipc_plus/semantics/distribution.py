@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Iterable, Mapping
 
 from dipc_plus.semantics import ir
-from dipc_plus.exact.linear import Atom, LinForm, Noise, atom
+from dipc_plus.exact.linear import NOISE_NAMES, Atom, LinForm, Noise, atom
 from dipc_plus.exact.constraints import probability as constraints_probability
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC, ONE, ZERO, mul
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_rate
@@ -237,7 +237,7 @@ class Distribution:
                     ids |= v.noises()
             for a in oc.constraints:
                 ids |= a.noises()
-        return ", ".join(f"N{i} ~ {'Lap' if self.noises[i].kind == 'lap' else 'DLap'}"
+        return ", ".join(f"N{i} ~ {NOISE_NAMES[self.noises[i].kind]}"
                          f"({format_rate(self.noises[i].rate)}, 0)" for i in sorted(ids))
 
     def describe(self, o: Outcome) -> str:

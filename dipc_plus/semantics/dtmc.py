@@ -59,11 +59,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
 
-import networkx as nx
+from dipc_plus.execution.lazy import lazy_import
+
+nx = lazy_import("networkx")
 
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import show_value
-from dipc_plus.exact.linear import LinForm, Noise, atom, negate
+from dipc_plus.exact.linear import NOISE_NAMES, LinForm, Noise, atom, negate
 from dipc_plus.exact.constraints import probability as constraints_probability
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
@@ -306,7 +308,7 @@ class DTMC:
         if isinstance(d, (ir.Laplace, ir.DLaplace)):
             env = self._env_dict(work)
             mean = self._lin(d.mean, work, env, s.pos)
-            kind = "lap" if isinstance(d, ir.Laplace) else "dlap"
+            kind = "dlap" if isinstance(d, ir.DLaplace) else "exp" if d.one_sided else "lap"
             if kind == "dlap" and (mean.const.denominator != 1
                                    or any(c.denominator != 1 for _, c in mean.coeffs)):
                 raise UserError.at(s.pos, f"the mean of DLap is {mean}, not an integer",
@@ -586,7 +588,7 @@ class DTMC:
 
     def describe_noise(self, nid: int) -> str:
         n = self.noises[nid]
-        dist = "Lap" if n.kind == "lap" else "DLap"
+        dist = NOISE_NAMES[n.kind]
         return f"{self.noise_name(nid)} ~ {dist}({format_rate(n.rate)}, 0)"
 
     def describe(self, node: int) -> str:

@@ -162,9 +162,14 @@ Expr = Union[Const, Var, Unary, Binary, Cond, Call, Rate, Eps, ExpOf, Lin]
 
 @dataclass(frozen=True)
 class Laplace:
-    """Lap(rate*eps, mean): density (a eps / 2) exp(-a eps |x - mean|)."""
+    """Lap(rate*eps, mean): density (a eps / 2) exp(-a eps |x - mean|); with `one_sided`,
+    ExpNoise(rate*eps, mean): density a eps exp(-a eps (x - mean)) for x > mean (the
+    exponential noise of report-noisy-max in the DP-Sniper and StatDP suites).  One class:
+    both are a real location-plus-noise sample, and every stage but the probability of
+    a constraint set and the sampler treats them alike."""
     rate: Fraction  # a > 0, the multiple of eps
     mean: Lin       # kind 'real'
+    one_sided: bool = False
 
 
 @dataclass(frozen=True)

@@ -196,7 +196,7 @@ def format_stmt(s, depth: int = 0) -> list[str]:
 
 def format_distribution(d) -> str:
     if isinstance(d, ir.Laplace):
-        return f"Lap({format_rate(d.rate)}, {format_lin(d.mean)})"
+        return f"{'ExpNoise' if d.one_sided else 'Lap'}({format_rate(d.rate)}, {format_lin(d.mean)})"
     if isinstance(d, ir.DLaplace):
         return f"DLap({format_rate(d.rate)}, {format_lin(d.mean)})"
     if isinstance(d, ir.ExpMech):

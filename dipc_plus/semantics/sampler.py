@@ -33,7 +33,9 @@ import operator
 from fractions import Fraction
 from typing import Callable, Iterable, Mapping
 
-import numpy as np
+from dipc_plus.execution.lazy import lazy_import
+
+np = lazy_import("numpy")
 
 from dipc_plus.semantics import ir
 from dipc_plus.errors import UserError
@@ -43,8 +45,8 @@ DEFAULT_CHUNK = 1 << 17          # runs per lockstep batch (bounds memory)
 DEFAULT_MAX_ITERATIONS = 100_000  # guard for `while` loops that (almost) never end
 
 _BOOL_VALUES = (False, True)
-_COMPARE = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal,
-            "==": np.equal, "!=": np.not_equal}
+_COMPARE = {"<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equal",  # numpy ufunc names
+            "==": "equal", "!=": "not_equal"}
 _COMPARE_EXACT = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
                   "==": operator.eq, "!=": operator.ne}
 _LOOKUP_LIMIT = 1 << 20  # group keys below this use a lookup table instead of a sort
@@ -312,7 +314,7 @@ class Sampler:
             result = np.asarray(fixed, dtype=bool)[inverse]
         else:
             values = self._combine(stmt, parts, inverse, idx, kind)
-            result = _COMPARE[stmt.op](values, 0)
+            result = getattr(np, _COMPARE[stmt.op])(values, 0)
             if any(f is not None for f in fixed):
                 decided = np.asarray([f is not None for f in fixed])[inverse]
                 result[decided] = np.asarray([bool(f) for f in fixed])[inverse][decided]
@@ -327,7 +329,8 @@ class Sampler:
                 raise UserError.at(stmt.pos, f"Lap samples a real, but '{target}' is {self.types.get(target)}")
             mean = self._lin_values(stmt, dist.mean, idx, "real")
             scale = float(1 / (Fraction(dist.rate) * self.eps))
-            self.reals[target][idx] = mean + self.rng.laplace(0.0, scale, m)
+            noise = self.rng.exponential(scale, m) if dist.one_sided else self.rng.laplace(0.0, scale, m)
+            self.reals[target][idx] = mean + noise
         elif isinstance(dist, ir.DLaplace):
             if target not in self.ints:
                 raise UserError.at(stmt.pos, f"DLap samples an integer, but '{target}' is {self.types.get(target)}")
