@@ -517,3 +517,27 @@ def test_random_exponential_polynomials_against_dense_sampling(monos):
             assert v != 0 and int(mpmath.sign(v)) == reg.sign
     if not d.holds:
         assert mp_poly(f, d.witness) < 0
+
+
+def test_zero_of_a_sum_of_nearly_cancelling_exponentials():
+    """(1 - e^(-eps/8))^8 - 1/256, expanded: binomial terms of size 70 cancel to about 1/256
+    near the zero; its one zero is 8 ln 2 (where e^(-eps/8) = 1/2).  The isolation must find
+    exactly that one, in an interval that holds it."""
+    from math import comb, log
+    from dipc_plus.decision.roots import isolate_mixed_zeros
+    h = ExpPoly({F(-j, 8): [(-1) ** j * comb(8, j)] for j in range(9)}) - ExpPoly.const(F(1, 256))
+    zeros = isolate_mixed_zeros(h, F(1, 10), F(40))
+    assert len(zeros) == 1
+    lo, hi, sign_at_lo = zeros[0]
+    assert lo <= 8 * log(2) <= hi and sign_at_lo == -1
+
+
+def test_exppoly_pickles_without_its_cached_balls():
+    """Worker processes send ExpPolys back after evaluating them; the cached arb balls must
+    not travel (arb does not pickle) and the copy must evaluate to the same ball."""
+    import pickle
+    import dipc_plus.execution.parallel  # noqa: F401  (registers how fmpq_poly pickles)
+    f = ExpPoly({F(0): [1, 2], F(-1, 2): [1]}) * ExpPoly.const(F(1, 3))
+    before = f.arb_value(F(3, 2), 96)
+    g = pickle.loads(pickle.dumps(f))
+    assert g == f and g.arb_value(F(3, 2), 96).overlaps(before)

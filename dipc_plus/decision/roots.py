@@ -404,10 +404,14 @@ def _bisection_precision(lo: Fraction, hi: Fraction) -> int:
 
 def isolate_mixed_zeros(h: ExpPoly, a: Fraction, b: Fraction) -> list[tuple[Fraction, Fraction, int]]:
     """All zeros of h on [a, b] (0 < a < b rational, h(a), h(b) != 0, zeros simple) as
-    (lo, hi, sign of h(lo)), each [lo, hi] holding exactly one zero.  A box is dropped when
-    the arb range of h excludes 0; when the range of h' excludes 0, h is strictly monotone
-    there and holds a zero iff the certified signs at the rational ends differ; otherwise
-    it is halved.  Finishes because h and h' have no common zero on [a, b]."""
+    (lo, hi, sign of h(lo)), each [lo, hi] holding exactly one zero.  On a box where the
+    arb range of h' excludes 0, h is strictly monotone and holds a zero iff the certified
+    signs at the rational ends differ; elsewhere the box is dropped when a range of h
+    excludes 0, and otherwise halved.  The range of h is the tighter of the direct
+    interval evaluation and the mean-value form h(mid) + h'(box) (box - mid) (for x in
+    the box, h(x) = h(mid) + h'(xi)(x - mid) with xi in the box), which stops the
+    dependency problem of sums of nearly cancelling exponentials from forcing tiny boxes.
+    Finishes because h and h' have no common zero on [a, b]."""
     dh = h.derivative()
     signs: dict[Fraction, int] = {}
 
@@ -424,16 +428,20 @@ def isolate_mixed_zeros(h: ExpPoly, a: Fraction, b: Fraction) -> list[tuple[Frac
         lo, hi = stack.pop()
         _spend("near eps in", lo, hi)
         prec = _bisection_precision(lo, hi)
+        mid = (lo + hi) / 2
         with working_precision(prec):
             box = hull(lo, hi)
-            if ball_sign(h.arb_value(box, prec)):
-                continue
-            monotone = ball_sign(dh.arb_value(box, prec)) != 0
+            slope = dh.arb_value(box, prec)
+            monotone = ball_sign(slope) != 0
+            if not monotone:
+                centre = arb(to_fmpq(mid))
+                mean_value = h.arb_value(centre, prec) + slope * (box - centre)
+                if ball_sign(mean_value) or ball_sign(h.arb_value(box, prec)):
+                    continue
         if monotone:
             if sign(lo) != sign(hi):
                 out.append((lo, hi, sign(lo)))
             continue
-        mid = (lo + hi) / 2
         stack += [(mid, hi), (lo, mid)]
     return sorted(out)
 

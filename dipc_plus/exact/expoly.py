@@ -44,9 +44,10 @@ def _fr(x: fmpq) -> Fraction:
 class ExpPoly:
     """sum_q P_q(eps) e^(q eps); immutable; `terms` maps Fraction q -> nonzero fmpq_poly."""
 
-    __slots__ = ("terms", "_hash")
+    __slots__ = ("terms", "_hash", "_balls")
 
     def __init__(self, terms: dict | None = None):
+        self._balls = None
         clean = {}
         for q, p in (terms or {}).items():
             if not isinstance(p, fmpq_poly):
@@ -55,6 +56,14 @@ class ExpPoly:
                 clean[Fraction(q)] = p
         self.terms = clean
         self._hash = None
+
+    def __getstate__(self):
+        """Worker processes send ExpPolys back; the cached balls stay behind (arb does not
+        pickle, and the receiver rebuilds them on first use)."""
+        return self.terms
+
+    def __setstate__(self, terms) -> None:
+        self.terms, self._hash, self._balls = terms, None, None
 
     # -- constructors ---------------------------------------------------------------
     @staticmethod
@@ -211,18 +220,30 @@ class ExpPoly:
         return ExpPoly(out)
 
     # -- evaluation --------------------------------------------------------------------
+    def _terms_as_balls(self, prec: int) -> list:
+        """[(ball of q, balls of P_q's coefficients, highest first)] at `prec` bits, cached:
+        root isolation evaluates one function thousands of times at one precision, and
+        converting its rationals to balls was half of that time (a bisection uses a few
+        precisions, hence one list per precision)."""
+        if self._balls is None:
+            self._balls = {}
+        if prec not in self._balls:
+            self._balls[prec] = [(arb(_q(q)), [arb(c) for c in reversed(p.coeffs())])
+                                 for q, p in self.terms.items()]
+        return self._balls[prec]
+
     def arb_value(self, eps: Number | arb, prec: int = 128) -> arb:
-        """A certified ball containing f(eps)."""
+        """A certified ball containing f(eps) (for a ball eps: containing f of every point in it)."""
         old = flint.ctx.prec
         flint.ctx.prec = prec
         try:
             e = eps if isinstance(eps, arb) else arb(_q(eps))
             total = arb(0)
-            for q, p in self.terms.items():
+            for q, coeffs in self._terms_as_balls(prec):
                 acc = arb(0)
-                for c in reversed(p.coeffs()):
-                    acc = acc * e + arb(c)
-                total += acc * (arb(_q(q)) * e).exp()
+                for c in coeffs:
+                    acc = acc * e + c
+                total += acc * (q * e).exp()
             return total
         finally:
             flint.ctx.prec = old
