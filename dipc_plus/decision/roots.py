@@ -399,7 +399,11 @@ def zero_free_beyond(h: ExpPoly) -> Fraction:
 
 
 def _bisection_precision(lo: Fraction, hi: Fraction) -> int:
-    return 64 + 2 * bits_below(hi - lo) + max(abs(hi), 1).numerator.bit_length()
+    """Enough bits for a box of this width and height, rounded up to a multiple of 32 so
+    that the boxes of a bisection share a few precisions (each ExpPoly caches its balls
+    per precision)."""
+    bits = 64 + 2 * bits_below(hi - lo) + max(abs(hi), 1).numerator.bit_length()
+    return -(-bits // 32) * 32
 
 
 def isolate_mixed_zeros(h: ExpPoly, a: Fraction, b: Fraction) -> list[tuple[Fraction, Fraction, int]]:

@@ -105,10 +105,18 @@ def pieces_between(points: list, I: Interval) -> list:
 
 
 def _argmax_at(funcs: list, x: Fraction) -> int:
-    """Index of the largest function at the rational x (certified: compares by exact signs)."""
+    """Index of the largest function at the rational x.  Certified: each function is
+    evaluated once as an arb ball, and two are compared by the exact sign of their
+    difference only when their balls overlap (building that difference symbolically for
+    every pair was most of the time of a loss with thousands of ratios)."""
+    balls = [f.arb_value(x, 128) for f in funcs]
     best = 0
     for i in range(1, len(funcs)):
-        if sign_at(funcs[i] - funcs[best], x) > 0:
+        if balls[i] > balls[best]:
+            best = i
+        elif balls[i] < balls[best]:
+            continue
+        elif sign_at(funcs[i] - funcs[best], x) > 0:
             best = i
     return best
 
