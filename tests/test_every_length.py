@@ -8,6 +8,7 @@ from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
+from flint import arb, fmpq
 
 from dipc_plus.cli import main
 from dipc_plus.errors import UserError
@@ -15,7 +16,7 @@ from dipc_plus.frontend.load import load_program
 from dipc_plus.privacy.claim_reader import load_privacy_claim
 from dipc_plus.privacy.dp_check import check_dp
 from dipc_plus.privacy.loss import privacy_loss
-from dipc_plus.privacy.every_length import classify, decide_every_length
+from dipc_plus.privacy.every_length import classify, decide_every_length, witness_inputs
 
 ROOT = Path(__file__).resolve().parent.parent
 PROG = ROOT / "programs"
@@ -127,13 +128,65 @@ def test_forever_loss_is_linear_in_m(tmp_path):
     assert sups == [F(1, 4), F(2, 4), F(3, 4)]
 
 
+def _two_block(tmp_path, name, m, params, **kw):
+    claim = load_privacy_claim(_claim(tmp_path, name, {"m": m, **params}, **kw))
+    return witness_inputs(claim, "q", m)
+
+
+def test_two_block_witness_inputs():
+    # q = (x, ..., x, y, ..., y) for every split and x, y in {-1, 0, 1}: 3 constant inputs and
+    # 6 * (m - 1) two-block ones.
+    import dataclasses
+    Claim = dataclasses.make_dataclass("Claim", [  # only what witness_inputs reads
+("grid", dict), ("explicit_points", object, None),
+                                                 ("inputs_kind", str, "grid"), ("_points", object, None)])
+    w = witness_inputs(Claim({f"q[{i}]": [F(-1), F(0), F(1)] for i in range(1, 5)}), "q", 4)
+    rows = [tuple(int(p[f"q[{i}]"]) for i in range(1, 5)) for p in w.explicit_points]
+    assert len(rows) == len(set(rows)) == 3 + 6 * 3
+    assert (0, 0, 0, 0) in rows and (-1, -1, 1, 1) in rows and (1, -1, -1, -1) in rows
+    assert (0, 1, 0, 1) not in rows and w.inputs_kind == "list"
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name,params", [("svt_lyu_alg1", {"c": 1}), ("svt_lyu_alg4", {"c": 1}),
-                                          ("sparse", {"c": 2})])
-def test_unrolled_losses_never_exceed_d_longer(tmp_path, name, params):
+@pytest.mark.parametrize("name,params,ms", [("svt_lyu_alg1", {"c": 1}, (4, 5)), ("sparse", {"c": 2}, (4,))])
+def test_unrolled_losses_never_exceed_d_longer(tmp_path, name, params, ms):
+    # m = 4, 5 on the two-block inputs (a lower bound on the unrolled sup, so it must stay <= d;
+    # experiments/every_length_table.md has every row up to m = 6).
     d, _ = _bound(name, **params)
-    for m in (4,):
-        assert _sup(load_privacy_claim(_claim(tmp_path, name, {"m": m, **params}))) <= d
+    for m in ms:
+        assert _sup(_two_block(tmp_path, name, m, params)) <= d, m
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,params,kw", EXACT_GROWING[:2])
+def test_unrolled_losses_keep_growing_longer(tmp_path, name, params, kw):
+    # the two-block family of docs/every_length.md section 3 keeps the growth going at m = 4, 5
+    sups = [_sup(load_privacy_claim(_claim(tmp_path, name, {"m": 3, **params}, **kw)))]
+    sups += [_sup(_two_block(tmp_path, name, m, params, **kw)) for m in (4, 5)]
+    assert sups[0] < sups[1] < sups[2], sups
+
+
+def test_no_constant_is_refuted_at_a_concrete_longer_m(tmp_path):
+    # AboveThreshold that keeps going loses m/4 * eps: a claim of 3/4*eps holds at m <= 3 and
+    # fails at m = 4, found on the two-block inputs and re-checked by the exact engine.
+    claim = load_privacy_claim(_claim(tmp_path, "above_threshold_forever", {"m": 3}, budget="3/4*eps"))
+    res = decide_every_length(claim, claim.file, {}, lengths=(1, 2, 3), longer=(4, 5))
+    assert res.verdict == "not private for any constant"
+    assert [v for _, _, v, _ in res.losses] == [F(1, 4), F(1, 2), F(3, 4), F(1)]
+    m, r = res.counterexample
+    assert m == 4 and not r.verified
+    cex = r.counterexample   # its ratio at its eps exceeds e^(3/4 eps), as a certified ball
+    assert cex.ratio_at > arb(fmpq(3 * cex.eps.numerator, 4 * cex.eps.denominator)).exp()
+    assert "two-block" in res.losses[-1][3] and "out=[top, top, bot, bot]" in res.losses[-1][3]
+
+
+def test_bound_above_the_claim_without_a_counterexample_is_undecided(tmp_path, capsys):
+    # Alg. 4 with c = 2: d = 13/4 (Lyu-Su-Li's bound), the exact losses at small m stay at 7/4;
+    # a claim of 2*eps is neither verified nor refuted - never "refuted" without a witness.
+    path = _claim(tmp_path, "svt_lyu_alg4", {"m": 2, "c": 2}, budget="2*eps")
+    res = decide_every_length(load_privacy_claim(path), path, {}, lengths=(1, 2), longer=())
+    assert res.verdict == "undecided" and res.counterexample is None and res.d == F(13, 4)
+    assert "UNDECIDED" in res.report()
 
 
 def test_noise_free_guard_is_refuted_with_infinite_loss(tmp_path):
@@ -142,7 +195,7 @@ def test_noise_free_guard_is_refuted_with_infinite_loss(tmp_path):
     assert res.verdict == "not private for any constant"
     m, r = res.counterexample
     assert m == 2 and not r.verified
-    assert [t for _, t, _ in res.losses] == [res.losses[0][1], "inf"]
+    assert [t for _, t, _, _ in res.losses] == [res.losses[0][1], "inf"]
 
 
 def test_budget_below_d_is_refuted_at_a_concrete_m(tmp_path):
@@ -175,6 +228,9 @@ def test_cli_verified_refuted_and_outside(capsys):
                str(ROOT / "theories/above_threshold_forever_privacy.toml")])  # length = "every" in the file
     out = capsys.readouterr().out
     assert rc == 1 and "d*eps-DP for no d" in out and "m = 3: exact tight sup L(eps)/eps = 3/4" in out
+    # the loss passes the claimed eps at m = 5 (5/4), where the exact engine's counterexample is shown
+    assert "m = 5: exact tight sup L(eps)/eps = 5/4" in out and "REFUTED (re-checked" in out
+    assert "m = 6" not in out
     rc = main(["privacy", str(PROG / "noisy_max_loop.dip"), str(ROOT / "theories/noisy_max_loop_privacy.toml"),
                "--every-length"])
     assert rc == 2 and "cannot decide privacy for every m" in capsys.readouterr().err
@@ -203,3 +259,21 @@ def test_statements_that_break_the_class(tmp_path, case):
     with pytest.raises(UserError) as err:
         classify(load_program(p))
     assert err.value.line == line, err.value.message
+
+
+def test_a_guard_that_does_not_show_in_the_outputs_is_not_called_a_leak(tmp_path, capsys):
+    # AboveThreshold-forever with `top` written on both outcomes: the output is constant, the
+    # program is 0-DP, yet the coupling game is infinite and the graph has a "leaking pair".
+    # The non-privacy proofs need every guard to show in the outputs, so: cannot decide (exit 2),
+    # never "not private for any constant".
+    text = (PROG / "above_threshold_forever.dip").read_text().replace("out[i] <- bot", "out[i] <- top")
+    prog = tmp_path / "blind.dip"
+    prog.write_text(text)
+    claim = tmp_path / "blind.toml"
+    claim.write_text(f'[program]\npath = "{prog.as_posix()}"\nparams = {{ m = 3 }}\n[privacy]\n'
+                     'adjacency = "linf"\nbudget = "eps"\nlength = "every"\n[privacy.inputs]\ngrid = { q = [-1, 1] }\n')
+    assert main(["privacy", str(claim)]) == 2
+    err = capsys.readouterr().err
+    assert f"{prog}:21: error: cannot decide privacy for every m" in err and "does not always show" in err
+    # and the exact engine agrees that nothing leaks at a fixed m
+    assert check_dp(load_privacy_claim(str(claim))).verified

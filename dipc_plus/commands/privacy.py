@@ -156,4 +156,4 @@ def run_every_length(args, claim) -> int:
         print(res.report())
         if res.counterexample is not None:
             print(text_report(res.counterexample[1]))
-    return 0 if res.verdict == "verified" else 1
+    return {"verified": 0, "undecided": 2}.get(res.verdict, 1)

@@ -14,7 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from dipc_plus.errors import UserError
-from dipc_plus.privacy.online_automaton import Automaton, OutsideClass, array_size_param, recognise
+from dipc_plus.privacy.online_automaton import Automaton, OutsideClass, array_size_param, hidden_guard, recognise
 from dipc_plus.privacy.online_bound import Bound, coupling_bound, leaks
 
 
@@ -37,12 +37,12 @@ def wants_every_length(claim_path: str) -> bool:
 
 @dataclass
 class EveryLengthResult:
-    verdict: str                 # 'verified' | 'refuted' | 'not private for any constant'
+    verdict: str                 # 'verified' | 'refuted' | 'not private for any constant' | 'undecided'
     automaton: Automaton
     d: Fraction | None
     patterns: list
     class_seconds: float
-    losses: list = field(default_factory=list)   # (m, sup L/eps text, value or None)
+    losses: list = field(default_factory=list)   # (m, sup L/eps text, value or None, witness text)
     counterexample: object = None                # a PrivacyResult at a concrete m
     budget_k: Fraction | None = None
 
@@ -52,7 +52,7 @@ class EveryLengthResult:
                 "budget": None if self.budget_k is None else str(self.budget_k),
                 "loop": a.loop_pos, "control_states": len(a.states()), "steps": len(a.steps),
                 "class_check_ms": round(self.class_seconds * 1000, 3), "patterns": self.patterns,
-                "losses": [{"m": m, "sup_loss_over_eps": t} for m, t, _ in self.losses],
+                "losses": [{"m": m, "sup_loss_over_eps": t, "witness": w} for m, t, _, w in self.losses],
                 "counterexample_m": None if self.counterexample is None else self.counterexample[0]}
 
     def report(self) -> str:
@@ -64,15 +64,16 @@ class EveryLengthResult:
                          "||q-q'||_inf <= 1)")
         for p in self.patterns:
             lines.append(f"pattern: {p}")
-        for m, text, _ in self.losses:
-            lines.append(f"  m = {m}: exact tight sup L(eps)/eps = {text}")
+        for m, text, _, witness in self.losses:
+            lines.append(f"  m = {m}: exact tight sup L(eps)/eps = {text}" + (f"  at {witness}" if witness else ""))
         if self.verdict == "verified":
             lines.append(f"VERIFIED for every m: the claimed budget {self.budget_k}*eps >= d*eps")
         elif self.verdict == "refuted" and self.counterexample is not None:
             lines.append(f"REFUTED at m = {self.counterexample[0]} (the exact engine's counterexample below)")
-        elif self.verdict == "refuted":
-            lines.append(f"REFUTED for every m large enough: the claimed {self.budget_k}*eps is below d = {self.d}; "
-                         "no counterexample found at the m tried")
+        elif self.verdict == "undecided":
+            lines.append(f"UNDECIDED: the claimed {self.budget_k}*eps is below the bound d = {self.d}, which is "
+                         "only an upper bound, and no counterexample was found at the m tried; "
+                         "a claim of d*eps is verified for every m")
         else:
             lines.append("REFUTED for every constant: the program is d*eps-DP for no d "
                          "(the loss grows with m, above)")
@@ -92,12 +93,65 @@ def classify(program) -> tuple[Automaton, Bound, list, float]:
                              "with Laplace noise k*eps, a noisy threshold, finite counters "
                              "(docs/every_length.md); run without --every-length for one m") from None
     bound = coupling_bound(auto)
-    pats = leaks(auto) if bound.d is None else []
+    pats = []
+    if bound.d is None:
+        hidden = hidden_guard(auto)
+        if hidden is not None:
+            file, _, line = hidden.where.rpartition(":")
+            raise UserError("cannot decide privacy for every m: the coupling bound is infinite, and the outcome of "
+                            "this comparison does not always show in the outputs (both outcomes write the same "
+                            "symbol), so the non-privacy patterns do not apply", file=file or program.source,
+                            line=int(line) if line.isdigit() else None,
+                            hint="write different symbols on the two outcomes (out[i] <- top / bot), or decide "
+                                 "one m at a time without --every-length")
+        pats = leaks(auto)
     return auto, bound, pats, time.perf_counter() - t0
 
 
-def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 3)) -> EveryLengthResult:
-    """The every-length verdict for a DP claim whose program is online."""
+def witness_inputs(claim, array: str, m: int):
+    """The claim at length m restricted to the two-block inputs q = (x, ..., x, y, ..., y)
+    (every split point; x, y over the values the claim's grid gives q[1] and q[m]; other
+    inputs over their own grid values): every counterexample family of
+    docs/every_length.md section 3 has this shape, and their number grows only linearly in
+    m, so longer lengths stay cheap.  None when the claim lists its inputs (its list is used
+    as given)."""
+    import dataclasses
+    import itertools
+    if claim.grid is None:
+        return None
+    first, last = f"{array}[1]", f"{array}[{m}]"
+    if first not in claim.grid or last not in claim.grid:
+        return None
+    others = [n for n in claim.grid if not n.startswith(f"{array}[")]
+    points, seen = [], set()
+    for split in range(m + 1):
+        for x, y in itertools.product(claim.grid[first], claim.grid[last]):
+            block = tuple([x] * split + [y] * (m - split))
+            if block in seen:
+                continue
+            seen.add(block)
+            for rest in itertools.product(*(claim.grid[n] for n in others)):
+                env = {f"{array}[{i}]": v for i, v in enumerate(block, 1)}
+                env.update(zip(others, rest))
+                points.append(env)
+    return dataclasses.replace(claim, explicit_points=points, grid=None, inputs_kind="list", _points=None)
+
+
+def _witness_text(program, lr) -> str:
+    """The pair and output behind an unrolled loss, as the user writes them."""
+    from dipc_plus.privacy.display import show_env, show_outputs
+    cand = lr.infinite if lr.infinite is not None else (lr.sup.candidate if lr.sup is not None else None)
+    if cand is None or not hasattr(cand, "input"):
+        return ""
+    return (f"{show_env(cand.input, program)} vs {show_env(cand.neighbour, program)}, "
+            f"{show_outputs(cand.output, program)}")
+
+
+def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 3),
+                        longer=(4, 5, 6)) -> EveryLengthResult:
+    """The every-length verdict for a DP claim whose program is online.  `lengths` are
+    checked on the claim's own inputs; `longer` ones (for "no constant" verdicts and for a
+    refutation) on the witness inputs of `witness_inputs`."""
     from dipc_plus.privacy.claim_reader import load_privacy_claim
     from dipc_plus.privacy.dp_check import check_dp
     from dipc_plus.privacy.loss import privacy_loss
@@ -120,7 +174,11 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     def at(m):
         ov = dict(overrides)
         ov[mname] = m
-        return load_privacy_claim(claim_path, ov)
+        c = load_privacy_claim(claim_path, ov)
+        if m in lengths:
+            return c, ""
+        w = witness_inputs(c, auto.input_name, m)
+        return (w, " (two-block inputs q = (x, ..., x, y, ..., y))") if w is not None else (c, "")
 
     if d is not None and d <= k:
         res.verdict = "verified"
@@ -129,19 +187,28 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
         raise UserError("cannot decide privacy for every m: the coupling bound is infinite but no pattern of "
                         "non-privacy was found", file=claim_path,
                         hint="decide one m at a time without --every-length")
-    for m in lengths:
-        c = at(m)
-        r = check_dp(c)
-        if not r.verified:
-            res.counterexample = (m, r)
-            break
-    if d is None:
-        for m in lengths:
-            lr = privacy_loss(at(m))
-            s = lr.sup
-            res.losses.append((m, "inf" if lr.infinite is not None else (s.text() if s else lr.loss_text()),
-                               None if s is None or s.value is None else s.value))
-        res.verdict = "not private for any constant"
-    else:
-        res.verdict = "refuted"
+    if d is not None:
+        # d > k: the claim fails for m large enough; look for a concrete, re-checked failure.
+        for m in (*lengths, *longer):
+            r = check_dp(at(m)[0])
+            if not r.verified:
+                res.counterexample = (m, r)
+                break
+        res.verdict = "refuted" if res.counterexample is not None else "undecided"
+        return res
+    # No constant: the growing exact losses, each with its pair, until the claim itself
+    # fails at a concrete m (then the exact engine's re-checked counterexample is shown).
+    for m in (*lengths, *longer):
+        c, scope = at(m)
+        lr = privacy_loss(c)
+        s = lr.sup
+        text = "inf" if lr.infinite is not None else (s.text() if s else lr.loss_text())
+        res.losses.append((m, text, None if s is None or s.value is None else s.value,
+                           _witness_text(c.program, lr) + scope))
+        if lr.infinite is not None or (s is not None and (s.value if s.value is not None else s.lo) > k):
+            r = check_dp(c)
+            if not r.verified:
+                res.counterexample = (m, r)
+                break
+    res.verdict = "not private for any constant"
     return res

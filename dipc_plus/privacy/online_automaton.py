@@ -37,10 +37,11 @@ class OutsideClass(Exception):
 
 @dataclass(frozen=True)
 class Event:
-    kind: str            # 'guard' | 'resample' | 'noisy_out' | 'disclose'
+    kind: str            # 'guard' | 'resample' | 'noisy_out' | 'disclose' | 'write'
     top: bool = False    # guard: r >= x taken (True) or r < x (False)
     noisy: bool = True   # guard: the input was read with noise
     rate: Fraction = Fraction(0)  # guard/disclose: the read's rate b; resample: a; noisy_out: c*|k|
+    label: tuple = ()     # write: (output name, the symbol or constant written at position i)
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,10 @@ class Step:
 
     def disclosed(self) -> bool:
         return any(e.kind == "disclose" for e in self.events)
+
+    def writes(self) -> dict:
+        """Output name -> the symbol this step writes at position i (the last write wins)."""
+        return {e.label[0]: e.label[1] for e in self.events if e.kind == "write"}
 
 
 @dataclass
@@ -332,7 +337,8 @@ class _BodyExec:
                 raise OutsideClass(_pos(s), f"outputs must be written at position {self.i}")
             if c.value(v) is not None or isinstance(v, S.Name) and v.name in self.symbols \
                     and v.name not in sym and v.name not in self.finite:
-                return [(env, sym, evs, False, where)]  # a symbol
+                written = str(c.value(v)) if c.value(v) is not None else v.name
+                return [(env, sym, evs + (Event("write", label=(t.name, written)),), False, where)]  # a symbol
             if isinstance(v, S.Name) and sym.get(v.name, ("",))[0] == "read":
                 if any(e.kind == "resample" for e in evs):
                     raise OutsideClass(_pos(s), "the noisy read is released after the threshold was re-sampled")
@@ -430,6 +436,29 @@ class _BodyExec:
                 nxt.extend([(e, sy, ev, d, w)] if d else self._stmt(st, e, sy, ev, w))
             paths = nxt
         return paths
+
+
+def hidden_guard(auto: Automaton):
+    """A step whose guard outcome need not show in the outputs, or None.  The outcome of a
+    guard shows when every step of the opposite outcome from the same node writes a
+    different symbol to some output both write.  When all guards show, an output sequence
+    determines the path through the automaton, which the non-privacy proofs of
+    docs/every_length.md section 3 need (a guard whose outcomes look alike, e.g. both
+    branches writing `top`, leaks nothing, however often it repeats)."""
+    states = auto.states()
+    for st in auto.steps:
+        g = st.guard
+        if g is None or st.src not in states:
+            continue
+        mine = st.writes()
+        for other in auto.steps:
+            og = other.guard
+            if other.src != st.src or og is None or og.top == g.top:
+                continue
+            theirs = other.writes()
+            if not any(k in theirs and theirs[k] != v for k, v in mine.items()):
+                return st
+    return None
 
 
 def array_size_param(program) -> str:

@@ -151,7 +151,8 @@ def leaks(auto: Automaton) -> list[str]:
             found.append("leaking cycle: a cycle re-samples the threshold and compares with it: "
                          + auto.describe_step(next(st for st in sts if st.guard)))
         for st in sts:
-            if any(e.kind in ("noisy_out", "disclose") for e in st.events):
+            # a fresh noisy output, or a released read that no guard compares (docs, section 3)
+            if any(e.kind == "noisy_out" or e.kind == "disclose" and st.guard is None for e in st.events):
                 found.append("disclosing cycle: a cycle releases a noisy value of q[i] each time: "
                              + auto.describe_step(st))
                 break
