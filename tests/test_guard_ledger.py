@@ -56,3 +56,24 @@ def test_timeout_text_prints_a_summary_after_the_message():
     assert "stopped after the time limit of 4 s" in proc.stderr
     assert "decided before the stop" in proc.stderr and "inputs verified" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_privacy_check_records_each_pair_that_holds():
+    # Every neighbouring pair the privacy check finishes is one ledger line, as the user writes
+    # the inputs; a stopped run lists them (SVT Alg. 1, m = 2, grid {-1, 0, 1}^2).
+    import os
+    from dipc_plus.privacy.claim_reader import load_privacy_claim
+    from dipc_plus.privacy.dp_check import check_dp
+    r, w = os.pipe()
+    ledger.attach(w)
+    try:
+        res = check_dp(load_privacy_claim("theories/svt_lyu_alg1_privacy.toml", {"m": 2}))
+    finally:
+        ledger.attach(None)
+        os.close(w)
+    c = ledger.Collector()
+    with os.fdopen(r, "rb") as f:
+        c.feed(f.read())
+    assert res.verified and len(c.records) == res.pairs > 0
+    assert all(rec["scope"] == "pair" and rec["verdict"] == "holds" for rec in c.records)
+    assert c.records[0]["item"].startswith("q=[-1, -1] vs q=[")

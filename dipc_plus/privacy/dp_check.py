@@ -27,6 +27,7 @@ from dipc_plus.claims.scope import Scope, inputs_scope
 from dipc_plus.decision.decide import CertificationError, decide, recheck, simplest_rational, working_precision
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
+from dipc_plus.execution import ledger
 from dipc_plus.privacy.claim_types import DPClaim
 from dipc_plus.privacy.display import num_text, show_env, user_env, user_outputs, user_value
 from dipc_plus.privacy.hockey_stick import SetViolation, check_pair, output_keys
@@ -271,6 +272,7 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
                 if bad is not None:
                     cex = _set_counterexample(claim, pl, unit, u, w, bad, checker)
                     return _result(claim, False, cex, pairs, obligations, checker, t0, pl)
+                ledger.record("pair", _pair_text(claim.program, unit, u, w), "holds")
                 continue
             for v in output_keys(P, Q):
                 obligations += 1
@@ -279,7 +281,18 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
                 if not ob.holds:
                     cex = _counterexample(claim, pl, unit, u, w, v, ob.witness, checker)
                     return _result(claim, False, cex, pairs, obligations, checker, t0, pl)
+            ledger.record("pair", _pair_text(claim.program, unit, u, w), "holds")
     return _result(claim, True, None, pairs, obligations, checker, t0, pl)
+
+
+def _pair_text(program, unit, u, w) -> str:
+    """A pair as the ledger of a stopped run lists it: whole inputs as the user writes them,
+    a component's own inputs after its label."""
+    if getattr(unit, "label", "whole program") in ("", "whole program"):
+        return f"{show_env(u, program)} vs {show_env(w, program)}"
+    def env(x):
+        return ", ".join(f"{k}={v}" for k, v in x.items()) if isinstance(x, dict) else str(x)
+    return f"{unit.label}: {env(u)} vs {env(w)}"
 
 
 def _result(claim, ok, cex, pairs, obligations, checker, t0, pl) -> PrivacyResult:
