@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import glob
-import math
 import os
 import platform
 import sys
@@ -28,7 +27,9 @@ sys.path.insert(0, ROOT)
 from dipc_plus.privacy.claim_reader import load_privacy_claim  # noqa: E402
 from dipc_plus.exact.decimals import decimal_down  # noqa: E402
 from dipc_plus.privacy.display import log_text, show_env, show_outputs  # noqa: E402
+from dipc_plus.errors import UserError  # noqa: E402
 from dipc_plus.privacy.dp_check import check_dp  # noqa: E402
+from dipc_plus.privacy.every_length import classify  # noqa: E402
 from dipc_plus.privacy.log_point import ln_text, value_at_log  # noqa: E402
 from dipc_plus.privacy.loss import loss_expr, privacy_loss  # noqa: E402
 from dipc_plus.privacy.pufferfish import check_pufferfish  # noqa: E402
@@ -90,13 +91,35 @@ def loss_summary(loss) -> str:
     return f"sup L/eps = {s.text()}" + ("" if s.value is not None else " (certified)")
 
 
+def every_length_cell(claim) -> str:
+    """The every-length column: the online class's verdict for every m (issue 11), with the
+    time of the class check; '-' where the question does not apply (Pufferfish, adjacency
+    other than linf, a budget that is not k*eps)."""
+    if claim.kind != "dp" or claim.adjacency.kind != "linf" or not claim.delta_is_zero or claim.budget.factor != 1:
+        return "-"
+    t0 = time.perf_counter()
+    try:
+        _, bound, pats, _ = classify(claim.program)
+    except UserError as err:
+        return f"outside the class (line {err.line})" if err.line else "cannot decide"
+    ms = (time.perf_counter() - t0) * 1000
+    if bound.d is not None:
+        d = bound.d * claim.adjacency.bound
+        word = "verified" if d <= claim.budget.k else "d above the claim"
+        return f"{word}, d = {d} ({ms:.1f} ms)"
+    if pats:
+        return f"private for no constant: {pats[0].split(':')[0]} ({ms:.1f} ms)"
+    return f"cannot decide ({ms:.1f} ms)"
+
+
 def section_claims(lines: list) -> None:
     lines += ["## 1. Every privacy claim in theories/", "",
               "Every verdict and loss holds on its scope only: the claim's inputs (a grid, a list, every input of a "
               "finite domain, or a Pufferfish claim's scenario priors), the parameter values shown, and for real "
-              "outputs the named events (scope *events*).", "",
-              "| claim file | program (params) | claim | scope | verdict | tight loss on the scope (exact) | time (s) | reported by the neighbouring paper |",
-              "|---|---|---|---|---|---|---|---|"]
+              "outputs the named events (scope *events*).  *every m*: the online class's verdict for every number "
+              "of queries (docs/every_length.md), with the time of the class check.", "",
+              "| claim file | program (params) | claim | scope | verdict | tight loss on the scope (exact) | time (s) | every m | reported by the neighbouring paper |",
+              "|---|---|---|---|---|---|---|---|---|"]
     files = sorted(glob.glob(os.path.join(THEORIES, "*_privacy.toml")) +
                    glob.glob(os.path.join(THEORIES, "*_pufferfish.toml")))
     for f in files:
@@ -130,7 +153,7 @@ def section_claims(lines: list) -> None:
         sc = res.scope
         scope = f"{sc.kind}: {sc.inputs_detail}" + (" (every input)" if sc.complete and sc.inputs != "priors" else "")
         lines.append(f"| {name} | {claim.program.name} ({params}) | {what} | {scope} | {verdict} | {lsum} | {t:.2f} | "
-                     f"{PAPERS.get(name, '')} |")
+                     f"{every_length_cell(claim)} | {PAPERS.get(name, '')} |")
     lines.append("")
 
 
@@ -283,7 +306,6 @@ def section_faier(lines: list) -> None:
 
 
 def _ex63_ratios(claim) -> str:
-    import itertools
     from dipc_plus.privacy.pufferfish import PufferfishSetup
     from dipc_plus.privacy.param_poly import poly_eval
     st = PufferfishSetup(claim)
