@@ -181,12 +181,15 @@ def test_no_constant_is_refuted_at_a_concrete_longer_m(tmp_path):
 
 
 def test_bound_above_the_claim_without_a_counterexample_is_undecided(tmp_path, capsys):
-    # Alg. 4 with c = 2: d = 13/4 (Lyu-Su-Li's bound), the exact losses at small m stay at 7/4;
-    # a claim of 2*eps is neither verified nor refuted - never "refuted" without a witness.
+    # Alg. 4 with c = 2: d = 13/4 (Lyu-Su-Li's bound).  Tried at m = 1, 2 only (losses 1/4, 3/2),
+    # a claim of 2*eps is neither verified nor refuted - never "refuted" without a witness ...
     path = _claim(tmp_path, "svt_lyu_alg4", {"m": 2, "c": 2}, budget="2*eps")
     res = decide_every_length(load_privacy_claim(path), path, {}, lengths=(1, 2), longer=())
     assert res.verdict == "undecided" and res.counterexample is None and res.d == F(13, 4)
     assert "UNDECIDED" in res.report()
+    # ... and at m = 4 the two-block inputs refute it (the loss there is 3 > 2, table).
+    res = decide_every_length(load_privacy_claim(path), path, {}, lengths=(1, 2, 3), longer=(4,))
+    assert res.verdict == "refuted" and res.counterexample[0] == 4 and not res.counterexample[1].verified
 
 
 def test_noise_free_guard_is_refuted_with_infinite_loss(tmp_path):
