@@ -145,3 +145,14 @@ def test_sweep_kappa_star_enclosure_contains_the_true_infimum(capsys):
     a, b = (Fraction(x) for x in out["kappa_star_detail"]["enclosure"])
     assert mp(a) <= true <= mp(b)
     assert mp(out["kappa_star"]) <= true          # truncated: a certified lower bound
+
+
+def test_simulation_confidence_intervals_are_printed_outward():
+    # a statistical interval is a bound too: its printed ends enclose the computed ones
+    from fractions import Fraction
+    from dipc_plus.commands.simulate import _interval_text
+    from dipc_plus.semantics.stats import Interval as CI
+    for low, high in [(0.123456789, 0.987654321), (0.4999996, 0.5000004), (1e-9, 1 - 1e-9)]:
+        for text in (str(CI(low, high, 0.95)), _interval_text((low, high))):
+            lo, hi = (Fraction(x) for x in text.strip("[]").split(", "))
+            assert lo <= Fraction(low) and hi >= Fraction(high), text

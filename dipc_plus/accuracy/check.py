@@ -249,13 +249,13 @@ class InputReport:
                  f"  det(u)    = {env_text(self.program, self.det)}",
                  f"  dd(u)     = {self.dd}"]
         if not self.applies:
-            lines.append(f"  the claim says nothing here (dd(u) does not exceed alpha)")
+            lines.append("  the claim says nothing here (dd(u) does not exceed alpha)")
             return "\n".join(lines)
         kappa = f" / {self.kappa}" if self.kappa != 1 else ""
         lines += [f"  alpha     = {fmt_q(self.alpha)}, gamma = {fmt_q(self.gamma)}",
                   f"  beta{kappa:<6}= {self.beta}{kappa}",
                   f"  P[correct] = {self.p_correct}",
-                  f"  verdict   : " + ("verified: P[error] <= the bound for every eps in the interval"
+                  "  verdict   : " + ("verified: P[error] <= the bound for every eps in the interval"
                                      if self.verdict == VERIFIED else
                                      "refuted: P[error] exceeds the bound for some eps")]
         if self.counterexample is not None:
@@ -563,7 +563,8 @@ class AccuracyChecker:
             for u in points:
                 reps = self.check_input(u, kappa)
                 reports += reps
-                ledger.record("input", env_text(self.program, u), _input_verdict(reps))
+                if ledger.active():
+                    ledger.record("input", env_text(self.program, u), _input_verdict(reps))
                 if bar is not None:
                     bar.update(1)
                 if stop_at_first and any(r.verdict == REFUTED for r in reps):

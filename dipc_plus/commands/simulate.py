@@ -267,7 +267,9 @@ def _show(value) -> str:
 
 
 def _interval_text(interval) -> str:
-    return f"[{interval[0]:.5g}, {interval[1]:.5g}]"
+    """A confidence interval printed outward (5 digits): it contains the computed one."""
+    from dipc_plus.exact.decimals import decimal_down, decimal_up
+    return f"[{decimal_down(interval[0], 5)}, {decimal_up(interval[1], 5)}]"
 
 
 def render(report: dict) -> str:

@@ -28,6 +28,12 @@ def attach(fd: int | None) -> None:
     _fd = fd
 
 
+def active() -> bool:
+    """Is a guard listening?  Loops test this before formatting an item, so an unguarded
+    run (the API, tests) pays nothing per pair or input."""
+    return _fd is not None
+
+
 def record(scope: str, item: str, verdict: str) -> None:
     """Note that `item` (an input or pair, as printed) of `scope` ('input', 'pair', ...) got `verdict`."""
     if _fd is None:

@@ -272,7 +272,8 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
                 if bad is not None:
                     cex = _set_counterexample(claim, pl, unit, u, w, bad, checker)
                     return _result(claim, False, cex, pairs, obligations, checker, t0, pl)
-                ledger.record("pair", _pair_text(claim.program, unit, u, w), "holds")
+                if ledger.active():
+                    ledger.record("pair", _pair_text(claim.program, unit, u, w), "holds")
                 continue
             for v in output_keys(P, Q):
                 obligations += 1
@@ -281,7 +282,8 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
                 if not ob.holds:
                     cex = _counterexample(claim, pl, unit, u, w, v, ob.witness, checker)
                     return _result(claim, False, cex, pairs, obligations, checker, t0, pl)
-            ledger.record("pair", _pair_text(claim.program, unit, u, w), "holds")
+            if ledger.active():
+                ledger.record("pair", _pair_text(claim.program, unit, u, w), "holds")
     return _result(claim, True, None, pairs, obligations, checker, t0, pl)
 
 

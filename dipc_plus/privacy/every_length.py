@@ -8,6 +8,8 @@ and says "cannot decide" outside the class - never a guess (docs/every_length.md
 """
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -115,8 +117,6 @@ def witness_inputs(claim, array: str, m: int):
     docs/every_length.md section 3 has this shape, and their number grows only linearly in
     m, so longer lengths stay cheap.  None when the claim lists its inputs (its list is used
     as given)."""
-    import dataclasses
-    import itertools
     if claim.grid is None:
         return None
     first, last = f"{array}[1]", f"{array}[{m}]"
@@ -188,7 +188,7 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
                         "non-privacy was found", file=claim_path,
                         hint="decide one m at a time without --every-length")
     if d is not None:
-        # d > k: the claim fails for m large enough; look for a concrete, re-checked failure.
+        # d > k proves nothing (d is an upper bound): only a concrete, re-checked failure refutes.
         for m in (*lengths, *longer):
             r = check_dp(at(m)[0])
             if not r.verified:

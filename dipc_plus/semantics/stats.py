@@ -35,7 +35,9 @@ class Interval:
         return contains(self, value)
 
     def __str__(self) -> str:
-        return f"[{self.low:.6g}, {self.high:.6g}]"
+        """Printed outward (6 digits), so the printed interval contains the computed one."""
+        from dipc_plus.exact.decimals import decimal_down, decimal_up
+        return f"[{decimal_down(self.low, 6)}, {decimal_up(self.high, 6)}]"
 
 
 def wilson(successes: int, trials: int, confidence: float = 0.99) -> Interval:
