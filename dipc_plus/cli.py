@@ -24,7 +24,7 @@ import traceback
 from dipc_plus import __version__
 from dipc_plus.errors import UserError
 from dipc_plus.execution import files, guard, ledger, limits
-from dipc_plus.execution.parallel import available_cores
+from dipc_plus.execution.executor import available_cores
 
 # Sub-command modules, in the order `dipc --help` lists them.
 COMMANDS = ["show", "simulate", "prob", "dtmc", "accuracy", "sweep", "plot", "privacy", "privacy_loss"]

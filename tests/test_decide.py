@@ -536,7 +536,7 @@ def test_exppoly_pickles_without_its_cached_balls():
     """Worker processes send ExpPolys back after evaluating them; the cached arb balls must
     not travel (arb does not pickle) and the copy must evaluate to the same ball."""
     import pickle
-    import dipc_plus.execution.parallel  # noqa: F401  (registers how fmpq_poly pickles)
+    import dipc_plus.execution.executor  # noqa: F401  (registers how fmpq_poly pickles)
     f = ExpPoly({F(0): [1, 2], F(-1, 2): [1]}) * ExpPoly.const(F(1, 3))
     before = f.arb_value(F(3, 2), 96)
     g = pickle.loads(pickle.dumps(f))

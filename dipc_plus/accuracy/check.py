@@ -273,6 +273,7 @@ class AccuracyResult:
     boundary: bool = False
     dd_over: str = "reals"
     inputs_kind: str = "grid"      # 'grid' | 'list' | 'table': the claim's inputs, or 'list' for --input
+    scope_points: list | None = None   # a part of a sharded run: the inputs of the whole run
 
     @property
     def scope(self):
@@ -284,6 +285,8 @@ class AccuracyResult:
             if key not in seen:
                 seen.add(key)
                 points.append(r.input)
+        if self.scope_points is not None:
+            points = self.scope_points
         kind = "grid" if self.inputs_kind == "grid" else "list"
         return inputs_scope(self.claim.program, points=points, kind=kind, eps=str(self.claim.eps))
 
@@ -380,8 +383,13 @@ class AccuracyChecker:
         self.program = claim.program
         self.boundary = boundary
         self.max_states = max_states
+        # streaming: a checker of its own drops each input's distribution once its error
+        # probabilities are known (memory stays that of one input, whatever the grid's size);
+        # checkers sharing their caches keep them for each other
+        self._keep_distributions = shared is not None
         shared = {} if shared is None else shared
         self._shared = shared
+        self.source = None   # execution.executor.Source: how a worker rebuilds this checker
         self._det: dict = shared.setdefault(("det", claim.det, claim.file if claim.det == "table" else None), {})
         self._dist: dict = shared.setdefault("dist", {})
         self._dd: dict = (shared.setdefault(("dd", _key(claim.input_distance)), {})
@@ -458,6 +466,11 @@ class AccuracyChecker:
             self.timings["ball"] += time.process_time() - start
         return self._perr[key]
 
+    def forget_distribution(self, u: Mapping) -> None:
+        """Drop u's output distribution (streaming; see __init__)."""
+        if not self._keep_distributions:
+            self._dist.pop(input_key(u), None)
+
     # -- which obligations apply -------------------------------------------------------------
     def obligations(self, u: Mapping) -> list[tuple]:
         """[(alpha, gamma, applies)] for input u under this checker's convention."""
@@ -531,49 +544,101 @@ class AccuracyChecker:
                 return
         cex.alpha_strict_note = "no rational alpha < dd(u) found where it fails (the claim fails only in the limit)"
 
-    def prefetch(self, points: Iterable[Mapping], jobs: int) -> None:
-        """Compute det, dd and the error probabilities of many inputs over `jobs` processes
-        (`parallel.map_inputs`) and keep them in the caches; deciding stays in this process."""
-        from dipc_plus.execution.parallel import map_inputs
-        todo = [u for u in points if input_key(u) not in self._dd]
+    def check_points(self, points: list, kappa: int = 1, stop_at_first: bool = False) -> list:
+        """[(input, its reports)] for these inputs in order, each input's distribution dropped once
+        decided; with stop_at_first, up to and including the first input that refutes."""
+        out = []
+        for u in points:
+            reps = self.check_input(u, kappa)
+            self.forget_distribution(u)
+            out.append((u, reps))
+            if stop_at_first and any(r.verdict == REFUTED for r in reps):
+                break
+        return out
 
-        def work(u):
-            det, dd = self.det(u), self.dd(u)
-            errors = {g: self.p_error(u, g) for _, g, applies in self.obligations(u) if applies}
-            return det, dd, errors
-
-        for u, (det, dd, errors) in zip(todo, map_inputs(work, todo, jobs)):
-            key = input_key(u)
-            self._det[key], self._dd[key] = det, dd
-            for g, p in errors.items():
-                self._perr[(key, g)] = p
+    def absorb(self, reports: list) -> None:
+        """Keep what a worker computed (det, dd, P_err, decisions), so a later run in this process
+        (the sweep's other kappas) reuses it."""
+        for r in reports:
+            key = input_key(r.input)
+            self._det.setdefault(key, r.det)
+            self._dd.setdefault(key, r.dd)
+            if r.applies:
+                self._perr.setdefault((key, r.gamma), r.p_error)
+                self._decisions.setdefault((key, r.alpha, r.gamma, r.kappa), (r.decision, r.counterexample))
 
     def run(self, points: Iterable[Mapping] | None = None, kappa: int = 1, *, progress: bool = False,
-            stop_at_first: bool = False, description: str = "accuracy", jobs: int = 1) -> AccuracyResult:
-        """Check every given input (default: every input of the claim); `jobs` > 1 computes the
-        exact distributions and distances over that many processes first."""
+            stop_at_first: bool = False, description: str = "accuracy", jobs: int = 1,
+            executor=None) -> AccuracyResult:
+        """Check every given input (default: every input of the claim), in input order; the inputs
+        are cut into ranges computed by `executor` (default: `jobs` local processes)."""
+        from dipc_plus.execution.executor import Executor, Source, chunks, run_tasks
+        from dipc_plus.execution.progress import progress_bar
         given = points
         points = list(self.claim.points if points is None else points)
+        executor = executor if executor is not None else Executor.local(jobs)
         start = time.perf_counter()
-        if jobs != 1 and len(points) > 1 and not stop_at_first:
-            self.prefetch(points, jobs)
+        source = self.source if self.source is not None else Source(None, (), (), key=f"checker-{id(self)}")
+        source.seed(self)
+        # in this process one input per task (the ledger and the bar move with each input);
+        # in workers a few contiguous ranges per worker (neighbours share cache entries)
+        ranges = chunks(len(points), 4 * executor.jobs if executor.parallel else len(points))
+        tasks = [(points[a:b], kappa, stop_at_first) for a, b in ranges]
         reports: list[InputReport] = []
-        bar = _progress(len(points), description) if progress else None
+        bar = progress_bar(len(points), description) if progress else None
+        done = None if bar is None else (lambda i, part: bar.update(ranges[i][1] - ranges[i][0]))
+        parts = run_tasks(check_range, source, tasks, executor=executor, done=done)
         try:
-            for u in points:
-                reps = self.check_input(u, kappa)
-                reports += reps
-                if ledger.active():
-                    ledger.record("input", env_text(self.program, u), _input_verdict(reps))
-                if bar is not None:
-                    bar.update(1)
-                if stop_at_first and any(r.verdict == REFUTED for r in reps):
+            for part in parts:
+                refuted = False
+                for u, reps in part:
+                    if executor.parallel:
+                        _attach(reps, self.program)
+                        self.absorb(reps)
+                    reports += reps
+                    if ledger.active():
+                        ledger.record("input", env_text(self.program, u), _input_verdict(reps))
+                    refuted = any(r.verdict == REFUTED for r in reps)
+                    if stop_at_first and refuted:
+                        break
+                if stop_at_first and refuted:
                     break
         finally:
+            parts.close()
             if bar is not None:
                 bar.close()
         return AccuracyResult(self.claim, reports, time.perf_counter() - start, kappa, self.boundary,
                               self.claim.dd_over, self.claim.inputs_kind if given is None else "list")
+
+
+# --------------------------------------------------------------------------- tasks for workers
+
+
+def build_checker(claim_path: str, params: tuple, dd_over, boundary: bool, max_states: int) -> AccuracyChecker:
+    """The checker a worker rebuilds from the claim file (`execution.executor.Source`)."""
+    from dipc_plus.claims.claim_file import load_claim
+    checker = AccuracyChecker(load_claim(claim_path, dict(params)), dd_over=dd_over, boundary=boundary,
+                              max_states=max_states)
+    return checker
+
+
+def check_range(source, task) -> list:
+    """One task: the reports of a range of inputs; in a worker, detached from the program
+    (the client attaches its own), so only exact values travel."""
+    from dipc_plus.execution.executor import in_worker
+    points, kappa, stop_at_first = task
+    out = source.get().check_points(points, kappa, stop_at_first)
+    if in_worker():
+        for _, reps in out:
+            _attach(reps, None)
+    return out
+
+
+def _attach(reports: list, program) -> None:
+    for r in reports:
+        r.program = program
+        if r.counterexample is not None:
+            r.counterexample.program = program
 
 
 def _input_verdict(reps: list[InputReport]) -> str:
@@ -611,10 +676,3 @@ def simulate_error(claim: AccuracyClaim, u: Mapping, det_u: Mapping, gamma, eps,
         if not claim.output_distance.in_ball(u, det_u, v, Fraction(gamma)):
             errors += count
     return Frequency(errors, n)
-
-
-def _progress(total: int, description: str):
-    """A tqdm bar on stderr, shown only on a terminal and only when the run takes a while."""
-    from tqdm import tqdm
-    return tqdm(total=total, desc=description, unit="input", file=sys.stderr, delay=1.0,
-                disable=not sys.stderr.isatty() or total <= 1, leave=False)

@@ -365,23 +365,26 @@ class SweepResult:
 
 
 def sweep(checker: AccuracyChecker, *, kappa_max: int = DEFAULT_KAPPA_MAX, digits: int = DEFAULT_DIGITS,
-          points=None, progress: bool = False, base: AccuracyResult | None = None, jobs: int = 1) -> SweepResult:
-    """best_kappa, kappa* and the counterexample for best_kappa + 1 (see the module doc)."""
+          points=None, progress: bool = False, base: AccuracyResult | None = None, jobs: int = 1, executor=None) -> SweepResult:
+    """best_kappa, kappa* and the counterexample for best_kappa + 1 (see the module doc); every
+    run over the inputs goes to `executor` (default `jobs` local processes)."""
+    from dipc_plus.execution.executor import Executor
+    executor = executor if executor is not None else Executor.local(jobs)
     start = time.perf_counter()
     result = base if base is not None else checker.run(points, 1, progress=progress, description="sweep",
-                                                       jobs=jobs)
+                                                       executor=executor)
     interval = checker.claim.eps
     star = kappa_star(result.reports, interval, digits)
     floor = star.floor
     if floor is None:  # kappa* sits on an integer to the enclosure's precision: let decide say
         k = math.ceil(star.lo)
-        floor = k if checker.run(points, k).verdict == VERIFIED else k - 1
+        floor = k if checker.run(points, k, executor=executor).verdict == VERIFIED else k - 1
     capped = floor == INF or floor > kappa_max
     best = kappa_max if capped else int(floor)
     confirmed = None
     if best >= 1:
         confirmed = result if best == 1 else checker.run(points, best, progress=progress,
-                                                         description=f"kappa={best}")
+                                                         description=f"kappa={best}", executor=executor)
         if confirmed.verdict != VERIFIED:
             raise CertificationError(f"kappa* = {star.text} but the claim with beta/{best} fails at "
                                      f"{confirmed.counterexample.describe() if confirmed.counterexample else '?'}")

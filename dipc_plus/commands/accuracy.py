@@ -20,8 +20,11 @@ from __future__ import annotations
 import argparse
 
 from dipc_plus.accuracy.check import AccuracyResult, env_text, fmt_q
-from dipc_plus.commands.common import (add_accuracy_arguments, add_strict_argument, check_kappa, exit_status,
-                                       load_accuracy, print_json, strict_json, strict_line)
+from dipc_plus.commands.common import (add_accuracy_arguments, add_strict_argument, check_kappa, executor_from,
+                                       exit_status, load_accuracy, parse_shard, part_json, print_json, strict_json,
+                                       strict_line)
+from dipc_plus.errors import UserError
+from dipc_plus.execution.executor import chunks
 
 EXAMPLE = """\
 examples:
@@ -64,12 +67,29 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     kappa = check_kappa(args.kappa)
+    shard = parse_shard(args)
+    if shard is not None and args.first:
+        raise UserError("--first stops at the first refuting input of the whole run, which one shard cannot know",
+                        hint="leave out --first (or --shard)")
     checker, points = load_accuracy(args)
-    result = checker.run(points, kappa, progress=not args.no_progress and not args.json, stop_at_first=args.first,
-                         jobs=args.jobs)
+    every = list(checker.claim.points if points is None else points)
+    todo, part = every, None
+    if shard is not None:
+        a, b = chunks(len(every), shard[1])[shard[0] - 1] if shard[0] <= len(every) else (len(every),) * 2
+        todo = every[a:b]
+        part = part_json("accuracy", shard, checker.source, {"args": list(checker.source.args), "kappa": kappa},
+                         (a, b), len(every))
+    result = checker.run(todo, kappa, progress=not args.no_progress and not args.json, stop_at_first=args.first,
+                         executor=executor_from(args))
+    if points is None:
+        result.inputs_kind = checker.claim.inputs_kind
+    if shard is not None:
+        result.scope_points = every
     if args.json:
         out = result.to_json()
         out["strict"] = strict_json(result, args)
+        if part is not None:
+            out["part"] = part
         print_json(out, checker.program)
     else:
         print(text_report(result, verbose=args.verbose or points is not None))

@@ -126,9 +126,73 @@ def input_files(args, *more) -> list:
     return [p for p in (getattr(args, "program", None), getattr(args, "claim", None), *more) if p]
 
 
+# --------------------------------------------------------------------------- where the work runs
+
+def add_execution_arguments(parser, shard: bool = True) -> None:
+    parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                        help="run the check's tasks (ranges of inputs or pairs) over N processes "
+                             "(0: one per core; default 1); with --executor dask, 4N tasks")
+    parser.add_argument("--executor", choices=("local", "dask"), default="local",
+                        help="local: processes of this machine (default); dask: the workers of a Dask "
+                             "scheduler (--scheduler; docs/cluster.md)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="the Dask scheduler, e.g. tcp://10.0.0.5:8786 (with --executor dask)")
+    if shard:
+        parser.add_argument("--shard", metavar="I/N",
+                            help="check only the I-th of N equal parts of the inputs (or pairs) and print a "
+                                 "part for `dipc merge` (with --json), e.g. --shard 1/8 in a job array")
+
+
+def executor_from(args):
+    from dipc_plus.execution.executor import Executor
+    return Executor.from_options(getattr(args, "jobs", 1) or 1, getattr(args, "executor", "local"),
+                                 getattr(args, "scheduler", None))
+
+
+def parse_shard(args) -> tuple[int, int] | None:
+    """--shard I/N -> (I, N), 1 <= I <= N; None without --shard.  A part is JSON for `dipc merge`."""
+    text = getattr(args, "shard", None)
+    if text is None:
+        return None
+    i, sep, n = str(text).partition("/")
+    if not sep or not i.strip().isdigit() or not n.strip().isdigit() or len(text) > 20:
+        raise UserError(f"--shard {limits_clip(text)}: write I/N, e.g. --shard 3/8",
+                        hint="I is this part's number (1..N), N the number of parts")
+    i, n = int(i), int(n)
+    if not 1 <= i <= n or n > MAX_SHARDS:
+        raise UserError(f"--shard {i}/{n}: I must be between 1 and N, and N at most {MAX_SHARDS}",
+                        hint="e.g. --shard 1/8 ... --shard 8/8, then dipc merge the eight outputs")
+    if not getattr(args, "json", False):
+        raise UserError("--shard prints a part for `dipc merge`, which is JSON", hint="add --json and save the output "
+                        "to a file, e.g. dipc privacy CLAIM --shard 1/4 --json > part1.json")
+    return i, n
+
+
+MAX_SHARDS = 100_000
+
+
+def limits_clip(text) -> str:
+    from dipc_plus.execution.limits import clip
+    return clip(str(text), 40)
+
+
+def part_json(command: str, shard: tuple[int, int], source, options: dict, items: tuple[int, int],
+              total: int) -> dict:
+    """What `dipc merge` needs to know about one part: which run it belongs to and what it covers."""
+    return {"command": command, "index": shard[0], "of": shard[1],
+            "files": {path: digest for path, digest in source.files},
+            "options": json_number(options), "items": list(items), "total_items": total}
+
+
+def worker_source(build, build_args: tuple, *paths):
+    """How a worker rebuilds what this command loaded (execution.executor.Source)."""
+    from dipc_plus.execution.executor import Source
+    return Source.of(build, build_args, paths)
+
+
 # --------------------------------------------------------------------------- accuracy claims
 
-def add_accuracy_arguments(parser) -> None:
+def add_accuracy_arguments(parser, shard: bool = True) -> None:
     add_program_claim(parser, "accuracy")
     parser.add_argument("--input", action="append", metavar="NAME=VALUE",
                         help="check only this input, e.g. --input q=[-1,-1,1] (repeat for each input variable)")
@@ -141,15 +205,13 @@ def add_accuracy_arguments(parser) -> None:
                         help="the paper's convention: also check inputs with dd(u) = alpha (section 7)")
     parser.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
                         help=f"refuse Markov chains with more than N states (default {DEFAULT_MAX_STATES})")
-    parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
-                        help="compute the inputs' exact distributions over N processes (0: one per core; "
-                             "default 1)")
+    add_execution_arguments(parser, shard)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
 def load_accuracy(args):
     """(checker, points or None) from the command line; every mistake a UserError."""
-    from dipc_plus.accuracy.check import AccuracyChecker
+    from dipc_plus.accuracy.check import AccuracyChecker, build_checker
     from dipc_plus.claims.claim_file import load_claim
     check_max_states(args.max_states)
     params = inputs_mod.parse_params(args.set)
@@ -162,6 +224,8 @@ def load_accuracy(args):
                         hint="add an [accuracy] table (see docs/claims.md)")
     check_same_program(program, claim.program_path, claim_file)
     checker = AccuracyChecker(claim, dd_over=args.dd_over, boundary=args.paper, max_states=args.max_states)
+    checker.source = worker_source(build_checker, (os.path.abspath(claim_file), tuple(params.items()), args.dd_over,
+                                                   args.paper, args.max_states), claim_file, claim.program_path)
     points = None
     if args.input:
         given = inputs_mod.parse_assignments(args.input, "--input")

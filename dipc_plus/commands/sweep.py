@@ -17,8 +17,8 @@ import argparse
 
 from dipc_plus.errors import UserError
 from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, sweep, sweep_text
-from dipc_plus.commands.common import (add_accuracy_arguments, add_strict_argument, exit_status, load_accuracy,
-                                       print_json, strict_json, strict_line)
+from dipc_plus.commands.common import (add_accuracy_arguments, add_strict_argument, executor_from, exit_status,
+                                       load_accuracy, print_json, strict_json, strict_line)
 
 EXAMPLE = """\
 examples:
@@ -38,7 +38,7 @@ def register(subparsers) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_accuracy_arguments(parser)
+    add_accuracy_arguments(parser, shard=False)   # kappa* is a minimum over every input: no parts
     parser.add_argument("--kappa-max", type=int, default=DEFAULT_KAPPA_MAX, metavar="N",
                         help=f"report at most N as the best kappa (default {DEFAULT_KAPPA_MAX})")
     parser.add_argument("--digits", type=int, default=DEFAULT_DIGITS, metavar="D",
@@ -56,7 +56,7 @@ def run(args) -> int:
         raise UserError(f"--digits must be between 1 and 60, not {args.digits}", hint="use e.g. --digits 10")
     checker, points = load_accuracy(args)
     result = sweep(checker, kappa_max=args.kappa_max, digits=args.digits, points=points,
-                   progress=not args.no_progress and not args.json, jobs=args.jobs)
+                   progress=not args.no_progress and not args.json, executor=executor_from(args))
     if args.json:
         out = result.to_json(full=args.reports)
         out["strict"] = strict_json(result.accuracy, args)

@@ -239,52 +239,155 @@ def claim_scope(claim) -> Scope:
 
 
 def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = True,
-             max_states: int = DEFAULT_MAX_STATES) -> PrivacyResult:
+             max_states: int = DEFAULT_MAX_STATES, executor=None, source=None, shard=None,
+             progress: bool = False) -> PrivacyResult:
     """Decide the claim exactly; the first failing pair (and output, or set of outputs) in
-    input order is returned as a re-checked counterexample."""
+    input order is returned as a re-checked counterexample.
+
+    The pairs are cut into ranges computed by `executor` (execution.executor; default this
+    process); `source` says how a remote worker rebuilds the check; `shard` = (i, n) checks
+    only the i-th of n equal parts of the pairs (`dipc merge` joins the parts)."""
+    from dipc_plus.execution.executor import SERIAL, Source, run_tasks
+    from dipc_plus.execution.progress import progress_bar
     t0 = time.perf_counter()
-    if not claim.delta_is_zero and claim.events:
-        raise UserError(f"delta = {claim.delta_text}: (eps, delta)-DP of real or integer outputs quantifies over "
-                        "every measurable set of outputs, which needs the output densities; checking the named "
-                        "events only would not decide it",
-                        file=claim.file, hint="use delta = 0 (eps-DP is checked per named event), or a program "
-                                              "with finite outputs")
-    use = claim.structure if structure is None else structure
-    pl = plan(claim, use, max_states=max_states, symmetry=symmetry)
-    checker = Checker(claim)
-    pairs = obligations = 0
-    for unit in pl.units:
-        if filter_applies(claim, unit):
-            n, m, bad = point_filter_check(claim, unit, checker)
-            pairs += n
-            obligations += m
+    work = DPWork.build(claim, structure, symmetry, max_states)
+    source = source if source is not None else Source(None, (), (), key=f"dp-{id(work)}")
+    source.seed(work)
+    executor = executor or SERIAL
+    # in this process one pair per task (the ledger and the bar move with each pair); in workers
+    # a few contiguous ranges per worker
+    tasks = work.tasks(shard, 4 * executor.jobs if executor.parallel else len(work.items()))
+    bar = progress_bar(sum(_task_size(t) for t in tasks), "privacy", "pair") if progress else None
+    done = None if bar is None else (lambda i, part: bar.update(_task_size(tasks[i])))
+    pairs = obligations = decisions = 0
+    parts = run_tasks(check_pairs, source, tasks, executor=executor, done=done)
+    cex = None
+    try:
+        for part in parts:
+            pairs += part["pairs"]
+            obligations += part["obligations"]
+            decisions += part["decisions"]
+            for text in part["held"]:
+                ledger.record("pair", text, "holds")
+            if part["failure"] is not None:
+                cex = _failure_counterexample(work, part["unit"], part["failure"])
+                break
+    finally:
+        parts.close()
+        if bar is not None:
+            bar.close()
+    pl = work.plan
+    return PrivacyResult(claim, cex is None, cex, pairs, obligations, decisions, time.perf_counter() - t0, pl,
+                         sum(u.source.evaluations for u in pl.units), sum(u.source.markov_chains for u in pl.units))
+
+
+class DPWork:
+    """What every task of one DP check needs: the claim, its plan, the checker and each unit's
+    pairs in their fixed order (a worker builds it once: `build_dp_work`)."""
+
+    def __init__(self, claim: DPClaim, pl: Plan, checker: Checker):
+        self.claim, self.plan, self.checker = claim, pl, checker
+        self.pairs = [None if filter_applies(claim, unit) else unit_pairs(unit, claim.adjacency)
+                      for unit in pl.units]
+
+    @classmethod
+    def build(cls, claim: DPClaim, structure, symmetry: bool, max_states: int) -> "DPWork":
+        if not claim.delta_is_zero and claim.events:
+            raise UserError(f"delta = {claim.delta_text}: (eps, delta)-DP of real or integer outputs quantifies "
+                            "over every measurable set of outputs, which needs the output densities; checking the "
+                            "named events only would not decide it",
+                            file=claim.file, hint="use delta = 0 (eps-DP is checked per named event), or a program "
+                                                  "with finite outputs")
+        use = claim.structure if structure is None else structure
+        return cls(claim, plan(claim, use, max_states=max_states, symmetry=symmetry), Checker(claim))
+
+    def items(self) -> list[tuple[int, int | None]]:
+        """The check as a list: (unit, pair index), or (unit, None) for a unit checked whole."""
+        out = []
+        for k, pairs in enumerate(self.pairs):
+            out += [(k, None)] if pairs is None else [(k, i) for i in range(len(pairs))]
+        return out
+
+    def tasks(self, shard, parts: int) -> list[tuple]:
+        """Tasks (unit, start, stop) - stop None for a unit checked whole - covering the items of
+        `shard` (i, n) or of the whole check, about `parts` of them, never across a unit."""
+        from dipc_plus.execution.executor import chunks
+        items = self.items()
+        if shard is not None:
+            i, n = shard
+            a, b = chunks(len(items), n)[i - 1] if i <= len(items) else (len(items), len(items))
+            items = items[a:b]
+        out = []
+        for a, b in chunks(len(items), parts):
+            run = items[a:b]
+            while run:
+                k = run[0][0]
+                same = [it for it in run if it[0] == k]
+                run = run[len(same):]
+                out.append((k, None, None) if same[0][1] is None else (k, same[0][1], same[-1][1] + 1))
+        return out
+
+
+def build_dp_work(claim_path: str, params: tuple, structure, max_states: int) -> DPWork:
+    """The DP check a worker rebuilds from the claim file (`execution.executor.Source`)."""
+    from dipc_plus.privacy.claim_reader import load_privacy_claim
+    return DPWork.build(load_privacy_claim(claim_path, dict(params)), structure, True, max_states)
+
+
+def _task_size(task) -> int:
+    k, a, b = task
+    return 1 if a is None else b - a
+
+
+def check_pairs(source, task) -> dict:
+    """One task: the pairs [a, b) of one unit (or a unit checked whole by the min filter), up to
+    the first failure; counts, and the failure as data the client turns into a counterexample."""
+    work: DPWork = source.get()
+    claim, checker = work.claim, work.checker
+    k, a, b = task
+    unit = work.plan.units[k]
+    before = checker.decisions
+    out = {"unit": k, "pairs": 0, "obligations": 0, "decisions": 0, "failure": None, "held": []}
+    if a is None:
+        n, m, bad = point_filter_check(claim, unit, checker)
+        out.update(pairs=n, obligations=m)
+        if bad is not None:
+            u, w, v = bad
+            out["failure"] = ("output", u, w, v, claim.eps.log_of)
+    else:
+        out["failure"] = _check_unit_pairs(claim, unit, work.pairs[k][a:b], checker, out)
+    out["decisions"] = checker.decisions - before
+    return out
+
+
+def _check_unit_pairs(claim, unit: Unit, pairs: list, checker: Checker, counts: dict):
+    for u, w in pairs:
+        counts["pairs"] += 1
+        P, Q = unit.table(u), unit.table(w)
+        if not claim.delta_is_zero:
+            counts["obligations"] += 1
+            bad = check_pair(P, Q, checker)
             if bad is not None:
-                u, w, v = bad
-                cex = _counterexample(claim, pl, unit, u, w, v, claim.eps.log_of, checker)
-                return _result(claim, False, cex, pairs, obligations, checker, t0, pl)
-            continue
-        for u, w in unit_pairs(unit, claim.adjacency):
-            pairs += 1
-            P, Q = unit.table(u), unit.table(w)
-            if not claim.delta_is_zero:
-                obligations += 1
-                bad = check_pair(P, Q, checker)
-                if bad is not None:
-                    cex = _set_counterexample(claim, pl, unit, u, w, bad, checker)
-                    return _result(claim, False, cex, pairs, obligations, checker, t0, pl)
-                if ledger.active():
-                    ledger.record("pair", _pair_text(claim.program, unit, u, w), "holds")
-                continue
+                return ("set", u, w, bad)
+        else:
             for v in output_keys(P, Q):
-                obligations += 1
-                p, q = P.get(v, ZERO), Q.get(v, ZERO)
-                ob = checker.check(p, q)
+                counts["obligations"] += 1
+                ob = checker.check(P.get(v, ZERO), Q.get(v, ZERO))
                 if not ob.holds:
-                    cex = _counterexample(claim, pl, unit, u, w, v, ob.witness, checker)
-                    return _result(claim, False, cex, pairs, obligations, checker, t0, pl)
-            if ledger.active():
-                ledger.record("pair", _pair_text(claim.program, unit, u, w), "holds")
-    return _result(claim, True, None, pairs, obligations, checker, t0, pl)
+                    return ("output", u, w, v, ob.witness)
+        if ledger.active():   # the client records it (a worker's ledger is not the one printed)
+            counts["held"].append(_pair_text(claim.program, unit, u, w))
+    return None
+
+
+def _failure_counterexample(work: DPWork, k: int, failure: tuple) -> Counterexample:
+    """The re-checked counterexample of a failure a task found (probabilities recomputed here)."""
+    unit = work.plan.units[k]
+    if failure[0] == "set":
+        _, u, w, bad = failure
+        return _set_counterexample(work.claim, work.plan, unit, u, w, bad, work.checker)
+    _, u, w, v, witness = failure
+    return _counterexample(work.claim, work.plan, unit, u, w, v, witness, work.checker)
 
 
 def _pair_text(program, unit, u, w) -> str:
@@ -295,12 +398,6 @@ def _pair_text(program, unit, u, w) -> str:
     def env(x):
         return ", ".join(f"{k}={v}" for k, v in x.items()) if isinstance(x, dict) else str(x)
     return f"{unit.label}: {env(u)} vs {env(w)}"
-
-
-def _result(claim, ok, cex, pairs, obligations, checker, t0, pl) -> PrivacyResult:
-    return PrivacyResult(claim, ok, cex, pairs, obligations, checker.decisions, time.perf_counter() - t0, pl,
-                         sum(u.source.evaluations for u in pl.units),
-                         sum(u.source.markov_chains for u in pl.units))
 
 
 def _counterexample(claim: DPClaim, pl: Plan, unit: Unit, u, w, v, witness, checker: Checker) -> Counterexample:
