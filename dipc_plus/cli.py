@@ -27,7 +27,7 @@ from dipc_plus.execution import files, guard, ledger, limits
 from dipc_plus.execution.executor import available_cores
 
 # Sub-command modules, in the order `dipc --help` lists them.
-COMMANDS = ["show", "simulate", "prob", "dtmc", "accuracy", "sweep", "plot", "privacy", "privacy_loss"]
+COMMANDS = ["show", "simulate", "prob", "dtmc", "accuracy", "sweep", "plot", "privacy", "privacy_loss", "merge"]
 
 EXIT_INTERNAL = 3
 EXIT_BROKEN_PIPE = 141

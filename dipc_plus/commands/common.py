@@ -76,15 +76,19 @@ def add_strict_argument(parser) -> None:
                              "or covers real outputs only on named events")
 
 
+strict_reason_text = {"vacuous": "the verdict is vacuous (nothing was compared)",
+                      "events": "real outputs were checked only on the named events"}
+
+
 def strict_reason(result) -> str | None:
     """Why a verified verdict fails --strict (vacuous, or only on named events), else None."""
     if result.verdict != "verified":
         return None
     if getattr(result, "vacuous", False):
-        return "the verdict is vacuous (nothing was compared)"
+        return strict_reason_text["vacuous"]
     scope = getattr(result, "scope", None)
     if scope is not None and getattr(scope, "event_limited", False):
-        return "real outputs were checked only on the named events"
+        return strict_reason_text["events"]
     return None
 
 
@@ -235,8 +239,11 @@ def load_accuracy(args):
 
 # --------------------------------------------------------------------------- privacy claims
 
-def add_privacy_arguments(parser) -> None:
+def add_privacy_arguments(parser, execution: bool = False) -> None:
     add_program_claim(parser, "privacy")
+    if execution:
+        add_execution_arguments(parser)
+        parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.add_argument("--set", action="append", metavar="NAME=VALUE",
                         help="override a parameter of the program and claim, e.g. --set n=12")
     parser.add_argument("--no-structure", action="store_true",

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import argparse
 
-from dipc_plus.semantics.inputs import parse_params
+import os
 
-from dipc_plus.commands.common import (STRICT_EXIT, add_privacy_arguments, add_strict_argument, certified_or_exit_2, exit_status,
-                                       load_privacy, print_json, strict_json, strict_line)
+from dipc_plus.commands.common import (add_privacy_arguments, add_strict_argument, certified_or_exit_2, executor_from,
+                                       exit_status, load_privacy, parse_shard, part_json, print_json, strict_json,
+                                       strict_line, worker_source)
+from dipc_plus.errors import UserError
+from dipc_plus.semantics.inputs import parse_params
 
 EXAMPLE = """\
 examples:
@@ -46,7 +49,7 @@ def register(subparsers) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_privacy_arguments(parser)
+    add_privacy_arguments(parser, execution=True)
     parser.add_argument("--json", action="store_true", help="print one JSON object (schema: docs/claims.md)")
     add_strict_argument(parser)
     parser.add_argument("--every-length", action="store_true",
@@ -55,21 +58,35 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
+    shard = parse_shard(args)
+    executor = executor_from(args)
     claim = load_privacy(args)
     from dipc_plus.privacy.every_length import wants_every_length
-    if args.every_length or wants_every_length(claim.file):
+    every_length = args.every_length or wants_every_length(claim.file)
+    if shard is not None and (every_length or claim.kind == "pufferfish"):
+        raise UserError(f"--shard splits the pairs of a DP claim; {'--every-length' if every_length else 'a Pufferfish claim'}"
+                        " is one decision that cannot be cut into parts", hint="leave out --shard")
+    if every_length:
         return run_every_length(args, claim)
     structure = False if args.no_structure else None
+    progress = not args.no_progress and not args.json
     with certified_or_exit_2():
         if claim.kind == "pufferfish":
             from dipc_plus.privacy.pufferfish import check_pufferfish
-            result = check_pufferfish(claim)
+            result = check_pufferfish(claim)   # one process: its obligations share the secrets' sums
         else:
-            from dipc_plus.privacy.dp_check import check_dp
-            result = check_dp(claim, structure=structure, max_states=args.max_states)
+            from dipc_plus.privacy.dp_check import build_dp_work, check_dp
+            source = worker_source(build_dp_work, (os.path.abspath(claim.file), tuple(parse_params(args.set).items()),
+                                                   structure, args.max_states), claim.file, claim.program.source)
+            result = check_dp(claim, structure=structure, max_states=args.max_states, executor=executor,
+                              source=source, shard=shard, progress=progress)
     if args.json:
         out = result.to_json()
         out["strict"] = strict_json(result, args)
+        if shard is not None:
+            a, b, total = result.part
+            out["part"] = part_json("privacy", shard, source, {"args": list(source.args)}, (a, b), total)
+            out["part"]["tables"] = table_digests(result.tables_used)
         print_json(out, claim.program)
     else:
         print(result.report() if hasattr(result, "report") else text_report(result))
@@ -77,6 +94,14 @@ def run(args) -> int:
             print(strict_line(result, args))
     return exit_status(result, args)
 
+
+
+def table_digests(used: dict) -> dict:
+    """{unit: sorted short digests of the output tables a part used}: `dipc merge` counts their
+    union as "distributions", as the unsharded run counts each table once."""
+    import hashlib
+    return {str(k): sorted(hashlib.sha256(repr(key).encode()).hexdigest()[:20] for key in keys)
+            for k, keys in sorted(used.items())}
 
 
 def text_report(result) -> str:

@@ -257,13 +257,16 @@ def _dask_client(address: str):
 
 
 def _run_dask(fn, source, tasks, executor, done):
+    if source.build is None:
+        raise UserError("this check was not loaded from files, so a Dask worker cannot rebuild it",
+                        hint="use --executor local (or run it from the command line)")
     from distributed import as_completed
     client = _dask_client(executor.scheduler)
     futures = client.map(_call, [fn] * len(tasks), [source] * len(tasks), tasks, pure=False)
     index = {f.key: i for i, f in enumerate(futures)}
     results: dict = {}
     try:
-        queue = as_completed(futures)
+        queue = as_completed(futures, loop=client.loop)
         for want in range(len(futures)):
             while want not in results:
                 fut = next(queue)

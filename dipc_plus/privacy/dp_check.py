@@ -80,12 +80,16 @@ class Checker:
         return v
 
     def check(self, p, q) -> Obligation:
+        """The obligation, cached; `decisions` counts every obligation the certified procedure
+        decides, found in the cache or not, so the count is the same whichever process (and
+        whichever order of pairs) checks it."""
         key = (p, q)
         found = self.cache.get(key)
-        if found is not None:
-            return found
-        found = self._check(p, q)
-        self.cache[key] = found
+        if found is None:
+            found = self._check(p, q)
+            self.cache[key] = found
+        if found.how == "decided":
+            self.decisions += 1
         return found
 
     def _check(self, p, q) -> Obligation:
@@ -105,7 +109,6 @@ class Checker:
             return Obligation(ok, None if ok else simplest_rational(I.lo, I.hi, I.lo_closed, I.hi_closed),
                               "exact rationals")
         f = self.E * q + self.delta - p
-        self.decisions += 1
         d = decide(f, ">=", I)
         if d.holds:
             return Obligation(True, how="decided")
@@ -178,6 +181,8 @@ class PrivacyResult:
     plan: Plan
     evaluations: int = 0
     markov_chains: int = 0
+    part: tuple = (0, 0, 0)     # (start, stop, total) of the items (pairs, whole units) checked
+    tables_used: dict | None = None   # {unit: keys of the output tables used}: `dipc merge` unions them
 
     @property
     def verdict(self) -> str:
@@ -257,9 +262,11 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
     # in this process one pair per task (the ledger and the bar move with each pair); in workers
     # a few contiguous ranges per worker
     tasks = work.tasks(shard, 4 * executor.jobs if executor.parallel else len(work.items()))
+    covered = work.shard_range(shard)
     bar = progress_bar(sum(_task_size(t) for t in tasks), "privacy", "pair") if progress else None
     done = None if bar is None else (lambda i, part: bar.update(_task_size(tasks[i])))
     pairs = obligations = decisions = 0
+    used: dict = {}
     parts = run_tasks(check_pairs, source, tasks, executor=executor, done=done)
     cex = None
     try:
@@ -267,6 +274,7 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
             pairs += part["pairs"]
             obligations += part["obligations"]
             decisions += part["decisions"]
+            used.setdefault(part["unit"], set()).update(part["used"])
             for text in part["held"]:
                 ledger.record("pair", text, "holds")
             if part["failure"] is not None:
@@ -277,8 +285,10 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
         if bar is not None:
             bar.close()
     pl = work.plan
+    # distributions: the output tables the checked pairs needed, counted once whichever process made them
     return PrivacyResult(claim, cex is None, cex, pairs, obligations, decisions, time.perf_counter() - t0, pl,
-                         sum(u.source.evaluations for u in pl.units), sum(u.source.markov_chains for u in pl.units))
+                         sum(len(keys) for keys in used.values()), sum(u.source.markov_chains for u in pl.units),
+                         covered, used)
 
 
 class DPWork:
@@ -308,15 +318,22 @@ class DPWork:
             out += [(k, None)] if pairs is None else [(k, i) for i in range(len(pairs))]
         return out
 
+    def shard_range(self, shard) -> tuple[int, int, int]:
+        """(start, stop, total): the items of part i of n (`shard`), or all of them for None."""
+        from dipc_plus.execution.executor import chunks
+        total = len(self.items())
+        if shard is None:
+            return 0, total, total
+        i, n = shard
+        a, b = chunks(total, n)[i - 1] if i <= total else (total, total)
+        return a, b, total
+
     def tasks(self, shard, parts: int) -> list[tuple]:
         """Tasks (unit, start, stop) - stop None for a unit checked whole - covering the items of
         `shard` (i, n) or of the whole check, about `parts` of them, never across a unit."""
         from dipc_plus.execution.executor import chunks
-        items = self.items()
-        if shard is not None:
-            i, n = shard
-            a, b = chunks(len(items), n)[i - 1] if i <= len(items) else (len(items), len(items))
-            items = items[a:b]
+        a, b, _ = self.shard_range(shard)
+        items = self.items()[a:b]
         out = []
         for a, b in chunks(len(items), parts):
             run = items[a:b]
@@ -347,6 +364,7 @@ def check_pairs(source, task) -> dict:
     k, a, b = task
     unit = work.plan.units[k]
     before = checker.decisions
+    unit.source.used = set()
     out = {"unit": k, "pairs": 0, "obligations": 0, "decisions": 0, "failure": None, "held": []}
     if a is None:
         n, m, bad = point_filter_check(claim, unit, checker)
@@ -357,6 +375,7 @@ def check_pairs(source, task) -> dict:
     else:
         out["failure"] = _check_unit_pairs(claim, unit, work.pairs[k][a:b], checker, out)
     out["decisions"] = checker.decisions - before
+    out["used"] = unit.source.used   # which output tables this task needed (their union is counted)
     return out
 
 

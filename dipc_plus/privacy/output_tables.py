@@ -95,9 +95,11 @@ class TableSource:
         self.chains_built = 0
         self._point_chain = None
         self._point_r = None
+        self.used: set = set()    # the tables a check asked for: its 'distributions', whichever process
 
     def __call__(self, env: dict) -> dict:
         key = tuple(freeze_value(env[n]) for n in self.names)
+        self.used.add(key)
         found = self.cache.get(key)
         if found is None:
             sub = {n: env[n] for n in self.names}
@@ -113,6 +115,7 @@ class TableSource:
     def at_log(self, env: dict, r: Fraction) -> dict:
         """{output key: exact rational probability at eps = ln r} (None where it is irrational)."""
         key = (r,) + tuple(freeze_value(env[n]) for n in self.names)
+        self.used.add(key)
         found = self.cache.get(key)
         if found is None:
             sub = {n: env[n] for n in self.names}
@@ -128,6 +131,7 @@ class TableSource:
 
     @property
     def evaluations(self) -> int:
+        """Output tables computed in this process (a measure of its work)."""
         return len(self.cache)
 
     @property
