@@ -88,6 +88,7 @@ CHECKS = [
     ("privacy", "theories/svt_lyu_alg4_privacy.toml", ()),                 # SVT (Lyu Alg. 4), refuted
     ("accuracy", "theories/sparse.toml", ("--set", "m=3", "--set", "c=1")),
     ("accuracy", "theories/noisy_max.toml", ()),
+    ("privacy-loss", "theories/noisy_min_privacy.toml", ()),              # the exact loss envelope
 ]
 
 
@@ -104,7 +105,9 @@ def test_every_executor_gives_the_same_json(check, cluster, sparse_claim):
     on_dask = checked(dipc(*argv, "--executor", "dask", "--scheduler", cluster, "--jobs", "2"))
     assert without_seconds(serial) == without_seconds(local) == without_seconds(on_dask)
     assert list(serial) == list(on_dask)
-    if "svt_lyu_alg4" in check[1]:
+    if check[0] == "privacy-loss":
+        assert serial["loss"] and serial["pairs"] > 0
+    elif "svt_lyu_alg4" in check[1]:
         assert serial["verdict"] == "refuted" and "counterexample" in serial
     else:
         assert serial["verdict"] == "verified"

@@ -239,10 +239,10 @@ def load_accuracy(args):
 
 # --------------------------------------------------------------------------- privacy claims
 
-def add_privacy_arguments(parser, execution: bool = False) -> None:
+def add_privacy_arguments(parser, execution: bool = False, shard: bool = True) -> None:
     add_program_claim(parser, "privacy")
     if execution:
-        add_execution_arguments(parser)
+        add_execution_arguments(parser, shard)
         parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.add_argument("--set", action="append", metavar="NAME=VALUE",
                         help="override a parameter of the program and claim, e.g. --set n=12")

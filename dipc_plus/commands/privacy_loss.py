@@ -12,10 +12,13 @@ adversary's success and advantage for each scenario.
 from __future__ import annotations
 
 import argparse
+import os
 
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import atomic_path
-from dipc_plus.commands.common import add_privacy_arguments, certified_or_exit_2, input_files, load_privacy, print_json
+from dipc_plus.commands.common import (add_privacy_arguments, certified_or_exit_2, executor_from, input_files,
+                                       load_privacy, print_json, worker_source)
+from dipc_plus.semantics.inputs import parse_params
 
 EXAMPLE = """\
 examples:
@@ -38,7 +41,7 @@ def register(subparsers) -> None:
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_privacy_arguments(parser)
+    add_privacy_arguments(parser, execution=True, shard=False)   # the envelope needs every ratio: no parts
     parser.add_argument("--plot", metavar="FILE", help="also plot L(eps) and the claimed budget to FILE (.png/.pdf)")
     parser.add_argument("--attack", action="store_true",
                         help="(Pufferfish claims) the Bayes-optimal adversary's success and advantage per scenario")
@@ -53,10 +56,13 @@ def run(args) -> int:
     if args.attack:
         raise UserError("--attack needs a Pufferfish claim (its scenarios are the adversary's priors)",
                         hint="see docs/claims.md, 'Pufferfish claims'")
-    from dipc_plus.privacy.loss import privacy_loss
+    from dipc_plus.privacy.loss import build_loss_work, privacy_loss
     structure = False if args.no_structure else None
     with certified_or_exit_2():
-        result = privacy_loss(claim, structure=structure, max_states=args.max_states)
+        source = worker_source(build_loss_work, (os.path.abspath(claim.file), tuple(parse_params(args.set).items()),
+                                                 structure, args.max_states), claim.file, claim.program.source)
+        result = privacy_loss(claim, structure=structure, max_states=args.max_states, executor=executor_from(args),
+                              source=source, progress=not args.no_progress and not args.json)
     if args.plot:
         with atomic_path(args.plot, input_files(args, claim.program.source)) as tmp:
             plot_loss(result, tmp)

@@ -34,7 +34,7 @@ from dipc_plus.privacy.hockey_stick import SetViolation, check_pair, output_keys
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.privacy.log_point import constant_value, ln_text, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
-from dipc_plus.privacy.plan import Plan, Unit, lift_witness, plan, unit_pairs
+from dipc_plus.privacy.plan import PairWork, Plan, Unit, lift_witness, plan
 from dipc_plus.privacy.point_filter import filter_applies, point_filter_check
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
@@ -253,6 +253,7 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
     process); `source` says how a remote worker rebuilds the check; `shard` = (i, n) checks
     only the i-th of n equal parts of the pairs (`dipc merge` joins the parts)."""
     from dipc_plus.execution.executor import SERIAL, Source, run_tasks
+    from dipc_plus.privacy.plan import task_size
     from dipc_plus.execution.progress import progress_bar
     t0 = time.perf_counter()
     work = DPWork.build(claim, structure, symmetry, max_states)
@@ -263,8 +264,8 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
     # a few contiguous ranges per worker
     tasks = work.tasks(shard, 4 * executor.jobs if executor.parallel else len(work.items()))
     covered = work.shard_range(shard)
-    bar = progress_bar(sum(_task_size(t) for t in tasks), "privacy", "pair") if progress else None
-    done = None if bar is None else (lambda i, part: bar.update(_task_size(tasks[i])))
+    bar = progress_bar(sum(task_size(t) for t in tasks), "privacy", "pair") if progress else None
+    done = None if bar is None else (lambda i, part: bar.update(task_size(tasks[i])))
     pairs = obligations = decisions = 0
     used: dict = {}
     parts = run_tasks(check_pairs, source, tasks, executor=executor, done=done)
@@ -291,14 +292,13 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
                          covered, used)
 
 
-class DPWork:
-    """What every task of one DP check needs: the claim, its plan, the checker and each unit's
-    pairs in their fixed order (a worker builds it once: `build_dp_work`)."""
+class DPWork(PairWork):
+    """What every task of one DP check needs: the pairs (`plan.PairWork`) and the checker (a worker
+    builds it once: `build_dp_work`)."""
 
     def __init__(self, claim: DPClaim, pl: Plan, checker: Checker):
-        self.claim, self.plan, self.checker = claim, pl, checker
-        self.pairs = [None if filter_applies(claim, unit) else unit_pairs(unit, claim.adjacency)
-                      for unit in pl.units]
+        super().__init__(claim, pl, whole=lambda unit: filter_applies(claim, unit))
+        self.checker = checker
 
     @classmethod
     def build(cls, claim: DPClaim, structure, symmetry: bool, max_states: int) -> "DPWork":
@@ -311,49 +311,11 @@ class DPWork:
         use = claim.structure if structure is None else structure
         return cls(claim, plan(claim, use, max_states=max_states, symmetry=symmetry), Checker(claim))
 
-    def items(self) -> list[tuple[int, int | None]]:
-        """The check as a list: (unit, pair index), or (unit, None) for a unit checked whole."""
-        out = []
-        for k, pairs in enumerate(self.pairs):
-            out += [(k, None)] if pairs is None else [(k, i) for i in range(len(pairs))]
-        return out
-
-    def shard_range(self, shard) -> tuple[int, int, int]:
-        """(start, stop, total): the items of part i of n (`shard`), or all of them for None."""
-        from dipc_plus.execution.executor import chunks
-        total = len(self.items())
-        if shard is None:
-            return 0, total, total
-        i, n = shard
-        a, b = chunks(total, n)[i - 1] if i <= total else (total, total)
-        return a, b, total
-
-    def tasks(self, shard, parts: int) -> list[tuple]:
-        """Tasks (unit, start, stop) - stop None for a unit checked whole - covering the items of
-        `shard` (i, n) or of the whole check, about `parts` of them, never across a unit."""
-        from dipc_plus.execution.executor import chunks
-        a, b, _ = self.shard_range(shard)
-        items = self.items()[a:b]
-        out = []
-        for a, b in chunks(len(items), parts):
-            run = items[a:b]
-            while run:
-                k = run[0][0]
-                same = [it for it in run if it[0] == k]
-                run = run[len(same):]
-                out.append((k, None, None) if same[0][1] is None else (k, same[0][1], same[-1][1] + 1))
-        return out
-
 
 def build_dp_work(claim_path: str, params: tuple, structure, max_states: int) -> DPWork:
     """The DP check a worker rebuilds from the claim file (`execution.executor.Source`)."""
     from dipc_plus.privacy.claim_reader import load_privacy_claim
     return DPWork.build(load_privacy_claim(claim_path, dict(params)), structure, True, max_states)
-
-
-def _task_size(task) -> int:
-    k, a, b = task
-    return 1 if a is None else b - a
 
 
 def check_pairs(source, task) -> dict:

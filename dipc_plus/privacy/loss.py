@@ -25,7 +25,7 @@ from dipc_plus.privacy.envelope import boundary_text, envelope
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.privacy.log_point import constant_value, ln_text, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
-from dipc_plus.privacy.plan import Plan, lift_witness, plan, unit_pairs
+from dipc_plus.privacy.plan import PairWork, Plan, lift_witness, plan, task_size
 from dipc_plus.privacy.point_filter import filter_applies, point_filter_loss
 from dipc_plus.privacy.sup_ratio import SupRatio, bounded_by, sup_ratio
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
@@ -157,9 +157,46 @@ def _cand_json(program, cand: Candidate) -> dict:
             "neighbour_probability": str(cand.q)}
 
 
+def build_loss_work(claim_path: str, params: tuple, structure, max_states: int) -> PairWork:
+    """The pairs a worker rebuilds from the claim file (`execution.executor.Source`)."""
+    from dipc_plus.privacy.claim_reader import load_privacy_claim
+    claim = load_privacy_claim(claim_path, dict(params))
+    use = claim.structure if structure is None else structure
+    return PairWork(claim, plan(claim, use, max_states=max_states, symmetry=True))
+
+
+def loss_ratios(source, task) -> dict:
+    """One task: the distinct ratios p/p' of pairs [a, b) of one unit, each with its first
+    (pair, output) in order; stops at a ratio with p' = 0 (an infinite loss)."""
+    work: PairWork = source.get()
+    k, a, b = task
+    unit = work.plan.units[k]
+    out = {"unit": k, "pairs": 0, "ratios": 0, "found": {}, "infinite": None}
+    for u, w in work.pairs[k][a:b]:
+        out["pairs"] += 1
+        P, Q = unit.table(u), unit.table(w)
+        for v, p in P.items():
+            if p.is_zero():
+                continue
+            out["ratios"] += 1
+            q = Q.get(v, ZERO)
+            if q.is_zero():
+                out["infinite"] = (u, w, v)
+                return out
+            r = p / q
+            if r not in out["found"]:
+                out["found"][r] = (u, w, v)
+    return out
+
+
 def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = True, symmetry: bool = True,
-                 max_states: int = DEFAULT_MAX_STATES) -> LossResult:
-    """The exact tight loss L(eps) over the claim's pairs and outputs."""
+                 max_states: int = DEFAULT_MAX_STATES, executor=None, source=None,
+                 progress: bool = False) -> LossResult:
+    """The exact tight loss L(eps) over the claim's pairs and outputs; the ratios of the pairs are
+    collected by `executor` (execution.executor; default this process), first occurrence in pair
+    order, so the result does not depend on it."""
+    from dipc_plus.execution.executor import SERIAL, Source, run_tasks
+    from dipc_plus.execution.progress import progress_bar
     t0 = time.perf_counter()
     use = claim.structure if structure is None else structure
     pl = plan(claim, use, max_states=max_states, symmetry=symmetry)
@@ -184,24 +221,33 @@ def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = T
         res.point_candidate = Candidate(ExpFrac.of(pp) / ExpFrac.of(qq), fu, fw, out, ExpFrac.of(pp), ExpFrac.of(qq))
         res.pairs, res.seconds = npairs, time.perf_counter() - t0
         return res
-    for unit in pl.units:
-        for u, w in unit_pairs(unit, claim.adjacency):
-            npairs += 1
-            P, Q = unit.table(u), unit.table(w)
-            for v, p in P.items():
-                if p.is_zero():
-                    continue
-                nratios += 1
-                q = Q.get(v, ZERO)
-                if q.is_zero():
-                    fu, fw, out, pp, qq = lift_witness(claim, pl, unit, u, w, v)
-                    res.infinite = Candidate(None, fu, fw, out, pp, qq)
-                    res.pairs, res.candidates, res.distinct = npairs, nratios, len(cands)
-                    res.seconds = time.perf_counter() - t0
-                    return res
-                r = p / q
+    work = PairWork(claim, pl)
+    executor = executor or SERIAL
+    source = source if source is not None else Source(None, (), (), key=f"loss-{id(work)}")
+    source.seed(work)
+    tasks = work.tasks(None, 4 * executor.jobs if executor.parallel else len(work.items()))
+    bar = progress_bar(sum(task_size(t) for t in tasks), "privacy-loss", "pair") if progress else None
+    done = None if bar is None else (lambda i, part: bar.update(task_size(tasks[i])))
+    parts = run_tasks(loss_ratios, source, tasks, executor=executor, done=done)
+    try:
+        for part in parts:
+            unit = pl.units[part["unit"]]
+            npairs += part["pairs"]
+            nratios += part["ratios"]
+            for r, (u, w, v) in part["found"].items():
                 if r not in cands:
                     cands[r] = (unit, u, w, v)
+            if part["infinite"] is not None:
+                u, w, v = part["infinite"]
+                fu, fw, out, pp, qq = lift_witness(claim, pl, unit, u, w, v)
+                res.infinite = Candidate(None, fu, fw, out, pp, qq)
+                res.pairs, res.candidates, res.distinct = npairs, nratios, len(cands)
+                res.seconds = time.perf_counter() - t0
+                return res
+    finally:
+        parts.close()
+        if bar is not None:
+            bar.close()
     res.pairs, res.candidates, res.distinct = npairs, nratios, len(cands)
 
     def make(r, info):

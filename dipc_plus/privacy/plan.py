@@ -252,3 +252,54 @@ def lift_witness(claim, pl: Plan, unit: Unit, u: dict, w: dict, v: tuple):
         q = q * best[1]
     outputs = {n: outputs[n] for n in out_names}
     return full_u, full_w, outputs, p, q
+
+
+class PairWork:
+    """The pairs of a privacy check as a fixed list of items, cut into tasks for workers.
+
+    Items are (unit, pair index), or (unit, None) for a unit checked whole (`whole(unit)`:
+    the DP point filter); a task (unit, start, stop) never crosses a unit, and `shard` (i, n)
+    selects the i-th of n contiguous parts of the items, so parts made on different machines
+    join in item order (`dipc merge`)."""
+
+    def __init__(self, claim, pl: Plan, whole=lambda unit: False):
+        self.claim, self.plan = claim, pl
+        self.pairs = [None if whole(unit) else unit_pairs(unit, claim.adjacency) for unit in pl.units]
+
+    def items(self) -> list[tuple[int, int | None]]:
+        out = []
+        for k, pairs in enumerate(self.pairs):
+            out += [(k, None)] if pairs is None else [(k, i) for i in range(len(pairs))]
+        return out
+
+    def shard_range(self, shard) -> tuple[int, int, int]:
+        """(start, stop, total): the items of part i of n (`shard`), or all of them for None."""
+        from dipc_plus.execution.executor import chunks
+        total = len(self.items())
+        if shard is None:
+            return 0, total, total
+        i, n = shard
+        a, b = chunks(total, n)[i - 1] if i <= total else (total, total)
+        return a, b, total
+
+    def tasks(self, shard, parts: int) -> list[tuple]:
+        """Tasks (unit, start, stop) - start None for a unit checked whole - covering the items of
+        `shard` or of the whole check, about `parts` of them."""
+        from dipc_plus.execution.executor import chunks
+        a, b, _ = self.shard_range(shard)
+        items = self.items()[a:b]
+        out = []
+        for a, b in chunks(len(items), parts):
+            run = items[a:b]
+            while run:
+                k = run[0][0]
+                same = [it for it in run if it[0] == k]
+                run = run[len(same):]
+                out.append((k, None, None) if same[0][1] is None else (k, same[0][1], same[-1][1] + 1))
+        return out
+
+
+def task_size(task) -> int:
+    """How many items a task covers (a progress bar's step)."""
+    k, a, b = task
+    return 1 if a is None else b - a
