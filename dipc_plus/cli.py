@@ -152,6 +152,9 @@ def _cap_jobs(args) -> None:
     jobs = getattr(args, "jobs", None)
     if not isinstance(jobs, int):
         return
+    if getattr(args, "executor", "local") == "dask":   # the cluster's workers, not this machine's cores
+        args.jobs = jobs if jobs > 0 else available_cores()
+        return
     cores = available_cores()
     cap, why = cores, f"{cores} core(s) available"
     avail = _memory_available()

@@ -113,8 +113,12 @@ def test_every_executor_gives_the_same_json(check, cluster, sparse_claim):
         assert serial["verdict"] == "verified"
 
 
-@pytest.mark.parametrize("check,n", [(CHECKS[0], 3), (CHECKS[3], 4), (CHECKS[4], 3), (CHECKS[5], 2)],
-                         ids=["sparse-privacy", "svt4-refuted", "sparse-accuracy", "noisy-max-accuracy"])
+GRID_DD = ("accuracy", "theories/sparse.toml", ("--set", "m=3", "--set", "c=1", "--dd-over", "grid"))
+
+
+@pytest.mark.parametrize("check,n", [(CHECKS[0], 3), (CHECKS[3], 4), (CHECKS[4], 3), (CHECKS[5], 2), (GRID_DD, 3)],
+                         ids=["sparse-privacy", "svt4-refuted", "sparse-accuracy", "noisy-max-accuracy",
+                              "dd-over-the-whole-grid"])
 def test_shards_merge_into_the_unsharded_run(check, n, sparse_claim, tmp_path):
     argv = _argv(check, sparse_claim)
     whole = dipc(*argv)
