@@ -280,3 +280,16 @@ def test_unsupported_noise_is_refused():
         argmax_probabilities([("dlap", F(1), F(0)), ("lap", F(1), F(0))])
     with pytest.raises(ValueError):
         argmax_probabilities([("lap", F(0), F(0))])
+
+
+# --------------------------------------------------------------- chains counted only when built
+
+
+def test_privacy_check_counts_no_chain_for_the_argmax_integral():
+    from dipc_plus.privacy.claim_reader import load_privacy_claim
+    from dipc_plus.privacy.dp_check import check_dp
+    from conftest import THEORIES
+    fast = check_dp(load_privacy_claim(str(THEORIES / "noisy_min_privacy.toml")))
+    assert fast.verified and fast.evaluations > 0 and fast.markov_chains == 0
+    other = check_dp(load_privacy_claim(str(THEORIES / "laplace_privacy.toml")))
+    assert other.markov_chains > 0
