@@ -5,7 +5,8 @@ from typing import Mapping
 
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
-from dipc_plus.semantics.distribution import Distribution, Exact, to_input_value, bind, build_chain, distribution_of_chain
+from dipc_plus.semantics.distribution import (Distribution, Exact, argmax_distribution, to_input_value, bind,
+                                              build_chain, distribution_of_chain)
 
 
 class LoadedProgram:
@@ -28,13 +29,20 @@ class LoadedProgram:
         """The parametric DTMC at these inputs (compress=False: one state per statement)."""
         return build_chain(self.program, inputs, max_states=max_states, compress=compress)
 
-    def distribution(self, *, max_states: int = DEFAULT_MAX_STATES, **inputs) -> Distribution:
-        """The exact output distribution at these inputs."""
+    def distribution(self, *, max_states: int = DEFAULT_MAX_STATES, shortcuts: bool = True,
+                     **inputs) -> Distribution:
+        """The exact output distribution at these inputs (`shortcuts=False` forces the chain even
+        where the argmax integral applies; `.method` tells which ran)."""
+        if shortcuts:
+            d = argmax_distribution(self.program, inputs)
+            if d is not None:
+                return d
         return distribution_of_chain(self.dtmc(max_states=max_states, **inputs))
 
-    def within(self, targets: Mapping, gamma=0, *, max_states: int = DEFAULT_MAX_STATES, **inputs) -> Exact:
+    def within(self, targets: Mapping, gamma=0, *, max_states: int = DEFAULT_MAX_STATES, shortcuts: bool = True,
+               **inputs) -> Exact:
         """P[every real output within gamma of its target, every finite output equal to its target]."""
-        d = self.distribution(max_states=max_states, **inputs)
+        d = self.distribution(max_states=max_states, shortcuts=shortcuts, **inputs)
         return Exact(d.within(targets, gamma), f"within {gamma} of {dict(targets)}")
 
     def simulate(self, eps, n: int = 100_000, *, seed: int | None = None, **inputs):

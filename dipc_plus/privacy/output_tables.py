@@ -106,9 +106,10 @@ class TableSource:
             if self.use_chain:
                 found = {k: v for k, v in self.chain.distribution(sub).items() if not v.is_zero()}
             else:
-                found = outcome_table(output_distribution(self.program, sub, max_states=self.max_states),
-                                      self.events)
-                self.chains_built += 1
+                dist = output_distribution(self.program, sub, max_states=self.max_states)
+                found = outcome_table(dist, self.events)
+                if dist.method == "chain":  # the argmax integral builds no chain
+                    self.chains_built += 1
             self.cache[key] = found
         return found
 

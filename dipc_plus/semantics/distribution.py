@@ -6,6 +6,11 @@ Bool/DOM output is a value; a real output is its symbolic definition, a linear
 form over the noises, together with the constraints that still bind those
 noises at the exit.  Every probability is an exact `ExpFrac` in eps.
 
+With ``shortcuts=True`` (the default) a program that is exactly argmax/argmin of
+independent Laplace/ExpNoise samples (semantics/argmax.py) gets its distribution
+from m exact one-dimensional integrals instead of the chain; the values are the
+same canonical closed forms, and `Distribution.method` says which path ran.
+
 `within(program, inputs, targets, gamma)` is the probability that every real
 output lies within gamma of its target and every DOM output equals its target
 (for the outputs given): the atoms |o - v| <= gamma are added to each exit
@@ -26,6 +31,8 @@ from dipc_plus.semantics.values import show_value, values_equal
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.semantics.reach import absorption
+from dipc_plus.semantics.argmax import recognise as recognise_argmax, samples_at
+from dipc_plus.exact.argmax_integral import argmax_probabilities
 
 
 # --------------------------------------------------------------------------- numbers
@@ -125,8 +132,10 @@ class Distribution:
     adds up the outcomes whose named finite outputs have the given values.
     """
 
-    def __init__(self, program: ir.Program, inputs: dict, entries: dict, noises: dict, chain: DTMC | None = None):
+    def __init__(self, program: ir.Program, inputs: dict, entries: dict, noises: dict, chain: DTMC | None = None,
+                 method: str = "chain"):
         self.program = program
+        self.method = method  # "chain" or "argmax-integral": which path computed the entries
         self.inputs = inputs
         self.names = program.output_names()
         self.types = dict(program.outputs)
@@ -340,16 +349,42 @@ def _outcome_key(o: Outcome, types: list) -> tuple:
 
 
 def output_distribution(program: ir.Program, inputs: Mapping, *, max_states: int = DEFAULT_MAX_STATES,
-                        **options) -> Distribution:
-    """The exact distribution of the outputs of `program` at `inputs`."""
+                        shortcuts: bool = True, **options) -> Distribution:
+    """The exact distribution of the outputs of `program` at `inputs` (`shortcuts`: allow the
+    argmax integral when the program is recognised; False forces the chain)."""
+    if shortcuts:
+        dist = argmax_distribution(program, inputs)
+        if dist is not None:
+            return dist
     return distribution_of_chain(build_chain(program, inputs, max_states=max_states, **options))
 
 
+def argmax_distribution(program: ir.Program, inputs: Mapping) -> Distribution | None:
+    """The distribution by the argmax integral (method "argmax-integral"), or None when
+    `program` is not recognised as argmax/argmin of independent samples."""
+    shape = recognise_argmax(program)
+    if shape is None:
+        return None
+    flat = bind(program, inputs)
+    samples = samples_at(shape, flat)
+    if samples is None:
+        return None
+    entries: dict = {}
+    for i, p in enumerate(argmax_probabilities(samples, minimum=shape.minimum), start=1):
+        if not p.is_zero():
+            p = ExpFrac.of(p)
+            entries[Outcome((i,), frozenset())] = Entry(p, ONE, p)
+    types = [t for _, t in program.outputs]
+    ordered = dict(sorted(entries.items(), key=lambda kv: _outcome_key(kv[0], types)))
+    return Distribution(program, flat, ordered, {}, None, method="argmax-integral")
+
+
 def within(program: ir.Program, inputs: Mapping, targets: Mapping, gamma, *,
-           max_states: int = DEFAULT_MAX_STATES, **options) -> ExpFrac:
+           max_states: int = DEFAULT_MAX_STATES, shortcuts: bool = True, **options) -> ExpFrac:
     """P[|o - targets[o]| <= gamma for each given real output o, and o == targets[o] for each
     given finite output o].  `gamma` is a rational or {output: rational}."""
-    return output_distribution(program, inputs, max_states=max_states, **options).within(targets, gamma)
+    return output_distribution(program, inputs, max_states=max_states, shortcuts=shortcuts,
+                               **options).within(targets, gamma)
 
 
 def _within_entries(dist: Distribution, targets: Mapping, gamma) -> ExpFrac:
