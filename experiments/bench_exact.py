@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from dipc_plus.claims import noise_free  # noqa: E402
 from dipc_plus.api import LoadedProgram  # noqa: E402
-from dipc_plus.execution.parallel import map_inputs  # noqa: E402
+from dipc_plus.execution.executor import Executor, Source, chunks, run_tasks  # noqa: E402
 from dipc_plus.semantics.distribution import bind, distribution_of_chain  # noqa: E402
 
 # name, program, params, grid range, gamma, the paper's time for the row (s)
@@ -43,6 +43,12 @@ TABLES = [
     ("sparse_variant", "sparse_variant.dip", {"m": 4, "c": 4, "T": 0}, 1, 0, 1467),
     ("numeric_sparse", "numeric_sparse.dip", {"m": 4, "c": 1, "T": 0}, 2, 1, 6065),
 ]
+
+
+def _points(source, points):
+    """One task: the function of the table (inherited by forked workers) at a range of points."""
+    one = source.get()
+    return [one(p) for p in points]
 
 
 def run_table(name, file, params, bound, gamma, paper_seconds, jobs=1, trace=True):
@@ -60,7 +66,12 @@ def run_table(name, file, params, bound, gamma, paper_seconds, jobs=1, trace=Tru
     if trace:
         tracemalloc.start()
     start = time.perf_counter()
-    results = map_inputs(one, grid, jobs)
+    executor = Executor.local(jobs)
+    source = Source(None, (), (), key=f"bench-{name}")
+    source.seed(one)
+    ranges = chunks(len(grid), 4 * executor.jobs)
+    results = [r for part in run_tasks(_points, source, [grid[a:b] for a, b in ranges], executor=executor)
+               for r in part]
     elapsed = time.perf_counter() - start
     states = sum(n for _, n in results)
     worst = min(((value, point) for (value, _), point in zip(results, grid)), key=lambda vp: vp[0])

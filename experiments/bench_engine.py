@@ -1,0 +1,237 @@
+"""Benchmark of issue 10 (kernel, start-up, streaming, parallel, cluster): old path beside new.
+
+    python experiments/bench_engine.py          # writes experiments/bench_engine.md (about 5 minutes)
+
+Every row runs in a child process of its own (`os.wait4` gives its wall time and its peak
+resident set), so rows do not share caches or memory.  Old and new run in the same
+invocation on the same machine:
+
+* NoisyMax at one input: the comparison chain (`shortcuts=False`, stopped after 60 s)
+  beside the argmax integral (`shortcuts=True`), and whether every outcome's closed form
+  is the same text;
+* start-up: `dipc --help`, best of five;
+* streaming: peak memory of an accuracy grid check keeping every input's distribution
+  (the old checker: a shared cache) beside the streaming checker, at two grid sizes;
+* parallel: whole commands with `--jobs 1` beside `--jobs 2`, and on a Dask LocalCluster
+  with two worker processes, with the JSON (minus "seconds") compared.
+
+A benchmark, not a test: nothing here asserts on time; the table records what was measured.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "experiments" / "bench_engine.md"
+PY = sys.executable
+LIMIT = 60.0
+
+
+def measure(argv: list[str], timeout: float = 600.0) -> dict:
+    """Run argv in a child; its wall seconds, peak RSS (MiB), exit code and stdout."""
+    with tempfile.TemporaryFile() as out:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL, cwd=ROOT)
+        deadline = start + timeout
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() > deadline:
+                proc.kill()
+                os.wait4(proc.pid, 0)
+                return {"seconds": None, "rss": None, "code": None, "stdout": ""}
+            time.sleep(0.005)
+        seconds = time.perf_counter() - start
+        out.seek(0)
+        return {"seconds": seconds, "rss": usage.ru_maxrss / 1024, "code": os.waitstatus_to_exitcode(status),
+                "stdout": out.read().decode()}
+
+
+def snippet(code: str, timeout: float = 600.0) -> dict:
+    return measure([PY, "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r})\n" + code], timeout)
+
+
+def fmt(seconds) -> str:
+    return f"not run (>{LIMIT:.0f} s)" if seconds is None else f"{seconds:.2f}"
+
+
+def without_seconds(value):
+    if isinstance(value, dict):
+        return {k: without_seconds(v) for k, v in value.items() if k != "seconds"}
+    if isinstance(value, list):
+        return [without_seconds(v) for v in value]
+    return value
+
+
+# --------------------------------------------------------------------------- NoisyMax kernel
+
+NOISY_MAX = """
+import time
+from fractions import Fraction
+from dipc_plus.api import LoadedProgram
+prog = LoadedProgram.from_file("programs/noisy_max.dip", m={m})
+q = {q}
+start = time.perf_counter()
+dist = prog.distribution(q=[Fraction(x) for x in q], shortcuts={shortcuts})
+seconds = time.perf_counter() - start
+print(repr(seconds))
+print(dist.method)
+for text in sorted(f"{o.values} {p}" for o, p in dist.items()):
+    print(text)
+"""
+
+
+def noisy_max_rows() -> list[str]:
+    rows = ["| m | input q | comparison chain (s) | argmax integral (s) | closed forms identical |",
+            "|---|---|---|---|---|"]
+    for m in (12, 20):
+        for label, q in (("1..m", list(range(1, m + 1))), ("all equal", [0] * m)):
+            old = snippet(NOISY_MAX.format(m=m, q=q, shortcuts=False), LIMIT) if m == 12 else None
+            new = snippet(NOISY_MAX.format(m=m, q=q, shortcuts=True))
+            new_s = float(new["stdout"].splitlines()[0])
+            old_s = None if old is None or old["seconds"] is None else float(old["stdout"].splitlines()[0])
+            same = "-" if old_s is None else ("yes" if old["stdout"].splitlines()[2:] == new["stdout"].splitlines()[2:]
+                                              else "NO")
+            rows.append(f"| {m} | {label} | {fmt(old_s)} | {new_s:.3f} | {same} |")
+            print(rows[-1], flush=True)
+    return rows
+
+
+# --------------------------------------------------------------------------- start-up
+
+def startup_rows() -> list[str]:
+    rows = ["| command | best of 5 (s) |", "|---|---|"]
+    dipc = shutil.which("dipc")
+    for argv in ([dipc, "--help"] if dipc else None, [PY, "-m", "dipc_plus", "--help"],
+                 [PY, "-m", "dipc_plus", "accuracy", "--help"]):
+        if argv is None:
+            continue
+        best = min(measure(argv)["seconds"] for _ in range(5))
+        shown = " ".join(["dipc" if a == dipc else ("python" if a == PY else a) for a in argv])
+        rows.append(f"| `{shown}` | {best:.3f} |")
+        print(rows[-1], flush=True)
+    return rows
+
+
+# --------------------------------------------------------------------------- streaming memory
+
+GRID_MEMORY = """
+import time
+from dipc_plus.accuracy.check import AccuracyChecker
+from dipc_plus.claims.claim_file import load_claim
+claim = load_claim("theories/sparse.toml", {{"m": {m}, "c": 1}})
+checker = AccuracyChecker(claim, shared={shared})
+start = time.perf_counter()
+result = checker.run()
+print(repr(time.perf_counter() - start), result.verdict, len(result.reports))
+"""
+
+
+def memory_rows() -> list[str]:
+    rows = ["| Sparse c = 1, grid | inputs | keeping every distribution: s, peak MiB | streaming: s, peak MiB |",
+            "|---|---|---|---|"]
+    for m in (5, 7):
+        old = snippet(GRID_MEMORY.format(m=m, shared="{}"))
+        new = snippet(GRID_MEMORY.format(m=m, shared="None"))
+        rows.append(f"| [-1,1]^{m} | {3 ** m} | {float(old['stdout'].split()[0]):.2f} s, {old['rss']:.0f} MiB | "
+                    f"{float(new['stdout'].split()[0]):.2f} s, {new['rss']:.0f} MiB |")
+        print(rows[-1], flush=True)
+    return rows
+
+
+# --------------------------------------------------------------------------- parallel and cluster
+
+SPARSE_PRIVACY = """\
+[program]
+path = "{root}/programs/sparse.dip"
+params = {{ m = 4, c = 1, T = 0 }}
+
+[privacy]
+adjacency = "linf"
+budget = "eps"
+
+[privacy.inputs]
+grid = {{ q = [-1, 1] }}
+"""
+
+
+def parallel_rows(scheduler: str | None, claim_dir: Path) -> list[str]:
+    sparse_privacy = claim_dir / "sparse_m4_privacy.toml"
+    sparse_privacy.write_text(SPARSE_PRIVACY.format(root=ROOT))
+    checks = [
+        ("accuracy, Sparse c=1, grid [-1,1]^7 (2187 inputs)",
+         ["accuracy", "theories/sparse.toml", "--set", "m=7", "--set", "c=1"]),
+        ("sweep, Sparse c=1, grid [-1,1]^6 (729 inputs)",
+         ["sweep", "theories/sparse.toml", "--set", "m=6", "--set", "c=1"]),
+        ("privacy, Sparse m=4, grid [-1,1]^4 (81 inputs)", ["privacy", str(sparse_privacy)]),
+        ("privacy-loss, Sparse m=4, grid [-1,1]^4", ["privacy-loss", str(sparse_privacy)]),
+    ]
+    rows = ["| check (whole command) | --jobs 1 (s) | --jobs 2 (s) | speed-up | Dask, 2 workers (s) | JSON identical |",
+            "|---|---|---|---|---|---|"]
+    for label, argv in checks:
+        base = [PY, "-m", "dipc_plus", *argv, "--json"]
+        one = measure(base + ["--jobs", "1"])
+        two = measure(base + ["--jobs", "2"])
+        outs = [one, two]
+        dask_s = "-"
+        if scheduler:
+            on_dask = measure(base + ["--executor", "dask", "--scheduler", scheduler, "--jobs", "2"])
+            outs.append(on_dask)
+            dask_s = f"{on_dask['seconds']:.2f}"
+        same = len({json.dumps(without_seconds(json.loads(o["stdout"])), sort_keys=True) for o in outs}) == 1
+        rows.append(f"| {label} | {one['seconds']:.2f} | {two['seconds']:.2f} | "
+                    f"{one['seconds'] / two['seconds']:.2f}x | {dask_s} | {'yes' if same else 'NO'} |")
+        print(rows[-1], flush=True)
+    return rows
+
+
+def main() -> None:
+    cores = len(os.sched_getaffinity(0))
+    sections = [f"# Engine benchmark (issue 10): old path beside new\n\nGenerated by `python experiments/bench_engine.py`; "
+                f"{platform.python_implementation()} {platform.python_version()}, {cores} CPUs. Every row is a child "
+                "process of its own: wall seconds and peak resident set (`os.wait4`). Nothing here is asserted in a "
+                "test.\n"]
+    sections += ["## NoisyMax at one input: comparison chain vs argmax integral\n",
+                 "Seconds of the exact output distribution alone (program loaded); the chain is stopped after "
+                 f"{LIMIT:.0f} s. 'identical' compares every outcome's closed form as printed.\n",
+                 "\n".join(noisy_max_rows()) + "\n"]
+    sections += ["## Start-up\n", "\n".join(startup_rows()) + "\n"]
+    sections += ["## Memory of a grid check: keeping every distribution vs streaming\n",
+                 "One process, `AccuracyChecker(...).run()` over the claim's whole grid; peak resident set of the "
+                 "process (Python and its libraries take about 60-80 MiB of it).\n",
+                 "\n".join(memory_rows()) + "\n"]
+    scheduler = None
+    cluster = None
+    try:
+        from distributed import LocalCluster
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=50)
+        scheduler = cluster.scheduler_address
+    except ImportError:
+        pass
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            rows = parallel_rows(scheduler, Path(tmp))
+    finally:
+        if cluster is not None:
+            cluster.close()
+    sections += ["## Parallel: --jobs 1, --jobs 2 and a Dask LocalCluster\n",
+                 "Whole commands with `--json`, interpreter start-up included. The Dask column runs the same "
+                 "tasks on a `dask.distributed.LocalCluster` with two worker processes (started once, before the "
+                 "rows); 'JSON identical' compares all runs of the row, apart from the \"seconds\" fields.\n",
+                 "\n".join(rows) + "\n"]
+    OUT.write_text("\n".join(sections))
+    print(f"wrote {OUT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
