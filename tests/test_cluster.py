@@ -21,19 +21,6 @@ from conftest import ROOT
 
 distributed = pytest.importorskip("distributed")
 
-SPARSE_PRIVACY = """\
-# Sparse (Barthe et al. section 3.5) at m = 3: eps-DP on a grid of sensitivity-1 queries
-[program]
-path = "{root}/programs/sparse.dip"
-params = {{ m = 3, c = 1, T = 0 }}
-
-[privacy]
-adjacency = "linf"
-budget = "eps"
-
-[privacy.inputs]
-grid = {{ q = [-1, 1] }}
-"""
 
 
 @pytest.fixture(scope="module")
@@ -41,13 +28,6 @@ def cluster():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                                   silence_logs=50) as c:
         yield c.scheduler_address
-
-
-@pytest.fixture(scope="module")
-def sparse_claim(tmp_path_factory):
-    path = tmp_path_factory.mktemp("claims") / "sparse_privacy.toml"
-    path.write_text(SPARSE_PRIVACY.format(root=ROOT))
-    return str(path)
 
 
 def dipc(*argv):
@@ -82,7 +62,7 @@ def checked(proc, codes=(0, 1)):
 
 
 CHECKS = [
-    ("privacy", "SPARSE", ()),                                            # Sparse, verified
+    ("privacy", "theories/sparse_privacy.toml", ()),                       # Sparse, verified
     ("privacy", "theories/noisy_max_loop_privacy.toml", ("--set", "m=4")),  # NoisyMax, verified
     ("privacy", "theories/svt_lyu_alg1_privacy.toml", ()),                 # SVT (Lyu Alg. 1), verified
     ("privacy", "theories/svt_lyu_alg4_privacy.toml", ()),                 # SVT (Lyu Alg. 4), refuted
@@ -92,14 +72,14 @@ CHECKS = [
 ]
 
 
-def _argv(check, sparse_claim):
+def _argv(check):
     command, claim, extra = check
-    return [command, sparse_claim if claim == "SPARSE" else claim, *extra, "--json"]
+    return [command, claim, *extra, "--json"]
 
 
 @pytest.mark.parametrize("check", CHECKS, ids=lambda c: f"{c[0]}-{os.path.basename(c[1])}")
-def test_every_executor_gives_the_same_json(check, cluster, sparse_claim):
-    argv = _argv(check, sparse_claim)
+def test_every_executor_gives_the_same_json(check, cluster):
+    argv = _argv(check)
     serial = checked(dipc(*argv, "--jobs", "1"))
     local = checked(dipc(*argv, "--jobs", "2"))
     on_dask = checked(dipc(*argv, "--executor", "dask", "--scheduler", cluster, "--jobs", "2"))
@@ -119,8 +99,8 @@ GRID_DD = ("accuracy", "theories/sparse.toml", ("--set", "m=3", "--set", "c=1", 
 @pytest.mark.parametrize("check,n", [(CHECKS[0], 3), (CHECKS[3], 4), (CHECKS[4], 3), (CHECKS[5], 2), (GRID_DD, 3)],
                          ids=["sparse-privacy", "svt4-refuted", "sparse-accuracy", "noisy-max-accuracy",
                               "dd-over-the-whole-grid"])
-def test_shards_merge_into_the_unsharded_run(check, n, sparse_claim, tmp_path):
-    argv = _argv(check, sparse_claim)
+def test_shards_merge_into_the_unsharded_run(check, n, tmp_path):
+    argv = _argv(check)
     whole = dipc(*argv)
     parts = []
     for i in range(1, n + 1):
