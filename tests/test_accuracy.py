@@ -322,3 +322,22 @@ def test_claim_obligations_and_checker_agree_on_where_the_claim_applies(theory, 
                 assert applies == (dd > (0 if claim.alpha == "dd" else alpha) or (boundary and dd == alpha))
                 differ += boundary and dd == alpha and not (dd > (0 if claim.alpha == "dd" else alpha))
     assert differ, f"{theory}: no sampled input has dd(u) = alpha, so the test shows nothing"
+
+
+@pytest.mark.parametrize("dd_over", ["reals", "grid"])
+def test_a_summarized_run_says_what_the_full_run_says_and_keeps_nothing(dd_over):
+    """`run(summarize=...)` (what `dipc accuracy` uses): the same verdict, counts, counterexample
+    and per-input JSON as keeping every report, and no input's exact objects stay cached."""
+    claim = load_claim(str(THEORIES / "sparse.toml"), {"m": 3, "c": 1})
+    full = AccuracyChecker(claim, dd_over=dd_over).run()
+    checker = AccuracyChecker(claim, dd_over=dd_over)
+    lean = checker.run(summarize=lambda reps: [r.to_json() for r in reps])
+    assert lean.reports == [] and lean.tally.inputs == full.inputs == 27
+    strip = lambda d: {k: strip(v) for k, v in d.items() if k != "seconds"} if isinstance(d, dict) else \
+        [strip(x) for x in d] if isinstance(d, list) else d
+    assert strip(lean.to_json()) == strip(full.to_json())
+    assert (lean.verdict, lean.n_refuted, lean.n_applicable) == (full.verdict, len(full.failing), len(full.applicable))
+    assert (lean.counterexample is None) == (full.counterexample is None)
+    if dd_over == "grid":
+        assert lean.verdict == "refuted" and lean.counterexample.input == full.counterexample.input
+    assert not checker._perr and not checker._decisions and not checker._dist and not checker._dd

@@ -33,7 +33,7 @@ import sys
 import time
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from dipc_plus.execution import ledger
 from dipc_plus.semantics import ir
@@ -264,8 +264,30 @@ class InputReport:
 
 
 @dataclass
+class Tally:
+    """What a verdict needs of the reports, counted as they arrive, so a long grid check need not
+    keep them: counts, and the first counterexample in input order."""
+    inputs: int = 0
+    obligations: int = 0
+    applicable: int = 0
+    refuted: int = 0
+    counterexample: Counterexample | None = None
+
+    def add(self, reports: list) -> None:
+        self.inputs += 1
+        self.obligations += len(reports)
+        for r in reports:
+            self.applicable += r.applies
+            if r.verdict == REFUTED:
+                self.refuted += 1
+                if self.counterexample is None:
+                    self.counterexample = r.counterexample
+
+
+@dataclass
 class AccuracyResult:
-    """The verdict on a claim over a set of inputs, with one report per (input, gamma)."""
+    """The verdict on a claim over a set of inputs, with one report per (input, gamma) - or, for
+    a check run with `summarize`, its `tally` and what `summarize` kept of each input."""
     claim: AccuracyClaim
     reports: list
     seconds: float
@@ -273,7 +295,9 @@ class AccuracyResult:
     boundary: bool = False
     dd_over: str = "reals"
     inputs_kind: str = "grid"      # 'grid' | 'list' | 'table': the claim's inputs, or 'list' for --input
-    scope_points: list | None = None   # a part of a sharded run: the inputs of the whole run
+    scope_points: list | None = None   # the inputs the verdict is about (all of a sharded run's)
+    tally: Tally | None = None         # set when the reports were summarized, not kept
+    kept: list | None = None           # what `summarize` kept of each input (JSON dicts, text lines)
 
     @property
     def scope(self):
@@ -293,7 +317,7 @@ class AccuracyResult:
     @property
     def vacuous(self) -> bool:
         """Verified with no obligation that applies (dd(u) does not exceed alpha anywhere)."""
-        return self.verdict == VERIFIED and not self.applicable
+        return self.verdict == VERIFIED and not self.n_applicable
 
     @property
     def failing(self) -> list:
@@ -304,16 +328,32 @@ class AccuracyResult:
         return [r for r in self.reports if r.applies]
 
     @property
+    def n_obligations(self) -> int:
+        return self.tally.obligations if self.tally is not None else len(self.reports)
+
+    @property
+    def n_applicable(self) -> int:
+        return self.tally.applicable if self.tally is not None else len(self.applicable)
+
+    @property
+    def n_refuted(self) -> int:
+        return self.tally.refuted if self.tally is not None else len(self.failing)
+
+    @property
     def verdict(self) -> str:
-        return REFUTED if self.failing else VERIFIED
+        return REFUTED if self.n_refuted else VERIFIED
 
     @property
     def counterexample(self) -> Counterexample | None:
+        if self.tally is not None:
+            return self.tally.counterexample
         fails = self.failing
         return fails[0].counterexample if fails else None
 
     @property
     def inputs(self) -> int:
+        if self.tally is not None:
+            return self.tally.inputs
         return len({input_key(r.input) for r in self.reports})
 
     def to_json(self, full: bool = True) -> dict:
@@ -331,14 +371,14 @@ class AccuracyResult:
             "convention": "dd(u) >= alpha (paper, section 7)" if self.boundary else "dd(u) > alpha (Definition 2)",
             "kappa": self.kappa,
             "inputs_checked": self.inputs,
-            "obligations": len(self.reports),
-            "obligations_applicable": len(self.applicable),
-            "obligations_refuted": len(self.failing),
+            "obligations": self.n_obligations,
+            "obligations_applicable": self.n_applicable,
+            "obligations_refuted": self.n_refuted,
             "seconds": round(self.seconds, 3),
         }
         if self.counterexample is not None:
             out["counterexample"] = self.counterexample.to_json()
-        out["reports"] = [r.to_json(full) for r in self.reports]
+        out["reports"] = self.kept if self.kept is not None else [r.to_json(full) for r in self.reports]
         return out
 
 
@@ -471,6 +511,18 @@ class AccuracyChecker:
         if not self._keep_distributions:
             self._dist.pop(input_key(u), None)
 
+    def forget_input(self, u: Mapping) -> None:
+        """Drop everything cached about u (a summarized run: memory independent of the grid's size).
+        The caches then hold one input, so scanning them is cheap."""
+        if self._keep_distributions:
+            return
+        key = input_key(u)
+        for cache in (self._dist, self._det, self._dd):
+            cache.pop(key, None)
+        for cache in (self._perr, self._decisions):
+            for k in [k for k in cache if k[0] == key]:
+                del cache[k]
+
     # -- which obligations apply -------------------------------------------------------------
     def obligations(self, u: Mapping) -> list[tuple]:
         """[(alpha, gamma, applies)] for input u under this checker's convention."""
@@ -544,13 +596,18 @@ class AccuracyChecker:
                 return
         cex.alpha_strict_note = "no rational alpha < dd(u) found where it fails (the claim fails only in the limit)"
 
-    def check_points(self, points: list, kappa: int = 1, stop_at_first: bool = False) -> list:
+    def check_points(self, points: list, kappa: int = 1, stop_at_first: bool = False,
+                     forget: bool = False) -> list:
         """[(input, its reports)] for these inputs in order, each input's distribution dropped once
-        decided; with stop_at_first, up to and including the first input that refutes."""
+        decided (with `forget`, everything cached about it); with stop_at_first, up to and
+        including the first input that refutes."""
         out = []
         for u in points:
             reps = self.check_input(u, kappa)
-            self.forget_distribution(u)
+            if forget:
+                self.forget_input(u)
+            else:
+                self.forget_distribution(u)
             out.append((u, reps))
             if stop_at_first and any(r.verdict == REFUTED for r in reps):
                 break
@@ -569,9 +626,13 @@ class AccuracyChecker:
 
     def run(self, points: Iterable[Mapping] | None = None, kappa: int = 1, *, progress: bool = False,
             stop_at_first: bool = False, description: str = "accuracy", jobs: int = 1,
-            executor=None) -> AccuracyResult:
+            executor=None, summarize: Callable | None = None) -> AccuracyResult:
         """Check every given input (default: every input of the claim), in input order; the inputs
-        are cut into ranges computed by `executor` (default: `jobs` local processes)."""
+        are cut into ranges computed by `executor` (default: `jobs` local processes).
+
+        With `summarize(reports) -> list`, each input's reports are counted (`Tally`) and only
+        what `summarize` returns is kept (its JSON, its text lines), and nothing about the input
+        stays cached: the run's memory does not grow with the number of inputs."""
         from dipc_plus.execution.executor import Executor, Source, chunks, run_tasks
         from dipc_plus.execution.progress import progress_bar
         given = points
@@ -583,8 +644,10 @@ class AccuracyChecker:
         # in this process one input per task (the ledger and the bar move with each input);
         # in workers a few contiguous ranges per worker (neighbours share cache entries)
         ranges = chunks(len(points), 4 * executor.jobs if executor.parallel else len(points))
-        tasks = [(points[a:b], kappa, stop_at_first) for a, b in ranges]
+        tasks = [(points[a:b], kappa, stop_at_first, summarize is not None) for a, b in ranges]
         reports: list[InputReport] = []
+        tally = Tally() if summarize is not None else None
+        kept: list = []
         bar = progress_bar(len(points), description) if progress else None
         done = None if bar is None else (lambda i, part: bar.update(ranges[i][1] - ranges[i][0]))
         parts = run_tasks(check_range, source, tasks, executor=executor, done=done)
@@ -594,8 +657,13 @@ class AccuracyChecker:
                 for u, reps in part:
                     if executor.parallel:
                         _attach(reps, self.program)
-                        self.absorb(reps)
-                    reports += reps
+                    if tally is not None:
+                        tally.add(reps)
+                        kept += summarize(reps)
+                    else:
+                        if executor.parallel:
+                            self.absorb(reps)
+                        reports += reps
                     if ledger.active():
                         ledger.record("input", env_text(self.program, u), _input_verdict(reps))
                     refuted = any(r.verdict == REFUTED for r in reps)
@@ -608,7 +676,9 @@ class AccuracyChecker:
             if bar is not None:
                 bar.close()
         return AccuracyResult(self.claim, reports, time.perf_counter() - start, kappa, self.boundary,
-                              self.claim.dd_over, self.claim.inputs_kind if given is None else "list")
+                              self.claim.dd_over, self.claim.inputs_kind if given is None else "list",
+                              scope_points=points[:tally.inputs] if tally is not None else None, tally=tally,
+                              kept=kept if tally is not None else None)
 
 
 # --------------------------------------------------------------------------- tasks for workers
@@ -626,8 +696,8 @@ def check_range(source, task) -> list:
     """One task: the reports of a range of inputs; in a worker, detached from the program
     (the client attaches its own), so only exact values travel."""
     from dipc_plus.execution.executor import in_worker
-    points, kappa, stop_at_first = task
-    out = source.get().check_points(points, kappa, stop_at_first)
+    points, kappa, stop_at_first, forget = task
+    out = source.get().check_points(points, kappa, stop_at_first, forget)
     if in_worker():
         for _, reps in out:
             _attach(reps, None)

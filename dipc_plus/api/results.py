@@ -70,8 +70,8 @@ class AccuracyReport(_Report):
     def _repr_html_(self) -> str:
         r = self.result
         rows = [("claim", r.claim.describe()), ("verdict", r.verdict),
-                ("inputs checked", r.inputs), ("obligations (applicable)", f"{len(r.reports)} ({len(r.applicable)})"),
-                ("refuted", len(r.failing))]
+                ("inputs checked", r.inputs), ("obligations (applicable)", f"{r.n_obligations} ({r.n_applicable})"),
+                ("refuted", r.n_refuted)]
         detail = r.counterexample.describe() if r.counterexample is not None else ""
         return _table(f"accuracy of {r.claim.program.name}", rows, detail)
 

@@ -79,8 +79,12 @@ def run(args) -> int:
         todo = every[a:b]
         part = part_json("accuracy", shard, checker.source, {"args": list(checker.source.args), "kappa": kappa},
                          (a, b), len(every))
+    verbose = args.verbose or points is not None
+    # keep each input's JSON or its text lines, not its exact objects: memory stays flat on any grid
+    summarize = (lambda reps: [r.to_json() for r in reps]) if args.json else \
+        (lambda reps: input_lines(reps, verbose))
     result = checker.run(todo, kappa, progress=not args.no_progress and not args.json, stop_at_first=args.first,
-                         executor=executor_from(args))
+                         executor=executor_from(args), summarize=summarize)
     if points is None:
         result.inputs_kind = checker.claim.inputs_kind
     if shard is not None:
@@ -92,10 +96,19 @@ def run(args) -> int:
             out["part"] = part
         print_json(out, checker.program)
     else:
-        print(text_report(result, verbose=args.verbose or points is not None))
+        print(text_report(result, verbose=verbose))
         if strict_line(result, args):
             print(strict_line(result, args))
     return exit_status(result, args)
+
+
+def input_lines(reports: list, verbose: bool) -> list[str]:
+    """The text of one input's reports: each described (verbose), or one line per gamma - one
+    line in all where the claim says nothing about the input."""
+    if verbose:
+        return [text for r in reports for text in (r.describe(), "")]
+    applying = [r.line() for r in reports if r.applies]
+    return applying if applying else [reports[0].line()]
 
 
 def text_report(result: AccuracyResult, verbose: bool = False) -> str:
@@ -108,22 +121,19 @@ def text_report(result: AccuracyResult, verbose: bool = False) -> str:
     if claim.note:
         lines.append(f"note:   {claim.note}")
     lines.append("")
-    if verbose:
-        for r in result.reports:
-            lines.append(r.describe())
-            lines.append("")
+    if result.kept is not None:
+        lines += result.kept
     else:
-        shown = set()
+        by_input: dict = {}
         for r in result.reports:
-            key = tuple(r.input.items())
-            if not r.applies and key in shown:
-                continue  # one line per input the claim says nothing about
-            shown.add(key)
-            lines.append(r.line())
+            by_input.setdefault(tuple(r.input.items()), []).append(r)
+        for reps in by_input.values():
+            lines += input_lines(reps, verbose)
+    if not verbose:
         lines.append("")
-    applicable = len(result.applicable)
-    lines.append(f"{result.inputs} input(s), {len(result.reports)} obligation(s), {applicable} where the claim "
-                 f"applies, {len(result.failing)} refuted; {result.seconds:.2f} s")
+    applicable = result.n_applicable
+    lines.append(f"{result.inputs} input(s), {result.n_obligations} obligation(s), {applicable} where the claim "
+                 f"applies, {result.n_refuted} refuted; {result.seconds:.2f} s")
     scope = result.scope
     if result.verdict == "verified":
         if applicable == 0:
