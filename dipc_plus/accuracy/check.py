@@ -43,6 +43,7 @@ from dipc_plus.decision.decide import CertificationError, Decision, decide, rech
 from dipc_plus.claims.disagreement import Disagreement
 from dipc_plus.claims.distances import INF
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
+from dipc_plus.exact.constraints import forget_constraint_sets
 from dipc_plus.exact.convert import fmt_q as exact_fmt_q
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.distribution import ball_text, certified, output_distribution
@@ -522,6 +523,7 @@ class AccuracyChecker:
         for cache in (self._perr, self._decisions):
             for k in [k for k in cache if k[0] == key]:
                 del cache[k]
+        forget_constraint_sets()
 
     # -- which obligations apply -------------------------------------------------------------
     def obligations(self, u: Mapping) -> list[tuple]:

@@ -190,6 +190,13 @@ def probability(atoms, noises: dict) -> ExpFrac:
     return found
 
 
+def forget_constraint_sets() -> None:
+    """Empty the memo of whole constraint sets.  Their atoms carry one input's constants, so across
+    inputs they rarely meet again (the canonical component cache, which they feed, is what inputs
+    share); a streaming grid check calls this after each input so its memory stays flat."""
+    _PROBABILITY_CACHE.clear()
+
+
 def _probability(atoms, noises: dict) -> ExpFrac:
     result = ExpFrac(ExpPoly.ONE)
     for a in atoms:
