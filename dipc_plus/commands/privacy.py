@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 
 import os
+import sys
 
 from dipc_plus.commands.common import (add_privacy_arguments, add_strict_argument, certified_or_exit_2, executor_from,
                                        exit_status, load_privacy, parse_shard, part_json, print_json, strict_json,
@@ -67,13 +68,19 @@ def run(args) -> int:
         raise UserError(f"--shard splits the pairs of a DP claim; {'--every-length' if every_length else 'a Pufferfish claim'}"
                         " is one decision that cannot be cut into parts", hint="leave out --shard")
     if every_length:
+        if executor.parallel:
+            print(f"note: --every-length runs in this process ({executor.describe()} not used): its class check "
+                  "takes milliseconds", file=sys.stderr)
         return run_every_length(args, claim)
     structure = False if args.no_structure else None
     progress = not args.no_progress and not args.json
     with certified_or_exit_2():
         if claim.kind == "pufferfish":
             from dipc_plus.privacy.pufferfish import check_pufferfish
-            result = check_pufferfish(claim)   # one process: its obligations share the secrets' sums
+            if executor.parallel:
+                print(f"note: a Pufferfish claim is checked in this process ({executor.describe()} not used): its "
+                      "obligations share the secrets' sums, and the bundled ones take about a second", file=sys.stderr)
+            result = check_pufferfish(claim)
         else:
             from dipc_plus.privacy.dp_check import build_dp_work, check_dp
             source = worker_source(build_dp_work, (os.path.abspath(claim.file), tuple(parse_params(args.set).items()),
