@@ -223,3 +223,20 @@ def test_pins_survive_renaming_the_noises(name, case, pinned):
                for a in atoms]
     mapping = {new_id[i]: noises[i] for i in range(n)}
     assert str(constraints.probability(renamed, mapping)) == pinned
+
+
+# --------------------------------------------------------------- whole grids, bit for bit
+
+def test_every_closed_form_of_the_fixture_grids_is_unchanged():
+    """str() of every probability of the bench grids, the Sparse m=4 c=1 accuracy check and
+    the SVT privacy grid equals tests/fixtures/closed_forms.json (written by
+    tests/closed_form_fixture.py before the kernel was optimised): kernel speed-ups
+    must not move a single closed form."""
+    import json
+    from closed_form_fixture import FIXTURE, all_forms
+    pinned = json.loads(FIXTURE.read_text())
+    now = all_forms()
+    assert sorted(now) == sorted(pinned)
+    changed = [k for k in pinned if now[k] != pinned[k]]
+    assert not changed, [(k, pinned[k], now[k]) for k in changed[:3]]
+    assert sum(v is not None for v in pinned.values()) > 1200

@@ -143,3 +143,15 @@ def test_grid_of_exact_probabilities_matches_serial():
     serial = list(run_tasks(_within_det, source, grid))
     assert list(run_tasks(_within_det, source, grid, executor=LOCAL2)) == serial
     assert all(isinstance(v, ExpFrac) for v in serial)
+
+
+def test_tasks_run_with_a_raised_gc_threshold_that_is_restored_after():
+    """run_tasks collects less often while tasks run (a speed measure), and leaves the process as it was."""
+    import gc
+    from dipc_plus.execution.executor import Source, run_tasks
+    before = gc.get_threshold()
+    source = Source(None, (), (), key="gc-threshold-test")
+    source.seed(None)
+    seen = list(run_tasks(lambda s, t: gc.get_threshold()[0], source, [1, 2]))
+    assert seen == [max(before[0], 50_000)] * 2
+    assert gc.get_threshold() == before

@@ -49,11 +49,14 @@ class ExpPoly:
     def __init__(self, terms: dict | None = None):
         self._balls = None
         clean = {}
-        for q, p in (terms or {}).items():
-            if not isinstance(p, fmpq_poly):
-                p = fmpq_poly(p)
-            if p != 0:
-                clean[Fraction(q)] = p
+        if terms:
+            # exact type tests first: keys and values built by this class are already a
+            # Fraction and an fmpq_poly, and re-making them was a large share of the time
+            for q, p in terms.items():
+                if type(p) is not fmpq_poly:
+                    p = fmpq_poly(p)
+                if not p.is_zero():
+                    clean[q if type(q) is Fraction else Fraction(q)] = p
         self.terms = clean
         self._hash = None
 
@@ -92,7 +95,8 @@ class ExpPoly:
         return not self.terms
 
     def is_constant(self) -> bool:
-        return not self.terms or (set(self.terms) == {0} and self.terms[Fraction(0)].degree() == 0)
+        terms = self.terms
+        return not terms or (len(terms) == 1 and 0 in terms and terms[0].degree() == 0)
 
     def constant_value(self) -> Fraction:
         """The value of a constant ExpPoly (raises ValueError otherwise)."""
@@ -126,6 +130,9 @@ class ExpPoly:
         return self._hash
 
     def __eq__(self, other):
+        if type(other) is ExpPoly:   # the usual case, before the isinstance chain
+            return self.terms.keys() == other.terms.keys() and all(
+                self.terms[q] == other.terms[q] for q in self.terms)
         if isinstance(other, (int, Fraction, fmpq)):
             other = ExpPoly.const(other)
         if isinstance(other, ExpFrac):
@@ -372,12 +379,12 @@ class ExpFrac:
 
     @staticmethod
     def of(x) -> "ExpFrac":
-        if isinstance(x, ExpFrac):
+        if type(x) is ExpFrac or isinstance(x, ExpFrac):
             return x
         return ExpFrac(ExpPoly.lift(x), ExpPoly.ONE, reduce=False)
 
     def is_poly(self) -> bool:
-        return self.den == ExpPoly.ONE
+        return self.den is ExpPoly.ONE or self.den == ExpPoly.ONE
 
     def is_zero(self) -> bool:
         return self.num.is_zero()
@@ -388,6 +395,8 @@ class ExpFrac:
         return self.num
 
     def __eq__(self, other):
+        if type(other) is ExpFrac:
+            return self.num == other.num and self.den == other.den
         if isinstance(other, (int, Fraction, fmpq, ExpPoly)):
             other = ExpFrac(other)
         if not isinstance(other, ExpFrac):
@@ -401,6 +410,9 @@ class ExpFrac:
 
     def __add__(self, other):
         other = ExpFrac.of(other)
+        if self.is_poly() and other.is_poly():
+            # num/1: _reduce would only replace the denominator by ExpPoly.ONE
+            return ExpFrac(self.num + other.num, ExpPoly.ONE, reduce=False)
         if self.den == other.den:
             return ExpFrac(self.num + other.num, self.den)
         return ExpFrac(self.num * other.den + other.num * self.den, self.den * other.den)
@@ -418,6 +430,8 @@ class ExpFrac:
 
     def __mul__(self, other):
         other = ExpFrac.of(other)
+        if self.is_poly() and other.is_poly():   # as in __add__: nothing to cancel
+            return ExpFrac(self.num * other.num, ExpPoly.ONE, reduce=False)
         return ExpFrac(self.num * other.num, self.den * other.den)
 
     __rmul__ = __mul__
