@@ -85,7 +85,7 @@ dist = prog.distribution(q=[Fraction(x) for x in q], shortcuts={shortcuts})
 seconds = time.perf_counter() - start
 print(repr(seconds))
 print(dist.method)
-for text in sorted(f"{o.values} {p}" for o, p in dist.items()):
+for text in sorted(f"{{o.values}} {{p}}" for o, p in dist.items()):
     print(text)
 """
 
@@ -142,7 +142,7 @@ def memory_rows() -> list[str]:
             "|---|---|---|---|"]
     for m in (5, 7):
         old = snippet(GRID_MEMORY.format(m=m, shared="{}", summarize=None))
-        new = snippet(GRID_MEMORY.format(m=m, shared="None", summarize="lambda reps: [r.to_json() for r in reps]"))
+        new = snippet(GRID_MEMORY.format(m=m, shared="None", summarize=repr("json")))
         rows.append(f"| [-1,1]^{m} | {3 ** m} | {float(old['stdout'].split()[0]):.2f} s, {old['rss']:.0f} MiB | "
                     f"{float(new['stdout'].split()[0]):.2f} s, {new['rss']:.0f} MiB |")
         print(rows[-1], flush=True)

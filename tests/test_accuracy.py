@@ -331,7 +331,7 @@ def test_a_summarized_run_says_what_the_full_run_says_and_keeps_nothing(dd_over)
     claim = load_claim(str(THEORIES / "sparse.toml"), {"m": 3, "c": 1})
     full = AccuracyChecker(claim, dd_over=dd_over).run()
     checker = AccuracyChecker(claim, dd_over=dd_over)
-    lean = checker.run(summarize=lambda reps: [r.to_json() for r in reps])
+    lean = checker.run(summarize="json")
     assert lean.reports == [] and lean.tally.inputs == full.inputs == 27
     strip = lambda d: {k: strip(v) for k, v in d.items() if k != "seconds"} if isinstance(d, dict) else \
         [strip(x) for x in d] if isinstance(d, list) else d

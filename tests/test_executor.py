@@ -155,3 +155,10 @@ def test_tasks_run_with_a_raised_gc_threshold_that_is_restored_after():
     seen = list(run_tasks(lambda s, t: gc.get_threshold()[0], source, [1, 2]))
     assert seen == [max(before[0], 50_000)] * 2
     assert gc.get_threshold() == before
+
+
+def test_certified_balls_pickle_to_a_ball_that_contains_them():
+    from flint import arb
+    for x in (arb(0), arb(5) / 7, -(arb(3).exp()), arb(2) ** -80 / 3):
+        y = pickle.loads(pickle.dumps(x))
+        assert y.mid() == x.mid() and y.contains(x)

@@ -33,7 +33,7 @@ import sys
 import time
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from dipc_plus.execution import ledger
 from dipc_plus.semantics import ir
@@ -152,6 +152,16 @@ class Counterexample:
     alpha_strict: object = None  # a rational alpha' < dd(u) where it fails too (None: not needed / not found)
     alpha_strict_note: str = ""
 
+    def __getstate__(self) -> dict:
+        """arb balls do not pickle: a counterexample sent from a worker travels without them."""
+        return {**self.__dict__, "error_ball": None, "bound_ball": None}
+
+    def __setstate__(self, state: dict) -> None:
+        """...and the receiving process evaluates them again (`separated`: the same independent
+        re-check at the same precisions, so the same balls)."""
+        self.__dict__.update(state)
+        self.error_ball, self.bound_ball = separated(self.error_probability, self.bound, self.eps)
+
     def to_json(self) -> dict:
         out = {
             "input": env_json(self.program, self.input),
@@ -265,6 +275,41 @@ class InputReport:
 
 
 @dataclass
+class InputSummary:
+    """One input's reports reduced to what a summarized run keeps: the text or JSON the command
+    prints, whether each obligation applies and fails, and the first counterexample.  Made where
+    the input was checked (a worker), so only these small values travel."""
+    kept: list
+    marks: list                    # [(applies, refuted)] per obligation
+    counterexample: Counterexample | None
+    verdict: str
+
+    @property
+    def refuted(self) -> bool:
+        return self.counterexample is not None
+
+
+def report_lines(reports: list, verbose: bool = False) -> list[str]:
+    """The text of one input's reports: each described (verbose), or one line per gamma - one
+    line in all where the claim says nothing about the input."""
+    if verbose:
+        return [text for r in reports for text in (r.describe(), "")]
+    applying = [r.line() for r in reports if r.applies]
+    return applying if applying else [reports[0].line()]
+
+
+SUMMARIES = {"json": lambda reps: [r.to_json() for r in reps],
+             "text": lambda reps: report_lines(reps, False),
+             "text-verbose": lambda reps: report_lines(reps, True)}
+
+
+def summarize_input(reports: list, how: str) -> InputSummary:
+    failing = [r for r in reports if r.verdict == REFUTED]
+    return InputSummary(SUMMARIES[how](reports), [(r.applies, r.verdict == REFUTED) for r in reports],
+                        failing[0].counterexample if failing else None, _input_verdict(reports))
+
+
+@dataclass
 class Tally:
     """What a verdict needs of the reports, counted as they arrive, so a long grid check need not
     keep them: counts, and the first counterexample in input order."""
@@ -274,15 +319,13 @@ class Tally:
     refuted: int = 0
     counterexample: Counterexample | None = None
 
-    def add(self, reports: list) -> None:
+    def add(self, summary: InputSummary) -> None:
         self.inputs += 1
-        self.obligations += len(reports)
-        for r in reports:
-            self.applicable += r.applies
-            if r.verdict == REFUTED:
-                self.refuted += 1
-                if self.counterexample is None:
-                    self.counterexample = r.counterexample
+        self.obligations += len(summary.marks)
+        self.applicable += sum(applies for applies, _ in summary.marks)
+        self.refuted += sum(refuted for _, refuted in summary.marks)
+        if self.counterexample is None:
+            self.counterexample = summary.counterexample
 
 
 @dataclass
@@ -599,19 +642,21 @@ class AccuracyChecker:
         cex.alpha_strict_note = "no rational alpha < dd(u) found where it fails (the claim fails only in the limit)"
 
     def check_points(self, points: list, kappa: int = 1, stop_at_first: bool = False,
-                     forget: bool = False) -> list:
+                     summarize: str | None = None) -> list:
         """[(input, its reports)] for these inputs in order, each input's distribution dropped once
-        decided (with `forget`, everything cached about it); with stop_at_first, up to and
-        including the first input that refutes."""
+        decided; with `summarize` (a key of SUMMARIES), [(input, InputSummary)] and nothing cached
+        about the input kept.  With stop_at_first, up to and including the first input that refutes."""
         out = []
         for u in points:
             reps = self.check_input(u, kappa)
-            if forget:
+            refuted = any(r.verdict == REFUTED for r in reps)
+            if summarize is not None:
+                out.append((u, summarize_input(reps, summarize)))
                 self.forget_input(u)
             else:
+                out.append((u, reps))
                 self.forget_distribution(u)
-            out.append((u, reps))
-            if stop_at_first and any(r.verdict == REFUTED for r in reps):
+            if stop_at_first and refuted:
                 break
         return out
 
@@ -628,13 +673,14 @@ class AccuracyChecker:
 
     def run(self, points: Iterable[Mapping] | None = None, kappa: int = 1, *, progress: bool = False,
             stop_at_first: bool = False, description: str = "accuracy", jobs: int = 1,
-            executor=None, summarize: Callable | None = None) -> AccuracyResult:
+            executor=None, summarize: str | None = None) -> AccuracyResult:
         """Check every given input (default: every input of the claim), in input order; the inputs
         are cut into ranges computed by `executor` (default: `jobs` local processes).
 
-        With `summarize(reports) -> list`, each input's reports are counted (`Tally`) and only
-        what `summarize` returns is kept (its JSON, its text lines), and nothing about the input
-        stays cached: the run's memory does not grow with the number of inputs."""
+        With `summarize` ("json", "text" or "text-verbose"), each input is reduced where it is
+        checked to its JSON or text lines and its counts (`InputSummary`, `Tally`), and nothing
+        about it stays cached: the run's memory does not grow with the number of inputs, and the
+        workers, not this process, print the closed forms."""
         from dipc_plus.execution.executor import Executor, Source, chunks, run_tasks
         from dipc_plus.execution.progress import progress_bar
         given = points
@@ -646,7 +692,7 @@ class AccuracyChecker:
         # in this process one input per task (the ledger and the bar move with each input);
         # in workers a few contiguous ranges per worker (neighbours share cache entries)
         ranges = chunks(len(points), 4 * executor.jobs if executor.parallel else len(points))
-        tasks = [(points[a:b], kappa, stop_at_first, summarize is not None) for a, b in ranges]
+        tasks = [(points[a:b], kappa, stop_at_first, summarize) for a, b in ranges]
         reports: list[InputReport] = []
         tally = Tally() if summarize is not None else None
         kept: list = []
@@ -657,18 +703,21 @@ class AccuracyChecker:
             for part in parts:
                 refuted = False
                 for u, reps in part:
-                    if executor.parallel:
-                        _attach(reps, self.program)
                     if tally is not None:
-                        tally.add(reps)
-                        kept += summarize(reps)
+                        summary = reps
+                        if summary.counterexample is not None:
+                            summary.counterexample.program = self.program
+                        tally.add(summary)
+                        kept += summary.kept
+                        verdict, refuted = summary.verdict, summary.refuted
                     else:
                         if executor.parallel:
+                            _attach(reps, self.program)
                             self.absorb(reps)
                         reports += reps
+                        verdict, refuted = _input_verdict(reps), any(r.verdict == REFUTED for r in reps)
                     if ledger.active():
-                        ledger.record("input", env_text(self.program, u), _input_verdict(reps))
-                    refuted = any(r.verdict == REFUTED for r in reps)
+                        ledger.record("input", env_text(self.program, u), verdict)
                     if stop_at_first and refuted:
                         break
                 if stop_at_first and refuted:
@@ -698,11 +747,14 @@ def check_range(source, task) -> list:
     """One task: the reports of a range of inputs; in a worker, detached from the program
     (the client attaches its own), so only exact values travel."""
     from dipc_plus.execution.executor import in_worker
-    points, kappa, stop_at_first, forget = task
-    out = source.get().check_points(points, kappa, stop_at_first, forget)
+    points, kappa, stop_at_first, summarize = task
+    out = source.get().check_points(points, kappa, stop_at_first, summarize)
     if in_worker():
         for _, reps in out:
-            _attach(reps, None)
+            if summarize is None:
+                _attach(reps, None)
+            elif reps.counterexample is not None:
+                reps.counterexample.program = None
     return out
 
 

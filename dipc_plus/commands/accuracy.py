@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 
-from dipc_plus.accuracy.check import AccuracyResult, env_text, fmt_q
+from dipc_plus.accuracy.check import AccuracyResult, env_text, fmt_q, report_lines
 from dipc_plus.commands.common import (add_accuracy_arguments, add_strict_argument, check_kappa, executor_from,
                                        exit_status, load_accuracy, parse_shard, part_json, print_json, strict_json,
                                        strict_line)
@@ -81,8 +81,7 @@ def run(args) -> int:
                          (a, b), len(every))
     verbose = args.verbose or points is not None
     # keep each input's JSON or its text lines, not its exact objects: memory stays flat on any grid
-    summarize = (lambda reps: [r.to_json() for r in reps]) if args.json else \
-        (lambda reps: input_lines(reps, verbose))
+    summarize = "json" if args.json else "text-verbose" if verbose else "text"
     result = checker.run(todo, kappa, progress=not args.no_progress and not args.json, stop_at_first=args.first,
                          executor=executor_from(args), summarize=summarize)
     if points is None:
@@ -102,15 +101,6 @@ def run(args) -> int:
     return exit_status(result, args)
 
 
-def input_lines(reports: list, verbose: bool) -> list[str]:
-    """The text of one input's reports: each described (verbose), or one line per gamma - one
-    line in all where the claim says nothing about the input."""
-    if verbose:
-        return [text for r in reports for text in (r.describe(), "")]
-    applying = [r.line() for r in reports if r.applies]
-    return applying if applying else [reports[0].line()]
-
-
 def text_report(result: AccuracyResult, verbose: bool = False) -> str:
     claim = result.claim
     program = claim.program
@@ -128,7 +118,7 @@ def text_report(result: AccuracyResult, verbose: bool = False) -> str:
         for r in result.reports:
             by_input.setdefault(tuple(r.input.items()), []).append(r)
         for reps in by_input.values():
-            lines += input_lines(reps, verbose)
+            lines += report_lines(reps, verbose)
     if not verbose:
         lines.append("")
     applicable = result.n_applicable

@@ -37,7 +37,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
-from flint import fmpq_poly
+from flint import arb, fmpq_poly, fmpz
 
 from dipc_plus.errors import UserError
 
@@ -54,6 +54,24 @@ def _reduce_fmpq_poly(p):
 
 
 copyreg.pickle(fmpq_poly, _reduce_fmpq_poly)
+
+
+# certified balls (a decision's roots and witness values) travel as exact dyadic midpoint and
+# radius; the rebuilt ball contains the original (arb may round the radius up, never down)
+def _rebuild_arb(mid_man, mid_exp, rad_man, rad_exp):
+    mid = arb(fmpz(mid_man)) * arb(2) ** mid_exp
+    return arb(mid, arb(fmpz(rad_man)) * arb(2) ** rad_exp) if rad_man else mid
+
+
+def _reduce_arb(x):
+    if not x.is_finite():
+        raise ValueError("an infinite or NaN ball cannot be sent to a worker")
+    mid_man, mid_exp = x.mid().man_exp()
+    rad_man, rad_exp = x.rad().man_exp()
+    return _rebuild_arb, (int(mid_man), int(mid_exp), int(rad_man), int(rad_exp))
+
+
+copyreg.pickle(arb, _reduce_arb)
 
 
 def available_cores() -> int:
