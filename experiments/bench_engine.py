@@ -159,7 +159,7 @@ def parallel_rows(scheduler: str | None) -> list[str]:
          ["accuracy", "theories/sparse.toml", "--set", "m=7", "--set", "c=1"]),
         ("sweep, Sparse c=1, grid [-1,1]^6 (729 inputs)",
          ["sweep", "theories/sparse.toml", "--set", "m=6", "--set", "c=1"]),
-        ("privacy, Sparse m=4, grid [-1,1]^4 (81 inputs)", ["privacy", "theories/sparse_privacy.toml", "--set", "m=4"]),
+        ("privacy, Sparse m=5, grid [-1,1]^5 (243 inputs)", ["privacy", "theories/sparse_privacy.toml", "--set", "m=5"]),
         ("privacy-loss, Sparse m=4, grid [-1,1]^4", ["privacy-loss", "theories/sparse_privacy.toml", "--set", "m=4"]),
     ]
     rows = ["| check (whole command) | --jobs 1 (s) | --jobs 2 (s) | speed-up | Dask, 2 workers (s) | JSON identical |",

@@ -260,6 +260,8 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
     source = source if source is not None else Source(None, (), (), key=f"dp-{id(work)}")
     source.seed(work)
     executor = executor or SERIAL
+    if executor.parallel and claim.delta_is_zero and not claim.eps.is_log_point and None not in work.pairs:
+        return _check_by_obligations(work, source, executor, shard, progress, t0)
     # in this process one pair per task (the ledger and the bar move with each pair); in workers
     # a few contiguous ranges per worker
     tasks = work.tasks(shard, 4 * executor.jobs if executor.parallel else len(work.items()))
@@ -290,6 +292,95 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
     return PrivacyResult(claim, cex is None, cex, pairs, obligations, decisions, time.perf_counter() - t0, pl,
                          sum(len(keys) for keys in used.values()), sum(u.source.markov_chains for u in pl.units),
                          covered, used)
+
+
+def _check_by_obligations(work: "DPWork", source, executor, shard, progress: bool, t0: float) -> PrivacyResult:
+    """check_dp on workers, in three steps: the output tables of the inputs the pairs need, then the
+    distinct (p, p') obligations they raise, each decided once by some worker, then - in this
+    process - the walk over the pairs in order, which counts and finds the first failure exactly
+    as the serial walk does.  Cutting the pairs instead would make every worker decide the many
+    obligations that pairs share."""
+    from dipc_plus.execution.executor import chunks, run_tasks
+    from dipc_plus.execution.progress import progress_bar
+    claim, pl = work.claim, work.plan
+    a, b, total = work.shard_range(shard)
+    parts = 4 * executor.jobs
+    # each pair with the keys of its two output tables (symmetric inputs share a table)
+    walk = []
+    needed: dict = {}                    # unit -> {table key: an input with that table}
+    for k, i in work.items()[a:b]:
+        u, w = work.pairs[k][i]
+        unit = pl.units[k]
+        ku, kw = unit.table_key(u), unit.table_key(w)
+        walk.append((k, u, w, ku, kw))
+        for key, x in ((ku, u), (kw, w)):
+            needed.setdefault(k, {}).setdefault(key, x)
+    table_tasks = [(k, list(by_key)[c:d], list(by_key.values())[c:d]) for k, by_key in needed.items()
+                   for c, d in chunks(len(by_key), parts)]
+    bar = progress_bar(len(walk), "privacy", "pair") if progress else None
+    tables: dict = {}
+    # one object per distinct closed form: tables come back as copies, and looking up an equal but
+    # distinct copy compares it term by term, while the same object is found by identity
+    interned: dict = {}
+    tasks = [(k, xs) for k, _, xs in table_tasks]
+    for (k, keys, _), got in zip(table_tasks, run_tasks(output_tables_task, source, tasks, executor=executor)):
+        for key, table in zip(keys, got):
+            tables[(k, key)] = {v: interned.setdefault(p, p) for v, p in table.items()}
+    distinct: dict = {}
+    for k, u, w, ku, kw in walk:
+        P, Q = tables[(k, ku)], tables[(k, kw)]
+        for v in output_keys(P, Q):
+            distinct.setdefault((P.get(v, ZERO), Q.get(v, ZERO)))
+    keys = list(distinct)
+    ob_tasks = [keys[c:d] for c, d in chunks(len(keys), parts)]
+    for task, got in zip(ob_tasks, run_tasks(decide_task, source, ob_tasks, executor=executor)):
+        distinct.update(zip(task, got))
+    pairs = obligations = decisions = 0
+    used: dict = {}
+    failure = None
+    try:
+        for k, u, w, ku, kw in walk:
+            pairs += 1
+            used.setdefault(k, set()).update((ku, kw))
+            P, Q = tables[(k, ku)], tables[(k, kw)]
+            for v in output_keys(P, Q):
+                obligations += 1
+                ob = distinct[(P.get(v, ZERO), Q.get(v, ZERO))]
+                decisions += ob.how == "decided"
+                if not ob.holds:
+                    failure = (k, ("output", u, w, v, ob.witness))
+                    break
+            if failure is not None:
+                break
+            if ledger.active():
+                ledger.record("pair", _pair_text(claim.program, pl.units[k], u, w), "holds")
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    cex = None
+    if failure is not None:     # the counterexample is rebuilt and re-checked here, from the same tables
+        k, (_, u, w, _, _) = failure
+        for x in (u, w):
+            pl.units[k].source.cache.setdefault(pl.units[k].table_key(x), tables[(k, pl.units[k].table_key(x))])
+        cex = _failure_counterexample(work, *failure)
+    return PrivacyResult(claim, cex is None, cex, pairs, obligations, decisions, time.perf_counter() - t0, pl,
+                         sum(len(keys) for keys in used.values()), sum(u.source.markov_chains for u in pl.units),
+                         (a, b, total), used)
+
+
+def output_tables_task(source, task) -> list:
+    """One task: the output tables of some inputs of one unit."""
+    work = source.get()
+    k, xs = task
+    return [work.plan.units[k].table(x) for x in xs]
+
+
+def decide_task(source, task) -> list:
+    """One task: the Obligations of some (p, p') pairs of closed forms."""
+    checker = source.get().checker
+    return [checker.check(p, q) for p, q in task]
 
 
 class DPWork(PairWork):

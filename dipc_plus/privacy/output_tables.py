@@ -97,8 +97,12 @@ class TableSource:
         self._point_r = None
         self.used: set = set()    # the tables a check asked for: its 'distributions', whichever process
 
+    def key_of(self, env: dict) -> tuple:
+        """The cache key of an input: its values of this (sub-)program's inputs, frozen."""
+        return tuple(freeze_value(env[n]) for n in self.names)
+
     def __call__(self, env: dict) -> dict:
-        key = tuple(freeze_value(env[n]) for n in self.names)
+        key = self.key_of(env)
         self.used.add(key)
         found = self.cache.get(key)
         if found is None:

@@ -49,6 +49,10 @@ class Unit:
     def table(self, env: dict) -> dict:
         return self.source(self.canon(env))
 
+    def table_key(self, env: dict) -> tuple:
+        """Which output table `table(env)` is (symmetric inputs share one)."""
+        return self.source.key_of(self.canon(env))
+
     def canon(self, env: dict) -> dict:
         if not self.runs:
             return env

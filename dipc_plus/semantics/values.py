@@ -20,6 +20,11 @@ def values_equal(a, b) -> bool:
 
 def freeze_value(v):
     """A hashable form of one value: equal numbers give equal forms, Booleans stay apart."""
+    t = type(v)          # exact types first: this runs for every input of every pair
+    if t is Fraction:
+        return ("num", v)
+    if t is list or t is tuple:
+        return ("array", tuple(freeze_value(x) for x in v))
     if isinstance(v, (bool, str)):
         return (type(v).__name__, v)
     if isinstance(v, (int, Fraction)):
