@@ -121,12 +121,22 @@ def _argmax_at(funcs: list, x: Fraction) -> int:
     return best
 
 
-def envelope(cands: list, I: Interval) -> list:
+def dominated_task(source, task) -> list:
+    """One task: for each function, is it dominated on I by one of the sample maxima?"""
+    I, leaders, funcs = task
+    return [any(decide(g - f, ">=", I).holds for g in leaders) for f in funcs]
+
+
+def envelope(cands: list, I: Interval, executor=None, source=None) -> list:
     """Upper envelope of exact functions on I: [(lo, hi, function, info)], maximal pieces.
 
     Members are pruned first: a function dominated on all of I by a kept one (decided
     exactly) is dropped; the kept set's pairwise crossings cut I into pieces, each with a
-    certified maximum at a rational sample point."""
+    certified maximum at a rational sample point.  The pruning against the maxima at the
+    sample points - most of the decisions - runs on `executor` (execution.executor); the
+    functions they leave are then checked in order against everything kept before them, as
+    a single loop would, so the envelope does not depend on the executor."""
+    from dipc_plus.execution.executor import SERIAL, Source, chunks, run_tasks
     funcs = [ExpFrac.of(r) for r, _ in cands]
     if len(funcs) == 1:
         return [(I.lo, I.hi, cands[0][0], cands[0][1])]
@@ -136,15 +146,18 @@ def envelope(cands: list, I: Interval) -> list:
         i = _argmax_at(funcs, x)
         if i not in keep:
             keep.append(i)
-    for j in range(len(funcs)):
-        if j in keep:
+    leaders = [funcs[i] for i in keep]
+    rest = [j for j in range(len(funcs)) if j not in keep]
+    executor = executor or SERIAL
+    parts = 4 * executor.jobs if executor.parallel else 1
+    tasks = [(I, leaders, [funcs[j] for j in rest[a:b]]) for a, b in chunks(len(rest), parts)]
+    source = source if source is not None else Source(None, (), (), key="envelope")
+    by_leaders = [flag for part in run_tasks(dominated_task, source, tasks, executor=executor) for flag in part]
+    first_found = len(keep)
+    for j, dominated in zip(rest, by_leaders):
+        if dominated:
             continue
-        dominated = False
-        for i in keep:
-            if decide(funcs[i] - funcs[j], ">=", I).holds:
-                dominated = True
-                break
-        if not dominated:
+        if not any(decide(funcs[i] - funcs[j], ">=", I).holds for i in keep[first_found:]):
             keep.append(j)
     if len(keep) == 1:
         i = keep[0]

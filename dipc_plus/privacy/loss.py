@@ -274,7 +274,7 @@ def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = T
         res.constant = constant_value(best)
         res.constant_candidate = make(best, cands[best])
     else:
-        pieces = envelope([(r, info) for r, info in cands.items()], claim.eps.interval)
+        pieces = envelope([(r, info) for r, info in cands.items()], claim.eps.interval, executor, source)
         res.pieces = [LossPiece(lo, hi, make(r, info)) for lo, hi, r, info in pieces]
         if sup:
             res.sup = sup_ratio(res.pieces, claim.eps.interval)
