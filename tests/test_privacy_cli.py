@@ -155,3 +155,16 @@ def test_attack_plot(capsys, tmp_path):
     code, out, _ = run(capsys, "privacy-loss", p("programs/truncated_geometric_count.dip"),
                        p("theories/truncated_geometric_count_pufferfish.toml"), "--attack", "--plot", str(png))
     assert code == 0 and png.exists() and png.stat().st_size > 1000
+
+
+def test_a_parameter_with_a_huge_denominator_is_refused_not_factored(capsys, tmp_path):
+    """T = 1e-66 makes exponents e^(q eps) with denominators near 10^66: FLINT cannot factor
+    such a polynomial (it failed with a RuntimeError, exit 3); the size limit refuses it."""
+    text = open(p("theories/sparse_privacy.toml")).read().replace("T = 0 }", "T = 1e-66 }")
+    text = text.replace('"../programs/', f'"{p("programs")}/')
+    claim = tmp_path / "tiny_threshold.toml"
+    claim.write_text(text)
+    code, out, err = run(capsys, "privacy", str(claim), "--timeout", "0")     # refused while reading
+    assert code == 2 and f"{claim}:6:" in err and "67 digits" in err and "Traceback" not in err
+    code, out, err = run(capsys, "privacy", str(claim), "--timeout", "0", "--limit", "digits=100")
+    assert code == 2 and "--limit exp_degree" in err and "Traceback" not in err   # before FLINT factors

@@ -133,6 +133,10 @@ class ClaimReader:
                              hint='write an integer (3), a decimal (0.5) or a rational as a string ("1/2")')
         if nonnegative and q < 0:
             raise self.error(key, f"{q} is negative", hint="it must be >= 0")
+        digits = max(len(str(abs(q.numerator))), len(str(q.denominator)))
+        if digits > limits.get("digits"):
+            raise self.error(key, f"{limits.clip(str(value), 30)} has {digits} digits in its numerator or "
+                                  "denominator", hint=limits.hint("digits"))
         return q
 
     def choice(self, key: str, value, options) -> str:

@@ -9,6 +9,7 @@ Each zero is a `RealRoot` whose enclosure can be refined as far as a caller need
 
 from __future__ import annotations
 
+import resource
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -483,8 +484,21 @@ class _Factor:
 def factors(h: ExpPoly, L: int) -> list[_Factor]:
     if h.is_zero() or h.is_constant():
         return []
+    degree = (max(h.terms) - min(h.terms)) * L
+    if degree > limits.get("exp_degree"):
+        raise UserError(f"a closed form to decide has degree {degree} in e^(eps/{limits.clip(str(L), 30)}): its "
+                        "exponents' denominators are too large to factor",
+                        hint="constants with many digits (e.g. 1e-66 in a program parameter) make them so; use "
+                             "simpler rationals, or " + limits.hint("exp_degree"))
     F, _shift = h.to_mpoly(L, mpoly_ctx())
-    _, fs = F.factor()
+    try:
+        _, fs = F.factor()
+    except RuntimeError:
+        # FLINT reports an allocation refused under the memory limit (RLIMIT_AS) as a failed
+        # factorisation: under a limit that is the memory limit, not a bug of ours
+        if resource.getrlimit(resource.RLIMIT_AS)[0] != resource.RLIM_INFINITY:
+            raise MemoryError("FLINT could not allocate memory to factor a polynomial") from None
+        raise
     return [_Factor(g, int(m), L) for g, m in fs]
 
 

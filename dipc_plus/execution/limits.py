@@ -28,6 +28,7 @@ LIMITS = {lim.name: lim for lim in (
     Limit("depth", 200, "nesting depth of a formula or program expression"),
     Limit("nodes", 5_000, "operators, names and numbers in one formula"),
     Limit("decide_steps", 500_000, "refinement steps (boxes, bisections) of one certified decision"),
+    Limit("exp_degree", 20_000, "degree in t = e^(eps/L) of a closed form a decision factors"),
 )}
 
 _current: dict[str, int] = {name: lim.default for name, lim in LIMITS.items()}
