@@ -292,7 +292,7 @@ def _dask_client(address: str):
         raise UserError("--executor dask needs the dask.distributed package",
                         hint='pip install "dask[distributed]" (or pip install -e ".[cluster]")') from None
     try:
-        return Client(address, timeout="10s", set_as_default=False)
+        return Client(address, timeout="5s", set_as_default=False)
     except (OSError, TimeoutError) as exc:
         raise UserError(f"cannot reach the Dask scheduler at {address}: {exc}",
                         hint="start it with `dask scheduler` and workers with `dask worker ADDRESS` "
