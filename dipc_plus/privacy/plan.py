@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from dipc_plus.privacy.adjacency import Adjacency, coord_distance
-from dipc_plus.semantics.values import freeze_env, values_equal
+from dipc_plus.semantics.values import freeze_env, freeze_value, values_equal
 from dipc_plus.privacy.output_tables import CHAIN_THRESHOLD, ZERO, TableSource
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
@@ -194,9 +194,16 @@ def unit_pairs(unit: Unit, adjacency: Adjacency, claim_pairs=None) -> list:
         return out
     if unit.grid is not None and (not unit.runs or unit.symmetric_grid):
         names = list(unit.inputs)
+        # without symmetric runs, distinct grid values give distinct pairs: no need to hash
+        # every pair to drop repeats (most of the time of listing a large grid's pairs)
+        distinct = not unit.runs and all(len({freeze_value(b) for b in unit.grid[n]}) == len(unit.grid[n])
+                                         for n in names)
         for u in canonical_points(unit):
             for w in _grid_neighbours(u, names, unit.grid, adjacency):
-                add(u, w)
+                if distinct:
+                    out.append((u, w))
+                else:
+                    add(u, w)
         return out
     pts = unit.get_points()
     for u in pts:
