@@ -30,6 +30,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from dipc_plus.commands.merge import without_timing  # noqa: E402
 OUT = ROOT / "experiments" / "bench_engine.md"
 PY = sys.executable
 LIMIT = 60.0
@@ -62,14 +65,6 @@ def snippet(code: str, timeout: float = 600.0) -> dict:
 
 def fmt(seconds) -> str:
     return f"not run (>{LIMIT:.0f} s)" if seconds is None else f"{seconds:.2f}"
-
-
-def without_seconds(value):
-    if isinstance(value, dict):
-        return {k: without_seconds(v) for k, v in value.items() if k != "seconds"}
-    if isinstance(value, list):
-        return [without_seconds(v) for v in value]
-    return value
 
 
 # --------------------------------------------------------------------------- NoisyMax kernel
@@ -174,7 +169,7 @@ def parallel_rows(scheduler: str | None) -> list[str]:
             on_dask = measure(base + ["--executor", "dask", "--scheduler", scheduler, "--jobs", "2"])
             outs.append(on_dask)
             dask_s = f"{on_dask['seconds']:.2f}"
-        same = len({json.dumps(without_seconds(json.loads(o["stdout"])), sort_keys=True) for o in outs}) == 1
+        same = len({json.dumps(without_timing(json.loads(o["stdout"])), sort_keys=True) for o in outs}) == 1
         rows.append(f"| {label} | {one['seconds']:.2f} | {two['seconds']:.2f} | "
                     f"{one['seconds'] / two['seconds']:.2f}x | {dask_s} | {'yes' if same else 'NO'} |")
         print(rows[-1], flush=True)

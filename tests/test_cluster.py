@@ -14,6 +14,7 @@ import subprocess
 import pytest
 
 from dipc_plus.cli import main
+from dipc_plus.commands.merge import without_timing
 
 from dipc_plus.errors import UserError
 from dipc_plus.execution.executor import Executor, Source, run_tasks
@@ -46,15 +47,6 @@ def dipc(*argv):
     return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
 
 
-def without_seconds(value):
-    """JSON minus the wall-clock fields, the only ones allowed to differ between executors."""
-    if isinstance(value, dict):
-        return {k: without_seconds(v) for k, v in value.items() if k != "seconds"}
-    if isinstance(value, list):
-        return [without_seconds(v) for v in value]
-    return value
-
-
 def checked(proc, codes=(0, 1)):
     assert proc.returncode in codes, proc.stderr
     assert "Traceback" not in proc.stderr
@@ -85,7 +77,7 @@ def test_every_executor_gives_the_same_json(check, cluster):
     serial = checked(dipc(*argv, "--jobs", "1"))
     local = checked(dipc(*argv, "--jobs", "2"))
     on_dask = checked(dipc(*argv, "--executor", "dask", "--scheduler", cluster, "--jobs", "2"))
-    assert without_seconds(serial) == without_seconds(local) == without_seconds(on_dask)
+    assert without_timing(serial) == without_timing(local) == without_timing(on_dask)
     assert list(serial) == list(on_dask)
     if check[0] == "privacy-loss":
         assert serial["loss"] and serial["pairs"] > 0
@@ -116,7 +108,7 @@ def test_shards_merge_into_the_unsharded_run(check, n, tmp_path):
         parts.append(str(path))
     merged = dipc("merge", *reversed(parts))          # any order
     assert merged.returncode == whole.returncode, merged.stderr
-    assert without_seconds(json.loads(merged.stdout)) == without_seconds(json.loads(whole.stdout))
+    assert without_timing(json.loads(merged.stdout)) == without_timing(json.loads(whole.stdout))
     assert list(json.loads(merged.stdout)) == list(json.loads(whole.stdout))
 
 
@@ -130,7 +122,7 @@ def test_more_shards_than_pairs_still_merge(tmp_path):
         path.write_text(dipc(*argv, "--shard", f"{i}/{n}").stdout)
         paths.append(str(path))
     merged = checked(dipc("merge", *paths))
-    assert without_seconds(merged) == without_seconds(whole)
+    assert without_timing(merged) == without_timing(whole)
 
 
 def _parts(tmp_path, argv, n, stem="p"):

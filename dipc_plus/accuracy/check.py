@@ -29,7 +29,6 @@ even when it was found at alpha = dd(u).
 from __future__ import annotations
 
 import dataclasses
-import sys
 import time
 from dataclasses import dataclass
 from fractions import Fraction

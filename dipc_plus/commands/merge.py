@@ -151,6 +151,15 @@ def merge_parts(parts: list[tuple[str, dict]]) -> dict:
                     hint="dipc merge joins accuracy and privacy parts")
 
 
+def without_timing(value):
+    """JSON minus its "seconds" fields: what a merged run (or any executor) must reproduce exactly."""
+    if isinstance(value, dict):
+        return {k: without_timing(v) for k, v in value.items() if k != "seconds"}
+    if isinstance(value, list):
+        return [without_timing(v) for v in value]
+    return value
+
+
 def _rebuild(template: dict, values: dict, counterexample, before: str) -> dict:
     """`template`'s keys in order with `values` put in, "part" dropped, and "counterexample" (if any)
     placed before the key `before`, as the unsharded command orders them."""

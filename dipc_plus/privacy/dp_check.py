@@ -18,7 +18,7 @@ list of inputs, the parameters, and the named events for real outputs.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from flint import arb
@@ -179,10 +179,15 @@ class PrivacyResult:
     decisions: int
     seconds: float
     plan: Plan
-    evaluations: int = 0
     markov_chains: int = 0
     part: tuple = (0, 0, 0)     # (start, stop, total) of the items (pairs, whole units) checked
-    tables_used: dict | None = None   # {unit: keys of the output tables used}: `dipc merge` unions them
+    tables_used: dict = field(default_factory=dict)   # {unit: keys of the output tables used}
+
+    @property
+    def evaluations(self) -> int:
+        """The output tables the checked pairs used, each once whichever process made it (the
+        JSON's "distributions"; `dipc merge` unions the parts' tables)."""
+        return sum(len(keys) for keys in self.tables_used.values())
 
     @property
     def verdict(self) -> str:
@@ -288,10 +293,8 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
         if bar is not None:
             bar.close()
     pl = work.plan
-    # distributions: the output tables the checked pairs needed, counted once whichever process made them
     return PrivacyResult(claim, cex is None, cex, pairs, obligations, decisions, time.perf_counter() - t0, pl,
-                         sum(len(keys) for keys in used.values()), sum(u.source.markov_chains for u in pl.units),
-                         covered, used)
+                         sum(u.source.markov_chains for u in pl.units), covered, used)
 
 
 def _check_by_obligations(work: "DPWork", source, executor, shard, progress: bool, t0: float) -> PrivacyResult:
@@ -366,8 +369,7 @@ def _check_by_obligations(work: "DPWork", source, executor, shard, progress: boo
             pl.units[k].source.cache.setdefault(pl.units[k].table_key(x), tables[(k, pl.units[k].table_key(x))])
         cex = _failure_counterexample(work, *failure)
     return PrivacyResult(claim, cex is None, cex, pairs, obligations, decisions, time.perf_counter() - t0, pl,
-                         sum(len(keys) for keys in used.values()), sum(u.source.markov_chains for u in pl.units),
-                         (a, b, total), used)
+                         sum(u.source.markov_chains for u in pl.units), (a, b, total), used)
 
 
 def output_tables_task(source, task) -> list:

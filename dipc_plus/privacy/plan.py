@@ -276,12 +276,11 @@ class PairWork:
     def __init__(self, claim, pl: Plan, whole=lambda unit: False):
         self.claim, self.plan = claim, pl
         self.pairs = [None if whole(unit) else unit_pairs(unit, claim.adjacency) for unit in pl.units]
+        self._items = [it for k, pairs in enumerate(self.pairs)
+                       for it in ([(k, None)] if pairs is None else [(k, i) for i in range(len(pairs))])]
 
     def items(self) -> list[tuple[int, int | None]]:
-        out = []
-        for k, pairs in enumerate(self.pairs):
-            out += [(k, None)] if pairs is None else [(k, i) for i in range(len(pairs))]
-        return out
+        return self._items
 
     def shard_range(self, shard) -> tuple[int, int, int]:
         """(start, stop, total): the items of part i of n (`shard`), or all of them for None."""
