@@ -1,7 +1,9 @@
 """The `dipc` command: one sub-command module per job, under dipc_plus.commands.
 
-Each module in `COMMANDS` defines ``register(subparsers)`` which adds its parser and
-sets ``func`` (a callable taking the parsed args and returning an exit code).
+Each command module listed in `dipc_plus.commands.COMMANDS` defines ``register(parser)``,
+which adds its arguments and sets ``func`` (a callable taking the parsed args and
+returning an exit code).  Only the module of the command being run is imported;
+the others appear in `dipc --help` from their summary alone, so start-up stays short.
 This module adds what every command shares: the time and memory guard
 (``--timeout``, ``--max-memory``, run by `execution.guard`), size limits
 (``--limit NAME=N``), the ``--jobs`` cap, the refusal of outputs that name an
@@ -19,15 +21,11 @@ import json
 import os
 import sys
 import tempfile
-import traceback
 
 from dipc_plus import __version__
 from dipc_plus.errors import UserError
+from dipc_plus.commands import COMMANDS, command_named
 from dipc_plus.execution import files, guard, ledger, limits
-from dipc_plus.execution.executor import available_cores
-
-# Sub-command modules, in the order `dipc --help` lists them.
-COMMANDS = ["show", "simulate", "prob", "dtmc", "accuracy", "sweep", "plot", "privacy", "privacy_loss", "merge"]
 
 EXIT_INTERNAL = 3
 EXIT_BROKEN_PIPE = 141
@@ -63,9 +61,17 @@ def _add_guard_arguments(parser) -> None:
     group.add_argument("--limit", action="append", default=[], metavar="NAME=N", help=LIMITS_HELP)
 
 
-@functools.lru_cache(maxsize=1)
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of every command (built once per process; parse_args leaves it unchanged)."""
+ALL = "all"
+
+
+@functools.lru_cache(maxsize=None)
+def build_parser(command: str | None = ALL) -> argparse.ArgumentParser:
+    """The parser of `command` (a name), of every command (ALL), or of none (None).
+
+    Every command is listed either way; a command not asked for gets a parser with
+    its summary only, so its module is not imported.  Built once per process and
+    argument (parse_args leaves it unchanged).
+    """
     parser = _Parser(
         prog="dipc",
         description="Decide accuracy and privacy claims of DiPWhile+ programs exactly, for every epsilon.",
@@ -74,11 +80,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"dipc {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMANDS:
-        importlib.import_module(f"dipc_plus.commands.{name}").register(sub)
-    for command_parser in {id(p): p for p in sub.choices.values()}.values():  # aliases share a parser
-        _add_guard_arguments(command_parser)
+    for entry in COMMANDS:
+        command_parser = sub.add_parser(entry.name, aliases=list(entry.aliases), help=entry.summary,
+                                        formatter_class=argparse.RawDescriptionHelpFormatter)
+        if command in (ALL, entry.name):
+            importlib.import_module(f"dipc_plus.commands.{entry.module}").register(command_parser)
+            _add_guard_arguments(command_parser)
     return parser
+
+
+def _command_in(argv: list[str]) -> str | None:
+    """The command argv names: its first word (`dipc` itself takes no option with a value)."""
+    word = next((a for a in argv if not a.startswith("-")), None)
+    entry = command_named(word) if word is not None else None
+    return entry.name if entry else None
 
 
 def _error_object(err: UserError, code: int) -> dict:
@@ -100,6 +115,7 @@ def _report(err: UserError, code: int, as_json: bool) -> int:
 
 def _internal_error(exc: BaseException, as_json: bool) -> int:
     """A bug of ours: one line, the traceback in a file, exit 3 (never 1, which means refuted)."""
+    import traceback   # only here: a bug of ours is rare, and importing it costs every start-up ~10 ms
     try:
         fd, path = tempfile.mkstemp(prefix="dipc-internal-error-", suffix=".txt")
         with os.fdopen(fd, "w") as fh:
@@ -152,6 +168,7 @@ def _cap_jobs(args) -> None:
     jobs = getattr(args, "jobs", None)
     if not isinstance(jobs, int):
         return
+    from dipc_plus.execution.executor import available_cores   # imports FLINT: only for commands that run work
     if getattr(args, "executor", "local") == "dask":   # the cluster's workers, not this machine's cores
         args.jobs = jobs if jobs > 0 else available_cores()
         return
@@ -209,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     as_json = "--json" in argv
     _Parser.json_errors = as_json
     try:
-        parser = build_parser()
+        parser = build_parser(_command_in(argv))
         args = parser.parse_args(argv)
     finally:
         _Parser.json_errors = False

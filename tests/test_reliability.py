@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from dipc_plus import cli
+from dipc_plus.commands import Command
 from dipc_plus.execution import guard
 from dipc_plus.execution.files import atomic_path, write_text
 
@@ -361,9 +362,9 @@ def test_internal_error_is_exit_3_with_details(monkeypatch):
 
     def broken(args):
         raise CertificationError("could not certify")
-    parser = cli.build_parser()
-    sub = next(a for a in parser._actions if isinstance(a, __import__("argparse")._SubParsersAction))
     for name in ("show", "accuracy"):
+        parser = cli.build_parser(name)   # the parser main() uses for that command
+        sub = next(a for a in parser._actions if isinstance(a, __import__("argparse")._SubParsersAction))
         monkeypatch.setattr(sub.choices[name], "_defaults", {**sub.choices[name]._defaults, "func": broken})
     code, out, err = run(["show", ROOT / "programs/sparse.dip"])
     assert code == cli.EXIT_INTERNAL and len(err.strip().splitlines()) == 1
@@ -382,7 +383,7 @@ def test_version():
 
 
 def test_a_command_module_that_fails_to_import_is_not_skipped(monkeypatch):
-    monkeypatch.setattr(cli, "COMMANDS", cli.COMMANDS + ["no_such_command"])
+    monkeypatch.setattr(cli, "COMMANDS", cli.COMMANDS + [Command("gone", "no_such_command", "a module that is not there")])
     cli.build_parser.cache_clear()
     try:
         with pytest.raises(ModuleNotFoundError):

@@ -17,8 +17,6 @@ overrides parameters of both.
 """
 from __future__ import annotations
 
-import argparse
-
 from dipc_plus.accuracy.check import AccuracyResult, env_text, fmt_q, report_lines
 from dipc_plus.commands.common import (add_accuracy_arguments, add_strict_argument, check_kappa, executor_from,
                                        exit_status, load_accuracy, parse_shard, part_json, print_json, strict_json,
@@ -45,15 +43,11 @@ conventions:
 """
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "accuracy",
-        help="decide an accuracy claim for every eps: verified, or a re-checked counterexample",
-        description="Decide an (alpha, beta, gamma)-accuracy claim (theories/*.toml) for every eps in its "
-                    "interval, at one input or at every input of the claim.",
-        epilog=EXAMPLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def register(parser) -> None:
+    """Fill in the parser cli.py made from this command's entry in COMMANDS."""
+    parser.description = ("Decide an (alpha, beta, gamma)-accuracy claim (theories/*.toml) for every eps in its "
+                          "interval, at one input or at every input of the claim.")
+    parser.epilog = EXAMPLE
     add_accuracy_arguments(parser)
     parser.add_argument("--kappa", type=int, default=1, metavar="K",
                         help="check the claim with beta/K instead of beta (default 1)")

@@ -9,7 +9,6 @@ decimals instead).
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
@@ -37,15 +36,11 @@ examples:
 """
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "dtmc",
-        help="export the parametric Markov chain of a program at one input (DOT or PRISM)",
-        description="Build the parametric Markov chain of PROGRAM at one input and write it as Graphviz DOT "
-                    "or as a PRISM dtmc.",
-        epilog=EXAMPLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def register(parser) -> None:
+    """Fill in the parser cli.py made from this command's entry in COMMANDS."""
+    parser.description = ("Build the parametric Markov chain of PROGRAM at one input and write it as Graphviz DOT "
+                          "or as a PRISM dtmc.")
+    parser.epilog = EXAMPLE
     add_program_input_arguments(parser)
     parser.add_argument("--format", choices=("dot", "prism"), default="dot", help="output format (default dot)")
     parser.add_argument("--full", action="store_true",

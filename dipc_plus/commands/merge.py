@@ -18,7 +18,6 @@ cannot be merged.
 """
 from __future__ import annotations
 
-import argparse
 import json
 
 from dipc_plus.commands.common import STRICT_EXIT, strict_reason_text
@@ -46,15 +45,11 @@ _PER_PART = {"verdict", "vacuous", "seconds", "counterexample", "reports", "stri
              *_PRIVACY_SUMS, *_ACCURACY_SUMS}
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "merge",
-        help="join the --shard I/N parts of an accuracy or privacy run into its verdict",
-        description="Join the JSON parts printed by `dipc accuracy|privacy ... --json --shard I/N` into the JSON "
-                    "the unsharded run prints: the first counterexample in input order, the counts summed.",
-        epilog=EXAMPLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def register(parser) -> None:
+    """Fill in the parser cli.py made from this command's entry in COMMANDS."""
+    parser.description = ("Join the JSON parts printed by `dipc accuracy|privacy ... --json --shard I/N` into the JSON "
+                          "the unsharded run prints: the first counterexample in input order, the counts summed.")
+    parser.epilog = EXAMPLE
     parser.add_argument("parts", nargs="+", metavar="PART", help="the JSON outputs of the N parts (any order)")
     parser.add_argument("--text", action="store_true", help="print a short text summary instead of JSON")
     parser.add_argument("--strict", action="store_true",

@@ -9,7 +9,6 @@ there (the figure is written either way), 2 on a usage or input error.
 """
 from __future__ import annotations
 
-import argparse
 import os
 
 from dipc_plus.errors import UserError
@@ -24,14 +23,10 @@ example:
 """
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "plot",
-        help="draw P[error] against eps beside beta at one input, counterexample marked",
-        description="Draw P[error] against eps beside the claimed beta at one input (matplotlib).",
-        epilog=EXAMPLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def register(parser) -> None:
+    """Fill in the parser cli.py made from this command's entry in COMMANDS."""
+    parser.description = "Draw P[error] against eps beside the claimed beta at one input (matplotlib)."
+    parser.epilog = EXAMPLE
     add_accuracy_arguments(parser)
     parser.add_argument("-o", "--output", required=True, metavar="FILE",
                         help="the figure to write (.png, .pdf or .svg)")

@@ -12,8 +12,6 @@ neighbouring inputs) or only on named events of real outputs.
 """
 from __future__ import annotations
 
-import argparse
-
 import os
 import sys
 
@@ -41,15 +39,11 @@ exit codes: 0 verified (on the printed scope), 1 refuted, 2 usage/input error or
 """
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "privacy",
-        help="decide a differential-privacy or Pufferfish claim for every eps: verified or a counterexample",
-        description="Decide the [privacy] claim of a claim file (theories/*.toml) exactly: every adjacent pair "
-                    "of inputs, every output and every eps of the claim's interval.",
-        epilog=EXAMPLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def register(parser) -> None:
+    """Fill in the parser cli.py made from this command's entry in COMMANDS."""
+    parser.description = ("Decide the [privacy] claim of a claim file (theories/*.toml) exactly: every adjacent pair "
+                          "of inputs, every output and every eps of the claim's interval.")
+    parser.epilog = EXAMPLE
     add_privacy_arguments(parser, execution=True)
     parser.add_argument("--json", action="store_true", help="print one JSON object (schema: docs/claims.md)")
     add_strict_argument(parser)

@@ -11,7 +11,6 @@ adversary's success and advantage for each scenario.
 """
 from __future__ import annotations
 
-import argparse
 import os
 
 from dipc_plus.errors import UserError
@@ -31,16 +30,11 @@ examples:
 """
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "privacy-loss",
-        aliases=["privacy_loss"],
-        help="the exact tight privacy loss L(eps) and sup L(eps)/eps, with the attaining pair and output",
-        description="Compute the tight privacy loss of PROGRAM over the neighbouring inputs of CLAIM's [privacy] "
-                    "table, exactly, as closed forms in eps.",
-        epilog=EXAMPLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def register(parser) -> None:
+    """Fill in the parser cli.py made from this command's entry in COMMANDS."""
+    parser.description = ("Compute the tight privacy loss of PROGRAM over the neighbouring inputs of CLAIM's [privacy] "
+                          "table, exactly, as closed forms in eps.")
+    parser.epilog = EXAMPLE
     add_privacy_arguments(parser, execution=True, shard=False)   # the envelope needs every ratio: no parts
     parser.add_argument("--plot", metavar="FILE", help="also plot L(eps) and the claimed budget to FILE (.png/.pdf)")
     parser.add_argument("--attack", action="store_true",

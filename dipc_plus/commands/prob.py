@@ -7,7 +7,6 @@ The last line confirms that the probabilities add up to 1 as an identity in eps.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from fractions import Fraction
@@ -37,15 +36,11 @@ example:
 """
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "prob",
-        help="exact probability of every output at one input, as a closed form in eps",
-        description="Build the parametric Markov chain of PROGRAM at one input and print the exact "
-                    "probability of each output, for every eps at once.",
-        epilog=EXAMPLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def register(parser) -> None:
+    """Fill in the parser cli.py made from this command's entry in COMMANDS."""
+    parser.description = ("Build the parametric Markov chain of PROGRAM at one input and print the exact "
+                          "probability of each output, for every eps at once.")
+    parser.epilog = EXAMPLE
     add_program_input_arguments(parser)
     parser.add_argument("--events", nargs="+", metavar="EVENT",
                         help="print P[output in EVENT] instead of the outcomes, e.g. --events \"x<=0\" \"0<x<=2\" "

@@ -6,8 +6,6 @@ output is itself a valid .dip program.
 """
 from __future__ import annotations
 
-import argparse
-
 from dipc_plus.semantics import inputs as inputs_mod
 
 EXAMPLE = """\
@@ -20,15 +18,11 @@ example:
 """
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "show",
-        help="check a program and print it desugared (loops unrolled, arrays flattened, sugar expanded)",
-        description="Parse and check PROGRAM, then print it as the back ends see it: parameters substituted, "
-                    "for loops unrolled, arrays flattened, sugar expanded.  The output is a valid .dip program.",
-        epilog=EXAMPLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def register(parser) -> None:
+    """Fill in the parser cli.py made from this command's entry in COMMANDS."""
+    parser.description = ("Parse and check PROGRAM, then print it as the back ends see it: parameters substituted, "
+                          "for loops unrolled, arrays flattened, sugar expanded.  The output is a valid .dip program.")
+    parser.epilog = EXAMPLE
     parser.add_argument("program", metavar="PROGRAM", help="a .dip file")
     parser.add_argument("--set", action="append", metavar="NAME=VALUE",
                         help="override a parameter, e.g. --set m=4 (repeat for each)")

@@ -6,7 +6,6 @@ eye (or by a test) against it.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from fractions import Fraction
@@ -45,15 +44,11 @@ example:
 """
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "simulate",
-        help="run a program many times at one eps and report output frequencies with confidence intervals",
-        description="Run PROGRAM N times at a concrete eps on one input (a vectorised Monte Carlo sampler) and "
-                    "report each observed output with its frequency and a Wilson confidence interval.",
-        epilog=EXAMPLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def register(parser) -> None:
+    """Fill in the parser cli.py made from this command's entry in COMMANDS."""
+    parser.description = ("Run PROGRAM N times at a concrete eps on one input (a vectorised Monte Carlo sampler) and "
+                          "report each observed output with its frequency and a Wilson confidence interval.")
+    parser.epilog = EXAMPLE
     parser.add_argument("program", metavar="PROGRAM", help="a .dip file")
     parser.add_argument("--input", action="append", metavar="NAME=VALUE",
                         help="an input value, e.g. --input q=[-1,0,0] (repeat for each input)")

@@ -13,8 +13,6 @@ parameters).
 """
 from __future__ import annotations
 
-import argparse
-
 from dipc_plus.errors import UserError
 from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, sweep, sweep_text
 from dipc_plus.commands.common import (add_accuracy_arguments, add_strict_argument, executor_from, exit_status,
@@ -29,15 +27,11 @@ examples:
 """
 
 
-def register(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "sweep",
-        help="largest kappa with beta/kappa still valid, and the exact best constant kappa*",
-        description="Find the largest integer kappa such that the accuracy claim holds with beta/kappa, "
-                    "a counterexample for kappa + 1, and kappa* = inf beta/P[error] exactly.",
-        epilog=EXAMPLE,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+def register(parser) -> None:
+    """Fill in the parser cli.py made from this command's entry in COMMANDS."""
+    parser.description = ("Find the largest integer kappa such that the accuracy claim holds with beta/kappa, "
+                          "a counterexample for kappa + 1, and kappa* = inf beta/P[error] exactly.")
+    parser.epilog = EXAMPLE
     add_accuracy_arguments(parser, shard=False)   # kappa* is a minimum over every input: no parts
     parser.add_argument("--kappa-max", type=int, default=DEFAULT_KAPPA_MAX, metavar="N",
                         help=f"report at most N as the best kappa (default {DEFAULT_KAPPA_MAX})")
