@@ -680,7 +680,7 @@ class AccuracyChecker:
         checked to its JSON or text lines and its counts (`InputSummary`, `Tally`), and nothing
         about it stays cached: the run's memory does not grow with the number of inputs, and the
         workers, not this process, print the closed forms."""
-        from dipc_plus.execution.executor import Executor, Source, chunks, run_tasks
+        from dipc_plus.execution.executor import Executor, Source, run_tasks, shrinking_ranges
         from dipc_plus.execution.progress import progress_bar
         given = points
         points = list(self.claim.points if points is None else points)
@@ -689,8 +689,9 @@ class AccuracyChecker:
         source = self.source if self.source is not None else Source(None, (), (), key=f"checker-{id(self)}")
         source.seed(self)
         # in this process one input per task (the ledger and the bar move with each input);
-        # in workers a few contiguous ranges per worker (neighbours share cache entries)
-        ranges = chunks(len(points), 4 * executor.jobs if executor.parallel else len(points))
+        # in workers contiguous ranges, long then shrinking (neighbours share cache entries)
+        ranges = (shrinking_ranges(len(points), executor.jobs) if executor.parallel
+                  else [(i, i + 1) for i in range(len(points))])
         tasks = [(points[a:b], kappa, stop_at_first, summarize) for a, b in ranges]
         reports: list[InputReport] = []
         tally = Tally() if summarize is not None else None

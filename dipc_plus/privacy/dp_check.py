@@ -308,47 +308,59 @@ def _check_by_obligations(work: "DPWork", source, executor, shard, progress: boo
     claim, pl = work.claim, work.plan
     a, b, total = work.shard_range(shard)
     parts = 4 * executor.jobs
-    # each pair with the keys of its two output tables (symmetric inputs share a table)
+    # each pair with the numbers of its two output tables (symmetric inputs share a table); a
+    # table key (a tuple of exact input values) is hashed once here, then known by its number
     walk = []
-    needed: dict = {}                    # unit -> {table key: an input with that table}
+    number: dict = {}                    # (unit, table key) -> its number
+    first: list = []                     # number -> (unit, table key, an input with that table)
     for k, i in work.items()[a:b]:
         u, w = work.pairs[k][i]
         unit = pl.units[k]
-        ku, kw = unit.table_key(u), unit.table_key(w)
-        walk.append((k, u, w, ku, kw))
-        for key, x in ((ku, u), (kw, w)):
-            needed.setdefault(k, {}).setdefault(key, x)
-    table_tasks = [(k, list(by_key)[c:d], list(by_key.values())[c:d]) for k, by_key in needed.items()
-                   for c, d in chunks(len(by_key), parts)]
+        ends = []
+        for x in (u, w):
+            key = unit.table_key(x)
+            j = number.setdefault((k, key), len(first))
+            if j == len(first):
+                first.append((k, key, x))
+            ends.append(j)
+        walk.append((k, u, w, ends[0], ends[1]))
+    by_unit: dict = {}
+    for j, (k, _, _) in enumerate(first):
+        by_unit.setdefault(k, []).append(j)
+    table_tasks = [(k, js[c:d]) for k, js in by_unit.items() for c, d in chunks(len(js), parts)]
     bar = progress_bar(len(walk), "privacy", "pair") if progress else None
-    tables: dict = {}
-    # one object per distinct closed form: tables come back as copies, and looking up an equal but
-    # distinct copy compares it term by term, while the same object is found by identity
-    interned: dict = {}
-    tasks = [(k, xs) for k, _, xs in table_tasks]
-    for (k, keys, _), got in zip(table_tasks, run_tasks(output_tables_task, source, tasks, executor=executor)):
-        for key, table in zip(keys, got):
-            tables[(k, key)] = {v: interned.setdefault(p, p) for v, p in table.items()}
-    distinct: dict = {}
-    for k, u, w, ku, kw in walk:
-        P, Q = tables[(k, ku)], tables[(k, kw)]
+    tables: list = [None] * len(first)
+    # one object per distinct closed form (tables come back as copies): from here on a closed
+    # form is known by its id, so the obligations below are found without hashing closed forms
+    interned: dict = {ZERO: ZERO}
+    tasks = [(k, [first[j][2] for j in js]) for k, js in table_tasks]
+    for (k, js), got in zip(table_tasks, run_tasks(output_tables_task, source, tasks, executor=executor)):
+        for j, table in zip(js, got):
+            tables[j] = {v: interned.setdefault(p, p) for v, p in table.items()}
+    distinct: dict = {}                  # (id(p), id(p')) -> (p, p'), then its Obligation
+    for k, u, w, ju, jw in walk:
+        P, Q = tables[ju], tables[jw]
         for v in output_keys(P, Q):
-            distinct.setdefault((P.get(v, ZERO), Q.get(v, ZERO)))
-    keys = list(distinct)
-    ob_tasks = [keys[c:d] for c, d in chunks(len(keys), parts)]
-    for task, got in zip(ob_tasks, run_tasks(decide_task, source, ob_tasks, executor=executor)):
-        distinct.update(zip(task, got))
+            p, q = P.get(v, ZERO), Q.get(v, ZERO)
+            distinct.setdefault((id(p), id(q)), (p, q))
+    # dealt out like cards, not cut into ranges: the costly obligations come in runs (the first
+    # pairs' tables), and one range holding a run left the other worker idle for seconds
+    ids, closed_forms = list(distinct), list(distinct.values())
+    hands = min(parts, len(ids))
+    ob_tasks = [closed_forms[j::hands] for j in range(hands)]
+    for j, got in enumerate(run_tasks(decide_task, source, ob_tasks, executor=executor)):
+        distinct.update(zip(ids[j::hands], got))
     pairs = obligations = decisions = 0
-    used: dict = {}
+    seen = bytearray(len(first))         # the tables the pairs walked so far used
     failure = None
     try:
-        for k, u, w, ku, kw in walk:
+        for k, u, w, ju, jw in walk:
             pairs += 1
-            used.setdefault(k, set()).update((ku, kw))
-            P, Q = tables[(k, ku)], tables[(k, kw)]
+            seen[ju] = seen[jw] = 1
+            P, Q = tables[ju], tables[jw]
             for v in output_keys(P, Q):
                 obligations += 1
-                ob = distinct[(P.get(v, ZERO), Q.get(v, ZERO))]
+                ob = distinct[(id(P.get(v, ZERO)), id(Q.get(v, ZERO)))]
                 decisions += ob.how == "decided"
                 if not ob.holds:
                     failure = (k, ("output", u, w, v, ob.witness))
@@ -362,11 +374,16 @@ def _check_by_obligations(work: "DPWork", source, executor, shard, progress: boo
     finally:
         if bar is not None:
             bar.close()
+    used: dict = {}
+    for j in (j for j, flag in enumerate(seen) if flag):
+        k, key, _ = first[j]
+        used.setdefault(k, set()).add(key)
     cex = None
     if failure is not None:     # the counterexample is rebuilt and re-checked here, from the same tables
         k, (_, u, w, _, _) = failure
         for x in (u, w):
-            pl.units[k].source.cache.setdefault(pl.units[k].table_key(x), tables[(k, pl.units[k].table_key(x))])
+            key = pl.units[k].table_key(x)
+            pl.units[k].source.cache.setdefault(key, tables[number[(k, key)]])
         cex = _failure_counterexample(work, *failure)
     return PrivacyResult(claim, cex is None, cex, pairs, obligations, decisions, time.perf_counter() - t0, pl,
                          sum(u.source.markov_chains for u in pl.units), (a, b, total), used)
