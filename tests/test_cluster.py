@@ -63,6 +63,9 @@ CHECKS = [
     ("privacy-loss", "theories/noisy_min_privacy.toml", ()),              # the exact loss envelope
     ("accuracy", "theories/sparse.toml", ("--set", "m=3", "--set", "c=1", "--dd-over", "grid")),  # refuted
     ("sweep", "theories/sparse.toml", ("--set", "m=3", "--set", "c=1", "--dd-over", "grid")),     # refuted
+    ("privacy", "theories/truncated_geometric_pufferfish.toml", ()),          # Pufferfish, verified
+    ("privacy", "theories/truncated_geometric_count_pufferfish.toml", ()),    # Pufferfish, refuted
+    ("privacy-loss", "theories/truncated_geometric_pufferfish.toml", ()),     # Pufferfish likelihood ratios
 ]
 
 
@@ -79,11 +82,13 @@ def test_every_executor_gives_the_same_json(check, cluster):
     on_dask = checked(dipc(*argv, "--executor", "dask", "--scheduler", cluster, "--jobs", "2"))
     assert without_timing(serial) == without_timing(local) == without_timing(on_dask)
     assert list(serial) == list(on_dask)
-    if check[0] == "privacy-loss":
+    if check[0] == "privacy-loss" and "pufferfish" in check[1]:
+        assert len(serial["rows"]) == 6 and serial["worst"]["loss"].startswith("ln(2)")
+    elif check[0] == "privacy-loss":
         assert serial["loss"] and serial["pairs"] > 0
     elif "grid" in check[2]:                 # counterexamples made in workers travel back
         assert serial["verdict"] == "refuted"
-    elif "svt_lyu_alg4" in check[1]:
+    elif "svt_lyu_alg4" in check[1] or "count_pufferfish" in check[1]:
         assert serial["verdict"] == "refuted" and "counterexample" in serial
     else:
         assert serial["verdict"] == "verified"

@@ -16,8 +16,8 @@ import os
 import sys
 
 from dipc_plus.commands.common import (add_privacy_arguments, add_strict_argument, certified_or_exit_2, executor_from,
-                                       exit_status, load_privacy, parse_shard, part_json, print_json, strict_json,
-                                       strict_line, worker_source)
+                                       exit_status, load_privacy, parse_shard, part_json, print_json,
+                                       pufferfish_source, strict_json, strict_line, worker_source)
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.inputs import parse_params
 
@@ -71,10 +71,8 @@ def run(args) -> int:
     with certified_or_exit_2():
         if claim.kind == "pufferfish":
             from dipc_plus.privacy.pufferfish import check_pufferfish
-            if executor.parallel:
-                print(f"note: a Pufferfish claim is checked in this process ({executor.describe()} not used): its "
-                      "obligations share the secrets' sums, and the bundled ones take about a second", file=sys.stderr)
-            result = check_pufferfish(claim)
+            result = check_pufferfish(claim, executor=executor, source=pufferfish_source(args, claim),
+                                      progress=progress)
         else:
             from dipc_plus.privacy.dp_check import build_dp_work, check_dp
             source = worker_source(build_dp_work, (os.path.abspath(claim.file), tuple(parse_params(args.set).items()),

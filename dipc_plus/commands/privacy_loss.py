@@ -16,7 +16,7 @@ import os
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import atomic_path
 from dipc_plus.commands.common import (add_privacy_arguments, certified_or_exit_2, executor_from, input_files,
-                                       load_privacy, print_json, worker_source)
+                                       load_privacy, print_json, pufferfish_source, worker_source)
 from dipc_plus.semantics.inputs import parse_params
 
 EXAMPLE = """\
@@ -73,7 +73,8 @@ def run(args) -> int:
 def _pufferfish(args, claim) -> int:
     from dipc_plus.privacy.pufferfish_loss import pufferfish_loss
     with certified_or_exit_2():
-        result = pufferfish_loss(claim)
+        result = pufferfish_loss(claim, executor=executor_from(args), source=pufferfish_source(args, claim),
+                                 progress=not args.no_progress and not args.json)
     attack = None
     if args.attack:
         from dipc_plus.privacy.attack import scenario_attacks

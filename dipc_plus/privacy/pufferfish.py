@@ -51,13 +51,13 @@ from dipc_plus.privacy.param_poly import is_zero_value, poly_add, poly_eval, pol
 
 class Values:
     """Arithmetic on the claim's values: rationals at eps = ln r / for eps-independent
-    programs, exact ExpFracs on an eps interval."""
+    programs, exact ExpFracs on an eps interval.  `constant`: every output probability
+    of the tables is a constant (the mechanism does not depend on eps)."""
 
-    def __init__(self, claim: PufferfishClaim, tables: dict):
+    def __init__(self, claim: PufferfishClaim, constant: bool):
         self.claim = claim
         self.point = claim.eps.log_of
-        self.rational = self.point is not None or all(
-            constant_value(p) is not None for T in tables.values() for p in T.values()) and claim.budget.k == 0
+        self.rational = self.point is not None or constant and claim.budget.k == 0
         if self.point is not None:
             self.E = claim.budget.exp_at_log(self.point)
             if self.E is None:
@@ -191,22 +191,84 @@ def pufferfish_scope(c: PufferfishClaim) -> Scope:
 # --------------------------------------------------------------------------- the check
 
 
-class PufferfishSetup:
-    """Output tables of every input in the scenarios' supports, and the secrets' sums."""
+def input_key(u: dict) -> tuple:
+    return tuple(sorted((k, repr(v)) for k, v in u.items()))
+
+
+class PufferfishWork:
+    """What every task of a Pufferfish check needs: the claim, the inputs of the scenarios'
+    supports and a source of their output tables (a worker rebuilds it once:
+    `build_pufferfish_work`)."""
 
     def __init__(self, claim: PufferfishClaim):
         self.claim = claim
-        self.params = list(claim.parameters)
-        inputs = {}
+        inputs: dict = {}
         for sc in claim.scenarios:
             for u, _ in sc.support:
-                inputs[tuple(sorted((k, repr(v)) for k, v in u.items()))] = u
-        src = TableSource(claim.program, claim.events, use_chain=True, expected=len(inputs))
-        self.tables = {k: src(u) for k, u in inputs.items()}
-        self.values = Values(claim, self.tables)
+                inputs[input_key(u)] = u
+        self.inputs = inputs
+        self.source = TableSource(claim.program, claim.events, use_chain=True, expected=len(inputs))
+        self.box = [claim.parameter_ranges[p] for p in claim.parameters]
+        self._values: dict = {}
+
+    def values(self, constant: bool) -> Values:
+        if constant not in self._values:
+            self._values[constant] = Values(self.claim, constant)
+        return self._values[constant]
+
+
+def build_pufferfish_work(claim_path: str, params: tuple) -> PufferfishWork:
+    """The Pufferfish check a worker rebuilds from the claim file (`execution.executor.Source`)."""
+    from dipc_plus.privacy.claim_reader import load_privacy_claim
+    return PufferfishWork(load_privacy_claim(claim_path, dict(params)))
+
+
+def pufferfish_tables_task(source, keys: list) -> list:
+    """One task: the output tables of some inputs of the scenarios' supports."""
+    work = source.get()
+    return [work.source(work.inputs[k]) for k in keys]
+
+
+def pufferfish_decide_task(source, task) -> list:
+    """One task: the outcomes (`_decide_poly`) of some obligations G >= 0."""
+    constant, polys = task
+    work = source.get()
+    return [_decide_poly(G, work.claim, work.values(constant), work.box) for G in polys]
+
+
+class PufferfishSetup:
+    """Output tables of every input in the scenarios' supports, and the secrets' sums.  The tables
+    are computed by `executor` (`source` says how its workers rebuild the claim)."""
+
+    def __init__(self, claim: PufferfishClaim, executor=None, source=None, progress: bool = False):
+        from dipc_plus.execution.executor import SERIAL, Source, chunks, run_tasks
+        from dipc_plus.execution.progress import progress_bar
+        self.claim = claim
+        self.params = list(claim.parameters)
+        self.executor = executor if executor is not None else SERIAL
+        self.source = source if source is not None else Source(None, (), (), key=f"pufferfish-{id(claim)}")
+        work = PufferfishWork(claim)
+        self.source.seed(work)
+        self.work = work
+        keys = list(work.inputs)
+        ranges = (chunks(len(keys), 4 * self.executor.jobs) if self.executor.parallel
+                  else [(i, i + 1) for i in range(len(keys))])
+        bar = progress_bar(len(keys), "Pufferfish tables", "input") if progress else None
+        done = None if bar is None else (lambda i, part: bar.update(len(part)))
+        self.tables: dict = {}
+        try:
+            for (a, b), got in zip(ranges, run_tasks(pufferfish_tables_task, self.source,
+                                                     [keys[a:b] for a, b in ranges], executor=self.executor,
+                                                     done=done)):
+                self.tables.update(zip(keys[a:b], got))
+        finally:
+            if bar is not None:
+                bar.close()
+        self.constant = all(constant_value(p) is not None for T in self.tables.values() for p in T.values())
+        self.values = work.values(self.constant)
 
     def table(self, u) -> dict:
-        return self.tables[tuple(sorted((k, repr(v)) for k, v in u.items()))]
+        return self.tables[input_key(u)]
 
     def secret_sums(self, scenario, secret):
         """(B_s: weight polynomial, {output: A_s(w) polynomial with value coefficients})."""
@@ -225,20 +287,23 @@ class PufferfishSetup:
         return B, A
 
 
-def check_pufferfish(claim: PufferfishClaim) -> PufferfishResult:
+def check_pufferfish(claim: PufferfishClaim, executor=None, source=None, progress: bool = False) -> PufferfishResult:
+    """Every obligation G >= 0 in order (scenario, pair in both directions, output), up to the
+    first failure.  With a parallel `executor` the tables and then every obligation are decided
+    on workers, and the walk in order here finds the same first failure and counts the same."""
+    from dipc_plus.execution.executor import run_tasks
     t0 = time.perf_counter()
-    st = PufferfishSetup(claim)
-    notes = []
-    obligations = 0
-    box = [claim.parameter_ranges[p] for p in st.params]
-    for sc in claim.scenarios:
+    box = [claim.parameter_ranges[p] for p in claim.parameters]
+    for sc in claim.scenarios:      # a malformed prior is an error whatever else the claim says
         for wpoly in (w for _, w in sc.support):
             if not nonneg_on_box(wpoly, box):
                 raise UserError(f"scenario '{sc.name}': a prior weight may be negative on the parameter ranges",
                                 file=claim.file, hint="weights must be probabilities (>= 0) for every parameter value")
-        sums = {}
-        for s in claim.secrets:
-            sums[s] = st.secret_sums(sc, s)
+    st = PufferfishSetup(claim, executor, source, progress)
+    notes = []
+    todo = []                       # (scenario, si, sj, output key, the sums, G) in the order of the claim
+    for sc in claim.scenarios:
+        sums = {s: st.secret_sums(sc, s) for s in claim.secrets}
         for a, b in claim.pairs:
             for si, sj in ((a, b), (b, a)):
                 Bi, Ai = sums[si]
@@ -247,23 +312,27 @@ def check_pufferfish(claim: PufferfishClaim) -> PufferfishResult:
                     notes.append(f"scenario '{sc.name}': secret '{si if not Bi else sj}' has prior probability 0; "
                                  f"the pair ({si}, {sj}) is not constrained")
                     continue
-                keys = list(Ai) + [k for k in Aj if k not in Ai]
-                for key in keys:
-                    obligations += 1
+                for key in list(Ai) + [k for k in Aj if k not in Ai]:
                     G = poly_add(poly_mul(poly_scale(Aj.get(key, {}), st.values.E), Bi),
                                  poly_scale(poly_mul(Ai.get(key, {}), Bj), Fraction(-1)))
-                    bad = _decide_poly(G, st, box)
-                    if bad is not None:
-                        point, eps = bad
-                        cex = _counterexample(claim, st, sc, si, sj, key, Ai, Bi, Aj, Bj, point, eps)
-                        return PufferfishResult(claim, False, cex, obligations, time.perf_counter() - t0, notes)
-    return PufferfishResult(claim, True, None, obligations, time.perf_counter() - t0, notes)
+                    todo.append((sc, si, sj, key, (Ai, Bi, Aj, Bj), G))
+    outcomes: dict = {}
+    if st.executor.parallel and len(todo) > 1:    # dealt out like cards: costly ones come in runs
+        hands = min(4 * st.executor.jobs, len(todo))
+        tasks = [(st.constant, [t[-1] for t in todo[j::hands]]) for j in range(hands)]
+        for j, got in enumerate(run_tasks(pufferfish_decide_task, st.source, tasks, executor=st.executor)):
+            outcomes.update(zip(range(j, len(todo), hands), got))
+    for i, (sc, si, sj, key, (Ai, Bi, Aj, Bj), G) in enumerate(todo):
+        bad = outcomes[i] if i in outcomes else _decide_poly(G, claim, st.values, box)
+        if bad is not None:
+            point, eps = bad
+            cex = _counterexample(claim, st, sc, si, sj, key, Ai, Bi, Aj, Bj, point, eps)
+            return PufferfishResult(claim, False, cex, i + 1, time.perf_counter() - t0, notes)
+    return PufferfishResult(claim, True, None, len(todo), time.perf_counter() - t0, notes)
 
 
-def _decide_poly(G: dict, st: PufferfishSetup, box: list):
+def _decide_poly(G: dict, claim: PufferfishClaim, vals: Values, box: list):
     """None when G >= 0 on the parameter box and eps range; else (parameter point, eps)."""
-    claim = st.claim
-    vals = st.values
     if not G:
         return None
     if not box:

@@ -50,12 +50,12 @@ class PufferfishLoss:
         return "\n".join(lines)
 
 
-def pufferfish_loss(claim: PufferfishClaim) -> PufferfishLoss:
+def pufferfish_loss(claim: PufferfishClaim, executor=None, source=None, progress: bool = False) -> PufferfishLoss:
     """Every conditional likelihood ratio P[w | s_i] / P[w | s_j] as an exact closed form (a rational
     function of the parameters, and of e^eps); its supremum over the parameters when there is at
     most one parameter and the values are rational (exact at the ends, else enclosed)."""
     t0 = time.perf_counter()
-    st = PufferfishSetup(claim)
+    st = PufferfishSetup(claim, executor, source, progress)   # the tables: on workers with a parallel executor
     rows = []
     worst = None
     for sc in claim.scenarios:
