@@ -51,7 +51,7 @@ def float_scan(reports, lo=1e-3, hi=300.0):
 def test_best_kappa_against_a_float_scan(name, params):
     ch = checker(name, params)
     res = sweep(ch, digits=8)
-    scan, where, rep = float_scan(res.accuracy.reports)
+    scan, where, rep = float_scan(ch.run().reports)   # a second run that keeps every report
     star = res.kappa_star
     # the certified infimum is below every sampled ratio and agrees with the polished minimum
     assert float(star.lo) <= scan * (1 + 1e-12)
@@ -81,11 +81,12 @@ def test_counterexample_for_kappa_plus_one_against_the_sampler():
 def test_laplace_kappa_star_is_one_approached_at_infinity():
     """P_err = 1 - (1 - e^-(gamma eps))^2, beta = 2 e^-(gamma eps): the ratio 2/(2 - e^-(gamma eps)) > 1
     tends to 1 as eps -> inf, so kappa = 1 holds and kappa = 2 fails."""
-    res = sweep(checker("laplace.toml"))
+    ch = checker("laplace.toml")
+    res = sweep(ch)
     star = res.kappa_star
     assert star.exact and star.lo == star.hi == 1 and star.at.kind == "eps->inf"
     assert res.best_kappa == 1 and res.counterexample.kappa == 2
-    scan, _, _ = float_scan(res.accuracy.reports, hi=60)
+    scan, _, _ = float_scan(ch.run().reports, hi=60)
     assert scan >= 1 and scan == pytest.approx(1, abs=1e-12)
 
 
@@ -114,7 +115,7 @@ def test_minimum_at_a_finite_end_of_the_interval(tmp_path):
     res = sweep(ch, digits=8)
     star = res.kappa_star
     # the ratio at q=[-1,-1,1] has its minimum near 1.756, so on [2, 5] it is smallest at eps = 2
-    scan, where, _ = float_scan(res.accuracy.reports, lo=2, hi=5)
+    scan, where, _ = float_scan(ch.run().reports, lo=2, hi=5)
     assert star.at.kind == "end" and star.at.eps == 2 and star.at.closed
     assert float(star.lo) == pytest.approx(scan, rel=1e-9)
     assert res.counterexample is None or ch.claim.eps.contains(res.counterexample.eps)
@@ -161,3 +162,27 @@ def test_kappa_star_of_one_input_equals_the_sweep_minimum():
     at = res.kappa_star.at.report
     alone = kappa_star([at], ch.claim.eps, digits=6)
     assert alone.text == res.kappa_star.text
+
+
+@pytest.mark.parametrize("name, params", [("sparse.toml", {"c": F(1)}), ("noisy_max.toml", {})])
+def test_streamed_candidates_give_the_kappa_star_of_every_report(name, params):
+    """The sweep streams: each input's candidates are made where it is checked and dropped as soon
+    as another candidate's enclosure lies below them.  The result is the one from every report."""
+    streamed = sweep(checker(name, params), digits=10)
+    kept = sweep(checker(name, params), digits=10, base=checker(name, params).run())
+    assert streamed.kappa_star.to_json() == kept.kappa_star.to_json()
+    assert streamed.best_kappa == kept.best_kappa
+    assert streamed.counterexample.to_json() == kept.counterexample.to_json()
+
+
+def test_the_candidate_pool_stays_small_on_a_grid():
+    from dipc_plus.accuracy.sweep import CandidatePool, input_candidates
+    ch = checker("sparse.toml", {"c": F(1), "m": F(5)})
+    pool = CandidatePool(ch.program)
+    every = 0
+    for r in ch.run().reports:
+        found = input_candidates([r], ch.claim.eps)
+        every += len(found)
+        pool.add(found)
+    # what stays are the candidates whose enclosures overlap the least (inputs with equal ratios)
+    assert every > 150 and len(pool.kept) < every / 4, (len(pool.kept), every)

@@ -282,6 +282,7 @@ class InputSummary:
     marks: list                    # [(applies, refuted)] per obligation
     counterexample: Counterexample | None
     verdict: str
+    collected: object = None       # what the run's `collect(reports)` made of the input (the sweep's candidates)
 
     @property
     def refuted(self) -> bool:
@@ -299,13 +300,15 @@ def report_lines(reports: list, verbose: bool = False) -> list[str]:
 
 SUMMARIES = {"json": lambda reps: [r.to_json() for r in reps],
              "text": lambda reps: report_lines(reps, False),
-             "text-verbose": lambda reps: report_lines(reps, True)}
+             "text-verbose": lambda reps: report_lines(reps, True),
+             "nothing": lambda reps: []}
 
 
-def summarize_input(reports: list, how: str) -> InputSummary:
+def summarize_input(reports: list, how: str, collect=None) -> InputSummary:
     failing = [r for r in reports if r.verdict == REFUTED]
     return InputSummary(SUMMARIES[how](reports), [(r.applies, r.verdict == REFUTED) for r in reports],
-                        failing[0].counterexample if failing else None, _input_verdict(reports))
+                        failing[0].counterexample if failing else None, _input_verdict(reports),
+                        None if collect is None else collect(reports))
 
 
 @dataclass
@@ -641,16 +644,17 @@ class AccuracyChecker:
         cex.alpha_strict_note = "no rational alpha < dd(u) found where it fails (the claim fails only in the limit)"
 
     def check_points(self, points: list, kappa: int = 1, stop_at_first: bool = False,
-                     summarize: str | None = None) -> list:
+                     summarize: str | None = None, collect=None) -> list:
         """[(input, its reports)] for these inputs in order, each input's distribution dropped once
         decided; with `summarize` (a key of SUMMARIES), [(input, InputSummary)] and nothing cached
-        about the input kept.  With stop_at_first, up to and including the first input that refutes."""
+        about the input kept (`collect(reports)`, if given, goes into the summary).  With
+        stop_at_first, up to and including the first input that refutes."""
         out = []
         for u in points:
             reps = self.check_input(u, kappa)
             refuted = any(r.verdict == REFUTED for r in reps)
             if summarize is not None:
-                out.append((u, summarize_input(reps, summarize)))
+                out.append((u, summarize_input(reps, summarize, collect)))
                 self.forget_input(u)
             else:
                 out.append((u, reps))
@@ -672,14 +676,16 @@ class AccuracyChecker:
 
     def run(self, points: Iterable[Mapping] | None = None, kappa: int = 1, *, progress: bool = False,
             stop_at_first: bool = False, description: str = "accuracy", jobs: int = 1,
-            executor=None, summarize: str | None = None) -> AccuracyResult:
+            executor=None, summarize: str | None = None, collect=None, gather=None) -> AccuracyResult:
         """Check every given input (default: every input of the claim), in input order; the inputs
         are cut into ranges computed by `executor` (default: `jobs` local processes).
 
-        With `summarize` ("json", "text" or "text-verbose"), each input is reduced where it is
-        checked to its JSON or text lines and its counts (`InputSummary`, `Tally`), and nothing
-        about it stays cached: the run's memory does not grow with the number of inputs, and the
-        workers, not this process, print the closed forms."""
+        With `summarize` (a key of SUMMARIES: "json", "text", "text-verbose", "nothing"), each input
+        is reduced where it is checked to its JSON or text lines and its counts (`InputSummary`,
+        `Tally`), and nothing about it stays cached: the run's memory does not grow with the number
+        of inputs, and the workers, not this process, print the closed forms.  A summarized run may
+        also reduce each input's reports with `collect` (picklable: it runs where the input is
+        checked) and hand the results, in input order, to `gather` here."""
         from dipc_plus.execution.executor import Executor, Source, run_tasks, shrinking_ranges
         from dipc_plus.execution.progress import progress_bar
         given = points
@@ -692,7 +698,9 @@ class AccuracyChecker:
         # in workers contiguous ranges, long then shrinking (neighbours share cache entries)
         ranges = (shrinking_ranges(len(points), executor.jobs) if executor.parallel
                   else [(i, i + 1) for i in range(len(points))])
-        tasks = [(points[a:b], kappa, stop_at_first, summarize) for a, b in ranges]
+        if (collect is not None or gather is not None) and summarize is None:
+            raise ValueError("collect and gather need a summarized run")
+        tasks = [(points[a:b], kappa, stop_at_first, summarize, collect) for a, b in ranges]
         reports: list[InputReport] = []
         tally = Tally() if summarize is not None else None
         kept: list = []
@@ -709,6 +717,8 @@ class AccuracyChecker:
                             summary.counterexample.program = self.program
                         tally.add(summary)
                         kept += summary.kept
+                        if gather is not None:
+                            gather(summary.collected)
                         verdict, refuted = summary.verdict, summary.refuted
                     else:
                         if executor.parallel:
@@ -747,8 +757,8 @@ def check_range(source, task) -> list:
     """One task: the reports of a range of inputs; in a worker, detached from the program
     (the client attaches its own), so only exact values travel."""
     from dipc_plus.execution.executor import in_worker
-    points, kappa, stop_at_first, summarize = task
-    out = source.get().check_points(points, kappa, stop_at_first, summarize)
+    points, kappa, stop_at_first, summarize, collect = task
+    out = source.get().check_points(points, kappa, stop_at_first, summarize, collect)
     if in_worker():
         for _, reps in out:
             if summarize is None:

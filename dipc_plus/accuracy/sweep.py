@@ -25,6 +25,8 @@ attaining kappa* fails at best_kappa + 1 with a re-checked counterexample.
 """
 from __future__ import annotations
 
+import copy
+import functools
 import math
 import time
 from dataclasses import dataclass
@@ -295,15 +297,57 @@ class KappaStar:
         return out
 
 
-def kappa_star(reports: list[InputReport], interval: Interval, digits: int = DEFAULT_DIGITS,
-               progress=None) -> KappaStar:
-    """The exact infimum of beta/P_err over the applicable obligations and eps in I."""
-    pool: list[Candidate] = []
+def input_candidates(reports: list[InputReport], interval: Interval) -> list[Candidate]:
+    """The finite candidates of one input's applicable obligations, their reports detached from
+    the program (they may travel from a worker; `CandidatePool.add` attaches it again).
+
+    The expensive step of kappa*: the zeros of each ratio's derivative are isolated here, where
+    the input is checked, so a sweep's workers do it and the input's distribution can go."""
+    out = []
     for rep in reports:
         if rep.applies and not rep.p_error.is_zero():
-            pool += [c for c in candidates(rep, interval) if not c.infinite]
-        if progress is not None:
-            progress()
+            light = copy.copy(rep)
+            light.program = None
+            light.counterexample = None
+            out += [c for c in candidates(light, interval) if not c.infinite]
+    return out
+
+
+class CandidatePool:
+    """The candidates that can still reach kappa*, fed in input order.
+
+    A candidate whose enclosure lies above another's (c.lo > min hi) cannot be the infimum and
+    is dropped as it arrives, so a sweep holds a handful of candidates, not one per input.  The
+    inputs arrive in input order whatever the executor, so what is kept does not depend on it."""
+
+    def __init__(self, program=None):
+        self.program = program
+        self.kept: list[Candidate] = []
+        self.best_hi = None
+
+    def add(self, found: list[Candidate]) -> None:
+        for c in found:
+            c.report.program = self.program
+        if not found:
+            return
+        hi = min(c.hi for c in found)
+        if self.best_hi is None or hi < self.best_hi:
+            self.best_hi = hi
+            self.kept = [c for c in self.kept if c.lo <= hi]
+        self.kept += [c for c in found if c.lo <= self.best_hi]
+
+
+def kappa_star(reports: list[InputReport], interval: Interval, digits: int = DEFAULT_DIGITS) -> KappaStar:
+    """The exact infimum of beta/P_err over the applicable obligations and eps in I."""
+    pool = CandidatePool(reports[0].program if reports else None)
+    for rep in reports:
+        pool.add(input_candidates([rep], interval))
+    return kappa_star_of(pool, digits)
+
+
+def kappa_star_of(candidate_pool: CandidatePool, digits: int = DEFAULT_DIGITS) -> KappaStar:
+    """kappa* from the candidates that can reach it, refined until it is known to `digits` digits."""
+    pool = candidate_pool.kept
     if not pool:
         return KappaStar(INF, INF, "inf", digits, None)
     for _ in range(MAX_REFINEMENTS):
@@ -365,26 +409,36 @@ class SweepResult:
 
 
 def sweep(checker: AccuracyChecker, *, kappa_max: int = DEFAULT_KAPPA_MAX, digits: int = DEFAULT_DIGITS,
-          points=None, progress: bool = False, base: AccuracyResult | None = None, jobs: int = 1, executor=None) -> SweepResult:
+          points=None, progress: bool = False, base: AccuracyResult | None = None, jobs: int = 1, executor=None,
+          summarize: str = "json") -> SweepResult:
     """best_kappa, kappa* and the counterexample for best_kappa + 1 (see the module doc); every
-    run over the inputs goes to `executor` (default `jobs` local processes)."""
+    run over the inputs goes to `executor` (default `jobs` local processes) and streams: each
+    input is reduced to its `summarize` form (`AccuracyChecker.run`) and its kappa* candidates."""
     from dipc_plus.execution.executor import Executor
     executor = executor if executor is not None else Executor.local(jobs)
     start = time.perf_counter()
-    result = base if base is not None else checker.run(points, 1, progress=progress, description="sweep",
-                                                       executor=executor)
     interval = checker.claim.eps
-    star = kappa_star(result.reports, interval, digits)
+    pool = CandidatePool(checker.program)
+    if base is not None:          # a run kept every report: its candidates are made here
+        result = base
+        for rep in result.reports:
+            pool.add(input_candidates([rep], interval))
+    else:                         # streamed: each input's candidates are made where it is checked
+        result = checker.run(points, 1, progress=progress, description="sweep", executor=executor,
+                             summarize=summarize, collect=functools.partial(input_candidates, interval=interval),
+                             gather=pool.add)
+    star = kappa_star_of(pool, digits)
     floor = star.floor
     if floor is None:  # kappa* sits on an integer to the enclosure's precision: let decide say
         k = math.ceil(star.lo)
-        floor = k if checker.run(points, k, executor=executor).verdict == VERIFIED else k - 1
+        floor = k if checker.run(points, k, executor=executor, summarize="nothing").verdict == VERIFIED else k - 1
     capped = floor == INF or floor > kappa_max
     best = kappa_max if capped else int(floor)
     confirmed = None
     if best >= 1:
         confirmed = result if best == 1 else checker.run(points, best, progress=progress,
-                                                         description=f"kappa={best}", executor=executor)
+                                                         description=f"kappa={best}", executor=executor,
+                                                         summarize="nothing")
         if confirmed.verdict != VERIFIED:
             raise CertificationError(f"kappa* = {star.text} but the claim with beta/{best} fails at "
                                      f"{confirmed.counterexample.describe() if confirmed.counterexample else '?'}")
@@ -404,7 +458,7 @@ def sweep_text(res: SweepResult) -> str:
     claim = acc.claim
     scope = acc.scope
     lines = [f"claim: {claim.describe()}",
-             f"checked {acc.inputs} input(s): {len(acc.applicable)} obligation(s) apply; "
+             f"checked {acc.inputs} input(s): {acc.n_applicable} obligation(s) apply; "
              f"the claim itself is {acc.verdict}" + (" (vacuously)" if acc.vacuous else "") + f" {scope.summary()}",
              "every number below is over these inputs only"]
     star = res.kappa_star

@@ -50,7 +50,8 @@ def run(args) -> int:
         raise UserError(f"--digits must be between 1 and 60, not {args.digits}", hint="use e.g. --digits 10")
     checker, points = load_accuracy(args)
     result = sweep(checker, kappa_max=args.kappa_max, digits=args.digits, points=points,
-                   progress=not args.no_progress and not args.json, executor=executor_from(args))
+                   progress=not args.no_progress and not args.json, executor=executor_from(args),
+                   summarize="json" if args.json and args.reports else "nothing")
     if args.json:
         out = result.to_json(full=args.reports)
         out["strict"] = strict_json(result.accuracy, args)
