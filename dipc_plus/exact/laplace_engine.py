@@ -26,14 +26,8 @@ The integral is computed by bucket (variable) elimination:
   as a partition of the line into intervals between breakpoints, which keeps the
   number of pieces linear in the number of breakpoints.
 
-Regions are open polyhedra (boundaries have measure zero, so < and <= are the
-same): a region is kept only if it has interior, which makes the irredundant
-description canonical.  Feasibility and redundancy are decided exactly: by
-interval arithmetic for one-variable constraints, by shortest paths
-(Floyd-Warshall on integers) for difference constraints, and otherwise by a
-small exact simplex on fmpq whose interior point certifies most facets by
-ray shooting, so only the remaining constraints need an LP each.  No floating
-point anywhere.
+Regions and their exact simplification live in `open_regions` (integer
+constraints, canonical irredundant descriptions).  No floating point anywhere.
 
 Exactness of the term-wise integration: every term is the density evaluated at
 a point of the current orthant, so the coefficient of x in its exponent has the
@@ -42,214 +36,19 @@ side would be a bug and raises.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from fractions import Fraction
-from math import gcd, inf, lcm, factorial
+from math import lcm, factorial
 
 from flint import fmpq, fmpq_mpoly_ctx, fmpq_poly
 
-from dipc_plus.exact.linear import Atom, Noise
-from dipc_plus.exact import lp
 from dipc_plus.exact.expoly import ExpPoly
+from dipc_plus.exact.open_regions import (breakpoint, clear_region_caches, constraint,
+                                          simplify_region)
 
-__all__ = ["probability", "simplify_region", "region_is_feasible", "clear_caches"]
+__all__ = ["probability", "clear_caches"]
 
-
-# --------------------------------------------------------------------------- regions
-#
-# A constraint is a tuple of ints (c_0, ..., c_{n-1}, c_eps), primitive (gcd 1),
-# meaning sum c_j u_j + c_eps * eps < 0.  Positive scaling is the only freedom,
-# so the primitive integer vector is canonical.  A region is a frozenset of them.
-
-
-def _primitive(vec) -> tuple:
-    """The primitive integer vector positively proportional to `vec` (not all zero)."""
-    den = 1
-    for v in vec:
-        if v:
-            den = lcm(den, v.denominator)
-    ints = [v.numerator * (den // v.denominator) if v else 0 for v in vec]
-    g = 0
-    for i in ints:
-        g = gcd(g, i)
-    return tuple(i // g for i in ints)
-
-
-def _constraint(vec):
-    """Normalise ``vec.(u, eps) < 0``: True/False if it has no variable, else the tuple."""
-    if not any(vec[:-1]):
-        return vec[-1] < 0
-    return _primitive(vec)
-
-
-def _direction(c: tuple) -> tuple:
-    """(primitive variable part, offset) with c = g*(dir, off): the constraint is dir.u + off*eps < 0."""
-    g = 0
-    for v in c[:-1]:
-        g = gcd(g, v)
-    return tuple(v // g for v in c[:-1]), Fraction(c[-1], g)
-
-
-_SIMPLIFY_CACHE: dict = {}
 _CACHE_LIMIT = 500_000
-
-
-def simplify_region(region: frozenset):
-    """The irredundant description of an open region, or None if it has no interior."""
-    hit = _SIMPLIFY_CACHE.get(region, _MISSING)
-    if hit is not _MISSING:
-        return hit
-    result = _simplify(region)
-    if len(_SIMPLIFY_CACHE) > _CACHE_LIMIT:
-        _SIMPLIFY_CACHE.clear()
-    _SIMPLIFY_CACHE[region] = result
-    return result
-
-
-def region_is_feasible(region) -> bool:
-    """Does the open region sum c_j u_j + c_eps eps < 0 (all c in region), eps > 0, have a point?"""
-    return simplify_region(frozenset(region)) is not None
-
-
-_MISSING = object()
-
-
-def _simplify(region: frozenset):
-    if not region:
-        return region
-    # tightest constraint per direction; opposite directions must leave an open gap
-    tight: dict = {}
-    for c in region:
-        d, off = _direction(c)
-        if d not in tight or off > tight[d]:
-            tight[d] = off
-    for d, off in tight.items():
-        neg = tuple(-v for v in d)
-        if neg in tight and off + tight[neg] >= 0:
-            return None
-    items = list(tight.items())
-    if all(sum(1 for v in d if v) == 1 for d, _ in items):
-        kept = items  # one-variable bounds: the gap test above decided feasibility
-    elif all(_is_difference(d) for d, _ in items):
-        kept = _difference_simplify(items)
-    else:
-        kept = _lp_simplify(items)
-    if kept is None:
-        return None
-    return frozenset(_primitive(d + (off,)) for d, off in kept)
-
-
-def _is_difference(d: tuple) -> bool:
-    nz = [v for v in d if v]
-    return len(nz) == 1 or (len(nz) == 2 and nz[0] == -nz[1] and abs(nz[0]) == 1)
-
-
-def _difference_simplify(items):
-    """Difference constraints u_a - u_b < w (u_z = 0 for one-variable bounds).
-
-    Feasible iff every cycle has positive weight; an edge is redundant iff another
-    path from b to a weighs at most w, i.e. D[b][k] + D[k][a] <= w for some k other
-    than a, b (with all cycles positive, such shortest paths avoid the edge, and
-    removing all redundant edges at once keeps the region).
-    """
-    nodes = {None: 0}
-    edges = []
-    den = 1
-    for d, off in items:
-        w = -off
-        den = lcm(den, w.denominator)
-        pos = neg = None
-        for j, v in enumerate(d):
-            if v > 0:
-                pos = j
-            elif v < 0:
-                neg = j
-        a = nodes.setdefault(pos, len(nodes))
-        b = nodes.setdefault(neg, len(nodes))
-        edges.append((b, a, w))
-    V = len(nodes)
-    D = [[inf] * V for _ in range(V)]
-    iw = []
-    for b, a, w in edges:
-        wi = w.numerator * (den // w.denominator)
-        iw.append(wi)
-        if wi < D[b][a]:
-            D[b][a] = wi
-    for k in range(V):
-        Dk = D[k]
-        for i in range(V):
-            dik = D[i][k]
-            if dik == inf:
-                continue
-            Di = D[i]
-            for j in range(V):
-                s = dik + Dk[j]
-                if s < Di[j]:
-                    Di[j] = s
-    for i in range(V):
-        if D[i][i] <= 0:
-            return None
-    kept = []
-    for (b, a, _), wi, item in zip(edges, iw, items):
-        if not any(D[b][k] + D[k][a] <= wi for k in range(V) if k != a and k != b):
-            kept.append(item)
-    return kept
-
-
-def _lp_simplify(items):
-    """General constraints: exact simplex for feasibility and redundancy.
-
-    An interior point z comes with the feasibility answer.  Shooting a ray from z
-    along each constraint's normal, the constraint hit first, if it is hit alone,
-    defines a facet (near the hit point it is the only active constraint), so it
-    is kept without an LP; only the others get the LP redundancy test.
-    """
-    cons = [d + (off,) for d, off in items]
-    z = _lp_interior_point(cons)
-    if z is None:
-        return None
-    m = len(cons)
-    slack = [-(sum(c[j] * z[j] for j in range(len(z))) + c[-1]) for c in cons]   # > 0
-    facet = [False] * m
-    for i in range(m):
-        ai = cons[i]
-        best, hits = None, []
-        for j in range(m):
-            dot = sum(cons[j][v] * ai[v] for v in range(len(z)))
-            if dot > 0:
-                lam = slack[j] / dot
-                if best is None or lam < best:
-                    best, hits = lam, [j]
-                elif lam == best:
-                    hits.append(j)
-        if len(hits) == 1:
-            facet[hits[0]] = True
-    kept = list(range(m))
-    for i in range(m):
-        if facet[i]:
-            continue
-        others = [cons[j] for j in kept if j != i]
-        d, off = items[i]
-        flipped = tuple(-v for v in d) + (-off,)
-        if _lp_interior_point(others + [flipped]) is None:
-            kept.remove(i)
-    return [items[i] for i in kept]
-
-
-def _fq(x) -> fmpq:
-    return fmpq(x.numerator, x.denominator) if isinstance(x, Fraction) else fmpq(x)
-
-
-def _lp_interior_point(cons):
-    """A point of the open set {u : A u + d < 0} (eps = 1), or None if it is empty.
-
-    Each row of `cons` is (a_0, ..., a_{n-1}, d); the exact LP of `lp` decides it.
-    """
-    nv = len(cons[0]) - 1
-    system = [lp.Constraint.make({j: c[j] for j in range(nv) if c[j]}, "<", -Fraction(c[-1])) for c in cons]
-    point = lp.interior_point(system, list(range(nv)))
-    if point is None:
-        return None
-    return [Fraction(point.get(j, 0)) for j in range(nv)]
 
 
 # --------------------------------------------------------------------------- terms
@@ -295,21 +94,6 @@ def _mul_terms(t1: dict, t2: dict) -> dict:
 
 def _iadd(a: int, b: int) -> int:
     return a + b
-
-
-_BREAKPOINTS: dict = {}
-
-
-def _breakpoint(c: tuple, v: int) -> tuple:
-    """(is an upper bound, b) for a one-variable constraint c on u_v: u_v < b eps or u_v > b eps."""
-    found = _BREAKPOINTS.get(c)
-    if found is None:
-        cv = c[v]
-        found = (cv > 0, Fraction(-c[-1], cv))
-        if len(_BREAKPOINTS) > _CACHE_LIMIT:
-            _BREAKPOINTS.clear()
-        _BREAKPOINTS[c] = found
-    return found
 
 
 class _Problem:
@@ -420,11 +204,11 @@ class _Problem:
             return {frozenset(): acc} if acc else {}
         (v,) = scope
         pieces = []
-        points = set()
+        points = []
         for S, T in F.items():
             lo = hi = None        # None: unbounded
             for c in S:
-                upper, b = _breakpoint(c, v)
+                upper, b = breakpoint(c, v)
                 if upper:
                     if hi is None or b < hi:
                         hi = b
@@ -432,15 +216,17 @@ class _Problem:
                     lo = b
             pieces.append((lo, hi, T))
             if lo is not None:
-                points.add(lo)
+                points.append(lo)
             if hi is not None:
-                points.add(hi)
-        pts = sorted(points)
-        pos = {b: i + 1 for i, b in enumerate(pts)}
+                points.append(hi)
+        points.sort()
+        pts = [b for i, b in enumerate(points) if i == 0 or b != points[i - 1]]
         ncells = len(pts) + 1          # cell k lies between pts[k-1] and pts[k] (-inf, inf at the ends)
         accs = [None] * ncells
         for lo, hi, T in pieces:
-            for k in range(0 if lo is None else pos[lo], ncells if hi is None else pos[hi]):
+            # breakpoints are fmpq, which hash slowly: positions by bisection
+            for k in range(0 if lo is None else bisect_left(pts, lo) + 1,
+                           ncells if hi is None else bisect_left(pts, hi) + 1):
                 acc = accs[k]
                 if acc is None:
                     accs[k] = dict(T)
@@ -463,12 +249,12 @@ class _Problem:
             if first > 0:                  # u_v > lo:  -q u_v + p eps < 0 for lo = p/q
                 lo = pts[first - 1]
                 vec = [0] * n1
-                vec[v], vec[-1] = -lo.denominator, lo.numerator
+                vec[v], vec[-1] = -int(lo.q), int(lo.p)
                 S.append(tuple(vec))
             if last < ncells - 1:          # u_v < hi:  q u_v - p eps < 0
                 hi = pts[last]
                 vec = [0] * n1
-                vec[v], vec[-1] = hi.denominator, -hi.numerator
+                vec[v], vec[-1] = int(hi.q), -int(hi.p)
                 S.append(tuple(vec))
             out[frozenset(S)] = acc
         return out
@@ -546,7 +332,7 @@ class _Problem:
         if L is not None and U is not None:   # L < U:  U_x L + |L_x| U < 0
             new.append([aU * p + aL * q for p, q in zip(L, U)])
         for vec in new:
-            c = _constraint(vec)
+            c = constraint(vec)
             if c is False:
                 return None
             if c is not True:
@@ -662,7 +448,7 @@ def probability(atoms: tuple, noises: tuple) -> ExpPoly:
         for i, c in coeffs.items():
             vec[i] = Fraction(c)
         vec[-1] = Fraction(at.form.const)
-        c = _constraint(vec)
+        c = constraint(_on_common_denominator(vec))
         if c is False:
             return ExpPoly.ZERO
         if c is not True:
@@ -681,13 +467,18 @@ def probability(atoms: tuple, noises: tuple) -> ExpPoly:
             D *= grow.factor
 
 
+def _on_common_denominator(vec: list) -> list:
+    """The integers den * vec (den > 0 the lcm of the denominators): the same constraint."""
+    den = lcm(*(v.denominator for v in vec))
+    return [v.numerator * (den // v.denominator) for v in vec]
+
+
 _LEAF_CACHE: dict = {}
 
 
 def clear_caches() -> None:
     """Forget every memoised region and integral (for cold timings; results never depend on it)."""
-    _SIMPLIFY_CACHE.clear()
-    _BREAKPOINTS.clear()
+    clear_region_caches()
     _LEAF_CACHE.clear()
 
 
