@@ -11,8 +11,8 @@ The integral is computed by bucket (variable) elimination:
 
 * a *factor* is a piecewise function of a few U's: a map from a region (a set of
   strict linear inequalities ``c.(u, eps) < 0``, kept irredundant, so equal
-  regions have equal keys) to a sum of terms  P(u, eps) e^(l.(u, eps)),
-  P a polynomial (python-flint fmpq_mpoly), l rational;
+  regions have equal keys) to a sum of terms  P(eps) u^alpha e^(l.(u, eps)),
+  P in Q[eps], l rational (their flint-native form is that of `exp_terms`);
 * to eliminate U_x, the factors mentioning it are multiplied (regions
   intersected, empty intersections pruned by an exact feasibility test), its
   density's kink at 0 is split off, and per piece x runs over
@@ -38,10 +38,9 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from fractions import Fraction
-from math import lcm, factorial
+from math import lcm
 
-from flint import fmpq, fmpq_mpoly_ctx, fmpq_poly
-
+from dipc_plus.exact.exp_terms import Rescale, TermSpace, add_into, clear_term_caches
 from dipc_plus.exact.expoly import ExpPoly
 from dipc_plus.exact.open_regions import (breakpoint, clear_region_caches, constraint,
                                           simplify_region)
@@ -51,121 +50,35 @@ __all__ = ["probability", "clear_caches"]
 _CACHE_LIMIT = 500_000
 
 
-# --------------------------------------------------------------------------- terms
+# --------------------------------------------------------------------------- factors
 #
-# Exponents live on a grid: with D a common denominator (a multiple of every
-# rate's denominator), an exponent vector l over (u_0..u_{n-1}, eps) is stored
-# as the tuple of ints D*l, so term keys hash and add as plain int tuples (no
-# Fraction in the inner loops).  Substituting a bound -c/c_x for u_x can leave
-# the grid when |c_x| > 1; then the whole computation restarts with D*|c_x|
-# (`_Rescale`).  D does not change any value, only its representation.
-#
-# Terms: dict  scaled exponent tuple -> fmpq_mpoly in (u_0, ..., u_{n-1}, eps).
-# A factor: dict region -> terms.
-
-
-class _Rescale(Exception):
-    """An exponent is not a multiple of 1/D: retry with D multiplied by `factor`."""
-
-    def __init__(self, factor: int):
-        super().__init__(factor)
-        self.factor = factor
-
-
-def _add_into(acc: dict, key, poly):
-    old = acc.get(key)
-    if old is None:
-        acc[key] = poly
-    else:
-        s = old + poly
-        if s.is_zero():
-            del acc[key]
-        else:
-            acc[key] = s
-
-
-def _mul_terms(t1: dict, t2: dict) -> dict:
-    out: dict = {}
-    for e1, p1 in t1.items():
-        for e2, p2 in t2.items():
-            _add_into(out, tuple(map(_iadd, e1, e2)), p1 * p2)
-    return out
-
-
-def _iadd(a: int, b: int) -> int:
-    return a + b
+# A factor: dict region -> terms (exp_terms: key -> fmpq_poly in eps); regions and
+# their constraints are those of open_regions (primitive int tuples over (u, eps)).
 
 
 class _Problem:
-    """Per-call context: number of noises, their rates, the grid D, the polynomial ring."""
+    """Per-call context: number of noises, their rates on the grid, the term space."""
 
     def __init__(self, rates, D: int):
         self.n = len(rates)
-        self.rates = rates
         self.D = D
         self.rate_d = [int(r * D) for r in rates]            # a_j on the grid
-        self.half_rate = [fmpq(r.numerator, 2 * r.denominator) for r in rates]
-        names = tuple(f"u{j}" for j in range(self.n)) + ("eps",)
-        self.ctx = fmpq_mpoly_ctx.get(names, "lex")
-        self.gens = self.ctx.gens()
-        self.one = self.ctx.from_dict({(0,) * (self.n + 1): 1})
-        self.zero_exp = (0,) * (self.n + 1)
-        self._bound_cache: dict = {}
-        self._coef_cache: dict = {}
+        self.terms = TermSpace.of(tuple(self.rate_d), D)
+        self.one = self.terms.one
+        self.zero_key = self.terms.zero_key
 
-    def bound_poly(self, c: tuple, x: int):
-        """The bound of u_x given by constraint c, -(c without x)/c_x, as a polynomial."""
-        key = (c, x)
-        p = self._bound_cache.get(key)
-        if p is None:
-            cx = c[x]
-            p = self.ctx.from_dict({})
-            for j, cj in enumerate(c):
-                if cj and j != x:
-                    p += self.gens[j] * fmpq(-cj, cx)
-            self._bound_cache[key] = p
-        return p
-
-    def shifted_key(self, e_rest: tuple, bD: int, c: tuple, x: int) -> tuple:
-        """The scaled exponent e_rest + b * (-c/c_x) (u_x dropped), b = bD/D."""
-        cx = c[x]
-        if cx == 1 or cx == -1:
-            m = -bD * cx
-            key = [e + m * cj for e, cj in zip(e_rest, c)]
-        else:
-            key = []
-            for e, cj in zip(e_rest, c):
-                q, r = divmod(-bD * cj, cx)
-                if r:
-                    raise _Rescale(abs(cx))
-                key.append(e + q)
-        key[x] = 0
-        return tuple(key)
-
-    def coefficients(self, bD: int, k: int) -> list:
-        """[(-1)^(k-i) k!/(i! b^(k-i+1)) for i = 0..k]: y^k e^(by) integrates to e^(by) sum_i coef_i y^i."""
-        key = (bD, k)
-        found = self._coef_cache.get(key)
-        if found is None:
-            bq = fmpq(bD, self.D)
-            found = [fmpq((-1) ** (k - i) * factorial(k), factorial(i)) / bq ** (k - i + 1)
-                     for i in range(k + 1)]
-            self._coef_cache[key] = found
-        return found
-
-    # -- factors ---------------------------------------------------------------
     def atom_factor(self, c: tuple) -> dict:
-        return {frozenset([c]): {self.zero_exp: self.one}}
+        return {frozenset([c]): {self.zero_key: self.one}}
 
     def is_atom_factor(self, F: dict) -> bool:
         for S, T in F.items():
-            if len(S) != 1 or len(T) != 1 or T.get(self.zero_exp) is not self.one:
+            if len(S) != 1 or len(T) != 1 or T.get(self.zero_key) is not self.one:
                 return False
         return True
 
     def multiply(self, F: dict, G: dict) -> dict:
         out: dict = {}
-        one, zero = self.one, self.zero_exp
+        one, zero = self.one, self.zero_key
         for S1, T1 in F.items():
             unit1 = len(T1) == 1 and T1.get(zero) is one
             for S2, T2 in G.items():
@@ -177,13 +90,13 @@ class _Problem:
                 elif len(T2) == 1 and T2.get(zero) is one:
                     prod = dict(T1)
                 else:
-                    prod = _mul_terms(T1, T2)
+                    prod = self.terms.multiply(T1, T2)
                 if not prod:
                     continue
                 if S in out:
                     acc = out[S]
                     for e, p in prod.items():
-                        _add_into(acc, e, p)
+                        add_into(acc, e, p)
                 else:
                     out[S] = prod
         return {S: T for S, T in out.items() if T}
@@ -200,7 +113,7 @@ class _Problem:
             for S, T in F.items():
                 assert not S
                 for e, p in T.items():
-                    _add_into(acc, e, p)
+                    add_into(acc, e, p)
             return {frozenset(): acc} if acc else {}
         (v,) = scope
         pieces = []
@@ -232,7 +145,7 @@ class _Problem:
                     accs[k] = dict(T)
                 else:
                     for e, p in T.items():
-                        _add_into(acc, e, p)
+                        add_into(acc, e, p)
         cells = []   # (first cell, last cell, terms), adjacent equal cells merged
         for k, acc in enumerate(accs):
             acc = acc or {}
@@ -267,10 +180,13 @@ class _Problem:
         lower bound x > -(c without x)/c_x, c_x > 0 the upper bound x < -(...)/c_x.
         """
         aD = self.rate_d[x]
-        half_a = self.half_rate[x]
+        space = self.terms
+        px = space.power_index(x)
         out: dict = {}
         n = self.n
         for S0, T0 in F.items():
+            # per term: the exponent of x (on the grid), the power of x, the rest of the key
+            split = [(e[x], e[px], space.without(e, x), p) for e, p in T0.items()]
             for s in (1, -1):
                 sign_c = [0] * (n + 1)
                 sign_c[x] = -s
@@ -286,19 +202,17 @@ class _Problem:
                         uppers.append(c)
                     else:
                         lowers.append(c)
-                # integrand in x: per exponent, b (x-coefficient incl. density, on the grid),
-                # the exponent without x, and the polynomials by power of x
-                split = []
-                for e, p in T0.items():
-                    bD = e[x] - s * aD
+                # b (x-coefficient incl. the density on this side, on the grid) per term
+                sided = []
+                for ex, k, e_rest, p in split:
+                    bD = ex - s * aD
                     if not uppers and bD >= 0:
                         raise AssertionError("divergent term at +infinity")
                     if not lowers and bD <= 0:
                         raise AssertionError("divergent term at -infinity")
-                    e_rest = e[:x] + (0,) + e[x + 1:]
-                    split.append((bD, e_rest, self._by_power(p, x)))
-                upper_values = [self._antiderivative(split, U, x, half_a) for U in uppers]
-                lower_values = [self._antiderivative(split, L, x, -half_a) for L in lowers]
+                    sided.append((bD, k, e_rest, p))
+                upper_values = [space.at_bound(sided, U, x, 1) for U in uppers]
+                lower_values = [space.at_bound(sided, L, x, -1) for L in lowers]
                 for L, lv in (zip(lowers, lower_values) if lowers else ((None, None),)):
                     for U, uv in (zip(uppers, upper_values) if uppers else ((None, None),)):
                         region = self._case_region(rest, lowers, uppers, L, U, x)
@@ -309,8 +223,8 @@ class _Problem:
                             acc = out[region] = {}
                         for values in (uv, lv):
                             if values is not None:
-                                for key, poly in values:
-                                    _add_into(acc, key, poly)
+                                for key, poly in values.items():
+                                    add_into(acc, key, poly)
         return {S: T for S, T in out.items() if T}
 
     def _case_region(self, rest, lowers, uppers, L, U, x):
@@ -338,62 +252,6 @@ class _Problem:
             if c is not True:
                 cons.add(c)
         return simplify_region(frozenset(cons))
-
-    def _by_power(self, p, x) -> dict:
-        """{k: coefficient polynomial of x^k} for p."""
-        if p.degrees()[x] == 0:
-            return {0: p}
-        groups: dict = {}
-        for mono, c in p.to_dict().items():
-            k = mono[x]
-            groups.setdefault(k, {})[mono[:x] + (0,) + mono[x + 1:]] = c
-        return {k: self.ctx.from_dict(d) for k, d in groups.items()}
-
-    def _antiderivative(self, split, c, x, scale) -> list:
-        """[(key, poly)]: scale * sum_k parts[k] * A_k(B) per term, A_k the antiderivative of
-        y^k e^(b y) and B the bound of u_x that constraint c gives."""
-        Bpoly = self.bound_poly(c, x)
-        powers = [self.one, Bpoly]
-        values = []
-        for bD, e_rest, parts in split:
-            kmax = max(parts)
-            while len(powers) < kmax + 2:
-                powers.append(powers[-1] * Bpoly)
-            total = None
-            if bD == 0:
-                key = e_rest
-                for k, pk in parts.items():
-                    term = pk * powers[k + 1] * (scale / (k + 1))
-                    total = term if total is None else total + term
-            else:
-                key = self.shifted_key(e_rest, bD, c, x)
-                for k, pk in parts.items():
-                    coefs = self.coefficients(bD, k)
-                    q = coefs[0] * self.one if k == 0 else None
-                    if q is None:
-                        q = powers[0] * coefs[0]
-                        for i in range(1, k + 1):
-                            q += powers[i] * coefs[i]
-                    term = pk * q * scale
-                    total = term if total is None else total + term
-            if total is not None and not total.is_zero():
-                values.append((key, total))
-        return values
-
-    def to_exppoly(self, F: dict) -> ExpPoly:
-        out: dict = {}
-        for S, T in F.items():
-            assert not S
-            for e, p in T.items():
-                assert not any(e[:-1])
-                coeffs: dict = {}
-                for mono, c in p.to_dict().items():
-                    assert not any(mono[:-1])
-                    coeffs[mono[-1]] = c
-                poly = fmpq_poly([coeffs.get(i, 0) for i in range(max(coeffs) + 1)])
-                q = Fraction(e[-1], self.D)
-                out[q] = out[q] + poly if q in out else poly
-        return ExpPoly(out)
 
 
 # --------------------------------------------------------------------------- elimination
@@ -463,7 +321,7 @@ def probability(atoms: tuple, noises: tuple) -> ExpPoly:
     while True:
         try:
             return _eliminate(constraints, rates, D)
-        except _Rescale as grow:
+        except Rescale as grow:
             D *= grow.factor
 
 
@@ -479,6 +337,7 @@ _LEAF_CACHE: dict = {}
 def clear_caches() -> None:
     """Forget every memoised region and integral (for cold timings; results never depend on it)."""
     clear_region_caches()
+    clear_term_caches()
     _LEAF_CACHE.clear()
 
 
@@ -509,7 +368,7 @@ def _eliminate(constraints: set, rates: list, D: int) -> ExpPoly:
         else:
             new = prob.canonical(prob.integrate(prod, x), scope)
         factors = others + [(new, scope)]
-    result = {frozenset(): {prob.zero_exp: prob.one}}
+    result = {frozenset(): {prob.zero_key: prob.one}}
     for f, _ in factors:
         result = prob.canonical(prob.multiply(result, f), ())
-    return prob.to_exppoly(result)
+    return prob.terms.to_exppoly(result.get(frozenset(), {}))
