@@ -17,6 +17,7 @@ import pytest
 
 from dipc_plus.exact import constraints
 from dipc_plus.exact import laplace_engine as le
+from dipc_plus.exact import open_regions
 from dipc_plus.exact.linear import Atom, LinForm, Noise, atom, negate
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from conftest import lap_cdf, lap_pdf, lap_sf, quad as quad_line
@@ -345,10 +346,12 @@ def test_difference_and_simplex_feasibility_agree():
                 d[i] = rng.choice([1, -1])
             d = tuple(d)
             items[d] = max(items.get(d, F(-10)), F(rng.randint(-3, 3), rng.choice([1, 2])))
-        items = list(items.items())
-        by_paths = le._difference_simplify(items)
-        by_lp = le._lp_simplify(items)
+        # d.u + off*eps < 0 as the primitive integer constraint the regions module keeps
+        cons = [open_regions.constraint([v * off.denominator for v in d] + [off.numerator])
+                for d, off in items.items()]
+        by_paths = open_regions._difference_simplify(cons)
+        by_lp = open_regions._lp_simplify(cons)
         if by_paths is None or by_lp is None:
-            assert by_paths is None and by_lp is None, items
+            assert by_paths is None and by_lp is None, cons
         else:
-            assert set(by_paths) == set(by_lp), items
+            assert set(by_paths) == set(by_lp), cons

@@ -11,8 +11,8 @@ The integral is computed by bucket (variable) elimination:
 
 * a *factor* is a piecewise function of a few U's: a map from a region (a set of
   strict linear inequalities ``c.(u, eps) < 0``, kept irredundant, so equal
-  regions have equal keys) to a sum of terms  P(u, eps) e^(l.(u, eps)),
-  P a polynomial (python-flint fmpq_mpoly), l rational;
+  regions have equal keys) to a sum of terms  P(eps) u^alpha e^(l.(u, eps)),
+  P in Q[eps], l rational (their flint-native form is that of `exp_terms`);
 * to eliminate U_x, the factors mentioning it are multiplied (regions
   intersected, empty intersections pruned by an exact feasibility test), its
   density's kink at 0 is split off, and per piece x runs over
@@ -26,14 +26,8 @@ The integral is computed by bucket (variable) elimination:
   as a partition of the line into intervals between breakpoints, which keeps the
   number of pieces linear in the number of breakpoints.
 
-Regions are open polyhedra (boundaries have measure zero, so < and <= are the
-same): a region is kept only if it has interior, which makes the irredundant
-description canonical.  Feasibility and redundancy are decided exactly: by
-interval arithmetic for one-variable constraints, by shortest paths
-(Floyd-Warshall on integers) for difference constraints, and otherwise by a
-small exact simplex on fmpq whose interior point certifies most facets by
-ray shooting, so only the remaining constraints need an LP each.  No floating
-point anywhere.
+Regions and their exact simplification live in `open_regions` (integer
+constraints, canonical irredundant descriptions).  No floating point anywhere.
 
 Exactness of the term-wise integration: every term is the density evaluated at
 a point of the current orthant, so the coefficient of x in its exponent has the
@@ -42,346 +36,49 @@ side would be a bug and raises.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from fractions import Fraction
-from math import gcd, inf, lcm, factorial
+from math import lcm
 
-from flint import fmpq, fmpq_mpoly_ctx, fmpq_poly
-
-from dipc_plus.exact.linear import Atom, Noise
-from dipc_plus.exact import lp
+from dipc_plus.exact.exp_terms import Rescale, TermSpace, add_into, clear_term_caches
 from dipc_plus.exact.expoly import ExpPoly
+from dipc_plus.exact.open_regions import (breakpoint, clear_region_caches, constraint,
+                                          simplify_region)
 
-__all__ = ["probability", "simplify_region", "region_is_feasible", "clear_caches"]
+__all__ = ["probability", "clear_caches"]
 
-
-# --------------------------------------------------------------------------- regions
-#
-# A constraint is a tuple of ints (c_0, ..., c_{n-1}, c_eps), primitive (gcd 1),
-# meaning sum c_j u_j + c_eps * eps < 0.  Positive scaling is the only freedom,
-# so the primitive integer vector is canonical.  A region is a frozenset of them.
-
-
-def _primitive(vec) -> tuple:
-    """The primitive integer vector positively proportional to `vec` (not all zero)."""
-    den = 1
-    for v in vec:
-        if v:
-            den = lcm(den, v.denominator)
-    ints = [v.numerator * (den // v.denominator) if v else 0 for v in vec]
-    g = 0
-    for i in ints:
-        g = gcd(g, i)
-    return tuple(i // g for i in ints)
-
-
-def _constraint(vec):
-    """Normalise ``vec.(u, eps) < 0``: True/False if it has no variable, else the tuple."""
-    if not any(vec[:-1]):
-        return vec[-1] < 0
-    return _primitive(vec)
-
-
-def _direction(c: tuple) -> tuple:
-    """(primitive variable part, offset) with c = g*(dir, off): the constraint is dir.u + off*eps < 0."""
-    g = 0
-    for v in c[:-1]:
-        g = gcd(g, v)
-    return tuple(v // g for v in c[:-1]), Fraction(c[-1], g)
-
-
-_SIMPLIFY_CACHE: dict = {}
 _CACHE_LIMIT = 500_000
 
 
-def simplify_region(region: frozenset):
-    """The irredundant description of an open region, or None if it has no interior."""
-    hit = _SIMPLIFY_CACHE.get(region, _MISSING)
-    if hit is not _MISSING:
-        return hit
-    result = _simplify(region)
-    if len(_SIMPLIFY_CACHE) > _CACHE_LIMIT:
-        _SIMPLIFY_CACHE.clear()
-    _SIMPLIFY_CACHE[region] = result
-    return result
-
-
-def region_is_feasible(region) -> bool:
-    """Does the open region sum c_j u_j + c_eps eps < 0 (all c in region), eps > 0, have a point?"""
-    return simplify_region(frozenset(region)) is not None
-
-
-_MISSING = object()
-
-
-def _simplify(region: frozenset):
-    if not region:
-        return region
-    # tightest constraint per direction; opposite directions must leave an open gap
-    tight: dict = {}
-    for c in region:
-        d, off = _direction(c)
-        if d not in tight or off > tight[d]:
-            tight[d] = off
-    for d, off in tight.items():
-        neg = tuple(-v for v in d)
-        if neg in tight and off + tight[neg] >= 0:
-            return None
-    items = list(tight.items())
-    if all(sum(1 for v in d if v) == 1 for d, _ in items):
-        kept = items  # one-variable bounds: the gap test above decided feasibility
-    elif all(_is_difference(d) for d, _ in items):
-        kept = _difference_simplify(items)
-    else:
-        kept = _lp_simplify(items)
-    if kept is None:
-        return None
-    return frozenset(_primitive(d + (off,)) for d, off in kept)
-
-
-def _is_difference(d: tuple) -> bool:
-    nz = [v for v in d if v]
-    return len(nz) == 1 or (len(nz) == 2 and nz[0] == -nz[1] and abs(nz[0]) == 1)
-
-
-def _difference_simplify(items):
-    """Difference constraints u_a - u_b < w (u_z = 0 for one-variable bounds).
-
-    Feasible iff every cycle has positive weight; an edge is redundant iff another
-    path from b to a weighs at most w, i.e. D[b][k] + D[k][a] <= w for some k other
-    than a, b (with all cycles positive, such shortest paths avoid the edge, and
-    removing all redundant edges at once keeps the region).
-    """
-    nodes = {None: 0}
-    edges = []
-    den = 1
-    for d, off in items:
-        w = -off
-        den = lcm(den, w.denominator)
-        pos = neg = None
-        for j, v in enumerate(d):
-            if v > 0:
-                pos = j
-            elif v < 0:
-                neg = j
-        a = nodes.setdefault(pos, len(nodes))
-        b = nodes.setdefault(neg, len(nodes))
-        edges.append((b, a, w))
-    V = len(nodes)
-    D = [[inf] * V for _ in range(V)]
-    iw = []
-    for b, a, w in edges:
-        wi = w.numerator * (den // w.denominator)
-        iw.append(wi)
-        if wi < D[b][a]:
-            D[b][a] = wi
-    for k in range(V):
-        Dk = D[k]
-        for i in range(V):
-            dik = D[i][k]
-            if dik == inf:
-                continue
-            Di = D[i]
-            for j in range(V):
-                s = dik + Dk[j]
-                if s < Di[j]:
-                    Di[j] = s
-    for i in range(V):
-        if D[i][i] <= 0:
-            return None
-    kept = []
-    for (b, a, _), wi, item in zip(edges, iw, items):
-        if not any(D[b][k] + D[k][a] <= wi for k in range(V) if k != a and k != b):
-            kept.append(item)
-    return kept
-
-
-def _lp_simplify(items):
-    """General constraints: exact simplex for feasibility and redundancy.
-
-    An interior point z comes with the feasibility answer.  Shooting a ray from z
-    along each constraint's normal, the constraint hit first, if it is hit alone,
-    defines a facet (near the hit point it is the only active constraint), so it
-    is kept without an LP; only the others get the LP redundancy test.
-    """
-    cons = [d + (off,) for d, off in items]
-    z = _lp_interior_point(cons)
-    if z is None:
-        return None
-    m = len(cons)
-    slack = [-(sum(c[j] * z[j] for j in range(len(z))) + c[-1]) for c in cons]   # > 0
-    facet = [False] * m
-    for i in range(m):
-        ai = cons[i]
-        best, hits = None, []
-        for j in range(m):
-            dot = sum(cons[j][v] * ai[v] for v in range(len(z)))
-            if dot > 0:
-                lam = slack[j] / dot
-                if best is None or lam < best:
-                    best, hits = lam, [j]
-                elif lam == best:
-                    hits.append(j)
-        if len(hits) == 1:
-            facet[hits[0]] = True
-    kept = list(range(m))
-    for i in range(m):
-        if facet[i]:
-            continue
-        others = [cons[j] for j in kept if j != i]
-        d, off = items[i]
-        flipped = tuple(-v for v in d) + (-off,)
-        if _lp_interior_point(others + [flipped]) is None:
-            kept.remove(i)
-    return [items[i] for i in kept]
-
-
-def _fq(x) -> fmpq:
-    return fmpq(x.numerator, x.denominator) if isinstance(x, Fraction) else fmpq(x)
-
-
-def _lp_interior_point(cons):
-    """A point of the open set {u : A u + d < 0} (eps = 1), or None if it is empty.
-
-    Each row of `cons` is (a_0, ..., a_{n-1}, d); the exact LP of `lp` decides it.
-    """
-    nv = len(cons[0]) - 1
-    system = [lp.Constraint.make({j: c[j] for j in range(nv) if c[j]}, "<", -Fraction(c[-1])) for c in cons]
-    point = lp.interior_point(system, list(range(nv)))
-    if point is None:
-        return None
-    return [Fraction(point.get(j, 0)) for j in range(nv)]
-
-
-# --------------------------------------------------------------------------- terms
+# --------------------------------------------------------------------------- factors
 #
-# Exponents live on a grid: with D a common denominator (a multiple of every
-# rate's denominator), an exponent vector l over (u_0..u_{n-1}, eps) is stored
-# as the tuple of ints D*l, so term keys hash and add as plain int tuples (no
-# Fraction in the inner loops).  Substituting a bound -c/c_x for u_x can leave
-# the grid when |c_x| > 1; then the whole computation restarts with D*|c_x|
-# (`_Rescale`).  D does not change any value, only its representation.
-#
-# Terms: dict  scaled exponent tuple -> fmpq_mpoly in (u_0, ..., u_{n-1}, eps).
-# A factor: dict region -> terms.
-
-
-class _Rescale(Exception):
-    """An exponent is not a multiple of 1/D: retry with D multiplied by `factor`."""
-
-    def __init__(self, factor: int):
-        super().__init__(factor)
-        self.factor = factor
-
-
-def _add_into(acc: dict, key, poly):
-    old = acc.get(key)
-    if old is None:
-        acc[key] = poly
-    else:
-        s = old + poly
-        if s.is_zero():
-            del acc[key]
-        else:
-            acc[key] = s
-
-
-def _mul_terms(t1: dict, t2: dict) -> dict:
-    out: dict = {}
-    for e1, p1 in t1.items():
-        for e2, p2 in t2.items():
-            _add_into(out, tuple(map(_iadd, e1, e2)), p1 * p2)
-    return out
-
-
-def _iadd(a: int, b: int) -> int:
-    return a + b
-
-
-_BREAKPOINTS: dict = {}
-
-
-def _breakpoint(c: tuple, v: int) -> tuple:
-    """(is an upper bound, b) for a one-variable constraint c on u_v: u_v < b eps or u_v > b eps."""
-    found = _BREAKPOINTS.get(c)
-    if found is None:
-        cv = c[v]
-        found = (cv > 0, Fraction(-c[-1], cv))
-        if len(_BREAKPOINTS) > _CACHE_LIMIT:
-            _BREAKPOINTS.clear()
-        _BREAKPOINTS[c] = found
-    return found
+# A factor: dict region -> terms (exp_terms: key -> fmpq_poly in eps); regions and
+# their constraints are those of open_regions (primitive int tuples over (u, eps)).
 
 
 class _Problem:
-    """Per-call context: number of noises, their rates, the grid D, the polynomial ring."""
+    """Per-call context: number of noises, their rates on the grid, the term space."""
 
     def __init__(self, rates, D: int):
         self.n = len(rates)
-        self.rates = rates
         self.D = D
         self.rate_d = [int(r * D) for r in rates]            # a_j on the grid
-        self.half_rate = [fmpq(r.numerator, 2 * r.denominator) for r in rates]
-        names = tuple(f"u{j}" for j in range(self.n)) + ("eps",)
-        self.ctx = fmpq_mpoly_ctx.get(names, "lex")
-        self.gens = self.ctx.gens()
-        self.one = self.ctx.from_dict({(0,) * (self.n + 1): 1})
-        self.zero_exp = (0,) * (self.n + 1)
-        self._bound_cache: dict = {}
-        self._coef_cache: dict = {}
+        self.terms = TermSpace.of(tuple(self.rate_d), D)
+        self.one = self.terms.one
+        self.zero_key = self.terms.zero_key
 
-    def bound_poly(self, c: tuple, x: int):
-        """The bound of u_x given by constraint c, -(c without x)/c_x, as a polynomial."""
-        key = (c, x)
-        p = self._bound_cache.get(key)
-        if p is None:
-            cx = c[x]
-            p = self.ctx.from_dict({})
-            for j, cj in enumerate(c):
-                if cj and j != x:
-                    p += self.gens[j] * fmpq(-cj, cx)
-            self._bound_cache[key] = p
-        return p
-
-    def shifted_key(self, e_rest: tuple, bD: int, c: tuple, x: int) -> tuple:
-        """The scaled exponent e_rest + b * (-c/c_x) (u_x dropped), b = bD/D."""
-        cx = c[x]
-        if cx == 1 or cx == -1:
-            m = -bD * cx
-            key = [e + m * cj for e, cj in zip(e_rest, c)]
-        else:
-            key = []
-            for e, cj in zip(e_rest, c):
-                q, r = divmod(-bD * cj, cx)
-                if r:
-                    raise _Rescale(abs(cx))
-                key.append(e + q)
-        key[x] = 0
-        return tuple(key)
-
-    def coefficients(self, bD: int, k: int) -> list:
-        """[(-1)^(k-i) k!/(i! b^(k-i+1)) for i = 0..k]: y^k e^(by) integrates to e^(by) sum_i coef_i y^i."""
-        key = (bD, k)
-        found = self._coef_cache.get(key)
-        if found is None:
-            bq = fmpq(bD, self.D)
-            found = [fmpq((-1) ** (k - i) * factorial(k), factorial(i)) / bq ** (k - i + 1)
-                     for i in range(k + 1)]
-            self._coef_cache[key] = found
-        return found
-
-    # -- factors ---------------------------------------------------------------
     def atom_factor(self, c: tuple) -> dict:
-        return {frozenset([c]): {self.zero_exp: self.one}}
+        return {frozenset([c]): {self.zero_key: self.one}}
 
     def is_atom_factor(self, F: dict) -> bool:
         for S, T in F.items():
-            if len(S) != 1 or len(T) != 1 or T.get(self.zero_exp) is not self.one:
+            if len(S) != 1 or len(T) != 1 or T.get(self.zero_key) is not self.one:
                 return False
         return True
 
     def multiply(self, F: dict, G: dict) -> dict:
         out: dict = {}
-        one, zero = self.one, self.zero_exp
+        one, zero = self.one, self.zero_key
         for S1, T1 in F.items():
             unit1 = len(T1) == 1 and T1.get(zero) is one
             for S2, T2 in G.items():
@@ -393,13 +90,13 @@ class _Problem:
                 elif len(T2) == 1 and T2.get(zero) is one:
                     prod = dict(T1)
                 else:
-                    prod = _mul_terms(T1, T2)
+                    prod = self.terms.multiply(T1, T2)
                 if not prod:
                     continue
                 if S in out:
                     acc = out[S]
                     for e, p in prod.items():
-                        _add_into(acc, e, p)
+                        add_into(acc, e, p)
                 else:
                     out[S] = prod
         return {S: T for S, T in out.items() if T}
@@ -416,15 +113,15 @@ class _Problem:
             for S, T in F.items():
                 assert not S
                 for e, p in T.items():
-                    _add_into(acc, e, p)
+                    add_into(acc, e, p)
             return {frozenset(): acc} if acc else {}
         (v,) = scope
         pieces = []
-        points = set()
+        points = []
         for S, T in F.items():
             lo = hi = None        # None: unbounded
             for c in S:
-                upper, b = _breakpoint(c, v)
+                upper, b = breakpoint(c, v)
                 if upper:
                     if hi is None or b < hi:
                         hi = b
@@ -432,21 +129,23 @@ class _Problem:
                     lo = b
             pieces.append((lo, hi, T))
             if lo is not None:
-                points.add(lo)
+                points.append(lo)
             if hi is not None:
-                points.add(hi)
-        pts = sorted(points)
-        pos = {b: i + 1 for i, b in enumerate(pts)}
+                points.append(hi)
+        points.sort()
+        pts = [b for i, b in enumerate(points) if i == 0 or b != points[i - 1]]
         ncells = len(pts) + 1          # cell k lies between pts[k-1] and pts[k] (-inf, inf at the ends)
         accs = [None] * ncells
         for lo, hi, T in pieces:
-            for k in range(0 if lo is None else pos[lo], ncells if hi is None else pos[hi]):
+            # breakpoints are fmpq, which hash slowly: positions by bisection
+            for k in range(0 if lo is None else bisect_left(pts, lo) + 1,
+                           ncells if hi is None else bisect_left(pts, hi) + 1):
                 acc = accs[k]
                 if acc is None:
                     accs[k] = dict(T)
                 else:
                     for e, p in T.items():
-                        _add_into(acc, e, p)
+                        add_into(acc, e, p)
         cells = []   # (first cell, last cell, terms), adjacent equal cells merged
         for k, acc in enumerate(accs):
             acc = acc or {}
@@ -463,12 +162,12 @@ class _Problem:
             if first > 0:                  # u_v > lo:  -q u_v + p eps < 0 for lo = p/q
                 lo = pts[first - 1]
                 vec = [0] * n1
-                vec[v], vec[-1] = -lo.denominator, lo.numerator
+                vec[v], vec[-1] = -int(lo.q), int(lo.p)
                 S.append(tuple(vec))
             if last < ncells - 1:          # u_v < hi:  q u_v - p eps < 0
                 hi = pts[last]
                 vec = [0] * n1
-                vec[v], vec[-1] = hi.denominator, -hi.numerator
+                vec[v], vec[-1] = int(hi.q), -int(hi.p)
                 S.append(tuple(vec))
             out[frozenset(S)] = acc
         return out
@@ -481,10 +180,13 @@ class _Problem:
         lower bound x > -(c without x)/c_x, c_x > 0 the upper bound x < -(...)/c_x.
         """
         aD = self.rate_d[x]
-        half_a = self.half_rate[x]
+        space = self.terms
+        px = space.power_index(x)
         out: dict = {}
         n = self.n
         for S0, T0 in F.items():
+            # per term: the exponent of x (on the grid), the power of x, the rest of the key
+            split = [(e[x], e[px], space.without(e, x), p) for e, p in T0.items()]
             for s in (1, -1):
                 sign_c = [0] * (n + 1)
                 sign_c[x] = -s
@@ -500,19 +202,17 @@ class _Problem:
                         uppers.append(c)
                     else:
                         lowers.append(c)
-                # integrand in x: per exponent, b (x-coefficient incl. density, on the grid),
-                # the exponent without x, and the polynomials by power of x
-                split = []
-                for e, p in T0.items():
-                    bD = e[x] - s * aD
+                # b (x-coefficient incl. the density on this side, on the grid) per term
+                sided = []
+                for ex, k, e_rest, p in split:
+                    bD = ex - s * aD
                     if not uppers and bD >= 0:
                         raise AssertionError("divergent term at +infinity")
                     if not lowers and bD <= 0:
                         raise AssertionError("divergent term at -infinity")
-                    e_rest = e[:x] + (0,) + e[x + 1:]
-                    split.append((bD, e_rest, self._by_power(p, x)))
-                upper_values = [self._antiderivative(split, U, x, half_a) for U in uppers]
-                lower_values = [self._antiderivative(split, L, x, -half_a) for L in lowers]
+                    sided.append((bD, k, e_rest, p))
+                upper_values = [space.at_bound(sided, U, x, 1) for U in uppers]
+                lower_values = [space.at_bound(sided, L, x, -1) for L in lowers]
                 for L, lv in (zip(lowers, lower_values) if lowers else ((None, None),)):
                     for U, uv in (zip(uppers, upper_values) if uppers else ((None, None),)):
                         region = self._case_region(rest, lowers, uppers, L, U, x)
@@ -523,8 +223,8 @@ class _Problem:
                             acc = out[region] = {}
                         for values in (uv, lv):
                             if values is not None:
-                                for key, poly in values:
-                                    _add_into(acc, key, poly)
+                                for key, poly in values.items():
+                                    add_into(acc, key, poly)
         return {S: T for S, T in out.items() if T}
 
     def _case_region(self, rest, lowers, uppers, L, U, x):
@@ -546,68 +246,12 @@ class _Problem:
         if L is not None and U is not None:   # L < U:  U_x L + |L_x| U < 0
             new.append([aU * p + aL * q for p, q in zip(L, U)])
         for vec in new:
-            c = _constraint(vec)
+            c = constraint(vec)
             if c is False:
                 return None
             if c is not True:
                 cons.add(c)
         return simplify_region(frozenset(cons))
-
-    def _by_power(self, p, x) -> dict:
-        """{k: coefficient polynomial of x^k} for p."""
-        if p.degrees()[x] == 0:
-            return {0: p}
-        groups: dict = {}
-        for mono, c in p.to_dict().items():
-            k = mono[x]
-            groups.setdefault(k, {})[mono[:x] + (0,) + mono[x + 1:]] = c
-        return {k: self.ctx.from_dict(d) for k, d in groups.items()}
-
-    def _antiderivative(self, split, c, x, scale) -> list:
-        """[(key, poly)]: scale * sum_k parts[k] * A_k(B) per term, A_k the antiderivative of
-        y^k e^(b y) and B the bound of u_x that constraint c gives."""
-        Bpoly = self.bound_poly(c, x)
-        powers = [self.one, Bpoly]
-        values = []
-        for bD, e_rest, parts in split:
-            kmax = max(parts)
-            while len(powers) < kmax + 2:
-                powers.append(powers[-1] * Bpoly)
-            total = None
-            if bD == 0:
-                key = e_rest
-                for k, pk in parts.items():
-                    term = pk * powers[k + 1] * (scale / (k + 1))
-                    total = term if total is None else total + term
-            else:
-                key = self.shifted_key(e_rest, bD, c, x)
-                for k, pk in parts.items():
-                    coefs = self.coefficients(bD, k)
-                    q = coefs[0] * self.one if k == 0 else None
-                    if q is None:
-                        q = powers[0] * coefs[0]
-                        for i in range(1, k + 1):
-                            q += powers[i] * coefs[i]
-                    term = pk * q * scale
-                    total = term if total is None else total + term
-            if total is not None and not total.is_zero():
-                values.append((key, total))
-        return values
-
-    def to_exppoly(self, F: dict) -> ExpPoly:
-        out: dict = {}
-        for S, T in F.items():
-            assert not S
-            for e, p in T.items():
-                assert not any(e[:-1])
-                coeffs: dict = {}
-                for mono, c in p.to_dict().items():
-                    assert not any(mono[:-1])
-                    coeffs[mono[-1]] = c
-                poly = fmpq_poly([coeffs.get(i, 0) for i in range(max(coeffs) + 1)])
-                q = Fraction(e[-1], self.D)
-                out[q] = out[q] + poly if q in out else poly
-        return ExpPoly(out)
 
 
 # --------------------------------------------------------------------------- elimination
@@ -662,7 +306,7 @@ def probability(atoms: tuple, noises: tuple) -> ExpPoly:
         for i, c in coeffs.items():
             vec[i] = Fraction(c)
         vec[-1] = Fraction(at.form.const)
-        c = _constraint(vec)
+        c = constraint(_on_common_denominator(vec))
         if c is False:
             return ExpPoly.ZERO
         if c is not True:
@@ -677,8 +321,14 @@ def probability(atoms: tuple, noises: tuple) -> ExpPoly:
     while True:
         try:
             return _eliminate(constraints, rates, D)
-        except _Rescale as grow:
+        except Rescale as grow:
             D *= grow.factor
+
+
+def _on_common_denominator(vec: list) -> list:
+    """The integers den * vec (den > 0 the lcm of the denominators): the same constraint."""
+    den = lcm(*(v.denominator for v in vec))
+    return [v.numerator * (den // v.denominator) for v in vec]
 
 
 _LEAF_CACHE: dict = {}
@@ -686,8 +336,8 @@ _LEAF_CACHE: dict = {}
 
 def clear_caches() -> None:
     """Forget every memoised region and integral (for cold timings; results never depend on it)."""
-    _SIMPLIFY_CACHE.clear()
-    _BREAKPOINTS.clear()
+    clear_region_caches()
+    clear_term_caches()
     _LEAF_CACHE.clear()
 
 
@@ -718,7 +368,7 @@ def _eliminate(constraints: set, rates: list, D: int) -> ExpPoly:
         else:
             new = prob.canonical(prob.integrate(prod, x), scope)
         factors = others + [(new, scope)]
-    result = {frozenset(): {prob.zero_exp: prob.one}}
+    result = {frozenset(): {prob.zero_key: prob.one}}
     for f, _ in factors:
         result = prob.canonical(prob.multiply(result, f), ())
-    return prob.to_exppoly(result)
+    return prob.terms.to_exppoly(result.get(frozenset(), {}))
