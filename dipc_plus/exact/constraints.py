@@ -172,7 +172,7 @@ def _swap_keeps(shape: frozenset, ints: list, i: int, j: int) -> bool:
 # memo outlives an input; a streaming check trims it to the recent sets after each input.
 _PROBABILITY_CACHE: OrderedDict = OrderedDict()
 _CACHE_LIMIT = 200_000
-_RECENT_SETS = 4096
+_RECENT_SETS = 1024
 
 
 def probability(atoms, noises: dict) -> ExpFrac:
