@@ -71,6 +71,7 @@ from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.semantics.instructions import compiled, describe_instr, reads
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_rate  # one printer for programs and chains
+from dipc_plus.semantics.transitions import memo_for
 
 EXIT = -1
 ONE = ExpFrac(ExpPoly.ONE)
@@ -143,6 +144,18 @@ class _Work:
         return _Work(self.pc, list(self.env), dict(self.reals), list(self.comps))
 
 
+class _Recording:
+    """What an expansion did besides computing its successors, so a replay can do it too: the real
+    inputs it read (names, in order, repeats allowed), the noises it declared and the constraint
+    probabilities it stored."""
+    __slots__ = ("reads", "noises", "probs")
+
+    def __init__(self):
+        self.reads: list = []
+        self.noises: list = []
+        self.probs: list = []
+
+
 @dataclass
 class BuildStats:
     states: int = 0
@@ -183,6 +196,15 @@ class DTMC:
         self.noises: dict[int, Noise] = {}
         self._comp_prob: dict[frozenset, ExpFrac] = {}
         self._comp_noises: dict[frozenset, frozenset] = {}
+        # real inputs no statement assigns: the only part of a state that differs between inputs
+        # without being read, so the successor memo (semantics.transitions) leaves them out
+        assigned = {instr.stmt.target for instr in self.code if instr.op in ("assign", "sample", "compare")}
+        self._input_reals = frozenset(name for name, typ in program.inputs
+                                      if isinstance(typ, (ir.RealT, ir.IntT)) and name not in assigned)
+        self._input_forms: dict = {}
+        self._live_inputs: dict = {}
+        self._memo = memo_for(program, self.code) if compress and merge and drop else None
+        self._recording: _Recording | None = None
         self.graph = nx.DiGraph()
         self.stats = BuildStats()
         self._index: dict[State, int] = {}
@@ -254,6 +276,8 @@ class DTMC:
             if form is None:
                 raise UserError.at(pos, f"'{var}' is read before it is assigned",
                                    hint="assign it on every path that reaches this statement")
+            if self._recording is not None and var in self._input_reals:
+                self._recording.reads.append(var)
             total = total + form.scale(c)
         return total
 
@@ -315,6 +339,8 @@ class DTMC:
                                    hint="a discrete Laplace sample needs an integer mean")
             nid = work.pc
             self.noises[nid] = Noise(kind, Fraction(d.rate))
+            if self._recording is not None:
+                self._recording.noises.append((nid, self.noises[nid]))
             work.reals[s.target] = mean + LinForm(((nid, Fraction(1)),), Fraction(0))
             work.pc += 1
             return [(ONE, work)]
@@ -370,11 +396,15 @@ class DTMC:
 
     def _compare(self, work: _Work, s: ir.Compare, branch_ok: bool):
         pending = work.pending
+        recording = self._recording
         if pending is not None and pending[0] == work.pc:
             # evaluated when the chain stopped here (compressed chains): the state is the same
-            _, a, na, ids, merged, base, both = pending
+            _, a, na, ids, merged, base, both, reads = pending
             work.pending = None
+            if recording is not None:
+                recording.reads += reads
         else:
+            first_read = len(recording.reads) if recording is not None else 0
             env = self._env_dict(work)
             lhs = self._lin(s.lhs, work, env, s.pos)
             rhs = self._lin(s.rhs, work, env, s.pos)
@@ -401,12 +431,15 @@ class DTMC:
             if both == base:
                 return self._set_bool(work, s, True)
             if not branch_ok:
-                work.pending = (work.pc, a, na, ids, merged, base, both)
+                reads = tuple(recording.reads[first_read:]) if recording is not None else ()
+                work.pending = (work.pc, a, na, ids, merged, base, both, reads)
                 return None
         with_a = merged | {a}
         with_na = merged | {na}
         if with_na not in self._comp_prob:
             self._comp_prob[with_na] = _difference(base, both)
+        if recording is not None:
+            recording.probs += ((with_a, both), (with_na, self._comp_prob[with_na]))
         rest = [c for c in work.comps if not (self.component_noises(c) & ids)]
         result = []
         for value, comp in ((True, with_a), (False, with_na)):
@@ -504,14 +537,19 @@ class DTMC:
             value = self.inputs[name]
             if isinstance(typ, (ir.RealT, ir.IntT)):
                 reals[name] = LinForm.constant(Fraction(value))
+                if name in self._input_reals:
+                    self._input_forms[name] = reals[name]
             else:
                 env[self.finite_index[name]] = value
         return _Work(0, env, reals, [])
 
     def _build(self) -> None:
         work = self._initial_work()
+        if self._memo is not None:
+            self._recording = _Recording()   # only the reads of a comparison left pending matter
         if self.compress:
             self._advance(work, certain=True)
+        self._recording = None
         state, comps, _ = self._canon(work)  # nothing to drop: no constraints yet
         self.initial, _ = self._intern(state, comps)
         pending = {self.initial: work.pending}   # node -> comparison already evaluated there
@@ -522,17 +560,10 @@ class DTMC:
             state = data["state"]
             if state.pc == EXIT:
                 continue
-            work = _Work(state.pc, list(state.env), dict(state.reals), list(data["components"]),
-                         pending.pop(node, None))
-            outcomes = self._step(work, branch_ok=True)
-            for factor, child in outcomes:
-                if self.compress:
-                    self._advance(child)
-                cstate, ccomps, dropped = self._canon(child)
+            for f, cstate, ccomps, cpending in self._successors(state, data["components"], pending.pop(node, None)):
                 target, new = self._intern(cstate, ccomps)
-                if new and child.pending is not None:
-                    pending[target] = child.pending
-                f = mul(factor, dropped)
+                if new and cpending is not None:
+                    pending[target] = cpending
                 if self.graph.has_edge(node, target):
                     self.graph.edges[node, target]["factor"] = self.graph.edges[node, target]["factor"] + f
                 else:
@@ -541,6 +572,64 @@ class DTMC:
                     stack.append(target)
                 else:
                     self.stats.merged += 1
+
+    def _expand(self, state: State, comps: tuple, pending) -> list:
+        """[(factor, state, its components, its pending comparison)] one random choice from `state`
+        (then the deterministic statements up to the next one, on compressed chains)."""
+        work = _Work(state.pc, list(state.env), dict(state.reals), list(comps), pending)
+        out = []
+        for factor, child in self._step(work, branch_ok=True):
+            if self.compress:
+                self._advance(child)
+            cstate, ccomps, dropped = self._canon(child)
+            out.append((mul(factor, dropped), cstate, ccomps, child.pending))
+        return out
+
+    def _successors(self, state: State, comps: tuple, pending) -> list:
+        """`_expand`, remembered across the chains of this program at other inputs (see
+        semantics.transitions): a remembered expansion is replayed with this input's values."""
+        if self._memo is None:
+            return self._expand(state, comps, pending)
+        key = self._without_inputs(state)
+        found = self._memo.find(key, self._input_value)
+        if found is not None:
+            return self._replay(found)
+        self._recording = recording = _Recording()
+        dropped_before = self.stats.dropped_components
+        try:
+            out = self._expand(state, comps, pending)
+        finally:
+            self._recording = None
+        reads = [(name, self._input_value(name)) for name in dict.fromkeys(recording.reads)]
+        self._memo.add(key, reads, (tuple(recording.noises), tuple(recording.probs),
+                                    self.stats.dropped_components - dropped_before,
+                                    tuple((f, self._without_inputs(s), c, p) for f, s, c, p in out)))
+        return out
+
+    def _replay(self, expansion) -> list:
+        noises, probs, dropped, outcomes = expansion
+        self.noises.update(noises)
+        self._comp_prob.update(probs)
+        self.stats.dropped_components += dropped
+        return [(f, self._with_inputs(s), c, p) for f, s, c, p in outcomes]
+
+    def _input_value(self, name: str):
+        return self._input_forms[name].const
+
+    def _without_inputs(self, state: State) -> State:
+        reals = tuple(r for r in state.reals if r[0] not in self._input_reals)
+        return state if len(reals) == len(state.reals) else state._replace(reals=reals)
+
+    def _with_inputs(self, state: State) -> State:
+        """A state of `_without_inputs` with this input's live real inputs back (as `_canon` has them)."""
+        names = self._live_inputs.get(state.pc)
+        if names is None:
+            live = self.exit_live if state.pc == EXIT else self.live[state.pc]
+            names = self._live_inputs[state.pc] = tuple(n for n in self._input_reals if n in live)
+        if not names:
+            return state
+        reals = state.reals + tuple((n, self._input_forms[n]) for n in names)
+        return state._replace(reals=tuple(sorted(reals, key=_name)))
 
     # ----------------------------------------------------------------- termination
 
@@ -662,6 +751,10 @@ def exact_exp(x):
         return ExpFrac(ExpPoly.exp(monos[0][0]))
     raise UserError(f"exp({p}) in a weight is not exp(c*eps) for a rational c",
                     hint="exact probabilities need exponents that are rational multiples of eps")
+
+
+def _name(item: tuple) -> str:
+    return item[0]
 
 
 def _comp_key(comp: frozenset):
