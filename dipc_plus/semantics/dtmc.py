@@ -545,14 +545,12 @@ class DTMC:
 
     def _build(self) -> None:
         work = self._initial_work()
-        if self._memo is not None:
-            self._recording = _Recording()   # only the reads of a comparison left pending matter
-        if self.compress:
-            self._advance(work, certain=True)
-        self._recording = None
-        state, comps, _ = self._canon(work)  # nothing to drop: no constraints yet
+        if self._memo is None:
+            [(_, state, comps, first)] = self._start(work)
+        else:   # the start is remembered too, keyed by the finite inputs
+            [(_, state, comps, first)] = self._remembered(("start", tuple(work.env)), lambda: self._start(work))
         self.initial, _ = self._intern(state, comps)
-        pending = {self.initial: work.pending}   # node -> comparison already evaluated there
+        pending = {self.initial: first}   # node -> comparison already evaluated there
         stack = [self.initial]
         while stack:
             node = stack.pop()
@@ -573,6 +571,13 @@ class DTMC:
                 else:
                     self.stats.merged += 1
 
+    def _start(self, work: _Work) -> list:
+        """[(1, the initial state, its components, its pending comparison)]."""
+        if self.compress:
+            self._advance(work, certain=True)
+        state, comps, _ = self._canon(work)  # nothing to drop: no constraints yet
+        return [(ONE, state, comps, work.pending)]
+
     def _expand(self, state: State, comps: tuple, pending) -> list:
         """[(factor, state, its components, its pending comparison)] one random choice from `state`
         (then the deterministic statements up to the next one, on compressed chains)."""
@@ -590,14 +595,17 @@ class DTMC:
         semantics.transitions): a remembered expansion is replayed with this input's values."""
         if self._memo is None:
             return self._expand(state, comps, pending)
-        key = self._without_inputs(state)
+        return self._remembered(self._without_inputs(state), lambda: self._expand(state, comps, pending))
+
+    def _remembered(self, key, expand) -> list:
+        """expand(), or its replay when the memo has it for this key and these input values."""
         found = self._memo.find(key, self._input_value)
         if found is not None:
             return self._replay(found)
         self._recording = recording = _Recording()
         dropped_before = self.stats.dropped_components
         try:
-            out = self._expand(state, comps, pending)
+            out = expand()
         finally:
             self._recording = None
         reads = [(name, self._input_value(name)) for name in dict.fromkeys(recording.reads)]
