@@ -285,10 +285,25 @@ def _coordinate(u_n: Fraction, lo, hi) -> tuple[Fraction, bool]:
     if hi is not None and u_n > hi[0]:
         return u_n - hi[0], hi[1]
     if lo is not None and u_n == lo[0] and not lo[1]:
-        return Fraction(0), False
+        return _ZERO, False
     if hi is not None and u_n == hi[0] and not hi[1]:
-        return Fraction(0), False
-    return Fraction(0), True
+        return _ZERO, False
+    return _ZERO, True
+
+
+_ZERO = Fraction(0)
+
+
+def _box_coordinates(at: Mapping, box: _Box, reals, bound) -> list | None:
+    """[_coordinate of each real input], or None as soon as one is farther than `bound`: a box
+    farther than one already found in a single coordinate cannot replace it."""
+    coords = []
+    for n in reals:
+        d = _coordinate(at[n], *box.interval(n))
+        if bound is not None and d[0] > bound:
+            return None
+        coords.append(d)
+    return coords
 
 
 def _pick(u_n: Fraction, lo, hi, value: Fraction) -> Fraction:
@@ -558,7 +573,9 @@ class RealSpace:
             gap = max((value_gap(u[k], v) for k, v in fixed.items()), default=Fraction(0))
             if gap == INF:
                 continue
-            coords = [_coordinate(at[n], *box.interval(n)) for n in reals]
+            coords = _box_coordinates(at, box, reals, None if best is None else best[0])
+            if coords is None:
+                continue
             value = max((d for d, _ in coords), default=Fraction(0))
             attained = all(d < value or included for d, included in coords)
             if gap > value:
