@@ -104,8 +104,9 @@ def env_text(program: ir.Program, flat: Mapping) -> str:
 
 
 def input_key(u: Mapping) -> tuple:
-    return tuple(sorted((k, (type(v).__name__, v if isinstance(v, (bool, str)) else Fraction(v)))
-                        for k, v in u.items()))
+    """A hashable key of an input: each value with its type's name (True is not 1).  Values are
+    not converted: equal numbers hash equal, so converting to Fraction changed no key."""
+    return tuple(sorted((k, (type(v).__name__, v)) for k, v in u.items()))
 
 
 def decimal(ball, digits: int = 12) -> str:
