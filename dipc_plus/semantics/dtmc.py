@@ -41,6 +41,12 @@ probability is ``factor * P[C_target] / P[C_source]``, computed only when asked
 ``reach(s) / P[C_s]``, cycles included, since the factor matrix is the
 transition matrix conjugated by diag(P[C]) (see `reach.py`).
 
+Shared across inputs.  The expansion of a state (its successors, one random choice and
+the deterministic statements after it away) is remembered per program, keyed by the state
+without the real inputs and then by the values of the inputs it read
+(`semantics.transitions`): the chains of a grid's neighbouring inputs replay most of
+their expansions instead of computing them again.
+
 Compression.  By default the chain keeps only the states where a random choice
 happens (plus the initial and exit states): deterministic statements in
 between are executed on the edge.  ``compress=False`` gives the paper's chain
@@ -49,8 +55,8 @@ with one state per statement (Fig. 4b); both have the same exit probabilities.
 The compiled code and liveness live in `semantics.instructions`, the text of
 expressions and noise forms in `semantics.pretty`.  What remains is one concept,
 the chain and its builder (state canonicalisation, the step function, dropping,
-termination checks), which share the state representation; that is why this
-module stays somewhat over 600 lines.
+termination checks, the replay of remembered expansions), which share the state
+representation; that is why this module is over 700 lines.
 """
 from __future__ import annotations
 
@@ -615,6 +621,7 @@ class DTMC:
         return out
 
     def _replay(self, expansion) -> list:
+        """A remembered expansion, done again in this chain with this input's real inputs."""
         noises, probs, dropped, outcomes = expansion
         self.noises.update(noises)
         self._comp_prob.update(probs)
@@ -625,6 +632,7 @@ class DTMC:
         return self._input_forms[name].const
 
     def _without_inputs(self, state: State) -> State:
+        """The state without the real inputs no statement assigns (a memo key, a remembered state)."""
         reals = tuple(r for r in state.reals if r[0] not in self._input_reals)
         return state if len(reals) == len(state.reals) else state._replace(reals=reals)
 
