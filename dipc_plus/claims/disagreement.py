@@ -33,7 +33,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
-from math import lcm
+from math import floor, lcm
 from typing import Callable, Mapping
 
 from dipc_plus.execution.lazy import lazy_import
@@ -234,6 +234,38 @@ class _Box:
         self.hi: dict = {}
         self.empty = False
 
+    # A box is not changed once it is measured (`_box_units` changes copies), so `box_dd`'s
+    # views of it below are remembered on it, for the same `names` every time.
+
+    def denominator(self, names) -> int:
+        """The least common denominator of the bounds on `names`."""
+        found = self.__dict__.get("_denominator")
+        if found is None:
+            found = self._denominator = lcm(*(b[0].denominator for bounds in (self.lo, self.hi)
+                                              for n, b in bounds.items() if n in names))
+        return found
+
+    def empty_over(self, names) -> bool:
+        """`is_empty(names)`, remembered."""
+        found = self.__dict__.get("_empty")
+        if found is None:
+            found = self._empty = self.is_empty(names)
+        return found
+
+    def scaled(self, names, scale: int) -> list:
+        """[(lo, lo closed, hi, hi closed)] per name, the bounds times `scale` (a multiple of
+        `denominator`) as integers, None where unbounded, remembered per scale."""
+        cache = self.__dict__.setdefault("_scaled", {})
+        found = cache.get(scale)
+        if found is None:
+            found = []
+            for n in names:
+                lo, hi = self.lo.get(n), self.hi.get(n)
+                found.append((None if lo is None else int(lo[0] * scale), lo is not None and lo[1],
+                              None if hi is None else int(hi[0] * scale), hi is not None and hi[1]))
+            cache[scale] = found
+        return found
+
     def copy(self) -> "_Box":
         other = _Box()
         other.lo, other.hi, other.empty = dict(self.lo), dict(self.hi), self.empty
@@ -285,10 +317,32 @@ def _coordinate(u_n: Fraction, lo, hi) -> tuple[Fraction, bool]:
     if hi is not None and u_n > hi[0]:
         return u_n - hi[0], hi[1]
     if lo is not None and u_n == lo[0] and not lo[1]:
-        return Fraction(0), False
+        return _ZERO, False
     if hi is not None and u_n == hi[0] and not hi[1]:
-        return Fraction(0), False
-    return Fraction(0), True
+        return _ZERO, False
+    return _ZERO, True
+
+
+_ZERO = Fraction(0)
+
+
+def _box_coordinates(point: list, bounds: list, limit) -> list | None:
+    """[(distance, whether the nearest point is in the box)] per coordinate, all scaled to integers
+    (`_Box.scaled`), or None as soon as one exceeds the integer `limit`: a box farther than one
+    already found in a single coordinate cannot replace it."""
+    coords = []
+    for x, (lo, lo_closed, hi, hi_closed) in zip(point, bounds):
+        if lo is not None and x < lo:
+            d = (lo - x, lo_closed)
+        elif hi is not None and x > hi:
+            d = (x - hi, hi_closed)
+        else:   # inside, or on an open end
+            d = (0, not ((lo is not None and x == lo and not lo_closed) or
+                         (hi is not None and x == hi and not hi_closed)))
+        if limit is not None and d[0] > limit:
+            return None
+        coords.append(d)
+    return coords
 
 
 def _pick(u_n: Fraction, lo, hi, value: Fraction) -> Fraction:
@@ -551,16 +605,23 @@ class RealSpace:
             return None
         reals = self.reals
         at = {n: Fraction(u[n]) for n in reals}
+        # distances measured in integers: u and every bound over their common denominator
+        scale = lcm(*(x.denominator for x in at.values()), *(box.denominator(reals) for _, box in units))
+        point = [x.numerator * (scale // x.denominator) for x in at.values()]
         best = None  # (value, attained, fixed, box)
         for fixed, box in units:
-            if box.is_empty(reals):
+            if box.empty_over(reals):
                 continue
-            gap = max((value_gap(u[k], v) for k, v in fixed.items()), default=Fraction(0))
+            gap = max((value_gap(u[k], v) for k, v in fixed.items()), default=_ZERO)
             if gap == INF:
                 continue
-            coords = [_coordinate(at[n], *box.interval(n)) for n in reals]
-            value = max((d for d, _ in coords), default=Fraction(0))
-            attained = all(d < value or included for d, included in coords)
+            coords = _box_coordinates(point, box.scaled(reals, scale),
+                                      None if best is None else floor(best[0] * scale))
+            if coords is None:
+                continue
+            scaled = max((d for d, _ in coords), default=0)
+            attained = all(d < scaled or included for d, included in coords)
+            value = Fraction(scaled, scale)
             if gap > value:
                 value, attained = gap, True
             if best is None or value < best[0] or (value == best[0] and attained and not best[1]):

@@ -40,6 +40,11 @@ DEFAULT_MAX_PATHS = 20_000
 # --------------------------------------------------------------------------- affine forms
 
 
+def _frac(x) -> Fraction:
+    """x as a Fraction, without a new one when it is one already (det runs make many)."""
+    return x if type(x) is Fraction else Fraction(x)
+
+
 @dataclass(frozen=True)
 class Affine:
     """sum coeffs[name] * name + const over real inputs (names are flat input names)."""
@@ -48,11 +53,11 @@ class Affine:
 
     @staticmethod
     def make(coeffs: Mapping, const=0) -> "Affine":
-        return Affine(tuple(sorted((n, Fraction(c)) for n, c in coeffs.items() if c != 0)), Fraction(const))
+        return Affine(tuple(sorted((n, _frac(c)) for n, c in coeffs.items() if c != 0)), _frac(const))
 
     @staticmethod
     def constant(value) -> "Affine":
-        return Affine((), Fraction(value))
+        return Affine((), _frac(value))
 
     @staticmethod
     def symbol(name: str) -> "Affine":
@@ -65,8 +70,10 @@ class Affine:
         return dict(self.coeffs)
 
     def plus(self, other: "Affine", scale=1) -> "Affine":
+        s = _frac(scale)
+        if not other.coeffs:   # a constant: the coefficients stay as they are
+            return Affine(self.coeffs, self.const + (other.const if s == 1 else s * other.const))
         d = self.as_dict()
-        s = Fraction(scale)
         for n, c in other.coeffs:
             d[n] = d.get(n, Fraction(0)) + s * c
         return Affine.make(d, self.const + s * other.const)
@@ -325,7 +332,7 @@ def real_inputs(program: ir.Program) -> list[str]:
 
 def run(program: ir.Program, env: Mapping) -> dict:
     """det(P)(env): the noise-free output at a concrete input (reals as exact Fractions)."""
-    found = paths(program, {n: (Fraction(v) if isinstance(program.variables.get(n), ir.RealT) else v)
+    found = paths(program, {n: (_frac(v) if isinstance(program.variables.get(n), ir.RealT) else v)
                             for n, v in env.items()}, ())
     if len(found) != 1:  # cannot happen: with no symbols every comparison is decided
         raise AssertionError(f"concrete noise-free run gave {len(found)} paths")

@@ -14,6 +14,7 @@ The conditional probability a DTMC edge carries is P[C and a] / P[C].
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from fractions import Fraction
 from functools import lru_cache
 from itertools import permutations, product
@@ -166,15 +167,19 @@ def _swap_keeps(shape: frozenset, ints: list, i: int, j: int) -> bool:
     return frozenset(_form(op, {swap.get(v, v): c for v, c in cs.items()}, k) for op, cs, k in ints) == shape
 
 
-_PROBABILITY_CACHE: dict = {}
+# Whole constraint sets, least recently used first.  A grid's neighbouring inputs share most of
+# their sets (a sequential program's first comparisons read only the first inputs), so the
+# memo outlives an input; a streaming check trims it to the recent sets after each input.
+_PROBABILITY_CACHE: OrderedDict = OrderedDict()
 _CACHE_LIMIT = 200_000
+_RECENT_SETS = 1024
 
 
 def probability(atoms, noises: dict) -> ExpFrac:
     """P[every atom holds], noises independent as given by `noises` (id -> Noise).
 
     Memoised on the atoms themselves (with the noises they mention): DTMCs of
-    nearby inputs ask for the same constraint sets again and again.
+    the same or nearby inputs ask for the same constraint sets again and again.
     """
     atoms = frozenset(atoms)
     ids: set = set()
@@ -184,17 +189,20 @@ def probability(atoms, noises: dict) -> ExpFrac:
     found = _PROBABILITY_CACHE.get(key)
     if found is None:
         found = _probability(atoms, noises)
-        if len(_PROBABILITY_CACHE) > _CACHE_LIMIT:
-            _PROBABILITY_CACHE.clear()
         _PROBABILITY_CACHE[key] = found
+        if len(_PROBABILITY_CACHE) > _CACHE_LIMIT:
+            _PROBABILITY_CACHE.popitem(last=False)
+    else:
+        _PROBABILITY_CACHE.move_to_end(key)
     return found
 
 
 def forget_constraint_sets() -> None:
-    """Empty the memo of whole constraint sets.  Their atoms carry one input's constants, so across
-    inputs they rarely meet again (the canonical component cache, which they feed, is what inputs
-    share); a streaming grid check calls this after each input so its memory stays flat."""
-    _PROBABILITY_CACHE.clear()
+    """Keep only the `_RECENT_SETS` most recently used constraint sets.  Called by a streaming grid
+    check after each input: its memory stays flat whatever the grid's size, while the next
+    inputs, which usually share the last ones' first comparisons, still find them."""
+    while len(_PROBABILITY_CACHE) > _RECENT_SETS:
+        _PROBABILITY_CACHE.popitem(last=False)
 
 
 def _probability(atoms, noises: dict) -> ExpFrac:

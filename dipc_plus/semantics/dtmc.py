@@ -41,6 +41,12 @@ probability is ``factor * P[C_target] / P[C_source]``, computed only when asked
 ``reach(s) / P[C_s]``, cycles included, since the factor matrix is the
 transition matrix conjugated by diag(P[C]) (see `reach.py`).
 
+Shared across inputs.  The expansion of a state (its successors, one random choice and
+the deterministic statements after it away) is remembered per program, keyed by the state
+without the real inputs and then by the values of the inputs it read
+(`semantics.transitions`): the chains of a grid's neighbouring inputs replay most of
+their expansions instead of computing them again.
+
 Compression.  By default the chain keeps only the states where a random choice
 happens (plus the initial and exit states): deterministic statements in
 between are executed on the edge.  ``compress=False`` gives the paper's chain
@@ -49,8 +55,8 @@ with one state per statement (Fig. 4b); both have the same exit probabilities.
 The compiled code and liveness live in `semantics.instructions`, the text of
 expressions and noise forms in `semantics.pretty`.  What remains is one concept,
 the chain and its builder (state canonicalisation, the step function, dropping,
-termination checks), which share the state representation; that is why this
-module stays somewhat over 600 lines.
+termination checks, the replay of remembered expansions), which share the state
+representation; that is why this module is over 700 lines.
 """
 from __future__ import annotations
 
@@ -71,6 +77,7 @@ from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.semantics.instructions import compiled, describe_instr, reads
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_rate  # one printer for programs and chains
+from dipc_plus.semantics.transitions import memo_for
 
 EXIT = -1
 ONE = ExpFrac(ExpPoly.ONE)
@@ -143,6 +150,18 @@ class _Work:
         return _Work(self.pc, list(self.env), dict(self.reals), list(self.comps))
 
 
+class _Recording:
+    """What an expansion did besides computing its successors, so a replay can do it too: the real
+    inputs it read (names, in order, repeats allowed), the noises it declared and the constraint
+    probabilities it stored."""
+    __slots__ = ("reads", "noises", "probs")
+
+    def __init__(self):
+        self.reads: list = []
+        self.noises: list = []
+        self.probs: list = []
+
+
 @dataclass
 class BuildStats:
     states: int = 0
@@ -183,6 +202,15 @@ class DTMC:
         self.noises: dict[int, Noise] = {}
         self._comp_prob: dict[frozenset, ExpFrac] = {}
         self._comp_noises: dict[frozenset, frozenset] = {}
+        # real inputs no statement assigns: the only part of a state that differs between inputs
+        # without being read, so the successor memo (semantics.transitions) leaves them out
+        assigned = {instr.stmt.target for instr in self.code if instr.op in ("assign", "sample", "compare")}
+        self._input_reals = frozenset(name for name, typ in program.inputs
+                                      if isinstance(typ, (ir.RealT, ir.IntT)) and name not in assigned)
+        self._input_forms: dict = {}
+        self._live_inputs: dict = {}
+        self._memo = memo_for(program, self.code) if compress and merge and drop else None
+        self._recording: _Recording | None = None
         self.graph = nx.DiGraph()
         self.stats = BuildStats()
         self._index: dict[State, int] = {}
@@ -254,6 +282,8 @@ class DTMC:
             if form is None:
                 raise UserError.at(pos, f"'{var}' is read before it is assigned",
                                    hint="assign it on every path that reaches this statement")
+            if self._recording is not None and var in self._input_reals:
+                self._recording.reads.append(var)
             total = total + form.scale(c)
         return total
 
@@ -315,6 +345,8 @@ class DTMC:
                                    hint="a discrete Laplace sample needs an integer mean")
             nid = work.pc
             self.noises[nid] = Noise(kind, Fraction(d.rate))
+            if self._recording is not None:
+                self._recording.noises.append((nid, self.noises[nid]))
             work.reals[s.target] = mean + LinForm(((nid, Fraction(1)),), Fraction(0))
             work.pc += 1
             return [(ONE, work)]
@@ -370,11 +402,15 @@ class DTMC:
 
     def _compare(self, work: _Work, s: ir.Compare, branch_ok: bool):
         pending = work.pending
+        recording = self._recording
         if pending is not None and pending[0] == work.pc:
             # evaluated when the chain stopped here (compressed chains): the state is the same
-            _, a, na, ids, merged, base, both = pending
+            _, a, na, ids, merged, base, both, reads = pending
             work.pending = None
+            if recording is not None:
+                recording.reads += reads
         else:
+            first_read = len(recording.reads) if recording is not None else 0
             env = self._env_dict(work)
             lhs = self._lin(s.lhs, work, env, s.pos)
             rhs = self._lin(s.rhs, work, env, s.pos)
@@ -401,12 +437,15 @@ class DTMC:
             if both == base:
                 return self._set_bool(work, s, True)
             if not branch_ok:
-                work.pending = (work.pc, a, na, ids, merged, base, both)
+                reads = tuple(recording.reads[first_read:]) if recording is not None else ()
+                work.pending = (work.pc, a, na, ids, merged, base, both, reads)
                 return None
         with_a = merged | {a}
         with_na = merged | {na}
         if with_na not in self._comp_prob:
             self._comp_prob[with_na] = _difference(base, both)
+        if recording is not None:
+            recording.probs += ((with_a, both), (with_na, self._comp_prob[with_na]))
         rest = [c for c in work.comps if not (self.component_noises(c) & ids)]
         result = []
         for value, comp in ((True, with_a), (False, with_na)):
@@ -504,17 +543,20 @@ class DTMC:
             value = self.inputs[name]
             if isinstance(typ, (ir.RealT, ir.IntT)):
                 reals[name] = LinForm.constant(Fraction(value))
+                if name in self._input_reals:
+                    self._input_forms[name] = reals[name]
             else:
                 env[self.finite_index[name]] = value
         return _Work(0, env, reals, [])
 
     def _build(self) -> None:
         work = self._initial_work()
-        if self.compress:
-            self._advance(work, certain=True)
-        state, comps, _ = self._canon(work)  # nothing to drop: no constraints yet
+        if self._memo is None:
+            [(_, state, comps, first)] = self._start(work)
+        else:   # the start is remembered too, keyed by the finite inputs
+            [(_, state, comps, first)] = self._remembered(("start", tuple(work.env)), lambda: self._start(work))
         self.initial, _ = self._intern(state, comps)
-        pending = {self.initial: work.pending}   # node -> comparison already evaluated there
+        pending = {self.initial: first}   # node -> comparison already evaluated there
         stack = [self.initial]
         while stack:
             node = stack.pop()
@@ -522,17 +564,10 @@ class DTMC:
             state = data["state"]
             if state.pc == EXIT:
                 continue
-            work = _Work(state.pc, list(state.env), dict(state.reals), list(data["components"]),
-                         pending.pop(node, None))
-            outcomes = self._step(work, branch_ok=True)
-            for factor, child in outcomes:
-                if self.compress:
-                    self._advance(child)
-                cstate, ccomps, dropped = self._canon(child)
+            for f, cstate, ccomps, cpending in self._successors(state, data["components"], pending.pop(node, None)):
                 target, new = self._intern(cstate, ccomps)
-                if new and child.pending is not None:
-                    pending[target] = child.pending
-                f = mul(factor, dropped)
+                if new and cpending is not None:
+                    pending[target] = cpending
                 if self.graph.has_edge(node, target):
                     self.graph.edges[node, target]["factor"] = self.graph.edges[node, target]["factor"] + f
                 else:
@@ -541,6 +576,76 @@ class DTMC:
                     stack.append(target)
                 else:
                     self.stats.merged += 1
+
+    def _start(self, work: _Work) -> list:
+        """[(1, the initial state, its components, its pending comparison)]."""
+        if self.compress:
+            self._advance(work, certain=True)
+        state, comps, _ = self._canon(work)  # nothing to drop: no constraints yet
+        return [(ONE, state, comps, work.pending)]
+
+    def _expand(self, state: State, comps: tuple, pending) -> list:
+        """[(factor, state, its components, its pending comparison)] one random choice from `state`
+        (then the deterministic statements up to the next one, on compressed chains)."""
+        work = _Work(state.pc, list(state.env), dict(state.reals), list(comps), pending)
+        out = []
+        for factor, child in self._step(work, branch_ok=True):
+            if self.compress:
+                self._advance(child)
+            cstate, ccomps, dropped = self._canon(child)
+            out.append((mul(factor, dropped), cstate, ccomps, child.pending))
+        return out
+
+    def _successors(self, state: State, comps: tuple, pending) -> list:
+        """`_expand`, remembered across the chains of this program at other inputs (see
+        semantics.transitions): a remembered expansion is replayed with this input's values."""
+        if self._memo is None:
+            return self._expand(state, comps, pending)
+        return self._remembered(self._without_inputs(state), lambda: self._expand(state, comps, pending))
+
+    def _remembered(self, key, expand) -> list:
+        """expand(), or its replay when the memo has it for this key and these input values."""
+        found = self._memo.find(key, self._input_value)
+        if found is not None:
+            return self._replay(found)
+        self._recording = recording = _Recording()
+        dropped_before = self.stats.dropped_components
+        try:
+            out = expand()
+        finally:
+            self._recording = None
+        reads = [(name, self._input_value(name)) for name in dict.fromkeys(recording.reads)]
+        self._memo.add(key, reads, (tuple(recording.noises), tuple(recording.probs),
+                                    self.stats.dropped_components - dropped_before,
+                                    tuple((f, self._without_inputs(s), c, p) for f, s, c, p in out)))
+        return out
+
+    def _replay(self, expansion) -> list:
+        """A remembered expansion, done again in this chain with this input's real inputs."""
+        noises, probs, dropped, outcomes = expansion
+        self.noises.update(noises)
+        self._comp_prob.update(probs)
+        self.stats.dropped_components += dropped
+        return [(f, self._with_inputs(s), c, p) for f, s, c, p in outcomes]
+
+    def _input_value(self, name: str):
+        return self._input_forms[name].const
+
+    def _without_inputs(self, state: State) -> State:
+        """The state without the real inputs no statement assigns (a memo key, a remembered state)."""
+        reals = tuple(r for r in state.reals if r[0] not in self._input_reals)
+        return state if len(reals) == len(state.reals) else state._replace(reals=reals)
+
+    def _with_inputs(self, state: State) -> State:
+        """A state of `_without_inputs` with this input's live real inputs back (as `_canon` has them)."""
+        names = self._live_inputs.get(state.pc)
+        if names is None:
+            live = self.exit_live if state.pc == EXIT else self.live[state.pc]
+            names = self._live_inputs[state.pc] = tuple(n for n in self._input_reals if n in live)
+        if not names:
+            return state
+        reals = state.reals + tuple((n, self._input_forms[n]) for n in names)
+        return state._replace(reals=tuple(sorted(reals, key=_name)))
 
     # ----------------------------------------------------------------- termination
 
@@ -662,6 +767,10 @@ def exact_exp(x):
         return ExpFrac(ExpPoly.exp(monos[0][0]))
     raise UserError(f"exp({p}) in a weight is not exp(c*eps) for a rational c",
                     hint="exact probabilities need exponents that are rational multiples of eps")
+
+
+def _name(item: tuple) -> str:
+    return item[0]
 
 
 def _comp_key(comp: frozenset):
