@@ -313,6 +313,21 @@ def input_candidates(reports: list[InputReport], interval: Interval) -> list[Can
     return out
 
 
+def sweep_collect(reports: list[InputReport], interval: Interval) -> tuple[list[Candidate], list[InputReport]]:
+    """What a sweep keeps of one input, made where the input is checked: its kappa* candidates, and
+    its reports without the program (det, dd, P_err and decisions: a few closed forms, never the
+    distribution) so that the runs at other kappas decide again without computing them again."""
+    light = []
+    for rep in reports:
+        r = copy.copy(rep)
+        r.program = None
+        if r.counterexample is not None:
+            r.counterexample = copy.copy(r.counterexample)
+            r.counterexample.program = None
+        light.append(r)
+    return input_candidates(reports, interval), light
+
+
 class CandidatePool:
     """The candidates that can still reach kappa*, fed in input order.
 
@@ -423,10 +438,20 @@ def sweep(checker: AccuracyChecker, *, kappa_max: int = DEFAULT_KAPPA_MAX, digit
         result = base
         for rep in result.reports:
             pool.add(input_candidates([rep], interval))
-    else:                         # streamed: each input's candidates are made where it is checked
+    else:                         # each input's candidates are made where it is checked
+
+        def gather(collected) -> None:
+            found, light = collected
+            pool.add(found)
+            for r in light:
+                r.program = checker.program
+                if r.counterexample is not None:
+                    r.counterexample.program = checker.program
+            checker.absorb(light)
+
         result = checker.run(points, 1, progress=progress, description="sweep", executor=executor,
-                             summarize=summarize, collect=functools.partial(input_candidates, interval=interval),
-                             gather=pool.add)
+                             summarize=summarize, collect=functools.partial(sweep_collect, interval=interval),
+                             gather=gather)
     star = kappa_star_of(pool, digits)
     floor = star.floor
     if floor is None:  # kappa* sits on an integer to the enclosure's precision: let decide say
