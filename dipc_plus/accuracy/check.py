@@ -521,6 +521,7 @@ class AccuracyChecker:
         self._decisions: dict = shared.setdefault(("decisions", claim.det, _key(claim.output_distance),
                                                    claim.beta.text, claim.eps), {})
         self._sentences: OrderedDict = OrderedDict()   # see decide_sentence
+        self._entries: dict = {}    # input key -> its keys in _perr and _decisions (forget_input)
         self._last_key = None                           # see _input_key
         self._grid = None
         self._space = None
@@ -597,6 +598,7 @@ class AccuracyChecker:
             start = time.process_time()
             correct = ExpFrac.of(self.claim.ball_probability(dist, u, self.det(u), Fraction(gamma)))
             self._perr[key] = ExpFrac.of(1) - correct
+            self._entries.setdefault(key[0], []).append((self._perr, key))
             self.timings["ball"] += time.process_time() - start
         return self._perr[key]
 
@@ -613,9 +615,8 @@ class AccuracyChecker:
         key = self._input_key(u)
         for cache in (self._dist, self._det, self._dd):
             cache.pop(key, None)
-        for cache in (self._perr, self._decisions):
-            for k in [k for k in cache if k[0] == key]:
-                del cache[k]
+        for cache, k in self._entries.pop(key, ()):   # not a scan: a sweep keeps every input's P_err
+            cache.pop(k, None)
         forget_constraint_sets()
 
     # -- which obligations apply -------------------------------------------------------------
@@ -646,6 +647,7 @@ class AccuracyChecker:
                 decision = self.decide_sentence(bound - report.p_error)
                 cex = None if decision.holds else self.counterexample(u, alpha, gamma, kappa, decision)
                 self._decisions[key] = (decision, cex)
+                self._entries.setdefault(key[0], []).append((self._decisions, key))
                 self.timings["decide"] += time.process_time() - start_decide
             report.decision, report.counterexample = self._decisions[key]
         report.seconds = time.perf_counter() - start
@@ -733,8 +735,12 @@ class AccuracyChecker:
             self._det.setdefault(key, r.det)
             self._dd.setdefault(key, r.dd)
             if r.applies:
-                self._perr.setdefault((key, r.gamma), r.p_error)
-                self._decisions.setdefault((key, r.alpha, r.gamma, r.kappa), (r.decision, r.counterexample))
+                for cache, k, value in ((self._perr, (key, r.gamma), r.p_error),
+                                        (self._decisions, (key, r.alpha, r.gamma, r.kappa),
+                                         (r.decision, r.counterexample))):
+                    if k not in cache:
+                        cache[k] = value
+                        self._entries.setdefault(key, []).append((cache, k))
 
     def run(self, points: Iterable[Mapping] | None = None, kappa: int = 1, *, progress: bool = False,
             stop_at_first: bool = False, description: str = "accuracy", jobs: int = 1,
