@@ -344,9 +344,10 @@ def _check_by_obligations(work: "DPWork", source, executor, shard, progress: boo
             p, q = P.get(v, ZERO), Q.get(v, ZERO)
             distinct.setdefault((id(p), id(q)), (p, q))
     # dealt out like cards, not cut into ranges: the costly obligations come in runs (the first
-    # pairs' tables), and one range holding a run left the other worker idle for seconds
+    # pairs' tables), and one range holding a run left the other worker idle for seconds; and in
+    # small hands (16 per worker), so the last one to finish is short
     ids, closed_forms = list(distinct), list(distinct.values())
-    hands = min(parts, len(ids))
+    hands = min(16 * executor.jobs, len(ids))
     ob_tasks = [closed_forms[j::hands] for j in range(hands)]
     for j, got in enumerate(run_tasks(decide_task, source, ob_tasks, executor=executor)):
         distinct.update(zip(ids[j::hands], got))
