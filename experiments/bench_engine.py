@@ -255,8 +255,9 @@ def main() -> None:
                  "of the process, interpreter start-up, imports and reading the claim included; 'check' is the "
                  "\"seconds\" the command reports for the check itself (tasks, reduction, re-checks). The Dask "
                  "column runs the same tasks on a `dask.distributed.LocalCluster` with two worker processes (started "
-                 "once, before the rows); 'JSON identical' compares all runs of the row, apart from the \"seconds\" "
-                 "fields.\n",
+                 "once, before the rows); its workers keep the check they built for the same files between runs, "
+                 "so after the first run they start warm, unlike fresh `--jobs` processes. 'JSON identical' "
+                 "compares all runs of the row, apart from the \"seconds\" fields.\n",
                  "\n".join(rows) + "\n"]
     OUT.write_text("\n".join(sections))
     print(f"wrote {OUT.relative_to(ROOT)}")
