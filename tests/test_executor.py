@@ -14,7 +14,8 @@ from dipc_plus.api import LoadedProgram
 from dipc_plus.claims import noise_free
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
-from dipc_plus.execution.executor import Executor, Source, available_cores, chunks, in_worker, run_tasks
+from dipc_plus.execution.executor import (Executor, Source, available_cores, chunks, in_worker, run_dealt,
+                                         run_tasks, shrinking_ranges)
 from dipc_plus.semantics.distribution import bind, distribution_of_chain
 from conftest import PROGRAMS
 
@@ -57,6 +58,28 @@ def test_chunks_cover_the_range_in_order():
         assert [i for a, b in ranges for i in range(a, b)] == list(range(n))
         assert all(b > a for a, b in ranges) and len(ranges) == min(n, parts)
         assert max((b - a for a, b in ranges), default=0) - min((b - a for a, b in ranges), default=0) <= 1
+
+
+def _hand_squares(source, task):
+    offset, hand = task
+    return [x * x + offset for x in hand]
+
+
+def test_shrinking_ranges_cover_the_range_in_order_long_ones_first():
+    for n, workers in itertools.product(range(0, 200, 7), range(1, 5)):
+        ranges = shrinking_ranges(n, workers)
+        assert [i for a, b in ranges for i in range(a, b)] == list(range(n))
+        sizes = [b - a for a, b in ranges]
+        assert all(x >= y for x, y in zip(sizes, sizes[1:-1]))   # the last may be a remainder
+
+
+def test_dealt_items_come_back_in_item_order():
+    source = _seeded({})
+    for n in (0, 1, 5, 40, 101):
+        items = list(range(n))
+        expected = [x * x + 3 for x in items]
+        assert run_dealt(_hand_squares, source, items, context=3) == expected
+        assert run_dealt(_hand_squares, source, items, executor=LOCAL2, context=3, per_worker=4) == expected
 
 
 def test_order_and_the_same_results_everywhere():

@@ -178,7 +178,7 @@ def test_streamed_candidates_give_the_kappa_star_of_every_report(name, params):
 def test_the_candidate_pool_stays_small_on_a_grid():
     from dipc_plus.accuracy.sweep import CandidatePool, input_candidates
     ch = checker("sparse.toml", {"c": F(1), "m": F(5)})
-    pool = CandidatePool(ch.program)
+    pool = CandidatePool()
     every = 0
     for r in ch.run().reports:
         found = input_candidates([r], ch.claim.eps)

@@ -298,25 +298,22 @@ class KappaStar:
 
 
 def input_candidates(reports: list[InputReport], interval: Interval) -> list[Candidate]:
-    """The finite candidates of one input's applicable obligations, their reports detached from
-    the program (they may travel from a worker; `CandidatePool.add` attaches it again).
+    """The finite candidates of one input's applicable obligations.
 
-    The expensive step of kappa*: the zeros of each ratio's derivative are isolated here, where
-    the input is checked, so a sweep's workers do it and the input's distribution can go."""
+    The expensive step of kappa*: the zeros of each ratio's derivative are isolated here, so in a
+    sweep it runs where the input is checked (`sweep_collect`) and the distribution can go."""
     out = []
     for rep in reports:
         if rep.applies and not rep.p_error.is_zero():
-            light = copy.copy(rep)
-            light.program = None
-            light.counterexample = None
-            out += [c for c in candidates(light, interval) if not c.infinite]
+            out += [c for c in candidates(rep, interval) if not c.infinite]
     return out
 
 
 def sweep_collect(reports: list[InputReport], interval: Interval) -> tuple[list[Candidate], list[InputReport]]:
-    """What a sweep keeps of one input, made where the input is checked: its kappa* candidates, and
-    its reports without the program (det, dd, P_err and decisions: a few closed forms, never the
-    distribution) so that the runs at other kappas decide again without computing them again."""
+    """What a sweep keeps of one input, made where the input is checked: its reports without the
+    program (det, dd, P_err and decisions: a few closed forms, never the distribution, so that the
+    runs at other kappas decide again without computing them again) and its kappa* candidates,
+    which refer to those reports (the sweep attaches the program again when they arrive)."""
     light = []
     for rep in reports:
         r = copy.copy(rep)
@@ -325,7 +322,7 @@ def sweep_collect(reports: list[InputReport], interval: Interval) -> tuple[list[
             r.counterexample = copy.copy(r.counterexample)
             r.counterexample.program = None
         light.append(r)
-    return input_candidates(reports, interval), light
+    return input_candidates(light, interval), light
 
 
 class CandidatePool:
@@ -335,14 +332,11 @@ class CandidatePool:
     is dropped as it arrives, so a sweep holds a handful of candidates, not one per input.  The
     inputs arrive in input order whatever the executor, so what is kept does not depend on it."""
 
-    def __init__(self, program=None):
-        self.program = program
+    def __init__(self):
         self.kept: list[Candidate] = []
         self.best_hi = None
 
     def add(self, found: list[Candidate]) -> None:
-        for c in found:
-            c.report.program = self.program
         if not found:
             return
         hi = min(c.hi for c in found)
@@ -354,7 +348,7 @@ class CandidatePool:
 
 def kappa_star(reports: list[InputReport], interval: Interval, digits: int = DEFAULT_DIGITS) -> KappaStar:
     """The exact infimum of beta/P_err over the applicable obligations and eps in I."""
-    pool = CandidatePool(reports[0].program if reports else None)
+    pool = CandidatePool()
     for rep in reports:
         pool.add(input_candidates([rep], interval))
     return kappa_star_of(pool, digits)
@@ -433,7 +427,7 @@ def sweep(checker: AccuracyChecker, *, kappa_max: int = DEFAULT_KAPPA_MAX, digit
     executor = executor if executor is not None else Executor.local(jobs)
     start = time.perf_counter()
     interval = checker.claim.eps
-    pool = CandidatePool(checker.program)
+    pool = CandidatePool()
     if base is not None:          # a run kept every report: its candidates are made here
         result = base
         for rep in result.reports:

@@ -41,7 +41,8 @@ from flint import arb, fmpq_poly, fmpz
 
 from dipc_plus.errors import UserError
 
-__all__ = ["Source", "Executor", "run_tasks", "available_cores", "chunks", "shrinking_ranges", "in_worker"]
+__all__ = ["Source", "Executor", "run_tasks", "run_dealt", "available_cores", "chunks", "shrinking_ranges",
+           "in_worker"]
 
 
 # exact values carry python-flint polynomials: make them picklable for every executor
@@ -249,6 +250,24 @@ def run_tasks(fn: Callable, source: Source, tasks: list, *, executor: Executor =
     closing the generator early cancels the tasks still running."""
     with bulk_gc():
         yield from _run_tasks(fn, source, tasks, executor, done)
+
+
+def run_dealt(fn: Callable, source: Source, items: list, *, executor: Executor = SERIAL, context=None,
+              per_worker: int = 16) -> list:
+    """fn(source, (context, hand)) -> one result per item of the hand, over `items` dealt out
+    round-robin into small hands (`per_worker` per worker); the results come back in item order.
+
+    Why dealt, not cut into ranges: costly items come in runs (the obligations of an eps-DP
+    check's first tables), and a range holding a run left the other worker idle for seconds;
+    small hands keep the last one to finish short."""
+    if not items:
+        return []
+    hands = min(per_worker * executor.jobs, len(items))
+    out: list = [None] * len(items)
+    tasks = [(context, items[j::hands]) for j in range(hands)]
+    for j, got in enumerate(run_tasks(fn, source, tasks, executor=executor)):
+        out[j::hands] = got
+    return out
 
 
 def _run_tasks(fn, source, tasks, executor, done):

@@ -303,7 +303,7 @@ def _check_by_obligations(work: "DPWork", source, executor, shard, progress: boo
     process - the walk over the pairs in order, which counts and finds the first failure exactly
     as the serial walk does.  Cutting the pairs instead would make every worker decide the many
     obligations that pairs share."""
-    from dipc_plus.execution.executor import chunks, run_tasks
+    from dipc_plus.execution.executor import chunks, run_dealt, run_tasks
     from dipc_plus.execution.progress import progress_bar
     claim, pl = work.claim, work.plan
     a, b, total = work.shard_range(shard)
@@ -343,14 +343,7 @@ def _check_by_obligations(work: "DPWork", source, executor, shard, progress: boo
         for v in output_keys(P, Q):
             p, q = P.get(v, ZERO), Q.get(v, ZERO)
             distinct.setdefault((id(p), id(q)), (p, q))
-    # dealt out like cards, not cut into ranges: the costly obligations come in runs (the first
-    # pairs' tables), and one range holding a run left the other worker idle for seconds; and in
-    # small hands (16 per worker), so the last one to finish is short
-    ids, closed_forms = list(distinct), list(distinct.values())
-    hands = min(16 * executor.jobs, len(ids))
-    ob_tasks = [closed_forms[j::hands] for j in range(hands)]
-    for j, got in enumerate(run_tasks(decide_task, source, ob_tasks, executor=executor)):
-        distinct.update(zip(ids[j::hands], got))
+    distinct.update(zip(list(distinct), run_dealt(decide_task, source, list(distinct.values()), executor=executor)))
     pairs = obligations = decisions = 0
     seen = bytearray(len(first))         # the tables the pairs walked so far used
     failure = None
@@ -398,9 +391,10 @@ def output_tables_task(source, task) -> list:
 
 
 def decide_task(source, task) -> list:
-    """One task: the Obligations of some (p, p') pairs of closed forms."""
+    """One task (`run_dealt`): the Obligations of some (p, p') pairs of closed forms."""
+    _, pairs = task
     checker = source.get().checker
-    return [checker.check(p, q) for p, q in task]
+    return [checker.check(p, q) for p, q in pairs]
 
 
 class DPWork(PairWork):

@@ -195,6 +195,11 @@ def input_key(u: dict) -> tuple:
     return tuple(sorted((k, repr(v)) for k, v in u.items()))
 
 
+def parameter_box(claim: PufferfishClaim) -> list:
+    """The ranges of the claim's symbolic parameters, in their order."""
+    return [claim.parameter_ranges[p] for p in claim.parameters]
+
+
 class PufferfishWork:
     """What every task of a Pufferfish check needs: the claim, the inputs of the scenarios'
     supports and a source of their output tables (a worker rebuilds it once:
@@ -208,7 +213,7 @@ class PufferfishWork:
                 inputs[input_key(u)] = u
         self.inputs = inputs
         self.source = TableSource(claim.program, claim.events, use_chain=True, expected=len(inputs))
-        self.box = [claim.parameter_ranges[p] for p in claim.parameters]
+        self.box = parameter_box(claim)
         self._values: dict = {}
 
     def values(self, constant: bool) -> Values:
@@ -230,7 +235,7 @@ def pufferfish_tables_task(source, keys: list) -> list:
 
 
 def pufferfish_decide_task(source, task) -> list:
-    """One task: the outcomes (`_decide_poly`) of some obligations G >= 0."""
+    """One task (`run_dealt`): the outcomes (`_decide_poly`) of some obligations G >= 0."""
     constant, polys = task
     work = source.get()
     return [_decide_poly(G, work.claim, work.values(constant), work.box) for G in polys]
@@ -291,9 +296,9 @@ def check_pufferfish(claim: PufferfishClaim, executor=None, source=None, progres
     """Every obligation G >= 0 in order (scenario, pair in both directions, output), up to the
     first failure.  With a parallel `executor` the tables and then every obligation are decided
     on workers, and the walk in order here finds the same first failure and counts the same."""
-    from dipc_plus.execution.executor import run_tasks
+    from dipc_plus.execution.executor import run_dealt
     t0 = time.perf_counter()
-    box = [claim.parameter_ranges[p] for p in claim.parameters]
+    box = parameter_box(claim)
     for sc in claim.scenarios:      # a malformed prior is an error whatever else the claim says
         for wpoly in (w for _, w in sc.support):
             if not nonneg_on_box(wpoly, box):
@@ -316,14 +321,12 @@ def check_pufferfish(claim: PufferfishClaim, executor=None, source=None, progres
                     G = poly_add(poly_mul(poly_scale(Aj.get(key, {}), st.values.E), Bi),
                                  poly_scale(poly_mul(Ai.get(key, {}), Bj), Fraction(-1)))
                     todo.append((sc, si, sj, key, (Ai, Bi, Aj, Bj), G))
-    outcomes: dict = {}
-    if st.executor.parallel and len(todo) > 1:    # dealt out like cards: costly ones come in runs
-        hands = min(4 * st.executor.jobs, len(todo))
-        tasks = [(st.constant, [t[-1] for t in todo[j::hands]]) for j in range(hands)]
-        for j, got in enumerate(run_tasks(pufferfish_decide_task, st.source, tasks, executor=st.executor)):
-            outcomes.update(zip(range(j, len(todo), hands), got))
+    outcomes = None                 # in one process each is decided when the walk reaches it
+    if st.executor.parallel and len(todo) > 1:
+        outcomes = run_dealt(pufferfish_decide_task, st.source, [t[-1] for t in todo], executor=st.executor,
+                             context=st.constant)
     for i, (sc, si, sj, key, (Ai, Bi, Aj, Bj), G) in enumerate(todo):
-        bad = outcomes[i] if i in outcomes else _decide_poly(G, claim, st.values, box)
+        bad = outcomes[i] if outcomes is not None else _decide_poly(G, claim, st.values, box)
         if bad is not None:
             point, eps = bad
             cex = _counterexample(claim, st, sc, si, sj, key, Ai, Bi, Aj, Bj, point, eps)
