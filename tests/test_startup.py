@@ -27,9 +27,21 @@ def test_help_and_version_import_no_heavy_library():
 
 
 def test_a_command_still_gets_its_library_when_it_runs():
-    # the proxy imports on first use: show needs none, a claim's formula needs sympy
-    assert "sympy" in _loaded_after("from dipc_plus.claims.formula import parse, Where\n"
-                                    "parse('2*exp(-eps)', ['m'], Where('t.toml', 1, 1))")
+    # the proxy imports on first use: printing a closed form in LaTeX needs sympy
+    assert "sympy" in _loaded_after("from dipc_plus.semantics.distribution import Exact\n"
+                                    "from dipc_plus.exact.expoly import ExpPoly\n"
+                                    "Exact(ExpPoly.exp(-1)).latex()")
+
+
+def test_an_accuracy_run_reads_its_formula_without_sympy():
+    """The claim's beta is read by our own tree walk (claims/formula.py): a whole grid check,
+    with its limit alpha -> infinity and its slope in alpha, loads no computer algebra."""
+    code = ("import contextlib, io\nimport dipc_plus.cli as c\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    try:\n        c.main(['accuracy', 'theories/sparse.toml', '--set', 'm=2', '--json', '--timeout', '0',"
+            " '--max-memory', '0'])\n"
+            "    except SystemExit:\n        pass")
+    assert "sympy" not in _loaded_after(code)
 
 
 def test_lazy_proxy_imports_on_first_attribute_only():

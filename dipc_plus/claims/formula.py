@@ -1,5 +1,5 @@
 """Formulas a user writes in a claim file (beta = "2*m*c*exp(-alpha*eps/(8*c))"),
-read with sympy and turned into exact closed forms in eps.
+read into exact closed forms in eps.
 
 Why a separate step: an accuracy verdict compares a probability, an exact
 `ExpPoly`/`ExpFrac` in eps, with 1 - beta.  So beta must become one too: once
@@ -9,36 +9,26 @@ rational.  Anything else (``log(2)``, ``exp(1)``, ``sqrt(eps)``, ``2^eps``) has
 no exact representation here and is rejected with a message that says which
 part of the formula is at fault.
 
-The text is first checked with Python's `ast` (so errors carry a column and
-only arithmetic, numbers, the allowed names and ``exp`` get through), then
-built as a sympy expression (used for printing, substitution and the limit
-alpha -> infinity), then converted.  sympy never decides anything numerically.
+The text is checked with Python's `ast` parser, which only builds a syntax tree
+(so errors carry a column, and only arithmetic, numbers, the allowed names and
+``exp`` get through); our own code then walks the tree and computes with exact
+values (`exact.alpha_series`): at fixed names for the closed form, with alpha
+kept as a variable for the limit alpha -> infinity and the sign of d beta/d alpha.
+Nothing is evaluated by Python, and no computer-algebra system is involved.
 """
 from __future__ import annotations
 
 import ast
-import functools
 import difflib
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dipc_plus.execution.lazy import lazy_import
-
-sympy = lazy_import("sympy")
-
 from dipc_plus.errors import UserError
-from dipc_plus.exact.convert import to_fraction
-from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.alpha_series import XFrac
 from dipc_plus.execution import limits
 from dipc_plus.execution.limits import clip
 
-
-
-@functools.lru_cache(maxsize=1)
-def eps_symbol():
-    """The sympy symbol eps > 0 (made on first use: sympy is imported lazily)."""
-    return sympy.Symbol("eps", positive=True)
 
 _FUNCTIONS = {"exp"}
 _NOT_EXPRESSIBLE = {
@@ -47,6 +37,7 @@ _NOT_EXPRESSIBLE = {
     "sqrt": "a square root has no exact form in exponential polynomials",
     "pi": "pi is not rational",
 }
+_EULER = ("e", "E")   # Euler's number: only as the base of a power (e^x is exp(x))
 
 
 @dataclass(frozen=True)
@@ -64,61 +55,48 @@ class Where:
         return UserError(f"{self.key}: {message}", file=self.file, line=self.line, column=column, hint=hint)
 
 
+_EXACT_HINT = ("after alpha, gamma and the parameters are fixed, beta must be a sum of rational multiples of "
+               "eps^k * exp(q*eps) with rational q (and quotients of such sums)")
+
+
 @dataclass(frozen=True)
 class Formula:
-    """A parsed formula: its text, its sympy form, and the names it may use."""
+    """A checked formula: its text, its syntax tree, and the names it may use besides eps."""
     text: str
-    expr: object  # sympy.Expr
-    symbols: dict  # name -> sympy.Symbol (eps included)
+    tree: ast.expr
+    names: tuple
     where: Where
 
-    def substitute(self, values: dict) -> object:
-        """sympy expression with names replaced by rationals (names not given stay symbolic)."""
-        subs = {}
-        for name, value in values.items():
-            if name in self.symbols and value is not None:
-                v = Fraction(value)
-                subs[self.symbols[name]] = sympy.Rational(v.numerator, v.denominator)
-        return self.expr.subs(subs)
-
     def exact(self, values: dict):
-        """The exact closed form in eps once every other name has a rational value.
+        """The exact closed form in eps once every other name it uses has a rational value.
 
         Returns an ExpPoly when the result has no denominator, else an ExpFrac.
         """
-        expr = self.substitute(values)
-        missing = sorted(str(s) for s in expr.free_symbols if s != eps_symbol() and str(s) != "eps")
-        if missing:
-            raise self.where.error(f"no value for {', '.join(missing)} in '{clip(self.text)}'",
-                                   hint="give every parameter the formula uses a value (in [program] params "
-                                        "or the program's own defaults)")
-        return to_exact(expr, self)
+        return _Evaluator(self, values, None).value(self.tree).exact()
 
     def limit(self, name: str, values: dict):
-        """The exact closed form of lim_{name -> +infinity}, other names fixed.
+        """The exact closed form of lim_{name -> +infinity} at every eps > 0, other names fixed.
 
         Used for alpha = infinity (an input whose distance to disagreement is
-        infinite): the paper's limit extension of beta.  The limit is taken by
-        sympy with eps > 0, and the result is converted exactly like any formula.
-        """
-        expr = self.substitute({k: v for k, v in values.items() if k != name})
-        sym = self.symbols[name]
+        infinite): the paper's limit extension of beta."""
+        value = _Evaluator(self, values, name).value(self.tree)
         try:
-            lim = sympy.limit(expr, sym, sympy.oo)
-        except Exception as exc:  # sympy gives up: say so rather than guess
-            raise self.where.error(f"cannot take the limit of '{clip(self.text)}' as {name} -> infinity ({exc})",
-                                   hint=f"use a numeric {name}, or a beta that tends to a closed form") from None
-        if lim.has(sympy.oo, -sympy.oo, sympy.zoo, sympy.nan) or lim.has(sympy.AccumBounds):
-            raise self.where.error(f"'{clip(self.text)}' has no finite limit as {name} -> infinity (got {clip(lim)})",
-                                   hint="beta should decrease in alpha (e.g. contain exp(-alpha*eps/8))")
-        return to_exact(lim, self)
+            return value.limit()
+        except ValueError as exc:
+            raise self.where.error(f"'{clip(self.text)}' {exc} as {name} -> infinity",
+                                   hint="beta should decrease in alpha (e.g. contain exp(-alpha*eps/8))") from None
+
+    def slope(self, name: str, values: dict) -> tuple[str, str]:
+        """('nonpositive' | 'nonnegative' | 'unknown', d/d name as text), proven for every
+        name >= 0 and eps > 0 with the other names fixed (`XFrac.slope`)."""
+        return _Evaluator(self, values, name).value(self.tree).slope()
 
     def __str__(self) -> str:
         return self.text
 
 
 def parse(text: str, names: list[str], where: Where) -> Formula:
-    """Check and parse `text`; `names` are the symbols it may use besides eps."""
+    """Check `text` and keep its syntax tree; `names` are the names it may use besides eps."""
     if not isinstance(text, str) or not text.strip():
         raise where.error("the formula is empty", hint='write it as a string, e.g. "2*m*exp(-alpha*eps/8)"')
     # '^' means power (as in the paper); Python's '^' binds looser than '+', so
@@ -138,17 +116,168 @@ def parse(text: str, names: list[str], where: Where) -> Formula:
         raise where.error(f"cannot read '{clip(text)}': {exc.msg}", offset,
                           hint="use + - * / ** (or ^), parentheses, numbers, exp(...), eps and the "
                                "names " + ", ".join(sorted(names))) from None
-    symbols = {"eps": eps_symbol()}
-    for n in names:
-        symbols[n] = sympy.Symbol(n, nonnegative=True)
-    _check_size(tree.body, where, back)
-    builder = _Builder(text, symbols, where, back)
-    expr = builder.build(tree.body)
-    return Formula(text, expr, symbols, where)
+    check_tree(tree.body, lambda message, col, hint: where.error(message, back(col), hint))
+    formula = Formula(text, tree.body, tuple(names), where)
+    _check_shape(formula, back)
+    return formula
 
 
-def _check_size(root, where: Where, back) -> None:
-    check_tree(root, lambda message, col, hint: where.error(message, back(col), hint))
+def _check_shape(formula: Formula, back) -> None:
+    """Refuse, at load time, every part a formula may not contain: unknown names (with a
+    suggestion), functions other than exp, operators other than + - * / **, and a power of
+    numbers past the `power` or `digits` limits."""
+    known = set(formula.names) | {"eps"}
+
+    def fail(node, message, hint=None):
+        raise formula.where.error(message, back(getattr(node, "col_offset", 0)), hint)
+
+    stack = [formula.tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
+                fail(node, f"'{clip(ast.unparse(node))}' is not a number")
+        elif isinstance(node, ast.Name):
+            if node.id in known or node.id in _EULER:
+                continue
+            if node.id in _NOT_EXPRESSIBLE:
+                fail(node, f"'{node.id}': {_NOT_EXPRESSIBLE[node.id]}")
+            close = difflib.get_close_matches(node.id, sorted(known), n=1)
+            hint = f"did you mean '{close[0]}'?" if close else \
+                "the formula may use eps, " + ", ".join(sorted(formula.names)) + " and exp(...)"
+            fail(node, f"unknown name '{node.id}'", hint)
+        elif isinstance(node, ast.UnaryOp):
+            if not isinstance(node.op, (ast.USub, ast.UAdd)):
+                fail(node, f"the operator in '{clip(ast.unparse(node))}' is not allowed")
+            stack.append(node.operand)
+        elif isinstance(node, ast.BinOp):
+            if not isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)):
+                fail(node, f"the operator in '{clip(ast.unparse(node))}' is not allowed",
+                     hint="use + - * / and ** (or ^)")
+            if isinstance(node.op, ast.Pow):
+                base, exponent = _bounded_constant(node.left), _bounded_constant(node.right)
+                if exponent is not None and exponent.denominator == 1:
+                    if base is not None:
+                        check_rational_power(base, int(exponent), lambda m, h: fail(node, m, h))
+                    elif abs(exponent) > limits.get("power"):
+                        fail(node, f"the exponent {clip(exponent)} is larger than {limits.get('power')}",
+                             limits.hint("power"))
+            stack += [node.left, node.right]
+        elif isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Name):
+                fail(node, f"'{clip(ast.unparse(node.func))}' is not a function")
+            name = node.func.id
+            if name in _NOT_EXPRESSIBLE:
+                fail(node, f"'{name}(...)': {_NOT_EXPRESSIBLE[name]}",
+                     hint="fix gamma (or alpha) to a number and solve the bound for beta; see docs/claims.md")
+            if name not in _FUNCTIONS:
+                fail(node, f"unknown function '{name}'", hint="only exp(...) is available")
+            if node.keywords or len(node.args) != 1:
+                fail(node, "exp takes exactly one argument")
+            stack.append(node.args[0])
+        else:
+            fail(node, f"'{clip(ast.unparse(node))}' is not allowed in a formula",
+                 hint="use numbers, names, + - * / ** and exp(...)")
+
+
+class _Evaluator:
+    """Walks a checked formula's tree and computes its exact value: every name bound to a
+    rational except `variable` (None, or the name kept as the variable x of `XFrac`)."""
+
+    def __init__(self, formula: Formula, values: dict, variable: str | None):
+        self.formula = formula
+        self.variable = variable
+        self.values = {n: Fraction(v) for n, v in values.items() if v is not None and n != variable}
+        self.back = _caret_to_power(formula.text)[1]
+
+    def fail(self, node, part: str, why: str, hint: str | None = _EXACT_HINT):
+        text = self.formula.text
+        raise self.formula.where.error(f"'{clip(part)}' in '{clip(text)}' {why}",
+                                       self.back(getattr(node, "col_offset", 0)), hint)
+
+    def part(self, node) -> str:
+        """The user's own text of a node (with '^' where they wrote it)."""
+        text, back = self.formula.text, self.back
+        try:
+            return text[back(node.col_offset):back(node.end_col_offset)] or ast.unparse(node)
+        except (AttributeError, TypeError):
+            return ast.unparse(node)
+
+    def value(self, node) -> XFrac:
+        if isinstance(node, ast.Constant):
+            return XFrac.const(number_value(node))
+        if isinstance(node, ast.Name):
+            return self.name(node)
+        if isinstance(node, ast.UnaryOp):
+            v = self.value(node.operand)
+            return -v if isinstance(node.op, ast.USub) else v
+        if isinstance(node, ast.Call):  # exp(...), the only function _check_shape lets through
+            return self.exp(node, self.value(node.args[0]))
+        if isinstance(node.op, ast.Pow):
+            return self.power(node)
+        left, right = self.value(node.left), self.value(node.right)
+        if isinstance(node.op, ast.Add):
+            return left + right
+        if isinstance(node.op, ast.Sub):
+            return left - right
+        if isinstance(node.op, ast.Mult):
+            return left * right
+        try:
+            return left / right
+        except ZeroDivisionError:
+            self.fail(node, self.part(node), "divides by zero", hint="check the parameters' values")
+
+    def name(self, node) -> XFrac:
+        n = node.id
+        if n == self.variable:
+            return XFrac.x()
+        if n in self.values:
+            return XFrac.const(self.values[n])
+        if n == "eps":
+            return XFrac.eps()
+        if n in _EULER and n not in self.formula.names:
+            self.fail(node, n, "has no exact form (only rationals, eps, + - * /, integer powers and exp(q*eps)); "
+                               "write e^x as exp(x)")
+        raise self.formula.where.error(
+            f"no value for {n} in '{clip(self.formula.text)}'", self.back(node.col_offset),
+            hint="give every parameter the formula uses a value (in [program] params or the program's own defaults)")
+
+    def exp(self, node, argument: XFrac) -> XFrac:
+        try:
+            result = argument.exp()
+        except ValueError as exc:
+            self.fail(node, self.part(node), str(exc))
+        bound = limits.get("exp_rate")
+        for q in result.rates():
+            if max(abs(q.numerator), q.denominator) > bound:
+                raise self.formula.where.error(
+                    f"the rate {clip(q)} in exp({clip(q)}*eps) of '{clip(self.formula.text)}' is beyond the exact "
+                    f"kernel's range (numerator and denominator at most {bound})",
+                    self.back(node.col_offset), hint=limits.hint("exp_rate"))
+        return result
+
+    def power(self, node) -> XFrac:
+        if isinstance(node.left, ast.Name) and node.left.id in _EULER and node.left.id not in self.formula.names \
+                and node.left.id != self.variable:
+            return self.exp(node, self.value(node.right))
+        base, exponent = self.value(node.left), self.value(node.right)
+        n = exponent.constant()
+        if n is None or n.denominator != 1:
+            self.fail(node, self.part(node), "is a power with a non-integer exponent")
+        n = int(n)
+        if abs(n) > limits.get("power"):
+            raise self.formula.where.error(f"the exponent {clip(n)} in '{clip(self.formula.text)}' is larger than "
+                                           f"{limits.get('power')}", self.back(node.col_offset),
+                                           hint=limits.hint("power"))
+        number = base.constant()
+        if number is not None:
+            def too_large(message, hint):
+                raise self.formula.where.error(message, self.back(node.col_offset), hint)
+            check_rational_power(number, n, too_large)
+        try:
+            return base.power(n)
+        except ZeroDivisionError:
+            self.fail(node, self.part(node), "divides by zero", hint="check the parameters' values")
 
 
 def check_digits(text: str, error) -> None:
@@ -182,18 +311,6 @@ def check_tree(root, error) -> None:
         stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
 
 
-def _check_power(base, exponent, fail) -> None:
-    """A power the kernel can afford: an integer exponent within `power`, a numeric result within `digits`."""
-    if not exponent.is_Number:
-        return  # symbolic (eps**m): checked once the parameters are known, in to_exact
-    if not exponent.is_Integer:
-        return  # to_exact explains why a non-integer power has no exact form
-    if base.is_Rational:
-        check_rational_power(Fraction(int(base.p), int(base.q)), int(exponent), fail)
-    elif abs(int(exponent)) > limits.get("power"):
-        fail(f"the exponent {clip(exponent)} is larger than {limits.get('power')}", limits.hint("power"))
-
-
 def check_rational_power(base: Fraction, n: int, fail) -> None:
     """Call fail(message, hint) unless base**n is within the `power` and `digits` limits (before computing it)."""
     if abs(n) > limits.get("power"):
@@ -220,159 +337,6 @@ def _caret_to_power(text: str):
             return 0
         return starts[col] if col < len(starts) else len(text)
     return source, back
-
-
-class _Builder:
-    def __init__(self, text, symbols, where, back=lambda c: c):
-        self.text = text
-        self.symbols = symbols
-        self.where = where
-        self.back = back
-
-    def fail(self, node, message, hint=None):
-        raise self.where.error(message, self.back(getattr(node, "col_offset", 0)), hint)
-
-    def build(self, node):
-        if isinstance(node, ast.Constant):
-            if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
-                self.fail(node, f"'{clip(ast.unparse(node))}' is not a number")
-            if isinstance(node.value, int):
-                return sympy.Integer(node.value)
-            q = Fraction(repr(node.value))
-            return sympy.Rational(q.numerator, q.denominator)
-        if isinstance(node, ast.Name):
-            if node.id in self.symbols:
-                return self.symbols[node.id]
-            if node.id == "e" or node.id == "E":
-                return sympy.E
-            if node.id in _NOT_EXPRESSIBLE:
-                self.fail(node, f"'{node.id}': {_NOT_EXPRESSIBLE[node.id]}")
-            import difflib
-            close = difflib.get_close_matches(node.id, list(self.symbols), n=1)
-            hint = f"did you mean '{close[0]}'?" if close else \
-                "the formula may use eps, " + ", ".join(sorted(set(self.symbols) - {"eps"})) + " and exp(...)"
-            self.fail(node, f"unknown name '{node.id}'", hint)
-        if isinstance(node, ast.UnaryOp):
-            arg = self.build(node.operand)
-            if isinstance(node.op, ast.USub):
-                return -arg
-            if isinstance(node.op, ast.UAdd):
-                return arg
-            self.fail(node, f"the operator in '{clip(ast.unparse(node))}' is not allowed")
-        if isinstance(node, ast.BinOp):
-            left, right = self.build(node.left), self.build(node.right)
-            op = node.op
-            if isinstance(op, ast.Add):
-                return left + right
-            if isinstance(op, ast.Sub):
-                return left - right
-            if isinstance(op, ast.Mult):
-                return left * right
-            if isinstance(op, ast.Div):
-                if right == 0:
-                    self.fail(node, "division by zero")
-                return left / right
-            if isinstance(op, ast.Pow):
-                _check_power(left, right, lambda msg, hint: self.fail(node, msg, hint))
-                return left ** right
-            self.fail(node, f"the operator in '{clip(ast.unparse(node))}' is not allowed",
-                      hint="use + - * / and ** (or ^)")
-        if isinstance(node, ast.Call):
-            if not isinstance(node.func, ast.Name):
-                self.fail(node, f"'{clip(ast.unparse(node.func))}' is not a function")
-            name = node.func.id
-            if name in _NOT_EXPRESSIBLE:
-                self.fail(node, f"'{name}(...)': {_NOT_EXPRESSIBLE[name]}",
-                          hint="fix gamma (or alpha) to a number and solve the bound for beta; "
-                               "see docs/claims.md")
-            if name not in _FUNCTIONS:
-                self.fail(node, f"unknown function '{name}'", hint="only exp(...) is available")
-            if node.keywords or len(node.args) != 1:
-                self.fail(node, "exp takes exactly one argument")
-            return sympy.exp(self.build(node.args[0]))
-        self.fail(node, f"'{clip(ast.unparse(node))}' is not allowed in a formula",
-                  hint="use numbers, names, + - * / ** and exp(...)")
-
-
-def to_exact(expr, formula: Formula | None = None):
-    """sympy expression in eps alone -> ExpPoly (or ExpFrac when it has a denominator)."""
-    where = formula.where if formula else Where()
-    text = formula.text if formula else str(expr)
-
-    def bad(part, why):
-        raise where.error(f"'{clip(part)}' in '{clip(text)}' {why}",
-                          hint="after alpha, gamma and the parameters are fixed, beta must be a sum of "
-                               "rational multiples of eps^k * exp(q*eps) with rational q (and quotients "
-                               "of such sums)")
-
-    def exponent(arg):
-        arg = sympy.expand(arg)
-        if arg.free_symbols - {eps_symbol()}:
-            bad(sympy.exp(arg), "depends on " + ", ".join(sorted(str(s) for s in arg.free_symbols - {eps_symbol()})))
-        try:
-            poly = sympy.Poly(arg, eps_symbol())
-        except sympy.PolynomialError:
-            bad(sympy.exp(arg), "has an exponent that is not linear in eps")
-        if poly.degree() > 1:
-            bad(sympy.exp(arg), "has an exponent that is not linear in eps")
-        coeffs = poly.all_coeffs()
-        slope, const = (coeffs if len(coeffs) == 2 else [sympy.Integer(0), coeffs[0]])
-        for c in (slope, const):
-            if not c.is_Rational:
-                bad(sympy.exp(arg), "has an exponent with a non-rational coefficient")
-        if const != 0:
-            bad(sympy.exp(arg), f"contains the constant factor exp({clip(const)}), which is not rational")
-        if max(abs(int(slope.p)), int(slope.q)) > limits.get("exp_rate"):
-            raise where.error(f"the rate {clip(slope)} in exp({clip(slope)}*eps) of '{clip(text)}' is beyond the "
-                              f"exact kernel's range (numerator and denominator at most {limits.get('exp_rate')})",
-                              hint=limits.hint("exp_rate"))
-        return ExpFrac.of(ExpPoly.exp(to_fraction(slope)))
-
-    def conv(e):
-        if e.is_Rational:
-            return ExpFrac.of(ExpPoly.const(to_fraction(e)))
-        if e == eps_symbol() or (e.is_Symbol and str(e) == "eps"):
-            return ExpFrac.of(ExpPoly.eps())
-        if e.is_Add:
-            total = ExpFrac.of(ExpPoly.ZERO)
-            for a in e.args:
-                total = total + conv(a)
-            return total
-        if e.is_Mul:
-            total = ExpFrac.of(ExpPoly.ONE)
-            for a in e.args:
-                total = total * conv(a)
-            return total
-        if isinstance(e, sympy.exp):
-            return exponent(e.args[0])
-        if e.is_Pow:
-            base, ex = e.args
-            if base == sympy.E:
-                return exponent(ex)
-            if ex.is_Integer:
-                n = int(ex)
-                if abs(n) > limits.get("power"):
-                    raise where.error(f"the exponent {clip(n)} in '{clip(text)}' is larger than "
-                                      f"{limits.get('power')}", hint=limits.hint("power"))
-                b = conv(base)
-                if n >= 0:
-                    result = ExpFrac.of(ExpPoly.ONE)
-                    for _ in range(n):
-                        result = result * b
-                    return result
-                if b.is_zero():
-                    bad(e, "divides by zero")
-                result = ExpFrac.of(ExpPoly.ONE)
-                for _ in range(-n):
-                    result = result / b
-                return result
-            bad(e, "is a power with a non-integer exponent")
-        if e.is_Symbol:
-            bad(e, "has no value")
-        bad(e, "has no exact form (only rationals, eps, + - * /, integer powers and exp(q*eps))")
-
-    result = conv(expr)
-    return result.num if result.is_poly() else result
 
 
 # --------------------------------------------------------------------------- every other claim string
