@@ -29,6 +29,7 @@ even when it was found at alpha = dd(u).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -378,9 +379,10 @@ class AccuracyResult:
     tally: Tally | None = None         # set when the reports were summarized, not kept
     kept: list | None = None           # what `summarize` kept of each input (JSON dicts, text lines)
 
-    @property
+    @functools.cached_property
     def scope(self):
-        """What the verdict covers: the checked inputs (a grid or a list) and the parameter values."""
+        """What the verdict covers: the checked inputs (a grid or a list) and the parameter values
+        (computed once: the JSON and the text both print it)."""
         from dipc_plus.claims.scope import inputs_scope
         seen, points = set(), []
         for r in self.reports:
@@ -697,7 +699,7 @@ class AccuracyChecker:
             g = a if moving_gamma else cex.gamma
             try:
                 beta = ExpFrac.of(self.claim.beta_at(a, g)) * Fraction(1, cex.kappa)
-            except Exception:  # noqa: BLE001 - a formula sympy cannot instantiate: skip the refinement
+            except Exception:  # noqa: BLE001 - a beta with no closed form at this alpha: skip the refinement
                 break
             p_err = self.p_error(cex.input, g) if moving_gamma else cex.error_probability
             e = certified(p_err, cex.eps, 192)

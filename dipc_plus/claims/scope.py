@@ -71,21 +71,31 @@ def grid_text(program: ir.Program, grid: Mapping) -> str:
 
 
 def grid_of_points(points: list) -> dict | None:
-    """The grid {name: values} whose product is exactly `points`, or None when they are no grid."""
+    """The grid {name: values} whose product is exactly `points`, or None when they are no grid.
+
+    Values are told apart by type too (True is not 1), and looked up by hash: a grid of
+    thousands of points is recognised in one pass."""
     if not points:
         return None
     names = list(points[0])
-    values: dict = {n: [] for n in names}
+    values: dict = {n: {} for n in names}
+    distinct = set()
     for u in points:
-        for n in names:
-            if not any(type(v) is type(u[n]) and v == u[n] for v in values[n]):
-                values[n].append(u[n])
+        if len(u) != len(names):
+            return None
+        try:
+            row = tuple((type(u[n]), u[n]) for n in names)
+        except KeyError:
+            return None
+        distinct.add(row)
+        for n, key in zip(names, row):
+            values[n].setdefault(key, key[1])
     size = 1
     for n in names:
         size *= len(values[n])
-    if size != len({tuple(sorted((k, repr(v)) for k, v in u.items())) for u in points}):
+    if size != len(distinct):
         return None
-    return {n: sorted(values[n], key=_order) for n in names}
+    return {n: sorted(values[n].values(), key=_order) for n in names}
 
 
 def _order(v):
