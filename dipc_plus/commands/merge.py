@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 
-from dipc_plus.commands.common import STRICT_EXIT, strict_reason_text
+from dipc_plus.commands.common import STRICT_EXIT, json_text, strict_reason_text
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import read_user_file
 from dipc_plus.execution.limits import clip
@@ -65,7 +65,7 @@ def run(args) -> int:
     if args.text:
         print(merged_text(merged))
     else:
-        print(json.dumps(merged, indent=2))
+        print(json_text(merged))
     if merged["verdict"] != "verified":
         return 1
     strict = merged.get("strict") or {}

@@ -7,7 +7,6 @@ The last line confirms that the probabilities add up to 1 as an identity in eps.
 """
 from __future__ import annotations
 
-import json
 import time
 from fractions import Fraction
 
@@ -15,7 +14,8 @@ from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics.pretty import format_atom, format_linform
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.events import event_probability, parse_event, value_events
-from dipc_plus.commands.common import add_program_input_arguments, inputs_text, json_number, load_program_input, parse_eps_values
+from dipc_plus.commands.common import (add_program_input_arguments, inputs_text, json_number, json_text,
+                                       load_program_input, parse_eps_values)
 from dipc_plus.semantics.distribution import Distribution, ball_text, build_chain, certified, distribution_of_chain, group_outputs
 
 EXAMPLE = """\
@@ -76,7 +76,7 @@ def run(args) -> int:
                    "events": [{"event": e.text, "probability": str(p),
                                **({"at": {str(x): _ball(p, x) for x in points}} if points else {})}
                               for e, p in table]}
-            print(json.dumps(out, indent=2))
+            print(json_text(out))
         else:
             params = ", ".join(f"{k}={v}" for k, v in program.params.items())
             print(f"{program.name} at {inputs_text(program, given)}" + (f"  ({params})" if params else ""))
@@ -86,7 +86,7 @@ def run(args) -> int:
                     print(f"    at eps={x}: {_ball(p, x)}")
         return 0 if ok else 1
     if args.json:
-        print(json.dumps(json_report(dist, chain, given, points, total, ok, seconds), indent=2))
+        print(json_text(json_report(dist, chain, given, points, total, ok, seconds)))
     else:
         print(text_report(dist, chain, given, points, total, ok, seconds, latex=args.latex))
     if not ok:
