@@ -85,9 +85,6 @@ class Digraph:
     def out_degree(self, node) -> int:
         return len(self.succ[node])
 
-    def in_degree(self, node) -> int:
-        return len(self.pred[node])
-
     def number_of_nodes(self) -> int:
         return len(self.nodes)
 
