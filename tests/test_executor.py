@@ -185,3 +185,12 @@ def test_certified_balls_pickle_to_a_ball_that_contains_them():
     for x in (arb(0), arb(5) / 7, -(arb(3).exp()), arb(2) ** -80 / 3):
         y = pickle.loads(pickle.dumps(x))
         assert y.mid() == x.mid() and y.contains(x)
+
+
+def test_shrinking_ranges_end_with_short_ranges():
+    # the last ranges are what the other workers wait for: at most 1/(64 workers) of the inputs
+    # each (Sparse m=7, 2187 inputs, 2 workers: 17), and there are few ranges in all
+    for n, workers in itertools.product((2187, 10_000, 100_000), (1, 2, 4, 8)):
+        sizes = [b - a for a, b in shrinking_ranges(n, workers)]
+        assert max(sizes[-2:]) <= n // (64 * workers) + 1    # + 1: a half of what is left, rounded up
+        assert len(sizes) <= 12 * workers

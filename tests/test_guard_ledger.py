@@ -77,3 +77,37 @@ def test_privacy_check_records_each_pair_that_holds():
     assert res.verified and len(c.records) == res.pairs > 0
     assert all(rec["scope"] == "pair" and rec["verdict"] == "holds" for rec in c.records)
     assert c.records[0]["item"].startswith("q=[-1, -1] vs q=[")
+
+
+def test_a_parallel_accuracy_run_records_each_part_in_one_write(monkeypatch):
+    # Each input the workers decide is one ledger line, in input order, and the lines of one
+    # part (a worker's range of inputs) go to the guard in one write, not one write per input.
+    import os
+    from dipc_plus.accuracy.check import AccuracyChecker
+    from dipc_plus.claims.claim_file import load_claim
+    from dipc_plus.execution.executor import Executor
+    writes = []
+    real_write = os.write
+
+    def counting_write(fd, data):
+        if fd == w:
+            writes.append(bytes(data).count(b"\n"))
+        return real_write(fd, data)
+
+    checker = AccuracyChecker(load_claim("theories/sparse.toml", {"m": 3, "c": 1}))
+    r, w = os.pipe()
+    ledger.attach(w)
+    monkeypatch.setattr(ledger.os, "write", counting_write)
+    try:
+        res = checker.run(executor=Executor.local(2), summarize="nothing")
+    finally:
+        monkeypatch.undo()
+        ledger.attach(None)
+        os.close(w)
+    c = ledger.Collector()
+    with os.fdopen(r, "rb") as f:
+        c.feed(f.read())
+    assert [rec["item"] for rec in c.records] == [f"q=[{','.join(map(str, p))}]" for p in
+                                                  ([p[f"q[{i}]"] for i in (1, 2, 3)] for p in checker.claim.points)]
+    assert len(c.records) == res.inputs == 27
+    assert sum(writes) == 27 and len(writes) < 27      # whole parts at once

@@ -780,6 +780,7 @@ class AccuracyChecker:
         try:
             for part in parts:
                 refuted = False
+                decided = []     # (input, verdict) for the ledger: one write per part
                 for u, reps in part:
                     if tally is not None:
                         summary = reps
@@ -797,9 +798,10 @@ class AccuracyChecker:
                         reports += reps
                         verdict, refuted = _input_verdict(reps), any(r.verdict == REFUTED for r in reps)
                     if ledger.active():
-                        ledger.record("input", env_text(self.program, u), verdict)
+                        decided.append((env_text(self.program, u), verdict))
                     if stop_at_first and refuted:
                         break
+                ledger.record_many("input", decided)
                 if stop_at_first and refuted:
                     break
         finally:

@@ -67,9 +67,10 @@ from typing import NamedTuple
 
 from dipc_plus.execution.lazy import lazy_import
 
-nx = lazy_import("networkx")
+nx = lazy_import("networkx")   # for cyclic chains only (see digraph.py)
 
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.digraph import Digraph
 from dipc_plus.semantics.values import show_value
 from dipc_plus.exact.linear import NOISE_NAMES, LinForm, Noise, atom, negate
 from dipc_plus.exact.constraints import probability as constraints_probability
@@ -178,9 +179,9 @@ class BuildStats:
 class DTMC:
     """The chain of `program` at `inputs` (flat names -> values, see inputs.bind_inputs).
 
-    ``graph`` is a networkx.DiGraph on integer nodes; node attribute ``state``
-    (a `State`) and ``components`` (the constraint components), edge attribute
-    ``factor`` (an ExpFrac, see the module docstring).  ``initial`` is the
+    ``graph`` is a `digraph.Digraph` (the interface of a networkx.DiGraph) on integer
+    nodes; node attribute ``state`` (a `State`) and ``components`` (the constraint
+    components), edge attribute ``factor`` (an ExpFrac, see the module docstring).  ``initial`` is the
     initial node, ``exits`` the exit nodes in order of discovery.
     """
 
@@ -211,7 +212,7 @@ class DTMC:
         self._live_inputs: dict = {}
         self._memo = memo_for(program, self.code) if compress and merge and drop else None
         self._recording: _Recording | None = None
-        self.graph = nx.DiGraph()
+        self.graph = Digraph()
         self.stats = BuildStats()
         self._index: dict[State, int] = {}
         self._serial = 0
@@ -662,9 +663,9 @@ class DTMC:
     def _check_termination(self) -> None:
         """A reachable bottom SCC that is not an exit state means runs that never end."""
         g = self.graph
-        if all(g.out_degree(u) or g.nodes[u]["state"].pc == EXIT for u in g) and _is_acyclic(g):
+        if all(g.out_degree(u) or g.nodes[u]["state"].pc == EXIT for u in g) and g.topological_order() is not None:
             return  # every bottom SCC of an acyclic graph is a sink, and every sink is an exit
-        cond = nx.condensation(self.graph)
+        cond = nx.condensation(g.to_networkx())
         for c in cond.nodes:
             if cond.out_degree(c) == 0:
                 members = cond.nodes[c]["members"]
@@ -742,15 +743,6 @@ def _difference(a: ExpFrac, b: ExpFrac) -> ExpFrac:
             terms[q] = terms[q] - p if q in terms else -p
         return ExpFrac.of(ExpPoly(terms))    # ExpPoly drops the zero coefficients
     return a - b
-
-
-def _is_acyclic(graph: nx.DiGraph) -> bool:
-    try:
-        for _ in nx.topological_sort(graph):
-            pass
-    except nx.NetworkXUnfeasible:
-        return False
-    return True
 
 
 def exact_exp(x):

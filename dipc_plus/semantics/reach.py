@@ -25,6 +25,7 @@ from dipc_plus.execution.lazy import lazy_import
 nx = lazy_import("networkx")
 
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.semantics.digraph import Digraph
 
 ONE = ExpFrac(ExpPoly.ONE)
 ZERO = ExpFrac(ExpPoly.ZERO)
@@ -38,16 +39,22 @@ def _mul(a: ExpFrac, b: ExpFrac) -> ExpFrac:
     return a * b
 
 
-def absorption(graph: nx.DiGraph, initial, attr: str = "factor") -> dict:
-    """w(u) for every node reachable from `initial` (see the module docstring)."""
+def absorption(graph, initial, attr: str = "factor") -> dict:
+    """w(u) for every node reachable from `initial` (see the module docstring); `graph` a
+    networkx.DiGraph or a chain's `digraph.Digraph` (networkx only for a cyclic one)."""
     if graph.number_of_nodes() == 0:
         return {}
+    if isinstance(graph, Digraph):
+        order = graph.topological_order()
+        if order is not None:
+            return _absorption_acyclic(graph, initial, attr, order, graph.descendants(initial))
+        graph = graph.to_networkx()
     try:
         order = list(nx.topological_sort(graph))
     except nx.NetworkXUnfeasible:
         order = None
     if order is not None:
-        return _absorption_acyclic(graph, initial, attr, order)
+        return _absorption_acyclic(graph, initial, attr, order, nx.descendants(graph, initial))
     cond = nx.condensation(graph)
     mapping = cond.graph["mapping"]
     inflow: dict = defaultdict(lambda: ZERO)
@@ -78,9 +85,9 @@ def absorption(graph: nx.DiGraph, initial, attr: str = "factor") -> dict:
     return result
 
 
-def _absorption_acyclic(graph: nx.DiGraph, initial, attr: str, order: list) -> dict:
-    """`absorption` when every SCC is a single node without a self-loop (most chains)."""
-    reachable = nx.descendants(graph, initial)
+def _absorption_acyclic(graph, initial, attr: str, order: list, reachable: set) -> dict:
+    """`absorption` when every SCC is a single node without a self-loop (most chains);
+    `reachable` the descendants of `initial`."""
     reachable.add(initial)
     inflow: dict = {initial: ONE}
     result: dict = {}
