@@ -186,6 +186,8 @@ def parallel_rows(scheduler: str | None) -> list[str]:
     checks = [
         ("accuracy, Sparse c=1, grid [-1,1]^7 (2187 inputs)",
          ["accuracy", "theories/sparse.toml", "--set", "m=7", "--set", "c=1"]),
+        ("accuracy, Sparse c=1, grid [-1,1]^8 (6561 inputs)",
+         ["accuracy", "theories/sparse.toml", "--set", "m=8", "--set", "c=1"]),
         ("sweep, Sparse c=1, grid [-1,1]^6 (729 inputs)",
          ["sweep", "theories/sparse.toml", "--set", "m=6", "--set", "c=1"]),
         ("privacy, Sparse m=5, grid [-1,1]^5 (243 inputs)", ["privacy", "theories/sparse_privacy.toml", "--set", "m=5"]),
