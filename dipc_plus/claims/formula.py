@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import operator
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -37,6 +38,7 @@ _NOT_EXPRESSIBLE = {
     "sqrt": "a square root has no exact form in exponential polynomials",
     "pi": "pi is not rational",
 }
+RING_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}   # + - * of a tree
 _EULER = ("e", "E")   # Euler's number: only as the base of a power (e^x is exp(x))
 
 
@@ -216,12 +218,8 @@ class _Evaluator:
         if isinstance(node.op, ast.Pow):
             return self.power(node)
         left, right = self.value(node.left), self.value(node.right)
-        if isinstance(node.op, ast.Add):
-            return left + right
-        if isinstance(node.op, ast.Sub):
-            return left - right
-        if isinstance(node.op, ast.Mult):
-            return left * right
+        if type(node.op) in RING_OPERATORS:
+            return RING_OPERATORS[type(node.op)](left, right)
         try:
             return left / right
         except ZeroDivisionError:
@@ -439,12 +437,8 @@ def _bounded_constant(node) -> Fraction | None:
             if abs(b) * (a.numerator.bit_length() + a.denominator.bit_length()) > 100_000:
                 return Fraction(limits.get("power") + 1)
             return a ** int(b)
-        if isinstance(node.op, ast.Add):
-            return a + b
-        if isinstance(node.op, ast.Sub):
-            return a - b
-        if isinstance(node.op, ast.Mult):
-            return a * b
+        if type(node.op) in RING_OPERATORS:
+            return RING_OPERATORS[type(node.op)](a, b)
         if isinstance(node.op, ast.Div):
             return a / b if b else None
     return None

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly, binary_power
 
 Key = tuple  # (p: Fraction, j: int): the term x^j * e^(p*x*eps)
 FREE: Key = (Fraction(0), 0)
@@ -179,13 +179,7 @@ class XFrac:
             if self.num.is_zero():
                 raise ZeroDivisionError("division by zero")
             return XFrac(self.den, self.num).power(-n)
-        result, base = XFrac.const(1), self
-        while n:
-            if n & 1:
-                result = result * base
-            base = base * base
-            n >>= 1
-        return result
+        return binary_power(self, n, XFrac.const(1))
 
     # -- what a formula needs ------------------------------------------------------------------------
     def constant(self) -> Fraction | None:

@@ -204,14 +204,7 @@ class ExpPoly:
     def __pow__(self, n: int):
         if n < 0:
             return ExpFrac(ExpPoly.ONE, self ** (-n))
-        result = ExpPoly.ONE
-        base = self
-        while n:
-            if n & 1:
-                result = result * base
-            base = base * base
-            n >>= 1
-        return result
+        return binary_power(self, n, ExpPoly.ONE)
 
     def shift(self, q: Number) -> "ExpPoly":
         """self * e^(q eps)."""
@@ -310,6 +303,17 @@ class ExpPoly:
 
     def __repr__(self) -> str:
         return f"ExpPoly({self})"
+
+
+def binary_power(base, n: int, one):
+    """base ** n for n >= 0 by repeated squaring (log2(n) products), any type with `*`."""
+    result = one
+    while n:
+        if n & 1:
+            result = result * base
+        base = base * base
+        n >>= 1
+    return result
 
 
 ExpPoly.ZERO = ExpPoly()
