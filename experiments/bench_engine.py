@@ -236,8 +236,8 @@ def main() -> None:
                  "One process over the claim's whole grid: the old checker (a shared cache keeps every input's "
                  "distribution, and the result every report's exact objects) beside the streaming run "
                  "`dipc accuracy --json` makes (`run(summarize=...)`: counts, the first counterexample and each "
-                 "input's JSON). Peak resident set of the process; Python and its libraries take about 60-80 MiB "
-                 "of it.\n",
+                 "input's JSON). Peak resident set of the process; Python and the libraries a check loads take "
+                 "about 45 MiB (60-80 MiB before sympy and networkx left the accuracy path) of it.\n",
                  "\n".join(memory_rows()) + "\n",
                  "The sweep, one process: kappa* from every kept report (the old sweep) beside the streaming sweep "
                  "(each input reduced to its counts and its kappa* candidates; a candidate above another's "
