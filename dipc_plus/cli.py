@@ -26,6 +26,7 @@ from dipc_plus import __version__
 from dipc_plus.errors import UserError
 from dipc_plus.commands import COMMANDS, command_named
 from dipc_plus.execution import files, guard, ledger, limits
+from dipc_plus.execution.collector import bulk_gc
 
 EXIT_INTERNAL = 3
 EXIT_BROKEN_PIPE = 141
@@ -197,7 +198,8 @@ def _check_outputs(args) -> None:
 def _execute(args, as_json: bool) -> int:
     """The command itself, every outcome turned into an exit code (runs in the guarded child)."""
     try:
-        return int(args.func(args) or 0)
+        with bulk_gc():   # the whole command, not only its tasks: see execution.collector
+            return int(args.func(args) or 0)
     except UserError as err:
         return _report(err, err.exit_code, as_json)
     except BrokenPipeError:

@@ -194,3 +194,23 @@ def test_shrinking_ranges_end_with_short_ranges():
         sizes = [b - a for a, b in shrinking_ranges(n, workers)]
         assert max(sizes[-2:]) <= n // (64 * workers) + 1    # + 1: a half of what is left, rounded up
         assert len(sizes) <= 12 * workers
+
+
+def test_bulk_gc_raises_the_first_threshold_and_restores_it():
+    import gc
+    from dipc_plus.execution.collector import BULK_THRESHOLD, bulk_gc
+    old = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        with bulk_gc():
+            assert gc.get_threshold() == (BULK_THRESHOLD, 10, 10)
+            with bulk_gc():   # nested: unchanged, and the outer value comes back
+                assert gc.get_threshold()[0] == BULK_THRESHOLD
+            assert gc.get_threshold()[0] == BULK_THRESHOLD
+        assert gc.get_threshold() == (700, 10, 10)
+        gc.set_threshold(10 * BULK_THRESHOLD, 10, 10)
+        with bulk_gc():       # never lowered
+            assert gc.get_threshold()[0] == 10 * BULK_THRESHOLD
+        assert gc.get_threshold()[0] == 10 * BULK_THRESHOLD
+    finally:
+        gc.set_threshold(*old)

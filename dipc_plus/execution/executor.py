@@ -28,7 +28,6 @@ them changes a result: the reduction is the caller's and runs in task order.
 """
 from __future__ import annotations
 
-import contextlib
 import copyreg
 import gc
 import hashlib
@@ -40,6 +39,7 @@ from typing import Callable, Iterable, Iterator
 from flint import arb, fmpq_poly, fmpz
 
 from dipc_plus.errors import UserError
+from dipc_plus.execution.collector import bulk_gc
 
 __all__ = ["Source", "Executor", "run_tasks", "run_dealt", "available_cores", "chunks", "shrinking_ranges",
            "in_worker"]
@@ -230,23 +230,6 @@ def _worker_init():
     _IN_WORKER = True
 
 
-# Exact checks allocate millions of short-lived, acyclic objects (Fractions, tuples, flint
-# numbers); with CPython's default first-generation threshold (700) the cyclic collector ran so
-# often that it took ~15% of a Sparse m=7 check.  While tasks run, collect 70x less often.
-_BULK_GC_THRESHOLD = 50_000
-
-
-@contextlib.contextmanager
-def bulk_gc():
-    """Raise the collector's first threshold for the duration (restored after; never lowered)."""
-    old = gc.get_threshold()
-    gc.set_threshold(max(old[0], _BULK_GC_THRESHOLD), *old[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
-
-
 def run_tasks(fn: Callable, source: Source, tasks: list, *, executor: Executor = SERIAL,
               done: Callable[[int, object], None] | None = None) -> Iterator:
     """Yield fn(source, task) for each task, in task order, computed by `executor`.
@@ -297,7 +280,13 @@ def _run_local(fn, source, tasks, executor, done):
         return
     pool = ProcessPoolExecutor(min(executor.jobs, len(tasks)), mp_context=multiprocessing.get_context("fork"),
                                initializer=_worker_init)
-    futures = [pool.submit(_call, fn, source, t) for t in tasks]
+    # the workers are forked at the first submit: frozen, the client's objects are never walked by
+    # a worker's collector, so their pages stay shared instead of being copied into every worker
+    gc.freeze()
+    try:
+        futures = [pool.submit(_call, fn, source, t) for t in tasks]
+    finally:
+        gc.unfreeze()
     reported: set = set()
 
     def report(f):
