@@ -1,6 +1,6 @@
 """Benchmark of issue 10 (kernel, start-up, streaming, parallel, cluster): old path beside new.
 
-    python experiments/bench_engine.py          # writes experiments/bench_engine.md (about 5 minutes)
+    python experiments/bench_engine.py          # writes experiments/bench_engine.md (about 10 minutes)
 
 Every row runs in a child process of its own (`os.wait4` gives its wall time and its peak
 resident set), so rows do not share caches or memory.  Old and new run in the same
@@ -12,9 +12,10 @@ invocation on the same machine:
 * start-up: `dipc --help`, best of five;
 * streaming: peak memory of an accuracy grid check keeping every input's distribution
   (the old checker: a shared cache) beside the streaming checker, at two grid sizes;
-* parallel: whole commands with `--jobs 1` beside `--jobs 2`, and on a Dask LocalCluster
-  with two worker processes, best of three taken in turn, with the JSON (minus "seconds")
-  compared; beside each command's wall time, the seconds of the check itself.
+* parallel: whole commands with `--jobs 1` beside `--jobs 2`, five of each taken in turn
+  (best and median of the pairs), then on a Dask LocalCluster with two worker processes,
+  with the JSON (minus "seconds") compared; beside each command's wall time, the seconds
+  of the check itself.
 
 A benchmark, not a test: nothing here asserts on time; the table records what was measured.
 """
@@ -24,6 +25,7 @@ import json
 import os
 import platform
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,7 +39,8 @@ from dipc_plus.commands.merge import without_timing  # noqa: E402
 OUT = ROOT / "experiments" / "bench_engine.md"
 PY = sys.executable
 LIMIT = 60.0
-REPEATS = 3     # parallel rows: best of three, interleaved
+REPEATS = 5       # parallel rows: --jobs 1 and --jobs 2, five of each, interleaved
+DASK_REPEATS = 3  # the Dask column, after them
 
 
 # Children run as on a user's machine, where Python keeps its bytecode cache: a sandbox or CI
@@ -182,37 +185,67 @@ def memory_rows() -> list[str]:
 
 
 
-def parallel_rows(scheduler: str | None) -> list[str]:
-    checks = [
-        ("accuracy, Sparse c=1, grid [-1,1]^7 (2187 inputs)",
-         ["accuracy", "theories/sparse.toml", "--set", "m=7", "--set", "c=1"]),
-        ("accuracy, Sparse c=1, grid [-1,1]^8 (6561 inputs)",
-         ["accuracy", "theories/sparse.toml", "--set", "m=8", "--set", "c=1"]),
-        ("sweep, Sparse c=1, grid [-1,1]^6 (729 inputs)",
-         ["sweep", "theories/sparse.toml", "--set", "m=6", "--set", "c=1"]),
-        ("privacy, Sparse m=5, grid [-1,1]^5 (243 inputs)", ["privacy", "theories/sparse_privacy.toml", "--set", "m=5"]),
-        ("privacy-loss, Sparse m=4, grid [-1,1]^4", ["privacy-loss", "theories/sparse_privacy.toml", "--set", "m=4"]),
-    ]
-    rows = ["| check | --jobs 1: command (check) s | --jobs 2: command (check) s | speed-up: command (check) | "
-            "Dask, 2 workers: command s | JSON identical |",
-            "|---|---|---|---|---|---|"]
-    for label, argv in checks:
+PARALLEL_CHECKS = [
+    ("accuracy, Sparse c=1, grid [-1,1]^7 (2187 inputs)",
+     ["accuracy", "theories/sparse.toml", "--set", "m=7", "--set", "c=1"]),
+    ("accuracy, Sparse c=1, grid [-1,1]^8 (6561 inputs)",
+     ["accuracy", "theories/sparse.toml", "--set", "m=8", "--set", "c=1"]),
+    ("sweep, Sparse c=1, grid [-1,1]^6 (729 inputs)",
+     ["sweep", "theories/sparse.toml", "--set", "m=6", "--set", "c=1"]),
+    ("privacy, Sparse m=5, grid [-1,1]^5 (243 inputs)", ["privacy", "theories/sparse_privacy.toml", "--set", "m=5"]),
+    ("privacy-loss, Sparse m=4, grid [-1,1]^4", ["privacy-loss", "theories/sparse_privacy.toml", "--set", "m=4"]),
+]
+
+
+def parallel_runs() -> dict:
+    """label -> {"one": [...], "two": [...]}: `--jobs 1` and `--jobs 2` taken in turn, so a slow
+    minute of a shared machine hits both; nothing else of ours runs meanwhile (no Dask cluster)."""
+    runs = {}
+    for label, argv in PARALLEL_CHECKS:
         base = [PY, "-m", "dipc_plus", *argv, "--json"]
-        runs = {"one": [], "two": [], "dask": []}
-        for _ in range(REPEATS):    # interleaved, so a slow minute of a shared machine hits both
-            runs["one"].append(measure(base + ["--jobs", "1"]))
-            runs["two"].append(measure(base + ["--jobs", "2"]))
-            if scheduler:
-                runs["dask"].append(measure(base + ["--executor", "dask", "--scheduler", scheduler, "--jobs", "2"]))
-        outs = [r for rs in runs.values() for r in rs]
+        runs[label] = {"one": [], "two": []}
+        for _ in range(REPEATS):
+            runs[label]["one"].append(measure(base + ["--jobs", "1"]))
+            runs[label]["two"].append(measure(base + ["--jobs", "2"]))
+        print(label, [f"{r['seconds']:.2f}" for k in ("one", "two") for r in runs[label][k]], flush=True)
+    return runs
+
+
+def dask_runs(runs: dict) -> None:
+    """Add runs[label]["dask"]: the same commands on a LocalCluster of two worker processes,
+    started after the --jobs runs so its idle workers and scheduler did not share their CPUs."""
+    try:
+        from distributed import LocalCluster
+    except ImportError:
+        return
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                           silence_logs=50)
+    try:
+        for label, argv in PARALLEL_CHECKS:
+            base = [PY, "-m", "dipc_plus", *argv, "--json"]
+            runs[label]["dask"] = [measure(base + ["--executor", "dask", "--scheduler", cluster.scheduler_address,
+                                                   "--jobs", "2"]) for _ in range(DASK_REPEATS)]
+    finally:
+        cluster.close()
+
+
+def parallel_rows(runs: dict) -> list[str]:
+    rows = ["| check | --jobs 1: command (check) s | --jobs 2: command (check) s | speed-up: command (check) | "
+            "median speed-up of the pairs: command (check) | Dask, 2 workers: command s | JSON identical |",
+            "|---|---|---|---|---|---|---|"]
+    for label, _ in PARALLEL_CHECKS:
+        got = runs[label]
+        outs = [r for rs in got.values() for r in rs]
         same = len({json.dumps(without_timing(json.loads(o["stdout"])), sort_keys=True) for o in outs}) == 1
-        one, two = (min(runs[k], key=lambda r: r["seconds"]) for k in ("one", "two"))
-        check_one, check_two = (min(_check_seconds(r) for r in runs[k]) for k in ("one", "two"))
-        dask_s = f"{min(r['seconds'] for r in runs['dask']):.2f}" if scheduler else "-"
-        rows.append(f"| {label} | {one['seconds']:.2f} ({check_one:.2f}) | {two['seconds']:.2f} ({check_two:.2f}) | "
-                    f"{one['seconds'] / two['seconds']:.2f}x ({check_one / check_two:.2f}x) | {dask_s} | "
-                    f"{'yes' if same else 'NO'} |")
-        print(rows[-1], flush=True)
+        one, two = (min(r["seconds"] for r in got[k]) for k in ("one", "two"))
+        check_one, check_two = (min(_check_seconds(r) for r in got[k]) for k in ("one", "two"))
+        pairs = list(zip(got["one"], got["two"]))
+        median = statistics.median(a["seconds"] / b["seconds"] for a, b in pairs)
+        median_check = statistics.median(_check_seconds(a) / _check_seconds(b) for a, b in pairs)
+        dask_s = f"{min(r['seconds'] for r in got['dask']):.2f}" if got.get("dask") else "-"
+        rows.append(f"| {label} | {one:.2f} ({check_one:.2f}) | {two:.2f} ({check_two:.2f}) | "
+                    f"{one / two:.2f}x ({check_one / check_two:.2f}x) | {median:.2f}x ({median_check:.2f}x) | "
+                    f"{dask_s} | {'yes' if same else 'NO'} |")
     return rows
 
 
@@ -243,28 +276,22 @@ def main() -> None:
                  "(each input reduced to its counts and its kappa* candidates; a candidate above another's "
                  "enclosure is dropped as it arrives).\n",
                  "\n".join(sweep_memory_rows()) + "\n"]
-    scheduler = None
-    cluster = None
-    try:
-        from distributed import LocalCluster
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-                               silence_logs=50)
-        scheduler = cluster.scheduler_address
-    except ImportError:
-        pass
-    try:
-        rows = parallel_rows(scheduler)
-    finally:
-        if cluster is not None:
-            cluster.close()
+    runs = parallel_runs()
+    dask_runs(runs)
+    rows = parallel_rows(runs)
     sections += ["## Parallel: --jobs 1, --jobs 2 and a Dask LocalCluster\n",
-                 f"Whole commands with `--json`, best of {REPEATS} runs taken in turn; 'command' is the wall time "
-                 "of the process, interpreter start-up, imports and reading the claim included; 'check' is the "
-                 "\"seconds\" the command reports for the check itself (tasks, reduction, re-checks). The Dask "
-                 "column runs the same tasks on a `dask.distributed.LocalCluster` with two worker processes (started "
-                 "once, before the rows); its workers keep the check they built for the same files between runs, "
-                 "so after the first run they start warm, unlike fresh `--jobs` processes. 'JSON identical' "
-                 "compares all runs of the row, apart from the \"seconds\" fields.\n",
+                 f"Whole commands with `--json`, `--jobs 1` and `--jobs 2` taken in turn, {REPEATS} runs of each; "
+                 "'command' is the wall time of the process, interpreter start-up, imports and reading the claim "
+                 "included; 'check' is the \"seconds\" the command reports for the check itself (tasks, reduction, "
+                 "re-checks). Times and the first speed-up are the best run of each; the median speed-up is over the "
+                 f"{REPEATS} pairs run back to back (this machine's speed drifts by up to a third between minutes, "
+                 "so one pair can land on a slow and a fast minute). The start-up before the check and the output "
+                 "after it (about 0.4 s) run in one process, so a short check cannot reach 2x (Amdahl). The Dask "
+                 "column runs the same tasks on a `dask.distributed.LocalCluster` with two worker processes, "
+                 f"started after all --jobs runs, best of {DASK_REPEATS}; its workers keep the check they built for "
+                 "the same files between runs, so after the first run they start warm, unlike fresh `--jobs` "
+                 "processes. 'JSON identical' compares all runs of the row, Dask included, apart from the "
+                 "\"seconds\" fields.\n",
                  "\n".join(rows) + "\n"]
     OUT.write_text("\n".join(sections))
     print(f"wrote {OUT.relative_to(ROOT)}")
