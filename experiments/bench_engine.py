@@ -286,7 +286,7 @@ def main() -> None:
                  "re-checks). Times and the first speed-up are the best run of each; the median speed-up is over the "
                  f"{REPEATS} pairs run back to back (this machine's speed drifts by up to a third between minutes, "
                  "so one pair can land on a slow and a fast minute). The start-up before the check and the output "
-                 "after it (about 0.4 s) run in one process, so a short check cannot reach 2x (Amdahl). The Dask "
+                 "after it (command minus check: 0.5-0.9 s on this machine) run in one process, so a check of a few seconds cannot reach 2x (Amdahl: the [-1,1]^7 row). The Dask "
                  "column runs the same tasks on a `dask.distributed.LocalCluster` with two worker processes, "
                  f"started after all --jobs runs, best of {DASK_REPEATS}; its workers keep the check they built for "
                  "the same files between runs, so after the first run they start warm, unlike fresh `--jobs` "
