@@ -82,12 +82,17 @@ def assert_refused(code, err, limit_word=None):
 
 # -- the reliability suite: 1300 seeded malformed files ------------------------------------------
 
+def _run_case(argv):
+    """One case in a worker process of the test (each worker forks its own guarded children)."""
+    return run(argv)
+
+
 def test_malformed_programs_and_claims_end_cleanly(tmp_path):
     program_of = {}
     for t in THEORIES:
         m = re.search(r'path\s*=\s*"([^"]+)"', t.read_text())
         program_of[t.name] = str((t.parent / m.group(1)).resolve())
-    outcomes = {0: 0, 1: 0, 2: 0, "time limit": 0}
+    todo = []
     for k, case in enumerate(cases(SEED, 1000, 300)):
         path = tmp_path / f"case{k}{'.dip' if case.kind == 'program' else '.toml'}"
         path.write_text(case.text, encoding="utf-8", errors="surrogatepass")
@@ -98,7 +103,15 @@ def test_malformed_programs_and_claims_end_cleanly(tmp_path):
             argv = [command, program_of[case.source], path] + (["--no-progress"] if command == "accuracy" else [])
         # a mutated claim that stays valid runs until the guard stops it (about a third of them):
         # a short limit keeps the suite short, and a malformed one is refused in milliseconds
-        code, out, err = run(argv + ["--timeout", "0.5" if case.kind == "program" else "0.2"])
+        todo.append((case, [str(a) for a in argv] + ["--timeout", "0.5" if case.kind == "program" else "0.2"]))
+    # the cases are independent: two forked workers (the warm fixture's imports and grammar
+    # are inherited) take half the time of one loop on two cores
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+        results = list(pool.map(_run_case, [argv for _, argv in todo], chunksize=25))
+    outcomes = {0: 0, 1: 0, 2: 0, "time limit": 0}
+    for (case, _), (code, out, err) in zip(todo, results):
         what = f"{case.kind} {case.source}: {case.mutation!r}\n{err[:500]}"
         assert code in (0, 1, 2), what
         assert "Traceback" not in err and "internal error" not in err, what
