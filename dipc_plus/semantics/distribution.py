@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Mapping
+from typing import Mapping
 
 from dipc_plus.semantics import ir
 from dipc_plus.exact.linear import NOISE_NAMES, Atom, LinForm, Noise, atom
@@ -29,7 +29,7 @@ from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC, ONE, ZERO, mul
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_rate
 from dipc_plus.semantics.values import show_value, values_equal
 from dipc_plus.errors import UserError
-from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.reach import absorption
 from dipc_plus.semantics.argmax import recognise as recognise_argmax, samples_at
 from dipc_plus.exact.argmax_integral import argmax_probabilities
