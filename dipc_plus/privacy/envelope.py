@@ -122,8 +122,8 @@ def _argmax_at(funcs: list, x: Fraction) -> int:
 
 
 def dominated_task(source, task) -> list:
-    """One task: for each function, is it dominated on I by one of the sample maxima?"""
-    I, leaders, funcs = task
+    """One task: for each function of the hand, is it dominated on I by one of the sample maxima?"""
+    (I, leaders), funcs = task
     return [any(decide(g - f, ">=", I).holds for g in leaders) for f in funcs]
 
 
@@ -136,7 +136,7 @@ def envelope(cands: list, I: Interval, executor=None, source=None) -> list:
     sample points - most of the decisions - runs on `executor` (execution.executor); the
     functions they leave are then checked in order against everything kept before them, as
     a single loop would, so the envelope does not depend on the executor."""
-    from dipc_plus.execution.executor import SERIAL, Source, chunks, run_tasks
+    from dipc_plus.execution.executor import SERIAL, Source, run_dealt
     funcs = [ExpFrac.of(r) for r, _ in cands]
     if len(funcs) == 1:
         return [(I.lo, I.hi, cands[0][0], cands[0][1])]
@@ -149,10 +149,11 @@ def envelope(cands: list, I: Interval, executor=None, source=None) -> list:
     leaders = [funcs[i] for i in keep]
     rest = [j for j in range(len(funcs)) if j not in keep]
     executor = executor or SERIAL
-    parts = 4 * executor.jobs if executor.parallel else 1
-    tasks = [(I, leaders, [funcs[j] for j in rest[a:b]]) for a, b in chunks(len(rest), parts)]
     source = source if source is not None else Source(None, (), (), key="envelope")
-    by_leaders = [flag for part in run_tasks(dominated_task, source, tasks, executor=executor) for flag in part]
+    # dealt in small hands, not cut into ranges: the functions whose decision isolates roots
+    # come in runs, and a range holding one left the other worker idle
+    by_leaders = run_dealt(dominated_task, source, [funcs[j] for j in rest], executor=executor,
+                           context=(I, leaders))
     first_found = len(keep)
     for j, dominated in zip(rest, by_leaders):
         if dominated:
