@@ -66,6 +66,8 @@ CHECKS = [
     ("privacy", "theories/truncated_geometric_pufferfish.toml", ()),          # Pufferfish, verified
     ("privacy", "theories/truncated_geometric_count_pufferfish.toml", ()),    # Pufferfish, refuted
     ("privacy-loss", "theories/truncated_geometric_pufferfish.toml", ()),     # Pufferfish likelihood ratios
+    ("privacy", "theories/above_threshold_gap_privacy.toml", ()),            # every m: exact losses, no constant
+    ("privacy", "theories/svt_lyu_alg4_privacy.toml", ("--every-length",)),  # every m: refuted at a concrete m
 ]
 
 
@@ -86,6 +88,14 @@ def test_every_executor_gives_the_same_json(check, cluster):
         assert len(serial["rows"]) == 6 and serial["worst"]["loss"].startswith("ln(2)")
     elif check[0] == "privacy-loss":
         assert serial["loss"] and serial["pairs"] > 0
+    elif "every-length" in check[2] or "gap" in check[1]:
+        assert "class_check_ms" in serial    # the one timing field besides "seconds"
+        if "gap" in check[1]:                # the exact losses at m = 1, 2, 3 were computed on the workers
+            assert serial["verdict"] == "not private for any constant"
+            assert [row["m"] for row in serial["losses"]] == [1, 2, 3]
+        else:                                # the exact eps-DP check that refutes, on the workers
+            assert serial["verdict"] == "refuted" and serial["counterexample"]["verdict"] == "refuted"
+            assert serial["counterexample_m"] == 2 and "counterexample" in serial["counterexample"]
     elif "grid" in check[2]:                 # counterexamples made in workers travel back
         assert serial["verdict"] == "refuted"
     elif "svt_lyu_alg4" in check[1] or "count_pufferfish" in check[1]:

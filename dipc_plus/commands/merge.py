@@ -146,10 +146,13 @@ def merge_parts(parts: list[tuple[str, dict]]) -> dict:
                     hint="dipc merge joins accuracy and privacy parts")
 
 
+TIMING_KEYS = ("seconds", "class_check_ms")
+
+
 def without_timing(value):
-    """JSON minus its "seconds" fields: what a merged run (or any executor) must reproduce exactly."""
+    """JSON minus its timing fields: what a merged run (or any executor) must reproduce exactly."""
     if isinstance(value, dict):
-        return {k: without_timing(v) for k, v in value.items() if k != "seconds"}
+        return {k: without_timing(v) for k, v in value.items() if k not in TIMING_KEYS}
     if isinstance(value, list):
         return [without_timing(v) for v in value]
     return value

@@ -13,7 +13,6 @@ neighbouring inputs) or only on named events of real outputs.
 from __future__ import annotations
 
 import os
-import sys
 
 from dipc_plus.commands.common import (add_privacy_arguments, add_strict_argument, certified_or_exit_2, executor_from,
                                        exit_status, load_privacy, parse_shard, part_json, print_json,
@@ -62,10 +61,7 @@ def run(args) -> int:
         raise UserError(f"--shard splits the pairs of a DP claim; {'--every-length' if every_length else 'a Pufferfish claim'}"
                         " is one decision that cannot be cut into parts", hint="leave out --shard")
     if every_length:
-        if executor.parallel:
-            print(f"note: --every-length runs in this process ({executor.describe()} not used): its class check "
-                  "takes milliseconds", file=sys.stderr)
-        return run_every_length(args, claim)
+        return run_every_length(args, claim, executor)
     structure = False if args.no_structure else None
     progress = not args.no_progress and not args.json
     with certified_or_exit_2():
@@ -166,11 +162,12 @@ def text_report(result) -> str:
     return "\n".join(lines)
 
 
-def run_every_length(args, claim) -> int:
-    """`--every-length` / `length = "every"`: the verdict for every m (issue 11)."""
+def run_every_length(args, claim, executor) -> int:
+    """`--every-length` / `length = "every"`: the verdict for every m (issue 11); the exact checks
+    at each m run on `executor`."""
     from dipc_plus.privacy.every_length import decide_every_length
     with certified_or_exit_2():
-        res = decide_every_length(claim, claim.file, parse_params(args.set) or {})
+        res = decide_every_length(claim, claim.file, parse_params(args.set) or {}, executor=executor)
     if args.json:
         out = res.to_json()
         if res.counterexample is not None:

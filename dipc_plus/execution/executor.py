@@ -118,6 +118,10 @@ class Source:
         """The client's own object: forked workers inherit it, nothing is rebuilt."""
         _BUILT[self.key] = obj
 
+    def forget(self) -> None:
+        """Drop this process's object (a run of several checks in turn need not hold them all)."""
+        _BUILT.pop(self.key, None)
+
     def get(self):
         obj = _BUILT.get(self.key)
         if obj is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import os
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -147,13 +148,40 @@ def _witness_text(program, lr) -> str:
             f"{show_outputs(cand.output, program)}")
 
 
+def claim_at_length(claim_path: str, overrides: tuple, m: int, own_inputs: bool):
+    """The claim at length m: on its own inputs, or on the two-block witness inputs (then also
+    the text that says so).  Module-level and built from the file alone, so a Dask worker
+    rebuilds exactly what the client checks."""
+    from dipc_plus.privacy.claim_reader import load_privacy_claim
+    c = load_privacy_claim(claim_path, dict(overrides))
+    if own_inputs:
+        return c, ""
+    auto = recognise(c.program.source, dict(c.program.params))
+    w = witness_inputs(c, auto.input_name, m)
+    return (w, " (two-block inputs q = (x, ..., x, y, ..., y))") if w is not None else (c, "")
+
+
+def build_length_dp_work(claim_path: str, overrides: tuple, m: int, own_inputs: bool, max_states: int):
+    """The eps-DP check at length m a worker rebuilds (`execution.executor.Source`)."""
+    from dipc_plus.privacy.dp_check import DPWork
+    return DPWork.build(claim_at_length(claim_path, overrides, m, own_inputs)[0], None, True, max_states)
+
+
+def build_length_loss_work(claim_path: str, overrides: tuple, m: int, own_inputs: bool, max_states: int):
+    """The pairs of the loss at length m a worker rebuilds (`execution.executor.Source`)."""
+    from dipc_plus.privacy.plan import PairWork, plan
+    c = claim_at_length(claim_path, overrides, m, own_inputs)[0]
+    return PairWork(c, plan(c, c.structure, max_states=max_states, symmetry=True))
+
+
 def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 3),
-                        longer=(4, 5, 6)) -> EveryLengthResult:
+                        longer=(4, 5, 6), executor=None) -> EveryLengthResult:
     """The every-length verdict for a DP claim whose program is online.  `lengths` are
     checked on the claim's own inputs; `longer` ones (for "no constant" verdicts and for a
-    refutation) on the witness inputs of `witness_inputs`."""
-    from dipc_plus.privacy.claim_reader import load_privacy_claim
-    from dipc_plus.privacy.dp_check import check_dp
+    refutation) on the witness inputs of `witness_inputs`.  The exact checks at each m run
+    their pairs on `executor` (default this process)."""
+    from dipc_plus.execution.executor import Source
+    from dipc_plus.privacy.dp_check import DEFAULT_MAX_STATES, check_dp
     from dipc_plus.privacy.loss import privacy_loss
     if claim.kind != "dp":
         raise UserError("--every-length decides differential privacy, not Pufferfish", file=claim_path)
@@ -171,14 +199,26 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     res = EveryLengthResult("", auto, d, pats, secs, budget_k=k)
     mname = array_size_param(claim.program)
 
+    def key(m):   # what a worker needs to rebuild the claim at m (a path valid on any machine)
+        return os.path.abspath(claim_path), tuple({**overrides, mname: m}.items()), m, m in lengths
+
     def at(m):
-        ov = dict(overrides)
-        ov[mname] = m
-        c = load_privacy_claim(claim_path, ov)
-        if m in lengths:
-            return c, ""
-        w = witness_inputs(c, auto.input_name, m)
-        return (w, " (two-block inputs q = (x, ..., x, y, ..., y))") if w is not None else (c, "")
+        return claim_at_length(*key(m))
+
+    def check(m, c):
+        """The exact eps-DP check at m on `executor`; what it built is not kept past it."""
+        source = Source.of(build_length_dp_work, (*key(m), DEFAULT_MAX_STATES), (claim_path, claim.program.source))
+        try:
+            return check_dp(c, executor=executor, source=source)
+        finally:
+            source.forget()
+
+    def loss(m, c):
+        source = Source.of(build_length_loss_work, (*key(m), DEFAULT_MAX_STATES), (claim_path, claim.program.source))
+        try:
+            return privacy_loss(c, executor=executor, source=source)
+        finally:
+            source.forget()
 
     if d is not None and d <= k:
         res.verdict = "verified"
@@ -190,7 +230,7 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     if d is not None:
         # d > k proves nothing (d is an upper bound): only a concrete, re-checked failure refutes.
         for m in (*lengths, *longer):
-            r = check_dp(at(m)[0])
+            r = check(m, at(m)[0])
             if not r.verified:
                 res.counterexample = (m, r)
                 break
@@ -200,13 +240,13 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     # fails at a concrete m (then the exact engine's re-checked counterexample is shown).
     for m in (*lengths, *longer):
         c, scope = at(m)
-        lr = privacy_loss(c)
+        lr = loss(m, c)
         s = lr.sup
         text = "inf" if lr.infinite is not None else (s.text() if s else lr.loss_text())
         res.losses.append((m, text, None if s is None or s.value is None else s.value,
                            _witness_text(c.program, lr) + scope))
         if lr.infinite is not None or (s is not None and (s.value if s.value is not None else s.lo) > k):
-            r = check_dp(c)
+            r = check(m, c)
             if not r.verified:
                 res.counterexample = (m, r)
                 break
