@@ -205,20 +205,20 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     def at(m):
         return claim_at_length(*key(m))
 
-    def check(m, c):
-        """The exact eps-DP check at m on `executor`; what it built is not kept past it."""
-        source = Source.of(build_length_dp_work, (*key(m), DEFAULT_MAX_STATES), (claim_path, claim.program.source))
+    def on_workers(run, build, m, c):
+        """run(c) (check_dp or privacy_loss) on `executor`, its workers rebuilding the claim at m
+        with `build`; what it built is not kept past it."""
+        source = Source.of(build, (*key(m), DEFAULT_MAX_STATES), (claim_path, claim.program.source))
         try:
-            return check_dp(c, executor=executor, source=source)
+            return run(c, executor=executor, source=source)
         finally:
             source.forget()
 
+    def check(m, c):
+        return on_workers(check_dp, build_length_dp_work, m, c)
+
     def loss(m, c):
-        source = Source.of(build_length_loss_work, (*key(m), DEFAULT_MAX_STATES), (claim_path, claim.program.source))
-        try:
-            return privacy_loss(c, executor=executor, source=source)
-        finally:
-            source.forget()
+        return on_workers(privacy_loss, build_length_loss_work, m, c)
 
     if d is not None and d <= k:
         res.verdict = "verified"
