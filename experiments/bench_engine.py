@@ -197,16 +197,33 @@ PARALLEL_CHECKS = [
 ]
 
 
+# The machine's own ceiling: one pure-Python loop alone, then two copies at once.  On a shared
+# virtual machine two vCPUs need not give twice the work of one; whatever speed-up two
+# independent processes get in the same minutes bounds what `--jobs 2` can show.
+SPIN = "x = 0\nfor i in range(12_000_000):\n    x += i & 7\n"
+
+
+def machine_speedup() -> float:
+    """2 x (one loop alone) / (two loops at once): 2.0 on two real cores."""
+    alone = measure([PY, "-c", SPIN])["seconds"]
+    start = time.perf_counter()
+    procs = [subprocess.Popen([PY, "-c", SPIN], cwd=ROOT, env=CHILD_ENV) for _ in range(2)]
+    for proc in procs:
+        proc.wait()
+    return 2 * alone / (time.perf_counter() - start)
+
+
 def parallel_runs() -> dict:
     """label -> {"one": [...], "two": [...]}: `--jobs 1` and `--jobs 2` taken in turn, so a slow
     minute of a shared machine hits both; nothing else of ours runs meanwhile (no Dask cluster)."""
     runs = {}
     for label, argv in PARALLEL_CHECKS:
         base = [PY, "-m", "dipc_plus", *argv, "--json"]
-        runs[label] = {"one": [], "two": []}
+        runs[label] = {"one": [], "two": [], "machine": []}
         for _ in range(REPEATS):
             runs[label]["one"].append(measure(base + ["--jobs", "1"]))
             runs[label]["two"].append(measure(base + ["--jobs", "2"]))
+            runs[label]["machine"].append(machine_speedup())
         print(label, [f"{r['seconds']:.2f}" for k in ("one", "two") for r in runs[label][k]], flush=True)
     return runs
 
@@ -231,10 +248,12 @@ def dask_runs(runs: dict) -> None:
 
 def parallel_rows(runs: dict) -> list[str]:
     rows = ["| check | --jobs 1: command (check) s | --jobs 2: command (check) s | speed-up: command (check) | "
-            "median speed-up of the pairs: command (check) | Dask, 2 workers: command s | JSON identical |",
-            "|---|---|---|---|---|---|---|"]
+            "median speed-up of the pairs: command (check) | the machine: two loops, median (range) | "
+            "Dask, 2 workers: command s | JSON identical |",
+            "|---|---|---|---|---|---|---|---|"]
     for label, _ in PARALLEL_CHECKS:
         got = runs[label]
+        machine = got.pop("machine")
         outs = [r for rs in got.values() for r in rs]
         same = len({json.dumps(without_timing(json.loads(o["stdout"])), sort_keys=True) for o in outs}) == 1
         one, two = (min(r["seconds"] for r in got[k]) for k in ("one", "two"))
@@ -245,6 +264,7 @@ def parallel_rows(runs: dict) -> list[str]:
         dask_s = f"{min(r['seconds'] for r in got['dask']):.2f}" if got.get("dask") else "-"
         rows.append(f"| {label} | {one:.2f} ({check_one:.2f}) | {two:.2f} ({check_two:.2f}) | "
                     f"{one / two:.2f}x ({check_one / check_two:.2f}x) | {median:.2f}x ({median_check:.2f}x) | "
+                    f"{statistics.median(machine):.2f}x ({min(machine):.2f}-{max(machine):.2f}x) | "
                     f"{dask_s} | {'yes' if same else 'NO'} |")
     return rows
 
@@ -285,9 +305,12 @@ def main() -> None:
                  "included; 'check' is the \"seconds\" the command reports for the check itself (tasks, reduction, "
                  "re-checks). Times and the first speed-up are the best run of each; the median speed-up is over the "
                  f"{REPEATS} pairs run back to back (this machine's speed drifts by up to a third between minutes, "
-                 "so one pair can land on a slow and a fast minute). The start-up before the check and the output "
-                 "after it (command minus check: 0.5-0.9 s on this machine) run in one process, so a check of a few seconds cannot reach 2x (Amdahl: the [-1,1]^7 row). The Dask "
-                 "column runs the same tasks on a `dask.distributed.LocalCluster` with two worker processes, "
+                 "so one pair can land on a slow and a fast minute). 'The machine' is measured beside each pair: "
+                 "one pure-Python loop alone, then two copies of it at once, 2 x alone / both; two real cores give "
+                 "2.00x, and whatever two independent processes get in those minutes bounds what --jobs 2 can show. "
+                 "The start-up before the check and the output after it (command minus check: 0.5-0.9 s on this "
+                 "machine) run in one process, so a check of a few seconds cannot reach 2x (Amdahl: the [-1,1]^7 "
+                 "row). The Dask column runs the same tasks on a `dask.distributed.LocalCluster` with two worker processes, "
                  f"started after all --jobs runs, best of {DASK_REPEATS}; its workers keep the check they built for "
                  "the same files between runs, so after the first run they start warm, unlike fresh `--jobs` "
                  "processes. 'JSON identical' compares all runs of the row, Dask included, apart from the "
