@@ -24,41 +24,73 @@ ExpNoise becomes a mirrored one-sided noise (kind 'negexp' below).
 """
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Sequence
 
 from flint import fmpq, fmpq_poly
 
+from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.exact.expoly import ExpPoly
 
 __all__ = ["argmax_probabilities", "KINDS"]
 
-_HALF = Fraction(1, 2)
+# Every number here is an fmpq (FLINT's rational): the products of m - 1 CDFs make millions
+# of additions and hashes, which with Fraction took 70% of NoisyMax m=20.
+_ZERO, _ONE, _HALF = fmpq(0), fmpq(1), fmpq(1, 2)
 
 # kind -> rate b -> ((pdf left, pdf right), (cdf left, cdf right)), each a list of
 # (coef, alpha) meaning coef * e^(alpha (u - c eps)); "left" is u < c eps.
 KINDS = ("lap", "exp", "negexp")
 
+# Coefficients are fmpq (FLINT's rationals).  The exponents are kept as integers over common
+# denominators - alpha = A/D, beta = B/E, q = Q/G (`_Scale`) - so that the dict keys of the
+# products of m - 1 CDFs are pairs of ints: hashing rational keys (Fraction, or fmpq, which
+# hashes through Fraction) was most of NoisyMax m=20.
+_ZERO, _ONE, _HALF = fmpq(0), fmpq(1), fmpq(1, 2)
 
-def _pieces(kind: str, b: Fraction):
+
+def _pieces(kind: str, b: fmpq, B: int):
+    """The pdf and cdf pieces as (coef, alpha, A) with A = alpha * D (B = b * D)."""
     if kind == "lap":
-        return (([(b / 2, b)], [(b / 2, -b)]),
-                ([(_HALF, b)], [(Fraction(1), Fraction(0)), (-_HALF, -b)]))
+        return (([(b / 2, B)], [(b / 2, -B)]),
+                ([(_HALF, B)], [(_ONE, 0), (-_HALF, -B)]))
     if kind == "exp":     # support u > c eps
-        return (([], [(b, -b)]),
-                ([], [(Fraction(1), Fraction(0)), (Fraction(-1), -b)]))
+        return (([], [(b, -B)]),
+                ([], [(_ONE, 0), (-_ONE, -B)]))
     if kind == "negexp":  # the mirror image: support u < c eps
-        return (([(b, b)], []),
-                ([(Fraction(1), b)], [(Fraction(1), Fraction(0))]))
+        return (([(b, B)], []),
+                ([(_ONE, B)], [(_ONE, 0)]))
     raise ValueError(f"unknown noise kind {kind!r}")
 
 
-def _terms(pieces: list, c: Fraction) -> dict:
-    """coef * e^(alpha (u - c eps)) as {(alpha, beta): coef} with beta = -alpha c."""
+class _Scale:
+    """The common denominators D (rates), E (rate x centre) and G (exponents of the result)."""
+
+    def __init__(self, items):
+        self.D = math.lcm(*(b.denominator for _, b, _ in items))
+        self.E = math.lcm(*((b * c).denominator for _, b, c in items))
+        self.G = math.lcm(self.E, *(self.D * c.denominator for _, _, c in items))
+
+    def beta(self, A: int, c: Fraction) -> int:
+        """E * (-alpha c) for alpha = A / D = +-b of the sample centred at c: an integer, since
+        E is a multiple of the denominator of b c."""
+        num, den = -A * c.numerator * self.E, self.D * c.denominator
+        if num % den:
+            raise ArithmeticError("argmax integral: an exponent off its common denominator")
+        return num // den
+
+    def q_at(self, A: int, B: int, c: Fraction) -> int:
+        """G * (alpha c + beta)."""
+        return A * c.numerator * (self.G // (self.D * c.denominator)) + B * (self.G // self.E)
+
+
+def _terms(pieces: list, c: Fraction, scale: _Scale) -> dict:
+    """coef * e^(alpha (u - c eps)) as {(A, B): coef} (alpha = A/D, beta = B/E = -alpha c)."""
     out: dict = {}
-    for coef, alpha in pieces:
-        key = (alpha, -alpha * c)
-        out[key] = out.get(key, 0) + coef
+    for coef, A in pieces:
+        key = (A, scale.beta(A, c))
+        out[key] = out.get(key, _ZERO) + coef
     return {k: v for k, v in out.items() if v}
 
 
@@ -70,40 +102,41 @@ def _mul(a: dict, b: dict) -> dict:
     for (x1, y1), v1 in a.items():
         for (x2, y2), v2 in b.items():
             key = (x1 + x2, y1 + y2)
-            out[key] = out.get(key, 0) + v1 * v2
+            out[key] = out.get(key, _ZERO) + v1 * v2
     return {k: v for k, v in out.items() if v}
 
 
-def _integrate(integrand: dict, lo, hi, acc: dict) -> None:
-    """Add the integral over (lo eps, hi eps) (None: infinite) to acc {(q, eps power): coef}."""
-    for (alpha, beta), coef in integrand.items():
-        if alpha == 0:
+def _integrate(integrand: dict, lo, hi, scale: _Scale, acc: dict) -> None:
+    """Add the integral over (lo eps, hi eps) (None: infinite) to acc {(G q, eps power): coef}."""
+    G_E = scale.G // scale.E
+    for (A, B), coef in integrand.items():
+        if A == 0:
             if lo is None or hi is None:
                 raise ArithmeticError("argmax integral: a constant term on an unbounded piece")
-            key = (beta, 1)
-            acc[key] = acc.get(key, 0) + coef * (hi - lo)
+            key = (B * G_E, 1)
+            acc[key] = acc.get(key, _ZERO) + coef * to_fmpq(hi - lo)
             continue
+        per_alpha = coef * scale.D / A        # coef / alpha
         if hi is None:
-            if alpha > 0:
+            if A > 0:
                 raise ArithmeticError("argmax integral: a growing term on (c, +inf)")
         else:
-            key = (alpha * hi + beta, 0)
-            acc[key] = acc.get(key, 0) + coef / alpha
+            key = (scale.q_at(A, B, hi), 0)
+            acc[key] = acc.get(key, _ZERO) + per_alpha
         if lo is None:
-            if alpha < 0:
+            if A < 0:
                 raise ArithmeticError("argmax integral: a growing term on (-inf, c)")
         else:
-            key = (alpha * lo + beta, 0)
-            acc[key] = acc.get(key, 0) - coef / alpha
+            key = (scale.q_at(A, B, lo), 0)
+            acc[key] = acc.get(key, _ZERO) - per_alpha
 
 
-def _to_exppoly(acc: dict) -> ExpPoly:
+def _to_exppoly(acc: dict, scale: _Scale) -> ExpPoly:
     by_q: dict = {}
-    for (q, k), c in acc.items():
+    for (Q, k), c in acc.items():
         if c:
-            by_q.setdefault(q, [Fraction(0), Fraction(0)])[k] += c
-    return ExpPoly({q: fmpq_poly([fmpq(c.numerator, c.denominator) for c in cs])
-                    for q, cs in by_q.items()})
+            by_q.setdefault(Q, [_ZERO, _ZERO])[k] += c
+    return ExpPoly({Fraction(Q, scale.G): fmpq_poly(cs) for Q, cs in by_q.items()})
 
 
 def argmax_probabilities(samples: Sequence[tuple], *, minimum: bool = False) -> list[ExpPoly]:
@@ -120,16 +153,17 @@ def argmax_probabilities(samples: Sequence[tuple], *, minimum: bool = False) -> 
     m = len(items)
     if m == 0:
         raise ValueError("argmax of no samples")
+    scale = _Scale(items)
     cuts = sorted({c for _, _, c in items})
     bounds = [None] + cuts + [None]          # piece p is (bounds[p], bounds[p + 1])
-    funcs = [_pieces(kind, b) for kind, b, _ in items]
+    funcs = [_pieces(kind, to_fmpq(b), int(b * scale.D)) for kind, b, _ in items]
     # per sample and side: its pdf and cdf as term dicts
-    pdf = [(_terms(f[0][0], c), _terms(f[0][1], c)) for f, (_, _, c) in zip(funcs, items)]
-    cdf = [(_terms(f[1][0], c), _terms(f[1][1], c)) for f, (_, _, c) in zip(funcs, items)]
+    pdf = [(_terms(f[0][0], c, scale), _terms(f[0][1], c, scale)) for f, (_, _, c) in zip(funcs, items)]
+    cdf = [(_terms(f[1][0], c, scale), _terms(f[1][1], c, scale)) for f, (_, _, c) in zip(funcs, items)]
     results = []
     for i in range(m):
         acc: dict = {}
-        right_prod = {(Fraction(0), Fraction(0)): Fraction(1)}  # over j != i with c_j <= lo
+        right_prod = {(0, 0): _ONE}  # over j != i with c_j <= lo
         for p in range(len(bounds) - 1):
             lo, hi = bounds[p], bounds[p + 1]
             if lo is not None:   # samples centred at lo are now to the left of u
@@ -138,7 +172,7 @@ def argmax_probabilities(samples: Sequence[tuple], *, minimum: bool = False) -> 
                         right_prod = _mul(right_prod, cdf[j][1])
             if not right_prod:
                 break            # a zero factor stays zero to the right
-            left_prod = {(Fraction(0), Fraction(0)): Fraction(1)}  # over j != i with c_j >= hi
+            left_prod = {(0, 0): _ONE}  # over j != i with c_j >= hi
             for j, (_, _, c) in enumerate(items):
                 if j != i and (lo is None or c > lo):
                     left_prod = _mul(left_prod, cdf[j][0]) if cdf[j][0] else {}
@@ -150,6 +184,6 @@ def argmax_probabilities(samples: Sequence[tuple], *, minimum: bool = False) -> 
             dens = pdf[i][1] if (lo is not None and ci <= lo) else pdf[i][0]
             if not dens:
                 continue
-            _integrate(_mul(right_prod, _mul(left_prod, dens)), lo, hi, acc)
-        results.append(_to_exppoly(acc))
+            _integrate(_mul(right_prod, _mul(left_prod, dens)), lo, hi, scale, acc)
+        results.append(_to_exppoly(acc, scale))
     return results
