@@ -82,11 +82,6 @@ def assert_refused(code, err, limit_word=None):
 
 # -- the reliability suite: 1300 seeded malformed files ------------------------------------------
 
-def _run_case(argv):
-    """One case in a worker process of the test (each worker forks its own guarded children)."""
-    return run(argv)
-
-
 def test_malformed_programs_and_claims_end_cleanly(tmp_path):
     program_of = {}
     for t in THEORIES:
@@ -109,7 +104,7 @@ def test_malformed_programs_and_claims_end_cleanly(tmp_path):
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
-        results = list(pool.map(_run_case, [argv for _, argv in todo], chunksize=25))
+        results = list(pool.map(run, [argv for _, argv in todo], chunksize=25))
     outcomes = {0: 0, 1: 0, 2: 0, "time limit": 0}
     for (case, _), (code, out, err) in zip(todo, results):
         what = f"{case.kind} {case.source}: {case.mutation!r}\n{err[:500]}"

@@ -190,7 +190,11 @@ class _Evaluator:
         self.formula = formula
         self.variable = variable
         self.values = {n: Fraction(v) for n, v in values.items() if v is not None and n != variable}
-        self.back = _caret_to_power(formula.text)[1]
+
+    def back(self, col: int) -> int:
+        """The column of the user's text (with '^') for a column of the parsed text; only an
+        error needs it, so it is not worked out for every evaluation."""
+        return _caret_to_power(self.formula.text)[1](col)
 
     def fail(self, node, part: str, why: str, hint: str | None = _EXACT_HINT):
         text = self.formula.text

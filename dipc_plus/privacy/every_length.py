@@ -148,29 +148,29 @@ def _witness_text(program, lr) -> str:
             f"{show_outputs(cand.output, program)}")
 
 
-def claim_at_length(claim_path: str, overrides: tuple, m: int, own_inputs: bool):
-    """The claim at length m: on its own inputs, or on the two-block witness inputs (then also
-    the text that says so).  Module-level and built from the file alone, so a Dask worker
-    rebuilds exactly what the client checks."""
+def claim_at_length(claim_path: str, overrides: tuple, m: int, witness_array: str | None):
+    """The claim at length m: on its own inputs (`witness_array` None), or on the two-block
+    witness inputs of that array (then also the text that says so).  Module-level and built
+    from the file alone, so a Dask worker rebuilds exactly what the client checks."""
     from dipc_plus.privacy.claim_reader import load_privacy_claim
     c = load_privacy_claim(claim_path, dict(overrides))
-    if own_inputs:
+    if witness_array is None:
         return c, ""
-    auto = recognise(c.program.source, dict(c.program.params))
-    w = witness_inputs(c, auto.input_name, m)
+    w = witness_inputs(c, witness_array, m)
     return (w, " (two-block inputs q = (x, ..., x, y, ..., y))") if w is not None else (c, "")
 
 
-def build_length_dp_work(claim_path: str, overrides: tuple, m: int, own_inputs: bool, max_states: int):
+def build_length_dp_work(claim_path: str, overrides: tuple, m: int, witness_array: str | None, max_states: int):
     """The eps-DP check at length m a worker rebuilds (`execution.executor.Source`)."""
     from dipc_plus.privacy.dp_check import DPWork
-    return DPWork.build(claim_at_length(claim_path, overrides, m, own_inputs)[0], None, True, max_states)
+    return DPWork.build(claim_at_length(claim_path, overrides, m, witness_array)[0], None, True, max_states)
 
 
-def build_length_loss_work(claim_path: str, overrides: tuple, m: int, own_inputs: bool, max_states: int):
+def build_length_loss_work(claim_path: str, overrides: tuple, m: int, witness_array: str | None,
+                           max_states: int):
     """The pairs of the loss at length m a worker rebuilds (`execution.executor.Source`)."""
     from dipc_plus.privacy.plan import PairWork, plan
-    c = claim_at_length(claim_path, overrides, m, own_inputs)[0]
+    c = claim_at_length(claim_path, overrides, m, witness_array)[0]
     return PairWork(c, plan(c, c.structure, max_states=max_states, symmetry=True))
 
 
@@ -200,7 +200,8 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     mname = array_size_param(claim.program)
 
     def key(m):   # what a worker needs to rebuild the claim at m (a path valid on any machine)
-        return os.path.abspath(claim_path), tuple({**overrides, mname: m}.items()), m, m in lengths
+        return (os.path.abspath(claim_path), tuple({**overrides, mname: m}.items()), m,
+                None if m in lengths else auto.input_name)
 
     def at(m):
         return claim_at_length(*key(m))
