@@ -10,7 +10,8 @@ the report's ``.to_json()`` is the command's ``--json``.  Errors are the same
 """
 
 import os
-from typing import Any, Literal, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, Iterator, Literal, Mapping, Sequence
 
 from dipc_plus.api.claim import Claim, claim_path
 from dipc_plus.api.errors import StrictVerdictError, in_python_words
@@ -32,6 +33,22 @@ def _executor(jobs: int, executor: str, scheduler: str | None) -> Any:
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0:
         raise UserError(f"jobs={jobs!r}: a number of processes >= 0 (0: one per core)", hint="e.g. jobs=4")
     return Run.from_options(jobs, executor, scheduler)
+
+
+@contextmanager
+def _limits(given: Mapping[str, int] | None) -> Iterator[None]:
+    """The size limits of this call (the command's ``--limit NAME=N``), the previous ones restored after."""
+    from dipc_plus.execution import limits
+    saved = {name: limits.get(name) for name in limits.LIMITS}
+    try:
+        for name, value in (given or {}).items():
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise UserError(f"limits['{name}'] must be an integer, not {value!r}")
+            limits.set_limit(str(name), value)
+        yield
+    finally:
+        for name, value in saved.items():
+            limits.set_limit(name, value)
 
 
 def _max_states(value: int) -> None:
@@ -99,7 +116,8 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
                    kappa: int = 1, first: bool = False, paper: bool = False,
                    dd_over: Literal["reals", "grid"] | None = None, max_states: int = DEFAULT_MAX_STATES,
                    jobs: int = 1, executor: Executor = "local", scheduler: str | None = None,
-                   strict: bool = False, progress: bool = False, program: Any = None) -> AccuracyReport:
+                   strict: bool = False, progress: bool = False, limits: Mapping[str, int] | None = None,
+                   program: Any = None) -> AccuracyReport:
     """Decide an (alpha, beta, gamma)-accuracy claim for every eps of its interval (``dipc accuracy``).
 
     Parameters
@@ -132,6 +150,9 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
         Raise `StrictVerdictError` when the verdict is verified vacuously (``--strict``, exit 4).
     progress : bool
         Show a progress bar on stderr.
+    limits : mapping, optional
+        Size limits for this call, e.g. ``{'power': 1000}`` (``--limit power=1000``; the names are
+        ``dipc_plus.execution.limits.LIMITS``).
     program : Program or path, optional
         The claim's program, checked to be the one the claim names (as the command's PROGRAM).
 
@@ -149,7 +170,7 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
     >>> r.verified, r.counterexample.input, r.counterexample.eps
     (False, {'q': [-1, -1, 1]}, Fraction(1, 1))
     """
-    with in_python_words():
+    with in_python_words(), _limits(limits):
         if not isinstance(kappa, int) or kappa < 1:
             raise UserError(f"kappa must be a positive integer, not {kappa!r}", hint="use e.g. kappa=7")
         run_on = _executor(jobs, executor, scheduler)
@@ -169,7 +190,7 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
           paper: bool = False, dd_over: Literal["reals", "grid"] | None = None,
           max_states: int = DEFAULT_MAX_STATES, jobs: int = 1, executor: Executor = "local",
           scheduler: str | None = None, reports: bool = False, strict: bool = False, progress: bool = False,
-          program: Any = None) -> SweepReport:
+          limits: Mapping[str, int] | None = None, program: Any = None) -> SweepReport:
     """The largest kappa with beta/kappa still valid, kappa* and the counterexample for kappa + 1 (``dipc sweep``).
 
     Parameters
@@ -184,7 +205,7 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
         Report at most this as the best kappa (``--kappa-max``; default 1000).
     digits : int, optional
         Significant digits of kappa* (certified, truncated; ``--digits``).
-    paper, dd_over, max_states, jobs, executor, scheduler, strict, progress, program
+    paper, dd_over, max_states, jobs, executor, scheduler, strict, progress, limits, program
         As in `check_accuracy`.
     reports : bool
         Include every input's report in ``.to_json()`` (``--reports``).
@@ -203,7 +224,7 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
     (6, '6.3758', 7)
     """
     from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, sweep as run_sweep
-    with in_python_words():
+    with in_python_words(), _limits(limits):
         kappa_max = DEFAULT_KAPPA_MAX if kappa_max is None else kappa_max
         digits = DEFAULT_DIGITS if digits is None else digits
         if kappa_max < 1:
@@ -240,7 +261,8 @@ def _privacy_claim(claim: ClaimLike, program: Any, params: Mapping[str, Number] 
 def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, every_length: bool = False,
                   structure: bool | None = None, max_states: int = DEFAULT_MAX_STATES, jobs: int = 1,
                   executor: Executor = "local", scheduler: str | None = None, strict: bool = False,
-                  progress: bool = False, program: Any = None) -> PrivacyReport:
+                  progress: bool = False, limits: Mapping[str, int] | None = None,
+                  program: Any = None) -> PrivacyReport:
     """Decide a differential-privacy (or Pufferfish) claim for every eps at once (``dipc privacy``).
 
     Parameters
@@ -268,6 +290,8 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
         real outputs (``--strict``, exit 4).
     progress : bool
         Show a progress bar on stderr.
+    limits : mapping, optional
+        Size limits for this call, e.g. ``{'decide_steps': 10**6}`` (``--limit``).
     program : Program or path, optional
         The claim's program, checked to be the one the claim names.
 
@@ -287,7 +311,7 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
     True
     """
     from dipc_plus.privacy.every_length import wants_every_length
-    with in_python_words():
+    with in_python_words(), _limits(limits):
         run_on = _executor(jobs, executor, scheduler)
         loaded, values = _privacy_claim(claim, program, params, max_states)
         path, _ = claim_path(claim)
@@ -296,6 +320,7 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
             with certified_or_exit_2():
                 res = decide_every_length(loaded, loaded.file, values, executor=run_on)
             return PrivacyReport(res, claim=loaded)
+        result: Any
         with certified_or_exit_2():
             if loaded.kind == "pufferfish":
                 from dipc_plus.privacy.pufferfish import build_pufferfish_work, check_pufferfish
@@ -316,7 +341,7 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
 def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, structure: bool | None = None,
                  attack: bool = False, max_states: int = DEFAULT_MAX_STATES, jobs: int = 1,
                  executor: Executor = "local", scheduler: str | None = None, progress: bool = False,
-                 program: Any = None) -> LossReport:
+                 limits: Mapping[str, int] | None = None, program: Any = None) -> LossReport:
     """The exact tight privacy loss L(eps) over the claim's neighbouring inputs (``dipc privacy-loss``).
 
     L(eps) = max over neighbouring inputs u, u' and outputs v of ln(P[P(u)=v] / P[P(u')=v]), as closed
@@ -332,7 +357,7 @@ def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None
         ``False``: one Markov chain per input (``--no-structure``).
     attack : bool
         Pufferfish claims: also the Bayes-optimal adversary's success per scenario (``--attack``).
-    max_states, jobs, executor, scheduler, progress, program
+    max_states, jobs, executor, scheduler, progress, limits, program
         As in `check_privacy`.
 
     Returns
@@ -348,7 +373,7 @@ def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None
     >>> loss.loss, loss.verified
     ('ln(3)', True)
     """
-    with in_python_words():
+    with in_python_words(), _limits(limits):
         run_on = _executor(jobs, executor, scheduler)
         loaded, values = _privacy_claim(claim, program, params, max_states)
         path, _ = claim_path(claim)

@@ -25,6 +25,7 @@ _REWORDINGS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"--set\b"), "params"),
     (re.compile(r"--input (\w+)=(\S+)"), r"input={'\1': \2}"),
     (re.compile(r"--input\b"), "input"),
+    (re.compile(r"--limit (\w+)=(\S+)"), r"limits={'\1': \2}"),
     (re.compile(r"--no-structure\b"), "structure=False"),
     (re.compile(r"--no-progress\b"), "progress=False"),
     (re.compile(r"--([a-z][a-z0-9]*(?:-[a-z0-9]+)*) (-?\d[\w/.]*)"),

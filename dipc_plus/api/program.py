@@ -230,11 +230,12 @@ class Program:
         >>> nm.simulate(1, 1000, input={"q": [0, 1]}, seed=7)
         <SampleResult noisy_max: 1000 runs at eps=1, q=[0, 1]>
         """
-        from dipc_plus.semantics.sampler import as_eps, simulate
-        options = {k: v for k, v in (("chunk", chunk), ("max_iterations", max_iterations)) if v is not None}
+        from dipc_plus.semantics.sampler import DEFAULT_CHUNK, DEFAULT_MAX_ITERATIONS, as_eps, simulate
         with in_python_words():
             given = bind(self.ir, input_values(input, inputs))
-            raw = simulate(self.ir, given, as_eps(to_input_value(eps)), n, seed=seed, **options)
+            raw = simulate(self.ir, given, as_eps(to_input_value(eps)), n, seed=seed,
+                           chunk=DEFAULT_CHUNK if chunk is None else chunk,
+                           max_iterations=DEFAULT_MAX_ITERATIONS if max_iterations is None else max_iterations)
         return sample_result(raw)
 
     def __repr__(self) -> str:

@@ -186,7 +186,7 @@ def sample_result(raw: Any) -> Any:
     """The sampler's SampleResult, as an object of the API's `SampleResult` (same data and methods,
     with a readable repr and an HTML table of the outputs' frequencies)."""
     cls = sample_class()
-    view = cls.__new__(cls)
+    view: Any = object.__new__(cls)
     view.__dict__.update(raw.__dict__)
     return view
 
