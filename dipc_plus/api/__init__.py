@@ -17,4 +17,4 @@ from dipc_plus.api.views import Counterexample, KappaStar, PrivacyCounterexample
 __all__ = ["load", "check_accuracy", "sweep", "check_privacy", "privacy_loss", "example",
            "Program", "LoadedProgram", "Claim", "UserError", "StrictVerdictError",
            "Report", "AccuracyReport", "SweepReport", "PrivacyReport", "LossReport",
-           "Counterexample", "PrivacyCounterexample", "KappaStar", "sample_class"]
+           "Counterexample", "PrivacyCounterexample", "KappaStar"]

@@ -199,16 +199,36 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
         A claim file with an ``[accuracy]`` table, or a `Claim`.
     params : mapping, optional
         Parameter values of the program and claim, e.g. ``{'c': 1}`` (``--set``).
-    input, inputs : mapping or sequence of mappings, optional
-        Sweep only this input / these inputs (default every input of the claim).
+    input : mapping, optional
+        Sweep only this input, e.g. ``{'q': [-1, -1, 1]}`` (``--input``); default every input of the claim.
+    inputs : sequence of mappings, optional
+        Sweep only these inputs.
     kappa_max : int, optional
         Report at most this as the best kappa (``--kappa-max``; default 1000).
     digits : int, optional
         Significant digits of kappa* (certified, truncated; ``--digits``).
-    paper, dd_over, max_states, jobs, executor, scheduler, strict, progress, limits, program
-        As in `check_accuracy`.
+    paper : bool
+        The paper's convention: also inputs with dd(u) = alpha (``--paper``).
+    dd_over : {'reals', 'grid'}, optional
+        Distance to disagreement over the real input space or the claim's grid (default: the claim's).
+    max_states : int
+        Refuse Markov chains with more states (``--max-states``).
+    jobs : int
+        Processes to run the inputs on (0: one per core; ``--jobs``).
+    executor : {'local', 'dask'}
+        This machine's processes, or a Dask cluster (``--executor``).
+    scheduler : str, optional
+        The Dask scheduler's address with ``executor='dask'`` (``--scheduler``).
     reports : bool
         Include every input's report in ``.to_json()`` (``--reports``).
+    strict : bool
+        Raise `StrictVerdictError` when the claim itself is verified vacuously (``--strict``, exit 4).
+    progress : bool
+        Show a progress bar on stderr.
+    limits : mapping, optional
+        Size limits for this call, e.g. ``{'power': 1000}`` (``--limit``).
+    program : Program or path, optional
+        The claim's program, checked to be the one the claim names.
 
     Returns
     -------
@@ -357,8 +377,20 @@ def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None
         ``False``: one Markov chain per input (``--no-structure``).
     attack : bool
         Pufferfish claims: also the Bayes-optimal adversary's success per scenario (``--attack``).
-    max_states, jobs, executor, scheduler, progress, limits, program
-        As in `check_privacy`.
+    max_states : int
+        Refuse Markov chains with more states (``--max-states``).
+    jobs : int
+        Processes to run the pairs on (0: one per core; ``--jobs``).
+    executor : {'local', 'dask'}
+        This machine's processes, or a Dask cluster (``--executor``).
+    scheduler : str, optional
+        The Dask scheduler's address with ``executor='dask'`` (``--scheduler``).
+    progress : bool
+        Show a progress bar on stderr.
+    limits : mapping, optional
+        Size limits for this call (``--limit``).
+    program : Program or path, optional
+        The claim's program, checked to be the one the claim names.
 
     Returns
     -------
