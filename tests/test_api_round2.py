@@ -308,3 +308,14 @@ def test_point12_license_and_project_metadata():
     extras = project["optional-dependencies"]["test"]
     for needed in ("nbclient", "nbformat", "ipykernel", "mypy"):
         assert any(req.startswith(needed) for req in extras), needed
+
+
+def test_point4_the_readme_python_block_runs_as_written(tmp_path, monkeypatch):
+    """The README's "From Python" block (our own text, run from a folder that is not the repository)."""
+    readme = (ROOT / "README.md").read_text()
+    (block,) = re.findall(r"## From Python.*?```python\n(.*?)```", readme, re.S)
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {}
+    exec(compile(block, "README.md (From Python)", "exec"), namespace)   # our README, not user input
+    r = namespace["r"]
+    assert r.verdict == "refuted" and r.counterexample.input == {"q": [-1, -1, 1]}
