@@ -319,3 +319,20 @@ def test_point4_the_readme_python_block_runs_as_written(tmp_path, monkeypatch):
     exec(compile(block, "README.md (From Python)", "exec"), namespace)   # our README, not user input
     r = namespace["r"]
     assert r.verdict == "refuted" and r.counterexample.input == {"q": [-1, -1, 1]}
+
+
+def test_point4_pufferfish_claims_and_several_inputs_through_the_api_equal_the_command(capsys):
+    """Pufferfish claims (check and loss with the adversary's attack) and `inputs=[...]` run through
+    the API exactly as through the command."""
+    puff = THEORIES / "truncated_geometric_count_pufferfish.toml"
+    r = dipc_plus.check_privacy(puff)
+    code, out = _cli_json(capsys, "privacy", str(puff))
+    assert _comparable(r.to_json()) == _comparable(out) and r.verified == (code == 0)
+    loss = dipc_plus.privacy_loss(puff, attack=True)
+    code, out = _cli_json(capsys, "privacy-loss", str(puff), "--attack")
+    assert code == 0 and _comparable(loss.to_json()) == _comparable(out) and "attack" in out
+    assert loss.verified is None and "Pufferfish" in repr(loss)   # a loss table decides no budget
+    two = dipc_plus.check_accuracy(SPARSE, params={"c": 1}, inputs=[{"q": [-1, -1, 1]}, {"q": [0, 0, 0]}], kappa=7)
+    assert two.to_json()["inputs_checked"] == 2 and two.counterexample.input == {"q": [-1, -1, 1]}
+    with pytest.raises(dipc_plus.UserError, match="not both"):
+        dipc_plus.check_accuracy(SPARSE, input={"q": [0, 0, 0]}, inputs=[{"q": [0, 0, 0]}])
