@@ -19,6 +19,25 @@ from dipc_plus.errors import UserError
 #: {temporary file path: the name the user gave the text} (Claim.from_text, Program.from_text)
 TEXT_NAMES: dict[str, str] = {}
 
+# options of the commands that take a value (the others are flags: ``--paper`` -> ``paper=True``)
+_VALUE_OPTIONS = ("kappa", "kappa-max", "digits", "jobs", "executor", "scheduler", "shard", "max-states", "dd-over",
+                  "eps", "at", "timeout", "max-memory", "runs", "seed", "confidence", "within", "around",
+                  "max-iterations", "chunk", "format", "output", "dpi", "eps-max", "plot")
+
+
+_OPTIONS = "|".join(sorted(map(re.escape, _VALUE_OPTIONS), key=len, reverse=True))
+# what a value looks like in a message: a number, a metavariable, an address or path, or a choice
+_VALUE = r"-?\d[\w/.:]*|[A-Z][A-Z_]*|[a-z]+://[^\s,;)]+|dask|local|reals|grid|dot|prism|[\w-]*[/.][\w./-]*\w"
+
+
+def _python_value(text: str) -> str:
+    """A command-line value as Python source: numbers and metavariables (N, ADDRESS) as they are,
+    anything else quoted."""
+    if re.fullmatch(r"-?\d+(?:[./]\d+)?|[A-Z][A-Z_]*", text):
+        return text
+    return repr(text.strip("'\""))
+
+
 _REWORDINGS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"--set (\w+)=(\S+)"), r"params={'\1': \2}"),
     (re.compile(r"--set (\w+)"), r"params['\1']"),
@@ -28,8 +47,9 @@ _REWORDINGS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"--limit (\w+)=(\S+)"), r"limits={'\1': \2}"),
     (re.compile(r"--no-structure\b"), "structure=False"),
     (re.compile(r"--no-progress\b"), "progress=False"),
-    (re.compile(r"--([a-z][a-z0-9]*(?:-[a-z0-9]+)*) (-?\d[\w/.]*)"),
-     lambda m: f"{m.group(1).replace('-', '_')}={m.group(2)}"),  # type: ignore[list-item]
+    (re.compile(r"--(%s)(?:=| )(%s)(?![\w/])" % (_OPTIONS, _VALUE)),
+     lambda m: f"{m.group(1).replace('-', '_')}={_python_value(m.group(2))}"),  # type: ignore[list-item]
+    (re.compile(r"--(%s)\b" % _OPTIONS), lambda m: m.group(1).replace("-", "_")),  # type: ignore[list-item]
     (re.compile(r"--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)"), lambda m: f"{m.group(1).replace('-', '_')}=True"),  # type: ignore[list-item]
 ]
 
@@ -40,6 +60,10 @@ def python_words(text: str) -> str:
 
     >>> python_words("--set c: 'c' is not a parameter; use e.g. --max-states 200000 or --every-length")
     "params['c']: 'c' is not a parameter; use e.g. max_states=200000 or every_length=True"
+    >>> python_words("--executor dask needs --scheduler ADDRESS, e.g. --scheduler tcp://127.0.0.1:8786")
+    "executor='dask' needs scheduler=ADDRESS, e.g. scheduler='tcp://127.0.0.1:8786'"
+    >>> python_words("--scheduler is for --executor dask; --max-states must be positive, e.g. --max-states 10")
+    "scheduler is for executor='dask'; max_states must be positive, e.g. max_states=10"
     """
     for pattern, replacement in _REWORDINGS:
         text = pattern.sub(replacement, text)
