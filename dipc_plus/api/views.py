@@ -155,7 +155,17 @@ class PrivacyCounterexample:
 class KappaStar:
     """kappa* = inf over the claim's inputs and eps of beta/P[error], certified: `text` (truncated to
     `digits` significant digits), the enclosure [`lo`, `hi`], `exact` (lo == hi is the exact value),
-    `infinite` (P[error] is 0 wherever the claim applies), `input` where it is reached (grouped)."""
+    `infinite` (P[error] is 0 wherever the claim applies), `input` where it is reached (grouped).
+
+    Examples
+    --------
+    >>> import dipc_plus
+    >>> k = dipc_plus.sweep(dipc_plus.example("theories/sparse.toml"), params={"c": 1}).kappa_star
+    >>> k
+    KappaStar(6.37584..., at input={'q': [-1, -1, 1]} (critical))
+    >>> k._repr_latex_()
+    '$\\kappa^* = 6.37584\\ldots$'
+    """
 
     def __init__(self, raw: Any, program: Any):
         self.raw = raw
@@ -174,6 +184,12 @@ class KappaStar:
 
     def __str__(self) -> str:
         return self.text
+
+    def _repr_latex_(self) -> str:
+        if self.infinite:
+            return r"$\kappa^* = \infty$"
+        value = fmt_q(self.lo) if self.exact else self.text + r"\ldots"
+        return rf"$\kappa^* = {value}$"
 
     def __repr__(self) -> str:
         if self.infinite:
