@@ -163,8 +163,8 @@ class KappaStar:
     >>> k = dipc_plus.sweep(dipc_plus.example("theories/sparse.toml"), params={"c": 1}).kappa_star
     >>> k
     KappaStar(6.37584..., at input={'q': [-1, -1, 1]} (critical))
-    >>> k._repr_latex_()
-    '$\\kappa^* = 6.37584\\ldots$'
+    >>> print(k._repr_latex_())
+    $\\kappa^* = 6.37584\\ldots$
     """
 
     def __init__(self, raw: Any, program: Any):
