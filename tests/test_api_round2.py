@@ -246,6 +246,11 @@ def test_point4_errors_carry_file_line_column_and_hint_in_python_words(tmp_path)
     assert (e.file, e.line, e.column) == ("my_claim", 7, err_file.value.column)
     assert err_file.value.line == 7 and err_file.value.file == str(as_file)
     assert "did you mean 'budget'" in e.hint and str(e).startswith(f"my_claim:7:{e.column}: error:")
+    # a relative program path that is not in base_dir: located at the path's value
+    with pytest.raises(dipc_plus.UserError) as err:
+        dipc_plus.Claim.from_text(text, base_dir=tmp_path, name="my_claim")
+    assert (err.value.file, err.value.line, err.value.column) == ("my_claim", 2, text.splitlines()[1].index('"') + 1)
+    assert "base_dir" in err.value.hint
     # a program's error: the line and column of the unknown name in the text
     with pytest.raises(dipc_plus.UserError) as err:
         dipc_plus.Program.from_text("input x: real\noutput y: real\ny <- Lap(eps, z)\n", name="cell_3")

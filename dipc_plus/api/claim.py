@@ -142,7 +142,9 @@ class Claim:
                 TEXT_NAMES[path] = name
                 data = _toml(text, name)
                 target = _program_target(program, data, base_dir, folder)
-                written = text if target is None else _with_program_path(text, data, target, name)
+                written = text if target is None else _with_program_path(text, data, target, name,
+                                                                         relative_to=None if program is not None
+                                                                         else base_dir or os.getcwd())
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(written)
             claim = cls(path, name=name, text=written)
@@ -220,9 +222,10 @@ def _program_target(program: Any, data: dict, base_dir: Any, folder: str) -> str
     return None
 
 
-def _with_program_path(text: str, data: dict, target: str, name: str) -> str:
+def _with_program_path(text: str, data: dict, target: str, name: str, relative_to: Any = None) -> str:
     """The text with its [program] path's value replaced by `target` (only that string changes, so
-    every other line and column an error names stays the user's)."""
+    every other line and column an error names stays the user's).  With `relative_to` (the text's
+    own relative path resolved against base_dir), a missing program is reported here, at the path."""
     prog = data.get("program")
     old = prog.get("path") if isinstance(prog, dict) else None
     if not isinstance(old, str):
@@ -234,6 +237,13 @@ def _with_program_path(text: str, data: dict, target: str, name: str) -> str:
         except tomllib.TOMLDecodeError:
             continue
         if value == old:
+            if relative_to is not None and not os.path.isfile(target):
+                line = text.count("\n", 0, m.start(1)) + 1
+                column = m.start(1) - (text.rfind("\n", 0, m.start(1)) + 1) + 1
+                raise UserError(f"program.path: no program '{old}' in {os.path.abspath(relative_to)}", file=name,
+                                line=line, column=column,
+                                hint="a relative path is read from base_dir (default: the working directory); "
+                                     "give base_dir=, an absolute path, or program=")
             return text[:m.start(1)] + json.dumps(target) + text[m.end(1):]
     raise UserError("cannot find the [program] path to replace in the claim text", file=name,
                     hint='write it on one line, as path = "NAME.dip"')
