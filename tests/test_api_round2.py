@@ -216,7 +216,7 @@ def test_point4_programs_and_claims_from_text_match_the_files(capsys):
     from_text, from_file = dipc_plus.check_privacy(claim), dipc_plus.check_privacy(LAPLACE)
     assert from_text.verdict == from_file.verdict == "verified"
     a, b = _comparable(from_text.to_json()), _comparable(from_file.to_json())
-    a.pop("claim"), b.pop("claim")
+    assert a.pop("claim") == "laplace_cell" and b.pop("claim") == str(LAPLACE)
     assert a == b
     # a program from text, a claim about it from text: the coin's tight budget is ln 3 > ln 2
     coin = dipc_plus.Program.from_text((ROOT / "programs/randomized_response_coin.dip").read_text(), name="coin")

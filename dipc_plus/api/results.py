@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from dipc_plus.api.errors import TEXT_NAMES
 from dipc_plus.api.views import (Counterexample, KappaStar, PrivacyCounterexample, env_repr, html_table, shown)
 from dipc_plus.errors import UserError
 
@@ -51,7 +52,10 @@ class Report:
     def to_json(self) -> dict:
         """The command's ``--json`` object (docs/json.md)."""
         from dipc_plus.commands.common import conventional_json
-        return conventional_json(self.raw_json(), self.program)
+        out = conventional_json(self.raw_json(), self.program)
+        if str(out.get("claim")) in TEXT_NAMES:    # a claim given as text: named as the user named it
+            out["claim"] = TEXT_NAMES[str(out["claim"])]
+        return out
 
     def raw_json(self) -> dict:
         return dict(self.result.to_json())
