@@ -97,6 +97,7 @@ def test_plots_are_figures_with_their_elements():
     r = dipc_plus.check_accuracy(SPARSE, params={"c": 1}, input={"q": [-1, -1, 1]}, kappa=7)
     fig = r.plot()
     assert isinstance(fig, Figure)
+    assert [len(r.plot(points=n).axes[0].get_lines()[0].get_xdata()) for n in (50, 120)] == [50, 120]
     top, bottom = fig.axes[:2]
     assert top.get_yscale() == "linear" and top.get_title().startswith("sparse")
     labels = [t.get_text() for t in top.get_legend().get_texts()]

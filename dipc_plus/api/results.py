@@ -131,7 +131,7 @@ class AccuracyReport(Report):
         return dict(applicable[0].input)
 
     def plot(self, input: dict | None = None, *, log: bool | None = None, eps_max: float | None = None,
-             simulate: int = 0) -> Any:
+             simulate: int = 0, points: int = 400, seed: int = 0) -> Any:
         """P[error] and beta/kappa against eps at one input (a matplotlib Figure, shown inline in Jupyter).
 
         Parameters
@@ -143,11 +143,15 @@ class AccuracyReport(Report):
         eps_max : float, optional
             The right end of the eps axis.
         simulate : int
-            Also mark Monte Carlo estimates from this many runs per eps (0: none).
+            Also mark Monte Carlo estimates from this many runs per eps (0: none; ``dipc plot --simulate``).
+        points : int
+            Values of eps at which the curves are drawn.
+        seed : int
+            The random seed of the Monte Carlo marks.
         """
         from dipc_plus.accuracy.plot import figure, plot_data
         data = plot_data(self.checker, self.plot_input(input), kappa=self.result.kappa, eps_max=eps_max,
-                         simulate=simulate)
+                         simulate=simulate, points=points, seed=seed)
         return shown(figure(data, log=log))
 
 
@@ -216,14 +220,16 @@ class SweepReport(Report):
         detail = r.counterexample.describe() if r.counterexample is not None else ""
         return html_table(f"sweep of {self.program.name}", rows, detail)
 
-    def plot(self, *, log: bool | None = None, eps_max: float | None = None) -> Any:
-        """At the input where kappa* is reached, P[error] beside beta/(best kappa + 1): the failure drawn."""
+    def plot(self, *, log: bool | None = None, eps_max: float | None = None, points: int = 400) -> Any:
+        """At the input where kappa* is reached, P[error] beside beta/(best kappa + 1): the failure drawn
+        (a matplotlib Figure, shown inline in Jupyter)."""
         from dipc_plus.accuracy.plot import figure, plot_data
         r = self.result
         if r.kappa_star.infinite or r.kappa_star.at is None:
             raise UserError("nothing to plot: P[error] is 0 wherever the claim applies")
         kappa = r.best_kappa if r.capped else r.best_kappa + 1
-        data = plot_data(self.checker, r.kappa_star.at.report.input, kappa=max(kappa, 1), eps_max=eps_max)
+        data = plot_data(self.checker, r.kappa_star.at.report.input, kappa=max(kappa, 1), eps_max=eps_max,
+                         points=points)
         return shown(figure(data, log=log))
 
 
