@@ -80,7 +80,7 @@ def test_privacy_and_loss_are_the_cli_twins(capsys):
     assert "ln(3)" in str(loss)  # a coin telling the truth with probability 3/4: eps = ln 3
 
 
-def test_parameters_as_keywords_and_bad_ones():
+def test_parameters_in_params_and_bad_ones():
     from dipc_plus.errors import UserError
     r = dipc_plus.check_accuracy(SPARSE, params={"c": 2}, input={"q": [-1, 1, -1]}, kappa=13)
     assert r.verdict == "refuted" and r.to_json()["params"]["c"] == 2
