@@ -341,3 +341,4 @@ def test_point4_pufferfish_claims_and_several_inputs_through_the_api_equal_the_c
     assert two.to_json()["inputs_checked"] == 2 and two.counterexample.input == {"q": [-1, -1, 1]}
     with pytest.raises(dipc_plus.UserError, match="not both"):
         dipc_plus.check_accuracy(SPARSE, input={"q": [0, 0, 0]}, inputs=[{"q": [0, 0, 0]}])
+
