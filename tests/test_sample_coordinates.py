@@ -38,8 +38,7 @@ def vectors(atoms, n) -> set:
 
 
 def cold():
-    le.clear_caches()
-    constraints.component_probability.cache_clear()
+    constraints.clear_probability_caches()
 
 
 def test_the_means_are_the_samples_means_of_a_sparse_star():
