@@ -36,7 +36,7 @@ def test_one_input_of_an_oversize_grid_is_checked(capsys):
 
 
 def test_the_api_narrows_too():
-    report = dipc_plus.check_accuracy(SPARSE, m=M, c=1, input={"q": [-1] * (M - 1) + [1]})
+    report = dipc_plus.check_accuracy(SPARSE, params={"m": M, "c": 1}, input={"q": [-1] * (M - 1) + [1]})
     assert report.verified
 
 
