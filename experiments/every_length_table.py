@@ -26,7 +26,7 @@ from dipc_plus.errors import UserError  # noqa: E402
 from dipc_plus.frontend.load import load_program  # noqa: E402
 from dipc_plus.privacy.claim_reader import load_privacy_claim  # noqa: E402
 from dipc_plus.privacy.loss import privacy_loss  # noqa: E402
-from dipc_plus.privacy.every_length import classify, witness_inputs  # noqa: E402
+from dipc_plus.privacy.online.every_length import classify, witness_inputs  # noqa: E402
 from dipc_plus.privacy.sup_ratio import SupRatio  # noqa: E402
 
 REAL = {"grid": "[0, 1]", "events": True}
@@ -95,7 +95,7 @@ def main() -> None:
             prog = load_program(ROOT / "programs" / f"{name}.dip", {k: F(v) for k, v in params.items()} or None)
             try:
                 t0 = time.perf_counter()
-                _, bound, pats, _ = classify(prog)
+                _, bound, pats, _ = classify(prog, params)
                 ms_class = (time.perf_counter() - t0) * 1000
                 if bound.d is not None:
                     verdict, d = "private for every m", str(bound.d)

@@ -66,7 +66,8 @@ def _size_parameter(module) -> tuple[str, str]:
     inputs = [it for it in module.items if isinstance(it, S.IODecl) and it.kind == "input"]
     params = {it.name for it in module.items if isinstance(it, S.ParamDecl)}
     ok = (len(inputs) == 1 and isinstance(inputs[0].type, S.ArrayType)
-          and isinstance(inputs[0].type.size, S.Name) and inputs[0].type.size.name in params)
+          and isinstance(inputs[0].type.size, S.Name) and inputs[0].type.size.name in params
+          and isinstance(inputs[0].type.elem, S.TypeName) and inputs[0].type.elem.name == "real")
     if not ok:
         where = inputs[1].pos if len(inputs) > 1 else inputs[0].pos if inputs else None
         err = UserError("cannot decide privacy for every m: the class has exactly one input, an array "
