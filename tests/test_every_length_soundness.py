@@ -215,3 +215,17 @@ def test_a_scalar_output_before_the_loop_states_the_rule(tmp_path):
         classify(load_program(prog), {"m"})
     assert err.value.line == _line(text, "last <- none") and "scalar output" in err.value.message
     assert "array written at position i" in err.value.message
+
+
+def test_a_local_array_is_not_control_state(tmp_path):
+    # seen[i] is a fresh variable at every position: not one finite variable carried between
+    # iterations, so the automaton's state would not describe it
+    text = ("param m = 3\nparam T = 0\ntype Ans = {none, top}\ninput  q: real[m]\noutput out: Ans[m]\n"
+            "var seen: Ans[m]\n\nfor i = 1 to m do\n    out[i] <- none\n    seen[i] <- none\nend\n"
+            "rT <- Lap(eps/2, T)\nfor i = 1 to m do\n    r <- Lap(eps/4, q[i])\n    if r >= rT then\n"
+            "        out[i] <- top\n    end\nend\n")
+    prog = tmp_path / "local_array.dip"
+    prog.write_text(text)
+    with pytest.raises(UserError) as err:
+        classify(load_program(prog), {"m"})
+    assert err.value.line == _line(text, "seen[i] <- none") and "local array" in err.value.message

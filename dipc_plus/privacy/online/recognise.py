@@ -30,7 +30,7 @@ from fractions import Fraction
 
 from dipc_plus.errors import UserError
 from dipc_plus.privacy.online.automaton import EXIT, Automaton, Event, Step
-from dipc_plus.privacy.online.shape import ELEMENT, HINT, OnlineShape
+from dipc_plus.privacy.online.shape import ELEMENT, HINT, OnlineShape, mentions
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values, eval_expr
 
@@ -368,9 +368,23 @@ def _walk(stmts):
             yield from _walk(s.body)
 
 
+def _no_local_arrays(shape: OnlineShape) -> None:
+    """Refuse a local array: its element at position i is fresh in each iteration, so it is
+    not one finite variable carried from step to step (the automaton's control state)."""
+    p = shape.program
+    io = set(p.input_names()) | set(p.output_names())
+    local = [n for flat in p.arrays.values() for n in flat if n not in io]
+    for s in _walk(shape.prefix + shape.body):
+        hit = next((n for n in local if mentions(s, n)), None)
+        if hit is not None:
+            raise refuse(s.pos, f"'{hit}' is an element of a local array; the class keeps its control state in "
+                         "scalar finite variables (a local array is a different variable at every position)")
+
+
 def recognise(shape: OnlineShape) -> Automaton:
     """The automaton of an online program, or a located refusal (exit 2) naming the rule."""
     r = _Recogniser(shape)
+    _no_local_arrays(shape)
     env = r.prefix(shape.prefix)
     names = tuple(r.finite)
     start = tuple(env[n] for n in names)

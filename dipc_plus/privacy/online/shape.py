@@ -185,13 +185,14 @@ def _normalise(node, k: int):
     return node
 
 
-def _mentions(node, name: str) -> bool:
+def mentions(node, name: str) -> bool:
+    """Whether the IR node reads or writes the variable `name` (positions ignored)."""
     if isinstance(node, str):
         return node == name
     if isinstance(node, tuple):
-        return any(_mentions(x, name) for x in node)
+        return any(mentions(x, name) for x in node)
     if is_dataclass(node) and not isinstance(node, type):
-        return any(_mentions(getattr(node, f.name), name) for f in fields(node) if f.name != "pos")
+        return any(mentions(getattr(node, f.name), name) for f in fields(node) if f.name != "pos")
     return False
 
 
@@ -203,10 +204,10 @@ def _split(program: ir.Program, qname: str, length: int) -> tuple:
         tail = body[len(body) - length * n:]
         blocks = [tail[j * n:(j + 1) * n] for j in range(length)]
         first = _normalise(blocks[0], 1)
-        if _mentions(blocks[0], f"{qname}[1]") and all(_normalise(b, k) == first
+        if mentions(blocks[0], f"{qname}[1]") and all(_normalise(b, k) == first
                                                         for k, b in enumerate(blocks[1:], 2)):
             return program, body[:len(body) - length * n], blocks[0]
-    reading = [s for s in body if any(_mentions(s, f"{qname}[{k}]") for k in range(1, length + 1))]
+    reading = [s for s in body if any(mentions(s, f"{qname}[{k}]") for k in range(1, length + 1))]
     where = reading[0].pos if reading else (body[-1].pos if body else None)
     message = ("cannot decide privacy for every m: the program must end with one loop `for i = 1 to m` over the "
                "queries whose iterations differ only in the position i; from here on the statements do not "
