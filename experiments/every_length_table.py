@@ -76,6 +76,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--max-m", type=int, default=6)
     ap.add_argument("--full-m", type=int, default=3, help="the largest m decided over the whole grid")
+    ap.add_argument("--out", default=str(ROOT / "experiments" / "every_length_table.md"))
     args = ap.parse_args()
     ms = range(1, args.max_m + 1)
     lines = ["# Every-length privacy (issues 11, 25)", "",
@@ -127,7 +128,7 @@ def main() -> None:
             lines.append(f"| {name} | {ptxt} | {lit} | {verdict} | {d} | {checked} | {ms_class:.1f} | "
                          + " | ".join(cells) + f" | {agrees} | {exact_s:.1f} |")
             print(lines[-1], flush=True)
-            (ROOT / "experiments" / "every_length_table.md").write_text("\n".join(lines) + "\n")  # row by row
+            Path(args.out).write_text("\n".join(lines) + "\n")  # row by row
 
 
 if __name__ == "__main__":

@@ -123,7 +123,7 @@ class _Path:
 class _Recogniser:
     def __init__(self, shape: OnlineShape):
         p = shape.program
-        self.p, self.q = p, shape.input
+        self.p, self.q, self.length = p, shape.input, shape.length
         self.cur = f"{shape.input}[1]"
         self.outputs = dict(p.outputs)
         self.elements = {}          # flat output element -> (array, position)
@@ -178,6 +178,9 @@ class _Recogniser:
                          "position i only (a scalar keeps one value across iterations, which the bound's table "
                          "does not pay for)", hint="declare it as an array out: T[m] and write out[i], or " + HINT)
         arr, k = self.elements[name]
+        if not any_position and len(self.p.arrays[arr]) != self.length:
+            raise refuse(pos, f"the output array '{arr}' is written at position i but its length is not m "
+                         f"(it has {len(self.p.arrays[arr])} elements at m = {self.length})")
         if not any_position and k != 1:
             raise refuse(pos, f"the output '{arr}' is written at another position than the current query's; "
                          f"outputs are written at position i only ({arr}[i])")

@@ -39,6 +39,7 @@ class OnlineShape:
     input: str            # the input array's name
     prefix: tuple         # the statements before the loop over the queries
     body: tuple           # the first iteration (position 1) of that loop
+    length: int = LENGTHS[0]   # the m `program` was lowered at
 
 
 def online_shape(source: str, explicit: dict) -> OnlineShape:
