@@ -264,9 +264,11 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
         for m in lengths:
             s = exact_loss(m, at(m)[0])
             if s is not None and (s.infinite or s.upper() > d):
+                above = s.infinite or (s.value if s.value is not None else s.lo) > d
                 raise BoundContradiction(
                     f"the every-length bound is wrong: at m = {m} the exact tight sup L(eps)/eps is "
-                    f"{res.losses[-1][1]}, above d = {d} (at {res.losses[-1][3]}); no verdict is given")
+                    f"{res.losses[-1][1]}, " + ("above" if above else "not certified to be at most")
+                    + f" d = {d} (at {res.losses[-1][3]}); no verdict is given")
         res.verdict = "verified"
         return res
     if d is not None:
