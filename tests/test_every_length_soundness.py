@@ -229,3 +229,20 @@ def test_a_local_array_is_not_control_state(tmp_path):
     with pytest.raises(UserError) as err:
         classify(load_program(prog), {"m"})
     assert err.value.line == _line(text, "seen[i] <- none") and "local array" in err.value.message
+
+
+def test_the_noise_free_pattern_needs_both_outcomes_on_one_threshold(tmp_path):
+    from dipc_plus.privacy.online.patterns import leaks
+    from dipc_plus.privacy.online.recognise import recognise
+    from dipc_plus.privacy.online.shape import online_shape
+    from conftest import PROGRAMS
+    prog = tmp_path / "case5.dip"
+    prog.write_text(NOISE_FREE_EXIT)
+    # every step exits: no bot-then-top on one threshold, so the pattern does not fire
+    assert leaks(recognise(online_shape(str(prog), {}))) == []
+    # Algorithm 5 compares q[i] with the threshold in every iteration: both orders repeat
+    assert any(p.startswith("noise-free guard") for p in leaks(recognise(online_shape(str(PROGRAMS / "svt_lyu_alg5.dip"), {}))))
+    # and the command refuses case 5 at its loop (exit 2), naming the line
+    with pytest.raises(UserError) as err:
+        classify(load_program(prog), {"m"})
+    assert err.value.line == _line(NOISE_FREE_EXIT, "if q[i] >= rT then") and "no pattern" in err.value.message
