@@ -89,6 +89,9 @@ def main() -> None:
              "on the claim's inputs before it prints \"verified for every m\" (claimed budget d*eps; it stops "
              "with exit 3 if one exceeds d). *agrees*: for a private verdict no unrolled value exceeds d; for "
              "\"no constant\" the values grow with m.",
+             ] + (["", f"This run stops at m = {args.max_m} (--max-m); the two-block values at longer m of the last "
+                   "run that went further are in the file's history (git log -p experiments/every_length_table.md)."]
+                  if args.max_m <= args.full_m else []) + [
              "", "| program | params | literature | verdict | d | checked at m = 1..3 | class (ms) | "
              + " | ".join(f"m={m}" for m in ms) + " | agrees | exact (s) |",
              "|---|---|---|---|---|---|---|" + "---|" * len(ms) + "---|---|"]
