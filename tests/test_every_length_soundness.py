@@ -246,3 +246,15 @@ def test_the_noise_free_pattern_needs_both_outcomes_on_one_threshold(tmp_path):
     with pytest.raises(UserError) as err:
         classify(load_program(prog), {"m"})
     assert err.value.line == _line(NOISE_FREE_EXIT, "if q[i] >= rT then") and "no pattern" in err.value.message
+
+
+def test_a_claim_listing_its_inputs_is_cross_checked_at_its_own_m(tmp_path, capsys):
+    # a list names inputs of the claim's own length only: the exact check runs there
+    prog = tmp_path / "alg1.dip"
+    prog.write_text(ALG1)
+    claim = tmp_path / "alg1_list.toml"
+    claim.write_text(f'[program]\npath = "{prog.as_posix()}"\nparams = {{ m = 3 }}\n[privacy]\nadjacency = "linf"\n'
+                     'budget = "eps"\n[privacy.inputs]\nlist = [ { q = [0, 0, 0] }, { q = [1, 0, -1] } ]\n')
+    assert main(["privacy", str(claim), "--every-length"]) == 0
+    out = capsys.readouterr().out
+    assert "m = 3: exact tight sup" in out and "m = 1:" not in out and "VERIFIED for every m" in out

@@ -261,8 +261,18 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
 
     if d is not None and d <= k:
         # The bound is a proof; the exact engine at small m must agree with it before it is printed.
+        # A claim that lists its inputs names them for its own m only: that m is checked instead.
+        own = int(claim.program.params[mname])
+        todo = []
         for m in lengths:
-            s = exact_loss(m, at(m)[0])
+            try:
+                todo.append((m, at(m)[0]))
+            except UserError:
+                continue
+        if not todo:
+            todo = [(own, at(own)[0])]
+        for m, c in todo:
+            s = exact_loss(m, c)
             if s is not None and (s.infinite or s.upper() > d):
                 above = s.infinite or (s.value if s.value is not None else s.lo) > d
                 raise BoundContradiction(
