@@ -29,7 +29,7 @@ from dipc_plus.exact.decimals import decimal_down  # noqa: E402
 from dipc_plus.privacy.display import log_text, show_env, show_outputs  # noqa: E402
 from dipc_plus.errors import UserError  # noqa: E402
 from dipc_plus.privacy.dp_check import check_dp  # noqa: E402
-from dipc_plus.privacy.every_length import classify  # noqa: E402
+from dipc_plus.privacy.online.every_length import classify, explicit_params  # noqa: E402
 from dipc_plus.privacy.log_point import ln_text, value_at_log  # noqa: E402
 from dipc_plus.privacy.loss import loss_expr, privacy_loss  # noqa: E402
 from dipc_plus.privacy.pufferfish import check_pufferfish  # noqa: E402
@@ -99,7 +99,7 @@ def every_length_cell(claim) -> str:
         return "-"
     t0 = time.perf_counter()
     try:
-        _, bound, pats, _ = classify(claim.program)
+        _, bound, pats, _ = classify(claim.program, explicit_params(claim.file, {}))
     except UserError as err:
         return f"outside the class (line {err.line})" if err.line else "cannot decide"
     ms = (time.perf_counter() - t0) * 1000

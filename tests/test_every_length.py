@@ -16,7 +16,7 @@ from dipc_plus.frontend.load import load_program
 from dipc_plus.privacy.claim_reader import load_privacy_claim
 from dipc_plus.privacy.dp_check import check_dp
 from dipc_plus.privacy.loss import privacy_loss
-from dipc_plus.privacy.every_length import classify, decide_every_length, witness_inputs
+from dipc_plus.privacy.online.every_length import classify, decide_every_length, witness_inputs
 
 ROOT = Path(__file__).resolve().parent.parent
 PROG = ROOT / "programs"
@@ -35,7 +35,7 @@ def _claim(tmp_path, name, params, budget="eps", grid="[-1, 1]", events=None):
 
 def _bound(name, **params):
     prog = load_program(PROG / f"{name}.dip", {k: F(v) for k, v in params.items()} or None)
-    _, bound, patterns, _ = classify(prog)
+    _, bound, patterns, _ = classify(prog, params)
     return bound.d, patterns
 
 
@@ -56,7 +56,7 @@ PRIVATE = [
 ]
 NOT_PRIVATE = [
     ("svt_lyu_alg3", {"c": 1}, "disclosure after a pumped guard"),
-    ("svt_lyu_alg5", {}, "leaking pair"),
+    ("svt_lyu_alg5", {}, "noise-free guard"),
     ("svt_lyu_alg6", {}, "leaking pair"),
     ("above_threshold_forever", {}, "leaking pair"),
     ("svt_resample_forever", {}, "leaking cycle"),
@@ -213,7 +213,7 @@ def test_budget_below_d_is_refuted_at_a_concrete_m(tmp_path):
 # --------------------------------------------------------------------------- the class and the CLI
 
 
-@pytest.mark.parametrize("name,line", [("noisy_max_loop", 17), ("noisy_max", 20), ("rr_counting", None)])
+@pytest.mark.parametrize("name,line", [("noisy_max_loop", 13), ("noisy_max", 14), ("rr_counting", 22), ("discrete_above_threshold", None)])
 def test_outside_the_class_names_the_statement(name, line):
     prog = load_program(PROG / f"{name}.dip")
     with pytest.raises(UserError) as err:

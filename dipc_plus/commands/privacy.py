@@ -55,7 +55,7 @@ def run(args) -> int:
     shard = parse_shard(args)
     executor = executor_from(args)
     claim = load_privacy(args)
-    from dipc_plus.privacy.every_length import wants_every_length
+    from dipc_plus.privacy.online.every_length import wants_every_length
     every_length = args.every_length or wants_every_length(claim.file)
     if shard is not None and (every_length or claim.kind == "pufferfish"):
         raise UserError(f"--shard splits the pairs of a DP claim; {'--every-length' if every_length else 'a Pufferfish claim'}"
@@ -165,7 +165,7 @@ def text_report(result) -> str:
 def run_every_length(args, claim, executor) -> int:
     """`--every-length` / `length = "every"`: the verdict for every m (issue 11); the exact checks
     at each m run on `executor`."""
-    from dipc_plus.privacy.every_length import decide_every_length
+    from dipc_plus.privacy.online.every_length import decide_every_length
     with certified_or_exit_2():
         res = decide_every_length(claim, claim.file, parse_params(args.set) or {}, executor=executor)
     if args.json:

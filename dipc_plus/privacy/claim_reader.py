@@ -24,7 +24,7 @@ from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
 
 PRIVACY_KEYS = ("kind", "adjacency", "bound", "pairs", "budget", "delta", "eps", "inputs", "events",
-                "structure", "note", "length")  # length = "every": read by privacy.every_length
+                "structure", "note", "length")  # length = "every": read by privacy.online.every_length
 INPUT_KEYS = ("grid", "list", "step")
 
 

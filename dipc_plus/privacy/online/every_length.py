@@ -1,10 +1,14 @@
 """Privacy for every number of queries: the verdict of `dipc privacy --every-length`.
 
 Why: a verdict for every m is only given from an argument that is implemented and
-tested.  `classify` recognises the online class (`online_automaton`) and bounds its
-loss (`online_bound`); `decide_every_length` puts that beside the exact engine's tight
-losses at m = 1..k, re-checks a counterexample at a concrete m when the claim fails,
-and says "cannot decide" outside the class - never a guess (docs/every_length.md).
+tested.  `classify` checks the program's shape (`shape`), recognises the online class by
+whitelist (`recognise`), bounds its loss (`bound`) and looks for the proofs of "no
+constant" whose preconditions hold (`patterns`).  `decide_every_length` puts that beside
+the exact engine's tight losses at small m: a "verified for every m" is printed only after
+the exact loss at m = 1, 2, 3 is shown to be at most d (else `BoundContradiction`, an
+internal error: exit 3); "no constant" shows the growing losses; a refutation at a
+concrete m is re-checked by the exact engine; outside the class the answer is "cannot
+decide" (exit 2) - never a guess (docs/every_length.md).
 """
 from __future__ import annotations
 
@@ -12,13 +16,40 @@ import dataclasses
 import itertools
 import os
 import time
+import tomllib
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
 
 from dipc_plus.errors import UserError
-from dipc_plus.privacy.online_automaton import Automaton, OutsideClass, array_size_param, hidden_guard, recognise
-from dipc_plus.privacy.online_bound import Bound, coupling_bound, leaks
+from dipc_plus.execution.files import read_user_file
+from dipc_plus.privacy.online.automaton import Automaton
+from dipc_plus.privacy.online.bound import Bound, coupling_bound
+from dipc_plus.privacy.online.patterns import hidden_guard, leaks
+from dipc_plus.privacy.online.recognise import recognise
+from dipc_plus.privacy.online.shape import online_shape
+from dipc_plus.privacy.sup_ratio import SupRatio
+
+
+class BoundContradiction(RuntimeError):
+    """The exact loss at a small m exceeds the bound d: the bound (our code) is wrong."""
+
+
+def _claim_table(claim_path: str) -> dict:
+    """The claim file's TOML, read through the hardened reader (the claim was already read
+    and checked by the claim reader, so a file that fails here yields an empty table)."""
+    try:
+        text = read_user_file(claim_path, "claim file").decode("utf-8", errors="replace")
+        return tomllib.loads(text)
+    except (UserError, ValueError, RecursionError, MemoryError):
+        return {}
+
+
+def explicit_params(claim_path: str, overrides: dict) -> set:
+    """The parameters the claim's `params` table or --set give a number (the others keep the
+    program's defaults, which may depend on m)."""
+    prog = _claim_table(claim_path).get("program")
+    params = prog.get("params") if isinstance(prog, dict) else None
+    return set(params if isinstance(params, dict) else ()) | set(overrides or ())
 
 
 # --------------------------------------------------------------------------- the verdict
@@ -26,12 +57,8 @@ from dipc_plus.privacy.online_bound import Bound, coupling_bound, leaks
 
 def wants_every_length(claim_path: str) -> bool:
     """`length = "every"` in the claim's [privacy] table (read here, not by the claim reader)."""
-    import tomllib
-    try:
-        raw = tomllib.loads(Path(claim_path).read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError):
-        return False
-    v = raw.get("privacy", {}).get("length") if isinstance(raw.get("privacy"), dict) else None
+    privacy = _claim_table(claim_path).get("privacy")
+    v = privacy.get("length") if isinstance(privacy, dict) else None
     if v is not None and v != "every":
         raise UserError(f"privacy.length must be \"every\", not {v!r}", file=claim_path,
                         hint='write length = "every" or remove the key')
@@ -60,7 +87,7 @@ class EveryLengthResult:
 
     def report(self) -> str:
         a = self.automaton
-        lines = [f"every-length: the loop at {a.loop_pos} is an online automaton "
+        lines = [f"every-length: the loop over the queries (body at {a.loop_pos}) is an online automaton "
                  f"({len(a.states())} control state(s), {len(a.steps)} step(s)); class check {self.class_seconds*1000:.1f} ms"]
         if self.d is not None:
             lines.append(f"coupling bound: d = {self.d}  (every m: P[P(q)=w] <= e^(d*eps) P[P(q')=w], "
@@ -70,7 +97,8 @@ class EveryLengthResult:
         for m, text, _, witness in self.losses:
             lines.append(f"  m = {m}: exact tight sup L(eps)/eps = {text}" + (f"  at {witness}" if witness else ""))
         if self.verdict == "verified":
-            lines.append(f"VERIFIED for every m: the claimed budget {self.budget_k}*eps >= d*eps")
+            lines.append(f"VERIFIED for every m: the claimed budget {self.budget_k}*eps >= d*eps (and the exact "
+                         f"loss at m = {', '.join(str(m) for m, *_ in self.losses)} is at most d)")
         elif self.verdict == "refuted" and self.counterexample is not None:
             lines.append(f"REFUTED at m = {self.counterexample[0]} (the exact engine's counterexample below)")
         elif self.verdict == "undecided":
@@ -83,18 +111,12 @@ class EveryLengthResult:
         return "\n".join(lines)
 
 
-def classify(program) -> tuple[Automaton, Bound, list, float]:
-    """Recognise, bound and look for leaks; raises UserError (exit 2) outside the class."""
+def classify(program, explicit=()) -> tuple[Automaton, Bound, list, float]:
+    """Check the shape, recognise, bound and look for leaks; a located UserError (exit 2)
+    outside the class.  `explicit`: the parameters the claim gives a number (the others
+    are the program's defaults, refused where they depend on m)."""
     t0 = time.perf_counter()
-    try:
-        auto = recognise(program.source, dict(program.params))
-    except OutsideClass as err:
-        raise UserError(f"cannot decide privacy for every m: {err.why}",
-                        file=err.where.rsplit(":", 1)[0] if err.where else program.source,
-                        line=int(err.where.rsplit(":", 1)[1]) if err.where else None,
-                        hint="the every-length decision covers online programs: one loop reading q[i] once "
-                             "with Laplace noise k*eps, a noisy threshold, finite counters "
-                             "(docs/every_length.md); run without --every-length for one m") from None
+    auto = recognise(online_shape(program.source, {n: program.params[n] for n in explicit if n in program.params}))
     bound = coupling_bound(auto)
     pats = []
     if bound.d is None:
@@ -103,11 +125,18 @@ def classify(program) -> tuple[Automaton, Bound, list, float]:
             file, _, line = hidden.where.rpartition(":")
             raise UserError("cannot decide privacy for every m: the coupling bound is infinite, and the outcome of "
                             "this comparison does not always show in the outputs (both outcomes write the same "
-                            "symbol), so the non-privacy patterns do not apply", file=file or program.source,
+                            "constant), so the proofs of non-privacy do not apply", file=file or program.source,
                             line=int(line) if line.isdigit() else None,
                             hint="write different symbols on the two outcomes (out[i] <- top / bot), or decide "
                                  "one m at a time without --every-length")
         pats = leaks(auto)
+        if not pats:
+            file, _, line = auto.loop_pos.rpartition(":")
+            raise UserError("cannot decide privacy for every m: the coupling bound is infinite, and no pattern of "
+                            "non-privacy whose proof's precondition holds is reachable (docs/every_length.md, "
+                            "section 3), so neither verdict is proved", file=file or program.source,
+                            line=int(line) if line.isdigit() else None,
+                            hint="decide one m at a time without --every-length")
     return auto, bound, pats, time.perf_counter() - t0
 
 
@@ -189,7 +218,7 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     if adj.kind != "linf":
         raise UserError(f"cannot decide privacy for every m with adjacency \"{adj.kind}\"", file=claim_path,
                         hint='the every-length class uses adjacency = "linf" (each |q[i]-q\'[i]| <= bound)')
-    auto, bound, pats, secs = classify(claim.program)
+    auto, bound, pats, secs = classify(claim.program, explicit_params(claim_path, overrides))
     k = claim.budget.k if claim.budget.factor == 1 and claim.delta_is_zero else None
     if k is None:
         raise UserError("cannot decide privacy for every m: the budget must be a multiple of eps",
@@ -197,7 +226,7 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     scale = adj.bound
     d = None if bound.d is None else bound.d * scale
     res = EveryLengthResult("", auto, d, pats, secs, budget_k=k)
-    mname = array_size_param(claim.program)
+    mname = auto.size_param
 
     def key(m):   # what a worker needs to rebuild the claim at m (a path valid on any machine)
         return (os.path.abspath(claim_path), tuple({**overrides, mname: m}.items()), m,
@@ -221,13 +250,37 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     def loss(m, c):
         return on_workers(privacy_loss, build_length_loss_work, m, c)
 
+    def exact_loss(m, c, scope=""):
+        """The exact tight sup L/eps at m, recorded with its pair; the SupRatio (None: no loss)."""
+        lr = loss(m, c)
+        s = SupRatio(infinite=True) if lr.infinite is not None else lr.sup
+        text = "inf" if lr.infinite is not None else (s.text() if s else lr.loss_text())
+        res.losses.append((m, text, None if s is None or s.value is None else s.value,
+                           _witness_text(c.program, lr) + scope))
+        return s
+
     if d is not None and d <= k:
+        # The bound is a proof; the exact engine at small m must agree with it before it is printed.
+        # A claim that lists its inputs names them for its own m only: that m is checked instead.
+        own = int(claim.program.params[mname])
+        todo = []
+        for m in lengths:
+            try:
+                todo.append((m, at(m)[0]))
+            except UserError:
+                continue
+        if not todo:
+            todo = [(own, at(own)[0])]
+        for m, c in todo:
+            s = exact_loss(m, c)
+            if s is not None and (s.infinite or s.upper() > d):
+                above = s.infinite or (s.value if s.value is not None else s.lo) > d
+                raise BoundContradiction(
+                    f"the every-length bound is wrong: at m = {m} the exact tight sup L(eps)/eps is "
+                    f"{res.losses[-1][1]}, " + ("above" if above else "not certified to be at most")
+                    + f" d = {d} (at {res.losses[-1][3]}); no verdict is given")
         res.verdict = "verified"
         return res
-    if d is None and not pats:
-        raise UserError("cannot decide privacy for every m: the coupling bound is infinite but no pattern of "
-                        "non-privacy was found", file=claim_path,
-                        hint="decide one m at a time without --every-length")
     if d is not None:
         # d > k proves nothing (d is an upper bound): only a concrete, re-checked failure refutes.
         for m in (*lengths, *longer):
@@ -241,12 +294,8 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     # fails at a concrete m (then the exact engine's re-checked counterexample is shown).
     for m in (*lengths, *longer):
         c, scope = at(m)
-        lr = loss(m, c)
-        s = lr.sup
-        text = "inf" if lr.infinite is not None else (s.text() if s else lr.loss_text())
-        res.losses.append((m, text, None if s is None or s.value is None else s.value,
-                           _witness_text(c.program, lr) + scope))
-        if lr.infinite is not None or (s is not None and (s.value if s.value is not None else s.lo) > k):
+        s = exact_loss(m, c, scope)
+        if s is not None and (s.infinite or (s.value if s.value is not None else s.lo) > k):
             r = check(m, c)
             if not r.verified:
                 res.counterexample = (m, r)

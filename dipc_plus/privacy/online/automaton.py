@@ -1,0 +1,87 @@
+"""The iteration graph of an online program: one `Step` per path through the loop body.
+
+Why: the bound and the non-privacy patterns reason about one loop iteration over the
+finite control state (the counters), not about the unrolled program; this is the graph
+they share.  `recognise` builds it from the lowered program.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+EXIT = "exit"   # the destination of a step that leaves the program
+
+
+@dataclass(frozen=True)
+class Event:
+    """What one step does, in order.  kind: 'guard' (the read compared with the threshold:
+    top when the read is >= it), 'resample' (the threshold drawn again), 'noisy_out' (a
+    fresh Lap(c*eps, q[i]) written to an output), 'disclose' (the compared read written to
+    an output), 'write' (a constant written to an output: `label` = (array, value))."""
+    kind: str
+    top: bool = False
+    noisy: bool = True
+    rate: Fraction = Fraction(0)
+    label: tuple = ()
+
+
+@dataclass(frozen=True)
+class Step:
+    src: tuple
+    dst: object          # a state tuple or EXIT
+    events: tuple
+    where: str           # file:line of the guard's comparison (or of the loop), for messages
+
+    @property
+    def guard(self):
+        return next((e for e in self.events if e.kind == "guard"), None)
+
+    def disclosed(self) -> bool:
+        return any(e.kind == "disclose" for e in self.events)
+
+    def resamples(self) -> bool:
+        return any(e.kind == "resample" for e in self.events)
+
+    def writes(self) -> dict:
+        """Output array -> the constant this step writes at position i (the last write wins)."""
+        return {e.label[0]: e.label[1] for e in self.events if e.kind == "write"}
+
+
+@dataclass
+class Automaton:
+    loop_pos: str                 # file:line of the loop over the queries
+    names: tuple                  # the finite variables, in state order
+    start: tuple
+    threshold_rate: Fraction | None  # rate a0 of the threshold drawn before the loop
+    steps: list = field(default_factory=list)
+    input_name: str = "q"
+    size_param: str = "m"
+
+    def states(self) -> set:
+        """The control states reachable from `start`."""
+        out = {}
+        for s in self.steps:
+            out.setdefault(s.src, []).append(s)
+        seen, todo = {self.start}, [self.start]
+        while todo:
+            s = todo.pop()
+            for st in out.get(s, []):
+                if st.dst != EXIT and st.dst not in seen:
+                    seen.add(st.dst)
+                    todo.append(st.dst)
+        return seen
+
+    def describe_step(self, st: Step) -> str:
+        parts = []
+        for e in st.events:
+            if e.kind == "guard":
+                parts.append(("top" if e.top else "bot") + ("" if e.noisy else " (noise-free read)"))
+            elif e.kind == "resample":
+                parts.append(f"x resampled (rate {e.rate}*eps)")
+            elif e.kind == "noisy_out":
+                parts.append(f"noisy output (rate {e.rate}*eps)")
+            elif e.kind == "disclose":
+                parts.append("outputs the noisy read")
+        src = ", ".join(f"{n}={v}" for n, v in zip(self.names, st.src)) or "-"
+        dst = "exit" if st.dst == EXIT else (", ".join(f"{n}={v}" for n, v in zip(self.names, st.dst)) or "-")
+        return f"[{src}] -> [{dst}]: " + ("; ".join(parts) or "no guard")

@@ -1,0 +1,117 @@
+"""The proofs of "private for no constant", each used only where its precondition holds.
+
+Why: when the coupling bound is infinite, the program may still be private (the bound is
+only an upper bound).  A program is called private for no constant d only when one of the
+patterns of docs/every_length.md section 3 is reachable *and* the precondition of its
+written proof is checked here: every guard shows in the outputs (`hidden_guard`), a
+pumped pair or a pumped guard uses noisy reads, and a noise-free guard has both outcomes
+within one threshold segment, one after the other.  Otherwise `leaks` finds nothing and
+the verdict is "cannot decide" (exit 2), never a refutation without a witness.
+"""
+from __future__ import annotations
+
+from dipc_plus.execution.lazy import lazy_import
+from dipc_plus.privacy.online.automaton import EXIT, Automaton
+
+nx = lazy_import("networkx")
+
+
+def hidden_guard(auto: Automaton):
+    """A step whose guard outcome need not show in the outputs, or None.  The outcome of a
+    guard shows when every step of the opposite outcome from the same node writes a
+    different constant to some output both write; then an output sequence fixes the path,
+    which every proof of section 3 needs (a guard whose outcomes look alike leaks nothing,
+    however often it repeats)."""
+    states = auto.states()
+    for st in auto.steps:
+        g = st.guard
+        if g is None or st.src not in states:
+            continue
+        mine = st.writes()
+        for other in auto.steps:
+            og = other.guard
+            if other.src != st.src or og is None or og.top == g.top:
+                continue
+            theirs = other.writes()
+            if not any(k in theirs and theirs[k] != v for k, v in mine.items()):
+                return st
+    return None
+
+
+def _components(nodes, steps) -> dict:
+    G = nx.MultiDiGraph()
+    G.add_nodes_from(nodes)
+    for st in steps:
+        if st.dst != EXIT:
+            G.add_edge(st.src, st.dst)
+    comp = {}
+    for n, scc in enumerate(nx.strongly_connected_components(G)):
+        for s in scc:
+            comp[s] = n
+    return G, comp
+
+
+def leaks(auto: Automaton) -> list[str]:
+    """The patterns of section 3 reachable in the automaton whose preconditions hold."""
+    states = auto.states()
+    steps = [s for s in auto.steps if s.src in states]
+    _, comp = _components(states, steps)
+    found = []
+    by_comp = {}
+    for st in steps:
+        if st.dst != EXIT and comp[st.src] == comp[st.dst]:
+            by_comp.setdefault(comp[st.src], []).append(st)
+    for sts in by_comp.values():
+        if any(st.resamples() for st in sts) and any(st.guard for st in sts):
+            found.append("leaking cycle: a cycle re-samples the threshold and compares with it: "
+                         + auto.describe_step(next(st for st in sts if st.guard)))
+        for st in sts:
+            # a fresh noisy output, or a released read that no guard compares (docs, section 3)
+            if any(e.kind == "noisy_out" or e.kind == "disclose" and st.guard is None for e in st.events):
+                found.append("disclosing cycle: a cycle releases a noisy value of q[i] each time: "
+                             + auto.describe_step(st))
+                break
+    # Within a segment: the graph of steps that do not re-sample x.
+    seg = [st for st in steps if st.dst != EXIT and not st.resamples()]
+    G0, comp0 = _components(states, seg)
+    pumped = {True: set(), False: set()}
+    for st in seg:
+        g = st.guard
+        if g is not None and g.noisy and comp0[st.src] == comp0[st.dst]:
+            pumped[g.top].add(st.src)
+    for top in (True, False):
+        for s in pumped[top]:
+            ahead = nx.descendants(G0, s) | {s}
+            behind = nx.ancestors(G0, s) | {s}
+            if any(o in ahead or o in behind for o in pumped[not top]):
+                found.append("leaking pair: within one threshold segment both 'above' and 'below' steps repeat "
+                             "without bound")
+                break
+            for st in steps:
+                g = st.guard
+                if g is not None and g.top != top and st.disclosed() and (st.src in ahead or st.dst in behind):
+                    found.append("disclosure after a pumped guard: the noisy read is released on a step whose "
+                                 "guard is the opposite of a repeating one in the same segment: "
+                                 + auto.describe_step(st))
+                    break
+    pair = noise_free_pair(auto, steps, G0)
+    if pair is not None:
+        found.append("noise-free guard: q[i] itself is compared with the threshold, and both outcomes follow "
+                     "each other within one threshold segment: " + auto.describe_step(pair[0]) + ", then "
+                     + auto.describe_step(pair[1]))
+    return list(dict.fromkeys(found))
+
+
+def noise_free_pair(auto: Automaton, steps, G0):
+    """Two noise-free guard steps of opposite outcomes, the second reachable from the first
+    without drawing the threshold again (the precondition of the noise-free proof: a bot
+    then a top, or a top then a bot, on one threshold), or None."""
+    plain = [st for st in steps if st.guard is not None and not st.guard.noisy and not st.resamples()]
+    for first in plain:
+        if first.dst == EXIT:
+            continue
+        ahead = nx.descendants(G0, first.dst) | {first.dst}
+        for second in plain:
+            if second.guard.top != first.guard.top and second.src in ahead:
+                return first, second
+    return None

@@ -1,0 +1,404 @@
+"""The online class by whitelist, on the lowered and checked program (`ir.Program`).
+
+Why: a verdict for every m is only sound for programs whose every statement the bound of
+docs/every_length.md pays for.  So nothing is accepted by default: each statement of the
+prefix and of the one iteration `shape` isolates must match one of the forms below, and
+each real value (the threshold, a noisy read) and each comparison result may flow only
+where the bound's table has a row for it.  Anything else is refused with exit 2 naming
+the statement and the rule.
+
+Prefix (before the loop): a constant given to a finite variable or to an element of an
+output array; at most one threshold `x <- Lap(a*eps, constant)` into a real local.
+Iteration (position i):
+  r <- Lap(b*eps, q[i])           a noisy read into a real local, at most one per path
+  g <- r op x  /  g <- q[i] op x  a comparison (op: < <= > >=) into a Boolean local,
+                                  tested only as `if g` / `if not g`, one outcome per path
+  x <- Lap(a'*eps, constant)      the threshold drawn again (not between a comparison
+                                  and its test, not after the read was released)
+  out[i] <- constant              a symbol (or a real constant) at position i
+  val[i] <- r                     the compared read released at position i
+  val[i] <- Lap(c*eps, q[i])      a fresh noisy value released at position i
+  v <- e, if e ...                finite variables updated and tested by expressions over
+                                  finite variables and constants, staying in their range
+  exit
+Outputs are arrays written at position i only and never read.  The result is the
+`Automaton` over the finite variables' valuations.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from dipc_plus.errors import UserError
+from dipc_plus.privacy.online.automaton import EXIT, Automaton, Event, Step
+from dipc_plus.privacy.online.shape import ELEMENT, HINT, OnlineShape, mentions
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.evaluate import domain_values, eval_expr
+
+PREFIX_RULE = ("before the loop over the queries the class allows only a constant given to a finite variable or "
+               "to an element of an output array, and one threshold x <- Lap(k*eps, constant)")
+
+
+def refuse(pos, why: str, hint: str = HINT) -> UserError:
+    return UserError.at(pos, f"cannot decide privacy for every m: {why}", hint=hint)
+
+
+def where(pos) -> str:
+    return f"{pos.file}:{pos.line}"
+
+
+def _exact_var(lin) -> str | None:
+    """v when `lin` is exactly the variable v (coefficient 1, constant 0)."""
+    if isinstance(lin, ir.Lin) and len(lin.terms) == 1 and _zero(lin.const):
+        coef, var = lin.terms[0]
+        if isinstance(coef, ir.Const) and not isinstance(coef.value, bool) and coef.value == 1:
+            return var
+    return None
+
+
+def _zero(c) -> bool:
+    return isinstance(c, ir.Const) and not isinstance(c.value, bool) and isinstance(c.value, (int, Fraction)) \
+        and c.value == 0
+
+
+def _constant_lin(lin) -> bool:
+    return isinstance(lin, ir.Lin) and not lin.terms and isinstance(lin.const, ir.Const) \
+        and not isinstance(lin.const.value, bool) and isinstance(lin.const.value, (int, Fraction))
+
+
+def _vars(expr) -> set:
+    """The variables an IR expression reads."""
+    out = set()
+
+    def walk(e):
+        if isinstance(e, ir.Var):
+            out.add(e.name)
+        elif isinstance(e, ir.Lin):
+            out.update(v for _, v in e.terms)
+            walk(e.const)
+            for c, _ in e.terms:
+                walk(c)
+        elif isinstance(e, (ir.Unary, ir.ExpOf)):
+            walk(e.arg)
+        elif isinstance(e, ir.Binary):
+            walk(e.left)
+            walk(e.right)
+        elif isinstance(e, ir.Cond):
+            walk(e.cond)
+            walk(e.then)
+            walk(e.other)
+        elif isinstance(e, ir.Call):
+            for a in e.args:
+                walk(a)
+    walk(expr)
+    return out
+
+
+def _guard_test(cond) -> tuple | None:
+    """(name, negated) when the condition is `g` or `not g` for a variable g."""
+    if isinstance(cond, ir.Var):
+        return cond.name, False
+    if isinstance(cond, ir.Unary) and cond.op == "not" and isinstance(cond.arg, ir.Var):
+        return cond.arg.name, True
+    return None
+
+
+class _Path:
+    """One path through the iteration so far: finite values, what the reals and Booleans
+    hold (`sym`), the events, whether it has exited, and the guard's position."""
+    __slots__ = ("env", "sym", "events", "done", "gwhere")
+
+    def __init__(self, env, sym, events, done, gwhere):
+        self.env, self.sym, self.events, self.done, self.gwhere = env, sym, events, done, gwhere
+
+    def but(self, **kw) -> "_Path":
+        p = _Path(self.env, self.sym, self.events, self.done, self.gwhere)
+        for k, v in kw.items():
+            setattr(p, k, v)
+        return p
+
+    def has(self, kind: str) -> bool:
+        return any(e.kind == kind for e in self.events)
+
+
+class _Recogniser:
+    def __init__(self, shape: OnlineShape):
+        p = shape.program
+        self.p, self.q, self.length = p, shape.input, shape.length
+        self.cur = f"{shape.input}[1]"
+        self.outputs = dict(p.outputs)
+        self.elements = {}          # flat output element -> (array, position)
+        for arr, flat in p.arrays.items():
+            for name in flat:
+                if name in self.outputs:
+                    hit = ELEMENT.match(name)
+                    self.elements[name] = (arr, int(hit.group(2)))
+        inputs = set(p.input_names())
+        local = {v: t for v, t in p.variables.items() if v not in inputs and v not in self.outputs}
+        self.guards = {s.target for s in _walk(shape.body) if isinstance(s, ir.Compare)}
+        self.finite = {v: t for v, t in local.items() if isinstance(t, (ir.BoolT, ir.DomT)) and v not in self.guards}
+        self.reals = {v for v, t in local.items() if isinstance(t, ir.RealT)}
+        self.threshold, self.a0 = None, None
+
+    # ----------------------------------------------------------------------- prefix
+
+    def prefix(self, stmts) -> dict:
+        env = {v: None for v in self.finite}
+        for s in stmts:
+            if isinstance(s, ir.Assign) and s.target in self.finite and isinstance(s.expr, ir.Const):
+                env[s.target] = self._fit(s.target, s.expr.value, s.pos)
+            elif isinstance(s, ir.Assign) and s.target in self.outputs:
+                self._output_element(s.target, s.pos, any_position=True)
+                if not (isinstance(s.expr, ir.Const) or _constant_lin(s.expr)):
+                    raise refuse(s.pos, f"the output '{s.target}' is given a value that is not a constant; "
+                                 + PREFIX_RULE)
+            elif isinstance(s, ir.Sample) and s.target in self.outputs:
+                raise refuse(s.pos, f"a noisy value is drawn into the output '{s.target}' before the loop; the "
+                             "threshold may not be an output: the bound's table has no row for releasing it "
+                             "(its value tells which comparisons were above it)")
+            elif isinstance(s, ir.Sample) and s.target in self.reals and self._noise(s) is not None \
+                    and _constant_lin(s.dist.mean):
+                if self.threshold is not None:
+                    raise refuse(s.pos, f"a second threshold '{s.target}' is drawn; " + PREFIX_RULE)
+                self.threshold, self.a0 = s.target, s.dist.rate
+            else:
+                raise refuse(s.pos, PREFIX_RULE)
+        return env
+
+    # ----------------------------------------------------------------------- helpers
+
+    def _fit(self, name, value, pos):
+        if value not in domain_values(self.finite[name]) or isinstance(value, bool) != isinstance(self.finite[name], ir.BoolT):
+            raise refuse(pos, f"'{name}' would leave its range {self.finite[name]} (the control state must stay "
+                         "finite and every value must be in the declared range)")
+        return value
+
+    def _output_element(self, name, pos, any_position=False):
+        if name not in self.elements:
+            raise refuse(pos, f"'{name}' is a scalar output: in the class every output is an array written at "
+                         "position i only (a scalar keeps one value across iterations, which the bound's table "
+                         "does not pay for)", hint="declare it as an array out: T[m] and write out[i], or " + HINT)
+        arr, k = self.elements[name]
+        if not any_position and len(self.p.arrays[arr]) != self.length:
+            raise refuse(pos, f"the output array '{arr}' is written at position i but its length is not m "
+                         f"(it has {len(self.p.arrays[arr])} elements at m = {self.length})")
+        if not any_position and k != 1:
+            raise refuse(pos, f"the output '{arr}' is written at another position than the current query's; "
+                         f"outputs are written at position i only ({arr}[i])")
+        return arr
+
+    def _noise(self, s):
+        d = s.dist
+        if isinstance(d, ir.Laplace) and not d.one_sided and isinstance(d.rate, Fraction) and d.rate > 0:
+            return d.rate
+        return None
+
+    # ----------------------------------------------------------------------- the iteration
+
+    def run(self, state: tuple, names: tuple, body) -> list:
+        start = _Path(dict(zip(names, state)), {}, (), False, "")
+        out = []
+        for p in self._block(body, [start]):
+            dst = EXIT if p.done else tuple(p.env[n] for n in names)
+            out.append(Step(state, dst, p.events, p.gwhere))
+        return out
+
+    def _block(self, body, paths: list) -> list:
+        for s in body:
+            nxt = []
+            for p in paths:
+                nxt.extend([p] if p.done else self._stmt(s, p))
+            paths = nxt
+        return paths
+
+    def _stmt(self, s, p: _Path) -> list:
+        if isinstance(s, ir.Exit):
+            return [p.but(done=True)]
+        if isinstance(s, ir.Sample):
+            return [self._sample(s, p)]
+        if isinstance(s, ir.Compare):
+            return [self._compare(s, p)]
+        if isinstance(s, ir.Assign):
+            return [self._assign(s, p)]
+        if isinstance(s, ir.If):
+            return self._if(s, p)
+        raise refuse(s.pos, "a loop inside the loop over the queries is outside the class (the iteration must "
+                     "be a finite graph over the finite variables)")
+
+    def _sample(self, s: ir.Sample, p: _Path) -> _Path:
+        rate = self._noise(s)
+        if rate is None:
+            raise refuse(s.pos, "only Laplace noise Lap(k*eps, .) with a constant k > 0 is in the class")
+        mean, t = s.dist.mean, s.target
+        if _exact_var(mean) == self.cur:
+            if t in self.outputs:
+                arr = self._output_element(t, s.pos)
+                if not isinstance(self.outputs[t], ir.RealT):
+                    raise refuse(s.pos, f"'{arr}' is not a real output")
+                return p.but(events=p.events + (Event("noisy_out", rate=rate),))
+            if t not in self.reals or t == self.threshold:
+                raise refuse(s.pos, f"the read of {self.cur.replace('[1]', '[i]')} must go to a real local variable")
+            if any(v[0] == "read" for v in p.sym.values()):
+                raise refuse(s.pos, f"the iteration reads {self.q}[i] with noise more than once (the bound's table "
+                             "has one read per step)")
+            return p.but(sym={**p.sym, t: ("read", rate)})
+        if _constant_lin(mean):
+            if t in self.outputs:
+                raise refuse(s.pos, f"a noisy value is drawn into the output '{t}'; the threshold may not be an "
+                             "output: the bound's table has no row for releasing it")
+            if t != self.threshold:
+                raise refuse(s.pos, "a noisy value centred on a constant is drawn here; in the loop only the "
+                             "threshold drawn before the loop may be drawn again (x <- Lap(k*eps, constant))")
+            pending = [g for g, v in p.sym.items() if v[0] == "guard" and v[5] is None]
+            if pending:
+                raise refuse(s.pos, f"the threshold is drawn again between the comparison '{pending[0]}' and its "
+                             "test; the bound needs each comparison tested against the threshold it was made with")
+            if p.has("disclose"):
+                raise refuse(s.pos, "the threshold is drawn again after the noisy read was released")
+            return p.but(events=p.events + (Event("resample", rate=s.dist.rate),))
+        raise refuse(s.pos, f"a noisy read must be centred exactly on the current query {self.q}[i] "
+                     "(Lap(k*eps, q[i]), no offset, no other position)")
+
+    def _compare(self, s: ir.Compare, p: _Path) -> _Path:
+        t = s.target
+        if t in self.outputs:
+            raise refuse(s.pos, f"the comparison's result is stored in the output '{t}'; a comparison may reach "
+                         "the outputs only through `if g then ... else ... end` writing constants at position i "
+                         "(the bound's table pays for the outcome of a tested comparison, not for a stored one)",
+                         hint="write  if r >= x then out[i] <- top else out[i] <- bot end, or " + HINT)
+        lv, rv = _exact_var(s.lhs), _exact_var(s.rhs)
+        x = self.threshold
+        sides = []
+        for v in (lv, rv):
+            if v is not None and v == x:
+                sides.append("x")
+            elif v is not None and p.sym.get(v, ("",))[0] == "read":
+                sides.append(("read", p.sym[v][1], True))
+            elif v == self.cur:
+                sides.append(("read", Fraction(0), False))
+            else:
+                sides.append(None)
+        if x is None or sorted(map(type, sides), key=str) != sorted((str, tuple), key=str):
+            raise refuse(s.pos, f"a comparison must test the noisy read of {self.q}[i] made in this iteration "
+                         f"(or {self.q}[i] itself) against the threshold, each side exactly one variable")
+        if s.op not in ("<", "<=", ">", ">="):
+            raise refuse(s.pos, "a comparison must be <, <=, > or >= (equality is not in the class)")
+        read_left = isinstance(sides[0], tuple)
+        read = sides[0] if read_left else sides[1]
+        top_when_true = read_left if s.op in (">=", ">") else not read_left
+        return p.but(sym={**p.sym, t: ("guard", top_when_true, read[1], read[2], s.pos, None)})
+
+    def _assign(self, s: ir.Assign, p: _Path) -> _Path:
+        t = s.target
+        used = _vars(s.expr)
+        if t in self.finite:
+            self._finite_only(used, p, s.pos)
+            value = eval_expr(s.expr, p.env, self.p, s.pos)
+            return p.but(env={**p.env, t: self._fit(t, value, s.pos)})
+        if t in self.outputs:
+            arr = self._output_element(t, s.pos)
+            if isinstance(self.outputs[t], ir.RealT):
+                v = _exact_var(s.expr)
+                if v is not None and p.sym.get(v, ("",))[0] == "read":
+                    if p.has("resample"):
+                        raise refuse(s.pos, "the noisy read is released after the threshold was drawn again")
+                    return p.but(events=p.events + (Event("disclose", rate=p.sym[v][1]),))
+                if _constant_lin(s.expr):
+                    return p.but(events=p.events + (Event("write", label=(arr, s.expr.const.value)),))
+                if self.threshold in used:
+                    raise refuse(s.pos, f"the threshold reaches the output '{arr}'; the bound's table has no row "
+                                 "for releasing it")
+                raise refuse(s.pos, f"a real output gets only the compared read r, a fresh Lap(c*eps, "
+                             f"{self.q}[i]) or a constant at position i")
+            if isinstance(s.expr, ir.Const):
+                return p.but(events=p.events + (Event("write", label=(arr, s.expr.value)),))
+            if used & self.guards:
+                raise refuse(s.pos, f"a comparison's result is written to the output '{arr}'; it may reach the "
+                             "outputs only through `if g then ... else ... end` writing constants",
+                             hint="write  if g then out[i] <- top else out[i] <- bot end, or " + HINT)
+            raise refuse(s.pos, f"the output '{arr}' is given a value computed from variables; in the class an "
+                         "output gets a constant at position i (the outcome shows through which constant)")
+        if t in self.guards:
+            raise refuse(s.pos, f"'{t}' holds a comparison's result and may be given no other value")
+        if t in self.reals:
+            raise refuse(s.pos, f"'{t}' is a real variable given a computed value; in the class a real variable "
+                         "is only drawn (the threshold, a read of q[i])")
+        raise refuse(s.pos, "this assignment is outside the class")
+
+    def _finite_only(self, used: set, p: _Path, pos) -> None:
+        bad = sorted(used - set(self.finite))
+        if bad:
+            v = bad[0]
+            what = ("a comparison's result (test it alone: if g / if not g)" if v in self.guards
+                    else "an output (outputs are written, never read)" if v in self.outputs
+                    else "a real value" if v in self.reals or v in self.p.input_names() else "not a finite variable")
+            raise refuse(pos, f"'{v}' is {what}; conditions and finite updates may read only finite "
+                         "variables and constants")
+        unset = sorted(v for v in used if p.env.get(v) is None)
+        if unset:
+            raise refuse(pos, f"'{unset[0]}' is read before it is given a value")
+
+    def _if(self, s: ir.If, p: _Path) -> list:
+        test = _guard_test(s.cond)
+        if test is not None and test[0] in self.guards:
+            g, negated = test
+            info = p.sym.get(g)
+            if info is None:
+                raise refuse(s.pos, f"'{g}' is tested before its comparison in this iteration")
+            _, top_when_true, rate, noisy, gpos, outcome = info
+            if outcome is not None:   # tested again: the same outcome
+                return self._block(s.then if outcome != negated else s.other, [p])
+            if p.has("guard"):
+                raise refuse(s.pos, "the iteration tests a second comparison with the threshold on one path "
+                             "(the bound's table has one comparison per step)")
+            out = []
+            for truth in (True, False):
+                ev = Event("guard", top=(truth == top_when_true), noisy=noisy, rate=rate)
+                q = p.but(sym={**p.sym, g: info[:5] + (truth,)}, events=p.events + (ev,), gwhere=where(gpos))
+                out += self._block(s.then if truth != negated else s.other, [q])
+            return out
+        self._finite_only(_vars(s.cond), p, s.pos)
+        value = eval_expr(s.cond, p.env, self.p, s.pos)
+        return self._block(s.then if value else s.other, [p])
+
+
+def _walk(stmts):
+    for s in stmts:
+        yield s
+        if isinstance(s, ir.If):
+            yield from _walk(s.then)
+            yield from _walk(s.other)
+        elif isinstance(s, ir.While):
+            yield from _walk(s.body)
+
+
+def _no_local_arrays(shape: OnlineShape) -> None:
+    """Refuse a local array: its element at position i is fresh in each iteration, so it is
+    not one finite variable carried from step to step (the automaton's control state)."""
+    p = shape.program
+    io = set(p.input_names()) | set(p.output_names())
+    local = [n for flat in p.arrays.values() for n in flat if n not in io]
+    for s in _walk(shape.prefix + shape.body):
+        hit = next((n for n in local if mentions(s, n)), None)
+        if hit is not None:
+            raise refuse(s.pos, f"'{hit}' is an element of a local array; the class keeps its control state in "
+                         "scalar finite variables (a local array is a different variable at every position)")
+
+
+def recognise(shape: OnlineShape) -> Automaton:
+    """The automaton of an online program, or a located refusal (exit 2) naming the rule."""
+    r = _Recogniser(shape)
+    _no_local_arrays(shape)
+    env = r.prefix(shape.prefix)
+    names = tuple(r.finite)
+    start = tuple(env[n] for n in names)
+    pos = shape.body[0].pos
+    auto = Automaton(where(pos), names, start, r.a0, input_name=shape.input, size_param=shape.size)
+    todo, seen = [start], {start}
+    while todo:
+        state = todo.pop()
+        for st in r.run(state, names, shape.body):
+            auto.steps.append(st)
+            if st.dst != EXIT and st.dst not in seen:
+                seen.add(st.dst)
+                todo.append(st.dst)
+    return auto
