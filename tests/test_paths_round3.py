@@ -11,6 +11,7 @@ import re
 import stat
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -203,3 +204,108 @@ def test_the_installed_command_writes_0644_under_umask_022(tmp_path):
                           capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert stat.S_IMODE(os.stat(tmp_path / "c.dot").st_mode) == 0o644
+
+
+# -- row 17, issue 30 point 11: the Dask scheduler's address ------------------------------------------
+
+SVT1 = THEORIES / "svt_lyu_alg1_privacy.toml"   # verified, 316 pairs: several tasks
+
+
+@pytest.mark.parametrize("address, says", [
+    ("bogus://x", "unknown protocol"), ("tcp://", "no host"), ("x", "no port"), ("tcp://h:abc", "port"),
+    ("inproc://foo", "in-process"), ("tcp://[::1", "closing ']'"), ("tcp://h:0", "port"),
+    ("tcp://[nonsense]:8786", "IPv6"), ("tcp://a b:1", "host"),
+])
+def test_a_bad_scheduler_address_is_exit_2_with_a_hint(address, says, monkeypatch):
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS", raising=False)
+    code, out, err = run(["privacy", SVT1, "--executor", "dask", "--scheduler", address, "--json", *QUICK])
+    obj = json.loads(out)
+    assert code == 2 and obj["exit"] == 2 and "Traceback" not in out + err
+    assert says in obj["error"]["message"] and "tcp://" in obj["error"]["hint"]
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", address)     # the same address from the environment
+    code, out, err = run(["privacy", SVT1, "--executor", "dask", *QUICK])
+    assert code == 2 and "DASK_SCHEDULER_ADDRESS" in err and says in err and "Traceback" not in err
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    dist = pytest.importorskip("distributed")
+    with dist.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                           silence_logs=50) as c:
+        yield c.scheduler_address
+
+
+def _without_seconds(obj):
+    from dipc_plus.commands.merge import without_timing
+    return without_timing(obj)
+
+
+def test_dask_scheduler_address_from_the_environment(cluster, monkeypatch):
+    local = run(["privacy", SVT1, "--json", *QUICK])
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", cluster)
+    code, out, err = run(["privacy", SVT1, "--executor", "dask", "--jobs", "2", "--json", *QUICK])
+    assert code == local[0] == 0, err
+    assert _without_seconds(json.loads(out)) == _without_seconds(json.loads(local[1]))
+    assert f"the scheduler {cluster} (from DASK_SCHEDULER_ADDRESS)" in err   # says which address it used
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "tcp://127.0.0.1:9")       # --scheduler wins over it
+    code, out, err = run(["privacy", SVT1, "--executor", "dask", "--scheduler", cluster, "--json", *QUICK])
+    assert code == 0 and "DASK_SCHEDULER_ADDRESS" not in err
+
+
+def test_a_tasks_own_error_is_not_called_a_lost_worker():
+    from dipc_plus.execution.executor import is_dask_failure
+    assert not is_dask_failure(ValueError("a bug of ours"))
+    assert is_dask_failure(type("KilledWorker", (Exception,), {})("w"))
+
+
+# -- row 20: the scheduler killed mid-run is one line naming the scheduler ----------------------------
+
+@pytest.mark.slow
+@pytest.mark.parametrize("as_json", [True, False])
+def test_the_scheduler_killed_mid_run_is_one_line_naming_it(tmp_path, as_json):
+    dist = pytest.importorskip("distributed")
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                  "--port", str(port), "--no-dashboard"], **quiet)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                               "--no-dashboard", "--no-nanny"], **quiet)
+    check = None
+    try:
+        with dist.Client(address, timeout="60s") as watcher:
+            watcher.wait_for_workers(1, timeout=60)
+            env = dict(os.environ, PYTHONPATH=str(ROOT))
+            check = subprocess.Popen([sys.executable, "-m", "dipc_plus.cli", "accuracy", THEORIES / "sparse.toml",
+                                      "--set", "m=7", "--set", "c=1", "--executor", "dask", "--scheduler", address,
+                                      "--jobs", "2", "--no-progress", *(["--json"] if as_json else [])],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+            # kill the scheduler once it holds the check's tasks: mid-run, whatever the machine's speed
+            for _ in range(1200):
+                if watcher.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) > 0:
+                    break
+                if check.poll() is not None:
+                    pytest.fail(f"the check ended before it reached the scheduler: {check.communicate()}")
+                time.sleep(0.1)
+            scheduler.kill()
+        out, err = check.communicate(timeout=150)
+    finally:
+        for proc in (check, worker, scheduler):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert check.returncode == 2, (out, err)
+    assert "Traceback" not in out + err
+    if as_json:
+        obj = json.loads(out)
+        assert err == ""
+        message = obj["error"]["message"]
+    else:
+        assert out == ""
+        lines = err.splitlines()
+        assert len(lines) == 2 and lines[1].lstrip().startswith("hint:"), err
+        message = lines[0]
+    assert "Dask scheduler" in message and "worker" not in message
