@@ -163,17 +163,34 @@ def test_a_consistently_shrunk_run_is_caught_against_the_claim(runs, tmp_path):
             o["vacuous"] = o["obligations_applicable"] == 0 and o["verdict"] == "verified"
             o["part"]["items"], o["part"]["total_items"] = [k, k + 1], len(paths)
         shrunk.append(edited(tmp_path, path, shrink))
-    refused_json(dipc("merge", *shrunk, "--json"), says="the claim has 27")
+    refused_json(dipc("merge", *shrunk, "--json"), says="not the scope of the inputs they report")
+
+
+def test_a_run_on_given_inputs_merges_with_its_own_scope(tmp_path):
+    """`--input` runs are not the claim's grid: their parts merge, and the scope says which inputs."""
+    argv = [*SPARSE, "--input", "q=[0,0,1]"]
+    whole = dipc(*argv)
+    part = tmp_path / "given.json"
+    part.write_text(dipc(*argv, "--shard", "1/1").stdout)
+    proc = dipc("merge", part)
+    assert proc.returncode == whole.returncode == 0, proc.stdout
+    assert without_timing(json.loads(proc.stdout)) == without_timing(json.loads(whole.stdout))
+    assert json.loads(proc.stdout)["scope"]["inputs"] == "list"
 
 
 def test_reports_that_are_not_the_claims_inputs_do_not_merge(runs, tmp_path):
     first, *rest = runs["sparse"][1]
 
-    def other_input(o):
+    def other_input(o):      # an input off the claim's grid: the stated scope is not the reports'
         for r in o["reports"]:
             r["input"]["q"][0] = 7
     bad = edited(tmp_path, first, other_input)
-    refused_json(dipc("merge", bad, *rest, "--json"), bad, "not the claim's inputs")
+    refused_json(dipc("merge", bad, *rest, "--json"), bad, "scope")
+
+    def reorder(o):          # the same inputs in another order: not the claim's inputs 0..9
+        o["reports"][0]["input"], o["reports"][-1]["input"] = o["reports"][-1]["input"], o["reports"][0]["input"]
+    bad = edited(tmp_path, first, reorder, "reordered.json")
+    refused_json(dipc("merge", bad, *rest, "--json"), bad, "not the claim's inputs 0..9")
 
 
 def test_without_the_claim_here_the_parts_are_checked_against_each_other(runs, tmp_path):

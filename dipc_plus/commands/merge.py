@@ -301,7 +301,9 @@ def check_claim_inputs(parts: list[tuple[str, dict]]) -> str | None:
         raise _bad(path0, "\"part.options\" does not name the claim of the run")
     from fractions import Fraction
     from dipc_plus.accuracy.check import env_json
-    from dipc_plus.claims.claim_file import load_claim
+    from dipc_plus.claims.claim_file import load_claim, to_user_value
+    from dipc_plus.claims.scope import inputs_scope
+    from dipc_plus.semantics.inputs import bind_inputs
     params = {}
     for pair in args[1]:
         if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
@@ -314,7 +316,30 @@ def check_claim_inputs(parts: list[tuple[str, dict]]) -> str | None:
     claim = load_claim(args[0], params)
     if claim.accuracy is None:
         raise _bad(path0, "its claim has no [accuracy] table")
-    expected = [json.dumps(env_json(claim.accuracy.program, u), sort_keys=True) for u in claim.accuracy.points]
+    acc = claim.accuracy
+    program = acc.program
+    stated = first.get("scope")
+    # the scope the parts state must be the scope of the inputs they report (with --input, a list)
+    flats, last = [], None
+    for path, out in parts:
+        for r in out["reports"]:
+            key = json.dumps(r["input"], sort_keys=True)
+            if key == last:
+                continue
+            last = key
+            try:
+                flats.append(bind_inputs(program, {k: to_user_value(v) for k, v in r["input"].items()}))
+            except UserError as err:
+                raise _bad(path, f"a report's input is not an input of the program: {err.message}") from None
+    eps = str(acc.eps)
+    if not any(inputs_scope(program, points=flats, kind=kind, eps=eps).to_json() == stated
+               for kind in ("grid", "list")):
+        raise _bad(path0, "the parts' \"scope\" is not the scope of the inputs they report",
+                   hint="every part must be made from this claim, unchanged")
+    if stated != inputs_scope(program, points=list(acc.points), kind="grid" if acc.inputs_kind == "grid" else "list",
+                              eps=eps).to_json():
+        return None   # a run on other inputs than the claim's (--input): its scope says which
+    expected = [json.dumps(env_json(program, u), sort_keys=True) for u in acc.points]
     total = first["part"]["total_items"]
     if len(expected) != total:
         raise _bad(path0, f"the parts cover {total} inputs but the claim has {len(expected)}",
