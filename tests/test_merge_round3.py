@@ -258,3 +258,23 @@ def test_merge_text_names_each_count_once(runs):
         counts = [item.split(" = ")[0] for item in proc.stdout.splitlines()[2].split(";")[0].split(", ")]
         assert counts and len(counts) == len(set(counts)), proc.stdout
         assert "obligations" in counts
+
+
+def test_a_privacy_part_with_other_items_or_fewer_pairs_does_not_merge(runs, tmp_path):
+    whole, paths = runs["svt1"]              # 2 parts of the claim's pairs
+    total = json.loads(paths[0].read_text())["part"]["total_items"]
+    assert total == whole["pairs_checked"]
+
+    def moved_items(o):                      # part 1 claims a shorter range, its count to match
+        o["part"]["items"][1] -= 1
+        o["pairs_checked"] -= 1
+    bad = edited(tmp_path, paths[0], moved_items)
+    refused_json(dipc("merge", bad, paths[1], "--json"), bad, "part 1/2")
+
+    shrunk = []
+    for k, path in enumerate(paths):         # both parts rewritten to a consistent run of 200 pairs
+        def shrink(o, k=k):
+            o["part"]["total_items"], o["part"]["items"] = 200, [100 * k, 100 * (k + 1)]
+            o["pairs_checked"] = 100
+        shrunk.append(edited(tmp_path, path, shrink))
+    refused_json(dipc("merge", *shrunk, "--json"), says=f"the claim has {total}")

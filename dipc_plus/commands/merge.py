@@ -79,11 +79,9 @@ def run(args) -> int:
         raise UserError(f"{len(args.parts)} parts: at most {MAX_PARTS}", hint="merge fewer, larger parts")
     parts = [(path, _read_part(path)) for path in args.parts]
     merged = merge_parts(parts)
-    if merged.get("reports") is not None:
-        why = check_claim_inputs(parts)
-        if why is not None:
-            print(f"note: the parts' inputs were checked against each other, not against the claim ({why})",
-                  file=sys.stderr)
+    why = check_against_claim(sorted(parts, key=lambda part: part[1]["part"]["index"]))
+    if why is not None:
+        print(f"note: the parts were checked against each other, not against the claim ({why})", file=sys.stderr)
     if args.text:
         print(merged_text(merged))
     else:
@@ -202,6 +200,11 @@ def check_part(path: str, out: dict) -> None:
             or any(isinstance(v, bool) or not isinstance(v, int) for v in items)
             or not 0 <= items[0] <= items[1] <= total):
         raise _bad(path, f"\"part.items\" is {clip(json.dumps(items), 40)}, not a range of 0..{total}")
+    from dipc_plus.execution.executor import chunks
+    expected = list(chunks(total, of)[index - 1]) if index <= total else [total, total]
+    if items != expected:
+        raise _bad(path, f"it covers items {items[0]}..{items[1]}, but part {index}/{of} of {total} items is "
+                         f"{expected[0]}..{expected[1]}")
     seconds = out.get("seconds", 0)
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not (math.isfinite(seconds)
                                                                                   and seconds >= 0):
@@ -283,9 +286,10 @@ def _check_privacy_part(path: str, out: dict, items: list) -> None:
             raise _bad(path, f"\"part.tables\" of {clip(unit, 20)} is not a list of digests")
 
 
-def check_claim_inputs(parts: list[tuple[str, dict]]) -> str | None:
-    """The accuracy parts' inputs against the claim's, when the claim and program files are here with
-    the parts' SHA-256; returns why it could not be checked (None: checked)."""
+def check_against_claim(parts: list[tuple[str, dict]]) -> str | None:
+    """The parts against their claim, when the claim and program files are here with the parts'
+    SHA-256: an accuracy run's inputs, a privacy run's number of pairs.  Returns why it could not
+    be checked (None: checked)."""
     from dipc_plus.execution.executor import file_digest
     path0, first = parts[0]
     files = first["part"]["files"]
@@ -296,14 +300,10 @@ def check_claim_inputs(parts: list[tuple[str, dict]]) -> str | None:
         except OSError:
             return f"{clip(name, 80)} is not here"
     args = first["part"]["options"].get("args")
-    if (not isinstance(args, list) or len(args) < 2 or not isinstance(args[0], str) or args[0] not in files
+    if (not isinstance(args, list) or len(args) < 4 or not isinstance(args[0], str) or args[0] not in files
             or not isinstance(args[1], list)):
         raise _bad(path0, "\"part.options\" does not name the claim of the run")
     from fractions import Fraction
-    from dipc_plus.accuracy.check import env_json
-    from dipc_plus.claims.claim_file import load_claim, to_user_value
-    from dipc_plus.claims.scope import inputs_scope
-    from dipc_plus.semantics.inputs import bind_inputs
     params = {}
     for pair in args[1]:
         if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
@@ -313,7 +313,35 @@ def check_claim_inputs(parts: list[tuple[str, dict]]) -> str | None:
             params[pair[0]] = Fraction(pair[1])
         except (ValueError, ZeroDivisionError):
             raise _bad(path0, f"the parameter {clip(pair[0], 20)} is {clip(str(pair[1]), 20)}, not a number") from None
-    claim = load_claim(args[0], params)
+    if first["part"]["command"] == "accuracy":
+        _check_claim_inputs(parts, args[0], params)
+    else:
+        _check_claim_pairs(parts, args, params)
+    return None
+
+
+def _check_claim_pairs(parts: list[tuple[str, dict]], args: list, params: dict) -> None:
+    """A privacy run's parts cover as many pairs as the claim has (the check rebuilt as a worker would)."""
+    from dipc_plus.privacy.dp_check import build_dp_work
+    structure, max_states = args[2], args[3]
+    if structure not in (None, False, True) or isinstance(max_states, bool) or not isinstance(max_states, int) \
+            or max_states <= 0:
+        raise _bad(parts[0][0], "\"part.options\" are not the options of a privacy run")
+    total = build_dp_work(args[0], tuple(params.items()), structure, max_states).shard_range(None)[2]
+    stated = parts[0][1]["part"]["total_items"]
+    if stated != total:
+        raise _bad(parts[0][0], f"the parts cover {stated} pairs but the claim has {total}",
+                   hint="every part must be made from this claim, unchanged")
+
+
+def _check_claim_inputs(parts: list[tuple[str, dict]], claim_path: str, params: dict) -> None:
+    """An accuracy run's reported inputs against the claim (see the module docstring)."""
+    path0, first = parts[0]
+    from dipc_plus.accuracy.check import env_json
+    from dipc_plus.claims.claim_file import load_claim, to_user_value
+    from dipc_plus.claims.scope import inputs_scope
+    from dipc_plus.semantics.inputs import bind_inputs
+    claim = load_claim(claim_path, params)
     if claim.accuracy is None:
         raise _bad(path0, "its claim has no [accuracy] table")
     acc = claim.accuracy
