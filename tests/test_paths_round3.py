@@ -260,6 +260,22 @@ def test_a_tasks_own_error_is_not_called_a_lost_worker():
 
 # -- row 20: the scheduler killed mid-run is one line naming the scheduler ----------------------------
 
+def _descendants(pid: int) -> list:
+    psutil = pytest.importorskip("psutil")
+    try:
+        return [psutil.Process(pid), *psutil.Process(pid).children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return []
+
+
+def _alive(proc) -> bool:
+    import psutil
+    try:
+        return proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("as_json", [True, False])
 def test_the_scheduler_killed_mid_run_is_one_line_naming_it(tmp_path, as_json):
@@ -290,8 +306,11 @@ def test_the_scheduler_killed_mid_run_is_one_line_naming_it(tmp_path, as_json):
                 if check.poll() is not None:
                     pytest.fail(f"the check ended before it reached the scheduler: {check.communicate()}")
                 time.sleep(0.1)
+            ours = _descendants(check.pid)
             scheduler.kill()
         out, err = check.communicate(timeout=150)
+        time.sleep(0.5)
+        assert not [p for p in ours if _alive(p)], "a process of the check outlived it"
     finally:
         for proc in (check, worker, scheduler):
             if proc is not None and proc.poll() is None:
