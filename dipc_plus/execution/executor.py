@@ -228,10 +228,13 @@ class Executor:
     def parallel(self) -> bool:
         return self.kind != "serial" and not _IN_WORKER
 
+    def scheduler_text(self) -> str:
+        """The scheduler's address, and where it came from when the user did not type it."""
+        return f"{self.scheduler}" + (f" (from {self.origin})" if self.origin != "--scheduler" else "")
+
     def describe(self) -> str:
         if self.kind == "dask":
-            return f"dask scheduler {self.scheduler}" + (f" (from {self.origin})" if self.origin != "--scheduler"
-                                                           else "")
+            return f"dask scheduler {self.scheduler_text()}"
         return f"{self.jobs} local processes" if self.kind == "local" else "this process"
 
 
@@ -402,8 +405,7 @@ def _dask_client(executor: "Executor"):
     try:
         return Client(executor.scheduler, timeout="5s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
-        raise UserError(f"cannot reach the Dask scheduler at {executor.describe()[len('dask scheduler '):]}: "
-                        f"{_one_line(exc)}",
+        raise UserError(f"cannot reach the Dask scheduler at {executor.scheduler_text()}: {_one_line(exc)}",
                         hint="start it with `dask scheduler` and workers with `dask worker ADDRESS` "
                              "(docs/cluster.md)") from None
 
@@ -477,7 +479,7 @@ def _dask_failure(exc: BaseException, executor: "Executor") -> UserError:
     except ImportError:  # pragma: no cover
         KilledWorker = ()
     text = str(exc)
-    where = executor.describe()[len("dask scheduler "):]
+    where = executor.scheduler_text()
     if "scheduler-connection-lost" in text or "lost the connection to the scheduler" in text or \
             type(exc).__name__ in ("CommClosedError", "StreamClosedError") or isinstance(exc, (OSError, TimeoutError)):
         return UserError(f"the Dask scheduler at {where} stopped answering before the run finished (it was "
