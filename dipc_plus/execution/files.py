@@ -29,6 +29,7 @@ PSEUDO_FILE_SYSTEMS = frozenset({"proc", "sysfs", "debugfs", "tracefs", "securit
                                  "configfs", "pstore", "bpf", "efivarfs", "fusectl", "binfmt_misc", "devpts",
                                  "mqueue", "hugetlbfs", "autofs", "rpc_pipefs", "nsfs"})
 _PSEUDO_PREFIXES = ("/proc/", "/sys/")
+_PSEUDO_DEVICES: frozenset | None = None   # their st_dev numbers, read once (pseudo_devices)
 
 
 def pseudo_devices() -> frozenset:
@@ -53,11 +54,8 @@ def pseudo_devices() -> frozenset:
     return _PSEUDO_DEVICES
 
 
-_PSEUDO_DEVICES: frozenset | None = None
-
-
 def is_pseudo_file(path: str, info: os.stat_result | None = None) -> bool:
-    """True for a file of /proc, /sys, /dev or another kernel file system (its size and contents
+    """True for a file of /proc, /sys or another kernel file system (its size and contents
     are not those of data: /proc/self/mem reads EIO, /proc/self/environ the environment)."""
     real = os.path.realpath(path)
     if real in ("/proc", "/sys") or real.startswith(_PSEUDO_PREFIXES):
