@@ -13,6 +13,7 @@ one is refused rather than guessed).
 from __future__ import annotations
 
 import os
+import sys
 from contextlib import contextmanager
 from fractions import Fraction
 
@@ -140,7 +141,8 @@ def add_execution_arguments(parser, shard: bool = True) -> None:
                         help="local: processes of this machine (default); dask: the workers of a Dask "
                              "scheduler (--scheduler; docs/cluster.md)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
-                        help="the Dask scheduler, e.g. tcp://10.0.0.5:8786 (with --executor dask)")
+                        help="the Dask scheduler, e.g. tcp://10.0.0.5:8786 (with --executor dask; default: the "
+                             "DASK_SCHEDULER_ADDRESS environment variable)")
     if shard:
         parser.add_argument("--shard", metavar="I/N",
                             help="check only the I-th of N equal parts of the inputs (or pairs) and print a "
@@ -148,9 +150,14 @@ def add_execution_arguments(parser, shard: bool = True) -> None:
 
 
 def executor_from(args):
+    """The executor of --jobs/--executor/--scheduler; a scheduler taken from DASK_SCHEDULER_ADDRESS is
+    said on stderr (the user did not type it)."""
     from dipc_plus.execution.executor import Executor
-    return Executor.from_options(getattr(args, "jobs", 1) or 1, getattr(args, "executor", "local"),
-                                 getattr(args, "scheduler", None))
+    executor = Executor.from_options(getattr(args, "jobs", 1) or 1, getattr(args, "executor", "local"),
+                                     getattr(args, "scheduler", None))
+    if executor.kind == "dask" and executor.origin != "--scheduler":
+        print(f"note: --executor dask: the scheduler {executor.scheduler} (from {executor.origin})", file=sys.stderr)
+    return executor
 
 
 def parse_shard(args) -> tuple[int, int] | None:

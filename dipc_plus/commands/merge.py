@@ -15,17 +15,31 @@ run's JSON except "seconds", which is the sum of the parts' seconds.
 Exit codes as the command that made the parts: 0 verified, 1 refuted, 4 with
 --strict (or parts made with --strict) for a vacuous verdict; 2 for parts that
 cannot be merged.
+
+A part is untrusted data (a job's output file, perhaps cut short or edited): each is
+checked against the schema of a part (types, sizes, nesting depth, integer length)
+and its counts recomputed from its own reports; an accuracy part's reports must be
+exactly its inputs, and when the claim file named in the parts is here with the same
+SHA-256, exactly the claim's inputs in order.  A part that fails any of this is exit 2
+naming the part, so a truncated or edited part never merges to a verdict.
 """
 from __future__ import annotations
 
 import json
+import math
+import sys
 
-from dipc_plus.commands.common import STRICT_EXIT, json_text, strict_reason_text
+from dipc_plus.commands.common import MAX_SHARDS, STRICT_EXIT, json_text, strict_reason_text
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import read_user_file
 from dipc_plus.execution.limits import clip
 
 MAX_PARTS = 100_000
+MAX_DEPTH = 32          # a part nests about 6 deep (a counterexample's array inputs)
+MAX_DIGITS = 30         # counts and indices are far below 10^30
+MAX_COUNT = 10 ** 18
+_VERDICTS = ("verified", "refuted")
+_REPORT_VERDICTS = ("verified", "refuted", "not applicable")
 
 EXAMPLE = """\
 examples:
@@ -42,7 +56,7 @@ exit codes: 0 verified, 1 refuted, 2 parts that do not belong together, 4 with -
 _PRIVACY_SUMS = ("pairs_checked", "obligations", "decisions")
 _ACCURACY_SUMS = ("inputs_checked", "obligations", "obligations_applicable", "obligations_refuted")
 _PER_PART = {"verdict", "vacuous", "seconds", "counterexample", "reports", "strict", "part", "distributions",
-             *_PRIVACY_SUMS, *_ACCURACY_SUMS}
+             "_inputs", *_PRIVACY_SUMS, *_ACCURACY_SUMS}
 
 
 def register(parser) -> None:
@@ -51,7 +65,10 @@ def register(parser) -> None:
                           "the unsharded run prints: the first counterexample in input order, the counts summed.")
     parser.epilog = EXAMPLE
     parser.add_argument("parts", nargs="+", metavar="PART", help="the JSON outputs of the N parts (any order)")
-    parser.add_argument("--text", action="store_true", help="print a short text summary instead of JSON")
+    form = parser.add_mutually_exclusive_group()
+    form.add_argument("--text", action="store_true", help="print a short text summary instead of JSON")
+    form.add_argument("--json", action="store_true",
+                      help="print JSON (the default), errors included: one JSON object on stdout in every case")
     parser.add_argument("--strict", action="store_true",
                         help="exit 4 when the merged verdict is verified only vacuously")
     parser.set_defaults(func=run)
@@ -62,6 +79,9 @@ def run(args) -> int:
         raise UserError(f"{len(args.parts)} parts: at most {MAX_PARTS}", hint="merge fewer, larger parts")
     parts = [(path, _read_part(path)) for path in args.parts]
     merged = merge_parts(parts)
+    why = check_against_claim(sorted(parts, key=lambda part: part[1]["part"]["index"]))
+    if why is not None:
+        print(f"note: the parts were checked against each other, not against the claim ({why})", file=sys.stderr)
     if args.text:
         print(merged_text(merged))
     else:
@@ -72,27 +92,292 @@ def run(args) -> int:
     return STRICT_EXIT if (args.strict or strict.get("requested")) and strict.get("reason") else 0
 
 
+class _Refused(ValueError):
+    """A JSON value a part never holds, refused while parsing."""
+
+
+def _parse_int(text: str) -> int:
+    if len(text) > MAX_DIGITS:
+        raise _Refused(f"an integer of {len(text.lstrip('-'))} digits (a part holds none over {MAX_DIGITS})")
+    return int(text)
+
+
+def _parse_constant(name: str):
+    raise _Refused(f"{name} is not a number a part holds")
+
+
 def _read_part(path: str) -> dict:
     data = read_user_file(path, "part", hint="give the JSON files printed by --json --shard I/N")
+    keep = "save the standard output of `dipc ... --json --shard I/N` unchanged"
     try:
-        out = json.loads(data.decode("utf-8"))
+        out = json.loads(data.decode("utf-8"), parse_int=_parse_int, parse_constant=_parse_constant)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         line, col = (getattr(exc, "lineno", None), getattr(exc, "colno", None))
         raise UserError(f"the part is not JSON: {getattr(exc, 'msg', exc)}", file=path, line=line, column=col,
-                        hint="save the standard output of `dipc ... --json --shard I/N` unchanged") from None
+                        hint=keep) from None
+    except _Refused as exc:
+        raise UserError(f"the part is not a part of a run: {exc}", file=path, hint=keep) from None
+    except (RecursionError, MemoryError):
+        raise UserError(f"the part nests JSON deeper than a part does (at most {MAX_DEPTH} levels)", file=path,
+                        hint=keep) from None
+    except ValueError as exc:   # anything else the reader refuses (e.g. Python's own digit limit)
+        raise UserError(f"the part is not JSON: {clip(str(exc), 80)}", file=path, hint=keep) from None
     if not isinstance(out, dict):
         raise UserError("the part is not a JSON object", file=path, hint="give the --json output of a --shard run")
+    if _depth(out) > MAX_DEPTH:
+        raise UserError(f"the part nests JSON deeper than a part does (at most {MAX_DEPTH} levels)", file=path,
+                        hint=keep)
     if "error" in out and "verdict" not in out:
-        raise UserError(f"this part ended with an error: {clip(str(out['error'].get('message', '?')), 200)}",
+        error = out["error"] if isinstance(out["error"], dict) else {}
+        raise UserError(f"this part ended with an error: {clip(str(error.get('message', '?')), 200)}",
                         file=path, hint="run that part again (the merged verdict needs every part)")
     part = out.get("part")
     if not isinstance(part, dict) or not {"command", "index", "of", "files", "options", "items",
                                           "total_items"} <= set(part):
         raise UserError("this JSON is not a part of a sharded run (no \"part\" record)", file=path,
                         hint="make the parts with --json --shard I/N")
-    if out.get("verdict") not in ("verified", "refuted"):
+    if out.get("verdict") not in _VERDICTS:
         raise UserError("the part has no verdict", file=path, hint="give the --json output of a --shard run")
+    check_part(path, out)
     return out
+
+
+def _depth(value) -> int:
+    """How deep `value` nests lists and objects (iteratively: the value may be deep)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            if level > MAX_DEPTH:
+                return level
+            todo.extend((v, level + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+# --------------------------------------------------------------------------- what a part must be
+
+def _bad(path: str, message: str, hint: str = "the part was changed or cut: run that part again") -> UserError:
+    return UserError(f"this part is not what `dipc ... --shard` writes: {message}", file=path, hint=hint)
+
+
+def _count(path: str, obj: dict, key: str, where: str = "") -> int:
+    value = obj.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+        raise _bad(path, f"\"{where}{key}\" is {clip(json.dumps(value), 40)}, not a count")
+    return value
+
+
+def _typed(path: str, obj: dict, key: str, types, what: str, where: str = "", optional: bool = False):
+    if optional and obj.get(key) is None:
+        return obj.get(key)
+    value = obj.get(key)
+    if isinstance(value, bool) and bool not in (types if isinstance(types, tuple) else (types,)):
+        value = None
+    if not isinstance(value, types):
+        raise _bad(path, f"\"{where}{key}\" is {clip(json.dumps(obj.get(key)), 40)}, not {what}")
+    return value
+
+
+def check_part(path: str, out: dict) -> None:
+    """The schema of a part and the counts its own content implies (see the module docstring)."""
+    part = out["part"]
+    command = _typed(path, part, "command", str, "a command", "part.")
+    if command not in ("accuracy", "privacy"):
+        raise UserError(f"parts of `{clip(command, 40)}` cannot be merged", file=path,
+                        hint="dipc merge joins accuracy and privacy parts")
+    of = _count(path, part, "of", "part.")
+    index = _count(path, part, "index", "part.")
+    if not 1 <= index <= of <= MAX_SHARDS:
+        raise UserError(f"part index {index}/{of} is outside 1..N", file=path, hint="give the parts of one run")
+    files = _typed(path, part, "files", dict, "an object of file digests", "part.")
+    if not files or not all(isinstance(v, str) and len(v) == 64 for v in files.values()):
+        raise _bad(path, "\"part.files\" is not the files of the run with their SHA-256")
+    _typed(path, part, "options", dict, "an object", "part.")
+    items = part.get("items")
+    total = _count(path, part, "total_items", "part.")
+    if (not isinstance(items, list) or len(items) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int) for v in items)
+            or not 0 <= items[0] <= items[1] <= total):
+        raise _bad(path, f"\"part.items\" is {clip(json.dumps(items), 40)}, not a range of 0..{total}")
+    from dipc_plus.execution.executor import chunks
+    expected = list(chunks(total, of)[index - 1]) if index <= total else [total, total]
+    if items != expected:
+        raise _bad(path, f"it covers items {items[0]}..{items[1]}, but part {index}/{of} of {total} items is "
+                         f"{expected[0]}..{expected[1]}")
+    seconds = out.get("seconds", 0)
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not (math.isfinite(seconds)
+                                                                                  and seconds >= 0):
+        raise _bad(path, f"\"seconds\" is {clip(json.dumps(seconds), 40)}, not a number of seconds")
+    _typed(path, out, "vacuous", bool, "true or false")
+    _typed(path, out, "counterexample", dict, "an object", optional=True)
+    strict = _typed(path, out, "strict", dict, "an object", optional=True)
+    if strict is not None:
+        _typed(path, strict, "requested", bool, "true or false", "strict.")
+        _typed(path, strict, "reason", str, "a text", "strict.", optional=True)
+    if command == "accuracy":
+        _check_accuracy_part(path, out, items)
+    else:
+        _check_privacy_part(path, out, items)
+
+
+def _check_accuracy_part(path: str, out: dict, items: list) -> None:
+    counts = {key: _count(path, out, key) for key in _ACCURACY_SUMS}
+    reports = _typed(path, out, "reports", list, "a list of reports")
+    inputs, first_cex = [], None
+    tally = {"verified": 0, "refuted": 0, "not applicable": 0}
+    for k, r in enumerate(reports):
+        where = f"reports[{k}]."
+        if not isinstance(r, dict):
+            raise _bad(path, f"report {k} is not an object")
+        verdict = r.get("verdict")
+        if verdict not in _REPORT_VERDICTS:
+            raise _bad(path, f"report {k} has the verdict {clip(json.dumps(verdict), 40)}")
+        _typed(path, r, "input", dict, "an input", where)
+        tally[verdict] += 1
+        if (verdict == "refuted") != isinstance(r.get("counterexample"), dict):
+            raise _bad(path, f"report {k} says {verdict} " +
+                       ("without a counterexample" if verdict == "refuted" else "beside a counterexample"))
+        if (verdict == "not applicable") == isinstance(r.get("beta"), str):
+            raise _bad(path, f"report {k} says {verdict} " +
+                       ("beside a bound beta" if verdict == "not applicable" else "without a bound beta"))
+        key = json.dumps(r["input"], sort_keys=True)
+        if not inputs or inputs[-1] != key:
+            inputs.append(key)
+        if verdict == "refuted" and first_cex is None:
+            first_cex = r["counterexample"]
+    recomputed = {"obligations": len(reports), "obligations_applicable": tally["verified"] + tally["refuted"],
+                  "obligations_refuted": tally["refuted"], "inputs_checked": len(inputs)}
+    for key, value in recomputed.items():
+        if counts[key] != value:
+            raise _bad(path, f"\"{key}\" is {counts[key]} but its reports make {value}")
+    if len(set(inputs)) != len(inputs):
+        raise _bad(path, "an input's reports are not together (an input repeated)")
+    if len(inputs) != items[1] - items[0]:
+        raise _bad(path, f"it covers items {items[0]}..{items[1]} ({items[1] - items[0]} inputs) but reports "
+                         f"{len(inputs)} input(s)")
+    verdict = "refuted" if tally["refuted"] else "verified"
+    if out["verdict"] != verdict:
+        raise _bad(path, f"its verdict is {out['verdict']} but its reports make it {verdict}")
+    if out.get("counterexample") != first_cex:
+        raise _bad(path, "its counterexample is not its first refuted report's")
+    if out["vacuous"] != (verdict == "verified" and not recomputed["obligations_applicable"]):
+        raise _bad(path, "\"vacuous\" does not match its reports")
+    out["_inputs"] = inputs
+
+
+def _check_privacy_part(path: str, out: dict, items: list) -> None:
+    counts = {key: _count(path, out, key) for key in (*_PRIVACY_SUMS, "distributions")}
+    span = items[1] - items[0]
+    refuted = out["verdict"] == "refuted"
+    if refuted != isinstance(out.get("counterexample"), dict):
+        raise _bad(path, f"its verdict is {out['verdict']} " +
+                   ("without a counterexample" if refuted else "beside a counterexample"))
+    if (counts["pairs_checked"] > span) if refuted else (counts["pairs_checked"] != span):
+        raise _bad(path, f"it checked {counts['pairs_checked']} pairs of the {span} it covers "
+                         f"(items {items[0]}..{items[1]})" + (" and says verified" if not refuted else ""))
+    if refuted and counts["pairs_checked"] == 0:
+        raise _bad(path, "it says refuted without checking a pair")
+    if counts["decisions"] > counts["obligations"]:
+        raise _bad(path, f"it made {counts['decisions']} decisions for {counts['obligations']} obligations")
+    tables = _typed(path, out["part"], "tables", dict, "an object of table digests", "part.", optional=True)
+    for unit, digests in (tables or {}).items():
+        if not isinstance(digests, list) or not all(isinstance(d, str) and len(d) <= 64 for d in digests):
+            raise _bad(path, f"\"part.tables\" of {clip(unit, 20)} is not a list of digests")
+
+
+def check_against_claim(parts: list[tuple[str, dict]]) -> str | None:
+    """The parts against their claim, when the claim and program files are here with the parts'
+    SHA-256: an accuracy run's inputs, a privacy run's number of pairs.  Returns why it could not
+    be checked (None: checked)."""
+    from dipc_plus.execution.executor import file_digest
+    path0, first = parts[0]
+    files = first["part"]["files"]
+    for name, digest in files.items():
+        try:
+            if file_digest(name) != digest:
+                return f"{clip(name, 80)} here differs from the run's"
+        except OSError:
+            return f"{clip(name, 80)} is not here"
+    args = first["part"]["options"].get("args")
+    if (not isinstance(args, list) or len(args) < 4 or not isinstance(args[0], str) or args[0] not in files
+            or not isinstance(args[1], list)):
+        raise _bad(path0, "\"part.options\" does not name the claim of the run")
+    from fractions import Fraction
+    params = {}
+    for pair in args[1]:
+        if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
+                and isinstance(pair[1], (int, str)) and not isinstance(pair[1], bool)):
+            raise _bad(path0, "\"part.options\" holds a parameter that is not NAME, VALUE")
+        try:
+            params[pair[0]] = Fraction(pair[1])
+        except (ValueError, ZeroDivisionError):
+            raise _bad(path0, f"the parameter {clip(pair[0], 20)} is {clip(str(pair[1]), 20)}, not a number") from None
+    if first["part"]["command"] == "accuracy":
+        _check_claim_inputs(parts, args[0], params)
+    else:
+        _check_claim_pairs(parts, args, params)
+    return None
+
+
+def _check_claim_pairs(parts: list[tuple[str, dict]], args: list, params: dict) -> None:
+    """A privacy run's parts cover as many pairs as the claim has (the check rebuilt as a worker would)."""
+    from dipc_plus.privacy.dp_check import build_dp_work
+    structure, max_states = args[2], args[3]
+    if structure not in (None, False, True) or isinstance(max_states, bool) or not isinstance(max_states, int) \
+            or max_states <= 0:
+        raise _bad(parts[0][0], "\"part.options\" are not the options of a privacy run")
+    total = build_dp_work(args[0], tuple(params.items()), structure, max_states).shard_range(None)[2]
+    stated = parts[0][1]["part"]["total_items"]
+    if stated != total:
+        raise _bad(parts[0][0], f"the parts cover {stated} pairs but the claim has {total}",
+                   hint="every part must be made from this claim, unchanged")
+
+
+def _check_claim_inputs(parts: list[tuple[str, dict]], claim_path: str, params: dict) -> None:
+    """An accuracy run's reported inputs against the claim (see the module docstring)."""
+    path0, first = parts[0]
+    from dipc_plus.accuracy.check import env_json
+    from dipc_plus.claims.claim_file import load_claim, to_user_value
+    from dipc_plus.claims.scope import inputs_scope
+    from dipc_plus.semantics.inputs import bind_inputs
+    claim = load_claim(claim_path, params)
+    if claim.accuracy is None:
+        raise _bad(path0, "its claim has no [accuracy] table")
+    acc = claim.accuracy
+    program = acc.program
+    stated = first.get("scope")
+    # the scope the parts state must be the scope of the inputs they report (with --input, a list)
+    flats, last = [], None
+    for path, out in parts:
+        for r in out["reports"]:
+            key = json.dumps(r["input"], sort_keys=True)
+            if key == last:
+                continue
+            last = key
+            try:
+                flats.append(bind_inputs(program, {k: to_user_value(v) for k, v in r["input"].items()}))
+            except UserError as err:
+                raise _bad(path, f"a report's input is not an input of the program: {err.message}") from None
+    eps = str(acc.eps)
+    if not any(inputs_scope(program, points=flats, kind=kind, eps=eps).to_json() == stated
+               for kind in ("grid", "list")):
+        raise _bad(path0, "the parts' \"scope\" is not the scope of the inputs they report",
+                   hint="every part must be made from this claim, unchanged")
+    if stated != inputs_scope(program, points=list(acc.points), kind="grid" if acc.inputs_kind == "grid" else "list",
+                              eps=eps).to_json():
+        return None   # a run on other inputs than the claim's (--input): its scope says which
+    expected = [json.dumps(env_json(program, u), sort_keys=True) for u in acc.points]
+    total = first["part"]["total_items"]
+    if len(expected) != total:
+        raise _bad(path0, f"the parts cover {total} inputs but the claim has {len(expected)}",
+                   hint="every part must be made from this claim, unchanged")
+    for path, out in parts:
+        a, b = out["part"]["items"]
+        if out["_inputs"] != expected[a:b]:
+            raise _bad(path, f"its reports are not the claim's inputs {a}..{b}",
+                       hint="every part must be made from this claim, unchanged")
+    return None
 
 
 def merge_parts(parts: list[tuple[str, dict]]) -> dict:
@@ -110,15 +395,13 @@ def merge_parts(parts: list[tuple[str, dict]]) -> dict:
                                 f"\"{key}\" differs", file=path,
                                 hint="merge only the parts of one run (same claim, files, options and N)")
         for key, value in out.items():
-            if key not in _PER_PART and first.get(key) != value:
+            if key not in _PER_PART and key != "_inputs" and first.get(key) != value:
                 raise UserError(f"this part's \"{key}\" differs from {clip(first_path, 80)}'s", file=path,
                                 hint="merge only the parts of one run")
         if set(out) - _PER_PART != set(first) - _PER_PART:
             raise UserError(f"this part's fields differ from {clip(first_path, 80)}'s", file=path,
                             hint="merge only the parts of one run")
         i = p["index"]
-        if not isinstance(i, int) or not 1 <= i <= n:
-            raise UserError(f"part index {i} is outside 1..{n}", file=path, hint="give the parts of one run")
         if i in by_index:
             raise UserError(f"part {i}/{n} is given twice (also {clip(by_index[i][0], 80)})", file=path,
                             hint="give each part once")
@@ -139,11 +422,14 @@ def merge_parts(parts: list[tuple[str, dict]]) -> dict:
     if at != head["total_items"]:
         raise UserError(f"the parts cover {at} of {head['total_items']} items", hint="give every part of the run")
     if head["command"] == "accuracy":
+        seen: dict = {}
+        for path, out in ordered:
+            for key in out.get("_inputs", ()):
+                if key in seen:
+                    raise _bad(path, f"it reports an input that {clip(seen[key], 80)} reports too")
+                seen[key] = path
         return _merge_accuracy([out for _, out in ordered])
-    if head["command"] == "privacy":
-        return _merge_privacy([out for _, out in ordered])
-    raise UserError(f"parts of `{clip(str(head['command']), 40)}` cannot be merged", file=first_path,
-                    hint="dipc merge joins accuracy and privacy parts")
+    return _merge_privacy([out for _, out in ordered])
 
 
 TIMING_KEYS = ("seconds", "class_check_ms")
@@ -163,7 +449,7 @@ def _rebuild(template: dict, values: dict, counterexample, before: str) -> dict:
     placed before the key `before`, as the unsharded command orders them."""
     out = {}
     for key, value in template.items():
-        if key in ("part", "counterexample"):
+        if key in ("part", "counterexample", "_inputs"):
             continue
         if key == before and counterexample is not None:
             out["counterexample"] = counterexample
@@ -224,7 +510,8 @@ def merged_text(merged: dict) -> str:
     scope = merged.get("scope")
     if isinstance(scope, dict) and scope.get("summary"):
         lines.append(f"scope: {scope['summary']}")
-    counts = [f"{k} = {merged[k]}" for k in (*_ACCURACY_SUMS, *_PRIVACY_SUMS, "distributions") if k in merged]
+    keys = dict.fromkeys((*_ACCURACY_SUMS, *_PRIVACY_SUMS, "distributions"))   # "obligations" is in both
+    counts = [f"{k} = {merged[k]}" for k in keys if k in merged]
     lines.append(", ".join(counts) + f"; {merged.get('seconds', 0)} s over the parts")
     cex = merged.get("counterexample")
     if cex is not None:

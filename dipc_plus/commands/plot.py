@@ -9,10 +9,8 @@ there (the figure is written either way), 2 on a usage or input error.
 """
 from __future__ import annotations
 
-import os
-
 from dipc_plus.errors import UserError
-from dipc_plus.execution.files import atomic_path
+from dipc_plus.execution.files import FIGURE_EXTENSIONS, atomic_path, check_output
 from dipc_plus.accuracy.plot import plot_claim
 from dipc_plus.commands.common import add_accuracy_arguments, check_kappa, input_files, load_accuracy
 
@@ -48,18 +46,13 @@ def run(args) -> int:
     kappa = check_kappa(args.kappa)
     if not args.input:
         raise UserError("dipc plot needs one input", hint="give it with --input, e.g. --input q=[-1,-1,1]")
-    ext = os.path.splitext(args.output)[1].lower()
-    if ext not in (".png", ".pdf", ".svg"):
-        raise UserError(f"cannot write a figure to '{args.output}'", hint="use a .png, .pdf or .svg file name")
-    folder = os.path.dirname(os.path.abspath(args.output))
-    if not os.path.isdir(folder):
-        raise UserError(f"the folder {folder} does not exist", hint="create it or choose another -o path")
+    check_output(args.output, input_files(args), FIGURE_EXTENSIONS, "the figure")
     if args.simulate < 0:
         raise UserError("--simulate must be >= 0", hint="use e.g. --simulate 100000")
     if args.eps_max is not None and not args.eps_max > 0:
         raise UserError("--eps-max must be positive", hint="use e.g. --eps-max 10")
     checker, points = load_accuracy(args)
-    with atomic_path(args.output, input_files(args)) as tmp:
+    with atomic_path(args.output, input_files(args), FIGURE_EXTENSIONS) as tmp:
         data = plot_claim(checker, points[0], tmp, kappa=kappa, eps_max=args.eps_max, log=args.log,
                           simulate=args.simulate, dpi=args.dpi)
     failed = [c.report for c in data.curves if c.report.verdict == "refuted"]

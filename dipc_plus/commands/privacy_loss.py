@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 
 from dipc_plus.errors import UserError
-from dipc_plus.execution.files import atomic_path
+from dipc_plus.execution.files import FIGURE_EXTENSIONS, atomic_path, check_output
 from dipc_plus.commands.common import (add_privacy_arguments, certified_or_exit_2, executor_from, input_files,
                                        load_privacy, print_json, pufferfish_source, worker_source)
 from dipc_plus.semantics.inputs import parse_params
@@ -36,7 +36,9 @@ def register(parser) -> None:
                           "table, exactly, as closed forms in eps.")
     parser.epilog = EXAMPLE
     add_privacy_arguments(parser, execution=True, shard=False)   # the envelope needs every ratio: no parts
-    parser.add_argument("--plot", metavar="FILE", help="also plot L(eps) and the claimed budget to FILE (.png/.pdf)")
+    parser.add_argument("--plot", metavar="FILE",
+                        help="also plot L(eps) and the claimed budget to FILE (.png, .pdf or .svg); with a Pufferfish "
+                             "claim and --attack, the adversary's advantage")
     parser.add_argument("--attack", action="store_true",
                         help="(Pufferfish claims) the Bayes-optimal adversary's success and advantage per scenario")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -44,7 +46,11 @@ def register(parser) -> None:
 
 
 def run(args) -> int:
+    if args.plot:   # before any work: a name matplotlib cannot write, or a special file, is refused now
+        check_output(args.plot, input_files(args), FIGURE_EXTENSIONS, "the plot")
     claim = load_privacy(args)
+    if args.plot and claim.kind == "pufferfish" and not args.attack:
+        raise UserError("--plot with a Pufferfish claim plots the attack: add --attack")
     if claim.kind == "pufferfish":
         return _pufferfish(args, claim)
     if args.attack:
@@ -58,7 +64,7 @@ def run(args) -> int:
         result = privacy_loss(claim, structure=structure, max_states=args.max_states, executor=executor_from(args),
                               source=source, progress=not args.no_progress and not args.json)
     if args.plot:
-        with atomic_path(args.plot, input_files(args, claim.program.source)) as tmp:
+        with atomic_path(args.plot, input_files(args, claim.program.source), FIGURE_EXTENSIONS) as tmp:
             plot_loss(result, tmp)
     if args.json:
         with certified_or_exit_2():
@@ -94,7 +100,7 @@ def _pufferfish(args, claim) -> int:
     if args.plot:
         if attack:
             from dipc_plus.privacy.attack import plot_attacks
-            with atomic_path(args.plot, input_files(args, claim.program.source)) as tmp:
+            with atomic_path(args.plot, input_files(args, claim.program.source), FIGURE_EXTENSIONS) as tmp:
                 plot_attacks(attack, tmp, program=claim.program.name)
         else:
             raise UserError("--plot with a Pufferfish claim plots the attack: add --attack")

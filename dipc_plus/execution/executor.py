@@ -144,12 +144,64 @@ class Source:
         return obj
 
 
+DASK_SCHEDULERS = ("tcp", "tls", "ws", "wss", "ucx")   # the protocols a scheduler elsewhere listens on
+_ADDRESS_HINT = "write the address `dask scheduler` prints, e.g. tcp://10.0.0.5:8786 (docs/cluster.md)"
+
+
+def scheduler_address(text: str, origin: str = "--scheduler") -> str:
+    """A Dask scheduler address, checked here so a typo is a located message, not Dask's ValueError:
+    PROTOCOL://HOST:PORT (or HOST:PORT for tcp), HOST a name, an IPv4 or a [bracketed] IPv6 address."""
+    import ipaddress
+    import re
+    raw = str(text).strip()
+    shown = f"{origin} {raw[:80]!r}" if len(raw) <= 80 else f"{origin} '{raw[:60]}...'"
+    if not raw or len(raw) > 300:
+        raise UserError(f"{shown}: not a scheduler address", hint=_ADDRESS_HINT)
+    scheme, sep, rest = raw.partition("://")
+    if not sep:
+        scheme, rest = "tcp", raw
+    scheme = scheme.lower()
+    if scheme == "inproc":
+        raise UserError(f"{shown}: an in-process address, which only a scheduler inside this process has",
+                        hint=_ADDRESS_HINT)
+    if scheme not in DASK_SCHEDULERS:
+        raise UserError(f"{shown}: unknown protocol '{scheme[:20]}' (Dask's are {', '.join(DASK_SCHEDULERS)})",
+                        hint=_ADDRESS_HINT)
+    if not rest:
+        raise UserError(f"{shown}: no host and port after {scheme}://", hint=_ADDRESS_HINT)
+    if rest.startswith("["):
+        end = rest.find("]")
+        if end < 0:
+            raise UserError(f"{shown}: the IPv6 address has no closing ']'", hint="e.g. tcp://[::1]:8786")
+        host, after = rest[1:end], rest[end + 1:]
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise UserError(f"{shown}: '{host[:40]}' is not an IPv6 address", hint="e.g. tcp://[::1]:8786") from None
+        if not after.startswith(":"):
+            raise UserError(f"{shown}: no port after the address", hint="e.g. tcp://[::1]:8786")
+        port, shown_host = after[1:], f"[{host}]"
+    else:
+        host, colon, port = rest.rpartition(":")
+        if not colon:
+            raise UserError(f"{shown}: no port", hint=_ADDRESS_HINT)
+        if not re.fullmatch(r"[A-Za-z0-9](?:[A-Za-z0-9._-]{0,252})", host or "-"):
+            raise UserError(f"{shown}: '{host[:40]}' is not a host name or address" if host else
+                            f"{shown}: no host", hint=_ADDRESS_HINT)
+        shown_host = host
+    if not port.isdigit() or not 1 <= int(port[:6]) <= 65535 or len(port) > 5:
+        raise UserError(f"{shown}: the port '{port[:20]}' is not a number from 1 to 65535", hint=_ADDRESS_HINT)
+    return f"{scheme}://{shown_host}:{int(port)}"
+
+
 @dataclass(frozen=True)
 class Executor:
-    """Where tasks run: kind 'serial', 'local' (jobs processes) or 'dask' (scheduler address)."""
+    """Where tasks run: kind 'serial', 'local' (jobs processes) or 'dask' (scheduler address, and
+    where it came from: --scheduler or the DASK_SCHEDULER_ADDRESS variable Dask users set)."""
     kind: str = "serial"
     jobs: int = 1
     scheduler: str | None = None
+    origin: str = field(default="--scheduler", compare=False)
 
     @classmethod
     def local(cls, jobs: int) -> "Executor":
@@ -160,11 +212,14 @@ class Executor:
     @classmethod
     def from_options(cls, jobs: int = 1, executor: str = "local", scheduler: str | None = None) -> "Executor":
         if executor == "dask":
+            origin = "--scheduler"
+            if not scheduler and os.environ.get("DASK_SCHEDULER_ADDRESS", "").strip():
+                scheduler, origin = os.environ["DASK_SCHEDULER_ADDRESS"], "DASK_SCHEDULER_ADDRESS"
             if not scheduler:
-                raise UserError("--executor dask needs --scheduler ADDRESS",
+                raise UserError("--executor dask needs --scheduler ADDRESS (or DASK_SCHEDULER_ADDRESS set)",
                                 hint="start one with `dask scheduler` and give its address, e.g. "
                                      "--scheduler tcp://127.0.0.1:8786 (docs/cluster.md)")
-            return cls("dask", max(jobs, 1), scheduler)
+            return cls("dask", max(jobs, 1), scheduler_address(scheduler, origin), origin)
         if scheduler:
             raise UserError("--scheduler is for --executor dask", hint="add --executor dask")
         return cls.local(jobs)
@@ -173,9 +228,13 @@ class Executor:
     def parallel(self) -> bool:
         return self.kind != "serial" and not _IN_WORKER
 
+    def scheduler_text(self) -> str:
+        """The scheduler's address, and where it came from when the user did not type it."""
+        return f"{self.scheduler}" + (f" (from {self.origin})" if self.origin != "--scheduler" else "")
+
     def describe(self) -> str:
         if self.kind == "dask":
-            return f"dask scheduler {self.scheduler}"
+            return f"dask scheduler {self.scheduler_text()}"
         return f"{self.jobs} local processes" if self.kind == "local" else "this process"
 
 
@@ -322,54 +381,115 @@ def _run_local(fn, source, tasks, executor, done):
         pool.shutdown(wait=True)
 
 
-def _dask_client(address: str):
+def quiet_dask_logs() -> None:
+    """Dask's own loggers on our client only at CRITICAL: a lost scheduler or worker is our one-line
+    message (naming what died), not Dask's reconnect errors and tracebacks on stderr.  Not restored
+    afterwards: the client's event-loop thread still logs while it closes (the scheduler's and the
+    workers' own logs are untouched)."""
+    import logging
+    try:
+        import distributed  # noqa: F401  (its import sets its loggers' levels: after it, ours stay)
+    except ImportError:
+        return
+    names = [n for n in list(logging.root.manager.loggerDict) if n.split(".")[0] in ("distributed", "tornado")]
+    for n in {"distributed", "tornado", *names}:
+        logging.getLogger(n).setLevel(logging.CRITICAL)
+
+
+def _dask_client(executor: "Executor"):
     try:
         from distributed import Client
     except ImportError:
         raise UserError("--executor dask needs the dask.distributed package",
                         hint='pip install "dask[distributed]" (or pip install -e ".[cluster]")') from None
     try:
-        return Client(address, timeout="5s", set_as_default=False)
-    except (OSError, TimeoutError) as exc:
-        raise UserError(f"cannot reach the Dask scheduler at {address}: {exc}",
+        return Client(executor.scheduler, timeout="5s", set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise UserError(f"cannot reach the Dask scheduler at {executor.scheduler_text()}: {_one_line(exc)}",
                         hint="start it with `dask scheduler` and workers with `dask worker ADDRESS` "
                              "(docs/cluster.md)") from None
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text if len(text) <= 200 else text[:200] + "..."
 
 
 def _run_dask(fn, source, tasks, executor, done):
     if source.build is None:
         raise UserError("this check was not loaded from files, so a Dask worker cannot rebuild it",
                         hint="use --executor local (or run it from the command line)")
+    quiet_dask_logs()
+    yield from _run_dask_quietly(fn, source, tasks, executor, done)
+
+
+def is_dask_failure(exc: BaseException, fut=None) -> bool:
+    """True when Dask itself failed (a worker killed, the scheduler lost, a part cancelled), False
+    for an exception the task raised."""
+    name = type(exc).__name__
+    if name in ("KilledWorker", "CancelledError", "FutureCancelledError", "CommClosedError", "StreamClosedError"):
+        return True
+    return fut is not None and getattr(fut, "status", None) in ("cancelled", "lost")
+
+
+def _run_dask_quietly(fn, source, tasks, executor, done):
     from distributed import as_completed
-    client = _dask_client(executor.scheduler)
-    futures = client.map(_call, [fn] * len(tasks), [source] * len(tasks), tasks, pure=False)
+    client = _dask_client(executor)
+    try:
+        futures = client.map(_call, [fn] * len(tasks), [source] * len(tasks), tasks, pure=False)
+    except Exception as exc:
+        client.close()
+        if not (is_dask_failure(exc) or isinstance(exc, (OSError, TimeoutError))):
+            raise
+        raise _dask_failure(exc, executor) from None
     index = {f.key: i for i, f in enumerate(futures)}
     results: dict = {}
     try:
         queue = as_completed(futures, loop=client.loop)
         for want in range(len(futures)):
             while want not in results:
-                fut = next(queue)
+                try:
+                    fut = next(queue)
+                except StopIteration:
+                    raise _dask_failure(RuntimeError("scheduler-connection-lost"), executor) from None
                 i = index[fut.key]
-                results[i] = _dask_result(fut)
+                try:
+                    results[i] = fut.result()
+                except UserError:
+                    raise
+                except Exception as exc:
+                    if not is_dask_failure(exc, fut):
+                        raise   # the task's own error (a bug of ours): not a lost scheduler or worker
+                    raise _dask_failure(exc, executor) from None
                 if done is not None:
                     done(i, results[i])
             yield results.pop(want)
     finally:
-        client.cancel(futures)
-        client.close()
+        try:
+            client.cancel(futures)
+            client.close()
+        except Exception:   # the scheduler is gone: nothing left to cancel
+            pass
 
 
-def _dask_result(fut):
-    from distributed.client import FutureCancelledError
+def _dask_failure(exc: BaseException, executor: "Executor") -> UserError:
+    """What died, in one line: the scheduler (the connection lost) or a worker (killed, out of memory)."""
     try:
         from distributed.scheduler import KilledWorker
     except ImportError:  # pragma: no cover
-        KilledWorker = RuntimeError
-    try:
-        return fut.result()
-    except UserError:
-        raise
-    except (KilledWorker, FutureCancelledError) as exc:
-        raise UserError(f"a Dask worker died before finishing its part: {exc}",
-                        hint="check the workers' memory limits and logs") from None
+        KilledWorker = ()
+    text = str(exc)
+    where = executor.scheduler_text()
+    if "scheduler-connection-lost" in text or "lost the connection to the scheduler" in text or \
+            type(exc).__name__ in ("CommClosedError", "StreamClosedError") or isinstance(exc, (OSError, TimeoutError)):
+        return UserError(f"the Dask scheduler at {where} stopped answering before the run finished (it was "
+                         f"stopped, or the network failed)",
+                         hint="restart the scheduler and its workers, then run the check again")
+    if isinstance(exc, KilledWorker):
+        return UserError(f"a Dask worker died while running a part, on every retry ({_one_line(exc)})",
+                         hint="check the workers' memory limits and logs")
+    if type(exc).__name__ in ("CancelledError", "FutureCancelledError"):
+        return UserError(f"the Dask scheduler at {where} cancelled a part: {_one_line(exc)}",
+                         hint="check the scheduler's log, then run the check again")
+    return UserError(f"the Dask run failed: {type(exc).__name__}: {_one_line(exc)}",
+                     hint="check the scheduler's and workers' logs")

@@ -1,10 +1,14 @@
 """Reading untrusted input files and writing outputs without ever destroying an input.
 
-Why: ``path = "/dev/zero"`` in a claim once read until 9 GB were resident, and
-``dipc dtmc x.dip -o x.dip`` replaced the program by its chain.  Inputs must be
-regular files under the `file_bytes` limit; outputs are refused when they name
-an input, and are written to a temporary file in the same folder, then renamed
-over the target (`os.replace`), so a crash never leaves half a file.
+Why: ``path = "/dev/zero"`` in a claim once read until 9 GB were resident,
+``/proc/self/mem`` as a program failed with EIO (exit 3), ``dipc dtmc x.dip -o x.dip``
+replaced the program by its chain, and ``-o`` naming a device or a symlink to
+``/proc/self/fd/1`` replaced it by a regular file.  Inputs must be regular files
+of a real file system (not /proc, /sys or another pseudo-file system) under the
+`file_bytes` limit; outputs are refused when they name an input or an existing
+path that is not a regular file, and are written to a temporary file in the same
+folder with the mode a plain ``open(path, "w")`` would give (the umask honoured),
+then renamed over the target (`os.replace`), so a crash never leaves half a file.
 """
 from __future__ import annotations
 
@@ -17,6 +21,46 @@ from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 
 _INPUTS: set[str] = set()
+
+FIGURE_EXTENSIONS = (".png", ".pdf", ".svg")   # what every figure option writes (matplotlib's formats we name)
+
+# file systems whose "files" are views of the kernel, not data: never read as input, never written
+PSEUDO_FILE_SYSTEMS = frozenset({"proc", "sysfs", "debugfs", "tracefs", "securityfs", "cgroup", "cgroup2",
+                                 "configfs", "pstore", "bpf", "efivarfs", "fusectl", "binfmt_misc", "devpts",
+                                 "mqueue", "hugetlbfs", "autofs", "rpc_pipefs", "nsfs"})
+_PSEUDO_PREFIXES = ("/proc/", "/sys/")
+_PSEUDO_DEVICES: frozenset | None = None   # their st_dev numbers, read once (pseudo_devices)
+
+
+def pseudo_devices() -> frozenset:
+    """The st_dev numbers of the pseudo file systems mounted here (from /proc/self/mountinfo; empty
+    where it cannot be read: the path prefixes still apply)."""
+    global _PSEUDO_DEVICES
+    if _PSEUDO_DEVICES is None:
+        found = set()
+        try:
+            with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as fh:
+                for line in fh:
+                    fields = line.split()
+                    if "-" not in fields:
+                        continue
+                    fstype = fields[fields.index("-") + 1]
+                    major, _, minor = fields[2].partition(":")
+                    if fstype in PSEUDO_FILE_SYSTEMS and major.isdigit() and minor.isdigit():
+                        found.add(os.makedev(int(major), int(minor)))
+        except OSError:
+            pass
+        _PSEUDO_DEVICES = frozenset(found)
+    return _PSEUDO_DEVICES
+
+
+def is_pseudo_file(path: str, info: os.stat_result | None = None) -> bool:
+    """True for a file of /proc, /sys or another kernel file system (its size and contents
+    are not those of data: /proc/self/mem reads EIO, /proc/self/environ the environment)."""
+    real = os.path.realpath(path)
+    if real in ("/proc", "/sys") or real.startswith(_PSEUDO_PREFIXES):
+        return True
+    return info is not None and info.st_dev in pseudo_devices()
 
 
 def read_user_file(path, what: str = "file", hint: str | None = None) -> bytes:
@@ -39,13 +83,20 @@ def read_user_file(path, what: str = "file", hint: str | None = None) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise UserError(f"cannot read the {what} '{shown}': not a regular file (a device, FIFO or socket)",
                             hint=hint or "give the path of an ordinary file", file=path)
+        if is_pseudo_file(path, info):
+            raise UserError(f"cannot read the {what} '{shown}': a file of the kernel (/proc, /sys), not data",
+                            hint=hint or "give the path of an ordinary file", file=path)
         limit = limits.get("file_bytes")
         if info.st_size > limit:
             raise UserError(f"the {what} '{shown}' has {info.st_size} bytes, over the limit of {limit}",
                             hint=limits.hint("file_bytes"), file=path)
-        with os.fdopen(fd, "rb", closefd=True) as fh:
-            fd = None
-            data = fh.read(limit + 1)
+        try:
+            with os.fdopen(fd, "rb", closefd=True) as fh:
+                fd = None
+                data = fh.read(limit + 1)
+        except OSError as err:
+            raise UserError(f"cannot read the {what} '{shown}': {err.strerror or err}",
+                            hint=hint or "give the path of an ordinary file", file=path) from None
         if len(data) > limit:  # grew while we read it
             raise UserError(f"the {what} '{shown}' has more than {limit} bytes", hint=limits.hint("file_bytes"), file=path)
         note_input(path)
@@ -73,20 +124,76 @@ def _same(a: str, b: str) -> bool:
         return False
 
 
-def check_output(path, inputs=()) -> None:
-    """Refuse an output path that is an input of this run (given, or read so far)."""
+def check_output(path, inputs=(), extensions: tuple[str, ...] | None = None, option: str = "the output") -> None:
+    """Refuse, before any work, an output path that is an input of this run (given, or read so far),
+    an existing path that is not a regular file (a device, FIFO, socket, symlink or folder: writing
+    there would send the output somewhere else, or replace the special file by a regular one), a
+    file of a kernel file system, a missing folder, or (with `extensions`) another extension."""
     path = str(path)
+    shown = limits.clip(path, 80)
+    if extensions is not None and os.path.splitext(path)[1].lower() not in extensions:
+        raise UserError(f"cannot write {option} to '{shown}': the name must end in {', '.join(extensions)}",
+                        hint=f"use e.g. {os.path.splitext(os.path.basename(path))[0] or 'figure'}{extensions[0]}")
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as err:
+        raise UserError(f"cannot write {option} to '{shown}': {err.strerror or err}",
+                        hint="choose another output file name") from None
+    if info is not None:
+        kind = ("a symbolic link" if stat.S_ISLNK(info.st_mode) else "a folder" if stat.S_ISDIR(info.st_mode)
+                else None if stat.S_ISREG(info.st_mode) else "a device, FIFO or socket")
+        if kind is None and is_pseudo_file(path, info):
+            kind = "a file of the kernel (/proc, /sys)"
+        if kind is not None:
+            raise UserError(f"refusing to write {option} to '{shown}': it exists and is {kind}, not a regular file",
+                            hint="choose the name of a new or ordinary file")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UserError(f"cannot write {option} to '{shown}': the folder {limits.clip(folder, 80)} does not exist",
+                        hint="create it or choose another output path")
+    if is_pseudo_file(folder):
+        raise UserError(f"refusing to write {option} to '{shown}': a folder of the kernel (/proc, /sys)",
+                        hint="choose a folder of an ordinary file system")
     for inp in list(inputs) + sorted(_INPUTS):
         if inp and _same(path, str(inp)):
-            raise UserError(f"refusing to write '{limits.clip(path, 80)}': it is an input of this run "
+            raise UserError(f"refusing to write '{shown}': it is an input of this run "
                             f"({limits.clip(inp, 80)})", hint="choose another output file name")
 
 
+def new_file_mode(path: str) -> int:
+    """The mode `open(path, "w")` would leave: an existing file's own, else 0666 less the umask
+    (mkstemp makes 0600 files; outputs are meant to be read by others where the umask says so)."""
+    try:
+        info = os.stat(path)
+        if stat.S_ISREG(info.st_mode):
+            return stat.S_IMODE(info.st_mode)
+    except OSError:
+        pass
+    return 0o666 & ~current_umask()
+
+
+def current_umask() -> int:
+    """This process's umask, read without changing it where Linux says it (/proc/self/status)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)   # the only portable way to read it: set and put back at once
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
-def atomic_path(path, inputs=()):
-    """Yield a temporary path beside `path` (same extension); on success rename it over `path`."""
+def atomic_path(path, inputs=(), extensions: tuple[str, ...] | None = None):
+    """Yield a temporary path beside `path` (same extension); on success give it the mode a new
+    file would have and rename it over `path`."""
     path = str(path)
-    check_output(path, inputs)
+    check_output(path, inputs, extensions)
     folder = os.path.dirname(os.path.abspath(path))
     base, ext = os.path.splitext(os.path.basename(path))
     try:
@@ -97,7 +204,8 @@ def atomic_path(path, inputs=()):
     os.close(fd)
     try:
         yield tmp
-        check_output(path, inputs)
+        check_output(path, inputs, extensions)
+        os.chmod(tmp, new_file_mode(path))
         os.replace(tmp, path)
     except OSError as err:
         raise UserError(f"cannot write '{limits.clip(path, 80)}': {err.strerror or err}",
