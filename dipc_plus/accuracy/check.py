@@ -317,6 +317,7 @@ class InputSummary:
     counterexample: Counterexample | None
     verdict: str
     collected: object = None       # what the run's `collect(reports)` made of the input (the sweep's candidates)
+    dd: object = None              # the input's dd(u) (why a vacuous verdict is vacuous: accuracy.vacuity)
 
     @property
     def refuted(self) -> bool:
@@ -342,7 +343,7 @@ def summarize_input(reports: list, how: str, collect=None) -> InputSummary:
     failing = [r for r in reports if r.verdict == REFUTED]
     return InputSummary(SUMMARIES[how](reports), [(r.applies, r.verdict == REFUTED) for r in reports],
                         failing[0].counterexample if failing else None, _input_verdict(reports),
-                        None if collect is None else collect(reports))
+                        None if collect is None else collect(reports), reports[0].dd.value if reports else None)
 
 
 @dataclass
@@ -354,9 +355,12 @@ class Tally:
     applicable: int = 0
     refuted: int = 0
     counterexample: Counterexample | None = None
+    dd_max: object = None          # the largest dd(u) seen (None before any input)
 
     def add(self, summary: InputSummary) -> None:
         self.inputs += 1
+        if summary.dd is not None and (self.dd_max is None or summary.dd > self.dd_max):
+            self.dd_max = summary.dd
         self.obligations += len(summary.marks)
         self.applicable += sum(applies for applies, _ in summary.marks)
         self.refuted += sum(refuted for _, refuted in summary.marks)
@@ -399,6 +403,13 @@ class AccuracyResult:
     def vacuous(self) -> bool:
         """Verified with no obligation that applies (dd(u) does not exceed alpha anywhere)."""
         return self.verdict == VERIFIED and not self.n_applicable
+
+    @property
+    def dd_max(self):
+        """The largest dd(u) over the inputs checked (INF possible), None when none was."""
+        if self.tally is not None:
+            return self.tally.dd_max
+        return max((r.dd.value for r in self.reports), default=None)
 
     @property
     def failing(self) -> list:

@@ -6,8 +6,10 @@
 Without --input every input of the claim is checked.  Exit code 0: verified at
 every input checked (the verdict names its scope: the grid or list, and the
 parameters); 1: refuted (a counterexample is printed, re-checked by an
-independent certified evaluation); 2: a usage or input error; 4 (only with
---strict): verified vacuously, the claim applying to none of the inputs.
+independent certified evaluation); 2: a usage or input error; 5: vacuous, the
+claim applying to none of the inputs (the claim field that made it so is named;
+--allow-vacuous makes it 0); 4 (only with --strict): verified vacuously or only
+on named events.
 
 PROGRAM may be left out: the claim file names its program ([program] path).  If
 given it must be that program: the claim's parameters, distances and det are
@@ -18,9 +20,10 @@ overrides parameters of both.
 from __future__ import annotations
 
 from dipc_plus.accuracy.check import AccuracyResult, env_text, fmt_q, report_lines
-from dipc_plus.commands.common import (add_accuracy_arguments, add_strict_argument, check_kappa, executor_from,
+from dipc_plus.accuracy.vacuity import accuracy_vacuity
+from dipc_plus.commands.common import (EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument, check_kappa, executor_from,
                                        exit_status, load_accuracy, parse_shard, part_json, print_json, strict_json,
-                                       strict_line)
+                                       strict_line, vacuity_json, vacuity_lines)
 from dipc_plus.errors import UserError
 from dipc_plus.execution.executor import chunks
 
@@ -34,7 +37,8 @@ examples:
       one JSON object: "verdict", and for a refutation "counterexample" (schema: docs/claims.md)
 
 exit codes: 0 verified (on the printed scope), 1 refuted, 2 usage or input error,
-4 with --strict: verified vacuously
+5 vacuous: the claim applies at none of the inputs (the field to change is named;
+--allow-vacuous: exit 0), 4 with --strict (and --allow-vacuous): verified vacuously
 
 conventions:
   by default a claim speaks about the inputs with dd(u) > alpha (Definition 2), with dd
@@ -55,7 +59,7 @@ def register(parser) -> None:
     parser.add_argument("--verbose", "-v", action="store_true",
                         help="print every input's full report (closed forms included)")
     parser.add_argument("--json", action="store_true", help="print one JSON object (schema: docs/claims.md)")
-    add_strict_argument(parser)
+    add_strict_argument(parser, vacuous=True)
     parser.set_defaults(func=run)
 
 
@@ -82,17 +86,23 @@ def run(args) -> int:
         result.inputs_kind = checker.claim.inputs_kind
     if shard is not None:
         result.scope_points = every
+    # a part of a sharded run is not the whole answer: `dipc merge` judges vacuity
+    vacuity = accuracy_vacuity(result, given_inputs=points is not None) if shard is None else None
+    code = exit_status(result, args, vacuity)
     if args.json:
         out = result.to_json()
         out["strict"] = strict_json(result, args)
+        out["vacuity"] = vacuity_json(vacuity, args)
         if part is not None:
             out["part"] = part
         print_json(out, checker.program)
     else:
         print(text_report(result, verbose=verbose))
-        if strict_line(result, args):
+        for line in vacuity_lines(vacuity, args):
+            print(line)
+        if strict_line(result, args) and code != EXIT_VACUOUS:
             print(strict_line(result, args))
-    return exit_status(result, args)
+    return code
 
 
 def text_report(result: AccuracyResult, verbose: bool = False) -> str:

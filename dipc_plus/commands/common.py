@@ -68,12 +68,18 @@ def check_kappa(value: int) -> int:
 # --------------------------------------------------------------------------- verdicts and exit codes
 
 STRICT_EXIT = 4
+EXIT_VACUOUS = 5
 
 
-def add_strict_argument(parser) -> None:
+def add_strict_argument(parser, vacuous: bool = False) -> None:
+    """--strict; with `vacuous` (accuracy claims) also --allow-vacuous."""
     parser.add_argument("--strict", action="store_true",
                         help=f"exit {STRICT_EXIT} instead of 0 when the verdict is vacuous (nothing was compared) "
                              "or covers real outputs only on named events")
+    if vacuous:
+        parser.add_argument("--allow-vacuous", action="store_true",
+                            help=f"exit 0, not {EXIT_VACUOUS}, when the answer is vacuous (the claim applies at no "
+                                 "input, or no kappa fails)")
 
 
 strict_reason_text = {"vacuous": "the verdict is vacuous (nothing was compared)",
@@ -92,12 +98,36 @@ def strict_reason(result) -> str | None:
     return None
 
 
-def exit_status(result, args) -> int:
-    """0 verified, 1 refuted, STRICT_EXIT for a verdict that fails --strict (printed as one line
+def exit_status(result, args, vacuity=None) -> int:
+    """0 verified, 1 refuted, EXIT_VACUOUS for a vacuous answer (`vacuity`, an accuracy.vacuity.Vacuity)
+    unless --allow-vacuous, STRICT_EXIT for a verdict that fails --strict (printed as one line
     in text mode; in JSON under "strict")."""
     if result.verdict != "verified":
         return 1
+    if vacuity is not None and not getattr(args, "allow_vacuous", False):
+        return EXIT_VACUOUS
     return STRICT_EXIT if args.strict and strict_reason(result) else 0
+
+
+def vacuity_json(vacuity, args) -> dict | None:
+    """The "vacuity" member of an accuracy or sweep JSON object (docs/json.md)."""
+    if vacuity is None:
+        return None
+    return {**vacuity.to_json(), "allowed": bool(getattr(args, "allow_vacuous", False))}
+
+
+def vacuity_lines(vacuity, args) -> list[str]:
+    """The text that says a vacuous answer is vacuous, why, and what to change."""
+    if vacuity is None:
+        return []
+    allowed = getattr(args, "allow_vacuous", False)
+    head = "VACUOUS (accepted: --allow-vacuous)" if allowed else f"VACUOUS: exit {EXIT_VACUOUS}"
+    lines = [f"{head}: {vacuity.reason}",
+             f"  made vacuous by: {vacuity.field}",
+             f"  to change it: {vacuity.hint}"]
+    if not allowed:
+        lines.append("  (--allow-vacuous accepts a vacuous answer with exit 0)")
+    return lines
 
 
 def strict_json(result, args) -> dict:
