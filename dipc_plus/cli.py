@@ -43,6 +43,7 @@ class _Parser(argparse.ArgumentParser):
     json_errors = False
 
     def error(self, message: str):  # pragma: no cover - exercised through the CLI tests
+        message = _plain_words(message)
         err = UserError(message, hint=f"run '{self.prog} --help' for the options")
         if _Parser.json_errors:
             _print_json_error(err, 2)
@@ -50,6 +51,18 @@ class _Parser(argparse.ArgumentParser):
             self.print_usage(sys.stderr)
             print(f"error: {message}\n  hint: run '{self.prog} --help' for the options", file=sys.stderr)
         raise SystemExit(2)
+
+
+def _plain_words(message: str) -> str:
+    """argparse's message, said in the command's terms where argparse's own words mislead.
+
+    The claim commands take `[PROGRAM] CLAIM`: with no word at all argparse fills the
+    first slot it sees and reports `[PROGRAM]` missing, although the claim is what is
+    missing (PROGRAM is optional: the claim names it)."""
+    if message == "the following arguments are required: [PROGRAM]":
+        return ("the claim file is missing: give CLAIM (e.g. theories/sparse.toml); it names its program, "
+                "so [PROGRAM] may be left out")
+    return message
 
 
 def _add_guard_arguments(parser) -> None:
@@ -81,9 +94,11 @@ def build_parser(command: str | None = ALL) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"dipc {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    parser.command_parsers = {}
     for entry in COMMANDS:
         command_parser = sub.add_parser(entry.name, aliases=list(entry.aliases), help=entry.summary,
                                         formatter_class=argparse.RawDescriptionHelpFormatter)
+        parser.command_parsers[entry.name] = command_parser
         if command in (ALL, entry.name):
             importlib.import_module(f"dipc_plus.commands.{entry.module}").register(command_parser)
             _add_guard_arguments(command_parser)
@@ -228,8 +243,12 @@ def main(argv: list[str] | None = None) -> int:
     as_json = "--json" in argv
     _Parser.json_errors = as_json
     try:
-        parser = build_parser(_command_in(argv))
-        args = parser.parse_args(argv)
+        command = _command_in(argv)
+        parser = build_parser(command)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:   # said by the command's own parser, so that the hint names `dipc COMMAND --help`
+            owner = parser.command_parsers.get(command, parser) if command else parser
+            owner.error(f"unrecognized arguments: {' '.join(unknown)}")
     finally:
         _Parser.json_errors = False
     if not getattr(args, "func", None):
