@@ -7,10 +7,8 @@ the others appear in `dipc --help` from their summary alone, so start-up stays s
 This module adds what every command shares: the time and memory guard
 (``--timeout``, ``--max-memory``, run by `execution.guard`), size limits
 (``--limit NAME=N``), the ``--jobs`` cap, the refusal of outputs that name an
-input, one JSON object under ``--json`` whatever happens, and the exit codes:
-0 verified / success, 1 refuted, 2 usage, input error or a limit reached,
-3 an internal error (a bug of ours, with the traceback written to a file),
-130 / 143 interrupted by SIGINT / SIGTERM.
+input, one JSON object under ``--json`` whatever happens, and the exit codes
+(EXIT_CODES, printed by `dipc --help`).
 """
 from __future__ import annotations
 
@@ -32,6 +30,21 @@ EXIT_INTERNAL = 3
 EXIT_BROKEN_PIPE = 141
 OUTPUT_OPTIONS = ("output", "plot")
 INPUT_OPTIONS = ("program", "claim")
+
+EXIT_CODES = """\
+exit codes (every command):
+  0    verified / success
+  1    refuted (a re-checked counterexample is printed); prob: the probabilities do not sum to 1
+  2    usage or input error, a limit reached (--timeout, --max-memory, --limit), or a result
+       that could not be certified
+  3    internal error (a bug of dipc; the traceback is written to a file that is named)
+  4    with --strict: verified, but vacuously or only on named events of real outputs
+  5    accuracy, sweep: vacuous - the claim applies at no input, or no kappa fails; the
+       claim field to change is named (--allow-vacuous: exit 0)
+  130  interrupted (SIGINT, Ctrl-C)
+  141  stdout closed early (e.g. dipc ... | head)
+  143  terminated (SIGTERM)
+"""
 
 LIMITS_HELP = "size limits (--limit NAME=N): " + "; ".join(
     f"{lim.name} = {lim.default} ({lim.meaning})" for lim in limits.LIMITS.values())
@@ -89,8 +102,7 @@ def build_parser(command: str | None = ALL) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="dipc",
         description="Decide accuracy and privacy claims of DiPWhile+ programs exactly, for every epsilon.",
-        epilog="Exit codes: 0 verified / success, 1 refuted, 2 usage or input error or a limit reached, "
-               "3 internal error, 130/143 interrupted.",
+        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"dipc {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

@@ -308,15 +308,18 @@ def load_privacy(args):
 
 # --------------------------------------------------------------------------- one program at one input
 
-def add_program_input_arguments(parser) -> None:
+EPS_HELP = ("also evaluate at this eps (a rational such as 27/82 or 0.5; `--at eps=27/82` is the same), as a "
+            "certified interval; repeat for several values")
+
+
+def add_program_input_arguments(parser, eps_help: str = EPS_HELP) -> None:
+    """PROGRAM, --input, --set, --eps/--at (what it does there: `eps_help`), --max-states."""
     parser.add_argument("program", metavar="PROGRAM", help="a .dip file")
     parser.add_argument("--input", action="append", metavar="NAME=VALUE",
                         help="an input value, e.g. --input q=[-1,0,0] (repeat for each input)")
     parser.add_argument("--set", action="append", metavar="NAME=VALUE",
                         help="override a parameter, e.g. --set m=3")
-    parser.add_argument("--eps", "--at", dest="at", action="append", metavar="VALUE",
-                        help="also evaluate at this eps (a rational such as 27/82 or 0.5; `--at eps=27/82` is "
-                             "the same), as a certified interval; repeat for several values")
+    parser.add_argument("--eps", "--at", dest="at", action="append", metavar="VALUE", help=eps_help)
     parser.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
                         help=f"stop with an error when the Markov chain has more than N states "
                              f"(default {DEFAULT_MAX_STATES})")
