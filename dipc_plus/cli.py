@@ -72,10 +72,12 @@ def _plain_words(message: str) -> str:
     The claim commands take `[PROGRAM] CLAIM`: with no word at all argparse fills the
     first slot it sees and reports `[PROGRAM]` missing, although the claim is what is
     missing (PROGRAM is optional: the claim names it)."""
-    if message == "the following arguments are required: [PROGRAM]":
-        return ("the claim file is missing: give CLAIM (e.g. theories/sparse.toml); it names its program, "
-                "so [PROGRAM] may be left out")
-    return message
+    head = "the following arguments are required: "
+    if not message.startswith(head) or "[PROGRAM]" not in message[len(head):].split(", "):
+        return message
+    others = [item for item in message[len(head):].split(", ") if item != "[PROGRAM]"]
+    return ("the claim file is missing: give CLAIM (e.g. theories/sparse.toml); it names its program, so "
+            "[PROGRAM] may be left out" + (f"; also required: {', '.join(others)}" if others else ""))
 
 
 def _add_guard_arguments(parser) -> None:
