@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Mapping
 
+from dipc_plus.accuracy.vacuity import Vacuity, accuracy_vacuity
 from dipc_plus.execution import ledger
 from dipc_plus.semantics import ir
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
@@ -405,6 +406,12 @@ class AccuracyResult:
         return self.verdict == VERIFIED and not self.n_applicable
 
     @property
+    def vacuity(self) -> Vacuity | None:
+        """Why the answer is vacuous (the claim applies at no input), naming the field; None when it is not.
+        Inputs chosen with --input are a list where the claim's are not: the advice is then --input."""
+        return accuracy_vacuity(self, given_inputs=self.inputs_kind == "list" and self.claim.inputs_kind != "list")
+
+    @property
     def dd_max(self):
         """The largest dd(u) over the inputs checked (INF possible), None when none was."""
         if self.tally is not None:
@@ -454,6 +461,7 @@ class AccuracyResult:
             "verdict": self.verdict,
             "scope": self.scope.to_json(),
             "vacuous": self.vacuous,
+            "vacuity": None if self.vacuity is None else self.vacuity.to_json(),
             "claim": self.claim.file,
             "program": program.name,
             "params": {k: json_value(v) for k, v in program.params.items()},

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from dipc_plus.accuracy.check import AccuracyResult, fmt_q
+from dipc_plus.exact.convert import fmt_q
 
 
 @dataclass(frozen=True)
@@ -26,9 +26,9 @@ class Vacuity:
         return {"field": self.field, "reason": self.reason, "hint": self.hint}
 
 
-def accuracy_vacuity(result: AccuracyResult, given_inputs: bool = False) -> Vacuity | None:
-    """Why a verified accuracy result applies at no input; None when it applies somewhere (or is refuted).
-    `given_inputs`: the inputs were chosen on the command line (--input), not the claim's."""
+def accuracy_vacuity(result, given_inputs: bool = False) -> Vacuity | None:
+    """Why a verified accuracy result (accuracy.check.AccuracyResult) applies at no input; None when it
+    applies somewhere (or is refuted).  `given_inputs`: the inputs were chosen (--input), not the claim's."""
     if not result.vacuous:
         return None
     claim = result.claim

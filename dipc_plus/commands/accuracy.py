@@ -23,10 +23,9 @@ import functools
 
 from dipc_plus.accuracy.check import AccuracyResult, env_text, fmt_q, report_lines
 from dipc_plus.accuracy.summary import DEFAULT_WORST, WorstInputs, input_margin
-from dipc_plus.accuracy.vacuity import accuracy_vacuity
 from dipc_plus.commands.common import (EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument, check_kappa, executor_from,
                                        exit_status, load_accuracy, parse_shard, part_json, print_json, strict_json,
-                                       strict_line, vacuity_json, vacuity_lines)
+                                       strict_line, vacuity_lines)
 from dipc_plus.errors import UserError
 from dipc_plus.execution.executor import chunks
 
@@ -105,7 +104,7 @@ def run(args) -> int:
     if shard is not None:
         result.scope_points = every
     # a part of a sharded run is not the whole answer: `dipc merge` judges vacuity
-    vacuity = accuracy_vacuity(result, given_inputs=points is not None) if shard is None else None
+    vacuity = result.vacuity if shard is None else None
     code = exit_status(result, args, vacuity)
     if args.json:
         out = result.to_json()
@@ -113,7 +112,8 @@ def run(args) -> int:
             del out["reports"]
             out["worst_inputs"] = [m.to_json(checker.program) for m in worst.worst()]
         out["strict"] = strict_json(result, args)
-        out["vacuity"] = vacuity_json(vacuity, args)
+        if shard is not None:
+            out["vacuity"] = None
         if part is not None:
             out["part"] = part
         print_json(out, checker.program)

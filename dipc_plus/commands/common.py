@@ -109,13 +109,6 @@ def exit_status(result, args, vacuity=None) -> int:
     return STRICT_EXIT if args.strict and strict_reason(result) else 0
 
 
-def vacuity_json(vacuity, args) -> dict | None:
-    """The "vacuity" member of an accuracy or sweep JSON object (docs/json.md)."""
-    if vacuity is None:
-        return None
-    return {**vacuity.to_json(), "allowed": bool(getattr(args, "allow_vacuous", False))}
-
-
 def vacuity_lines(vacuity, args) -> list[str]:
     """The text that says a vacuous answer is vacuous, why, and what to change."""
     if vacuity is None:

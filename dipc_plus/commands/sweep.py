@@ -17,10 +17,8 @@ from __future__ import annotations
 
 from dipc_plus.errors import UserError
 from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, sweep, sweep_text
-from dipc_plus.accuracy.vacuity import sweep_vacuity
 from dipc_plus.commands.common import (EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument, executor_from,
-                                       exit_status, load_accuracy, print_json, strict_json, strict_line, vacuity_json,
-                                       vacuity_lines)
+                                       exit_status, load_accuracy, print_json, strict_json, strict_line, vacuity_lines)
 
 EXAMPLE = """\
 examples:
@@ -60,12 +58,11 @@ def run(args) -> int:
     result = sweep(checker, kappa_max=args.kappa_max, digits=args.digits, points=points,
                    progress=not args.no_progress and not args.json, executor=executor_from(args),
                    summarize="json" if args.json and args.reports else "nothing")
-    vacuity = sweep_vacuity(result)
+    vacuity = result.vacuity
     code = exit_status(result.accuracy, args, vacuity)
     if args.json:
         out = result.to_json(full=args.reports)
         out["strict"] = strict_json(result.accuracy, args)
-        out["vacuity"] = vacuity_json(vacuity, args)
         print_json(out, checker.program)
     else:
         print(sweep_text(result))
