@@ -37,11 +37,10 @@ def accuracy_vacuity(result, given_inputs: bool = False) -> Vacuity | None:
                        "give inputs in [accuracy.inputs] (a grid, a list or a table) or with --input")
     dd_max = result.dd_max
     relation = ">=" if result.boundary else ">"
-    alpha = "dd(u) itself" if claim.alpha == "dd" else fmt_q(claim.alpha)
+    where = "dd(u) > 0 (alpha = \"dd\")" if claim.alpha == "dd" else f"dd(u) {relation} alpha = {fmt_q(claim.alpha)}"
     if given_inputs:
         what = "dd(u) = 0" if dd_max == 0 else f"dd(u) is at most {fmt_q(dd_max)}"
-        return Vacuity("--input", f"{what} at the given input(s), and the claim applies only where "
-                                  f"dd(u) {relation} alpha = {alpha}",
+        return Vacuity("--input", f"{what} at the given input(s), and the claim applies only where {where}",
                        "choose an input where the claim applies (the claim's own inputs show which), or leave "
                        "out --input to check the claim's inputs")
     if dd_max == 0:
@@ -51,7 +50,7 @@ def accuracy_vacuity(result, given_inputs: bool = False) -> Vacuity | None:
             "input_distance",
             f"dd(u) = 0 at every one of the {result.inputs} input(s): under input_distance = "
             f"\"{claim.input_distance.name}\" with dd over the {result.dd_over}, inputs arbitrarily close to each "
-            f"input have another noise-free answer, so dd(u) {relation} alpha = {alpha} holds nowhere",
+            f"input have another noise-free answer, so {where} holds nowhere",
             "use an input distance under which different inputs are apart, e.g. input_distance = \"zero-one\" "
             f"(as theories/laplace.toml does){grid}")
     paper = (", or --paper to include the inputs with dd(u) = alpha"
@@ -59,7 +58,7 @@ def accuracy_vacuity(result, given_inputs: bool = False) -> Vacuity | None:
     return Vacuity(
         "alpha",
         f"the largest dd(u) over these {result.inputs} input(s) is {fmt_q(dd_max)}, and the claim applies only "
-        f"where dd(u) {relation} alpha = {alpha}",
+        f"where {where}",
         f"lower alpha below {fmt_q(dd_max)}{paper}, or give inputs farther from a disagreement in "
         "[accuracy.inputs]")
 
