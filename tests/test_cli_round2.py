@@ -282,6 +282,8 @@ def test_summary_prints_the_tally_and_the_worst_inputs_only(capsys):
     data = json.loads(out)
     assert "reports" not in data and len(data["worst_inputs"]) == 5
     assert data["worst_inputs"][0]["input"] == {"q": [-1, -1, 1]}
+    code, out, _ = run(capsys, "accuracy", claim, "--json", "--summary", "--shard", "1/2")
+    assert code == 2 and "--summary" in json.loads(out)["error"]["message"]
 
 
 # --------------------------------------------------------------------------- point 14: the scale form of Lap

@@ -86,6 +86,9 @@ def run(args) -> int:
         todo = every[a:b]
         part = part_json("accuracy", shard, checker.source, {"args": list(checker.source.args), "kappa": kappa},
                          (a, b), len(every))
+    if args.summary and shard is not None:
+        raise UserError("--summary keeps the worst inputs of this run, and a part cannot know the whole run's",
+                        hint="leave out --summary with --shard (dipc merge joins the parts' reports)")
     if args.summary and args.verbose:
         raise UserError("--summary prints the worst inputs only; --verbose prints every input in full",
                         hint="use one of them")
