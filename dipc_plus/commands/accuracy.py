@@ -63,8 +63,9 @@ def register(parser) -> None:
     parser.add_argument("--verbose", "-v", action="store_true",
                         help="print every input's full report (closed forms included)")
     parser.add_argument("--summary", action="store_true",
-                        help="print the tally and the worst inputs only, not one line per input (with --json: "
-                             "\"worst_inputs\" instead of \"reports\")")
+                        help="print the tally and the worst inputs only (smallest inf beta/P[error]), not one line "
+                             "per input; with --json \"worst_inputs\" instead of \"reports\" (the margins cost up "
+                             "to as much again as the check)")
     parser.add_argument("--worst", type=int, default=DEFAULT_WORST, metavar="N",
                         help=f"with --summary: how many of the worst inputs to print (default {DEFAULT_WORST})")
     parser.add_argument("--json", action="store_true", help="print one JSON object (schema: docs/claims.md)")
