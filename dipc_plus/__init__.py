@@ -1,49 +1,53 @@
-"""dipc-plus: decide accuracy and privacy of DiPWhile+ programs exactly, for all epsilon.
+"""dipc-plus: decide accuracy and privacy claims of DiPWhile+ programs exactly, for every epsilon at once.
 
-Notebook use::
+The Python API (each function is the twin of a `dipc` command; ``help(dipc_plus.check_privacy)``)::
 
     import dipc_plus
-    nm = dipc_plus.load("programs/noisy_max.dip", m=3)
-    d = nm.distribution(q=[-1, 0, 0])      # exact, for every eps
-    print(d); d[1].at(Fraction(27, 82))      # certified ball
-    nm.within({"out": 1}, 0, q=[-1, 0, 0])   # accuracy events
-    nm.simulate(Fraction(1, 2), 10**5, q=[-1, 0, 0])
+    from dipc_plus import example
 
-    r = dipc_plus.check_accuracy("theories/sparse.toml", c=1, input={"q": [-1, -1, 1]}, kappa=7)
-    r.verdict, r.counterexample, r.to_json(), r.plot()   # the twin of `dipc accuracy ... --json`
-    dipc_plus.sweep("theories/sparse.toml", c=1)
-    dipc_plus.check_privacy("theories/svt_lyu_alg4_privacy.toml")
-    dipc_plus.privacy_loss("theories/svt_lyu_alg4_privacy.toml").plot()
+    nm = dipc_plus.load(example("programs/noisy_max.dip"), params={"m": 3})
+    d = nm.distribution(input={"q": [-1, 0, 0]})       # exact, for every eps
+    nm.simulate(1, 10**5, input={"q": [-1, 0, 0]})      # Monte Carlo at eps = 1
+
+    r = dipc_plus.check_accuracy(example("theories/sparse.toml"), params={"c": 1},
+                                 input={"q": [-1, -1, 1]}, kappa=7)
+    r.verdict, r.counterexample, r.to_json(), r.plot()
+    dipc_plus.sweep(example("theories/sparse.toml"), params={"c": 1}).best_kappa
+    dipc_plus.check_privacy(example("theories/svt_lyu_alg4_privacy.toml"), jobs=2)
+    dipc_plus.privacy_loss(example("theories/noisy_min_privacy.toml")).plot()
+
+Programs and claims also come from text: `Program.from_text`, `Claim.from_text`.  Bad input
+raises `UserError` (file, line, column, hint).  The names are imported on first use, so
+``import dipc_plus`` (and the `dipc` command's start-up) stays light.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+if TYPE_CHECKING:  # for type checkers and editors; at run time the names load on first use
+    from dipc_plus.api import (AccuracyReport, Claim, Counterexample, KappaStar, LoadedProgram, LossReport,
+                               PrivacyCounterexample, PrivacyReport, Program, Report, StrictVerdictError,
+                               SweepReport, UserError, check_accuracy, check_privacy, example, load,
+                               privacy_loss, sweep)
 
-def load(path, **params):
-    """Parse and check a .dip file with parameters (``m=3``); returns a `LoadedProgram`."""
-    from dipc_plus.api import LoadedProgram
-    return LoadedProgram.from_file(path, **params)
-
-
-def check_accuracy(claim, **options):
-    """`dipc accuracy CLAIM` as a function (see `dipc_plus.api.checks.check_accuracy`)."""
-    from dipc_plus.api import check_accuracy as run
-    return run(claim, **options)
-
-
-def sweep(claim, **options):
-    """`dipc sweep CLAIM` as a function (see `dipc_plus.api.checks.sweep`)."""
-    from dipc_plus.api import sweep as run
-    return run(claim, **options)
+__all__ = ["load", "check_accuracy", "sweep", "check_privacy", "privacy_loss", "example",
+           "Program", "LoadedProgram", "Claim", "UserError", "StrictVerdictError",
+           "Report", "AccuracyReport", "SweepReport", "PrivacyReport", "LossReport",
+           "Counterexample", "PrivacyCounterexample", "KappaStar", "SampleResult"]
 
 
-def check_privacy(claim, **options):
-    """`dipc privacy CLAIM` as a function (see `dipc_plus.api.checks.check_privacy`)."""
-    from dipc_plus.api import check_privacy as run
-    return run(claim, **options)
+def __getattr__(name: str) -> Any:
+    """The API's names, imported from `dipc_plus.api` when first used."""
+    if name == "SampleResult":
+        from dipc_plus.api import sample_class
+        return sample_class()
+    if name in __all__:
+        import dipc_plus.api as api
+        return getattr(api, name)
+    raise AttributeError(f"module 'dipc_plus' has no attribute '{name}'")
 
 
-def privacy_loss(claim, **options):
-    """`dipc privacy-loss CLAIM` as a function (see `dipc_plus.api.checks.privacy_loss`)."""
-    from dipc_plus.api import privacy_loss as run
-    return run(claim, **options)
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + __all__)

@@ -89,7 +89,7 @@ def test_prob_real_outputs_show_their_symbolic_values(capsys):
 @pytest.mark.parametrize("argv, needle", [
     (["--at", "eps=-1"], "positive"),
     (["--at", "x=1"], "only eps"),
-    (["--max-states", "2"], "--max-states"),
+    (["--max-states", "2", "--chain"], "--max-states"),  # the argmax integral builds no chain
     (["--input", "q=[1,2]"], "3 elements"),
 ])
 def test_prob_errors_are_clean(capsys, argv, needle):

@@ -1,109 +1,431 @@
-"""The four checks of the notebook API, each the twin of one `dipc` command.
+"""The four checks of the Python API, each the twin of one `dipc` command.
 
-    dipc_plus.check_accuracy("theories/sparse.toml", c=1, input={"q": [-1, -1, 1]}, kappa=7)
-    dipc_plus.sweep("theories/sparse.toml", c=1)
-    dipc_plus.check_privacy("theories/svt_lyu_alg4_privacy.toml")
-    dipc_plus.privacy_loss("theories/svt_lyu_alg4_privacy.toml")
-
-A claim is the path of a theories/*.toml file; keyword arguments that are not
-options override the claim's (and its program's) parameters, as `--set` does.
+Why it exists: a library user calls functions with keyword arguments and gets objects
+back.  Every option of a command is a keyword argument here with the same meaning
+(``--every-length`` is ``every_length=True``, ``--jobs 4`` is ``jobs=4``, ``--set c=2``
+is ``params={'c': 2}``), the work runs through exactly the machinery the command runs
+(the same executors, so ``jobs`` and ``executor='dask'`` spread it the same way), and
+the report's ``.to_json()`` is the command's ``--json``.  Errors are the same
+`UserError` (file, line, column, hint) in Python words.
 """
-from __future__ import annotations
 
-from fractions import Fraction
+import os
+from contextlib import contextmanager
+from typing import Any, Iterator, Literal, Mapping, Sequence
 
-from dipc_plus.api.results import AccuracyReport, LossReport, PrivacyReport, SweepReport
-from dipc_plus.commands.common import check_same_program
+from dipc_plus.api.claim import Claim, claim_path
+from dipc_plus.api.errors import StrictVerdictError, in_python_words
+from dipc_plus.api.program import Number, parameter_values
+from dipc_plus.api.results import AccuracyReport, LossReport, PrivacyReport, Report, SweepReport
+from dipc_plus.commands.common import certified_or_exit_2, check_same_program, strict_reason, worker_source
 from dipc_plus.errors import UserError
-from dipc_plus.semantics import inputs as inputs_mod
-from dipc_plus.semantics.distribution import to_input_value
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 
-
-def _params(params: dict) -> dict:
-    out = {}
-    for name, value in params.items():
-        v = to_input_value(value)
-        if not isinstance(v, Fraction):
-            raise UserError(f"parameter {name}: a parameter must be a number, not {value!r}",
-                            hint=f"write e.g. {name}=4 or {name}=Fraction(1, 2)")
-        out[name] = v
-    return out
+ClaimLike = Claim | str | os.PathLike[str]
+Executor = Literal["local", "dask"]
 
 
-def _checker(claim, program, dd_over, paper, max_states, params):
-    from dipc_plus.accuracy.check import AccuracyChecker
+def _executor(jobs: int, executor: str, scheduler: str | None) -> Any:
+    from dipc_plus.execution.executor import Executor as Run
+    if executor not in ("local", "dask"):
+        raise UserError(f"executor={executor!r}: choose 'local' or 'dask'", hint="e.g. executor='dask', "
+                        "scheduler='tcp://127.0.0.1:8786' (docs/cluster.md)")
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0:
+        raise UserError(f"jobs={jobs!r}: a number of processes >= 0 (0: one per core)", hint="e.g. jobs=4")
+    return Run.from_options(jobs, executor, scheduler)
+
+
+@contextmanager
+def _limits(given: Mapping[str, int] | None) -> Iterator[None]:
+    """The size limits of this call (the command's ``--limit NAME=N``), the previous ones restored after."""
+    from dipc_plus.execution import limits
+    saved = {name: limits.get(name) for name in limits.LIMITS}
+    try:
+        for name, value in (given or {}).items():
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise UserError(f"limits['{name}'] must be an integer, not {value!r}")
+            limits.set_limit(str(name), value)
+        yield
+    finally:
+        for name, value in saved.items():
+            limits.set_limit(name, value)
+
+
+def _max_states(value: int) -> None:
+    if value <= 0:
+        raise UserError("max_states must be positive", hint="use e.g. max_states=200000")
+
+
+def _program_file(program: Any) -> str | None:
+    """The file of `program=` (a path or a Program read from a file), to compare with the claim's."""
+    if program is None or isinstance(program, (str, os.PathLike)):
+        return None if program is None else os.fspath(program)
+    path = getattr(program, "path", None)
+    if path is None:
+        raise UserError("program= names the claim's program file; this Program was made from text",
+                        hint="leave program= out (the claim names its program), or use "
+                             "Claim.from_text(text, program=...) to check a claim against it")
+    return str(path)
+
+
+def _strict(report: Report, result: Any, strict: bool) -> None:
+    reason = strict_reason(result)
+    if strict and reason:
+        raise StrictVerdictError(reason, report)
+
+
+# --------------------------------------------------------------------------- accuracy
+
+
+def _checker(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None, dd_over: str | None,
+             paper: bool, max_states: int) -> tuple[Any, dict]:
+    from dipc_plus.accuracy.check import AccuracyChecker, build_checker
     from dipc_plus.claims.claim_file import load_claim
-    if max_states <= 0:
-        raise UserError("max_states must be positive", hint="use e.g. max_states=200000")
-    loaded = load_claim(str(claim), _params(params))
+    _max_states(max_states)
+    if dd_over not in (None, "reals", "grid"):
+        raise UserError(f"dd_over={dd_over!r}: choose 'reals' or 'grid' (or None: the claim's)")
+    path, _ = claim_path(claim)
+    values = parameter_values(params)
+    loaded = load_claim(path, values)
     if loaded.accuracy is None:
-        raise UserError("the claim file has no [accuracy] table", file=str(claim),
+        raise UserError("the claim file has no [accuracy] table", file=path,
                         hint="add an [accuracy] table (see docs/claims.md)")
-    check_same_program(None if program is None else str(program), loaded.program_path, str(claim))
-    return AccuracyChecker(loaded, dd_over=dd_over, boundary=paper, max_states=max_states)
+    check_same_program(_program_file(program), loaded.program_path, path)
+    checker = AccuracyChecker(loaded, dd_over=dd_over, boundary=paper, max_states=max_states)
+    checker.source = worker_source(build_checker, (os.path.abspath(path), tuple(values.items()), dd_over, paper,
+                                                   max_states), path, loaded.program_path)
+    return checker, values
 
 
-def _points(checker, input):
-    if input is None:
+def _points(checker: Any, input: Mapping[str, Any] | None, inputs: Sequence[Mapping[str, Any]] | None) -> list | None:
+    from dipc_plus.semantics import inputs as inputs_mod
+    from dipc_plus.semantics.distribution import to_input_value
+    if input is not None and inputs is not None:
+        raise UserError("give input={...} (one input) or inputs=[...] (several), not both")
+    chosen = [input] if input is not None else inputs
+    if chosen is None:
         return None
-    given = {k: to_input_value(v) for k, v in dict(input).items()}
-    return [inputs_mod.bind_inputs(checker.program, given)]
+    if isinstance(chosen, Mapping) or not len(chosen):
+        raise UserError("inputs is a non-empty list of inputs, e.g. inputs=[{'q': [0, 1]}, {'q': [1, 1]}]")
+    return [inputs_mod.bind_inputs(checker.program, {k: to_input_value(v) for k, v in dict(u).items()})
+            for u in chosen]
 
 
-def check_accuracy(claim, *, program=None, input=None, kappa: int = 1, paper: bool = False, dd_over=None,
-                   first: bool = False, jobs: int = 1, max_states: int = DEFAULT_MAX_STATES,
-                   **params) -> AccuracyReport:
-    """`dipc accuracy`: decide the claim's [accuracy] table for every eps, at `input` or every input."""
-    if kappa < 1:
-        raise UserError(f"kappa must be a positive integer, not {kappa}", hint="use e.g. kappa=7")
-    checker = _checker(claim, program, dd_over, paper, max_states, params)
-    points = _points(checker, input)
-    result = checker.run(points, kappa, progress=False, stop_at_first=first, jobs=jobs)
-    return AccuracyReport(result, checker, points)
+def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = None,
+                   input: Mapping[str, Any] | None = None, inputs: Sequence[Mapping[str, Any]] | None = None,
+                   kappa: int = 1, first: bool = False, paper: bool = False,
+                   dd_over: Literal["reals", "grid"] | None = None, max_states: int = DEFAULT_MAX_STATES,
+                   jobs: int = 1, executor: Executor = "local", scheduler: str | None = None,
+                   strict: bool = False, progress: bool = False, limits: Mapping[str, int] | None = None,
+                   program: Any = None) -> AccuracyReport:
+    """Decide an (alpha, beta, gamma)-accuracy claim for every eps of its interval (``dipc accuracy``).
+
+    Parameters
+    ----------
+    claim : Claim, str or os.PathLike
+        A claim file with an ``[accuracy]`` table (theories/*.toml), or a `Claim`.
+    params : mapping, optional
+        Parameter values of the program and claim, e.g. ``{'c': 2}`` (``--set c=2``).
+    input : mapping, optional
+        Check only this input, e.g. ``{'q': [-1, -1, 1]}`` (``--input``); default every input of the claim.
+    inputs : sequence of mappings, optional
+        Check only these inputs.
+    kappa : int
+        Check the claim with beta/kappa instead of beta (``--kappa``).
+    first : bool
+        Stop at the first input that refutes the claim (``--first``).
+    paper : bool
+        The paper's convention: also check inputs with dd(u) = alpha (``--paper``).
+    dd_over : {'reals', 'grid'}, optional
+        Distance to disagreement over the real input space or the claim's grid (default: the claim's).
+    max_states : int
+        Refuse Markov chains with more states (``--max-states``).
+    jobs : int
+        Processes to run the inputs on (0: one per core; ``--jobs``).
+    executor : {'local', 'dask'}
+        Where the tasks run: this machine's processes, or a Dask cluster (``--executor``).
+    scheduler : str, optional
+        The Dask scheduler's address with ``executor='dask'`` (``--scheduler``).
+    strict : bool
+        Raise `StrictVerdictError` when the verdict is verified vacuously (``--strict``, exit 4).
+    progress : bool
+        Show a progress bar on stderr.
+    limits : mapping, optional
+        Size limits for this call, e.g. ``{'power': 1000}`` (``--limit power=1000``; the names are
+        ``dipc_plus.execution.limits.LIMITS``).
+    program : Program or path, optional
+        The claim's program, checked to be the one the claim names (as the command's PROGRAM).
+
+    Returns
+    -------
+    AccuracyReport
+        ``.verdict``, ``.verified``, ``.counterexample`` (input, eps, certified P[error] > beta/kappa),
+        ``.to_json()`` (the command's ``--json``), ``.plot()``; ``print(report)`` prints the command's report.
+
+    Examples
+    --------
+    >>> import dipc_plus
+    >>> sparse = dipc_plus.example("theories/sparse.toml")
+    >>> r = dipc_plus.check_accuracy(sparse, params={"c": 1}, input={"q": [-1, -1, 1]}, kappa=7)
+    >>> r.verified, r.counterexample.input, r.counterexample.eps
+    (False, {'q': [-1, -1, 1]}, Fraction(1, 1))
+    """
+    with in_python_words(), _limits(limits):
+        if not isinstance(kappa, int) or kappa < 1:
+            raise UserError(f"kappa must be a positive integer, not {kappa!r}", hint="use e.g. kappa=7")
+        run_on = _executor(jobs, executor, scheduler)
+        checker, _ = _checker(claim, program, params, dd_over, paper, max_states)
+        points = _points(checker, input, inputs)
+        with certified_or_exit_2():
+            result = checker.run(points, kappa, progress=progress, stop_at_first=first, executor=run_on)
+        if points is None:
+            result.inputs_kind = checker.claim.inputs_kind
+        report = AccuracyReport(result, checker, points)
+        _strict(report, result, strict)
+        return report
 
 
-def sweep(claim, *, program=None, input=None, kappa_max: int | None = None, digits: int | None = None,
-          paper: bool = False, dd_over=None, jobs: int = 1, max_states: int = DEFAULT_MAX_STATES,
-          **params) -> SweepReport:
-    """`dipc sweep`: the largest kappa with beta/kappa still valid, kappa*, the counterexample for kappa+1."""
+def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input: Mapping[str, Any] | None = None,
+          inputs: Sequence[Mapping[str, Any]] | None = None, kappa_max: int | None = None, digits: int | None = None,
+          paper: bool = False, dd_over: Literal["reals", "grid"] | None = None,
+          max_states: int = DEFAULT_MAX_STATES, jobs: int = 1, executor: Executor = "local",
+          scheduler: str | None = None, reports: bool = False, strict: bool = False, progress: bool = False,
+          limits: Mapping[str, int] | None = None, program: Any = None) -> SweepReport:
+    """The largest kappa with beta/kappa still valid, kappa* and the counterexample for kappa + 1 (``dipc sweep``).
+
+    Parameters
+    ----------
+    claim : Claim, str or os.PathLike
+        A claim file with an ``[accuracy]`` table, or a `Claim`.
+    params : mapping, optional
+        Parameter values of the program and claim, e.g. ``{'c': 1}`` (``--set``).
+    input : mapping, optional
+        Sweep only this input, e.g. ``{'q': [-1, -1, 1]}`` (``--input``); default every input of the claim.
+    inputs : sequence of mappings, optional
+        Sweep only these inputs.
+    kappa_max : int, optional
+        Report at most this as the best kappa (``--kappa-max``; default 1000).
+    digits : int, optional
+        Significant digits of kappa* (certified, truncated; ``--digits``).
+    paper : bool
+        The paper's convention: also inputs with dd(u) = alpha (``--paper``).
+    dd_over : {'reals', 'grid'}, optional
+        Distance to disagreement over the real input space or the claim's grid (default: the claim's).
+    max_states : int
+        Refuse Markov chains with more states (``--max-states``).
+    jobs : int
+        Processes to run the inputs on (0: one per core; ``--jobs``).
+    executor : {'local', 'dask'}
+        This machine's processes, or a Dask cluster (``--executor``).
+    scheduler : str, optional
+        The Dask scheduler's address with ``executor='dask'`` (``--scheduler``).
+    reports : bool
+        Include every input's report in ``.to_json()`` (``--reports``).
+    strict : bool
+        Raise `StrictVerdictError` when the claim itself is verified vacuously (``--strict``, exit 4).
+    progress : bool
+        Show a progress bar on stderr.
+    limits : mapping, optional
+        Size limits for this call, e.g. ``{'power': 1000}`` (``--limit``).
+    program : Program or path, optional
+        The claim's program, checked to be the one the claim names.
+
+    Returns
+    -------
+    SweepReport
+        ``.best_kappa``, ``.kappa_star`` (a `KappaStar`), ``.counterexample`` for best kappa + 1,
+        ``.verified`` (the claim itself, kappa = 1), ``.to_json()``, ``.plot()``.
+
+    Examples
+    --------
+    >>> import dipc_plus
+    >>> s = dipc_plus.sweep(dipc_plus.example("theories/sparse.toml"), params={"c": 1})
+    >>> s.best_kappa, s.kappa_star.text[:6], s.counterexample.kappa
+    (6, '6.3758', 7)
+    """
     from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, sweep as run_sweep
-    kappa_max = DEFAULT_KAPPA_MAX if kappa_max is None else kappa_max
-    digits = DEFAULT_DIGITS if digits is None else digits
-    if kappa_max < 1 or not 1 <= digits <= 60:
-        raise UserError("kappa_max must be >= 1 and digits between 1 and 60", hint="e.g. kappa_max=100, digits=10")
-    checker = _checker(claim, program, dd_over, paper, max_states, params)
-    points = _points(checker, input)
-    result = run_sweep(checker, kappa_max=kappa_max, digits=digits, points=points, progress=False, jobs=jobs)
-    return SweepReport(result, checker, points)
+    with in_python_words(), _limits(limits):
+        kappa_max = DEFAULT_KAPPA_MAX if kappa_max is None else kappa_max
+        digits = DEFAULT_DIGITS if digits is None else digits
+        if kappa_max < 1:
+            raise UserError(f"kappa_max must be at least 1, not {kappa_max}", hint="use e.g. kappa_max=100")
+        if not 1 <= digits <= 60:
+            raise UserError(f"digits must be between 1 and 60, not {digits}", hint="use e.g. digits=10")
+        run_on = _executor(jobs, executor, scheduler)
+        checker, _ = _checker(claim, program, params, dd_over, paper, max_states)
+        points = _points(checker, input, inputs)
+        with certified_or_exit_2():
+            result = run_sweep(checker, kappa_max=kappa_max, digits=digits, points=points, progress=progress,
+                               executor=run_on)
+        report = SweepReport(result, checker, points, reports=reports)
+        _strict(report, result.accuracy, strict)
+        return report
 
 
-def _privacy_claim(claim, program, max_states, params):
+# --------------------------------------------------------------------------- privacy
+
+
+def _privacy_claim(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None,
+                   max_states: int) -> tuple[Any, dict]:
     from dipc_plus.privacy.claim_reader import load_privacy_claim
-    if max_states <= 0:
-        raise UserError("max_states must be positive", hint="use e.g. max_states=200000")
-    loaded = load_privacy_claim(str(claim), _params(params))
-    check_same_program(None if program is None else str(program), loaded.program.source, str(claim))
-    return loaded
+    _max_states(max_states)
+    path, _ = claim_path(claim)
+    if not os.path.exists(path):
+        raise UserError(f"cannot read the claim file: no file {path}", hint="claims live in theories/*_privacy.toml")
+    values = parameter_values(params)
+    loaded = load_privacy_claim(path, values)
+    check_same_program(_program_file(program), loaded.program.source, path)
+    return loaded, values
 
 
-def check_privacy(claim, *, program=None, structure: bool | None = None, max_states: int = DEFAULT_MAX_STATES,
-                  **params) -> PrivacyReport:
-    """`dipc privacy`: decide the claim's [privacy] table (DP or Pufferfish) for every eps."""
-    loaded = _privacy_claim(claim, program, max_states, params)
-    if loaded.kind == "pufferfish":
-        from dipc_plus.privacy.pufferfish import check_pufferfish
-        return PrivacyReport(check_pufferfish(loaded))
-    from dipc_plus.privacy.dp_check import check_dp
-    return PrivacyReport(check_dp(loaded, structure=structure, max_states=max_states))
+def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, every_length: bool = False,
+                  structure: bool | None = None, max_states: int = DEFAULT_MAX_STATES, jobs: int = 1,
+                  executor: Executor = "local", scheduler: str | None = None, strict: bool = False,
+                  progress: bool = False, limits: Mapping[str, int] | None = None,
+                  program: Any = None) -> PrivacyReport:
+    """Decide a differential-privacy (or Pufferfish) claim for every eps at once (``dipc privacy``).
+
+    Parameters
+    ----------
+    claim : Claim, str or os.PathLike
+        A claim file with a ``[privacy]`` table (theories/*_privacy.toml), or a `Claim`.
+    params : mapping, optional
+        Parameter values of the program and claim, e.g. ``{'m': 4}`` (``--set m=4``).
+    every_length : bool
+        Decide the claim for every number of queries m, not only the claim's m (online programs;
+        ``--every-length``, docs/every_length.md).  A claim with ``length = "every"`` does so anyway.
+    structure : bool, optional
+        ``False``: one Markov chain per input, no components, kernels or symmetry (``--no-structure``);
+        default: use them where they apply.
+    max_states : int
+        Refuse Markov chains with more states (``--max-states``).
+    jobs : int
+        Processes to run the pairs on (0: one per core; ``--jobs``).
+    executor : {'local', 'dask'}
+        This machine's processes, or a Dask cluster (``--executor``).
+    scheduler : str, optional
+        The Dask scheduler's address with ``executor='dask'`` (``--scheduler``).
+    strict : bool
+        Raise `StrictVerdictError` when the verdict is verified vacuously or only on named events of
+        real outputs (``--strict``, exit 4).
+    progress : bool
+        Show a progress bar on stderr.
+    limits : mapping, optional
+        Size limits for this call, e.g. ``{'decide_steps': 10**6}`` (``--limit``).
+    program : Program or path, optional
+        The claim's program, checked to be the one the claim names.
+
+    Returns
+    -------
+    PrivacyReport
+        ``.verdict``, ``.verified``, ``.counterexample`` (a re-checked `PrivacyCounterexample`: input,
+        neighbour, output, eps), ``.to_json()`` (the command's ``--json``), ``.plot()`` (the loss).
+
+    Examples
+    --------
+    >>> import dipc_plus
+    >>> p = dipc_plus.check_privacy(dipc_plus.example("theories/svt_lyu_alg4_privacy.toml"))
+    >>> p.verified, p.counterexample.eps
+    (False, Fraction(1, 1))
+    >>> dipc_plus.check_privacy(dipc_plus.example("theories/randomized_response_coin_privacy.toml")).verified
+    True
+    """
+    from dipc_plus.privacy.every_length import wants_every_length
+    with in_python_words(), _limits(limits):
+        run_on = _executor(jobs, executor, scheduler)
+        loaded, values = _privacy_claim(claim, program, params, max_states)
+        path, _ = claim_path(claim)
+        if every_length or wants_every_length(loaded.file):
+            from dipc_plus.privacy.every_length import decide_every_length
+            with certified_or_exit_2():
+                res = decide_every_length(loaded, loaded.file, values, executor=run_on)
+            return PrivacyReport(res, claim=loaded)
+        result: Any
+        with certified_or_exit_2():
+            if loaded.kind == "pufferfish":
+                from dipc_plus.privacy.pufferfish import build_pufferfish_work, check_pufferfish
+                source = worker_source(build_pufferfish_work, (os.path.abspath(path), tuple(values.items())),
+                                       path, loaded.program.source)
+                result = check_pufferfish(loaded, executor=run_on, source=source, progress=progress)
+            else:
+                from dipc_plus.privacy.dp_check import build_dp_work, check_dp
+                source = worker_source(build_dp_work, (os.path.abspath(path), tuple(values.items()), structure,
+                                                       max_states), path, loaded.program.source)
+                result = check_dp(loaded, structure=structure, max_states=max_states, executor=run_on,
+                                  source=source, progress=progress)
+        report = PrivacyReport(result)
+        _strict(report, result, strict)
+        return report
 
 
-def privacy_loss(claim, *, program=None, structure: bool | None = None, max_states: int = DEFAULT_MAX_STATES,
-                 **params) -> LossReport:
-    """`dipc privacy-loss`: the exact tight privacy loss L(eps) over the claim's neighbouring inputs."""
-    loaded = _privacy_claim(claim, program, max_states, params)
-    if loaded.kind == "pufferfish":
-        from dipc_plus.privacy.pufferfish import pufferfish_loss
-        return LossReport(pufferfish_loss(loaded))
-    from dipc_plus.privacy.loss import privacy_loss as run_loss
-    return LossReport(run_loss(loaded, structure=structure, max_states=max_states))
+def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, structure: bool | None = None,
+                 attack: bool = False, max_states: int = DEFAULT_MAX_STATES, jobs: int = 1,
+                 executor: Executor = "local", scheduler: str | None = None, progress: bool = False,
+                 limits: Mapping[str, int] | None = None, program: Any = None) -> LossReport:
+    """The exact tight privacy loss L(eps) over the claim's neighbouring inputs (``dipc privacy-loss``).
+
+    L(eps) = max over neighbouring inputs u, u' and outputs v of ln(P[P(u)=v] / P[P(u')=v]), as closed
+    forms piece by piece, with sup L(eps)/eps and the pair and output attaining it.
+
+    Parameters
+    ----------
+    claim : Claim, str or os.PathLike
+        A claim file with a ``[privacy]`` table, or a `Claim`.
+    params : mapping, optional
+        Parameter values of the program and claim (``--set``).
+    structure : bool, optional
+        ``False``: one Markov chain per input (``--no-structure``).
+    attack : bool
+        Pufferfish claims: also the Bayes-optimal adversary's success per scenario (``--attack``).
+    max_states : int
+        Refuse Markov chains with more states (``--max-states``).
+    jobs : int
+        Processes to run the pairs on (0: one per core; ``--jobs``).
+    executor : {'local', 'dask'}
+        This machine's processes, or a Dask cluster (``--executor``).
+    scheduler : str, optional
+        The Dask scheduler's address with ``executor='dask'`` (``--scheduler``).
+    progress : bool
+        Show a progress bar on stderr.
+    limits : mapping, optional
+        Size limits for this call (``--limit``).
+    program : Program or path, optional
+        The claim's program, checked to be the one the claim names.
+
+    Returns
+    -------
+    LossReport
+        ``.loss`` (the closed form), ``.verified`` (True when the claimed budget holds for every eps of
+        the claim, decided exactly), ``.to_json()``, ``.plot()`` (L(eps) beside the budget).
+
+    Examples
+    --------
+    >>> import dipc_plus
+    >>> loss = dipc_plus.privacy_loss(dipc_plus.example("theories/randomized_response_coin_privacy.toml"))
+    >>> loss.loss, loss.verified
+    ('ln(3)', True)
+    """
+    with in_python_words(), _limits(limits):
+        run_on = _executor(jobs, executor, scheduler)
+        loaded, values = _privacy_claim(claim, program, params, max_states)
+        path, _ = claim_path(claim)
+        with certified_or_exit_2():
+            if loaded.kind == "pufferfish":
+                from dipc_plus.privacy.pufferfish import build_pufferfish_work
+                from dipc_plus.privacy.pufferfish_loss import pufferfish_loss
+                source = worker_source(build_pufferfish_work, (os.path.abspath(path), tuple(values.items())),
+                                       path, loaded.program.source)
+                found = None
+                if attack:
+                    from dipc_plus.privacy.attack import scenario_attacks
+                    found = scenario_attacks(loaded)
+                return LossReport(pufferfish_loss(loaded, executor=run_on, source=source, progress=progress),
+                                  attack=found)
+            if attack:
+                raise UserError("attack=True needs a Pufferfish claim (its scenarios are the adversary's priors)",
+                                hint="see docs/claims.md, 'Pufferfish claims'")
+            from dipc_plus.privacy.loss import build_loss_work, privacy_loss as run_loss
+            source = worker_source(build_loss_work, (os.path.abspath(path), tuple(values.items()), structure,
+                                                     max_states), path, loaded.program.source)
+            return LossReport(run_loss(loaded, structure=structure, max_states=max_states, executor=run_on,
+                                       source=source, progress=progress))

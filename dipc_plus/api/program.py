@@ -1,56 +1,259 @@
-"""One loaded program (`dipc_plus.load`): its chain, exact distribution, accuracy events and runs."""
+"""A checked program from a file or from text: its chain, exact distribution, accuracy events and runs.
+
+Why it exists: it is the object a notebook holds for one mechanism.  Inputs are
+given as one mapping (``input={'q': [-1, 0, 0]}``; keywords ``q=[...]`` work too),
+parameters as ``params={'m': 3}``, and every option is a keyword of its own, so an
+option is never taken for an input or a parameter.
+"""
 from __future__ import annotations
 
-from typing import Mapping
+import os
+from fractions import Fraction
+from typing import Any, Mapping
 
+from dipc_plus.api.errors import in_python_words
+from dipc_plus.api.views import grouped, sample_result
+from dipc_plus.errors import UserError
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.distribution import (Distribution, Exact, argmax_distribution, bind, build_chain,
+                                              distribution_of_chain, to_input_value)
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
-from dipc_plus.semantics.distribution import (Distribution, Exact, argmax_distribution, to_input_value, bind,
-                                              build_chain, distribution_of_chain)
+
+Number = int | Fraction | float | str
 
 
-class LoadedProgram:
-    """A checked program; every method takes the program's inputs as keywords (``q=[-1, 0, 0]``)."""
+def parameter_values(params: Mapping[str, Any] | None, legacy: Mapping[str, Any] | None = None) -> dict[str, Fraction]:
+    """``params={'m': 3}`` (and old-style keywords ``m=3``) as exact values; anything else is a UserError."""
+    given = dict(params or {})
+    for name, value in (legacy or {}).items():
+        if name in given:
+            raise UserError(f"parameter '{name}' is given twice (in params and as a keyword)",
+                            hint=f"give it once, in params={{'{name}': ...}}")
+        given[name] = value
+    out = {}
+    for name, value in given.items():
+        v = to_input_value(value)
+        if not isinstance(v, Fraction):
+            raise UserError(f"params['{name}']: a parameter is a number, not {value!r}",
+                            hint=f"write e.g. params={{'{name}': 4}} or params={{'{name}': Fraction(1, 2)}}")
+        out[str(name)] = v
+    return out
 
-    def __init__(self, program: ir.Program):
-        self.program = program
 
-    @staticmethod
-    def from_file(path, **params) -> "LoadedProgram":
+def input_values(input: Mapping[str, Any] | None, legacy: Mapping[str, Any]) -> dict[str, Any]:
+    """One input from ``input={...}`` and/or keywords, each name given once."""
+    given = dict(input or {})
+    for name, value in legacy.items():
+        if name in given:
+            raise UserError(f"input '{name}' is given twice (in input and as a keyword)",
+                            hint=f"give it once, in input={{'{name}': ...}}")
+        given[name] = value
+    return given
+
+
+class Program:
+    """A checked, desugared DiPWhile+ program with its parameters fixed.
+
+    Make one with `Program.from_file` or `Program.from_text` (or `dipc_plus.load`).  Every method
+    takes the program's inputs as one mapping, ``input={'q': [-1, 0, 0]}`` (keywords ``q=[-1, 0, 0]``
+    are accepted too), with integers, Fractions, decimal strings or floats (read as the decimal
+    written).
+
+    Examples
+    --------
+    >>> import dipc_plus
+    >>> rr = dipc_plus.Program.from_text('''
+    ... param p = 3/4
+    ... distribution coin(x: bool) over bool { x: p; not x: 1 - p }
+    ... input  x: bool
+    ... output y: bool
+    ... y <- choose(coin(x))
+    ... ''', name="coin")
+    >>> rr
+    <Program coin (x: bool) -> (y: bool)>
+    >>> print(rr.distribution(input={"x": True}))
+    y=false: 1/4
+    y=true: 3/4
+    """
+
+    def __init__(self, program: ir.Program, *, text: str | None = None, path: str | None = None):
+        self.ir = program
+        self.text = text
+        self.path = path
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str], params: Mapping[str, Number] | None = None,
+                  **legacy_params: Number) -> "Program":
+        """Read, parse and check a .dip file.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The .dip file (see `dipc_plus.example` for the bundled ones).
+        params : mapping, optional
+            Values of the program's ``param`` declarations, e.g. ``{'m': 3}``; the others keep their
+            defaults.  (Keywords ``m=3`` are accepted too.)
+
+        Examples
+        --------
+        >>> import dipc_plus
+        >>> dipc_plus.Program.from_file(dipc_plus.example("programs/noisy_max.dip"), params={"m": 2})
+        <Program noisy_max (q: real[2]) -> (out: 1..2)>
+        """
         from dipc_plus.frontend.load import load_program
-        values = {k: to_input_value(v) for k, v in params.items()}
-        return LoadedProgram(load_program(str(path), values))
+        with in_python_words():
+            values = parameter_values(params, legacy_params)
+            return cls(load_program(str(path), values), path=os.path.abspath(path))
+
+    @classmethod
+    def from_text(cls, text: str, params: Mapping[str, Number] | None = None, *, name: str = "program") -> "Program":
+        """Parse and check a program given as text; errors name `name` with their line and column.
+
+        Parameters
+        ----------
+        text : str
+            The program in the .dip language (docs/language.md).
+        params : mapping, optional
+            Values of its ``param`` declarations.
+        name : str
+            The program's name in reports and error messages (default ``"program"``).
+
+        Examples
+        --------
+        >>> import dipc_plus
+        >>> dipc_plus.Program.from_text("input x: real\\noutput y: real\\ny <- Lap(eps, x)\\n", name="lap")
+        <Program lap (x: real) -> (y: real)>
+        >>> dipc_plus.Program.from_text("output y: real\\ny <- Lap(eps, z)\\n", name="bad")
+        Traceback (most recent call last):
+        ...
+        dipc_plus.errors.UserError: bad:2:15: error: unknown name 'z'
+          hint: declare variables with input/output/var, parameters with param, symbols in a type
+        """
+        from dipc_plus.frontend.load import parse_program
+        with in_python_words():
+            values = parameter_values(params)
+            program = parse_program(text, name, values)
+        return cls(program, text=text)
+
+    # ----------------------------------------------------------------- what it is
+
+    @property
+    def program(self) -> ir.Program:
+        """The core IR (for the library's own stages)."""
+        return self.ir
 
     @property
     def name(self) -> str:
-        return self.program.name
+        return self.ir.name
 
-    def dtmc(self, *, max_states: int = DEFAULT_MAX_STATES, compress: bool = True, **inputs) -> DTMC:
-        """The parametric DTMC at these inputs (compress=False: one state per statement)."""
-        return build_chain(self.program, inputs, max_states=max_states, compress=compress)
+    def _declared(self, flat: list) -> dict[str, str]:
+        """{name: type} with an array's elements folded back into ``q: real[3]``."""
+        owner = {e: a for a, elems in self.ir.arrays.items() for e in elems}
+        out: dict[str, str] = {}
+        for n, t in flat:
+            base = owner.get(n)
+            if base is None:
+                out[n] = str(t)
+            elif base not in out:
+                out[base] = f"{t}[{len(self.ir.arrays[base])}]"
+        return out
 
-    def distribution(self, *, max_states: int = DEFAULT_MAX_STATES, shortcuts: bool = True,
-                     **inputs) -> Distribution:
-        """The exact output distribution at these inputs (`shortcuts=False` forces the chain even
-        where the argmax integral applies; `.method` tells which ran)."""
-        if shortcuts:
-            d = argmax_distribution(self.program, inputs)
-            if d is not None:
-                return d
-        return distribution_of_chain(self.dtmc(max_states=max_states, **inputs))
+    @property
+    def inputs(self) -> dict[str, str]:
+        """{input name: its type}, arrays as ``real[3]``."""
+        return self._declared(list(self.ir.inputs))
 
-    def within(self, targets: Mapping, gamma=0, *, max_states: int = DEFAULT_MAX_STATES, shortcuts: bool = True,
-               **inputs) -> Exact:
-        """P[every real output within gamma of its target, every finite output equal to its target]."""
-        d = self.distribution(max_states=max_states, shortcuts=shortcuts, **inputs)
-        return Exact(d.within(targets, gamma), f"within {gamma} of {dict(targets)}")
+    @property
+    def outputs(self) -> dict[str, str]:
+        """{output name: its type}, arrays as ``real[3]``."""
+        return self._declared(list(self.ir.outputs))
 
-    def simulate(self, eps, n: int = 100_000, *, seed: int | None = None, **inputs):
-        """Monte Carlo runs at one rational eps (the sampler's SampleResult)."""
-        from dipc_plus.semantics.sampler import as_eps, simulate
-        return simulate(self.program, bind(self.program, inputs), as_eps(to_input_value(eps)), n, seed=seed)
+    @property
+    def params(self) -> dict[str, Any]:
+        """The parameter values this program was checked with."""
+        return grouped(None, dict(self.ir.params))
+
+    # ----------------------------------------------------------------- exact answers
+
+    def dtmc(self, input: Mapping[str, Any] | None = None, *, max_states: int = DEFAULT_MAX_STATES,
+             compress: bool = True, **inputs: Any) -> DTMC:
+        """The parametric Markov chain at one input (``compress=False``: one state per statement)."""
+        with in_python_words():
+            return build_chain(self.ir, input_values(input, inputs), max_states=max_states, compress=compress)
+
+    def distribution(self, input: Mapping[str, Any] | None = None, *, max_states: int = DEFAULT_MAX_STATES,
+                     shortcuts: bool = True, **inputs: Any) -> Distribution:
+        """The exact output distribution at one input, every probability a closed form in eps.
+
+        Parameters
+        ----------
+        input : mapping
+            The input, e.g. ``{'q': [-1, 0, 0]}``.
+        max_states : int
+            Refuse Markov chains with more states (the command's ``--max-states``).
+        shortcuts : bool
+            Use the argmax integral where it applies (``False`` forces the chain); ``.method`` of the
+            result tells which ran.
+
+        Examples
+        --------
+        >>> import dipc_plus
+        >>> nm = dipc_plus.load(dipc_plus.example("programs/noisy_max.dip"), params={"m": 2})
+        >>> d = nm.distribution(input={"q": [0, 0]})
+        >>> d.method, str(d[1])
+        ('argmax-integral', '1/2')
+        """
+        with in_python_words():
+            given = input_values(input, inputs)
+            if shortcuts:
+                d = argmax_distribution(self.ir, given)
+                if d is not None:
+                    return d
+            return distribution_of_chain(self.dtmc(given, max_states=max_states))
+
+    def within(self, targets: Mapping[str, Any], gamma: Number = 0, input: Mapping[str, Any] | None = None, *,
+               max_states: int = DEFAULT_MAX_STATES, shortcuts: bool = True, **inputs: Any) -> Exact:
+        """P[every real output within `gamma` of its target and every finite output equal to it], exactly."""
+        d = self.distribution(input, max_states=max_states, shortcuts=shortcuts, **inputs)
+        with in_python_words():
+            return Exact(d.within(targets, gamma), f"within {gamma} of {dict(targets)}")
+
+    def simulate(self, eps: Number, n: int = 100_000, input: Mapping[str, Any] | None = None, *,
+                 seed: int | None = None, chunk: int | None = None, max_iterations: int | None = None,
+                 **inputs: Any) -> Any:
+        """Monte Carlo: `n` runs at one rational `eps` (the command ``dipc simulate``); a `SampleResult`.
+
+        Examples
+        --------
+        >>> import dipc_plus
+        >>> nm = dipc_plus.load(dipc_plus.example("programs/noisy_max.dip"), params={"m": 2})
+        >>> nm.simulate(1, 1000, input={"q": [0, 1]}, seed=7)
+        <SampleResult noisy_max: 1000 runs at eps=1, q=[0, 1]>
+        """
+        from dipc_plus.semantics.sampler import DEFAULT_CHUNK, DEFAULT_MAX_ITERATIONS, as_eps, simulate
+        with in_python_words():
+            given = bind(self.ir, input_values(input, inputs))
+            raw = simulate(self.ir, given, as_eps(to_input_value(eps)), n, seed=seed,
+                           chunk=DEFAULT_CHUNK if chunk is None else chunk,
+                           max_iterations=DEFAULT_MAX_ITERATIONS if max_iterations is None else max_iterations)
+        return sample_result(raw)
 
     def __repr__(self) -> str:
-        ins = ", ".join(f"{n}: {t}" for n, t in self.program.inputs)
-        outs = ", ".join(f"{n}: {t}" for n, t in self.program.outputs)
-        return f"<{self.program.name} ({ins}) -> ({outs})>"
+        ins = ", ".join(f"{n}: {t}" for n, t in self.inputs.items())
+        outs = ", ".join(f"{n}: {t}" for n, t in self.outputs.items())
+        return f"<Program {self.ir.name} ({ins}) -> ({outs})>"
+
+
+LoadedProgram = Program   # the name of earlier versions
+
+
+def load(path: str | os.PathLike[str], params: Mapping[str, Number] | None = None, **legacy_params: Number) -> Program:
+    """Read, parse and check a .dip file: ``Program.from_file(path, params)``.
+
+    Examples
+    --------
+    >>> import dipc_plus
+    >>> dipc_plus.load(dipc_plus.example("programs/noisy_min.dip"), params={"m": 2})
+    <Program noisy_min (q: real[2]) -> (out: 1..2)>
+    """
+    return Program.from_file(path, params, **legacy_params)

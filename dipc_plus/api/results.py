@@ -1,71 +1,113 @@
-"""The result objects of the notebook API: readable, tabular, serialisable, plottable.
+"""The result objects of the Python API: readable, tabular, serialisable, plottable.
 
-Why it exists: each wraps the verdict object the deciding stage returns and gives
-it the four faces a notebook needs -- `repr` (the command's text report),
-`_repr_html_` (a summary table), `.to_json()` (the command's `--json`, same
-keys and values) and `.plot()` (a matplotlib Figure, not written anywhere and
-not attached to pyplot, so nothing global is switched).
+Why it exists: each wraps the verdict object the deciding stage returns (``.result``)
+and gives it the faces a library user expects -- a one-line `repr`, the command's
+text report as `str` (``print(report)``), `_repr_html_` (a summary table in
+Jupyter), `.to_json()` (the command's ``--json``: same keys and values), the
+counterexample as a `views` object with inputs grouped by array, and `.plot()` (a
+matplotlib Figure that Jupyter shows inline, made without pyplot).
 """
 from __future__ import annotations
 
-import html
 import json
+from typing import Any
 
+from dipc_plus.api.errors import TEXT_NAMES
+from dipc_plus.api.views import (Counterexample, KappaStar, PrivacyCounterexample, env_repr, html_table, shown)
 from dipc_plus.errors import UserError
 
 
-def _table(title: str, rows: list[tuple[str, object]], detail: str = "") -> str:
-    cells = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
-                    f"<td style='text-align:left'>{html.escape(str(v))}</td></tr>" for k, v in rows)
-    pre = f"<pre>{html.escape(detail)}</pre>" if detail else ""
-    return f"<div><b>{html.escape(title)}</b><table>{cells}</table>{pre}</div>"
+class Report:
+    """What every result has: `verdict`, `verified`, `vacuous`, `strict_reason`, `to_json`, `text`."""
 
-
-class _Report:
-    """Common faces: `verdict`, `verified`, `repr`, `to_json`, `to_json_text`."""
-    result: object
+    result: Any
 
     @property
     def verdict(self) -> str:
-        return self.result.verdict
+        """``'verified'`` or ``'refuted'`` (an every-length privacy check may also say
+        ``'not private for any constant'`` or ``'undecided'``)."""
+        return str(self.result.verdict)
 
     @property
-    def verified(self) -> bool:
+    def verified(self) -> bool | None:
+        """True when the claim holds on the verdict's scope (proven, not estimated)."""
         return self.verdict == "verified"
 
     @property
-    def program(self):
+    def vacuous(self) -> bool:
+        """Verified with nothing compared (no input where the claim applies, no neighbouring pair)."""
+        return bool(getattr(self.result, "vacuous", False))
+
+    @property
+    def strict_reason(self) -> str | None:
+        """Why a verified verdict would fail ``strict=True`` (vacuous, or real outputs checked only on
+        named events), else None."""
+        from dipc_plus.commands.common import strict_reason
+        return strict_reason(self.result)
+
+    @property
+    def program(self) -> Any:
         return self.result.claim.program
 
     def to_json(self) -> dict:
-        """The command's --json object (docs/json.md)."""
+        """The command's ``--json`` object (docs/json.md)."""
         from dipc_plus.commands.common import conventional_json
-        return conventional_json(self._json(), self.program)
+        out = conventional_json(self.raw_json(), self.program)
+        if str(out.get("claim")) in TEXT_NAMES:    # a claim given as text: named as the user named it
+            out["claim"] = TEXT_NAMES[str(out["claim"])]
+        return out
 
-    def _json(self) -> dict:
-        return self.result.to_json()
+    def raw_json(self) -> dict:
+        return dict(self.result.to_json())
 
     def to_json_text(self) -> str:
-        """Exactly what the command prints with --json."""
+        """Exactly what the command prints with ``--json``."""
         return json.dumps(self.to_json(), indent=2)
 
-    def __repr__(self) -> str:
+    def text(self) -> str:
+        """The command's text report."""
+        raise NotImplementedError
+
+    def summary(self) -> str:
+        """One line: what was checked and the verdict."""
+        raise NotImplementedError
+
+    def __str__(self) -> str:
         return self.text()
 
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.summary()}>"
 
-class AccuracyReport(_Report):
-    """`check_accuracy`: the verdict over every (input, gamma) the claim names."""
 
-    def __init__(self, result, checker, points):
+class AccuracyReport(Report):
+    """`check_accuracy`: the verdict over every (input, gamma) the claim names.
+
+    `counterexample` is a `Counterexample` (or None); `plot()` draws P[error] against beta/kappa."""
+
+    def __init__(self, result: Any, checker: Any, points: list | None):
         self.result, self.checker, self.points = result, checker, points
 
     @property
-    def counterexample(self):
-        return self.result.counterexample
+    def counterexample(self) -> Counterexample | None:
+        raw = self.result.counterexample
+        return None if raw is None else Counterexample(raw)
 
-    def text(self) -> str:
+    @property
+    def kappa(self) -> int:
+        return int(self.result.kappa)
+
+    def text(self, verbose: bool | None = None) -> str:
         from dipc_plus.commands.accuracy import text_report
-        return text_report(self.result, verbose=self.points is not None)
+        return text_report(self.result, verbose=self.points is not None if verbose is None else verbose)
+
+    def summary(self) -> str:
+        r = self.result
+        kappa = "" if r.kappa == 1 else f", beta/{r.kappa}"
+        head = f"accuracy of {r.claim.program.name}{kappa}: {r.inputs} input(s), {r.n_applicable} applicable: "
+        cex = self.counterexample
+        if cex is not None:
+            return head + f"refuted at {env_repr(cex.input)}, eps = {cex.raw.eps}"
+        return head + ("verified (vacuously)" if self.vacuous else "verified")
 
     def _repr_html_(self) -> str:
         r = self.result
@@ -73,57 +115,102 @@ class AccuracyReport(_Report):
                 ("inputs checked", r.inputs), ("obligations (applicable)", f"{r.n_obligations} ({r.n_applicable})"),
                 ("refuted", r.n_refuted)]
         detail = r.counterexample.describe() if r.counterexample is not None else ""
-        return _table(f"accuracy of {r.claim.program.name}", rows, detail)
+        return html_table(f"accuracy of {r.claim.program.name}", rows, detail)
 
-    def plot_input(self, input=None):
+    def plot_input(self, input: dict | None = None) -> dict:
         """The input a plot shows: the one given, else the counterexample's, else the first applicable."""
         if input is not None:
             from dipc_plus.semantics import inputs as inputs_mod
             from dipc_plus.semantics.distribution import to_input_value
             return inputs_mod.bind_inputs(self.checker.program, {k: to_input_value(v) for k, v in dict(input).items()})
-        if self.counterexample is not None:
-            return self.counterexample.input
+        if self.result.counterexample is not None:
+            return dict(self.result.counterexample.input)
         applicable = self.result.applicable or self.result.reports
         if not applicable:
             raise UserError("nothing to plot: no input was checked")
-        return applicable[0].input
+        return dict(applicable[0].input)
 
-    def plot(self, input=None, *, log: bool | None = None, eps_max: float | None = None, simulate: int = 0):
-        """P[error] and beta/kappa against eps at one input (a matplotlib Figure)."""
+    def plot(self, input: dict | None = None, *, log: bool | None = None, eps_max: float | None = None,
+             simulate: int = 0, points: int = 400, seed: int = 0) -> Any:
+        """P[error] and beta/kappa against eps at one input (a matplotlib Figure, shown inline in Jupyter).
+
+        Parameters
+        ----------
+        input : mapping, optional
+            The input to draw (default: the counterexample's, else the first where the claim applies).
+        log : bool, optional
+            A log probability axis (default: chosen from the values).
+        eps_max : float, optional
+            The right end of the eps axis.
+        simulate : int
+            Also mark Monte Carlo estimates from this many runs per eps (0: none; ``dipc plot --simulate``).
+        points : int
+            Values of eps at which the curves are drawn.
+        seed : int
+            The random seed of the Monte Carlo marks.
+        """
         from dipc_plus.accuracy.plot import figure, plot_data
         data = plot_data(self.checker, self.plot_input(input), kappa=self.result.kappa, eps_max=eps_max,
-                         simulate=simulate)
-        return figure(data, log=log)
+                         simulate=simulate, points=points, seed=seed)
+        return shown(figure(data, log=log))
 
 
-class SweepReport(_Report):
-    """`sweep`: best kappa, kappa* and the counterexample for best kappa + 1."""
+class SweepReport(Report):
+    """`sweep`: the best kappa, kappa* and the counterexample for best kappa + 1.
 
-    def __init__(self, result, checker, points):
-        self.result, self.checker, self.points = result, checker, points
+    `verified` is the verdict of the claim itself (kappa = 1)."""
+
+    def __init__(self, result: Any, checker: Any, points: list | None, reports: bool = False):
+        self.result, self.checker, self.points, self.reports = result, checker, points, reports
+
+    @property
+    def verdict(self) -> str:
+        return str(self.result.verdict)
+
+    @property
+    def vacuous(self) -> bool:
+        return bool(getattr(self.result.accuracy, "vacuous", False))
+
+    @property
+    def strict_reason(self) -> str | None:
+        from dipc_plus.commands.common import strict_reason
+        return strict_reason(self.result.accuracy)
 
     @property
     def best_kappa(self) -> int:
-        return self.result.best_kappa
+        """The largest integer kappa such that (alpha, beta/kappa, gamma) holds (a lower bound when `capped`)."""
+        return int(self.result.best_kappa)
 
     @property
-    def kappa_star(self):
-        return self.result.kappa_star
+    def capped(self) -> bool:
+        """True when the search stopped at kappa_max (best kappa is then 'at least')."""
+        return bool(self.result.capped)
 
     @property
-    def counterexample(self):
-        return self.result.counterexample
+    def kappa_star(self) -> KappaStar:
+        return KappaStar(self.result.kappa_star, self.program)
 
     @property
-    def program(self):
+    def counterexample(self) -> Counterexample | None:
+        raw = self.result.counterexample
+        return None if raw is None else Counterexample(raw)
+
+    @property
+    def program(self) -> Any:
         return self.result.accuracy.claim.program
 
-    def _json(self) -> dict:
-        return self.result.to_json(full=False)
+    def raw_json(self) -> dict:
+        return dict(self.result.to_json(full=self.reports))
 
     def text(self) -> str:
         from dipc_plus.accuracy.sweep import sweep_text
         return sweep_text(self.result)
+
+    def summary(self) -> str:
+        r = self.result
+        best = (">= " if r.capped else "") + str(r.best_kappa)
+        return (f"sweep of {self.program.name}: best kappa {best}, kappa* = {r.kappa_star.text}; "
+                f"the claim itself {r.verdict}")
 
     def _repr_html_(self) -> str:
         r = self.result
@@ -131,45 +218,87 @@ class SweepReport(_Report):
                 ("best kappa", (">= " if r.capped else "") + str(r.best_kappa)),
                 ("kappa* (least beta/P[error])", r.kappa_star.text)]
         detail = r.counterexample.describe() if r.counterexample is not None else ""
-        return _table(f"sweep of {r.accuracy.claim.program.name}", rows, detail)
+        return html_table(f"sweep of {self.program.name}", rows, detail)
 
-    def plot(self, *, log: bool | None = None, eps_max: float | None = None):
-        """At the input where kappa* is reached, P[error] beside beta/(best kappa + 1): the failure drawn."""
+    def plot(self, *, log: bool | None = None, eps_max: float | None = None, points: int = 400) -> Any:
+        """At the input where kappa* is reached, P[error] beside beta/(best kappa + 1): the failure drawn
+        (a matplotlib Figure, shown inline in Jupyter)."""
         from dipc_plus.accuracy.plot import figure, plot_data
         r = self.result
         if r.kappa_star.infinite or r.kappa_star.at is None:
             raise UserError("nothing to plot: P[error] is 0 wherever the claim applies")
         kappa = r.best_kappa if r.capped else r.best_kappa + 1
-        data = plot_data(self.checker, r.kappa_star.at.report.input, kappa=max(kappa, 1), eps_max=eps_max)
-        return figure(data, log=log)
+        data = plot_data(self.checker, r.kappa_star.at.report.input, kappa=max(kappa, 1), eps_max=eps_max,
+                         points=points)
+        return shown(figure(data, log=log))
 
 
-class PrivacyReport(_Report):
-    """`check_privacy`: a DP or Pufferfish verdict with its re-checked counterexample."""
+class PrivacyReport(Report):
+    """`check_privacy`: a DP or Pufferfish verdict (or the every-length verdict) with its re-checked
+    counterexample (`counterexample`, a `PrivacyCounterexample`)."""
 
-    def __init__(self, result):
+    def __init__(self, result: Any, claim: Any = None):
         self.result = result
+        self._claim = claim if claim is not None else result.claim
 
     @property
-    def claim(self):
-        return self.result.claim
+    def claim(self) -> Any:
+        return self._claim
 
     @property
-    def counterexample(self):
-        return getattr(self.result, "counterexample", None)
+    def program(self) -> Any:
+        return self._claim.program
+
+    @property
+    def every_length(self) -> bool:
+        """True when the verdict is about every number of queries m (``every_length=True``)."""
+        return hasattr(self.result, "automaton")
+
+    def _raw_counterexample(self) -> Any:
+        cex = getattr(self.result, "counterexample", None)
+        if self.every_length and cex is not None:
+            cex = cex[1].counterexample    # (m, the PrivacyResult at that m)
+        return cex if cex is not None and hasattr(cex, "neighbour") else None
+
+    @property
+    def counterexample(self) -> PrivacyCounterexample | None:
+        raw = self._raw_counterexample()
+        return None if raw is None else PrivacyCounterexample(raw)
+
+    def raw_json(self) -> dict:
+        out = dict(self.result.to_json())
+        if self.every_length and self.result.counterexample is not None:
+            out["counterexample"] = self.result.counterexample[1].to_json()
+        return out
 
     def text(self) -> str:
-        if hasattr(self.result, "report"):
-            return self.result.report()
         from dipc_plus.commands.privacy import text_report
+        if self.every_length:
+            lines = [self.result.report()]
+            if self.result.counterexample is not None:
+                lines.append(text_report(self.result.counterexample[1]))
+            return "\n".join(lines)
+        if hasattr(self.result, "report"):
+            return str(self.result.report())
         return text_report(self.result)
+
+    def summary(self) -> str:
+        scope = " for every m" if self.every_length else ""
+        head = f"privacy of {self.program.name}{scope}: {self.verdict}"
+        cex = self.counterexample
+        if cex is not None:
+            where = env_repr(cex.output) if cex.output is not None else f"outputs in {{{cex.output_set}}}"
+            head += f" at {env_repr(cex.input)} vs {env_repr(cex.neighbour)}, {where}, eps = {cex.raw.eps_text()}"
+        elif self.vacuous:
+            head += " (vacuously)"
+        return head
 
     def _repr_html_(self) -> str:
         rows = [("claim", self.claim.describe()), ("verdict", self.verdict)]
-        detail = self.text() if self.counterexample is not None else ""
-        return _table(f"privacy of {self.claim.program.name}", rows, detail)
+        detail = self.text() if self.verdict != "verified" else ""
+        return html_table(f"privacy of {self.program.name}", rows, detail)
 
-    def plot(self):
+    def plot(self) -> Any:
         """The tight privacy loss L(eps) beside the claimed budget (DP claims; computes the loss)."""
         if self.claim.kind != "dp":
             raise UserError("plot() draws the privacy loss of a DP claim",
@@ -178,38 +307,74 @@ class PrivacyReport(_Report):
         return LossReport(privacy_loss(self.claim)).plot()
 
 
-class LossReport(_Report):
-    """`privacy_loss`: the exact tight loss L(eps), sup L(eps)/eps, the attaining pair and output."""
+class LossReport(Report):
+    """`privacy_loss`: the exact tight loss L(eps), sup L(eps)/eps, the attaining pair and output.
 
-    def __init__(self, result):
+    `verified` is True when the claimed budget holds (L(eps) <= budget for every eps of the claim,
+    decided exactly); for a Pufferfish claim, which states no budget here, it is None."""
+
+    def __init__(self, result: Any, attack: list | None = None):
         self.result = result
+        self.attack = attack
 
     @property
-    def claim(self):
+    def claim(self) -> Any:
         return self.result.claim
 
     @property
+    def budget_holds(self) -> bool | None:
+        fn = getattr(self.result, "budget_holds", None)
+        return None if fn is None else bool(fn())
+
+    @property
+    def verified(self) -> bool | None:
+        return self.budget_holds
+
+    @property
     def verdict(self) -> str:
-        return "computed"
+        holds = self.budget_holds
+        return "computed" if holds is None else "verified" if holds else "refuted"
+
+    @property
+    def loss(self) -> str:
+        """The tight loss as text: a closed form in eps, ``ln(r)``, piecewise, or ``inf``."""
+        fn = getattr(self.result, "loss_text", None)
+        return str(fn()) if fn is not None else "(Pufferfish: see the rows)"
+
+    def raw_json(self) -> dict:
+        out = dict(self.result.to_json())
+        if self.attack is not None:
+            out["attack"] = [a.to_json() for a in self.attack]
+        return out
 
     def text(self) -> str:
         if hasattr(self.result, "report"):
-            return self.result.report()
+            lines = [str(self.result.report())] + [a.report() for a in (self.attack or [])]
+            return "\n\n".join(lines)
         from dipc_plus.commands.privacy_loss import text_report
         return text_report(self.result)
 
+    def summary(self) -> str:
+        if self.budget_holds is None:
+            return f"Pufferfish loss of {self.claim.program.name}: {len(self.result.rows)} ratio(s)"
+        sup = getattr(self.result, "sup", None)
+        extra = f", sup L(eps)/eps = {sup.text()}" if sup is not None else ""
+        return (f"privacy loss of {self.claim.program.name}: L(eps) = {self.loss}{extra}; budget "
+                f"{self.claim.budget} {'holds' if self.budget_holds else 'fails'}")
+
     def _repr_html_(self) -> str:
-        rows = [("claim", self.claim.describe())]
+        rows: list[tuple[str, object]] = [("claim", self.claim.describe())]
         if hasattr(self.result, "loss_text"):
-            rows.append(("tight loss L(eps)", self.result.loss_text()))
+            rows.append(("tight loss L(eps)", self.loss))
             if getattr(self.result, "sup", None) is not None:
                 rows.append(("sup L(eps)/eps", self.result.sup.text()))
-        return _table(f"privacy loss of {self.claim.program.name}", rows, self.text())
+            rows.append(("budget holds", self.budget_holds))
+        return html_table(f"privacy loss of {self.claim.program.name}", rows, self.text())
 
-    def plot(self):
-        """L(eps) beside the claimed budget (a matplotlib Figure)."""
+    def plot(self) -> Any:
+        """L(eps) beside the claimed budget (a matplotlib Figure, shown inline in Jupyter)."""
         if self.claim.kind != "dp":
             raise UserError("plot() draws the loss of a DP claim",
                             hint="a Pufferfish claim's picture is its attack (dipc privacy-loss --attack --plot)")
         from dipc_plus.privacy.loss_plot import loss_figure
-        return loss_figure(self.result)
+        return shown(loss_figure(self.result))

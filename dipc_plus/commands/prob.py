@@ -2,7 +2,10 @@
 
 Builds the program's parametric Markov chain at the input (dipc_plus.semantics.dtmc),
 solves reachability exactly (dipc_plus.semantics.reach) and prints each output with its
-probability as a closed form in eps; `--at eps=27/82` adds certified decimals.
+probability as a closed form in eps; `--at eps=27/82` adds certified decimals.  A program
+that is exactly argmax/argmin of independent samples (semantics/argmax.py) takes the argmax
+integral instead, the same closed forms without the chain that triples per sample; the
+report says which path ran (`--chain` forces the chain).
 The last line confirms that the probabilities add up to 1 as an identity in eps.
 """
 from __future__ import annotations
@@ -16,7 +19,8 @@ from dipc_plus.errors import UserError
 from dipc_plus.semantics.events import event_probability, parse_event, value_events
 from dipc_plus.commands.common import (add_program_input_arguments, inputs_text, json_number, json_text,
                                        load_program_input, parse_eps_values)
-from dipc_plus.semantics.distribution import Distribution, ball_text, build_chain, certified, distribution_of_chain, group_outputs
+from dipc_plus.semantics.distribution import (Distribution, argmax_distribution, ball_text, build_chain, certified,
+                                              distribution_of_chain, group_outputs)
 
 EXAMPLE = """\
 example:
@@ -48,9 +52,13 @@ def register(parser) -> None:
     parser.add_argument("--values", action="append", metavar="NAME=LO..HI",
                         help="an integer output's distribution value by value: P[NAME = k] for k = LO..HI")
     parser.add_argument("--latex", action="store_true", help="print the probabilities as LaTeX")
+    parser.add_argument("--chain", action="store_true",
+                        help="always build the Markov chain, even for argmax/argmin of independent samples "
+                             "(which otherwise take the argmax integral: the same closed forms, faster)")
     parser.add_argument("--json", action="store_true",
                         help="print the result as JSON (numbers as integers or \"p/q\", closed forms as strings; "
-                             "docs/json.md)")
+                             "docs/json.md); \"method\" says which path ran (\"chain\" or \"argmax-integral\"), "
+                             "\"chain\" is null when no chain was built")
     parser.set_defaults(func=run)
 
 
@@ -62,8 +70,11 @@ def run(args) -> int:
     points = parse_eps_values(args.at)
     program, env, given = load_program_input(args)
     t0 = time.perf_counter()
-    chain = build_chain(program, env, max_states=args.max_states)
-    dist = distribution_of_chain(chain)
+    dist = None if args.chain else argmax_distribution(program, env)
+    chain = None
+    if dist is None:
+        chain = build_chain(program, env, max_states=args.max_states)
+        dist = distribution_of_chain(chain)
     total = dist.total()
     ok = dist.sums_to_one()
     seconds = time.perf_counter() - t0
@@ -73,6 +84,7 @@ def run(args) -> int:
         if args.json:
             out = {"program": program.name, "program_path": program.source,
                    "params": json_number(dict(program.params)), "inputs": json_number(given),
+                   "method": dist.method,
                    "events": [{"event": e.text, "probability": str(p),
                                **({"at": {str(x): _ball(p, x) for x in points}} if points else {})}
                               for e, p in table]}
@@ -80,6 +92,7 @@ def run(args) -> int:
         else:
             params = ", ".join(f"{k}={v}" for k, v in program.params.items())
             print(f"{program.name} at {inputs_text(program, given)}" + (f"  ({params})" if params else ""))
+            print(method_text(dist, chain, seconds))
             for e, p in table:
                 print(f"P[{e.text}] = {p}")
                 for x in points:
@@ -119,12 +132,20 @@ def _ball(value, eps: Fraction) -> str:
     return ball_text(certified(value, eps))
 
 
+def method_text(dist, chain, seconds) -> str:
+    """The line that says which path computed the distribution, with its size and time."""
+    if chain is None:
+        return ("Method: argmax integral (one exact one-dimensional integral per sample; "
+                f"no Markov chain built); {seconds:.2f} s")
+    return (f"Method: Markov chain, {chain.stats.states} states ({chain.stats.exits} exits), "
+            f"{chain.stats.edges} transitions; {seconds:.2f} s")
+
+
 def text_report(dist, chain, given, points, total, ok, seconds, latex=False) -> str:
     program = dist.program
     params = ", ".join(f"{k}={v}" for k, v in program.params.items())
     lines = [f"{program.name} at {inputs_text(program, given)}" + (f"  ({params})" if params else "")]
-    lines.append(f"Markov chain: {chain.stats.states} states ({chain.stats.exits} exits), "
-                 f"{chain.stats.edges} transitions; {seconds:.2f} s")
+    lines.append(method_text(dist, chain, seconds))
     lines.append("")
     if latex:
         import sympy
@@ -169,7 +190,9 @@ def json_report(dist, chain, given, points, total, ok, seconds) -> dict:
         "program": dist.program.name,
         "params": {k: json_number(v) for k, v in dist.program.params.items()},
         "inputs": json_number(given),
-        "chain": {"states": chain.stats.states, "transitions": chain.stats.edges, "exits": chain.stats.exits},
+        "method": dist.method,
+        "chain": (None if chain is None else
+                  {"states": chain.stats.states, "transitions": chain.stats.edges, "exits": chain.stats.exits}),
         "noises": noises,
         "outcomes": outcomes,
         "sum": str(total),

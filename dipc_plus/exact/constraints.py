@@ -205,6 +205,15 @@ def forget_constraint_sets() -> None:
         _PROBABILITY_CACHE.popitem(last=False)
 
 
+def clear_probability_caches() -> None:
+    """Forget every memoised probability, here and in the Laplace engine (for cold timings and
+    for comparing engine variants; results never depend on it)."""
+    from dipc_plus.exact import laplace_engine
+    _PROBABILITY_CACHE.clear()
+    component_probability.cache_clear()
+    laplace_engine.clear_caches()
+
+
 def _probability(atoms, noises: dict) -> ExpFrac:
     result = ExpFrac(ExpPoly.ONE)
     for a in atoms:

@@ -7,6 +7,13 @@ the integral of an eps-free piecewise exponential over a polyhedron whose right
 hand sides are rational multiples of eps.  Every case split therefore compares
 rational multiples of eps, which for eps > 0 is decided by comparing rationals.
 
+The integral runs over sample coordinates W_j = U_j + eps m_j rather than centred
+noise (`sample_means`): the means are chosen so that a comparison of two samples,
+``u_i - u_j + k eps < 0``, loses its offset and reads ``w_i - w_j < 0``, and the density's
+kink moves to w_j = m_j eps (the sign split is +-(w_j - m_j eps) > 0; each side multiplies
+the terms by e^(+-a_j m_j eps)).  A translation changes no value, and with the inputs
+later kept as symbols it keeps comparisons of samples free of them.
+
 The integral is computed by bucket (variable) elimination:
 
 * a *factor* is a piecewise function of a few U's: a map from a region (a set of
@@ -57,15 +64,28 @@ _CACHE_LIMIT = 500_000
 
 
 class _Problem:
-    """Per-call context: number of noises, their rates on the grid, the term space."""
+    """Per-call context: number of noises, their rates on the grid, the term space, and per
+    noise the sample coordinate's mean: the sign constraints of its kink and the exponent
+    shift e^(s a_x m_x eps) each side of it contributes."""
 
-    def __init__(self, rates, D: int):
-        self.n = len(rates)
+    def __init__(self, rates, D: int, means):
+        self.n = n = len(rates)
         self.D = D
         self.rate_d = [int(r * D) for r in rates]            # a_j on the grid
         self.terms = TermSpace.of(tuple(self.rate_d), D)
         self.one = self.terms.one
         self.zero_key = self.terms.zero_key
+        # side s of the kink: s (w_x - m_x eps) > 0, i.e. -s q w_x + s p eps < 0 for m_x = p/q
+        self.sides = []
+        for x, m in enumerate(means):
+            shift = self.rate_d[x] * m                        # a_x m_x on the grid (D makes it whole)
+            assert shift.denominator == 1
+            per_side = []
+            for s in (1, -1):
+                vec = [0] * (n + 1)
+                vec[x], vec[-1] = -s * m.denominator, s * m.numerator
+                per_side.append((s, constraint(vec), s * int(shift)))
+            self.sides.append(per_side)
 
     def atom_factor(self, c: tuple) -> dict:
         return {frozenset([c]): {self.zero_key: self.one}}
@@ -187,10 +207,8 @@ class _Problem:
         for S0, T0 in F.items():
             # per term: the exponent of x (on the grid), the power of x, the rest of the key
             split = [(e[x], e[px], space.without(e, x), p) for e, p in T0.items()]
-            for s in (1, -1):
-                sign_c = [0] * (n + 1)
-                sign_c[x] = -s
-                S = simplify_region(S0 | {tuple(sign_c)})
+            for s, sign_c, shift in self.sides[x]:
+                S = simplify_region(S0 | {sign_c})
                 if S is None:
                     continue
                 lowers, uppers, rest = [], [], []
@@ -203,6 +221,8 @@ class _Problem:
                     else:
                         lowers.append(c)
                 # b (x-coefficient incl. the density on this side, on the grid) per term
+                # the density on side s is (a/2) e^(-s a w_x) e^(s a m_x eps): its eps factor
+                # joins the rest of each term's key
                 sided = []
                 for ex, k, e_rest, p in split:
                     bD = ex - s * aD
@@ -210,6 +230,8 @@ class _Problem:
                         raise AssertionError("divergent term at +infinity")
                     if not lowers and bD <= 0:
                         raise AssertionError("divergent term at -infinity")
+                    if shift:
+                        e_rest = e_rest[:n] + (e_rest[n] + shift,) + e_rest[n + 1:]
                     sided.append((bD, k, e_rest, p))
                 upper_values = [space.at_bound(sided, U, x, 1) for U in uppers]
                 lower_values = [space.at_bound(sided, L, x, -1) for L in lowers]
@@ -315,14 +337,63 @@ def probability(atoms: tuple, noises: tuple) -> ExpPoly:
         return ExpPoly.ONE
     if simplify_region(frozenset(constraints)) is None:
         return ExpPoly.ZERO
+    means = sample_means(constraints, n)
+    constraints = to_sample_coordinates(constraints, means)
     D = 1
     for r in rates:
         D = lcm(D, r.denominator)
+    D *= lcm(*(m.denominator for m in means))   # so that every a_j m_j is on the exponent grid
     while True:
         try:
-            return _eliminate(constraints, rates, D)
+            return _eliminate(constraints, rates, D, means)
         except Rescale as grow:
             D *= grow.factor
+
+
+# --------------------------------------------------------------------------- sample coordinates
+
+
+def sample_means(constraints, n: int) -> list:
+    """A mean m_j per noise (Fractions) that zeroes the eps offset of as many difference
+    constraints as a spanning forest allows: a constraint g (u_i - u_j) + k eps < 0 becomes
+    g (w_i - w_j) < 0 when m_i - m_j = k/g.  Any choice is exact (W_j = U_j + eps m_j is a
+    translation); this one makes a comparison of two samples cut the plane of W through
+    the origin, so the comparisons of samples with the same offset share their breakpoints.
+    Each tree is rooted at its noise in the most difference constraints, whose mean is 0."""
+    edges: dict = {j: [] for j in range(n)}
+    for c in sorted(constraints):
+        nz = [j for j in range(n) if c[j]]
+        if len(nz) == 2 and c[nz[0]] == -c[nz[1]]:
+            i, j = nz
+            offset = Fraction(c[-1], c[i])     # m_i - m_j must be c_eps / c_i
+            edges[i].append((j, -offset))      # m_j = m_i - offset
+            edges[j].append((i, offset))
+    means: list = [None] * n
+    for root in sorted(range(n), key=lambda j: (-len(edges[j]), j)):
+        if means[root] is not None:
+            continue
+        means[root] = Fraction(0)
+        stack = [root]
+        while stack:
+            i = stack.pop()
+            for j, delta in edges[i]:
+                if means[j] is None:
+                    means[j] = means[i] + delta
+                    stack.append(j)
+    return means
+
+
+def to_sample_coordinates(constraints, means: list) -> set:
+    """Each constraint c.(u, eps) < 0 rewritten over W_j = U_j + eps m_j (primitive tuples)."""
+    den = lcm(*(m.denominator for m in means))
+    ints = [m.numerator * (den // m.denominator) for m in means]   # den * m_j
+    out = set()
+    for c in constraints:
+        vec = [den * v for v in c[:-1]] + [den * c[-1] - sum(v * mj for v, mj in zip(c, ints))]
+        new = constraint(vec)
+        assert new is not True and new is not False   # the u-part is unchanged and nonzero
+        out.add(new)
+    return out
 
 
 def _on_common_denominator(vec: list) -> list:
@@ -341,8 +412,8 @@ def clear_caches() -> None:
     _LEAF_CACHE.clear()
 
 
-def _eliminate(constraints: set, rates: list, D: int) -> ExpPoly:
-    prob = _Problem(rates, D)
+def _eliminate(constraints: set, rates: list, D: int, means: list) -> ExpPoly:
+    prob = _Problem(rates, D, means)
     n = prob.n
     # factors with their scopes (a superset of the variables they depend on)
     factors = [(prob.atom_factor(c), frozenset(j for j in range(n) if c[j])) for c in sorted(constraints)]
@@ -358,7 +429,7 @@ def _eliminate(constraints: set, rates: list, D: int) -> ExpPoly:
         if len(bucket) == 1 and len(prod) == 1 and prob.is_atom_factor(prod):
             # a single atom: the same integral recurs across problems (a leaf of a star)
             (region,) = prod
-            key = (D, prob.rate_d[x], x, next(iter(region)))
+            key = (D, prob.rate_d[x], x, prob.sides[x][0][1], next(iter(region)))
             new = _LEAF_CACHE.get(key)
             if new is None:
                 new = prob.canonical(prob.integrate(prod, x), scope)

@@ -1,0 +1,249 @@
+"""A claim from a file or from text, and where the bundled examples are.
+
+Why it exists: the deciding stages read a claim from a file (its [program] path is
+relative to that file, and worker processes rebuild the check from the files), so a
+claim written in a notebook cell is kept as a private temporary file for as long as
+its `Claim` lives, with its program path resolved the way the user meant it
+(relative to `base_dir`, or the `Program` given).  `example` finds the programs
+and claims shipped with dipc-plus from the package itself, so a notebook runs the
+same from any working directory.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tempfile
+import tomllib
+import weakref
+from pathlib import Path
+from typing import Any
+
+from dipc_plus.api.errors import TEXT_NAMES, in_python_words
+from dipc_plus.errors import UserError
+
+
+def repository_root() -> Path:
+    """The folder that holds `programs/` and `theories/` next to the package (a source checkout)."""
+    return Path(__file__).resolve().parent.parent.parent
+
+
+def example(name: str) -> Path:
+    """The path of a program or claim shipped with dipc-plus, whatever the working directory.
+
+    Parameters
+    ----------
+    name : str
+        ``"programs/NAME.dip"`` or ``"theories/NAME.toml"`` (a bare ``NAME.dip`` or ``NAME.toml``
+        is looked for in the right folder).
+
+    Examples
+    --------
+    >>> import dipc_plus
+    >>> dipc_plus.example("theories/sparse.toml").name
+    'sparse.toml'
+    >>> dipc_plus.example("noisy_max.dip").parent.name
+    'programs'
+    """
+    root = repository_root()
+    rel = Path(name)
+    if len(rel.parts) == 1:
+        rel = Path("programs" if rel.suffix == ".dip" else "theories") / rel
+    path = root / rel
+    if rel.is_absolute() or ".." in rel.parts or not path.is_file():
+        known = sorted(p.name for folder in ("programs", "theories") for p in (root / folder).glob("*.*")) \
+            if (root / "theories").is_dir() else []
+        import difflib
+        close = difflib.get_close_matches(rel.name, known, n=1)
+        raise UserError(f"example({name!r}): no such bundled example",
+                        hint=(f"did you mean '{close[0]}'? " if close else "") +
+                        ("the examples are programs/*.dip and theories/*.toml of the dipc-plus source tree"
+                         if known else "the examples ship with the source tree (git clone), not with the wheel"))
+    return path
+
+
+class Claim:
+    """A claim file (theories/*.toml): the program it is about and its [accuracy] and/or [privacy] tables.
+
+    The check functions take a `Claim` or a path.  Make one with `Claim.from_file` or
+    `Claim.from_text` (the format is docs/claims.md).
+
+    Examples
+    --------
+    >>> import dipc_plus
+    >>> dipc_plus.Claim.from_file(dipc_plus.example("theories/sparse.toml"))
+    <Claim sparse.toml: accuracy of sparse.dip>
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, name: str | None = None, text: str | None = None):
+        self.path = os.path.abspath(path)
+        self.name = name or os.path.basename(self.path)
+        with in_python_words():
+            if text is None:
+                if not os.path.isfile(self.path):
+                    raise UserError(f"cannot read the claim file: no file {path}",
+                                    hint="claims live in theories/*.toml (dipc_plus.example('theories/NAME.toml'))")
+                with open(self.path, "rb") as fh:
+                    text = fh.read().decode("utf-8", errors="replace")
+            self.text = text
+            self.data = _toml(text, self.name)
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> "Claim":
+        """The claim file at `path` (its [program] path is relative to the file)."""
+        return cls(path)
+
+    @classmethod
+    def from_text(cls, text: str, *, program: Any = None, base_dir: str | os.PathLike[str] | None = None,
+                  name: str = "<claim>") -> "Claim":
+        """A claim written as text, e.g. in a notebook cell.
+
+        Parameters
+        ----------
+        text : str
+            The claim in the claim-file format (docs/claims.md).
+        program : Program or path, optional
+            The program the claim is about; replaces the text's ``[program] path``.
+        base_dir : path, optional
+            The folder a relative ``[program] path`` is read from (default: the working directory).
+        name : str
+            How errors and reports name the text (default ``"<claim>"``).
+
+        Examples
+        --------
+        >>> import dipc_plus
+        >>> lap = dipc_plus.example("programs/laplace.dip")
+        >>> claim = dipc_plus.Claim.from_text('''
+        ... [program]
+        ... path = "laplace.dip"
+        ... params = { k = 1 }
+        ...
+        ... [privacy]
+        ... adjacency = "linf"
+        ... bound = 1
+        ... budget = "eps"
+        ... events = { out = ["(-inf, 0]", "(0, inf)"] }
+        ...
+        ... [privacy.inputs]
+        ... grid = { q = [0, 1] }
+        ... ''', base_dir=lap.parent, name="my_claim")
+        >>> claim
+        <Claim my_claim: privacy of laplace.dip>
+        >>> dipc_plus.check_privacy(claim).verdict
+        'verified'
+        >>> dipc_plus.check_privacy(claim, params={"sens": 0.5}).verdict   # rate 2 eps: twice the budget
+        'refuted'
+        """
+        folder = tempfile.mkdtemp(prefix="dipc-claim-")
+        try:
+            path = os.path.join(folder, "claim.toml")
+            with in_python_words():
+                TEXT_NAMES[path] = name
+                data = _toml(text, name)
+                target = _program_target(program, data, base_dir, folder)
+                written = text if target is None else _with_program_path(text, data, target, name,
+                                                                         relative_to=None if program is not None
+                                                                         else base_dir or os.getcwd())
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(written)
+            claim = cls(path, name=name, text=written)
+        except BaseException:
+            TEXT_NAMES.pop(os.path.join(folder, "claim.toml"), None)
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        weakref.finalize(claim, _remove, folder, path)
+        return claim
+
+    @property
+    def tables(self) -> list[str]:
+        """Which claims it states: ``['accuracy']``, ``['privacy']`` or both."""
+        return [t for t in ("accuracy", "privacy") if t in self.data]
+
+    @property
+    def program_path(self) -> str | None:
+        prog = self.data.get("program")
+        if not isinstance(prog, dict) or not isinstance(prog.get("path"), str):
+            return None
+        return os.path.normpath(os.path.join(os.path.dirname(self.path), prog["path"]))
+
+    def __fspath__(self) -> str:
+        return self.path
+
+    def __repr__(self) -> str:
+        prog = self.program_path
+        what = " and ".join(self.tables) or "no claim"
+        return f"<Claim {self.name}: {what} of {os.path.basename(prog) if prog else '(no program)'}>"
+
+
+def claim_path(claim: "Claim | str | os.PathLike[str]") -> tuple[str, "Claim | None"]:
+    """(the file the deciding stages read, the Claim that keeps it alive or None)."""
+    if isinstance(claim, Claim):
+        return claim.path, claim
+    if not isinstance(claim, (str, os.PathLike)):
+        raise TypeError(f"a claim is a path or a dipc_plus.Claim, not {type(claim).__name__}")
+    return os.fspath(claim), None
+
+
+def _remove(folder: str, path: str) -> None:
+    TEXT_NAMES.pop(path, None)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _toml(text: str, name: str) -> dict:
+    """The TOML data (read here only to find the program path; the claim reader checks the rest)."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        raise UserError(f"not valid TOML: {msg}", file=name, line=int(m.group(1)) if m else None,
+                        column=int(m.group(2)) if m else None,
+                        hint="strings need quotes (beta = \"2*exp(-alpha*eps/8)\"), tables are [name]") from None
+    except (ValueError, RecursionError, MemoryError):
+        raise UserError("not valid TOML (too deep or too large a number)", file=name) from None
+
+
+def _program_target(program: Any, data: dict, base_dir: Any, folder: str) -> str | None:
+    """The absolute path the written claim must name, or None to keep the text's own."""
+    if program is not None:
+        path = getattr(program, "path", None) if not isinstance(program, (str, os.PathLike)) else os.fspath(program)
+        text = getattr(program, "text", None)
+        if path is None and text is not None:     # a Program made from text: give it a file too
+            path = os.path.join(folder, f"{program.name}.dip")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        if path is None:
+            raise TypeError("program must be a dipc_plus.Program or the path of a .dip file")
+        return os.path.abspath(path)
+    prog = data.get("program")
+    if isinstance(prog, dict) and isinstance(prog.get("path"), str) and not os.path.isabs(prog["path"]):
+        return os.path.abspath(os.path.join(base_dir if base_dir is not None else os.getcwd(), prog["path"]))
+    return None
+
+
+def _with_program_path(text: str, data: dict, target: str, name: str, relative_to: Any = None) -> str:
+    """The text with its [program] path's value replaced by `target` (only that string changes, so
+    every other line and column an error names stays the user's).  With `relative_to` (the text's
+    own relative path resolved against base_dir), a missing program is reported here, at the path."""
+    prog = data.get("program")
+    old = prog.get("path") if isinstance(prog, dict) else None
+    if not isinstance(old, str):
+        raise UserError("the claim text has no [program] path", file=name,
+                        hint='write\n  [program]\n  path = "NAME.dip"\n(program= then replaces it)')
+    for m in re.finditer(r"""\bpath\s*=\s*("(?:[^"\\\n]|\\.)*"|'[^'\n]*')""", text):
+        try:
+            value = tomllib.loads(f"v = {m.group(1)}")["v"]
+        except tomllib.TOMLDecodeError:
+            continue
+        if value == old:
+            if relative_to is not None and not os.path.isfile(target):
+                line = text.count("\n", 0, m.start(1)) + 1
+                column = m.start(1) - (text.rfind("\n", 0, m.start(1)) + 1) + 1
+                raise UserError(f"program.path: no program '{old}' in {os.path.abspath(relative_to)}", file=name,
+                                line=line, column=column,
+                                hint="a relative path is read from base_dir (default: the working directory); "
+                                     "give base_dir=, an absolute path, or program=")
+            return text[:m.start(1)] + json.dumps(target) + text[m.end(1):]
+    raise UserError("cannot find the [program] path to replace in the claim text", file=name,
+                    hint='write it on one line, as path = "NAME.dip"')

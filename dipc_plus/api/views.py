@@ -1,0 +1,276 @@
+"""The values a library user holds: counterexamples, kappa*, samples and figures that print cleanly.
+
+Why it exists: the deciding stages return dataclasses made for the machinery (flat
+input names such as ``'q[1]'``, the whole program inside, arb balls); printed as
+they are they show internals.  The views here keep the exact objects (``.raw``)
+and present what a user reads: inputs grouped by array as in the JSON
+(``{'q': [-1, 0, 1]}``, integers as ``int``, other rationals as ``Fraction``), a
+short `repr` whose numbers are printed outward (a lower end of the larger side, an
+upper end of the smaller side, so the printed inequality is certified), an HTML
+table for Jupyter, and the command's JSON.  `shown` makes a matplotlib Figure
+display itself in a notebook without switching pyplot on.
+"""
+from __future__ import annotations
+
+import html
+from fractions import Fraction
+from typing import Any, Mapping
+
+from dipc_plus.exact.convert import fmt_q
+from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
+
+
+def python_value(v: Any) -> Any:
+    """An exact value as a user writes it: 3 rather than Fraction(3, 1); bools and symbols unchanged."""
+    if isinstance(v, Fraction):
+        return int(v) if v.denominator == 1 else v
+    return v
+
+
+def grouped(program: Any, flat: Mapping[str, Any]) -> dict[str, Any]:
+    """{'q[1]': -1, 'q[2]': 0, 'c': 1} -> {'q': [-1, 0], 'c': 1}: arrays back together, as the JSON has them."""
+    out: dict[str, Any] = {}
+    done: set[str] = set()
+    for name, elems in (getattr(program, "arrays", None) or {}).items():
+        if elems and all(e in flat for e in elems):
+            out[name] = [python_value(flat[e]) for e in elems]
+            done.update(elems)
+    for k, v in flat.items():
+        if k not in done:
+            out[k] = python_value(v)
+    return out
+
+
+def env_repr(env: Mapping[str, Any]) -> str:
+    """{'q': [-1, Fraction(1, 2)]} as ``q=[-1, 1/2]`` (a reading form; the dict itself is `.input`)."""
+    def show(v: Any) -> str:
+        if isinstance(v, list):
+            return "[" + ", ".join(show(x) for x in v) + "]"
+        return fmt_q(v) if isinstance(v, Fraction) else str(v)
+    return ", ".join(f"{k}={show(v)}" for k, v in env.items()) or "(no inputs)"
+
+
+def lower_text(ball: Any, digits: int = 6) -> str:
+    """A decimal <= every point of a certified ball (or an exact rational)."""
+    lo = Fraction(ball) if isinstance(ball, (int, Fraction)) else arb_bounds(ball)[0]
+    return decimal_down(lo, digits)
+
+
+def upper_text(ball: Any, digits: int = 6) -> str:
+    """A decimal >= every point of a certified ball (or an exact rational)."""
+    hi = Fraction(ball) if isinstance(ball, (int, Fraction)) else arb_bounds(ball)[1]
+    return decimal_up(hi, digits)
+
+
+def html_table(title: str, rows: list[tuple[str, object]], detail: str = "") -> str:
+    """A small two-column table (what Jupyter shows for a result)."""
+    cells = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
+                    f"<td style='text-align:left'>{html.escape(str(v))}</td></tr>" for k, v in rows)
+    pre = f"<pre>{html.escape(detail)}</pre>" if detail else ""
+    return f"<div><b>{html.escape(title)}</b><table>{cells}</table>{pre}</div>"
+
+
+class Counterexample:
+    """An input and a rational eps where an accuracy claim fails: P[error] > beta/kappa, re-checked
+    by an independent certified evaluation.
+
+    Attributes: `input` (grouped by array), `eps`, `alpha`, `gamma`, `kappa` (exact values);
+    `error_probability` and `bound` (closed forms in eps); `error_ball` and `bound_ball` (the
+    certified arb balls at `eps`); `raw` (the checker's own object).
+    """
+
+    def __init__(self, raw: Any):
+        self.raw = raw
+        self.input: dict[str, Any] = grouped(raw.program, raw.input)
+        self.eps: Fraction = raw.eps
+        self.alpha = python_value(raw.alpha)
+        self.gamma = python_value(raw.gamma)
+        self.kappa: int = raw.kappa
+        self.error_probability = raw.error_probability
+        self.bound = raw.bound
+        self.error_ball = raw.error_ball
+        self.bound_ball = raw.bound_ball
+
+    def to_json(self) -> dict:
+        """The counterexample as the command's JSON has it."""
+        return dict(self.raw.to_json())
+
+    def __str__(self) -> str:
+        return str(self.raw.describe())
+
+    def __repr__(self) -> str:
+        beta = "beta" if self.kappa == 1 else f"beta/{self.kappa}"
+        return (f"Counterexample(input={self.input!r}, eps={fmt_q(self.eps)}: P[error] >= "
+                f"{lower_text(self.error_ball)} > {upper_text(self.bound_ball)} >= {beta})")
+
+    def _repr_html_(self) -> str:
+        beta = "beta" if self.kappa == 1 else f"beta/{self.kappa}"
+        return html_table("accuracy counterexample (re-checked)", [
+            ("input", env_repr(self.input)), ("eps", fmt_q(self.eps)),
+            ("alpha, gamma", f"{fmt_q(self.raw.alpha)}, {fmt_q(self.raw.gamma)}"),
+            ("P[error]", f"{self.error_probability}  in [{lower_text(self.error_ball, 12)}, "
+                         f"{upper_text(self.error_ball, 12)}]"),
+            (beta, f"{self.bound}  in [{lower_text(self.bound_ball, 12)}, {upper_text(self.bound_ball, 12)}]")])
+
+
+class PrivacyCounterexample:
+    """A neighbouring pair, an output (or set of outputs) and an eps where a DP claim fails, re-checked.
+
+    Attributes: `input`, `neighbour` and `output` grouped by array (`output` is None when the claim
+    has a delta and the failure is on a set of outputs: then `outputs` lists them and `output_set`
+    describes them); `eps` (a Fraction, or the text ``ln(r)`` of a point eps = ln r);
+    `probability` and `neighbour_probability` (closed forms); `raw` (the checker's object).
+    """
+
+    def __init__(self, raw: Any):
+        self.raw = raw
+        program = raw.program
+        self.input: dict[str, Any] = grouped(program, raw.input)
+        self.neighbour: dict[str, Any] = grouped(program, raw.neighbour)
+        self.output: dict[str, Any] | None = None if raw.output is None else grouped(program, raw.output)
+        self.outputs = None if raw.outputs is None else [grouped(program, o) for o in raw.outputs]
+        self.output_set: str = raw.output_set
+        self.eps: Fraction | str = raw.eps if isinstance(raw.eps, Fraction) else raw.eps_text()
+        self.probability = raw.p
+        self.neighbour_probability = raw.q
+
+    def to_json(self) -> dict:
+        """The counterexample as the command's JSON has it."""
+        return dict(self.raw.to_json())
+
+    def __repr__(self) -> str:
+        where = f"output={self.output!r}" if self.output is not None else f"outputs in {{{self.output_set}}}"
+        return (f"PrivacyCounterexample(input={self.input!r}, neighbour={self.neighbour!r}, {where}, "
+                f"eps={self.raw.eps_text()}: P >= {lower_text(self.raw.p_at)} > {upper_text(self.raw.bound_at)} "
+                f">= e^budget P')")
+
+    def _repr_html_(self) -> str:
+        rows: list[tuple[str, object]] = [("input", env_repr(self.input)), ("neighbour", env_repr(self.neighbour))]
+        rows.append(("output", env_repr(self.output)) if self.output is not None else ("outputs", self.output_set))
+        rows += [("eps", self.raw.eps_text()), ("P[P(input) ...]", str(self.probability)),
+                 ("P[P(neighbour) ...]", str(self.neighbour_probability))]
+        return html_table("privacy counterexample (re-checked)", rows)
+
+
+class KappaStar:
+    """kappa* = inf over the claim's inputs and eps of beta/P[error], certified: `text` (truncated to
+    `digits` significant digits), the enclosure [`lo`, `hi`], `exact` (lo == hi is the exact value),
+    `infinite` (P[error] is 0 wherever the claim applies), `input` where it is reached (grouped).
+
+    Examples
+    --------
+    >>> import dipc_plus
+    >>> k = dipc_plus.sweep(dipc_plus.example("theories/sparse.toml"), params={"c": 1}).kappa_star
+    >>> k
+    KappaStar(6.37584..., at input={'q': [-1, -1, 1]} (critical))
+    >>> print(k._repr_latex_())
+    $\\kappa^* = 6.37584\\ldots$
+    """
+
+    def __init__(self, raw: Any, program: Any):
+        self.raw = raw
+        self.text: str = raw.text
+        self.lo = raw.lo
+        self.hi = raw.hi
+        self.digits: int = raw.digits
+        self.exact: bool = raw.exact
+        self.infinite: bool = raw.infinite
+        at = raw.at
+        self.input: dict[str, Any] | None = None if at is None else grouped(program, at.report.input)
+        self.where: str | None = None if at is None else at.kind
+
+    def to_json(self) -> dict:
+        return dict(self.raw.to_json())
+
+    def __str__(self) -> str:
+        return self.text
+
+    def _repr_latex_(self) -> str:
+        if self.infinite:
+            return r"$\kappa^* = \infty$"
+        value = fmt_q(self.lo) if self.exact else self.text + r"\ldots"
+        return rf"$\kappa^* = {value}$"
+
+    def __repr__(self) -> str:
+        if self.infinite:
+            return "KappaStar(inf)"
+        at = "" if self.input is None else f", at input={self.input!r} ({self.where})"
+        return f"KappaStar({self.text}{'' if self.exact else '...'}{at})"
+
+
+def sample_result(raw: Any) -> Any:
+    """The sampler's SampleResult, as an object of the API's `SampleResult` (same data and methods,
+    with a readable repr and an HTML table of the outputs' frequencies)."""
+    cls = sample_class()
+    view: Any = object.__new__(cls)
+    view.__dict__.update(raw.__dict__)
+    return view
+
+
+_SAMPLE_CLASS: list[type] = []
+
+
+def sample_class() -> type:
+    """The API's SampleResult class, made on first use: the sampler imports numpy, which `import dipc_plus` must not."""
+    if _SAMPLE_CLASS:
+        return _SAMPLE_CLASS[0]
+    from dipc_plus.semantics.samples import SampleResult as Base
+
+    class SampleResult(Base):
+        """Outputs of n Monte Carlo runs at one rational eps (`column`, `distribution`, `probability`,
+        `summary`, `within`, as `dipc_plus.semantics.samples.SampleResult`)."""
+
+        def _counts(self, limit: int = 6) -> list[tuple[str, str]]:
+            rows = []
+            for name in self.discrete_names():
+                dist = self.distribution([name])
+                for key, count in sorted(dist.items(), key=lambda kv: -_count(kv[1]))[:limit]:
+                    value = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+                    rows.append((f"{name}={value}", f"{_count(count)} / {self.n}"))
+            for name in self.real_names():
+                s = self.summary(name)
+                rows.append((name, f"mean {s.mean:.4g}, std {s.std:.4g} over {s.count} runs (Monte Carlo estimates)"))
+            return rows
+
+        def __repr__(self) -> str:
+            ins = env_repr(grouped(self.program, self.inputs))
+            return f"<SampleResult {self.program.name}: {self.n} runs at eps={fmt_q(self.eps)}, {ins}>"
+
+        def _repr_html_(self) -> str:
+            title = f"{self.program.name}: {self.n} runs at eps = {fmt_q(self.eps)}, " \
+                    f"{env_repr(grouped(self.program, self.inputs))}"
+            return html_table(title, [(k, v) for k, v in self._counts()])
+
+    SampleResult.__module__ = __name__
+    SampleResult.__qualname__ = "SampleResult"
+    _SAMPLE_CLASS.append(SampleResult)
+    return SampleResult
+
+
+def _count(x: Any) -> int:
+    return int(getattr(x, "count", x))
+
+
+_FIGURE_CLASS: list[type] = []
+
+
+def shown(fig: Any) -> Any:
+    """`fig` (a matplotlib Figure) made to display itself in Jupyter as a PNG (`_repr_png_`),
+    without pyplot or an inline backend; it stays a Figure (savefig, axes, ...)."""
+    if not _FIGURE_CLASS:
+        from matplotlib.figure import Figure
+
+        class PlotFigure(Figure):
+            """A matplotlib Figure that Jupyter shows inline (PNG) when it is a cell's value."""
+
+            def _repr_png_(self) -> bytes:
+                from io import BytesIO
+                buf = BytesIO()
+                self.savefig(buf, format="png", bbox_inches="tight")
+                return buf.getvalue()
+
+        PlotFigure.__module__ = __name__
+        _FIGURE_CLASS.append(PlotFigure)
+    if type(fig).__name__ == "Figure" and type(fig).__module__ == "matplotlib.figure":
+        fig.__class__ = _FIGURE_CLASS[0]   # a subclass adding one method and no state
+    return fig
