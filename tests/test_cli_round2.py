@@ -150,8 +150,11 @@ def test_json_md_documents_prob_and_simulate_fields(capsys):
                        "--eps", "1/2", "--json")
     data = json.loads(out)
     keys = documented_keys("## `dipc prob --json`")
-    assert code == 0 and set(data) - {"program_path"} <= keys
-    assert set(data["outcomes"][0]) <= keys and set(data["chain"]) <= keys
+    assert code == 0 and set(data) - {"program_path"} <= keys and set(data["outcomes"][0]) <= keys
+    code, out, _ = run(capsys, "prob", PROGRAMS / "noisy_max.dip", "--set", "m=3", "--input", "q=[-1,0,0]",
+                       "--chain", "--json")
+    data = json.loads(out)
+    assert code == 0 and set(data) - {"program_path"} <= keys and set(data["chain"]) <= keys
     code, out, _ = run(capsys, "prob", PROGRAMS / "laplace.dip", "--set", "k=1", "--input", "q=[0]",
                        "--events", "out[1] > 0", "--json")
     assert code == 0 and set(json.loads(out)) <= keys | {"program_path"}
