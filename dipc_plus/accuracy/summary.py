@@ -4,7 +4,7 @@ A grid run prints one line per input (Sparse with m = 8: 6,561 lines), which hid
 few inputs a reader wants: those where the claim fails, or holds with the least room.
 Each input's room is its margin, the infimum over eps of beta/P[error] over its applicable
 obligations (the sweep's kappa* at that one input; the claim with beta/kappa fails there
-iff the margin is below kappa, or equals it where attained).  The margin is computed where
+iff the margin is below kappa).  The margin is computed where
 the input is checked (`input_margin`, a run's `collect`) and only the worst few are kept
 (`WorstInputs`), so the memory of a run stays flat.  The margins are for ranking and
 display; the verdict stays the decision procedure's.
