@@ -285,6 +285,10 @@ def test_summary_prints_the_tally_and_the_worst_inputs_only(capsys):
     data = json.loads(out)
     assert "reports" not in data and len(data["worst_inputs"]) == 5
     assert data["worst_inputs"][0]["input"] == {"q": [-1, -1, 1]}
+    # the margins are computed where each input is checked: two processes give the same object
+    _, out, _ = run(capsys, "accuracy", claim, "--set", "c=1", "--no-progress", "--json", "--summary", "--jobs", "2")
+    two = json.loads(out)
+    assert {k: v for k, v in two.items() if k != "seconds"} == {k: v for k, v in data.items() if k != "seconds"}
     code, out, _ = run(capsys, "accuracy", claim, "--json", "--summary", "--shard", "1/2")
     assert code == 2 and "--summary" in json.loads(out)["error"]["message"]
 
