@@ -7,10 +7,8 @@ the others appear in `dipc --help` from their summary alone, so start-up stays s
 This module adds what every command shares: the time and memory guard
 (``--timeout``, ``--max-memory``, run by `execution.guard`), size limits
 (``--limit NAME=N``), the ``--jobs`` cap, the refusal of outputs that name an
-input, one JSON object under ``--json`` whatever happens, and the exit codes:
-0 verified / success, 1 refuted, 2 usage, input error or a limit reached,
-3 an internal error (a bug of ours, with the traceback written to a file),
-130 / 143 interrupted by SIGINT / SIGTERM.
+input, one JSON object under ``--json`` whatever happens, and the exit codes
+(EXIT_CODES, printed by `dipc --help`).
 """
 from __future__ import annotations
 
@@ -33,6 +31,21 @@ EXIT_BROKEN_PIPE = 141
 OUTPUT_OPTIONS = ("output", "plot")
 INPUT_OPTIONS = ("program", "claim")
 
+EXIT_CODES = """\
+exit codes (every command):
+  0    verified / success
+  1    refuted (a re-checked counterexample is printed); prob: the probabilities do not sum to 1
+  2    usage or input error, a limit reached (--timeout, --max-memory, --limit), or a result
+       that could not be certified
+  3    internal error (a bug of dipc; the traceback is written to a file that is named)
+  4    with --strict: verified, but vacuously or only on named events of real outputs
+  5    accuracy, sweep: vacuous - the claim applies at no input, or no kappa fails; the
+       claim field to change is named (--allow-vacuous: exit 0)
+  130  interrupted (SIGINT, Ctrl-C)
+  141  stdout closed early (e.g. dipc ... | head)
+  143  terminated (SIGTERM)
+"""
+
 LIMITS_HELP = "size limits (--limit NAME=N): " + "; ".join(
     f"{lim.name} = {lim.default} ({lim.meaning})" for lim in limits.LIMITS.values())
 
@@ -43,6 +56,7 @@ class _Parser(argparse.ArgumentParser):
     json_errors = False
 
     def error(self, message: str):  # pragma: no cover - exercised through the CLI tests
+        message = _plain_words(message)
         err = UserError(message, hint=f"run '{self.prog} --help' for the options")
         if _Parser.json_errors:
             _print_json_error(err, 2)
@@ -50,6 +64,20 @@ class _Parser(argparse.ArgumentParser):
             self.print_usage(sys.stderr)
             print(f"error: {message}\n  hint: run '{self.prog} --help' for the options", file=sys.stderr)
         raise SystemExit(2)
+
+
+def _plain_words(message: str) -> str:
+    """argparse's message, said in the command's terms where argparse's own words mislead.
+
+    The claim commands take `[PROGRAM] CLAIM`: with no word at all argparse fills the
+    first slot it sees and reports `[PROGRAM]` missing, although the claim is what is
+    missing (PROGRAM is optional: the claim names it)."""
+    head = "the following arguments are required: "
+    if not message.startswith(head) or "[PROGRAM]" not in message[len(head):].split(", "):
+        return message
+    others = [item for item in message[len(head):].split(", ") if item != "[PROGRAM]"]
+    return ("the claim file is missing: give CLAIM (e.g. theories/sparse.toml); it names its program, so "
+            "[PROGRAM] may be left out" + (f"; also required: {', '.join(others)}" if others else ""))
 
 
 def _add_guard_arguments(parser) -> None:
@@ -76,14 +104,15 @@ def build_parser(command: str | None = ALL) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="dipc",
         description="Decide accuracy and privacy claims of DiPWhile+ programs exactly, for every epsilon.",
-        epilog="Exit codes: 0 verified / success, 1 refuted, 2 usage or input error or a limit reached, "
-               "3 internal error, 130/143 interrupted.",
+        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"dipc {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    parser.command_parsers = {}
     for entry in COMMANDS:
         command_parser = sub.add_parser(entry.name, aliases=list(entry.aliases), help=entry.summary,
                                         formatter_class=argparse.RawDescriptionHelpFormatter)
+        parser.command_parsers[entry.name] = command_parser
         if command in (ALL, entry.name):
             importlib.import_module(f"dipc_plus.commands.{entry.module}").register(command_parser)
             _add_guard_arguments(command_parser)
@@ -228,8 +257,12 @@ def main(argv: list[str] | None = None) -> int:
     as_json = "--json" in argv
     _Parser.json_errors = as_json
     try:
-        parser = build_parser(_command_in(argv))
-        args = parser.parse_args(argv)
+        command = _command_in(argv)
+        parser = build_parser(command)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:   # said by the command's own parser, so that the hint names `dipc COMMAND --help`
+            owner = parser.command_parsers.get(command, parser) if command else parser
+            owner.error(f"unrecognized arguments: {' '.join(unknown)}")
     finally:
         _Parser.json_errors = False
     if not getattr(args, "func", None):

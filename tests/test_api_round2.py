@@ -108,6 +108,9 @@ CLI_ONLY = {
     "timeout": "guards the command's process; a library call must not kill its caller",
     "max_memory": "an address-space limit on the command's process, not on a notebook kernel",
     "plot": "report.plot() returns the Figure (fig.savefig(path))",
+    "allow_vacuous": "changes the exit code only; the report's .to_json()['vacuity'] says why an answer is vacuous",
+    "summary": "a printed form of the command (tally and worst inputs); the report keeps every input",
+    "worst": "goes with --summary",
 }
 
 

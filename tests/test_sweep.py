@@ -150,7 +150,9 @@ def test_cli_sweep_json_and_exit_codes(capsys):
     assert data["kappa_star_detail"]["at"]["where"] == "interior"
     code = cli.main(["sweep", prog, claim, "--set", "c=1", "--json", "--kappa-max", "3"])
     data = json.loads(capsys.readouterr().out)
-    assert code == 0 and data["best_kappa"] == 3 and data["best_kappa_capped"] and data["counterexample"] is None
+    # no kappa up to --kappa-max fails: a vacuous sweep, exit 5 naming --kappa-max (issue 30, point 3)
+    assert code == 5 and data["best_kappa"] == 3 and data["best_kappa_capped"] and data["counterexample"] is None
+    assert data["vacuity"]["field"] == "--kappa-max"
     assert cli.main(["sweep", prog, claim, "--digits", "0"]) == 2
     assert cli.main(["sweep", prog, claim, "--kappa-max", "0"]) == 2
     capsys.readouterr()

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Mapping
 
+from dipc_plus.accuracy.vacuity import Vacuity, accuracy_vacuity
 from dipc_plus.execution import ledger
 from dipc_plus.semantics import ir
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
@@ -317,6 +318,7 @@ class InputSummary:
     counterexample: Counterexample | None
     verdict: str
     collected: object = None       # what the run's `collect(reports)` made of the input (the sweep's candidates)
+    dd: object = None              # the input's dd(u) (why a vacuous verdict is vacuous: accuracy.vacuity)
 
     @property
     def refuted(self) -> bool:
@@ -342,7 +344,7 @@ def summarize_input(reports: list, how: str, collect=None) -> InputSummary:
     failing = [r for r in reports if r.verdict == REFUTED]
     return InputSummary(SUMMARIES[how](reports), [(r.applies, r.verdict == REFUTED) for r in reports],
                         failing[0].counterexample if failing else None, _input_verdict(reports),
-                        None if collect is None else collect(reports))
+                        None if collect is None else collect(reports), reports[0].dd.value if reports else None)
 
 
 @dataclass
@@ -354,9 +356,12 @@ class Tally:
     applicable: int = 0
     refuted: int = 0
     counterexample: Counterexample | None = None
+    dd_max: object = None          # the largest dd(u) seen (None before any input)
 
     def add(self, summary: InputSummary) -> None:
         self.inputs += 1
+        if summary.dd is not None and (self.dd_max is None or summary.dd > self.dd_max):
+            self.dd_max = summary.dd
         self.obligations += len(summary.marks)
         self.applicable += sum(applies for applies, _ in summary.marks)
         self.refuted += sum(refuted for _, refuted in summary.marks)
@@ -401,6 +406,19 @@ class AccuracyResult:
         return self.verdict == VERIFIED and not self.n_applicable
 
     @property
+    def vacuity(self) -> Vacuity | None:
+        """Why the answer is vacuous (the claim applies at no input), naming the field; None when it is not.
+        Inputs chosen with --input are a list where the claim's are not: the advice is then --input."""
+        return accuracy_vacuity(self, given_inputs=self.inputs_kind == "list" and self.claim.inputs_kind != "list")
+
+    @property
+    def dd_max(self):
+        """The largest dd(u) over the inputs checked (INF possible), None when none was."""
+        if self.tally is not None:
+            return self.tally.dd_max
+        return max((r.dd.value for r in self.reports), default=None)
+
+    @property
     def failing(self) -> list:
         return [r for r in self.reports if r.verdict == REFUTED]
 
@@ -443,6 +461,7 @@ class AccuracyResult:
             "verdict": self.verdict,
             "scope": self.scope.to_json(),
             "vacuous": self.vacuous,
+            "vacuity": None if self.vacuity is None else self.vacuity.to_json(),
             "claim": self.claim.file,
             "program": program.name,
             "params": {k: json_value(v) for k, v in program.params.items()},

@@ -35,6 +35,7 @@ from fractions import Fraction
 import flint
 from flint import arb
 
+from dipc_plus.accuracy.vacuity import sweep_vacuity
 from dipc_plus.accuracy.check import (REFUTED, VERIFIED, AccuracyChecker, AccuracyResult, Counterexample, InputReport, env_json,
                        env_text, fmt_q, json_value)
 from dipc_plus.decision.certified import exact_ball_value, hull
@@ -401,6 +402,11 @@ class SweepResult:
     def verdict(self) -> str:
         return self.accuracy.verdict
 
+    @property
+    def vacuity(self):
+        """Why no kappa fails (accuracy.vacuity.Vacuity), or None when one does."""
+        return sweep_vacuity(self)
+
     def to_json(self, full: bool = False) -> dict:
         out = self.accuracy.to_json(full=full)
         if not full:
@@ -413,6 +419,7 @@ class SweepResult:
         out["counterexample"] = self.counterexample.to_json() if self.counterexample is not None else None
         out["claim_counterexample"] = (self.accuracy.counterexample.to_json()
                                        if self.accuracy.counterexample is not None else None)
+        out["vacuity"] = None if self.vacuity is None else self.vacuity.to_json()
         out["seconds"] = round(self.seconds, 3)
         return out
 

@@ -6,8 +6,10 @@
 Without --input every input of the claim is checked.  Exit code 0: verified at
 every input checked (the verdict names its scope: the grid or list, and the
 parameters); 1: refuted (a counterexample is printed, re-checked by an
-independent certified evaluation); 2: a usage or input error; 4 (only with
---strict): verified vacuously, the claim applying to none of the inputs.
+independent certified evaluation); 2: a usage or input error; 5: vacuous, the
+claim applying to none of the inputs (the claim field that made it so is named;
+--allow-vacuous makes it 0); 4 (only with --strict): verified vacuously or only
+on named events.
 
 PROGRAM may be left out: the claim file names its program ([program] path).  If
 given it must be that program: the claim's parameters, distances and det are
@@ -17,10 +19,13 @@ overrides parameters of both.
 """
 from __future__ import annotations
 
+import functools
+
 from dipc_plus.accuracy.check import AccuracyResult, env_text, fmt_q, report_lines
-from dipc_plus.commands.common import (add_accuracy_arguments, add_strict_argument, check_kappa, executor_from,
+from dipc_plus.accuracy.summary import DEFAULT_WORST, WorstInputs, input_margin
+from dipc_plus.commands.common import (EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument, check_kappa, executor_from,
                                        exit_status, load_accuracy, parse_shard, part_json, print_json, strict_json,
-                                       strict_line)
+                                       strict_line, vacuity_lines)
 from dipc_plus.errors import UserError
 from dipc_plus.execution.executor import chunks
 
@@ -30,11 +35,14 @@ examples:
       every input of the claim's grid; exit 0 when the claim holds for every eps > 0
   dipc accuracy programs/sparse.dip theories/sparse.toml --set c=1 --input q=[-1,-1,1] --kappa 7
       one input, with beta/7: refuted, with the simplest rational eps where it fails
+  dipc accuracy theories/sparse.toml --set m=8 --set c=1 --summary
+      the tally and the 5 inputs with the least room (smallest inf beta/P[error]), not 6,561 lines
   dipc accuracy programs/noisy_max.dip theories/noisy_max.toml --json
       one JSON object: "verdict", and for a refutation "counterexample" (schema: docs/claims.md)
 
 exit codes: 0 verified (on the printed scope), 1 refuted, 2 usage or input error,
-4 with --strict: verified vacuously
+5 vacuous: the claim applies at none of the inputs (the field to change is named;
+--allow-vacuous: exit 0), 4 with --strict (and --allow-vacuous): verified vacuously
 
 conventions:
   by default a claim speaks about the inputs with dd(u) > alpha (Definition 2), with dd
@@ -54,8 +62,14 @@ def register(parser) -> None:
     parser.add_argument("--first", action="store_true", help="stop at the first input that refutes the claim")
     parser.add_argument("--verbose", "-v", action="store_true",
                         help="print every input's full report (closed forms included)")
+    parser.add_argument("--summary", action="store_true",
+                        help="print the tally and the worst inputs only (smallest inf beta/P[error]), not one line "
+                             "per input; with --json \"worst_inputs\" instead of \"reports\" (the margins cost up "
+                             "to as much again as the check)")
+    parser.add_argument("--worst", type=int, default=DEFAULT_WORST, metavar="N",
+                        help=f"with --summary: how many of the worst inputs to print (default {DEFAULT_WORST})")
     parser.add_argument("--json", action="store_true", help="print one JSON object (schema: docs/claims.md)")
-    add_strict_argument(parser)
+    add_strict_argument(parser, vacuous=True)
     parser.set_defaults(func=run)
 
 
@@ -73,29 +87,52 @@ def run(args) -> int:
         todo = every[a:b]
         part = part_json("accuracy", shard, checker.source, {"args": list(checker.source.args), "kappa": kappa},
                          (a, b), len(every))
-    verbose = args.verbose or points is not None
+    if args.summary and shard is not None:
+        raise UserError("--summary keeps the worst inputs of this run, and a part cannot know the whole run's",
+                        hint="leave out --summary with --shard (dipc merge joins the parts' reports)")
+    if args.summary and args.verbose:
+        raise UserError("--summary prints the worst inputs only; --verbose prints every input in full",
+                        hint="use one of them")
+    if args.worst < 1:
+        raise UserError(f"--worst must be at least 1, not {args.worst}", hint="e.g. --summary --worst 10")
+    verbose = not args.summary and (args.verbose or points is not None)
     # keep each input's JSON or its text lines, not its exact objects: memory stays flat on any grid
-    summarize = "json" if args.json else "text-verbose" if verbose else "text"
+    summarize = "nothing" if args.summary else "json" if args.json else "text-verbose" if verbose else "text"
+    worst = WorstInputs(args.worst) if args.summary else None
     result = checker.run(todo, kappa, progress=not args.no_progress and not args.json, stop_at_first=args.first,
-                         executor=executor_from(args), summarize=summarize)
+                         executor=executor_from(args), summarize=summarize,
+                         collect=functools.partial(input_margin, interval=checker.claim.eps) if worst else None,
+                         gather=worst.add if worst else None)
     if points is None:
         result.inputs_kind = checker.claim.inputs_kind
     if shard is not None:
         result.scope_points = every
+    # a part of a sharded run is not the whole answer: `dipc merge` judges vacuity
+    vacuity = result.vacuity if shard is None else None
+    code = exit_status(result, args, vacuity)
     if args.json:
         out = result.to_json()
+        if worst is not None:
+            del out["reports"]
+            out["worst_inputs"] = [m.to_json(checker.program) for m in worst.worst()]
         out["strict"] = strict_json(result, args)
+        if shard is not None:
+            out["vacuity"] = None
         if part is not None:
             out["part"] = part
         print_json(out, checker.program)
     else:
-        print(text_report(result, verbose=verbose))
-        if strict_line(result, args):
+        print(text_report(result, verbose=verbose, worst=None if worst is None else worst.worst()))
+        for line in vacuity_lines(vacuity, args):
+            print(line)
+        if strict_line(result, args) and code != EXIT_VACUOUS:
             print(strict_line(result, args))
-    return exit_status(result, args)
+    return code
 
 
-def text_report(result: AccuracyResult, verbose: bool = False) -> str:
+def text_report(result: AccuracyResult, verbose: bool = False, worst: list | None = None) -> str:
+    """The report of a run: one line per input (every report in full with `verbose`), or with
+    `worst` (accuracy.summary.InputMargin, worst first) the worst inputs only."""
     claim = result.claim
     program = claim.program
     conv = "dd(u) >= alpha (the paper's convention)" if result.boundary else "dd(u) > alpha (Definition 2)"
@@ -105,7 +142,13 @@ def text_report(result: AccuracyResult, verbose: bool = False) -> str:
     if claim.note:
         lines.append(f"note:   {claim.note}")
     lines.append("")
-    if result.kept is not None:
+    if worst is not None:
+        bound = "beta" if result.kappa == 1 else f"beta/{result.kappa}"
+        lines.append(f"the {len(worst)} worst input(s) where the claim applies (smallest inf over eps of "
+                     f"beta/P[error]; P[error] <= {bound} fails where it is below {result.kappa}):"
+                     if worst else "no input where the claim applies: no worst input")
+        lines += ["  " + m.text(program) for m in worst]
+    elif result.kept is not None:
         lines += result.kept
     else:
         by_input: dict = {}

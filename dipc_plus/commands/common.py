@@ -69,12 +69,18 @@ def check_kappa(value: int) -> int:
 # --------------------------------------------------------------------------- verdicts and exit codes
 
 STRICT_EXIT = 4
+EXIT_VACUOUS = 5
 
 
-def add_strict_argument(parser) -> None:
+def add_strict_argument(parser, vacuous: bool = False) -> None:
+    """--strict; with `vacuous` (accuracy claims) also --allow-vacuous."""
     parser.add_argument("--strict", action="store_true",
                         help=f"exit {STRICT_EXIT} instead of 0 when the verdict is vacuous (nothing was compared) "
                              "or covers real outputs only on named events")
+    if vacuous:
+        parser.add_argument("--allow-vacuous", action="store_true",
+                            help=f"exit 0, not {EXIT_VACUOUS}, when the answer is vacuous (the claim applies at no "
+                                 "input, or no kappa fails)")
 
 
 strict_reason_text = {"vacuous": "the verdict is vacuous (nothing was compared)",
@@ -93,12 +99,29 @@ def strict_reason(result) -> str | None:
     return None
 
 
-def exit_status(result, args) -> int:
-    """0 verified, 1 refuted, STRICT_EXIT for a verdict that fails --strict (printed as one line
+def exit_status(result, args, vacuity=None) -> int:
+    """0 verified, 1 refuted, EXIT_VACUOUS for a vacuous answer (`vacuity`, an accuracy.vacuity.Vacuity)
+    unless --allow-vacuous, STRICT_EXIT for a verdict that fails --strict (printed as one line
     in text mode; in JSON under "strict")."""
     if result.verdict != "verified":
         return 1
+    if vacuity is not None and not getattr(args, "allow_vacuous", False):
+        return EXIT_VACUOUS
     return STRICT_EXIT if args.strict and strict_reason(result) else 0
+
+
+def vacuity_lines(vacuity, args) -> list[str]:
+    """The text that says a vacuous answer is vacuous, why, and what to change."""
+    if vacuity is None:
+        return []
+    allowed = getattr(args, "allow_vacuous", False)
+    head = "VACUOUS (accepted: --allow-vacuous)" if allowed else f"VACUOUS: exit {EXIT_VACUOUS}"
+    lines = [f"{head}: {vacuity.reason}",
+             f"  made vacuous by: {vacuity.field}",
+             f"  to change it: {vacuity.hint}"]
+    if not allowed:
+        lines.append("  (--allow-vacuous accepts a vacuous answer with exit 0)")
+    return lines
 
 
 def strict_json(result, args) -> dict:
@@ -285,15 +308,18 @@ def load_privacy(args):
 
 # --------------------------------------------------------------------------- one program at one input
 
-def add_program_input_arguments(parser) -> None:
+EPS_HELP = ("also evaluate at this eps (a rational such as 27/82 or 0.5; `--at eps=27/82` is the same), as a "
+            "certified interval; repeat for several values")
+
+
+def add_program_input_arguments(parser, eps_help: str = EPS_HELP) -> None:
+    """PROGRAM, --input, --set, --eps/--at (what it does there: `eps_help`), --max-states."""
     parser.add_argument("program", metavar="PROGRAM", help="a .dip file")
     parser.add_argument("--input", action="append", metavar="NAME=VALUE",
                         help="an input value, e.g. --input q=[-1,0,0] (repeat for each input)")
     parser.add_argument("--set", action="append", metavar="NAME=VALUE",
                         help="override a parameter, e.g. --set m=3")
-    parser.add_argument("--eps", "--at", dest="at", action="append", metavar="VALUE",
-                        help="also evaluate at this eps (a rational such as 27/82 or 0.5; `--at eps=27/82` is "
-                             "the same), as a certified interval; repeat for several values")
+    parser.add_argument("--eps", "--at", dest="at", action="append", metavar="VALUE", help=eps_help)
     parser.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
                         help=f"stop with an error when the Markov chain has more than N states "
                              f"(default {DEFAULT_MAX_STATES})")

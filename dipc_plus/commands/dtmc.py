@@ -5,7 +5,9 @@ Bool/DOM values, the symbolic real values and the constraints taken so far).
 PRISM is for model checkers: Storm's parametric engine accepts it and computes
 the same exit probabilities (PRISM has no exp(), so e^(k eps/L) is written t^k
 with a second parameter t = exp(eps/L); with --at the probabilities are
-decimals instead).
+decimals instead: 20 significant digits of a certified ball's midpoint, each
+state's row adjusted in its last digit to sum to exactly 1 - a numeric model for
+Storm's exact engine, not certified bounds; docs/storm.md).
 """
 from __future__ import annotations
 
@@ -41,7 +43,11 @@ def register(parser) -> None:
     parser.description = ("Build the parametric Markov chain of PROGRAM at one input and write it as Graphviz DOT "
                           "or as a PRISM dtmc.")
     parser.epilog = EXAMPLE
-    add_program_input_arguments(parser)
+    add_program_input_arguments(parser, eps_help=(
+        "write the transition probabilities at this eps (a rational such as 27/82 or 0.5; `--at eps=27/82` is the "
+        "same) as decimals: 20 significant digits of each certified value, the last digit of each state's row "
+        "adjusted so that it sums to exactly 1 (a numeric model, not certified bounds: leave --eps out for the "
+        "exact chain)"))
     parser.add_argument("--format", choices=("dot", "prism"), default="dot", help="output format (default dot)")
     parser.add_argument("--full", action="store_true",
                         help="one state per statement (the paper's chain) instead of one per random choice")

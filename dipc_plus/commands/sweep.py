@@ -7,16 +7,18 @@ Prints kappa* = inf over the claim's inputs and eps of beta/P[error] (exactly, t
 integer kappa such that (alpha, beta/kappa, gamma) holds (confirmed by the decision
 procedure at every input) and a re-checked counterexample for kappa + 1 (the
 paper's Table 4).  Exit code: 0 when the claim itself (kappa = 1) holds, 1 when it
-is refuted, 2 on a usage or input error, 4 with --strict when the claim applies to none of
-the inputs.  Every number is about the printed scope (the claim's grid or list, and its
+is refuted, 2 on a usage or input error, 5 when no kappa fails (the claim applies to none
+of the inputs, P[error] is 0 wherever it applies, or kappa* exceeds --kappa-max: the field
+to change is named; --allow-vacuous makes it 0), 4 with --strict (and --allow-vacuous) when the
+claim applies to none of the inputs.  Every number is about the printed scope (the claim's grid or list, and its
 parameters).
 """
 from __future__ import annotations
 
 from dipc_plus.errors import UserError
 from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, sweep, sweep_text
-from dipc_plus.commands.common import (add_accuracy_arguments, add_strict_argument, executor_from, exit_status,
-                                       load_accuracy, print_json, strict_json, strict_line)
+from dipc_plus.commands.common import (EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument, executor_from,
+                                       exit_status, load_accuracy, print_json, strict_json, strict_line, vacuity_lines)
 
 EXAMPLE = """\
 examples:
@@ -24,6 +26,10 @@ examples:
       kappa* = 6.3758..., best kappa = 6, counterexample for beta/7
   dipc sweep programs/laplace.dip theories/laplace.toml --json
       "best_kappa": 1, "kappa_star": "1.00000" (approached as eps -> inf)
+
+exit codes: 0 the claim holds (kappa = 1), 1 refuted, 2 usage or input error,
+5 vacuous: no kappa fails (the field to change is named; --allow-vacuous: exit 0),
+4 with --strict (and --allow-vacuous): the claim applies to none of the inputs
 """
 
 
@@ -39,7 +45,7 @@ def register(parser) -> None:
                         help=f"significant digits of kappa* (certified, truncated; default {DEFAULT_DIGITS})")
     parser.add_argument("--json", action="store_true", help="print one JSON object (schema: docs/claims.md)")
     parser.add_argument("--reports", action="store_true", help="with --json: include every input's report")
-    add_strict_argument(parser)
+    add_strict_argument(parser, vacuous=True)
     parser.set_defaults(func=run)
 
 
@@ -52,12 +58,16 @@ def run(args) -> int:
     result = sweep(checker, kappa_max=args.kappa_max, digits=args.digits, points=points,
                    progress=not args.no_progress and not args.json, executor=executor_from(args),
                    summarize="json" if args.json and args.reports else "nothing")
+    vacuity = result.vacuity
+    code = exit_status(result.accuracy, args, vacuity)
     if args.json:
         out = result.to_json(full=args.reports)
         out["strict"] = strict_json(result.accuracy, args)
         print_json(out, checker.program)
     else:
         print(sweep_text(result))
-        if strict_line(result.accuracy, args):
+        for line in vacuity_lines(vacuity, args):
+            print(line)
+        if strict_line(result.accuracy, args) and code != EXIT_VACUOUS:
             print(strict_line(result.accuracy, args))
-    return exit_status(result.accuracy, args)
+    return code

@@ -85,6 +85,13 @@ def rate_multiple(expr: S.Expr, env: Mapping[str, Fraction],
                     raise UserError.at(e.pos, "a rate cannot contain eps*eps", hint)
                 return a1 * c2 + a2 * c1, c1 * c2
             if a2:
+                if not a1 and not c2 and c1 * a2 > 0:   # c/(a*eps): a scale, as numpy, OpenDP and CheckDP write it
+                    rate, scale = _show_multiple(a2 / c1), c1 / a2
+                    scale = f"{scale.numerator}/" + ("eps" if scale.denominator == 1 else f"({scale.denominator}*eps)")
+                    raise UserError.at(e.pos, f"a rate cannot divide by eps: {scale} looks like a scale (the form "
+                                              f"of numpy, OpenDP and CheckDP); the rate is its inverse, {rate}",
+                                       f"write {rate}, e.g. Lap({rate}, q): here Lap takes the rate 1/scale, so "
+                                       f"scale {scale} is rate {rate}")
                 raise UserError.at(e.pos, "a rate cannot divide by eps", hint)
             if c2 == 0:
                 raise UserError.at(e.pos, "division by zero in a rate", hint)
@@ -99,6 +106,12 @@ def rate_multiple(expr: S.Expr, env: Mapping[str, Fraction],
     if a <= 0:
         raise UserError.at(expr.pos, f"this rate is {_show_rate(a, c)}: it must be a positive multiple of eps", hint)
     return a
+
+
+def _show_multiple(a: Fraction) -> str:
+    """eps, eps/2, 3*eps, 3*eps/2: a positive multiple of eps as a program writes it."""
+    head = "eps" if a.numerator == 1 else f"{a.numerator}*eps"
+    return head if a.denominator == 1 else f"{head}/{a.denominator}"
 
 
 def _show_rate(a: Fraction, c: Fraction) -> str:

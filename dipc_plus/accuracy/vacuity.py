@@ -1,0 +1,80 @@
+"""Why an accuracy answer says nothing, named by the claim field that made it so.
+
+A claim that applies at none of its inputs is "verified" without one comparison, and a
+sweep that finds no kappa that fails prints no counterexample: both are true and useless,
+and a user who wrote `input_distance = "linf"` for a Laplace histogram should hear it,
+not read exit 0.  `dipc accuracy` and `dipc sweep` exit with their own code for such an
+answer (commands.common.EXIT_VACUOUS) and print the `Vacuity` made here: which field
+of the claim (or option) made it vacuous, and what to change.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from dipc_plus.exact.convert import fmt_q
+
+
+@dataclass(frozen=True)
+class Vacuity:
+    """A vacuous answer: the field (or option) responsible, what happened, how to change it."""
+    field: str
+    reason: str
+    hint: str
+
+    def to_json(self) -> dict:
+        return {"field": self.field, "reason": self.reason, "hint": self.hint}
+
+
+def accuracy_vacuity(result, given_inputs: bool = False) -> Vacuity | None:
+    """Why a verified accuracy result (accuracy.check.AccuracyResult) applies at no input; None when it
+    applies somewhere (or is refuted).  `given_inputs`: the inputs were chosen (--input), not the claim's."""
+    if not result.vacuous:
+        return None
+    claim = result.claim
+    if result.inputs == 0:
+        return Vacuity("[accuracy.inputs]", "no input was checked",
+                       "give inputs in [accuracy.inputs] (a grid, a list or a table) or with --input")
+    dd_max = result.dd_max
+    relation = ">=" if result.boundary else ">"
+    where = "dd(u) > 0 (alpha = \"dd\")" if claim.alpha == "dd" else f"dd(u) {relation} alpha = {fmt_q(claim.alpha)}"
+    if given_inputs:
+        what = "dd(u) = 0" if dd_max == 0 else f"dd(u) is at most {fmt_q(dd_max)}"
+        return Vacuity("--input", f"{what} at the given input(s), and the claim applies only where {where}",
+                       "choose an input where the claim applies (the claim's own inputs show which), or leave "
+                       "out --input to check the claim's inputs")
+    if dd_max == 0:
+        grid = (", or take dd over the claim's grid (dd_over = \"grid\" in the claim, or --dd-over grid)"
+                if result.dd_over == "reals" else "")
+        return Vacuity(
+            "input_distance",
+            f"dd(u) = 0 at every one of the {result.inputs} input(s): under input_distance = "
+            f"\"{claim.input_distance.name}\" with dd over the {result.dd_over}, inputs arbitrarily close to each "
+            f"input have another noise-free answer, so {where} holds nowhere",
+            "use an input distance under which different inputs are apart, e.g. input_distance = \"zero-one\" "
+            f"(as theories/laplace.toml does){grid}")
+    paper = (", or --paper to include the inputs with dd(u) = alpha"
+             if not result.boundary and claim.alpha != "dd" and dd_max == claim.alpha else "")
+    return Vacuity(
+        "alpha",
+        f"the largest dd(u) over these {result.inputs} input(s) is {fmt_q(dd_max)}, and the claim applies only "
+        f"where {where}",
+        f"lower alpha below {fmt_q(dd_max)}{paper}, or give inputs farther from a disagreement in "
+        "[accuracy.inputs]")
+
+
+def sweep_vacuity(res) -> Vacuity | None:
+    """Why a sweep (accuracy.sweep.SweepResult) found no kappa that fails; None when it found one."""
+    found = accuracy_vacuity(res.accuracy)
+    if found is not None or not res.capped:
+        return found
+    star = res.kappa_star
+    if star.infinite:
+        return Vacuity("gamma",
+                       "P[error] is 0 for every eps wherever the claim applies, so beta/kappa holds for every kappa",
+                       "the error event never happens: check gamma and output_distance (a smaller gamma "
+                       "admits errors)")
+    return Vacuity("--kappa-max",
+                   f"kappa* = {star.text} exceeds --kappa-max {res.kappa_max}: no kappa up to it fails",
+                   f"raise --kappa-max to at least {math.floor(star.lo)} for the best kappa "
+                   "and a counterexample")
