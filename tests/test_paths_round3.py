@@ -146,6 +146,16 @@ def test_output_never_replaces_a_special_file(tmp_path, kind):
         assert (tmp_path / "real.png").read_bytes() == b"keep me"
 
 
+def test_prism_props_path_is_checked_before_the_model_is_written(tmp_path):
+    """`dtmc --format prism -o X.pm` also writes X.props: a FIFO there is refused before X.pm exists."""
+    os.mkfifo(tmp_path / "model.props")
+    code, out, err = run(["dtmc", PROGRAMS / "laplace.dip", "--input", "q=[0,1]", "--format", "prism",
+                          "-o", tmp_path / "model.pm", *QUICK])
+    refused(code, out, err, ".props")
+    assert not (tmp_path / "model.pm").exists()
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "model.props").st_mode)
+
+
 def test_output_into_a_missing_folder_or_proc_is_refused_first(tmp_path):
     code, out, err = run(["privacy-loss", tmp_path / "nothere.toml", "--plot", tmp_path / "no/such/dir/x.png",
                           *QUICK])

@@ -15,7 +15,7 @@ import os
 import sys
 
 from dipc_plus.errors import UserError
-from dipc_plus.execution.files import write_text
+from dipc_plus.execution.files import check_output, write_text
 from dipc_plus.semantics.export import prism_properties, to_dot, to_prism
 from dipc_plus.semantics.distribution import build_chain
 from dipc_plus.commands.common import add_program_input_arguments, input_files, inputs_text, load_program_input, parse_eps_values
@@ -62,11 +62,22 @@ def register(parser) -> None:
     parser.set_defaults(func=run)
 
 
+def props_path(output: str) -> str:
+    """The .props file written beside a PRISM model `output`."""
+    return os.path.splitext(output)[0] + ".props"
+
+
 def run(args) -> int:
     points = parse_eps_values(args.at)
     if len(points) > 1:
         raise UserError("dtmc export takes at most one --eps", hint="give a single --eps VALUE")
     at = points[0] if points else None
+    if args.output:
+        # both files checked before any work: a special file at the .props path is refused
+        # before the .pm is written, not after
+        check_output(args.output, input_files(args), option="-o")
+        if args.format == "prism":
+            check_output(props_path(args.output), input_files(args), option="the .props file")
     program, env, given = load_program_input(args)
     chain = build_chain(program, env, max_states=args.max_states, compress=not args.full)
     header = f"{program.name} at {inputs_text(program, given)}"
@@ -85,7 +96,7 @@ def run(args) -> int:
         write_text(args.output, text, input_files(args))
         print(f"wrote {args.output}: {chain.stats.states} states, {chain.stats.edges} transitions", file=sys.stderr)
         if args.format == "prism":
-            props = os.path.splitext(args.output)[0] + ".props"
+            props = props_path(args.output)
             write_text(props, props_text, input_files(args))
             print(f"wrote {props}: P=? [F \"oK\"] for each output label, P=? [F \"exit\"]", file=sys.stderr)
     else:
