@@ -26,6 +26,8 @@ from dipc_plus import __version__
 from dipc_plus.errors import UserError
 from dipc_plus.commands import COMMANDS, command_named
 from dipc_plus.execution import files, guard, ledger, limits
+from dipc_plus.execution.lifetime import SignalLatch
+from dipc_plus.execution.output import own_stdout
 from dipc_plus.execution.collector import bulk_gc
 
 EXIT_INTERNAL = 3
@@ -141,13 +143,16 @@ def _apply_limits(args) -> None:
         if not sep or not value.strip().isdigit() or len(value.strip()) > 18:
             raise UserError(f"--limit takes NAME=N, not '{limits.clip(item)}'", hint="e.g. --limit power=1000")
         limits.set_limit(name.strip(), int(value))
-    if args.timeout < 0 or args.timeout != args.timeout:
-        raise UserError("--timeout must be 0 (no limit) or a positive number of seconds", hint="e.g. --timeout 600")
+    try:
+        guard.check_timeout(args.timeout)
+    except ValueError:
+        raise UserError(f"--timeout must be 0 (no limit) or a number of seconds up to {guard.MAX_TIMEOUT:.0f}, "
+                        f"not {limits.clip(str(args.timeout))}", hint="e.g. --timeout 600, or 0 for no limit") from None
     try:
         args.max_memory_bytes = guard.parse_size(args.max_memory)
     except ValueError:
-        raise UserError(f"--max-memory takes a size like 4G or 512M, not '{limits.clip(args.max_memory)}'",
-                        hint="0 means no limit") from None
+        raise UserError(f"--max-memory takes a size like 4G or 512M, at most {guard.MAX_MEMORY >> 40}T, "
+                        f"not '{limits.clip(args.max_memory)}'", hint="0 means no limit") from None
     if args.max_memory_bytes and args.max_memory_bytes < (256 << 20):
         raise UserError("--max-memory must be at least 256M (Python and FLINT alone need about that much)",
                         hint="e.g. --max-memory 2G, or 0 for no limit")
@@ -199,7 +204,9 @@ def _execute(args, as_json: bool) -> int:
     """The command itself, every outcome turned into an exit code (runs in the guarded child)."""
     try:
         with bulk_gc():   # the whole command, not only its tasks: see execution.collector
-            return int(args.func(args) or 0)
+            code = int(args.func(args) or 0)
+        sys.stdout.flush()   # a closed pipe shows here, as BrokenPipeError, not at exit
+        return code
     except UserError as err:
         return _report(err, err.exit_code, as_json)
     except BrokenPipeError:
@@ -224,7 +231,22 @@ def _silence_stdout() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    """The command's exit status.  Signals are latched for the whole call (never a traceback);
+    run as the process itself (argv None), they are ignored once the command is done."""
+    latch = SignalLatch().__enter__()
+    try:
+        with own_stdout():
+            code = _main(list(sys.argv[1:] if argv is None else argv), latch)
+            sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        code = EXIT_BROKEN_PIPE
+    finally:
+        latch.release(restore=argv is not None)
+    return code
+
+
+def _main(argv: list[str], latch: SignalLatch) -> int:
     as_json = "--json" in argv
     _Parser.json_errors = as_json
     try:
@@ -262,12 +284,9 @@ def main(argv: list[str] | None = None) -> int:
             print(ledger.summary(stop.decided, stop.dropped), file=sys.stderr)
         return stop.exit
 
-    try:
-        return guard.run_guarded(lambda: _execute(args, as_json), timeout=args.timeout,
-                                 max_memory=args.max_memory_bytes, on_stop=on_stop)
-    except BrokenPipeError:
-        _silence_stdout()
-        return EXIT_BROKEN_PIPE
+    return guard.run_guarded(lambda: _execute(args, as_json), timeout=args.timeout,
+                             max_memory=args.max_memory_bytes, on_stop=on_stop, buffer_stdout=as_json,
+                             latch=latch)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,148 @@
+"""No process of ours outlives the command, and a signal becomes an exit code, never a traceback.
+
+Why a latch and not an exception raised by the handler: a handler that raises can land
+anywhere, also in the `finally:` that reaps the child or kills the workers, and a second
+signal close behind the first (GNU `timeout` signals the process, then its group) turned a
+clean 143 into exit 1 with a traceback.  `SignalLatch` only records the first SIGINT or
+SIGTERM and wakes a `select()` through a pipe; every later one is counted and otherwise
+ignored, so cleanup runs with signals in effect masked.  Where no watchdog can look at the
+latch (an unguarded in-process run), it raises `Interrupted` once, for the first signal only.
+
+Every process we start dies with its parent: `die_with_parent` sets Linux's parent-death
+signal (SIGKILL), so a watchdog, a guarded child or a `--jobs` worker whose parent is
+killed (kill -9, the OOM killer) goes with it.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import threading
+
+EXIT_SIGNAL = {signal.SIGINT: 130, signal.SIGTERM: 143}
+_PR_SET_PDEATHSIG = 1
+
+
+class Interrupted(BaseException):
+    """The first SIGINT / SIGTERM of an unguarded run (a BaseException: `except Exception` lets it by)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def signal_name(signum: int) -> str:
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+
+
+def stop_message(signum: int) -> str:
+    return ("interrupted" if signum == signal.SIGINT else "terminated") + ": stopped every worker"
+
+
+class SignalLatch:
+    """While entered: SIGINT and SIGTERM are recorded (the first one wins), never raised,
+    except once, for the first, inside `raising()`.  `fd` becomes readable when one came."""
+
+    def __init__(self):
+        self.first: int | None = None
+        self.count = 0
+        self._raising = False
+        self._raised = False
+        self._old: dict = {}
+        self.fd, self._wfd = os.pipe()
+        os.set_blocking(self._wfd, False)
+        os.set_blocking(self.fd, False)
+
+    def _handle(self, signum, frame):
+        self.count += 1
+        if self.first is None:
+            self.first = signum
+        try:
+            os.write(self._wfd, b"!")
+        except OSError:   # the pipe is full: the reader is woken already
+            pass
+        self._raise_if_due()
+
+    def _raise_if_due(self):
+        if self._raising and self.first is not None and not self._raised:
+            self._raised = True
+            raise Interrupted(self.first)
+
+    def drain(self) -> None:
+        try:
+            while os.read(self.fd, 4096):
+                pass
+        except (BlockingIOError, OSError):
+            pass
+
+    def raising(self) -> "_Raising":
+        """A context in which the first signal (also one that came before) raises `Interrupted`."""
+        return _Raising(self)
+
+    def __enter__(self) -> "SignalLatch":
+        if threading.current_thread() is threading.main_thread():
+            for sig in EXIT_SIGNAL:
+                self._old[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release(restore=True)
+
+    def release(self, *, restore: bool) -> None:
+        """Put the old handlers back (restore) or ignore both signals from now on (the command is done)."""
+        for sig, old in self._old.items():
+            signal.signal(sig, old if restore else signal.SIG_IGN)
+        self._old = {}
+        for fd in (self.fd, self._wfd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.fd = self._wfd = -1
+
+    def close_in_child(self) -> None:
+        """In a forked child: default signal actions, and this process's copy of the pipe closed."""
+        for sig in EXIT_SIGNAL:
+            signal.signal(sig, signal.SIG_DFL)
+        for fd in (self.fd, self._wfd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+class _Raising:
+    def __init__(self, latch: SignalLatch):
+        self.latch = latch
+
+    def __enter__(self):
+        self.latch._raising = True
+        self.latch._raise_if_due()
+
+    def __exit__(self, *exc):
+        self.latch._raising = False
+
+
+def die_with_parent(parent: int) -> None:
+    """This process gets SIGKILL when `parent` (the process that forked it) dies (Linux).
+
+    Called right after fork; if the parent died before the call, exit at once."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        return
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def kill_group(pid: int) -> None:
+    """SIGKILL to the process group led by `pid` and to `pid` itself; gone already is fine."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
