@@ -236,8 +236,10 @@ def main(argv: list[str] | None = None) -> int:
     latch = SignalLatch().__enter__()
     try:
         with own_stdout():
-            code = _main(list(sys.argv[1:] if argv is None else argv), latch)
-            sys.stdout.flush()
+            try:
+                code = _main(list(sys.argv[1:] if argv is None else argv), latch)
+            finally:   # also after argparse's exit (--help): a closed pipe shows here
+                sys.stdout.flush()
     except BrokenPipeError:
         _silence_stdout()
         code = EXIT_BROKEN_PIPE
