@@ -10,7 +10,8 @@ This module adds what every command shares: the time and memory guard
 input, one JSON object under ``--json`` whatever happens, and the exit codes:
 0 verified / success, 1 refuted, 2 usage, input error or a limit reached,
 3 an internal error (a bug of ours, with the traceback written to a file),
-130 / 143 interrupted by SIGINT / SIGTERM.
+130 / 143 interrupted by SIGINT / SIGTERM, 141 a closed pipe.  Signals are latched for the
+whole call (`execution.lifetime`), and stdout carries only our own text (`execution.output`).
 """
 from __future__ import annotations
 
@@ -78,8 +79,9 @@ def build_parser(command: str | None = ALL) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="dipc",
         description="Decide accuracy and privacy claims of DiPWhile+ programs exactly, for every epsilon.",
-        epilog="Exit codes: 0 verified / success, 1 refuted, 2 usage or input error or a limit reached, "
-               "3 internal error, 130/143 interrupted.",
+        epilog="Exit codes: 0 verified / success, 1 refuted, 2 usage or input error or a limit reached "
+               "(also a run killed, e.g. out of memory), 3 internal error, 130/143 interrupted (SIGINT/SIGTERM), "
+               "141 a closed pipe.",
     )
     parser.add_argument("--version", action="version", version=f"dipc {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
