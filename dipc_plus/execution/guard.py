@@ -42,8 +42,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from dipc_plus.execution import ledger
-from dipc_plus.execution.lifetime import (EXIT_SIGNAL, Interrupted, SignalLatch, die_with_parent, kill_group,
-                                          signal_name, stop_message)
+from dipc_plus.execution.lifetime import (EXIT_SIGNAL, SignalLatch, die_with_parent, kill_group, signal_name,
+                                          stop_message)
 
 DEFAULT_TIMEOUT = 1800.0          # seconds
 DEFAULT_MAX_MEMORY = 8 << 30      # bytes of address space per process
@@ -142,16 +142,24 @@ def run_guarded(fn: Callable[[], int], *, timeout: float | None, max_memory: int
 
 
 def _run_here(fn, on_stop, buffer_stdout, latch) -> int:
-    """No limits: fn in this process; the first signal raises `Interrupted` into it once."""
+    """No limits: fn in this process.  The first signal prints the stop (fn's buffered stdout
+    dropped) and leaves the process at once; its workers die with it (parent-death signal)."""
     real = sys.stdout
+
+    def end(signum: int) -> None:
+        code = EXIT_SIGNAL[signum]
+        try:
+            sys.stdout = real
+            code = on_stop(Stopped(stop_message(signum), None, code))
+            _flush(sys.stdout, sys.stderr)
+        finally:
+            os._exit(code)
     if buffer_stdout:
         sys.stdout = io.StringIO()
     stop = None
     try:
-        with latch.raising():
+        with latch.ending(end):
             code = fn()
-    except Interrupted as sig:
-        stop = Stopped(stop_message(sig.signum), None, EXIT_SIGNAL[sig.signum])
     except MemoryError:
         stop = Stopped("ran out of memory", "set a limit with --max-memory SIZE to stop cleanly", EXIT_LIMIT)
     finally:

@@ -6,7 +6,10 @@ signal close behind the first (GNU `timeout` signals the process, then its group
 clean 143 into exit 1 with a traceback.  `SignalLatch` only records the first SIGINT or
 SIGTERM and wakes a `select()` through a pipe; every later one is counted and otherwise
 ignored, so cleanup runs with signals in effect masked.  Where no watchdog can look at the
-latch (an unguarded in-process run), it raises `Interrupted` once, for the first signal only.
+latch (an unguarded in-process run), `SignalLatch.ending` names what the first signal does
+instead: print the stop message and leave the process (`os._exit`).  Not an exception raised
+into the work: one landing between a lock's acquire and its `try:` in concurrent.futures left
+an unguarded run hanging for good.
 
 Every process we start dies with its parent: `die_with_parent` sets Linux's parent-death
 signal (SIGKILL), so a watchdog, a guarded child or a `--jobs` worker whose parent is
@@ -23,14 +26,6 @@ EXIT_SIGNAL = {signal.SIGINT: 130, signal.SIGTERM: 143}
 _PR_SET_PDEATHSIG = 1
 
 
-class Interrupted(BaseException):
-    """The first SIGINT / SIGTERM of an unguarded run (a BaseException: `except Exception` lets it by)."""
-
-    def __init__(self, signum: int):
-        super().__init__(signum)
-        self.signum = signum
-
-
 def signal_name(signum: int) -> str:
     try:
         return signal.Signals(signum).name
@@ -43,14 +38,15 @@ def stop_message(signum: int) -> str:
 
 
 class SignalLatch:
-    """While entered: SIGINT and SIGTERM are recorded (the first one wins), never raised,
-    except once, for the first, inside `raising()`.  `fd` becomes readable when one came."""
+    """While entered: SIGINT and SIGTERM are recorded (the first one wins) and never raised;
+    inside `ending(end)` the first one calls end(signum) instead.  `fd` becomes readable when
+    one came."""
 
     def __init__(self):
         self.first: int | None = None
         self.count = 0
-        self._raising = False
-        self._raised = False
+        self._end = None
+        self._ended = False
         self._old: dict = {}
         self.fd, self._wfd = os.pipe()
         os.set_blocking(self._wfd, False)
@@ -64,12 +60,12 @@ class SignalLatch:
             os.write(self._wfd, b"!")
         except OSError:   # the pipe is full: the reader is woken already
             pass
-        self._raise_if_due()
+        self._end_if_due()
 
-    def _raise_if_due(self):
-        if self._raising and self.first is not None and not self._raised:
-            self._raised = True
-            raise Interrupted(self.first)
+    def _end_if_due(self):
+        if self._end is not None and self.first is not None and not self._ended:
+            self._ended = True
+            self._end(self.first)
 
     def drain(self) -> None:
         try:
@@ -78,9 +74,10 @@ class SignalLatch:
         except (BlockingIOError, OSError):
             pass
 
-    def raising(self) -> "_Raising":
-        """A context in which the first signal (also one that came before) raises `Interrupted`."""
-        return _Raising(self)
+    def ending(self, end) -> "_Ending":
+        """A context in which the first signal (also one that came before) calls end(signum),
+        which should not return (it leaves the process)."""
+        return _Ending(self, end)
 
     def __enter__(self) -> "SignalLatch":
         if threading.current_thread() is threading.main_thread():
@@ -114,16 +111,16 @@ class SignalLatch:
                 pass
 
 
-class _Raising:
-    def __init__(self, latch: SignalLatch):
-        self.latch = latch
+class _Ending:
+    def __init__(self, latch: SignalLatch, end):
+        self.latch, self.end = latch, end
 
     def __enter__(self):
-        self.latch._raising = True
-        self.latch._raise_if_due()
+        self.latch._end = self.end
+        self.latch._end_if_due()
 
     def __exit__(self, *exc):
-        self.latch._raising = False
+        self.latch._end = None
 
 
 def die_with_parent(parent: int) -> None:
