@@ -113,8 +113,8 @@ def run_guarded(fn: Callable[[], int], *, timeout: float | None, max_memory: int
     """fn() in a guarded child process; its exit code, or on_stop(...)'s when it was stopped.
 
     `timeout` (seconds) and `max_memory` (bytes) of 0 / None mean no limit; with
-    neither, or where fork does not exist, fn runs in this process (SIGINT / SIGTERM
-    still end it with on_stop).  `buffer_stdout`: fn's stdout is printed only when it
+    neither, or where fork does not exist, fn runs in this process, and the first
+    SIGINT / SIGTERM prints on_stop's text and leaves the process (`os._exit`).  `buffer_stdout`: fn's stdout is printed only when it
     finished, so a stopped run prints on_stop's text alone.  `latch`: the caller's,
     already entered (signals before the run count); by default one for this call.
     """
