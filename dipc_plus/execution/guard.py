@@ -226,12 +226,20 @@ def _pidfd(pid: int) -> int | None:
         return None
 
 
-def _reap(pid: int, block: bool) -> int | None:
+def _exited(pid: int) -> bool:
+    """Has the child ended?  Asked without reaping it: until it is reaped its pid (and so its
+    process group's id) cannot name another process, so killing the group stays safe."""
     try:
-        got, status = os.waitpid(pid, 0 if block else os.WNOHANG)
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
+
+
+def _reap(pid: int) -> int:
+    try:
+        return os.waitpid(pid, 0)[1]
     except ChildProcessError:
         return 0
-    return status if got else None
 
 
 def _watch(pid: int, r: int, lr: int, latch: SignalLatch, timeout: float | None) -> _Watched:
@@ -253,20 +261,16 @@ def _watch(pid: int, r: int, lr: int, latch: SignalLatch, timeout: float | None)
             watched.discard(lr)
         if r in ready and not _read_into(r, seen.chunks.append):
             break   # the result is complete: a signal from now on changes nothing
-        seen.status = _reap(pid, block=False)
-        if seen.status is not None:
-            break   # the child is gone: what it wrote is read below
+        if _exited(pid):
+            if latch.first is not None:   # the user's word wins over how the child ended
+                seen.stop = Stopped(stop_message(latch.first), None, EXIT_SIGNAL[latch.first])
+            break   # what it wrote is read below
         if deadline is not None and time.monotonic() >= deadline:
             seen.stop = Stopped(f"stopped after the time limit of {timeout:g} s",
                                 "raise it with --timeout SECONDS (0: no limit)", EXIT_LIMIT)
             break
-    if seen.stop is None and seen.status is not None and latch.first is not None:
-        seen.stop = Stopped(stop_message(latch.first), None, EXIT_SIGNAL[latch.first])  # the user's word wins
-    if seen.stop is not None or seen.status is not None:
-        kill_group(pid)
-    if seen.status is None:
-        seen.status = _reap(pid, block=True)
-    kill_group(pid)  # workers the child left behind, if any: they hold the pipes open
+    kill_group(pid)   # the child (if still running) and every worker: they hold the pipes open
+    seen.status = _reap(pid)
     _drain(lr, seen.decided.feed)
     _drain(r, seen.chunks.append)
     for fd in (r, lr, pidfd):
