@@ -336,3 +336,30 @@ def test_signal_storm_200():
     print(sorted(outcomes.items()))
     assert sum(outcomes.values()) == 200
     assert not [k for k in outcomes if k[1] in (1, 3)]
+
+
+# -- the latch itself, in this process -----------------------------------------------------------
+
+def test_the_latch_keeps_the_first_signal_and_counts_the_rest():
+    from dipc_plus.execution.lifetime import SignalLatch
+    before = signal.getsignal(signal.SIGTERM)
+    with SignalLatch() as latch:
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGTERM):
+            os.kill(os.getpid(), sig)
+            time.sleep(0.01)     # each handler runs before the next signal is sent
+        assert latch.first == signal.SIGTERM and latch.count == 3
+        assert os.read(latch.fd, 16)               # the watchdog's select() was woken
+    assert signal.getsignal(signal.SIGTERM) is before
+
+
+def test_a_signal_before_the_guarded_run_starts_nothing(tmp_path):
+    from dipc_plus.execution import guard
+    from dipc_plus.execution.lifetime import SignalLatch
+    marker = tmp_path / "ran"
+    stops = []
+    with SignalLatch() as latch:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.01)
+        code = guard.run_guarded(lambda: marker.write_text("x") and 0, timeout=30, max_memory=0,
+                                 on_stop=lambda s: stops.append(s) or s.exit, latch=latch)
+    assert code == 130 and stops[0].message.startswith("interrupted") and not marker.exists()

@@ -121,6 +121,8 @@ def run_guarded(fn: Callable[[], int], *, timeout: float | None, max_memory: int
     with (contextlib.nullcontext(latch) if latch is not None else SignalLatch()) as latch:
         if not (timeout or max_memory) or not hasattr(os, "fork"):
             return _run_here(fn, on_stop, buffer_stdout, latch)
+        if latch.first is not None:   # a signal came before the run began: start nothing
+            return on_stop(Stopped(stop_message(latch.first), None, EXIT_SIGNAL[latch.first]))
         buffer_out = buffer_stdout or not _real_fd(sys.stdout)
         buffer_err = not _real_fd(sys.stderr)
         _flush(sys.stdout, sys.stderr)
