@@ -8,12 +8,12 @@ SIGTERM and wakes a `select()` through a pipe; every later one is counted and ot
 ignored, so cleanup runs with signals in effect masked.  Where no watchdog can look at the
 latch (an unguarded in-process run), `SignalLatch.ending` names what the first signal does
 instead: print the stop message and leave the process (`os._exit`).  Not an exception raised
-into the work: one landing between a lock's acquire and its `try:` in concurrent.futures left
-an unguarded run hanging for good.
+into the work: raised into ProcessPoolExecutor's waiting and shutdown, one left an unguarded
+run hanging (1 of 50 random signal runs).
 
 Every process we start dies with its parent: `die_with_parent` sets Linux's parent-death
-signal (SIGKILL), so a watchdog, a guarded child or a `--jobs` worker whose parent is
-killed (kill -9, the OOM killer) goes with it.
+signal (SIGKILL), so a guarded child or a `--jobs` worker whose parent is killed (kill -9,
+the OOM killer) goes with it.
 """
 from __future__ import annotations
 
