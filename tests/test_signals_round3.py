@@ -85,18 +85,19 @@ class Run:
         return kids[0] if kids else None
 
     def finish(self, timeout=120):
+        left = []
         try:
             out, err = self.proc.communicate(timeout=timeout)
+            _wait_for(lambda: not _session(self.sid), 5.0)   # SIGKILLed workers take a moment to go
+            left = _session(self.sid)
         finally:
             if self.proc.poll() is None:
                 self.proc.kill()
-        _wait_for(lambda: not _session(self.sid), 5.0)   # SIGKILLed workers take a moment to go
-        left = _session(self.sid)
-        for p in left:   # never leak into the other tests
-            try:
-                os.kill(p, signal.SIGKILL)
-            except OSError:
-                pass
+            for p in _session(self.sid):   # never leak into the other tests, also after a hang
+                try:
+                    os.kill(p, signal.SIGKILL)
+                except OSError:
+                    pass
         return self.proc.returncode, out, err, left
 
 
