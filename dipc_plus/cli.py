@@ -8,7 +8,8 @@ This module adds what every command shares: the time and memory guard
 (``--timeout``, ``--max-memory``, run by `execution.guard`), size limits
 (``--limit NAME=N``), the ``--jobs`` cap, the refusal of outputs that name an
 input, one JSON object under ``--json`` whatever happens, and the exit codes
-(EXIT_CODES, printed by `dipc --help`).
+(EXIT_CODES, printed by `dipc --help`).  Signals are latched for the whole call
+(`execution.lifetime`), and stdout carries only our own text (`execution.output`).
 """
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ from dipc_plus import __version__
 from dipc_plus.errors import UserError
 from dipc_plus.commands import COMMANDS, command_named
 from dipc_plus.execution import files, guard, ledger, limits
+from dipc_plus.execution.lifetime import SignalLatch
+from dipc_plus.execution.output import own_stdout
 from dipc_plus.execution.collector import bulk_gc
 
 EXIT_INTERNAL = 3
@@ -35,8 +38,8 @@ EXIT_CODES = """\
 exit codes (every command):
   0    verified / success
   1    refuted (a re-checked counterexample is printed); prob: the probabilities do not sum to 1
-  2    usage or input error, a limit reached (--timeout, --max-memory, --limit), or a result
-       that could not be certified
+  2    usage or input error, a limit reached (--timeout, --max-memory, --limit), a result
+       that could not be certified, or the run's process killed (e.g. by the out-of-memory killer)
   3    internal error (a bug of dipc; the traceback is written to a file that is named)
   4    with --strict: verified, but vacuously or only on named events of real outputs
   5    accuracy, sweep: vacuous - the claim applies at no input, or no kappa fails; the
@@ -170,13 +173,16 @@ def _apply_limits(args) -> None:
         if not sep or not value.strip().isdigit() or len(value.strip()) > 18:
             raise UserError(f"--limit takes NAME=N, not '{limits.clip(item)}'", hint="e.g. --limit power=1000")
         limits.set_limit(name.strip(), int(value))
-    if args.timeout < 0 or args.timeout != args.timeout:
-        raise UserError("--timeout must be 0 (no limit) or a positive number of seconds", hint="e.g. --timeout 600")
+    try:
+        guard.check_timeout(args.timeout)
+    except ValueError:
+        raise UserError(f"--timeout must be 0 (no limit) or a number of seconds up to {guard.MAX_TIMEOUT:.0f}, "
+                        f"not {limits.clip(str(args.timeout))}", hint="e.g. --timeout 600, or 0 for no limit") from None
     try:
         args.max_memory_bytes = guard.parse_size(args.max_memory)
     except ValueError:
-        raise UserError(f"--max-memory takes a size like 4G or 512M, not '{limits.clip(args.max_memory)}'",
-                        hint="0 means no limit") from None
+        raise UserError(f"--max-memory takes a size like 4G or 512M, at most {guard.MAX_MEMORY >> 40}T, "
+                        f"not '{limits.clip(args.max_memory)}'", hint="0 means no limit") from None
     if args.max_memory_bytes and args.max_memory_bytes < (256 << 20):
         raise UserError("--max-memory must be at least 256M (Python and FLINT alone need about that much)",
                         hint="e.g. --max-memory 2G, or 0 for no limit")
@@ -228,7 +234,9 @@ def _execute(args, as_json: bool) -> int:
     """The command itself, every outcome turned into an exit code (runs in the guarded child)."""
     try:
         with bulk_gc():   # the whole command, not only its tasks: see execution.collector
-            return int(args.func(args) or 0)
+            code = int(args.func(args) or 0)
+        sys.stdout.flush()   # a closed pipe shows here, as BrokenPipeError, not at exit
+        return code
     except UserError as err:
         return _report(err, err.exit_code, as_json)
     except BrokenPipeError:
@@ -253,7 +261,24 @@ def _silence_stdout() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    """The command's exit status.  Signals are latched for the whole call (never a traceback);
+    run as the process itself (argv None), they are ignored once the command is done."""
+    latch = SignalLatch().__enter__()
+    try:
+        with own_stdout():
+            try:
+                code = _main(list(sys.argv[1:] if argv is None else argv), latch)
+            finally:   # also after argparse's exit (--help): a closed pipe shows here
+                sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        code = EXIT_BROKEN_PIPE
+    finally:
+        latch.release(restore=argv is not None)
+    return code
+
+
+def _main(argv: list[str], latch: SignalLatch) -> int:
     as_json = "--json" in argv
     _Parser.json_errors = as_json
     try:
@@ -295,12 +320,9 @@ def main(argv: list[str] | None = None) -> int:
             print(ledger.summary(stop.decided, stop.dropped), file=sys.stderr)
         return stop.exit
 
-    try:
-        return guard.run_guarded(lambda: _execute(args, as_json), timeout=args.timeout,
-                                 max_memory=args.max_memory_bytes, on_stop=on_stop)
-    except BrokenPipeError:
-        _silence_stdout()
-        return EXIT_BROKEN_PIPE
+    return guard.run_guarded(lambda: _execute(args, as_json), timeout=args.timeout,
+                             max_memory=args.max_memory_bytes, on_stop=on_stop, buffer_stdout=as_json,
+                             latch=latch)
 
 
 if __name__ == "__main__":  # pragma: no cover

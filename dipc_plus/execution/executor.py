@@ -33,6 +33,7 @@ import gc
 import hashlib
 import multiprocessing
 import os
+import signal
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
@@ -40,6 +41,7 @@ from flint import arb, fmpq_poly, fmpz
 
 from dipc_plus.errors import UserError
 from dipc_plus.execution.collector import bulk_gc
+from dipc_plus.execution.lifetime import EXIT_SIGNAL, die_with_parent
 
 __all__ = ["Source", "Executor", "run_tasks", "run_dealt", "available_cores", "chunks", "shrinking_ranges",
            "in_worker"]
@@ -288,9 +290,14 @@ def _call(fn, source, task):
         return fn(source, task)
 
 
-def _worker_init():
+def _worker_init(parent: int):
+    """A local worker: dies with the process that forked it (kill -9, the OOM killer, an
+    unguarded run's main process), and leaves SIGINT / SIGTERM to its owner, which kills it."""
     global _IN_WORKER
     _IN_WORKER = True
+    die_with_parent(parent)
+    for sig in EXIT_SIGNAL:
+        signal.signal(sig, signal.SIG_IGN)
 
 
 def run_tasks(fn: Callable, source: Source, tasks: list, *, executor: Executor = SERIAL,
@@ -342,7 +349,7 @@ def _run_local(fn, source, tasks, executor, done):
         yield from run_tasks(fn, source, tasks, executor=SERIAL, done=done)
         return
     pool = ProcessPoolExecutor(min(executor.jobs, len(tasks)), mp_context=multiprocessing.get_context("fork"),
-                               initializer=_worker_init)
+                               initializer=_worker_init, initargs=(os.getpid(),))
     # the workers are forked at the first submit: frozen, the client's objects are never walked by
     # a worker's collector, so their pages stay shared instead of being copied into every worker
     gc.freeze()
