@@ -15,7 +15,7 @@ import pytest
 
 from dipc_plus.cli import main
 from dipc_plus.commands.merge import without_timing
-from conftest import ROOT
+from conftest import PROGRAMS, ROOT, THEORIES
 
 SPARSE = ["accuracy", "theories/sparse.toml", "--set", "m=3", "--set", "c=1", "--json", "--no-progress"]
 SVT4 = ["privacy", "theories/svt_lyu_alg4_privacy.toml", "--json", "--no-progress"]   # refuted
@@ -168,7 +168,7 @@ def test_a_consistently_shrunk_run_is_caught_against_the_claim(runs, tmp_path):
 
 def test_a_run_on_given_inputs_merges_with_its_own_scope(tmp_path):
     """`--input` runs are not the claim's grid: their parts merge, and the scope says which inputs."""
-    argv = [*SPARSE, "--input", "q=[0,0,1]"]
+    argv = [*SPARSE, "--input", "q=[1,-1,-1]"]
     whole = dipc(*argv)
     part = tmp_path / "given.json"
     part.write_text(dipc(*argv, "--shard", "1/1").stdout)
@@ -176,6 +176,31 @@ def test_a_run_on_given_inputs_merges_with_its_own_scope(tmp_path):
     assert proc.returncode == whole.returncode == 0, proc.stdout
     assert without_timing(json.loads(proc.stdout)) == without_timing(json.loads(whole.stdout))
     assert json.loads(proc.stdout)["scope"]["inputs"] == "list"
+
+
+@pytest.mark.parametrize("case", ["given inputs", "alpha above every dd"])
+def test_a_vacuous_run_merges_to_exit_5_naming_the_same_field(tmp_path, case):
+    """A merged vacuous accuracy answer is as loud as the unsharded one: exit 5, the same "vacuity"
+    (its field recomputed from the parts' reports: their count and largest dd), 0 with --allow-vacuous."""
+    if case == "given inputs":
+        run = [*SPARSE, "--input", "q=[0,0,1]"]   # one input: part 2/2 is empty
+    else:   # Laplace under zero-one: dd(u) = 1 at every input, so alpha = 1 leaves no input past alpha
+        text = (THEORIES / "laplace.toml").read_text().replace('"../programs/laplace.dip"',
+                                                              json.dumps(str(PROGRAMS / "laplace.dip")))
+        text, n = re.subn(r"(?m)^alpha = .*$", "alpha = 1", text)
+        assert n == 1
+        (tmp_path / "laplace_alpha1.toml").write_text(text)
+        run = ["accuracy", tmp_path / "laplace_alpha1.toml", "--json", "--no-progress"]
+    whole = dipc(*run)
+    parts = []
+    for i in (1, 2):
+        parts.append(tmp_path / f"p{i}.json")
+        parts[-1].write_text(dipc(*run, "--shard", f"{i}/2").stdout)
+    proc = dipc("merge", *parts)
+    assert proc.returncode == whole.returncode == 5, (proc.stdout, whole.stdout)
+    merged, unsharded = json.loads(proc.stdout), json.loads(whole.stdout)
+    assert merged["vacuity"]["field"] and without_timing(merged) == without_timing(unsharded)
+    assert dipc("merge", *parts, "--allow-vacuous").returncode == 0
 
 
 def test_reports_that_are_not_the_claims_inputs_do_not_merge(runs, tmp_path):

@@ -409,7 +409,12 @@ class AccuracyResult:
     def vacuity(self) -> Vacuity | None:
         """Why the answer is vacuous (the claim applies at no input), naming the field; None when it is not.
         Inputs chosen with --input are a list where the claim's are not: the advice is then --input."""
-        return accuracy_vacuity(self, given_inputs=self.inputs_kind == "list" and self.claim.inputs_kind != "list")
+        return accuracy_vacuity(self, given_inputs=self.given_inputs)
+
+    @property
+    def given_inputs(self) -> bool:
+        """The inputs were chosen with --input (a list where the claim's are not)."""
+        return self.inputs_kind == "list" and self.claim.inputs_kind != "list"
 
     @property
     def dd_max(self):

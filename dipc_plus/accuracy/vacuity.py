@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 from dipc_plus.exact.convert import fmt_q
 
@@ -26,38 +27,54 @@ class Vacuity:
         return {"field": self.field, "reason": self.reason, "hint": self.hint}
 
 
+def vacuity_basis(result, given_inputs: bool = False) -> dict:
+    """The claim-level facts the vacuity of an accuracy result (accuracy.check.AccuracyResult)
+    depends on, as JSON: a part of a sharded run carries them, so that `dipc merge` (which
+    recounts the inputs and the largest dd from the parts' reports) names the same field as
+    the whole run."""
+    claim = result.claim
+    return {"alpha": "dd" if claim.alpha == "dd" else fmt_q(claim.alpha), "boundary": bool(result.boundary),
+            "input_distance": claim.input_distance.name, "dd_over": result.dd_over,
+            "given_inputs": bool(given_inputs)}
+
+
 def accuracy_vacuity(result, given_inputs: bool = False) -> Vacuity | None:
     """Why a verified accuracy result (accuracy.check.AccuracyResult) applies at no input; None when it
     applies somewhere (or is refuted).  `given_inputs`: the inputs were chosen (--input), not the claim's."""
     if not result.vacuous:
         return None
-    claim = result.claim
-    if result.inputs == 0:
+    return vacuity_from(vacuity_basis(result, given_inputs), result.inputs, result.dd_max)
+
+
+def vacuity_from(basis: dict, inputs: int, dd_max) -> Vacuity:
+    """The Vacuity of a run over `inputs` inputs, largest dd(u) `dd_max`, that applies at none of them."""
+    alpha = basis["alpha"] if basis["alpha"] == "dd" else Fraction(basis["alpha"])
+    dd_over = basis["dd_over"]
+    if inputs == 0:
         return Vacuity("[accuracy.inputs]", "no input was checked",
                        "give inputs in [accuracy.inputs] (a grid, a list or a table) or with --input")
-    dd_max = result.dd_max
-    relation = ">=" if result.boundary else ">"
-    where = "dd(u) > 0 (alpha = \"dd\")" if claim.alpha == "dd" else f"dd(u) {relation} alpha = {fmt_q(claim.alpha)}"
-    if given_inputs:
+    relation = ">=" if basis["boundary"] else ">"
+    where = "dd(u) > 0 (alpha = \"dd\")" if alpha == "dd" else f"dd(u) {relation} alpha = {fmt_q(alpha)}"
+    if basis["given_inputs"]:
         what = "dd(u) = 0" if dd_max == 0 else f"dd(u) is at most {fmt_q(dd_max)}"
         return Vacuity("--input", f"{what} at the given input(s), and the claim applies only where {where}",
                        "choose an input where the claim applies (the claim's own inputs show which), or leave "
                        "out --input to check the claim's inputs")
     if dd_max == 0:
         grid = (", or take dd over the claim's grid (dd_over = \"grid\" in the claim, or --dd-over grid)"
-                if result.dd_over == "reals" else "")
+                if dd_over == "reals" else "")
         return Vacuity(
             "input_distance",
-            f"dd(u) = 0 at every one of the {result.inputs} input(s): under input_distance = "
-            f"\"{claim.input_distance.name}\" with dd over the {result.dd_over}, inputs arbitrarily close to each "
+            f"dd(u) = 0 at every one of the {inputs} input(s): under input_distance = "
+            f"\"{basis['input_distance']}\" with dd over the {dd_over}, inputs arbitrarily close to each "
             f"input have another noise-free answer, so {where} holds nowhere",
             "use an input distance under which different inputs are apart, e.g. input_distance = \"zero-one\" "
             f"(as theories/laplace.toml does){grid}")
     paper = (", or --paper to include the inputs with dd(u) = alpha"
-             if not result.boundary and claim.alpha != "dd" and dd_max == claim.alpha else "")
+             if not basis["boundary"] and alpha != "dd" and dd_max == alpha else "")
     return Vacuity(
         "alpha",
-        f"the largest dd(u) over these {result.inputs} input(s) is {fmt_q(dd_max)}, and the claim applies only "
+        f"the largest dd(u) over these {inputs} input(s) is {fmt_q(dd_max)}, and the claim applies only "
         f"where {where}",
         f"lower alpha below {fmt_q(dd_max)}{paper}, or give inputs farther from a disagreement in "
         "[accuracy.inputs]")

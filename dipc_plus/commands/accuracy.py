@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 
 from dipc_plus.accuracy.check import AccuracyResult, env_text, fmt_q, report_lines
+from dipc_plus.accuracy.vacuity import vacuity_basis
 from dipc_plus.accuracy.summary import DEFAULT_WORST, WorstInputs, input_margin
 from dipc_plus.commands.common import (EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument, check_kappa, executor_from,
                                        exit_status, load_accuracy, parse_shard, part_json, print_json, strict_json,
@@ -118,6 +119,7 @@ def run(args) -> int:
         out["strict"] = strict_json(result, args)
         if shard is not None:
             out["vacuity"] = None
+            out["vacuity_basis"] = vacuity_basis(result, given_inputs=result.given_inputs)
         if part is not None:
             out["part"] = part
         print_json(out, checker.program)

@@ -12,7 +12,8 @@ other file contents, other options, a part missing or given twice), so a merged
 verdict is never about less than the whole run.  The result equals the unsharded
 run's JSON except "seconds", which is the sum of the parts' seconds.
 
-Exit codes as the command that made the parts: 0 verified, 1 refuted, 4 with
+Exit codes as the command that made the parts: 0 verified, 1 refuted, 5 for a
+vacuous accuracy answer (the claim applies at no input; --allow-vacuous: 0), 4 with
 --strict (or parts made with --strict) for a vacuous verdict; 2 for parts that
 cannot be merged.
 
@@ -28,8 +29,12 @@ from __future__ import annotations
 import json
 import math
 import sys
+from fractions import Fraction
 
-from dipc_plus.commands.common import MAX_SHARDS, STRICT_EXIT, json_text, strict_reason_text
+from dipc_plus.accuracy.vacuity import Vacuity, vacuity_from
+from dipc_plus.claims.distances import INF
+from dipc_plus.commands.common import (EXIT_VACUOUS, MAX_SHARDS, STRICT_EXIT, json_text, strict_reason_text,
+                                       vacuity_lines)
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import read_user_file
 from dipc_plus.execution.limits import clip
@@ -49,14 +54,15 @@ examples:
   dipc merge part*.json --text
       the verdict, the counts and the counterexample as lines of text
 
-exit codes: 0 verified, 1 refuted, 2 parts that do not belong together, 4 with --strict: verified vacuously
+exit codes: 0 verified, 1 refuted, 2 parts that do not belong together, 4 with --strict: verified vacuously,
+5 a vacuous accuracy answer (--allow-vacuous: 0)
 """
 
 # what every part of one run repeats; everything else is per part
 _PRIVACY_SUMS = ("pairs_checked", "obligations", "decisions")
 _ACCURACY_SUMS = ("inputs_checked", "obligations", "obligations_applicable", "obligations_refuted")
 _PER_PART = {"verdict", "vacuous", "seconds", "counterexample", "reports", "strict", "part", "distributions",
-             "_inputs", *_PRIVACY_SUMS, *_ACCURACY_SUMS}
+             "_inputs", "_dd_max", *_PRIVACY_SUMS, *_ACCURACY_SUMS}
 
 
 def register(parser) -> None:
@@ -71,6 +77,9 @@ def register(parser) -> None:
                       help="print JSON (the default), errors included: one JSON object on stdout in every case")
     parser.add_argument("--strict", action="store_true",
                         help="exit 4 when the merged verdict is verified only vacuously")
+    parser.add_argument("--allow-vacuous", action="store_true",
+                        help=f"exit 0, not {EXIT_VACUOUS}, when the merged accuracy answer is vacuous (the claim applies "
+                             "at no input), as for `dipc accuracy`")
     parser.set_defaults(func=run)
 
 
@@ -88,6 +97,12 @@ def run(args) -> int:
         print(json_text(merged))
     if merged["verdict"] != "verified":
         return 1
+    if merged.get("vacuity") is not None:
+        if args.text:
+            for line in vacuity_lines(Vacuity(**merged["vacuity"]), args):
+                print(line)
+        if not args.allow_vacuous:
+            return EXIT_VACUOUS
     strict = merged.get("strict") or {}
     return STRICT_EXIT if (args.strict or strict.get("requested")) and strict.get("reason") else 0
 
@@ -224,7 +239,7 @@ def check_part(path: str, out: dict) -> None:
 def _check_accuracy_part(path: str, out: dict, items: list) -> None:
     counts = {key: _count(path, out, key) for key in _ACCURACY_SUMS}
     reports = _typed(path, out, "reports", list, "a list of reports")
-    inputs, first_cex = [], None
+    inputs, first_cex, dd_max = [], None, None
     tally = {"verified": 0, "refuted": 0, "not applicable": 0}
     for k, r in enumerate(reports):
         where = f"reports[{k}]."
@@ -241,6 +256,9 @@ def _check_accuracy_part(path: str, out: dict, items: list) -> None:
         if (verdict == "not applicable") == isinstance(r.get("beta"), str):
             raise _bad(path, f"report {k} says {verdict} " +
                        ("beside a bound beta" if verdict == "not applicable" else "without a bound beta"))
+        dd = _report_dd(path, k, r.get("dd"))
+        if dd_max is None or dd > dd_max:
+            dd_max = dd
         key = json.dumps(r["input"], sort_keys=True)
         if not inputs or inputs[-1] != key:
             inputs.append(key)
@@ -263,7 +281,35 @@ def _check_accuracy_part(path: str, out: dict, items: list) -> None:
         raise _bad(path, "its counterexample is not its first refuted report's")
     if out["vacuous"] != (verdict == "verified" and not recomputed["obligations_applicable"]):
         raise _bad(path, "\"vacuous\" does not match its reports")
-    out["_inputs"] = inputs
+    basis = _typed(path, out, "vacuity_basis", dict, "an object")
+    for key, types in (("alpha", str), ("boundary", bool), ("input_distance", str), ("dd_over", str),
+                       ("given_inputs", bool)):
+        _typed(path, basis, key, types, "a text" if types is str else "true or false", "vacuity_basis.")
+    if set(basis) != {"alpha", "boundary", "input_distance", "dd_over", "given_inputs"} or (
+            basis["alpha"] != "dd" and _fraction(basis["alpha"]) is None):
+        raise _bad(path, "\"vacuity_basis\" is not the claim's alpha, distance and options")
+    out["_inputs"], out["_dd_max"] = inputs, dd_max
+
+
+def _fraction(text: str):
+    """A rational written as a part writes it ('p/q' or an integer, at most MAX_DIGITS digits), else None."""
+    if len(text) > 2 * MAX_DIGITS + 2:
+        return None
+    try:
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _report_dd(path: str, k: int, value):
+    """A report's dd(u): an integer, a 'p/q' text or 'inf'."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Fraction(value)
+    if value == "inf":
+        return INF
+    if isinstance(value, str) and _fraction(value) is not None:
+        return _fraction(value)
+    raise _bad(path, f"report {k} has dd {clip(json.dumps(value), 40)}, not a distance")
 
 
 def _check_privacy_part(path: str, out: dict, items: list) -> None:
@@ -395,7 +441,7 @@ def merge_parts(parts: list[tuple[str, dict]]) -> dict:
                                 f"\"{key}\" differs", file=path,
                                 hint="merge only the parts of one run (same claim, files, options and N)")
         for key, value in out.items():
-            if key not in _PER_PART and key != "_inputs" and first.get(key) != value:
+            if key not in _PER_PART and key not in ("_inputs", "_dd_max") and first.get(key) != value:
                 raise UserError(f"this part's \"{key}\" differs from {clip(first_path, 80)}'s", file=path,
                                 hint="merge only the parts of one run")
         if set(out) - _PER_PART != set(first) - _PER_PART:
@@ -449,7 +495,7 @@ def _rebuild(template: dict, values: dict, counterexample, before: str) -> dict:
     placed before the key `before`, as the unsharded command orders them."""
     out = {}
     for key, value in template.items():
-        if key in ("part", "counterexample", "_inputs"):
+        if key in ("part", "counterexample", "_inputs", "_dd_max", "vacuity_basis"):
             continue
         if key == before and counterexample is not None:
             out["counterexample"] = counterexample
@@ -478,6 +524,10 @@ def _merge_accuracy(parts: list[dict]) -> dict:
                   seconds=round(sum(out.get("seconds", 0) for out in parts), 3))
     if "strict" in parts[0]:
         values["strict"] = _strict(parts[0], verdict, vacuous, [])
+    if vacuous:
+        seen = [out["_dd_max"] for out in parts if out["_dd_max"] is not None]
+        values["vacuity"] = vacuity_from(parts[0]["vacuity_basis"], values["inputs_checked"],
+                                         max(seen) if seen else None).to_json()
     cex = failing[0].get("counterexample") if failing else None
     return _rebuild(parts[0], values, cex, "reports")
 
