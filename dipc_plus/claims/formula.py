@@ -121,7 +121,58 @@ def parse(text: str, names: list[str], where: Where) -> Formula:
     check_tree(tree.body, lambda message, col, hint: where.error(message, back(col), hint))
     formula = Formula(text, tree.body, tuple(names), where)
     _check_shape(formula, back)
+    terms = expanded_terms(formula.tree)
+    if terms > limits.get("terms"):
+        raise where.error(f"'{clip(text)}' may expand to more than {limits.get('terms')} terms (nested powers "
+                          "multiply)", hint=limits.hint("terms"))
     return formula
+
+
+def expanded_terms(root) -> int:
+    """An upper bound, from the shape of a checked formula tree alone, on the number of terms of its
+    numerator plus its denominator once expanded: a sum of fractions adds cross products, a product
+    multiplies, and (a sum of t terms)**n has at most C(n+t-1, t-1) terms.  Why: `((eps+1)**200)**200`
+    passes the `power` limit one level at a time, but would expand to 40,001 terms inside one exact
+    computation; this bound refuses it while reading.  Past the limit the count is capped, so the
+    bound itself stays a small number.  An exponent that is not a number (a parameter) counts as the
+    `power` limit, the most the evaluator accepts."""
+    cap = limits.get("terms") + 1
+
+    def multinomial(t: int, n: int) -> int:
+        count = 1                      # C(n+t-1, t-1) built factor by factor, stopped at the cap
+        for k in range(1, min(t - 1, n) + 1):
+            count = count * (max(t - 1, n) + k) // k
+            if count >= cap:
+                return cap
+        return count
+
+    def size(node) -> tuple[int, int]:
+        if isinstance(node, ast.UnaryOp):
+            return size(node.operand)
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.Pow):
+                if isinstance(node.left, ast.Name) and node.left.id in _EULER:
+                    return 1, 1                                  # e^x is exp(x): one term
+                if _bounded_constant(node.left) is not None:
+                    return 1, 1
+                exponent = _bounded_constant(node.right)
+                n = limits.get("power") if exponent is None or exponent.denominator != 1 else abs(int(exponent))
+                num, den = size(node.left)
+                if exponent is not None and exponent < 0:
+                    num, den = den, num
+                return multinomial(num, n), multinomial(den, n)
+            (na, da), (nb, db) = size(node.left), size(node.right)
+            if isinstance(node.op, ast.Mult):
+                num, den = na * nb, da * db
+            elif isinstance(node.op, ast.Div):
+                num, den = na * db, da * nb
+            else:
+                num, den = na * db + nb * da, da * db
+            return min(num, cap), min(den, cap)
+        return 1, 1                    # a number, a name, or exp(linear in eps): one term
+
+    num, den = size(root)
+    return min(num + den - 1, cap)
 
 
 def _check_shape(formula: Formula, back) -> None:

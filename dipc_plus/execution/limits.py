@@ -27,6 +27,7 @@ LIMITS = {lim.name: lim for lim in (
     Limit("exp_rate", 10_000, "numerator and denominator of q in exp(q*eps) in a formula"),
     Limit("depth", 200, "nesting depth of a formula or program expression"),
     Limit("nodes", 5_000, "operators, names and numbers in one formula"),
+    Limit("terms", 5_000, "terms of a formula once its products and powers are expanded"),
     Limit("decide_steps", 500_000, "refinement steps (boxes, bisections) of one certified decision"),
     Limit("exp_degree", 20_000, "degree in t = e^(eps/L) of a closed form a decision factors"),
 )}
