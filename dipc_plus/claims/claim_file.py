@@ -27,7 +27,6 @@ import difflib
 import itertools
 import os
 import re
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping
@@ -39,6 +38,7 @@ from dipc_plus.claims.distances import (INF, INPUT_DISTANCES, OUTPUT_DISTANCES, 
 from dipc_plus.execution import limits
 from dipc_plus.execution.files import read_user_file
 from dipc_plus.claims.formula import Formula, Where, parse as parse_formula
+from dipc_plus.claims.written_numbers import load_toml
 from dipc_plus.errors import UserError
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
@@ -189,18 +189,7 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
     """Read and check a claim file; `overrides` (e.g. from --set) replace parameters."""
     raw = read_user_file(path, "claim file", hint="check the path (claims live in theories/*.toml)")
     text = raw.decode("utf-8", errors="replace")
-    try:
-        data = tomllib.loads(text)
-    except (RecursionError, MemoryError):
-        raise UserError("not valid TOML: nested too deeply", file=path, hint=limits.hint("depth")) from None
-    except ValueError as exc:
-        if not isinstance(exc, tomllib.TOMLDecodeError):  # e.g. an integer past Python's digit limit
-            raise UserError(f"not valid TOML: {limits.clip(exc, 60)}", file=path, hint=limits.hint("digits")) from None
-        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        raise UserError(f"not valid TOML: {msg}", file=path, line=int(m.group(1)) if m else None,
-                        column=int(m.group(2)) if m else None,
-                        hint="strings need quotes (beta = \"2*exp(-alpha*eps/8)\"), tables are [name]") from None
+    data = load_toml(text, path)
     r = ClaimReader(path, text)
     r.check_keys(data, TOP_KEYS, "")
     if "program" not in data or not isinstance(data["program"], dict):

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
+from dipc_plus.claims.written_numbers import exact_constants
 from dipc_plus.exact.alpha_series import XFrac
 from dipc_plus.execution import limits
 from dipc_plus.execution.limits import clip
@@ -119,6 +120,7 @@ def parse(text: str, names: list[str], where: Where) -> Formula:
                           hint="use + - * / ** (or ^), parentheses, numbers, exp(...), eps and the "
                                "names " + ", ".join(sorted(names))) from None
     check_tree(tree.body, lambda message, col, hint: where.error(message, back(col), hint))
+    exact_constants(tree.body, source, lambda message, col, hint: where.error(message, back(col), hint))
     formula = Formula(text, tree.body, tuple(names), where)
     _check_shape(formula, back)
     terms = expanded_terms(formula.tree)
@@ -438,6 +440,7 @@ def syntax_tree(text, where: Where, allowed: tuple = ARITHMETIC, *, calls: tuple
     except (RecursionError, MemoryError, ValueError) as exc:
         raise where.error(f"cannot read {clip(text)!r}: {type(exc).__name__}", hint=limits.hint("depth")) from None
     check_tree(tree.body, lambda message, col, hint_: where.error(message, back(col), hint_))
+    exact_constants(tree.body, source, lambda message, col, hint_: where.error(message, back(col), hint_))
     # breadth first with depths: no recursion, so a deep tree cannot exhaust the stack here
     level = [(tree, 0)]
     while level:
