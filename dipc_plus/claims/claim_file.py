@@ -49,7 +49,7 @@ PROGRAM_KEYS = ("path", "params")
 ACCURACY_KEYS = ("inputs", "det", "table", "input_distance", "output_distance", "alpha", "gamma", "beta",
                  "eps", "dd_over", "threshold", "scores", "output", "note")
 INPUT_KEYS = ("grid", "list", "step")
-MAX_POINTS = 200_000
+MAX_POINTS = limits.LIMITS["grid_points"].default   # the default of --limit grid_points
 
 
 # --------------------------------------------------------------------------- locating keys
@@ -437,9 +437,9 @@ def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list
     size = 1
     for vals in ranges.values():
         size *= len(vals)
-    if size > MAX_POINTS:
-        raise r.error("accuracy.inputs.grid", f"the grid has {size} points, more than {MAX_POINTS}",
-                      hint="use a smaller range, a larger step, or an explicit list")
+    if size > limits.get("grid_points"):
+        raise r.error("accuracy.inputs.grid", f"the grid has {size} points, more than {limits.get('grid_points')}",
+                      hint="use a smaller range, a larger step, or an explicit list; " + limits.hint("grid_points"))
     names = [n for n, _ in program.inputs]
     points = [dict(zip(names, combo)) for combo in itertools.product(*(ranges[n] for n in names))]
     return _check_table_covers(r, points, table), "grid"
@@ -474,8 +474,9 @@ def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction)
     while x <= hi:
         vals.append(x)
         x += step
-        if len(vals) > MAX_POINTS:
-            raise r.error(key, f"{name}: too many grid values", hint="use a larger step")
+        if len(vals) > limits.get("grid_points"):
+            raise r.error(key, f"{name}: more than {limits.get('grid_points')} grid values",
+                          hint="use a larger step; " + limits.hint("grid_points"))
     from dipc_plus.semantics.inputs import coerce
     try:
         return [coerce(v, typ, f"grid value of {name}") for v in vals]

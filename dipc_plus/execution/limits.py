@@ -28,6 +28,7 @@ LIMITS = {lim.name: lim for lim in (
     Limit("depth", 200, "nesting depth of a formula or program expression"),
     Limit("nodes", 5_000, "operators, names and numbers in one formula"),
     Limit("terms", 5_000, "terms of a formula once its products and powers are expanded"),
+    Limit("grid_points", 200_000, "points of a claim's input grid (privacy: values of its real inputs)"),
     Limit("decide_steps", 500_000, "refinement steps (boxes, bisections) of one certified decision"),
     Limit("exp_degree", 20_000, "degree in t = e^(eps/L) of a closed form a decision factors"),
 )}

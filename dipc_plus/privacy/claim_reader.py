@@ -13,6 +13,7 @@ import difflib
 from fractions import Fraction
 from typing import Mapping
 
+from dipc_plus.execution import limits
 from dipc_plus.claims.claim_file import ClaimReader, grid_values, load_claim, to_user_value
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
@@ -161,6 +162,15 @@ def read_points(r: ClaimReader, spec, program: ir.Program, key: str) -> tuple[li
             else:
                 raise r.error(f"{key}.grid", f"the grid gives no values for the real input '{name}'",
                               hint=f"add {name.split('[')[0]} = [-1, 1] to the grid")
+    # Bounded while reading, as an accuracy grid: the real inputs' values multiply.  Finite inputs
+    # are left out (their domains are the program's own, and independence factors them).
+    size, most = 1, limits.get("grid_points")
+    for name, typ in program.inputs:
+        if not isinstance(typ, (ir.DomT, ir.BoolT)):
+            size = min(size * len(ranges[name]), most + 1)
+    if size > most:
+        raise r.error(f"{key}.grid", f"the grid has more than {most} points on its real inputs",
+                      hint="use a smaller range, a larger step, or an explicit list; " + limits.hint("grid_points"))
     return _grid_points(program, ranges) + ("grid",)
 
 
