@@ -5,6 +5,11 @@ Loop indices are compile-time constants, replaced by numbers in the body;
 every array index must evaluate to a constant within the array's bounds.
 Declarations stay at the top level; a ``var x: T = e`` becomes the
 assignment ``x <- e`` where it is written.
+
+The work is bounded before it is done: every statement and expression node produced counts
+towards the `unrolled` limit, and a loop whose first iteration, times its number of
+iterations, would pass the limit is refused at once (loops x body, naming the parameters of
+its bounds), so `--set m=99999` or a 999,000-iteration loop is refused in milliseconds.
 """
 from __future__ import annotations
 
@@ -14,9 +19,8 @@ from fractions import Fraction
 from dipc_plus.frontend import surface as S
 from dipc_plus.frontend.consteval import const_int
 from dipc_plus.errors import ResourceLimit, UserError
+from dipc_plus.execution import limits
 from dipc_plus.frontend.scope import Scope, did_you_mean
-
-MAX_STATEMENTS = 1_000_000
 
 
 def flatten(module: S.Module, scope: Scope) -> tuple:
@@ -27,7 +31,9 @@ def flatten(module: S.Module, scope: Scope) -> tuple:
 class _Unroller:
     def __init__(self, scope: Scope):
         self.scope = scope
-        self.count = 0
+        self.count = 0                                   # statement and expression nodes produced
+        self.most = limits.get("unrolled")
+        self.inputs = {n for n, _ in scope.inputs}       # a set: the target check is O(1), not O(inputs)
 
     # ------------------------------------------------------------------ statements
 
@@ -39,9 +45,10 @@ class _Unroller:
 
     def item(self, item, env: dict, top: bool) -> list:
         self.count += 1
-        if self.count > MAX_STATEMENTS:
-            raise ResourceLimit.at(item.pos, f"unrolling the for loops gives more than {MAX_STATEMENTS} statements",
-                                   hint="use smaller parameters (--set)")
+        if self.count > self.most:
+            raise ResourceLimit.at(item.pos, f"unrolling the for loops gives more than {self.most} statement and "
+                                             "expression parts", hint="use smaller parameters (--set); "
+                                                                      + limits.hint("unrolled"))
         if isinstance(item, S.DECLARATIONS):
             if not top:
                 raise UserError.at(item.pos, "declarations belong at the top level, not inside a block",
@@ -81,8 +88,20 @@ class _Unroller:
         hi = const_int(loop.hi, consts, "a loop bound", explain=self.not_constant)
         out = []
         for i in range(lo, hi + 1):
+            before = self.count
             out.extend(self.block(loop.body, {**env, name: Fraction(i)}))
+            if i == lo and self.count + (hi - lo) * (self.count - before) > self.most:
+                self.too_large(loop, hi - lo + 1, self.count - before)
         return out
+
+    def too_large(self, loop: S.For, iterations: int, body: int):
+        """Refuse a loop by its size (iterations x its first iteration) before unrolling the rest."""
+        used = sorted({n.name for bound in (loop.lo, loop.hi) for n in _names(bound) if n.name in self.scope.params})
+        given = ", ".join(f"{n} = {self.scope.params[n]}" for n in used)
+        raise ResourceLimit.at(loop.pos, f"this for loop would unroll to {iterations} iterations x {body} statement "
+                                         f"and expression parts, more than {self.most}"
+                                         + (f" (with {limits.clip(given, 60)})" if given else ""),
+                               hint="use smaller parameters (--set); " + limits.hint("unrolled"))
 
     def target(self, t, env: dict):
         scope = self.scope
@@ -95,12 +114,12 @@ class _Unroller:
                 if name in table:
                     raise UserError.at(t.pos, f"cannot assign to '{name}': it is {what}",
                                        hint="assign to a variable instead")
-            if any(name == n for n, _ in scope.inputs):
+            if name in self.inputs:
                 raise UserError.at(t.pos, f"cannot assign to '{name}': it is an input",
                                    hint="copy it into a local variable first")
             return t
         flat = self.element(t, env)
-        if any(flat.name == n for n, _ in scope.inputs):
+        if flat.name in self.inputs:
             raise UserError.at(t.pos, f"cannot assign to '{flat.name}': it is an input",
                                hint="copy it into a local variable first")
         return flat
@@ -132,6 +151,7 @@ class _Unroller:
         return S.Name(elements[i - 1], e.pos)
 
     def expr(self, e, env: dict):
+        self.count += 1
         if isinstance(e, S.Name):
             if e.name in env:
                 return S.Num(int(env[e.name]), e.pos)
@@ -148,3 +168,16 @@ class _Unroller:
             elif f.name != "pos" and not isinstance(value, str):
                 changes[f.name] = self.expr(value, env)
         return replace(e, **changes)
+
+
+def _names(e):
+    """The names an expression reads (an explicit stack: bounds may be long)."""
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, S.Name):
+            yield node
+        elif isinstance(node, tuple):
+            stack.extend(node)
+        elif hasattr(node, "__dataclass_fields__"):
+            stack.extend(getattr(node, f.name) for f in fields(node) if f.name != "pos")
