@@ -28,7 +28,7 @@ LIMITS = {lim.name: lim for lim in (
     Limit("depth", 200, "nesting depth of a formula, of brackets and of statements in a program"),
     Limit("nodes", 5_000, "operators, names and numbers in one formula or program expression"),
     Limit("tokens", 50_000, "tokens (words, numbers, symbols) of a program"),
-    Limit("unrolled", 2_000_000, "statement and expression parts of a program once its for loops are unrolled"),
+    Limit("unrolled", 1_000_000, "statement and expression parts of a program once its for loops are unrolled"),
     Limit("terms", 5_000, "terms of a formula once its products and powers are expanded"),
     Limit("grid_points", 200_000, "points of a claim's input grid (privacy: values of its real inputs)"),
     Limit("decide_steps", 500_000, "refinement steps (boxes, bisections) of one certified decision"),

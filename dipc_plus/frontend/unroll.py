@@ -25,6 +25,7 @@ from dipc_plus.frontend.scope import Scope, did_you_mean
 
 def flatten(module: S.Module, scope: Scope) -> tuple:
     unroller = _Unroller(scope)
+    unroller.check_size(module.items)
     return unroller.block(module.items, {}, top=True)
 
 
@@ -94,11 +95,46 @@ class _Unroller:
                 self.too_large(loop, hi - lo + 1, self.count - before)
         return out
 
-    def too_large(self, loop: S.For, iterations: int, body: int):
+    def check_size(self, items) -> None:
+        """Refuse, before unrolling anything, a program whose unrolled size is surely past the limit:
+        a lower bound from its shape (a loop whose bounds use only parameters counts iterations x
+        its body; a loop whose bounds use an enclosing index counts 0), so nothing valid is refused."""
+        total = 0
+        for item in items:
+            total += self.lower_bound(item)
+            if total > self.most:
+                if isinstance(item, S.For):
+                    lo = const_int(item.lo, self.scope.params, "a loop bound", explain=self.not_constant)
+                    hi = const_int(item.hi, self.scope.params, "a loop bound", explain=self.not_constant)
+                    self.too_large(item, hi - lo + 1, sum(self.lower_bound(x) for x in item.body), "at least ")
+                raise ResourceLimit.at(item.pos, f"unrolling the for loops gives more than {self.most} statement "
+                                                 "and expression parts", hint="use smaller parameters (--set); "
+                                                                              + limits.hint("unrolled"))
+
+    def lower_bound(self, item) -> int:
+        """At most the parts `item` contributes once unrolled (see `check_size`)."""
+        if isinstance(item, S.For):
+            try:
+                lo = const_int(item.lo, self.scope.params, "a loop bound", explain=self.not_constant)
+                hi = const_int(item.hi, self.scope.params, "a loop bound", explain=self.not_constant)
+            except UserError:          # uses an enclosing loop's index (or is wrong: reported later)
+                return 1
+            body = sum(self.lower_bound(x) for x in item.body)
+            return 1 + max(0, hi - lo + 1) * body
+        if isinstance(item, S.If):
+            return 1 + sum(_size(c) + sum(self.lower_bound(x) for x in b) for c, b in item.branches) + \
+                sum(self.lower_bound(x) for x in item.other or ())
+        if isinstance(item, S.While):
+            return 1 + _size(item.cond) + sum(self.lower_bound(x) for x in item.body)
+        if isinstance(item, S.Assign):
+            return 1 + _size(item.value)
+        return 1
+
+    def too_large(self, loop: S.For, iterations: int, body: int, at_least: str = ""):
         """Refuse a loop by its size (iterations x its first iteration) before unrolling the rest."""
         used = sorted({n.name for bound in (loop.lo, loop.hi) for n in _names(bound) if n.name in self.scope.params})
         given = ", ".join(f"{n} = {self.scope.params[n]}" for n in used)
-        raise ResourceLimit.at(loop.pos, f"this for loop would unroll to {iterations} iterations x {body} statement "
+        raise ResourceLimit.at(loop.pos, f"this for loop would unroll to {iterations} iterations x {at_least}{body} statement "
                                          f"and expression parts, more than {self.most}"
                                          + (f" (with {limits.clip(given, 60)})" if given else ""),
                                hint="use smaller parameters (--set); " + limits.hint("unrolled"))
@@ -181,3 +217,16 @@ def _names(e):
             stack.extend(node)
         elif hasattr(node, "__dataclass_fields__"):
             stack.extend(getattr(node, f.name) for f in fields(node) if f.name != "pos")
+
+
+def _size(e) -> int:
+    """The nodes of a surface expression (each becomes at least one unrolled part)."""
+    count, stack = 0, [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, tuple):
+            stack.extend(node)
+        elif hasattr(node, "__dataclass_fields__"):
+            count += 1
+            stack.extend(getattr(node, f.name) for f in fields(node) if f.name != "pos")
+    return count
