@@ -31,6 +31,8 @@ LIMITS = {lim.name: lim for lim in (
     Limit("unrolled", 1_000_000, "statement and expression parts of a program once its for loops are unrolled"),
     Limit("terms", 5_000, "terms of a formula once its products and powers are expanded"),
     Limit("grid_points", 200_000, "points of a claim's input grid (privacy: values of its real inputs)"),
+    Limit("runs", 1_000_000_000, "runs of simulate -n (and its --chunk and --max-iterations)"),
+    Limit("comparisons", 100, "comparisons in the --events of one prob run"),
     Limit("decide_steps", 500_000, "refinement steps (boxes, bisections) of one certified decision"),
     Limit("exp_degree", 20_000, "degree in t = e^(eps/L) of a closed form a decision factors"),
 )}
