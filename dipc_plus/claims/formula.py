@@ -132,12 +132,16 @@ def parse(text: str, names: list[str], where: Where) -> Formula:
 
 def expanded_terms(root) -> int:
     """An upper bound, from the shape of a checked formula tree alone, on the number of terms of its
-    numerator plus its denominator once expanded: a sum of fractions adds cross products, a product
-    multiplies, and (a sum of t terms)**n has at most C(n+t-1, t-1) terms.  Why: `((eps+1)**200)**200`
-    passes the `power` limit one level at a time, but would expand to 40,001 terms inside one exact
-    computation; this bound refuses it while reading.  Past the limit the count is capped, so the
-    bound itself stays a small number.  An exponent that is not a number (a parameter) counts as the
-    `power` limit, the most the evaluator accepts."""
+    numerator plus its denominator once expanded.  Why: `((eps+1)**200)**200` passes the `power`
+    limit one level at a time, but would expand to 40,001 terms inside one exact computation;
+    this bound refuses it while reading.
+
+    Two bounds are kept for each part and the smaller is used (both are upper bounds): counting
+    terms (a sum of fractions adds cross products, a product multiplies, (t terms)**n has at most
+    C(n+t-1, t-1)), and counting monomials (total degree d in the k names and exp(...) calls the
+    part uses, at most C(d+k, k), so nested powers of one variable multiply only their degrees).
+    Past the limit every count is capped, so the bound stays a small number.  An exponent that is
+    not a number (a parameter) counts as the `power` limit, the most the evaluator accepts."""
     cap = limits.get("terms") + 1
 
     def multinomial(t: int, n: int) -> int:
@@ -148,32 +152,38 @@ def expanded_terms(root) -> int:
                 return cap
         return count
 
-    def size(node) -> tuple[int, int]:
+    def size(node):
+        """(terms of numerator, of denominator, degree of numerator, of denominator, variables)."""
         if isinstance(node, ast.UnaryOp):
             return size(node.operand)
-        if isinstance(node, ast.BinOp):
-            if isinstance(node.op, ast.Pow):
-                if isinstance(node.left, ast.Name) and node.left.id in _EULER:
-                    return 1, 1                                  # e^x is exp(x): one term
-                if _bounded_constant(node.left) is not None:
-                    return 1, 1
-                exponent = _bounded_constant(node.right)
-                n = limits.get("power") if exponent is None or exponent.denominator != 1 else abs(int(exponent))
-                num, den = size(node.left)
-                if exponent is not None and exponent < 0:
-                    num, den = den, num
-                return multinomial(num, n), multinomial(den, n)
-            (na, da), (nb, db) = size(node.left), size(node.right)
+        if isinstance(node, ast.Name) and node.id not in _EULER:
+            return 1, 1, 1, 0, frozenset([node.id])
+        if isinstance(node, ast.Call) or (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and
+                                          isinstance(node.left, ast.Name) and node.left.id in _EULER):
+            return 1, 1, 1, 0, frozenset([ast.dump(node)])         # exp(...) and e^x: one variable
+        if not isinstance(node, ast.BinOp) or _bounded_constant(node) is not None:
+            return 1, 1, 0, 0, frozenset()                          # a number
+        if isinstance(node.op, ast.Pow):
+            exponent = _bounded_constant(node.right)
+            n = limits.get("power") if exponent is None or exponent.denominator != 1 else abs(int(exponent))
+            tn, td, dn, dd, names = size(node.left)
+            if exponent is not None and exponent < 0:
+                tn, td, dn, dd = td, tn, dd, dn
+            tn, td, dn, dd = multinomial(tn, n), multinomial(td, n), min(dn * n, cap), min(dd * n, cap)
+        else:
+            (an, ad, adn, add, a_names), (bn, bd, bdn, bdd, b_names) = size(node.left), size(node.right)
+            names = a_names | b_names
             if isinstance(node.op, ast.Mult):
-                num, den = na * nb, da * db
+                tn, td, dn, dd = an * bn, ad * bd, adn + bdn, add + bdd
             elif isinstance(node.op, ast.Div):
-                num, den = na * db, da * nb
+                tn, td, dn, dd = an * bd, ad * bn, adn + bdd, add + bdn
             else:
-                num, den = na * db + nb * da, da * db
-            return min(num, cap), min(den, cap)
-        return 1, 1                    # a number, a name, or exp(linear in eps): one term
+                tn, td, dn, dd = an * bd + bn * ad, ad * bd, max(adn + bdd, bdn + add), add + bdd
+        k = len(names) + 1
+        return (min(tn, multinomial(k, min(dn, cap)), cap), min(td, multinomial(k, min(dd, cap)), cap),
+                min(dn, cap), min(dd, cap), names)
 
-    num, den = size(root)
+    num, den = size(root)[:2]
     return min(num + den - 1, cap)
 
 

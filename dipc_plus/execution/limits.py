@@ -29,7 +29,7 @@ LIMITS = {lim.name: lim for lim in (
     Limit("nodes", 5_000, "operators, names and numbers in one formula or program expression"),
     Limit("tokens", 50_000, "tokens (words, numbers, symbols) of a program"),
     Limit("unrolled", 1_000_000, "statement and expression parts of a program once its for loops are unrolled"),
-    Limit("terms", 5_000, "terms of a formula once its products and powers are expanded"),
+    Limit("terms", 1_000, "terms of a formula once its products and powers are expanded"),
     Limit("grid_points", 200_000, "points of a claim's input grid (privacy: values of its real inputs)"),
     Limit("runs", 1_000_000_000, "runs of simulate -n (and its --chunk and --max-iterations)"),
     Limit("comparisons", 100, "comparisons in the --events of one prob run"),
