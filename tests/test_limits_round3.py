@@ -133,12 +133,12 @@ def test_row11_privacy_grid_size_refused_while_reading(tmp_path):
     code, out, err = run(["privacy", claim, "--timeout", "60"])
     refused(code, err, "grid_points")
     assert f"{claim}:13:" in err, err
-    # the same grid is fine once the limit is raised past its size (100000^3 = 10^15 points is not
-    # run: a grid of 3^3 points under a limit of 26 is refused, and under 27 is accepted)
-    small = claim_with(tmp_path, "sparse_privacy.toml", name="small.toml", grid="{ q = [-1, 1] }")
-    code, out, err = run(["privacy", small, "--limit", "grid_points=26", "--timeout", "60"])
+    # the bound is the grid's size exactly (10^15 points are not run: laplace with k = 1 on
+    # q = [-1, 1] has 3 points, refused under a limit of 2 and verified under 3)
+    small = claim_with(tmp_path, "laplace_privacy.toml", name="small.toml", params="{ k = 1, sens = 1 }")
+    code, out, err = run(["privacy", small, "--limit", "grid_points=2", "--timeout", "60"])
     refused(code, err, "grid_points")
-    code, out, err = run(["privacy", small, "--limit", "grid_points=27", "--timeout", "600"])
+    code, out, err = run(["privacy", small, "--limit", "grid_points=3", "--timeout", "600"])
     assert code == 0, err
 
 
@@ -176,7 +176,8 @@ def test_row13_dependent_inner_loop_bounded_while_unrolling(tmp_path):
     """An inner loop whose bound uses the outer index is not in the shape's lower bound; the running
     count stops it (and a smaller one is unrolled in full, so nothing valid is refused)."""
     text = "input q: real\noutput o: real\nfor i = 1 to {n} do\nfor j = 1 to i do\n o <- q\nend\nend\n"
-    code, out, err = run(["show", program(tmp_path, text.format(n=3000)), "--timeout", "120"])
+    code, out, err = run(["show", program(tmp_path, text.format(n=300)), "--limit", "unrolled=20000",
+                          "--timeout", "120"])
     refused(code, err, "unrolled")
     code, out, err = run(["show", program(tmp_path, text.format(n=30), "ok.dip")])
     assert code == 0 and out.count("o <- q") == 30 * 31 // 2, err
