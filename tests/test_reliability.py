@@ -218,7 +218,7 @@ def test_cli_timeout_with_a_raised_limit(tmp_path):
     """--limit lets a trusted heavy formula through; --timeout then ends the run with exit 2."""
     claim = claim_with(tmp_path, "sparse.toml", beta='"(eps+1)**100000"')
     code, out, err = run(["accuracy", ROOT / "programs/sparse.dip", claim, "--limit", "power=1000000",
-                          "--timeout", "2", "--no-progress"])
+                          "--limit", "terms=1000000", "--timeout", "2", "--no-progress"])
     assert code == 2 and "time limit of 2 s" in err and "Traceback" not in err, err
 
 
