@@ -258,3 +258,14 @@ def test_every_limit_is_documented():
     table = (ROOT / "docs/limits.md").read_text()
     for name, lim in limits.LIMITS.items():
         assert re.search(rf"^\| `{name}` \| {lim.default} \|", table, re.M), name
+
+
+def test_row15_written_floats_keep_their_text_through_pickling():
+    """TOML floats stay exact however they are written, and survive the trip to a worker process."""
+    import pickle
+    from dipc_plus.claims.written_numbers import load_toml
+    data = load_toml('a = 1_000.5\nb = 1e-3\nc = 0.30000000000000000000000000000001\nd = -2.5E+2\n', "x.toml")
+    assert [Fraction(repr(v)) for v in data.values()] == \
+        [Fraction(2001, 2), Fraction(1, 1000), Fraction(30000000000000000000000000000001, 10 ** 32), -250]
+    c = pickle.loads(pickle.dumps(data["c"]))
+    assert Fraction(str(c)) == Fraction(repr(data["c"])) and c == data["c"]

@@ -36,6 +36,9 @@ class WrittenFloat(float):
 
     __str__ = __repr__
 
+    def __getnewargs__(self):          # pickled for worker processes: rebuilt from the text
+        return (self.text,)
+
 
 # a string or comment (skipped), or a number-like token (measured); everything else is skipped
 _TOKEN = re.compile(r'''
