@@ -127,6 +127,9 @@ class ClaimReader:
                                  f"unknown key '{key}'" + (f" in [{where}]" if where else ""), hint)
 
     def number(self, key: str, value, *, nonnegative: bool = False) -> Fraction:
+        too_many = limits.too_many_digits(value) if isinstance(value, str) else None
+        if too_many:
+            raise self.error(key, f"{limits.clip(value, 30)} has {too_many}", hint=limits.hint("digits"))
         q = parse_number(value)
         if q is None:
             raise self.error(key, f"'{value}' is not a number",
@@ -158,6 +161,8 @@ def parse_number(value) -> Fraction | None:
             return None
         return Fraction(repr(value))
     if isinstance(value, str):
+        if limits.too_many_digits(value):   # never converted (`number` says why)
+            return None
         try:
             return Fraction(value.strip())
         except (ValueError, ZeroDivisionError):

@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
+from dipc_plus.execution.limits import too_many_digits
 
 
 class WrittenFloat(float):
@@ -48,21 +49,6 @@ _TOKEN = re.compile(r'''
 ''', re.X | re.S)
 
 
-def written_digits(token: str) -> int:
-    """The digits of a written number, or of its exact value when it has an exponent (1e-66: 67),
-    measured without building a number past the `digits` limit."""
-    most = limits.get("digits")
-    digits = sum(ch.isdigit() for ch in token)
-    m = re.fullmatch(r"[+-]?[0-9_]*\.?[0-9_]*[eE]([+-]?[0-9_]+)", token)
-    if m and digits <= most:
-        exponent = m.group(1).replace("_", "")
-        if len(exponent.lstrip("+-")) > 6 or abs(int(exponent)) > 100 * most:
-            return most + 1 + len(exponent)                    # 1e999999: far past the limit
-        value = Fraction(token.replace("_", ""))
-        digits = max(len(str(abs(value.numerator))), len(str(value.denominator)))
-    return digits
-
-
 def check_number_tokens(text: str, path: str) -> None:
     """Refuse, with its line and column, a number written in the TOML text (not in a string)
     whose digits, or the digits of whose exact value, exceed the `digits` limit."""
@@ -71,11 +57,14 @@ def check_number_tokens(text: str, path: str) -> None:
         if m.group("skip"):
             continue
         token = m.group()
-        digits = written_digits(token) if m.group("number") else len(token) - 2
-        if digits > most:
+        if m.group("number"):
+            too_many = too_many_digits(token)
+        else:
+            too_many = f"{len(token) - 2} hexadecimal, octal or binary digits" if len(token) - 2 > most else None
+        if too_many:
             line = text.count("\n", 0, m.start()) + 1
             column = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
-            raise UserError(f"the number {limits.clip(token)} has {digits} digits, more than {most}",
+            raise UserError(f"the number {limits.clip(token)} has {too_many}",
                             file=path, line=line, column=column, hint=limits.hint("digits"))
 
 
@@ -107,8 +96,8 @@ def exact_constants(tree, source: str, error) -> None:
             segment = ast.get_source_segment(source, node)
             if not segment or not re.fullmatch(r"[0-9_.]+(?:[eE][+-]?[0-9_]+)?", segment):
                 continue       # cannot happen for a float literal: keep Python's value
-            digits = written_digits(segment)
-            if digits > limits.get("digits"):
-                raise error(f"the number {limits.clip(segment)} has {digits} digits, more than "
-                            f"{limits.get('digits')}", node.col_offset, limits.hint("digits"))
+            too_many = too_many_digits(segment)
+            if too_many:
+                raise error(f"the number {limits.clip(segment)} has {too_many}", node.col_offset,
+                            limits.hint("digits"))
             node.value = WrittenFloat(segment)

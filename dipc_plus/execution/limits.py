@@ -8,7 +8,9 @@ the limit; ``--limit NAME=VALUE`` on any command raises one (see `LIMITS`).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from fractions import Fraction
 
 from dipc_plus.errors import UserError
 
@@ -72,3 +74,33 @@ def clip(value, width: int = 40) -> str:
     """
     text = str(value)
     return text if len(text) <= width else text[:width] + f"... ({len(text)} characters)"
+
+
+def too_many_digits(token: str) -> str | None:
+    """None when a written number is within the `digits` limit, else how many digits it has, as
+    words for a message.  A number with an exponent counts the digits of its exact value
+    (`1e-66`: 67), measured without building a number far past the limit:
+    `Fraction("1e999999999")` alone would compute 10^999999999."""
+    digits = _written_digits(token)
+    if digits is None:
+        return f"far more than {get('digits')} digits"
+    return f"{digits} digits, more than {get('digits')}" if digits > get("digits") else None
+
+
+def _written_digits(token: str) -> int | None:
+    """The digits of a written number or of its exact value; None when its exponent alone is far
+    past the limit."""
+    most = get("digits")
+    digits = sum(ch.isdigit() for ch in token)
+    m = re.fullmatch(r"\s*[+-]?(?:[0-9][0-9_]*\.?[0-9_]*|\.[0-9][0-9_]*)[eE]([+-]?[0-9][0-9_]*)\s*", token)
+    if m and digits <= most:
+        exponent = m.group(1).replace("_", "")
+        if len(exponent.lstrip("+-")) > 6 or abs(int(exponent)) > 100 * most:
+            mantissa = re.split(r"[eE]", token)[0]
+            return None if mantissa.strip("+-0._ ") else 1      # 1e999999 (but 0e999999 is 0)
+        try:
+            value = Fraction(token.strip().replace("_", ""))
+        except ValueError:          # not a number after all: the caller's own reader says so
+            return digits
+        digits = max(len(str(abs(value.numerator))), len(str(value.denominator)))
+    return digits
