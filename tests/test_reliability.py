@@ -205,12 +205,12 @@ def size_cases(seed: int, n_programs: int, n_claims: int):
                 text = text[:m.end(1)] + f'"{value}"' + text[m.end():]
             how += f" {value[:30]}"
         elif how == "number":
-            numbers = list(re.finditer(r"(?<![\w.\"/])-?\d+(?:\.\d+)?(?![\w.\"/])", text.split("\n", 1)[-1]))
+            numbers = [m for m in re.finditer(r"(?<![\w.\"/])-?\d+(?:\.\d+)?(?![\w.\"/])", text)
+                       if not text[text.rfind("\n", 0, m.start()) + 1:m.start()].lstrip().startswith("#")]
             value = rng.choice(SIZE_NUMBERS[:11])
-            if numbers:
-                offset = len(text.split("\n", 1)[0]) + 1
+            if numbers:                          # a number outside the comments
                 m = rng.choice(numbers)
-                text = text[:offset + m.start()] + value + text[offset + m.end():]
+                text = text[:m.start()] + value + text[m.end():]
             how += f" {value[:20]}"
         else:
             value = rng.choice(["[0, 99999]", "[0, 999999999]", '{ values = [' + ", ".join(["1"] * 3000) + '] }'])

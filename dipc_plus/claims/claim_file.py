@@ -430,6 +430,8 @@ def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list
             raise r.error("accuracy.inputs.grid", f"'{name}' is not an input of {program.name}",
                           hint=(f"did you mean '{close[0]}'? " if close else "") +
                           f"its inputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
+        check_grid_size(r, "accuracy.inputs.grid", [grid_count(value, types[e], step) for e in elems] +
+                        [len(v) for v in ranges.values()])
         for e in elems:
             ranges[e] = grid_values(r, "accuracy.inputs.grid", name, value, types[e], step)
     for name, typ in program.inputs:
@@ -448,6 +450,33 @@ def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list
     names = [n for n, _ in program.inputs]
     points = [dict(zip(names, combo)) for combo in itertools.product(*(ranges[n] for n in names))]
     return _check_table_covers(r, points, table), "grid"
+
+
+def grid_count(value, typ, step: Fraction) -> int | None:
+    """How many values `grid_values` would give one input, worked out without building them (None
+    when the value is malformed: `grid_values` then says why)."""
+    if value == "all":
+        return len(domain_values(typ)) if isinstance(typ, (ir.DomT, ir.BoolT)) else None
+    if isinstance(value, dict):
+        return len(value["values"]) if isinstance(value.get("values"), list) else None
+    if isinstance(value, list) and len(value) == 2 and step > 0:
+        lo, hi = (parse_number(v) if not (isinstance(v, str) and limits.too_many_digits(v)) else None
+                  for v in value)
+        if lo is not None and hi is not None and hi >= lo:
+            return int((hi - lo) // step) + 1
+    return None
+
+
+def check_grid_size(r: ClaimReader, key: str, counts) -> None:
+    """Refuse a grid whose points (the product of `counts`, None ignored) pass `grid_points`, before
+    any value is built: `q = [0, 99999]` over three inputs is 10^15 points."""
+    size, most = 1, limits.get("grid_points")
+    for n in counts:
+        if n is not None:
+            size = min(size * n, most + 1)
+    if size > most:
+        raise r.error(key, f"the grid has more than {most} points",
+                      hint="use a smaller range, a larger step, or an explicit list; " + limits.hint("grid_points"))
 
 
 def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction) -> list:
