@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import re
 import tomllib
-from fractions import Fraction
 
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
