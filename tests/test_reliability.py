@@ -120,7 +120,10 @@ def _run_cases(tmp_path, todo_cases, extra=None):
             outcomes["time limit"] += 1  # a mutation that left a valid claim, stopped by the guard
             continue
         if code == 2:
-            assert LOCATED.search(err) or re.search(r"^error: --(set|input|eps)", err, re.M), what
+            # located in the file, or on the command line, or one of the two limits that are checked
+            # during the work and say so (docs/limits.md: decide_steps, exp_degree)
+            assert LOCATED.search(err) or re.search(r"^error: --(set|input|eps)", err, re.M) or \
+                re.search(r"--limit (decide_steps|exp_degree)=", err), what
         outcomes[code] += 1
     return outcomes
 
