@@ -270,3 +270,11 @@ def test_row15_written_floats_keep_their_text_through_pickling():
         [Fraction(2001, 2), Fraction(1, 1000), Fraction(30000000000000000000000000000001, 10 ** 32), -250]
     c = pickle.loads(pickle.dumps(data["c"]))
     assert Fraction(str(c)) == Fraction(repr(data["c"])) and c == data["c"]
+
+
+def test_a_huge_hexadecimal_literal_in_a_formula_is_refused(tmp_path):
+    """Found by the size fuzz: 0xfff... (5,000 digits) is an int Python cannot print; the message
+    that echoes it raised ValueError (exit 3)."""
+    claim = claim_with(tmp_path, "sparse.toml", beta='"0x' + "f" * 5000 + '*exp(-alpha*eps)"')
+    code, out, err = run(["accuracy", ROOT / "programs/sparse.dip", claim, "--no-progress", "--timeout", "60"])
+    refused(code, err, "digits")

@@ -72,7 +72,10 @@ def clip(value, width: int = 40) -> str:
     >>> clip("9" * 5000, 8)
     '99999999... (5000 characters)'
     """
-    text = str(value)
+    try:
+        text = str(value)
+    except ValueError:          # an int past Python's 4,300-digit conversion limit (0xfff... in a formula)
+        text = f"<a number of about {int(value.bit_length() * 0.30103)} digits>"
     return text if len(text) <= width else text[:width] + f"... ({len(text)} characters)"
 
 
