@@ -9,6 +9,7 @@ import contextlib
 import io
 import json
 import os
+import random
 import re
 import signal
 import subprocess
@@ -82,13 +83,16 @@ def assert_refused(code, err, limit_word=None):
 
 # -- the reliability suite: 1300 seeded malformed files ------------------------------------------
 
-def test_malformed_programs_and_claims_end_cleanly(tmp_path):
+def _run_cases(tmp_path, todo_cases, extra=None):
+    """Run every case (a mutated program through `show`, a mutated claim through its command) in two
+    forked workers; assert none ends in exit 3, a traceback or an unlocated refusal; return the
+    outcome counts.  `extra[k]` adds command-line arguments to case k."""
     program_of = {}
     for t in THEORIES:
         m = re.search(r'path\s*=\s*"([^"]+)"', t.read_text())
         program_of[t.name] = str((t.parent / m.group(1)).resolve())
     todo = []
-    for k, case in enumerate(cases(SEED, 1000, 300)):
+    for k, case in enumerate(todo_cases):
         path = tmp_path / f"case{k}{'.dip' if case.kind == 'program' else '.toml'}"
         path.write_text(case.text, encoding="utf-8", errors="surrogatepass")
         if case.kind == "program":
@@ -98,7 +102,8 @@ def test_malformed_programs_and_claims_end_cleanly(tmp_path):
             argv = [command, program_of[case.source], path] + (["--no-progress"] if command == "accuracy" else [])
         # a mutated claim that stays valid runs until the guard stops it (about a third of them):
         # a short limit keeps the suite short, and a malformed one is refused in milliseconds
-        todo.append((case, [str(a) for a in argv] + ["--timeout", "0.5" if case.kind == "program" else "0.2"]))
+        argv += (extra[k] if extra else []) + ["--timeout", "0.5" if case.kind == "program" else "0.2"]
+        todo.append((case, [str(a) for a in argv]))
     # the cases are independent: two forked workers (the warm fixture's imports and grammar
     # are inherited) take half the time of one loop on two cores
     import multiprocessing
@@ -106,8 +111,8 @@ def test_malformed_programs_and_claims_end_cleanly(tmp_path):
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
         results = list(pool.map(run, [argv for _, argv in todo], chunksize=25))
     outcomes = {0: 0, 1: 0, 2: 0, "time limit": 0}
-    for (case, _), (code, out, err) in zip(todo, results):
-        what = f"{case.kind} {case.source}: {case.mutation!r}\n{err[:500]}"
+    for (case, argv), (code, out, err) in zip(todo, results):
+        what = f"{case.kind} {case.source}: {case.mutation!r} {argv[3:-2]}\n{err[:500]}"
         assert code in (0, 1, 2), what
         assert "Traceback" not in err and "internal error" not in err, what
         assert len(err) < 1500, what
@@ -115,10 +120,123 @@ def test_malformed_programs_and_claims_end_cleanly(tmp_path):
             outcomes["time limit"] += 1  # a mutation that left a valid claim, stopped by the guard
             continue
         if code == 2:
-            assert LOCATED.search(err), what
+            # located in the file, or on the command line, or one of the two limits that are checked
+            # during the work and say so (docs/limits.md: decide_steps, exp_degree)
+            assert LOCATED.search(err) or re.search(r"^error: --(set|input|eps)", err, re.M) or \
+                re.search(r"--limit (decide_steps|exp_degree)=", err), what
         outcomes[code] += 1
+    return outcomes
+
+
+def test_malformed_programs_and_claims_end_cleanly(tmp_path):
+    outcomes = _run_cases(tmp_path, cases(SEED, 1000, 300))
     # the generator really makes malformed files (and some that stay valid)
     assert outcomes[2] > 800 and outcomes[0] > 100, outcomes
+
+
+# -- the size fuzz (issue 26): hostile sizes on top of the malformed files -------------------------
+
+SIZE_NUMBERS = ["99999", "100001", "5000", "9" * 70, "9" * 5000, "0.30000000000000000000000000000001",
+                "1e-400", "1e400", "0." + "9" * 5000, "1_000_000", "0x" + "f" * 5000, "2**200", "10**6"]
+SIZE_FORMULAS = ["((((eps+1)**200)**200)**200)", "((exp(eps)+1)**20)**50", "(exp(eps/3)+exp(eps/7)+1)**200",
+                 "(eps+1)**200*(eps+2)**200*(eps+3)**200", "(" * 150 + "eps+1" + ")**2" * 150,
+                 "+".join(["exp(-eps)"] * 2000), "0.30000000000000000000000000000001*exp(-eps)",
+                 "1e-400*exp(-eps)", "(eps+m)**m", "exp(-eps)**200**200"]
+
+
+def size_cases(seed: int, n_programs: int, n_claims: int):
+    """Mutations of the shipped files that choose a size: parameters and loop bounds past the unroll
+    limit, long sums, chained nots, nested ifs, long or inexact numbers, invalid UTF-8, formulas that
+    expand hugely, huge grids; and hostile --set values.  Returns (cases, extra arguments)."""
+    from malformed import PROGRAMS, Case
+    rng = random.Random(seed)
+    out, extra = [], []
+    for _ in range(n_programs):
+        source = rng.choice(PROGRAMS)
+        text = source.read_text()
+        lines = text.split("\n")
+        names = re.findall(r"^param (\w+)", text, re.M)
+        how = rng.choice(["param", "loop", "sum", "not", "ifs", "utf8", "loops", "set"])
+        args = []
+        k = rng.randrange(len(lines))
+        if how == "param" and names:
+            value = rng.choice(SIZE_NUMBERS)
+            text = re.sub(rf"^param {names[0]} = .*$", f"param {names[0]} = {value}", text, count=1, flags=re.M)
+            how += f" {names[0]} = {value[:20]}"
+        elif how in ("loop", "loops"):
+            assigns = [ln for ln in lines if "<-" in ln] or ["x <- 1"]
+            n = rng.choice(["1000", "999000", "10**9", "m*m*m", "99999"])
+            body = rng.choice(assigns)
+            loop = f"for zz = 1 to {n} do\n{body}\nend" if how == "loop" else \
+                f"for z1 = 1 to {n} do\nfor z2 = 1 to {n} do\nfor z3 = 1 to {n} do\n{body}\nend\nend\nend"
+            text = text + "\n" + loop + "\n"
+            how += f" {n}"
+        elif how in ("sum", "not"):
+            tokens = [m for m in re.finditer(r"\b[a-z_]\w*\b", text) if m.start() > len(text) // 2] or \
+                list(re.finditer(r"\w+", text))
+            m = rng.choice(tokens)
+            count = rng.choice([300, 6000, 30000, 100000])
+            piece = "+".join([m.group()] * count) if how == "sum" else "not " * count + m.group()
+            text = text[:m.start()] + piece + text[m.end():]
+            how += f" {count}"
+        elif how == "ifs":
+            count = rng.choice([250, 3000, 20000])
+            lines[k:k] = ["if true then"] * count + ["end"] * count
+            text = "\n".join(lines)
+            how += f" {count} at line {k + 1}"
+        elif how == "utf8":
+            at = rng.randrange(len(text))
+            text = text[:at] + "\udcff" + text[at:]      # written with surrogatepass: invalid UTF-8
+            how += f" at {at}"
+        elif names:
+            value = rng.choice(SIZE_NUMBERS[:10])
+            args = ["--set", f"{names[0]}={value}"]
+            how = f"--set {names[0]}={value[:20]}"
+        out.append(Case("program", source.name, how, text))
+        extra.append(args)
+    for _ in range(n_claims):
+        source = rng.choice(THEORIES)
+        text = re.sub(r'^(\s*path\s*=\s*")([^"]*)(")', lambda m: m.group(1) + str((source.parent / m.group(2))
+                                                                               .resolve()) + m.group(3),
+                      source.read_text(), count=1, flags=re.M)
+        how = rng.choice(["formula", "number", "grid"])
+        if how == "formula":
+            keys = list(re.finditer(r'^((?:beta|delta|budget|alpha|gamma)\s*=\s*)"[^"\n]*"', text, re.M))
+            value = rng.choice(SIZE_FORMULAS)
+            if keys:
+                m = rng.choice(keys)
+                text = text[:m.end(1)] + f'"{value}"' + text[m.end():]
+            how += f" {value[:30]}"
+        elif how == "number":
+            numbers = [m for m in re.finditer(r"(?<![\w.\"/])-?\d+(?:\.\d+)?(?![\w.\"/])", text)
+                       if not text[text.rfind("\n", 0, m.start()) + 1:m.start()].lstrip().startswith("#")]
+            value = rng.choice(SIZE_NUMBERS[:11])
+            if numbers:                          # a number outside the comments
+                m = rng.choice(numbers)
+                text = text[:m.start()] + value + text[m.end():]
+            how += f" {value[:20]}"
+        else:
+            value = rng.choice(["[0, 99999]", "[0, 999999999]", '{ values = [' + ", ".join(["1"] * 3000) + '] }'])
+            text, n = re.subn(r"^grid = \{ *(\w+) = [^\n]*\}", lambda m: f"grid = {{ {m.group(1)} = {value} }}",
+                              text, count=1, flags=re.M)
+            if n == 0:
+                text = re.sub(r"^step = .*$", 'step = "1/1000000000"', text, flags=re.M)
+            how += f" {value[:20]}"
+        out.append(Case("claim", source.name, how, text))
+        extra.append([])
+    return out, extra
+
+
+@pytest.mark.slow
+def test_size_fuzz_ends_cleanly(tmp_path):
+    """2,000 files: 800 malformed (another seed) and 1,200 with hostile sizes.  None ends in exit 3
+    or a traceback, every refusal is located; the counts are printed (pytest -s) for the record."""
+    malformed = cases(SEED + 1, 500, 300)
+    sized, extra = size_cases(SEED + 2, 800, 400)
+    outcomes = _run_cases(tmp_path, malformed + sized, [[]] * len(malformed) + extra)
+    print(f"size fuzz over {len(malformed) + len(sized)} files: {outcomes}")
+    assert sum(outcomes.values()) == len(malformed) + len(sized)
+    assert outcomes[2] > 1000, outcomes
 
 
 # -- hostile sizes (issue 15's table) ------------------------------------------------------------
@@ -218,7 +336,7 @@ def test_cli_timeout_with_a_raised_limit(tmp_path):
     """--limit lets a trusted heavy formula through; --timeout then ends the run with exit 2."""
     claim = claim_with(tmp_path, "sparse.toml", beta='"(eps+1)**100000"')
     code, out, err = run(["accuracy", ROOT / "programs/sparse.dip", claim, "--limit", "power=1000000",
-                          "--timeout", "2", "--no-progress"])
+                          "--limit", "terms=1000000", "--timeout", "2", "--no-progress"])
     assert code == 2 and "time limit of 2 s" in err and "Traceback" not in err, err
 
 

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import sys
 import os
 import re
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping
@@ -39,6 +39,7 @@ from dipc_plus.claims.distances import (INF, INPUT_DISTANCES, OUTPUT_DISTANCES, 
 from dipc_plus.execution import limits
 from dipc_plus.execution.files import read_user_file
 from dipc_plus.claims.formula import Formula, Where, parse as parse_formula
+from dipc_plus.claims.written_numbers import load_toml
 from dipc_plus.errors import UserError
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
@@ -49,7 +50,7 @@ PROGRAM_KEYS = ("path", "params")
 ACCURACY_KEYS = ("inputs", "det", "table", "input_distance", "output_distance", "alpha", "gamma", "beta",
                  "eps", "dd_over", "threshold", "scores", "output", "note")
 INPUT_KEYS = ("grid", "list", "step")
-MAX_POINTS = 200_000
+MAX_POINTS = limits.LIMITS["grid_points"].default   # the default of --limit grid_points
 
 
 # --------------------------------------------------------------------------- locating keys
@@ -127,6 +128,9 @@ class ClaimReader:
                                  f"unknown key '{key}'" + (f" in [{where}]" if where else ""), hint)
 
     def number(self, key: str, value, *, nonnegative: bool = False) -> Fraction:
+        too_many = limits.too_many_digits(value) if isinstance(value, str) else None
+        if too_many:
+            raise self.error(key, f"{limits.clip(value, 30)} has {too_many}", hint=limits.hint("digits"))
         q = parse_number(value)
         if q is None:
             raise self.error(key, f"'{value}' is not a number",
@@ -158,6 +162,8 @@ def parse_number(value) -> Fraction | None:
             return None
         return Fraction(repr(value))
     if isinstance(value, str):
+        if limits.too_many_digits(value):   # never converted (`number` says why)
+            return None
         try:
             return Fraction(value.strip())
         except (ValueError, ZeroDivisionError):
@@ -189,18 +195,7 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
     """Read and check a claim file; `overrides` (e.g. from --set) replace parameters."""
     raw = read_user_file(path, "claim file", hint="check the path (claims live in theories/*.toml)")
     text = raw.decode("utf-8", errors="replace")
-    try:
-        data = tomllib.loads(text)
-    except (RecursionError, MemoryError):
-        raise UserError("not valid TOML: nested too deeply", file=path, hint=limits.hint("depth")) from None
-    except ValueError as exc:
-        if not isinstance(exc, tomllib.TOMLDecodeError):  # e.g. an integer past Python's digit limit
-            raise UserError(f"not valid TOML: {limits.clip(exc, 60)}", file=path, hint=limits.hint("digits")) from None
-        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        raise UserError(f"not valid TOML: {msg}", file=path, line=int(m.group(1)) if m else None,
-                        column=int(m.group(2)) if m else None,
-                        hint="strings need quotes (beta = \"2*exp(-alpha*eps/8)\"), tables are [name]") from None
+    data = load_toml(text, path)
     r = ClaimReader(path, text)
     r.check_keys(data, TOP_KEYS, "")
     if "program" not in data or not isinstance(data["program"], dict):
@@ -436,6 +431,8 @@ def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list
             raise r.error("accuracy.inputs.grid", f"'{name}' is not an input of {program.name}",
                           hint=(f"did you mean '{close[0]}'? " if close else "") +
                           f"its inputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
+        for e in elems:   # one input's values are built below: each is bounded now; the product lazily
+            check_grid_size(r, "accuracy.inputs.grid", [grid_count(value, types[e], step)])
         for e in elems:
             ranges[e] = grid_values(r, "accuracy.inputs.grid", name, value, types[e], step)
     for name, typ in program.inputs:
@@ -448,17 +445,21 @@ def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list
     size = 1
     for vals in ranges.values():
         size *= len(vals)
-    if size > MAX_POINTS:  # refused when enumerated, so that `--input` can still check one of its points
-        return OversizeGrid(size, r.error("accuracy.inputs.grid", f"the grid has {size} points, more than "
-                                          f"{MAX_POINTS}", hint="use a smaller range, a larger step, an explicit "
-                                          "list, or --input for one point")), "grid"
+    most = limits.get("grid_points")
+    if size > sys.maxsize:   # not even countable by len(): no --input can make this claim's grid useful
+        raise r.error("accuracy.inputs.grid", f"the grid has more than {sys.maxsize} points",
+                      hint="use a smaller range, a larger step, or an explicit list")
+    if size > most:  # refused when enumerated, so that `--input` can still check one of its points
+        return OversizeGrid(size, r.error("accuracy.inputs.grid", f"the grid has {size} points, more than {most}",
+                                          hint="use a smaller range, a larger step, an explicit list, or --input "
+                                          "for one point; " + limits.hint("grid_points"))), "grid"
     names = [n for n, _ in program.inputs]
     points = [dict(zip(names, combo)) for combo in itertools.product(*(ranges[n] for n in names))]
     return _check_table_covers(r, points, table), "grid"
 
 
 class OversizeGrid:
-    """The points of a grid past MAX_POINTS: its size is known, but enumerating it raises the
+    """The points of a grid past --limit grid_points: its size is known, but enumerating it raises the
     claim's error.  A run narrowed by `--input` never enumerates the grid (unless dd is taken
     over the grid), so the limit applies to what is checked, not to what the file spans."""
 
@@ -473,6 +474,33 @@ class OversizeGrid:
 
     def __getitem__(self, index):
         raise self.error
+
+
+def grid_count(value, typ, step: Fraction) -> int | None:
+    """How many values `grid_values` would give one input, worked out without building them (None
+    when the value is malformed: `grid_values` then says why)."""
+    if value == "all":
+        return len(domain_values(typ)) if isinstance(typ, (ir.DomT, ir.BoolT)) else None
+    if isinstance(value, dict):
+        return len(value["values"]) if isinstance(value.get("values"), list) else None
+    if isinstance(value, list) and len(value) == 2 and step > 0:
+        lo, hi = (parse_number(v) if not (isinstance(v, str) and limits.too_many_digits(v)) else None
+                  for v in value)
+        if lo is not None and hi is not None and hi >= lo:
+            return int((hi - lo) // step) + 1
+    return None
+
+
+def check_grid_size(r: ClaimReader, key: str, counts) -> None:
+    """Refuse a grid whose points (the product of `counts`, None ignored) pass `grid_points`, before
+    any value is built: `q = [0, 99999]` over three inputs is 10^15 points."""
+    size, most = 1, limits.get("grid_points")
+    for n in counts:
+        if n is not None:
+            size = min(size * n, most + 1)
+    if size > most:
+        raise r.error(key, f"the grid has more than {most} points",
+                      hint="use a smaller range, a larger step, or an explicit list; " + limits.hint("grid_points"))
 
 
 def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction) -> list:
@@ -504,8 +532,9 @@ def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction)
     while x <= hi:
         vals.append(x)
         x += step
-        if len(vals) > MAX_POINTS:
-            raise r.error(key, f"{name}: too many grid values", hint="use a larger step")
+        if len(vals) > limits.get("grid_points"):
+            raise r.error(key, f"{name}: more than {limits.get('grid_points')} grid values",
+                          hint="use a larger step; " + limits.hint("grid_points"))
     from dipc_plus.semantics.inputs import coerce
     try:
         return [coerce(v, typ, f"grid value of {name}") for v in vals]

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
+from dipc_plus.claims.written_numbers import exact_constants
 from dipc_plus.exact.alpha_series import XFrac
 from dipc_plus.execution import limits
 from dipc_plus.execution.limits import clip
@@ -119,9 +120,71 @@ def parse(text: str, names: list[str], where: Where) -> Formula:
                           hint="use + - * / ** (or ^), parentheses, numbers, exp(...), eps and the "
                                "names " + ", ".join(sorted(names))) from None
     check_tree(tree.body, lambda message, col, hint: where.error(message, back(col), hint))
+    exact_constants(tree.body, source, lambda message, col, hint: where.error(message, back(col), hint))
     formula = Formula(text, tree.body, tuple(names), where)
     _check_shape(formula, back)
+    terms = expanded_terms(formula.tree)
+    if terms > limits.get("terms"):
+        raise where.error(f"'{clip(text)}' may expand to more than {limits.get('terms')} terms (nested powers "
+                          "multiply)", hint=limits.hint("terms"))
     return formula
+
+
+def expanded_terms(root) -> int:
+    """An upper bound, from the shape of a checked formula tree alone, on the number of terms of its
+    numerator plus its denominator once expanded.  Why: `((eps+1)**200)**200` passes the `power`
+    limit one level at a time, but would expand to 40,001 terms inside one exact computation;
+    this bound refuses it while reading.
+
+    Two bounds are kept for each part and the smaller is used (both are upper bounds): counting
+    terms (a sum of fractions adds cross products, a product multiplies, (t terms)**n has at most
+    C(n+t-1, t-1)), and counting monomials (total degree d in the k names and exp(...) calls the
+    part uses, at most C(d+k, k), so nested powers of one variable multiply only their degrees).
+    Past the limit every count is capped, so the bound stays a small number.  An exponent that is
+    not a number (a parameter) counts as the `power` limit, the most the evaluator accepts."""
+    cap = limits.get("terms") + 1
+
+    def multinomial(t: int, n: int) -> int:
+        count = 1                      # C(n+t-1, t-1) built factor by factor, stopped at the cap
+        for k in range(1, min(t - 1, n) + 1):
+            count = count * (max(t - 1, n) + k) // k
+            if count >= cap:
+                return cap
+        return count
+
+    def size(node):
+        """(terms of numerator, of denominator, degree of numerator, of denominator, variables)."""
+        if isinstance(node, ast.UnaryOp):
+            return size(node.operand)
+        if isinstance(node, ast.Name) and node.id not in _EULER:
+            return 1, 1, 1, 0, frozenset([node.id])
+        if isinstance(node, ast.Call) or (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and
+                                          isinstance(node.left, ast.Name) and node.left.id in _EULER):
+            return 1, 1, 1, 0, frozenset([ast.dump(node)])         # exp(...) and e^x: one variable
+        if not isinstance(node, ast.BinOp) or _bounded_constant(node) is not None:
+            return 1, 1, 0, 0, frozenset()                          # a number
+        if isinstance(node.op, ast.Pow):
+            exponent = _bounded_constant(node.right)
+            n = limits.get("power") if exponent is None or exponent.denominator != 1 else abs(int(exponent))
+            tn, td, dn, dd, names = size(node.left)
+            if exponent is not None and exponent < 0:
+                tn, td, dn, dd = td, tn, dd, dn
+            tn, td, dn, dd = multinomial(tn, n), multinomial(td, n), min(dn * n, cap), min(dd * n, cap)
+        else:
+            (an, ad, adn, add, a_names), (bn, bd, bdn, bdd, b_names) = size(node.left), size(node.right)
+            names = a_names | b_names
+            if isinstance(node.op, ast.Mult):
+                tn, td, dn, dd = an * bn, ad * bd, adn + bdn, add + bdd
+            elif isinstance(node.op, ast.Div):
+                tn, td, dn, dd = an * bd, ad * bn, adn + bdd, add + bdn
+            else:
+                tn, td, dn, dd = an * bd + bn * ad, ad * bd, max(adn + bdd, bdn + add), add + bdd
+        k = len(names) + 1
+        return (min(tn, multinomial(k, min(dn, cap)), cap), min(td, multinomial(k, min(dd, cap)), cap),
+                min(dn, cap), min(dd, cap), names)
+
+    num, den = size(root)[:2]
+    return min(num + den - 1, cap)
 
 
 def _check_shape(formula: Formula, back) -> None:
@@ -387,6 +450,7 @@ def syntax_tree(text, where: Where, allowed: tuple = ARITHMETIC, *, calls: tuple
     except (RecursionError, MemoryError, ValueError) as exc:
         raise where.error(f"cannot read {clip(text)!r}: {type(exc).__name__}", hint=limits.hint("depth")) from None
     check_tree(tree.body, lambda message, col, hint_: where.error(message, back(col), hint_))
+    exact_constants(tree.body, source, lambda message, col, hint_: where.error(message, back(col), hint_))
     # breadth first with depths: no recursion, so a deep tree cannot exhaust the stack here
     level = [(tree, 0)]
     while level:

@@ -16,6 +16,7 @@ from fractions import Fraction
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics.pretty import format_atom, format_linform
 from dipc_plus.errors import UserError
+from dipc_plus.execution import limits
 from dipc_plus.semantics.events import event_probability, parse_event, value_events
 from dipc_plus.commands.common import (add_program_input_arguments, inputs_text, json_number, json_text,
                                        load_program_input, parse_eps_values)
@@ -110,6 +111,10 @@ def run(args) -> int:
 def parse_events(args, dist) -> list:
     """--events and --values as `semantics.events.Event`s (empty: print the outcomes)."""
     events = [parse_event(t, dist.names) for t in args.events or []]
+    count = sum(len(e.comparisons) for e in events)
+    if count > limits.get("comparisons"):   # each comparison joins every outcome's constraints
+        raise UserError(f"--events: {count} comparisons, more than {limits.get('comparisons')}",
+                        hint="ask fewer or simpler events; " + limits.hint("comparisons"))
     for item in args.values or []:
         name, sep, rng = item.partition("=")
         lo, dots, hi = rng.partition("..")

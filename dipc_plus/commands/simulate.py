@@ -17,6 +17,7 @@ np = lazy_import("numpy")
 from dipc_plus.semantics import inputs as inputs_mod
 from dipc_plus.semantics import ir
 from dipc_plus.errors import UserError
+from dipc_plus.execution import limits
 from dipc_plus.semantics.sampler import DEFAULT_CHUNK, DEFAULT_MAX_ITERATIONS, Frequency, as_eps, simulate
 from dipc_plus.semantics.stats import z_value
 
@@ -82,6 +83,10 @@ def run(args) -> int:
     eps = as_eps(args.eps)
     if args.runs <= 0:
         raise UserError(f"-n must be a positive number of runs, not {args.runs}", hint="use e.g. -n 100000")
+    for option, value, limit in (("-n", args.runs, "runs"), ("--chunk", args.chunk, "runs"),
+                                 ("--max-iterations", args.max_iterations, "runs")):
+        if value > limits.get(limit):
+            raise UserError(f"{option} {limits.clip(value)} is more than {limits.get(limit)}", hint=limits.hint(limit))
     z_value(args.confidence)  # validates the level early
     if args.max_iterations <= 0:
         raise UserError("--max-iterations must be positive", hint="use e.g. --max-iterations 100000")

@@ -17,6 +17,7 @@ from typing import Iterator
 import flint
 from flint import arb, fmpq
 
+from dipc_plus.execution import limits
 from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import fmt_q, to_fmpq
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
@@ -135,6 +136,9 @@ class Interval:
         def end(word: str) -> Fraction | None:
             if word.lower() in _INF_WORDS:
                 return None
+            too_many = limits.too_many_digits(word)
+            if too_many:                    # before Fraction: '1e999999999' would take minutes
+                raise IntervalError(f"{limits.clip(word)} has {too_many}", hint=limits.hint("digits"))
             try:
                 return Fraction(word)
             except (ValueError, ZeroDivisionError):

@@ -8,7 +8,9 @@ the limit; ``--limit NAME=VALUE`` on any command raises one (see `LIMITS`).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from fractions import Fraction
 
 from dipc_plus.errors import UserError
 
@@ -25,8 +27,14 @@ LIMITS = {lim.name: lim for lim in (
     Limit("digits", 60, "digits in one number of a formula or program"),
     Limit("power", 200, "integer exponent of a power (x**n) in a formula"),
     Limit("exp_rate", 10_000, "numerator and denominator of q in exp(q*eps) in a formula"),
-    Limit("depth", 200, "nesting depth of a formula or program expression"),
-    Limit("nodes", 5_000, "operators, names and numbers in one formula"),
+    Limit("depth", 200, "nesting depth of a formula, of brackets and of statements in a program"),
+    Limit("nodes", 5_000, "operators, names and numbers in one formula or program expression"),
+    Limit("tokens", 50_000, "tokens (words, numbers, symbols) of a program"),
+    Limit("unrolled", 1_000_000, "statement and expression parts of a program once its for loops are unrolled"),
+    Limit("terms", 1_000, "terms of a formula once its products and powers are expanded"),
+    Limit("grid_points", 200_000, "points of a claim's input grid (privacy: values of its real inputs)"),
+    Limit("runs", 1_000_000_000, "runs of simulate -n (and its --chunk and --max-iterations)"),
+    Limit("comparisons", 100, "comparisons in the --events of one prob run"),
     Limit("decide_steps", 500_000, "refinement steps (boxes, bisections) of one certified decision"),
     Limit("exp_degree", 20_000, "degree in t = e^(eps/L) of a closed form a decision factors"),
 )}
@@ -64,5 +72,38 @@ def clip(value, width: int = 40) -> str:
     >>> clip("9" * 5000, 8)
     '99999999... (5000 characters)'
     """
-    text = str(value)
+    try:
+        text = str(value)
+    except ValueError:          # an int past Python's 4,300-digit conversion limit (0xfff... in a formula)
+        text = f"<a number of about {int(value.bit_length() * 0.30103)} digits>"
     return text if len(text) <= width else text[:width] + f"... ({len(text)} characters)"
+
+
+def too_many_digits(token: str) -> str | None:
+    """None when a written number is within the `digits` limit, else how many digits it has, as
+    words for a message.  A number with an exponent counts the digits of its exact value
+    (`1e-66`: 67), measured without building a number far past the limit:
+    `Fraction("1e999999999")` alone would compute 10^999999999."""
+    digits = _written_digits(token)
+    if digits is None:
+        return f"far more than {get('digits')} digits"
+    return f"{digits} digits, more than {get('digits')}" if digits > get("digits") else None
+
+
+def _written_digits(token: str) -> int | None:
+    """The digits of a written number or of its exact value; None when its exponent alone is far
+    past the limit."""
+    most = get("digits")
+    digits = sum(ch.isdigit() for ch in token)
+    m = re.fullmatch(r"\s*[+-]?(?:[0-9][0-9_]*\.?[0-9_]*|\.[0-9][0-9_]*)[eE]([+-]?[0-9][0-9_]*)\s*", token)
+    if m and digits <= most:
+        exponent = m.group(1).replace("_", "")
+        if len(exponent.lstrip("+-")) > 6 or abs(int(exponent)) > 100 * most:
+            mantissa = re.split(r"[eE]", token)[0]
+            return None if mantissa.strip("+-0._ ") else 1      # 1e999999 (but 0e999999 is 0)
+        try:
+            value = Fraction(token.strip().replace("_", ""))
+        except ValueError:          # not a number after all: the caller's own reader says so
+            return digits
+        digits = max(len(str(abs(value.numerator))), len(str(value.denominator)))
+    return digits

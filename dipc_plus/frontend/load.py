@@ -50,8 +50,11 @@ def read_module(path) -> S.Module:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise UserError(f"cannot read '{path}': it is not UTF-8 text ({err.reason} at byte {err.start})",
-                        hint="save the program as UTF-8 text") from None
+        before = data[:err.start]
+        line = before.count(b"\n") + 1
+        column = len(before[before.rfind(b"\n") + 1:].decode("utf-8", errors="replace")) + 1
+        raise UserError(f"the program is not UTF-8 text: byte 0x{data[err.start]:02x} ({err.reason})",
+                        file=path, line=line, column=column, hint="save the program as UTF-8 text") from None
     return _deep(lambda: parse_module(text, path), path)
 
 

@@ -19,6 +19,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.semantics.ir import Pos
 from dipc_plus.frontend.grammar import parser
+from dipc_plus.frontend.sizes import check_shape, check_tokens
 from dipc_plus.frontend.syntax_errors import KEYWORDS, syntax_error  # noqa: F401  (KEYWORDS is re-exported)
 
 def _check_nesting(text: str, filename: str) -> None:
@@ -49,6 +50,7 @@ def _int(tok, file: str) -> int:
 def parse_module(text: str, filename: str) -> S.Module:
     """Parse a whole .dip file; raise UserError on any syntax error."""
     _check_nesting(text, filename)
+    check_tokens(text, filename)
     try:
         tree = parser().parse(text)
     except UnexpectedInput as err:
@@ -59,7 +61,9 @@ def parse_module(text: str, filename: str) -> S.Module:
         if isinstance(err.orig_exc, (UserError, RecursionError)):
             raise err.orig_exc from None
         raise
-    return S.Module(filename, text, items)
+    module = S.Module(filename, text, items)
+    check_shape(module)
+    return module
 
 
 # --------------------------------------------------------------------------- tree -> surface

@@ -5,6 +5,11 @@ Loop indices are compile-time constants, replaced by numbers in the body;
 every array index must evaluate to a constant within the array's bounds.
 Declarations stay at the top level; a ``var x: T = e`` becomes the
 assignment ``x <- e`` where it is written.
+
+The work is bounded before it is done: every statement and expression node produced counts
+towards the `unrolled` limit, and a loop whose first iteration, times its number of
+iterations, would pass the limit is refused at once (loops x body, naming the parameters of
+its bounds), so `--set m=99999` or a 999,000-iteration loop is refused in milliseconds.
 """
 from __future__ import annotations
 
@@ -14,20 +19,22 @@ from fractions import Fraction
 from dipc_plus.frontend import surface as S
 from dipc_plus.frontend.consteval import const_int
 from dipc_plus.errors import ResourceLimit, UserError
+from dipc_plus.execution import limits
 from dipc_plus.frontend.scope import Scope, did_you_mean
-
-MAX_STATEMENTS = 1_000_000
 
 
 def flatten(module: S.Module, scope: Scope) -> tuple:
     unroller = _Unroller(scope)
+    unroller.check_size(module.items)
     return unroller.block(module.items, {}, top=True)
 
 
 class _Unroller:
     def __init__(self, scope: Scope):
         self.scope = scope
-        self.count = 0
+        self.count = 0                                   # statement and expression nodes produced
+        self.most = limits.get("unrolled")
+        self.inputs = {n for n, _ in scope.inputs}       # a set: the target check is O(1), not O(inputs)
 
     # ------------------------------------------------------------------ statements
 
@@ -39,9 +46,10 @@ class _Unroller:
 
     def item(self, item, env: dict, top: bool) -> list:
         self.count += 1
-        if self.count > MAX_STATEMENTS:
-            raise ResourceLimit.at(item.pos, f"unrolling the for loops gives more than {MAX_STATEMENTS} statements",
-                                   hint="use smaller parameters (--set)")
+        if self.count > self.most:
+            raise ResourceLimit.at(item.pos, f"unrolling the for loops gives more than {self.most} statement and "
+                                             "expression parts", hint="use smaller parameters (--set); "
+                                                                      + limits.hint("unrolled"))
         if isinstance(item, S.DECLARATIONS):
             if not top:
                 raise UserError.at(item.pos, "declarations belong at the top level, not inside a block",
@@ -81,8 +89,55 @@ class _Unroller:
         hi = const_int(loop.hi, consts, "a loop bound", explain=self.not_constant)
         out = []
         for i in range(lo, hi + 1):
+            before = self.count
             out.extend(self.block(loop.body, {**env, name: Fraction(i)}))
+            if i == lo and self.count + (hi - lo) * (self.count - before) > self.most:
+                self.too_large(loop, hi - lo + 1, self.count - before)
         return out
+
+    def check_size(self, items) -> None:
+        """Refuse, before unrolling anything, a program whose unrolled size is surely past the limit:
+        a lower bound from its shape (a loop whose bounds use only parameters counts iterations x
+        its body; a loop whose bounds use an enclosing index counts 0), so nothing valid is refused."""
+        total = 0
+        for item in items:
+            total += self.lower_bound(item)
+            if total > self.most:
+                if isinstance(item, S.For):
+                    lo = const_int(item.lo, self.scope.params, "a loop bound", explain=self.not_constant)
+                    hi = const_int(item.hi, self.scope.params, "a loop bound", explain=self.not_constant)
+                    self.too_large(item, hi - lo + 1, sum(self.lower_bound(x) for x in item.body), "at least ")
+                raise ResourceLimit.at(item.pos, f"unrolling the for loops gives more than {self.most} statement "
+                                                 "and expression parts", hint="use smaller parameters (--set); "
+                                                                              + limits.hint("unrolled"))
+
+    def lower_bound(self, item) -> int:
+        """At most the parts `item` contributes once unrolled (see `check_size`)."""
+        if isinstance(item, S.For):
+            try:
+                lo = const_int(item.lo, self.scope.params, "a loop bound", explain=self.not_constant)
+                hi = const_int(item.hi, self.scope.params, "a loop bound", explain=self.not_constant)
+            except UserError:          # uses an enclosing loop's index (or is wrong: reported later)
+                return 1
+            body = sum(self.lower_bound(x) for x in item.body)
+            return 1 + max(0, hi - lo + 1) * body
+        if isinstance(item, S.If):
+            return 1 + sum(_size(c) + sum(self.lower_bound(x) for x in b) for c, b in item.branches) + \
+                sum(self.lower_bound(x) for x in item.other or ())
+        if isinstance(item, S.While):
+            return 1 + _size(item.cond) + sum(self.lower_bound(x) for x in item.body)
+        if isinstance(item, S.Assign):
+            return 1 + _size(item.value)
+        return 1
+
+    def too_large(self, loop: S.For, iterations: int, body: int, at_least: str = ""):
+        """Refuse a loop by its size (iterations x its first iteration) before unrolling the rest."""
+        used = sorted({n.name for bound in (loop.lo, loop.hi) for n in _names(bound) if n.name in self.scope.params})
+        given = ", ".join(f"{n} = {self.scope.params[n]}" for n in used)
+        raise ResourceLimit.at(loop.pos, f"this for loop would unroll to {iterations} iterations x {at_least}{body} statement "
+                                         f"and expression parts, more than {self.most}"
+                                         + (f" (with {limits.clip(given, 60)})" if given else ""),
+                               hint="use smaller parameters (--set); " + limits.hint("unrolled"))
 
     def target(self, t, env: dict):
         scope = self.scope
@@ -95,12 +150,12 @@ class _Unroller:
                 if name in table:
                     raise UserError.at(t.pos, f"cannot assign to '{name}': it is {what}",
                                        hint="assign to a variable instead")
-            if any(name == n for n, _ in scope.inputs):
+            if name in self.inputs:
                 raise UserError.at(t.pos, f"cannot assign to '{name}': it is an input",
                                    hint="copy it into a local variable first")
             return t
         flat = self.element(t, env)
-        if any(flat.name == n for n, _ in scope.inputs):
+        if flat.name in self.inputs:
             raise UserError.at(t.pos, f"cannot assign to '{flat.name}': it is an input",
                                hint="copy it into a local variable first")
         return flat
@@ -132,6 +187,7 @@ class _Unroller:
         return S.Name(elements[i - 1], e.pos)
 
     def expr(self, e, env: dict):
+        self.count += 1
         if isinstance(e, S.Name):
             if e.name in env:
                 return S.Num(int(env[e.name]), e.pos)
@@ -148,3 +204,29 @@ class _Unroller:
             elif f.name != "pos" and not isinstance(value, str):
                 changes[f.name] = self.expr(value, env)
         return replace(e, **changes)
+
+
+def _names(e):
+    """The names an expression reads (an explicit stack: bounds may be long)."""
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, S.Name):
+            yield node
+        elif isinstance(node, tuple):
+            stack.extend(node)
+        elif hasattr(node, "__dataclass_fields__"):
+            stack.extend(getattr(node, f.name) for f in fields(node) if f.name != "pos")
+
+
+def _size(e) -> int:
+    """The nodes of a surface expression (each becomes at least one unrolled part)."""
+    count, stack = 0, [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, tuple):
+            stack.extend(node)
+        elif hasattr(node, "__dataclass_fields__"):
+            count += 1
+            stack.extend(getattr(node, f.name) for f in fields(node) if f.name != "pos")
+    return count

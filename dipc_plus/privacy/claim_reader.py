@@ -13,7 +13,8 @@ import difflib
 from fractions import Fraction
 from typing import Mapping
 
-from dipc_plus.claims.claim_file import ClaimReader, grid_values, load_claim, to_user_value
+from dipc_plus.claims.claim_file import (ClaimReader, check_grid_size, grid_count, grid_values, load_claim,
+                                         to_user_value)
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.privacy.adjacency import ADJACENCIES, Adjacency
@@ -152,6 +153,11 @@ def read_points(r: ClaimReader, spec, program: ir.Program, key: str) -> tuple[li
             raise r.error(f"{key}.grid", f"'{name}' is not an input of {program.name}",
                           hint=(f"did you mean '{close[0]}'? " if close else "") +
                           f"its inputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
+        # bounded before any value is built, as an accuracy grid, over the real inputs only: finite
+        # inputs range over the program's own domains, which independence factors
+        real = [e for e in elems if not isinstance(types[e], (ir.DomT, ir.BoolT))]
+        check_grid_size(r, f"{key}.grid", [grid_count(value, types[e], step) for e in real] +
+                        [len(v) for e, v in ranges.items() if not isinstance(types[e], (ir.DomT, ir.BoolT))])
         for e in elems:
             ranges[e] = grid_values(r, f"{key}.grid", name, value, types[e], step)
     for name, typ in program.inputs:

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from dipc_plus.semantics import ir
 from dipc_plus.errors import UserError
+from dipc_plus.execution import limits
 
 _NUMBER = re.compile(r"^[+-]?\d+(/\d+)?$|^[+-]?\d*\.\d+$")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z_0-9]*$")
@@ -20,6 +21,10 @@ def parse_scalar(text: str, where: str) -> object:
     """'3' -> Fraction(3), '1/2' -> Fraction(1,2), '0.25' -> Fraction(1,4), 'top' -> 'top'."""
     text = text.strip()
     if _NUMBER.match(text):
+        digits = sum(ch.isdigit() for ch in text)
+        if digits > limits.get("digits"):   # before Fraction(text): Python refuses 4,300 digits itself
+            raise UserError(f"{where}: the number {limits.clip(text)} has {digits} digits, more than "
+                            f"{limits.get('digits')}", hint=limits.hint("digits"))
         try:
             value = Fraction(text)
         except ZeroDivisionError:

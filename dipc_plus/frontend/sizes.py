@@ -1,0 +1,79 @@
+"""Sizes of a .dip program bounded before the work they would cost, each refusal located.
+
+Why a module of its own: the parser, the recursive passes after it and the loop unroller each
+cost time in proportion to a size the file chooses.  A program of 100,000 chained `not`s or a
+100,000-term sum took the parser 10-25 s before a recursion error without a line; 20,000
+nested `if`s the same.  So, before parsing, the tokens are counted (`tokens`: the parser's
+work); after parsing, and before any recursive pass, the statement nesting (`depth`) and the
+parts of each expression (`nodes`) are measured by an explicit stack.  The unroller's own
+bound (`unrolled`: loops x body) is checked in `frontend.unroll`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import fields, is_dataclass
+
+from dipc_plus.errors import UserError
+from dipc_plus.execution import limits
+from dipc_plus.frontend import surface as S
+
+_TOKEN = re.compile(r"#[^\n]*|[A-Za-z_][A-Za-z_0-9]*|\d+(?:\.\d*)?|\.\d+|<-|<=|>=|==|!=|\.\.|->|\S")
+EXPRESSIONS = (S.Num, S.BoolLit, S.Name, S.Index, S.EpsLit, S.RateLit, S.UnOp, S.BinOp, S.CmpOp, S.CondExpr,
+               S.CallExpr, S.ExpCall, S.SampleExpr)
+BLOCKS = (S.If, S.While, S.For)
+
+
+def check_tokens(text: str, filename: str) -> None:
+    """Refuse a program of more than `tokens` tokens (comments not counted) at the first one past
+    the limit, before the parser spends time on it."""
+    most, count = limits.get("tokens"), 0
+    for m in _TOKEN.finditer(text):
+        if m.group()[0] == "#":
+            continue
+        count += 1
+        if count > most:
+            line = text.count("\n", 0, m.start()) + 1
+            column = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+            raise UserError(f"the program has more than {most} tokens (words, numbers and symbols)",
+                            file=filename, line=line, column=column, hint=limits.hint("tokens"))
+
+
+def _parts(node):
+    """The dataclass children of a surface node (through tuples such as an if's branches)."""
+    for f in fields(node):
+        stack = [getattr(node, f.name)]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, tuple):
+                stack.extend(value)
+            elif is_dataclass(value) and not isinstance(value, type) and f.name != "pos":
+                yield value
+
+
+def check_shape(module: S.Module) -> None:
+    """Refuse statements nested more than `depth` deep and an expression of more than `nodes`
+    parts, at the offending statement or expression, without recursion."""
+    most_depth, most_nodes = limits.get("depth"), limits.get("nodes")
+    stack = [(item, 0) for item in module.items]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, EXPRESSIONS):
+            _check_expression(node, most_nodes)
+            continue
+        if isinstance(node, BLOCKS):
+            depth += 1
+            if depth > most_depth:
+                raise UserError.at(node.pos, f"statements nested more than {most_depth} deep",
+                                   hint=limits.hint("depth"))
+        stack.extend((part, depth) for part in _parts(node))
+
+
+def _check_expression(root, most: int) -> None:
+    stack, count = [root], 0
+    while stack:
+        node = stack.pop()
+        count += 1
+        if count > most:
+            raise UserError.at(root.pos, f"an expression with more than {most} parts (operators, names and "
+                                         "numbers)", hint="split it with intermediate variables; " + limits.hint("nodes"))
+        stack.extend(_parts(node))
