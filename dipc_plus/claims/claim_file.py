@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import difflib
 import itertools
-import sys
 import os
 import re
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping
