@@ -1,0 +1,207 @@
+"""Cells of input space: where one closed form in the real inputs q holds.
+
+With the real inputs kept as symbols v_i = eps q_i, a probability is one closed
+form per polyhedral piece of q-space.  A `Cell` is such a piece: a conjunction of
+integer linear constraints ``h.(q, 1) op 0`` with op one of ``<``, ``<=``, ``==``
+(the homogeneous form over (v, eps) is the same tuple, since eps > 0).
+
+The engine asks a cell about a linear form h it meets; the cell answers by exact
+LPs (`lp`) or raises `NeedSplit(h)`, and the driver (`piecewise`) splits:
+
+* `sign(h)` is for forms met inside an integral (case and breakpoint comparisons).
+  The probability is continuous in q there, so the answer is about the cell's
+  relative interior, and a closed form found on it extends to its closed faces;
+  a split is ``h <= 0`` / ``h > 0``.
+* `decide(h, op)` is for an atom of inputs alone (no noise), whose truth makes the
+  probability jump: it must hold or fail on every point of the cell, boundaries
+  included; a split is ``h < 0`` / ``h == 0`` / ``h > 0`` (the equality cell).
+
+The pieces a driver makes from the box therefore partition it: every point lies
+in exactly one cell (`contains`).  A cell is normalised on creation so that its
+relative interior (every ``<=`` read as ``<``) is non-empty: a ``<=`` forced to
+equality by the others becomes ``==``.
+"""
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from math import gcd, lcm
+
+from dipc_plus.exact import lp
+
+__all__ = ["Cell", "NeedSplit", "box"]
+
+_OPS = ("<", "<=", "==")
+
+
+class NeedSplit(Exception):
+    """The cell cannot decide the sign of h (an integer tuple over (q, 1)); `jump` says
+    whether the probability jumps across h = 0 (then the equality cell is a piece too)."""
+
+    def __init__(self, h: tuple, jump: bool = False):
+        super().__init__(h, jump)
+        self.h = h
+        self.jump = jump
+
+
+def primitive(h) -> tuple:
+    """h scaled by a positive number to coprime integers (h not all zero)."""
+    den = lcm(*(Fraction(c).denominator for c in h))
+    ints = [int(Fraction(c) * den) for c in h]
+    g = gcd(*ints)
+    return tuple(c // g for c in ints) if g > 1 else tuple(ints)
+
+
+class Cell:
+    """A conjunction of constraints ``h.(q, 1) op 0`` over p inputs (h primitive integer tuples)."""
+
+    def __init__(self, p: int, constraints):
+        self.p = p
+        self.constraints = tuple(sorted(set(constraints)))
+        for h, op in self.constraints:
+            if len(h) != p + 1 or op not in _OPS:
+                raise ValueError(f"bad cell constraint {h} {op}")
+        self._signs: dict = {}
+        self._hash = hash((p, self.constraints))
+
+    def __hash__(self):
+        return self._hash
+
+    def __eq__(self, other):
+        return isinstance(other, Cell) and (self.p, self.constraints) == (other.p, other.constraints)
+
+    def __repr__(self):
+        return f"Cell({self.describe()})"
+
+    def describe(self) -> str:
+        """The constraints as inequalities on q (q0, q1, ...)."""
+        parts = []
+        for h, op in self.constraints:
+            lhs = " + ".join(f"{c}*q{i}" if c != 1 else f"q{i}" for i, c in enumerate(h[:-1]) if c)
+            parts.append(f"{lhs} {op} {-h[-1]}")
+        return " and ".join(parts) or "true"
+
+    # -- exact LP questions ------------------------------------------------------
+    def _system(self, relative_interior: bool) -> list:
+        out = []
+        for h, op in self.constraints:
+            if relative_interior and op == "<=":
+                op = "<"
+            out.append(lp.Constraint.make({i: c for i, c in enumerate(h[:-1]) if c}, op, -h[-1]))
+        return out
+
+    def _feasible_with(self, h: tuple, op: str, relative_interior: bool) -> bool:
+        extra = lp.Constraint.make({i: c for i, c in enumerate(h[:-1]) if c}, op, -h[-1])
+        return lp.interior_point(self._system(relative_interior) + [extra], list(range(self.p))) is not None
+
+    def is_empty(self) -> bool:
+        return lp.interior_point(self._system(False), list(range(self.p))) is None
+
+    def interior_point(self) -> list | None:
+        """A point of the relative interior (Fractions), or None if it is empty."""
+        pt = lp.interior_point(self._system(True), list(range(self.p)))
+        return None if pt is None else [Fraction(pt.get(i, 0)) for i in range(self.p)]
+
+    def sign(self, h: tuple) -> int:
+        """-1 / +1 if h.(q, 1) < 0 / > 0 on the whole relative interior, 0 if h vanishes on it;
+        otherwise raise NeedSplit(h).  (On a relatively open convex set a linear form that is
+        <= 0 everywhere and not identically 0 there is < 0 everywhere: two LPs suffice.)"""
+        if not any(h[:-1]):
+            return (h[-1] > 0) - (h[-1] < 0)
+        found = self._signs.get(h)
+        if found is None:
+            neg = self._feasible_with(h, "<", True)
+            pos = self._feasible_with(h, ">", True)
+            if neg and pos:
+                raise NeedSplit(h)
+            found = self._signs[h] = -1 if neg else (1 if pos else 0)
+        return found
+
+    def decide(self, h: tuple, op: str) -> bool:
+        """Does ``h.(q, 1) op 0`` (op in < <= == !=) hold on every point of the cell (True), on
+        none (False)?  Otherwise NeedSplit(h, jump=True)."""
+        if any(h[:-1]):
+            key = ("closed", h)
+            signs = self._signs.get(key)
+            if signs is None:
+                signs = self._signs[key] = frozenset(
+                    s for s, o in ((-1, "<"), (0, "=="), (1, ">")) if self._feasible_with(h, o, False))
+            if len(signs) != 1:
+                raise NeedSplit(h, jump=True)
+            (s,) = signs
+        else:
+            s = (h[-1] > 0) - (h[-1] < 0)
+        return {"<": s < 0, "<=": s <= 0, "==": s == 0, "!=": s != 0}[op]
+
+    # -- splitting ---------------------------------------------------------------
+    def children(self, split: NeedSplit) -> list:
+        """The non-empty pieces of the cell on the sides of split.h (and on it, for a jump)."""
+        h = split.h
+        neg = tuple(-c for c in h)
+        if split.jump:
+            sides = [(h, "<"), (h, "=="), (neg, "<")]
+        else:
+            sides = [(h, "<="), (neg, "<")]
+        out = []
+        for c in sides:
+            child = Cell(self.p, self.constraints + (c,)).normalised()
+            if child is not None:
+                out.append(child)
+        return out
+
+    def normalised(self):
+        """The same point set with a non-empty relative interior (None if the cell is empty):
+        each ``<=`` that the others force to equality becomes ``==``."""
+        if self.is_empty():
+            return None
+        cell = self
+        while cell.interior_point() is None:
+            for k, (h, op) in enumerate(cell.constraints):
+                if op == "<=" and not cell._feasible_with(h, "<", False):
+                    cons = list(cell.constraints)
+                    cons[k] = (h, "==")
+                    cell = Cell(cell.p, cons)
+                    break
+            else:
+                raise AssertionError("an empty relative interior with no forced equality")
+        return cell
+
+    # -- points ------------------------------------------------------------------
+    def contains(self, q) -> bool:
+        """Exact membership of the point q (rationals)."""
+        for h, op in self.constraints:
+            val = sum(Fraction(c) * Fraction(x) for c, x in zip(h, q)) + h[-1]
+            if not {"<": val < 0, "<=": val <= 0, "==": val == 0}[op]:
+                return False
+        return True
+
+    def sample(self, rng: random.Random, k: int) -> list:
+        """k random rational points of the relative interior: the LP's interior point z moved
+        toward vertices of the closure (z + t (vertex - z), 0 <= t < 1, stays inside)."""
+        z = self.interior_point()
+        closed = [c.closed() for c in self._system(False)]
+        points = [z]
+        while len(points) < k:
+            objective = {i: rng.randint(-5, 5) for i in range(self.p)}
+            res = lp.minimize(objective, closed, list(range(self.p)))
+            t = Fraction(rng.randint(0, 15), 16)
+            if res.status != "optimal" or res.point is None:
+                vertex = z
+            else:
+                vertex = [Fraction(res.point.get(i, 0)) for i in range(self.p)]
+            points.append([a + t * (b - a) for a, b in zip(z, vertex)])
+        return points
+
+
+def box(p: int, lo=-1, hi=1) -> Cell:
+    """The closed box [lo, hi]^p as a cell."""
+    cons = []
+    for i in range(p):
+        up = [0] * (p + 1)
+        up[i] = 1
+        up[-1] = -hi
+        down = [0] * (p + 1)
+        down[i] = -1
+        down[-1] = lo
+        cons += [(primitive(up), "<="), (primitive(down), "<=")]
+    return Cell(p, cons)
