@@ -55,14 +55,17 @@ def primitive(h) -> tuple:
 class Cell:
     """A conjunction of constraints ``h.(q, 1) op 0`` over p inputs (h primitive integer tuples)."""
 
-    def __init__(self, p: int, constraints):
+    def __init__(self, p: int, constraints, known: dict | None = None):
         self.p = p
         self.constraints = tuple(sorted(set(constraints)))
         for h, op in self.constraints:
             if len(h) != p + 1 or op not in _OPS:
                 raise ValueError(f"bad cell constraint {h} {op}")
-        self._signs: dict = {}
+        # signs already decided (a child inherits its parent's: a subset keeps them)
+        self._signs: dict = dict(known) if known else {}
         self._hash = hash((p, self.constraints))
+        self._inside = None     # a relative-interior point, found once
+        self._bounds = None     # per input, bounds (lo, hi) from the one-input constraints
 
     def __hash__(self):
         return self._hash
@@ -110,25 +113,74 @@ class Cell:
             return (h[-1] > 0) - (h[-1] < 0)
         found = self._signs.get(h)
         if found is None:
-            neg = self._feasible_with(h, "<", True)
-            pos = self._feasible_with(h, ">", True)
-            if neg and pos:
-                raise NeedSplit(h)
-            found = self._signs[h] = -1 if neg else (1 if pos else 0)
+            found = self._signs[h] = self._sign(h)
         return found
+
+    def _sign(self, h: tuple) -> int:
+        lo, hi = self._range_on_bounds(h)
+        if hi is not None and hi < 0:
+            return -1
+        if lo is not None and lo > 0:
+            return 1
+        # the sign at an inside point is the only candidate; one LP looks for the other
+        z = self._inside_point()
+        at = sum((c * x for c, x in zip(h, z)), Fraction(h[-1]))
+        if at < 0:
+            if self._feasible_with(h, ">", True):
+                raise NeedSplit(h)
+            return -1
+        if at > 0:
+            if self._feasible_with(h, "<", True):
+                raise NeedSplit(h)
+            return 1
+        if self._feasible_with(h, "<", True):   # zero inside and not constant: both signs
+            raise NeedSplit(h)
+        return 0
+
+    def _inside_point(self) -> list:
+        if self._inside is None:
+            self._inside = self.interior_point()
+            if self._inside is None:
+                raise ValueError(f"the cell {self.describe()} is empty")
+        return self._inside
+
+    def _range_on_bounds(self, h: tuple) -> tuple:
+        """(min, max) of h.(q, 1) over the bounding box of the cell's one-input constraints
+        (None where unbounded): a cheap sufficient test before any LP."""
+        if self._bounds is None:
+            bounds = [[None, None] for _ in range(self.p)]
+            for c, op in self.constraints:
+                nz = [i for i in range(self.p) if c[i]]
+                if len(nz) == 1:
+                    (i,) = nz
+                    b = Fraction(-c[-1], c[i])          # c_i q_i + c_eps op 0
+                    sides = (0, 1) if op == "==" else ((1,) if c[i] > 0 else (0,))
+                    for side in sides:
+                        old = bounds[i][side]
+                        if old is None or (b < old if side else b > old):
+                            bounds[i][side] = b
+            self._bounds = bounds
+        lo = hi = Fraction(h[-1])
+        for i, c in enumerate(h[:-1]):
+            if not c:
+                continue
+            a, b = self._bounds[i]
+            small, large = (a, b) if c > 0 else (b, a)
+            lo = None if lo is None or small is None else lo + c * small
+            hi = None if hi is None or large is None else hi + c * large
+        return lo, hi
 
     def decide(self, h: tuple, op: str) -> bool:
         """Does ``h.(q, 1) op 0`` (op in < <= == !=) hold on every point of the cell (True), on
         none (False)?  Otherwise NeedSplit(h, jump=True)."""
         if any(h[:-1]):
             key = ("closed", h)
-            signs = self._signs.get(key)
-            if signs is None:
-                signs = self._signs[key] = frozenset(
-                    s for s, o in ((-1, "<"), (0, "=="), (1, ">")) if self._feasible_with(h, o, False))
-            if len(signs) != 1:
-                raise NeedSplit(h, jump=True)
-            (s,) = signs
+            s = self._signs.get(key)
+            if s is None:
+                signs = [s for s, o in ((-1, "<"), (0, "=="), (1, ">")) if self._feasible_with(h, o, False)]
+                if len(signs) != 1:
+                    raise NeedSplit(h, jump=True)
+                s = self._signs[key] = signs[0]   # only decided signs are kept (children inherit them)
         else:
             s = (h[-1] > 0) - (h[-1] < 0)
         return {"<": s < 0, "<=": s <= 0, "==": s == 0, "!=": s != 0}[op]
@@ -144,7 +196,7 @@ class Cell:
             sides = [(h, "<="), (neg, "<")]
         out = []
         for c in sides:
-            child = Cell(self.p, self.constraints + (c,)).normalised()
+            child = Cell(self.p, self.constraints + (c,), self._signs).normalised()
             if child is not None:
                 out.append(child)
         return out
@@ -160,7 +212,7 @@ class Cell:
                 if op == "<=" and not cell._feasible_with(h, "<", False):
                     cons = list(cell.constraints)
                     cons[k] = (h, "==")
-                    cell = Cell(cell.p, cons)
+                    cell = Cell(cell.p, cons, cell._signs)
                     break
             else:
                 raise AssertionError("an empty relative interior with no forced equality")
