@@ -188,3 +188,42 @@ def test_cell_questions():
     flat = Cell(1, [((1, 0), "<="), ((-1, 0), "<=")]).normalised()
     assert flat is not None and {o for _, o in flat.constraints} == {"=="}
     assert Cell(1, [((1, 0), "<"), ((-1, 0), "<")]).normalised() is None
+
+
+def random_symbolic_problem(rng: random.Random):
+    """2-3 noises with assorted rates, 2 inputs with assorted coefficients in the atoms:
+    comparisons of samples, a sample against an input, sums of samples (the LP's kind),
+    comparisons of inputs alone."""
+    n = rng.randint(2, 3)
+    noises = tuple(Noise("lap", rng.choice([F(1), F(1, 2), F(2, 3)])) for _ in range(n))
+    inputs = {n: None, n + 1: None}
+    atoms = []
+    for _ in range(rng.randint(1, 3)):
+        i, j = rng.sample(range(n), 2)
+        q = {rng.choice(list(inputs)): rng.choice([F(1), F(-1), F(2), F(1, 2)])}
+        off = F(rng.randint(-2, 2), rng.choice([1, 2]))
+        kind = rng.random()
+        if kind < 0.5:
+            atoms.append(atom(LinForm.make({i: 1, **q}, off), rng.choice(["<", ">="]), LinForm.make({j: 1})))
+        elif kind < 0.7:
+            atoms.append(atom(LinForm.make({i: 1}), rng.choice(["<", ">"]), LinForm.make(q, off)))
+        elif kind < 0.85:    # inputs alone: the probability jumps (equality cells)
+            atoms.append(atom(LinForm.make({n: 1, n + 1: rng.choice([-1, 1, 2])}),
+                              rng.choice(["<", "<=", "==", "!="]), LinForm.constant(off / 2)))
+        else:
+            k = rng.choice([x for x in range(n) if x not in (i, j)] or [i])
+            atoms.append(atom(LinForm.make({i: 1, j: 1, **q}, off), "<", LinForm.make({k: 2})))
+    return tuple(atoms), noises
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_problems_cell_forms_equal_per_point_forms(seed):
+    rng = random.Random(1000 + seed)
+    atoms, noises = random_symbolic_problem(rng)
+    pieces = piecewise_probability(atoms, noises, box(2))
+    for piece in pieces:
+        for q in piece.cell.sample(rng, 2):
+            assert piece.form.at(q) == per_point(atoms, noises, q), (atoms, piece.cell, q)
+    for q in grid_points(2)[::3]:
+        owners = [pc for pc in pieces if pc.cell.contains(q)]
+        assert len(owners) == 1 and owners[0].form.at(q) == per_point(atoms, noises, q), (atoms, q)
