@@ -66,6 +66,7 @@ class Cell:
         self._hash = hash((p, self.constraints))
         self._inside = None     # a relative-interior point, found once
         self._bounds = None     # per input, bounds (lo, hi) from the one-input constraints
+        self._witnesses: list = []   # points of the relative interior met so far
 
     def __hash__(self):
         return self._hash
@@ -95,7 +96,12 @@ class Cell:
 
     def _feasible_with(self, h: tuple, op: str, relative_interior: bool) -> bool:
         extra = lp.Constraint.make({i: c for i, c in enumerate(h[:-1]) if c}, op, -h[-1])
-        return lp.interior_point(self._system(relative_interior) + [extra], list(range(self.p))) is not None
+        pt = lp.interior_point(self._system(relative_interior) + [extra], list(range(self.p)))
+        if pt is None:
+            return False
+        if relative_interior:   # a witness: later questions may be settled by it without an LP
+            self._witnesses.append([Fraction(pt.get(i, 0)) for i in range(self.p)])
+        return True
 
     def is_empty(self) -> bool:
         return lp.interior_point(self._system(False), list(range(self.p))) is None
@@ -122,9 +128,16 @@ class Cell:
             return -1
         if lo is not None and lo > 0:
             return 1
-        # the sign at an inside point is the only candidate; one LP looks for the other
-        z = self._inside_point()
-        at = sum((c * x for c, x in zip(h, z)), Fraction(h[-1]))
+        # the signs at known inside points: two different ones split at once; otherwise
+        # the one seen is the only candidate and one LP looks for the other
+        self._inside_point()
+        at = 0
+        for z in self._witnesses:
+            value = sum((c * x for c, x in zip(h, z)), Fraction(h[-1]))
+            if value:
+                if at and (value > 0) != (at > 0):
+                    raise NeedSplit(h)
+                at = value
         if at < 0:
             if self._feasible_with(h, ">", True):
                 raise NeedSplit(h)
@@ -142,6 +155,7 @@ class Cell:
             self._inside = self.interior_point()
             if self._inside is None:
                 raise ValueError(f"the cell {self.describe()} is empty")
+            self._witnesses.append(self._inside)
         return self._inside
 
     def _range_on_bounds(self, h: tuple) -> tuple:

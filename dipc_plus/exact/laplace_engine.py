@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from fractions import Fraction
-from math import lcm
+from math import gcd, lcm
 
 from flint import fmpq_poly
 
@@ -68,20 +68,22 @@ _CACHE_LIMIT = 500_000
 
 
 class CellPoint:
-    """A breakpoint b(v, eps) (coefficients over (v, eps)) of a one-variable factor on a cell:
-    comparisons ask the cell for the sign of the difference (NeedSplit when it varies), so
-    the per-point partition code sorts and bisects these unchanged."""
+    """A breakpoint b = t / d of a one-variable factor on a cell (t integers over (v, eps),
+    d > 0): comparisons ask the cell for the sign of the difference (NeedSplit when it
+    varies), so the per-point partition code sorts and bisects these unchanged."""
 
-    __slots__ = ("form", "cell")
+    __slots__ = ("t", "d", "cell")
 
-    def __init__(self, form: tuple, cell: Cell):
-        self.form = form
-        self.cell = cell
+    def __init__(self, t: tuple, d: int, cell: Cell):
+        self.t, self.d, self.cell = t, d, cell
 
     def _sign(self, other: "CellPoint") -> int:
-        if self.form == other.form:
+        d1, d2 = self.d, other.d
+        h = tuple(a * d2 - b * d1 for a, b in zip(self.t, other.t))   # (b1 - b2) d1 d2
+        if not any(h):
             return 0
-        return self.cell.sign(primitive(tuple(a - b for a, b in zip(self.form, other.form))))
+        g = gcd(*h)
+        return self.cell.sign(tuple(c // g for c in h) if g > 1 else h)
 
     def __lt__(self, other):
         return self._sign(other) < 0
@@ -237,18 +239,19 @@ class _Problem:
             vec = [0] * (self.n + 1)
             vec[v], vec[-1] = side * int(b.q), -side * int(b.p)
             return tuple(vec)
-        t = primitive((1,) + b.form)     # t = t_0 (1, b) in coprime integers
-        vec = [0] * (self.n + self.p + 1)
-        vec[v] = side * t[0]
-        for k in range(self.p + 1):
-            vec[self.n + k] = -side * t[k + 1]
-        return tuple(vec)
+        vec = [0] * (self.n + self.p + 1)     # side (d u_v - t) < 0 for b = t / d
+        vec[v] = side * b.d
+        for k, c in enumerate(b.t):
+            vec[self.n + k] = -side * c
+        return constraint(vec)
 
     def cell_breakpoint(self, c: tuple, v: int) -> tuple:
         """(is an upper bound, b) for a constraint c on u_v alone: u_v < b or u_v > b, b a
         linear form in (v, eps) the cell orders."""
         cv = c[v]
-        return cv > 0, CellPoint(tuple(Fraction(-x, cv) for x in c[self.n:]), self.cell)
+        if cv > 0:
+            return True, CellPoint(tuple(-x for x in c[self.n:]), cv, self.cell)
+        return False, CellPoint(c[self.n:], -cv, self.cell)
 
     def resolve(self, c: tuple):
         """A constraint without u on the cell: True if it holds on the cell (drop it), False if
