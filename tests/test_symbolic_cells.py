@@ -10,10 +10,12 @@ from itertools import product
 
 import pytest
 
+from dipc_plus.exact import cell_probability, constraints
 from dipc_plus.exact import laplace_engine as le
 from dipc_plus.exact.cells import Cell, NeedSplit, box
+from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.exact.linear import LinForm, Noise, atom
-from dipc_plus.exact.piecewise import piecewise_probability
+from dipc_plus.exact.piecewise import piecewise, piecewise_probability
 from conftest import lap_cdf, lap_pdf, lap_sf, quad
 
 THRESHOLD_RATE, QUERY_RATE = F(1, 2), F(1, 4)   # Sparse c = 1: Lap(2/eps) and Lap(4/eps)
@@ -227,3 +229,39 @@ def test_random_problems_cell_forms_equal_per_point_forms(seed):
     for q in grid_points(2)[::3]:
         owners = [pc for pc in pieces if pc.cell.contains(q)]
         assert len(owners) == 1 and owners[0].form.at(q) == per_point(atoms, noises, q), (atoms, q)
+
+
+def test_a_chain_s_constraint_set_on_cells_matches_the_per_point_probability():
+    """Atoms as a chain names them (noise ids 10.., input ids 100..): two independent
+    components, one with an input-only comparison beside it; the product per cell equals
+    constraints.probability at each point."""
+    noises = {10: Noise("lap", F(1, 2)), 11: Noise("lap", F(1, 4)), 12: Noise("lap", F(1, 4)),
+              20: Noise("lap", F(1)), 21: Noise("lap", F(1, 3))}
+    inputs = {100: 0, 101: 1, 102: 2}
+    atoms = (atom(LinForm.make({11: 1, 100: 1}), "<", LinForm.make({10: 1})),
+             atom(LinForm.make({12: 1, 101: 1}), ">=", LinForm.make({10: 1})),
+             atom(LinForm.make({20: 1, 102: 1}), "<", LinForm.make({21: 1, 100: 1})),
+             atom(LinForm.make({101: 1}), "<=", LinForm.make({102: 1})))
+    cell_probability.clear_cell_memo()
+    pieces = piecewise(lambda cell: cell_probability.probability_of_set(atoms, noises, inputs, cell), box(3))
+    rng = random.Random(3)
+
+    def at(q):
+        fixed = []
+        for a in atoms:
+            coeffs, const = {}, a.form.const
+            for i, c in a.form.coeffs:
+                if i in inputs:
+                    const += c * q[inputs[i]]
+                else:
+                    coeffs[i] = c
+            fixed.append(atom(LinForm.make(coeffs, const), a.op, LinForm.constant(0)))
+        return constraints.probability(fixed, noises)
+
+    assert any(any(o == "==" for _, o in pc.cell.constraints) for pc in pieces)
+    for piece in pieces:
+        for q in piece.cell.sample(rng, 2):
+            assert ExpFrac.of(piece.form.at(q)) == at(q), (piece.cell, q)
+    for q in random_points(3, rng, 20) + [[F(1, 2), F(0), F(0)], [F(-1), F(1), F(1)]]:
+        owners = [pc for pc in pieces if pc.cell.contains(q)]
+        assert len(owners) == 1 and ExpFrac.of(owners[0].form.at(q)) == at(q), q

@@ -47,8 +47,6 @@ from bisect import bisect_left
 from fractions import Fraction
 from math import gcd, lcm
 
-from flint import fmpq_poly
-
 from dipc_plus.exact.cells import Cell, primitive
 from dipc_plus.exact.exp_terms import Rescale, TermSpace, add_into, clear_term_caches
 from dipc_plus.exact.expoly import ExpPoly
@@ -461,9 +459,8 @@ def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell) -> SymbolicForm
         if at.op == "!=":
             continue
         constraints.add(constraint(_on_common_denominator(vec)))
-    one = {((Fraction(0),) * p, Fraction(0), (0,) * p): fmpq_poly([1])}
     if not constraints:
-        return SymbolicForm(p, one)
+        return SymbolicForm.one(p)
     if simplify_region(frozenset(constraints)) is None:
         return SymbolicForm(p, {})
     means = sample_mean_vectors(constraints, n)

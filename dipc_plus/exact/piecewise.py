@@ -15,7 +15,7 @@ from dipc_plus.exact.cells import Cell, NeedSplit
 from dipc_plus.exact.laplace_engine import probability_on_cell
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 
-__all__ = ["Piece", "piecewise_probability"]
+__all__ = ["Piece", "piecewise", "piecewise_probability"]
 
 
 @dataclass
@@ -27,14 +27,20 @@ class Piece:
 
 def piecewise_probability(atoms: tuple, noises: tuple, root: Cell, max_cells: int = 10_000) -> list:
     """[Piece] partitioning `root`, for atoms over noises 0..n-1 and inputs n..n+p-1 (see
-    `probability_on_cell`); `max_cells` bounds the work (ValueError beyond it)."""
+    `probability_on_cell`)."""
+    return piecewise(lambda cell: probability_on_cell(atoms, noises, cell), root, max_cells)
+
+
+def piecewise(compute, root: Cell, max_cells: int = 10_000) -> list:
+    """[Piece] partitioning `root`, `compute(cell)` giving a cell's closed form or raising
+    NeedSplit; `max_cells` bounds the work (ValueError beyond it)."""
     start = root.normalised()
     stack = [] if start is None else [start]
     pieces = []
     while stack:
         cell = stack.pop()
         try:
-            form = probability_on_cell(atoms, noises, cell)
+            form = compute(cell)
         except NeedSplit as split:
             stack.extend(reversed(cell.children(split)))
             if len(pieces) + len(stack) > max_cells:

@@ -50,6 +50,22 @@ class SymbolicForm:
 
     __hash__ = None
 
+    def __mul__(self, other: "SymbolicForm") -> "SymbolicForm":
+        """The product (of the probabilities of independent constraint sets)."""
+        if self.p != other.p:
+            raise ValueError("forms over different inputs")
+        out: dict = {}
+        for (lv1, le1, pw1), P1 in self.terms.items():
+            for (lv2, le2, pw2), P2 in other.terms.items():
+                k = (tuple(a + b for a, b in zip(lv1, lv2)), le1 + le2, tuple(a + b for a, b in zip(pw1, pw2)))
+                old = out.get(k)
+                out[k] = P1 * P2 if old is None else old + P1 * P2
+        return SymbolicForm(self.p, out)
+
+    @staticmethod
+    def one(p: int) -> "SymbolicForm":
+        return SymbolicForm(p, {((Fraction(0),) * p, Fraction(0), (0,) * p): fmpq_poly([1])})
+
     def __len__(self):
         return len(self.terms)
 
