@@ -28,6 +28,7 @@ from fractions import Fraction
 from math import gcd, lcm
 
 from dipc_plus.exact import lp
+from dipc_plus.exact.open_regions import region_is_feasible
 
 __all__ = ["Cell", "NeedSplit", "box"]
 
@@ -67,6 +68,7 @@ class Cell:
         self._inside = None     # a relative-interior point, found once
         self._bounds = None     # per input, bounds (lo, hi) from the one-input constraints
         self._witnesses: list = []   # points of the relative interior met so far
+        self._differences = all(op != "==" and _is_difference(c) for c, op in self.constraints)
 
     def __hash__(self):
         return self._hash
@@ -95,6 +97,9 @@ class Cell:
         return out
 
     def _feasible_with(self, h: tuple, op: str, relative_interior: bool) -> bool:
+        if relative_interior and self._differences and op in ("<", ">") and _is_difference(h):
+            # an open system of difference constraints: shortest paths (open_regions), no LP
+            return region_is_feasible([c for c, _ in self.constraints] + [h if op == "<" else _neg(h)])
         extra = lp.Constraint.make({i: c for i, c in enumerate(h[:-1]) if c}, op, -h[-1])
         pt = lp.interior_point(self._system(relative_interior) + [extra], list(range(self.p)))
         if pt is None:
@@ -257,6 +262,16 @@ class Cell:
                 vertex = [Fraction(res.point.get(i, 0)) for i in range(self.p)]
             points.append([a + t * (b - a) for a, b in zip(z, vertex)])
         return points
+
+
+def _is_difference(h: tuple) -> bool:
+    """q_i - q_j + k or +-q_i + k, up to a positive factor."""
+    nz = [c for c in h[:-1] if c]
+    return len(nz) == 1 or (len(nz) == 2 and nz[0] == -nz[1])
+
+
+def _neg(h: tuple) -> tuple:
+    return tuple(-c for c in h)
 
 
 def box(p: int, lo=-1, hi=1) -> Cell:
