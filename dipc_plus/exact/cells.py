@@ -111,6 +111,15 @@ class Cell:
     def is_empty(self) -> bool:
         return lp.interior_point(self._system(False), list(range(self.p))) is None
 
+    def _relative_interior_is_nonempty(self) -> bool:
+        if self._differences:
+            return region_is_feasible([c for c, _ in self.constraints])
+        if self._inside is None:
+            self._inside = self.interior_point()
+            if self._inside is not None:
+                self._witnesses.append(self._inside)
+        return self._inside is not None
+
     def interior_point(self) -> list | None:
         """A point of the relative interior (Fractions), or None if it is empty."""
         pt = lp.interior_point(self._system(True), list(range(self.p)))
@@ -133,6 +142,12 @@ class Cell:
             return -1
         if lo is not None and lo > 0:
             return 1
+        if self._differences and _is_difference(h):   # two shortest-path tests, no LP
+            neg = self._feasible_with(h, "<", True)
+            pos = self._feasible_with(h, ">", True)
+            if neg and pos:
+                raise NeedSplit(h)
+            return -1 if neg else (1 if pos else 0)
         # the signs at known inside points: two different ones split at once; otherwise
         # the one seen is the only candidate and one LP looks for the other
         self._inside_point()
@@ -223,6 +238,8 @@ class Cell:
     def normalised(self):
         """The same point set with a non-empty relative interior (None if the cell is empty):
         each ``<=`` that the others force to equality becomes ``==``."""
+        if self._relative_interior_is_nonempty():
+            return self
         if self.is_empty():
             return None
         cell = self
