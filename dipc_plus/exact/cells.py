@@ -30,7 +30,7 @@ from math import gcd, lcm
 from dipc_plus.exact import lp
 from dipc_plus.exact.open_regions import region_is_feasible
 
-__all__ = ["Cell", "NeedSplit", "box"]
+__all__ = ["Cell", "CellPoint", "NeedSplit", "box", "primitive"]
 
 _OPS = ("<", "<=", "==")
 
@@ -279,6 +279,37 @@ class Cell:
                 vertex = [Fraction(res.point.get(i, 0)) for i in range(self.p)]
             points.append([a + t * (b - a) for a, b in zip(z, vertex)])
         return points
+
+
+class CellPoint:
+    """A point b = t / d of a line whose position depends on the inputs (t integers over
+    (q, 1), d > 0), such as a breakpoint of the Laplace engine's one-variable factors:
+    comparisons ask the cell for the sign of the difference (NeedSplit when it varies),
+    so code written to sort and bisect rationals orders these unchanged."""
+
+    __slots__ = ("t", "d", "cell")
+
+    def __init__(self, t: tuple, d: int, cell: Cell):
+        self.t, self.d, self.cell = t, d, cell
+
+    def _sign(self, other: "CellPoint") -> int:
+        d1, d2 = self.d, other.d
+        h = tuple(a * d2 - b * d1 for a, b in zip(self.t, other.t))   # (b1 - b2) d1 d2
+        if not any(h):
+            return 0
+        g = gcd(*h)
+        return self.cell.sign(tuple(c // g for c in h) if g > 1 else h)
+
+    def __lt__(self, other):
+        return self._sign(other) < 0
+
+    def __gt__(self, other):
+        return self._sign(other) > 0
+
+    def __eq__(self, other):
+        return self._sign(other) == 0
+
+    __hash__ = None
 
 
 def _is_difference(h: tuple) -> bool:

@@ -36,6 +36,13 @@ The integral is computed by bucket (variable) elimination:
 Regions and their exact simplification live in `open_regions` (integer
 constraints, canonical irredundant descriptions).  No floating point anywhere.
 
+`probability_on_cell` runs the same elimination with the real inputs kept as
+symbols v_i = eps q_i: extra coordinates that are never integrated, so a mean, a
+bound and a breakpoint are linear forms in (v, eps) and the result is a
+`symbolic_terms.SymbolicForm`.  Every comparison that no longer involves a noise
+is put to the `cells.Cell` the call is for (holds / fails there, or `NeedSplit`),
+and breakpoints are ordered by asking it; `piecewise` splits and reruns.
+
 Exactness of the term-wise integration: every term is the density evaluated at
 a point of the current orthant, so the coefficient of x in its exponent has the
 sign that makes an unbounded side converge; a zero coefficient on an unbounded
@@ -45,9 +52,9 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from fractions import Fraction
-from math import gcd, lcm
+from math import lcm
 
-from dipc_plus.exact.cells import Cell, primitive
+from dipc_plus.exact.cells import Cell, CellPoint, primitive
 from dipc_plus.exact.exp_terms import Rescale, TermSpace, add_into, clear_term_caches
 from dipc_plus.exact.expoly import ExpPoly
 from dipc_plus.exact.open_regions import (breakpoint, clear_region_caches, constraint,
@@ -63,36 +70,6 @@ _CACHE_LIMIT = 500_000
 #
 # A factor: dict region -> terms (exp_terms: key -> fmpq_poly in eps); regions and
 # their constraints are those of open_regions (primitive int tuples over (u, eps)).
-
-
-class CellPoint:
-    """A breakpoint b = t / d of a one-variable factor on a cell (t integers over (v, eps),
-    d > 0): comparisons ask the cell for the sign of the difference (NeedSplit when it
-    varies), so the per-point partition code sorts and bisects these unchanged."""
-
-    __slots__ = ("t", "d", "cell")
-
-    def __init__(self, t: tuple, d: int, cell: Cell):
-        self.t, self.d, self.cell = t, d, cell
-
-    def _sign(self, other: "CellPoint") -> int:
-        d1, d2 = self.d, other.d
-        h = tuple(a * d2 - b * d1 for a, b in zip(self.t, other.t))   # (b1 - b2) d1 d2
-        if not any(h):
-            return 0
-        g = gcd(*h)
-        return self.cell.sign(tuple(c // g for c in h) if g > 1 else h)
-
-    def __lt__(self, other):
-        return self._sign(other) < 0
-
-    def __gt__(self, other):
-        return self._sign(other) > 0
-
-    def __eq__(self, other):
-        return self._sign(other) == 0
-
-    __hash__ = None
 
 
 class _Problem:
