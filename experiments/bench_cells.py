@@ -7,7 +7,7 @@ the box [-1, 1]^m (`piecewise.piecewise_probability`), with cold caches.  Beside
 in the same run, the per-point path computes the same region at every point of the
 grid {-1, -1/2, 0, 1/2, 1}^m.  CPU seconds (time.process_time), one process.
 
-    PYTHONPATH=. python experiments/bench_cells.py     # writes experiments/cells_table.md
+    PYTHONPATH=. python experiments/bench_cells.py [m ...]   # m = 3 4 5; writes cells_table.md
 """
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def measure(m: int, k: int) -> dict:
             "grid_points": len(grid), "grid_time": t_grid}
 
 
-def main(ms=(3, 4)) -> None:
+def main(ms=(3, 4, 5)) -> None:
     rows = []
     for m in ms:
         for k in range(1, m + 2):
@@ -98,4 +98,4 @@ def main(ms=(3, 4)) -> None:
 
 
 if __name__ == "__main__":
-    main(tuple(int(a) for a in sys.argv[1:]) or (3, 4))
+    main(tuple(int(a) for a in sys.argv[1:]) or (3, 4, 5))
