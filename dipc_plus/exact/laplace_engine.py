@@ -161,10 +161,11 @@ class _Problem:
         (v,) = scope
         pieces = []
         points = []
+        bound_of = breakpoint if self.cell is None else self.cell_breakpoint
         for S, T in F.items():
             lo = hi = None        # None: unbounded
             for c in S:
-                upper, b = breakpoint(c, v) if self.cell is None else self.cell_breakpoint(c, v)
+                upper, b = bound_of(c, v)
                 if upper:
                     if hi is None or b < hi:
                         hi = b
