@@ -265,3 +265,33 @@ def test_a_chain_s_constraint_set_on_cells_matches_the_per_point_probability():
     for q in random_points(3, rng, 20) + [[F(1, 2), F(0), F(0)], [F(-1), F(1), F(1)]]:
         owners = [pc for pc in pieces if pc.cell.contains(q)]
         assert len(owners) == 1 and ExpFrac.of(owners[0].form.at(q)) == at(q), q
+
+
+def test_on_an_equality_cell_forms_are_in_the_free_inputs():
+    """On q0 = q1, P[N0 + q0 < N1 + q1] is P[N0 < N1]: the engine writes q0 as q1 first, so the
+    two forms are identical (with q0 left in, both bounds of a case would tie on the cell and
+    strict case constraints would drop both cases), and they match the per-point forms."""
+    cell = Cell(2, box(2).constraints + (((1, -1, 0), "=="),)).normalised()
+    assert cell.eliminations() == [(0, (F(0), F(1), F(0)))]
+    moving = (atom(LinForm.make({0: 1, 2: 1}), "<", LinForm.make({1: 1, 3: 1})),)
+    fixed = (atom(LinForm.make({0: 1}), "<", LinForm.make({1: 1})),)
+    a = le.probability_on_cell(moving, JUMP_NOISES, cell)
+    assert not a.is_zero() and a == le.probability_on_cell(fixed, JUMP_NOISES, cell)
+    for q in cell.sample(random.Random(9), 3):
+        assert a.at(q) == per_point(moving, JUMP_NOISES, q)
+
+
+def test_a_tied_input_with_a_slope_and_an_offset():
+    """q1 = 2 q0 - 1/2 on a flat cell: Sparse's second query (inputs as means, so powers and
+    exponents of v appear), the tied input gone from every form, per-point forms matched."""
+    atoms, noises, p = CASES["sparse m=2 BT"]
+    cell = Cell(2, box(2).constraints + (((4, -2, -1), "=="),)).normalised()
+    ((k, _),) = cell.eliminations()
+    pieces = piecewise_probability(atoms, noises, cell)
+    rng = random.Random(11)
+    assert any(any(key[2]) for pc in pieces for key in pc.form.terms)      # powers of v occur
+    for pc in pieces:
+        assert all(not key[2][k] and not key[0][k] for key in pc.form.terms)   # q_k is gone
+        for q in pc.cell.sample(rng, 3):
+            assert pc.cell.contains(q) and q[1] == 2 * q[0] - F(1, 2)
+            assert pc.form.at(q) == per_point(atoms, noises, q)

@@ -219,6 +219,28 @@ class Cell:
             s = (h[-1] > 0) - (h[-1] < 0)
         return {"<": s < 0, "<=": s <= 0, "==": s == 0, "!=": s != 0}[op]
 
+    def eliminations(self) -> list:
+        """[(k, expr)]: the cell's equalities solved as q_k = expr.(q, 1), each expr over the
+        inputs no equality solves for (Gaussian elimination, Fractions)."""
+        solved: list = []
+        for h, op in self.constraints:
+            if op != "==":
+                continue
+            row = [Fraction(c) for c in h]
+            for k, expr in solved:          # substitute the pivots found so far
+                ck = row[k]
+                if ck:
+                    row[k] = Fraction(0)
+                    row = [a + ck * b for a, b in zip(row, expr)]
+            k = next((i for i in range(self.p) if row[i]), None)
+            if k is None:
+                continue                    # implied by the others
+            expr = tuple(Fraction(0) if i == k else -row[i] / row[k] for i in range(self.p + 1))
+            solved = [(j, tuple(Fraction(0) if i == k else e[i] + e[k] * expr[i] for i in range(self.p + 1)))
+                      for j, e in solved]
+            solved.append((k, expr))
+        return solved
+
     # -- splitting ---------------------------------------------------------------
     def children(self, split: NeedSplit) -> list:
         """The non-empty pieces of the cell on the sides of split.h (and on it, for a jump)."""

@@ -415,9 +415,13 @@ def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell) -> SymbolicForm
     Atom coefficients with ids 0..n-1 are the noises (n = len(noises)), ids n..n+p-1 the
     inputs q_0..q_{p-1} of the cell.  An atom of inputs alone must hold or fail on the
     whole cell, and a comparison the engine meets must have one sign on the cell's
-    relative interior; otherwise `cells.NeedSplit` is raised for the driver to split."""
+    relative interior; otherwise `cells.NeedSplit` is raised for the driver to split.
+    On an equality cell the tied inputs are first written in terms of the free ones
+    (`Cell.eliminations`): the engine then sees no two bounds that tie on the cell
+    without being the same, and the form, in the free inputs only, is canonical there."""
     n, p = len(noises), cell.p
     rates = _laplace_rates(noises)
+    tied = cell.eliminations()
     constraints = set()
     for at in atoms:
         if at.op not in ("<", "<=", "==", "!="):
@@ -428,6 +432,12 @@ def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell) -> SymbolicForm
                 raise ValueError(f"atom coefficient id {i} is neither a noise nor an input")
             vec[i] = Fraction(c)
         vec[-1] = Fraction(at.form.const)
+        for k, expr in tied:      # an equality cell: its tied inputs in terms of the free ones
+            c = vec[n + k]
+            if c:
+                vec[n + k] = Fraction(0)
+                for j in range(p + 1):
+                    vec[n + j] += c * expr[j]
         if not any(vec[:n]):      # inputs alone: the probability jumps where it changes truth
             if not cell.decide(primitive(vec[n:]), at.op):
                 return SymbolicForm(p, {})

@@ -7,6 +7,8 @@ independent functions on any open set of (v, eps), so the form is canonical on a
 open cell: equality is an exact identity test.  (On an equality cell the v's are
 tied, so two different forms may agree there; compare them with `at`.)
 Substituting v = eps q gives back the per-point `ExpPoly` of that input exactly.
+On an equality cell the engine writes the tied inputs in terms of the free ones
+first, so the form is canonical there too.
 """
 from __future__ import annotations
 
