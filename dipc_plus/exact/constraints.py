@@ -26,8 +26,9 @@ from dipc_plus.exact.linear import Atom, LinForm, Noise, atom, normalise_form
 # --------------------------------------------------------------------------- probability
 
 
-def components(atoms) -> list[frozenset]:
-    """Partition atoms into groups that share no noise (union-find on noise ids)."""
+def components(atoms, ignore=frozenset()) -> list[frozenset]:
+    """Partition atoms into groups that share no noise (union-find on noise ids); ids in
+    `ignore` (symbolic inputs) link nothing, and atoms with no other id are left out."""
     parent: dict = {}
 
     def find(x):
@@ -37,7 +38,7 @@ def components(atoms) -> list[frozenset]:
         return x
 
     for a in atoms:
-        ids = sorted(a.noises())
+        ids = sorted(a.noises() - ignore) if ignore else sorted(a.noises())
         for i in ids[1:]:
             ra, rb = find(ids[0]), find(i)
             if ra != rb:
@@ -46,7 +47,7 @@ def components(atoms) -> list[frozenset]:
             find(ids[0])
     groups: dict = {}
     for a in atoms:
-        ids = a.noises()
+        ids = a.noises() - ignore if ignore else a.noises()
         if ids:
             groups.setdefault(find(next(iter(ids))), set()).add(a)
     return [frozenset(g) for g in groups.values()]

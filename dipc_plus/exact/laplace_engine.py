@@ -36,6 +36,13 @@ The integral is computed by bucket (variable) elimination:
 Regions and their exact simplification live in `open_regions` (integer
 constraints, canonical irredundant descriptions).  No floating point anywhere.
 
+`probability_on_cell` runs the same elimination with the real inputs kept as
+symbols v_i = eps q_i: extra coordinates that are never integrated, so a mean, a
+bound and a breakpoint are linear forms in (v, eps) and the result is a
+`symbolic_terms.SymbolicForm`.  Every comparison that no longer involves a noise
+is put to the `cells.Cell` the call is for (holds / fails there, or `NeedSplit`),
+and breakpoints are ordered by asking it; `piecewise` splits and reruns.
+
 Exactness of the term-wise integration: every term is the density evaluated at
 a point of the current orthant, so the coefficient of x in its exponent has the
 sign that makes an unbounded side converge; a zero coefficient on an unbounded
@@ -47,12 +54,14 @@ from bisect import bisect_left
 from fractions import Fraction
 from math import lcm
 
+from dipc_plus.exact.cells import Cell, CellPoint, primitive
 from dipc_plus.exact.exp_terms import Rescale, TermSpace, add_into, clear_term_caches
 from dipc_plus.exact.expoly import ExpPoly
 from dipc_plus.exact.open_regions import (breakpoint, clear_region_caches, constraint,
                                           simplify_region)
+from dipc_plus.exact.symbolic_terms import SymbolicForm
 
-__all__ = ["probability", "clear_caches"]
+__all__ = ["probability", "probability_on_cell", "clear_caches"]
 
 _CACHE_LIMIT = 500_000
 
@@ -66,25 +75,39 @@ _CACHE_LIMIT = 500_000
 class _Problem:
     """Per-call context: number of noises, their rates on the grid, the term space, and per
     noise the sample coordinate's mean: the sign constraints of its kink and the exponent
-    shift e^(s a_x m_x eps) each side of it contributes."""
+    shift e^(s a_x m_x) each side of it contributes.
 
-    def __init__(self, rates, D: int, means):
+    With a `cell`, the coordinates are (u_0..u_{n-1}, v_0..v_{p-1}, eps): the p inputs
+    v_i = eps q_i are never integrated, a mean is a linear form in (v, eps) (a tuple of
+    Fractions), a constraint left without u is resolved by the cell and a breakpoint is a
+    `CellPoint` the cell orders.  Without one (p = 0) a mean is (m_x,), the eps coefficient."""
+
+    def __init__(self, rates, D: int, means, cell: Cell | None = None):
         self.n = n = len(rates)
+        self.p = p = 0 if cell is None else cell.p
+        self.cell = cell
         self.D = D
         self.rate_d = [int(r * D) for r in rates]            # a_j on the grid
-        self.terms = TermSpace.of(tuple(self.rate_d), D)
+        self.terms = TermSpace.of(tuple(self.rate_d) + (0,) * p, D)
         self.one = self.terms.one
         self.zero_key = self.terms.zero_key
-        # side s of the kink: s (w_x - m_x eps) > 0, i.e. -s q w_x + s p eps < 0 for m_x = p/q
+        # side s of the kink: s (w_x - m_x) > 0, i.e. -s w_x + s m_x < 0 (m_x over (v, eps))
         self.sides = []
         for x, m in enumerate(means):
-            shift = self.rate_d[x] * m                        # a_x m_x on the grid (D makes it whole)
-            assert shift.denominator == 1
+            den = lcm(*(c.denominator for c in m))
+            shift = []                                        # (key index, s-free a_x m_x on the grid)
+            for k, c in enumerate(m):
+                a_m = self.rate_d[x] * c                      # D makes it whole
+                assert a_m.denominator == 1
+                if a_m:
+                    shift.append((n + k, int(a_m)))
             per_side = []
             for s in (1, -1):
-                vec = [0] * (n + 1)
-                vec[x], vec[-1] = -s * m.denominator, s * m.numerator
-                per_side.append((s, constraint(vec), s * int(shift)))
+                vec = [0] * (n + p + 1)
+                vec[x] = -s * den
+                for k, c in enumerate(m):
+                    vec[n + k] = s * int(c * den)
+                per_side.append((s, constraint(vec), tuple((i, s * a) for i, a in shift)))
             self.sides.append(per_side)
 
     def atom_factor(self, c: tuple) -> dict:
@@ -138,10 +161,11 @@ class _Problem:
         (v,) = scope
         pieces = []
         points = []
+        bound_of = breakpoint if self.cell is None else self.cell_breakpoint
         for S, T in F.items():
             lo = hi = None        # None: unbounded
             for c in S:
-                upper, b = breakpoint(c, v)
+                upper, b = bound_of(c, v)
                 if upper:
                     if hi is None or b < hi:
                         hi = b
@@ -174,23 +198,41 @@ class _Problem:
             else:
                 cells.append((k, k, acc))
         out = {}
-        n1 = self.n + 1
         for first, last, acc in cells:
             if not acc:
                 continue
             S = []
-            if first > 0:                  # u_v > lo:  -q u_v + p eps < 0 for lo = p/q
-                lo = pts[first - 1]
-                vec = [0] * n1
-                vec[v], vec[-1] = -int(lo.q), int(lo.p)
-                S.append(tuple(vec))
-            if last < ncells - 1:          # u_v < hi:  q u_v - p eps < 0
-                hi = pts[last]
-                vec = [0] * n1
-                vec[v], vec[-1] = int(hi.q), -int(hi.p)
-                S.append(tuple(vec))
+            if first > 0:                  # u_v > lo
+                S.append(self.bound_constraint(pts[first - 1], v, -1))
+            if last < ncells - 1:          # u_v < hi
+                S.append(self.bound_constraint(pts[last], v, 1))
             out[frozenset(S)] = acc
         return out
+
+    def bound_constraint(self, b, v: int, side: int) -> tuple:
+        """u_v < b (side 1) or u_v > b (side -1) as a constraint."""
+        if self.cell is None:            # b = p/q: side (q u_v - p eps) < 0
+            vec = [0] * (self.n + 1)
+            vec[v], vec[-1] = side * int(b.q), -side * int(b.p)
+            return tuple(vec)
+        vec = [0] * (self.n + self.p + 1)     # side (d u_v - t) < 0 for b = t / d
+        vec[v] = side * b.d
+        for k, c in enumerate(b.t):
+            vec[self.n + k] = -side * c
+        return constraint(vec)
+
+    def cell_breakpoint(self, c: tuple, v: int) -> tuple:
+        """(is an upper bound, b) for a constraint c on u_v alone: u_v < b or u_v > b, b a
+        linear form in (v, eps) the cell orders."""
+        cv = c[v]
+        if cv > 0:
+            return True, CellPoint(tuple(-x for x in c[self.n:]), cv, self.cell)
+        return False, CellPoint(c[self.n:], -cv, self.cell)
+
+    def resolve(self, c: tuple):
+        """A constraint without u on the cell: True if it holds on the cell (drop it), False if
+        it fails there (empty region); otherwise NeedSplit from the cell."""
+        return self.cell.sign(c[self.n:]) < 0
 
     # -- integration -----------------------------------------------------------
     def integrate(self, F: dict, x: int) -> dict:
@@ -203,7 +245,6 @@ class _Problem:
         space = self.terms
         px = space.power_index(x)
         out: dict = {}
-        n = self.n
         for S0, T0 in F.items():
             # per term: the exponent of x (on the grid), the power of x, the rest of the key
             split = [(e[x], e[px], space.without(e, x), p) for e, p in T0.items()]
@@ -230,8 +271,14 @@ class _Problem:
                         raise AssertionError("divergent term at +infinity")
                     if not lowers and bD <= 0:
                         raise AssertionError("divergent term at -infinity")
-                    if shift:
-                        e_rest = e_rest[:n] + (e_rest[n] + shift,) + e_rest[n + 1:]
+                    if len(shift) == 1:
+                        ((i, a),) = shift
+                        e_rest = e_rest[:i] + (e_rest[i] + a,) + e_rest[i + 1:]
+                    elif shift:
+                        e_rest = list(e_rest)
+                        for i, a in shift:
+                            e_rest[i] += a
+                        e_rest = tuple(e_rest)
                     sided.append((bD, k, e_rest, p))
                 upper_values = [space.at_bound(sided, U, x, 1) for U in uppers]
                 lower_values = [space.at_bound(sided, L, x, -1) for L in lowers]
@@ -267,11 +314,16 @@ class _Problem:
                     new.append([aU * p - a2 * q for p, q in zip(U2, U)])
         if L is not None and U is not None:   # L < U:  U_x L + |L_x| U < 0
             new.append([aU * p + aL * q for p, q in zip(L, U)])
+        symbolic = self.cell is not None
         for vec in new:
             c = constraint(vec)
             if c is False:
                 return None
             if c is not True:
+                if symbolic and not any(c[:self.n]):
+                    if not self.resolve(c):
+                        return None
+                    continue
                 cons.add(c)
         return simplify_region(frozenset(cons))
 
@@ -301,9 +353,7 @@ def elimination_order(constraints, n: int) -> list:
     return order
 
 
-def probability(atoms: tuple, noises: tuple) -> ExpPoly:
-    """P[all atoms hold] for noise i ~ Lap(noises[i].rate * eps, 0), exactly, for every eps > 0."""
-    n = len(noises)
+def _laplace_rates(noises) -> list:
     for nz in noises:
         if nz.kind != "lap":
             raise ValueError(f"the Laplace engine got a {nz.kind!r} noise")
@@ -311,6 +361,13 @@ def probability(atoms: tuple, noises: tuple) -> ExpPoly:
     for r in rates:
         if r <= 0:
             raise ValueError(f"Laplace rate {r} is not positive")
+    return rates
+
+
+def probability(atoms: tuple, noises: tuple) -> ExpPoly:
+    """P[all atoms hold] for noise i ~ Lap(noises[i].rate * eps, 0), exactly, for every eps > 0."""
+    n = len(noises)
+    rates = _laplace_rates(noises)
     constraints = set()
     for at in atoms:
         coeffs = dict(at.form.coeffs)
@@ -343,9 +400,67 @@ def probability(atoms: tuple, noises: tuple) -> ExpPoly:
     for r in rates:
         D = lcm(D, r.denominator)
     D *= lcm(*(m.denominator for m in means))   # so that every a_j m_j is on the exponent grid
+    means = [(m,) for m in means]
     while True:
         try:
-            return _eliminate(constraints, rates, D, means)
+            space, terms = _eliminate(constraints, rates, D, means)
+            return space.to_exppoly(terms)
+        except Rescale as grow:
+            D *= grow.factor
+
+
+def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell) -> SymbolicForm:
+    """P[all atoms hold] as one closed form in (v, eps), valid on the whole cell.
+
+    Atom coefficients with ids 0..n-1 are the noises (n = len(noises)), ids n..n+p-1 the
+    inputs q_0..q_{p-1} of the cell.  An atom of inputs alone must hold or fail on the
+    whole cell, and a comparison the engine meets must have one sign on the cell's
+    relative interior; otherwise `cells.NeedSplit` is raised for the driver to split.
+    On an equality cell the tied inputs are first written in terms of the free ones
+    (`Cell.eliminations`): the engine then sees no two bounds that tie on the cell
+    without being the same, and the form, in the free inputs only, is canonical there."""
+    n, p = len(noises), cell.p
+    rates = _laplace_rates(noises)
+    tied = cell.eliminations()
+    constraints = set()
+    for at in atoms:
+        if at.op not in ("<", "<=", "==", "!="):
+            raise ValueError(f"unknown comparison {at.op!r}")
+        vec = [Fraction(0)] * (n + p + 1)
+        for i, c in at.form.coeffs:
+            if not 0 <= i < n + p:
+                raise ValueError(f"atom coefficient id {i} is neither a noise nor an input")
+            vec[i] = Fraction(c)
+        vec[-1] = Fraction(at.form.const)
+        for k, expr in tied:      # an equality cell: its tied inputs in terms of the free ones
+            c = vec[n + k]
+            if c:
+                vec[n + k] = Fraction(0)
+                for j in range(p + 1):
+                    vec[n + j] += c * expr[j]
+        if not any(vec[:n]):      # inputs alone: the probability jumps where it changes truth
+            if not cell.decide(primitive(vec[n:]), at.op):
+                return SymbolicForm(p, {})
+            continue
+        if at.op == "==":
+            return SymbolicForm(p, {})
+        if at.op == "!=":
+            continue
+        constraints.add(constraint(_on_common_denominator(vec)))
+    if not constraints:
+        return SymbolicForm.one(p)
+    if simplify_region(frozenset(constraints)) is None:
+        return SymbolicForm(p, {})
+    means = sample_mean_vectors(constraints, n)
+    constraints = shift_to_samples(constraints, means, n)
+    D = 1
+    for r in rates:
+        D = lcm(D, r.denominator)
+    D *= lcm(*(c.denominator for m in means for c in m))
+    while True:
+        try:
+            space, terms = _eliminate(constraints, rates, D, means, cell)
+            return SymbolicForm.from_engine(terms, n, p, space.D)
         except Rescale as grow:
             D *= grow.factor
 
@@ -360,36 +475,53 @@ def sample_means(constraints, n: int) -> list:
     translation); this one makes a comparison of two samples cut the plane of W through
     the origin, so the comparisons of samples with the same offset share their breakpoints.
     Each tree is rooted at its noise in the most difference constraints, whose mean is 0."""
+    return [m[0] for m in sample_mean_vectors(constraints, n)]
+
+
+def sample_mean_vectors(constraints, n: int) -> list:
+    """`sample_means` where a constraint's offset may hold inputs: a mean per noise as a tuple
+    of Fractions over the coordinates after the noises ((v_0, .., v_{p-1}, eps))."""
     edges: dict = {j: [] for j in range(n)}
+    width = None
     for c in sorted(constraints):
+        width = len(c) - n
         nz = [j for j in range(n) if c[j]]
         if len(nz) == 2 and c[nz[0]] == -c[nz[1]]:
             i, j = nz
-            offset = Fraction(c[-1], c[i])     # m_i - m_j must be c_eps / c_i
-            edges[i].append((j, -offset))      # m_j = m_i - offset
+            offset = tuple(Fraction(x, c[i]) for x in c[n:])   # m_i - m_j must be this
+            edges[i].append((j, tuple(-x for x in offset)))     # m_j = m_i - offset
             edges[j].append((i, offset))
+    zero = (Fraction(0),) * (width or 1)
     means: list = [None] * n
     for root in sorted(range(n), key=lambda j: (-len(edges[j]), j)):
         if means[root] is not None:
             continue
-        means[root] = Fraction(0)
+        means[root] = zero
         stack = [root]
         while stack:
             i = stack.pop()
             for j, delta in edges[i]:
                 if means[j] is None:
-                    means[j] = means[i] + delta
+                    means[j] = tuple(a + b for a, b in zip(means[i], delta))
                     stack.append(j)
     return means
 
 
 def to_sample_coordinates(constraints, means: list) -> set:
     """Each constraint c.(u, eps) < 0 rewritten over W_j = U_j + eps m_j (primitive tuples)."""
-    den = lcm(*(m.denominator for m in means))
-    ints = [m.numerator * (den // m.denominator) for m in means]   # den * m_j
+    return shift_to_samples(constraints, [(m,) for m in means], len(means))
+
+
+def shift_to_samples(constraints, means: list, n: int) -> set:
+    """Each constraint c.(u, rest) < 0 rewritten over W_j = U_j + m_j.(rest) (primitive
+    tuples), `means` as by `sample_mean_vectors`."""
+    den = lcm(*(c.denominator for m in means for c in m))
+    ints = [[int(c * den) for c in m] for m in means]      # den * m_j
     out = set()
     for c in constraints:
-        vec = [den * v for v in c[:-1]] + [den * c[-1] - sum(v * mj for v, mj in zip(c, ints))]
+        vec = [den * v for v in c[:n]]
+        for k in range(len(c) - n):
+            vec.append(den * c[n + k] - sum(c[j] * ints[j][k] for j in range(n) if c[j]))
         new = constraint(vec)
         assert new is not True and new is not False   # the u-part is unchanged and nonzero
         out.add(new)
@@ -412,8 +544,9 @@ def clear_caches() -> None:
     _LEAF_CACHE.clear()
 
 
-def _eliminate(constraints: set, rates: list, D: int, means: list) -> ExpPoly:
-    prob = _Problem(rates, D, means)
+def _eliminate(constraints: set, rates: list, D: int, means: list, cell: Cell | None = None):
+    """(the term space, the integral's terms): every noise integrated out."""
+    prob = _Problem(rates, D, means, cell)
     n = prob.n
     # factors with their scopes (a superset of the variables they depend on)
     factors = [(prob.atom_factor(c), frozenset(j for j in range(n) if c[j])) for c in sorted(constraints)]
@@ -429,7 +562,7 @@ def _eliminate(constraints: set, rates: list, D: int, means: list) -> ExpPoly:
         if len(bucket) == 1 and len(prod) == 1 and prob.is_atom_factor(prod):
             # a single atom: the same integral recurs across problems (a leaf of a star)
             (region,) = prod
-            key = (D, prob.rate_d[x], x, prob.sides[x][0][1], next(iter(region)))
+            key = (D, prob.rate_d[x], x, prob.sides[x][0][1], next(iter(region)), cell)
             new = _LEAF_CACHE.get(key)
             if new is None:
                 new = prob.canonical(prob.integrate(prod, x), scope)
@@ -442,4 +575,4 @@ def _eliminate(constraints: set, rates: list, D: int, means: list) -> ExpPoly:
     result = {frozenset(): {prob.zero_key: prob.one}}
     for f, _ in factors:
         result = prob.canonical(prob.multiply(result, f), ())
-    return prob.terms.to_exppoly(result.get(frozenset(), {}))
+    return prob.terms, result.get(frozenset(), {})

@@ -1,0 +1,73 @@
+"""P[constraint set] on a cell of the inputs, for atoms as a chain builds them.
+
+A chain names its noises by ids of its own, and with symbolic inputs an atom also
+holds ids standing for inputs.  This is the symbolic counterpart of
+`constraints.probability`: it splits the atoms into components that share a noise
+(inputs link nothing), renames each component's noises 0..k-1 and its inputs to
+the engine's ids k + index, asks `laplace_engine.probability_on_cell` for each, and
+multiplies.  Equal renamed components on the same cell share one memo entry.
+`NeedSplit` passes through to the caller, who splits the cell.  Only Laplace noise
+takes this path so far.
+"""
+from __future__ import annotations
+
+from dipc_plus.exact.cells import Cell
+from dipc_plus.exact.constraints import components
+from dipc_plus.exact.laplace_engine import probability_on_cell
+from dipc_plus.exact.linear import Atom, LinForm
+from dipc_plus.exact.symbolic_terms import SymbolicForm
+
+__all__ = ["probability_of_set", "clear_cell_memo"]
+
+_MEMO: dict = {}
+_MEMO_LIMIT = 100_000
+
+
+def probability_of_set(atoms, noises: dict, inputs: dict, cell: Cell) -> SymbolicForm:
+    """P[every atom holds] on `cell`: `noises` maps noise ids to `Noise`, `inputs` maps the ids
+    of symbolic inputs to their index in the cell's q."""
+    atoms = list(atoms)
+    p = cell.p
+    ignore = frozenset(inputs)
+    for a in atoms:
+        for i in a.noises():
+            if i not in noises and i not in inputs:
+                raise ValueError(f"atom id {i} is neither a noise nor an input")
+            if i in noises and noises[i].kind != "lap":
+                raise ValueError(f"a {noises[i].kind!r} noise: only Laplace noise is symbolic so far")
+    result = SymbolicForm.one(p)
+    alone = [a for a in atoms if not (a.noises() - ignore)]
+    if alone:   # inputs (or constants) alone: decided by the cell, no noise to integrate
+        result = _memo(tuple(_renamed(a, {}, inputs, 0) for a in alone), (), cell)
+        if result.is_zero():
+            return result
+    for comp in components(atoms, ignore):
+        ids = sorted({i for a in comp for i in a.noises()} - ignore)
+        new_id = {i: k for k, i in enumerate(ids)}
+        renamed = tuple(sorted(_renamed(a, new_id, inputs, len(ids)) for a in comp))
+        result = result * _memo(renamed, tuple(noises[i] for i in ids), cell)
+        if result.is_zero():
+            break
+    return result
+
+
+def clear_cell_memo() -> None:
+    """Forget the memoised components (for cold timings; results never depend on it)."""
+    _MEMO.clear()
+
+
+def _memo(atoms: tuple, noises: tuple, cell: Cell) -> SymbolicForm:
+    key = (atoms, noises, cell)
+    found = _MEMO.get(key)
+    if found is None:
+        found = probability_on_cell(atoms, noises, cell)
+        if len(_MEMO) > _MEMO_LIMIT:
+            _MEMO.clear()
+        _MEMO[key] = found
+    return found
+
+
+def _renamed(a: Atom, new_id: dict, inputs: dict, n: int) -> Atom:
+    """Noise ids by `new_id`, input ids to n + their index (the form's scale is kept)."""
+    coeffs = tuple(sorted((new_id[i] if i in new_id else n + inputs[i], c) for i, c in a.form.coeffs))
+    return Atom(LinForm(coeffs, a.form.const), a.op)

@@ -1,0 +1,99 @@
+"""Closed forms in eps and symbolic inputs: sum P(eps) v^a e^(l_v.v + l_eps eps).
+
+The Laplace engine run on a cell (`laplace_engine.probability_on_cell`) keeps the
+real inputs as coordinates v_i = eps q_i that it never integrates; what it returns
+on the cell is a `SymbolicForm`.  Distinct (exponent, power) pairs are linearly
+independent functions on any open set of (v, eps), so the form is canonical on an
+open cell: equality is an exact identity test.  (On an equality cell the v's are
+tied, so two different forms may agree there; compare them with `at`.)
+Substituting v = eps q gives back the per-point `ExpPoly` of that input exactly.
+On an equality cell the engine writes the tied inputs in terms of the free ones
+first, so the form is canonical there too.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from flint import fmpq, fmpq_poly
+
+from dipc_plus.exact.expoly import ExpPoly
+
+__all__ = ["SymbolicForm"]
+
+
+class SymbolicForm:
+    """`terms` maps (exponents of v (Fractions), exponent of eps, powers of v) to a nonzero
+    fmpq_poly in eps; p is the number of inputs."""
+
+    __slots__ = ("p", "terms")
+
+    def __init__(self, p: int, terms: dict):
+        self.p = p
+        self.terms = {k: P for k, P in terms.items() if not P.is_zero()}
+
+    @staticmethod
+    def from_engine(terms: dict, n: int, p: int, D: int) -> "SymbolicForm":
+        """From the engine's term keys over (u_0..u_{n-1}, v_0..v_{p-1}): exponents of every
+        coordinate on the grid 1/D, then eps's, then the powers; no u may be left."""
+        N = n + p
+        out: dict = {}
+        for key, P in terms.items():
+            assert not any(key[:n]) and not any(key[N + 1:N + 1 + n]), "a noise was not integrated"
+            k = (tuple(Fraction(e, D) for e in key[n:N]), Fraction(key[N], D), key[N + 1 + n:])
+            old = out.get(k)
+            out[k] = P if old is None else old + P
+        return SymbolicForm(p, out)
+
+    def is_zero(self) -> bool:
+        return not self.terms
+
+    def __eq__(self, other):
+        return isinstance(other, SymbolicForm) and self.p == other.p and self.terms == other.terms
+
+    __hash__ = None
+
+    def __mul__(self, other: "SymbolicForm") -> "SymbolicForm":
+        """The product (of the probabilities of independent constraint sets)."""
+        if self.p != other.p:
+            raise ValueError("forms over different inputs")
+        out: dict = {}
+        for (lv1, le1, pw1), P1 in self.terms.items():
+            for (lv2, le2, pw2), P2 in other.terms.items():
+                k = (tuple(a + b for a, b in zip(lv1, lv2)), le1 + le2, tuple(a + b for a, b in zip(pw1, pw2)))
+                old = out.get(k)
+                out[k] = P1 * P2 if old is None else old + P1 * P2
+        return SymbolicForm(self.p, out)
+
+    @staticmethod
+    def one(p: int) -> "SymbolicForm":
+        return SymbolicForm(p, {((Fraction(0),) * p, Fraction(0), (0,) * p): fmpq_poly([1])})
+
+    def __len__(self):
+        return len(self.terms)
+
+    def at(self, q) -> ExpPoly:
+        """The closed form in eps at the input q: v = eps q, so v^a e^(l_v.v + l eps) becomes
+        q^a eps^|a| e^((l_v.q + l) eps)."""
+        if len(q) != self.p:
+            raise ValueError(f"{len(q)} inputs given, the form has {self.p}")
+        q = [Fraction(x) for x in q]
+        out: dict = {}
+        for (lv, le, powers), P in self.terms.items():
+            exponent = le + sum((a * x for a, x in zip(lv, q)), Fraction(0))
+            coeff = Fraction(1)
+            for x, k in zip(q, powers):
+                coeff *= x ** k
+            if not coeff:
+                continue
+            shifted = P * fmpq_poly([0] * sum(powers) + [fmpq(coeff.numerator, coeff.denominator)])
+            old = out.get(exponent)
+            out[exponent] = shifted if old is None else old + shifted
+        return ExpPoly(out)
+
+    def __str__(self) -> str:
+        parts = []
+        for (lv, le, powers), P in sorted(self.terms.items()):
+            v = "".join(f" v{i}^{k}" if k > 1 else f" v{i}" for i, k in enumerate(powers) if k)
+            e = " + ".join([f"{a}*v{i}" for i, a in enumerate(lv) if a] + ([f"{le}*eps"] if le else []))
+            parts.append(f"({P}){v}" + (f" e^({e})" if e else ""))
+        return " + ".join(parts) or "0"
