@@ -9,13 +9,15 @@ says at m = 1..4 on the same claim with a fixed length (`--set m=M`):
 * exit 0, "verified": d <= the claimed budget, and at every m of PLAIN_LENGTHS the plain
   `dipc privacy` of the same claim with budget d*eps exits 0 (the exact tight loss
   sup L(eps)/eps is <= d: no plain refutation of d, hence none of the claim);
-* exit 1, "not private for any constant": the printed exact losses grow (an infinite
-  loss, or a later loss whose lower end is above the first one's upper end); a printed
-  counterexample is refuted again by the plain check on that pair alone;
+* exit 1, "not private for any constant": the exact losses grow (an infinite loss, or a
+  later loss whose lower end is above the first one's upper end): the printed ones, or,
+  when the command stopped early at a refuted m, those of `dipc privacy-loss` at m = 1..4;
+  a printed counterexample is refuted again by the plain check on that pair alone;
 * exit 1, "refuted": a counterexample at a concrete m, refuted again by the plain check
   on that pair alone;
 * exit 2: either an error object naming a line of a file, or the verdict "undecided"
-  with a finite d above the budget and the loop's line;
+  with a finite d above the budget and the loop's line (a run stopped at the time limit
+  TIMEOUT is counted as "time limit", not judged);
 * never exit 3 (an internal error) or a traceback.
 
 It relies only on the command's observable behaviour, so it holds for any recogniser:
@@ -59,7 +61,7 @@ CI_PROGRAMS = 300
 LONG_PROGRAMS = 3000
 PLAIN_LENGTHS = (1, 2, 3, 4)
 AUDIT_LENGTHS = (1, 2, 3, 4, 5)
-TIMEOUT = ("--timeout", "120")
+TIMEOUT = ("--timeout", "30")   # seconds per command; a stop is the outcome "time limit"
 
 # What issue 25's "done when" allows for each audit case (exit codes).
 AUDIT_EXITS = {"1-bool-output": {1, 2}, "2-threshold-output": {1, 2}, "3-read-output": {1, 2},
@@ -111,7 +113,7 @@ def workdir(tmp_path_factory):
 
 @dataclass
 class Judged:
-    outcome: str                      # verified | refuted | no constant | undecided | refused | broken
+    outcome: str   # verified | refuted | no constant | undecided | refused | time limit | broken
     problems: list = field(default_factory=list)
     d: str | None = None
 
@@ -189,6 +191,8 @@ def _judge(spec: Spec, workdir: Path, tag: str, lengths) -> Judged:
                 probs.append(f"undecided without the loop's line: {o.get('loop')!r}")
             return Judged("undecided", probs, d)
         err = o.get("error") or {}
+        if err.get("line") is None and "time limit" in str(err.get("message")):
+            return Judged("time limit")   # counted, not judged: the run stopped at TIMEOUT
         if not (isinstance(err.get("line"), int) and err["line"] >= 1 and err.get("file")):
             probs.append(f"refusal without a file and line: {err}")
         return Judged("refused", probs)
@@ -229,12 +233,33 @@ def _judge(spec: Spec, workdir: Path, tag: str, lengths) -> Judged:
         if cx is None:
             probs.append("refuted without a counterexample")
         return Judged("refuted", probs, d)
-    losses = [loss_range(x["sup_loss_over_eps"]) for x in o.get("losses", [])]
-    grows = len(losses) >= 2 and any(lo > losses[0][1] for lo, _ in losses[1:])
-    if not grows:
-        probs.append("'not private for any constant' without a growing exact loss: "
-                     + ", ".join(f"m = {x['m']}: {x['sup_loss_over_eps']}" for x in o.get("losses", [])))
+    shown = [(x["m"], x["sup_loss_over_eps"]) for x in o.get("losses", [])]
+    if not grows([loss_range(text) for _, text in shown]):
+        # The command stops at the first m where the claim fails: then the growth is ours to show.
+        own = [(m, plain_loss(workdir, program, spec, m, tag)) for m in lengths]
+        if not grows([loss_range(text) for _, text in own if text is not None]):
+            probs.append("'not private for any constant' without a growing exact loss: printed "
+                         + ", ".join(f"m = {m}: {x}" for m, x in shown) + "; plain "
+                         + ", ".join(f"m = {m}: {x}" for m, x in own))
     return Judged("no constant", probs, d)
+
+
+def grows(losses: list) -> bool:
+    """Some loss after the first is certainly above the first (or one is infinite)."""
+    return len(losses) >= 2 and (any(lo == float("inf") for lo, _ in losses)
+                                 or any(lo > losses[0][1] for lo, _ in losses[1:]))
+
+
+def plain_loss(workdir: Path, program: str, spec: Spec, m: int, tag: str) -> str | None:
+    """sup L(eps)/eps of `dipc privacy-loss` at length m on the claim's grid ("inf" when infinite)."""
+    key = ("loss", program, tuple(spec.real_outputs), spec.grid, m)
+    if key not in _PLAIN_CACHE:
+        _write(workdir, f"{tag}_l.dip", program)
+        path = _write(workdir, f"{tag}_l.toml", fixed_claim(spec, spec.budget).replace("@PROGRAM@", f"{tag}_l.dip"))
+        r = dipc("privacy-loss", str(path), "--set", f"m={m}", "--no-progress")
+        o = r.obj or {}
+        _PLAIN_CACHE[key] = "inf" if o.get("loss") == "inf" else o.get("sup_loss_over_eps")
+    return _PLAIN_CACHE[key]
 
 
 def _loss_note(workdir, program, spec, dq, m, tag) -> str:
