@@ -61,7 +61,8 @@ CI_PROGRAMS = 300
 LONG_PROGRAMS = 3000
 PLAIN_LENGTHS = (1, 2, 3, 4)
 AUDIT_LENGTHS = (1, 2, 3, 4, 5)
-TIMEOUT = ("--timeout", "30")   # seconds per command; a stop is the outcome "time limit"
+TIMEOUT = 30         # seconds for the every-length run; a stop there is the outcome "time limit"
+PLAIN_TIMEOUT = 120  # seconds for a plain check; a stop there is a failure (the verdict went unchecked)
 
 # What issue 25's "done when" allows for each audit case (exit codes).
 AUDIT_EXITS = {"1-bool-output": {1, 2}, "2-threshold-output": {1, 2}, "3-read-output": {1, 2},
@@ -76,16 +77,16 @@ class Run:
     err: str
 
 
-def dipc(*argv: str, guarded: bool = True) -> Run:
+def dipc(*argv: str, timeout: int = PLAIN_TIMEOUT, guarded: bool = True) -> Run:
     """`dipc ARGV --json` in this process; the JSON object it printed (None if none)."""
     out, err = io.StringIO(), io.StringIO()
-    limits = TIMEOUT if guarded else ("--timeout", "0", "--max-memory", "0")
+    limits = ("--timeout", str(timeout)) if guarded else ("--timeout", "0", "--max-memory", "0")
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code = cli.main([*argv, "--json", *limits])
         except SystemExit as stop:   # argparse's usage errors
             code = stop.code if isinstance(stop.code, int) else 2
-        except BaseException:        # a traceback out of main: recorded as such
+        except Exception:            # a traceback out of main: recorded as such
             err.write(traceback.format_exc())
             code = -1
     text = out.getvalue()
@@ -177,7 +178,7 @@ def _judge(spec: Spec, workdir: Path, tag: str, lengths) -> Judged:
     program = render(spec)
     _write(workdir, f"{tag}.dip", program)
     claim = _write(workdir, f"{tag}.toml", claim_text(spec, f"{tag}.dip", every=True))
-    run = dipc("privacy", str(claim))
+    run = dipc("privacy", str(claim), timeout=TIMEOUT)
     o = run.obj or {}
     if "Traceback" in run.out + run.err or run.code not in (0, 1, 2) or not run.obj:
         return Judged("broken", [f"exit {run.code}, no clean JSON verdict: {(run.err or run.out)[-400:]}"])
@@ -267,7 +268,7 @@ def _loss_note(workdir, program, spec, dq, m, tag) -> str:
     if m > 4:
         return f"dipc privacy-loss at m = {m} gives the tight loss"
     path = _write(workdir, f"{tag}_loss.toml", fixed_claim(spec, dq).replace("@PROGRAM@", f"{tag}_d.dip"))
-    r = dipc("privacy-loss", str(path), "--set", f"m={m}", "--no-progress")
+    r = dipc("privacy-loss", str(path), "--set", f"m={m}", "--no-progress", timeout=TIMEOUT)
     return f"sup L/eps = {(r.obj or {}).get('sup_loss_over_eps', (r.obj or {}).get('loss', '?'))}"
 
 
