@@ -267,7 +267,8 @@ def _loss_note(workdir, program, spec, dq, m, tag) -> str:
     """The exact tight loss at m, for the failure message (skipped above m = 4: it takes a minute)."""
     if m > 4:
         return f"dipc privacy-loss at m = {m} gives the tight loss"
-    path = _write(workdir, f"{tag}_loss.toml", fixed_claim(spec, dq).replace("@PROGRAM@", f"{tag}_d.dip"))
+    _write(workdir, f"{tag}_loss.dip", program)
+    path = _write(workdir, f"{tag}_loss.toml", fixed_claim(spec, dq).replace("@PROGRAM@", f"{tag}_loss.dip"))
     r = dipc("privacy-loss", str(path), "--set", f"m={m}", "--no-progress", timeout=TIMEOUT)
     return f"sup L/eps = {(r.obj or {}).get('sup_loss_over_eps', (r.obj or {}).get('loss', '?'))}"
 
