@@ -1,0 +1,280 @@
+"""Small online programs (the SVT family) in and just outside the every-length class.
+
+Why: `dipc privacy --every-length` gives a verdict for every m, which a user cannot
+re-check by running the program; tests/test_every_length_generator.py compares it with
+the exact engine at small m on many programs that differ from the Sparse Vector shape in
+one or two statements.  This module only *writes* programs and claim files: a `Spec`
+holds the choices (which variables are outputs, how the comparison is made and used,
+counters and cutoffs, m-dependent constants, re-sampling, exits, real releases), `render`
+turns it into `.dip` text and a claim, `random_spec` draws one from a seeded generator,
+and `AUDIT_CASES` are the five programs of issue 25 written as specs.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+# The events of every real output: a released value below or above 0.
+REAL_EVENTS = '["(-inf, 0]", "(0, inf)"]'
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One program of the family (defaults: Lyu-Su-Li Algorithm 1 with c = 1)."""
+    thr_rate: Fraction = Fraction(1, 2)       # rT <- Lap(thr_rate*eps, T)
+    read_rate: Fraction | None = Fraction(1, 4)   # r <- Lap(read_rate*eps, q[i]); None: compare q[i] itself
+    read_rate_over_c: bool = False            # the read's rate is read_rate*eps/c (c may be m)
+    op: str = ">="                            # r op rT
+    guard: str = "if"                         # "if": if r op rT; "bool": b <- r op rT; if b;
+                                              # "flag": flag[i] <- r op rT; if flag[i];
+                                              # "flag_only": flag[i] <- r op rT and no if
+    flag_scalar: bool = False                 # flag is a scalar output (else flag[i], an array)
+    top_sym: str = "top"                      # out[i] on the top / bot branch ("" writes nothing)
+    bot_sym: str = "bot"
+    top_release: str = ""                     # val[i] on top: "" | "read" (val[i] <- r) | "noisy" (fresh Lap)
+    bot_release: str = ""
+    noisy_rate: Fraction = Fraction(1, 4)     # rate of a fresh Lap(.., q[i]) release
+    index_out: bool = False                   # idx <- i on top (an index output)
+    thr_out: str = ""                         # "" | "self" (rT itself is an output) | "before" (thr <- rT
+                                              # once) | "loop" (thr <- rT at each step)
+    read_out: str = ""                        # "" | "self" (the read variable is the output `last`)
+                                              # | "copy" (last <- r at each step)
+    resample: str = ""                        # "" | "top" (rT re-sampled after a top) | "every" (at each step)
+    resample_rate: Fraction = Fraction(1, 2)
+    cutoff: str = "exit"                      # "" (no exit) | "exit" (exit after a top) | "count"
+                                              # (count tops, exit at c) | "bot_exit" (exit after a bot)
+                                              # | "both_exit" (exit after either outcome)
+    c: str = "1"                              # the cutoff parameter: "1", "2" or "m"
+    count_dom: str = "c"                      # var count: 0..count_dom (c, or m)
+    m0: int = 1                               # the claim's own m
+    budget: Fraction = Fraction(1)            # claimed budget*eps
+    grid: tuple = (0, 1)                      # q[i] ranges over these values
+
+    @property
+    def real_outputs(self) -> list[str]:
+        outs = []
+        if self.top_release or self.bot_release:
+            outs.append("val")
+        if self.thr_out:
+            outs.append("rT" if self.thr_out == "self" else "thr")
+        if self.read_out:
+            outs.append("last")
+        return outs
+
+    def uses_count(self) -> bool:
+        return self.cutoff == "count"
+
+
+def _rate(k: Fraction, over_c: bool = False) -> str:
+    num, den = k.numerator, k.denominator
+    head = "eps" if num == 1 else f"{num}*eps"
+    if over_c:
+        return f"{head}/({den}*c)" if den != 1 else f"{head}/c"
+    return head if den == 1 else f"{head}/{den}"
+
+
+def render(spec: Spec) -> str:
+    """The `.dip` text of `spec` (each statement on its own line, so a refusal's line is exact)."""
+    s = spec
+    lines = ["param m = 3", f"param c = {s.c}", "param T = 0", "type Ans = {none, bot, top}",
+             "input q: real[m]"]
+    writes_out = bool(s.top_sym or s.bot_sym)
+    if writes_out:
+        lines.append("output out: Ans[m]")
+    has_flag = s.guard in ("flag", "flag_only")
+    if has_flag:
+        lines.append("output flag: bool" if s.flag_scalar else "output flag: bool[m]")
+    if "val" in s.real_outputs:
+        lines.append("output val: real[m]")
+    if s.thr_out == "self":
+        lines.append("output rT: real")
+    elif s.thr_out:
+        lines.append("output thr: real")
+    if s.read_out:
+        lines.append("output last: real")
+    if s.index_out:
+        lines.append("output idx: 0..m")
+    if s.uses_count():
+        lines.append(f"var count: 0..{s.count_dom} = 0")
+    if not (writes_out or has_flag or s.real_outputs or s.index_out):
+        raise ValueError("a spec with no output")
+    init = []
+    if writes_out:
+        init.append("    out[i] <- none")
+    if has_flag and not s.flag_scalar:
+        init.append("    flag[i] <- false")
+    if "val" in s.real_outputs:
+        init.append("    val[i] <- 0")
+    if init:
+        lines += ["for i = 1 to m do", *init, "end"]
+    if s.index_out:
+        lines.append("idx <- 0")
+    lines.append(f"rT <- Lap({_rate(s.thr_rate)}, T)")
+    if s.thr_out == "before":
+        lines.append("thr <- rT")
+    lines.append("for i = 1 to m do")
+    body = []
+    if s.resample == "every":
+        body.append(f"rT <- Lap({_rate(s.resample_rate)}, T)")
+    if s.thr_out == "loop":
+        body.append("thr <- rT")
+    read = "last" if s.read_out == "self" else "r"
+    if s.read_rate is not None:
+        body.append(f"{read} <- Lap({_rate(s.read_rate, s.read_rate_over_c)}, q[i])")
+        x = read
+    else:
+        x = "q[i]"
+    if s.read_out == "copy":
+        body.append("last <- r" if s.read_rate is not None else "last <- Lap(eps/4, q[i])")
+    elif s.read_out == "self" and s.read_rate is None:
+        body.append("last <- Lap(eps/4, q[i])")
+    cond = f"{x} {s.op} rT"
+    flag_ref = "flag" if s.flag_scalar else "flag[i]"
+    if s.guard == "if":
+        body.append(f"if {cond} then")
+    elif s.guard == "bool":
+        body += [f"b <- {cond}", "if b then"]
+    elif s.guard == "flag":
+        body += [f"{flag_ref} <- {cond}", f"if {flag_ref} then"]
+    elif s.guard == "flag_only":
+        body.append(f"{flag_ref} <- {cond}")
+    else:
+        raise ValueError(s.guard)
+    if s.guard != "flag_only":
+        top, bot = _branch(s, "top"), _branch(s, "bot")
+        body += ["    " + t for t in top]
+        if bot:
+            body += ["else", *("    " + t for t in bot)]
+        body.append("end")
+    lines += ["    " + b for b in body]
+    lines.append("end")
+    return "\n".join(lines) + "\n"
+
+
+def _branch(s: Spec, side: str) -> list[str]:
+    sym = s.top_sym if side == "top" else s.bot_sym
+    release = s.top_release if side == "top" else s.bot_release
+    out = []
+    if sym:
+        out.append(f"out[i] <- {sym}")
+    if release == "read":
+        read = "last" if s.read_out == "self" else "r"
+        out.append(f"val[i] <- {read}" if s.read_rate is not None else "val[i] <- Lap(eps/4, q[i])")
+    elif release == "noisy":
+        out.append(f"val[i] <- Lap({_rate(s.noisy_rate)}, q[i])")
+    if side == "top":
+        if s.index_out:
+            out.append("idx <- i")
+        if s.resample == "top":
+            out.append(f"rT <- Lap({_rate(s.resample_rate)}, T)")
+            if s.thr_out == "loop":
+                out.append("thr <- rT")
+        if s.cutoff == "exit":
+            out.append("exit")
+        elif s.cutoff == "count":
+            bound = "m" if s.count_dom == "m" else "c"
+            out += ["count <- count + 1", f"if count >= {bound} then", "    exit", "end"]
+    if s.cutoff == "both_exit" or (side == "bot" and s.cutoff == "bot_exit"):
+        out.append("exit")
+    return out
+
+
+def claim_text(spec: Spec, program_path: str, every: bool) -> str:
+    """The claim file: DP under linf (bound 1) on the grid, the budget, events of real outputs;
+    `length = "every"` when `every`, else the same claim at the claim's own m."""
+    rows = ["[program]", f'path = "{program_path}"', f"params = {{ m = {spec.m0} }}", "",
+            "[privacy]", 'adjacency = "linf"', f'budget = "{budget_text(spec.budget)}"']
+    if every:
+        rows.append('length = "every"')
+    if spec.real_outputs:
+        rows.append("events = { " + ", ".join(f"{o} = {REAL_EVENTS}" for o in spec.real_outputs) + " }")
+    rows += ["", "[privacy.inputs]", f"grid = {{ q = [{', '.join(str(v) for v in spec.grid)}] }}", ""]
+    return "\n".join(rows)
+
+
+def budget_text(k: Fraction) -> str:
+    return "0" if k == 0 else ("eps" if k == 1 else f"{k.numerator}/{k.denominator}*eps" if k.denominator != 1
+                               else f"{k.numerator}*eps")
+
+
+# --------------------------------------------------------------------------- the generator
+
+RATES = (Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(1))
+BUDGETS = (Fraction(1, 10), Fraction(1, 2), Fraction(1), Fraction(5, 4), Fraction(3, 2), Fraction(7, 4),
+           Fraction(2), Fraction(3))
+
+
+def random_spec(rng: random.Random) -> Spec:
+    """One program: Algorithm 1 with a few statements changed, each change drawn independently
+    so that most programs are in the class and many are one step outside it."""
+    p = rng.random
+    s = Spec(thr_rate=rng.choice(RATES), read_rate=rng.choice(RATES), budget=rng.choice(BUDGETS),
+             m0=rng.choice((1, 1, 2, 3)))
+    if p() < 0.12:
+        s = replace(s, read_rate=None)                       # a noise-free guard
+    if p() < 0.15:
+        s = replace(s, read_rate_over_c=True)
+    s = replace(s, op=rng.choice((">=", ">=", ">", "<", "<=")),
+                guard=rng.choice(("if", "if", "bool", "flag", "flag_only")))
+    if s.guard in ("flag", "flag_only"):
+        s = replace(s, flag_scalar=p() < 0.4)
+        if s.guard == "flag_only":
+            s = replace(s, top_sym="", bot_sym="")
+    if s.guard != "flag_only":
+        r = p()
+        if r < 0.1:
+            s = replace(s, bot_sym="top")                    # both outcomes write the same symbol
+        elif r < 0.17:
+            s = replace(s, bot_sym="")                       # bot writes nothing: stays `none`
+        elif r < 0.22:
+            s = replace(s, top_sym="", bot_sym="")           # no symbol output at all
+        if p() < 0.25:
+            s = replace(s, top_release=rng.choice(("read", "noisy", "noisy")), noisy_rate=rng.choice(RATES))
+        if p() < 0.08:
+            s = replace(s, bot_release=rng.choice(("read", "noisy")))
+        if p() < 0.15:
+            s = replace(s, index_out=True)
+        s = replace(s, cutoff=rng.choice(("exit", "exit", "count", "count", "", "bot_exit", "both_exit")))
+        if s.cutoff == "count":
+            s = replace(s, c=rng.choice(("1", "2", "2", "m")), count_dom=rng.choice(("c", "c", "m")))
+        if p() < 0.2:
+            s = replace(s, resample="top", resample_rate=rng.choice(RATES))
+    elif p() < 0.3:
+        s = replace(s, c="m", read_rate_over_c=s.read_rate is not None)
+    if s.read_rate_over_c and s.c == "1" and p() < 0.6:
+        s = replace(s, c=rng.choice(("2", "m")))
+    if p() < 0.08:
+        s = replace(s, resample="every", resample_rate=rng.choice(RATES))
+    if p() < 0.1:
+        s = replace(s, thr_out=rng.choice(("self", "self", "before", "loop")))
+    if p() < 0.1:
+        s = replace(s, read_out=rng.choice(("self", "copy")))
+    if not (s.top_sym or s.bot_sym or s.guard in ("flag", "flag_only") or s.real_outputs or s.index_out):
+        s = replace(s, top_sym="top", bot_sym="bot")
+    return s
+
+
+# --------------------------------------------------------------------------- issue 25's audit
+
+A1 = Spec(budget=Fraction(1))   # Lyu-Su-Li Algorithm 1, c = 1: eps-DP for every m (d = 1)
+
+AUDIT_CASES = {
+    # 1: the comparison stored in a Boolean output, no `if`; claim eps/10.  At m = 1 the plain
+    #    check refutes it (flag = false: 1/2 against e^(-eps/2)(1/2 + eps/8)).
+    "1-bool-output": replace(A1, guard="flag_only", flag_scalar=True, top_sym="", bot_sym="", cutoff="",
+                             budget=Fraction(1, 10)),
+    # 2: the noisy threshold is also an output: the ratio e^(m*eps/4), no constant (m = 5 refutes eps).
+    "2-threshold-output": replace(A1, thr_out="self"),
+    # 3: the noisy read is a scalar output: Algorithm 3's leak, refuted at m = 5.
+    "3-read-output": replace(A1, guard="bool", read_out="self"),
+    # 4a: Algorithm 4 (threshold eps/4, reads 3eps/4) with c = m and exit at the c-th top; claim at
+    #     m = 1 with 7/4*eps: at m = 4 the ratio is 12.03 > e^1.75 at eps = 1.
+    "4a-cutoff-param-m": replace(A1, thr_rate=Fraction(1, 4), read_rate=Fraction(3, 4),
+                                 c="m", cutoff="count", budget=Fraction(7, 4)),
+    # 4b: Algorithm 1 with a counter 0..m and the cutoff count >= m; claim at m = 1, eps: the ratio
+    #     at m = 5 is 2.8969 > e.
+    "4b-counter-to-m": replace(A1, cutoff="count", count_dom="m"),
+    # 5: one noise-free comparison then exit in every iteration: eps-DP for every m (one comparison).
+    "5-noise-free-exit": replace(A1, read_rate=None, cutoff="both_exit"),
+}
