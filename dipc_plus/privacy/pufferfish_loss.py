@@ -17,10 +17,10 @@ from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.privacy.claim_types import PufferfishClaim
 from dipc_plus.privacy.display import user_value
 from dipc_plus.exact.convert import fmt_q
-from dipc_plus.privacy.log_point import ln_text
+from dipc_plus.exact.log_point import ln_text
 from dipc_plus.privacy.loss import loss_expr
-from dipc_plus.privacy.param_decide import decide_univariate
-from dipc_plus.privacy.param_poly import poly_add, poly_cancel, poly_eval, poly_mul, poly_text
+from dipc_plus.decision.param_decide import decide_univariate
+from dipc_plus.exact.param_poly import poly_add, poly_cancel, poly_eval, poly_mul, poly_text
 from dipc_plus.privacy.pufferfish import PufferfishSetup, pufferfish_scope
 
 
