@@ -46,8 +46,9 @@ from dipc_plus.claims.distances import INF
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 from dipc_plus.exact.constraints import forget_constraint_sets
 from dipc_plus.exact.convert import fmt_q as exact_fmt_q
+from dipc_plus.exact.decimals import ball_text, midpoint_text
 from dipc_plus.exact.expoly import ExpFrac
-from dipc_plus.semantics.distribution import ball_text, certified, output_distribution
+from dipc_plus.semantics.distribution import certified, output_distribution
 
 VERIFIED = "verified"
 REFUTED = "refuted"
@@ -141,11 +142,6 @@ class _HashedKey(tuple):
         return tuple, (tuple(self),)
 
 
-def decimal(ball, digits: int = 12) -> str:
-    """The midpoint of a certified ball with `digits` significant digits (for reading only)."""
-    return ball.str(digits, radius=False)
-
-
 def separated(p_err, bound, eps: Fraction, start: int = 128, limit: int = 1 << 14):
     """(ball of P_err(eps), ball of bound(eps)) at a precision where P_err > bound is certain.
 
@@ -214,8 +210,8 @@ class Counterexample:
     def describe(self) -> str:
         kappa = f"/{self.kappa}" if self.kappa != 1 else ""
         lines = [f"counterexample: {env_text(self.program, self.input)}, eps = {fmt_q(self.eps)}",
-                 f"  P[error]   = {decimal(self.error_ball, 15)}  (certified: {ball_text(self.error_ball, 15)})",
-                 f"  beta{kappa:<6}= {decimal(self.bound_ball, 15)}  (certified: {ball_text(self.bound_ball, 15)})",
+                 f"  P[error]   = {midpoint_text(self.error_ball, 15)}  (certified: {ball_text(self.error_ball, 15)})",
+                 f"  beta{kappa:<6}= {midpoint_text(self.bound_ball, 15)}  (certified: {ball_text(self.bound_ball, 15)})",
                  f"  at alpha = {fmt_q(self.alpha)}, gamma = {fmt_q(self.gamma)}"]
         if self.alpha_strict is not None and self.alpha_strict != self.alpha:
             lines.append(f"  (it fails as well at the rational alpha = {fmt_q(self.alpha_strict)} < dd(u), "
