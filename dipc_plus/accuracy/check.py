@@ -41,6 +41,7 @@ from dipc_plus.semantics import ir
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.claim_file import Claim
 from dipc_plus.decision.decide import CertificationError, Decision, decide, recheck
+from dipc_plus.errors import UserError
 from dipc_plus.claims.disagreement import Disagreement
 from dipc_plus.claims.distances import INF
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
@@ -489,13 +490,11 @@ class AccuracyChecker:
         det, dd over the reals and error probabilities are computed once."""
         if isinstance(claim, Claim):
             if claim.accuracy is None:
-                from dipc_plus.errors import UserError
                 raise UserError("the claim file has no [accuracy] table", file=claim.file,
                                 hint="add an [accuracy] table (see docs/claims.md)")
             claim = claim.accuracy
         if dd_over is not None and dd_over != claim.dd_over:
             if claim.det == "table" and dd_over == "reals":
-                from dipc_plus.errors import UserError
                 raise UserError("with a det table, dd can only be taken over the table's inputs",
                                 file=claim.file, hint="use --dd-over grid (or det = \"noise-free\")")
             claim = dataclasses.replace(claim, dd_over=dd_over, _space=None)
@@ -695,7 +694,7 @@ class AccuracyChecker:
             g = a if moving_gamma else cex.gamma
             try:
                 beta = ExpFrac.of(self.claim.beta_at(a, g)) * Fraction(1, cex.kappa)
-            except Exception:  # noqa: BLE001 - a beta with no closed form at this alpha: skip the refinement
+            except UserError:  # beta has no closed form at this alpha (the formula says so): stop looking
                 break
             p_err = self.p_error(cex.input, g) if moving_gamma else cex.error_probability
             e = certified(p_err, cex.eps, 192)
