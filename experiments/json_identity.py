@@ -27,7 +27,7 @@ sys.path.insert(0, ROOT)
 from dipc_plus.commands.merge import without_timing  # noqa: E402
 
 THEORIES = os.path.join(ROOT, "theories")
-TIMEOUT = 420  # seconds per run (wall clock on a shared machine); a run past it is recorded as "timeout", never as identical
+TIMEOUT = 900  # seconds per run (wall clock on a shared machine); a run past it is recorded as "timeout", never as identical
 
 # (claim stem, command) -> --set overrides for runs that take over ~60 s at the shipped size.
 SMALLER: dict[tuple[str, str], list[str]] = {}
