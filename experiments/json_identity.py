@@ -7,7 +7,7 @@
 Each theories/*.toml runs through the command its kind names (an [accuracy] table:
 `dipc accuracy`; a [privacy] table: `dipc privacy` and `dipc privacy-loss`) with `--json`,
 in a fresh process of this checkout.  Timing fields (commands.merge.without_timing) are
-removed; the exit status and the JSON (or, for a refused run, the error text) are what is
+removed and the checkout's folder is written "$ROOT"; the exit status and the JSON (or, for a refused run, the error text) are what is
 compared.  Claims that take over about a minute run at the smaller parameters of SMALLER,
 and the record says so.
 """
@@ -45,6 +45,18 @@ def claim_commands(path: str) -> list[str]:
     return commands
 
 
+def without_root(value, root: str = ROOT):
+    """`value` with this checkout's path written "$ROOT", so that checkouts in different
+    folders (the baseline's and this one) print the same text."""
+    if isinstance(value, str):
+        return value.replace(root, "$ROOT")
+    if isinstance(value, dict):
+        return {k: without_root(v, root) for k, v in value.items()}
+    if isinstance(value, list):
+        return [without_root(v, root) for v in value]
+    return value
+
+
 def run_one(path: str, command: str) -> dict:
     """One claim through one command in a fresh process: exit status and timing-free output."""
     stem = os.path.splitext(os.path.basename(path))[0]
@@ -63,7 +75,7 @@ def run_one(path: str, command: str) -> dict:
         output = without_timing(json.loads(done.stdout))
     except ValueError:
         output = {"stdout": done.stdout, "stderr": done.stderr.strip().splitlines()[-3:]}
-    return {"set": sets, "status": done.returncode, "output": output, "seconds": seconds}
+    return {"set": sets, "status": done.returncode, "output": without_root(output), "seconds": seconds}
 
 
 def run_all(only: list[str]) -> dict:
