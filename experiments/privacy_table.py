@@ -30,7 +30,7 @@ from dipc_plus.privacy.display import log_text, show_env, show_outputs  # noqa: 
 from dipc_plus.errors import UserError  # noqa: E402
 from dipc_plus.privacy.dp_check import check_dp  # noqa: E402
 from dipc_plus.privacy.online.every_length import classify, explicit_params  # noqa: E402
-from dipc_plus.privacy.log_point import ln_text, value_at_log  # noqa: E402
+from dipc_plus.exact.log_point import ln_text, value_at_log  # noqa: E402
 from dipc_plus.privacy.loss import loss_expr, privacy_loss  # noqa: E402
 from dipc_plus.privacy.pufferfish import check_pufferfish  # noqa: E402
 from dipc_plus.privacy.pufferfish_loss import pufferfish_loss  # noqa: E402
@@ -307,7 +307,7 @@ def section_faier(lines: list) -> None:
 
 def _ex63_ratios(claim) -> str:
     from dipc_plus.privacy.pufferfish import PufferfishSetup
-    from dipc_plus.privacy.param_poly import poly_eval
+    from dipc_plus.exact.param_poly import poly_eval
     st = PufferfishSetup(claim)
     sc = claim.scenarios[0]
     half = (Fraction(1, 2),) * 3

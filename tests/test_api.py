@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 import dipc_plus
 from dipc_plus import cli
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SPARSE = str(ROOT / "theories/sparse.toml")
 SVT4 = str(ROOT / "theories/svt_lyu_alg4_privacy.toml")
 RR_COIN = str(ROOT / "theories/randomized_response_coin_privacy.toml")

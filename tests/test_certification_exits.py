@@ -20,12 +20,12 @@ import pytest
 
 from dipc_plus.cli import main
 from dipc_plus.decision.decide import CertificationError
-from dipc_plus.privacy import sup_ratio as sup_module
+from dipc_plus.decision import sup_ratio as sup_module
 from dipc_plus.privacy.claim_reader import load_privacy_claim
 from dipc_plus.privacy.dp_check import check_dp
 from dipc_plus.privacy.loss import privacy_loss
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SVT4 = os.path.join(ROOT, "theories", "svt_lyu_alg4_privacy.toml")
 SVT4_PROGRAM = os.path.join(ROOT, "programs", "svt_lyu_alg4.dip")
 mpmath.mp.dps = 50

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import ast
 import json
-from pathlib import Path
 
 import pytest
 
 from dipc_plus.cli import main
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "dipc_plus"
 
 

@@ -1,5 +1,6 @@
 """A run stopped by --timeout reports what it had decided (issue 8: "what was decided so far")."""
 import json
+import os
 import subprocess
 import sys
 
@@ -31,9 +32,23 @@ def test_summary_groups_by_verdict_and_counts_dropped():
     assert ledger.summary([]) == "nothing was decided before the stop"
 
 
-def test_record_without_guard_is_silent():
-    ledger.attach(None)
-    ledger.record("input", "q=[0]", "verified")   # no pipe: nothing happens, nothing raises
+def test_record_without_guard_is_silent(capfd):
+    """Detached, a record is written nowhere: the pipe that heard the first record (the
+    control) hears nothing more, and nothing reaches stdout or stderr."""
+    r, w = os.pipe()
+    try:
+        ledger.attach(w)
+        ledger.record("input", "q=[1]", "verified")
+        ledger.attach(None)
+        assert not ledger.active()
+        ledger.record("input", "q=[0]", "verified")
+    finally:
+        ledger.attach(None)
+        os.close(w)
+    with os.fdopen(r) as pipe:
+        items = [json.loads(line)["item"] for line in pipe.read().splitlines()]
+    assert items == ["q=[1]"]
+    assert capfd.readouterr() == ("", "")
 
 
 def test_timeout_json_lists_the_inputs_decided_before_the_stop():

@@ -19,13 +19,13 @@ import pytest
 from dipc_plus.cli import main
 from dipc_plus.privacy.claim_reader import load_privacy_claim
 from dipc_plus.privacy.dp_check import check_dp
-from dipc_plus.privacy.log_point import constant_value
+from dipc_plus.exact.log_point import constant_value
 from dipc_plus.privacy.output_tables import TableSource
 from dipc_plus.semantics.inputs import bind_inputs
 from dipc_plus.semantics.sampler import simulate
 from dipc_plus.semantics.stats import wilson
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 RR = """
 [program]
@@ -41,7 +41,7 @@ delta = "DELTA"
 
 def rr_claim(tmp_path, n=6, budget="ln(2)", delta="3/20", name="rr.toml"):
     path = tmp_path / name
-    path.write_text(RR.replace("@ROOT@", ROOT).replace("N", str(n)).replace("BUDGET", budget)
+    path.write_text(RR.replace("@ROOT@", str(ROOT)).replace("N", str(n)).replace("BUDGET", budget)
                     .replace("DELTA", delta))
     return str(path)
 
@@ -156,7 +156,7 @@ def _svt_divergence(pairs: list, eps: float) -> float:
 def test_eps_dependent_mechanism_against_enumeration(tmp_path):
     """SVT (Lyu Alg. 1, m = 2) against budget eps/4 on (0, 3] (its tight loss on this grid is 2/5 eps): the verdict for a constant delta
     agrees with the divergence enumerated over every subset of outputs on a fine eps grid."""
-    body = SVT.replace("@ROOT@", ROOT)
+    body = SVT.replace("@ROOT@", str(ROOT))
     path = tmp_path / "svt.toml"
     grid = [3 * k / 300 for k in range(1, 301)]
     path.write_text(body.replace("DELTA", "1/2"))

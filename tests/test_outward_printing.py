@@ -23,8 +23,8 @@ from dipc_plus.exact.decimals import (decimal_down, decimal_up, enclosure_text, 
 from dipc_plus.privacy.claim_reader import load_privacy_claim
 from dipc_plus.privacy.display import log_text
 from dipc_plus.privacy.loss import privacy_loss
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SVT4 = os.path.join(ROOT, "theories", "svt_lyu_alg4_privacy.toml")
 SVT4_PROGRAM = os.path.join(ROOT, "programs", "svt_lyu_alg4.dip")
 mpmath.mp.dps = 50

@@ -135,7 +135,7 @@ def test_randomized_response_coin_tight_eps_is_ln_p_over_1_minus_p(p):
 
 
 def constant(f):
-    from dipc_plus.privacy.log_point import constant_value
+    from dipc_plus.exact.log_point import constant_value
     return constant_value(f)
 
 
@@ -337,7 +337,7 @@ def test_discrete_above_threshold_faier_family_ratio():
     """FAIER's bot^n top at r = 1^n 2 against 2^n 1, t = 2, as a closed form in eps, equals
     the paper's expression at alpha = 1/2."""
     import dipc_plus
-    from dipc_plus.privacy.log_point import value_at_log
+    from dipc_plus.exact.log_point import value_at_log
     for n in (1, 2, 3):
         prog = dipc_plus.load(os.path.join(ROOT, "programs/discrete_above_threshold.dip"), m=n + 1, T=2)
         d = prog.distribution(r=[1] * n + [2])

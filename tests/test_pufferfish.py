@@ -11,8 +11,8 @@ import pytest
 
 from dipc_plus.errors import UserError
 from dipc_plus.privacy.claim_reader import load_privacy_claim
-from dipc_plus.privacy.param_poly import poly_eval
-from dipc_plus.privacy.param_decide import bernstein_decide as _bernstein_decide, decide_univariate as _decide_univariate
+from dipc_plus.exact.param_poly import poly_eval
+from dipc_plus.decision.param_decide import bernstein_decide as _bernstein_decide, decide_univariate as _decide_univariate
 from dipc_plus.privacy.pufferfish import check_pufferfish
 from dipc_plus.privacy.pufferfish_loss import pufferfish_loss
 from dipc_plus.semantics.sampler import simulate

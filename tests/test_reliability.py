@@ -26,8 +26,8 @@ from dipc_plus.execution.files import atomic_path, write_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from malformed import THEORIES, cases  # noqa: E402
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 LOCATED = re.compile(r"^\S.*?:\d+(:\d+)?: error: |^/\S+: error: ", re.M)
 SEED = 20261124
 

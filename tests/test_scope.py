@@ -13,8 +13,8 @@ import os
 import pytest
 
 from dipc_plus.cli import main
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 MEAN_JUMP = """\
 # the mean jumps by 10 only for 1/4 < q < 3/4: no integer input sees it

@@ -7,7 +7,6 @@ import json
 import math
 import re
 from fractions import Fraction as F
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,8 +16,8 @@ from dipc_plus import cli
 from dipc_plus.accuracy.check import AccuracyChecker
 from dipc_plus.accuracy.plot import failure_hidden_on_linear, figure, plot_data
 from dipc_plus.claims.claim_file import load_claim
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SPARSE_DIP, SPARSE = str(ROOT / "programs/sparse.dip"), str(ROOT / "theories/sparse.toml")
 LAPLACE_DIP = str(ROOT / "programs/laplace.dip")
 NSPARSE7 = str(ROOT / "theories/numeric_sparse_cor7.toml")

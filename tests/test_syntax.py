@@ -25,8 +25,17 @@ def syntax_error(text) -> UserError:
 
 @pytest.mark.parametrize("path", PROGRAMS, ids=[p.name for p in PROGRAMS])
 def test_example_programs_parse(path):
-    items = parse_module(path.read_text(encoding="utf-8"), str(path)).items
-    assert items
+    """Every shipped program parses into items in source order, each placed in the file,
+    with at least one output declared."""
+    text = path.read_text(encoding="utf-8")
+    items = parse_module(text, str(path)).items
+    lines = text.splitlines()
+    places = [(item.pos.line, item.pos.column) for item in items]
+    assert places == sorted(places)
+    for item in items:
+        assert item.pos.file == str(path)
+        assert 1 <= item.pos.line <= len(lines) and 1 <= item.pos.column <= len(lines[item.pos.line - 1])
+    assert any(getattr(item, "kind", None) == "output" for item in items)
 
 
 def test_every_node_has_a_position():

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 TUTORIAL = ROOT / "docs/tutorial.md"
 
 

@@ -42,13 +42,15 @@ from dipc_plus.semantics import ir
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.claim_file import Claim
 from dipc_plus.decision.decide import CertificationError, Decision, decide, recheck
+from dipc_plus.errors import UserError
 from dipc_plus.claims.disagreement import Disagreement
 from dipc_plus.claims.distances import INF
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 from dipc_plus.exact.constraints import forget_constraint_sets
 from dipc_plus.exact.convert import fmt_q as exact_fmt_q
+from dipc_plus.exact.decimals import ball_text, midpoint_text
 from dipc_plus.exact.expoly import ExpFrac
-from dipc_plus.semantics.distribution import ball_text, certified, output_distribution
+from dipc_plus.semantics.distribution import certified, output_distribution
 
 VERIFIED = "verified"
 REFUTED = "refuted"
@@ -142,11 +144,6 @@ class _HashedKey(tuple):
         return tuple, (tuple(self),)
 
 
-def decimal(ball, digits: int = 12) -> str:
-    """The midpoint of a certified ball with `digits` significant digits (for reading only)."""
-    return ball.str(digits, radius=False)
-
-
 def separated(p_err, bound, eps: Fraction, start: int = 128, limit: int = 1 << 14):
     """(ball of P_err(eps), ball of bound(eps)) at a precision where P_err > bound is certain.
 
@@ -215,8 +212,8 @@ class Counterexample:
     def describe(self) -> str:
         kappa = f"/{self.kappa}" if self.kappa != 1 else ""
         lines = [f"counterexample: {env_text(self.program, self.input)}, eps = {fmt_q(self.eps)}",
-                 f"  P[error]   = {decimal(self.error_ball, 15)}  (certified: {ball_text(self.error_ball, 15)})",
-                 f"  beta{kappa:<6}= {decimal(self.bound_ball, 15)}  (certified: {ball_text(self.bound_ball, 15)})",
+                 f"  P[error]   = {midpoint_text(self.error_ball, 15)}  (certified: {ball_text(self.error_ball, 15)})",
+                 f"  beta{kappa:<6}= {midpoint_text(self.bound_ball, 15)}  (certified: {ball_text(self.bound_ball, 15)})",
                  f"  at alpha = {fmt_q(self.alpha)}, gamma = {fmt_q(self.gamma)}"]
         if self.alpha_strict is not None and self.alpha_strict != self.alpha:
             lines.append(f"  (it fails as well at the rational alpha = {fmt_q(self.alpha_strict)} < dd(u), "
@@ -517,13 +514,11 @@ class AccuracyChecker:
         det, dd over the reals and error probabilities are computed once."""
         if isinstance(claim, Claim):
             if claim.accuracy is None:
-                from dipc_plus.errors import UserError
                 raise UserError("the claim file has no [accuracy] table", file=claim.file,
                                 hint="add an [accuracy] table (see docs/claims.md)")
             claim = claim.accuracy
         if dd_over is not None and dd_over != claim.dd_over:
             if claim.det == "table" and dd_over == "reals":
-                from dipc_plus.errors import UserError
                 raise UserError("with a det table, dd can only be taken over the table's inputs",
                                 file=claim.file, hint="use --dd-over grid (or det = \"noise-free\")")
             claim = dataclasses.replace(claim, dd_over=dd_over, _space=None)
@@ -723,7 +718,7 @@ class AccuracyChecker:
             g = a if moving_gamma else cex.gamma
             try:
                 beta = ExpFrac.of(self.claim.beta_at(a, g)) * Fraction(1, cex.kappa)
-            except Exception:  # noqa: BLE001 - a beta with no closed form at this alpha: skip the refinement
+            except UserError:  # beta has no closed form at this alpha (the formula says so): stop looking
                 break
             p_err = self.p_error(cex.input, g) if moving_gamma else cex.error_probability
             e = certified(p_err, cex.eps, 192)

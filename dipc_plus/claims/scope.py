@@ -118,10 +118,6 @@ def is_whole_domain(program: ir.Program, grid: Mapping) -> bool:
     return True
 
 
-def params_text(program: ir.Program) -> str:
-    return ", ".join(f"{k} = {_q(v)}" for k, v in program.params.items())
-
-
 @dataclass
 class Scope:
     """What one verdict covers (see the module doc)."""

@@ -101,7 +101,7 @@ def table_digests(used: dict) -> dict:
 
 def text_report(result) -> str:
     from dipc_plus.privacy.display import num_text, show_env, show_outputs
-    from dipc_plus.privacy.log_point import constant_value
+    from dipc_plus.exact.log_point import constant_value
     claim = result.claim
     program = claim.program
     scope = result.scope

@@ -158,7 +158,7 @@ def text_report(result) -> str:
 
 
 def _ln(x) -> str:
-    from dipc_plus.privacy.log_point import ln_text
+    from dipc_plus.exact.log_point import ln_text
     return ln_text(x)
 
 

@@ -17,10 +17,11 @@ from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics.pretty import format_atom, format_linform
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
+from dipc_plus.exact.decimals import ball_text
 from dipc_plus.semantics.events import event_probability, parse_event, value_events
 from dipc_plus.commands.common import (add_program_input_arguments, inputs_text, json_number, json_text,
                                        load_program_input, parse_eps_values)
-from dipc_plus.semantics.distribution import (Distribution, argmax_distribution, ball_text, build_chain, certified,
+from dipc_plus.semantics.distribution import (Distribution, argmax_distribution, build_chain, certified,
                                               distribution_of_chain, group_outputs)
 
 EXAMPLE = """\

@@ -88,10 +88,6 @@ def ball_sign(b: arb) -> int:
     return 0
 
 
-def approx_text(b: arb, digits: int = 7) -> str:
-    return b.str(digits, radius=False)
-
-
 # ---------------------------------------------------------------------------------------
 # the interval and the relation
 # ---------------------------------------------------------------------------------------

@@ -63,6 +63,7 @@ from dipc_plus.decision.roots import (AlgebraicRoot, LogAlgebraicRoot, RationalR
                                       TranscendentalRoot, dominant_term, taylor_order_at_zero, zero_free_beyond,
                                       reset_budget, zero_free_near_zero, zeros_in)
 from dipc_plus.exact.convert import fmt_q
+from dipc_plus.exact.decimals import ball_text
 from dipc_plus.exact.expoly import ExpPoly
 
 Boundary = Union[Fraction, RealRoot]
@@ -365,7 +366,7 @@ def decide(f, relation: str = ">=", interval=None) -> Decision:
     if recheck(f, w, rel):
         raise CertificationError(f"the witness eps = {w} does not refute {claim}")
     s, ball = value_ball(f, w)
-    value = "exactly 0" if s == 0 else f"in {ball.str(10)}, {_SIGN_TEXT[s]}"
+    value = "exactly 0" if s == 0 else f"in {ball_text(ball, 10)}, {_SIGN_TEXT[s]}"
     return Decision(False, rel, I, f, a.regions, a.roots, witness=w, witness_value=ball,
                     failure=region, failing_regions=failing,
                     explanation=(f"fails: {claim}; f {_SIGN_TEXT[region.sign]} {region.where()}. "

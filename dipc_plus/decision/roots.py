@@ -15,10 +15,11 @@ from fractions import Fraction
 
 from flint import arb, fmpq_poly
 
-from dipc_plus.decision.certified import (CertificationError, Interval, approx_text, ball_sign, bits_below,
+from dipc_plus.decision.certified import (CertificationError, Interval, ball_sign, bits_below,
                                           certified_sign, hull, lower_bound, upper_bound, working_precision)
 from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import fmt_q, to_fmpq, to_fraction
+from dipc_plus.exact.decimals import enclosure_text, midpoint_text
 from dipc_plus.execution import limits
 from dipc_plus.exact.expoly import ExpPoly, mpoly_ctx
 
@@ -86,7 +87,7 @@ class RealRoot:
             return hull(self.lo, self.hi)
 
     def approx(self, digits: int = 7) -> str:
-        return approx_text(self.ball(int(digits * 3.33) + 8), digits)
+        return midpoint_text(self.ball(int(digits * 3.33) + 8), digits)
 
     def short(self) -> str:
         """A compact name for messages: exact where simple, else ~decimal."""
@@ -321,7 +322,7 @@ def _spend(where: str, lo: Fraction | None = None, hi: Fraction | None = None) -
     _steps += 1
     if _steps > limits.get("decide_steps"):
         if lo is not None:
-            where = f"{where} [{approx_text(arb(to_fmpq(lo)))}, {approx_text(arb(to_fmpq(hi)))}]"
+            where = f"{where} {enclosure_text(lo, hi, 7)}"
         raise UserError(f"the certified decision needed more than {limits.get('decide_steps')} refinement steps "
                         f"{where}: the two sides nearly touch there, so no verdict was reached",
                         hint=limits.hint("decide_steps"))

@@ -9,7 +9,9 @@ dyadic rationals of its ends.  No float takes part.
 
 `ball_text` keeps arb's own "[mid +/- rad]" form, which arb guarantees to contain
 the ball (the printed radius is rounded up); it is here so that every certified
-number of a report is printed by this module.
+number of a report is printed by this module.  `midpoint_text` is the one
+approximate reading of a ball (its midpoint, no bound claimed), printed beside a
+certified form or marked "~".
 """
 from __future__ import annotations
 
@@ -111,6 +113,11 @@ def ball_text(b: arb, digits: int = 20) -> str:
     """'[0.35326792243427551234 +/- 1.2e-39]': arb's printer, whose printed interval
     contains the ball (midpoint digits and a radius rounded up)."""
     return b.str(digits, radius=True)
+
+
+def midpoint_text(b: arb, digits: int = 7) -> str:
+    """The ball's midpoint with `digits` significant digits: a reading, not a bound."""
+    return b.str(digits, radius=False)
 
 
 def parse_enclosure(text: str) -> tuple[Fraction, Fraction]:

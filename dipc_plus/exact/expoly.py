@@ -393,11 +393,6 @@ class ExpFrac:
     def is_zero(self) -> bool:
         return self.num.is_zero()
 
-    def as_poly(self) -> ExpPoly:
-        if not self.is_poly():
-            raise ValueError("not an exponential polynomial")
-        return self.num
-
     def __eq__(self, other):
         if type(other) is ExpFrac:
             return self.num == other.num and self.den == other.den
@@ -493,10 +488,3 @@ def _reduce(num: ExpPoly, den: ExpPoly) -> tuple[ExpPoly, ExpPoly]:
         fd = fd / lc
     # den * t^sd with its lowest t-power 0 after to_mpoly; keep num's shift relative to den's.
     return ExpPoly.from_mpoly(fn, L, sn - sd), ExpPoly.from_mpoly(fd, L, 0)
-
-
-Value = Union[ExpPoly, ExpFrac]
-
-
-def as_frac(x) -> ExpFrac:
-    return ExpFrac.of(x)

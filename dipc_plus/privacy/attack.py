@@ -10,7 +10,7 @@ the optimal success is
 and the advantage over guessing from the prior alone is
 success - max_t prior(t(U) = t) (the model-inversion advantage of Fredrikson,
 PhD thesis, Wisconsin 2015).  Each max is an upper envelope of exact closed forms
-in eps (privacy.envelope), so success is a piecewise closed form with certified
+in eps (decision.envelope), so success is a piecewise closed form with certified
 breakpoints, and the optimal guess per output is reported piece by piece.
 """
 from __future__ import annotations
@@ -24,10 +24,10 @@ from dipc_plus.decision.decide import Interval, RealRoot
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.privacy.display import user_value
-from dipc_plus.privacy.envelope import boundary_text, distinct_points, envelope, pieces_between
+from dipc_plus.decision.envelope import boundary_text, distinct_points, envelope, pieces_between
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.privacy.output_tables import ZERO, TableSource
-from dipc_plus.privacy.param_poly import poly_eval
+from dipc_plus.exact.param_poly import poly_eval
 
 
 @dataclass

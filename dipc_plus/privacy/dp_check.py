@@ -32,7 +32,7 @@ from dipc_plus.privacy.claim_types import DPClaim
 from dipc_plus.privacy.display import num_text, show_env, user_env, user_outputs, user_value
 from dipc_plus.privacy.hockey_stick import SetViolation, check_pair, output_keys
 from dipc_plus.exact.convert import fmt_q
-from dipc_plus.privacy.log_point import constant_value, ln_text, value_at_log
+from dipc_plus.exact.log_point import constant_value, ln_text, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.privacy.plan import PairWork, Plan, Unit, lift_witness, plan
 from dipc_plus.privacy.point_filter import filter_applies, point_filter_check

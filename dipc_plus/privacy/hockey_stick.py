@@ -31,8 +31,8 @@ from fractions import Fraction
 
 from dipc_plus.decision.decide import CertificationError, decide, sign_at
 from dipc_plus.exact.expoly import ExpFrac
-from dipc_plus.privacy.envelope import distinct_zeros, pieces_between
-from dipc_plus.privacy.log_point import constant_value, rational_at_log
+from dipc_plus.decision.envelope import distinct_zeros, pieces_between
+from dipc_plus.exact.log_point import constant_value, rational_at_log
 from dipc_plus.privacy.output_tables import ZERO
 
 

@@ -21,13 +21,13 @@ from dipc_plus.exact.decimals import decimal_down, decimal_up
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.privacy.claim_types import DPClaim
 from dipc_plus.privacy.display import log_text, user_env, user_outputs
-from dipc_plus.privacy.envelope import boundary_text, envelope
+from dipc_plus.decision.envelope import boundary_text, envelope
 from dipc_plus.exact.convert import fmt_q
-from dipc_plus.privacy.log_point import constant_value, ln_text, value_at_log
+from dipc_plus.exact.log_point import constant_value, ln_text, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.privacy.plan import PairWork, Plan, lift_witness, plan, task_size
 from dipc_plus.privacy.point_filter import filter_applies, point_filter_loss
-from dipc_plus.privacy.sup_ratio import SupRatio, bounded_by, sup_ratio
+from dipc_plus.decision.sup_ratio import SupRatio, bounded_by, sup_ratio
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 
 @dataclass

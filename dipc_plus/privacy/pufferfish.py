@@ -40,10 +40,10 @@ from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.privacy.claim_types import PufferfishClaim
 from dipc_plus.privacy.display import num_text, show_env, user_outputs, user_value
 from dipc_plus.exact.convert import fmt_q
-from dipc_plus.privacy.log_point import constant_value, ln_text, rational_at_log
+from dipc_plus.exact.log_point import constant_value, ln_text, rational_at_log
 from dipc_plus.privacy.output_tables import ZERO, TableSource
-from dipc_plus.privacy.param_decide import bernstein_decide, decide_univariate, nonneg_on_box
-from dipc_plus.privacy.param_poly import is_zero_value, poly_add, poly_eval, poly_mul, poly_scale
+from dipc_plus.decision.param_decide import bernstein_decide, decide_univariate, nonneg_on_box
+from dipc_plus.exact.param_poly import is_zero_value, poly_add, poly_eval, poly_mul, poly_scale
 
 
 # --------------------------------------------------------------------------- the exact pieces

@@ -17,10 +17,10 @@ from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.privacy.claim_types import PufferfishClaim
 from dipc_plus.privacy.display import user_value
 from dipc_plus.exact.convert import fmt_q
-from dipc_plus.privacy.log_point import ln_text
+from dipc_plus.exact.log_point import ln_text
 from dipc_plus.privacy.loss import loss_expr
-from dipc_plus.privacy.param_decide import decide_univariate
-from dipc_plus.privacy.param_poly import poly_add, poly_cancel, poly_eval, poly_mul, poly_text
+from dipc_plus.decision.param_decide import decide_univariate
+from dipc_plus.exact.param_poly import poly_add, poly_cancel, poly_eval, poly_mul, ratio_text
 from dipc_plus.privacy.pufferfish import PufferfishSetup, pufferfish_scope
 
 
@@ -93,7 +93,7 @@ def _ratio_summary(num: dict, den: dict, st: PufferfishSetup, claim):
         if len(den) == 1 and len(num) == 1 and list(num)[0] == list(den)[0]:
             r = list(num.values())[0] / list(den.values())[0]
             return fmt_q(r), ln_text(r) + " (for every parameter value)", r
-        text = f"({poly_text(num, names)}) / ({poly_text(den, names)})"
+        text = ratio_text(num, den, names)
         if len(names) == 1:
             sup = _sup_univariate_ratio(num, den, claim.parameter_ranges[names[0]])
             return text, sup[0], sup[1]

@@ -23,7 +23,7 @@ from dipc_plus.privacy.claim_fields import read_budget, read_eps, read_events, w
 from dipc_plus.privacy.claim_types import read_rational
 from dipc_plus.privacy.claim_types import PufferfishClaim, Scenario
 from dipc_plus.exact.convert import fmt_q
-from dipc_plus.privacy.param_poly import poly_mul
+from dipc_plus.exact.param_poly import poly_mul
 from dipc_plus.privacy.secrets import read_predicate
 from dipc_plus.semantics import ir
 

@@ -49,11 +49,6 @@ def certified(value, eps, prec: int = 128):
         flint.ctx.prec = old
 
 
-def ball_text(ball, digits: int = 20) -> str:
-    """'[0.35326792243427551234 +/- 1.2e-39]': digits and a rigorous radius."""
-    return ball.str(digits, radius=True)
-
-
 # --------------------------------------------------------------------------- inputs
 
 

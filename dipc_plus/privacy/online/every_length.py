@@ -27,7 +27,7 @@ from dipc_plus.privacy.online.bound import Bound, coupling_bound
 from dipc_plus.privacy.online.patterns import hidden_guard, leaks
 from dipc_plus.privacy.online.recognise import recognise
 from dipc_plus.privacy.online.shape import online_shape
-from dipc_plus.privacy.sup_ratio import SupRatio
+from dipc_plus.decision.sup_ratio import SupRatio
 
 
 class BoundContradiction(RuntimeError):

@@ -19,8 +19,7 @@ from flint import fmpq, fmpq_poly
 from dipc_plus.decision.decide import Interval, decide, simplest_rational
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
-from dipc_plus.privacy.output_tables import ZERO
-from dipc_plus.privacy.param_poly import poly_eval
+from dipc_plus.exact.param_poly import poly_eval
 
 
 def nonneg_on_box(poly: dict, box: list) -> bool:
@@ -92,7 +91,7 @@ def _bernstein(G: dict, box: list, one, rational: bool) -> dict:
                     w *= Fraction(comb(k, j), comb(d, j))
                 term = c * w if rational or not isinstance(c, ExpFrac) else c * ExpFrac.of(ExpPoly.const(w))
                 total = term if total is None else total + term
-        out[K] = total if total is not None else (Fraction(0) if rational else ZERO)
+        out[K] = total if total is not None else (Fraction(0) if rational else ExpFrac.of(ExpPoly.ZERO))
     return out, degs
 
 

@@ -166,7 +166,8 @@ def sup_one(cand, I: Interval, tolerance: Fraction = TOLERANCE) -> SupRatio:
         if L <= 48 and bounded_by(r, k, I):
             return SupRatio(value=k, how=f"exact: the limit as {where}, an upper bound on I (decided)",
                             candidate=cand)
-    lo, at, hi, converged = enclose(r, I, tolerance)
+    found = enclose(r, I, tolerance)
+    lo, at, hi, converged = found.lo, found.at, found.hi, found.converged
     how = "certified enclosure (interval branch and bound; the maximum is near eps = " \
           f"{decimal_down(at, 6) if at is not None else '?'})"
     if not converged:
@@ -322,15 +323,37 @@ def _tail_bound(r: ExpFrac, B: Fraction, prec: int):
 # --------------------------------------------------------------------------- branch and bound
 
 
-def enclose(r: ExpFrac, I: Interval, tol: Fraction = TOLERANCE) -> tuple[Fraction, Fraction, Fraction, bool]:
-    """(certified lower bound, where, certified upper bound, reached the tolerance?) of
-    sup ln r(eps)/eps on I, raising the precision when a round does not finish."""
+@dataclass(frozen=True)
+class Enclosure:
+    """lo <= sup g <= hi on the interval, both certified; lo is g's value bound at `at`;
+    `converged` when hi - lo reached the tolerance."""
+    lo: Fraction
+    at: Fraction | None
+    hi: Fraction
+    converged: bool
+
+    def width(self) -> Fraction:
+        return self.hi - self.lo
+
+
+# A box's upper bound on g: a Fraction, or UNBOUNDED when no finite certified bound was found.
+UNBOUNDED = None
+
+
+def _priority(u: Fraction | None) -> tuple:
+    """Heap key: unbounded boxes first, then the largest upper bound first."""
+    return (0, Fraction(0)) if u is UNBOUNDED else (1, -u)
+
+
+def enclose(r: ExpFrac, I: Interval, tol: Fraction = TOLERANCE) -> Enclosure:
+    """A certified enclosure of sup ln r(eps)/eps on I, raising the precision when a round
+    does not reach the tolerance (the narrowest round's enclosure otherwise)."""
     best = None
     for prec in PRECISIONS:
         result = _enclose_at(r, I, tol, prec)
-        if result is not None and (best is None or result[2] - result[0] < best[2] - best[0]):
+        if result is not None and (best is None or result.width() < best.width()):
             best = result
-        if best is not None and best[3]:
+        if best is not None and best.converged:
             return best
     if best is None:
         raise NotCertified("no certified bound on L(eps)/eps was found at 128, 256 or 512 bits",
@@ -339,59 +362,82 @@ def enclose(r: ExpFrac, I: Interval, tol: Fraction = TOLERANCE) -> tuple[Fractio
     return best
 
 
-def _enclose_at(r: ExpFrac, I: Interval, tol: Fraction, prec: int):
+def _enclose_at(r: ExpFrac, I: Interval, tol: Fraction, prec: int) -> Enclosure | None:
+    """The enclosure at one precision, or None when some part of I has no finite certified
+    bound at it: a certified lower bound from a scan, the ends near 0 and inf bounded
+    separately, the rest by branch and bound."""
     R = _Ratio(r, prec)
     lo_k, at = _lower_bound(R, I)
     if lo_k is None:
         return None
-    side: list[Fraction] = []          # certified upper bounds of the parts outside [a, b]
-    a = I.lo
-    if a == 0:
-        n0, d0 = _value_at_zero(r.num), _value_at_zero(r.den)
-        if d0 == 0 or n0 != d0:
-            # r(0) < 1 (g -> -inf) or r has a pole/zero at 0: start a little to the right, bounded below
-            delta = _zero_side_delta(R, lo_k)
-            if delta is None:
-                return None
-            a = delta
-        else:
-            delta = Fraction(1, 16)
-            nz = _near_zero_upper(R, delta)
-            while (nz is None or nz > lo_k + tol) and delta > Fraction(1, 1 << 30):
-                delta /= 4
-                nz = _near_zero_upper(R, delta)
-            if nz is None:
-                return None
-            side.append(nz)
-            a = delta
-    if I.hi is None:
-        B = max(a * 2, Fraction(16))
-        tail = _tail_bound(r, B, prec)
-        while tail is not None and tail[1] > lo_k + tol and B < 1 << 16:
-            B *= 4
-            tail = _tail_bound(r, B, prec)
-        if tail is None:
-            return None
-        b, tb = tail
-        side.append(tb)
-    else:
-        b = I.hi
+    left = _left_end(R, I, lo_k, tol)
+    if left is None:
+        return None
+    a, side = left
+    right = _right_end(r, I, a, lo_k, tol, prec)
+    if right is None:
+        return None
+    b, tail = right
+    if tail is not None:
+        side.append(tail)
     if b <= a:
         upper = max(side) if side else lo_k
-        return lo_k, at, max(upper, lo_k), upper <= lo_k + tol
-    # best first: the box with the largest upper bound is split first
+        return Enclosure(lo_k, at, max(upper, lo_k), upper <= lo_k + tol)
+    return _branch_and_bound(R, a, b, lo_k, at, side, tol)
+
+
+def _left_end(R: _Ratio, I: Interval, lo_k: Fraction, tol: Fraction) -> tuple[Fraction, list] | None:
+    """(a, bounds): where the branch and bound starts, and certified upper bounds of g on
+    (I.lo, a) (none when a = I.lo); None when the part next to eps = 0 cannot be bounded."""
+    if I.lo != 0:
+        return I.lo, []
+    n0, d0 = _value_at_zero(R.r.num), _value_at_zero(R.r.den)
+    if d0 == 0 or n0 != d0:
+        # r(0) < 1 (g -> -inf) or r has a pole/zero at 0: start a little to the right, bounded below
+        delta = _zero_side_delta(R, lo_k)
+        return None if delta is None else (delta, [])
+    delta = Fraction(1, 16)
+    nz = _near_zero_upper(R, delta)
+    while (nz is None or nz > lo_k + tol) and delta > Fraction(1, 1 << 30):
+        delta /= 4
+        nz = _near_zero_upper(R, delta)
+    return None if nz is None else (delta, [nz])
+
+
+def _right_end(r: ExpFrac, I: Interval, a: Fraction, lo_k: Fraction, tol: Fraction,
+               prec: int) -> tuple[Fraction, Fraction | None] | None:
+    """(b, tail bound): where the branch and bound stops, and a certified upper bound of g
+    beyond it when I is unbounded (None for a bounded I); None when the tail has no bound."""
+    if I.hi is not None:
+        return I.hi, None
+    B = max(a * 2, Fraction(16))
+    tail = _tail_bound(r, B, prec)
+    while tail is not None and tail[1] > lo_k + tol and B < 1 << 16:
+        B *= 4
+        tail = _tail_bound(r, B, prec)
+    return tail
+
+
+def _branch_and_bound(R: _Ratio, a: Fraction, b: Fraction, lo_k: Fraction, at: Fraction | None,
+                      side: list, tol: Fraction) -> Enclosure | None:
+    """Best first on [a, b]: the box with the largest upper bound is split, its midpoint
+    raising the lower bound, until every box is within the tolerance of it (or the box
+    budget runs out: then the remaining boxes keep their finite bounds, not converged)."""
     heap: list = []
+
+    def push(x: Fraction, y: Fraction) -> None:
+        u = R.box_upper(x, y)
+        heapq.heappush(heap, (_priority(u), x, y, u))
+
     n = 64
     for k in range(n):
-        x, y = a + (b - a) * Fraction(k, n), a + (b - a) * Fraction(k + 1, n)
-        u = R.box_upper(x, y)
-        heapq.heappush(heap, (-(u if u is not None else Fraction(10) ** 9), x, y, u))
+        push(a + (b - a) * Fraction(k, n), a + (b - a) * Fraction(k + 1, n))
     settled = max(side) if side else None
     count = 0
     min_width = tol / (1 << 14)
     while heap:
-        neg, x, y, u = heap[0]
-        if u is not None and u <= lo_k + tol:
+        _, x, y, u = heap[0]
+        if u is not UNBOUNDED and u <= lo_k + tol:
             break                       # every remaining box is within tolerance
         heapq.heappop(heap)
         count += 1
@@ -399,26 +445,30 @@ def _enclose_at(r: ExpFrac, I: Interval, tol: Fraction, prec: int):
         g = R.g_lower(mid)
         if g is not None and g > lo_k:
             lo_k, at = g, mid
-        if count > MAX_BOXES or (u is not None and y - x < min_width):
-            if u is None:
+        if count > MAX_BOXES or (u is not UNBOUNDED and y - x < min_width):
+            if u is UNBOUNDED:
                 return None
             settled = u if settled is None else max(settled, u)
             if count > MAX_BOXES:
-                # out of budget: the remaining boxes keep their (finite) bounds
-                rest = [v for _, _, _, v in heap]
-                if any(v is None for v in rest):
-                    return None
-                hi = max([settled] + rest)
-                return lo_k, at, max(hi, lo_k), False
+                return _out_of_budget(heap, settled, lo_k, at)
             continue
-        for p, q in ((x, mid), (mid, y)):
-            v = R.box_upper(p, q)
-            heapq.heappush(heap, (-(v if v is not None else Fraction(10) ** 9), p, q, v))
+        push(x, mid)
+        push(mid, y)
     remaining = [v for _, _, _, v in heap]
-    if any(v is None for v in remaining):
+    if any(v is UNBOUNDED for v in remaining):
         return None
     hi = max([lo_k] + remaining + ([settled] if settled is not None else []))
-    return lo_k, at, hi, hi - lo_k <= tol
+    return Enclosure(lo_k, at, hi, hi - lo_k <= tol)
+
+
+def _out_of_budget(heap: list, settled: Fraction, lo_k: Fraction, at: Fraction | None) -> Enclosure | None:
+    """The enclosure when the box budget ran out: the remaining boxes keep their bounds
+    (None when one of them has none)."""
+    rest = [v for _, _, _, v in heap]
+    if any(v is UNBOUNDED for v in rest):
+        return None
+    hi = max([settled] + rest)
+    return Enclosure(lo_k, at, max(hi, lo_k), False)
 
 
 def _zero_side_delta(R: _Ratio, lo_k: Fraction) -> Fraction | None:

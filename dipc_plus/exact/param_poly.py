@@ -4,11 +4,16 @@ Why it exists: prior weights are polynomials in the parameters with rational
 coefficients, and the Pufferfish sums A_s(w) are polynomials whose coefficients are
 exact values (rationals, or closed forms in eps).  One representation serves both:
 ``{exponent tuple: coefficient}`` with zero terms dropped, the coefficients
-`Fraction`s or `ExpFrac`s; the functions below work for either.
+`Fraction`s or `ExpFrac`s; the functions below work for either (python-flint's
+fmpq_mpoly cannot hold a closed form in eps as a coefficient).  Cancelling a ratio of
+rational polynomials uses fmpq_mpoly's exact gcd; sympy only prints factored forms.
 """
 from __future__ import annotations
 
+import math
 from fractions import Fraction
+
+from flint import fmpq, fmpq_mpoly_ctx
 
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 
@@ -58,11 +63,52 @@ def poly_eval(poly: dict, point: tuple):
     return total if total is not None else Fraction(0)
 
 
+def poly_cancel(num: dict, den: dict, names: list) -> tuple[dict, dict]:
+    """num/den with their common factor removed, exactly: python-flint's multivariate gcd over Q.
+    Rational coefficients only.  The result is scaled to integer coefficients with no common
+    content and a positive leading coefficient (lex order of `names`) in the denominator."""
+    ctx = fmpq_mpoly_ctx.get(tuple(names), "lex")
+    n, d = _mpoly(ctx, num), _mpoly(ctx, den)
+    g = n.gcd(d)
+    n, d = _rational_dict(n / g), _rational_dict(d / g)
+    values = list(n.values()) + list(d.values())
+    scale = Fraction(math.lcm(*(c.denominator for c in values)))
+    scale /= math.gcd(*(int(c * scale) for c in values))
+    if d[max(d)] < 0:
+        scale = -scale
+    return {m: c * scale for m, c in n.items()}, {m: c * scale for m, c in d.items()}
+
+
+def _mpoly(ctx, a: dict):
+    return ctx.from_dict({m: fmpq(c.numerator, c.denominator) for m, c in a.items()})
+
+
+def _rational_dict(p) -> dict:
+    return {tuple(int(e) for e in m): Fraction(int(c.p), int(c.q)) for m, c in p.to_dict().items() if c != 0}
+
+
+# --------------------------------------------------------------------------- presentation only
+
+
 def poly_text(a: dict, names: list) -> str:
     """A readable, factored form (sympy builds it from the exact coefficients; no text is parsed)."""
     if not a:
         return "0"
     return str(_factor(a, names))
+
+
+def ratio_text(num: dict, den: dict, names: list) -> str:
+    """'(N) / (D)' for a ratio of rational polynomials, each factored, in sympy's normal form of
+    the quotient (printing only: the value was cancelled exactly by `poly_cancel`)."""
+    import sympy
+    n_expr, syms = _sympy_expr(num, names)
+    d_expr, _ = _sympy_expr(den, names)
+    n, d = sympy.fraction(sympy.cancel(n_expr / d_expr))
+
+    def back(e):
+        poly = sympy.Poly(sympy.expand(e), *syms)
+        return {tuple(m): Fraction(int(c.p), int(c.q)) for m, c in poly.terms() if c != 0}
+    return f"({poly_text(back(n), names)}) / ({poly_text(back(d), names)})"
 
 
 def _sympy_expr(a: dict, names: list):
@@ -76,16 +122,3 @@ def _factor(a: dict, names: list):
     import sympy
     expr, _ = _sympy_expr(a, names)
     return sympy.factor(expr)
-
-
-def poly_cancel(num: dict, den: dict, names: list) -> tuple[dict, dict]:
-    """num/den with their common factor removed (exact rational polynomial arithmetic)."""
-    import sympy
-    n_expr, syms = _sympy_expr(num, names)
-    d_expr, _ = _sympy_expr(den, names)
-    n, d = sympy.fraction(sympy.cancel(n_expr / d_expr))
-
-    def back(e):
-        poly = sympy.Poly(sympy.expand(e), *syms)
-        return {tuple(m): Fraction(int(c.p), int(c.q)) for m, c in poly.terms() if c != 0}
-    return back(n), back(d)

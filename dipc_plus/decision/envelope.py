@@ -38,10 +38,6 @@ def _factor_key(factor: ExpPoly) -> ExpPoly:
     return factor * ExpPoly.const(1 / Fraction(c))
 
 
-def _overlap(a: RealRoot, b: RealRoot) -> bool:
-    return not (a.hi < b.lo or b.hi < a.lo)
-
-
 def _refinable(r: RealRoot) -> bool:
     return r.exact is None
 
