@@ -131,7 +131,8 @@ def test_good_claims_are_accepted(tmp_path, capsys):
     for kind, (template, _, program, command) in SLOTS.items():
         path = tmp_path / f"{kind}.toml"
         path.write_text(template.format(root=ROOT, **GOOD))
-        assert main([command, str(ROOT / program), str(path)]) in (0, 1), capsys.readouterr()
+        # 5: a vacuous accuracy answer (the linf Laplace template applies at no input) is still a read claim
+        assert main([command, str(ROOT / program), str(path)]) in (0, 1, 5), capsys.readouterr()
         capsys.readouterr()
 
 

@@ -110,10 +110,10 @@ def _run_cases(tmp_path, todo_cases, extra=None):
     from concurrent.futures import ProcessPoolExecutor
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
         results = list(pool.map(run, [argv for _, argv in todo], chunksize=25))
-    outcomes = {0: 0, 1: 0, 2: 0, "time limit": 0}
+    outcomes = {0: 0, 1: 0, 2: 0, 5: 0, "time limit": 0}
     for (case, argv), (code, out, err) in zip(todo, results):
         what = f"{case.kind} {case.source}: {case.mutation!r} {argv[3:-2]}\n{err[:500]}"
-        assert code in (0, 1, 2), what
+        assert code in (0, 1, 2, 5), what   # 5: a mutation that left a vacuous accuracy claim
         assert "Traceback" not in err and "internal error" not in err, what
         assert len(err) < 1500, what
         if code == 2 and "stopped after the time limit" in err:
@@ -227,16 +227,22 @@ def size_cases(seed: int, n_programs: int, n_claims: int):
     return out, extra
 
 
+LONG = os.environ.get("DIPC_LONG") == "1"
+
+
 @pytest.mark.slow
 def test_size_fuzz_ends_cleanly(tmp_path):
-    """2,000 files: 800 malformed (another seed) and 1,200 with hostile sizes.  None ends in exit 3
-    or a traceback, every refusal is located; the counts are printed (pytest -s) for the record."""
-    malformed = cases(SEED + 1, 500, 300)
-    sized, extra = size_cases(SEED + 2, 800, 400)
+    """2,000 files with DIPC_LONG=1 (800 malformed with another seed, 1,200 with hostile sizes),
+    else the first 400 of the same streams (the suite stays under ten minutes on two cores).
+    None ends in exit 3 or a traceback, every refusal is located; the counts are printed (pytest
+    -s) for the record."""
+    scale = 1 if LONG else 5
+    malformed = cases(SEED + 1, 500 // scale, 300 // scale)
+    sized, extra = size_cases(SEED + 2, 800 // scale, 400 // scale)
     outcomes = _run_cases(tmp_path, malformed + sized, [[]] * len(malformed) + extra)
     print(f"size fuzz over {len(malformed) + len(sized)} files: {outcomes}")
     assert sum(outcomes.values()) == len(malformed) + len(sized)
-    assert outcomes[2] > 1000, outcomes
+    assert outcomes[2] > (len(malformed) + len(sized)) // 2, outcomes
 
 
 # -- hostile sizes (issue 15's table) ------------------------------------------------------------

@@ -199,7 +199,8 @@ def test_flint_allocation_failure_is_the_memory_limit_and_stays_off_stdout(tmp_p
     lines = [('beta = "((((eps+1)**200)**200)**200)"' if ln.startswith("beta") else ln) for ln in text.splitlines()]
     claim = tmp_path / "nested.toml"
     claim.write_text("\n".join(lines) + "\n")
-    run = Run(["accuracy", claim, "--json", "--max-memory", "512M"])
+    # the terms limit refuses this formula while reading (issue 26 row 4); raised, FLINT itself runs out
+    run = Run(["accuracy", claim, "--json", "--max-memory", "512M", "--limit", "terms=1000000000000"])
     code, out, err, left = run.finish(timeout=170)
     obj = _clean(code, out, err, left, {2})                  # stdout is our one JSON object alone
     assert "memory limit of 512 MiB" in obj["error"]["message"]
@@ -332,6 +333,9 @@ def test_signal_storm_fixed_seed():
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(os.environ.get("DIPC_LONG") != "1",
+                    reason="200 timings take about 3 minutes: set DIPC_LONG=1 (the fixed-seed 20 above run always; "
+                           "experiments/signal_storm.md records a full run)")
 def test_signal_storm_200():
     outcomes = signal_storm(storm_plan(200, seed=26))
     print(sorted(outcomes.items()))
