@@ -20,7 +20,7 @@ from dipc_plus.decision.decide import Interval
 from dipc_plus.errors import UserError
 from dipc_plus.execution.limits import clip
 from dipc_plus.exact.expoly import ExpFrac
-from dipc_plus.privacy.claim_types import Budget, EpsRange, parse_event, read_rational
+from dipc_plus.claims.privacy_types import Budget, EpsRange, parse_event, read_rational
 from dipc_plus.privacy.log_point import rational_power, value_at_log
 from dipc_plus.semantics import ir
 

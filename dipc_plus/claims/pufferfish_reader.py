@@ -19,12 +19,12 @@ from dipc_plus.semantics.values import show_env
 from dipc_plus.claims.formula import parse_polynomial
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.values import freeze_env
-from dipc_plus.privacy.claim_fields import read_budget, read_eps, read_events, where_of
-from dipc_plus.privacy.claim_types import read_rational
-from dipc_plus.privacy.claim_types import PufferfishClaim, Scenario
+from dipc_plus.claims.privacy_fields import read_budget, read_eps, read_events, where_of
+from dipc_plus.claims.privacy_types import read_rational
+from dipc_plus.claims.privacy_types import PufferfishClaim, Scenario
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.privacy.param_poly import poly_mul
-from dipc_plus.privacy.secrets import read_predicate
+from dipc_plus.claims.secrets import read_predicate
 from dipc_plus.semantics import ir
 
 PUFFERFISH_KEYS = ("kind", "budget", "eps", "parameters", "secrets", "pairs", "scenarios", "events", "note")
