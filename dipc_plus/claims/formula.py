@@ -80,14 +80,17 @@ class Formula:
         return self.text
 
 
-def parse(text: str, names: list[str], where: Where) -> Formula:
-    """Check `text` and keep its expression tree; `names` are the names it may use besides eps."""
-    if not isinstance(text, str) or not text.strip():
-        raise where.error("the formula is empty", hint='write it as a string, e.g. "2*m*exp(-alpha*eps/8)"')
-    if len(text) > 40 * limits.get("nodes"):
-        raise where.error(f"the formula has {len(text)} characters", hint=limits.hint("nodes"))
-    tree = read(text, where, hint="use + - * / ** (or ^), parentheses, numbers, exp(...), eps and the names "
-                + ", ".join(sorted(names)), max_text=len(text), deep=f"'{clip(text)}' is nested too deeply to read")
+def parse(text: str, names: list[str], where: Where, tree: Expr | None = None) -> Formula:
+    """Check `text` and keep its expression tree; `names` are the names it may use besides eps.
+    `tree` is the text's tree when the caller has read it already (a delta)."""
+    if tree is None:
+        if not isinstance(text, str) or not text.strip():
+            raise where.error("the formula is empty", hint='write it as a string, e.g. "2*m*exp(-alpha*eps/8)"')
+        if len(text) > 40 * limits.get("nodes"):
+            raise where.error(f"the formula has {len(text)} characters", hint=limits.hint("nodes"))
+        tree = read(text, where, hint="use + - * / ** (or ^), parentheses, numbers, exp(...), eps and the names "
+                    + ", ".join(sorted(names)), max_text=len(text),
+                    deep=f"'{clip(text)}' is nested too deeply to read")
     formula = Formula(text, tree, tuple(names), where)
     _check_shape(formula)
     terms = expanded_terms(formula.tree)

@@ -168,10 +168,10 @@ def read_delta(r: ClaimReader, text, program: ir.Program, path: str, eps: EpsRan
     if not isinstance(text, str):
         raise r.error("privacy.delta", "delta must be a formula in a string", hint='delta = "0" or "exp(-eps)/100"')
     where = where_of(r, "privacy.delta")
-    # the safe reader first (it bounds nesting and powers), then the exact-formula builder
-    syntax_tree(text, where, ARITHMETIC | {"call"}, calls=("exp",), what="delta",
-                hint='delta is a formula in eps and the parameters, e.g. "0", "1/100" or "exp(-eps)/100"')
-    formula = parse_formula(text, [p for p in program.params if p != "eps"], where)
+    # read once with the delta's own limits and kinds, then checked and folded as an exact formula
+    tree = syntax_tree(text, where, ARITHMETIC | {"call"}, calls=("exp",), what="delta",
+                       hint='delta is a formula in eps and the parameters, e.g. "0", "1/100" or "exp(-eps)/100"')
+    formula = parse_formula(text, [p for p in program.params if p != "eps"], where, tree=tree)
     value = formula.exact(dict(program.params))
     value = ExpFrac.of(value)
     if eps.is_log_point and value_at_log(value, eps.log_of) is None:

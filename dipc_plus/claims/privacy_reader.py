@@ -1,10 +1,11 @@
 """Reading the `[privacy]` table of a claim file (docs/claims.md, "Privacy claims").
 
 Why it exists: a claim file is untrusted data.  Every value is checked here, every
-string is read through the claims layer's safe reader (`claims.formula`: a checked
-syntax tree walked by our own code, never evaluated by Python or sympy), and every
+string is read into the claims layer's one expression tree (`claims.expression`: checked,
+located, folded by our own code, never evaluated by Python or sympy), and every
 mistake is a `UserError` with the file, the line of the key and a hint.  The
-`[program]` table is read by `claims.claim_file.load_claim`; Pufferfish tables by
+`[program]` table is read by `claims.claim_file.load_claim`, which reads the file once
+(this reader works on the text it read); Pufferfish tables by
 `pufferfish_reader`.
 """
 from __future__ import annotations

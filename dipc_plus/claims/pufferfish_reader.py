@@ -4,7 +4,8 @@ discriminative pairs and scenarios.
 Why it exists: the Pufferfish table carries the most user text of any claim (secret
 conditions and prior weights that are polynomials in symbolic parameters).  Every
 weight is read by `claims.formula.parse_polynomial` and every secret by
-`secrets.read_predicate`; both walk a checked syntax tree and never evaluate text, so
+`secrets.read_predicate`; both fold over a checked `claims.expression` tree and never
+evaluate text, so
 a weight like '[__import__("os").system(...), 1 - p][1]' is refused, not run.
 """
 from __future__ import annotations
