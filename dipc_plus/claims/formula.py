@@ -37,7 +37,6 @@ _NOT_EXPRESSIBLE = {
     "pi": "pi is not rational",
 }
 _EULER = ("e", "E")   # Euler's number: only as the base of a power (e^x is exp(x))
-__all__ = ["Where", "Formula", "parse", "expanded_terms", "parse_polynomial"]
 
 
 _EXACT_HINT = ("after alpha, gamma and the parameters are fixed, beta must be a sum of rational multiples of "
