@@ -108,27 +108,28 @@ def check_digits(text: str, error) -> None:
 
 
 def read(text: str, where: Where, *, what: str = "formula", hint: str | None = None,
-         max_text: int = MAX_TEXT, deep: str | None = None) -> Expr:
+         max_text: int = MAX_TEXT, deep: str | None = None, shown: str | None = None) -> Expr:
     """Parse, check the size limits of, and convert one claim string (located at `where`).
 
-    `what` names it in messages; `deep` is the message for a text nested too deeply for Python's
-    parser (default: "cannot read ...: RecursionError")."""
+    `what` names it in messages and `shown` quotes it (default: its repr, clipped); `deep` is
+    the message for a text nested too deeply for Python's parser (default: "cannot read ...:
+    RecursionError")."""
     hint = hint or "use numbers, names, + - * / and ** (or ^)"
     if not isinstance(text, str) or not text.strip():
         raise where.error(f"the {what} is empty", hint=hint)
     if len(text) > max_text:
         raise where.error(f"the {what} has {len(text)} characters, more than {max_text}", hint=hint)
     source, back = caret_to_power(text)
+    shown = shown or repr(clip(text))
     check_digits(text, lambda message, col, hint_: where.error(message, col, hint_))
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError as exc:
-        raise where.error(f"cannot read {clip(text)!r}: {exc.msg}", back((exc.offset or 1) - 1), hint=hint) from None
+        raise where.error(f"cannot read {shown}: {exc.msg}", back((exc.offset or 1) - 1), hint=hint) from None
     except (RecursionError, MemoryError) as exc:
-        raise where.error(deep or f"cannot read {clip(text)!r}: {type(exc).__name__}",
-                          hint=limits.hint("depth")) from None
+        raise where.error(deep or f"cannot read {shown}: {type(exc).__name__}", hint=limits.hint("depth")) from None
     except ValueError as exc:  # e.g. an integer literal past Python's own digit limit
-        raise where.error(f"cannot read {clip(text)!r}: {clip(exc, 60)}", hint=limits.hint("digits")) from None
+        raise where.error(f"cannot read {shown}: {clip(exc, 60)}", hint=limits.hint("digits")) from None
 
     def error(message, col, hint_):
         return where.error(message, back(col), hint_)
@@ -216,13 +217,15 @@ def check_kinds(tree: Expr, where: Where, allowed=ARITHMETIC, *, calls: tuple = 
     the `power` limit; returns `tree`."""
     hint = hint or "use numbers, names, + - * / and ** (or ^)"
     text = tree.text
-    stack = [tree]
+    stack: list = [tree]       # nodes, and operators (str) visited in source order, last first
     while stack:
         node = stack.pop()
-        ops = node.op if node.kind == "compare" else (node.op,) if node.kind in ("unary", "binary", "bool") else ()
-        bad_op = next((o for o in ops if o not in ALLOWED_OPS), None)
-        if node.kind not in allowed or bad_op is not None:
-            word = bad_op or _KIND_WORDS.get(node.kind) or node.value
+        if isinstance(node, str):
+            if node not in ALLOWED_OPS:
+                raise where.error(f"{node} is not allowed in the {what} {text!r}", 0, hint=hint)
+            continue
+        if node.kind not in allowed:
+            word = _KIND_WORDS.get(node.kind) or node.value
             raise where.error(f"{word} is not allowed in the {what} {text!r}", node.col, hint=hint)
         if node.kind in ("truth", "constant") or (node.kind == "string" and not strings):
             raise where.error(f"{node.value!r} is not a number, in the {what} {text!r}", node.col, hint=hint)
@@ -236,7 +239,14 @@ def check_kinds(tree: Expr, where: Where, allowed=ARITHMETIC, *, calls: tuple = 
             if exponent is not None and abs(exponent) > limits.get("power"):
                 raise where.error(f"the power in the {what} {clip(text)!r} has an exponent above "
                                   f"{limits.get('power')}", node.col, hint=limits.hint("power"))
-        stack.extend(node.args)
+        if node.kind == "binary":
+            stack += [node.args[0], node.op, node.args[1]]
+        elif node.kind in ("unary", "bool"):
+            stack += [node.op, *node.args]
+        elif node.kind == "compare":
+            stack += [node.args[0], *node.op, *node.args[1:]]
+        else:
+            stack.extend(node.args)
     return tree
 
 

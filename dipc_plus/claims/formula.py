@@ -89,7 +89,7 @@ def parse(text: str, names: list[str], where: Where, tree: Expr | None = None) -
             raise where.error(f"the formula has {len(text)} characters", hint=limits.hint("nodes"))
         tree = read(text, where, hint="use + - * / ** (or ^), parentheses, numbers, exp(...), eps and the names "
                     + ", ".join(sorted(names)), max_text=len(text),
-                    deep=f"'{clip(text)}' is nested too deeply to read")
+                    deep=f"'{clip(text)}' is nested too deeply to read", shown=f"'{clip(text)}'")
     formula = Formula(text, tree, tuple(names), where)
     _check_shape(formula)
     terms = expanded_terms(formula.tree)
