@@ -24,7 +24,7 @@ from fractions import Fraction
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from dipc_plus.privacy.claim_reader import load_privacy_claim  # noqa: E402
+from dipc_plus.claims.privacy_reader import load_privacy_claim  # noqa: E402
 from dipc_plus.exact.decimals import decimal_down  # noqa: E402
 from dipc_plus.privacy.display import log_text, show_env, show_outputs  # noqa: E402
 from dipc_plus.errors import UserError  # noqa: E402

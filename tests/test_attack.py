@@ -12,7 +12,7 @@ import pytest
 import dipc_plus
 from dipc_plus.privacy.attack import bayes_attack, scenario_attacks
 from dipc_plus.privacy.output_tables import TableSource
-from dipc_plus.privacy.claim_reader import load_privacy_claim
+from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.semantics.sampler import simulate
 from dipc_plus.semantics.stats import wilson
 from conftest import ROOT

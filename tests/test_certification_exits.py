@@ -21,7 +21,7 @@ import pytest
 from dipc_plus.cli import main
 from dipc_plus.decision.decide import CertificationError
 from dipc_plus.decision import sup_ratio as sup_module
-from dipc_plus.privacy.claim_reader import load_privacy_claim
+from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.privacy.dp_check import check_dp
 from dipc_plus.privacy.loss import privacy_loss
 from conftest import ROOT

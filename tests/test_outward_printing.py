@@ -20,7 +20,7 @@ from flint import arb
 
 from dipc_plus.cli import main
 from dipc_plus.exact.decimals import (decimal_down, decimal_up, enclosure_text, parse_enclosure)
-from dipc_plus.privacy.claim_reader import load_privacy_claim
+from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.privacy.display import log_text
 from dipc_plus.privacy.loss import privacy_loss
 from conftest import ROOT

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from dipc_plus.exact.expoly import ExpFrac
-from dipc_plus.privacy.claim_reader import load_privacy_claim
-from dipc_plus.privacy.claim_types import parse_event
+from dipc_plus.claims.privacy_reader import load_privacy_claim
+from dipc_plus.claims.privacy_types import parse_event
 from dipc_plus.privacy.dp_check import check_dp
 from dipc_plus.privacy.loss import privacy_loss
 from dipc_plus.semantics.sampler import simulate

@@ -9,7 +9,7 @@ import pytest
 
 from dipc_plus.cli import main
 from dipc_plus.errors import UserError
-from dipc_plus.privacy.claim_reader import load_privacy_claim
+from dipc_plus.claims.privacy_reader import load_privacy_claim
 from conftest import ROOT
 
 

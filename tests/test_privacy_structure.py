@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 import dipc_plus
-from dipc_plus.privacy.claim_reader import load_privacy_claim
+from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.privacy.dp_check import check_dp
 from dipc_plus.privacy.loss import privacy_loss
 from dipc_plus.semantics.distribution import output_distribution

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from dipc_plus.errors import UserError
-from dipc_plus.privacy.claim_reader import load_privacy_claim
+from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.exact.param_poly import poly_eval
 from dipc_plus.decision.param_decide import bernstein_decide as _bernstein_decide, decide_univariate as _decide_univariate
 from dipc_plus.privacy.pufferfish import check_pufferfish

@@ -267,7 +267,7 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
 
 def _privacy_claim(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None,
                    max_states: int) -> tuple[Any, dict]:
-    from dipc_plus.privacy.claim_reader import load_privacy_claim
+    from dipc_plus.claims.privacy_reader import load_privacy_claim
     _max_states(max_states)
     path, _ = claim_path(claim)
     if not os.path.exists(path):

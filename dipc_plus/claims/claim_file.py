@@ -1,9 +1,10 @@
 """Claim files (`theories/*.toml`): what is claimed about a program, in one TOML format.
 
 One file names a program (and its parameters) and states claims about it: an
-`[accuracy]` table now (Barthe et al., POPL 2021, Definition 2), a `[privacy]`
-table later (kept as raw data until its reader exists).  The format is
-documented in docs/claims.md; this module reads it, checks every field, and
+`[accuracy]` table (Barthe et al., POPL 2021, Definition 2) and/or a `[privacy]`
+table.  The format is documented in docs/claims.md.  The file is read once, here;
+the `[privacy]` table is handed on as raw data with the file's text to
+`claims.privacy_reader`.  For the accuracy claim this module checks every field and
 turns it into exact objects:
 
 * the inputs to check (a grid or an explicit list), bound to the program;
@@ -104,7 +105,8 @@ class Claim:
     params: dict
     program: ir.Program
     accuracy: AccuracyClaim | None
-    privacy: dict | None  # reserved: read by the privacy layer
+    privacy: dict | None  # the raw [privacy] table, read by `claims.privacy_reader`
+    text: str = ""        # the file's text as read once (locations for the privacy reader)
 
 
 # --------------------------------------------------------------------------- reading
@@ -241,7 +243,7 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
     privacy = data.get("privacy")
     if accuracy is None and privacy is None:
         raise UserError("the claim file states no claim", file=path, hint="add an [accuracy] table")
-    return Claim(path, program_path, params, program, accuracy, privacy)
+    return Claim(path, program_path, params, program, accuracy, privacy, text)
 
 
 # --------------------------------------------------------------------------- [accuracy]

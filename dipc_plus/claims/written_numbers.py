@@ -6,11 +6,10 @@ reached Python's own int-string limit with no line or column.  Here every number
 TOML text is measured first (outside strings and comments) and refused past the `digits`
 limit with its line and column; a float value is then kept as a `WrittenFloat`, a float that
 remembers its text, so `Fraction(repr(value))` and `str(value)` give the value the user wrote.
-Formula constants (`0.1*exp(-eps)`) are kept the same way by `exact_constants`.
+Formula constants (`0.1*exp(-eps)`) are kept the same way by `claims.expression`.
 """
 from __future__ import annotations
 
-import ast
 import re
 import tomllib
 
@@ -83,20 +82,3 @@ def load_toml(text: str, path: str) -> dict:
         raise UserError(f"not valid TOML: {msg}", file=path, line=int(m.group(1)) if m else None,
                         column=int(m.group(2)) if m else None,
                         hint="strings need quotes (beta = \"2*exp(-alpha*eps/8)\"), tables are [name]") from None
-
-
-def exact_constants(tree, source: str, error) -> None:
-    """Replace each float constant of a parsed formula by a `WrittenFloat` of its own text, so
-    `0.30000000000000000000000000000001` keeps every digit (Python's parser rounds it); a
-    constant whose exact value is past the `digits` limit (`1e-400`) is refused with
-    `error(message, column, hint)`."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and type(node.value) is float:
-            segment = ast.get_source_segment(source, node)
-            if not segment or not re.fullmatch(r"[0-9_.]+(?:[eE][+-]?[0-9_]+)?", segment):
-                continue       # cannot happen for a float literal: keep Python's value
-            too_many = too_many_digits(segment)
-            if too_many:
-                raise error(f"the number {limits.clip(segment)} has {too_many}", node.col_offset,
-                            limits.hint("digits"))
-            node.value = WrittenFloat(segment)

@@ -292,7 +292,7 @@ def add_privacy_arguments(parser, execution: bool = False, shard: bool = True) -
 
 def load_privacy(args):
     """The privacy claim named on the command line (a DPClaim or PufferfishClaim)."""
-    from dipc_plus.privacy.claim_reader import load_privacy_claim
+    from dipc_plus.claims.privacy_reader import load_privacy_claim
     check_max_states(args.max_states)
     params = inputs_mod.parse_params(args.set)
     program, claim_file = program_and_claim(args)

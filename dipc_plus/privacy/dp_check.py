@@ -28,7 +28,7 @@ from dipc_plus.decision.decide import CertificationError, decide, recheck, simpl
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.execution import ledger
-from dipc_plus.privacy.claim_types import DPClaim
+from dipc_plus.claims.privacy_types import DPClaim
 from dipc_plus.privacy.display import num_text, show_env, user_env, user_outputs, user_value
 from dipc_plus.privacy.hockey_stick import SetViolation, check_pair, output_keys
 from dipc_plus.exact.convert import fmt_q
@@ -419,7 +419,7 @@ class DPWork(PairWork):
 
 def build_dp_work(claim_path: str, params: tuple, structure, max_states: int) -> DPWork:
     """The DP check a worker rebuilds from the claim file (`execution.executor.Source`)."""
-    from dipc_plus.privacy.claim_reader import load_privacy_claim
+    from dipc_plus.claims.privacy_reader import load_privacy_claim
     return DPWork.build(load_privacy_claim(claim_path, dict(params)), structure, True, max_states)
 
 

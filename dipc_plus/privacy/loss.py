@@ -19,7 +19,7 @@ from fractions import Fraction
 from dipc_plus.errors import UserError
 from dipc_plus.exact.decimals import decimal_down, decimal_up
 from dipc_plus.exact.expoly import ExpFrac
-from dipc_plus.privacy.claim_types import DPClaim
+from dipc_plus.claims.privacy_types import DPClaim
 from dipc_plus.privacy.display import log_text, user_env, user_outputs
 from dipc_plus.decision.envelope import boundary_text, envelope
 from dipc_plus.exact.convert import fmt_q
@@ -159,7 +159,7 @@ def _cand_json(program, cand: Candidate) -> dict:
 
 def build_loss_work(claim_path: str, params: tuple, structure, max_states: int) -> PairWork:
     """The pairs a worker rebuilds from the claim file (`execution.executor.Source`)."""
-    from dipc_plus.privacy.claim_reader import load_privacy_claim
+    from dipc_plus.claims.privacy_reader import load_privacy_claim
     claim = load_privacy_claim(claim_path, dict(params))
     use = claim.structure if structure is None else structure
     return PairWork(claim, plan(claim, use, max_states=max_states, symmetry=True))

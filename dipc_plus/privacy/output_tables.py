@@ -14,7 +14,7 @@ from fractions import Fraction
 from dipc_plus.exact.constraints import probability as constraints_probability
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import LinForm, atom
-from dipc_plus.privacy.claim_types import EventInterval
+from dipc_plus.claims.privacy_types import EventInterval
 from dipc_plus.exact.log_point import rational_at_log
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import output_distribution

@@ -13,7 +13,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from dipc_plus.privacy.adjacency import Adjacency, coord_distance
+from dipc_plus.claims.adjacency import Adjacency, coord_distance
 from dipc_plus.semantics.values import freeze_env, freeze_value, values_equal
 from dipc_plus.privacy.output_tables import CHAIN_THRESHOLD, ZERO, TableSource
 from dipc_plus.semantics import ir

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from typing import TYPE_CHECKING
 
-from dipc_plus.privacy.adjacency import coord_distance
+from dipc_plus.claims.adjacency import coord_distance
 
 if TYPE_CHECKING:
     from dipc_plus.privacy.plan import Unit

@@ -37,7 +37,7 @@ from dipc_plus.claims.scope import Scope
 from dipc_plus.decision.decide import CertificationError, decide, working_precision
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
-from dipc_plus.privacy.claim_types import PufferfishClaim
+from dipc_plus.claims.privacy_types import PufferfishClaim
 from dipc_plus.privacy.display import num_text, show_env, user_outputs, user_value
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import constant_value, ln_text, rational_at_log
@@ -224,7 +224,7 @@ class PufferfishWork:
 
 def build_pufferfish_work(claim_path: str, params: tuple) -> PufferfishWork:
     """The Pufferfish check a worker rebuilds from the claim file (`execution.executor.Source`)."""
-    from dipc_plus.privacy.claim_reader import load_privacy_claim
+    from dipc_plus.claims.privacy_reader import load_privacy_claim
     return PufferfishWork(load_privacy_claim(claim_path, dict(params)))
 
 

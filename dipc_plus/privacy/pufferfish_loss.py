@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from dipc_plus.exact.decimals import decimal_down, decimal_up
 from dipc_plus.exact.expoly import ExpFrac
-from dipc_plus.privacy.claim_types import PufferfishClaim
+from dipc_plus.claims.privacy_types import PufferfishClaim
 from dipc_plus.privacy.display import user_value
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import ln_text

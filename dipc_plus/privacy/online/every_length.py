@@ -181,7 +181,7 @@ def claim_at_length(claim_path: str, overrides: tuple, m: int, witness_array: st
     """The claim at length m: on its own inputs (`witness_array` None), or on the two-block
     witness inputs of that array (then also the text that says so).  Module-level and built
     from the file alone, so a Dask worker rebuilds exactly what the client checks."""
-    from dipc_plus.privacy.claim_reader import load_privacy_claim
+    from dipc_plus.claims.privacy_reader import load_privacy_claim
     c = load_privacy_claim(claim_path, dict(overrides))
     if witness_array is None:
         return c, ""

@@ -1,10 +1,11 @@
 """Reading the `[privacy]` table of a claim file (docs/claims.md, "Privacy claims").
 
 Why it exists: a claim file is untrusted data.  Every value is checked here, every
-string is read through the claims layer's safe reader (`claims.formula`: a checked
-syntax tree walked by our own code, never evaluated by Python or sympy), and every
+string is read into the claims layer's one expression tree (`claims.expression`: checked,
+located, folded by our own code, never evaluated by Python or sympy), and every
 mistake is a `UserError` with the file, the line of the key and a hint.  The
-`[program]` table is read by `claims.claim_file.load_claim`; Pufferfish tables by
+`[program]` table is read by `claims.claim_file.load_claim`, which reads the file once
+(this reader works on the text it read); Pufferfish tables by
 `pufferfish_reader`.
 """
 from __future__ import annotations
@@ -17,10 +18,10 @@ from dipc_plus.claims.claim_file import (ClaimReader, check_grid_size, grid_coun
                                          to_user_value)
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
-from dipc_plus.privacy.adjacency import ADJACENCIES, Adjacency
+from dipc_plus.claims.adjacency import ADJACENCIES, Adjacency
 from dipc_plus.semantics.values import freeze_env
-from dipc_plus.privacy.claim_fields import read_budget, read_delta, read_eps, read_events
-from dipc_plus.privacy.claim_types import DPClaim
+from dipc_plus.claims.privacy_fields import read_budget, read_delta, read_eps, read_events
+from dipc_plus.claims.privacy_types import DPClaim
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
 
@@ -33,9 +34,7 @@ def load_privacy_claim(path: str, overrides: Mapping | None = None):
     """Read the `[privacy]` table of a claim file: a `DPClaim` or a `PufferfishClaim`."""
     claim = load_claim(path, overrides)
     raw = claim.privacy
-    with open(path, "rb") as fh:
-        text = fh.read().decode("utf-8", errors="replace")
-    r = ClaimReader(path, text)
+    r = ClaimReader(path, claim.text)   # the text load_claim read: the file is read once
     if raw is None:
         raise UserError("the claim file has no [privacy] table", file=path,
                         hint='add\n  [privacy]\n  adjacency = "hamming"\n  budget = "eps"')
@@ -44,7 +43,7 @@ def load_privacy_claim(path: str, overrides: Mapping | None = None):
     kind = r.choice("privacy.kind", raw.get("kind", "dp"), ("dp", "pufferfish"))
     program = claim.program
     if kind == "pufferfish":
-        from dipc_plus.privacy.pufferfish_reader import read_pufferfish
+        from dipc_plus.claims.pufferfish_reader import read_pufferfish
         return read_pufferfish(r, raw, program, path)
     return _read_dp(r, raw, program, path)
 

@@ -3,24 +3,23 @@
 Why it exists: these are the claim strings with the most structure (a budget linear
 in eps plus logarithms of rationals, an eps interval or point ln r, a delta formula,
 intervals of real outputs).  Each is read through the claims layer's safe reader
-(`claims.formula`): a checked syntax tree walked by our own code, never evaluated,
+(`claims.expression`): a checked, located tree folded by our own code, never evaluated,
 with sizes bounded so that no user string builds a huge number.  Errors are
 `UserError`s at the key's line (and the column inside the string when known).
 """
 from __future__ import annotations
 
-import ast
 import difflib
 import re
 from fractions import Fraction
 
 from dipc_plus.claims.claim_file import ClaimReader
-from dipc_plus.claims.formula import ARITHMETIC, Where, check_rational_power, node_column, number_value, syntax_tree
+from dipc_plus.claims.expression import ARITHMETIC, Where, check_rational_power, syntax_tree
 from dipc_plus.decision.decide import Interval
 from dipc_plus.errors import UserError
 from dipc_plus.execution.limits import clip
 from dipc_plus.exact.expoly import ExpFrac
-from dipc_plus.privacy.claim_types import Budget, EpsRange, parse_event, read_rational
+from dipc_plus.claims.privacy_types import Budget, EpsRange, parse_event, read_rational
 from dipc_plus.exact.log_point import rational_power, value_at_log
 from dipc_plus.semantics import ir
 
@@ -46,26 +45,26 @@ def read_budget(r: ClaimReader, text, program: ir.Program, key: str) -> Budget:
     if not isinstance(text, str):
         raise r.error(key, "budget must be a string", hint=_BUDGET_HINT)
     where = where_of(r, key)
-    tree = syntax_tree(text, where, ARITHMETIC + (ast.Call,), calls=("ln", "log"), what="budget",
+    tree = syntax_tree(text, where, ARITHMETIC | {"call"}, calls=("ln", "log"), what="budget",
                        hint=_BUDGET_HINT)
     params = {k: Fraction(v) for k, v in program.params.items()}
 
     def fail(msg, node=None):
-        raise where.error(f"'{clip(text)}': {msg}", None if node is None else node_column(where, text, node),
+        raise where.error(f"'{clip(text)}': {msg}", None if node is None else node.col,
                           hint=_BUDGET_HINT)
 
     def ev(node):
         """(eps coefficient, {log base: coefficient}, constant) of a linear term."""
-        if isinstance(node, ast.Constant):
-            return (Fraction(0), {}, number_value(node))
-        if isinstance(node, ast.Name):
-            if node.id in ("eps", "ε"):
+        if node.kind == "number":
+            return (Fraction(0), {}, node.value)
+        if node.kind == "name":
+            if node.value in ("eps", "ε"):
                 return (Fraction(1), {}, Fraction(0))
-            if node.id in params:
-                return (Fraction(0), {}, params[node.id])
-            close = difflib.get_close_matches(node.id, ["eps"] + list(params), n=1)
-            fail(f"unknown name '{node.id}'" + (f" (did you mean '{close[0]}'?)" if close else ""), node)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("ln", "log"):
+            if node.value in params:
+                return (Fraction(0), {}, params[node.value])
+            close = difflib.get_close_matches(node.value, ["eps"] + list(params), n=1)
+            fail(f"unknown name '{node.value}'" + (f" (did you mean '{close[0]}'?)" if close else ""), node)
+        if node.kind == "call" and node.op in ("ln", "log"):
             if len(node.args) != 1:
                 fail("ln takes one argument")
             a = ev(node.args[0])
@@ -74,19 +73,19 @@ def read_budget(r: ClaimReader, text, program: ir.Program, key: str) -> Budget:
             if a[2] <= 0:
                 fail(f"ln({a[2]}) is not defined")
             return (Fraction(0), {a[2]: Fraction(1)} if a[2] != 1 else {}, Fraction(0))
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-            a = ev(node.operand)
-            s = -1 if isinstance(node.op, ast.USub) else 1
+        if node.kind == "unary" and node.op in ("-", "+"):
+            a = ev(node.args[0])
+            s = -1 if node.op == "-" else 1
             return (s * a[0], {k: s * v for k, v in a[1].items()}, s * a[2])
-        if isinstance(node, ast.BinOp):
-            a, b = ev(node.left), ev(node.right)
-            if isinstance(node.op, (ast.Add, ast.Sub)):
-                s = 1 if isinstance(node.op, ast.Add) else -1
+        if node.kind == "binary":
+            a, b = ev(node.args[0]), ev(node.args[1])
+            if node.op in ("+", "-"):
+                s = 1 if node.op == "+" else -1
                 logs = dict(a[1])
                 for k, v in b[1].items():
                     logs[k] = logs.get(k, 0) + s * v
                 return (a[0] + s * b[0], logs, a[2] + s * b[2])
-            if isinstance(node.op, ast.Mult):
+            if node.op == "*":
                 if not (a[0] or a[1]):
                     c, t = a[2], b
                 elif not (b[0] or b[1]):
@@ -94,11 +93,11 @@ def read_budget(r: ClaimReader, text, program: ir.Program, key: str) -> Budget:
                 else:
                     fail("a product of two terms that depend on eps or ln is not linear")
                 return (c * t[0], {k: c * v for k, v in t[1].items()}, c * t[2])
-            if isinstance(node.op, ast.Div):
+            if node.op == "/":
                 if b[0] or b[1] or b[2] == 0:
                     fail("divide only by a nonzero number", node)
                 return (a[0] / b[2], {k: v / b[2] for k, v in a[1].items()}, a[2] / b[2])
-            if isinstance(node.op, ast.Pow):
+            if node.op == "**":
                 if a[0] or a[1] or b[0] or b[1]:
                     fail("a power of eps or of a logarithm is not linear in eps")
                 if b[2].denominator != 1:
@@ -169,10 +168,10 @@ def read_delta(r: ClaimReader, text, program: ir.Program, path: str, eps: EpsRan
     if not isinstance(text, str):
         raise r.error("privacy.delta", "delta must be a formula in a string", hint='delta = "0" or "exp(-eps)/100"')
     where = where_of(r, "privacy.delta")
-    # the safe reader first (it bounds nesting and powers), then the exact-formula builder
-    syntax_tree(text, where, ARITHMETIC + (ast.Call,), calls=("exp",), what="delta",
-                hint='delta is a formula in eps and the parameters, e.g. "0", "1/100" or "exp(-eps)/100"')
-    formula = parse_formula(text, [p for p in program.params if p != "eps"], where)
+    # read once with the delta's own limits and kinds, then checked and folded as an exact formula
+    tree = syntax_tree(text, where, ARITHMETIC | {"call"}, calls=("exp",), what="delta",
+                       hint='delta is a formula in eps and the parameters, e.g. "0", "1/100" or "exp(-eps)/100"')
+    formula = parse_formula(text, [p for p in program.params if p != "eps"], where, tree=tree)
     value = formula.exact(dict(program.params))
     value = ExpFrac.of(value)
     if eps.is_log_point and value_at_log(value, eps.log_of) is None:

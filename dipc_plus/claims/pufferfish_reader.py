@@ -4,7 +4,8 @@ discriminative pairs and scenarios.
 Why it exists: the Pufferfish table carries the most user text of any claim (secret
 conditions and prior weights that are polynomials in symbolic parameters).  Every
 weight is read by `claims.formula.parse_polynomial` and every secret by
-`secrets.read_predicate`; both walk a checked syntax tree and never evaluate text, so
+`secrets.read_predicate`; both fold over a checked `claims.expression` tree and never
+evaluate text, so
 a weight like '[__import__("os").system(...), 1 - p][1]' is refused, not run.
 """
 from __future__ import annotations
@@ -19,12 +20,12 @@ from dipc_plus.semantics.values import show_env
 from dipc_plus.claims.formula import parse_polynomial
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.values import freeze_env
-from dipc_plus.privacy.claim_fields import read_budget, read_eps, read_events, where_of
-from dipc_plus.privacy.claim_types import read_rational
-from dipc_plus.privacy.claim_types import PufferfishClaim, Scenario
+from dipc_plus.claims.privacy_fields import read_budget, read_eps, read_events, where_of
+from dipc_plus.claims.privacy_types import read_rational
+from dipc_plus.claims.privacy_types import PufferfishClaim, Scenario
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.param_poly import poly_mul
-from dipc_plus.privacy.secrets import read_predicate
+from dipc_plus.claims.secrets import read_predicate
 from dipc_plus.semantics import ir
 
 PUFFERFISH_KEYS = ("kind", "budget", "eps", "parameters", "secrets", "pairs", "scenarios", "events", "note")

@@ -1,19 +1,18 @@
 """Pufferfish secrets: Boolean conditions on the input (`x[1] == 1 and sum(x) >= 2`).
 
 Why it exists: a secret is user text that must be read without running anything.
-It goes through the claims layer's one safe reader (`formula.syntax_tree`: Python's
-parser plus an explicit list of allowed node kinds), and this module walks the
-checked tree itself: comparisons, and/or/not, + - *, sum(x) / count(x) over an
+It goes through the claims layer's one expression tree (`expression.syntax_tree`:
+read once, size-checked, located, only the allowed node kinds), and this module folds
+over that tree itself: comparisons, and/or/not, + - *, sum(x) / count(x) over an
 array input, inputs written as x or x[1], symbols by name.
 """
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping
 
-from dipc_plus.claims.formula import CONDITIONS, Where, number_value, syntax_tree
+from dipc_plus.claims.expression import CONDITIONS, Expr, Where, syntax_tree
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.values import values_equal
 from dipc_plus.semantics import ir
@@ -27,7 +26,7 @@ class Predicate:
     """A secret: a Boolean formula over the inputs (`x[1] == 1 and x[2] == 0`)."""
     name: str
     text: str
-    tree: object
+    tree: Expr
 
     def holds(self, env: Mapping) -> bool:
         value = evaluate_condition(self.tree, env, self.text)
@@ -77,12 +76,12 @@ def evaluate_condition(node, env: Mapping, text: str):
         return v
 
     def flat(n):
-        if isinstance(n, ast.Name):
-            return n.id
-        if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name):
-            idx = n.slice
-            if isinstance(idx, ast.Constant) and isinstance(idx.value, int) and not isinstance(idx.value, bool):
-                return f"{n.value.id}[{idx.value}]"
+        if n.kind == "name":
+            return n.value
+        if n.kind == "index" and n.args[0].kind == "name":
+            idx = n.args[1]
+            if idx.kind == "number" and idx.op == "int":
+                return f"{n.args[0].value}[{idx.value}]"
         return None
 
     def ev(n):
@@ -92,61 +91,56 @@ def evaluate_condition(node, env: Mapping, text: str):
                 return env[name]
             if name in ("true", "false", "True", "False"):
                 return name.lower() == "true"
-            if isinstance(n, ast.Name):
-                return n.id  # a symbol
+            if n.kind == "name":
+                return n.value  # a symbol
             fail(f"'{name}' is not an input")
-        if isinstance(n, ast.Constant):
-            if isinstance(n.value, bool):
-                return n.value
-            if isinstance(n.value, (int, float)):
-                return number_value(n)
-            if isinstance(n.value, str):
-                return n.value
-        if isinstance(n, ast.BoolOp):
-            vals = [truth(ev(v), "and/or") for v in n.values]
-            return all(vals) if isinstance(n.op, ast.And) else any(vals)
-        if isinstance(n, ast.UnaryOp):
-            v = ev(n.operand)
-            if isinstance(n.op, ast.Not):
+        if n.kind in ("truth", "number", "string"):
+            return n.value
+        if n.kind == "bool":
+            vals = [truth(ev(v), "and/or") for v in n.args]
+            return all(vals) if n.op == "and" else any(vals)
+        if n.kind == "unary":
+            v = ev(n.args[0])
+            if n.op == "not":
                 return not truth(v, "not")
-            if isinstance(n.op, ast.USub):
+            if n.op == "-":
                 return -number(v, "'-'")
             return number(v, "'+'")
-        if isinstance(n, ast.BinOp):
-            if not isinstance(n.op, (ast.Add, ast.Sub, ast.Mult)):
+        if n.kind == "binary":
+            if n.op not in ("+", "-", "*"):
                 fail("only + - * are allowed")
-            a, b = number(ev(n.left), "arithmetic"), number(ev(n.right), "arithmetic")
-            if isinstance(n.op, ast.Add):
+            a, b = number(ev(n.args[0]), "arithmetic"), number(ev(n.args[1]), "arithmetic")
+            if n.op == "+":
                 return a + b
-            if isinstance(n.op, ast.Sub):
+            if n.op == "-":
                 return a - b
             return a * b
-        if isinstance(n, ast.Compare):
-            left = ev(n.left)
+        if n.kind == "compare":
+            left = ev(n.args[0])
             result = True
-            for op, right_node in zip(n.ops, n.comparators):
+            for op, right_node in zip(n.op, n.args[1:]):
                 right = ev(right_node)
-                if isinstance(op, ast.Eq):
+                if op == "==":
                     ok = values_equal(left, right)
-                elif isinstance(op, ast.NotEq):
+                elif op == "!=":
                     ok = not values_equal(left, right)
-                elif isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+                elif op in ("<", "<=", ">", ">="):
                     a, b = number(left, "an order comparison"), number(right, "an order comparison")
-                    ok = {ast.Lt: a < b, ast.LtE: a <= b, ast.Gt: a > b, ast.GtE: a >= b}[type(op)]
+                    ok = {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
                 else:
                     fail("unknown comparison")
                 result = result and ok
                 left = right
             return result
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("sum", "count"):
-            if len(n.args) != 1 or not isinstance(n.args[0], ast.Name) or n.keywords:
-                fail(f"{n.func.id}(x) takes one array input")
-            arr = n.args[0].id
+        if n.kind == "call" and n.op in ("sum", "count"):
+            if len(n.args) != 1 or n.args[0].kind != "name" or n.keywords:
+                fail(f"{n.op}(x) takes one array input")
+            arr = n.args[0].value
             elems = sorted((k for k in env if k.startswith(arr + "[") and k[len(arr) + 1:-1].isdigit()),
                            key=lambda k: int(k[len(arr) + 1:-1]))
             if not elems:
                 fail(f"'{arr}' is not an array input")
-            return sum(number(env[k], f"{n.func.id}({arr})") for k in elems)
+            return sum(number(env[k], f"{n.op}({arr})") for k in elems)
         fail("unsupported expression")
 
     return ev(node)

@@ -1,0 +1,297 @@
+"""The one expression tree of claim strings: every formula, budget, delta, secret and prior
+weight a claim file holds is read here, once, into an `Expr` tree located in the user's text.
+
+Why it exists: a claim string is untrusted data.  Python's parser is used only to build a
+syntax tree (it never runs anything); this module checks that tree against the size limits
+(`digits`, `power`, `depth`, `nodes`) before anything is computed, keeps every decimal
+constant as written (`WrittenFloat`), and converts it into our own small tree whose nodes
+carry their column in the user's text ('^' written for a power included).  The readers
+(`formula` for exact values, the alpha series and polynomials, `privacy_fields` for budgets,
+`secrets` for conditions) fold over `Expr` and never see Python's `ast`; nothing a user
+writes reaches eval, exec, sympify or parse_expr.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from dipc_plus.claims.written_numbers import WrittenFloat
+from dipc_plus.errors import UserError
+from dipc_plus.execution import limits
+from dipc_plus.execution.limits import clip, too_many_digits
+
+MAX_TEXT = 4000          # characters of one claim string (other than an accuracy formula)
+
+_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", ast.USub: "-", ast.UAdd: "+",
+        ast.Not: "not", ast.And: "and", ast.Or: "or", ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<",
+        ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+ALLOWED_OPS = frozenset(_OPS.values())
+ARITHMETIC = frozenset({"number", "string", "truth", "constant", "name", "unary", "binary"})
+CONDITIONS = ARITHMETIC | {"bool", "compare", "index", "call"}
+_KIND_WORDS = {"call": "a function call", "index": "an index", "compare": "a comparison", "bool": "and/or"}
+_NODE_WORDS = {ast.Attribute: "an attribute ('.')", ast.Lambda: "a lambda", ast.List: "a list",
+               ast.Tuple: "a tuple", ast.Dict: "a dict", ast.Set: "a set", ast.JoinedStr: "an f-string",
+               ast.FormattedValue: "an f-string", ast.IfExp: "an if-expression", ast.ListComp: "a comprehension",
+               ast.GeneratorExp: "a comprehension", ast.SetComp: "a comprehension",
+               ast.DictComp: "a comprehension", ast.NamedExpr: "an assignment (':=')", ast.Starred: "a '*'",
+               ast.Await: "'await'", ast.Yield: "'yield'", ast.Slice: "a slice"}
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a claim string sits in a claim file, for error messages."""
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None  # column of the string's first character
+    key: str = "formula"
+
+    def error(self, message: str, offset: int | None = None, hint: str | None = None) -> UserError:
+        column = None
+        if self.column is not None:
+            column = self.column + (offset or 0)
+        return UserError(f"{self.key}: {message}", file=self.file, line=self.line, column=column, hint=hint)
+
+
+@dataclass(frozen=True, eq=False)
+class Expr:
+    """One node of a claim string.  `kind` is number, string, truth (True/False), constant (any
+    other literal), name, unary, binary, call, bool (and/or), compare, index, or other (a Python
+    form no claim string may use; `value` then says which, in words).  `op` is the operator
+    ('+', '**', 'not', 'and', a tuple of comparisons), the called function's name (None when
+    the callee is not a plain name, which is then `value`), or how a number was written ('int',
+    'float'); `col`, `end` are offsets in the user's text."""
+    kind: str
+    op: object
+    args: tuple
+    value: object
+    col: int
+    end: int
+    keywords: bool = False               # a call with keyword arguments
+    text: str = field(default="", repr=False)   # the whole claim string this node is part of
+
+    def part(self) -> str:
+        """The user's own text of this node."""
+        return self.text[self.col:self.end] or self.text
+
+    def shape(self):
+        """The node's structure without locations: equal for equal subexpressions."""
+        return (self.kind, self.op, self.value, tuple(a.shape() for a in self.args))
+
+
+def caret_to_power(text: str):
+    """(text with '^' -> '**', a function mapping a column of the new text to the old)."""
+    out, starts = [], []
+    for k, ch in enumerate(text):
+        if ch == "^":
+            out.append("**")
+            starts.extend([k, k])
+        else:
+            out.append(ch)
+            starts.append(k)
+    source = "".join(out)
+
+    def back(col: int) -> int:
+        if col < 0:
+            return 0
+        return starts[col] if col < len(starts) else len(text)
+    return source, back
+
+
+def check_digits(text: str, error) -> None:
+    """Refuse a number written with more than `digits` digits before Python converts it."""
+    m = re.search(r"\d{%d,}" % (limits.get("digits") + 1), text)
+    if m:
+        raise error(f"the number {clip(m.group())} has more than {limits.get('digits')} digits", m.start(),
+                    limits.hint("digits"))
+
+
+def read(text: str, where: Where, *, what: str = "formula", hint: str | None = None,
+         max_text: int = MAX_TEXT, deep: str | None = None, shown: str | None = None) -> Expr:
+    """Parse, check the size limits of, and convert one claim string (located at `where`).
+
+    `what` names it in messages and `shown` quotes it (default: its repr, clipped); `deep` is
+    the message for a text nested too deeply for Python's parser (default: "cannot read ...:
+    RecursionError")."""
+    hint = hint or "use numbers, names, + - * / and ** (or ^)"
+    if not isinstance(text, str) or not text.strip():
+        raise where.error(f"the {what} is empty", hint=hint)
+    if len(text) > max_text:
+        raise where.error(f"the {what} has {len(text)} characters, more than {max_text}", hint=hint)
+    source, back = caret_to_power(text)
+    shown = shown or repr(clip(text))
+    check_digits(text, lambda message, col, hint_: where.error(message, col, hint_))
+    try:
+        tree = ast.parse(source, mode="eval")
+    except SyntaxError as exc:
+        raise where.error(f"cannot read {shown}: {exc.msg}", back((exc.offset or 1) - 1), hint=hint) from None
+    except (RecursionError, MemoryError) as exc:
+        raise where.error(deep or f"cannot read {shown}: {type(exc).__name__}", hint=limits.hint("depth")) from None
+    except ValueError as exc:  # e.g. an integer literal past Python's own digit limit
+        raise where.error(f"cannot read {shown}: {clip(exc, 60)}", hint=limits.hint("digits")) from None
+
+    def error(message, col, hint_):
+        return where.error(message, back(col), hint_)
+    _check_sizes(tree.body, error)
+    return _convert(tree.body, source, text, back, error)
+
+
+def _check_sizes(root, error) -> None:
+    """Refuse, before anything is computed, a tree past the nesting, size or number limits."""
+    max_depth, max_nodes, max_digits = limits.get("depth"), limits.get("nodes"), limits.get("digits")
+    stack, count = [(root, 1)], 0
+    while stack:
+        node, depth = stack.pop()
+        count += 1
+        col = getattr(node, "col_offset", 0)
+        if count > max_nodes:
+            raise error(f"the formula has more than {max_nodes} parts", col, limits.hint("nodes"))
+        if depth > max_depth:
+            raise error(f"the formula is nested more than {max_depth} deep", col, limits.hint("depth"))
+        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+            if node.value.bit_length() > 3.33 * max_digits:
+                raise error(f"the number {clip(node.value)} has more than {max_digits} digits", col,
+                            limits.hint("digits"))
+        if isinstance(node, ast.Constant) and isinstance(node.value, float) and len(repr(node.value)) > max_digits:
+            raise error(f"the number {clip(node.value)} has more than {max_digits} digits", col,
+                        limits.hint("digits"))
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+
+
+def _op(op) -> str:
+    return _OPS.get(type(op), type(op).__name__)
+
+
+def _convert(node, source: str, text: str, back, error) -> Expr:
+    """Our located tree of a size-checked `ast` expression (floats kept as written)."""
+    def make(kind, op, args, value, n=node, keywords=False):
+        col = back(getattr(n, "col_offset", 0))
+        end = getattr(n, "end_col_offset", None)
+        return Expr(kind, op, tuple(args), value, col, len(text) if end is None else back(end), keywords, text)
+
+    def go(n) -> Expr:
+        if isinstance(n, ast.Constant):
+            v = n.value
+            if isinstance(v, bool):
+                return make("truth", None, (), v, n)
+            if isinstance(v, int):
+                return make("number", "int", (), Fraction(v), n)
+            if isinstance(v, float):
+                segment = ast.get_source_segment(source, n)
+                if segment and re.fullmatch(r"[0-9_.]+(?:[eE][+-]?[0-9_]+)?", segment):
+                    too_many = too_many_digits(segment)
+                    if too_many:
+                        raise error(f"the number {clip(segment)} has {too_many}", n.col_offset, limits.hint("digits"))
+                    v = WrittenFloat(segment)
+                return make("number", "float", (), Fraction(repr(v)), n)
+            if isinstance(v, str):
+                return make("string", None, (), v, n)
+            return make("constant", None, (), v, n)
+        if isinstance(n, ast.Name):
+            return make("name", None, (), n.id, n)
+        if isinstance(n, ast.UnaryOp):
+            return make("unary", _op(n.op), [go(n.operand)], None, n)
+        if isinstance(n, ast.BinOp):
+            return make("binary", _op(n.op), [go(n.left), go(n.right)], None, n)
+        if isinstance(n, ast.BoolOp):
+            return make("bool", _op(n.op), [go(v) for v in n.values], None, n)
+        if isinstance(n, ast.Compare):
+            return make("compare", tuple(_op(o) for o in n.ops), [go(n.left)] + [go(c) for c in n.comparators],
+                        None, n)
+        if isinstance(n, ast.Call):
+            name = n.func.id if isinstance(n.func, ast.Name) else None
+            callee = None if name is not None else go(n.func)
+            return make("call", name, [go(a) for a in n.args], callee, n, keywords=bool(n.keywords))
+        if isinstance(n, ast.Subscript):
+            return make("index", None, [go(n.value), go(n.slice)], None, n)
+        word = next((w for k, w in _NODE_WORDS.items() if isinstance(n, k)), type(n).__name__)
+        return make("other", None, (), word, n)
+    return go(node)
+
+
+def check_kinds(tree: Expr, where: Where, allowed=ARITHMETIC, *, calls: tuple = (), strings: bool = False,
+                what: str = "formula", hint: str | None = None) -> Expr:
+    """Refuse every node of `tree` whose kind is not in `allowed` (a call must be a plain name in
+    `calls`, a literal a number or, when `strings`, a string), and every power of a number past
+    the `power` limit; returns `tree`."""
+    hint = hint or "use numbers, names, + - * / and ** (or ^)"
+    text = tree.text
+    stack: list = [tree]       # nodes, and operators (str) visited in source order, last first
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            if node not in ALLOWED_OPS:
+                raise where.error(f"{node} is not allowed in the {what} {text!r}", 0, hint=hint)
+            continue
+        if node.kind not in allowed:
+            word = _KIND_WORDS.get(node.kind) or node.value
+            raise where.error(f"{word} is not allowed in the {what} {text!r}", node.col, hint=hint)
+        if node.kind in ("truth", "constant") or (node.kind == "string" and not strings):
+            raise where.error(f"{node.value!r} is not a number, in the {what} {text!r}", node.col, hint=hint)
+        if node.kind == "call" and (node.op not in calls or node.keywords):
+            name = node.op or "this call"
+            known = ", ".join(calls) if calls else "none"
+            raise where.error(f"'{name}(...)' is not allowed in the {what} {text!r} (functions: {known})",
+                              node.col, hint=hint)
+        if node.kind == "binary" and node.op == "**":
+            exponent = bounded_constant(node.args[1])
+            if exponent is not None and abs(exponent) > limits.get("power"):
+                raise where.error(f"the power in the {what} {clip(text)!r} has an exponent above "
+                                  f"{limits.get('power')}", node.col, hint=limits.hint("power"))
+        if node.kind == "binary":
+            stack += [node.args[0], node.op, node.args[1]]
+        elif node.kind in ("unary", "bool"):
+            stack += [node.op, *node.args]
+        elif node.kind == "compare":
+            stack += [node.args[0], *node.op, *node.args[1:]]
+        else:
+            stack.extend(node.args)
+    return tree
+
+
+def ring(op: str, a, b):
+    """a op b for the ring operators + - * (of any exact values)."""
+    return a + b if op == "+" else a - b if op == "-" else a * b
+
+
+def bounded_constant(node: Expr) -> Fraction | None:
+    """The value of a subtree made of numbers and + - * / ** only (None when it uses a name or a
+    call), computed with every power's exponent at most the `power` limit in absolute value and
+    every number below 2^100000 -- so checking a claim string never builds a huge number."""
+    if node.kind == "number":
+        return node.value
+    if node.kind == "unary" and node.op in ("-", "+"):
+        v = bounded_constant(node.args[0])
+        return None if v is None else (-v if node.op == "-" else v)
+    if node.kind == "binary":
+        a, b = bounded_constant(node.args[0]), bounded_constant(node.args[1])
+        if a is None or b is None:
+            return None
+        if node.op == "**":
+            if b.denominator != 1 or abs(b) > limits.get("power") or (a == 0 and b < 0):
+                return Fraction(limits.get("power") + 1)        # reported by the caller as too large
+            if abs(b) * (a.numerator.bit_length() + a.denominator.bit_length()) > 100_000:
+                return Fraction(limits.get("power") + 1)
+            return a ** int(b)
+        if node.op in ("+", "-", "*"):
+            return ring(node.op, a, b)
+        if node.op == "/":
+            return a / b if b else None
+    return None
+
+
+def check_rational_power(base: Fraction, n: int, fail) -> None:
+    """Call fail(message, hint) unless base**n is within the `power` and `digits` limits (before computing it)."""
+    if abs(n) > limits.get("power"):
+        fail(f"the exponent {clip(n)} is larger than {limits.get('power')}", limits.hint("power"))
+    bits = max(base.numerator.bit_length(), base.denominator.bit_length()) * abs(n)
+    if bits > 3.33 * limits.get("digits"):
+        fail(f"{clip(base)}**{clip(n)} has more than {limits.get('digits')} digits", limits.hint("digits"))
+
+
+def syntax_tree(text, where: Where, allowed=ARITHMETIC, *, calls: tuple = (), strings: bool = False,
+                what: str = "formula", hint: str | None = None) -> Expr:
+    """`read` and `check_kinds` in one step: the checked tree of a budget, delta, secret or weight."""
+    tree = read(text, where, what=what, hint=hint or "use numbers, names, + - * / and ** (or ^)")
+    return check_kinds(tree, where, allowed, calls=calls, strings=strings, what=what, hint=hint)
