@@ -51,3 +51,18 @@ def quad(f, kinks, lo: float = -math.inf, hi: float = math.inf,
         value, _ = integrate.quad(f, a, b, epsabs=epsabs, epsrel=epsrel, limit=200)
         total += value
     return total
+
+
+def run_main(argv):
+    """`dipc ARGV` through the CLI's main in this process: (exit, stdout, stderr)."""
+    import contextlib
+    import io
+
+    from dipc_plus import cli
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = cli.main([str(a) for a in argv])
+        except SystemExit as exc:
+            code = exc.code
+    return code, out.getvalue(), err.getvalue()

@@ -7,8 +7,6 @@ happens before the work.
 """
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import re
 from fractions import Fraction
@@ -16,25 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from dipc_plus import cli
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.claims.formula import Where, expanded_terms, parse
 from dipc_plus.execution import limits
+from conftest import run_main
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCATED = re.compile(r"^\S+:\d+:\d+: error: ", re.M)      # file:line:column
 HUGE = "9" * 5000
 
 
-def run(argv):
-    """main(argv) in this process: (exit, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = cli.main([str(a) for a in argv])
-        except SystemExit as exc:
-            code = exc.code
-    return code, out.getvalue(), err.getvalue()
+run = run_main   # main(argv) in this process: (exit, stdout, stderr)
 
 
 def refused(code, err, limit, located=True):

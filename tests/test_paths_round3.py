@@ -4,7 +4,6 @@ or unreachable Dask scheduler is one clean exit-2 line."""
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import re
@@ -15,22 +14,13 @@ import time
 
 import pytest
 
-from dipc_plus import cli
-from conftest import PROGRAMS, ROOT, THEORIES
+from conftest import PROGRAMS, ROOT, THEORIES, run_main
 
 QUICK = ["--timeout", "0", "--max-memory", "0"]   # in this process: no guarded child
 COIN = THEORIES / "randomized_response_coin_privacy.toml"   # privacy-loss in milliseconds
 
 
-def run(argv):
-    """main(argv) in this process: (exit, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = cli.main([str(a) for a in argv])
-        except SystemExit as exc:
-            code = exc.code
-    return code, out.getvalue(), err.getvalue()
+run = run_main   # main(argv) in this process: (exit, stdout, stderr)
 
 
 def refused(code, out, err, word=None, as_json=False):

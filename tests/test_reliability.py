@@ -5,8 +5,6 @@ fails on the code before the guard (commit fd4a21c).
 """
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import random
@@ -26,7 +24,7 @@ from dipc_plus.execution.files import atomic_path, write_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from malformed import THEORIES, cases  # noqa: E402
-from conftest import ROOT
+from conftest import ROOT, run_main
 
 LOCATED = re.compile(r"^\S.*?:\d+(:\d+)?: error: |^/\S+: error: ", re.M)
 SEED = 20261124
@@ -39,15 +37,7 @@ def _balanced(depth: int) -> str:
 BALANCED = _balanced(13)  # 8192 leaves, nested only 13 deep
 
 
-def run(argv):
-    """main(argv) in this process: (exit, stdout, stderr)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = cli.main([str(a) for a in argv])
-        except SystemExit as exc:
-            code = exc.code
-    return code, out.getvalue(), err.getvalue()
+run = run_main   # main(argv) in this process: (exit, stdout, stderr)
 
 
 @pytest.fixture(scope="module", autouse=True)
