@@ -33,6 +33,7 @@ from dipc_plus.privacy.online.automaton import EXIT, Automaton, Event, Step
 from dipc_plus.privacy.online.shape import ELEMENT, HINT, OnlineShape, mentions
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values, eval_expr
+from dipc_plus.semantics.instructions import reads
 
 PREFIX_RULE = ("before the loop over the queries the class allows only a constant given to a finite variable or "
                "to an element of an output array, and one threshold x <- Lap(k*eps, constant)")
@@ -63,34 +64,6 @@ def _zero(c) -> bool:
 def _constant_lin(lin) -> bool:
     return isinstance(lin, ir.Lin) and not lin.terms and isinstance(lin.const, ir.Const) \
         and not isinstance(lin.const.value, bool) and isinstance(lin.const.value, (int, Fraction))
-
-
-def _vars(expr) -> set:
-    """The variables an IR expression reads."""
-    out = set()
-
-    def walk(e):
-        if isinstance(e, ir.Var):
-            out.add(e.name)
-        elif isinstance(e, ir.Lin):
-            out.update(v for _, v in e.terms)
-            walk(e.const)
-            for c, _ in e.terms:
-                walk(c)
-        elif isinstance(e, (ir.Unary, ir.ExpOf)):
-            walk(e.arg)
-        elif isinstance(e, ir.Binary):
-            walk(e.left)
-            walk(e.right)
-        elif isinstance(e, ir.Cond):
-            walk(e.cond)
-            walk(e.then)
-            walk(e.other)
-        elif isinstance(e, ir.Call):
-            for a in e.args:
-                walk(a)
-    walk(expr)
-    return out
 
 
 def _guard_test(cond) -> tuple | None:
@@ -289,7 +262,7 @@ class _Recogniser:
 
     def _assign(self, s: ir.Assign, p: _Path) -> _Path:
         t = s.target
-        used = _vars(s.expr)
+        used = reads(s.expr)
         if t in self.finite:
             self._finite_only(used, p, s.pos)
             value = eval_expr(s.expr, p.env, self.p, s.pos)
@@ -356,7 +329,7 @@ class _Recogniser:
                 q = p.but(sym={**p.sym, g: info[:5] + (truth,)}, events=p.events + (ev,), gwhere=where(gpos))
                 out += self._block(s.then if truth != negated else s.other, [q])
             return out
-        self._finite_only(_vars(s.cond), p, s.pos)
+        self._finite_only(reads(s.cond), p, s.pos)
         value = eval_expr(s.cond, p.env, self.p, s.pos)
         return self._block(s.then if value else s.other, [p])
 
