@@ -102,14 +102,14 @@ class SymbolicForm:
 
     def monomials_in_q(self) -> list:
         """[(c, k, powers, (l_q, l))]: the form as sum c eps^k q^powers e^((l_q.q + l) eps), c
-        rational (v = eps q substituted), sorted by exponent then powers then k."""
+        rational (v = eps q substituted): terms in eps alone first, then by exponent, powers, k."""
         out = []
         for (lv, le, powers), P in self.terms.items():
             shift = sum(powers)
             for k, c in enumerate(P.coeffs()):
                 if c:
                     out.append((Fraction(int(c.p), int(c.q)), k + shift, powers, (lv, le)))
-        out.sort(key=lambda m: ([-x for x in m[3][0]], -m[3][1], m[2], m[1]))
+        out.sort(key=lambda m: (any(m[3][0]), [-x for x in m[3][0]], -m[3][1], m[2], m[1]))
         return out
 
     def text(self, names) -> str:

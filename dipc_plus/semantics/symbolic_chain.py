@@ -171,8 +171,10 @@ class _Walk:
                 else:
                     raise NotSymbolic(f"the statement kind {op!r} is not handled by the symbolic path",
                                       getattr(s, "pos", None))
+        types = [self.types[n] for n in self.finite_outputs]
+        ordered = dict(sorted(self.paths.items(), key=lambda kv: _value_key(kv[0], types)))
         return SymbolicPaths(self.program, self.real_inputs, self.input_ids, self.noises,
-                             self.finite_outputs, self.paths)
+                             self.finite_outputs, ordered)
 
     def _record(self, env: dict, atoms: frozenset) -> None:
         self.count += 1
@@ -210,3 +212,16 @@ class _Walk:
 
 def _first(item: tuple):
     return item[0]
+
+
+def _value_key(values: tuple, types: list) -> tuple:
+    """Output values in the order of their domains (unassigned outputs first), as per-point reports."""
+    key = []
+    for v, t in zip(values, types):
+        if v is None:
+            key.append(-1)
+        elif isinstance(t, ir.DomT):
+            key.append(t.values.index(v) if v in t.values else len(t.values))
+        else:
+            key.append(int(bool(v)))
+    return tuple(key)

@@ -22,7 +22,7 @@ from dipc_plus.semantics import ir
 from dipc_plus.semantics.symbolic_chain import HINT, SymbolicPaths, symbolic_paths
 from dipc_plus.semantics.values import show_value
 
-__all__ = ["SymbolicDistribution", "symbolic_distribution", "box_cell", "cell_text"]
+__all__ = ["SymbolicDistribution", "symbolic_distribution", "bind_finite_inputs", "box_bounds", "box_cell", "cell_text"]
 
 
 def symbolic_distribution(program: ir.Program, box: dict, finite_inputs: dict | None = None,
@@ -31,9 +31,34 @@ def symbolic_distribution(program: ir.Program, box: dict, finite_inputs: dict | 
     a name being a real input or a real array (every element gets the bounds).  `finite_inputs`
     gives the Bool/DOM inputs (flat names -> values).  `NotSymbolic` where the path does not
     apply; a `UserError` for a bad box."""
+    real_inputs = [n for n, t in program.inputs if isinstance(t, ir.RealT)]
+    bounds = box_bounds(program, box, real_inputs)    # a bad box is reported before any walk
+    if not real_inputs:
+        raise UserError(f"{program.name} has no real input: nothing to keep symbolic", hint=HINT)
     paths = symbolic_paths(program, finite_inputs)
-    bounds = box_bounds(program, box, paths.real_inputs)
     return SymbolicDistribution(paths, bounds, max_cells)
+
+
+def bind_finite_inputs(program: ir.Program, given: dict) -> dict:
+    """The Bool/DOM inputs given as the user writes them ({'x': true, 'r': [1, 2]}) -> flat checked
+    values; a real input given a value is refused (it is a symbol: give it a box)."""
+    from dipc_plus.semantics.inputs import coerce
+    types = dict(program.inputs)
+    out: dict = {}
+    for name, value in given.items():
+        elems = program.arrays.get(name) if name not in types else [name]
+        if elems is None or any(e not in types for e in elems):
+            raise UserError(f"--input {name}: '{name}' is not an input of {program.name}",
+                            hint=f"its inputs are {', '.join(program.input_names())}")
+        values = value if isinstance(value, list) and name not in types else [value]
+        if len(values) != len(elems):
+            raise UserError(f"--input {name}: {len(elems)} values needed, {len(values)} given")
+        for e, v in zip(elems, values):
+            if isinstance(types[e], ir.RealT):
+                raise UserError(f"--input {name}: a real input is a symbol here",
+                                hint=f"give its range with --box {name}=[LO,HI] instead; {HINT}")
+            out[e] = coerce(v, types[e], f"input {e}")
+    return out
 
 
 def box_bounds(program: ir.Program, box: dict, real_inputs: list) -> list:
