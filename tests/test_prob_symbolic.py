@@ -102,3 +102,14 @@ def test_the_api_object():
     with pytest.raises(dipc_plus.UserError) as err:
         program.symbolic(box={"q": (1, 0)})
     assert "box['q']" in err.value.message
+
+
+def test_docs_json_md_documents_every_key():
+    import re
+    from conftest import ROOT
+    section = (ROOT / "docs/json.md").read_text().split("## `dipc prob --json`", 1)[1].split("\n## ", 1)[0]
+    keys = set(re.findall(r"`([a-z_]+)`", section)) | set(re.findall(r'"([a-z_]+)"', section))
+    code, out, _ = run_main(["prob", "--symbolic", NOISY_MAX, "--set", "m=2", "--box", "q=[-1,1]", "--json"])
+    data = json.loads(out)
+    assert code == 0 and set(data) <= keys
+    assert set(data["outcomes"][0]) <= keys and set(data["outcomes"][0]["cells"][0]) <= keys
