@@ -241,3 +241,24 @@ def test_a_cell_form_against_quadrature():
         want = quad(lambda t: lap_pdf(t, 0.0, a) * lap_cdf(t, m[0], b) * lap_cdf(t, m[1], b) * lap_sf(t, m[2], b),
                     [0.0] + m)
         assert abs(float(ball.mid()) - want) <= 1e-9 * want
+
+
+@pytest.mark.parametrize("name, finite, words, line", [
+    ("discrete_above_threshold", {"r[1]": 0, "r[2]": 1, "r[3]": 2}, "DLap", 34),
+    ("truncated_geometric_choose", {"x": 1}, "choose", 29),
+    ("exponential", {"h1": 0, "h2": 1, "h3": 2}, "exponential-mechanism", 29),
+])
+def test_the_walk_refuses_what_it_does_not_handle_at_the_statement(name, finite, words, line):
+    """Programs without real inputs, walked with their finite inputs: the draws the symbolic path
+    does not handle are refused at their line (the whitelist), never walked past."""
+    program = load_program(str(PROGRAMS / f"{name}.dip"), {})
+    with pytest.raises(NotSymbolic) as err:
+        symbolic_paths(program, finite)
+    assert words in err.value.message and err.value.line == line
+
+
+def test_an_integer_input_is_refused():
+    program = parse_program("input k: int\noutput y: bool\ny <- true\n", "int_input", {})
+    with pytest.raises(NotSymbolic) as err:
+        symbolic_paths(program)
+    assert "integer" in err.value.message
