@@ -33,6 +33,15 @@ def test_the_text_report_names_cells_by_inequalities_and_prints_closed_forms():
     assert "  where q[1] <= 0:" in out and "  where q[1] > 0:" in out
     assert "q[1] - q[2] >= 0" in out
     assert "e^(1/4*q[1]*eps)" in out      # a closed form in eps and the inputs
+    assert "summed out" not in out
+    code, out, _ = run_main(["prob", "--symbolic", PROGRAMS / "numeric_sparse.dip", "--set", "m=2",
+                             "--box", "q=[0,1]"])
+    assert code == 0 and "The real outputs (val) are summed out." in out
+    code, out, _ = run_main(["prob", "--symbolic", PROGRAMS / "numeric_sparse_fig4a.dip",
+                             "--box", "q1=[0,1]", "--box", "q2=[0,0]", "--json"])
+    report = json.loads(out)
+    assert code == 0 and report["summed_out"] == ["o1_2", "o2_2"]
+    assert all(c["constraints"] == ["q2 == 0"] and c["equality"] for o in report["outcomes"] for c in o["cells"])
 
 
 def test_json_cells_hold_the_per_point_closed_forms():

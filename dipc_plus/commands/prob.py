@@ -275,7 +275,19 @@ def _symbolic_header(sd, box, given, cells, seconds) -> list:
     return [f"{program.name} for every {where}" + (f"  ({params})" if params else ""),
             f"Method: symbolic inputs ({paths} paths), {pairs} (output, cell) pairs; {seconds:.2f} s",
             "Each output's cells partition the box (constraints beyond the box shown); on each cell "
-            "the probability is one exact closed form in eps and the inputs."]
+            "the probability is one exact closed form in eps and the inputs."] + _summed_out(sd)
+
+
+def real_outputs(sd) -> list:
+    """The real outputs the symbolic report sums out (arrays by their name)."""
+    from dipc_plus.semantics import ir
+    names = [n for n, t in sd.program.outputs if isinstance(t, (ir.RealT, ir.IntT))]
+    return list(dict.fromkeys(n.split("[")[0] if n.split("[")[0] in sd.program.arrays else n for n in names))
+
+
+def _summed_out(sd) -> list:
+    real = real_outputs(sd)
+    return [f"The real outputs ({', '.join(real)}) are summed out."] if real else []
 
 
 def symbolic_text(sd, cells, box, given, seconds, latex=False) -> str:
@@ -311,6 +323,6 @@ def symbolic_json(sd, cells, box, given, seconds) -> dict:
     return {"program": sd.program.name, "program_path": sd.program.source,
             "params": json_number(dict(sd.program.params)), "inputs": json_number(given),
             "box": {n: [json_number(lo), json_number(hi)] for n, (lo, hi) in box.items()},
-            "method": "symbolic", "input_names": sd.input_names,
+            "method": "symbolic", "input_names": sd.input_names, "summed_out": real_outputs(sd),
             "outcomes": outcomes, "cells": sum(len(v) for v in cells.values()),
             "seconds": round(seconds, 3)}

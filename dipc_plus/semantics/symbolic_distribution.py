@@ -208,7 +208,9 @@ def cell_text(cell: Cell, names: list, root: Cell | None = None) -> str:
         for i, (c, n) in enumerate(terms):
             body = n if abs(c) == 1 else f"{abs(c)}*{n}"
             lhs += ("-" if c < 0 else "") + body if i == 0 else f" {'-' if c < 0 else '+'} {body}"
-        parts.append(f"{lhs} {op} {_rat(Fraction(-h[-1]))}")
+        text = f"{lhs} {op} {_rat(Fraction(-h[-1]))}"
+        if text not in parts:       # h == 0 and -h == 0 read the same
+            parts.append(text)
     return " and ".join(parts) or "the whole box"
 
 
