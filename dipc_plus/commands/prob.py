@@ -7,6 +7,10 @@ that is exactly argmax/argmin of independent samples (semantics/argmax.py) takes
 integral instead, the same closed forms without the chain that triples per sample; the
 report says which path ran (`--chain` forces the chain).
 The last line confirms that the probabilities add up to 1 as an identity in eps.
+
+With `--symbolic --box q=[LO,HI]` the real inputs stay symbols (semantics/symbolic_distribution.py):
+per output, the cells of the box where one closed form holds, as inequalities on the inputs,
+and the closed form in eps and the inputs on each.
 """
 from __future__ import annotations
 
@@ -39,6 +43,11 @@ example:
   dipc prob programs/laplace.dip --input q=[0,1] --events "out[1]<=0" "out[1]>-1 & out[1]<=1" --eps 1
   (an event starting with "-" must be attached: --events="-1<out[1]<=1")
   dipc prob PROGRAM --input ... --values x=-3..3     (an integer output, value by value)
+
+  For every input of a box at once (cells as inequalities on the inputs, a closed form
+  in eps and the inputs on each):
+
+  dipc prob --symbolic programs/noisy_max.dip --set m=3 --box q=[-1,1]
 """
 
 
