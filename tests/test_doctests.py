@@ -2,8 +2,8 @@
 
 pytest runs the examples themselves (`--doctest-modules` in pyproject); this file checks
 that they exist, so a new public name cannot arrive without one.  A name is public when
-it is in the module's `__all__`, or, without `__all__`, when it is a function or class
-defined in the module whose name has no leading underscore.
+it is in the module's `__all__`, or, without `__all__`, when it is a function (memoised
+ones included) or class defined in the module whose name has no leading underscore.
 
 Two ways out, each with its reason:
 * `MODULE_EXAMPLES`: modules whose function bodies other branches are rewriting; their
@@ -45,7 +45,8 @@ def public_names(module) -> list[str]:
     out = []
     for name in names:
         obj = getattr(module, name)
-        if (inspect.isfunction(obj) or inspect.isclass(obj)) and obj.__module__ == module.__name__:
+        plain = inspect.unwrap(obj) if callable(obj) else obj     # lru_cache'd functions too
+        if (inspect.isfunction(plain) or inspect.isclass(plain)) and plain.__module__ == module.__name__:
             out.append(name)
     return out
 
@@ -54,6 +55,8 @@ def has_example(module, name: str) -> bool:
     """A doctest with at least one example in the object's docstring (or, for a class, in
     the docstring of one of its methods)."""
     obj = getattr(module, name)
+    if not inspect.isclass(obj):
+        obj = inspect.unwrap(obj)
     return any(t.examples for t in doctest.DocTestFinder().find(obj, name, module=module))
 
 
