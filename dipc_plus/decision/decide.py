@@ -278,6 +278,13 @@ def _check_parity(regions: list[SignRegion]) -> None:
 
 @dataclass
 class Analysis:
+    """What `analyse` finds: the sign regions of f on I, in order, and the zeros between them.
+
+    >>> a = analyse(ExpPoly.const(1) - ExpPoly.exp(-1, 2), "[1, 2]")     # ln 2 < 1: no zero here
+    >>> [str(r) for r in a.regions], a.roots
+    (['f > 0 on [1, 2]'], [])
+    """
+
     regions: list[SignRegion]
     roots: list[RealRoot]
 
@@ -287,10 +294,6 @@ def _common_L(num: ExpPoly, den: ExpPoly) -> int:
 
 def analyse(f, interval=None) -> Analysis:
     """Zeros of f in I and the sign of f on every piece between them.
-
-    >>> a = analyse(ExpPoly.const(1) - ExpPoly.exp(-1, 2), "[1, 2]")     # ln 2 < 1: no zero here
-    >>> [str(r) for r in a.regions], a.roots
-    (['f > 0 on [1, 2]'], [])
 
     eps - 1 on (0, 3) (a rational zero, found exactly):
 
