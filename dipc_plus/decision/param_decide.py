@@ -127,8 +127,13 @@ def bernstein_decide(G: dict, box: list, *, rational: bool, check, value_at, ref
     >>> from dipc_plus.exact.param_poly import poly_eval
     >>> G = {(1, 1): Fraction(1), (0, 0): Fraction(-1, 4)}
     >>> unit = (Fraction(0), Fraction(1), False, False)
-    >>> bernstein_decide(G, [unit, unit], rational=True, check=lambda c: c >= 0, value_at=lambda pt: poly_eval(G, pt))
-    (Fraction(1, 1024), Fraction(1, 1024))
+    >>> point = bernstein_decide(G, [unit, unit], rational=True, check=lambda c: c >= 0,
+    ...                          value_at=lambda pt: poly_eval(G, pt))
+    >>> all(0 < x < 1 for x in point), poly_eval(G, point) < 0
+    (True, True)
+    >>> bernstein_decide({(1, 1): Fraction(1)}, [unit, unit], rational=True, check=lambda c: c >= 0,
+    ...                  value_at=lambda pt: None) is None          # p q >= 0: every coefficient passes
+    True
     """
     stack = [[(lo, hi) for lo, hi, _, _ in box]]
     closed = [(lc, hc) for _, _, lc, hc in box]
