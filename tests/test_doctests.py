@@ -99,10 +99,18 @@ def test_exemptions_are_current():
 def test_the_checker_sees_a_missing_example():
     """The finder must not count a docstring without '>>>' as an example."""
     import types
+
+    def shown():
+        """>>> 1 + 1
+        2
+        """
+
+    def bare():
+        """No example here."""
+
     fake = types.ModuleType("fake_stage_module")
-    exec("def shown():\n    '''>>> 1 + 1\n    2\n    '''\n"
-         "def bare():\n    '''No example here.'''\n", fake.__dict__)
-    for f in (fake.shown, fake.bare):
+    for f in (shown, bare):
         f.__module__ = fake.__name__
+        setattr(fake, f.__name__, f)
     assert public_names(fake) == ["shown", "bare"]
     assert has_example(fake, "shown") and not has_example(fake, "bare")
