@@ -25,7 +25,11 @@ from dipc_plus.errors import UserError
 
 
 def repository_root() -> Path:
-    """The folder that holds `programs/` and `theories/` next to the package (a source checkout)."""
+    """The folder that holds `programs/` and `theories/` next to the package (a source checkout).
+
+    >>> (repository_root() / "theories").is_dir(), (repository_root() / "programs").is_dir()
+    (True, True)
+    """
     return Path(__file__).resolve().parent.parent.parent
 
 
@@ -177,7 +181,14 @@ class Claim:
 
 
 def claim_path(claim: "Claim | str | os.PathLike[str]") -> tuple[str, "Claim | None"]:
-    """(the file the deciding stages read, the Claim that keeps it alive or None)."""
+    """(the file the deciding stages read, the Claim that keeps it alive or None).
+
+    >>> claim_path("theories/sparse.toml")
+    ('theories/sparse.toml', None)
+    >>> claim = Claim.from_file(example("theories/sparse.toml"))
+    >>> claim_path(claim) == (claim.path, claim)
+    True
+    """
     if isinstance(claim, Claim):
         return claim.path, claim
     if not isinstance(claim, (str, os.PathLike)):

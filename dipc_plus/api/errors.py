@@ -79,7 +79,15 @@ def python_words(text: str) -> str:
 
 @contextmanager
 def in_python_words() -> Iterator[None]:
-    """Let a UserError through re-worded for Python (same class, file, line, column)."""
+    """Let a UserError through re-worded for Python (same class, file, line, column).
+
+    >>> try:
+    ...     with in_python_words():
+    ...         raise UserError("bad value for --max-states", hint="e.g. --max-states 10")
+    ... except UserError as e:
+    ...     print(e.message, "|", e.hint)
+    bad value for max_states | e.g. max_states=10
+    """
     try:
         yield
     except UserError as exc:
@@ -93,7 +101,12 @@ def in_python_words() -> Iterator[None]:
 
 class StrictVerdictError(Exception):
     """``strict=True`` and the verdict is verified but vacuous (nothing was compared) or covers real
-    outputs only on named events: the command's exit status 4.  `report` is the full result."""
+    outputs only on named events: the command's exit status 4.  `report` is the full result.
+
+    >>> e = StrictVerdictError("vacuous: no input where the claim applies", report=None)
+    >>> str(e), e.reason
+    ('strict: vacuous: no input where the claim applies', 'vacuous: no input where the claim applies')
+    """
 
     def __init__(self, reason: str, report: object):
         super().__init__(f"strict: {reason}")

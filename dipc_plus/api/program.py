@@ -23,7 +23,11 @@ Number = int | Fraction | float | str
 
 
 def parameter_values(params: Mapping[str, Any] | None, legacy: Mapping[str, Any] | None = None) -> dict[str, Fraction]:
-    """``params={'m': 3}`` (and old-style keywords ``m=3``) as exact values; anything else is a UserError."""
+    """``params={'m': 3}`` (and old-style keywords ``m=3``) as exact values; anything else is a UserError.
+
+    >>> parameter_values({"c": Fraction(1, 2)}, {"m": 3})
+    {'c': Fraction(1, 2), 'm': Fraction(3, 1)}
+    """
     given = dict(params or {})
     for name, value in (legacy or {}).items():
         if name in given:
@@ -41,7 +45,11 @@ def parameter_values(params: Mapping[str, Any] | None, legacy: Mapping[str, Any]
 
 
 def input_values(input: Mapping[str, Any] | None, legacy: Mapping[str, Any]) -> dict[str, Any]:
-    """One input from ``input={...}`` and/or keywords, each name given once."""
+    """One input from ``input={...}`` and/or keywords, each name given once.
+
+    >>> input_values({"q": [1, 2]}, {"x": 1})
+    {'q': [1, 2], 'x': 1}
+    """
     given = dict(input or {})
     for name, value in legacy.items():
         if name in given:
@@ -252,7 +260,25 @@ class Program:
 
     def within(self, targets: Mapping[str, Any], gamma: Number = 0, input: Mapping[str, Any] | None = None, *,
                max_states: int = DEFAULT_MAX_STATES, shortcuts: bool = True, **inputs: Any) -> Exact:
-        """P[every real output within `gamma` of its target and every finite output equal to it], exactly."""
+        """P[every real output within `gamma` of its target and every finite output equal to it], exactly.
+
+        N ~ Lap(eps): P[|N| <= 1] = 1 - e^(-eps), and P[N > 1] = e^(-eps)/2 (the Laplace tail):
+
+        >>> import dipc_plus
+        >>> lap = dipc_plus.Program.from_text("input x: real\\noutput y: real\\ny <- Lap(eps, x)\\n", name="lap")
+        >>> print(lap.within({"y": 0}, 1, input={"x": 0}))
+        1 - e^(-eps)
+        >>> tail = dipc_plus.Program.from_text('''
+        ... input x: real
+        ... output b: bool
+        ... var z: real
+        ... z <- Lap(eps, x)
+        ... b <- z > 1
+        ... ''', name="tail")
+        >>> print(tail.distribution(input={"x": 0}))
+        b=false: 1 - 1/2*e^(-eps)
+        b=true: 1/2*e^(-eps)
+        """
         d = self.distribution(input, max_states=max_states, shortcuts=shortcuts, **inputs)
         with in_python_words():
             return Exact(d.within(targets, gamma), f"within {gamma} of {dict(targets)}")

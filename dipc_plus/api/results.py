@@ -18,7 +18,17 @@ from dipc_plus.errors import UserError
 
 
 class Report:
-    """What every result has: `verdict`, `verified`, `vacuous`, `strict_reason`, `to_json`, `text`."""
+    """What every result has: `verdict`, `verified`, `vacuous`, `strict_reason`, `to_json`, `text`.
+
+    Every check returns one; the tight loss of randomized response (3/4 truth) is ln 3:
+
+    >>> import dipc_plus
+    >>> r = dipc_plus.privacy_loss(dipc_plus.example("theories/randomized_response_coin_privacy.toml"))
+    >>> r.verdict, r.verified, r.vacuous
+    ('verified', True, False)
+    >>> r.summary()
+    'privacy loss of randomized_response_coin: L(eps) = ln(3); budget ln(3) holds'
+    """
 
     result: Any
 
@@ -82,7 +92,33 @@ class Report:
 class AccuracyReport(Report):
     """`check_accuracy`: the verdict over every (input, gamma) the claim names.
 
-    `counterexample` is a `Counterexample` (or None); `plot()` draws P[error] against beta/kappa."""
+    `counterexample` is a `Counterexample` (or None); `plot()` draws P[error] against beta/kappa.
+
+    The Laplace mechanism misses its output by more than 1 with probability e^(-eps), twice the
+    claimed beta = e^(-eps)/2 (so refuted; e^-1 = 0.367879 > 0.18394 at eps = 1):
+
+    >>> import dipc_plus
+    >>> lap = dipc_plus.example("programs/laplace.dip")
+    >>> half_beta = dipc_plus.Claim.from_text('''
+    ... [program]
+    ... path = "laplace.dip"
+    ... params = { k = 1 }
+    ... [accuracy]
+    ... det = "noise-free"
+    ... input_distance = "zero-one"
+    ... output_distance = "linf"
+    ... alpha = 0
+    ... gamma = 1
+    ... beta = "exp(-gamma*eps)/2"
+    ... [accuracy.inputs]
+    ... grid = { q = { values = [0] } }
+    ... ''', base_dir=lap.parent, name="half_beta")
+    >>> report = dipc_plus.check_accuracy(half_beta)
+    >>> report
+    <AccuracyReport accuracy of laplace: 1 input(s), 1 applicable: refuted at q=[0], eps = 1>
+    >>> print(report.counterexample.error_probability, "|", report.counterexample.bound)
+    e^(-eps) | 1/2*e^(-eps)
+    """
 
     def __init__(self, result: Any, checker: Any, points: list | None):
         self.result, self.checker, self.points = result, checker, points
@@ -158,7 +194,31 @@ class AccuracyReport(Report):
 class SweepReport(Report):
     """`sweep`: the best kappa, kappa* and the counterexample for best kappa + 1.
 
-    `verified` is the verdict of the claim itself (kappa = 1)."""
+    `verified` is the verdict of the claim itself (kappa = 1).
+
+    The claim above (P[error] = e^(-eps) against beta = e^(-eps)/2) holds with beta/kappa only for
+    kappa <= 1/2, so no integer kappa >= 1 works and kappa* = 1/2:
+
+    >>> import dipc_plus
+    >>> lap = dipc_plus.example("programs/laplace.dip")
+    >>> half_beta = dipc_plus.Claim.from_text('''
+    ... [program]
+    ... path = "laplace.dip"
+    ... params = { k = 1 }
+    ... [accuracy]
+    ... det = "noise-free"
+    ... input_distance = "zero-one"
+    ... output_distance = "linf"
+    ... alpha = 0
+    ... gamma = 1
+    ... beta = "exp(-gamma*eps)/2"
+    ... [accuracy.inputs]
+    ... grid = { q = { values = [0] } }
+    ... ''', base_dir=lap.parent, name="half_beta")
+    >>> s = dipc_plus.sweep(half_beta)
+    >>> s.verified, s.best_kappa, s.kappa_star.text[:5]
+    (False, 0, '0.500')
+    """
 
     def __init__(self, result: Any, checker: Any, points: list | None, reports: bool = False):
         self.result, self.checker, self.points, self.reports = result, checker, points, reports
@@ -235,7 +295,31 @@ class SweepReport(Report):
 
 class PrivacyReport(Report):
     """`check_privacy`: a DP or Pufferfish verdict (or the every-length verdict) with its re-checked
-    counterexample (`counterexample`, a `PrivacyCounterexample`)."""
+    counterexample (`counterexample`, a `PrivacyCounterexample`).
+
+    Laplace noise of rate 2 eps (sensitivity 1/2) on queries at distance 1 is not eps-DP:
+    P[out <= 0] is 1/2 at q = 0 and e^(-2 eps)/2 at q = 1.
+
+    >>> import dipc_plus
+    >>> lap = dipc_plus.example("programs/laplace.dip")
+    >>> half_sens = dipc_plus.Claim.from_text('''
+    ... [program]
+    ... path = "laplace.dip"
+    ... params = { k = 1, sens = 0.5 }
+    ... [privacy]
+    ... adjacency = "linf"
+    ... bound = 1
+    ... budget = "eps"
+    ... events = { out = ["(-inf, 0]", "(0, inf)"] }
+    ... [privacy.inputs]
+    ... grid = { q = [0, 1] }
+    ... ''', base_dir=lap.parent, name="half_sens")
+    >>> p = dipc_plus.check_privacy(half_sens)
+    >>> p
+    <PrivacyReport privacy of laplace: refuted at q=[0] vs q=[1], out=[(-inf, 0]], eps = 1>
+    >>> print(p.counterexample.probability, "|", p.counterexample.neighbour_probability)
+    1/2 | 1/2*e^(-2*eps)
+    """
 
     def __init__(self, result: Any, claim: Any = None):
         self.result = result
@@ -311,7 +395,28 @@ class LossReport(Report):
     """`privacy_loss`: the exact tight loss L(eps), sup L(eps)/eps, the attaining pair and output.
 
     `verified` is True when the claimed budget holds (L(eps) <= budget for every eps of the claim,
-    decided exactly); for a Pufferfish claim, which states no budget here, it is None."""
+    decided exactly); for a Pufferfish claim, which states no budget here, it is None.
+
+    The same mechanism's tight loss is 2 eps (the ratio e^(2 eps) of the two probabilities above):
+
+    >>> import dipc_plus
+    >>> lap = dipc_plus.example("programs/laplace.dip")
+    >>> half_sens = dipc_plus.Claim.from_text('''
+    ... [program]
+    ... path = "laplace.dip"
+    ... params = { k = 1, sens = 0.5 }
+    ... [privacy]
+    ... adjacency = "linf"
+    ... bound = 1
+    ... budget = "eps"
+    ... events = { out = ["(-inf, 0]", "(0, inf)"] }
+    ... [privacy.inputs]
+    ... grid = { q = [0, 1] }
+    ... ''', base_dir=lap.parent, name="half_sens")
+    >>> loss = dipc_plus.privacy_loss(half_sens)
+    >>> loss.loss, loss.verified
+    ('2*eps', False)
+    """
 
     def __init__(self, result: Any, attack: list | None = None):
         self.result = result

@@ -21,14 +21,24 @@ from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
 
 
 def python_value(v: Any) -> Any:
-    """An exact value as a user writes it: 3 rather than Fraction(3, 1); bools and symbols unchanged."""
+    """An exact value as a user writes it: 3 rather than Fraction(3, 1); bools and symbols unchanged.
+
+    >>> python_value(Fraction(3)), python_value(Fraction(1, 2)), python_value(True)
+    (3, Fraction(1, 2), True)
+    """
     if isinstance(v, Fraction):
         return int(v) if v.denominator == 1 else v
     return v
 
 
 def grouped(program: Any, flat: Mapping[str, Any]) -> dict[str, Any]:
-    """{'q[1]': -1, 'q[2]': 0, 'c': 1} -> {'q': [-1, 0], 'c': 1}: arrays back together, as the JSON has them."""
+    """{'q[1]': -1, 'q[2]': 0, 'c': 1} -> {'q': [-1, 0], 'c': 1}: arrays back together, as the JSON has them.
+
+    >>> import dipc_plus
+    >>> lap = dipc_plus.load(dipc_plus.example("programs/laplace.dip"), params={"k": 2})
+    >>> grouped(lap.ir, {"q[1]": Fraction(-1), "q[2]": Fraction(1, 2), "c": Fraction(1)})
+    {'q': [-1, Fraction(1, 2)], 'c': 1}
+    """
     out: dict[str, Any] = {}
     done: set[str] = set()
     for name, elems in (getattr(program, "arrays", None) or {}).items():
@@ -42,7 +52,11 @@ def grouped(program: Any, flat: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def env_repr(env: Mapping[str, Any]) -> str:
-    """{'q': [-1, Fraction(1, 2)]} as ``q=[-1, 1/2]`` (a reading form; the dict itself is `.input`)."""
+    """{'q': [-1, Fraction(1, 2)]} as ``q=[-1, 1/2]`` (a reading form; the dict itself is `.input`).
+
+    >>> env_repr({"q": [-1, Fraction(1, 2)]}), env_repr({})
+    ('q=[-1, 1/2]', '(no inputs)')
+    """
     def show(v: Any) -> str:
         if isinstance(v, list):
             return "[" + ", ".join(show(x) for x in v) + "]"
@@ -51,19 +65,33 @@ def env_repr(env: Mapping[str, Any]) -> str:
 
 
 def lower_text(ball: Any, digits: int = 6) -> str:
-    """A decimal <= every point of a certified ball (or an exact rational)."""
+    """A decimal <= every point of a certified ball (or an exact rational).
+
+    >>> from flint import arb
+    >>> lower_text(arb(1) / 3), lower_text(Fraction(2, 3), 3)
+    ('0.333333', '0.666')
+    """
     lo = Fraction(ball) if isinstance(ball, (int, Fraction)) else arb_bounds(ball)[0]
     return decimal_down(lo, digits)
 
 
 def upper_text(ball: Any, digits: int = 6) -> str:
-    """A decimal >= every point of a certified ball (or an exact rational)."""
+    """A decimal >= every point of a certified ball (or an exact rational).
+
+    >>> from flint import arb
+    >>> upper_text(arb(1) / 3), upper_text(Fraction(2, 3), 3)
+    ('0.333334', '0.667')
+    """
     hi = Fraction(ball) if isinstance(ball, (int, Fraction)) else arb_bounds(ball)[1]
     return decimal_up(hi, digits)
 
 
 def html_table(title: str, rows: list[tuple[str, object]], detail: str = "") -> str:
-    """A small two-column table (what Jupyter shows for a result)."""
+    """A small two-column table (what Jupyter shows for a result).
+
+    >>> html_table("t", [("a", 1)])
+    "<div><b>t</b><table><tr><th style='text-align:left'>a</th><td style='text-align:left'>1</td></tr></table></div>"
+    """
     cells = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
                     f"<td style='text-align:left'>{html.escape(str(v))}</td></tr>" for k, v in rows)
     pre = f"<pre>{html.escape(detail)}</pre>" if detail else ""
@@ -77,6 +105,27 @@ class Counterexample:
     Attributes: `input` (grouped by array), `eps`, `alpha`, `gamma`, `kappa` (exact values);
     `error_probability` and `bound` (closed forms in eps); `error_ball` and `bound_ball` (the
     certified arb balls at `eps`); `raw` (the checker's own object).
+
+    beta = e^(-eps)/2 for the Laplace mechanism's P[|error| > 1] = e^(-eps) (e^-1 = 0.3678794):
+
+    >>> import dipc_plus
+    >>> lap = dipc_plus.example("programs/laplace.dip")
+    >>> half_beta = dipc_plus.Claim.from_text('''
+    ... [program]
+    ... path = "laplace.dip"
+    ... params = { k = 1 }
+    ... [accuracy]
+    ... det = "noise-free"
+    ... input_distance = "zero-one"
+    ... output_distance = "linf"
+    ... alpha = 0
+    ... gamma = 1
+    ... beta = "exp(-gamma*eps)/2"
+    ... [accuracy.inputs]
+    ... grid = { q = { values = [0] } }
+    ... ''', base_dir=lap.parent, name="half_beta")
+    >>> dipc_plus.check_accuracy(half_beta).counterexample
+    Counterexample(input={'q': [0]}, eps=1: P[error] >= 0.367879 > 0.18394 >= beta)
     """
 
     def __init__(self, raw: Any):
@@ -120,6 +169,25 @@ class PrivacyCounterexample:
     has a delta and the failure is on a set of outputs: then `outputs` lists them and `output_set`
     describes them); `eps` (a Fraction, or the text ``ln(r)`` of a point eps = ln r);
     `probability` and `neighbour_probability` (closed forms); `raw` (the checker's object).
+
+    Rate 2 eps Laplace noise against an eps budget: 1/2 > e * e^(-2)/2 = 0.18394 at eps = 1:
+
+    >>> import dipc_plus
+    >>> lap = dipc_plus.example("programs/laplace.dip")
+    >>> half_sens = dipc_plus.Claim.from_text('''
+    ... [program]
+    ... path = "laplace.dip"
+    ... params = { k = 1, sens = 0.5 }
+    ... [privacy]
+    ... adjacency = "linf"
+    ... bound = 1
+    ... budget = "eps"
+    ... events = { out = ["(-inf, 0]", "(0, inf)"] }
+    ... [privacy.inputs]
+    ... grid = { q = [0, 1] }
+    ... ''', base_dir=lap.parent, name="half_sens")
+    >>> dipc_plus.check_privacy(half_sens).counterexample
+    PrivacyCounterexample(input={'q': [0]}, neighbour={'q': [1]}, output={'out': ['(-inf, 0]']}, eps=1: P >= 0.5 > 0.18394 >= e^budget P')
     """
 
     def __init__(self, raw: Any):
@@ -200,7 +268,13 @@ class KappaStar:
 
 def sample_result(raw: Any) -> Any:
     """The sampler's SampleResult, as an object of the API's `SampleResult` (same data and methods,
-    with a readable repr and an HTML table of the outputs' frequencies)."""
+    with a readable repr and an HTML table of the outputs' frequencies).
+
+    >>> import dipc_plus
+    >>> lap = dipc_plus.load(dipc_plus.example("programs/laplace.dip"), params={"k": 2})
+    >>> lap.simulate(1, 100, input={"q": [0, 1]}, seed=7)
+    <SampleResult laplace: 100 runs at eps=1, q=[0, 1]>
+    """
     cls = sample_class()
     view: Any = object.__new__(cls)
     view.__dict__.update(raw.__dict__)
@@ -211,7 +285,13 @@ _SAMPLE_CLASS: list[type] = []
 
 
 def sample_class() -> type:
-    """The API's SampleResult class, made on first use: the sampler imports numpy, which `import dipc_plus` must not."""
+    """The API's SampleResult class, made on first use: the sampler imports numpy, which `import dipc_plus` must not.
+
+    >>> import dipc_plus
+    >>> lap = dipc_plus.load(dipc_plus.example("programs/laplace.dip"), params={"k": 1})
+    >>> type(lap.simulate(1, 10, input={"q": [0]}, seed=1)) is sample_class()
+    True
+    """
     if _SAMPLE_CLASS:
         return _SAMPLE_CLASS[0]
     from dipc_plus.semantics.samples import SampleResult as Base
@@ -256,7 +336,13 @@ _FIGURE_CLASS: list[type] = []
 
 def shown(fig: Any) -> Any:
     """`fig` (a matplotlib Figure) made to display itself in Jupyter as a PNG (`_repr_png_`),
-    without pyplot or an inline backend; it stays a Figure (savefig, axes, ...)."""
+    without pyplot or an inline backend; it stays a Figure (savefig, axes, ...).
+
+    >>> from matplotlib.figure import Figure
+    >>> fig = shown(Figure())
+    >>> isinstance(fig, Figure), type(fig).__name__, callable(fig._repr_png_)
+    (True, 'PlotFigure', True)
+    """
     if not _FIGURE_CLASS:
         from matplotlib.figure import Figure
 

@@ -28,15 +28,35 @@ _REL_ALIASES = {">=": ">=", "=>": ">=", "\u2265": ">=", ">": ">", "<=": "<=", "=
 
 
 class IntervalError(UserError, ValueError):
-    """An interval that is malformed or not inside (0, inf)."""
+    """An interval that is malformed or not inside (0, inf).
+
+    >>> try:
+    ...     Interval.parse("[0, 1]")
+    ... except IntervalError as e:
+    ...     print(e.message, "|", e.hint)
+    the interval [0, 1] is not inside (0, inf) | eps ranges over (0, inf); start at '(0' or at a positive number
+    """
 
 
 class UndefinedError(UserError, ValueError):
-    """f is a quotient whose denominator vanishes inside the interval."""
+    """f is a quotient whose denominator vanishes inside the interval.
+
+    1 / (eps - 1) at eps = 1:
+
+    >>> try:
+    ...     sign_at(ExpFrac(ExpPoly.ONE, ExpPoly.eps() - 1), 1)
+    ... except UndefinedError as e:
+    ...     print(e.message)
+    f is undefined at eps = 1: its denominator vanishes there
+    """
 
 
 class CertificationError(RuntimeError):
-    """Two certified computations disagree: a bug in dipc-plus, never a user error."""
+    """Two certified computations disagree: a bug in dipc-plus, never a user error.
+
+    >>> isinstance(CertificationError("two signs disagree"), UserError)     # a bug, not bad input
+    False
+    """
 
 
 # ---------------------------------------------------------------------------------------
@@ -45,6 +65,12 @@ class CertificationError(RuntimeError):
 
 @contextmanager
 def working_precision(bits: int) -> Iterator[None]:
+    """Run a block at `bits` bits of arb precision, restoring the old one after.
+
+    >>> with working_precision(200):
+    ...     flint.ctx.prec
+    200
+    """
     old = flint.ctx.prec
     flint.ctx.prec = bits
     try:
@@ -54,33 +80,60 @@ def working_precision(bits: int) -> Iterator[None]:
 
 
 def exact_ball_value(x: arb) -> Fraction:
-    """The rational value of a ball of radius 0 (a dyadic number)."""
+    """The rational value of a ball of radius 0 (a dyadic number).
+
+    >>> exact_ball_value(arb("0.75"))
+    Fraction(3, 4)
+    """
     m, e = x.man_exp()
     m, e = int(m), int(e)
     return Fraction(m * 2 ** e) if e >= 0 else Fraction(m, 2 ** -e)
 
 
 def lower_bound(x: arb) -> Fraction:
-    """A rational <= every point of the ball."""
+    """A rational <= every point of the ball.
+
+    >>> third = arb(1) / 3
+    >>> lower_bound(third) < Fraction(1, 3) < upper_bound(third)
+    True
+    """
     return exact_ball_value(x.lower())
 
 
 def upper_bound(x: arb) -> Fraction:
+    """A rational >= every point of the ball.
+
+    >>> upper_bound(arb("0.75"))
+    Fraction(3, 4)
+    """
     return exact_ball_value(x.upper())
 
 
 def hull(lo: Fraction, hi: Fraction) -> arb:
-    """A ball containing the whole interval [lo, hi] (at the current precision)."""
+    """A ball containing the whole interval [lo, hi] (at the current precision).
+
+    >>> ball = hull(Fraction(1), Fraction(2))
+    >>> ball.contains(1), ball.contains(2), ball.contains(3)
+    (True, True, False)
+    """
     return arb(to_fmpq(lo)).union(arb(to_fmpq(hi)))
 
 
 def bits_below(x: Fraction) -> int:
-    """About log2(1/x) for 0 < x, at least 0."""
+    """About log2(1/x) for 0 < x, at least 0.
+
+    >>> bits_below(Fraction(1, 1024)), bits_below(Fraction(3))
+    (11, 0)
+    """
     return max(0, x.denominator.bit_length() - x.numerator.bit_length() + 1)
 
 
 def ball_sign(b: arb) -> int:
-    """+1 / -1 if the ball excludes 0, else 0 (meaning: undecided at this precision)."""
+    """+1 / -1 if the ball excludes 0, else 0 (meaning: undecided at this precision).
+
+    >>> ball_sign(arb(1) / 3), ball_sign(-arb(1) / 3), ball_sign(arb(0, 1))     # [0 +/- 1]: undecided
+    (1, -1, 0)
+    """
     if b > 0:
         return 1
     if b < 0:
@@ -97,7 +150,13 @@ _INF_WORDS = {"inf", "+inf", "infinity", "+infinity", "oo", "\u221e"}
 
 @dataclass(frozen=True)
 class Interval:
-    """An interval of eps inside (0, inf) with rational ends; hi=None means +inf."""
+    """An interval of eps inside (0, inf) with rational ends; hi=None means +inf.
+
+    >>> i = Interval.parse("[1/10, 5)")
+    >>> print(i), i.contains(5), i.contains(Fraction(1, 10)), Interval.parse("(0, inf)").contains(10**9)
+    [1/10, 5)
+    (None, False, True, True)
+    """
 
     lo: Fraction = Fraction(0)
     hi: Fraction | None = None
@@ -160,6 +219,11 @@ class Interval:
 
 
 def normalise_relation(rel: str) -> str:
+    """The canonical spelling of a relation the user wrote (one of `RELATIONS`).
+
+    >>> normalise_relation("=>"), normalise_relation("\u2264")
+    ('>=', '<=')
+    """
     key = rel.strip() if isinstance(rel, str) else rel
     if key not in _REL_ALIASES:
         raise ValueError(f"unknown relation {rel!r}; use one of {', '.join(RELATIONS)}")
@@ -167,10 +231,20 @@ def normalise_relation(rel: str) -> str:
 
 
 def holds(sign: int, rel: str) -> bool:
+    """Whether a value of this sign (-1, 0, +1) satisfies ``value rel 0``.
+
+    >>> holds(0, ">="), holds(0, ">"), holds(-1, "<")
+    (True, False, True)
+    """
     return {">=": sign >= 0, ">": sign > 0, "<=": sign <= 0, "<": sign < 0}[rel]
 
 
 def as_interval(interval) -> Interval:
+    """An `Interval` from None (all of (0, inf)), its text, or itself.
+
+    >>> print(as_interval(None), as_interval("[1, 2]"))
+    (0, inf) [1, 2]
+    """
     if interval is None:
         return Interval()
     if isinstance(interval, str):
@@ -183,6 +257,11 @@ def as_interval(interval) -> Interval:
 # ---------------------------------------------------------------------------------------
 
 def split_quotient(f) -> tuple[ExpPoly, ExpPoly]:
+    """(numerator, denominator) of an ExpFrac, ExpPoly or rational.
+
+    >>> split_quotient(ExpFrac(ExpPoly.ONE, ExpPoly.exp(1) + 1))
+    (ExpPoly(1), ExpPoly(e^eps + 1))
+    """
     if isinstance(f, ExpFrac):
         return f.num, f.den
     if isinstance(f, ExpPoly):
@@ -195,7 +274,15 @@ def split_quotient(f) -> tuple[ExpPoly, ExpPoly]:
 def exact_zero_at(h: ExpPoly, eps: Fraction) -> bool:
     """Is h(eps) = 0 exactly?  For rational eps != 0, h(eps) = sum_q P_q(eps) e^(q eps) is a
     polynomial with rational coefficients in the transcendental number e^(eps/L)
-    (Hermite-Lindemann), so it vanishes iff every coefficient P_q(eps) does."""
+    (Hermite-Lindemann), so it vanishes iff every coefficient P_q(eps) does.
+
+    eps^2 - eps vanishes at eps = 1; 1 - 2e^(-eps) does not (e is not 2):
+
+    >>> exact_zero_at(ExpPoly.eps(2) - ExpPoly.eps(), Fraction(1))
+    True
+    >>> exact_zero_at(ExpPoly.const(1) - ExpPoly.exp(-1, 2), Fraction(1))
+    False
+    """
     e = to_fmpq(Fraction(eps))
     if e == 0:
         return sum((p(e) for p in h.terms.values()), fmpq(0)) == 0
@@ -217,11 +304,23 @@ def _certified_ball(h: ExpPoly, eps: Fraction, start_prec: int = 64) -> tuple[in
 
 
 def certified_sign(h: ExpPoly, eps: Fraction) -> int:
+    """The sign of h(eps) at a rational eps, proven (see `sign_at` for quotients).
+
+    >>> certified_sign(ExpPoly.const(1) - ExpPoly.exp(-1, 2), Fraction(1))     # 1 - 2/e > 0
+    1
+    """
     return _certified_ball(h, eps)[0]
 
 
 def sign_at(f, eps) -> int:
-    """The certified sign (-1, 0, +1) of f at a rational eps; ValueError where f is undefined."""
+    """The certified sign (-1, 0, +1) of f at a rational eps; ValueError where f is undefined.
+
+    1 - 2e^(-eps) changes sign at ln 2 = 0.693...:
+
+    >>> f = ExpPoly.const(1) - ExpPoly.exp(-1, 2)
+    >>> sign_at(f, 1), sign_at(f, Fraction(1, 2))
+    (1, -1)
+    """
     eps = Fraction(eps)
     num, den = split_quotient(f)
     sd = certified_sign(den, eps)
@@ -231,7 +330,14 @@ def sign_at(f, eps) -> int:
 
 
 def value_ball(f, eps) -> tuple[int, arb]:
-    """(certified sign, ball containing f(eps) whose sign is that sign; exactly 0 if f(eps) = 0)."""
+    """(certified sign, ball containing f(eps) whose sign is that sign; exactly 0 if f(eps) = 0).
+
+    1 - 2/e = 0.26424111765...:
+
+    >>> sign, ball = value_ball(ExpPoly.const(1) - ExpPoly.exp(-1, 2), 1)
+    >>> sign, Fraction(26424, 10**5) < lower_bound(ball) <= upper_bound(ball) < Fraction(26425, 10**5)
+    (1, True)
+    """
     eps = Fraction(eps)
     s = sign_at(f, eps)
     if s == 0:
@@ -251,5 +357,10 @@ def value_ball(f, eps) -> tuple[int, arb]:
 
 def recheck(f, eps, relation: str = ">=") -> bool:
     """Does f(eps) R 0 hold at this one rational eps?  Certified and independent of the
-    factoring / root isolation in `decide` (exact zero test + arb at rising precision)."""
+    factoring / root isolation in `decide` (exact zero test + arb at rising precision).
+
+    >>> f = ExpPoly.const(1) - ExpPoly.exp(-1, 2)                 # 1 - 2e^(-eps), zero at ln 2
+    >>> recheck(f, 1, ">"), recheck(f, Fraction(1, 2), ">=")
+    (True, False)
+    """
     return holds(sign_at(f, eps), normalise_relation(relation))

@@ -169,7 +169,17 @@ _SIGN_TEXT = {1: "> 0", 0: "= 0", -1: "< 0"}
 @dataclass
 class SignRegion:
     """A maximal piece of I on which f has one sign.  A zero is a point region (lo is hi);
-    `sample` is the rational where the sign was certified (None at an irrational zero)."""
+    `sample` is the rational where the sign was certified (None at an irrational zero).
+
+    1 - 2e^(-eps) is negative below ln 2, zero there, positive above:
+
+    >>> f = ExpPoly.const(1) - ExpPoly.exp(-1, 2)
+    >>> [str(r) for r in analyse(f).regions]
+    ['f < 0 on (0, ln(2))', 'f = 0 at eps = ln(2)', 'f > 0 on (ln(2), inf)']
+    >>> first, zero = analyse(f).regions[:2]
+    >>> first.sample, zero.is_point, zero.sample
+    (Fraction(1, 2), True, None)
+    """
 
     lo: Boundary
     hi: Boundary | None
@@ -197,7 +207,15 @@ class SignRegion:
 
 
 def rational_gap(left: Boundary, right: Boundary | None) -> tuple[Fraction, Fraction | None]:
-    """Rationals a < b with left <= a, b <= right (b None: inf), refining zeros as needed."""
+    """Rationals a < b with left <= a, b <= right (b None: inf), refining zeros as needed.
+
+    Between 1/2 and ln 2 = 0.693..., the upper end read off ln 2's enclosure:
+
+    >>> ln2 = roots(ExpPoly.const(1) - ExpPoly.exp(-1, 2))[0]
+    >>> a, b = rational_gap(Fraction(1, 2), ln2)
+    >>> a, Fraction(1, 2) < b < Fraction(7, 10)
+    (Fraction(1, 2), True)
+    """
     while True:
         a = left.hi if isinstance(left, RealRoot) else left
         b = right.lo if isinstance(right, RealRoot) else right
@@ -260,6 +278,13 @@ def _check_parity(regions: list[SignRegion]) -> None:
 
 @dataclass
 class Analysis:
+    """What `analyse` finds: the sign regions of f on I, in order, and the zeros between them.
+
+    >>> a = analyse(ExpPoly.const(1) - ExpPoly.exp(-1, 2), "[1, 2]")     # ln 2 < 1: no zero here
+    >>> [str(r) for r in a.regions], a.roots
+    (['f > 0 on [1, 2]'], [])
+    """
+
     regions: list[SignRegion]
     roots: list[RealRoot]
 
@@ -268,7 +293,13 @@ def _common_L(num: ExpPoly, den: ExpPoly) -> int:
     return lcm(num.denominator_lcm(), den.denominator_lcm())
 
 def analyse(f, interval=None) -> Analysis:
-    """Zeros of f in I and the sign of f on every piece between them."""
+    """Zeros of f in I and the sign of f on every piece between them.
+
+    eps - 1 on (0, 3) (a rational zero, found exactly):
+
+    >>> [str(r) for r in analyse(ExpPoly.eps() - 1, "(0, 3)").regions]
+    ['f < 0 on (0, 1)', 'f = 0 at eps = 1', 'f > 0 on (1, 3)']
+    """
     I = as_interval(interval)
     reset_budget()
     num, den = split_quotient(f)
@@ -291,7 +322,11 @@ def analyse(f, interval=None) -> Analysis:
 
 
 def roots(f, interval=None) -> list[RealRoot]:
-    """The zeros of f inside the interval, sorted, with disjoint certified enclosures."""
+    """The zeros of f inside the interval, sorted, with disjoint certified enclosures.
+
+    >>> [r.describe() for r in roots(ExpPoly.const(1) - ExpPoly.exp(-1, 2))]
+    ['eps = ln(2) ~ 0.6931472: zero of e^eps - 2 (multiplicity 1)']
+    """
     return analyse(f, interval).roots
 
 
@@ -309,7 +344,14 @@ class Decision:
     a certified ball for f(witness) (exactly 0 at an exact zero).  When the sentence fails
     only at irrational zeros (e.g. a strict claim at a double zero eps = ln 2), there is no
     rational witness: `witness` is None and `failure` is the point region of that zero,
-    whose `root` carries the certified enclosure."""
+    whose `root` carries the certified enclosure.
+
+    (e^eps - 2)^2 > 0 fails only at eps = ln 2, an irrational point: no rational witness.
+
+    >>> d = decide((ExpPoly.exp(1) - 2) ** 2, ">")
+    >>> bool(d), d.witness, str(d.failure.root), d.failure.root.multiplicity
+    (False, None, 'ln(2)', 2)
+    """
 
     holds: bool
     relation: str
@@ -341,7 +383,19 @@ def _region_summary(regions: list[SignRegion]) -> str:
 
 
 def decide(f, relation: str = ">=", interval=None) -> Decision:
-    """Decide  for all eps in I: f(eps) R 0  exactly (see the module doc for how)."""
+    """Decide  for all eps in I: f(eps) R 0  exactly (see the module doc for how).
+
+    1 - e^(-eps) > 0 for every eps > 0; 1 - 2e^(-eps) > 0 fails below ln 2, with the
+    simplest rational witness 1/2 (1 - 2/sqrt(e) = -0.2131 by hand), and holds on [1, inf):
+
+    >>> print(decide(ExpPoly.const(1) - ExpPoly.exp(-1), ">", "(0, inf)"))
+    holds: f > 0 for all eps in (0, inf). f > 0 on (0, inf).
+    >>> d = decide(ExpPoly.const(1) - ExpPoly.exp(-1, 2), ">")
+    >>> bool(d), d.witness, d.witness_value.str(4, radius=False)
+    (False, Fraction(1, 2), '-0.2131')
+    >>> print(decide(ExpPoly.const(1) - ExpPoly.exp(-1, 2), ">", "[1, inf)"))
+    holds: f > 0 for all eps in [1, inf). f > 0 on [1, inf).
+    """
     rel = normalise_relation(relation)
     I = as_interval(interval)
     a = analyse(f, I)

@@ -24,7 +24,12 @@ MAX_REFINEMENTS = 2000
 
 
 def boundary_text(b) -> str:
-    """A piece's end: 'inf', '3/2', or '~0.6931472' for an irrational zero."""
+    """A piece's end: 'inf', '3/2', or '~0.6931472' for an irrational zero.
+
+    >>> from dipc_plus.decision.decide import roots
+    >>> boundary_text(None), boundary_text(Fraction(3, 2)), boundary_text(roots(ExpPoly.exp(1) - 2)[0])
+    ('inf', '3/2', 'ln(2)')
+    """
     if b is None:
         return "inf"
     if isinstance(b, RealRoot):
@@ -43,7 +48,15 @@ def _refinable(r: RealRoot) -> bool:
 
 
 def distinct_points(found: list, I: Interval) -> list:
-    """The distinct points among zeros (`RealRoot`s in I), sorted, enclosures pairwise disjoint."""
+    """The distinct points among zeros (`RealRoot`s in I), sorted, enclosures pairwise disjoint.
+
+    ln 2 found twice (in e^eps - 2 and in (e^eps - 2)(eps - 1)) is one point:
+
+    >>> from dipc_plus.decision.roots import zeros_in
+    >>> found = zeros_in(ExpPoly.exp(1) - 2, 1, Interval()) + zeros_in((ExpPoly.exp(1) - 2) * (ExpPoly.eps() - 1), 1, Interval())
+    >>> [str(p) for p in distinct_points(found, Interval())]
+    ['ln(2)', '1']
+    """
     fresh: dict = {}
     points: list = []
     for r in found:
@@ -70,7 +83,12 @@ def distinct_points(found: list, I: Interval) -> list:
 
 
 def distinct_zeros(functions: list, I: Interval) -> list:
-    """Every zero in I of every function (ExpPoly/ExpFrac, defined on I), each point once, sorted."""
+    """Every zero in I of every function (ExpPoly/ExpFrac, defined on I), each point once, sorted.
+
+    >>> fs = [ExpPoly.exp(1) - 2, (ExpPoly.exp(1) - 2) * (ExpPoly.eps() - 1), 2 * ExpPoly.eps() - 1]
+    >>> [str(p) for p in distinct_zeros(fs, Interval())]
+    ['1/2', 'ln(2)', '1']
+    """
     found: list = []
     seen: set = set()
     for f in functions:
@@ -84,7 +102,12 @@ def distinct_zeros(functions: list, I: Interval) -> list:
 
 def pieces_between(points: list, I: Interval) -> list:
     """[(left, right, sample)]: the open pieces of I between consecutive points (and its ends),
-    each with a simple rational sample inside it (a point interval is one piece)."""
+    each with a simple rational sample inside it (a point interval is one piece).
+
+    >>> cuts = distinct_zeros([ExpPoly.exp(1) - 2, ExpPoly.eps() - 1], Interval())
+    >>> [(boundary_text(a), boundary_text(b), x) for a, b, x in pieces_between(cuts, Interval())]
+    [('0', 'ln(2)', Fraction(1, 2)), ('ln(2)', '1', Fraction(3, 4)), ('1', 'inf', Fraction(2, 1))]
+    """
     if I.is_point():
         return [(I.lo, I.hi, I.lo)]
     edges = [I.lo] + list(points) + [I.hi]
@@ -118,7 +141,14 @@ def _argmax_at(funcs: list, x: Fraction) -> int:
 
 
 def dominated_task(source, task) -> list:
-    """One task: for each function of the hand, is it dominated on I by one of the sample maxima?"""
+    """One task: for each function of the hand, is it dominated on I by one of the sample maxima?
+
+    Against the leader 1 on (0, inf): 1/2 is dominated, eps is not:
+
+    >>> one, half, eps = (ExpFrac.of(x) for x in (ExpPoly.ONE, ExpPoly.const(Fraction(1, 2)), ExpPoly.eps()))
+    >>> dominated_task(None, ((Interval(), [one]), [half, eps]))
+    [True, False]
+    """
     (I, leaders), funcs = task
     return [any(decide(g - f, ">=", I).holds for g in leaders) for f in funcs]
 
@@ -131,7 +161,14 @@ def envelope(cands: list, I: Interval, executor=None, source=None) -> list:
     certified maximum at a rational sample point.  The pruning against the maxima at the
     sample points - most of the decisions - runs on `executor` (execution.executor); the
     functions they leave are then checked in order against everything kept before them, as
-    a single loop would, so the envelope does not depend on the executor."""
+    a single loop would, so the envelope does not depend on the executor.
+
+    max(1, e^eps/2, 1/2) on (0, inf): 1 up to ln 2, then e^eps/2; 1/2 never leads.
+
+    >>> cands = [(ExpPoly.ONE, "one"), (ExpPoly.exp(1, Fraction(1, 2)), "half e"), (ExpPoly.const(Fraction(1, 2)), "half")]
+    >>> [(boundary_text(lo), boundary_text(hi), str(f), tag) for lo, hi, f, tag in envelope(cands, Interval())]
+    [('0', 'ln(2)', '1', 'one'), ('ln(2)', 'inf', '1/2*e^eps', 'half e')]
+    """
     from dipc_plus.execution.executor import SERIAL, Source, run_dealt
     funcs = [ExpFrac.of(r) for r, _ in cands]
     if len(funcs) == 1:

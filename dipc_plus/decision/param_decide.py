@@ -23,6 +23,17 @@ from dipc_plus.exact.param_poly import poly_eval
 
 
 def nonneg_on_box(poly: dict, box: list) -> bool:
+    """Is the rational polynomial >= 0 on the whole box [(lo, hi, lo closed, hi closed)]?
+
+    (p - 1/2)^2 >= 0 on (0, 1), p^2 - p is not; p q >= 0 on (0, 1)^2, p q - 1/4 is not:
+
+    >>> unit = (Fraction(0), Fraction(1), False, False)
+    >>> square = {(2,): Fraction(1), (1,): Fraction(-1), (0,): Fraction(1, 4)}
+    >>> nonneg_on_box(square, [unit]), nonneg_on_box({(2,): Fraction(1), (1,): Fraction(-1)}, [unit])
+    (True, False)
+    >>> nonneg_on_box({(1, 1): Fraction(1)}, [unit, unit]), nonneg_on_box({(1, 1): Fraction(1), (0, 0): Fraction(-1, 4)}, [unit, unit])
+    (True, False)
+    """
     if not box:
         return poly_eval(poly, ()) >= 0 if poly else True
     if len(box) == 1:
@@ -34,7 +45,13 @@ def nonneg_on_box(poly: dict, box: list) -> bool:
 
 def decide_univariate(G: dict, rng) -> tuple | None:
     """G(p) >= 0 on the range, exactly: p = x + shift maps the range into (0, inf) and the
-    polynomial sentence in x is decided by Sturm sequences (decide, with x as its variable)."""
+    polynomial sentence in x is decided by Sturm sequences (decide, with x as its variable).
+
+    p^2 - p < 0 on (0, 1), refuted at the simplest rational 1/2:
+
+    >>> decide_univariate({(2,): Fraction(1), (1,): Fraction(-1)}, (Fraction(0), Fraction(1), False, False))
+    ((Fraction(1, 2),), None)
+    """
     lo, hi, lc, hc = rng
     shift = lo - 1
     coeffs = {}
@@ -59,6 +76,11 @@ def decide_univariate(G: dict, rng) -> tuple | None:
 
 
 def simplest_in(lo, hi, lc, hc) -> Fraction:
+    """A simple rational inside the range (the simplest one when lo >= 0, else the midpoint).
+
+    >>> simplest_in(Fraction(0), Fraction(1), False, False), simplest_in(Fraction(-1), Fraction(1), False, False)
+    (Fraction(1, 2), Fraction(0, 1))
+    """
     return simplest_rational(lo, hi, lc, hc) if lo >= 0 else (lo + hi) / 2
 
 
@@ -98,7 +120,21 @@ def _bernstein(G: dict, box: list, one, rational: bool) -> dict:
 def bernstein_decide(G: dict, box: list, *, rational: bool, check, value_at, refute=None,
                       max_boxes: int = 4000):
     """None when every sub-box's Bernstein coefficients pass `check`; else a rational point
-    (and an eps witness when `refute` is given) where G < 0."""
+    (and an eps witness when `refute` is given) where G < 0.
+
+    p q - 1/4 on (0, 1)^2 is negative near the corner (0, 0), at a point moved inside:
+
+    >>> from dipc_plus.exact.param_poly import poly_eval
+    >>> G = {(1, 1): Fraction(1), (0, 0): Fraction(-1, 4)}
+    >>> unit = (Fraction(0), Fraction(1), False, False)
+    >>> point = bernstein_decide(G, [unit, unit], rational=True, check=lambda c: c >= 0,
+    ...                          value_at=lambda pt: poly_eval(G, pt))
+    >>> all(0 < x < 1 for x in point), poly_eval(G, point) < 0
+    (True, True)
+    >>> bernstein_decide({(1, 1): Fraction(1)}, [unit, unit], rational=True, check=lambda c: c >= 0,
+    ...                  value_at=lambda pt: None) is None          # p q >= 0: every coefficient passes
+    True
+    """
     stack = [[(lo, hi) for lo, hi, _, _ in box]]
     closed = [(lc, hc) for _, _, lc, hc in box]
     count = 0

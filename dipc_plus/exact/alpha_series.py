@@ -31,7 +31,12 @@ FREE: Key = (Fraction(0), 0)
 
 
 class XSum:
-    """sum over keys (p, j) of coefficient(eps) * x^j * e^(p*x*eps); immutable, no zero coefficient."""
+    """sum over keys (p, j) of coefficient(eps) * x^j * e^(p*x*eps); immutable, no zero coefficient.
+
+    >>> s = XSum.x() * XSum.x()
+    >>> print(s, "|", s.derivative())
+    alpha^2 | (2)*alpha
+    """
 
     __slots__ = ("terms",)
 
@@ -125,7 +130,16 @@ def _fmt(q: Fraction) -> str:
 
 class XFrac:
     """num / den of two `XSum`s.  Without x both are kept as a reduced `ExpFrac`; a
-    denominator that is a nonzero constant is divided out."""
+    denominator that is a nonzero constant is divided out.
+
+    beta(alpha) = P[N > alpha] = e^(-alpha eps)/2 for N ~ Lap(eps) falls with alpha, towards 0:
+
+    >>> beta = XFrac.const(Fraction(1, 2)) * (-(XFrac.x() * XFrac.eps())).exp()
+    >>> beta.slope()
+    ('nonpositive', '(-1/2*eps)*e^(-alpha*eps)')
+    >>> print(beta.limit())
+    0
+    """
 
     __slots__ = ("num", "den")
 

@@ -141,7 +141,16 @@ def _to_exppoly(acc: dict, scale: _Scale) -> ExpPoly:
 
 def argmax_probabilities(samples: Sequence[tuple], *, minimum: bool = False) -> list[ExpPoly]:
     """[P[argmax = i] for each i] (argmin with `minimum`) for samples (kind, rate b, centre c):
-    kind 'lap' is c + Lap(b eps, 0), 'exp' is c + ExpNoise(b eps, 0)."""
+    kind 'lap' is c + Lap(b eps, 0), 'exp' is c + ExpNoise(b eps, 0).
+
+    Lap(eps) noise on centres 0 and 1: the first wins when N_0 - N_1 > 1, probability
+    e^(-eps)(2 + eps)/4; two equal exponential noises tie at 1/2 each:
+
+    >>> [str(p) for p in argmax_probabilities([("lap", 1, 0), ("lap", 1, 1)])]
+    ['1/2*e^(-eps) + 1/4*eps*e^(-eps)', '1 - 1/2*e^(-eps) - 1/4*eps*e^(-eps)']
+    >>> [str(p) for p in argmax_probabilities([("exp", 1, 0), ("exp", 1, 0)])]
+    ['1/2', '1/2']
+    """
     items = []
     for kind, rate, centre in samples:
         rate, centre = Fraction(rate), Fraction(centre)

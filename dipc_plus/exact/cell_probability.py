@@ -25,7 +25,19 @@ _MEMO_LIMIT = 100_000
 
 def probability_of_set(atoms, noises: dict, inputs: dict, cell: Cell) -> SymbolicForm:
     """P[every atom holds] on `cell`: `noises` maps noise ids to `Noise`, `inputs` maps the ids
-    of symbolic inputs to their index in the cell's q."""
+    of symbolic inputs to their index in the cell's q.
+
+    A chain's noise 7 ~ Lap(eps) below its input 3 (the cell's q0), for q0 in [0, 1]:
+    1 - e^(-eps q0)/2, the Laplace CDF.
+
+    >>> from fractions import Fraction
+    >>> from dipc_plus.exact.cells import box
+    >>> from dipc_plus.exact.linear import Noise, atom
+    >>> below = atom(LinForm.make({7: 1}), "<", LinForm.make({3: 1}))
+    >>> form = probability_of_set([below], {7: Noise("lap", Fraction(1))}, {3: 0}, box(1, 0, 1))
+    >>> print(form.at([Fraction(1)]))
+    1 - 1/2*e^(-eps)
+    """
     atoms = list(atoms)
     p = cell.p
     ignore = frozenset(inputs)
@@ -52,7 +64,12 @@ def probability_of_set(atoms, noises: dict, inputs: dict, cell: Cell) -> Symboli
 
 
 def clear_cell_memo() -> None:
-    """Forget the memoised components (for cold timings; results never depend on it)."""
+    """Forget the memoised components (for cold timings; results never depend on it).
+
+    >>> clear_cell_memo()
+    >>> len(_MEMO)
+    0
+    """
     _MEMO.clear()
 
 

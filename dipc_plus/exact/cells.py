@@ -37,7 +37,16 @@ _OPS = ("<", "<=", "==")
 
 class NeedSplit(Exception):
     """The cell cannot decide the sign of h (an integer tuple over (q, 1)); `jump` says
-    whether the probability jumps across h = 0 (then the equality cell is a piece too)."""
+    whether the probability jumps across h = 0 (then the equality cell is a piece too).
+
+    On [-1, 1] the sign of q0 varies, so the cell asks to be split on it:
+
+    >>> try:
+    ...     box(1).sign((1, 0))
+    ... except NeedSplit as split:
+    ...     print(split.h, split.jump)
+    (1, 0) False
+    """
 
     def __init__(self, h: tuple, jump: bool = False):
         super().__init__(h, jump)
@@ -46,7 +55,12 @@ class NeedSplit(Exception):
 
 
 def primitive(h) -> tuple:
-    """h scaled by a positive number to coprime integers (h not all zero)."""
+    """h scaled by a positive number to coprime integers (h not all zero).
+
+    >>> from fractions import Fraction
+    >>> primitive((2, -4, 6)), primitive((Fraction(1, 2), Fraction(1, 3)))
+    ((1, -2, 3), (3, 2))
+    """
     den = lcm(*(Fraction(c).denominator for c in h))
     ints = [int(Fraction(c) * den) for c in h]
     g = gcd(*ints)
@@ -54,7 +68,16 @@ def primitive(h) -> tuple:
 
 
 class Cell:
-    """A conjunction of constraints ``h.(q, 1) op 0`` over p inputs (h primitive integer tuples)."""
+    """A conjunction of constraints ``h.(q, 1) op 0`` over p inputs (h primitive integer tuples).
+
+    q0 + 2 > 0 everywhere on the box [-1, 1]:
+
+    >>> c = box(1)
+    >>> c, c.sign((1, 2)), c.contains([Fraction(1, 2)]), c.contains([2])
+    (Cell(-1*q0 <= 1 and q0 <= 1), 1, True, False)
+    >>> [str(x) for x in c.interior_point()]
+    ['0']
+    """
 
     def __init__(self, p: int, constraints, known: dict | None = None):
         self.p = p
@@ -307,7 +330,14 @@ class CellPoint:
     """A point b = t / d of a line whose position depends on the inputs (t integers over
     (q, 1), d > 0), such as a breakpoint of the Laplace engine's one-variable factors:
     comparisons ask the cell for the sign of the difference (NeedSplit when it varies),
-    so code written to sort and bisect rationals orders these unchanged."""
+    so code written to sort and bisect rationals orders these unchanged.
+
+    On the box [-1, 1], q0/2 lies below 1 but is not ordered against 0:
+
+    >>> half_q, one = CellPoint((1, 0), 2, box(1)), CellPoint((0, 1), 1, box(1))
+    >>> half_q < one, half_q > one
+    (True, False)
+    """
 
     __slots__ = ("t", "d", "cell")
 
@@ -345,7 +375,11 @@ def _neg(h: tuple) -> tuple:
 
 
 def box(p: int, lo=-1, hi=1) -> Cell:
-    """The closed box [lo, hi]^p as a cell."""
+    """The closed box [lo, hi]^p as a cell.
+
+    >>> box(2, 0, 1).describe()
+    '-1*q0 <= 0 and -1*q1 <= 0 and q1 <= 1 and q0 <= 1'
+    """
     cons = []
     for i in range(p):
         up = [0] * (p + 1)

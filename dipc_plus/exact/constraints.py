@@ -11,6 +11,34 @@ canonicalises each component (noise ids renamed by first appearance, so equal
 shapes share one cache entry across states and inputs) and hands it to the
 engine of its kind: `laplace_engine` (integrals) or `dlap_engine` (sums).
 The conditional probability a DTMC edge carries is P[C and a] / P[C].
+
+Examples.  With N_5, N_9, N_2 ~ Lap(eps): P[N_5 - N_9 > 1] = e^(-eps)(2 + eps)/4 (the
+difference of two Laplace samples, by hand); N_2 > 0 is independent of it and halves it;
+a renaming of the noises has the same canonical key; and given N_2 > 0, N_2 > 1 has
+probability e^(-eps) (the Laplace tail is memoryless):
+
+>>> lap = Noise("lap", Fraction(1))
+>>> gap = atom(LinForm.make({5: 1}), ">", LinForm.make({9: 1}, 1))
+>>> positive = atom(LinForm.make({2: 1}), ">", LinForm.constant(0))
+>>> print(probability([gap], {5: lap, 9: lap}))
+1/2*e^(-eps) + 1/4*eps*e^(-eps)
+>>> [len(c) for c in components([gap, positive])]
+[1, 1]
+>>> print(probability([gap, positive], {5: lap, 9: lap, 2: lap}))
+1/4*e^(-eps) + 1/8*eps*e^(-eps)
+>>> renamed = atom(LinForm.make({0: 1}), ">", LinForm.make({4: 1}, 1))
+>>> canonical(frozenset({gap}), {5: lap, 9: lap}) == canonical(frozenset({renamed}), {0: lap, 4: lap})
+True
+>>> print(component_probability(*canonical(frozenset({gap}), {5: lap, 9: lap})))
+1/2*e^(-eps) + 1/4*eps*e^(-eps)
+>>> print(conditional([positive], atom(LinForm.make({2: 1}), ">", LinForm.constant(1)), {2: lap}))
+e^(-eps)
+
+The memos never change a value:
+
+>>> forget_constraint_sets(); clear_probability_caches()
+>>> print(probability([gap], {5: lap, 9: lap}))
+1/2*e^(-eps) + 1/4*eps*e^(-eps)
 """
 from __future__ import annotations
 

@@ -14,7 +14,12 @@ from flint import fmpq
 
 
 def to_fmpq(x) -> fmpq:
-    """The fmpq equal to x (an fmpq, a Fraction, an int, or anything Fraction accepts)."""
+    """The fmpq equal to x (an fmpq, a Fraction, an int, or anything Fraction accepts).
+
+    >>> from fractions import Fraction
+    >>> to_fmpq(Fraction(3, 4)), to_fmpq("0.25")
+    (3/4, 1/4)
+    """
     if isinstance(x, fmpq):
         return x
     if not isinstance(x, Fraction):
@@ -25,7 +30,12 @@ def to_fmpq(x) -> fmpq:
 
 
 def to_fraction(x) -> Fraction:
-    """The Fraction equal to x (an fmpq, or anything Fraction accepts)."""
+    """The Fraction equal to x (an fmpq, or anything Fraction accepts).
+
+    >>> from flint import fmpq
+    >>> to_fraction(fmpq(-6, 4))
+    Fraction(-3, 2)
+    """
     if isinstance(x, fmpq):
         return Fraction(int(x.p), int(x.q))
     return x if type(x) is Fraction else Fraction(x)

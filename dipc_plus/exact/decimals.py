@@ -60,17 +60,34 @@ def _rounded(x: Fraction, digits: int, up: bool) -> str:
 
 
 def decimal_down(x, digits: int = DEFAULT_DIGITS) -> str:
-    """A decimal with at most `digits` significant digits that is <= x (exactly)."""
+    """A decimal with at most `digits` significant digits that is <= x (exactly).
+
+    >>> from fractions import Fraction
+    >>> decimal_down(Fraction(2, 3), 4), decimal_down(Fraction(-2, 3), 4)
+    ('0.6666', '-0.6667')
+    """
     return _rounded(Fraction(x), digits, up=False)
 
 
 def decimal_up(x, digits: int = DEFAULT_DIGITS) -> str:
-    """A decimal with at most `digits` significant digits that is >= x (exactly)."""
+    """A decimal with at most `digits` significant digits that is >= x (exactly).
+
+    >>> from fractions import Fraction
+    >>> decimal_up(Fraction(2, 3), 4), decimal_up(Fraction(-2, 3), 4)
+    ('0.6667', '-0.6666')
+    """
     return _rounded(Fraction(x), digits, up=True)
 
 
 def arb_bounds(b: arb) -> tuple[Fraction, Fraction]:
-    """The exact rational ends of a finite arb ball."""
+    """The exact rational ends of a finite arb ball.
+
+    >>> arb_bounds(arb("0.5"))
+    (Fraction(1, 2), Fraction(1, 2))
+    >>> lo, hi = arb_bounds(arb(1) / 3)
+    >>> lo < Fraction(1, 3) < hi
+    True
+    """
     if not b.is_finite():
         raise ValueError(f"the ball {b} is not finite")
     return _dyadic(b.lower()), _dyadic(b.upper())
@@ -86,7 +103,14 @@ def enclosure_text(lo, hi=None, digits: int = DEFAULT_DIGITS) -> str:
     """'[a, b]' with a <= lo and b >= hi, each with `digits` significant digits.
 
     `lo` and `hi` are Fractions (or ints); an arb ball may be given as `lo` with
-    `hi` None, and then its own ends are used."""
+    `hi` None, and then its own ends are used.
+
+    >>> from fractions import Fraction
+    >>> enclosure_text(Fraction(1, 3), Fraction(1, 2)), enclosure_text(Fraction(1, 3), Fraction(1, 3), 3)
+    ('[0.33333333, 0.5]', '[0.333, 0.334]')
+    >>> enclosure_text(Fraction(1, 4), Fraction(1, 4))       # exact ends print exactly
+    '[0.25, 0.25]'
+    """
     if isinstance(lo, arb):
         if hi is not None:
             raise TypeError("give one ball, or two rational ends")
@@ -111,17 +135,29 @@ def _terminating(x: Fraction, max_digits: int = 30) -> str | None:
 
 def ball_text(b: arb, digits: int = 20) -> str:
     """'[0.35326792243427551234 +/- 1.2e-39]': arb's printer, whose printed interval
-    contains the ball (midpoint digits and a radius rounded up)."""
+    contains the ball (midpoint digits and a radius rounded up).
+
+    >>> ball_text(arb(1) / 3, 10)
+    '[0.3333333333 +/- 3.34e-11]'
+    """
     return b.str(digits, radius=True)
 
 
 def midpoint_text(b: arb, digits: int = 7) -> str:
-    """The ball's midpoint with `digits` significant digits: a reading, not a bound."""
+    """The ball's midpoint with `digits` significant digits: a reading, not a bound.
+
+    >>> midpoint_text(arb(1) / 3)
+    '0.3333333'
+    """
     return b.str(digits, radius=False)
 
 
 def parse_enclosure(text: str) -> tuple[Fraction, Fraction]:
-    """The rational ends of a printed '[a, b]' or '[m +/- r]' (for tests and readers)."""
+    """The rational ends of a printed '[a, b]' or '[m +/- r]' (for tests and readers).
+
+    >>> parse_enclosure("[0.25, 0.5]"), parse_enclosure("[1 +/- 0.5]")
+    ((Fraction(1, 4), Fraction(1, 2)), (Fraction(1, 2), Fraction(3, 2)))
+    """
     s = text.strip()
     if not (s.startswith("[") and s.endswith("]")):
         raise ValueError(f"not an enclosure: {text!r}")

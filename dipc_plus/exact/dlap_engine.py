@@ -37,6 +37,26 @@ by inclusion-exclusion over equalities; `f < 0` on integers is `f + 1 <= 0`.
 Why one module of about 700 lines: the summation, the case split and the pruning
 share one representation of pieces and regions; they are the engine, and the
 Laplace engine (laplace_engine.py) is its continuous twin of the same size.
+
+Examples.  N ~ DLap(eps): P[N = 0] = c = (1 - t)/(1 + t) = (e^eps - 1)/(e^eps + 1), and
+P[N > 1] = P[N >= 2] = c t^2/(1 - t) = t^2/(1 + t); with two of them,
+P[N_0 = N_1] = c^2 (1 + t^2)/(1 - t^2) (geometric sums, by hand):
+
+>>> from dipc_plus.exact.linear import LinForm, Noise, atom
+>>> dlap = Noise("dlap", Fraction(1))
+>>> zero = atom(LinForm.make({0: 1}), "==", LinForm.constant(0))
+>>> print(probability((zero,), (dlap,)))
+(e^eps - 1) / (e^eps + 1)
+>>> print(probability((atom(LinForm.make({0: 1}), ">", LinForm.constant(1)),), (dlap,)))
+(e^(-eps)) / (e^eps + 1)
+>>> print(probability((atom(LinForm.make({0: 1}), "==", LinForm.make({1: 1})),), (dlap, dlap)))
+(e^(3*eps) - e^(2*eps) + e^eps - 1) / (e^(3*eps) + 3*e^(2*eps) + 3*e^eps + 1)
+
+The same P[N = 0] in Q(T), T = e^(-eps/L), before conversion (an `RF`):
+
+>>> rf, L = probability_rf((zero,), (dlap,))
+>>> rf, L, rf == RF(fmpq_poly([1, -1]), fmpq_poly([1, 1]))
+(RF(T^0 * ((-1)*x + 1) / (x + 1)), 1, True)
 """
 from __future__ import annotations
 

@@ -39,12 +39,22 @@ _CACHE_LIMIT = 20_000
 
 
 def clear_term_caches() -> None:
-    """Forget the shared spaces and what they memoised (results never depend on it)."""
+    """Forget the shared spaces and what they memoised (results never depend on it).
+
+    >>> space = TermSpace.of((1,), 1)
+    >>> clear_term_caches()
+    >>> TermSpace.of((1,), 1) is space       # a fresh space; its values are the same
+    False
+    """
     _SPACES.clear()
 
 
 class Rescale(Exception):
-    """An exponent is not a multiple of 1/D: retry with D multiplied by `factor`."""
+    """An exponent is not a multiple of 1/D: retry with D multiplied by `factor`.
+
+    >>> Rescale(2).factor
+    2
+    """
 
     def __init__(self, factor: int):
         super().__init__(factor)
@@ -52,7 +62,14 @@ class Rescale(Exception):
 
 
 def add_into(acc: dict, key, poly) -> None:
-    """acc += poly * term(key), dropping a term that cancels."""
+    """acc += poly * term(key), dropping a term that cancels.
+
+    >>> from flint import fmpq_poly
+    >>> acc = {(0, -1, 0): fmpq_poly([1])}
+    >>> add_into(acc, (0, -1, 0), fmpq_poly([-1]))       # the term cancels and leaves
+    >>> acc
+    {}
+    """
     old = acc.get(key)
     if old is None:
         acc[key] = poly
@@ -69,6 +86,21 @@ class TermSpace:
 
     One space serves every problem with the same rates and grid (`TermSpace.of`), so
     the antiderivatives it memoises are reused across the engine's calls.
+
+    One Laplace noise of rate 1 (grid D = 1); a key is (exponent of u, of eps, power of u).
+    (eps e^(-eps))^2, and the density (1/2) e^(-u) integrated over 0 < u < eps, which is
+    P[0 < N < 1] for N ~ Lap(eps), (1 - e^(-eps))/2:
+
+    >>> from flint import fmpq_poly
+    >>> space = TermSpace.of((1,), 1)
+    >>> t = {(0, -1, 0): fmpq_poly([0, 1])}
+    >>> print(space.to_exppoly(space.multiply(t, t)))
+    eps^2*e^(-2*eps)
+    >>> split = [(-1, 0, space.zero_key, UNIT)]                  # the term e^(-u)
+    >>> at_eps = space.at_bound(split, (1, -1), 0, 1)            # u < eps: upper bound eps
+    >>> at_zero = space.at_bound(split, (-1, 0), 0, -1)          # -u < 0: lower bound 0
+    >>> print(space.to_exppoly({**at_eps, **at_zero}))
+    1/2 - 1/2*e^(-eps)
     """
 
     def __init__(self, rates_d: tuple, D: int):

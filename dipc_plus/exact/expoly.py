@@ -42,7 +42,17 @@ def _fr(x: fmpq) -> Fraction:
 
 
 class ExpPoly:
-    """sum_q P_q(eps) e^(q eps); immutable; `terms` maps Fraction q -> nonzero fmpq_poly."""
+    """sum_q P_q(eps) e^(q eps); immutable; `terms` maps Fraction q -> nonzero fmpq_poly.
+
+    P[N > 1] for N ~ Lap(eps) is e^(-eps)/2; its complement, its square, its value at eps = 1
+    (1 - 1/(2e) = 0.81606028 by hand) and its derivative:
+
+    >>> f = ExpPoly.const(1) - ExpPoly.exp(-1, Fraction(1, 2))
+    >>> print(f, "|", f * f, "|", f.derivative())
+    1 - 1/2*e^(-eps) | 1 - e^(-eps) + 1/4*e^(-2*eps) | 1/2*e^(-eps)
+    >>> f.arb_value(1).str(8, radius=False)
+    '0.81606028'
+    """
 
     __slots__ = ("terms", "_hash", "_balls")
 
@@ -306,7 +316,11 @@ class ExpPoly:
 
 
 def binary_power(base, n: int, one):
-    """base ** n for n >= 0 by repeated squaring (log2(n) products), any type with `*`."""
+    """base ** n for n >= 0 by repeated squaring (log2(n) products), any type with `*`.
+
+    >>> binary_power(3, 5, 1), binary_power(ExpPoly.exp(1), 3, ExpPoly.ONE)
+    (243, ExpPoly(e^(3*eps)))
+    """
     result = one
     while n:
         if n & 1:
@@ -323,7 +337,11 @@ _CTX = None
 
 
 def mpoly_ctx():
-    """The shared Q[eps, t] context (variables named eps, t)."""
+    """The shared Q[eps, t] context (variables named eps, t).
+
+    >>> mpoly_ctx().names()
+    ('eps', 't')
+    """
     global _CTX
     if _CTX is None:
         _CTX = flint.fmpq_mpoly_ctx.get(("eps", "t"), "lex")
@@ -335,7 +353,13 @@ def _fmt_rat(c: Fraction) -> str:
 
 
 def format_exppoly(f: ExpPoly) -> str:
-    """Plain text such as '1 - 1/2*e^(-eps) + 1/4*eps*e^(-eps)'."""
+    """Plain text such as '1 - 1/2*e^(-eps) + 1/4*eps*e^(-eps)'.
+
+    P[N_0 - N_1 > 1] for two Lap(eps) noises, e^(-eps)(2 + eps)/4:
+
+    >>> format_exppoly(ExpPoly.exp(-1, Fraction(1, 2)) + ExpPoly.monomial(Fraction(1, 4), 1, -1))
+    '1/2*e^(-eps) + 1/4*eps*e^(-eps)'
+    """
     if f.is_zero():
         return "0"
     parts = []
@@ -366,7 +390,17 @@ def format_exppoly(f: ExpPoly) -> str:
 
 
 class ExpFrac:
-    """num/den of exponential polynomials, reduced to a canonical form (see module doc)."""
+    """num/den of exponential polynomials, reduced to a canonical form (see module doc).
+
+    (e^(2 eps) - 1) / (e^eps - 1) reduces to e^eps + 1; the two outcomes of a fair exponential
+    mechanism add up to exactly 1:
+
+    >>> print(ExpFrac(ExpPoly.exp(2) - 1, ExpPoly.exp(1) - 1))
+    e^eps + 1
+    >>> win = ExpFrac(ExpPoly.exp(1), ExpPoly.exp(1) + 1)
+    >>> print(win, "|", win + ExpFrac(ExpPoly.ONE, ExpPoly.exp(1) + 1))
+    (e^eps) / (e^eps + 1) | 1
+    """
 
     __slots__ = ("num", "den", "_hash")
 

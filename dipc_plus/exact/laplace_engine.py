@@ -47,6 +47,22 @@ Exactness of the term-wise integration: every term is the density evaluated at
 a point of the current orthant, so the coefficient of x in its exponent has the
 sign that makes an unbounded side converge; a zero coefficient on an unbounded
 side would be a bug and raises.
+
+Examples.  N ~ Lap(eps): P[N > 1] = e^(-eps)/2; two of them, P[N_0 - N_1 > 1] =
+e^(-eps)(2 + eps)/4 (by hand); and P[N < q] with the input q kept as a symbol on q >= 0,
+1 - e^(-eps q)/2, read at q = 2:
+
+>>> from dipc_plus.exact.linear import LinForm, Noise, atom
+>>> lap = Noise("lap", Fraction(1))
+>>> print(probability((atom(LinForm.make({0: 1}), ">", LinForm.constant(1)),), (lap,)))
+1/2*e^(-eps)
+>>> print(probability((atom(LinForm.make({0: 1}), ">", LinForm.make({1: 1}, 1)),), (lap, lap)))
+1/2*e^(-eps) + 1/4*eps*e^(-eps)
+>>> below_q = atom(LinForm.make({0: 1}), "<", LinForm.make({1: 1}))     # noise 0, input 1
+>>> form = probability_on_cell((below_q,), (lap,), Cell(1, [((-1, 0), "<=")]))
+>>> print(form.at([Fraction(2)]))
+1 - 1/2*e^(-2*eps)
+>>> clear_caches()          # memos only: the values above stay the same
 """
 from __future__ import annotations
 

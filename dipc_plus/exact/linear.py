@@ -24,7 +24,12 @@ def _uncached_state(self) -> dict:
 @dataclass(frozen=True)
 class Noise:
     """An independent noise variable, rate a of a*eps, location 0: kind 'lap' (real, Laplace),
-    'exp' (real, one-sided exponential on x > 0) or 'dlap' (integer, discrete Laplace)."""
+    'exp' (real, one-sided exponential on x > 0) or 'dlap' (integer, discrete Laplace).
+
+    >>> from fractions import Fraction
+    >>> Noise("lap", Fraction(1, 2))         # Lap(eps/2): density (eps/4) e^(-eps|x|/2)
+    Noise(kind='lap', rate=Fraction(1, 2))
+    """
     kind: str
     rate: Fraction
 
@@ -51,7 +56,17 @@ _ONE = Fraction(1)
 
 @dataclass(frozen=True, order=True)
 class LinForm:
-    """sum coeffs[i][1] * N_{coeffs[i][0]} + const, coeffs sorted by noise id, no zero coefficient."""
+    """sum coeffs[i][1] * N_{coeffs[i][0]} + const, coeffs sorted by noise id, no zero coefficient.
+
+    2 N_0 - N_1 + 3, halved; and N_0 - N_1 + 1/2 minus itself is the constant 0:
+
+    >>> f = LinForm.make({0: 2, 1: -1}, 3)
+    >>> f.scale(Fraction(1, 2))
+    LinForm(coeffs=((0, Fraction(1, 1)), (1, Fraction(-1, 2))), const=Fraction(3, 2))
+    >>> g = LinForm.make({0: 1, 1: -1}, Fraction(1, 2))
+    >>> sorted(g.noises()), (g - g).is_constant(), (g + LinForm.constant(1)).const
+    ([0, 1], True, Fraction(3, 2))
+    """
     coeffs: tuple  # of (int noise id, Fraction)
     const: Fraction = Fraction(0)
 
@@ -111,7 +126,11 @@ class LinForm:
 
 @dataclass(frozen=True, order=True)
 class Atom:
-    """form op 0 with op in OPS; built by `atom`, which normalises it."""
+    """form op 0 with op in OPS; built by `atom`, which normalises it.
+
+    >>> atom(LinForm.constant(1), "<", LinForm.constant(2)).holds_constant()     # 1 - 2 < 0
+    True
+    """
     form: LinForm
     op: str
 
@@ -134,7 +153,13 @@ class Atom:
 
 
 def atom(lhs: LinForm, op: str, rhs: LinForm) -> Atom:
-    """The normalised atom for ``lhs op rhs`` (op in < <= > >= == = !=)."""
+    """The normalised atom for ``lhs op rhs`` (op in < <= > >= == = !=).
+
+    N_0 >= 1 is stored as 1 - N_0 <= 0:
+
+    >>> atom(LinForm.make({0: 1}), ">=", LinForm.constant(1))
+    Atom(form=LinForm(coeffs=((0, Fraction(-1, 1)),), const=Fraction(1, 1)), op='<=')
+    """
     if op == "=":
         op = "=="
     if op in _FLIP:             # lhs > rhs  <=>  rhs - lhs < 0
@@ -149,7 +174,13 @@ def atom(lhs: LinForm, op: str, rhs: LinForm) -> Atom:
 
 
 def negate(a: Atom) -> Atom:
-    """The atom for not(a)."""
+    """The atom for not(a).
+
+    not(N_0 >= 1) is N_0 - 1 < 0:
+
+    >>> negate(atom(LinForm.make({0: 1}), ">=", LinForm.constant(1)))
+    Atom(form=LinForm(coeffs=((0, Fraction(1, 1)),), const=Fraction(-1, 1)), op='<')
+    """
     if a.op in ("==", "!="):
         return Atom(a.form, _NEGATE[a.op])
     # not(f < 0) is f >= 0 is -f <= 0; not(f <= 0) is -f < 0
@@ -157,7 +188,16 @@ def negate(a: Atom) -> Atom:
 
 
 def normalise_form(form: LinForm, op: str) -> LinForm:
-    """Divide by |first coefficient| (by the first coefficient for == and !=), so equal atoms are equal."""
+    """Divide by |first coefficient| (by the first coefficient for == and !=), so equal atoms are equal.
+
+    -2 N_0 + 4 < 0 becomes -N_0 + 2 < 0; as an equation the sign is fixed too:
+
+    >>> f = LinForm.make({0: -2}, 4)
+    >>> normalise_form(f, "<").as_dict(), normalise_form(f, "<").const
+    ({0: Fraction(-1, 1)}, Fraction(2, 1))
+    >>> normalise_form(f, "==").as_dict(), normalise_form(f, "==").const
+    ({0: Fraction(1, 1)}, Fraction(-2, 1))
+    """
     if not form.coeffs:
         return form
     lead = form.coeffs[0][1]

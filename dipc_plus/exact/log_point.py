@@ -38,7 +38,14 @@ def _rational_root(x: Fraction, n: int) -> Fraction | None:
 
 
 def rational_power(r: Fraction, q: Fraction) -> Fraction | None:
-    """r^q for rational r > 0 and rational q when the result is rational, else None."""
+    """r^q for rational r > 0 and rational q when the result is rational, else None.
+
+    >>> from fractions import Fraction
+    >>> rational_power(Fraction(4), Fraction(3, 2)), rational_power(Fraction(8), Fraction(-2, 3))
+    (Fraction(8, 1), Fraction(1, 4))
+    >>> rational_power(Fraction(2), Fraction(1, 2)) is None      # sqrt(2) is irrational
+    True
+    """
     base = r ** abs(q.numerator)
     root = _rational_root(base, q.denominator) if q.denominator != 1 else base
     if root is None:
@@ -48,7 +55,14 @@ def rational_power(r: Fraction, q: Fraction) -> Fraction | None:
 
 def exppoly_at_log(f: ExpPoly, r: Fraction) -> Fraction | None:
     """f(ln r) exactly when it is rational: every coefficient polynomial constant and every
-    r^q rational; None otherwise."""
+    r^q rational; None otherwise.
+
+    >>> from fractions import Fraction
+    >>> exppoly_at_log(ExpPoly.exp(-1, Fraction(1, 2)), Fraction(2))     # e^(-ln 2) / 2
+    Fraction(1, 4)
+    >>> exppoly_at_log(ExpPoly.eps(), Fraction(2)) is None                # ln 2 is irrational
+    True
+    """
     total = Fraction(0)
     for q, poly in f.terms.items():
         if poly.degree() > 0:
@@ -62,7 +76,12 @@ def exppoly_at_log(f: ExpPoly, r: Fraction) -> Fraction | None:
 
 
 def value_at_log(f, r: Fraction) -> Fraction | None:
-    """An ExpPoly/ExpFrac at eps = ln r as an exact rational, or None when that is not rational."""
+    """An ExpPoly/ExpFrac at eps = ln r as an exact rational, or None when that is not rational.
+
+    >>> from fractions import Fraction
+    >>> value_at_log(ExpFrac(ExpPoly.ONE, ExpPoly.exp(1) + 1), Fraction(3))   # 1 / (3 + 1)
+    Fraction(1, 4)
+    """
     f = ExpFrac.of(f)
     num = exppoly_at_log(f.num, r)
     den = exppoly_at_log(f.den, r)
@@ -72,7 +91,13 @@ def value_at_log(f, r: Fraction) -> Fraction | None:
 
 
 def constant_value(f) -> Fraction | None:
-    """The value of an eps-independent ExpPoly/ExpFrac, else None."""
+    """The value of an eps-independent ExpPoly/ExpFrac, else None.
+
+    >>> constant_value(ExpFrac(ExpPoly.exp(1, 2), ExpPoly.exp(1, 4)))     # 2e^eps / 4e^eps
+    Fraction(1, 2)
+    >>> constant_value(ExpPoly.exp(-1)) is None
+    True
+    """
     f = ExpFrac.of(f)
     if f.num.is_constant() and f.den.is_constant():
         return f.num.constant_value() / f.den.constant_value()
@@ -80,7 +105,12 @@ def constant_value(f) -> Fraction | None:
 
 
 def ln_text(x: Fraction) -> str:
-    """'ln(3)', 'ln(4/3)', '0', 'inf'."""
+    """'ln(3)', 'ln(4/3)', '0', 'inf'.
+
+    >>> from fractions import Fraction
+    >>> ln_text(Fraction(4, 3)), ln_text(Fraction(1))
+    ('ln(4/3)', '0')
+    """
     if x == 1:
         return "0"
     return f"ln({fmt_q(x)})"
@@ -88,7 +118,12 @@ def ln_text(x: Fraction) -> str:
 
 
 def rational_at_log(f, r: Fraction) -> Fraction:
-    """f(ln r) as an exact rational, or a `UserError` saying why a claim at ln r cannot use it."""
+    """f(ln r) as an exact rational, or a `UserError` saying why a claim at ln r cannot use it.
+
+    >>> from fractions import Fraction
+    >>> rational_at_log(ExpFrac(ExpPoly.exp(1), ExpPoly.exp(1) + 1), Fraction(3))   # 3 / (3 + 1)
+    Fraction(3, 4)
+    """
     v = value_at_log(f, r)
     if v is None:
         raise UserError(f"the probability {f} is not rational at eps = {ln_text(r)}",

@@ -39,7 +39,12 @@ _OPS = ("<", "<=", "==", ">=", ">")
 
 @dataclass(frozen=True)
 class Constraint:
-    """sum coeffs[v] * v  op  rhs, with op one of < <= == >= >."""
+    """sum coeffs[v] * v  op  rhs, with op one of < <= == >= >.
+
+    >>> c = Constraint.make({"x": 1}, "<", 1)
+    >>> str(c), c.holds({"x": Fraction(1, 2)}), c.holds({"x": 1}), str(c.closed())
+    ('1*x < 1', True, False, '1*x <= 1')
+    """
     coeffs: tuple  # of (variable, Fraction), no zero coefficient, sorted by str(variable)
     op: str
     rhs: Fraction
@@ -90,6 +95,12 @@ class LPResult:
     objective = value; `point` is then such a point, otherwise (optimal but not
     attained) a point of the closure with objective = value, and `interior` a
     point satisfying every constraint (strict ones strictly).
+
+    min x + y over x >= 0, y >= 1 is 1, attained at (0, 1):
+
+    >>> r = minimize({"x": 1, "y": 1}, [Constraint.make({"x": 1}, ">=", 0), Constraint.make({"y": 1}, ">=", 1)])
+    >>> r.status, r.value, r.attained, r.point
+    ('optimal', Fraction(1, 1), True, {'x': Fraction(0, 1), 'y': Fraction(1, 1)})
     """
     status: str
     value: object  # Fraction, or float +/-inf
@@ -267,7 +278,11 @@ def interior_point(constraints: list[Constraint], variables: list | None = None,
                    nonneg=frozenset()) -> dict | None:
     """A point satisfying every constraint (strict ones strictly), or None if there is none.
 
-    Variables in `nonneg` are constrained to be >= 0 (not strictly)."""
+    Variables in `nonneg` are constrained to be >= 0 (not strictly).
+
+    >>> interior_point([Constraint.make({"x": 1}, ">", 0), Constraint.make({"x": 1}, "<", 1)])
+    {'x': Fraction(1, 2)}
+    """
     constraints = list(constraints)
     variables = variables if variables is not None else _variables_of({}, constraints)
     for c in constraints:  # constant constraints decide themselves
@@ -295,7 +310,13 @@ def interior_point(constraints: list[Constraint], variables: list | None = None,
 
 
 def feasible(constraints: list[Constraint]) -> bool:
-    """Whether the system (strict inequalities strict) has a solution."""
+    """Whether the system (strict inequalities strict) has a solution.
+
+    x < 0 and x >= 0 has no solution, although its closure has x = 0:
+
+    >>> feasible([Constraint.make({"x": 1}, "<", 0), Constraint.make({"x": 1}, ">=", 0)])
+    False
+    """
     return interior_point(constraints) is not None
 
 
@@ -306,6 +327,11 @@ def minimize(objective: Mapping, constraints: list[Constraint], variables: list 
     `objective` maps variables to coefficients (a constant term is not part of
     it: add it yourself).  Variables are free, except those in `nonneg`, which
     are >= 0.  See `LPResult`.
+
+    min y subject to y >= x and x <= 1 is unbounded (x and y are free):
+
+    >>> minimize({"y": 1}, [Constraint.make({"x": 1}, "<=", 1), Constraint.make({"x": 1, "y": -1}, "<=", 0)]).status
+    'unbounded'
     """
     nonneg = frozenset(nonneg)
     constraints = list(constraints)
@@ -340,7 +366,14 @@ def minimize(objective: Mapping, constraints: list[Constraint], variables: list 
 
 def maximize(objective: Mapping, constraints: list[Constraint], variables: list | None = None,
              nonneg=frozenset()) -> LPResult:
-    """sup objective.x (value +inf when unbounded, -inf when infeasible)."""
+    """sup objective.x (value +inf when unbounded, -inf when infeasible).
+
+    sup x over 0 <= x < 1 is 1, not attained:
+
+    >>> r = maximize({"x": 1}, [Constraint.make({"x": 1}, "<", 1), Constraint.make({"x": 1}, ">=", 0)])
+    >>> r.status, r.value, r.attained
+    ('optimal', Fraction(1, 1), False)
+    """
     res = minimize({v: -Fraction(c) for v, c in objective.items()}, constraints, variables, nonneg)
     if res.status == "optimal":
         res.value = -res.value

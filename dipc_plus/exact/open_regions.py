@@ -33,7 +33,13 @@ _MISSING = object()
 
 def constraint(vec):
     """``vec.(u, eps) < 0`` for integers `vec`: True/False if no variable is left, else the
-    primitive tuple."""
+    primitive tuple.
+
+    2u - 4 eps < 0 is u - 2 eps < 0; with no u left, -eps < 0 is True and 3 eps < 0 False:
+
+    >>> constraint((2, 0, -4)), constraint((0, 0, -1)), constraint((0, 0, 3))
+    ((1, 0, -2), True, False)
+    """
     if not any(vec[:-1]):
         return vec[-1] < 0
     g = gcd(*vec)
@@ -41,7 +47,13 @@ def constraint(vec):
 
 
 def simplify_region(region: frozenset):
-    """The irredundant description of an open region, or None if it has no interior."""
+    """The irredundant description of an open region, or None if it has no interior.
+
+    u < eps, u < 2 eps, u > 0: the middle one is redundant.
+
+    >>> sorted(simplify_region(frozenset({(1, -1), (1, -2), (-1, 0)})))
+    [(-1, 0), (1, -1)]
+    """
     hit = _SIMPLIFY_CACHE.get(region, _MISSING)
     if hit is not _MISSING:
         return hit
@@ -53,12 +65,24 @@ def simplify_region(region: frozenset):
 
 
 def region_is_feasible(region) -> bool:
-    """Does the open region (all its constraints < 0), eps > 0, have a point?"""
+    """Does the open region (all its constraints < 0), eps > 0, have a point?
+
+    u < 0 and u > 0 is empty; 0 < u < eps is not:
+
+    >>> region_is_feasible({(1, 0), (-1, 0)}), region_is_feasible({(1, -1), (-1, 0)})
+    (False, True)
+    """
     return simplify_region(frozenset(region)) is not None
 
 
 def breakpoint(c: tuple, v: int) -> tuple:
-    """(is an upper bound, b) for a one-variable constraint c on u_v: u_v < b eps or u_v > b eps."""
+    """(is an upper bound, b) for a one-variable constraint c on u_v: u_v < b eps or u_v > b eps.
+
+    u < eps is an upper bound at 1 eps; -2u + 3 eps < 0 a lower bound at 3/2 eps:
+
+    >>> breakpoint((1, -1), 0), breakpoint((-2, 3), 0)
+    ((True, 1), (False, 3/2))
+    """
     found = _BREAKPOINTS.get(c)
     if found is None:
         cv = c[v]
@@ -70,7 +94,14 @@ def breakpoint(c: tuple, v: int) -> tuple:
 
 
 def clear_region_caches() -> None:
-    """Forget every memoised region (for cold timings; results never depend on it)."""
+    """Forget every memoised region (for cold timings; results never depend on it).
+
+    >>> region = frozenset({(1, -1), (1, -2), (-1, 0)})
+    >>> before = simplify_region(region)
+    >>> clear_region_caches()
+    >>> simplify_region(region) == before
+    True
+    """
     _SIMPLIFY_CACHE.clear()
     _BREAKPOINTS.clear()
 

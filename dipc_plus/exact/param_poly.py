@@ -19,6 +19,11 @@ from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 
 
 def is_zero_value(c) -> bool:
+    """Whether a coefficient (a Fraction or an ExpFrac) is exactly zero.
+
+    >>> is_zero_value(Fraction(0)), is_zero_value(ExpFrac(ExpPoly.exp(-1)))
+    (True, False)
+    """
     return c.is_zero() if isinstance(c, ExpFrac) else c == 0
 
 
@@ -29,11 +34,20 @@ def _times(a, b):
 
 
 def poly_scale(poly: dict, c) -> dict:
-    """Every coefficient times the value c (a Fraction or an ExpFrac)."""
+    """Every coefficient times the value c (a Fraction or an ExpFrac).
+
+    >>> poly_scale({(1,): Fraction(1, 3), (0,): Fraction(1)}, Fraction(3))    # 3 (p/3 + 1)
+    {(1,): Fraction(1, 1), (0,): Fraction(3, 1)}
+    """
     return {m: _times(k, c) for m, k in poly.items() if not is_zero_value(_times(k, c))}
 
 
 def poly_add(a: dict, b: dict) -> dict:
+    """a + b, zero terms dropped; exponent tuples follow the order of the parameter names.
+
+    >>> poly_add({(1, 0): Fraction(1), (0, 1): Fraction(1)}, {(1, 0): Fraction(-1)})   # (p + q) - p
+    {(0, 1): Fraction(1, 1)}
+    """
     out = dict(a)
     for m, c in b.items():
         out[m] = out[m] + c if m in out else c
@@ -41,6 +55,12 @@ def poly_add(a: dict, b: dict) -> dict:
 
 
 def poly_mul(a: dict, b: dict) -> dict:
+    """a * b, zero terms dropped.
+
+    >>> s = {(1, 0): Fraction(1), (0, 1): Fraction(1)}      # p + q
+    >>> poly_mul(s, s)                                       # p^2 + 2pq + q^2
+    {(2, 0): Fraction(1, 1), (1, 1): Fraction(2, 1), (0, 2): Fraction(1, 1)}
+    """
     out: dict = {}
     for ma, ca in a.items():
         for mb, cb in b.items():
@@ -52,7 +72,11 @@ def poly_mul(a: dict, b: dict) -> dict:
 
 def poly_eval(poly: dict, point: tuple):
     """The value at a rational point of the parameters (a Fraction, or an ExpFrac when the
-    coefficients are closed forms in eps)."""
+    coefficients are closed forms in eps).
+
+    >>> poly_eval({(2, 0): Fraction(1), (1, 1): Fraction(2), (0, 2): Fraction(1)}, (1, 2))   # (1 + 2)^2
+    Fraction(9, 1)
+    """
     total = None
     for m, c in poly.items():
         w = Fraction(1)
@@ -66,7 +90,13 @@ def poly_eval(poly: dict, point: tuple):
 def poly_cancel(num: dict, den: dict, names: list) -> tuple[dict, dict]:
     """num/den with their common factor removed, exactly: python-flint's multivariate gcd over Q.
     Rational coefficients only.  The result is scaled to integer coefficients with no common
-    content and a positive leading coefficient (lex order of `names`) in the denominator."""
+    content and a positive leading coefficient (lex order of `names`) in the denominator.
+
+    (p^2 - 1) / (2p + 2) is (p - 1) / 2:
+
+    >>> poly_cancel({(2,): Fraction(1), (0,): Fraction(-1)}, {(1,): Fraction(2), (0,): Fraction(2)}, ["p"])
+    ({(1,): Fraction(1, 1), (0,): Fraction(-1, 1)}, {(0,): Fraction(2, 1)})
+    """
     ctx = fmpq_mpoly_ctx.get(tuple(names), "lex")
     n, d = _mpoly(ctx, num), _mpoly(ctx, den)
     g = n.gcd(d)
@@ -91,7 +121,11 @@ def _rational_dict(p) -> dict:
 
 
 def poly_text(a: dict, names: list) -> str:
-    """A readable, factored form (sympy builds it from the exact coefficients; no text is parsed)."""
+    """A readable, factored form (sympy builds it from the exact coefficients; no text is parsed).
+
+    >>> poly_text({(2, 0): Fraction(1), (1, 1): Fraction(2), (0, 2): Fraction(1)}, ["p", "q"])
+    '(p + q)**2'
+    """
     if not a:
         return "0"
     return str(_factor(a, names))
@@ -99,7 +133,11 @@ def poly_text(a: dict, names: list) -> str:
 
 def ratio_text(num: dict, den: dict, names: list) -> str:
     """'(N) / (D)' for a ratio of rational polynomials, each factored, in sympy's normal form of
-    the quotient (printing only: the value was cancelled exactly by `poly_cancel`)."""
+    the quotient (printing only: the value was cancelled exactly by `poly_cancel`).
+
+    >>> ratio_text({(2,): Fraction(1), (0,): Fraction(-1)}, {(2,): Fraction(1), (1,): Fraction(1)}, ["p"])
+    '(p - 1) / (p)'
+    """
     import sympy
     n_expr, syms = _sympy_expr(num, names)
     d_expr, _ = _sympy_expr(den, names)

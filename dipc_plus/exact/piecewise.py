@@ -20,20 +20,53 @@ __all__ = ["Piece", "piecewise", "piecewise_probability"]
 
 @dataclass
 class Piece:
-    """One cell and the closed form of the probability on it."""
+    """One cell and the closed form of the probability on it.
+
+    The probability 1 on the whole box [-1, 1] (see `piecewise_probability` for real pieces):
+
+    >>> from dipc_plus.exact.cells import box
+    >>> from dipc_plus.exact.symbolic_terms import SymbolicForm
+    >>> piece = Piece(box(1), SymbolicForm.one(1))
+    >>> print(piece.cell, "|", piece.form.at([0]))
+    Cell(-1*q0 <= 1 and q0 <= 1) | 1
+    """
     cell: Cell
     form: SymbolicForm
 
 
 def piecewise_probability(atoms: tuple, noises: tuple, root: Cell, max_cells: int = 10_000) -> list:
     """[Piece] partitioning `root`, for atoms over noises 0..n-1 and inputs n..n+p-1 (see
-    `probability_on_cell`)."""
+    `probability_on_cell`).
+
+    P[N < q] for N ~ Lap(eps) and an input q in [-1, 1] (the form's v0 is eps q): the Laplace
+    CDF, 1 - e^(-q eps)/2 for q >= 0 and e^(q eps)/2 for q < 0:
+
+    >>> from fractions import Fraction
+    >>> from dipc_plus.exact.cells import box
+    >>> from dipc_plus.exact.linear import LinForm, Noise, atom
+    >>> below_q = atom(LinForm.make({0: 1}), "<", LinForm.make({1: 1}))    # noise 0, input 1
+    >>> for piece in piecewise_probability((below_q,), (Noise("lap", Fraction(1)),), box(1)):
+    ...     print(piece.cell, "|", piece.form)
+    Cell(-1*q0 <= 1 and -1*q0 <= 0 and q0 <= 1) | ((-1/2)) e^(-1*v0) + (1)
+    Cell(-1*q0 <= 1 and q0 <= 1 and q0 < 0) | (1/2) e^(1*v0)
+    """
     return piecewise(lambda cell: probability_on_cell(atoms, noises, cell), root, max_cells)
 
 
 def piecewise(compute, root: Cell, max_cells: int = 10_000) -> list:
     """[Piece] partitioning `root`, `compute(cell)` giving a cell's closed form or raising
-    NeedSplit; `max_cells` bounds the work (ValueError beyond it)."""
+    NeedSplit; `max_cells` bounds the work (ValueError beyond it).
+
+    A toy `compute` that needs the sign of q0 - 1/2 (2 q0 - 1) and answers with a constant:
+
+    >>> from dipc_plus.exact.cells import box
+    >>> from dipc_plus.exact.symbolic_terms import SymbolicForm
+    >>> def compute(cell):
+    ...     cell.sign((2, -1))         # raises NeedSplit where 2 q0 - 1 changes sign
+    ...     return SymbolicForm.one(1)
+    >>> [str(p.cell) for p in piecewise(compute, box(1, 0, 1))]
+    ['Cell(-1*q0 <= 0 and q0 <= 1 and 2*q0 <= 1)', 'Cell(-2*q0 < -1 and -1*q0 <= 0 and q0 <= 1)']
+    """
     start = root.normalised()
     stack = [] if start is None else [start]
     pieces = []

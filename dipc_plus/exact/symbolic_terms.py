@@ -23,7 +23,20 @@ __all__ = ["SymbolicForm"]
 
 class SymbolicForm:
     """`terms` maps (exponents of v (Fractions), exponent of eps, powers of v) to a nonzero
-    fmpq_poly in eps; p is the number of inputs."""
+    fmpq_poly in eps; p is the number of inputs.
+
+    P[N < q] for N ~ Lap(eps), q >= 0, is 1 - e^(-eps q)/2; at q = 1/2 and q = 2:
+
+    >>> from dipc_plus.exact.cells import Cell
+    >>> from dipc_plus.exact.laplace_engine import probability_on_cell
+    >>> from dipc_plus.exact.linear import LinForm, Noise, atom
+    >>> below_q = atom(LinForm.make({0: 1}), "<", LinForm.make({1: 1}))    # noise 0, input 1
+    >>> form = probability_on_cell((below_q,), (Noise("lap", Fraction(1)),), Cell(1, [((-1, 0), "<=")]))
+    >>> print(form.at([Fraction(1, 2)]), "|", form.at([Fraction(2)]))
+    1 - 1/2*e^(-1/2*eps) | 1 - 1/2*e^(-2*eps)
+    >>> print(SymbolicForm.one(1).at([Fraction(3)]))
+    1
+    """
 
     __slots__ = ("p", "terms")
 

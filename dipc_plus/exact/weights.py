@@ -17,6 +17,12 @@ def exp_mechanism(rate, scores: dict) -> dict:
 
     Each P[v] is written as 1 / sum_w e^(rate eps (F(w) - F(v))), an exact
     quotient; candidates with equal scores share one value.
+
+    Two candidates with scores 0 and 1 at rate 1: the better one wins with e^eps / (e^eps + 1).
+
+    >>> p = exp_mechanism(1, {"a": 0, "b": 1})
+    >>> print(p["a"], "|", p["b"])
+    (1) / (e^eps + 1) | (e^eps) / (e^eps + 1)
     """
     rate = Fraction(rate)
     if rate <= 0:
@@ -42,6 +48,11 @@ def normalise(weights: dict) -> dict:
     A weight that is identically zero makes its outcome impossible; a total that
     is identically zero has no distribution and is an error.  Positivity on
     eps > 0 is not decided here.
+
+    >>> from fractions import Fraction
+    >>> p = normalise({"x": Fraction(1), "y": Fraction(3)})
+    >>> print(p["x"], p["y"])
+    1/4 3/4
     """
     if not weights:
         raise ValueError("choose over an empty set of outcomes")
