@@ -21,7 +21,16 @@ from dipc_plus.semantics.symbolic_distribution import SymbolicDistribution
 @dataclass
 class SymbolicCell:
     """One cell of the box for one output: its constraints beyond the box (text on the inputs),
-    the `Cell` itself and the closed form on it."""
+    the `Cell` itself and the closed form on it.
+
+    A Laplace read of x compared with 0 is true with probability 1 - e^(-x eps)/2 where x >= 0
+    (the Laplace CDF, by hand):
+
+    >>> import dipc_plus
+    >>> sign = dipc_plus.Program.from_text("input x: real\\noutput b: bool\\nn <- Lap(eps, x)\\nb <- n > 0\\n")
+    >>> print(sign.symbolic(box={"x": (-1, 1)}).cells[True][0])
+    where x >= 0: 1 - 1/2*e^(-x*eps)
+    """
     constraints: str
     cell: Cell
     form: SymbolicForm
@@ -37,6 +46,19 @@ class SymbolicResult:
     ``cells``: {output value: [SymbolicCell]} (a single finite output is keyed by its value,
     several by the tuple of their values); ``at(input)``: {output value: `Exact`} at one input
     of the box, equal to ``Program.distribution(input)``'s probabilities there.
+
+    >>> import dipc_plus
+    >>> sign = dipc_plus.Program.from_text("input x: real\\noutput b: bool\\nn <- Lap(eps, x)\\nb <- n > 0\\n")
+    >>> s = sign.symbolic(box={"x": (-1, 1)})
+    >>> print(s)
+    b=false:
+      where x <= 0: 1 - 1/2*e^(x*eps)
+      where x > 0: 1/2*e^(-x*eps)
+    b=true:
+      where x >= 0: 1 - 1/2*e^(-x*eps)
+      where x < 0: 1/2*e^(x*eps)
+    >>> s.at(input={"x": 0})
+    {False: Exact(1/2), True: Exact(1/2)}
     """
 
     def __init__(self, dist: SymbolicDistribution):
