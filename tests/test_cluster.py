@@ -231,6 +231,24 @@ def test_a_dask_worker_that_dies_is_a_user_error(cluster):
                        executor=Executor("dask", 2, cluster)))
 
 
+def test_a_scheduler_without_workers_ends_the_run(monkeypatch):
+    """Dask keeps parts waiting for a worker forever; a run ends after DIPC_DASK_WORKER_WAIT s
+    (the hang was seen when a loaded machine did not bring a killed worker back)."""
+    monkeypatch.setenv("DIPC_DASK_WORKER_WAIT", "2")
+    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None, silence_logs=50) as empty:
+        with pytest.raises(UserError, match="no Dask worker has been connected"):
+            list(run_tasks(add_offset, Source.of(make_offset, (0,), []), [1, 2],
+                           executor=Executor("dask", 2, empty.scheduler_address)))
+
+
+def test_a_worker_wait_that_is_not_a_number_is_a_user_error(monkeypatch):
+    monkeypatch.setenv("DIPC_DASK_WORKER_WAIT", "soon")
+    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None, silence_logs=50) as empty:
+        with pytest.raises(UserError, match="DIPC_DASK_WORKER_WAIT"):
+            list(run_tasks(add_offset, Source.of(make_offset, (0,), []), [1, 2],
+                           executor=Executor("dask", 2, empty.scheduler_address)))
+
+
 def test_a_dask_worker_refuses_other_file_contents(cluster, tmp_path):
     claim = tmp_path / "c.toml"
     claim.write_text("seen by the client\n")

@@ -426,6 +426,7 @@ def _run_dask(fn, source, tasks, executor, done):
     if source.build is None:
         raise UserError("this check was not loaded from files, so a Dask worker cannot rebuild it",
                         hint="use --executor local (or run it from the command line)")
+    _no_worker_wait()   # a bad DIPC_DASK_WORKER_WAIT is refused before any work
     quiet_dask_logs()
     yield from _run_dask_quietly(fn, source, tasks, executor, done)
 
@@ -455,10 +456,7 @@ def _run_dask_quietly(fn, source, tasks, executor, done):
         queue = as_completed(futures, loop=client.loop)
         for want in range(len(futures)):
             while want not in results:
-                try:
-                    fut = next(queue)
-                except StopIteration:
-                    raise _dask_failure(RuntimeError("scheduler-connection-lost"), executor) from None
+                fut = _next_finished(queue, client, executor)
                 i = index[fut.key]
                 try:
                     results[i] = fut.result()
@@ -477,6 +475,51 @@ def _run_dask_quietly(fn, source, tasks, executor, done):
             client.close()
         except Exception:   # the scheduler is gone: nothing left to cancel
             pass
+
+
+NO_WORKER_WAIT = 60.0   # seconds a run waits for a Dask worker before it ends (DIPC_DASK_WORKER_WAIT)
+
+
+def _no_worker_wait() -> float:
+    text = os.environ.get("DIPC_DASK_WORKER_WAIT", "").strip()
+    try:
+        value = float(text) if text else NO_WORKER_WAIT
+    except ValueError:
+        raise UserError(f"DIPC_DASK_WORKER_WAIT={text[:40]!r} is not a number of seconds",
+                        hint="unset it (60 s) or set e.g. DIPC_DASK_WORKER_WAIT=120") from None
+    return value if 0 < value < 10**7 else NO_WORKER_WAIT
+
+
+def _next_finished(queue, client, executor: "Executor"):
+    """The next finished future; ends the run when the scheduler has had no worker for the grace
+    period (every worker died and none came back, or none was ever started): Dask itself would keep
+    the parts waiting forever, and every run must end."""
+    import time
+    grace = _no_worker_wait()
+    alone_since = None
+    last_look = 0.0
+    while not queue.has_ready():
+        if queue.is_empty():
+            raise _dask_failure(RuntimeError("scheduler-connection-lost"), executor)
+        now = time.monotonic()
+        if now - last_look >= 1.0:
+            last_look = now
+            try:
+                workers = client.scheduler_info(n_workers=1).get("workers", {})
+            except Exception as exc:   # the scheduler is gone
+                raise _dask_failure(exc if is_dask_failure(exc) else RuntimeError("scheduler-connection-lost"),
+                                    executor) from None
+            if workers:
+                alone_since = None
+            elif alone_since is None:
+                alone_since = now
+            elif now - alone_since >= grace:
+                raise UserError(f"no Dask worker has been connected to the scheduler at "
+                                f"{executor.scheduler_text()} for {grace:g} s, with parts of the run still waiting",
+                                hint="start workers with `dask worker ADDRESS` (or set DIPC_DASK_WORKER_WAIT to "
+                                     "wait longer), then run the check again")
+        time.sleep(0.02)
+    return next(queue)
 
 
 def _dask_failure(exc: BaseException, executor: "Executor") -> UserError:
