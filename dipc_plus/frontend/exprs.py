@@ -427,10 +427,11 @@ class Lowerer:
         if fn.lower() in OUTSIDE_THE_FRAGMENT:
             raise UserError.at(e.pos, f"'{fn}' noise is not part of DiPWhile+: {OUTSIDE_THE_FRAGMENT[fn.lower()]}",
                                hint=f"the distributions are {distributions_in_words()}")
-        candidates = list(scope.functions) + list(BUILTINS)
+        candidates = list(scope.functions) + list(BUILTINS) + list(noises.surface_names())
         raise UserError.at(e.pos, f"unknown function '{fn}'",
                            hint=did_you_mean(fn, candidates) or
-                           f"the built-in functions are {', '.join(BUILTINS)}; declare others with 'function'")
+                           f"the built-in functions are {', '.join(BUILTINS)}; declare others with 'function'; "
+                           f"the noises are {', '.join(noises.surface_names())}, sampled as x <- Lap(a*eps, mean)")
 
     def user_call(self, e: S.CallExpr, f: ir.Function) -> Det:
         if len(e.args) != len(f.params):
