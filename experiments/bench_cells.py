@@ -7,6 +7,12 @@ the box [-1, 1]^m (`piecewise.piecewise_probability`), with cold caches.  Beside
 in the same run, the per-point path computes the same region at every point of the
 grid {-1, -1/2, 0, 1/2, 1}^m.  CPU seconds (time.process_time), one process.
 
+A second table measures whole programs as `dipc prob --symbolic PROGRAM --box q=[-1,1]`
+computes them (`semantics.symbolic_distribution`: the program's paths, then every output's
+cells): Sparse c = 1 m = 3, 4, 5 and NoisyMax m = 3, 4, CPU seconds with cold caches, beside
+the per-point `dipc prob` (the chain; NoisyMax also its argmax integral) at every point of
+{-1, 0, 1}^m, in the same run.
+
     PYTHONPATH=. python experiments/bench_cells.py [m ...]   # m = 3 4 5; writes cells_table.md
 """
 from __future__ import annotations
@@ -70,6 +76,60 @@ def measure(m: int, k: int) -> dict:
             "grid_points": len(grid), "grid_time": t_grid}
 
 
+PROGRAM_CASES = (("sparse", 3), ("sparse", 4), ("sparse", 5), ("noisy_max", 3), ("noisy_max", 4))
+
+
+def measure_program(name: str, m: int) -> dict:
+    """`prob --symbolic` on the box [-1, 1]^m beside the per-point distribution on {-1, 0, 1}^m."""
+    from dipc_plus.exact import cell_probability
+    from dipc_plus.frontend.load import load_program
+    from dipc_plus.semantics.distribution import argmax_distribution, output_distribution
+    from dipc_plus.semantics.symbolic_distribution import symbolic_distribution
+    program = load_program(str(Path(__file__).resolve().parent.parent / "programs" / f"{name}.dip"), {"m": F(m)})
+    le.clear_caches()
+    constraints.clear_probability_caches()
+    cell_probability.clear_cell_memo()
+    t0 = time.process_time()
+    cells = symbolic_distribution(program, {"q": (-1, 1)}).cells()
+    t_symbolic = time.process_time() - t0
+    grid = list(product([F(-1), F(0), F(1)], repeat=m))
+    le.clear_caches()
+    constraints.clear_probability_caches()
+    t0 = time.process_time()
+    for q in grid:
+        output_distribution(program, {"q": list(q)}, shortcuts=False)
+    t_chain = time.process_time() - t0
+    t_argmax = None
+    if name == "noisy_max":
+        t0 = time.process_time()
+        for q in grid:
+            argmax_distribution(program, {"q": list(q)})
+        t_argmax = time.process_time() - t0
+    return {"program": name, "m": m, "outputs": len(cells), "pairs": sum(len(v) for v in cells.values()),
+            "largest": max(len(pc.form) for v in cells.values() for pc in v), "time": t_symbolic,
+            "grid_points": len(grid), "chain_time": t_chain, "argmax_time": t_argmax}
+
+
+def program_lines(rows: list) -> list:
+    lines = [
+        "",
+        "## Whole programs: `dipc prob --symbolic PROGRAM --box q=[-1,1]`",
+        "",
+        "CPU seconds of `symbolic_distribution(...).cells()` (every output's cells, cold caches);",
+        "`pairs`: (output, cell) pairs over all outputs; `terms`: the largest closed form.  Beside",
+        "it, in the same run, the per-point `dipc prob` at each point of {-1, 0, 1}^m (the chain;",
+        "for NoisyMax also the argmax integral, which `dipc prob` takes by default).",
+        "",
+        "| program | m | outputs | pairs | terms | symbolic, whole box (s) | per point: points | chain (s) | argmax (s) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        argmax = "" if r["argmax_time"] is None else f"{r['argmax_time']:.2f}"
+        lines.append(f"| {r['program']} | {r['m']} | {r['outputs']} | {r['pairs']} | {r['largest']} | "
+                     f"{r['time']:.2f} | {r['grid_points']} | {r['chain_time']:.2f} | {argmax} |")
+    return lines
+
+
 def main(ms=(3, 4, 5)) -> None:
     rows = []
     for m in ms:
@@ -77,6 +137,11 @@ def main(ms=(3, 4, 5)) -> None:
             r = measure(m, k)
             rows.append(r)
             print(r, flush=True)
+    program_rows = []
+    for name, m in PROGRAM_CASES:
+        r = measure_program(name, m)
+        program_rows.append(r)
+        print(r, flush=True)
     lines = [
         "# Symbolic inputs: time per cell (Sparse c = 1, T = 0, box [-1, 1]^m)",
         "",
@@ -93,6 +158,7 @@ def main(ms=(3, 4, 5)) -> None:
         lines.append(f"| {r['m']} | {r['k'] if r['k'] <= r['m'] else 'none'} | {r['cells']} | "
                      f"{r['time']:.2f} | {1000 * r['per_cell']:.1f} | {r['largest']} | "
                      f"{r['grid_points']} | {r['grid_time']:.2f} |")
+    lines += program_lines(program_rows)
     OUT.write_text("\n".join(lines) + "\n")
     print(f"wrote {OUT}")
 

@@ -211,6 +211,45 @@ class Program:
                     return d
             return distribution_of_chain(self.dtmc(given, max_states=max_states))
 
+    def symbolic(self, box: Mapping[str, Any], input: Mapping[str, Any] | None = None, *,
+                 max_cells: int | None = None) -> "SymbolicResult":
+        """The output distribution for every input of a box of the real inputs: per output, the
+        cells of the box and a closed form in eps and the inputs on each (``dipc prob --symbolic``).
+
+        Parameters
+        ----------
+        box : mapping
+            ``{'q': (-1, 1)}``: the range of each real input (an array: of each element).
+        input : mapping, optional
+            Values of the Bool/DOM inputs, if any.
+        max_cells : int, optional
+            Refuse an output needing more cells (default: the ``cells`` limit).
+
+        Examples
+        --------
+        >>> import dipc_plus
+        >>> nm = dipc_plus.load(dipc_plus.example("programs/noisy_max.dip"), params={"m": 2})
+        >>> s = nm.symbolic(box={"q": (-1, 1)})
+        >>> [len(cells) for cells in s.cells.values()]
+        [2, 2]
+        >>> s.at(input={"q": [0, 0]})[1] == nm.distribution(input={"q": [0, 0]})[1]
+        True
+        """
+        from dipc_plus.api.symbolic import SymbolicResult
+        from dipc_plus.semantics.symbolic_distribution import bind_finite_inputs, symbolic_distribution
+        with in_python_words():
+            bounds = {}
+            for name, pair in dict(box).items():
+                if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                    raise UserError(f"--box {name}: give two numbers (lo, hi)", hint="e.g. box={'q': (-1, 1)}")
+                lo, hi = (to_input_value(x) for x in pair)
+                if not isinstance(lo, Fraction) or not isinstance(hi, Fraction):
+                    raise UserError(f"--box {name}: the ends must be numbers, not {pair!r}",
+                                    hint="e.g. box={'q': (-1, 1)}")
+                bounds[str(name)] = (lo, hi)
+            finite = bind_finite_inputs(self.ir, {k: to_input_value(v) for k, v in dict(input or {}).items()})
+            return SymbolicResult(symbolic_distribution(self.ir, bounds, finite, max_cells))
+
     def within(self, targets: Mapping[str, Any], gamma: Number = 0, input: Mapping[str, Any] | None = None, *,
                max_states: int = DEFAULT_MAX_STATES, shortcuts: bool = True, **inputs: Any) -> Exact:
         """P[every real output within `gamma` of its target and every finite output equal to it], exactly."""

@@ -7,6 +7,10 @@ that is exactly argmax/argmin of independent samples (semantics/argmax.py) takes
 integral instead, the same closed forms without the chain that triples per sample; the
 report says which path ran (`--chain` forces the chain).
 The last line confirms that the probabilities add up to 1 as an identity in eps.
+
+With `--symbolic --box q=[LO,HI]` the real inputs stay symbols (semantics/symbolic_distribution.py):
+per output, the cells of the box where one closed form holds, as inequalities on the inputs,
+and the closed form in eps and the inputs on each.
 """
 from __future__ import annotations
 
@@ -39,6 +43,11 @@ example:
   dipc prob programs/laplace.dip --input q=[0,1] --events "out[1]<=0" "out[1]>-1 & out[1]<=1" --eps 1
   (an event starting with "-" must be attached: --events="-1<out[1]<=1")
   dipc prob PROGRAM --input ... --values x=-3..3     (an integer output, value by value)
+
+  For every input of a box at once (cells as inequalities on the inputs, a closed form
+  in eps and the inputs on each):
+
+  dipc prob --symbolic programs/noisy_max.dip --set m=3 --box q=[-1,1]
 """
 
 
@@ -61,6 +70,12 @@ def register(parser) -> None:
                         help="print the result as JSON (numbers as integers or \"p/q\", closed forms as strings; "
                              "docs/json.md); \"method\" says which path ran (\"chain\" or \"argmax-integral\"), "
                              "\"chain\" is null when no chain was built")
+    parser.add_argument("--symbolic", action="store_true",
+                        help="keep the real inputs as symbols: print, per output, the cells of the --box (as "
+                             "inequalities on the inputs) and the closed form in eps and the inputs on each")
+    parser.add_argument("--box", action="append", metavar="NAME=[LO,HI]",
+                        help="with --symbolic, the range of a real input (an array: of each element), "
+                             "e.g. --box q=[-1,1]; every real input needs one")
     parser.set_defaults(func=run)
 
 
@@ -69,6 +84,8 @@ def outcome_text(dist: Distribution, outcome) -> str:
 
 
 def run(args) -> int:
+    if args.symbolic or args.box:
+        return run_symbolic(args)
     points = parse_eps_values(args.at)
     program, env, given = load_program_input(args)
     t0 = time.perf_counter()
@@ -210,3 +227,111 @@ def json_report(dist, chain, given, points, total, ok, seconds) -> dict:
 def _latex(p) -> str:
     import sympy
     return sympy.latex(p.to_sympy())
+
+
+# --------------------------------------------------------------------------- --symbolic
+
+def run_symbolic(args) -> int:
+    """`prob --symbolic --box q=[-1,1]`: per output, the cells of the box and the closed form on each."""
+    from dipc_plus.frontend.load import load_program
+    from dipc_plus.semantics import inputs as inputs_mod
+    from dipc_plus.semantics.symbolic_chain import HINT
+    from dipc_plus.semantics.symbolic_distribution import bind_finite_inputs, symbolic_distribution
+    if not args.symbolic:
+        raise UserError("--box is for --symbolic", hint="add --symbolic, or give one input with --input")
+    for flag, given in (("--events", args.events), ("--values", args.values), ("--chain", args.chain),
+                        ("--eps", args.at)):
+        if given:
+            raise UserError(f"{flag} does not combine with --symbolic", hint=HINT)
+    program = load_program(args.program, inputs_mod.parse_params(args.set))
+    given = inputs_mod.parse_assignments(args.input, "--input")
+    finite = bind_finite_inputs(program, given)
+    box = parse_box(args.box)
+    t0 = time.perf_counter()
+    sd = symbolic_distribution(program, box, finite)
+    cells = sd.cells()
+    seconds = time.perf_counter() - t0
+    if args.json:
+        print(json_text(symbolic_json(sd, cells, box, given, seconds)))
+    else:
+        print(symbolic_text(sd, cells, box, given, seconds, latex=args.latex))
+    return 0
+
+
+def parse_box(items) -> dict:
+    """--box q=[-1,1] (repeatable) -> {'q': (Fraction(-1), Fraction(1))}."""
+    from dipc_plus.semantics import inputs as inputs_mod
+    out = {}
+    for name, value in inputs_mod.parse_assignments(items, "--box").items():
+        if (not isinstance(value, list) or len(value) != 2
+                or not all(isinstance(x, Fraction) and not isinstance(x, bool) for x in value)):
+            raise UserError(f"--box {name}: write NAME=[LO,HI] with two numbers",
+                            hint="e.g. --box q=[-1,1]; run without --symbolic for the per-point path")
+        out[name] = (value[0], value[1])
+    return out
+
+
+def _box_text(box: dict) -> str:
+    return ", ".join(f"{n} in [{lo}, {hi}]" for n, (lo, hi) in box.items())
+
+
+def _symbolic_header(sd, box, given, cells, seconds) -> list:
+    program = sd.program
+    params = ", ".join(f"{k}={v}" for k, v in program.params.items())
+    where = _box_text(box) + (f", {inputs_text(program, given)}" if given else "")
+    pairs = sum(len(v) for v in cells.values())
+    paths = sum(len(v) for v in sd.paths.paths.values())
+    return [f"{program.name} for every {where}" + (f"  ({params})" if params else ""),
+            f"Method: symbolic inputs ({paths} paths), {pairs} (output, cell) pairs; {seconds:.2f} s",
+            "Each output's cells partition the box (constraints beyond the box shown); on each cell "
+            "the probability is one exact closed form in eps and the inputs."] + _summed_out(sd)
+
+
+def real_outputs(sd) -> list:
+    """The real outputs the symbolic report sums out (arrays by their name)."""
+    from dipc_plus.semantics import ir
+    names = [n for n, t in sd.program.outputs if isinstance(t, (ir.RealT, ir.IntT))]
+    return list(dict.fromkeys(n.split("[")[0] if n.split("[")[0] in sd.program.arrays else n for n in names))
+
+
+def _summed_out(sd) -> list:
+    real = real_outputs(sd)
+    return [f"The real outputs ({', '.join(real)}) are summed out."] if real else []
+
+
+def symbolic_text(sd, cells, box, given, seconds, latex=False) -> str:
+    lines = _symbolic_header(sd, box, given, cells, seconds)
+    for output, pieces in cells.items():
+        lines.append("")
+        lines.append(f"{sd.output_text(output)}:  {len(pieces)} cell{'s' if len(pieces) != 1 else ''}")
+        for piece in pieces:
+            lines.append(f"  where {sd.cell_text(piece.cell)}:")
+            lines.append(f"    {symbolic_latex(sd, piece.form) if latex else piece.form.text(sd.input_names)}")
+    return "\n".join(lines)
+
+
+def symbolic_latex(sd, form) -> str:
+    """The closed form as LaTeX, the inputs as q_{1}, ... (the elements' flat names)."""
+    import sympy
+    names = [n.replace("[", "_{").replace("]", "}") for n in sd.input_names]
+    symbols = [sympy.Symbol(n, real=True) for n in names]
+    return sympy.latex(form.to_sympy(symbols, sympy.Symbol("epsilon", positive=True)))
+
+
+def symbolic_json(sd, cells, box, given, seconds) -> dict:
+    from dipc_plus.semantics.distribution import group_outputs
+    outcomes = []
+    for output, pieces in cells.items():
+        outcomes.append({
+            "outputs": dict(group_outputs(sd.program, sd.output_names, output, json_number)),
+            "cells": [{"constraints": sd.cell_text(pc.cell).split(" and ") if pc.cell != sd.root else [],
+                       "equality": any(op == "==" for _, op in pc.cell.constraints),
+                       "probability": pc.form.text(sd.input_names),
+                       "latex": symbolic_latex(sd, pc.form)} for pc in pieces],
+        })
+    return {"program": sd.program.name, "program_path": sd.program.source,
+            "params": json_number(dict(sd.program.params)), "inputs": json_number(given),
+            "box": {n: [json_number(lo), json_number(hi)] for n, (lo, hi) in box.items()},
+            "method": "symbolic", "input_names": sd.input_names, "summed_out": real_outputs(sd),
+            "outcomes": outcomes, "cells": sum(len(v) for v in cells.values()),
+            "seconds": round(seconds, 3)}

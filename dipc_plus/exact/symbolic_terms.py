@@ -64,6 +64,16 @@ class SymbolicForm:
                 out[k] = P1 * P2 if old is None else old + P1 * P2
         return SymbolicForm(self.p, out)
 
+    def __add__(self, other: "SymbolicForm") -> "SymbolicForm":
+        """The sum (of the probabilities of disjoint events, on one cell)."""
+        if self.p != other.p:
+            raise ValueError("forms over different inputs")
+        out = dict(self.terms)
+        for k, P in other.terms.items():
+            old = out.get(k)
+            out[k] = P if old is None else old + P
+        return SymbolicForm(self.p, out)
+
     @staticmethod
     def one(p: int) -> "SymbolicForm":
         return SymbolicForm(p, {((Fraction(0),) * p, Fraction(0), (0,) * p): fmpq_poly([1])})
@@ -90,6 +100,51 @@ class SymbolicForm:
             out[exponent] = shifted if old is None else old + shifted
         return ExpPoly(out)
 
+    def monomials_in_q(self) -> list:
+        """[(c, k, powers, (l_q, l))]: the form as sum c eps^k q^powers e^((l_q.q + l) eps), c
+        rational (v = eps q substituted): terms in eps alone first, then by exponent, powers, k."""
+        out = []
+        for (lv, le, powers), P in self.terms.items():
+            shift = sum(powers)
+            for k, c in enumerate(P.coeffs()):
+                if c:
+                    out.append((Fraction(int(c.p), int(c.q)), k + shift, powers, (lv, le)))
+        out.sort(key=lambda m: (any(m[3][0]), [-x for x in m[3][0]], -m[3][1], m[2], m[1]))
+        return out
+
+    def text(self, names) -> str:
+        """Plain text in eps and the inputs (named by `names`), in the style of the per-point
+        closed forms: '1/2*eps*q[1]*e^((1/4*q[1] - 1/2)*eps) + ...'."""
+        if not self.terms:
+            return "0"
+        parts = []
+        for c, k, powers, (lq, l) in self.monomials_in_q():
+            factors = [] if k == 0 else ["eps"] if k == 1 else [f"eps^{k}"]
+            factors += [n if a == 1 else f"{n}^{a}" for n, a in zip(names, powers) if a]
+            exponent = _linear_text(lq, l, names)
+            if exponent:
+                factors.append("e^eps" if exponent == "1" else "e^(-eps)" if exponent == "-1"
+                               else f"e^({exponent}*eps)" if sum(1 for a in lq if a) + (l != 0) == 1
+                               else f"e^(({exponent})*eps)")
+            mag = abs(c)
+            body = "*".join(([_rat(mag)] if mag != 1 or not factors else []) + factors)
+            parts.append(("-" if c < 0 else "+", body))
+        text = ("-" if parts[0][0] == "-" else "") + parts[0][1]
+        return text + "".join(f" {s} {b}" for s, b in parts[1:])
+
+    def to_sympy(self, symbols, eps):
+        """The form as a sympy expression in the given input symbols and eps (for LaTeX)."""
+        import sympy
+        total = sympy.Integer(0)
+        for c, k, powers, (lq, l) in self.monomials_in_q():
+            term = sympy.Rational(c.numerator, c.denominator) * eps ** k
+            for x, a in zip(symbols, powers):
+                term *= x ** a
+            exponent = sympy.Rational(l.numerator, l.denominator) + sum(
+                (sympy.Rational(a.numerator, a.denominator) * x for a, x in zip(lq, symbols)), sympy.Integer(0))
+            total += term * sympy.exp(sympy.expand(exponent * eps))
+        return total
+
     def __str__(self) -> str:
         parts = []
         for (lv, le, powers), P in sorted(self.terms.items()):
@@ -97,3 +152,18 @@ class SymbolicForm:
             e = " + ".join([f"{a}*v{i}" for i, a in enumerate(lv) if a] + ([f"{le}*eps"] if le else []))
             parts.append(f"({P}){v}" + (f" e^({e})" if e else ""))
         return " + ".join(parts) or "0"
+
+
+def _rat(c: Fraction) -> str:
+    return str(c.numerator) if c.denominator == 1 else f"{c.numerator}/{c.denominator}"
+
+
+def _linear_text(coeffs, const, names) -> str:
+    """'1/2*q[1] - q[2] + 1/4' (empty for 0)."""
+    parts = [(a, n) for a, n in zip(coeffs, names) if a] + ([(const, None)] if const else [])
+    out = ""
+    for i, (a, n) in enumerate(parts):
+        mag = abs(a)
+        body = _rat(mag) if n is None else (n if mag == 1 else f"{_rat(mag)}*{n}")
+        out += ("-" if a < 0 else "") + body if i == 0 else f" {'-' if a < 0 else '+'} {body}"
+    return out

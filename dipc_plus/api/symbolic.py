@@ -1,0 +1,106 @@
+"""The notebook view of a program over a box of its real inputs (`Program.symbolic`).
+
+Why it exists: `dipc prob --symbolic` prints, per output, the cells of the box and a closed
+form in eps and the inputs on each; a notebook wants the same as an object it can ask for
+one input's closed forms (`at`), iterate (`cells`) and show as LaTeX.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Mapping
+
+from dipc_plus.api.errors import in_python_words
+from dipc_plus.exact.cells import Cell
+from dipc_plus.exact.symbolic_terms import SymbolicForm
+from dipc_plus.errors import UserError
+from dipc_plus.semantics.distribution import Exact, to_input_value
+from dipc_plus.semantics.symbolic_distribution import SymbolicDistribution
+
+
+@dataclass
+class SymbolicCell:
+    """One cell of the box for one output: its constraints beyond the box (text on the inputs),
+    the `Cell` itself and the closed form on it."""
+    constraints: str
+    cell: Cell
+    form: SymbolicForm
+    names: tuple
+
+    def __str__(self) -> str:
+        return f"where {self.constraints}: {self.form.text(self.names)}"
+
+
+class SymbolicResult:
+    """Per output, the cells of the box and the closed form on each.
+
+    ``cells``: {output value: [SymbolicCell]} (a single finite output is keyed by its value,
+    several by the tuple of their values); ``at(input)``: {output value: `Exact`} at one input
+    of the box, equal to ``Program.distribution(input)``'s probabilities there.
+    """
+
+    def __init__(self, dist: SymbolicDistribution):
+        self.dist = dist
+        self._single = len(dist.output_names) == 1
+
+    def _key(self, output: tuple):
+        return output[0] if self._single else output
+
+    @property
+    def cells(self) -> dict:
+        names = tuple(self.dist.input_names)
+        with in_python_words():
+            return {self._key(o): [SymbolicCell(self.dist.cell_text(pc.cell), pc.cell, pc.form, names)
+                                   for pc in pieces]
+                    for o, pieces in self.dist.cells().items()}
+
+    def at(self, input: Mapping[str, Any] | None = None, **inputs: Any) -> dict:
+        """{output value: its exact probability at this input} (every output, 0 included)."""
+        given = dict(input or {})
+        given.update(inputs)
+        program = self.dist.program
+        with in_python_words():
+            flat: dict = {}
+            for name, value in given.items():
+                elems = program.arrays.get(name)
+                if elems is not None and isinstance(value, (list, tuple)) and len(value) == len(elems):
+                    flat.update(zip(elems, value))
+                else:
+                    flat[name] = value
+            missing = [n for n in self.dist.input_names if n not in flat]
+            extra = [n for n in flat if n not in self.dist.input_names]
+            if missing or extra:
+                raise UserError(f"at(): give the real inputs {', '.join(self.dist.input_names)}"
+                                + (f" ('{extra[0]}' is not one of them)" if extra else ""),
+                                hint="e.g. at(input={'q': [0, 1]})")
+            q = [to_input_value(flat[n]) for n in self.dist.input_names]
+            if not all(isinstance(x, Fraction) for x in q):
+                raise UserError(f"at(): the real inputs must be numbers, not {q}")
+            return {self._key(o): Exact(form) for o, form in self.dist.at(q).items()}
+
+    def latex(self) -> str:
+        import sympy
+        names = [n.replace("[", "_{").replace("]", "}") for n in self.dist.input_names]
+        symbols = [sympy.Symbol(n, real=True) for n in names]
+        eps = sympy.Symbol("epsilon", positive=True)
+        rows = []
+        for o, pieces in self.dist.cells().items():
+            label = "\\text{" + self.dist.output_text(o).replace("_", "\\_") + "}"
+            for pc in pieces:
+                where = "\\text{" + self.dist.cell_text(pc.cell).replace("_", "\\_") + "}"
+                rows.append(f"{label} & {where} & {sympy.latex(pc.form.to_sympy(symbols, eps))}")
+        return "\\begin{array}{lll}\n" + " \\\\\n".join(rows) + "\n\\end{array}"
+
+    def _repr_latex_(self) -> str:   # Jupyter
+        return "$" + self.latex() + "$"
+
+    def __str__(self) -> str:
+        lines = []
+        for o, pieces in self.dist.cells().items():
+            lines.append(f"{self.dist.output_text(o)}:")
+            for pc in pieces:
+                lines.append(f"  where {self.dist.cell_text(pc.cell)}: {pc.form.text(self.dist.input_names)}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<SymbolicResult of {self.dist.program.name}: {len(self.dist.outputs())} outputs>"

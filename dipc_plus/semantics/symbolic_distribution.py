@@ -1,0 +1,219 @@
+"""A program's output distribution over a box of its real inputs: per output, a piecewise closed form.
+
+`symbolic_paths` gives, per finite output value, the atom sets of its paths; here each
+output's probability, the sum over its paths of P[atoms] (`cell_probability`), is
+split into the cells of the box where one closed form holds (`piecewise`).  Each
+output is split on its own and only when asked (`pieces`): one shared partition for
+all outputs would multiply their cells together.  Every output's pieces partition
+the box (equality cells included), so every input of the box has exactly one closed
+form per output, equal to the per-point chain's there.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from dipc_plus.errors import ResourceLimit, UserError
+from dipc_plus.exact.cell_probability import probability_of_set
+from dipc_plus.exact.cells import Cell, primitive
+from dipc_plus.exact.piecewise import Piece, piecewise
+from dipc_plus.exact.symbolic_terms import SymbolicForm
+from dipc_plus.execution import limits
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.symbolic_chain import HINT, SymbolicPaths, symbolic_paths
+from dipc_plus.semantics.values import show_value
+
+__all__ = ["SymbolicDistribution", "symbolic_distribution", "bind_finite_inputs", "box_bounds", "box_cell", "cell_text"]
+
+
+def symbolic_distribution(program: ir.Program, box: dict, finite_inputs: dict | None = None,
+                          max_cells: int | None = None) -> "SymbolicDistribution":
+    """The distribution of `program`'s finite outputs for every input of `box`: {name: (lo, hi)},
+    a name being a real input or a real array (every element gets the bounds).  `finite_inputs`
+    gives the Bool/DOM inputs (flat names -> values).  `NotSymbolic` where the path does not
+    apply; a `UserError` for a bad box."""
+    real_inputs = [n for n, t in program.inputs if isinstance(t, ir.RealT)]
+    bounds = box_bounds(program, box, real_inputs)    # a bad box is reported before any walk
+    if not real_inputs:
+        raise UserError(f"{program.name} has no real input: nothing to keep symbolic", hint=HINT)
+    paths = symbolic_paths(program, finite_inputs)
+    return SymbolicDistribution(paths, bounds, max_cells)
+
+
+def bind_finite_inputs(program: ir.Program, given: dict) -> dict:
+    """The Bool/DOM inputs given as the user writes them ({'x': true, 'r': [1, 2]}) -> flat checked
+    values; a real input given a value is refused (it is a symbol: give it a box)."""
+    from dipc_plus.semantics.inputs import coerce
+    types = dict(program.inputs)
+    out: dict = {}
+    for name, value in given.items():
+        elems = program.arrays.get(name) if name not in types else [name]
+        if elems is None or any(e not in types for e in elems):
+            raise UserError(f"--input {name}: '{name}' is not an input of {program.name}",
+                            hint=f"its inputs are {', '.join(program.input_names())}")
+        values = value if isinstance(value, list) and name not in types else [value]
+        if len(values) != len(elems):
+            raise UserError(f"--input {name}: {len(elems)} values needed, {len(values)} given")
+        for e, v in zip(elems, values):
+            if isinstance(types[e], ir.RealT):
+                raise UserError(f"--input {name}: a real input is a symbol here",
+                                hint=f"give its range with --box {name}=[LO,HI] instead; {HINT}")
+            out[e] = coerce(v, types[e], f"input {e}")
+    return out
+
+
+def box_bounds(program: ir.Program, box: dict, real_inputs: list) -> list:
+    """[(lo, hi)] per real input (Fractions), from {name or array name: (lo, hi)}."""
+    types = dict(program.inputs)
+    flat: dict = {}
+    for name, pair in box.items():
+        elems = program.arrays.get(name) if name not in types else None
+        if elems is None and name not in types:
+            raise UserError(f"--box {name}: '{name}' is not an input of {program.name}",
+                            hint=f"its inputs are {', '.join(program.input_names())}")
+        for e in elems or [name]:
+            if not isinstance(types[e], ir.RealT):
+                raise UserError(f"--box {name}: '{e}' is a {types[e]} input, not a real one",
+                                hint=f"give a finite input with --input {name}=...; {HINT}")
+            lo, hi = (Fraction(x) for x in pair)
+            if lo > hi:
+                raise UserError(f"--box {name}: the lower end {lo} is above the upper end {hi}",
+                                hint="write NAME=[LO,HI] with LO <= HI")
+            flat[e] = (lo, hi)
+    missing = [n for n in real_inputs if n not in flat]
+    if missing:
+        raise UserError(f"--box: no bounds for the real input(s) {', '.join(missing)}",
+                        hint=f"give every real input a box, e.g. --box {missing[0].split('[')[0]}=[-1,1]; {HINT}")
+    return [flat[n] for n in real_inputs]
+
+
+def box_cell(bounds: list) -> Cell:
+    """The closed box prod [lo_i, hi_i] as a cell (lo = hi gives an equality)."""
+    p = len(bounds)
+    cons = []
+    for i, (lo, hi) in enumerate(bounds):
+        up = [Fraction(0)] * (p + 1)
+        up[i], up[-1] = Fraction(1), -hi
+        down = [Fraction(0)] * (p + 1)
+        down[i], down[-1] = Fraction(-1), lo
+        cons += [(primitive(up), "<="), (primitive(down), "<=")]
+    return Cell(p, cons)
+
+
+class SymbolicDistribution:
+    """Per output value (a tuple of the finite outputs), the pieces of the box with its closed
+    form on each (`pieces`, computed on first use).  `at(q)` gives the exact closed forms in eps
+    at one input of the box."""
+
+    def __init__(self, paths: SymbolicPaths, bounds: list, max_cells: int | None = None):
+        self.paths = paths
+        self.program = paths.program
+        self.bounds = bounds
+        self.root = box_cell(bounds)
+        self.max_cells = limits.get("cells") if max_cells is None else max_cells
+        self._pieces: dict = {}
+
+    @property
+    def input_names(self) -> list:
+        return self.paths.real_inputs
+
+    @property
+    def output_names(self) -> list:
+        return self.paths.output_names
+
+    def outputs(self) -> list:
+        return self.paths.outputs()
+
+    def pieces(self, output) -> list:
+        """[Piece] partitioning the box for one output value."""
+        found = self._pieces.get(output)
+        if found is None:
+            atom_sets = self.paths.paths[output]
+            noises, ids = self.paths.noises, self.paths.input_ids
+
+            def compute(cell):
+                total = SymbolicForm(cell.p, {})
+                for atoms in atom_sets:
+                    total = total + probability_of_set(atoms, noises, ids, cell)
+                return total
+
+            try:
+                found = piecewise(compute, self.root, self.max_cells)
+            except ValueError as exc:
+                if "cells" not in str(exc):
+                    raise
+                raise ResourceLimit(f"{self.program.name}: output {self.output_text(output)} needs "
+                                    f"more than {self.max_cells} cells of the box",
+                                    hint=f"use a smaller box or fewer queries; {limits.hint('cells')}; "
+                                         f"or {HINT}") from None
+            self._pieces[output] = found
+        return found
+
+    def cells(self) -> dict:
+        """{output value: [Piece]} for every output (each computed if not yet)."""
+        return {o: self.pieces(o) for o in self.outputs()}
+
+    def piece_at(self, output, q) -> Piece:
+        q = self.point(q)
+        owners = [pc for pc in self.pieces(output) if pc.cell.contains(q)]
+        if len(owners) != 1:   # the pieces partition the box
+            raise AssertionError(f"{len(owners)} cells contain {q}")
+        return owners[0]
+
+    def at(self, q) -> dict:
+        """{output value: the exact closed form (ExpPoly in eps) at input q} (outputs of
+        probability 0 there included, as 0)."""
+        q = self.point(q)
+        return {o: self.piece_at(o, q).form.at(q) for o in self.outputs()}
+
+    def point(self, q) -> list:
+        """q as a list of Fractions, checked to lie in the box."""
+        q = [Fraction(x) for x in q]
+        if len(q) != len(self.bounds):
+            raise UserError(f"{len(q)} values given for {len(self.bounds)} real inputs "
+                            f"({', '.join(self.input_names)})")
+        for name, x, (lo, hi) in zip(self.input_names, q, self.bounds):
+            if not lo <= x <= hi:
+                raise UserError(f"{name} = {x} lies outside the box [{lo}, {hi}]")
+        return q
+
+    def output_text(self, output) -> str:
+        """`out=[bot, top, none]` (array outputs grouped, as the per-point report names outcomes)."""
+        from dipc_plus.semantics.distribution import group_outputs
+        parts = []
+        for name, v in group_outputs(self.program, self.output_names, output, show_value):
+            parts.append(f"{name}=[{', '.join(v)}]" if isinstance(v, list) else f"{name}={v}")
+        return ", ".join(parts)
+
+    def cell_text(self, cell: Cell) -> str:
+        return cell_text(cell, self.input_names, self.root)
+
+    def __repr__(self) -> str:
+        return f"<SymbolicDistribution of {self.program.name}: {len(self.outputs())} outputs>"
+
+
+def cell_text(cell: Cell, names: list, root: Cell | None = None) -> str:
+    """The cell's constraints as inequalities on the named inputs (`q[1] - q[2] < 0`,
+    `q[1] == 1/2`), leaving out those of `root` (the box), or 'the whole box'."""
+    skip = set(root.constraints) if root is not None else set()
+    parts = []
+    for h, op in cell.constraints:
+        if (h, op) in skip:
+            continue
+        terms = [(c, n) for c, n in zip(h[:-1], names) if c]
+        if terms and terms[0][0] < 0:    # -q[1] <= 0 reads better as q[1] >= 0
+            h = tuple(-c for c in h)
+            op = {"<": ">", "<=": ">="}.get(op, op)
+            terms = [(-c, n) for c, n in terms]
+        lhs = ""
+        for i, (c, n) in enumerate(terms):
+            body = n if abs(c) == 1 else f"{abs(c)}*{n}"
+            lhs += ("-" if c < 0 else "") + body if i == 0 else f" {'-' if c < 0 else '+'} {body}"
+        text = f"{lhs} {op} {_rat(Fraction(-h[-1]))}"
+        if text not in parts:       # h == 0 and -h == 0 read the same
+            parts.append(text)
+    return " and ".join(parts) or "the whole box"
+
+
+def _rat(c: Fraction) -> str:
+    return str(c.numerator) if c.denominator == 1 else f"{c.numerator}/{c.denominator}"
+
