@@ -211,3 +211,20 @@ def test_registering_a_taken_name_is_refused(widelap):
         noises.register(clash)
     assert noises.by_surface("Lap").kind == "lap"
     assert "other" not in [n.kind for n in noises.all_noises()]
+
+
+def test_symbolic_inputs_take_the_toy_noise(widelap, tmp_path):
+    """`dipc prob --symbolic` keeps q as a symbol; by hand, P[q + Lap(eps/2) > 0] is
+    1 - e^(-q eps/2)/2 for q >= 0 and e^(q eps/2)/2 for q < 0."""
+    path = _program(tmp_path, """\
+        input q: real
+        output out: bool
+
+        y <- WideLap(eps, q)
+        out <- y > 0
+        """)
+    code, out, err = run_main(["prob", path, "--symbolic", "--box", "q=[-1,1]"])
+    assert code == 0, err
+    true_part = out[out.index("out=true"):]
+    assert "where q >= 0:\n    1 - 1/2*e^(-1/2*q*eps)" in true_part
+    assert "where q < 0:\n    1/2*e^(1/2*q*eps)" in true_part
