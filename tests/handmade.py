@@ -36,7 +36,7 @@ def noisy_max(m: int, rate=F(1, 2)) -> ir.Program:
     idx = ir.DomT(tuple(range(1, m + 1)))
     q = [f"q[{i}]" for i in range(1, m + 1)]
     n = [f"noisy[{i}]" for i in range(1, m + 1)]
-    body = [ir.Sample(n[i], ir.Laplace(F(rate), var(q[i])), pos(10 + i)) for i in range(m)]
+    body = [ir.Sample(n[i], ir.NoiseSample("lap", F(rate), var(q[i])), pos(10 + i)) for i in range(m)]
     body.append(ir.Assign("best", var(n[0]), pos(20)))
     body.append(ir.Assign("out", ir.Const(1), pos(21)))
     for i in range(1, m):
@@ -70,16 +70,16 @@ def sparse(m: int, c: int, *, variant: bool = False, numeric: bool = False, T=0)
         else:
             body.append(ir.Assign(out[i], ir.Const("none"), pos(2)))
     body.append(ir.Assign("count", ir.Const(0), pos(4)))
-    body.append(ir.Sample("rT", ir.Laplace(rt, lin(const=T)), pos(5)))
+    body.append(ir.Sample("rT", ir.NoiseSample("lap", rt, lin(const=T)), pos(5)))
     for i in range(m):
         top = [ir.Assign(out[i], ir.Const("num" if numeric else "top"), pos(9))]
         if numeric:
-            top.append(ir.Sample(val[i], ir.Laplace(rv, var(q[i])), pos(10)))
+            top.append(ir.Sample(val[i], ir.NoiseSample("lap", rv, var(q[i])), pos(10)))
         if not variant:
-            top.append(ir.Sample("rT", ir.Laplace(rt, lin(const=T)), pos(11)))
+            top.append(ir.Sample("rT", ir.NoiseSample("lap", rt, lin(const=T)), pos(11)))
         top.append(ir.Assign("count", ir.Binary("+", ir.Var("count"), ir.Const(1)), pos(12)))
         top.append(ir.If(ir.Binary(">=", ir.Var("count"), ir.Const(c)), (ir.Exit(pos(14)),), (), pos(13)))
-        body.append(ir.Sample("r", ir.Laplace(rq, var(q[i])), pos(6)))
+        body.append(ir.Sample("r", ir.NoiseSample("lap", rq, var(q[i])), pos(6)))
         body.append(ir.Compare("b", var("r"), ">=", var("rT"), pos(7)))
         body.append(ir.If(ir.Var("b"), tuple(top), (ir.Assign(out[i], ir.Const("bot"), pos(16)),), pos(8)))
     outs = [(o, FLAG if numeric else ANS) for o in out]
@@ -96,7 +96,7 @@ def sparse(m: int, c: int, *, variant: bool = False, numeric: bool = False, T=0)
 def laplace(k: int, sens=1) -> ir.Program:
     q = [f"q[{i}]" for i in range(1, k + 1)]
     out = [f"out[{i}]" for i in range(1, k + 1)]
-    body = [ir.Sample(out[i], ir.Laplace(F(1, sens), var(q[i])), pos(3)) for i in range(k)]
+    body = [ir.Sample(out[i], ir.NoiseSample("lap", F(1, sens), var(q[i])), pos(3)) for i in range(k)]
     variables = {**{x: R for x in q}, **{o: R for o in out}}
     return program("laplace", [(x, R) for x in q], [(o, R) for o in out], variables, body,
                    arrays={"q": tuple(q), "out": tuple(out)})
@@ -109,15 +109,15 @@ def fig4a() -> ir.Program:
         ir.Assign("o1_2", lin(const=0), pos(1)), ir.Assign("o2_2", lin(const=0), pos(1)),
         ir.Assign("T", lin(const=0), pos(1)),
         ir.Assign("o1_1", ir.Const(0), pos(2)), ir.Assign("o2_1", ir.Const(0), pos(3)),
-        ir.Sample("rT", ir.Laplace(F(4, 9), var("T")), pos(4)),
-        ir.Sample("r1", ir.Laplace(F(2, 9), var("q1")), pos(5)),
+        ir.Sample("rT", ir.NoiseSample("lap", F(4, 9), var("T")), pos(4)),
+        ir.Sample("r1", ir.NoiseSample("lap", F(2, 9), var("q1")), pos(5)),
         ir.Compare("b", var("r1"), ">=", var("rT"), pos(6)),
         ir.If(ir.Var("b"),
-              (ir.Assign("o1_1", ir.Const(1), pos(8)), ir.Sample("o1_2", ir.Laplace(F(1, 9), var("q1")), pos(9))),
-              (ir.Sample("r2", ir.Laplace(F(2, 9), var("q2")), pos(10)),
+              (ir.Assign("o1_1", ir.Const(1), pos(8)), ir.Sample("o1_2", ir.NoiseSample("lap", F(1, 9), var("q1")), pos(9))),
+              (ir.Sample("r2", ir.NoiseSample("lap", F(2, 9), var("q2")), pos(10)),
                ir.Compare("b", var("r2"), ">=", var("rT"), pos(11)),
                ir.If(ir.Var("b"), (ir.Assign("o2_1", ir.Const(1), pos(13)),
-                                   ir.Sample("o2_2", ir.Laplace(F(1, 9), var("q2")), pos(14))), (), pos(12))),
+                                   ir.Sample("o2_2", ir.NoiseSample("lap", F(1, 9), var("q2")), pos(14))), (), pos(12))),
               pos(7)),
         ir.Exit(pos(15)),
     ]
@@ -168,7 +168,7 @@ def loop_forever_certain() -> ir.Program:
 
 def loop_forever_sometimes() -> ir.Program:
     """n <- Lap(eps, 0); again <- true; while again do again <- n > 0 end: loops forever when n > 0."""
-    body = [ir.Sample("n", ir.Laplace(F(1), lin(const=0)), pos(1)),
+    body = [ir.Sample("n", ir.NoiseSample("lap", F(1), lin(const=0)), pos(1)),
             ir.Assign("again", ir.Const(True), pos(2)),
             ir.While(ir.Var("again"), (ir.Compare("again", var("n"), ">", lin(const=0), pos(4)),), pos(3)),
             ir.Assign("y", ir.Const(True), pos(5))]
@@ -183,7 +183,7 @@ def loop_retest() -> ir.Program:
     """
     coin = ir.DistDef("coin", (), B, ((ir.Const(True), ir.Const(F(1, 3))), (ir.Const(False), ir.Const(F(2, 3)))),
                       pos(1))
-    body = [ir.Sample("n", ir.Laplace(F(1), var("q")), pos(1)),
+    body = [ir.Sample("n", ir.NoiseSample("lap", F(1), var("q")), pos(1)),
             ir.Assign("y", ir.Const(False), pos(2)),
             ir.Assign("again", ir.Const(True), pos(2)),
             ir.While(ir.Var("again"), (
@@ -199,7 +199,7 @@ def dlap_clamp(k: int = 2) -> ir.Program:
     """z <- DLap(eps, x); y <- clamp(z, 0, k) via comparisons (the truncated geometric mechanism)."""
     Z = ir.IntT()
     rng = ir.DomT(tuple(range(k + 1)))
-    body = [ir.Sample("z", ir.DLaplace(F(1), lin((1, "x"), kind="int")), pos(1)),
+    body = [ir.Sample("z", ir.NoiseSample("dlap", F(1), lin((1, "x"), kind="int")), pos(1)),
             ir.Assign("y", ir.Const(0), pos(2))]
     for j in range(1, k + 1):
         body.append(ir.Compare("b", var("z", "int"), ">=", lin(const=j, kind="int"), pos(3)))

@@ -239,10 +239,9 @@ class Witness:
             return self._compare(stmt, s)
         if isinstance(stmt, ir.Sample):
             d = stmt.dist
-            if isinstance(d, (ir.Laplace, ir.DLaplace)):
+            if isinstance(d, ir.NoiseSample):
                 nid = self._noise_of_stmt.setdefault(id(stmt), len(self._noise_of_stmt) + 1)
-                kind = "dlap" if isinstance(d, ir.DLaplace) else "exp" if d.one_sided else "lap"
-                self.noises[nid] = (kind, Fraction(d.rate) * self.eps)
+                self.noises[nid] = (d.kind, Fraction(d.rate) * self.eps)
                 mean = self._form(d.mean, s, stmt.pos)
                 return [(s.with_form(stmt.target, mean.plus(Form.noise(nid))), 1)]
             if isinstance(d, ir.ExpMech):

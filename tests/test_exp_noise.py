@@ -1,8 +1,8 @@
 """One-sided exponential noise, ExpNoise(a*eps, mean) (issue 12, point 8).
 
 The exact engine reads an ExpNoise(a) sample as a Laplace(a) one restricted to x > 0
-with twice the density (constraints._with_one_sided).  Checked here against numerical
-integration (scipy), against the sampler, and through the privacy of Report Noisy Max
+with twice the density (exact/noises/exponential.py, read by
+constraints.component_probability).  Checked here against numerical integration (scipy), against the sampler, and through the privacy of Report Noisy Max
 with exponential noise, whose tight loss is known: eps-DP at scale 2/eps (Ding et al. 2021).
 """
 import math

@@ -47,7 +47,7 @@ def assign(target, value):
 
 def noisy_max_ir(m=3):
     """NoisyMax by hand: Lap(eps/2) noise, argmax with ties to the smallest index."""
-    body = [ir.Sample(f"n[{i}]", ir.Laplace(F(1, 2), rlin((1, f"q[{i}]"))), HERE) for i in range(1, m + 1)]
+    body = [ir.Sample(f"n[{i}]", ir.NoiseSample("lap", F(1, 2), rlin((1, f"q[{i}]"))), HERE) for i in range(1, m + 1)]
     # ge[i,j] <- n[i] >= n[j] for i < j; out = first i with n[i] >= all others (strict > to earlier ones).
     locals_ = [(f"n[{i}]", R) for i in range(1, m + 1)]
     for i in range(1, m + 1):
@@ -156,7 +156,7 @@ def test_discrete_laplace_pmf(rate):
 def test_discrete_laplace_through_a_program():
     """z <- DLap(2 eps, k) with a DOM input k; b <- z == k has probability (1-p)/(1+p)."""
     k_dom = ir.DomT((0, 1, 2, 3))
-    body = [ir.Sample("z", ir.DLaplace(F(2), rlin(const=ir.Var("k"), kind="int")), HERE),
+    body = [ir.Sample("z", ir.NoiseSample("dlap", F(2), rlin(const=ir.Var("k"), kind="int")), HERE),
             ir.Compare("b", rlin((1, "z"), kind="int"), "==", rlin(const=ir.Var("k"), kind="int"), HERE)]
     prog = program(body, inputs=[("k", k_dom)], outputs=[("z", ir.IntT()), ("b", B)])
     eps = F(1, 3)
@@ -172,7 +172,7 @@ def test_discrete_laplace_through_a_program():
 
 def test_laplace_mean_variance_and_within():
     """r <- Lap(a eps, q): mean q, variance 2/(a eps)^2, P(|r-q| <= g) = 1 - e^{-a eps g}."""
-    body = [ir.Sample("r", ir.Laplace(F(3, 2), rlin((1, "q"))), HERE)]
+    body = [ir.Sample("r", ir.NoiseSample("lap", F(3, 2), rlin((1, "q"))), HERE)]
     prog = program(body, inputs=[("q", R)], outputs=[("r", R)])
     eps, q, n = F(2, 5), F(-7, 3), 400_000
     res = simulate(prog, {"q": q}, eps, n, seed=11)
@@ -306,7 +306,7 @@ def test_dom_dependent_coefficients_are_grouped():
     """b <- x*r >= 1 with x uniform on {1,2}: P(b, x) = 1/2 · 1/2 e^{-eps/x}."""
     coin = ir.DistDef("u", (), ir.DomT((1, 2)), ((ir.Const(1), ir.Const(F(1))), (ir.Const(2), ir.Const(F(1)))), HERE)
     body = [ir.Sample("x", ir.Choose(None, "u", ()), HERE),
-            ir.Sample("r", ir.Laplace(F(1), rlin()), HERE),
+            ir.Sample("r", ir.NoiseSample("lap", F(1), rlin()), HERE),
             ir.Compare("b", rlin((ir.Var("x"), "r")), ">=", rlin(const=1), HERE)]
     prog = program(body, outputs=[("x", ir.DomT((1, 2))), ("b", B)], locals_=[("r", R)], distributions=[coin])
     eps = F(4, 5)

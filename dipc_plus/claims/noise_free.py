@@ -222,7 +222,7 @@ class _Runner:
 
     def sample(self, s: ir.Sample, st: _State) -> None:
         d = s.dist
-        if isinstance(d, (ir.Laplace, ir.DLaplace)):
+        if isinstance(d, ir.NoiseSample):
             st.reals[s.target] = self.lin(d.mean, st, s.pos)
             return
         if isinstance(d, ir.ExpMech):

@@ -15,12 +15,19 @@ from dipc_plus.exact.cells import Cell
 from dipc_plus.exact.constraints import components
 from dipc_plus.exact.laplace_engine import probability_on_cell
 from dipc_plus.exact.linear import Atom, LinForm
+from dipc_plus.exact.noises import engine_reading
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 
 __all__ = ["probability_of_set", "clear_cell_memo"]
 
 _MEMO: dict = {}
 _MEMO_LIMIT = 100_000
+
+
+def _read_as_laplace(nz) -> bool:
+    """The Laplace engine reads `nz` as a Laplace noise on the whole line (exact/noises/)."""
+    reading = engine_reading(nz)
+    return reading.noise.kind == "lap" and not reading.positive_only
 
 
 def probability_of_set(atoms, noises: dict, inputs: dict, cell: Cell) -> SymbolicForm:
@@ -45,8 +52,9 @@ def probability_of_set(atoms, noises: dict, inputs: dict, cell: Cell) -> Symboli
         for i in a.noises():
             if i not in noises and i not in inputs:
                 raise ValueError(f"atom id {i} is neither a noise nor an input")
-            if i in noises and noises[i].kind != "lap":
+            if i in noises and not _read_as_laplace(noises[i]):
                 raise ValueError(f"a {noises[i].kind!r} noise: only Laplace noise is symbolic so far")
+    noises = {i: engine_reading(nz).noise for i, nz in noises.items()}
     result = SymbolicForm.one(p)
     alone = [a for a in atoms if not (a.noises() - ignore)]
     if alone:   # inputs (or constants) alone: decided by the cell, no noise to integrate

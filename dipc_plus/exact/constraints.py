@@ -49,7 +49,8 @@ from itertools import permutations, product
 from math import factorial, gcd, lcm
 
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
-from dipc_plus.exact.linear import Atom, LinForm, Noise, atom, normalise_form
+from dipc_plus.exact.linear import Atom, LinForm, atom, normalise_form
+from dipc_plus.exact.noises import engine_reading
 
 # --------------------------------------------------------------------------- probability
 
@@ -282,29 +283,21 @@ def conditional(given, new: Atom, noises: dict) -> ExpFrac:
     return both / base
 
 
-def _with_one_sided(atoms: tuple, noises: tuple) -> ExpFrac:
-    """P[atoms] when some noises are one-sided exponential.  ExpNoise(a) has the density
-    a e^(-a x) on x > 0, which is twice the Lap(a) density there; so with k such noises
-    P[atoms] = 2^k P[atoms and N_j > 0 for each of them], all noises read as Laplace, and
-    the Laplace engine computes it unchanged."""
-    from dipc_plus.exact import laplace_engine
-    positive = tuple(atom(LinForm(((j, Fraction(1)),), Fraction(0)), ">", LinForm.constant(0))
-                     for j, nz in enumerate(noises) if nz.kind == "exp")
-    as_laplace = tuple(Noise("lap", nz.rate) for nz in noises)
-    p = laplace_engine.probability(tuple(atoms) + positive, as_laplace)
-    return ExpFrac.of(p * (2 ** len(positive)))
-
-
 @lru_cache(maxsize=200_000)
 def component_probability(atoms: tuple, noises: tuple) -> ExpFrac:
-    """P[atoms] for one connected, canonical component, by the engine of its kind."""
-    kinds = {n.kind for n in noises}
-    if kinds == {"lap"}:
+    """P[atoms] for one connected, canonical component, by the engine that reads its noises
+    (exact/noises/).  A noise read as `positive_only` has twice its engine noise's density on
+    N > 0: with k such noises P[atoms] = 2^k P[atoms and N_j > 0 for each of them]."""
+    readings = [engine_reading(nz) for nz in noises]
+    engines = {r.noise.kind for r in readings}
+    as_engine = tuple(r.noise for r in readings)
+    positive = tuple(atom(LinForm(((j, Fraction(1)),), Fraction(0)), ">", LinForm.constant(0))
+                     for j, r in enumerate(readings) if r.positive_only)
+    if engines == {"lap"}:
         from dipc_plus.exact import laplace_engine
-        return ExpFrac.of(laplace_engine.probability(atoms, noises))
-    if kinds <= {"lap", "exp"}:
-        return _with_one_sided(atoms, noises)
-    if kinds == {"dlap"}:
+        p = laplace_engine.probability(tuple(atoms) + positive, as_engine)
+        return ExpFrac.of(p * (2 ** len(positive))) if positive else ExpFrac.of(p)
+    if engines == {"dlap"} and not positive:
         from dipc_plus.exact import dlap_engine
-        return ExpFrac.of(dlap_engine.probability(atoms, noises))
+        return ExpFrac.of(dlap_engine.probability(atoms, as_engine))
     raise ValueError("a comparison mixes real and integer samples")  # excluded by the checks

@@ -23,8 +23,8 @@ def _uncached_state(self) -> dict:
 
 @dataclass(frozen=True)
 class Noise:
-    """An independent noise variable, rate a of a*eps, location 0: kind 'lap' (real, Laplace),
-    'exp' (real, one-sided exponential on x > 0) or 'dlap' (integer, discrete Laplace).
+    """An independent noise variable, rate a of a*eps, location 0; `kind` names its
+    distribution in the registry of exact/noises/ ('lap', 'exp', 'dlap', ...).
 
     >>> from fractions import Fraction
     >>> Noise("lap", Fraction(1, 2))         # Lap(eps/2): density (eps/4) e^(-eps|x|/2)
@@ -41,9 +41,6 @@ class Noise:
         return h
 
     __getstate__ = _uncached_state
-
-
-NOISE_NAMES = {"lap": "Lap", "exp": "ExpNoise", "dlap": "DLap"}   # Noise.kind -> the language's name
 
 
 def _frac(c) -> Fraction:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Union
 
+from dipc_plus.exact import noises
 from dipc_plus.semantics import ir
 from dipc_plus.frontend import surface as S
 from dipc_plus.errors import UserError
@@ -38,6 +39,12 @@ OUTSIDE_THE_FRAGMENT = {
     "dgauss": "the discrete Gaussian's normalising constant is a theta series, outside the "
               "exp-polynomials the decision procedure decides exactly",
 }
+
+
+def distributions_in_words() -> str:
+    """The language's distributions, for hints: every registered noise, then Exp and choose."""
+    return (", ".join(n.described() for n in noises.all_noises()) + ", Exp(a*eps, F(args)) (exponential "
+            "mechanism) and choose(...) over a finite distribution (docs/language.md)")
 
 
 @dataclass(frozen=True)
@@ -178,7 +185,8 @@ class Lowerer:
 
     def _EpsLit(self, e) -> Value:
         raise UserError.at(e.pos, "'eps' can only be used in a rate or a distribution weight",
-                           hint="the first argument of Lap, ExpNoise, DLap, Exp and choose is the rate, e.g. Lap(eps/2, q)")
+                           hint=f"the first argument of {', '.join(noises.surface_names())}, Exp and choose is the rate, "
+                                "e.g. Lap(eps/2, q)")
 
     def _RateLit(self, e) -> Value:
         raise UserError.at(e.pos, "'rate' can only be used in the weights of a distribution",
@@ -418,14 +426,12 @@ class Lowerer:
             return self.builtin_call(e)
         if fn.lower() in OUTSIDE_THE_FRAGMENT:
             raise UserError.at(e.pos, f"'{fn}' noise is not part of DiPWhile+: {OUTSIDE_THE_FRAGMENT[fn.lower()]}",
-                               hint="the distributions are Lap(a*eps, mean) (Laplace), ExpNoise(a*eps, mean) "
-                                    "(one-sided exponential), DLap(a*eps, mean) (discrete Laplace), "
-                                    "Exp(a*eps, F(args)) (exponential mechanism) and "
-                                    "choose(...) over a finite distribution (docs/language.md)")
-        candidates = list(scope.functions) + list(BUILTINS)
+                               hint=f"the distributions are {distributions_in_words()}")
+        candidates = list(scope.functions) + list(BUILTINS) + list(noises.surface_names())
         raise UserError.at(e.pos, f"unknown function '{fn}'",
                            hint=did_you_mean(fn, candidates) or
-                           f"the built-in functions are {', '.join(BUILTINS)}; declare others with 'function'")
+                           f"the built-in functions are {', '.join(BUILTINS)}; declare others with 'function'; "
+                           f"the noises are {', '.join(noises.surface_names())}, sampled as x <- Lap(a*eps, mean)")
 
     def user_call(self, e: S.CallExpr, f: ir.Function) -> Det:
         if len(e.args) != len(f.params):

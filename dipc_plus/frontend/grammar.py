@@ -1,4 +1,5 @@
-"""The .dip grammar (grammar.lark) loaded as an LALR(1) parser, with its newline post-lexer.
+"""The .dip grammar (grammar.lark) loaded as an LALR(1) parser, with its newline post-lexer;
+the noise names come from the registry (exact/noises/), not from grammar.lark.
 
 One place builds the parser, so the parser (syntax) and the error explainer
 (syntax_errors) both read it without importing each other.
@@ -9,6 +10,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark
+
+from dipc_plus.exact import noises
 
 _OPENING = {"LPAR": "(", "LSQB": "[", "LBRACE": "{"}
 _CLOSING = {"RPAR", "RSQB", "RBRACE"}
@@ -52,8 +55,20 @@ class _Newlines:
             yield held
 
 
-@lru_cache(maxsize=1)
+_SAMPLERS = '!sampler: "Exp"'
+
+
 def parser() -> Lark:
+    """The parser for the noises registered now (a noise registered later gets a new one)."""
+    return _parser_for(noises.surface_names())
+
+
+@lru_cache(maxsize=4)
+def _parser_for(noise_names: tuple[str, ...]) -> Lark:
     grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
+    if grammar.count(_SAMPLERS) != 1:
+        raise AssertionError(f"grammar.lark must have one line starting {_SAMPLERS}")
+    names = "".join(f'"{name}" | ' for name in noise_names)
+    grammar = grammar.replace(_SAMPLERS, f'!sampler: {names}"Exp"')
     return Lark(grammar, parser="lalr", lexer="basic", propagate_positions=True,
                 postlex=_Newlines(), maybe_placeholders=False, cache=True)

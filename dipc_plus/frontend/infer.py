@@ -8,6 +8,7 @@ and so does every DOM variable (its domain must be written down).
 """
 from __future__ import annotations
 
+from dipc_plus.exact import noises
 from dipc_plus.semantics import ir
 from dipc_plus.frontend import surface as S
 from dipc_plus.errors import UserError
@@ -140,10 +141,9 @@ def _kind(e, scope: Scope, known: dict) -> str | None:
     if isinstance(e, S.CondExpr):
         return _combine(_kind(e.then, scope, known), _kind(e.other, scope, known))
     if isinstance(e, S.SampleExpr):
-        if e.kind in ("Lap", "ExpNoise"):
-            return "real"
-        if e.kind == "DLap":
-            return "int"
+        noise = noises.by_surface(e.kind)
+        if noise is not None:
+            return noise.value_type
         if e.kind == "choose" and e.args and isinstance(e.args[-1], S.CallExpr):
             dist = scope.distributions.get(e.args[-1].fn)
             if dist is not None:

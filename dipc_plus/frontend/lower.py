@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dipc_plus.exact import noises
 from dipc_plus.semantics import ir
 from dipc_plus.frontend import surface as S
 from dipc_plus.frontend.checks import check_flow
@@ -160,19 +161,20 @@ class _Statements:
         explain = lambda n: _rate_name_error(scope, n)  # noqa: E731
         pre: list = []
         lw = self.lowerer(pre)
-        if kind in ("Lap", "DLap", "ExpNoise"):
+        noise = noises.by_surface(kind)
+        if noise is not None:
             if len(args) != 2:
                 raise UserError.at(e.pos, f"{kind} takes 2 arguments (rate, mean), {len(args)} given",
                                    hint=f"e.g. {kind}(eps/2, q[i])")
-            want, lin_kind = (ir.IntT, "int") if kind == "DLap" else (ir.RealT, "real")
+            lin_kind = noise.value_type
+            want = ir.IntT if lin_kind == "int" else ir.RealT
             if not isinstance(typ, want):
                 raise UserError.at(pos, f"'{target}' is {type_words(typ)}, but {kind} gives "
-                                   f"{'an integer' if kind == 'DLap' else 'a real'} sample",
+                                   f"{'an integer' if lin_kind == 'int' else 'a real'} sample",
                                    hint=f"sample into a {lin_kind} variable (an undeclared one becomes {lin_kind})")
             rate = rate_multiple(args[0], scope.params, explain)
             mean = lw.linear(args[1], lin_kind, f"the mean of {kind}")
-            dist = ir.DLaplace(rate, mean) if kind == "DLap" else ir.Laplace(rate, mean, kind == "ExpNoise")
-            stmt = ir.Sample(target, dist, pos)
+            stmt = ir.Sample(target, ir.NoiseSample(noise.kind, rate, mean), pos)
         elif kind == "Exp":
             stmt = ir.Sample(target, self.exp_mech(target, typ, e, lw, explain), pos)
         else:

@@ -102,7 +102,7 @@ class ExpCall:
 @dataclass(frozen=True)
 class SampleExpr:
     """``Lap(...)``, ``DLap(...)``, ``Exp(...)``, ``choose(...)``: only as a whole right-hand side."""
-    kind: str  # 'Lap' | 'DLap' | 'ExpNoise' | 'Exp' | 'choose'
+    kind: str  # a registered noise's name (exact/noises/: 'Lap', 'ExpNoise', 'DLap', ...), 'Exp' or 'choose'
     args: tuple
     pos: Pos
 

@@ -10,10 +10,16 @@ from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from dipc_plus.errors import UserError
+from dipc_plus.exact import noises
 from dipc_plus.frontend.grammar import parser
 
 KEYWORDS = frozenset("""param type input output var function distribution over if then elif else end
-    while do for to exit true false not and or eps rate exp Lap DLap ExpNoise Exp choose""".split())
+    while do for to exit true false not and or eps rate exp Exp choose""".split()) | frozenset(noises.surface_names())
+
+
+def is_reserved(word: str) -> bool:
+    """A keyword, or the name of a noise (also one registered after this module was imported)."""
+    return word in KEYWORDS or noises.by_surface(word) is not None
 
 
 def _parser():
@@ -168,7 +174,7 @@ def _character_hint(text: str, index: int) -> str:
 def _token_hint(tok: Token, expected: set[str], text: str) -> str:
     if tok.type == "EQUAL" and ("_ASSIGN" in expected or text[tok.start_pos - 1:tok.start_pos] == ":"):
         return "assign with '<-' (or '←'); '=' and '==' compare"
-    if str(tok) in KEYWORDS and "NAME" in expected and tok.type != "NAME":
+    if is_reserved(str(tok)) and "NAME" in expected and tok.type != "NAME":
         return f"'{tok}' is a reserved word and cannot be used as a name; choose another name"
     if tok.type == "$END":
         block = _unclosed_block(text)

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, is_dataclass, replace
 from fractions import Fraction
 
+from dipc_plus.exact import noises
 from dipc_plus.semantics import ir
 
 __all__ = ["ArgmaxShape", "recognise", "samples_at"]
@@ -110,10 +111,13 @@ def _var_lin(v: str) -> ir.Lin:
 
 def _sample(program: ir.Program, s) -> tuple | None:
     """(kind, rate, mean) of a Lap/ExpNoise sample whose mean reads real inputs only."""
-    if not isinstance(s, ir.Sample) or not isinstance(s.dist, ir.Laplace):
+    if not isinstance(s, ir.Sample) or not isinstance(s.dist, ir.NoiseSample):
         return None
     d = s.dist
     if not isinstance(d.rate, Fraction) or d.rate <= 0:
+        return None
+    reading = noises.by_kind(d.kind).reading(d.rate)
+    if reading.noise.kind != "lap":   # the shortcut integrates Laplace-engine noises only
         return None
     mean = d.mean
     if not isinstance(mean, ir.Lin) or mean.kind != "real" or not _is_number(mean.const):
@@ -122,7 +126,7 @@ def _sample(program: ir.Program, s) -> tuple | None:
     for coef, var in mean.terms:
         if not _is_number(coef) or not isinstance(inputs.get(var), ir.RealT):
             return None
-    return ("exp" if d.one_sided else "lap", d.rate, mean)
+    return ("exp" if reading.positive_only else "lap", reading.noise.rate, mean)
 
 
 def _is_local(program: ir.Program, v: str, typ) -> bool:

@@ -23,7 +23,8 @@ from fractions import Fraction
 from typing import Mapping
 
 from dipc_plus.semantics import ir
-from dipc_plus.exact.linear import NOISE_NAMES, Atom, LinForm, Noise, atom
+from dipc_plus.exact import noises as noise_registry
+from dipc_plus.exact.linear import Atom, LinForm, Noise, atom
 from dipc_plus.exact.constraints import probability as constraints_probability
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC, ONE, ZERO, mul
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_rate
@@ -241,7 +242,7 @@ class Distribution:
                     ids |= v.noises()
             for a in oc.constraints:
                 ids |= a.noises()
-        return ", ".join(f"N{i} ~ {NOISE_NAMES[self.noises[i].kind]}"
+        return ", ".join(f"N{i} ~ {noise_registry.by_kind(self.noises[i].kind).surface}"
                          f"({format_rate(self.noises[i].rate)}, 0)" for i in sorted(ids))
 
     def describe(self, o: Outcome) -> str:

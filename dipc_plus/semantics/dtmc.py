@@ -72,7 +72,8 @@ nx = lazy_import("networkx")   # for cyclic chains only (see digraph.py)
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.digraph import Digraph
 from dipc_plus.semantics.values import show_value
-from dipc_plus.exact.linear import NOISE_NAMES, LinForm, Noise, atom, negate
+from dipc_plus.exact import noises
+from dipc_plus.exact.linear import LinForm, Noise, atom, negate
 from dipc_plus.exact.constraints import probability as constraints_probability
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
@@ -336,16 +337,16 @@ class DTMC:
 
     def _sample(self, work: _Work, s: ir.Sample, branch_ok: bool):
         d = s.dist
-        if isinstance(d, (ir.Laplace, ir.DLaplace)):
+        if isinstance(d, ir.NoiseSample):
             env = self._env_dict(work)
             mean = self._lin(d.mean, work, env, s.pos)
-            kind = "dlap" if isinstance(d, ir.DLaplace) else "exp" if d.one_sided else "lap"
-            if kind == "dlap" and (mean.const.denominator != 1
-                                   or any(c.denominator != 1 for _, c in mean.coeffs)):
-                raise UserError.at(s.pos, f"the mean of DLap is {mean}, not an integer",
-                                   hint="a discrete Laplace sample needs an integer mean")
+            spec = noises.by_kind(d.kind)
+            if spec.value_type == "int" and (mean.const.denominator != 1
+                                             or any(c.denominator != 1 for _, c in mean.coeffs)):
+                raise UserError.at(s.pos, f"the mean of {spec.surface} is {mean}, not an integer",
+                                   hint=f"a {spec.title} sample needs an integer mean")
             nid = work.pc
-            self.noises[nid] = Noise(kind, Fraction(d.rate))
+            self.noises[nid] = Noise(d.kind, Fraction(d.rate))
             if self._recording is not None:
                 self._recording.noises.append((nid, self.noises[nid]))
             work.reals[s.target] = mean + LinForm(((nid, Fraction(1)),), Fraction(0))
@@ -694,7 +695,7 @@ class DTMC:
 
     def describe_noise(self, nid: int) -> str:
         n = self.noises[nid]
-        dist = NOISE_NAMES[n.kind]
+        dist = noises.by_kind(n.kind).surface
         return f"{self.noise_name(nid)} ~ {dist}({format_rate(n.rate)}, 0)"
 
     def describe(self, node: int) -> str:

@@ -111,7 +111,7 @@ def _uses_defs(instr: Instr, outputs: frozenset) -> tuple[set, set]:
         return reads(s.expr), {s.target}
     if instr.op == "sample":
         d = s.dist
-        if isinstance(d, (ir.Laplace, ir.DLaplace)):
+        if isinstance(d, ir.NoiseSample):
             return reads(d.mean), {s.target}
         return reads(d.args), {s.target}
     if instr.op == "compare":

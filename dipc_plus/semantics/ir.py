@@ -161,22 +161,13 @@ Expr = Union[Const, Var, Unary, Binary, Cond, Call, Rate, Eps, ExpOf, Lin]
 
 
 @dataclass(frozen=True)
-class Laplace:
-    """Lap(rate*eps, mean): density (a eps / 2) exp(-a eps |x - mean|); with `one_sided`,
-    ExpNoise(rate*eps, mean): density a eps exp(-a eps (x - mean)) for x > mean (the
-    exponential noise of report-noisy-max in the DP-Sniper and StatDP suites).  One class:
-    both are a real location-plus-noise sample, and every stage but the probability of
-    a constraint set and the sampler treats them alike."""
+class NoiseSample:
+    """`mean` plus a noise of rate `rate`*eps whose distribution is the one registered as
+    `kind` in exact/noises/ (Lap, ExpNoise, DLap, ...): every stage reads what it needs
+    of the distribution (value type, draws, engine reading) from that registry."""
+    kind: str       # a registered noise kind: 'lap', 'exp', 'dlap', ...
     rate: Fraction  # a > 0, the multiple of eps
-    mean: Lin       # kind 'real'
-    one_sided: bool = False
-
-
-@dataclass(frozen=True)
-class DLaplace:
-    """DLap(rate*eps, mean) on the integers: ((1-e^{-a eps})/(1+e^{-a eps})) e^{-a eps |i-mean|}."""
-    rate: Fraction
-    mean: Lin       # kind 'int'; its constant must evaluate to an integer
+    mean: Lin       # of the noise's value type ('real' or 'int'); an int mean's constant must evaluate to an integer
 
 
 @dataclass(frozen=True)
@@ -196,7 +187,7 @@ class Choose:
     args: tuple  # of Expr
 
 
-Distribution = Union[Laplace, DLaplace, ExpMech, Choose]
+Distribution = Union[NoiseSample, ExpMech, Choose]
 
 # --------------------------------------------------------------------------- statements
 

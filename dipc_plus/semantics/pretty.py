@@ -14,6 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from dipc_plus.exact.linear import Atom, LinForm
+from dipc_plus.exact import noises
 from dipc_plus.semantics import ir
 
 INDENT = "    "
@@ -195,10 +196,8 @@ def format_stmt(s, depth: int = 0) -> list[str]:
 
 
 def format_distribution(d) -> str:
-    if isinstance(d, ir.Laplace):
-        return f"{'ExpNoise' if d.one_sided else 'Lap'}({format_rate(d.rate)}, {format_lin(d.mean)})"
-    if isinstance(d, ir.DLaplace):
-        return f"DLap({format_rate(d.rate)}, {format_lin(d.mean)})"
+    if isinstance(d, ir.NoiseSample):
+        return f"{noises.by_kind(d.kind).surface}({format_rate(d.rate)}, {format_lin(d.mean)})"
     if isinstance(d, ir.ExpMech):
         return f"Exp({format_rate(d.rate)}, {d.fn}({', '.join(format_expr(a) for a in d.args)}))"
     if isinstance(d, ir.Choose):

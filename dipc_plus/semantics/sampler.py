@@ -37,6 +37,8 @@ from dipc_plus.execution.lazy import lazy_import
 
 np = lazy_import("numpy")
 
+from dipc_plus.exact import noises
+from dipc_plus.exact.noises.dlap import discrete_laplace  # noqa: F401 (re-exported)
 from dipc_plus.semantics import ir
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.samples import UNSET_INT, Frequency, RealSummary, SampleResult, domain_of  # noqa: F401 (re-exported)
@@ -324,18 +326,14 @@ class Sampler:
         dist = stmt.dist
         target = stmt.target
         m = len(idx)
-        if isinstance(dist, ir.Laplace):
-            if target not in self.reals:
-                raise UserError.at(stmt.pos, f"Lap samples a real, but '{target}' is {self.types.get(target)}")
-            mean = self._lin_values(stmt, dist.mean, idx, "real")
-            scale = float(1 / (Fraction(dist.rate) * self.eps))
-            noise = self.rng.exponential(scale, m) if dist.one_sided else self.rng.laplace(0.0, scale, m)
-            self.reals[target][idx] = mean + noise
-        elif isinstance(dist, ir.DLaplace):
-            if target not in self.ints:
-                raise UserError.at(stmt.pos, f"DLap samples an integer, but '{target}' is {self.types.get(target)}")
-            mean = self._lin_values(stmt, dist.mean, idx, "int")
-            self.ints[target][idx] = mean + discrete_laplace(self.rng, float(Fraction(dist.rate) * self.eps), m)
+        if isinstance(dist, ir.NoiseSample):
+            spec = noises.by_kind(dist.kind)
+            store = self.reals if spec.value_type == "real" else self.ints
+            if target not in store:
+                raise UserError.at(stmt.pos, f"{spec.surface} samples {'a real' if store is self.reals else 'an integer'}, "
+                                   f"but '{target}' is {self.types.get(target)}")
+            mean = self._lin_values(stmt, dist.mean, idx, spec.value_type)
+            store[target][idx] = mean + spec.draw(self.rng, Fraction(dist.rate) * self.eps, m)
         elif isinstance(dist, (ir.ExpMech, ir.Choose)):
             if target not in self.codes:
                 raise UserError.at(stmt.pos, f"'{target}' must have a finite (DOM or bool) type to be sampled this way")
@@ -410,7 +408,7 @@ class Sampler:
                 parts = [node.lhs, node.rhs]
             elif isinstance(node, ir.Sample):
                 d = node.dist
-                parts = [d.mean] if isinstance(d, (ir.Laplace, ir.DLaplace)) else list(d.args)
+                parts = [d.mean] if isinstance(d, ir.NoiseSample) else list(d.args)
             elif isinstance(node, (ir.If, ir.While)):
                 parts = [node.cond]
             else:
@@ -599,20 +597,6 @@ class _NonFinite(Exception):
 
 
 # --------------------------------------------------------------------------- primitive samplers
-
-
-def discrete_laplace(rng: np.random.Generator, rate: float, size: int) -> np.ndarray:
-    """Integers K with P(K = k) = (1-p)/(1+p) p^|k|, p = exp(-rate): the difference of
-    two independent geometric variables on {0, 1, ...} with P(G = g) = (1-p) p^g.
-
-    (P(G1 - G2 = k) = sum_g (1-p)^2 p^(g+k) p^g = (1-p)^2 p^k / (1-p^2) for k >= 0.)
-    """
-    success = -math.expm1(-rate)  # 1 - p, accurate for small rates
-    if success <= 0:
-        raise UserError(f"the discrete Laplace rate {rate} is too small to sample", hint="use a larger eps")
-    g1 = rng.geometric(success, size)
-    g2 = rng.geometric(success, size)
-    return g1.astype(np.int64) - g2.astype(np.int64)  # numpy's geometric counts trials (>= 1): offsets cancel
 
 
 def draw_categorical(rng: np.random.Generator, probs: np.ndarray, inverse: np.ndarray) -> np.ndarray:

@@ -58,7 +58,7 @@ def stmt_reads(s) -> set:
         return reads(s.expr)
     if isinstance(s, ir.Sample):
         d = s.dist
-        if isinstance(d, (ir.Laplace, ir.DLaplace)):
+        if isinstance(d, ir.NoiseSample):
             return reads(d.mean)
         return reads(d.args)
     if isinstance(s, ir.Compare):

@@ -23,6 +23,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
+from dipc_plus.exact import noises
 from dipc_plus.exact.linear import LinForm, Noise, atom, negate
 from dipc_plus.semantics import evaluate, ir
 from dipc_plus.semantics.instructions import compiled
@@ -196,16 +197,17 @@ class _Walk:
 
     def _sample(self, pc: int, s: ir.Sample, env: dict, reals: dict) -> LinForm:
         d = s.dist
-        if isinstance(d, ir.DLaplace):
-            raise NotSymbolic("a DLap sample: only Laplace noise is symbolic so far", s.pos)
         if isinstance(d, (ir.ExpMech, ir.Choose)):
             raise NotSymbolic("a choose or exponential-mechanism draw: the symbolic path handles "
                               "Laplace samples and comparisons only", s.pos)
-        if not isinstance(d, ir.Laplace):
+        if not isinstance(d, ir.NoiseSample):
             raise NotSymbolic(f"the distribution {type(d).__name__} is not handled by the symbolic path", s.pos)
-        if d.one_sided:
-            raise NotSymbolic("an ExpNoise sample: only Laplace noise is symbolic so far", s.pos)
-        self.noises[pc] = Noise("lap", Fraction(d.rate))
+        spec = noises.by_kind(d.kind)
+        reading = spec.reading(Fraction(d.rate))
+        if reading.noise.kind != "lap" or reading.positive_only:   # exact.cell_probability's condition
+            article = "an" if spec.surface[:1] in "AEIOU" else "a"
+            raise NotSymbolic(f"{article} {spec.surface} sample: only Laplace noise is symbolic so far", s.pos)
+        self.noises[pc] = Noise(d.kind, Fraction(d.rate))
         mean = self._lin(d.mean, env, reals, s.pos)
         return mean + LinForm(((pc, Fraction(1)),), Fraction(0))
 

@@ -161,7 +161,7 @@ class _Recogniser:
 
     def _noise(self, s):
         d = s.dist
-        if isinstance(d, ir.Laplace) and not d.one_sided and isinstance(d.rate, Fraction) and d.rate > 0:
+        if isinstance(d, ir.NoiseSample) and d.kind == "lap" and isinstance(d.rate, Fraction) and d.rate > 0:
             return d.rate
         return None
 

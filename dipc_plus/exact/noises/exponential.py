@@ -1,0 +1,26 @@
+"""ExpNoise(a*eps, mean): one-sided exponential noise, density a eps e^(-a eps x) for x > 0.
+
+The noise of report-noisy-max in the DP-Sniper and StatDP suites.  Its density is twice
+the Lap(a*eps) density on x > 0, so the Laplace engine integrates it as a Laplace noise
+restricted to x > 0 with weight 2 (exact/constraints.py), and the argmax shortcut reads
+it as the 'exp' kind of exact/argmax_integral.py.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from dipc_plus.exact.linear import Noise
+from dipc_plus.exact.noises.registry import EngineReading, NoiseSpec, register
+
+
+def draw(rng, rate_eps, m):
+    """m exponential draws of scale 1/(a eps)."""
+    return rng.exponential(float(1 / rate_eps), m)
+
+
+def reading(rate: Fraction) -> EngineReading:
+    return EngineReading(Noise("lap", rate), positive_only=True)
+
+
+SPEC = register(NoiseSpec(kind="exp", surface="ExpNoise", title="one-sided exponential", value_type="real",
+                          draw=draw, reading=reading))

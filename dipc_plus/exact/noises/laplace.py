@@ -1,0 +1,23 @@
+"""Lap(a*eps, mean): the Laplace noise, density (a eps / 2) e^(-a eps |x|) around the mean.
+
+The Laplace engine (exact/laplace_engine.py) integrates it as it is.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from dipc_plus.exact.linear import Noise
+from dipc_plus.exact.noises.registry import EngineReading, NoiseSpec, register
+
+
+def draw(rng, rate_eps, m):
+    """m Laplace draws of scale 1/(a eps)."""
+    return rng.laplace(0.0, float(1 / rate_eps), m)
+
+
+def reading(rate: Fraction) -> EngineReading:
+    return EngineReading(Noise("lap", rate))
+
+
+SPEC = register(NoiseSpec(kind="lap", surface="Lap", title="Laplace", value_type="real",
+                          draw=draw, reading=reading))
