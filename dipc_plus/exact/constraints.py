@@ -17,6 +17,7 @@ difference of two Laplace samples, by hand); N_2 > 0 is independent of it and ha
 a renaming of the noises has the same canonical key; and given N_2 > 0, N_2 > 1 has
 probability e^(-eps) (the Laplace tail is memoryless):
 
+>>> from dipc_plus.exact.linear import Noise
 >>> lap = Noise("lap", Fraction(1))
 >>> gap = atom(LinForm.make({5: 1}), ">", LinForm.make({9: 1}, 1))
 >>> positive = atom(LinForm.make({2: 1}), ">", LinForm.constant(0))
