@@ -22,7 +22,8 @@ from dipc_plus.execution.lazy import lazy_import
 
 np = lazy_import("numpy")
 
-from dipc_plus.accuracy.check import AccuracyChecker, InputReport, env_text, fmt_q
+from dipc_plus.accuracy.checker import AccuracyChecker
+from dipc_plus.accuracy.report import InputReport, env_text, fmt_q
 from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.exact.expoly import ExpFrac
 
@@ -106,7 +107,7 @@ def plot_data(checker: AccuracyChecker, u: Mapping, *, kappa: int = 1, eps_max: 
             continue
         c = Curve(r, _values(r.p_error, xs), _values(r.bound, xs), star)
         if simulate:
-            from dipc_plus.accuracy.check import simulate_error
+            from dipc_plus.accuracy.simulate import simulate_error
             for k, x in enumerate(np.linspace(start, hi, 9)[1:]):
                 e = Fraction(x).limit_denominator(1000)
                 freq = simulate_error(claim, r.input, r.det, r.gamma, e, simulate, seed=seed + k)

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import functools
 
-from dipc_plus.accuracy.check import AccuracyResult, env_text, fmt_q, report_lines
+from dipc_plus.accuracy.report import env_text, fmt_q, report_lines
+from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.vacuity import vacuity_basis
 from dipc_plus.accuracy.summary import DEFAULT_WORST, WorstInputs, input_margin
 from dipc_plus.commands.common import (EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument, check_kappa, executor_from,

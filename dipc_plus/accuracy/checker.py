@@ -29,106 +29,26 @@ even when it was found at alpha = dd(u).
 from __future__ import annotations
 
 import dataclasses
-import functools
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Mapping
 
-from dipc_plus.accuracy.vacuity import Vacuity, accuracy_vacuity
-from dipc_plus.execution import ledger
-from dipc_plus.semantics import ir
+from dipc_plus.accuracy.report import (REFUTED, Counterexample, InputReport, env_text, fmt_q, input_key,
+                                       input_verdict, separated, summarize_input)
+from dipc_plus.accuracy.result import AccuracyResult, Tally
+from dipc_plus.accuracy.tasks import attach_program, check_range
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.claim_file import Claim
-from dipc_plus.decision.decide import CertificationError, Decision, decide, recheck
-from dipc_plus.errors import UserError
 from dipc_plus.claims.disagreement import Disagreement
 from dipc_plus.claims.distances import INF
-from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
+from dipc_plus.decision.decide import CertificationError, Decision, decide, recheck
+from dipc_plus.errors import UserError
 from dipc_plus.exact.constraints import forget_constraint_sets
-from dipc_plus.exact.convert import fmt_q as exact_fmt_q
-from dipc_plus.exact.decimals import ball_text, midpoint_text
 from dipc_plus.exact.expoly import ExpFrac
+from dipc_plus.execution import ledger
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 from dipc_plus.semantics.distribution import certified, output_distribution
-
-VERIFIED = "verified"
-REFUTED = "refuted"
-NOT_APPLICABLE = "not applicable"
-
-
-# --------------------------------------------------------------------------- small helpers
-
-
-def fmt_q(x) -> str:
-    """'17/10', '3', 'inf'."""
-    if x == INF:
-        return "inf"
-    return exact_fmt_q(x)
-
-
-def json_value(v):
-    """An input/output value for JSON: integers as numbers, other rationals as 'p/q'."""
-    kind = type(v)   # the usual cases first, without comparing with INF
-    if kind is int:
-        return v
-    if kind is Fraction:
-        return int(v) if v.denominator == 1 else fmt_q(v)
-    if isinstance(v, bool) or isinstance(v, str) or v is None:
-        return v
-    if v == INF:
-        return "inf"
-    if isinstance(v, (int, Fraction)):
-        q = Fraction(v)
-        return int(q) if q.denominator == 1 else fmt_q(q)
-    return str(v)
-
-
-def group_env(program: ir.Program, flat: Mapping) -> dict:
-    """{'q[1]': -1, 'q[2]': 0} -> {'q': [-1, 0]} (arrays grouped, in declaration order)."""
-    out: dict = {}
-    owner = _array_owners(program)
-    for name, value in flat.items():
-        base = owner.get(name)
-        if base is None:
-            out[name] = value
-        else:
-            out.setdefault(base, []).append(value)
-    return out
-
-
-_OWNERS: dict = {}
-
-
-def _array_owners(program: ir.Program) -> dict:
-    """{flat element name: its array's name}, once per program (each report's JSON asks twice)."""
-    found = _OWNERS.get(id(program))
-    if found is None or found[0] is not program:
-        if len(_OWNERS) > 64:
-            _OWNERS.clear()
-        found = _OWNERS[id(program)] = (program, {e: a for a, elems in program.arrays.items() for e in elems})
-    return found[1]
-
-
-def env_json(program: ir.Program, flat: Mapping) -> dict:
-    grouped = group_env(program, flat)
-    return {k: [json_value(x) for x in v] if isinstance(v, list) else json_value(v) for k, v in grouped.items()}
-
-
-def env_text(program: ir.Program, flat: Mapping) -> str:
-    def show(v):
-        if isinstance(v, list):
-            return "[" + ",".join(show(x) for x in v) + "]"
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        return fmt_q(v) if isinstance(v, (int, Fraction)) else str(v)
-    return ", ".join(f"{k}={show(v)}" for k, v in group_env(program, flat).items()) or "(no inputs)"
-
-
-def input_key(u: Mapping) -> tuple:
-    """A hashable key of an input: each value with its type's name (True is not 1).  Values are
-    not converted: equal numbers hash equal, so converting to Fraction changed no key."""
-    return tuple(sorted((k, (type(v).__name__, v)) for k, v in u.items()))
 
 
 class _HashedKey(tuple):
@@ -143,348 +63,6 @@ class _HashedKey(tuple):
     def __reduce__(self):   # a plain tuple on the wire (str hashes differ between processes)
         return tuple, (tuple(self),)
 
-
-def separated(p_err, bound, eps: Fraction, start: int = 128, limit: int = 1 << 14):
-    """(ball of P_err(eps), ball of bound(eps)) at a precision where P_err > bound is certain.
-
-    The independent re-check of a counterexample: both closed forms are evaluated on
-    their own with arb (no factoring, no root isolation), at rising precision.
-    CertificationError if the balls end up ordered the other way (a bug).
-    """
-    prec = start
-    while prec <= limit:
-        e = certified(p_err, eps, prec)
-        b = certified(bound, eps, prec)
-        if e > b:
-            return e, b
-        if e < b:
-            break
-        prec *= 2
-    raise CertificationError(f"the counterexample eps = {fmt_q(eps)} does not re-check: "
-                             f"P[error] = {ball_text(certified(p_err, eps))}, bound = {ball_text(certified(bound, eps))}")
-
-
-# --------------------------------------------------------------------------- reports
-
-
-@dataclass
-class Counterexample:
-    """An input and a rational eps at which P[error] > beta/kappa, certified twice."""
-    program: ir.Program
-    input: dict
-    eps: Fraction
-    alpha: object          # the alpha beta was evaluated at (the claim's, or dd(u))
-    gamma: Fraction
-    kappa: int
-    error_probability: ExpFrac
-    bound: ExpFrac         # beta(alpha, gamma, eps) / kappa, exact
-    error_ball: object
-    bound_ball: object
-    alpha_strict: object = None  # a rational alpha' < dd(u) where it fails too (None: not needed / not found)
-    alpha_strict_note: str = ""
-
-    def __getstate__(self) -> dict:
-        """arb balls do not pickle: a counterexample sent from a worker travels without them."""
-        return {**self.__dict__, "error_ball": None, "bound_ball": None}
-
-    def __setstate__(self, state: dict) -> None:
-        """...and the receiving process evaluates them again (`separated`: the same independent
-        re-check at the same precisions, so the same balls)."""
-        self.__dict__.update(state)
-        self.error_ball, self.bound_ball = separated(self.error_probability, self.bound, self.eps)
-
-    def to_json(self) -> dict:
-        out = {
-            "input": env_json(self.program, self.input),
-            "eps": fmt_q(self.eps),
-            "error_probability": str(self.error_probability),
-            "bound": str(self.bound),
-            "error_probability_value": ball_text(self.error_ball, 20),
-            "bound_value": ball_text(self.bound_ball, 20),
-            "alpha": json_value(self.alpha),
-            "gamma": json_value(self.gamma),
-            "kappa": self.kappa,
-        }
-        if self.alpha_strict is not None:
-            out["alpha_strict"] = json_value(self.alpha_strict)
-        return out
-
-    def describe(self) -> str:
-        kappa = f"/{self.kappa}" if self.kappa != 1 else ""
-        lines = [f"counterexample: {env_text(self.program, self.input)}, eps = {fmt_q(self.eps)}",
-                 f"  P[error]   = {midpoint_text(self.error_ball, 15)}  (certified: {ball_text(self.error_ball, 15)})",
-                 f"  beta{kappa:<6}= {midpoint_text(self.bound_ball, 15)}  (certified: {ball_text(self.bound_ball, 15)})",
-                 f"  at alpha = {fmt_q(self.alpha)}, gamma = {fmt_q(self.gamma)}"]
-        if self.alpha_strict is not None and self.alpha_strict != self.alpha:
-            lines.append(f"  (it fails as well at the rational alpha = {fmt_q(self.alpha_strict)} < dd(u), "
-                         f"as Definition 2 requires)")
-        elif self.alpha_strict_note:
-            lines.append(f"  ({self.alpha_strict_note})")
-        lines.append(f"  P[error] = {self.error_probability}")
-        lines.append(f"  bound    = {self.bound}")
-        return "\n".join(lines)
-
-
-@dataclass
-class InputReport:
-    """The check of one input at one gamma."""
-    program: ir.Program
-    input: dict
-    det: dict
-    dd: Disagreement
-    alpha: object
-    gamma: Fraction
-    applies: bool
-    kappa: int = 1
-    beta: object = None            # the claim's beta at (alpha, gamma): exact, before dividing by kappa
-    p_correct: ExpFrac | None = None
-    p_error: ExpFrac | None = None
-    decision: Decision | None = None
-    counterexample: Counterexample | None = None
-    seconds: float = 0.0
-
-    @property
-    def verdict(self) -> str:
-        if not self.applies:
-            return NOT_APPLICABLE
-        return VERIFIED if self.decision.holds else REFUTED
-
-    @property
-    def bound(self):
-        return None if self.beta is None else ExpFrac.of(self.beta) * Fraction(1, self.kappa)
-
-    def to_json(self, full: bool = True) -> dict:
-        out = {
-            "input": env_json(self.program, self.input),
-            "det": env_json(self.program, self.det),
-            "dd": json_value(self.dd.value),
-            "dd_attained": self.dd.attained,
-            "alpha": json_value(self.alpha),
-            "gamma": json_value(self.gamma),
-            "verdict": self.verdict,
-        }
-        if self.applies:
-            out["beta"] = str(self.beta)
-            if self.kappa != 1:
-                out["kappa"] = self.kappa
-            if full:
-                out["p_correct"] = str(self.p_correct)
-            if self.counterexample is not None:
-                out["counterexample"] = self.counterexample.to_json()
-        out["seconds"] = round(self.seconds, 4)
-        return out
-
-    def line(self) -> str:
-        """One line for a table of inputs."""
-        u = env_text(self.program, self.input)
-        dd = str(self.dd)
-        if not self.applies:
-            return f"{u:<28} dd = {dd:<24} {NOT_APPLICABLE}"
-        text = f"{u:<28} dd = {dd:<24} alpha = {fmt_q(self.alpha):<5} gamma = {fmt_q(self.gamma):<5} {self.verdict}"
-        if self.counterexample is not None:
-            text += f" at eps = {fmt_q(self.counterexample.eps)}"
-        return text
-
-    def describe(self) -> str:
-        """The full per-input report, closed forms included."""
-        lines = [f"input {env_text(self.program, self.input)}",
-                 f"  det(u)    = {env_text(self.program, self.det)}",
-                 f"  dd(u)     = {self.dd}"]
-        if not self.applies:
-            lines.append("  the claim says nothing here (dd(u) does not exceed alpha)")
-            return "\n".join(lines)
-        kappa = f" / {self.kappa}" if self.kappa != 1 else ""
-        lines += [f"  alpha     = {fmt_q(self.alpha)}, gamma = {fmt_q(self.gamma)}",
-                  f"  beta{kappa:<6}= {self.beta}{kappa}",
-                  f"  P[correct] = {self.p_correct}",
-                  "  verdict   : " + ("verified: P[error] <= the bound for every eps in the interval"
-                                     if self.verdict == VERIFIED else
-                                     "refuted: P[error] exceeds the bound for some eps")]
-        if self.counterexample is not None:
-            lines.append("  " + self.counterexample.describe().replace("\n", "\n  "))
-        return "\n".join(lines)
-
-
-@dataclass
-class InputSummary:
-    """One input's reports reduced to what a summarized run keeps: the text or JSON the command
-    prints, whether each obligation applies and fails, and the first counterexample.  Made where
-    the input was checked (a worker), so only these small values travel."""
-    kept: list
-    marks: list                    # [(applies, refuted)] per obligation
-    counterexample: Counterexample | None
-    verdict: str
-    collected: object = None       # what the run's `collect(reports)` made of the input (the sweep's candidates)
-    dd: object = None              # the input's dd(u) (why a vacuous verdict is vacuous: accuracy.vacuity)
-
-    @property
-    def refuted(self) -> bool:
-        return self.counterexample is not None
-
-
-def report_lines(reports: list, verbose: bool = False) -> list[str]:
-    """The text of one input's reports: each described (verbose), or one line per gamma - one
-    line in all where the claim says nothing about the input."""
-    if verbose:
-        return [text for r in reports for text in (r.describe(), "")]
-    applying = [r.line() for r in reports if r.applies]
-    return applying if applying else [reports[0].line()]
-
-
-SUMMARIES = {"json": lambda reps: [r.to_json() for r in reps],
-             "text": lambda reps: report_lines(reps, False),
-             "text-verbose": lambda reps: report_lines(reps, True),
-             "nothing": lambda reps: []}
-
-
-def summarize_input(reports: list, how: str, collect=None) -> InputSummary:
-    failing = [r for r in reports if r.verdict == REFUTED]
-    return InputSummary(SUMMARIES[how](reports), [(r.applies, r.verdict == REFUTED) for r in reports],
-                        failing[0].counterexample if failing else None, _input_verdict(reports),
-                        None if collect is None else collect(reports), reports[0].dd.value if reports else None)
-
-
-@dataclass
-class Tally:
-    """What a verdict needs of the reports, counted as they arrive, so a long grid check need not
-    keep them: counts, and the first counterexample in input order."""
-    inputs: int = 0
-    obligations: int = 0
-    applicable: int = 0
-    refuted: int = 0
-    counterexample: Counterexample | None = None
-    dd_max: object = None          # the largest dd(u) seen (None before any input)
-
-    def add(self, summary: InputSummary) -> None:
-        self.inputs += 1
-        if summary.dd is not None and (self.dd_max is None or summary.dd > self.dd_max):
-            self.dd_max = summary.dd
-        self.obligations += len(summary.marks)
-        self.applicable += sum(applies for applies, _ in summary.marks)
-        self.refuted += sum(refuted for _, refuted in summary.marks)
-        if self.counterexample is None:
-            self.counterexample = summary.counterexample
-
-
-@dataclass
-class AccuracyResult:
-    """The verdict on a claim over a set of inputs, with one report per (input, gamma) - or, for
-    a check run with `summarize`, its `tally` and what `summarize` kept of each input."""
-    claim: AccuracyClaim
-    reports: list
-    seconds: float
-    kappa: int = 1
-    boundary: bool = False
-    dd_over: str = "reals"
-    inputs_kind: str = "grid"      # 'grid' | 'list' | 'table': the claim's inputs, or 'list' for --input
-    scope_points: list | None = None   # the inputs the verdict is about (all of a sharded run's)
-    tally: Tally | None = None         # set when the reports were summarized, not kept
-    kept: list | None = None           # what `summarize` kept of each input (JSON dicts, text lines)
-
-    @functools.cached_property
-    def scope(self):
-        """What the verdict covers: the checked inputs (a grid or a list) and the parameter values
-        (computed once: the JSON and the text both print it)."""
-        from dipc_plus.claims.scope import inputs_scope
-        seen, points = set(), []
-        for r in self.reports:
-            key = input_key(r.input)
-            if key not in seen:
-                seen.add(key)
-                points.append(r.input)
-        if self.scope_points is not None:
-            points = self.scope_points
-        kind = "grid" if self.inputs_kind == "grid" else "list"
-        return inputs_scope(self.claim.program, points=points, kind=kind, eps=str(self.claim.eps))
-
-    @property
-    def vacuous(self) -> bool:
-        """Verified with no obligation that applies (dd(u) does not exceed alpha anywhere)."""
-        return self.verdict == VERIFIED and not self.n_applicable
-
-    @property
-    def vacuity(self) -> Vacuity | None:
-        """Why the answer is vacuous (the claim applies at no input), naming the field; None when it is not.
-        Inputs chosen with --input are a list where the claim's are not: the advice is then --input."""
-        return accuracy_vacuity(self, given_inputs=self.given_inputs)
-
-    @property
-    def given_inputs(self) -> bool:
-        """The inputs were chosen with --input (a list where the claim's are not)."""
-        return self.inputs_kind == "list" and self.claim.inputs_kind != "list"
-
-    @property
-    def dd_max(self):
-        """The largest dd(u) over the inputs checked (INF possible), None when none was."""
-        if self.tally is not None:
-            return self.tally.dd_max
-        return max((r.dd.value for r in self.reports), default=None)
-
-    @property
-    def failing(self) -> list:
-        return [r for r in self.reports if r.verdict == REFUTED]
-
-    @property
-    def applicable(self) -> list:
-        return [r for r in self.reports if r.applies]
-
-    @property
-    def n_obligations(self) -> int:
-        return self.tally.obligations if self.tally is not None else len(self.reports)
-
-    @property
-    def n_applicable(self) -> int:
-        return self.tally.applicable if self.tally is not None else len(self.applicable)
-
-    @property
-    def n_refuted(self) -> int:
-        return self.tally.refuted if self.tally is not None else len(self.failing)
-
-    @property
-    def verdict(self) -> str:
-        return REFUTED if self.n_refuted else VERIFIED
-
-    @property
-    def counterexample(self) -> Counterexample | None:
-        if self.tally is not None:
-            return self.tally.counterexample
-        fails = self.failing
-        return fails[0].counterexample if fails else None
-
-    @property
-    def inputs(self) -> int:
-        if self.tally is not None:
-            return self.tally.inputs
-        return len({input_key(r.input) for r in self.reports})
-
-    def to_json(self, full: bool = True) -> dict:
-        program = self.claim.program
-        out = {
-            "verdict": self.verdict,
-            "scope": self.scope.to_json(),
-            "vacuous": self.vacuous,
-            "vacuity": None if self.vacuity is None else self.vacuity.to_json(),
-            "claim": self.claim.file,
-            "program": program.name,
-            "params": {k: json_value(v) for k, v in program.params.items()},
-            "statement": self.claim.describe(),
-            "eps_interval": str(self.claim.eps),
-            "dd_over": self.dd_over,
-            "convention": "dd(u) >= alpha (paper, section 7)" if self.boundary else "dd(u) > alpha (Definition 2)",
-            "kappa": self.kappa,
-            "inputs_checked": self.inputs,
-            "obligations": self.n_obligations,
-            "obligations_applicable": self.n_applicable,
-            "obligations_refuted": self.n_refuted,
-            "seconds": round(self.seconds, 3),
-        }
-        if self.counterexample is not None:
-            out["counterexample"] = self.counterexample.to_json()
-        out["reports"] = self.kept if self.kept is not None else [r.to_json(full) for r in self.reports]
-        return out
-
-
-# --------------------------------------------------------------------------- the checker
 
 
 _SENTENCES = 256   # decided sentences an AccuracyChecker remembers (least recently used dropped)
@@ -812,10 +390,10 @@ class AccuracyChecker:
                         verdict, refuted = summary.verdict, summary.refuted
                     else:
                         if executor.parallel:
-                            _attach(reps, self.program)
+                            attach_program(reps, self.program)
                             self.absorb(reps)
                         reports += reps
-                        verdict, refuted = _input_verdict(reps), any(r.verdict == REFUTED for r in reps)
+                        verdict, refuted = input_verdict(reps), any(r.verdict == REFUTED for r in reps)
                     if ledger.active():
                         decided.append((env_text(self.program, u), verdict))
                     if stop_at_first and refuted:
@@ -833,8 +411,6 @@ class AccuracyChecker:
                               kept=kept if tally is not None else None)
 
 
-# --------------------------------------------------------------------------- tasks for workers
-
 
 def build_checker(claim_path: str, params: tuple, dd_over, boundary: bool, max_states: int) -> AccuracyChecker:
     """The checker a worker rebuilds from the claim file (`execution.executor.Source`)."""
@@ -842,62 +418,3 @@ def build_checker(claim_path: str, params: tuple, dd_over, boundary: bool, max_s
     checker = AccuracyChecker(load_claim(claim_path, dict(params)), dd_over=dd_over, boundary=boundary,
                               max_states=max_states)
     return checker
-
-
-def check_range(source, task) -> list:
-    """One task: the reports of a range of inputs; in a worker, detached from the program
-    (the client attaches its own), so only exact values travel."""
-    from dipc_plus.execution.executor import in_worker
-    points, kappa, stop_at_first, summarize, collect = task
-    out = source.get().check_points(points, kappa, stop_at_first, summarize, collect)
-    if in_worker():
-        for _, reps in out:
-            if summarize is None:
-                _attach(reps, None)
-            elif reps.counterexample is not None:
-                reps.counterexample.program = None
-    return out
-
-
-def _attach(reports: list, program) -> None:
-    for r in reports:
-        r.program = program
-        if r.counterexample is not None:
-            r.counterexample.program = program
-
-
-def _input_verdict(reps: list[InputReport]) -> str:
-    """The verdict of one input over its gammas: refuted if any is, else verified if any applies."""
-    verdicts = {r.verdict for r in reps}
-    for v in (REFUTED, VERIFIED):
-        if v in verdicts:
-            return v
-    return NOT_APPLICABLE
-
-
-def simulate_error(claim: AccuracyClaim, u: Mapping, det_u: Mapping, gamma, eps, n: int, *, seed: int = 0):
-    """Monte Carlo estimate of P[P(u) not in B(det(u), u, gamma)] at one rational eps.
-
-    The independent witness for the exact closed forms: the sampler runs the program
-    itself (no symbolic reasoning) and the ball is tested on each run's concrete output.
-    Returns the sampler's `Frequency` of errors (use `.interval(confidence)`).
-    """
-    from dipc_plus.claims.distances import LinfOutput
-    from dipc_plus.semantics.sampler import Frequency, simulate
-    program = claim.program
-    result = simulate(program, dict(u), Fraction(eps), n, seed=seed)
-    if result.real_names():
-        if not isinstance(claim.output_distance, LinfOutput):
-            raise ValueError(f"cannot simulate the {claim.output_distance.name} ball for real outputs")
-        inside = result.probability(result.within(Fraction(gamma), dict(det_u)))
-        return Frequency(n - inside.successes, n)
-    names = result.discrete_names()
-    errors = 0
-    for values, count in result.distribution(names).items():
-        v = dict(zip(names, values))
-        if any(x is None for x in values):
-            errors += count  # an output left unassigned is never det(u)'s value
-            continue
-        if not claim.output_distance.in_ball(u, det_u, v, Fraction(gamma)):
-            errors += count
-    return Frequency(errors, n)
