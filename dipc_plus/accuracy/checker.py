@@ -46,7 +46,6 @@ from dipc_plus.decision.decide import CertificationError, Decision, decide, rech
 from dipc_plus.errors import UserError
 from dipc_plus.exact.constraints import forget_constraint_sets
 from dipc_plus.exact.expoly import ExpFrac
-from dipc_plus.execution import ledger
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 from dipc_plus.semantics.distribution import certified, output_distribution
 
@@ -353,8 +352,8 @@ class AccuracyChecker:
         of inputs, and the workers, not this process, print the closed forms.  A summarized run may
         also reduce each input's reports with `collect` (picklable: it runs where the input is
         checked) and hand the results, in input order, to `gather` here."""
-        from dipc_plus.execution.executor import Executor, Source, run_tasks, shrinking_ranges
-        from dipc_plus.execution.progress import progress_bar
+        from dipc_plus.execution.executor import Executor, Source, shrinking_ranges
+        from dipc_plus.execution.run import TaskRun
         given = points
         points = list(self.claim.points if points is None else points)
         executor = executor if executor is not None else Executor.local(jobs)
@@ -371,11 +370,8 @@ class AccuracyChecker:
         reports: list[InputReport] = []
         tally = Tally() if summarize is not None else None
         kept: list = []
-        bar = progress_bar(len(points), description) if progress else None
-        done = None if bar is None else (lambda i, part: bar.update(ranges[i][1] - ranges[i][0]))
-        parts = run_tasks(check_range, source, tasks, executor=executor, done=done)
-        try:
-            for part in parts:
+        with TaskRun(len(points), description, "input", progress=progress) as run:
+            for part in run.parts(check_range, source, tasks, executor=executor, sizes=[b - a for a, b in ranges]):
                 refuted = False
                 decided = []     # (input, verdict) for the ledger: one write per part
                 for u, reps in part:
@@ -394,17 +390,13 @@ class AccuracyChecker:
                             self.absorb(reps)
                         reports += reps
                         verdict, refuted = input_verdict(reps), any(r.verdict == REFUTED for r in reps)
-                    if ledger.active():
+                    if run.recording:
                         decided.append((env_text(self.program, u), verdict))
                     if stop_at_first and refuted:
                         break
-                ledger.record_many("input", decided)
+                run.record(decided)
                 if stop_at_first and refuted:
                     break
-        finally:
-            parts.close()
-            if bar is not None:
-                bar.close()
         return AccuracyResult(self.claim, reports, time.perf_counter() - start, kappa, self.boundary,
                               self.claim.dd_over, self.claim.inputs_kind if given is None else "list",
                               scope_points=points[:tally.inputs] if tally is not None else None, tally=tally,
