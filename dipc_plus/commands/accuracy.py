@@ -111,46 +111,6 @@ def run(args) -> int:
     return code
 
 
-def shard_inputs(checker, every: list, shard, kappa: int) -> tuple[list, dict | None]:
-    """The inputs this run checks and, for a part of a sharded run (`--shard i/n`), the "part"
-    record `dipc merge` joins the parts by; without --shard every input and None."""
-    if shard is None:
-        return every, None
-    a, b = chunks(len(every), shard[1])[shard[0] - 1] if shard[0] <= len(every) else (len(every),) * 2
-    part = part_json("accuracy", shard, checker.source, {"args": list(checker.source.args), "kappa": kappa},
-                     (a, b), len(every))
-    return every[a:b], part
-
-
-def check_summary_options(args, shard) -> None:
-    """--summary, --verbose, --worst and --shard that cannot go together are a usage error, before
-    any input is checked."""
-    if args.summary and shard is not None:
-        raise UserError("--summary keeps the worst inputs of this run, and a part cannot know the whole run's",
-                        hint="leave out --summary with --shard (dipc merge joins the parts' reports)")
-    if args.summary and args.verbose:
-        raise UserError("--summary prints the worst inputs only; --verbose prints every input in full",
-                        hint="use one of them")
-    if args.worst < 1:
-        raise UserError(f"--worst must be at least 1, not {args.worst}", hint="e.g. --summary --worst 10")
-
-
-def result_json(result: AccuracyResult, args, worst: WorstInputs | None, shard, part: dict | None) -> dict:
-    """The --json object: the result's JSON, with the worst inputs instead of the reports under
-    --summary, the strict verdict, and for a part of a sharded run what `dipc merge` needs."""
-    out = result.to_json()
-    if worst is not None:
-        del out["reports"]
-        out["worst_inputs"] = [m.to_json(result.claim.program) for m in worst.worst()]
-    out["strict"] = strict_json(result, args)
-    if shard is not None:
-        out["vacuity"] = None
-        out["vacuity_basis"] = vacuity_basis(result, given_inputs=result.given_inputs)
-    if part is not None:
-        out["part"] = part
-    return out
-
-
 def text_report(result: AccuracyResult, verbose: bool = False, worst: list | None = None) -> str:
     """The report of a run: one line per input (every report in full with `verbose`), or with
     `worst` (accuracy.summary.InputMargin, worst first) the worst inputs only."""
@@ -198,3 +158,43 @@ def text_report(result: AccuracyResult, verbose: bool = False, worst: list | Non
             lines.append(cex.describe())
         lines.append(scope.coverage())
     return "\n".join(lines)
+
+
+def shard_inputs(checker, every: list, shard, kappa: int) -> tuple[list, dict | None]:
+    """The inputs this run checks and, for a part of a sharded run (`--shard i/n`), the "part"
+    record `dipc merge` joins the parts by; without --shard every input and None."""
+    if shard is None:
+        return every, None
+    a, b = chunks(len(every), shard[1])[shard[0] - 1] if shard[0] <= len(every) else (len(every),) * 2
+    part = part_json("accuracy", shard, checker.source, {"args": list(checker.source.args), "kappa": kappa},
+                     (a, b), len(every))
+    return every[a:b], part
+
+
+def check_summary_options(args, shard) -> None:
+    """--summary, --verbose, --worst and --shard that cannot go together are a usage error, before
+    any input is checked."""
+    if args.summary and shard is not None:
+        raise UserError("--summary keeps the worst inputs of this run, and a part cannot know the whole run's",
+                        hint="leave out --summary with --shard (dipc merge joins the parts' reports)")
+    if args.summary and args.verbose:
+        raise UserError("--summary prints the worst inputs only; --verbose prints every input in full",
+                        hint="use one of them")
+    if args.worst < 1:
+        raise UserError(f"--worst must be at least 1, not {args.worst}", hint="e.g. --summary --worst 10")
+
+
+def result_json(result: AccuracyResult, args, worst: WorstInputs | None, shard, part: dict | None) -> dict:
+    """The --json object: the result's JSON, with the worst inputs instead of the reports under
+    --summary, the strict verdict, and for a part of a sharded run what `dipc merge` needs."""
+    out = result.to_json()
+    if worst is not None:
+        del out["reports"]
+        out["worst_inputs"] = [m.to_json(result.claim.program) for m in worst.worst()]
+    out["strict"] = strict_json(result, args)
+    if shard is not None:
+        out["vacuity"] = None
+        out["vacuity_basis"] = vacuity_basis(result, given_inputs=result.given_inputs)
+    if part is not None:
+        out["part"] = part
+    return out
