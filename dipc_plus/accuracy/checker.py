@@ -63,7 +63,6 @@ class _HashedKey(tuple):
         return tuple, (tuple(self),)
 
 
-
 _SENTENCES = 256   # decided sentences an AccuracyChecker remembers (least recently used dropped)
 
 
@@ -401,7 +400,6 @@ class AccuracyChecker:
                               self.claim.dd_over, self.claim.inputs_kind if given is None else "list",
                               scope_points=points[:tally.inputs] if tally is not None else None, tally=tally,
                               kept=kept if tally is not None else None)
-
 
 
 def build_checker(claim_path: str, params: tuple, dd_over, boundary: bool, max_states: int) -> AccuracyChecker:

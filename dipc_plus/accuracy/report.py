@@ -100,8 +100,6 @@ def input_key(u: Mapping) -> tuple:
     return tuple(sorted((k, (type(v).__name__, v)) for k, v in u.items()))
 
 
-
-
 def separated(p_err, bound, eps: Fraction, start: int = 128, limit: int = 1 << 14):
     """(ball of P_err(eps), ball of bound(eps)) at a precision where P_err > bound is certain.
 
@@ -302,8 +300,6 @@ def summarize_input(reports: list, how: str, collect=None) -> InputSummary:
                         None if collect is None else collect(reports), reports[0].dd.value if reports else None)
 
 
-
-
 def input_verdict(reps: list[InputReport]) -> str:
     """The verdict of one input over its gammas: refuted if any is, else verified if any applies."""
     verdicts = {r.verdict for r in reps}
@@ -311,4 +307,3 @@ def input_verdict(reps: list[InputReport]) -> str:
         if v in verdicts:
             return v
     return NOT_APPLICABLE
-

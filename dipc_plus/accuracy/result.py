@@ -15,6 +15,7 @@ from dipc_plus.accuracy.vacuity import Vacuity, accuracy_vacuity
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 
 
+@dataclass
 class Tally:
     """What a verdict needs of the reports, counted as they arrive, so a long grid check need not
     keep them: counts, and the first counterexample in input order."""
@@ -152,4 +153,3 @@ class AccuracyResult:
             out["counterexample"] = self.counterexample.to_json()
         out["reports"] = self.kept if self.kept is not None else [r.to_json(full) for r in self.reports]
         return out
-

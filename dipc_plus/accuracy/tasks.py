@@ -30,4 +30,3 @@ def attach_program(reports: list, program) -> None:
         r.program = program
         if r.counterexample is not None:
             r.counterexample.program = program
-
