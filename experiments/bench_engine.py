@@ -132,7 +132,7 @@ def startup_rows() -> list[str]:
 
 GRID_MEMORY = """
 import time
-from dipc_plus.accuracy.check import AccuracyChecker
+from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.claims.claim_file import load_claim
 claim = load_claim("theories/sparse.toml", {{"m": {m}, "c": 1}})
 checker = AccuracyChecker(claim, shared={shared})
@@ -144,7 +144,7 @@ print(repr(time.perf_counter() - start), result.verdict, result.n_obligations)
 
 SWEEP_MEMORY = """
 import time
-from dipc_plus.accuracy.check import AccuracyChecker
+from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.sweep import sweep
 from dipc_plus.claims.claim_file import load_claim
 checker = AccuracyChecker(load_claim("theories/sparse.toml", {{"m": {m}, "c": 1}}))

@@ -22,13 +22,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SETUP = "import sys, time; sys.path.insert(0, '.')\n"
 WORKLOADS = {
     "Sparse c=1, m=6 grid (729 inputs), accuracy": """
-from dipc_plus.accuracy.check import AccuracyChecker
+from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.claims.claim_file import load_claim
 checker = AccuracyChecker(load_claim("theories/sparse.toml", {"m": 6, "c": 1}))
 t = time.perf_counter(); checker.run(); print(time.perf_counter() - t)
 """,
     "Sparse c=1, m=7 grid (2187 inputs), accuracy": """
-from dipc_plus.accuracy.check import AccuracyChecker
+from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.claims.claim_file import load_claim
 checker = AccuracyChecker(load_claim("theories/sparse.toml", {"m": 7, "c": 1}))
 t = time.perf_counter(); checker.run(); print(time.perf_counter() - t)

@@ -8,7 +8,7 @@ beside the paper's.
     python experiments/paper_tables.py --samples 0     # skip the Monte Carlo checks
 
 Each row is a claim file generated from the shipped theory (theories/*.toml) with the
-row's parameters, grid and alpha; it is decided exactly (dipc_plus.accuracy.check /
+row's parameters, grid and alpha; it is decided exactly (dipc_plus.accuracy.checker /
 dipc_plus.accuracy.sweep) under two conventions:
 
 * "Def. 2": the inputs with dd(u) > alpha, dd over the real input space (the paper's
@@ -41,7 +41,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from dipc_plus.accuracy.check import (AccuracyChecker, env_text, fmt_q, simulate_error)  # noqa: E402
+from dipc_plus.accuracy.checker import AccuracyChecker  # noqa: E402
+from dipc_plus.accuracy.report import env_text, fmt_q  # noqa: E402
+from dipc_plus.accuracy.simulate import simulate_error  # noqa: E402
 from dipc_plus.claims.claim_file import load_claim  # noqa: E402
 from dipc_plus.semantics.inputs import bind_inputs  # noqa: E402
 from dipc_plus.semantics.distribution import certified  # noqa: E402

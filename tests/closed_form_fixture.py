@@ -47,7 +47,7 @@ def bench_forms() -> dict:
 
 
 def accuracy_forms() -> dict:
-    from dipc_plus.accuracy.check import AccuracyChecker
+    from dipc_plus.accuracy.checker import AccuracyChecker
     from dipc_plus.claims.claim_file import load_claim
     result = AccuracyChecker(load_claim(str(ROOT / "theories" / "sparse.toml"), {"m": 4, "c": 1})).run()
     out = {}

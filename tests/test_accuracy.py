@@ -1,4 +1,4 @@
-"""Accuracy verdicts (dipc_plus.accuracy.check, `dipc accuracy`) against independent evidence.
+"""Accuracy verdicts (dipc_plus.accuracy.checker, `dipc accuracy`) against independent evidence.
 
 * every shipped claim's error probabilities are recomputed by numerical quadrature
   (scipy, over the Laplace densities, written here from the programs' definitions)
@@ -18,7 +18,8 @@ from fractions import Fraction as F
 import pytest
 
 from dipc_plus import cli
-from dipc_plus.accuracy.check import AccuracyChecker, simulate_error
+from dipc_plus.accuracy.checker import AccuracyChecker
+from dipc_plus.accuracy.simulate import simulate_error
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.semantics.distribution import certified
 from conftest import ROOT, THEORIES, lap_cdf, lap_pdf, quad

@@ -21,7 +21,7 @@ import pytest
 from scipy import optimize
 
 from dipc_plus import cli
-from dipc_plus.accuracy.check import AccuracyChecker
+from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.commands.common import EXIT_VACUOUS, STRICT_EXIT
 from dipc_plus.execution import guard

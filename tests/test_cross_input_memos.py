@@ -11,8 +11,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from dipc_plus.accuracy import check
-from dipc_plus.accuracy.check import AccuracyChecker
+from dipc_plus.accuracy import checker as accuracy_checker
+from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.commands.merge import without_timing
 from dipc_plus.decision.decide import decide
@@ -27,7 +27,7 @@ def test_a_grid_check_with_memos_says_what_one_without_says(dd_over, monkeypatch
     constraints.forget_constraint_sets()
     with_memos = AccuracyChecker(claim, dd_over=dd_over).run(summarize="json").to_json()
     monkeypatch.setattr(constraints, "_RECENT_SETS", 0)    # every input starts from an empty memo
-    monkeypatch.setattr(check, "_SENTENCES", 0)            # every sentence is decided afresh
+    monkeypatch.setattr(accuracy_checker, "_SENTENCES", 0)           # every sentence is decided afresh
     constraints.forget_constraint_sets()
     without = AccuracyChecker(claim, dd_over=dd_over).run(summarize="json").to_json()
     assert without_timing(with_memos) == without_timing(without)

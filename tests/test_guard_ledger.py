@@ -98,7 +98,7 @@ def test_a_parallel_accuracy_run_records_each_part_in_one_write(monkeypatch):
     # Each input the workers decide is one ledger line, in input order, and the lines of one
     # part (a worker's range of inputs) go to the guard in one write, not one write per input.
     import os
-    from dipc_plus.accuracy.check import AccuracyChecker
+    from dipc_plus.accuracy.checker import AccuracyChecker
     from dipc_plus.claims.claim_file import load_claim
     from dipc_plus.execution.executor import Executor
     writes = []

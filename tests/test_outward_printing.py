@@ -122,7 +122,7 @@ def test_log_enclosures(x):
 def test_sweep_kappa_star_enclosure_contains_the_true_infimum(capsys):
     """dipc sweep on Sparse (c = 1): the printed enclosure of kappa* and the truncated value,
     against the infimum of beta/P[error] computed with mpmath at 50 digits."""
-    from dipc_plus.accuracy.check import AccuracyChecker
+    from dipc_plus.accuracy.checker import AccuracyChecker
     from dipc_plus.accuracy.sweep import sweep
     from dipc_plus.claims.claim_file import load_claim
     from dipc_plus.exact.expoly import ExpFrac

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from dipc_plus import cli
-from dipc_plus.accuracy.check import AccuracyChecker
+from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.accuracy.plot import plot_claim
 from dipc_plus.semantics.distribution import certified

@@ -13,7 +13,7 @@ import pytest
 from scipy import integrate, stats
 
 from dipc_plus import cli
-from dipc_plus.accuracy.check import AccuracyChecker
+from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.plot import failure_hidden_on_linear, figure, plot_data
 from dipc_plus.claims.claim_file import load_claim
 from conftest import ROOT

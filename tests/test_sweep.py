@@ -17,7 +17,8 @@ import pytest
 from scipy import optimize
 
 from dipc_plus import cli
-from dipc_plus.accuracy.check import AccuracyChecker, simulate_error
+from dipc_plus.accuracy.checker import AccuracyChecker
+from dipc_plus.accuracy.simulate import simulate_error
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.accuracy.sweep import kappa_star, outward, sweep, truncated_decimal
 from conftest import ROOT, THEORIES

@@ -22,7 +22,8 @@ from dipc_plus.execution.lazy import lazy_import
 
 np = lazy_import("numpy")
 
-from dipc_plus.accuracy.check import AccuracyChecker, InputReport, env_text, fmt_q
+from dipc_plus.accuracy.checker import AccuracyChecker
+from dipc_plus.accuracy.report import InputReport, env_text, fmt_q
 from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.exact.expoly import ExpFrac
 
@@ -106,7 +107,7 @@ def plot_data(checker: AccuracyChecker, u: Mapping, *, kappa: int = 1, eps_max: 
             continue
         c = Curve(r, _values(r.p_error, xs), _values(r.bound, xs), star)
         if simulate:
-            from dipc_plus.accuracy.check import simulate_error
+            from dipc_plus.accuracy.simulate import simulate_error
             for k, x in enumerate(np.linspace(start, hi, 9)[1:]):
                 e = Fraction(x).limit_denominator(1000)
                 freq = simulate_error(claim, r.input, r.det, r.gamma, e, simulate, seed=seed + k)
@@ -149,56 +150,98 @@ def figure(data: PlotData, *, log: bool | None = None):
         log = failure_hidden_on_linear(data)
     fig = Figure(figsize=(11, 7.5), layout="constrained")
     top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=[3, 2])
-    xs = data.eps
     beta_name = "beta" if data.kappa == 1 else f"beta/{data.kappa}"
     any_above_one = False
     for i, c in enumerate(data.curves):
-        color = COLORS[i % len(COLORS)]
-        r = c.report
-        tag = f"gamma = {fmt_q(r.gamma)}" + (f", alpha = {fmt_q(r.alpha)}" if r.applies else "")
-        if not r.applies:
-            top.plot([], [], " ", label=f"{tag}: dd(u) = {r.dd} does not exceed alpha, nothing claimed")
-            continue
-        verdict = r.verdict
-        top.plot(xs, c.p_error, color=color, lw=2, label=f"P[error]  ({tag}; {verdict})")
-        top.plot(xs, c.bound, color=color, lw=1.5, ls="--", label=f"{beta_name}  ({tag})")
-        above = c.p_error > c.bound
-        if above.any():
-            top.fill_between(xs, c.bound, c.p_error, where=above, color=FAIL, alpha=0.18, lw=0,
-                             label="P[error] above the bound" if i == 0 else None)
-        any_above_one |= bool(np.nanmax(c.bound) > 1)
-        for e, est, low, high in c.simulated:
-            top.errorbar([e], [est], yerr=[[est - low], [high - est]], fmt="o", ms=4, color=color, capsize=3,
-                         label="Monte Carlo, 99% interval" if e == c.simulated[0][0] else None)
-        cex = r.counterexample
-        if cex is not None:
-            e = float(cex.eps)
-            pe = float(cex.error_ball.mid())
-            b = float(cex.bound_ball.mid())
-            top.axvline(e, color=FAIL, ls=":", lw=1)
-            top.plot([e], [pe], marker="X", ms=11, color=FAIL, zorder=5)
-            top.plot([e], [b], marker="o", ms=6, mfc="white", color=FAIL, zorder=5)
-            top.annotate(f"counterexample eps = {fmt_q(cex.eps)}\nP[error] = {pe:.6g} > {beta_name} = {b:.6g}",
-                         xy=(e, pe), xytext=(12, 12), textcoords="offset points", fontsize=9, color=FAIL,
-                         bbox=dict(boxstyle="round,pad=0.3", fc="white", ec=FAIL, alpha=0.9),
-                         arrowprops=dict(arrowstyle="-", color=FAIL, lw=0.8))
-        ratio = np.divide(c.bound * data.kappa, c.p_error, out=np.full(len(xs), math.nan), where=c.p_error > 0)
-        bottom.plot(xs, ratio, color=color, lw=2, label=f"beta / P[error]  ({tag})")
-        star = c.ratio_inf
-        if star is not None and not star.infinite and star.at is not None:
-            at = star.at
-            if at.kind == "critical":
-                ex = float(at.root.ball(64).mid())
-                bottom.plot([ex], [float(star.lo)], marker="v", ms=9, color=color, zorder=5)
-                where = f"at eps ~ {ex:.4g}"
-            elif at.kind == "end":
-                ex = float(at.eps)
-                bottom.plot([ex], [float(star.lo)], marker="v", ms=9, color=color, zorder=5)
-                where = f"at eps = {fmt_q(at.eps)}"
-            else:
-                where = at.where().replace("approached as ", "as ")
-            bottom.axhline(float(star.lo), color=color, lw=0.8, ls=":",
-                           label=f"inf at this input = {fmt_q(star.lo) if star.exact else star.text}  ({where})")
+        any_above_one |= draw_curve(top, bottom, data, i, c, beta_name)
+    scale_probability_axis(top, data, log, any_above_one)
+    top.set_ylabel("probability")
+    top.set_title(data.title, fontsize=10)
+    top.grid(alpha=0.3)
+    # legends outside the data: to the right of the axes
+    top.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    xs = data.eps
+    bottom.axhline(data.kappa, color="black", lw=1)
+    bottom.text(xs[-1], data.kappa, f"  kappa = {data.kappa}: the claim holds where the ratio is above",
+                va="bottom", ha="right", fontsize=8)
+    scale_ratio_axis(bottom, data)
+    bottom.set_xlabel("eps")
+    bottom.set_ylabel("beta / P[error]")
+    bottom.grid(alpha=0.3)
+    if bottom.get_legend_handles_labels()[0]:
+        bottom.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    bottom.set_xlim(0, xs[-1])
+    return fig
+
+
+def draw_curve(top, bottom, data: PlotData, i: int, c: Curve, beta_name: str) -> bool:
+    """One gamma's curves: P[error] and the bound on top (failure shaded, Monte Carlo estimates,
+    the counterexample marked), beta/P[error] and its infimum below.  True when the bound
+    goes above 1 somewhere (the linear axis then says it leaves the chart)."""
+    color = COLORS[i % len(COLORS)]
+    xs = data.eps
+    r = c.report
+    tag = f"gamma = {fmt_q(r.gamma)}" + (f", alpha = {fmt_q(r.alpha)}" if r.applies else "")
+    if not r.applies:
+        top.plot([], [], " ", label=f"{tag}: dd(u) = {r.dd} does not exceed alpha, nothing claimed")
+        return False
+    verdict = r.verdict
+    top.plot(xs, c.p_error, color=color, lw=2, label=f"P[error]  ({tag}; {verdict})")
+    top.plot(xs, c.bound, color=color, lw=1.5, ls="--", label=f"{beta_name}  ({tag})")
+    above = c.p_error > c.bound
+    if above.any():
+        top.fill_between(xs, c.bound, c.p_error, where=above, color=FAIL, alpha=0.18, lw=0,
+                         label="P[error] above the bound" if i == 0 else None)
+    above_one = bool(np.nanmax(c.bound) > 1)
+    for e, est, low, high in c.simulated:
+        top.errorbar([e], [est], yerr=[[est - low], [high - est]], fmt="o", ms=4, color=color, capsize=3,
+                     label="Monte Carlo, 99% interval" if e == c.simulated[0][0] else None)
+    if r.counterexample is not None:
+        mark_counterexample(top, r.counterexample, beta_name)
+    ratio = np.divide(c.bound * data.kappa, c.p_error, out=np.full(len(xs), math.nan), where=c.p_error > 0)
+    bottom.plot(xs, ratio, color=color, lw=2, label=f"beta / P[error]  ({tag})")
+    star = c.ratio_inf
+    if star is not None and not star.infinite and star.at is not None:
+        mark_ratio_inf(bottom, star, color)
+    return above_one
+
+
+def mark_counterexample(top, cex, beta_name: str) -> None:
+    """The certified counterexample on the top panel: its eps, P[error] and the bound there
+    (the balls' midpoints, for drawing; the label prints them)."""
+    e = float(cex.eps)
+    pe = float(cex.error_ball.mid())
+    b = float(cex.bound_ball.mid())
+    top.axvline(e, color=FAIL, ls=":", lw=1)
+    top.plot([e], [pe], marker="X", ms=11, color=FAIL, zorder=5)
+    top.plot([e], [b], marker="o", ms=6, mfc="white", color=FAIL, zorder=5)
+    top.annotate(f"counterexample eps = {fmt_q(cex.eps)}\nP[error] = {pe:.6g} > {beta_name} = {b:.6g}",
+                 xy=(e, pe), xytext=(12, 12), textcoords="offset points", fontsize=9, color=FAIL,
+                 bbox=dict(boxstyle="round,pad=0.3", fc="white", ec=FAIL, alpha=0.9),
+                 arrowprops=dict(arrowstyle="-", color=FAIL, lw=0.8))
+
+
+def mark_ratio_inf(bottom, star, color) -> None:
+    """The infimum of beta/P[error] at this input (`sweep.KappaStar`) on the bottom panel: a line
+    at its value, and a marker where it is attained (a critical point or an end of the interval)."""
+    at = star.at
+    if at.kind == "critical":
+        ex = float(at.root.ball(64).mid())
+        bottom.plot([ex], [float(star.lo)], marker="v", ms=9, color=color, zorder=5)
+        where = f"at eps ~ {ex:.4g}"
+    elif at.kind == "end":
+        ex = float(at.eps)
+        bottom.plot([ex], [float(star.lo)], marker="v", ms=9, color=color, zorder=5)
+        where = f"at eps = {fmt_q(at.eps)}"
+    else:
+        where = at.where().replace("approached as ", "as ")
+    bottom.axhline(float(star.lo), color=color, lw=0.8, ls=":",
+                   label=f"inf at this input = {fmt_q(star.lo) if star.exact else star.text}  ({where})")
+
+
+def scale_probability_axis(top, data: PlotData, log: bool, any_above_one: bool) -> None:
+    """The top panel's probability axis: logarithmic from the smallest error drawn to just above
+    1, or linear [0, 1] with a note when the bound leaves the chart."""
     if log:
         top.set_yscale("log")
         shown = [c.p_error[np.isfinite(c.p_error) & (c.p_error > 0)] for c in data.curves if c.report.applies]
@@ -210,14 +253,12 @@ def figure(data: PlotData, *, log: bool | None = None):
         if any_above_one:
             top.text(0.99, 0.99, "the bound is above 1 (trivially met) where it leaves the chart",
                      transform=top.transAxes, ha="right", va="top", fontsize=8, color="0.35")
-    top.set_ylabel("probability")
-    top.set_title(data.title, fontsize=10)
-    top.grid(alpha=0.3)
-    # legends outside the data: to the right of the axes
-    top.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-    bottom.axhline(data.kappa, color="black", lw=1)
-    bottom.text(xs[-1], data.kappa, f"  kappa = {data.kappa}: the claim holds where the ratio is above",
-                va="bottom", ha="right", fontsize=8)
+
+
+def scale_ratio_axis(bottom, data: PlotData) -> None:
+    """The bottom panel's range: the ratio's minimum and kappa on the chart, the top cut at a few
+    times them (the ratio grows without bound where P[error] goes to 0)."""
+    xs = data.eps
     ratios = [np.divide(c.bound * data.kappa, c.p_error, out=np.full(len(xs), math.nan), where=c.p_error > 0)
               for c in data.curves if c.report.applies]
     ratios = [r[np.isfinite(r)] for r in ratios]
@@ -228,13 +269,6 @@ def figure(data: PlotData, *, log: bool | None = None):
         high = min(max(float(r.max()) for r in ratios), 3 * max(least, data.kappa))
         high = max(high, 1.25 * max(least, data.kappa))
         bottom.set_ylim(max(0.0, low - 0.15 * (high - low)), high)
-    bottom.set_xlabel("eps")
-    bottom.set_ylabel("beta / P[error]")
-    bottom.grid(alpha=0.3)
-    if bottom.get_legend_handles_labels()[0]:
-        bottom.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-    bottom.set_xlim(0, xs[-1])
-    return fig
 
 
 def draw(data: PlotData, path: str, *, log: bool | None = None, dpi: int = 150) -> None:

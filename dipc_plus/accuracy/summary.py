@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
-from dipc_plus.accuracy.check import REFUTED, env_json, env_text, fmt_q, json_value
+from dipc_plus.accuracy.report import REFUTED, env_json, env_text, fmt_q, json_value
 from dipc_plus.accuracy.sweep import CandidatePool, input_candidates, kappa_star_of, outward
 
 DEFAULT_WORST = 5

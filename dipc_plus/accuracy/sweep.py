@@ -36,8 +36,9 @@ import flint
 from flint import arb
 
 from dipc_plus.accuracy.vacuity import sweep_vacuity
-from dipc_plus.accuracy.check import (REFUTED, VERIFIED, AccuracyChecker, AccuracyResult, Counterexample, InputReport, env_json,
-                       env_text, fmt_q, json_value)
+from dipc_plus.accuracy.checker import AccuracyChecker
+from dipc_plus.accuracy.report import REFUTED, VERIFIED, Counterexample, InputReport, env_json, env_text, fmt_q, json_value
+from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.decision.certified import exact_ball_value, hull
 from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.decision.decide import CertificationError, Interval, RealRoot, dominant_term, roots, taylor_order_at_zero

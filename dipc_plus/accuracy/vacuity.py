@@ -28,7 +28,7 @@ class Vacuity:
 
 
 def vacuity_basis(result, given_inputs: bool = False) -> dict:
-    """The claim-level facts the vacuity of an accuracy result (accuracy.check.AccuracyResult)
+    """The claim-level facts the vacuity of an accuracy result (accuracy.result.AccuracyResult)
     depends on, as JSON: a part of a sharded run carries them, so that `dipc merge` (which
     recounts the inputs and the largest dd from the parts' reports) names the same field as
     the whole run."""
@@ -39,7 +39,7 @@ def vacuity_basis(result, given_inputs: bool = False) -> dict:
 
 
 def accuracy_vacuity(result, given_inputs: bool = False) -> Vacuity | None:
-    """Why a verified accuracy result (accuracy.check.AccuracyResult) applies at no input; None when it
+    """Why a verified accuracy result (accuracy.result.AccuracyResult) applies at no input; None when it
     applies somewhere (or is refuted).  `given_inputs`: the inputs were chosen (--input), not the claim's."""
     if not result.vacuous:
         return None

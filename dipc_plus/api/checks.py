@@ -79,7 +79,7 @@ def _strict(report: Report, result: Any, strict: bool) -> None:
 
 def _checker(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None, dd_over: str | None,
              paper: bool, max_states: int) -> tuple[Any, dict]:
-    from dipc_plus.accuracy.check import AccuracyChecker, build_checker
+    from dipc_plus.accuracy.checker import AccuracyChecker, build_checker
     from dipc_plus.claims.claim_file import load_claim
     _max_states(max_states)
     if dd_over not in (None, "reals", "grid"):

@@ -6,7 +6,7 @@
 exact closed form, the output ball B(det(u), u, gamma), and -- in one place,
 `AccuracyClaim.applies_at` -- the rule for which inputs it speaks about, with and
 without the paper's boundary convention.  `obligations()` lists the exact sentences;
-`accuracy.check` decides them (with caches), using the same rule.
+`accuracy.checker` decides them (with caches), using the same rule.
 """
 
 from __future__ import annotations

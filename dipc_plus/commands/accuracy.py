@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import functools
 
-from dipc_plus.accuracy.check import AccuracyResult, env_text, fmt_q, report_lines
+from dipc_plus.accuracy.report import env_text, fmt_q, report_lines
+from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.vacuity import vacuity_basis
 from dipc_plus.accuracy.summary import DEFAULT_WORST, WorstInputs, input_margin
 from dipc_plus.commands.common import (EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument, check_kappa, executor_from,
@@ -82,20 +83,8 @@ def run(args) -> int:
                         hint="leave out --first (or --shard)")
     checker, points = load_accuracy(args)
     every = list(checker.claim.points if points is None else points)
-    todo, part = every, None
-    if shard is not None:
-        a, b = chunks(len(every), shard[1])[shard[0] - 1] if shard[0] <= len(every) else (len(every),) * 2
-        todo = every[a:b]
-        part = part_json("accuracy", shard, checker.source, {"args": list(checker.source.args), "kappa": kappa},
-                         (a, b), len(every))
-    if args.summary and shard is not None:
-        raise UserError("--summary keeps the worst inputs of this run, and a part cannot know the whole run's",
-                        hint="leave out --summary with --shard (dipc merge joins the parts' reports)")
-    if args.summary and args.verbose:
-        raise UserError("--summary prints the worst inputs only; --verbose prints every input in full",
-                        hint="use one of them")
-    if args.worst < 1:
-        raise UserError(f"--worst must be at least 1, not {args.worst}", hint="e.g. --summary --worst 10")
+    todo, part = shard_inputs(checker, every, shard, kappa)
+    check_summary_options(args, shard)
     verbose = not args.summary and (args.verbose or points is not None)
     # keep each input's JSON or its text lines, not its exact objects: memory stays flat on any grid
     summarize = "nothing" if args.summary else "json" if args.json else "text-verbose" if verbose else "text"
@@ -112,17 +101,7 @@ def run(args) -> int:
     vacuity = result.vacuity if shard is None else None
     code = exit_status(result, args, vacuity)
     if args.json:
-        out = result.to_json()
-        if worst is not None:
-            del out["reports"]
-            out["worst_inputs"] = [m.to_json(checker.program) for m in worst.worst()]
-        out["strict"] = strict_json(result, args)
-        if shard is not None:
-            out["vacuity"] = None
-            out["vacuity_basis"] = vacuity_basis(result, given_inputs=result.given_inputs)
-        if part is not None:
-            out["part"] = part
-        print_json(out, checker.program)
+        print_json(result_json(result, args, worst, shard, part), checker.program)
     else:
         print(text_report(result, verbose=verbose, worst=None if worst is None else worst.worst()))
         for line in vacuity_lines(vacuity, args):
@@ -179,3 +158,43 @@ def text_report(result: AccuracyResult, verbose: bool = False, worst: list | Non
             lines.append(cex.describe())
         lines.append(scope.coverage())
     return "\n".join(lines)
+
+
+def shard_inputs(checker, every: list, shard, kappa: int) -> tuple[list, dict | None]:
+    """The inputs this run checks and, for a part of a sharded run (`--shard i/n`), the "part"
+    record `dipc merge` joins the parts by; without --shard every input and None."""
+    if shard is None:
+        return every, None
+    a, b = chunks(len(every), shard[1])[shard[0] - 1] if shard[0] <= len(every) else (len(every),) * 2
+    part = part_json("accuracy", shard, checker.source, {"args": list(checker.source.args), "kappa": kappa},
+                     (a, b), len(every))
+    return every[a:b], part
+
+
+def check_summary_options(args, shard) -> None:
+    """--summary, --verbose, --worst and --shard that cannot go together are a usage error, before
+    any input is checked."""
+    if args.summary and shard is not None:
+        raise UserError("--summary keeps the worst inputs of this run, and a part cannot know the whole run's",
+                        hint="leave out --summary with --shard (dipc merge joins the parts' reports)")
+    if args.summary and args.verbose:
+        raise UserError("--summary prints the worst inputs only; --verbose prints every input in full",
+                        hint="use one of them")
+    if args.worst < 1:
+        raise UserError(f"--worst must be at least 1, not {args.worst}", hint="e.g. --summary --worst 10")
+
+
+def result_json(result: AccuracyResult, args, worst: WorstInputs | None, shard, part: dict | None) -> dict:
+    """The --json object: the result's JSON, with the worst inputs instead of the reports under
+    --summary, the strict verdict, and for a part of a sharded run what `dipc merge` needs."""
+    out = result.to_json()
+    if worst is not None:
+        del out["reports"]
+        out["worst_inputs"] = [m.to_json(result.claim.program) for m in worst.worst()]
+    out["strict"] = strict_json(result, args)
+    if shard is not None:
+        out["vacuity"] = None
+        out["vacuity_basis"] = vacuity_basis(result, given_inputs=result.given_inputs)
+    if part is not None:
+        out["part"] = part
+    return out

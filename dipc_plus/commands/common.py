@@ -252,7 +252,7 @@ def add_accuracy_arguments(parser, shard: bool = True) -> None:
 
 def load_accuracy(args):
     """(checker, points or None) from the command line; every mistake a UserError."""
-    from dipc_plus.accuracy.check import AccuracyChecker, build_checker
+    from dipc_plus.accuracy.checker import AccuracyChecker, build_checker
     from dipc_plus.claims.claim_file import load_claim
     check_max_states(args.max_states)
     params = inputs_mod.parse_params(args.set)

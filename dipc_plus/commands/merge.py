@@ -383,7 +383,7 @@ def _check_claim_pairs(parts: list[tuple[str, dict]], args: list, params: dict) 
 def _check_claim_inputs(parts: list[tuple[str, dict]], claim_path: str, params: dict) -> None:
     """An accuracy run's reported inputs against the claim (see the module docstring)."""
     path0, first = parts[0]
-    from dipc_plus.accuracy.check import env_json
+    from dipc_plus.accuracy.report import env_json
     from dipc_plus.claims.claim_file import load_claim, to_user_value
     from dipc_plus.claims.scope import inputs_scope
     from dipc_plus.semantics.inputs import bind_inputs

@@ -257,9 +257,9 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
     The pairs are cut into ranges computed by `executor` (execution.executor; default this
     process); `source` says how a remote worker rebuilds the check; `shard` = (i, n) checks
     only the i-th of n equal parts of the pairs (`dipc merge` joins the parts)."""
-    from dipc_plus.execution.executor import SERIAL, Source, run_tasks
+    from dipc_plus.execution.executor import SERIAL, Source
+    from dipc_plus.execution.run import TaskRun
     from dipc_plus.privacy.plan import task_size
-    from dipc_plus.execution.progress import progress_bar
     t0 = time.perf_counter()
     work = DPWork.build(claim, structure, symmetry, max_states)
     source = source if source is not None else Source(None, (), (), key=f"dp-{id(work)}")
@@ -271,27 +271,20 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
     # a few contiguous ranges per worker
     tasks = work.tasks(shard, 4 * executor.jobs if executor.parallel else len(work.items()))
     covered = work.shard_range(shard)
-    bar = progress_bar(sum(task_size(t) for t in tasks), "privacy", "pair") if progress else None
-    done = None if bar is None else (lambda i, part: bar.update(task_size(tasks[i])))
+    sizes = [task_size(t) for t in tasks]
     pairs = obligations = decisions = 0
     used: dict = {}
-    parts = run_tasks(check_pairs, source, tasks, executor=executor, done=done)
     cex = None
-    try:
-        for part in parts:
+    with TaskRun(sum(sizes), "privacy", "pair", progress=progress) as run:
+        for part in run.parts(check_pairs, source, tasks, executor=executor, sizes=sizes):
             pairs += part["pairs"]
             obligations += part["obligations"]
             decisions += part["decisions"]
             used.setdefault(part["unit"], set()).update(part["used"])
-            for text in part["held"]:
-                ledger.record("pair", text, "holds")
+            run.record((text, "holds") for text in part["held"])
             if part["failure"] is not None:
                 cex = _failure_counterexample(work, part["unit"], part["failure"])
                 break
-    finally:
-        parts.close()
-        if bar is not None:
-            bar.close()
     pl = work.plan
     return PrivacyResult(claim, cex is None, cex, pairs, obligations, decisions, time.perf_counter() - t0, pl,
                          sum(u.source.markov_chains for u in pl.units), covered, used)
@@ -303,8 +296,8 @@ def _check_by_obligations(work: "DPWork", source, executor, shard, progress: boo
     process - the walk over the pairs in order, which counts and finds the first failure exactly
     as the serial walk does.  Cutting the pairs instead would make every worker decide the many
     obligations that pairs share."""
-    from dipc_plus.execution.executor import chunks, run_dealt, run_tasks
-    from dipc_plus.execution.progress import progress_bar
+    from dipc_plus.execution.executor import chunks, run_dealt
+    from dipc_plus.execution.run import TaskRun
     claim, pl = work.claim, work.plan
     a, b, total = work.shard_range(shard)
     parts = 4 * executor.jobs
@@ -328,26 +321,26 @@ def _check_by_obligations(work: "DPWork", source, executor, shard, progress: boo
     for j, (k, _, _) in enumerate(first):
         by_unit.setdefault(k, []).append(j)
     table_tasks = [(k, js[c:d]) for k, js in by_unit.items() for c, d in chunks(len(js), parts)]
-    bar = progress_bar(len(walk), "privacy", "pair") if progress else None
-    tables: list = [None] * len(first)
-    # one object per distinct closed form (tables come back as copies): from here on a closed
-    # form is known by its id, so the obligations below are found without hashing closed forms
-    interned: dict = {ZERO: ZERO}
-    tasks = [(k, [first[j][2] for j in js]) for k, js in table_tasks]
-    for (k, js), got in zip(table_tasks, run_tasks(output_tables_task, source, tasks, executor=executor)):
-        for j, table in zip(js, got):
-            tables[j] = {v: interned.setdefault(p, p) for v, p in table.items()}
-    distinct: dict = {}                  # (id(p), id(p')) -> (p, p'), then its Obligation
-    for k, u, w, ju, jw in walk:
-        P, Q = tables[ju], tables[jw]
-        for v in output_keys(P, Q):
-            p, q = P.get(v, ZERO), Q.get(v, ZERO)
-            distinct.setdefault((id(p), id(q)), (p, q))
-    distinct.update(zip(list(distinct), run_dealt(decide_task, source, list(distinct.values()), executor=executor)))
-    pairs = obligations = decisions = 0
-    seen = bytearray(len(first))         # the tables the pairs walked so far used
-    failure = None
-    try:
+    with TaskRun(len(walk), "privacy", "pair", progress=progress) as run:
+        tables: list = [None] * len(first)
+        # one object per distinct closed form (tables come back as copies): from here on a closed
+        # form is known by its id, so the obligations below are found without hashing closed forms
+        interned: dict = {ZERO: ZERO}
+        tasks = [(k, [first[j][2] for j in js]) for k, js in table_tasks]
+        # the stream first: zip then reads it to its end, which shuts its workers down at once
+        for got, (k, js) in zip(run.parts(output_tables_task, source, tasks, executor=executor), table_tasks):
+            for j, table in zip(js, got):
+                tables[j] = {v: interned.setdefault(p, p) for v, p in table.items()}
+        distinct: dict = {}                  # (id(p), id(p')) -> (p, p'), then its Obligation
+        for k, u, w, ju, jw in walk:
+            P, Q = tables[ju], tables[jw]
+            for v in output_keys(P, Q):
+                p, q = P.get(v, ZERO), Q.get(v, ZERO)
+                distinct.setdefault((id(p), id(q)), (p, q))
+        distinct.update(zip(list(distinct), run_dealt(decide_task, source, list(distinct.values()), executor=executor)))
+        pairs = obligations = decisions = 0
+        seen = bytearray(len(first))         # the tables the pairs walked so far used
+        failure = None
         for k, u, w, ju, jw in walk:
             pairs += 1
             seen[ju] = seen[jw] = 1
@@ -361,13 +354,9 @@ def _check_by_obligations(work: "DPWork", source, executor, shard, progress: boo
                     break
             if failure is not None:
                 break
-            if ledger.active():
-                ledger.record("pair", _pair_text(claim.program, pl.units[k], u, w), "holds")
-            if bar is not None:
-                bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
+            if run.recording:
+                run.record([(_pair_text(claim.program, pl.units[k], u, w), "holds")])
+            run.advance(1)
     used: dict = {}
     for j in (j for j, flag in enumerate(seen) if flag):
         k, key, _ = first[j]

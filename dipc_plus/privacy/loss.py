@@ -195,8 +195,8 @@ def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = T
     """The exact tight loss L(eps) over the claim's pairs and outputs; the ratios of the pairs are
     collected by `executor` (execution.executor; default this process), first occurrence in pair
     order, so the result does not depend on it."""
-    from dipc_plus.execution.executor import SERIAL, Source, run_tasks
-    from dipc_plus.execution.progress import progress_bar
+    from dipc_plus.execution.executor import SERIAL, Source
+    from dipc_plus.execution.run import TaskRun
     t0 = time.perf_counter()
     use = claim.structure if structure is None else structure
     pl = plan(claim, use, max_states=max_states, symmetry=symmetry)
@@ -226,11 +226,9 @@ def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = T
     source = source if source is not None else Source(None, (), (), key=f"loss-{id(work)}")
     source.seed(work)
     tasks = work.tasks(None, 4 * executor.jobs if executor.parallel else len(work.items()))
-    bar = progress_bar(sum(task_size(t) for t in tasks), "privacy-loss", "pair") if progress else None
-    done = None if bar is None else (lambda i, part: bar.update(task_size(tasks[i])))
-    parts = run_tasks(loss_ratios, source, tasks, executor=executor, done=done)
-    try:
-        for part in parts:
+    sizes = [task_size(t) for t in tasks]
+    with TaskRun(sum(sizes), "privacy-loss", "pair", progress=progress) as run:
+        for part in run.parts(loss_ratios, source, tasks, executor=executor, sizes=sizes):
             unit = pl.units[part["unit"]]
             npairs += part["pairs"]
             nratios += part["ratios"]
@@ -244,10 +242,6 @@ def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = T
                 res.pairs, res.candidates, res.distinct = npairs, nratios, len(cands)
                 res.seconds = time.perf_counter() - t0
                 return res
-    finally:
-        parts.close()
-        if bar is not None:
-            bar.close()
     res.pairs, res.candidates, res.distinct = npairs, nratios, len(cands)
 
     def make(r, info):

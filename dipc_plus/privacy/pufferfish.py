@@ -246,8 +246,8 @@ class PufferfishSetup:
     are computed by `executor` (`source` says how its workers rebuild the claim)."""
 
     def __init__(self, claim: PufferfishClaim, executor=None, source=None, progress: bool = False):
-        from dipc_plus.execution.executor import SERIAL, Source, chunks, run_tasks
-        from dipc_plus.execution.progress import progress_bar
+        from dipc_plus.execution.executor import SERIAL, Source, chunks
+        from dipc_plus.execution.run import TaskRun
         self.claim = claim
         self.params = list(claim.parameters)
         self.executor = executor if executor is not None else SERIAL
@@ -258,17 +258,12 @@ class PufferfishSetup:
         keys = list(work.inputs)
         ranges = (chunks(len(keys), 4 * self.executor.jobs) if self.executor.parallel
                   else [(i, i + 1) for i in range(len(keys))])
-        bar = progress_bar(len(keys), "Pufferfish tables", "input") if progress else None
-        done = None if bar is None else (lambda i, part: bar.update(len(part)))
         self.tables: dict = {}
-        try:
-            for (a, b), got in zip(ranges, run_tasks(pufferfish_tables_task, self.source,
-                                                     [keys[a:b] for a, b in ranges], executor=self.executor,
-                                                     done=done)):
+        with TaskRun(len(keys), "Pufferfish tables", "input", progress=progress) as run:
+            # the stream first: zip then reads it to its end, which shuts its workers down at once
+            for got, (a, b) in zip(run.parts(pufferfish_tables_task, self.source, [keys[a:b] for a, b in ranges],
+                                             executor=self.executor, sizes=[b - a for a, b in ranges]), ranges):
                 self.tables.update(zip(keys[a:b], got))
-        finally:
-            if bar is not None:
-                bar.close()
         self.constant = all(constant_value(p) is not None for T in self.tables.values() for p in T.values())
         self.values = work.values(self.constant)
 

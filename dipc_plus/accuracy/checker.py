@@ -1,0 +1,410 @@
+"""Accuracy at one input and at every input of a claim, decided exactly for every eps.
+
+An accuracy claim (`claims.AccuracyClaim`, POPL 2021 Definition 2) reduces, per
+input u and gamma, to one sentence in eps:
+
+    for every eps in I:  P_err(u, eps) <= beta(alpha, gamma, eps) / kappa,
+
+where P_err = 1 - P[P(u) in B(det(u), u, gamma)] is an exact closed form from
+the Markov-chain semantics, alpha is the claim's alpha or dd(u), and kappa = 1
+for the claim itself (the sweep uses larger kappas).  `decide.decide` answers the
+sentence with no float anywhere; a failure comes with the simplest rational eps
+where it fails, which is re-checked here by an independent certified evaluation
+(P_err and beta evaluated separately as arb balls that must be disjoint) before
+anyone sees it.
+
+Two conventions for which inputs a claim speaks about:
+
+* `boundary=False` (default, Definition 2): inputs with dd(u) > alpha, dd over
+  the claim's `dd_over` (the reals unless the claim says otherwise);
+* `boundary=True` (the paper's section 7 tool): inputs with dd(u) >= alpha.  With
+  beta continuous this is the limit alpha' -> dd(u) of the claims at alpha' < dd(u).
+
+The rule is `AccuracyClaim.applies_at`, shared with `AccuracyClaim.obligations`.
+
+Every counterexample also carries `alpha_strict`, a rational alpha' < dd(u) at
+which the same (input, eps) still fails, so it refutes Definition 2 literally
+even when it was found at alpha = dd(u).
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections import OrderedDict
+from fractions import Fraction
+from typing import Iterable, Mapping
+
+from dipc_plus.accuracy.report import (REFUTED, Counterexample, InputReport, env_text, fmt_q, input_key,
+                                       input_verdict, separated, summarize_input)
+from dipc_plus.accuracy.result import AccuracyResult, Tally
+from dipc_plus.accuracy.tasks import attach_program, check_range
+from dipc_plus.claims.accuracy_claim import AccuracyClaim
+from dipc_plus.claims.claim_file import Claim
+from dipc_plus.claims.disagreement import Disagreement
+from dipc_plus.claims.distances import INF
+from dipc_plus.decision.decide import CertificationError, Decision, decide, recheck
+from dipc_plus.errors import UserError
+from dipc_plus.exact.constraints import forget_constraint_sets
+from dipc_plus.exact.expoly import ExpFrac
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
+from dipc_plus.semantics.distribution import certified, output_distribution
+
+
+class _HashedKey(tuple):
+    """A tuple whose hash is computed once: hashing an input key hashes every Fraction in it."""
+
+    def __hash__(self):
+        found = self.__dict__.get("hash")
+        if found is None:
+            found = self.__dict__["hash"] = tuple.__hash__(self)
+        return found
+
+    def __reduce__(self):   # a plain tuple on the wire (str hashes differ between processes)
+        return tuple, (tuple(self),)
+
+
+_SENTENCES = 256   # decided sentences an AccuracyChecker remembers (least recently used dropped)
+
+
+def _key(distance):
+    """A distance as a cache key (distances are frozen dataclasses; unhashable ones are not shared)."""
+    try:
+        hash(distance)
+        return distance
+    except TypeError:
+        return ("unshared", id(distance))
+
+
+class AccuracyChecker:
+    """Checks one accuracy claim input by input, caching every exact object it builds.
+
+    The output distribution of an input is built once and reused for every gamma
+    and kappa; det(u), dd(u), beta(alpha, gamma) and P_err(u, gamma) are cached too,
+    so the sweep and the plots reuse the accuracy check's work.
+    """
+
+    def __init__(self, claim: AccuracyClaim | Claim, *, dd_over: str | None = None, boundary: bool = False,
+                 max_states: int = DEFAULT_MAX_STATES, shared: dict | None = None):
+        """`shared`: a dict reused by checkers of claims about the same program and
+        parameters (e.g. one grid and several alphas), so each input's distribution,
+        det, dd over the reals and error probabilities are computed once."""
+        if isinstance(claim, Claim):
+            if claim.accuracy is None:
+                raise UserError("the claim file has no [accuracy] table", file=claim.file,
+                                hint="add an [accuracy] table (see docs/claims.md)")
+            claim = claim.accuracy
+        if dd_over is not None and dd_over != claim.dd_over:
+            if claim.det == "table" and dd_over == "reals":
+                raise UserError("with a det table, dd can only be taken over the table's inputs",
+                                file=claim.file, hint="use --dd-over grid (or det = \"noise-free\")")
+            claim = dataclasses.replace(claim, dd_over=dd_over, _space=None)
+        self.claim = claim
+        self.program = claim.program
+        self.boundary = boundary
+        self.max_states = max_states
+        # streaming: a checker of its own drops each input's distribution once its error
+        # probabilities are known (memory stays that of one input, whatever the grid's size);
+        # checkers sharing their caches keep them for each other
+        self._keep_distributions = shared is not None
+        shared = {} if shared is None else shared
+        self._shared = shared
+        self.source = None   # execution.executor.Source: how a worker rebuilds this checker
+        self._det: dict = shared.setdefault(("det", claim.det, claim.file if claim.det == "table" else None), {})
+        self._dist: dict = shared.setdefault("dist", {})
+        self._dd: dict = (shared.setdefault(("dd", _key(claim.input_distance)), {})
+                          if claim.dd_over == "reals" and claim.det == "noise-free" else {})
+        self._perr: dict = shared.setdefault(("perr", claim.det, _key(claim.output_distance)), {})
+        self._beta: dict = {}
+        self._decisions: dict = shared.setdefault(("decisions", claim.det, _key(claim.output_distance),
+                                                   claim.beta.text, claim.eps), {})
+        self._sentences: OrderedDict = OrderedDict()   # see decide_sentence
+        self._entries: dict = {}    # input key -> its keys in _perr and _decisions (forget_input)
+        self._last_key = None                           # see _input_key
+        self._grid = None
+        self._space = None
+        # CPU seconds spent computing what the caches did not have (for benchmarks)
+        self.timings = {"dd": 0.0, "distribution": 0.0, "ball": 0.0, "decide": 0.0}
+
+    # -- cached exact pieces ----------------------------------------------------------------
+    def _input_key(self, u: Mapping) -> tuple:
+        """input_key(u), made once for the input being checked (its caches ask ~10 times).  The
+        input is kept with a copy of it, so one changed in place gets a new key."""
+        last = self._last_key
+        if last is not None and last[0] is u and last[1] == u:
+            return last[2]
+        key = _HashedKey(input_key(u))
+        self._last_key = (u, dict(u), key)
+        return key
+
+    def det(self, u: Mapping) -> dict:
+        key = self._input_key(u)
+        if key not in self._det:
+            self._det[key] = self.claim.det_at(u)
+        return self._det[key]
+
+    def dd(self, u: Mapping) -> Disagreement:
+        key = self._input_key(u)
+        if key not in self._dd:
+            det_u = self.det(u)
+            start = time.process_time()
+            if self.claim.dd_over == "grid":
+                if self._grid is None:
+                    from dipc_plus.claims.disagreement import GridSpace
+                    self._grid = GridSpace(self.claim.points, self.det, self.claim.input_distance)
+                self._dd[key] = self._grid.dd(u, det_u)
+            else:
+                self._dd[key] = self._dd_reals(u, det_u)
+            self.timings["dd"] += time.process_time() - start
+        return self._dd[key]
+
+    def _dd_reals(self, u: Mapping, det_u: dict) -> Disagreement:
+        """dd over the reals (`RealSpace.dd`: closed form for box regions, else the LP), with the
+        space shared between claims about the same program and input distance."""
+        if self.claim.det == "noise-free":
+            if self._space is None:
+                from dipc_plus.claims.disagreement import RealSpace
+                key = ("real-space", _key(self.claim.input_distance))
+                if key not in self._shared:
+                    self._shared[key] = RealSpace(self.program, self.claim.input_distance)
+                self._space = self._shared[key]
+            return self._space.dd(u, det_u, near=False)  # only the value and attainment are used
+        return self.claim.dd(u, det_u)
+
+    def beta(self, alpha, gamma):
+        key = (alpha, gamma)
+        if key not in self._beta:
+            self._beta[key] = self.claim.beta_at(alpha, gamma)
+        return self._beta[key]
+
+    def distribution(self, u: Mapping):
+        key = self._input_key(u)
+        if key not in self._dist:
+            start = time.process_time()
+            self._dist[key] = output_distribution(self.program, u, max_states=self.max_states)
+            self.timings["distribution"] += time.process_time() - start
+        return self._dist[key]
+
+    def p_correct(self, u: Mapping, gamma) -> ExpFrac:
+        return ExpFrac.of(1) - self.p_error(u, gamma)
+
+    def p_error(self, u: Mapping, gamma) -> ExpFrac:
+        """1 - P[P(u) in B(det(u), u, gamma)], exactly."""
+        key = (self._input_key(u), Fraction(gamma))
+        if key not in self._perr:
+            dist = self.distribution(u)
+            start = time.process_time()
+            correct = ExpFrac.of(self.claim.ball_probability(dist, u, self.det(u), Fraction(gamma)))
+            self._perr[key] = ExpFrac.of(1) - correct
+            self._entries.setdefault(key[0], []).append((self._perr, key))
+            self.timings["ball"] += time.process_time() - start
+        return self._perr[key]
+
+    def forget_distribution(self, u: Mapping) -> None:
+        """Drop u's output distribution (streaming; see __init__)."""
+        if not self._keep_distributions:
+            self._dist.pop(self._input_key(u), None)
+
+    def forget_input(self, u: Mapping) -> None:
+        """Drop everything cached about u (a summarized run: memory independent of the grid's size).
+        The caches then hold one input, so scanning them is cheap."""
+        if self._keep_distributions:
+            return
+        key = self._input_key(u)
+        for cache in (self._dist, self._det, self._dd):
+            cache.pop(key, None)
+        for cache, k in self._entries.pop(key, ()):   # not a scan: a sweep keeps every input's P_err
+            cache.pop(k, None)
+        forget_constraint_sets()
+
+    # -- which obligations apply -------------------------------------------------------------
+    def obligations(self, u: Mapping) -> list[tuple]:
+        """[(alpha, gamma, applies)] for input u under this checker's convention."""
+        alpha, applies = self.claim.applies_at(self.dd(u).value, self.boundary)
+        return [(alpha, Fraction(g), applies) for g in self.claim.gamma_values(alpha)]
+
+    # -- deciding ---------------------------------------------------------------------------------
+    def check_input(self, u: Mapping, kappa: int = 1) -> list[InputReport]:
+        """One report per gamma at input u (flat, bound values)."""
+        reports = []
+        for alpha, gamma, applies in self.obligations(u):
+            reports.append(self.check(u, alpha, gamma, applies, kappa))
+        return reports
+
+    def check(self, u: Mapping, alpha, gamma, applies: bool = True, kappa: int = 1) -> InputReport:
+        start = time.perf_counter()
+        report = InputReport(self.program, dict(u), self.det(u), self.dd(u), alpha, gamma, applies, kappa)
+        if applies:
+            report.beta = self.beta(alpha, gamma)
+            report.p_error = self.p_error(u, gamma)
+            report.p_correct = ExpFrac.of(1) - report.p_error
+            bound = report.bound
+            key = (self._input_key(u), alpha, gamma, kappa)
+            if key not in self._decisions:
+                start_decide = time.process_time()
+                decision = self.decide_sentence(bound - report.p_error)
+                cex = None if decision.holds else self.counterexample(u, alpha, gamma, kappa, decision)
+                self._decisions[key] = (decision, cex)
+                self._entries.setdefault(key[0], []).append((self._decisions, key))
+                self.timings["decide"] += time.process_time() - start_decide
+            report.decision, report.counterexample = self._decisions[key]
+        report.seconds = time.perf_counter() - start
+        return report
+
+    def decide_sentence(self, sentence: ExpFrac) -> Decision:
+        """decide(sentence >= 0 for every eps of the claim), remembered for the `_SENTENCES` latest
+        sentences: a grid's inputs share few closed forms (Sparse c=1 m=7: 8 for 1094 inputs), and
+        a Decision depends on nothing but the sentence and the interval."""
+        found = self._sentences.get(sentence)
+        if found is None:
+            found = decide(sentence, ">=", self.claim.eps)
+            self._sentences[sentence] = found
+            if len(self._sentences) > _SENTENCES:
+                self._sentences.popitem(last=False)
+        else:
+            self._sentences.move_to_end(sentence)
+        return found
+
+    def counterexample(self, u: Mapping, alpha, gamma, kappa: int, decision: Decision) -> Counterexample:
+        """Build and independently re-check the counterexample of a failed decision."""
+        eps = decision.witness
+        if eps is None:  # a ">=" sentence fails on an open set, so a rational witness always exists
+            raise CertificationError(f"no rational witness for a failed accuracy check at {dict(u)}")
+        p_err = self.p_error(u, gamma)
+        bound = ExpFrac.of(self.beta(alpha, gamma)) * Fraction(1, kappa)
+        if recheck(bound - p_err, eps, ">="):
+            raise CertificationError(f"eps = {fmt_q(eps)} does not refute the claim at {dict(u)}")
+        e_ball, b_ball = separated(p_err, bound, eps)
+        cex = Counterexample(self.program, dict(u), eps, alpha, gamma, kappa, p_err, bound, e_ball, b_ball)
+        self._strict_alpha(cex)
+        return cex
+
+    def _strict_alpha(self, cex: Counterexample) -> None:
+        """Find a rational alpha' < dd(u) at which the same (u, eps) fails (Definition 2 is strict)."""
+        dd = self.dd(cex.input).value
+        if self.claim.alpha != "dd" and dd > cex.alpha:
+            cex.alpha_strict = cex.alpha  # already strict
+            return
+        if dd == 0 or (dd != INF and dd <= 0):
+            cex.alpha_strict_note = "dd(u) = 0: no alpha < dd(u) exists; found under the dd(u) >= alpha convention"
+            return
+        moving_gamma = self.claim.gammas == "alpha"
+        candidates = ([Fraction(2) ** k for k in range(1, 40)] if dd == INF else
+                      [Fraction(dd) * (1 - Fraction(1, 2 ** k)) for k in range(3, 40, 3)])
+        for a in candidates:
+            g = a if moving_gamma else cex.gamma
+            try:
+                beta = ExpFrac.of(self.claim.beta_at(a, g)) * Fraction(1, cex.kappa)
+            except UserError:  # beta has no closed form at this alpha (the formula says so): stop looking
+                break
+            p_err = self.p_error(cex.input, g) if moving_gamma else cex.error_probability
+            e = certified(p_err, cex.eps, 192)
+            b = certified(beta, cex.eps, 192)
+            if e > b:
+                cex.alpha_strict = a
+                return
+        cex.alpha_strict_note = "no rational alpha < dd(u) found where it fails (the claim fails only in the limit)"
+
+    def check_points(self, points: list, kappa: int = 1, stop_at_first: bool = False,
+                     summarize: str | None = None, collect=None) -> list:
+        """[(input, its reports)] for these inputs in order, each input's distribution dropped once
+        decided; with `summarize` (a key of SUMMARIES), [(input, InputSummary)] and nothing cached
+        about the input kept (`collect(reports)`, if given, goes into the summary).  With
+        stop_at_first, up to and including the first input that refutes."""
+        out = []
+        for u in points:
+            reps = self.check_input(u, kappa)
+            refuted = any(r.verdict == REFUTED for r in reps)
+            if summarize is not None:
+                out.append((u, summarize_input(reps, summarize, collect)))
+                self.forget_input(u)
+            else:
+                out.append((u, reps))
+                self.forget_distribution(u)
+            if stop_at_first and refuted:
+                break
+        return out
+
+    def absorb(self, reports: list) -> None:
+        """Keep what a worker computed (det, dd, P_err, decisions), so a later run in this process
+        (the sweep's other kappas) reuses it."""
+        for r in reports:
+            key = input_key(r.input)
+            self._det.setdefault(key, r.det)
+            self._dd.setdefault(key, r.dd)
+            if r.applies:
+                for cache, k, value in ((self._perr, (key, r.gamma), r.p_error),
+                                        (self._decisions, (key, r.alpha, r.gamma, r.kappa),
+                                         (r.decision, r.counterexample))):
+                    if k not in cache:
+                        cache[k] = value
+                        self._entries.setdefault(key, []).append((cache, k))
+
+    def run(self, points: Iterable[Mapping] | None = None, kappa: int = 1, *, progress: bool = False,
+            stop_at_first: bool = False, description: str = "accuracy", jobs: int = 1,
+            executor=None, summarize: str | None = None, collect=None, gather=None) -> AccuracyResult:
+        """Check every given input (default: every input of the claim), in input order; the inputs
+        are cut into ranges computed by `executor` (default: `jobs` local processes).
+
+        With `summarize` (a key of SUMMARIES: "json", "text", "text-verbose", "nothing"), each input
+        is reduced where it is checked to its JSON or text lines and its counts (`InputSummary`,
+        `Tally`), and nothing about it stays cached: the run's memory does not grow with the number
+        of inputs, and the workers, not this process, print the closed forms.  A summarized run may
+        also reduce each input's reports with `collect` (picklable: it runs where the input is
+        checked) and hand the results, in input order, to `gather` here."""
+        from dipc_plus.execution.executor import Executor, Source, shrinking_ranges
+        from dipc_plus.execution.run import TaskRun
+        given = points
+        points = list(self.claim.points if points is None else points)
+        executor = executor if executor is not None else Executor.local(jobs)
+        start = time.perf_counter()
+        source = self.source if self.source is not None else Source(None, (), (), key=f"checker-{id(self)}")
+        source.seed(self)
+        # in this process one input per task (the ledger and the bar move with each input);
+        # in workers contiguous ranges, long then shrinking (neighbours share cache entries)
+        ranges = (shrinking_ranges(len(points), executor.jobs) if executor.parallel
+                  else [(i, i + 1) for i in range(len(points))])
+        if (collect is not None or gather is not None) and summarize is None:
+            raise ValueError("collect and gather need a summarized run")
+        tasks = [(points[a:b], kappa, stop_at_first, summarize, collect) for a, b in ranges]
+        reports: list[InputReport] = []
+        tally = Tally() if summarize is not None else None
+        kept: list = []
+        with TaskRun(len(points), description, "input", progress=progress) as run:
+            for part in run.parts(check_range, source, tasks, executor=executor, sizes=[b - a for a, b in ranges]):
+                refuted = False
+                decided = []     # (input, verdict) for the ledger: one write per part
+                for u, reps in part:
+                    if tally is not None:
+                        summary = reps
+                        if summary.counterexample is not None:
+                            summary.counterexample.program = self.program
+                        tally.add(summary)
+                        kept += summary.kept
+                        if gather is not None:
+                            gather(summary.collected)
+                        verdict, refuted = summary.verdict, summary.refuted
+                    else:
+                        if executor.parallel:
+                            attach_program(reps, self.program)
+                            self.absorb(reps)
+                        reports += reps
+                        verdict, refuted = input_verdict(reps), any(r.verdict == REFUTED for r in reps)
+                    if run.recording:
+                        decided.append((env_text(self.program, u), verdict))
+                    if stop_at_first and refuted:
+                        break
+                run.record(decided)
+                if stop_at_first and refuted:
+                    break
+        return AccuracyResult(self.claim, reports, time.perf_counter() - start, kappa, self.boundary,
+                              self.claim.dd_over, self.claim.inputs_kind if given is None else "list",
+                              scope_points=points[:tally.inputs] if tally is not None else None, tally=tally,
+                              kept=kept if tally is not None else None)
+
+
+def build_checker(claim_path: str, params: tuple, dd_over, boundary: bool, max_states: int) -> AccuracyChecker:
+    """The checker a worker rebuilds from the claim file (`execution.executor.Source`)."""
+    from dipc_plus.claims.claim_file import load_claim
+    checker = AccuracyChecker(load_claim(claim_path, dict(params)), dd_over=dd_over, boundary=boundary,
+                              max_states=max_states)
+    return checker

@@ -1,0 +1,155 @@
+"""The verdict on an accuracy claim over a set of inputs (`AccuracyResult`), and the running
+counts (`Tally`) a summarized run keeps instead of every report.
+
+Why apart from `accuracy.report`: a report is one (input, gamma); the result is the claim's
+answer - its scope, its vacuity, its first counterexample in input order - and its JSON.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from dipc_plus.accuracy.report import (REFUTED, VERIFIED, Counterexample, InputSummary, input_key,
+                                       json_value)
+from dipc_plus.accuracy.vacuity import Vacuity, accuracy_vacuity
+from dipc_plus.claims.accuracy_claim import AccuracyClaim
+
+
+@dataclass
+class Tally:
+    """What a verdict needs of the reports, counted as they arrive, so a long grid check need not
+    keep them: counts, and the first counterexample in input order."""
+    inputs: int = 0
+    obligations: int = 0
+    applicable: int = 0
+    refuted: int = 0
+    counterexample: Counterexample | None = None
+    dd_max: object = None          # the largest dd(u) seen (None before any input)
+
+    def add(self, summary: InputSummary) -> None:
+        self.inputs += 1
+        if summary.dd is not None and (self.dd_max is None or summary.dd > self.dd_max):
+            self.dd_max = summary.dd
+        self.obligations += len(summary.marks)
+        self.applicable += sum(applies for applies, _ in summary.marks)
+        self.refuted += sum(refuted for _, refuted in summary.marks)
+        if self.counterexample is None:
+            self.counterexample = summary.counterexample
+
+
+@dataclass
+class AccuracyResult:
+    """The verdict on a claim over a set of inputs, with one report per (input, gamma) - or, for
+    a check run with `summarize`, its `tally` and what `summarize` kept of each input."""
+    claim: AccuracyClaim
+    reports: list
+    seconds: float
+    kappa: int = 1
+    boundary: bool = False
+    dd_over: str = "reals"
+    inputs_kind: str = "grid"      # 'grid' | 'list' | 'table': the claim's inputs, or 'list' for --input
+    scope_points: list | None = None   # the inputs the verdict is about (all of a sharded run's)
+    tally: Tally | None = None         # set when the reports were summarized, not kept
+    kept: list | None = None           # what `summarize` kept of each input (JSON dicts, text lines)
+
+    @functools.cached_property
+    def scope(self):
+        """What the verdict covers: the checked inputs (a grid or a list) and the parameter values
+        (computed once: the JSON and the text both print it)."""
+        from dipc_plus.claims.scope import inputs_scope
+        seen, points = set(), []
+        for r in self.reports:
+            key = input_key(r.input)
+            if key not in seen:
+                seen.add(key)
+                points.append(r.input)
+        if self.scope_points is not None:
+            points = self.scope_points
+        kind = "grid" if self.inputs_kind == "grid" else "list"
+        return inputs_scope(self.claim.program, points=points, kind=kind, eps=str(self.claim.eps))
+
+    @property
+    def vacuous(self) -> bool:
+        """Verified with no obligation that applies (dd(u) does not exceed alpha anywhere)."""
+        return self.verdict == VERIFIED and not self.n_applicable
+
+    @property
+    def vacuity(self) -> Vacuity | None:
+        """Why the answer is vacuous (the claim applies at no input), naming the field; None when it is not.
+        Inputs chosen with --input are a list where the claim's are not: the advice is then --input."""
+        return accuracy_vacuity(self, given_inputs=self.given_inputs)
+
+    @property
+    def given_inputs(self) -> bool:
+        """The inputs were chosen with --input (a list where the claim's are not)."""
+        return self.inputs_kind == "list" and self.claim.inputs_kind != "list"
+
+    @property
+    def dd_max(self):
+        """The largest dd(u) over the inputs checked (INF possible), None when none was."""
+        if self.tally is not None:
+            return self.tally.dd_max
+        return max((r.dd.value for r in self.reports), default=None)
+
+    @property
+    def failing(self) -> list:
+        return [r for r in self.reports if r.verdict == REFUTED]
+
+    @property
+    def applicable(self) -> list:
+        return [r for r in self.reports if r.applies]
+
+    @property
+    def n_obligations(self) -> int:
+        return self.tally.obligations if self.tally is not None else len(self.reports)
+
+    @property
+    def n_applicable(self) -> int:
+        return self.tally.applicable if self.tally is not None else len(self.applicable)
+
+    @property
+    def n_refuted(self) -> int:
+        return self.tally.refuted if self.tally is not None else len(self.failing)
+
+    @property
+    def verdict(self) -> str:
+        return REFUTED if self.n_refuted else VERIFIED
+
+    @property
+    def counterexample(self) -> Counterexample | None:
+        if self.tally is not None:
+            return self.tally.counterexample
+        fails = self.failing
+        return fails[0].counterexample if fails else None
+
+    @property
+    def inputs(self) -> int:
+        if self.tally is not None:
+            return self.tally.inputs
+        return len({input_key(r.input) for r in self.reports})
+
+    def to_json(self, full: bool = True) -> dict:
+        program = self.claim.program
+        out = {
+            "verdict": self.verdict,
+            "scope": self.scope.to_json(),
+            "vacuous": self.vacuous,
+            "vacuity": None if self.vacuity is None else self.vacuity.to_json(),
+            "claim": self.claim.file,
+            "program": program.name,
+            "params": {k: json_value(v) for k, v in program.params.items()},
+            "statement": self.claim.describe(),
+            "eps_interval": str(self.claim.eps),
+            "dd_over": self.dd_over,
+            "convention": "dd(u) >= alpha (paper, section 7)" if self.boundary else "dd(u) > alpha (Definition 2)",
+            "kappa": self.kappa,
+            "inputs_checked": self.inputs,
+            "obligations": self.n_obligations,
+            "obligations_applicable": self.n_applicable,
+            "obligations_refuted": self.n_refuted,
+            "seconds": round(self.seconds, 3),
+        }
+        if self.counterexample is not None:
+            out["counterexample"] = self.counterexample.to_json()
+        out["reports"] = self.kept if self.kept is not None else [r.to_json(full) for r in self.reports]
+        return out
