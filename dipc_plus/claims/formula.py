@@ -353,12 +353,15 @@ class _PolynomialFold:
         self.where, self.what, self.text, self.hint = where, what, text, hint
 
     def fail(self, node, message):
+        """An error at the node's column, naming the whole string."""
         raise self.where.error(f"{message} in the {self.what} {self.text!r}", node.col, self.hint)
 
     def const(self, c: Fraction) -> dict:
+        """A constant polynomial (the zero polynomial has no terms)."""
         return {self.one: c} if c else {}
 
     def build(self, node) -> dict:
+        """The polynomial of a node; a node of no known kind or operator is not a polynomial."""
         method = self._KINDS.get(node.kind)
         out = None if method is None else method(self, node)
         if out is None:
@@ -366,6 +369,7 @@ class _PolynomialFold:
         return out
 
     def number(self, node) -> dict:
+        """A number is a constant polynomial."""
         return self.const(node.value)
 
     def name(self, node) -> dict:
@@ -379,6 +383,7 @@ class _PolynomialFold:
         return {tuple(m): Fraction(1)}
 
     def unary(self, node) -> dict:
+        """A sign; `not` is not arithmetic."""
         a = self.build(node.args[0])
         if node.op == "-":
             return {m: -c for m, c in a.items()}

@@ -53,6 +53,7 @@ class _BudgetFold:
         return term
 
     def number(self, node):
+        """A number is a constant term."""
         return (Fraction(0), {}, node.value)
 
     def name(self, node):
@@ -78,6 +79,7 @@ class _BudgetFold:
         return (Fraction(0), {a[2]: Fraction(1)} if a[2] != 1 else {}, Fraction(0))
 
     def unary(self, node):
+        """A sign: the term scaled by -1 or 1 (`not` is not arithmetic)."""
         if node.op not in ("-", "+"):
             return None
         return _scaled(-1 if node.op == "-" else 1, self.fold(node.args[0]))

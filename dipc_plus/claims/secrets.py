@@ -87,9 +87,11 @@ class _Condition:
         self.text = text
 
     def fail(self, msg):
+        """Every error names the whole condition, as the user wrote it."""
         raise UserError(f"in the condition {self.text!r}: {msg}", hint=HINT)
 
     def number(self, v, what):
+        """v as a number for `what` (true/false count as 1/0); anything else fails."""
         if isinstance(v, bool):
             return int(v)
         if isinstance(v, (int, Fraction)):
@@ -97,6 +99,7 @@ class _Condition:
         self.fail(f"{what} needs numbers, not '{v}'")
 
     def truth(self, v, what):
+        """v as a truth value for `what`; anything else fails."""
         if not isinstance(v, bool):
             self.fail(f"{what} needs true/false conditions, not '{v}'")
         return v
@@ -124,10 +127,12 @@ class _Condition:
         self.fail(f"'{name}' is not an input")
 
     def boolean(self, n):
+        """and / or: every operand is evaluated and checked to be a truth value."""
         vals = [self.truth(self.value(v), "and/or") for v in n.args]
         return all(vals) if n.op == "and" else any(vals)
 
     def unary(self, n):
+        """not of a truth value, - and + of a number."""
         v = self.value(n.args[0])
         if n.op == "not":
             return not self.truth(v, "not")
@@ -136,6 +141,7 @@ class _Condition:
         return self.number(v, "'+'")
 
     def binary(self, n):
+        """+ - * of numbers: the only arithmetic a condition allows (HINT)."""
         if n.op not in ("+", "-", "*"):
             self.fail("only + - * are allowed")
         a = self.number(self.value(n.args[0]), "arithmetic")
