@@ -392,7 +392,7 @@ def _check_decreasing_in_alpha(r: ClaimReader, formula: Formula, program: ir.Pro
 
 
 def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list, str]:
-    from dipc_plus.semantics.inputs import bind_inputs
+    """The accuracy claim's inputs and how they were given: a table's, an explicit list, or a grid."""
     if spec is None:
         if table is not None:
             return [dict(k_env) for k_env in table["__inputs__"]], "table"
@@ -404,27 +404,39 @@ def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list
     if ("grid" in spec) == ("list" in spec):
         raise r.error("accuracy.inputs", "give exactly one of 'grid' and 'list'",
                       hint="grid = { q = [-1, 1] } or list = [ { q = [0, 1, -1] } ]")
-    types = dict(program.inputs)
     if "list" in spec:
-        if "step" in spec:
-            raise r.error("accuracy.inputs.step", "step only applies to a grid", hint="remove it")
-        rows = spec["list"]
-        if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
-            raise r.error("accuracy.inputs.list", "list must be a non-empty array of inline tables",
-                          hint="list = [ { q = [-1, 0, 1] }, { q = [1, 1, 1] } ]")
-        points = []
-        for k, row in enumerate(rows):
-            try:
-                points.append(bind_inputs(program, {n: to_user_value(v) for n, v in row.items()}))
-            except UserError as exc:
-                raise r.error("accuracy.inputs.list", f"entry {k + 1}: {exc.message}", exc.hint) from None
-        return _check_table_covers(r, points, table), "list"
+        return _read_input_list(r, spec, program, table), "list"
     grid = spec["grid"]
     if not isinstance(grid, dict):
         raise r.error("accuracy.inputs.grid", "grid must be a table", hint="grid = { q = [-1, 1] }")
     step = r.number("accuracy.inputs.step", spec.get("step", 1))
     if step <= 0:
         raise r.error("accuracy.inputs.step", "step must be positive", hint='step = "1/2"')
+    return _grid_points(r, _grid_ranges(r, grid, program, step), program, table), "grid"
+
+
+def _read_input_list(r: ClaimReader, spec: dict, program: ir.Program, table) -> list:
+    """`list = [ {...}, ... ]`: each entry bound as the program's inputs, located by its position."""
+    from dipc_plus.semantics.inputs import bind_inputs
+    if "step" in spec:
+        raise r.error("accuracy.inputs.step", "step only applies to a grid", hint="remove it")
+    rows = spec["list"]
+    if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
+        raise r.error("accuracy.inputs.list", "list must be a non-empty array of inline tables",
+                      hint="list = [ { q = [-1, 0, 1] }, { q = [1, 1, 1] } ]")
+    points = []
+    for k, row in enumerate(rows):
+        try:
+            points.append(bind_inputs(program, {n: to_user_value(v) for n, v in row.items()}))
+        except UserError as exc:
+            raise r.error("accuracy.inputs.list", f"entry {k + 1}: {exc.message}", exc.hint) from None
+    return _check_table_covers(r, points, table)
+
+
+def _grid_ranges(r: ClaimReader, grid: dict, program: ir.Program, step: Fraction) -> dict[str, list]:
+    """Every input's values on the grid: the ones it names (each bounded before it is built), and
+    the whole domain of a finite input it leaves out; a real input left out is an error."""
+    types = dict(program.inputs)
     ranges: dict[str, list] = {}
     for name, value in grid.items():
         elems = program.arrays.get(name, [name] if name in types else None)
@@ -444,6 +456,11 @@ def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list
             else:
                 raise r.error("accuracy.inputs.grid", f"the grid gives no values for the real input '{name}'",
                               hint=f"add {name.split('[')[0]} = [-1, 1] to the grid")
+    return ranges
+
+
+def _grid_points(r: ClaimReader, ranges: dict, program: ir.Program, table):
+    """The product of the ranges as input points, or an `OversizeGrid` past the grid_points limit."""
     size = 1
     for vals in ranges.values():
         size *= len(vals)
@@ -454,10 +471,10 @@ def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list
     if size > most:  # refused when enumerated, so that `--input` can still check one of its points
         return OversizeGrid(size, r.error("accuracy.inputs.grid", f"the grid has {size} points, more than {most}",
                                           hint="use a smaller range, a larger step, an explicit list, or --input "
-                                          "for one point; " + limits.hint("grid_points"))), "grid"
+                                          "for one point; " + limits.hint("grid_points")))
     names = [n for n, _ in program.inputs]
     points = [dict(zip(names, combo)) for combo in itertools.product(*(ranges[n] for n in names))]
-    return _check_table_covers(r, points, table), "grid"
+    return _check_table_covers(r, points, table)
 
 
 class OversizeGrid:

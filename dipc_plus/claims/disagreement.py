@@ -603,8 +603,16 @@ class RealSpace:
         units = self._box_units(u, det_u)
         if units is None:
             return None
+        at = {n: Fraction(u[n]) for n in self.reals}
+        best = self._nearest_box(u, units, at)
+        if best is None:
+            return Disagreement(INF, False)
+        return self._box_witness(u, det_u, best, at, near)
+
+    def _nearest_box(self, u: Mapping, units: list, at: dict):
+        """(value, attained, fixed, box) of the box nearest to u in the distance (an attained
+        value preferred on a tie), or None when every box is empty or infinitely far."""
         reals = self.reals
-        at = {n: Fraction(u[n]) for n in reals}
         # distances measured in integers: u and every bound over their common denominator
         scale = lcm(*(x.denominator for x in at.values()), *(box.denominator(reals) for _, box in units))
         point = [x.numerator * (scale // x.denominator) for x in at.values()]
@@ -626,19 +634,18 @@ class RealSpace:
                 value, attained = gap, True
             if best is None or value < best[0] or (value == best[0] and attained and not best[1]):
                 best = (value, attained, fixed, box)
-        if best is None:
-            return Disagreement(INF, False)
+        return best
+
+    def _box_witness(self, u: Mapping, det_u: Mapping, best: tuple, at: dict, near: bool) -> Disagreement:
+        """The disagreement of the nearest box with its witness, each re-checked on the noise-free
+        program: the attaining point, or the closure point and (with `near`) a point within the
+        tolerance."""
         value, attained, fixed, box = best
+        reals = self.reals
         if attained:
             point = {n: _pick(at[n], *box.interval(n), value) for n in reals}
-        else:  # the closure point
-            point = {}
-            for n in reals:
-                lo, hi = box.interval(n)
-                x = at[n]
-                x = max(x, lo[0]) if lo is not None else x
-                x = min(x, hi[0]) if hi is not None else x
-                point[n] = x
+        else:
+            point = {n: _clamp(at[n], *box.interval(n)) for n in reals}
         witness = {**{k: u[k] for k in u}, **fixed, **point}
         result = Disagreement(value, attained, witness)
         if attained:
@@ -670,6 +677,12 @@ class RealSpace:
                 best.near, best.near_distance, best.output = w, dist, out
                 return
             lam /= 2
+
+
+def _clamp(x: Fraction, lo, hi) -> Fraction:
+    """x moved into the closure of an interval given as (bound, included) ends, None unbounded."""
+    x = max(x, lo[0]) if lo is not None else x
+    return min(x, hi[0]) if hi is not None else x
 
 
 def distance_to_disagreement(program: ir.Program, u: Mapping, distance: InputDistance, *,

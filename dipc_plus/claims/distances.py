@@ -175,44 +175,60 @@ def make_output_distance(kind: str, program: ir.Program, *, scores: str | None =
     if fail is None:
         def fail(message, hint=None):
             raise UserError(message, hint=hint)
-    if kind == "zero-one":
-        return ZeroOneOutput()
-    if kind == "linf":
-        return LinfOutput(numeric_outputs(program))
+    build = _OUTPUT_BUILDERS.get(kind)
+    if build is None:
+        fail(f"unknown output distance '{kind}'", "choose one of " + ", ".join(OUTPUT_DISTANCES))
+    return build(program, scores, output, fail)
+
+
+def _noisy_max_distance(program: ir.Program, scores, output, fail) -> NoisyMaxOutput:
+    """The noisy-max distance: an index output (named, or the only finite output) into an array
+    of real scores (named, or the only real input array)."""
     finite = [n for n, t in program.outputs if isinstance(t, (ir.DomT, ir.BoolT))]
-    if kind == "noisy-max":
-        name = output or (finite[0] if len(program.outputs) == 1 and finite else None)
-        if name is None or name not in dict(program.outputs):
-            fail("the noisy-max output distance needs one index output",
-                 "name it with output = \"out\" (a DOM output holding an index 1..m)")
-        typ = dict(program.outputs)[name]
-        arrays = [a for a, elems in program.arrays.items()
-                  if elems and all(isinstance(dict(program.inputs).get(e), ir.RealT) for e in elems)]
-        array = scores or (arrays[0] if len(arrays) == 1 else None)
-        if array is None or array not in program.arrays:
-            fail("the noisy-max output distance needs the array of scores",
-                 "name the real input array with scores = \"q\"")
-        elems = tuple(program.arrays[array])
-        if not isinstance(typ, ir.DomT) or not all(isinstance(x, int) and 1 <= x <= len(elems) for x in typ.values):
-            fail(f"output '{name}' must hold indices 1..{len(elems)} of '{array}' for the noisy-max distance",
-                 "use zero-one or linf for other outputs")
-        return NoisyMaxOutput(name, elems)
-    if kind == "score":
-        mechs = _expmech_samples(program.body)
-        if output:
-            mechs = [s for s in mechs if s.target == output]
-        if len(mechs) != 1:
-            fail("the score output distance needs exactly one exponential-mechanism sample"
-                 + (f" into '{output}'" if output else ""),
-                 "name its target with output = \"...\"" if len(mechs) > 1 else "use zero-one or linf instead")
-        sample = mechs[0]
-        inputs = set(program.input_names())
-        for a in sample.dist.args:
-            if not _reads_only(a, inputs):
-                fail("the score output distance needs the mechanism's arguments to be inputs of the program",
-                     "compute the score from inputs directly, or use zero-one")
-        return ScoreOutput(sample.target, sample, program)
-    fail(f"unknown output distance '{kind}'", "choose one of " + ", ".join(OUTPUT_DISTANCES))
+    name = output or (finite[0] if len(program.outputs) == 1 and finite else None)
+    if name is None or name not in dict(program.outputs):
+        fail("the noisy-max output distance needs one index output",
+             "name it with output = \"out\" (a DOM output holding an index 1..m)")
+    typ = dict(program.outputs)[name]
+    arrays = [a for a, elems in program.arrays.items()
+              if elems and all(isinstance(dict(program.inputs).get(e), ir.RealT) for e in elems)]
+    array = scores or (arrays[0] if len(arrays) == 1 else None)
+    if array is None or array not in program.arrays:
+        fail("the noisy-max output distance needs the array of scores",
+             "name the real input array with scores = \"q\"")
+    elems = tuple(program.arrays[array])
+    if not isinstance(typ, ir.DomT) or not all(isinstance(x, int) and 1 <= x <= len(elems) for x in typ.values):
+        fail(f"output '{name}' must hold indices 1..{len(elems)} of '{array}' for the noisy-max distance",
+             "use zero-one or linf for other outputs")
+    return NoisyMaxOutput(name, elems)
+
+
+def _score_distance(program: ir.Program, scores, output, fail) -> ScoreOutput:
+    """The score distance: the one exponential-mechanism sample (into `output` if named), whose
+    arguments read only inputs, so that its score table is known at every input."""
+    mechs = _expmech_samples(program.body)
+    if output:
+        mechs = [s for s in mechs if s.target == output]
+    if len(mechs) != 1:
+        fail("the score output distance needs exactly one exponential-mechanism sample"
+             + (f" into '{output}'" if output else ""),
+             "name its target with output = \"...\"" if len(mechs) > 1 else "use zero-one or linf instead")
+    sample = mechs[0]
+    inputs = set(program.input_names())
+    for a in sample.dist.args:
+        if not _reads_only(a, inputs):
+            fail("the score output distance needs the mechanism's arguments to be inputs of the program",
+                 "compute the score from inputs directly, or use zero-one")
+    return ScoreOutput(sample.target, sample, program)
+
+
+# kind -> builder(program, scores, output, fail); the keys are OUTPUT_DISTANCES
+_OUTPUT_BUILDERS = {
+    "zero-one": lambda program, scores, output, fail: ZeroOneOutput(),
+    "linf": lambda program, scores, output, fail: LinfOutput(numeric_outputs(program)),
+    "noisy-max": _noisy_max_distance,
+    "score": _score_distance,
+}
 
 
 def _expmech_samples(stmts) -> list:

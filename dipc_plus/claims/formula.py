@@ -316,85 +316,123 @@ def parse_polynomial(text, names: list[str], where: Where, *, what: str = "weigh
     if not isinstance(text, str):
         raise where.error(f"a {what} is a formula in a string", hint=hint)
     tree = syntax_tree(text, where, ARITHMETIC, what=what, hint=hint)
-    n = len(names)
-    index = {name: i for i, name in enumerate(names)}
-    one = (0,) * n
+    return _PolynomialFold(names, where, what, text, hint).build(tree)
 
-    def fail(node, message):
-        raise where.error(f"{message} in the {what} {text!r}", node.col, hint)
 
-    def const(c: Fraction) -> dict:
-        return {one: c} if c else {}
+def _add(a: dict, b: dict, sign: int = 1) -> dict:
+    """a + sign * b, zero terms dropped."""
+    out = dict(a)
+    for m, c in b.items():
+        out[m] = out.get(m, Fraction(0)) + sign * c
+    return {m: c for m, c in out.items() if c}
 
-    def add(a: dict, b: dict, sign: int = 1) -> dict:
-        out = dict(a)
-        for m, c in b.items():
-            out[m] = out.get(m, Fraction(0)) + sign * c
-        return {m: c for m, c in out.items() if c}
 
-    def mul(a: dict, b: dict) -> dict:
-        out: dict = {}
-        for ma, ca in a.items():
-            for mb, cb in b.items():
-                m = tuple(x + y for x, y in zip(ma, mb))
-                out[m] = out.get(m, Fraction(0)) + ca * cb
-        return {m: c for m, c in out.items() if c}
+def _mul(a: dict, b: dict) -> dict:
+    """a * b, zero terms dropped."""
+    out: dict = {}
+    for ma, ca in a.items():
+        for mb, cb in b.items():
+            m = tuple(x + y for x, y in zip(ma, mb))
+            out[m] = out.get(m, Fraction(0)) + ca * cb
+    return {m: c for m, c in out.items() if c}
 
-    def degree(a: dict) -> int:
-        return max((max(m, default=0) for m in a), default=0)
 
-    def build(node) -> dict:
-        if node.kind == "number":
-            return const(node.value)
-        if node.kind == "name":
-            if node.value not in index:
-                close = difflib.get_close_matches(node.value, names, n=1)
-                fail(node, f"unknown name '{node.value}'" + (f" (did you mean '{close[0]}'?)" if close else
-                                                             " (declare it in parameters = { ... })"))
-            m = [0] * n
-            m[index[node.value]] = 1
-            return {tuple(m): Fraction(1)}
-        if node.kind == "unary":
-            a = build(node.args[0])
-            if node.op == "-":
-                return {m: -c for m, c in a.items()}
-            if node.op == "+":
-                return a
-            fail(node, "'not' is not arithmetic")
-        if node.kind == "binary":
-            if node.op == "**":
-                base = build(node.args[0])
-                e = build(node.args[1])
-                if set(e) - {one} or (e and e[one].denominator != 1) or (e and e[one] < 0):
-                    fail(node, "a power needs a nonnegative integer exponent")
-                k = int(e.get(one, 0))
-                if set(base) - {one}:
-                    if degree(base) * k > MAX_DEGREE:
-                        fail(node, f"the degree is more than {MAX_DEGREE}")
-                elif base:
-                    c = base[one]
-                    if k > 1024 or k * (c.numerator.bit_length() + c.denominator.bit_length()) > 100_000:
-                        fail(node, "this power of a number is too large")
-                    return const(c ** k)
-                out = const(Fraction(1))
-                for _ in range(k):
-                    out = mul(out, base)
-                return out
-            a, b = build(node.args[0]), build(node.args[1])
-            if node.op == "+":
-                return add(a, b)
-            if node.op == "-":
-                return add(a, b, -1)
-            if node.op == "*":
-                out = mul(a, b)
-                if degree(out) > MAX_DEGREE:
-                    fail(node, f"the degree is more than {MAX_DEGREE}")
-                return out
-            if node.op == "/":
-                if set(b) - {one} or not b:
-                    fail(node, "divide only by a nonzero number" if not set(b) - {one} else
-                         "a division by a parameter is not a polynomial")
-                return {m: c / b[one] for m, c in a.items()}
-        fail(node, "this is not a polynomial")
+def _degree(a: dict) -> int:
+    """The largest degree in any one variable."""
+    return max((max(m, default=0) for m in a), default=0)
 
-    return build(tree)
+
+class _PolynomialFold:
+    """The fold of an arithmetic tree to a polynomial dict (see `parse_polynomial`), one method
+    per node kind, with the degree and the size of powers bounded before they are built."""
+
+    def __init__(self, names: list[str], where: Where, what: str, text: str, hint: str):
+        self.names = names
+        self.index = {name: i for i, name in enumerate(names)}
+        self.one = (0,) * len(names)
+        self.where, self.what, self.text, self.hint = where, what, text, hint
+
+    def fail(self, node, message):
+        """An error at the node's column, naming the whole string."""
+        raise self.where.error(f"{message} in the {self.what} {self.text!r}", node.col, self.hint)
+
+    def const(self, c: Fraction) -> dict:
+        """A constant polynomial (the zero polynomial has no terms)."""
+        return {self.one: c} if c else {}
+
+    def build(self, node) -> dict:
+        """The polynomial of a node; a node of no known kind or operator is not a polynomial."""
+        method = self._KINDS.get(node.kind)
+        out = None if method is None else method(self, node)
+        if out is None:
+            self.fail(node, "this is not a polynomial")
+        return out
+
+    def number(self, node) -> dict:
+        """A number is a constant polynomial."""
+        return self.const(node.value)
+
+    def name(self, node) -> dict:
+        """A parameter as a monomial; an unknown name with the closest known one as a hint."""
+        if node.value not in self.index:
+            close = difflib.get_close_matches(node.value, self.names, n=1)
+            self.fail(node, f"unknown name '{node.value}'" + (f" (did you mean '{close[0]}'?)" if close else
+                                                              " (declare it in parameters = { ... })"))
+        m = [0] * len(self.names)
+        m[self.index[node.value]] = 1
+        return {tuple(m): Fraction(1)}
+
+    def unary(self, node) -> dict:
+        """A sign; `not` is not arithmetic."""
+        a = self.build(node.args[0])
+        if node.op == "-":
+            return {m: -c for m, c in a.items()}
+        if node.op == "+":
+            return a
+        self.fail(node, "'not' is not arithmetic")
+
+    def binary(self, node) -> dict | None:
+        """+ - *, division by a nonzero number, and powers (`power`); None for any other operator."""
+        if node.op == "**":
+            return self.power(node)
+        a, b = self.build(node.args[0]), self.build(node.args[1])
+        if node.op == "+":
+            return _add(a, b)
+        if node.op == "-":
+            return _add(a, b, -1)
+        if node.op == "*":
+            out = _mul(a, b)
+            if _degree(out) > MAX_DEGREE:
+                self.fail(node, f"the degree is more than {MAX_DEGREE}")
+            return out
+        if node.op == "/":
+            one = self.one
+            if set(b) - {one} or not b:
+                self.fail(node, "divide only by a nonzero number" if not set(b) - {one} else
+                          "a division by a parameter is not a polynomial")
+            return {m: c / b[one] for m, c in a.items()}
+        return None
+
+    def power(self, node) -> dict:
+        """A nonnegative integer power: of a number at most a bounded size, of a polynomial at
+        most degree MAX_DEGREE."""
+        one = self.one
+        base = self.build(node.args[0])
+        e = self.build(node.args[1])
+        if set(e) - {one} or (e and e[one].denominator != 1) or (e and e[one] < 0):
+            self.fail(node, "a power needs a nonnegative integer exponent")
+        k = int(e.get(one, 0))
+        if set(base) - {one}:
+            if _degree(base) * k > MAX_DEGREE:
+                self.fail(node, f"the degree is more than {MAX_DEGREE}")
+        elif base:
+            c = base[one]
+            if k > 1024 or k * (c.numerator.bit_length() + c.denominator.bit_length()) > 100_000:
+                self.fail(node, "this power of a number is too large")
+            return self.const(c ** k)
+        out = self.const(Fraction(1))
+        for _ in range(k):
+            out = _mul(out, base)
+        return out
+
+    _KINDS = {"number": number, "name": name, "unary": unary, "binary": binary}

@@ -36,6 +36,96 @@ _BUDGET_HINT = ('write the budget as a multiple of eps plus optional logarithms 
                 '"eps", "2*eps", "eps/2", "ln(3)", "eps + ln(2)"')
 
 
+class _BudgetFold:
+    """Folds a budget's tree to a linear term (eps coefficient, {log base: coefficient}, constant),
+    one method per node kind, so that anything outside that linear shape fails at its node."""
+
+    def __init__(self, params: dict, fail):
+        self.params = params
+        self.fail = fail
+
+    def fold(self, node) -> tuple:
+        """The linear term of a node; `fail` for a node of no known kind or operator."""
+        method = self._KINDS.get(node.kind)
+        term = None if method is None else method(self, node)
+        if term is None:
+            self.fail("only numbers, eps, the program's parameters, ln(rational), + - * / are allowed", node)
+        return term
+
+    def number(self, node):
+        """A number is a constant term."""
+        return (Fraction(0), {}, node.value)
+
+    def name(self, node):
+        """eps, or a parameter's value; an unknown name with the closest known one as a hint."""
+        if node.value in ("eps", "ε"):
+            return (Fraction(1), {}, Fraction(0))
+        if node.value in self.params:
+            return (Fraction(0), {}, self.params[node.value])
+        close = difflib.get_close_matches(node.value, ["eps"] + list(self.params), n=1)
+        self.fail(f"unknown name '{node.value}'" + (f" (did you mean '{close[0]}'?)" if close else ""), node)
+
+    def call(self, node):
+        """ln(r) of a positive rational constant r: one logarithm (ln 1 = 0 adds none)."""
+        if node.op not in ("ln", "log"):
+            return None
+        if len(node.args) != 1:
+            self.fail("ln takes one argument")
+        a = self.fold(node.args[0])
+        if a[0] or a[1]:
+            self.fail("ln(...) must be of a positive rational constant")
+        if a[2] <= 0:
+            self.fail(f"ln({a[2]}) is not defined")
+        return (Fraction(0), {a[2]: Fraction(1)} if a[2] != 1 else {}, Fraction(0))
+
+    def unary(self, node):
+        """A sign: the term scaled by -1 or 1 (`not` is not arithmetic)."""
+        if node.op not in ("-", "+"):
+            return None
+        return _scaled(-1 if node.op == "-" else 1, self.fold(node.args[0]))
+
+    def binary(self, node):
+        """+ - of any terms, * and / by a constant, ** of constants only (the term stays linear)."""
+        a, b = self.fold(node.args[0]), self.fold(node.args[1])
+        if node.op in ("+", "-"):
+            s = 1 if node.op == "+" else -1
+            logs = dict(a[1])
+            for k, v in b[1].items():
+                logs[k] = logs.get(k, 0) + s * v
+            return (a[0] + s * b[0], logs, a[2] + s * b[2])
+        if node.op == "*":
+            if not (a[0] or a[1]):
+                return _scaled(a[2], b)
+            if not (b[0] or b[1]):
+                return _scaled(b[2], a)
+            self.fail("a product of two terms that depend on eps or ln is not linear")
+        if node.op == "/":
+            if b[0] or b[1] or b[2] == 0:
+                self.fail("divide only by a nonzero number", node)
+            return (a[0] / b[2], {k: v / b[2] for k, v in a[1].items()}, a[2] / b[2])
+        if node.op == "**":
+            return self.power(node, a, b)
+        return None
+
+    def power(self, node, a, b):
+        """A constant to an integer power, with the size of the result bounded before it is built."""
+        if a[0] or a[1] or b[0] or b[1]:
+            self.fail("a power of eps or of a logarithm is not linear in eps")
+        if b[2].denominator != 1:
+            self.fail("only integer powers of numbers are allowed", node)
+        check_rational_power(a[2], int(b[2]), lambda message, hint: self.fail(message, node))
+        if a[2] == 0 and b[2] < 0:
+            self.fail("0 to a negative power", node)
+        return (Fraction(0), {}, a[2] ** int(b[2]))
+
+    _KINDS = {"number": number, "name": name, "call": call, "unary": unary, "binary": binary}
+
+
+def _scaled(c, term: tuple) -> tuple:
+    """c times a linear term."""
+    return (c * term[0], {k: c * v for k, v in term[1].items()}, c * term[2])
+
+
 def read_budget(r: ClaimReader, text, program: ir.Program, key: str) -> Budget:
     if text is None:
         raise r.error(key.rsplit(".", 1)[0], "no 'budget'", hint=_BUDGET_HINT)
@@ -53,62 +143,7 @@ def read_budget(r: ClaimReader, text, program: ir.Program, key: str) -> Budget:
         raise where.error(f"'{clip(text)}': {msg}", None if node is None else node.col,
                           hint=_BUDGET_HINT)
 
-    def ev(node):
-        """(eps coefficient, {log base: coefficient}, constant) of a linear term."""
-        if node.kind == "number":
-            return (Fraction(0), {}, node.value)
-        if node.kind == "name":
-            if node.value in ("eps", "ε"):
-                return (Fraction(1), {}, Fraction(0))
-            if node.value in params:
-                return (Fraction(0), {}, params[node.value])
-            close = difflib.get_close_matches(node.value, ["eps"] + list(params), n=1)
-            fail(f"unknown name '{node.value}'" + (f" (did you mean '{close[0]}'?)" if close else ""), node)
-        if node.kind == "call" and node.op in ("ln", "log"):
-            if len(node.args) != 1:
-                fail("ln takes one argument")
-            a = ev(node.args[0])
-            if a[0] or a[1]:
-                fail("ln(...) must be of a positive rational constant")
-            if a[2] <= 0:
-                fail(f"ln({a[2]}) is not defined")
-            return (Fraction(0), {a[2]: Fraction(1)} if a[2] != 1 else {}, Fraction(0))
-        if node.kind == "unary" and node.op in ("-", "+"):
-            a = ev(node.args[0])
-            s = -1 if node.op == "-" else 1
-            return (s * a[0], {k: s * v for k, v in a[1].items()}, s * a[2])
-        if node.kind == "binary":
-            a, b = ev(node.args[0]), ev(node.args[1])
-            if node.op in ("+", "-"):
-                s = 1 if node.op == "+" else -1
-                logs = dict(a[1])
-                for k, v in b[1].items():
-                    logs[k] = logs.get(k, 0) + s * v
-                return (a[0] + s * b[0], logs, a[2] + s * b[2])
-            if node.op == "*":
-                if not (a[0] or a[1]):
-                    c, t = a[2], b
-                elif not (b[0] or b[1]):
-                    c, t = b[2], a
-                else:
-                    fail("a product of two terms that depend on eps or ln is not linear")
-                return (c * t[0], {k: c * v for k, v in t[1].items()}, c * t[2])
-            if node.op == "/":
-                if b[0] or b[1] or b[2] == 0:
-                    fail("divide only by a nonzero number", node)
-                return (a[0] / b[2], {k: v / b[2] for k, v in a[1].items()}, a[2] / b[2])
-            if node.op == "**":
-                if a[0] or a[1] or b[0] or b[1]:
-                    fail("a power of eps or of a logarithm is not linear in eps")
-                if b[2].denominator != 1:
-                    fail("only integer powers of numbers are allowed", node)
-                check_rational_power(a[2], int(b[2]), lambda message, hint: fail(message, node))
-                if a[2] == 0 and b[2] < 0:
-                    fail("0 to a negative power", node)
-                return (Fraction(0), {}, a[2] ** int(b[2]))
-        fail("only numbers, eps, the program's parameters, ln(rational), + - * / are allowed", node)
-
-    k, logs, const = ev(tree)
+    k, logs, const = _BudgetFold(params, fail).fold(tree)
     if const != 0:
         fail(f"the constant {const} is not a logarithm of a rational; e^{const} is not rational "
              "(write ln(r) for a constant budget)")

@@ -104,16 +104,8 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str) -> DPCla
 def read_points(r: ClaimReader, spec, program: ir.Program, key: str) -> tuple[list | None, dict | None, str]:
     """The claimed inputs: (flat environments, None, "list") for a list, (None, {flat name: values},
     "grid") for a grid, and (None, the finite domains, "domain") when no inputs are given."""
-    from dipc_plus.semantics.inputs import bind_inputs
     if spec is None:
-        ranges = {}
-        for name, typ in program.inputs:
-            if isinstance(typ, (ir.DomT, ir.BoolT)):
-                ranges[name] = list(domain_values(typ))
-            else:
-                raise r.error(key.rsplit(".", 1)[0], f"no inputs are given and '{name}' is real",
-                              hint=f"add\n  [{key}]\n  grid = {{ {name.split('[')[0]} = [0, 1] }}")
-        return _grid_points(program, ranges) + ("domain",)
+        return _grid_points(program, _domain_ranges(r, program, key)) + ("domain",)
     if not isinstance(spec, dict):
         raise r.error(key, "inputs must be a table", hint=f"write [{key}] with grid = {{...}} or list = [...]")
     r.check_keys(spec, INPUT_KEYS, key)
@@ -121,28 +113,52 @@ def read_points(r: ClaimReader, spec, program: ir.Program, key: str) -> tuple[li
         raise r.error(key, "give exactly one of 'grid' and 'list'",
                       hint="grid = { q = [-1, 1] } or list = [ { q = [0, 1, -1] } ]")
     if "list" in spec:
-        if "step" in spec:
-            raise r.error(f"{key}.step", "step only applies to a grid", hint="remove it")
-        rows = spec["list"]
-        if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
-            raise r.error(f"{key}.list", "list must be a non-empty array of inline tables",
-                          hint="list = [ { q = [-1, 0, 1] }, { q = [1, 1, 1] } ]")
-        points, seen = [], set()
-        for k, row in enumerate(rows):
-            try:
-                u = bind_inputs(program, {n: to_user_value(v) for n, v in row.items()})
-            except UserError as exc:
-                raise r.error(f"{key}.list", f"entry {k + 1}: {exc.message}", exc.hint) from None
-            if freeze_env(u) not in seen:
-                seen.add(freeze_env(u))
-                points.append(u)
-        return points, None, "list"
+        return _list_points(r, spec, program, key), None, "list"
     grid = spec["grid"]
     if not isinstance(grid, dict):
         raise r.error(f"{key}.grid", "grid must be a table", hint="grid = { q = [-1, 1] }")
     step = r.number(f"{key}.step", spec.get("step", 1))
     if step <= 0:
         raise r.error(f"{key}.step", "step must be positive", hint='step = "1/2"')
+    return _grid_points(program, _grid_ranges(r, grid, program, key, step)) + ("grid",)
+
+
+def _domain_ranges(r: ClaimReader, program: ir.Program, key: str) -> dict:
+    """No inputs given: every finite input over its whole domain; a real input cannot be."""
+    ranges = {}
+    for name, typ in program.inputs:
+        if isinstance(typ, (ir.DomT, ir.BoolT)):
+            ranges[name] = list(domain_values(typ))
+        else:
+            raise r.error(key.rsplit(".", 1)[0], f"no inputs are given and '{name}' is real",
+                          hint=f"add\n  [{key}]\n  grid = {{ {name.split('[')[0]} = [0, 1] }}")
+    return ranges
+
+
+def _list_points(r: ClaimReader, spec: dict, program: ir.Program, key: str) -> list:
+    """`list = [ {...}, ... ]`: each entry bound as the program's inputs, repeats dropped."""
+    from dipc_plus.semantics.inputs import bind_inputs
+    if "step" in spec:
+        raise r.error(f"{key}.step", "step only applies to a grid", hint="remove it")
+    rows = spec["list"]
+    if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
+        raise r.error(f"{key}.list", "list must be a non-empty array of inline tables",
+                      hint="list = [ { q = [-1, 0, 1] }, { q = [1, 1, 1] } ]")
+    points, seen = [], set()
+    for k, row in enumerate(rows):
+        try:
+            u = bind_inputs(program, {n: to_user_value(v) for n, v in row.items()})
+        except UserError as exc:
+            raise r.error(f"{key}.list", f"entry {k + 1}: {exc.message}", exc.hint) from None
+        if freeze_env(u) not in seen:
+            seen.add(freeze_env(u))
+            points.append(u)
+    return points
+
+
+def _grid_ranges(r: ClaimReader, grid: dict, program: ir.Program, key: str, step) -> dict:
+    """Every input's values on the grid: the ones it names (the real ones bounded before they are
+    built), and the whole domain of a finite input it leaves out; a real input left out is an error."""
     types = dict(program.inputs)
     ranges: dict = {}
     for name, value in grid.items():
@@ -166,7 +182,7 @@ def read_points(r: ClaimReader, spec, program: ir.Program, key: str) -> tuple[li
             else:
                 raise r.error(f"{key}.grid", f"the grid gives no values for the real input '{name}'",
                               hint=f"add {name.split('[')[0]} = [-1, 1] to the grid")
-    return _grid_points(program, ranges) + ("grid",)
+    return ranges
 
 
 def _grid_points(program: ir.Program, ranges: dict) -> tuple[None, dict]:

@@ -105,7 +105,7 @@ def _read_param_interval(r: ClaimReader, key: str, text):
 
 
 def _read_scenario(r: ClaimReader, k: int, sc: dict, program: ir.Program, params: list) -> Scenario:
-    from dipc_plus.semantics.inputs import bind_inputs, coerce
+    """One scenario: its name, and its prior given as a list of weighted inputs or independently per position."""
     key = "privacy.scenarios"
     r.check_keys(sc, SCENARIO_KEYS, key)
     name = sc.get("name", f"scenario {k + 1}")
@@ -121,71 +121,93 @@ def _read_scenario(r: ClaimReader, k: int, sc: dict, program: ir.Program, params
         except UserError as exc:
             raise UserError(exc.message, file=exc.file, line=exc.line, column=None, hint=exc.hint) from None
 
-    support = []
     if "prior" in sc:
-        rows = sc["prior"]
-        if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
-            raise r.error(key, f"{name}: prior must be a list of {{ input = ..., weight = ... }}",
-                          hint='prior = [ { input = { x = [0, 0] }, weight = "1 - p" } ]')
-        seen = set()
-        for j, row in enumerate(rows):
-            if set(row) != {"input", "weight"}:
-                raise r.error(key, f"{name}: prior entry {j + 1} must have exactly 'input' and 'weight'",
-                              hint='{ input = { x = [0, 0] }, weight = "1 - p" }')
-            try:
-                u = bind_inputs(program, {n: to_user_value(v) for n, v in row["input"].items()})
-            except UserError as exc:
-                raise r.error(key, f"{name}: prior entry {j + 1}: {exc.message}", exc.hint) from None
-            if freeze_env(u) in seen:
-                raise r.error(key, f"{name}: prior entry {j + 1} repeats the input {show_env(u)}",
-                              hint="give each input once")
-            seen.add(freeze_env(u))
-            support.append((u, weight(row["weight"], f"prior entry {j + 1}")))
+        support = _prior_support(r, key, name, sc["prior"], program, weight)
     else:
-        spec = sc["independent"]
-        if not isinstance(spec, dict):
-            raise r.error(key, f"{name}: independent must be a table",
-                          hint='independent = { x = { "0" = "1 - p", "1" = "p" } }')
-        types = dict(program.inputs)
-        per: dict = {}
-        for nm, dist in spec.items():
-            elems = program.arrays.get(nm, [nm] if nm in types else None)
-            if elems is None or not all(e in types for e in elems):
-                raise r.error(key, f"{name}: '{nm}' is not an input of {program.name}",
-                              hint=f"its inputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
-            if not isinstance(dist, dict) or not dist:
-                raise r.error(key, f"{name}: {nm}: give {{ value = weight, ... }}",
-                              hint=f'{nm} = {{ "0" = "1 - p", "1" = "p" }}')
-            for e in elems:
-                choices = []
-                for val_text, w in dist.items():
-                    try:
-                        val = coerce(to_user_value(val_text), types[e], f"value of {e}")
-                    except UserError as exc:
-                        raise r.error(key, f"{name}: {exc.message}", exc.hint) from None
-                    choices.append((val, weight(w, f"{nm} = {val_text}")))
-                per[e] = choices
-        missing = [n for n in program.input_names() if n not in per]
-        if missing:
-            raise r.error(key, f"{name}: no distribution for the input(s) {', '.join(missing)}",
-                          hint="give every input position a distribution")
-        names = program.input_names()
-        total = 1
-        for n in names:
-            total *= len(per[n])
-        if total > MAX_POINTS:
-            raise r.error(key, f"{name}: the prior has {total} inputs, too many", hint="use fewer positions")
-        for combo in itertools.product(*(per[n] for n in names)):
-            u = {n: v for n, (v, _) in zip(names, combo)}
-            w = {(0,) * len(params): Fraction(1)}
-            for _, wi in combo:
-                w = poly_mul(w, wi)
-            support.append((u, w))
+        support = _independent_support(r, key, name, sc["independent"], program, params, weight)
     support = [(u, w) for u, w in support if w]
     if not support:
         raise r.error(key, f"{name}: every prior weight is 0", hint="give some input a positive weight")
     note = sc.get("note", "")
     return Scenario(name, support, note if isinstance(note, str) else "")
+
+
+def _prior_support(r: ClaimReader, key: str, name: str, rows, program: ir.Program, weight) -> list:
+    """`prior = [ {input, weight}, ... ]`: (input, weight polynomial) per entry, each input once."""
+    from dipc_plus.semantics.inputs import bind_inputs
+    if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
+        raise r.error(key, f"{name}: prior must be a list of {{ input = ..., weight = ... }}",
+                      hint='prior = [ { input = { x = [0, 0] }, weight = "1 - p" } ]')
+    support = []
+    seen = set()
+    for j, row in enumerate(rows):
+        if set(row) != {"input", "weight"}:
+            raise r.error(key, f"{name}: prior entry {j + 1} must have exactly 'input' and 'weight'",
+                          hint='{ input = { x = [0, 0] }, weight = "1 - p" }')
+        try:
+            u = bind_inputs(program, {n: to_user_value(v) for n, v in row["input"].items()})
+        except UserError as exc:
+            raise r.error(key, f"{name}: prior entry {j + 1}: {exc.message}", exc.hint) from None
+        if freeze_env(u) in seen:
+            raise r.error(key, f"{name}: prior entry {j + 1} repeats the input {show_env(u)}",
+                          hint="give each input once")
+        seen.add(freeze_env(u))
+        support.append((u, weight(row["weight"], f"prior entry {j + 1}")))
+    return support
+
+
+def _independent_support(r: ClaimReader, key: str, name: str, spec, program: ir.Program, params: list,
+                         weight) -> list:
+    """`independent = { x = {value = weight, ...} }`: a distribution per input position, and the
+    prior is their product (bounded by MAX_POINTS before it is built)."""
+    if not isinstance(spec, dict):
+        raise r.error(key, f"{name}: independent must be a table",
+                      hint='independent = { x = { "0" = "1 - p", "1" = "p" } }')
+    per = _position_distributions(r, key, name, spec, program, weight)
+    missing = [n for n in program.input_names() if n not in per]
+    if missing:
+        raise r.error(key, f"{name}: no distribution for the input(s) {', '.join(missing)}",
+                      hint="give every input position a distribution")
+    names = program.input_names()
+    total = 1
+    for n in names:
+        total *= len(per[n])
+    if total > MAX_POINTS:
+        raise r.error(key, f"{name}: the prior has {total} inputs, too many", hint="use fewer positions")
+    support = []
+    for combo in itertools.product(*(per[n] for n in names)):
+        u = {n: v for n, (v, _) in zip(names, combo)}
+        w = {(0,) * len(params): Fraction(1)}
+        for _, wi in combo:
+            w = poly_mul(w, wi)
+        support.append((u, w))
+    return support
+
+
+def _position_distributions(r: ClaimReader, key: str, name: str, spec: dict, program: ir.Program,
+                            weight) -> dict:
+    """{input position: [(value, weight polynomial)]}; an array's distribution applies to each element."""
+    from dipc_plus.semantics.inputs import coerce
+    types = dict(program.inputs)
+    per: dict = {}
+    for nm, dist in spec.items():
+        elems = program.arrays.get(nm, [nm] if nm in types else None)
+        if elems is None or not all(e in types for e in elems):
+            raise r.error(key, f"{name}: '{nm}' is not an input of {program.name}",
+                          hint=f"its inputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
+        if not isinstance(dist, dict) or not dist:
+            raise r.error(key, f"{name}: {nm}: give {{ value = weight, ... }}",
+                          hint=f'{nm} = {{ "0" = "1 - p", "1" = "p" }}')
+        for e in elems:
+            choices = []
+            for val_text, w in dist.items():
+                try:
+                    val = coerce(to_user_value(val_text), types[e], f"value of {e}")
+                except UserError as exc:
+                    raise r.error(key, f"{name}: {exc.message}", exc.hint) from None
+                choices.append((val, weight(w, f"{nm} = {val_text}")))
+            per[e] = choices
+    return per
 
 
 # -- polynomials in the symbolic parameters: {exponent tuple: Fraction} ------------------------------------

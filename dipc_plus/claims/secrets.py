@@ -60,87 +60,128 @@ def evaluate_condition(node, env: Mapping, text: str):
     """The value of a checked condition tree at one input (flat names: 'x[1]').  Types are
     checked as it goes: arithmetic and order on numbers, and/or/not on truth values,
     == and != on anything; every mismatch is a `UserError`."""
-    def fail(msg):
-        raise UserError(f"in the condition {text!r}: {msg}", hint=HINT)
+    return _Condition(env, text).value(node)
 
-    def number(v, what):
+
+def _flat(n) -> str | None:
+    """The flat input name a node stands for ('x' or 'x[1]'), or None."""
+    if n.kind == "name":
+        return n.value
+    if n.kind == "index" and n.args[0].kind == "name":
+        idx = n.args[1]
+        if idx.kind == "number" and idx.op == "int":
+            return f"{n.args[0].value}[{idx.value}]"
+    return None
+
+
+_ORDER = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+          ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+class _Condition:
+    """The fold of a condition tree at one input: one method per node kind, each checking the
+    types of what it combines, so a mismatch fails where it occurs."""
+
+    def __init__(self, env: Mapping, text: str):
+        self.env = env
+        self.text = text
+
+    def fail(self, msg):
+        """Every error names the whole condition, as the user wrote it."""
+        raise UserError(f"in the condition {self.text!r}: {msg}", hint=HINT)
+
+    def number(self, v, what):
+        """v as a number for `what` (true/false count as 1/0); anything else fails."""
         if isinstance(v, bool):
             return int(v)
         if isinstance(v, (int, Fraction)):
             return v
-        fail(f"{what} needs numbers, not '{v}'")
+        self.fail(f"{what} needs numbers, not '{v}'")
 
-    def truth(v, what):
+    def truth(self, v, what):
+        """v as a truth value for `what`; anything else fails."""
         if not isinstance(v, bool):
-            fail(f"{what} needs true/false conditions, not '{v}'")
+            self.fail(f"{what} needs true/false conditions, not '{v}'")
         return v
 
-    def flat(n):
-        if n.kind == "name":
-            return n.value
-        if n.kind == "index" and n.args[0].kind == "name":
-            idx = n.args[1]
-            if idx.kind == "number" and idx.op == "int":
-                return f"{n.args[0].value}[{idx.value}]"
-        return None
-
-    def ev(n):
-        name = flat(n)
+    def value(self, n):
+        """A node's value: an input or symbol by its flat name, else by the node's kind."""
+        name = _flat(n)
         if name is not None:
-            if name in env:
-                return env[name]
-            if name in ("true", "false", "True", "False"):
-                return name.lower() == "true"
-            if n.kind == "name":
-                return n.value  # a symbol
-            fail(f"'{name}' is not an input")
+            return self.named(n, name)
         if n.kind in ("truth", "number", "string"):
             return n.value
-        if n.kind == "bool":
-            vals = [truth(ev(v), "and/or") for v in n.args]
-            return all(vals) if n.op == "and" else any(vals)
-        if n.kind == "unary":
-            v = ev(n.args[0])
-            if n.op == "not":
-                return not truth(v, "not")
-            if n.op == "-":
-                return -number(v, "'-'")
-            return number(v, "'+'")
-        if n.kind == "binary":
-            if n.op not in ("+", "-", "*"):
-                fail("only + - * are allowed")
-            a, b = number(ev(n.args[0]), "arithmetic"), number(ev(n.args[1]), "arithmetic")
-            if n.op == "+":
-                return a + b
-            if n.op == "-":
-                return a - b
-            return a * b
-        if n.kind == "compare":
-            left = ev(n.args[0])
-            result = True
-            for op, right_node in zip(n.op, n.args[1:]):
-                right = ev(right_node)
-                if op == "==":
-                    ok = values_equal(left, right)
-                elif op == "!=":
-                    ok = not values_equal(left, right)
-                elif op in ("<", "<=", ">", ">="):
-                    a, b = number(left, "an order comparison"), number(right, "an order comparison")
-                    ok = {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
-                else:
-                    fail("unknown comparison")
-                result = result and ok
-                left = right
-            return result
-        if n.kind == "call" and n.op in ("sum", "count"):
-            if len(n.args) != 1 or n.args[0].kind != "name" or n.keywords:
-                fail(f"{n.op}(x) takes one array input")
-            arr = n.args[0].value
-            elems = sorted((k for k in env if k.startswith(arr + "[") and k[len(arr) + 1:-1].isdigit()),
-                           key=lambda k: int(k[len(arr) + 1:-1]))
-            if not elems:
-                fail(f"'{arr}' is not an array input")
-            return sum(number(env[k], f"{n.op}({arr})") for k in elems)
-        fail("unsupported expression")
+        method = self._KINDS.get(n.kind)
+        if method is None:
+            self.fail("unsupported expression")
+        return method(self, n)
 
-    return ev(node)
+    def named(self, n, name: str):
+        """An input's value, a truth literal, or a bare name read as a symbol."""
+        if name in self.env:
+            return self.env[name]
+        if name in ("true", "false", "True", "False"):
+            return name.lower() == "true"
+        if n.kind == "name":
+            return n.value  # a symbol
+        self.fail(f"'{name}' is not an input")
+
+    def boolean(self, n):
+        """and / or: every operand is evaluated and checked to be a truth value."""
+        vals = [self.truth(self.value(v), "and/or") for v in n.args]
+        return all(vals) if n.op == "and" else any(vals)
+
+    def unary(self, n):
+        """not of a truth value, - and + of a number."""
+        v = self.value(n.args[0])
+        if n.op == "not":
+            return not self.truth(v, "not")
+        if n.op == "-":
+            return -self.number(v, "'-'")
+        return self.number(v, "'+'")
+
+    def binary(self, n):
+        """+ - * of numbers: the only arithmetic a condition allows (HINT)."""
+        if n.op not in ("+", "-", "*"):
+            self.fail("only + - * are allowed")
+        a = self.number(self.value(n.args[0]), "arithmetic")
+        b = self.number(self.value(n.args[1]), "arithmetic")
+        if n.op == "+":
+            return a + b
+        if n.op == "-":
+            return a - b
+        return a * b
+
+    def compare(self, n):
+        """A chain a < b <= c: every link is evaluated, left to right, and all must hold."""
+        left = self.value(n.args[0])
+        result = True
+        for op, right_node in zip(n.op, n.args[1:]):
+            right = self.value(right_node)
+            if op == "==":
+                ok = values_equal(left, right)
+            elif op == "!=":
+                ok = not values_equal(left, right)
+            elif op in _ORDER:
+                ok = _ORDER[op](self.number(left, "an order comparison"), self.number(right, "an order comparison"))
+            else:
+                self.fail("unknown comparison")
+            result = result and ok
+            left = right
+        return result
+
+    def call(self, n):
+        """sum(x) / count(x) over the elements of an array input."""
+        if n.op not in ("sum", "count"):
+            self.fail("unsupported expression")
+        if len(n.args) != 1 or n.args[0].kind != "name" or n.keywords:
+            self.fail(f"{n.op}(x) takes one array input")
+        arr = n.args[0].value
+        env = self.env
+        elems = sorted((k for k in env if k.startswith(arr + "[") and k[len(arr) + 1:-1].isdigit()),
+                       key=lambda k: int(k[len(arr) + 1:-1]))
+        if not elems:
+            self.fail(f"'{arr}' is not an array input")
+        return sum(self.number(env[k], f"{n.op}({arr})") for k in elems)
+
+    _KINDS = {"bool": boolean, "unary": unary, "binary": binary, "compare": compare, "call": call}

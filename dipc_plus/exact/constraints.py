@@ -103,6 +103,21 @@ def canonical(component, noises: dict) -> tuple:
     """
     atoms = list(component)
     ints = [_integer_atom(a) for a in atoms]
+    colour = _colours(ints, noises)
+    classes: dict = {}
+    for i in sorted(colour):
+        classes.setdefault(colour[i], []).append(i)
+    order = _least_order(ints, [classes[c] for c in sorted(classes)])
+    new_id = {i: n for n, i in enumerate(order)}
+    # atoms in the order of their integer forms (a deterministic order, cheaper than comparing Atoms)
+    renamed = sorted((_form(op, {new_id[i]: c for i, c in cs.items()}, k), _renamed(a, new_id))
+                     for (op, cs, k), a in zip(ints, atoms))
+    return tuple(a for _, a in renamed), tuple(noises[i] for i in order)
+
+
+def _colours(ints: list, noises: dict) -> dict:
+    """Colour refinement of the noises: {noise id: colour}, started from (kind, rate) and refined by
+    the atoms each noise appears in (read without ids) until the partition stops splitting."""
     ids = sorted({i for _, cs, _ in ints for i in cs})
     kinds = {noises[i] for i in ids}    # Noise hashes are cached; Fraction rates are not
     kind_rank = {nz: r for r, nz in enumerate(sorted(kinds, key=lambda nz: (nz.kind, nz.rate)))}
@@ -118,10 +133,26 @@ def canonical(component, noises: dict) -> tuple:
         if len(set(refined.values())) == len(set(colour.values())):
             break
         colour = refined
-    classes: dict = {}
-    for i in ids:
-        classes.setdefault(colour[i], []).append(i)
-    groups = [classes[c] for c in sorted(classes)]
+    return colour
+
+
+def _least_order(ints: list, groups: list) -> list:
+    """The order of the noises (colour classes in turn) whose renaming gives the least atom set,
+    over the orders of tied noises worth trying (see `canonical`)."""
+    best = None
+    for choice in product(*_tie_choices(ints, groups)):
+        order = [i for part in choice for i in part]
+        new_id = {i: n for n, i in enumerate(order)}
+        key = tuple(sorted(_form(op, {new_id[i]: c for i, c in cs.items()}, k) for op, cs, k in ints))
+        if best is None or key < best[0]:
+            best = (key, order)
+    return best[1]
+
+
+def _tie_choices(ints: list, groups: list) -> list:
+    """Per colour class, the orders of its noises to try: one for a singleton or for twins (noises
+    that swap without changing the atoms), every permutation while the product of the counts
+    stays within _MAX_ORDERINGS, and one fixed order beyond it."""
     shape = None
     choices = []
     orderings = 1
@@ -134,19 +165,7 @@ def canonical(component, noises: dict) -> tuple:
                 continue
             orderings *= factorial(len(g))
         choices.append(list(permutations(g)) if orderings <= _MAX_ORDERINGS else (tuple(g),))
-    best = None
-    for choice in product(*choices):
-        order = [i for part in choice for i in part]
-        new_id = {i: n for n, i in enumerate(order)}
-        key = tuple(sorted(_form(op, {new_id[i]: c for i, c in cs.items()}, k) for op, cs, k in ints))
-        if best is None or key < best[0]:
-            best = (key, order)
-    order = best[1]
-    new_id = {i: n for n, i in enumerate(order)}
-    # atoms in the order of their integer forms (a deterministic order, cheaper than comparing Atoms)
-    renamed = sorted((_form(op, {new_id[i]: c for i, c in cs.items()}, k), _renamed(a, new_id))
-                     for (op, cs, k), a in zip(ints, atoms))
-    return tuple(a for _, a in renamed), tuple(noises[i] for i in order)
+    return choices
 
 
 def _renamed(a: Atom, new_id: dict) -> Atom:

@@ -333,35 +333,47 @@ def _feasible(cons: tuple, n: int = 0) -> bool:
             rows = {k: b for k, b in rows.items() if all(j not in one_sided for j, _ in k)}
             continue
         v = min(occ, key=lambda j: (occ[j][0] * occ[j][1], j))
-        pos = [(dict(k), b) for k, b in rows.items() if any(j == v and c > 0 for j, c in k)]
-        neg = [(dict(k), b) for k, b in rows.items() if any(j == v and c < 0 for j, c in k)]
-        if len(pos) * len(neg) + len(rows) > _FM_ROW_CAP:
+        try:
+            rows = _fm_eliminate(rows, v)
+        except _Infeasible:
+            return False
+        if rows is None:
             return True
-        new = {k: b for k, b in rows.items() if all(j != v for j, _ in k)}
-        for ap, bp in pos:
-            for an, bn in neg:
-                cp, cn = ap[v], -an[v]
-                comb_ = {}
-                for j in ap.keys() | an.keys():
-                    if j != v:
-                        c = cn * ap.get(j, 0) + cp * an.get(j, 0)
-                        if c:
-                            comb_[j] = c
-                const = cn * bp + cp * bn
-                g = reduce(gcd, comb_.values(), 0)
-                if g == 0:
-                    if const > 0:
-                        return False
-                    continue
-                key = tuple(sorted((j, c // g) for j, c in comb_.items()))
-                const = -((-const) // g)
-                if new.get(key, const - 1) < const:
-                    new[key] = const
-                opp = tuple((j, -c) for j, c in key)
-                if opp in new and new[opp] + new[key] > 0:
-                    return False
-        rows = new
     return True
+
+
+def _fm_eliminate(rows: dict, v: int) -> dict | None:
+    """One Fourier-Motzkin step: the rows without x_v, and every pair of a row with x_v > 0 and
+    one with x_v < 0 combined to cancel it, tightened to integers.  None past the row cap;
+    raises _Infeasible on a contradiction (0 < 0 or a.x + b <= 0 against -a.x + b' <= 0)."""
+    pos = [(dict(k), b) for k, b in rows.items() if any(j == v and c > 0 for j, c in k)]
+    neg = [(dict(k), b) for k, b in rows.items() if any(j == v and c < 0 for j, c in k)]
+    if len(pos) * len(neg) + len(rows) > _FM_ROW_CAP:
+        return None
+    new = {k: b for k, b in rows.items() if all(j != v for j, _ in k)}
+    for ap, bp in pos:
+        for an, bn in neg:
+            cp, cn = ap[v], -an[v]
+            comb_ = {}
+            for j in ap.keys() | an.keys():
+                if j != v:
+                    c = cn * ap.get(j, 0) + cp * an.get(j, 0)
+                    if c:
+                        comb_[j] = c
+            const = cn * bp + cp * bn
+            g = reduce(gcd, comb_.values(), 0)
+            if g == 0:
+                if const > 0:
+                    raise _Infeasible
+                continue
+            key = tuple(sorted((j, c // g) for j, c in comb_.items()))
+            const = -((-const) // g)
+            if new.get(key, const - 1) < const:
+                new[key] = const
+            opp = tuple((j, -c) for j, c in key)
+            if opp in new and new[opp] + new[key] > 0:
+                raise _Infeasible
+    return new
 
 
 # ----------------------------------------------------------------------------- pieces

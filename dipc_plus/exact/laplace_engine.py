@@ -175,6 +175,12 @@ class _Problem:
                     add_into(acc, e, p)
             return {frozenset(): acc} if acc else {}
         (v,) = scope
+        pieces, pts = self._intervals(F, v)
+        return self._partition(_cell_sums(pieces, pts), pts, v)
+
+    def _intervals(self, F: dict, v: int) -> tuple[list, list]:
+        """Each region of a factor of u_v alone as an interval (lo, hi, terms), None unbounded, and
+        the distinct breakpoints of all of them in increasing order."""
         pieces = []
         points = []
         bound_of = breakpoint if self.cell is None else self.cell_breakpoint
@@ -193,19 +199,11 @@ class _Problem:
             if hi is not None:
                 points.append(hi)
         points.sort()
-        pts = [b for i, b in enumerate(points) if i == 0 or b != points[i - 1]]
-        ncells = len(pts) + 1          # cell k lies between pts[k-1] and pts[k] (-inf, inf at the ends)
-        accs = [None] * ncells
-        for lo, hi, T in pieces:
-            # breakpoints are fmpq, which hash slowly: positions by bisection
-            for k in range(0 if lo is None else bisect_left(pts, lo) + 1,
-                           ncells if hi is None else bisect_left(pts, hi) + 1):
-                acc = accs[k]
-                if acc is None:
-                    accs[k] = dict(T)
-                else:
-                    for e, p in T.items():
-                        add_into(acc, e, p)
+        return pieces, [b for i, b in enumerate(points) if i == 0 or b != points[i - 1]]
+
+    def _partition(self, accs: list, pts: list, v: int) -> dict:
+        """The cells' terms as a factor: adjacent cells with equal terms merged into one interval,
+        empty cells left out."""
         cells = []   # (first cell, last cell, terms), adjacent equal cells merged
         for k, acc in enumerate(accs):
             acc = acc or {}
@@ -214,6 +212,7 @@ class _Problem:
             else:
                 cells.append((k, k, acc))
         out = {}
+        ncells = len(accs)
         for first, last, acc in cells:
             if not acc:
                 continue
@@ -342,6 +341,24 @@ class _Problem:
                     continue
                 cons.add(c)
         return simplify_region(frozenset(cons))
+
+
+def _cell_sums(pieces: list, pts: list) -> list:
+    """The summed terms of the pieces covering each cell between breakpoints (cell k lies between
+    pts[k-1] and pts[k], -inf and inf at the ends), None for a cell no piece covers."""
+    ncells = len(pts) + 1
+    accs = [None] * ncells
+    for lo, hi, T in pieces:
+        # breakpoints are fmpq, which hash slowly: positions by bisection
+        for k in range(0 if lo is None else bisect_left(pts, lo) + 1,
+                       ncells if hi is None else bisect_left(pts, hi) + 1):
+            acc = accs[k]
+            if acc is None:
+                accs[k] = dict(T)
+            else:
+                for e, p in T.items():
+                    add_into(acc, e, p)
+    return accs
 
 
 # --------------------------------------------------------------------------- elimination

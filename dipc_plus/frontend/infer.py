@@ -117,23 +117,12 @@ def _kind(e, scope: Scope, known: dict) -> str | None:
     """'real' | 'int' | 'bool' | 'dom' | 'num' (a plain number) | None (not known yet)."""
     if isinstance(e, S.Num):
         return "num"
-    if isinstance(e, S.BoolLit):
+    if isinstance(e, (S.BoolLit, S.CmpOp)):
         return "bool"
     if isinstance(e, S.Name):
-        if e.name in scope.variables:
-            typ = scope.variables[e.name]
-            return {ir.RealT: "real", ir.IntT: "int", ir.BoolT: "bool"}.get(type(typ), "dom")
-        if e.name in known:
-            return known[e.name]
-        if e.name in scope.params:
-            return "num"
-        if e.name in scope.symbols:
-            return "dom"
-        return None
+        return _name_kind(e.name, scope, known)
     if isinstance(e, S.UnOp):
         return "bool" if e.op == "not" else _kind(e.arg, scope, known)
-    if isinstance(e, (S.CmpOp,)):
-        return "bool"
     if isinstance(e, S.BinOp):
         if e.op in ("and", "or"):
             return "bool"
@@ -141,25 +130,51 @@ def _kind(e, scope: Scope, known: dict) -> str | None:
     if isinstance(e, S.CondExpr):
         return _combine(_kind(e.then, scope, known), _kind(e.other, scope, known))
     if isinstance(e, S.SampleExpr):
-        noise = noises.by_surface(e.kind)
-        if noise is not None:
-            return noise.value_type
-        if e.kind == "choose" and e.args and isinstance(e.args[-1], S.CallExpr):
-            dist = scope.distributions.get(e.args[-1].fn)
-            if dist is not None:
-                return "bool" if isinstance(dist.over, ir.BoolT) else "dom"
-        return "dom"
+        return _sample_kind(e, scope)
     if isinstance(e, S.CallExpr):
-        if e.fn in scope.functions:
-            result = scope.functions[e.fn].result
-            return "bool" if isinstance(result, ir.BoolT) else "dom" if isinstance(result, ir.DomT) else "num"
-        if e.fn in ("EQ",):
-            return "bool"
-        if e.fn in ("argmax", "argmin", "count"):
-            return "dom"
-        if e.fn in BUILTINS:
-            kinds = [_kind(a, scope, known) for a in e.args]
-            return "num" if all(k in ("num", "dom") for k in kinds) else None
+        return _call_kind(e, scope, known)
+    return None
+
+
+def _name_kind(name: str, scope: Scope, known: dict) -> str | None:
+    """A name's kind: a declared variable's type wins over an inferred local, a parameter, a symbol."""
+    if name in scope.variables:
+        typ = scope.variables[name]
+        return {ir.RealT: "real", ir.IntT: "int", ir.BoolT: "bool"}.get(type(typ), "dom")
+    if name in known:
+        return known[name]
+    if name in scope.params:
+        return "num"
+    if name in scope.symbols:
+        return "dom"
+    return None
+
+
+def _sample_kind(e, scope: Scope) -> str:
+    """A sample's kind comes from its distribution: the noises, or the support of a `choose`."""
+    noise = noises.by_surface(e.kind)
+    if noise is not None:
+        return noise.value_type
+    if e.kind == "choose" and e.args and isinstance(e.args[-1], S.CallExpr):
+        dist = scope.distributions.get(e.args[-1].fn)
+        if dist is not None:
+            return "bool" if isinstance(dist.over, ir.BoolT) else "dom"
+    return "dom"
+
+
+def _call_kind(e, scope: Scope, known: dict) -> str | None:
+    """A call's kind: a declared function's result, a built-in predicate or index, or arithmetic
+    on plain numbers."""
+    if e.fn in scope.functions:
+        result = scope.functions[e.fn].result
+        return "bool" if isinstance(result, ir.BoolT) else "dom" if isinstance(result, ir.DomT) else "num"
+    if e.fn in ("EQ",):
+        return "bool"
+    if e.fn in ("argmax", "argmin", "count"):
+        return "dom"
+    if e.fn in BUILTINS:
+        kinds = [_kind(a, scope, known) for a in e.args]
+        return "num" if all(k in ("num", "dom") for k in kinds) else None
     return None
 
 

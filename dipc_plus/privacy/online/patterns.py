@@ -55,6 +55,22 @@ def leaks(auto: Automaton) -> list[str]:
     """The patterns of section 3 reachable in the automaton whose preconditions hold."""
     states = auto.states()
     steps = [s for s in auto.steps if s.src in states]
+    found = _cycle_leaks(auto, states, steps)
+    # Within a segment: the graph of steps that do not re-sample x.
+    seg = [st for st in steps if st.dst != EXIT and not st.resamples()]
+    G0, comp0 = _components(states, seg)
+    found += _pumped_leaks(auto, steps, seg, G0, comp0)
+    pair = noise_free_pair(auto, steps, G0)
+    if pair is not None:
+        found.append("noise-free guard: q[i] itself is compared with the threshold, and both outcomes follow "
+                     "each other within one threshold segment: " + auto.describe_step(pair[0]) + ", then "
+                     + auto.describe_step(pair[1]))
+    return list(dict.fromkeys(found))
+
+
+def _cycle_leaks(auto: Automaton, states, steps) -> list[str]:
+    """Leaks of a cycle as a whole: it re-samples the threshold and compares with it, or it
+    releases a fresh noisy value on every turn."""
     _, comp = _components(states, steps)
     found = []
     by_comp = {}
@@ -71,9 +87,13 @@ def leaks(auto: Automaton) -> list[str]:
                 found.append("disclosing cycle: a cycle releases a noisy value of q[i] each time: "
                              + auto.describe_step(st))
                 break
-    # Within a segment: the graph of steps that do not re-sample x.
-    seg = [st for st in steps if st.dst != EXIT and not st.resamples()]
-    G0, comp0 = _components(states, seg)
+    return found
+
+
+def _pumped_leaks(auto: Automaton, steps, seg, G0, comp0) -> list[str]:
+    """Leaks of a noisy guard that repeats within one threshold segment (a pumped guard):
+    both outcomes pumped, or a release on a step of the opposite outcome around it."""
+    found = []
     pumped = {True: set(), False: set()}
     for st in seg:
         g = st.guard
@@ -87,19 +107,20 @@ def leaks(auto: Automaton) -> list[str]:
                 found.append("leaking pair: within one threshold segment both 'above' and 'below' steps repeat "
                              "without bound")
                 break
-            for st in steps:
-                g = st.guard
-                if g is not None and g.top != top and st.disclosed() and (st.src in ahead or st.dst in behind):
-                    found.append("disclosure after a pumped guard: the noisy read is released on a step whose "
-                                 "guard is the opposite of a repeating one in the same segment: "
-                                 + auto.describe_step(st))
-                    break
-    pair = noise_free_pair(auto, steps, G0)
-    if pair is not None:
-        found.append("noise-free guard: q[i] itself is compared with the threshold, and both outcomes follow "
-                     "each other within one threshold segment: " + auto.describe_step(pair[0]) + ", then "
-                     + auto.describe_step(pair[1]))
-    return list(dict.fromkeys(found))
+            disclosure = _disclosure_around(auto, steps, top, ahead, behind)
+            if disclosure is not None:
+                found.append(disclosure)
+    return found
+
+
+def _disclosure_around(auto: Automaton, steps, top: bool, ahead, behind) -> str | None:
+    """The first step with the opposite guard that releases the noisy read next to a pumped guard."""
+    for st in steps:
+        g = st.guard
+        if g is not None and g.top != top and st.disclosed() and (st.src in ahead or st.dst in behind):
+            return ("disclosure after a pumped guard: the noisy read is released on a step whose "
+                    "guard is the opposite of a repeating one in the same segment: " + auto.describe_step(st))
+    return None
 
 
 def noise_free_pair(auto: Automaton, steps, G0):
