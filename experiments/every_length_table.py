@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from dipc_plus.errors import UserError  # noqa: E402
 from dipc_plus.frontend.load import load_program  # noqa: E402
 from dipc_plus.claims.privacy_reader import load_privacy_claim  # noqa: E402
-from dipc_plus.privacy.loss import privacy_loss  # noqa: E402
+from dipc_plus.privacy.loss.tight import privacy_loss  # noqa: E402
 from dipc_plus.privacy.online.every_length import classify, decide_every_length, witness_inputs  # noqa: E402
 from dipc_plus.decision.sup_ratio import SupRatio  # noqa: E402
 

@@ -191,14 +191,14 @@ def claim_at_length(claim_path: str, overrides: tuple, m: int, witness_array: st
 
 def build_length_dp_work(claim_path: str, overrides: tuple, m: int, witness_array: str | None, max_states: int):
     """The eps-DP check at length m a worker rebuilds (`execution.executor.Source`)."""
-    from dipc_plus.privacy.dp_check import DPWork
+    from dipc_plus.privacy.dp.check import DPWork
     return DPWork.build(claim_at_length(claim_path, overrides, m, witness_array)[0], None, True, max_states)
 
 
 def build_length_loss_work(claim_path: str, overrides: tuple, m: int, witness_array: str | None,
                            max_states: int):
     """The pairs of the loss at length m a worker rebuilds (`execution.executor.Source`)."""
-    from dipc_plus.privacy.plan import PairWork, plan
+    from dipc_plus.privacy.dp.plan import PairWork, plan
     c = claim_at_length(claim_path, overrides, m, witness_array)[0]
     return PairWork(c, plan(c, c.structure, max_states=max_states, symmetry=True))
 
@@ -210,8 +210,8 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     refutation) on the witness inputs of `witness_inputs`.  The exact checks at each m run
     their pairs on `executor` (default this process)."""
     from dipc_plus.execution.executor import Source
-    from dipc_plus.privacy.dp_check import DEFAULT_MAX_STATES, check_dp
-    from dipc_plus.privacy.loss import privacy_loss
+    from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, check_dp
+    from dipc_plus.privacy.loss.tight import privacy_loss
     if claim.kind != "dp":
         raise UserError("--every-length decides differential privacy, not Pufferfish", file=claim_path)
     adj = claim.adjacency

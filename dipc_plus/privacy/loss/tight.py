@@ -25,8 +25,8 @@ from dipc_plus.decision.envelope import boundary_text, envelope
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import constant_value, ln_text, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
-from dipc_plus.privacy.plan import PairWork, Plan, lift_witness, plan, task_size
-from dipc_plus.privacy.point_filter import filter_applies, point_filter_loss
+from dipc_plus.privacy.dp.plan import PairWork, Plan, lift_witness, plan, task_size
+from dipc_plus.privacy.dp.point_filter import filter_applies, point_filter_loss
 from dipc_plus.decision.sup_ratio import SupRatio, bounded_by, sup_ratio
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 
@@ -80,7 +80,7 @@ class LossResult:
 
     @property
     def scope(self):
-        from dipc_plus.privacy.dp_check import claim_scope
+        from dipc_plus.privacy.dp.check import claim_scope
         return claim_scope(self.claim)
 
     def budget_holds(self) -> bool:
