@@ -167,6 +167,6 @@ def _eps_point(claim) -> str:
 
 
 def plot_loss(result, path: str) -> None:
-    """L(eps) beside the claimed budget, written to `path` (privacy.loss_plot)."""
+    """L(eps) beside the claimed budget, written to `path` (privacy.loss.plot)."""
     from dipc_plus.privacy.loss.plot import save_loss_figure
     save_loss_figure(result, path)
