@@ -8,7 +8,7 @@ the exact engine's tight losses at small m: a "verified for every m" is printed 
 the exact loss at m = 1, 2, 3 is shown to be at most d (else `BoundContradiction`, an
 internal error: exit 3); "no constant" shows the growing losses; a refutation at a
 concrete m is re-checked by the exact engine; outside the class the answer is "cannot
-decide" (exit 2) - never a guess (docs/every_length.md).
+decide" (exit 2) - never a guess (docs/design/every_length.md).
 """
 from __future__ import annotations
 
@@ -133,7 +133,7 @@ def classify(program, explicit=()) -> tuple[Automaton, Bound, list, float]:
         if not pats:
             file, _, line = auto.loop_pos.rpartition(":")
             raise UserError("cannot decide privacy for every m: the coupling bound is infinite, and no pattern of "
-                            "non-privacy whose proof's precondition holds is reachable (docs/every_length.md, "
+                            "non-privacy whose proof's precondition holds is reachable (docs/design/every_length.md, "
                             "section 3), so neither verdict is proved", file=file or program.source,
                             line=int(line) if line.isdigit() else None,
                             hint="decide one m at a time without --every-length")
@@ -144,7 +144,7 @@ def witness_inputs(claim, array: str, m: int):
     """The claim at length m restricted to the two-block inputs q = (x, ..., x, y, ..., y)
     (every split point; x, y over the values the claim's grid gives q[1] and q[m]; other
     inputs over their own grid values): every counterexample family of
-    docs/every_length.md section 3 has this shape, and their number grows only linearly in
+    docs/design/every_length.md section 3 has this shape, and their number grows only linearly in
     m, so longer lengths stay cheap.  None when the claim lists its inputs (its list is used
     as given)."""
     if claim.grid is None:
