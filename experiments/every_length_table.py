@@ -7,7 +7,7 @@ The unrolled values are lower bounds on the true sup: for m <= --full-m over the
 grid (q in {-1, 0, 1}^m, or {0, 1}^m with the events (-inf, 0], (0, inf) for programs with a
 real output); beyond, over the two-block inputs q = (x, ..., x, y, ..., y) of
 `every_length.witness_inputs` (every split, every x, y of the grid: the shape of the
-counterexample families of docs/every_length.md section 3), whose number grows linearly in m.  The last column checks what issue 11 asks: for a private verdict
+counterexample families of docs/design/every_length.md section 3), whose number grows linearly in m.  The last column checks what issue 11 asks: for a private verdict
 no unrolled value exceeds d; for "no constant" the values grow with m.
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from dipc_plus.errors import UserError  # noqa: E402
 from dipc_plus.frontend.load import load_program  # noqa: E402
 from dipc_plus.claims.privacy_reader import load_privacy_claim  # noqa: E402
-from dipc_plus.privacy.loss import privacy_loss  # noqa: E402
+from dipc_plus.privacy.loss.tight import privacy_loss  # noqa: E402
 from dipc_plus.privacy.online.every_length import classify, decide_every_length, witness_inputs  # noqa: E402
 from dipc_plus.decision.sup_ratio import SupRatio  # noqa: E402
 
@@ -81,7 +81,7 @@ def main() -> None:
     ms = range(1, args.max_m + 1)
     lines = ["# Every-length privacy (issues 11, 25)", "",
              "Written by `python experiments/every_length_table.py`. Verdict and d from the online class "
-             "(docs/every_length.md); class = time of recognition + bound + patterns; "
+             "(docs/design/every_length.md); class = time of recognition + bound + patterns; "
              f"sup L/eps at m = {', '.join(map(str, ms))}: the exact engine's tight value on the unrolled program, "
              f"for m <= {args.full_m} over the whole grid q in {{-1,0,1}}^m ({{0,1}}^m with events for real outputs), "
              f"for m > {args.full_m} (marked *) over the two-block inputs q = (x, ..., x, y, ..., y); each a lower bound on "

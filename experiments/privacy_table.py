@@ -28,12 +28,12 @@ from dipc_plus.claims.privacy_reader import load_privacy_claim  # noqa: E402
 from dipc_plus.exact.decimals import decimal_down  # noqa: E402
 from dipc_plus.privacy.display import log_text, show_env, show_outputs  # noqa: E402
 from dipc_plus.errors import UserError  # noqa: E402
-from dipc_plus.privacy.dp_check import check_dp  # noqa: E402
+from dipc_plus.privacy.dp.check import check_dp  # noqa: E402
 from dipc_plus.privacy.online.every_length import classify, explicit_params  # noqa: E402
 from dipc_plus.exact.log_point import ln_text, value_at_log  # noqa: E402
-from dipc_plus.privacy.loss import loss_expr, privacy_loss  # noqa: E402
-from dipc_plus.privacy.pufferfish import check_pufferfish  # noqa: E402
-from dipc_plus.privacy.pufferfish_loss import pufferfish_loss  # noqa: E402
+from dipc_plus.privacy.loss.tight import loss_expr, privacy_loss  # noqa: E402
+from dipc_plus.privacy.pufferfish.check import check_pufferfish  # noqa: E402
+from dipc_plus.privacy.pufferfish.loss import pufferfish_loss  # noqa: E402
 
 THEORIES = os.path.join(ROOT, "theories")
 
@@ -306,7 +306,7 @@ def section_faier(lines: list) -> None:
 
 
 def _ex63_ratios(claim) -> str:
-    from dipc_plus.privacy.pufferfish import PufferfishSetup
+    from dipc_plus.privacy.pufferfish.check import PufferfishSetup
     from dipc_plus.exact.param_poly import poly_eval
     st = PufferfishSetup(claim)
     sc = claim.scenarios[0]
@@ -413,10 +413,10 @@ def section_tgat(lines: list) -> None:
 
 
 def section_attack(lines: list) -> None:
-    from dipc_plus.privacy.attack import scenario_attacks
+    from dipc_plus.privacy.pufferfish.attack import scenario_attacks
     lines += ["## 8. Privacy as attack success (Bayes-optimal adversary)", ""]
     import dipc_plus
-    from dipc_plus.privacy.attack import bayes_attack
+    from dipc_plus.privacy.pufferfish.attack import bayes_attack
     from dipc_plus.privacy.output_tables import TableSource
     rr = dipc_plus.load(os.path.join(ROOT, "programs/randomized_response.dip")).program
     res = bayes_attack(TableSource(rr, {}, use_chain=False, expected=2),

@@ -287,7 +287,7 @@ def test_unsupported_noise_is_refused():
 
 def test_privacy_check_counts_no_chain_for_the_argmax_integral():
     from dipc_plus.claims.privacy_reader import load_privacy_claim
-    from dipc_plus.privacy.dp_check import check_dp
+    from dipc_plus.privacy.dp.check import check_dp
     from conftest import THEORIES
     fast = check_dp(load_privacy_claim(str(THEORIES / "noisy_min_privacy.toml")))
     assert fast.verified and fast.evaluations > 0 and fast.markov_chains == 0

@@ -1,4 +1,4 @@
-"""The Bayes-optimal adversary (dipc_plus.privacy.attack): exact success and advantage as closed
+"""The Bayes-optimal adversary (dipc_plus.privacy.pufferfish.attack): exact success and advantage as closed
 forms in eps, against hand formulas and simulation of the adversary."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import dipc_plus
-from dipc_plus.privacy.attack import bayes_attack, scenario_attacks
+from dipc_plus.privacy.pufferfish.attack import bayes_attack, scenario_attacks
 from dipc_plus.privacy.output_tables import TableSource
 from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.semantics.sampler import simulate

@@ -22,8 +22,8 @@ from dipc_plus.cli import main
 from dipc_plus.decision.decide import CertificationError
 from dipc_plus.decision import sup_ratio as sup_module
 from dipc_plus.claims.privacy_reader import load_privacy_claim
-from dipc_plus.privacy.dp_check import check_dp
-from dipc_plus.privacy.loss import privacy_loss
+from dipc_plus.privacy.dp.check import check_dp
+from dipc_plus.privacy.loss.tight import privacy_loss
 from conftest import ROOT
 
 SVT4 = os.path.join(ROOT, "theories", "svt_lyu_alg4_privacy.toml")
@@ -159,7 +159,7 @@ def test_no_bound_at_all_is_exit_2(monkeypatch, capsys):
 
 
 def test_certification_error_is_exit_2_not_1(monkeypatch, capsys):
-    import dipc_plus.privacy.loss as loss_module
+    import dipc_plus.privacy.loss.tight as loss_module
 
     def broken(*a, **k):
         raise CertificationError("two certified signs disagree")
@@ -167,7 +167,7 @@ def test_certification_error_is_exit_2_not_1(monkeypatch, capsys):
     assert main(["privacy-loss", SVT4_PROGRAM, SVT4]) == 2
     err = capsys.readouterr().err
     assert "could not be certified" in err and "Traceback" not in err
-    import dipc_plus.privacy.dp_check as check_module
+    import dipc_plus.privacy.dp.check as check_module
     monkeypatch.setattr(check_module, "check_dp", broken)
     assert main(["privacy", SVT4_PROGRAM, SVT4]) == 2
     assert "could not be certified" in capsys.readouterr().err

@@ -14,8 +14,8 @@ from dipc_plus.cli import main
 from dipc_plus.errors import UserError
 from dipc_plus.frontend.load import load_program
 from dipc_plus.claims.privacy_reader import load_privacy_claim
-from dipc_plus.privacy.dp_check import check_dp
-from dipc_plus.privacy.loss import privacy_loss
+from dipc_plus.privacy.dp.check import check_dp
+from dipc_plus.privacy.loss.tight import privacy_loss
 from dipc_plus.privacy.online.every_length import classify, decide_every_length, witness_inputs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -160,7 +160,7 @@ def test_unrolled_losses_never_exceed_d_longer(tmp_path, name, params, ms):
 @pytest.mark.slow
 @pytest.mark.parametrize("name,params,kw", EXACT_GROWING[:2])
 def test_unrolled_losses_keep_growing_longer(tmp_path, name, params, kw):
-    # the two-block family of docs/every_length.md section 3 keeps the growth going at m = 4, 5
+    # the two-block family of docs/design/every_length.md section 3 keeps the growth going at m = 4, 5
     sups = [_sup(load_privacy_claim(_claim(tmp_path, name, {"m": 3, **params}, **kw)))]
     sups += [_sup(_two_block(tmp_path, name, m, params, **kw)) for m in (4, 5)]
     assert sups[0] < sups[1] < sups[2], sups

@@ -18,7 +18,7 @@ from dipc_plus.cli import main
 from dipc_plus.errors import UserError
 from dipc_plus.frontend.load import load_program
 from dipc_plus.claims.privacy_reader import load_privacy_claim
-from dipc_plus.privacy.dp_check import check_dp
+from dipc_plus.privacy.dp.check import check_dp
 from dipc_plus.privacy.online import every_length
 from dipc_plus.privacy.online.bound import Bound
 from dipc_plus.privacy.online.every_length import classify

@@ -78,7 +78,7 @@ def test_privacy_check_records_each_pair_that_holds():
     # the inputs; a stopped run lists them (SVT Alg. 1, m = 2, grid {-1, 0, 1}^2).
     import os
     from dipc_plus.claims.privacy_reader import load_privacy_claim
-    from dipc_plus.privacy.dp_check import check_dp
+    from dipc_plus.privacy.dp.check import check_dp
     r, w = os.pipe()
     ledger.attach(w)
     try:

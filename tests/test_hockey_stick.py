@@ -18,7 +18,7 @@ import pytest
 
 from dipc_plus.cli import main
 from dipc_plus.claims.privacy_reader import load_privacy_claim
-from dipc_plus.privacy.dp_check import check_dp
+from dipc_plus.privacy.dp.check import check_dp
 from dipc_plus.exact.log_point import constant_value
 from dipc_plus.privacy.output_tables import TableSource
 from dipc_plus.semantics.inputs import bind_inputs

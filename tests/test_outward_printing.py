@@ -22,7 +22,7 @@ from dipc_plus.cli import main
 from dipc_plus.exact.decimals import (decimal_down, decimal_up, enclosure_text, parse_enclosure)
 from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.privacy.display import log_text
-from dipc_plus.privacy.loss import privacy_loss
+from dipc_plus.privacy.loss.tight import privacy_loss
 from conftest import ROOT
 
 SVT4 = os.path.join(ROOT, "theories", "svt_lyu_alg4_privacy.toml")

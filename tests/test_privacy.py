@@ -13,8 +13,8 @@ import pytest
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.claims.privacy_types import parse_event
-from dipc_plus.privacy.dp_check import check_dp
-from dipc_plus.privacy.loss import privacy_loss
+from dipc_plus.privacy.dp.check import check_dp
+from dipc_plus.privacy.loss.tight import privacy_loss
 from dipc_plus.semantics.sampler import simulate
 from dipc_plus.semantics.stats import wilson
 from conftest import ROOT, THEORIES
@@ -355,7 +355,7 @@ def test_loss_envelope_and_sup_against_a_float_scan():
     """SVT Alg. 6, m = 3: the envelope L(eps) equals the largest log-ratio over every pair and
     output (evaluated in floating point from the exact tables), and the certified enclosure of
     sup L(eps)/eps contains the maximum of a fine float scan."""
-    from dipc_plus.privacy.plan import plan, unit_pairs
+    from dipc_plus.privacy.dp.plan import plan, unit_pairs
     claim = load_privacy_claim(os.path.join(THEORIES, "svt_lyu_alg6_privacy.toml"))
     loss = privacy_loss(claim)
     pl = plan(claim, True)

@@ -10,8 +10,8 @@ import pytest
 
 import dipc_plus
 from dipc_plus.claims.privacy_reader import load_privacy_claim
-from dipc_plus.privacy.dp_check import check_dp
-from dipc_plus.privacy.loss import privacy_loss
+from dipc_plus.privacy.dp.check import check_dp
+from dipc_plus.privacy.loss.tight import privacy_loss
 from dipc_plus.semantics.distribution import output_distribution
 from dipc_plus.semantics.structure import KernelChain, components
 from conftest import ROOT, THEORIES

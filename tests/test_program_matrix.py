@@ -207,7 +207,7 @@ ROWS = [
     Row("svt_lyu_alg3", {"q": [0, 0, 0]}, {}, _centres("val", [0, 0, 0]), (F(2),)),
     Row("svt_lyu_alg3", {"q": [-1, 0, 2]}, {"c": 2}, _centres("val", [0, 1, 2]), (F(3),)),
     Row("svt_lyu_alg3", {"q": [2, 1, -3]}, {}, _centres("val", [2, 1, 0]), (F(2),)),
-    # the every-length variants (issue 11, docs/every_length.md)
+    # the every-length variants (issue 11, docs/design/every_length.md)
     Row("above_threshold_forever", {"q": [0, 0, 0]}),
     Row("above_threshold_forever", {"q": [-1, 2, 0]}),
     Row("above_threshold_forever", {"q": [3, -2, 1]}, {"T": 1}),

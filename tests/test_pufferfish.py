@@ -1,4 +1,4 @@
-"""Pufferfish privacy (dipc_plus.privacy.pufferfish): FAIER's case studies, exact answers checked
+"""Pufferfish privacy (dipc_plus.privacy.pufferfish.check): FAIER's case studies, exact answers checked
 against an independent enumeration of FAIER's own probability tables and against simulation."""
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from dipc_plus.errors import UserError
 from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.exact.param_poly import poly_eval
 from dipc_plus.decision.param_decide import bernstein_decide as _bernstein_decide, decide_univariate as _decide_univariate
-from dipc_plus.privacy.pufferfish import check_pufferfish
-from dipc_plus.privacy.pufferfish_loss import pufferfish_loss
+from dipc_plus.privacy.pufferfish.check import check_pufferfish
+from dipc_plus.privacy.pufferfish.loss import pufferfish_loss
 from dipc_plus.semantics.sampler import simulate
 from dipc_plus.semantics.stats import wilson
 from conftest import ROOT, THEORIES

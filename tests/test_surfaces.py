@@ -121,8 +121,8 @@ def test_privacy_loss_plot_style(capsys, tmp_path):
     code, _, _ = run(capsys, "privacy-loss", SVT4, "--plot", str(out))
     assert code == 0 and out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     from dipc_plus.claims.privacy_reader import load_privacy_claim
-    from dipc_plus.privacy.loss import privacy_loss
-    from dipc_plus.privacy.loss_plot import loss_figure
+    from dipc_plus.privacy.loss.tight import privacy_loss
+    from dipc_plus.privacy.loss.plot import loss_figure
     fig = _canvas(loss_figure(privacy_loss(load_privacy_claim(SVT4, {}))))
     (ax,) = fig.axes
     title = ax.get_title()
@@ -303,7 +303,7 @@ def test_numerical_integration_backs_the_event_closed_form():
 
 
 def test_attack_plot_style():
-    from dipc_plus.privacy.attack import attack_figure, scenario_attacks
+    from dipc_plus.privacy.pufferfish.attack import attack_figure, scenario_attacks
     from dipc_plus.claims.privacy_reader import load_privacy_claim
     claim = load_privacy_claim(str(ROOT / "theories/discrete_noisy_max_improved_contagious_pufferfish.toml"), {})
     fig = _canvas(attack_figure(scenario_attacks(claim), program=claim.program.name))

@@ -343,12 +343,12 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
         result: Any
         with certified_or_exit_2():
             if loaded.kind == "pufferfish":
-                from dipc_plus.privacy.pufferfish import build_pufferfish_work, check_pufferfish
+                from dipc_plus.privacy.pufferfish.check import build_pufferfish_work, check_pufferfish
                 source = worker_source(build_pufferfish_work, (os.path.abspath(path), tuple(values.items())),
                                        path, loaded.program.source)
                 result = check_pufferfish(loaded, executor=run_on, source=source, progress=progress)
             else:
-                from dipc_plus.privacy.dp_check import build_dp_work, check_dp
+                from dipc_plus.privacy.dp.check import build_dp_work, check_dp
                 source = worker_source(build_dp_work, (os.path.abspath(path), tuple(values.items()), structure,
                                                        max_states), path, loaded.program.source)
                 result = check_dp(loaded, structure=structure, max_states=max_states, executor=run_on,
@@ -411,20 +411,20 @@ def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None
         path, _ = claim_path(claim)
         with certified_or_exit_2():
             if loaded.kind == "pufferfish":
-                from dipc_plus.privacy.pufferfish import build_pufferfish_work
-                from dipc_plus.privacy.pufferfish_loss import pufferfish_loss
+                from dipc_plus.privacy.pufferfish.check import build_pufferfish_work
+                from dipc_plus.privacy.pufferfish.loss import pufferfish_loss
                 source = worker_source(build_pufferfish_work, (os.path.abspath(path), tuple(values.items())),
                                        path, loaded.program.source)
                 found = None
                 if attack:
-                    from dipc_plus.privacy.attack import scenario_attacks
+                    from dipc_plus.privacy.pufferfish.attack import scenario_attacks
                     found = scenario_attacks(loaded)
                 return LossReport(pufferfish_loss(loaded, executor=run_on, source=source, progress=progress),
                                   attack=found)
             if attack:
                 raise UserError("attack=True needs a Pufferfish claim (its scenarios are the adversary's priors)",
                                 hint="see docs/claims.md, 'Pufferfish claims'")
-            from dipc_plus.privacy.loss import build_loss_work, privacy_loss as run_loss
+            from dipc_plus.privacy.loss.tight import build_loss_work, privacy_loss as run_loss
             source = worker_source(build_loss_work, (os.path.abspath(path), tuple(values.items()), structure,
                                                      max_states), path, loaded.program.source)
             return LossReport(run_loss(loaded, structure=structure, max_states=max_states, executor=run_on,

@@ -387,7 +387,7 @@ class PrivacyReport(Report):
         if self.claim.kind != "dp":
             raise UserError("plot() draws the privacy loss of a DP claim",
                             hint="for a Pufferfish claim use privacy_loss(claim) and its attack")
-        from dipc_plus.privacy.loss import privacy_loss
+        from dipc_plus.privacy.loss.tight import privacy_loss
         return LossReport(privacy_loss(self.claim)).plot()
 
 
@@ -481,5 +481,5 @@ class LossReport(Report):
         if self.claim.kind != "dp":
             raise UserError("plot() draws the loss of a DP claim",
                             hint="a Pufferfish claim's picture is its attack (dipc privacy-loss --attack --plot)")
-        from dipc_plus.privacy.loss_plot import loss_figure
+        from dipc_plus.privacy.loss.plot import loss_figure
         return shown(loss_figure(self.result))

@@ -368,7 +368,7 @@ def check_against_claim(parts: list[tuple[str, dict]]) -> str | None:
 
 def _check_claim_pairs(parts: list[tuple[str, dict]], args: list, params: dict) -> None:
     """A privacy run's parts cover as many pairs as the claim has (the check rebuilt as a worker would)."""
-    from dipc_plus.privacy.dp_check import build_dp_work
+    from dipc_plus.privacy.dp.check import build_dp_work
     structure, max_states = args[2], args[3]
     if structure not in (None, False, True) or isinstance(max_states, bool) or not isinstance(max_states, int) \
             or max_states <= 0:

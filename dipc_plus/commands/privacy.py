@@ -66,11 +66,11 @@ def run(args) -> int:
     progress = not args.no_progress and not args.json
     with certified_or_exit_2():
         if claim.kind == "pufferfish":
-            from dipc_plus.privacy.pufferfish import check_pufferfish
+            from dipc_plus.privacy.pufferfish.check import check_pufferfish
             result = check_pufferfish(claim, executor=executor, source=pufferfish_source(args, claim),
                                       progress=progress)
         else:
-            from dipc_plus.privacy.dp_check import build_dp_work, check_dp
+            from dipc_plus.privacy.dp.check import build_dp_work, check_dp
             source = worker_source(build_dp_work, (os.path.abspath(claim.file), tuple(parse_params(args.set).items()),
                                                    structure, args.max_states), claim.file, claim.program.source)
             result = check_dp(claim, structure=structure, max_states=args.max_states, executor=executor,

@@ -56,7 +56,7 @@ def run(args) -> int:
     if args.attack:
         raise UserError("--attack needs a Pufferfish claim (its scenarios are the adversary's priors)",
                         hint="see docs/claims.md, 'Pufferfish claims'")
-    from dipc_plus.privacy.loss import build_loss_work, privacy_loss
+    from dipc_plus.privacy.loss.tight import build_loss_work, privacy_loss
     structure = False if args.no_structure else None
     with certified_or_exit_2():
         source = worker_source(build_loss_work, (os.path.abspath(claim.file), tuple(parse_params(args.set).items()),
@@ -77,13 +77,13 @@ def run(args) -> int:
 
 
 def _pufferfish(args, claim) -> int:
-    from dipc_plus.privacy.pufferfish_loss import pufferfish_loss
+    from dipc_plus.privacy.pufferfish.loss import pufferfish_loss
     with certified_or_exit_2():
         result = pufferfish_loss(claim, executor=executor_from(args), source=pufferfish_source(args, claim),
                                  progress=not args.no_progress and not args.json)
     attack = None
     if args.attack:
-        from dipc_plus.privacy.attack import scenario_attacks
+        from dipc_plus.privacy.pufferfish.attack import scenario_attacks
         with certified_or_exit_2():
             attack = scenario_attacks(claim)
     if args.json:
@@ -99,7 +99,7 @@ def _pufferfish(args, claim) -> int:
                 print(a.report())
     if args.plot:
         if attack:
-            from dipc_plus.privacy.attack import plot_attacks
+            from dipc_plus.privacy.pufferfish.attack import plot_attacks
             with atomic_path(args.plot, input_files(args, claim.program.source), FIGURE_EXTENSIONS) as tmp:
                 plot_attacks(attack, tmp, program=claim.program.name)
         else:
@@ -109,7 +109,7 @@ def _pufferfish(args, claim) -> int:
 
 def text_report(result) -> str:
     from dipc_plus.privacy.display import log_text, show_env, show_outputs
-    from dipc_plus.privacy.loss import loss_expr
+    from dipc_plus.privacy.loss.tight import loss_expr
     claim = result.claim
     program = claim.program
     scope = result.scope
@@ -167,6 +167,6 @@ def _eps_point(claim) -> str:
 
 
 def plot_loss(result, path: str) -> None:
-    """L(eps) beside the claimed budget, written to `path` (privacy.loss_plot)."""
-    from dipc_plus.privacy.loss_plot import save_loss_figure
+    """L(eps) beside the claimed budget, written to `path` (privacy.loss.plot)."""
+    from dipc_plus.privacy.loss.plot import save_loss_figure
     save_loss_figure(result, path)

@@ -3,6 +3,8 @@
 Why it exists: reports, JSON and counterexamples print environments with arrays put
 back together ({'x[1]': 0, 'x[2]': 1} -> x=[0, 1]) and certified values; every
 certified value goes through `exact.decimals`, whose intervals are rounded outward.
+It sits at the top of `privacy/` because `dp`, `loss`, `pufferfish` and `online` all print
+through it.
 """
 from __future__ import annotations
 

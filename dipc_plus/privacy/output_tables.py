@@ -4,7 +4,8 @@ Why it exists: every privacy question compares output probabilities of neighbour
 inputs.  This module turns an exact output distribution (`semantics`) into such a
 table -- finite outputs by value, real/integer outputs by the claim's named events --
 and caches tables per input (`TableSource`), through a kernel chain with shared
-prefixes when the program has one and many inputs are wanted.
+prefixes when the program has one and many inputs are wanted.  It sits at the top of
+`privacy/` because `dp`, `loss` and `pufferfish` all build on these tables.
 """
 from __future__ import annotations
 

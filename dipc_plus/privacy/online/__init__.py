@@ -5,5 +5,5 @@ Why a package: the decision has four separate concerns, one module each, lowest 
 `automaton` (the iteration graph), `recognise` (the whitelist that builds it from the
 lowered, checked program), `bound` (the coupling table and its game value d), `patterns`
 (the proofs of "private for no constant" with their preconditions) and `every_length`
-(the verdict, cross-checked with the exact engine).  The proofs are in docs/every_length.md.
+(the verdict, cross-checked with the exact engine).  The proofs are in docs/design/every_length.md.
 """

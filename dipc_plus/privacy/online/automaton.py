@@ -2,7 +2,8 @@
 
 Why: the bound and the non-privacy patterns reason about one loop iteration over the
 finite control state (the counters), not about the unrolled program; this is the graph
-they share.  `recognise` builds it from the lowered program.
+they share (docs/design/every_length.md, end of section 1).  `recognise` builds it from
+the lowered program.
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ Why: for every pair of adjacent inputs and every output, the runs of one input o
 control path are mapped to runs of the other on the same path by shifting the noises;
 the table `guard_cost` says what each event costs under the segment's mode (threshold
 shifted up U, down D, or not Z), and the value iteration in `coupling_bound` gives the
-least bound this argument proves, d (docs/every_length.md, section 2).  When it is
+least bound this argument proves, d (docs/design/every_length.md, section 2).  When it is
 infinite, `patterns` decides whether a proof of "no constant" applies.
 """
 from __future__ import annotations
@@ -36,7 +36,7 @@ def _min(a, b):
 
 
 def guard_cost(e: Event, mode: str):
-    """eps-multiples paid by one event under a segment mode (docs/every_length.md, Lemma 1)."""
+    """eps-multiples paid by one event under a segment mode (docs/design/every_length.md, Lemma 1)."""
     b = e.rate
     if e.kind == "noisy_out":
         return b
@@ -90,7 +90,7 @@ def coupling_bound(auto: Automaton) -> Bound:
     Values start at 0 (the least fixpoint is the sup over m of the m-step values); a round
     budget of 2|V|+5 without stabilising widens the still-growing values to infinity.
     Widening only raises values, and any fixpoint of a monotone operator lies above its
-    least one, so the returned d is a sound upper bound (docs/every_length.md, section 3)."""
+    least one, so the returned d is a sound upper bound (docs/design/every_length.md, section 3)."""
     states = auto.states()
     by_src = {}
     for st in auto.steps:

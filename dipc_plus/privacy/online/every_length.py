@@ -8,7 +8,7 @@ the exact engine's tight losses at small m: a "verified for every m" is printed 
 the exact loss at m = 1, 2, 3 is shown to be at most d (else `BoundContradiction`, an
 internal error: exit 3); "no constant" shows the growing losses; a refutation at a
 concrete m is re-checked by the exact engine; outside the class the answer is "cannot
-decide" (exit 2) - never a guess (docs/every_length.md).
+decide" (exit 2) - never a guess (docs/design/every_length.md).
 """
 from __future__ import annotations
 
@@ -133,7 +133,7 @@ def classify(program, explicit=()) -> tuple[Automaton, Bound, list, float]:
         if not pats:
             file, _, line = auto.loop_pos.rpartition(":")
             raise UserError("cannot decide privacy for every m: the coupling bound is infinite, and no pattern of "
-                            "non-privacy whose proof's precondition holds is reachable (docs/every_length.md, "
+                            "non-privacy whose proof's precondition holds is reachable (docs/design/every_length.md, "
                             "section 3), so neither verdict is proved", file=file or program.source,
                             line=int(line) if line.isdigit() else None,
                             hint="decide one m at a time without --every-length")
@@ -144,7 +144,7 @@ def witness_inputs(claim, array: str, m: int):
     """The claim at length m restricted to the two-block inputs q = (x, ..., x, y, ..., y)
     (every split point; x, y over the values the claim's grid gives q[1] and q[m]; other
     inputs over their own grid values): every counterexample family of
-    docs/every_length.md section 3 has this shape, and their number grows only linearly in
+    docs/design/every_length.md section 3 has this shape, and their number grows only linearly in
     m, so longer lengths stay cheap.  None when the claim lists its inputs (its list is used
     as given)."""
     if claim.grid is None:
@@ -191,14 +191,14 @@ def claim_at_length(claim_path: str, overrides: tuple, m: int, witness_array: st
 
 def build_length_dp_work(claim_path: str, overrides: tuple, m: int, witness_array: str | None, max_states: int):
     """The eps-DP check at length m a worker rebuilds (`execution.executor.Source`)."""
-    from dipc_plus.privacy.dp_check import DPWork
+    from dipc_plus.privacy.dp.check import DPWork
     return DPWork.build(claim_at_length(claim_path, overrides, m, witness_array)[0], None, True, max_states)
 
 
 def build_length_loss_work(claim_path: str, overrides: tuple, m: int, witness_array: str | None,
                            max_states: int):
     """The pairs of the loss at length m a worker rebuilds (`execution.executor.Source`)."""
-    from dipc_plus.privacy.plan import PairWork, plan
+    from dipc_plus.privacy.dp.plan import PairWork, plan
     c = claim_at_length(claim_path, overrides, m, witness_array)[0]
     return PairWork(c, plan(c, c.structure, max_states=max_states, symmetry=True))
 
@@ -210,8 +210,8 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     refutation) on the witness inputs of `witness_inputs`.  The exact checks at each m run
     their pairs on `executor` (default this process)."""
     from dipc_plus.execution.executor import Source
-    from dipc_plus.privacy.dp_check import DEFAULT_MAX_STATES, check_dp
-    from dipc_plus.privacy.loss import privacy_loss
+    from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, check_dp
+    from dipc_plus.privacy.loss.tight import privacy_loss
     if claim.kind != "dp":
         raise UserError("--every-length decides differential privacy, not Pufferfish", file=claim_path)
     adj = claim.adjacency

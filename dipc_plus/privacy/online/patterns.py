@@ -2,7 +2,7 @@
 
 Why: when the coupling bound is infinite, the program may still be private (the bound is
 only an upper bound).  A program is called private for no constant d only when one of the
-patterns of docs/every_length.md section 3 is reachable *and* the precondition of its
+patterns of docs/design/every_length.md section 3 is reachable *and* the precondition of its
 written proof is checked here: every guard shows in the outputs (`hidden_guard`), a
 pumped pair or a pumped guard uses noisy reads, and a noise-free guard has both outcomes
 within one threshold segment, one after the other.  Otherwise `leaks` finds nothing and

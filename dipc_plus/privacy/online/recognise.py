@@ -1,7 +1,7 @@
 """The online class by whitelist, on the lowered and checked program (`ir.Program`).
 
 Why: a verdict for every m is only sound for programs whose every statement the bound of
-docs/every_length.md pays for.  So nothing is accepted by default: each statement of the
+docs/design/every_length.md pays for.  So nothing is accepted by default: each statement of the
 prefix and of the one iteration `shape` isolates must match one of the forms below, and
 each real value (the threshold, a noisy read) and each comparison result may flow only
 where the bound's table has a row for it.  Anything else is refused with exit 2 naming

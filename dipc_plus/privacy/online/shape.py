@@ -2,7 +2,8 @@
 
 Why: the front end lowers a program for one m (loops unrolled, parameters folded), so the
 lowered program alone cannot say what the program does at another m.  Two facts make one
-lowering stand for every m, and this module checks both:
+lowering stand for every m (docs/design/every_length.md, section 1, "m is not a
+constant"), and this module checks both:
 
 * where the length m, the parameters computed from it and loop indices occur (read from
   the parsed module, only as locations, never evaluated): m only as the length of an

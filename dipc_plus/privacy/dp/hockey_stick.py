@@ -59,42 +59,71 @@ def hockey_stick_rational(P: dict, Q: dict, E: Fraction) -> tuple[Fraction, list
 
 def check_pair(P: dict, Q: dict, checker) -> SetViolation | None:
     """None when H <= delta on the claim's eps range for this ordered pair, else the worst set."""
-    claim = checker.claim
     keys = output_keys(P, Q)
-    if claim.eps.is_log_point:
-        r = claim.eps.log_of
-        Pr = {v: rational_at_log(P.get(v, ZERO), r) for v in keys}
-        Qr = {v: rational_at_log(Q.get(v, ZERO), r) for v in keys}
-        H, S = hockey_stick_rational(Pr, Qr, checker.E_at)
-        if H <= checker.delta_at:
-            return None
-        return SetViolation(S, ("ln", r), sum((Pr[v] for v in S), Fraction(0)),
-                            sum((Qr[v] for v in S), Fraction(0)))
-    I = claim.eps.interval
+    if checker.claim.eps.is_log_point:
+        return _check_at_log_point(P, Q, keys, checker)
+    pc, qc = _constant_tables(P, Q, keys)
+    if checker.claim.budget.k == 0 and pc is not None:
+        return _check_constant(pc, qc, checker)
+    return _check_piecewise(P, Q, keys, checker)
+
+
+def _check_at_log_point(P: dict, Q: dict, keys: list, checker) -> SetViolation | None:
+    """At eps = ln r every probability is a rational: H and the worst set are computed exactly."""
+    r = checker.claim.eps.log_of
+    Pr = {v: rational_at_log(P.get(v, ZERO), r) for v in keys}
+    Qr = {v: rational_at_log(Q.get(v, ZERO), r) for v in keys}
+    H, S = hockey_stick_rational(Pr, Qr, checker.E_at)
+    if H <= checker.delta_at:
+        return None
+    return SetViolation(S, ("ln", r), sum((Pr[v] for v in S), Fraction(0)),
+                        sum((Qr[v] for v in S), Fraction(0)))
+
+
+def _constant_tables(P: dict, Q: dict, keys: list) -> tuple[dict | None, dict | None]:
+    """The two tables as rationals when no probability depends on eps, else (None, None)."""
     pc = {v: constant_value(P.get(v, ZERO)) for v in keys}
     qc = {v: constant_value(Q.get(v, ZERO)) for v in keys}
-    if claim.budget.k == 0 and all(x is not None for x in pc.values()) and all(x is not None for x in qc.values()):
-        # nothing depends on eps but (perhaps) delta: H is one rational
-        H, S = hockey_stick_rational(pc, qc, claim.budget.factor)
-        if not S:
-            return None
-        d = decide(checker.delta - ExpFrac.of(H), ">=", I)
-        if d.holds:
-            return None
-        checker.decisions += 1
-        if d.witness is None:
-            raise CertificationError("a failed '>=' sentence without a rational witness")
-        return SetViolation(S, d.witness, sum((pc[v] for v in S), Fraction(0)),
-                            sum((qc[v] for v in S), Fraction(0)))
-    diffs = {v: ExpFrac.of(P.get(v, ZERO)) - checker.E * ExpFrac.of(Q.get(v, ZERO)) for v in keys}
-    live = {v: d for v, d in diffs.items() if not d.is_zero()}
+    if all(x is not None for x in pc.values()) and all(x is not None for x in qc.values()):
+        return pc, qc
+    return None, None
+
+
+def _check_constant(pc: dict, qc: dict, checker) -> SetViolation | None:
+    """Nothing depends on eps but (perhaps) delta: H is one rational, compared with delta(eps)
+    on the whole interval by one decided sentence."""
+    H, S = hockey_stick_rational(pc, qc, checker.claim.budget.factor)
+    if not S:
+        return None
+    d = decide(checker.delta - ExpFrac.of(H), ">=", checker.claim.eps.interval)
+    if d.holds:
+        return None
+    checker.decisions += 1
+    if d.witness is None:
+        raise CertificationError("a failed '>=' sentence without a rational witness")
+    return SetViolation(S, d.witness, sum((pc[v] for v in S), Fraction(0)),
+                        sum((qc[v] for v in S), Fraction(0)))
+
+
+def _worst_sets(live: dict, I) -> list:
+    """The distinct sets S*(eps) = {v : d_v(eps) > 0}, one per piece between the zeros of the d_v
+    (signs certified at a rational sample of each piece), in order of the pieces."""
     points = distinct_zeros(list(live.values()), I)
     sets: list = []
     for _, _, x in pieces_between(points, I):
         S = tuple(v for v, d in live.items() if sign_at(d, x) > 0)
         if S and S not in sets:
             sets.append(S)
-    for S in sets:
+    return sets
+
+
+def _check_piecewise(P: dict, Q: dict, keys: list, checker) -> SetViolation | None:
+    """H over an eps interval: for every worst set, "delta - sum_{v in S} d_v >= 0" is decided on
+    the whole interval; a failure gives the worst set at the witness eps."""
+    I = checker.claim.eps.interval
+    diffs = {v: ExpFrac.of(P.get(v, ZERO)) - checker.E * ExpFrac.of(Q.get(v, ZERO)) for v in keys}
+    live = {v: d for v, d in diffs.items() if not d.is_zero()}
+    for S in _worst_sets(live, I):
         total = ExpFrac.of(ZERO)
         for v in S:
             total = total + live[v]

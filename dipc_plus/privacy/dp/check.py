@@ -30,12 +30,12 @@ from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.execution import ledger
 from dipc_plus.claims.privacy_types import DPClaim
 from dipc_plus.privacy.display import num_text, show_env, user_env, user_outputs, user_value
-from dipc_plus.privacy.hockey_stick import SetViolation, check_pair, output_keys
+from dipc_plus.privacy.dp.hockey_stick import SetViolation, check_pair, output_keys
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import constant_value, ln_text, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
-from dipc_plus.privacy.plan import PairWork, Plan, Unit, lift_witness, plan
-from dipc_plus.privacy.point_filter import filter_applies, point_filter_check
+from dipc_plus.privacy.dp.plan import PairWork, Plan, Unit, lift_witness, plan
+from dipc_plus.privacy.dp.point_filter import filter_applies, point_filter_check
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 
@@ -259,7 +259,7 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
     only the i-th of n equal parts of the pairs (`dipc merge` joins the parts)."""
     from dipc_plus.execution.executor import SERIAL, Source
     from dipc_plus.execution.run import TaskRun
-    from dipc_plus.privacy.plan import task_size
+    from dipc_plus.privacy.dp.plan import task_size
     t0 = time.perf_counter()
     work = DPWork.build(claim, structure, symmetry, max_states)
     source = source if source is not None else Source(None, (), (), key=f"dp-{id(work)}")

@@ -25,8 +25,8 @@ from dipc_plus.decision.envelope import boundary_text, envelope
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import constant_value, ln_text, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
-from dipc_plus.privacy.plan import PairWork, Plan, lift_witness, plan, task_size
-from dipc_plus.privacy.point_filter import filter_applies, point_filter_loss
+from dipc_plus.privacy.dp.plan import PairWork, Plan, lift_witness, plan, task_size
+from dipc_plus.privacy.dp.point_filter import filter_applies, point_filter_loss
 from dipc_plus.decision.sup_ratio import SupRatio, bounded_by, sup_ratio
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 
@@ -80,7 +80,7 @@ class LossResult:
 
     @property
     def scope(self):
-        from dipc_plus.privacy.dp_check import claim_scope
+        from dipc_plus.privacy.dp.check import claim_scope
         return claim_scope(self.claim)
 
     def budget_holds(self) -> bool:
@@ -204,23 +204,7 @@ def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = T
     cands: dict = {}
     npairs = nratios = 0
     if claim.eps.is_log_point and all(filter_applies(claim, unit) for unit in pl.units):
-        best = None
-        for unit in pl.units:
-            ratio, u, w, v = point_filter_loss(claim, unit)
-            npairs += math.prod(len(unit.grid[n]) for n in unit.inputs)
-            if ratio is None:
-                fu, fw, out, pp, qq = lift_witness(claim, pl, unit, u, w, v)
-                res.infinite = Candidate(None, fu, fw, out, pp, qq)
-                res.pairs, res.seconds = npairs, time.perf_counter() - t0
-                return res
-            if best is None or ratio > best[0]:
-                best = (ratio, unit, u, w, v)
-        ratio, unit, u, w, v = best
-        fu, fw, out, pp, qq = lift_witness(claim, pl, unit, u, w, v)
-        res.point_ratio = ratio
-        res.point_candidate = Candidate(ExpFrac.of(pp) / ExpFrac.of(qq), fu, fw, out, ExpFrac.of(pp), ExpFrac.of(qq))
-        res.pairs, res.seconds = npairs, time.perf_counter() - t0
-        return res
+        return _loss_by_point_filter(claim, pl, res, t0)
     work = PairWork(claim, pl)
     executor = executor or SERIAL
     source = source if source is not None else Source(None, (), (), key=f"loss-{id(work)}")
@@ -243,7 +227,39 @@ def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = T
                 res.seconds = time.perf_counter() - t0
                 return res
     res.pairs, res.candidates, res.distinct = npairs, nratios, len(cands)
+    _tight_from_ratios(claim, pl, res, cands, executor, source, sup)
+    res.seconds = time.perf_counter() - t0
+    return res
 
+
+def _loss_by_point_filter(claim: DPClaim, pl: Plan, res: LossResult, t0: float) -> LossResult:
+    """At eps = ln r on grids the min filter (`point_filter`) gives each unit's largest ratio
+    directly; the largest over the units, or the first infinite one, is the loss."""
+    npairs = 0
+    best = None
+    for unit in pl.units:
+        ratio, u, w, v = point_filter_loss(claim, unit)
+        npairs += math.prod(len(unit.grid[n]) for n in unit.inputs)
+        if ratio is None:
+            fu, fw, out, pp, qq = lift_witness(claim, pl, unit, u, w, v)
+            res.infinite = Candidate(None, fu, fw, out, pp, qq)
+            res.pairs, res.seconds = npairs, time.perf_counter() - t0
+            return res
+        if best is None or ratio > best[0]:
+            best = (ratio, unit, u, w, v)
+    ratio, unit, u, w, v = best
+    fu, fw, out, pp, qq = lift_witness(claim, pl, unit, u, w, v)
+    res.point_ratio = ratio
+    res.point_candidate = Candidate(ExpFrac.of(pp) / ExpFrac.of(qq), fu, fw, out, ExpFrac.of(pp), ExpFrac.of(qq))
+    res.pairs, res.seconds = npairs, time.perf_counter() - t0
+    return res
+
+
+def _tight_from_ratios(claim: DPClaim, pl: Plan, res: LossResult, cands: dict, executor, source,
+                       sup: bool) -> None:
+    """Fill `res` from the distinct finite ratios `cands` (ratio -> its first (unit, u, u', v)):
+    the largest value at eps = ln r, the largest constant, or else the upper envelope over the
+    eps interval (and sup L(eps)/eps when `sup`)."""
     def make(r, info):
         unit, u, w, v = info
         fu, fw, out, pp, qq = lift_witness(claim, pl, unit, u, w, v)
@@ -272,6 +288,3 @@ def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = T
         res.pieces = [LossPiece(lo, hi, make(r, info)) for lo, hi, r, info in pieces]
         if sup:
             res.sup = sup_ratio(res.pieces, claim.eps.interval)
-    res.seconds = time.perf_counter() - t0
-    return res
-

@@ -18,10 +18,10 @@ from dipc_plus.claims.privacy_types import PufferfishClaim
 from dipc_plus.privacy.display import user_value
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import ln_text
-from dipc_plus.privacy.loss import loss_expr
+from dipc_plus.privacy.loss.tight import loss_expr
 from dipc_plus.decision.param_decide import decide_univariate
 from dipc_plus.exact.param_poly import poly_add, poly_cancel, poly_eval, poly_mul, ratio_text
-from dipc_plus.privacy.pufferfish import PufferfishSetup, pufferfish_scope
+from dipc_plus.privacy.pufferfish.check import PufferfishSetup, pufferfish_scope
 
 
 @dataclass

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from dipc_plus.claims.adjacency import coord_distance
 
 if TYPE_CHECKING:
-    from dipc_plus.privacy.plan import Unit
+    from dipc_plus.privacy.dp.plan import Unit
 
 FILTER_LIMIT = 2_000_000
 
