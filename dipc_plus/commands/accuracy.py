@@ -81,6 +81,8 @@ def run(args) -> int:
         raise UserError("--first stops at the first refuting input of the whole run, which one shard cannot know",
                         hint="leave out --first (or --shard)")
     checker, points = load_accuracy(args)
+    if checker.claim.inputs_kind == "box" and points is None:
+        return run_box(args, checker, kappa, shard)
     every = list(checker.claim.points if points is None else points)
     todo, part = every, None
     if shard is not None:
@@ -130,6 +132,24 @@ def run(args) -> int:
         if strict_line(result, args) and code != EXIT_VACUOUS:
             print(strict_line(result, args))
     return code
+
+
+def run_box(args, checker, kappa: int, shard) -> int:
+    """A box claim (every real input of a box): decided by `accuracy.box` (corner reduction).
+    Exit 0 verified, 1 refuted, 6 undecided (regions listed)."""
+    from dipc_plus.accuracy.box import UNDECIDED, decide_box
+    if shard is not None or args.summary:
+        raise UserError("a box claim is decided as a whole (its det regions), not input by input",
+                        hint="leave out --shard and --summary (or check one input with --input)")
+    result = decide_box(checker.claim, kappa, args.max_states, boundary=args.paper)
+    if args.json:
+        print_json(result.to_json(), checker.program)
+    else:
+        print(result.text())
+    return {"verified": 0, "refuted": 1, UNDECIDED: EXIT_UNDECIDED}[result.verdict]
+
+
+EXIT_UNDECIDED = 6
 
 
 def text_report(result: AccuracyResult, verbose: bool = False, worst: list | None = None) -> str:
