@@ -71,7 +71,7 @@ class RegionResult:
         return out
 
     def line(self, program) -> str:
-        text = (f"{self.condition:<36} det = {env_text(program, self.det):<24} share {'?' if self.share is None else fmt_q(self.share):<6} "
+        text = (f"{self.condition:<44} det = {env_text(program, self.det):<24} share {'?' if self.share is None else fmt_q(self.share):<6} "
                 f"{self.verdict} ({self.method})")
         return text + (f": {self.reason}" if self.reason else "")
 
@@ -408,9 +408,11 @@ class BoxDecider:
         if decision.holds:
             return True, None
         x = decision.witness
-        if x is not None:
-            for d in [d1] + [d0 + (d1 - d0) * t for t in SEARCH[1:]]:
-                if d > d0 and I.contains(x / d):
+        if x is not None:   # a failing x = eps*d: a d of the piece with x/d in the eps interval
+            tries = [d0 + (d1 - d0) * t for t in SEARCH]
+            tries += [x / e for e in (I.lo, I.lo * 2, Fraction(1), I.hi) if e is not None and e > 0]
+            for d in tries:
+                if d0 < d <= d1 and I.contains(x / d):
                     cex = self.recheck(corner.at(d))
                     if cex is not None:
                         return False, cex
