@@ -24,7 +24,9 @@ Deciding a piece: when every half-space on the paths to w vanishes at a (its inp
 part at q = a is 0) and beta is a function of alpha*eps, scaling the noises gives
 P_err(eps, v(d)) = P_err(eps*d, a + s) and beta(d, eps) = beta(1, eps*d): one
 sentence in x = eps*d for the one-variable procedure (method `corner (homogeneous)`).
-A numeric alpha needs only the closure point v(alpha): one sentence at that input.
+A piece where v(d) does not move needs one sentence at its largest d, where beta is
+least (`corner (fixed)`).  A numeric alpha needs only the closure point v(alpha): one
+sentence at that input (`corner (closure point)`).
 Otherwise a two-variable sentence (d, eps) remains: the piece is searched for a
 counterexample at rational d (each re-checked by the per-point path) and otherwise
 reported undecided, with its region and share of the box.  Never a guess.
@@ -370,6 +372,15 @@ class BoxDecider:
         methods, undecided = set(), []
         homogeneous_beta = beta_of_product(self.claim, gamma)
         for d0, d1, a, s in corner.pieces():
+            if not any(s.values()):   # v(d) = a on the piece: beta(d) is least at d1, one sentence at a
+                holds = self.at_point(region.det, a, d1, gamma)
+                if not holds:
+                    cex = self.recheck(a)
+                    if cex is None:
+                        raise CertificationError(f"the corner {a} fails its sentence but does not re-check")
+                    return REFUTED, "corner (fixed)", "", cex
+                methods.add("corner (fixed)")
+                continue
             if homogeneous_beta and self.vanishes(atoms, a):
                 verdict, cex = self.homogeneous(region, corner, gamma, d0, d1, a, s)
                 if cex is not None:
@@ -422,13 +433,16 @@ class BoxDecider:
                                      "of its corner path re-checks")
         return False, cex
 
+    def at_point(self, det: dict, u: dict, alpha, gamma) -> bool:
+        """for every eps of the claim: P_err(u) <= beta(alpha, gamma)/kappa (one sentence)."""
+        p_err = self.p_error(det, u)
+        bound = ExpFrac.of(self.claim.beta_at(alpha, gamma)) * Fraction(1, self.kappa)
+        return decide(bound - p_err, ">=", self.claim.eps).holds
+
     def numeric_alpha(self, region, corner, gamma, alpha):
         """alpha a number: every q with dd(q) > alpha has P_err(q) <= P_err(v(alpha)) (S(d) shrinks with d),
         so one sentence at the closure point v(alpha) proves the region."""
-        u = corner.at(alpha)
-        p_err = self.p_error(region.det, u)
-        bound = ExpFrac.of(self.claim.beta_at(alpha, gamma)) * Fraction(1, self.kappa)
-        if decide(bound - p_err, ">=", self.claim.eps).holds:
+        if self.at_point(region.det, corner.at(alpha), alpha, gamma):
             return VERIFIED, "corner (closure point)", "", None
         cex = self.search(corner, alpha, corner.dmax)
         if cex is not None:
