@@ -194,7 +194,7 @@ def test_box_verified_means_verified_at_off_grid_points():
     checker = AccuracyChecker(box)
     rng = random.Random(28)
     for _ in range(6):
-        u = {f"q[{i}]": F(rng.randint(-15, 15), 16) + F(1, 48) for i in (1, 2, 3)}
+        u = {f"q[{i}]": F(rng.randint(-4, 3), 4) + F(1, 8) for i in (1, 2, 3)}
         assert all(r.verdict != REFUTED for r in checker.check_input(u))
 
 
@@ -205,7 +205,7 @@ def test_fixed_and_moving_corner_pieces(tmp_path):
     result = decide_box(load_claim(str(claim)).accuracy)
     assert result.verdict == "verified"
     methods = {r.method for r in result.regions}
-    assert "corner (fixed)" in methods and "not applicable" in {r.verdict for r in result.regions}
+    assert "corner (fixed), corner (homogeneous)" in methods and "not applicable" in {r.verdict for r in result.regions}
     # the same with a beta one half smaller fails, at the box end q = -1 (dd = 4)
     claim = one_input_claim(tmp_path, "r <- Lap(eps, q)\nb <- r >= -5\n", "exp(-alpha*eps)/4")
     result = decide_box(load_claim(str(claim)).accuracy)
@@ -230,7 +230,7 @@ def test_two_variable_piece_is_undecided_with_its_region(tmp_path):
     code, out, _ = run_main(["accuracy", path, "--json"])
     data = json.loads(out)
     assert data["verdict"] == "undecided" and data["scope"]["kind"] == "box"
-    assert {r["region"] for r in data["regions"] if r["verdict"] == "undecided"} == {"a >= 0", "a < 0"}
+    assert {r["region"] for r in data["regions"] if r["verdict"] == "undecided"} == {"a >= 0 and z >= -5", "a < 0 and z >= -5"}
 
 
 def test_numeric_alpha_closure_point(tmp_path):
@@ -315,3 +315,14 @@ def test_box_json_names_scope_method_and_regions():
     assert {c["name"] for c in data["checks"]} >= {"box-region", "beta-alpha", "program-shape", "monotone"}
     assert sum(F(r["share"]) for r in data["regions"]) == 1
     assert all(r["method"] == "corner (homogeneous)" for r in data["regions"])
+
+
+def test_box_where_the_claim_applies_nowhere_is_vacuous(tmp_path):
+    """alpha = 3 but no input of [-1, 1] is further than 3/2 from the threshold 1/2: exit 5."""
+    claim = one_input_claim(tmp_path, "r <- Lap(eps, q)\nb <- r >= 1/2\n", "exp(-eps)", alpha="3")
+    result = decide_box(load_claim(str(claim)).accuracy)
+    assert result.verdict == "verified" and result.vacuous
+    code, out, _ = run_main(["accuracy", claim])
+    assert code == 5 and "vacuously" in out
+    code, _, _ = run_main(["accuracy", claim, "--allow-vacuous"])
+    assert code == 0

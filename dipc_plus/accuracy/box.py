@@ -94,6 +94,11 @@ class BoxResult:
         return UNDECIDED if any(r.verdict == UNDECIDED for r in self.regions) else VERIFIED
 
     @property
+    def vacuous(self) -> bool:
+        """Verified with nothing to check: the claim applies nowhere in the box (dd <= alpha)."""
+        return self.verdict == VERIFIED and all(r.verdict == NOT_APPLICABLE for r in self.regions)
+
+    @property
     def scope(self):
         return box_scope(self.claim.program, self.claim.points.bounds, str(self.claim.eps))
 
@@ -109,7 +114,8 @@ class BoxResult:
 
     def to_json(self) -> dict:
         program = self.claim.program
-        out = {"verdict": self.verdict, "scope": self.scope.to_json(), "claim": self.claim.file,
+        out = {"verdict": self.verdict, "vacuous": self.vacuous, "scope": self.scope.to_json(),
+               "claim": self.claim.file,
                "program": program.name, "params": {k: fmt_q(v) for k, v in program.params.items()},
                "statement": self.claim.describe(), "eps_interval": str(self.claim.eps), "kappa": self.kappa,
                "method": "corner reduction", "checks": [{"name": n, "proved": t} for n, t in self.checks],
@@ -138,6 +144,9 @@ class BoxResult:
             lines.append(f"UNDECIDED {scope.summary()}: the regions marked undecided (share "
                          f"{_share_text(self.undecided_share())} of the box) are neither proved nor refuted; "
                          "every other region is verified")
+        elif self.vacuous:
+            lines.append(f"VERIFIED (vacuously: the claim applies to no input of the box, dd <= alpha there) "
+                         f"{scope.summary()}")
         else:
             bound = "beta" if self.kappa == 1 else f"beta/{self.kappa}"
             lines.append(f"VERIFIED {scope.summary()}: P[error] <= {bound} for every eps in {self.claim.eps} at "
@@ -420,8 +429,9 @@ class BoxDecider:
             return True, None
         x = decision.witness
         if x is not None:   # a failing x = eps*d: a d of the piece with x/d in the eps interval
-            tries = [d0 + (d1 - d0) * t for t in SEARCH]
-            tries += [x / e for e in (I.lo, I.lo * 2, Fraction(1), I.hi) if e is not None and e > 0]
+            low = max(d0, Fraction(0) if I.hi is None else x / I.hi)     # d with x/d inside the interval
+            high = min(d1, d1 if I.lo == 0 else x / I.lo)
+            tries = [(low + high) / 2, high] + [d0 + (d1 - d0) * t for t in SEARCH]
             for d in tries:
                 if d0 < d <= d1 and I.contains(x / d):
                     cex = self.recheck(corner.at(d))

@@ -146,6 +146,8 @@ def run_box(args, checker, kappa: int, shard) -> int:
         print_json(result.to_json(), checker.program)
     else:
         print(result.text())
+    if result.vacuous and not getattr(args, "allow_vacuous", False):
+        return EXIT_VACUOUS
     return {"verified": 0, "refuted": 1, UNDECIDED: EXIT_UNDECIDED}[result.verdict]
 
 
