@@ -29,6 +29,9 @@ class BoxInputs:
     def __len__(self) -> int:
         return 0
 
+    def __bool__(self) -> bool:    # a box is never empty (lo <= hi), though it lists no points
+        return True
+
     def _refuse(self):
         return UserError("a box claim has no finite list of inputs to enumerate", file=self.file,
                          hint="`dipc accuracy` decides box claims (corner reduction); for one input use "

@@ -407,7 +407,7 @@ def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list
     r.check_keys(spec, INPUT_KEYS, "accuracy.inputs")
     given = [k for k in ("grid", "list", "box") if k in spec]
     if len(given) != 1:
-        raise r.error("accuracy.inputs" if not given else f"accuracy.inputs.{given[-1]}",
+        raise r.error("accuracy.inputs",
                       "give exactly one of 'grid', 'list' and 'box'" +
                       (f" (this table has {' and '.join(given)})" if given else ""),
                       hint="grid = { q = [-1, 1] }, list = [ { q = [0, 1, -1] } ] or box = { q = [-1, 1] } "
