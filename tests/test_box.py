@@ -269,19 +269,27 @@ def test_region_that_is_not_a_box_is_undecided(tmp_path):
     assert result.undecided_share() is None
 
 
-@pytest.mark.parametrize("d, message", [("zero-one", "check 'box-region': the input distance is zero-one")])
-def test_input_distance_must_be_linf(tmp_path, d, message):
-    path = sparse_claim(tmp_path, "box = { q = [-1, 1] }", d=d)
+def test_input_distance_must_be_linf(tmp_path):
+    path = sparse_claim(tmp_path, "box = { q = [-1, 1] }", d="zero-one")
     code, _, err = run_main(["accuracy", path])
-    assert code == 2 and message in err and "Traceback" not in err
+    assert code == 2 and 'a box claim needs input_distance = "linf", not "zero-one"' in err
+    assert ":6:" in err and "Traceback" not in err              # the line of input_distance
+    grid = load_claim(str(sparse_claim(tmp_path, "grid = { q = [-1, 1] }", d="zero-one", name="g.toml")))
+    box = dataclasses.replace(grid.accuracy, inputs_kind="box")  # past the reader: the decider's own check
+    with pytest.raises(NotReducible, match="check 'box-region': the input distance is zero-one"):
+        claim_checks(box)
 
 
 def test_output_distance_and_real_outputs_refused(tmp_path):
     body = "o <- Lap(eps, q)\n"
     decl = "input q: real\noutput o: real\n"
     linf = one_input_claim(tmp_path, body, "exp(-gamma*eps)", output_distance="linf", decl=decl)
+    with pytest.raises(UserError, match='a box claim needs output_distance = "zero-one", not "linf"'):
+        load_claim(str(linf))
+    claim = load_claim(str(one_input_claim(tmp_path, "r <- Lap(eps, q)\nb <- r >= 0\n", "exp(-alpha*eps)")))
+    from dipc_plus.claims.distances import LinfOutput
     with pytest.raises(NotReducible, match="check 'output-distance'"):
-        decide_box(load_claim(str(linf)).accuracy)
+        claim_checks(dataclasses.replace(claim.accuracy, output_distance=LinfOutput()))
     zero_one = one_input_claim(tmp_path, body, "exp(-alpha*eps)", decl=decl)
     with pytest.raises(NotReducible, match="check 'program-shape': the output 'o' is not finite"):
         decide_box(load_claim(str(zero_one)).accuracy)
