@@ -334,3 +334,8 @@ def test_box_where_the_claim_applies_nowhere_is_vacuous(tmp_path):
     assert code == 5 and "vacuously" in out
     code, _, _ = run_main(["accuracy", claim, "--allow-vacuous"])
     assert code == 0
+
+
+def test_sweep_on_a_box_claim_is_refused_cleanly():
+    code, _, err = run_main(["sweep", THEORIES / "sparse_box.toml"])
+    assert code == 2 and "a box claim has no finite list of inputs" in err and "Traceback" not in err

@@ -24,8 +24,8 @@ import functools
 from dipc_plus.accuracy.check import AccuracyResult, env_text, fmt_q, report_lines
 from dipc_plus.accuracy.vacuity import vacuity_basis
 from dipc_plus.accuracy.summary import DEFAULT_WORST, WorstInputs, input_margin
-from dipc_plus.commands.common import (EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument, check_kappa, executor_from,
-                                       exit_status, load_accuracy, parse_shard, part_json, print_json, strict_json,
+from dipc_plus.commands.common import (EXIT_UNDECIDED, EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument,
+                                       check_kappa, executor_from, exit_status, load_accuracy, parse_shard, part_json, print_json, strict_json,
                                        strict_line, vacuity_lines)
 from dipc_plus.errors import UserError
 from dipc_plus.execution.executor import chunks
@@ -150,8 +150,6 @@ def run_box(args, checker, kappa: int, shard) -> int:
         return EXIT_VACUOUS
     return {"verified": 0, "refuted": 1, UNDECIDED: EXIT_UNDECIDED}[result.verdict]
 
-
-EXIT_UNDECIDED = 6
 
 
 def text_report(result: AccuracyResult, verbose: bool = False, worst: list | None = None) -> str:
