@@ -339,3 +339,27 @@ def test_box_where_the_claim_applies_nowhere_is_vacuous(tmp_path):
 def test_sweep_on_a_box_claim_is_refused_cleanly():
     code, _, err = run_main(["sweep", THEORIES / "sparse_box.toml"])
     assert code == 2 and "a box claim has no finite list of inputs" in err and "Traceback" not in err
+
+
+def test_proved_directions_match_the_per_point_probabilities():
+    """accuracy.monotone's sign for each (output, input), against exact probabilities from the
+    per-point engine at two inputs differing in that input only (Sparse c = 2, m = 3)."""
+    from dipc_plus.accuracy.monotone import Monotonicity
+    program = load_claim(str(THEORIES / "sparse_box.toml"), {"m": F(3), "c": F(2)}).program
+    mono = Monotonicity(program)
+    base = {"q[1]": F(-1, 2), "q[2]": F(1, 4), "q[3]": F(0)}
+    low = output_distribution(program, base)
+    seen = set()
+    for j in ("q[1]", "q[2]", "q[3]"):
+        high = output_distribution(program, {**base, j: base[j] + F(1, 2)})
+        for w in ({"out[1]": "bot", "out[2]": "top", "out[3]": "bot"},
+                  {"out[1]": "top", "out[2]": "top", "out[3]": "none"},
+                  {"out[1]": "bot", "out[2]": "bot", "out[3]": "bot"}):
+            k = mono.output(w).direction(j)
+            diff = certified(high.within(w, F(0)), F(1), 200) - certified(low.within(w, F(0)), F(1), 200)
+            if k == 0:
+                assert diff.contains(0) and diff.rad() < 1e-40
+            else:
+                assert (diff > 0) if k > 0 else (diff < 0), (w, j, k)
+            seen.add(k)
+    assert seen == {-1, 0, 1}

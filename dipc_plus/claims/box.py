@@ -43,17 +43,6 @@ class BoxInputs:
     def __getitem__(self, index):
         raise self._refuse()
 
-    def corners_of_grid(self) -> list[dict]:
-        """The integer points of the box (the grid `grid = {same ranges}` would check)."""
-        import itertools
-        names = list(self.bounds)
-        ranges = []
-        for n in names:
-            lo, hi = self.bounds[n]
-            first = -((-lo.numerator) // lo.denominator)   # ceil(lo)
-            ranges.append([Fraction(k) for k in range(first, int(hi // 1) + 1)])
-        return [dict(zip(names, combo)) for combo in itertools.product(*ranges)]
-
 
 def box_text(program: ir.Program, bounds: dict) -> str:
     """'q[1..3] each in [-1, 1]' (array elements with equal bounds grouped)."""
