@@ -37,7 +37,8 @@ def test_every_theory_loads(path):
     acc = claim.accuracy
     assert acc is not None and acc.points
     header = path.read_text().split("[program]")[0]
-    assert "POPL 2021" in header and "section 3." in header  # the source is named
+    # the source is named: the paper's section, or the issue a mechanism was written for
+    assert ("POPL 2021" in header and "section 3." in header) or "Written for issue" in header
     # beta converts at every alpha the obligations can use
     gammas = acc.gamma_values(F(1)) if acc.gammas == "alpha" else acc.gammas
     for g in gammas:

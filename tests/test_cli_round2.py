@@ -23,7 +23,7 @@ from scipy import optimize
 from dipc_plus import cli
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.claims.claim_file import load_claim
-from dipc_plus.commands.common import EXIT_VACUOUS, STRICT_EXIT
+from dipc_plus.commands.common import EXIT_UNDECIDED, EXIT_VACUOUS, STRICT_EXIT
 from dipc_plus.execution import guard
 from dipc_plus.frontend.load import load_program
 from dipc_plus.semantics.distribution import build_chain, distribution_of_chain
@@ -127,9 +127,9 @@ def top_level_help(capsys) -> str:
 
 
 def test_every_exit_code_is_listed_where_users_look(capsys):
-    codes = {0, 1, 2, cli.EXIT_INTERNAL, STRICT_EXIT, EXIT_VACUOUS, cli.EXIT_BROKEN_PIPE,
+    codes = {0, 1, 2, cli.EXIT_INTERNAL, STRICT_EXIT, EXIT_VACUOUS, EXIT_UNDECIDED, cli.EXIT_BROKEN_PIPE,
              *guard.EXIT_SIGNAL.values(), guard.EXIT_LIMIT}
-    assert codes == {0, 1, 2, 3, 4, 5, 130, 141, 143}
+    assert codes == {0, 1, 2, 3, 4, 5, 6, 130, 141, 143}
     listed = {int(m) for m in re.findall(r"(?m)^\s+(\d+)\s{2,}", top_level_help(capsys))}
     assert listed == codes
     readme = (ROOT / "README.md").read_text()

@@ -55,7 +55,7 @@ class AccuracyClaim:
     """The `[accuracy]` table of a claim file, resolved against its program."""
     file: str
     program: ir.Program
-    inputs_kind: str                 # 'grid' | 'list' | 'table': how the claim gave its inputs (its scope)
+    inputs_kind: str                 # "grid" | "list" | "table" | "box" (points: a claims.box.BoxInputs)
     points: list                     # flat input environments to check
     det: str                         # 'noise-free' | 'table'
     table: dict | None               # frozen input -> output (det = 'table')
@@ -153,4 +153,11 @@ class AccuracyClaim:
             gamma, each = "gamma", f" for each gamma in {{{', '.join(map(str, self.gammas))}}}"
         return (f"({alpha}, {self.beta}, {gamma})-accuracy of {self.program.name}{each} for eps in {self.eps}, "
                 f"d = {self.input_distance.name}, d' = {self.output_distance.name}, det = {self.det}, "
-                f"{len(self.points)} input(s), dd over {self.dd_over}")
+                f"{self.inputs_phrase()}, dd over {self.dd_over}")
+
+    def inputs_phrase(self) -> str:
+        """'27 input(s)', or for a box claim 'every real input of the box q[1..3] each in [-1, 1]'."""
+        if self.inputs_kind == "box":
+            from dipc_plus.claims.box import box_text
+            return f"every real input of the box {box_text(self.program, self.points.bounds)}"
+        return f"{len(self.points)} input(s)"

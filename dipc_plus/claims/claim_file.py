@@ -34,6 +34,7 @@ from fractions import Fraction
 from typing import Mapping
 
 from dipc_plus.claims import noise_free
+from dipc_plus.claims.box import read_box
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import (INF, INPUT_DISTANCES, OUTPUT_DISTANCES, LinfInput, NumericSparseInput,
                                         ZeroOneInput, make_output_distance)
@@ -50,7 +51,7 @@ TOP_KEYS = ("program", "accuracy", "privacy")
 PROGRAM_KEYS = ("path", "params")
 ACCURACY_KEYS = ("inputs", "det", "table", "input_distance", "output_distance", "alpha", "gamma", "beta",
                  "eps", "dd_over", "threshold", "scores", "output", "note")
-INPUT_KEYS = ("grid", "list", "step")
+INPUT_KEYS = ("grid", "list", "box", "step")
 MAX_POINTS = limits.LIMITS["grid_points"].default   # the default of --limit grid_points
 
 
@@ -281,6 +282,13 @@ def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) ->
     if "scores" in acc and od_name != "noisy-max":
         raise r.error("accuracy.scores", "scores is only used by output_distance = \"noisy-max\"", hint="remove it")
 
+    if kind == "box" and (d_name, od_name) != ("linf", "zero-one"):   # what the corner reduction reads
+        key, have, want = (("accuracy.input_distance", d_name, "linf") if d_name != "linf" else
+                           ("accuracy.output_distance", od_name, "zero-one"))
+        raise r.error(key, f"a box claim needs {key.split('.')[1]} = \"{want}\", not \"{have}\"",
+                      hint="box claims are decided by the corner reduction (docs/claims.md, \"Box claims\"); "
+                           "use a grid for this claim")
+
     def fail(message, hint=None):
         raise r.error("accuracy.output_distance", message, hint)
     od = make_output_distance(od_name, program, scores=acc.get("scores"), output=acc.get("output"), fail=fail)
@@ -324,6 +332,9 @@ def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) ->
     if det == "table" and dd_over == "reals":
         raise r.error("accuracy.dd_over", "with a det table, dd can only be taken over the table's inputs",
                       hint='write dd_over = "grid" (or use det = "noise-free")')
+    if kind == "box" and dd_over != "reals":
+        raise r.error("accuracy.dd_over", "a box claim takes dd over the reals (a box has no grid of points)",
+                      hint='remove dd_over (or write dd_over = "reals")')
     note = acc.get("note", "")
     claim = AccuracyClaim(path, program, kind, points, det, table, d, od, alpha, gammas, beta, eps, dd_over,
                           note if isinstance(note, str) else "")
@@ -401,9 +412,21 @@ def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list
     if not isinstance(spec, dict):
         raise r.error("accuracy.inputs", "inputs must be a table", hint="write [accuracy.inputs] with grid = {...} or list = [...]")
     r.check_keys(spec, INPUT_KEYS, "accuracy.inputs")
-    if ("grid" in spec) == ("list" in spec):
-        raise r.error("accuracy.inputs", "give exactly one of 'grid' and 'list'",
-                      hint="grid = { q = [-1, 1] } or list = [ { q = [0, 1, -1] } ]")
+    given = [k for k in ("grid", "list", "box") if k in spec]
+    if len(given) != 1:
+        raise r.error("accuracy.inputs",
+                      "give exactly one of 'grid', 'list' and 'box'" +
+                      (f" (this table has {' and '.join(given)})" if given else ""),
+                      hint="grid = { q = [-1, 1] }, list = [ { q = [0, 1, -1] } ] or box = { q = [-1, 1] } "
+                           "(every real input of the box); one claim per kind of inputs")
+    if "box" in spec:
+        if "step" in spec:
+            raise r.error("accuracy.inputs.step", "step only applies to a grid (a box has every real value)",
+                          hint="remove it")
+        if table is not None:
+            raise r.error("accuracy.inputs.box", "a box claim needs det = \"noise-free\" (a table lists points)",
+                          hint="use det = \"noise-free\" or a grid")
+        return read_box(r, spec["box"], program), "box"
     if "list" in spec:
         return _read_input_list(r, spec, program, table), "list"
     grid = spec["grid"]

@@ -70,6 +70,11 @@ class Formula:
             raise self.where.error(f"'{clip(self.text)}' {exc} as {name} -> infinity",
                                    hint="beta should decrease in alpha (e.g. contain exp(-alpha*eps/8))") from None
 
+    def in_variable(self, name: str, values: dict):
+        """The exact closed form with `name` kept as the variable x (an `alpha_series.XFrac`),
+        every other name fixed: read term by term, e.g. to prove beta a function of alpha*eps."""
+        return _Evaluator(self, values, name).value(self.tree)
+
     def slope(self, name: str, values: dict) -> tuple[str, str]:
         """('nonpositive' | 'nonnegative' | 'unknown', d/d name as text), proven for every
         name >= 0 and eps > 0 with the other names fixed (`XFrac.slope`)."""

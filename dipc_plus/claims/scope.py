@@ -220,3 +220,9 @@ def inputs_scope(program: ir.Program, *, grid: Mapping | None = None, points: li
     detail = f"{len(pts)} input(s): {shown}" + (", ..." if len(pts) > 3 else "")
     return Scope("list", detail, dict(program.params), eps, False,
                  {k: [str(e) for e in v] for k, v in (events or {}).items()}, program_name=program.name)
+
+
+def box_scope(program: ir.Program, bounds: Mapping, eps: str = "") -> Scope:
+    """The scope of a verdict over every real input of a box (`claims.box`)."""
+    from dipc_plus.claims.box import box_text
+    return Scope("box", box_text(program, bounds), dict(program.params), eps, False, program_name=program.name)

@@ -25,8 +25,8 @@ from dipc_plus.accuracy.report import env_text, fmt_q, report_lines
 from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.vacuity import vacuity_basis
 from dipc_plus.accuracy.summary import DEFAULT_WORST, WorstInputs, input_margin
-from dipc_plus.commands.common import (EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument, check_kappa, executor_from,
-                                       exit_status, load_accuracy, parse_shard, part_json, print_json, strict_json,
+from dipc_plus.commands.common import (EXIT_UNDECIDED, EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument,
+                                       check_kappa, executor_from, exit_status, load_accuracy, parse_shard, part_json, print_json, strict_json,
                                        strict_line, vacuity_lines)
 from dipc_plus.errors import UserError
 from dipc_plus.execution.executor import chunks
@@ -82,6 +82,8 @@ def run(args) -> int:
         raise UserError("--first stops at the first refuting input of the whole run, which one shard cannot know",
                         hint="leave out --first (or --shard)")
     checker, points = load_accuracy(args)
+    if checker.claim.inputs_kind == "box" and points is None:
+        return run_box(args, checker, kappa, shard)
     every = list(checker.claim.points if points is None else points)
     todo, part = shard_inputs(checker, every, shard, kappa)
     check_summary_options(args, shard)
@@ -109,6 +111,24 @@ def run(args) -> int:
         if strict_line(result, args) and code != EXIT_VACUOUS:
             print(strict_line(result, args))
     return code
+
+
+def run_box(args, checker, kappa: int, shard) -> int:
+    """A box claim (every real input of a box): decided by `accuracy.box` (corner reduction).
+    Exit 0 verified, 1 refuted, 6 undecided (regions listed)."""
+    from dipc_plus.accuracy.box import UNDECIDED, decide_box
+    if shard is not None or args.summary:
+        raise UserError("a box claim is decided as a whole (its det regions), not input by input",
+                        hint="leave out --shard and --summary (or check one input with --input)")
+    result = decide_box(checker.claim, kappa, args.max_states, boundary=args.paper)
+    if args.json:
+        print_json(result.to_json(), checker.program)
+    else:
+        print(result.text())
+    if result.vacuous and not getattr(args, "allow_vacuous", False):
+        return EXIT_VACUOUS
+    return {"verified": 0, "refuted": 1, UNDECIDED: EXIT_UNDECIDED}[result.verdict]
+
 
 
 def text_report(result: AccuracyResult, verbose: bool = False, worst: list | None = None) -> str:

@@ -70,6 +70,7 @@ def check_kappa(value: int) -> int:
 
 STRICT_EXIT = 4
 EXIT_VACUOUS = 5
+EXIT_UNDECIDED = 6   # a box accuracy claim with regions neither proved nor refuted
 
 
 def add_strict_argument(parser, vacuous: bool = False) -> None:

@@ -1,0 +1,484 @@
+"""Accuracy claims over every real input of a box, by the corner reduction (issue 28).
+
+Why: a grid verdict says nothing between its points.  Where three facts are proved,
+the worst input at each distance to disagreement d is one known point, so a box
+claim reduces to finitely many sentences the exact procedures already decide:
+
+* `monotone`: P[out = w] is monotone in each q_j (`accuracy.monotone`, from the signs
+  of q_j in the program's half-spaces);
+* `box-region`: the det region R_w of each output w is a box (one noise-free path whose
+  conditions compare one input with a constant), and the claim's input distance is
+  L-inf, so dd(q) on R_w is the distance to the nearest finite facet;
+* `beta-alpha`: beta does not increase with alpha (d beta / d alpha <= 0, proved term
+  by term as the claim loader does).
+
+Then every q of the box with dd(q) >= d lies in S(d), the box shrunk by d away from
+R_w's finite facets, and P_err is largest on S(d) at its vertex v(d) chosen per
+coordinate by the proved direction: P_err(q) <= P_err(v(dd(q))).  So "P_err(v(d)) <=
+beta(d) for every d in (0, dmax] and eps" proves the claim on R_w; and since
+dd(v(d)) >= d and beta does not increase, a failure at v(d) is a failure at the real
+input v(d) (found again there by the per-point check, which prints it).  v(d)
+is piecewise linear in d, a + s*d on each piece.
+
+Deciding a piece: when every half-space on the paths to w vanishes at a (its input
+part at q = a is 0) and beta is a function of alpha*eps, scaling the noises gives
+P_err(eps, v(d)) = P_err(eps*d, a + s) and beta(d, eps) = beta(1, eps*d): one
+sentence in x = eps*d for the one-variable procedure (method `corner (homogeneous)`).
+A piece where v(d) does not move needs one sentence at its largest d, where beta is
+least (`corner (fixed)`).  A numeric alpha needs only the closure point v(alpha): one
+sentence at that input (`corner (closure point)`).
+Otherwise a two-variable sentence (d, eps) remains: the piece is searched for a
+counterexample at rational d (each re-checked by the per-point path) and otherwise
+reported undecided, with its region and share of the box.  Never a guess.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from dipc_plus.accuracy.checker import AccuracyChecker
+from dipc_plus.accuracy.report import REFUTED, Counterexample, env_json, env_text, fmt_q
+from dipc_plus.accuracy.monotone import Monotonicity, NotReducible
+from dipc_plus.claims import noise_free
+from dipc_plus.claims.accuracy_claim import AccuracyClaim
+from dipc_plus.claims.distances import INF, LinfInput, ZeroOneOutput
+from dipc_plus.claims.scope import box_scope
+from dipc_plus.decision.certified import CertificationError, Interval
+from dipc_plus.decision.decide import decide
+from dipc_plus.exact.expoly import ExpFrac
+from dipc_plus.semantics.distribution import output_distribution
+
+VERIFIED, UNDECIDED, NOT_APPLICABLE = "verified", "undecided", "not applicable"
+SEARCH = (Fraction(1), Fraction(1, 2), Fraction(1, 4), Fraction(3, 4), Fraction(1, 8), Fraction(1, 16))
+
+
+@dataclass
+class RegionResult:
+    """The verdict on one det region of the box (and one gamma)."""
+    det: dict
+    condition: str            # the region as inequalities
+    share: Fraction | None    # its share of the box's volume (None: not a box, not computed)
+    gamma: Fraction
+    verdict: str
+    method: str
+    reason: str = ""
+    seconds: float = 0.0
+
+    def to_json(self, program) -> dict:
+        out = {"det": env_json(program, self.det), "region": self.condition, "share": "unknown" if self.share is None else fmt_q(self.share),
+               "gamma": fmt_q(self.gamma), "verdict": self.verdict, "method": self.method,
+               "seconds": round(self.seconds, 4)}
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+    def line(self, program) -> str:
+        text = (f"{self.condition:<44} det = {env_text(program, self.det):<24} share {'?' if self.share is None else fmt_q(self.share):<6} "
+                f"{self.verdict} ({self.method})")
+        return text + (f": {self.reason}" if self.reason else "")
+
+
+@dataclass
+class BoxResult:
+    claim: AccuracyClaim
+    kappa: int
+    checks: list                       # (name, what was proved)
+    regions: list = field(default_factory=list)
+    counterexample: Counterexample | None = None
+    seconds: float = 0.0
+
+    @property
+    def verdict(self) -> str:
+        if self.counterexample is not None:
+            return REFUTED
+        return UNDECIDED if any(r.verdict == UNDECIDED for r in self.regions) else VERIFIED
+
+    @property
+    def vacuous(self) -> bool:
+        """Verified with nothing to check: the claim applies nowhere in the box (dd <= alpha)."""
+        return self.verdict == VERIFIED and all(r.verdict == NOT_APPLICABLE for r in self.regions)
+
+    @property
+    def scope(self):
+        return box_scope(self.claim.program, self.claim.points.bounds, str(self.claim.eps))
+
+    def undecided_share(self):
+        """The undecided regions' share of the box, or None when one of them is not a box."""
+        seen = {}
+        for r in self.regions:
+            if r.verdict == UNDECIDED:
+                seen[r.condition] = r.share
+        if any(v is None for v in seen.values()):
+            return None
+        return sum(seen.values(), Fraction(0))
+
+    def to_json(self) -> dict:
+        program = self.claim.program
+        out = {"verdict": self.verdict, "vacuous": self.vacuous, "scope": self.scope.to_json(),
+               "claim": self.claim.file,
+               "program": program.name, "params": {k: fmt_q(v) for k, v in program.params.items()},
+               "statement": self.claim.describe(), "eps_interval": str(self.claim.eps), "kappa": self.kappa,
+               "method": "corner reduction", "checks": [{"name": n, "proved": t} for n, t in self.checks],
+               "regions": [r.to_json(program) for r in self.regions],
+               "undecided_share": _share_text(self.undecided_share()), "seconds": round(self.seconds, 3)}
+        if self.counterexample is not None:
+            out["counterexample"] = self.counterexample.to_json()
+        return out
+
+    def text(self) -> str:
+        program = self.claim.program
+        kappa = "" if self.kappa == 1 else f", beta divided by {self.kappa}"
+        lines = [f"claim:  {self.claim.describe()}", f"        inputs with dd(u) > alpha (Definition 2){kappa}",
+                 "corner reduction; proved preconditions:"]
+        lines += [f"  {n}: {t}" for n, t in self.checks]
+        lines.append("")
+        lines += [r.line(program) for r in self.regions]
+        lines.append("")
+        scope = self.scope
+        if self.verdict == REFUTED:
+            cex = self.counterexample
+            lines.append(f"REFUTED at {env_text(program, cex.input)}, eps = {fmt_q(cex.eps)} (a point of the box, "
+                         "re-checked by the per-point path and an independent certified evaluation)")
+            lines.append(cex.describe())
+        elif self.verdict == UNDECIDED:
+            lines.append(f"UNDECIDED {scope.summary()}: the regions marked undecided (share "
+                         f"{_share_text(self.undecided_share())} of the box) are neither proved nor refuted; "
+                         "every other region is verified")
+        elif self.vacuous:
+            lines.append(f"VERIFIED (vacuously: the claim applies to no input of the box, dd <= alpha there) "
+                         f"{scope.summary()}")
+        else:
+            bound = "beta" if self.kappa == 1 else f"beta/{self.kappa}"
+            lines.append(f"VERIFIED {scope.summary()}: P[error] <= {bound} for every eps in {self.claim.eps} at "
+                         "every real input of the box where the claim applies")
+        lines.append(f"{len(self.regions)} region verdict(s); {self.seconds:.2f} s")
+        lines.append(scope.coverage())
+        return "\n".join(lines)
+
+
+def _share_text(share) -> str:
+    return "unknown (a region that is not a box)" if share is None else fmt_q(share)
+
+
+# --------------------------------------------------------------------------- the preconditions
+
+
+def claim_checks(claim: AccuracyClaim, boundary: bool = False) -> list:
+    """The claim-wide preconditions, each a named check: (name, what was proved); NotReducible if not."""
+    checks = []
+    if boundary:
+        raise NotReducible("convention", "a box claim is decided under Definition 2 (dd(u) > alpha)",
+                           hint="leave out --paper")
+    if not isinstance(claim.input_distance, LinfInput):
+        raise NotReducible("box-region", f"the input distance is {claim.input_distance.name}, not L-inf: dd is "
+                           "not the distance to the nearest facet of a box region", file=claim.file,
+                           hint='box claims need input_distance = "linf"')
+    if not isinstance(claim.output_distance, ZeroOneOutput):
+        raise NotReducible("output-distance", f"the output distance is {claim.output_distance.name}; the corner "
+                           "reduction reads P[error] as 1 - P[out = det(u)]", file=claim.file,
+                           hint='box claims need output_distance = "zero-one"')
+    if claim.det != "noise-free" or claim.dd_over != "reals":
+        raise NotReducible("box-region", "det must be the noise-free program with dd over the reals",
+                           file=claim.file)
+    checks.append(("box-region", "input distance L-inf, dd over the reals"))
+    if claim.alpha == "dd":
+        for g in claim.gammas:
+            sign, slope = claim.beta.slope("alpha", {**claim.program.params, "gamma": g})
+            if sign != "nonpositive":
+                raise NotReducible("beta-alpha", f"d beta/d alpha = {slope} is not proved <= 0", file=claim.file,
+                                   hint="give a beta that does not increase with alpha")
+        checks.append(("beta-alpha", "d beta / d alpha <= 0 for alpha >= 0, eps > 0 (term by term)"))
+    return checks
+
+
+def beta_of_product(claim: AccuracyClaim, gamma) -> bool:
+    """Whether beta(alpha, eps) is proved to be a function of alpha*eps alone: every term of its
+    numerator and denominator is c * (alpha*eps)^j * e^(p*alpha*eps)."""
+    form = claim.beta.in_variable("alpha", {**claim.program.params, "gamma": gamma})
+    for part in (form.num, form.den):
+        for (_, j), coeff in part.terms.items():
+            if any(k != j or q != 0 for _, k, q in coeff.monomials()):
+                return False
+    return True
+
+
+# --------------------------------------------------------------------------- det regions
+
+
+@dataclass
+class Region:
+    det: dict
+    condition: str
+    lo: dict                  # input -> finite lower end of R_w, or None
+    hi: dict
+
+
+def det_regions(program, names: list) -> tuple[list, list]:
+    """(box-shaped regions, [(det, condition, why)] regions that are not boxes)."""
+    by_output: dict = {}
+    for path in noise_free.paths(program, {}, names):
+        key = tuple(sorted((k, repr(v)) for k, v in path.outputs.items()))
+        by_output.setdefault(key, []).append(path)
+    boxes, others = [], []
+    for group in by_output.values():
+        det = {n: group[0].outputs[n] for n, _ in program.outputs}
+        text = " or ".join(" and ".join(_show(c) for c in p.condition) or "every input" for p in group)
+        if len(group) > 1:
+            others.append((det, text, f"det = this output on {len(group)} noise-free paths (not proved a box)"))
+            continue
+        lo, hi = {n: None for n in names}, {n: None for n in names}
+        bad = None
+        for c in group[0].condition:
+            if len(c.coeffs) != 1:
+                bad = f"the condition '{_show(c)}' compares several inputs (the region is not a box)"
+                break
+            (v, a), = c.coeffs
+            x = c.rhs / a
+            op = c.op if a > 0 else {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}[c.op]
+            if op in (">", ">=", "=="):
+                lo[v] = x if lo[v] is None else max(lo[v], x)
+            if op in ("<", "<=", "=="):
+                hi[v] = x if hi[v] is None else min(hi[v], x)
+        if bad:
+            others.append((det, text, bad))
+        else:
+            boxes.append(Region(det, text, lo, hi))
+    return boxes, others
+
+
+def _show(c) -> str:
+    if len(c.coeffs) == 1 and c.coeffs[0][1] == 1:
+        return f"{c.coeffs[0][0]} {c.op} {fmt_q(c.rhs)}"
+    return f"{' + '.join(f'{fmt_q(a)}*{v}' for v, a in c.coeffs)} {c.op} {fmt_q(c.rhs)}"
+
+
+def share_of(bounds: dict, lo: dict, hi: dict) -> Fraction:
+    """The volume of box ∩ region over the box's, on the coordinates where the box has width."""
+    share = Fraction(1)
+    for n, (blo, bhi) in bounds.items():
+        if bhi == blo:
+            continue
+        a = blo if lo[n] is None else max(blo, lo[n])
+        b = bhi if hi[n] is None else min(bhi, hi[n])
+        share *= max(Fraction(0), b - a) / (bhi - blo)
+    return share
+
+
+# --------------------------------------------------------------------------- corners
+
+
+class CornerPath:
+    """v(d) for one region: per coordinate the end of [L_j(d), U_j(d)] where P[out = w] is least."""
+
+    def __init__(self, bounds: dict, region: Region, directions: dict):
+        self.bounds, self.region, self.directions = bounds, region, directions
+        limits = []
+        for n, (blo, bhi) in bounds.items():
+            lo, hi = region.lo[n], region.hi[n]
+            if lo is not None:
+                limits.append(bhi - lo)
+            if hi is not None:
+                limits.append(hi - blo)
+            if lo is not None and hi is not None:
+                limits.append((hi - lo) / 2)
+        self.finite = bool(limits)
+        self.dmax = min(limits) if limits else INF
+        kinks = set()
+        for n, (blo, bhi) in bounds.items():
+            if region.lo[n] is not None:
+                kinks.add(blo - region.lo[n])
+            if region.hi[n] is not None:
+                kinks.add(region.hi[n] - bhi)
+        if self.finite:
+            self.breaks = [Fraction(0)] + sorted(k for k in kinks if 0 < k < self.dmax) + [self.dmax]
+
+    def at(self, d) -> dict:
+        out = {}
+        for n, (blo, bhi) in self.bounds.items():
+            lo, hi = self.region.lo[n], self.region.hi[n]
+            low = blo if lo is None or d == INF else max(blo, lo + d)
+            high = bhi if hi is None or d == INF else min(bhi, hi - d)
+            out[n] = high if self.directions[n] < 0 else low
+        return out
+
+    def pieces(self):
+        """[(d0, d1, a, s)]: v(d) = a + s*d for d in (d0, d1]."""
+        out = []
+        for d0, d1 in zip(self.breaks, self.breaks[1:]):
+            v0, v1 = self.at(d0), self.at(d1)
+            s = {n: (v1[n] - v0[n]) / (d1 - d0) for n in v0}
+            out.append((d0, d1, {n: v0[n] - s[n] * d0 for n in v0}, s))
+        return out
+
+
+# --------------------------------------------------------------------------- the decider
+
+
+class BoxDecider:
+    def __init__(self, claim: AccuracyClaim, kappa: int = 1, max_states: int | None = None, boundary: bool = False):
+        self.claim, self.kappa = claim, kappa
+        self.program = claim.program
+        self.bounds = claim.points.bounds
+        self.checks = claim_checks(claim, boundary)
+        self.monotone = Monotonicity(self.program)
+        self.checks.append(("program-shape", "straight-line Laplace program: every path's event is an "
+                            "intersection of half-spaces in the noises shifted by q"))
+        options = {} if max_states is None else {"max_states": max_states}
+        self.checker = AccuracyChecker(claim, **options)
+        self.max_states = max_states
+
+    def run(self) -> BoxResult:
+        start = time.perf_counter()
+        result = BoxResult(self.claim, self.kappa, self.checks)
+        names = list(self.bounds)
+        boxes, others = det_regions(self.program, names)
+        gammas = self.claim.gammas if self.claim.alpha == "dd" else self.claim.gamma_values(self.claim.alpha)
+        for det, text, why in others:
+            for g in gammas:
+                result.regions.append(RegionResult(det, text, None, Fraction(g), UNDECIDED, "none",
+                                                   f"check 'box-region': {why}"))
+        for region in boxes:
+            share = share_of(self.bounds, region.lo, region.hi)
+            for g in gammas:
+                t = time.perf_counter()
+                verdict, method, reason, cex = self.region(region, Fraction(g))
+                result.regions.append(RegionResult(region.det, region.condition, share, Fraction(g), verdict,
+                                                   method, reason, time.perf_counter() - t))
+                if cex is not None:
+                    result.counterexample = cex
+                    result.seconds = time.perf_counter() - start
+                    return result
+        if not any("check 'monotone'" in r.reason for r in result.regions):
+            self.checks.append(("monotone", "P[out = det] monotone in every input on every region decided, "
+                                "from one sign per input in the half-spaces of the paths to it"))
+        result.seconds = time.perf_counter() - start
+        return result
+
+    def region(self, region: Region, gamma: Fraction):
+        """(verdict, method, reason, counterexample or None) on one det region."""
+        if gamma >= 1:
+            return VERIFIED, "gamma >= 1", "every output is within zero-one distance 1", None
+        atoms = self.monotone.output(region.det)
+        directions = {}
+        for n in self.bounds:
+            k = atoms.direction(n)
+            if k is None:
+                return UNDECIDED, "none", (f"check 'monotone': {n} has both signs in the half-spaces of the paths "
+                                           "to this output (P[out = det] not proved monotone in it)"), None
+            directions[n] = k
+        corner = CornerPath(self.bounds, region, directions)
+        if not corner.finite:   # det is this output everywhere: dd = inf at every input
+            cex = self.recheck(corner.at(INF))
+            if cex is not None:
+                return REFUTED, "monotone vertex", "", cex
+            return VERIFIED, "monotone vertex (dd = inf)", "", None
+        alpha = self.claim.alpha
+        low = Fraction(0) if alpha == "dd" else Fraction(alpha)
+        if corner.dmax <= low:
+            return NOT_APPLICABLE, "dd <= alpha in the box", "", None
+        if alpha != "dd":
+            return self.numeric_alpha(region, corner, gamma, low)
+        methods, undecided = set(), []
+        homogeneous_beta = beta_of_product(self.claim, gamma)
+        for d0, d1, a, s in corner.pieces():
+            if not any(s.values()):   # v(d) = a on the piece: beta(d) is least at d1, one sentence at a
+                holds = self.at_point(region.det, a, d1, gamma)
+                if not holds:
+                    cex = self.recheck(a)
+                    if cex is None:
+                        raise CertificationError(f"the corner {a} fails its sentence but does not re-check")
+                    return REFUTED, "corner (fixed)", "", cex
+                methods.add("corner (fixed)")
+                continue
+            if homogeneous_beta and self.vanishes(atoms, a):
+                verdict, cex = self.homogeneous(region, corner, gamma, d0, d1, a, s)
+                if cex is not None:
+                    return REFUTED, "corner (homogeneous)", "", cex
+                if verdict:
+                    methods.add("corner (homogeneous)")
+                    continue
+            cex = self.search(corner, d0, d1)
+            if cex is not None:
+                return REFUTED, "corner search", "", cex
+            why = ("beta is not a function of alpha*eps" if not homogeneous_beta else
+                   "the half-spaces do not vanish at the corner's base point")
+            undecided.append(f"d in ({fmt_q(d0)}, {fmt_q(d1)}]: a sentence in (d, eps) remains ({why}); "
+                             f"no counterexample at {len(SEARCH)} rational d")
+        if undecided:
+            return UNDECIDED, "corner", "; ".join(undecided), None
+        return VERIFIED, ", ".join(sorted(methods)), "", None
+
+    @staticmethod
+    def vanishes(atoms, a: dict) -> bool:
+        return all(const + sum((c * a[n] for n, c in coefs), Fraction(0)) == 0 for coefs, const in atoms.parts)
+
+    def p_error(self, det: dict, u: dict) -> ExpFrac:
+        options = {} if self.max_states is None else {"max_states": self.max_states}
+        dist = output_distribution(self.program, u, **options)
+        return ExpFrac.of(1) - ExpFrac.of(dist.within(dict(det), Fraction(0)))
+
+    def homogeneous(self, region, corner, gamma, d0, d1, a, s):
+        """(holds, counterexample): for x = eps*d, 1 - P[out = w](x; a + s) <= beta(1, x)/kappa."""
+        base = {n: a[n] + s[n] for n in a}
+        p_err = self.p_error(region.det, base)
+        bound = ExpFrac.of(self.claim.beta_at(Fraction(1), gamma)) * Fraction(1, self.kappa)
+        I = self.claim.eps
+        X = Interval(d0 * I.lo, None if I.hi is None else d1 * I.hi, False, I.hi is not None and I.hi_closed)
+        decision = decide(bound - p_err, ">=", X)
+        if decision.holds:
+            return True, None
+        x = decision.witness
+        if x is not None:   # a failing x = eps*d: a d of the piece with x/d in the eps interval
+            low = max(d0, Fraction(0) if I.hi is None else x / I.hi)     # d with x/d inside the interval
+            high = min(d1, d1 if I.lo == 0 else x / I.lo)
+            tries = [(low + high) / 2, high] + [d0 + (d1 - d0) * t for t in SEARCH]
+            for d in tries:
+                if d0 < d <= d1 and I.contains(x / d):
+                    cex = self.recheck(corner.at(d))
+                    if cex is not None:
+                        return False, cex
+        cex = self.search(corner, d0, d1)
+        if cex is None:
+            raise CertificationError(f"the corner sentence fails on the region {region.condition} but no point "
+                                     "of its corner path re-checks")
+        return False, cex
+
+    def at_point(self, det: dict, u: dict, alpha, gamma) -> bool:
+        """for every eps of the claim: P_err(u) <= beta(alpha, gamma)/kappa (one sentence)."""
+        p_err = self.p_error(det, u)
+        bound = ExpFrac.of(self.claim.beta_at(alpha, gamma)) * Fraction(1, self.kappa)
+        return decide(bound - p_err, ">=", self.claim.eps).holds
+
+    def numeric_alpha(self, region, corner, gamma, alpha):
+        """alpha a number: every q with dd(q) > alpha has P_err(q) <= P_err(v(alpha)) (S(d) shrinks with d),
+        so one sentence at the closure point v(alpha) proves the region."""
+        if self.at_point(region.det, corner.at(alpha), alpha, gamma):
+            return VERIFIED, "corner (closure point)", "", None
+        cex = self.search(corner, alpha, corner.dmax)
+        if cex is not None:
+            return REFUTED, "corner search", "", cex
+        return UNDECIDED, "corner (closure point)", ("fails at the closure point v(alpha), where dd = alpha; no "
+                                                     "counterexample found with dd > alpha"), None
+
+    def search(self, corner, d0, d1):
+        for t in SEARCH:
+            d = d0 + (d1 - d0) * t
+            if d > d0:
+                cex = self.recheck(corner.at(d))
+                if cex is not None:
+                    return cex
+        return None
+
+    def recheck(self, u: dict) -> Counterexample | None:
+        """The per-point path at u (exactly as a grid or --input check): its counterexample, if refuted."""
+        for report in self.checker.check_input(u, self.kappa):
+            if report.verdict == REFUTED:
+                return report.counterexample
+        return None
+
+
+def decide_box(claim: AccuracyClaim, kappa: int = 1, max_states: int | None = None,
+               boundary: bool = False) -> BoxResult:
+    """The box claim decided by the corner reduction (see the module doc)."""
+    return BoxDecider(claim, kappa, max_states, boundary).run()

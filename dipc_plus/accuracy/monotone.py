@@ -1,0 +1,183 @@
+"""Which way each output's probability moves with each real input, proved from the program.
+
+Why: the corner reduction (`accuracy.box`) needs P[P(q) = w] monotone in every q_j.  A
+run of the program is a sequence of comparison outcomes; with every Laplace sample
+written as its mean plus a noise U_k, each outcome is a half-space "g(U, q) > 0" (or >= 0)
+whose g is affine in the noises and the inputs, and the event of one path is their
+intersection.  If q_j's coefficient in g is >= 0 in every such half-space on every path
+to w, each path's event grows with q_j, so their (disjoint) union does too: P[out = w]
+is non-decreasing in q_j; all <= 0 gives non-increasing.  Mixed signs prove nothing.
+
+The walk is a whitelist on `ir.Program`: deterministic assignments, Laplace samples,
+comparisons of linear forms, `if` and `exit`.  Anything else (a `while` loop, another
+distribution, a real output) is refused with the statement's position, since the
+argument above has not been made for it.  Paths are not pruned for feasibility: an
+infeasible path only adds half-spaces, which can make a sign mixed (a refusal), never
+prove a wrong one.
+
+Each output also keeps the input part (coefficients of q and constant) of every
+half-space on its paths: `accuracy.box` reads them to prove that the probability at a
+corner q = a + s*d depends on eps*d alone.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from dipc_plus.claims.noise_free import Affine
+from dipc_plus.errors import UserError
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.evaluate import eval_assign, eval_expr, lin_value_parts
+from dipc_plus.semantics.values import freeze_env
+
+MAX_PATHS = 200_000
+NOISE = "~noise"   # noise symbols are named NOISE + number; no program variable has this prefix
+
+
+class NotReducible(UserError):
+    """A precondition of the corner reduction that could not be proved: `check` names it."""
+
+    def __init__(self, check: str, message: str, **kw):
+        super().__init__(f"corner reduction, check '{check}': {message}", **kw)
+        self.check = check
+
+
+@dataclass
+class OutputAtoms:
+    """What the paths to one output value w say: per input the signs seen, and the input parts
+    (q coefficients, constant) of every oriented half-space."""
+    signs: dict = field(default_factory=dict)          # input -> set of -1 / +1
+    parts: set = field(default_factory=set)            # of (tuple of (input, coef), const)
+
+    def direction(self, name: str) -> int | None:
+        """+1: P[out = w] non-decreasing in this input; -1: non-increasing; 0: independent of it;
+        None: mixed signs (not proved monotone)."""
+        seen = self.signs.get(name, set())
+        if len(seen) > 1:
+            return None
+        return next(iter(seen)) if seen else 0
+
+
+@dataclass
+class _State:
+    denv: dict
+    reals: dict               # variable -> Affine over noise symbols and input names
+    atoms: tuple              # oriented forms g: the event is g > 0 (or >= 0)
+
+
+class Monotonicity:
+    """The oriented half-spaces of every path of `program`, grouped by output value."""
+
+    def __init__(self, program: ir.Program):
+        self.program = program
+        self.inputs = [n for n, t in program.inputs if isinstance(t, ir.RealT)]
+        self.noises = 0
+        self.live = 1
+        self.by_output: dict = {}
+        for name, typ in program.outputs:
+            if not isinstance(typ, (ir.DomT, ir.BoolT)):
+                raise NotReducible("program-shape", f"the output '{name}' is not finite: P[out = det(q)] is read "
+                                   "per output value", hint="box claims need outputs of finite type")
+        start = _State({}, {n: Affine.symbol(n) for n in self.inputs}, ())
+        normal, exited = self.block(program.body, [start])
+        for st in normal + exited:
+            self.record(st)
+
+    # -- what was found ----------------------------------------------------------------------
+    def output(self, w: dict) -> OutputAtoms:
+        return self.by_output.get(freeze_env(w), OutputAtoms())
+
+    def record(self, st: _State) -> None:
+        w = {}
+        for name, _ in self.program.outputs:
+            if name not in st.denv:
+                raise NotReducible("program-shape", f"output '{name}' is not assigned on some path")
+            w[name] = st.denv[name]
+        found = self.by_output.setdefault(freeze_env(w), OutputAtoms())
+        for g in st.atoms:
+            coefs = {n: c for n, c in g.coeffs if not n.startswith(NOISE)}
+            for n, c in coefs.items():
+                found.signs.setdefault(n, set()).add(1 if c > 0 else -1)
+            found.parts.add((tuple(sorted(coefs.items())), g.const))
+
+    # -- the walk ----------------------------------------------------------------------------
+    def block(self, stmts, states):
+        running, exited = states, []
+        for s in stmts:
+            nxt = []
+            for st in running:
+                normal, ex = self.stmt(s, st)
+                nxt.extend(normal)
+                exited.extend(ex)
+            running = nxt
+            if not running:
+                break
+        return running, exited
+
+    def lin(self, lin: ir.Lin, st: _State, pos) -> Affine:
+        coefs, const = lin_value_parts(lin, st.denv, self.program, pos)
+        total = Affine.constant(const)
+        for name, c in coefs.items():
+            if name not in st.reals:
+                raise UserError.at(pos, f"'{name}' is read before it is assigned")
+            total = total.plus(st.reals[name], c)
+        return total
+
+    def stmt(self, s, st: _State):
+        kind = type(s)
+        if kind is ir.Assign:
+            typ = self.program.variables[s.target]
+            if isinstance(typ, (ir.RealT, ir.IntT)):
+                st.reals[s.target] = (self.lin(s.expr, st, s.pos) if isinstance(s.expr, ir.Lin)
+                                      else Affine.constant(Fraction(eval_expr(s.expr, st.denv, self.program, s.pos))))
+            else:
+                st.denv[s.target] = eval_assign(s, st.denv, self.program)
+            return [st], []
+        if kind is ir.Sample:
+            if not (isinstance(s.dist, ir.NoiseSample) and s.dist.kind == "lap"):
+                drawn = s.dist.kind if isinstance(s.dist, ir.NoiseSample) else type(s.dist).__name__
+                raise NotReducible("program-shape", f"'{s.target}' is drawn from a {drawn} "
+                                   "distribution; only Laplace samples (a mean plus noise) are covered",
+                                   file=s.pos.file, line=s.pos.line, column=s.pos.column)
+            self.noises += 1
+            st.reals[s.target] = self.lin(s.dist.mean, st, s.pos).plus(Affine.symbol(f"{NOISE}{self.noises}"))
+            return [st], []
+        if kind is ir.Compare:
+            form = self.lin(s.lhs, st, s.pos).plus(self.lin(s.rhs, st, s.pos), -1)
+            out = []
+            for truth, atoms in self.outcomes(form, s.op):
+                new = _State({**st.denv, s.target: truth}, dict(st.reals), st.atoms + atoms)
+                out.append(new)
+            self.live += len(out) - 1
+            if self.live > MAX_PATHS:
+                raise NotReducible("program-shape", f"the program has more than {MAX_PATHS} paths",
+                                   hint="use a smaller instance (fewer queries)")
+            return out, []
+        if kind is ir.If:
+            test = eval_expr(s.cond, st.denv, self.program, s.pos)
+            if not isinstance(test, bool):
+                raise UserError.at(s.pos, f"the condition of 'if' is {test}, not true or false")
+            return self.block(s.then if test else s.other, [st])
+        if kind is ir.Exit:
+            return [], [st]
+        raise NotReducible("program-shape", f"a {type(s).__name__} statement: its paths are not enumerated "
+                           "(only straight-line code, if and exit)",
+                           file=getattr(s.pos, "file", None), line=getattr(s.pos, "line", None),
+                           hint="box claims are decided for loop-free (unrolled) programs")
+
+    @staticmethod
+    def outcomes(form: Affine, op: str) -> list[tuple[bool, tuple]]:
+        """(truth, oriented half-spaces) of 'form op 0' for each way it can come out."""
+        if form.is_constant():
+            k = form.const
+            return [({"<": k < 0, "<=": k <= 0, ">": k > 0, ">=": k >= 0, "==": k == 0, "!=": k != 0}[op], ())]
+        neg = form.scaled(-1)
+        both = (form, neg)               # form = 0: both orientations, so both signs
+        return {
+            "<": [(True, (neg,)), (False, (form,))],
+            "<=": [(True, (neg,)), (False, (form,))],
+            ">": [(True, (form,)), (False, (neg,))],
+            ">=": [(True, (form,)), (False, (neg,))],
+            "==": [(True, both), (False, (form,)), (False, (neg,))],
+            "!=": [(True, (form,)), (True, (neg,)), (False, both)],
+        }[op]

@@ -1,0 +1,128 @@
+"""Box claims: `[accuracy.inputs] box = { q = [-1, 1] }`, every real input of a box.
+
+Why: a grid verdict says nothing between its points (issue 28).  A box names, per real
+input, a closed interval [lo, hi] with rational ends; the claim is then about every real
+input vector of the product.  This module reads and checks that table (every mistake a
+located `UserError`) and holds the result as `BoxInputs`, the `points` of an
+`AccuracyClaim` whose `inputs_kind` is "box".  A box has no finite list of points:
+iterating it raises the claim's own error, so no grid path enumerates it by accident;
+`accuracy.box` decides such claims.
+"""
+from __future__ import annotations
+
+import difflib
+from fractions import Fraction
+
+from dipc_plus.errors import UserError
+from dipc_plus.semantics import ir
+
+_INFINITE = {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
+
+
+class BoxInputs:
+    """The box of a claim: `bounds` maps every real input (flat name) to (lo, hi), lo <= hi."""
+
+    def __init__(self, bounds: dict, file: str = ""):
+        self.bounds = dict(bounds)
+        self.file = file
+
+    def __len__(self) -> int:
+        return 0
+
+    def __bool__(self) -> bool:    # a box is never empty (lo <= hi), though it lists no points
+        return True
+
+    def _refuse(self):
+        return UserError("a box claim has no finite list of inputs to enumerate", file=self.file,
+                         hint="`dipc accuracy` decides box claims (corner reduction); for one input use "
+                              "--input, for other commands give the claim a grid")
+
+    def __iter__(self):
+        raise self._refuse()
+
+    def __getitem__(self, index):
+        raise self._refuse()
+
+
+def box_text(program: ir.Program, bounds: dict) -> str:
+    """'q[1..3] each in [-1, 1]' (array elements with equal bounds grouped)."""
+    def show(x: Fraction) -> str:
+        return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+    parts, done = [], set()
+    for name, elems in program.arrays.items():
+        elems = [e for e in elems if e in bounds]
+        if elems and all(bounds[e] == bounds[elems[0]] for e in elems):
+            lo, hi = bounds[elems[0]]
+            label = f"{name}[1..{len(elems)}] each" if len(elems) > 1 else elems[0]
+            parts.append(f"{label} in [{show(lo)}, {show(hi)}]")
+            done |= set(elems)
+    for name, (lo, hi) in bounds.items():
+        if name not in done:
+            parts.append(f"{name} in [{show(lo)}, {show(hi)}]")
+    return "; ".join(parts) or "(no inputs)"
+
+
+def read_box(reader, spec, program: ir.Program) -> BoxInputs:
+    """The box of `[accuracy.inputs] box = {...}` (`reader` is a `claim_file.ClaimReader`)."""
+    key = "accuracy.inputs.box"
+    if not isinstance(spec, dict) or not spec:
+        raise reader.error(key, "box must be a non-empty table of ranges", hint="box = { q = [-1, 1] }")
+    types = dict(program.inputs)
+    bounds: dict = {}
+    for name, value in spec.items():
+        elems = program.arrays.get(name, [name] if name in types else None)
+        if elems is None or not all(e in types for e in elems):
+            close = difflib.get_close_matches(name, list(program.arrays) + list(types), n=1)
+            raise reader.error(key, f"'{name}' is not an input of {program.name}",
+                               hint=(f"did you mean '{close[0]}'? " if close else "") +
+                               f"its inputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
+        finite = [e for e in elems if not isinstance(types[e], ir.RealT)]
+        if finite:
+            raise reader.error(key, f"'{name}' is not a real input (it is {_type_name(types[finite[0]])}): a box "
+                                    "covers real inputs only",
+                               hint=f"give the finite input '{name}' a grid instead (grid = {{ {name} = \"all\" }})")
+        lo, hi = _range(reader, key, name, value)
+        for e in elems:
+            bounds[e] = (lo, hi)
+    for name, typ in program.inputs:
+        if name in bounds:
+            continue
+        if isinstance(typ, ir.RealT):
+            raise reader.error(key, f"the box gives no range for the real input '{name}'",
+                               hint=f"add {name.split('[')[0]} = [-1, 1] to the box")
+        raise reader.error(key, f"{program.name} has the finite input '{name}' ({_type_name(typ)}), which a box "
+                                "cannot range over",
+                           hint="box claims are for programs whose inputs are all real; use a grid here")
+    return BoxInputs({n: bounds[n] for n, _ in program.inputs}, reader.path)
+
+
+def _type_name(typ) -> str:
+    if isinstance(typ, ir.BoolT):
+        return "Boolean"
+    if isinstance(typ, ir.IntT):
+        return "an integer"
+    return "a finite domain"
+
+
+def _range(reader, key: str, name: str, value) -> tuple[Fraction, Fraction]:
+    if not (isinstance(value, list) and len(value) == 2):
+        raise reader.error(key, f"{name}: a box range is [low, high]",
+                           hint=f"{name} = [-1, 1] (every real value from -1 to 1), or [\"-1/2\", \"1/2\"]")
+    ends = []
+    for v in value:
+        if _infinite(v):
+            raise reader.error(key, f"{name}: the bound {v} is infinite; a box is bounded",
+                               hint=f"give finite rational bounds, e.g. {name} = [-10, 10]")
+        ends.append(reader.number(key, v))
+    lo, hi = ends
+    if lo > hi:
+        raise reader.error(key, f"{name}: the range [{lo}, {hi}] is empty (low > high)",
+                           hint="write [low, high] with low <= high")
+    return lo, hi
+
+
+def _infinite(v) -> bool:
+    if isinstance(v, float) and not isinstance(v, bool):
+        return v in (float("inf"), float("-inf"))
+    return isinstance(v, str) and v.strip().lower() in _INFINITE
