@@ -282,9 +282,9 @@ def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) ->
     if "scores" in acc and od_name != "noisy-max":
         raise r.error("accuracy.scores", "scores is only used by output_distance = \"noisy-max\"", hint="remove it")
 
-    if kind == "box" and (d_name, od_name) != ("linf", "zero-one"):   # what the corner reduction reads
+    if kind == "box" and (d_name != "linf" or od_name not in ("zero-one", "noisy-max")):   # what accuracy.box reads
         key, have, want = (("accuracy.input_distance", d_name, "linf") if d_name != "linf" else
-                           ("accuracy.output_distance", od_name, "zero-one"))
+                           ("accuracy.output_distance", od_name, "zero-one\" or \"noisy-max"))
         raise r.error(key, f"a box claim needs {key.split('.')[1]} = \"{want}\", not \"{have}\"",
                       hint="box claims are decided by the corner reduction (docs/claims.md, \"Box claims\"); "
                            "use a grid for this claim")
