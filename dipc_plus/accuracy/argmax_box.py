@@ -52,19 +52,28 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dipc_plus.accuracy.checker import AccuracyChecker
-from dipc_plus.accuracy.monotone import NotReducible
+from dipc_plus.accuracy.monotone import NotReducible as MonotoneNotReducible
 from dipc_plus.accuracy.report import REFUTED, Counterexample, env_json, env_text, fmt_q
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import LinfInput, NoisyMaxOutput, ZeroOneOutput
 from dipc_plus.claims.scope import box_scope
 from dipc_plus.decision.certified import CertificationError, Interval
 from dipc_plus.decision.decide import decide
+from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.argmax import ArgmaxShape, recognise
 
 VERIFIED, UNDECIDED, NOT_APPLICABLE = "verified", "undecided", "not applicable"
 METHOD = "argmax worst point"
 SEARCH = (Fraction(1), Fraction(1, 2), Fraction(1, 4), Fraction(3, 4), Fraction(1, 8), Fraction(1, 16))
+
+
+class NotReducible(MonotoneNotReducible):
+    """A precondition of the worst point that could not be proved: `check` names it."""
+
+    def __init__(self, check: str, message: str, **kw):
+        UserError.__init__(self, f"argmax worst point, check '{check}': {message}", **kw)
+        self.check = check
 
 
 def selects(claim: AccuracyClaim) -> bool:
