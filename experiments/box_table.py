@@ -1,7 +1,8 @@
 """Box accuracy claims (issue 28): each shipped box claim, its verdict, method and time.
 
 Writes experiments/box_table.md.  Each claim is decided in this process by
-`accuracy.box.decide_box` (the corner reduction) after loading it; the time is the
+`accuracy.box.decide_box` (the corner reduction, or the argmax worst point for NoisyMax)
+after loading it; the time is the
 decision's wall time (loading and the noise-free paths included, Python start-up not).
 The grid verdict of the same claim (its `theories/<name>.toml` twin, the integer points
 of the box) is printed beside it, with its time, for comparison.
@@ -32,6 +33,11 @@ CASES = [  # (box claim, grid claim, parameters, kappa)
     ("sparse_variant_box.toml", "sparse_variant.toml", {"m": 3, "c": 1}, 1),
     ("sparse_variant_box.toml", "sparse_variant.toml", {"m": 3, "c": 2}, 1),
     ("threshold_half_box.toml", "threshold_half.toml", {}, 1),
+    ("noisy_max_box.toml", "noisy_max.toml", {"m": 3}, 1),
+    ("noisy_max_box.toml", "noisy_max.toml", {"m": 4}, 1),
+    ("noisy_max_box.toml", "noisy_max.toml", {"m": 8}, 1),
+    ("noisy_max_box.toml", "noisy_max.toml", {"m": 3}, 4),
+    ("noisy_max_box.toml", "noisy_max.toml", {"m": 3}, 5),
 ]
 
 
@@ -63,7 +69,7 @@ def main() -> None:
     rows = [one(*case) for case in CASES]
     head = ["claim", "parameters", "kappa", "box verdict", "method", "regions", "box s", "grid verdict",
             "grid s"]
-    lines = ["# Box accuracy claims: the corner reduction", "",
+    lines = ["# Box accuracy claims: the corner reduction and the argmax worst point", "",
              "Written by `experiments/box_table.py` (docs/claims.md, \"Box claims\").  Box: every real input "
              "of [-1, 1]^m ([-2, 2] for threshold_half); grid: the integer points of the same box.  Times are "
              "wall seconds in one process (loading the claim included), on "
@@ -71,7 +77,9 @@ def main() -> None:
              "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     lines += ["", "A refuted box claim names a point of the box re-checked by the per-point path; "
-              "`threshold_half` is verified on its grid and refuted between the grid points."]
+              "`threshold_half` is verified on its grid and refuted between the grid points.  NoisyMax "
+              "(`accuracy/argmax_box.py`): kappa = 4 holds and kappa = 5 fails on both, since eps*dd already "
+              "covers (0, inf) on the grid."]
     (ROOT / "experiments" / "box_table.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
