@@ -129,6 +129,18 @@ def test_unequal_ranges_refused(tmp_path):
         decide_box(claim)
 
 
+def test_inputs_no_sample_reads_refused(tmp_path):
+    head = "input q: real[3]\ninput r: real\noutput out: 1..3\nnoisy: real[3]\n"
+    claim = load(claim_file(tmp_path, head=head, box="q = [-1, 1], r = [-1, 1]", extra='scores = "q"\n'))
+    with pytest.raises(NotReducible, match="check 'box-region': the program has inputs that no sample reads"):
+        decide_box(claim)
+
+
+def test_a_box_of_one_point_is_vacuous(tmp_path):
+    result = decide_box(load(claim_file(tmp_path, box="q = [1, 1]")))
+    assert result.vacuous and result.verdict == "verified"
+
+
 def test_beta_increasing_in_alpha_refused(tmp_path):
     """The loader refuses such a beta already; the reduction checks it again on its own."""
     claim = load(claim_file(tmp_path))

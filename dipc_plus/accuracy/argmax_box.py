@@ -108,7 +108,8 @@ def score_inputs(shape: ArgmaxShape) -> list:
     return names
 
 
-def claim_checks(claim: AccuracyClaim, scores: list, boundary: bool) -> tuple[list, Fraction, Fraction]:
+def claim_checks(claim: AccuracyClaim, shape: ArgmaxShape, scores: list,
+                 boundary: bool) -> tuple[list, Fraction, Fraction]:
     """(checks proved, lo, hi) for the claim-wide preconditions; NotReducible naming the first that fails."""
     if boundary:
         raise NotReducible("convention", "a box claim is decided under Definition 2 (dd(u) > alpha)",
@@ -117,11 +118,11 @@ def claim_checks(claim: AccuracyClaim, scores: list, boundary: bool) -> tuple[li
                "(semantics.argmax)")]
     od = claim.output_distance
     if isinstance(od, NoisyMaxOutput):
-        if list(od.scores) != scores or od.index != claim.program.outputs[0][0]:
+        if list(od.scores) != scores or od.index != shape.output:
             raise NotReducible("output-distance", "the noisy-max scores are not the inputs the samples read, "
                                "in their order", file=claim.file, hint="scores = the queries of the argmax")
-        gammas = claim.gammas if claim.gammas != "alpha" else None
-        if gammas is None or any(g != 0 for g in gammas):
+        gammas = claim.gammas if claim.alpha == "dd" else claim.gamma_values(claim.alpha)
+        if any(g != 0 for g in gammas):
             raise NotReducible("output-distance", "noisy-max with gamma != 0: an error is then not "
                                "'out != argmax q'", file=claim.file, hint="gamma = 0")
         checks.append(("output-distance", "noisy-max at gamma = 0: an error is q_out != max q"))
@@ -133,8 +134,11 @@ def claim_checks(claim: AccuracyClaim, scores: list, boundary: bool) -> tuple[li
     if not isinstance(claim.input_distance, LinfInput) or claim.det != "noise-free" or claim.dd_over != "reals":
         raise NotReducible("box-region", "the worst point needs L-inf inputs, det the noise-free program and "
                            "dd over the reals", file=claim.file, hint='input_distance = "linf"')
+    if set(claim.points.bounds) != set(scores):
+        raise NotReducible("box-region", "the program has inputs that no sample reads", file=claim.file,
+                           hint="the worst point is proved for programs whose inputs are the queries")
     ranges = {claim.points.bounds[n] for n in scores}
-    if len(ranges) != 1 or set(claim.points.bounds) != set(scores):
+    if len(ranges) != 1:
         raise NotReducible("box-region", "the box does not give every query the same range: w_i(d) = "
                            "(hi, hi - 2d, ...) is not proved to be in it", file=claim.file,
                            hint="give one range for the query array, e.g. box = { q = [-1, 1] }")
@@ -280,7 +284,7 @@ class ArgmaxBox:
                                "reads (semantics/argmax.py)", file=claim.file)
         self.scores = score_inputs(shape)
         self.output = shape.output
-        self.checks, self.lo, self.hi = claim_checks(claim, self.scores, boundary)
+        self.checks, self.lo, self.hi = claim_checks(claim, shape, self.scores, boundary)
         self.dmax = (self.hi - self.lo) / 2
         options = {} if max_states is None else {"max_states": max_states}
         self.checker = AccuracyChecker(claim, **options)
@@ -320,6 +324,8 @@ class ArgmaxBox:
         alpha = self.claim.alpha
         if alpha != "dd":
             return self.closure_point(Fraction(alpha), gamma)
+        if self.dmax == 0:   # lo = hi: every input is a tie, dd = 0
+            return NOT_APPLICABLE, "dd = 0 in the box", "", None
         if not beta_of_product(self.claim, gamma):
             cex = self.search(Fraction(0))
             if cex is not None:
