@@ -296,3 +296,22 @@ def test_numeric_alpha_by_the_closure_point(tmp_path):
     assert AccuracyChecker(claim).dd(refuted.counterexample.input).value > F(1, 2)
     vacuous = decide_box(load(claim_file(tmp_path, alpha="1")))
     assert vacuous.vacuous
+
+
+def test_eps4_claim_verified_on_the_grid_and_refuted_off_it():
+    """beta/5 for eps >= 4: every grid input has eps*dd >= 2, where the bound holds; the box has
+    smaller dd.  The counterexample is off the grid, refuted again by the per-point path, and
+    P[error] > beta there by an independent quadrature."""
+    grid = AccuracyChecker(load(THEORIES / "noisy_max_eps4.toml")).run()
+    box_claim = load(THEORIES / "noisy_max_eps4_box.toml")
+    result = decide_box(box_claim)
+    assert grid.verdict == "verified" and result.verdict == "refuted"
+    cex = result.counterexample
+    values = list(cex.input.values())
+    assert all(-1 <= v <= 1 for v in values) and any(v.denominator != 1 for v in values)
+    assert any(r.verdict == "refuted" for r in AccuracyChecker(box_claim).check_input(cex.input))
+    dd = AccuracyChecker(box_claim).dd(cex.input).value
+    top = max(values)
+    q = [float(top)] + [float(v) for v in values if v != top]
+    beta = 3 * math.exp(-float(dd) * float(cex.eps) / 2) / 5
+    assert noisy_max_p_error(q, float(cex.eps)) > beta + 1e-6
