@@ -13,14 +13,16 @@ Setting, each item a named check (`NotReducible` with the reason when it fails):
   rate b*eps (iid), nothing else read, `out` the only output;
 * `output-distance`: noisy-max at gamma = 0 on these scores, or zero-one (gamma < 1 is
   the same error, gamma >= 1 has none): the error at q is "q_out != max q";
-* `box-region`: L-inf inputs, det the noise-free program, dd over the reals, and one
-  range [lo, hi] (lo < hi) for every q_k;
+* `box-region`: L-inf inputs, det the noise-free program, dd over the reals, the q_k the
+  program's only inputs, and one range [lo, hi] for every q_k (lo = hi: every input is a
+  tie, dd = 0, nothing to check);
 * `beta-alpha` (alpha = "dd"): beta does not increase with alpha (term by term).
 
 The argument.  Write N_k = Y_k/(b*eps) with Y_k iid standard Laplace.  On the det region
 R_i of output i (q_i the unique maximum; ties have dd = 0, where the claim says
 nothing), dd(q) = min_j (q_i - q_j)/2: moving q_i and q_j towards each other by t each
-reaches a tie at t = (q_i - q_j)/2, and nothing nearer changes the argmax.  With q_i the
+reaches a tie at t = (q_i - q_j)/2, and an input q' with |q' - q|_inf = t smaller keeps
+q'_i - q'_j >= q_i - q_j - 2t > 0, so i stays the unique maximum.  With q_i the
 unique maximum no other index has q_j = q_i, so P_err(q) = 1 - P[out = i], and (ties of
 the noisy values have probability 0)
 
@@ -29,8 +31,9 @@ the noisy values have probability 0)
 (1) The event grows with each difference q_i - q_j: P[out = i] is non-decreasing in q_i,
 non-increasing in every q_j, and depends on differences only (adding one constant to
 every q changes nothing).  (2) So for q in R_i with dd(q) >= d, i.e. q_i - q_j >= 2d for
-all j, lowering each difference to exactly 2d can only lower P[out = i]:
-P_err(q) <= P_err(w_i(d)) with w_i(d) = (q_i = hi, q_j = hi - 2d), a point of the box for
+all j, lowering each difference to exactly 2d can only lower P[out = i], and moving q_i
+to hi with the others changes nothing: P_err(q) <= P_err(w_i(d)) with
+w_i(d) = (q_i = hi, q_j = hi - 2d), a point of the box for
 d in (0, (hi - lo)/2] = (0, dmax] with dd(w_i(d)) = d.  (3) At w_i(d) the condition is
 Y_j - Y_i < 2*b*eps*d: P_err(eps, w_i(d)) = G(eps*d), with G(x) = P_err(x, w_i(1)), and the
 Y being iid, G does not depend on i.  (4) P_err(w_i(d)) is non-increasing in d (by (1)).
