@@ -315,3 +315,14 @@ def test_eps4_claim_verified_on_the_grid_and_refuted_off_it():
     q = [float(top)] + [float(v) for v in values if v != top]
     beta = 3 * math.exp(-float(dd) * float(cex.eps) / 2) / 5
     assert noisy_max_p_error(q, float(cex.eps)) > beta + 1e-6
+
+
+def test_the_loop_form_of_noisy_max_is_decided_the_same_way(tmp_path):
+    """programs/noisy_max_loop.dip (the other recognised form) gives the same sentence and verdicts."""
+    text = NOISY_MAX.read_text().replace('path = "../programs/noisy_max.dip"',
+                                         f'path = "{PROGRAMS / "noisy_max_loop.dip"}"')
+    path = tmp_path / "loop.toml"
+    path.write_text(text)
+    loop, builtin = decide_box(load(path)), decide_box(load(NOISY_MAX))
+    assert loop.verdict == builtin.verdict == "verified" and loop.sentence == builtin.sentence
+    assert decide_box(load(path), 5).verdict == "refuted"
