@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Mapping
 
+from dipc_plus.accuracy.classes import InputClasses
 from dipc_plus.accuracy.vacuity import Vacuity, accuracy_vacuity
 from dipc_plus.execution import ledger
 from dipc_plus.semantics import ir
@@ -380,6 +381,7 @@ class AccuracyResult:
     scope_points: list | None = None   # the inputs the verdict is about (all of a sharded run's)
     tally: Tally | None = None         # set when the reports were summarized, not kept
     kept: list | None = None           # what `summarize` kept of each input (JSON dicts, text lines)
+    work: dict | None = None           # how the work was shared (accuracy.classes.InputClasses.work)
 
     @functools.cached_property
     def scope(self):
@@ -478,6 +480,8 @@ class AccuracyResult:
             "obligations_refuted": self.n_refuted,
             "seconds": round(self.seconds, 3),
         }
+        if self.work is not None:
+            out["work"] = self.work
         if self.counterexample is not None:
             out["counterexample"] = self.counterexample.to_json()
         out["reports"] = self.kept if self.kept is not None else [r.to_json(full) for r in self.reports]
@@ -546,6 +550,7 @@ class AccuracyChecker:
         self._last_key = None                           # see _input_key
         self._grid = None
         self._space = None
+        self.classes = InputClasses(self.program)   # orbits and decisions shared by exact key
         # CPU seconds spent computing what the caches did not have (for benchmarks)
         self.timings = {"dd": 0.0, "distribution": 0.0, "ball": 0.0, "decide": 0.0}
 
@@ -587,9 +592,10 @@ class AccuracyChecker:
         if self.claim.det == "noise-free":
             if self._space is None:
                 from dipc_plus.claims.disagreement import RealSpace
-                key = ("real-space", _key(self.claim.input_distance))
+                key = ("real-space", _key(self.claim.input_distance), self.classes.enabled)
                 if key not in self._shared:
-                    self._shared[key] = RealSpace(self.program, self.claim.input_distance)
+                    self._shared[key] = RealSpace(self.program, self.claim.input_distance,
+                                                  argmax_formula=self.classes.enabled)
                 self._space = self._shared[key]
             return self._space.dd(u, det_u, near=False)  # only the value and attainment are used
         return self.claim.dd(u, det_u)
@@ -604,7 +610,8 @@ class AccuracyChecker:
         key = self._input_key(u)
         if key not in self._dist:
             start = time.process_time()
-            self._dist[key] = output_distribution(self.program, u, max_states=self.max_states)
+            self._dist[key] = self.classes.distribution(
+                u, lambda v: output_distribution(self.program, v, max_states=self.max_states))
             self.timings["distribution"] += time.process_time() - start
         return self._dist[key]
 
@@ -665,7 +672,7 @@ class AccuracyChecker:
             key = (self._input_key(u), alpha, gamma, kappa)
             if key not in self._decisions:
                 start_decide = time.process_time()
-                decision = self.decide_sentence(bound - report.p_error)
+                decision = self.classes.decide(report.p_error, bound, self.decide_sentence)
                 cex = None if decision.holds else self.counterexample(u, alpha, gamma, kappa, decision)
                 self._decisions[key] = (decision, cex)
                 self._entries.setdefault(key[0], []).append((self._decisions, key))
@@ -827,10 +834,12 @@ class AccuracyChecker:
             parts.close()
             if bar is not None:
                 bar.close()
-        return AccuracyResult(self.claim, reports, time.perf_counter() - start, kappa, self.boundary,
-                              self.claim.dd_over, self.claim.inputs_kind if given is None else "list",
-                              scope_points=points[:tally.inputs] if tally is not None else None, tally=tally,
-                              kept=kept if tally is not None else None)
+        result = AccuracyResult(self.claim, reports, time.perf_counter() - start, kappa, self.boundary,
+                                self.claim.dd_over, self.claim.inputs_kind if given is None else "list",
+                                scope_points=points[:tally.inputs] if tally is not None else None, tally=tally,
+                                kept=kept if tally is not None else None)
+        result.work = self.classes.work(result.inputs, in_process=not executor.parallel)
+        return result
 
 
 # --------------------------------------------------------------------------- tasks for workers

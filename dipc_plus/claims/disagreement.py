@@ -373,7 +373,8 @@ class RealSpace:
     """
 
     def __init__(self, program: ir.Program, distance: InputDistance,
-                 tolerance: Fraction = DEFAULT_TOLERANCE, max_paths: int = noise_free.DEFAULT_MAX_PATHS):
+                 tolerance: Fraction = DEFAULT_TOLERANCE, max_paths: int = noise_free.DEFAULT_MAX_PATHS,
+                 argmax_formula: bool = True):
         self.program = program
         self.distance = distance
         self.tolerance = Fraction(tolerance)
@@ -391,7 +392,8 @@ class RealSpace:
                                 hint="use dd_over = \"grid\"")
         self.max_paths = max_paths
         self._paths: list[noise_free.Path] | None = None
-        self._argmax = False    # claims.argmax_dd regions once looked for (None: not an argmax)
+        # claims.argmax_dd regions, once looked for (None: not an argmax, or argmax_formula off)
+        self._argmax = False if argmax_formula else None
         self._boxes: dict = {}  # det output -> [(fixed, box)] of its regions, or None (some region no box)
 
     def all_paths(self) -> list[noise_free.Path]:

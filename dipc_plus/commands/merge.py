@@ -478,7 +478,9 @@ def merge_parts(parts: list[tuple[str, dict]]) -> dict:
     return _merge_privacy([out for _, out in ordered])
 
 
-TIMING_KEYS = ("seconds", "class_check_ms")
+# "work" (accuracy.classes: how points shared their work) is bookkeeping like the timings: a
+# sharded run's parts and an unsharded run decide the same things with different sharing
+TIMING_KEYS = ("seconds", "class_check_ms", "work")
 
 
 def without_timing(value):
