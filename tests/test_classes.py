@@ -13,7 +13,7 @@ from dipc_plus.accuracy.classes import CLASS_PATH, CLASSES_ENV, POINT_PATH, Inpu
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.commands.merge import without_timing
 from dipc_plus.frontend.load import load_program, parse_program
-from dipc_plus.semantics.distribution import output_distribution
+from dipc_plus.semantics.distribution import bind, output_distribution
 
 ACCURACY_CLAIMS = sorted(p.stem for p in THEORIES.glob("*.toml") if "[accuracy]" in p.read_text())
 ARGMAX_CLAIMS = {"noisy_max", "noisy_max_barthe2016", "noisy_min"}
@@ -98,3 +98,19 @@ def test_shipped_claims_path_counts_and_identity(name, monkeypatch):
     _off_checker, off = _run(name, monkeypatch, classes=False)
     assert off.work["path"].startswith(POINT_PATH) and off.work["decisions"] is None
     assert without_timing(off.to_json()) == without_timing(result.to_json())
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 4])
+def test_argmax_det_equals_the_noise_free_program(m):
+    """The class path's det (first index of the best centre) against running the noise-free
+    program, on every point of a half-integer grid (ties everywhere) and random permutations."""
+    import itertools
+    from dipc_plus.claims import noise_free
+    rng = random.Random(10 + m)
+    values = [F(-1), F(-1, 2), F(0), F(1, 2)]
+    for name, program in _programs(m, rng):
+        classes = InputClasses(program, enabled=True)
+        for point in itertools.product(values, repeat=m):
+            u = {"q": list(point)}
+            assert classes.det(u) == noise_free.run(program, bind(program, u)), (name, point)
+    assert InputClasses(program, enabled=True, noise_free_det=False).det({"q": [F(0)] * m}) is None

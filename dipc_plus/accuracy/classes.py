@@ -10,6 +10,9 @@ sound by construction, none assumed from what a program probably means:
   the others'.  So the distribution at u is the distribution at its sorted representative
   (the triples in sorted order) with the indices permuted back: computed once per orbit.
   tests/test_classes.py compares it with the Markov-chain path at random points.
+  The noise-free output of the same recognised form is the scan over the centres: the first
+  index of the largest (argmin: smallest) centre, read off directly instead of running the
+  noise-free program (the witness of each dd is still re-checked by running it).
 * **Decisions by exact key.**  The certified decision "beta/kappa - P_err(eps) >= 0 for every
   eps of the claim" depends on nothing but the two exact closed forms and the interval: inputs
   with equal keys share one decision (Sparse's output k is invariant under permuting the
@@ -47,8 +50,9 @@ class InputClasses:
     """The shared work of one checker: orbit distributions and decisions by exact key, with the
     counts a report prints (inputs seen, distributions and decisions computed)."""
 
-    def __init__(self, program: ir.Program, enabled: bool | None = None):
+    def __init__(self, program: ir.Program, enabled: bool | None = None, noise_free_det: bool = True):
         self.program = program
+        self.noise_free_det = noise_free_det
         self.enabled = classes_enabled() if enabled is None else enabled
         self.shape = recognise(program) if self.enabled else None
         self._orbits: OrderedDict = OrderedDict()
@@ -71,6 +75,21 @@ class InputClasses:
             return None
         order = sorted(range(len(samples)), key=lambda j: samples[j])
         return tuple(samples[j] for j in order), order
+
+    def det(self, u: Mapping) -> dict | None:
+        """det(u) of a recognised argmax with a noise-free det: the first index of the best
+        centre; None off the class path (the caller runs the noise-free program)."""
+        if self.shape is None or not self.noise_free_det:
+            return None
+        samples = samples_at(self.shape, bind(self.program, u))
+        if samples is None:
+            return None
+        sign = -1 if self.shape.minimum else 1
+        best = 0
+        for k in range(1, len(samples)):
+            if sign * samples[k][2] > sign * samples[best][2]:
+                best = k
+        return {self.shape.output: best + 1}
 
     def distribution(self, u: Mapping, compute: Callable):
         """u's output distribution: from its orbit's representative when on the class path,
