@@ -64,7 +64,10 @@ def measure(argv: list, classes: bool) -> dict:
         cmd = [sys.executable, "-c", _WRAPPER, out.name, sys.executable, "-m", "dipc_plus", *argv,
                "--json", "--timeout", str(LIMIT)]
         done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=env)
-        status, seconds, peak_kb = json.loads(done.stdout)
+        try:
+            status, seconds, peak_kb = json.loads(done.stdout)
+        except ValueError:   # the wrapper itself was stopped
+            return {"status": "stopped", "seconds": 0.0, "mb": 0.0, "json": None}
         try:
             data = json.load(out)
         except ValueError:
