@@ -102,6 +102,8 @@ def _work(run: dict | None) -> str:
 def _same(a: dict | None, b: dict | None) -> str:
     if a is None or b is None or a["json"] is None or b["json"] is None:
         return ""
+    if a["status"] not in (0, 1) or b["status"] not in (0, 1):   # a stopped run prints what it had
+        return ""
     return "identical" if without_timing(a["json"]) == without_timing(b["json"]) else "DIFFERENT"
 
 
@@ -111,28 +113,24 @@ def run_family(key: str, deadline: float, log) -> list[str]:
              "| m | classes: s | MB | inputs / distributions / decisions | classes off: s | MB "
              "| distributions | JSON | load (1 min) |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    stopped = {True: False, False: False}
+    stopped = {True: "", False: ""}     # why a path stopped ("" while it runs)
     last = {True: 0.0, False: 0.0}
     for m in ms:
         if stopped[True] and stopped[False]:
             break
         runs = {}
         for classes in (True, False) if can_class else (True,):
-            why = ""
-            if stopped[classes]:
-                why = "not run (past the limit at a smaller m)"
-            elif time.time() + min(LIMIT, max(last[classes], 1.0) * 3) > deadline:
-                why = "not run (time budget of this run)"
+            why = stopped[classes]
+            if not why and time.time() + min(LIMIT, max(last[classes], 1.0) * 3) > deadline:
+                why = stopped[classes] = "not run (time budget of this run)"
             if why:
                 runs[classes] = (None, why)
-                if not stopped[classes] and why.startswith("not run (time"):
-                    stopped[classes] = True
                 continue
             run = measure(_argv(template, m), classes)
             runs[classes] = (run, "")
             last[classes] = run["seconds"]
             if run["seconds"] >= LIMIT - 1 or run["json"] is None:
-                stopped[classes] = True
+                stopped[classes] = "not run (past the limit at a smaller m)"
             print(f"{key} m={m} classes={classes}: {run['seconds']:.1f} s {run['mb']:.0f} MB "
                   f"status {run['status']}", file=log, flush=True)
         new, new_why = runs[True]
@@ -176,7 +174,8 @@ def main() -> int:
         "per-point path of before (one argmax integral per input, the dd LP, decisions cached only by "
         "recent sentence).  inputs / distributions / decisions: the run's \"work\" record (decisions: "
         "certified decisions run; '-' where not counted).  JSON: the two outputs compared with timings "
-        f"and \"work\" removed.  A path stops at its first row past {LIMIT} s.",
+        f"and \"work\" removed.  A path stops at its first row past {LIMIT} s (a stopped run's JSON is partial and "
+        "is not compared).",
         "",
     ]
     text = "\n".join(head + body) + "\n"
