@@ -34,6 +34,7 @@ from collections import OrderedDict
 from fractions import Fraction
 from typing import Iterable, Mapping
 
+from dipc_plus.accuracy.classes import InputClasses
 from dipc_plus.accuracy.report import (REFUTED, Counterexample, InputReport, env_text, fmt_q, input_key,
                                        input_verdict, separated, summarize_input)
 from dipc_plus.accuracy.result import AccuracyResult, Tally
@@ -123,6 +124,8 @@ class AccuracyChecker:
         self._grid = None
         self._space = None
         # CPU seconds spent computing what the caches did not have (for benchmarks)
+        # orbits, argmax det and decisions shared by exact key
+        self.classes = InputClasses(self.program, noise_free_det=claim.det == "noise-free")
         self.timings = {"dd": 0.0, "distribution": 0.0, "ball": 0.0, "decide": 0.0}
 
     # -- cached exact pieces ----------------------------------------------------------------
@@ -139,7 +142,8 @@ class AccuracyChecker:
     def det(self, u: Mapping) -> dict:
         key = self._input_key(u)
         if key not in self._det:
-            self._det[key] = self.claim.det_at(u)
+            found = self.classes.det(u)
+            self._det[key] = found if found is not None else self.claim.det_at(u)
         return self._det[key]
 
     def dd(self, u: Mapping) -> Disagreement:
@@ -163,9 +167,10 @@ class AccuracyChecker:
         if self.claim.det == "noise-free":
             if self._space is None:
                 from dipc_plus.claims.disagreement import RealSpace
-                key = ("real-space", _key(self.claim.input_distance))
+                key = ("real-space", _key(self.claim.input_distance), self.classes.enabled)
                 if key not in self._shared:
-                    self._shared[key] = RealSpace(self.program, self.claim.input_distance)
+                    self._shared[key] = RealSpace(self.program, self.claim.input_distance,
+                                                  argmax_formula=self.classes.enabled)
                 self._space = self._shared[key]
             return self._space.dd(u, det_u, near=False)  # only the value and attainment are used
         return self.claim.dd(u, det_u)
@@ -180,7 +185,8 @@ class AccuracyChecker:
         key = self._input_key(u)
         if key not in self._dist:
             start = time.process_time()
-            self._dist[key] = output_distribution(self.program, u, max_states=self.max_states)
+            self._dist[key] = self.classes.distribution(
+                u, lambda v: output_distribution(self.program, v, max_states=self.max_states))
             self.timings["distribution"] += time.process_time() - start
         return self._dist[key]
 
@@ -241,7 +247,7 @@ class AccuracyChecker:
             key = (self._input_key(u), alpha, gamma, kappa)
             if key not in self._decisions:
                 start_decide = time.process_time()
-                decision = self.decide_sentence(bound - report.p_error)
+                decision = self.classes.decide(report.p_error, bound, self.decide_sentence)
                 cex = None if decision.holds else self.counterexample(u, alpha, gamma, kappa, decision)
                 self._decisions[key] = (decision, cex)
                 self._entries.setdefault(key[0], []).append((self._decisions, key))
@@ -396,10 +402,12 @@ class AccuracyChecker:
                 run.record(decided)
                 if stop_at_first and refuted:
                     break
-        return AccuracyResult(self.claim, reports, time.perf_counter() - start, kappa, self.boundary,
-                              self.claim.dd_over, self.claim.inputs_kind if given is None else "list",
-                              scope_points=points[:tally.inputs] if tally is not None else None, tally=tally,
-                              kept=kept if tally is not None else None)
+        result = AccuracyResult(self.claim, reports, time.perf_counter() - start, kappa, self.boundary,
+                                self.claim.dd_over, self.claim.inputs_kind if given is None else "list",
+                                scope_points=points[:tally.inputs] if tally is not None else None, tally=tally,
+                                kept=kept if tally is not None else None)
+        result.work = self.classes.work(result.inputs, in_process=not executor.parallel)
+        return result
 
 
 def build_checker(claim_path: str, params: tuple, dd_over, boundary: bool, max_states: int) -> AccuracyChecker:

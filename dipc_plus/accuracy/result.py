@@ -51,6 +51,7 @@ class AccuracyResult:
     scope_points: list | None = None   # the inputs the verdict is about (all of a sharded run's)
     tally: Tally | None = None         # set when the reports were summarized, not kept
     kept: list | None = None           # what `summarize` kept of each input (JSON dicts, text lines)
+    work: dict | None = None           # how the work was shared (accuracy.classes.InputClasses.work)
 
     @functools.cached_property
     def scope(self):
@@ -149,6 +150,8 @@ class AccuracyResult:
             "obligations_refuted": self.n_refuted,
             "seconds": round(self.seconds, 3),
         }
+        if self.work is not None:
+            out["work"] = self.work
         if self.counterexample is not None:
             out["counterexample"] = self.counterexample.to_json()
         out["reports"] = self.kept if self.kept is not None else [r.to_json(full) for r in self.reports]

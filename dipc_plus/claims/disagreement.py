@@ -43,6 +43,7 @@ np = lazy_import("numpy")
 from dipc_plus.semantics import ir
 from dipc_plus.exact import lp
 from dipc_plus.claims import noise_free
+from dipc_plus.claims.argmax_dd import argmax_dd as argmax_closed_form, recognise_regions as argmax_regions
 from dipc_plus.claims.distances import INF, InputDistance, LinfInput, NumericSparseInput, ZeroOneInput, value_gap
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.semantics.evaluate import domain_values, values_equal
@@ -372,7 +373,8 @@ class RealSpace:
     """
 
     def __init__(self, program: ir.Program, distance: InputDistance,
-                 tolerance: Fraction = DEFAULT_TOLERANCE, max_paths: int = noise_free.DEFAULT_MAX_PATHS):
+                 tolerance: Fraction = DEFAULT_TOLERANCE, max_paths: int = noise_free.DEFAULT_MAX_PATHS,
+                 argmax_formula: bool = True):
         self.program = program
         self.distance = distance
         self.tolerance = Fraction(tolerance)
@@ -390,6 +392,8 @@ class RealSpace:
                                 hint="use dd_over = \"grid\"")
         self.max_paths = max_paths
         self._paths: list[noise_free.Path] | None = None
+        # claims.argmax_dd regions, once looked for (None: not an argmax, or argmax_formula off)
+        self._argmax = False if argmax_formula else None
         self._boxes: dict = {}  # det output -> [(fixed, box)] of its regions, or None (some region no box)
 
     def all_paths(self) -> list[noise_free.Path]:
@@ -527,7 +531,36 @@ class RealSpace:
         the accuracy checker needs only the value)."""
         det_u = noise_free.run(self.program, u) if det_u is None else det_u
         fast = self.box_dd(u, det_u, near)
+        if fast is None:
+            fast = self.argmax_dd(u, det_u, near)
         return fast if fast is not None else self.lp_dd(u, det_u, near)
+
+    def argmax_dd(self, u: Mapping, det_u: Mapping, near: bool = True) -> Disagreement | None:
+        """dd(u) in closed form for a recognised argmax of noisy reads (`claims.argmax_dd`; same
+        value and attainment as `lp_dd`), or None when the program is not one."""
+        if self._argmax is False:
+            self._argmax = argmax_regions(self.program, self.distance)
+        if self._argmax is None:
+            return None
+        index, value, attained, witness, close = argmax_closed_form(
+            self._argmax, u, self.tolerance if near else None)
+        (name, det_index), = det_u.items()
+        if det_index != index:
+            raise AssertionError(f"argmax det {index} differs from the noise-free program's {det_index} at {dict(u)}")
+        if value == INF:
+            return Disagreement(INF, False)
+        result = Disagreement(value, attained, witness)
+        if attained:   # re-checked by running det, as box_dd does
+            result.output = noise_free.run(self.program, witness)
+            if outputs_equal(result.output, det_u):
+                raise AssertionError(f"argmax dd witness {witness} does not disagree with {dict(u)}")
+        elif close is not None:
+            dist = self.distance.between(u, close)
+            out = noise_free.run(self.program, close)
+            if not dist <= value + self.tolerance or outputs_equal(out, det_u):
+                raise AssertionError(f"argmax dd near point {close} does not disagree with {dict(u)} within tolerance")
+            result.near, result.near_distance, result.output = close, dist, out
+        return result
 
     def lp_dd(self, u: Mapping, det_u: Mapping, near: bool = True) -> Disagreement:
         """dd(u) by one exact LP per region (any affine regions)."""

@@ -130,6 +130,15 @@ def run_box(args, checker, kappa: int, shard) -> int:
     return {"verified": 0, "refuted": 1, UNDECIDED: EXIT_UNDECIDED}[result.verdict]
 
 
+def work_text(work: dict) -> str:
+    """One line on how the work was shared (accuracy.classes)."""
+    text = f"work: {work['path']}"
+    if work.get("distributions") is not None:
+        text += f"; {work['distributions']} output distribution(s) computed"
+    if work.get("decisions") is not None:
+        text += f", {work['decisions']} certified decision(s) run"
+    return text + f" for {work['inputs']} input(s)"
+
 
 def text_report(result: AccuracyResult, verbose: bool = False, worst: list | None = None) -> str:
     """The report of a run: one line per input (every report in full with `verbose`), or with
@@ -162,6 +171,8 @@ def text_report(result: AccuracyResult, verbose: bool = False, worst: list | Non
     applicable = result.n_applicable
     lines.append(f"{result.inputs} input(s), {result.n_obligations} obligation(s), {applicable} where the claim "
                  f"applies, {result.n_refuted} refuted; {result.seconds:.2f} s")
+    if result.work is not None:
+        lines.append(work_text(result.work))
     scope = result.scope
     if result.verdict == "verified":
         if applicable == 0:

@@ -62,7 +62,7 @@ exit codes: 0 verified, 1 refuted, 2 parts that do not belong together, 4 with -
 _PRIVACY_SUMS = ("pairs_checked", "obligations", "decisions")
 _ACCURACY_SUMS = ("inputs_checked", "obligations", "obligations_applicable", "obligations_refuted")
 _PER_PART = {"verdict", "vacuous", "seconds", "counterexample", "reports", "strict", "part", "distributions",
-             "_inputs", "_dd_max", *_PRIVACY_SUMS, *_ACCURACY_SUMS}
+             "work", "_inputs", "_dd_max", *_PRIVACY_SUMS, *_ACCURACY_SUMS}
 
 
 def register(parser) -> None:
@@ -478,7 +478,9 @@ def merge_parts(parts: list[tuple[str, dict]]) -> dict:
     return _merge_privacy([out for _, out in ordered])
 
 
-TIMING_KEYS = ("seconds", "class_check_ms")
+# "work" (accuracy.classes: how points shared their work) is bookkeeping like the timings: a
+# sharded run's parts and an unsharded run decide the same things with different sharing
+TIMING_KEYS = ("seconds", "class_check_ms", "work")
 
 
 def without_timing(value):
@@ -528,6 +530,12 @@ def _merge_accuracy(parts: list[dict]) -> dict:
         seen = [out["_dd_max"] for out in parts if out["_dd_max"] is not None]
         values["vacuity"] = vacuity_from(parts[0]["vacuity_basis"], values["inputs_checked"],
                                          max(seen) if seen else None).to_json()
+    if isinstance(parts[0].get("work"), dict):   # what the parts did, added up (no part shares with another)
+        work = dict(parts[0]["work"])
+        for key in ("inputs", "distributions", "decisions"):
+            if all(isinstance((out.get("work") or {}).get(key), int) for out in parts):
+                work[key] = sum(out["work"][key] for out in parts)
+        values["work"] = work
     cex = failing[0].get("counterexample") if failing else None
     return _rebuild(parts[0], values, cex, "reports")
 

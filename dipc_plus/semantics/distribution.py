@@ -365,8 +365,14 @@ def argmax_distribution(program: ir.Program, inputs: Mapping) -> Distribution | 
     samples = samples_at(shape, flat)
     if samples is None:
         return None
+    return distribution_of_argmax(program, flat, argmax_probabilities(samples, minimum=shape.minimum))
+
+
+def distribution_of_argmax(program: ir.Program, flat: dict, probabilities: list) -> Distribution:
+    """The Distribution of an argmax program's one output at flat inputs, given P[out = i] for
+    i = 1..m (`argmax_distribution`'s, and accuracy.classes' for a permuted orbit representative)."""
     entries: dict = {}
-    for i, p in enumerate(argmax_probabilities(samples, minimum=shape.minimum), start=1):
+    for i, p in enumerate(probabilities, start=1):
         if not p.is_zero():
             p = ExpFrac.of(p)
             entries[Outcome((i,), frozenset())] = Entry(p, ONE, p)

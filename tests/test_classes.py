@@ -1,0 +1,118 @@
+"""Classes of inputs (accuracy.classes): argmax orbits against the Markov-chain path, the
+counts a report prints, and identical verdicts with classes on and off on the shipped claims."""
+from __future__ import annotations
+
+import random
+import tomllib
+from fractions import Fraction as F
+
+import pytest
+
+from conftest import PROGRAMS, THEORIES
+from dipc_plus.accuracy.checker import AccuracyChecker
+from dipc_plus.accuracy.classes import CLASS_PATH, CLASSES_ENV, POINT_PATH, InputClasses
+from dipc_plus.claims.claim_file import load_claim
+from dipc_plus.commands.merge import without_timing
+from dipc_plus.frontend.load import load_program, parse_program
+from dipc_plus.semantics.distribution import bind, output_distribution
+
+ACCURACY_CLAIMS = sorted(p.stem for p in THEORIES.glob("*.toml") if "[accuracy]" in p.read_text()
+                         and "box" not in tomllib.loads(p.read_text())["accuracy"].get("inputs", {}))  # boxes: test_box.py
+ARGMAX_CLAIMS = {"noisy_max", "noisy_max_barthe2016", "noisy_min"}
+
+
+def _mixed_rates(m: int, rng) -> str:
+    """An argmax whose samples differ in kind and rate: orbits must keep them apart."""
+    lines = [f"input q: real[{m}]", f"output out: 1..{m}", f"noisy: real[{m}]"]
+    for i in range(1, m + 1):
+        lines.append(f"noisy[{i}] <- {rng.choice(['Lap', 'ExpNoise'])}({rng.choice(['eps', 'eps/2'])}, q[{i}])")
+    return "\n".join(lines + ["out <- argmax(noisy)"]) + "\n"
+
+
+def _programs(m: int, rng):
+    for name in ("noisy_max", "noisy_min", "noisy_max_exp", "noisy_max_loop"):
+        yield name, load_program(PROGRAMS / f"{name}.dip", {"m": F(m)})
+    yield "mixed", parse_program(_mixed_rates(m, rng), "<mixed>")
+
+
+@pytest.mark.parametrize("m", [2, 3, 4])
+def test_orbit_distribution_equals_the_chain(m):
+    """At random points (ties and permutations of one another included), the distribution from
+    the orbit's representative equals the one of the Markov chain (no argmax shortcut) exactly,
+    and prints the same as the per-point argmax integral."""
+    rng = random.Random(m)
+    for name, program in _programs(m, rng):
+        classes = InputClasses(program, enabled=True)
+        assert classes.path == CLASS_PATH, name
+        base = [rng.choice([F(-1), F(0), F(1, 2), F(rng.randint(-5, 5), 3)]) for _ in range(m)]
+        points = []
+        for _ in range(6):
+            values = base[:]
+            rng.shuffle(values)   # the same orbit, permuted
+            points.append(values)
+        points += [[F(rng.randint(-6, 6), rng.randint(1, 4)) for _ in range(m)] for _ in range(3)]
+        for values in points:
+            u = {"q": values}
+            shared = classes.distribution(u, lambda v: pytest.fail("the class path computes no chain"))
+            chain = output_distribution(program, u, shortcuts=False)
+            direct = output_distribution(program, u)
+            assert chain.method == "chain" and shared.method == "argmax-integral"
+            assert shared.outcomes() == direct.outcomes(), (name, values)
+            for (o, p), (o2, p2) in zip(shared.items(), direct.items()):
+                assert o == o2 and p == p2 and str(p) == str(p2), (name, values)
+            chain_probs = dict(chain.items())
+            for o, p in shared.items():
+                assert chain_probs.get(o) == p, (name, values, o)
+            shared_probs = dict(shared.items())
+            assert all(o in shared_probs for o, p in chain.items() if not p.is_zero()), (name, values)
+        assert classes.distributions < classes.points   # the permuted points shared one
+
+
+def test_non_argmax_programs_take_the_per_point_path():
+    program = load_program(PROGRAMS / "sparse.dip", {"m": F(3), "c": F(1), "T": F(0)})
+    classes = InputClasses(program, enabled=True)
+    assert classes.path == POINT_PATH and classes.orbit({"q": [F(0)] * 3}) is None
+
+
+def _run(name: str, monkeypatch, classes: bool):
+    if classes:
+        monkeypatch.delenv(CLASSES_ENV, raising=False)
+    else:
+        monkeypatch.setenv(CLASSES_ENV, "off")
+    checker = AccuracyChecker(load_claim(str(THEORIES / f"{name}.toml")))
+    return checker, checker.run()
+
+
+@pytest.mark.parametrize("name", ACCURACY_CLAIMS)
+def test_shipped_claims_path_counts_and_identity(name, monkeypatch):
+    """Which path each shipped claim takes, its counts checked by counting the reports directly,
+    and the JSON with classes off identical to the JSON with classes on."""
+    checker, result = _run(name, monkeypatch, classes=True)
+    work = result.work
+    assert work["path"] == (CLASS_PATH if name in ARGMAX_CLAIMS else POINT_PATH)
+    assert work["inputs"] == result.inputs
+    applying = [r for r in result.reports if r.applies]
+    if name in ARGMAX_CLAIMS:   # one distribution per multiset of query answers
+        assert work["distributions"] == len({tuple(sorted(r.input.values())) for r in applying})
+    else:
+        assert work["distributions"] == len({tuple(sorted(r.input.items())) for r in applying})
+    assert work["decisions"] == len({(r.p_error, r.bound) for r in applying})
+    _off_checker, off = _run(name, monkeypatch, classes=False)
+    assert off.work["path"].startswith(POINT_PATH) and off.work["decisions"] is None
+    assert without_timing(off.to_json()) == without_timing(result.to_json())
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 4])
+def test_argmax_det_equals_the_noise_free_program(m):
+    """The class path's det (first index of the best centre) against running the noise-free
+    program, on every point of a half-integer grid (ties everywhere) and random permutations."""
+    import itertools
+    from dipc_plus.claims import noise_free
+    rng = random.Random(10 + m)
+    values = [F(-1), F(-1, 2), F(0), F(1, 2)]
+    for name, program in _programs(m, rng):
+        classes = InputClasses(program, enabled=True)
+        for point in itertools.product(values, repeat=m):
+            u = {"q": list(point)}
+            assert classes.det(u) == noise_free.run(program, bind(program, u)), (name, point)
+    assert InputClasses(program, enabled=True, noise_free_det=False).det({"q": [F(0)] * m}) is None
