@@ -11,7 +11,8 @@ is refuted, 2 on a usage or input error, 5 when no kappa fails (the claim applie
 of the inputs, P[error] is 0 wherever it applies, or kappa* exceeds --kappa-max: the field
 to change is named; --allow-vacuous makes it 0), 4 with --strict (and --allow-vacuous) when the
 claim applies to none of the inputs.  Every number is about the printed scope (the claim's grid or list, and its
-parameters).
+parameters).  On a box claim the best kappa is over every real input of the box (`accuracy.box_sweep`,
+by the corner reduction); exit 6 when a region is undecided at some kappa.
 """
 from __future__ import annotations
 
@@ -26,10 +27,13 @@ examples:
       kappa* = 6.3758..., best kappa = 6, counterexample for beta/7
   dipc sweep programs/laplace.dip theories/laplace.toml --json
       "best_kappa": 1, "kappa_star": "1.00000" (approached as eps -> inf)
+  dipc sweep theories/threshold_half_box.toml
+      every real input of [-2, 2]: kappa* = 4/5, best kappa = 0 (1 on the grid)
 
 exit codes: 0 the claim holds (kappa = 1), 1 refuted, 2 usage or input error,
 5 vacuous: no kappa fails (the field to change is named; --allow-vacuous: exit 0),
-4 with --strict (and --allow-vacuous): the claim applies to none of the inputs
+4 with --strict (and --allow-vacuous): the claim applies to none of the inputs,
+6 a box claim with a region undecided at some kappa
 """
 
 
