@@ -169,3 +169,37 @@ def test_box_sweep_options_refused():
     for extra, message in ((["--paper"], "Definition 2"), (["--json", "--reports"], "no per-input reports")):
         code, out, err = run_main(["sweep", THEORIES / "sparse_box.toml", "--no-progress", *extra])
         assert code == 2 and message in out + err and "Traceback" not in err
+
+
+def one_input(tmp_path, body: str, beta: str, alpha: str = '"dd"'):
+    program = tmp_path / "p.dip"
+    program.write_text("input q: real\noutput b: bool\n" + body)
+    path = tmp_path / "p.toml"
+    path.write_text(f'[program]\npath = "{program}"\n[accuracy]\ninput_distance = "linf"\n'
+                    f'output_distance = "zero-one"\nalpha = {alpha}\ngamma = 0\nbeta = "{beta}"\n'
+                    '[accuracy.inputs]\nbox = { q = [-1, 1] }\n')
+    return path
+
+
+def test_search_alone_where_kappa_star_is_not_computed(tmp_path):
+    """det ignores q (dd = inf, decided at a vertex): kappa* is left to the search.  By hand,
+    P_err = P[Lap(1/eps) >= 1] = e^(-eps)/2 and beta = 3 e^(-eps): the ratio is 6 for every eps,
+    so beta/6 holds (with equality) and beta/7 fails."""
+    claim = load_claim(str(one_input(tmp_path, "r <- Lap(eps, q)\ns <- Lap(eps, 0)\nb <- s >= 1\n",
+                                     "3*exp(-eps)"))).accuracy
+    result = box_sweep(claim)
+    assert result.kappa_star is None and "dd = inf" in result.star_note
+    assert result.best_kappa == 6 and dict(result.searched) == {1: "verified", 2: "verified", 4: "verified",
+                                                                8: "refuted", 6: "verified", 7: "refuted"}
+    assert_counterexample_in_box(claim, result)
+
+
+def test_box_where_the_claim_applies_nowhere(tmp_path):
+    """alpha = 3, but no q of [-1, 1] is further than 3/2 from 1/2: no kappa fails, exit 5 naming alpha."""
+    path = one_input(tmp_path, "r <- Lap(eps, q)\nb <- r >= 1/2\n", "exp(-eps)", alpha='"3"')
+    result = box_sweep(load_claim(str(path)).accuracy)
+    assert result.capped and result.vacuity.field == "alpha"
+    code, out, _ = run_main(["sweep", path, "--no-progress"])
+    assert code == 5 and "made vacuous by: alpha" in out
+    assert run_main(["sweep", path, "--no-progress", "--allow-vacuous"])[0] == 0
+    assert run_main(["sweep", path, "--no-progress", "--allow-vacuous", "--strict"])[0] == 4

@@ -304,7 +304,7 @@ def box_sweep_text(res: BoxSweepResult) -> str:
     scope = res.scope
     lines = [f"claim: {res.claim.describe()}",
              f"every real input of the box with dd(u) > alpha (Definition 2), decided by the corner reduction; "
-             f"the claim itself is {res.verdict.upper()} {scope.summary()}",
+             f"the claim itself is {res.verdict.upper()}{' (vacuously)' if res.base.vacuous else ''} {scope.summary()}",
              "search: " + ", ".join(f"beta/{k} {v}" for k, v in res.searched)]
     if res.best_kappa is None:
         lines.append(f"UNDECIDED: with beta/{res.undecided.kappa} these regions are neither proved nor refuted, "
@@ -316,7 +316,8 @@ def box_sweep_text(res: BoxSweepResult) -> str:
     if star is None:
         lines.append(res.star_note)
     elif star.infinite:
-        lines.append("kappa* is unbounded: P[error] is 0 wherever the claim applies in the box")
+        lines.append("kappa* is unbounded: " + ("the claim applies to no input of the box" if res.base.vacuous else
+                                                "P[error] is 0 wherever the claim applies in the box"))
     else:
         what = ("the infimum over the box of beta/P[error]" if res.star_is_box_inf else
                 "the infimum of beta/P[error] over the corner sentences, a lower bound on the box's")
@@ -329,7 +330,8 @@ def box_sweep_text(res: BoxSweepResult) -> str:
                      f"({piece.kind}, in {piece.variable}): "
                      f"{star.at.where().replace('eps', 'x' if piece.kind == HOMOGENEOUS else 'eps')}")
     if res.capped:
-        lines.append(f"best kappa >= {res.best_kappa} (--kappa-max): beta/{res.best_kappa} is verified on the box")
+        lines.append(f"best kappa >= {res.best_kappa} (--kappa-max): " + ("no kappa fails" if res.base.vacuous else
+                                                                          f"beta/{res.best_kappa} is verified on the box"))
     else:
         lines.append(f"best kappa = {res.best_kappa}: the box claim holds with beta/{res.best_kappa}"
                      if res.best_kappa >= 1 else "best kappa = 0: the box claim fails even with beta itself")
