@@ -107,11 +107,14 @@ def test_cli_json_and_exit_codes():
     code, out, _ = run_main(["sweep", THEORIES / "sparse_box.toml", "--set", "c=1", "--json", "--no-progress"])
     data = json.loads(out)
     assert code == 0 and data["scope"]["kind"] == "box" and data["best_kappa"] == 6
+    regions = data["region_kappa_star"]
+    assert len(regions) == len(data["regions"]) and regions[0]["kappa_star"] == data["kappa_star"]
+    assert [F(r["enclosure"][0]) for r in regions] == sorted(F(r["enclosure"][0]) for r in regions)
     assert data["kappa_star"].startswith("6.3758") and data["counterexample"]["eps"]
     assert set(data) <= keys, set(data) - keys
     detail = data["kappa_star_detail"]
     nested = documented_keys(3)
-    for inner in (detail, detail["at"], detail["at"]["piece"]):
+    for inner in (detail, detail["at"], detail["at"]["piece"], *data["region_kappa_star"]):
         assert set(inner) <= nested, set(inner) - nested
     code, out, _ = run_main(["sweep", THEORIES / "threshold_half_box.toml", "--no-progress"])
     assert code == 1 and "best kappa = 0" in out and "kappa* (the infimum over the box of beta/P[error]) = 4/5" in out

@@ -113,21 +113,49 @@ def piece_ratios(claim: AccuracyClaim, decider: BoxDecider) -> list:
     return out
 
 
+@dataclass
+class RegionStar:
+    """kappa* of one det region (and gamma): the least over its pieces' ratios."""
+    condition: str
+    det: dict
+    gamma: Fraction
+    star: KappaStar
+    box_infimum: bool          # every piece homogeneous: the region's infimum over the box
+
+    def to_json(self, program) -> dict:
+        out = {"region": self.condition, "det": env_json(program, self.det), "gamma": fmt_q(self.gamma),
+               "kappa_star": self.star.text, "box_infimum": self.box_infimum}
+        if not self.star.infinite:
+            out["enclosure"] = list(outward(self.star.lo, self.star.hi, self.star.digits + 6))
+            out["exact"] = fmt_q(self.star.lo) if self.star.exact else None
+        return out
+
+
 def box_kappa_star(claim: AccuracyClaim, digits: int = DEFAULT_DIGITS, max_states=None):
-    """(KappaStar of the corner sentences, whether it equals the infimum over the box), or (None, why)."""
+    """(KappaStar of the corner sentences, whether it equals the infimum over the box, [RegionStar]),
+    or (None, why, [])."""
     decider = BoxDecider(claim, 1, max_states)
     try:
         ratios = piece_ratios(claim, decider)
     except NotCheap as why:
-        return None, str(why)
-    pool = CandidatePool()
+        return None, str(why), []
+    pool, by_region = CandidatePool(), {}
     for rep, interval in ratios:
+        key = (rep.condition, rep.gamma)
+        region_pool, kinds = by_region.setdefault(key, (CandidatePool(), set()))
+        kinds.add(rep.kind)
         if not rep.p_error.is_zero():
-            pool.add([c for c in candidates(rep, interval) if not c.infinite])
+            found = [c for c in candidates(rep, interval) if not c.infinite]
+            pool.add(found)
+            region_pool.add(found)
     star = kappa_star_of(pool, digits)
     exact_over_box = star.infinite or (star.at.report.kind == HOMOGENEOUS and star.ties == 0) or \
         all(rep.kind == HOMOGENEOUS for rep, _ in ratios)
-    return star, exact_over_box
+    dets = {(rep.condition, rep.gamma): rep.det for rep, _ in ratios}
+    regions = [RegionStar(cond, dets[(cond, g)], g, kappa_star_of(region_pool, digits), kinds == {HOMOGENEOUS})
+               for (cond, g), (region_pool, kinds) in by_region.items()]
+    regions.sort(key=lambda r: (r.star.lo, r.star.hi))
+    return star, exact_over_box, regions
 
 
 # --------------------------------------------------------------------------- the search
@@ -144,6 +172,7 @@ class BoxSweepResult:
     kappa_star: KappaStar | None = None
     star_note: str = ""                        # why kappa* was not computed
     star_is_box_inf: bool = False
+    region_stars: list = field(default_factory=list)   # RegionStar, least first
     searched: list = field(default_factory=list)   # (kappa, verdict)
     undecided: BoxResult | None = None         # the run with an undecided region
     seconds: float = 0.0
@@ -177,6 +206,7 @@ class BoxSweepResult:
             "kappa_star": None if star is None else star.text,
             "kappa_star_detail": None if star is None else {**star.to_json(), "box_infimum": self.star_is_box_inf},
             "kappa_star_note": self.star_note or None,
+            "region_kappa_star": [r.to_json(self.claim.program) for r in self.region_stars],
             "counterexample": None if self.counterexample is None else self.counterexample.to_json(),
             "claim_counterexample": (None if self.base.counterexample is None else
                                      self.base.counterexample.to_json()),
@@ -214,7 +244,7 @@ def box_sweep(claim: AccuracyClaim, *, kappa_max: int = DEFAULT_KAPPA_MAX, digit
         return _done(res, start)
     if res.base.verdict == REFUTED:
         res.best_kappa, res.counterexample = 0, res.base.counterexample
-    res.kappa_star, note = box_kappa_star(claim, digits, max_states)
+    res.kappa_star, note, res.region_stars = box_kappa_star(claim, digits, max_states)
     if res.kappa_star is None:
         res.star_note = f"kappa* not computed ({note}): best kappa from the search only"
     else:
@@ -329,6 +359,12 @@ def box_sweep_text(res: BoxSweepResult) -> str:
                      f"{'v(1)' if piece.kind == HOMOGENEOUS else 'corner'} {env_text(program, piece.input)} "
                      f"({piece.kind}, in {piece.variable}): "
                      f"{star.at.where().replace('eps', 'x' if piece.kind == HOMOGENEOUS else 'eps')}")
+    if len(res.region_stars) > 1:
+        lines.append("kappa* per det region (least first):")
+        for r in res.region_stars:
+            value = "inf" if r.star.infinite else fmt_q(r.star.lo) if r.star.exact else r.star.text + "..."
+            lines.append(f"  {r.condition:<44} det = {env_text(program, r.det):<24} gamma = {fmt_q(r.gamma)}: "
+                         f"{value}{'' if r.box_infimum else ' (a lower bound)'}")
     if res.capped:
         lines.append(f"best kappa >= {res.best_kappa} (--kappa-max): " + ("no kappa fails" if res.base.vacuous else
                                                                           f"beta/{res.best_kappa} is verified on the box"))
