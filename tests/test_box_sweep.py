@@ -92,6 +92,9 @@ def test_kappa_max_caps_the_box_sweep():
     assert result.vacuity.field == "--kappa-max"
     full = box_sweep(box, kappa_max=3, search="always")
     assert full.capped and full.best_kappa == 3
+    for mode in ("auto", "always"):     # kappa_max = best kappa: not capped, as the grid sweep
+        exact = box_sweep(box, kappa_max=6, search=mode)
+        assert not exact.capped and exact.best_kappa == 6 and exact.counterexample.kappa == 7
 
 
 def documented_keys(column: int = 1) -> set:

@@ -257,7 +257,7 @@ def box_sweep(claim: AccuracyClaim, *, kappa_max: int = DEFAULT_KAPPA_MAX, digit
     star = res.kappa_star
     floor = None if star is None else star.floor
     if floor is not None and search == "auto":
-        if floor == INF or floor >= kappa_max:
+        if floor == INF or floor > kappa_max:
             res.best_kappa, res.capped = kappa_max, True
             if at(kappa_max).verdict != VERIFIED:
                 return _undecided_or_mismatch(res, runs[kappa_max], start)
@@ -281,15 +281,19 @@ def box_sweep(claim: AccuracyClaim, *, kappa_max: int = DEFAULT_KAPPA_MAX, digit
         else:
             hi = k
             break
-    if hi is None:
-        run = at(kappa_max)
-        if run.verdict == VERIFIED:
+    if hi is None:   # as the grid sweep: capped when beta/(kappa_max + 1) holds too
+        for k in (kappa_max, kappa_max + 1):
+            run = at(k)
+            if run.verdict == UNDECIDED:
+                res.undecided = run
+                return _done(res, start)
+            if run.verdict == REFUTED:
+                hi = k
+                break
+            lo = k
+        if hi is None:
             res.best_kappa, res.capped = kappa_max, True
             return _check(res, start)
-        if run.verdict == UNDECIDED:
-            res.undecided = run
-            return _done(res, start)
-        hi = kappa_max
     while hi - lo > 1:
         mid = (lo + hi) // 2
         run = at(mid)
