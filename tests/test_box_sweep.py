@@ -49,6 +49,10 @@ def test_box_kappa_is_at_most_the_grids(name, params):
     assert result.best_kappa is not None and not result.capped
     assert result.best_kappa <= on_grid.best_kappa
     assert result.kappa_star.lo <= on_grid.kappa_star.hi        # the box contains the grid
+    # With T = 0 and eps over (0, inf), each region's corner v(1) is a grid point with dd = 1 and
+    # x = eps*1 sweeps all of (0, inf): the grid reaches the box's infimum, computed there by the
+    # per-point route (P_err at each input, alpha = dd(u)), so the two enclosures must meet.
+    assert on_grid.kappa_star.lo <= result.kappa_star.hi and result.star_is_box_inf
     assert math.floor(result.kappa_star.lo) == result.best_kappa
     assert_counterexample_in_box(box, result)
 
