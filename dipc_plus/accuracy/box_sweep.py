@@ -195,8 +195,9 @@ class BoxSweepResult:
         if self.kappa_star is not None and self.kappa_star.infinite:
             return Vacuity("gamma", "P[error] is 0 for every eps wherever the claim applies in the box, so "
                            "beta/kappa holds for every kappa", "check gamma and output_distance")
+        at_least = "" if self.kappa_star is None else f" to at least {self.kappa_star.floor}"
         return Vacuity("--kappa-max", f"beta/{self.kappa_max} is verified on the box: no kappa up to "
-                       "--kappa-max fails", "raise --kappa-max for the best kappa and a counterexample")
+                       "--kappa-max fails", f"raise --kappa-max{at_least} for the best kappa and a counterexample")
 
     def to_json(self) -> dict:
         out = self.base.to_json()
@@ -244,11 +245,11 @@ def box_sweep(claim: AccuracyClaim, *, kappa_max: int = DEFAULT_KAPPA_MAX, digit
         return _done(res, start)
     if res.base.verdict == REFUTED:
         res.best_kappa, res.counterexample = 0, res.base.counterexample
-    res.kappa_star, note, res.region_stars = box_kappa_star(claim, digits, max_states)
+    res.kappa_star, exact_or_why, res.region_stars = box_kappa_star(claim, digits, max_states)
     if res.kappa_star is None:
-        res.star_note = f"kappa* not computed ({note}): best kappa from the search only"
+        res.star_note = f"kappa* not computed ({exact_or_why}): best kappa from the search only"
     else:
-        res.star_is_box_inf = note
+        res.star_is_box_inf = exact_or_why
     if res.best_kappa == 0:
         return _check(res, start)
     if res.base.vacuous:
