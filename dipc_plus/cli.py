@@ -44,7 +44,7 @@ exit codes (every command):
   4    with --strict: verified, but vacuously or only on named events of real outputs
   5    accuracy, sweep: vacuous - the claim applies at no input, or no kappa fails; the
        claim field to change is named (--allow-vacuous: exit 0)
-  6    accuracy on a box claim: undecided - regions neither proved nor refuted (listed)
+  6    accuracy, sweep on a box claim: undecided - regions neither proved nor refuted (listed)
   130  interrupted (SIGINT, Ctrl-C)
   141  stdout closed early (e.g. dipc ... | head)
   143  terminated (SIGTERM)

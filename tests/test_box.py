@@ -337,11 +337,6 @@ def test_box_where_the_claim_applies_nowhere_is_vacuous(tmp_path):
     assert code == 0
 
 
-def test_sweep_on_a_box_claim_is_refused_cleanly():
-    code, _, err = run_main(["sweep", THEORIES / "sparse_box.toml"])
-    assert code == 2 and "a box claim has no finite list of inputs" in err and "Traceback" not in err
-
-
 def test_proved_directions_match_the_per_point_probabilities():
     """accuracy.monotone's sign for each (output, input), against exact probabilities from the
     per-point engine at two inputs differing in that input only (Sparse c = 2, m = 3)."""

@@ -27,10 +27,18 @@ def test_help_and_version_import_no_heavy_library():
 
 
 def test_a_command_still_gets_its_library_when_it_runs():
-    # the proxy imports on first use: printing a closed form in LaTeX needs sympy
+    # the proxy imports on first use: a closed form as a sympy expression needs sympy
     assert "sympy" in _loaded_after("from dipc_plus.semantics.distribution import Exact\n"
                                     "from dipc_plus.exact.expoly import ExpPoly\n"
-                                    "Exact(ExpPoly.exp(-1)).latex()")
+                                    "Exact(ExpPoly.exp(-1)).to_sympy()")
+
+
+def test_latex_of_a_closed_form_needs_no_sympy():
+    """exact.expoly.latex_exppoly writes LaTeX itself (sympy's printer took a minute on NoisyMax
+    m = 20's closed forms)."""
+    assert "sympy" not in _loaded_after("from dipc_plus.semantics.distribution import Exact\n"
+                                        "from dipc_plus.exact.expoly import ExpPoly\n"
+                                        "assert Exact(ExpPoly.exp(-1)).latex() == 'e^{-\\\\epsilon}'")
 
 
 def test_an_accuracy_run_reads_its_formula_without_sympy():

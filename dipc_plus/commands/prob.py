@@ -170,10 +170,8 @@ def text_report(dist, chain, given, points, total, ok, seconds, latex=False) -> 
     lines = [f"{program.name} at {inputs_text(program, given)}" + (f"  ({params})" if params else "")]
     lines.append(method_text(dist, chain, seconds))
     lines.append("")
-    if latex:
-        import sympy
     for outcome, p in dist.items():
-        value = sympy.latex(p.to_sympy()) if latex else str(p)
+        value = p.latex() if latex else str(p)
         lines.append(f"{outcome_text(dist, outcome)}:")
         lines.append(f"    {value}")
         for eps in points:
@@ -203,7 +201,7 @@ def json_report(dist, chain, given, points, total, ok, seconds) -> dict:
             "outputs": dict(group_outputs(dist.program, dist.names, outcome.values, value_json)),
             "constraints": [format_atom(a) for a in sorted(outcome.constraints)],
             "probability": str(p),
-            "latex": _latex(p),
+            "latex": p.latex(),
         }
         if points:
             entry["at"] = {str(eps): _ball(p, eps) for eps in points}
@@ -224,9 +222,6 @@ def json_report(dist, chain, given, points, total, ok, seconds) -> dict:
     }
 
 
-def _latex(p) -> str:
-    import sympy
-    return sympy.latex(p.to_sympy())
 
 
 # --------------------------------------------------------------------------- --symbolic

@@ -11,13 +11,14 @@ is refuted, 2 on a usage or input error, 5 when no kappa fails (the claim applie
 of the inputs, P[error] is 0 wherever it applies, or kappa* exceeds --kappa-max: the field
 to change is named; --allow-vacuous makes it 0), 4 with --strict (and --allow-vacuous) when the
 claim applies to none of the inputs.  Every number is about the printed scope (the claim's grid or list, and its
-parameters).
+parameters).  On a box claim the best kappa is over every real input of the box (`accuracy.box_sweep`,
+by the corner reduction); exit 6 when a region is undecided at some kappa.
 """
 from __future__ import annotations
 
 from dipc_plus.errors import UserError
 from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, sweep, sweep_text
-from dipc_plus.commands.common import (EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument, executor_from,
+from dipc_plus.commands.common import (EXIT_UNDECIDED, EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument, executor_from,
                                        exit_status, load_accuracy, print_json, strict_json, strict_line, vacuity_lines)
 
 EXAMPLE = """\
@@ -26,10 +27,13 @@ examples:
       kappa* = 6.3758..., best kappa = 6, counterexample for beta/7
   dipc sweep programs/laplace.dip theories/laplace.toml --json
       "best_kappa": 1, "kappa_star": "1.00000" (approached as eps -> inf)
+  dipc sweep theories/threshold_half_box.toml
+      every real input of [-2, 2]: kappa* = 4/5, best kappa = 0 (1 on the grid)
 
 exit codes: 0 the claim holds (kappa = 1), 1 refuted, 2 usage or input error,
 5 vacuous: no kappa fails (the field to change is named; --allow-vacuous: exit 0),
-4 with --strict (and --allow-vacuous): the claim applies to none of the inputs
+4 with --strict (and --allow-vacuous): the claim applies to none of the inputs,
+6 a box claim with a region undecided at some kappa
 """
 
 
@@ -55,6 +59,8 @@ def run(args) -> int:
     if not 1 <= args.digits <= 60:
         raise UserError(f"--digits must be between 1 and 60, not {args.digits}", hint="use e.g. --digits 10")
     checker, points = load_accuracy(args)
+    if checker.claim.inputs_kind == "box" and points is None:
+        return run_box(args, checker)
     result = sweep(checker, kappa_max=args.kappa_max, digits=args.digits, points=points,
                    progress=not args.no_progress and not args.json, executor=executor_from(args),
                    summarize="json" if args.json and args.reports else "nothing")
@@ -70,4 +76,34 @@ def run(args) -> int:
             print(line)
         if strict_line(result.accuracy, args) and code != EXIT_VACUOUS:
             print(strict_line(result.accuracy, args))
+    return code
+
+
+def run_box(args, checker) -> int:
+    """A box claim: best kappa over every real input of the box (`accuracy.box_sweep`).
+    Exit 0 the claim holds on the box, 1 refuted, 5 no kappa fails (--allow-vacuous: 0), 6 undecided."""
+    from dipc_plus.accuracy.box_sweep import box_sweep, box_sweep_text
+    if args.paper:
+        raise UserError("a box claim is decided under Definition 2 (dd(u) > alpha)", hint="leave out --paper")
+    if args.reports:
+        raise UserError("a box sweep has no per-input reports: it decides the box's det regions",
+                        hint="leave out --reports (the regions are in the JSON)")
+    result = box_sweep(checker.claim, kappa_max=args.kappa_max, digits=args.digits, max_states=args.max_states)
+    vacuity = result.vacuity
+    if result.best_kappa is None:
+        code = EXIT_UNDECIDED
+    elif vacuity is not None and not args.allow_vacuous:
+        code = EXIT_VACUOUS
+    else:
+        code = exit_status(result.base, args)
+    if args.json:
+        out = result.to_json()
+        out["strict"] = strict_json(result.base, args)
+        print_json(out, checker.program)
+    else:
+        print(box_sweep_text(result))
+        for line in vacuity_lines(vacuity, args):
+            print(line)
+        if strict_line(result.base, args) and code != EXIT_VACUOUS:
+            print(strict_line(result.base, args))
     return code

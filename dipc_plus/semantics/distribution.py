@@ -218,8 +218,7 @@ class Distribution:
         return {self.label(o): e.probability.to_sympy() for o, e in self.entries.items()}
 
     def latex(self) -> str:
-        import sympy
-        rows = [f"{_latex_label(self.label(o))} & {sympy.latex(e.probability.to_sympy())}"
+        rows = [f"{_latex_label(self.label(o))} & {e.probability.latex()}"
                 for o, e in self.entries.items()]
         return "\\begin{array}{ll}\n" + " \\\\\n".join(rows) + "\n\\end{array}"
 
@@ -493,8 +492,7 @@ class Exact:
         return self.value.to_sympy()
 
     def latex(self) -> str:
-        import sympy
-        return sympy.latex(self.value.to_sympy())
+        return self.value.latex()
 
     def _repr_latex_(self) -> str:
         return "$" + self.latex() + "$"

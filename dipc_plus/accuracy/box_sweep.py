@@ -1,0 +1,384 @@
+"""`dipc sweep` on a box claim: the largest kappa with beta/kappa verified for every real input of the box.
+
+Why: a grid's best kappa says nothing between its points; over a box it can be lower
+(threshold_half: 1 on the grid, 0 on the box).  The box decider (`accuracy.box`) turns a
+box claim into one sentence per piece of each det region's corner path, and dividing beta
+by kappa only divides the right side of each sentence, so:
+
+* the search: `decide_box` at kappa = 1, then doubling, then bisection (as the grid sweep's
+  bounds: at most --kappa-max), gives best kappa with a counterexample for best + 1 that the
+  box decider found on a corner path and re-checked by the per-point path.  An undecided
+  region at any kappa stops the sweep: it says so instead of guessing.
+* the exact value, where cheap: each sentence is "P_err <= beta/kappa" for one ratio
+  beta/P_err of exponential polynomials (in x = eps*d on a homogeneous piece, in eps on a
+  fixed piece or at a closure point), whose infimum `accuracy.sweep.candidates` finds
+  exactly; kappa* is the least over the pieces.  On a homogeneous piece v(d) has dd = d, so
+  the piece's infimum is the box's there; on the others it is a lower bound (the sentence is
+  sufficient).  floor(kappa*) must equal the search's best kappa (a cross-check: two
+  independent certified routes), and when kappa* is known the search only confirms
+  floor(kappa*) and refutes floor(kappa*) + 1.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from dipc_plus.accuracy.box import (UNDECIDED, VERIFIED, BoxDecider, BoxResult, CornerPath,
+                                    beta_of_product, det_regions, decide_box)
+from dipc_plus.accuracy.report import REFUTED, Counterexample, env_json, env_text, fmt_q
+from dipc_plus.accuracy.sweep import (DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, CandidatePool, KappaStar, candidates,
+                                      kappa_star_of, outward)
+from dipc_plus.accuracy.vacuity import Vacuity
+from dipc_plus.claims.accuracy_claim import AccuracyClaim
+from dipc_plus.claims.distances import INF
+from dipc_plus.decision.certified import CertificationError, Interval
+from dipc_plus.exact.expoly import ExpFrac
+
+HOMOGENEOUS, FIXED, CLOSURE = "homogeneous", "fixed", "closure point"
+
+
+@dataclass
+class PieceRatio:
+    """One corner sentence's ratio beta/P_err, shaped as an InputReport for `sweep.candidates`:
+    `input` is the corner's base point (a + s on a homogeneous piece, where the variable is
+    x = eps*d; the fixed corner otherwise), `alpha` the d beta is taken at."""
+    program: object
+    input: dict
+    alpha: Fraction
+    gamma: Fraction
+    beta: ExpFrac
+    p_error: ExpFrac
+    kind: str
+    condition: str
+    det: dict
+    pieces: str                # "d in (d0, d1]" or "d = alpha"
+
+    @property
+    def variable(self) -> str:
+        return "x = eps*d" if self.kind == HOMOGENEOUS else "eps"
+
+    def to_json(self) -> dict:
+        return {"region": self.condition, "det": env_json(self.program, self.det), "gamma": fmt_q(self.gamma),
+                "piece": self.pieces, "kind": self.kind, "corner": env_json(self.program, self.input),
+                "variable": self.variable}
+
+
+class NotCheap(Exception):
+    """A region whose sentence is not one ratio in one variable: kappa* is left to the search."""
+
+
+def piece_ratios(claim: AccuracyClaim, decider: BoxDecider) -> list:
+    """Every corner sentence of the box claim as a (PieceRatio, interval of its variable);
+    NotCheap when a region is decided otherwise (a vertex with dd = inf, a two-variable piece,
+    an unproved precondition)."""
+    program, bounds, I = claim.program, decider.bounds, claim.eps
+    boxes, others = det_regions(program, list(bounds))
+    if others:
+        raise NotCheap("a det region is not a box")
+    gammas = claim.gammas if claim.alpha == "dd" else claim.gamma_values(claim.alpha)
+    out = []
+    for region in boxes:
+        for g in map(Fraction, gammas):
+            if g >= 1:
+                continue               # every output within distance 1: no error, no ratio
+            atoms = decider.monotone.output(region.det)
+            directions = {n: atoms.direction(n) for n in bounds}
+            if any(k is None for k in directions.values()):
+                raise NotCheap("a region is not proved monotone")
+            corner = CornerPath(bounds, region, directions)
+            if not corner.finite:
+                raise NotCheap("a region with dd = inf (decided at a vertex)")
+            low = Fraction(0) if claim.alpha == "dd" else Fraction(claim.alpha)
+            if corner.dmax <= low:
+                continue               # the claim applies nowhere on this region
+
+            def ratio(u, alpha, kind, piece):
+                return PieceRatio(program, u, alpha, g, ExpFrac.of(claim.beta_at(alpha, g)),
+                                  decider.p_error(region.det, u), kind, region.condition, region.det, piece)
+            if claim.alpha != "dd":
+                out.append((ratio(corner.at(low), low, CLOSURE, f"d = {fmt_q(low)}"), I))
+                continue
+            homogeneous_beta = beta_of_product(claim, g)
+            for d0, d1, a, s in corner.pieces():
+                piece = f"d in ({fmt_q(d0)}, {fmt_q(d1)}]"
+                if not any(s.values()):
+                    out.append((ratio(a, d1, FIXED, piece), I))
+                elif homogeneous_beta and decider.vanishes(atoms, a):
+                    X = Interval(d0 * I.lo, None if I.hi is None else d1 * I.hi, False,
+                                 I.hi is not None and I.hi_closed)
+                    out.append((ratio({n: a[n] + s[n] for n in a}, Fraction(1), HOMOGENEOUS, piece), X))
+                else:
+                    raise NotCheap("a piece whose sentence has two variables (d, eps)")
+    return out
+
+
+@dataclass
+class RegionStar:
+    """kappa* of one det region (and gamma): the least over its pieces' ratios."""
+    condition: str
+    det: dict
+    gamma: Fraction
+    star: KappaStar
+    box_infimum: bool          # every piece homogeneous: the region's infimum over the box
+
+    def to_json(self, program) -> dict:
+        out = {"region": self.condition, "det": env_json(program, self.det), "gamma": fmt_q(self.gamma),
+               "kappa_star": self.star.text, "box_infimum": self.box_infimum}
+        if not self.star.infinite:
+            out["enclosure"] = list(outward(self.star.lo, self.star.hi, self.star.digits + 6))
+            out["exact"] = fmt_q(self.star.lo) if self.star.exact else None
+        return out
+
+
+def box_kappa_star(claim: AccuracyClaim, digits: int = DEFAULT_DIGITS, max_states=None):
+    """(KappaStar of the corner sentences, whether it equals the infimum over the box, [RegionStar]),
+    or (None, why, [])."""
+    decider = BoxDecider(claim, 1, max_states)
+    try:
+        ratios = piece_ratios(claim, decider)
+    except NotCheap as why:
+        return None, str(why), []
+    pool, by_region = CandidatePool(), {}
+    for rep, interval in ratios:
+        key = (rep.condition, rep.gamma)
+        region_pool, kinds = by_region.setdefault(key, (CandidatePool(), set()))
+        kinds.add(rep.kind)
+        if not rep.p_error.is_zero():
+            found = [c for c in candidates(rep, interval) if not c.infinite]
+            pool.add(found)
+            region_pool.add(found)
+    star = kappa_star_of(pool, digits)
+    exact_over_box = star.infinite or (star.at.report.kind == HOMOGENEOUS and star.ties == 0) or \
+        all(rep.kind == HOMOGENEOUS for rep, _ in ratios)
+    dets = {(rep.condition, rep.gamma): rep.det for rep, _ in ratios}
+    regions = [RegionStar(cond, dets[(cond, g)], g, kappa_star_of(region_pool, digits), kinds == {HOMOGENEOUS})
+               for (cond, g), (region_pool, kinds) in by_region.items()]
+    regions.sort(key=lambda r: (r.star.lo, r.star.hi))
+    return star, exact_over_box, regions
+
+
+# --------------------------------------------------------------------------- the search
+
+
+@dataclass
+class BoxSweepResult:
+    claim: AccuracyClaim
+    base: BoxResult                            # the claim itself (kappa = 1)
+    kappa_max: int
+    best_kappa: int | None = None              # None: undecided
+    capped: bool = False
+    counterexample: Counterexample | None = None   # for best_kappa + 1
+    kappa_star: KappaStar | None = None
+    star_note: str = ""                        # why kappa* was not computed
+    star_is_box_inf: bool = False
+    region_stars: list = field(default_factory=list)   # RegionStar, least first
+    searched: list = field(default_factory=list)   # (kappa, verdict)
+    undecided: BoxResult | None = None         # the run with an undecided region
+    seconds: float = 0.0
+
+    @property
+    def verdict(self) -> str:
+        return self.base.verdict
+
+    @property
+    def scope(self):
+        return self.base.scope
+
+    @property
+    def vacuity(self) -> Vacuity | None:
+        if self.best_kappa is None or not self.capped:
+            return None
+        if self.base.vacuous:
+            return Vacuity("alpha", "the claim applies to no input of the box (dd <= alpha on every region), "
+                           "so beta/kappa holds for every kappa", "a smaller alpha, or a larger box")
+        if self.kappa_star is not None and self.kappa_star.infinite:
+            return Vacuity("gamma", "P[error] is 0 for every eps wherever the claim applies in the box, so "
+                           "beta/kappa holds for every kappa", "check gamma and output_distance")
+        at_least = "" if self.kappa_star is None else f" to at least {self.kappa_star.floor}"
+        return Vacuity("--kappa-max", f"beta/{self.kappa_max} is verified on the box: no kappa up to "
+                       "--kappa-max fails", f"raise --kappa-max{at_least} for the best kappa and a counterexample")
+
+    def to_json(self) -> dict:
+        out = self.base.to_json()
+        star = self.kappa_star
+        out.update({
+            "best_kappa": self.best_kappa, "best_kappa_capped": self.capped, "kappa_max": self.kappa_max,
+            "kappa_star": None if star is None else star.text,
+            "kappa_star_detail": None if star is None else {**star.to_json(), "box_infimum": self.star_is_box_inf},
+            "kappa_star_note": self.star_note or None,
+            "region_kappa_star": [r.to_json(self.claim.program) for r in self.region_stars],
+            "counterexample": None if self.counterexample is None else self.counterexample.to_json(),
+            "claim_counterexample": (None if self.base.counterexample is None else
+                                     self.base.counterexample.to_json()),
+            "search": [{"kappa": k, "verdict": v} for k, v in self.searched],
+            "undecided_kappa": None if self.undecided is None else self.undecided.kappa,
+            "undecided_regions": ([] if self.undecided is None else
+                                  [r.to_json(self.claim.program) for r in self.undecided.regions
+                                   if r.verdict == UNDECIDED]),
+            "vacuity": None if self.vacuity is None else self.vacuity.to_json(),
+            "seconds": round(self.seconds, 3)})
+        if star is not None and star.at is not None:
+            out["kappa_star_detail"]["at"]["piece"] = star.at.report.to_json()
+        return out
+
+
+def box_sweep(claim: AccuracyClaim, *, kappa_max: int = DEFAULT_KAPPA_MAX, digits: int = DEFAULT_DIGITS,
+              max_states=None, search: str = "auto") -> BoxSweepResult:
+    """best kappa over the box, kappa* of its corner sentences, the counterexample for best + 1.
+
+    search = "auto": confirm floor(kappa*) and refute it + 1 when kappa* is known, else search;
+    "always": the doubling/bisection search even when kappa* is known (then cross-checked)."""
+    start = time.perf_counter()
+    runs: dict = {}
+    res = BoxSweepResult(claim, None, kappa_max)
+
+    def at(k: int) -> BoxResult:
+        if k not in runs:
+            runs[k] = decide_box(claim, k, max_states)
+            res.searched.append((k, runs[k].verdict))
+        return runs[k]
+
+    res.base = at(1)
+    if res.base.verdict == UNDECIDED:
+        res.undecided = res.base
+        return _done(res, start)
+    if res.base.verdict == REFUTED:
+        res.best_kappa, res.counterexample = 0, res.base.counterexample
+    res.kappa_star, exact_or_why, res.region_stars = box_kappa_star(claim, digits, max_states)
+    if res.kappa_star is None:
+        res.star_note = f"kappa* not computed ({exact_or_why}): best kappa from the search only"
+    else:
+        res.star_is_box_inf = exact_or_why
+    if res.best_kappa == 0:
+        return _check(res, start)
+    if res.base.vacuous:
+        res.best_kappa, res.capped = kappa_max, True
+        return _done(res, start)
+    star = res.kappa_star
+    floor = None if star is None else star.floor
+    if floor is not None and search == "auto":
+        if floor == INF or floor > kappa_max:
+            res.best_kappa, res.capped = kappa_max, True
+            if at(kappa_max).verdict != VERIFIED:
+                return _undecided_or_mismatch(res, runs[kappa_max], start)
+            return _check(res, start)
+        lower, upper = at(int(floor)), at(int(floor) + 1)
+        for run in (lower, upper):
+            if run.verdict == UNDECIDED:
+                res.undecided = run
+                return _done(res, start)
+        res.best_kappa, res.counterexample = int(floor), upper.counterexample
+        return _check(res, start)
+    # doubling, then bisection: verified at lo, refuted at hi
+    lo, hi, k = 1, None, 2
+    while k <= kappa_max:
+        run = at(k)
+        if run.verdict == UNDECIDED:
+            res.undecided = run
+            return _done(res, start)
+        if run.verdict == VERIFIED:
+            lo, k = k, 2 * k
+        else:
+            hi = k
+            break
+    if hi is None:   # as the grid sweep: capped when beta/(kappa_max + 1) holds too
+        for k in (kappa_max, kappa_max + 1):
+            run = at(k)
+            if run.verdict == UNDECIDED:
+                res.undecided = run
+                return _done(res, start)
+            if run.verdict == REFUTED:
+                hi = k
+                break
+            lo = k
+        if hi is None:
+            res.best_kappa, res.capped = kappa_max, True
+            return _check(res, start)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        run = at(mid)
+        if run.verdict == UNDECIDED:
+            res.undecided = run
+            return _done(res, start)
+        lo, hi = (mid, hi) if run.verdict == VERIFIED else (lo, mid)
+    res.best_kappa, res.counterexample = lo, runs[hi].counterexample
+    return _check(res, start)
+
+
+def _undecided_or_mismatch(res, run, start):
+    if run.verdict == UNDECIDED:
+        res.undecided = run
+        return _done(res, start)
+    raise CertificationError(f"kappa* = {res.kappa_star.text} but the box claim with beta/{run.kappa} is {run.verdict}")
+
+
+def _check(res: BoxSweepResult, start) -> BoxSweepResult:
+    """The cross-checks: floor(kappa*) is the search's best kappa, the counterexample is a point of the box."""
+    star = res.kappa_star
+    if star is not None and star.floor is not None and not res.capped:
+        if star.floor == INF or star.floor != res.best_kappa:
+            raise CertificationError(f"kappa* = {star.text} over the corner sentences, but the search's best "
+                                     f"kappa is {res.best_kappa}")
+    cex = res.counterexample
+    if cex is not None:
+        bounds = res.claim.points.bounds
+        if cex.kappa != res.best_kappa + 1 or any(not bounds[n][0] <= cex.input[n] <= bounds[n][1] for n in bounds):
+            raise CertificationError(f"the counterexample {cex.input} for beta/{cex.kappa} is not a point of the box "
+                                     f"refuting beta/{res.best_kappa + 1}")
+    return _done(res, start)
+
+
+def _done(res: BoxSweepResult, start) -> BoxSweepResult:
+    res.seconds = time.perf_counter() - start
+    return res
+
+
+def box_sweep_text(res: BoxSweepResult) -> str:
+    program = res.claim.program
+    scope = res.scope
+    lines = [f"claim: {res.claim.describe()}",
+             f"every real input of the box with dd(u) > alpha (Definition 2), decided by the corner reduction; "
+             f"the claim itself is {res.verdict.upper()}{' (vacuously)' if res.base.vacuous else ''} {scope.summary()}",
+             "search: " + ", ".join(f"beta/{k} {v}" for k, v in res.searched)]
+    if res.best_kappa is None:
+        lines.append(f"UNDECIDED: with beta/{res.undecided.kappa} these regions are neither proved nor refuted, "
+                     "so the best kappa over the box is not known:")
+        lines += ["  " + r.line(program) for r in res.undecided.regions if r.verdict == UNDECIDED]
+        lines.append(scope.coverage())
+        return "\n".join(lines)
+    star = res.kappa_star
+    if star is None:
+        lines.append(res.star_note)
+    elif star.infinite:
+        lines.append("kappa* is unbounded: " + ("the claim applies to no input of the box" if res.base.vacuous else
+                                                "P[error] is 0 wherever the claim applies in the box"))
+    else:
+        what = ("the infimum over the box of beta/P[error]" if res.star_is_box_inf else
+                "the infimum of beta/P[error] over the corner sentences, a lower bound on the box's")
+        value = (f"{fmt_q(star.lo)} exactly" if star.exact else
+                 f"{star.text}... (certified enclosure [%s, %s])" % outward(star.lo, star.hi, star.digits + 4))
+        lines.append(f"kappa* ({what}) = {value}")
+        piece = star.at.report
+        lines.append(f"  on the region {piece.condition} (det = {env_text(program, piece.det)}), {piece.pieces}, "
+                     f"{'v(1)' if piece.kind == HOMOGENEOUS else 'corner'} {env_text(program, piece.input)} "
+                     f"({piece.kind}, in {piece.variable}): "
+                     f"{star.at.where().replace('eps', 'x' if piece.kind == HOMOGENEOUS else 'eps')}")
+    if len(res.region_stars) > 1:
+        lines.append("kappa* per det region (least first):")
+        for r in res.region_stars:
+            value = "inf" if r.star.infinite else fmt_q(r.star.lo) if r.star.exact else r.star.text + "..."
+            lines.append(f"  {r.condition:<44} det = {env_text(program, r.det):<24} gamma = {fmt_q(r.gamma)}: "
+                         f"{value}{'' if r.box_infimum else ' (a lower bound)'}")
+    if res.capped:
+        lines.append(f"best kappa >= {res.best_kappa} (--kappa-max): " + ("no kappa fails" if res.base.vacuous else
+                                                                          f"beta/{res.best_kappa} is verified on the box"))
+    else:
+        lines.append(f"best kappa = {res.best_kappa}: the box claim holds with beta/{res.best_kappa}"
+                     if res.best_kappa >= 1 else "best kappa = 0: the box claim fails even with beta itself")
+        lines.append(f"with beta/{res.best_kappa + 1} it fails at a point of the box (re-checked by the per-point "
+                     "path):")
+        lines.append("  " + res.counterexample.describe().replace("\n", "\n  "))
+    lines.append(scope.coverage())
+    lines.append(f"{res.seconds:.2f} s")
+    return "\n".join(lines)
