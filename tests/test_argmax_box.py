@@ -326,3 +326,25 @@ def test_the_loop_form_of_noisy_max_is_decided_the_same_way(tmp_path):
     loop, builtin = decide_box(load(path)), decide_box(load(NOISY_MAX))
     assert loop.verdict == builtin.verdict == "verified" and loop.sentence == builtin.sentence
     assert decide_box(load(path), 5).verdict == "refuted"
+
+
+@pytest.mark.parametrize("box_name, grid_name, best_box, best_grid", [
+    ("noisy_max_box", "noisy_max", 4, 4), ("noisy_max_eps4_box", "noisy_max_eps4", 0, 1)])
+def test_sweep_on_the_box_against_the_grid_sweep(box_name, grid_name, best_box, best_grid):
+    """dipc sweep: kappa* of the worst-point sentence is the box's infimum; with eps over (0, inf)
+    it meets the grid sweep's kappa* (the grid's eps*dd covers (0, inf) too); with eps >= 4 it is
+    below it (the box reaches eps*dd ~ 0.54, where beta/P_err is least; the grid only eps*dd >= 2)."""
+    def sweep(name):
+        code, out, _ = run_main(["sweep", THEORIES / f"{name}.toml", "--json", "--no-progress"])
+        return code, json.loads(out)
+    code, box = sweep(box_name)
+    _, grid = sweep(grid_name)
+    assert box["best_kappa"] == best_box and grid["best_kappa"] == best_grid
+    assert box["method"] == "argmax worst point" and box["kappa_star_detail"]["box_infimum"] is True
+    lo_box, hi_box = map(float, box["kappa_star_detail"]["enclosure"])
+    lo_grid, hi_grid = map(float, grid["kappa_star_detail"]["enclosure"])
+    if box_name == "noisy_max_box":
+        assert lo_box <= hi_grid and lo_grid <= hi_box          # the same infimum by two routes
+    else:
+        assert hi_box < lo_grid
+    assert code == (0 if best_box else 1)
