@@ -158,18 +158,6 @@ def claim_checks(claim: AccuracyClaim, shape: ArgmaxShape, scores: list,
     return checks, lo, hi
 
 
-def beta_of_product(claim: AccuracyClaim, gamma) -> bool:
-    """Whether beta(alpha, eps) is proved a function of alpha*eps: every term of its numerator and
-    denominator is c * (alpha*eps)^j * e^(p*alpha*eps).  (The test of `accuracy.box`, which
-    imports this module, so it cannot be imported from there.)"""
-    form = claim.beta.in_variable("alpha", {**claim.program.params, "gamma": gamma})
-    for part in (form.num, form.den):
-        for (_, j), coeff in part.terms.items():
-            if any(k != j or q != 0 for _, k, q in coeff.monomials()):
-                return False
-    return True
-
-
 # --------------------------------------------------------------------------- the result
 
 
@@ -329,7 +317,7 @@ class ArgmaxBox:
             return self.closure_point(Fraction(alpha), gamma)
         if self.dmax == 0:   # lo = hi: every input is a tie, dd = 0
             return NOT_APPLICABLE, "dd = 0 in the box", "", None
-        if not beta_of_product(self.claim, gamma):
+        if not self.claim.beta_of_alpha_eps(gamma):
             cex = self.search(Fraction(0))
             if cex is not None:
                 return REFUTED, f"{METHOD} (search)", "", cex

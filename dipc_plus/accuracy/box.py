@@ -192,17 +192,6 @@ def claim_checks(claim: AccuracyClaim, boundary: bool = False) -> list:
     return checks
 
 
-def beta_of_product(claim: AccuracyClaim, gamma) -> bool:
-    """Whether beta(alpha, eps) is proved to be a function of alpha*eps alone: every term of its
-    numerator and denominator is c * (alpha*eps)^j * e^(p*alpha*eps)."""
-    form = claim.beta.in_variable("alpha", {**claim.program.params, "gamma": gamma})
-    for part in (form.num, form.den):
-        for (_, j), coeff in part.terms.items():
-            if any(k != j or q != 0 for _, k, q in coeff.monomials()):
-                return False
-    return True
-
-
 # --------------------------------------------------------------------------- det regions
 
 
@@ -380,7 +369,7 @@ class BoxDecider:
         if alpha != "dd":
             return self.numeric_alpha(region, corner, gamma, low)
         methods, undecided = set(), []
-        homogeneous_beta = beta_of_product(self.claim, gamma)
+        homogeneous_beta = self.claim.beta_of_alpha_eps(gamma)
         for d0, d1, a, s in corner.pieces():
             if not any(s.values()):   # v(d) = a on the piece: beta(d) is least at d1, one sentence at a
                 holds = self.at_point(region.det, a, d1, gamma)

@@ -26,7 +26,7 @@ from fractions import Fraction
 
 from dipc_plus.accuracy import argmax_box
 from dipc_plus.accuracy.box import (UNDECIDED, VERIFIED, BoxDecider, BoxResult, CornerPath,
-                                    beta_of_product, det_regions, decide_box)
+                                    det_regions, decide_box)
 from dipc_plus.accuracy.report import REFUTED, Counterexample, env_json, env_text, fmt_q
 from dipc_plus.accuracy.sweep import (DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, CandidatePool, KappaStar, candidates,
                                       kappa_star_of, outward)
@@ -100,7 +100,7 @@ def piece_ratios(claim: AccuracyClaim, decider: BoxDecider) -> list:
             if claim.alpha != "dd":
                 out.append((ratio(corner.at(low), low, CLOSURE, f"d = {fmt_q(low)}"), I))
                 continue
-            homogeneous_beta = beta_of_product(claim, g)
+            homogeneous_beta = claim.beta_of_alpha_eps(g)
             for d0, d1, a, s in corner.pieces():
                 piece = f"d in ({fmt_q(d0)}, {fmt_q(d1)}]"
                 if not any(s.values()):
@@ -125,7 +125,7 @@ def argmax_ratios(claim: AccuracyClaim, max_states=None) -> list:
     for g in map(Fraction, gammas):
         if g >= 1 or box.dmax == 0 or (claim.alpha != "dd" and box.dmax <= claim.alpha):
             continue                   # no error, or the claim applies nowhere in the box
-        if claim.alpha == "dd" and not argmax_box.beta_of_product(claim, g):
+        if claim.alpha == "dd" and not claim.beta_of_alpha_eps(g):
             raise NotCheap("beta is not a function of alpha*eps")
         alpha = Fraction(1) if claim.alpha == "dd" else Fraction(claim.alpha)
         u = box.worst(alpha)

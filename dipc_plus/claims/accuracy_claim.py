@@ -98,6 +98,17 @@ class AccuracyClaim:
         values["alpha"] = alpha
         return self.beta.exact(values)
 
+    def beta_of_alpha_eps(self, gamma) -> bool:
+        """Whether beta(alpha, eps) at this gamma is proved a function of alpha*eps alone: every term
+        of its numerator and denominator is c * (alpha*eps)^j * e^(p*alpha*eps).  The box
+        reductions need it to turn a sentence in (d, eps) into one in x = eps*d."""
+        form = self.beta.in_variable("alpha", {**self.program.params, "gamma": gamma})
+        for part in (form.num, form.den):
+            for (_, j), coeff in part.terms.items():
+                if any(k != j or q != 0 for _, k, q in coeff.monomials()):
+                    return False
+        return True
+
     def gamma_values(self, alpha) -> list:
         if self.gammas == "alpha":
             return [alpha]
