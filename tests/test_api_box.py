@@ -110,3 +110,18 @@ def test_box_sweep_refuses_what_the_cli_refuses():
         dipc_plus.sweep(HALF_BOX, paper=True)
     with pytest.raises(dipc_plus.UserError, match="no per-input reports"):
         dipc_plus.sweep(HALF_BOX, reports=True)
+
+
+def test_the_docs_example_runs():
+    """docs/claims.md, "Box claims from Python": its example is what the API prints."""
+    import doctest
+    import re
+    text = (ROOT / "docs" / "claims.md").read_text()
+    section = text.split("### Box claims from Python", 1)[1]
+    block = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(block, {}, "claims.md box example", str(ROOT / "docs/claims.md"), 0)
+    assert len(test.examples) >= 4
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.failures == 0
