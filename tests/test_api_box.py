@@ -125,3 +125,44 @@ def test_the_docs_example_runs():
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
     assert runner.failures == 0
+
+
+def test_kappa_on_a_box_claim_is_the_cli_twin(capsys):
+    """Sparse c = 1, m = 3 holds on the box with beta/6 (kappa* = 6.3758...) and fails with beta/7."""
+    r = dipc_plus.check_accuracy(SPARSE_BOX, params={"c": 1}, kappa=7)
+    code, out = _cli_json(capsys, "accuracy", SPARSE_BOX, "--set", "c=1", "--kappa", "7")
+    assert code == 1 and r.verdict == "refuted" and r.counterexample.kappa == 7
+    assert _without_time(r.to_json()) == _without_time(out)
+    assert all(-1 <= x <= 1 for x in r.counterexample.input["q"])
+    assert "beta/7 on the box" in repr(r)
+
+
+MIXED = """\
+input q: real
+output a: bool, b: bool
+r <- Lap(eps, q)
+a <- r >= 0
+s <- Lap(eps, 0)
+b <- s >= q
+"""
+
+
+def test_undecided_box_claim(tmp_path, capsys):
+    """q has both signs in the paths to an output: the region is undecided, never a guess."""
+    (tmp_path / "mixed.dip").write_text(MIXED)
+    claim = tmp_path / "mixed.toml"
+    claim.write_text('[program]\npath = "mixed.dip"\n[accuracy]\ninput_distance = "linf"\n'
+                     'output_distance = "zero-one"\nalpha = "dd"\ngamma = 0\nbeta = "2*exp(-alpha*eps/2)"\n'
+                     '[accuracy.inputs]\nbox = { q = [-1, 1] }\n')
+    r = dipc_plus.check_accuracy(claim)
+    code, out = _cli_json(capsys, "accuracy", str(claim))
+    assert code == 6 and r.verdict == "undecided" and r.verified is None and r.counterexample is None
+    assert _without_time(r.to_json()) == _without_time(out)
+    undecided = [v for v in r.regions if v.verdict == "undecided"]
+    assert undecided and all("check 'monotone'" in v.reason for v in undecided)
+    assert "undecided" in repr(r) and "UNDECIDED" in str(r)
+    s = dipc_plus.sweep(claim)
+    code, out = _cli_json(capsys, "sweep", str(claim))
+    assert code == 6 and s.best_kappa is None and s.verified is None and s.undecided_regions
+    assert _without_time(s.to_json()) == _without_time(out)
+    assert "undecided" in repr(s)
