@@ -110,6 +110,12 @@ def test_box_sweep_refuses_what_the_cli_refuses():
         dipc_plus.sweep(HALF_BOX, paper=True)
     with pytest.raises(dipc_plus.UserError, match="no per-input reports"):
         dipc_plus.sweep(HALF_BOX, reports=True)
+    # as `dipc accuracy --paper` / `--dd-over grid`: the corner reduction names the check, in Python words
+    with pytest.raises(dipc_plus.UserError, match="check 'convention'") as paper:
+        dipc_plus.check_accuracy(HALF_BOX, paper=True)
+    assert "paper=True" in str(paper.value) and "--paper" not in str(paper.value)
+    with pytest.raises(dipc_plus.UserError, match="dd over the reals"):
+        dipc_plus.check_accuracy(HALF_BOX, dd_over="grid")
 
 
 def test_the_docs_example_runs():
