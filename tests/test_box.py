@@ -285,7 +285,7 @@ def test_output_distance_and_real_outputs_refused(tmp_path):
     body = "o <- Lap(eps, q)\n"
     decl = "input q: real\noutput o: real\n"
     linf = one_input_claim(tmp_path, body, "exp(-gamma*eps)", output_distance="linf", decl=decl)
-    with pytest.raises(UserError, match='a box claim needs output_distance = "zero-one", not "linf"'):
+    with pytest.raises(UserError, match='a box claim needs output_distance = "zero-one" or "noisy-max", not "linf"'):
         load_claim(str(linf))
     claim = load_claim(str(one_input_claim(tmp_path, "r <- Lap(eps, q)\nb <- r >= 0\n", "exp(-alpha*eps)")))
     from dipc_plus.claims.distances import LinfOutput

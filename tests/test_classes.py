@@ -18,7 +18,7 @@ from dipc_plus.semantics.distribution import bind, output_distribution
 
 ACCURACY_CLAIMS = sorted(p.stem for p in THEORIES.glob("*.toml") if "[accuracy]" in p.read_text()
                          and "box" not in tomllib.loads(p.read_text())["accuracy"].get("inputs", {}))  # boxes: test_box.py
-ARGMAX_CLAIMS = {"noisy_max", "noisy_max_barthe2016", "noisy_min"}
+ARGMAX_CLAIMS = {"noisy_max", "noisy_max_barthe2016", "noisy_min", "noisy_max_eps4"}
 
 
 def _mixed_rates(m: int, rng) -> str:

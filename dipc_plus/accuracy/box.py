@@ -480,5 +480,9 @@ class BoxDecider:
 
 def decide_box(claim: AccuracyClaim, kappa: int = 1, max_states: int | None = None,
                boundary: bool = False) -> BoxResult:
-    """The box claim decided by the corner reduction (see the module doc)."""
+    """The box claim decided by the corner reduction (see the module doc), or by the argmax
+    worst point when the program is an argmax of noisy reads (`accuracy.argmax_box`)."""
+    from dipc_plus.accuracy import argmax_box
+    if argmax_box.selects(claim):
+        return argmax_box.decide_argmax_box(claim, kappa, max_states, boundary)
     return BoxDecider(claim, kappa, max_states, boundary).run()

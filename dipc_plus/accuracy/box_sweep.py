@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from dipc_plus.accuracy import argmax_box
 from dipc_plus.accuracy.box import (UNDECIDED, VERIFIED, BoxDecider, BoxResult, CornerPath,
                                     beta_of_product, det_regions, decide_box)
 from dipc_plus.accuracy.report import REFUTED, Counterexample, env_json, env_text, fmt_q
@@ -113,6 +114,34 @@ def piece_ratios(claim: AccuracyClaim, decider: BoxDecider) -> list:
     return out
 
 
+def argmax_ratios(claim: AccuracyClaim, max_states=None) -> list:
+    """The argmax worst point's sentences (`accuracy.argmax_box`) as ratios, one per det region:
+    beta(1, x)/P_err(x, w(1)) over x = eps*d (w(d) has dd = d, a point of the box), or at a
+    numeric alpha beta/P_err(w(alpha)) over eps."""
+    box = argmax_box.ArgmaxBox(claim, 1, max_states)
+    program, I = claim.program, claim.eps
+    gammas = claim.gammas if claim.alpha == "dd" else claim.gamma_values(claim.alpha)
+    out = []
+    for g in map(Fraction, gammas):
+        if g >= 1 or box.dmax == 0 or (claim.alpha != "dd" and box.dmax <= claim.alpha):
+            continue                   # no error, or the claim applies nowhere in the box
+        if claim.alpha == "dd" and not argmax_box.beta_of_product(claim, g):
+            raise NotCheap("beta is not a function of alpha*eps")
+        alpha = Fraction(1) if claim.alpha == "dd" else Fraction(claim.alpha)
+        u = box.worst(alpha)
+        beta, p_err = ExpFrac.of(claim.beta_at(alpha, g)), box.checker.p_error(u, g)
+        if claim.alpha == "dd":
+            kind, piece = HOMOGENEOUS, f"d in (0, {fmt_q(box.dmax)}]"
+            X = Interval(Fraction(0), None if I.hi is None else box.dmax * I.hi, False,
+                         I.hi is not None and I.hi_closed)
+        else:
+            kind, piece, X = CLOSURE, f"d = {fmt_q(alpha)}", I
+        for i in range(1, len(box.scores) + 1):   # the same ratio on every region (iid noises)
+            out.append((PieceRatio(program, u, alpha, g, beta, p_err, kind, box.condition(i),
+                                   {box.output: i}, piece), X))
+    return out
+
+
 @dataclass
 class RegionStar:
     """kappa* of one det region (and gamma): the least over its pieces' ratios."""
@@ -134,9 +163,9 @@ class RegionStar:
 def box_kappa_star(claim: AccuracyClaim, digits: int = DEFAULT_DIGITS, max_states=None):
     """(KappaStar of the corner sentences, whether it equals the infimum over the box, [RegionStar]),
     or (None, why, [])."""
-    decider = BoxDecider(claim, 1, max_states)
     try:
-        ratios = piece_ratios(claim, decider)
+        ratios = (argmax_ratios(claim, max_states) if argmax_box.selects(claim)
+                  else piece_ratios(claim, BoxDecider(claim, 1, max_states)))
     except NotCheap as why:
         return None, str(why), []
     pool, by_region = CandidatePool(), {}
@@ -337,8 +366,9 @@ def _done(res: BoxSweepResult, start) -> BoxSweepResult:
 def box_sweep_text(res: BoxSweepResult) -> str:
     program = res.claim.program
     scope = res.scope
+    method = "the argmax worst point" if isinstance(res.base, argmax_box.ArgmaxBoxResult) else "the corner reduction"
     lines = [f"claim: {res.claim.describe()}",
-             f"every real input of the box with dd(u) > alpha (Definition 2), decided by the corner reduction; "
+             f"every real input of the box with dd(u) > alpha (Definition 2), decided by {method}; "
              f"the claim itself is {res.verdict.upper()}{' (vacuously)' if res.base.vacuous else ''} {scope.summary()}",
              "search: " + ", ".join(f"beta/{k} {v}" for k, v in res.searched)]
     if res.best_kappa is None:

@@ -1,0 +1,401 @@
+"""Box accuracy claims for Report Noisy Max, by its worst point (issue 28).
+
+Why: the corner reduction (`accuracy.box`) needs det regions that are boxes, but the
+region where output i is det(q) = argmax q is a cone {q_i > q_j}: every NoisyMax box
+claim would stay undecided.  For an argmax of iid Laplace noises a different worst
+point exists, and it is proved here from the recognised program, not assumed.
+
+Setting, each item a named check (`NotReducible` with the reason when it fails):
+
+* `argmax-shape`: the program is recognised (`semantics.argmax`) as
+  out = argmax_k (q_k + N_k): m >= 2 samples, each mean exactly one real input q_k
+  (coefficient 1, no constant), distinct inputs, the N_k independent with one Laplace
+  rate b*eps (iid), nothing else read, `out` the only output;
+* `output-distance`: noisy-max at gamma = 0 on these scores, or zero-one (gamma < 1 is
+  the same error, gamma >= 1 has none): the error at q is "q_out != max q";
+* `box-region`: L-inf inputs, det the noise-free program, dd over the reals, the q_k the
+  program's only inputs, and one range [lo, hi] for every q_k (lo = hi: every input is a
+  tie, dd = 0, nothing to check);
+* `beta-alpha` (alpha = "dd"): beta does not increase with alpha (term by term).
+
+The argument.  Write N_k = Y_k/(b*eps) with Y_k iid standard Laplace.  On the det region
+R_i of output i (q_i the unique maximum; ties have dd = 0, where the claim says
+nothing), dd(q) = min_j (q_i - q_j)/2: moving q_i and q_j towards each other by t each
+reaches a tie at t = (q_i - q_j)/2, and an input q' with |q' - q|_inf = t smaller keeps
+q'_i - q'_j >= q_i - q_j - 2t > 0, so i stays the unique maximum.  With q_i the
+unique maximum no other index has q_j = q_i, so P_err(q) = 1 - P[out = i], and (ties of
+the noisy values have probability 0)
+
+    P[out = i] = P[Y_j - Y_i < b*eps*(q_i - q_j) for every j != i].
+
+(1) The event grows with each difference q_i - q_j: P[out = i] is non-decreasing in q_i,
+non-increasing in every q_j, and depends on differences only (adding one constant to
+every q changes nothing).  (2) So for q in R_i with dd(q) >= d, i.e. q_i - q_j >= 2d for
+all j, lowering each difference to exactly 2d can only lower P[out = i], and moving q_i
+to hi with the others changes nothing: P_err(q) <= P_err(w_i(d)) with
+w_i(d) = (q_i = hi, q_j = hi - 2d), a point of the box for
+d in (0, (hi - lo)/2] = (0, dmax] with dd(w_i(d)) = d.  (3) At w_i(d) the condition is
+Y_j - Y_i < 2*b*eps*d: P_err(eps, w_i(d)) = G(eps*d), with G(x) = P_err(x, w_i(1)), and the
+Y being iid, G does not depend on i.  (4) P_err(w_i(d)) is non-increasing in d (by (1)).
+
+Hence with alpha = "dd" and beta a function of alpha*eps (so beta(d, eps) = beta(1, eps*d)),
+the claim on every region is the one sentence "G(x) <= beta(1, x)/kappa for every
+x = eps*d in (0, dmax * sup eps]" (method `argmax worst point (homogeneous)`); with a
+numeric alpha, every q with dd(q) > alpha has P_err(q) <= P_err(w_i(alpha)) by (2) and
+(4), one sentence in eps at w_i(alpha) (`argmax worst point (closure point)`).  A
+failing x is a failure at the real input w_1(d) of the box for a d with x/d in the eps
+interval; it is found again by the per-point path, which prints it.  Otherwise (beta not
+a function of alpha*eps, a closure point that fails with no counterexample found above
+alpha) the claim is reported undecided with the reason.  Never a guess.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from dipc_plus.accuracy.checker import AccuracyChecker
+from dipc_plus.accuracy.monotone import NotReducible as MonotoneNotReducible
+from dipc_plus.accuracy.report import REFUTED, Counterexample, env_json, env_text, fmt_q
+from dipc_plus.claims.accuracy_claim import AccuracyClaim
+from dipc_plus.claims.distances import LinfInput, NoisyMaxOutput, ZeroOneOutput
+from dipc_plus.claims.scope import box_scope
+from dipc_plus.decision.certified import CertificationError, Interval
+from dipc_plus.decision.decide import decide
+from dipc_plus.errors import UserError
+from dipc_plus.exact.expoly import ExpFrac
+from dipc_plus.semantics.argmax import ArgmaxShape, recognise
+
+VERIFIED, UNDECIDED, NOT_APPLICABLE = "verified", "undecided", "not applicable"
+METHOD = "argmax worst point"
+SEARCH = (Fraction(1), Fraction(1, 2), Fraction(1, 4), Fraction(3, 4), Fraction(1, 8), Fraction(1, 16))
+
+
+class NotReducible(MonotoneNotReducible):
+    """A precondition of the worst point that could not be proved: `check` names it."""
+
+    def __init__(self, check: str, message: str, **kw):
+        UserError.__init__(self, f"argmax worst point, check '{check}': {message}", **kw)
+        self.check = check
+
+
+def selects(claim: AccuracyClaim) -> bool:
+    """Whether this reduction is the one for the claim: its program is an argmax of noisy reads
+    (`semantics.argmax`, at least two).  Its preconditions are then checked by `ArgmaxBox`,
+    which refuses by name what it does not cover."""
+    shape = recognise(claim.program)
+    return shape is not None and len(shape.samples) >= 2
+
+
+# --------------------------------------------------------------------------- the preconditions
+
+
+def score_inputs(shape: ArgmaxShape) -> list:
+    """[q_1, ..., q_m]: the input each sample reads as its whole mean; NotReducible otherwise."""
+    if shape.minimum:
+        raise NotReducible("argmax-shape", "the program is an argmin; the worst point is proved for argmax",
+                           hint="write the claim for argmax (negate the queries)")
+    rates = {rate for _, rate, _ in shape.samples}
+    if any(kind != "lap" for kind, _, _ in shape.samples) or len(rates) != 1:
+        raise NotReducible("argmax-shape", "the noises are not iid Laplace (one kind 'lap', one rate): "
+                           "P[out = i] at the worst point would depend on i", hint="use one Laplace rate")
+    names = []
+    for k, (_, _, mean) in enumerate(shape.samples, start=1):
+        terms = [(Fraction(c.value), v) for c, v in mean.terms]
+        if len(terms) != 1 or terms[0][0] != 1 or Fraction(mean.const.value) != 0:
+            raise NotReducible("argmax-shape", f"sample {k}'s mean is not exactly one input (coefficient 1, "
+                               "no constant)", hint="the worst point is proved for out = argmax_k (q_k + N_k)")
+        names.append(terms[0][1])
+    if len(set(names)) != len(names):
+        raise NotReducible("argmax-shape", "two samples read the same input", hint="one input per sample")
+    return names
+
+
+def claim_checks(claim: AccuracyClaim, shape: ArgmaxShape, scores: list,
+                 boundary: bool) -> tuple[list, Fraction, Fraction]:
+    """(checks proved, lo, hi) for the claim-wide preconditions; NotReducible naming the first that fails."""
+    if boundary:
+        raise NotReducible("convention", "a box claim is decided under Definition 2 (dd(u) > alpha)",
+                           hint="leave out --paper")
+    checks = [("argmax-shape", f"out = argmax of q_k + N_k, k = 1..{len(scores)}, the N_k iid Laplace "
+               "(semantics.argmax)")]
+    od = claim.output_distance
+    if isinstance(od, NoisyMaxOutput):
+        if list(od.scores) != scores or od.index != shape.output:
+            raise NotReducible("output-distance", "the noisy-max scores are not the inputs the samples read, "
+                               "in their order", file=claim.file, hint="scores = the queries of the argmax")
+        gammas = claim.gammas if claim.alpha == "dd" else claim.gamma_values(claim.alpha)
+        if any(g != 0 for g in gammas):
+            raise NotReducible("output-distance", "noisy-max with gamma != 0: an error is then not "
+                               "'out != argmax q'", file=claim.file, hint="gamma = 0")
+        checks.append(("output-distance", "noisy-max at gamma = 0: an error is q_out != max q"))
+    elif isinstance(od, ZeroOneOutput):
+        checks.append(("output-distance", "zero-one: for gamma < 1 an error is out != det(q)"))
+    else:
+        raise NotReducible("output-distance", f"the output distance is {od.name}", file=claim.file,
+                           hint='use output_distance = "noisy-max" (gamma = 0) or "zero-one"')
+    if not isinstance(claim.input_distance, LinfInput) or claim.det != "noise-free" or claim.dd_over != "reals":
+        raise NotReducible("box-region", "the worst point needs L-inf inputs, det the noise-free program and "
+                           "dd over the reals", file=claim.file, hint='input_distance = "linf"')
+    if set(claim.points.bounds) != set(scores):
+        raise NotReducible("box-region", "the program has inputs that no sample reads", file=claim.file,
+                           hint="the worst point is proved for programs whose inputs are the queries")
+    ranges = {claim.points.bounds[n] for n in scores}
+    if len(ranges) != 1:
+        raise NotReducible("box-region", "the box does not give every query the same range: w_i(d) = "
+                           "(hi, hi - 2d, ...) is not proved to be in it", file=claim.file,
+                           hint="give one range for the query array, e.g. box = { q = [-1, 1] }")
+    (lo, hi), = ranges
+    checks.append(("box-region", "L-inf, dd over the reals; every query in one range: dd = min_j (q_i - q_j)/2 "
+                   "on the region of i"))
+    if claim.alpha == "dd":
+        for g in claim.gammas:
+            sign, slope = claim.beta.slope("alpha", {**claim.program.params, "gamma": g})
+            if sign != "nonpositive":
+                raise NotReducible("beta-alpha", f"d beta/d alpha = {slope} is not proved <= 0", file=claim.file,
+                                   hint="give a beta that does not increase with alpha")
+        checks.append(("beta-alpha", "d beta / d alpha <= 0 for alpha >= 0, eps > 0 (term by term)"))
+    return checks, lo, hi
+
+
+def beta_of_product(claim: AccuracyClaim, gamma) -> bool:
+    """Whether beta(alpha, eps) is proved a function of alpha*eps: every term of its numerator and
+    denominator is c * (alpha*eps)^j * e^(p*alpha*eps).  (The test of `accuracy.box`, which
+    imports this module, so it cannot be imported from there.)"""
+    form = claim.beta.in_variable("alpha", {**claim.program.params, "gamma": gamma})
+    for part in (form.num, form.den):
+        for (_, j), coeff in part.terms.items():
+            if any(k != j or q != 0 for _, k, q in coeff.monomials()):
+                return False
+    return True
+
+
+# --------------------------------------------------------------------------- the result
+
+
+@dataclass
+class ArgmaxRegion:
+    """The verdict on the det region of one output (and one gamma)."""
+    det: dict
+    condition: str
+    share: Fraction
+    gamma: Fraction
+    verdict: str
+    method: str
+    reason: str = ""
+    seconds: float = 0.0
+
+    def to_json(self, program) -> dict:
+        out = {"det": env_json(program, self.det), "region": self.condition, "share": fmt_q(self.share),
+               "gamma": fmt_q(self.gamma), "verdict": self.verdict, "method": self.method,
+               "seconds": round(self.seconds, 4)}
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+    def line(self, program) -> str:
+        text = (f"{self.condition:<44} det = {env_text(program, self.det):<10} share {fmt_q(self.share):<6} "
+                f"{self.verdict} ({self.method})")
+        return text + (f": {self.reason}" if self.reason else "")
+
+
+@dataclass
+class ArgmaxBoxResult:
+    """A box claim decided by the argmax worst point (the interface of `accuracy.box.BoxResult`)."""
+    claim: AccuracyClaim
+    kappa: int
+    checks: list
+    regions: list = field(default_factory=list)
+    counterexample: Counterexample | None = None
+    sentence: str = ""
+    seconds: float = 0.0
+
+    @property
+    def verdict(self) -> str:
+        if self.counterexample is not None:
+            return REFUTED
+        return UNDECIDED if any(r.verdict == UNDECIDED for r in self.regions) else VERIFIED
+
+    @property
+    def vacuous(self) -> bool:
+        return self.verdict == VERIFIED and all(r.verdict == NOT_APPLICABLE for r in self.regions)
+
+    @property
+    def scope(self):
+        return box_scope(self.claim.program, self.claim.points.bounds, str(self.claim.eps))
+
+    def undecided_share(self) -> Fraction:
+        return sum((r.share for r in self.regions if r.verdict == UNDECIDED), Fraction(0))
+
+    def to_json(self) -> dict:
+        program = self.claim.program
+        out = {"verdict": self.verdict, "vacuous": self.vacuous, "scope": self.scope.to_json(),
+               "claim": self.claim.file,
+               "program": program.name, "params": {k: fmt_q(v) for k, v in program.params.items()},
+               "statement": self.claim.describe(), "eps_interval": str(self.claim.eps), "kappa": self.kappa,
+               "method": METHOD, "checks": [{"name": n, "proved": t} for n, t in self.checks],
+               "sentence": self.sentence, "regions": [r.to_json(program) for r in self.regions],
+               "undecided_share": fmt_q(self.undecided_share()), "seconds": round(self.seconds, 3)}
+        if self.counterexample is not None:
+            out["counterexample"] = self.counterexample.to_json()
+        return out
+
+    def text(self) -> str:
+        program = self.claim.program
+        kappa = "" if self.kappa == 1 else f", beta divided by {self.kappa}"
+        lines = [f"claim:  {self.claim.describe()}", f"        inputs with dd(u) > alpha (Definition 2){kappa}",
+                 f"{METHOD} (accuracy/argmax_box.py); proved preconditions:"]
+        lines += [f"  {n}: {t}" for n, t in self.checks]
+        if self.sentence:
+            lines.append(f"every region reduces to: {self.sentence}")
+        lines.append("")
+        lines += [r.line(program) for r in self.regions]
+        lines.append("")
+        scope = self.scope
+        if self.verdict == REFUTED:
+            cex = self.counterexample
+            lines.append(f"REFUTED at {env_text(program, cex.input)}, eps = {fmt_q(cex.eps)} (a point of the box, "
+                         "re-checked by the per-point path and an independent certified evaluation)")
+            lines.append(cex.describe())
+        elif self.verdict == UNDECIDED:
+            lines.append(f"UNDECIDED {scope.summary()}: the regions marked undecided (share "
+                         f"{fmt_q(self.undecided_share())} of the box) are neither proved nor refuted")
+        elif self.vacuous:
+            lines.append(f"VERIFIED (vacuously: the claim applies to no input of the box, dd <= alpha there) "
+                         f"{scope.summary()}")
+        else:
+            bound = "beta" if self.kappa == 1 else f"beta/{self.kappa}"
+            lines.append(f"VERIFIED {scope.summary()}: P[error] <= {bound} for every eps in {self.claim.eps} at "
+                         "every real input of the box where the claim applies")
+        lines.append(f"{len(self.regions)} region verdict(s); {self.seconds:.2f} s")
+        lines.append(scope.coverage())
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- the decider
+
+
+class ArgmaxBox:
+    """The worst-point reduction of a NoisyMax box claim (see the module doc)."""
+
+    def __init__(self, claim: AccuracyClaim, kappa: int = 1, max_states: int | None = None,
+                 boundary: bool = False):
+        self.claim, self.kappa, self.program = claim, kappa, claim.program
+        shape = recognise(self.program)
+        if shape is None or len(shape.samples) < 2:
+            raise NotReducible("argmax-shape", "the program is not recognised as an argmax of two or more noisy "
+                               "reads (semantics/argmax.py)", file=claim.file)
+        self.scores = score_inputs(shape)
+        self.output = shape.output
+        self.checks, self.lo, self.hi = claim_checks(claim, shape, self.scores, boundary)
+        self.dmax = (self.hi - self.lo) / 2
+        options = {} if max_states is None else {"max_states": max_states}
+        self.checker = AccuracyChecker(claim, **options)
+
+    def worst(self, d, i: int = 1, top=None) -> dict:
+        """w_i(d): q_i = top (default hi), every other query top - 2d."""
+        top = self.hi if top is None else top
+        return {n: top if k == i else top - 2 * d for k, n in enumerate(self.scores, start=1)}
+
+    def condition(self, i: int) -> str:
+        qi = self.scores[i - 1]
+        parts = [f"{qi} {'>' if j < i else '>='} {n}" for j, n in enumerate(self.scores, start=1) if j != i]
+        return " and ".join(parts)
+
+    def run(self) -> ArgmaxBoxResult:
+        start = time.perf_counter()
+        result = ArgmaxBoxResult(self.claim, self.kappa, self.checks)
+        gammas = self.claim.gammas if self.claim.alpha == "dd" else self.claim.gamma_values(self.claim.alpha)
+        m = len(self.scores)
+        for g in gammas:
+            t = time.perf_counter()
+            verdict, method, reason, cex = self.decide(Fraction(g), result)
+            seconds = time.perf_counter() - t
+            for i in range(1, m + 1):   # one sentence for all: G does not depend on i (iid noises)
+                result.regions.append(ArgmaxRegion({self.output: i}, self.condition(i), Fraction(1, m), Fraction(g),
+                                                   verdict, method, reason, seconds if i == 1 else 0.0))
+            if cex is not None:
+                result.counterexample = cex
+                break
+        result.seconds = time.perf_counter() - start
+        return result
+
+    def decide(self, gamma: Fraction, result: ArgmaxBoxResult):
+        """(verdict, method, reason, counterexample or None) for every region at this gamma."""
+        if isinstance(self.claim.output_distance, ZeroOneOutput) and gamma >= 1:
+            return VERIFIED, "gamma >= 1", "every output is within zero-one distance 1", None
+        alpha = self.claim.alpha
+        if alpha != "dd":
+            return self.closure_point(Fraction(alpha), gamma)
+        if self.dmax == 0:   # lo = hi: every input is a tie, dd = 0
+            return NOT_APPLICABLE, "dd = 0 in the box", "", None
+        if not beta_of_product(self.claim, gamma):
+            cex = self.search(Fraction(0))
+            if cex is not None:
+                return REFUTED, f"{METHOD} (search)", "", cex
+            return UNDECIDED, METHOD, ("beta is not a function of alpha*eps: a sentence in (d, eps) remains; "
+                                       f"no counterexample at {len(SEARCH)} rational d"), None
+        method = f"{METHOD} (homogeneous)"
+        I = self.claim.eps
+        X = Interval(Fraction(0), None if I.hi is None else self.dmax * I.hi, False, I.hi is not None and I.hi_closed)
+        p_err = self.checker.p_error(self.worst(Fraction(1)), gamma)
+        bound = ExpFrac.of(self.claim.beta_at(Fraction(1), gamma)) * Fraction(1, self.kappa)
+        result.sentence = (f"for every x = eps*d in {X}: P_err at eps = x, {env_text(self.program, self.worst(1))} "
+                           f"<= beta(alpha = 1, eps = x){'' if self.kappa == 1 else f'/{self.kappa}'}")
+        decision = decide(bound - p_err, ">=", X)
+        if decision.holds:
+            return VERIFIED, method, "", None
+        cex = self.from_witness(decision.witness)
+        if cex is None:
+            raise CertificationError("the argmax worst-point sentence fails but no point w(d) of the box re-checks")
+        return REFUTED, method, "", cex
+
+    def from_witness(self, x):
+        """A counterexample at w_1(d) for a d in (0, dmax] with x/d in the eps interval, else by search."""
+        I = self.claim.eps
+        if x is not None:
+            low = Fraction(0) if I.hi is None else x / I.hi
+            high = self.dmax if I.lo == 0 else min(self.dmax, x / I.lo)
+            for d in [(low + high) / 2, high] + [self.dmax * t for t in SEARCH]:
+                if 0 < d <= self.dmax and I.contains(x / d):
+                    cex = self.recheck(self.worst(d))
+                    if cex is not None:
+                        return cex
+        return self.search(Fraction(0))
+
+    def closure_point(self, alpha: Fraction, gamma: Fraction):
+        """Numeric alpha: every q with dd(q) > alpha has P_err(q) <= P_err(w(alpha)) (steps 2 and 4)."""
+        method = f"{METHOD} (closure point)"
+        if self.dmax <= alpha:
+            return NOT_APPLICABLE, "dd <= alpha in the box", "", None
+        p_err = self.checker.p_error(self.worst(alpha), gamma)
+        bound = ExpFrac.of(self.claim.beta_at(alpha, gamma)) * Fraction(1, self.kappa)
+        if decide(bound - p_err, ">=", self.claim.eps).holds:
+            return VERIFIED, method, "", None
+        cex = self.search(alpha)
+        if cex is not None:
+            return REFUTED, method, "", cex
+        return UNDECIDED, method, ("fails at the closure point w(alpha), where dd = alpha; no counterexample "
+                                   "found with dd > alpha"), None
+
+    def search(self, d0: Fraction):
+        for t in SEARCH:
+            d = d0 + (self.dmax - d0) * t
+            if d > d0:
+                cex = self.recheck(self.worst(d))
+                if cex is not None:
+                    return cex
+        return None
+
+    def recheck(self, u: dict) -> Counterexample | None:
+        """The per-point path at u (exactly as a grid or --input check): its counterexample, if refuted."""
+        for report in self.checker.check_input(u, self.kappa):
+            if report.verdict == REFUTED:
+                return report.counterexample
+        return None
+
+
+def decide_argmax_box(claim: AccuracyClaim, kappa: int = 1, max_states: int | None = None,
+                      boundary: bool = False) -> ArgmaxBoxResult:
+    """The box claim on a NoisyMax program decided by its worst point (see the module doc)."""
+    return ArgmaxBox(claim, kappa, max_states, boundary).run()
