@@ -172,3 +172,14 @@ def test_undecided_box_claim(tmp_path, capsys):
     assert code == 6 and s.best_kappa is None and s.verified is None and s.undecided_regions
     assert _without_time(s.to_json()) == _without_time(out)
     assert "undecided" in repr(s)
+
+
+def test_noisy_max_box_goes_through_the_argmax_worst_point(capsys):
+    """decide_box's other route (accuracy.argmax_box) reaches the API unchanged: the eps >= 4 NoisyMax
+    box claim is refuted between the grid points, as `dipc accuracy` says."""
+    box = str(ROOT / "theories/noisy_max_eps4_box.toml")
+    r = dipc_plus.check_accuracy(box)
+    code, out = _cli_json(capsys, "accuracy", box)
+    assert code == 1 and r.verdict == "refuted" and _without_time(r.to_json()) == _without_time(out)
+    assert all(v.method.startswith("argmax worst point") for v in r.regions)
+    assert any(Fraction(x).denominator > 1 for x in r.counterexample.input["q"])
