@@ -27,15 +27,17 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # for type checkers and editors; at run time the names load on first use
-    from dipc_plus.api import (AccuracyReport, Claim, Counterexample, KappaStar, LoadedProgram, LossReport,
-                               PrivacyCounterexample, PrivacyReport, Program, Report, StrictVerdictError,
+    from dipc_plus.api import (AccuracyReport, BoxReport, BoxSweepReport, Claim, Counterexample, KappaStar,
+                               LoadedProgram, LossReport, PrivacyCounterexample, PrivacyReport, Program,
+                               RegionKappaStar, RegionVerdict, Report, StrictVerdictError,
                                SweepReport, UserError, check_accuracy, check_privacy, example, load,
                                privacy_loss, sweep)
 
 __all__ = ["load", "check_accuracy", "sweep", "check_privacy", "privacy_loss", "example",
            "Program", "LoadedProgram", "Claim", "UserError", "StrictVerdictError",
            "Report", "AccuracyReport", "SweepReport", "PrivacyReport", "LossReport",
-           "Counterexample", "PrivacyCounterexample", "KappaStar", "SampleResult"]
+           "Counterexample", "PrivacyCounterexample", "KappaStar", "SampleResult",
+           "BoxReport", "BoxSweepReport", "RegionVerdict", "RegionKappaStar"]
 
 
 def __getattr__(name: str) -> Any:

@@ -6,6 +6,7 @@ plottable as matplotlib Figures), not as text to parse.  Every function here run
 exactly the machinery the commands run and its `.to_json()` is the command's
 ``--json``.  `dipc_plus/__init__.py` re-exports these names lazily.
 """
+from dipc_plus.api.box_results import BoxReport, BoxSweepReport, RegionKappaStar, RegionVerdict
 from dipc_plus.api.checks import check_accuracy, check_privacy, privacy_loss, sweep
 from dipc_plus.api.claim import Claim, example
 from dipc_plus.api.errors import StrictVerdictError, UserError
@@ -17,4 +18,5 @@ from dipc_plus.api.views import Counterexample, KappaStar, PrivacyCounterexample
 __all__ = ["load", "check_accuracy", "sweep", "check_privacy", "privacy_loss", "example",
            "Program", "LoadedProgram", "Claim", "UserError", "StrictVerdictError",
            "Report", "AccuracyReport", "SweepReport", "PrivacyReport", "LossReport",
-           "Counterexample", "PrivacyCounterexample", "KappaStar"]
+           "Counterexample", "PrivacyCounterexample", "KappaStar",
+           "BoxReport", "BoxSweepReport", "RegionVerdict", "RegionKappaStar"]

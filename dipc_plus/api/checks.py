@@ -13,6 +13,7 @@ import os
 from contextlib import contextmanager
 from typing import Any, Iterator, Literal, Mapping, Sequence
 
+from dipc_plus.api.box_results import BoxReport, BoxSweepReport
 from dipc_plus.api.claim import Claim, claim_path
 from dipc_plus.api.errors import StrictVerdictError, in_python_words
 from dipc_plus.api.program import Number, parameter_values
@@ -161,6 +162,9 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
     AccuracyReport
         ``.verdict``, ``.verified``, ``.counterexample`` (input, eps, certified P[error] > beta/kappa),
         ``.to_json()`` (the command's ``--json``), ``.plot()``; ``print(report)`` prints the command's report.
+        On a box claim (``box = {...}``) without `input`/`inputs`: a `BoxReport`, decided over every real
+        input of the box as ``dipc accuracy`` does (``.regions``: one verdict per det region; the verdict
+        may also be ``'undecided'``).
 
     Examples
     --------
@@ -176,6 +180,8 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
         run_on = _executor(jobs, executor, scheduler)
         checker, _ = _checker(claim, program, params, dd_over, paper, max_states)
         points = _points(checker, input, inputs)
+        if checker.claim.inputs_kind == "box" and points is None:
+            return _box_accuracy(checker, kappa, max_states, paper, strict)
         with certified_or_exit_2():
             result = checker.run(points, kappa, progress=progress, stop_at_first=first, executor=run_on)
         if points is None:
@@ -190,7 +196,7 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
           paper: bool = False, dd_over: Literal["reals", "grid"] | None = None,
           max_states: int = DEFAULT_MAX_STATES, jobs: int = 1, executor: Executor = "local",
           scheduler: str | None = None, reports: bool = False, strict: bool = False, progress: bool = False,
-          limits: Mapping[str, int] | None = None, program: Any = None) -> SweepReport:
+          limits: Mapping[str, int] | None = None, program: Any = None) -> SweepReport | BoxSweepReport:
     """The largest kappa with beta/kappa still valid, kappa* and the counterexample for kappa + 1 (``dipc sweep``).
 
     Parameters
@@ -235,6 +241,9 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
     SweepReport
         ``.best_kappa``, ``.kappa_star`` (a `KappaStar`), ``.counterexample`` for best kappa + 1,
         ``.verified`` (the claim itself, kappa = 1), ``.to_json()``, ``.plot()``.
+    BoxSweepReport
+        On a box claim without `input`/`inputs` (as ``dipc sweep``): the best kappa over every real input
+        of the box, ``.kappa_star``, ``.region_kappa_stars`` (per det region), ``.counterexample``.
 
     Examples
     --------
@@ -254,12 +263,40 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
         run_on = _executor(jobs, executor, scheduler)
         checker, _ = _checker(claim, program, params, dd_over, paper, max_states)
         points = _points(checker, input, inputs)
+        if checker.claim.inputs_kind == "box" and points is None:
+            return _box_sweep(checker, kappa_max, digits, max_states, paper, reports, strict)
         with certified_or_exit_2():
             result = run_sweep(checker, kappa_max=kappa_max, digits=digits, points=points, progress=progress,
                                executor=run_on)
         report = SweepReport(result, checker, points, reports=reports)
         _strict(report, result.accuracy, strict)
         return report
+
+
+def _box_accuracy(checker: Any, kappa: int, max_states: int, paper: bool, strict: bool) -> BoxReport:
+    """A box claim without input=: decided as a whole by the corner reduction, as `dipc accuracy` does."""
+    from dipc_plus.accuracy.box import decide_box
+    with certified_or_exit_2():
+        result = decide_box(checker.claim, kappa, max_states, boundary=paper)
+    report = BoxReport(result, checker)
+    _strict(report, result, strict)
+    return report
+
+
+def _box_sweep(checker: Any, kappa_max: int, digits: int, max_states: int, paper: bool, reports: bool,
+               strict: bool) -> BoxSweepReport:
+    """A box claim without input=: the best kappa over the whole box, as `dipc sweep` does."""
+    from dipc_plus.accuracy.box_sweep import box_sweep
+    if paper:
+        raise UserError("a box claim is decided under Definition 2 (dd(u) > alpha)", hint="leave out paper=True")
+    if reports:
+        raise UserError("a box sweep has no per-input reports: it decides the box's det regions",
+                        hint="leave out reports=True (the regions are in .to_json() and .region_kappa_stars)")
+    with certified_or_exit_2():
+        result = box_sweep(checker.claim, kappa_max=kappa_max, digits=digits, max_states=max_states)
+    report = BoxSweepReport(result)
+    _strict(report, result.base, strict)
+    return report
 
 
 # --------------------------------------------------------------------------- privacy

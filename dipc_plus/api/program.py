@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from dipc_plus.api.errors import in_python_words
 from dipc_plus.api.views import grouped, sample_result
@@ -18,6 +18,9 @@ from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import (Distribution, Exact, argmax_distribution, bind, build_chain,
                                               distribution_of_chain, to_input_value)
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
+
+if TYPE_CHECKING:    # the return type of Program.symbolic, imported there when used
+    from dipc_plus.api.symbolic import SymbolicResult
 
 Number = int | Fraction | float | str
 

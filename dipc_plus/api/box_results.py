@@ -1,0 +1,258 @@
+"""The API's results for box claims: every real input of a box, decided by the corner reduction.
+
+Why it exists: a box claim (``[accuracy.inputs] box = {...}``) is not a list of inputs, so its
+verdict is not per input but per det region of the box (`accuracy.box`), and its sweep reports
+kappa* per region (`accuracy.box_sweep`).  These objects give those results the faces of the
+grid reports (`verdict`, `verified`, the re-checked `counterexample`, `to_json()` identical to
+``dipc accuracy --json`` / ``dipc sweep --json``, a readable `repr` and the command's text as
+`str`) plus what only a box has: `regions` (one `RegionVerdict` per det region and gamma) and,
+for the sweep, `region_kappa_stars`.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from dipc_plus.api.results import AccuracyReport, Report
+from dipc_plus.api.views import Counterexample, KappaStar, env_repr, grouped, html_table
+from dipc_plus.errors import UserError
+
+class RegionVerdict:
+    """The verdict on one det region of the box (and one gamma): `region` (the inequalities that
+    bound it), `det` (the noise-free output there, grouped), `gamma`, `verdict` (``'verified'``,
+    ``'refuted'``, ``'undecided'`` or ``'not applicable'``), `method` (how it was decided), `share`
+    (its share of the box's volume, a Fraction, or None when the region is not a box), `reason`.
+
+    >>> import dipc_plus
+    >>> r = dipc_plus.check_accuracy(dipc_plus.example("theories/sparse_box.toml"))
+    >>> r.regions[0]
+    RegionVerdict(q[1] >= 0 and q[2] < 0 and q[3] < 0: det out=[top, bot, bot], share 1/8, verified by corner (homogeneous))
+    """
+
+    def __init__(self, raw: Any, program: Any):
+        self.raw = raw
+        self.region: str = raw.condition
+        self.det: dict[str, Any] = grouped(program, raw.det)
+        self.gamma: Fraction = raw.gamma
+        self.verdict: str = raw.verdict
+        self.method: str = raw.method
+        self.share: Fraction | None = raw.share
+        self.reason: str = raw.reason
+
+    def __repr__(self) -> str:
+        share = "?" if self.share is None else str(self.share)
+        why = f": {self.reason}" if self.reason else ""
+        return (f"RegionVerdict({self.region}: det {env_repr(self.det)}, share {share}, {self.verdict} "
+                f"by {self.method}{why})")
+
+
+class BoxReport(AccuracyReport):
+    """`check_accuracy` on a box claim: the verdict over every real input of the box, by det region.
+
+    `verdict` is ``'verified'``, ``'refuted'`` (with a `counterexample`: a point of the box, found on
+    a corner path and re-checked by the per-point path and an independent certified evaluation) or
+    ``'undecided'`` (`verified` is then None: the regions marked undecided are neither proved nor
+    refuted).  `regions` lists a `RegionVerdict` per det region.
+
+    Threshold at 1/2 holds at every integer input of [-2, 2] but fails between them:
+
+    >>> import dipc_plus
+    >>> r = dipc_plus.check_accuracy(dipc_plus.example("theories/threshold_half_box.toml"))
+    >>> r
+    <BoxReport accuracy of threshold_half on the box q in [-2, 2]: refuted at q=5/8, eps = 1>
+    >>> r.verified, r.counterexample.input, r.counterexample.eps
+    (False, {'q': Fraction(5, 8)}, Fraction(1, 1))
+    """
+
+    def __init__(self, result: Any, checker: Any):
+        super().__init__(result, checker, None)
+
+    @property
+    def verified(self) -> bool | None:
+        """True when proved on the whole box, False when refuted, None when a region is undecided."""
+        return None if self.verdict == "undecided" else self.verdict == "verified"
+
+    @property
+    def regions(self) -> list[RegionVerdict]:
+        return [RegionVerdict(r, self.program) for r in self.result.regions]
+
+    @property
+    def undecided_share(self) -> Fraction | None:
+        """The undecided regions' share of the box (0 when decided; None: a region that is not a box)."""
+        share = self.result.undecided_share()
+        return None if share is None else Fraction(share)
+
+    def text(self, verbose: bool | None = None) -> str:
+        return str(self.result.text())
+
+    def summary(self) -> str:
+        r = self.result
+        kappa = "" if r.kappa == 1 else f", beta/{r.kappa}"
+        bounds = ", ".join(f"{n} in [{lo}, {hi}]" for n, (lo, hi) in box_bounds(r.claim).items())
+        head = f"accuracy of {r.claim.program.name}{kappa} on the box {bounds}: "
+        cex = self.counterexample
+        if cex is not None:
+            return head + f"refuted at {env_repr(cex.input)}, eps = {cex.raw.eps}"
+        if self.verdict == "undecided":
+            return head + f"undecided on a share {self.result.undecided_share()} of the box"
+        return head + ("verified (vacuously)" if self.vacuous else "verified")
+
+    def _repr_html_(self) -> str:
+        r = self.result
+        rows: list[tuple[str, object]] = [("claim", r.claim.describe()), ("verdict", r.verdict)]
+        rows += [(v.region, f"{v.verdict} ({v.method})") for v in self.regions]
+        detail = r.counterexample.describe() if r.counterexample is not None else ""
+        return html_table(f"accuracy of {r.claim.program.name} on a box", rows, detail)
+
+    def plot_input(self, input: dict | None = None) -> dict:
+        """The input a plot shows: the one given, else the counterexample's."""
+        if input is None and self.result.counterexample is None:
+            raise UserError("a box claim has no input to plot by default (no counterexample)",
+                            hint="give one: plot(input={'q': [...]})")
+        return super().plot_input(input)
+
+
+def box_bounds(claim: Any) -> dict[str, tuple[str, str]]:
+    """The box's bounds by array (``{'q': ('-1', '1')}`` when every q[i] has them), as text.
+
+    >>> import dipc_plus
+    >>> r = dipc_plus.check_accuracy(dipc_plus.example("theories/sparse_box.toml"))
+    >>> box_bounds(r.result.claim)
+    {'q': ('-1', '1')}
+    """
+    from dipc_plus.exact.convert import fmt_q
+    program = claim.program
+    flat = claim.points.bounds
+    lows = grouped(program, {n: lo for n, (lo, _) in flat.items()})
+    highs = grouped(program, {n: hi for n, (_, hi) in flat.items()})
+    out = {}
+    for name, lo in lows.items():
+        lo_set = set(lo) if isinstance(lo, list) else {lo}
+        hi = highs[name]
+        hi_set = set(hi) if isinstance(hi, list) else {hi}
+        if len(lo_set) == 1 and len(hi_set) == 1:
+            out[name] = (fmt_q(Fraction(lo_set.pop())), fmt_q(Fraction(hi_set.pop())))
+        else:
+            out[name] = (str(lo), str(hi))
+    return out
+
+
+class RegionKappaStar:
+    """kappa* of one det region of a box sweep: `region`, `det` (grouped), `gamma`, `kappa_star`
+    (a `KappaStar`), `box_infimum` (True: the region's infimum over the box; False: a lower bound).
+
+    >>> import dipc_plus
+    >>> s = dipc_plus.sweep(dipc_plus.example("theories/sparse_box.toml"))
+    >>> least = s.region_kappa_stars[0]        # least first: the box's kappa* is the least region's
+    >>> least.kappa_star.text == s.kappa_star.text, least.box_infimum
+    (True, True)
+    """
+
+    def __init__(self, raw: Any, program: Any):
+        self.raw = raw
+        self.region: str = raw.condition
+        self.det: dict[str, Any] = grouped(program, raw.det)
+        self.gamma: Fraction = raw.gamma
+        self.kappa_star = KappaStar(raw.star, program)
+        self.box_infimum: bool = raw.box_infimum
+
+    def __repr__(self) -> str:
+        bound = "" if self.box_infimum else " (a lower bound)"
+        return f"RegionKappaStar({self.region}: det {env_repr(self.det)}, kappa* = {self.kappa_star.text}{bound})"
+
+
+class BoxSweepReport(Report):
+    """`sweep` on a box claim: the best kappa over every real input of the box, kappa* and per region.
+
+    `best_kappa` is None when a region is undecided at some kappa (`undecided_regions` says which);
+    `kappa_star` is None when it was not computed (`kappa_star_note` says why); `verified` is the
+    verdict of the claim itself (kappa = 1); `counterexample` refutes beta/(best kappa + 1) at a point
+    of the box.
+
+    >>> import dipc_plus
+    >>> s = dipc_plus.sweep(dipc_plus.example("theories/threshold_half_box.toml"))
+    >>> s.best_kappa, s.kappa_star.text[:3], s.counterexample.kappa
+    (0, '0.8', 1)
+    """
+
+    def __init__(self, result: Any):
+        self.result = result
+
+    @property
+    def program(self) -> Any:
+        return self.result.claim.program
+
+    @property
+    def verified(self) -> bool | None:
+        """The claim itself (kappa = 1): True, False, or None when undecided."""
+        return None if self.verdict == "undecided" else self.verdict == "verified"
+
+    @property
+    def vacuous(self) -> bool:
+        return bool(self.result.base.vacuous)
+
+    @property
+    def strict_reason(self) -> str | None:
+        from dipc_plus.commands.common import strict_reason
+        return strict_reason(self.result.base)
+
+    @property
+    def best_kappa(self) -> int | None:
+        """The largest integer kappa with beta/kappa verified on the box (None: undecided)."""
+        return self.result.best_kappa
+
+    @property
+    def capped(self) -> bool:
+        return bool(self.result.capped)
+
+    @property
+    def kappa_star(self) -> KappaStar | None:
+        star = self.result.kappa_star
+        return None if star is None else KappaStar(star, self.program)
+
+    @property
+    def kappa_star_is_box_infimum(self) -> bool:
+        """True when kappa* is the infimum over the box, False when a lower bound on it."""
+        return bool(self.result.star_is_box_inf)
+
+    @property
+    def kappa_star_note(self) -> str:
+        return str(self.result.star_note)
+
+    @property
+    def region_kappa_stars(self) -> list[RegionKappaStar]:
+        """kappa* per det region, least first."""
+        return [RegionKappaStar(r, self.program) for r in self.result.region_stars]
+
+    @property
+    def undecided_regions(self) -> list[RegionVerdict]:
+        run = self.result.undecided
+        return [] if run is None else [RegionVerdict(r, self.program) for r in run.regions
+                                       if r.verdict == "undecided"]
+
+    @property
+    def counterexample(self) -> Counterexample | None:
+        raw = self.result.counterexample
+        return None if raw is None else Counterexample(raw)
+
+    def text(self) -> str:
+        from dipc_plus.accuracy.box_sweep import box_sweep_text
+        return box_sweep_text(self.result)
+
+    def summary(self) -> str:
+        r = self.result
+        if r.best_kappa is None:
+            return f"box sweep of {self.program.name}: undecided at beta/{r.undecided.kappa}"
+        best = (">= " if r.capped else "") + str(r.best_kappa)
+        star = "not computed" if r.kappa_star is None else r.kappa_star.text
+        return (f"box sweep of {self.program.name}: best kappa {best}, kappa* = {star}; "
+                f"the claim itself {r.verdict}")
+
+    def _repr_html_(self) -> str:
+        r = self.result
+        rows: list[tuple[str, object]] = [
+            ("claim", r.claim.describe()), ("the claim itself", r.verdict),
+            ("best kappa", "undecided" if r.best_kappa is None else (">= " if r.capped else "") + str(r.best_kappa)),
+            ("kappa* (least beta/P[error])", "not computed" if r.kappa_star is None else r.kappa_star.text)]
+        rows += [(f"kappa* on {s.region}", s.kappa_star.text) for s in self.region_kappa_stars]
+        return html_table(f"box sweep of {self.program.name}", rows, self.text())
