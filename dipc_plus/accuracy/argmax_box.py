@@ -51,22 +51,20 @@ alpha) the claim is reported undecided with the reason.  Never a guess.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from fractions import Fraction
 
+from dipc_plus.accuracy.box_result import NOT_APPLICABLE, UNDECIDED, VERIFIED, BoxResult, RegionResult
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.monotone import NotReducible as MonotoneNotReducible
-from dipc_plus.accuracy.report import REFUTED, Counterexample, env_json, env_text, fmt_q
+from dipc_plus.accuracy.report import REFUTED, Counterexample, env_text
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import LinfInput, NoisyMaxOutput, ZeroOneOutput
-from dipc_plus.claims.scope import box_scope
 from dipc_plus.decision.certified import CertificationError, Interval
 from dipc_plus.decision.decide import decide
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.argmax import ArgmaxShape, recognise
 
-VERIFIED, UNDECIDED, NOT_APPLICABLE = "verified", "undecided", "not applicable"
 METHOD = "argmax worst point"
 SEARCH = (Fraction(1), Fraction(1, 2), Fraction(1, 4), Fraction(3, 4), Fraction(1, 8), Fraction(1, 16))
 
@@ -161,105 +159,6 @@ def claim_checks(claim: AccuracyClaim, shape: ArgmaxShape, scores: list,
 # --------------------------------------------------------------------------- the result
 
 
-@dataclass
-class ArgmaxRegion:
-    """The verdict on the det region of one output (and one gamma)."""
-    det: dict
-    condition: str
-    share: Fraction
-    gamma: Fraction
-    verdict: str
-    method: str
-    reason: str = ""
-    seconds: float = 0.0
-
-    def to_json(self, program) -> dict:
-        out = {"det": env_json(program, self.det), "region": self.condition, "share": fmt_q(self.share),
-               "gamma": fmt_q(self.gamma), "verdict": self.verdict, "method": self.method,
-               "seconds": round(self.seconds, 4)}
-        if self.reason:
-            out["reason"] = self.reason
-        return out
-
-    def line(self, program) -> str:
-        text = (f"{self.condition:<44} det = {env_text(program, self.det):<10} share {fmt_q(self.share):<6} "
-                f"{self.verdict} ({self.method})")
-        return text + (f": {self.reason}" if self.reason else "")
-
-
-@dataclass
-class ArgmaxBoxResult:
-    """A box claim decided by the argmax worst point (the interface of `accuracy.box.BoxResult`)."""
-    claim: AccuracyClaim
-    kappa: int
-    checks: list
-    regions: list = field(default_factory=list)
-    counterexample: Counterexample | None = None
-    sentence: str = ""
-    seconds: float = 0.0
-
-    @property
-    def verdict(self) -> str:
-        if self.counterexample is not None:
-            return REFUTED
-        return UNDECIDED if any(r.verdict == UNDECIDED for r in self.regions) else VERIFIED
-
-    @property
-    def vacuous(self) -> bool:
-        return self.verdict == VERIFIED and all(r.verdict == NOT_APPLICABLE for r in self.regions)
-
-    @property
-    def scope(self):
-        return box_scope(self.claim.program, self.claim.points.bounds, str(self.claim.eps))
-
-    def undecided_share(self) -> Fraction:
-        return sum((r.share for r in self.regions if r.verdict == UNDECIDED), Fraction(0))
-
-    def to_json(self) -> dict:
-        program = self.claim.program
-        out = {"verdict": self.verdict, "vacuous": self.vacuous, "scope": self.scope.to_json(),
-               "claim": self.claim.file,
-               "program": program.name, "params": {k: fmt_q(v) for k, v in program.params.items()},
-               "statement": self.claim.describe(), "eps_interval": str(self.claim.eps), "kappa": self.kappa,
-               "method": METHOD, "checks": [{"name": n, "proved": t} for n, t in self.checks],
-               "sentence": self.sentence, "regions": [r.to_json(program) for r in self.regions],
-               "undecided_share": fmt_q(self.undecided_share()), "seconds": round(self.seconds, 3)}
-        if self.counterexample is not None:
-            out["counterexample"] = self.counterexample.to_json()
-        return out
-
-    def text(self) -> str:
-        program = self.claim.program
-        kappa = "" if self.kappa == 1 else f", beta divided by {self.kappa}"
-        lines = [f"claim:  {self.claim.describe()}", f"        inputs with dd(u) > alpha (Definition 2){kappa}",
-                 f"{METHOD} (accuracy/argmax_box.py); proved preconditions:"]
-        lines += [f"  {n}: {t}" for n, t in self.checks]
-        if self.sentence:
-            lines.append(f"every region reduces to: {self.sentence}")
-        lines.append("")
-        lines += [r.line(program) for r in self.regions]
-        lines.append("")
-        scope = self.scope
-        if self.verdict == REFUTED:
-            cex = self.counterexample
-            lines.append(f"REFUTED at {env_text(program, cex.input)}, eps = {fmt_q(cex.eps)} (a point of the box, "
-                         "re-checked by the per-point path and an independent certified evaluation)")
-            lines.append(cex.describe())
-        elif self.verdict == UNDECIDED:
-            lines.append(f"UNDECIDED {scope.summary()}: the regions marked undecided (share "
-                         f"{fmt_q(self.undecided_share())} of the box) are neither proved nor refuted")
-        elif self.vacuous:
-            lines.append(f"VERIFIED (vacuously: the claim applies to no input of the box, dd <= alpha there) "
-                         f"{scope.summary()}")
-        else:
-            bound = "beta" if self.kappa == 1 else f"beta/{self.kappa}"
-            lines.append(f"VERIFIED {scope.summary()}: P[error] <= {bound} for every eps in {self.claim.eps} at "
-                         "every real input of the box where the claim applies")
-        lines.append(f"{len(self.regions)} region verdict(s); {self.seconds:.2f} s")
-        lines.append(scope.coverage())
-        return "\n".join(lines)
-
-
 # --------------------------------------------------------------------------- the decider
 
 
@@ -290,9 +189,10 @@ class ArgmaxBox:
         parts = [f"{qi} {'>' if j < i else '>='} {n}" for j, n in enumerate(self.scores, start=1) if j != i]
         return " and ".join(parts)
 
-    def run(self) -> ArgmaxBoxResult:
+    def run(self) -> BoxResult:
         start = time.perf_counter()
-        result = ArgmaxBoxResult(self.claim, self.kappa, self.checks)
+        result = BoxResult(self.claim, self.kappa, self.checks, method=METHOD,
+                           method_note=" (accuracy/argmax_box.py)", sentence="")
         gammas = self.claim.gammas if self.claim.alpha == "dd" else self.claim.gamma_values(self.claim.alpha)
         m = len(self.scores)
         for g in gammas:
@@ -300,7 +200,7 @@ class ArgmaxBox:
             verdict, method, reason, cex = self.decide(Fraction(g), result)
             seconds = time.perf_counter() - t
             for i in range(1, m + 1):   # one sentence for all: G does not depend on i (iid noises)
-                result.regions.append(ArgmaxRegion({self.output: i}, self.condition(i), Fraction(1, m), Fraction(g),
+                result.regions.append(RegionResult({self.output: i}, self.condition(i), Fraction(1, m), Fraction(g),
                                                    verdict, method, reason, seconds if i == 1 else 0.0))
             if cex is not None:
                 result.counterexample = cex
@@ -308,7 +208,7 @@ class ArgmaxBox:
         result.seconds = time.perf_counter() - start
         return result
 
-    def decide(self, gamma: Fraction, result: ArgmaxBoxResult):
+    def decide(self, gamma: Fraction, result: BoxResult):
         """(verdict, method, reason, counterexample or None) for every region at this gamma."""
         if isinstance(self.claim.output_distance, ZeroOneOutput) and gamma >= 1:
             return VERIFIED, "gamma >= 1", "every output is within zero-one distance 1", None
@@ -384,6 +284,6 @@ class ArgmaxBox:
 
 
 def decide_argmax_box(claim: AccuracyClaim, kappa: int = 1, max_states: int | None = None,
-                      boundary: bool = False) -> ArgmaxBoxResult:
+                      boundary: bool = False) -> BoxResult:
     """The box claim on a NoisyMax program decided by its worst point (see the module doc)."""
     return ArgmaxBox(claim, kappa, max_states, boundary).run()

@@ -34,131 +34,22 @@ reported undecided, with its region and share of the box.  Never a guess.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
+from dipc_plus.accuracy.box_result import NOT_APPLICABLE, UNDECIDED, VERIFIED, BoxResult, RegionResult
 from dipc_plus.accuracy.checker import AccuracyChecker
-from dipc_plus.accuracy.report import REFUTED, Counterexample, env_json, env_text, fmt_q
+from dipc_plus.accuracy.report import REFUTED, Counterexample, fmt_q
 from dipc_plus.accuracy.monotone import Monotonicity, NotReducible
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import INF, LinfInput, ZeroOneOutput
-from dipc_plus.claims.scope import box_scope
 from dipc_plus.decision.certified import CertificationError, Interval
 from dipc_plus.decision.decide import decide
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.distribution import output_distribution
 
-VERIFIED, UNDECIDED, NOT_APPLICABLE = "verified", "undecided", "not applicable"
 SEARCH = (Fraction(1), Fraction(1, 2), Fraction(1, 4), Fraction(3, 4), Fraction(1, 8), Fraction(1, 16))
-
-
-@dataclass
-class RegionResult:
-    """The verdict on one det region of the box (and one gamma)."""
-    det: dict
-    condition: str            # the region as inequalities
-    share: Fraction | None    # its share of the box's volume (None: not a box, not computed)
-    gamma: Fraction
-    verdict: str
-    method: str
-    reason: str = ""
-    seconds: float = 0.0
-
-    def to_json(self, program) -> dict:
-        out = {"det": env_json(program, self.det), "region": self.condition, "share": "unknown" if self.share is None else fmt_q(self.share),
-               "gamma": fmt_q(self.gamma), "verdict": self.verdict, "method": self.method,
-               "seconds": round(self.seconds, 4)}
-        if self.reason:
-            out["reason"] = self.reason
-        return out
-
-    def line(self, program) -> str:
-        text = (f"{self.condition:<44} det = {env_text(program, self.det):<24} share {'?' if self.share is None else fmt_q(self.share):<6} "
-                f"{self.verdict} ({self.method})")
-        return text + (f": {self.reason}" if self.reason else "")
-
-
-@dataclass
-class BoxResult:
-    claim: AccuracyClaim
-    kappa: int
-    checks: list                       # (name, what was proved)
-    regions: list = field(default_factory=list)
-    counterexample: Counterexample | None = None
-    seconds: float = 0.0
-
-    @property
-    def verdict(self) -> str:
-        if self.counterexample is not None:
-            return REFUTED
-        return UNDECIDED if any(r.verdict == UNDECIDED for r in self.regions) else VERIFIED
-
-    @property
-    def vacuous(self) -> bool:
-        """Verified with nothing to check: the claim applies nowhere in the box (dd <= alpha)."""
-        return self.verdict == VERIFIED and all(r.verdict == NOT_APPLICABLE for r in self.regions)
-
-    @property
-    def scope(self):
-        return box_scope(self.claim.program, self.claim.points.bounds, str(self.claim.eps))
-
-    def undecided_share(self):
-        """The undecided regions' share of the box, or None when one of them is not a box."""
-        seen = {}
-        for r in self.regions:
-            if r.verdict == UNDECIDED:
-                seen[r.condition] = r.share
-        if any(v is None for v in seen.values()):
-            return None
-        return sum(seen.values(), Fraction(0))
-
-    def to_json(self) -> dict:
-        program = self.claim.program
-        out = {"verdict": self.verdict, "vacuous": self.vacuous, "scope": self.scope.to_json(),
-               "claim": self.claim.file,
-               "program": program.name, "params": {k: fmt_q(v) for k, v in program.params.items()},
-               "statement": self.claim.describe(), "eps_interval": str(self.claim.eps), "kappa": self.kappa,
-               "method": "corner reduction", "checks": [{"name": n, "proved": t} for n, t in self.checks],
-               "regions": [r.to_json(program) for r in self.regions],
-               "undecided_share": _share_text(self.undecided_share()), "seconds": round(self.seconds, 3)}
-        if self.counterexample is not None:
-            out["counterexample"] = self.counterexample.to_json()
-        return out
-
-    def text(self) -> str:
-        program = self.claim.program
-        kappa = "" if self.kappa == 1 else f", beta divided by {self.kappa}"
-        lines = [f"claim:  {self.claim.describe()}", f"        inputs with dd(u) > alpha (Definition 2){kappa}",
-                 "corner reduction; proved preconditions:"]
-        lines += [f"  {n}: {t}" for n, t in self.checks]
-        lines.append("")
-        lines += [r.line(program) for r in self.regions]
-        lines.append("")
-        scope = self.scope
-        if self.verdict == REFUTED:
-            cex = self.counterexample
-            lines.append(f"REFUTED at {env_text(program, cex.input)}, eps = {fmt_q(cex.eps)} (a point of the box, "
-                         "re-checked by the per-point path and an independent certified evaluation)")
-            lines.append(cex.describe())
-        elif self.verdict == UNDECIDED:
-            lines.append(f"UNDECIDED {scope.summary()}: the regions marked undecided (share "
-                         f"{_share_text(self.undecided_share())} of the box) are neither proved nor refuted; "
-                         "every other region is verified")
-        elif self.vacuous:
-            lines.append(f"VERIFIED (vacuously: the claim applies to no input of the box, dd <= alpha there) "
-                         f"{scope.summary()}")
-        else:
-            bound = "beta" if self.kappa == 1 else f"beta/{self.kappa}"
-            lines.append(f"VERIFIED {scope.summary()}: P[error] <= {bound} for every eps in {self.claim.eps} at "
-                         "every real input of the box where the claim applies")
-        lines.append(f"{len(self.regions)} region verdict(s); {self.seconds:.2f} s")
-        lines.append(scope.coverage())
-        return "\n".join(lines)
-
-
-def _share_text(share) -> str:
-    return "unknown (a region that is not a box)" if share is None else fmt_q(share)
 
 
 # --------------------------------------------------------------------------- the preconditions

@@ -366,7 +366,7 @@ def _done(res: BoxSweepResult, start) -> BoxSweepResult:
 def box_sweep_text(res: BoxSweepResult) -> str:
     program = res.claim.program
     scope = res.scope
-    method = "the argmax worst point" if isinstance(res.base, argmax_box.ArgmaxBoxResult) else "the corner reduction"
+    method = "the argmax worst point" if res.base.method == argmax_box.METHOD else "the corner reduction"
     lines = [f"claim: {res.claim.describe()}",
              f"every real input of the box with dd(u) > alpha (Definition 2), decided by {method}; "
              f"the claim itself is {res.verdict.upper()}{' (vacuously)' if res.base.vacuous else ''} {scope.summary()}",

@@ -1,0 +1,134 @@
+"""What a box accuracy claim's decision says: a verdict per det region and the whole result.
+
+Why a module of its own: the box claim has two reductions (`accuracy.box`, the corner of a box
+region; `accuracy.argmax_box`, the argmax worst point), and both answer in the same terms - the
+regions with their method and share, the proved preconditions, one re-checked counterexample
+or the undecided share - so `dipc accuracy`, `dipc sweep` and the API print one shape.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from dipc_plus.accuracy.report import REFUTED, Counterexample, env_json, env_text, fmt_q
+from dipc_plus.claims.accuracy_claim import AccuracyClaim
+from dipc_plus.claims.scope import box_scope
+
+VERIFIED, UNDECIDED, NOT_APPLICABLE = "verified", "undecided", "not applicable"
+
+
+@dataclass
+class RegionResult:
+    """The verdict on one det region of the box (and one gamma)."""
+    det: dict
+    condition: str            # the region as inequalities
+    share: Fraction | None    # its share of the box's volume (None: not a box, not computed)
+    gamma: Fraction
+    verdict: str
+    method: str
+    reason: str = ""
+    seconds: float = 0.0
+
+    def to_json(self, program) -> dict:
+        out = {"det": env_json(program, self.det), "region": self.condition, "share": "unknown" if self.share is None else fmt_q(self.share),
+               "gamma": fmt_q(self.gamma), "verdict": self.verdict, "method": self.method,
+               "seconds": round(self.seconds, 4)}
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+    def line(self, program) -> str:
+        text = (f"{self.condition:<44} det = {env_text(program, self.det):<24} share {'?' if self.share is None else fmt_q(self.share):<6} "
+                f"{self.verdict} ({self.method})")
+        return text + (f": {self.reason}" if self.reason else "")
+
+
+@dataclass
+class BoxResult:
+    """A box claim's decision: `method` names the reduction (JSON), `method_note` where it is
+    written (text), `sentence` the one sentence every region reduces to, when there is one."""
+    claim: AccuracyClaim
+    kappa: int
+    checks: list                       # (name, what was proved)
+    regions: list = field(default_factory=list)
+    counterexample: Counterexample | None = None
+    seconds: float = 0.0
+    method: str = "corner reduction"
+    method_note: str = ""
+    sentence: str | None = None
+
+    @property
+    def verdict(self) -> str:
+        if self.counterexample is not None:
+            return REFUTED
+        return UNDECIDED if any(r.verdict == UNDECIDED for r in self.regions) else VERIFIED
+
+    @property
+    def vacuous(self) -> bool:
+        """Verified with nothing to check: the claim applies nowhere in the box (dd <= alpha)."""
+        return self.verdict == VERIFIED and all(r.verdict == NOT_APPLICABLE for r in self.regions)
+
+    @property
+    def scope(self):
+        return box_scope(self.claim.program, self.claim.points.bounds, str(self.claim.eps))
+
+    def undecided_share(self):
+        """The undecided regions' share of the box, or None when one of them is not a box."""
+        seen = {}
+        for r in self.regions:
+            if r.verdict == UNDECIDED:
+                seen[r.condition] = r.share
+        if any(v is None for v in seen.values()):
+            return None
+        return sum(seen.values(), Fraction(0))
+
+    def to_json(self) -> dict:
+        program = self.claim.program
+        out = {"verdict": self.verdict, "vacuous": self.vacuous, "scope": self.scope.to_json(),
+               "claim": self.claim.file,
+               "program": program.name, "params": {k: fmt_q(v) for k, v in program.params.items()},
+               "statement": self.claim.describe(), "eps_interval": str(self.claim.eps), "kappa": self.kappa,
+               "method": self.method, "checks": [{"name": n, "proved": t} for n, t in self.checks],
+               **({} if self.sentence is None else {"sentence": self.sentence}),
+               "regions": [r.to_json(program) for r in self.regions],
+               "undecided_share": share_text(self.undecided_share()), "seconds": round(self.seconds, 3)}
+        if self.counterexample is not None:
+            out["counterexample"] = self.counterexample.to_json()
+        return out
+
+    def text(self) -> str:
+        program = self.claim.program
+        kappa = "" if self.kappa == 1 else f", beta divided by {self.kappa}"
+        lines = [f"claim:  {self.claim.describe()}", f"        inputs with dd(u) > alpha (Definition 2){kappa}",
+                 f"{self.method}{self.method_note}; proved preconditions:"]
+        lines += [f"  {n}: {t}" for n, t in self.checks]
+        if self.sentence:
+            lines.append(f"every region reduces to: {self.sentence}")
+        lines.append("")
+        lines += [r.line(program) for r in self.regions]
+        lines.append("")
+        scope = self.scope
+        if self.verdict == REFUTED:
+            cex = self.counterexample
+            lines.append(f"REFUTED at {env_text(program, cex.input)}, eps = {fmt_q(cex.eps)} (a point of the box, "
+                         "re-checked by the per-point path and an independent certified evaluation)")
+            lines.append(cex.describe())
+        elif self.verdict == UNDECIDED:
+            lines.append(f"UNDECIDED {scope.summary()}: the regions marked undecided (share "
+                         f"{share_text(self.undecided_share())} of the box) are neither proved nor refuted; "
+                         "every other region is verified")
+        elif self.vacuous:
+            lines.append(f"VERIFIED (vacuously: the claim applies to no input of the box, dd <= alpha there) "
+                         f"{scope.summary()}")
+        else:
+            bound = "beta" if self.kappa == 1 else f"beta/{self.kappa}"
+            lines.append(f"VERIFIED {scope.summary()}: P[error] <= {bound} for every eps in {self.claim.eps} at "
+                         "every real input of the box where the claim applies")
+        lines.append(f"{len(self.regions)} region verdict(s); {self.seconds:.2f} s")
+        lines.append(scope.coverage())
+        return "\n".join(lines)
+
+
+def share_text(share) -> str:
+    """A share of the box as text; None means a region that is not a box (its volume is not computed)."""
+    return "unknown (a region that is not a box)" if share is None else fmt_q(share)
