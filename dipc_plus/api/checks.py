@@ -330,12 +330,11 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
     >>> dipc_plus.check_privacy(dipc_plus.example("theories/randomized_response_coin_privacy.toml")).verified
     True
     """
-    from dipc_plus.privacy.online.every_length import wants_every_length
     with in_python_words(), _limits(limits):
         run_on = _executor(jobs, executor, scheduler)
         loaded, values = _privacy_claim(claim, program, params, max_states)
         path, _ = claim_path(claim)
-        if every_length or wants_every_length(loaded.file):
+        if every_length or loaded.every_length:
             from dipc_plus.privacy.online.every_length import decide_every_length
             with certified_or_exit_2():
                 res = decide_every_length(loaded, loaded.file, values, executor=run_on)

@@ -55,8 +55,7 @@ def run(args) -> int:
     shard = parse_shard(args)
     executor = executor_from(args)
     claim = load_privacy(args)
-    from dipc_plus.privacy.online.every_length import wants_every_length
-    every_length = args.every_length or wants_every_length(claim.file)
+    every_length = args.every_length or claim.every_length
     if shard is not None and (every_length or claim.kind == "pufferfish"):
         raise UserError(f"--shard splits the pairs of a DP claim; {'--every-length' if every_length else 'a Pufferfish claim'}"
                         " is one decision that cannot be cut into parts", hint="leave out --shard")
