@@ -87,9 +87,10 @@ strict_reason_text = {"vacuous": "the verdict is vacuous (nothing was compared)"
                       "events": "real outputs were checked only on the named events"}
 
 
-def strict_reason(result) -> str | None:
-    """Why a verified verdict fails --strict (vacuous, or only on named events), else None."""
-    if result.verdict != "verified":
+def strict_reason(result, verdict: str | None = None) -> str | None:
+    """Why a verified verdict fails --strict (vacuous, or only on named events), else None.
+    `verdict` is the result's own unless given (a tight loss has none: its report decides it)."""
+    if (result.verdict if verdict is None else verdict) != "verified":
         return None
     if getattr(result, "vacuous", False):
         return strict_reason_text["vacuous"]
