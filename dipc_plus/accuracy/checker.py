@@ -75,6 +75,14 @@ def _key(distance):
         return ("unshared", id(distance))
 
 
+def accuracy_table(claim: Claim) -> AccuracyClaim:
+    """The claim file's [accuracy] claim, or the one refusal every accuracy entry point gives."""
+    if claim.accuracy is None:
+        raise UserError("the claim file has no [accuracy] table", file=claim.file,
+                        hint="add an [accuracy] table (see docs/claims.md)")
+    return claim.accuracy
+
+
 class AccuracyChecker:
     """Checks one accuracy claim input by input, caching every exact object it builds.
 
@@ -89,10 +97,7 @@ class AccuracyChecker:
         parameters (e.g. one grid and several alphas), so each input's distribution,
         det, dd over the reals and error probabilities are computed once."""
         if isinstance(claim, Claim):
-            if claim.accuracy is None:
-                raise UserError("the claim file has no [accuracy] table", file=claim.file,
-                                hint="add an [accuracy] table (see docs/claims.md)")
-            claim = claim.accuracy
+            claim = accuracy_table(claim)
         if dd_over is not None and dd_over != claim.dd_over:
             if claim.det == "table" and dd_over == "reals":
                 raise UserError("with a det table, dd can only be taken over the table's inputs",
