@@ -34,7 +34,7 @@ from collections import OrderedDict
 from fractions import Fraction
 from typing import Iterable, Mapping
 
-from dipc_plus.accuracy.report import (REFUTED, Counterexample, InputReport, env_text, fmt_q, input_key,
+from dipc_plus.accuracy.report import (ENV_STYLE, REFUTED, Counterexample, InputReport, fmt_q, group_env, input_key,
                                        input_verdict, separated, summarize_input)
 from dipc_plus.accuracy.result import AccuracyResult, Tally
 from dipc_plus.accuracy.tasks import attach_program, check_range
@@ -48,6 +48,7 @@ from dipc_plus.exact.constraints import forget_constraint_sets
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 from dipc_plus.semantics.distribution import certified, output_distribution
+from dipc_plus.semantics.values import show_env
 
 
 class _HashedKey(tuple):
@@ -395,7 +396,7 @@ class AccuracyChecker:
                         reports += reps
                         verdict, refuted = input_verdict(reps), any(r.verdict == REFUTED for r in reps)
                     if run.recording:
-                        decided.append((env_text(self.program, u), verdict))
+                        decided.append((show_env(group_env(self.program, u), **ENV_STYLE), verdict))
                     if stop_at_first and refuted:
                         break
                 run.record(decided)

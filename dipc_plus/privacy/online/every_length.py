@@ -139,12 +139,13 @@ def witness_inputs(claim, array: str, m: int):
 
 def _witness_text(program, lr) -> str:
     """The pair and output behind an unrolled loss, as the user writes them."""
-    from dipc_plus.privacy.display import show_env, show_outputs
+    from dipc_plus.privacy.display import ENV_STYLE, user_env
+    from dipc_plus.semantics.values import show_env
     cand = lr.infinite if lr.infinite is not None else (lr.sup.candidate if lr.sup is not None else None)
     if cand is None or not hasattr(cand, "input"):
         return ""
-    return (f"{show_env(cand.input, program)} vs {show_env(cand.neighbour, program)}, "
-            f"{show_outputs(cand.output, program)}")
+    return (f"{show_env(user_env(program, cand.input), **ENV_STYLE)} vs {show_env(user_env(program, cand.neighbour), **ENV_STYLE)}, "
+            f"{show_env(user_env(program, cand.output), **ENV_STYLE)}")
 
 
 def claim_at_length(claim_path: str, overrides: tuple, m: int, witness_array: str | None):
