@@ -17,9 +17,9 @@ import itertools
 import json
 import sys
 from fractions import Fraction
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import ROOT
+
 FIXTURE = ROOT / "tests" / "fixtures" / "closed_forms.json"
 
 # the grids of experiments/bench_exact.py's TABLES (copied, so a benchmark edit cannot move the guard)

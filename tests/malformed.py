@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ROOT
+
 PROGRAMS = sorted((ROOT / "programs").glob("*.dip"))
 THEORIES = sorted((ROOT / "theories").glob("*.toml"))
 

@@ -12,6 +12,7 @@ import pytest
 import dipc_plus
 from dipc_plus import cli
 from conftest import ROOT
+from dipc_plus.errors import UserError
 
 SPARSE = str(ROOT / "theories/sparse.toml")
 SVT4 = str(ROOT / "theories/svt_lyu_alg4_privacy.toml")
@@ -119,3 +120,27 @@ def test_importing_and_using_the_api_does_not_touch_pyplot():
             "import matplotlib; assert matplotlib.get_backend() is not None\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_no_accuracy_table_and_kappa_refusals_are_one_check_in_each_words():
+    # one function each (accuracy.checker.accuracy_table, commands.common.check_kappa); the
+    # command line says --kappa 7, the API kappa=7
+    from conftest import run_main
+    from dipc_plus.accuracy.checker import AccuracyChecker
+    from dipc_plus.claims.claim_file import load_claim
+    no_table = "the claim file has no [accuracy] table"
+    with pytest.raises(UserError, match=r"no \[accuracy\] table") as api:
+        dipc_plus.check_accuracy(RR_COIN)
+    with pytest.raises(UserError) as direct:
+        AccuracyChecker(load_claim(RR_COIN))
+    code, _, err = run_main(["accuracy", RR_COIN])
+    assert code == 2 and f"{RR_COIN}: error: {no_table}" in err
+    for e in (api.value, direct.value):
+        assert (e.message, e.file, e.hint) == (no_table, RR_COIN, "add an [accuracy] table (see docs/claims.md)")
+    for bad in (0, -1, 2.5):
+        with pytest.raises(UserError) as api:
+            dipc_plus.check_accuracy(SPARSE, kappa=bad)
+        assert (api.value.message, api.value.hint) == (f"kappa must be a positive integer, not {bad!r}",
+                                                       "use e.g. kappa=7")
+    code, _, err = run_main(["accuracy", SPARSE, "--kappa", "0"])
+    assert code == 2 and "--kappa must be a positive integer, not 0" in err and "use e.g. --kappa 7" in err

@@ -345,3 +345,30 @@ def test_point4_pufferfish_claims_and_several_inputs_through_the_api_equal_the_c
     with pytest.raises(dipc_plus.UserError, match="not both"):
         dipc_plus.check_accuracy(SPARSE, input={"q": [0, 0, 0]}, inputs=[{"q": [0, 0, 0]}])
 
+
+
+def test_a_loss_report_answers_strict_reason_like_every_report():
+    # LossResult has no `verdict` of its own: the report's (budget holds or not) decides it
+    holds = dipc_plus.privacy_loss(RR_COIN)
+    assert (holds.verdict, holds.strict_reason) == ("verified", None)
+    events = dipc_plus.privacy_loss(LAPLACE)    # a real output, checked on its named events only
+    assert (events.verdict, events.strict_reason) == ("verified", "real outputs were checked only on the named events")
+    fails = dipc_plus.privacy_loss(SVT4)
+    assert (fails.verdict, fails.strict_reason) == ("refuted", None)
+
+
+def test_decimal_parameters_are_read_exactly_as_a_claim_file_reads_them(tmp_path):
+    prog = dipc_plus.example("programs/laplace.dip")
+    claim = tmp_path / "half.toml"
+    claim.write_text(f'[program]\npath = "{prog.as_posix()}"\nparams = {{ sens = 0.5 }}\n[privacy]\n'
+                     'adjacency = "linf"\nbudget = "eps"\nevents = { out = ["(-inf, 0]", "(0, inf)"] }\n'
+                     '[privacy.inputs]\ngrid = { q = [0, 1] }\n')
+    from dipc_plus.claims.privacy_reader import load_privacy_claim
+    from_claim = load_privacy_claim(str(claim)).program.params["sens"]
+    for written in ("0.5", "1/2", 0.5):
+        assert dipc_plus.Program.from_file(prog, params={"sens": written}).params["sens"] == from_claim == Fraction(1, 2)
+        assert dipc_plus.Program.from_text(prog.read_text(), params={"sens": written}).params["sens"] == from_claim
+    assert dipc_plus.Program.from_file(prog, params={"sens": "0.1"}).params["sens"] == Fraction(1, 10)  # not the double
+    for bad in ("half", float("nan"), float("inf")):
+        with pytest.raises(dipc_plus.UserError, match="a parameter is a number"):
+            dipc_plus.Program.from_file(prog, params={"sens": bad})

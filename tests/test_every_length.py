@@ -5,10 +5,11 @@ no constant it keeps growing)."""
 from __future__ import annotations
 
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
 from flint import arb, fmpq
+
+from conftest import PROGRAMS, ROOT
 
 from dipc_plus.cli import main
 from dipc_plus.errors import UserError
@@ -18,8 +19,7 @@ from dipc_plus.privacy.dp.check import check_dp
 from dipc_plus.privacy.loss.tight import privacy_loss
 from dipc_plus.privacy.online.every_length import classify, decide_every_length, witness_inputs
 
-ROOT = Path(__file__).resolve().parent.parent
-PROG = ROOT / "programs"
+PROG = PROGRAMS
 
 
 def _claim(tmp_path, name, params, budget="eps", grid="[-1, 1]", events=None):
@@ -280,3 +280,17 @@ def test_a_guard_that_does_not_show_in_the_outputs_is_not_called_a_leak(tmp_path
     assert f"{prog}:21: error: cannot decide privacy for every m" in err and "does not always show" in err
     # and the exact engine agrees that nothing leaks at a fixed m
     assert check_dp(load_privacy_claim(str(claim))).verified
+
+
+def test_a_length_other_than_every_is_refused_at_its_line(tmp_path, capsys):
+    # the claim reader reads `length` with the rest of [privacy] (claims/privacy_reader.py)
+    claim = tmp_path / "length.toml"
+    claim.write_text(f'[program]\npath = "{(PROG / "above_threshold_forever.dip").as_posix()}"\n[privacy]\n'
+                     'adjacency = "linf"\nbudget = "eps"\nlength = "all"\n[privacy.inputs]\ngrid = { q = [-1, 1] }\n')
+    assert main(["privacy", str(claim)]) == 2
+    err = capsys.readouterr().err
+    assert f"{claim}:6:" in err and "privacy.length must be \"every\", not 'all'" in err
+    claim.write_text(claim.read_text().replace('length = "all"', 'length = "every"'))
+    assert load_privacy_claim(str(claim)).every_length
+    claim.write_text(claim.read_text().replace('length = "every"\n', ''))
+    assert not load_privacy_claim(str(claim)).every_length

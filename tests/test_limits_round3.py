@@ -17,9 +17,8 @@ import pytest
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.claims.formula import Where, expanded_terms, parse
 from dipc_plus.execution import limits
-from conftest import run_main
+from conftest import ROOT, run_main
 
-ROOT = Path(__file__).resolve().parents[1]
 LOCATED = re.compile(r"^\S+:\d+:\d+: error: ", re.M)      # file:line:column
 HUGE = "9" * 5000
 

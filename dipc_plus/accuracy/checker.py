@@ -35,7 +35,7 @@ from fractions import Fraction
 from typing import Iterable, Mapping
 
 from dipc_plus.accuracy.classes import InputClasses
-from dipc_plus.accuracy.report import (REFUTED, Counterexample, InputReport, env_text, fmt_q, input_key,
+from dipc_plus.accuracy.report import (ENV_STYLE, REFUTED, Counterexample, InputReport, fmt_q, group_env, input_key,
                                        input_verdict, separated, summarize_input)
 from dipc_plus.accuracy.result import AccuracyResult, Tally
 from dipc_plus.accuracy.tasks import attach_program, check_range
@@ -49,6 +49,7 @@ from dipc_plus.exact.constraints import forget_constraint_sets
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 from dipc_plus.semantics.distribution import certified, output_distribution
+from dipc_plus.semantics.values import show_env
 
 
 class _HashedKey(tuple):
@@ -76,6 +77,14 @@ def _key(distance):
         return ("unshared", id(distance))
 
 
+def accuracy_table(claim: Claim) -> AccuracyClaim:
+    """The claim file's [accuracy] claim, or the one refusal every accuracy entry point gives."""
+    if claim.accuracy is None:
+        raise UserError("the claim file has no [accuracy] table", file=claim.file,
+                        hint="add an [accuracy] table (see docs/claims.md)")
+    return claim.accuracy
+
+
 class AccuracyChecker:
     """Checks one accuracy claim input by input, caching every exact object it builds.
 
@@ -90,10 +99,7 @@ class AccuracyChecker:
         parameters (e.g. one grid and several alphas), so each input's distribution,
         det, dd over the reals and error probabilities are computed once."""
         if isinstance(claim, Claim):
-            if claim.accuracy is None:
-                raise UserError("the claim file has no [accuracy] table", file=claim.file,
-                                hint="add an [accuracy] table (see docs/claims.md)")
-            claim = claim.accuracy
+            claim = accuracy_table(claim)
         if dd_over is not None and dd_over != claim.dd_over:
             if claim.det == "table" and dd_over == "reals":
                 raise UserError("with a det table, dd can only be taken over the table's inputs",
@@ -396,7 +402,7 @@ class AccuracyChecker:
                         reports += reps
                         verdict, refuted = input_verdict(reps), any(r.verdict == REFUTED for r in reps)
                     if run.recording:
-                        decided.append((env_text(self.program, u), verdict))
+                        decided.append((show_env(group_env(self.program, u), **ENV_STYLE), verdict))
                     if stop_at_first and refuted:
                         break
                 run.record(decided)

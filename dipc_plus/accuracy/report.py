@@ -20,6 +20,7 @@ from dipc_plus.exact.decimals import ball_text, midpoint_text
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import certified
+from dipc_plus.semantics.values import show_env
 
 VERIFIED = "verified"
 REFUTED = "refuted"
@@ -53,6 +54,14 @@ def json_value(v):
     return str(v)
 
 
+ENV_STYLE = {"braces": False, "empty": "(no inputs)"}   # how accuracy reports print an input (values.show_env)
+
+
+def env_text(program: ir.Program, flat: Mapping) -> str:
+    """An input as accuracy reports print it: 'q=[-1,0,1]' (values.show_env in ENV_STYLE)."""
+    return show_env(group_env(program, flat), **ENV_STYLE)
+
+
 def group_env(program: ir.Program, flat: Mapping) -> dict:
     """{'q[1]': -1, 'q[2]': 0} -> {'q': [-1, 0]} (arrays grouped, in declaration order)."""
     out: dict = {}
@@ -82,16 +91,6 @@ def _array_owners(program: ir.Program) -> dict:
 def env_json(program: ir.Program, flat: Mapping) -> dict:
     grouped = group_env(program, flat)
     return {k: [json_value(x) for x in v] if isinstance(v, list) else json_value(v) for k, v in grouped.items()}
-
-
-def env_text(program: ir.Program, flat: Mapping) -> str:
-    def show(v):
-        if isinstance(v, list):
-            return "[" + ",".join(show(x) for x in v) + "]"
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        return fmt_q(v) if isinstance(v, (int, Fraction)) else str(v)
-    return ", ".join(f"{k}={show(v)}" for k, v in group_env(program, flat).items()) or "(no inputs)"
 
 
 def input_key(u: Mapping) -> tuple:
@@ -167,7 +166,7 @@ class Counterexample:
 
     def describe(self) -> str:
         kappa = f"/{self.kappa}" if self.kappa != 1 else ""
-        lines = [f"counterexample: {env_text(self.program, self.input)}, eps = {fmt_q(self.eps)}",
+        lines = [f"counterexample: {show_env(group_env(self.program, self.input), **ENV_STYLE)}, eps = {fmt_q(self.eps)}",
                  f"  P[error]   = {midpoint_text(self.error_ball, 15)}  (certified: {ball_text(self.error_ball, 15)})",
                  f"  beta{kappa:<6}= {midpoint_text(self.bound_ball, 15)}  (certified: {ball_text(self.bound_ball, 15)})",
                  f"  at alpha = {fmt_q(self.alpha)}, gamma = {fmt_q(self.gamma)}"]
@@ -232,7 +231,7 @@ class InputReport:
 
     def line(self) -> str:
         """One line for a table of inputs."""
-        u = env_text(self.program, self.input)
+        u = show_env(group_env(self.program, self.input), **ENV_STYLE)
         dd = str(self.dd)
         if not self.applies:
             return f"{u:<28} dd = {dd:<24} {NOT_APPLICABLE}"
@@ -243,8 +242,8 @@ class InputReport:
 
     def describe(self) -> str:
         """The full per-input report, closed forms included."""
-        lines = [f"input {env_text(self.program, self.input)}",
-                 f"  det(u)    = {env_text(self.program, self.det)}",
+        lines = [f"input {show_env(group_env(self.program, self.input), **ENV_STYLE)}",
+                 f"  det(u)    = {show_env(group_env(self.program, self.det), **ENV_STYLE)}",
                  f"  dd(u)     = {self.dd}"]
         if not self.applies:
             lines.append("  the claim says nothing here (dd(u) does not exceed alpha)")

@@ -14,7 +14,8 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
-from dipc_plus.accuracy.report import REFUTED, env_json, env_text, fmt_q, json_value
+from dipc_plus.accuracy.report import ENV_STYLE, REFUTED, env_json, fmt_q, group_env, json_value
+from dipc_plus.semantics.values import show_env
 from dipc_plus.accuracy.sweep import CandidatePool, input_candidates, kappa_star_of, outward
 
 DEFAULT_WORST = 5
@@ -44,7 +45,7 @@ class InputMargin:
         else:
             lo, hi = outward(self.lo, self.hi, MARGIN_DIGITS + 2)
             room = f"inf beta/P[error] in [{lo}, {hi}] ({self.where})"
-        return f"{env_text(program, self.input):<28} gamma = {fmt_q(self.gamma):<5} {room}; {verdict}"
+        return f"{show_env(group_env(program, self.input), **ENV_STYLE):<28} gamma = {fmt_q(self.gamma):<5} {room}; {verdict}"
 
     def to_json(self, program) -> dict:
         out = {"input": env_json(program, self.input), "gamma": json_value(self.gamma),

@@ -37,7 +37,8 @@ from flint import arb
 
 from dipc_plus.accuracy.vacuity import sweep_vacuity
 from dipc_plus.accuracy.checker import AccuracyChecker
-from dipc_plus.accuracy.report import REFUTED, VERIFIED, Counterexample, InputReport, env_json, env_text, fmt_q, json_value
+from dipc_plus.accuracy.report import ENV_STYLE, REFUTED, VERIFIED, Counterexample, InputReport, env_json, fmt_q, group_env, json_value
+from dipc_plus.semantics.values import show_env
 from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.decision.certified import exact_ball_value, hull
 from dipc_plus.exact.convert import to_fmpq
@@ -498,7 +499,7 @@ def sweep_text(res: SweepResult) -> str:
             lines.append(f"kappa* (the infimum of beta/P[error]) = {star.text}... (certified enclosure [%s, %s])"
                          % outward(star.lo, star.hi, star.digits + 4))
         at = star.at
-        lines.append(f"  at {env_text(at.report.program, at.report.input)}, alpha = {fmt_q(at.report.alpha)}, "
+        lines.append(f"  at {show_env(group_env(at.report.program, at.report.input), **ENV_STYLE)}, alpha = {fmt_q(at.report.alpha)}, "
                      f"gamma = {fmt_q(at.report.gamma)}: {at.where()}"
                      + (f"; {star.ties} other (input, eps) reach the same value to this precision"
                         if star.ties else ""))

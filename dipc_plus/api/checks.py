@@ -18,7 +18,8 @@ from dipc_plus.api.claim import Claim, claim_path
 from dipc_plus.api.errors import StrictVerdictError, in_python_words
 from dipc_plus.api.program import Number, parameter_values
 from dipc_plus.api.results import AccuracyReport, LossReport, PrivacyReport, Report, SweepReport
-from dipc_plus.commands.common import certified_or_exit_2, check_same_program, strict_reason, worker_source
+from dipc_plus.commands.common import (certified_or_exit_2, check_kappa, check_same_program, strict_reason,
+                                       worker_source)
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 
@@ -80,7 +81,7 @@ def _strict(report: Report, result: Any, strict: bool) -> None:
 
 def _checker(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None, dd_over: str | None,
              paper: bool, max_states: int) -> tuple[Any, dict]:
-    from dipc_plus.accuracy.checker import AccuracyChecker, build_checker
+    from dipc_plus.accuracy.checker import AccuracyChecker, accuracy_table, build_checker
     from dipc_plus.claims.claim_file import load_claim
     _max_states(max_states)
     if dd_over not in (None, "reals", "grid"):
@@ -88,9 +89,7 @@ def _checker(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None
     path, _ = claim_path(claim)
     values = parameter_values(params)
     loaded = load_claim(path, values)
-    if loaded.accuracy is None:
-        raise UserError("the claim file has no [accuracy] table", file=path,
-                        hint="add an [accuracy] table (see docs/claims.md)")
+    accuracy_table(loaded)
     check_same_program(_program_file(program), loaded.program_path, path)
     checker = AccuracyChecker(loaded, dd_over=dd_over, boundary=paper, max_states=max_states)
     checker.source = worker_source(build_checker, (os.path.abspath(path), tuple(values.items()), dd_over, paper,
@@ -175,8 +174,7 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
     (False, {'q': [-1, -1, 1]}, Fraction(1, 1))
     """
     with in_python_words(), _limits(limits):
-        if not isinstance(kappa, int) or kappa < 1:
-            raise UserError(f"kappa must be a positive integer, not {kappa!r}", hint="use e.g. kappa=7")
+        check_kappa(kappa, "kappa", "kappa=7")
         run_on = _executor(jobs, executor, scheduler)
         checker, _ = _checker(claim, program, params, dd_over, paper, max_states)
         points = _points(checker, input, inputs)
@@ -367,12 +365,11 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
     >>> dipc_plus.check_privacy(dipc_plus.example("theories/randomized_response_coin_privacy.toml")).verified
     True
     """
-    from dipc_plus.privacy.online.every_length import wants_every_length
     with in_python_words(), _limits(limits):
         run_on = _executor(jobs, executor, scheduler)
         loaded, values = _privacy_claim(claim, program, params, max_states)
         path, _ = claim_path(claim)
-        if every_length or wants_every_length(loaded.file):
+        if every_length or loaded.every_length:
             from dipc_plus.privacy.online.every_length import decide_every_length
             with certified_or_exit_2():
                 res = decide_every_length(loaded, loaded.file, values, executor=run_on)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from dipc_plus.api.errors import in_python_words
 from dipc_plus.api.views import grouped, sample_result
+from dipc_plus.claims.claim_file import parse_number
 from dipc_plus.errors import UserError
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import (Distribution, Exact, argmax_distribution, bind, build_chain,
@@ -30,6 +31,8 @@ def parameter_values(params: Mapping[str, Any] | None, legacy: Mapping[str, Any]
 
     >>> parameter_values({"c": Fraction(1, 2)}, {"m": 3})
     {'c': Fraction(1, 2), 'm': Fraction(3, 1)}
+    >>> parameter_values({"c": "0.1", "d": "1/3", "e": 0.1})
+    {'c': Fraction(1, 10), 'd': Fraction(1, 3), 'e': Fraction(1, 10)}
     """
     given = dict(params or {})
     for name, value in (legacy or {}).items():
@@ -39,7 +42,9 @@ def parameter_values(params: Mapping[str, Any] | None, legacy: Mapping[str, Any]
         given[name] = value
     out = {}
     for name, value in given.items():
-        v = to_input_value(value)
+        # a decimal or rational string ('0.5', '1/2') and a float (the decimal written) are read
+        # as a claim file's params are (exact, never through a binary double); nan and inf are refused
+        v = parse_number(value) if isinstance(value, (str, float)) else to_input_value(value)
         if not isinstance(v, Fraction):
             raise UserError(f"params['{name}']: a parameter is a number, not {value!r}",
                             hint=f"write e.g. params={{'{name}': 4}} or params={{'{name}': Fraction(1, 2)}}")

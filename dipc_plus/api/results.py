@@ -53,7 +53,7 @@ class Report:
         """Why a verified verdict would fail ``strict=True`` (vacuous, or real outputs checked only on
         named events), else None."""
         from dipc_plus.commands.common import strict_reason
-        return strict_reason(self.result)
+        return strict_reason(self.result, self.verdict)
 
     @property
     def program(self) -> Any:

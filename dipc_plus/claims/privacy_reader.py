@@ -26,7 +26,7 @@ from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
 
 PRIVACY_KEYS = ("kind", "adjacency", "bound", "pairs", "budget", "delta", "eps", "inputs", "events",
-                "structure", "note", "length")  # length = "every": read by privacy.online.every_length
+                "structure", "note", "length")
 INPUT_KEYS = ("grid", "list", "step")
 
 
@@ -45,10 +45,10 @@ def load_privacy_claim(path: str, overrides: Mapping | None = None):
     if kind == "pufferfish":
         from dipc_plus.claims.pufferfish_reader import read_pufferfish
         return read_pufferfish(r, raw, program, path)
-    return _read_dp(r, raw, program, path)
+    return _read_dp(r, raw, program, path, frozenset(claim.params))
 
 
-def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str) -> DPClaim:
+def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: frozenset) -> DPClaim:
     r.check_keys(raw, PRIVACY_KEYS, "privacy")
     if "adjacency" not in raw:
         raise r.error("privacy", "[privacy] has no 'adjacency'",
@@ -96,7 +96,17 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str) -> DPCla
                           hint='write adjacency = "pairs" or remove the list')
         points_given, grid, inputs_kind = read_points(r, raw.get("inputs"), program, "privacy.inputs")
     return DPClaim(path, program, adjacency, budget, delta_text, delta, eps, points_given, grid, events,
-                   structure, note if isinstance(note, str) else "", inputs_kind=inputs_kind)
+                   structure, note if isinstance(note, str) else "", inputs_kind=inputs_kind,
+                   every_length=_read_length(r, raw.get("length"), path), given_params=given)
+
+
+def _read_length(r: ClaimReader, value, path: str) -> bool:
+    """`length = "every"`: the claim is decided for every number of queries (privacy.online)."""
+    if value is not None and value != "every":
+        line, column = r.loc.find("privacy.length")
+        raise UserError(f"privacy.length must be \"every\", not {value!r}", file=path, line=line, column=column,
+                        hint='write length = "every" or remove the key')
+    return value == "every"
 
 
 # -- inputs -----------------------------------------------------------------------------------------

@@ -151,6 +151,8 @@ class DPClaim:
     note: str = ""
     kind: str = "dp"
     inputs_kind: str = "grid"   # 'grid' | 'list' | 'domain' (no inputs given: every finite input) | 'pairs'
+    every_length: bool = False  # length = "every": decide the claim for every number of queries
+    given_params: frozenset = frozenset()   # the parameters the claim's params or --set give a number
     _points: list | None = field(default=None, repr=False)
 
     @property
@@ -207,6 +209,7 @@ class PufferfishClaim:
     events: dict
     note: str = ""
     kind: str = "pufferfish"
+    every_length: bool = False  # a Pufferfish claim has no `length` key (--every-length refuses it)
 
     def describe(self) -> str:
         params = ", ".join(f"{n} in {iv}" for n, iv in self.parameters.items()) or "no parameters"

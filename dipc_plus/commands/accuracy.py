@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import functools
 
-from dipc_plus.accuracy.report import env_text, fmt_q, report_lines
+from dipc_plus.accuracy.report import ENV_STYLE, fmt_q, group_env, report_lines
+from dipc_plus.semantics.values import show_env
 from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.vacuity import vacuity_basis
 from dipc_plus.accuracy.summary import DEFAULT_WORST, WorstInputs, input_margin
@@ -183,7 +184,7 @@ def text_report(result: AccuracyResult, verbose: bool = False, worst: list | Non
         lines.append(scope.coverage())
     else:
         cex = result.counterexample
-        lines.append(f"REFUTED at {env_text(program, cex.input)}, eps = {fmt_q(cex.eps)} "
+        lines.append(f"REFUTED at {show_env(group_env(program, cex.input), **ENV_STYLE)}, eps = {fmt_q(cex.eps)} "
                      f"(re-checked by an independent certified evaluation)")
         if not verbose:
             lines.append(cex.describe())

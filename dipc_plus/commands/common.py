@@ -60,9 +60,11 @@ def check_max_states(value: int) -> None:
         raise UserError("--max-states must be positive", hint="use e.g. --max-states 200000")
 
 
-def check_kappa(value: int) -> int:
-    if value < 1:
-        raise UserError(f"--kappa must be a positive integer, not {value}", hint="use e.g. --kappa 7")
+def check_kappa(value, option: str = "--kappa", example: str = "--kappa 7") -> int:
+    """kappa (beta/kappa) is a positive integer; `option` and `example` are the caller's words
+    for it (the API passes "kappa" and "kappa=7")."""
+    if not isinstance(value, int) or value < 1:
+        raise UserError(f"{option} must be a positive integer, not {value!r}", hint=f"use e.g. {example}")
     return value
 
 
@@ -88,9 +90,10 @@ strict_reason_text = {"vacuous": "the verdict is vacuous (nothing was compared)"
                       "events": "real outputs were checked only on the named events"}
 
 
-def strict_reason(result) -> str | None:
-    """Why a verified verdict fails --strict (vacuous, or only on named events), else None."""
-    if result.verdict != "verified":
+def strict_reason(result, verdict: str | None = None) -> str | None:
+    """Why a verified verdict fails --strict (vacuous, or only on named events), else None.
+    `verdict` is the result's own unless given (a tight loss has none: its report decides it)."""
+    if (result.verdict if verdict is None else verdict) != "verified":
         return None
     if getattr(result, "vacuous", False):
         return strict_reason_text["vacuous"]
@@ -253,7 +256,7 @@ def add_accuracy_arguments(parser, shard: bool = True) -> None:
 
 def load_accuracy(args):
     """(checker, points or None) from the command line; every mistake a UserError."""
-    from dipc_plus.accuracy.checker import AccuracyChecker, build_checker
+    from dipc_plus.accuracy.checker import AccuracyChecker, accuracy_table, build_checker
     from dipc_plus.claims.claim_file import load_claim
     check_max_states(args.max_states)
     params = inputs_mod.parse_params(args.set)
@@ -261,9 +264,7 @@ def load_accuracy(args):
     if program is not None and not os.path.exists(program):
         raise UserError(f"cannot read the program: no file {program}", hint="give the path of a .dip file")
     claim = load_claim(claim_file, params)
-    if claim.accuracy is None:
-        raise UserError("the claim file has no [accuracy] table", file=claim_file,
-                        hint="add an [accuracy] table (see docs/claims.md)")
+    accuracy_table(claim)
     check_same_program(program, claim.program_path, claim_file)
     checker = AccuracyChecker(claim, dd_over=args.dd_over, boundary=args.paper, max_states=args.max_states)
     checker.source = worker_source(build_checker, (os.path.abspath(claim_file), tuple(params.items()), args.dd_over,

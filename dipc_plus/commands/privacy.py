@@ -55,8 +55,7 @@ def run(args) -> int:
     shard = parse_shard(args)
     executor = executor_from(args)
     claim = load_privacy(args)
-    from dipc_plus.privacy.online.every_length import wants_every_length
-    every_length = args.every_length or wants_every_length(claim.file)
+    every_length = args.every_length or claim.every_length
     if shard is not None and (every_length or claim.kind == "pufferfish"):
         raise UserError(f"--shard splits the pairs of a DP claim; {'--every-length' if every_length else 'a Pufferfish claim'}"
                         " is one decision that cannot be cut into parts", hint="leave out --shard")
@@ -100,7 +99,8 @@ def table_digests(used: dict) -> dict:
 
 
 def text_report(result) -> str:
-    from dipc_plus.privacy.display import num_text, show_env, show_outputs
+    from dipc_plus.privacy.display import ENV_STYLE, num_text, user_env
+    from dipc_plus.semantics.values import show_env
     from dipc_plus.exact.log_point import constant_value
     claim = result.claim
     program = claim.program
@@ -136,10 +136,10 @@ def text_report(result) -> str:
     if cex.component:
         lines.append(f"  found in {cex.component}; the other components' outputs are completed with their "
                      "most likely values")
-    lines.append(f"  input      {show_env(cex.input, program)}")
-    lines.append(f"  neighbour  {show_env(cex.neighbour, program)}")
+    lines.append(f"  input      {show_env(user_env(program, cex.input), **ENV_STYLE)}")
+    lines.append(f"  neighbour  {show_env(user_env(program, cex.neighbour), **ENV_STYLE)}")
     if cex.outputs is None:
-        lines.append(f"  output     {show_outputs(cex.output, program)}")
+        lines.append(f"  output     {show_env(user_env(program, cex.output), **ENV_STYLE)}")
         what = "= output"
     else:
         lines.append(f"  outputs    S = {{{cex.output_set}}} ({len(cex.outputs)} output(s), the set where "

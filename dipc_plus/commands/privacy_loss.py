@@ -108,15 +108,16 @@ def _pufferfish(args, claim) -> int:
 
 
 def text_report(result) -> str:
-    from dipc_plus.privacy.display import log_text, show_env, show_outputs
+    from dipc_plus.privacy.display import ENV_STYLE, log_text, user_env
+    from dipc_plus.semantics.values import show_env
     from dipc_plus.privacy.loss.tight import loss_expr
     claim = result.claim
     program = claim.program
     scope = result.scope
 
     def witness(c) -> str:
-        return (f"{show_env(c.input, program)}  vs  {show_env(c.neighbour, program)}, output "
-                f"{show_outputs(c.output, program)}")
+        return (f"{show_env(user_env(program, c.input), **ENV_STYLE)}  vs  {show_env(user_env(program, c.neighbour), **ENV_STYLE)}, output "
+                f"{show_env(user_env(program, c.output), **ENV_STYLE)}")
 
     lines = [f"tight privacy loss of {program.name} ({claim.adjacency.describe()}, {claim.eps}) "
              f"{scope.summary()}",

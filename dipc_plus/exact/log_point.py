@@ -105,11 +105,13 @@ def constant_value(f) -> Fraction | None:
 
 
 def ln_text(x: Fraction) -> str:
-    """'ln(3)', 'ln(4/3)', '0', 'inf'.
+    """ln x as text for a positive rational x: 'ln(3)', 'ln(4/3)', and '0' for x = 1.  A Fraction
+    is never infinite, so an infinite loss is not written here: its callers print 'inf'
+    (`privacy.loss.tight.LossResult.loss_text`).
 
     >>> from fractions import Fraction
-    >>> ln_text(Fraction(4, 3)), ln_text(Fraction(1))
-    ('ln(4/3)', '0')
+    >>> ln_text(Fraction(4, 3)), ln_text(Fraction(1)), ln_text(Fraction(3))
+    ('ln(4/3)', '0', 'ln(3)')
     """
     if x == 1:
         return "0"

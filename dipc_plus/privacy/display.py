@@ -47,6 +47,9 @@ def user_value(v):
     return str(v)
 
 
+ENV_STYLE = {"braces": False, "list_sep": ", "}   # how privacy reports print an environment (values.show_env)
+
+
 def user_env(program: ir.Program | None, env: dict) -> dict:
     """{'x[1]': 0, 'x[2]': 1} -> {'x': [0, 1]} (arrays back together), JSON-ready values."""
     if program is None:
@@ -65,26 +68,3 @@ def user_env(program: ir.Program | None, env: dict) -> dict:
 
 def user_outputs(program: ir.Program | None, out: dict) -> dict:
     return user_env(program, out)
-
-
-def show_outputs(out: dict, program: ir.Program | None = None) -> str:
-    return show_env(out, program)
-
-
-def show_env(env: dict, program: ir.Program | None = None) -> str:
-    d = user_env(program, env)
-    parts = []
-    for k, v in d.items():
-        if isinstance(v, list):
-            parts.append(f"{k}=[{', '.join(_show(x) for x in v)}]")
-        else:
-            parts.append(f"{k}={_show(v)}")
-    return ", ".join(parts)
-
-
-def _show(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
-
-

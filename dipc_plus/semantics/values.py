@@ -39,20 +39,33 @@ def freeze_env(env: Mapping) -> tuple:
     return tuple(sorted((k, freeze_value(v)) for k, v in env.items()))
 
 
-def show_value(v) -> str:
-    """'true', '3', '1/2', 'a', '[1,0,true]'.
+def show_value(v, list_sep: str = ",") -> str:
+    """'true', '3', '1/2', 'a', '[1,0,true]' (`list_sep` between array elements).
 
     >>> from fractions import Fraction
-    >>> show_value([1, Fraction(1, 2), True])
-    '[1,1/2,true]'
+    >>> show_value([1, Fraction(1, 2), True]), show_value([1, 2], ", ")
+    ('[1,1/2,true]', '[1, 2]')
     """
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, list):
-        return "[" + ",".join(show_value(x) for x in v) + "]"
+        return "[" + list_sep.join(show_value(x, list_sep) for x in v) + "]"
     return str(v)
 
 
-def show_env(env: Mapping) -> str:
-    """'{x=1, b=true}'."""
-    return "{" + ", ".join(f"{k}={show_value(v)}" for k, v in env.items()) + "}"
+def show_env(env: Mapping, *, braces: bool = True, list_sep: str = ",", empty: str = "") -> str:
+    """An environment as text, the one way every stage prints one: '{x=1, b=true}' in messages;
+    reports pass it with its arrays grouped (accuracy.report.group_env, privacy.display.user_env)
+    and braces=False, privacy reports with ', ' inside arrays, accuracy reports with
+    empty='(no inputs)' (the text of an empty environment without braces).
+
+    >>> from fractions import Fraction
+    >>> show_env({"x": 1, "b": True})
+    '{x=1, b=true}'
+    >>> show_env({"q": [1, Fraction(-1, 2)], "b": False}, **ENV_STYLE)
+    'q=[1, -1/2], b=false'
+    >>> show_env({}, **ENV_STYLE)
+    '(no inputs)'
+    """
+    text = ", ".join(f"{k}={show_value(v, list_sep)}" for k, v in env.items())
+    return "{" + text + "}" if braces else text or empty

@@ -29,7 +29,8 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.execution import ledger
 from dipc_plus.claims.privacy_types import DPClaim
-from dipc_plus.privacy.display import num_text, show_env, user_env, user_outputs, user_value
+from dipc_plus.privacy.display import ENV_STYLE, num_text, user_env, user_outputs, user_value
+from dipc_plus.semantics.values import show_env
 from dipc_plus.privacy.dp.hockey_stick import SetViolation, check_pair, output_keys
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import constant_value, ln_text, value_at_log
@@ -469,7 +470,7 @@ def _pair_text(program, unit, u, w) -> str:
     """A pair as the ledger of a stopped run lists it: whole inputs as the user writes them,
     a component's own inputs after its label."""
     if getattr(unit, "label", "whole program") in ("", "whole program"):
-        return f"{show_env(u, program)} vs {show_env(w, program)}"
+        return f"{show_env(user_env(program, u), **ENV_STYLE)} vs {show_env(user_env(program, w), **ENV_STYLE)}"
     def env(x):
         return ", ".join(f"{k}={v}" for k, v in x.items()) if isinstance(x, dict) else str(x)
     return f"{unit.label}: {env(u)} vs {env(w)}"
@@ -567,7 +568,7 @@ def describe_set(S: list, universe: list, names: list, program: ir.Program | Non
             if len(shown) == 1:
                 return f"{name} = {_show(shown[0])}"
             return f"{name} in {{{', '.join(_show(x) for x in shown)}}}"
-    listed = [show_env(dict(zip(names, v)), program) for v in S[:6]]
+    listed = [show_env(user_env(program, dict(zip(names, v))), **ENV_STYLE) for v in S[:6]]
     return f"{len(S)} output(s): " + "; ".join(listed) + ("; ..." if len(S) > 6 else "")
 
 

@@ -16,12 +16,10 @@ import dataclasses
 import itertools
 import os
 import time
-import tomllib
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
-from dipc_plus.execution.files import read_user_file
 from dipc_plus.privacy.online.automaton import Automaton
 from dipc_plus.privacy.online.bound import Bound, coupling_bound
 from dipc_plus.privacy.online.patterns import hidden_guard, leaks
@@ -34,35 +32,7 @@ class BoundContradiction(RuntimeError):
     """The exact loss at a small m exceeds the bound d: the bound (our code) is wrong."""
 
 
-def _claim_table(claim_path: str) -> dict:
-    """The claim file's TOML, read through the hardened reader (the claim was already read
-    and checked by the claim reader, so a file that fails here yields an empty table)."""
-    try:
-        text = read_user_file(claim_path, "claim file").decode("utf-8", errors="replace")
-        return tomllib.loads(text)
-    except (UserError, ValueError, RecursionError, MemoryError):
-        return {}
-
-
-def explicit_params(claim_path: str, overrides: dict) -> set:
-    """The parameters the claim's `params` table or --set give a number (the others keep the
-    program's defaults, which may depend on m)."""
-    prog = _claim_table(claim_path).get("program")
-    params = prog.get("params") if isinstance(prog, dict) else None
-    return set(params if isinstance(params, dict) else ()) | set(overrides or ())
-
-
 # --------------------------------------------------------------------------- the verdict
-
-
-def wants_every_length(claim_path: str) -> bool:
-    """`length = "every"` in the claim's [privacy] table (read here, not by the claim reader)."""
-    privacy = _claim_table(claim_path).get("privacy")
-    v = privacy.get("length") if isinstance(privacy, dict) else None
-    if v is not None and v != "every":
-        raise UserError(f"privacy.length must be \"every\", not {v!r}", file=claim_path,
-                        hint='write length = "every" or remove the key')
-    return v == "every"
 
 
 @dataclass
@@ -169,12 +139,13 @@ def witness_inputs(claim, array: str, m: int):
 
 def _witness_text(program, lr) -> str:
     """The pair and output behind an unrolled loss, as the user writes them."""
-    from dipc_plus.privacy.display import show_env, show_outputs
+    from dipc_plus.privacy.display import ENV_STYLE, user_env
+    from dipc_plus.semantics.values import show_env
     cand = lr.infinite if lr.infinite is not None else (lr.sup.candidate if lr.sup is not None else None)
     if cand is None or not hasattr(cand, "input"):
         return ""
-    return (f"{show_env(cand.input, program)} vs {show_env(cand.neighbour, program)}, "
-            f"{show_outputs(cand.output, program)}")
+    return (f"{show_env(user_env(program, cand.input), **ENV_STYLE)} vs {show_env(user_env(program, cand.neighbour), **ENV_STYLE)}, "
+            f"{show_env(user_env(program, cand.output), **ENV_STYLE)}")
 
 
 def claim_at_length(claim_path: str, overrides: tuple, m: int, witness_array: str | None):
@@ -218,7 +189,8 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     if adj.kind != "linf":
         raise UserError(f"cannot decide privacy for every m with adjacency \"{adj.kind}\"", file=claim_path,
                         hint='the every-length class uses adjacency = "linf" (each |q[i]-q\'[i]| <= bound)')
-    auto, bound, pats, secs = classify(claim.program, explicit_params(claim_path, overrides))
+    # the parameters given a number (the others keep the program's defaults, which may depend on m)
+    auto, bound, pats, secs = classify(claim.program, set(claim.given_params) | set(overrides or ()))
     k = claim.budget.k if claim.budget.factor == 1 and claim.delta_is_zero else None
     if k is None:
         raise UserError("cannot decide privacy for every m: the budget must be a multiple of eps",

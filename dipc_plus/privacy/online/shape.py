@@ -5,8 +5,8 @@ lowered program alone cannot say what the program does at another m.  Two facts 
 lowering stand for every m (docs/design/every_length.md, section 1, "m is not a
 constant"), and this module checks both:
 
-* where the length m, the parameters computed from it and loop indices occur (read from
-  the parsed module, only as locations, never evaluated): m only as the length of an
+* where the length m, the parameters computed from it and loop indices occur (the front
+  end's `frontend.length_uses` reports them as positions, never evaluated): m only as the length of an
   array and as the end of a top-level `for` loop; a parameter computed from m (and not
   given a number by the claim) nowhere; a loop index only as a whole array position.
   Then no rate, range, cutoff or constant changes with m, and iteration k differs from
@@ -24,7 +24,7 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
-from dipc_plus.frontend import surface as S
+from dipc_plus.frontend.length_uses import LengthUses, length_uses
 from dipc_plus.frontend.load import lower_program, read_module
 from dipc_plus.semantics import ir
 
@@ -47,9 +47,9 @@ def online_shape(source: str, explicit: dict) -> OnlineShape:
     """Check that the program at `source` is a prefix and m identical iterations for every
     m; `explicit` holds the parameters the claim (or --set) gives a number."""
     module = read_module(source)
-    size, qname = _size_parameter(module)
-    dependent = _dependent(module, size, explicit)
-    _check_uses(module, size, dependent)
+    uses = length_uses(module, explicit)
+    size, qname = _size_parameter(uses)
+    _check_uses(uses)
     shapes = []
     for length in LENGTHS:
         program = lower_program(module, {**explicit, size: Fraction(length)})
@@ -64,111 +64,39 @@ def online_shape(source: str, explicit: dict) -> OnlineShape:
 # --------------------------------------------------------------------------- where m occurs
 
 
-def _size_parameter(module) -> tuple[str, str]:
-    inputs = [it for it in module.items if isinstance(it, S.IODecl) and it.kind == "input"]
-    params = {it.name for it in module.items if isinstance(it, S.ParamDecl)}
-    ok = (len(inputs) == 1 and isinstance(inputs[0].type, S.ArrayType)
-          and isinstance(inputs[0].type.size, S.Name) and inputs[0].type.size.name in params
-          and isinstance(inputs[0].type.elem, S.TypeName) and inputs[0].type.elem.name == "real")
-    if not ok:
-        where = inputs[1].pos if len(inputs) > 1 else inputs[0].pos if inputs else None
+def _size_parameter(uses: LengthUses) -> tuple[str, str]:
+    """(m, the input's name), or the refusal when the program has no single input q: real[m]."""
+    if uses.size is None:
         err = UserError("cannot decide privacy for every m: the class has exactly one input, an array "
-                        "q: real[m] whose length m is a parameter", file=module.file, hint=HINT)
-        if where is not None:
-            err.line, err.column = where.line, where.column
+                        "q: real[m] whose length m is a parameter", file=uses.file, hint=HINT)
+        if uses.where is not None:
+            err.line, err.column = uses.where.line, uses.where.column
         raise err
-    return inputs[0].type.size.name, inputs[0].name
+    return uses.size, uses.input
 
 
-def _names(node) -> set:
-    out = set()
-
-    def walk(x):
-        if isinstance(x, S.Name):
-            out.add(x.name)
-        elif isinstance(x, tuple):
-            for y in x:
-                walk(y)
-        elif is_dataclass(x) and not isinstance(x, type):
-            for f in fields(x):
-                if f.name != "pos":
-                    walk(getattr(x, f.name))
-    walk(node)
-    return out
-
-
-def _dependent(module, size: str, explicit: dict) -> dict:
-    """Parameter -> its declaration, for m and every parameter computed from it (transitively)
-    that the claim does not give a number."""
-    decls = {it.name: it for it in module.items if isinstance(it, S.ParamDecl)}
-    dep = {size: decls[size]}
-    changed = True
-    while changed:
-        changed = False
-        for name, decl in decls.items():
-            if name not in dep and name not in explicit and _names(decl.value) & set(dep):
-                dep[name] = decl
-                changed = True
-    return dep
-
-
-def _check_uses(module, size: str, dependent: dict) -> None:
-    def refuse_dependent(node: S.Name):
-        if node.name == size:
-            why = f"'{size}' (the number of queries) is used here"
-            hint = HINT
-        else:
-            why = (f"'{node.name}' is computed from the number of queries {size} "
-                   f"(param {node.name}, line {dependent[node.name].pos.line}) and used here")
-            hint = f"give '{node.name}' a number in the claim's params (params = {{ {node.name} = 2 }}), or " + HINT
-        raise UserError.at(node.pos, f"cannot decide privacy for every m: {why}; a rate, range, cutoff or "
-                           f"constant that depends on {size} is not folded at one {size}: {size} may appear only "
-                           f"as the length of an array and as the end of the loop `for i = 1 to {size}`",
-                           hint=hint)
-
-    def refuse_index(node: S.Name):
-        raise UserError.at(node.pos, f"cannot decide privacy for every m: the loop index '{node.name}' is used "
+def _check_uses(uses: LengthUses) -> None:
+    """Refuse the first use of m, of a parameter computed from it or of a loop index as a value."""
+    if not uses.uses:
+        return
+    use, size = uses.uses[0], uses.size
+    if use.kind == "index":
+        raise UserError.at(use.pos, f"cannot decide privacy for every m: the loop index '{use.name}' is used "
                            "as a value here; in the every-length class it may appear only as a whole array "
-                           f"position (q[{node.name}], out[{node.name}]), so that every iteration does the same",
-                           hint=f"an output holding the index (idx <- {node.name}) is outside the class: write "
-                                f"out[{node.name}] <- top at the position instead, or " + HINT)
-
-    def walk(x, loops: frozenset):
-        if isinstance(x, S.Index) and isinstance(x.index, S.Name) and x.index.name in loops:
-            return
-        if isinstance(x, S.Name):
-            if x.name in loops:
-                refuse_index(x)
-            if x.name in dependent:
-                refuse_dependent(x)
-            return
-        if isinstance(x, S.For):
-            walk(x.lo, loops)
-            walk(x.hi, loops)
-            walk(x.body, loops | {x.var})
-            return
-        if isinstance(x, tuple):
-            for y in x:
-                walk(y, loops)
-        elif is_dataclass(x) and not isinstance(x, type):
-            for f in fields(x):
-                if f.name != "pos":
-                    walk(getattr(x, f.name), loops)
-
-    def is_size(e) -> bool:
-        return isinstance(e, S.Name) and e.name == size
-
-    for item in module.items:
-        if isinstance(item, S.ParamDecl):
-            continue
-        if isinstance(item, (S.IODecl, S.VarDecl)) and isinstance(item.type, S.ArrayType) and is_size(item.type.size):
-            walk(item.type.elem, frozenset())
-            walk(getattr(item, "init", None), frozenset())
-        elif isinstance(item, S.For) and is_size(item.hi):
-            walk(item.lo, frozenset())
-            walk(item.body, frozenset({item.var}))
-        else:
-            walk(item, frozenset())
+                           f"position (q[{use.name}], out[{use.name}]), so that every iteration does the same",
+                           hint=f"an output holding the index (idx <- {use.name}) is outside the class: write "
+                                f"out[{use.name}] <- top at the position instead, or " + HINT)
+    if use.kind == "length":
+        why = f"'{size}' (the number of queries) is used here"
+        hint = HINT
+    else:
+        why = (f"'{use.name}' is computed from the number of queries {size} "
+               f"(param {use.name}, line {use.declared_line}) and used here")
+        hint = f"give '{use.name}' a number in the claim's params (params = {{ {use.name} = 2 }}), or " + HINT
+    raise UserError.at(use.pos, f"cannot decide privacy for every m: {why}; a rate, range, cutoff or "
+                       f"constant that depends on {size} is not folded at one {size}: {size} may appear only "
+                       f"as the length of an array and as the end of the loop `for i = 1 to {size}`",
+                       hint=hint)
 
 
 # --------------------------------------------------------------------------- the lowered iterations

@@ -38,7 +38,8 @@ from dipc_plus.decision.decide import CertificationError, decide, working_precis
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.claims.privacy_types import PufferfishClaim
-from dipc_plus.privacy.display import num_text, show_env, user_outputs, user_value
+from dipc_plus.privacy.display import ENV_STYLE, num_text, user_env, user_outputs, user_value
+from dipc_plus.semantics.values import show_env
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import constant_value, ln_text, rational_at_log
 from dipc_plus.privacy.output_tables import ZERO, TableSource
@@ -169,7 +170,7 @@ class PufferfishResult:
         lines.append("REFUTED (re-checked exactly):")
         lines.append(f"  scenario   {x.scenario}")
         lines.append(f"  secrets    {x.secret} against {x.other}")
-        lines.append(f"  output     {show_env(x.output, c.program)}")
+        lines.append(f"  output     {show_env(user_env(c.program, x.output), **ENV_STYLE)}")
         if x.params:
             lines.append("  parameters " + ", ".join(f"{k} = {fmt_q(v)}" for k, v in x.params.items()))
         lines.append(f"  eps        {x.eps_text()}")

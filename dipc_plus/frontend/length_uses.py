@@ -1,0 +1,131 @@
+"""Where a program's length parameter is used, read from the parsed module as positions only.
+
+Why: the every-length check (privacy/online/shape.py) needs to know which parameter m
+sizes the program's single real-array input and where m, the parameters computed from
+it and the loop indices occur; that is a question about the surface syntax, so it is
+answered here, in the front end, as plain facts (names and positions), and the check
+that decides what those facts mean stays in privacy/.  Nothing is evaluated.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, is_dataclass
+
+from dipc_plus.frontend import surface as S
+from dipc_plus.semantics import ir
+
+
+@dataclass(frozen=True)
+class LengthUse:
+    """One occurrence of a length-dependent name outside the places a length may appear."""
+    name: str
+    kind: str               # "length" (m itself) | "computed" (a parameter computed from m) | "index" (a loop index as a value)
+    pos: ir.Pos
+    declared_line: int | None = None   # for "computed": the line of its `param` declaration
+
+
+@dataclass(frozen=True)
+class LengthUses:
+    """The facts about the length parameter: `size` is None when the program does not have
+    exactly one input, an array `q: real[m]` with m a parameter (`where` then points at the
+    second input, or the only one, or is None when there is no input)."""
+    file: str
+    size: str | None
+    input: str | None
+    where: ir.Pos | None
+    uses: tuple = ()        # LengthUse, in source order
+
+
+def length_uses(module: S.Module, explicit) -> LengthUses:
+    """Which parameter sizes the single real-array input of `module`, and where it, the
+    parameters computed from it (not named in `explicit`, the parameters given a number)
+    and the loop indices are used other than as an array length, the end of a top-level
+    `for` loop, or a whole array position."""
+    inputs = [it for it in module.items if isinstance(it, S.IODecl) and it.kind == "input"]
+    params = {it.name for it in module.items if isinstance(it, S.ParamDecl)}
+    ok = (len(inputs) == 1 and isinstance(inputs[0].type, S.ArrayType)
+          and isinstance(inputs[0].type.size, S.Name) and inputs[0].type.size.name in params
+          and isinstance(inputs[0].type.elem, S.TypeName) and inputs[0].type.elem.name == "real")
+    if not ok:
+        where = inputs[1].pos if len(inputs) > 1 else inputs[0].pos if inputs else None
+        return LengthUses(module.file, None, None, where)
+    size = inputs[0].type.size.name
+    dependent = _dependent(module, size, set(explicit))
+    return LengthUses(module.file, size, inputs[0].name, inputs[0].pos,
+                      tuple(_uses(module, size, dependent)))
+
+
+def _names(node) -> set:
+    out = set()
+
+    def walk(x):
+        if isinstance(x, S.Name):
+            out.add(x.name)
+        elif isinstance(x, tuple):
+            for y in x:
+                walk(y)
+        elif is_dataclass(x) and not isinstance(x, type):
+            for f in fields(x):
+                if f.name != "pos":
+                    walk(getattr(x, f.name))
+    walk(node)
+    return out
+
+
+def _dependent(module: S.Module, size: str, explicit: set) -> dict:
+    """Parameter -> its declaration, for m and every parameter computed from it (transitively)
+    that is not given a number."""
+    decls = {it.name: it for it in module.items if isinstance(it, S.ParamDecl)}
+    dep = {size: decls[size]}
+    changed = True
+    while changed:
+        changed = False
+        for name, decl in decls.items():
+            if name not in dep and name not in explicit and _names(decl.value) & set(dep):
+                dep[name] = decl
+                changed = True
+    return dep
+
+
+def _uses(module: S.Module, size: str, dependent: dict) -> list:
+    found: list[LengthUse] = []
+
+    def walk(x, loops: frozenset):
+        if isinstance(x, S.Index) and isinstance(x.index, S.Name) and x.index.name in loops:
+            return
+        if isinstance(x, S.Name):
+            if x.name in loops:
+                found.append(LengthUse(x.name, "index", x.pos))
+            elif x.name == size:
+                found.append(LengthUse(x.name, "length", x.pos))
+            elif x.name in dependent:
+                found.append(LengthUse(x.name, "computed", x.pos,
+                                       dependent[x.name].pos.line))
+            return
+        if isinstance(x, S.For):
+            walk(x.lo, loops)
+            walk(x.hi, loops)
+            walk(x.body, loops | {x.var})
+            return
+        if isinstance(x, tuple):
+            for y in x:
+                walk(y, loops)
+        elif is_dataclass(x) and not isinstance(x, type):
+            for f in fields(x):
+                if f.name != "pos":
+                    walk(getattr(x, f.name), loops)
+
+    def is_size(e) -> bool:
+        return isinstance(e, S.Name) and e.name == size
+
+    for item in module.items:
+        if isinstance(item, S.ParamDecl):
+            continue
+        if isinstance(item, (S.IODecl, S.VarDecl)) and isinstance(item.type, S.ArrayType) and is_size(item.type.size):
+            walk(item.type.elem, frozenset())
+            walk(getattr(item, "init", None), frozenset())
+        elif isinstance(item, S.For) and is_size(item.hi):
+            walk(item.lo, frozenset())
+            walk(item.body, frozenset({item.var}))
+        else:
+            walk(item, frozenset())
+    return found
