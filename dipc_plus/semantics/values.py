@@ -62,9 +62,9 @@ def show_env(env: Mapping, *, braces: bool = True, list_sep: str = ",", empty: s
     >>> from fractions import Fraction
     >>> show_env({"x": 1, "b": True})
     '{x=1, b=true}'
-    >>> show_env({"q": [1, Fraction(-1, 2)], "b": False}, **ENV_STYLE)
+    >>> show_env({"q": [1, Fraction(-1, 2)], "b": False}, braces=False, list_sep=", ")
     'q=[1, -1/2], b=false'
-    >>> show_env({}, **ENV_STYLE)
+    >>> show_env({}, braces=False, empty="(no inputs)")
     '(no inputs)'
     """
     text = ", ".join(f"{k}={show_value(v, list_sep)}" for k, v in env.items())
