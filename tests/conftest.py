@@ -9,12 +9,17 @@ formula, and a scipy quadrature over the real line split at the kinks of the
 densities.  They share no code with dipc_plus: they are the independent side of
 the closed-form cross-checks.  Tests import them with `from conftest import ...`
 (pytest puts this folder on sys.path, as for `handmade.py`).
+
+The `long` marker: a test marked so runs only with DIPC_LONG=1 (see the hooks at the end).
 """
 
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = ROOT / "programs"
@@ -66,3 +71,21 @@ def run_main(argv):
         except SystemExit as exc:
             code = exc.code
     return code, out.getvalue(), err.getvalue()
+
+
+# -- the long runs ------------------------------------------------------------------------------
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "long: a larger size of a check the suite also runs at a smaller size; "
+                                       "runs only with DIPC_LONG=1 (CONTRIBUTING, Tests)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Skip the tests marked `long` unless DIPC_LONG=1: they repeat a check at a size that adds
+    time, not a case, so the default run keeps the suite inside its ten minutes on two cores."""
+    if os.environ.get("DIPC_LONG") == "1":
+        return
+    skip = pytest.mark.skip(reason="a larger size of a check run smaller by default: set DIPC_LONG=1")
+    for item in items:
+        if item.get_closest_marker("long") is not None:
+            item.add_marker(skip)

@@ -7,10 +7,10 @@ with exponential noise, whose tight loss is known: eps-DP at scale 2/eps (Ding e
 """
 import math
 import subprocess
-import sys
 from fractions import Fraction
 
 import pytest
+from conftest import run_main
 from scipy import integrate
 
 import dipc_plus
@@ -74,13 +74,14 @@ def test_sampler_agrees_with_the_exact_distribution():
         assert abs(observed - exact) < 5 * math.sqrt(exact * (1 - exact) / 200_000)
 
 
-def _privacy(*extra):
-    return subprocess.run([sys.executable, "-m", "dipc_plus", "privacy", CLAIM, *extra],
-                          capture_output=True, text=True, timeout=300)
+def _dipc(*argv):
+    """`dipc ARGV` in this process (conftest.run_main), as a CompletedProcess."""
+    code, out, err = run_main(argv)
+    return subprocess.CompletedProcess(argv, code, out, err)
 
 
 def test_rnm_with_exponential_noise_is_eps_dp():
-    proc = _privacy()
+    proc = _dipc("privacy", CLAIM)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "VERIFIED on the grid" in proc.stdout
 
@@ -89,16 +90,14 @@ def test_rnm_with_exponential_noise_is_not_nine_tenths_eps_dp(tmp_path):
     claim = tmp_path / "c.toml"
     text = open(CLAIM).read().replace('budget = "eps"', 'budget = "9/10*eps"')
     claim.write_text(text.replace('path = "../programs/', f'path = "{__import__("os").path.abspath("programs")}/'))
-    proc = subprocess.run([sys.executable, "-m", "dipc_plus", "privacy", str(claim)],
-                          capture_output=True, text=True, timeout=300)
+    proc = _dipc("privacy", str(claim))
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "REFUTED (re-checked by an independent evaluation)" in proc.stdout
     assert "neighbour  q=[1, 1, 0]" in proc.stdout and "output     out=3" in proc.stdout
 
 
 def test_tight_loss_is_ln_of_the_known_ratio():
-    proc = subprocess.run([sys.executable, "-m", "dipc_plus", "privacy-loss", CLAIM],
-                          capture_output=True, text=True, timeout=300)
+    proc = _dipc("privacy-loss", CLAIM)
     assert proc.returncode == 0
     assert "L(eps) = ln(3*e^(1/2*eps) - 3 + e^(-1/2*eps))" in proc.stdout
     assert "sup L(eps)/eps = 1" in proc.stdout

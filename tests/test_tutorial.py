@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import re
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, run_main
 
 TUTORIAL = ROOT / "docs/tutorial.md"
 
@@ -44,14 +42,16 @@ def test_the_tutorial_has_its_commands():
 
 
 @pytest.mark.parametrize("command, code, shown", COMMANDS, ids=[c[:60] for c, _, _ in COMMANDS])
-def test_tutorial_command(command, code, shown):
+def test_tutorial_command(command, code, shown, monkeypatch):
     argv = shlex.split(command)
     assert argv[0] == "dipc"
-    done = subprocess.run([sys.executable, "-m", "dipc_plus", *argv[1:]], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
-    assert done.returncode == code, done.stderr
-    assert "Traceback" not in done.stderr
-    out = done.stdout + done.stderr
+    # the command's main in this process, from the repository root (an interpreter start per
+    # command was most of this file's time; test_startup.py checks what a fresh process imports)
+    monkeypatch.chdir(ROOT)
+    exit_code, stdout, stderr = run_main(argv[1:])
+    assert exit_code == code, stderr
+    assert "Traceback" not in stderr
+    out = stdout + stderr
     for line in shown:
         assert line.strip() in out, f"{command}: missing {line.strip()!r}"
     for written in re.findall(r"(?:-o|--plot) (\S+)", command):
