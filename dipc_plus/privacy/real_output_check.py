@@ -171,7 +171,9 @@ def check_real_outputs(claim) -> RealOutputResult:
     scope = inputs_scope(program, grid=claim.grid, points=claim.explicit_points,
                          kind=claim.inputs_kind if claim.inputs_kind != "domain" else "grid", eps=str(claim.eps))
     result = RealOutputResult(claim, "undecided", scope=scope)
-    candidates, unproved = [], []
+    unproved = []
+    seen: dict = {}
+    best = top = None
     for u in points:
         for v in points:
             if u is v or u == v or not claim.adjacency.adjacent(u, v):
@@ -187,23 +189,29 @@ def check_real_outputs(claim) -> RealOutputResult:
                     result.seconds = time.time() - start
                     return result
                 result.undecided.append((outcome, "-", why + " (counterexample not re-checked)"))
-            candidates += [(u, v, c) for c in pl.candidates]
+            for c in pl.candidates:
+                key = (str(c.ratio.num), str(c.ratio.den))
+                if key in seen:
+                    continue
+                s, _ = sup_loss_over_eps([c])
+                seen[key] = s
+                if best is None or s.infinite or s.upper() > best.upper():
+                    best, top = s, (u, v, c)
+                if s.infinite or (s.value is not None and s.value > k) or (s.lo is not None and s.lo > k):
+                    result.sup_exact = s.value is not None
+                    result.sup_text = s.text()
+                    cex = _counterexample(program, u, v, c, k, dens, names, s)
+                    if cex is not None:
+                        result.verdict, result.counterexample = "refuted", cex
+                        result.sup_text = "at least " + s.text() if not s.infinite else "inf"
+                        result.seconds = time.time() - start
+                        return result
+                    result.notes.append("a candidate exceeds the budget but no counterexample was re-checked")
             unproved += [(u, v, x) for x in pl.unproved]
             result.undecided += [(o, "all" if iv is None else interval_text(*iv), why) for o, iv, why in pl.undecided]
-    best, top = _sup(candidates)
     if best is not None:
         result.sup_exact = best.value is not None
         result.sup_text = best.text()
-        if best.infinite or (best.value is not None and best.value > k) or (best.lo is not None and best.lo > k):
-            u, v, c = top
-            cex = _counterexample(program, u, v, c, k, dens, names, best)
-            if cex is not None:
-                result.verdict, result.counterexample = "refuted", cex
-                result.seconds = time.time() - start
-                return result
-            result.notes.append("a candidate exceeds the budget but no counterexample was re-checked")
-            result.seconds = time.time() - start
-            return result
     K = None if best is None else (best.value if best.value is not None else best.hi)
     exact_sup = True
     for u, v, x in unproved:
@@ -222,19 +230,6 @@ def check_real_outputs(claim) -> RealOutputResult:
         result.verdict = "verified"
     result.seconds = time.time() - start
     return result
-
-
-def _sup(candidates: list):
-    """The largest sup over eps among distinct candidate ratios: (SupRatio, (u, v, EndRatio))."""
-    seen: dict = {}
-    for item in candidates:
-        r = item[2].ratio
-        seen.setdefault((str(r.num), str(r.den)), item)
-    items = list(seen.values())
-    if not items:
-        return None, None
-    best, chosen = sup_loss_over_eps([c for _, _, c in items])
-    return best, next(item for item in items if item[2] is chosen)
 
 
 # --------------------------------------------------------------------------- counterexamples

@@ -224,7 +224,23 @@ def bounded_on(item: Unproved, K: Fraction) -> bool:
     """Is f <= e^(K eps) g on the whole interval, for every eps > 0?  `nonnegative_on` for
     H = e^(K eps) g - f."""
     H = item.g * SymbolicForm(1, {((Fraction(0),), K, (0,)): fmpq_poly([1])}) + _negated(item.f)
-    return nonnegative_on(H, item.lo, item.hi)
+    return _nonnegative_split(H, item.lo, item.hi, 3)
+
+
+def _nonnegative_split(H: SymbolicForm, lo, hi, depth: int) -> bool:
+    """`nonnegative_on`, halving a bounded interval (or cutting 1 off an unbounded one) up to
+    `depth` times where it fails: the bounds on |v|^j tighten on shorter intervals."""
+    if nonnegative_on(H, lo, hi):
+        return True
+    if depth == 0 or not any(pw[0] for _, _, pw in H.terms):
+        return False
+    if lo is not None and hi is not None:
+        cut = (lo + hi) / 2
+    elif hi is None:
+        cut = lo + 1
+    else:
+        cut = hi - 1
+    return _nonnegative_split(H, lo, cut, depth - 1) and _nonnegative_split(H, cut, hi, depth - 1)
 
 
 def nonnegative_on(H: SymbolicForm, lo, hi) -> bool:
@@ -275,7 +291,62 @@ def nonnegative_on(H: SymbolicForm, lo, hi) -> bool:
                 break
         if ok:
             return True
-    return False
+    return _bernstein_nonnegative(free, lo, hi)
+
+
+def _bernstein_nonnegative(free: dict, lo, hi, depth: int = 2) -> bool:
+    """sum_mu C_mu(eps) e^(mu eps w) >= 0 on (lo, hi) for every eps, by Bernstein coefficients.
+
+    With x = e^(-s eps w / D) (s = +1 when hi is infinite, -1 when lo is; D the common
+    denominator of the mu's) the sum is x^(-a0) times a polynomial p(x) = sum c_i x^i, and x
+    ranges over [alpha, beta] with alpha = 0 at an infinite end and otherwise e^(...eps),
+    beta likewise: exp-polynomials in eps.  The Bernstein coefficients of p on [alpha, beta]
+    are then exp-polynomials in eps; if each is >= 0 for every eps (decided), p >= 0 there.
+    Otherwise [alpha, beta] is halved, `depth` times."""
+    from math import comb, lcm
+    s = 1 if hi is None else -1
+    if lo is None and hi is None:
+        return False
+    D = lcm(*(mu.denominator for mu in free))
+    powers = {int(-s * mu * D): c for mu, c in free.items()}      # e^(mu eps w) = x^(-s mu D)
+    base = min(powers)
+    n = max(powers) - base
+    coeffs = [powers.get(base + i, ExpPoly.ZERO) for i in range(n + 1)]
+    if s == 1:      # w in (lo, inf): x in (0, e^(-lo eps / D)]
+        alpha, beta = ExpPoly.ZERO, ExpPoly.exp(Fraction(-lo, D))
+    else:           # w in (-inf, hi) or (lo, hi): x = e^(w eps / D) in (e^(lo eps/D) or 0, e^(hi eps / D)]
+        alpha = ExpPoly.ZERO if lo is None else ExpPoly.exp(Fraction(lo, D))
+        beta = ExpPoly.exp(Fraction(hi, D))
+    stack = [(alpha, beta, 0)]
+    while stack:
+        a, b, level = stack.pop()
+        delta = b - a
+        # p(a + delta t) = sum_k d_k t^k
+        d = []
+        for k in range(n + 1):
+            total = ExpPoly.ZERO
+            for i in range(k, n + 1):
+                if not coeffs[i].is_zero():
+                    total = total + coeffs[i] * ExpPoly.const(comb(i, k)) * a ** (i - k) * delta ** k
+            d.append(total)
+        ok = True
+        for j in range(n + 1):
+            bj = ExpPoly.ZERO
+            for k in range(j + 1):
+                if not d[k].is_zero():
+                    bj = bj + d[k] * ExpPoly.const(Fraction(comb(j, k), comb(n, k)))
+            if bj.is_zero():
+                continue
+            if not decide(bj, ">=", ALL_EPS).holds:
+                ok = False
+                break
+        if ok:
+            continue
+        if level >= depth:
+            return False
+        mid = (a + b) * ExpPoly.const(Fraction(1, 2))
+        stack += [(a, mid, level + 1), (mid, b, level + 1)]
+    return True
 
 
 @dataclass
