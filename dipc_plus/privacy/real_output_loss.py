@@ -119,9 +119,9 @@ def _monotone(f: SymbolicForm, g: SymbolicForm, lo, hi) -> str | None:
         return "up"
     if values == {-1}:
         return "down"
-    if nonnegative_on(W, lo, hi):
+    if _nonnegative_split(W, lo, hi, 3):
         return "up"
-    if nonnegative_on(_negated(W), lo, hi):
+    if _nonnegative_split(_negated(W), lo, hi, 3):
         return "down"
     # Descartes' rule for exponential sums sum c_k e^(mu_k v) (no power of v): at most as many
     # real zeros as sign changes of c_k ordered by mu.  One change, from - (small mu, which
@@ -245,39 +245,67 @@ def _nonnegative_split(H: SymbolicForm, lo, hi, depth: int) -> bool:
 
 def nonnegative_on(H: SymbolicForm, lo, hi) -> bool:
     """A sufficient exact test of H >= 0 for every eps > 0 and w in (lo, hi) (an interval on one
-    side of 0), H = sum_i C_i(eps) v^j_i e^(mu_i v):
+    side of 0), H = sum_i C_i(eps) v^j_i e^(mu_i v).  A term with a power of v and a
+    coefficient of one sign for every eps (decided) is first bounded below by a power-free
+    one (`_power_free`), then the power-free sum is tested by Abel summation and by
+    Bernstein coefficients (`_abel_nonnegative`, `_bernstein_nonnegative`)."""
+    has_powers = any(pw[0] for _, _, pw in H.terms)
+    for mode in ((None, Fraction(1, 4), Fraction(1, 16)) if has_powers else (None,)):
+        free = _power_free(H, lo, hi, mode)
+        if free is None:
+            continue
+        if not free or _abel_nonnegative(free, lo, hi) or _bernstein_nonnegative(free, lo, hi):
+            return True
+    return False
 
-    * a term with a power of v and a coefficient of one sign for every eps (decided) is
-      bounded below by the term with |v|^j replaced by its smallest (term >= 0) or largest
-      (term <= 0, bounded interval only) value eps^j |w|^j;
-    * the power-free sum left, sum D_i z_i with z_i = e^(mu_i eps s) >= 0 for s = w - lo >= 0
-      ascending in mu (or s = hi - w, descending), equals sum_k (z_k - z_(k-1)) T_k by Abel
-      summation, T_k the sum of D_i from the k-th on: all T_k(eps) >= 0 (each decided) gives
-      H >= 0."""
+
+def _power_free(H: SymbolicForm, lo, hi, delta) -> dict | None:
+    """{mu: C(eps)} with sum C e^(mu v) <= H on the interval, or None.  For |v|^j (|v| = side*v):
+    with delta None, its smallest / largest value eps^j |w|^j on the interval; with delta > 0
+    the exact inequalities (1 - e^(-delta |v|)) / delta <= |v| <= (e^(delta |v|) - 1) / delta,
+    raised to the j-th power (both sides are >= 0 for v on this side of 0), which are tight
+    to first order at v = 0 and keep the bound an exponential sum."""
+    from math import comb
     side = 1 if lo is not None and lo >= 0 else -1      # 0 is a breakpoint: one side of it
     near, far = (lo, hi) if side > 0 else (hi, lo)
     small = abs(near)
     large = None if far is None else abs(far)
     free: dict = {}
-    for (mu, j), c in _by_shape(H).items():
-        if j:
-            if decide(c, ">=", ALL_EPS).holds:
-                sign = 1
-            elif decide(-c, ">=", ALL_EPS).holds:
-                sign = -1
-            else:
-                return False
-            if sign * side ** j > 0:
-                bound = small
-            elif large is None:
-                return False
-            else:
-                bound = large
-            c = c * ExpPoly.eps(j) * ExpPoly.const(bound ** j * side ** j)
+
+    def add(mu, c):
         free[mu] = free[mu] + c if mu in free else c
-    free = {mu: c for mu, c in free.items() if not c.is_zero()}
-    if not free:
-        return True
+
+    for (mu, j), c in _by_shape(H).items():
+        if not j:
+            add(mu, c)
+            continue
+        if decide(c, ">=", ALL_EPS).holds:
+            sign = 1
+        elif decide(-c, ">=", ALL_EPS).holds:
+            sign = -1
+        else:
+            return None
+        lower = sign * side ** j > 0          # the term is >= 0: bound |v|^j from below
+        c = c * ExpPoly.const(side ** j)
+        if delta is None:
+            bound = small if lower else large
+            if bound is None:
+                return None
+            add(mu, c * ExpPoly.eps(j) * ExpPoly.const(bound ** j))
+            continue
+        scale = ExpPoly.const(Fraction(1) / delta ** j)
+        for i in range(j + 1):
+            if lower:       # ((1 - e^(-delta side v)) / delta)^j
+                add(mu - i * delta * side, c * scale * ExpPoly.const(comb(j, i) * (-1) ** i))
+            else:           # ((e^(delta side v) - 1) / delta)^j
+                add(mu + i * delta * side, c * scale * ExpPoly.const(comb(j, i) * (-1) ** (j - i)))
+    return {mu: c for mu, c in free.items() if not c.is_zero()}
+
+
+def _abel_nonnegative(free: dict, lo, hi) -> bool:
+    """sum_i D_i z_i with z_i = e^(mu_i eps s) >= 0 for s = w - lo >= 0 ascending in mu (or
+    s = hi - w, descending) equals sum_k (z_k - z_(k-1)) T_k by Abel summation, T_k the sum of
+    D_i from the k-th on: all T_k(eps) >= 0 (each decided) gives a sum >= 0."""
     for anchor, order in ((lo, 1), (hi, -1)):
         if anchor is None:
             continue
@@ -291,7 +319,7 @@ def nonnegative_on(H: SymbolicForm, lo, hi) -> bool:
                 break
         if ok:
             return True
-    return _bernstein_nonnegative(free, lo, hi)
+    return False
 
 
 def _bernstein_nonnegative(free: dict, lo, hi, depth: int = 2) -> bool:
