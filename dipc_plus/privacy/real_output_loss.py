@@ -79,6 +79,20 @@ def interval_text(lo, hi) -> str:
     return f"({'-inf' if lo is None else lo}, {'inf' if hi is None else hi})"
 
 
+_SCREEN = (0.05, 0.5, 2.0, 8.0)
+
+
+def _holds_for_every_eps(c: ExpPoly) -> bool:
+    """c(eps) >= 0 for every eps > 0, decided exactly; a float value clearly below 0 at a few
+    sample eps only skips the decision (it can only make this return False, never True)."""
+    try:
+        if any(c(e) < -1e-12 * max(1.0, abs(c(e))) for e in _SCREEN):
+            return False
+    except OverflowError:
+        pass
+    return decide(c, ">=", ALL_EPS).holds
+
+
 def _by_shape(form: SymbolicForm) -> dict:
     """{(exponent of v, power of v): ExpPoly in eps} for a form in one coordinate."""
     out: dict = {}
@@ -108,9 +122,9 @@ def _monotone(f: SymbolicForm, g: SymbolicForm, lo, hi) -> str | None:
         if j % 2 and side == 0:
             return None
         signed = c if (side ** j if j else 1) > 0 else -c
-        if decide(signed, ">=", ALL_EPS).holds:
+        if _holds_for_every_eps(signed):
             signs[(mu, j)] = 1
-        elif decide(-signed, ">=", ALL_EPS).holds:
+        elif _holds_for_every_eps(-signed):
             signs[(mu, j)] = -1
         else:
             signs[(mu, j)] = 0
@@ -279,9 +293,9 @@ def _power_free(H: SymbolicForm, lo, hi, delta) -> dict | None:
         if not j:
             add(mu, c)
             continue
-        if decide(c, ">=", ALL_EPS).holds:
+        if _holds_for_every_eps(c):
             sign = 1
-        elif decide(-c, ">=", ALL_EPS).holds:
+        elif _holds_for_every_eps(-c):
             sign = -1
         else:
             return None
@@ -314,7 +328,7 @@ def _abel_nonnegative(free: dict, lo, hi) -> bool:
         ok = True
         for mu in reversed(mus):
             tail = tail + free[mu] * ExpPoly.exp(mu * anchor)
-            if not decide(tail, ">=", ALL_EPS).holds:
+            if not _holds_for_every_eps(tail):
                 ok = False
                 break
         if ok:
@@ -349,14 +363,18 @@ def _bernstein_nonnegative(free: dict, lo, hi, depth: int = 2) -> bool:
     while stack:
         a, b, level = stack.pop()
         delta = b - a
+        a_pow, d_pow = [ExpPoly.const(1)], [ExpPoly.const(1)]
+        for _ in range(n):
+            a_pow.append(a_pow[-1] * a)
+            d_pow.append(d_pow[-1] * delta)
         # p(a + delta t) = sum_k d_k t^k
         d = []
         for k in range(n + 1):
             total = ExpPoly.ZERO
             for i in range(k, n + 1):
-                if not coeffs[i].is_zero():
-                    total = total + coeffs[i] * ExpPoly.const(comb(i, k)) * a ** (i - k) * delta ** k
-            d.append(total)
+                if not coeffs[i].is_zero() and not a_pow[i - k].is_zero():
+                    total = total + coeffs[i] * a_pow[i - k] * ExpPoly.const(comb(i, k))
+            d.append(total * d_pow[k])
         ok = True
         for j in range(n + 1):
             bj = ExpPoly.ZERO
@@ -365,7 +383,7 @@ def _bernstein_nonnegative(free: dict, lo, hi, depth: int = 2) -> bool:
                     bj = bj + d[k] * ExpPoly.const(Fraction(comb(j, k), comb(n, k)))
             if bj.is_zero():
                 continue
-            if not decide(bj, ">=", ALL_EPS).holds:
+            if not _holds_for_every_eps(bj):
                 ok = False
                 break
         if ok:
