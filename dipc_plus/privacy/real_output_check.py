@@ -31,8 +31,7 @@ from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import LinForm, atom
 from dipc_plus.errors import UserError
-from dipc_plus.privacy.real_output_loss import (EndRatio, bounded_on, interval_text, pair_loss,
-                                                sup_loss_over_eps)
+from dipc_plus.privacy.real_output_loss import EndRatio, bounded_on, interval_text, pair_loss, sup_loss_over_eps
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import output_distribution
 from dipc_plus.semantics.dtmc import mul
@@ -173,7 +172,7 @@ def check_real_outputs(claim) -> RealOutputResult:
     result = RealOutputResult(claim, "undecided", scope=scope)
     unproved = []
     seen: dict = {}
-    best = top = None
+    best = None
     for u in points:
         for v in points:
             if u is v or u == v or not claim.adjacency.adjacent(u, v):
@@ -196,7 +195,7 @@ def check_real_outputs(claim) -> RealOutputResult:
                 s, _ = sup_loss_over_eps([c])
                 seen[key] = s
                 if best is None or s.infinite or s.upper() > best.upper():
-                    best, top = s, (u, v, c)
+                    best = s
                 if s.infinite or (s.value is not None and s.value > k) or (s.lo is not None and s.lo > k):
                     result.sup_exact = s.value is not None
                     result.sup_text = s.text()
@@ -204,6 +203,7 @@ def check_real_outputs(claim) -> RealOutputResult:
                     if cex is not None:
                         result.verdict, result.counterexample = "refuted", cex
                         result.sup_text = "at least " + s.text() if not s.infinite else "inf"
+                        result.sup_exact = s.infinite
                         result.seconds = time.time() - start
                         return result
                     result.notes.append("a candidate exceeds the budget but no counterexample was re-checked")
