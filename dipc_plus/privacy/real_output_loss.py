@@ -108,7 +108,7 @@ def _negated(form: SymbolicForm) -> SymbolicForm:
     return SymbolicForm(form.p, {k: -P for k, P in form.terms.items()})
 
 
-def _monotone(f: SymbolicForm, g: SymbolicForm, lo, hi) -> str | None:
+def _monotone(f: SymbolicForm, g: SymbolicForm, lo, hi, thorough: bool = True) -> str | None:
     """'up' / 'down' / 'flat' / 'valley' when the sign test of W = f'g - fg' proves R = f/g
     non-decreasing, non-increasing, constant, or first non-increasing then non-decreasing on
     (lo, hi) for every eps; None when it does not."""
@@ -133,9 +133,9 @@ def _monotone(f: SymbolicForm, g: SymbolicForm, lo, hi) -> str | None:
         return "up"
     if values == {-1}:
         return "down"
-    if _nonnegative_split(W, lo, hi, 3):
+    if thorough and _nonnegative_split(W, lo, hi, 3):
         return "up"
-    if _nonnegative_split(_negated(W), lo, hi, 3):
+    if thorough and _nonnegative_split(_negated(W), lo, hi, 3):
         return "down"
     # Descartes' rule for exponential sums sum c_k e^(mu_k v) (no power of v): at most as many
     # real zeros as sign changes of c_k ordered by mu.  One change, from - (small mu, which
@@ -184,8 +184,9 @@ def _breakpoints(pieces: list) -> set:
     return {Fraction(-h[-1], h[0]) for pc in pieces for h, _ in pc.cell.constraints}
 
 
-def pair_loss(dens_u: dict, dens_v: dict) -> PairLoss:
-    """The loss of u against u' from their `real_output_densities` (one direction: f_u / f_u')."""
+def pair_loss(dens_u: dict, dens_v: dict, thorough: bool = True) -> PairLoss:
+    """The loss of u against u' from their `real_output_densities` (one direction: f_u / f_u').
+    `thorough` False tries only the cheap monotonicity tests (a quick search for refutations)."""
     out = PairLoss()
     for outcome, du in dens_u.items():
         dv = dens_v.get(outcome)
@@ -211,7 +212,7 @@ def pair_loss(dens_u: dict, dens_v: dict) -> PairLoss:
             if g.is_zero():
                 out.infinite.append((outcome, f"density positive at u and 0 at u' on w in {interval_text(lo, hi)}"))
                 continue
-            how = _monotone(f, g, lo, hi)
+            how = _monotone(f, g, lo, hi, thorough)
             if how is None:
                 out.unproved.append(Unproved(outcome, lo, hi, f, g))
                 continue
