@@ -217,6 +217,10 @@ def read_delta(r: ClaimReader, text, program: ir.Program, path: str, eps: EpsRan
 
 # -- events on real outputs -----------------------------------------------------------------------------
 
+class MissingEvents(UserError):
+    """Real outputs without events: a DP claim may then be decided on every output value."""
+
+
 def read_events(r: ClaimReader, spec, program: ir.Program, key: str) -> dict:
     types = dict(program.outputs)
     needing = [n for n, t in program.outputs if isinstance(t, (ir.RealT, ir.IntT))]
@@ -245,8 +249,9 @@ def read_events(r: ClaimReader, spec, program: ir.Program, key: str) -> dict:
                 events[t] = ivs
     missing = [n for n in needing if n not in events]
     if missing:
-        raise r.error(key if spec is not None else "privacy",
+        err = r.error(key if spec is not None else "privacy",
                       f"the real output(s) {', '.join(missing)} need output events",
                       hint=f'add events = {{ {missing[0].split("[")[0]} = ["(-inf, 0]", "(0, 1]", "(1, inf)"] }}: '
                            "the claim is checked for each named event (a real output has no finite set of values)")
+        raise MissingEvents(err.message, file=err.file, line=err.line, column=err.column, hint=err.hint)
     return events

@@ -20,7 +20,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.adjacency import ADJACENCIES, Adjacency
 from dipc_plus.semantics.values import freeze_env
-from dipc_plus.claims.privacy_fields import read_budget, read_delta, read_eps, read_events
+from dipc_plus.claims.privacy_fields import MissingEvents, read_budget, read_delta, read_eps, read_events
 from dipc_plus.claims.privacy_types import DPClaim
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
@@ -65,7 +65,16 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: f
     budget = read_budget(r, raw.get("budget"), program, "privacy.budget")
     eps = read_eps(r, raw.get("eps", "(0, inf)"), "privacy.eps")
     delta_text, delta = read_delta(r, raw.get("delta", "0"), program, path, eps)
-    events = read_events(r, raw.get("events"), program, "privacy.events")
+    try:
+        events = read_events(r, raw.get("events"), program, "privacy.events")
+        every_value = False
+    except MissingEvents:
+        # real outputs beside finite ones, no events: decided on their densities, every value
+        types = [t for _, t in program.outputs]
+        if not ExpFrac.of(delta).is_zero() or any(isinstance(t, ir.IntT) for t in types) or \
+                not any(isinstance(t, (ir.BoolT, ir.DomT)) for t in types):
+            raise
+        events, every_value = {}, True
     if events and not ExpFrac.of(delta).is_zero():
         raise r.error("privacy.delta", f"delta = {delta_text}: (eps, delta)-DP of real or integer outputs "
                       "quantifies over every measurable set of outputs, which needs the output densities; "
@@ -95,9 +104,11 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: f
             raise r.error("privacy.pairs", "pairs are only read with adjacency = \"pairs\"",
                           hint='write adjacency = "pairs" or remove the list')
         points_given, grid, inputs_kind = read_points(r, raw.get("inputs"), program, "privacy.inputs")
-    return DPClaim(path, program, adjacency, budget, delta_text, delta, eps, points_given, grid, events,
-                   structure, note if isinstance(note, str) else "", inputs_kind=inputs_kind,
-                   every_length=_read_length(r, raw.get("length"), path), given_params=given)
+    claim = DPClaim(path, program, adjacency, budget, delta_text, delta, eps, points_given, grid, events,
+                    structure, note if isinstance(note, str) else "", inputs_kind=inputs_kind,
+                    every_length=_read_length(r, raw.get("length"), path), given_params=given)
+    claim.every_output_value = every_value
+    return claim
 
 
 def _read_length(r: ClaimReader, value, path: str) -> bool:

@@ -153,6 +153,7 @@ class DPClaim:
     inputs_kind: str = "grid"   # 'grid' | 'list' | 'domain' (no inputs given: every finite input) | 'pairs'
     every_length: bool = False  # length = "every": decide the claim for every number of queries
     given_params: frozenset = frozenset()   # the parameters the claim's params or --set give a number
+    every_output_value: bool = False   # no events on a real output: decided on densities for every value
     _points: list | None = field(default=None, repr=False)
 
     @property

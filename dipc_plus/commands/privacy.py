@@ -61,6 +61,8 @@ def run(args) -> int:
                         " is one decision that cannot be cut into parts", hint="leave out --shard")
     if every_length:
         return run_every_length(args, claim, executor)
+    if getattr(claim, "every_output_value", False):
+        return run_every_output_value(args, claim)
     structure = False if args.no_structure else None
     progress = not args.no_progress and not args.json
     with certified_or_exit_2():
@@ -88,6 +90,20 @@ def run(args) -> int:
             print(strict_line(result, args))
     return exit_status(result, args)
 
+
+
+def run_every_output_value(args, claim) -> int:
+    """Real outputs without named events: decided on their densities (privacy.real_output_check)."""
+    from dipc_plus.privacy.real_output_check import check_real_outputs
+    with certified_or_exit_2():
+        result = check_real_outputs(claim)
+    if args.json:
+        out = result.to_json()
+        out["exit"] = {"verified": 0, "refuted": 1}.get(result.verdict, 2)
+        print_json(out, claim.program)
+    else:
+        print(result.report())
+    return {"verified": 0, "refuted": 1}.get(result.verdict, 2)
 
 
 def table_digests(used: dict) -> dict:

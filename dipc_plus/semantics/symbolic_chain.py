@@ -16,7 +16,9 @@ Only what the walk handles takes this path (a whitelist); anything else raises
 the per-point chain: DLap, one-sided exponential noise, `choose` and exponential
 mechanism draws, integer inputs, loops that come back to the same state (chains with
 cycles), and programs whose outputs are all real.  Real outputs beside finite ones
-are summed out: an output value here is the tuple of the finite outputs.
+are summed out: an output value here is the tuple of the finite outputs; the real
+outputs' linear forms at each path's exit are kept beside it (`real_forms`) for
+whoever needs their densities.
 """
 from __future__ import annotations
 
@@ -46,16 +48,21 @@ class NotSymbolic(UserError):
 class SymbolicPaths:
     """The walk's result.  `real_inputs`: the flat names of the symbolic inputs (q index =
     position); `input_ids`: atom id -> q index; `noises`: noise id -> `Noise`;
-    `output_names`: the finite outputs; `paths`: output value tuple -> [frozenset of Atom]."""
+    `output_names`: the finite outputs; `paths`: output value tuple -> [frozenset of Atom];
+    `real_output_names`: the real outputs; `real_forms`: output value tuple -> [tuple of the
+    real outputs' LinForms (None if unassigned)], one per path, in the order of `paths`."""
 
     def __init__(self, program: ir.Program, real_inputs: list, input_ids: dict, noises: dict,
-                 output_names: list, paths: dict):
+                 output_names: list, paths: dict, real_output_names: list | None = None,
+                 real_forms: dict | None = None):
         self.program = program
         self.real_inputs = real_inputs
         self.input_ids = input_ids
         self.noises = noises
         self.output_names = output_names
         self.paths = paths
+        self.real_output_names = real_output_names or []
+        self.real_forms = real_forms or {}
 
     def outputs(self) -> list:
         return list(self.paths)
@@ -80,6 +87,7 @@ class _Walk:
         self.code, _ = compiled(program.body, outputs)
         types = program.variables
         self.finite_outputs = [n for n, t in program.outputs if isinstance(t, (ir.BoolT, ir.DomT))]
+        self.real_outputs = [n for n, t in program.outputs if isinstance(t, ir.RealT)]
         if not self.finite_outputs:
             raise NotSymbolic(f"{program.name}: every output is real; the symbolic path gives the "
                               "distribution of finite (Bool or DOM) outputs")
@@ -103,6 +111,7 @@ class _Walk:
         self.types = types
         self.noises: dict = {}
         self.paths: dict = {}
+        self.real_forms: dict = {}
         self.count = 0
 
     def run(self) -> SymbolicPaths:
@@ -118,7 +127,7 @@ class _Walk:
                 op = instr.op
                 s = instr.stmt
                 if op == "exit":
-                    self._record(env, atoms)
+                    self._record(env, reals, atoms)
                     break
                 if op == "jump":
                     pc = instr.target
@@ -175,14 +184,15 @@ class _Walk:
         types = [self.types[n] for n in self.finite_outputs]
         ordered = dict(sorted(self.paths.items(), key=lambda kv: _value_key(kv[0], types)))
         return SymbolicPaths(self.program, self.real_inputs, self.input_ids, self.noises,
-                             self.finite_outputs, ordered)
+                             self.finite_outputs, ordered, self.real_outputs, self.real_forms)
 
-    def _record(self, env: dict, atoms: frozenset) -> None:
+    def _record(self, env: dict, reals: dict, atoms: frozenset) -> None:
         self.count += 1
         if self.count > self.max_paths:
             raise NotSymbolic(f"{self.program.name} has more than {self.max_paths} paths")
         key = tuple(env.get(n) for n in self.finite_outputs)
         self.paths.setdefault(key, []).append(atoms)
+        self.real_forms.setdefault(key, []).append(tuple(reals.get(n) for n in self.real_outputs))
 
     def _lin(self, lin: ir.Lin, env: dict, reals: dict, pos) -> LinForm:
         coefs, const = evaluate.lin_value_parts(lin, env, self.program, pos)

@@ -1,0 +1,387 @@
+"""Deciding an eps-DP claim with real outputs on every output value (no named events).
+
+The claim `[privacy]` without `events` on a program whose noisy real outputs stand
+beside finite ones is decided on densities: for every ordered pair (u, u') of the
+claim's neighbouring inputs, every outcome class and every value w of the released
+output, f_u(w) <= e^(k eps) f_u'(w) for every eps (`real_output_loss` gives the
+candidates of the loss, each an exact ratio in eps at one end of an interval of w,
+and the intervals where the ratio is not proved monotone).
+
+Verdicts: verified when every candidate's sup over eps of ln r / eps is at most k and
+every remaining interval is proved bounded (`bounded_on`); refuted when a candidate
+exceeds k, with a counterexample (u, u', outcome, w, eps) whose density ratio is
+certified above e^(k eps) and re-checked by an independent route: the per-point chain
+(`semantics.distribution`, the per-point Laplace engine, no cells, no derivative) gives
+P[outcome, released value in (w - h, w + h]] at u and u' exactly, and the certified
+ratio of those two probabilities exceeds e^(k eps) - itself an event that breaks the
+claim.  Otherwise undecided, listing what is not proved.  Scope: every output value.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from flint import arb
+
+from dipc_plus.claims.scope import inputs_scope
+from dipc_plus.decision.certified import working_precision
+from dipc_plus.exact.constraints import probability as per_point_probability
+from dipc_plus.exact.convert import fmt_q
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.linear import LinForm, atom
+from dipc_plus.errors import UserError
+from dipc_plus.privacy.real_output_loss import EndRatio, bounded_on, interval_text, pair_loss, sup_loss_over_eps
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.distribution import output_distribution
+from dipc_plus.semantics.dtmc import mul
+from dipc_plus.semantics.real_output_density import real_output_densities
+from dipc_plus.semantics.symbolic_chain import symbolic_paths
+
+__all__ = ["RealOutputResult", "check_real_outputs", "outcome_event_probability", "SCOPE_KIND"]
+
+SCOPE_KIND = "every-output-value"
+_EPS_TRIES = [Fraction(1, 64), Fraction(1, 16), Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2),
+              Fraction(4), Fraction(8), Fraction(16), Fraction(64)]
+_PREC = 256
+
+
+@dataclass
+class RealCounterexample:
+    input: dict
+    neighbour: dict
+    outcome: object
+    w: Fraction | None
+    eps: Fraction
+    density_ratio: arb | None
+    event: tuple | None            # (lo, hi] of the released value, None for a mass
+    p: ExpFrac
+    q: ExpFrac
+    event_ratio: arb
+
+
+@dataclass
+class RealOutputResult:
+    claim: object
+    verdict: str                   # 'verified' | 'refuted' | 'undecided'
+    sup_text: str = ""
+    sup_exact: bool = False
+    pairs: int = 0
+    seconds: float = 0.0
+    counterexample: RealCounterexample | None = None
+    undecided: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    scope: object = None
+
+    def scope_json(self) -> dict:
+        out = self.scope.to_json()
+        out["kind"] = SCOPE_KIND
+        out["outputs"] = "every value"
+        out["summary"] = self.scope.summary() + "; every value of the real outputs (densities)"
+        return out
+
+    def to_json(self) -> dict:
+        out = {"command": "privacy", "verdict": self.verdict, "scope": self.scope_json(),
+               "claim": self.claim.describe(), "pairs": self.pairs, "sup_loss_over_eps": self.sup_text,
+               "sup_exact": self.sup_exact, "seconds": round(self.seconds, 3), "notes": self.notes}
+        if self.undecided:
+            out["undecided"] = [{"outcome": _outcome_text(o), "interval": iv, "why": why}
+                                for o, iv, why in self.undecided[:50]]
+        c = self.counterexample
+        if c is not None:
+            out["counterexample"] = {
+                "input": {k: fmt_q(Fraction(v)) for k, v in c.input.items()},
+                "neighbour": {k: fmt_q(Fraction(v)) for k, v in c.neighbour.items()},
+                "output": _outcome_text(c.outcome), "w": None if c.w is None else fmt_q(c.w),
+                "eps": fmt_q(c.eps), "density_ratio": None if c.density_ratio is None else c.density_ratio.str(10),
+                "event": None if c.event is None else f"({fmt_q(c.event[0])}, {fmt_q(c.event[1])}]",
+                "probability": str(c.p), "neighbour_probability": str(c.q),
+                "event_ratio": c.event_ratio.str(10)}
+        return out
+
+    def report(self) -> str:
+        lines = [f"claim:  {self.claim.describe()}",
+                 "        real outputs without events: decided on their densities, for every output value",
+                 f"checked {self.pairs} ordered pair(s) of neighbouring inputs"
+                 f"{' (up to the refuting one)' if self.verdict == 'refuted' else ''}; {self.seconds:.2f} s"]
+        lines += [f"note:   {n}" for n in self.notes]
+        if self.sup_text:
+            how = "=" if self.sup_exact else "" if self.sup_text.startswith("at least") else "in"
+            lines.append(f"sup over eps and output values of L(eps)/eps {how} {self.sup_text}".replace("  ", " "))
+        if self.verdict == "verified":
+            lines.append(f"VERIFIED {self.scope.summary()}: f_u(v, w) <= e^({self.claim.budget}) f_u'(v, w) for "
+                         "every neighbouring pair, every finite output v, every value w of the released real "
+                         "output(s) and every eps")
+        elif self.verdict == "refuted":
+            c = self.counterexample
+            lines.append("REFUTED (re-checked by an independent evaluation):")
+            lines.append(f"  input      {_env_text(c.input)}")
+            lines.append(f"  neighbour  {_env_text(c.neighbour)}")
+            lines.append(f"  output     {_outcome_text(c.outcome)}" + ("" if c.w is None else f", value w = {fmt_q(c.w)}"))
+            lines.append(f"  eps        {fmt_q(c.eps)}")
+            if c.density_ratio is not None:
+                lines.append(f"  density ratio f_u(w) / f_u'(w) = {c.density_ratio.str(12)}")
+            what = "the outcome" if c.event is None else \
+                f"the outcome with the value in ({fmt_q(c.event[0])}, {fmt_q(c.event[1])}]"
+            lines.append(f"  re-checked on {what} by the per-point chain: P[input] / P[neighbour] = "
+                         f"{c.event_ratio.str(12)} > e^({self.claim.budget})")
+        else:
+            lines.append(f"UNDECIDED: {len(self.undecided)} interval(s) of output values not proved "
+                         "(never guessed); the first:")
+            for o, iv, why in self.undecided[:5]:
+                lines.append(f"  {_outcome_text(o)}, w in {iv}: {why}")
+        lines.append(f"scope: {SCOPE_KIND}; covered: {self.scope.summary()[3:]}, every value of the real "
+                     f"outputs; not covered: {', '.join(self.scope.not_covered()) or 'nothing else'}")
+        return "\n".join(lines)
+
+
+def _env_text(env: dict) -> str:
+    return ", ".join(f"{k}={fmt_q(Fraction(v))}" for k, v in env.items())
+
+
+def _outcome_text(o) -> str:
+    parts = [f"{v}" for v in o.finite]
+    parts += [f"{n}={'unassigned' if v is None else fmt_q(v)}" for n, v in o.fixed]
+    parts += [f"{n}=w" for n in o.released]
+    return "(" + ", ".join(parts) + ")"
+
+
+def check_real_outputs(claim) -> RealOutputResult:
+    """Decide `claim` (a DPClaim without events, delta = 0) on every output value."""
+    start = time.time()
+    program = claim.program
+    if claim.budget.factor != 1:
+        raise UserError("a budget with a constant term is not supported on every output value yet",
+                        file=claim.file, hint="write budget = \"k*eps\", or name output events")
+    if str(claim.eps) not in ("(0, inf)",):
+        raise UserError(f"eps in {claim.eps}: every output value is decided for eps in (0, inf) only",
+                        file=claim.file, hint="leave out eps, or name output events")
+    if any(not isinstance(t, ir.RealT) for _, t in program.inputs):
+        raise UserError("every output value: only programs whose inputs are all real so far",
+                        file=claim.file, hint="name output events")
+    k = claim.budget.k
+    paths = symbolic_paths(program)
+    names = paths.real_inputs
+    points = claim.points
+    dens = {}
+    for u in points:
+        key = tuple(Fraction(u[n]) for n in names)
+        if key not in dens:
+            dens[key] = real_output_densities(paths, list(key))
+    scope = inputs_scope(program, grid=claim.grid, points=claim.explicit_points,
+                         kind=claim.inputs_kind if claim.inputs_kind != "domain" else "grid", eps=str(claim.eps))
+    result = RealOutputResult(claim, "undecided", scope=scope)
+    pairs = [(u, v) for u in points for v in points
+             if u is not v and u != v and claim.adjacency.adjacent(u, v)]
+    # a quick pass looks for a refutation with the cheap monotonicity tests only
+    seen: dict = {}
+    for index, (u, v) in enumerate(pairs, start=1):
+        ku, kv = (tuple(Fraction(x[n]) for n in names) for x in (u, v))
+        for c in pair_loss(dens[ku], dens[kv], thorough=False).candidates:
+            key = (str(c.ratio.num), str(c.ratio.den))
+            if key in seen:
+                continue
+            s, _ = sup_loss_over_eps([c])
+            seen[key] = s
+            if s.infinite or (s.value is not None and s.value > k) or (s.lo is not None and s.lo > k):
+                cex = _counterexample(program, u, v, c, k, dens, names, s)
+                if cex is not None:
+                    result.pairs = index
+                    result.verdict, result.counterexample = "refuted", cex
+                    result.sup_text = "at least " + s.text() if not s.infinite else "inf"
+                    result.sup_exact = s.infinite
+                    result.seconds = time.time() - start
+                    return result
+    unproved = []
+    seen = {}
+    best = None
+    for u in points:
+        for v in points:
+            if u is v or u == v or not claim.adjacency.adjacent(u, v):
+                continue
+            result.pairs += 1
+            ku, kv = (tuple(Fraction(x[n]) for n in names) for x in (u, v))
+            pl = pair_loss(dens[ku], dens[kv])
+            for outcome, why in pl.infinite:
+                cex = _counterexample_infinite(program, u, v, outcome, k)
+                if cex is not None:
+                    result.verdict, result.counterexample = "refuted", cex
+                    result.sup_text = "inf"
+                    result.seconds = time.time() - start
+                    return result
+                result.undecided.append((outcome, "-", why + " (counterexample not re-checked)"))
+            for c in pl.candidates:
+                key = (str(c.ratio.num), str(c.ratio.den))
+                if key in seen:
+                    continue
+                s, _ = sup_loss_over_eps([c])
+                seen[key] = s
+                if best is None or s.infinite or s.upper() > best.upper():
+                    best = s
+                if s.infinite or (s.value is not None and s.value > k) or (s.lo is not None and s.lo > k):
+                    result.sup_exact = s.value is not None
+                    result.sup_text = s.text()
+                    cex = _counterexample(program, u, v, c, k, dens, names, s)
+                    if cex is not None:
+                        result.verdict, result.counterexample = "refuted", cex
+                        result.sup_text = "at least " + s.text() if not s.infinite else "inf"
+                        result.sup_exact = s.infinite
+                        result.seconds = time.time() - start
+                        return result
+                    result.notes.append("a candidate exceeds the budget but no counterexample was re-checked")
+            unproved += [(u, v, x) for x in pl.unproved]
+            result.undecided += [(o, "all" if iv is None else interval_text(*iv), why) for o, iv, why in pl.undecided]
+    if best is not None:
+        result.sup_exact = best.value is not None
+        result.sup_text = best.text()
+    K = None if best is None else (best.value if best.value is not None else best.hi)
+    exact_sup = True
+    for u, v, x in unproved:
+        if K is not None and bounded_on(x, K):
+            continue
+        exact_sup = False
+        if K is not None and K < k and bounded_on(x, k):
+            continue
+        result.undecided.append((x.outcome, interval_text(x.lo, x.hi),
+                                 f"ratio not proved <= e^({fmt_q(k)}*eps) there (u = {_env_text(u)}, "
+                                 f"u' = {_env_text(v)})"))
+    if unproved and not exact_sup and best is not None:
+        result.sup_exact = False
+        result.sup_text = f"[{best.text()}, {fmt_q(k)}]"
+    if not result.undecided and (best is None or best.upper() <= k):
+        result.verdict = "verified"
+    result.seconds = time.time() - start
+    return result
+
+
+# --------------------------------------------------------------------------- counterexamples
+
+
+def outcome_event_probability(program, u: dict, outcome, lo: Fraction | None, hi: Fraction | None) -> ExpFrac:
+    """P[outcome's finite and fixed outputs, released value in (lo, hi]] at input u, by the
+    per-point chain (`output_distribution`) and the per-point Laplace engine: independent of
+    the cells and of the densities."""
+    dist = output_distribution(program, _grouped(program, u), shortcuts=False)
+    idx = {n: i for i, n in enumerate(dist.names)}
+    finite_names = [n for n, t in program.outputs if isinstance(t, (ir.BoolT, ir.DomT))]
+    total = ExpFrac.of(ExpPoly.ZERO)
+    for out, entry in dist.entries.items():
+        vals = out.values
+        if any(vals[idx[n]] != v for n, v in zip(finite_names, outcome.finite)):
+            continue
+        ok = True
+        for n, v in outcome.fixed:
+            x = vals[idx[n]]
+            ok = ok and (x is None if v is None else isinstance(x, LinForm) and x.is_constant() and x.const == v)
+        extra = []
+        for n in outcome.released:
+            x = vals[idx[n]]
+            ok = ok and isinstance(x, LinForm) and not x.is_constant()
+            if ok:
+                if lo is not None:
+                    extra.append(atom(x, ">", LinForm.constant(lo)))
+                if hi is not None:
+                    extra.append(atom(x, "<=", LinForm.constant(hi)))
+        if not ok:
+            continue
+        p = ExpFrac.of(per_point_probability(list(out.constraints) + extra, dist.noises))
+        if not p.is_zero():
+            total = total + mul(entry.weight, p)
+    return total
+
+
+def _grouped(program, u: dict) -> dict:
+    """Flat input values -> the input table `output_distribution` takes (arrays as lists)."""
+    out: dict = {}
+    for name, elems in program.arrays.items():
+        if all(e in u for e in elems):
+            out[name] = [u[e] for e in elems]
+    for n, _ in program.inputs:
+        if not any(n in elems for elems in program.arrays.values()):
+            out[n] = u[n]
+    return out
+
+
+def _ratio_ball(p: ExpFrac, q: ExpFrac, eps: Fraction) -> arb | None:
+    with working_precision(_PREC):
+        a, b = p.arb_value(eps, _PREC), q.arb_value(eps, _PREC)
+        if not b > 0:
+            return None
+        return a / b
+
+
+def _exceeds(ball: arb | None, k: Fraction, eps: Fraction) -> bool:
+    if ball is None:
+        return False
+    with working_precision(_PREC):
+        bound = (arb(k.numerator) / k.denominator * arb(eps.numerator) / eps.denominator).exp()
+        return bool(ball > bound)
+
+
+def _recheck(program, u, v, outcome, w, eps, k) -> tuple | None:
+    """The event (w - h, w + h] whose per-point probabilities at u and v have a certified ratio
+    above e^(k eps), for decreasing h; None if none is found."""
+    for j in range(1, 12):
+        h = Fraction(1, 4 ** j)
+        p = outcome_event_probability(program, u, outcome, w - h, w + h)
+        q = outcome_event_probability(program, v, outcome, w - h, w + h)
+        ball = _ratio_ball(p, q, eps) if not q.is_zero() else None
+        if q.is_zero() and not p.is_zero():
+            with working_precision(_PREC):
+                return (w - h, w + h), p, q, arb("inf")
+        if _exceeds(ball, k, eps):
+            return (w - h, w + h), p, q, ball
+    return None
+
+
+def _counterexample(program, u, v, c: EndRatio, k, dens, names, best) -> RealCounterexample | None:
+    eps_list = ([best.at_eps] if best.at_eps is not None else []) + _EPS_TRIES
+    good = [e for e in eps_list if _exceeds(_ratio_ball(c.ratio, ExpFrac.of(ExpPoly.const(1)), e), k, e)]
+    for eps in good[:3]:
+        if c.end == "mass":
+            p = outcome_event_probability(program, u, c.outcome, None, None)
+            q = outcome_event_probability(program, v, c.outcome, None, None)
+            ball = _ratio_ball(p, q, eps)
+            if _exceeds(ball, k, eps):
+                return RealCounterexample(u, v, c.outcome, None, eps, None, None, p, q, ball)
+            continue
+        ku = tuple(Fraction(u[n]) for n in names)
+        kv = tuple(Fraction(v[n]) for n in names)
+        fu, fv = dens[ku][c.outcome].density, dens[kv][c.outcome].density
+        for w in _points_toward(c):
+            f = [pc.form for pc in fu if pc.cell.contains([w])]
+            g = [pc.form for pc in fv if pc.cell.contains([w])]
+            if not f or not g or g[0].is_zero():
+                continue
+            ball = _ratio_ball(ExpFrac.of(f[0].at([w])), ExpFrac.of(g[0].at([w])), eps)
+            if not _exceeds(ball, k, eps):
+                continue
+            found = _recheck(program, u, v, c.outcome, w, eps, k)
+            if found is not None:
+                event, p, q, eball = found
+                return RealCounterexample(u, v, c.outcome, w, eps, ball, event, p, q, eball)
+    return None
+
+
+def _points_toward(c: EndRatio) -> list:
+    """Values of w inside the candidate's interval, closer and closer to its end."""
+    lo, hi = c.lo, c.hi
+    out = []
+    for j in range(1, 14):
+        if c.end == "lo":
+            out.append(lo + Fraction(1, 2 ** j) * (1 if hi is None else min(Fraction(1), hi - lo))
+                       if lo is not None else -Fraction(2 ** j) + (0 if hi is None else min(hi, 0)))
+        else:
+            out.append(hi - Fraction(1, 2 ** j) * (1 if lo is None else min(Fraction(1), hi - lo))
+                       if hi is not None else Fraction(2 ** j) + (0 if lo is None else max(lo, 0)))
+    return out
+
+
+def _counterexample_infinite(program, u, v, outcome, k) -> RealCounterexample | None:
+    """An outcome (or a part of it) of positive probability at u and 0 at u'."""
+    p = outcome_event_probability(program, u, outcome, None, None)
+    q = outcome_event_probability(program, v, outcome, None, None)
+    if q.is_zero() and not p.is_zero():
+        with working_precision(_PREC):
+            return RealCounterexample(u, v, outcome, None, Fraction(1), None, None, p, q, arb("inf"))
+    return None

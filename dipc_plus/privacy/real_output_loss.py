@@ -1,0 +1,413 @@
+"""The privacy loss of real outputs over every output value: sup over w of ln(f_u(w) / f_u'(w)).
+
+Without named events, the loss between two inputs u, u' is taken on densities: for each
+outcome class (finite outputs, noise-free reals) with one released real output, the two
+densities (`real_output_density`) are cut at the breakpoints of both into open intervals
+of w, and on each interval the ratio R = f/g of two closed forms in (eps, v = eps w) is
+bounded by its values at the interval's ends, by a monotonicity argument proved per
+interval:
+
+    R' has the sign of W = f' g - f g' (g > 0 inside), an exp-polynomial
+    sum_k c_k(eps) v^j_k e^(mu_k v).  If every c_k(eps) * sign(v)^j_k is >= 0 for every
+    eps > 0 (each decided exactly by `decision.decide`), W >= 0 and R is non-decreasing
+    in w, so sup R on the interval is its limit at the right end; all <= 0: at the left
+    end.  (A single exponential term per density, as Laplace densities of a released
+    noisy query are, gives a single term of W, so this covers that case.)
+
+Otherwise the interval is reported undecided, never guessed.  A limit at a finite end b
+is the closed form's value at v = eps b (the form is analytic on the closed interval);
+at w -> +-inf it is the ratio of the dominant terms (same exponent and power: their
+coefficient ratio; f's slower decay: the loss is infinite).  Each end gives an exact
+ratio r(eps) of exp-polynomials in eps, and L(eps) = max of their logarithms, so sup
+L(eps)/eps is the max of `sup_ratio.sup_one` over them.  Outcomes without a released
+output compare probabilities.  Two or more released outputs of one outcome are not
+handled yet: reported undecided.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from flint import fmpq_poly
+
+from dipc_plus.decision.certified import Interval
+from dipc_plus.decision.decide import decide
+from dipc_plus.decision.sup_ratio import SupRatio, sup_one
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.symbolic_terms import SymbolicForm
+from dipc_plus.semantics.real_output_density import derivative
+
+__all__ = ["EndRatio", "PairLoss", "Unproved", "bounded_on", "nonnegative_on", "pair_loss", "sup_loss_over_eps", "interval_text"]
+
+ALL_EPS = Interval()
+
+
+@dataclass
+class EndRatio:
+    """A candidate for the loss: the ratio's limit r(eps) at one end of an interval of w."""
+    outcome: object
+    lo: Fraction | None          # the interval (lo, hi) of w (None: infinite)
+    hi: Fraction | None
+    end: str                     # 'lo' or 'hi' or 'mass' (no released output)
+    ratio: ExpFrac
+
+    @property
+    def w(self):
+        return self.lo if self.end == "lo" else self.hi
+
+
+@dataclass
+class PairLoss:
+    """The loss of u against u': candidates, outcomes of infinite loss, undecided intervals."""
+    candidates: list = field(default_factory=list)
+    infinite: list = field(default_factory=list)       # (outcome, why)
+    undecided: list = field(default_factory=list)      # (outcome, (lo, hi), why)
+    unproved: list = field(default_factory=list)       # [Unproved]: to bound by `bounded_on`
+
+
+@dataclass
+class Unproved:
+    """An interval of w where the ratio f/g is not proved monotone: bounded later by a given K."""
+    outcome: object
+    lo: Fraction | None
+    hi: Fraction | None
+    f: SymbolicForm
+    g: SymbolicForm
+
+
+def interval_text(lo, hi) -> str:
+    return f"({'-inf' if lo is None else lo}, {'inf' if hi is None else hi})"
+
+
+_SCREEN = (0.05, 0.5, 2.0, 8.0)
+
+
+def _holds_for_every_eps(c: ExpPoly) -> bool:
+    """c(eps) >= 0 for every eps > 0, decided exactly; a float value clearly below 0 at a few
+    sample eps only skips the decision (it can only make this return False, never True)."""
+    try:
+        if any(c(e) < -1e-12 * max(1.0, abs(c(e))) for e in _SCREEN):
+            return False
+    except OverflowError:
+        pass
+    return decide(c, ">=", ALL_EPS).holds
+
+
+def _by_shape(form: SymbolicForm) -> dict:
+    """{(exponent of v, power of v): ExpPoly in eps} for a form in one coordinate."""
+    out: dict = {}
+    for (lv, le, powers), P in form.terms.items():
+        key = (lv[0], powers[0])
+        out.setdefault(key, {})
+        old = out[key].get(le)
+        out[key][le] = P if old is None else old + P
+    return {k: ExpPoly(v) for k, v in out.items() if not ExpPoly(v).is_zero()}
+
+
+def _negated(form: SymbolicForm) -> SymbolicForm:
+    return SymbolicForm(form.p, {k: -P for k, P in form.terms.items()})
+
+
+def _monotone(f: SymbolicForm, g: SymbolicForm, lo, hi, thorough: bool = True) -> str | None:
+    """'up' / 'down' / 'flat' / 'valley' when the sign test of W = f'g - fg' proves R = f/g
+    non-decreasing, non-increasing, constant, or first non-increasing then non-decreasing on
+    (lo, hi) for every eps; None when it does not."""
+    W = derivative(f, 0) * g + _negated(f * derivative(g, 0))
+    shapes = _by_shape(W)
+    if not shapes:
+        return "flat"
+    side = 1 if lo is not None and lo >= 0 else (-1 if hi is not None and hi <= 0 else 0)
+    signs = {}
+    for (mu, j), c in sorted(shapes.items()):
+        if j % 2 and side == 0:
+            return None
+        signed = c if (side ** j if j else 1) > 0 else -c
+        if _holds_for_every_eps(signed):
+            signs[(mu, j)] = 1
+        elif _holds_for_every_eps(-signed):
+            signs[(mu, j)] = -1
+        else:
+            signs[(mu, j)] = 0
+    values = set(signs.values())
+    if values == {1}:
+        return "up"
+    if values == {-1}:
+        return "down"
+    if thorough and _nonnegative_split(W, lo, hi, 3):
+        return "up"
+    if thorough and _nonnegative_split(_negated(W), lo, hi, 3):
+        return "down"
+    # Descartes' rule for exponential sums sum c_k e^(mu_k v) (no power of v): at most as many
+    # real zeros as sign changes of c_k ordered by mu.  One change, from - (small mu, which
+    # dominates as v -> -inf) to + (large mu): W < 0 then W > 0, so R falls then rises.
+    if any(j for _, j in signs):
+        return None
+    if 0 in values:
+        return None
+    ordered = [signs[k] for k in sorted(signs)]
+    changes = sum(1 for a, b in zip(ordered, ordered[1:]) if a != b)
+    if changes == 1 and ordered[0] == -1:
+        return "valley"
+    return None
+
+
+def _dominant(shapes: dict, toward: int):
+    """The dominant (exponent, power) as v -> toward*inf."""
+    return max(shapes, key=lambda k: (toward * k[0], k[1]))
+
+
+def _end_ratio(f: SymbolicForm, g: SymbolicForm, w, toward: int):
+    """The limit of f/g at w (finite) or at toward*inf (w None): ExpFrac, 'inf' or 'zero',
+    or None (undecided: g's closed form vanishes at a finite end)."""
+    if w is not None:
+        num, den = f.at([w]), g.at([w])
+        if den.is_zero():
+            return "inf" if not num.is_zero() else None
+        if num.is_zero():
+            return "zero"
+        return ExpFrac(num, den)
+    fs, gs = _by_shape(f), _by_shape(g)
+    kf, kg = _dominant(fs, toward), _dominant(gs, toward)
+    if kf == kg:
+        return ExpFrac(fs[kf], gs[kg])
+    return "inf" if (toward * kf[0], kf[1]) > (toward * kg[0], kg[1]) else "zero"
+
+
+def _piece_at(pieces: list, w: Fraction):
+    for pc in pieces:
+        if pc.cell.contains([w]):
+            return pc.form
+    return SymbolicForm(1, {})
+
+
+def _breakpoints(pieces: list) -> set:
+    return {Fraction(-h[-1], h[0]) for pc in pieces for h, _ in pc.cell.constraints}
+
+
+def pair_loss(dens_u: dict, dens_v: dict, thorough: bool = True) -> PairLoss:
+    """The loss of u against u' from their `real_output_densities` (one direction: f_u / f_u').
+    `thorough` False tries only the cheap monotonicity tests (a quick search for refutations)."""
+    out = PairLoss()
+    for outcome, du in dens_u.items():
+        dv = dens_v.get(outcome)
+        if dv is None:
+            out.infinite.append((outcome, "positive at u, probability 0 at u'"))
+            continue
+        k = len(outcome.released)
+        if k == 0:
+            num, den = du.density[0].form.at([]), dv.density[0].form.at([])
+            out.candidates.append(EndRatio(outcome, None, None, "mass", ExpFrac(num, den)))
+            continue
+        if k > 1:
+            out.undecided.append((outcome, None, f"{k} released real outputs: only one is handled so far"))
+            continue
+        points = sorted(_breakpoints(du.density) | _breakpoints(dv.density) | {Fraction(0)})
+        ends = [None] + points + [None]
+        for lo, hi in zip(ends, ends[1:]):
+            mid = (lo + hi) / 2 if lo is not None and hi is not None else (
+                (lo + 1) if lo is not None else (hi - 1) if hi is not None else Fraction(0))
+            f, g = _piece_at(du.density, mid), _piece_at(dv.density, mid)
+            if f.is_zero():
+                continue
+            if g.is_zero():
+                out.infinite.append((outcome, f"density positive at u and 0 at u' on w in {interval_text(lo, hi)}"))
+                continue
+            how = _monotone(f, g, lo, hi, thorough)
+            if how is None:
+                out.unproved.append(Unproved(outcome, lo, hi, f, g))
+                continue
+            sides = {"up": ["hi"], "down": ["lo"], "flat": ["mid"], "valley": ["lo", "hi"]}[how]
+            for side in sides:
+                if side == "mid":
+                    r = ExpFrac(f.at([mid]), g.at([mid]))
+                    out.candidates.append(EndRatio(outcome, lo, hi, "hi", r) if hi is not None else
+                                          EndRatio(outcome, lo, hi, "lo", r))
+                    continue
+                w = lo if side == "lo" else hi
+                r = _end_ratio(f, g, w, -1 if side == "lo" else 1)
+                if r is None:
+                    out.undecided.append((outcome, (lo, hi), f"g vanishes at the end w = {w}"))
+                elif r == "inf":
+                    out.infinite.append((outcome, f"the ratio tends to infinity at the end "
+                                         f"{side} of w in {interval_text(lo, hi)}"))
+                elif r != "zero":
+                    out.candidates.append(EndRatio(outcome, lo, hi, side, r))
+    return out
+
+
+def bounded_on(item: Unproved, K: Fraction) -> bool:
+    """Is f <= e^(K eps) g on the whole interval, for every eps > 0?  `nonnegative_on` for
+    H = e^(K eps) g - f."""
+    H = item.g * SymbolicForm(1, {((Fraction(0),), K, (0,)): fmpq_poly([1])}) + _negated(item.f)
+    return _nonnegative_split(H, item.lo, item.hi, 3)
+
+
+def _nonnegative_split(H: SymbolicForm, lo, hi, depth: int) -> bool:
+    """`nonnegative_on`, halving a bounded interval (or cutting 1 off an unbounded one) up to
+    `depth` times where it fails: the bounds on |v|^j tighten on shorter intervals."""
+    if nonnegative_on(H, lo, hi):
+        return True
+    if depth == 0 or not any(pw[0] for _, _, pw in H.terms):
+        return False
+    if lo is not None and hi is not None:
+        cut = (lo + hi) / 2
+    elif hi is None:
+        cut = lo + 1
+    else:
+        cut = hi - 1
+    return _nonnegative_split(H, lo, cut, depth - 1) and _nonnegative_split(H, cut, hi, depth - 1)
+
+
+def nonnegative_on(H: SymbolicForm, lo, hi) -> bool:
+    """A sufficient exact test of H >= 0 for every eps > 0 and w in (lo, hi) (an interval on one
+    side of 0), H = sum_i C_i(eps) v^j_i e^(mu_i v).  A term with a power of v and a
+    coefficient of one sign for every eps (decided) is first bounded below by a power-free
+    one (`_power_free`), then the power-free sum is tested by Abel summation and by
+    Bernstein coefficients (`_abel_nonnegative`, `_bernstein_nonnegative`)."""
+    has_powers = any(pw[0] for _, _, pw in H.terms)
+    for mode in ((None, Fraction(1, 4), Fraction(1, 16)) if has_powers else (None,)):
+        free = _power_free(H, lo, hi, mode)
+        if free is None:
+            continue
+        if not free or _abel_nonnegative(free, lo, hi) or _bernstein_nonnegative(free, lo, hi):
+            return True
+    return False
+
+
+def _power_free(H: SymbolicForm, lo, hi, delta) -> dict | None:
+    """{mu: C(eps)} with sum C e^(mu v) <= H on the interval, or None.  For |v|^j (|v| = side*v):
+    with delta None, its smallest / largest value eps^j |w|^j on the interval; with delta > 0
+    the exact inequalities (1 - e^(-delta |v|)) / delta <= |v| <= (e^(delta |v|) - 1) / delta,
+    raised to the j-th power (both sides are >= 0 for v on this side of 0), which are tight
+    to first order at v = 0 and keep the bound an exponential sum."""
+    from math import comb
+    side = 1 if lo is not None and lo >= 0 else -1      # 0 is a breakpoint: one side of it
+    near, far = (lo, hi) if side > 0 else (hi, lo)
+    small = abs(near)
+    large = None if far is None else abs(far)
+    free: dict = {}
+
+    def add(mu, c):
+        free[mu] = free[mu] + c if mu in free else c
+
+    for (mu, j), c in _by_shape(H).items():
+        if not j:
+            add(mu, c)
+            continue
+        if _holds_for_every_eps(c):
+            sign = 1
+        elif _holds_for_every_eps(-c):
+            sign = -1
+        else:
+            return None
+        lower = sign * side ** j > 0          # the term is >= 0: bound |v|^j from below
+        c = c * ExpPoly.const(side ** j)
+        if delta is None:
+            bound = small if lower else large
+            if bound is None:
+                return None
+            add(mu, c * ExpPoly.eps(j) * ExpPoly.const(bound ** j))
+            continue
+        scale = ExpPoly.const(Fraction(1) / delta ** j)
+        for i in range(j + 1):
+            if lower:       # ((1 - e^(-delta side v)) / delta)^j
+                add(mu - i * delta * side, c * scale * ExpPoly.const(comb(j, i) * (-1) ** i))
+            else:           # ((e^(delta side v) - 1) / delta)^j
+                add(mu + i * delta * side, c * scale * ExpPoly.const(comb(j, i) * (-1) ** (j - i)))
+    return {mu: c for mu, c in free.items() if not c.is_zero()}
+
+
+def _abel_nonnegative(free: dict, lo, hi) -> bool:
+    """sum_i D_i z_i with z_i = e^(mu_i eps s) >= 0 for s = w - lo >= 0 ascending in mu (or
+    s = hi - w, descending) equals sum_k (z_k - z_(k-1)) T_k by Abel summation, T_k the sum of
+    D_i from the k-th on: all T_k(eps) >= 0 (each decided) gives a sum >= 0."""
+    for anchor, order in ((lo, 1), (hi, -1)):
+        if anchor is None:
+            continue
+        mus = sorted(free, key=lambda mu: order * mu)          # z ascending
+        tail = ExpPoly.ZERO
+        ok = True
+        for mu in reversed(mus):
+            tail = tail + free[mu] * ExpPoly.exp(mu * anchor)
+            if not _holds_for_every_eps(tail):
+                ok = False
+                break
+        if ok:
+            return True
+    return False
+
+
+def _bernstein_nonnegative(free: dict, lo, hi, depth: int = 2) -> bool:
+    """sum_mu C_mu(eps) e^(mu eps w) >= 0 on (lo, hi) for every eps, by Bernstein coefficients.
+
+    With x = e^(-s eps w / D) (s = +1 when hi is infinite, -1 when lo is; D the common
+    denominator of the mu's) the sum is x^(-a0) times a polynomial p(x) = sum c_i x^i, and x
+    ranges over [alpha, beta] with alpha = 0 at an infinite end and otherwise e^(...eps),
+    beta likewise: exp-polynomials in eps.  The Bernstein coefficients of p on [alpha, beta]
+    are then exp-polynomials in eps; if each is >= 0 for every eps (decided), p >= 0 there.
+    Otherwise [alpha, beta] is halved, `depth` times."""
+    from math import comb, lcm
+    s = 1 if hi is None else -1
+    if lo is None and hi is None:
+        return False
+    D = lcm(*(mu.denominator for mu in free))
+    powers = {int(-s * mu * D): c for mu, c in free.items()}      # e^(mu eps w) = x^(-s mu D)
+    base = min(powers)
+    n = max(powers) - base
+    coeffs = [powers.get(base + i, ExpPoly.ZERO) for i in range(n + 1)]
+    if s == 1:      # w in (lo, inf): x in (0, e^(-lo eps / D)]
+        alpha, beta = ExpPoly.ZERO, ExpPoly.exp(Fraction(-lo, D))
+    else:           # w in (-inf, hi) or (lo, hi): x = e^(w eps / D) in (e^(lo eps/D) or 0, e^(hi eps / D)]
+        alpha = ExpPoly.ZERO if lo is None else ExpPoly.exp(Fraction(lo, D))
+        beta = ExpPoly.exp(Fraction(hi, D))
+    stack = [(alpha, beta, 0)]
+    while stack:
+        a, b, level = stack.pop()
+        delta = b - a
+        a_pow, d_pow = [ExpPoly.const(1)], [ExpPoly.const(1)]
+        for _ in range(n):
+            a_pow.append(a_pow[-1] * a)
+            d_pow.append(d_pow[-1] * delta)
+        # p(a + delta t) = sum_k d_k t^k
+        d = []
+        for k in range(n + 1):
+            total = ExpPoly.ZERO
+            for i in range(k, n + 1):
+                if not coeffs[i].is_zero() and not a_pow[i - k].is_zero():
+                    total = total + coeffs[i] * a_pow[i - k] * ExpPoly.const(comb(i, k))
+            d.append(total * d_pow[k])
+        ok = True
+        for j in range(n + 1):
+            bj = ExpPoly.ZERO
+            for k in range(j + 1):
+                if not d[k].is_zero():
+                    bj = bj + d[k] * ExpPoly.const(Fraction(comb(j, k), comb(n, k)))
+            if bj.is_zero():
+                continue
+            if not _holds_for_every_eps(bj):
+                ok = False
+                break
+        if ok:
+            continue
+        if level >= depth:
+            return False
+        mid = (a + b) * ExpPoly.const(Fraction(1, 2))
+        stack += [(a, mid, level + 1), (mid, b, level + 1)]
+    return True
+
+
+@dataclass
+class _Candidate:
+    ratio: ExpFrac
+
+
+def sup_loss_over_eps(candidates: list) -> tuple:
+    """(SupRatio of the largest, its EndRatio): sup over eps of max_c ln r_c(eps) / eps."""
+    best = None
+    for c in candidates:
+        s = sup_one(_Candidate(c.ratio), ALL_EPS)
+        if s.infinite:
+            return s, c
+        if best is None or s.upper() > best[0].upper():
+            best = (s, c)
+    return best if best is not None else (SupRatio(value=Fraction(0), how="no candidate"), None)
