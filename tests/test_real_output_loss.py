@@ -18,8 +18,8 @@ from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.errors import UserError
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.frontend.load import load_program
-from dipc_plus.privacy.real_output_check import check_real_outputs, outcome_event_probability
-from dipc_plus.privacy.real_output_loss import nonnegative_on
+from dipc_plus.privacy.dp.real_output_check import check_real_outputs, outcome_event_probability
+from dipc_plus.privacy.dp.real_output_loss import nonnegative_on
 from dipc_plus.semantics.real_output_density import RealOutcome, derivative
 from conftest import PROGRAMS, THEORIES, lap_cdf, lap_pdf, quad
 

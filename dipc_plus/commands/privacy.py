@@ -93,8 +93,8 @@ def run(args) -> int:
 
 
 def run_every_output_value(args, claim) -> int:
-    """Real outputs without named events: decided on their densities (privacy.real_output_check)."""
-    from dipc_plus.privacy.real_output_check import check_real_outputs
+    """Real outputs without named events: decided on their densities (privacy.dp.real_output_check)."""
+    from dipc_plus.privacy.dp.real_output_check import check_real_outputs
     with certified_or_exit_2():
         result = check_real_outputs(claim)
     if args.json:

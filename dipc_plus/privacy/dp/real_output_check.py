@@ -31,7 +31,7 @@ from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import LinForm, atom
 from dipc_plus.errors import UserError
-from dipc_plus.privacy.real_output_loss import EndRatio, bounded_on, interval_text, pair_loss, sup_loss_over_eps
+from dipc_plus.privacy.dp.real_output_loss import EndRatio, bounded_on, interval_text, pair_loss, sup_loss_over_eps
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import output_distribution
 from dipc_plus.semantics.dtmc import mul
@@ -72,6 +72,8 @@ class RealOutputResult:
     undecided: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     scope: object = None
+    best: object = None                # the largest sup of the loss over eps among the candidates
+    unproved_intervals: list = field(default_factory=list)   # (u, u', interval) not proved monotone
 
     def scope_json(self) -> dict:
         out = self.scope.to_json()
@@ -147,8 +149,34 @@ def _outcome_text(o) -> str:
 
 
 def check_real_outputs(claim) -> RealOutputResult:
-    """Decide `claim` (a DPClaim without events, delta = 0) on every output value."""
+    """Decide `claim` (a DPClaim without events, delta = 0) on every output value: a quick pass
+    that only looks for a refutation, then the thorough pass over every neighbouring pair, then
+    the intervals whose ratio was not proved monotone, bounded by the sup found (or the budget)."""
     start = time.time()
+    _refuse_unsupported(claim)
+    program, k = claim.program, claim.budget.k
+    paths = symbolic_paths(program)
+    names = paths.real_inputs
+    dens = {}
+    for u in claim.points:
+        key = _key(u, names)
+        if key not in dens:
+            dens[key] = real_output_densities(paths, list(key))
+    scope = inputs_scope(program, grid=claim.grid, points=claim.explicit_points,
+                         kind=claim.inputs_kind if claim.inputs_kind != "domain" else "grid", eps=str(claim.eps))
+    result = RealOutputResult(claim, "undecided", scope=scope)
+    pairs = [(u, v) for u in claim.points for v in claim.points
+             if u is not v and u != v and claim.adjacency.adjacent(u, v)]
+    done = (_quick_refutation(result, pairs, dens, names, k)
+            or _thorough_pass(result, pairs, dens, names, k))
+    if not done:
+        _bound_unproved(result, k)
+    result.seconds = time.time() - start
+    return result
+
+
+def _refuse_unsupported(claim) -> None:
+    """What the route does not cover yet, each a UserError with a hint (named events do)."""
     program = claim.program
     if claim.budget.factor != 1:
         raise UserError("a budget with a constant term is not supported on every output value yet",
@@ -159,78 +187,87 @@ def check_real_outputs(claim) -> RealOutputResult:
     if any(not isinstance(t, ir.RealT) for _, t in program.inputs):
         raise UserError("every output value: only programs whose inputs are all real so far",
                         file=claim.file, hint="name output events")
-    k = claim.budget.k
-    paths = symbolic_paths(program)
-    names = paths.real_inputs
-    points = claim.points
-    dens = {}
-    for u in points:
-        key = tuple(Fraction(u[n]) for n in names)
-        if key not in dens:
-            dens[key] = real_output_densities(paths, list(key))
-    scope = inputs_scope(program, grid=claim.grid, points=claim.explicit_points,
-                         kind=claim.inputs_kind if claim.inputs_kind != "domain" else "grid", eps=str(claim.eps))
-    result = RealOutputResult(claim, "undecided", scope=scope)
-    pairs = [(u, v) for u in points for v in points
-             if u is not v and u != v and claim.adjacency.adjacent(u, v)]
-    # a quick pass looks for a refutation with the cheap monotonicity tests only
+
+
+def _key(u: dict, names) -> tuple:
+    return tuple(Fraction(u[n]) for n in names)
+
+
+def _above(s, k) -> bool:
+    """Whether a sup of the loss is proved above the budget k (or infinite)."""
+    return s.infinite or (s.value is not None and s.value > k) or (s.lo is not None and s.lo > k)
+
+
+def _refute(result: RealOutputResult, cex, s) -> bool:
+    """Record a re-checked counterexample whose candidate's sup is `s` (a lower bound of the loss)."""
+    result.verdict, result.counterexample = "refuted", cex
+    result.sup_text = "at least " + s.text() if not s.infinite else "inf"
+    result.sup_exact = s.infinite
+    return True
+
+
+def _quick_refutation(result: RealOutputResult, pairs, dens, names, k) -> bool:
+    """The cheap monotonicity tests only, looking for a candidate above the budget whose
+    counterexample re-checks; True if the claim was refuted."""
+    program = result.claim.program
     seen: dict = {}
     for index, (u, v) in enumerate(pairs, start=1):
-        ku, kv = (tuple(Fraction(x[n]) for n in names) for x in (u, v))
-        for c in pair_loss(dens[ku], dens[kv], thorough=False).candidates:
+        for c in pair_loss(dens[_key(u, names)], dens[_key(v, names)], thorough=False).candidates:
             key = (str(c.ratio.num), str(c.ratio.den))
             if key in seen:
                 continue
             s, _ = sup_loss_over_eps([c])
             seen[key] = s
-            if s.infinite or (s.value is not None and s.value > k) or (s.lo is not None and s.lo > k):
+            if _above(s, k):
                 cex = _counterexample(program, u, v, c, k, dens, names, s)
                 if cex is not None:
                     result.pairs = index
-                    result.verdict, result.counterexample = "refuted", cex
-                    result.sup_text = "at least " + s.text() if not s.infinite else "inf"
-                    result.sup_exact = s.infinite
-                    result.seconds = time.time() - start
-                    return result
-    unproved = []
-    seen = {}
+                    return _refute(result, cex, s)
+    return False
+
+
+def _thorough_pass(result: RealOutputResult, pairs, dens, names, k) -> bool:
+    """Every pair with every proof: the sup over the candidates (kept in result), the intervals
+    left unproved (result.unproved_intervals) and the undecided outcomes; True if refuted."""
+    program = result.claim.program
+    seen: dict = {}
     best = None
-    for u in points:
-        for v in points:
-            if u is v or u == v or not claim.adjacency.adjacent(u, v):
+    unproved = []
+    for u, v in pairs:
+        result.pairs += 1
+        pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)])
+        for outcome, why in pl.infinite:
+            cex = _counterexample_infinite(program, u, v, outcome, k)
+            if cex is not None:
+                result.verdict, result.counterexample = "refuted", cex
+                result.sup_text = "inf"
+                return True
+            result.undecided.append((outcome, "-", why + " (counterexample not re-checked)"))
+        for c in pl.candidates:
+            key = (str(c.ratio.num), str(c.ratio.den))
+            if key in seen:
                 continue
-            result.pairs += 1
-            ku, kv = (tuple(Fraction(x[n]) for n in names) for x in (u, v))
-            pl = pair_loss(dens[ku], dens[kv])
-            for outcome, why in pl.infinite:
-                cex = _counterexample_infinite(program, u, v, outcome, k)
+            s, _ = sup_loss_over_eps([c])
+            seen[key] = s
+            if best is None or s.infinite or s.upper() > best.upper():
+                best = s
+            if _above(s, k):
+                result.sup_exact = s.value is not None
+                result.sup_text = s.text()
+                cex = _counterexample(program, u, v, c, k, dens, names, s)
                 if cex is not None:
-                    result.verdict, result.counterexample = "refuted", cex
-                    result.sup_text = "inf"
-                    result.seconds = time.time() - start
-                    return result
-                result.undecided.append((outcome, "-", why + " (counterexample not re-checked)"))
-            for c in pl.candidates:
-                key = (str(c.ratio.num), str(c.ratio.den))
-                if key in seen:
-                    continue
-                s, _ = sup_loss_over_eps([c])
-                seen[key] = s
-                if best is None or s.infinite or s.upper() > best.upper():
-                    best = s
-                if s.infinite or (s.value is not None and s.value > k) or (s.lo is not None and s.lo > k):
-                    result.sup_exact = s.value is not None
-                    result.sup_text = s.text()
-                    cex = _counterexample(program, u, v, c, k, dens, names, s)
-                    if cex is not None:
-                        result.verdict, result.counterexample = "refuted", cex
-                        result.sup_text = "at least " + s.text() if not s.infinite else "inf"
-                        result.sup_exact = s.infinite
-                        result.seconds = time.time() - start
-                        return result
-                    result.notes.append("a candidate exceeds the budget but no counterexample was re-checked")
-            unproved += [(u, v, x) for x in pl.unproved]
-            result.undecided += [(o, "all" if iv is None else interval_text(*iv), why) for o, iv, why in pl.undecided]
+                    return _refute(result, cex, s)
+                result.notes.append("a candidate exceeds the budget but no counterexample was re-checked")
+        unproved += [(u, v, x) for x in pl.unproved]
+        result.undecided += [(o, "all" if iv is None else interval_text(*iv), why) for o, iv, why in pl.undecided]
+    result.best, result.unproved_intervals = best, unproved
+    return False
+
+
+def _bound_unproved(result: RealOutputResult, k) -> None:
+    """Intervals whose ratio was not proved monotone are bounded by e^(K eps) with K the sup found
+    (then the printed sup is exact) or else the budget; what neither bounds is undecided."""
+    best, unproved = result.best, result.unproved_intervals
     if best is not None:
         result.sup_exact = best.value is not None
         result.sup_text = best.text()
@@ -250,8 +287,6 @@ def check_real_outputs(claim) -> RealOutputResult:
         result.sup_text = f"[{best.text()}, {fmt_q(k)}]"
     if not result.undecided and (best is None or best.upper() <= k):
         result.verdict = "verified"
-    result.seconds = time.time() - start
-    return result
 
 
 # --------------------------------------------------------------------------- counterexamples
