@@ -21,7 +21,9 @@ import pytest
 from conftest import ROOT
 
 DIPC = [sys.executable, "-m", "dipc_plus"]
-ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+# DIPC_CLASSES=off: the per-point path, whose run lengths these timings are made for (with argmax
+# orbits NoisyMax m = 6 ends in a few seconds, before a fixed-delay signal lands)
+ENV = {**os.environ, "PYTHONPATH": str(ROOT), "DIPC_CLASSES": "off"}
 # NoisyMax m = 5 with two workers: about ten seconds of work, so a signal lands mid-run
 WORK = ["accuracy", "programs/noisy_max.dip", "theories/noisy_max.toml", "--set", "m=5", "--jobs", "2",
         "--no-progress", "--json"]
