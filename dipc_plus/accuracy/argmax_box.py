@@ -53,7 +53,8 @@ from __future__ import annotations
 import time
 from fractions import Fraction
 
-from dipc_plus.accuracy.box_result import NOT_APPLICABLE, UNDECIDED, VERIFIED, BoxResult, RegionResult
+from dipc_plus.accuracy.box_result import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED, BoxResult, RegionResult,
+                                           recheck, search)
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.monotone import NotReducible as MonotoneNotReducible
 from dipc_plus.accuracy.report import REFUTED, Counterexample, env_text
@@ -66,7 +67,6 @@ from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.argmax import ArgmaxShape, recognise
 
 METHOD = "argmax worst point"
-SEARCH = (Fraction(1), Fraction(1, 2), Fraction(1, 4), Fraction(3, 4), Fraction(1, 8), Fraction(1, 16))
 
 
 class NotReducible(MonotoneNotReducible):
@@ -267,20 +267,10 @@ class ArgmaxBox:
                                    "found with dd > alpha"), None
 
     def search(self, d0: Fraction):
-        for t in SEARCH:
-            d = d0 + (self.dmax - d0) * t
-            if d > d0:
-                cex = self.recheck(self.worst(d))
-                if cex is not None:
-                    return cex
-        return None
+        return search(self.worst, d0, self.dmax, self.checker, self.kappa)
 
     def recheck(self, u: dict) -> Counterexample | None:
-        """The per-point path at u (exactly as a grid or --input check): its counterexample, if refuted."""
-        for report in self.checker.check_input(u, self.kappa):
-            if report.verdict == REFUTED:
-                return report.counterexample
-        return None
+        return recheck(self.checker, u, self.kappa)
 
 
 def decide_argmax_box(claim: AccuracyClaim, kappa: int = 1, max_states: int | None = None,

@@ -37,7 +37,8 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dipc_plus.accuracy.box_result import NOT_APPLICABLE, UNDECIDED, VERIFIED, BoxResult, RegionResult
+from dipc_plus.accuracy.box_result import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED, BoxResult, RegionResult,
+                                           recheck, search)
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.report import REFUTED, Counterexample, fmt_q
 from dipc_plus.accuracy.monotone import Monotonicity, NotReducible
@@ -49,7 +50,6 @@ from dipc_plus.decision.decide import decide
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.distribution import output_distribution
 
-SEARCH = (Fraction(1), Fraction(1, 2), Fraction(1, 4), Fraction(3, 4), Fraction(1, 8), Fraction(1, 16))
 
 
 # --------------------------------------------------------------------------- the preconditions
@@ -342,20 +342,10 @@ class BoxDecider:
                                                      "counterexample found with dd > alpha"), None
 
     def search(self, corner, d0, d1):
-        for t in SEARCH:
-            d = d0 + (d1 - d0) * t
-            if d > d0:
-                cex = self.recheck(corner.at(d))
-                if cex is not None:
-                    return cex
-        return None
+        return search(corner.at, d0, d1, self.checker, self.kappa)
 
     def recheck(self, u: dict) -> Counterexample | None:
-        """The per-point path at u (exactly as a grid or --input check): its counterexample, if refuted."""
-        for report in self.checker.check_input(u, self.kappa):
-            if report.verdict == REFUTED:
-                return report.counterexample
-        return None
+        return recheck(self.checker, u, self.kappa)
 
 
 def decide_box(claim: AccuracyClaim, kappa: int = 1, max_states: int | None = None,

@@ -15,6 +15,28 @@ from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.scope import box_scope
 
 VERIFIED, UNDECIDED, NOT_APPLICABLE = "verified", "undecided", "not applicable"
+# where a reduction that proves nothing on a piece looks for a counterexample: these fractions of
+# the way from its smallest to its largest d (each point re-checked by the per-point path)
+SEARCH = (Fraction(1), Fraction(1, 2), Fraction(1, 4), Fraction(3, 4), Fraction(1, 8), Fraction(1, 16))
+
+
+def recheck(checker, u: dict, kappa: int) -> Counterexample | None:
+    """The per-point path at u (exactly as a grid or --input check): its counterexample, if refuted."""
+    for report in checker.check_input(u, kappa):
+        if report.verdict == REFUTED:
+            return report.counterexample
+    return None
+
+
+def search(point_at, d0, d1, checker, kappa: int) -> Counterexample | None:
+    """The first counterexample at the points point_at(d) for d at the SEARCH fractions of (d0, d1]."""
+    for t in SEARCH:
+        d = d0 + (d1 - d0) * t
+        if d > d0:
+            cex = recheck(checker, point_at(d), kappa)
+            if cex is not None:
+                return cex
+    return None
 
 
 @dataclass
