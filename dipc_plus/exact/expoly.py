@@ -364,29 +364,35 @@ def format_exppoly(f: ExpPoly) -> str:
     >>> format_exppoly(ExpPoly.exp(-1, Fraction(1, 2)) + ExpPoly.monomial(Fraction(1, 4), 1, -1))
     '1/2*e^(-eps) + 1/4*eps*e^(-eps)'
     """
+    return _signed_sum(f, _plain_term)
+
+
+def _plain_term(mag: Fraction, k: int, q: Fraction) -> str:
+    """|c| eps^k e^(q eps) as plain text."""
+    factors = []
+    if k == 1:
+        factors.append("eps")
+    elif k > 1:
+        factors.append(f"eps^{k}")
+    if q != 0:
+        if q == 1:
+            factors.append("e^eps")
+        elif q == -1:
+            factors.append("e^(-eps)")
+        else:
+            factors.append(f"e^({_fmt_rat(q)}*eps)")
+    if factors:
+        return "*".join(([_fmt_rat(mag)] if mag != 1 else []) + factors)
+    return _fmt_rat(mag)
+
+
+def _signed_sum(f: ExpPoly, term) -> str:
+    """The terms of f, highest exponent first, written by `term(|c|, k, q)` and joined by signs
+    (the one layout of the plain and the LaTeX printers)."""
     if f.is_zero():
         return "0"
-    parts = []
-    for c, k, q in sorted(f.monomials(), key=lambda m: (-m[2], m[1])):
-        factors = []
-        if k == 1:
-            factors.append("eps")
-        elif k > 1:
-            factors.append(f"eps^{k}")
-        if q != 0:
-            if q == 1:
-                factors.append("e^eps")
-            elif q == -1:
-                factors.append("e^(-eps)")
-            else:
-                factors.append(f"e^({_fmt_rat(q)}*eps)")
-        mag = abs(c)
-        if factors:
-            body = "*".join(([_fmt_rat(mag)] if mag != 1 else []) + factors)
-        else:
-            body = _fmt_rat(mag)
-        sign = "-" if c < 0 else "+"
-        parts.append((sign, body))
+    parts = [("-" if c < 0 else "+", term(abs(c), k, q))
+             for c, k, q in sorted(f.monomials(), key=lambda m: (-m[2], m[1]))]
     text = ("-" if parts[0][0] == "-" else "") + parts[0][1]
     for sign, body in parts[1:]:
         text += f" {sign} {body}"
@@ -409,26 +415,22 @@ def latex_exppoly(f: ExpPoly) -> str:
     >>> print(latex_exppoly(ExpPoly.ONE - ExpPoly.monomial(Fraction(3), 2, Fraction(-5, 2))))
     1 - 3 \\epsilon^{2} e^{-\\frac{5}{2} \\epsilon}
     """
-    if f.is_zero():
-        return "0"
-    parts = []
-    for c, k, q in sorted(f.monomials(), key=lambda m: (-m[2], m[1])):
-        factors = []
-        if k == 1:
-            factors.append("\\epsilon")
-        elif k > 1:
-            factors.append(f"\\epsilon^{{{k}}}")
-        if q != 0:
-            sign = "-" if q < 0 else ""
-            rate = "" if abs(q) == 1 else _latex_rat(abs(q)) + " "
-            factors.append(f"e^{{{sign}{rate}\\epsilon}}")
-        mag = Fraction(abs(c))
-        body = " ".join(([_latex_rat(mag)] if mag != 1 or not factors else []) + factors)
-        parts.append(("-" if c < 0 else "+", body))
-    text = ("-" if parts[0][0] == "-" else "") + parts[0][1]
-    for sign, body in parts[1:]:
-        text += f" {sign} {body}"
-    return text
+    return _signed_sum(f, _latex_term)
+
+
+def _latex_term(mag, k: int, q: Fraction) -> str:
+    """|c| eps^k e^(q eps) as LaTeX."""
+    factors = []
+    if k == 1:
+        factors.append("\\epsilon")
+    elif k > 1:
+        factors.append(f"\\epsilon^{{{k}}}")
+    if q != 0:
+        sign = "-" if q < 0 else ""
+        rate = "" if abs(q) == 1 else _latex_rat(abs(q)) + " "
+        factors.append(f"e^{{{sign}{rate}\\epsilon}}")
+    mag = Fraction(mag)
+    return " ".join(([_latex_rat(mag)] if mag != 1 or not factors else []) + factors)
 
 
 class ExpFrac:
