@@ -131,7 +131,8 @@ class AccuracyChecker:
         self._space = None
         # CPU seconds spent computing what the caches did not have (for benchmarks)
         # orbits, argmax det and decisions shared by exact key
-        self.classes = InputClasses(self.program, noise_free_det=claim.det == "noise-free")
+        self.classes = InputClasses(self.program, noise_free_det=claim.det == "noise-free",
+                                    output_distance=claim.output_distance)
         self.timings = {"dd": 0.0, "distribution": 0.0, "ball": 0.0, "decide": 0.0}
 
     # -- cached exact pieces ----------------------------------------------------------------
@@ -196,6 +197,14 @@ class AccuracyChecker:
             self.timings["distribution"] += time.process_time() - start
         return self._dist[key]
 
+    def _compute_distribution(self, u: Mapping):
+        """u's output distribution by the per-point path (no class, not cached here)."""
+        start = time.process_time()
+        try:
+            return output_distribution(self.program, u, max_states=self.max_states)
+        finally:
+            self.timings["distribution"] += time.process_time() - start
+
     def p_correct(self, u: Mapping, gamma) -> ExpFrac:
         return ExpFrac.of(1) - self.p_error(u, gamma)
 
@@ -203,10 +212,11 @@ class AccuracyChecker:
         """1 - P[P(u) in B(det(u), u, gamma)], exactly."""
         key = (self._input_key(u), Fraction(gamma))
         if key not in self._perr:
-            dist = self.distribution(u)
             start = time.process_time()
-            correct = ExpFrac.of(self.claim.ball_probability(dist, u, self.det(u), Fraction(gamma)))
-            self._perr[key] = ExpFrac.of(1) - correct
+            correct = self.classes.ball_probability(self.claim, u, self.det(u), key[1], self._compute_distribution)
+            if correct is None:
+                correct = self.claim.ball_probability(self.distribution(u), u, self.det(u), key[1])
+            self._perr[key] = ExpFrac.of(1) - ExpFrac.of(correct)
             self._entries.setdefault(key[0], []).append((self._perr, key))
             self.timings["ball"] += time.process_time() - start
         return self._perr[key]

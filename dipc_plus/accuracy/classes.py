@@ -13,13 +13,21 @@ sound by construction, none assumed from what a program probably means:
   The noise-free output of the same recognised form is the scan over the centres: the first
   index of the largest (argmin: smallest) centre, read off directly instead of running the
   noise-free program (the witness of each dd is still re-checked by running it).
+* **Output supports.**  Otherwise, when `semantics.output_support` reads from the program's
+  symbolic walk which real inputs each output's probability depends on (S_o: the inputs in the
+  atoms of o's paths), P_u[out = o] is cached by (o, u restricted to S_o): on a miss the
+  distribution at u is computed once and fills the cache for every output.  An accuracy check
+  needs only the outputs in the ball of det(u) (zero-one and L-inf output distances, where the
+  ball does not depend on u), so Sparse with c = 1 computes about 2m + 1 distributions on
+  [-1,1]^m instead of one per applicable input.  tests/test_output_support.py and
+  tests/test_classes.py compare it with the per-point path.
 * **Decisions by exact key.**  The certified decision "beta/kappa - P_err(eps) >= 0 for every
   eps of the claim" depends on nothing but the two exact closed forms and the interval: inputs
   with equal keys share one decision (Sparse's output k is invariant under permuting the
   queries before it, and its closed forms repeat accordingly: equal keys find that without
   assuming it).
 
-`CLASSES_ENV` set to "off" turns both off (and the closed-form argmax dd), giving the
+`CLASSES_ENV` set to "off" turns all three off (and the closed-form argmax dd), giving the
 per-point path of before, for benchmarks (experiments/bench_scale.py) and identity checks.
 """
 from __future__ import annotations
@@ -28,17 +36,25 @@ import os
 from collections import OrderedDict
 from typing import Callable, Mapping
 
+from dipc_plus.claims.distances import LinfOutput, ZeroOneOutput
 from dipc_plus.exact.argmax_integral import argmax_probabilities
+from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.argmax import recognise, samples_at
-from dipc_plus.semantics.distribution import bind, distribution_of_argmax
+from dipc_plus.semantics.distribution import Distribution, Entry, Outcome, bind, distribution_of_argmax
+from dipc_plus.semantics.output_support import NotSymbolic, OutputSupport, output_support
 
 CLASSES_ENV = "DIPC_CLASSES"
 MAX_ORBITS = 4096      # orbit representatives remembered (least recently used dropped)
 MAX_DECISIONS = 65536  # decisions remembered by exact key
+MAX_SUPPORT_KEYS = 1 << 18   # per-output probabilities remembered by support key (then no more are added)
 
 CLASS_PATH = "argmax orbits"
+SUPPORT_PATH = "output supports"
 POINT_PATH = "per point"
+_BALL_BY_DET = (ZeroOneOutput, LinfOutput)   # output distances whose ball (of finite outputs) is fixed by det
+_ZERO = ExpFrac.of(0)
+_ONE = ExpFrac.of(1)
 
 
 def classes_enabled() -> bool:
@@ -50,11 +66,19 @@ class InputClasses:
     """The shared work of one checker: orbit distributions and decisions by exact key, with the
     counts a report prints (inputs seen, distributions and decisions computed)."""
 
-    def __init__(self, program: ir.Program, enabled: bool | None = None, noise_free_det: bool = True):
+    def __init__(self, program: ir.Program, enabled: bool | None = None, noise_free_det: bool = True,
+                 output_distance=None):
+        """`output_distance`: the claim's; output supports serve zero-one and L-inf (None: not known
+        yet, `ball_probability` checks the claim's)."""
         self.program = program
+        self.output_distance = output_distance
         self.noise_free_det = noise_free_det
         self.enabled = classes_enabled() if enabled is None else enabled
         self.shape = recognise(program) if self.enabled else None
+        self.support, self.support_refusal = (self._support() if self.enabled and self.shape is None
+                                              else (None, None))
+        self._by_support: dict = {}   # OutputSupport.key -> P[out = o] (exact)
+        self._balls: dict = {}        # (distance, det, gamma) -> the outputs in the ball of det
         self._orbits: OrderedDict = OrderedDict()
         self._decisions: dict = {}
         self.distributions = 0   # output distributions computed (one per orbit on the class path)
@@ -63,7 +87,21 @@ class InputClasses:
 
     @property
     def path(self) -> str:
-        return CLASS_PATH if self.shape is not None else POINT_PATH
+        if self.shape is not None:
+            return CLASS_PATH
+        return SUPPORT_PATH if self.support is not None else POINT_PATH
+
+    def _support(self) -> tuple[OutputSupport | None, str | None]:
+        """The program's output supports, or (None, why not)."""
+        if self.output_distance is not None and type(self.output_distance) not in _BALL_BY_DET:
+            return None, f"the output distance '{self.output_distance.name}' is not zero-one or L-inf"
+        finite = [name for name, t in self.program.inputs if not isinstance(t, ir.RealT)]
+        if finite:
+            return None, f"the input '{finite[0]}' is not real"
+        try:
+            return output_support(self.program), None
+        except NotSymbolic as err:
+            return None, err.message
 
     def orbit(self, u: Mapping):
         """(key, permutation) of u's orbit: key the sorted sample triples, permutation[j] the
@@ -113,6 +151,59 @@ class InputClasses:
             at_u[i] = probs[j]
         return distribution_of_argmax(self.program, bind(self.program, u), at_u)
 
+    def ball_probability(self, claim, u: Mapping, det_u: Mapping, gamma, compute: Callable) -> ExpFrac | None:
+        """P[P(u) in B(det(u), u, gamma)] from per-output probabilities shared by support key, or
+        None off the support path or for an output distance whose ball depends on more than det
+        (the caller then uses the distribution at u).  `compute(u)` is u's output distribution."""
+        if self.support is None or type(claim.output_distance) not in _BALL_BY_DET:
+            return None
+        self.points += 1
+        flat = bind(self.program, u)
+        support = self.support
+        total = _ZERO
+        for o in self._ball(claim, det_u, gamma):
+            key = support.key(o, flat)
+            p = self._by_support.get(key)
+            if p is None:
+                self._fill(flat, compute(u))
+                p = self._by_support.get(key)
+                if p is None:   # the cache is full: read it off this distribution
+                    p = self._marginal(compute(u)).get(o, _ZERO)
+            total = total + p
+        return total
+
+    def _fill(self, flat: dict, dist: Distribution) -> None:
+        """Cache P[out = o] at flat for every output o (0 for those the chain never reaches)."""
+        self.distributions += 1
+        marginal = self._marginal(dist)
+        if len(self._by_support) + len(self.support.outputs) > MAX_SUPPORT_KEYS:
+            return
+        for o in self.support.outputs:
+            self._by_support.setdefault(self.support.key(o, flat), marginal.get(o, _ZERO))
+
+    def _marginal(self, dist: Distribution) -> dict:
+        marginal = dist.marginal()
+        missing = [o for o in marginal if o not in self.support.support]
+        if missing:   # the symbolic walk's paths are complete: this is a bug, not a verdict
+            raise RuntimeError(f"{self.program.name}: output {missing[0]} is not among the symbolic walk's")
+        return marginal
+
+    def _ball(self, claim, det_u: Mapping, gamma) -> tuple:
+        """The outputs in the ball of det_u, asked of the claim itself (one output at a time)."""
+        key = (claim.output_distance, tuple((k, _hashable(v)) for k, v in sorted(det_u.items())), gamma)
+        found = self._balls.get(key)
+        if found is None:
+            inside = []
+            for o in self.support.outputs:
+                one = Distribution(self.program, {}, {Outcome(o): Entry(_ONE, _ONE, _ONE)}, {})
+                p = ExpFrac.of(claim.ball_probability(one, {}, det_u, gamma))
+                if p == _ONE:
+                    inside.append(o)
+                elif p != _ZERO:
+                    raise RuntimeError(f"the ball of {dict(det_u)} gives one output probability {p}")
+            found = self._balls[key] = tuple(inside)
+        return found
+
     def decide(self, p_error, bound, run: Callable):
         """The decision of bound - p_error >= 0, shared by every input with the same exact pair
         (`run(sentence)` decides it); off the class path `run` is called each time (it keeps its
@@ -130,8 +221,14 @@ class InputClasses:
 
     def work(self, inputs: int, in_process: bool) -> dict:
         """What the report says about how the work was shared (counts only when this process did
-        it: workers count their own)."""
+        it: workers count their own), and why output supports do not apply when they do not."""
         out = {"path": self.path if self.enabled else POINT_PATH + " (classes off)", "inputs": inputs}
+        if self.enabled and self.shape is None and self.support is None:
+            out["support_refused"] = self.support_refusal
         if in_process:
             out.update({"distributions": self.distributions, "decisions": self.decisions if self.enabled else None})
         return out
+
+
+def _hashable(value):
+    return tuple(_hashable(v) for v in value) if isinstance(value, list) else value
