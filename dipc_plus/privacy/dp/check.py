@@ -37,6 +37,7 @@ from dipc_plus.exact.log_point import constant_value, ln_text, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.privacy.dp.plan import PairWork, Plan, Unit, lift_witness, plan
 from dipc_plus.privacy.dp.point_filter import filter_applies, point_filter_check
+from dipc_plus.privacy.dp.support_pairs import PAIR_PATH, SUPPORT_PATH, check_by_support, grid_pair_count, refusal
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 
@@ -183,6 +184,7 @@ class PrivacyResult:
     markov_chains: int = 0
     part: tuple = (0, 0, 0)     # (start, stop, total) of the items (pairs, whole units) checked
     tables_used: dict = field(default_factory=dict)   # {unit: keys of the output tables used}
+    work: dict | None = None    # how the pairs shared their work (support_pairs; bookkeeping like seconds)
 
     @property
     def evaluations(self) -> int:
@@ -228,6 +230,8 @@ class PrivacyResult:
             "seconds": round(self.seconds, 3),
             "structure": self.plan.notes,
         }
+        if self.work is not None:
+            out["work"] = self.work
         if self.counterexample is not None:
             out["counterexample"] = self.counterexample.to_json()
         return out
@@ -266,8 +270,16 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
     source = source if source is not None else Source(None, (), (), key=f"dp-{id(work)}")
     source.seed(work)
     executor = executor or SERIAL
+    why_not = refusal(claim, work.plan, executor, shard)
+    if why_not is None:
+        result = _check_by_support(work, progress, t0)
+        if result.work["path"] == SUPPORT_PATH:
+            return result
+        why_not = result.work["reason"]
     if executor.parallel and claim.delta_is_zero and not claim.eps.is_log_point and None not in work.pairs:
-        return _check_by_obligations(work, source, executor, shard, progress, t0)
+        result = _check_by_obligations(work, source, executor, shard, progress, t0)
+        result.work = {"path": PAIR_PATH, "reason": why_not}
+        return result
     # in this process one pair per task (the ledger and the bar move with each pair); in workers
     # a few contiguous ranges per worker
     tasks = work.tasks(shard, 4 * executor.jobs if executor.parallel else len(work.items()))
@@ -288,7 +300,23 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
                 break
     pl = work.plan
     return PrivacyResult(claim, cex is None, cex, pairs, obligations, decisions, time.perf_counter() - t0, pl,
-                         sum(u.source.markov_chains for u in pl.units), covered, used)
+                         sum(u.source.markov_chains for u in pl.units), covered, used,
+                         work={"path": PAIR_PATH, "reason": why_not})
+
+
+def _check_by_support(work: "DPWork", progress: bool, t0: float) -> PrivacyResult:
+    """check_dp by output support (`support_pairs`): the result when every obligation held; when
+    not, a result whose work record says why, and check_dp walks the pairs instead."""
+    from dipc_plus.execution.run import TaskRun
+    claim, pl = work.claim, work.plan
+    unit = pl.units[0]
+    total = grid_pair_count(unit, claim.adjacency.bound)
+    with TaskRun(total, "privacy", "pair", progress=progress) as run:
+        found = check_by_support(claim, unit, work.checker, run)
+    result = PrivacyResult(claim, True, None, found.pairs, found.obligations, found.decisions,
+                           time.perf_counter() - t0, pl, unit.source.markov_chains, (0, total, total),
+                           {0: found.used}, work=found.work())
+    return result
 
 
 def _check_by_obligations(work: "DPWork", source, executor, shard, progress: bool, t0: float) -> PrivacyResult:

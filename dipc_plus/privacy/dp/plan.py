@@ -275,11 +275,22 @@ class PairWork:
 
     def __init__(self, claim, pl: Plan, whole=lambda unit: False):
         self.claim, self.plan = claim, pl
-        self.pairs = [None if whole(unit) else unit_pairs(unit, claim.adjacency) for unit in pl.units]
-        self._items = [it for k, pairs in enumerate(self.pairs)
-                       for it in ([(k, None)] if pairs is None else [(k, i) for i in range(len(pairs))])]
+        self._whole = [whole(unit) for unit in pl.units]
+        self._pairs = self._items = None
+
+    @property
+    def pairs(self) -> list:
+        """Per unit, its list of pairs (None for a unit checked whole), listed when first asked
+        for: a check that shares work by output support (`support_pairs`) never lists them."""
+        if self._pairs is None:
+            self._pairs = [None if whole else unit_pairs(unit, self.claim.adjacency)
+                           for unit, whole in zip(self.plan.units, self._whole)]
+        return self._pairs
 
     def items(self) -> list[tuple[int, int | None]]:
+        if self._items is None:
+            self._items = [it for k, pairs in enumerate(self.pairs)
+                           for it in ([(k, None)] if pairs is None else [(k, i) for i in range(len(pairs))])]
         return self._items
 
     def shard_range(self, shard) -> tuple[int, int, int]:

@@ -1,0 +1,166 @@
+"""An eps-DP grid check whose pairs share their work by output support.
+
+Why it exists: the per-pair walk of `check.check_dp` asks, for every ordered adjacent pair
+(u, u') and every output o, whether P_u[o] <= e^budget P_u'[o] on the eps interval.  With
+L-inf adjacency on a grid there are about (3 per coordinate - ...)^m pairs, each hashing its
+two closed forms per output, and the pair list itself is most of the memory.  But P_u[o]
+depends on u only through S_o, the real inputs read on the paths to o
+(`semantics.output_support`), so the obligation of o at (u, u') is a function of
+(u|S_o, u'|S_o).  Here the grid's pairs are never listed: per output, the pairs of its
+support's sub-grid are walked once each, with the number of whole pairs above each one
+(L-inf neighbourhoods are a product over coordinates), and each distinct pair of closed forms
+is decided once (closed forms are interned, so a decision is found by identity).
+
+Soundness does not rest on the supports: every input's table is computed anyway (an output
+whose support is every input needs them all), and each P_u[o] is checked to be the very closed
+form stored for (o, u|S_o); any mismatch, an output the walk did not name, or a failing
+obligation hands the claim back to the per-pair walk, which then finds the first failure in
+pair order exactly as before.  Verdicts and counts (pairs, obligations, decisions, output
+tables used) are the per-pair walk's: each shared obligation counts once per whole pair above
+it.  `DIPC_CLASSES=off` turns this path off (benchmarks, identity checks).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import os
+from dataclasses import dataclass, field
+
+from dipc_plus.claims.adjacency import coord_distance
+from dipc_plus.privacy.output_tables import ZERO
+from dipc_plus.semantics.output_support import NotSymbolic, output_support
+from dipc_plus.semantics.values import freeze_value
+
+CLASSES_ENV = "DIPC_CLASSES"   # the same switch as accuracy.classes (a peer stage: not imported)
+SUPPORT_PATH = "output supports"
+PAIR_PATH = "per pair"
+
+
+def classes_enabled() -> bool:
+    """False when the environment turns shared work off (DIPC_CLASSES=off)."""
+    return os.environ.get(CLASSES_ENV, "").strip().lower() not in ("off", "0", "no", "false")
+
+
+@dataclass
+class SupportOutcome:
+    """What the support path found: the per-pair walk's counts when every obligation held, or
+    `fallback` (why the per-pair walk must run instead)."""
+    pairs: int = 0
+    obligations: int = 0
+    decisions: int = 0
+    used: set = field(default_factory=set)     # table keys of the inputs some pair uses
+    fallback: str | None = None
+    keys: int = 0                # (output, restricted pair) keys walked
+    distinct: int = 0            # distinct (p, p') obligations decided
+
+    def work(self) -> dict:
+        return {"path": SUPPORT_PATH if self.fallback is None else PAIR_PATH,
+                **({"reason": self.fallback} if self.fallback else {}),
+                "pair_keys": self.keys, "distinct_obligations": self.distinct}
+
+
+def refusal(claim, plan, executor, shard) -> str | None:
+    """Why the support path does not apply to this check (None: it does)."""
+    if not classes_enabled():
+        return f"{CLASSES_ENV}=off"
+    if executor.parallel or shard is not None:
+        return "workers or shards cut the pair list"
+    if not claim.delta_is_zero or claim.eps.is_log_point:
+        return "delta != 0 or eps = ln r"
+    if claim.adjacency.kind != "linf" or claim.grid is None:
+        return "not an L-inf grid"
+    if plan.how != "whole" or len(plan.units) != 1 or plan.units[0].runs:
+        return "components or symmetric inputs"
+    unit = plan.units[0]
+    if any(len({freeze_value(b) for b in unit.grid[n]}) != len(unit.grid[n]) for n in unit.inputs):
+        return "repeated grid values"
+    return None
+
+
+def _neighbours(values: list, bound) -> list:
+    """For each grid value's index, the indices within L-inf distance `bound` (itself included),
+    in grid order (as plan._grid_neighbours lists them)."""
+    out = []
+    for a in values:
+        out.append([j for j, b in enumerate(values)
+                    if (d := coord_distance(a, b)) is not None and d <= bound])
+    return out
+
+
+def grid_pair_count(unit, bound) -> int:
+    """The ordered pairs u != u' of the unit's grid at L-inf distance <= bound: a product over
+    coordinates of the adjacent (a, b) (a = b included), less the pairs u = u'."""
+    nbrs = [_neighbours(unit.grid[n], bound) for n in unit.inputs]
+    return math.prod(sum(len(js) for js in nb) for nb in nbrs) - math.prod(len(nb) for nb in nbrs)
+
+
+def check_by_support(claim, unit, checker, run=None) -> SupportOutcome:
+    """The grid check of `unit` (the whole program) by output support; see the module docstring."""
+    names = list(unit.inputs)
+    try:
+        sup = output_support(unit.program)
+    except NotSymbolic as err:
+        return SupportOutcome(fallback=err.message)
+    if set(sup.inputs) != set(names):
+        return SupportOutcome(fallback="the grid's inputs are not the program's real inputs")
+    grid = [unit.grid[n] for n in names]
+    nbrs = [_neighbours(vals, claim.adjacency.bound) for vals in grid]
+    position = {n: i for i, n in enumerate(names)}
+    where = {o: tuple(position[n] for n in sup.support[o]) for o in sup.outputs}
+    # every input's table: closed forms interned (one object per distinct form), stored per
+    # (output, input restricted to the output's support), each P_u[o] checked against the store
+    interned: dict = {ZERO: ZERO}
+    stored: dict = {o: {} for o in sup.outputs}
+    out = SupportOutcome()
+    for idx in itertools.product(*(range(len(v)) for v in grid)):
+        env = {n: grid[k][i] for k, (n, i) in enumerate(zip(names, idx))}
+        table = unit.table(env)
+        unknown = [o for o in table if o not in stored]
+        if unknown:
+            return SupportOutcome(fallback=f"output {unknown[0]} is not among the symbolic walk's")
+        if any(len(nb[i]) > 1 for nb, i in zip(nbrs, idx)):   # u has a neighbour: its table is used
+            out.used.add(unit.table_key(env))
+        for o in sup.outputs:
+            p = table.get(o, ZERO)
+            p = interned.setdefault(p, p)
+            key = tuple(idx[k] for k in where[o])
+            have = stored[o].setdefault(key, p)
+            if have is not p:
+                return SupportOutcome(fallback=f"output {o}: P differs between inputs that agree on its support")
+        # the whole table stays in the source's cache only while this input is being read
+        unit.source.cache.pop(unit.source.key_of(unit.canon(env)), None)
+    weight = [sum(len(js) for js in nb) for nb in nbrs]          # adjacent (a, b) per coordinate
+    out.pairs = math.prod(weight) - math.prod(len(v) for v in grid)
+    decided: dict = {}                                            # (id p, id p') -> Obligation
+    for o in sup.outputs:
+        S = where[o]
+        # whole pairs above (a, b): any adjacent values off S, less (when a = b) those with u = u'
+        rest = math.prod(weight[k] for k in range(len(names)) if k not in S)
+        same = math.prod(len(grid[k]) for k in range(len(names)) if k not in S)
+        forms = stored[o]
+        held = 0
+        for a in itertools.product(*(range(len(grid[k])) for k in S)):
+            p = forms[a]
+            for b in itertools.product(*(nbrs[k][i] for k, i in zip(S, a))):
+                many = rest - same * (a == b)
+                if many == 0:
+                    continue
+                q = forms[b]
+                if p is ZERO and q is ZERO:   # o is in neither table: no obligation
+                    continue
+                out.keys += 1
+                ob = decided.get((id(p), id(q)))
+                if ob is None:
+                    ob = decided[(id(p), id(q))] = checker.check(p, q)
+                if not ob.holds:
+                    return SupportOutcome(fallback=f"output {o} fails at some pair: the per-pair walk finds the first")
+                out.obligations += many
+                out.decisions += many * (ob.how == "decided")
+                held += many
+        if run is not None:
+            if run.recording:
+                run.record([(f"every pair of neighbouring inputs, output {o} ({held} obligations)", "holds")])
+    out.distinct = len(decided)
+    if run is not None:
+        run.advance(out.pairs)
+    return out
