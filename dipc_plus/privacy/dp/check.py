@@ -94,7 +94,9 @@ class Checker:
             self.decisions += 1
         return found
 
-    def _check(self, p, q) -> Obligation:
+    def shortcut(self, p, q) -> Obligation | None:
+        """The obligation when it is settled without the certified procedure (p = 0, p = p',
+        rationals), else None; not cached (`support_pairs` asks it to count what is decided)."""
         p, q = ExpFrac.of(p), ExpFrac.of(q)
         if self.eps.is_log_point:
             pv, qv = self.exact_at(p, "probability"), self.exact_at(q, "probability")
@@ -110,6 +112,14 @@ class Checker:
             ok = pc <= self.budget.factor * qc + dc
             return Obligation(ok, None if ok else simplest_rational(I.lo, I.hi, I.lo_closed, I.hi_closed),
                               "exact rationals")
+        return None
+
+    def _check(self, p, q) -> Obligation:
+        found = self.shortcut(p, q)
+        if found is not None:
+            return found
+        p, q = ExpFrac.of(p), ExpFrac.of(q)
+        I = self.eps.interval
         f = self.E * q + self.delta - p
         d = decide(f, ">=", I)
         if d.holds:
