@@ -10,7 +10,8 @@ whether the two JSONs (timings and "work" removed) are identical.  A path stops 
 row past LIMIT seconds (the run is stopped there); a family stops when both paths have.
 `--budget` bounds the whole run: a row that would start past it is not run, and says so.
 
-Run:  PYTHONPATH=. python experiments/bench_scale.py [--budget SECONDS] [--families a,b]
+Run:  PYTHONPATH=. python experiments/bench_scale.py [--budget SECONDS] [--families a,b] [--update]
+(--update rewrites only the sections of the families run, each with its own date and load.)
 """
 from __future__ import annotations
 
@@ -41,6 +42,8 @@ FAMILIES = {
     "numericsparse": ("NumericSparse c = 1, accuracy grid [-1,1]^m",
                       ["accuracy", "theories/numeric_sparse.toml", "--set", "c=1", "--set", "m={m}"],
                       range(4, 10), True),
+    "svtpriv": ("SVT Lyu Alg. 1 privacy grid {-1,0,1}^m (L-inf neighbours, eps-DP)",
+                ["privacy", "theories/svt_lyu_alg1_privacy.toml", "--set", "m={m}"], range(5, 11), True),
     "prob": ("`dipc prob` NoisyMax at one input q = (1, ..., m)",
              ["prob", "programs/noisy_max.dip", "--set", "m={m}", "--input", "q={q}"], (4, 8, 12, 16, 20), False),
 }
@@ -89,10 +92,12 @@ def _cell(run: dict | None, why: str = "") -> tuple[str, str]:
 
 
 def _work(run: dict | None) -> str:
-    work = (run or {}).get("json") or {}
-    work = work.get("work") if isinstance(work, dict) else None
+    data = (run or {}).get("json") or {}
+    work = data.get("work") if isinstance(data, dict) else None
     if not work:
         return ""
+    if data.get("kind") == "dp":   # privacy: inputs and output tables from the JSON, decisions run from "work"
+        return f"{data.get('inputs', '')} / {data.get('distributions', '')} / {work.get('decided', '-')}"
     parts = [str(work.get("inputs", ""))]
     parts.append(str(work.get("distributions", "")))
     parts.append("-" if work.get("decisions") is None else str(work["decisions"]))
@@ -143,12 +148,33 @@ def run_family(key: str, deadline: float, log) -> list[str]:
     return lines + [""]
 
 
+def update_sections(text: str, sections: dict) -> str:
+    """`text` with each "### title" section of `sections` replaced (or appended when new)."""
+    blocks, current = [], []
+    for line in text.rstrip("\n").split("\n"):
+        if line.startswith("### ") and current:
+            blocks.append(current)
+            current = []
+        current.append(line)
+    blocks.append(current)
+    done = set()
+    for i, block in enumerate(blocks):
+        if block and block[0] in sections:
+            blocks[i] = sections[block[0]]
+            done.add(block[0])
+    blocks += [lines for title, lines in sections.items() if title not in done]
+    return "\n".join(line for block in blocks for line in block).rstrip("\n") + "\n"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=float, default=3600.0, help="seconds for the whole run (default 3600)")
     parser.add_argument("--families", default=",".join(FAMILIES), help="which families, comma-separated")
     parser.add_argument("--out", default=str(OUT))
     parser.add_argument("--commit", default="", help="the commit measured (default: git rev-parse HEAD here)")
+    parser.add_argument("--update", action="store_true",
+                        help="replace only the sections of these families in --out (each says when and under "
+                             "which load it ran), keeping the others")
     args = parser.parse_args()
     start = time.time()
     deadline = start + args.budget
@@ -156,9 +182,22 @@ def main() -> int:
                                            text=True, cwd=ROOT).stdout.strip()
     load_before = os.getloadavg()
     body = []
+    sections = {}
     for key in args.families.split(","):
-        body += run_family(key, deadline, sys.stderr)
+        before = os.getloadavg()
+        lines = run_family(key, deadline, sys.stderr)
+        after = os.getloadavg()
+        lines[1:1] = [f"Measured on {datetime.date.today()}, commit {commit}; load (1/5/15 min) "
+                      f"{', '.join(f'{x:.1f}' for x in before)} before, {', '.join(f'{x:.1f}' for x in after)} "
+                      "after.", ""]
+        sections[lines[0]] = lines
+        body += lines
     load_after = os.getloadavg()
+    if args.update and Path(args.out).exists():
+        text = update_sections(Path(args.out).read_text(), sections)
+        Path(args.out).write_text(text)
+        print(text)
+        return 0
     head = [
         "# Scaling with m: classes on beside classes off",
         "",
