@@ -27,9 +27,11 @@ import os
 from dataclasses import dataclass, field
 
 from dipc_plus.claims.adjacency import coord_distance
+from dipc_plus.errors import UserError
 from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.semantics.output_monotone import output_directions
-from dipc_plus.semantics.output_support import NotSymbolic, output_support
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.output_support import output_support
 from dipc_plus.semantics.values import freeze_value
 
 CLASSES_ENV = "DIPC_CLASSES"   # the same switch as accuracy.classes (a peer stage: not imported)
@@ -143,10 +145,13 @@ def _obligation(p, q, a, forms: dict, worst, decided: dict, checker, out: "Suppo
 def check_by_support(claim, unit, checker, run=None, monotone: bool = True) -> SupportOutcome:
     """The grid check of `unit` (the whole program) by output support; see the module docstring."""
     names = list(unit.inputs)
+    finite = [n for n, t in unit.program.inputs if not isinstance(t, ir.RealT)]
+    if finite:
+        return SupportOutcome(fallback=f"the input '{finite[0]}' is not real")
     try:
         sup = output_support(unit.program)
         directions = output_directions(unit.program) if monotone else {}
-    except NotSymbolic as err:
+    except UserError as err:   # NotSymbolic, or a walk past its limits: the per-pair walk applies
         return SupportOutcome(fallback=err.message)
     if set(sup.inputs) != set(names):
         return SupportOutcome(fallback="the grid's inputs are not the program's real inputs")
