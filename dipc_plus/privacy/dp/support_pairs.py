@@ -1,15 +1,18 @@
-"""An eps-DP grid check whose pairs share their work by output support.
+"""An eps-DP grid check whose pairs share their work by output support and monotonicity.
 
 Why it exists: the per-pair walk of `check.check_dp` asks, for every ordered adjacent pair
 (u, u') and every output o, whether P_u[o] <= e^budget P_u'[o] on the eps interval.  With
-L-inf adjacency on a grid there are about (3 per coordinate - ...)^m pairs, each hashing its
-two closed forms per output, and the pair list itself is most of the memory.  But P_u[o]
-depends on u only through S_o, the real inputs read on the paths to o
+L-inf adjacency on {-1, 0, 1}^m there are 7^m - 3^m pairs, each hashing its two closed forms
+per output, and the listed pairs were most of the memory (SVT Alg. 1, m = 7: 552 MB).  But
+P_u[o] depends on u only through S_o, the real inputs read on the paths to o
 (`semantics.output_support`), so the obligation of o at (u, u') is a function of
 (u|S_o, u'|S_o).  Here the grid's pairs are never listed: per output, the pairs of its
 support's sub-grid are walked once each, with the number of whole pairs above each one
 (L-inf neighbourhoods are a product over coordinates), and each distinct pair of closed forms
-is decided once (closed forms are interned, so a decision is found by identity).
+is settled once (closed forms are interned, so it is found by identity).  When P[o] is proved
+monotone in every input it reads (`semantics.output_monotone`), the smallest P_u'[o] over u's
+neighbours is at one corner for every eps, so one certified decision there implies the
+obligations at all of u's neighbours.
 
 Soundness does not rest on the supports: every input's table is computed anyway (an output
 whose support is every input needs them all), and each P_u[o] is checked to be the very closed
@@ -17,7 +20,8 @@ form stored for (o, u|S_o); any mismatch, an output the walk did not name, or a 
 obligation hands the claim back to the per-pair walk, which then finds the first failure in
 pair order exactly as before.  Verdicts and counts (pairs, obligations, decisions, output
 tables used) are the per-pair walk's: each shared obligation counts once per whole pair above
-it.  `DIPC_CLASSES=off` turns this path off (benchmarks, identity checks).
+it, and one implied by a decision counts as decided.  `DIPC_CLASSES=off` turns this path off
+(benchmarks, identity checks).
 """
 from __future__ import annotations
 
