@@ -196,3 +196,22 @@ def test_an_output_read_both_ways_has_no_direction():
     # and it is really not monotone: P at q = 0 is above P at q = -2 and at q = 2
     p = {x: probabilities(program, {"q": F(x)})[(True,)] for x in (-2, 0, 2)}
     assert sign_of_change(p[-2], p[0], F(1)) == 1 and sign_of_change(p[0], p[2], F(1)) == -1
+
+
+def test_workers_compute_the_tables_and_the_json_is_the_serial_one():
+    """`--jobs 2`: the output tables come from two worker processes; everything else as with one."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from conftest import ROOT
+    outs = {}
+    for jobs in ("1", "2"):
+        done = subprocess.run([sys.executable, "-m", "dipc_plus", "privacy", "theories/svt_lyu_alg1_privacy.toml",
+                               "--json", "--no-progress", "--jobs", jobs], capture_output=True, text=True, cwd=ROOT,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=600)
+        assert done.returncode == 0, done.stderr
+        outs[jobs] = json.loads(done.stdout)
+        assert outs[jobs]["work"]["path"] == "output supports"
+        outs[jobs].pop("seconds")
+    assert outs["1"] == outs["2"]

@@ -280,9 +280,9 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
     source = source if source is not None else Source(None, (), (), key=f"dp-{id(work)}")
     source.seed(work)
     executor = executor or SERIAL
-    why_not = refusal(claim, work.plan, executor, shard)
+    why_not = refusal(claim, work.plan, shard)
     if why_not is None:
-        result = _check_by_support(work, progress, t0)
+        result = _check_by_support(work, source, executor, progress, t0)
         if result.work["path"] == SUPPORT_PATH:
             return result
         why_not = result.work["reason"]
@@ -314,15 +314,21 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
                          work={"path": PAIR_PATH, "reason": why_not})
 
 
-def _check_by_support(work: "DPWork", progress: bool, t0: float) -> PrivacyResult:
+def _check_by_support(work: "DPWork", source, executor, progress: bool, t0: float) -> PrivacyResult:
     """check_dp by output support (`support_pairs`): the result when every obligation held; when
-    not, a result whose work record says why, and check_dp walks the pairs instead."""
+    not, a result whose work record says why, and check_dp walks the pairs instead.  With workers,
+    they compute the output tables (in order, a few ranges per worker); this process the rest."""
+    from dipc_plus.execution.executor import chunks
     from dipc_plus.execution.run import TaskRun
     claim, pl = work.claim, work.plan
     unit = pl.units[0]
     total = grid_pair_count(unit, claim.adjacency.bound)
     with TaskRun(total, "privacy", "pair", progress=progress) as run:
-        found = check_by_support(claim, unit, work.checker, run)
+        def on_workers(envs: list):
+            tasks = [(0, envs[a:b]) for a, b in chunks(len(envs), 4 * executor.jobs)]
+            for got in run.parts(output_tables_task, source, tasks, executor=executor):
+                yield from got
+        found = check_by_support(claim, unit, work.checker, run, tables=on_workers if executor.parallel else None)
     result = PrivacyResult(claim, True, None, found.pairs, found.obligations, found.decisions,
                            time.perf_counter() - t0, pl, unit.source.markov_chains, (0, total, total),
                            {0: found.used}, work=found.work())

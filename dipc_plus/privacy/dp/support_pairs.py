@@ -70,12 +70,12 @@ class SupportOutcome:
                 "implied_by_monotonicity": self.implied, "monotone_outputs": self.monotone}
 
 
-def refusal(claim, plan, executor, shard) -> str | None:
+def refusal(claim, plan, shard) -> str | None:
     """Why the support path does not apply to this check (None: it does)."""
     if not classes_enabled():
         return f"{CLASSES_ENV}=off"
-    if executor.parallel or shard is not None:
-        return "workers or shards cut the pair list"
+    if shard is not None:
+        return "a shard checks a part of the pair list"
     if not claim.delta_is_zero or claim.eps.is_log_point:
         return "delta != 0 or eps = ln r"
     if claim.adjacency.kind != "linf" or claim.grid is None:
@@ -146,8 +146,19 @@ def _obligation(p, q, a, forms: dict, worst, decided: dict, checker, out: "Suppo
     return type(corner)(True, how="decided")   # check.Obligation (check imports this module)
 
 
-def check_by_support(claim, unit, checker, run=None, monotone: bool = True) -> SupportOutcome:
-    """The grid check of `unit` (the whole program) by output support; see the module docstring."""
+def tables_here(unit, envs: list):
+    """The output tables of `envs` computed in this process, in order; each leaves the source's
+    cache once read (the check keeps only the per-output forms it needs)."""
+    for env in envs:
+        table = unit.table(env)
+        unit.source.cache.pop(unit.table_key(env), None)
+        yield table
+
+
+def check_by_support(claim, unit, checker, run=None, monotone: bool = True, tables=None) -> SupportOutcome:
+    """The grid check of `unit` (the whole program) by output support; see the module docstring.
+    `tables(envs)` yields the output tables of a list of inputs in order (default `tables_here`;
+    check.py passes one that computes them on workers)."""
     names = list(unit.inputs)
     finite = [n for n, t in unit.program.inputs if not isinstance(t, ir.RealT)]
     if finite:
@@ -168,9 +179,9 @@ def check_by_support(claim, unit, checker, run=None, monotone: bool = True) -> S
     interned: dict = {ZERO: ZERO}
     stored: dict = {o: {} for o in sup.outputs}
     out = SupportOutcome()
-    for idx in itertools.product(*(range(len(v)) for v in grid)):
-        env = {n: grid[k][i] for k, (n, i) in enumerate(zip(names, idx))}
-        table = unit.table(env)
+    indices = list(itertools.product(*(range(len(v)) for v in grid)))
+    envs = [{n: grid[k][i] for k, (n, i) in enumerate(zip(names, idx))} for idx in indices]
+    for idx, env, table in zip(indices, envs, (tables or (lambda xs: tables_here(unit, xs)))(envs)):
         unknown = [o for o in table if o not in stored]
         if unknown:
             return SupportOutcome(fallback=f"output {unknown[0]} is not among the symbolic walk's")
@@ -183,8 +194,6 @@ def check_by_support(claim, unit, checker, run=None, monotone: bool = True) -> S
             have = stored[o].setdefault(key, p)
             if have is not p:
                 return SupportOutcome(fallback=f"output {o}: P differs between inputs that agree on its support")
-        # the whole table stays in the source's cache only while this input is being read
-        unit.source.cache.pop(unit.source.key_of(unit.canon(env)), None)
     weight = [sum(len(js) for js in nb) for nb in nbrs]          # adjacent (a, b) per coordinate
     out.pairs = math.prod(weight) - math.prod(len(v) for v in grid)
     decided: dict = {}                                            # (id p, id p') -> Obligation
