@@ -163,6 +163,7 @@ def update_sections(text: str, sections: dict) -> str:
             blocks[i] = sections[block[0]]
             done.add(block[0])
     blocks += [lines for title, lines in sections.items() if title not in done]
+    blocks = [block if block and block[-1] == "" else block + [""] for block in blocks]   # a blank line between
     return "\n".join(line for block in blocks for line in block).rstrip("\n") + "\n"
 
 
@@ -187,7 +188,7 @@ def main() -> int:
         before = os.getloadavg()
         lines = run_family(key, deadline, sys.stderr)
         after = os.getloadavg()
-        lines[1:1] = [f"Measured on {datetime.date.today()}, commit {commit}; load (1/5/15 min) "
+        lines[2:2] = [f"Measured on {datetime.date.today()}, commit {commit}; load (1/5/15 min) "
                       f"{', '.join(f'{x:.1f}' for x in before)} before, {', '.join(f'{x:.1f}' for x in after)} "
                       "after.", ""]
         sections[lines[0]] = lines
