@@ -68,6 +68,7 @@ def test_a_refuted_claim_falls_back_to_the_walk_and_finds_the_same_counterexampl
 @pytest.mark.parametrize("stem, words", [
     ("laplace_privacy", "not Bool or DOM"),          # a real output: no supports
     ("rr_clients_privacy", "L-inf"),                 # not an L-inf grid
+    ("truncated_geometric_above_threshold_privacy", "is not real"),   # integer inputs: the walk needs reals
 ])
 def test_where_the_support_path_does_not_apply_it_says_why(stem, words, monkeypatch):
     monkeypatch.delenv("DIPC_CLASSES", raising=False)
