@@ -278,16 +278,32 @@ class BoxDecider:
                 if verdict:
                     methods.add("corner (homogeneous)")
                     continue
+            why = ("beta is not a function of alpha*eps" if not homogeneous_beta else
+                   "the half-spaces do not vanish at the corner's base point")
+            verdict, method, reason, cex = self.two_variables(region, gamma, corner, d0, d1, a, s)
+            if cex is not None:
+                return REFUTED, method, "", cex
+            if verdict == VERIFIED:
+                methods.add(method)
+                continue
             cex = self.search(corner, d0, d1)
             if cex is not None:
                 return REFUTED, "corner search", "", cex
-            why = ("beta is not a function of alpha*eps" if not homogeneous_beta else
-                   "the half-spaces do not vanish at the corner's base point")
             undecided.append(f"d in ({fmt_q(d0)}, {fmt_q(d1)}]: a sentence in (d, eps) remains ({why}); "
-                             f"no counterexample at {len(SEARCH)} rational d")
+                             f"{reason}; no counterexample at {len(SEARCH)} rational d")
         if undecided:
             return UNDECIDED, "corner", "; ".join(undecided), None
         return VERIFIED, ", ".join(sorted(methods)), "", None
+
+    def two_variables(self, region, gamma, corner, d0, d1, a, s):
+        """The piece's sentence in (d, eps) by `accuracy.box_bnb` (exact closed forms on the cells
+        the corner path crosses, then the two-variable procedure)."""
+        from dipc_plus.accuracy.box_bnb import PathSentences
+        from dipc_plus.errors import UserError
+        try:
+            return PathSentences(self, region, gamma).decide(corner, d0, d1, a, s)
+        except UserError as exc:          # the symbolic engine does not apply to this program
+            return UNDECIDED, "none", f"no closed form in (d, eps): {exc.message}", None
 
     @staticmethod
     def vanishes(atoms, a: dict) -> bool:
