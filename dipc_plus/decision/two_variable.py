@@ -9,12 +9,15 @@ not a function of eps*d alone, or beta is not).  F is an exact closed form
 and x = eps*d is the v-coordinate of the corner (its inputs times eps).  Two routes,
 exact algebra first:
 
-1. **Separable** (exact): group the terms by their eps-part eps^k e^(A eps) (k = i - j,
+1. **Exact routes.**  Separable: group the terms by their eps-part eps^k e^(A eps) (k = i - j,
    read in (x, eps)); each group's factor G(x) = sum c x^j e^(B x) is a one-variable
    closed form.  When every G >= 0 on the x range (the one-variable procedure,
    `decision.decide`), F >= 0 on the whole domain, the unbounded eps direction
    included, because every eps-part is positive.  The same with the roles swapped
-   (x-parts x^j e^(B x) > 0, the eps-factors decided on I).
+   (x-parts x^j e^(B x) > 0, the eps-factors decided on I).  Wedge bound: since d <= d1,
+   eps >= x/d1, so a negative term decaying in eps (k = 0, A < 0) is at least its value at
+   eps = x/d1, positive terms of other eps-parts are dropped, and one closed form L(x) <= F
+   is decided in x (`wedge_bound`).
 2. **Branch-and-bound** (arb balls) on rectangles of (d, eps) of the compact part
    eps <= E: best-first by the certified lower bound of F on the rectangle (the
    better of the naive enclosure and the centred form F(mid) + grad F(rect).(rect - mid));
@@ -149,6 +152,17 @@ class ExpPoly2:
                     return b
             bits *= 2
 
+    def at_d(self, d) -> ExpPoly:
+        """F at a fixed rational d: a closed form in eps (for exact comparisons with per-point forms)."""
+        d = Fraction(d)
+        out: dict = {}
+        for (i, j, A, B), c in self.terms.items():
+            q = A + B * d
+            poly = out.setdefault(q, [Fraction(0)] * (i + 1))
+            poly.extend([Fraction(0)] * (i + 1 - len(poly)))
+            poly[i] += c * d ** j
+        return ExpPoly({q: fmpq_poly([_fq(x) for x in p]) for q, p in out.items()})
+
     def eps_groups(self) -> dict:
         """{(k, A): G(x)} with F = sum eps^k e^(A eps) G(x) in x = eps*d (G an `ExpPoly` in x)."""
         groups: dict = {}
@@ -244,7 +258,31 @@ def separable(F: ExpPoly2, d0: Fraction, d1: Fraction | None, I: Interval) -> st
         return "separable in eps (every factor of an eps-part >= 0 for all x = eps*d)"
     if all(decide(h, ">=", I).holds for h in F.x_groups().values()):
         return "separable in x (every factor of an x-part >= 0 for all eps)"
+    low = wedge_bound(F, d1)
+    if low is not None and decide(low, ">=", X).holds:
+        return "wedge bound (decaying terms bounded through eps >= x/d1, the rest in x = eps*d >= 0)"
     return None
+
+
+def wedge_bound(F: ExpPoly2, d1: Fraction | None) -> ExpPoly | None:
+    """A closed form L(x) <= F on the domain, or None.  In (x, eps) a term is c eps^k e^(A eps) x^j e^(B x):
+    the terms with k = 0, A = 0 are kept; a positive term is dropped (it is > 0); a negative one with
+    k = 0 and A < 0 is bounded below through eps >= x/d1 (d <= d1): e^(A eps) <= e^(A x/d1)."""
+    if d1 is None or d1 <= 0:
+        return None
+    out: dict = {}
+    for (i, j, A, B), c in F.terms.items():
+        k = i - j
+        if (k, A) != (0, 0):
+            if c > 0:
+                continue
+            if k != 0 or A >= 0:
+                return None
+            B = B + A / d1
+        poly = out.setdefault(B, [Fraction(0)] * (j + 1))
+        poly.extend([Fraction(0)] * (j + 1 - len(poly)))
+        poly[j] += c
+    return ExpPoly({B: fmpq_poly([_fq(x) for x in p]) for B, p in out.items()})
 
 
 def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval, max_rects: int = 20_000,
