@@ -5,7 +5,8 @@ Why: on a piece of the corner path v(d) = a + s*d (`accuracy.box`) that is not h
 "for every d in (d0, d1] and eps: P_err(eps, v(d)) <= beta(d, eps)/kappa", a sentence in two
 variables.  This module writes it as one exact closed form F = beta/kappa - P_err per cell
 that the corner path crosses: the symbolic engine (`semantics.symbolic_distribution`) gives
-P[out = w] on the cells of the segment's bounding box as a closed form in v = eps*q, and
+P[out = w] on the cells of the segment's bounding box as a closed form in v = eps*q (with real
+outputs, the paths' atoms get "|output - det| <= gamma" added: `correct_pieces`), and
 v(d) = eps*a + s*(eps*d) turns each term into c * eps^i * d^j * e^(eps*(A + B*d)).  The d
 range of each cell is read off its constraints: an interval of positive length is
 decided on its closure by the two-variable procedure (the closed form extends continuously
@@ -19,8 +20,14 @@ from fractions import Fraction
 from dipc_plus.decision.two_variable import (REFUTED, UNDECIDED, VERIFIED, ExpPoly2, decide_two_variable,
                                              describe)
 from dipc_plus.exact.convert import fmt_q
+from dipc_plus.claims.noise_free import Affine
+from dipc_plus.exact.cell_probability import probability_of_set
+from dipc_plus.exact.linear import LinForm, atom
+from dipc_plus.exact.piecewise import piecewise
+from dipc_plus.exact.symbolic_terms import SymbolicForm
+from dipc_plus.execution import limits
 from dipc_plus.semantics.symbolic_chain import symbolic_paths
-from dipc_plus.semantics.symbolic_distribution import SymbolicDistribution
+from dipc_plus.semantics.symbolic_distribution import SymbolicDistribution, box_cell
 
 
 class NotBuilt(Exception):
@@ -125,9 +132,11 @@ class PathSentences:
         ends = [(av[i] + sv[i] * d0, av[i] + sv[i] * d1) for i in range(len(av))]
         bounds = [(min(x, y), max(x, y)) for x, y in ends]
         paths = symbolic_paths(self.claim.program)
-        dist = SymbolicDistribution(paths, bounds)
         key = tuple(self.region.det[n] for n in paths.output_names)
-        pieces = dist.pieces(key) if key in paths.paths else []
+        try:
+            pieces = correct_pieces(paths, key, self.region.det, self.gamma, bounds) if key in paths.paths else []
+        except NotBuilt as exc:
+            return UNDECIDED, "none", f"a sentence in (d, eps) remains: {exc}", None
         I = self.claim.eps
         spans, methods, open_parts = [], set(), []
         for pc in pieces:
@@ -164,6 +173,38 @@ class PathSentences:
         if open_parts:
             return UNDECIDED, "corner (two variables)", "; ".join(open_parts), None
         return VERIFIED, ", ".join(sorted(methods)), "", None
+
+
+def correct_pieces(paths, key, det: dict, gamma: Fraction, bounds: list) -> list:
+    """[Piece] of the box `bounds`: P[finite outputs = key and every real output within gamma of det]
+    (det's real outputs are `Affine` forms in the inputs): each path's atoms with
+    -gamma <= output - det <= gamma added; without real outputs, P[out = key]."""
+    if not paths.real_output_names:
+        return SymbolicDistribution(paths, bounds).pieces(key)
+    ident = {paths.real_inputs[index]: i for i, index in paths.input_ids.items()}
+    sets = []
+    for atoms, forms in zip(paths.paths[key], paths.real_forms[key]):
+        extra, possible = [], True
+        for name, form in zip(paths.real_output_names, forms):
+            target = det[name]
+            target = (LinForm.make({ident[n]: c for n, c in target.coeffs}, target.const)
+                      if isinstance(target, Affine) else LinForm.constant(target))
+            if form is None:
+                raise NotBuilt(f"the real output {name} is not assigned on some path")
+            dev = form - target
+            if dev.is_constant():
+                possible = possible and abs(dev.const) <= gamma
+                continue
+            extra += [atom(dev, "<=", LinForm.constant(gamma)), atom(dev, ">=", LinForm.constant(-gamma))]
+        if possible:
+            sets.append(frozenset(atoms) | frozenset(extra))
+
+    def compute(cell):
+        total = SymbolicForm(cell.p, {})
+        for atoms in sets:
+            total = total + probability_of_set(atoms, paths.noises, paths.input_ids, cell)
+        return total
+    return piecewise(compute, box_cell(bounds), limits.get("cells"))
 
 
 def _covers(spans: list, d0: Fraction, d1: Fraction) -> bool:
