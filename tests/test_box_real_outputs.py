@@ -56,6 +56,16 @@ def test_corner_closed_form_with_released_values_equals_the_per_point_engine():
             assert G.at_d(d) * F(int(den.p), int(den.q)) == expected.num
 
 
+def test_numeric_sparse_kappa_three_needs_the_tail_argument():
+    """beta/3 on eps in (0, inf): two regions need the B&B for eps <= 8 and the strip/wedge argument for
+    the tail; verified, and the grid (its integer points) agrees."""
+    result = decide_box(load_claim(BOX).accuracy, kappa=3)
+    assert result.verdict == "verified"
+    assert any("the tail eps >= 8" in r.method for r in result.regions)
+    grid = AccuracyChecker(load_claim(str(THEORIES / "numeric_sparse.toml")).accuracy).run(kappa=3)
+    assert grid.verdict == "verified"
+
+
 def test_numeric_sparse_box_refuted_with_a_rechecked_counterexample():
     claim = load_claim(BOX).accuracy
     result = decide_box(claim, kappa=6)

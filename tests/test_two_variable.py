@@ -88,6 +88,25 @@ def test_unbounded_tail_undecided_unless_an_exact_route_covers_it():
     assert any(r.e1 is None for r in found.undecided) and "tail" in found.note
 
 
+def test_tail_by_the_wedge_bound_and_a_strip():
+    """e^(-x) - e^(-2x)/2 - 3/4 e^(-eps) (1 - e^(-x)) on d in (0, 1], eps > 0: no exact route proves it
+    on the whole domain (the wedge bound is negative near x = 0), but for eps >= 8 the strip x <= 8
+    (e^(-eps) <= e^(-8) there) and the wedge bound for x >= 8 do, and the B&B covers eps <= 8.
+    Spot values by mpmath agree that F > 0."""
+    G = (x(1, 0, -1) - x(F(1, 2), 0, -2) - ExpPoly2.term(F(3, 4), A=-1)
+         + ExpPoly2.term(F(3, 4), A=-1, B=-1))
+    whole = Interval(F(0), None, False, False)
+    assert separable(G, F(0), F(1), whole) is None
+    found = decide_two_variable(G, 0, 1, whole)
+    assert found.verdict == "verified" and "the tail eps >= 8" in found.method
+    for d, eps in [(F(1), F(1, 2)), (F(1, 2), F(3, 2)), (F(1), F(100)), (F(1, 100), F(50))]:
+        assert mp_value(d, eps, G.terms) > 0
+    # with 3/2 instead of 3/4 it fails near x = 0.8, eps = 0.8: found and checked
+    bad = (x(1, 0, -1) - x(F(1, 2), 0, -2) - ExpPoly2.term(F(3, 2), A=-1) + ExpPoly2.term(F(3, 2), A=-1, B=-1))
+    refuted = decide_two_variable(bad, 0, 1, whole)
+    assert refuted.verdict == "refuted" and mp_value(*refuted.witness, bad.terms) < 0
+
+
 def sparse_decider(tmp_path, beta, eps="(0, inf)", T=0, kappa=1):
     path = tmp_path / "s.toml"
     path.write_text(CLAIM.format(program=PROGRAMS / "sparse.dip", beta=beta, eps=eps, T=T))

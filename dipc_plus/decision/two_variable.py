@@ -28,8 +28,10 @@ exact algebra first:
    Rectangles are closed (d = d0 and eps = 0 included): a proof on the closure is a
    proof on the domain; witnesses are centres, interior points of the domain.
 
-The tail eps > E (I unbounded) is proved only by the separable route restricted to it;
-otherwise it is reported undecided, with the rectangles the budget left, never guessed.
+The tail eps > E (I unbounded) is proved by the separable route restricted to it, or by
+`strip_tail`: the wedge bound for x = eps*d >= X, and for x <= X interval enclosures in x with
+every decaying eps-part replaced by its range [0, M] on [E, inf); otherwise it is reported
+undecided, with the rectangles the budget left, never guessed.
 The B&B ends only where F > 0 strictly on a compact set: a tangency (F = 0 at a point
 of the closed domain) is left to the budget, and reported undecided.
 """
@@ -42,7 +44,7 @@ from fractions import Fraction
 
 from flint import arb, fmpq_poly
 
-from dipc_plus.decision.certified import Interval, hull, lower_bound, working_precision
+from dipc_plus.decision.certified import Interval, hull, lower_bound, upper_bound, working_precision
 from dipc_plus.decision.decide import decide
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.expoly import ExpPoly
@@ -302,6 +304,12 @@ def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval, ma
             if exact_first and separable(F, d0, d1, Interval(t, None, True, False)):
                 E, tail_note = t, f"the tail eps >= {fmt_q(t)} by the separable route"
                 break
+            if exact_first:
+                X = strip_tail(F, d0, d1, t)
+                if X is not None:
+                    E, tail_note = t, (f"the tail eps >= {fmt_q(t)}: the wedge bound for x = eps*d >= {fmt_q(X)}, "
+                                       f"enclosures in x for x <= {fmt_q(X)}")
+                    break
         if E is None:
             E = max(TAIL_STARTS[0], I.lo * 2)
             cex = _tail_witness(F, d0, d1, E)
@@ -322,6 +330,70 @@ def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval, ma
     if tail_note:
         found.method += f"; {tail_note}"
     return found
+
+
+STRIP_ENDS = (Fraction(8), Fraction(32), Fraction(128))
+
+
+def strip_tail(F: ExpPoly2, d0: Fraction, d1: Fraction, E: Fraction, max_intervals: int = 4000) -> Fraction | None:
+    """An X such that F >= 0 is proved on {eps >= E} (None if none is found).
+
+    Points with x = eps*d >= X: the wedge bound L(x) <= F (valid on the whole domain) is decided
+    >= 0 on [X, inf) exactly.  Points with eps >= E and x <= X: every eps-part but the constant one
+    decays (A < 0, or A = 0 with a negative power), so it lies in [0, M] with M its largest value on
+    [E, inf); F >= G_0(x) + sum min(0, M * G_k(x)), enclosed on intervals of [d0*E, X] and bisected
+    until every lower bound is >= 0 (best-first, a budget of intervals)."""
+    low = wedge_bound(F, d1)
+    if low is None:
+        return None
+    groups = F.eps_groups()
+    bounds = []
+    for (k, A), g in groups.items():
+        if (k, A) == (0, 0):
+            continue
+        if A > 0 or (A == 0 and k > 0):
+            return None
+        bounds.append((_sup_on_tail(k, A, E), g))
+    base = groups.get((0, Fraction(0)), ExpPoly())
+    for X in STRIP_ENDS:
+        if not decide(low, ">=", Interval(X, None, True, False)).holds:
+            continue
+        todo = [(d0 * E, X)] if d0 * E < X else []
+        count = 0
+        while todo:
+            count += 1
+            if count > max_intervals:
+                return None
+            a, b = todo.pop()
+            if _strip_lower(base, bounds, a, b) < 0:
+                m = (a + b) / 2
+                if b - a < Fraction(1, 2 ** 20):
+                    return None
+                todo += [(a, m), (m, b)]
+        return X
+    return None
+
+
+def _sup_on_tail(k: int, A: Fraction, E: Fraction) -> arb:
+    """An upper bound of eps^k e^(A eps) over eps >= E > 0 (A < 0, or A = 0 and k < 0)."""
+    with working_precision(PRECISION):
+        if A < 0 and k > 0 and E < Fraction(k) / -A:
+            at = _q(Fraction(k) / -A)                       # the maximum of eps^k e^(A eps)
+        else:
+            at = _q(E)                                      # decreasing on [E, inf)
+        value = at ** k * (_q(A) * at).exp()
+        return _q(upper_bound(value))
+
+
+def _strip_lower(base: ExpPoly, bounds: list, a: Fraction, b: Fraction) -> Fraction:
+    with working_precision(PRECISION):
+        X = hull(a, b)
+        total = base.arb_value(X, PRECISION)
+        for M, g in bounds:
+            lo = lower_bound(g.arb_value(X, PRECISION))
+            if lo < 0:
+                total += M * _q(lo)
+        return lower_bound(total) if total.is_finite() else Fraction(-1)
 
 
 def _tail_witness(F: ExpPoly2, d0, d1, E) -> tuple | None:
