@@ -230,8 +230,7 @@ def test_two_variable_piece_is_decided_or_undecided_with_its_region(tmp_path):
     result = decide_box(load_claim(str(path)).accuracy)
     assert result.verdict == "verified"
     assert {r.method for r in result.regions if r.verdict == "verified"} == {"corner (two variables: wedge bound "
-                                                                            "(decaying terms bounded through eps >= "
-                                                                            "x/d1, the rest in x = eps*d >= 0))"}
+                                                                            "(exact))"}
     write("2*exp(-alpha*eps/2) - eps*exp(-4*eps)/100")
     result = decide_box(load_claim(str(path)).accuracy)
     assert result.verdict == UNDECIDED

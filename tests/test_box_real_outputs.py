@@ -61,7 +61,7 @@ def test_numeric_sparse_kappa_three_needs_the_tail_argument():
     the tail; verified, and the grid (its integer points) agrees."""
     result = decide_box(load_claim(BOX).accuracy, kappa=3)
     assert result.verdict == "verified"
-    assert any("the tail eps >= 8" in r.method for r in result.regions)
+    assert any("tail eps >= 8: strip" in r.method for r in result.regions)
     grid = AccuracyChecker(load_claim(str(THEORIES / "numeric_sparse.toml")).accuracy).run(kappa=3)
     assert grid.verdict == "verified"
 

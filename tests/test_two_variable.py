@@ -98,7 +98,7 @@ def test_tail_by_the_wedge_bound_and_a_strip():
     whole = Interval(F(0), None, False, False)
     assert separable(G, F(0), F(1), whole) is None
     found = decide_two_variable(G, 0, 1, whole)
-    assert found.verdict == "verified" and "the tail eps >= 8" in found.method
+    assert found.verdict == "verified" and "tail eps >= 8: strip" in found.method
     for d, eps in [(F(1), F(1, 2)), (F(1, 2), F(3, 2)), (F(1), F(100)), (F(1, 100), F(50))]:
         assert mp_value(d, eps, G.terms) > 0
     # with 3/2 instead of 3/4 it fails near x = 0.8, eps = 0.8: found and checked

@@ -257,12 +257,12 @@ def separable(F: ExpPoly2, d0: Fraction, d1: Fraction | None, I: Interval) -> st
     hi_x = None if d1 is None or I.hi is None else d1 * I.hi
     X = Interval(lo_x, hi_x, False, hi_x is not None and I.hi_closed)   # x > d0*eps >= d0*lo
     if all(decide(g, ">=", X).holds for g in F.eps_groups().values()):
-        return "separable in eps (every factor of an eps-part >= 0 for all x = eps*d)"
+        return "separable in eps (exact)"
     if all(decide(h, ">=", I).holds for h in F.x_groups().values()):
-        return "separable in x (every factor of an x-part >= 0 for all eps)"
+        return "separable in x (exact)"
     low = wedge_bound(F, d1)
     if low is not None and decide(low, ">=", X).holds:
-        return "wedge bound (decaying terms bounded through eps >= x/d1, the rest in x = eps*d >= 0)"
+        return "wedge bound (exact)"
     return None
 
 
@@ -302,13 +302,12 @@ def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval, ma
         for t in TAIL_STARTS:
             t = max(t, I.lo * 2, Fraction(1))
             if exact_first and separable(F, d0, d1, Interval(t, None, True, False)):
-                E, tail_note = t, f"the tail eps >= {fmt_q(t)} by the separable route"
+                E, tail_note = t, f"tail eps >= {fmt_q(t)}: separable"
                 break
             if exact_first:
                 X = strip_tail(F, d0, d1, t)
                 if X is not None:
-                    E, tail_note = t, (f"the tail eps >= {fmt_q(t)}: the wedge bound for x = eps*d >= {fmt_q(X)}, "
-                                       f"enclosures in x for x <= {fmt_q(X)}")
+                    E, tail_note = t, f"tail eps >= {fmt_q(t)}: strip x = eps*d <= {fmt_q(X)} and wedge bound"
                     break
         if E is None:
             E = max(TAIL_STARTS[0], I.lo * 2)
