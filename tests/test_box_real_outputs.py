@@ -97,3 +97,13 @@ def test_real_output_without_numeric_sparse_still_refused(tmp_path):
                     '[accuracy.inputs]\nbox = { q = [-1, 1] }\n')
     code, _, err = run_main(["accuracy", path])
     assert code == 2 and "the output 'o' is not finite" in err and "Traceback" not in err
+
+
+def test_numeric_sparse_box_needs_the_linf_output_distance(tmp_path):
+    text = open(BOX).read().replace('output_distance = "linf"', 'output_distance = "zero-one"')
+    text = text.replace('"../programs/', f'"{THEORIES.parent / "programs"}/')
+    path = tmp_path / "ns.toml"
+    path.write_text(text)
+    code, _, err = run_main(["accuracy", path])
+    assert code == 2 and 'a box claim needs output_distance = "linf", not "zero-one"' in err
+    assert "ns.toml:" in err and "Traceback" not in err

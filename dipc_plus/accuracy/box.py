@@ -248,16 +248,9 @@ class BoxDecider:
         if gamma >= 1 and isinstance(self.claim.output_distance, ZeroOneOutput):
             return VERIFIED, "gamma >= 1", "every output is within zero-one distance 1", None
         atoms = self.monotone.output(region.det)
-        if self.monotone.reals_out:
-            det = {n: v if isinstance(v, Affine) else Affine.constant(v) for n, v in region.det.items()
-                   if n in self.monotone.reals_out}
-            why = atoms.real_outputs_independent(det)
-            if why:
-                return UNDECIDED, "none", f"check 'monotone': {why}", None
-        if isinstance(self.claim.input_distance, NumericSparseInput):
-            why = self.numeric_sparse_facets(region)
-            if why:
-                return UNDECIDED, "none", f"check 'box-region': {why}", None
+        why = self.real_output_checks(region, atoms)
+        if why:
+            return UNDECIDED, "none", why, None
         directions = {}
         for n in self.bounds:
             k = atoms.direction(n)
@@ -322,6 +315,20 @@ class BoxDecider:
             return PathSentences(self, region, gamma).decide(corner, d0, d1, a, s)
         except UserError as exc:          # the symbolic engine does not apply to this program
             return UNDECIDED, "none", f"no closed form in (d, eps): {exc.message}", None
+
+    def real_output_checks(self, region, atoms) -> str | None:
+        """The per-region checks real outputs and the numeric-sparse distance need (None: proved)."""
+        if self.monotone.reals_out:
+            det = {n: v if isinstance(v, Affine) else Affine.constant(v) for n, v in region.det.items()
+                   if n in self.monotone.reals_out}
+            why = atoms.real_outputs_independent(det)
+            if why:
+                return f"check 'monotone': {why}"
+        if isinstance(self.claim.input_distance, NumericSparseInput):
+            why = self.numeric_sparse_facets(region)
+            if why:
+                return f"check 'box-region': {why}"
+        return None
 
     def numeric_sparse_facets(self, region) -> str | None:
         """Why dd under the numeric-sparse distance is not the distance to R_w's nearest facet, or None.

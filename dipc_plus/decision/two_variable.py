@@ -57,7 +57,17 @@ TAIL_STARTS = (Fraction(8), Fraction(32), Fraction(128))
 
 
 class ExpPoly2:
-    """sum c * eps^i * d^j * e^(eps*(A + B*d)); `terms` maps (i, j, A, B) to a nonzero Fraction."""
+    """sum c * eps^i * d^j * e^(eps*(A + B*d)); `terms` maps (i, j, A, B) to a nonzero Fraction.
+
+    e^(-x) - 1/2 with x = eps*d: negative at d = 1, eps = 2 (a certified ball), and at d = 1/2 a
+    closed form in eps:
+
+    >>> f = ExpPoly2.term(1, B=-1) - ExpPoly2.const(Fraction(1, 2))
+    >>> print(f, "|", f.at(Fraction(1), Fraction(2)) < 0, "|", f.at_d(Fraction(1, 2)))
+    -1/2 + e^(-eps*d) | True | -1/2 + e^(-1/2*eps)
+    >>> print(f.derivative_d(), "|", ExpPoly2.term(1, 2, 2) - ExpPoly2.term(2, 1, 1) + ExpPoly2.const(1))
+    -eps*e^(-eps*d) | 1 - 2*eps*d + eps^2*d^2
+    """
 
     __slots__ = ("terms",)
 
@@ -194,17 +204,25 @@ class ExpPoly2:
     def __str__(self) -> str:
         if not self.terms:
             return "0"
-        parts = []
+        out = ""
         for (i, j, A, B), c in sorted(self.terms.items(), key=lambda kv: (-kv[0][2], -kv[0][3], kv[0][:2])):
-            f = [fmt_q(c)]
-            if i:
-                f.append("eps" if i == 1 else f"eps^{i}")
-            if j:
-                f.append("d" if j == 1 else f"d^{j}")
+            factors = [f for f, k in (("eps", i), ("d", j)) if k for f in [f if k == 1 else f"{f}^{k}"]]
             if A or B:
-                f.append(f"e^(eps*({fmt_q(A)} + {fmt_q(B)}*d))")
-            parts.append("*".join(f))
-        return " + ".join(parts)
+                factors.append(f"e^({_scaled(A, 'eps', B, 'eps*d')})")
+            body = "*".join(factors)
+            text = body if abs(c) == 1 and body else fmt_q(abs(c)) + (f"*{body}" if body else "")
+            out += ("-" if c < 0 else "") + text if not out else (" - " if c < 0 else " + ") + text
+        return out
+
+
+def _scaled(a: Fraction, x: str, b: Fraction, y: str) -> str:
+    """a*x + b*y with unit coefficients and zero terms left out."""
+    parts = []
+    for c, name in ((a, x), (b, y)):
+        if c:
+            mag = name if abs(c) == 1 else f"{fmt_q(abs(c))}*{name}"
+            parts.append(("-" if c < 0 else "") + mag if not parts else (" - " if c < 0 else " + ") + mag)
+    return "".join(parts)
 
 
 def _q(x):
@@ -224,7 +242,11 @@ def _fq(x):
 
 @dataclass(frozen=True)
 class Rect:
-    """[d0, d1] x [e0, e1] (closed); e1 None: the tail eps >= e0."""
+    """[d0, d1] x [e0, e1] (closed); e1 None: the tail eps >= e0.
+
+    >>> Rect(Fraction(0), Fraction(1), Fraction(8), None).text()
+    '0 <= d <= 1 and eps >= 8'
+    """
     d0: Fraction
     d1: Fraction
     e0: Fraction
@@ -240,7 +262,11 @@ class TwoVariableDecision:
     """`verdict` verified / refuted / undecided; `method` how (separable, branch-and-bound, or both
     for the compact part and the tail); `witness` (d, eps) rational where F < 0 is certified;
     `undecided` the rectangles left (with `undecided_share`, their share of the compact part's
-    area, when the tail is proved); `rectangles` the B&B's count."""
+    area, when the tail is proved); `rectangles` the B&B's count.
+
+    >>> TwoVariableDecision(VERIFIED, "wedge bound (exact)").verdict
+    'verified'
+    """
     verdict: str
     method: str
     witness: tuple | None = None
@@ -252,7 +278,14 @@ class TwoVariableDecision:
 
 
 def separable(F: ExpPoly2, d0: Fraction, d1: Fraction | None, I: Interval) -> str | None:
-    """Which exact grouping proves F >= 0 on d in (d0, d1], eps in I (None: neither)."""
+    """Which exact route proves F >= 0 on d in (d0, d1], eps in I (None: none).
+
+    (x - 1)^2 = 1 - 2x + x^2 has one eps-part, whose factor is >= 0 for every x:
+
+    >>> sq = ExpPoly2.const(1) - ExpPoly2.term(2, 1, 1) + ExpPoly2.term(1, 2, 2)
+    >>> separable(sq, Fraction(0), Fraction(1), Interval(Fraction(1, 2), Fraction(2), True, True))
+    'separable in eps (exact)'
+    """
     lo_x = d0 * I.lo
     hi_x = None if d1 is None or I.hi is None else d1 * I.hi
     X = Interval(lo_x, hi_x, False, hi_x is not None and I.hi_closed)   # x > d0*eps >= d0*lo
@@ -269,7 +302,13 @@ def separable(F: ExpPoly2, d0: Fraction, d1: Fraction | None, I: Interval) -> st
 def wedge_bound(F: ExpPoly2, d1: Fraction | None) -> ExpPoly | None:
     """A closed form L(x) <= F on the domain, or None.  In (x, eps) a term is c eps^k e^(A eps) x^j e^(B x):
     the terms with k = 0, A = 0 are kept; a positive term is dropped (it is > 0); a negative one with
-    k = 0 and A < 0 is bounded below through eps >= x/d1 (d <= d1): e^(A eps) <= e^(A x/d1)."""
+    k = 0 and A < 0 is bounded below through eps >= x/d1 (d <= d1): e^(A eps) <= e^(A x/d1).
+
+    1 - e^(-eps) on d <= 1 is at least 1 - e^(-x):
+
+    >>> print(wedge_bound(ExpPoly2.const(1) - ExpPoly2.term(1, A=-1), Fraction(1)))
+    1 - e^(-eps)
+    """
     if d1 is None or d1 <= 0:
         return None
     out: dict = {}
@@ -289,7 +328,16 @@ def wedge_bound(F: ExpPoly2, d1: Fraction | None) -> ExpPoly | None:
 
 def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval, max_rects: int = 20_000,
                         max_seconds: float = 120.0, exact_first: bool = True) -> TwoVariableDecision:
-    """for all d in (d0, d1], eps in I: F(d, eps) >= 0 (see the module doc)."""
+    """for all d in (d0, d1], eps in I: F(d, eps) >= 0 (see the module doc).
+
+    e^(-x) - 1/2 fails for eps*d > ln 2; on d in (0, 1], eps in [1/2, 2] the B&B finds a rational
+    point where F < 0 is certified:
+
+    >>> f = ExpPoly2.term(1, B=-1) - ExpPoly2.const(Fraction(1, 2))
+    >>> found = decide_two_variable(f, 0, 1, Interval(Fraction(1, 2), Fraction(2), True, True))
+    >>> found.verdict, found.witness
+    ('refuted', (Fraction(3, 4), Fraction(5, 4)))
+    """
     start = time.perf_counter()
     d0, d1 = Fraction(d0), Fraction(d1)
     if exact_first:
@@ -341,7 +389,15 @@ def strip_tail(F: ExpPoly2, d0: Fraction, d1: Fraction, E: Fraction, max_interva
     >= 0 on [X, inf) exactly.  Points with eps >= E and x <= X: every eps-part but the constant one
     decays (A < 0, or A = 0 with a negative power), so it lies in [0, M] with M its largest value on
     [E, inf); F >= G_0(x) + sum min(0, M * G_k(x)), enclosed on intervals of [d0*E, X] and bisected
-    until every lower bound is >= 0 (best-first, a budget of intervals)."""
+    until every lower bound is >= 0 (depth-first, a budget of intervals).
+
+    e^(-x) - e^(-2x)/2 - 3/4 e^(-eps) (1 - e^(-x)) on d <= 1, eps >= 8:
+
+    >>> G = (ExpPoly2.term(1, B=-1) - ExpPoly2.term(Fraction(1, 2), B=-2) - ExpPoly2.term(Fraction(3, 4), A=-1)
+    ...      + ExpPoly2.term(Fraction(3, 4), A=-1, B=-1))
+    >>> strip_tail(G, Fraction(0), Fraction(1), Fraction(8))
+    Fraction(8, 1)
+    """
     low = wedge_bound(F, d1)
     if low is None:
         return None
@@ -406,7 +462,13 @@ def _tail_witness(F: ExpPoly2, d0, d1, E) -> tuple | None:
 
 
 def branch_and_bound(F: ExpPoly2, root: Rect, max_rects: int, max_seconds: float) -> TwoVariableDecision:
-    """Best-first B&B on the closed rectangle `root` (compact): see the module doc."""
+    """Best-first B&B on the closed rectangle `root` (compact): see the module doc.
+
+    >>> f = ExpPoly2.term(1, B=-1) + ExpPoly2.term(1, A=-1) - ExpPoly2.const(Fraction(1, 2))
+    >>> found = branch_and_bound(f, Rect(Fraction(0), Fraction(1), Fraction(1, 10), Fraction(1)), 1000, 60.0)
+    >>> found.verdict, found.rectangles
+    ('verified', 1)
+    """
     start = time.perf_counter()
     Fd, Fe = F.derivative_d(), F.derivative_eps()
     heap: list = []
@@ -457,7 +519,12 @@ def _lower(F: ExpPoly2, Fd: ExpPoly2, Fe: ExpPoly2, r: Rect) -> Fraction:
 
 
 def describe(result: TwoVariableDecision, limit: int = 4) -> str:
-    """The undecided rectangles as inequalities (the first `limit`)."""
+    """The undecided rectangles as inequalities (the first `limit`).
+
+    >>> print(describe(TwoVariableDecision(UNDECIDED, "branch-and-bound",
+    ...                                    undecided=[Rect(Fraction(0), Fraction(1), Fraction(8), None)])))
+    0 <= d <= 1 and eps >= 8
+    """
     parts = [r.text() for r in result.undecided[:limit]]
     more = len(result.undecided) - limit
     return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
