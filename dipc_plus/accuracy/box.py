@@ -27,9 +27,15 @@ sentence in x = eps*d for the one-variable procedure (method `corner (homogeneou
 A piece where v(d) does not move needs one sentence at its largest d, where beta is
 least (`corner (fixed)`).  A numeric alpha needs only the closure point v(alpha): one
 sentence at that input (`corner (closure point)`).
-Otherwise a two-variable sentence (d, eps) remains: the piece is searched for a
-counterexample at rational d (each re-checked by the per-point path) and otherwise
-reported undecided, with its region and share of the box.  Never a guess.
+Otherwise a two-variable sentence (d, eps) remains: `accuracy.box_bnb` writes it as exact
+closed forms and `decision.two_variable` decides it (exact routes, then a certified
+branch-and-bound); what that leaves open is searched for a counterexample at rational d
+(each re-checked by the per-point path) and otherwise reported undecided, with its region
+and share of the box.  Never a guess.
+
+With the numeric-sparse input distance (NumericSparse) real outputs are allowed: each
+released value must be det's value plus a noise no comparison reads (`monotone`), and every
+facet must sit at the threshold (`numeric_sparse_facets`), so dd is still the facet distance.
 """
 from __future__ import annotations
 
