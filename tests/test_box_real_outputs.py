@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from conftest import THEORIES, run_main
 
 from dipc_plus.accuracy.box import BoxDecider, CornerPath, decide_box, det_regions
@@ -107,3 +109,18 @@ def test_numeric_sparse_box_needs_the_linf_output_distance(tmp_path):
     code, _, err = run_main(["accuracy", path])
     assert code == 2 and 'a box claim needs output_distance = "linf", not "zero-one"' in err
     assert "ns.toml:" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("T, kappa", [(F(1, 2), 4), (F(-1, 2), 5)])
+def test_numeric_sparse_box_never_contradicts_the_grid(T, kappa):
+    """The grid's points are points of the box: verified on the box needs verified on the grid, a
+    refuted grid needs a refuted box (whose counterexample the per-point path refutes again)."""
+    box = load_claim(BOX, {"T": T}).accuracy
+    result = decide_box(box, kappa=kappa)
+    grid = AccuracyChecker(load_claim(str(THEORIES / "numeric_sparse.toml"), {"T": T}).accuracy).run(kappa=kappa)
+    assert result.verdict in ("verified", "refuted")
+    if result.verdict == "verified":
+        assert grid.verdict == "verified"
+    if grid.verdict == "refuted":
+        assert result.verdict == "refuted"
+        assert any(r.verdict == "refuted" for r in AccuracyChecker(box).check_input(result.counterexample.input, kappa))

@@ -219,6 +219,7 @@ class BoxDecider:
         options = {} if max_states is None else {"max_states": max_states}
         self.checker = AccuracyChecker(claim, **options)
         self.max_states = max_states
+        self.symbolic = None      # the program's symbolic paths, walked once when a piece needs them (box_bnb)
 
     def run(self) -> BoxResult:
         start = time.perf_counter()

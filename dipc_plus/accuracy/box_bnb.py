@@ -131,7 +131,9 @@ class PathSentences:
         av, sv = [a[n] for n in self.names], [s[n] for n in self.names]
         ends = [(av[i] + sv[i] * d0, av[i] + sv[i] * d1) for i in range(len(av))]
         bounds = [(min(x, y), max(x, y)) for x, y in ends]
-        paths = symbolic_paths(self.claim.program)
+        if self.decider.symbolic is None:
+            self.decider.symbolic = symbolic_paths(self.claim.program)
+        paths = self.decider.symbolic
         key = tuple(self.region.det[n] for n in paths.output_names)
         try:
             pieces = correct_pieces(paths, key, self.region.det, self.gamma, bounds) if key in paths.paths else []
