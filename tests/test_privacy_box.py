@@ -253,3 +253,12 @@ def test_box_read_directly(tmp_path):
     assert c.inputs_kind == "box" and c.box_bounds["q[2]"] == (F(-1, 2), F(1))
     assert "every real input of the box q[1..3] each in [-1/2, 1]" in c.describe()
     assert coupling_for(c).applies
+
+
+def test_notebook_api_decides_a_box_claim():
+    import dipc_plus
+    r = dipc_plus.check_privacy(THEORIES / "svt_lyu_alg4_privacy_box.toml")
+    assert r.verdict == "refuted" and r.counterexample is not None
+    assert r.to_json()["scope"]["kind"] == "box" and "REFUTED on the box" in r.text()
+    with pytest.raises(UserError, match="does not apply to a box claim"):
+        dipc_plus.check_privacy(THEORIES / "laplace_privacy_box.toml", every_length=True)
