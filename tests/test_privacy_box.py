@@ -4,6 +4,7 @@ coupling bound at one m against the every-m bound and the exact engine."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import random
 from fractions import Fraction as F
@@ -26,6 +27,12 @@ BOX_THEORIES = sorted(THEORIES.glob("*_privacy_box.toml"))
 
 def box(name: str):
     return load_privacy_claim(str(THEORIES / name))
+
+
+@functools.lru_cache(maxsize=None)
+def decided(name: str):
+    """The box decision of a shipped claim, once per test run (two tests read it)."""
+    return decide_box_privacy(box(name))
 
 
 def write_claim(tmp_path, program_text: str, privacy: str, inputs: str, name: str = "c.toml"):
@@ -55,7 +62,7 @@ def laplace_claim(tmp_path, privacy: str, inputs: str = "box = { q = [-1, 1] }",
     ("svt_lyu_alg4_tight_privacy_box.toml", VERIFIED, METHOD_BOUND),   # Alg. 4: (1+6c)/4*eps-DP
 ])
 def test_shipped_box_claims_match_the_literature(name, verdict, method):
-    res = decide_box_privacy(box(name))
+    res = decided(name)
     assert (res.verdict, res.method) == (verdict, method)
     if verdict == VERIFIED:
         assert res.coupling.bound <= res.claim.budget.k and res.losses
@@ -149,8 +156,8 @@ def test_box_verdict_never_contradicts_the_grid_verdict():
     points, and against its shipped grid twin where the twin's grid lies in the box."""
     assert len(BOX_THEORIES) >= 4
     for path in BOX_THEORIES:
-        claim = load_privacy_claim(str(path))
-        res = decide_box_privacy(claim)
+        res = decided(path.name)
+        claim = res.claim
         grids = [check_dp(lattice_claim(claim, F(1)))]
         twin = THEORIES / path.name.replace("_box.toml", ".toml")
         if twin.exists():
@@ -262,3 +269,23 @@ def test_notebook_api_decides_a_box_claim():
     assert r.to_json()["scope"]["kind"] == "box" and "REFUTED on the box" in r.text()
     with pytest.raises(UserError, match="does not apply to a box claim"):
         dipc_plus.check_privacy(THEORIES / "laplace_privacy_box.toml", every_length=True)
+
+
+def test_a_wrong_bound_is_an_internal_error_not_a_verdict(monkeypatch):
+    """The cross-check can fail: with d forced to 1/8 (the exact loss of Alg. 1 on the integer
+    points is 3/4) the command stops with exit 3 and prints no verdict."""
+    from dipc_plus.privacy.dp import box as box_module
+    from dipc_plus.privacy.online.bound import Bound
+    monkeypatch.setattr(box_module, "bound_at_length", lambda auto, m: Bound(F(1, 8), m, {}))
+    code, out, err = run_main(["privacy", THEORIES / "svt_lyu_alg1_privacy_box.toml"])
+    assert code == 3 and "VERIFIED" not in out and "REFUTED" not in out
+
+
+def test_large_boxes_check_the_bound_on_two_block_points(monkeypatch):
+    """Above CHECK_POINTS integer points the bound is checked on the two-block ones (9(m + 1))."""
+    from dipc_plus.privacy.dp import box as box_module
+    monkeypatch.setattr(box_module, "CHECK_POINTS", 10)
+    res = decide_box_privacy(box("svt_lyu_alg1_privacy_box.toml"))
+    assert res.verdict == VERIFIED
+    (what, text, pairs), = res.losses
+    assert "two-block" in what and F(text) <= F(3, 4) and 0 < pairs < 316

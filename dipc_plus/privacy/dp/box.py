@@ -40,6 +40,7 @@ METHOD_BOUND = "coupling bound (every real input)"
 METHOD_SEARCH = "exact check at rational points of the box"
 SEARCH_STEPS = (Fraction(1), Fraction(1, 2), Fraction(1, 4))
 SEARCH_POINTS = 125      # the largest lattice searched (its pairs grow as its square)
+CHECK_POINTS = 729       # above, the bound is checked on the two-block integer points (9(m + 1) of them)
 EVERY_M = "cannot decide privacy for every m: "   # the recogniser's prefix, not this claim's question
 
 
@@ -53,6 +54,7 @@ class Coupling:
     k: Fraction | None = None      # the claimed budget k (budget k*eps)
     length: int | None = None      # the claim's m
     size_param: str = "m"
+    input_name: str = "q"
     where: str = ""                # file:line of the recogniser's refusal
 
 
@@ -76,7 +78,7 @@ class BoxPrivacyResult:
     coupling: Coupling
     verdict: str = UNDECIDED
     method: str = ""
-    losses: list = field(default_factory=list)      # (step, text of sup L/eps, pairs) checked against d*B
+    losses: list = field(default_factory=list)      # (inputs checked, text of sup L/eps, pairs) against d*B
     searched: list = field(default_factory=list)    # Searched
     refutation: PrivacyResult | None = None         # the lattice check that failed (its counterexample)
     seconds: float = 0.0
@@ -113,7 +115,7 @@ class BoxPrivacyResult:
                             "d": None if cp.d is None else fmt_q(cp.d),
                             "bound": None if cp.bound is None else fmt_q(cp.bound),
                             "length": cp.length},
-               "losses": [{"step": fmt_q(s), "sup_loss_over_eps": t, "pairs": n} for s, t, n in self.losses],
+               "losses": [{"inputs": w, "sup_loss_over_eps": t, "pairs": n} for w, t, n in self.losses],
                "searched": [s.to_json() for s in self.searched], "seconds": round(self.seconds, 3)}
         if self.verdict == UNDECIDED:
             out["undecided"] = self.undecided_reasons()
@@ -131,9 +133,9 @@ class BoxPrivacyResult:
                          f"{c.adjacency.describe()}")
         if cp.reason:
             lines.append(f"coupling bound: {cp.reason}")
-        for step, text, pairs in self.losses:
-            lines.append(f"  exact tight sup L(eps)/eps on the lattice of step {fmt_q(step)} of the box "
-                         f"({pairs} pairs): {text} (at most d*B = {fmt_q(cp.bound)})")
+        for what, text, pairs in self.losses:
+            lines.append(f"  exact tight sup L(eps)/eps on {what} ({pairs} pairs): {text} "
+                         f"(at most d*B = {fmt_q(cp.bound)})")
         for s in self.searched:
             if s.verdict == "skipped":
                 lines.append(f"  search at step {fmt_q(s.step)}: not run ({s.points} points > {SEARCH_POINTS})")
@@ -189,7 +191,7 @@ def coupling_for(claim: DPClaim) -> Coupling:
         return Coupling(False, f"the game's value at {auto.size_param} = {m} is infinite (a noise-free comparison "
                         "no mode pays for)", k=budget.k, length=m, size_param=auto.size_param)
     bound = d * adj.bound
-    cp = Coupling(bound <= budget.k, "", d, bound, budget.k, m, auto.size_param)
+    cp = Coupling(bound <= budget.k, "", d, bound, budget.k, m, auto.size_param, auto.input_name)
     if not cp.applies:
         cp.reason = (f"d*B = {fmt_q(bound)} is above the claimed {fmt_q(budget.k)}, and d is only an upper bound "
                      "on the loss")
@@ -217,20 +219,25 @@ def every_eps(claim: DPClaim) -> DPClaim:
 
 
 def check_bound(claim: DPClaim, cp: Coupling, max_states: int) -> tuple:
-    """(step, text, pairs): the exact tight sup L/eps on the box's integer points (every eps > 0);
-    raises BoundContradiction when it is above d*B (our bound, or our code, is wrong)."""
+    """(what was checked, text, pairs): the exact tight sup L/eps on the box's integer points (every
+    eps > 0) - on their two-block inputs when there are more than CHECK_POINTS of them; raises
+    BoundContradiction when it is above d*B (our bound, or our code, is wrong)."""
     from dipc_plus.privacy.loss.tight import privacy_loss
+    from dipc_plus.privacy.online.every_length import witness_inputs
     lc = every_eps(lattice_claim(claim, Fraction(1)))
+    what = "the integer points of the box"
+    if lc.npoints > CHECK_POINTS:
+        lc = witness_inputs(lc, cp.input_name, cp.length) or lc
+        what = "the two-block integer points q = (x, ..., x, y, ..., y) of the box"
     lr = privacy_loss(lc, max_states=max_states)
     above = lr.infinite is not None or (lr.constant is not None and lr.constant > 1)
     text = "inf" if above else (lr.sup.text() if lr.sup is not None else lr.loss_text())
     if lr.sup is not None and not above:
         above = lr.sup.upper() > cp.bound
     if above:
-        raise BoundContradiction(f"the coupling bound is wrong: on the integer points of the box the exact tight "
-                                 f"sup L(eps)/eps is {text}, not certified to be at most d*B = {fmt_q(cp.bound)}; "
-                                 "no verdict is given")
-    return Fraction(1), text, lr.pairs
+        raise BoundContradiction(f"the coupling bound is wrong: on {what} the exact tight sup L(eps)/eps is "
+                                 f"{text}, not certified to be at most d*B = {fmt_q(cp.bound)}; no verdict is given")
+    return what, text, lr.pairs
 
 
 # --------------------------------------------------------------------------- the verdict
