@@ -15,7 +15,7 @@ from conftest import PROGRAMS, THEORIES, run_main
 from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.errors import UserError
 from dipc_plus.privacy.dp.box import (METHOD_BOUND, METHOD_SEARCH, REFUTED, UNDECIDED, VERIFIED, coupling_for,
-                                      decide_box_privacy, lattice, lattice_claim)
+                                      decide_box_privacy, lattice, lattice_claim, lattice_size)
 from dipc_plus.privacy.dp.check import check_dp
 from dipc_plus.privacy.loss.tight import privacy_loss
 from dipc_plus.privacy.online.bound import bound_at_length, coupling_bound
@@ -175,6 +175,23 @@ def test_lattice_points():
     assert lattice(F(-1), F(1), F(1, 2)) == [F(-1), F(-1, 2), F(0), F(1, 2), F(1)]
     assert lattice(F(1, 3), F(2, 3), F(1)) == [F(1, 3), F(2, 3)]   # no integer inside: the ends
     assert lattice(F(0), F(0), F(1, 4)) == [F(0)]
+    assert lattice(F(-1), F(10**9), F(1), 3) == [F(-1), F(0), F(1)]
+    for lo, hi, step in ((F(-5, 2), F(7, 3), F(1)), (F(-1, 3), F(1, 2), F(1, 4)), (F(0), F(4), F(1, 2))):
+        assert lattice_size(lo, hi, step) == len(lattice(lo, hi, step))
+    assert lattice_size(F(0), F(10**12), F(1, 4)) == 4 * 10**12 + 1
+
+
+def test_huge_boxes_build_no_huge_lattice(tmp_path):
+    """A box with 10^9 integer values per input: the bound's check takes the smallest values, the
+    search skips the lattices it cannot afford (undecided, saying so)."""
+    res = decide_box_privacy(load_privacy_claim(str(alg1_claim(tmp_path, "box = { q = [-1, 1000000000] }"))))
+    assert res.verdict == VERIFIED and "3 smallest values" in res.losses[0][0]
+    text = (THEORIES / "svt_lyu_alg4_privacy_box.toml").read_text().replace("[0, 1]", "[0, 1000000000]")
+    path = tmp_path / "alg4.toml"
+    path.write_text(text.replace("../programs/", f"{PROGRAMS}/"))
+    res = decide_box_privacy(load_privacy_claim(str(path)))
+    assert res.verdict == UNDECIDED and [s.verdict for s in res.searched] == ["skipped"]
+    assert "not searched" in res.undecided_reasons()[1]
 
 
 def test_json_of_a_verified_box():

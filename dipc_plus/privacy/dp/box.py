@@ -40,7 +40,8 @@ METHOD_BOUND = "coupling bound (every real input)"
 METHOD_SEARCH = "exact check at rational points of the box"
 SEARCH_STEPS = (Fraction(1), Fraction(1, 2), Fraction(1, 4))
 SEARCH_POINTS = 125      # the largest lattice searched (its pairs grow as its square)
-CHECK_POINTS = 729       # above, the bound is checked on the two-block integer points (9(m + 1) of them)
+CHECK_POINTS = 729       # above, the bound is checked on fewer integer points of the box (`check_bound`)
+CHECK_VALUES = 3         # ... each input at its smallest integer values, then only the two-block ones
 EVERY_M = "cannot decide privacy for every m: "   # the recogniser's prefix, not this claim's question
 
 
@@ -201,15 +202,30 @@ def coupling_for(claim: DPClaim) -> Coupling:
 # --------------------------------------------------------------------------- rational points of the box
 
 
-def lattice(lo: Fraction, hi: Fraction, step: Fraction) -> list[Fraction]:
-    """The multiples of `step` in [lo, hi], and lo and hi themselves."""
+def lattice(lo: Fraction, hi: Fraction, step: Fraction, most: int | None = None) -> list[Fraction]:
+    """The multiples of `step` in [lo, hi], and lo and hi themselves (only the `most` smallest of
+    them when `most` is given: never more values are built, whatever the box)."""
     first, last = math.ceil(lo / step), math.floor(hi / step)
-    return sorted({lo, hi} | {k * step for k in range(first, last + 1)})
+    if most is not None:
+        last = min(last, first + most)
+    values = sorted({lo, hi} | {k * step for k in range(first, last + 1)})
+    return values if most is None else values[:most]
 
 
-def lattice_claim(claim: DPClaim, step: Fraction) -> DPClaim:
-    """The claim on the lattice of `step` of its box: a grid claim, decided by the per-point path."""
-    grid = {n: lattice(lo, hi, step) for n, (lo, hi) in claim.box_bounds.items()}
+def lattice_size(lo: Fraction, hi: Fraction, step: Fraction) -> int:
+    """len(lattice(lo, hi, step)), counted without building it."""
+    first, last = math.ceil(lo / step), math.floor(hi / step)
+    return max(0, last - first + 1) + (lo % step != 0) + (hi != lo and hi % step != 0)
+
+
+def lattice_points(claim: DPClaim, step: Fraction) -> int:
+    return math.prod(lattice_size(lo, hi, step) for lo, hi in claim.box_bounds.values())
+
+
+def lattice_claim(claim: DPClaim, step: Fraction, most: int | None = None) -> DPClaim:
+    """The claim on the lattice of `step` of its box (at most the `most` smallest values of each
+    input): a grid claim, decided by the per-point path.  Check `lattice_points` first."""
+    grid = {n: lattice(lo, hi, step, most) for n, (lo, hi) in claim.box_bounds.items()}
     return dataclasses.replace(claim, explicit_points=None, grid=grid, inputs_kind="grid", _points=None)
 
 
@@ -220,15 +236,22 @@ def every_eps(claim: DPClaim) -> DPClaim:
 
 def check_bound(claim: DPClaim, cp: Coupling, max_states: int) -> tuple:
     """(what was checked, text, pairs): the exact tight sup L/eps on the box's integer points (every
-    eps > 0) - on their two-block inputs when there are more than CHECK_POINTS of them; raises
-    BoundContradiction when it is above d*B (our bound, or our code, is wrong)."""
+    eps > 0); when there are more than CHECK_POINTS of them, on those with each input at its
+    CHECK_VALUES smallest values, and on their two-block ones if still too many (a check of our
+    code, not part of the proof: any points of the box will do).  Raises BoundContradiction when
+    it is above d*B (our bound, or our code, is wrong)."""
     from dipc_plus.privacy.loss.tight import privacy_loss
     from dipc_plus.privacy.online.every_length import witness_inputs
-    lc = every_eps(lattice_claim(claim, Fraction(1)))
     what = "the integer points of the box"
-    if lc.npoints > CHECK_POINTS:
-        lc = witness_inputs(lc, cp.input_name, cp.length) or lc
-        what = "the two-block integer points q = (x, ..., x, y, ..., y) of the box"
+    if lattice_points(claim, Fraction(1)) <= CHECK_POINTS:
+        lc = every_eps(lattice_claim(claim, Fraction(1)))
+    else:
+        lc = every_eps(lattice_claim(claim, Fraction(1), CHECK_VALUES))
+        if any(lattice_size(lo, hi, Fraction(1)) > CHECK_VALUES for lo, hi in claim.box_bounds.values()):
+            what = f"the integer points of the box with each input at its {CHECK_VALUES} smallest values"
+        if lc.npoints > CHECK_POINTS:
+            lc = witness_inputs(lc, cp.input_name, cp.length) or lc
+            what += " and of the two-block form q = (x, ..., x, y, ..., y)"
     lr = privacy_loss(lc, max_states=max_states)
     above = lr.infinite is not None or (lr.constant is not None and lr.constant > 1)
     text = "inf" if above else (lr.sup.text() if lr.sup is not None else lr.loss_text())
@@ -256,10 +279,11 @@ def decide_box_privacy(claim: DPClaim, max_states: int = DEFAULT_MAX_STATES) -> 
         res.seconds = time.perf_counter() - t0
         return res
     for step in SEARCH_STEPS:
-        lc = lattice_claim(claim, step)
-        if lc.npoints > SEARCH_POINTS:
-            res.searched.append(Searched(step, lc.npoints, verdict="skipped"))
+        npoints = lattice_points(claim, step)
+        if npoints > SEARCH_POINTS:
+            res.searched.append(Searched(step, npoints, verdict="skipped"))
             break
+        lc = lattice_claim(claim, step)
         r = check_dp(lc, max_states=max_states)
         res.searched.append(Searched(step, lc.npoints, r.pairs, r.verdict, r.seconds))
         if not r.verified:
