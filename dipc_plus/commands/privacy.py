@@ -32,9 +32,11 @@ examples:
       one JSON object: "verdict", "scope", and for a refutation "counterexample" (schema: docs/claims.md)
   dipc privacy programs/laplace.dip theories/laplace_privacy.toml --strict
       exit 4: verified only on the named events of the real output
+  dipc privacy theories/svt_lyu_alg1_privacy_box.toml
+      a box claim: every pair of real inputs of [-1, 1]^3 (coupling bound, docs/claims.md)
 
 exit codes: 0 verified (on the printed scope), 1 refuted, 2 usage/input error or not certified,
-4 with --strict: verified vacuously or only on named events
+4 with --strict: verified vacuously or only on named events, 6 a box claim undecided
 """
 
 

@@ -99,10 +99,11 @@ class BoxPrivacyResult:
         out = [f"the coupling bound does not prove it: {self.coupling.reason}"]
         done = [s for s in self.searched if s.verdict != "skipped"]
         skipped = [s for s in self.searched if s.verdict == "skipped"]
-        out.append("no counterexample at the rational points searched (" +
-                   ", ".join(f"step {fmt_q(s.step)}: {s.points} points, {s.pairs} pairs" for s in done) + ")" +
-                   (f"; step {fmt_q(skipped[0].step)} not searched ({skipped[0].points} points > {SEARCH_POINTS})"
-                    if skipped else ""))
+        searched = ("no counterexample at the rational points searched (" +
+                    ", ".join(f"step {fmt_q(s.step)}: {s.points} points, {s.pairs} pairs" for s in done) + ")"
+                    if done else "no rational point of the box searched")
+        out.append(searched + (f"; step {fmt_q(skipped[0].step)} not searched ({skipped[0].points} points > "
+                               f"{SEARCH_POINTS})" if skipped else ""))
         return out
 
     def to_json(self) -> dict:
@@ -132,7 +133,7 @@ class BoxPrivacyResult:
                          f"{cp.size_param} = {cp.length}: d = {fmt_q(cp.d)}, so P[P(q) in S] <= "
                          f"e^({eps_multiple(cp.bound)}) P[P(q') in S] for every pair of real inputs at "
                          f"{c.adjacency.describe()}")
-        if cp.reason:
+        if cp.reason and self.verdict != UNDECIDED:     # an undecided verdict lists it below
             lines.append(f"coupling bound: {cp.reason}")
         for what, text, pairs in self.losses:
             lines.append(f"  exact tight sup L(eps)/eps on {what} ({pairs} pairs): {text} "
