@@ -143,12 +143,20 @@ def test_outside_the_online_class_is_undecided_with_the_recognisers_reason(tmp_p
 
 @pytest.mark.parametrize("privacy, why", [
     ('adjacency = "linf"\nbudget = "eps + ln(2)"', "is not k*eps"),
-    ('adjacency = "l1"\nbudget = "eps"', 'the adjacency is "l1"'),
+    ('adjacency = "hamming"\nbudget = "3*eps"', 'the adjacency is "hamming"'),
 ])
 def test_claim_shapes_the_bound_does_not_cover(tmp_path, privacy, why):
     res = decide_box_privacy(load_privacy_claim(str(laplace_claim(tmp_path, privacy))))
     assert not res.coupling.applies and why in res.coupling.reason
-    assert res.verdict == UNDECIDED       # both hold, so no counterexample is found either
+    assert res.verdict == UNDECIDED       # both hold (a change of q by 2 costs 2*eps), none refuted either
+
+
+@pytest.mark.parametrize("adjacency", ["l1", "one-position"])
+def test_adjacencies_inside_linf_use_the_bound(tmp_path, adjacency):
+    """Their pairs have |q[i] - q'[i]| <= bound at every position, the coupling's premise."""
+    res = decide_box_privacy(load_privacy_claim(str(laplace_claim(tmp_path, f'adjacency = "{adjacency}"\n'
+                                                                            'budget = "eps"'))))
+    assert res.verdict == VERIFIED and res.method == METHOD_BOUND
 
 
 def test_box_verdict_never_contradicts_the_grid_verdict():

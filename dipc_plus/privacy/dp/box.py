@@ -42,6 +42,8 @@ SEARCH_STEPS = (Fraction(1), Fraction(1, 2), Fraction(1, 4))
 SEARCH_POINTS = 125      # the largest lattice searched (its pairs grow as its square)
 CHECK_POINTS = 729       # above, the bound is checked on fewer integer points of the box (`check_bound`)
 CHECK_VALUES = 3         # ... each input at its smallest integer values, then only the two-block ones
+# the adjacencies whose pairs all have |q[i] - q'[i]| <= bound at every position: the coupling's premise
+BOUNDED = ("linf", "l1", "one-position")
 EVERY_M = "cannot decide privacy for every m: "   # the recogniser's prefix, not this claim's question
 
 
@@ -170,15 +172,16 @@ def eps_multiple(k: Fraction) -> str:
 
 
 def coupling_for(claim: DPClaim) -> Coupling:
-    """The coupling bound at the claim's m, after the claim's shape (budget k*eps, delta = 0,
-    adjacency linf with bound B) and the recogniser have been checked; each refusal is the reason."""
+    """The coupling bound at the claim's m, after the claim's shape (budget k*eps, delta = 0, an
+    adjacency in BOUNDED with bound B) and the recogniser have been checked; each refusal is the reason."""
     budget, adj = claim.budget, claim.adjacency
     if budget.factor != 1 or not claim.delta_is_zero:
         return Coupling(False, f"the budget {budget}" + ("" if claim.delta_is_zero else f" with delta = "
                         f"{claim.delta_text}") + " is not k*eps (the bound proves (k*eps)-DP with delta = 0)")
-    if adj.kind != "linf":
-        return Coupling(False, f"the adjacency is \"{adj.kind}\"; the bound pays for |q[i] - q'[i]| <= B "
-                        "(adjacency = \"linf\")", k=budget.k)
+    if adj.kind not in BOUNDED:
+        return Coupling(False, f"the adjacency is \"{adj.kind}\"; the bound pays for |q[i] - q'[i]| <= B at "
+                        "every position (adjacency = \"linf\", or \"l1\" / \"one-position\", whose pairs are "
+                        "among those)", k=budget.k)
     program = claim.program
     try:
         auto = recognise(online_shape(program.source, dict(program.params)))
