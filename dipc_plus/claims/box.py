@@ -18,17 +18,18 @@ from fractions import Fraction
 from dipc_plus.errors import UserError
 from dipc_plus.semantics import ir
 
+ACCURACY_HINT = ("`dipc accuracy` decides box claims (corner reduction); for one input use --input, for other "
+                 "commands give the claim a grid")
 _INFINITE = {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
 
 
 class BoxInputs:
     """The box of a claim: `bounds` maps every real input (flat name) to (lo, hi), lo <= hi."""
 
-    def __init__(self, bounds: dict, file: str = "", decided_by: str = "`dipc accuracy` decides box claims "
-                                                                      "(corner reduction)"):
+    def __init__(self, bounds: dict, file: str = "", hint: str = ACCURACY_HINT):
         self.bounds = dict(bounds)
         self.file = file
-        self.decided_by = decided_by
+        self.hint = hint     # what to do instead of enumerating the box
 
     def __len__(self) -> int:
         return 0
@@ -38,8 +39,7 @@ class BoxInputs:
 
     def _refuse(self):
         return UserError("a box claim has no finite list of inputs to enumerate", file=self.file,
-                         hint=f"{self.decided_by}; for one input use --input, for other commands give the "
-                              "claim a grid")
+                         hint=self.hint)
 
     def __iter__(self):
         raise self._refuse()
@@ -68,9 +68,9 @@ def box_text(program: ir.Program, bounds: dict) -> str:
 
 
 def read_box(reader, spec, program: ir.Program, key: str = "accuracy.inputs.box",
-             decided_by: str | None = None) -> BoxInputs:
+             hint: str = ACCURACY_HINT) -> BoxInputs:
     """The box of `[accuracy.inputs] box = {...}` or of `key` (`reader` is a `claim_file.ClaimReader`);
-    `decided_by` says in refusals which command decides it."""
+    `hint` says, when something tries to enumerate it, which command decides it."""
     if not isinstance(spec, dict) or not spec:
         raise reader.error(key, "box must be a non-empty table of ranges", hint="box = { q = [-1, 1] }")
     types = dict(program.inputs)
@@ -99,8 +99,7 @@ def read_box(reader, spec, program: ir.Program, key: str = "accuracy.inputs.box"
         raise reader.error(key, f"{program.name} has the finite input '{name}' ({_type_name(typ)}), which a box "
                                 "cannot range over",
                            hint="box claims are for programs whose inputs are all real; use a grid here")
-    box = {n: bounds[n] for n, _ in program.inputs}
-    return BoxInputs(box, reader.path) if decided_by is None else BoxInputs(box, reader.path, decided_by)
+    return BoxInputs({n: bounds[n] for n, _ in program.inputs}, reader.path, hint)
 
 
 def _type_name(typ) -> str:

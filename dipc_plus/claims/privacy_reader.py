@@ -29,7 +29,8 @@ from dipc_plus.semantics.evaluate import domain_values
 PRIVACY_KEYS = ("kind", "adjacency", "bound", "pairs", "budget", "delta", "eps", "inputs", "events",
                 "structure", "note", "length")
 INPUT_KEYS = ("grid", "list", "box", "step")
-BOX_DECIDER = "`dipc privacy` decides box claims (the coupling bound, or a search at rational points)"
+BOX_HINT = ("`dipc privacy` decides box claims (the coupling bound, or a search at rational points); for other "
+            "commands give the claim a grid")
 
 
 def load_privacy_claim(path: str, overrides: Mapping | None = None):
@@ -166,7 +167,7 @@ def read_points(r: ClaimReader, spec, program: ir.Program, key: str) -> tuple[li
         if "step" in spec:
             raise r.error(f"{key}.step", "step only applies to a grid (a box has every real value)",
                           hint="remove it")
-        return read_box(r, spec["box"], program, f"{key}.box", BOX_DECIDER), None, "box"
+        return read_box(r, spec["box"], program, f"{key}.box", BOX_HINT), None, "box"
     if "list" in spec:
         return _list_points(r, spec, program, key), None, "list"
     grid = spec["grid"]
