@@ -102,7 +102,7 @@ class BoxPrivacyResult:
         done = [s for s in self.searched if s.verdict != "skipped"]
         skipped = [s for s in self.searched if s.verdict == "skipped"]
         searched = ("no counterexample at the rational points searched (" +
-                    ", ".join(f"step {fmt_q(s.step)}: {s.points} points, {s.pairs} pairs" for s in done) + ")"
+                    "; ".join(f"step {fmt_q(s.step)}: {s.points} points, {s.pairs} pairs" for s in done) + ")"
                     if done else "no rational point of the box searched")
         out.append(searched + (f"; step {fmt_q(skipped[0].step)} not searched ({skipped[0].points} points > "
                                f"{SEARCH_POINTS})" if skipped else ""))
