@@ -65,6 +65,7 @@ class _HashedKey(tuple):
         return tuple, (tuple(self),)
 
 
+_COMPLEMENTS = 4096   # 1 - p remembered (both ways) for the latest error probabilities
 _SENTENCES = 256   # decided sentences an AccuracyChecker remembers (least recently used dropped)
 
 
@@ -122,6 +123,8 @@ class AccuracyChecker:
                           if claim.dd_over == "reals" and claim.det == "noise-free" else {})
         self._perr: dict = shared.setdefault(("perr", claim.det, _key(claim.output_distance)), {})
         self._beta: dict = {}
+        self._bounds: dict = {}
+        self._complements: dict = {}   # see _one_minus
         self._decisions: dict = shared.setdefault(("decisions", claim.det, _key(claim.output_distance),
                                                    claim.beta.text, claim.eps), {})
         self._sentences: OrderedDict = OrderedDict()   # see decide_sentence
@@ -132,7 +135,8 @@ class AccuracyChecker:
         # CPU seconds spent computing what the caches did not have (for benchmarks)
         # orbits, argmax det and decisions shared by exact key
         self.classes = InputClasses(self.program, noise_free_det=claim.det == "noise-free",
-                                    output_distance=claim.output_distance)
+                                    output_distance=claim.output_distance, input_distance=claim.input_distance,
+                                    dd_over=claim.dd_over)
         self.timings = {"dd": 0.0, "distribution": 0.0, "ball": 0.0, "decide": 0.0}
 
     # -- cached exact pieces ----------------------------------------------------------------
@@ -164,7 +168,8 @@ class AccuracyChecker:
                     self._grid = GridSpace(self.claim.points, self.det, self.claim.input_distance)
                 self._dd[key] = self._grid.dd(u, det_u)
             else:
-                self._dd[key] = self._dd_reals(u, det_u)
+                found = self.classes.dd(u, det_u, self._dd_reals) if self.claim.det == "noise-free" else None
+                self._dd[key] = found if found is not None else self._dd_reals(u, det_u)
             self.timings["dd"] += time.process_time() - start
         return self._dd[key]
 
@@ -206,7 +211,27 @@ class AccuracyChecker:
             self.timings["distribution"] += time.process_time() - start
 
     def p_correct(self, u: Mapping, gamma) -> ExpFrac:
-        return ExpFrac.of(1) - self.p_error(u, gamma)
+        return self._one_minus(self.p_error(u, gamma))
+
+    def _one_minus(self, p: ExpFrac) -> ExpFrac:
+        """1 - p, one object per p for the inputs that share p (accuracy.classes), both ways: its
+        hash (decisions by key) and its text (the report) are then made once."""
+        found = self._complements.get(p)
+        if found is None:
+            found = ExpFrac.of(1) - p
+            if len(self._complements) > _COMPLEMENTS:
+                self._complements.clear()
+            self._complements[p] = found
+            self._complements[found] = p
+        return found
+
+    def bound_of(self, alpha, gamma, kappa: int):
+        """beta(alpha, gamma) / kappa (InputReport.bound), one object per (alpha, gamma, kappa)."""
+        key = (alpha, gamma, kappa)
+        found = self._bounds.get(key)
+        if found is None:
+            found = self._bounds[key] = ExpFrac.of(self.beta(alpha, gamma)) * Fraction(1, kappa)
+        return found
 
     def p_error(self, u: Mapping, gamma) -> ExpFrac:
         """1 - P[P(u) in B(det(u), u, gamma)], exactly."""
@@ -216,7 +241,7 @@ class AccuracyChecker:
             correct = self.classes.ball_probability(self.claim, u, self.det(u), key[1], self._compute_distribution)
             if correct is None:
                 correct = self.claim.ball_probability(self.distribution(u), u, self.det(u), key[1])
-            self._perr[key] = ExpFrac.of(1) - ExpFrac.of(correct)
+            self._perr[key] = self._one_minus(ExpFrac.of(correct))
             self._entries.setdefault(key[0], []).append((self._perr, key))
             self.timings["ball"] += time.process_time() - start
         return self._perr[key]
@@ -258,8 +283,8 @@ class AccuracyChecker:
         if applies:
             report.beta = self.beta(alpha, gamma)
             report.p_error = self.p_error(u, gamma)
-            report.p_correct = ExpFrac.of(1) - report.p_error
-            bound = report.bound
+            report.p_correct = self._one_minus(report.p_error)
+            bound = self.bound_of(alpha, gamma, kappa)
             key = (self._input_key(u), alpha, gamma, kappa)
             if key not in self._decisions:
                 start_decide = time.process_time()

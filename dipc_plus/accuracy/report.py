@@ -54,6 +54,23 @@ def json_value(v):
     return str(v)
 
 
+_TEXTS: dict = {}
+_MAX_TEXTS = 4096
+
+
+def closed_form_text(value) -> str:
+    """str(value), remembered for the latest closed forms: the inputs of a grid share a few
+    (accuracy.classes hands them the same objects), and printing one costs more than checking it."""
+    if not isinstance(value, ExpFrac):
+        return str(value)
+    found = _TEXTS.get(value)
+    if found is None:
+        if len(_TEXTS) >= _MAX_TEXTS:
+            _TEXTS.clear()
+        found = _TEXTS[value] = str(value)
+    return found
+
+
 ENV_STYLE = {"braces": False, "empty": "(no inputs)"}   # how accuracy reports print an input (values.show_env)
 
 
@@ -219,11 +236,11 @@ class InputReport:
             "verdict": self.verdict,
         }
         if self.applies:
-            out["beta"] = str(self.beta)
+            out["beta"] = closed_form_text(self.beta)
             if self.kappa != 1:
                 out["kappa"] = self.kappa
             if full:
-                out["p_correct"] = str(self.p_correct)
+                out["p_correct"] = closed_form_text(self.p_correct)
             if self.counterexample is not None:
                 out["counterexample"] = self.counterexample.to_json()
         out["seconds"] = round(self.seconds, 4)
