@@ -43,6 +43,7 @@ from __future__ import annotations
 import operator
 import os
 from collections import OrderedDict
+from fractions import Fraction
 from typing import Callable, Mapping
 
 from dipc_plus.errors import UserError
@@ -203,7 +204,8 @@ class InputClasses:
         self.points += 1
         flat = self._flat(u)
         support = self.support
-        keys = tuple(support.key(o, flat) for o in self._ball(claim, det_u, gamma))
+        row = _row(flat)
+        keys = tuple(support.key(o, row) for o in self._ball(claim, det_u, gamma))
         total = self._totals.get(keys)
         if total is not None:   # the same object for equal keys: its hash and text are made once
             return total
@@ -211,7 +213,7 @@ class InputClasses:
         for key in keys:
             p = self._by_support.get(key)
             if p is None:
-                self._fill(flat, compute(u))
+                self._fill(row, compute(u))
                 p = self._by_support.get(key)
                 if p is None:   # the cache is full: read it off this distribution
                     p = self._marginal(compute(u)).get(key[0], _ZERO)
@@ -220,14 +222,15 @@ class InputClasses:
             self._totals[keys] = total
         return total
 
-    def _fill(self, flat: dict, dist: Distribution) -> None:
-        """Cache P[out = o] at flat for every output o (0 for those the chain never reaches)."""
+    def _fill(self, row: dict, dist: Distribution) -> None:
+        """Cache P[out = o] at the input (`_row`) for every output o (0 for those the chain never
+        reaches)."""
         self.distributions += 1
         marginal = self._marginal(dist)
         if len(self._by_support) + len(self.support.outputs) > MAX_SUPPORT_KEYS:
             return
         for o in self.support.outputs:
-            self._by_support.setdefault(self.support.key(o, flat), marginal.get(o, _ZERO))
+            self._by_support.setdefault(self.support.key(o, row), marginal.get(o, _ZERO))
 
     def _marginal(self, dist: Distribution) -> dict:
         marginal = dist.marginal()
@@ -330,7 +333,7 @@ class DetRegions:
 
     def dd_key(self, u: Mapping, det_u: Mapping) -> tuple:
         key = tuple((name, _hashable(v)) for name, v in det_u.items())
-        return key, tuple(u[name] for name in self.support[key])
+        return key, tuple(_cheap(u[name]) for name in self.support[key])
 
 
 _COMPARE = {"<": operator.lt, "<=": operator.le, "==": operator.eq, ">=": operator.ge, ">": operator.gt}
@@ -340,6 +343,16 @@ def _compiled(c) -> tuple:
     """An lp.Constraint as (terms, comparison, rhs): `Constraint.holds` without building a
     Fraction per term (the inputs are exact numbers already)."""
     return c.coeffs, _COMPARE[c.op], c.rhs
+
+
+def _cheap(x):
+    """A cache key for an exact number: equal keys are equal numbers, and hashing a pair of ints
+    is much cheaper than hashing a Fraction."""
+    return (x.numerator, x.denominator) if type(x) is Fraction else x
+
+
+def _row(flat: Mapping) -> dict:
+    return {name: _cheap(x) for name, x in flat.items()}
 
 
 def _hashable(value):
