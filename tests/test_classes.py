@@ -142,6 +142,7 @@ def test_shipped_claims_path_counts_and_identity(name, monkeypatch):
         assert work["distributions"] == len({tuple(sorted(r.input.values())) for r in applying})
     elif name in SUPPORT_CLAIMS:   # at most one per applying input; a miss fills every output
         assert 0 < work["distributions"] <= len({tuple(sorted(r.input.items())) for r in applying})
+        assert work["dd"] == "shared by det region"
     else:
         assert work["distributions"] == len({tuple(sorted(r.input.items())) for r in applying})
     assert work["decisions"] == len({(r.p_error, r.bound) for r in applying})
@@ -193,3 +194,19 @@ def test_det_regions_and_shared_dd_equal_the_per_point_ones(seed):
             assert (got.value, got.attained) == (direct.value, direct.attained), (point,)
         shared += 125 - classes.dd_computed
     assert shared > 0
+
+
+def test_det_regions_are_scanned_only_when_few():
+    """A program with many noise-free paths (no cutoff: 2^m of them) runs its noise-free program
+    for det instead of scanning the paths; its dd is still shared by region."""
+    from dipc_plus.accuracy.classes import MAX_SCANNED_PATHS, DetRegions
+    from dipc_plus.claims.distances import LinfInput
+    text = ("input q: real[7]\noutput out: bool[7]\nfor i = 1 to 7 do\n    r <- Lap(eps, q[i])\n"
+            "    out[i] <- r >= 0\nend\n")
+    program = parse_program(text, "<no-cutoff>", {})
+    regions = DetRegions.of(program)
+    assert len(regions.paths) == 2 ** 7 > MAX_SCANNED_PATHS and not regions.scan
+    classes = InputClasses(program, enabled=True, input_distance=LinfInput(), dd_over="reals")
+    u = {f"q[{i}]": F(i % 3 - 1) for i in range(1, 8)}
+    assert classes.det(u) is None and classes.share_dd
+    assert regions.det(u)[1] == noise_free.run(program, u)

@@ -60,6 +60,7 @@ from dipc_plus.semantics.output_support import NotSymbolic, OutputSupport, outpu
 CLASSES_ENV = "DIPC_CLASSES"
 MAX_ORBITS = 4096      # orbit representatives remembered (least recently used dropped)
 MAX_DECISIONS = 65536  # decisions remembered by exact key
+MAX_SCANNED_PATHS = 64      # det read off the noise-free paths when there are at most this many
 MAX_SUPPORT_KEYS = 1 << 18   # per-output probabilities remembered by support key (then no more are added)
 
 CLASS_PATH = "argmax orbits"
@@ -138,7 +139,7 @@ class InputClasses:
     def det(self, u: Mapping) -> dict | None:
         """det(u) of a recognised argmax with a noise-free det: the first index of the best
         centre; else from the det regions; None off both (the caller runs the noise-free program)."""
-        if self.regions is not None:
+        if self.regions is not None and self.regions.scan:
             return self.regions.det(self._flat(u))[1]
         if self.shape is None or not self.noise_free_det:
             return None
@@ -276,6 +277,8 @@ class InputClasses:
         out = {"path": self.path if self.enabled else POINT_PATH + " (classes off)", "inputs": inputs}
         if self.enabled and self.shape is None and self.support is None:
             out["support_refused"] = self.support_refusal
+        if self.share_dd:
+            out["dd"] = "shared by det region"
         if in_process:
             out.update({"distributions": self.distributions, "decisions": self.decisions if self.enabled else None})
         return out
@@ -299,6 +302,8 @@ class DetRegions:
             for c in path.condition:
                 found |= c.variables()
         self.support = {key: tuple(sorted(names, key=order.__getitem__)) for key, names in used.items()}
+        # det by scanning the paths only when they are few (a program with 2^m paths is faster to run)
+        self.scan = len(self.paths) <= MAX_SCANNED_PATHS
         self._by_output = {key: key for key in used}
 
     @staticmethod
