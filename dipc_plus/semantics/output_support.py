@@ -1,0 +1,77 @@
+"""Which real inputs each output's probability reads: grid points that agree there share it.
+
+For a program the symbolic walk accepts (`semantics.symbolic_chain`: acyclic, Laplace noise,
+finite outputs), P_u[out = o] is the sum over o's paths of P[the path's atoms] at u, and the
+walk's path set is complete.  An atom is a linear form over noises and inputs; its probability
+at u reads u only through the inputs whose coefficient is nonzero.  So P_u[out = o] depends on
+u restricted to S_o, the inputs occurring in some atom of some path to o, and two inputs that
+agree on S_o have the same exact closed form for o (Sparse with c = 1: "first top at query k"
+reads q[1..k] only).  Nothing is assumed about symmetry; `OutputSupport.key` is the sharing key.
+
+A whitelist: the program must pass the symbolic walk and have only Bool/DOM outputs (a real or
+integer output's value, and so its ball, is not a function of the path alone); anything else
+raises `NotSymbolic` with the reason, and callers keep the per-point path.
+tests/test_output_support.py compares shared closed forms with per-point ones on generated
+programs.  `accuracy.classes` caches per-output probabilities by this key.
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.symbolic_chain import DEFAULT_MAX_PATHS, NotSymbolic, symbolic_paths
+
+__all__ = ["OutputSupport", "output_support", "NotSymbolic"]
+
+
+class OutputSupport:
+    """Per finite output value tuple o (in `outputs`, the per-point distribution's order):
+    `support[o]`, the flat names of the real inputs P[out = o] reads, in input order.
+    `names` are the output names (the order of a value tuple); `inputs` every real input's
+    flat name; `finite_inputs` the Bool/DOM input values the walk was run at."""
+
+    def __init__(self, program: ir.Program, names: list, inputs: list, outputs: list, support: dict,
+                 finite_inputs: dict):
+        self.program = program
+        self.names = names
+        self.inputs = inputs
+        self.outputs = outputs
+        self.support = support
+        self.finite_inputs = finite_inputs
+
+    def key(self, output: tuple, flat: Mapping) -> tuple:
+        """(output, the values of `flat` on the output's support): inputs with equal keys have
+        equal P[out = output].  `flat` maps flat input names to values (as `distribution.bind`)."""
+        return (output, tuple(flat[name] for name in self.support[output]))
+
+    def largest(self) -> int:
+        """The size of the largest support (m for Sparse with m queries)."""
+        return max((len(s) for s in self.support.values()), default=0)
+
+    def __repr__(self) -> str:
+        sizes = sorted(len(s) for s in self.support.values())
+        return f"<OutputSupport of {self.program.name}: {len(self.outputs)} outputs, support sizes {sizes}>"
+
+
+def output_support(program: ir.Program, finite_inputs: dict | None = None,
+                   max_paths: int = DEFAULT_MAX_PATHS) -> OutputSupport:
+    """The support of every output of `program` (Bool/DOM inputs fixed by `finite_inputs`, flat
+    names -> checked values).  Raises `NotSymbolic` (a `UserError`) where it does not apply."""
+    not_finite = [name for name, t in program.outputs if not isinstance(t, (ir.BoolT, ir.DomT))]
+    if not_finite:
+        raise NotSymbolic(f"{program.name}: the output '{not_finite[0]}' is not Bool or DOM; "
+                          "per-output supports are read for finite outputs only")
+    walk = symbolic_paths(program, finite_inputs, max_paths)
+    position = {i: k for i, k in walk.input_ids.items()}
+    support: dict = {}
+    for output, paths in walk.paths.items():
+        used: set = set()
+        for atoms in paths:
+            for a in atoms:
+                for ident in a.noises():   # noise and input ids alike; keep the inputs'
+                    k = position.get(ident)
+                    if k is not None:
+                        used.add(k)
+        support[output] = tuple(walk.real_inputs[k] for k in sorted(used))
+    return OutputSupport(program, list(walk.output_names), list(walk.real_inputs), list(walk.paths),
+                         support, dict(finite_inputs or {}))
