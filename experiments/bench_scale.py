@@ -9,9 +9,13 @@ recorded, with the number of output distributions and decisions the run's JSON r
 whether the two JSONs (timings and "work" removed) are identical.  A path stops at its first
 row past LIMIT seconds (the run is stopped there); a family stops when both paths have.
 `--budget` bounds the whole run: a row that would start past it is not run, and says so.
+`--append` adds the run as a new section at the end of the table file (its own commit, date
+and load) instead of rewriting the file; `--ms` picks the m's; `--limit`/`--off-limit` set the
+stop of each path.  The CPU column is the user + system seconds of the process tree: on a
+shared machine it moves less with the load than the wall seconds.
 
-Run:  PYTHONPATH=. python experiments/bench_scale.py [--budget SECONDS] [--families a,b] [--update]
-(--update rewrites only the sections of the families run, each with its own date and load.)
+Run:  PYTHONPATH=. python experiments/bench_scale.py [--budget SECONDS] [--families a,b]
+      PYTHONPATH=. python experiments/bench_scale.py --families sparse --ms 10,11,12 --append --limit 900
 """
 from __future__ import annotations
 
@@ -35,8 +39,13 @@ OUT = ROOT / "experiments" / "bench_scale.md"
 
 # name -> (title, argv with {m}, the m's, whether classes can apply)
 FAMILIES = {
+    # m = 12 has 531,441 inputs, past the default limit on grid points (200,000): raised here
     "sparse": ("Sparse c = 1, accuracy grid [-1,1]^m",
-               ["accuracy", "theories/sparse.toml", "--set", "c=1", "--set", "m={m}"], range(4, 13), True),
+               ["accuracy", "theories/sparse.toml", "--set", "c=1", "--set", "m={m}",
+                "--limit", "grid_points=1000000"], range(4, 13), True),
+    "sparse-jobs2": ("Sparse c = 1, accuracy grid [-1,1]^m, --jobs 2 (two worker processes)",
+                     ["accuracy", "theories/sparse.toml", "--set", "c=1", "--set", "m={m}",
+                      "--limit", "grid_points=1000000", "--jobs", "2"], range(10, 13), True),
     "noisymax": ("NoisyMax, accuracy grid [-1,1]^m",
                  ["accuracy", "theories/noisy_max.toml", "--set", "m={m}"], range(4, 11), True),
     "numericsparse": ("NumericSparse c = 1, accuracy grid [-1,1]^m",
@@ -52,12 +61,12 @@ _WRAPPER = ("import json, resource, subprocess, sys, time\n"
             "t = time.perf_counter()\n"
             "done = subprocess.run(sys.argv[2:], stdout=open(sys.argv[1], 'w'), stderr=subprocess.DEVNULL)\n"
             "seconds = time.perf_counter() - t\n"
-            "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
-            "print(json.dumps([done.returncode, seconds, peak]))\n")
+            "use = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+            "print(json.dumps([done.returncode, seconds, use.ru_maxrss, use.ru_utime + use.ru_stime]))\n")
 
 
-def measure(argv: list, classes: bool) -> dict:
-    """One command in a child process: exit status, seconds, peak MB, its JSON (or None)."""
+def measure(argv: list, classes: bool, limit: float = LIMIT) -> dict:
+    """One command in a child process: exit status, seconds, peak MB, CPU seconds, its JSON (or None)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     if classes:
         env.pop("DIPC_CLASSES", None)
@@ -65,17 +74,17 @@ def measure(argv: list, classes: bool) -> dict:
         env["DIPC_CLASSES"] = "off"
     with tempfile.NamedTemporaryFile("r", suffix=".json") as out:
         cmd = [sys.executable, "-c", _WRAPPER, out.name, sys.executable, "-m", "dipc_plus", *argv,
-               "--json", "--timeout", str(LIMIT)]
+               "--json", "--timeout", str(limit)]
         done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=env)
         try:
-            status, seconds, peak_kb = json.loads(done.stdout)
+            status, seconds, peak_kb, cpu = json.loads(done.stdout)
         except ValueError:   # the wrapper itself was stopped
-            return {"status": "stopped", "seconds": 0.0, "mb": 0.0, "json": None}
+            return {"status": "stopped", "seconds": 0.0, "mb": 0.0, "cpu": 0.0, "json": None, "limit": limit}
         try:
             data = json.load(out)
         except ValueError:
             data = None
-    return {"status": status, "seconds": seconds, "mb": peak_kb / 1024, "json": data}
+    return {"status": status, "seconds": seconds, "mb": peak_kb / 1024, "cpu": cpu, "json": data, "limit": limit}
 
 
 def _argv(template: list, m: int) -> list:
@@ -83,12 +92,16 @@ def _argv(template: list, m: int) -> list:
     return [a.format(m=m, q=q) for a in template]
 
 
-def _cell(run: dict | None, why: str = "") -> tuple[str, str]:
+def _cell(run: dict | None, why: str = "") -> tuple[str, str, str]:
+    """(wall seconds, MB, CPU seconds) as the table prints them."""
     if run is None:
-        return why or "not run", ""
+        return why or "not run", "", ""
+    cpu = f"{run['cpu']:.1f}"
     if run["json"] is None or run["status"] not in (0, 1):
-        return f"> {LIMIT} s (stopped)" if run["seconds"] >= LIMIT - 1 else f"exit {run['status']}", f"{run['mb']:.0f}"
-    return f"{run['seconds']:.1f}", f"{run['mb']:.0f}"
+        limit = run["limit"]
+        return (f"> {limit:.0f} s (stopped)" if run["seconds"] >= limit - 1 else f"exit {run['status']}",
+                f"{run['mb']:.0f}", cpu)
+    return f"{run['seconds']:.1f}", f"{run['mb']:.0f}", cpu
 
 
 def _work(run: dict | None) -> str:
@@ -112,12 +125,14 @@ def _same(a: dict | None, b: dict | None) -> str:
     return "identical" if without_timing(a["json"]) == without_timing(b["json"]) else "DIFFERENT"
 
 
-def run_family(key: str, deadline: float, log) -> list[str]:
-    title, template, ms, can_class = FAMILIES[key]
+def run_family(key: str, deadline: float, log, ms=None, limits=None) -> list[str]:
+    title, template, default_ms, can_class = FAMILIES[key]
+    ms = default_ms if ms is None else ms
+    limits = limits or {True: LIMIT, False: LIMIT}
     lines = [f"### {title}", "",
-             "| m | classes: s | MB | inputs / distributions / decisions | classes off: s | MB "
+             "| m | classes: s | CPU s | MB | inputs / distributions / decisions | classes off: s | CPU s | MB "
              "| distributions | JSON | load (1 min) |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     stopped = {True: "", False: ""}     # why a path stopped ("" while it runs)
     last = {True: 0.0, False: 0.0}
     for m in ms:
@@ -126,45 +141,26 @@ def run_family(key: str, deadline: float, log) -> list[str]:
         runs = {}
         for classes in (True, False) if can_class else (True,):
             why = stopped[classes]
-            if not why and time.time() + min(LIMIT, max(last[classes], 1.0) * 3) > deadline:
+            if not why and time.time() + min(limits[classes], max(last[classes], 1.0) * 3) > deadline:
                 why = stopped[classes] = "not run (time budget of this run)"
             if why:
                 runs[classes] = (None, why)
                 continue
-            run = measure(_argv(template, m), classes)
+            run = measure(_argv(template, m), classes, limits[classes])
             runs[classes] = (run, "")
             last[classes] = run["seconds"]
-            if run["seconds"] >= LIMIT - 1 or run["json"] is None:
+            if run["seconds"] >= limits[classes] - 1 or run["json"] is None:
                 stopped[classes] = "not run (past the limit at a smaller m)"
             print(f"{key} m={m} classes={classes}: {run['seconds']:.1f} s {run['mb']:.0f} MB "
                   f"status {run['status']}", file=log, flush=True)
         new, new_why = runs[True]
         old, old_why = runs.get(False, (None, "same command (no grid: classes do not apply)"))
-        s_new, mb_new = _cell(new, new_why)
-        s_old, mb_old = _cell(old, old_why)
+        s_new, mb_new, cpu_new = _cell(new, new_why)
+        s_old, mb_old, cpu_old = _cell(old, old_why)
         load = f"{os.getloadavg()[0]:.1f}"
-        lines.append(f"| {m} | {s_new} | {mb_new} | {_work(new)} | {s_old} | {mb_old} | "
+        lines.append(f"| {m} | {s_new} | {cpu_new} | {mb_new} | {_work(new)} | {s_old} | {cpu_old} | {mb_old} | "
                      f"{_work(old).split(' / ')[1] if _work(old) else ''} | {_same(new, old)} | {load} |")
     return lines + [""]
-
-
-def update_sections(text: str, sections: dict) -> str:
-    """`text` with each "### title" section of `sections` replaced (or appended when new)."""
-    blocks, current = [], []
-    for line in text.rstrip("\n").split("\n"):
-        if line.startswith("### ") and current:
-            blocks.append(current)
-            current = []
-        current.append(line)
-    blocks.append(current)
-    done = set()
-    for i, block in enumerate(blocks):
-        if block and block[0] in sections:
-            blocks[i] = sections[block[0]]
-            done.add(block[0])
-    blocks += [lines for title, lines in sections.items() if title not in done]
-    blocks = [block if block and block[-1] == "" else block + [""] for block in blocks]   # a blank line between
-    return "\n".join(line for block in blocks for line in block).rstrip("\n") + "\n"
 
 
 def main() -> int:
@@ -173,10 +169,14 @@ def main() -> int:
     parser.add_argument("--families", default=",".join(FAMILIES), help="which families, comma-separated")
     parser.add_argument("--out", default=str(OUT))
     parser.add_argument("--commit", default="", help="the commit measured (default: git rev-parse HEAD here)")
-    parser.add_argument("--update", action="store_true",
-                        help="replace only the sections of these families in --out (each says when and under "
-                             "which load it ran), keeping the others")
+    parser.add_argument("--ms", default="", help="the m's to run, comma-separated (default: each family's)")
+    parser.add_argument("--limit", type=float, default=LIMIT, help=f"seconds: the class path stops at its "
+                        f"first row past this (default {LIMIT})")
+    parser.add_argument("--off-limit", type=float, default=LIMIT, help=f"the same for classes off (default {LIMIT})")
+    parser.add_argument("--append", action="store_true", help="add a section at the end of --out, keep the rest")
     args = parser.parse_args()
+    ms = [int(x) for x in args.ms.split(",")] if args.ms else None
+    limits = {True: args.limit, False: args.off_limit}
     start = time.time()
     deadline = start + args.budget
     commit = args.commit or subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
@@ -185,22 +185,12 @@ def main() -> int:
     body = []
     sections = {}
     for key in args.families.split(","):
-        before = os.getloadavg()
-        lines = run_family(key, deadline, sys.stderr)
-        after = os.getloadavg()
-        lines[2:2] = [f"Measured on {datetime.date.today()}, commit {commit}; load (1/5/15 min) "
-                      f"{', '.join(f'{x:.1f}' for x in before)} before, {', '.join(f'{x:.1f}' for x in after)} "
-                      "after.", ""]
-        sections[lines[0]] = lines
-        body += lines
+        body += run_family(key, deadline, sys.stderr, ms, limits)
     load_after = os.getloadavg()
-    if args.update and Path(args.out).exists():
-        text = update_sections(Path(args.out).read_text(), sections)
-        Path(args.out).write_text(text)
-        print(text)
-        return 0
+    title = (f"## Added run: {', '.join(args.families.split(','))}, m = {args.ms or 'default'}" if args.append
+             else "# Scaling with m: classes on beside classes off")
     head = [
-        "# Scaling with m: classes on beside classes off",
+        title,
         "",
         f"Written by `python experiments/bench_scale.py` on {datetime.date.today()}, commit {commit}, "
         f"{os.cpu_count()} cores.",
@@ -214,11 +204,14 @@ def main() -> int:
         "per-point path of before (one argmax integral per input, the dd LP, decisions cached only by "
         "recent sentence).  inputs / distributions / decisions: the run's \"work\" record (decisions: "
         "certified decisions run; '-' where not counted).  JSON: the two outputs compared with timings "
-        f"and \"work\" removed.  A path stops at its first row past {LIMIT} s (a stopped run's JSON is partial and "
-        "is not compared).",
+        f"and \"work\" removed.  A path stops at its first row past {limits[True]:.0f} s (classes) / "
+        f"{limits[False]:.0f} s (classes off) (a stopped run's JSON is partial and is not compared).  CPU s: user + "
+        "system seconds of the process tree.",
         "",
     ]
     text = "\n".join(head + body) + "\n"
+    if args.append and Path(args.out).exists():
+        text = Path(args.out).read_text().rstrip("\n") + "\n\n" + text
     Path(args.out).write_text(text)
     print(text)
     return 0

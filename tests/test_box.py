@@ -213,18 +213,29 @@ def test_fixed_and_moving_corner_pieces(tmp_path):
     assert result.verdict == REFUTED and result.counterexample.input == {"q": F(-1)}
 
 
-def test_two_variable_piece_is_undecided_with_its_region(tmp_path):
+def test_two_variable_piece_is_decided_or_undecided_with_its_region(tmp_path):
+    """a moves with d, z stays at the box end -1 (its facet -5 is outside): not homogeneous.  With
+    beta = 2 e^(-alpha eps/2) the (d, eps) sentence is proved by the wedge bound; with a negative
+    eps*e^(-4 eps) term no exact route covers the tail eps >= 8, which is reported undecided."""
     program = tmp_path / "u.dip"
     program.write_text("input a: real, z: real\noutput x: bool, y: bool\nr <- Lap(eps, a)\nx <- r >= 0\n"
                        "s <- Lap(eps, z)\ny <- s >= -5\n")
     path = tmp_path / "u.toml"
-    path.write_text(f'[program]\npath = "{program}"\n[accuracy]\ninput_distance = "linf"\n'
-                    'output_distance = "zero-one"\nalpha = "dd"\ngamma = 0\nbeta = "2*exp(-alpha*eps/2)"\n'
-                    '[accuracy.inputs]\nbox = { a = [-1, 1], z = [-1, 1] }\n')
+
+    def write(beta):
+        path.write_text(f'[program]\npath = "{program}"\n[accuracy]\ninput_distance = "linf"\n'
+                        f'output_distance = "zero-one"\nalpha = "dd"\ngamma = 0\nbeta = "{beta}"\n'
+                        '[accuracy.inputs]\nbox = { a = [-1, 1], z = [-1, 1] }\n')
+    write("2*exp(-alpha*eps/2)")
+    result = decide_box(load_claim(str(path)).accuracy)
+    assert result.verdict == "verified"
+    assert {r.method for r in result.regions if r.verdict == "verified"} == {"corner (two variables: wedge bound "
+                                                                            "(exact))"}
+    write("2*exp(-alpha*eps/2) - eps*exp(-4*eps)/100")
     result = decide_box(load_claim(str(path)).accuracy)
     assert result.verdict == UNDECIDED
     undecided = [r for r in result.regions if r.verdict == UNDECIDED]
-    assert undecided and all("(d, eps) remains" in r.reason for r in undecided)
+    assert undecided and all("(d, eps) remains" in r.reason and "eps >= 8" in r.reason for r in undecided)
     assert result.undecided_share() == F(1)      # both regions a >= 0 and a < 0, z unconstrained in the box
     code, out, _ = run_main(["accuracy", path])
     assert code == 6 and "UNDECIDED" in out and "a >= 0" in out

@@ -142,6 +142,7 @@ def test_shipped_claims_path_counts_and_identity(name, monkeypatch):
         assert work["distributions"] == len({tuple(sorted(r.input.values())) for r in applying})
     elif name in SUPPORT_CLAIMS:   # at most one per applying input; a miss fills every output
         assert 0 < work["distributions"] <= len({tuple(sorted(r.input.items())) for r in applying})
+        assert work["dd"] == "shared by det region"
     else:
         assert work["distributions"] == len({tuple(sorted(r.input.items())) for r in applying})
     assert work["decisions"] == len({(r.p_error, r.bound) for r in applying})
@@ -163,3 +164,49 @@ def test_argmax_det_equals_the_noise_free_program(m):
             u = {"q": list(point)}
             assert classes.det(u) == noise_free.run(program, bind(program, u)), (name, point)
     assert InputClasses(program, enabled=True, noise_free_det=False).det({"q": [F(0)] * m}) is None
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_det_regions_and_shared_dd_equal_the_per_point_ones(seed):
+    """On generated programs, at every point of a half-integer grid (ties with T = 0 included):
+    det read off the noise-free paths equals running the noise-free program, and dd shared by
+    (det, u on its region's support) has the value and attainment of RealSpace.dd at u."""
+    import itertools
+    from dipc_plus.accuracy.classes import DetRegions
+    from dipc_plus.claims.disagreement import RealSpace
+    from dipc_plus.claims.distances import LinfInput
+    rng = random.Random(100 + seed)
+    checked = shared = 0
+    while checked < 3:
+        program = parse_program(render(random_spec(rng)), "<generated>", {"m": F(3)})
+        if DetRegions.of(program) is None:
+            continue
+        checked += 1
+        classes = InputClasses(program, enabled=True, input_distance=LinfInput(), dd_over="reals")
+        assert classes.share_dd
+        space = RealSpace(program, LinfInput())
+        for point in itertools.product([F(-1), F(-1, 2), F(0), F(1, 2), F(1)], repeat=3):
+            u = {f"q[{i}]": x for i, x in enumerate(point, start=1)}
+            det = noise_free.run(program, u)
+            assert classes.det(u) == det, (point,)
+            direct = space.dd(u, det, near=False)
+            got = classes.dd(u, det, lambda v, d: space.dd(v, d, near=False))
+            assert (got.value, got.attained) == (direct.value, direct.attained), (point,)
+        shared += 125 - classes.dd_computed
+    assert shared > 0
+
+
+def test_det_regions_are_scanned_only_when_few():
+    """A program with many noise-free paths (no cutoff: 2^m of them) runs its noise-free program
+    for det instead of scanning the paths; its dd is still shared by region."""
+    from dipc_plus.accuracy.classes import MAX_SCANNED_PATHS, DetRegions
+    from dipc_plus.claims.distances import LinfInput
+    text = ("input q: real[7]\noutput out: bool[7]\nfor i = 1 to 7 do\n    r <- Lap(eps, q[i])\n"
+            "    out[i] <- r >= 0\nend\n")
+    program = parse_program(text, "<no-cutoff>", {})
+    regions = DetRegions.of(program)
+    assert len(regions.paths) == 2 ** 7 > MAX_SCANNED_PATHS and not regions.scan
+    classes = InputClasses(program, enabled=True, input_distance=LinfInput(), dd_over="reals")
+    u = {f"q[{i}]": F(i % 3 - 1) for i in range(1, 8)}
+    assert classes.det(u) is None and classes.share_dd
+    assert regions.det(u)[1] == noise_free.run(program, u)

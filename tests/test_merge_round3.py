@@ -236,6 +236,24 @@ def test_without_the_claim_here_the_parts_are_checked_against_each_other(runs, t
     refused_json(dipc("merge", moved[0], dup, moved[2], "--json"), dup, "reports too")
 
 
+def test_accuracy_parts_against_a_claim_without_an_accuracy_table_say_it_as_every_command_does(runs, tmp_path):
+    """Accuracy parts whose named claim (here, with its true SHA-256) has no [accuracy] table: the one
+    refusal of `accuracy.checker.accuracy_table`, naming the claim file, as `dipc accuracy` prints it."""
+    from dipc_plus.execution.executor import file_digest
+    claim = "theories/randomized_response_coin_privacy.toml"
+
+    def other_claim(o):
+        o["part"]["files"] = {claim: file_digest(str(ROOT / claim))}
+        o["part"]["options"]["args"][0] = claim
+        o["part"]["options"]["args"][1] = []
+    parts = [edited(tmp_path, p, other_claim, f"c{i}.json") for i, p in enumerate(runs["sparse"][1])]
+    obj = refused_json(dipc("merge", *parts, "--json"), claim, "the claim file has no [accuracy] table")
+    assert obj["error"]["message"] == "the claim file has no [accuracy] table"
+    assert obj["error"]["hint"] == "add an [accuracy] table (see docs/claims.md)"
+    direct = dipc("accuracy", claim, "--json")
+    assert direct.returncode == 2 and json.loads(direct.stdout)["error"] == obj["error"]
+
+
 # -- an edited verdict -------------------------------------------------------------------------------
 
 def test_an_edited_report_verdict_is_exit_2_naming_the_part(runs, tmp_path):

@@ -361,6 +361,31 @@ def test_the_latch_keeps_the_first_signal_and_counts_the_rest():
     assert signal.getsignal(signal.SIGTERM) is before
 
 
+def test_a_second_signal_nested_in_the_first_handler_does_not_win():
+    """SIGINT then SIGTERM close together: TERM's Python handler can run nested inside INT's
+    before INT's records anything (seen once in the storm: INT+TERM, gap 0, exit 143)."""
+    from dipc_plus.execution.lifetime import SignalLatch
+
+    class NestingLatch(SignalLatch):
+        """Sends SIGTERM from inside the first handler, before `first` is recorded."""
+        @property
+        def count(self):
+            return self._n
+
+        @count.setter
+        def count(self, value):
+            self._n = value
+            if value == 1:
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(0.01)    # TERM's handler runs here, nested
+
+    with NestingLatch() as latch:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        assert latch.count == 2
+        assert latch.first == signal.SIGINT
+
+
 def test_a_signal_before_the_guarded_run_starts_nothing(tmp_path):
     from dipc_plus.execution import guard
     from dipc_plus.execution.lifetime import SignalLatch

@@ -27,9 +27,15 @@ sentence in x = eps*d for the one-variable procedure (method `corner (homogeneou
 A piece where v(d) does not move needs one sentence at its largest d, where beta is
 least (`corner (fixed)`).  A numeric alpha needs only the closure point v(alpha): one
 sentence at that input (`corner (closure point)`).
-Otherwise a two-variable sentence (d, eps) remains: the piece is searched for a
-counterexample at rational d (each re-checked by the per-point path) and otherwise
-reported undecided, with its region and share of the box.  Never a guess.
+Otherwise a two-variable sentence (d, eps) remains: `accuracy.box_bnb` writes it as exact
+closed forms and `decision.two_variable` decides it (exact routes, then a certified
+branch-and-bound); what that leaves open is searched for a counterexample at rational d
+(each re-checked by the per-point path) and otherwise reported undecided, with its region
+and share of the box.  Never a guess.
+
+With the numeric-sparse input distance (NumericSparse) real outputs are allowed: each
+released value must be det's value plus a noise no comparison reads (`monotone`), and every
+facet must sit at the threshold (`numeric_sparse_facets`), so dd is still the facet distance.
 """
 from __future__ import annotations
 
@@ -43,8 +49,9 @@ from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.report import REFUTED, Counterexample, fmt_q
 from dipc_plus.accuracy.monotone import Monotonicity, NotReducible
 from dipc_plus.claims import noise_free
+from dipc_plus.claims.noise_free import Affine
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
-from dipc_plus.claims.distances import INF, LinfInput, ZeroOneOutput
+from dipc_plus.claims.distances import INF, LinfInput, LinfOutput, NumericSparseInput, ZeroOneOutput
 from dipc_plus.decision.certified import CertificationError, Interval
 from dipc_plus.decision.decide import decide
 from dipc_plus.exact.expoly import ExpFrac
@@ -61,18 +68,23 @@ def claim_checks(claim: AccuracyClaim, boundary: bool = False) -> list:
     if boundary:
         raise NotReducible("convention", "a box claim is decided under Definition 2 (dd(u) > alpha)",
                            hint="leave out --paper")
-    if not isinstance(claim.input_distance, LinfInput):
+    numeric = isinstance(claim.input_distance, NumericSparseInput)
+    if not isinstance(claim.input_distance, LinfInput) and not numeric:
         raise NotReducible("box-region", f"the input distance is {claim.input_distance.name}, not L-inf: dd is "
                            "not the distance to the nearest facet of a box region", file=claim.file,
                            hint='box claims need input_distance = "linf"')
-    if not isinstance(claim.output_distance, ZeroOneOutput):
+    wanted = LinfOutput if numeric else ZeroOneOutput
+    if not isinstance(claim.output_distance, wanted):
         raise NotReducible("output-distance", f"the output distance is {claim.output_distance.name}; the corner "
-                           "reduction reads P[error] as 1 - P[out = det(u)]", file=claim.file,
-                           hint='box claims need output_distance = "zero-one"')
+                           "reduction reads P[error] as 1 - P[out = det(u)] (real outputs within gamma with "
+                           "numeric-sparse inputs)", file=claim.file,
+                           hint='box claims need output_distance = "zero-one" ("linf" with "numeric-sparse")')
     if claim.det != "noise-free" or claim.dd_over != "reals":
         raise NotReducible("box-region", "det must be the noise-free program with dd over the reals",
                            file=claim.file)
-    checks.append(("box-region", "input distance L-inf, dd over the reals"))
+    checks.append(("box-region", "input distance numeric-sparse: every finite facet at the threshold and the "
+                   "released values inputs above it, so dd is the distance to the nearest facet (checked per "
+                   "region), dd over the reals" if numeric else "input distance L-inf, dd over the reals"))
     if claim.alpha == "dd":
         for g in claim.gammas:
             sign, slope = claim.beta.slope("alpha", {**claim.program.params, "gamma": g})
@@ -201,18 +213,21 @@ class BoxDecider:
         self.program = claim.program
         self.bounds = claim.points.bounds
         self.checks = claim_checks(claim, boundary)
-        self.monotone = Monotonicity(self.program)
+        self.monotone = Monotonicity(self.program, isinstance(claim.input_distance, NumericSparseInput))
         self.checks.append(("program-shape", "straight-line Laplace program: every path's event is an "
                             "intersection of half-spaces in the noises shifted by q"))
         options = {} if max_states is None else {"max_states": max_states}
         self.checker = AccuracyChecker(claim, **options)
         self.max_states = max_states
+        self.symbolic = None      # the program's symbolic paths, walked once when a piece needs them (box_bnb)
 
     def run(self) -> BoxResult:
         start = time.perf_counter()
         result = BoxResult(self.claim, self.kappa, self.checks)
         names = list(self.bounds)
         boxes, others = det_regions(self.program, names)
+        self.finite_dets = [{n: det[n] for n in self.monotone.finite}
+                            for det in [b.det for b in boxes] + [o[0] for o in others]]
         gammas = self.claim.gammas if self.claim.alpha == "dd" else self.claim.gamma_values(self.claim.alpha)
         for det, text, why in others:
             for g in gammas:
@@ -237,9 +252,12 @@ class BoxDecider:
 
     def region(self, region: Region, gamma: Fraction):
         """(verdict, method, reason, counterexample or None) on one det region."""
-        if gamma >= 1:
+        if gamma >= 1 and isinstance(self.claim.output_distance, ZeroOneOutput):
             return VERIFIED, "gamma >= 1", "every output is within zero-one distance 1", None
         atoms = self.monotone.output(region.det)
+        why = self.real_output_checks(region, atoms)
+        if why:
+            return UNDECIDED, "none", why, None
         directions = {}
         for n in self.bounds:
             k = atoms.direction(n)
@@ -271,37 +289,94 @@ class BoxDecider:
                     return REFUTED, "corner (fixed)", "", cex
                 methods.add("corner (fixed)")
                 continue
-            if homogeneous_beta and self.vanishes(atoms, a):
+            if homogeneous_beta and self.vanishes(atoms, a) and not self.monotone.reals_out:
                 verdict, cex = self.homogeneous(region, corner, gamma, d0, d1, a, s)
                 if cex is not None:
                     return REFUTED, "corner (homogeneous)", "", cex
                 if verdict:
                     methods.add("corner (homogeneous)")
                     continue
+            why = ("beta is not a function of alpha*eps" if not homogeneous_beta else
+                   "the half-spaces do not vanish at the corner's base point")
+            verdict, method, reason, cex = self.two_variables(region, gamma, corner, d0, d1, a, s)
+            if cex is not None:
+                return REFUTED, method, "", cex
+            if verdict == VERIFIED:
+                methods.add(method)
+                continue
             cex = self.search(corner, d0, d1)
             if cex is not None:
                 return REFUTED, "corner search", "", cex
-            why = ("beta is not a function of alpha*eps" if not homogeneous_beta else
-                   "the half-spaces do not vanish at the corner's base point")
             undecided.append(f"d in ({fmt_q(d0)}, {fmt_q(d1)}]: a sentence in (d, eps) remains ({why}); "
-                             f"no counterexample at {len(SEARCH)} rational d")
+                             f"{reason}; no counterexample at {len(SEARCH)} rational d")
         if undecided:
             return UNDECIDED, "corner", "; ".join(undecided), None
         return VERIFIED, ", ".join(sorted(methods)), "", None
+
+    def two_variables(self, region, gamma, corner, d0, d1, a, s):
+        """The piece's sentence in (d, eps) by `accuracy.box_bnb` (exact closed forms on the cells
+        the corner path crosses, then the two-variable procedure)."""
+        from dipc_plus.accuracy.box_bnb import PathSentences
+        from dipc_plus.errors import UserError
+        try:
+            return PathSentences(self, region, gamma).decide(corner, d0, d1, a, s)
+        except UserError as exc:          # the symbolic engine does not apply to this program
+            return UNDECIDED, "none", f"no closed form in (d, eps): {exc.message}", None
+
+    def real_output_checks(self, region, atoms) -> str | None:
+        """The per-region checks real outputs and the numeric-sparse distance need (None: proved)."""
+        if self.monotone.reals_out:
+            det = {n: v if isinstance(v, Affine) else Affine.constant(v) for n, v in region.det.items()
+                   if n in self.monotone.reals_out}
+            why = atoms.real_outputs_independent(det)
+            if why:
+                return f"check 'monotone': {why}"
+        if isinstance(self.claim.input_distance, NumericSparseInput):
+            why = self.numeric_sparse_facets(region)
+            if why:
+                return f"check 'box-region': {why}"
+        return None
+
+    def numeric_sparse_facets(self, region) -> str | None:
+        """Why dd under the numeric-sparse distance is not the distance to R_w's nearest facet, or None.
+
+        It is when (1) every finite facet of R_w is at the threshold T, so moving one input across
+        its facet never leaves it >= T on both sides with another value; (2) every real output of
+        det on R_w reads only inputs with R_w's lower end T (>= T on R_w), so two inputs of R_w with
+        different det are infinitely far; (3) no other region has the same finite outputs, so an
+        input across a facet has another det.  (2) and (3) give dd >= the L-inf distance to the
+        complement, (1) gives <=."""
+        dist = self.claim.input_distance
+        T = dist.threshold
+        for n in self.bounds:
+            for end in (region.lo[n], region.hi[n]):
+                if end is not None and (end != T or n not in dist.reals):
+                    return f"the facet {n} = {fmt_q(end)} of this region is not at the threshold {fmt_q(T)}"
+        for name, v in region.det.items():
+            if isinstance(v, Affine):
+                for n, _ in v.coeffs:
+                    if region.lo.get(n) != T:
+                        return f"det's {name} = {v} reads {n}, which is not >= the threshold on this region"
+        key = {n: region.det[n] for n in self.monotone.finite}
+        if sum(1 for det in self.finite_dets if det == key) != 1:
+            return "another det region has the same finite outputs"
+        return None
 
     @staticmethod
     def vanishes(atoms, a: dict) -> bool:
         return all(const + sum((c * a[n] for n, c in coefs), Fraction(0)) == 0 for coefs, const in atoms.parts)
 
-    def p_error(self, det: dict, u: dict) -> ExpFrac:
+    def p_error(self, det: dict, u: dict, gamma=Fraction(0)) -> ExpFrac:
+        """1 - P[P(u) in B(det(u), gamma)] at the input u (det's real outputs read at u)."""
         options = {} if self.max_states is None else {"max_states": self.max_states}
         dist = output_distribution(self.program, u, **options)
-        return ExpFrac.of(1) - ExpFrac.of(dist.within(dict(det), Fraction(0)))
+        det_u = {n: v.value(u) if isinstance(v, Affine) else v for n, v in det.items()}
+        return ExpFrac.of(1) - ExpFrac.of(self.claim.ball_probability(dist, u, det_u, Fraction(gamma)))
 
     def homogeneous(self, region, corner, gamma, d0, d1, a, s):
         """(holds, counterexample): for x = eps*d, 1 - P[out = w](x; a + s) <= beta(1, x)/kappa."""
         base = {n: a[n] + s[n] for n in a}
-        p_err = self.p_error(region.det, base)
+        p_err = self.p_error(region.det, base, gamma)
         bound = ExpFrac.of(self.claim.beta_at(Fraction(1), gamma)) * Fraction(1, self.kappa)
         I = self.claim.eps
         X = Interval(d0 * I.lo, None if I.hi is None else d1 * I.hi, False, I.hi is not None and I.hi_closed)
@@ -326,7 +401,7 @@ class BoxDecider:
 
     def at_point(self, det: dict, u: dict, alpha, gamma) -> bool:
         """for every eps of the claim: P_err(u) <= beta(alpha, gamma)/kappa (one sentence)."""
-        p_err = self.p_error(det, u)
+        p_err = self.p_error(det, u, gamma)
         bound = ExpFrac.of(self.claim.beta_at(alpha, gamma)) * Fraction(1, self.kappa)
         return decide(bound - p_err, ">=", self.claim.eps).holds
 

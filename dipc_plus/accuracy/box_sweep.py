@@ -77,6 +77,8 @@ def piece_ratios(claim: AccuracyClaim, decider: BoxDecider) -> list:
     boxes, others = det_regions(program, list(bounds))
     if others:
         raise NotCheap("a det region is not a box")
+    if decider.monotone.reals_out:
+        raise NotCheap("real outputs: P[error] has a factor in eps alone (no sentence in one variable)")
     gammas = claim.gammas if claim.alpha == "dd" else claim.gamma_values(claim.alpha)
     out = []
     for region in boxes:

@@ -21,22 +21,35 @@ sound by construction, none assumed from what a program probably means:
   ball does not depend on u), so Sparse with c = 1 computes about 2m + 1 distributions on
   [-1,1]^m instead of one per applicable input.  tests/test_output_support.py and
   tests/test_classes.py compare it with the per-point path.
+* **Det regions.**  det(u) for a noise-free det is read off the noise-free program's paths over
+  symbolic inputs (`claims.noise_free.paths`, the same semantics as its concrete `run`: exactly
+  one feasible path's condition holds at u), and the region of a det output o reads only the
+  inputs S'_o in the conditions of o's paths: it is C_o x (anything) for a set C_o over S'_o.
+  Its complement, where det disagrees, is C_o's complement x (anything), so in the L-inf
+  distance dd(u) (the value and whether it is attained) is the distance from u on S'_o to C_o's
+  complement: a function of (o, u on S'_o), computed once per key (dd over the reals only).  The
+  shared dd carries no witness (the accuracy checker reads the value and attainment only).
 * **Decisions by exact key.**  The certified decision "beta/kappa - P_err(eps) >= 0 for every
   eps of the claim" depends on nothing but the two exact closed forms and the interval: inputs
   with equal keys share one decision (Sparse's output k is invariant under permuting the
   queries before it, and its closed forms repeat accordingly: equal keys find that without
   assuming it).
 
-`CLASSES_ENV` set to "off" turns all three off (and the closed-form argmax dd), giving the
+`CLASSES_ENV` set to "off" turns them all off (and the closed-form argmax dd), giving the
 per-point path of before, for benchmarks (experiments/bench_scale.py) and identity checks.
 """
 from __future__ import annotations
 
+import operator
 import os
 from collections import OrderedDict
+from fractions import Fraction
 from typing import Callable, Mapping
 
-from dipc_plus.claims.distances import LinfOutput, ZeroOneOutput
+from dipc_plus.errors import UserError
+from dipc_plus.claims import noise_free
+from dipc_plus.claims.disagreement import Disagreement
+from dipc_plus.claims.distances import LinfInput, LinfOutput, ZeroOneOutput
 from dipc_plus.exact.argmax_integral import argmax_probabilities
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics import ir
@@ -47,6 +60,7 @@ from dipc_plus.semantics.output_support import NotSymbolic, OutputSupport, outpu
 CLASSES_ENV = "DIPC_CLASSES"
 MAX_ORBITS = 4096      # orbit representatives remembered (least recently used dropped)
 MAX_DECISIONS = 65536  # decisions remembered by exact key
+MAX_SCANNED_PATHS = 64      # det read off the noise-free paths when there are at most this many
 MAX_SUPPORT_KEYS = 1 << 18   # per-output probabilities remembered by support key (then no more are added)
 
 CLASS_PATH = "argmax orbits"
@@ -67,17 +81,25 @@ class InputClasses:
     counts a report prints (inputs seen, distributions and decisions computed)."""
 
     def __init__(self, program: ir.Program, enabled: bool | None = None, noise_free_det: bool = True,
-                 output_distance=None):
+                 output_distance=None, input_distance=None, dd_over: str | None = None):
         """`output_distance`: the claim's; output supports serve zero-one and L-inf (None: not known
-        yet, `ball_probability` checks the claim's)."""
+        yet, `ball_probability` checks the claim's).  `input_distance`, `dd_over`: the claim's; dd
+        is shared by det region for L-inf over the reals."""
         self.program = program
+        self._names = program.input_names()
         self.output_distance = output_distance
         self.noise_free_det = noise_free_det
         self.enabled = classes_enabled() if enabled is None else enabled
         self.shape = recognise(program) if self.enabled else None
         self.support, self.support_refusal = (self._support() if self.enabled and self.shape is None
                                               else (None, None))
+        self.regions = (DetRegions.of(program) if self.enabled and self.shape is None and noise_free_det
+                        else None)
+        self.share_dd = (self.regions is not None and type(input_distance) is LinfInput and dd_over == "reals")
+        self._dd: dict = {}           # (det output, u on its support) -> Disagreement without witness
+        self.dd_computed = 0          # dd computed (not shared)
         self._by_support: dict = {}   # OutputSupport.key -> P[out = o] (exact)
+        self._totals: dict = {}       # the keys of a ball's outputs -> P[in the ball]
         self._balls: dict = {}        # (distance, det, gamma) -> the outputs in the ball of det
         self._orbits: OrderedDict = OrderedDict()
         self._decisions: dict = {}
@@ -116,7 +138,9 @@ class InputClasses:
 
     def det(self, u: Mapping) -> dict | None:
         """det(u) of a recognised argmax with a noise-free det: the first index of the best
-        centre; None off the class path (the caller runs the noise-free program)."""
+        centre; else from the det regions; None off both (the caller runs the noise-free program)."""
+        if self.regions is not None and self.regions.scan:
+            return self.regions.det(self._flat(u))[1]
         if self.shape is None or not self.noise_free_det:
             return None
         samples = samples_at(self.shape, bind(self.program, u))
@@ -151,6 +175,27 @@ class InputClasses:
             at_u[i] = probs[j]
         return distribution_of_argmax(self.program, bind(self.program, u), at_u)
 
+    def _flat(self, u: Mapping) -> Mapping:
+        """u with flat input names (grid points already are; `--input q=[...]` is bound)."""
+        names = self._names
+        if len(u) == len(names) and all(name in u for name in names):
+            return u
+        return bind(self.program, u)
+
+    def dd(self, u: Mapping, det_u: Mapping, compute: Callable) -> Disagreement | None:
+        """dd(u) shared by (det output, u on its region's support), `compute(u, det_u)` on a miss;
+        None where it is not shared (the caller computes it)."""
+        if not self.share_dd:
+            return None
+        key = self.regions.dd_key(self._flat(u), det_u)
+        found = self._dd.get(key)
+        if found is None:
+            self.dd_computed += 1
+            found = compute(u, det_u)
+            if len(self._dd) < MAX_SUPPORT_KEYS:
+                self._dd[key] = Disagreement(found.value, found.attained)
+        return found
+
     def ball_probability(self, claim, u: Mapping, det_u: Mapping, gamma, compute: Callable) -> ExpFrac | None:
         """P[P(u) in B(det(u), u, gamma)] from per-output probabilities shared by support key, or
         None off the support path or for an output distance whose ball depends on more than det
@@ -158,28 +203,35 @@ class InputClasses:
         if self.support is None or type(claim.output_distance) not in _BALL_BY_DET:
             return None
         self.points += 1
-        flat = bind(self.program, u)
+        flat = self._flat(u)
         support = self.support
+        row = _row(flat)
+        keys = tuple(support.key(o, row) for o in self._ball(claim, det_u, gamma))
+        total = self._totals.get(keys)
+        if total is not None:   # the same object for equal keys: its hash and text are made once
+            return total
         total = _ZERO
-        for o in self._ball(claim, det_u, gamma):
-            key = support.key(o, flat)
+        for key in keys:
             p = self._by_support.get(key)
             if p is None:
-                self._fill(flat, compute(u))
+                self._fill(row, compute(u))
                 p = self._by_support.get(key)
                 if p is None:   # the cache is full: read it off this distribution
-                    p = self._marginal(compute(u)).get(o, _ZERO)
+                    p = self._marginal(compute(u)).get(key[0], _ZERO)
             total = total + p
+        if len(self._totals) < MAX_SUPPORT_KEYS:
+            self._totals[keys] = total
         return total
 
-    def _fill(self, flat: dict, dist: Distribution) -> None:
-        """Cache P[out = o] at flat for every output o (0 for those the chain never reaches)."""
+    def _fill(self, row: dict, dist: Distribution) -> None:
+        """Cache P[out = o] at the input (`_row`) for every output o (0 for those the chain never
+        reaches)."""
         self.distributions += 1
         marginal = self._marginal(dist)
         if len(self._by_support) + len(self.support.outputs) > MAX_SUPPORT_KEYS:
             return
         for o in self.support.outputs:
-            self._by_support.setdefault(self.support.key(o, flat), marginal.get(o, _ZERO))
+            self._by_support.setdefault(self.support.key(o, row), marginal.get(o, _ZERO))
 
     def _marginal(self, dist: Distribution) -> dict:
         marginal = dist.marginal()
@@ -225,9 +277,87 @@ class InputClasses:
         out = {"path": self.path if self.enabled else POINT_PATH + " (classes off)", "inputs": inputs}
         if self.enabled and self.shape is None and self.support is None:
             out["support_refused"] = self.support_refusal
+        if self.share_dd:
+            out["dd"] = "shared by det region"
         if in_process:
             out.update({"distributions": self.distributions, "decisions": self.decisions if self.enabled else None})
         return out
+
+
+class DetRegions:
+    """The noise-free program's paths over symbolic real inputs, grouped by det output: det(u) is
+    the output of the one path whose condition holds at u; `support[o]` the inputs the
+    conditions of o's paths read (in input order)."""
+
+    def __init__(self, program: ir.Program, paths: list):
+        self.program = program
+        self.paths = []      # (det output key, det output, condition compiled by _compiled)
+        self.support: dict = {}
+        order = {name: k for k, name in enumerate(noise_free.real_inputs(program))}
+        used: dict = {}
+        for path in paths:
+            key = tuple((name, _hashable(v)) for name, v in path.outputs.items())
+            self.paths.append((key, dict(path.outputs), [_compiled(c) for c in path.condition]))
+            found = used.setdefault(key, set())
+            for c in path.condition:
+                found |= c.variables()
+        self.support = {key: tuple(sorted(names, key=order.__getitem__)) for key, names in used.items()}
+        # det by scanning the paths only when they are few (a program with 2^m paths is faster to run)
+        self.scan = len(self.paths) <= MAX_SCANNED_PATHS
+        self._by_output = {key: key for key in used}
+
+    @staticmethod
+    def of(program: ir.Program) -> "DetRegions | None":
+        """The regions, or None when they do not apply: a Bool/DOM input (regions per assignment),
+        a real output (det is then no region label), or a noise-free program the path enumeration
+        refuses."""
+        if any(not isinstance(t, ir.RealT) for _, t in program.inputs):
+            return None
+        try:
+            paths = noise_free.paths(program, {}, noise_free.real_inputs(program))
+        except UserError:
+            return None
+        if any(isinstance(v, noise_free.Affine) for p in paths for v in p.outputs.values()):
+            return None
+        return DetRegions(program, paths)
+
+    def det(self, u: Mapping) -> tuple:
+        """(det output key, det(u)); u maps flat real input names to values."""
+        for key, outputs, condition in self.paths:
+            for terms, holds, rhs in condition:
+                if len(terms) == 1:
+                    name, c = terms[0]
+                    lhs = u[name] if c == 1 else c * u[name]
+                else:
+                    lhs = sum(c * u[name] for name, c in terms)
+                if not holds(lhs, rhs):
+                    break
+            else:
+                return key, outputs
+        raise AssertionError(f"no noise-free path of {self.program.name} holds at {dict(u)}")
+
+    def dd_key(self, u: Mapping, det_u: Mapping) -> tuple:
+        key = tuple((name, _hashable(v)) for name, v in det_u.items())
+        return key, tuple(_cheap(u[name]) for name in self.support[key])
+
+
+_COMPARE = {"<": operator.lt, "<=": operator.le, "==": operator.eq, ">=": operator.ge, ">": operator.gt}
+
+
+def _compiled(c) -> tuple:
+    """An lp.Constraint as (terms, comparison, rhs): `Constraint.holds` without building a
+    Fraction per term (the inputs are exact numbers already)."""
+    return c.coeffs, _COMPARE[c.op], c.rhs
+
+
+def _cheap(x):
+    """A cache key for an exact number: equal keys are equal numbers, and hashing a pair of ints
+    is much cheaper than hashing a Fraction."""
+    return (x.numerator, x.denominator) if type(x) is Fraction else x
+
+
+def _row(flat: Mapping) -> dict:
+    return {name: _cheap(x) for name, x in flat.items()}
 
 
 def _hashable(value):

@@ -10,7 +10,7 @@ is non-decreasing in q_j; all <= 0 gives non-increasing.  Mixed signs prove noth
 
 The walk is a whitelist on `ir.Program`: deterministic assignments, Laplace samples,
 comparisons of linear forms, `if` and `exit`.  Anything else (a `while` loop, another
-distribution, a real output) is refused with the statement's position, since the
+distribution, an integer output) is refused with the statement's position, since the
 argument above has not been made for it.  Paths are not pruned for feasibility: an
 infeasible path only adds half-spaces, which can make a sign mixed (a refusal), never
 prove a wrong one.
@@ -18,6 +18,14 @@ prove a wrong one.
 Each output also keeps the input part (coefficients of q and constant) of every
 half-space on its paths: `accuracy.box` reads them to prove that the probability at a
 corner q = a + s*d depends on eps*d alone.
+
+Real outputs (NumericSparse's released values) are walked too: an output value w is then
+the tuple of the finite outputs, and each path keeps its real outputs' affine forms
+(`real_forms`).  When on every path to w each real output is det's value plus noises
+that occur in no half-space of the path (`real_outputs_independent`), P[finite outputs
+= w and every real output within gamma of det] is the sum over the paths of P[path's
+half-spaces] times a factor that does not depend on q, so the signs above still prove
+the direction.
 """
 from __future__ import annotations
 
@@ -48,6 +56,21 @@ class OutputAtoms:
     (q coefficients, constant) of every oriented half-space."""
     signs: dict = field(default_factory=dict)          # input -> set of -1 / +1
     parts: set = field(default_factory=set)            # of (tuple of (input, coef), const)
+    real_forms: list = field(default_factory=list)     # per path: ({real output: Affine}, noises of its atoms)
+
+    def real_outputs_independent(self, det: dict) -> str | None:
+        """None when on every path each real output minus det's value (an `Affine` in the inputs)
+        is a form in noises that occur in none of the path's half-spaces; else why not."""
+        for forms, atom_noises in self.real_forms:
+            for name, form in forms.items():
+                want = det[name]
+                noises = {n for n, _ in form.coeffs if n.startswith(NOISE)}
+                rest = Affine.make({n: c for n, c in form.coeffs if not n.startswith(NOISE)}, form.const)
+                if rest != want:
+                    return f"the real output '{name}' is not det's value plus noise on some path"
+                if noises & atom_noises:
+                    return f"the real output '{name}' shares a noise with a comparison on its path"
+        return None
 
     def direction(self, name: str) -> int | None:
         """+1: P[out = w] non-decreasing in this input; -1: non-increasing; 0: independent of it;
@@ -68,16 +91,21 @@ class _State:
 class Monotonicity:
     """The oriented half-spaces of every path of `program`, grouped by output value."""
 
-    def __init__(self, program: ir.Program):
+    def __init__(self, program: ir.Program, real_outputs: bool = False):
+        """real_outputs: walk real outputs too (only the numeric-sparse input distance makes a det
+        that moves with the inputs compatible with dd > 0); otherwise they are refused."""
         self.program = program
         self.inputs = [n for n, t in program.inputs if isinstance(t, ir.RealT)]
         self.noises = 0
         self.live = 1
         self.by_output: dict = {}
+        self.finite = [n for n, t in program.outputs if isinstance(t, (ir.DomT, ir.BoolT))]
+        self.reals_out = [n for n, t in program.outputs if isinstance(t, ir.RealT)]
         for name, typ in program.outputs:
-            if not isinstance(typ, (ir.DomT, ir.BoolT)):
+            if not isinstance(typ, (ir.DomT, ir.BoolT)) and not (real_outputs and isinstance(typ, ir.RealT)):
                 raise NotReducible("program-shape", f"the output '{name}' is not finite: P[out = det(q)] is read "
-                                   "per output value", hint="box claims need outputs of finite type")
+                                   "per output value", hint="box claims need outputs of finite type (real "
+                                   "outputs with input_distance = \"numeric-sparse\")")
         start = _State({}, {n: Affine.symbol(n) for n in self.inputs}, ())
         normal, exited = self.block(program.body, [start])
         for st in normal + exited:
@@ -85,15 +113,22 @@ class Monotonicity:
 
     # -- what was found ----------------------------------------------------------------------
     def output(self, w: dict) -> OutputAtoms:
-        return self.by_output.get(freeze_env(w), OutputAtoms())
+        """The paths to the finite outputs of w (its real outputs, if any, are not part of the key)."""
+        return self.by_output.get(freeze_env({n: w[n] for n in self.finite}), OutputAtoms())
 
     def record(self, st: _State) -> None:
         w = {}
-        for name, _ in self.program.outputs:
+        for name in self.finite:
             if name not in st.denv:
                 raise NotReducible("program-shape", f"output '{name}' is not assigned on some path")
             w[name] = st.denv[name]
         found = self.by_output.setdefault(freeze_env(w), OutputAtoms())
+        if self.reals_out:
+            missing = [n for n in self.reals_out if n not in st.reals]
+            if missing:
+                raise NotReducible("program-shape", f"output '{missing[0]}' is not assigned on some path")
+            atom_noises = {n for g in st.atoms for n, _ in g.coeffs if n.startswith(NOISE)}
+            found.real_forms.append(({n: st.reals[n] for n in self.reals_out}, atom_noises))
         for g in st.atoms:
             coefs = {n: c for n, c in g.coeffs if not n.startswith(NOISE)}
             for n, c in coefs.items():

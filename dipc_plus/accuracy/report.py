@@ -17,7 +17,7 @@ from dipc_plus.claims.distances import INF
 from dipc_plus.decision.decide import CertificationError, Decision
 from dipc_plus.exact.convert import fmt_q as exact_fmt_q
 from dipc_plus.exact.decimals import ball_text, midpoint_text
-from dipc_plus.exact.expoly import ExpFrac
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import certified
 from dipc_plus.semantics.values import show_env
@@ -52,6 +52,23 @@ def json_value(v):
         q = Fraction(v)
         return int(q) if q.denominator == 1 else fmt_q(q)
     return str(v)
+
+
+_TEXTS: dict = {}
+_MAX_TEXTS = 4096
+
+
+def closed_form_text(value) -> str:
+    """str(value), remembered for the latest closed forms: the inputs of a grid share a few
+    (accuracy.classes hands them the same objects), and printing one costs more than checking it."""
+    if not isinstance(value, (ExpFrac, ExpPoly)):
+        return str(value)
+    found = _TEXTS.get(value)
+    if found is None:
+        if len(_TEXTS) >= _MAX_TEXTS:
+            _TEXTS.clear()
+        found = _TEXTS[value] = str(value)
+    return found
 
 
 ENV_STYLE = {"braces": False, "empty": "(no inputs)"}   # how accuracy reports print an input (values.show_env)
@@ -91,6 +108,22 @@ def _array_owners(program: ir.Program) -> dict:
 def env_json(program: ir.Program, flat: Mapping) -> dict:
     grouped = group_env(program, flat)
     return {k: [json_value(x) for x in v] if isinstance(v, list) else json_value(v) for k, v in grouped.items()}
+
+
+_DET_JSON: dict = {}
+
+
+def _det_json(program: ir.Program, det: dict) -> dict:
+    """env_json of a det output, remembered for the latest det objects (accuracy.classes hands
+    the inputs with the same det output the same dict; a new dict is a miss, never a wrong hit)."""
+    found = _DET_JSON.get(id(det))
+    if found is not None and found[0] is det and found[1] is program and found[2] == det:
+        return dict(found[3])
+    made = env_json(program, det)
+    if len(_DET_JSON) >= _MAX_TEXTS:
+        _DET_JSON.clear()
+    _DET_JSON[id(det)] = (det, program, dict(det), made)
+    return dict(made)
 
 
 def input_key(u: Mapping) -> tuple:
@@ -211,7 +244,7 @@ class InputReport:
     def to_json(self, full: bool = True) -> dict:
         out = {
             "input": env_json(self.program, self.input),
-            "det": env_json(self.program, self.det),
+            "det": _det_json(self.program, self.det),
             "dd": json_value(self.dd.value),
             "dd_attained": self.dd.attained,
             "alpha": json_value(self.alpha),
@@ -219,11 +252,11 @@ class InputReport:
             "verdict": self.verdict,
         }
         if self.applies:
-            out["beta"] = str(self.beta)
+            out["beta"] = closed_form_text(self.beta)
             if self.kappa != 1:
                 out["kappa"] = self.kappa
             if full:
-                out["p_correct"] = str(self.p_correct)
+                out["p_correct"] = closed_form_text(self.p_correct)
             if self.counterexample is not None:
                 out["counterexample"] = self.counterexample.to_json()
         out["seconds"] = round(self.seconds, 4)

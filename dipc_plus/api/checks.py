@@ -369,6 +369,13 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
         run_on = _executor(jobs, executor, scheduler)
         loaded, values = _privacy_claim(claim, program, params, max_states)
         path, _ = claim_path(claim)
+        if getattr(loaded, "inputs_kind", "") == "box":     # every pair of real inputs of a box
+            from dipc_plus.privacy.dp.box import decide_box_privacy
+            if every_length:
+                raise UserError("every_length does not apply to a box claim: it is decided at its own m",
+                                file=loaded.file, hint="leave it out, or give the claim a grid")
+            with certified_or_exit_2():
+                return PrivacyReport(decide_box_privacy(loaded, max_states=max_states), claim=loaded)
         if every_length or loaded.every_length:
             from dipc_plus.privacy.online.every_length import decide_every_length
             with certified_or_exit_2():

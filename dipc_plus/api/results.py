@@ -94,28 +94,15 @@ class AccuracyReport(Report):
 
     `counterexample` is a `Counterexample` (or None); `plot()` draws P[error] against beta/kappa.
 
-    The Laplace mechanism misses its output by more than 1 with probability e^(-eps), twice the
-    claimed beta = e^(-eps)/2 (so refuted; e^-1 = 0.367879 > 0.18394 at eps = 1):
+    The shipped Laplace claim (theories/laplace.toml) with one output (k = 1): the mechanism misses
+    its output by more than gamma with probability e^(-gamma eps), exactly the claimed beta, so
+    beta/2 (kappa = 2) is refuted (e^-1 = 0.367879 > 0.18394 at eps = 1, gamma = 1):
 
     >>> import dipc_plus
-    >>> lap = dipc_plus.example("programs/laplace.dip")
-    >>> half_beta = dipc_plus.Claim.from_text('''
-    ... [program]
-    ... path = "laplace.dip"
-    ... params = { k = 1 }
-    ... [accuracy]
-    ... det = "noise-free"
-    ... input_distance = "zero-one"
-    ... output_distance = "linf"
-    ... alpha = 0
-    ... gamma = 1
-    ... beta = "exp(-gamma*eps)/2"
-    ... [accuracy.inputs]
-    ... grid = { q = { values = [0] } }
-    ... ''', base_dir=lap.parent, name="half_beta")
-    >>> report = dipc_plus.check_accuracy(half_beta)
+    >>> laplace = dipc_plus.example("theories/laplace.toml")
+    >>> report = dipc_plus.check_accuracy(laplace, params={"k": 1}, kappa=2)
     >>> report
-    <AccuracyReport accuracy of laplace: 1 input(s), 1 applicable: refuted at q=[0], eps = 1>
+    <AccuracyReport accuracy of laplace, beta/2: 3 input(s), 9 applicable: refuted at q=[-1], eps = 1>
     >>> print(report.counterexample.error_probability, "|", report.counterexample.bound)
     e^(-eps) | 1/2*e^(-eps)
     """
@@ -196,28 +183,13 @@ class SweepReport(Report):
 
     `verified` is the verdict of the claim itself (kappa = 1).
 
-    The claim above (P[error] = e^(-eps) against beta = e^(-eps)/2) holds with beta/kappa only for
-    kappa <= 1/2, so no integer kappa >= 1 works and kappa* = 1/2:
+    The claim above (P[error] = e^(-gamma eps) = beta) holds with equality, so beta/kappa fails
+    for every kappa > 1: the best kappa is 1 and kappa* = 1:
 
     >>> import dipc_plus
-    >>> lap = dipc_plus.example("programs/laplace.dip")
-    >>> half_beta = dipc_plus.Claim.from_text('''
-    ... [program]
-    ... path = "laplace.dip"
-    ... params = { k = 1 }
-    ... [accuracy]
-    ... det = "noise-free"
-    ... input_distance = "zero-one"
-    ... output_distance = "linf"
-    ... alpha = 0
-    ... gamma = 1
-    ... beta = "exp(-gamma*eps)/2"
-    ... [accuracy.inputs]
-    ... grid = { q = { values = [0] } }
-    ... ''', base_dir=lap.parent, name="half_beta")
-    >>> s = dipc_plus.sweep(half_beta)
+    >>> s = dipc_plus.sweep(dipc_plus.example("theories/laplace.toml"), params={"k": 1})
     >>> s.verified, s.best_kappa, s.kappa_star.text[:5]
-    (False, 0, '0.500')
+    (True, 1, '1.000')
     """
 
     def __init__(self, result: Any, checker: Any, points: list | None, reports: bool = False):
@@ -297,26 +269,15 @@ class PrivacyReport(Report):
     """`check_privacy`: a DP or Pufferfish verdict (or the every-length verdict) with its re-checked
     counterexample (`counterexample`, a `PrivacyCounterexample`).
 
-    Laplace noise of rate 2 eps (sensitivity 1/2) on queries at distance 1 is not eps-DP:
-    P[out <= 0] is 1/2 at q = 0 and e^(-2 eps)/2 at q = 1.
+    The shipped Laplace claim (theories/laplace_privacy.toml) with noise for sensitivity 1/2 (rate
+    2 eps) on queries at distance 1 is not eps-DP: P[out <= -1] is 1/2 at q = -1 and e^(-2 eps)/2
+    at q = 0.
 
     >>> import dipc_plus
-    >>> lap = dipc_plus.example("programs/laplace.dip")
-    >>> half_sens = dipc_plus.Claim.from_text('''
-    ... [program]
-    ... path = "laplace.dip"
-    ... params = { k = 1, sens = 0.5 }
-    ... [privacy]
-    ... adjacency = "linf"
-    ... bound = 1
-    ... budget = "eps"
-    ... events = { out = ["(-inf, 0]", "(0, inf)"] }
-    ... [privacy.inputs]
-    ... grid = { q = [0, 1] }
-    ... ''', base_dir=lap.parent, name="half_sens")
-    >>> p = dipc_plus.check_privacy(half_sens)
+    >>> laplace = dipc_plus.example("theories/laplace_privacy.toml")
+    >>> p = dipc_plus.check_privacy(laplace, params={"sens": "1/2"})
     >>> p
-    <PrivacyReport privacy of laplace: refuted at q=[0] vs q=[1], out=[(-inf, 0]], eps = 1>
+    <PrivacyReport privacy of laplace: refuted at q=[-1] vs q=[0], out=[(-inf, -1]], eps = 1>
     >>> print(p.counterexample.probability, "|", p.counterexample.neighbour_probability)
     1/2 | 1/2*e^(-2*eps)
     """
@@ -400,20 +361,8 @@ class LossReport(Report):
     The same mechanism's tight loss is 2 eps (the ratio e^(2 eps) of the two probabilities above):
 
     >>> import dipc_plus
-    >>> lap = dipc_plus.example("programs/laplace.dip")
-    >>> half_sens = dipc_plus.Claim.from_text('''
-    ... [program]
-    ... path = "laplace.dip"
-    ... params = { k = 1, sens = 0.5 }
-    ... [privacy]
-    ... adjacency = "linf"
-    ... bound = 1
-    ... budget = "eps"
-    ... events = { out = ["(-inf, 0]", "(0, inf)"] }
-    ... [privacy.inputs]
-    ... grid = { q = [0, 1] }
-    ... ''', base_dir=lap.parent, name="half_sens")
-    >>> loss = dipc_plus.privacy_loss(half_sens)
+    >>> laplace = dipc_plus.example("theories/laplace_privacy.toml")
+    >>> loss = dipc_plus.privacy_loss(laplace, params={"sens": "1/2"})
     >>> loss.loss, loss.verified
     ('2*eps', False)
     """

@@ -106,26 +106,13 @@ class Counterexample:
     `error_probability` and `bound` (closed forms in eps); `error_ball` and `bound_ball` (the
     certified arb balls at `eps`); `raw` (the checker's own object).
 
-    beta = e^(-eps)/2 for the Laplace mechanism's P[|error| > 1] = e^(-eps) (e^-1 = 0.3678794):
+    The shipped Laplace claim with one output (k = 1) at beta/2: P[|error| > 1] = e^(-eps) against
+    e^(-eps)/2 (e^-1 = 0.3678794):
 
     >>> import dipc_plus
-    >>> lap = dipc_plus.example("programs/laplace.dip")
-    >>> half_beta = dipc_plus.Claim.from_text('''
-    ... [program]
-    ... path = "laplace.dip"
-    ... params = { k = 1 }
-    ... [accuracy]
-    ... det = "noise-free"
-    ... input_distance = "zero-one"
-    ... output_distance = "linf"
-    ... alpha = 0
-    ... gamma = 1
-    ... beta = "exp(-gamma*eps)/2"
-    ... [accuracy.inputs]
-    ... grid = { q = { values = [0] } }
-    ... ''', base_dir=lap.parent, name="half_beta")
-    >>> dipc_plus.check_accuracy(half_beta).counterexample
-    Counterexample(input={'q': [0]}, eps=1: P[error] >= 0.367879 > 0.18394 >= beta)
+    >>> laplace = dipc_plus.example("theories/laplace.toml")
+    >>> dipc_plus.check_accuracy(laplace, params={"k": 1}, kappa=2).counterexample
+    Counterexample(input={'q': [-1]}, eps=1: P[error] >= 0.367879 > 0.18394 >= beta/2)
     """
 
     def __init__(self, raw: Any):
@@ -170,24 +157,13 @@ class PrivacyCounterexample:
     describes them); `eps` (a Fraction, or the text ``ln(r)`` of a point eps = ln r);
     `probability` and `neighbour_probability` (closed forms); `raw` (the checker's object).
 
-    Rate 2 eps Laplace noise against an eps budget: 1/2 > e * e^(-2)/2 = 0.18394 at eps = 1:
+    Rate 2 eps Laplace noise (the shipped claim with sens = 1/2) against an eps budget: 1/2 > e *
+    e^(-2)/2 = 0.18394 at eps = 1:
 
     >>> import dipc_plus
-    >>> lap = dipc_plus.example("programs/laplace.dip")
-    >>> half_sens = dipc_plus.Claim.from_text('''
-    ... [program]
-    ... path = "laplace.dip"
-    ... params = { k = 1, sens = 0.5 }
-    ... [privacy]
-    ... adjacency = "linf"
-    ... bound = 1
-    ... budget = "eps"
-    ... events = { out = ["(-inf, 0]", "(0, inf)"] }
-    ... [privacy.inputs]
-    ... grid = { q = [0, 1] }
-    ... ''', base_dir=lap.parent, name="half_sens")
-    >>> dipc_plus.check_privacy(half_sens).counterexample
-    PrivacyCounterexample(input={'q': [0]}, neighbour={'q': [1]}, output={'out': ['(-inf, 0]']}, eps=1: P >= 0.5 > 0.18394 >= e^budget P')
+    >>> laplace = dipc_plus.example("theories/laplace_privacy.toml")
+    >>> dipc_plus.check_privacy(laplace, params={"sens": "1/2"}).counterexample
+    PrivacyCounterexample(input={'q': [-1]}, neighbour={'q': [0]}, output={'out': ['(-inf, -1]']}, eps=1: P >= 0.5 > 0.18394 >= e^budget P')
     """
 
     def __init__(self, raw: Any):

@@ -1,12 +1,14 @@
-"""Box claims: `[accuracy.inputs] box = { q = [-1, 1] }`, every real input of a box.
+"""Box claims: `[accuracy.inputs] box = { q = [-1, 1] }` (and `[privacy.inputs] box`),
+every real input of a box.
 
 Why: a grid verdict says nothing between its points (issue 28).  A box names, per real
 input, a closed interval [lo, hi] with rational ends; the claim is then about every real
-input vector of the product.  This module reads and checks that table (every mistake a
-located `UserError`) and holds the result as `BoxInputs`, the `points` of an
-`AccuracyClaim` whose `inputs_kind` is "box".  A box has no finite list of points:
-iterating it raises the claim's own error, so no grid path enumerates it by accident;
-`accuracy.box` decides such claims.
+input vector of the product (for privacy: every pair of them under the adjacency).  This
+module reads and checks that table for both claim kinds (every mistake a located
+`UserError`) and holds the result as `BoxInputs`, the `points` of an `AccuracyClaim` (the
+`explicit_points` of a `DPClaim`) whose `inputs_kind` is "box".  A box has no finite list
+of points: iterating it raises the claim's own error, so no grid path enumerates it by
+accident; `accuracy.box` and `privacy.dp.box` decide such claims.
 """
 from __future__ import annotations
 
@@ -16,15 +18,18 @@ from fractions import Fraction
 from dipc_plus.errors import UserError
 from dipc_plus.semantics import ir
 
+ACCURACY_HINT = ("`dipc accuracy` decides box claims (corner reduction); for one input use --input, for other "
+                 "commands give the claim a grid")
 _INFINITE = {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
 
 
 class BoxInputs:
     """The box of a claim: `bounds` maps every real input (flat name) to (lo, hi), lo <= hi."""
 
-    def __init__(self, bounds: dict, file: str = ""):
+    def __init__(self, bounds: dict, file: str = "", hint: str = ACCURACY_HINT):
         self.bounds = dict(bounds)
         self.file = file
+        self.hint = hint     # what to do instead of enumerating the box
 
     def __len__(self) -> int:
         return 0
@@ -34,8 +39,7 @@ class BoxInputs:
 
     def _refuse(self):
         return UserError("a box claim has no finite list of inputs to enumerate", file=self.file,
-                         hint="`dipc accuracy` decides box claims (corner reduction); for one input use "
-                              "--input, for other commands give the claim a grid")
+                         hint=self.hint)
 
     def __iter__(self):
         raise self._refuse()
@@ -63,9 +67,10 @@ def box_text(program: ir.Program, bounds: dict) -> str:
     return "; ".join(parts) or "(no inputs)"
 
 
-def read_box(reader, spec, program: ir.Program) -> BoxInputs:
-    """The box of `[accuracy.inputs] box = {...}` (`reader` is a `claim_file.ClaimReader`)."""
-    key = "accuracy.inputs.box"
+def read_box(reader, spec, program: ir.Program, key: str = "accuracy.inputs.box",
+             hint: str = ACCURACY_HINT) -> BoxInputs:
+    """The box of `[accuracy.inputs] box = {...}` or of `key` (`reader` is a `claim_file.ClaimReader`);
+    `hint` says, when something tries to enumerate it, which command decides it."""
     if not isinstance(spec, dict) or not spec:
         raise reader.error(key, "box must be a non-empty table of ranges", hint="box = { q = [-1, 1] }")
     types = dict(program.inputs)
@@ -94,7 +99,7 @@ def read_box(reader, spec, program: ir.Program) -> BoxInputs:
         raise reader.error(key, f"{program.name} has the finite input '{name}' ({_type_name(typ)}), which a box "
                                 "cannot range over",
                            hint="box claims are for programs whose inputs are all real; use a grid here")
-    return BoxInputs({n: bounds[n] for n, _ in program.inputs}, reader.path)
+    return BoxInputs({n: bounds[n] for n, _ in program.inputs}, reader.path, hint)
 
 
 def _type_name(typ) -> str:

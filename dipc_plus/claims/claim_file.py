@@ -52,8 +52,15 @@ PROGRAM_KEYS = ("path", "params")
 ACCURACY_KEYS = ("inputs", "det", "table", "input_distance", "output_distance", "alpha", "gamma", "beta",
                  "eps", "dd_over", "threshold", "scores", "output", "note")
 INPUT_KEYS = ("grid", "list", "box", "step")
-# the distances a box claim can have: the corner reduction's, and the argmax worst point's
-BOX_DISTANCES = {("linf", "zero-one"), ("linf", "noisy-max")}
+# the distances a box claim can have: the corner reduction's (numeric-sparse with real outputs as in
+# NumericSparse, accuracy.box checks its facets), and the argmax worst point's
+BOX_DISTANCES = {("linf", "zero-one"), ("linf", "noisy-max"), ("numeric-sparse", "linf")}
+# per input distance, (key, what it has, what a box needs) for a refused pair
+BOX_DISTANCE_FIX = {
+    "zero-one": lambda d, od: ("accuracy.input_distance", d, "linf"),
+    "linf": lambda d, od: ("accuracy.output_distance", od, "zero-one\" or \"noisy-max"),
+    "numeric-sparse": lambda d, od: ("accuracy.output_distance", od, "linf"),
+}
 MAX_POINTS = limits.LIMITS["grid_points"].default   # the default of --limit grid_points
 
 
@@ -285,8 +292,7 @@ def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) ->
         raise r.error("accuracy.scores", "scores is only used by output_distance = \"noisy-max\"", hint="remove it")
 
     if kind == "box" and (d_name, od_name) not in BOX_DISTANCES:   # what accuracy.box reads
-        key, have, want = (("accuracy.input_distance", d_name, "linf") if d_name != "linf" else
-                           ("accuracy.output_distance", od_name, "zero-one\" or \"noisy-max"))
+        key, have, want = BOX_DISTANCE_FIX[d_name](d_name, od_name)
         raise r.error(key, f"a box claim needs {key.split('.')[1]} = \"{want}\", not \"{have}\"",
                       hint="box claims are decided by the corner reduction (docs/claims.md, \"Box claims\"); "
                            "use a grid for this claim")

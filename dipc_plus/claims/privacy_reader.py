@@ -14,6 +14,7 @@ import difflib
 from fractions import Fraction
 from typing import Mapping
 
+from dipc_plus.claims.box import read_box
 from dipc_plus.claims.claim_file import (ClaimReader, check_grid_size, grid_count, grid_values, load_claim,
                                          to_user_value)
 from dipc_plus.errors import UserError
@@ -27,7 +28,9 @@ from dipc_plus.semantics.evaluate import domain_values
 
 PRIVACY_KEYS = ("kind", "adjacency", "bound", "pairs", "budget", "delta", "eps", "inputs", "events",
                 "structure", "note", "length")
-INPUT_KEYS = ("grid", "list", "step")
+INPUT_KEYS = ("grid", "list", "box", "step")
+BOX_HINT = ("`dipc privacy` decides box claims (the coupling bound, or a search at rational points); for other "
+            "commands give the claim a grid")
 
 
 def load_privacy_claim(path: str, overrides: Mapping | None = None):
@@ -43,6 +46,11 @@ def load_privacy_claim(path: str, overrides: Mapping | None = None):
     kind = r.choice("privacy.kind", raw.get("kind", "dp"), ("dp", "pufferfish"))
     program = claim.program
     if kind == "pufferfish":
+        if isinstance(raw.get("inputs"), dict) and "box" in raw["inputs"]:
+            raise r.error("privacy.inputs.box", "a box of inputs is for a differential-privacy claim; a Pufferfish "
+                          "claim ranges over the inputs of its scenario priors",
+                          hint="remove [privacy.inputs] (the scenarios list the inputs), or write a kind = \"dp\" "
+                               "claim for the box")
         from dipc_plus.claims.pufferfish_reader import read_pufferfish
         return read_pufferfish(r, raw, program, path)
     return _read_dp(r, raw, program, path, frozenset(claim.params))
@@ -104,9 +112,12 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: f
             raise r.error("privacy.pairs", "pairs are only read with adjacency = \"pairs\"",
                           hint='write adjacency = "pairs" or remove the list')
         points_given, grid, inputs_kind = read_points(r, raw.get("inputs"), program, "privacy.inputs")
+    every_length = _read_length(r, raw.get("length"), path)
+    if inputs_kind == "box":
+        _check_box_claim(r, every_length, every_value, program)
     claim = DPClaim(path, program, adjacency, budget, delta_text, delta, eps, points_given, grid, events,
                     structure, note if isinstance(note, str) else "", inputs_kind=inputs_kind,
-                    every_length=_read_length(r, raw.get("length"), path), given_params=given)
+                    every_length=every_length, given_params=given)
     claim.every_output_value = every_value
     return claim
 
@@ -120,19 +131,43 @@ def _read_length(r: ClaimReader, value, path: str) -> bool:
     return value == "every"
 
 
+def _check_box_claim(r: ClaimReader, every_length: bool, every_value: bool, program: ir.Program) -> None:
+    """What a box privacy claim cannot be combined with (privacy.dp.box decides one m, on named events)."""
+    if every_length:
+        raise r.error("privacy.length", "length = \"every\" decides a claim for every number of queries on a grid; "
+                      "a box claim is decided at its own m",
+                      hint="remove length = \"every\" (a box claim verified by the coupling bound names it), or "
+                           "give the every-length claim a grid")
+    if every_value:
+        real = [n for n, t in program.outputs if isinstance(t, ir.RealT)]
+        raise r.error("privacy.inputs.box", f"a box claim on the real output(s) {', '.join(real)} needs named "
+                      "output events (every output value is decided on grids only)",
+                      hint='add events = { ' + (real[0].split("[")[0] if real else "out")
+                           + ' = ["(-inf, 0]", "(0, inf)"] } to [privacy], or use a grid')
+
+
 # -- inputs -----------------------------------------------------------------------------------------
 
 def read_points(r: ClaimReader, spec, program: ir.Program, key: str) -> tuple[list | None, dict | None, str]:
     """The claimed inputs: (flat environments, None, "list") for a list, (None, {flat name: values},
-    "grid") for a grid, and (None, the finite domains, "domain") when no inputs are given."""
+    "grid") for a grid, (a `claims.box.BoxInputs`, None, "box") for a box, and (None, the finite
+    domains, "domain") when no inputs are given."""
     if spec is None:
         return _grid_points(program, _domain_ranges(r, program, key)) + ("domain",)
     if not isinstance(spec, dict):
         raise r.error(key, "inputs must be a table", hint=f"write [{key}] with grid = {{...}} or list = [...]")
     r.check_keys(spec, INPUT_KEYS, key)
-    if ("grid" in spec) == ("list" in spec):
-        raise r.error(key, "give exactly one of 'grid' and 'list'",
-                      hint="grid = { q = [-1, 1] } or list = [ { q = [0, 1, -1] } ]")
+    given = [k for k in ("grid", "list", "box") if k in spec]
+    if len(given) != 1:
+        raise r.error(key, "give exactly one of 'grid', 'list' and 'box'" +
+                      (f" (this table has {' and '.join(given)})" if given else ""),
+                      hint="grid = { q = [-1, 1] }, list = [ { q = [0, 1, -1] } ] or box = { q = [-1, 1] } "
+                           "(every real input of the box); one claim per kind of inputs")
+    if "box" in spec:
+        if "step" in spec:
+            raise r.error(f"{key}.step", "step only applies to a grid (a box has every real value)",
+                          hint="remove it")
+        return read_box(r, spec["box"], program, f"{key}.box", BOX_HINT), None, "box"
     if "list" in spec:
         return _list_points(r, spec, program, key), None, "list"
     grid = spec["grid"]

@@ -21,6 +21,7 @@ from dipc_plus.decision.decide import Interval
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.claims.adjacency import Adjacency
+from dipc_plus.claims.box import box_text
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import ln_text, rational_power
 from dipc_plus.semantics import ir
@@ -144,13 +145,13 @@ class DPClaim:
     delta_text: str
     delta: object            # ExpPoly / ExpFrac in eps
     eps: EpsRange
-    explicit_points: list | None   # flat input environments (a list), or None for a grid
+    explicit_points: list | None   # flat input environments (a list; a claims.box.BoxInputs for a box), or None for a grid
     grid: dict | None        # flat input name -> list of values (for a grid), else None
     events: dict             # flat real/int output name -> [EventInterval]
     structure: bool = True
     note: str = ""
     kind: str = "dp"
-    inputs_kind: str = "grid"   # 'grid' | 'list' | 'domain' (no inputs given: every finite input) | 'pairs'
+    inputs_kind: str = "grid"   # 'grid' | 'list' | 'domain' (no inputs given: every finite input) | 'pairs' | 'box'
     every_length: bool = False  # length = "every": decide the claim for every number of queries
     given_params: frozenset = frozenset()   # the parameters the claim's params or --set give a number
     every_output_value: bool = False   # no events on a real output: decided on densities for every value
@@ -182,10 +183,19 @@ class DPClaim:
     def delta_is_zero(self) -> bool:
         return ExpFrac.of(self.delta).is_zero()
 
+    @property
+    def box_bounds(self) -> dict | None:
+        """{flat real input: (lo, hi)} of a box claim (every real input of the box), else None."""
+        return self.explicit_points.bounds if self.inputs_kind == "box" else None
+
     def describe(self) -> str:
         d = "" if self.delta_is_zero else f", delta = {self.delta_text}"
+        if self.inputs_kind == "box":
+            inputs = f"every real input of the box {box_text(self.program, self.box_bounds)}"
+        else:
+            inputs = f"{self.npoints} input(s)"
         return (f"({self.budget}{d})-differential privacy of {self.program.name} for {self.eps}, "
-                f"neighbours: {self.adjacency.describe()}, {self.npoints} input(s)")
+                f"neighbours: {self.adjacency.describe()}, {inputs}")
 
 
 @dataclass

@@ -84,18 +84,25 @@ def grid_of_points(points: list) -> dict | None:
         if len(u) != len(names):
             return None
         try:
-            row = tuple((type(u[n]), u[n]) for n in names)
+            row = tuple(_value_key(u[n]) for n in names)
         except KeyError:
             return None
         distinct.add(row)
         for n, key in zip(names, row):
-            values[n].setdefault(key, key[1])
+            if key not in values[n]:
+                values[n][key] = u[n]
     size = 1
     for n in names:
         size *= len(values[n])
     if size != len(distinct):
         return None
     return {n: sorted(values[n].values(), key=_order) for n in names}
+
+
+def _value_key(v) -> tuple:
+    """v told apart by type, hashed cheaply (a Fraction by its two integers, not its own hash)."""
+    kind = type(v)
+    return (kind, v.numerator, v.denominator) if kind is Fraction else (kind, v)
 
 
 def _order(v):

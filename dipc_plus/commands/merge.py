@@ -22,7 +22,8 @@ checked against the schema of a part (types, sizes, nesting depth, integer lengt
 and its counts recomputed from its own reports; an accuracy part's reports must be
 exactly its inputs, and when the claim file named in the parts is here with the same
 SHA-256, exactly the claim's inputs in order.  A part that fails any of this is exit 2
-naming the part, so a truncated or edited part never merges to a verdict.
+naming the part, so a truncated or edited part never merges to a verdict (a claim file
+with no [accuracy] table for accuracy parts is refused as `dipc accuracy` refuses it).
 """
 from __future__ import annotations
 
@@ -383,14 +384,13 @@ def _check_claim_pairs(parts: list[tuple[str, dict]], args: list, params: dict) 
 def _check_claim_inputs(parts: list[tuple[str, dict]], claim_path: str, params: dict) -> None:
     """An accuracy run's reported inputs against the claim (see the module docstring)."""
     path0, first = parts[0]
+    from dipc_plus.accuracy.checker import accuracy_table
     from dipc_plus.accuracy.report import env_json
     from dipc_plus.claims.claim_file import load_claim, to_user_value
     from dipc_plus.claims.scope import inputs_scope
     from dipc_plus.semantics.inputs import bind_inputs
     claim = load_claim(claim_path, params)
-    if claim.accuracy is None:
-        raise _bad(path0, "its claim has no [accuracy] table")
-    acc = claim.accuracy
+    acc = accuracy_table(claim)   # the refusal every accuracy entry point gives, naming the claim file
     program = acc.program
     stated = first.get("scope")
     # the scope the parts state must be the scope of the inputs they report (with --input, a list)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from dipc_plus.commands.common import (add_privacy_arguments, add_strict_argument, certified_or_exit_2, executor_from,
+from dipc_plus.commands.common import (EXIT_UNDECIDED, add_privacy_arguments, add_strict_argument, certified_or_exit_2, executor_from,
                                        exit_status, load_privacy, parse_shard, part_json, print_json,
                                        pufferfish_source, strict_json, strict_line, worker_source)
 from dipc_plus.errors import UserError
@@ -32,9 +32,11 @@ examples:
       one JSON object: "verdict", "scope", and for a refutation "counterexample" (schema: docs/claims.md)
   dipc privacy programs/laplace.dip theories/laplace_privacy.toml --strict
       exit 4: verified only on the named events of the real output
+  dipc privacy theories/svt_lyu_alg1_privacy_box.toml
+      a box claim: every pair of real inputs of [-1, 1]^3 (coupling bound, docs/claims.md)
 
 exit codes: 0 verified (on the printed scope), 1 refuted, 2 usage/input error or not certified,
-4 with --strict: verified vacuously or only on named events
+4 with --strict: verified vacuously or only on named events, 6 a box claim undecided
 """
 
 
@@ -56,6 +58,8 @@ def run(args) -> int:
     executor = executor_from(args)
     claim = load_privacy(args)
     every_length = args.every_length or claim.every_length
+    if getattr(claim, "inputs_kind", "") == "box":
+        return run_box(args, claim, shard, every_length)
     if shard is not None and (every_length or claim.kind == "pufferfish"):
         raise UserError(f"--shard splits the pairs of a DP claim; {'--every-length' if every_length else 'a Pufferfish claim'}"
                         " is one decision that cannot be cut into parts", hint="leave out --shard")
@@ -92,6 +96,26 @@ def run(args) -> int:
 
 
 
+def run_box(args, claim, shard, every_length: bool) -> int:
+    """A box claim (every pair of real inputs of a box): decided by `privacy.dp.box`.
+    Exit 0 verified, 1 refuted, 6 undecided (what is missing is printed)."""
+    from dipc_plus.privacy.dp.box import decide_box_privacy
+    if shard is not None or every_length:
+        raise UserError(f"{'--shard' if shard is not None else '--every-length'} does not apply to a box claim: "
+                        "it is decided as a whole, at its own m", file=claim.file,
+                        hint="leave it out, or give the claim a grid")
+    with certified_or_exit_2():
+        result = decide_box_privacy(claim, max_states=args.max_states)
+    code = {"verified": 0, "refuted": 1}.get(result.verdict, EXIT_UNDECIDED)
+    if args.json:
+        out = result.to_json()
+        out["exit"] = code
+        print_json(out, claim.program)
+    else:
+        print(result.report())
+    return code
+
+
 def run_every_output_value(args, claim) -> int:
     """Real outputs without named events: decided on their densities (privacy.dp.real_output_check)."""
     from dipc_plus.privacy.dp.real_output_check import check_real_outputs
@@ -115,9 +139,7 @@ def table_digests(used: dict) -> dict:
 
 
 def text_report(result) -> str:
-    from dipc_plus.privacy.display import ENV_STYLE, num_text, user_env
-    from dipc_plus.semantics.values import show_env
-    from dipc_plus.exact.log_point import constant_value
+    from dipc_plus.privacy.display import counterexample_lines
     claim = result.claim
     program = claim.program
     scope = result.scope
@@ -147,33 +169,8 @@ def text_report(result) -> str:
                          f"{' event' if claim.events else ''} v and {eps}")
         lines.append(scope.coverage())
         return "\n".join(lines)
-    cex = result.counterexample
     lines.append("REFUTED (re-checked by an independent evaluation):")
-    if cex.component:
-        lines.append(f"  found in {cex.component}; the other components' outputs are completed with their "
-                     "most likely values")
-    lines.append(f"  input      {show_env(user_env(program, cex.input), **ENV_STYLE)}")
-    lines.append(f"  neighbour  {show_env(user_env(program, cex.neighbour), **ENV_STYLE)}")
-    if cex.outputs is None:
-        lines.append(f"  output     {show_env(user_env(program, cex.output), **ENV_STYLE)}")
-        what = "= output"
-    else:
-        lines.append(f"  outputs    S = {{{cex.output_set}}} ({len(cex.outputs)} output(s), the set where "
-                     f"P[P(input) = v] > e^({claim.budget}) P[P(neighbour) = v] at this eps)")
-        what = "in S"
-    eps_note = ""
-    if all(constant_value(x) is not None for x in (cex.p, cex.q)) and claim.budget.k == 0 and \
-            constant_value(claim.delta) is not None:
-        eps_note = "  (nothing depends on eps: the claim fails for every eps)"
-    lines.append(f"  eps        {cex.eps_text()}{eps_note}")
-    lines.append(f"  P[P(input) {what}]     = {cex.p}")
-    lines.append(f"                           = {num_text(cex.p_at)}")
-    lines.append(f"  P[P(neighbour) {what}] = {cex.q}")
-    lines.append(f"                           = {num_text(cex.q_at)}")
-    bound = f"e^({claim.budget}) * P[P(neighbour) {what}]" + ("" if claim.delta_is_zero else f" + {claim.delta_text}")
-    lines.append(f"  {bound} = {num_text(cex.bound_at)}  <  P[P(input) {what}]")
-    if cex.outputs is None:
-        lines.append(f"  ratio      {num_text(cex.ratio_at)}")
+    lines += counterexample_lines(claim, result.counterexample)
     lines.append(scope.coverage())
     return "\n".join(lines)
 

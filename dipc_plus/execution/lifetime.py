@@ -55,12 +55,23 @@ class SignalLatch:
     def _handle(self, signum, frame):
         self.count += 1
         if self.first is None:
-            self.first = signum
+            self.first = self._outer_signal(frame) or signum
         try:
             os.write(self._wfd, b"!")
         except OSError:   # the pipe is full: the reader is woken already
             pass
         self._end_if_due()
+
+    def _outer_signal(self, frame) -> int | None:
+        """The signal whose handler this one interrupted, if any (the outermost).  A second signal
+        close behind the first runs its Python handler nested inside the first one's, possibly
+        before that one recorded anything: without this, SIGINT then SIGTERM ended as 143."""
+        outer = None
+        while frame is not None:
+            if frame.f_code is _HANDLE_CODE and frame.f_locals.get("self") is self:
+                outer = frame.f_locals.get("signum")
+            frame = frame.f_back
+        return outer
 
     def _end_if_due(self):
         if self._end is not None and self.first is not None and not self._ended:
@@ -109,6 +120,9 @@ class SignalLatch:
                 os.close(fd)
             except OSError:
                 pass
+
+
+_HANDLE_CODE = SignalLatch._handle.__code__
 
 
 class _Ending:

@@ -84,6 +84,35 @@ class Bound:
     values: dict
 
 
+def _round(V: dict, by_src: dict) -> dict:
+    """One round of the game: each (node, mode) takes its worst step entered in that mode."""
+    W = {}
+    for (s, m) in V:
+        best = Fraction(0)
+        for st in by_src.get(s, []):
+            best = _max(best, _step_value(st, m, V))
+            if best is None:
+                break
+        W[(s, m)] = best
+    return W
+
+
+def _start(auto: Automaton, V: dict):
+    """d from the values at the start node: the best mode of the first segment, its threshold paid."""
+    a0 = auto.threshold_rate or Fraction(0)
+    d = INF
+    for m in MODES:
+        d = _min(d, _add(Fraction(0) if m == "Z" else a0, V[(auto.start, m)]))
+    return d
+
+
+def _by_source(auto: Automaton) -> dict:
+    by_src = {}
+    for st in auto.steps:
+        by_src.setdefault(st.src, []).append(st)
+    return by_src
+
+
 def coupling_bound(auto: Automaton) -> Bound:
     """A fixpoint of the segment game, reached by value iteration with widening (exact).
 
@@ -91,21 +120,11 @@ def coupling_bound(auto: Automaton) -> Bound:
     budget of 2|V|+5 without stabilising widens the still-growing values to infinity.
     Widening only raises values, and any fixpoint of a monotone operator lies above its
     least one, so the returned d is a sound upper bound (docs/design/every_length.md, section 3)."""
-    states = auto.states()
-    by_src = {}
-    for st in auto.steps:
-        by_src.setdefault(st.src, []).append(st)
-    V = {(s, m): Fraction(0) for s in states for m in MODES}
+    by_src = _by_source(auto)
+    V = {(s, m): Fraction(0) for s in auto.states() for m in MODES}
     budget, rounds, total = 2 * len(V) + 5, 0, 0
     while True:
-        W = {}
-        for (s, m) in V:
-            best = Fraction(0)
-            for st in by_src.get(s, []):
-                best = _max(best, _step_value(st, m, V))
-                if best is None:
-                    break
-            W[(s, m)] = best
+        W = _round(V, by_src)
         total += 1
         if W == V:
             break
@@ -114,8 +133,19 @@ def coupling_bound(auto: Automaton) -> Bound:
             W = {key: (INF if W[key] != V[key] else W[key]) for key in W}
             rounds = 0
         V = W
-    a0 = auto.threshold_rate or Fraction(0)
-    d = INF
-    for m in MODES:
-        d = _min(d, _add(Fraction(0) if m == "Z" else a0, V[(auto.start, m)]))
-    return Bound(d, total, V)
+    return Bound(_start(auto, V), total, V)
+
+
+def bound_at_length(auto: Automaton, length: int) -> Bound:
+    """The coupling bound for runs of at most `length` iterations: `length` rounds of the game
+    from 0, exactly (no widening).  The Lemma of docs/design/every_length.md section 2 is per m,
+    so this bounds the loss of the program unrolled at m = `length`; it is at most
+    `coupling_bound`'s d (the least fixpoint is the sup of these iterates) and finite where that
+    one is not (a released noisy value per iteration: the Laplace mechanism)."""
+    if length < 0:
+        raise ValueError("a length is a number of iterations, at least 0")
+    by_src = _by_source(auto)
+    V = {(s, m): Fraction(0) for s in auto.states() for m in MODES}
+    for _ in range(length):
+        V = _round(V, by_src)
+    return Bound(_start(auto, V), length, V)

@@ -1,0 +1,219 @@
+"""The corner sentence of a box claim in two variables (d, eps), decided by `decision.two_variable`.
+
+Why: on a piece of the corner path v(d) = a + s*d (`accuracy.box`) that is not homogeneous
+(P[error] at v(d), or beta, is not a function of eps*d alone), the claim on the piece is
+"for every d in (d0, d1] and eps: P_err(eps, v(d)) <= beta(d, eps)/kappa", a sentence in two
+variables.  This module writes it as one exact closed form F = beta/kappa - P_err per cell
+that the corner path crosses: the symbolic engine (`semantics.symbolic_distribution`) gives
+P[out = w] on the cells of the segment's bounding box as a closed form in v = eps*q (with real
+outputs, the paths' atoms get "|output - det| <= gamma" added: `correct_pieces`), and
+v(d) = eps*a + s*(eps*d) turns each term into c * eps^i * d^j * e^(eps*(A + B*d)).  The d
+range of each cell is read off its constraints: an interval of positive length is
+decided on its closure by the two-variable procedure (the closed form extends continuously
+to it); a single d (the path only touches the cell) is one sentence in eps at that point.
+A witness is re-checked by the per-point path at the input v(d) before it is printed.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from dipc_plus.decision.two_variable import (REFUTED, UNDECIDED, VERIFIED, ExpPoly2, decide_two_variable,
+                                             describe)
+from dipc_plus.exact.convert import fmt_q
+from dipc_plus.claims.noise_free import Affine
+from dipc_plus.exact.cell_probability import probability_of_set
+from dipc_plus.exact.linear import LinForm, atom
+from dipc_plus.exact.piecewise import piecewise
+from dipc_plus.exact.symbolic_terms import SymbolicForm
+from dipc_plus.execution import limits
+from dipc_plus.semantics.symbolic_chain import symbolic_paths
+from dipc_plus.semantics.symbolic_distribution import SymbolicDistribution, box_cell
+
+
+class NotBuilt(Exception):
+    """The sentence could not be written as one closed form (the reason is the message)."""
+
+
+def beta_in_d(claim, gamma, kappa: int) -> ExpPoly2:
+    """beta(alpha = d, eps)/kappa as an `ExpPoly2`; NotBuilt when its denominator is not a positive constant."""
+    form = claim.beta.in_variable("alpha", {**claim.program.params, "gamma": gamma})
+    den = form.den.free() if form.den is not None else None
+    if form.den is None:
+        scale = Fraction(1)
+    else:
+        if den is None or any(q != 0 or k != 0 for _, k, q in den.monomials()):
+            raise NotBuilt("beta's denominator depends on alpha or eps")
+        (scale, _, _), = list(den.monomials())
+        if scale <= 0:
+            raise NotBuilt("beta's denominator is not positive")
+    out = ExpPoly2()
+    for (p, j), c in form.num.terms.items():
+        for coef, k, q in c.monomials():
+            out = out + ExpPoly2.term(coef / scale / kappa, k, j, q, p)
+    return out
+
+
+def form_on_path(form, a: list, s: list) -> ExpPoly2:
+    """A `SymbolicForm` (in v = eps*q) at q = a + s*d."""
+    out: dict = {}
+    for (lv, le, powers), P in form.terms.items():
+        A = le + sum((l * x for l, x in zip(lv, a)), Fraction(0))
+        B = sum((l * x for l, x in zip(lv, s)), Fraction(0))
+        poly = {0: Fraction(1)}                        # prod (a_i + s_i d)^k_i, by power of d
+        for x, y, k in zip(a, s, powers):
+            for _ in range(k):
+                nxt: dict = {}
+                for j, c in poly.items():
+                    nxt[j] = nxt.get(j, Fraction(0)) + c * x
+                    nxt[j + 1] = nxt.get(j + 1, Fraction(0)) + c * y
+                poly = nxt
+        shift = sum(powers)
+        for k, c in enumerate(P.coeffs()):
+            if not c:
+                continue
+            c = Fraction(int(c.p), int(c.q))
+            for j, pc in poly.items():
+                if pc:
+                    key = (k + shift, j, A, B)
+                    out[key] = out.get(key, Fraction(0)) + c * pc
+    return ExpPoly2(out)
+
+
+def d_range(cell, a: list, s: list, d0: Fraction, d1: Fraction):
+    """(lo, lo_closed, hi, hi_closed) of {d in [d0, d1]: a + s*d in cell}, or None if empty."""
+    lo, lo_c, hi, hi_c = d0, True, d1, True
+    for h, op in cell.constraints:
+        slope = sum((Fraction(c) * y for c, y in zip(h, s)), Fraction(0))
+        const = sum((Fraction(c) * x for c, x in zip(h, a)), Fraction(0)) + Fraction(h[-1])
+        if slope == 0:
+            if not {"<": const < 0, "<=": const <= 0, "==": const == 0}[op]:
+                return None
+            continue
+        t = -const / slope
+        strict = op == "<"
+        if op == "==":
+            lo, lo_c, hi, hi_c = _tighten_lo(lo, lo_c, t, True) + _tighten_hi(hi, hi_c, t, True)
+        elif slope > 0:      # d <= t (or <)
+            hi, hi_c = _tighten_hi(hi, hi_c, t, not strict)
+        else:
+            lo, lo_c = _tighten_lo(lo, lo_c, t, not strict)
+    if lo > hi or (lo == hi and not (lo_c and hi_c)):
+        return None
+    return lo, lo_c, hi, hi_c
+
+
+def _tighten_lo(lo, closed, t, t_closed):
+    if t > lo or (t == lo and not t_closed):
+        return t, t_closed
+    return lo, closed
+
+
+def _tighten_hi(hi, closed, t, t_closed):
+    if t < hi or (t == hi and not t_closed):
+        return t, t_closed
+    return hi, closed
+
+
+class PathSentences:
+    """The two-variable sentences of one corner piece, decided cell by cell."""
+
+    def __init__(self, decider, region, gamma: Fraction):
+        self.decider, self.region, self.gamma = decider, region, gamma
+        self.claim = decider.claim
+        self.names = list(decider.bounds)
+
+    def decide(self, corner, d0: Fraction, d1: Fraction, a: dict, s: dict):
+        """(verdict, method, reason, counterexample or None) on the piece d in (d0, d1]."""
+        try:
+            beta = beta_in_d(self.claim, self.gamma, self.decider.kappa)
+        except NotBuilt as exc:
+            return UNDECIDED, "none", f"a sentence in (d, eps) remains: {exc}", None
+        av, sv = [a[n] for n in self.names], [s[n] for n in self.names]
+        ends = [(av[i] + sv[i] * d0, av[i] + sv[i] * d1) for i in range(len(av))]
+        bounds = [(min(x, y), max(x, y)) for x, y in ends]
+        if self.decider.symbolic is None:
+            self.decider.symbolic = symbolic_paths(self.claim.program)
+        paths = self.decider.symbolic
+        key = tuple(self.region.det[n] for n in paths.output_names)
+        try:
+            pieces = correct_pieces(paths, key, self.region.det, self.gamma, bounds) if key in paths.paths else []
+        except NotBuilt as exc:
+            return UNDECIDED, "none", f"a sentence in (d, eps) remains: {exc}", None
+        I = self.claim.eps
+        spans, methods, open_parts = [], set(), []
+        for pc in pieces:
+            span = d_range(pc.cell, av, sv, d0, d1)
+            if span is None:
+                continue
+            lo, lo_c, hi, hi_c = span
+            spans.append(span)
+            if lo == hi:
+                if lo == d0:
+                    continue                      # d0 is outside the piece (d0, d1]
+                cex = None if self.decider.at_point(self.region.det, corner.at(lo), lo, self.gamma) \
+                    else self.decider.recheck(corner.at(lo))
+                if cex is not None:
+                    return REFUTED, "corner (two variables)", "", cex
+                methods.add("corner point sentence")
+                continue
+            F = beta - (ExpPoly2.const(1) - form_on_path(pc.form, av, sv))
+            found = decide_two_variable(F, lo, hi, I)
+            if found.verdict == REFUTED:
+                d, eps = found.witness
+                cex = self.decider.recheck(corner.at(d))
+                if cex is None:
+                    raise AssertionError(f"F < 0 certified at d = {d}, eps = {eps} but the per-point path at "
+                                         f"{corner.at(d)} does not refute")
+                return REFUTED, f"corner (two variables: {found.method})", "", cex
+            if found.verdict == UNDECIDED:
+                open_parts.append(f"d in [{fmt_q(lo)}, {fmt_q(hi)}]: {found.note}; open: {describe(found)}")
+            else:
+                methods.add(f"corner (two variables: {found.method})")
+        if not _covers(spans, d0, d1):
+            return UNDECIDED, "none", (f"d in ({fmt_q(d0)}, {fmt_q(d1)}]: the cells of the symbolic engine "
+                                       "do not cover the corner path"), None
+        if open_parts:
+            return UNDECIDED, "corner (two variables)", "; ".join(open_parts), None
+        return VERIFIED, ", ".join(sorted(methods)), "", None
+
+
+def correct_pieces(paths, key, det: dict, gamma: Fraction, bounds: list) -> list:
+    """[Piece] of the box `bounds`: P[finite outputs = key and every real output within gamma of det]
+    (det's real outputs are `Affine` forms in the inputs): each path's atoms with
+    -gamma <= output - det <= gamma added; without real outputs, P[out = key]."""
+    if not paths.real_output_names:
+        return SymbolicDistribution(paths, bounds).pieces(key)
+    ident = {paths.real_inputs[index]: i for i, index in paths.input_ids.items()}
+    sets = []
+    for atoms, forms in zip(paths.paths[key], paths.real_forms[key]):
+        extra, possible = [], True
+        for name, form in zip(paths.real_output_names, forms):
+            target = det[name]
+            target = (LinForm.make({ident[n]: c for n, c in target.coeffs}, target.const)
+                      if isinstance(target, Affine) else LinForm.constant(target))
+            if form is None:
+                raise NotBuilt(f"the real output {name} is not assigned on some path")
+            dev = form - target
+            if dev.is_constant():
+                possible = possible and abs(dev.const) <= gamma
+                continue
+            extra += [atom(dev, "<=", LinForm.constant(gamma)), atom(dev, ">=", LinForm.constant(-gamma))]
+        if possible:
+            sets.append(frozenset(atoms) | frozenset(extra))
+
+    def compute(cell):
+        total = SymbolicForm(cell.p, {})
+        for atoms in sets:
+            total = total + probability_of_set(atoms, paths.noises, paths.input_ids, cell)
+        return total
+    return piecewise(compute, box_cell(bounds), limits.get("cells"))
+
+
+def _covers(spans: list, d0: Fraction, d1: Fraction) -> bool:
+    """Whether the closed spans cover [d0, d1] (every d of the piece lies in some cell's span)."""
+    reach = d0
+    for lo, _, hi, _ in sorted(spans, key=lambda t: (t[0], t[2])):
+        if lo > reach:
+            return False
+        reach = max(reach, hi)
+    return reach >= d1

@@ -1,0 +1,140 @@
+"""Distance to disagreement over a finite grid of inputs (an option, and what the paper's tool used).
+
+The least distance from u to a grid point whose det output differs; `GridSpace` runs det once
+per point and takes the distances from u to all points in one exact vectorised step.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from math import lcm
+from typing import Callable, Mapping
+
+from dipc_plus.execution.lazy import lazy_import
+
+np = lazy_import("numpy")
+
+from dipc_plus.claims.dd_result import Disagreement, output_key, outputs_equal
+from dipc_plus.claims.distances import INF, InputDistance, LinfInput, NumericSparseInput, ZeroOneInput
+
+
+class GridSpace:
+    """dd over a fixed list of grid points, with det run once per point.
+
+    Points are grouped by their det output, and the distances from u to all of
+    them are taken in one exact step: the grid's numbers are scaled to integers
+    by their common denominator (numpy int64 when they fit, Python ints
+    otherwise), so no floating point is involved.  Distances other than L-inf,
+    zero-one and NumericSparse, or grids with symbols or Booleans, use the
+    distance's own `between`.  Ties go to the first point in grid order.
+    """
+
+    def __init__(self, points: list, det: Callable[[Mapping], dict], distance: InputDistance):
+        self.points = list(points)
+        self.distance = distance
+        self.names = list(self.points[0]) if self.points else []
+        self._det_fn = det
+        self.dets = [det(w) for w in self.points]
+        keys = {}
+        self.groups = np.array([keys.setdefault(output_key(o), len(keys)) for o in self.dets], dtype=np.int64)
+        self._keys = keys
+        self._matrix = self._numeric_matrix()
+
+    # -- exact integer view of the grid --------------------------------------------------
+    def _numeric_matrix(self):
+        """(integer matrix, scale) with point[i][name_j] = M[i, j] / scale, or None."""
+        if not self.points or not isinstance(self.distance, (LinfInput, NumericSparseInput, ZeroOneInput)):
+            return None
+        values = []
+        for w in self.points:
+            if list(w) != self.names:
+                return None
+            row = []
+            for v in w.values():
+                if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
+                    return None
+                row.append(Fraction(v))
+            values.append(row)
+        scale = 1
+        for row in values:
+            for v in row:
+                scale = lcm(scale, v.denominator)
+        ints = [[int(v * scale) for v in row] for row in values]
+        biggest = max((abs(x) for row in ints for x in row), default=0)
+        dtype = np.int64 if biggest < 2 ** 61 else object
+        return np.array(ints, dtype=dtype), scale
+
+    def _scaled(self, u: Mapping, scale: int):
+        row = []
+        for name in self.names:
+            v = u[name]
+            if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
+                return None
+            x = Fraction(v) * scale
+            if x.denominator != 1:
+                return None
+            row.append(int(x))
+        return row
+
+    # -- the distance to disagreement ---------------------------------------------------------
+    def dd(self, u: Mapping, det_u: dict | None = None) -> Disagreement:
+        det_u = self._det_fn(u) if det_u is None else det_u
+        key = output_key(det_u)
+        group = self._keys.get(key, -1)
+        other = np.nonzero(self.groups != group)[0]
+        if len(other) == 0:
+            return Disagreement(INF, False)
+        fast = self._fast(u, other)
+        if fast is not None:
+            return fast
+        best = None
+        for i in other:
+            w = self.points[i]
+            if outputs_equal(self.dets[i], det_u):  # same output, different key form
+                continue
+            d = self.distance.between(u, w)
+            if best is None or d < best[0]:
+                best = (d, i)
+                if d == 0:
+                    break
+        if best is None or best[0] == INF:
+            return Disagreement(INF, False)
+        return Disagreement(best[0], True, dict(self.points[best[1]]), output=self.dets[best[1]])
+
+    def _fast(self, u: Mapping, other: np.ndarray) -> Disagreement | None:
+        if self._matrix is None or list(u) != self.names:
+            return None
+        M, scale = self._matrix
+        row = self._scaled(u, scale)
+        if row is None:
+            return None
+        x = np.array(row, dtype=M.dtype)
+        sub = M[other]
+        diff = sub - x
+        if isinstance(self.distance, ZeroOneInput):
+            dist = (diff != 0).any(axis=1).astype(np.int64) * scale
+            infinite = np.zeros(len(other), dtype=bool)
+        else:
+            dist = np.abs(diff).max(axis=1) if diff.shape[1] else np.zeros(len(other), dtype=M.dtype)
+            infinite = np.zeros(len(other), dtype=bool)
+            if isinstance(self.distance, NumericSparseInput):
+                t = self.distance.threshold * scale
+                if t.denominator != 1:
+                    return None
+                t = int(t)
+                for j, name in enumerate(self.names):
+                    if name in self.distance.reals and x[j] >= t:
+                        infinite |= (sub[:, j] >= t) & (sub[:, j] != x[j])
+        finite = np.nonzero(~infinite)[0]
+        if len(finite) == 0:
+            return Disagreement(INF, False)
+        k = finite[int(np.argmin(dist[finite]))]  # first minimum, in grid order
+        i = int(other[k])
+        value = Fraction(int(dist[k]), scale)
+        return Disagreement(value, True, dict(self.points[i]), output=self.dets[i])
+
+
+def dd_grid(u: Mapping, points, det: Callable[[Mapping], dict], distance: InputDistance,
+            det_u: dict | None = None) -> Disagreement:
+    """min d(u, w) over the grid points w with det(w) != det(u) (INF if there is none).
+    One-off use; keep a `GridSpace` to run det once per point for a whole grid."""
+    return GridSpace(points, det, distance).dd(u, det_u)

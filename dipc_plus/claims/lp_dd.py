@@ -1,0 +1,78 @@
+"""The L-inf distance from an input to one polyhedral region, by an exact LP.
+
+The general route of the real-space distance to disagreement (`disagreement.RealSpace.lp_dd`):
+any region of affine constraints, for programs whose regions are not boxes and not a
+recognised argmax.  Also the cheap per-constraint lower bound that lets the search skip
+regions that cannot be nearer than one already measured.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Mapping
+
+from dipc_plus.claims.distances import INF
+from dipc_plus.exact import lp
+
+_S = ("__dd_s__",)  # the LP variable bounding the distance (a name no input has)
+
+
+def linf_to_region(u: Mapping, region: list, reals) -> tuple:
+    """(value, attained, witness point, interior point) of min ||w - u||_inf over the region,
+    w ranging over the `reals` inputs.
+
+    The LP is written in y_i = w_i - u_i + s, so every variable is >= 0:
+    minimise s subject to y_i <= 2s and the region's constraints in y and s.
+    """
+    if not reals:  # nothing can move: the region is all or nothing
+        ok = all(c.holds({}) for c in region)
+        return (Fraction(0), True, {}, {}) if ok else (INF, False, None, None)
+    ys = {name: ("__dd_y__", name) for name in reals}
+    cons = []
+    for c in region:
+        coeffs = {ys[n]: a for n, a in c.coeffs}
+        total = sum((a for _, a in c.coeffs), Fraction(0))
+        coeffs[_S] = coeffs.get(_S, 0) - total
+        shift = sum((a * Fraction(u[n]) for n, a in c.coeffs), Fraction(0))
+        cons.append(lp.Constraint.make(coeffs, c.op, c.rhs - shift))
+    for name in reals:
+        cons.append(lp.Constraint.make({ys[name]: 1, _S: -2}, "<=", 0))
+    variables = list(ys.values()) + [_S]
+    res = lp.minimize({_S: 1}, cons, variables, nonneg=variables)
+    if res.status == "infeasible":
+        return INF, False, None, None
+
+    def back(p):
+        if p is None:
+            return None
+        return {n: p[ys[n]] - p[_S] + Fraction(u[n]) for n in reals}
+    return res.value, res.attained, back(res.point), back(res.interior)
+
+
+def constraint_bound(u: Mapping, region: list, bound):
+    """max(bound, the farthest single constraint of the region from u): a lower bound on the
+    L-inf distance from u to the region (to a half-space it is the violation over the 1-norm),
+    INF when a constant constraint fails."""
+    for c in region:
+        norm = sum(abs(a) for _, a in c.coeffs)
+        if norm == 0:
+            if not c.holds({}):
+                return INF
+            continue
+        excess = c.lhs_value(u) - c.rhs
+        if c.op in ("<", "<="):
+            viol = excess
+        elif c.op in (">", ">="):
+            viol = -excess
+        else:
+            viol = abs(excess)
+        if viol > 0:
+            bound = max(bound, viol / norm)
+    return bound
+
+
+def nearest_within(region: list, u: Mapping, gap: Fraction, reals) -> dict | None:
+    """An interior point of the region within L-inf distance `gap` of u (None if there is none)."""
+    closed = region + [c for n in reals for c in (
+        lp.Constraint.make({n: 1}, "<=", Fraction(u[n]) + gap),
+        lp.Constraint.make({n: 1}, ">=", Fraction(u[n]) - gap))]
+    return lp.interior_point(closed, list(reals))

@@ -1,0 +1,530 @@
+"""Certified decision of two-variable sentences "for all d in (d0, d1], eps in I: F(d, eps) >= 0".
+
+Why: the corner reduction of a box claim (`accuracy.box`) leaves one such sentence per
+piece of the corner path when the piece is not homogeneous (P[error] at the corner is
+not a function of eps*d alone, or beta is not).  F is an exact closed form
+
+    F(d, eps) = sum c * eps^i * d^j * e^(eps*(A + B*d)),   c, A, B rational,
+
+and x = eps*d is the v-coordinate of the corner (its inputs times eps).  Two routes,
+exact algebra first:
+
+1. **Exact routes.**  Separable: group the terms by their eps-part eps^k e^(A eps) (k = i - j,
+   read in (x, eps)); each group's factor G(x) = sum c x^j e^(B x) is a one-variable
+   closed form.  When every G >= 0 on the x range (the one-variable procedure,
+   `decision.decide`), F >= 0 on the whole domain, the unbounded eps direction
+   included, because every eps-part is positive.  The same with the roles swapped
+   (x-parts x^j e^(B x) > 0, the eps-factors decided on I).  Wedge bound: since d <= d1,
+   eps >= x/d1, so a negative term decaying in eps (k = 0, A < 0) is at least its value at
+   eps = x/d1, positive terms of other eps-parts are dropped, and one closed form L(x) <= F
+   is decided in x (`wedge_bound`).
+2. **Branch-and-bound** (arb balls) on rectangles of (d, eps) of the compact part
+   eps <= E: best-first by the certified lower bound of F on the rectangle (the
+   better of the naive enclosure and the centred form F(mid) + grad F(rect).(rect - mid));
+   a rectangle whose lower bound is >= 0 is proved; the centre of the most negative one
+   is evaluated as a certified ball, and where F < 0 there it is returned as a
+   rational witness (the caller re-checks it by an independent route); otherwise the
+   rectangle is bisected (along d when eps_hi * width(d), the width in x, is the larger).
+   Rectangles are closed (d = d0 and eps = 0 included): a proof on the closure is a
+   proof on the domain; witnesses are centres, interior points of the domain.
+
+The tail eps > E (I unbounded) is proved by the separable route restricted to it, or by
+`strip_tail`: the wedge bound for x = eps*d >= X, and for x <= X interval enclosures in x with
+every decaying eps-part replaced by its range [0, M] on [E, inf); otherwise it is reported
+undecided, with the rectangles the budget left, never guessed.
+The B&B ends only where F > 0 strictly on a compact set: a tangency (F = 0 at a point
+of the closed domain) is left to the budget, and reported undecided.
+"""
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from flint import arb, fmpq_poly
+
+from dipc_plus.decision.certified import Interval, hull, lower_bound, upper_bound, working_precision
+from dipc_plus.decision.decide import decide
+from dipc_plus.exact.convert import fmt_q
+from dipc_plus.exact.expoly import ExpPoly
+
+Key = tuple   # (i, j, A, B): eps^i * d^j * e^(eps*(A + B*d))
+
+VERIFIED, REFUTED, UNDECIDED = "verified", "refuted", "undecided"
+PRECISION = 128
+TAIL_STARTS = (Fraction(8), Fraction(32), Fraction(128))
+
+
+class ExpPoly2:
+    """sum c * eps^i * d^j * e^(eps*(A + B*d)); `terms` maps (i, j, A, B) to a nonzero Fraction.
+
+    e^(-x) - 1/2 with x = eps*d: negative at d = 1, eps = 2 (a certified ball), and at d = 1/2 a
+    closed form in eps:
+
+    >>> f = ExpPoly2.term(1, B=-1) - ExpPoly2.const(Fraction(1, 2))
+    >>> print(f, "|", f.at(Fraction(1), Fraction(2)) < 0, "|", f.at_d(Fraction(1, 2)))
+    -1/2 + e^(-eps*d) | True | -1/2 + e^(-1/2*eps)
+    >>> print(f.derivative_d(), "|", ExpPoly2.term(1, 2, 2) - ExpPoly2.term(2, 1, 1) + ExpPoly2.const(1))
+    -eps*e^(-eps*d) | 1 - 2*eps*d + eps^2*d^2
+    """
+
+    __slots__ = ("terms",)
+
+    def __init__(self, terms: dict | None = None):
+        self.terms = {k: Fraction(c) for k, c in (terms or {}).items() if c}
+
+    @staticmethod
+    def const(c) -> "ExpPoly2":
+        return ExpPoly2({(0, 0, Fraction(0), Fraction(0)): Fraction(c)})
+
+    @staticmethod
+    def term(c, i: int = 0, j: int = 0, A=0, B=0) -> "ExpPoly2":
+        return ExpPoly2({(i, j, Fraction(A), Fraction(B)): Fraction(c)})
+
+    @staticmethod
+    def of_eps(f: ExpPoly) -> "ExpPoly2":
+        """A closed form in eps alone."""
+        out: dict = {}
+        for c, k, q in f.monomials():
+            key = (k, 0, Fraction(q), Fraction(0))
+            out[key] = out.get(key, Fraction(0)) + c
+        return ExpPoly2(out)
+
+    def is_zero(self) -> bool:
+        return not self.terms
+
+    def __add__(self, other: "ExpPoly2") -> "ExpPoly2":
+        out = dict(self.terms)
+        for k, c in other.terms.items():
+            out[k] = out.get(k, Fraction(0)) + c
+        return ExpPoly2(out)
+
+    def __neg__(self) -> "ExpPoly2":
+        return ExpPoly2({k: -c for k, c in self.terms.items()})
+
+    def __sub__(self, other: "ExpPoly2") -> "ExpPoly2":
+        return self + (-other)
+
+    def __mul__(self, other) -> "ExpPoly2":
+        if not isinstance(other, ExpPoly2):
+            return ExpPoly2({k: c * Fraction(other) for k, c in self.terms.items()})
+        out: dict = {}
+        for (i1, j1, a1, b1), c1 in self.terms.items():
+            for (i2, j2, a2, b2), c2 in other.terms.items():
+                k = (i1 + i2, j1 + j2, a1 + a2, b1 + b2)
+                out[k] = out.get(k, Fraction(0)) + c1 * c2
+        return ExpPoly2(out)
+
+    __rmul__ = __mul__
+
+    def derivative_d(self) -> "ExpPoly2":
+        out = ExpPoly2()
+        for (i, j, A, B), c in self.terms.items():
+            parts = {}
+            if j:
+                parts[(i, j - 1, A, B)] = c * j
+            if B:
+                parts[(i + 1, j, A, B)] = c * B
+            out = out + ExpPoly2(parts)
+        return out
+
+    def derivative_eps(self) -> "ExpPoly2":
+        out = ExpPoly2()
+        for (i, j, A, B), c in self.terms.items():
+            parts = {}
+            if i:
+                parts[(i - 1, j, A, B)] = c * i
+            if A:
+                parts[(i, j, A, B)] = parts.get((i, j, A, B), Fraction(0)) + c * A
+            if B:
+                parts[(i, j + 1, A, B)] = parts.get((i, j + 1, A, B), Fraction(0)) + c * B
+            out = out + ExpPoly2(parts)
+        return out
+
+    def ball(self, d: arb, e: arb) -> arb:
+        """An enclosure of F over the balls d, eps (naive interval evaluation, term by term)."""
+        total = arb(0)
+        x = d * e
+        for (i, j, A, B), c in self.terms.items():
+            t = _q(c) * e ** i * d ** j
+            if A or B:
+                t = t * (_q(A) * e + _q(B) * x).exp()
+            total += t
+        return total
+
+    def at(self, d: Fraction, eps: Fraction) -> arb:
+        """A certified ball of F(d, eps) whose sign is known (precision raised until it is),
+        or the ball at 1024 bits (F may be 0 there)."""
+        bits = PRECISION
+        while True:
+            with working_precision(bits):
+                b = self.ball(_q(d), _q(eps))
+                if b > 0 or b < 0 or bits >= 1024:
+                    return b
+            bits *= 2
+
+    def at_d(self, d) -> ExpPoly:
+        """F at a fixed rational d: a closed form in eps (for exact comparisons with per-point forms)."""
+        d = Fraction(d)
+        out: dict = {}
+        for (i, j, A, B), c in self.terms.items():
+            q = A + B * d
+            poly = out.setdefault(q, [Fraction(0)] * (i + 1))
+            poly.extend([Fraction(0)] * (i + 1 - len(poly)))
+            poly[i] += c * d ** j
+        return ExpPoly({q: fmpq_poly([_fq(x) for x in p]) for q, p in out.items()})
+
+    def eps_groups(self) -> dict:
+        """{(k, A): G(x)} with F = sum eps^k e^(A eps) G(x) in x = eps*d (G an `ExpPoly` in x)."""
+        groups: dict = {}
+        for (i, j, A, B), c in self.terms.items():
+            g = groups.setdefault((i - j, A), {})
+            poly = g.get(B, [0] * (j + 1))
+            poly = poly + [0] * (j + 1 - len(poly))
+            poly[j] += c
+            g[B] = poly
+        return {k: ExpPoly({B: fmpq_poly([_fq(x) for x in p]) for B, p in g.items()}) for k, g in groups.items()}
+
+    def x_groups(self) -> dict:
+        """{(j, B): H(eps)} with F = sum x^j e^(B x) eps^(-J) H(eps), J the largest j - i (so that
+        every H is an `ExpPoly`): eps^(-J) > 0, so the signs of the H decide F's."""
+        J = max((j - i for i, j, _, _ in self.terms), default=0)
+        J = max(J, 0)
+        groups: dict = {}
+        for (i, j, A, B), c in self.terms.items():
+            k = i - j + J
+            g = groups.setdefault((j, B), {})
+            poly = g.get(A, [0] * (k + 1))
+            poly = poly + [0] * (k + 1 - len(poly))
+            poly[k] += c
+            g[A] = poly
+        return {k: ExpPoly({A: fmpq_poly([_fq(x) for x in p]) for A, p in g.items()}) for k, g in groups.items()}
+
+    def __str__(self) -> str:
+        if not self.terms:
+            return "0"
+        out = ""
+        for (i, j, A, B), c in sorted(self.terms.items(), key=lambda kv: (-kv[0][2], -kv[0][3], kv[0][:2])):
+            factors = [f for f, k in (("eps", i), ("d", j)) if k for f in [f if k == 1 else f"{f}^{k}"]]
+            if A or B:
+                factors.append(f"e^({_scaled(A, 'eps', B, 'eps*d')})")
+            body = "*".join(factors)
+            text = body if abs(c) == 1 and body else fmt_q(abs(c)) + (f"*{body}" if body else "")
+            out += ("-" if c < 0 else "") + text if not out else (" - " if c < 0 else " + ") + text
+        return out
+
+
+def _scaled(a: Fraction, x: str, b: Fraction, y: str) -> str:
+    """a*x + b*y with unit coefficients and zero terms left out."""
+    parts = []
+    for c, name in ((a, x), (b, y)):
+        if c:
+            mag = name if abs(c) == 1 else f"{fmt_q(abs(c))}*{name}"
+            parts.append(("-" if c < 0 else "") + mag if not parts else (" - " if c < 0 else " + ") + mag)
+    return "".join(parts)
+
+
+def _q(x):
+    from flint import fmpq
+    x = Fraction(x)
+    return arb(fmpq(x.numerator, x.denominator))
+
+
+def _fq(x):
+    from flint import fmpq
+    x = Fraction(x)
+    return fmpq(x.numerator, x.denominator)
+
+
+# --------------------------------------------------------------------------- the domain and the answer
+
+
+@dataclass(frozen=True)
+class Rect:
+    """[d0, d1] x [e0, e1] (closed); e1 None: the tail eps >= e0.
+
+    >>> Rect(Fraction(0), Fraction(1), Fraction(8), None).text()
+    '0 <= d <= 1 and eps >= 8'
+    """
+    d0: Fraction
+    d1: Fraction
+    e0: Fraction
+    e1: Fraction | None
+
+    def text(self) -> str:
+        eps = f"eps >= {fmt_q(self.e0)}" if self.e1 is None else f"{fmt_q(self.e0)} <= eps <= {fmt_q(self.e1)}"
+        return f"{fmt_q(self.d0)} <= d <= {fmt_q(self.d1)} and {eps}"
+
+
+@dataclass
+class TwoVariableDecision:
+    """`verdict` verified / refuted / undecided; `method` how (separable, branch-and-bound, or both
+    for the compact part and the tail); `witness` (d, eps) rational where F < 0 is certified;
+    `undecided` the rectangles left (with `undecided_share`, their share of the compact part's
+    area, when the tail is proved); `rectangles` the B&B's count.
+
+    >>> TwoVariableDecision(VERIFIED, "wedge bound (exact)").verdict
+    'verified'
+    """
+    verdict: str
+    method: str
+    witness: tuple | None = None
+    undecided: list = field(default_factory=list)
+    undecided_share: Fraction | None = None
+    rectangles: int = 0
+    note: str = ""
+    seconds: float = 0.0
+
+
+def separable(F: ExpPoly2, d0: Fraction, d1: Fraction | None, I: Interval) -> str | None:
+    """Which exact route proves F >= 0 on d in (d0, d1], eps in I (None: none).
+
+    (x - 1)^2 = 1 - 2x + x^2 has one eps-part, whose factor is >= 0 for every x:
+
+    >>> sq = ExpPoly2.const(1) - ExpPoly2.term(2, 1, 1) + ExpPoly2.term(1, 2, 2)
+    >>> separable(sq, Fraction(0), Fraction(1), Interval(Fraction(1, 2), Fraction(2), True, True))
+    'separable in eps (exact)'
+    """
+    lo_x = d0 * I.lo
+    hi_x = None if d1 is None or I.hi is None else d1 * I.hi
+    X = Interval(lo_x, hi_x, False, hi_x is not None and I.hi_closed)   # x > d0*eps >= d0*lo
+    if all(decide(g, ">=", X).holds for g in F.eps_groups().values()):
+        return "separable in eps (exact)"
+    if all(decide(h, ">=", I).holds for h in F.x_groups().values()):
+        return "separable in x (exact)"
+    low = wedge_bound(F, d1)
+    if low is not None and decide(low, ">=", X).holds:
+        return "wedge bound (exact)"
+    return None
+
+
+def wedge_bound(F: ExpPoly2, d1: Fraction | None) -> ExpPoly | None:
+    """A closed form L(x) <= F on the domain, or None.  In (x, eps) a term is c eps^k e^(A eps) x^j e^(B x):
+    the terms with k = 0, A = 0 are kept; a positive term is dropped (it is > 0); a negative one with
+    k = 0 and A < 0 is bounded below through eps >= x/d1 (d <= d1): e^(A eps) <= e^(A x/d1).
+
+    1 - e^(-eps) on d <= 1 is at least 1 - e^(-x):
+
+    >>> print(wedge_bound(ExpPoly2.const(1) - ExpPoly2.term(1, A=-1), Fraction(1)))
+    1 - e^(-eps)
+    """
+    if d1 is None or d1 <= 0:
+        return None
+    out: dict = {}
+    for (i, j, A, B), c in F.terms.items():
+        k = i - j
+        if (k, A) != (0, 0):
+            if c > 0:
+                continue
+            if k != 0 or A >= 0:
+                return None
+            B = B + A / d1
+        poly = out.setdefault(B, [Fraction(0)] * (j + 1))
+        poly.extend([Fraction(0)] * (j + 1 - len(poly)))
+        poly[j] += c
+    return ExpPoly({B: fmpq_poly([_fq(x) for x in p]) for B, p in out.items()})
+
+
+def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval, max_rects: int = 20_000,
+                        max_seconds: float = 120.0, exact_first: bool = True) -> TwoVariableDecision:
+    """for all d in (d0, d1], eps in I: F(d, eps) >= 0 (see the module doc).
+
+    e^(-x) - 1/2 fails for eps*d > ln 2; on d in (0, 1], eps in [1/2, 2] the B&B finds a rational
+    point where F < 0 is certified:
+
+    >>> f = ExpPoly2.term(1, B=-1) - ExpPoly2.const(Fraction(1, 2))
+    >>> found = decide_two_variable(f, 0, 1, Interval(Fraction(1, 2), Fraction(2), True, True))
+    >>> found.verdict, found.witness
+    ('refuted', (Fraction(3, 4), Fraction(5, 4)))
+    """
+    start = time.perf_counter()
+    d0, d1 = Fraction(d0), Fraction(d1)
+    if exact_first:
+        how = separable(F, d0, d1, I)
+        if how:
+            return TwoVariableDecision(VERIFIED, how, seconds=time.perf_counter() - start)
+    tail_note, E = "", I.hi
+    if I.hi is None:
+        E = None
+        for t in TAIL_STARTS:
+            t = max(t, I.lo * 2, Fraction(1))
+            if exact_first and separable(F, d0, d1, Interval(t, None, True, False)):
+                E, tail_note = t, f"tail eps >= {fmt_q(t)}: separable"
+                break
+            if exact_first:
+                X = strip_tail(F, d0, d1, t)
+                if X is not None:
+                    E, tail_note = t, f"tail eps >= {fmt_q(t)}: strip x = eps*d <= {fmt_q(X)} and wedge bound"
+                    break
+        if E is None:
+            E = max(TAIL_STARTS[0], I.lo * 2)
+            cex = _tail_witness(F, d0, d1, E)
+            if cex is not None:
+                return TwoVariableDecision(REFUTED, "branch-and-bound (tail sample)", cex,
+                                           seconds=time.perf_counter() - start)
+    found = branch_and_bound(F, Rect(d0, d1, I.lo, E), max_rects, max_seconds - (time.perf_counter() - start))
+    found.seconds = time.perf_counter() - start
+    if found.verdict == REFUTED:
+        return found
+    if I.hi is None and not tail_note:
+        found.undecided.append(Rect(d0, d1, E, None))
+        found.note = (f"the tail eps >= {fmt_q(E)} is not proved: no exact grouping of the terms has factors of one "
+                      "sign there")
+        found.verdict = UNDECIDED
+        found.undecided_share = None
+        return found
+    if tail_note:
+        found.method += f"; {tail_note}"
+    return found
+
+
+STRIP_ENDS = (Fraction(8), Fraction(32), Fraction(128))
+
+
+def strip_tail(F: ExpPoly2, d0: Fraction, d1: Fraction, E: Fraction, max_intervals: int = 4000) -> Fraction | None:
+    """An X such that F >= 0 is proved on {eps >= E} (None if none is found).
+
+    Points with x = eps*d >= X: the wedge bound L(x) <= F (valid on the whole domain) is decided
+    >= 0 on [X, inf) exactly.  Points with eps >= E and x <= X: every eps-part but the constant one
+    decays (A < 0, or A = 0 with a negative power), so it lies in [0, M] with M its largest value on
+    [E, inf); F >= G_0(x) + sum min(0, M * G_k(x)), enclosed on intervals of [d0*E, X] and bisected
+    until every lower bound is >= 0 (depth-first, a budget of intervals).
+
+    e^(-x) - e^(-2x)/2 - 3/4 e^(-eps) (1 - e^(-x)) on d <= 1, eps >= 8:
+
+    >>> G = (ExpPoly2.term(1, B=-1) - ExpPoly2.term(Fraction(1, 2), B=-2) - ExpPoly2.term(Fraction(3, 4), A=-1)
+    ...      + ExpPoly2.term(Fraction(3, 4), A=-1, B=-1))
+    >>> strip_tail(G, Fraction(0), Fraction(1), Fraction(8))
+    Fraction(8, 1)
+    """
+    low = wedge_bound(F, d1)
+    if low is None:
+        return None
+    groups = F.eps_groups()
+    bounds = []
+    for (k, A), g in groups.items():
+        if (k, A) == (0, 0):
+            continue
+        if A > 0 or (A == 0 and k > 0):
+            return None
+        bounds.append((_sup_on_tail(k, A, E), g))
+    base = groups.get((0, Fraction(0)), ExpPoly())
+    for X in STRIP_ENDS:
+        if not decide(low, ">=", Interval(X, None, True, False)).holds:
+            continue
+        todo = [(d0 * E, X)] if d0 * E < X else []
+        count = 0
+        while todo:
+            count += 1
+            if count > max_intervals:
+                return None
+            a, b = todo.pop()
+            if _strip_lower(base, bounds, a, b) < 0:
+                m = (a + b) / 2
+                if b - a < Fraction(1, 2 ** 20):
+                    return None
+                todo += [(a, m), (m, b)]
+        return X
+    return None
+
+
+def _sup_on_tail(k: int, A: Fraction, E: Fraction) -> arb:
+    """An upper bound of eps^k e^(A eps) over eps >= E > 0 (A < 0, or A = 0 and k < 0)."""
+    with working_precision(PRECISION):
+        if A < 0 and k > 0 and E < Fraction(k) / -A:
+            at = _q(Fraction(k) / -A)                       # the maximum of eps^k e^(A eps)
+        else:
+            at = _q(E)                                      # decreasing on [E, inf)
+        value = at ** k * (_q(A) * at).exp()
+        return _q(upper_bound(value))
+
+
+def _strip_lower(base: ExpPoly, bounds: list, a: Fraction, b: Fraction) -> Fraction:
+    with working_precision(PRECISION):
+        X = hull(a, b)
+        total = base.arb_value(X, PRECISION)
+        for M, g in bounds:
+            lo = lower_bound(g.arb_value(X, PRECISION))
+            if lo < 0:
+                total += M * _q(lo)
+        return lower_bound(total) if total.is_finite() else Fraction(-1)
+
+
+def _tail_witness(F: ExpPoly2, d0, d1, E) -> tuple | None:
+    """A rational point of the tail where F < 0 is certified (a few samples; None if none)."""
+    for e in (E, 2 * E, 4 * E, 16 * E, 64 * E):
+        for t in (Fraction(1), Fraction(1, 2), Fraction(1, 8), Fraction(1, 64)):
+            d = d0 + (d1 - d0) * t
+            if d > d0 and F.at(d, e) < 0:
+                return d, e
+    return None
+
+
+def branch_and_bound(F: ExpPoly2, root: Rect, max_rects: int, max_seconds: float) -> TwoVariableDecision:
+    """Best-first B&B on the closed rectangle `root` (compact): see the module doc.
+
+    >>> f = ExpPoly2.term(1, B=-1) + ExpPoly2.term(1, A=-1) - ExpPoly2.const(Fraction(1, 2))
+    >>> found = branch_and_bound(f, Rect(Fraction(0), Fraction(1), Fraction(1, 10), Fraction(1)), 1000, 60.0)
+    >>> found.verdict, found.rectangles
+    ('verified', 1)
+    """
+    start = time.perf_counter()
+    Fd, Fe = F.derivative_d(), F.derivative_eps()
+    heap: list = []
+    counter = 0
+    area = (root.d1 - root.d0) * (root.e1 - root.e0)
+
+    def push(r: Rect) -> bool:
+        nonlocal counter
+        counter += 1
+        low = _lower(F, Fd, Fe, r)
+        if low >= 0:
+            return True
+        heapq.heappush(heap, (low, counter, r))
+        return False
+
+    push(root)
+    while heap:
+        if counter >= max_rects or time.perf_counter() - start > max_seconds:
+            break
+        low, _, r = heapq.heappop(heap)
+        dm, em = (r.d0 + r.d1) / 2, (r.e0 + r.e1) / 2
+        if dm > root.d0 and em > 0 and F.at(dm, em) < 0:
+            return TwoVariableDecision(REFUTED, "branch-and-bound", (dm, em), rectangles=counter)
+        if (r.d1 - r.d0) * max(r.e1, Fraction(1)) >= (r.e1 - r.e0):
+            halves = (Rect(r.d0, dm, r.e0, r.e1), Rect(dm, r.d1, r.e0, r.e1))
+        else:
+            halves = (Rect(r.d0, r.d1, r.e0, em), Rect(r.d0, r.d1, em, r.e1))
+        for h in halves:
+            push(h)
+    left = [r for _, _, r in sorted(heap)]
+    if not left:
+        return TwoVariableDecision(VERIFIED, "branch-and-bound", rectangles=counter)
+    share = sum(((r.d1 - r.d0) * (r.e1 - r.e0) for r in left), Fraction(0)) / area if area else None
+    return TwoVariableDecision(UNDECIDED, "branch-and-bound", undecided=left, undecided_share=share,
+                               rectangles=counter,
+                               note=f"the budget ({counter} rectangles) ended with {len(left)} rectangles open")
+
+
+def _lower(F: ExpPoly2, Fd: ExpPoly2, Fe: ExpPoly2, r: Rect) -> Fraction:
+    """A certified lower bound of F on the closed rectangle r."""
+    with working_precision(PRECISION):
+        D, E = hull(r.d0, r.d1), hull(r.e0, r.e1)
+        naive = F.ball(D, E)
+        dm, em = (r.d0 + r.d1) / 2, (r.e0 + r.e1) / 2
+        centred = F.ball(_q(dm), _q(em)) + Fd.ball(D, E) * (D - _q(dm)) + Fe.ball(D, E) * (E - _q(em))
+        lows = [lower_bound(b) for b in (naive, centred) if b.is_finite()]
+    return max(lows) if lows else Fraction(-10 ** 9)
+
+
+def describe(result: TwoVariableDecision, limit: int = 4) -> str:
+    """The undecided rectangles as inequalities (the first `limit`).
+
+    >>> print(describe(TwoVariableDecision(UNDECIDED, "branch-and-bound",
+    ...                                    undecided=[Rect(Fraction(0), Fraction(1), Fraction(8), None)])))
+    0 <= d <= 1 and eps >= 8
+    """
+    parts = [r.text() for r in result.undecided[:limit]]
+    more = len(result.undecided) - limit
+    return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
