@@ -140,3 +140,12 @@ def test_budget_with_a_constant_is_a_user_error(tmp_path):
     with pytest.raises(UserError) as exc:
         check_real_outputs(load_privacy_claim(str(path)))
     assert exc.value.hint
+
+
+def test_privacy_loss_on_every_output_value_is_a_user_error_not_a_crash():
+    """`dipc privacy-loss` tabulates finite outputs: a claim whose real outputs have no events
+    was an internal error (KeyError 'val[1]'); now exit 2 naming the outputs and both ways out."""
+    from conftest import run_main
+    code, out, err = run_main(["privacy-loss", "theories/numeric_sparse_m3_privacy_values.toml"])
+    assert code == 2 and "Traceback" not in err and "internal error" not in err
+    assert "val[1], val[2], val[3]" in err and "dipc privacy" in err and "events = { val" in err

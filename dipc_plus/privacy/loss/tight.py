@@ -28,6 +28,7 @@ from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.privacy.dp.plan import PairWork, Plan, lift_witness, plan, task_size
 from dipc_plus.privacy.dp.point_filter import filter_applies, point_filter_loss
 from dipc_plus.decision.sup_ratio import SupRatio, bounded_by, sup_ratio
+from dipc_plus.semantics import ir
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 
 @dataclass
@@ -189,6 +190,21 @@ def loss_ratios(source, task) -> dict:
     return out
 
 
+def refuse_every_output_value(claim: DPClaim) -> None:
+    """The tight loss is computed on the outputs' finite tables: a real output without named
+    events is decided on densities by `dipc privacy` instead (it prints the exact sup of L/eps)."""
+    if not getattr(claim, "every_output_value", False):
+        return
+    reals = [name for name, typ in claim.program.outputs if isinstance(typ, ir.RealT)]
+    array = reals[0].split("[")[0] if reals else "NAME"
+    raise UserError(f"privacy-loss needs output events for the real output(s) {', '.join(reals)}: it tabulates "
+                    "the loss on finite sets of outputs, and this claim names none",
+                    file=claim.file,
+                    hint="`dipc privacy` decides this claim on every output value and prints the exact sup of "
+                         f"L/eps there; or add `events = {{ {array} = [\"(-inf, 0]\", \"(0, inf)\"] }}` to "
+                         "[privacy] for a tight loss on those events")
+
+
 def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = True, symmetry: bool = True,
                  max_states: int = DEFAULT_MAX_STATES, executor=None, source=None,
                  progress: bool = False) -> LossResult:
@@ -197,6 +213,7 @@ def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = T
     order, so the result does not depend on it."""
     from dipc_plus.execution.executor import SERIAL, Source
     from dipc_plus.execution.run import TaskRun
+    refuse_every_output_value(claim)
     t0 = time.perf_counter()
     use = claim.structure if structure is None else structure
     pl = plan(claim, use, max_states=max_states, symmetry=symmetry)
