@@ -31,7 +31,9 @@ from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import LinForm, atom
 from dipc_plus.errors import UserError
-from dipc_plus.privacy.dp.real_output_loss import EndRatio, bounded_on, interval_text, pair_loss, sup_loss_over_eps
+from dipc_plus.privacy.dp.real_output_loss import (EndRatio, bounded_on, interval_text, pair_loss, place_text,
+                                                    sup_loss_over_eps)
+from dipc_plus.privacy.dp.real_output_regions import region_loss
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import output_distribution
 from dipc_plus.semantics.dtmc import mul
@@ -94,9 +96,9 @@ class RealOutputResult:
             out["counterexample"] = {
                 "input": {k: fmt_q(Fraction(v)) for k, v in c.input.items()},
                 "neighbour": {k: fmt_q(Fraction(v)) for k, v in c.neighbour.items()},
-                "output": _outcome_text(c.outcome), "w": None if c.w is None else fmt_q(c.w),
+                "output": _outcome_text(c.outcome), "w": _w_json(c.w),
                 "eps": fmt_q(c.eps), "density_ratio": None if c.density_ratio is None else c.density_ratio.str(10),
-                "event": None if c.event is None else f"({fmt_q(c.event[0])}, {fmt_q(c.event[1])}]",
+                "event": None if c.event is None else _event_text(c.event),
                 "probability": str(c.p), "neighbour_probability": str(c.q),
                 "event_ratio": c.event_ratio.str(10)}
         return out
@@ -119,12 +121,12 @@ class RealOutputResult:
             lines.append("REFUTED (re-checked by an independent evaluation):")
             lines.append(f"  input      {_env_text(c.input)}")
             lines.append(f"  neighbour  {_env_text(c.neighbour)}")
-            lines.append(f"  output     {_outcome_text(c.outcome)}" + ("" if c.w is None else f", value w = {fmt_q(c.w)}"))
+            lines.append(f"  output     {_outcome_text(c.outcome)}" + ("" if c.w is None else f", value w = {_w_text(c.w)}"))
             lines.append(f"  eps        {fmt_q(c.eps)}")
             if c.density_ratio is not None:
                 lines.append(f"  density ratio f_u(w) / f_u'(w) = {c.density_ratio.str(12)}")
             what = "the outcome" if c.event is None else \
-                f"the outcome with the value in ({fmt_q(c.event[0])}, {fmt_q(c.event[1])}]"
+                f"the outcome with the value(s) in {_event_text(c.event)}"
             lines.append(f"  re-checked on {what} by the per-point chain: P[input] / P[neighbour] = "
                          f"{c.event_ratio.str(12)} > e^({self.claim.budget})")
         else:
@@ -139,6 +141,22 @@ class RealOutputResult:
 
 def _env_text(env: dict) -> str:
     return ", ".join(f"{k}={fmt_q(Fraction(v))}" for k, v in env.items())
+
+
+def _w_json(w):
+    return None if w is None else [fmt_q(x) for x in w] if isinstance(w, list) else fmt_q(w)
+
+
+def _w_text(w) -> str:
+    return "(" + ", ".join(fmt_q(x) for x in w) + ")" if isinstance(w, list) else fmt_q(w)
+
+
+def _event_text(event) -> str:
+    """(a, b], or a box (a1, b1] x (a2, b2] for several released values."""
+    lo, hi = event
+    if isinstance(lo, list):
+        return " x ".join(f"({fmt_q(a)}, {fmt_q(b)}]" for a, b in zip(lo, hi))
+    return f"({fmt_q(lo)}, {fmt_q(hi)}]"
 
 
 def _outcome_text(o) -> str:
@@ -212,7 +230,7 @@ def _quick_refutation(result: RealOutputResult, pairs, dens, names, k) -> bool:
     program = result.claim.program
     seen: dict = {}
     for index, (u, v) in enumerate(pairs, start=1):
-        for c in pair_loss(dens[_key(u, names)], dens[_key(v, names)], thorough=False).candidates:
+        for c in pair_loss(dens[_key(u, names)], dens[_key(v, names)], thorough=False, several=region_loss).candidates:
             key = (str(c.ratio.num), str(c.ratio.den))
             if key in seen:
                 continue
@@ -235,7 +253,7 @@ def _thorough_pass(result: RealOutputResult, pairs, dens, names, k) -> bool:
     unproved = []
     for u, v in pairs:
         result.pairs += 1
-        pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)])
+        pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)], several=region_loss)
         for outcome, why in pl.infinite:
             cex = _counterexample_infinite(program, u, v, outcome, k)
             if cex is not None:
@@ -279,7 +297,7 @@ def _bound_unproved(result: RealOutputResult, k) -> None:
         exact_sup = False
         if K is not None and K < k and bounded_on(x, k):
             continue
-        result.undecided.append((x.outcome, interval_text(x.lo, x.hi),
+        result.undecided.append((x.outcome, place_text(x.lo, x.hi, x.line),
                                  f"ratio not proved <= e^({fmt_q(k)}*eps) there (u = {_env_text(u)}, "
                                  f"u' = {_env_text(v)})"))
     if unproved and not exact_sup and best is not None:
@@ -292,10 +310,15 @@ def _bound_unproved(result: RealOutputResult, k) -> None:
 # --------------------------------------------------------------------------- counterexamples
 
 
-def outcome_event_probability(program, u: dict, outcome, lo: Fraction | None, hi: Fraction | None) -> ExpFrac:
-    """P[outcome's finite and fixed outputs, released value in (lo, hi]] at input u, by the
+def outcome_event_probability(program, u: dict, outcome, lo, hi) -> ExpFrac:
+    """P[outcome's finite and fixed outputs, released values in (lo, hi]] at input u, by the
     per-point chain (`output_distribution`) and the per-point Laplace engine: independent of
-    the cells and of the densities."""
+    the cells and of the densities.  lo and hi are one bound for every released value (a
+    Fraction or None: unbounded) or a list with one bound per released value, in order."""
+    if not isinstance(lo, (list, tuple)):
+        lo = [lo] * len(outcome.released)
+    if not isinstance(hi, (list, tuple)):
+        hi = [hi] * len(outcome.released)
     dist = output_distribution(program, _grouped(program, u), shortcuts=False)
     idx = {n: i for i, n in enumerate(dist.names)}
     finite_names = [n for n, t in program.outputs if isinstance(t, (ir.BoolT, ir.DomT))]
@@ -309,14 +332,14 @@ def outcome_event_probability(program, u: dict, outcome, lo: Fraction | None, hi
             x = vals[idx[n]]
             ok = ok and (x is None if v is None else isinstance(x, LinForm) and x.is_constant() and x.const == v)
         extra = []
-        for n in outcome.released:
+        for n, a, b in zip(outcome.released, lo, hi):
             x = vals[idx[n]]
             ok = ok and isinstance(x, LinForm) and not x.is_constant()
             if ok:
-                if lo is not None:
-                    extra.append(atom(x, ">", LinForm.constant(lo)))
-                if hi is not None:
-                    extra.append(atom(x, "<=", LinForm.constant(hi)))
+                if a is not None:
+                    extra.append(atom(x, ">", LinForm.constant(a)))
+                if b is not None:
+                    extra.append(atom(x, "<=", LinForm.constant(b)))
         if not ok:
             continue
         p = ExpFrac.of(per_point_probability(list(out.constraints) + extra, dist.noises))
@@ -354,18 +377,23 @@ def _exceeds(ball: arb | None, k: Fraction, eps: Fraction) -> bool:
 
 
 def _recheck(program, u, v, outcome, w, eps, k) -> tuple | None:
-    """The event (w - h, w + h] whose per-point probabilities at u and v have a certified ratio
-    above e^(k eps), for decreasing h; None if none is found."""
+    """The event (w - h, w + h] (a box (w_i - h, w_i + h] when w is a list of several released
+    values) whose per-point probabilities at u and v have a certified ratio above e^(k eps), for
+    decreasing h; None if none is found."""
     for j in range(1, 12):
         h = Fraction(1, 4 ** j)
-        p = outcome_event_probability(program, u, outcome, w - h, w + h)
-        q = outcome_event_probability(program, v, outcome, w - h, w + h)
+        if isinstance(w, list):
+            event = ([x - h for x in w], [x + h for x in w])
+        else:
+            event = (w - h, w + h)
+        p = outcome_event_probability(program, u, outcome, *event)
+        q = outcome_event_probability(program, v, outcome, *event)
         ball = _ratio_ball(p, q, eps) if not q.is_zero() else None
         if q.is_zero() and not p.is_zero():
             with working_precision(_PREC):
-                return (w - h, w + h), p, q, arb("inf")
+                return event, p, q, arb("inf")
         if _exceeds(ball, k, eps):
-            return (w - h, w + h), p, q, ball
+            return event, p, q, ball
     return None
 
 
@@ -383,12 +411,13 @@ def _counterexample(program, u, v, c: EndRatio, k, dens, names, best) -> RealCou
         ku = tuple(Fraction(u[n]) for n in names)
         kv = tuple(Fraction(v[n]) for n in names)
         fu, fv = dens[ku][c.outcome].density, dens[kv][c.outcome].density
-        for w in _points_toward(c):
-            f = [pc.form for pc in fu if pc.cell.contains([w])]
-            g = [pc.form for pc in fv if pc.cell.contains([w])]
+        for w in (_points_toward(c) if c.line is None else _points_inside(c)):
+            at = w if isinstance(w, list) else [w]
+            f = [pc.form for pc in fu if pc.cell.contains(at)]
+            g = [pc.form for pc in fv if pc.cell.contains(at)]
             if not f or not g or g[0].is_zero():
                 continue
-            ball = _ratio_ball(ExpFrac.of(f[0].at([w])), ExpFrac.of(g[0].at([w])), eps)
+            ball = _ratio_ball(ExpFrac.of(f[0].at(at)), ExpFrac.of(g[0].at(at)), eps)
             if not _exceeds(ball, k, eps):
                 continue
             found = _recheck(program, u, v, c.outcome, w, eps, k)
@@ -409,6 +438,18 @@ def _points_toward(c: EndRatio) -> list:
         else:
             out.append(hi - Fraction(1, 2 ** j) * (1 if lo is None else min(Fraction(1), hi - lo))
                        if hi is not None else Fraction(2 ** j) + (0 if lo is None else max(lo, 0)))
+    return out
+
+
+def _points_inside(c: EndRatio) -> list:
+    """Several released values: points of the cell closer and closer to the candidate's end on
+    its segment (the segment's point moved a little toward a point inside the cell)."""
+    origin, direction, inside = c.line
+    out = []
+    for j, t in enumerate(_points_toward(c), start=1):
+        on = [o + t * d for o, d in zip(origin, direction)]
+        for delta in (Fraction(1, 2 ** j), Fraction(1, 2 ** (j + 6))):
+            out.append([a + delta * (b - a) for a, b in zip(on, inside)])
     return out
 
 

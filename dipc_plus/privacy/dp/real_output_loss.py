@@ -37,7 +37,8 @@ from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.semantics.real_output_density import derivative
 
-__all__ = ["EndRatio", "PairLoss", "Unproved", "bounded_on", "nonnegative_on", "pair_loss", "sup_loss_over_eps", "interval_text"]
+__all__ = ["EndRatio", "PairLoss", "Unproved", "bounded_on", "interval_loss", "middle", "nonnegative_on", "pair_loss",
+           "place_text", "sup_loss_over_eps", "interval_text"]
 
 ALL_EPS = Interval()
 
@@ -50,6 +51,7 @@ class EndRatio:
     hi: Fraction | None
     end: str                     # 'lo' or 'hi' or 'mass' (no released output)
     ratio: ExpFrac
+    line: tuple | None = None    # several released values: (origin, direction, inside), see interval_loss
 
     @property
     def w(self):
@@ -73,6 +75,7 @@ class Unproved:
     hi: Fraction | None
     f: SymbolicForm
     g: SymbolicForm
+    line: tuple | None = None
 
 
 def interval_text(lo, hi) -> str:
@@ -184,9 +187,11 @@ def _breakpoints(pieces: list) -> set:
     return {Fraction(-h[-1], h[0]) for pc in pieces for h, _ in pc.cell.constraints}
 
 
-def pair_loss(dens_u: dict, dens_v: dict, thorough: bool = True) -> PairLoss:
+def pair_loss(dens_u: dict, dens_v: dict, thorough: bool = True, several=None) -> PairLoss:
     """The loss of u against u' from their `real_output_densities` (one direction: f_u / f_u').
-    `thorough` False tries only the cheap monotonicity tests (a quick search for refutations)."""
+    `thorough` False tries only the cheap monotonicity tests (a quick search for refutations).
+    `several(outcome, du, dv, out, thorough)` decides outcomes with two or more released values
+    (`real_output_regions.region_loss`); without it they are undecided."""
     out = PairLoss()
     for outcome, du in dens_u.items():
         dv = dens_v.get(outcome)
@@ -199,40 +204,69 @@ def pair_loss(dens_u: dict, dens_v: dict, thorough: bool = True) -> PairLoss:
             out.candidates.append(EndRatio(outcome, None, None, "mass", ExpFrac(num, den)))
             continue
         if k > 1:
-            out.undecided.append((outcome, None, f"{k} released real outputs: only one is handled so far"))
+            if several is not None:
+                several(outcome, du, dv, out, thorough)
+            else:
+                out.undecided.append((outcome, None, f"{k} released real outputs: not handled here"))
             continue
         points = sorted(_breakpoints(du.density) | _breakpoints(dv.density) | {Fraction(0)})
         ends = [None] + points + [None]
         for lo, hi in zip(ends, ends[1:]):
-            mid = (lo + hi) / 2 if lo is not None and hi is not None else (
-                (lo + 1) if lo is not None else (hi - 1) if hi is not None else Fraction(0))
-            f, g = _piece_at(du.density, mid), _piece_at(dv.density, mid)
-            if f.is_zero():
-                continue
-            if g.is_zero():
-                out.infinite.append((outcome, f"density positive at u and 0 at u' on w in {interval_text(lo, hi)}"))
-                continue
-            how = _monotone(f, g, lo, hi, thorough)
-            if how is None:
-                out.unproved.append(Unproved(outcome, lo, hi, f, g))
-                continue
-            sides = {"up": ["hi"], "down": ["lo"], "flat": ["mid"], "valley": ["lo", "hi"]}[how]
-            for side in sides:
-                if side == "mid":
-                    r = ExpFrac(f.at([mid]), g.at([mid]))
-                    out.candidates.append(EndRatio(outcome, lo, hi, "hi", r) if hi is not None else
-                                          EndRatio(outcome, lo, hi, "lo", r))
-                    continue
-                w = lo if side == "lo" else hi
-                r = _end_ratio(f, g, w, -1 if side == "lo" else 1)
-                if r is None:
-                    out.undecided.append((outcome, (lo, hi), f"g vanishes at the end w = {w}"))
-                elif r == "inf":
-                    out.infinite.append((outcome, f"the ratio tends to infinity at the end "
-                                         f"{side} of w in {interval_text(lo, hi)}"))
-                elif r != "zero":
-                    out.candidates.append(EndRatio(outcome, lo, hi, side, r))
+            mid = middle(lo, hi)
+            interval_loss(outcome, _piece_at(du.density, mid), _piece_at(dv.density, mid), lo, hi, out, thorough)
     return out
+
+
+def middle(lo, hi) -> Fraction:
+    """A point of the open interval (lo, hi) (None: infinite)."""
+    if lo is not None and hi is not None:
+        return (lo + hi) / 2
+    return (lo + 1) if lo is not None else (hi - 1) if hi is not None else Fraction(0)
+
+
+def interval_loss(outcome, f: SymbolicForm, g: SymbolicForm, lo, hi, out: PairLoss, thorough: bool = True,
+                  line=None) -> None:
+    """The candidates of sup f/g on the open interval (lo, hi) of one coordinate (f, g the two
+    densities' closed forms there; an interval on one side of 0), added to `out`: the ratio's
+    limits at the ends its proved shape points to, an infinite loss, or an `Unproved` interval.
+    `line` (origin, direction, inside) says where the coordinate lies in a space of several
+    released values (`real_output_regions`), for the counterexample search; None: it is w."""
+    if f.is_zero():
+        return
+    if g.is_zero():
+        out.infinite.append((outcome, f"density positive at u and 0 at u' on {place_text(lo, hi, line)}"))
+        return
+    how = _monotone(f, g, lo, hi, thorough)
+    if how is None:
+        out.unproved.append(Unproved(outcome, lo, hi, f, g, line))
+        return
+    sides = {"up": ["hi"], "down": ["lo"], "flat": ["mid"], "valley": ["lo", "hi"]}[how]
+    for side in sides:
+        if side == "mid":
+            mid = middle(lo, hi)
+            r = ExpFrac(f.at([mid]), g.at([mid]))
+            out.candidates.append(EndRatio(outcome, lo, hi, "hi", r, line) if hi is not None else
+                                  EndRatio(outcome, lo, hi, "lo", r, line))
+            continue
+        w = lo if side == "lo" else hi
+        r = _end_ratio(f, g, w, -1 if side == "lo" else 1)
+        if r is None:
+            out.undecided.append((outcome, (lo, hi), f"g vanishes at the end {w} of {place_text(lo, hi, line)}"))
+        elif r == "inf":
+            out.infinite.append((outcome, f"the ratio tends to infinity at the end "
+                                 f"{side} of {place_text(lo, hi, line)}"))
+        elif r != "zero":
+            out.candidates.append(EndRatio(outcome, lo, hi, side, r, line))
+
+
+def place_text(lo, hi, line=None) -> str:
+    """'w in (lo, hi)', or for a segment of a line in the space of released values
+    'w = origin + t*direction, t in (lo, hi)'."""
+    if line is None:
+        return f"w in {interval_text(lo, hi)}"
+    origin, direction = line[0], line[1]
+    show = lambda xs: "(" + ", ".join(str(x) for x in xs) + ")"
+    return f"w = {show(origin)} + t*{show(direction)}, t in {interval_text(lo, hi)}"
 
 
 def bounded_on(item: Unproved, K: Fraction) -> bool:
