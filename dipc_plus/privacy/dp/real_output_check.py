@@ -31,7 +31,7 @@ from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import LinForm, atom
 from dipc_plus.errors import UserError
-from dipc_plus.privacy.dp.real_output_loss import (EndRatio, bounded_on, interval_text, pair_loss, place_text,
+from dipc_plus.privacy.dp.real_output_loss import (EndRatio, interval_text, pair_loss, place_text, prove_unproved,
                                                     sup_loss_over_eps)
 from dipc_plus.privacy.dp.real_output_regions import region_loss
 from dipc_plus.semantics import ir
@@ -229,8 +229,10 @@ def _quick_refutation(result: RealOutputResult, pairs, dens, names, k) -> bool:
     counterexample re-checks; True if the claim was refuted."""
     program = result.claim.program
     seen: dict = {}
+    memo: dict = {}
     for index, (u, v) in enumerate(pairs, start=1):
-        for c in pair_loss(dens[_key(u, names)], dens[_key(v, names)], thorough=False, several=region_loss).candidates:
+        pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)], thorough=False, several=region_loss, memo=memo)
+        for c in pl.candidates:
             key = (str(c.ratio.num), str(c.ratio.den))
             if key in seen:
                 continue
@@ -251,9 +253,10 @@ def _thorough_pass(result: RealOutputResult, pairs, dens, names, k) -> bool:
     seen: dict = {}
     best = None
     unproved = []
+    memo: dict = {}
     for u, v in pairs:
         result.pairs += 1
-        pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)], several=region_loss)
+        pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)], several=region_loss, memo=memo)
         for outcome, why in pl.infinite:
             cex = _counterexample_infinite(program, u, v, outcome, k)
             if cex is not None:
@@ -291,11 +294,19 @@ def _bound_unproved(result: RealOutputResult, k) -> None:
         result.sup_text = best.text()
     K = None if best is None else (best.value if best.value is not None else best.hi)
     exact_sup = True
+    bounded: dict = {}          # the same interval and closed forms met for several pairs: one proof
+
+    def proved(x, bound) -> bool:
+        key = (x.lo, x.hi, x.line, str(x.f), str(x.g), bound)
+        if key not in bounded:
+            bounded[key] = prove_unproved(x, bound)
+        return bounded[key]
+
     for u, v, x in unproved:
-        if K is not None and bounded_on(x, K):
+        if K is not None and proved(x, K):
             continue
         exact_sup = False
-        if K is not None and K < k and bounded_on(x, k):
+        if K is not None and K < k and proved(x, k):
             continue
         result.undecided.append((x.outcome, place_text(x.lo, x.hi, x.line),
                                  f"ratio not proved <= e^({fmt_q(k)}*eps) there (u = {_env_text(u)}, "
