@@ -116,7 +116,7 @@ def _monotone(f: SymbolicForm, g: SymbolicForm, lo, hi, thorough: bool = True) -
     """'up' / 'down' / 'flat' / 'valley' when the sign test of W = f'g - fg' proves R = f/g
     non-decreasing, non-increasing, constant, or first non-increasing then non-decreasing on
     (lo, hi) for every eps; None when it does not."""
-    W = derivative(f, 0) * g + _negated(f * derivative(g, 0))
+    W = _wronskian(f, g)
     shapes = _by_shape(W)
     if not shapes:
         return "flat"
@@ -320,11 +320,20 @@ def place_text(lo, hi, line=None) -> str:
 
 def prove_unproved(item: Unproved, K: Fraction) -> bool:
     """Is the ratio at most e^(K eps) on the interval for every eps, K at least every candidate?
-    `bounded_on`, else the split proofs of the ratio's shape (monotone or falling-then-rising:
-    then its sup is a limit at an end, which is a candidate, so at most K)."""
-    if bounded_on(item, K):
-        return True
-    return item.ends_known and _monotone(item.f, item.g, item.lo, item.hi, thorough=True) is not None
+    Either f <= e^(K eps) g (`bounded_on`) or the ratio is monotone (the sign of W = f'g - fg'
+    proved; then its sup is a limit at an end, a candidate, so at most K).  The proofs split
+    the interval up to 3 times; the three goals are tried at each depth in turn, so that the
+    one that holds cheaply is found before a failing one has been split deep (which is where
+    the time goes: each split proof decides many exp-polynomials)."""
+    H = item.g * SymbolicForm(1, {((Fraction(0),), K, (0,)): fmpq_poly([1])}) + _negated(item.f)
+    W = _wronskian(item.f, item.g) if item.ends_known else None
+    goals = [H] + ([W, _negated(W)] if W is not None else [])
+    return any(_nonnegative_split(G, item.lo, item.hi, depth) for depth in range(4) for G in goals)
+
+
+def _wronskian(f: SymbolicForm, g: SymbolicForm) -> SymbolicForm:
+    """W = f'g - fg', the sign of the ratio's derivative where g > 0."""
+    return derivative(f, 0) * g + _negated(f * derivative(g, 0))
 
 
 def bounded_on(item: Unproved, K: Fraction) -> bool:
