@@ -5,14 +5,16 @@ beside finite ones is decided on densities: for every ordered pair (u, u') of th
 claim's neighbouring inputs, every outcome class and every value w of the released
 output, f_u(w) <= e^(k eps) f_u'(w) for every eps (`real_output_loss` gives the
 candidates of the loss, each an exact ratio in eps at one end of an interval of w,
-and the intervals where the ratio is not proved monotone).
+and the intervals where the ratio is not proved monotone; `real_output_regions` reduces
+outcomes with several released values to such intervals on segments of lines).
 
 Verdicts: verified when every candidate's sup over eps of ln r / eps is at most k and
-every remaining interval is proved bounded (`bounded_on`); refuted when a candidate
+every remaining interval is proved bounded (`prove_unproved`); refuted when a candidate
 exceeds k, with a counterexample (u, u', outcome, w, eps) whose density ratio is
 certified above e^(k eps) and re-checked by an independent route: the per-point chain
 (`semantics.distribution`, the per-point Laplace engine, no cells, no derivative) gives
-P[outcome, released value in (w - h, w + h]] at u and u' exactly, and the certified
+P[outcome, released value in (w - h, w + h]] (a box around the point for several released
+values) at u and u' exactly, and the certified
 ratio of those two probabilities exceeds e^(k eps) - itself an event that breaks the
 claim.  Otherwise undecided, listing what is not proved.  Scope: every output value.
 """

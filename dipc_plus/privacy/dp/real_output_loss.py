@@ -14,14 +14,17 @@ interval:
     end.  (A single exponential term per density, as Laplace densities of a released
     noisy query are, gives a single term of W, so this covers that case.)
 
-Otherwise the interval is reported undecided, never guessed.  A limit at a finite end b
+Where this sign test fails, both ends' limits are candidates (limits of the ratio, so lower
+bounds of its sup) and the interval is proved later (`prove_unproved`): f <= e^(K eps) g for
+the largest candidate K, or the sign of W by the split proofs; what neither proves is
+reported undecided, never guessed.  A limit at a finite end b
 is the closed form's value at v = eps b (the form is analytic on the closed interval);
 at w -> +-inf it is the ratio of the dominant terms (same exponent and power: their
 coefficient ratio; f's slower decay: the loss is infinite).  Each end gives an exact
 ratio r(eps) of exp-polynomials in eps, and L(eps) = max of their logarithms, so sup
 L(eps)/eps is the max of `sup_ratio.sup_one` over them.  Outcomes without a released
-output compare probabilities.  Two or more released outputs of one outcome are not
-handled yet: reported undecided.
+output compare probabilities.  Outcomes with two or more released outputs are reduced to
+segments of lines, each decided here (`real_output_regions`, passed in as `several`).
 """
 from __future__ import annotations
 
