@@ -5,14 +5,16 @@ beside finite ones is decided on densities: for every ordered pair (u, u') of th
 claim's neighbouring inputs, every outcome class and every value w of the released
 output, f_u(w) <= e^(k eps) f_u'(w) for every eps (`real_output_loss` gives the
 candidates of the loss, each an exact ratio in eps at one end of an interval of w,
-and the intervals where the ratio is not proved monotone).
+and the intervals where the ratio is not proved monotone; `real_output_regions` reduces
+outcomes with several released values to such intervals on segments of lines).
 
 Verdicts: verified when every candidate's sup over eps of ln r / eps is at most k and
-every remaining interval is proved bounded (`bounded_on`); refuted when a candidate
+every remaining interval is proved bounded (`prove_unproved`); refuted when a candidate
 exceeds k, with a counterexample (u, u', outcome, w, eps) whose density ratio is
 certified above e^(k eps) and re-checked by an independent route: the per-point chain
 (`semantics.distribution`, the per-point Laplace engine, no cells, no derivative) gives
-P[outcome, released value in (w - h, w + h]] at u and u' exactly, and the certified
+P[outcome, released value in (w - h, w + h]] (a box around the point for several released
+values) at u and u' exactly, and the certified
 ratio of those two probabilities exceeds e^(k eps) - itself an event that breaks the
 claim.  Otherwise undecided, listing what is not proved.  Scope: every output value.
 """
@@ -31,7 +33,9 @@ from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import LinForm, atom
 from dipc_plus.errors import UserError
-from dipc_plus.privacy.dp.real_output_loss import EndRatio, bounded_on, interval_text, pair_loss, sup_loss_over_eps
+from dipc_plus.privacy.dp.real_output_loss import (EndRatio, interval_text, pair_loss, place_text, prove_unproved,
+                                                    sup_loss_over_eps)
+from dipc_plus.privacy.dp.real_output_regions import region_loss
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import output_distribution
 from dipc_plus.semantics.dtmc import mul
@@ -94,9 +98,9 @@ class RealOutputResult:
             out["counterexample"] = {
                 "input": {k: fmt_q(Fraction(v)) for k, v in c.input.items()},
                 "neighbour": {k: fmt_q(Fraction(v)) for k, v in c.neighbour.items()},
-                "output": _outcome_text(c.outcome), "w": None if c.w is None else fmt_q(c.w),
+                "output": _outcome_text(c.outcome), "w": _w_json(c.w),
                 "eps": fmt_q(c.eps), "density_ratio": None if c.density_ratio is None else c.density_ratio.str(10),
-                "event": None if c.event is None else f"({fmt_q(c.event[0])}, {fmt_q(c.event[1])}]",
+                "event": None if c.event is None else _event_text(c.event),
                 "probability": str(c.p), "neighbour_probability": str(c.q),
                 "event_ratio": c.event_ratio.str(10)}
         return out
@@ -119,12 +123,12 @@ class RealOutputResult:
             lines.append("REFUTED (re-checked by an independent evaluation):")
             lines.append(f"  input      {_env_text(c.input)}")
             lines.append(f"  neighbour  {_env_text(c.neighbour)}")
-            lines.append(f"  output     {_outcome_text(c.outcome)}" + ("" if c.w is None else f", value w = {fmt_q(c.w)}"))
+            lines.append(f"  output     {_outcome_text(c.outcome)}" + ("" if c.w is None else f", value w = {_w_text(c.w)}"))
             lines.append(f"  eps        {fmt_q(c.eps)}")
             if c.density_ratio is not None:
                 lines.append(f"  density ratio f_u(w) / f_u'(w) = {c.density_ratio.str(12)}")
             what = "the outcome" if c.event is None else \
-                f"the outcome with the value in ({fmt_q(c.event[0])}, {fmt_q(c.event[1])}]"
+                f"the outcome with the value(s) in {_event_text(c.event)}"
             lines.append(f"  re-checked on {what} by the per-point chain: P[input] / P[neighbour] = "
                          f"{c.event_ratio.str(12)} > e^({self.claim.budget})")
         else:
@@ -139,6 +143,22 @@ class RealOutputResult:
 
 def _env_text(env: dict) -> str:
     return ", ".join(f"{k}={fmt_q(Fraction(v))}" for k, v in env.items())
+
+
+def _w_json(w):
+    return None if w is None else [fmt_q(x) for x in w] if isinstance(w, list) else fmt_q(w)
+
+
+def _w_text(w) -> str:
+    return "(" + ", ".join(fmt_q(x) for x in w) + ")" if isinstance(w, list) else fmt_q(w)
+
+
+def _event_text(event) -> str:
+    """(a, b], or a box (a1, b1] x (a2, b2] for several released values."""
+    lo, hi = event
+    if isinstance(lo, list):
+        return " x ".join(f"({fmt_q(a)}, {fmt_q(b)}]" for a, b in zip(lo, hi))
+    return f"({fmt_q(lo)}, {fmt_q(hi)}]"
 
 
 def _outcome_text(o) -> str:
@@ -211,8 +231,10 @@ def _quick_refutation(result: RealOutputResult, pairs, dens, names, k) -> bool:
     counterexample re-checks; True if the claim was refuted."""
     program = result.claim.program
     seen: dict = {}
+    memo: dict = {}
     for index, (u, v) in enumerate(pairs, start=1):
-        for c in pair_loss(dens[_key(u, names)], dens[_key(v, names)], thorough=False).candidates:
+        pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)], thorough=False, several=region_loss, memo=memo)
+        for c in pl.candidates:
             key = (str(c.ratio.num), str(c.ratio.den))
             if key in seen:
                 continue
@@ -233,9 +255,10 @@ def _thorough_pass(result: RealOutputResult, pairs, dens, names, k) -> bool:
     seen: dict = {}
     best = None
     unproved = []
+    memo: dict = {}
     for u, v in pairs:
         result.pairs += 1
-        pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)])
+        pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)], several=region_loss, memo=memo)
         for outcome, why in pl.infinite:
             cex = _counterexample_infinite(program, u, v, outcome, k)
             if cex is not None:
@@ -273,13 +296,21 @@ def _bound_unproved(result: RealOutputResult, k) -> None:
         result.sup_text = best.text()
     K = None if best is None else (best.value if best.value is not None else best.hi)
     exact_sup = True
+    bounded: dict = {}          # the same interval and closed forms met for several pairs: one proof
+
+    def proved(x, bound) -> bool:
+        key = (x.lo, x.hi, x.line, str(x.f), str(x.g), bound)
+        if key not in bounded:
+            bounded[key] = prove_unproved(x, bound)
+        return bounded[key]
+
     for u, v, x in unproved:
-        if K is not None and bounded_on(x, K):
+        if K is not None and proved(x, K):
             continue
         exact_sup = False
-        if K is not None and K < k and bounded_on(x, k):
+        if K is not None and K < k and proved(x, k):
             continue
-        result.undecided.append((x.outcome, interval_text(x.lo, x.hi),
+        result.undecided.append((x.outcome, place_text(x.lo, x.hi, x.line),
                                  f"ratio not proved <= e^({fmt_q(k)}*eps) there (u = {_env_text(u)}, "
                                  f"u' = {_env_text(v)})"))
     if unproved and not exact_sup and best is not None:
@@ -292,10 +323,15 @@ def _bound_unproved(result: RealOutputResult, k) -> None:
 # --------------------------------------------------------------------------- counterexamples
 
 
-def outcome_event_probability(program, u: dict, outcome, lo: Fraction | None, hi: Fraction | None) -> ExpFrac:
-    """P[outcome's finite and fixed outputs, released value in (lo, hi]] at input u, by the
+def outcome_event_probability(program, u: dict, outcome, lo, hi) -> ExpFrac:
+    """P[outcome's finite and fixed outputs, released values in (lo, hi]] at input u, by the
     per-point chain (`output_distribution`) and the per-point Laplace engine: independent of
-    the cells and of the densities."""
+    the cells and of the densities.  lo and hi are one bound for every released value (a
+    Fraction or None: unbounded) or a list with one bound per released value, in order."""
+    if not isinstance(lo, (list, tuple)):
+        lo = [lo] * len(outcome.released)
+    if not isinstance(hi, (list, tuple)):
+        hi = [hi] * len(outcome.released)
     dist = output_distribution(program, _grouped(program, u), shortcuts=False)
     idx = {n: i for i, n in enumerate(dist.names)}
     finite_names = [n for n, t in program.outputs if isinstance(t, (ir.BoolT, ir.DomT))]
@@ -309,14 +345,14 @@ def outcome_event_probability(program, u: dict, outcome, lo: Fraction | None, hi
             x = vals[idx[n]]
             ok = ok and (x is None if v is None else isinstance(x, LinForm) and x.is_constant() and x.const == v)
         extra = []
-        for n in outcome.released:
+        for n, a, b in zip(outcome.released, lo, hi):
             x = vals[idx[n]]
             ok = ok and isinstance(x, LinForm) and not x.is_constant()
             if ok:
-                if lo is not None:
-                    extra.append(atom(x, ">", LinForm.constant(lo)))
-                if hi is not None:
-                    extra.append(atom(x, "<=", LinForm.constant(hi)))
+                if a is not None:
+                    extra.append(atom(x, ">", LinForm.constant(a)))
+                if b is not None:
+                    extra.append(atom(x, "<=", LinForm.constant(b)))
         if not ok:
             continue
         p = ExpFrac.of(per_point_probability(list(out.constraints) + extra, dist.noises))
@@ -354,18 +390,23 @@ def _exceeds(ball: arb | None, k: Fraction, eps: Fraction) -> bool:
 
 
 def _recheck(program, u, v, outcome, w, eps, k) -> tuple | None:
-    """The event (w - h, w + h] whose per-point probabilities at u and v have a certified ratio
-    above e^(k eps), for decreasing h; None if none is found."""
+    """The event (w - h, w + h] (a box (w_i - h, w_i + h] when w is a list of several released
+    values) whose per-point probabilities at u and v have a certified ratio above e^(k eps), for
+    decreasing h; None if none is found."""
     for j in range(1, 12):
         h = Fraction(1, 4 ** j)
-        p = outcome_event_probability(program, u, outcome, w - h, w + h)
-        q = outcome_event_probability(program, v, outcome, w - h, w + h)
+        if isinstance(w, list):
+            event = ([x - h for x in w], [x + h for x in w])
+        else:
+            event = (w - h, w + h)
+        p = outcome_event_probability(program, u, outcome, *event)
+        q = outcome_event_probability(program, v, outcome, *event)
         ball = _ratio_ball(p, q, eps) if not q.is_zero() else None
         if q.is_zero() and not p.is_zero():
             with working_precision(_PREC):
-                return (w - h, w + h), p, q, arb("inf")
+                return event, p, q, arb("inf")
         if _exceeds(ball, k, eps):
-            return (w - h, w + h), p, q, ball
+            return event, p, q, ball
     return None
 
 
@@ -383,12 +424,13 @@ def _counterexample(program, u, v, c: EndRatio, k, dens, names, best) -> RealCou
         ku = tuple(Fraction(u[n]) for n in names)
         kv = tuple(Fraction(v[n]) for n in names)
         fu, fv = dens[ku][c.outcome].density, dens[kv][c.outcome].density
-        for w in _points_toward(c):
-            f = [pc.form for pc in fu if pc.cell.contains([w])]
-            g = [pc.form for pc in fv if pc.cell.contains([w])]
+        for w in (_points_toward(c) if c.line is None else _points_inside(c)):
+            at = w if isinstance(w, list) else [w]
+            f = [pc.form for pc in fu if pc.cell.contains(at)]
+            g = [pc.form for pc in fv if pc.cell.contains(at)]
             if not f or not g or g[0].is_zero():
                 continue
-            ball = _ratio_ball(ExpFrac.of(f[0].at([w])), ExpFrac.of(g[0].at([w])), eps)
+            ball = _ratio_ball(ExpFrac.of(f[0].at(at)), ExpFrac.of(g[0].at(at)), eps)
             if not _exceeds(ball, k, eps):
                 continue
             found = _recheck(program, u, v, c.outcome, w, eps, k)
@@ -409,6 +451,18 @@ def _points_toward(c: EndRatio) -> list:
         else:
             out.append(hi - Fraction(1, 2 ** j) * (1 if lo is None else min(Fraction(1), hi - lo))
                        if hi is not None else Fraction(2 ** j) + (0 if lo is None else max(lo, 0)))
+    return out
+
+
+def _points_inside(c: EndRatio) -> list:
+    """Several released values: points of the cell closer and closer to the candidate's end on
+    its segment (the segment's point moved a little toward a point inside the cell)."""
+    origin, direction, inside = c.line
+    out = []
+    for j, t in enumerate(_points_toward(c), start=1):
+        on = [o + t * d for o, d in zip(origin, direction)]
+        for delta in (Fraction(1, 2 ** j), Fraction(1, 2 ** (j + 6))):
+            out.append([a + delta * (b - a) for a, b in zip(on, inside)])
     return out
 
 

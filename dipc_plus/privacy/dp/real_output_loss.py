@@ -14,18 +14,21 @@ interval:
     end.  (A single exponential term per density, as Laplace densities of a released
     noisy query are, gives a single term of W, so this covers that case.)
 
-Otherwise the interval is reported undecided, never guessed.  A limit at a finite end b
+Where this sign test fails, both ends' limits are candidates (limits of the ratio, so lower
+bounds of its sup) and the interval is proved later (`prove_unproved`): f <= e^(K eps) g for
+the largest candidate K, or the sign of W by the split proofs; what neither proves is
+reported undecided, never guessed.  A limit at a finite end b
 is the closed form's value at v = eps b (the form is analytic on the closed interval);
 at w -> +-inf it is the ratio of the dominant terms (same exponent and power: their
 coefficient ratio; f's slower decay: the loss is infinite).  Each end gives an exact
 ratio r(eps) of exp-polynomials in eps, and L(eps) = max of their logarithms, so sup
 L(eps)/eps is the max of `sup_ratio.sup_one` over them.  Outcomes without a released
-output compare probabilities.  Two or more released outputs of one outcome are not
-handled yet: reported undecided.
+output compare probabilities.  Outcomes with two or more released outputs are reduced to
+segments of lines, each decided here (`real_output_regions`, passed in as `several`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from flint import fmpq_poly
@@ -37,7 +40,8 @@ from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.semantics.real_output_density import derivative
 
-__all__ = ["EndRatio", "PairLoss", "Unproved", "bounded_on", "nonnegative_on", "pair_loss", "sup_loss_over_eps", "interval_text"]
+__all__ = ["EndRatio", "PairLoss", "Unproved", "bounded_on", "prove_unproved", "interval_loss", "middle", "nonnegative_on", "pair_loss",
+           "place_text", "sup_loss_over_eps", "interval_text"]
 
 ALL_EPS = Interval()
 
@@ -50,6 +54,7 @@ class EndRatio:
     hi: Fraction | None
     end: str                     # 'lo' or 'hi' or 'mass' (no released output)
     ratio: ExpFrac
+    line: tuple | None = None    # several released values: (origin, direction, inside), see interval_loss
 
     @property
     def w(self):
@@ -73,6 +78,8 @@ class Unproved:
     hi: Fraction | None
     f: SymbolicForm
     g: SymbolicForm
+    line: tuple | None = None
+    ends_known: bool = False     # both ends' limits are among the candidates (`interval_loss`)
 
 
 def interval_text(lo, hi) -> str:
@@ -112,7 +119,7 @@ def _monotone(f: SymbolicForm, g: SymbolicForm, lo, hi, thorough: bool = True) -
     """'up' / 'down' / 'flat' / 'valley' when the sign test of W = f'g - fg' proves R = f/g
     non-decreasing, non-increasing, constant, or first non-increasing then non-decreasing on
     (lo, hi) for every eps; None when it does not."""
-    W = derivative(f, 0) * g + _negated(f * derivative(g, 0))
+    W = _wronskian(f, g)
     shapes = _by_shape(W)
     if not shapes:
         return "flat"
@@ -184,55 +191,152 @@ def _breakpoints(pieces: list) -> set:
     return {Fraction(-h[-1], h[0]) for pc in pieces for h, _ in pc.cell.constraints}
 
 
-def pair_loss(dens_u: dict, dens_v: dict, thorough: bool = True) -> PairLoss:
+def pair_loss(dens_u: dict, dens_v: dict, thorough: bool = True, several=None, memo: dict | None = None) -> PairLoss:
     """The loss of u against u' from their `real_output_densities` (one direction: f_u / f_u').
-    `thorough` False tries only the cheap monotonicity tests (a quick search for refutations)."""
+    `thorough` False tries only the cheap monotonicity tests (a quick search for refutations).
+    `several(outcome, du, dv, out, thorough)` decides outcomes with two or more released values
+    (`real_output_regions.region_loss`); without it they are undecided.  `memo` (a dict kept
+    across pairs) reuses the findings of an earlier pair whose two densities of an outcome were
+    the same closed forms on the same cells (a density often depends on a few inputs only, or
+    on their multiset), relabelled with this outcome."""
     out = PairLoss()
     for outcome, du in dens_u.items():
         dv = dens_v.get(outcome)
         if dv is None:
             out.infinite.append((outcome, "positive at u, probability 0 at u'"))
             continue
-        k = len(outcome.released)
-        if k == 0:
-            num, den = du.density[0].form.at([]), dv.density[0].form.at([])
-            out.candidates.append(EndRatio(outcome, None, None, "mass", ExpFrac(num, den)))
+        if memo is None:
+            _outcome_loss(outcome, du, dv, out, thorough, several)
             continue
-        if k > 1:
-            out.undecided.append((outcome, None, f"{k} released real outputs: only one is handled so far"))
-            continue
-        points = sorted(_breakpoints(du.density) | _breakpoints(dv.density) | {Fraction(0)})
-        ends = [None] + points + [None]
-        for lo, hi in zip(ends, ends[1:]):
-            mid = (lo + hi) / 2 if lo is not None and hi is not None else (
-                (lo + 1) if lo is not None else (hi - 1) if hi is not None else Fraction(0))
-            f, g = _piece_at(du.density, mid), _piece_at(dv.density, mid)
-            if f.is_zero():
-                continue
-            if g.is_zero():
-                out.infinite.append((outcome, f"density positive at u and 0 at u' on w in {interval_text(lo, hi)}"))
-                continue
-            how = _monotone(f, g, lo, hi, thorough)
-            if how is None:
-                out.unproved.append(Unproved(outcome, lo, hi, f, g))
-                continue
-            sides = {"up": ["hi"], "down": ["lo"], "flat": ["mid"], "valley": ["lo", "hi"]}[how]
-            for side in sides:
-                if side == "mid":
-                    r = ExpFrac(f.at([mid]), g.at([mid]))
-                    out.candidates.append(EndRatio(outcome, lo, hi, "hi", r) if hi is not None else
-                                          EndRatio(outcome, lo, hi, "lo", r))
-                    continue
-                w = lo if side == "lo" else hi
-                r = _end_ratio(f, g, w, -1 if side == "lo" else 1)
-                if r is None:
-                    out.undecided.append((outcome, (lo, hi), f"g vanishes at the end w = {w}"))
-                elif r == "inf":
-                    out.infinite.append((outcome, f"the ratio tends to infinity at the end "
-                                         f"{side} of w in {interval_text(lo, hi)}"))
-                elif r != "zero":
-                    out.candidates.append(EndRatio(outcome, lo, hi, side, r))
+        key = (len(outcome.released), density_key(du), density_key(dv), thorough)
+        if key not in memo:
+            memo[key] = PairLoss()
+            _outcome_loss(outcome, du, dv, memo[key], thorough, several)
+        _relabelled(memo[key], outcome, out)
     return out
+
+
+def density_key(od) -> tuple:
+    """A hashable identity of an outcome's density: its cells and closed forms."""
+    return tuple((pc.cell.constraints, tuple(sorted((k, str(P)) for k, P in pc.form.terms.items())))
+                 for pc in od.density)
+
+
+def _relabelled(found: PairLoss, outcome, out: PairLoss) -> None:
+    """The findings `found` (for an outcome with the same densities) added to `out` for `outcome`."""
+    out.candidates += [replace(c, outcome=outcome) for c in found.candidates]
+    out.unproved += [replace(x, outcome=outcome) for x in found.unproved]
+    out.infinite += [(outcome,) + tuple(x[1:]) for x in found.infinite]
+    out.undecided += [(outcome,) + tuple(x[1:]) for x in found.undecided]
+
+
+def _outcome_loss(outcome, du, dv, out: PairLoss, thorough: bool, several) -> None:
+    """The findings of one outcome present at u and u' (see `pair_loss`), added to `out`."""
+    k = len(outcome.released)
+    if k == 0:
+        num, den = du.density[0].form.at([]), dv.density[0].form.at([])
+        out.candidates.append(EndRatio(outcome, None, None, "mass", ExpFrac(num, den)))
+        return
+    if k > 1:
+        if several is not None:
+            several(outcome, du, dv, out, thorough)
+        else:
+            out.undecided.append((outcome, None, f"{k} released real outputs: not handled here"))
+        return
+    points = sorted(_breakpoints(du.density) | _breakpoints(dv.density) | {Fraction(0)})
+    ends = [None] + points + [None]
+    for lo, hi in zip(ends, ends[1:]):
+        mid = middle(lo, hi)
+        interval_loss(outcome, _piece_at(du.density, mid), _piece_at(dv.density, mid), lo, hi, out, thorough)
+
+
+def middle(lo, hi) -> Fraction:
+    """A point of the open interval (lo, hi) (None: infinite)."""
+    if lo is not None and hi is not None:
+        return (lo + hi) / 2
+    return (lo + 1) if lo is not None else (hi - 1) if hi is not None else Fraction(0)
+
+
+def interval_loss(outcome, f: SymbolicForm, g: SymbolicForm, lo, hi, out: PairLoss, thorough: bool = True,
+                  line=None) -> None:
+    """The candidates of sup f/g on the open interval (lo, hi) of one coordinate (f, g the two
+    densities' closed forms there; an interval on one side of 0), added to `out`: the ratio's
+    limits at the ends its proved shape points to, an infinite loss, or an `Unproved` interval.
+    `line` (origin, direction, inside) says where the coordinate lies in a space of several
+    released values (`real_output_regions`), for the counterexample search; None: it is w.
+
+    Only the cheap shape tests run here (`_monotone` without the split proofs, which cost
+    seconds each and were most of the time of a check).  Where they fail, both ends' limits
+    are added as candidates anyway (each is a limit of the ratio on the interval, so a lower
+    bound of its sup, never more) and the interval is `Unproved`: `prove_unproved` later shows
+    f <= e^(K eps) g on it for the largest candidate K, or proves its shape after all."""
+    if f.is_zero():
+        return
+    if g.is_zero():
+        out.infinite.append((outcome, f"density positive at u and 0 at u' on {place_text(lo, hi, line)}"))
+        return
+    how = _monotone(f, g, lo, hi, thorough=False)
+    if how is None:
+        known = _add_ends(outcome, f, g, lo, hi, out, line, ["lo", "hi"], shape_proved=False)
+        out.unproved.append(Unproved(outcome, lo, hi, f, g, line, known))
+        return
+    _add_ends(outcome, f, g, lo, hi, out, line, {"up": ["hi"], "down": ["lo"], "flat": ["mid"],
+                                                  "valley": ["lo", "hi"]}[how])
+
+
+def _add_ends(outcome, f, g, lo, hi, out: PairLoss, line, sides: list, shape_proved: bool = True) -> bool:
+    """The ratio's limits at the given ends of (lo, hi) as candidates (or an infinite loss);
+    False if one of them is unknown (g's closed form vanishes there), which is undecided when
+    the ends were chosen by a proved shape (else the interval is left to `prove_unproved`)."""
+    known = True
+    for side in sides:
+        if side == "mid":
+            mid = middle(lo, hi)
+            r = ExpFrac(f.at([mid]), g.at([mid]))
+            out.candidates.append(EndRatio(outcome, lo, hi, "hi", r, line) if hi is not None else
+                                  EndRatio(outcome, lo, hi, "lo", r, line))
+            continue
+        w = lo if side == "lo" else hi
+        r = _end_ratio(f, g, w, -1 if side == "lo" else 1)
+        if r is None:
+            known = False
+            if shape_proved:
+                out.undecided.append((outcome, (lo, hi), f"g vanishes at the end {w} of "
+                                               f"{place_text(lo, hi, line)}"))
+        elif r == "inf":
+            out.infinite.append((outcome, f"the ratio tends to infinity at the end "
+                                 f"{side} of {place_text(lo, hi, line)}"))
+        elif r != "zero":
+            out.candidates.append(EndRatio(outcome, lo, hi, side, r, line))
+    return known
+
+
+def place_text(lo, hi, line=None) -> str:
+    """'w in (lo, hi)', or for a segment of a line in the space of released values
+    'w = origin + t*direction, t in (lo, hi)'."""
+    if line is None:
+        return f"w in {interval_text(lo, hi)}"
+    origin, direction = line[0], line[1]
+    show = lambda xs: "(" + ", ".join(str(x) for x in xs) + ")"
+    return f"w = {show(origin)} + t*{show(direction)}, t in {interval_text(lo, hi)}"
+
+
+def prove_unproved(item: Unproved, K: Fraction) -> bool:
+    """Is the ratio at most e^(K eps) on the interval for every eps, K at least every candidate?
+    Either f <= e^(K eps) g (`bounded_on`) or the ratio is monotone (the sign of W = f'g - fg'
+    proved; then its sup is a limit at an end, a candidate, so at most K).  The proofs split
+    the interval up to 3 times; the three goals are tried at each depth in turn, so that the
+    one that holds cheaply is found before a failing one has been split deep (which is where
+    the time goes: each split proof decides many exp-polynomials)."""
+    H = item.g * SymbolicForm(1, {((Fraction(0),), K, (0,)): fmpq_poly([1])}) + _negated(item.f)
+    W = _wronskian(item.f, item.g) if item.ends_known else None
+    goals = [H] + ([W, _negated(W)] if W is not None else [])
+    return any(_nonnegative_split(G, item.lo, item.hi, depth) for depth in range(4) for G in goals)
+
+
+def _wronskian(f: SymbolicForm, g: SymbolicForm) -> SymbolicForm:
+    """W = f'g - fg', the sign of the ratio's derivative where g > 0."""
+    return derivative(f, 0) * g + _negated(f * derivative(g, 0))
 
 
 def bounded_on(item: Unproved, K: Fraction) -> bool:
