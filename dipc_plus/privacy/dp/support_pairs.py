@@ -155,78 +155,102 @@ def tables_here(unit, envs: list):
         yield table
 
 
-def check_by_support(claim, unit, checker, run=None, monotone: bool = True, tables=None) -> SupportOutcome:
-    """The grid check of `unit` (the whole program) by output support; see the module docstring.
-    `tables(envs)` yields the output tables of a list of inputs in order (default `tables_here`;
-    check.py passes one that computes them on workers)."""
-    names = list(unit.inputs)
+def _supports(claim, unit, monotone: bool):
+    """(output supports, proved directions) of the program, or the reason the per-pair walk applies."""
     finite = [n for n, t in unit.program.inputs if not isinstance(t, ir.RealT)]
     if finite:
-        return SupportOutcome(fallback=f"the input '{finite[0]}' is not real")
+        return f"the input '{finite[0]}' is not real"
     try:
         sup = output_support(unit.program)
         directions = output_directions(unit.program) if monotone else {}
     except UserError as err:   # NotSymbolic, or a walk past its limits: the per-pair walk applies
-        return SupportOutcome(fallback=err.message)
-    if set(sup.inputs) != set(names):
-        return SupportOutcome(fallback="the grid's inputs are not the program's real inputs")
-    grid = [unit.grid[n] for n in names]
-    nbrs = [_neighbours(vals, claim.adjacency.bound) for vals in grid]
-    position = {n: i for i, n in enumerate(names)}
-    where = {o: tuple(position[n] for n in sup.support[o]) for o in sup.outputs}
-    # every input's table: closed forms interned (one object per distinct form), stored per
-    # (output, input restricted to the output's support), each P_u[o] checked against the store
+        return err.message
+    if set(sup.inputs) != set(unit.inputs):
+        return "the grid's inputs are not the program's real inputs"
+    return sup, directions
+
+
+def _store_tables(unit, sup, grid, nbrs, where, tables, out) -> dict | str:
+    """Every input's table, its closed forms interned (one object per distinct form) and stored per
+    (output, input restricted to the output's support); each P_u[o] is checked against the store.
+    The store, or the reason the per-pair walk applies."""
+    names = list(unit.inputs)
     interned: dict = {ZERO: ZERO}
     stored: dict = {o: {} for o in sup.outputs}
-    out = SupportOutcome()
     indices = list(itertools.product(*(range(len(v)) for v in grid)))
     envs = [{n: grid[k][i] for k, (n, i) in enumerate(zip(names, idx))} for idx in indices]
     for idx, env, table in zip(indices, envs, (tables or (lambda xs: tables_here(unit, xs)))(envs)):
         unknown = [o for o in table if o not in stored]
         if unknown:
-            return SupportOutcome(fallback=f"output {unknown[0]} is not among the symbolic walk's")
+            return f"output {unknown[0]} is not among the symbolic walk's"
         if any(len(nb[i]) > 1 for nb, i in zip(nbrs, idx)):   # u has a neighbour: its table is used
             out.used.add(unit.table_key(env))
         for o in sup.outputs:
             p = table.get(o, ZERO)
             p = interned.setdefault(p, p)
-            key = tuple(idx[k] for k in where[o])
-            have = stored[o].setdefault(key, p)
+            have = stored[o].setdefault(tuple(idx[k] for k in where[o]), p)
             if have is not p:
-                return SupportOutcome(fallback=f"output {o}: P differs between inputs that agree on its support")
+                return f"output {o}: P differs between inputs that agree on its support"
+    return stored
+
+
+def _check_output(o, S, forms, grid, nbrs, weight, worst, decided, checker, out) -> int | str:
+    """The obligations of output o over the pairs of its support's sub-grid, each counted for the
+    whole pairs above it: how many held, or the reason the per-pair walk must find the failure."""
+    n = len(grid)
+    # whole pairs above (a, b): any adjacent values off S, less (when a = b) those with u = u'
+    rest = math.prod(weight[k] for k in range(n) if k not in S)
+    same = math.prod(len(grid[k]) for k in range(n) if k not in S)
+    held = 0
+    for a in itertools.product(*(range(len(grid[k])) for k in S)):
+        p = forms[a]
+        for b in itertools.product(*(nbrs[k][i] for k, i in zip(S, a))):
+            many = rest - same * (a == b)
+            if many == 0:
+                continue
+            q = forms[b]
+            if p is ZERO and q is ZERO:   # o is in neither table: no obligation
+                continue
+            out.keys += 1
+            ob = decided.get((id(p), id(q)))
+            if ob is None:
+                ob = _obligation(p, q, a, forms, worst, decided, checker, out)
+                decided[(id(p), id(q))] = ob
+            if not ob.holds:
+                return f"output {o} fails at some pair: the per-pair walk finds the first"
+            out.obligations += many
+            out.decisions += many * (ob.how == "decided")
+            held += many
+    return held
+
+
+def check_by_support(claim, unit, checker, run=None, monotone: bool = True, tables=None) -> SupportOutcome:
+    """The grid check of `unit` (the whole program) by output support; see the module docstring.
+    `tables(envs)` yields the output tables of a list of inputs in order (default `tables_here`;
+    check.py passes one that computes them on workers)."""
+    found = _supports(claim, unit, monotone)
+    if isinstance(found, str):
+        return SupportOutcome(fallback=found)
+    sup, directions = found
+    names = list(unit.inputs)
+    grid = [unit.grid[n] for n in names]
+    nbrs = [_neighbours(vals, claim.adjacency.bound) for vals in grid]
+    position = {n: i for i, n in enumerate(names)}
+    where = {o: tuple(position[n] for n in sup.support[o]) for o in sup.outputs}
+    out = SupportOutcome()
+    stored = _store_tables(unit, sup, grid, nbrs, where, tables, out)
+    if isinstance(stored, str):
+        return SupportOutcome(fallback=stored)
     weight = [sum(len(js) for js in nb) for nb in nbrs]          # adjacent (a, b) per coordinate
     out.pairs = math.prod(weight) - math.prod(len(v) for v in grid)
     decided: dict = {}                                            # (id p, id p') -> Obligation
     for o in sup.outputs:
-        S = where[o]
-        # whole pairs above (a, b): any adjacent values off S, less (when a = b) those with u = u'
-        rest = math.prod(weight[k] for k in range(len(names)) if k not in S)
-        same = math.prod(len(grid[k]) for k in range(len(names)) if k not in S)
-        forms = stored[o]
-        worst = _worst_neighbour(o, S, names, grid, nbrs, directions)
-        held = 0
-        for a in itertools.product(*(range(len(grid[k])) for k in S)):
-            p = forms[a]
-            for b in itertools.product(*(nbrs[k][i] for k, i in zip(S, a))):
-                many = rest - same * (a == b)
-                if many == 0:
-                    continue
-                q = forms[b]
-                if p is ZERO and q is ZERO:   # o is in neither table: no obligation
-                    continue
-                out.keys += 1
-                ob = decided.get((id(p), id(q)))
-                if ob is None:
-                    ob = _obligation(p, q, a, forms, worst, decided, checker, out)
-                    decided[(id(p), id(q))] = ob
-                if not ob.holds:
-                    return SupportOutcome(fallback=f"output {o} fails at some pair: the per-pair walk finds the first")
-                out.obligations += many
-                out.decisions += many * (ob.how == "decided")
-                held += many
-        if run is not None:
-            if run.recording:
-                run.record([(f"every pair of neighbouring inputs, output {o} ({held} obligations)", "holds")])
+        worst = _worst_neighbour(o, where[o], names, grid, nbrs, directions)
+        held = _check_output(o, where[o], stored[o], grid, nbrs, weight, worst, decided, checker, out)
+        if isinstance(held, str):
+            return SupportOutcome(fallback=held)
+        if run is not None and run.recording:
+            run.record([(f"every pair of neighbouring inputs, output {o} ({held} obligations)", "holds")])
     out.distinct = len(decided)
     out.monotone = sum(1 for d in directions.values() if d is not None)
     if run is not None:
