@@ -78,14 +78,10 @@ def test_timeout_text_prints_a_summary_after_the_message():
     assert "Traceback" not in proc.stderr
 
 
-def test_privacy_check_records_each_pair_that_holds(monkeypatch):
-    # Every neighbouring pair the privacy check finishes is one ledger line, as the user writes
-    # the inputs; a stopped run lists them (SVT Alg. 1, m = 2, grid {-1, 0, 1}^2).  The per-pair
-    # walk: the check by output support (DIPC_CLASSES on) records one line per output instead.
-    import os
+def _svt_m2_privacy_with_its_ledger():
+    """SVT Alg. 1 privacy at m = 2 checked in this process, and the ledger lines it wrote."""
     from dipc_plus.claims.privacy_reader import load_privacy_claim
     from dipc_plus.privacy.dp.check import check_dp
-    monkeypatch.setenv("DIPC_CLASSES", "off")
     r, w = os.pipe()
     ledger.attach(w)
     try:
@@ -96,6 +92,15 @@ def test_privacy_check_records_each_pair_that_holds(monkeypatch):
     c = ledger.Collector()
     with os.fdopen(r, "rb") as f:
         c.feed(f.read())
+    return res, c
+
+
+def test_privacy_check_records_each_pair_that_holds(monkeypatch):
+    # Every neighbouring pair the privacy check finishes is one ledger line, as the user writes
+    # the inputs; a stopped run lists them (SVT Alg. 1, m = 2, grid {-1, 0, 1}^2).  The per-pair
+    # walk: the check by output support (DIPC_CLASSES on) records one line per output instead.
+    monkeypatch.setenv("DIPC_CLASSES", "off")
+    res, c = _svt_m2_privacy_with_its_ledger()
     assert res.verified and len(c.records) == res.pairs > 0
     assert all(rec["scope"] == "pair" and rec["verdict"] == "holds" for rec in c.records)
     assert c.records[0]["item"].startswith("q=[-1, -1] vs q=[")
@@ -103,20 +108,8 @@ def test_privacy_check_records_each_pair_that_holds(monkeypatch):
 
 def test_privacy_check_by_output_support_records_each_output_that_holds(monkeypatch):
     # The support path never lists the pairs: a stopped run lists the outputs whose every pair held.
-    import os
-    from dipc_plus.claims.privacy_reader import load_privacy_claim
-    from dipc_plus.privacy.dp.check import check_dp
     monkeypatch.delenv("DIPC_CLASSES", raising=False)
-    r, w = os.pipe()
-    ledger.attach(w)
-    try:
-        res = check_dp(load_privacy_claim("theories/svt_lyu_alg1_privacy.toml", {"m": 2}))
-    finally:
-        ledger.attach(None)
-        os.close(w)
-    c = ledger.Collector()
-    with os.fdopen(r, "rb") as f:
-        c.feed(f.read())
+    res, c = _svt_m2_privacy_with_its_ledger()
     assert res.verified and res.work["path"] == "output supports"
     assert len(c.records) == 3   # outputs (bot, bot), (bot, top), (top, none)
     assert all(rec["scope"] == "pair" and rec["verdict"] == "holds" and "output" in rec["item"]
