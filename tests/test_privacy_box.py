@@ -139,6 +139,8 @@ def test_outside_the_online_class_is_undecided_with_the_recognisers_reason(tmp_p
     code, out, _ = run_main(["privacy", path])
     assert code == 6 and "UNDECIDED on the box x in [-1, 1]" in out and "online class" in out
     assert "scope: box" in out
+    import dipc_plus
+    assert dipc_plus.check_privacy(path).verified is None    # undecided: neither True nor False
 
 
 @pytest.mark.parametrize("privacy, why", [

@@ -40,8 +40,10 @@ class Report:
 
     @property
     def verified(self) -> bool | None:
-        """True when the claim holds on the verdict's scope (proven, not estimated)."""
-        return self.verdict == "verified"
+        """True when the claim holds on the verdict's scope (proven, not estimated), False when it
+        is refuted, None when it is undecided (a box claim neither proved nor refuted), as the
+        accuracy box reports say."""
+        return None if self.verdict == "undecided" else self.verdict == "verified"
 
     @property
     def vacuous(self) -> bool:
