@@ -25,6 +25,7 @@ np = lazy_import("numpy")
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.report import ENV_STYLE, InputReport, fmt_q, group_env
 from dipc_plus.semantics.values import show_env
+from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
 from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.exact.expoly import ExpFrac
 
@@ -209,14 +210,18 @@ def draw_curve(top, bottom, data: PlotData, i: int, c: Curve, beta_name: str) ->
 
 def mark_counterexample(top, cex, beta_name: str) -> None:
     """The certified counterexample on the top panel: its eps, P[error] and the bound there
-    (the balls' midpoints, for drawing; the label prints them)."""
+    (the balls' midpoints for drawing; the label prints their certified ends, rounded outward)."""
     e = float(cex.eps)
     pe = float(cex.error_ball.mid())
     b = float(cex.bound_ball.mid())
     top.axvline(e, color=FAIL, ls=":", lw=1)
     top.plot([e], [pe], marker="X", ms=11, color=FAIL, zorder=5)
     top.plot([e], [b], marker="o", ms=6, mfc="white", color=FAIL, zorder=5)
-    top.annotate(f"counterexample eps = {fmt_q(cex.eps)}\nP[error] = {pe:.6g} > {beta_name} = {b:.6g}",
+    # the label is a certified statement: the error's lower end rounded down, the bound's upper end up
+    error_lo, _ = arb_bounds(cex.error_ball)
+    _, bound_hi = arb_bounds(cex.bound_ball)
+    top.annotate(f"counterexample eps = {fmt_q(cex.eps)}\nP[error] >= {decimal_down(error_lo, 6)} > "
+                 f"{decimal_up(bound_hi, 6)} >= {beta_name}",
                  xy=(e, pe), xytext=(12, 12), textcoords="offset points", fontsize=9, color=FAIL,
                  bbox=dict(boxstyle="round,pad=0.3", fc="white", ec=FAIL, alpha=0.9),
                  arrowprops=dict(arrowstyle="-", color=FAIL, lw=0.8))
