@@ -54,7 +54,7 @@ import time
 from fractions import Fraction
 
 from dipc_plus.accuracy.box_result import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED, BoxResult, RegionResult,
-                                           recheck, search)
+                                           beta_alpha_check, recheck, search)
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.monotone import NotReducible as MonotoneNotReducible
 from dipc_plus.accuracy.report import REFUTED, Counterexample, env_text
@@ -147,12 +147,7 @@ def claim_checks(claim: AccuracyClaim, shape: ArgmaxShape, scores: list,
     checks.append(("box-region", "L-inf, dd over the reals; every query in one range: dd = min_j (q_i - q_j)/2 "
                    "on the region of i"))
     if claim.alpha == "dd":
-        for g in claim.gammas:
-            sign, slope = claim.beta.slope("alpha", {**claim.program.params, "gamma": g})
-            if sign != "nonpositive":
-                raise NotReducible("beta-alpha", f"d beta/d alpha = {slope} is not proved <= 0", file=claim.file,
-                                   hint="give a beta that does not increase with alpha")
-        checks.append(("beta-alpha", "d beta / d alpha <= 0 for alpha >= 0, eps > 0 (term by term)"))
+        checks.append(beta_alpha_check(claim, NotReducible))
     return checks, lo, hi
 
 

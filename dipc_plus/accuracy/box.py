@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from dipc_plus.accuracy.box_result import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED, BoxResult, RegionResult,
-                                           recheck, search)
+                                           beta_alpha_check, recheck, search)
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.report import REFUTED, Counterexample, fmt_q
 from dipc_plus.accuracy.monotone import Monotonicity, NotReducible
@@ -86,12 +86,7 @@ def claim_checks(claim: AccuracyClaim, boundary: bool = False) -> list:
                    "released values inputs above it, so dd is the distance to the nearest facet (checked per "
                    "region), dd over the reals" if numeric else "input distance L-inf, dd over the reals"))
     if claim.alpha == "dd":
-        for g in claim.gammas:
-            sign, slope = claim.beta.slope("alpha", {**claim.program.params, "gamma": g})
-            if sign != "nonpositive":
-                raise NotReducible("beta-alpha", f"d beta/d alpha = {slope} is not proved <= 0", file=claim.file,
-                                   hint="give a beta that does not increase with alpha")
-        checks.append(("beta-alpha", "d beta / d alpha <= 0 for alpha >= 0, eps > 0 (term by term)"))
+        checks.append(beta_alpha_check(claim, NotReducible))
     return checks
 
 

@@ -39,6 +39,18 @@ def search(point_at, d0, d1, checker, kappa: int) -> Counterexample | None:
     return None
 
 
+
+def beta_alpha_check(claim: AccuracyClaim, refusal: type) -> tuple[str, str]:
+    """The `beta-alpha` precondition both box reductions share (alpha = "dd"): beta does not
+    increase with alpha, proved term by term for every gamma; else `refusal` (the reduction's
+    own NotReducible) naming the slope."""
+    for g in claim.gammas:
+        sign, slope = claim.beta.slope("alpha", {**claim.program.params, "gamma": g})
+        if sign != "nonpositive":
+            raise refusal("beta-alpha", f"d beta/d alpha = {slope} is not proved <= 0", file=claim.file,
+                          hint="give a beta that does not increase with alpha")
+    return ("beta-alpha", "d beta / d alpha <= 0 for alpha >= 0, eps > 0 (term by term)")
+
 @dataclass
 class RegionResult:
     """The verdict on one det region of the box (and one gamma)."""
