@@ -287,6 +287,16 @@ class PufferfishSetup:
                 A[key] = poly_add(A.get(key, {}), poly_scale(w, val))
         return B, A
 
+    def ordered_pairs(self):
+        """(scenario, s_i, s_j, (A_i, B_i), (A_j, B_j)) for every scenario and both orders of every
+        secret pair of the claim, in the claim's order (the walk the check and the loss share)."""
+        for sc in self.claim.scenarios:
+            sums = {s: self.secret_sums(sc, s) for s in self.claim.secrets}
+            for a, b in self.claim.pairs:
+                for si, sj in ((a, b), (b, a)):
+                    (Bi, Ai), (Bj, Aj) = sums[si], sums[sj]
+                    yield sc, si, sj, (Ai, Bi), (Aj, Bj)
+
 
 def check_pufferfish(claim: PufferfishClaim, executor=None, source=None, progress: bool = False) -> PufferfishResult:
     """Every obligation G >= 0 in order (scenario, pair in both directions, output), up to the
@@ -303,20 +313,15 @@ def check_pufferfish(claim: PufferfishClaim, executor=None, source=None, progres
     st = PufferfishSetup(claim, executor, source, progress)
     notes = []
     todo = []                       # (scenario, si, sj, output key, the sums, G) in the order of the claim
-    for sc in claim.scenarios:
-        sums = {s: st.secret_sums(sc, s) for s in claim.secrets}
-        for a, b in claim.pairs:
-            for si, sj in ((a, b), (b, a)):
-                Bi, Ai = sums[si]
-                Bj, Aj = sums[sj]
-                if not Bi or not Bj:
-                    notes.append(f"scenario '{sc.name}': secret '{si if not Bi else sj}' has prior probability 0; "
-                                 f"the pair ({si}, {sj}) is not constrained")
-                    continue
-                for key in list(Ai) + [k for k in Aj if k not in Ai]:
-                    G = poly_add(poly_mul(poly_scale(Aj.get(key, {}), st.values.E), Bi),
-                                 poly_scale(poly_mul(Ai.get(key, {}), Bj), Fraction(-1)))
-                    todo.append((sc, si, sj, key, (Ai, Bi, Aj, Bj), G))
+    for sc, si, sj, (Ai, Bi), (Aj, Bj) in st.ordered_pairs():
+        if not Bi or not Bj:
+            notes.append(f"scenario '{sc.name}': secret '{si if not Bi else sj}' has prior probability 0; "
+                         f"the pair ({si}, {sj}) is not constrained")
+            continue
+        for key in list(Ai) + [k for k in Aj if k not in Ai]:
+            G = poly_add(poly_mul(poly_scale(Aj.get(key, {}), st.values.E), Bi),
+                         poly_scale(poly_mul(Ai.get(key, {}), Bj), Fraction(-1)))
+            todo.append((sc, si, sj, key, (Ai, Bi, Aj, Bj), G))
     outcomes = None                 # in one process each is decided when the walk reaches it
     if st.executor.parallel and len(todo) > 1:
         outcomes = run_dealt(pufferfish_decide_task, st.source, [t[-1] for t in todo], executor=st.executor,

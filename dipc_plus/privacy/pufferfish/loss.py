@@ -58,27 +58,22 @@ def pufferfish_loss(claim: PufferfishClaim, executor=None, source=None, progress
     st = PufferfishSetup(claim, executor, source, progress)   # the tables: on workers with a parallel executor
     rows = []
     worst = None
-    for sc in claim.scenarios:
-        sums = {s: st.secret_sums(sc, s) for s in claim.secrets}
-        for a, b in claim.pairs:
-            for si, sj in ((a, b), (b, a)):
-                Bi, Ai = sums[si]
-                Bj, Aj = sums[sj]
-                if not Bi or not Bj:
-                    continue
-                for key in Ai:
-                    num = poly_mul(Ai[key], Bj)
-                    den = poly_mul(Aj.get(key, {}), Bi)
-                    out = ", ".join(str(user_value(v)) for v in key)
-                    if not den:
-                        rows.append((sc.name, si, sj, out, "inf", "inf", None))
-                        worst = rows[-1]
-                        continue
-                    text, loss, sup = _ratio_summary(num, den, st, claim)
-                    rows.append((sc.name, si, sj, out, text, loss, sup))
-                    if worst is None or (worst[6] is not None and sup is not None and sup > worst[6]) or \
-                            (worst[6] is None and worst[5] != "inf" and sup is not None):
-                        worst = rows[-1]
+    for sc, si, sj, (Ai, Bi), (Aj, Bj) in st.ordered_pairs():
+        if not Bi or not Bj:
+            continue
+        for key in Ai:
+            num = poly_mul(Ai[key], Bj)
+            den = poly_mul(Aj.get(key, {}), Bi)
+            out = ", ".join(str(user_value(v)) for v in key)
+            if not den:
+                rows.append((sc.name, si, sj, out, "inf", "inf", None))
+                worst = rows[-1]
+                continue
+            text, loss, sup = _ratio_summary(num, den, st, claim)
+            rows.append((sc.name, si, sj, out, text, loss, sup))
+            if worst is None or (worst[6] is not None and sup is not None and sup > worst[6]) or \
+                    (worst[6] is None and worst[5] != "inf" and sup is not None):
+                worst = rows[-1]
     return PufferfishLoss(claim, rows, worst, time.perf_counter() - t0)
 
 
