@@ -58,6 +58,23 @@ def quad(f, kinks, lo: float = -math.inf, hi: float = math.inf,
     return total
 
 
+def ledger_of(fn):
+    """fn(w) with the guard's ledger attached to the write end w of a pipe: (what fn returned, a
+    ledger.Collector of every line it recorded)."""
+    from dipc_plus.execution import ledger
+    r, w = os.pipe()
+    ledger.attach(w)
+    try:
+        result = fn(w)
+    finally:
+        ledger.attach(None)
+        os.close(w)
+    collector = ledger.Collector()
+    with os.fdopen(r, "rb") as f:
+        collector.feed(f.read())
+    return result, collector
+
+
 def run_main(argv):
     """`dipc ARGV` through the CLI's main in this process: (exit, stdout, stderr)."""
     import contextlib

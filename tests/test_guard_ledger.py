@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+from conftest import ledger_of
+
 from dipc_plus.execution import ledger
 
 
@@ -82,17 +84,7 @@ def _svt_m2_privacy_with_its_ledger():
     """SVT Alg. 1 privacy at m = 2 checked in this process, and the ledger lines it wrote."""
     from dipc_plus.claims.privacy_reader import load_privacy_claim
     from dipc_plus.privacy.dp.check import check_dp
-    r, w = os.pipe()
-    ledger.attach(w)
-    try:
-        res = check_dp(load_privacy_claim("theories/svt_lyu_alg1_privacy.toml", {"m": 2}))
-    finally:
-        ledger.attach(None)
-        os.close(w)
-    c = ledger.Collector()
-    with os.fdopen(r, "rb") as f:
-        c.feed(f.read())
-    return res, c
+    return ledger_of(lambda w: check_dp(load_privacy_claim("theories/svt_lyu_alg1_privacy.toml", {"m": 2})))
 
 
 def test_privacy_check_records_each_pair_that_holds(monkeypatch):
@@ -125,25 +117,20 @@ def test_a_parallel_accuracy_run_records_each_part_in_one_write(monkeypatch):
     from dipc_plus.execution.executor import Executor
     writes = []
     real_write = os.write
-
-    def counting_write(fd, data):
-        if fd == w:
-            writes.append(bytes(data).count(b"\n"))
-        return real_write(fd, data)
-
     checker = AccuracyChecker(load_claim("theories/sparse.toml", {"m": 3, "c": 1}))
-    r, w = os.pipe()
-    ledger.attach(w)
-    monkeypatch.setattr(ledger.os, "write", counting_write)
-    try:
-        res = checker.run(executor=Executor.local(2), summarize="nothing")
-    finally:
-        monkeypatch.undo()
-        ledger.attach(None)
-        os.close(w)
-    c = ledger.Collector()
-    with os.fdopen(r, "rb") as f:
-        c.feed(f.read())
+
+    def run(w):
+        def counting_write(fd, data):
+            if fd == w:
+                writes.append(bytes(data).count(b"\n"))
+            return real_write(fd, data)
+        monkeypatch.setattr(ledger.os, "write", counting_write)
+        try:
+            return checker.run(executor=Executor.local(2), summarize="nothing")
+        finally:
+            monkeypatch.undo()
+
+    res, c = ledger_of(run)
     assert [rec["item"] for rec in c.records] == [f"q=[{','.join(map(str, p))}]" for p in
                                                   ([p[f"q[{i}]"] for i in (1, 2, 3)] for p in checker.claim.points)]
     assert len(c.records) == res.inputs == 27

@@ -9,6 +9,7 @@ import os
 import time
 
 import pytest
+from conftest import ledger_of
 
 from dipc_plus.execution import ledger, run as run_module
 from dipc_plus.execution.executor import Executor, Source, available_cores
@@ -116,26 +117,21 @@ def test_records_go_to_the_ledger_under_the_runs_unit_in_one_write(monkeypatch):
         run.record([("x", "holds")])    # no guard listening: nothing happens
     writes = []
     real_write = os.write
-    r, w = os.pipe()
 
-    def counting_write(fd, data):
-        if fd == w:
-            writes.append(bytes(data).count(b"\n"))
-        return real_write(fd, data)
+    def record_two(w):
+        def counting_write(fd, data):
+            if fd == w:
+                writes.append(bytes(data).count(b"\n"))
+            return real_write(fd, data)
+        monkeypatch.setattr(ledger.os, "write", counting_write)
+        try:
+            with TaskRun(2, "check", "pair") as run:
+                assert run.recording
+                run.record([("u=1 vs u=2", "holds"), ("u=2 vs u=3", "fails")])
+        finally:
+            monkeypatch.undo()
 
-    ledger.attach(w)
-    monkeypatch.setattr(ledger.os, "write", counting_write)
-    try:
-        with TaskRun(2, "check", "pair") as run:
-            assert run.recording
-            run.record([("u=1 vs u=2", "holds"), ("u=2 vs u=3", "fails")])
-    finally:
-        monkeypatch.undo()
-        ledger.attach(None)
-        os.close(w)
-    c = ledger.Collector()
-    with os.fdopen(r, "rb") as f:
-        c.feed(f.read())
+    _, c = ledger_of(record_two)
     assert [(rec["scope"], rec["item"], rec["verdict"]) for rec in c.records] == [
         ("pair", "u=1 vs u=2", "holds"), ("pair", "u=2 vs u=3", "fails")]
     assert writes == [2]
