@@ -66,17 +66,8 @@ def run(args) -> int:
                    summarize="json" if args.json and args.reports else "nothing")
     vacuity = result.vacuity
     code = exit_status(result.accuracy, args, vacuity)
-    if args.json:
-        out = result.to_json(full=args.reports)
-        out["strict"] = strict_json(result.accuracy, args)
-        print_json(out, checker.program)
-    else:
-        print(sweep_text(result))
-        for line in vacuity_lines(vacuity, args):
-            print(line)
-        if strict_line(result.accuracy, args) and code != EXIT_VACUOUS:
-            print(strict_line(result.accuracy, args))
-    return code
+    return _show(args, checker.program, lambda: result.to_json(full=args.reports), lambda: sweep_text(result),
+                 result.accuracy, vacuity, code)
 
 
 def run_box(args, checker) -> int:
@@ -96,14 +87,20 @@ def run_box(args, checker) -> int:
         code = EXIT_VACUOUS
     else:
         code = exit_status(result.base, args)
+    return _show(args, checker.program, result.to_json, lambda: box_sweep_text(result), result.base, vacuity, code)
+
+
+def _show(args, program, json_of, text_of, accuracy, vacuity, code: int) -> int:
+    """A sweep's answer, grid or box: its JSON with the strict field, or its text with the vacuity
+    and strict lines; returns `code`."""
     if args.json:
-        out = result.to_json()
-        out["strict"] = strict_json(result.base, args)
-        print_json(out, checker.program)
+        out = json_of()
+        out["strict"] = strict_json(accuracy, args)
+        print_json(out, program)
     else:
-        print(box_sweep_text(result))
+        print(text_of())
         for line in vacuity_lines(vacuity, args):
             print(line)
-        if strict_line(result.base, args) and code != EXIT_VACUOUS:
-            print(strict_line(result.base, args))
+        if strict_line(accuracy, args) and code != EXIT_VACUOUS:
+            print(strict_line(accuracy, args))
     return code
