@@ -226,6 +226,16 @@ def _refute(result: RealOutputResult, cex, s) -> bool:
     return True
 
 
+def _first_sup(candidate, seen: dict):
+    """The sup over eps of a candidate's loss, computed once per distinct ratio (both passes see
+    the same ratios at many pairs): None when `seen` has it already."""
+    key = (str(candidate.ratio.num), str(candidate.ratio.den))
+    if key in seen:
+        return None
+    seen[key], _ = sup_loss_over_eps([candidate])
+    return seen[key]
+
+
 def _quick_refutation(result: RealOutputResult, pairs, dens, names, k) -> bool:
     """The cheap monotonicity tests only, looking for a candidate above the budget whose
     counterexample re-checks; True if the claim was refuted."""
@@ -235,11 +245,9 @@ def _quick_refutation(result: RealOutputResult, pairs, dens, names, k) -> bool:
     for index, (u, v) in enumerate(pairs, start=1):
         pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)], thorough=False, several=region_loss, memo=memo)
         for c in pl.candidates:
-            key = (str(c.ratio.num), str(c.ratio.den))
-            if key in seen:
+            s = _first_sup(c, seen)
+            if s is None:
                 continue
-            s, _ = sup_loss_over_eps([c])
-            seen[key] = s
             if _above(s, k):
                 cex = _counterexample(program, u, v, c, k, dens, names, s)
                 if cex is not None:
@@ -267,11 +275,9 @@ def _thorough_pass(result: RealOutputResult, pairs, dens, names, k) -> bool:
                 return True
             result.undecided.append((outcome, "-", why + " (counterexample not re-checked)"))
         for c in pl.candidates:
-            key = (str(c.ratio.num), str(c.ratio.den))
-            if key in seen:
+            s = _first_sup(c, seen)
+            if s is None:
                 continue
-            s, _ = sup_loss_over_eps([c])
-            seen[key] = s
             if best is None or s.infinite or s.upper() > best.upper():
                 best = s
             if _above(s, k):
