@@ -4,7 +4,7 @@ import os
 import subprocess
 import sys
 
-from conftest import ledger_of
+from conftest import count_ledger_writes, ledger_of
 
 from dipc_plus.execution import ledger
 
@@ -111,20 +111,14 @@ def test_privacy_check_by_output_support_records_each_output_that_holds(monkeypa
 def test_a_parallel_accuracy_run_records_each_part_in_one_write(monkeypatch):
     # Each input the workers decide is one ledger line, in input order, and the lines of one
     # part (a worker's range of inputs) go to the guard in one write, not one write per input.
-    import os
     from dipc_plus.accuracy.checker import AccuracyChecker
     from dipc_plus.claims.claim_file import load_claim
     from dipc_plus.execution.executor import Executor
     writes = []
-    real_write = os.write
     checker = AccuracyChecker(load_claim("theories/sparse.toml", {"m": 3, "c": 1}))
 
     def run(w):
-        def counting_write(fd, data):
-            if fd == w:
-                writes.append(bytes(data).count(b"\n"))
-            return real_write(fd, data)
-        monkeypatch.setattr(ledger.os, "write", counting_write)
+        count_ledger_writes(monkeypatch, w, writes)
         try:
             return checker.run(executor=Executor.local(2), summarize="nothing")
         finally:

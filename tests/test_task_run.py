@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import inspect
 import multiprocessing
-import os
 import time
 
 import pytest
-from conftest import ledger_of
+from conftest import count_ledger_writes, ledger_of
 
-from dipc_plus.execution import ledger, run as run_module
+from dipc_plus.execution import run as run_module
 from dipc_plus.execution.executor import Executor, Source, available_cores
 from dipc_plus.execution.run import TaskRun
 
@@ -116,14 +115,9 @@ def test_records_go_to_the_ledger_under_the_runs_unit_in_one_write(monkeypatch):
         assert not run.recording
         run.record([("x", "holds")])    # no guard listening: nothing happens
     writes = []
-    real_write = os.write
 
     def record_two(w):
-        def counting_write(fd, data):
-            if fd == w:
-                writes.append(bytes(data).count(b"\n"))
-            return real_write(fd, data)
-        monkeypatch.setattr(ledger.os, "write", counting_write)
+        count_ledger_writes(monkeypatch, w, writes)
         try:
             with TaskRun(2, "check", "pair") as run:
                 assert run.recording
