@@ -33,6 +33,7 @@ class Spec:
     top_sym: str = "top"                      # out[i] on the top / bot branch ("" writes nothing)
     bot_sym: str = "bot"
     top_release: str = ""                     # val[i] on top: "" | "read" (val[i] <- r) | "noisy" (fresh Lap)
+                                              # | "gap" (val[i] <- r - rT)
     bot_release: str = ""
     noisy_rate: Fraction = Fraction(1, 4)     # rate of a fresh Lap(.., q[i]) release
     index_out: bool = False                   # idx <- i on top (an index output)
@@ -163,6 +164,9 @@ def _branch(s: Spec, side: str) -> list[str]:
         out.append(f"val[i] <- {read}" if s.read_rate is not None else "val[i] <- Lap(eps/4, q[i])")
     elif release == "noisy":
         out.append(f"val[i] <- Lap({_rate(s.noisy_rate)}, q[i])")
+    elif release == "gap":
+        read = "last" if s.read_out == "self" else "r" if s.read_rate is not None else "q[i]"
+        out.append(f"val[i] <- {read} - rT")
     if side == "top":
         if s.index_out:
             out.append("idx <- i")
@@ -230,9 +234,10 @@ def random_spec(rng: random.Random) -> Spec:
         elif r < 0.22:
             s = replace(s, top_sym="", bot_sym="")           # no symbol output at all
         if p() < 0.25:
-            s = replace(s, top_release=rng.choice(("read", "noisy", "noisy")), noisy_rate=rng.choice(RATES))
+            s = replace(s, top_release=rng.choice(("read", "noisy", "noisy", "gap", "gap")),
+                        noisy_rate=rng.choice(RATES))
         if p() < 0.08:
-            s = replace(s, bot_release=rng.choice(("read", "noisy")))
+            s = replace(s, bot_release=rng.choice(("read", "noisy", "gap")))
         if p() < 0.15:
             s = replace(s, index_out=True)
         s = replace(s, cutoff=rng.choice(("exit", "exit", "count", "count", "", "bot_exit", "both_exit")))

@@ -53,6 +53,8 @@ PRIVATE = [
     ("numeric_sparse", {"c": 1}, F(1)), ("numeric_sparse", {"c": 2}, F(1)),
     ("above_threshold", {}, F(1)),
     ("above_threshold_numeric", {}, F(5, 4)), ("sparse_resample_once", {}, F(1)),
+    # GapSparseVector (Ding et al. 2019; Wang et al.): the gap r - rT released, eps-DP with cutoff 1
+    ("gap_above_threshold", {}, F(1)),
 ]
 NOT_PRIVATE = [
     ("svt_lyu_alg3", {"c": 1}, "disclosure after a pumped guard"),
@@ -98,6 +100,7 @@ EXACT_PRIVATE = [
     ("sparse_resample_once", {}, {}),
     ("above_threshold_numeric", {}, {"grid": "[0, 1]", "events": True}),
     ("numeric_sparse", {"c": 1}, {"grid": "[0, 1]", "events": True}),
+    ("gap_above_threshold", {}, {"grid": "[0, 1]", "events": True}),
 ]
 
 
@@ -258,6 +261,19 @@ BODY_BREAKS = {
                   "        out[i] <- top\n    end\n", 16),
     # the threshold leaks into an output
     "threshold_out": ("    r <- Lap(eps/4, q[i])\n    if r >= rT then\n        val[i] <- rT\n    end\n", 17),
+    # a gap released after the threshold was drawn again: the gap is to the new threshold
+    "gap_after_resample": ("    r <- Lap(eps/4, q[i])\n    if r >= rT then\n        rT <- Lap(eps/2, 0)\n"
+                           "        val[i] <- r - rT\n    end\n", 18),
+    # the threshold drawn again after a gap was released
+    "resample_after_gap": ("    r <- Lap(eps/4, q[i])\n    if r >= rT then\n        val[i] <- r - rT\n"
+                           "        rT <- Lap(eps/2, 0)\n    end\n", 18),
+    # the read released and its gap too: two shifts of one read
+    "read_and_gap": ("    r <- Lap(eps/4, q[i])\n    if r >= rT then\n        val[i] <- r\n"
+                     "        val[i] <- r - rT\n    end\n", 18),
+    # not exactly r - rT: a gap with an offset
+    "gap_offset": ("    r <- Lap(eps/4, q[i])\n    if r >= rT then\n        val[i] <- r - rT + 1\n    end\n", 17),
+    # the noise-free gap q[i] - rT releases the threshold
+    "noise_free_gap": ("    if q[i] >= rT then\n        val[i] <- q[i] - rT\n    end\n", 16),
 }
 
 
@@ -290,6 +306,39 @@ def test_a_guard_that_does_not_show_in_the_outputs_is_not_called_a_leak(tmp_path
     assert f"{prog}:21: error: cannot decide privacy for every m" in err and "does not always show" in err
     # and the exact engine agrees that nothing leaks at a fixed m
     assert check_dp(load_privacy_claim(str(claim))).verified
+
+
+def test_gap_releases_without_a_cutoff_are_undecided_not_called_a_leak(tmp_path):
+    """A loop releasing the gap r - rT at every top, without exit: the game is infinite, and the
+    written non-privacy proofs do not cover a released gap, so no pattern is claimed (exit 2)."""
+    text = (PROG / "gap_above_threshold.dip").read_text().replace("        exit\n", "")
+    prog = tmp_path / "gap_forever.dip"
+    prog.write_text(text)
+    with pytest.raises(UserError) as err:
+        classify(load_program(prog))
+    assert "no pattern of non-privacy" in err.value.message
+    # the same loop with the read itself released has a pattern (the gap is what changes it)
+    text2 = text.replace("val[i] <- r - rT", "val[i] <- r")
+    prog2 = tmp_path / "read_forever.dip"
+    prog2.write_text(text2)
+    _, bound, pats, _ = classify(load_program(prog2))
+    assert bound.d is None and pats
+
+
+def test_the_gap_bound_per_length_is_the_exact_sup_on_zero_one_inputs(tmp_path):
+    """bound_at_length of the gap variant is min(m/4, 1) (mode Z pays b per bot and for the gap
+    until the threshold's shift U, a + 2b = 1, is cheaper); the exact sup of the loss over every
+    output value on {0, 1}^m equals it at m = 1, 2, 3 (an independent computation: densities)."""
+    from dipc_plus.privacy.dp.real_output_check import check_real_outputs
+    from dipc_plus.privacy.online.bound import bound_at_length
+    from dipc_plus.privacy.online.recognise import recognise
+    from dipc_plus.privacy.online.shape import online_shape
+    auto = recognise(online_shape(str(PROG / "gap_above_threshold.dip"), {}))
+    assert [bound_at_length(auto, m).d for m in range(1, 7)] == [F(1, 4), F(1, 2), F(3, 4), F(1), F(1), F(1)]
+    for m in (1, 2, 3):
+        res = check_real_outputs(load_privacy_claim(_claim(tmp_path, "gap_above_threshold", {"m": m},
+                                                           grid="[0, 1]")))
+        assert res.verdict == "verified" and res.sup_exact and F(res.sup_text) == F(m, 4), (m, res.sup_text)
 
 
 def test_a_length_other_than_every_is_refused_at_its_line(tmp_path, capsys):

@@ -14,7 +14,8 @@ import pytest
 from conftest import PROGRAMS, THEORIES, run_main
 from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.errors import UserError
-from dipc_plus.privacy.dp.box import (METHOD_BOUND, METHOD_SEARCH, REFUTED, UNDECIDED, VERIFIED, coupling_for,
+from dipc_plus.privacy.dp.coupling import coupling_for
+from dipc_plus.privacy.dp.box import (METHOD_BOUND, METHOD_SEARCH, REFUTED, UNDECIDED, VERIFIED,
                                       decide_box_privacy, lattice, lattice_claim, lattice_size)
 from dipc_plus.privacy.dp.check import check_dp
 from dipc_plus.privacy.loss.tight import privacy_loss
@@ -301,9 +302,9 @@ def test_notebook_api_decides_a_box_claim():
 def test_a_wrong_bound_is_an_internal_error_not_a_verdict(monkeypatch):
     """The cross-check can fail: with d forced to 1/8 (the exact loss of Alg. 1 on the integer
     points is 3/4) the command stops with exit 3 and prints no verdict."""
-    from dipc_plus.privacy.dp import box as box_module
+    from dipc_plus.privacy.dp import coupling
     from dipc_plus.privacy.online.bound import Bound
-    monkeypatch.setattr(box_module, "bound_at_length", lambda auto, m: Bound(F(1, 8), m, {}))
+    monkeypatch.setattr(coupling, "bound_at_length", lambda auto, m: Bound(F(1, 8), m, {}))
     code, out, err = run_main(["privacy", THEORIES / "svt_lyu_alg1_privacy_box.toml"])
     assert code == 3 and "VERIFIED" not in out and "REFUTED" not in out
 

@@ -149,3 +149,37 @@ def test_privacy_loss_on_every_output_value_is_a_user_error_not_a_crash():
     code, out, err = run_main(["privacy-loss", "theories/numeric_sparse_m3_privacy_values.toml"])
     assert code == 2 and "Traceback" not in err and "internal error" not in err
     assert "val[1], val[2], val[3]" in err and "dipc privacy" in err and "events = { val" in err
+
+
+def test_gap_variant_m5_event_ratios_stay_below_the_budget():
+    """The m = 5 gap claim is verified by the coupling bound (d*B = 1, theories/
+    gap_above_threshold_m5_privacy_values.toml); independently, numerical event ratios of
+    (bot^4, num) with the gap in a small window stay below e^eps at scattered pairs of
+    neighbours of {0, 1}^5, windows and eps."""
+    pairs = [([0, 0, 0, 0, 0], [1, 1, 1, 1, 1]), ([1, 1, 1, 1, 0], [0, 0, 0, 0, 1]),
+             ([0, 1, 0, 1, 0], [1, 0, 1, 0, 1]), ([1, 1, 1, 1, 1], [0, 0, 0, 0, 0])]
+    for q, q2 in pairs:
+        for w in (0.05, 0.5, 2.0, 6.0):
+            for eps in (0.25, 1.0, 4.0):
+                p = numeric_event(q, w - 0.05, w + 0.05, eps, 0.5, 0.25, gap=True)
+                p2 = numeric_event(q2, w - 0.05, w + 0.05, eps, 0.5, 0.25, gap=True)
+                assert p <= math.exp(eps) * p2 * (1 + 1e-9), (q, q2, w, eps)
+
+
+def test_a_coupling_bound_below_an_exact_candidate_stops_without_a_verdict(tmp_path, monkeypatch):
+    """The coupling bound is cross-checked against the exact candidates (lower bounds of the
+    loss): forced to 1/8 on the gap variant at m = 2 (exact sup 1/2), the command exits 3."""
+    from dipc_plus.privacy.dp import coupling
+    from dipc_plus.privacy.online.bound import Bound
+    from dipc_plus.privacy.online.every_length import BoundContradiction
+    from conftest import run_main
+    body = ('[program]\npath = "{}"\nparams = {{ m = 2 }}\n[privacy]\nadjacency = "linf"\nbudget = "eps"\n'
+            '[privacy.inputs]\ngrid = {{ q = [0, 1] }}\n').format((PROGRAMS / "gap_above_threshold.dip").as_posix())
+    path = tmp_path / "gap2.toml"
+    path.write_text(body)
+    assert check_real_outputs(load_privacy_claim(str(path))).coupling.bound == F(1, 2)
+    monkeypatch.setattr(coupling, "bound_at_length", lambda auto, m: Bound(F(1, 8), m, {}))
+    with pytest.raises(BoundContradiction):
+        check_real_outputs(load_privacy_claim(str(path)))
+    code, out, err = run_main(["privacy", str(path)])
+    assert code == 3 and "VERIFIED" not in out and "REFUTED" not in out

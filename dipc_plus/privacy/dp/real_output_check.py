@@ -9,7 +9,11 @@ and the intervals where the ratio is not proved monotone; `real_output_regions` 
 outcomes with several released values to such intervals on segments of lines).
 
 Verdicts: verified when every candidate's sup over eps of ln r / eps is at most k and
-every remaining interval is proved bounded (`prove_unproved`); refuted when a candidate
+every remaining interval is proved bounded (`prove_unproved`), or, for a program of the
+online class, bounded by the coupling bound d*B <= k at the claim's m (`privacy.dp.coupling`:
+the bound holds for every output value; the exact proofs then run only for the printed sup,
+within `COUPLED_PROOF_SECONDS`, and the candidates, exact lower bounds of the loss, must not
+exceed d*B: otherwise the bound is wrong and no verdict is given, exit 3); refuted when a candidate
 exceeds k, with a counterexample (u, u', outcome, w, eps) whose density ratio is
 certified above e^(k eps) and re-checked by an independent route: the per-point chain
 (`semantics.distribution`, the per-point Laplace engine, no cells, no derivative) gives
@@ -33,9 +37,11 @@ from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import LinForm, atom
 from dipc_plus.errors import UserError
+from dipc_plus.privacy.dp.coupling import Coupling, coupling_for
 from dipc_plus.privacy.dp.real_output_loss import (EndRatio, interval_text, pair_loss, place_text, prove_unproved,
                                                     sup_loss_over_eps)
 from dipc_plus.privacy.dp.real_output_regions import region_loss
+from dipc_plus.privacy.online.every_length import BoundContradiction
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import output_distribution
 from dipc_plus.semantics.dtmc import mul
@@ -48,6 +54,7 @@ SCOPE_KIND = "every-output-value"
 _EPS_TRIES = [Fraction(1, 64), Fraction(1, 16), Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2),
               Fraction(4), Fraction(8), Fraction(16), Fraction(64)]
 _PREC = 256
+COUPLED_PROOF_SECONDS = 60.0   # exact proofs for the printed sup, when the coupling bound already gives the verdict
 
 
 @dataclass
@@ -78,6 +85,7 @@ class RealOutputResult:
     scope: object = None
     best: object = None                # the largest sup of the loss over eps among the candidates
     unproved_intervals: list = field(default_factory=list)   # (u, u', interval) not proved monotone
+    coupling: Coupling | None = None   # the coupling bound, when it applies to the claim
 
     def scope_json(self) -> dict:
         out = self.scope.to_json()
@@ -90,6 +98,9 @@ class RealOutputResult:
         out = {"command": "privacy", "verdict": self.verdict, "scope": self.scope_json(),
                "claim": self.claim.describe(), "pairs": self.pairs, "sup_loss_over_eps": self.sup_text,
                "sup_exact": self.sup_exact, "seconds": round(self.seconds, 3), "notes": self.notes}
+        if self.coupling is not None:
+            cp = self.coupling
+            out["coupling_bound"] = {"d": fmt_q(cp.d), "bound": fmt_q(cp.bound), cp.size_param: cp.length}
         if self.undecided:
             out["undecided"] = [{"outcome": _outcome_text(o), "interval": iv, "why": why}
                                 for o, iv, why in self.undecided[:50]]
@@ -185,11 +196,19 @@ def check_real_outputs(claim) -> RealOutputResult:
     scope = inputs_scope(program, grid=claim.grid, points=claim.explicit_points,
                          kind=claim.inputs_kind if claim.inputs_kind != "domain" else "grid", eps=str(claim.eps))
     result = RealOutputResult(claim, "undecided", scope=scope)
+    cp = coupling_for(claim)
+    result.coupling = cp if cp.applies else None
     pairs = [(u, v) for u in claim.points for v in claim.points
              if u is not v and u != v and claim.adjacency.adjacent(u, v)]
     done = (_quick_refutation(result, pairs, dens, names, k)
             or _thorough_pass(result, pairs, dens, names, k))
+    if done and result.coupling is not None:
+        raise BoundContradiction(f"the coupling bound is wrong: d*B = {fmt_q(cp.bound)} <= {fmt_q(k)}, yet a "
+                                 "counterexample re-checked by the per-point chain refutes the claim; no verdict "
+                                 "is given")
     if not done:
+        if result.coupling is not None:
+            _within_coupling(result)
         _bound_unproved(result, k)
     result.seconds = time.time() - start
     return result
@@ -293,16 +312,34 @@ def _thorough_pass(result: RealOutputResult, pairs, dens, names, k) -> bool:
     return False
 
 
+def _within_coupling(result: RealOutputResult) -> None:
+    """The candidates are exact lower bounds of the loss: above d*B, the coupling bound (our code)
+    is wrong, and no verdict is given."""
+    best, cp = result.best, result.coupling
+    lower = None if best is None or best.infinite else (best.value if best.value is not None else best.lo)
+    if best is not None and (best.infinite or lower > cp.bound):
+        raise BoundContradiction(f"the coupling bound is wrong: an exact candidate of the loss, {best.text()}, is "
+                                 f"above d*B = {fmt_q(cp.bound)}; no verdict is given")
+    result.notes.append(f"the coupling bound of the online class at {cp.size_param} = {cp.length}, d*B = "
+                        f"{fmt_q(cp.bound)} <= {fmt_q(cp.k)}, bounds the loss at every pair of real inputs with "
+                        "|q - q'| <= B and every output value (docs/design/every_length.md, section 2)")
+
+
 def _bound_unproved(result: RealOutputResult, k) -> None:
     """Intervals whose ratio was not proved monotone are bounded by e^(K eps) with K the sup found
-    (then the printed sup is exact) or else the budget; what neither bounds is undecided."""
-    best, unproved = result.best, result.unproved_intervals
+    (then the printed sup is exact) or else the budget; what neither bounds is undecided.  With the
+    coupling bound, every interval is bounded by d*B <= k already: the proofs run (for an exact
+    sup) only within COUPLED_PROOF_SECONDS, and not at all when the sup found equals d*B."""
+    best, unproved, cp = result.best, result.unproved_intervals, result.coupling
     if best is not None:
         result.sup_exact = best.value is not None
         result.sup_text = best.text()
     K = None if best is None else (best.value if best.value is not None else best.hi)
     exact_sup = True
     bounded: dict = {}          # the same interval and closed forms met for several pairs: one proof
+    deadline = None if cp is None else time.time() + COUPLED_PROOF_SECONDS
+    if cp is not None and best is not None and best.value is not None and best.value == cp.bound:
+        unproved = []           # the sup found is the coupling's bound: it is the sup
 
     def proved(x, bound) -> bool:
         key = (x.lo, x.hi, x.line, str(x.f), str(x.g), bound)
@@ -311,9 +348,14 @@ def _bound_unproved(result: RealOutputResult, k) -> None:
         return bounded[key]
 
     for u, v, x in unproved:
+        if deadline is not None and time.time() > deadline:
+            exact_sup = False
+            break
         if K is not None and proved(x, K):
             continue
         exact_sup = False
+        if cp is not None:
+            continue            # bounded by d*B <= k
         if K is not None and K < k and proved(x, k):
             continue
         result.undecided.append((x.outcome, place_text(x.lo, x.hi, x.line),
@@ -321,7 +363,7 @@ def _bound_unproved(result: RealOutputResult, k) -> None:
                                  f"u' = {_env_text(v)})"))
     if unproved and not exact_sup and best is not None:
         result.sup_exact = False
-        result.sup_text = f"[{best.text()}, {fmt_q(k)}]"
+        result.sup_text = f"[{best.text()}, {fmt_q(k if cp is None else cp.bound)}]"
     if not result.undecided and (best is None or best.upper() <= k):
         result.verdict = "verified"
 

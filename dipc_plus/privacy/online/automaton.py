@@ -18,7 +18,7 @@ class Event:
     """What one step does, in order.  kind: 'guard' (the read compared with the threshold:
     top when the read is >= it), 'resample' (the threshold drawn again), 'noisy_out' (a
     fresh Lap(c*eps, q[i]) written to an output), 'disclose' (the compared read written to
-    an output), 'write' (a constant written to an output: `label` = (array, value))."""
+    an output), 'gap' (the read minus the threshold, r - x, written to an output), 'write' (a constant written to an output: `label` = (array, value))."""
     kind: str
     top: bool = False
     noisy: bool = True
@@ -39,6 +39,9 @@ class Step:
 
     def disclosed(self) -> bool:
         return any(e.kind == "disclose" for e in self.events)
+
+    def releases_gap(self) -> bool:
+        return any(e.kind == "gap" for e in self.events)
 
     def resamples(self) -> bool:
         return any(e.kind == "resample" for e in self.events)
@@ -83,6 +86,8 @@ class Automaton:
                 parts.append(f"noisy output (rate {e.rate}*eps)")
             elif e.kind == "disclose":
                 parts.append("outputs the noisy read")
+            elif e.kind == "gap":
+                parts.append("outputs the gap r - x")
         src = ", ".join(f"{n}={v}" for n, v in zip(self.names, st.src)) or "-"
         dst = "exit" if st.dst == EXIT else (", ".join(f"{n}={v}" for n, v in zip(self.names, st.dst)) or "-")
         return f"[{src}] -> [{dst}]: " + ("; ".join(parts) or "no guard")

@@ -42,6 +42,8 @@ def guard_cost(e: Event, mode: str):
         return b
     if e.kind == "disclose":
         return b
+    if e.kind == "gap":     # r' - x' = r - x: the read moves with x, by B (U, D) or 0 (Z), from q'[i] - q[i]
+        return b if mode == "Z" else 2 * b
     if e.kind != "guard":
         return Fraction(0)
     if not e.noisy:
@@ -66,6 +68,8 @@ def _step_value(st: Step, mode: str, V: dict):
                     best = _min(best, v)
                 return best
             c = guard_cost(e, m)
+            if e.kind == "guard" and e.noisy and st.releases_gap():
+                c = Fraction(0)   # the gap fixes the read's shift (paid there) and keeps r' - x' = r - x
             if e.kind == "disclose" and st.guard is not None and st.guard.noisy:
                 g = st.guard
                 if (m == "U" and g.top) or (m == "D" and not g.top):

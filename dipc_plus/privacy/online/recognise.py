@@ -17,6 +17,7 @@ Iteration (position i):
                                   and its test, not after the read was released)
   out[i] <- constant              a symbol (or a real constant) at position i
   val[i] <- r                     the compared read released at position i
+  val[i] <- r - x                 the gap between the read and the threshold released at i
   val[i] <- Lap(c*eps, q[i])      a fresh noisy value released at position i
   v <- e, if e ...                finite variables updated and tested by expressions over
                                   finite variables and constants, staying in their range
@@ -59,6 +60,22 @@ def _exact_var(lin) -> str | None:
 def _zero(c) -> bool:
     return isinstance(c, ir.Const) and not isinstance(c.value, bool) and isinstance(c.value, (int, Fraction)) \
         and c.value == 0
+
+
+def _gap_read(lin, threshold) -> str | None:
+    """r when `lin` is exactly r - x for the threshold x (coefficients 1 and -1, constant 0)."""
+    if not (isinstance(lin, ir.Lin) and len(lin.terms) == 2 and _zero(lin.const)):
+        return None
+    coefs = {}
+    for coef, var in lin.terms:
+        if not (isinstance(coef, ir.Const) and not isinstance(coef.value, bool)
+                and isinstance(coef.value, (int, Fraction))):
+            return None
+        coefs[var] = coef.value
+    if threshold is None or coefs.pop(threshold, None) != -1 or len(coefs) != 1:
+        return None
+    (var, coef), = coefs.items()
+    return var if coef == 1 else None
 
 
 def _constant_lin(lin) -> bool:
@@ -225,8 +242,8 @@ class _Recogniser:
             if pending:
                 raise refuse(s.pos, f"the threshold is drawn again between the comparison '{pending[0]}' and its "
                              "test; the bound needs each comparison tested against the threshold it was made with")
-            if p.has("disclose"):
-                raise refuse(s.pos, "the threshold is drawn again after the noisy read was released")
+            if p.has("disclose") or p.has("gap"):
+                raise refuse(s.pos, "the threshold is drawn again after the noisy read (or its gap) was released")
             return p.but(events=p.events + (Event("resample", rate=s.dist.rate),))
         raise refuse(s.pos, f"a noisy read must be centred exactly on the current query {self.q}[i] "
                      "(Lap(k*eps, q[i]), no offset, no other position)")
@@ -270,18 +287,24 @@ class _Recogniser:
         if t in self.outputs:
             arr = self._output_element(t, s.pos)
             if isinstance(self.outputs[t], ir.RealT):
-                v = _exact_var(s.expr)
+                v, kind = _exact_var(s.expr), "disclose"
+                gap = _gap_read(s.expr, self.threshold)
+                if gap is not None:
+                    v, kind = gap, "gap"
                 if v is not None and p.sym.get(v, ("",))[0] == "read":
                     if p.has("resample"):
                         raise refuse(s.pos, "the noisy read is released after the threshold was drawn again")
-                    return p.but(events=p.events + (Event("disclose", rate=p.sym[v][1]),))
+                    if p.has("gap") or (kind == "gap" and p.has("disclose")):
+                        raise refuse(s.pos, "the gap r - x and another release of the same read on one path: "
+                                     "the bound's table pays for one shift of the read, fixed by the gap")
+                    return p.but(events=p.events + (Event(kind, rate=p.sym[v][1]),))
                 if _constant_lin(s.expr):
                     return p.but(events=p.events + (Event("write", label=(arr, s.expr.const.value)),))
                 if self.threshold in used:
                     raise refuse(s.pos, f"the threshold reaches the output '{arr}'; the bound's table has no row "
                                  "for releasing it")
-                raise refuse(s.pos, f"a real output gets only the compared read r, a fresh Lap(c*eps, "
-                             f"{self.q}[i]) or a constant at position i")
+                raise refuse(s.pos, f"a real output gets only the compared read r, its gap r - x to the "
+                             f"threshold, a fresh Lap(c*eps, {self.q}[i]) or a constant at position i")
             if isinstance(s.expr, ir.Const):
                 return p.but(events=p.events + (Event("write", label=(arr, s.expr.value)),))
             if used & self.guards:
