@@ -42,6 +42,7 @@ class OrbitKeys:
 
     def __init__(self, S: tuple, groups):
         inside = set(S)
+        self.S = S
         parts = [tuple(k for k in g if k in inside) for g in (*groups.groups, groups.unread)]
         self.groups = [g for g in parts if g]
         self.on_s = [tuple(S.index(k) for k in g) for g in self.groups]
@@ -103,64 +104,90 @@ def refusal_of_grid(grid: list) -> str | None:
     return None
 
 
-def check_by_orbits(claim, unit, checker, run=None, monotone: bool = True, tables=None) -> SupportOutcome:
-    """The grid check of `unit` over output orbits (see the module docstring); `fallback` says
-    why it does not apply (or that an obligation failed: `failed`)."""
+class Orbits:
+    """What the walk reads: the supports and proved directions, per output its `OrbitKeys` (None: no
+    path gives it) and its closed forms by orbit key."""
+
+    def __init__(self, sup, directions, names, grid, keys, stored, tables_computed):
+        self.sup, self.directions, self.names, self.grid = sup, directions, names, grid
+        self.keys, self.stored, self.tables_computed = keys, stored, tables_computed
+
+    def probability(self, o, idx: tuple):
+        """P_u[o] at the input with grid indices `idx`, as the check reads it (ZERO: no path)."""
+        k = self.keys[o]
+        return ZERO if k is None else self.stored[o][k.of_input(idx)]
+
+
+def orbit_tables(claim, unit, monotone: bool = True, tables=None) -> Orbits | str:
+    """The symmetry proof, then the tables at one representative per (output, orbit key); or why
+    the check must compute every input."""
     found = supports_of(claim, unit, monotone)
     if isinstance(found, str):
-        return SupportOutcome(fallback=found)
+        return found
     sup, directions = found
     try:
         proof = exchangeability(unit.program)
     except UserError as err:
-        return SupportOutcome(fallback=f"{err.location()}: {err.message}")
+        return f"{err.location()}: {err.message}"
     names = list(unit.inputs)
     grid = [unit.grid[n] for n in names]
     why = refusal_of_grid(grid)
     if why is not None:
-        return SupportOutcome(fallback=why)
+        return why
+    position = {name: i for i, name in enumerate(names)}
+    keys: dict = {}
+    for o in sup.outputs:
+        groups = proof.of(o)
+        S = tuple(position[x] for x in sup.support[o])
+        if groups is not None and not groups.read <= set(S):
+            return f"output {o}: the symmetry proof reads a query outside its support"
+        keys[o] = None if groups is None else OrbitKeys(S, groups)
+    stored = _store_orbit_tables(unit, grid, keys, tables)
+    if isinstance(stored, str):
+        return stored
+    return Orbits(sup, directions, names, grid, keys, *stored)
+
+
+def check_by_orbits(claim, unit, checker, run=None, monotone: bool = True, tables=None) -> SupportOutcome:
+    """The grid check of `unit` over output orbits (see the module docstring); `fallback` says
+    why it does not apply (or that an obligation failed: `failed`)."""
+    orbits = orbit_tables(claim, unit, monotone, tables)
+    if isinstance(orbits, str):
+        return SupportOutcome(fallback=orbits)
+    names, grid, keys = orbits.names, orbits.grid, orbits.keys
     n, values = len(names), len(grid[0])
     nb = neighbour_indices(grid[0], claim.adjacency.bound)
     nbrs = [nb] * n
-    position = {name: i for i, name in enumerate(names)}
-    where = {o: tuple(position[x] for x in sup.support[o]) for o in sup.outputs}
-    keys: dict = {}                                  # output -> OrbitKeys (None: no path gives it)
-    for o in sup.outputs:
-        groups = proof.of(o)
-        if groups is not None and not groups.read <= set(where[o]):
-            return SupportOutcome(fallback=f"output {o}: the symmetry proof reads a query outside its support")
-        keys[o] = None if groups is None else OrbitKeys(where[o], groups)
     out = SupportOutcome(path=ORBIT_PATH)
-    stored = _store_orbit_tables(unit, grid, keys, tables, out)
-    if isinstance(stored, str):
-        return SupportOutcome(fallback=stored)
+    out.extra["tables_computed"] = orbits.tables_computed
     _count_used(unit, grid, nb, out)
     weight = [sum(len(js) for js in nb)] * n
     out.pairs = math.prod(weight) - values ** n
     kinds = [(x, y) for x in range(values) for y in nb[x]]
     multisets: dict = {}
     decided: dict = {}
-    for o in sup.outputs:
+    for o in orbits.sup.outputs:
         if keys[o] is None:
             continue                                   # P[o] = 0 at every input: no obligation
-        worst = worst_neighbour(o, where[o], names, grid, nbrs, directions)
-        held = _check_output(where[o], keys[o], stored[o], n, values, weight[0], kinds, multisets, worst,
+        S = keys[o].S
+        worst = worst_neighbour(o, S, names, grid, nbrs, orbits.directions)
+        held = _check_output(S, keys[o], orbits.stored[o], n, values, weight[0], kinds, multisets, worst,
                              decided, checker, out)
         if isinstance(held, str):
             return SupportOutcome(fallback=f"output {o} {held}", failed=True)
         if run is not None and run.recording:
             run.record([(f"every pair of neighbouring inputs, output {o} ({held} obligations)", "holds")])
     out.distinct = len(decided)
-    out.monotone = sum(1 for d in directions.values() if d is not None)
-    out.extra["orbit_keys"] = sum(len(s) for s in stored.values())
+    out.monotone = sum(1 for d in orbits.directions.values() if d is not None)
+    out.extra["orbit_keys"] = sum(len(s) for s in orbits.stored.values())
     if run is not None:
         run.advance(out.pairs)
     return out
 
 
-def _store_orbit_tables(unit, grid, keys: dict, tables, out) -> dict | str:
+def _store_orbit_tables(unit, grid, keys: dict, tables) -> tuple | str:
     """The tables at one representative per (output, orbit key), every output of each stored under
-    its key (closed forms interned); the store, or why the check must compute every input."""
+    its key (closed forms interned); (the store, the tables computed), or why the check must compute every input."""
     n = len(grid)
     reps: dict = {}
     for o, k in keys.items():
@@ -186,8 +213,7 @@ def _store_orbit_tables(unit, grid, keys: dict, tables, out) -> dict | str:
             have = stored[o].setdefault(k.of_input(idx), p)
             if have is not p:
                 return f"output {o}: P differs between inputs of one orbit"
-    out.extra["tables_computed"] = len(order)
-    return stored
+    return stored, len(order)
 
 
 def _count_used(unit, grid, nb, out) -> None:
