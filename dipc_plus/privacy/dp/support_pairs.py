@@ -21,7 +21,8 @@ obligation hands the claim back to the per-pair walk, which then finds the first
 pair order exactly as before.  Verdicts and counts (pairs, obligations, decisions, output
 tables used) are the per-pair walk's: each shared obligation counts once per whole pair above
 it, and one implied by a decision counts as decided.  `DIPC_CLASSES=off` turns this path off
-(benchmarks, identity checks).
+(benchmarks, identity checks).  Where the queries' symmetry is proved, `orbit_pairs` runs first
+and computes tables at orbit representatives only; this path is what remains where it is not.
 """
 from __future__ import annotations
 
