@@ -98,6 +98,7 @@ def pair_multisets(size: int, kinds: list) -> list:
 
 
 def refusal_of_grid(grid: list) -> str | None:
+    """Why orbit keys cannot be grid indices: the positions' grids are not one list of values."""
     first = [freeze_value(v) for v in grid[0]]
     if any([freeze_value(v) for v in g] != first for g in grid[1:]):
         return "the positions' grids differ (sorting within an orbit needs one grid)"
@@ -130,6 +131,8 @@ def orbit_tables(claim, unit, monotone: bool = True, tables=None) -> Orbits | st
     except UserError as err:
         return f"{err.location()}: {err.message}"
     names = list(unit.inputs)
+    if names != unit.program.input_names():   # the proof numbers positions as the program's inputs
+        return "the unit's inputs are not the program's, in order"
     grid = [unit.grid[n] for n in names]
     why = refusal_of_grid(grid)
     if why is not None:
