@@ -222,3 +222,14 @@ def test_generated_programs_exercised_every_branch():
         pytest.skip("runs after test_generated_programs_every_lookup_is_the_exact_probability")
     total = {k: sum(s[k] for s in SEEN.values()) for k in ("orbits", "refused", "failed")}
     assert total["orbits"] >= 6 and total["refused"] >= 1 and total["failed"] >= 1, total
+
+
+def test_an_output_with_too_many_ways_to_it_hands_the_check_to_the_support_path(tmp_path, monkeypatch):
+    """Both outcomes write `top` and nothing exits: 2^m paths give the all-top output; past
+    MAX_PATHS the proof gives up on that output and the support path checks every input."""
+    import dipc_plus.privacy.online.symmetry as symmetry
+    monkeypatch.setattr(symmetry, "MAX_PATHS", 4)
+    spec = Spec(bot_sym="top", cutoff="", grid=(GRID[0], GRID[-1]))
+    path = write_claim(tmp_path, "many_ways", spec, 3, 0)
+    result = same_on_both_paths(path, monkeypatch)
+    assert result.work["path"] == "output supports" and "ways through the loop" in result.work["symmetry"]

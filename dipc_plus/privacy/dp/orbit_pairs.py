@@ -140,7 +140,10 @@ def orbit_tables(claim, unit, monotone: bool = True, tables=None) -> Orbits | st
     position = {name: i for i, name in enumerate(names)}
     keys: dict = {}
     for o in sup.outputs:
-        groups = proof.of(o)
+        try:
+            groups = proof.of(o)
+        except UserError as err:   # too many ways to o: the proof is given up, not the check
+            return f"{err.location()}: {err.message}"
         S = tuple(position[x] for x in sup.support[o])
         if groups is not None and not groups.read <= set(S):
             return f"output {o}: the symmetry proof reads a query outside its support"
