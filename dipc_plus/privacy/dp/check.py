@@ -319,8 +319,9 @@ def _check_by_support(work: "DPWork", source, executor, progress: bool, t0: floa
     """check_dp by output orbits where the queries' symmetry is proved (`orbit_pairs`), else by output
     support (`support_pairs`): the result when every obligation held; when
     not, a result whose work record says why, and check_dp walks the pairs instead.  With workers,
-    they compute the output tables (in order, a few ranges per worker); this process the rest."""
-    from dipc_plus.execution.executor import chunks
+    they compute the output tables (in order, a few ranges per worker) and, on the orbit path, the
+    decisions at the worst neighbours; this process the rest."""
+    from dipc_plus.execution.executor import chunks, run_dealt
     from dipc_plus.execution.run import TaskRun
     claim, pl = work.claim, work.plan
     unit = pl.units[0]
@@ -331,7 +332,8 @@ def _check_by_support(work: "DPWork", source, executor, progress: bool, t0: floa
             for got in run.parts(output_tables_task, source, tasks, executor=executor):
                 yield from got
         feed = on_workers if executor.parallel else None
-        found = check_by_orbits(claim, unit, work.checker, run, tables=feed)
+        deal = (lambda pairs: run_dealt(decide_task, source, pairs, executor=executor)) if executor.parallel else None
+        found = check_by_orbits(claim, unit, work.checker, run, tables=feed, decide_many=deal)
         if found.fallback is not None and not found.failed:
             refused = found.fallback
             found = check_by_support(claim, unit, work.checker, run, tables=feed)

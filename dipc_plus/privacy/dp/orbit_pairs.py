@@ -154,9 +154,11 @@ def orbit_tables(claim, unit, monotone: bool = True, tables=None) -> Orbits | st
     return Orbits(sup, directions, names, grid, keys, *stored)
 
 
-def check_by_orbits(claim, unit, checker, run=None, monotone: bool = True, tables=None) -> SupportOutcome:
+def check_by_orbits(claim, unit, checker, run=None, monotone: bool = True, tables=None,
+                    decide_many=None) -> SupportOutcome:
     """The grid check of `unit` over output orbits (see the module docstring); `fallback` says
-    why it does not apply (or that an obligation failed: `failed`)."""
+    why it does not apply (or that an obligation failed: `failed`).  `decide_many(pairs)` (with
+    workers) gives the Obligations of a list of (p, p') at once."""
     orbits = orbit_tables(claim, unit, monotone, tables)
     if isinstance(orbits, str):
         return SupportOutcome(fallback=orbits)
@@ -164,6 +166,8 @@ def check_by_orbits(claim, unit, checker, run=None, monotone: bool = True, table
     n, values = len(names), len(grid[0])
     nb = neighbour_indices(grid[0], claim.adjacency.bound)
     nbrs = [nb] * n
+    if decide_many is not None:
+        _decide_corners(orbits, nbrs, checker, decide_many)
     out = SupportOutcome(path=ORBIT_PATH)
     out.extra["tables_computed"] = orbits.tables_computed
     _count_used(unit, grid, nb, out)
@@ -189,6 +193,26 @@ def check_by_orbits(claim, unit, checker, run=None, monotone: bool = True, table
     if run is not None:
         run.advance(out.pairs)
     return out
+
+
+def _decide_corners(orbits: Orbits, nbrs: list, checker, decide_many) -> None:
+    """Put in the checker's cache, decided at once (on workers), the obligations the walk will ask
+    at each orbit key's worst neighbour (monotone outputs), so that the walk finds them there; the
+    counts are the walk's, whatever is decided here."""
+    wanted: dict = {}
+    for o in orbits.sup.outputs:
+        k = orbits.keys[o]
+        worst = None if k is None else worst_neighbour(o, k.S, orbits.names, orbits.grid, nbrs, orbits.directions)
+        if worst is None:
+            continue
+        forms = orbits.stored[o]
+        for key, p in forms.items():     # an input's key is also the key of its part on S
+            c = forms[k.of_sub(worst(k.sub_representative(key, len(k.S))))]
+            if (id(p), id(c)) not in wanted and (p, c) not in checker.cache and checker.shortcut(p, c) is None:
+                wanted[(id(p), id(c))] = (p, c)
+    pairs = list(wanted.values())
+    for (p, c), ob in zip(pairs, decide_many(pairs)):
+        checker.cache[(p, c)] = ob
 
 
 def _store_orbit_tables(unit, grid, keys: dict, tables) -> tuple | str:
