@@ -51,10 +51,11 @@ def _renumbered(node, k: int):
     return node
 
 
-def _refuse(pos, why: str) -> UserError:
+def _refuse(pos, why: str, file: str | None = None) -> UserError:
+    """A refusal at a statement (`pos`), or at the program's file when no one statement is the cause."""
     hint = "the check then computes the output table of every input of the grid"
     if pos is None:
-        return UserError(f"no symmetry proved: {why}", hint=hint)
+        return UserError(f"no symmetry proved: {why}", file=file, hint=hint)
     return UserError.at(pos, f"no symmetry proved: {why}", hint=hint)
 
 
@@ -64,11 +65,11 @@ def split_iterations(program: ir.Program) -> OnlineShape:
     copies (found by comparing the statements with positions renamed); else refused."""
     arrays = [a for a, flat in program.arrays.items() if set(flat) & set(program.input_names())]
     if len(arrays) != 1 or tuple(program.input_names()) != tuple(program.arrays[arrays[0]]):
-        raise _refuse(None, "the program's inputs are not exactly one array q[1..n]")
+        raise _refuse(None, "the program's inputs are not exactly one array q[1..n]", program.source)
     qname = arrays[0]
     n = len(program.arrays[qname])
     if any(not isinstance(t, ir.RealT) for _, t in program.inputs):
-        raise _refuse(None, f"the input '{qname}' is not real")
+        raise _refuse(None, f"the input '{qname}' is not real", program.source)
     body = program.body
     for size in range(1, len(body) // n + 1):
         tail = body[len(body) - n * size:]
@@ -77,7 +78,7 @@ def split_iterations(program: ir.Program) -> OnlineShape:
         if mentions(blocks[0], f"{qname}[1]") and all(_renumbered(b, k) == first for k, b in enumerate(blocks[1:], 2)):
             return OnlineShape(program, "m", qname, body[:len(body) - n * size], blocks[0], length=n)
     raise _refuse(body[-1].pos if body else None,
-                  f"the body does not end with {n} copies of one iteration over {qname}[i]")
+                  f"the body does not end with {n} copies of one iteration over {qname}[i]", program.source)
 
 
 @dataclass(frozen=True)
@@ -103,13 +104,13 @@ class Exchangeability:
         for st in self.auto.steps:
             if st.disclosed() or any(e.kind == "noisy_out" for e in st.events):
                 raise _refuse(None, f"a step releases a real value ({self.auto.describe_step(st)}, {st.where}); "
-                              "a released read is tied to its position")
+                              "a released read is tied to its position", program.source)
         self.names = program.output_names()
         self.place = []                     # output index -> (array, position 1..)
         for name in self.names:
             hit = ELEMENT.match(name)
             if hit is None:
-                raise _refuse(None, f"the output '{name}' is not an array element")
+                raise _refuse(None, f"the output '{name}' is not an array element", program.source)
             self.place.append((hit.group(1), int(hit.group(2))))
         self.initial = self._initial(shape.prefix)
         self.by_src: dict = {}
@@ -149,7 +150,8 @@ class Exchangeability:
                     continue
                 todo.append((st.dst, taken + (st,)))
             if len(found) + len(todo) > MAX_PATHS:
-                raise _refuse(None, f"more than {MAX_PATHS} ways through the loop give the output {o}")
+                raise _refuse(None, f"more than {MAX_PATHS} ways through the loop give the output {o}",
+                              self.auto.loop_pos)
         # an output element the loop never writes nor the prefix sets has no known value
         for k, arrs in want.items():
             if k > self.n and any(self.initial.get(name) != v for name, v in arrs.values()):
