@@ -102,7 +102,7 @@ def test_privacy_check_by_output_support_records_each_output_that_holds(monkeypa
     # The support path never lists the pairs: a stopped run lists the outputs whose every pair held.
     monkeypatch.delenv("DIPC_CLASSES", raising=False)
     res, c = _svt_m2_privacy_with_its_ledger()
-    assert res.verified and res.work["path"] == "output supports"
+    assert res.verified and res.work["path"] == "output orbits"   # per output, as by output support
     assert len(c.records) == 3   # outputs (bot, bot), (bot, top), (top, none)
     assert all(rec["scope"] == "pair" and rec["verdict"] == "holds" and "output" in rec["item"]
                for rec in c.records)

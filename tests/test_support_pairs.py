@@ -49,12 +49,36 @@ def assert_same(shared, walked) -> None:
     assert a == b
 
 
-def test_svt_alg1_takes_the_support_path_and_agrees(monkeypatch):
+def test_svt_alg1_takes_the_orbit_path_and_agrees(monkeypatch):
     shared, walked = both_paths(str(THEORIES / "svt_lyu_alg1_privacy.toml"), {"m": 3}, monkeypatch)
-    assert shared.work["path"] == "output supports"
+    assert shared.work["path"] == "output orbits"
+    assert shared.work["tables_computed"] < 3 ** 3   # tables at orbit representatives only
     assert shared.work["implied_by_monotonicity"] > 0 and shared.work["monotone_outputs"] == 4
     assert walked.work == {"path": "per pair", "reason": "DIPC_CLASSES=off"}
     assert shared.verified and shared.pairs == 7 ** 3 - 3 ** 3   # every ordered L-inf pair of {-1,0,1}^3
+    assert_same(shared, walked)
+
+
+# Which path each shipped eps-DP grid claim takes, and the JSON identical to the per-pair walk's.
+SHIPPED_PATHS = [
+    ("svt_lyu_alg1_privacy", "output orbits", None),
+    ("svt_lyu_alg2_privacy", "output orbits", None),
+    ("sparse_privacy", "output orbits", None),
+    ("noisy_min_privacy", "output supports", "copies of one iteration"),    # an argmax: no online symmetry
+    ("noisy_max_loop_privacy", "output supports", "copies of one iteration"),
+    ("svt_lyu_alg4_privacy", "per pair", "fails"),                           # refuted: the walk finds the pair
+    ("svt_lyu_alg5_privacy", "per pair", "fails"),
+    ("svt_lyu_alg6_privacy", "per pair", "fails"),
+    ("svt_lyu_alg3_privacy", "per pair", "not Bool or DOM"),                # a released real
+]
+
+
+@pytest.mark.parametrize("stem, path, words", SHIPPED_PATHS)
+def test_shipped_claims_take_their_path_and_agree_with_the_walk(stem, path, words, monkeypatch):
+    shared, walked = both_paths(str(THEORIES / f"{stem}.toml"), {}, monkeypatch)
+    assert shared.work["path"] == path
+    if words is not None:
+        assert words in shared.work.get("reason", shared.work.get("symmetry", ""))
     assert_same(shared, walked)
 
 
@@ -105,7 +129,7 @@ def test_generated_programs_agree_on_both_paths(seed, tmp_path, monkeypatch):
             monkeypatch.delenv("DIPC_CLASSES")
             continue
         assert_same(shared, walked)
-        seen["shared"] += shared.work["path"] == "output supports"
+        seen["shared"] += shared.work["path"] in ("output supports", "output orbits")
         seen["fell_back"] += not shared.verified and "fails" in shared.work.get("reason", "")
     SEEN[seed] = seen
 
@@ -213,6 +237,6 @@ def test_workers_compute_the_tables_and_the_json_is_the_serial_one():
                               env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=600)
         assert done.returncode == 0, done.stderr
         outs[jobs] = json.loads(done.stdout)
-        assert outs[jobs]["work"]["path"] == "output supports"
+        assert outs[jobs]["work"]["path"] == "output orbits"
         outs[jobs].pop("seconds")
     assert outs["1"] == outs["2"]

@@ -37,6 +37,7 @@ from dipc_plus.exact.log_point import constant_value, ln_text, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.privacy.dp.plan import PairWork, Plan, Unit, lift_witness, plan
 from dipc_plus.privacy.dp.point_filter import filter_applies, point_filter_check
+from dipc_plus.privacy.dp.orbit_pairs import ORBIT_PATH, check_by_orbits
 from dipc_plus.privacy.dp.support_pairs import PAIR_PATH, SUPPORT_PATH, check_by_support, grid_pair_count, refusal
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
@@ -283,7 +284,7 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
     why_not = refusal(claim, work.plan, shard)
     if why_not is None:
         result = _check_by_support(work, source, executor, progress, t0)
-        if result.work["path"] == SUPPORT_PATH:
+        if result.work["path"] in (SUPPORT_PATH, ORBIT_PATH):
             return result
         why_not = result.work["reason"]
     if executor.parallel and claim.delta_is_zero and not claim.eps.is_log_point and None not in work.pairs:
@@ -315,10 +316,12 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
 
 
 def _check_by_support(work: "DPWork", source, executor, progress: bool, t0: float) -> PrivacyResult:
-    """check_dp by output support (`support_pairs`): the result when every obligation held; when
+    """check_dp by output orbits where the queries' symmetry is proved (`orbit_pairs`), else by output
+    support (`support_pairs`): the result when every obligation held; when
     not, a result whose work record says why, and check_dp walks the pairs instead.  With workers,
-    they compute the output tables (in order, a few ranges per worker); this process the rest."""
-    from dipc_plus.execution.executor import chunks
+    they compute the output tables (in order, a few ranges per worker) and, on the orbit path, the
+    decisions at the worst neighbours; this process the rest."""
+    from dipc_plus.execution.executor import chunks, run_dealt
     from dipc_plus.execution.run import TaskRun
     claim, pl = work.claim, work.plan
     unit = pl.units[0]
@@ -328,7 +331,13 @@ def _check_by_support(work: "DPWork", source, executor, progress: bool, t0: floa
             tasks = [(0, envs[a:b]) for a, b in chunks(len(envs), 4 * executor.jobs)]
             for got in run.parts(output_tables_task, source, tasks, executor=executor):
                 yield from got
-        found = check_by_support(claim, unit, work.checker, run, tables=on_workers if executor.parallel else None)
+        feed = on_workers if executor.parallel else None
+        deal = (lambda pairs: run_dealt(decide_task, source, pairs, executor=executor)) if executor.parallel else None
+        found = check_by_orbits(claim, unit, work.checker, run, tables=feed, decide_many=deal)
+        if found.fallback is not None and not found.failed:
+            refused = found.fallback
+            found = check_by_support(claim, unit, work.checker, run, tables=feed)
+            found.extra["symmetry"] = refused
     result = PrivacyResult(claim, True, None, found.pairs, found.obligations, found.decisions,
                            time.perf_counter() - t0, pl, unit.source.markov_chains, (0, total, total),
                            {0: found.used}, work=found.work())

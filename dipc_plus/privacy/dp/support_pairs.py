@@ -21,7 +21,8 @@ obligation hands the claim back to the per-pair walk, which then finds the first
 pair order exactly as before.  Verdicts and counts (pairs, obligations, decisions, output
 tables used) are the per-pair walk's: each shared obligation counts once per whole pair above
 it, and one implied by a decision counts as decided.  `DIPC_CLASSES=off` turns this path off
-(benchmarks, identity checks).
+(benchmarks, identity checks).  Where the queries' symmetry is proved, `orbit_pairs` runs first
+and computes tables at orbit representatives only; this path is what remains where it is not.
 """
 from __future__ import annotations
 
@@ -57,6 +58,9 @@ class SupportOutcome:
     decisions: int = 0
     used: set = field(default_factory=set)     # table keys of the inputs some pair uses
     fallback: str | None = None
+    failed: bool = False         # the fallback is a failing obligation (not a refusal)
+    path: str = SUPPORT_PATH     # which sharing found the counts
+    extra: dict = field(default_factory=dict)   # the path's own bookkeeping, for `work`
     keys: int = 0                # (output, restricted pair) keys walked
     distinct: int = 0            # distinct (p, p') obligations met
     direct: int = 0              # of them, run through the certified procedure
@@ -64,10 +68,10 @@ class SupportOutcome:
     monotone: int = 0            # outputs proved monotone in every input they read
 
     def work(self) -> dict:
-        return {"path": SUPPORT_PATH if self.fallback is None else PAIR_PATH,
+        return {"path": self.path if self.fallback is None else PAIR_PATH,
                 **({"reason": self.fallback} if self.fallback else {}),
                 "pair_keys": self.keys, "distinct_obligations": self.distinct, "decided": self.direct,
-                "implied_by_monotonicity": self.implied, "monotone_outputs": self.monotone}
+                "implied_by_monotonicity": self.implied, "monotone_outputs": self.monotone, **self.extra}
 
 
 def refusal(claim, plan, shard) -> str | None:
@@ -88,7 +92,7 @@ def refusal(claim, plan, shard) -> str | None:
     return None
 
 
-def _neighbours(values: list, bound) -> list:
+def neighbour_indices(values: list, bound) -> list:
     """For each grid value's index, the indices within L-inf distance `bound` (itself included),
     in grid order (as plan._grid_neighbours lists them)."""
     out = []
@@ -101,11 +105,11 @@ def _neighbours(values: list, bound) -> list:
 def grid_pair_count(unit, bound) -> int:
     """The ordered pairs u != u' of the unit's grid at L-inf distance <= bound: a product over
     coordinates of the adjacent (a, b) (a = b included), less the pairs u = u'."""
-    nbrs = [_neighbours(unit.grid[n], bound) for n in unit.inputs]
+    nbrs = [neighbour_indices(unit.grid[n], bound) for n in unit.inputs]
     return math.prod(sum(len(js) for js in nb) for nb in nbrs) - math.prod(len(nb) for nb in nbrs)
 
 
-def _worst_neighbour(o, S: tuple, names: list, grid: list, nbrs: list, directions: dict):
+def worst_neighbour(o, S: tuple, names: list, grid: list, nbrs: list, directions: dict):
     """For an output whose probability is monotone in every input of its support S: a function
     of a (indices on S) giving the neighbour b (a itself allowed) where P[o] is smallest, each
     coordinate moved as far as it may against P's direction; None when not proved monotone."""
@@ -121,7 +125,7 @@ def _worst_neighbour(o, S: tuple, names: list, grid: list, nbrs: list, direction
     return lambda a: tuple(choice[i] for choice, i in zip(pick, a))
 
 
-def _obligation(p, q, a, forms: dict, worst, decided: dict, checker, out: "SupportOutcome"):
+def settle_obligation(p, q, a, forms: dict, worst, decided: dict, checker, out: "SupportOutcome"):
     """The obligation p <= e^budget q (+ delta) for one (a, b): settled without the certified
     procedure when it can be, else implied by the one at a's worst neighbour when P is monotone
     (q >= q_worst for every eps), else decided."""
@@ -155,7 +159,7 @@ def tables_here(unit, envs: list):
         yield table
 
 
-def _supports(claim, unit, monotone: bool):
+def supports_of(claim, unit, monotone: bool):
     """(output supports, proved directions) of the program, or the reason the per-pair walk applies."""
     finite = [n for n, t in unit.program.inputs if not isinstance(t, ir.RealT)]
     if finite:
@@ -214,7 +218,7 @@ def _check_output(o, S, forms, grid, nbrs, weight, worst, decided, checker, out)
             out.keys += 1
             ob = decided.get((id(p), id(q)))
             if ob is None:
-                ob = _obligation(p, q, a, forms, worst, decided, checker, out)
+                ob = settle_obligation(p, q, a, forms, worst, decided, checker, out)
                 decided[(id(p), id(q))] = ob
             if not ob.holds:
                 return f"output {o} fails at some pair: the per-pair walk finds the first"
@@ -228,13 +232,13 @@ def check_by_support(claim, unit, checker, run=None, monotone: bool = True, tabl
     """The grid check of `unit` (the whole program) by output support; see the module docstring.
     `tables(envs)` yields the output tables of a list of inputs in order (default `tables_here`;
     check.py passes one that computes them on workers)."""
-    found = _supports(claim, unit, monotone)
+    found = supports_of(claim, unit, monotone)
     if isinstance(found, str):
         return SupportOutcome(fallback=found)
     sup, directions = found
     names = list(unit.inputs)
     grid = [unit.grid[n] for n in names]
-    nbrs = [_neighbours(vals, claim.adjacency.bound) for vals in grid]
+    nbrs = [neighbour_indices(vals, claim.adjacency.bound) for vals in grid]
     position = {n: i for i, n in enumerate(names)}
     where = {o: tuple(position[n] for n in sup.support[o]) for o in sup.outputs}
     out = SupportOutcome()
@@ -245,10 +249,10 @@ def check_by_support(claim, unit, checker, run=None, monotone: bool = True, tabl
     out.pairs = math.prod(weight) - math.prod(len(v) for v in grid)
     decided: dict = {}                                            # (id p, id p') -> Obligation
     for o in sup.outputs:
-        worst = _worst_neighbour(o, where[o], names, grid, nbrs, directions)
+        worst = worst_neighbour(o, where[o], names, grid, nbrs, directions)
         held = _check_output(o, where[o], stored[o], grid, nbrs, weight, worst, decided, checker, out)
         if isinstance(held, str):
-            return SupportOutcome(fallback=held)
+            return SupportOutcome(fallback=held, failed=True)
         if run is not None and run.recording:
             run.record([(f"every pair of neighbouring inputs, output {o} ({held} obligations)", "holds")])
     out.distinct = len(decided)

@@ -1,0 +1,294 @@
+"""The eps-DP grid check by output support with the queries' proved symmetry: tables per orbit.
+
+Why it exists: the support path (`support_pairs`) still computes the output table of every input
+(3^m of them) and walks 7^k sub-pairs per output.  For an online program `privacy.online.symmetry`
+proves, per output o, groups of input positions whose queries may be permuted without changing
+P_u[o], and the positions P_u[o] does not read.  So P_u[o] is a function of o's orbit key: per
+group, the sorted grid values of u on it (positions off o's support left out).  Here:
+
+* tables are computed only at one representative input per (output, orbit key) (the group's
+  values sorted, positions off the support at the first grid value), and every output of every
+  computed table is stored under its own key, so each table also re-checks the symmetry at the
+  other outputs (a closed form that differs within an orbit hands the check back);
+* an output's sub-pairs (u|S, u'|S) are walked as one multiset of coordinate pairs (a, b) per
+  group, adjacent under L-inf, with the number of sequences it stands for (a multinomial) times
+  the whole pairs above it off S, so pairs, obligations and decisions count exactly as the
+  per-pair walk counts them; the monotone shortcut of `support_pairs` applies unchanged.
+
+Soundness now rests on the symmetry proof (and on `semantics.output_support` only where the two
+agree: a position the proof reads must be in the output's support), no longer on computing
+every table.  Where the proof refuses, `support_pairs` computes every input as before; when an
+obligation fails, the per-pair walk finds the first failure in pair order.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+
+from dipc_plus.errors import UserError
+from dipc_plus.privacy.dp.support_pairs import (SupportOutcome, neighbour_indices, settle_obligation, supports_of,
+                                                 tables_here, worst_neighbour)
+from dipc_plus.privacy.online.symmetry import exchangeability
+from dipc_plus.privacy.output_tables import ZERO
+from dipc_plus.semantics.values import freeze_value
+
+ORBIT_PATH = "output orbits"
+
+
+class OrbitKeys:
+    """Per output, its groups restricted to its support S: the key of an input (indices into the
+    common grid, all positions) and of a sub-input (indices on S, in S's order)."""
+
+    def __init__(self, S: tuple, groups):
+        inside = set(S)
+        self.S = S
+        parts = [tuple(k for k in g if k in inside) for g in (*groups.groups, groups.unread)]
+        self.groups = [g for g in parts if g]
+        self.on_s = [tuple(S.index(k) for k in g) for g in self.groups]
+
+    def of_input(self, idx: tuple) -> tuple:
+        return tuple(tuple(sorted(idx[k] for k in g)) for g in self.groups)
+
+    def of_sub(self, a: tuple) -> tuple:
+        return tuple(tuple(sorted(a[i] for i in g)) for g in self.on_s)
+
+    def representative(self, key: tuple, n: int) -> tuple:
+        idx = [0] * n
+        for g, part in zip(self.groups, key):
+            for k, v in zip(g, part):
+                idx[k] = v
+        return tuple(idx)
+
+    def sub_representative(self, key: tuple, size: int) -> tuple:
+        a = [0] * size
+        for g, part in zip(self.on_s, key):
+            for i, v in zip(g, part):
+                a[i] = v
+        return tuple(a)
+
+    def keys(self, values: int):
+        """Every key: per group a multiset of grid indices of its size."""
+        return itertools.product(*(itertools.combinations_with_replacement(range(values), len(g))
+                                   for g in self.groups))
+
+
+class _BySub:
+    """A sub-input on S -> P[o] there, through its orbit key (what `settle_obligation` reads)."""
+
+    def __init__(self, forms: dict, keys: OrbitKeys):
+        self.forms, self.keys = forms, keys
+
+    def __getitem__(self, a: tuple):
+        return self.forms[self.keys.of_sub(a)]
+
+
+def pair_multisets(size: int, kinds: list) -> list:
+    """The multisets of `size` coordinate pairs (a, b) from `kinds`: (a's sorted values, b's sorted
+    values, how many sequences of pairs have this multiset, whether every pair has a = b)."""
+    out = []
+    for combo in itertools.combinations_with_replacement(range(len(kinds)), size):
+        count = math.factorial(size)
+        for c in Counter(combo).values():
+            count //= math.factorial(c)
+        a = tuple(kinds[t][0] for t in combo)
+        b = tuple(sorted(kinds[t][1] for t in combo))
+        out.append((a, b, count, all(kinds[t][0] == kinds[t][1] for t in combo)))
+    return out
+
+
+def refusal_of_grid(grid: list) -> str | None:
+    """Why orbit keys cannot be grid indices: the positions' grids are not one list of values."""
+    first = [freeze_value(v) for v in grid[0]]
+    if any([freeze_value(v) for v in g] != first for g in grid[1:]):
+        return "the positions' grids differ (sorting within an orbit needs one grid)"
+    return None
+
+
+class Orbits:
+    """What the walk reads: the supports and proved directions, per output its `OrbitKeys` (None: no
+    path gives it) and its closed forms by orbit key."""
+
+    def __init__(self, sup, directions, names, grid, keys, stored, tables_computed):
+        self.sup, self.directions, self.names, self.grid = sup, directions, names, grid
+        self.keys, self.stored, self.tables_computed = keys, stored, tables_computed
+
+    def probability(self, o, idx: tuple):
+        """P_u[o] at the input with grid indices `idx`, as the check reads it (ZERO: no path)."""
+        k = self.keys[o]
+        return ZERO if k is None else self.stored[o][k.of_input(idx)]
+
+
+def orbit_tables(claim, unit, monotone: bool = True, tables=None) -> Orbits | str:
+    """The symmetry proof, then the tables at one representative per (output, orbit key); or why
+    the check must compute every input."""
+    found = supports_of(claim, unit, monotone)
+    if isinstance(found, str):
+        return found
+    sup, directions = found
+    try:
+        proof = exchangeability(unit.program)
+    except UserError as err:
+        return f"{err.location()}: {err.message}"
+    names = list(unit.inputs)
+    if names != unit.program.input_names():   # the proof numbers positions as the program's inputs
+        return "the unit's inputs are not the program's, in order"
+    grid = [unit.grid[n] for n in names]
+    why = refusal_of_grid(grid)
+    if why is not None:
+        return why
+    position = {name: i for i, name in enumerate(names)}
+    keys: dict = {}
+    for o in sup.outputs:
+        try:
+            groups = proof.of(o)
+        except UserError as err:   # too many ways to o: the proof is given up, not the check
+            return f"{err.location()}: {err.message}"
+        S = tuple(position[x] for x in sup.support[o])
+        if groups is not None and not groups.read <= set(S):
+            return f"output {o}: the symmetry proof reads a query outside its support"
+        keys[o] = None if groups is None else OrbitKeys(S, groups)
+    stored = _store_orbit_tables(unit, grid, keys, tables)
+    if isinstance(stored, str):
+        return stored
+    return Orbits(sup, directions, names, grid, keys, *stored)
+
+
+def check_by_orbits(claim, unit, checker, run=None, monotone: bool = True, tables=None,
+                    decide_many=None) -> SupportOutcome:
+    """The grid check of `unit` over output orbits (see the module docstring); `fallback` says
+    why it does not apply (or that an obligation failed: `failed`).  `decide_many(pairs)` (with
+    workers) gives the Obligations of a list of (p, p') at once."""
+    orbits = orbit_tables(claim, unit, monotone, tables)
+    if isinstance(orbits, str):
+        return SupportOutcome(fallback=orbits)
+    names, grid, keys = orbits.names, orbits.grid, orbits.keys
+    n, values = len(names), len(grid[0])
+    nb = neighbour_indices(grid[0], claim.adjacency.bound)
+    nbrs = [nb] * n
+    if decide_many is not None:
+        _decide_corners(orbits, nbrs, checker, decide_many)
+    out = SupportOutcome(path=ORBIT_PATH)
+    out.extra["tables_computed"] = orbits.tables_computed
+    _count_used(unit, grid, nb, out)
+    weight = [sum(len(js) for js in nb)] * n
+    out.pairs = math.prod(weight) - values ** n
+    kinds = [(x, y) for x in range(values) for y in nb[x]]
+    multisets: dict = {}
+    decided: dict = {}
+    for o in orbits.sup.outputs:
+        if keys[o] is None:
+            continue                                   # P[o] = 0 at every input: no obligation
+        S = keys[o].S
+        worst = worst_neighbour(o, S, names, grid, nbrs, orbits.directions)
+        held = _check_output(S, keys[o], orbits.stored[o], n, values, weight[0], kinds, multisets, worst,
+                             decided, checker, out)
+        if isinstance(held, str):
+            return SupportOutcome(fallback=f"output {o} {held}", failed=True)
+        if run is not None and run.recording:
+            run.record([(f"every pair of neighbouring inputs, output {o} ({held} obligations)", "holds")])
+    out.distinct = len(decided)
+    out.monotone = sum(1 for d in orbits.directions.values() if d is not None)
+    out.extra["orbit_keys"] = sum(len(s) for s in orbits.stored.values())
+    if run is not None:
+        run.advance(out.pairs)
+    return out
+
+
+def _decide_corners(orbits: Orbits, nbrs: list, checker, decide_many) -> None:
+    """Put in the checker's cache, decided at once (on workers), the obligations the walk will ask
+    at each orbit key's worst neighbour (monotone outputs), so that the walk finds them there; the
+    counts are the walk's, whatever is decided here."""
+    wanted: dict = {}
+    for o in orbits.sup.outputs:
+        k = orbits.keys[o]
+        worst = None if k is None else worst_neighbour(o, k.S, orbits.names, orbits.grid, nbrs, orbits.directions)
+        if worst is None:
+            continue
+        forms = orbits.stored[o]
+        for key, p in forms.items():     # an input's key is also the key of its part on S
+            c = forms[k.of_sub(worst(k.sub_representative(key, len(k.S))))]
+            if (id(p), id(c)) not in wanted and (p, c) not in checker.cache and checker.shortcut(p, c) is None:
+                wanted[(id(p), id(c))] = (p, c)
+    pairs = list(wanted.values())
+    for (p, c), ob in zip(pairs, decide_many(pairs)):
+        checker.cache[(p, c)] = ob
+
+
+def _store_orbit_tables(unit, grid, keys: dict, tables) -> tuple | str:
+    """The tables at one representative per (output, orbit key), every output of each stored under
+    its key (closed forms interned); (the store, the tables computed), or why the check must compute every input."""
+    n = len(grid)
+    reps: dict = {}
+    for o, k in keys.items():
+        if k is not None:
+            for key in k.keys(len(grid[0])):
+                reps.setdefault(k.representative(key, n), None)
+    order = list(reps)
+    names = list(unit.inputs)
+    envs = [{x: grid[j][i] for j, (x, i) in enumerate(zip(names, idx))} for idx in order]
+    interned: dict = {ZERO: ZERO}
+    stored: dict = {o: {} for o in keys}
+    for idx, table in zip(order, (tables or (lambda xs: tables_here(unit, xs)))(envs)):
+        unknown = [o for o in table if o not in stored]
+        if unknown:
+            return f"output {unknown[0]} is not among the symbolic walk's"
+        for o, k in keys.items():
+            p = table.get(o, ZERO)
+            p = interned.setdefault(p, p)
+            if k is None:
+                if p is not ZERO:
+                    return f"output {o}: the symmetry proof finds no way to it, yet P > 0 at some input"
+                continue
+            have = stored[o].setdefault(k.of_input(idx), p)
+            if have is not p:
+                return f"output {o}: P differs between inputs of one orbit"
+    return stored, len(order)
+
+
+def _count_used(unit, grid, nb, out) -> None:
+    """The table keys of the inputs some pair uses (every input with a neighbour), as the per-pair
+    walk counts them: the symmetry stands for those it did not compute."""
+    names = list(unit.inputs)
+    moving = [i for i, js in enumerate(nb) if len(js) > 1]
+    if not moving:
+        return
+    for idx in itertools.product(range(len(grid[0])), repeat=len(names)):
+        if any(len(nb[i]) > 1 for i in idx):
+            out.used.add(unit.table_key({x: grid[j][i] for j, (x, i) in enumerate(zip(names, idx))}))
+
+
+def _check_output(S, keys: OrbitKeys, forms: dict, n, values, weight, kinds, multisets, worst, decided,
+                  checker, out) -> int | str:
+    """The obligations of one output over its sub-pairs on S, one multiset of coordinate pairs per
+    group at a time, each counted for the whole pairs it stands for: how many held, or why not."""
+    rest = weight ** (n - len(S))
+    same = values ** (n - len(S))
+    by_sub = _BySub(forms, keys)
+    lists = []
+    for g in keys.groups:
+        if len(g) not in multisets:
+            multisets[len(g)] = pair_multisets(len(g), kinds)
+        lists.append(multisets[len(g)])
+    held = 0
+    for combo in itertools.product(*lists):
+        diagonal = all(c[3] for c in combo)
+        many = math.prod(c[2] for c in combo) * (rest - same * diagonal)
+        if many == 0:
+            continue
+        p = forms[tuple(c[0] for c in combo)]
+        q = forms[tuple(c[1] for c in combo)]
+        if p is ZERO and q is ZERO:
+            continue
+        out.keys += 1
+        ob = decided.get((id(p), id(q)))
+        if ob is None:
+            a = keys.sub_representative(tuple(c[0] for c in combo), len(S))
+            ob = settle_obligation(p, q, a, by_sub, worst, decided, checker, out)
+            decided[(id(p), id(q))] = ob
+        if not ob.holds:
+            return "fails at some pair: the per-pair walk finds the first"
+        out.obligations += many
+        out.decisions += many * (ob.how == "decided")
+        held += many
+    return held

@@ -1,0 +1,186 @@
+"""Which queries an output's probability cannot tell apart: exchangeable iterations, proved.
+
+Why: a grid check that computes P_u[o] at every input u pays 3^m output tables although, for an
+online program, P_u[o] depends on u only through a few multisets.  This module proves that from
+the program, on the whitelist of the online class (`recognise`): the checked program at its own
+length is split into a prefix and n copies of one iteration (`split_iterations`), the recogniser
+turns the iteration into the automaton over the finite state, and an output o is walked through
+the automaton: the steps consistent with o, position by position, are the only ways to produce o.
+
+The fact (docs/design/every_length.md describes the class): along one path of steps, the only
+randomness is the thresholds (drawn in the prefix, drawn again by 'resample' events) and one
+fresh read per step, Lap(b*eps, q[i]) (or q[i] itself), whose only use is the step's comparison
+with the current threshold.  So, with x_s the threshold of segment s (between two draws),
+
+    P_u[path] = prod over segments s of  E_{x_s}[ prod over steps i of s of  F_i(x_s, q_i) ]
+
+where F_i is P(read above x) or its complement, fixed by the step's guard (top or bot, noisy
+or not, its rate).  Two positions whose steps lie in the same segment with the same guard are
+exchangeable: swapping their queries permutes the factors of one product.  A position whose step
+has no guard (or comes after an exit) does not occur at all.  P_u[o] is the sum over the paths
+consistent with o; positions are grouped by their (segment, guard) on every such path at once,
+so a permutation inside a group keeps every term.  Released reals (`val[i] <- r`, a fresh noisy
+output) tie a value to its position: they are refused here, as is anything the recogniser refuses
+(a located `UserError`), and the caller keeps the check that computes every input.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, is_dataclass, replace
+
+from dipc_plus.errors import UserError
+from dipc_plus.privacy.online.automaton import EXIT, Automaton
+from dipc_plus.privacy.online.recognise import recognise
+from dipc_plus.privacy.online.shape import ELEMENT, OnlineShape, mentions
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.values import freeze_value
+
+MAX_PATHS = 256   # consistent paths per output walked before the proof is given up
+UNREAD = None     # the key of a position no step on the path compares
+
+
+def _renumbered(node, k: int):
+    """The IR node with every flat element name X[k] written X[#] (source positions dropped)."""
+    if isinstance(node, str):
+        hit = ELEMENT.match(node)
+        return f"{hit.group(1)}[#]" if hit and int(hit.group(2)) == k else node
+    if isinstance(node, tuple):
+        return tuple(_renumbered(x, k) for x in node)
+    if is_dataclass(node) and not isinstance(node, type):
+        return replace(node, **{f.name: _renumbered(getattr(node, f.name), k) for f in fields(node)
+                                if f.name != "pos"})
+    return node
+
+
+def _refuse(pos, why: str, file: str | None = None) -> UserError:
+    """A refusal at a statement (`pos`), or at the program's file when no one statement is the cause."""
+    hint = "the check then computes the output table of every input of the grid"
+    if pos is None:
+        return UserError(f"no symmetry proved: {why}", file=file, hint=hint)
+    return UserError.at(pos, f"no symmetry proved: {why}", hint=hint)
+
+
+def split_iterations(program: ir.Program) -> OnlineShape:
+    """The program as a prefix and n copies of one iteration, copy k reading q[k] where the
+    first reads q[1]: its one input must be an array q[1..n], and the body must end with the n
+    copies (found by comparing the statements with positions renamed); else refused."""
+    arrays = [a for a, flat in program.arrays.items() if set(flat) & set(program.input_names())]
+    if len(arrays) != 1 or tuple(program.input_names()) != tuple(program.arrays[arrays[0]]):
+        raise _refuse(None, "the program's inputs are not exactly one array q[1..n]", program.source)
+    qname = arrays[0]
+    n = len(program.arrays[qname])
+    if any(not isinstance(t, ir.RealT) for _, t in program.inputs):
+        raise _refuse(None, f"the input '{qname}' is not real", program.source)
+    body = program.body
+    for size in range(1, len(body) // n + 1):
+        tail = body[len(body) - n * size:]
+        blocks = [tail[j * size:(j + 1) * size] for j in range(n)]
+        first = _renumbered(blocks[0], 1)
+        if mentions(blocks[0], f"{qname}[1]") and all(_renumbered(b, k) == first for k, b in enumerate(blocks[1:], 2)):
+            return OnlineShape(program, "m", qname, body[:len(body) - n * size], blocks[0], length=n)
+    raise _refuse(body[-1].pos if body else None,
+                  f"the body does not end with {n} copies of one iteration over {qname}[i]", program.source)
+
+
+@dataclass(frozen=True)
+class OutputGroups:
+    """For one output: the input positions (0-based) in groups whose queries may be permuted among
+    themselves without changing P[o], and those no consistent path reads (`unread`)."""
+    groups: tuple    # of tuples of positions, each group sorted, groups in order of their first
+    unread: tuple    # positions P[o] does not depend on
+
+    @property
+    def read(self) -> set:
+        return {k for g in self.groups for k in g}
+
+
+class Exchangeability:
+    """The proof for one program: `of(o)` gives an output's groups (None: no path produces o,
+    so P[o] = 0 at every input)."""
+
+    def __init__(self, program: ir.Program):
+        shape = split_iterations(program)
+        self.auto: Automaton = recognise(shape)
+        self.n = shape.length
+        for st in self.auto.steps:
+            if st.disclosed() or any(e.kind == "noisy_out" for e in st.events):
+                raise _refuse(None, f"a step releases a real value ({self.auto.describe_step(st)}, {st.where}); "
+                              "a released read is tied to its position", program.source)
+        self.names = program.output_names()
+        self.place = []                     # output index -> (array, position 1..)
+        for name in self.names:
+            hit = ELEMENT.match(name)
+            if hit is None:
+                raise _refuse(None, f"the output '{name}' is not an array element", program.source)
+            self.place.append((hit.group(1), int(hit.group(2))))
+        self.initial = self._initial(shape.prefix)
+        self.by_src: dict = {}
+        for st in self.auto.steps:
+            self.by_src.setdefault(st.src, []).append(st)
+
+    def _initial(self, prefix) -> dict:
+        """Output element -> its frozen value after the prefix (absent: not given one there)."""
+        out = {}
+        for s in prefix:
+            if isinstance(s, ir.Assign) and s.target in self.names:
+                value = s.expr.value if isinstance(s.expr, ir.Const) else s.expr.const.value
+                out[s.target] = freeze_value(value)
+        return out
+
+    def _paths(self, o: tuple) -> list:
+        """The step sequences consistent with output o: lists of the steps taken at 1..n (fewer
+        after an exit)."""
+        want: dict = {}                     # position -> {array: frozen value}
+        for name, (arr, k), v in zip(self.names, self.place, o):
+            want.setdefault(k, {})[arr] = (name, freeze_value(v))
+        found, todo = [], [(self.auto.start, ())]
+        while todo:
+            state, taken = todo.pop()
+            i = len(taken) + 1
+            if i > self.n:
+                found.append(taken)
+                continue
+            for st in self.by_src.get(state, []):
+                writes = {a: freeze_value(v) for a, v in st.writes().items()}
+                if not all(writes.get(arr, self.initial.get(name)) == v for arr, (name, v) in want.get(i, {}).items()):
+                    continue
+                if st.dst == EXIT:
+                    if all(self.initial.get(name) == v for j in range(i + 1, self.n + 1)
+                           for name, v in want.get(j, {}).values()):
+                        found.append(taken + (st,))
+                    continue
+                todo.append((st.dst, taken + (st,)))
+            if len(found) + len(todo) > MAX_PATHS:
+                raise _refuse(None, f"more than {MAX_PATHS} ways through the loop give the output {o}",
+                              self.auto.loop_pos)
+        # an output element the loop never writes nor the prefix sets has no known value
+        for k, arrs in want.items():
+            if k > self.n and any(self.initial.get(name) != v for name, v in arrs.values()):
+                return []
+        return found
+
+    def of(self, o: tuple) -> OutputGroups | None:
+        paths = self._paths(o)
+        if not paths:
+            return None
+        labels = [[] for _ in range(self.n)]
+        for taken in paths:
+            segment = 0
+            keys = [UNREAD] * self.n
+            for k, st in enumerate(taken):
+                for e in st.events:
+                    if e.kind == "resample":
+                        segment += 1
+                    elif e.kind == "guard":
+                        keys[k] = (segment, e.top, e.noisy, e.rate)
+            for k in range(self.n):
+                labels[k].append(keys[k])
+        by_label: dict = {}
+        for k, lab in enumerate(labels):
+            by_label.setdefault(tuple(lab), []).append(k)
+        unread = tuple(by_label.pop((UNREAD,) * len(paths), ()))
+        return OutputGroups(tuple(tuple(g) for g in by_label.values()), unread)
+
+
+def exchangeability(program: ir.Program) -> Exchangeability:
+    """The proof for `program`, or a located `UserError` saying what it does not account for."""
+    return Exchangeability(program)
