@@ -42,6 +42,7 @@ ROWS = [
     ("above_threshold_forever", {}, {}, "variant"), ("svt_resample_forever", {}, {}, "variant"),
     ("above_threshold_numeric", {}, REAL, "variant"), ("above_threshold_gap", {}, REAL, "variant"),
     ("sparse_resample_once", {}, {}, "variant"), ("noisy_max_loop", {}, {"grid": "[0, 1]"}, "eps-DP"),
+    ("gap_above_threshold", {}, REAL, "eps-DP"),
 ]
 
 

@@ -93,6 +93,14 @@ def test_a_released_read_is_refused_with_its_place():
     assert "svt_release.dip:" in err.value.message   # the step's comparison, file:line
 
 
+def test_a_released_gap_is_refused_with_its_place():
+    """The gap r - x (in the online class since the gap variant) also ties a value to its position."""
+    path = PROGRAMS / "gap_above_threshold.dip"
+    with pytest.raises(UserError) as err:
+        exchangeability(parse_program(path.read_text(), str(path)))
+    assert "releases a real value" in err.value.message and "outputs the gap" in err.value.message
+
+
 def test_a_program_outside_the_online_class_is_refused_where_it_leaves_it():
     with pytest.raises(UserError) as err:
         exchangeability(parse_program((PROGRAMS / "noisy_min.dip").read_text(), str(PROGRAMS / "noisy_min.dip")))

@@ -19,8 +19,8 @@ or not, its rate).  Two positions whose steps lie in the same segment with the s
 exchangeable: swapping their queries permutes the factors of one product.  A position whose step
 has no guard (or comes after an exit) does not occur at all.  P_u[o] is the sum over the paths
 consistent with o; positions are grouped by their (segment, guard) on every such path at once,
-so a permutation inside a group keeps every term.  Released reals (`val[i] <- r`, a fresh noisy
-output) tie a value to its position: they are refused here, as is anything the recogniser refuses
+so a permutation inside a group keeps every term.  Released reals (`val[i] <- r`, its gap
+`val[i] <- r - x`, a fresh noisy output) tie a value to its position: they are refused here, as is anything the recogniser refuses
 (a located `UserError`), and the caller keeps the check that computes every input.
 """
 from __future__ import annotations
@@ -102,7 +102,7 @@ class Exchangeability:
         self.auto: Automaton = recognise(shape)
         self.n = shape.length
         for st in self.auto.steps:
-            if st.disclosed() or any(e.kind == "noisy_out" for e in st.events):
+            if st.disclosed() or st.releases_gap() or any(e.kind == "noisy_out" for e in st.events):
                 raise _refuse(None, f"a step releases a real value ({self.auto.describe_step(st)}, {st.where}); "
                               "a released read is tied to its position", program.source)
         self.names = program.output_names()
