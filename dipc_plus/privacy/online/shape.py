@@ -55,7 +55,7 @@ def online_shape(source: str, explicit: dict) -> OnlineShape:
         program = lower_program(module, {**explicit, size: Fraction(length)})
         shapes.append(_split(program, qname, length))
     (p3, prefix, body), (_, _, body4) = shapes
-    if _normalise(body, 1) != _normalise(body4, 1):
+    if renumbered(body, 1) != renumbered(body4, 1):
         raise UserError.at(body[0].pos, "an iteration of the loop over the queries changes with the number of "
                            "queries", hint=HINT)
     return OnlineShape(p3, size, qname, prefix, body)
@@ -102,15 +102,16 @@ def _check_uses(uses: LengthUses) -> None:
 # --------------------------------------------------------------------------- the lowered iterations
 
 
-def _normalise(node, k: int):
-    """The IR node with every flat element name X[k] written X[#] (other positions kept)."""
+def renumbered(node, k: int):
+    """The IR node with every flat element name X[k] written X[#] (other positions kept, source
+    positions dropped): copies of one iteration at positions k and j compare equal."""
     if isinstance(node, str):
         hit = ELEMENT.match(node)
         return f"{hit.group(1)}[#]" if hit and int(hit.group(2)) == k else node
     if isinstance(node, tuple):
-        return tuple(_normalise(x, k) for x in node)
+        return tuple(renumbered(x, k) for x in node)
     if is_dataclass(node) and not isinstance(node, type):
-        return replace(node, **{f.name: _normalise(getattr(node, f.name), k) for f in fields(node)
+        return replace(node, **{f.name: renumbered(getattr(node, f.name), k) for f in fields(node)
                                 if f.name != "pos"})
     return node
 
@@ -126,17 +127,26 @@ def mentions(node, name: str) -> bool:
     return False
 
 
+def iterations(body: list, qname: str, length: int) -> tuple | None:
+    """(prefix, first iteration) when `body` ends with `length` copies of one iteration, copy k
+    reading position k of `qname` where the first reads position 1; else None."""
+    for n in range(1, len(body) // length + 1):
+        tail = body[len(body) - length * n:]
+        blocks = [tail[j * n:(j + 1) * n] for j in range(length)]
+        first = renumbered(blocks[0], 1)
+        if mentions(blocks[0], f"{qname}[1]") and all(renumbered(b, k) == first
+                                                        for k, b in enumerate(blocks[1:], 2)):
+            return body[:len(body) - length * n], blocks[0]
+    return None
+
+
 def _split(program: ir.Program, qname: str, length: int) -> tuple:
     """(program, prefix, first iteration): the body ends with `length` copies of one
     iteration, copy k reading position k; refused otherwise."""
     body = program.body
-    for n in range(1, len(body) // length + 1):
-        tail = body[len(body) - length * n:]
-        blocks = [tail[j * n:(j + 1) * n] for j in range(length)]
-        first = _normalise(blocks[0], 1)
-        if mentions(blocks[0], f"{qname}[1]") and all(_normalise(b, k) == first
-                                                        for k, b in enumerate(blocks[1:], 2)):
-            return program, body[:len(body) - length * n], blocks[0]
+    found = iterations(body, qname, length)
+    if found is not None:
+        return (program,) + found
     reading = [s for s in body if any(mentions(s, f"{qname}[{k}]") for k in range(1, length + 1))]
     where = reading[0].pos if reading else (body[-1].pos if body else None)
     message = ("cannot decide privacy for every m: the program must end with one loop `for i = 1 to m` over the "

@@ -25,30 +25,17 @@ so a permutation inside a group keeps every term.  Released reals (`val[i] <- r`
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, is_dataclass, replace
+from dataclasses import dataclass
 
 from dipc_plus.errors import UserError
 from dipc_plus.privacy.online.automaton import EXIT, Automaton
 from dipc_plus.privacy.online.recognise import recognise
-from dipc_plus.privacy.online.shape import ELEMENT, OnlineShape, mentions
+from dipc_plus.privacy.online.shape import ELEMENT, OnlineShape, iterations
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import freeze_value
 
 MAX_PATHS = 256   # consistent paths per output walked before the proof is given up
 UNREAD = None     # the key of a position no step on the path compares
-
-
-def _renumbered(node, k: int):
-    """The IR node with every flat element name X[k] written X[#] (source positions dropped)."""
-    if isinstance(node, str):
-        hit = ELEMENT.match(node)
-        return f"{hit.group(1)}[#]" if hit and int(hit.group(2)) == k else node
-    if isinstance(node, tuple):
-        return tuple(_renumbered(x, k) for x in node)
-    if is_dataclass(node) and not isinstance(node, type):
-        return replace(node, **{f.name: _renumbered(getattr(node, f.name), k) for f in fields(node)
-                                if f.name != "pos"})
-    return node
 
 
 def _refuse(pos, why: str, file: str | None = None) -> UserError:
@@ -71,12 +58,9 @@ def split_iterations(program: ir.Program) -> OnlineShape:
     if any(not isinstance(t, ir.RealT) for _, t in program.inputs):
         raise _refuse(None, f"the input '{qname}' is not real", program.source)
     body = program.body
-    for size in range(1, len(body) // n + 1):
-        tail = body[len(body) - n * size:]
-        blocks = [tail[j * size:(j + 1) * size] for j in range(n)]
-        first = _renumbered(blocks[0], 1)
-        if mentions(blocks[0], f"{qname}[1]") and all(_renumbered(b, k) == first for k, b in enumerate(blocks[1:], 2)):
-            return OnlineShape(program, "m", qname, body[:len(body) - n * size], blocks[0], length=n)
+    found = iterations(body, qname, n)
+    if found is not None:
+        return OnlineShape(program, "m", qname, found[0], found[1], length=n)
     raise _refuse(body[-1].pos if body else None,
                   f"the body does not end with {n} copies of one iteration over {qname}[i]", program.source)
 
