@@ -36,6 +36,16 @@ from dipc_plus.semantics.values import freeze_value
 ORBIT_PATH = "output orbits"
 
 
+def _placed(groups: tuple, key: tuple, size: int) -> tuple:
+    """The tuple of `size` values with each group's positions given its part of the orbit key, in
+    order (0 elsewhere): the orbit's representative."""
+    out = [0] * size
+    for g, part in zip(groups, key):
+        for k, v in zip(g, part):
+            out[k] = v
+    return tuple(out)
+
+
 class OrbitKeys:
     """Per output, its groups restricted to its support S: the key of an input (indices into the
     common grid, all positions) and of a sub-input (indices on S, in S's order)."""
@@ -54,18 +64,10 @@ class OrbitKeys:
         return tuple(tuple(sorted(a[i] for i in g)) for g in self.on_s)
 
     def representative(self, key: tuple, n: int) -> tuple:
-        idx = [0] * n
-        for g, part in zip(self.groups, key):
-            for k, v in zip(g, part):
-                idx[k] = v
-        return tuple(idx)
+        return _placed(self.groups, key, n)
 
     def sub_representative(self, key: tuple, size: int) -> tuple:
-        a = [0] * size
-        for g, part in zip(self.on_s, key):
-            for i, v in zip(g, part):
-                a[i] = v
-        return tuple(a)
+        return _placed(self.on_s, key, size)
 
     def keys(self, values: int):
         """Every key: per group a multiset of grid indices of its size."""
