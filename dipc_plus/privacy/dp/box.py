@@ -59,14 +59,15 @@ class Searched:
     verdict: str = ""              # 'verified' | 'refuted' | 'undecided' | 'skipped'
     seconds: float = 0.0
     two_block: bool = False        # only the lattice's two-block points q = (x, ..., x, y, ..., y)
+    sup: str = ""                  # every output value: the sup of L/eps found there (a lower bound of the loss)
 
     def to_json(self) -> dict:
         return {"step": fmt_q(self.step), "points": self.points, "pairs": self.pairs, "verdict": self.verdict,
-                "seconds": round(self.seconds, 3), "two_block": self.two_block}
+                "seconds": round(self.seconds, 3), "two_block": self.two_block, "sup_loss_over_eps": self.sup}
 
     def text(self) -> str:
         return (f"step {fmt_q(self.step)}: {self.points} {'two-block ' if self.two_block else ''}points, "
-                f"{self.pairs} pair(s)")
+                f"{self.pairs} pair(s)" + (f", sup L(eps)/eps {self.sup}" if self.sup else ""))
 
 
 @dataclass
@@ -330,13 +331,15 @@ def search_lattices(res: BoxPrivacyResult, max_states: int) -> None:
         if lc is None:
             res.searched.append(Searched(step, npoints, verdict="skipped"))
             break
+        sup = ""
         if res.every_value:
             r = check_real_outputs(lc)
             verdict, refuted = r.verdict, r.verdict == REFUTED
+            sup = ("= " if r.sup_exact and not r.sup_text.startswith("at least") else "") + r.sup_text
         else:
             r = check_dp(lc, max_states=max_states)
             verdict, refuted = r.verdict, not r.verified
-        res.searched.append(Searched(step, lc.npoints, r.pairs, verdict, r.seconds, two_block))
+        res.searched.append(Searched(step, lc.npoints, r.pairs, verdict, r.seconds, two_block, sup.strip()))
         if refuted:
             res.refutation, res.verdict, res.method = r, REFUTED, res.search_method
             break
