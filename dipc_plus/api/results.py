@@ -305,7 +305,9 @@ class PrivacyReport(Report):
         cex = getattr(self.result, "counterexample", None)
         if self.every_length and cex is not None:
             cex = cex[1].counterexample    # (m, the PrivacyResult at that m)
-        return cex if cex is not None and hasattr(cex, "neighbour") else None
+        # a PrivacyCounterexample wraps the per-point checker's; one on every output value (a box claim
+        # without events) has no such view yet: it stays in `.result.counterexample` and the JSON
+        return cex if cex is not None and hasattr(cex, "neighbour") and hasattr(cex, "program") else None
 
     @property
     def counterexample(self) -> PrivacyCounterexample | None:

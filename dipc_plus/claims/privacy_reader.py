@@ -114,7 +114,7 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: f
         points_given, grid, inputs_kind = read_points(r, raw.get("inputs"), program, "privacy.inputs")
     every_length = _read_length(r, raw.get("length"), path)
     if inputs_kind == "box":
-        _check_box_claim(r, every_length, every_value, program)
+        _check_box_claim(r, every_length)
     claim = DPClaim(path, program, adjacency, budget, delta_text, delta, eps, points_given, grid, events,
                     structure, note if isinstance(note, str) else "", inputs_kind=inputs_kind,
                     every_length=every_length, given_params=given)
@@ -131,19 +131,14 @@ def _read_length(r: ClaimReader, value, path: str) -> bool:
     return value == "every"
 
 
-def _check_box_claim(r: ClaimReader, every_length: bool, every_value: bool, program: ir.Program) -> None:
-    """What a box privacy claim cannot be combined with (privacy.dp.box decides one m, on named events)."""
+def _check_box_claim(r: ClaimReader, every_length: bool) -> None:
+    """What a box privacy claim cannot be combined with (privacy.dp.box decides one m; real outputs
+    without events are decided on every output value, with events on the named ones)."""
     if every_length:
         raise r.error("privacy.length", "length = \"every\" decides a claim for every number of queries on a grid; "
                       "a box claim is decided at its own m",
                       hint="remove length = \"every\" (a box claim verified by the coupling bound names it), or "
                            "give the every-length claim a grid")
-    if every_value:
-        real = [n for n, t in program.outputs if isinstance(t, ir.RealT)]
-        raise r.error("privacy.inputs.box", f"a box claim on the real output(s) {', '.join(real)} needs named "
-                      "output events (every output value is decided on grids only)",
-                      hint='add events = { ' + (real[0].split("[")[0] if real else "out")
-                           + ' = ["(-inf, 0]", "(0, inf)"] } to [privacy], or use a grid')
 
 
 # -- inputs -----------------------------------------------------------------------------------------

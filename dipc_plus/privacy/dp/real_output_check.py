@@ -104,17 +104,33 @@ class RealOutputResult:
         if self.undecided:
             out["undecided"] = [{"outcome": _outcome_text(o), "interval": iv, "why": why}
                                 for o, iv, why in self.undecided[:50]]
+        if self.counterexample is not None:
+            out["counterexample"] = self.counterexample_json()
+        return out
+
+    def counterexample_json(self) -> dict:
+        """The re-checked counterexample (input, neighbour, outcome, value w, eps, both ratios)."""
         c = self.counterexample
-        if c is not None:
-            out["counterexample"] = {
-                "input": {k: fmt_q(Fraction(v)) for k, v in c.input.items()},
+        return {"input": {k: fmt_q(Fraction(v)) for k, v in c.input.items()},
                 "neighbour": {k: fmt_q(Fraction(v)) for k, v in c.neighbour.items()},
                 "output": _outcome_text(c.outcome), "w": _w_json(c.w),
                 "eps": fmt_q(c.eps), "density_ratio": None if c.density_ratio is None else c.density_ratio.str(10),
                 "event": None if c.event is None else _event_text(c.event),
                 "probability": str(c.p), "neighbour_probability": str(c.q),
                 "event_ratio": c.event_ratio.str(10)}
-        return out
+
+    def counterexample_lines(self) -> list[str]:
+        """The re-checked counterexample in words, one line per part (a box claim prints them too)."""
+        c = self.counterexample
+        lines = [f"  input      {_env_text(c.input)}", f"  neighbour  {_env_text(c.neighbour)}",
+                 f"  output     {_outcome_text(c.outcome)}" + ("" if c.w is None else f", value w = {_w_text(c.w)}"),
+                 f"  eps        {fmt_q(c.eps)}"]
+        if c.density_ratio is not None:
+            lines.append(f"  density ratio f_u(w) / f_u'(w) = {c.density_ratio.str(12)}")
+        what = "the outcome" if c.event is None else f"the outcome with the value(s) in {_event_text(c.event)}"
+        lines.append(f"  re-checked on {what} by the per-point chain: P[input] / P[neighbour] = "
+                     f"{c.event_ratio.str(12)} > e^({self.claim.budget})")
+        return lines
 
     def report(self) -> str:
         lines = [f"claim:  {self.claim.describe()}",
@@ -130,18 +146,8 @@ class RealOutputResult:
                          "every neighbouring pair, every finite output v, every value w of the released real "
                          "output(s) and every eps")
         elif self.verdict == "refuted":
-            c = self.counterexample
             lines.append("REFUTED (re-checked by an independent evaluation):")
-            lines.append(f"  input      {_env_text(c.input)}")
-            lines.append(f"  neighbour  {_env_text(c.neighbour)}")
-            lines.append(f"  output     {_outcome_text(c.outcome)}" + ("" if c.w is None else f", value w = {_w_text(c.w)}"))
-            lines.append(f"  eps        {fmt_q(c.eps)}")
-            if c.density_ratio is not None:
-                lines.append(f"  density ratio f_u(w) / f_u'(w) = {c.density_ratio.str(12)}")
-            what = "the outcome" if c.event is None else \
-                f"the outcome with the value(s) in {_event_text(c.event)}"
-            lines.append(f"  re-checked on {what} by the per-point chain: P[input] / P[neighbour] = "
-                         f"{c.event_ratio.str(12)} > e^({self.claim.budget})")
+            lines += self.counterexample_lines()
         else:
             lines.append(f"UNDECIDED: {len(self.undecided)} interval(s) of output values not proved "
                          "(never guessed); the first:")
