@@ -36,6 +36,7 @@ from collections import OrderedDict
 from fractions import Fraction
 from typing import Iterable, Mapping
 
+from dipc_plus.accuracy.class_reports import InputTexts, ReportClass
 from dipc_plus.accuracy.classes import InputClasses
 from dipc_plus.accuracy.report import (ENV_STYLE, REFUTED, Counterexample, InputReport, fmt_q, group_env, input_key,
                                        input_verdict, separated, summarize_input)
@@ -70,6 +71,7 @@ class _HashedKey(tuple):
 
 _COMPLEMENTS = 4096   # 1 - p remembered (both ways) for the latest error probabilities
 _FREEZE_EVERY = 20000   # kept inputs between two freezes of the garbage collector's view
+_REPORT_CLASSES = 65536   # report classes a checker remembers (then no more are added)
 _SENTENCES = 256   # decided sentences an AccuracyChecker remembers (least recently used dropped)
 
 
@@ -141,6 +143,8 @@ class AccuracyChecker:
         self.classes = InputClasses(self.program, noise_free_det=claim.det == "noise-free",
                                     output_distance=claim.output_distance, input_distance=claim.input_distance,
                                     dd_over=claim.dd_over)
+        self._report_classes: dict = {}   # see check_points
+        self._texts = InputTexts(self.program)
         self.timings = {"dd": 0.0, "distribution": 0.0, "ball": 0.0, "decide": 0.0}
 
     # -- cached exact pieces ----------------------------------------------------------------
@@ -372,13 +376,31 @@ class AccuracyChecker:
         """[(input, its reports)] for these inputs in order, each input's distribution dropped once
         decided; with `summarize` (a key of SUMMARIES), [(input, InputSummary)] and nothing cached
         about the input kept (`collect(reports)`, if given, goes into the summary).  With
-        stop_at_first, up to and including the first input that refutes."""
+        stop_at_first, up to and including the first input that refutes.
+
+        A summarized input whose report class (`InputClasses.report_key`) was seen is summarized
+        from the class (`accuracy.class_reports`), without checking it again."""
         out = []
+        shared = summarize is not None and collect is None and self.classes.share_dd
+        key = None
         for u in points:
+            if shared:
+                start = time.perf_counter()
+                key = self.classes.report_key(self.claim, u)
+                if key is not None:
+                    key = (key, kappa, summarize, self.boundary)
+                    found = self._report_classes.get(key)
+                    if found is not None:
+                        out.append((u, found.summary(u, time.perf_counter() - start)))
+                        continue
             reps = self.check_input(u, kappa)
             refuted = any(r.verdict == REFUTED for r in reps)
             if summarize is not None:
                 out.append((u, summarize_input(reps, summarize, collect)))
+                if key is not None and len(self._report_classes) < _REPORT_CLASSES:
+                    made = ReportClass.of(reps, summarize, self._texts)
+                    if made is not None:
+                        self._report_classes[key] = made
                 self.forget_input(u)
             else:
                 out.append((u, reps))

@@ -101,6 +101,7 @@ class InputClasses:
         self._by_support: dict = {}   # OutputSupport.key -> P[out = o] (exact)
         self._totals: dict = {}       # the keys of a ball's outputs -> P[in the ball]
         self._balls: dict = {}        # (distance, det, gamma) -> the outputs in the ball of det
+        self._ball_by_region: dict = {}   # (claim id, det region key, gamma) -> (claim, the ball's outputs)
         self._orbits: OrderedDict = OrderedDict()
         self._decisions: dict = {}
         self.distributions = 0   # output distributions computed (one per orbit on the class path)
@@ -195,6 +196,40 @@ class InputClasses:
             if len(self._dd) < MAX_SUPPORT_KEYS:
                 self._dd[key] = Disagreement(found.value, found.attained)
         return found
+
+    def report_key(self, claim, u: Mapping) -> tuple | None:
+        """A key whose equal values give equal reports but for the input (`accuracy.class_reports`),
+        or None where there is none yet.  The key is (det region, u on the region's support: dd(u)
+        is a function of it, see dd), and per gamma of the claim at that dd the values of u on the
+        supports of the outputs in the ball of det(u) (P_err is a function of them, see
+        ball_probability); the decision is a function of P_err and beta at (alpha, gamma).  None
+        off the support path with shared dd, or before dd was computed once for u's region key."""
+        if not self.share_dd or self.support is None or not self.regions.scan \
+                or type(claim.output_distance) not in _BALL_BY_DET:
+            return None
+        flat = self._flat(u)
+        det_key, det_u = self.regions.det(flat)
+        dd_key = (det_key, tuple([_cheap(flat[name]) for name in self.regions.support[det_key]]))
+        dd = self._dd.get(dd_key)
+        if dd is None:
+            return None
+        key = [dd_key]
+        alpha = dd.value if claim.alpha == "dd" else claim.alpha
+        supports = self.support.support
+        for gamma in claim.gamma_values(alpha):
+            if type(gamma) not in (int, Fraction):
+                return None
+            outputs = self._ball_of(claim, det_key, det_u, gamma)
+            key.append((_cheap(gamma), tuple([tuple([_cheap(flat[name]) for name in supports[o]]) for o in outputs])))
+        return tuple(key)
+
+    def _ball_of(self, claim, det_key: tuple, det_u: Mapping, gamma) -> tuple:
+        """`_ball` by det region key (no sorting of det(u) per input)."""
+        key = (id(claim), det_key, gamma)
+        found = self._ball_by_region.get(key)
+        if found is None or found[0] is not claim:
+            found = self._ball_by_region[key] = (claim, self._ball(claim, det_u, Fraction(gamma)))
+        return found[1]
 
     def ball_probability(self, claim, u: Mapping, det_u: Mapping, gamma, compute: Callable) -> ExpFrac | None:
         """P[P(u) in B(det(u), u, gamma)] from per-output probabilities shared by support key, or

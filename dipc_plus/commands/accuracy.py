@@ -219,7 +219,7 @@ def check_summary_options(args, shard) -> None:
 def result_json(result: AccuracyResult, args, worst: WorstInputs | None, shard, part: dict | None) -> dict:
     """The --json object: the result's JSON, with the worst inputs instead of the reports under
     --summary, the strict verdict, and for a part of a sharded run what `dipc merge` needs."""
-    out = result.to_json()
+    out = result.to_json(encoded=True)
     if worst is not None:
         del out["reports"]
         out["worst_inputs"] = [m.to_json(result.claim.program) for m in worst.worst()]
