@@ -49,6 +49,7 @@ from dipc_plus.claims.distances import INF
 from dipc_plus.decision.decide import CertificationError, Decision, decide, recheck
 from dipc_plus.errors import UserError
 from dipc_plus.exact.constraints import forget_constraint_sets
+from dipc_plus.execution.json_spool import JsonSpool
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 from dipc_plus.semantics.distribution import certified, output_distribution
@@ -453,7 +454,7 @@ class AccuracyChecker:
         tasks = [(points[a:b], kappa, stop_at_first, summarize, collect) for a, b in ranges]
         reports: list[InputReport] = []
         tally = Tally() if summarize is not None else None
-        kept: list = []
+        kept = JsonSpool() if summarize == "json" else []   # each input's JSON goes to a file as it comes
         frozen = 0   # inputs kept when the garbage collector last froze what it had (see _FREEZE_EVERY)
         with TaskRun(len(points), description, "input", progress=progress) as run, _frozen_kept():
             for part in run.parts(check_range, source, tasks, executor=executor, sizes=[b - a for a, b in ranges]):
