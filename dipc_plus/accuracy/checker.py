@@ -33,18 +33,20 @@ import dataclasses
 import gc
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Iterable, Mapping
 
 from dipc_plus.accuracy.class_reports import InputTexts, ReportClass
 from dipc_plus.accuracy.classes import InputClasses
-from dipc_plus.accuracy.report import (ENV_STYLE, REFUTED, Counterexample, InputReport, fmt_q, group_env, input_key,
-                                       input_verdict, separated, summarize_input)
+from dipc_plus.accuracy.report import (REFUTED, Counterexample, InputReport, fmt_q, input_key, input_verdict,
+                                       separated, summarize_input)
 from dipc_plus.accuracy.result import AccuracyResult, Tally
 from dipc_plus.accuracy.tasks import attach_program, check_range
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.claim_file import Claim
 from dipc_plus.claims.disagreement import Disagreement
+from dipc_plus.claims.grid_points import GridPoints
 from dipc_plus.claims.distances import INF
 from dipc_plus.decision.decide import CertificationError, Decision, decide, recheck
 from dipc_plus.errors import UserError
@@ -53,7 +55,6 @@ from dipc_plus.execution.json_spool import JsonSpool
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 from dipc_plus.semantics.distribution import certified, output_distribution
-from dipc_plus.semantics.values import show_env
 
 
 class _HashedKey(tuple):
@@ -440,24 +441,25 @@ class AccuracyChecker:
         from dipc_plus.execution.executor import Executor, Source, shrinking_ranges
         from dipc_plus.execution.run import TaskRun
         given = points
-        points = list(self.claim.points if points is None else points)
+        points = self.claim.points if points is None else points
+        if not isinstance(points, (list, GridPoints)):
+            points = list(points)
         executor = executor if executor is not None else Executor.local(jobs)
         start = time.perf_counter()
         source = self.source if self.source is not None else Source(None, (), (), key=f"checker-{id(self)}")
         source.seed(self)
         # in this process one input per task (the ledger and the bar move with each input);
         # in workers contiguous ranges, long then shrinking (neighbours share cache entries)
-        ranges = (shrinking_ranges(len(points), executor.jobs) if executor.parallel
-                  else [(i, i + 1) for i in range(len(points))])
         if (collect is not None or gather is not None) and summarize is None:
             raise ValueError("collect and gather need a summarized run")
-        tasks = [(points[a:b], kappa, stop_at_first, summarize, collect) for a, b in ranges]
+        tasks = _RangeTasks(points, shrinking_ranges(len(points), executor.jobs) if executor.parallel else None,
+                            (kappa, stop_at_first, summarize, collect))
         reports: list[InputReport] = []
         tally = Tally() if summarize is not None else None
         kept = JsonSpool() if summarize == "json" else []   # each input's JSON goes to a file as it comes
         frozen = 0   # inputs kept when the garbage collector last froze what it had (see _FREEZE_EVERY)
         with TaskRun(len(points), description, "input", progress=progress) as run, _frozen_kept():
-            for part in run.parts(check_range, source, tasks, executor=executor, sizes=[b - a for a, b in ranges]):
+            for part in run.parts(check_range, source, tasks, executor=executor, sizes=tasks.sizes):
                 refuted = False
                 decided = []     # (input, verdict) for the ledger: one write per part
                 for u, reps in part:
@@ -477,7 +479,7 @@ class AccuracyChecker:
                         reports += reps
                         verdict, refuted = input_verdict(reps), any(r.verdict == REFUTED for r in reps)
                     if run.recording:
-                        decided.append((show_env(group_env(self.program, u), **ENV_STYLE), verdict))
+                        decided.append((self._texts.shown(u), verdict))
                     if stop_at_first and refuted:
                         break
                 run.record(decided)
@@ -492,6 +494,39 @@ class AccuracyChecker:
                                 kept=kept if tally is not None else None)
         result.work = self.classes.work(result.inputs, in_process=not executor.parallel)
         return result
+
+
+class _RangeTasks(Sequence):
+    """The tasks of a run, each made when it is read: (points[a:b], *rest) per range, one input
+    per task where `ranges` is None (a list of 531,441 one-input tasks took over 100 MB)."""
+
+    def __init__(self, points, ranges: list | None, rest: tuple):
+        self.points, self.ranges, self.rest = points, ranges, rest
+        self.sizes = _TaskSizes(self)   # the inputs of each task (the progress bar's steps)
+
+    def __len__(self) -> int:
+        return len(self.points) if self.ranges is None else len(self.ranges)
+
+    def bounds(self, i: int) -> tuple:
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return (i, i + 1) if self.ranges is None else self.ranges[i]
+
+    def __getitem__(self, i: int) -> tuple:
+        a, b = self.bounds(i)
+        return (self.points[a:b], *self.rest)
+
+
+class _TaskSizes(Sequence):
+    def __init__(self, tasks: _RangeTasks):
+        self.tasks = tasks
+
+    def __len__(self) -> int:
+        return len(self.tasks)
+
+    def __getitem__(self, i: int) -> int:
+        a, b = self.tasks.bounds(i)
+        return b - a
 
 
 @contextlib.contextmanager
