@@ -74,6 +74,7 @@ class _HashedKey(tuple):
 _COMPLEMENTS = 4096   # 1 - p remembered (both ways) for the latest error probabilities
 _FREEZE_EVERY = 20000   # kept inputs between two freezes of the garbage collector's view
 _REPORT_CLASSES = 65536   # report classes a checker remembers (then no more are added)
+_TASK_SECONDS = 0.05   # how long a task in this process should take (the bar and the ledger move per task)
 _SENTENCES = 256   # decided sentences an AccuracyChecker remembers (least recently used dropped)
 
 
@@ -448,12 +449,13 @@ class AccuracyChecker:
         start = time.perf_counter()
         source = self.source if self.source is not None else Source(None, (), (), key=f"checker-{id(self)}")
         source.seed(self)
-        # in this process one input per task (the ledger and the bar move with each input);
+        # in this process ranges timed to move the bar and the ledger often (_TimedTasks);
         # in workers contiguous ranges, long then shrinking (neighbours share cache entries)
         if (collect is not None or gather is not None) and summarize is None:
             raise ValueError("collect and gather need a summarized run")
-        tasks = _RangeTasks(points, shrinking_ranges(len(points), executor.jobs) if executor.parallel else None,
-                            (kappa, stop_at_first, summarize, collect))
+        rest = (kappa, stop_at_first, summarize, collect)
+        tasks = (_RangeTasks(points, shrinking_ranges(len(points), executor.jobs), rest) if executor.parallel
+                 else _TimedTasks(points, rest))
         reports: list[InputReport] = []
         tally = Tally() if summarize is not None else None
         kept = JsonSpool() if summarize == "json" else []   # each input's JSON goes to a file as it comes
@@ -496,21 +498,42 @@ class AccuracyChecker:
         return result
 
 
-class _RangeTasks(Sequence):
-    """The tasks of a run, each made when it is read: (points[a:b], *rest) per range, one input
-    per task where `ranges` is None (a list of 531,441 one-input tasks took over 100 MB)."""
+class _TimedTasks:
+    """The tasks of a run in this process, made as they are asked for: (points[a:b], *rest), each
+    range about _TASK_SECONDS long by the time the previous ones took (one input first, at most
+    twice the previous size).  The bar and the ledger move with each task; one task per input
+    cost more than checking an input from its class (Sparse c = 1 m = 12: 531,441 tasks)."""
 
-    def __init__(self, points, ranges: list | None, rest: tuple):
+    def __init__(self, points, rest: tuple):
+        self.points, self.rest = points, rest
+        self.sizes: list = []   # the inputs of each task made so far (the progress bar's steps)
+
+    def __iter__(self):
+        start, size, n = 0, 1, len(self.points)
+        while start < n:
+            stop = min(n, start + size)
+            self.sizes.append(stop - start)
+            began = time.perf_counter()
+            yield (self.points[start:stop], *self.rest)   # resumed once the task and its part are done
+            took = time.perf_counter() - began
+            size = max(1, min(2 * size, int(size * _TASK_SECONDS / took) if took > 0 else 2 * size))
+            start = stop
+
+
+class _RangeTasks(Sequence):
+    """The tasks of a run on workers, each made when it is read: (points[a:b], *rest) per range."""
+
+    def __init__(self, points, ranges: list, rest: tuple):
         self.points, self.ranges, self.rest = points, ranges, rest
         self.sizes = _TaskSizes(self)   # the inputs of each task (the progress bar's steps)
 
     def __len__(self) -> int:
-        return len(self.points) if self.ranges is None else len(self.ranges)
+        return len(self.ranges)
 
     def bounds(self, i: int) -> tuple:
         if not 0 <= i < len(self):
             raise IndexError(i)
-        return (i, i + 1) if self.ranges is None else self.ranges[i]
+        return self.ranges[i]
 
     def __getitem__(self, i: int) -> tuple:
         a, b = self.bounds(i)

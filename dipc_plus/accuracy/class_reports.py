@@ -58,8 +58,13 @@ class InputTexts:
     def json(self, u: Mapping) -> str:
         """json.dumps(env_json(program, u))."""
         parts = []
+        known = self._values
         for key_json, _, array, names in self._layout(u):
-            texts = [self._value(u[n])[1] for n in names]
+            texts = []
+            for n in names:
+                v = u[n]
+                found = known.get(id(v))
+                texts.append((found if found is not None and found[0] is v else self._value(v))[1])
             parts.append(f"{key_json}: [{', '.join(texts)}]" if array else f"{key_json}: {texts[0]}")
         return "{" + ", ".join(parts) + "}"
 

@@ -359,13 +359,18 @@ class DetRegions:
     def det(self, u: Mapping) -> tuple:
         """(det output key, det(u)); u maps flat real input names to values."""
         for key, outputs, condition in self.paths:
-            for terms, holds, rhs in condition:
-                if len(terms) == 1:
+            for terms, holds, rhs, seen in condition:
+                if len(terms) == 1:   # its truth depends on one value: remembered by the value
                     name, c = terms[0]
-                    lhs = u[name] if c == 1 else c * u[name]
-                else:
-                    lhs = sum(c * u[name] for name, c in terms)
-                if not holds(lhs, rhs):
+                    v = u[name]
+                    found = seen.get(id(v))
+                    if found is None or found[0] is not v:
+                        found = (v, holds(v if c == 1 else c * v, rhs))
+                        if len(seen) < _SEEN_VALUES:   # the value is kept, so its id is not reused
+                            seen[id(v)] = found
+                    if not found[1]:
+                        break
+                elif not holds(sum(c * u[name] for name, c in terms), rhs):
                     break
             else:
                 return key, outputs
@@ -379,10 +384,13 @@ class DetRegions:
 _COMPARE = {"<": operator.lt, "<=": operator.le, "==": operator.eq, ">=": operator.ge, ">": operator.gt}
 
 
+_SEEN_VALUES = 256   # values whose truth a one-input condition remembers
+
+
 def _compiled(c) -> tuple:
-    """An lp.Constraint as (terms, comparison, rhs): `Constraint.holds` without building a
-    Fraction per term (the inputs are exact numbers already)."""
-    return c.coeffs, _COMPARE[c.op], c.rhs
+    """An lp.Constraint as (terms, comparison, rhs, memo): `Constraint.holds` without building a
+    Fraction per term (the inputs are exact numbers already); the memo is DetRegions.det's."""
+    return c.coeffs, _COMPARE[c.op], c.rhs, {}
 
 
 def _cheap(x):

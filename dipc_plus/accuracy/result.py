@@ -30,8 +30,9 @@ class Tally:
 
     def add(self, summary: InputSummary) -> None:
         self.inputs += 1
-        if summary.dd is not None and (self.dd_max is None or summary.dd > self.dd_max):
-            self.dd_max = summary.dd
+        dd = summary.dd   # inputs of one class share their dd object: no comparison then
+        if dd is not None and dd is not self.dd_max and (self.dd_max is None or dd > self.dd_max):
+            self.dd_max = dd
         self.obligations += len(summary.marks)
         self.applicable += sum(applies for applies, _ in summary.marks)
         self.refuted += sum(refuted for _, refuted in summary.marks)

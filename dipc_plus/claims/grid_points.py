@@ -18,10 +18,10 @@ class GridPoints(Sequence):
     index `start` to `stop` of the product order."""
     __slots__ = ("ranges", "names", "start", "stop", "total")
 
-    def __init__(self, ranges: dict, start: int = 0, stop: int | None = None):
+    def __init__(self, ranges: dict, start: int = 0, stop: int | None = None, total: int | None = None):
         self.ranges = ranges
         self.names = list(ranges)
-        self.total = math.prod(len(v) for v in ranges.values())
+        self.total = math.prod(len(v) for v in ranges.values()) if total is None else total
         self.start = start
         self.stop = self.total if stop is None else stop
 
@@ -38,7 +38,7 @@ class GridPoints(Sequence):
             a, b, step = index.indices(len(self))
             if step != 1:
                 return list(self)[index]
-            return GridPoints(self.ranges, self.start + a, self.start + max(a, b))
+            return GridPoints(self.ranges, self.start + a, self.start + max(a, b), self.total)
         n = len(self)
         if index < 0:
             index += n
@@ -55,13 +55,34 @@ class GridPoints(Sequence):
         return dict(zip(self.names, reversed(values)))
 
     def __iter__(self):
-        if self.start or self.stop != self.total:   # a part: from its own first point (never skipping
-            for k in range(self.start, self.stop):  # the points before it, which made one-input
-                yield self._point(k)                # tasks quadratic)
-            return
         names = self.names
-        for combo in itertools.product(*(self.ranges[n] for n in names)):
-            yield dict(zip(names, combo))
+        if not self.start and self.stop == self.total:
+            for combo in itertools.product(*(self.ranges[n] for n in names)):
+                yield dict(zip(names, combo))
+            return
+        if self.start >= self.stop:
+            return
+        # a part: an odometer from its own first point (skipping the points before it made
+        # one-input tasks quadratic)
+        options = [self.ranges[n] for n in names]
+        digits, k = [], self.start
+        for values in reversed(options):
+            k, d = divmod(k, len(values))
+            digits.append(d)
+        digits.reverse()
+        current = [values[d] for values, d in zip(options, digits)]
+        last = len(names) - 1
+        for _ in range(self.stop - self.start):
+            yield dict(zip(names, current))
+            i = last
+            while i >= 0:
+                digits[i] += 1
+                if digits[i] < len(options[i]):
+                    current[i] = options[i][digits[i]]
+                    break
+                digits[i] = 0
+                current[i] = options[i][0]
+                i -= 1
 
     def __eq__(self, other) -> bool:
         if isinstance(other, (GridPoints, list, tuple)):

@@ -27,9 +27,7 @@ class JsonSpool:
         self._count = 0
 
     def append(self, value) -> None:
-        text = value if isinstance(value, RawJSON) else json.dumps(value)
-        self._file.write(text)
-        self._file.write("\n")
+        self._file.write((value if isinstance(value, RawJSON) else json.dumps(value)) + "\n")
         self._count += 1
 
     def extend(self, values) -> None:
