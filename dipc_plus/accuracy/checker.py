@@ -436,7 +436,8 @@ class AccuracyChecker:
         With `summarize` (a key of SUMMARIES: "json", "text", "text-verbose", "nothing"), each input
         is reduced where it is checked to its JSON or text lines and its counts (`InputSummary`,
         `Tally`), and nothing about it stays cached: the run's memory does not grow with the number
-        of inputs, and the workers, not this process, print the closed forms.  A summarized run may
+        of inputs (a "json" run's reports go to a temporary file, `execution.json_spool.JsonSpool`),
+        and the workers, not this process, print the closed forms.  A summarized run may
         also reduce each input's reports with `collect` (picklable: it runs where the input is
         checked) and hand the results, in input order, to `gather` here."""
         from dipc_plus.execution.executor import Executor, Source, shrinking_ranges

@@ -35,6 +35,11 @@ sound by construction, none assumed from what a program probably means:
   queries before it, and its closed forms repeat accordingly: equal keys find that without
   assuming it).
 
+* **Report classes.**  With det regions, shared dd and output supports, `report_key` names
+  what decides an input's whole report but the input itself (its det region, its dd key, and
+  the support keys of the outputs in its ball at each gamma); a summarized grid run makes the
+  report of one input per key and reuses it for the others (`accuracy.class_reports`).
+
 `CLASSES_ENV` set to "off" turns them all off (and the closed-form argmax dd), giving the
 per-point path of before, for benchmarks (experiments/bench_scale.py) and identity checks.
 """

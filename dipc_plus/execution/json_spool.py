@@ -48,10 +48,6 @@ class JsonSpool:
             yield RawJSON(line[:-1])
         self._file.seek(0, 2)
 
-    def values(self) -> list:
-        """Every value decoded (for callers that read the reports as Python values)."""
-        return [json.loads(text) for text in self]
-
     def write_lines(self, out, pad: str) -> None:
         """The values as the elements of a JSON list: `pad` before each, ",\\n" between them."""
         self._file.flush()
