@@ -30,6 +30,7 @@ class InputTexts:
         self.program = program
         self._layouts: dict = {}   # the input names in order -> [(JSON key, key, array?, flat names)]
         self._values: dict = {}    # id(value) -> (value, its JSON text, its shown text)
+        self._json_by_id: dict = {}   # id(value) -> its JSON text, for the values in _values
 
     def _layout(self, u: Mapping) -> list:
         names = tuple(u)
@@ -52,19 +53,20 @@ class InputTexts:
         if found is None or found[0] is not v:   # the value itself is kept, so its id is not reused
             if len(self._values) >= _MAX_VALUES:
                 self._values.clear()
+                self._json_by_id.clear()
             found = self._values[id(v)] = (v, json.dumps(json_value(v)), show_value(v))
+            self._json_by_id[id(v)] = found[1]
         return found
 
     def json(self, u: Mapping) -> str:
         """json.dumps(env_json(program, u))."""
         parts = []
-        known = self._values
+        known = self._json_by_id   # every id in it is of a value _values keeps alive
         for key_json, _, array, names in self._layout(u):
-            texts = []
-            for n in names:
-                v = u[n]
-                found = known.get(id(v))
-                texts.append((found if found is not None and found[0] is v else self._value(v))[1])
+            try:
+                texts = [known[id(v)] for v in map(u.__getitem__, names)]
+            except KeyError:
+                texts = [self._value(u[n])[1] for n in names]
             parts.append(f"{key_json}: [{', '.join(texts)}]" if array else f"{key_json}: {texts[0]}")
         return "{" + ", ".join(parts) + "}"
 

@@ -92,6 +92,7 @@ class InputClasses:
         is shared by det region for L-inf over the reals."""
         self.program = program
         self._names = program.input_names()
+        self._name_set = frozenset(self._names) if len(set(self._names)) == len(self._names) else None
         self.output_distance = output_distance
         self.noise_free_det = noise_free_det
         self.enabled = classes_enabled() if enabled is None else enabled
@@ -183,6 +184,8 @@ class InputClasses:
 
     def _flat(self, u: Mapping) -> Mapping:
         """u with flat input names (grid points already are; `--input q=[...]` is bound)."""
+        if u.keys() == self._name_set:   # a set comparison in C (the names are distinct)
+            return u
         names = self._names
         if len(u) == len(names) and all(name in u for name in names):
             return u
@@ -214,18 +217,24 @@ class InputClasses:
             return None
         flat = self._flat(u)
         det_key, det_u = self.regions.det(flat)
-        dd_key = (det_key, tuple([_cheap(flat[name]) for name in self.regions.support[det_key]]))
+        fraction = Fraction   # _cheap inlined below: this runs once per input of a grid
+        dd_key = (det_key, tuple([(v.numerator, v.denominator) if type(v) is fraction else v
+                                  for v in map(flat.__getitem__, self.regions.support[det_key])]))
         dd = self._dd.get(dd_key)
         if dd is None:
             return None
         key = [dd_key]
         alpha = dd.value if claim.alpha == "dd" else claim.alpha
         supports = self.support.support
+        balls = self._ball_by_region
         for gamma in claim.gamma_values(alpha):
             if type(gamma) not in (int, Fraction):
                 return None
-            outputs = self._ball_of(claim, det_key, det_u, gamma)
-            key.append((_cheap(gamma), tuple([tuple([_cheap(flat[name]) for name in supports[o]]) for o in outputs])))
+            found = balls.get((id(claim), det_key, gamma))
+            outputs = found[1] if found is not None and found[0] is claim else self._ball_of(claim, det_key, det_u, gamma)
+            key.append((_cheap(gamma), tuple([tuple([(v.numerator, v.denominator) if type(v) is fraction else v
+                                                     for v in map(flat.__getitem__, supports[o])])
+                                              for o in outputs])))
         return tuple(key)
 
     def _ball_of(self, claim, det_key: tuple, det_u: Mapping, gamma) -> tuple:
