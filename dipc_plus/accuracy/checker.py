@@ -33,25 +33,28 @@ import dataclasses
 import gc
 import time
 from collections import OrderedDict
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Iterable, Mapping
 
+from dipc_plus.accuracy.class_reports import InputTexts, ReportClass
 from dipc_plus.accuracy.classes import InputClasses
-from dipc_plus.accuracy.report import (ENV_STYLE, REFUTED, Counterexample, InputReport, fmt_q, group_env, input_key,
-                                       input_verdict, separated, summarize_input)
+from dipc_plus.accuracy.report import (REFUTED, Counterexample, InputReport, fmt_q, input_key, input_verdict,
+                                       separated, summarize_input)
 from dipc_plus.accuracy.result import AccuracyResult, Tally
 from dipc_plus.accuracy.tasks import attach_program, check_range
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.claim_file import Claim
 from dipc_plus.claims.disagreement import Disagreement
+from dipc_plus.claims.grid_points import GridPoints
 from dipc_plus.claims.distances import INF
 from dipc_plus.decision.decide import CertificationError, Decision, decide, recheck
 from dipc_plus.errors import UserError
 from dipc_plus.exact.constraints import forget_constraint_sets
+from dipc_plus.execution.json_spool import JsonSpool
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 from dipc_plus.semantics.distribution import certified, output_distribution
-from dipc_plus.semantics.values import show_env
 
 
 class _HashedKey(tuple):
@@ -70,6 +73,8 @@ class _HashedKey(tuple):
 
 _COMPLEMENTS = 4096   # 1 - p remembered (both ways) for the latest error probabilities
 _FREEZE_EVERY = 20000   # kept inputs between two freezes of the garbage collector's view
+_REPORT_CLASSES = 65536   # report classes a checker remembers (then no more are added)
+_TASK_SECONDS = 0.05   # how long a task in this process should take (the bar and the ledger move per task)
 _SENTENCES = 256   # decided sentences an AccuracyChecker remembers (least recently used dropped)
 
 
@@ -141,6 +146,8 @@ class AccuracyChecker:
         self.classes = InputClasses(self.program, noise_free_det=claim.det == "noise-free",
                                     output_distance=claim.output_distance, input_distance=claim.input_distance,
                                     dd_over=claim.dd_over)
+        self._report_classes: dict = {}   # see check_points
+        self._texts = InputTexts(self.program)
         self.timings = {"dd": 0.0, "distribution": 0.0, "ball": 0.0, "decide": 0.0}
 
     # -- cached exact pieces ----------------------------------------------------------------
@@ -372,13 +379,31 @@ class AccuracyChecker:
         """[(input, its reports)] for these inputs in order, each input's distribution dropped once
         decided; with `summarize` (a key of SUMMARIES), [(input, InputSummary)] and nothing cached
         about the input kept (`collect(reports)`, if given, goes into the summary).  With
-        stop_at_first, up to and including the first input that refutes."""
+        stop_at_first, up to and including the first input that refutes.
+
+        A summarized input whose report class (`InputClasses.report_key`) was seen is summarized
+        from the class (`accuracy.class_reports`), without checking it again."""
         out = []
+        shared = summarize is not None and collect is None and self.classes.share_dd
+        key = None
         for u in points:
+            if shared:
+                start = time.perf_counter()
+                key = self.classes.report_key(self.claim, u)
+                if key is not None:
+                    key = (key, kappa, summarize, self.boundary)
+                    found = self._report_classes.get(key)
+                    if found is not None:
+                        out.append((u, found.summary(u, time.perf_counter() - start)))
+                        continue
             reps = self.check_input(u, kappa)
             refuted = any(r.verdict == REFUTED for r in reps)
             if summarize is not None:
                 out.append((u, summarize_input(reps, summarize, collect)))
+                if key is not None and len(self._report_classes) < _REPORT_CLASSES:
+                    made = ReportClass.of(reps, summarize, self._texts)
+                    if made is not None:
+                        self._report_classes[key] = made
                 self.forget_input(u)
             else:
                 out.append((u, reps))
@@ -411,30 +436,33 @@ class AccuracyChecker:
         With `summarize` (a key of SUMMARIES: "json", "text", "text-verbose", "nothing"), each input
         is reduced where it is checked to its JSON or text lines and its counts (`InputSummary`,
         `Tally`), and nothing about it stays cached: the run's memory does not grow with the number
-        of inputs, and the workers, not this process, print the closed forms.  A summarized run may
+        of inputs (a "json" run's reports go to a temporary file, `execution.json_spool.JsonSpool`),
+        and the workers, not this process, print the closed forms.  A summarized run may
         also reduce each input's reports with `collect` (picklable: it runs where the input is
         checked) and hand the results, in input order, to `gather` here."""
         from dipc_plus.execution.executor import Executor, Source, shrinking_ranges
         from dipc_plus.execution.run import TaskRun
         given = points
-        points = list(self.claim.points if points is None else points)
+        points = self.claim.points if points is None else points
+        if not isinstance(points, (list, GridPoints)):
+            points = list(points)
         executor = executor if executor is not None else Executor.local(jobs)
         start = time.perf_counter()
         source = self.source if self.source is not None else Source(None, (), (), key=f"checker-{id(self)}")
         source.seed(self)
-        # in this process one input per task (the ledger and the bar move with each input);
+        # in this process ranges timed to move the bar and the ledger often (_TimedTasks);
         # in workers contiguous ranges, long then shrinking (neighbours share cache entries)
-        ranges = (shrinking_ranges(len(points), executor.jobs) if executor.parallel
-                  else [(i, i + 1) for i in range(len(points))])
         if (collect is not None or gather is not None) and summarize is None:
             raise ValueError("collect and gather need a summarized run")
-        tasks = [(points[a:b], kappa, stop_at_first, summarize, collect) for a, b in ranges]
+        rest = (kappa, stop_at_first, summarize, collect)
+        tasks = (_RangeTasks(points, shrinking_ranges(len(points), executor.jobs), rest) if executor.parallel
+                 else _TimedTasks(points, rest))
         reports: list[InputReport] = []
         tally = Tally() if summarize is not None else None
-        kept: list = []
+        kept = JsonSpool() if summarize == "json" else []   # each input's JSON goes to a file as it comes
         frozen = 0   # inputs kept when the garbage collector last froze what it had (see _FREEZE_EVERY)
         with TaskRun(len(points), description, "input", progress=progress) as run, _frozen_kept():
-            for part in run.parts(check_range, source, tasks, executor=executor, sizes=[b - a for a, b in ranges]):
+            for part in run.parts(check_range, source, tasks, executor=executor, sizes=tasks.sizes):
                 refuted = False
                 decided = []     # (input, verdict) for the ledger: one write per part
                 for u, reps in part:
@@ -454,7 +482,7 @@ class AccuracyChecker:
                         reports += reps
                         verdict, refuted = input_verdict(reps), any(r.verdict == REFUTED for r in reps)
                     if run.recording:
-                        decided.append((show_env(group_env(self.program, u), **ENV_STYLE), verdict))
+                        decided.append((self._texts.shown(u), verdict))
                     if stop_at_first and refuted:
                         break
                 run.record(decided)
@@ -469,6 +497,60 @@ class AccuracyChecker:
                                 kept=kept if tally is not None else None)
         result.work = self.classes.work(result.inputs, in_process=not executor.parallel)
         return result
+
+
+class _TimedTasks:
+    """The tasks of a run in this process, made as they are asked for: (points[a:b], *rest), each
+    range about _TASK_SECONDS long by the time the previous ones took (one input first, at most
+    twice the previous size).  The bar and the ledger move with each task; one task per input
+    cost more than checking an input from its class (Sparse c = 1 m = 12: 531,441 tasks)."""
+
+    def __init__(self, points, rest: tuple):
+        self.points, self.rest = points, rest
+        self.sizes: list = []   # the inputs of each task made so far (the progress bar's steps)
+
+    def __iter__(self):
+        start, size, n = 0, 1, len(self.points)
+        while start < n:
+            stop = min(n, start + size)
+            self.sizes.append(stop - start)
+            began = time.perf_counter()
+            yield (self.points[start:stop], *self.rest)   # resumed once the task and its part are done
+            took = time.perf_counter() - began
+            size = max(1, min(2 * size, int(size * _TASK_SECONDS / took) if took > 0 else 2 * size))
+            start = stop
+
+
+class _RangeTasks(Sequence):
+    """The tasks of a run on workers, each made when it is read: (points[a:b], *rest) per range."""
+
+    def __init__(self, points, ranges: list, rest: tuple):
+        self.points, self.ranges, self.rest = points, ranges, rest
+        self.sizes = _TaskSizes(self)   # the inputs of each task (the progress bar's steps)
+
+    def __len__(self) -> int:
+        return len(self.ranges)
+
+    def bounds(self, i: int) -> tuple:
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return self.ranges[i]
+
+    def __getitem__(self, i: int) -> tuple:
+        a, b = self.bounds(i)
+        return (self.points[a:b], *self.rest)
+
+
+class _TaskSizes(Sequence):
+    def __init__(self, tasks: _RangeTasks):
+        self.tasks = tasks
+
+    def __len__(self) -> int:
+        return len(self.tasks)
+
+    def __getitem__(self, i: int) -> int:
+        a, b = self.tasks.bounds(i)
+        return b - a
 
 
 @contextlib.contextmanager

@@ -35,6 +35,11 @@ sound by construction, none assumed from what a program probably means:
   queries before it, and its closed forms repeat accordingly: equal keys find that without
   assuming it).
 
+* **Report classes.**  With det regions, shared dd and output supports, `report_key` names
+  what decides an input's whole report but the input itself (its det region, its dd key, and
+  the support keys of the outputs in its ball at each gamma); a summarized grid run makes the
+  report of one input per key and reuses it for the others (`accuracy.class_reports`).
+
 `CLASSES_ENV` set to "off" turns them all off (and the closed-form argmax dd), giving the
 per-point path of before, for benchmarks (experiments/bench_scale.py) and identity checks.
 """
@@ -87,6 +92,7 @@ class InputClasses:
         is shared by det region for L-inf over the reals."""
         self.program = program
         self._names = program.input_names()
+        self._name_set = frozenset(self._names) if len(set(self._names)) == len(self._names) else None
         self.output_distance = output_distance
         self.noise_free_det = noise_free_det
         self.enabled = classes_enabled() if enabled is None else enabled
@@ -101,6 +107,7 @@ class InputClasses:
         self._by_support: dict = {}   # OutputSupport.key -> P[out = o] (exact)
         self._totals: dict = {}       # the keys of a ball's outputs -> P[in the ball]
         self._balls: dict = {}        # (distance, det, gamma) -> the outputs in the ball of det
+        self._ball_by_region: dict = {}   # (claim id, det region key, gamma) -> (claim, the ball's outputs)
         self._orbits: OrderedDict = OrderedDict()
         self._decisions: dict = {}
         self.distributions = 0   # output distributions computed (one per orbit on the class path)
@@ -177,6 +184,8 @@ class InputClasses:
 
     def _flat(self, u: Mapping) -> Mapping:
         """u with flat input names (grid points already are; `--input q=[...]` is bound)."""
+        if u.keys() == self._name_set:   # a set comparison in C (the names are distinct)
+            return u
         names = self._names
         if len(u) == len(names) and all(name in u for name in names):
             return u
@@ -195,6 +204,46 @@ class InputClasses:
             if len(self._dd) < MAX_SUPPORT_KEYS:
                 self._dd[key] = Disagreement(found.value, found.attained)
         return found
+
+    def report_key(self, claim, u: Mapping) -> tuple | None:
+        """A key whose equal values give equal reports but for the input (`accuracy.class_reports`),
+        or None where there is none yet.  The key is (det region, u on the region's support: dd(u)
+        is a function of it, see dd), and per gamma of the claim at that dd the values of u on the
+        supports of the outputs in the ball of det(u) (P_err is a function of them, see
+        ball_probability); the decision is a function of P_err and beta at (alpha, gamma).  None
+        off the support path with shared dd, or before dd was computed once for u's region key."""
+        if not self.share_dd or self.support is None or not self.regions.scan \
+                or type(claim.output_distance) not in _BALL_BY_DET:
+            return None
+        flat = self._flat(u)
+        det_key, det_u = self.regions.det(flat)
+        fraction = Fraction   # _cheap inlined below: this runs once per input of a grid
+        dd_key = (det_key, tuple([(v.numerator, v.denominator) if type(v) is fraction else v
+                                  for v in map(flat.__getitem__, self.regions.support[det_key])]))
+        dd = self._dd.get(dd_key)
+        if dd is None:
+            return None
+        key = [dd_key]
+        alpha = dd.value if claim.alpha == "dd" else claim.alpha
+        supports = self.support.support
+        balls = self._ball_by_region
+        for gamma in claim.gamma_values(alpha):
+            if type(gamma) not in (int, Fraction):
+                return None
+            found = balls.get((id(claim), det_key, gamma))
+            outputs = found[1] if found is not None and found[0] is claim else self._ball_of(claim, det_key, det_u, gamma)
+            key.append((_cheap(gamma), tuple([tuple([(v.numerator, v.denominator) if type(v) is fraction else v
+                                                     for v in map(flat.__getitem__, supports[o])])
+                                              for o in outputs])))
+        return tuple(key)
+
+    def _ball_of(self, claim, det_key: tuple, det_u: Mapping, gamma) -> tuple:
+        """`_ball` by det region key (no sorting of det(u) per input)."""
+        key = (id(claim), det_key, gamma)
+        found = self._ball_by_region.get(key)
+        if found is None or found[0] is not claim:
+            found = self._ball_by_region[key] = (claim, self._ball(claim, det_u, Fraction(gamma)))
+        return found[1]
 
     def ball_probability(self, claim, u: Mapping, det_u: Mapping, gamma, compute: Callable) -> ExpFrac | None:
         """P[P(u) in B(det(u), u, gamma)] from per-output probabilities shared by support key, or
@@ -324,13 +373,18 @@ class DetRegions:
     def det(self, u: Mapping) -> tuple:
         """(det output key, det(u)); u maps flat real input names to values."""
         for key, outputs, condition in self.paths:
-            for terms, holds, rhs in condition:
-                if len(terms) == 1:
+            for terms, holds, rhs, seen in condition:
+                if len(terms) == 1:   # its truth depends on one value: remembered by the value
                     name, c = terms[0]
-                    lhs = u[name] if c == 1 else c * u[name]
-                else:
-                    lhs = sum(c * u[name] for name, c in terms)
-                if not holds(lhs, rhs):
+                    v = u[name]
+                    found = seen.get(id(v))
+                    if found is None or found[0] is not v:
+                        found = (v, holds(v if c == 1 else c * v, rhs))
+                        if len(seen) < _SEEN_VALUES:   # the value is kept, so its id is not reused
+                            seen[id(v)] = found
+                    if not found[1]:
+                        break
+                elif not holds(sum(c * u[name] for name, c in terms), rhs):
                     break
             else:
                 return key, outputs
@@ -344,10 +398,13 @@ class DetRegions:
 _COMPARE = {"<": operator.lt, "<=": operator.le, "==": operator.eq, ">=": operator.ge, ">": operator.gt}
 
 
+_SEEN_VALUES = 256   # values whose truth a one-input condition remembers
+
+
 def _compiled(c) -> tuple:
-    """An lp.Constraint as (terms, comparison, rhs): `Constraint.holds` without building a
-    Fraction per term (the inputs are exact numbers already)."""
-    return c.coeffs, _COMPARE[c.op], c.rhs
+    """An lp.Constraint as (terms, comparison, rhs, memo): `Constraint.holds` without building a
+    Fraction per term (the inputs are exact numbers already); the memo is DetRegions.det's."""
+    return c.coeffs, _COMPARE[c.op], c.rhs, {}
 
 
 def _cheap(x):

@@ -82,7 +82,7 @@ def env_text(program: ir.Program, flat: Mapping) -> str:
 def group_env(program: ir.Program, flat: Mapping) -> dict:
     """{'q[1]': -1, 'q[2]': 0} -> {'q': [-1, 0]} (arrays grouped, in declaration order)."""
     out: dict = {}
-    owner = _array_owners(program)
+    owner = array_owners(program)
     for name, value in flat.items():
         base = owner.get(name)
         if base is None:
@@ -95,7 +95,7 @@ def group_env(program: ir.Program, flat: Mapping) -> dict:
 _OWNERS: dict = {}
 
 
-def _array_owners(program: ir.Program) -> dict:
+def array_owners(program: ir.Program) -> dict:
     """{flat element name: its array's name}, once per program (each report's JSON asks twice)."""
     found = _OWNERS.get(id(program))
     if found is None or found[0] is not program:

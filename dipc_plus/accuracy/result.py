@@ -7,12 +7,14 @@ answer - its scope, its vacuity, its first counterexample in input order - and i
 from __future__ import annotations
 
 import functools
+import json
 from dataclasses import dataclass
 
 from dipc_plus.accuracy.report import (REFUTED, VERIFIED, Counterexample, InputSummary, input_key,
                                        json_value)
 from dipc_plus.accuracy.vacuity import Vacuity, accuracy_vacuity
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
+from dipc_plus.execution.json_spool import RawJSON
 
 
 @dataclass
@@ -28,8 +30,9 @@ class Tally:
 
     def add(self, summary: InputSummary) -> None:
         self.inputs += 1
-        if summary.dd is not None and (self.dd_max is None or summary.dd > self.dd_max):
-            self.dd_max = summary.dd
+        dd = summary.dd   # inputs of one class share their dd object: no comparison then
+        if dd is not None and dd is not self.dd_max and (self.dd_max is None or dd > self.dd_max):
+            self.dd_max = dd
         self.obligations += len(summary.marks)
         self.applicable += sum(applies for applies, _ in summary.marks)
         self.refuted += sum(refuted for _, refuted in summary.marks)
@@ -129,7 +132,10 @@ class AccuracyResult:
             return self.tally.inputs
         return len({input_key(r.input) for r in self.reports})
 
-    def to_json(self, full: bool = True) -> dict:
+    def to_json(self, full: bool = True, encoded: bool = False) -> dict:
+        """The result as JSON values.  `encoded`: a summarized run's reports as kept (each input's
+        JSON text, `execution.json_spool`), for `commands.common.print_json` to copy; otherwise
+        decoded, as Python values."""
         program = self.claim.program
         out = {
             "verdict": self.verdict,
@@ -154,5 +160,9 @@ class AccuracyResult:
             out["work"] = self.work
         if self.counterexample is not None:
             out["counterexample"] = self.counterexample.to_json()
-        out["reports"] = self.kept if self.kept is not None else [r.to_json(full) for r in self.reports]
+        if self.kept is None:
+            out["reports"] = [r.to_json(full) for r in self.reports]
+        else:
+            out["reports"] = self.kept if encoded else [json.loads(r) if isinstance(r, RawJSON) else r
+                                                        for r in self.kept]
         return out

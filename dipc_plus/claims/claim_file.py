@@ -25,7 +25,6 @@ key, what is wrong and how to fix it.
 from __future__ import annotations
 
 import difflib
-import itertools
 import os
 import re
 import sys
@@ -40,6 +39,7 @@ from dipc_plus.claims.distances import (INF, INPUT_DISTANCES, OUTPUT_DISTANCES, 
                                         ZeroOneInput, make_output_distance)
 from dipc_plus.execution import limits
 from dipc_plus.execution.files import read_user_file
+from dipc_plus.claims.grid_points import GridPoints
 from dipc_plus.claims.formula import Formula, Where, parse as parse_formula
 from dipc_plus.claims.written_numbers import load_toml
 from dipc_plus.errors import UserError
@@ -503,8 +503,7 @@ def _grid_points(r: ClaimReader, ranges: dict, program: ir.Program, table):
         return OversizeGrid(size, r.error("accuracy.inputs.grid", f"the grid has {size} points, more than {most}",
                                           hint="use a smaller range, a larger step, an explicit list, or --input "
                                           "for one point; " + limits.hint("grid_points")))
-    names = [n for n, _ in program.inputs]
-    points = [dict(zip(names, combo)) for combo in itertools.product(*(ranges[n] for n in names))]
+    points = GridPoints({n: ranges[n] for n, _ in program.inputs})   # each point made when read
     return _check_table_covers(r, points, table)
 
 
@@ -592,7 +591,7 @@ def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction)
         raise r.error(key, exc.message, exc.hint) from None
 
 
-def _check_table_covers(r: ClaimReader, points: list, table) -> list:
+def _check_table_covers(r: ClaimReader, points, table):
     if table is None:
         return points
     for u in points:

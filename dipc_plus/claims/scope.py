@@ -77,6 +77,9 @@ def grid_of_points(points: list) -> dict | None:
     thousands of points is recognised in one pass."""
     if not points:
         return None
+    known = getattr(points, "grid", None)   # claims.grid_points.GridPoints of a whole grid: no pass needed
+    if known is not None:
+        return {n: sorted({_value_key(v): v for v in vals}.values(), key=_order) for n, vals in known.items()}
     names = list(points[0])
     values: dict = {n: {} for n in names}
     distinct = set()

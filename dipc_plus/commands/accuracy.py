@@ -26,6 +26,7 @@ from dipc_plus.semantics.values import show_env
 from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.vacuity import vacuity_basis
 from dipc_plus.accuracy.summary import DEFAULT_WORST, WorstInputs, input_margin
+from dipc_plus.claims.grid_points import GridPoints
 from dipc_plus.commands.common import (EXIT_UNDECIDED, EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument,
                                        check_kappa, executor_from, exit_status, load_accuracy, parse_shard, part_json, print_json, strict_json,
                                        strict_line, vacuity_lines)
@@ -85,7 +86,9 @@ def run(args) -> int:
     checker, points = load_accuracy(args)
     if checker.claim.inputs_kind == "box" and points is None:
         return run_box(args, checker, kappa, shard)
-    every = list(checker.claim.points if points is None else points)
+    every = checker.claim.points if points is None else points
+    if not isinstance(every, GridPoints):   # a claim's grid stays one: its points are made when read
+        every = list(every)
     todo, part = shard_inputs(checker, every, shard, kappa)
     check_summary_options(args, shard)
     verbose = not args.summary and (args.verbose or points is not None)
@@ -219,7 +222,7 @@ def check_summary_options(args, shard) -> None:
 def result_json(result: AccuracyResult, args, worst: WorstInputs | None, shard, part: dict | None) -> dict:
     """The --json object: the result's JSON, with the worst inputs instead of the reports under
     --summary, the strict verdict, and for a part of a sharded run what `dipc merge` needs."""
-    out = result.to_json()
+    out = result.to_json(encoded=True)
     if worst is not None:
         del out["reports"]
         out["worst_inputs"] = [m.to_json(result.claim.program) for m in worst.worst()]

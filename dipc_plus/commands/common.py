@@ -393,21 +393,22 @@ def json_number(value):
 
 
 def print_json(out: dict, program=None) -> None:
-    print(json_text(conventional_json(out, program)))
+    """`out` (docs/json.md conventions) on stdout, written piece by piece (`execution.json_spool`:
+    a spooled list of reports is copied from its file, never held as one string)."""
+    from dipc_plus.execution.json_spool import write_json
+    write_json(conventional_json(out, program), sys.stdout)
+    sys.stdout.write("\n")
 
 
 def json_text(value, pad: str = "") -> str:
-    """JSON with objects indented and each element of a list of objects on one line of its own.
+    """JSON with objects indented and each element of a list of objects on one line of its own
+    (`execution.json_spool.write_json`, into a string).
 
     Why not json.dumps(indent=2): with an indent Python encodes in pure Python, which took
     0.2-0.4 s for a 2187-input grid, all of it after the check; one compact line per element
     goes through the C encoder, and one line per input is also what grep and a diff want."""
-    import json
-    if isinstance(value, dict) and value:
-        inner = pad + "  "
-        items = [f"{inner}{json.dumps(k)}: {json_text(v, inner)}" for k, v in value.items()]
-        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
-    if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
-        inner = pad + "  "
-        return "[\n" + ",\n".join(inner + json.dumps(v) for v in value) + "\n" + pad + "]"
-    return json.dumps(value)
+    import io
+    from dipc_plus.execution.json_spool import write_json
+    out = io.StringIO()
+    write_json(value, out, pad)
+    return out.getvalue()

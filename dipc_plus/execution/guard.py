@@ -23,8 +23,8 @@ death) and `_outcome` (the exit status and the message).
 The child's stdout and stderr are the parent's, so what it printed before the
 limit (what was decided so far) stays on screen.  When they are not real file
 descriptors (tests capturing ``sys.stdout``), or stdout must carry exactly one
-JSON object whatever happens (``buffer_stdout``), the child buffers its text
-and the parent prints it, or prints the stop message instead.
+JSON object whatever happens (``buffer_stdout``), the child writes its text to a
+temporary file and the parent copies it out, or prints the stop message instead.
 """
 from __future__ import annotations
 
@@ -35,8 +35,10 @@ import json
 import os
 import resource
 import select
+import shutil
 import signal
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -128,11 +130,12 @@ def run_guarded(fn: Callable[[], int], *, timeout: float | None, max_memory: int
         _flush(sys.stdout, sys.stderr)
         r, w = os.pipe()
         lr, lw = os.pipe()   # the ledger: what was decided so far, one JSON line per item
+        spool = _stdout_spool() if buffer_out else None   # the child's stdout, shown once it finished
         parent = os.getpid()
         gc.freeze()  # the child's collector then leaves the parent's objects alone: no copy-on-write storm
         pid = os.fork()
         if pid == 0:
-            _child(fn, parent, (r, w, lr, lw), latch, timeout, max_memory, buffer_out, buffer_err)
+            _child(fn, parent, (r, w, lr, lw), latch, timeout, max_memory, spool, buffer_err)
         gc.unfreeze()
         os.close(w)
         os.close(lw)
@@ -140,7 +143,22 @@ def run_guarded(fn: Callable[[], int], *, timeout: float | None, max_memory: int
             os.setpgid(pid, pid)
         except OSError:
             pass
-        return _outcome(_watch(pid, r, lr, latch, timeout), max_memory, on_stop)
+        with contextlib.closing(spool) if spool is not None else contextlib.nullcontext():
+            return _outcome(_watch(pid, r, lr, latch, timeout), max_memory, on_stop, spool)
+
+
+def _stdout_spool():
+    """A temporary file that stands for stdout until the command finished.  Why not a string:
+    a grid check's JSON is large (170 MB at Sparse m = 12), and as a string it was held several
+    times over (the text, its JSON-escaped copy through the result pipe, the parent's copies)."""
+    return tempfile.TemporaryFile(mode="w+", encoding="utf-8")
+
+
+def _copy_spool(spool, out) -> None:
+    """What the command wrote to the spool, onto `out`."""
+    spool.flush()
+    spool.seek(0)
+    shutil.copyfileobj(spool, out, 1 << 20)
 
 
 def _run_here(fn, on_stop, buffer_stdout, latch) -> int:
@@ -156,8 +174,9 @@ def _run_here(fn, on_stop, buffer_stdout, latch) -> int:
             _flush(sys.stdout, sys.stderr)
         finally:
             os._exit(code)
-    if buffer_stdout:
-        sys.stdout = io.StringIO()
+    spool = _stdout_spool() if buffer_stdout else None
+    if spool is not None:
+        sys.stdout = spool
     stop = None
     try:
         with latch.ending(end):
@@ -165,19 +184,19 @@ def _run_here(fn, on_stop, buffer_stdout, latch) -> int:
     except MemoryError:
         stop = Stopped("ran out of memory", "set a limit with --max-memory SIZE to stop cleanly", EXIT_LIMIT)
     finally:
-        text = sys.stdout.getvalue() if buffer_stdout else ""
         sys.stdout = real
-    if stop is not None:
-        return on_stop(stop)
-    if text:
-        sys.stdout.write(text)
+    with contextlib.closing(spool) if spool is not None else contextlib.nullcontext():
+        if stop is not None:
+            return on_stop(stop)
+        if spool is not None:
+            _copy_spool(spool, sys.stdout)
     return code
 
 
-def _child(fn, parent, fds, latch, timeout, max_memory, buffer_out, buffer_err) -> None:
+def _child(fn, parent, fds, latch, timeout, max_memory, spool, buffer_err) -> None:
     """The forked child: its own process group and limits, then fn; sends the result and never returns."""
     r, w, lr, lw = fds
-    code, out, err = 3, "", ""
+    code, err = 3, ""
     try:
         os.close(r)
         os.close(lr)
@@ -190,21 +209,20 @@ def _child(fn, parent, fds, latch, timeout, max_memory, buffer_out, buffer_err) 
         if timeout:  # belt and braces should the parent vanish: the kernel stops a CPU hog
             cpu = int(timeout) + 30
             resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 5))
-        if buffer_out:
-            sys.stdout = io.StringIO()
+        if spool is not None:
+            sys.stdout = spool
         if buffer_err:
             sys.stderr = io.StringIO()
         try:
             code = fn()
         except MemoryError:
             code = -1
-        out = sys.stdout.getvalue() if buffer_out else ""
         err = sys.stderr.getvalue() if buffer_err else ""
         _flush(sys.stdout, sys.stderr)
     except BaseException:  # pragma: no cover - fn handles its own errors
         code = 3
     try:
-        view = memoryview(json.dumps({"exit": code, "out": out, "err": err}).encode())
+        view = memoryview(json.dumps({"exit": code, "err": err}).encode())
         while view:
             view = view[os.write(w, view):]
     finally:
@@ -298,7 +316,7 @@ def _drain(fd: int, put) -> None:
             return
 
 
-def _outcome(seen: _Watched, max_memory: int | None, on_stop: Callable[[Stopped], int]) -> int:
+def _outcome(seen: _Watched, max_memory: int | None, on_stop: Callable[[Stopped], int], spool=None) -> int:
     """The exit status of a watched run: the child's own, or on_stop's for a stop or an abnormal end."""
     def stopped(how: Stopped) -> int:
         how.decided, how.dropped = seen.decided.records, seen.decided.dropped
@@ -311,8 +329,8 @@ def _outcome(seen: _Watched, max_memory: int | None, on_stop: Callable[[Stopped]
         result = None
     if not isinstance(result, dict):
         return stopped(_abnormal_end(seen.status or 0, max_memory))
-    if result["out"]:
-        sys.stdout.write(result["out"])
+    if spool is not None:
+        _copy_spool(spool, sys.stdout)
     if result["err"]:
         sys.stderr.write(result["err"])
     if result["exit"] == -1:

@@ -1,0 +1,135 @@
+"""An input's summarized report made from its class's: what every input of a class prints, less
+the input itself, is made once, and each further input of the class costs its input's text.
+
+Why: on a grid, the inputs that share their det region, their dd key and the support keys of
+the outputs in their ball (`accuracy.classes.InputClasses.report_key`) have reports that differ
+only in the input (Sparse c = 1 on [-1,1]^12: 531,441 inputs, a few dozen classes).  Building
+each one's `InputReport`s, their JSON dicts and their text again was most of the check's time.
+A class whose reports refute is never shared (a counterexample names its input), nor one whose
+text does not start with its input as expected (then every input is reported in full).
+"""
+from __future__ import annotations
+
+import json
+from typing import Mapping
+
+from dipc_plus.accuracy.report import (ENV_STYLE, REFUTED, InputSummary, array_owners, input_verdict, json_value,
+                                       report_lines)
+from dipc_plus.execution.json_spool import RawJSON
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.values import show_value
+
+_MAX_VALUES = 4096   # value texts remembered (then forgotten all at once)
+
+
+class InputTexts:
+    """One program's inputs as the reports print them, JSON (`report.env_json`) and text
+    (`report.env_text`), built from each value's text made once."""
+
+    def __init__(self, program: ir.Program):
+        self.program = program
+        self._layouts: dict = {}   # the input names in order -> [(JSON key, key, array?, flat names)]
+        self._values: dict = {}    # id(value) -> (value, its JSON text, its shown text)
+        self._json_by_id: dict = {}   # id(value) -> its JSON text, for the values in _values
+
+    def _layout(self, u: Mapping) -> list:
+        names = tuple(u)
+        found = self._layouts.get(names)
+        if found is None:   # report.group_env's grouping: arrays in the order of their first element
+            owner = array_owners(self.program)
+            groups: dict = {}
+            for name in names:
+                base = owner.get(name)
+                if base is None:
+                    groups[name] = (False, [name])
+                else:
+                    groups.setdefault(base, (True, []))[1].append(name)
+            found = self._layouts[names] = [(json.dumps(k), k, array, tuple(flat))
+                                             for k, (array, flat) in groups.items()]
+        return found
+
+    def _value(self, v) -> tuple:
+        found = self._values.get(id(v))
+        if found is None or found[0] is not v:   # the value itself is kept, so its id is not reused
+            if len(self._values) >= _MAX_VALUES:
+                self._values.clear()
+                self._json_by_id.clear()
+            found = self._values[id(v)] = (v, json.dumps(json_value(v)), show_value(v))
+            self._json_by_id[id(v)] = found[1]
+        return found
+
+    def json(self, u: Mapping) -> str:
+        """json.dumps(env_json(program, u))."""
+        parts = []
+        known = self._json_by_id   # every id in it is of a value _values keeps alive
+        for key_json, _, array, names in self._layout(u):
+            try:
+                texts = [known[id(v)] for v in map(u.__getitem__, names)]
+            except KeyError:
+                texts = [self._value(u[n])[1] for n in names]
+            parts.append(f"{key_json}: [{', '.join(texts)}]" if array else f"{key_json}: {texts[0]}")
+        return "{" + ", ".join(parts) + "}"
+
+    def shown(self, u: Mapping) -> str:
+        """env_text(program, u): 'q=[-1,0,1]'."""
+        parts = []
+        for _, key, array, names in self._layout(u):
+            texts = [self._value(u[n])[2] for n in names]
+            parts.append(f"{key}=[{','.join(texts)}]" if array else f"{key}={texts[0]}")
+        return ", ".join(parts) or ENV_STYLE["empty"]
+
+
+class ReportClass:
+    """What a summarized run keeps of every input of one class, less the input: made from one
+    input's reports (`of`), then `summary(u)` for any input of the class."""
+
+    def __init__(self, how: str, pieces: list, marks: list, verdict: str, dd, texts: InputTexts):
+        self.how = how
+        self.pieces = pieces      # json: each report's text between its input and its seconds;
+        self.marks = marks        # text: (input first?, the rest of the line) per kept line
+        self.verdict = verdict
+        self.dd = dd
+        self.texts = texts
+
+    @staticmethod
+    def of(reports: list, how: str, texts: InputTexts) -> "ReportClass | None":
+        """The class of these reports (one input's), or None where they cannot be shared."""
+        if not reports or any(r.verdict == REFUTED for r in reports):
+            return None
+        marks = [(r.applies, False) for r in reports]
+        pieces: list = []
+        if how == "json":
+            for r in reports:
+                out = r.to_json()
+                if list(out)[0] != "input" or list(out)[-1] != "seconds":
+                    return None
+                del out["input"], out["seconds"]
+                pieces.append(json.dumps(out)[1:-1])
+        elif how in ("text", "text-verbose"):
+            shown = texts.shown(reports[0].input)
+            lead = f"{shown:<28}" if how == "text" else f"input {shown}"
+            for line in report_lines(reports, how == "text-verbose"):
+                if line.startswith(lead):
+                    pieces.append((True, line[len(lead):]))
+                elif shown not in line:
+                    pieces.append((False, line))
+                else:
+                    return None
+        elif how != "nothing":
+            return None
+        return ReportClass(how, pieces, marks, input_verdict(reports), reports[0].dd.value, texts)
+
+    def summary(self, u: Mapping, seconds: float) -> InputSummary:
+        """Input u's summary (u of this class); `seconds` what its reports print as their time."""
+        if self.how == "json":
+            head = '{"input": ' + self.texts.json(u) + ", "
+            tail = ', "seconds": ' + repr(round(seconds, 4)) + "}"
+            kept = [RawJSON(head + piece + tail) for piece in self.pieces]
+        elif self.how == "nothing":
+            kept = []
+        else:
+            shown = self.texts.shown(u)
+            lead = f"{shown:<28}" if self.how == "text" else f"input {shown}"
+            kept = [lead + rest if first else rest for first, rest in self.pieces]
+        return InputSummary(kept, self.marks, None, self.verdict, None, self.dd)
+

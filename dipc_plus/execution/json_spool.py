@@ -1,0 +1,91 @@
+"""JSON written in pieces: values already encoded (`RawJSON`) and long lists kept on disk
+(`JsonSpool`) until the object they belong to is printed.
+
+Why: a grid check prints one report per input (531,441 at Sparse m = 12), and the JSON object
+that holds them says its verdict first.  Kept as Python dicts until the end, the reports took
+more memory than the check; encoded once when made and appended to a temporary file, they take
+none, and `write_json` copies them into the output in order.
+"""
+from __future__ import annotations
+
+import json
+import tempfile
+from typing import Iterator
+
+
+class RawJSON(str):
+    """A value's JSON text, written as it is (never quoted again)."""
+    __slots__ = ()
+
+
+class JsonSpool:
+    """A list of JSON values appended one by one to a temporary file (one encoded value a line),
+    read back in order.  Iterating yields each value's `RawJSON` text."""
+
+    def __init__(self):
+        self._file = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
+        self._count = 0
+
+    def append(self, value) -> None:
+        self._file.write((value if isinstance(value, RawJSON) else json.dumps(value)) + "\n")
+        self._count += 1
+
+    def extend(self, values) -> None:
+        for v in values:
+            self.append(v)
+
+    def __iadd__(self, values) -> "JsonSpool":
+        self.extend(values)
+        return self
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[RawJSON]:
+        self._file.flush()
+        self._file.seek(0)
+        for line in self._file:
+            yield RawJSON(line[:-1])
+        self._file.seek(0, 2)
+
+    def write_lines(self, out, pad: str) -> None:
+        """The values as the elements of a JSON list: `pad` before each, ",\\n" between them."""
+        self._file.flush()
+        self._file.seek(0)
+        first = True
+        for line in self._file:
+            out.write(pad + line[:-1] if first else ",\n" + pad + line[:-1])
+            first = False
+        self._file.seek(0, 2)
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def write_json(value, out, pad: str = "") -> None:
+    """`value` to the text stream `out`: objects indented, each element of a list of objects (or
+    of encoded values) on one line of its own, a `JsonSpool` copied from its file."""
+    if isinstance(value, RawJSON):
+        out.write(value)
+    elif isinstance(value, dict) and value:
+        inner = pad + "  "
+        out.write("{\n")
+        first = True
+        for k, v in value.items():
+            out.write(f"{inner}{json.dumps(k)}: " if first else f",\n{inner}{json.dumps(k)}: ")
+            first = False
+            write_json(v, out, inner)
+        out.write("\n" + pad + "}")
+    elif isinstance(value, JsonSpool):
+        if not len(value):
+            out.write("[]")
+        else:
+            out.write("[\n")
+            value.write_lines(out, pad + "  ")
+            out.write("\n" + pad + "]")
+    elif isinstance(value, list) and any(isinstance(v, (dict, list, RawJSON)) for v in value):
+        inner = pad + "  "
+        out.write("[\n" + ",\n".join(inner + (v if isinstance(v, RawJSON) else json.dumps(v)) for v in value)
+                  + "\n" + pad + "]")
+    else:
+        out.write(json.dumps(value))
