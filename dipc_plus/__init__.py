@@ -29,6 +29,7 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:  # for type checkers and editors; at run time the names load on first use
     from dipc_plus.api import (AccuracyReport, BoxReport, BoxSweepReport, Claim, Counterexample, KappaStar,
                                LoadedProgram, LossReport, PrivacyCounterexample, PrivacyReport, Program,
+                               ValueCounterexample,
                                RegionKappaStar, RegionVerdict, Report, StrictVerdictError,
                                SweepReport, UserError, check_accuracy, check_privacy, example, load,
                                privacy_loss, sweep)
@@ -36,7 +37,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time the names load o
 __all__ = ["load", "check_accuracy", "sweep", "check_privacy", "privacy_loss", "example",
            "Program", "LoadedProgram", "Claim", "UserError", "StrictVerdictError",
            "Report", "AccuracyReport", "SweepReport", "PrivacyReport", "LossReport",
-           "Counterexample", "PrivacyCounterexample", "KappaStar", "SampleResult",
+           "Counterexample", "PrivacyCounterexample", "ValueCounterexample", "KappaStar", "SampleResult",
            "BoxReport", "BoxSweepReport", "RegionVerdict", "RegionKappaStar"]
 
 

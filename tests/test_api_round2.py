@@ -183,6 +183,23 @@ def test_point4_counterexamples_group_inputs_by_array_as_the_json_does(capsys):
     assert p.output == out["counterexample"]["output"] and isinstance(p.input["q"], list)
 
 
+def test_claims_on_every_output_value_go_through_the_api_as_through_the_command(capsys):
+    """An eps-DP claim on a real output without events (decided on densities) and its box twin:
+    check_privacy gives the command's verdict, JSON and re-checked counterexample (once a KeyError)."""
+    for name in ("bad_gap_sparse_vector_m5_privacy_values", "bad_gap_sparse_vector_m5_privacy_box"):
+        r = dipc_plus.check_privacy(THEORIES / f"{name}.toml")
+        code, out = _cli_json(capsys, "privacy", str(THEORIES / f"{name}.toml"))
+        assert code == 1 and r.verdict == "refuted" and r.verified is False
+        cex = r.counterexample
+        assert isinstance(cex, dipc_plus.ValueCounterexample)
+        assert cex.to_json() == out["counterexample"]
+        assert cex.input == {"q": [Fraction(x) for x in out["counterexample"]["input"].values()]}
+        assert cex.eps == Fraction(out["counterexample"]["eps"]) and "val[5]=w" in cex.output
+        assert cex.event_ratio > 1 and "refuted at" in r.summary() and "re-checked" in r.text()
+    r = dipc_plus.check_privacy(THEORIES / "gap_above_threshold_m3_privacy_values.toml")
+    assert r.verified and r.counterexample is None and r.to_json()["sup_loss_over_eps"] == "3/4"
+
+
 def test_point4_results_print_cleanly():
     nm = dipc_plus.load(dipc_plus.example("programs/noisy_max.dip"), params={"m": 2})
     shown = {

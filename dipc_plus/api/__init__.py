@@ -12,11 +12,11 @@ from dipc_plus.api.claim import Claim, example
 from dipc_plus.api.errors import StrictVerdictError, UserError
 from dipc_plus.api.program import LoadedProgram, Program, load
 from dipc_plus.api.results import AccuracyReport, LossReport, PrivacyReport, Report, SweepReport
-from dipc_plus.api.views import Counterexample, KappaStar, PrivacyCounterexample, sample_class
+from dipc_plus.api.views import Counterexample, KappaStar, PrivacyCounterexample, ValueCounterexample, sample_class
 
 
 __all__ = ["load", "check_accuracy", "sweep", "check_privacy", "privacy_loss", "example",
            "Program", "LoadedProgram", "Claim", "UserError", "StrictVerdictError",
            "Report", "AccuracyReport", "SweepReport", "PrivacyReport", "LossReport",
-           "Counterexample", "PrivacyCounterexample", "KappaStar",
+           "Counterexample", "PrivacyCounterexample", "ValueCounterexample", "KappaStar",
            "BoxReport", "BoxSweepReport", "RegionVerdict", "RegionKappaStar"]

@@ -354,7 +354,9 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
     -------
     PrivacyReport
         ``.verdict``, ``.verified``, ``.counterexample`` (a re-checked `PrivacyCounterexample`: input,
-        neighbour, output, eps), ``.to_json()`` (the command's ``--json``), ``.plot()`` (the loss).
+        neighbour, output, eps; a `ValueCounterexample` with the released value w when the claim is
+        decided on every value of a real output), ``.to_json()`` (the command's ``--json``),
+        ``.plot()`` (the loss).
 
     Examples
     --------
@@ -381,6 +383,10 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
             with certified_or_exit_2():
                 res = decide_every_length(loaded, loaded.file, values, executor=run_on)
             return PrivacyReport(res, claim=loaded)
+        if getattr(loaded, "every_output_value", False):    # real outputs without events: densities
+            from dipc_plus.privacy.dp.real_output_check import check_real_outputs
+            with certified_or_exit_2():
+                return PrivacyReport(check_real_outputs(loaded), claim=loaded)
         result: Any
         with certified_or_exit_2():
             if loaded.kind == "pufferfish":

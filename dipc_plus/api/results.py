@@ -13,8 +13,10 @@ import json
 from typing import Any
 
 from dipc_plus.api.errors import TEXT_NAMES
-from dipc_plus.api.views import (Counterexample, KappaStar, PrivacyCounterexample, env_repr, html_table, shown)
+from dipc_plus.api.views import (Counterexample, KappaStar, PrivacyCounterexample, ValueCounterexample, env_repr,
+                                 html_table, shown)
 from dipc_plus.errors import UserError
+from dipc_plus.exact.convert import fmt_q
 
 
 class Report:
@@ -305,14 +307,18 @@ class PrivacyReport(Report):
         cex = getattr(self.result, "counterexample", None)
         if self.every_length and cex is not None:
             cex = cex[1].counterexample    # (m, the PrivacyResult at that m)
-        # a PrivacyCounterexample wraps the per-point checker's; one on every output value (a box claim
-        # without events) has no such view yet: it stays in `.result.counterexample` and the JSON
-        return cex if cex is not None and hasattr(cex, "neighbour") and hasattr(cex, "program") else None
+        return cex if cex is not None and hasattr(cex, "neighbour") else None
 
     @property
-    def counterexample(self) -> PrivacyCounterexample | None:
+    def counterexample(self) -> PrivacyCounterexample | ValueCounterexample | None:
+        """The re-checked counterexample: a `PrivacyCounterexample` (an output or a set of outputs), or
+        a `ValueCounterexample` when the claim is decided on every value of a real output."""
         raw = self._raw_counterexample()
-        return None if raw is None else PrivacyCounterexample(raw)
+        if raw is None:
+            return None
+        if hasattr(raw, "density_ratio"):
+            return ValueCounterexample(raw, self.program)
+        return PrivacyCounterexample(raw)
 
     def raw_json(self) -> dict:
         out = dict(self.result.to_json())
@@ -335,7 +341,9 @@ class PrivacyReport(Report):
         scope = " for every m" if self.every_length else ""
         head = f"privacy of {self.program.name}{scope}: {self.verdict}"
         cex = self.counterexample
-        if cex is not None:
+        if isinstance(cex, ValueCounterexample):
+            head += f" at {env_repr(cex.input)} vs {env_repr(cex.neighbour)}, {cex.output}, eps = {fmt_q(cex.eps)}"
+        elif cex is not None:
             where = env_repr(cex.output) if cex.output is not None else f"outputs in {{{cex.output_set}}}"
             head += f" at {env_repr(cex.input)} vs {env_repr(cex.neighbour)}, {where}, eps = {cex.raw.eps_text()}"
         elif self.vacuous:

@@ -196,6 +196,63 @@ class PrivacyCounterexample:
         return html_table("privacy counterexample (re-checked)", rows)
 
 
+class ValueCounterexample:
+    """A neighbouring pair, an outcome with the released value(s) w, and an eps where an eps-DP claim
+    decided on every output value fails: the density ratio f_u(w) / f_u'(w) is certified above
+    e^budget, and the event "outcome, value(s) in a small box around w" re-checked by the per-point
+    chain breaks the claim too.
+
+    Attributes: `input`, `neighbour` (grouped by array), `output` (the outcome as text, with
+    ``val[i]=w``), `w` (a Fraction, a list of them, or None for a mass), `eps`, `event` (the
+    re-checked box as text), `probability` and `neighbour_probability` (its exact closed forms),
+    `density_ratio` and `event_ratio` (arb balls), `raw` (the checker's object).
+
+    Lyu et al.'s Algorithm 3 (c = 1, m = 3) releases the noisy query above the threshold; its loss
+    is m/2*eps, so eps-DP fails at w = -1/2 of the released value:
+
+    >>> import dipc_plus
+    >>> r = dipc_plus.check_privacy(dipc_plus.example("theories/svt_lyu_alg3_c1_m3_privacy_values.toml"))
+    >>> c = r.counterexample
+    >>> c.input, c.neighbour, c.output, c.w, c.event
+    ({'q': [0, 0, 0]}, {'q': [1, 1, 1]}, '(bot, bot, num, val[1]=0, val[2]=0, val[3]=w)', Fraction(-1, 2), '(-3/4, -1/4]')
+    """
+
+    def __init__(self, raw: Any, program: Any):
+        from dipc_plus.privacy.dp.real_output_check import real_counterexample_json   # loaded when one is shown
+        self.raw = raw
+        self._json = real_counterexample_json(raw)
+        self.input: dict[str, Any] = grouped(program, raw.input)
+        self.neighbour: dict[str, Any] = grouped(program, raw.neighbour)
+        self.output: str = self._json["output"]
+        self.w = raw.w
+        self.eps: Fraction = raw.eps
+        self.event: str | None = self._json["event"]
+        self.probability = raw.p
+        self.neighbour_probability = raw.q
+        self.density_ratio = raw.density_ratio
+        self.event_ratio = raw.event_ratio
+
+    def to_json(self) -> dict:
+        """The counterexample as the command's JSON has it."""
+        return dict(self._json)
+
+    def __repr__(self) -> str:
+        w = self._json["w"]
+        w = ", ".join(w) if isinstance(w, list) else w
+        return (f"ValueCounterexample(input={self.input!r}, neighbour={self.neighbour!r}, output={self.output}, "
+                f"w={w}, eps={fmt_q(self.eps)}: P[value(s) in {self.event}] ratio {self._json['event_ratio']} "
+                "> e^budget)")
+
+    def _repr_html_(self) -> str:
+        rows: list[tuple[str, object]] = [("input", env_repr(self.input)), ("neighbour", env_repr(self.neighbour)),
+                                          ("output", self.output), ("eps", fmt_q(self.eps)),
+                                          ("event", self.event or "-"),
+                                          ("P[P(input) in event]", str(self.probability)),
+                                          ("P[P(neighbour) in event]", str(self.neighbour_probability)),
+                                          ("event ratio", self._json["event_ratio"])]
+        return html_table("privacy counterexample on every output value (re-checked)", rows)
+
+
 class KappaStar:
     """kappa* = inf over the claim's inputs and eps of beta/P[error], certified: `text` (truncated to
     `digits` significant digits), the enclosure [`lo`, `hi`], `exact` (lo == hi is the exact value),

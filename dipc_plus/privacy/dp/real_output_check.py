@@ -48,7 +48,8 @@ from dipc_plus.semantics.dtmc import mul
 from dipc_plus.semantics.real_output_density import real_output_densities
 from dipc_plus.semantics.symbolic_chain import symbolic_paths
 
-__all__ = ["RealOutputResult", "check_real_outputs", "outcome_event_probability", "SCOPE_KIND"]
+__all__ = ["RealOutputResult", "check_real_outputs", "outcome_event_probability", "SCOPE_KIND",
+           "real_counterexample_json"]
 
 SCOPE_KIND = "every-output-value"
 _EPS_TRIES = [Fraction(1, 64), Fraction(1, 16), Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2),
@@ -110,14 +111,7 @@ class RealOutputResult:
 
     def counterexample_json(self) -> dict:
         """The re-checked counterexample (input, neighbour, outcome, value w, eps, both ratios)."""
-        c = self.counterexample
-        return {"input": {k: fmt_q(Fraction(v)) for k, v in c.input.items()},
-                "neighbour": {k: fmt_q(Fraction(v)) for k, v in c.neighbour.items()},
-                "output": _outcome_text(c.outcome), "w": _w_json(c.w),
-                "eps": fmt_q(c.eps), "density_ratio": None if c.density_ratio is None else c.density_ratio.str(10),
-                "event": None if c.event is None else _event_text(c.event),
-                "probability": str(c.p), "neighbour_probability": str(c.q),
-                "event_ratio": c.event_ratio.str(10)}
+        return real_counterexample_json(self.counterexample)
 
     def counterexample_lines(self) -> list[str]:
         """The re-checked counterexample in words, one line per part (a box claim prints them too)."""
@@ -156,6 +150,18 @@ class RealOutputResult:
         lines.append(f"scope: {SCOPE_KIND}; covered: {self.scope.summary()[3:]}, every value of the real "
                      f"outputs; not covered: {', '.join(self.scope.not_covered()) or 'nothing else'}")
         return "\n".join(lines)
+
+
+def real_counterexample_json(c: RealCounterexample) -> dict:
+    """A re-checked counterexample on every output value as the JSON has it (input, neighbour,
+    outcome, value w, eps, the density ratio and the re-checked event's)."""
+    return {"input": {k: fmt_q(Fraction(v)) for k, v in c.input.items()},
+            "neighbour": {k: fmt_q(Fraction(v)) for k, v in c.neighbour.items()},
+            "output": _outcome_text(c.outcome), "w": _w_json(c.w),
+            "eps": fmt_q(c.eps), "density_ratio": None if c.density_ratio is None else c.density_ratio.str(10),
+            "event": None if c.event is None else _event_text(c.event),
+            "probability": str(c.p), "neighbour_probability": str(c.q),
+            "event_ratio": c.event_ratio.str(10)}
 
 
 def _env_text(env: dict) -> str:
