@@ -26,7 +26,7 @@ distributed = pytest.importorskip("distributed")
 
 @pytest.fixture(scope="module")
 def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                   silence_logs=50) as c:
         yield c.scheduler_address
 
@@ -235,7 +235,7 @@ def test_a_scheduler_without_workers_ends_the_run(monkeypatch):
     """Dask keeps parts waiting for a worker forever; a run ends after DIPC_DASK_WORKER_WAIT s
     (the hang was seen when a loaded machine did not bring a killed worker back)."""
     monkeypatch.setenv("DIPC_DASK_WORKER_WAIT", "2")
-    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None, silence_logs=50) as empty:
+    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=":0", silence_logs=50) as empty:
         with pytest.raises(UserError, match="no Dask worker has been connected"):
             list(run_tasks(add_offset, Source.of(make_offset, (0,), []), [1, 2],
                            executor=Executor("dask", 2, empty.scheduler_address)))
@@ -243,7 +243,7 @@ def test_a_scheduler_without_workers_ends_the_run(monkeypatch):
 
 def test_a_worker_wait_that_is_not_a_number_is_a_user_error(monkeypatch):
     monkeypatch.setenv("DIPC_DASK_WORKER_WAIT", "soon")
-    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=None, silence_logs=50) as empty:
+    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=":0", silence_logs=50) as empty:
         with pytest.raises(UserError, match="DIPC_DASK_WORKER_WAIT"):
             list(run_tasks(add_offset, Source.of(make_offset, (0,), []), [1, 2],
                            executor=Executor("dask", 2, empty.scheduler_address)))

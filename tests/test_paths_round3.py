@@ -230,7 +230,7 @@ def test_a_bad_scheduler_address_is_exit_2_with_a_hint(address, says, monkeypatc
 @pytest.fixture(scope="module")
 def cluster():
     dist = pytest.importorskip("distributed")
-    with dist.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    with dist.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                            silence_logs=50) as c:
         yield c.scheduler_address
 
