@@ -457,7 +457,8 @@ class AccuracyChecker:
         source = self.source if self.source is not None else Source(None, (), (), key=f"checker-{id(self)}")
         source.seed(self)
         # in this process ranges timed to move the bar and the ledger often (_TimedTasks);
-        # in workers contiguous ranges, long then shrinking (neighbours share cache entries)
+        # in workers contiguous ranges, long then shrinking (neighbours share cache entries), at most
+        # _WORKER_TASK_INPUTS each; a summarized task comes back as one accuracy.tasks.SummaryPart
         if (collect is not None or gather is not None) and summarize is None:
             raise ValueError("collect and gather need a summarized run")
         rest = (kappa, stop_at_first, summarize, collect, ledger.active())
