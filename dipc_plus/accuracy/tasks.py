@@ -10,7 +10,7 @@ them) and adding them up one by one in the client made two workers slower than o
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from dipc_plus.accuracy.result import Tally
 from dipc_plus.execution import ledger
@@ -26,7 +26,7 @@ class SummaryPart:
     kept: object
     collected: list | None = None
     records: str = ""
-    refuted: bool = field(default=False)
+    refuted: bool = False          # an input of the part refutes (tally.counterexample is its first)
 
     @staticmethod
     def of(pairs: list, how: str, collect, shown, record: bool) -> "SummaryPart":
@@ -46,8 +46,9 @@ class SummaryPart:
 
 def check_range(source, task):
     """One task: the reports of a range of inputs ([(input, its reports)]), or with `summarize` its
-    `SummaryPart` (with `record`, the ledger's records of its inputs: a guard listens to the client); in a worker, detached from the program (the client attaches its own), so only
-    exact values travel."""
+    `SummaryPart` (with `record`, the ledger's records of its inputs: a guard listens to the
+    client); in a worker, detached from the program (the client attaches its own), so only exact
+    values travel."""
     from dipc_plus.execution.executor import in_worker
     points, kappa, stop_at_first, summarize, collect, record = task
     checker = source.get()
