@@ -87,3 +87,46 @@ def test_input_texts_are_env_json_and_env_text():
         assert texts.json(u) == json.dumps(env_json(program, u))
         assert texts.shown(u) == env_text(program, u)
     assert texts.json({}) == json.dumps(env_json(program, {})) and texts.shown({}) == env_text(program, {})
+
+
+# --jobs 2: each worker summarizes its tasks (with its own report classes) and sends back one
+# SummaryPart per task; the client writes them in input order.  The output is one process's.
+JOBS_CASES = CASES + [
+    ("noisy_max", []),
+    ("numeric_sparse", []),
+    ("sparse", ["--set", "c=1", "--kappa", "7", "--first"]),   # stopped at the first refuting input
+]
+
+
+def _cli(name: str, extra: list, jobs: int, monkeypatch) -> tuple:
+    monkeypatch.delenv(CLASSES_ENV, raising=False)
+    code, out, err = run_main(["accuracy", THEORIES / f"{name}.toml", *extra, *IN_PROCESS, "--jobs", str(jobs)])
+    assert code in (0, 1), err
+    return code, out
+
+
+@pytest.mark.parametrize("name, extra", JOBS_CASES)
+def test_json_on_two_workers_is_the_json_of_one_process(name, extra, monkeypatch):
+    code, one = _cli(name, extra + ["--json"], 1, monkeypatch)
+    code2, two = _cli(name, extra + ["--json"], 2, monkeypatch)
+    assert code == code2
+    one, two = json.loads(one), json.loads(two)
+    assert one["work"] != two["work"] or "work" not in one   # the run went to the workers
+    assert without_timing(one) == without_timing(two)
+
+
+@pytest.mark.parametrize("extra", [["--set", "c=1", "--set", "m=4"], ["--set", "c=1", "--kappa", "7", "-v"],
+                                   ["--set", "c=1", "--set", "m=4", "--summary", "--worst", "3"]])
+def test_text_on_two_workers_is_the_text_of_one_process(extra, monkeypatch):
+    code, one = _cli("sparse", extra + ["--no-progress"], 1, monkeypatch)
+    code2, two = _cli("sparse", extra + ["--no-progress"], 2, monkeypatch)
+    assert code == code2 and _text(one) == _text(two)
+
+
+def test_a_refuted_run_on_two_workers_names_the_first_counterexample(monkeypatch):
+    """The first refuting input in input order, as one process finds it, whichever worker finished first."""
+    _, one = _cli("sparse", ["--set", "c=1", "--kappa", "7", "--json"], 1, monkeypatch)
+    _, two = _cli("sparse", ["--set", "c=1", "--kappa", "7", "--json"], 2, monkeypatch)
+    one, two = json.loads(one), json.loads(two)
+    assert one["verdict"] == two["verdict"] == "refuted"
+    assert without_timing(one["counterexample"]) == without_timing(two["counterexample"])

@@ -214,3 +214,45 @@ def test_bulk_gc_raises_the_first_threshold_and_restores_it():
         assert gc.get_threshold()[0] == 10 * BULK_THRESHOLD
     finally:
         gc.set_threshold(*old)
+
+
+def test_shrinking_ranges_never_exceed_the_largest():
+    for n, workers, largest in itertools.product((0, 1, 50, 2187, 100_000), (1, 2, 4), (1, 7, 4096)):
+        ranges = shrinking_ranges(n, workers, largest)
+        assert [i for a, b in ranges for i in range(a, b)] == list(range(n))
+        assert all(0 < b - a <= largest for a, b in ranges)
+    assert max(b - a for a, b in shrinking_ranges(100_000, 2, 4096)) == 4096   # the cap binds early on
+
+
+class _ReadTasks(list):
+    """Tasks that remember which of them the client has read (so submitted)."""
+
+    def __init__(self, items):
+        super().__init__(items)
+        self.read: set = set()
+
+    def __getitem__(self, i):
+        self.read.add(i)
+        return super().__getitem__(i)
+
+
+def test_a_local_run_submits_a_bounded_window_ahead_of_what_it_yielded():
+    """The client holds the results of the tasks submitted and not yet yielded: a window of a few
+    per worker, not every task (which held a whole grid's summaries)."""
+    tasks = _ReadTasks(range(200))
+    parts = run_tasks(_square_plus, _seeded({"offset": 0}), tasks, executor=LOCAL2)
+    got = [next(parts)[0] for _ in range(5)]
+    assert got == [0, 1, 2, 3, 4]
+    assert 5 < len(tasks.read) <= 5 + 8 * LOCAL2.jobs and max(tasks.read) < 100
+    assert [r[0] for r in parts] == list(range(5, 200)) and tasks.read == set(range(200))
+
+
+def _dies_at_30(source, x):
+    if x == 30:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return x
+
+
+def test_a_worker_killed_after_the_first_window_is_a_user_error():
+    with pytest.raises(UserError, match="worker process died"):
+        list(run_tasks(_dies_at_30, _seeded({}), list(range(60)), executor=LOCAL2))

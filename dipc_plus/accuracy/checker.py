@@ -51,6 +51,7 @@ from dipc_plus.claims.distances import INF
 from dipc_plus.decision.decide import CertificationError, Decision, decide, recheck
 from dipc_plus.errors import UserError
 from dipc_plus.exact.constraints import forget_constraint_sets
+from dipc_plus.execution import ledger
 from dipc_plus.execution.json_spool import JsonSpool
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
@@ -74,6 +75,7 @@ class _HashedKey(tuple):
 _COMPLEMENTS = 4096   # 1 - p remembered (both ways) for the latest error probabilities
 _FREEZE_EVERY = 20000   # kept inputs between two freezes of the garbage collector's view
 _REPORT_CLASSES = 65536   # report classes a checker remembers (then no more are added)
+_WORKER_TASK_INPUTS = 4096   # the most inputs of one task on a worker: what the client receives at once
 _TASK_SECONDS = 0.05   # how long a task in this process should take (the bar and the ledger move per task)
 _SENTENCES = 256   # decided sentences an AccuracyChecker remembers (least recently used dropped)
 
@@ -412,6 +414,10 @@ class AccuracyChecker:
                 break
         return out
 
+    def shown(self, u: Mapping) -> str:
+        """Input u as the reports and the ledger print it."""
+        return self._texts.shown(u)
+
     def absorb(self, reports: list) -> None:
         """Keep what a worker computed (det, dd, P_err, decisions), so a later run in this process
         (the sweep's other kappas) reuses it."""
@@ -451,36 +457,45 @@ class AccuracyChecker:
         source = self.source if self.source is not None else Source(None, (), (), key=f"checker-{id(self)}")
         source.seed(self)
         # in this process ranges timed to move the bar and the ledger often (_TimedTasks);
-        # in workers contiguous ranges, long then shrinking (neighbours share cache entries)
+        # in workers contiguous ranges, long then shrinking (neighbours share cache entries), at most
+        # _WORKER_TASK_INPUTS each; a summarized task comes back as one accuracy.tasks.SummaryPart
         if (collect is not None or gather is not None) and summarize is None:
             raise ValueError("collect and gather need a summarized run")
-        rest = (kappa, stop_at_first, summarize, collect)
-        tasks = (_RangeTasks(points, shrinking_ranges(len(points), executor.jobs), rest) if executor.parallel
-                 else _TimedTasks(points, rest))
+        rest = (kappa, stop_at_first, summarize, collect, ledger.active())
+        tasks = (_RangeTasks(points, shrinking_ranges(len(points), executor.jobs, _WORKER_TASK_INPUTS), rest)
+                 if executor.parallel else _TimedTasks(points, rest))
         reports: list[InputReport] = []
         tally = Tally() if summarize is not None else None
         kept = JsonSpool() if summarize == "json" else []   # each input's JSON goes to a file as it comes
         frozen = 0   # inputs kept when the garbage collector last froze what it had (see _FREEZE_EVERY)
         with TaskRun(len(points), description, "input", progress=progress) as run, _frozen_kept():
             for part in run.parts(check_range, source, tasks, executor=executor, sizes=tasks.sizes):
+                if tally is not None:   # a SummaryPart, in input order (accuracy.tasks)
+                    if part.tally.counterexample is not None:
+                        part.tally.counterexample.program = self.program
+                    tally.merge(part.tally)
+                    if summarize == "json":
+                        kept.append_lines(part.kept, part.kept.count("\n"))
+                    else:
+                        kept += part.kept
+                    if gather is not None:
+                        for collected in part.collected:
+                            gather(collected)
+                    run.record_lines(part.records)
+                    if stop_at_first and part.refuted:
+                        break
+                    if tally.inputs >= frozen + _FREEZE_EVERY:
+                        frozen = tally.inputs
+                        gc.freeze()
+                    continue
                 refuted = False
                 decided = []     # (input, verdict) for the ledger: one write per part
                 for u, reps in part:
-                    if tally is not None:
-                        summary = reps
-                        if summary.counterexample is not None:
-                            summary.counterexample.program = self.program
-                        tally.add(summary)
-                        kept += summary.kept
-                        if gather is not None:
-                            gather(summary.collected)
-                        verdict, refuted = summary.verdict, summary.refuted
-                    else:
-                        if executor.parallel:
-                            attach_program(reps, self.program)
-                            self.absorb(reps)
-                        reports += reps
-                        verdict, refuted = input_verdict(reps), any(r.verdict == REFUTED for r in reps)
+                    if executor.parallel:
+                        attach_program(reps, self.program)
+                        self.absorb(reps)
+                    reports += reps
+                    verdict, refuted = input_verdict(reps), any(r.verdict == REFUTED for r in reps)
                     if run.recording:
                         decided.append((self._texts.shown(u), verdict))
                     if stop_at_first and refuted:
@@ -488,9 +503,6 @@ class AccuracyChecker:
                 run.record(decided)
                 if stop_at_first and refuted:
                     break
-                if tally is not None and tally.inputs >= frozen + _FREEZE_EVERY:
-                    frozen = tally.inputs
-                    gc.freeze()
         result = AccuracyResult(self.claim, reports, time.perf_counter() - start, kappa, self.boundary,
                                 self.claim.dd_over, self.claim.inputs_kind if given is None else "list",
                                 scope_points=points[:tally.inputs] if tally is not None else None, tally=tally,

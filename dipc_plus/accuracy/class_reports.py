@@ -31,6 +31,7 @@ class InputTexts:
         self._layouts: dict = {}   # the input names in order -> [(JSON key, key, array?, flat names)]
         self._values: dict = {}    # id(value) -> (value, its JSON text, its shown text)
         self._json_by_id: dict = {}   # id(value) -> its JSON text, for the values in _values
+        self._shown_by_id: dict = {}  # id(value) -> its shown text, for the values in _values
 
     def _layout(self, u: Mapping) -> list:
         names = tuple(u)
@@ -54,8 +55,10 @@ class InputTexts:
             if len(self._values) >= _MAX_VALUES:
                 self._values.clear()
                 self._json_by_id.clear()
+                self._shown_by_id.clear()
             found = self._values[id(v)] = (v, json.dumps(json_value(v)), show_value(v))
             self._json_by_id[id(v)] = found[1]
+            self._shown_by_id[id(v)] = found[2]
         return found
 
     def json(self, u: Mapping) -> str:
@@ -73,8 +76,12 @@ class InputTexts:
     def shown(self, u: Mapping) -> str:
         """env_text(program, u): 'q=[-1,0,1]'."""
         parts = []
+        known = self._shown_by_id   # every id in it is of a value _values keeps alive
         for _, key, array, names in self._layout(u):
-            texts = [self._value(u[n])[2] for n in names]
+            try:
+                texts = [known[id(v)] for v in map(u.__getitem__, names)]
+            except KeyError:
+                texts = [self._value(u[n])[2] for n in names]
             parts.append(f"{key}=[{','.join(texts)}]" if array else f"{key}={texts[0]}")
         return ", ".join(parts) or ENV_STYLE["empty"]
 

@@ -39,6 +39,17 @@ class Tally:
         if self.counterexample is None:
             self.counterexample = summary.counterexample
 
+    def merge(self, later: "Tally") -> None:
+        """Add the counts of the inputs that come after these (a worker's part, in input order)."""
+        self.inputs += later.inputs
+        self.obligations += later.obligations
+        self.applicable += later.applicable
+        self.refuted += later.refuted
+        if later.dd_max is not None and (self.dd_max is None or later.dd_max > self.dd_max):
+            self.dd_max = later.dd_max
+        if self.counterexample is None:
+            self.counterexample = later.counterexample
+
 
 @dataclass
 class AccuracyResult:

@@ -3,23 +3,64 @@ worker's `Source` gives (`accuracy.checker.build_checker` rebuilds it from the c
 
 Why apart from the checker: a task is a module-level function and small picklable data
 (`execution.executor`); only exact values travel, so a report leaves a worker without its
-program and the client attaches its own.
+program and the client attaches its own.  A summarized task returns one `SummaryPart`, reduced
+where it was checked: sending each input and its summary back (Sparse c = 1 m = 12: 531,441 of
+them) and adding them up one by one in the client made two workers slower than one process.
 """
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 
-def check_range(source, task) -> list:
-    """One task: the reports of a range of inputs; in a worker, detached from the program
-    (the client attaches its own), so only exact values travel."""
+from dipc_plus.accuracy.result import Tally
+from dipc_plus.execution import ledger
+
+
+@dataclass
+class SummaryPart:
+    """A summarized range of inputs, reduced: its counts and first counterexample (`tally`), what
+    the command prints of its inputs (`kept`: their JSON lines as one text for "json", else their
+    text lines), what `collect` made of each input (in input order, or None), and the ledger's
+    records of its inputs (`ledger.lines`, empty when no guard listens)."""
+    tally: Tally
+    kept: object
+    collected: list | None = None
+    records: str = ""
+    refuted: bool = False          # an input of the part refutes (tally.counterexample is its first)
+
+    @staticmethod
+    def of(pairs: list, how: str, collect, shown, record: bool) -> "SummaryPart":
+        """The part of these (input, InputSummary) pairs; with `record`, their ledger records, each
+        input named by `shown(u)`."""
+        tally = Tally()
+        kept: list = []
+        for _, summary in pairs:
+            tally.add(summary)
+            kept += summary.kept
+        records = ledger.lines("input", ((shown(u), s.verdict) for u, s in pairs)) if record else ""
+        if how == "json":
+            kept = "".join((v if isinstance(v, str) else json.dumps(v)) + "\n" for v in kept)
+        return SummaryPart(tally, kept, [s.collected for _, s in pairs] if collect is not None else None,
+                           records, tally.counterexample is not None)
+
+
+def check_range(source, task):
+    """One task: the reports of a range of inputs ([(input, its reports)]), or with `summarize` its
+    `SummaryPart` (with `record`, the ledger's records of its inputs: a guard listens to the
+    client); in a worker, detached from the program (the client attaches its own), so only exact
+    values travel."""
     from dipc_plus.execution.executor import in_worker
-    points, kappa, stop_at_first, summarize, collect = task
-    out = source.get().check_points(points, kappa, stop_at_first, summarize, collect)
+    points, kappa, stop_at_first, summarize, collect, record = task
+    checker = source.get()
+    out = checker.check_points(points, kappa, stop_at_first, summarize, collect)
+    if summarize is not None:
+        part = SummaryPart.of(out, summarize, collect, checker.shown, record)
+        if in_worker() and part.tally.counterexample is not None:
+            part.tally.counterexample.program = None
+        return part
     if in_worker():
         for _, reps in out:
-            if summarize is None:
-                attach_program(reps, None)
-            elif reps.counterexample is not None:
-                reps.counterexample.program = None
+            attach_program(reps, None)
     return out
 
 

@@ -260,7 +260,7 @@ def chunks(n: int, parts: int) -> list[tuple[int, int]]:
 _SMALLEST_SHARE = 64   # the smallest range of shrinking_ranges is n / (this * workers)
 
 
-def shrinking_ranges(n: int, workers: int) -> list[tuple[int, int]]:
+def shrinking_ranges(n: int, workers: int, largest: int | None = None) -> list[tuple[int, int]]:
     """Contiguous [start, stop) ranges of range(n) for `workers` processes, large first, then
     shrinking (guided self-scheduling).
 
@@ -269,14 +269,19 @@ def shrinking_ranges(n: int, workers: int) -> list[tuple[int, int]]:
     the last long range while the other waited (1.3 s of an 8 s Sparse m=7 run).  Each range
     takes 1/(2 workers) of what is left, down to 1/(64 workers) of the whole: the last range
     to finish is what the other workers wait for (with 1/(16 workers), 68 of Sparse m=7's
-    2187 inputs, 0.15 s, left one worker idle for up to 0.1 s of a 1.9 s check)."""
+    2187 inputs, 0.15 s, left one worker idle for up to 0.1 s of a 1.9 s check).  `largest`
+    caps a range: what one task sends back is then bounded, whatever the grid's size."""
     if n <= 0:
         return []
     workers = max(1, workers)
     smallest = max(1, n // (_SMALLEST_SHARE * workers))
+    if largest is not None:
+        smallest = min(smallest, max(1, largest))
     out, start = [], 0
     while start < n:
         size = max(smallest, -(-(n - start) // (2 * workers)))
+        if largest is not None:
+            size = min(size, max(1, largest))
         out.append((start, min(n, start + size)))
         start += size
     return out
@@ -342,7 +347,12 @@ def _run_tasks(fn, source, tasks, executor, done):
         yield from _run_local(fn, source, tasks, executor, done)
 
 
+_IN_FLIGHT = 4   # tasks submitted ahead per worker of a local run (their results wait in the client)
+
+
 def _run_local(fn, source, tasks, executor, done):
+    """The tasks on forked workers, at most _IN_FLIGHT per worker submitted and not yet yielded:
+    the client holds the results of those only (all of them at once held a whole grid's)."""
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
     if "fork" not in multiprocessing.get_all_start_methods():  # pragma: no cover - not POSIX
@@ -350,38 +360,55 @@ def _run_local(fn, source, tasks, executor, done):
         return
     pool = ProcessPoolExecutor(min(executor.jobs, len(tasks)), mp_context=multiprocessing.get_context("fork"),
                                initializer=_worker_init, initargs=(os.getpid(),))
+    window = _IN_FLIGHT * executor.jobs
+    pending: dict = {}   # task index -> its future, for the tasks submitted and not yet yielded
+    submitted = 0
+
+    def submit_up_to(limit: int) -> None:
+        nonlocal submitted
+        while submitted < min(limit, len(tasks)):
+            pending[submitted] = pool.submit(_call, fn, source, tasks[submitted])
+            submitted += 1
+
     # the workers are forked at the first submit: frozen, the client's objects are never walked by
     # a worker's collector, so their pages stay shared instead of being copied into every worker
     gc.freeze()
     try:
-        futures = [pool.submit(_call, fn, source, t) for t in tasks]
+        submit_up_to(window)
     finally:
         gc.unfreeze()
     reported: set = set()
 
-    def report(f):
-        if done is not None and f not in reported and f.exception() is None:
-            reported.add(f)
-            done(futures.index(f), f.result())
+    def report(i, f):
+        if done is not None and i not in reported and f.exception() is None:
+            reported.add(i)
+            done(i, f.result())
 
     try:
-        for fut in futures:
+        for i in range(len(tasks)):
+            fut = pending[i]
             while not fut.done():
-                finished, _ = wait([f for f in futures if not f.done()], return_when=FIRST_COMPLETED)
+                waiting = {f: j for j, f in pending.items() if not f.done()}
+                finished, _ = wait(list(waiting), return_when=FIRST_COMPLETED)
                 for f in finished:
                     if not isinstance(f.exception(), BrokenProcessPool):
-                        report(f)
+                        report(waiting[f], f)
             try:
-                report(fut)
-                yield fut.result()
+                report(i, fut)
+                result = fut.result()
+                del pending[i]
+                reported.discard(i)
+                submit_up_to(i + 1 + window)
             except BrokenProcessPool:
                 raise UserError("a worker process died before finishing its part (killed, or out of memory)",
                                 hint="run again with fewer --jobs or a larger --max-memory") from None
+            yield result
+            del result
     finally:
         # left early (a refutation, an error): kill the workers, then let the pool's manager
         # thread fail the pending futures itself - cancelling them first makes Python 3.11's
         # manager thread crash with a traceback on stderr
-        if any(not f.done() for f in futures):
+        if any(not f.done() for f in pending.values()):
             for proc in list((getattr(pool, "_processes", None) or {}).values()):
                 if proc.is_alive():
                     proc.kill()

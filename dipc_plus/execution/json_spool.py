@@ -30,6 +30,11 @@ class JsonSpool:
         self._file.write((value if isinstance(value, RawJSON) else json.dumps(value)) + "\n")
         self._count += 1
 
+    def append_lines(self, text: str, count: int) -> None:
+        """`count` encoded values at once: `text` is each one's JSON followed by a newline."""
+        self._file.write(text)
+        self._count += count
+
     def extend(self, values) -> None:
         for v in values:
             self.append(v)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+from json.encoder import encode_basestring_ascii
 
 MAX_RECORDS = 10_000  # the parent keeps at most this many lines (the rest are counted)
 MAX_TEXT = 200        # characters of one recorded label
@@ -46,9 +47,22 @@ def record_many(scope: str, decided) -> None:
     up once per input (2187 times on Sparse m=7) while the workers wanted both CPUs."""
     if _fd is None:
         return
-    text = "".join(json.dumps({"scope": scope, "item": str(item)[:MAX_TEXT], "verdict": str(verdict)[:40]}) + "\n"
+    record_lines(lines(scope, decided))
+
+
+def lines(scope: str, decided) -> str:
+    """The records of `decided` as `record_many` writes them: made where the items were decided (a
+    worker, which must not write to the pipe itself: two writers' long writes interleave), then
+    written by `record_lines` in the process that owns the run."""
+    quote = encode_basestring_ascii   # what json.dumps writes for a str, without its per-call set-up
+    head = '{"scope": ' + quote(scope) + ', "item": '
+    return "".join(f'{head}{quote(str(item)[:MAX_TEXT])}, "verdict": {quote(str(verdict)[:40])}}}\n'
                    for item, verdict in decided)
-    if not text:
+
+
+def record_lines(text: str) -> None:
+    """Write records made by `lines` (nothing without a guard)."""
+    if _fd is None or not text:
         return
     data = memoryview(text.encode())
     try:

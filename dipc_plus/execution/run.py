@@ -58,6 +58,10 @@ class TaskRun:
         """Note each (item as printed, verdict) in the ledger, under this run's unit, in one write."""
         ledger.record_many(self.unit, decided)
 
+    def record_lines(self, text: str) -> None:
+        """Write records already made by `ledger.lines` (where the items were decided)."""
+        ledger.record_lines(text)
+
     def close(self) -> None:
         """Stop every task stream still open (cancelling its tasks), then the bar."""
         try:
