@@ -471,37 +471,13 @@ class AccuracyChecker:
         with TaskRun(len(points), description, "input", progress=progress) as run, _frozen_kept():
             for part in run.parts(check_range, source, tasks, executor=executor, sizes=tasks.sizes):
                 if tally is not None:   # a SummaryPart, in input order (accuracy.tasks)
-                    if part.tally.counterexample is not None:
-                        part.tally.counterexample.program = self.program
-                    tally.merge(part.tally)
-                    if summarize == "json":
-                        kept.append_lines(part.kept, part.kept.count("\n"))
-                    else:
-                        kept += part.kept
-                    if gather is not None:
-                        for collected in part.collected:
-                            gather(collected)
-                    run.record_lines(part.records)
+                    self._take_summary(part, tally, kept, gather, run)
                     if stop_at_first and part.refuted:
                         break
                     if tally.inputs >= frozen + _FREEZE_EVERY:
                         frozen = tally.inputs
                         gc.freeze()
-                    continue
-                refuted = False
-                decided = []     # (input, verdict) for the ledger: one write per part
-                for u, reps in part:
-                    if executor.parallel:
-                        attach_program(reps, self.program)
-                        self.absorb(reps)
-                    reports += reps
-                    verdict, refuted = input_verdict(reps), any(r.verdict == REFUTED for r in reps)
-                    if run.recording:
-                        decided.append((self._texts.shown(u), verdict))
-                    if stop_at_first and refuted:
-                        break
-                run.record(decided)
-                if stop_at_first and refuted:
+                elif self._take_reports(part, reports, run, executor.parallel, stop_at_first):
                     break
         result = AccuracyResult(self.claim, reports, time.perf_counter() - start, kappa, self.boundary,
                                 self.claim.dd_over, self.claim.inputs_kind if given is None else "list",
@@ -509,6 +485,39 @@ class AccuracyChecker:
                                 kept=kept if tally is not None else None)
         result.work = self.classes.work(result.inputs, in_process=not executor.parallel)
         return result
+
+    def _take_summary(self, part, tally: Tally, kept, gather, run) -> None:
+        """Merge one summarized part (in input order): its counts, its JSON or text lines, what it
+        collected (to `gather`) and its ledger records."""
+        if part.tally.counterexample is not None:
+            part.tally.counterexample.program = self.program
+        tally.merge(part.tally)
+        if isinstance(kept, JsonSpool):
+            kept.append_lines(part.kept, part.kept.count("\n"))
+        else:
+            kept.extend(part.kept)
+        if gather is not None:
+            for collected in part.collected:
+                gather(collected)
+        run.record_lines(part.records)
+
+    def _take_reports(self, part, reports: list, run, parallel: bool, stop_at_first: bool) -> bool:
+        """Add one unsummarized part's reports (from workers: attached to this program and their
+        closed forms absorbed into this checker's caches); True when a refutation ends the run."""
+        refuted = False
+        decided = []     # (input, verdict) for the ledger: one write per part
+        for u, reps in part:
+            if parallel:
+                attach_program(reps, self.program)
+                self.absorb(reps)
+            reports += reps
+            verdict, refuted = input_verdict(reps), any(r.verdict == REFUTED for r in reps)
+            if run.recording:
+                decided.append((self._texts.shown(u), verdict))
+            if stop_at_first and refuted:
+                break
+        run.record(decided)
+        return stop_at_first and refuted
 
 
 class _TimedTasks:
