@@ -234,10 +234,9 @@ def random_spec(rng: random.Random) -> Spec:
         elif r < 0.22:
             s = replace(s, top_sym="", bot_sym="")           # no symbol output at all
         if p() < 0.25:
-            s = replace(s, top_release=rng.choice(("read", "noisy", "noisy", "gap", "gap")),
-                        noisy_rate=rng.choice(RATES))
+            s = replace(s, top_release=rng.choice(("read", "noisy", "noisy")), noisy_rate=rng.choice(RATES))
         if p() < 0.08:
-            s = replace(s, bot_release=rng.choice(("read", "noisy", "gap")))
+            s = replace(s, bot_release=rng.choice(("read", "noisy")))
         if p() < 0.15:
             s = replace(s, index_out=True)
         s = replace(s, cutoff=rng.choice(("exit", "exit", "count", "count", "", "bot_exit", "both_exit")))
@@ -257,6 +256,12 @@ def random_spec(rng: random.Random) -> Spec:
         s = replace(s, read_out=rng.choice(("self", "copy")))
     if not (s.top_sym or s.bot_sym or s.guard in ("flag", "flag_only") or s.real_outputs or s.index_out):
         s = replace(s, top_sym="top", bot_sym="bot")
+    # drawn last, so that the stream of every other choice stays what it was before the gap existed
+    if p() < 0.5:
+        s = replace(s, top_release="gap" if s.top_release == "read" else s.top_release,
+                    bot_release="gap" if s.bot_release == "read" else s.bot_release)
+    if s.guard != "flag_only" and not (s.top_release or s.bot_release) and p() < 0.1:
+        s = replace(s, top_release="gap")
     return s
 
 
