@@ -61,28 +61,26 @@ class InputTexts:
             self._shown_by_id[id(v)] = found[2]
         return found
 
-    def json(self, u: Mapping) -> str:
-        """json.dumps(env_json(program, u))."""
-        parts = []
-        known = self._json_by_id   # every id in it is of a value _values keeps alive
-        for key_json, _, array, names in self._layout(u):
+    def _texts(self, u: Mapping, known: dict, which: int):
+        """(key as JSON, key, is an array, the value texts) per input name of u; `known` maps the id
+        of a value to its text (`which`: 1 JSON, 2 shown), every id of a value _values keeps alive."""
+        for key_json, key, array, names in self._layout(u):
             try:
                 texts = [known[id(v)] for v in map(u.__getitem__, names)]
             except KeyError:
-                texts = [self._value(u[n])[1] for n in names]
-            parts.append(f"{key_json}: [{', '.join(texts)}]" if array else f"{key_json}: {texts[0]}")
+                texts = [self._value(u[n])[which] for n in names]
+            yield key_json, key, array, texts
+
+    def json(self, u: Mapping) -> str:
+        """json.dumps(env_json(program, u))."""
+        parts = [f"{kj}: [{', '.join(texts)}]" if array else f"{kj}: {texts[0]}"
+                 for kj, _, array, texts in self._texts(u, self._json_by_id, 1)]
         return "{" + ", ".join(parts) + "}"
 
     def shown(self, u: Mapping) -> str:
         """env_text(program, u): 'q=[-1,0,1]'."""
-        parts = []
-        known = self._shown_by_id   # every id in it is of a value _values keeps alive
-        for _, key, array, names in self._layout(u):
-            try:
-                texts = [known[id(v)] for v in map(u.__getitem__, names)]
-            except KeyError:
-                texts = [self._value(u[n])[2] for n in names]
-            parts.append(f"{key}=[{','.join(texts)}]" if array else f"{key}={texts[0]}")
+        parts = [f"{key}=[{','.join(texts)}]" if array else f"{key}={texts[0]}"
+                 for _, key, array, texts in self._texts(u, self._shown_by_id, 2)]
         return ", ".join(parts) or ENV_STYLE["empty"]
 
 
