@@ -57,21 +57,22 @@ def _exact_var(lin) -> str | None:
     return None
 
 
+def _number(c):
+    """The rational value of a constant expression, or None (a Boolean, a symbol, anything else)."""
+    if isinstance(c, ir.Const) and not isinstance(c.value, bool) and isinstance(c.value, (int, Fraction)):
+        return c.value
+    return None
+
+
 def _zero(c) -> bool:
-    return isinstance(c, ir.Const) and not isinstance(c.value, bool) and isinstance(c.value, (int, Fraction)) \
-        and c.value == 0
+    return _number(c) == 0
 
 
 def _gap_read(lin, threshold) -> str | None:
     """r when `lin` is exactly r - x for the threshold x (coefficients 1 and -1, constant 0)."""
     if not (isinstance(lin, ir.Lin) and len(lin.terms) == 2 and _zero(lin.const)):
         return None
-    coefs = {}
-    for coef, var in lin.terms:
-        if not (isinstance(coef, ir.Const) and not isinstance(coef.value, bool)
-                and isinstance(coef.value, (int, Fraction))):
-            return None
-        coefs[var] = coef.value
+    coefs = {var: _number(coef) for coef, var in lin.terms}
     if threshold is None or coefs.pop(threshold, None) != -1 or len(coefs) != 1:
         return None
     (var, coef), = coefs.items()
