@@ -29,7 +29,7 @@ To sum out a variable x:
    end contributes 0, since the summand decays there.
 
 Each case stays an exact sum over its own region, so pruning infeasible cases
-(integer-tightened Fourier-Motzkin) is only an optimisation; identical pieces
+(an exact LP on the rational relaxation, `lp.feasible`) is only an optimisation; identical pieces
 are merged.  Equalities are solved first by substitution (an integer
 unimodular change of variables when no coefficient is a unit); `!=` atoms go
 by inclusion-exclusion over equalities; `f < 0` on integers is `f + 1 <= 0`.
@@ -67,13 +67,12 @@ from math import comb, gcd, lcm
 
 from flint import fmpq, fmpq_poly
 
+from dipc_plus.exact import lp
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 
 # Residue splitting for non-unit coefficients multiplies the work; beyond this many
 # classes for one elimination we refuse rather than run for hours.
 MAX_RESIDUE_CASES = 256
-# Fourier-Motzkin is only used to prune; past this many rows we stop and keep the case.
-_FM_ROW_CAP = 200
 
 
 # ----------------------------------------------------------------------------- Q(T)
@@ -312,68 +311,12 @@ def _constraint_set(rows) -> tuple:
     return tuple(sorted(best.items()))
 
 
-def _feasible(cons: tuple, n: int = 0) -> bool:
-    """False only if the constraints certainly have no integer solution.
-
-    Fourier-Motzkin on sparse rows with integer tightening (valid for integer
-    points), eliminating the variable with the fewest new rows first; it gives
-    up (answers True) past a row cap, which is safe since pruning is optional.
-    """
-    rows: dict = {}
-    for a, b in cons:
-        rows[tuple((j, c) for j, c in enumerate(a) if c)] = b
-    while rows:
-        occ: dict = {}
-        for key in rows:
-            for j, c in key:
-                pn = occ.setdefault(j, [0, 0])
-                pn[c < 0] += 1
-        one_sided = {j for j, (np_, nn) in occ.items() if not np_ or not nn}
-        if one_sided:  # such a variable can always be chosen to satisfy its rows: drop them
-            rows = {k: b for k, b in rows.items() if all(j not in one_sided for j, _ in k)}
-            continue
-        v = min(occ, key=lambda j: (occ[j][0] * occ[j][1], j))
-        try:
-            rows = _fm_eliminate(rows, v)
-        except _Infeasible:
-            return False
-        if rows is None:
-            return True
-    return True
-
-
-def _fm_eliminate(rows: dict, v: int) -> dict | None:
-    """One Fourier-Motzkin step: the rows without x_v, and every pair of a row with x_v > 0 and
-    one with x_v < 0 combined to cancel it, tightened to integers.  None past the row cap;
-    raises _Infeasible on a contradiction (0 < 0 or a.x + b <= 0 against -a.x + b' <= 0)."""
-    pos = [(dict(k), b) for k, b in rows.items() if any(j == v and c > 0 for j, c in k)]
-    neg = [(dict(k), b) for k, b in rows.items() if any(j == v and c < 0 for j, c in k)]
-    if len(pos) * len(neg) + len(rows) > _FM_ROW_CAP:
-        return None
-    new = {k: b for k, b in rows.items() if all(j != v for j, _ in k)}
-    for ap, bp in pos:
-        for an, bn in neg:
-            cp, cn = ap[v], -an[v]
-            comb_ = {}
-            for j in ap.keys() | an.keys():
-                if j != v:
-                    c = cn * ap.get(j, 0) + cp * an.get(j, 0)
-                    if c:
-                        comb_[j] = c
-            const = cn * bp + cp * bn
-            g = reduce(gcd, comb_.values(), 0)
-            if g == 0:
-                if const > 0:
-                    raise _Infeasible
-                continue
-            key = tuple(sorted((j, c // g) for j, c in comb_.items()))
-            const = -((-const) // g)
-            if new.get(key, const - 1) < const:
-                new[key] = const
-            opp = tuple((j, -c) for j, c in key)
-            if opp in new and new[opp] + new[key] > 0:
-                raise _Infeasible
-    return new
+def _feasible(cons: tuple) -> bool:
+    """False only if the constraints certainly have no integer solution: none has a rational
+    one (the exact LP of `lp.feasible`).  Pruning is only an optimisation, so the rational
+    relaxation of the integer rows (already tightened by `_constraint_set`) is enough."""
+    return lp.feasible([lp.Constraint.make({j: c for j, c in enumerate(a) if c}, "<=", -b)
+                        for a, b in cons])
 
 
 # ----------------------------------------------------------------------------- pieces
@@ -683,7 +626,7 @@ def _sum_region(les: list, eqs: list, rates: list) -> RF:
         piece = _solve_equalities(piece, eqs, n)
     except _Infeasible:
         return _RF_ZERO
-    if piece is None or not _feasible(piece[0], n):
+    if piece is None or not _feasible(piece[0]):
         return _RF_ZERO
     pieces = [piece]
     while True:
