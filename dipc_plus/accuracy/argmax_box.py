@@ -1,52 +1,10 @@
 """Box accuracy claims for Report Noisy Max, by its worst point (issue 28).
 
-Why: the corner reduction (`accuracy.box`) needs det regions that are boxes, but the
-region where output i is det(q) = argmax q is a cone {q_i > q_j}: every NoisyMax box
-claim would stay undecided.  For an argmax of iid Laplace noises a different worst
-point exists, and it is proved here from the recognised program, not assumed.
-
-Setting, each item a named check (`NotReducible` with the reason when it fails):
-
-* `argmax-shape`: the program is recognised (`semantics.argmax`) as
-  out = argmax_k (q_k + N_k): m >= 2 samples, each mean exactly one real input q_k
-  (coefficient 1, no constant), distinct inputs, the N_k independent with one Laplace
-  rate b*eps (iid), nothing else read, `out` the only output;
-* `output-distance`: noisy-max at gamma = 0 on these scores, or zero-one (gamma < 1 is
-  the same error, gamma >= 1 has none): the error at q is "q_out != max q";
-* `box-region`: L-inf inputs, det the noise-free program, dd over the reals, the q_k the
-  program's only inputs, and one range [lo, hi] for every q_k (lo = hi: every input is a
-  tie, dd = 0, nothing to check);
-* `beta-alpha` (alpha = "dd"): beta does not increase with alpha (term by term).
-
-The argument.  Write N_k = Y_k/(b*eps) with Y_k iid standard Laplace.  On the det region
-R_i of output i (q_i the unique maximum; ties have dd = 0, where the claim says
-nothing), dd(q) = min_j (q_i - q_j)/2: moving q_i and q_j towards each other by t each
-reaches a tie at t = (q_i - q_j)/2, and an input q' with |q' - q|_inf = t smaller keeps
-q'_i - q'_j >= q_i - q_j - 2t > 0, so i stays the unique maximum.  With q_i the
-unique maximum no other index has q_j = q_i, so P_err(q) = 1 - P[out = i], and (ties of
-the noisy values have probability 0)
-
-    P[out = i] = P[Y_j - Y_i < b*eps*(q_i - q_j) for every j != i].
-
-(1) The event grows with each difference q_i - q_j: P[out = i] is non-decreasing in q_i,
-non-increasing in every q_j, and depends on differences only (adding one constant to
-every q changes nothing).  (2) So for q in R_i with dd(q) >= d, i.e. q_i - q_j >= 2d for
-all j, lowering each difference to exactly 2d can only lower P[out = i], and moving q_i
-to hi with the others changes nothing: P_err(q) <= P_err(w_i(d)) with
-w_i(d) = (q_i = hi, q_j = hi - 2d), a point of the box for
-d in (0, (hi - lo)/2] = (0, dmax] with dd(w_i(d)) = d.  (3) At w_i(d) the condition is
-Y_j - Y_i < 2*b*eps*d: P_err(eps, w_i(d)) = G(eps*d), with G(x) = P_err(x, w_i(1)), and the
-Y being iid, G does not depend on i.  (4) P_err(w_i(d)) is non-increasing in d (by (1)).
-
-Hence with alpha = "dd" and beta a function of alpha*eps (so beta(d, eps) = beta(1, eps*d)),
-the claim on every region is the one sentence "G(x) <= beta(1, x)/kappa for every
-x = eps*d in (0, dmax * sup eps]" (method `argmax worst point (homogeneous)`); with a
-numeric alpha, every q with dd(q) > alpha has P_err(q) <= P_err(w_i(alpha)) by (2) and
-(4), one sentence in eps at w_i(alpha) (`argmax worst point (closure point)`).  A
-failing x is a failure at the real input w_1(d) of the box for a d with x/d in the eps
-interval; it is found again by the per-point path, which prints it.  Otherwise (beta not
-a function of alpha*eps, a closure point that fails with no counterexample found above
-alpha) the claim is reported undecided with the reason.  Never a guess.
+The det regions of an argmax are cones, not boxes, so the corner reduction (`accuracy.box`)
+cannot apply; for an argmax of iid Laplace noises the worst input at distance d is the
+point w_i(d) = (q_i = hi, q_j = hi - 2d), proved here from the recognised program (each
+condition a named check, `NotReducible` when one fails).
+Design: docs/design/box_accuracy.md.
 """
 from __future__ import annotations
 

@@ -1,41 +1,10 @@
 """Accuracy claims over every real input of a box, by the corner reduction (issue 28).
 
-Why: a grid verdict says nothing between its points.  Where three facts are proved,
-the worst input at each distance to disagreement d is one known point, so a box
-claim reduces to finitely many sentences the exact procedures already decide:
-
-* `monotone`: P[out = w] is monotone in each q_j (`accuracy.monotone`, from the signs
-  of q_j in the program's half-spaces);
-* `box-region`: the det region R_w of each output w is a box (one noise-free path whose
-  conditions compare one input with a constant), and the claim's input distance is
-  L-inf, so dd(q) on R_w is the distance to the nearest finite facet;
-* `beta-alpha`: beta does not increase with alpha (d beta / d alpha <= 0, proved term
-  by term as the claim loader does).
-
-Then every q of the box with dd(q) >= d lies in S(d), the box shrunk by d away from
-R_w's finite facets, and P_err is largest on S(d) at its vertex v(d) chosen per
-coordinate by the proved direction: P_err(q) <= P_err(v(dd(q))).  So "P_err(v(d)) <=
-beta(d) for every d in (0, dmax] and eps" proves the claim on R_w; and since
-dd(v(d)) >= d and beta does not increase, a failure at v(d) is a failure at the real
-input v(d) (found again there by the per-point check, which prints it).  v(d)
-is piecewise linear in d, a + s*d on each piece.
-
-Deciding a piece: when every half-space on the paths to w vanishes at a (its input
-part at q = a is 0) and beta is a function of alpha*eps, scaling the noises gives
-P_err(eps, v(d)) = P_err(eps*d, a + s) and beta(d, eps) = beta(1, eps*d): one
-sentence in x = eps*d for the one-variable procedure (method `corner (homogeneous)`).
-A piece where v(d) does not move needs one sentence at its largest d, where beta is
-least (`corner (fixed)`).  A numeric alpha needs only the closure point v(alpha): one
-sentence at that input (`corner (closure point)`).
-Otherwise a two-variable sentence (d, eps) remains: `accuracy.box_bnb` writes it as exact
-closed forms and `decision.two_variable` decides it (exact routes, then a certified
-branch-and-bound); what that leaves open is searched for a counterexample at rational d
-(each re-checked by the per-point path) and otherwise reported undecided, with its region
-and share of the box.  Never a guess.
-
-With the numeric-sparse input distance (NumericSparse) real outputs are allowed: each
-released value must be det's value plus a noise no comparison reads (`monotone`), and every
-facet must sit at the threshold (`numeric_sparse_facets`), so dd is still the facet distance.
+A grid verdict says nothing between its points.  Where monotonicity, box-shaped det
+regions and a non-increasing beta are proved, the worst input at each distance d is one
+corner v(d), so the claim reduces to finitely many sentences the exact procedures decide;
+what cannot be reduced is reported undecided, never guessed.
+Design: docs/design/box_accuracy.md.
 """
 from __future__ import annotations
 

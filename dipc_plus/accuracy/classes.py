@@ -1,47 +1,9 @@
 """Grid points whose per-point work is identical share it: classes of inputs.
 
-An accuracy grid check does the same exact work at many inputs.  Two kinds of sharing, both
-sound by construction, none assumed from what a program probably means:
-
-* **Argmax orbits.**  When `semantics.argmax.recognise` proves the program is out = argmax
-  (argmin) of independent continuous samples X_1..X_m, each (kind, rate, centre) fixed by the
-  input, then P[out = i] = P[X_i beats every X_k, k != i] (ties have probability 0, so the
-  scan's tie-break does not matter), which depends only on X_i's own triple and the multiset of
-  the others'.  So the distribution at u is the distribution at its sorted representative
-  (the triples in sorted order) with the indices permuted back: computed once per orbit.
-  tests/test_classes.py compares it with the Markov-chain path at random points.
-  The noise-free output of the same recognised form is the scan over the centres: the first
-  index of the largest (argmin: smallest) centre, read off directly instead of running the
-  noise-free program (the witness of each dd is still re-checked by running it).
-* **Output supports.**  Otherwise, when `semantics.output_support` reads from the program's
-  symbolic walk which real inputs each output's probability depends on (S_o: the inputs in the
-  atoms of o's paths), P_u[out = o] is cached by (o, u restricted to S_o): on a miss the
-  distribution at u is computed once and fills the cache for every output.  An accuracy check
-  needs only the outputs in the ball of det(u) (zero-one and L-inf output distances, where the
-  ball does not depend on u), so Sparse with c = 1 computes about 2m + 1 distributions on
-  [-1,1]^m instead of one per applicable input.  tests/test_output_support.py and
-  tests/test_classes.py compare it with the per-point path.
-* **Det regions.**  det(u) for a noise-free det is read off the noise-free program's paths over
-  symbolic inputs (`claims.noise_free.paths`, the same semantics as its concrete `run`: exactly
-  one feasible path's condition holds at u), and the region of a det output o reads only the
-  inputs S'_o in the conditions of o's paths: it is C_o x (anything) for a set C_o over S'_o.
-  Its complement, where det disagrees, is C_o's complement x (anything), so in the L-inf
-  distance dd(u) (the value and whether it is attained) is the distance from u on S'_o to C_o's
-  complement: a function of (o, u on S'_o), computed once per key (dd over the reals only).  The
-  shared dd carries no witness (the accuracy checker reads the value and attainment only).
-* **Decisions by exact key.**  The certified decision "beta/kappa - P_err(eps) >= 0 for every
-  eps of the claim" depends on nothing but the two exact closed forms and the interval: inputs
-  with equal keys share one decision (Sparse's output k is invariant under permuting the
-  queries before it, and its closed forms repeat accordingly: equal keys find that without
-  assuming it).
-
-* **Report classes.**  With det regions, shared dd and output supports, `report_key` names
-  what decides an input's whole report but the input itself (its det region, its dd key, and
-  the support keys of the outputs in its ball at each gamma); a summarized grid run makes the
-  report of one input per key and reuses it for the others (`accuracy.class_reports`).
-
-`CLASSES_ENV` set to "off" turns them all off (and the closed-form argmax dd), giving the
-per-point path of before, for benchmarks (experiments/bench_scale.py) and identity checks.
+An accuracy grid check does the same exact work at many inputs.  Argmax orbits, output
+supports, det regions, decisions by exact key and report classes share it, each sound by
+construction; `CLASSES_ENV` set to "off" turns them all off (the per-point path, for
+benchmarks and identity checks).  Design: docs/design/input_classes.md.
 """
 from __future__ import annotations
 

@@ -1,49 +1,10 @@
 """Certified decision of one-variable sentences  "for all eps in I: f(eps) R 0".
 
-f is an exponential polynomial sum_q P_q(eps) e^(q eps) or a quotient of two
-(`expoly.ExpPoly` / `ExpFrac`), I an interval inside (0, inf) with rational or
-infinite ends, R one of >=, >, <=, <.  This is the one-quantifier case of the
-McCallum-Weispfenning fragment (POPL 2021 paper, section 5.1), and every such
-sentence gets an answer: there is no "unknown".  Every comparison behind a
-verdict is exact (rationals, Sturm sequences) or a certified arb ball.
-
-The method, one small function per step:
-
-1. With t = e^(eps/L) (L the lcm of the exponents' denominators) f is F(eps, t)
-   times a power of t, which is positive.  Factor F over Q.
-2. Isolate the zeros of every irreducible factor g on I:
-   * g in eps only: real algebraic zeros, isolated exactly by Sturm sequences;
-   * g in t only: positive algebraic zeros t0, isolated exactly; eps0 = L ln t0 is
-     enclosed with arb (refinable to any width);
-   * g in eps and t: h(eps) = g(eps, e^(eps/L)) is searched on a bounded interval
-     by certified bisection (arb interval evaluation of h and h'): a box where h
-     excludes 0 has no zero; a box where h' excludes 0 holds at most one zero, and
-     exactly one iff h changes sign at its rational ends.  Near 0 the first nonzero
-     Taylor coefficient and a certified delta rule out zeros in (0, delta]; beyond an
-     explicit bound B the dominant term fixes the sign.
-3. Facts that make every loop finish (Hermite-Lindemann: e^a is transcendental for
-   algebraic a != 0):
-   * a rational eps > 0 is never a zero of a t-factor or of a mixed factor, and f(r)
-     for rational r > 0 is 0 exactly when every P_q(r) is 0 (see `exact_zero_at`);
-   * zeros of a mixed irreducible factor on eps > 0 are simple: a double zero would be
-     a common zero of g and L g_eps + t g_t (finitely many, all algebraic, because g
-     cannot divide L g_eps + t g_t unless g is free of eps), i.e. an algebraic point
-     (a, e^(a/L)) with a != 0;
-   * distinct irreducible factors share no zero on eps > 0 (same argument).
-   So zeros are isolated points, different factors' zeros can be separated by
-   refinement, and every zero's multiplicity is its factor's exponent.
-4. Between consecutive zeros the sign of f is certified at a rational sample point,
-   and cross-checked against the parity of the multiplicities.
-5. A failing sentence gets the simplest rational witness (least denominator, then
-   numerator; Stern-Brocot descent against the exact region ends), re-checked by
-   `recheck`, an independent evaluation that does not use steps 1-4.
-
-Steps 1-3 live in `decision.roots`, the interval and the certified evaluation behind
-`recheck` in `decision.certified`; this module holds steps 4-5 and the verdict.
-
-A sentence can fail only at irrational points, e.g. (e^eps - 2)^2 > 0 fails at
-eps = ln 2 alone.  Then `Decision.witness` is None and `Decision.failure` is the
-zero (a `RealRoot` inside a point `SignRegion`) with its certified enclosure.
+f is an exponential polynomial or a quotient of two; every such sentence gets an answer
+(no "unknown"), each comparison exact or a certified arb ball.  `decision.roots` isolates
+the zeros; this module certifies the signs between them, finds the simplest rational
+witness of a failure (re-checked by `recheck`) and returns the verdict.
+Design: docs/design/certified_decision.md.
 """
 
 from __future__ import annotations

@@ -1,39 +1,9 @@
 """Certified decision of two-variable sentences "for all d in (d0, d1], eps in I: F(d, eps) >= 0".
 
-Why: the corner reduction of a box claim (`accuracy.box`) leaves one such sentence per
-piece of the corner path when the piece is not homogeneous (P[error] at the corner is
-not a function of eps*d alone, or beta is not).  F is an exact closed form
-
-    F(d, eps) = sum c * eps^i * d^j * e^(eps*(A + B*d)),   c, A, B rational,
-
-and x = eps*d is the v-coordinate of the corner (its inputs times eps).  Two routes,
-exact algebra first:
-
-1. **Exact routes.**  Separable: group the terms by their eps-part eps^k e^(A eps) (k = i - j,
-   read in (x, eps)); each group's factor G(x) = sum c x^j e^(B x) is a one-variable
-   closed form.  When every G >= 0 on the x range (the one-variable procedure,
-   `decision.decide`), F >= 0 on the whole domain, the unbounded eps direction
-   included, because every eps-part is positive.  The same with the roles swapped
-   (x-parts x^j e^(B x) > 0, the eps-factors decided on I).  Wedge bound: since d <= d1,
-   eps >= x/d1, so a negative term decaying in eps (k = 0, A < 0) is at least its value at
-   eps = x/d1, positive terms of other eps-parts are dropped, and one closed form L(x) <= F
-   is decided in x (`wedge_bound`).
-2. **Branch-and-bound** (arb balls) on rectangles of (d, eps) of the compact part
-   eps <= E: best-first by the certified lower bound of F on the rectangle (the
-   better of the naive enclosure and the centred form F(mid) + grad F(rect).(rect - mid));
-   a rectangle whose lower bound is >= 0 is proved; the centre of the most negative one
-   is evaluated as a certified ball, and where F < 0 there it is returned as a
-   rational witness (the caller re-checks it by an independent route); otherwise the
-   rectangle is bisected (along d when eps_hi * width(d), the width in x, is the larger).
-   Rectangles are closed (d = d0 and eps = 0 included): a proof on the closure is a
-   proof on the domain; witnesses are centres, interior points of the domain.
-
-The tail eps > E (I unbounded) is proved by the separable route restricted to it, or by
-`strip_tail`: the wedge bound for x = eps*d >= X, and for x <= X interval enclosures in x with
-every decaying eps-part replaced by its range [0, M] on [E, inf); otherwise it is reported
-undecided, with the rectangles the budget left, never guessed.
-The B&B ends only where F > 0 strictly on a compact set: a tangency (F = 0 at a point
-of the closed domain) is left to the budget, and reported undecided.
+The corner reduction of a box claim (`accuracy.box`) leaves such a sentence for each
+piece that is not homogeneous.  Exact routes first (separable parts, a wedge bound), then
+a certified branch-and-bound on (d, eps) with a proved tail; what stays open is reported
+undecided, never guessed.  Design: docs/design/certified_decision.md.
 """
 from __future__ import annotations
 

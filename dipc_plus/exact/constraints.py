@@ -1,16 +1,9 @@
 """Ordering constraints over independent noise samples, and their exact probability.
 
-Every real (integer) program variable is, at a DTMC state, a linear form
-``sum c_i N_i + k`` over independent noises N_i ~ Lap(a_i eps, 0) (DLap(a_i eps, 0)
-for integers) with rational c_i, k: a sample Lap(a eps, mu) is mu + N.  A
-comparison of samples is an `Atom`  ``sum c_i N_i + k  op  0``.
-
-`probability(atoms, noises)` is P[all atoms hold] as an exact closed form.  It
-splits the atoms into independent components (atoms that share no noise),
-canonicalises each component (noise ids renamed by first appearance, so equal
-shapes share one cache entry across states and inputs) and hands it to the
-engine of its kind: `laplace_engine` (integrals) or `dlap_engine` (sums).
-The conditional probability a DTMC edge carries is P[C and a] / P[C].
+A comparison of samples is an `Atom`  ``sum c_i N_i + k  op  0``.  `probability` splits
+the atoms into independent components, canonicalises each (so equal shapes share one
+cache entry across states and inputs) and hands it to the engine of its noise kind.
+Design: docs/design/exact_engines.md.
 
 Examples.  With N_5, N_9, N_2 ~ Lap(eps): P[N_5 - N_9 > 1] = e^(-eps)(2 + eps)/4 (the
 difference of two Laplace samples, by hand); N_2 > 0 is independent of it and halves it;

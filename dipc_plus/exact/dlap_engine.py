@@ -1,42 +1,10 @@
 """Exact probability that linear constraints over independent discrete Laplace noises hold.
 
-Noise i is N_i ~ DLap(a_i eps, 0) on the integers, with mass
-c_i t_i^|k|,  t_i = e^(-a_i eps),  c_i = (1 - t_i)/(1 + t_i).  With L the lcm of
-the denominators of the rates and T = e^(-eps/L), every t_i = T^(r_i) for an
-integer r_i = a_i L, so each probability is a rational function of T; we compute
-in Q(T) and only convert to an `ExpFrac` at the end.
-
-Method (exact symbolic summation, one integer variable at a time).  A *piece*
-is a sum over the integer points of a polyhedron
-
-    sum_{x in Z^n, A x + b <= 0}  summand(x) * prod_k T^(r_k |f_k(x)|)
-
-where the summand is a finite sum of  coeff(T) * x^m * T^(e . x)  and the
-"pending" absolute-value factors f_k are affine forms (initially f_i = N_i).
-To sum out a variable x:
-
-1. split every pending factor that involves x on its sign (f >= 0 or f <= -1),
-   which turns T^(r|f|) into T^(+-r f), an ordinary exponential;
-2. read the constraints on x as lower bounds x >= L_j(y) and upper bounds
-   x <= U_k(y) (unit coefficients; other coefficients are made unit by
-   splitting the variables they meet into residue classes);
-3. split on which lower bound is the largest and which upper bound is the
-   smallest (ties broken by index, so the cases are disjoint), requiring
-   L* <= U*;
-4. replace  sum_{x=L*}^{U*} x^p z^x  by  A_p(U*+1) - A_p(L*), where
-   A_p(n) = Q_p(n) z^n  is an exact antidifference (Q_p a polynomial of degree p
-   with coefficients in Q(z); for z = 1 the Faulhaber polynomial).  An infinite
-   end contributes 0, since the summand decays there.
-
-Each case stays an exact sum over its own region, so pruning infeasible cases
-(an exact LP on the rational relaxation, `lp.feasible`) is only an optimisation; identical pieces
-are merged.  Equalities are solved first by substitution (an integer
-unimodular change of variables when no coefficient is a unit); `!=` atoms go
-by inclusion-exclusion over equalities; `f < 0` on integers is `f + 1 <= 0`.
-
-Why one module of about 700 lines: the summation, the case split and the pruning
-share one representation of pieces and regions; they are the engine, and the
-Laplace engine (laplace_engine.py) is its continuous twin of the same size.
+Every probability is a rational function of T = e^(-eps/L) (`RF`), computed by exact
+symbolic summation, one integer variable at a time (split on signs and on the binding
+bounds, then an exact antidifference); converted to an `ExpFrac` at the end.  One module
+of about 650 lines because summation, case split and pruning share one representation
+of pieces.  Design: docs/design/exact_engines.md.
 
 Examples.  N ~ DLap(eps): P[N = 0] = c = (1 - t)/(1 + t) = (e^eps - 1)/(e^eps + 1), and
 P[N > 1] = P[N >= 2] = c t^2/(1 - t) = t^2/(1 + t); with two of them,

@@ -1,52 +1,10 @@
 """Exact P[linear constraints on independent Laplace noises], for every eps at once.
 
-Noise j is N_j ~ Lap(a_j eps, 0), density (a_j eps/2) e^(-a_j eps |x|).  With
-U_j = eps N_j the density becomes the eps-free (a_j/2) e^(-a_j |u|) and an atom
-``sum c_j N_j + k < 0`` becomes ``sum c_j U_j + k eps < 0``: the probability is
-the integral of an eps-free piecewise exponential over a polyhedron whose right
-hand sides are rational multiples of eps.  Every case split therefore compares
-rational multiples of eps, which for eps > 0 is decided by comparing rationals.
-
-The integral runs over sample coordinates W_j = U_j + eps m_j rather than centred
-noise (`sample_means`): the means are chosen so that a comparison of two samples,
-``u_i - u_j + k eps < 0``, loses its offset and reads ``w_i - w_j < 0``, and the density's
-kink moves to w_j = m_j eps (the sign split is +-(w_j - m_j eps) > 0; each side multiplies
-the terms by e^(+-a_j m_j eps)).  A translation changes no value, and with the inputs
-later kept as symbols it keeps comparisons of samples free of them.
-
-The integral is computed by bucket (variable) elimination:
-
-* a *factor* is a piecewise function of a few U's: a map from a region (a set of
-  strict linear inequalities ``c.(u, eps) < 0``, kept irredundant, so equal
-  regions have equal keys) to a sum of terms  P(eps) u^alpha e^(l.(u, eps)),
-  P in Q[eps], l rational (their flint-native form is that of `exp_terms`);
-* to eliminate U_x, the factors mentioning it are multiplied (regions
-  intersected, empty intersections pruned by an exact feasibility test), its
-  density's kink at 0 is split off, and per piece x runs over
-  (max of lower bounds, min of upper bounds): one case per choice of the bounds
-  that are the max and the min, each case adding linear constraints on the
-  remaining variables; x^k e^(b x) is integrated in closed form and the bounds,
-  linear forms in the remaining U's and eps, are substituted;
-* the elimination order is greedy minimum degree, ties broken by the fewest
-  atoms (leaves first; for prefix sums the last noise first), so a star, chain
-  or tree only ever produces factors of one variable.  Those are rewritten
-  as a partition of the line into intervals between breakpoints, which keeps the
-  number of pieces linear in the number of breakpoints.
-
-Regions and their exact simplification live in `open_regions` (integer
-constraints, canonical irredundant descriptions).  No floating point anywhere.
-
-`probability_on_cell` runs the same elimination with the real inputs kept as
-symbols v_i = eps q_i: extra coordinates that are never integrated, so a mean, a
-bound and a breakpoint are linear forms in (v, eps) and the result is a
-`symbolic_terms.SymbolicForm`.  Every comparison that no longer involves a noise
-is put to the `cells.Cell` the call is for (holds / fails there, or `NeedSplit`),
-and breakpoints are ordered by asking it; `piecewise` splits and reruns.
-
-Exactness of the term-wise integration: every term is the density evaluated at
-a point of the current orthant, so the coefficient of x in its exponent has the
-sign that makes an unbounded side converge; a zero coefficient on an unbounded
-side would be a bug and raises.
+With U_j = eps N_j the densities are eps-free, so the probability is an integral over a
+polyhedron whose right-hand sides are rational multiples of eps; it is computed by
+bucket (variable) elimination in sample coordinates, and `probability_on_cell` runs the
+same elimination with the real inputs kept as symbols.  Exact (no floating point) because
+verdicts rest on it.  Design: docs/design/exact_engines.md.
 
 Examples.  N ~ Lap(eps): P[N > 1] = e^(-eps)/2; two of them, P[N_0 - N_1 > 1] =
 e^(-eps)(2 + eps)/4 (by hand); and P[N < q] with the input q kept as a symbol on q >= 0,

@@ -1,62 +1,10 @@
 """The finite parametric DTMC of a program at one concrete input (Theorem 10).
 
-A real or integer variable never holds a number here: it holds its symbolic
-definition, a `LinForm` over independent noises (a `Lap(a eps, mean)` sample
-is ``mean + N_k``, k the sample statement's position in the compiled code, so
-a statement's noise has the same id on every path).  What the chain tracks of
-the noises is the set of ordering constraints (`Atom`) the path has taken.
-Because real and integer variables are never assigned inside `while`, each
-sample statement runs at most once per path, and the state space is finite.
-
-A state is ``(pc, env, reals, constraints)``:
-
-* ``pc``: the index of the next instruction of the compiled program (the
-  program is flattened to a list of instructions with jumps, so `while` loops);
-  every exit is the one position `EXIT`;
-* ``env``: the Bool/DOM values, in a fixed variable order; a variable that is
-  dead at ``pc`` (never read again before being overwritten) is forgotten
-  (``None``), so paths that differ only in dead values merge;
-* ``reals``: ``((name, LinForm), ...)`` for the real/int variables live at ``pc``;
-* ``constraints``: a frozenset of `Atom` over the noises.
-
-Steps.  Deterministic statements and samples are deterministic steps.  A
-comparison ``b <- R1 ~ R2`` branches with the probability of the atom (and of
-its negation) conditioned on the constraints: a branch of conditional
-probability 1 keeps the constraints as they are, a branch of probability 0 is
-not taken, so loops that re-test old samples stay finite.  `Exp` and `choose`
-branch over the target's values.  Identical states are merged.
-
-Dropping.  When no live variable refers to any noise of a constraint
-component (a group of atoms sharing noises), the component can never matter
-again: it is removed from the state and its probability becomes a constant
-factor of the edge.  Together with forgetting dead variables this is what keeps
-Sparse-like chains small.
-
-Mass without quotients.  Along a path the product of conditional
-probabilities telescopes: it is P[live constraints at the end] times the
-probabilities of the dropped components and of the DOM draws.  So each edge
-carries only that `factor` (1 for a comparison branch); the true transition
-probability is ``factor * P[C_target] / P[C_source]``, computed only when asked
-(`edge_probability`, exports).  Reachability solved with the factors gives
-``reach(s) / P[C_s]``, cycles included, since the factor matrix is the
-transition matrix conjugated by diag(P[C]) (see `reach.py`).
-
-Shared across inputs.  The expansion of a state (its successors, one random choice and
-the deterministic statements after it away) is remembered per program, keyed by the state
-without the real inputs and then by the values of the inputs it read
-(`semantics.transitions`): the chains of a grid's neighbouring inputs replay most of
-their expansions instead of computing them again.
-
-Compression.  By default the chain keeps only the states where a random choice
-happens (plus the initial and exit states): deterministic statements in
-between are executed on the edge.  ``compress=False`` gives the paper's chain
-with one state per statement (Fig. 4b); both have the same exit probabilities.
-
-The compiled code and liveness live in `semantics.instructions`, the text of
-expressions and noise forms in `semantics.pretty`.  What remains is one concept,
-the chain and its builder (state canonicalisation, the step function, dropping,
-termination checks, the replay of remembered expansions), which share the state
-representation; that is why this module is over 700 lines.
+Variables hold linear forms over noises and a state keeps the ordering constraints its
+path has taken, so the chain is exact and finite; dead variables are forgotten, spent
+constraint components dropped into edge factors, and expansions replayed across inputs.
+Over 700 lines because the chain and its builder share one state representation.
+Design: docs/design/markov_chain.md.
 """
 from __future__ import annotations
 

@@ -1,36 +1,10 @@
 """Structure in a program that lets privacy checks scale: independent parts,
 shared sub-chains and symmetric inputs.
 
-A privacy claim quantifies over every input, every neighbour and every output,
-so building one Markov chain per input (as DiPC did) costs 2^n chains for n
-clients.  Three exact facts about the program cut that down; each is *proved*
-from the program, never assumed:
-
-* **Independent components** (`components`).  Top-level statements are grouped
-  by data flow (a statement joins the group of every statement whose value it
-  may read; a statement that may leave a variable unchanged joins the earlier
-  writers of it).  Groups that share nothing draw independent noise and write
-  disjoint outputs, so the output distribution is the product of the groups'
-  distributions (randomized response: one group per client).  Programs with
-  `exit` are not split (an exit stops every group).
-
-* **Kernel chains** (`KernelChain`).  The body is cut between top-level
-  statements wherever every live variable is finite (Bool/DOM); each block
-  between cuts is a finite stochastic kernel from the live state before it to
-  the live state after it, computed once per (block, input values it reads,
-  state) by the exact DTMC of the block alone.  The distribution at an input is
-  the initial state pushed through the kernels; prefixes are shared between
-  inputs (a trie), so 2^n inputs cost about 2^(n+1) small steps, not 2^n chains.
-  `exit` is kept exact with a halted flag: a halted state passes through later
-  kernels unchanged.
-
-* **Symmetric inputs** (`KernelChain.symmetric_runs`).  A run of consecutive
-  blocks that are the same statements up to renaming their one input, whose
-  kernels K(a) commute (K(a)K(b) = K(b)K(a), checked exactly on every state the
-  run can reach), gives the same output distribution for inputs that are equal
-  up to a permutation of those positions (adjacent transpositions generate all
-  permutations).  Randomized response with a counting wrapper is the example:
-  n + 1 canonical inputs instead of 2^n.
+One chain per input would cost 2^n chains for n clients; independent components,
+kernel chains (blocks between finite cuts, prefixes shared in a trie) and symmetric
+runs of commuting kernels cut that down, each proved from the program, never assumed.
+Design: docs/design/program_structure.md.
 """
 from __future__ import annotations
 
