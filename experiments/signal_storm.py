@@ -1,4 +1,4 @@
-"""Run the 200-run signal storm of tests/test_signals_round3.py in slices and write its counts.
+"""Run the 200-run signal storm of tests/test_signals.py in slices and write its counts.
 
 Why slices: the machine is shared, and one command should stay under a few minutes; the plan
 (pattern, delay, gaps per run) is drawn from a fixed seed, so slices run apart add up to the
@@ -16,7 +16,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
-from test_signals_round3 import signal_storm, storm_plan  # noqa: E402
+from test_signals import signal_storm, storm_plan  # noqa: E402
 
 RUNS, SEED = 200, 26
 COUNTS = HERE / "signal_storm_counts.json"
@@ -35,7 +35,7 @@ def main(start: int, stop: int) -> None:
     rows = "\n".join(f"| {k.split(' -> ')[0]} | {k.split(' -> ')[1]} | {n} |" for k, n in sorted(total.items()))
     bad = sum(n for k, n in total.items() if k.split(" -> ")[1] in ("1", "3"))
     TABLE.write_text(
-        f"# Signal storm (tests/test_signals_round3.py, seed {SEED})\n\n"
+        f"# Signal storm (tests/test_signals.py, seed {SEED})\n\n"
         f"{runs} of {RUNS} runs recorded (slices {', '.join(sorted(done, key=lambda s: int(s.split(':')[0])))}). "
         f"Each run: NoisyMax m = 5, --jobs 2, --json, one signal pattern 0-1.5 s after main() began. "
         f"Every run ended with its pattern's code (or 0), one JSON object, no traceback and no live "
