@@ -32,8 +32,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from dipc_plus.claims.noise_free import Affine
 from dipc_plus.errors import UserError
+from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import eval_assign, eval_expr, lin_value_parts
 from dipc_plus.semantics.values import freeze_env
@@ -56,16 +56,16 @@ class OutputAtoms:
     (q coefficients, constant) of every oriented half-space."""
     signs: dict = field(default_factory=dict)          # input -> set of -1 / +1
     parts: set = field(default_factory=set)            # of (tuple of (input, coef), const)
-    real_forms: list = field(default_factory=list)     # per path: ({real output: Affine}, noises of its atoms)
+    real_forms: list = field(default_factory=list)     # per path: ({real output: LinForm}, noises of its atoms)
 
     def real_outputs_independent(self, det: dict) -> str | None:
-        """None when on every path each real output minus det's value (an `Affine` in the inputs)
+        """None when on every path each real output minus det's value (an `LinForm` in the inputs)
         is a form in noises that occur in none of the path's half-spaces; else why not."""
         for forms, atom_noises in self.real_forms:
             for name, form in forms.items():
                 want = det[name]
                 noises = {n for n, _ in form.coeffs if n.startswith(NOISE)}
-                rest = Affine.make({n: c for n, c in form.coeffs if not n.startswith(NOISE)}, form.const)
+                rest = LinForm.make({n: c for n, c in form.coeffs if not n.startswith(NOISE)}, form.const)
                 if rest != want:
                     return f"the real output '{name}' is not det's value plus noise on some path"
                 if noises & atom_noises:
@@ -84,7 +84,7 @@ class OutputAtoms:
 @dataclass
 class _State:
     denv: dict
-    reals: dict               # variable -> Affine over noise symbols and input names
+    reals: dict               # variable -> LinForm over noise symbols and input names
     atoms: tuple              # oriented forms g: the event is g > 0 (or >= 0)
 
 
@@ -106,7 +106,7 @@ class Monotonicity:
                 raise NotReducible("program-shape", f"the output '{name}' is not finite: P[out = det(q)] is read "
                                    "per output value", hint="box claims need outputs of finite type (real "
                                    "outputs with input_distance = \"numeric-sparse\")")
-        start = _State({}, {n: Affine.symbol(n) for n in self.inputs}, ())
+        start = _State({}, {n: LinForm.symbol(n) for n in self.inputs}, ())
         normal, exited = self.block(program.body, [start])
         for st in normal + exited:
             self.record(st)
@@ -149,13 +149,13 @@ class Monotonicity:
                 break
         return running, exited
 
-    def lin(self, lin: ir.Lin, st: _State, pos) -> Affine:
+    def lin(self, lin: ir.Lin, st: _State, pos) -> LinForm:
         coefs, const = lin_value_parts(lin, st.denv, self.program, pos)
-        total = Affine.constant(const)
+        total = LinForm.constant(const)
         for name, c in coefs.items():
             if name not in st.reals:
                 raise UserError.at(pos, f"'{name}' is read before it is assigned")
-            total = total.plus(st.reals[name], c)
+            total = total + st.reals[name].scale(c)
         return total
 
     def stmt(self, s, st: _State):
@@ -164,7 +164,7 @@ class Monotonicity:
             typ = self.program.variables[s.target]
             if isinstance(typ, (ir.RealT, ir.IntT)):
                 st.reals[s.target] = (self.lin(s.expr, st, s.pos) if isinstance(s.expr, ir.Lin)
-                                      else Affine.constant(Fraction(eval_expr(s.expr, st.denv, self.program, s.pos))))
+                                      else LinForm.constant(Fraction(eval_expr(s.expr, st.denv, self.program, s.pos))))
             else:
                 st.denv[s.target] = eval_assign(s, st.denv, self.program)
             return [st], []
@@ -175,10 +175,10 @@ class Monotonicity:
                                    "distribution; only Laplace samples (a mean plus noise) are covered",
                                    file=s.pos.file, line=s.pos.line, column=s.pos.column)
             self.noises += 1
-            st.reals[s.target] = self.lin(s.dist.mean, st, s.pos).plus(Affine.symbol(f"{NOISE}{self.noises}"))
+            st.reals[s.target] = self.lin(s.dist.mean, st, s.pos) + LinForm.symbol(f"{NOISE}{self.noises}")
             return [st], []
         if kind is ir.Compare:
-            form = self.lin(s.lhs, st, s.pos).plus(self.lin(s.rhs, st, s.pos), -1)
+            form = self.lin(s.lhs, st, s.pos) - self.lin(s.rhs, st, s.pos)
             out = []
             for truth, atoms in self.outcomes(form, s.op):
                 new = _State({**st.denv, s.target: truth}, dict(st.reals), st.atoms + atoms)
@@ -201,12 +201,12 @@ class Monotonicity:
                            hint="box claims are decided for loop-free (unrolled) programs")
 
     @staticmethod
-    def outcomes(form: Affine, op: str) -> list[tuple[bool, tuple]]:
+    def outcomes(form: LinForm, op: str) -> list[tuple[bool, tuple]]:
         """(truth, oriented half-spaces) of 'form op 0' for each way it can come out."""
         if form.is_constant():
             k = form.const
             return [({"<": k < 0, "<=": k <= 0, ">": k > 0, ">=": k >= 0, "==": k == 0, "!=": k != 0}[op], ())]
-        neg = form.scaled(-1)
+        neg = form.scale(-1)
         both = (form, neg)               # form = 0: both orientations, so both signs
         return {
             "<": [(True, (neg,)), (False, (form,))],
