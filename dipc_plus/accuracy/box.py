@@ -18,12 +18,12 @@ from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.report import REFUTED, Counterexample, fmt_q
 from dipc_plus.accuracy.monotone import Monotonicity, NotReducible
 from dipc_plus.claims import noise_free
-from dipc_plus.claims.noise_free import Affine
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import INF, LinfInput, LinfOutput, NumericSparseInput, ZeroOneOutput
 from dipc_plus.decision.certified import CertificationError, Interval
 from dipc_plus.decision.decide import decide
 from dipc_plus.exact.expoly import ExpFrac
+from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics.distribution import output_distribution
 
 
@@ -290,7 +290,7 @@ class BoxDecider:
     def real_output_checks(self, region, atoms) -> str | None:
         """The per-region checks real outputs and the numeric-sparse distance need (None: proved)."""
         if self.monotone.reals_out:
-            det = {n: v if isinstance(v, Affine) else Affine.constant(v) for n, v in region.det.items()
+            det = {n: v if isinstance(v, LinForm) else LinForm.constant(v) for n, v in region.det.items()
                    if n in self.monotone.reals_out}
             why = atoms.real_outputs_independent(det)
             if why:
@@ -317,7 +317,7 @@ class BoxDecider:
                 if end is not None and (end != T or n not in dist.reals):
                     return f"the facet {n} = {fmt_q(end)} of this region is not at the threshold {fmt_q(T)}"
         for name, v in region.det.items():
-            if isinstance(v, Affine):
+            if isinstance(v, LinForm):
                 for n, _ in v.coeffs:
                     if region.lo.get(n) != T:
                         return f"det's {name} = {v} reads {n}, which is not >= the threshold on this region"
@@ -334,7 +334,7 @@ class BoxDecider:
         """1 - P[P(u) in B(det(u), gamma)] at the input u (det's real outputs read at u)."""
         options = {} if self.max_states is None else {"max_states": self.max_states}
         dist = output_distribution(self.program, u, **options)
-        det_u = {n: v.value(u) if isinstance(v, Affine) else v for n, v in det.items()}
+        det_u = {n: v.value(u) if isinstance(v, LinForm) else v for n, v in det.items()}
         return ExpFrac.of(1) - ExpFrac.of(self.claim.ball_probability(dist, u, det_u, Fraction(gamma)))
 
     def homogeneous(self, region, corner, gamma, d0, d1, a, s):

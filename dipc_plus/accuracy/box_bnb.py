@@ -20,7 +20,6 @@ from fractions import Fraction
 from dipc_plus.decision.two_variable import (REFUTED, UNDECIDED, VERIFIED, ExpPoly2, decide_two_variable,
                                              describe)
 from dipc_plus.exact.convert import fmt_q
-from dipc_plus.claims.noise_free import Affine
 from dipc_plus.exact.cell_probability import probability_of_set
 from dipc_plus.exact.linear import LinForm, atom
 from dipc_plus.exact.piecewise import piecewise
@@ -179,7 +178,7 @@ class PathSentences:
 
 def correct_pieces(paths, key, det: dict, gamma: Fraction, bounds: list) -> list:
     """[Piece] of the box `bounds`: P[finite outputs = key and every real output within gamma of det]
-    (det's real outputs are `Affine` forms in the inputs): each path's atoms with
+    (det's real outputs are `LinForm`s in the inputs): each path's atoms with
     -gamma <= output - det <= gamma added; without real outputs, P[out = key]."""
     if not paths.real_output_names:
         return SymbolicDistribution(paths, bounds).pieces(key)
@@ -190,7 +189,7 @@ def correct_pieces(paths, key, det: dict, gamma: Fraction, bounds: list) -> list
         for name, form in zip(paths.real_output_names, forms):
             target = det[name]
             target = (LinForm.make({ident[n]: c for n, c in target.coeffs}, target.const)
-                      if isinstance(target, Affine) else LinForm.constant(target))
+                      if isinstance(target, LinForm) else LinForm.constant(target))
             if form is None:
                 raise NotBuilt(f"the real output {name} is not assigned on some path")
             dev = form - target

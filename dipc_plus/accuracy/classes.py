@@ -19,6 +19,7 @@ from dipc_plus.claims.disagreement import Disagreement
 from dipc_plus.claims.distances import LinfInput, LinfOutput, ZeroOneOutput
 from dipc_plus.exact.argmax_integral import argmax_probabilities
 from dipc_plus.exact.expoly import ExpFrac
+from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.argmax import recognise, samples_at
 from dipc_plus.semantics.distribution import Distribution, Entry, Outcome, bind, distribution_of_argmax
@@ -328,7 +329,7 @@ class DetRegions:
             paths = noise_free.paths(program, {}, noise_free.real_inputs(program))
         except UserError:
             return None
-        if any(isinstance(v, noise_free.Affine) for p in paths for v in p.outputs.values()):
+        if any(isinstance(v, LinForm) for p in paths for v in p.outputs.values()):
             return None
         return DetRegions(program, paths)
 

@@ -30,13 +30,12 @@ the direction.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 
-from dipc_plus.claims.noise_free import Affine
 from dipc_plus.errors import UserError
+from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.evaluate import eval_assign, eval_expr, lin_value_parts
 from dipc_plus.semantics.values import freeze_env
+from dipc_plus.semantics.walk import Domain, PathState, Walk
 
 MAX_PATHS = 200_000
 NOISE = "~noise"   # noise symbols are named NOISE + number; no program variable has this prefix
@@ -56,16 +55,16 @@ class OutputAtoms:
     (q coefficients, constant) of every oriented half-space."""
     signs: dict = field(default_factory=dict)          # input -> set of -1 / +1
     parts: set = field(default_factory=set)            # of (tuple of (input, coef), const)
-    real_forms: list = field(default_factory=list)     # per path: ({real output: Affine}, noises of its atoms)
+    real_forms: list = field(default_factory=list)     # per path: ({real output: LinForm}, noises of its atoms)
 
     def real_outputs_independent(self, det: dict) -> str | None:
-        """None when on every path each real output minus det's value (an `Affine` in the inputs)
+        """None when on every path each real output minus det's value (an `LinForm` in the inputs)
         is a form in noises that occur in none of the path's half-spaces; else why not."""
         for forms, atom_noises in self.real_forms:
             for name, form in forms.items():
                 want = det[name]
                 noises = {n for n, _ in form.coeffs if n.startswith(NOISE)}
-                rest = Affine.make({n: c for n, c in form.coeffs if not n.startswith(NOISE)}, form.const)
+                rest = LinForm.make({n: c for n, c in form.coeffs if not n.startswith(NOISE)}, form.const)
                 if rest != want:
                     return f"the real output '{name}' is not det's value plus noise on some path"
                 if noises & atom_noises:
@@ -81,15 +80,10 @@ class OutputAtoms:
         return next(iter(seen)) if seen else 0
 
 
-@dataclass
-class _State:
-    denv: dict
-    reals: dict               # variable -> Affine over noise symbols and input names
-    atoms: tuple              # oriented forms g: the event is g > 0 (or >= 0)
-
-
-class Monotonicity:
-    """The oriented half-spaces of every path of `program`, grouped by output value."""
+class Monotonicity(Domain):
+    """The oriented half-spaces of every path of `program`, grouped by output value: a domain of
+    the one walk whose samples are a mean plus a fresh noise symbol and whose facts are the
+    half-spaces (paths are not pruned, see above)."""
 
     def __init__(self, program: ir.Program, real_outputs: bool = False):
         """real_outputs: walk real outputs too (only the numeric-sparse input distance makes a det
@@ -97,7 +91,6 @@ class Monotonicity:
         self.program = program
         self.inputs = [n for n, t in program.inputs if isinstance(t, ir.RealT)]
         self.noises = 0
-        self.live = 1
         self.by_output: dict = {}
         self.finite = [n for n, t in program.outputs if isinstance(t, (ir.DomT, ir.BoolT))]
         self.reals_out = [n for n, t in program.outputs if isinstance(t, ir.RealT)]
@@ -106,9 +99,8 @@ class Monotonicity:
                 raise NotReducible("program-shape", f"the output '{name}' is not finite: P[out = det(q)] is read "
                                    "per output value", hint="box claims need outputs of finite type (real "
                                    "outputs with input_distance = \"numeric-sparse\")")
-        start = _State({}, {n: Affine.symbol(n) for n in self.inputs}, ())
-        normal, exited = self.block(program.body, [start])
-        for st in normal + exited:
+        start = PathState({}, {n: LinForm.symbol(n) for n in self.inputs}, ())
+        for st in Walk(program, self, MAX_PATHS).run(start):
             self.record(st)
 
     # -- what was found ----------------------------------------------------------------------
@@ -116,103 +108,56 @@ class Monotonicity:
         """The paths to the finite outputs of w (its real outputs, if any, are not part of the key)."""
         return self.by_output.get(freeze_env({n: w[n] for n in self.finite}), OutputAtoms())
 
-    def record(self, st: _State) -> None:
+    def record(self, st: PathState) -> None:
         w = {}
         for name in self.finite:
-            if name not in st.denv:
+            if name not in st.env:
                 raise NotReducible("program-shape", f"output '{name}' is not assigned on some path")
-            w[name] = st.denv[name]
+            w[name] = st.env[name]
         found = self.by_output.setdefault(freeze_env(w), OutputAtoms())
         if self.reals_out:
             missing = [n for n in self.reals_out if n not in st.reals]
             if missing:
                 raise NotReducible("program-shape", f"output '{missing[0]}' is not assigned on some path")
-            atom_noises = {n for g in st.atoms for n, _ in g.coeffs if n.startswith(NOISE)}
+            atom_noises = {n for g in st.facts for n, _ in g.coeffs if n.startswith(NOISE)}
             found.real_forms.append(({n: st.reals[n] for n in self.reals_out}, atom_noises))
-        for g in st.atoms:
+        for g in st.facts:
             coefs = {n: c for n, c in g.coeffs if not n.startswith(NOISE)}
             for n, c in coefs.items():
                 found.signs.setdefault(n, set()).add(1 if c > 0 else -1)
             found.parts.add((tuple(sorted(coefs.items())), g.const))
 
-    # -- the walk ----------------------------------------------------------------------------
-    def block(self, stmts, states):
-        running, exited = states, []
-        for s in stmts:
-            nxt = []
-            for st in running:
-                normal, ex = self.stmt(s, st)
-                nxt.extend(normal)
-                exited.extend(ex)
-            running = nxt
-            if not running:
-                break
-        return running, exited
+    # -- the domain ----------------------------------------------------------------------------
+    def sample(self, walk: Walk, s: ir.Sample, st: PathState) -> None:
+        if not (isinstance(s.dist, ir.NoiseSample) and s.dist.kind == "lap"):
+            drawn = s.dist.kind if isinstance(s.dist, ir.NoiseSample) else type(s.dist).__name__
+            raise NotReducible("program-shape", f"'{s.target}' is drawn from a {drawn} "
+                               "distribution; only Laplace samples (a mean plus noise) are covered",
+                               file=s.pos.file, line=s.pos.line, column=s.pos.column)
+        self.noises += 1
+        st.reals[s.target] = walk.lin(s.dist.mean, st, s.pos) + LinForm.symbol(f"{NOISE}{self.noises}")
 
-    def lin(self, lin: ir.Lin, st: _State, pos) -> Affine:
-        coefs, const = lin_value_parts(lin, st.denv, self.program, pos)
-        total = Affine.constant(const)
-        for name, c in coefs.items():
-            if name not in st.reals:
-                raise UserError.at(pos, f"'{name}' is read before it is assigned")
-            total = total.plus(st.reals[name], c)
-        return total
-
-    def stmt(self, s, st: _State):
-        kind = type(s)
-        if kind is ir.Assign:
-            typ = self.program.variables[s.target]
-            if isinstance(typ, (ir.RealT, ir.IntT)):
-                st.reals[s.target] = (self.lin(s.expr, st, s.pos) if isinstance(s.expr, ir.Lin)
-                                      else Affine.constant(Fraction(eval_expr(s.expr, st.denv, self.program, s.pos))))
-            else:
-                st.denv[s.target] = eval_assign(s, st.denv, self.program)
-            return [st], []
-        if kind is ir.Sample:
-            if not (isinstance(s.dist, ir.NoiseSample) and s.dist.kind == "lap"):
-                drawn = s.dist.kind if isinstance(s.dist, ir.NoiseSample) else type(s.dist).__name__
-                raise NotReducible("program-shape", f"'{s.target}' is drawn from a {drawn} "
-                                   "distribution; only Laplace samples (a mean plus noise) are covered",
-                                   file=s.pos.file, line=s.pos.line, column=s.pos.column)
-            self.noises += 1
-            st.reals[s.target] = self.lin(s.dist.mean, st, s.pos).plus(Affine.symbol(f"{NOISE}{self.noises}"))
-            return [st], []
-        if kind is ir.Compare:
-            form = self.lin(s.lhs, st, s.pos).plus(self.lin(s.rhs, st, s.pos), -1)
-            out = []
-            for truth, atoms in self.outcomes(form, s.op):
-                new = _State({**st.denv, s.target: truth}, dict(st.reals), st.atoms + atoms)
-                out.append(new)
-            self.live += len(out) - 1
-            if self.live > MAX_PATHS:
-                raise NotReducible("program-shape", f"the program has more than {MAX_PATHS} paths",
-                                   hint="use a smaller instance (fewer queries)")
-            return out, []
-        if kind is ir.If:
-            test = eval_expr(s.cond, st.denv, self.program, s.pos)
-            if not isinstance(test, bool):
-                raise UserError.at(s.pos, f"the condition of 'if' is {test}, not true or false")
-            return self.block(s.then if test else s.other, [st])
-        if kind is ir.Exit:
-            return [], [st]
+    def enter_loop(self, s: ir.While) -> None:
         raise NotReducible("program-shape", f"a {type(s).__name__} statement: its paths are not enumerated "
                            "(only straight-line code, if and exit)",
                            file=getattr(s.pos, "file", None), line=getattr(s.pos, "line", None),
                            hint="box claims are decided for loop-free (unrolled) programs")
 
-    @staticmethod
-    def outcomes(form: Affine, op: str) -> list[tuple[bool, tuple]]:
-        """(truth, oriented half-spaces) of 'form op 0' for each way it can come out."""
-        if form.is_constant():
-            k = form.const
-            return [({"<": k < 0, "<=": k <= 0, ">": k > 0, ">=": k >= 0, "==": k == 0, "!=": k != 0}[op], ())]
-        neg = form.scaled(-1)
-        both = (form, neg)               # form = 0: both orientations, so both signs
+    def too_many(self, limit: int) -> Exception:
+        return NotReducible("program-shape", f"the program has more than {limit} paths",
+                            hint="use a smaller instance (fewer queries)")
+
+    def split(self, st: PathState, form: LinForm, op: str) -> list:
+        """(truth, half-spaces then) of 'form op 0' for each way it can come out; form = 0 keeps
+        both orientations, so both signs."""
+        neg = form.scale(-1)
+        both = (form, neg)
+        atoms = st.facts
         return {
-            "<": [(True, (neg,)), (False, (form,))],
-            "<=": [(True, (neg,)), (False, (form,))],
-            ">": [(True, (form,)), (False, (neg,))],
-            ">=": [(True, (form,)), (False, (neg,))],
-            "==": [(True, both), (False, (form,)), (False, (neg,))],
-            "!=": [(True, (form,)), (True, (neg,)), (False, both)],
+            "<": [(True, atoms + (neg,)), (False, atoms + (form,))],
+            "<=": [(True, atoms + (neg,)), (False, atoms + (form,))],
+            ">": [(True, atoms + (form,)), (False, atoms + (neg,))],
+            ">=": [(True, atoms + (form,)), (False, atoms + (neg,))],
+            "==": [(True, atoms + both), (False, atoms + (form,)), (False, atoms + (neg,))],
+            "!=": [(True, atoms + (form,)), (True, atoms + (neg,)), (False, atoms + both)],
         }[op]

@@ -33,6 +33,7 @@ from typing import Callable, Mapping
 
 from dipc_plus.semantics import ir
 from dipc_plus.exact import lp
+from dipc_plus.exact.linear import LinForm
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.argmax_dd import argmax_dd as argmax_closed_form, recognise_regions as argmax_regions
 from dipc_plus.claims.box_dd import boxes_of, closure_point, nearest_box, point_within, split_boxes
@@ -95,7 +96,7 @@ class RealSpace:
     def regions(self, det_u: Mapping):
         """(fixed finite inputs, constraints) for every region of inputs whose det differs from det_u."""
         for path in self.all_paths():
-            affine = {k: v for k, v in path.outputs.items() if isinstance(v, noise_free.Affine)}
+            affine = {k: v for k, v in path.outputs.items() if isinstance(v, LinForm)}
             if any(not values_equal(v, det_u[k]) for k, v in path.outputs.items() if k not in affine):
                 yield path.fixed, list(path.condition)
                 continue

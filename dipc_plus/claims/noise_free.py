@@ -28,16 +28,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping
 
-from dipc_plus.semantics import ir
-from dipc_plus.semantics.values import freeze_env
-from dipc_plus.exact import lp
 from dipc_plus.errors import ResourceLimit, UserError
-from dipc_plus.semantics.evaluate import domain_values, eval_assign, eval_expr, expmech_scores, fit, lin_value_parts
+from dipc_plus.exact import lp
+from dipc_plus.exact.linear import LinForm
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.evaluate import domain_values, expmech_scores
+from dipc_plus.semantics.walk import Domain, PathState, Walk
 
 DEFAULT_MAX_PATHS = 20_000
-
-
-# --------------------------------------------------------------------------- affine forms
 
 
 def _frac(x) -> Fraction:
@@ -46,193 +44,49 @@ def _frac(x) -> Fraction:
 
 
 @dataclass(frozen=True)
-class Affine:
-    """sum coeffs[name] * name + const over real inputs (names are flat input names)."""
-    coeffs: tuple  # of (name, Fraction), sorted by name, no zero
-    const: Fraction = Fraction(0)
-
-    @staticmethod
-    def make(coeffs: Mapping, const=0) -> "Affine":
-        return Affine(tuple(sorted((n, _frac(c)) for n, c in coeffs.items() if c != 0)), _frac(const))
-
-    @staticmethod
-    def constant(value) -> "Affine":
-        return Affine((), _frac(value))
-
-    @staticmethod
-    def symbol(name: str) -> "Affine":
-        return Affine(((name, Fraction(1)),), Fraction(0))
-
-    def is_constant(self) -> bool:
-        return not self.coeffs
-
-    def as_dict(self) -> dict:
-        return dict(self.coeffs)
-
-    def plus(self, other: "Affine", scale=1) -> "Affine":
-        s = _frac(scale)
-        if not other.coeffs:   # a constant: the coefficients stay as they are
-            return Affine(self.coeffs, self.const + (other.const if s == 1 else s * other.const))
-        d = self.as_dict()
-        for n, c in other.coeffs:
-            d[n] = d.get(n, Fraction(0)) + s * c
-        return Affine.make(d, self.const + s * other.const)
-
-    def scaled(self, s) -> "Affine":
-        s = Fraction(s)
-        return Affine.make({n: c * s for n, c in self.coeffs}, self.const * s)
-
-    def value(self, point: Mapping) -> Fraction:
-        return self.const + sum((c * Fraction(point[n]) for n, c in self.coeffs), Fraction(0))
-
-    def __str__(self) -> str:
-        parts = [f"{c}*{n}" if c != 1 else n for n, c in self.coeffs]
-        if self.const != 0 or not parts:
-            parts.append(str(self.const))
-        return " + ".join(parts)
-
-
-# --------------------------------------------------------------------------- paths
-
-
-@dataclass(frozen=True)
 class Path:
     """One execution of the noise-free program over symbolic real inputs."""
     condition: tuple          # of lp.Constraint over the symbolic input names
-    outputs: dict             # output name -> DOM/Bool value, int (integer output) or Affine (real output)
+    outputs: dict             # output name -> DOM/Bool value, int (integer output) or LinForm (real output)
     fixed: dict               # the concrete (non-symbolic) inputs this path was run with
 
     def output_at(self, point: Mapping) -> dict:
         """The concrete output at a point of the path's region (reals as Fractions)."""
-        return {n: (v.value(point) if isinstance(v, Affine) else v) for n, v in self.outputs.items()}
+        return {n: (v.value(point) if isinstance(v, LinForm) else v) for n, v in self.outputs.items()}
 
     def contains(self, point: Mapping) -> bool:
         return all(c.holds(point) for c in self.condition)
 
 
-@dataclass
-class _State:
-    denv: dict        # Bool/DOM variables (and concrete inputs of those types) -> value
-    reals: dict       # Real/Int variables -> Affine over the symbolic inputs
-    cond: tuple       # path condition so far
+_SPLITS = {   # op -> (truth, op of the constraint 'form op rhs') per outcome
+    "<": ((True, "<"), (False, ">=")),
+    "<=": ((True, "<="), (False, ">")),
+    ">": ((True, ">"), (False, "<=")),
+    ">=": ((True, ">="), (False, "<")),
+    "==": ((True, "=="), (False, "<"), (False, ">")),
+    "!=": ((True, "<"), (True, ">"), (False, "==")),
+}
 
 
-class _Runner:
-    def __init__(self, program: ir.Program, symbols: list[str], max_paths: int):
+class NoiseFree(Domain):
+    """Samples are their means (the exponential mechanism its best candidate); a path's facts
+    are its condition, and an outcome whose condition is empty is pruned."""
+
+    def __init__(self, program: ir.Program):
         self.program = program
-        self.symbols = set(symbols)
-        self.max_paths = max_paths
-        self.live = 1
 
-    # -- helpers -------------------------------------------------------------------------
-    def lin(self, lin: ir.Lin, st: _State, pos) -> Affine:
-        coefs, const = lin_value_parts(lin, st.denv, self.program, pos)
-        total = Affine.constant(const)
-        for name, c in coefs.items():
-            if name not in st.reals:
-                raise UserError.at(pos, f"'{name}' is read before it is assigned",
-                                   hint="assign it on every path that reaches this statement")
-            total = total.plus(st.reals[name], c)
-        return total
-
-    def branch(self, st: _State, constraint: lp.Constraint) -> _State | None:
-        cond = st.cond + (constraint,)
-        if not lp.feasible(list(cond)):
-            return None
-        return _State(dict(st.denv), dict(st.reals), cond)
-
-    def split(self, st: _State, form: Affine, op: str) -> list[tuple[bool, _State]]:
-        """(truth of 'form op 0', state) for every feasible outcome of the comparison."""
-        if form.is_constant():
-            k = form.const
-            truth = {"<": k < 0, "<=": k <= 0, ">": k > 0, ">=": k >= 0, "==": k == 0, "!=": k != 0}[op]
-            return [(truth, st)]
-        coeffs, rhs = form.as_dict(), -form.const
-
-        def c(o):
-            return lp.Constraint.make(coeffs, o, rhs)
-        options = {
-            "<": [(True, c("<")), (False, c(">="))],
-            "<=": [(True, c("<=")), (False, c(">"))],
-            ">": [(True, c(">")), (False, c("<="))],
-            ">=": [(True, c(">=")), (False, c("<"))],
-            "==": [(True, c("==")), (False, c("<")), (False, c(">"))],
-            "!=": [(True, c("<")), (True, c(">")), (False, c("=="))],
-        }[op]
-        out = []
-        for truth, constraint in options:
-            new = self.branch(st, constraint)
-            if new is not None:
-                out.append((truth, new))
-        self.live += len(out) - 1
-        if self.live > self.max_paths:
-            raise ResourceLimit(f"the noise-free program has more than {self.max_paths} paths over the "
-                                "symbolic inputs", hint="use fewer or smaller inputs, or dd_over = \"grid\"")
-        return out
-
-    # -- statements --------------------------------------------------------------------------
-    def block(self, stmts, states: list[_State]) -> tuple[list[_State], list[_State]]:
-        """Run `stmts` from each state: (states that fall through, states that exited)."""
-        running, exited = states, []
-        for stmt in stmts:
-            nxt = []
-            for st in running:
-                normal, ex = self.stmt(stmt, st)
-                nxt.extend(normal)
-                exited.extend(ex)
-            running = nxt
-            if not running:
-                break
-        return running, exited
-
-    def stmt(self, s, st: _State) -> tuple[list[_State], list[_State]]:
-        program = self.program
-        kind = type(s)
-        if kind is ir.Assign:
-            typ = program.variables[s.target]
-            if isinstance(typ, (ir.RealT, ir.IntT)):
-                if not isinstance(s.expr, ir.Lin):
-                    value = eval_expr(s.expr, st.denv, program, s.pos)
-                    st.reals[s.target] = Affine.constant(fit(value, typ, s.pos, f"the value assigned to '{s.target}'"))
-                else:
-                    st.reals[s.target] = self.lin(s.expr, st, s.pos)
-            else:
-                st.denv[s.target] = eval_assign(s, st.denv, program)
-            return [st], []
-        if kind is ir.Sample:
-            self.sample(s, st)
-            return [st], []
-        if kind is ir.Compare:
-            form = self.lin(s.lhs, st, s.pos).plus(self.lin(s.rhs, st, s.pos), -1)
-            out = []
-            for truth, new in self.split(st, form, s.op):
-                new.denv[s.target] = truth
-                out.append(new)
-            return out, []
-        if kind is ir.If:
-            test = eval_expr(s.cond, st.denv, program, s.pos)
-            if not isinstance(test, bool):
-                raise UserError.at(s.pos, f"the condition of 'if' is {test}, not true or false")
-            return self.block(s.then if test else s.other, [st])
-        if kind is ir.While:
-            return self.loop(s, st)
-        if kind is ir.Exit:
-            return [], [st]
-        raise TypeError(f"unknown statement {s!r}")
-
-    def sample(self, s: ir.Sample, st: _State) -> None:
+    def sample(self, walk: Walk, s: ir.Sample, st: PathState) -> None:
         d = s.dist
         if isinstance(d, ir.NoiseSample):
-            st.reals[s.target] = self.lin(d.mean, st, s.pos)
+            st.reals[s.target] = walk.lin(d.mean, st, s.pos)
             return
         if isinstance(d, ir.ExpMech):
-            typ = self.program.variables[s.target]
-            scores = expmech_scores(d, domain_values(typ), st.denv, self.program, s.pos)
+            scores = expmech_scores(d, domain_values(self.program.variables[s.target]), st.env, self.program, s.pos)
             best = scores[0]
             for cand in scores[1:]:
                 if cand[1] > best[1]:
                     best = cand
-            st.denv[s.target] = best[0]
+            st.env[s.target] = best[0]
             return
         if isinstance(d, ir.Choose):
             raise UserError.at(s.pos, f"the noise-free program is not defined: '{s.target}' is drawn from the "
@@ -241,45 +95,36 @@ class _Runner:
                                     "(det = \"table\" with [[accuracy.table]] rows)")
         raise TypeError(f"unknown distribution {d!r}")
 
-    def loop(self, s: ir.While, st: _State) -> tuple[list[_State], list[_State]]:
-        done, exited = [], []
-        frontier = [(st, frozenset())]
-        while frontier:
-            nxt = []
-            for cur, seen in frontier:
-                test = eval_expr(s.cond, cur.denv, self.program, s.pos)
-                if not isinstance(test, bool):
-                    raise UserError.at(s.pos, f"the condition of 'while' is {test}, not true or false")
-                if not test:
-                    done.append(cur)
-                    continue
-                key = freeze_env(cur.denv)
-                if key in seen:
-                    raise UserError.at(s.pos, "without noise this loop never ends (its state repeats)",
-                                       hint="the noise-free program must terminate: give the deterministic "
-                                            "function as a table in the claim instead")
-                normal, ex = self.block(s.body, [cur])
-                exited.extend(ex)
-                nxt.extend((n, seen | {key}) for n in normal)
-            frontier = nxt
-        return done, exited
+    def split(self, st: PathState, form: LinForm, op: str) -> list:
+        coeffs, rhs = form.as_dict(), -form.const
+        out = []
+        for truth, o in _SPLITS[op]:
+            cond = st.facts + (lp.Constraint.make(coeffs, o, rhs),)
+            if lp.feasible(list(cond)):
+                out.append((truth, cond))
+        return out
 
-    def outputs(self, st: _State) -> dict:
+    def loop_repeats(self, s: ir.While) -> Exception:
+        return UserError.at(s.pos, "without noise this loop never ends (its state repeats)",
+                            hint="the noise-free program must terminate: give the deterministic "
+                                 "function as a table in the claim instead")
+
+    def too_many(self, limit: int) -> Exception:
+        return ResourceLimit(f"the noise-free program has more than {limit} paths over the "
+                             "symbolic inputs", hint="use fewer or smaller inputs, or dd_over = \"grid\"")
+
+    def outputs(self, st: PathState) -> dict:
         out = {}
         for name, typ in self.program.outputs:
-            if isinstance(typ, (ir.RealT, ir.IntT)):
-                if name not in st.reals:
-                    raise UserError(f"output '{name}' is not assigned on some path of the noise-free program")
-                v = st.reals[name]
-                out[name] = v if isinstance(typ, ir.RealT) else _int_value(v, name)
-            else:
-                if name not in st.denv:
-                    raise UserError(f"output '{name}' is not assigned on some path of the noise-free program")
-                out[name] = st.denv[name]
+            store = st.reals if isinstance(typ, (ir.RealT, ir.IntT)) else st.env
+            if name not in store:
+                raise UserError(f"output '{name}' is not assigned on some path of the noise-free program")
+            v = store[name]
+            out[name] = _int_value(v, name) if isinstance(typ, ir.IntT) else v
         return out
 
 
-def _int_value(v: Affine, name: str):
+def _int_value(v: LinForm, name: str):
     if not v.is_constant():
         return v
     if v.const.denominator != 1:
@@ -287,15 +132,13 @@ def _int_value(v: Affine, name: str):
     return int(v.const)
 
 
-
-
-def _initial(program: ir.Program, fixed: Mapping, symbols: list[str]) -> _State:
+def _initial(program: ir.Program, fixed: Mapping, symbols: list[str]) -> PathState:
     types = dict(program.inputs)
     denv, reals = {}, {}
     for name in symbols:
         if name not in types or not isinstance(types[name], ir.RealT):
             raise ValueError(f"'{name}' is not a real input of {program.name}")
-        reals[name] = Affine.symbol(name)
+        reals[name] = LinForm.symbol(name)
     for name, value in fixed.items():
         if name in symbols:
             continue
@@ -303,13 +146,13 @@ def _initial(program: ir.Program, fixed: Mapping, symbols: list[str]) -> _State:
         if typ is None:
             raise ValueError(f"'{name}' is not an input of {program.name}")
         if isinstance(typ, (ir.RealT, ir.IntT)):
-            reals[name] = Affine.constant(value)
+            reals[name] = LinForm.constant(value)
         else:
             denv[name] = value
     missing = [n for n in program.input_names() if n not in denv and n not in reals]
     if missing:
         raise UserError(f"missing input(s) for the noise-free run: {', '.join(missing)}")
-    return _State(denv, reals, ())
+    return PathState(denv, reals, ())
 
 
 def paths(program: ir.Program, fixed: Mapping, symbols: list[str] | tuple = (),
@@ -319,11 +162,10 @@ def paths(program: ir.Program, fixed: Mapping, symbols: list[str] | tuple = (),
     `fixed` gives the value of every other input (flat names, run-time values).
     """
     symbols = list(symbols)
-    runner = _Runner(program, symbols, max_paths)
-    start = _initial(program, fixed, symbols)
-    normal, exited = runner.block(program.body, [start])
+    domain = NoiseFree(program)
+    ends = Walk(program, domain, max_paths).run(_initial(program, fixed, symbols))
     concrete = {n: v for n, v in fixed.items() if n not in symbols}
-    return [Path(st.cond, runner.outputs(st), concrete) for st in normal + exited]
+    return [Path(st.facts, domain.outputs(st), concrete) for st in ends]
 
 
 def real_inputs(program: ir.Program) -> list[str]:
@@ -337,4 +179,4 @@ def run(program: ir.Program, env: Mapping) -> dict:
     if len(found) != 1:  # cannot happen: with no symbols every comparison is decided
         raise AssertionError(f"concrete noise-free run gave {len(found)} paths")
     path = found[0]
-    return {n: (v.const if isinstance(v, Affine) else v) for n, v in path.outputs.items()}
+    return {n: (v.const if isinstance(v, LinForm) else v) for n, v in path.outputs.items()}

@@ -3,6 +3,8 @@
 The vocabulary shared by the chain (which builds them), the constraint
 splitter and the exact engines (which integrate them): kept apart so that the
 engines and `constraints` can both import it without importing each other.
+`LinForm` is also the one affine form of the symbolic walk (`semantics.walk`),
+where its keys are input names rather than noise ids.
 """
 from __future__ import annotations
 
@@ -53,7 +55,9 @@ _ONE = Fraction(1)
 
 @dataclass(frozen=True, order=True)
 class LinForm:
-    """sum coeffs[i][1] * N_{coeffs[i][0]} + const, coeffs sorted by noise id, no zero coefficient.
+    """sum coeffs[i][1] * N_{coeffs[i][0]} + const, coeffs sorted by key, no zero coefficient.
+
+    Keys are noise ids for the engines, or variable names (all of one kind in a form).
 
     2 N_0 - N_1 + 3, halved; and N_0 - N_1 + 1/2 minus itself is the constant 0:
 
@@ -83,6 +87,10 @@ class LinForm:
     @staticmethod
     def constant(k) -> "LinForm":
         return LinForm((), _frac(k))
+
+    @staticmethod
+    def symbol(key) -> "LinForm":
+        return LinForm(((key, _ONE),), _ZERO)
 
     def as_dict(self) -> dict:
         return dict(self.coeffs)
@@ -119,6 +127,21 @@ class LinForm:
 
     def is_constant(self) -> bool:
         return not self.coeffs
+
+    def value(self, point) -> Fraction:
+        """The form at a point (key -> number).
+
+        >>> LinForm.make({"x": 2}, 1).value({"x": Fraction(1, 2)})
+        Fraction(2, 1)
+        """
+        return self.const + sum((c * _frac(point[k]) for k, c in self.coeffs), _ZERO)
+
+    def __str__(self) -> str:
+        """'2*x + y + 1/2' ('0' for the zero form)."""
+        parts = [f"{c}*{k}" if c != 1 else str(k) for k, c in self.coeffs]
+        if self.const != 0 or not parts:
+            parts.append(str(self.const))
+        return " + ".join(parts)
 
 
 @dataclass(frozen=True, order=True)

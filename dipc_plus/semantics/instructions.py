@@ -70,52 +70,54 @@ def compile_program(body: tuple) -> list[Instr]:
     return code
 
 
-def reads(node) -> set:
-    """Variables an expression (or linear form, or list of them) reads."""
-    out: set = set()
+def reads(node, terms: bool = True) -> set:
+    """Variables an expression (or linear form, or list of them) reads.
 
-    def walk(e):
-        if e is None:
-            return
-        if isinstance(e, (tuple, list)):
-            for x in e:
-                walk(x)
-        elif isinstance(e, ir.Var):
+    terms=False leaves out a `Lin`'s term variables (its Real/Int values) and keeps what its
+    coefficients and constant read: the sampler groups runs by those alone.
+    """
+    out: set = set()
+    stack = [node]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, ir.Var):
             out.add(e.name)
-        elif isinstance(e, ir.Unary):
-            walk(e.arg)
+        elif isinstance(e, (tuple, list)):
+            stack.extend(e)
+        elif isinstance(e, (ir.Unary, ir.ExpOf)):
+            stack.append(e.arg)
         elif isinstance(e, ir.Binary):
-            walk(e.left)
-            walk(e.right)
+            stack.extend((e.left, e.right))
         elif isinstance(e, ir.Cond):
-            walk(e.cond)
-            walk(e.then)
-            walk(e.other)
+            stack.extend((e.cond, e.then, e.other))
         elif isinstance(e, ir.Call):
-            walk(e.args)
-        elif isinstance(e, ir.ExpOf):
-            walk(e.arg)
+            stack.extend(e.args)
         elif isinstance(e, ir.Lin):
             for coef, var in e.terms:
-                out.add(var)
-                walk(coef)
-            walk(e.const)
-
-    walk(node)
+                if terms:
+                    out.add(var)
+                stack.append(coef)
+            stack.append(e.const)
     return out
 
 
-def _uses_defs(instr: Instr, outputs: frozenset) -> tuple[set, set]:
-    s = instr.stmt
-    if instr.op == "assign":
-        return reads(s.expr), {s.target}
-    if instr.op == "sample":
+def own_reads(s, terms: bool = True) -> set:
+    """Variables a statement's own expressions read (of `if` and `while`, the condition only)."""
+    if isinstance(s, ir.Assign):
+        return reads(s.expr, terms)
+    if isinstance(s, ir.Sample):
         d = s.dist
-        if isinstance(d, ir.NoiseSample):
-            return reads(d.mean), {s.target}
-        return reads(d.args), {s.target}
-    if instr.op == "compare":
-        return reads((s.lhs, s.rhs)), {s.target}
+        return reads(d.mean if isinstance(d, ir.NoiseSample) else d.args, terms)
+    if isinstance(s, ir.Compare):
+        return reads((s.lhs, s.rhs), terms)
+    if isinstance(s, (ir.If, ir.While)):
+        return reads(s.cond, terms)
+    return set()
+
+
+def _uses_defs(instr: Instr, outputs: frozenset) -> tuple[set, set]:
+    if instr.op in ("assign", "sample", "compare"):
+        return own_reads(instr.stmt), {instr.stmt.target}
     if instr.op == "branch":
         return reads(instr.cond), set()
     if instr.op == "exit":

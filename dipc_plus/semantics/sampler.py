@@ -40,6 +40,7 @@ np = lazy_import("numpy")
 from dipc_plus.exact import noises
 from dipc_plus.exact.noises.dlap import discrete_laplace  # noqa: F401 (re-exported)
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.instructions import own_reads, reads
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.samples import UNSET_INT, Frequency, RealSummary, SampleResult, domain_of  # noqa: F401 (re-exported)
 
@@ -82,39 +83,6 @@ def as_eps(value) -> Fraction:
     if eps <= 0:
         raise UserError(f"{where} must be positive, not {eps}", hint="the privacy budget is a positive rational, e.g. --eps 1/2")
     return eps
-
-
-# --------------------------------------------------------------------------- what expressions read
-
-
-def reads(expr) -> frozenset:
-    """Names of the variables a deterministic expression (or the coefficients of a Lin) reads.
-
-    For a `Lin`, the real/int term variables are *not* included: they are values,
-    not grouping keys; only the coefficient and constant expressions are.
-    """
-    out: set = set()
-    stack = [expr]
-    while stack:
-        e = stack.pop()
-        if isinstance(e, ir.Var):
-            out.add(e.name)
-        elif isinstance(e, ir.Unary):
-            stack.append(e.arg)
-        elif isinstance(e, ir.Binary):
-            stack.extend((e.left, e.right))
-        elif isinstance(e, ir.Cond):
-            stack.extend((e.cond, e.then, e.other))
-        elif isinstance(e, ir.Call):
-            stack.extend(e.args)
-        elif isinstance(e, ir.ExpOf):
-            stack.append(e.arg)
-        elif isinstance(e, ir.Lin):
-            stack.extend(c for c, _ in e.terms)
-            stack.append(e.const)
-        elif isinstance(e, (tuple, list)):
-            stack.extend(e)
-    return frozenset(out)
 
 
 def _assigned(stmts: Iterable) -> set:
@@ -402,18 +370,7 @@ class Sampler:
         key = id(node)
         found = self._reads.get(key)
         if found is None:
-            if isinstance(node, ir.Assign):
-                parts = [node.expr]
-            elif isinstance(node, ir.Compare):
-                parts = [node.lhs, node.rhs]
-            elif isinstance(node, ir.Sample):
-                d = node.dist
-                parts = [d.mean] if isinstance(d, ir.NoiseSample) else list(d.args)
-            elif isinstance(node, (ir.If, ir.While)):
-                parts = [node.cond]
-            else:
-                parts = [node]
-            names = reads(tuple(parts))
+            names = own_reads(node, terms=False) if isinstance(node, ir.Stmt) else reads(node, terms=False)
             bad = [n for n in names if n not in self.constants and n not in self.codes]
             if bad:
                 raise UserError.at(getattr(node, "pos", ir.NOWHERE),

@@ -16,7 +16,7 @@ from fractions import Fraction
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import values_equal
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC, mul
-from dipc_plus.semantics.instructions import compile_program, liveness, reads
+from dipc_plus.semantics.instructions import compile_program, liveness, own_reads, reads
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.distribution import distribution_of_chain
 
@@ -28,26 +28,10 @@ HALT = "__halted"
 
 def stmt_reads(s) -> set:
     """Every variable a statement may read (nested statements included)."""
-    if isinstance(s, ir.Assign):
-        return reads(s.expr)
-    if isinstance(s, ir.Sample):
-        d = s.dist
-        if isinstance(d, ir.NoiseSample):
-            return reads(d.mean)
-        return reads(d.args)
-    if isinstance(s, ir.Compare):
-        return reads((s.lhs, s.rhs))
-    if isinstance(s, ir.If):
-        out = reads(s.cond)
-        for t in s.then + s.other:
-            out |= stmt_reads(t)
-        return out
-    if isinstance(s, ir.While):
-        out = reads(s.cond)
-        for t in s.body:
-            out |= stmt_reads(t)
-        return out
-    return set()
+    out = own_reads(s)
+    for t in (s.then + s.other if isinstance(s, ir.If) else s.body if isinstance(s, ir.While) else ()):
+        out |= stmt_reads(t)
+    return out
 
 
 def may_write(s) -> set:

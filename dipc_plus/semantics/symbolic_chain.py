@@ -3,7 +3,8 @@
 The per-point chain (`semantics.dtmc`) fixes the inputs and prunes branches by their
 probability at that point.  Here every real input stays a symbol (its own id beside
 the noise ids, as `exact.cell_probability` expects), so a comparison becomes an atom
-over noises and inputs, and the program is walked once for every input: a path is
+over noises and inputs, and the program is walked once for every input (a domain of
+the one walk, `semantics.walk`): a path is
 the outcome of each comparison, and P[output = o] on a cell of input space is the sum
 over o's paths of P[the path's atoms] there.  Nothing is decided by a point value:
 a comparison of inputs alone is kept as an atom (the cell decides it, or splits with
@@ -27,8 +28,10 @@ from fractions import Fraction
 from dipc_plus.errors import UserError
 from dipc_plus.exact import noises
 from dipc_plus.exact.linear import LinForm, Noise, atom, negate
-from dipc_plus.semantics import evaluate, ir
+from dipc_plus.semantics import ir
 from dipc_plus.semantics.instructions import compiled
+from dipc_plus.semantics.values import freeze_env
+from dipc_plus.semantics.walk import Domain, PathState, Walk
 
 __all__ = ["NotSymbolic", "SymbolicPaths", "symbolic_paths", "DEFAULT_MAX_PATHS"]
 
@@ -76,154 +79,93 @@ def symbolic_paths(program: ir.Program, finite_inputs: dict | None = None,
                    max_paths: int = DEFAULT_MAX_PATHS) -> SymbolicPaths:
     """Walk `program` with its real inputs as symbols; `finite_inputs` gives the Bool/DOM inputs
     (flat names -> checked values).  Raises `NotSymbolic` where the walk does not apply."""
-    return _Walk(program, dict(finite_inputs or {}), max_paths).run()
+    return _Atoms(program, dict(finite_inputs or {}), max_paths).run()
 
 
-class _Walk:
+class _Atoms(Domain):
+    """The domain of the one walk for symbolic atoms: a path's facts are its atom set and its
+    trail of branch choices (True first), so that paths are listed depth first."""
+
     def __init__(self, program: ir.Program, finite_inputs: dict, max_paths: int):
         self.program = program
         self.max_paths = max_paths
-        outputs = program.output_names()
-        self.code, _ = compiled(program.body, outputs)
-        types = program.variables
+        code, _ = compiled(program.body, program.output_names())
+        # noise ids are the positions of their samples in the compiled code; input ids follow
+        self.sample_ids = {id(instr.stmt): pc for pc, instr in enumerate(code) if instr.op == "sample"}
         self.finite_outputs = [n for n, t in program.outputs if isinstance(t, (ir.BoolT, ir.DomT))]
         self.real_outputs = [n for n, t in program.outputs if isinstance(t, ir.RealT)]
         if not self.finite_outputs:
             raise NotSymbolic(f"{program.name}: every output is real; the symbolic path gives the "
                               "distribution of finite (Bool or DOM) outputs")
-        self.real_inputs = []
-        self.env0: dict = {}
-        self.reals0: dict = {}
-        self.input_ids: dict = {}
+        self.real_inputs, self.input_ids, self.noises, self.steps = [], {}, {}, 0
+        env0, reals0 = {}, {}
         for name, typ in program.inputs:
             if isinstance(typ, ir.IntT):
                 raise NotSymbolic(f"the input '{name}' is an integer: only real inputs are symbolic")
             if isinstance(typ, ir.RealT):
-                nid = len(self.code) + len(self.real_inputs)   # beside the noise ids (instruction positions)
+                nid = len(code) + len(self.real_inputs)
                 self.input_ids[nid] = len(self.real_inputs)
-                self.reals0[name] = LinForm(((nid, Fraction(1)),), Fraction(0))
+                reals0[name] = LinForm.symbol(nid)
                 self.real_inputs.append(name)
+            elif name not in finite_inputs:
+                raise UserError(f"the finite input '{name}' needs a value", hint=f"give it with --input {name}=...")
             else:
-                if name not in finite_inputs:
-                    raise UserError(f"the finite input '{name}' needs a value",
-                                    hint=f"give it with --input {name}=...")
-                self.env0[name] = finite_inputs[name]
-        self.types = types
-        self.noises: dict = {}
-        self.paths: dict = {}
-        self.real_forms: dict = {}
-        self.count = 0
+                env0[name] = finite_inputs[name]
+        self.start = PathState(env0, reals0, (frozenset(), ()))
 
     def run(self) -> SymbolicPaths:
-        stack = [(0, dict(self.env0), dict(self.reals0), frozenset(), frozenset())]
-        steps = 0
-        while stack:
-            pc, env, reals, atoms, seen = stack.pop()
-            while True:
-                steps += 1
-                if steps > _MAX_STEPS:
-                    raise NotSymbolic(f"{self.program.name}: more than {_MAX_STEPS} steps in the symbolic walk")
-                instr = self.code[pc]
-                op = instr.op
-                s = instr.stmt
-                if op == "exit":
-                    self._record(env, reals, atoms)
-                    break
-                if op == "jump":
-                    pc = instr.target
-                elif op == "branch":
-                    if instr.loop_head:
-                        key = (pc, tuple(sorted(env.items(), key=_first)), atoms)
-                        if key in seen:
-                            raise NotSymbolic("this loop comes back to the same state (a chain with a cycle): "
-                                              "the symbolic path handles acyclic chains only", s.pos)
-                        seen = seen | {key}
-                    value = evaluate.eval_expr(instr.cond, env, self.program, s.pos)
-                    if not isinstance(value, bool):
-                        raise UserError.at(s.pos, f"a condition is {value}, not true or false")
-                    pc = pc + 1 if value else instr.target
-                elif op == "assign":
-                    if isinstance(self.types.get(s.target), (ir.RealT, ir.IntT)):
-                        reals = dict(reals)
-                        reals[s.target] = self._lin(s.expr, env, reals, s.pos)
-                    else:
-                        env = dict(env)
-                        env[s.target] = evaluate.fit(evaluate.eval_expr(s.expr, env, self.program, s.pos),
-                                                     self.types[s.target], s.pos,
-                                                     f"the value assigned to '{s.target}'")
-                    pc += 1
-                elif op == "sample":
-                    reals = dict(reals)
-                    reals[s.target] = self._sample(pc, s, env, reals)
-                    pc += 1
-                elif op == "compare":
-                    a = atom(self._lin(s.lhs, env, reals, s.pos), s.op, self._lin(s.rhs, env, reals, s.pos))
-                    if a.form.is_constant():
-                        decided = a.holds_constant()
-                    elif a in atoms:
-                        decided = True
-                    elif negate(a) in atoms:
-                        decided = False
-                    else:
-                        decided = None
-                    if decided is not None:
-                        env = dict(env)
-                        env[s.target] = decided
-                        pc += 1
-                        continue
-                    false_env = dict(env)
-                    false_env[s.target] = False
-                    stack.append((pc + 1, false_env, reals, atoms | {negate(a)}, seen))
-                    env = dict(env)
-                    env[s.target] = True
-                    atoms = atoms | {a}
-                    pc += 1
-                else:
-                    raise NotSymbolic(f"the statement kind {op!r} is not handled by the symbolic path",
-                                      getattr(s, "pos", None))
-        types = [self.types[n] for n in self.finite_outputs]
-        ordered = dict(sorted(self.paths.items(), key=lambda kv: _value_key(kv[0], types)))
+        ends = Walk(self.program, self, self.max_paths).run(self.start)
+        paths, real_forms = {}, {}
+        for st in sorted(ends, key=_trail):
+            key = tuple(st.env.get(n) for n in self.finite_outputs)
+            paths.setdefault(key, []).append(st.facts[0])
+            real_forms.setdefault(key, []).append(tuple(st.reals.get(n) for n in self.real_outputs))
+        types = [self.program.variables[n] for n in self.finite_outputs]
+        ordered = dict(sorted(paths.items(), key=lambda kv: _value_key(kv[0], types)))
         return SymbolicPaths(self.program, self.real_inputs, self.input_ids, self.noises,
-                             self.finite_outputs, ordered, self.real_outputs, self.real_forms)
+                             self.finite_outputs, ordered, self.real_outputs, real_forms)
 
-    def _record(self, env: dict, reals: dict, atoms: frozenset) -> None:
-        self.count += 1
-        if self.count > self.max_paths:
-            raise NotSymbolic(f"{self.program.name} has more than {self.max_paths} paths")
-        key = tuple(env.get(n) for n in self.finite_outputs)
-        self.paths.setdefault(key, []).append(atoms)
-        self.real_forms.setdefault(key, []).append(tuple(reals.get(n) for n in self.real_outputs))
+    def split(self, st: PathState, form: LinForm, op: str) -> list:
+        """A comparison already decided by an atom of the path takes one outcome; else both."""
+        atoms, trail = st.facts
+        a = atom(form, op, LinForm.constant(0))
+        if a in atoms:
+            return [(True, st.facts)]
+        no = negate(a)
+        if no in atoms:
+            return [(False, st.facts)]
+        return [(True, (atoms | {a}, trail + (0,))), (False, (atoms | {no}, trail + (1,)))]
 
-    def _lin(self, lin: ir.Lin, env: dict, reals: dict, pos) -> LinForm:
-        coefs, const = evaluate.lin_value_parts(lin, env, self.program, pos)
-        total = LinForm.constant(const)
-        for var, c in coefs.items():
-            form = reals.get(var)
-            if form is None:
-                raise UserError.at(pos, f"'{var}' is read before it is assigned",
-                                   hint="assign it on every path that reaches this statement")
-            total = total + form.scale(c)
-        return total
+    def loop_key(self, st: PathState):
+        self.steps += 1
+        if self.steps > _MAX_STEPS:
+            raise NotSymbolic(f"{self.program.name}: more than {_MAX_STEPS} loop steps in the symbolic walk")
+        return freeze_env(st.env), st.facts[0]
 
-    def _sample(self, pc: int, s: ir.Sample, env: dict, reals: dict) -> LinForm:
+    def loop_repeats(self, s: ir.While) -> Exception:
+        return NotSymbolic("this loop comes back to the same state (a chain with a cycle): "
+                           "the symbolic path handles acyclic chains only", s.pos)
+
+    def too_many(self, limit: int) -> Exception:
+        return NotSymbolic(f"{self.program.name} has more than {limit} paths")
+
+    def sample(self, walk: Walk, s: ir.Sample, st: PathState) -> None:
         d = s.dist
         if isinstance(d, (ir.ExpMech, ir.Choose)):
             raise NotSymbolic("a choose or exponential-mechanism draw: the symbolic path handles "
                               "Laplace samples and comparisons only", s.pos)
-        if not isinstance(d, ir.NoiseSample):
-            raise NotSymbolic(f"the distribution {type(d).__name__} is not handled by the symbolic path", s.pos)
         spec = noises.by_kind(d.kind)
         reading = spec.reading(Fraction(d.rate))
         if reading.noise.kind != "lap" or reading.positive_only:   # exact.cell_probability's condition
             article = "an" if spec.surface[:1] in "AEIOU" else "a"
             raise NotSymbolic(f"{article} {spec.surface} sample: only Laplace noise is symbolic so far", s.pos)
+        pc = self.sample_ids[id(s)]
         self.noises[pc] = Noise(d.kind, Fraction(d.rate))
-        mean = self._lin(d.mean, env, reals, s.pos)
-        return mean + LinForm(((pc, Fraction(1)),), Fraction(0))
+        st.reals[s.target] = walk.lin(d.mean, st, s.pos) + LinForm.symbol(pc)
 
 
-def _first(item: tuple):
-    return item[0]
+def _trail(st: PathState) -> tuple:
+    return st.facts[1]
 
 
 def _value_key(values: tuple, types: list) -> tuple:

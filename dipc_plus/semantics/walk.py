@@ -1,0 +1,162 @@
+"""One walk of a lowered program over symbolic states, a path split wherever a comparison is open.
+
+Three uses read a program with some values unknown: the noise-free program over symbolic
+inputs (`claims.noise_free`), the monotonicity signs of the corner reduction
+(`accuracy.monotone`) and the atom sets of `prob --symbolic` (`semantics.symbolic_chain`).
+They share this walk: Bool/DOM values are computed, Real/Int values are `LinForm`s, and a
+*domain* object says what a sample is and which outcomes a comparison can have on a path
+(with what the path then remembers: a condition, oriented half-spaces, atoms).
+"""
+from __future__ import annotations
+
+from dipc_plus.errors import UserError
+from dipc_plus.exact.linear import LinForm
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.evaluate import eval_assign, eval_expr, fit, lin_value_parts
+from dipc_plus.semantics.values import freeze_env
+
+
+def constant_truth(k, op: str) -> bool:
+    """The truth of 'k op 0' for a number k."""
+    return {"<": k < 0, "<=": k <= 0, ">": k > 0, ">=": k >= 0, "==": k == 0, "=": k == 0, "!=": k != 0}[op]
+
+
+class PathState:
+    """One path so far: Bool/DOM values (`env`), Real/Int values as forms (`reals`), and what the
+    domain keeps about the path (`facts`)."""
+    __slots__ = ("env", "reals", "facts")
+
+    def __init__(self, env: dict, reals: dict, facts):
+        self.env, self.reals, self.facts = env, reals, facts
+
+
+class Domain:
+    """What one use of the walk says: subclasses give `sample` and `split`."""
+
+    def sample(self, walk: "Walk", s: ir.Sample, st: PathState) -> None:
+        raise NotImplementedError
+
+    def split(self, st: PathState, form: LinForm, op: str) -> list:
+        """[(truth of 'form op 0', the path's facts then)] for every outcome the path can take."""
+        raise NotImplementedError
+
+    def enter_loop(self, s: ir.While) -> None:
+        """Called at every `while`: a domain that has not made its argument for loops raises."""
+
+    def loop_key(self, st: PathState):
+        """What must differ between two visits of a loop head on one path for it to terminate."""
+        return freeze_env(st.env)
+
+    def loop_repeats(self, s: ir.While) -> Exception:
+        return UserError.at(s.pos, "this loop comes back to the same state, so it never ends")
+
+    def too_many(self, limit: int) -> Exception:
+        return UserError(f"the program has more than {limit} paths")
+
+
+class Walk:
+    """Walks `program` for a `domain`; `run(start)` gives the states at its end (fall-through,
+    then exited), failing once more than `max_paths` paths are live."""
+
+    def __init__(self, program: ir.Program, domain: Domain, max_paths: int):
+        self.program = program
+        self.domain = domain
+        self.max_paths = max_paths
+        self.live = 1
+
+    def run(self, start: PathState) -> list[PathState]:
+        normal, exited = self.block(self.program.body, [start])
+        return normal + exited
+
+    def lin(self, lin: ir.Lin, st: PathState, pos) -> LinForm:
+        coefs, const = lin_value_parts(lin, st.env, self.program, pos)
+        total = LinForm.constant(const)
+        for name, c in coefs.items():
+            form = st.reals.get(name)
+            if form is None:
+                raise UserError.at(pos, f"'{name}' is read before it is assigned",
+                                   hint="assign it on every path that reaches this statement")
+            total = total + form.scale(c)
+        return total
+
+    def block(self, stmts, states: list) -> tuple[list, list]:
+        """Run `stmts` from each state: (states that fall through, states that exited)."""
+        running, exited = states, []
+        for stmt in stmts:
+            nxt = []
+            for st in running:
+                normal, ex = self.stmt(stmt, st)
+                nxt.extend(normal)
+                exited.extend(ex)
+            running = nxt
+            if not running:
+                break
+        return running, exited
+
+    def stmt(self, s, st: PathState) -> tuple[list, list]:
+        kind = type(s)
+        if kind is ir.Assign:
+            typ = self.program.variables[s.target]
+            if not isinstance(typ, (ir.RealT, ir.IntT)):
+                st.env[s.target] = eval_assign(s, st.env, self.program)
+            elif isinstance(s.expr, ir.Lin):
+                st.reals[s.target] = self.lin(s.expr, st, s.pos)
+            else:
+                value = eval_expr(s.expr, st.env, self.program, s.pos)
+                st.reals[s.target] = LinForm.constant(fit(value, typ, s.pos, f"the value assigned to '{s.target}'"))
+            return [st], []
+        if kind is ir.Sample:
+            self.domain.sample(self, s, st)
+            return [st], []
+        if kind is ir.Compare:
+            return self.compare(s, st), []
+        if kind is ir.If:
+            return self.block(s.then if self.test(s, st, "if") else s.other, [st])
+        if kind is ir.While:
+            self.domain.enter_loop(s)
+            return self.loop(s, st)
+        if kind is ir.Exit:
+            return [], [st]
+        raise TypeError(f"unknown statement {s!r}")
+
+    def test(self, s, st: PathState, word: str) -> bool:
+        value = eval_expr(s.cond, st.env, self.program, s.pos)
+        if not isinstance(value, bool):
+            raise UserError.at(s.pos, f"the condition of '{word}' is {value}, not true or false")
+        return value
+
+    def compare(self, s: ir.Compare, st: PathState) -> list:
+        form = self.lin(s.lhs, st, s.pos) - self.lin(s.rhs, st, s.pos)
+        if form.is_constant():
+            st.env[s.target] = constant_truth(form.const, s.op)
+            return [st]
+        outcomes = self.domain.split(st, form, s.op)
+        out = []
+        for k, (truth, facts) in enumerate(outcomes):
+            new = st if k == len(outcomes) - 1 else PathState(dict(st.env), dict(st.reals), facts)
+            new.facts = facts
+            new.env[s.target] = truth
+            out.append(new)
+        self.live += len(out) - 1
+        if self.live > self.max_paths:
+            raise self.domain.too_many(self.max_paths)
+        return out
+
+    def loop(self, s: ir.While, st: PathState) -> tuple[list, list]:
+        """Unroll `s` on every path; a path whose loop-head state repeats never ends."""
+        done, exited = [], []
+        frontier = [(st, frozenset())]
+        while frontier:
+            nxt = []
+            for cur, seen in frontier:
+                if not self.test(s, cur, "while"):
+                    done.append(cur)
+                    continue
+                key = self.domain.loop_key(cur)
+                if key in seen:
+                    raise self.domain.loop_repeats(s)
+                normal, ex = self.block(s.body, [cur])
+                exited.extend(ex)
+                nxt.extend((n, seen | {key}) for n in normal)
+            frontier = nxt
+        return done, exited
