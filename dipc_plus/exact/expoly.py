@@ -23,6 +23,9 @@ from typing import Iterable, Union
 import flint
 from flint import arb, fmpq, fmpq_poly
 
+from dipc_plus.errors import UserError
+from dipc_plus.execution import limits
+
 Number = Union[int, Fraction, fmpq]
 
 _EPS_POLY = fmpq_poly([0, 1])
@@ -557,6 +560,18 @@ class ExpFrac:
         return f"ExpFrac({self})"
 
 
+def check_t_degree(num: ExpPoly, den: ExpPoly, L: int) -> None:
+    """Refuse (the `exp_degree` limit) a fraction whose gcd would be taken in a degree FLINT cannot
+    afford: the exponents' spread times L, the common denominator of the exponents.  Inputs such as
+    1e-50 or 10^59 make it astronomical; FLINT then runs out of memory or silently fails (gcd 0)."""
+    degree = max((max(p.terms) - min(p.terms)) * L for p in (num, den))
+    if degree > limits.get("exp_degree"):
+        raise UserError(f"a closed form to reduce has degree {limits.clip(str(degree), 30)} in "
+                        f"e^(eps/{limits.clip(str(L), 30)}): its exponents' denominators or sizes are too large",
+                        hint="input values or constants with many digits (1e-50, 10^59) make them so; use "
+                             "simpler rationals, or " + limits.hint("exp_degree"))
+
+
 def _reduce(num: ExpPoly, den: ExpPoly) -> tuple[ExpPoly, ExpPoly]:
     """Cancel the gcd in Q[eps, t]; make den monic (lex order) with lowest exponent 0."""
     if num.is_zero():
@@ -565,10 +580,14 @@ def _reduce(num: ExpPoly, den: ExpPoly) -> tuple[ExpPoly, ExpPoly]:
         c = den.constant_value()
         return (num * (1 / c) if c != 1 else num), ExpPoly.ONE
     L = lcm(num.denominator_lcm(), den.denominator_lcm())
+    check_t_degree(num, den, L)
     ctx = mpoly_ctx()
     fn, sn = num.to_mpoly(L, ctx)
     fd, sd = den.to_mpoly(L, ctx)
     g = fn.gcd(fd)
+    if g.is_zero():
+        # FLINT's gcd reports a failure (exponents past a machine word) as 0, never as an error
+        raise ArithmeticError(f"FLINT could not compute a gcd in Q[eps, t] (t = e^(eps/{L}))")
     if g != 1:
         fn = fn / g  # exact division
         fd = fd / g

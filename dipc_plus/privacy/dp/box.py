@@ -32,6 +32,8 @@ from fractions import Fraction
 from dipc_plus.claims.privacy_types import DPClaim, EpsRange
 from dipc_plus.claims.scope import box_scope
 from dipc_plus.decision.decide import Interval
+from dipc_plus.errors import UserError
+from dipc_plus.execution import limits
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.privacy.display import counterexample_lines, user_value
 from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, PrivacyResult, check_dp
@@ -231,6 +233,30 @@ def lattice_points(claim: DPClaim, step: Fraction) -> int:
     return math.prod(lattice_size(lo, hi, step) for lo, hi in claim.box_bounds.values())
 
 
+def point_scale(claim: DPClaim) -> int:
+    """The common denominator of a grid claim's real input values times their largest size (at
+    least 1): about the degree in e^(eps/L) its closed forms reach per unit of a noise's rate, since
+    each value becomes an exponent.  The exact check's time grows steeply with it (a box [0, 1/2000]
+    takes seconds, [0, 1/4000] minutes), so it is bounded before the check starts."""
+    columns = claim.grid.values() if claim.grid is not None else [env.values() for env in claim.explicit_points]
+    values = {Fraction(v) for vs in columns for v in vs
+              if isinstance(v, (int, Fraction)) and not isinstance(v, bool)}
+    denominator = math.lcm(1, *(v.denominator for v in values))
+    return denominator * max([1, *(math.ceil(abs(v)) for v in values)])
+
+
+def check_point_scale(claim: DPClaim, what: str) -> DPClaim:
+    """`claim` when its `point_scale` is within the `box_scale` limit; else a UserError naming it,
+    before any exact work (the box's bounds alone decide it)."""
+    scale = point_scale(claim)
+    if scale > limits.get("box_scale"):
+        raise UserError(f"the exact check on {what} is too costly: their common denominator times their "
+                        f"largest size is {limits.clip(str(scale), 30)}, more than {limits.get('box_scale')}",
+                        file=claim.file, hint="give the box bounds with small denominators and sizes (e.g. "
+                        "[-1, 1] or [\"-1/2\", \"1/2\"]), or " + limits.hint("box_scale"))
+    return claim
+
+
 def lattice_claim(claim: DPClaim, step: Fraction, most: int | None = None) -> DPClaim:
     """The claim on the lattice of `step` of its box (at most the `most` smallest values of each
     input): a grid claim, decided by the per-point path.  Check `lattice_points` first."""
@@ -250,14 +276,14 @@ def bound_check_claim(claim: DPClaim, cp: Coupling, most: int) -> tuple[DPClaim,
     from dipc_plus.privacy.online.every_length import witness_inputs
     what = "the integer points of the box"
     if lattice_points(claim, Fraction(1)) <= most:
-        return every_eps(lattice_claim(claim, Fraction(1))), what
+        return check_point_scale(every_eps(lattice_claim(claim, Fraction(1))), what), what
     lc = every_eps(lattice_claim(claim, Fraction(1), CHECK_VALUES))
     if any(lattice_size(lo, hi, Fraction(1)) > CHECK_VALUES for lo, hi in claim.box_bounds.values()):
         what = f"the integer points of the box with each input at its {CHECK_VALUES} smallest values"
     if lc.npoints > most:
         lc = witness_inputs(lc, cp.input_name, cp.length) or lc
         what += " and of the two-block form q = (x, ..., x, y, ..., y)"
-    return lc, what
+    return check_point_scale(lc, what), what
 
 
 def check_bound(claim: DPClaim, cp: Coupling, max_states: int) -> tuple:
@@ -331,6 +357,7 @@ def search_lattices(res: BoxPrivacyResult, max_states: int) -> None:
         if lc is None:
             res.searched.append(Searched(step, npoints, verdict="skipped"))
             break
+        check_point_scale(lc, f"the points of the box at step {fmt_q(step)}")
         sup = ""
         if res.every_value:
             r = check_real_outputs(lc)
