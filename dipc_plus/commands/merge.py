@@ -21,9 +21,9 @@ A part is untrusted data (a job's output file, perhaps cut short or edited): eac
 checked against the schema of a part (types, sizes, nesting depth, integer length)
 and its counts recomputed from its own reports; an accuracy part's reports must be
 exactly its inputs, and when the claim file named in the parts is here with the same
-SHA-256, exactly the claim's inputs in order.  Each counterexample is checked field by field, and
-re-checked exactly when the claim is here (`commands.part_counterexample`).  A part that fails any of this is exit 2
-naming the part, so a truncated or edited part never merges to a verdict (a claim file
+SHA-256, exactly the claim's inputs in order.  Each counterexample is checked field by
+field, and re-checked exactly when the claim is here (`commands.parts.counterexample`).
+A part that fails any of this is exit 2 naming the part, so a truncated or edited part never merges to a verdict (a claim file
 with no [accuracy] table for accuracy parts is refused as `dipc accuracy` refuses it).
 """
 from __future__ import annotations
@@ -37,8 +37,8 @@ from dipc_plus.accuracy.vacuity import Vacuity, vacuity_from
 from dipc_plus.claims.distances import INF
 from dipc_plus.commands.common import (EXIT_VACUOUS, MAX_SHARDS, STRICT_EXIT, json_text, strict_reason_text,
                                        vacuity_lines)
-from dipc_plus.commands.part_counterexample import (check_counterexample, check_privacy_counterexample_inputs,
-                                                    recheck_accuracy_counterexamples)
+from dipc_plus.commands.parts.counterexample import (check_counterexample, check_privacy_counterexample_inputs,
+                                                     recheck_accuracy_counterexamples)
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import read_user_file
 from dipc_plus.execution.limits import clip
