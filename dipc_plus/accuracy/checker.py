@@ -42,7 +42,7 @@ from dipc_plus.accuracy.classes import InputClasses
 from dipc_plus.accuracy.report import (REFUTED, Counterexample, InputReport, fmt_q, input_key, input_verdict,
                                        separated, summarize_input)
 from dipc_plus.accuracy.result import AccuracyResult, Tally
-from dipc_plus.accuracy.tasks import attach_program, check_range
+from dipc_plus.accuracy.tasks import SPOOLED, attach_program, check_range
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.claim_file import Claim
 from dipc_plus.claims.disagreement import Disagreement
@@ -466,7 +466,7 @@ class AccuracyChecker:
                  if executor.parallel else _TimedTasks(points, rest))
         reports: list[InputReport] = []
         tally = Tally() if summarize is not None else None
-        kept = JsonSpool() if summarize == "json" else []   # each input's JSON goes to a file as it comes
+        kept = JsonSpool() if summarize in SPOOLED else []   # each input's JSON or text goes to a file as it comes
         frozen = 0   # inputs kept when the garbage collector last froze what it had (see _FREEZE_EVERY)
         with TaskRun(len(points), description, "input", progress=progress) as run, _frozen_kept():
             for part in run.parts(check_range, source, tasks, executor=executor, sizes=tasks.sizes):

@@ -13,14 +13,16 @@ import json
 from dataclasses import dataclass
 
 from dipc_plus.accuracy.result import Tally
+
+SPOOLED = ("json", "text", "text-verbose")   # the summaries kept in a temporary file, not in memory
 from dipc_plus.execution import ledger
 
 
 @dataclass
 class SummaryPart:
     """A summarized range of inputs, reduced: its counts and first counterexample (`tally`), what
-    the command prints of its inputs (`kept`: their JSON lines as one text for "json", else their
-    text lines), what `collect` made of each input (in input order, or None), and the ledger's
+    the command prints of its inputs (`kept`: one JSON value a line, as one text, for the SPOOLED
+    ways: a report's JSON, or a text line as a JSON string), what `collect` made of each input (in input order, or None), and the ledger's
     records of its inputs (`ledger.lines`, empty when no guard listens)."""
     tally: Tally
     kept: object
@@ -40,6 +42,8 @@ class SummaryPart:
         records = ledger.lines("input", ((shown(u), s.verdict) for u, s in pairs)) if record else ""
         if how == "json":
             kept = "".join((v if isinstance(v, str) else json.dumps(v)) + "\n" for v in kept)
+        elif how in SPOOLED:   # text lines, each encoded as a JSON string (a line may hold newlines)
+            kept = "".join(json.dumps(v) + "\n" for v in kept)
         return SummaryPart(tally, kept, [s.collected for _, s in pairs] if collect is not None else None,
                            records, tally.counterexample is not None)
 

@@ -234,7 +234,13 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
     for name, value in (overrides or {}).items():
         params[name] = Fraction(value)
     from dipc_plus.frontend.load import declared_params, lower_program, read_module
-    module = read_module(program_path)   # parsed once; lowered once, with the claim's parameters
+    try:
+        module = read_module(program_path)   # parsed once; lowered once, with the claim's parameters
+    except UserError as err:
+        if err.file != program_path or err.line is not None:
+            raise   # a mistake inside the program: located there
+        # the file itself cannot be read (a kernel file, no permission, too large): the claim's line named it
+        raise r.error("program.path", err.message, hint=err.hint) from None
     names = declared_params(module)
     unknown = [n for n in params if n not in names]
     if unknown:

@@ -150,7 +150,7 @@ def _check_sizes(root, error) -> None:
         if depth > max_depth:
             raise error(f"the formula is nested more than {max_depth} deep", col, limits.hint("depth"))
         if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
-            if node.value.bit_length() > 3.33 * max_digits:
+            if integer_digits(node.value) > max_digits:
                 raise error(f"the number {clip(node.value)} has more than {max_digits} digits", col,
                             limits.hint("digits"))
         if isinstance(node, ast.Constant) and isinstance(node.value, float) and len(repr(node.value)) > max_digits:
@@ -281,13 +281,31 @@ def bounded_constant(node: Expr) -> Fraction | None:
     return None
 
 
+def integer_digits(n: int) -> int:
+    """The decimal digits of |n|, counted exactly (10**50 has 51); a number of far more bits than the
+    `digits` limit allows is only bounded (its digits are then certainly over the limit)."""
+    bits = abs(n).bit_length()
+    if bits > 4 * limits.get("digits") + 8:   # 2^(bits-1) > 10^(digits+1): over the limit, not printed
+        return (bits - 1) * 3 // 10 + 1
+    return len(str(abs(n)))
+
+
 def check_rational_power(base: Fraction, n: int, fail) -> None:
-    """Call fail(message, hint) unless base**n is within the `power` and `digits` limits (before computing it)."""
+    """Call fail(message, hint) unless base**n is within the `power` and `digits` limits (a power certainly
+    past the limit is refused before it is computed; one that may fit is computed and its digits counted)."""
     if abs(n) > limits.get("power"):
         fail(f"the exponent {clip(n)} is larger than {limits.get('power')}", limits.hint("power"))
-    bits = max(base.numerator.bit_length(), base.denominator.bit_length()) * abs(n)
-    if bits > 3.33 * limits.get("digits"):
-        fail(f"{clip(base)}**{clip(n)} has more than {limits.get('digits')} digits", limits.hint("digits"))
+    most = limits.get("digits")
+    widest = max(abs(base.numerator).bit_length(), base.denominator.bit_length())
+    if widest <= 1:   # 0, 1 or -1: so is every power
+        return
+    if (widest - 1) * abs(n) * 3 // 10 > most:   # |p| or q >= 2^(widest-1): at least that many digits
+        digits = most + 1
+    else:   # at most 2 (widest - 1) n bits, a few times the limit: count its digits exactly
+        value = base ** abs(n)
+        digits = max(integer_digits(value.numerator), integer_digits(value.denominator))
+    if digits > most:
+        fail(f"{clip(base)}**{clip(n)} has more than {most} digits", limits.hint("digits"))
 
 
 def syntax_tree(text, where: Where, allowed=ARITHMETIC, *, calls: tuple = (), strings: bool = False,

@@ -20,6 +20,7 @@ overrides parameters of both.
 from __future__ import annotations
 
 import functools
+from typing import Iterator
 
 from dipc_plus.accuracy.report import ENV_STYLE, fmt_q, group_env, report_lines
 from dipc_plus.semantics.values import show_env
@@ -32,6 +33,7 @@ from dipc_plus.commands.common import (EXIT_UNDECIDED, EXIT_VACUOUS, add_accurac
                                        strict_line, vacuity_lines)
 from dipc_plus.errors import UserError
 from dipc_plus.execution.executor import chunks
+from dipc_plus.execution.json_spool import JsonSpool
 
 EXAMPLE = """\
 examples:
@@ -109,7 +111,8 @@ def run(args) -> int:
     if args.json:
         print_json(result_json(result, args, worst, shard, part), checker.program)
     else:
-        print(text_report(result, verbose=verbose, worst=None if worst is None else worst.worst()))
+        for line in text_report_lines(result, verbose=verbose, worst=None if worst is None else worst.worst()):
+            print(line)
         for line in vacuity_lines(vacuity, args):
             print(line)
         if strict_line(result, args) and code != EXIT_VACUOUS:
@@ -145,54 +148,67 @@ def work_text(work: dict) -> str:
 
 
 def text_report(result: AccuracyResult, verbose: bool = False, worst: list | None = None) -> str:
-    """The report of a run: one line per input (every report in full with `verbose`), or with
-    `worst` (accuracy.summary.InputMargin, worst first) the worst inputs only."""
+    """The report of a run as one text (`text_report_lines` joined)."""
+    return "\n".join(text_report_lines(result, verbose, worst))
+
+
+def text_report_lines(result: AccuracyResult, verbose: bool = False, worst: list | None = None) -> Iterator[str]:
+    """The report of a run, line by line: one line per input (every report in full with `verbose`), or
+    with `worst` (accuracy.summary.InputMargin, worst first) the worst inputs only.  A summarized run's
+    input lines come from its temporary file one at a time, so a grid of millions of inputs is printed
+    without holding its text (`execution.json_spool`)."""
     claim = result.claim
     program = claim.program
     conv = "dd(u) >= alpha (the paper's convention)" if result.boundary else "dd(u) > alpha (Definition 2)"
     kappa = "" if result.kappa == 1 else f", beta divided by {result.kappa}"
-    lines = [f"claim:  {claim.describe()}",
-             f"        inputs with {conv}, dd over {result.dd_over}{kappa}"]
+    yield f"claim:  {claim.describe()}"
+    yield f"        inputs with {conv}, dd over {result.dd_over}{kappa}"
     if claim.note:
-        lines.append(f"note:   {claim.note}")
-    lines.append("")
+        yield f"note:   {claim.note}"
+    yield ""
     if worst is not None:
         bound = "beta" if result.kappa == 1 else f"beta/{result.kappa}"
-        lines.append(f"the {len(worst)} worst input(s) where the claim applies (smallest inf over eps of "
-                     f"beta/P[error]; P[error] <= {bound} fails where it is below {result.kappa}):"
-                     if worst else "no input where the claim applies: no worst input")
-        lines += ["  " + m.text(program) for m in worst]
+        yield (f"the {len(worst)} worst input(s) where the claim applies (smallest inf over eps of "
+               f"beta/P[error]; P[error] <= {bound} fails where it is below {result.kappa}):"
+               if worst else "no input where the claim applies: no worst input")
+        for m in worst:
+            yield "  " + m.text(program)
     elif result.kept is not None:
-        lines += result.kept
+        yield from (result.kept.values() if isinstance(result.kept, JsonSpool) else result.kept)
     else:
         by_input: dict = {}
         for r in result.reports:
             by_input.setdefault(tuple(r.input.items()), []).append(r)
         for reps in by_input.values():
-            lines += report_lines(reps, verbose)
+            yield from report_lines(reps, verbose)
     if not verbose:
-        lines.append("")
+        yield ""
+    yield from _verdict_lines(result, verbose)
+
+
+def _verdict_lines(result: AccuracyResult, verbose: bool) -> Iterator[str]:
+    """The end of a text report: the counts, the work, the verdict and what it covers."""
+    claim, program = result.claim, result.claim.program
     applicable = result.n_applicable
-    lines.append(f"{result.inputs} input(s), {result.n_obligations} obligation(s), {applicable} where the claim "
-                 f"applies, {result.n_refuted} refuted; {result.seconds:.2f} s")
+    yield (f"{result.inputs} input(s), {result.n_obligations} obligation(s), {applicable} where the claim "
+           f"applies, {result.n_refuted} refuted; {result.seconds:.2f} s")
     if result.work is not None:
-        lines.append(work_text(result.work))
+        yield work_text(result.work)
     scope = result.scope
     if result.verdict == "verified":
         if applicable == 0:
-            lines.append(f"VERIFIED (vacuously: the claim applies to none of these inputs) {scope.summary()}")
+            yield f"VERIFIED (vacuously: the claim applies to none of these inputs) {scope.summary()}"
         else:
-            lines.append(f"VERIFIED {scope.summary()}: P[error] <= beta{'' if result.kappa == 1 else f'/{result.kappa}'} "
-                         f"for every eps in {claim.eps} at every input where the claim applies")
-        lines.append(scope.coverage())
+            yield (f"VERIFIED {scope.summary()}: P[error] <= beta{'' if result.kappa == 1 else f'/{result.kappa}'} "
+                   f"for every eps in {claim.eps} at every input where the claim applies")
+        yield scope.coverage()
     else:
         cex = result.counterexample
-        lines.append(f"REFUTED at {show_env(group_env(program, cex.input), **ENV_STYLE)}, eps = {fmt_q(cex.eps)} "
-                     f"(re-checked by an independent certified evaluation)")
+        yield (f"REFUTED at {show_env(group_env(program, cex.input), **ENV_STYLE)}, eps = {fmt_q(cex.eps)} "
+               f"(re-checked by an independent certified evaluation)")
         if not verbose:
-            lines.append(cex.describe())
-        lines.append(scope.coverage())
-    return "\n".join(lines)
+            yield cex.describe()
+        yield scope.coverage()
 
 
 def shard_inputs(checker, every: list, shard, kappa: int) -> tuple[list, dict | None]:

@@ -21,8 +21,9 @@ A part is untrusted data (a job's output file, perhaps cut short or edited): eac
 checked against the schema of a part (types, sizes, nesting depth, integer length)
 and its counts recomputed from its own reports; an accuracy part's reports must be
 exactly its inputs, and when the claim file named in the parts is here with the same
-SHA-256, exactly the claim's inputs in order.  A part that fails any of this is exit 2
-naming the part, so a truncated or edited part never merges to a verdict (a claim file
+SHA-256, exactly the claim's inputs in order.  Each counterexample is checked field by
+field, and re-checked exactly when the claim is here (`commands.parts.counterexample`).
+A part that fails any of this is exit 2 naming the part, so a truncated or edited part never merges to a verdict (a claim file
 with no [accuracy] table for accuracy parts is refused as `dipc accuracy` refuses it).
 """
 from __future__ import annotations
@@ -36,6 +37,8 @@ from dipc_plus.accuracy.vacuity import Vacuity, vacuity_from
 from dipc_plus.claims.distances import INF
 from dipc_plus.commands.common import (EXIT_VACUOUS, MAX_SHARDS, STRICT_EXIT, json_text, strict_reason_text,
                                        vacuity_lines)
+from dipc_plus.commands.parts.counterexample import (check_counterexample, check_privacy_counterexample_inputs,
+                                                     recheck_accuracy_counterexamples)
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import read_user_file
 from dipc_plus.execution.limits import clip
@@ -226,7 +229,9 @@ def check_part(path: str, out: dict) -> None:
                                                                                   and seconds >= 0):
         raise _bad(path, f"\"seconds\" is {clip(json.dumps(seconds), 40)}, not a number of seconds")
     _typed(path, out, "vacuous", bool, "true or false")
-    _typed(path, out, "counterexample", dict, "an object", optional=True)
+    cex = _typed(path, out, "counterexample", dict, "an object", optional=True)
+    if cex is not None:
+        check_counterexample(path, command, cex)
     strict = _typed(path, out, "strict", dict, "an object", optional=True)
     if strict is not None:
         _typed(path, strict, "requested", bool, "true or false", "strict.")
@@ -289,7 +294,17 @@ def _check_accuracy_part(path: str, out: dict, items: list) -> None:
     if set(basis) != {"alpha", "boundary", "input_distance", "dd_over", "given_inputs"} or (
             basis["alpha"] != "dd" and _fraction(basis["alpha"]) is None):
         raise _bad(path, "\"vacuity_basis\" is not the claim's alpha, distance and options")
+    _check_report_counterexamples(path, reports)
     out["_inputs"], out["_dd_max"] = inputs, dd_max
+
+
+def _check_report_counterexamples(path: str, reports: list) -> None:
+    """Each refuted report's counterexample, field by field, at the report's own input."""
+    for k, r in enumerate(reports):
+        if r["verdict"] == "refuted":
+            check_counterexample(path, "accuracy", r["counterexample"], f"reports[{k}].counterexample.")
+            if r["counterexample"]["input"] != r["input"]:
+                raise _bad(path, f"report {k}'s counterexample is at another input than the report")
 
 
 def _fraction(text: str):
@@ -362,6 +377,7 @@ def check_against_claim(parts: list[tuple[str, dict]]) -> str | None:
             raise _bad(path0, f"the parameter {clip(pair[0], 20)} is {clip(str(pair[1]), 20)}, not a number") from None
     if first["part"]["command"] == "accuracy":
         _check_claim_inputs(parts, args[0], params)
+        recheck_accuracy_counterexamples(parts, args, params, first["part"]["options"].get("kappa"))
     else:
         _check_claim_pairs(parts, args, params)
     return None
@@ -374,7 +390,9 @@ def _check_claim_pairs(parts: list[tuple[str, dict]], args: list, params: dict) 
     if structure not in (None, False, True) or isinstance(max_states, bool) or not isinstance(max_states, int) \
             or max_states <= 0:
         raise _bad(parts[0][0], "\"part.options\" are not the options of a privacy run")
-    total = build_dp_work(args[0], tuple(params.items()), structure, max_states).shard_range(None)[2]
+    work = build_dp_work(args[0], tuple(params.items()), structure, max_states)
+    check_privacy_counterexample_inputs(parts, work.claim.program)
+    total = work.shard_range(None)[2]
     stated = parts[0][1]["part"]["total_items"]
     if stated != total:
         raise _bad(parts[0][0], f"the parts cover {stated} pairs but the claim has {total}",

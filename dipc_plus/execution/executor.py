@@ -436,6 +436,8 @@ def _dask_client(executor: "Executor"):
     except ImportError:
         raise UserError("--executor dask needs the dask.distributed package",
                         hint='pip install "dask[distributed]" (or pip install -e ".[cluster]")') from None
+    from dipc_plus.execution.dask_protocols import check_protocol
+    check_protocol(executor.scheduler, f"{executor.origin} {executor.scheduler!r}", DASK_SCHEDULERS)
     try:
         return Client(executor.scheduler, timeout="5s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
@@ -508,13 +510,19 @@ NO_WORKER_WAIT = 60.0   # seconds a run waits for a Dask worker before it ends (
 
 
 def _no_worker_wait() -> float:
+    """The seconds of DIPC_DASK_WORKER_WAIT (60 when unset): a positive, finite number below 10^7, or a
+    UserError - a 0, negative, nan or inf wait is a mistake to report, not a reason to wait 60 s silently."""
     text = os.environ.get("DIPC_DASK_WORKER_WAIT", "").strip()
+    if not text:
+        return NO_WORKER_WAIT
     try:
-        value = float(text) if text else NO_WORKER_WAIT
+        value = float(text)
     except ValueError:
-        raise UserError(f"DIPC_DASK_WORKER_WAIT={text[:40]!r} is not a number of seconds",
-                        hint="unset it (60 s) or set e.g. DIPC_DASK_WORKER_WAIT=120") from None
-    return value if 0 < value < 10**7 else NO_WORKER_WAIT
+        value = float("nan")
+    if not 0 < value < 10**7:   # also false for nan
+        raise UserError(f"DIPC_DASK_WORKER_WAIT={text[:40]!r} is not a number of seconds from above 0 to below 10^7",
+                        hint="unset it (60 s) or set e.g. DIPC_DASK_WORKER_WAIT=120")
+    return value
 
 
 def _next_finished(queue, client, executor: "Executor"):

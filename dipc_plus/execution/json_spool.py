@@ -4,7 +4,8 @@
 Why: a grid check prints one report per input (531,441 at Sparse m = 12), and the JSON object
 that holds them says its verdict first.  Kept as Python dicts until the end, the reports took
 more memory than the check; encoded once when made and appended to a temporary file, they take
-none, and `write_json` copies them into the output in order.
+none, and `write_json` copies them into the output in order.  A text report's lines are kept the
+same way (each a JSON string) and printed one by one (`values`).
 """
 from __future__ import annotations
 
@@ -52,6 +53,11 @@ class JsonSpool:
         for line in self._file:
             yield RawJSON(line[:-1])
         self._file.seek(0, 2)
+
+    def values(self) -> Iterator:
+        """The values decoded, one at a time, in order (a text report's lines, kept as JSON strings)."""
+        for raw in self:
+            yield json.loads(raw)
 
     def write_lines(self, out, pad: str) -> None:
         """The values as the elements of a JSON list: `pad` before each, ",\\n" between them."""
