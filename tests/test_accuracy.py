@@ -134,7 +134,37 @@ def threshold_half_error(program, u, det, gamma, eps):
     return 1 - quad(lambda x: lap_pdf(x, q, eps), [q], hi=0.5)
 
 
-QUADRATURE = {"threshold_half": threshold_half_error, "sparse": sparse_error, "sparse_variant": sparse_error, "above_threshold": sparse_error,
+def noisy_max_exp_error(program, u, det, gamma, eps):
+    """Report Noisy Max with ExpNoise(eps/2): 1 - P[an index within gamma of the best is reported],
+    each P[noisy_i is largest] integrated over the one-sided densities."""
+    m, rate = int(program.params["m"]), eps / 2
+    q = [float(u[f"q[{i}]"]) for i in range(1, m + 1)]
+    best = q[int(det["out"]) - 1]
+
+    def cdf(x, c):
+        return 0.0 if x <= c else -math.expm1(-rate * (x - c))
+    total = 0.0
+    for i in range(m):
+        if abs(q[i] - best) <= float(gamma):
+            def f(x, i=i):
+                v = rate * math.exp(-rate * (x - q[i]))
+                for j in range(m):
+                    if j != i:
+                        v *= cdf(x, q[j])
+                return v
+            total += quad(f, q, lo=q[i])
+    return 1 - total
+
+
+def two_thresholds_error(program, u, det, gamma, eps):
+    """programs/two_thresholds.dip: level 2 above 1, 1 in (0, 1], 0 at most 0, of q + Lap(1/eps)."""
+    q = float(u["q"])
+    lo, hi = {2: (1.0, math.inf), 1: (0.0, 1.0), 0: (-math.inf, 0.0)}[int(det["level"])]
+    return 1 - quad(lambda x: lap_pdf(x, q, eps), [q, 0, 1], lo=lo, hi=hi)
+
+
+QUADRATURE = {"noisy_max_exp": noisy_max_exp_error, "two_thresholds": two_thresholds_error,
+              "threshold_half": threshold_half_error, "sparse": sparse_error, "sparse_variant": sparse_error, "above_threshold": sparse_error,
               "numeric_sparse": sparse_error, "noisy_max": noisy_max_error, "laplace": laplace_error,
               "noisy_min": noisy_min_error,
               "exponential": exponential_error}

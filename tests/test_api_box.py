@@ -149,12 +149,13 @@ output a: bool, b: bool
 r <- Lap(eps, q)
 a <- r >= 0
 s <- Lap(eps, 0)
-b <- s >= q
+b <- s >= q - 1
 """
 
 
 def test_undecided_box_claim(tmp_path, capsys):
-    """q has both signs in the paths to an output: the region is undecided, never a guess."""
+    """q has both signs in the paths to an output whose region (0 <= q <= 1) has share 1/2 of the
+    box: the region is undecided, never a guess."""
     (tmp_path / "mixed.dip").write_text(MIXED)
     claim = tmp_path / "mixed.toml"
     claim.write_text('[program]\npath = "mixed.dip"\n[accuracy]\ninput_distance = "linf"\n'

@@ -260,7 +260,10 @@ def test_numeric_alpha_closure_point(tmp_path):
 
 
 def test_mixed_signs_leave_the_region_undecided(tmp_path):
-    claim = one_input_claim(tmp_path, "r <- Lap(eps, q)\na <- r >= 0\ns <- Lap(eps, 0)\nb <- s >= q\n",
+    """a = (q + N >= 0), b = (N' >= q - 1): q has both signs on the paths to (a, b) = (true, true),
+    whose region 0 <= q <= 1 has share 1/2 of the box (a region of share 0 would be not applicable:
+    tests/test_box_regions.py)."""
+    claim = one_input_claim(tmp_path, "r <- Lap(eps, q)\na <- r >= 0\ns <- Lap(eps, 0)\nb <- s >= q - 1\n",
                             "2*exp(-alpha*eps/2)", decl="input q: real\noutput a: bool, b: bool\n")
     result = decide_box(load_claim(str(claim)).accuracy)
     assert result.verdict == UNDECIDED

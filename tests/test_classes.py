@@ -25,8 +25,8 @@ from dipc_plus.semantics.distribution import bind, output_distribution
 
 ACCURACY_CLAIMS = sorted(p.stem for p in THEORIES.glob("*.toml") if "[accuracy]" in p.read_text()
                          and "box" not in tomllib.loads(p.read_text())["accuracy"].get("inputs", {}))  # boxes: test_box.py
-ARGMAX_CLAIMS = {"noisy_max", "noisy_max_barthe2016", "noisy_min", "noisy_max_eps4"}
-SUPPORT_CLAIMS = {"above_threshold", "sparse", "sparse_variant", "threshold_half"}
+ARGMAX_CLAIMS = {"noisy_max", "noisy_max_barthe2016", "noisy_min", "noisy_max_eps4", "noisy_max_exp"}
+SUPPORT_CLAIMS = {"above_threshold", "sparse", "sparse_variant", "threshold_half", "two_thresholds"}
 REFUSED_SUPPORT = {"exponential": "is not zero-one or L-inf", "laplace": "is not Bool or DOM",
                    "numeric_sparse": "is not Bool or DOM", "numeric_sparse_cor7": "is not Bool or DOM"}
 

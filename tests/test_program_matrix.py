@@ -229,6 +229,9 @@ ROWS = [
     Row("threshold_half", {"q": 0}),
     Row("threshold_half", {"q": F(1, 2)}),          # on the threshold: a fair coin
     Row("threshold_half", {"q": F(5, 8)}),          # the box claim's counterexample
+    Row("two_thresholds", {"q": -1}),
+    Row("two_thresholds", {"q": F(1, 2)}),          # between the thresholds (level 1)
+    Row("two_thresholds", {"q": 2}),                # inside the box claim's box [1, 3]
     Row("above_threshold_gap", {"q": [0, 0, 0]}, {}, _centres("val", [0, 0, 0]), (F(2),)),
     Row("above_threshold_gap", {"q": [-1, 0, 2]}, {}, _centres("val", [0, 1, 2]), (F(3),)),
     Row("above_threshold_gap", {"q": [2, 1, -3]}, {}, _centres("val", [2, 1, 0]), (F(2),)),

@@ -1,7 +1,7 @@
 """Box accuracy claims for Report Noisy Max, by its worst point (issue 28).
 
 The det regions of an argmax are cones, not boxes, so the corner reduction (`accuracy.box`)
-cannot apply; for an argmax of iid Laplace noises the worst input at distance d is the
+cannot apply; for an argmax of iid noises of a continuous scale family the worst input at distance d is the
 point w_i(d) = (q_i = hi, q_j = hi - 2d), proved here from the recognised program (each
 condition a named check, `NotReducible` when one fails).
 Design: docs/design/box_accuracy.md.
@@ -21,6 +21,8 @@ from dipc_plus.claims.distances import LinfInput, NoisyMaxOutput, ZeroOneOutput
 from dipc_plus.decision.certified import CertificationError, Interval
 from dipc_plus.decision.decide import decide
 from dipc_plus.errors import UserError
+from dipc_plus.exact import noises
+from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.argmax import ArgmaxShape, recognise
 
@@ -51,10 +53,7 @@ def score_inputs(shape: ArgmaxShape) -> list:
     if shape.minimum:
         raise NotReducible("argmax-shape", "the program is an argmin; the worst point is proved for argmax",
                            hint="write the claim for argmax (negate the queries)")
-    rates = {rate for _, rate, _ in shape.samples}
-    if any(kind != "lap" for kind, _, _ in shape.samples) or len(rates) != 1:
-        raise NotReducible("argmax-shape", "the noises are not iid Laplace (one kind 'lap', one rate): "
-                           "P[out = i] at the worst point would depend on i", hint="use one Laplace rate")
+    iid_noise_check(shape)
     names = []
     for k, (_, _, mean) in enumerate(shape.samples, start=1):
         terms = [(Fraction(c.value), v) for c, v in mean.terms]
@@ -67,14 +66,41 @@ def score_inputs(shape: ArgmaxShape) -> list:
     return names
 
 
+def iid_noise_check(shape: ArgmaxShape) -> str:
+    """The title of the one noise law every sample draws from; NotReducible naming what is missing:
+    a noise that is not a continuous scale family (the registry's stated fact), or two kinds or
+    two rates (not identically distributed)."""
+    for kind, _, _ in shape.samples:
+        spec = noises.by_kind(kind)
+        if not spec.continuous_scale_family:
+            raise NotReducible("argmax-shape", f"the {spec.title} noise is not a continuous scale family "
+                               "(NoiseSpec.continuous_scale_family): ties may have positive probability and "
+                               "P[error] at the worst point is not a function of eps*d",
+                               hint="the worst point is proved for noises Y/(a*eps) with Y of one law with a density")
+    drawn = {kind for kind, _, _ in shape.samples}
+    kinds = [spec.kind for spec in noises.all_noises() if spec.kind in drawn]   # in the registry's order
+    if len(kinds) != 1:
+        titles = " and ".join(noises.by_kind(k).title for k in kinds)
+        raise NotReducible("argmax-shape", f"the samples draw different noises ({titles}): not identically "
+                           "distributed, so P[out = i] at the worst point would depend on i",
+                           hint="draw every score's noise from one distribution")
+    rates = sorted({Fraction(rate) for _, rate, _ in shape.samples})
+    if len(rates) != 1:
+        shown = " and ".join("eps" if r == 1 else f"{fmt_q(r)}*eps" for r in rates)
+        raise NotReducible("argmax-shape", f"the samples' noises have different rates ({shown}): not identically "
+                           "distributed, so P[out = i] at the worst point would depend on i",
+                           hint="give every score's noise one rate")
+    return noises.by_kind(kinds[0]).title
+
+
 def claim_checks(claim: AccuracyClaim, shape: ArgmaxShape, scores: list,
                  boundary: bool) -> tuple[list, Fraction, Fraction]:
     """(checks proved, lo, hi) for the claim-wide preconditions; NotReducible naming the first that fails."""
     if boundary:
         raise NotReducible("convention", "a box claim is decided under Definition 2 (dd(u) > alpha)",
                            hint="leave out --paper")
-    checks = [("argmax-shape", f"out = argmax of q_k + N_k, k = 1..{len(scores)}, the N_k iid Laplace "
-               "(semantics.argmax)")]
+    checks = [("argmax-shape", f"out = argmax of q_k + N_k, k = 1..{len(scores)}, the N_k iid "
+               f"{iid_noise_check(shape)}, a continuous scale family (semantics.argmax, exact/noises)")]
     od = claim.output_distance
     if isinstance(od, NoisyMaxOutput):
         if list(od.scores) != scores or od.index != shape.output:

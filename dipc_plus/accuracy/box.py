@@ -121,6 +121,20 @@ def share_of(bounds: dict, lo: dict, hi: dict) -> Fraction:
     return share
 
 
+def misses_box(bounds: dict, region: Region) -> bool:
+    """Whether the claim says nothing on the region in the box: its share of the box is 0.
+
+    Then no input of box and region has dd > 0: an input u of both with dd(u) = r > 0 has its
+    L-inf ball of radius r inside the region (det is this output only on this one-path region),
+    and that ball meets the box in a set of positive volume in the box's coordinates of positive
+    width, so the share would be positive.  The claim (dd(u) > alpha >= 0, Definition 2) covers
+    none of these inputs, whatever the program does on the region (monotone or not)."""
+    return share_of(bounds, region.lo, region.hi) == 0
+
+
+MISSES_BOX = (NOT_APPLICABLE, "share 0 of the box", "every input of the box in this region has dd = 0", None)
+
+
 # --------------------------------------------------------------------------- corners
 
 
@@ -201,7 +215,8 @@ class BoxDecider:
             share = share_of(self.bounds, region.lo, region.hi)
             for g in gammas:
                 t = time.perf_counter()
-                verdict, method, reason, cex = self.region(region, Fraction(g))
+                verdict, method, reason, cex = (MISSES_BOX if misses_box(self.bounds, region)
+                                                   else self.region(region, Fraction(g)))
                 result.regions.append(RegionResult(region.det, region.condition, share, Fraction(g), verdict,
                                                    method, reason, time.perf_counter() - t))
                 if cex is not None:

@@ -116,6 +116,19 @@ class BoxResult:
             return None
         return sum(seen.values(), Fraction(0))
 
+    def others_text(self) -> str:
+        """What the regions that are not undecided are, counted by verdict (true for any mix)."""
+        counts: dict = {}
+        for r in self.regions:
+            if r.verdict != UNDECIDED:
+                counts[r.verdict] = counts.get(r.verdict, 0) + 1
+        if not counts:
+            return "no other region"
+        if len(counts) == 1:
+            (verdict, n), = counts.items()
+            return f"every other region is {verdict}"
+        return "of the others, " + ", ".join(f"{n} {verdict}" for verdict, n in counts.items())
+
     def to_json(self) -> dict:
         program = self.claim.program
         out = {"verdict": self.verdict, "vacuous": self.vacuous, "scope": self.scope.to_json(),
@@ -150,7 +163,7 @@ class BoxResult:
         elif self.verdict == UNDECIDED:
             lines.append(f"UNDECIDED {scope.summary()}: the regions marked undecided (share "
                          f"{share_text(self.undecided_share())} of the box) are neither proved nor refuted; "
-                         "every other region is verified")
+                         f"{self.others_text()}")
         elif self.vacuous:
             lines.append(f"VERIFIED (vacuously: the claim applies to no input of the box, dd <= alpha there) "
                          f"{scope.summary()}")

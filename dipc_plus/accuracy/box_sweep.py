@@ -26,7 +26,7 @@ from fractions import Fraction
 
 from dipc_plus.accuracy import argmax_box
 from dipc_plus.accuracy.box import (UNDECIDED, VERIFIED, BoxDecider, BoxResult, CornerPath,
-                                    det_regions, decide_box)
+                                    det_regions, decide_box, misses_box)
 from dipc_plus.accuracy.report import REFUTED, Counterexample, env_json, env_text, fmt_q
 from dipc_plus.accuracy.sweep import (DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, CandidatePool, KappaStar, candidates,
                                       kappa_star_of, outward)
@@ -82,6 +82,8 @@ def piece_ratios(claim: AccuracyClaim, decider: BoxDecider) -> list:
     gammas = claim.gammas if claim.alpha == "dd" else claim.gamma_values(claim.alpha)
     out = []
     for region in boxes:
+        if misses_box(bounds, region):
+            continue                   # the claim applies to no input of the box on this region
         for g in map(Fraction, gammas):
             if g >= 1:
                 continue               # every output within distance 1: no error, no ratio

@@ -2,6 +2,10 @@
 P(N = k) = ((1 - e^(-a eps)) / (1 + e^(-a eps))) e^(-a eps |k|).
 
 The discrete Laplace engine (exact/dlap_engine.py) integrates it as it is.
+
+Not a continuous scale family (`NoiseSpec.continuous_scale_family` is False): it has atoms
+(two samples tie with positive probability, and the tie-break then favours an index), and
+its law at rate a*eps is not the law at rate 1 scaled, since its support stays the integers.
 """
 from __future__ import annotations
 

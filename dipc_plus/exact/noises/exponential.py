@@ -4,6 +4,11 @@ The noise of report-noisy-max in the DP-Sniper and StatDP suites.  Its density i
 the Lap(a*eps) density on x > 0, so the Laplace engine integrates it as a Laplace noise
 restricted to x > 0 with weight 2 (exact/constraints.py), and the argmax shortcut reads
 it as the 'exp' kind of exact/argmax_integral.py.
+
+A continuous scale family (`NoiseSpec.continuous_scale_family`): its density
+a eps e^(-a eps x) [x > 0] is a eps * f(a eps x) with f(y) = e^(-y) [y > 0], which is
+independent of a and eps (a eps x > 0 exactly when x > 0), so N = Y/(a eps) for Y standard
+exponential, and Y has a density.
 """
 from __future__ import annotations
 
@@ -23,4 +28,5 @@ def reading(rate: Fraction) -> EngineReading:
 
 
 SPEC = register(NoiseSpec(kind="exp", surface="ExpNoise", title="one-sided exponential", value_type="real",
-                          draw=draw, reading=reading))
+                          draw=draw, reading=reading,
+                          continuous_scale_family=True))

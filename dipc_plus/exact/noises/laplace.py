@@ -1,6 +1,10 @@
 """Lap(a*eps, mean): the Laplace noise, density (a eps / 2) e^(-a eps |x|) around the mean.
 
 The Laplace engine (exact/laplace_engine.py) integrates it as it is.
+
+A continuous scale family (`NoiseSpec.continuous_scale_family`): its density
+(a eps / 2) e^(-a eps |x|) is a eps * f(a eps x) with f(y) = e^(-|y|)/2, which is
+independent of a and eps, so N = Y/(a eps) for Y standard Laplace, and Y has a density.
 """
 from __future__ import annotations
 
@@ -20,4 +24,4 @@ def reading(rate: Fraction) -> EngineReading:
 
 
 SPEC = register(NoiseSpec(kind="lap", surface="Lap", title="Laplace", value_type="real",
-                          draw=draw, reading=reading))
+                          draw=draw, reading=reading, continuous_scale_family=True))

@@ -36,6 +36,11 @@ class NoiseSpec:
     value_type: str    # 'real' or 'int': the type of the sampled variable
     draw: Callable     # draw(rng, rate_eps, m): m draws of N (location 0) at the rate a*eps (a number)
     reading: Callable  # reading(a: Fraction) -> EngineReading
+    # True when the noise of rate a*eps is Y/(a*eps) for one fixed law of Y with a density (no
+    # atoms), stated and proved in the noise's module.  Then a sample mean + N is a location family
+    # in the mean and a scale family in eps, and ties between independent samples have probability
+    # 0: the argmax worst point (accuracy/argmax_box.py) needs exactly this of its noises.
+    continuous_scale_family: bool = False
 
     def described(self) -> str:
         """How the language writes it, for hints: 'Lap(a*eps, mean) (Laplace)'."""
