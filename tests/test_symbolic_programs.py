@@ -29,6 +29,8 @@ SYMBOLIC = ["above_threshold", "above_threshold_forever", "above_threshold_gap",
 REFUSED = {   # program -> (words of the reason, line of the statement or None)
     "binary_mechanism": ("every output is real", None),
     "laplace": ("every output is real", None),
+    "laplace_histogram": ("every output is real", None),
+    "partial_sums": ("every output is real", None),
     "smart_sum": ("every output is real", None),
     "noisy_max_exp": ("ExpNoise", 18),
 }

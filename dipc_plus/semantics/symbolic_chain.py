@@ -73,14 +73,16 @@ class SymbolicPaths:
 
 
 def symbolic_paths(program: ir.Program, finite_inputs: dict | None = None,
-                   max_paths: int = DEFAULT_MAX_PATHS) -> SymbolicPaths:
+                   max_paths: int = DEFAULT_MAX_PATHS, real_outputs_only: bool = False) -> SymbolicPaths:
     """Walk `program` with its real inputs as symbols; `finite_inputs` gives the Bool/DOM inputs
-    (flat names -> checked values).  Raises `NotSymbolic` where the walk does not apply."""
-    return _Walk(program, dict(finite_inputs or {}), max_paths).run()
+    (flat names -> checked values).  Raises `NotSymbolic` where the walk does not apply.  A program
+    whose outputs are all real is walked only with `real_outputs_only` (the densities of its real
+    outputs, one outcome of no finite output): the distribution of finite outputs is empty."""
+    return _Walk(program, dict(finite_inputs or {}), max_paths, real_outputs_only).run()
 
 
 class _Walk:
-    def __init__(self, program: ir.Program, finite_inputs: dict, max_paths: int):
+    def __init__(self, program: ir.Program, finite_inputs: dict, max_paths: int, real_outputs_only: bool = False):
         self.program = program
         self.max_paths = max_paths
         outputs = program.output_names()
@@ -88,7 +90,7 @@ class _Walk:
         types = program.variables
         self.finite_outputs = [n for n, t in program.outputs if isinstance(t, (ir.BoolT, ir.DomT))]
         self.real_outputs = [n for n, t in program.outputs if isinstance(t, ir.RealT)]
-        if not self.finite_outputs:
+        if not self.finite_outputs and not real_outputs_only:
             raise NotSymbolic(f"{program.name}: every output is real; the symbolic path gives the "
                               "distribution of finite (Bool or DOM) outputs")
         self.real_inputs = []
