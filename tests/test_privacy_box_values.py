@@ -14,7 +14,7 @@ import pytest
 from conftest import PROGRAMS, THEORIES, lap_cdf, lap_pdf, quad, run_main
 from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.privacy.dp.box import (METHOD_BOUND, METHOD_SEARCH, METHOD_VALUES_SEARCH, REFUTED, UNDECIDED,
-                                      VERIFIED, decide_box_privacy, lattice_claim)
+                                      VERIFIED, decide_box_privacy, lattice_claim, lattice_points)
 from dipc_plus.privacy.dp.real_output_check import check_real_outputs
 from dipc_plus.privacy.online.every_length import BoundContradiction
 
@@ -100,8 +100,8 @@ def test_box_verdicts_agree_with_the_grid_on_every_output_value():
     """Each box claim on every output value against check_real_outputs on its integer points (the
     grid of its shipped *_privacy_values twin): never verified on the box where the grid refutes,
     never anything but refuted where the grid refutes."""
-    names = [p.name for p in sorted(THEORIES.glob("*_privacy_box.toml"))
-             if load_privacy_claim(str(p)).every_output_value]
+    names = [p.name for p in sorted(THEORIES.glob("*_privacy_box.toml"))      # small lattices: the grid check
+             if load_privacy_claim(str(p)).every_output_value and lattice_points(load_privacy_claim(str(p)), F(1)) <= 32]
     assert set(names) >= {GAP, NUMERIC, BAD_GAP}
     for name in names:
         res = decided(name)
