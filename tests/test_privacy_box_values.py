@@ -14,7 +14,7 @@ import pytest
 from conftest import PROGRAMS, THEORIES, lap_cdf, lap_pdf, quad, run_main
 from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.privacy.dp.box import (METHOD_BOUND, METHOD_SEARCH, METHOD_VALUES_SEARCH, REFUTED, UNDECIDED,
-                                      VERIFIED, decide_box_privacy, lattice_claim)
+                                      VERIFIED, decide_box_privacy, lattice_claim, lattice_points)
 from dipc_plus.privacy.dp.real_output_check import check_real_outputs
 from dipc_plus.privacy.online.every_length import BoundContradiction
 
@@ -30,9 +30,9 @@ def decided(name: str):
     return decide_box_privacy(load_privacy_claim(str(THEORIES / name)))
 
 
-def write_claim(tmp_path, budget: str, events: str = "", name: str = "c.toml"):
+def write_claim(tmp_path, budget: str, events: str = "", name: str = "c.toml", text: str = RELEASE):
     program = tmp_path / "p.dip"
-    program.write_text(RELEASE)
+    program.write_text(text)
     path = tmp_path / name
     path.write_text(f'[program]\npath = "{program}"\n\n[privacy]\nadjacency = "linf"\nbudget = "{budget}"\n'
                     f'{events}\n[privacy.inputs]\nbox = {{ x = [-1, 1] }}\n')
@@ -100,8 +100,8 @@ def test_box_verdicts_agree_with_the_grid_on_every_output_value():
     """Each box claim on every output value against check_real_outputs on its integer points (the
     grid of its shipped *_privacy_values twin): never verified on the box where the grid refutes,
     never anything but refuted where the grid refutes."""
-    names = [p.name for p in sorted(THEORIES.glob("*_privacy_box.toml"))
-             if load_privacy_claim(str(p)).every_output_value]
+    names = [p.name for p in sorted(THEORIES.glob("*_privacy_box.toml"))      # small lattices: the grid check
+             if load_privacy_claim(str(p)).every_output_value and lattice_points(load_privacy_claim(str(p)), F(1)) <= 32]
     assert set(names) >= {GAP, NUMERIC, BAD_GAP}
     for name in names:
         res = decided(name)
@@ -135,14 +135,22 @@ def test_named_events_keep_the_per_point_route(tmp_path):
     assert "value w =" in every.report() and "re-checked" in every.report()
 
 
+def test_outside_the_online_class_verified_by_the_density_ratio_bound(tmp_path):
+    """A Laplace release is eps-DP; outside the online class the density-ratio bound proves it."""
+    res = decide_box_privacy(load_privacy_claim(str(write_claim(tmp_path, "eps"))))
+    assert "not in the online class" in res.coupling.reason
+    assert res.verdict == VERIFIED and res.method == "density-ratio bound: loss <= eps"
+
+
 def test_outside_the_online_class_and_not_refuted_is_undecided(tmp_path):
-    """A Laplace release is eps-DP, but outside the online class the coupling bound says nothing and
-    no lattice refutes it: undecided (exit 6), naming why, never verified."""
-    path = write_claim(tmp_path, "eps")
+    """A Laplace release beside a comparison of the draw with the input is eps-DP, but neither bound
+    covers it (the comparison reads the input beside a draw) and no lattice refutes it: undecided
+    (exit 6), naming why, never verified."""
+    path = write_claim(tmp_path, "eps", text=RELEASE.replace("o <- r >= 0", "o <- r >= x"))
     res = decide_box_privacy(load_privacy_claim(str(path)))
     assert res.verdict == UNDECIDED and "not in the online class" in res.coupling.reason
-    assert [(s.step, s.verdict) for s in res.searched] == [(F(1), "verified"), (F(1, 2), "verified"),
-                                                           (F(1, 4), "verified")]
+    assert "beside draws" in res.density.reason
+    assert [s.step for s in res.searched] == [F(1), F(1, 2), F(1, 4)] and REFUTED not in [s.verdict for s in res.searched]
     code, out, _ = run_main(["privacy", path])
     assert code == 6 and "UNDECIDED on the box x in [-1, 1]; every value of the real outputs" in out
     assert "not in the online class" in out and "step 1/4: 9 points" in out

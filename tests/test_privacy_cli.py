@@ -115,9 +115,10 @@ def test_claim_errors(tmp_path, body, needle, line):
     assert exc.value.line == line
 
 
-def test_real_outputs_need_events(tmp_path):
+def test_real_outputs_need_events_with_delta(tmp_path):
+    """Without events real outputs are decided on every value, for eps-DP only (issue 38, item 5)."""
     body = ('[program]\npath = "@ROOT@/programs/laplace.dip"\nparams = { k = 1 }\n[privacy]\n'
-            'adjacency = "linf"\nbudget = "eps"\n[privacy.inputs]\ngrid = { q = [0, 1] }\n')
+            'adjacency = "linf"\nbudget = "eps"\ndelta = "1/100"\n[privacy.inputs]\ngrid = { q = [0, 1] }\n')
     with pytest.raises(UserError) as exc:
         load_privacy_claim(write(tmp_path, body))
     assert "need output events" in str(exc.value) and "events =" in exc.value.hint

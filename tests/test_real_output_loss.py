@@ -120,12 +120,14 @@ def test_sign_tests_on_forms_known_by_hand():
     assert derivative(form({(0, 0, 1): [1]}), 0) == form({(0, 0, 0): [0, 1]})
 
 
-def test_claim_without_events_is_routed_and_laplace_still_needs_events(tmp_path):
+def test_claim_without_events_is_routed_and_laplace_is_too_unless_delta(tmp_path):
     assert getattr(claim("bad_gap_sparse_vector_m3_privacy_values"), "every_output_value", False)
     body = ('[program]\npath = "{}"\nparams = {{ k = 1 }}\n[privacy]\nadjacency = "linf"\nbudget = "eps"\n'
             '[privacy.inputs]\ngrid = {{ q = [0, 1] }}\n').format(PROGRAMS / "laplace.dip")
     path = tmp_path / "c.toml"
     path.write_text(body)
+    assert load_privacy_claim(str(path)).every_output_value      # every output real: no finite one needed
+    path.write_text(body.replace('budget = "eps"', 'budget = "eps"\ndelta = "1/100"'))
     with pytest.raises(UserError) as exc:
         load_privacy_claim(str(path))
     assert "need output events" in str(exc.value)

@@ -77,10 +77,9 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: f
         events = read_events(r, raw.get("events"), program, "privacy.events")
         every_value = False
     except MissingEvents:
-        # real outputs beside finite ones, no events: decided on their densities, every value
+        # real outputs without events (with or without finite ones): decided on their densities, every value
         types = [t for _, t in program.outputs]
-        if not ExpFrac.of(delta).is_zero() or any(isinstance(t, ir.IntT) for t in types) or \
-                not any(isinstance(t, (ir.BoolT, ir.DomT)) for t in types):
+        if not ExpFrac.of(delta).is_zero() or any(isinstance(t, ir.IntT) for t in types):
             raise
         events, every_value = {}, True
     if events and not ExpFrac.of(delta).is_zero():

@@ -76,17 +76,19 @@ class SymbolicPaths:
 
 
 def symbolic_paths(program: ir.Program, finite_inputs: dict | None = None,
-                   max_paths: int = DEFAULT_MAX_PATHS) -> SymbolicPaths:
+                   max_paths: int = DEFAULT_MAX_PATHS, real_outputs_only: bool = False) -> SymbolicPaths:
     """Walk `program` with its real inputs as symbols; `finite_inputs` gives the Bool/DOM inputs
-    (flat names -> checked values).  Raises `NotSymbolic` where the walk does not apply."""
-    return _Atoms(program, dict(finite_inputs or {}), max_paths).run()
+    (flat names -> checked values).  Raises `NotSymbolic` where the walk does not apply.  A program
+    whose outputs are all real is walked only with `real_outputs_only` (the densities of its real
+    outputs, one outcome of no finite output): the distribution of finite outputs is empty."""
+    return _Atoms(program, dict(finite_inputs or {}), max_paths, real_outputs_only).run()
 
 
 class _Atoms(Domain):
     """The domain of the one walk for symbolic atoms: a path's facts are its atom set and its
     trail of branch choices (True first), so that paths are listed depth first."""
 
-    def __init__(self, program: ir.Program, finite_inputs: dict, max_paths: int):
+    def __init__(self, program: ir.Program, finite_inputs: dict, max_paths: int, real_outputs_only: bool = False):
         self.program = program
         self.max_paths = max_paths
         code, _ = compiled(program.body, program.output_names())
@@ -94,7 +96,7 @@ class _Atoms(Domain):
         self.sample_ids = {id(instr.stmt): pc for pc, instr in enumerate(code) if instr.op == "sample"}
         self.finite_outputs = [n for n, t in program.outputs if isinstance(t, (ir.BoolT, ir.DomT))]
         self.real_outputs = [n for n, t in program.outputs if isinstance(t, ir.RealT)]
-        if not self.finite_outputs:
+        if not self.finite_outputs and not real_outputs_only:
             raise NotSymbolic(f"{program.name}: every output is real; the symbolic path gives the "
                               "distribution of finite (Bool or DOM) outputs")
         self.real_inputs, self.input_ids, self.noises, self.steps = [], {}, {}, 0

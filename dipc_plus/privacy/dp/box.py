@@ -10,6 +10,9 @@ the claim's adjacency, every set S of outputs (or named event) and every eps.  T
   |q - q'| <= B, so d*B <= k proves the claim on every pair of the box.  Before it is
   printed the exact tight loss at the box's integer points must be at most d*B
   (`BoundContradiction`, exit 3, otherwise);
+* verified by the **density-ratio bound** (`privacy.dp.density_ratio`) outside the online class,
+  when inputs reach the outputs only through shift-bounded noise means and no input-only
+  comparison splits the box: the verdict names it with its k ("density-ratio bound: loss <= k*eps");
 * refuted by the **exact per-point check** (`check_dp`) at rational points of the box - its
   integer points, then steps 1/2 and 1/4 while a lattice has at most `SEARCH_POINTS` points -
   whose counterexample is re-checked exactly as a grid claim's;
@@ -38,6 +41,7 @@ from dipc_plus.exact.convert import fmt_q
 from dipc_plus.privacy.display import counterexample_lines, user_value
 from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, PrivacyResult, check_dp
 from dipc_plus.privacy.dp.coupling import Coupling, coupling_for
+from dipc_plus.privacy.dp.density_ratio import DensityRatio, density_ratio_for
 from dipc_plus.privacy.online.every_length import BoundContradiction
 
 VERIFIED, REFUTED, UNDECIDED = "verified", "refuted", "undecided"
@@ -83,6 +87,7 @@ class BoxPrivacyResult:
     refutation: object = None       # the lattice check that failed (a PrivacyResult or a RealOutputResult)
     seconds: float = 0.0
     notes: list = field(default_factory=list)
+    density: DensityRatio | None = None     # the density-ratio bound, tried when the coupling bound does not apply
 
     @property
     def every_value(self) -> bool:
@@ -110,6 +115,8 @@ class BoxPrivacyResult:
     def undecided_reasons(self) -> list[str]:
         """What is missing for a verdict: the bound's reason and the search's extent."""
         out = [f"the coupling bound does not prove it: {self.coupling.reason}"]
+        if self.density is not None:
+            out.append(f"the density-ratio bound does not prove it: {self.density.reason}")
         done = [s for s in self.searched if s.verdict != "skipped"]
         skipped = [s for s in self.searched if s.verdict == "skipped"]
         searched = ("no counterexample at the rational points searched (" +
@@ -144,7 +151,8 @@ class BoxPrivacyResult:
                             "length": cp.length},
                "losses": [{"inputs": w, "sup_loss_over_eps": t, "pairs": n} for w, t, n in self.losses],
                "searched": [s.to_json() for s in self.searched], "seconds": round(self.seconds, 3),
-               "every_output_value": self.every_value, "notes": list(self.notes)}
+               "every_output_value": self.every_value, "notes": list(self.notes),
+               "density_ratio": None if self.density is None else self.density.to_json()}
         if self.verdict == UNDECIDED:
             out["undecided"] = self.undecided_reasons()
         if self.counterexample is not None:
@@ -163,6 +171,11 @@ class BoxPrivacyResult:
                          f"{c.adjacency.describe()}")
         if cp.reason and self.verdict != UNDECIDED:     # an undecided verdict lists it below
             lines.append(f"coupling bound: {cp.reason}")
+        dr = self.density
+        if dr is not None and dr.k is not None:
+            lines.append(f"density-ratio bound (docs/claims.md): every run's density changes by at most "
+                         f"e^({eps_multiple(dr.k)}) between a pair at {c.adjacency.describe()} (max over "
+                         f"{dr.how}, {dr.paths} path(s))")
         for what, text, pairs in self.losses:
             if self.every_value:
                 lines.append(f"  exact sup over eps and every output value of L(eps)/eps on {what} ({pairs} "
@@ -183,7 +196,7 @@ class BoxPrivacyResult:
         if self.verdict == VERIFIED:
             sets = ("every set S of outputs (every finite output and every value of the real outputs)"
                     if self.every_value else "every set S of outputs")
-            lines.append(f"VERIFIED {where} by the {METHOD_BOUND}: P[P(u) in S] <= e^({c.budget}) "
+            lines.append(f"VERIFIED {where} by the {self.method}: P[P(u) in S] <= e^({c.budget}) "
                          f"P[P(u') in S] for every pair (u, u') of real inputs of the box at "
                          f"{c.adjacency.describe()}, {sets} and {eps}")
         elif self.verdict == REFUTED:
@@ -378,7 +391,8 @@ def search_lattices(res: BoxPrivacyResult, max_states: int) -> None:
 
 
 def decide_box_privacy(claim: DPClaim, max_states: int = DEFAULT_MAX_STATES) -> BoxPrivacyResult:
-    """Verified by the coupling bound, refuted at a rational point of the box, or undecided."""
+    """Verified by the coupling bound or the density-ratio bound, refuted at a rational point of the
+    box, or undecided."""
     if claim.kind != "dp" or claim.inputs_kind != "box":
         raise ValueError("decide_box_privacy takes a differential-privacy claim on a box")
     t0 = time.perf_counter()
@@ -392,6 +406,10 @@ def decide_box_privacy(claim: DPClaim, max_states: int = DEFAULT_MAX_STATES) -> 
         res.losses.append(loss)
         res.verdict, res.method = VERIFIED, METHOD_BOUND
     else:
-        search_lattices(res, max_states)
+        res.density = density_ratio_for(claim)
+        if res.density.applies:
+            res.verdict, res.method = VERIFIED, res.density.method
+        else:
+            search_lattices(res, max_states)
     res.seconds = time.perf_counter() - t0
     return res

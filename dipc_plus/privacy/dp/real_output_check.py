@@ -1,7 +1,7 @@
 """Deciding an eps-DP claim with real outputs on every output value (no named events).
 
-The claim `[privacy]` without `events` on a program whose noisy real outputs stand
-beside finite ones is decided on densities: for every ordered pair (u, u') of the
+The claim `[privacy]` without `events` on a program with noisy real outputs (beside finite
+ones or alone) is decided on densities: for every ordered pair (u, u') of the
 claim's neighbouring inputs, every outcome class and every value w of the released
 output, f_u(w) <= e^(k eps) f_u'(w) for every eps (`real_output_loss` gives the
 candidates of the loss, each an exact ratio in eps at one end of an interval of w,
@@ -198,7 +198,7 @@ def check_real_outputs(claim) -> RealOutputResult:
     start = time.time()
     _refuse_unsupported(claim)
     program, k = claim.program, claim.budget.k
-    paths = symbolic_paths(program)
+    paths = symbolic_paths(program, real_outputs_only=True)
     names = paths.real_inputs
     dens = {}
     for u in claim.points:
