@@ -673,7 +673,8 @@ class ExpressionTranslator:
         picked = self.new_name("v")
         kind = lst.elem or REAL
         self.extra_vars.append((picked, "real" if kind == REAL else f"{lst.lo}..{lst.hi}"))
-        for k in range(1, n + 1):
+        self.emit(f"{picked} <- {lst.name}[1]", node)
+        for k in range(2, n + 1):
             self.emit(f"if {best} == {k} then {picked} <- {lst.name}[{k}] end", node)
         return Value(picked, kind, lo=lst.lo, hi=lst.hi, mean=kind == REAL)
 
@@ -681,7 +682,10 @@ class ExpressionTranslator:
         """sum of a list: count(...) of bools; a running real sum of numbers."""
         n = self.list_length(lst, node)
         if lst.elem == BOOL:
-            return Value(f"count({lst.name})", INT, lo=0, hi=n)
+            if not self.is_output_list(lst):
+                return Value(f"count({lst.name})", INT, lo=0, hi=n)
+            items = ", ".join(f"EQ({lst.name}[{k}], True)" for k in range(1, n + 1))
+            return Value(f"count({items})" if n else "0", INT, lo=0, hi=n)
         if (lst.elem or REAL) != REAL:
             raise self.refuse(node, "sum of a list of integers", "sum numbers or count bools")
         acc = self.new_name("s")
