@@ -178,3 +178,22 @@ def test_number_literals_are_read_exactly():
     src = "def f(prng, queries, epsilon):\n    return queries[0] + prng.laplace(scale=0.1 / epsilon) >= 0.3\n"
     program = dipc_plus.Program.from_python(src, "f", params={"m": 1})
     assert "Lap(10*eps, 0)" in program.text and "(3/10)" in program.text
+
+
+def test_a_local_named_result_is_not_the_generated_output(tmp_path):
+    path = tmp_path / "f.py"
+    path.write_text("def f(prng, queries, epsilon):\n    result = queries[0] + prng.laplace(scale=1/epsilon)\n"
+                    "    return result > 0\n")
+    code, out, err = run_main(["prob", path, "--function", "f", "--set", "m=1", "--input", "queries=[0]"])
+    assert code == 0 and "result=true" in out and "1/2" in out, out + err
+
+
+def test_every_length_refuses_a_python_function_clearly():
+    code, out, err = run_main(["privacy", THEORIES / "python_svt_privacy.toml", "--every-length"])
+    assert code == 2 and "a Python function is translated at one m" in err, out + err
+
+
+def test_simulate_runs_the_translation():
+    code, out, err = run_main(["simulate", PY / "noisy_max.py", "--function", "noisy_max", "--set", "m=2",
+                               "--input", "queries=[0,1]", "--eps", "1", "-n", "2000", "--seed", "3"])
+    assert code == 0 and "result=1" in out, out + err

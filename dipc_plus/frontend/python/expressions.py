@@ -9,6 +9,7 @@ c/eps becomes the .dip rate eps/c.  Number literals are read from the source tex
 from __future__ import annotations
 
 import ast
+import re
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
@@ -63,7 +64,8 @@ class ExpressionTranslator:
     def dip_name(self, name: str) -> str:
         if not name.isascii():
             raise error_at(self.path, self.fn.node, f"the name '{name}' is not ASCII", "use ASCII names")
-        if is_reserved(name) or name in _BUILTIN_NAMES or name.startswith("_"):
+        if is_reserved(name) or name in _BUILTIN_NAMES or name.startswith(("_", "PyBool")) \
+                or re.fullmatch(r"result\d*", name):     # the names the translation itself declares
             return "py_" + name.lstrip("_")
         return name
 
