@@ -156,7 +156,8 @@ def test_python_function_and_dip_twin_have_the_same_closed_forms(name, params, t
 
 
 VERDICTS = [("noisy_max", 0), ("noisy_max_exp", 0), ("svt", 0), ("svt_resample", 0), ("histogram", 0),
-            ("isvt_query_noise_ignores_cutoff", 1), ("isvt_no_query_noise", 1), ("isvt_no_cutoff", 1)]
+            ("isvt_query_noise_ignores_cutoff", 1), ("isvt_no_query_noise", 1), ("isvt_no_cutoff", 1),
+            ("noisy_max_value", 1), ("noisy_max_exp_value", 1)]
 
 
 @pytest.mark.parametrize("name,code", VERDICTS)
@@ -197,3 +198,8 @@ def test_simulate_runs_the_translation():
     code, out, err = run_main(["simulate", PY / "noisy_max.py", "--function", "noisy_max", "--set", "m=2",
                                "--input", "queries=[0,1]", "--eps", "1", "-n", "2000", "--seed", "3"])
     assert code == 0 and "result=1" in out, out + err
+
+
+def test_statdp_histogram_with_scale_eps_is_refused_with_the_reason():
+    code, out, err = run_main(["show", PY / "histogram_eps.py", "--function", "histogram_eps", "--set", "m=2"])
+    assert code == 2 and err.startswith(f"{PY / 'histogram_eps.py'}:9:36: error: a scale that grows with epsilon")

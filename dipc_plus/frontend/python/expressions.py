@@ -307,14 +307,15 @@ class ExpressionTranslator:
             raise self.refuse(node, f"a list mixing {lst.elem} and {kind} values",
                               "keep each list to one kind: bools, numbers or indices")
 
-    def comprehension(self, name: str, comp: ast.ListComp, node) -> None:
+    def comprehension(self, name: str, comp: ast.ListComp, node, generated: bool = False) -> None:
+        """`name = [e for x in ...]` (`generated`: a returned comprehension, output `name` as given)."""
         if len(comp.generators) != 1 or comp.generators[0].ifs or comp.generators[0].is_async:
             raise self.refuse(comp, "a comprehension with several `for`s or an `if`",
                               "write [EXPR for x in queries] or [EXPR for i in range(len(queries))]")
         gen = comp.generators[0]
         loop = self.iteration(gen.target, gen.iter)
         index, _, _, start, trips, _ = loop
-        lst = self.new_list(name)
+        lst = ListVar(name, None) if generated else self.new_list(name)
         self.lists[name] = lst
         self.init_list(lst, node)
         lst.base = -start

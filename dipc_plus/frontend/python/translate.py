@@ -87,7 +87,7 @@ class StatementTranslator(ExpressionTranslator):
         parts = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
         for (how, name), part in zip(self.outputs, parts):
             if isinstance(part, ast.ListComp):
-                self.comprehension(name, part, node)
+                self.comprehension(name, part, node, generated=True)
             elif how == "result":
                 value = self.scalar(part)
                 self.note_result(name, value, part)
