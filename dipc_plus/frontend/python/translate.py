@@ -14,10 +14,9 @@ from __future__ import annotations
 import ast
 from fractions import Fraction
 
-from dipc_plus.errors import UserError
 from dipc_plus.frontend.python.expressions import ExpressionTranslator
 from dipc_plus.frontend.python.source import PythonFunction, error_at
-from dipc_plus.frontend.python.values import BOOL, CONST, INT, REAL, ListVar, Value
+from dipc_plus.frontend.python.values import CONST, INT, REAL, Value
 
 _PASSES = 8
 
