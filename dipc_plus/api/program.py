@@ -151,6 +151,60 @@ class Program:
             program = parse_program(text, name, values)
         return cls(program, text=text)
 
+    @classmethod
+    def from_python(cls, func_or_source: Any, function: str | None = None,
+                    params: Mapping[str, Number] | None = None) -> "Program":
+        """Read a Python function of the subset of docs/python.md (its source is parsed, never run).
+
+        Parameters
+        ----------
+        func_or_source : function, str or os.PathLike
+            A function object (its file's source is read with `inspect`), the path of a ``.py``
+            file, or Python source text.
+        function : str, optional
+            The function's name (needed for a file or text; a function object names itself).
+        params : mapping
+            ``m`` (the number of queries, required) and the function's other parameters.
+
+        Examples
+        --------
+        >>> import dipc_plus
+        >>> src = '''
+        ... def noisy_max(prng, queries, epsilon):
+        ...     noisy = [q + prng.laplace(scale=2.0 / epsilon) for q in queries]
+        ...     return max(range(len(noisy)), key=lambda i: noisy[i])
+        ... '''
+        >>> dipc_plus.Program.from_python(src, "noisy_max", params={"m": 2})
+        Traceback (most recent call last):
+        ...
+        dipc_plus.errors.UserError: <python>:4:12: error: the call max(...) is outside the Python subset dipc reads
+          hint: the subset offers prng.laplace(loc=..., scale=c/epsilon) and prng.exponential(scale=c/epsilon); len, sum, max, min, np.argmax, np.argmin over a list; out.append(...)
+        """
+        import inspect
+
+        from dipc_plus.frontend.load import lower_program, named
+        from dipc_plus.frontend.python.load import parse_python, read_python_module
+        with in_python_words():
+            values = parameter_values(params)
+            if callable(func_or_source):
+                path = inspect.getsourcefile(func_or_source)
+                function = function or func_or_source.__name__
+                if path is None or not os.path.isfile(path):
+                    raise UserError(f"the source of {function} is not in a file", hint="pass its source text")
+                module = read_python_module(path, function, values)
+            elif isinstance(func_or_source, os.PathLike) or (isinstance(func_or_source, str)
+                                                             and func_or_source.endswith(".py")):
+                path = os.fspath(func_or_source)
+                module = read_python_module(path, function, values)
+            elif isinstance(func_or_source, str):
+                path = None
+                module = parse_python(func_or_source, "<python>", function, values)
+            else:
+                raise UserError(f"from_python takes a function, a .py path or source text, not "
+                                f"{type(func_or_source).__name__}", hint="pass the function itself")
+            program = named(lower_program(module, values), function)
+        return cls(program, text=module.text, path=None if path is None else os.path.abspath(path))
+
     # ----------------------------------------------------------------- what it is
 
     @property

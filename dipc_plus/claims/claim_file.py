@@ -48,7 +48,7 @@ from dipc_plus.semantics.evaluate import domain_values
 from dipc_plus.semantics.values import freeze_env, show_env
 
 TOP_KEYS = ("program", "accuracy", "privacy")
-PROGRAM_KEYS = ("path", "params")
+PROGRAM_KEYS = ("path", "params", "function")
 ACCURACY_KEYS = ("inputs", "det", "table", "input_distance", "output_distance", "alpha", "gamma", "beta",
                  "eps", "dd_over", "threshold", "scores", "output", "note")
 INPUT_KEYS = ("grid", "list", "box", "step")
@@ -233,9 +233,18 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
         params[name] = r.number(f"program.params.{name}", value)
     for name, value in (overrides or {}).items():
         params[name] = Fraction(value)
-    from dipc_plus.frontend.load import declared_params, lower_program, read_module
+    function = prog.get("function")
+    if function is not None and not isinstance(function, str):
+        raise r.error("program.function", "function must be a string", hint='write function = "svt"')
+    if program_path.endswith(".py") and function is None:
+        raise r.error("program", "a Python program needs the name of its function",
+                      hint='write function = "NAME" in [program]')
+    if function is not None and not program_path.endswith(".py"):
+        raise r.error("program.function", "function names a function of a .py program",
+                      hint="leave function out for a .dip program")
+    from dipc_plus.frontend.load import declared_params, lower_program, named, read_program_module
     try:
-        module = read_module(program_path)   # parsed once; lowered once, with the claim's parameters
+        module = read_program_module(program_path, function, params)   # parsed once; lowered once, with the claim's parameters
     except UserError as err:
         if err.file != program_path or err.line is not None:
             raise   # a mistake inside the program: located there
@@ -250,7 +259,7 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
         if unknown[0] in (overrides or {}):
             raise UserError(f"--set {unknown[0]}: '{unknown[0]}' is not a parameter of {name}", hint=hint)
         raise r.error(f"program.params.{unknown[0]}", f"'{unknown[0]}' is not a parameter of {name}", hint=hint)
-    program = lower_program(module, params)
+    program = named(lower_program(module, params), function)
     accuracy = None
     if "accuracy" in data:
         if not isinstance(data["accuracy"], dict):

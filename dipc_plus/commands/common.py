@@ -316,7 +316,9 @@ EPS_HELP = ("also evaluate at this eps (a rational such as 27/82 or 0.5; `--at e
 
 def add_program_input_arguments(parser, eps_help: str = EPS_HELP) -> None:
     """PROGRAM, --input, --set, --eps/--at (what it does there: `eps_help`), --max-states."""
-    parser.add_argument("program", metavar="PROGRAM", help="a .dip file")
+    parser.add_argument("program", metavar="PROGRAM", help="a .dip file (or a .py file with --function)")
+    parser.add_argument("--function", metavar="NAME",
+                        help="with a .py PROGRAM: the function to read (docs/python.md)")
     parser.add_argument("--input", action="append", metavar="NAME=VALUE",
                         help="an input value, e.g. --input q=[-1,0,0] (repeat for each input)")
     parser.add_argument("--set", action="append", metavar="NAME=VALUE",
@@ -350,7 +352,7 @@ def load_program_input(args):
     check_max_states(args.max_states)
     params = inputs_mod.parse_params(args.set)
     given = inputs_mod.parse_assignments(args.input, "--input")
-    program = load_program(args.program, params)
+    program = load_program(args.program, params, args.function)
     env = inputs_mod.bind_inputs(program, given)
     return program, env, given
 

@@ -238,7 +238,7 @@ def run_symbolic(args) -> int:
                         ("--eps", args.at)):
         if given:
             raise UserError(f"{flag} does not combine with --symbolic", hint=HINT)
-    program = load_program(args.program, inputs_mod.parse_params(args.set))
+    program = load_program(args.program, inputs_mod.parse_params(args.set), args.function)
     given = inputs_mod.parse_assignments(args.input, "--input")
     finite = bind_finite_inputs(program, given)
     box = parse_box(args.box)

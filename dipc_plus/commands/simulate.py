@@ -50,7 +50,9 @@ def register(parser) -> None:
     parser.description = ("Run PROGRAM N times at a concrete eps on one input (a vectorised Monte Carlo sampler) and "
                           "report each observed output with its frequency and a Wilson confidence interval.")
     parser.epilog = EXAMPLE
-    parser.add_argument("program", metavar="PROGRAM", help="a .dip file")
+    parser.add_argument("program", metavar="PROGRAM", help="a .dip file (or a .py file with --function)")
+    parser.add_argument("--function", metavar="NAME",
+                        help="with a .py PROGRAM: the function to read (docs/python.md)")
     parser.add_argument("--input", action="append", metavar="NAME=VALUE",
                         help="an input value, e.g. --input q=[-1,0,0] (repeat for each input)")
     parser.add_argument("--set", action="append", metavar="NAME=VALUE",
@@ -104,7 +106,7 @@ def run(args) -> int:
     given = inputs_mod.parse_assignments(args.input, "--input")
 
     from dipc_plus.frontend.load import load_program
-    program = load_program(args.program, params)
+    program = load_program(args.program, params, args.function)
     env = inputs_mod.bind_inputs(program, given)
     around = _centres(program, args.around) if gamma is not None else None
 

@@ -1,6 +1,7 @@
 """The front end in two calls: a .dip file (or its text) -> a checked, desugared `ir.Program`.
 
     load_program(path, params=None)            read, parse, check, lower
+    load_program(path, params, function=NAME)  the same from a Python function (frontend.python)
     parse_program(text, filename, params=None) the same from text in memory
 
 and, for a reader that must know the parameters before choosing their values (a claim
@@ -13,8 +14,9 @@ the program is a `UserError` with file, line, column and a hint.
 """
 from __future__ import annotations
 
-from fractions import Fraction
+import dataclasses
 import sys
+from fractions import Fraction
 
 from dipc_plus.semantics import ir
 from dipc_plus.errors import UserError
@@ -68,5 +70,22 @@ def lower_program(module: S.Module, params: dict[str, Fraction] | None = None) -
     return _deep(lambda: lower_module(module, params), module.file)
 
 
-def load_program(path, params: dict[str, Fraction] | None = None) -> ir.Program:
-    return lower_program(read_module(path), params)
+def read_program_module(path, function: str | None = None,
+                        params: dict[str, Fraction] | None = None) -> S.Module:
+    """`read_module` for a .dip file; for a .py file, its function `function` translated with
+    `params` (a Python function's parameters have no defaults in the text, so they are needed now)."""
+    from dipc_plus.frontend.python.load import is_python_path, read_python_module
+    if is_python_path(path):
+        return read_python_module(path, function, params)
+    if function is not None:
+        raise UserError(f"--function {function}: {path} is not a Python file", hint="--function is for .py files")
+    return read_module(path)
+
+
+def named(program: ir.Program, function: str | None) -> ir.Program:
+    """A program translated from a Python function is named after the function."""
+    return program if function is None else dataclasses.replace(program, name=function)
+
+
+def load_program(path, params: dict[str, Fraction] | None = None, function: str | None = None) -> ir.Program:
+    return named(lower_program(read_program_module(path, function, params), params), function)

@@ -22,7 +22,7 @@ from dipc_plus.frontend.grammar import parser
 from dipc_plus.frontend.sizes import check_shape, check_tokens
 from dipc_plus.frontend.syntax_errors import KEYWORDS, syntax_error  # noqa: F401  (KEYWORDS is re-exported)
 
-def _check_nesting(text: str, filename: str) -> None:
+def check_nesting(text: str, filename: str) -> None:
     """Refuse brackets nested past the `depth` limit before the parser builds a tree that deep."""
     limit, depth, line, col = limits.get("depth"), 0, 1, 0
     for ch in text:
@@ -47,16 +47,19 @@ def _int(tok, file: str) -> int:
     return int(text)
 
 
-def parse_module(text: str, filename: str) -> S.Module:
-    """Parse a whole .dip file; raise UserError on any syntax error."""
-    _check_nesting(text, filename)
+def parse_module(text: str, filename: str, locate=None) -> S.Module:
+    """Parse a whole .dip file; raise UserError on any syntax error.
+
+    `locate(line, column) -> (line, column)`, when given, places every node at another text's
+    position (the Python front end maps generated .dip lines back to the .py source)."""
+    check_nesting(text, filename)
     check_tokens(text, filename)
     try:
         tree = parser().parse(text)
     except UnexpectedInput as err:
         raise syntax_error(err, text, filename) from None
     try:
-        items = _Build(filename).transform(tree)
+        items = _Build(filename, locate).transform(tree)
     except VisitError as err:  # a UserError raised while building nodes
         if isinstance(err.orig_exc, (UserError, RecursionError)):
             raise err.orig_exc from None
@@ -83,15 +86,21 @@ class _Else(tuple):
 
 @v_args(meta=True)
 class _Build(Transformer_NonRecursive):
-    def __init__(self, filename: str):
+    def __init__(self, filename: str, locate=None):
         super().__init__(visit_tokens=False)
         self.file = filename
+        self.locate = locate
+
+    def at(self, line: int, column: int) -> Pos:
+        if self.locate is not None:
+            line, column = self.locate(line, column)
+        return Pos(self.file, line, column)
 
     def pos(self, meta) -> Pos:
-        return Pos(self.file, getattr(meta, "line", 1), getattr(meta, "column", 1))
+        return self.at(getattr(meta, "line", 1), getattr(meta, "column", 1))
 
     def tpos(self, tok: Token) -> Pos:
-        return Pos(self.file, tok.line, tok.column)
+        return self.at(tok.line, tok.column)
 
     # -- structure
     def start(self, meta, children):

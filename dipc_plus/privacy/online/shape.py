@@ -46,6 +46,10 @@ class OnlineShape:
 def online_shape(source: str, explicit: dict) -> OnlineShape:
     """Check that the program at `source` is a prefix and m identical iterations for every
     m; `explicit` holds the parameters the claim (or --set) gives a number."""
+    if str(source).endswith(".py"):
+        raise UserError("--every-length reads a .dip program; a Python function is translated at one m",
+                        file=str(source), hint="check the claim at given values of m, or write the .dip twin "
+                                               "(dipc show FILE.py --function NAME prints it)")
     module = read_module(source)
     uses = length_uses(module, explicit)
     size, qname = _size_parameter(uses)
