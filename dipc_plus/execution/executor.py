@@ -41,7 +41,7 @@ from flint import arb, fmpq_poly, fmpz
 
 from dipc_plus.errors import UserError
 from dipc_plus.execution.collector import bulk_gc
-from dipc_plus.execution.lifetime import EXIT_SIGNAL, die_with_parent
+from dipc_plus.execution.lifetime import EXIT_SIGNAL, die_with_parent, signal_name
 
 __all__ = ["Source", "Executor", "run_tasks", "run_dealt", "available_cores", "chunks", "shrinking_ranges",
            "in_worker"]
@@ -348,6 +348,11 @@ def _run_tasks(fn, source, tasks, executor, done):
 
 
 _IN_FLIGHT = 4   # tasks submitted ahead per worker of a local run (their results wait in the client)
+# seconds the client waits on its workers at a time.  Why not for ever: Python runs a signal's handler
+# in the main thread only, and a signal that the kernel hands to another thread of ours (the pool's
+# manager thread; the usual case for the second of two back-to-back signals) does not wake a main
+# thread blocked on a lock: an unguarded run heard INT+TERM only when the next task finished (7-11 s)
+_SIGNAL_POLL = 0.1
 
 
 def _run_local(fn, source, tasks, executor, done):
@@ -389,7 +394,7 @@ def _run_local(fn, source, tasks, executor, done):
             fut = pending[i]
             while not fut.done():
                 waiting = {f: j for j, f in pending.items() if not f.done()}
-                finished, _ = wait(list(waiting), return_when=FIRST_COMPLETED)
+                finished, _ = wait(list(waiting), timeout=_SIGNAL_POLL, return_when=FIRST_COMPLETED)
                 for f in finished:
                     if not isinstance(f.exception(), BrokenProcessPool):
                         report(waiting[f], f)
@@ -400,19 +405,43 @@ def _run_local(fn, source, tasks, executor, done):
                 reported.discard(i)
                 submit_up_to(i + 1 + window)
             except BrokenProcessPool:
-                raise UserError("a worker process died before finishing its part (killed, or out of memory)",
+                raise UserError(f"a worker process died before finishing its part ({_dead_workers(pool)})",
                                 hint="run again with fewer --jobs or a larger --max-memory") from None
             yield result
             del result
     finally:
-        # left early (a refutation, an error): kill the workers, then let the pool's manager
-        # thread fail the pending futures itself - cancelling them first makes Python 3.11's
-        # manager thread crash with a traceback on stderr
-        if any(not f.done() for f in pending.values()):
-            for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        # left early (a refutation, an error, a dead worker): kill the workers, then let the pool's
+        # manager thread fail the pending futures itself - cancelling them first makes Python 3.11's
+        # manager thread crash with a traceback on stderr.  After a worker died, the manager thread
+        # only SIGTERMs the survivors (which ignore it) and joins them: without the kill, a guarded
+        # run waited there for its time limit
+        if pending:
+            for proc in _workers(pool):
                 if proc.is_alive():
                     proc.kill()
         pool.shutdown(wait=True)
+
+
+def _workers(pool) -> list:
+    """The pool's worker processes (a private attribute of ProcessPoolExecutor: none if it moved)."""
+    return list((getattr(pool, "_processes", None) or {}).values())
+
+
+def _dead_workers(pool) -> str:
+    """Which worker died and how, in words: 'process 4242 was killed by SIGKILL'.  A dead
+    worker's sentinel is readable a moment before it can be reaped: its status is waited for
+    (bounded; the survivors are still running)."""
+    from multiprocessing.connection import wait as wait_any
+    procs = _workers(pool)
+    ended = set(wait_any([p.sentinel for p in procs], timeout=1.0)) if procs else set()
+    for p in procs:
+        if p.sentinel in ended:
+            p.join(1.0)
+    dead = [(p.pid, p.exitcode) for p in procs if p.exitcode is not None]
+    if not dead:
+        return "killed, or out of memory"
+    return " and ".join(f"process {pid} was killed by {signal_name(-code)}" if code < 0 else
+                        f"process {pid} exited with status {code}" for pid, code in dead)
 
 
 def quiet_dask_logs() -> None:
