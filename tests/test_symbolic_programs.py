@@ -17,7 +17,7 @@ from dipc_plus.frontend.load import load_program, parse_program
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import output_distribution
 from dipc_plus.semantics.symbolic_chain import NotSymbolic, symbolic_paths
-from dipc_plus.semantics.symbolic_distribution import symbolic_distribution
+from dipc_plus.semantics.symbolic_distribution import SymbolicDistribution, symbolic_distribution
 from conftest import PROGRAMS, lap_cdf, lap_pdf, lap_sf, quad
 
 # every shipped program with a real input, and which path it takes
@@ -222,8 +222,13 @@ def test_bad_boxes_are_user_errors():
 
 
 def test_the_cell_limit_is_a_resource_limit():
+    """Refused before any cell when the 4! orders of Sparse m = 3's breakpoints pass it
+    (tests/test_symbolic_limits.py), and still while splitting where no bound was known."""
     program = load_program(str(PROGRAMS / "sparse.dip"), {"m": F(3)})
-    sd = symbolic_distribution(program, {"q": (-1, 1)}, max_cells=5)
+    with pytest.raises(ResourceLimit) as err:
+        symbolic_distribution(program, {"q": (-1, 1)}, max_cells=5)
+    assert "at least 24 cells" in err.value.message and "limit of 5 cells" in err.value.message
+    sd = SymbolicDistribution(symbolic_paths(program), [(F(-1), F(1))] * 3, max_cells=5)
     with pytest.raises(ResourceLimit) as err:
         sd.pieces(("bot", "bot", "top"))
     assert "more than 5 cells" in err.value.message

@@ -243,14 +243,37 @@ def run_symbolic(args) -> int:
     finite = bind_finite_inputs(program, given)
     box = parse_box(args.box)
     t0 = time.perf_counter()
-    sd = symbolic_distribution(program, box, finite)
-    cells = sd.cells()
+    sd = symbolic_distribution(program, box, finite)    # refuses at once what needs too many cells
+    cells = symbolic_cells_watched(sd)
     seconds = time.perf_counter() - t0
     if args.json:
         print(json_text(symbolic_json(sd, cells, box, given, seconds)))
     else:
         print(symbolic_text(sd, cells, box, given, seconds, latex=args.latex))
     return 0
+
+
+def symbolic_cells_watched(sd) -> dict:
+    """sd.cells() with a progress bar on stderr (cells done of at least how many) and, under the
+    guard, the cell being worked on in the ledger, so that a stop after --timeout names it."""
+    from dipc_plus.execution import ledger
+    from dipc_plus.execution.progress import progress_bar
+    least = sd.cells_at_least()
+    finished: dict = {}     # output -> pieces done, for the bar's total across outputs
+    with progress_bar(sum(b.count for b in least.values()), "prob --symbolic (at least)", "cell") as bar:
+
+        def on_cell(output, cell, done):
+            finished[output] = done
+            bar.update(sum(finished.values()) - bar.n)
+            if ledger.active():
+                ledger.working_on("cell", f"{sd.output_text(output)}: cell {done + 1} of at least "
+                                          f"{least[output].count} ({sd.cell_text(cell)})")
+        cells = {}
+        for output in sd.outputs():
+            cells[output] = sd.pieces(output, lambda cell, done, output=output: on_cell(output, cell, done))
+            if ledger.active():
+                ledger.record("output", f"{sd.output_text(output)} ({len(cells[output])} cells)", "computed")
+    return cells
 
 
 def parse_box(items) -> dict:

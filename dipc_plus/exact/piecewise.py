@@ -53,9 +53,10 @@ def piecewise_probability(atoms: tuple, noises: tuple, root: Cell, max_cells: in
     return piecewise(lambda cell: probability_on_cell(atoms, noises, cell), root, max_cells)
 
 
-def piecewise(compute, root: Cell, max_cells: int = 10_000) -> list:
+def piecewise(compute, root: Cell, max_cells: int = 10_000, on_cell=None) -> list:
     """[Piece] partitioning `root`, `compute(cell)` giving a cell's closed form or raising
-    NeedSplit; `max_cells` bounds the work (ValueError beyond it).
+    NeedSplit; `max_cells` bounds the work (ValueError beyond it); `on_cell(cell, pieces_done)`,
+    if given, is called before each compute (to show progress).
 
     A toy `compute` that needs the sign of q0 - 1/2 (2 q0 - 1) and answers with a constant:
 
@@ -72,6 +73,8 @@ def piecewise(compute, root: Cell, max_cells: int = 10_000) -> list:
     pieces = []
     while stack:
         cell = stack.pop()
+        if on_cell is not None:
+            on_cell(cell, len(pieces))
         try:
             form = compute(cell)
         except NeedSplit as split:

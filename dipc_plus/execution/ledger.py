@@ -19,6 +19,7 @@ from json.encoder import encode_basestring_ascii
 
 MAX_RECORDS = 10_000  # the parent keeps at most this many lines (the rest are counted)
 MAX_TEXT = 200        # characters of one recorded label
+IN_PROGRESS = "in progress"   # the verdict of the item being worked on: only the latest one is kept
 
 _fd: int | None = None
 
@@ -33,6 +34,12 @@ def active() -> bool:
     """Is a guard listening?  Loops test this before formatting an item, so an unguarded
     run (the API, tests) pays nothing per pair or input."""
     return _fd is not None
+
+
+def working_on(scope: str, item: str) -> None:
+    """Note that `item` is being worked on (a stopped run names the last one: a long item, such as
+    one cell of `prob --symbolic`, may be all the run was doing)."""
+    record_many(scope, [(item, IN_PROGRESS)])
 
 
 def record(scope: str, item: str, verdict: str) -> None:
@@ -79,6 +86,7 @@ class Collector:
         self.records: list[dict] = []
         self.dropped = 0
         self._partial = b""
+        self._working = None    # index in records of the latest in-progress record
 
     def feed(self, data: bytes) -> None:
         lines = (self._partial + data).split(b"\n")
@@ -91,14 +99,22 @@ class Collector:
                 rec = json.loads(raw.decode())
             except ValueError:
                 continue
-            if isinstance(rec, dict):
-                self.records.append(rec)
+            if not isinstance(rec, dict):
+                continue
+            if rec.get("verdict") == IN_PROGRESS:   # replaces the one before: never more than one
+                if self._working is not None:
+                    del self.records[self._working]
+                self._working = len(self.records)
+            self.records.append(rec)
 
 
 def summary(records: list[dict], dropped: int = 0) -> str:
     """One line per verdict kind: how many items, and the first few of them."""
+    working = [rec for rec in records if rec.get("verdict") == IN_PROGRESS]
+    records = [rec for rec in records if rec.get("verdict") != IN_PROGRESS]
+    at_stop = [f"working on, when stopped: {rec.get('scope', 'item')} {rec.get('item', '?')}" for rec in working[-1:]]
     if not records:
-        return "nothing was decided before the stop"
+        return "\n".join(["nothing was decided before the stop"] + at_stop)
     by_verdict: dict[str, list[str]] = {}
     for rec in records:
         key = f"{rec.get('scope', 'item')}s {rec.get('verdict', '?')}"
@@ -109,4 +125,4 @@ def summary(records: list[dict], dropped: int = 0) -> str:
         lines.append(f"  {len(items)} {key}: {shown}")
     if dropped:
         lines.append(f"  ({dropped} more not kept)")
-    return "\n".join(lines)
+    return "\n".join(lines + at_stop)

@@ -20,6 +20,7 @@ from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.execution import limits
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.symbolic_chain import HINT, SymbolicPaths, symbolic_paths
+from dipc_plus.semantics.symbolic_size import cells_at_least
 from dipc_plus.semantics.values import show_value
 
 __all__ = ["SymbolicDistribution", "symbolic_distribution", "bind_finite_inputs", "box_bounds", "box_cell", "cell_text"]
@@ -36,7 +37,9 @@ def symbolic_distribution(program: ir.Program, box: dict, finite_inputs: dict | 
     if not real_inputs:
         raise UserError(f"{program.name} has no real input: nothing to keep symbolic", hint=HINT)
     paths = symbolic_paths(program, finite_inputs)
-    return SymbolicDistribution(paths, bounds, max_cells)
+    sd = SymbolicDistribution(paths, bounds, max_cells)
+    sd.refuse_too_many_cells()
+    return sd
 
 
 def bind_finite_inputs(program: ir.Program, given: dict) -> dict:
@@ -111,6 +114,7 @@ class SymbolicDistribution:
         self.root = box_cell(bounds)
         self.max_cells = limits.get("cells") if max_cells is None else max_cells
         self._pieces: dict = {}
+        self._least: dict | None = None
 
     @property
     def input_names(self) -> list:
@@ -123,8 +127,24 @@ class SymbolicDistribution:
     def outputs(self) -> list:
         return self.paths.outputs()
 
-    def pieces(self, output) -> list:
-        """[Piece] partitioning the box for one output value."""
+    def cells_at_least(self) -> dict:
+        """{output value: `symbolic_size.CellBound`}: cells each output needs at least (no splitting)."""
+        if self._least is None:
+            self._least = cells_at_least(self.paths, self.bounds)
+        return self._least
+
+    def refuse_too_many_cells(self) -> None:
+        """A ResourceLimit, before any cell is computed, when an output needs more cells than
+        `max_cells` (by `cells_at_least`): splitting would only find it out after long work."""
+        for output, least in self.cells_at_least().items():
+            if least.count > self.max_cells:
+                raise ResourceLimit(f"{self.program.name}: output {self.output_text(output)} needs "
+                                    f"{least.text()}, more than the limit of {self.max_cells} cells",
+                                    hint=f"use fewer queries or a smaller box; {limits.hint('cells')}; or {HINT}")
+
+    def pieces(self, output, on_cell=None) -> list:
+        """[Piece] partitioning the box for one output value; `on_cell(cell, pieces_done)` is
+        called before each cell is worked on (progress, the ledger of a guarded run)."""
         found = self._pieces.get(output)
         if found is None:
             atom_sets = self.paths.paths[output]
@@ -137,7 +157,7 @@ class SymbolicDistribution:
                 return total
 
             try:
-                found = piecewise(compute, self.root, self.max_cells)
+                found = piecewise(compute, self.root, self.max_cells, on_cell)
             except ValueError as exc:
                 if "cells" not in str(exc):
                     raise
