@@ -151,6 +151,14 @@ PRIVACY = [  # (box privacy claim, parameters): issue 28's done-when rows, then 
     ("laplace_histogram_rate2_privacy_box.toml", {}),
     ("partial_sums_privacy_box.toml", {}),
     ("smart_sum_privacy_box.toml", {}),
+    ("noisy_max_privacy_box.toml", {"m": 3}),       # issue 38: worst neighbour by monotonicity
+    ("noisy_max_privacy_box.toml", {"m": 4}),
+    ("noisy_max_privacy_box.toml", {"m": 5}),
+    ("noisy_max_exp_privacy_box.toml", {"m": 3}),
+    ("noisy_max_exp_privacy_box.toml", {"m": 4}),
+    ("noisy_max_exp_privacy_box.toml", {"m": 5}),
+    ("noisy_max_value_privacy_box.toml", {}),       # the non-private twin: refuted
+    ("jump_mean_privacy_box.toml", {}),             # refuted strictly inside the jump (1/4, 3/4)
 ]
 GRID_VALUE_POINTS = 32   # the grid density check (every output value) runs on at most this many integer points
 PRIVACY_HEAD = "## Box privacy claims: the coupling bound and the rational points of the box"

@@ -42,6 +42,7 @@ from dipc_plus.privacy.display import counterexample_lines, user_value
 from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, PrivacyResult, check_dp
 from dipc_plus.privacy.dp.coupling import Coupling, coupling_for
 from dipc_plus.privacy.dp.density_ratio import DensityRatio, density_ratio_for
+from dipc_plus.privacy.dp.worst_neighbour import WorstNeighbour, worst_neighbour_for
 from dipc_plus.privacy.online.every_length import BoundContradiction
 
 VERIFIED, REFUTED, UNDECIDED = "verified", "refuted", "undecided"
@@ -88,6 +89,14 @@ class BoxPrivacyResult:
     seconds: float = 0.0
     notes: list = field(default_factory=list)
     density: DensityRatio | None = None     # the density-ratio bound, tried when the coupling bound does not apply
+    worst: WorstNeighbour | None = None     # the worst-neighbour bound, tried when the density-ratio bound does not prove it
+
+    @property
+    def proved_bound(self) -> Fraction | None:
+        """The k of the bound the verdict rests on (the losses are checked against it)."""
+        if self.coupling.bound is not None:
+            return self.coupling.bound
+        return None if self.worst is None else self.worst.k
 
     @property
     def every_value(self) -> bool:
@@ -117,6 +126,8 @@ class BoxPrivacyResult:
         out = [f"the coupling bound does not prove it: {self.coupling.reason}"]
         if self.density is not None:
             out.append(f"the density-ratio bound does not prove it: {self.density.reason}")
+        if self.worst is not None:
+            out.append(f"the worst-neighbour bound does not prove it: {self.worst.reason}")
         done = [s for s in self.searched if s.verdict != "skipped"]
         skipped = [s for s in self.searched if s.verdict == "skipped"]
         searched = ("no counterexample at the rational points searched (" +
@@ -152,7 +163,8 @@ class BoxPrivacyResult:
                "losses": [{"inputs": w, "sup_loss_over_eps": t, "pairs": n} for w, t, n in self.losses],
                "searched": [s.to_json() for s in self.searched], "seconds": round(self.seconds, 3),
                "every_output_value": self.every_value, "notes": list(self.notes),
-               "density_ratio": None if self.density is None else self.density.to_json()}
+               "density_ratio": None if self.density is None else self.density.to_json(),
+               "worst_neighbour": None if self.worst is None else self.worst.to_json()}
         if self.verdict == UNDECIDED:
             out["undecided"] = self.undecided_reasons()
         if self.counterexample is not None:
@@ -176,14 +188,19 @@ class BoxPrivacyResult:
             lines.append(f"density-ratio bound (docs/claims.md): every run's density changes by at most "
                          f"e^({eps_multiple(dr.k)}) between a pair at {c.adjacency.describe()} (max over "
                          f"{dr.how}, {dr.paths} path(s))")
+        if self.worst is not None and self.worst.k is not None:
+            lines.append(f"worst neighbour by monotonicity (docs/claims.md): P_u[o] <= e^({eps_multiple(self.worst.k)}) "
+                         f"P_u'[o] for every finite output o and every pair at {c.adjacency.describe()}")
+            lines += self.worst.lines()
+        bound = self.proved_bound
         for what, text, pairs in self.losses:
             if self.every_value:
                 lines.append(f"  exact sup over eps and every output value of L(eps)/eps on {what} ({pairs} "
                              f"ordered pairs): {text}, a lower bound of the loss on the box (at most d*B = "
-                             f"{fmt_q(cp.bound)})")
+                             f"{fmt_q(bound)})")
             else:
-                lines.append(f"  exact tight sup L(eps)/eps on {what} ({pairs} pairs): {text} "
-                             f"(at most d*B = {fmt_q(cp.bound)})")
+                lines.append(f"  exact tight sup L(eps)/eps on {what} ({pairs} pairs): {text}, a lower bound of "
+                             f"the box's sup (at most the proved {fmt_q(bound)})")
         lines += [f"  note: {n}" for n in self.notes]
         for s in self.searched:
             if s.verdict == "skipped":
@@ -299,7 +316,15 @@ def bound_check_claim(claim: DPClaim, cp: Coupling, most: int) -> tuple[DPClaim,
     return check_point_scale(lc, what), what
 
 
-def check_bound(claim: DPClaim, cp: Coupling, max_states: int) -> tuple:
+@dataclass
+class ProvedBound:
+    """A proved loss bound k (a multiple of eps) to cross-check like the coupling bound's d*B."""
+    bound: Fraction
+    length: int | None = None
+    input_name: str = ""
+
+
+def check_bound(claim: DPClaim, cp: Coupling | ProvedBound, max_states: int) -> tuple:
     """(what was checked, text, pairs): the exact tight sup L/eps on the box's integer points (every
     eps > 0); when there are more than CHECK_POINTS of them, on those with each input at its
     CHECK_VALUES smallest values, and on their two-block ones if still too many (a check of our
@@ -410,6 +435,11 @@ def decide_box_privacy(claim: DPClaim, max_states: int = DEFAULT_MAX_STATES) -> 
         if res.density.applies:
             res.verdict, res.method = VERIFIED, res.density.method
         else:
-            search_lattices(res, max_states)
+            res.worst = worst_neighbour_for(claim)
+            if res.worst.applies:
+                res.losses.append(check_bound(claim, ProvedBound(res.worst.k), max_states))
+                res.verdict, res.method = VERIFIED, res.worst.method
+            else:
+                search_lattices(res, max_states)
     res.seconds = time.perf_counter() - t0
     return res

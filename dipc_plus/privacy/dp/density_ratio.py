@@ -89,9 +89,10 @@ class _Path:
     known: dict                    # discrete variable -> its value, where it is a constant
     draws: list = field(default_factory=list)    # (cost r, a: dict input -> coefficient)
     serial: int = 0
+    one_sided: list = field(default_factory=list)   # (rate r, a) of one-sided noises (walks that allow them)
 
     def fork(self) -> "_Path":
-        return _Path(dict(self.forms), dict(self.known), list(self.draws), self.serial)
+        return _Path(dict(self.forms), dict(self.known), list(self.draws), self.serial, list(self.one_sided))
 
 
 @dataclass
@@ -122,8 +123,8 @@ def _eps_multiple(k: Fraction) -> str:
 
 
 class _Walk:
-    def __init__(self, program: ir.Program, box: dict):
-        self.program, self.box = program, box
+    def __init__(self, program: ir.Program, box: dict, one_sided: bool = False):
+        self.program, self.box, self.one_sided = program, box, one_sided
         self.paths = 0
         self.cells: dict = {}          # position -> None: input-only comparisons not constant on the box
 
@@ -210,13 +211,17 @@ class _Walk:
             mean = self.form(d.mean, p, s.pos)
             if mean.u:
                 cost = shift_cost(d.kind, d.rate)
-                if cost is None:
+                reading = by_kind(d.kind).reading(d.rate)
+                if cost is None and self.one_sided and reading.positive_only and reading.noise.kind == "lap":
+                    p.one_sided.append((reading.noise.rate, dict(mean.u)))
+                elif cost is None:
                     raise Refused(f"the mean of a {by_kind(d.kind).title} noise reads the input(s) "
                                   f"{_names(mean.u)}: its support moves with the mean, so its density ratio "
                                   "under a shift is not bounded", s.pos)
-                if d.kind != "lap" and any(c.denominator != 1 for _, c in mean.u):
+                elif d.kind != "lap" and any(c.denominator != 1 for _, c in mean.u):
                     raise Refused("an integer noise's mean moves by a non-integer multiple of an input", s.pos)
-                p.draws.append((cost, dict(mean.u)))
+                else:
+                    p.draws.append((cost, dict(mean.u)))
             p.serial += 1
             p.forms[s.target] = (Form(x=((p.serial, Fraction(1)),)), s.pos)
             return
@@ -296,6 +301,18 @@ def path_costs(program: ir.Program, box: dict) -> tuple[list, list]:
     for p in ends:
         walk.check_outputs(p)
     return [p.draws for p in ends], list(walk.cells)
+
+
+def path_draws(program: ir.Program, box: dict) -> tuple[list, list]:
+    """(per path, (two-sided draws (r, a), one-sided draws (r, a)) whose mean reads an input; the
+    positions of the input-only comparisons that split `box`): the walk of `path_costs` that also
+    admits one-sided noises (support [mean, inf), density r eps e^(-r eps (x - mean))), for provers
+    that only move such a mean down (then the density drops by at most e^(r eps |shift|))."""
+    walk = _Walk(program, box, one_sided=True)
+    ends = walk.run()
+    for p in ends:
+        walk.check_outputs(p)
+    return [(p.draws, p.one_sided) for p in ends], list(walk.cells)
 
 
 def loss_bound(paths: list, inputs: list, kind: str, bound: Fraction) -> tuple[Fraction, str]:
