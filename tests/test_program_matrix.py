@@ -41,7 +41,8 @@ dimension of the largest integral):
 * numeric_sparse m=3 at c=1 and c=2 (dim 4; the noise of each released value
   joins only its within-gamma event); numeric_sparse_fig4a (dim 3).
 * real outputs only: laplace k=2 (dim 1), binary_mechanism (4 noises, dim 2),
-  smart_sum m=4 at b=2 and b=4 (4 noises, dim 3).
+  smart_sum m=4 at b=2 and b=4 (4 noises, dim 3); laplace_histogram and partial_sums (dim 1
+  each), jump_mean (dim 1), noisy_max_value m=3 and m=4 (dim 3 and 4).
 * discrete Laplace (exact sums truncated at tail mass 1e-13): the m=3, k=2
   defaults of discrete_above_threshold, discrete_noisy_max_*,
   truncated_geometric_above_threshold (3-4 DLap noises), truncated_geometric k=2.
@@ -129,6 +130,20 @@ ROWS = [
     Row("smart_sum", {"x": [0, 0, 0, 0]}, {}, _centres("out", [0, 0, 0, 0]), (F(3), F(6))),
     Row("smart_sum", {"x": [1, 2, 0, 1]}, {}, _centres("out", _prefix([1, 2, 0, 1])), (F(4),)),
     Row("smart_sum", {"x": [1, -1, H, 3]}, {"b": 4}, _centres("out", [1, 1, 1, 3]), (F(4),)),
+    # real outputs only, written for the density-ratio bound (issue 38): histogram, partial sums
+    Row("laplace_histogram", {"q": [0, 0, 0, 0]}, {}, _centres("out", [0, 0, 0, 0]), (F(2),)),
+    Row("laplace_histogram", {"q": [1, -1, 2, 0]}, {}, _centres("out", [1, 0, 2, 0]), (F(3),)),
+    Row("laplace_histogram", {"q": [H, 3]}, {"m": 2, "r": 2}, _centres("out", [0, 3]), (F(1),)),
+    Row("partial_sums", {"q": [0, 0, 0, 0]}, {}, _centres("out", [0, 0, 0, 0]), (F(4),)),
+    Row("partial_sums", {"q": [1, 2, 0, 1]}, {}, _centres("out", _prefix([1, 2, 0, 1])), (F(6),)),
+    Row("partial_sums", {"q": [1, -1]}, {"m": 2}, _centres("out", [1, 0]), (F(2),)),
+    # a mean that jumps inside (1/4, 3/4), and the released noisy max value (box privacy, issue 38)
+    Row("jump_mean", {"x": 0}, {}, {"out": F(0)}, (F(1),)),
+    Row("jump_mean", {"x": H}, {}, {"out": F(11, 2)}, (F(2),)),
+    Row("jump_mean", {"x": F(3, 4)}, {}, {"out": F(1)}, (F(1),)),
+    Row("noisy_max_value", {"q": [0, 0, 0]}, {}, {"top": F(1)}, (F(2),)),
+    Row("noisy_max_value", {"q": [2, -1, H]}, {}, {"top": F(2)}, (F(3),)),
+    Row("noisy_max_value", {"q": [1, 0, 0, 3]}, {"m": 4}, {"top": F(3)}, (F(2),)),
     # discrete Laplace programs
     Row("discrete_above_threshold", {"r": [0, 0, 0]}),
     Row("discrete_above_threshold", {"r": [2, 1, 0]}),
