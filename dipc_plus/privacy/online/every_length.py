@@ -28,6 +28,24 @@ from dipc_plus.privacy.online.shape import online_shape
 from dipc_plus.decision.sup_ratio import SupRatio
 
 
+# Adjacencies decided through linf with the same bound: each of their pairs is an linf pair.
+THROUGH_LINF = ("linf", "l1", "one-position")
+
+
+def adjacency_refusal(claim_path: str, kind: str) -> UserError:
+    """The refusal of an adjacency the class does not decide, at the line of its key."""
+    from dipc_plus.claims.claim_file import ClaimReader
+    from dipc_plus.execution.files import read_user_file
+    text = read_user_file(claim_path, "claim file").decode("utf-8", errors="replace")
+    why = ("two inputs differing in one position by any amount are not within any linf bound, so the coupling "
+           "bound (which pays for each |q[i] - q'[i]| <= bound) proves nothing about them"
+           if kind == "hamming" else "the explicit pairs are not an adjacency of every length")
+    return ClaimReader(claim_path, text).error(
+        "privacy.adjacency", f"cannot decide privacy for every m with adjacency \"{kind}\": {why}",
+        hint='use adjacency = "linf", "l1" or "one-position" with a bound (decided through linf with that '
+             'bound), or decide one m at a time without --every-length')
+
+
 class BoundContradiction(RuntimeError):
     """The exact loss at a small m exceeds the bound d: the bound (our code) is wrong."""
 
@@ -45,11 +63,12 @@ class EveryLengthResult:
     losses: list = field(default_factory=list)   # (m, sup L/eps text, value or None, witness text)
     counterexample: object = None                # a PrivacyResult at a concrete m
     budget_k: Fraction | None = None
+    adjacency: str = "linf"                      # the claim's; l1 / one-position are decided through linf
 
     def to_json(self) -> dict:
         a = self.automaton
         return {"verdict": self.verdict, "scope": "every m >= 1", "d": None if self.d is None else str(self.d),
-                "budget": None if self.budget_k is None else str(self.budget_k),
+                "budget": None if self.budget_k is None else str(self.budget_k), "adjacency": self.adjacency,
                 "loop": a.loop_pos, "control_states": len(a.states()), "steps": len(a.steps),
                 "class_check_ms": round(self.class_seconds * 1000, 3), "patterns": self.patterns,
                 "losses": [{"m": m, "sup_loss_over_eps": t, "witness": w} for m, t, _, w in self.losses],
@@ -61,7 +80,10 @@ class EveryLengthResult:
                  f"({len(a.states())} control state(s), {len(a.steps)} step(s)); class check {self.class_seconds*1000:.1f} ms"]
         if self.d is not None:
             lines.append(f"coupling bound: d = {self.d}  (every m: P[P(q)=w] <= e^(d*eps) P[P(q')=w], "
-                         "||q-q'||_inf <= 1)")
+                         "||q-q'||_inf <= the claim's bound)")
+        if self.adjacency != "linf":
+            lines.append(f"adjacency {self.adjacency}: decided through linf with the same bound (each of its pairs "
+                         f"is an linf pair); refuted only by a counterexample under {self.adjacency} itself")
         for p in self.patterns:
             lines.append(f"pattern: {p}")
         for m, text, _, witness in self.losses:
@@ -71,6 +93,10 @@ class EveryLengthResult:
                          f"loss at m = {', '.join(str(m) for m, *_ in self.losses)} is at most d)")
         elif self.verdict == "refuted" and self.counterexample is not None:
             lines.append(f"REFUTED at m = {self.counterexample[0]} (the exact engine's counterexample below)")
+        elif self.verdict == "undecided" and self.d is None:
+            lines.append(f"UNDECIDED: under linf the program is private for no constant (the pattern above), but "
+                         f"that proof moves many positions at once, which {self.adjacency} does not allow, and no "
+                         "counterexample to the claim was found at the m tried")
         elif self.verdict == "undecided":
             lines.append(f"UNDECIDED: the claimed {self.budget_k}*eps is below the bound d = {self.d}, which is "
                          "only an upper bound, and no counterexample was found at the m tried; "
@@ -186,9 +212,8 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     if claim.kind != "dp":
         raise UserError("--every-length decides differential privacy, not Pufferfish", file=claim_path)
     adj = claim.adjacency
-    if adj.kind != "linf":
-        raise UserError(f"cannot decide privacy for every m with adjacency \"{adj.kind}\"", file=claim_path,
-                        hint='the every-length class uses adjacency = "linf" (each |q[i]-q\'[i]| <= bound)')
+    if adj.kind not in THROUGH_LINF:
+        raise adjacency_refusal(claim_path, adj.kind)
     # the parameters given a number (the others keep the program's defaults, which may depend on m)
     auto, bound, pats, secs = classify(claim.program, set(claim.given_params) | set(overrides or ()))
     k = claim.budget.k if claim.budget.factor == 1 and claim.delta_is_zero else None
@@ -197,7 +222,7 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
                         file=claim_path, hint='budget = "eps" or "2*eps"')
     scale = adj.bound
     d = None if bound.d is None else bound.d * scale
-    res = EveryLengthResult("", auto, d, pats, secs, budget_k=k)
+    res = EveryLengthResult("", auto, d, pats, secs, budget_k=k, adjacency=adj.kind)
     mname = auto.size_param
 
     def key(m):   # what a worker needs to rebuild the claim at m (a path valid on any machine)
@@ -253,8 +278,10 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
                     + f" d = {d} (at {res.losses[-1][3]}); no verdict is given")
         res.verdict = "verified"
         return res
-    if d is not None:
-        # d > k proves nothing (d is an upper bound): only a concrete, re-checked failure refutes.
+    if d is not None or adj.kind != "linf":
+        # d > k proves nothing (d is an upper bound), and the patterns' proofs of "no constant" move
+        # many positions at once (an linf pair, not an l1 or one-position one): only a concrete,
+        # re-checked failure under the claim's own adjacency refutes.
         for m in (*lengths, *longer):
             r = check(m, at(m)[0])
             if not r.verified:
