@@ -28,6 +28,24 @@ from dipc_plus.privacy.online.shape import online_shape
 from dipc_plus.decision.sup_ratio import SupRatio
 
 
+# Adjacencies decided through linf with the same bound: each of their pairs is an linf pair.
+THROUGH_LINF = ("linf", "l1", "one-position")
+
+
+def adjacency_refusal(claim_path: str, kind: str) -> UserError:
+    """The refusal of an adjacency the class does not decide, at the line of its key."""
+    from dipc_plus.claims.claim_file import ClaimReader
+    from dipc_plus.execution.files import read_user_file
+    text = read_user_file(claim_path, "claim file").decode("utf-8", errors="replace")
+    why = ("two inputs differing in one position by any amount are not within any linf bound, so the coupling "
+           "bound (which pays for each |q[i] - q'[i]| <= bound) proves nothing about them"
+           if kind == "hamming" else "the explicit pairs are not an adjacency of every length")
+    return ClaimReader(claim_path, text).error(
+        "privacy.adjacency", f"cannot decide privacy for every m with adjacency \"{kind}\": {why}",
+        hint='use adjacency = "linf", "l1" or "one-position" with a bound (decided through linf with that '
+             'bound), or decide one m at a time without --every-length')
+
+
 class BoundContradiction(RuntimeError):
     """The exact loss at a small m exceeds the bound d: the bound (our code) is wrong."""
 
@@ -45,15 +63,18 @@ class EveryLengthResult:
     losses: list = field(default_factory=list)   # (m, sup L/eps text, value or None, witness text)
     counterexample: object = None                # a PrivacyResult at a concrete m
     budget_k: Fraction | None = None
+    adjacency: str = "linf"                      # the claim's; l1 / one-position are decided through linf
+    family: str = ""                             # how the pattern's counterexample was found (or the limit hit)
 
     def to_json(self) -> dict:
         a = self.automaton
         return {"verdict": self.verdict, "scope": "every m >= 1", "d": None if self.d is None else str(self.d),
-                "budget": None if self.budget_k is None else str(self.budget_k),
+                "budget": None if self.budget_k is None else str(self.budget_k), "adjacency": self.adjacency,
                 "loop": a.loop_pos, "control_states": len(a.states()), "steps": len(a.steps),
                 "class_check_ms": round(self.class_seconds * 1000, 3), "patterns": self.patterns,
                 "losses": [{"m": m, "sup_loss_over_eps": t, "witness": w} for m, t, _, w in self.losses],
-                "counterexample_m": None if self.counterexample is None else self.counterexample[0]}
+                "counterexample_m": None if self.counterexample is None else self.counterexample[0],
+                "pattern_counterexample": self.family or None}
 
     def report(self) -> str:
         a = self.automaton
@@ -61,7 +82,10 @@ class EveryLengthResult:
                  f"({len(a.states())} control state(s), {len(a.steps)} step(s)); class check {self.class_seconds*1000:.1f} ms"]
         if self.d is not None:
             lines.append(f"coupling bound: d = {self.d}  (every m: P[P(q)=w] <= e^(d*eps) P[P(q')=w], "
-                         "||q-q'||_inf <= 1)")
+                         "||q-q'||_inf <= the claim's bound)")
+        if self.adjacency != "linf":
+            lines.append(f"adjacency {self.adjacency}: decided through linf with the same bound (each of its pairs "
+                         f"is an linf pair); refuted only by a counterexample under {self.adjacency} itself")
         for p in self.patterns:
             lines.append(f"pattern: {p}")
         for m, text, _, witness in self.losses:
@@ -71,13 +95,21 @@ class EveryLengthResult:
                          f"loss at m = {', '.join(str(m) for m, *_ in self.losses)} is at most d)")
         elif self.verdict == "refuted" and self.counterexample is not None:
             lines.append(f"REFUTED at m = {self.counterexample[0]} (the exact engine's counterexample below)")
+        elif self.verdict == "undecided" and self.d is None:
+            lines.append(f"UNDECIDED: under linf the program is private for no constant (the pattern above), but "
+                         f"that proof moves many positions at once, which {self.adjacency} does not allow, and no "
+                         "counterexample to the claim was found at the m tried")
         elif self.verdict == "undecided":
             lines.append(f"UNDECIDED: the claimed {self.budget_k}*eps is below the bound d = {self.d}, which is "
                          "only an upper bound, and no counterexample was found at the m tried; "
                          "a claim of d*eps is verified for every m")
         else:
+            if self.family:
+                lines.append(self.family)
             lines.append("REFUTED for every constant: the program is d*eps-DP for no d "
-                         "(the loss grows with m, above)")
+                         "(the loss grows with m, above)"
+                         + (f"; the claimed {self.budget_k}*eps fails at m = {self.counterexample[0]} (the exact "
+                            "engine's counterexample below)" if self.counterexample is not None else ""))
         return "\n".join(lines)
 
 
@@ -174,89 +206,176 @@ def build_length_loss_work(claim_path: str, overrides: tuple, m: int, witness_ar
     return PairWork(c, plan(c, c.structure, max_states=max_states, symmetry=True))
 
 
-def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 3),
-                        longer=(4, 5, 6), executor=None) -> EveryLengthResult:
-    """The every-length verdict for a DP claim whose program is online.  `lengths` are
-    checked on the claim's own inputs; `longer` ones (for "no constant" verdicts and for a
-    refutation) on the witness inputs of `witness_inputs`.  The exact checks at each m run
-    their pairs on `executor` (default this process)."""
-    from dipc_plus.execution.executor import Source
-    from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, check_dp
-    from dipc_plus.privacy.loss.tight import privacy_loss
-    if claim.kind != "dp":
-        raise UserError("--every-length decides differential privacy, not Pufferfish", file=claim_path)
-    adj = claim.adjacency
-    if adj.kind != "linf":
-        raise UserError(f"cannot decide privacy for every m with adjacency \"{adj.kind}\"", file=claim_path,
-                        hint='the every-length class uses adjacency = "linf" (each |q[i]-q\'[i]| <= bound)')
-    # the parameters given a number (the others keep the program's defaults, which may depend on m)
-    auto, bound, pats, secs = classify(claim.program, set(claim.given_params) | set(overrides or ()))
+# The pattern's family is checked at lengths up to this m; past it the verdict says the limit was reached.
+FAMILY_MAX_M = 10
+
+
+def family_inputs(m: int, bound: Fraction, array: str) -> list:
+    """The inputs of the families of docs/design/every_length.md section 3 at length m: q = 0 and,
+    each adjacent to it (linf bound B), q' moving the pumped reads towards their outcome: B on a
+    block of tops then -B on a block of bots (leaking pair, leaking cycle) or the mirror image,
+    B or -B everywhere (disclosing cycle, a cycle of tops or of bots), and -B or B on all but
+    the last position (pumped bots or tops, then the release)."""
+    n = (m + 1) // 2
+    shapes = [[1] * n + [-1] * (m - n), [-1] * n + [1] * (m - n), [1] * m, [-1] * m,
+              [-1] * (m - 1) + [0], [1] * (m - 1) + [0]]
+    points, seen = [{f"{array}[{i}]": Fraction(0) for i in range(1, m + 1)}], {(0,) * m}
+    for shape in shapes:
+        if tuple(shape) not in seen:
+            seen.add(tuple(shape))
+            points.append({f"{array}[{i}]": v * bound for i, v in enumerate(shape, 1)})
+    return points
+
+
+def family_claim(claim_path: str, overrides: tuple, m: int, array: str):
+    """The claim at length m on the family inputs only (module-level: a worker rebuilds it).  The
+    claim's own grid is never expanded here (it is replaced before use), so its size limit, which
+    guards the expansion, is lifted while it is read at a long m."""
+    from dipc_plus.claims.privacy_reader import load_privacy_claim
+    from dipc_plus.execution import limits
+    before = limits.get("grid_points")
+    limits.set_limit("grid_points", 10 ** 300)
+    try:
+        c = load_privacy_claim(claim_path, dict(overrides))
+    finally:
+        limits.set_limit("grid_points", before)
+    points = family_inputs(m, c.adjacency.bound, array)
+    return dataclasses.replace(c, explicit_points=points, grid=None, inputs_kind="list", _points=None)
+
+
+def build_family_dp_work(claim_path: str, overrides: tuple, m: int, array: str, max_states: int):
+    """The eps-DP check of the family inputs at length m a worker rebuilds."""
+    from dipc_plus.privacy.dp.check import DPWork
+    return DPWork.build(family_claim(claim_path, overrides, m, array), None, True, max_states)
+
+
+def predicted_length(losses: list, k: Fraction) -> int | None:
+    """The first m at which the growth of the last two exact losses (per query) passes k, or None
+    (no growth seen).  Only a guess where to look: the exact check at that m is the proof."""
+    vals = [(m, v) for m, _, v, _ in losses if v is not None]
+    if len(vals) < 2 or vals[-1][0] != vals[-2][0] + 1 or vals[-1][1] <= vals[-2][1]:
+        return None
+    (_, before), (last_m, last) = vals[-2], vals[-1]
+    step = last - before
+    return last_m + int((k - last) // step) + 1
+
+
+class _LengthChecks:
+    """The exact engine's checks of the claim at concrete lengths m, recorded on `res`: on the
+    claim's own inputs for m in `lengths`, on the two-block witness inputs for longer m; their
+    pairs run on `executor`, whose workers rebuild the claim at m from the file alone."""
+
+    def __init__(self, claim_path, overrides, lengths, executor, res):
+        self.claim_path, self.overrides, self.lengths = claim_path, overrides, lengths
+        self.executor, self.res = executor, res
+        self.mname, self.array = res.automaton.size_param, res.automaton.input_name
+
+    def key(self, m):   # what a worker needs to rebuild the claim at m (a path valid on any machine)
+        return (os.path.abspath(self.claim_path), tuple({**self.overrides, self.mname: m}.items()), m,
+                None if m in self.lengths else self.array)
+
+    def at(self, m):
+        return claim_at_length(*self.key(m))
+
+    def _on_workers(self, run, build, m, c):
+        """run(c) (check_dp or privacy_loss) on the executor, its workers rebuilding the claim at m
+        with `build`; what it built is not kept past it."""
+        from dipc_plus.execution.executor import Source
+        from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES
+        source = Source.of(build, (*self.key(m), DEFAULT_MAX_STATES), (self.claim_path, c.program.source))
+        try:
+            return run(c, executor=self.executor, source=source)
+        finally:
+            source.forget()
+
+    def check(self, m, c):
+        from dipc_plus.privacy.dp.check import check_dp
+        return self._on_workers(check_dp, build_length_dp_work, m, c)
+
+    def family_check(self, m):
+        """check_dp of the pattern's family inputs at length m (re-checked as every refutation is)."""
+        from dipc_plus.execution.executor import Source
+        from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, check_dp
+        args = (os.path.abspath(self.claim_path), tuple({**self.overrides, self.mname: m}.items()), m, self.array)
+        c = family_claim(*args)
+        source = Source.of(build_family_dp_work, (*args, DEFAULT_MAX_STATES), (self.claim_path, c.program.source))
+        try:
+            return check_dp(c, executor=self.executor, source=source)
+        finally:
+            source.forget()
+
+    def exact_loss(self, m, c, scope=""):
+        """The exact tight sup L/eps at m, recorded with its pair; the SupRatio (None: no loss)."""
+        from dipc_plus.privacy.loss.tight import privacy_loss
+        lr = self._on_workers(privacy_loss, build_length_loss_work, m, c)
+        s = SupRatio(infinite=True) if lr.infinite is not None else lr.sup
+        text = "inf" if lr.infinite is not None else (s.text() if s else lr.loss_text())
+        self.res.losses.append((m, text, None if s is None or s.value is None else s.value,
+                                _witness_text(c.program, lr) + scope))
+        return s
+
+
+def _cross_check(checks: _LengthChecks, claim, d) -> None:
+    """The exact loss at m = 1, 2, 3 must be at most d before "verified" is printed (else the
+    bound, our code, is wrong).  A claim that lists its inputs names them for its own m only:
+    that m is checked instead."""
+    res = checks.res
+    todo = []
+    for m in checks.lengths:
+        try:
+            todo.append((m, checks.at(m)[0]))
+        except UserError:
+            continue
+    if not todo:
+        own = int(claim.program.params[checks.mname])
+        todo = [(own, checks.at(own)[0])]
+    for m, c in todo:
+        s = checks.exact_loss(m, c)
+        if s is not None and (s.infinite or s.upper() > d):
+            above = s.infinite or (s.value if s.value is not None else s.lo) > d
+            raise BoundContradiction(
+                f"the every-length bound is wrong: at m = {m} the exact tight sup L(eps)/eps is "
+                f"{res.losses[-1][1]}, " + ("above" if above else "not certified to be at most")
+                + f" d = {d} (at {res.losses[-1][3]}); no verdict is given")
+
+
+def _budget_multiple(claim, claim_path):
     k = claim.budget.k if claim.budget.factor == 1 and claim.delta_is_zero else None
     if k is None:
         raise UserError("cannot decide privacy for every m: the budget must be a multiple of eps",
                         file=claim_path, hint='budget = "eps" or "2*eps"')
-    scale = adj.bound
-    d = None if bound.d is None else bound.d * scale
-    res = EveryLengthResult("", auto, d, pats, secs, budget_k=k)
-    mname = auto.size_param
+    return k
 
-    def key(m):   # what a worker needs to rebuild the claim at m (a path valid on any machine)
-        return (os.path.abspath(claim_path), tuple({**overrides, mname: m}.items()), m,
-                None if m in lengths else auto.input_name)
 
-    def at(m):
-        return claim_at_length(*key(m))
-
-    def on_workers(run, build, m, c):
-        """run(c) (check_dp or privacy_loss) on `executor`, its workers rebuilding the claim at m
-        with `build`; what it built is not kept past it."""
-        source = Source.of(build, (*key(m), DEFAULT_MAX_STATES), (claim_path, claim.program.source))
-        try:
-            return run(c, executor=executor, source=source)
-        finally:
-            source.forget()
-
-    def check(m, c):
-        return on_workers(check_dp, build_length_dp_work, m, c)
-
-    def loss(m, c):
-        return on_workers(privacy_loss, build_length_loss_work, m, c)
-
-    def exact_loss(m, c, scope=""):
-        """The exact tight sup L/eps at m, recorded with its pair; the SupRatio (None: no loss)."""
-        lr = loss(m, c)
-        s = SupRatio(infinite=True) if lr.infinite is not None else lr.sup
-        text = "inf" if lr.infinite is not None else (s.text() if s else lr.loss_text())
-        res.losses.append((m, text, None if s is None or s.value is None else s.value,
-                           _witness_text(c.program, lr) + scope))
-        return s
-
+def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 3),
+                        longer=(4, 5, 6), executor=None, family_limit: int = FAMILY_MAX_M) -> EveryLengthResult:
+    """The every-length verdict for a DP claim whose program is online.  `lengths` are
+    checked on the claim's own inputs; `longer` ones (for "no constant" verdicts and for a
+    refutation) on the witness inputs of `witness_inputs`.  The exact checks at each m run
+    their pairs on `executor` (default this process).  A "no constant" verdict whose claim holds
+    at those m looks for its counterexample on the pattern's inputs up to m = `family_limit`."""
+    if claim.kind != "dp":
+        raise UserError("--every-length decides differential privacy, not Pufferfish", file=claim_path)
+    adj = claim.adjacency
+    if adj.kind not in THROUGH_LINF:
+        raise adjacency_refusal(claim_path, adj.kind)
+    # the parameters given a number (the others keep the program's defaults, which may depend on m)
+    auto, bound, pats, secs = classify(claim.program, set(claim.given_params) | set(overrides or ()))
+    k = _budget_multiple(claim, claim_path)
+    d = None if bound.d is None else bound.d * adj.bound
+    res = EveryLengthResult("", auto, d, pats, secs, budget_k=k, adjacency=adj.kind)
+    checks = _LengthChecks(claim_path, overrides, lengths, executor, res)
     if d is not None and d <= k:
         # The bound is a proof; the exact engine at small m must agree with it before it is printed.
-        # A claim that lists its inputs names them for its own m only: that m is checked instead.
-        own = int(claim.program.params[mname])
-        todo = []
-        for m in lengths:
-            try:
-                todo.append((m, at(m)[0]))
-            except UserError:
-                continue
-        if not todo:
-            todo = [(own, at(own)[0])]
-        for m, c in todo:
-            s = exact_loss(m, c)
-            if s is not None and (s.infinite or s.upper() > d):
-                above = s.infinite or (s.value if s.value is not None else s.lo) > d
-                raise BoundContradiction(
-                    f"the every-length bound is wrong: at m = {m} the exact tight sup L(eps)/eps is "
-                    f"{res.losses[-1][1]}, " + ("above" if above else "not certified to be at most")
-                    + f" d = {d} (at {res.losses[-1][3]}); no verdict is given")
+        _cross_check(checks, claim, d)
         res.verdict = "verified"
         return res
-    if d is not None:
-        # d > k proves nothing (d is an upper bound): only a concrete, re-checked failure refutes.
+    if d is not None or adj.kind != "linf":
+        # d > k proves nothing (d is an upper bound), and the patterns' proofs of "no constant" move
+        # many positions at once (an linf pair, not an l1 or one-position one): only a concrete,
+        # re-checked failure under the claim's own adjacency refutes.
         for m in (*lengths, *longer):
-            r = check(m, at(m)[0])
+            r = checks.check(m, checks.at(m)[0])
             if not r.verified:
                 res.counterexample = (m, r)
                 break
@@ -265,12 +384,46 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     # No constant: the growing exact losses, each with its pair, until the claim itself
     # fails at a concrete m (then the exact engine's re-checked counterexample is shown).
     for m in (*lengths, *longer):
-        c, scope = at(m)
-        s = exact_loss(m, c, scope)
+        c, scope = checks.at(m)
+        s = checks.exact_loss(m, c, scope)
         if s is not None and (s.infinite or (s.value if s.value is not None else s.lo) > k):
-            r = check(m, c)
+            r = checks.check(m, c)
             if not r.verified:
                 res.counterexample = (m, r)
                 break
+    if res.counterexample is None:
+        _family_counterexample(checks, k, max((*lengths, *longer)), family_limit)
     res.verdict = "not private for any constant"
     return res
+
+
+def _family_counterexample(checks: _LengthChecks, k: Fraction, checked: int, limit: int = FAMILY_MAX_M) -> None:
+    """The first m past the checked lengths at which the pattern's family inputs violate the claimed
+    k*eps: looked for at the m the growth predicts, then down to the first failing m (or up from
+    it, to `limit`).  The exact check at that m is the proof; the limit is reported when reached."""
+    res = checks.res
+    guess = predicted_length(res.losses, k)
+    m = min(max(guess or checked + 1, checked + 1), limit)
+    found = {}
+    while checked < m <= limit and m not in found:
+        r = checks.family_check(m)
+        found[m] = r
+        if r.verified:
+            m += 1
+        elif m - 1 > checked and m - 1 not in found:
+            m -= 1
+        else:
+            break
+    failing = sorted(n for n, r in found.items() if not r.verified)
+    how = ("predicted from the growth of the last two losses" if guess is not None else "no growth to predict from")
+    if failing:
+        first = failing[0]
+        res.counterexample = (first, found[first])
+        res.family = (f"the pattern's inputs (q = 0 against q' moving the pumped reads) first fail the claimed "
+                      f"{k}*eps at m = {first} ({how}: m = {guess}; m = {first - 1} holds for them)"
+                      if first - 1 in found else
+                      f"the pattern's inputs (q = 0 against q' moving the pumped reads) fail the claimed {k}*eps "
+                      f"at m = {first} ({how}: m = {guess})")
+    else:
+        res.family = (f"no counterexample to the claimed {k}*eps among the pattern's inputs up to the limit m = "
+                      f"{limit} (the loss still grows without bound, by the proof of the pattern)")
