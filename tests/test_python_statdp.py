@@ -86,7 +86,7 @@ def test_isvt4_in_the_subset_has_its_twins_closed_forms():
         assert py == twin
 
 
-@pytest.mark.parametrize("name,code", [("svt_count_bots", 0), ("isvt1", 1), ("isvt2", 1), ("isvt3", 1),
+@pytest.mark.parametrize("name,code", [("svt_count_bots", 0), ("histogram_l1", 0), ("isvt1", 1), ("isvt2", 1), ("isvt3", 1),
                                        ("isvt4_answers_and_values", 1)])
 def test_statdp_claims_get_the_literature_verdict(name, code):
     got, out, err = run_main(["privacy", THEORIES / f"python_{name}_privacy.toml"])
