@@ -47,9 +47,10 @@ class Calls:
         if isinstance(func, ast.Attribute) and func.attr == "count" and isinstance(func.value, ast.Name) \
                 and func.value.id in self.lists and len(node.args) == 1:
             value = self.scalar(node.args[0])
-            if value.text != "true" or self.lists[func.value.id].elem != BOOL:
-                raise self.refuse(node, "count of something other than True in a list of bools", "write out.count(True)")
-            return self.total(self.lists[func.value.id], node)
+            if value.text not in ("true", "false") or self.lists[func.value.id].elem != BOOL:
+                raise self.refuse(node, "count of something other than True or False in a list of bools",
+                                  "write out.count(True) or out.count(False)")
+            return self.total(self.lists[func.value.id], node, counted=value.text == "true")
         raise self.refuse(node, f"the call {fname or 'of an expression'}(...)",
                           OFFERS_NOISE + "; len, sum, max, min, np.argmax, np.argmin over a list; out.append(...)")
 
@@ -166,14 +167,18 @@ class Calls:
             self.emit(f"if {best} == {k} then {picked} <- {lst.name}[{k}] end", node)
         return Value(picked, kind, lo=lst.lo, hi=lst.hi, mean=kind == REAL)
 
-    def total(self, lst: ListVar, node) -> Value:
-        """sum of a list: count(...) of bools; a running real sum of numbers."""
+    def total(self, lst: ListVar, node, counted: bool = True) -> Value:
+        """sum of a list: count(...) of the True (or, `counted` False, the False) entries of a list
+        of bools; a running real sum of numbers.  A padded list is counted over its declared
+        length (its entries never appended are `none`), so also where it is still growing."""
+        if lst.elem == BOOL and self.is_padded_list(lst):
+            n = max(self.known.get(("list", self.list_key(lst)), (0,))[0], 1)
+            items = ", ".join(f"EQ({lst.name}[{k}], {counted})" for k in range(1, n + 1))
+            return Value(f"count({items})", INT, lo=0, hi=n)
         n = self.list_length(lst, node)
         if lst.elem == BOOL:
-            if not self.is_output_list(lst):
-                return Value(f"count({lst.name})", INT, lo=0, hi=n)
-            items = ", ".join(f"EQ({lst.name}[{k}], True)" for k in range(1, n + 1))
-            return Value(f"count({items})" if n else "0", INT, lo=0, hi=n)
+            text = f"count({lst.name})" if counted else f"{n} - count({lst.name})"
+            return Value(text, INT, lo=0, hi=n)
         if (lst.elem or REAL) != REAL:
             raise self.refuse(node, "sum of a list of integers", "sum numbers or count bools")
         acc = self.new_name("s")

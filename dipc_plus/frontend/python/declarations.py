@@ -54,7 +54,7 @@ class Declarations:
             outs.append(f"output {decl}")
         for name, lst in self.lists.items():
             if not lst.is_input and name not in output_names:
-                locals_.append(f"var {self.list_declaration(lst, None)}")
+                locals_.append(f"var {self.list_declaration(lst, types if self.is_padded_list(lst) else None)}")
         for name, kind in self.vars.items():
             if name not in output_names:
                 locals_.append(f"var {self.dip_name(name)}: {self.kind_type(name, kind)}")

@@ -149,9 +149,19 @@ class ExpressionTranslator(Declarations, Calls):
     def is_output_list(self, lst: ListVar) -> bool:
         return any(how == "name" and self.lists.get(n) is lst for how, n in self.outputs)
 
+    def is_padded_list(self, lst: ListVar) -> bool:
+        """An output list, or a list the final return counts (`return out.count(False)`): `exit` may
+        cut it short, so it is declared with `none` for the entries never appended."""
+        if self.is_output_list(lst):
+            return True
+        key = next((k for k, v in self.lists.items() if v is lst), None)
+        final = getattr(self, "final_return", None)
+        return key is not None and final is not None and any(
+            isinstance(n, ast.Call) and _counted_list(n) == key for n in ast.walk(final))
+
     def init_list(self, lst: ListVar, node) -> None:
-        """An output list that `exit` may cut short starts as `none` everywhere."""
-        if not self.is_output_list(lst):
+        """A padded list (`is_padded_list`) that `exit` may cut short starts as `none` everywhere."""
+        if not self.is_padded_list(lst):
             return
         n = self.known.get(("list", self.list_key(lst)), (0,))[0]
         if self.will_exit():
@@ -188,7 +198,7 @@ class ExpressionTranslator(Declarations, Calls):
             lo, hi = (int(value.value),) * 2 if value.kind == CONST else (value.lo, value.hi)
             lst.lo = lo if lst.lo is None else min(lst.lo, lo)
             lst.hi = hi if lst.hi is None else max(lst.hi, hi)
-        if kind == BOOL and self.is_output_list(lst):
+        if kind == BOOL and self.is_padded_list(lst):
             if value.text in ("true", "false"):
                 self.emit(f"{target} <- {'True' if value.text == 'true' else 'False'}", node)
             else:
@@ -430,3 +440,13 @@ class ExpressionTranslator(Declarations, Calls):
         if kind == INT:
             return Value(f"{lst.name}[{index}]", INT, lo=lst.lo, hi=lst.hi)
         return Value(f"{lst.name}[{index}]", kind, mean=kind == REAL and lst.is_input)
+
+
+def _counted_list(call: ast.Call) -> str | None:
+    """The list name X of a call `X.count(...)` or `sum(X)`, else None."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "count" and isinstance(func.value, ast.Name):
+        return func.value.id
+    if isinstance(func, ast.Name) and func.id == "sum" and len(call.args) == 1 and isinstance(call.args[0], ast.Name):
+        return call.args[0].id
+    return None

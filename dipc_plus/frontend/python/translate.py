@@ -45,6 +45,7 @@ class StatementTranslator(ExpressionTranslator):
             body = body[1:]
         self.read_signature()
         self.plan_outputs(body)
+        self.final_return = body[-1]
         self.block(body, tail_ok=True, top=True)
         return self.assemble()
 
@@ -176,10 +177,15 @@ class StatementTranslator(ExpressionTranslator):
         self.depth -= 1
 
     def break_stmt(self, node: ast.Break) -> None:
+        """`break` out of the loop just before the final `return` is `exit`; a return that computes
+        its value (`return out.count(False)`) is computed first, as it would be after the loop."""
         if not self.loops or not self.loops[-1]:
             raise self.refuse(node, "`break` where something other than `return` follows the loop",
                               "the subset lowers `break` to `exit`, which needs the loop to be the last "
-                              "statement before the final `return` of names, not inside another loop")
+                              "statement before the final `return`, not inside another loop")
+        if self.final_returns_computed():
+            self.return_stmt(self.final_return, final=False)
+            return
         self.emit("exit", node)
         self.exits = True
         self.terminated = True
@@ -200,7 +206,7 @@ class StatementTranslator(ExpressionTranslator):
         saved = dict(self.bindings)
         self.bind_iteration(loop)
         self.mult.append(trips)
-        self.loops.append(tail_ok and (not self.final_returns_computed()))
+        self.loops.append(tail_ok and not self.final_return_builds_a_list())
         self.nested(node.body, False)
         self.loops.pop()
         self.mult.pop()
@@ -214,6 +220,10 @@ class StatementTranslator(ExpressionTranslator):
 
     def final_returns_computed(self) -> bool:
         return any(how == "result" for how, _ in self.outputs)
+
+    def final_return_builds_a_list(self) -> bool:
+        """A comprehension in the final return declares its list once, so `break` cannot repeat it."""
+        return any(isinstance(n, ast.ListComp) for n in ast.walk(self.final_return))
 
     def appends(self, stmts: list, name: str) -> int | None:
         """Items appended to list `name` on every path through `stmts` (None: every path leaves
