@@ -203,6 +203,33 @@ def to_user_value(value):
     return value
 
 
+def _function_name(r: "ClaimReader", prog: dict, program_path: str) -> str | None:
+    """The `function` of [program]: required for a .py program, refused for a .dip one."""
+    function = prog.get("function")
+    if function is not None and not isinstance(function, str):
+        raise r.error("program.function", "function must be a string", hint='write function = "svt"')
+    if program_path.endswith(".py") and function is None:
+        raise r.error("program", "a Python program needs the name of its function",
+                      hint='write function = "NAME" in [program]')
+    if function is not None and not program_path.endswith(".py"):
+        raise r.error("program.function", "function names a function of a .py program",
+                      hint="leave function out for a .dip program")
+    return function
+
+
+def _read_program(r: "ClaimReader", program_path: str, function: str | None, params: dict):
+    """The program's module, parsed once (lowered later, once, with the claim's parameters); a file
+    that cannot be read at all (a kernel file, no permission, too large) is located at the claim's
+    path line, a mistake inside the program in the program."""
+    from dipc_plus.frontend.load import read_program_module
+    try:
+        return read_program_module(program_path, function, params)
+    except UserError as err:
+        if err.file != program_path or err.line is not None:
+            raise
+        raise r.error("program.path", err.message, hint=err.hint) from None
+
+
 def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
     """Read and check a claim file; `overrides` (e.g. from --set) replace parameters."""
     raw = read_user_file(path, "claim file", hint="check the path (claims live in theories/*.toml)")
@@ -233,23 +260,9 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
         params[name] = r.number(f"program.params.{name}", value)
     for name, value in (overrides or {}).items():
         params[name] = Fraction(value)
-    function = prog.get("function")
-    if function is not None and not isinstance(function, str):
-        raise r.error("program.function", "function must be a string", hint='write function = "svt"')
-    if program_path.endswith(".py") and function is None:
-        raise r.error("program", "a Python program needs the name of its function",
-                      hint='write function = "NAME" in [program]')
-    if function is not None and not program_path.endswith(".py"):
-        raise r.error("program.function", "function names a function of a .py program",
-                      hint="leave function out for a .dip program")
-    from dipc_plus.frontend.load import declared_params, lower_program, named, read_program_module
-    try:
-        module = read_program_module(program_path, function, params)   # parsed once; lowered once, with the claim's parameters
-    except UserError as err:
-        if err.file != program_path or err.line is not None:
-            raise   # a mistake inside the program: located there
-        # the file itself cannot be read (a kernel file, no permission, too large): the claim's line named it
-        raise r.error("program.path", err.message, hint=err.hint) from None
+    function = _function_name(r, prog, program_path)
+    from dipc_plus.frontend.load import declared_params, lower_program, named
+    module = _read_program(r, program_path, function, params)
     names = declared_params(module)
     unknown = [n for n in params if n not in names]
     if unknown:
