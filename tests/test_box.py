@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 from conftest import PROGRAMS, THEORIES, lap_cdf, lap_sf, run_main
 
-from dipc_plus.accuracy.box import UNDECIDED, claim_checks, decide_box
+from dipc_plus.accuracy.box import UNDECIDED, VERIFIED, claim_checks, decide_box
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.report import REFUTED
 from dipc_plus.accuracy.monotone import NotReducible
@@ -271,7 +271,9 @@ def test_mixed_signs_leave_the_region_undecided(tmp_path):
     assert "monotone" not in dict(result.checks)
 
 
-def test_region_that_is_not_a_box_is_undecided(tmp_path):
+def test_region_that_is_a_half_plane_is_decided(tmp_path):
+    """y = [a + N >= z]: the regions a >= z and a < z are half-planes (tests/test_box_polyhedral.py);
+    P[error] = e^(-2x)/2 at dd = x/eps, so beta = e^(-x) holds."""
     program = tmp_path / "nb.dip"
     program.write_text("input a: real, z: real\noutput y: bool\nr <- Lap(eps, a)\ny <- r >= z\n")
     path = tmp_path / "nb.toml"
@@ -279,9 +281,8 @@ def test_region_that_is_not_a_box_is_undecided(tmp_path):
                     'output_distance = "zero-one"\nalpha = "dd"\ngamma = 0\nbeta = "exp(-alpha*eps)"\n'
                     '[accuracy.inputs]\nbox = { a = [-1, 1], z = [-1, 1] }\n')
     result = decide_box(load_claim(str(path)).accuracy)
-    assert result.verdict == UNDECIDED
-    assert all("check 'box-region'" in r.reason for r in result.regions)
-    assert result.undecided_share() is None
+    assert result.verdict == VERIFIED
+    assert "monotone along the facets" in dict(result.checks)
 
 
 def test_input_distance_must_be_linf(tmp_path):

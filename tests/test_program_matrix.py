@@ -247,6 +247,9 @@ ROWS = [
     Row("two_thresholds", {"q": -1}),
     Row("two_thresholds", {"q": F(1, 2)}),          # between the thresholds (level 1)
     Row("two_thresholds", {"q": 2}),                # inside the box claim's box [1, 3]
+    Row("noisy_compare", {"q1": 0, "q2": 0}),       # on the diagonal: a fair coin
+    Row("noisy_compare", {"q1": 1, "q2": -1}),
+    Row("noisy_compare", {"q1": F(-1, 2), "q2": F(3, 4)}),
     Row("above_threshold_gap", {"q": [0, 0, 0]}, {}, _centres("val", [0, 0, 0]), (F(2),)),
     Row("above_threshold_gap", {"q": [-1, 0, 2]}, {}, _centres("val", [0, 1, 2]), (F(3),)),
     Row("above_threshold_gap", {"q": [2, 1, -3]}, {}, _centres("val", [2, 1, 0]), (F(2),)),

@@ -17,6 +17,7 @@ from dipc_plus.accuracy.box_result import (NOT_APPLICABLE, SEARCH, UNDECIDED, VE
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.report import REFUTED, Counterexample, fmt_q
 from dipc_plus.accuracy.monotone import Monotonicity, NotReducible
+from dipc_plus.accuracy.polyhedral import PolyRegion, WorstPath, order_functionals, polyhedron_of
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import INF, LinfInput, LinfOutput, NumericSparseInput, ZeroOneOutput
@@ -72,11 +73,18 @@ class Region:
 
 def det_regions(program, names: list) -> tuple[list, list]:
     """(box-shaped regions, [(det, condition, why)] regions that are not boxes)."""
+    boxes, polys, others = det_regions_by_shape(program, names)
+    return boxes, others + [(p.det, p.condition, "the region is a polyhedron, not a box") for p in polys]
+
+
+def det_regions_by_shape(program, names: list) -> tuple[list, list, list]:
+    """(box-shaped regions, polyhedral one-path regions (`accuracy.polyhedral.PolyRegion`),
+    [(det, condition, why)] the others: unions of several paths, equalities between inputs)."""
     by_output: dict = {}
     for path in noise_free.paths(program, {}, names):
         key = tuple(sorted((k, repr(v)) for k, v in path.outputs.items()))
         by_output.setdefault(key, []).append(path)
-    boxes, others = [], []
+    boxes, polys, others = [], [], []
     for group in by_output.values():
         det = {n: group[0].outputs[n] for n, _ in program.outputs}
         text = " or ".join(" and ".join(_show(c) for c in p.condition) or "every input" for p in group)
@@ -96,11 +104,15 @@ def det_regions(program, names: list) -> tuple[list, list]:
                 lo[v] = x if lo[v] is None else max(lo[v], x)
             if op in ("<", "<=", "=="):
                 hi[v] = x if hi[v] is None else min(hi[v], x)
-        if bad:
-            others.append((det, text, bad))
-        else:
+        if not bad:
             boxes.append(Region(det, text, lo, hi))
-    return boxes, others
+            continue
+        poly = polyhedron_of(det, text, group[0].condition)
+        if isinstance(poly, PolyRegion):
+            polys.append(poly)
+        else:
+            others.append((det, text, f"{bad}: {poly}"))
+    return boxes, polys, others
 
 
 def _show(c) -> str:
@@ -203,19 +215,20 @@ class BoxDecider:
         start = time.perf_counter()
         result = BoxResult(self.claim, self.kappa, self.checks)
         names = list(self.bounds)
-        boxes, others = det_regions(self.program, names)
+        boxes, polys, others = det_regions_by_shape(self.program, names)
         self.finite_dets = [{n: det[n] for n in self.monotone.finite}
-                            for det in [b.det for b in boxes] + [o[0] for o in others]]
+                            for det in [b.det for b in boxes + polys] + [o[0] for o in others]]
         gammas = self.claim.gammas if self.claim.alpha == "dd" else self.claim.gamma_values(self.claim.alpha)
         for det, text, why in others:
             for g in gammas:
                 result.regions.append(RegionResult(det, text, None, Fraction(g), UNDECIDED, "none",
                                                    f"check 'box-region': {why}"))
-        for region in boxes:
-            share = share_of(self.bounds, region.lo, region.hi)
+        for region in boxes + polys:
+            box = isinstance(region, Region)
+            share = share_of(self.bounds, region.lo, region.hi) if box else None
             for g in gammas:
                 t = time.perf_counter()
-                verdict, method, reason, cex = (MISSES_BOX if misses_box(self.bounds, region)
+                verdict, method, reason, cex = (MISSES_BOX if box and misses_box(self.bounds, region)
                                                    else self.region(region, Fraction(g)))
                 result.regions.append(RegionResult(region.det, region.condition, share, Fraction(g), verdict,
                                                    method, reason, time.perf_counter() - t))
@@ -226,6 +239,12 @@ class BoxDecider:
         if not any("check 'monotone'" in r.reason for r in result.regions):
             self.checks.append(("monotone", "P[out = det] monotone in every input on every region decided, "
                                 "from one sign per input in the half-spaces of the paths to it"))
+            if polys:
+                self.checks.append(("monotone along the facets", "on each region that is a polyhedron, "
+                                    "P[out = det] is non-decreasing in every input part c.q of the half-spaces "
+                                    "of its paths (no c occurs with -c); its worst point at distance d minimises "
+                                    "each c.q over the region shrunk by d (exact LPs); dd = the least "
+                                    "(a.q - b)/||a||_1 over its facets"))
         result.seconds = time.perf_counter() - start
         return result
 
@@ -234,6 +253,8 @@ class BoxDecider:
         if gamma >= 1 and isinstance(self.claim.output_distance, ZeroOneOutput):
             return VERIFIED, "gamma >= 1", "every output is within zero-one distance 1", None
         atoms = self.monotone.output(region.det)
+        if isinstance(region, PolyRegion):
+            return self.polyhedral(region, atoms, gamma)
         why = self.real_output_checks(region, atoms)
         if why:
             return UNDECIDED, "none", why, None
@@ -244,7 +265,25 @@ class BoxDecider:
                 return UNDECIDED, "none", (f"check 'monotone': {n} has both signs in the half-spaces of the paths "
                                            "to this output (P[out = det] not proved monotone in it)"), None
             directions[n] = k
-        corner = CornerPath(self.bounds, region, directions)
+        return self.along(region, CornerPath(self.bounds, region, directions), atoms, gamma)
+
+    def polyhedral(self, region: PolyRegion, atoms, gamma: Fraction):
+        """A region that is a convex polyhedron (`accuracy.polyhedral`): its worst-point path, then the
+        same sentences as a corner path."""
+        if self.monotone.reals_out or isinstance(self.claim.input_distance, NumericSparseInput):
+            return UNDECIDED, "none", ("check 'box-region': a region that is not a box, with real outputs or "
+                                       "the numeric-sparse distance"), None
+        functionals = order_functionals(atoms)
+        if isinstance(functionals, str):
+            return UNDECIDED, "none", f"check 'monotone': {functionals}", None
+        path = WorstPath(self.bounds, region, functionals)
+        if path.finite and path.dmax <= 0:
+            return MISSES_BOX
+        return self.along(region, path, atoms, gamma)
+
+    def along(self, region, corner, atoms, gamma: Fraction):
+        """(verdict, method, reason, counterexample or None) from the worst-point path `corner`
+        (a `CornerPath`, or a `polyhedral.WorstPath`)."""
         if not corner.finite:   # det is this output everywhere: dd = inf at every input
             cex = self.recheck(corner.at(INF))
             if cex is not None:
@@ -288,6 +327,12 @@ class BoxDecider:
                 return REFUTED, "corner search", "", cex
             undecided.append(f"d in ({fmt_q(d0)}, {fmt_q(d1)}]: a sentence in (d, eps) remains ({why}); "
                              f"{reason}; no counterexample at {len(SEARCH)} rational d")
+        for d0, d1 in getattr(corner, "open", []):
+            cex = self.search(corner, d0, d1)
+            if cex is not None:
+                return REFUTED, "worst-point search", "", cex
+            undecided.append(f"d in ({fmt_q(d0)}, {fmt_q(d1)}]: the worst point is not proved linear in d; "
+                             f"no counterexample at {len(SEARCH)} rational d")
         if undecided:
             return UNDECIDED, "corner", "; ".join(undecided), None
         return VERIFIED, ", ".join(sorted(methods)), "", None
@@ -387,7 +432,8 @@ class BoxDecider:
     def numeric_alpha(self, region, corner, gamma, alpha):
         """alpha a number: every q with dd(q) > alpha has P_err(q) <= P_err(v(alpha)) (S(d) shrinks with d),
         so one sentence at the closure point v(alpha) proves the region."""
-        if self.at_point(region.det, corner.at(alpha), alpha, gamma):
+        closure = getattr(corner, "worst", corner.at)(alpha)
+        if closure is not None and self.at_point(region.det, closure, alpha, gamma):
             return VERIFIED, "corner (closure point)", "", None
         cex = self.search(corner, alpha, corner.dmax)
         if cex is not None:

@@ -2,7 +2,8 @@
 
 The corner reduction of a box claim (`accuracy.box`) leaves such a sentence for each
 piece that is not homogeneous.  Exact routes first (separable parts, a wedge bound), then
-a certified branch-and-bound on (d, eps) with a proved tail; what stays open is reported
+a certified branch-and-bound on (d, eps) with a proved tail and, when eps reaches 0, the strip
+eps -> 0 proved from the series of F (`decision.series_strip`); what stays open is reported
 undecided, never guessed.  Design: docs/design/certified_decision.md.
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ from flint import arb, fmpq_poly
 
 from dipc_plus.decision.certified import Interval, hull, lower_bound, upper_bound, working_precision
 from dipc_plus.decision.decide import decide
+from dipc_plus.decision.series_strip import strip_at_zero
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.expoly import ExpPoly
 
@@ -333,8 +335,18 @@ def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval, ma
             if cex is not None:
                 return TwoVariableDecision(REFUTED, "branch-and-bound (tail sample)", cex,
                                            seconds=time.perf_counter() - start)
-    found = branch_and_bound(F, Rect(d0, d1, I.lo, E), max_rects, max_seconds - (time.perf_counter() - start))
+    low, strip_note = I.lo, ""
+    if I.lo == 0 and exact_first:            # F may tend to 0 as eps -> 0: decide that strip by its series
+        delta = strip_at_zero(F.terms, d0, d1)
+        if delta is not None:
+            low, strip_note = delta, f"strip eps <= {fmt_q(delta)}: series at eps -> 0"
+            if E is not None and delta >= E:
+                method = "series at eps -> 0" + (f"; {tail_note}" if tail_note else "")
+                return TwoVariableDecision(VERIFIED, method, seconds=time.perf_counter() - start)
+    found = branch_and_bound(F, Rect(d0, d1, low, E), max_rects, max_seconds - (time.perf_counter() - start))
     found.seconds = time.perf_counter() - start
+    if strip_note and found.verdict != REFUTED:
+        found.method += f"; {strip_note}"
     if found.verdict == REFUTED:
         return found
     if I.hi is None and not tail_note:
