@@ -132,9 +132,12 @@ def test_cli_json_and_exit_codes():
 
 
 def test_undecided_region_stops_the_sweep(tmp_path):
+    """q has both signs on the paths to (a, b) = (true, true), whose region 0 <= q <= 1 has share 1/2
+    of the box (with `s >= q` that region was the point q = 0, share 0: not applicable, and the sweep
+    rightly goes on)."""
     program = tmp_path / "mixed.dip"
     program.write_text("input q: real\noutput a: bool, b: bool\nr <- Lap(eps, q)\na <- r >= 0\n"
-                       "s <- Lap(eps, 0)\nb <- s >= q\n")
+                       "s <- Lap(eps, 0)\nb <- s >= q - 1\n")
     claim = tmp_path / "mixed.toml"
     claim.write_text(f'[program]\npath = "{program}"\n[accuracy]\ninput_distance = "linf"\n'
                      'output_distance = "zero-one"\nalpha = "dd"\ngamma = 0\nbeta = "2*exp(-alpha*eps/2)"\n'
