@@ -52,11 +52,23 @@ def _is_the_dipc_command() -> bool:
     return False
 
 
+def _latch_the_dipc_command() -> None:
+    """Reserve the standard descriptors, then enter the process's signal latch.  A SIGINT that
+    comes before the latch is entered (Python's KeyboardInterrupt) is recorded in it as its first."""
+    interrupted = False
+    while True:
+        try:
+            from dipc_plus.execution.std_streams import reserve_standard_descriptors
+            from dipc_plus.execution.lifetime import latch_this_process
+            reserve_standard_descriptors()
+            latch_this_process(interrupted=interrupted)
+            return
+        except KeyboardInterrupt:
+            interrupted = True
+
+
 if _is_the_dipc_command():
-    from dipc_plus.execution.std_streams import reserve_standard_descriptors
-    from dipc_plus.execution.lifetime import latch_this_process
-    reserve_standard_descriptors()
-    latch_this_process()
+    _latch_the_dipc_command()
 
 from typing import TYPE_CHECKING, Any  # noqa: E402
 

@@ -138,3 +138,19 @@ def test_plot_with_an_unknown_mplbackend_draws_its_file(tmp_path):
                           text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert fig.read_bytes().startswith(b"\x89PNG") and "Traceback" not in proc.stderr
+
+
+def test_a_keyboard_interrupt_inside_the_package_import_is_recorded_as_the_first_signal():
+    """SIGINT before the latch is entered is Python's KeyboardInterrupt, raised inside the import
+    of dipc_plus: caught there and recorded, so main() ends with 130, not a traceback."""
+    code = ("import builtins, sys\nsys.orig_argv = [sys.executable, '-m', 'dipc_plus']\n"
+            "real, fired = builtins.__import__, []\n"
+            "def hook(name, *a, **k):\n"
+            "    if name == 'dipc_plus.execution.std_streams' and not fired:\n"
+            "        fired.append(1)\n        raise KeyboardInterrupt\n"
+            "    return real(name, *a, **k)\n"
+            "builtins.__import__ = hook\nimport dipc_plus\nbuiltins.__import__ = real\n"
+            "from dipc_plus.cli import main\nsys.exit(main(None))\n")
+    proc = subprocess.run([sys.executable, "-c", code, *SHOW], cwd=ROOT, env=ENV, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 130 and "Traceback" not in proc.stderr, (proc.returncode, proc.stderr[-2000:])

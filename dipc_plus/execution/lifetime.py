@@ -159,11 +159,15 @@ def die_with_parent(parent: int) -> None:
 _process_latch: SignalLatch | None = None
 
 
-def latch_this_process() -> None:
-    """Enter a latch for the whole process, once (the `dipc` command, as early as it can)."""
+def latch_this_process(*, interrupted: bool = False) -> None:
+    """Enter a latch for the whole process, once (the `dipc` command, as early as it can);
+    `interrupted`: a SIGINT came before (a KeyboardInterrupt caught by the caller)."""
     global _process_latch
     if _process_latch is None:
-        _process_latch = SignalLatch().__enter__()
+        latch = SignalLatch().__enter__()
+        if interrupted and latch.first is None:
+            latch.first, latch.count = signal.SIGINT, latch.count + 1
+        _process_latch = latch
 
 
 def take_process_latch() -> SignalLatch | None:
