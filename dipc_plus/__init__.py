@@ -19,10 +19,58 @@ The Python API (each function is the twin of a `dipc` command; ``help(dipc_plus.
 Programs and claims also come from text: `Program.from_text`, `Claim.from_text`.  Bad input
 raises `UserError` (file, line, column, hint).  The names are imported on first use, so
 ``import dipc_plus`` (and the `dipc` command's start-up) stays light.
+
+When this process is the `dipc` command itself (the console script or ``python -m dipc_plus``),
+importing the package is the first thing it does: the closed standard descriptors are
+reserved and the signal latch entered here, before any other import (execution.lifetime).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import os as _os
+import sys as _sys
+
+
+def _is_the_dipc_command() -> bool:
+    """Is this process `dipc` (its console script) or `python -m dipc_plus`?  Never a notebook
+    or a program that imports the API: they keep their own signal handlers."""
+    script = _os.path.basename(_sys.argv[0] if _sys.argv else "")
+    if script.removesuffix(".exe").removesuffix("-script.pyw") == "dipc":
+        return True
+    argv = list(getattr(_sys, "orig_argv", ()))[1:]
+    skip = False
+    for i, arg in enumerate(argv):   # the interpreter's options, up to what it runs
+        if skip:
+            skip = False
+        elif arg == "-m":
+            return argv[i + 1:i + 2] == ["dipc_plus"]
+        elif arg.startswith("-m"):
+            return arg == "-mdipc_plus"
+        elif arg in ("-W", "-X"):      # an option whose value is the next word
+            skip = True
+        elif arg == "-c" or arg == "-" or not arg.startswith("-"):
+            return False
+    return False
+
+
+def _latch_the_dipc_command() -> None:
+    """Reserve the standard descriptors, then enter the process's signal latch.  A SIGINT that
+    comes before the latch is entered (Python's KeyboardInterrupt) is recorded in it as its first."""
+    interrupted = False
+    while True:
+        try:
+            from dipc_plus.execution.std_streams import reserve_standard_descriptors
+            from dipc_plus.execution.lifetime import latch_this_process
+            reserve_standard_descriptors()
+            latch_this_process(interrupted=interrupted)
+            return
+        except KeyboardInterrupt:
+            interrupted = True
+
+
+if _is_the_dipc_command():
+    _latch_the_dipc_command()
+
+from typing import TYPE_CHECKING, Any  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -9,7 +9,9 @@ This module adds what every command shares: the time and memory guard
 (``--limit NAME=N``), the ``--jobs`` cap, the refusal of outputs that name an
 input, one JSON object under ``--json`` whatever happens, and the exit codes
 (EXIT_CODES, printed by `dipc --help`).  Signals are latched for the whole call
-(`execution.lifetime`), and stdout carries only our own text (`execution.output`).
+(`execution.lifetime`; for the process, from the import of `dipc_plus` on), stdout carries
+only our own text (`execution.output`), and a failed write to it ends the run with exit 2
+whatever the verdict was; a failing stderr changes nothing (`execution.std_streams`).
 """
 from __future__ import annotations
 
@@ -25,12 +27,14 @@ from dipc_plus import __version__
 from dipc_plus.errors import UserError
 from dipc_plus.commands import COMMANDS, command_named
 from dipc_plus.execution import files, guard, ledger, limits
-from dipc_plus.execution.lifetime import SignalLatch
-from dipc_plus.execution.output import own_stdout
+from dipc_plus.execution.lifetime import EXIT_SIGNAL, SignalLatch, take_process_latch
+from dipc_plus.execution.output import StdoutFailed, own_stdout
+from dipc_plus.execution.std_streams import quiet_stderr, reserve_standard_descriptors
 from dipc_plus.execution.collector import bulk_gc
 
 EXIT_INTERNAL = 3
 EXIT_BROKEN_PIPE = 141
+EXIT_STDOUT_FAILED = 2
 OUTPUT_OPTIONS = ("output", "plot")
 INPUT_OPTIONS = ("program", "claim")
 
@@ -232,7 +236,18 @@ def _check_outputs(args) -> None:
 
 
 def _execute(args, as_json: bool) -> int:
-    """The command itself, every outcome turned into an exit code (runs in the guarded child)."""
+    """The command itself, every outcome turned into an exit code (runs in the guarded child).
+    A failed write to stdout is caught here also when it happened while reporting an error."""
+    try:
+        return _execute_reporting(args, as_json)
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except StdoutFailed as exc:
+        return _stdout_failed(exc)
+
+
+def _execute_reporting(args, as_json: bool) -> int:
     try:
         with bulk_gc():   # the whole command, not only its tasks: see execution.collector
             code = int(args.func(args) or 0)
@@ -240,9 +255,8 @@ def _execute(args, as_json: bool) -> int:
         return code
     except UserError as err:
         return _report(err, err.exit_code, as_json)
-    except BrokenPipeError:
-        _silence_stdout()
-        return EXIT_BROKEN_PIPE
+    except (BrokenPipeError, StdoutFailed):
+        raise   # _execute's: the report is cut short, not a bug of ours
     except MemoryError:
         raise  # the guard reports the memory limit
     except KeyboardInterrupt:
@@ -261,21 +275,55 @@ def _silence_stdout() -> None:
         pass
 
 
+def _stdout_failed(exc: OSError) -> int:
+    """One line on stderr (which may fail too, quietly) and exit 2: the report is incomplete."""
+    print(f"error: could not write the report to stdout ({exc.strerror or exc}); what it holds is incomplete",
+          file=sys.stderr)
+    return EXIT_STDOUT_FAILED
+
+
 def main(argv: list[str] | None = None) -> int:
     """The command's exit status.  Signals are latched for the whole call (never a traceback);
     run as the process itself (argv None), they are ignored once the command is done."""
-    latch = SignalLatch().__enter__()
+    process = argv is None
+    if process:
+        reserve_standard_descriptors()   # done at the import of dipc_plus already, unless imported otherwise
+        # dipc draws into files on the Agg canvas, never through pyplot: MPLBACKEND has no say in
+        # what it does, and a name matplotlib does not know made matplotlib's import fail (exit 3)
+        os.environ.pop("MPLBACKEND", None)
+    latch = (take_process_latch() if process else None) or SignalLatch().__enter__()
     try:
-        with own_stdout():
-            try:
-                code = _main(list(sys.argv[1:] if argv is None else argv), latch)
-            finally:   # also after argparse's exit (--help): a closed pipe shows here
-                sys.stdout.flush()
-    except BrokenPipeError:
-        _silence_stdout()
-        code = EXIT_BROKEN_PIPE
+        with quiet_stderr():
+            return _main_writing(list(sys.argv[1:] if process else argv), latch)
     finally:
-        latch.release(restore=argv is not None)
+        latch.release(restore=not process)
+
+
+def _main_writing(argv: list[str], latch: SignalLatch) -> int:
+    """_main with our own stdout; a failed write to it decides the exit code (141 for a closed
+    pipe, else exit 2; a signal's code stands), also when a library caught the error."""
+    code, failure = None, None
+    with own_stdout() as out:
+        try:
+            try:
+                code = _main(argv, latch)
+            finally:   # also after argparse's exit (--help): a failed write shows here
+                sys.stdout.flush()
+        except (BrokenPipeError, StdoutFailed) as exc:
+            failure = exc
+        except SystemExit:
+            if out.failure is None:
+                raise
+        failure = out.failure or failure
+    if isinstance(failure, BrokenPipeError):
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    if failure is not None:
+        if code == EXIT_STDOUT_FAILED:   # said already (by _execute), or a user error's message is on stderr
+            return code
+        if code is None and latch.first is not None:   # the stop message itself could not be written
+            return EXIT_SIGNAL[latch.first]
+        return code if code in EXIT_SIGNAL.values() else _stdout_failed(failure)
     return code
 
 

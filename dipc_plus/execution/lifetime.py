@@ -14,10 +14,15 @@ run hanging (1 of 50 random signal runs).
 Every process we start dies with its parent: `die_with_parent` sets Linux's parent-death
 signal (SIGKILL), so a guarded child or a `--jobs` worker whose parent is killed (kill -9,
 the OOM killer) goes with it.
+
+Why a latch for the whole process (`latch_this_process`): between the interpreter's start and
+`cli.main()` lie the imports, and a signal there met Python's defaults (SIGINT: a
+KeyboardInterrupt traceback and exit 1; SIGTERM: killed without a word).  The `dipc` process
+enters its latch when `dipc_plus` itself is imported (its `__init__`), before any other module
+of ours, and `main()` takes that latch over (`take_process_latch`).
 """
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
 import threading
@@ -141,6 +146,7 @@ def die_with_parent(parent: int) -> None:
     """This process gets SIGKILL when `parent` (the process that forked it) dies (Linux).
 
     Called right after fork; if the parent died before the call, exit at once."""
+    import ctypes   # here, not at the top: the process latch is entered before any heavy import
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
@@ -148,6 +154,28 @@ def die_with_parent(parent: int) -> None:
         return
     if os.getppid() != parent:
         os._exit(1)
+
+
+_process_latch: SignalLatch | None = None
+
+
+def latch_this_process(*, interrupted: bool = False) -> None:
+    """Enter a latch for the whole process, once (the `dipc` command, as early as it can);
+    `interrupted`: a SIGINT came before (a KeyboardInterrupt caught by the caller)."""
+    global _process_latch
+    if _process_latch is None:
+        latch = SignalLatch().__enter__()
+        if interrupted and latch.first is None:
+            latch.first, latch.count = signal.SIGINT, latch.count + 1
+        _process_latch = latch
+
+
+def take_process_latch() -> SignalLatch | None:
+    """The latch `latch_this_process` entered (signals before now are recorded in it), handed
+    over once; None when there is none."""
+    global _process_latch
+    latch, _process_latch = _process_latch, None
+    return latch
 
 
 def kill_group(pid: int) -> None:

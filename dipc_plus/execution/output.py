@@ -9,6 +9,12 @@ Why a writer of our own underneath: Python's buffered writer drops the rest of a
 when the pipe's reader goes away in the middle of it (`dipc show BIG | head -1` ended with
 exit 0); `_WholeWrites` writes until every byte is out, so the next write after a closed
 pipe raises BrokenPipeError and the command ends with 141.
+
+Why `StdoutFailed`: any other write that fails (a closed descriptor, a full device) is not a bug
+of ours but the end of the report, so it must end with exit 2 and one line on stderr, never
+with a verdict's code or exit 3.  The writer raises it in place of the OSError and remembers
+the first failure (`OwnStdout.failure`), also one that a library caught and dropped (argparse
+swallows OSError when it prints --help).
 """
 from __future__ import annotations
 
@@ -18,12 +24,24 @@ import os
 import sys
 
 
+class StdoutFailed(OSError):
+    """A write to stdout failed for a reason other than a closed pipe (EBADF, ENOSPC, EIO, ...)."""
+
+
+class OwnStdout:
+    """What `own_stdout` did: `failure` is the first failed write to stdout (BrokenPipeError or
+    StdoutFailed), None while every write went out."""
+
+    def __init__(self):
+        self.failure: OSError | None = None
+
+
 class _WholeWrites(io.RawIOBase):
     """A raw writer on a descriptor that returns only once every byte is written."""
 
-    def __init__(self, fd: int):
+    def __init__(self, fd: int, state: OwnStdout):
         self._fd = fd
-        self._broken = False   # after the first BrokenPipeError, later writes are dropped quietly
+        self._state = state   # after the first failure, later writes are dropped quietly
 
     def writable(self) -> bool:
         return True
@@ -37,14 +55,17 @@ class _WholeWrites(io.RawIOBase):
     def write(self, data) -> int:
         view = memoryview(data).cast("B")
         total = len(view)
-        if self._broken:
+        if self._state.failure is not None:
             return total
         try:
             while view:
                 view = view[os.write(self._fd, view):]
-        except BrokenPipeError:
-            self._broken = True
+        except BrokenPipeError as exc:
+            self._state.failure = exc
             raise
+        except OSError as exc:
+            self._state.failure = StdoutFailed(exc.errno, exc.strerror)
+            raise self._state.failure from None
         return total
 
     def close(self) -> None:
@@ -66,24 +87,26 @@ def _stdout_is_fd1() -> bool:
 @contextlib.contextmanager
 def own_stdout():
     """Descriptor 1 goes to stderr, `sys.stdout` to the real stdout in whole writes, until exit.
+    Yields an `OwnStdout` that records a failed write.
 
     Does nothing when sys.stdout is not descriptor 1 (a test capturing it) or stderr is closed."""
+    state = OwnStdout()
     if not _stdout_is_fd1():
-        yield
+        yield state
         return
     try:
         sys.stdout.flush()
         real = os.dup(1)
         os.dup2(2, 1)
     except OSError:
-        yield
+        yield state
         return
     old = sys.stdout
     line_buffering = old.line_buffering or os.isatty(real)
-    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WholeWrites(real)), encoding=old.encoding,
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WholeWrites(real, state)), encoding=old.encoding,
                                   errors=old.errors, line_buffering=line_buffering, write_through=False)
     try:
-        yield
+        yield state
     finally:
         ours, sys.stdout = sys.stdout, old
         try:
