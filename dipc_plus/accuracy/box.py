@@ -446,7 +446,13 @@ def reference_box(claim: AccuracyClaim, kappa: int, max_states: int | None, boun
     not refute is UNDECIDED, naming the reduction switched off.  Never a different verdict."""
     import itertools
     start = time.perf_counter()
-    checks = claim_checks(claim, boundary)          # the same refusals as the default mode
+    if needed == "corner-reduction":
+        checks = claim_checks(claim, boundary)      # the same refusals as the default mode
+    elif boundary:
+        raise NotReducible("convention", "a box claim is decided under Definition 2 (dd(u) > alpha)",
+                           hint="leave out --paper")
+    else:
+        checks = []
     result = BoxResult(claim, kappa, checks, method=REFERENCE_METHOD)
     checker = AccuracyChecker(claim, max_states=max_states, options=options)
     bounds = claim.points.bounds

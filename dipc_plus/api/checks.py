@@ -10,8 +10,7 @@ the report's ``.to_json()`` is the command's ``--json``.  Errors are the same
 """
 
 import os
-from contextlib import contextmanager
-from typing import Any, Iterator, Literal, Mapping, Sequence
+from typing import Any, Literal, Mapping, Sequence, TypeVar
 
 from dipc_plus.api.box_results import BoxReport, BoxSweepReport
 from dipc_plus.api.claim import Claim, claim_path
@@ -47,7 +46,10 @@ def run_options(*, max_states: int = DEFAULT_MAX_STATES, limits: Mapping[str, in
                       strict=bool(strict), reference=bool(reference))
 
 
-def _mode(report: Report, options: RunOptions) -> Report:
+R = TypeVar("R", bound=Report)
+
+
+def _mode(report: R, options: RunOptions) -> R:
     """The report, saying "mode": "reference" in its JSON when the run was one."""
     report.mode = "reference" if options.reference else "default"
     return report
@@ -379,7 +381,7 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
 def _check_privacy(claim: ClaimLike, params: Mapping[str, Number] | None, every_length: bool,
                    structure: bool | None, program: Any, options: RunOptions) -> PrivacyReport:
     """check_privacy under its options: the route of the claim's kind and scope."""
-    max_states, progress, run_on = options.max_states, options.progress, options.run_on()
+    max_states, progress, run_on = options.max_states or DEFAULT_MAX_STATES, options.progress, options.run_on()
     structure = False if options.reference else structure
     loaded, values = _privacy_claim(claim, program, params)
     path, _ = claim_path(claim)
