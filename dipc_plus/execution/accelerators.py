@@ -22,7 +22,7 @@ ACCELERATORS = {a.name: a for a in (
     Accelerator("input-classes", "accuracy grids: argmax orbits, output supports, det regions, shared dd, "
                 "decisions by exact key and report classes", "accuracy.checker"),
     Accelerator("argmax-integral", "the argmax/argmin integral in place of the Markov chain for a recognised "
-                "argmax of independent samples", "accuracy.checker, privacy.output_tables"),
+                "argmax of independent samples (privacy output tables still use it)", "accuracy.checker"),
     Accelerator("privacy-output-classes", "DP grids: output orbits under proved query symmetry and output "
                 "supports, instead of every pair", "privacy.dp.check"),
     Accelerator("privacy-structure", "independent components, kernel chains and symmetric input runs of a "
