@@ -25,6 +25,8 @@ from dipc_plus.decision.certified import CertificationError, Interval
 from dipc_plus.decision.decide import decide
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.exact.linear import LinForm
+from dipc_plus.execution.accelerators import switched_off
+from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.semantics.distribution import output_distribution
 
 
@@ -449,10 +451,53 @@ class BoxDecider:
 
 
 def decide_box(claim: AccuracyClaim, kappa: int = 1, max_states: int | None = None,
-               boundary: bool = False) -> BoxResult:
+               boundary: bool = False, options: RunOptions = DEFAULT_OPTIONS) -> BoxResult:
     """The box claim decided by the corner reduction (see the module doc), or by the argmax
-    worst point when the program is an argmax of noisy reads (`accuracy.argmax_box`)."""
+    worst point when the program is an argmax of noisy reads (`accuracy.argmax_box`); in
+    reference mode (`options`) by neither: `reference_box`."""
     from dipc_plus.accuracy import argmax_box
-    if argmax_box.selects(claim):
+    argmax = argmax_box.selects(claim)
+    needed = "argmax-worst-point" if argmax else "corner-reduction"
+    if not options.allows(needed):
+        return reference_box(claim, kappa, max_states, boundary, options, needed)
+    if argmax:
         return argmax_box.decide_argmax_box(claim, kappa, max_states, boundary)
     return BoxDecider(claim, kappa, max_states, boundary).run()
+
+
+REFERENCE_METHOD = "per-point check at the box's vertices and centre (reference mode)"
+REFERENCE_VERTICES = 64     # above, the centre alone is searched
+
+
+def reference_box(claim: AccuracyClaim, kappa: int, max_states: int | None, boundary: bool, options: RunOptions,
+                  needed: str) -> BoxResult:
+    """A box claim without its reductions: only the general refuter runs (the per-point check at
+    rational points of the box, each a real input, re-checked as a grid claim's); a box it does
+    not refute is UNDECIDED, naming the reduction switched off.  Never a different verdict."""
+    import itertools
+    start = time.perf_counter()
+    if needed == "corner-reduction":
+        checks = claim_checks(claim, boundary)      # the same refusals as the default mode
+    elif boundary:
+        raise NotReducible("convention", "a box claim is decided under Definition 2 (dd(u) > alpha)",
+                           hint="leave out --paper")
+    else:
+        checks = []
+    result = BoxResult(claim, kappa, checks, method=REFERENCE_METHOD)
+    checker = AccuracyChecker(claim, max_states=max_states, options=options)
+    bounds = claim.points.bounds
+    centre = {n: (lo + hi) / 2 for n, (lo, hi) in bounds.items()}
+    points = [centre]
+    if 2 ** len(bounds) <= REFERENCE_VERTICES:
+        points += [dict(zip(bounds, corner)) for corner in itertools.product(*bounds.values())]
+    for u in points:
+        result.counterexample = recheck(checker, u, kappa)
+        if result.counterexample is not None:
+            break
+    if result.counterexample is None:
+        gammas = claim.gammas if claim.alpha == "dd" else claim.gamma_values(claim.alpha)
+        why = f"{switched_off(needed)}; no counterexample at {len(points)} rational point(s) of the box"
+        result.regions = [RegionResult({}, "the whole box", Fraction(1), Fraction(g), UNDECIDED, "none", why)
+                          for g in gammas]
+    result.seconds = time.perf_counter() - start
+    return result

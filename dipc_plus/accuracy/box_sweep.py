@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dipc_plus.accuracy import argmax_box
-from dipc_plus.accuracy.box import (UNDECIDED, VERIFIED, BoxDecider, BoxResult, CornerPath,
+from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
+from dipc_plus.accuracy.box import (REFERENCE_METHOD, UNDECIDED, VERIFIED, BoxDecider, BoxResult, CornerPath,
                                     det_regions, decide_box, misses_box)
 from dipc_plus.accuracy.report import REFUTED, Counterexample, env_json, env_text, fmt_q
 from dipc_plus.accuracy.sweep import (DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, CandidatePool, KappaStar, candidates,
@@ -257,7 +258,7 @@ class BoxSweepResult:
 
 
 def box_sweep(claim: AccuracyClaim, *, kappa_max: int = DEFAULT_KAPPA_MAX, digits: int = DEFAULT_DIGITS,
-              max_states=None, search: str = "auto") -> BoxSweepResult:
+              max_states=None, search: str = "auto", options: RunOptions = DEFAULT_OPTIONS) -> BoxSweepResult:
     """best kappa over the box, kappa* of its corner sentences, the counterexample for best + 1.
 
     search = "auto": confirm floor(kappa*) and refute it + 1 when kappa* is known, else search;
@@ -268,7 +269,7 @@ def box_sweep(claim: AccuracyClaim, *, kappa_max: int = DEFAULT_KAPPA_MAX, digit
 
     def at(k: int) -> BoxResult:
         if k not in runs:
-            runs[k] = decide_box(claim, k, max_states)
+            runs[k] = decide_box(claim, k, max_states, options=options)
             res.searched.append((k, runs[k].verdict))
         return runs[k]
 
@@ -278,6 +279,9 @@ def box_sweep(claim: AccuracyClaim, *, kappa_max: int = DEFAULT_KAPPA_MAX, digit
         return _done(res, start)
     if res.base.verdict == REFUTED:
         res.best_kappa, res.counterexample = 0, res.base.counterexample
+        if options.reference:       # kappa* is read off the reductions' sentences
+            res.star_note = "kappa* not computed (reference mode: the box reductions are switched off)"
+            return _done(res, start)
     res.kappa_star, exact_or_why, res.region_stars = box_kappa_star(claim, digits, max_states)
     if res.kappa_star is None:
         res.star_note = f"kappa* not computed ({exact_or_why}): best kappa from the search only"
@@ -370,7 +374,8 @@ def _done(res: BoxSweepResult, start) -> BoxSweepResult:
 def box_sweep_text(res: BoxSweepResult) -> str:
     program = res.claim.program
     scope = res.scope
-    method = "the argmax worst point" if res.base.method == argmax_box.METHOD else "the corner reduction"
+    method = {argmax_box.METHOD: "the argmax worst point", REFERENCE_METHOD: "no reduction (reference mode)"}.get(
+        res.base.method, "the corner reduction")
     lines = [f"claim: {res.claim.describe()}",
              f"every real input of the box with dd(u) > alpha (Definition 2), decided by {method}; "
              f"the claim itself is {res.verdict.upper()}{' (vacuously)' if res.base.vacuous else ''} {scope.summary()}",

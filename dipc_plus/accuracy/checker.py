@@ -53,6 +53,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.constraints import forget_constraint_sets
 from dipc_plus.execution import ledger
 from dipc_plus.execution.json_spool import JsonSpool
+from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 from dipc_plus.semantics.distribution import certified, output_distribution
@@ -106,8 +107,10 @@ class AccuracyChecker:
     """
 
     def __init__(self, claim: AccuracyClaim | Claim, *, dd_over: str | None = None, boundary: bool = False,
-                 max_states: int = DEFAULT_MAX_STATES, shared: dict | None = None):
-        """`shared`: a dict reused by checkers of claims about the same program and
+                 max_states: int | None = DEFAULT_MAX_STATES, shared: dict | None = None,
+                 options: RunOptions = DEFAULT_OPTIONS):
+        """`options`: the run's RunOptions (its reference mode switches the input classes and the
+        argmax integral off).  `shared`: a dict reused by checkers of claims about the same program and
         parameters (e.g. one grid and several alphas), so each input's distribution,
         det, dd over the reals and error probabilities are computed once."""
         if isinstance(claim, Claim):
@@ -120,7 +123,9 @@ class AccuracyChecker:
         self.claim = claim
         self.program = claim.program
         self.boundary = boundary
-        self.max_states = max_states
+        self.max_states = DEFAULT_MAX_STATES if max_states is None else max_states
+        self.options = options
+        self._shortcuts = options.allows("argmax-integral")
         # streaming: a checker of its own drops each input's distribution once its error
         # probabilities are known (memory stays that of one input, whatever the grid's size);
         # checkers sharing their caches keep them for each other
@@ -145,7 +150,8 @@ class AccuracyChecker:
         self._space = None
         # CPU seconds spent computing what the caches did not have (for benchmarks)
         # orbits, argmax det and decisions shared by exact key
-        self.classes = InputClasses(self.program, noise_free_det=claim.det == "noise-free",
+        self.classes = InputClasses(self.program, enabled=None if options.allows("input-classes") else False,
+                                    noise_free_det=claim.det == "noise-free",
                                     output_distance=claim.output_distance, input_distance=claim.input_distance,
                                     dd_over=claim.dd_over)
         self._report_classes: dict = {}   # see check_points
@@ -218,7 +224,8 @@ class AccuracyChecker:
         if key not in self._dist:
             start = time.process_time()
             self._dist[key] = self.classes.distribution(
-                u, lambda v: output_distribution(self.program, v, max_states=self.max_states))
+                u, lambda v: output_distribution(self.program, v, max_states=self.max_states,
+                                                 shortcuts=self._shortcuts))
             self.timings["distribution"] += time.process_time() - start
         return self._dist[key]
 
@@ -226,7 +233,7 @@ class AccuracyChecker:
         """u's output distribution by the per-point path (no class, not cached here)."""
         start = time.process_time()
         try:
-            return output_distribution(self.program, u, max_states=self.max_states)
+            return output_distribution(self.program, u, max_states=self.max_states, shortcuts=self._shortcuts)
         finally:
             self.timings["distribution"] += time.process_time() - start
 
@@ -586,9 +593,10 @@ def _frozen_kept():
         gc.unfreeze()
 
 
-def build_checker(claim_path: str, params: tuple, dd_over, boundary: bool, max_states: int) -> AccuracyChecker:
+def build_checker(claim_path: str, params: tuple, dd_over, boundary: bool, max_states: int,
+                  reference: bool = False) -> AccuracyChecker:
     """The checker a worker rebuilds from the claim file (`execution.executor.Source`)."""
     from dipc_plus.claims.claim_file import load_claim
     checker = AccuracyChecker(load_claim(claim_path, dict(params)), dd_over=dd_over, boundary=boundary,
-                              max_states=max_states)
+                              max_states=max_states, options=RunOptions(max_states=max_states, reference=reference))
     return checker

@@ -10,8 +10,7 @@ the report's ``.to_json()`` is the command's ``--json``.  Errors are the same
 """
 
 import os
-from contextlib import contextmanager
-from typing import Any, Iterator, Literal, Mapping, Sequence
+from typing import Any, Literal, Mapping, Sequence, TypeVar
 
 from dipc_plus.api.box_results import BoxReport, BoxSweepReport
 from dipc_plus.api.claim import Claim, claim_path
@@ -21,41 +20,39 @@ from dipc_plus.api.results import AccuracyReport, LossReport, PrivacyReport, Rep
 from dipc_plus.commands.common import (certified_or_exit_2, check_kappa, check_same_program, strict_reason,
                                        worker_source)
 from dipc_plus.errors import UserError
+from dipc_plus.execution.options import RunOptions
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 
 ClaimLike = Claim | str | os.PathLike[str]
 Executor = Literal["local", "dask"]
 
 
-def _executor(jobs: int, executor: str, scheduler: str | None) -> Any:
-    from dipc_plus.execution.executor import Executor as Run
+def run_options(*, max_states: int = DEFAULT_MAX_STATES, limits: Mapping[str, int] | None = None, jobs: int = 1,
+                executor: str = "local", scheduler: str | None = None, progress: bool = False, strict: bool = False,
+                reference: bool = False) -> RunOptions:
+    """The one RunOptions of an API call's keywords, each checked as the command checks its flag."""
     if executor not in ("local", "dask"):
         raise UserError(f"executor={executor!r}: choose 'local' or 'dask'", hint="e.g. executor='dask', "
                         "scheduler='tcp://127.0.0.1:8786' (docs/cluster.md)")
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0:
         raise UserError(f"jobs={jobs!r}: a number of processes >= 0 (0: one per core)", hint="e.g. jobs=4")
-    return Run.from_options(jobs, executor, scheduler)
-
-
-@contextmanager
-def _limits(given: Mapping[str, int] | None) -> Iterator[None]:
-    """The size limits of this call (the command's ``--limit NAME=N``), the previous ones restored after."""
-    from dipc_plus.execution import limits
-    saved = {name: limits.get(name) for name in limits.LIMITS}
-    try:
-        for name, value in (given or {}).items():
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise UserError(f"limits['{name}'] must be an integer, not {value!r}")
-            limits.set_limit(str(name), value)
-        yield
-    finally:
-        for name, value in saved.items():
-            limits.set_limit(name, value)
-
-
-def _max_states(value: int) -> None:
-    if value <= 0:
+    if max_states <= 0:
         raise UserError("max_states must be positive", hint="use e.g. max_states=200000")
+    for name, value in (limits or {}).items():
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise UserError(f"limits['{name}'] must be an integer, not {value!r}")
+    return RunOptions(max_states=max_states, limits=tuple((str(k), v) for k, v in (limits or {}).items()),
+                      jobs=jobs, executor=executor, scheduler=scheduler, progress=bool(progress),
+                      strict=bool(strict), reference=bool(reference))
+
+
+R = TypeVar("R", bound=Report)
+
+
+def _mode(report: R, options: RunOptions) -> R:
+    """The report, saying "mode": "reference" in its JSON when the run was one."""
+    report.mode = "reference" if options.reference else "default"
+    return report
 
 
 def _program_file(program: Any) -> str | None:
@@ -80,10 +77,10 @@ def _strict(report: Report, result: Any, strict: bool) -> None:
 
 
 def _checker(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None, dd_over: str | None,
-             paper: bool, max_states: int) -> tuple[Any, dict]:
-    from dipc_plus.accuracy.checker import AccuracyChecker, accuracy_table, build_checker
+             paper: bool, options: RunOptions) -> tuple[Any, dict]:
+    from dipc_plus.accuracy.checker import accuracy_table
     from dipc_plus.claims.claim_file import load_claim
-    _max_states(max_states)
+    from dipc_plus.commands.common import accuracy_checker
     if dd_over not in (None, "reals", "grid"):
         raise UserError(f"dd_over={dd_over!r}: choose 'reals' or 'grid' (or None: the claim's)")
     path, _ = claim_path(claim)
@@ -91,10 +88,7 @@ def _checker(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None
     loaded = load_claim(path, values)
     accuracy_table(loaded)
     check_same_program(_program_file(program), loaded.program_path, path)
-    checker = AccuracyChecker(loaded, dd_over=dd_over, boundary=paper, max_states=max_states)
-    checker.source = worker_source(build_checker, (os.path.abspath(path), tuple(values.items()), dd_over, paper,
-                                                   max_states), path, loaded.program_path)
-    return checker, values
+    return accuracy_checker(loaded, path, values, dd_over, paper, options), values
 
 
 def _points(checker: Any, input: Mapping[str, Any] | None, inputs: Sequence[Mapping[str, Any]] | None) -> list | None:
@@ -117,7 +111,7 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
                    dd_over: Literal["reals", "grid"] | None = None, max_states: int = DEFAULT_MAX_STATES,
                    jobs: int = 1, executor: Executor = "local", scheduler: str | None = None,
                    strict: bool = False, progress: bool = False, limits: Mapping[str, int] | None = None,
-                   program: Any = None) -> AccuracyReport:
+                   program: Any = None, reference: bool = False) -> AccuracyReport:
     """Decide an (alpha, beta, gamma)-accuracy claim for every eps of its interval (``dipc accuracy``).
 
     Parameters
@@ -155,6 +149,9 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
         ``dipc_plus.execution.limits.LIMITS``).
     program : Program or path, optional
         The claim's program, checked to be the one the claim names (as the command's PROGRAM).
+    reference : bool
+        The general provers only, no accelerator (``--reference``; docs/claims.md): a box claim only
+        an accelerator decides is ``'undecided'``; the JSON says ``"mode": "reference"``.
 
     Returns
     -------
@@ -173,18 +170,20 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
     >>> r.verified, r.counterexample.input, r.counterexample.eps
     (False, {'q': [-1, -1, 1]}, Fraction(1, 1))
     """
-    with in_python_words(), _limits(limits):
+    options = run_options(max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
+                          progress=progress, strict=strict, reference=reference)
+    with in_python_words(), options.limits_applied():
         check_kappa(kappa, "kappa", "kappa=7")
-        run_on = _executor(jobs, executor, scheduler)
-        checker, _ = _checker(claim, program, params, dd_over, paper, max_states)
+        run_on = options.run_on()
+        checker, _ = _checker(claim, program, params, dd_over, paper, options)
         points = _points(checker, input, inputs)
         if checker.claim.inputs_kind == "box" and points is None:
-            return _box_accuracy(checker, kappa, max_states, paper, strict)
+            return _box_accuracy(checker, kappa, paper, options)
         with certified_or_exit_2():
             result = checker.run(points, kappa, progress=progress, stop_at_first=first, executor=run_on)
         if points is None:
             result.inputs_kind = checker.claim.inputs_kind
-        report = AccuracyReport(result, checker, points)
+        report = _mode(AccuracyReport(result, checker, points), options)
         _strict(report, result, strict)
         return report
 
@@ -194,7 +193,8 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
           paper: bool = False, dd_over: Literal["reals", "grid"] | None = None,
           max_states: int = DEFAULT_MAX_STATES, jobs: int = 1, executor: Executor = "local",
           scheduler: str | None = None, reports: bool = False, strict: bool = False, progress: bool = False,
-          limits: Mapping[str, int] | None = None, program: Any = None) -> SweepReport | BoxSweepReport:
+          limits: Mapping[str, int] | None = None, program: Any = None,
+          reference: bool = False) -> SweepReport | BoxSweepReport:
     """The largest kappa with beta/kappa still valid, kappa* and the counterexample for kappa + 1 (``dipc sweep``).
 
     Parameters
@@ -233,6 +233,8 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
         Size limits for this call, e.g. ``{'power': 1000}`` (``--limit``).
     program : Program or path, optional
         The claim's program, checked to be the one the claim names.
+    reference : bool
+        The general provers only (``--reference``): a box the reductions alone decide is undecided.
 
     Returns
     -------
@@ -251,38 +253,40 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
     (6, '6.3758', 7)
     """
     from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, sweep as run_sweep
-    with in_python_words(), _limits(limits):
+    options = run_options(max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
+                          progress=progress, strict=strict, reference=reference)
+    with in_python_words(), options.limits_applied():
         kappa_max = DEFAULT_KAPPA_MAX if kappa_max is None else kappa_max
         digits = DEFAULT_DIGITS if digits is None else digits
         if kappa_max < 1:
             raise UserError(f"kappa_max must be at least 1, not {kappa_max}", hint="use e.g. kappa_max=100")
         if not 1 <= digits <= 60:
             raise UserError(f"digits must be between 1 and 60, not {digits}", hint="use e.g. digits=10")
-        run_on = _executor(jobs, executor, scheduler)
-        checker, _ = _checker(claim, program, params, dd_over, paper, max_states)
+        run_on = options.run_on()
+        checker, _ = _checker(claim, program, params, dd_over, paper, options)
         points = _points(checker, input, inputs)
         if checker.claim.inputs_kind == "box" and points is None:
-            return _box_sweep(checker, kappa_max, digits, max_states, paper, reports, strict)
+            return _box_sweep(checker, kappa_max, digits, paper, reports, options)
         with certified_or_exit_2():
             result = run_sweep(checker, kappa_max=kappa_max, digits=digits, points=points, progress=progress,
                                executor=run_on)
-        report = SweepReport(result, checker, points, reports=reports)
+        report = _mode(SweepReport(result, checker, points, reports=reports), options)
         _strict(report, result.accuracy, strict)
         return report
 
 
-def _box_accuracy(checker: Any, kappa: int, max_states: int, paper: bool, strict: bool) -> BoxReport:
+def _box_accuracy(checker: Any, kappa: int, paper: bool, options: RunOptions) -> BoxReport:
     """A box claim without input=: decided as a whole by the corner reduction, as `dipc accuracy` does."""
     from dipc_plus.accuracy.box import decide_box
     with certified_or_exit_2():
-        result = decide_box(checker.claim, kappa, max_states, boundary=paper)
-    report = BoxReport(result, checker)
-    _strict(report, result, strict)
+        result = decide_box(checker.claim, kappa, options.max_states, boundary=paper, options=options)
+    report = _mode(BoxReport(result, checker), options)
+    _strict(report, result, options.strict)
     return report
 
 
-def _box_sweep(checker: Any, kappa_max: int, digits: int, max_states: int, paper: bool, reports: bool,
-               strict: bool) -> BoxSweepReport:
+def _box_sweep(checker: Any, kappa_max: int, digits: int, paper: bool, reports: bool,
+               options: RunOptions) -> BoxSweepReport:
     """A box claim without input=: the best kappa over the whole box, as `dipc sweep` does."""
     from dipc_plus.accuracy.box_sweep import box_sweep
     if paper:
@@ -291,19 +295,18 @@ def _box_sweep(checker: Any, kappa_max: int, digits: int, max_states: int, paper
         raise UserError("a box sweep has no per-input reports: it decides the box's det regions",
                         hint="leave out reports=True (the regions are in .to_json() and .region_kappa_stars)")
     with certified_or_exit_2():
-        result = box_sweep(checker.claim, kappa_max=kappa_max, digits=digits, max_states=max_states)
-    report = BoxSweepReport(result)
-    _strict(report, result.base, strict)
+        result = box_sweep(checker.claim, kappa_max=kappa_max, digits=digits, max_states=options.max_states,
+                           options=options)
+    report = _mode(BoxSweepReport(result), options)
+    _strict(report, result.base, options.strict)
     return report
 
 
 # --------------------------------------------------------------------------- privacy
 
 
-def _privacy_claim(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None,
-                   max_states: int) -> tuple[Any, dict]:
+def _privacy_claim(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None) -> tuple[Any, dict]:
     from dipc_plus.claims.privacy_reader import load_privacy_claim
-    _max_states(max_states)
     path, _ = claim_path(claim)
     if not os.path.exists(path):
         raise UserError(f"cannot read the claim file: no file {path}", hint="claims live in theories/*_privacy.toml")
@@ -317,7 +320,7 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
                   structure: bool | None = None, max_states: int = DEFAULT_MAX_STATES, jobs: int = 1,
                   executor: Executor = "local", scheduler: str | None = None, strict: bool = False,
                   progress: bool = False, limits: Mapping[str, int] | None = None,
-                  program: Any = None) -> PrivacyReport:
+                  program: Any = None, reference: bool = False) -> PrivacyReport:
     """Decide a differential-privacy (or Pufferfish) claim for every eps at once (``dipc privacy``).
 
     Parameters
@@ -349,6 +352,8 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
         Size limits for this call, e.g. ``{'decide_steps': 10**6}`` (``--limit``).
     program : Program or path, optional
         The claim's program, checked to be the one the claim names.
+    reference : bool
+        The general provers only (``--reference``): no orbits, supports, structure or coupling bound.
 
     Returns
     -------
@@ -367,48 +372,57 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
     >>> dipc_plus.check_privacy(dipc_plus.example("theories/randomized_response_coin_privacy.toml")).verified
     True
     """
-    with in_python_words(), _limits(limits):
-        run_on = _executor(jobs, executor, scheduler)
-        loaded, values = _privacy_claim(claim, program, params, max_states)
-        path, _ = claim_path(claim)
-        if getattr(loaded, "inputs_kind", "") == "box":     # every pair of real inputs of a box
-            from dipc_plus.privacy.dp.box import decide_box_privacy
-            if every_length:
-                raise UserError("every_length does not apply to a box claim: it is decided at its own m",
-                                file=loaded.file, hint="leave it out, or give the claim a grid")
-            with certified_or_exit_2():
-                return PrivacyReport(decide_box_privacy(loaded, max_states=max_states), claim=loaded)
-        if every_length or loaded.every_length:
-            from dipc_plus.privacy.online.every_length import decide_every_length
-            with certified_or_exit_2():
-                res = decide_every_length(loaded, loaded.file, values, executor=run_on)
-            return PrivacyReport(res, claim=loaded)
-        if getattr(loaded, "every_output_value", False):    # real outputs without events: densities
-            from dipc_plus.privacy.dp.real_output_check import check_real_outputs
-            with certified_or_exit_2():
-                return PrivacyReport(check_real_outputs(loaded), claim=loaded)
-        result: Any
+    options = run_options(max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
+                          progress=progress, strict=strict, reference=reference)
+    with in_python_words(), options.limits_applied():
+        return _mode(_check_privacy(claim, params, every_length, structure, program, options), options)
+
+
+def _check_privacy(claim: ClaimLike, params: Mapping[str, Number] | None, every_length: bool,
+                   structure: bool | None, program: Any, options: RunOptions) -> PrivacyReport:
+    """check_privacy under its options: the route of the claim's kind and scope."""
+    max_states, progress, run_on = options.max_states or DEFAULT_MAX_STATES, options.progress, options.run_on()
+    structure = False if options.reference else structure
+    loaded, values = _privacy_claim(claim, program, params)
+    path, _ = claim_path(claim)
+    if getattr(loaded, "inputs_kind", "") == "box":     # every pair of real inputs of a box
+        from dipc_plus.privacy.dp.box import decide_box_privacy
+        if every_length:
+            raise UserError("every_length does not apply to a box claim: it is decided at its own m",
+                            file=loaded.file, hint="leave it out, or give the claim a grid")
         with certified_or_exit_2():
-            if loaded.kind == "pufferfish":
-                from dipc_plus.privacy.pufferfish.check import build_pufferfish_work, check_pufferfish
-                source = worker_source(build_pufferfish_work, (os.path.abspath(path), tuple(values.items())),
-                                       path, loaded.program.source)
-                result = check_pufferfish(loaded, executor=run_on, source=source, progress=progress)
-            else:
-                from dipc_plus.privacy.dp.check import build_dp_work, check_dp
-                source = worker_source(build_dp_work, (os.path.abspath(path), tuple(values.items()), structure,
-                                                       max_states), path, loaded.program.source)
-                result = check_dp(loaded, structure=structure, max_states=max_states, executor=run_on,
-                                  source=source, progress=progress)
-        report = PrivacyReport(result)
-        _strict(report, result, strict)
-        return report
+            return PrivacyReport(decide_box_privacy(loaded, max_states=max_states, options=options), claim=loaded)
+    if every_length or loaded.every_length:
+        from dipc_plus.privacy.online.every_length import decide_every_length
+        with certified_or_exit_2():
+            res = decide_every_length(loaded, loaded.file, values, executor=run_on)
+        return PrivacyReport(res, claim=loaded)
+    if getattr(loaded, "every_output_value", False):    # real outputs without events: densities
+        from dipc_plus.privacy.dp.real_output_check import check_real_outputs
+        with certified_or_exit_2():
+            return PrivacyReport(check_real_outputs(loaded, options), claim=loaded)
+    result: Any
+    with certified_or_exit_2():
+        if loaded.kind == "pufferfish":
+            from dipc_plus.privacy.pufferfish.check import build_pufferfish_work, check_pufferfish
+            source = worker_source(build_pufferfish_work, (os.path.abspath(path), tuple(values.items())),
+                                   path, loaded.program.source)
+            result = check_pufferfish(loaded, executor=run_on, source=source, progress=progress)
+        else:
+            from dipc_plus.privacy.dp.check import build_dp_work, check_dp
+            source = worker_source(build_dp_work, (os.path.abspath(path), tuple(values.items()), structure,
+                                                   max_states), path, loaded.program.source)
+            result = check_dp(loaded, structure=structure, max_states=max_states, executor=run_on,
+                              source=source, progress=progress, options=options)
+    report = PrivacyReport(result)
+    _strict(report, result, options.strict)
+    return report
 
 
 def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, structure: bool | None = None,
                  attack: bool = False, max_states: int = DEFAULT_MAX_STATES, jobs: int = 1,
                  executor: Executor = "local", scheduler: str | None = None, progress: bool = False,
-                 limits: Mapping[str, int] | None = None, program: Any = None) -> LossReport:
+                 limits: Mapping[str, int] | None = None, program: Any = None, reference: bool = False) -> LossReport:
     """The exact tight privacy loss L(eps) over the claim's neighbouring inputs (``dipc privacy-loss``).
 
     L(eps) = max over neighbouring inputs u, u' and outputs v of ln(P[P(u)=v] / P[P(u')=v]), as closed
@@ -438,6 +452,8 @@ def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None
         Size limits for this call (``--limit``).
     program : Program or path, optional
         The claim's program, checked to be the one the claim names.
+    reference : bool
+        The general provers only (``--reference``): one Markov chain per input, no structure.
 
     Returns
     -------
@@ -452,9 +468,12 @@ def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None
     >>> loss.loss, loss.verified
     ('ln(3)', True)
     """
-    with in_python_words(), _limits(limits):
-        run_on = _executor(jobs, executor, scheduler)
-        loaded, values = _privacy_claim(claim, program, params, max_states)
+    options = run_options(max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
+                          progress=progress, reference=reference)
+    with in_python_words(), options.limits_applied():
+        run_on = options.run_on()
+        structure = False if reference else structure
+        loaded, values = _privacy_claim(claim, program, params)
         path, _ = claim_path(claim)
         with certified_or_exit_2():
             if loaded.kind == "pufferfish":
@@ -466,13 +485,13 @@ def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None
                 if attack:
                     from dipc_plus.privacy.pufferfish.attack import scenario_attacks
                     found = scenario_attacks(loaded)
-                return LossReport(pufferfish_loss(loaded, executor=run_on, source=source, progress=progress),
-                                  attack=found)
+                return _mode(LossReport(pufferfish_loss(loaded, executor=run_on, source=source, progress=progress),
+                                        attack=found), options)
             if attack:
                 raise UserError("attack=True needs a Pufferfish claim (its scenarios are the adversary's priors)",
                                 hint="see docs/claims.md, 'Pufferfish claims'")
             from dipc_plus.privacy.loss.tight import build_loss_work, privacy_loss as run_loss
             source = worker_source(build_loss_work, (os.path.abspath(path), tuple(values.items()), structure,
                                                      max_states), path, loaded.program.source)
-            return LossReport(run_loss(loaded, structure=structure, max_states=max_states, executor=run_on,
-                                       source=source, progress=progress))
+            return _mode(LossReport(run_loss(loaded, structure=structure, max_states=max_states, executor=run_on,
+                                             source=source, progress=progress, options=options)), options)

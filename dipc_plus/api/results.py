@@ -33,6 +33,7 @@ class Report:
     """
 
     result: Any
+    mode = "default"     # "reference" for a run of the general provers only (api.checks sets it)
 
     @property
     def verdict(self) -> str:
@@ -69,6 +70,8 @@ class Report:
         out = conventional_json(self.raw_json(), self.program)
         if str(out.get("claim")) in TEXT_NAMES:    # a claim given as text: named as the user named it
             out["claim"] = TEXT_NAMES[str(out["claim"])]
+        if self.mode == "reference":
+            out["mode"] = "reference"
         return out
 
     def raw_json(self) -> dict:

@@ -29,7 +29,7 @@ from dipc_plus.accuracy.vacuity import vacuity_basis
 from dipc_plus.accuracy.summary import DEFAULT_WORST, WorstInputs, input_margin
 from dipc_plus.claims.grid_points import GridPoints
 from dipc_plus.commands.common import (EXIT_UNDECIDED, EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument,
-                                       check_kappa, executor_from, exit_status, load_accuracy, parse_shard, part_json, print_json, strict_json,
+                                       check_kappa, executor_of, exit_status, load_accuracy, part_json, run_options, print_json, strict_json,
                                        strict_line, vacuity_lines)
 from dipc_plus.errors import UserError
 from dipc_plus.execution.executor import chunks
@@ -81,13 +81,14 @@ def register(parser) -> None:
 
 def run(args) -> int:
     kappa = check_kappa(args.kappa)
-    shard = parse_shard(args)
+    options = run_options(args)
+    shard = options.shard
     if shard is not None and args.first:
         raise UserError("--first stops at the first refuting input of the whole run, which one shard cannot know",
                         hint="leave out --first (or --shard)")
-    checker, points = load_accuracy(args)
+    checker, points = load_accuracy(args, options)
     if checker.claim.inputs_kind == "box" and points is None:
-        return run_box(args, checker, kappa, shard)
+        return run_box(args, checker, kappa, options)
     every = checker.claim.points if points is None else points
     if not isinstance(every, GridPoints):   # a claim's grid stays one: its points are made when read
         every = list(every)
@@ -97,8 +98,8 @@ def run(args) -> int:
     # keep each input's JSON or its text lines, not its exact objects: memory stays flat on any grid
     summarize = "nothing" if args.summary else "json" if args.json else "text-verbose" if verbose else "text"
     worst = WorstInputs(args.worst) if args.summary else None
-    result = checker.run(todo, kappa, progress=not args.no_progress and not args.json, stop_at_first=args.first,
-                         executor=executor_from(args), summarize=summarize,
+    result = checker.run(todo, kappa, progress=options.progress, stop_at_first=args.first,
+                         executor=executor_of(options), summarize=summarize,
                          collect=functools.partial(input_margin, interval=checker.claim.eps) if worst else None,
                          gather=worst.add if worst else None)
     if points is None:
@@ -109,7 +110,7 @@ def run(args) -> int:
     vacuity = result.vacuity if shard is None else None
     code = exit_status(result, args, vacuity)
     if args.json:
-        print_json(result_json(result, args, worst, shard, part), checker.program)
+        print_json({**result_json(result, args, worst, shard, part), **options.mode_json()}, checker.program)
     else:
         for line in text_report_lines(result, verbose=verbose, worst=None if worst is None else worst.worst()):
             print(line)
@@ -120,16 +121,16 @@ def run(args) -> int:
     return code
 
 
-def run_box(args, checker, kappa: int, shard) -> int:
+def run_box(args, checker, kappa: int, options) -> int:
     """A box claim (every real input of a box): decided by `accuracy.box` (corner reduction).
     Exit 0 verified, 1 refuted, 6 undecided (regions listed)."""
     from dipc_plus.accuracy.box import UNDECIDED, decide_box
-    if shard is not None or args.summary:
+    if options.shard is not None or args.summary:
         raise UserError("a box claim is decided as a whole (its det regions), not input by input",
                         hint="leave out --shard and --summary (or check one input with --input)")
-    result = decide_box(checker.claim, kappa, args.max_states, boundary=args.paper)
+    result = decide_box(checker.claim, kappa, args.max_states, boundary=args.paper, options=options)
     if args.json:
-        print_json(result.to_json(), checker.program)
+        print_json({**result.to_json(), **options.mode_json()}, checker.program)
     else:
         print(result.text())
     if result.vacuous and not getattr(args, "allow_vacuous", False):

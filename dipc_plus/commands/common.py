@@ -177,11 +177,16 @@ def add_execution_arguments(parser, shard: bool = True) -> None:
 
 
 def executor_from(args):
-    """The executor of --jobs/--executor/--scheduler; a scheduler taken from DASK_SCHEDULER_ADDRESS is
-    said on stderr (the user did not type it)."""
-    from dipc_plus.execution.executor import Executor
-    executor = Executor.from_options(getattr(args, "jobs", 1) or 1, getattr(args, "executor", "local"),
-                                     getattr(args, "scheduler", None))
+    """The executor of --jobs/--executor/--scheduler (`executor_of` a RunOptions of only those)."""
+    from dipc_plus.execution.options import RunOptions
+    return executor_of(RunOptions(jobs=getattr(args, "jobs", 1) or 1, executor=getattr(args, "executor", "local"),
+                                  scheduler=getattr(args, "scheduler", None)))
+
+
+def executor_of(options):
+    """The executor of a RunOptions; a scheduler taken from DASK_SCHEDULER_ADDRESS is said on stderr
+    (the user did not type it)."""
+    executor = options.run_on()
     if executor.kind == "dask" and executor.origin != "--scheduler":
         print(f"note: --executor dask: the scheduler {executor.scheduler} (from {executor.origin})", file=sys.stderr)
     return executor
@@ -207,6 +212,30 @@ def parse_shard(args) -> tuple[int, int] | None:
 
 
 MAX_SHARDS = 100_000
+
+
+REFERENCE_HELP = ("the general provers only: no accelerator (report classes, orbits, symmetry, corner and worst-point "
+                  f"reductions, the coupling bound); what only they decide is UNDECIDED, exit {EXIT_UNDECIDED} (docs/claims.md)")
+
+
+def add_reference_argument(parser) -> None:
+    parser.add_argument("--reference", action="store_true", help=REFERENCE_HELP)
+
+
+def run_options(args):
+    """The one RunOptions of a command's parsed arguments (what is absent takes its default)."""
+    from dipc_plus.execution.options import RunOptions
+    limits = []
+    for item in getattr(args, "limit", None) or []:      # cli.py has checked and applied them
+        name, _, value = str(item).partition("=")
+        limits.append((name.strip(), int(value)))
+    json_out = getattr(args, "json", False)
+    return RunOptions(max_states=getattr(args, "max_states", DEFAULT_MAX_STATES), limits=tuple(limits),
+                      timeout=getattr(args, "timeout", None), max_memory=getattr(args, "max_memory_bytes", None),
+                      jobs=getattr(args, "jobs", 1) or 1, executor=getattr(args, "executor", "local"),
+                      scheduler=getattr(args, "scheduler", None), shard=parse_shard(args),
+                      progress=not getattr(args, "no_progress", True) and not json_out,
+                      strict=bool(getattr(args, "strict", False)), reference=bool(getattr(args, "reference", False)))
 
 
 def limits_clip(text) -> str:
@@ -237,7 +266,7 @@ def pufferfish_source(args, claim):
 
 # --------------------------------------------------------------------------- accuracy claims
 
-def add_accuracy_arguments(parser, shard: bool = True) -> None:
+def add_accuracy_arguments(parser, shard: bool = True, reference: bool = True) -> None:
     add_program_claim(parser, "accuracy")
     parser.add_argument("--input", action="append", metavar="NAME=VALUE",
                         help="check only this input, e.g. --input q=[-1,-1,1] (repeat for each input variable)")
@@ -252,13 +281,19 @@ def add_accuracy_arguments(parser, shard: bool = True) -> None:
                         help=f"refuse Markov chains with more than N states (default {DEFAULT_MAX_STATES})")
     add_execution_arguments(parser, shard)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    if reference:
+        add_reference_argument(parser)
 
 
-def load_accuracy(args):
-    """(checker, points or None) from the command line; every mistake a UserError."""
-    from dipc_plus.accuracy.checker import AccuracyChecker, accuracy_table, build_checker
+def load_accuracy(args, options=None):
+    """(checker, points or None) from the command line (`options`: its RunOptions, made here when
+    not given); every mistake a UserError."""
+    from dipc_plus.accuracy.checker import accuracy_table
     from dipc_plus.claims.claim_file import load_claim
+    from dipc_plus.execution.options import RunOptions
     check_max_states(args.max_states)
+    if options is None:     # `dipc plot`: only what the checker reads
+        options = RunOptions(max_states=args.max_states, reference=bool(getattr(args, "reference", False)))
     params = inputs_mod.parse_params(args.set)
     program, claim_file = program_and_claim(args)
     if program is not None and not os.path.exists(program):
@@ -266,14 +301,23 @@ def load_accuracy(args):
     claim = load_claim(claim_file, params)
     accuracy_table(claim)
     check_same_program(program, claim.program_path, claim_file)
-    checker = AccuracyChecker(claim, dd_over=args.dd_over, boundary=args.paper, max_states=args.max_states)
-    checker.source = worker_source(build_checker, (os.path.abspath(claim_file), tuple(params.items()), args.dd_over,
-                                                   args.paper, args.max_states), claim_file, claim.program_path)
+    checker = accuracy_checker(claim, claim_file, params, args.dd_over, args.paper, options)
     points = None
     if args.input:
         given = inputs_mod.parse_assignments(args.input, "--input")
         points = [inputs_mod.bind_inputs(checker.program, given)]
     return checker, points
+
+
+def accuracy_checker(claim, claim_file: str, params: dict, dd_over, paper: bool, options):
+    """The checker of a loaded claim under `options`, with the Source its workers rebuild it from
+    (the reference flag is passed only when set, so a default run's parts name what they did)."""
+    from dipc_plus.accuracy.checker import AccuracyChecker, build_checker
+    checker = AccuracyChecker(claim, dd_over=dd_over, boundary=paper, max_states=options.max_states, options=options)
+    build = (os.path.abspath(claim_file), tuple(params.items()), dd_over, paper, options.max_states)
+    checker.source = worker_source(build_checker, build + ((True,) if options.reference else ()), claim_file,
+                                   claim.program_path)
+    return checker
 
 
 # --------------------------------------------------------------------------- privacy claims
@@ -283,6 +327,7 @@ def add_privacy_arguments(parser, execution: bool = False, shard: bool = True) -
     if execution:
         add_execution_arguments(parser, shard)
         parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+        add_reference_argument(parser)
     parser.add_argument("--set", action="append", metavar="NAME=VALUE",
                         help="override a parameter of the program and claim, e.g. --set n=12")
     parser.add_argument("--no-structure", action="store_true",

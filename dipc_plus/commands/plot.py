@@ -25,7 +25,7 @@ def register(parser) -> None:
     """Fill in the parser cli.py made from this command's entry in COMMANDS."""
     parser.description = "Draw P[error] against eps beside the claimed beta at one input (matplotlib)."
     parser.epilog = EXAMPLE
-    add_accuracy_arguments(parser)
+    add_accuracy_arguments(parser, reference=False)
     parser.add_argument("-o", "--output", required=True, metavar="FILE",
                         help="the figure to write (.png, .pdf or .svg)")
     parser.add_argument("--kappa", type=int, default=1, metavar="K", help="draw beta/K (default 1)")

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import os
 
-from dipc_plus.commands.common import (EXIT_UNDECIDED, add_privacy_arguments, add_strict_argument, certified_or_exit_2, executor_from,
-                                       exit_status, load_privacy, parse_shard, part_json, print_json,
+from dipc_plus.commands.common import (EXIT_UNDECIDED, add_privacy_arguments, add_strict_argument, certified_or_exit_2, executor_of,
+                                       exit_status, load_privacy, part_json, print_json, run_options,
                                        pufferfish_source, strict_json, strict_line, worker_source)
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.inputs import parse_params
@@ -54,21 +54,22 @@ def register(parser) -> None:
 
 
 def run(args) -> int:
-    shard = parse_shard(args)
-    executor = executor_from(args)
+    options = run_options(args)
+    shard = options.shard
+    executor = executor_of(options)
     claim = load_privacy(args)
     every_length = args.every_length or claim.every_length
     if getattr(claim, "inputs_kind", "") == "box":
-        return run_box(args, claim, shard, every_length)
+        return run_box(args, claim, options, every_length)
     if shard is not None and (every_length or claim.kind == "pufferfish"):
         raise UserError(f"--shard splits the pairs of a DP claim; {'--every-length' if every_length else 'a Pufferfish claim'}"
                         " is one decision that cannot be cut into parts", hint="leave out --shard")
     if every_length:
-        return run_every_length(args, claim, executor)
+        return run_every_length(args, claim, executor, options)
     if getattr(claim, "every_output_value", False):
-        return run_every_output_value(args, claim)
-    structure = False if args.no_structure else None
-    progress = not args.no_progress and not args.json
+        return run_every_output_value(args, claim, options)
+    structure = False if args.no_structure or options.reference else None
+    progress = options.progress
     with certified_or_exit_2():
         if claim.kind == "pufferfish":
             from dipc_plus.privacy.pufferfish.check import check_pufferfish
@@ -79,9 +80,9 @@ def run(args) -> int:
             source = worker_source(build_dp_work, (os.path.abspath(claim.file), tuple(parse_params(args.set).items()),
                                                    structure, args.max_states), claim.file, claim.program.source)
             result = check_dp(claim, structure=structure, max_states=args.max_states, executor=executor,
-                              source=source, shard=shard, progress=progress)
+                              source=source, shard=shard, progress=progress, options=options)
     if args.json:
-        out = result.to_json()
+        out = {**result.to_json(), **options.mode_json()}
         out["strict"] = strict_json(result, args)
         if shard is not None:
             a, b, total = result.part
@@ -96,19 +97,19 @@ def run(args) -> int:
 
 
 
-def run_box(args, claim, shard, every_length: bool) -> int:
+def run_box(args, claim, options, every_length: bool) -> int:
     """A box claim (every pair of real inputs of a box): decided by `privacy.dp.box`.
     Exit 0 verified, 1 refuted, 6 undecided (what is missing is printed)."""
     from dipc_plus.privacy.dp.box import decide_box_privacy
-    if shard is not None or every_length:
-        raise UserError(f"{'--shard' if shard is not None else '--every-length'} does not apply to a box claim: "
+    if options.shard is not None or every_length:
+        raise UserError(f"{'--shard' if options.shard is not None else '--every-length'} does not apply to a box claim: "
                         "it is decided as a whole, at its own m", file=claim.file,
                         hint="leave it out, or give the claim a grid")
     with certified_or_exit_2():
-        result = decide_box_privacy(claim, max_states=args.max_states)
+        result = decide_box_privacy(claim, max_states=args.max_states, options=options)
     code = {"verified": 0, "refuted": 1}.get(result.verdict, EXIT_UNDECIDED)
     if args.json:
-        out = result.to_json()
+        out = {**result.to_json(), **options.mode_json()}
         out["exit"] = code
         print_json(out, claim.program)
     else:
@@ -116,13 +117,13 @@ def run_box(args, claim, shard, every_length: bool) -> int:
     return code
 
 
-def run_every_output_value(args, claim) -> int:
+def run_every_output_value(args, claim, options) -> int:
     """Real outputs without named events: decided on their densities (privacy.dp.real_output_check)."""
     from dipc_plus.privacy.dp.real_output_check import check_real_outputs
     with certified_or_exit_2():
-        result = check_real_outputs(claim)
+        result = check_real_outputs(claim, options)
     if args.json:
-        out = result.to_json()
+        out = {**result.to_json(), **options.mode_json()}
         out["exit"] = {"verified": 0, "refuted": 1}.get(result.verdict, 2)
         print_json(out, claim.program)
     else:
@@ -175,14 +176,14 @@ def text_report(result) -> str:
     return "\n".join(lines)
 
 
-def run_every_length(args, claim, executor) -> int:
+def run_every_length(args, claim, executor, options) -> int:
     """`--every-length` / `length = "every"`: the verdict for every m (issue 11); the exact checks
     at each m run on `executor`."""
     from dipc_plus.privacy.online.every_length import decide_every_length
     with certified_or_exit_2():
         res = decide_every_length(claim, claim.file, parse_params(args.set) or {}, executor=executor)
     if args.json:
-        out = res.to_json()
+        out = {**res.to_json(), **options.mode_json()}
         if res.counterexample is not None:
             out["counterexample"] = res.counterexample[1].to_json()
         print_json(out, claim.program)

@@ -15,8 +15,8 @@ import os
 
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import FIGURE_EXTENSIONS, atomic_path, check_output
-from dipc_plus.commands.common import (add_privacy_arguments, certified_or_exit_2, executor_from, input_files,
-                                       load_privacy, print_json, pufferfish_source, worker_source)
+from dipc_plus.commands.common import (add_privacy_arguments, certified_or_exit_2, executor_of, input_files,
+                                       load_privacy, print_json, pufferfish_source, run_options, worker_source)
 from dipc_plus.semantics.inputs import parse_params
 
 EXAMPLE = """\
@@ -57,18 +57,19 @@ def run(args) -> int:
         raise UserError("--attack needs a Pufferfish claim (its scenarios are the adversary's priors)",
                         hint="see docs/claims.md, 'Pufferfish claims'")
     from dipc_plus.privacy.loss.tight import build_loss_work, privacy_loss
-    structure = False if args.no_structure else None
+    options = run_options(args)
+    structure = False if args.no_structure or options.reference else None
     with certified_or_exit_2():
         source = worker_source(build_loss_work, (os.path.abspath(claim.file), tuple(parse_params(args.set).items()),
                                                  structure, args.max_states), claim.file, claim.program.source)
-        result = privacy_loss(claim, structure=structure, max_states=args.max_states, executor=executor_from(args),
-                              source=source, progress=not args.no_progress and not args.json)
+        result = privacy_loss(claim, structure=structure, max_states=args.max_states, executor=executor_of(options),
+                              source=source, progress=options.progress, options=options)
     if args.plot:
         with atomic_path(args.plot, input_files(args, claim.program.source), FIGURE_EXTENSIONS) as tmp:
             plot_loss(result, tmp)
     if args.json:
         with certified_or_exit_2():
-            out = result.to_json()
+            out = {**result.to_json(), **options.mode_json()}
         print_json(out, claim.program)
     else:
         with certified_or_exit_2():
@@ -79,7 +80,7 @@ def run(args) -> int:
 def _pufferfish(args, claim) -> int:
     from dipc_plus.privacy.pufferfish.loss import pufferfish_loss
     with certified_or_exit_2():
-        result = pufferfish_loss(claim, executor=executor_from(args), source=pufferfish_source(args, claim),
+        result = pufferfish_loss(claim, executor=executor_of(run_options(args)), source=pufferfish_source(args, claim),
                                  progress=not args.no_progress and not args.json)
     attack = None
     if args.attack:
@@ -87,7 +88,7 @@ def _pufferfish(args, claim) -> int:
         with certified_or_exit_2():
             attack = scenario_attacks(claim)
     if args.json:
-        out = result.to_json()
+        out = {**result.to_json(), **run_options(args).mode_json()}
         if attack is not None:
             out["attack"] = [a.to_json() for a in attack]
         print_json(out, claim.program)

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from dipc_plus.errors import UserError
 from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, sweep, sweep_text
-from dipc_plus.commands.common import (EXIT_UNDECIDED, EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument, executor_from,
-                                       exit_status, load_accuracy, print_json, strict_json, strict_line, vacuity_lines)
+from dipc_plus.commands.common import (EXIT_UNDECIDED, EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument, executor_of,
+                                       exit_status, load_accuracy, print_json, run_options, strict_json, strict_line, vacuity_lines)
 
 EXAMPLE = """\
 examples:
@@ -58,19 +58,20 @@ def run(args) -> int:
         raise UserError(f"--kappa-max must be at least 1, not {args.kappa_max}", hint="use e.g. --kappa-max 100")
     if not 1 <= args.digits <= 60:
         raise UserError(f"--digits must be between 1 and 60, not {args.digits}", hint="use e.g. --digits 10")
-    checker, points = load_accuracy(args)
+    options = run_options(args)
+    checker, points = load_accuracy(args, options)
     if checker.claim.inputs_kind == "box" and points is None:
-        return run_box(args, checker)
+        return run_box(args, checker, options)
     result = sweep(checker, kappa_max=args.kappa_max, digits=args.digits, points=points,
-                   progress=not args.no_progress and not args.json, executor=executor_from(args),
+                   progress=options.progress, executor=executor_of(options),
                    summarize="json" if args.json and args.reports else "nothing")
     vacuity = result.vacuity
     code = exit_status(result.accuracy, args, vacuity)
-    return _show(args, checker.program, lambda: result.to_json(full=args.reports), lambda: sweep_text(result),
-                 result.accuracy, vacuity, code)
+    return _show(args, checker.program, lambda: {**result.to_json(full=args.reports), **options.mode_json()},
+                 lambda: sweep_text(result), result.accuracy, vacuity, code)
 
 
-def run_box(args, checker) -> int:
+def run_box(args, checker, options) -> int:
     """A box claim: best kappa over every real input of the box (`accuracy.box_sweep`).
     Exit 0 the claim holds on the box, 1 refuted, 5 no kappa fails (--allow-vacuous: 0), 6 undecided."""
     from dipc_plus.accuracy.box_sweep import box_sweep, box_sweep_text
@@ -79,7 +80,8 @@ def run_box(args, checker) -> int:
     if args.reports:
         raise UserError("a box sweep has no per-input reports: it decides the box's det regions",
                         hint="leave out --reports (the regions are in the JSON)")
-    result = box_sweep(checker.claim, kappa_max=args.kappa_max, digits=args.digits, max_states=args.max_states)
+    result = box_sweep(checker.claim, kappa_max=args.kappa_max, digits=args.digits, max_states=args.max_states,
+                       options=options)
     vacuity = result.vacuity
     if result.best_kappa is None:
         code = EXIT_UNDECIDED
@@ -87,7 +89,8 @@ def run_box(args, checker) -> int:
         code = EXIT_VACUOUS
     else:
         code = exit_status(result.base, args)
-    return _show(args, checker.program, result.to_json, lambda: box_sweep_text(result), result.base, vacuity, code)
+    return _show(args, checker.program, lambda: {**result.to_json(), **options.mode_json()},
+                 lambda: box_sweep_text(result), result.base, vacuity, code)
 
 
 def _show(args, program, json_of, text_of, accuracy, vacuity, code: int) -> int:

@@ -38,6 +38,7 @@ from dipc_plus.decision.decide import Interval
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.exact.convert import fmt_q
+from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.privacy.display import counterexample_lines, user_value
 from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, PrivacyResult, check_dp
 from dipc_plus.privacy.dp.coupling import Coupling, coupling_for
@@ -381,7 +382,7 @@ def two_block_lattice(claim: DPClaim, cp: Coupling, step: Fraction, most: int) -
     return lc if lc is not None and lc.npoints <= most else None
 
 
-def search_lattices(res: BoxPrivacyResult, max_states: int) -> None:
+def search_lattices(res: BoxPrivacyResult, max_states: int, options: RunOptions = DEFAULT_OPTIONS) -> None:
     """Refute at rational points of the box: the lattices of SEARCH_STEPS while they are small, by
     the per-point check (named events) or by `check_real_outputs` (every output value)."""
     claim = res.claim
@@ -398,11 +399,11 @@ def search_lattices(res: BoxPrivacyResult, max_states: int) -> None:
         check_point_scale(lc, f"the points of the box at step {fmt_q(step)}")
         sup = ""
         if res.every_value:
-            r = check_real_outputs(lc)
+            r = check_real_outputs(lc, options)
             verdict, refuted = r.verdict, r.verdict == REFUTED
             sup = ("= " if r.sup_exact and not r.sup_text.startswith("at least") else "") + r.sup_text
         else:
-            r = check_dp(lc, max_states=max_states)
+            r = check_dp(lc, max_states=max_states, options=options)
             verdict, refuted = r.verdict, not r.verified
         res.searched.append(Searched(step, lc.npoints, r.pairs, verdict, r.seconds, two_block, sup.strip()))
         if refuted:
@@ -415,13 +416,15 @@ def search_lattices(res: BoxPrivacyResult, max_states: int) -> None:
 # --------------------------------------------------------------------------- the verdict
 
 
-def decide_box_privacy(claim: DPClaim, max_states: int = DEFAULT_MAX_STATES) -> BoxPrivacyResult:
-    """Verified by the coupling bound or the density-ratio bound, refuted at a rational point of the
-    box, or undecided."""
+def decide_box_privacy(claim: DPClaim, max_states: int = DEFAULT_MAX_STATES,
+                       options: RunOptions = DEFAULT_OPTIONS) -> BoxPrivacyResult:
+    """Verified by the coupling bound (an accelerator: off in reference mode, `options`), the
+    density-ratio bound or the worst neighbour (general provers, always on), refuted at a rational
+    point of the box, or undecided."""
     if claim.kind != "dp" or claim.inputs_kind != "box":
         raise ValueError("decide_box_privacy takes a differential-privacy claim on a box")
     t0 = time.perf_counter()
-    cp = coupling_for(claim)
+    cp = coupling_for(claim, options)
     res = BoxPrivacyResult(claim, cp)
     if cp.applies:
         if res.every_value:
@@ -440,6 +443,6 @@ def decide_box_privacy(claim: DPClaim, max_states: int = DEFAULT_MAX_STATES) -> 
                 res.losses.append(check_bound(claim, ProvedBound(res.worst.k), max_states))
                 res.verdict, res.method = VERIFIED, res.worst.method
             else:
-                search_lattices(res, max_states)
+                search_lattices(res, max_states, options)
     res.seconds = time.perf_counter() - t0
     return res

@@ -37,6 +37,8 @@ from dipc_plus.exact.log_point import constant_value, ln_text, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.privacy.dp.plan import PairWork, Plan, Unit, lift_witness, plan
 from dipc_plus.privacy.dp.point_filter import filter_applies, point_filter_check
+from dipc_plus.execution.accelerators import switched_off
+from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.privacy.dp.orbit_pairs import ORBIT_PATH, check_by_orbits
 from dipc_plus.privacy.dp.support_pairs import PAIR_PATH, SUPPORT_PATH, check_by_support, grid_pair_count, refusal
 from dipc_plus.semantics import ir
@@ -266,22 +268,27 @@ def claim_scope(claim) -> Scope:
 
 def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = True,
              max_states: int = DEFAULT_MAX_STATES, executor=None, source=None, shard=None,
-             progress: bool = False) -> PrivacyResult:
+             progress: bool = False, options: RunOptions = DEFAULT_OPTIONS) -> PrivacyResult:
     """Decide the claim exactly; the first failing pair (and output, or set of outputs) in
     input order is returned as a re-checked counterexample.
 
     The pairs are cut into ranges computed by `executor` (execution.executor; default this
     process); `source` says how a remote worker rebuilds the check; `shard` = (i, n) checks
-    only the i-th of n equal parts of the pairs (`dipc merge` joins the parts)."""
+    only the i-th of n equal parts of the pairs (`dipc merge` joins the parts).  In reference mode
+    (`options`) every pair is checked on one chain per input: no orbits, supports or structure."""
     from dipc_plus.execution.executor import SERIAL, Source
     from dipc_plus.execution.run import TaskRun
     from dipc_plus.privacy.dp.plan import task_size
     t0 = time.perf_counter()
+    if not options.allows("privacy-structure"):
+        structure = False
     work = DPWork.build(claim, structure, symmetry, max_states)
     source = source if source is not None else Source(None, (), (), key=f"dp-{id(work)}")
     source.seed(work)
     executor = executor or SERIAL
     why_not = refusal(claim, work.plan, shard)
+    if why_not is None and not options.allows("privacy-output-classes"):
+        why_not = switched_off("privacy-output-classes")
     if why_not is None:
         result = _check_by_support(work, source, executor, progress, t0)
         if result.work["path"] in (SUPPORT_PATH, ORBIT_PATH):

@@ -16,6 +16,8 @@ from fractions import Fraction
 from dipc_plus.claims.privacy_types import DPClaim
 from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import fmt_q
+from dipc_plus.execution.accelerators import switched_off
+from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.privacy.online.bound import bound_at_length
 from dipc_plus.privacy.online.recognise import recognise
 from dipc_plus.privacy.online.shape import online_shape
@@ -39,10 +41,13 @@ class Coupling:
     where: str = ""                # file:line of the recogniser's refusal
 
 
-def coupling_for(claim: DPClaim) -> Coupling:
+def coupling_for(claim: DPClaim, options: RunOptions = DEFAULT_OPTIONS) -> Coupling:
     """The coupling bound at the claim's m, after the claim's shape (budget k*eps, delta = 0, an
-    adjacency in BOUNDED with bound B) and the recogniser have been checked; each refusal is the reason."""
+    adjacency in BOUNDED with bound B) and the recogniser have been checked; each refusal is the reason
+    (in reference mode, `options`, it never applies)."""
     budget, adj = claim.budget, claim.adjacency
+    if not options.allows("coupling-bound"):
+        return Coupling(False, switched_off("coupling-bound"), k=budget.k)
     if budget.factor != 1 or not claim.delta_is_zero:
         return Coupling(False, f"the budget {budget}" + ("" if claim.delta_is_zero else f" with delta = "
                         f"{claim.delta_text}") + " is not k*eps (the bound proves (k*eps)-DP with delta = 0)")

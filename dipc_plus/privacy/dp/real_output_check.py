@@ -37,6 +37,7 @@ from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import LinForm, atom
 from dipc_plus.errors import UserError
+from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.privacy.dp.coupling import Coupling, coupling_for
 from dipc_plus.privacy.dp.real_output_loss import (EndRatio, interval_text, pair_loss, place_text, prove_unproved,
                                                     sup_loss_over_eps)
@@ -191,7 +192,7 @@ def _outcome_text(o) -> str:
     return "(" + ", ".join(parts) + ")"
 
 
-def check_real_outputs(claim) -> RealOutputResult:
+def check_real_outputs(claim, options: RunOptions = DEFAULT_OPTIONS) -> RealOutputResult:
     """Decide `claim` (a DPClaim without events, delta = 0) on every output value: a quick pass
     that only looks for a refutation, then the thorough pass over every neighbouring pair, then
     the intervals whose ratio was not proved monotone, bounded by the sup found (or the budget)."""
@@ -208,7 +209,7 @@ def check_real_outputs(claim) -> RealOutputResult:
     scope = inputs_scope(program, grid=claim.grid, points=claim.explicit_points,
                          kind=claim.inputs_kind if claim.inputs_kind != "domain" else "grid", eps=str(claim.eps))
     result = RealOutputResult(claim, "undecided", scope=scope)
-    cp = coupling_for(claim)
+    cp = coupling_for(claim, options)
     result.coupling = cp if cp.applies else None
     pairs = [(u, v) for u in claim.points for v in claim.points
              if u is not v and u != v and claim.adjacency.adjacent(u, v)]

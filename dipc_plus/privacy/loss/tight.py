@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.errors import UserError
 from dipc_plus.exact.decimals import decimal_down, decimal_up
 from dipc_plus.exact.expoly import ExpFrac
@@ -207,15 +208,17 @@ def refuse_every_output_value(claim: DPClaim) -> None:
 
 def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = True, symmetry: bool = True,
                  max_states: int = DEFAULT_MAX_STATES, executor=None, source=None,
-                 progress: bool = False) -> LossResult:
+                 progress: bool = False, options: RunOptions = DEFAULT_OPTIONS) -> LossResult:
     """The exact tight loss L(eps) over the claim's pairs and outputs; the ratios of the pairs are
     collected by `executor` (execution.executor; default this process), first occurrence in pair
-    order, so the result does not depend on it."""
+    order, so the result does not depend on it.  `options`: its reference mode drops the structure."""
     from dipc_plus.execution.executor import SERIAL, Source
     from dipc_plus.execution.run import TaskRun
     refuse_every_output_value(claim)
     t0 = time.perf_counter()
     use = claim.structure if structure is None else structure
+    if not options.allows("privacy-structure"):      # reference mode: one chain per input
+        use = False
     pl = plan(claim, use, max_states=max_states, symmetry=symmetry)
     res = LossResult(claim, plan=pl)
     cands: dict = {}
