@@ -39,6 +39,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.privacy.display import counterexample_lines, user_value
+from dipc_plus.privacy.dp.cell_points import cell_points
 from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, PrivacyResult, check_dp
 from dipc_plus.privacy.dp.coupling import Coupling, coupling_for
 from dipc_plus.privacy.dp.density_ratio import DensityRatio, density_ratio_for
@@ -67,12 +68,16 @@ class Searched:
     seconds: float = 0.0
     two_block: bool = False        # only the lattice's two-block points q = (x, ..., x, y, ..., y)
     sup: str = ""                  # every output value: the sup of L/eps found there (a lower bound of the loss)
+    cuts: int = 0                  # > 0: not a lattice but the points inside the cells of this many thresholds
 
     def to_json(self) -> dict:
-        return {"step": fmt_q(self.step), "points": self.points, "pairs": self.pairs, "verdict": self.verdict,
+        return {"step": None if self.cuts else fmt_q(self.step), "cell_thresholds": self.cuts, "points": self.points, "pairs": self.pairs, "verdict": self.verdict,
                 "seconds": round(self.seconds, 3), "two_block": self.two_block, "sup_loss_over_eps": self.sup}
 
     def text(self) -> str:
+        if self.cuts:
+            return (f"the points inside the cells of {self.cuts} threshold(s) of input-only comparisons and their "
+                    f"neighbours: {self.points} points, {self.pairs} pair(s)" + (f", sup L(eps)/eps {self.sup}" if self.sup else ""))
         return (f"step {fmt_q(self.step)}: {self.points} {'two-block ' if self.two_block else ''}points, "
                 f"{self.pairs} pair(s)" + (f", sup L(eps)/eps {self.sup}" if self.sup else ""))
 
@@ -203,7 +208,7 @@ class BoxPrivacyResult:
                              f"the box's sup (at most the proved {fmt_q(bound)})")
         lines += [f"  note: {n}" for n in self.notes]
         for s in self.searched:
-            if s.verdict == "skipped":
+            if s.verdict == "skipped" and not s.cuts:
                 lines.append(f"  search at step {fmt_q(s.step)}: not run ({s.points} points > {self.search_limit})")
             else:
                 lines.append(f"  search at {s.text()}, {s.verdict} ({s.seconds:.2f} s)")
@@ -381,12 +386,22 @@ def two_block_lattice(claim: DPClaim, cp: Coupling, step: Fraction, most: int) -
     return lc if lc is not None and lc.npoints <= most else None
 
 
+def check_points(res: BoxPrivacyResult, lc: DPClaim, max_states: int) -> tuple:
+    """(result, verdict, refuted, text of the sup found): the exact check of every adjacent pair of
+    `lc`'s points, by the per-point check (named events) or `check_real_outputs` (every value)."""
+    if res.every_value:
+        from dipc_plus.privacy.dp.real_output_check import check_real_outputs
+        r = check_real_outputs(lc)
+        sup = ("= " if r.sup_exact and not r.sup_text.startswith("at least") else "") + r.sup_text
+        return r, r.verdict, r.verdict == REFUTED, sup.strip()
+    r = check_dp(lc, max_states=max_states)
+    return r, r.verdict, not r.verified, ""
+
+
 def search_lattices(res: BoxPrivacyResult, max_states: int) -> None:
     """Refute at rational points of the box: the lattices of SEARCH_STEPS while they are small, by
     the per-point check (named events) or by `check_real_outputs` (every output value)."""
     claim = res.claim
-    if res.every_value:
-        from dipc_plus.privacy.dp.real_output_check import check_real_outputs
     for step in SEARCH_STEPS:
         npoints = lattice_points(claim, step)
         lc, two_block = (lattice_claim(claim, step), False) if npoints <= res.search_limit else (None, False)
@@ -396,20 +411,33 @@ def search_lattices(res: BoxPrivacyResult, max_states: int) -> None:
             res.searched.append(Searched(step, npoints, verdict="skipped"))
             break
         check_point_scale(lc, f"the points of the box at step {fmt_q(step)}")
-        sup = ""
-        if res.every_value:
-            r = check_real_outputs(lc)
-            verdict, refuted = r.verdict, r.verdict == REFUTED
-            sup = ("= " if r.sup_exact and not r.sup_text.startswith("at least") else "") + r.sup_text
-        else:
-            r = check_dp(lc, max_states=max_states)
-            verdict, refuted = r.verdict, not r.verified
-        res.searched.append(Searched(step, lc.npoints, r.pairs, verdict, r.seconds, two_block, sup.strip()))
+        r, verdict, refuted, sup = check_points(res, lc, max_states)
+        res.searched.append(Searched(step, lc.npoints, r.pairs, verdict, r.seconds, two_block, sup))
         if refuted:
             res.refutation, res.verdict, res.method = r, REFUTED, res.search_method
             break
         if all(lo == hi for lo, hi in claim.box_bounds.values()):
             break   # a box of one point: a finer step adds nothing
+    if res.verdict != REFUTED:
+        search_cells(res, max_states)
+
+
+def search_cells(res: BoxPrivacyResult, max_states: int) -> None:
+    """Refute at the points strictly inside the cells of the input-only comparisons and their
+    neighbours (`cell_points`), which no lattice may meet (a jump on (1/3, 2/5)): every adjacent
+    pair among them checked exactly, as on a lattice."""
+    claim = res.claim
+    if claim.adjacency.kind == "pairs":
+        return
+    points, cuts = cell_points(claim, res.search_limit)
+    if not points:
+        return
+    lc = dataclasses.replace(claim, explicit_points=points, grid=None, inputs_kind="list", _points=None)
+    check_point_scale(lc, "the points inside the cells of the box")
+    r, verdict, refuted, sup = check_points(res, lc, max_states)
+    res.searched.append(Searched(Fraction(0), len(points), r.pairs, verdict, r.seconds, sup=sup, cuts=cuts))
+    if refuted:
+        res.refutation, res.verdict, res.method = r, REFUTED, res.search_method
 
 
 # --------------------------------------------------------------------------- the verdict
