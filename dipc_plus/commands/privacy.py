@@ -105,7 +105,7 @@ def run_box(args, claim, shard, every_length: bool) -> int:
                         "it is decided as a whole, at its own m", file=claim.file,
                         hint="leave it out, or give the claim a grid")
     with certified_or_exit_2():
-        result = decide_box_privacy(claim, max_states=args.max_states)
+        result = decide_box_privacy(claim, max_states=args.max_states, progress=not args.no_progress and not args.json)
     code = {"verified": 0, "refuted": 1}.get(result.verdict, EXIT_UNDECIDED)
     if args.json:
         out = result.to_json()

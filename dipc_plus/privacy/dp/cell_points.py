@@ -12,8 +12,11 @@ every pair among them is checked exactly and a counterexample re-checked as on a
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
+from dipc_plus.errors import UserError
+from dipc_plus.execution import limits
 from dipc_plus.privacy.dp.density_ratio import input_only_comparisons
 
 MAX_FREE_ENDS = 4     # a comparison over more inputs: thresholds with the others at their lower and upper ends only
@@ -73,6 +76,12 @@ def cell_points(claim, most: int) -> tuple[list[dict], int]:
         return [], 0
     names = list(box)
     values = [coordinate_values(box[n][0], box[n][1], cuts[n]) for n in names]
+    cells = math.prod(len(v) for v in values)
+    if cells > limits.get("cells"):
+        raise UserError(f"the search for a counterexample inside the cells of the box stopped at the limit on cells: "
+                        f"the {found} threshold(s) of its input-only comparisons cut it into {cells} cells and "
+                        f"threshold points, more than {limits.get('cells')}", file=claim.file,
+                        hint="give a smaller box, or " + limits.hint("cells"))
     points: list[dict] = []
     seen: set = set()
 
