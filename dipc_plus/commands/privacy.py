@@ -106,7 +106,8 @@ def run_box(args, claim, options, every_length: bool) -> int:
                         "it is decided as a whole, at its own m", file=claim.file,
                         hint="leave it out, or give the claim a grid")
     with certified_or_exit_2():
-        result = decide_box_privacy(claim, max_states=args.max_states, options=options)
+        result = decide_box_privacy(claim, max_states=args.max_states, options=options,
+                                    progress=not args.no_progress and not args.json)
     code = {"verified": 0, "refuted": 1}.get(result.verdict, EXIT_UNDECIDED)
     if args.json:
         out = {**result.to_json(), **options.mode_json()}

@@ -36,7 +36,7 @@ LIMITS = {lim.name: lim for lim in (
     Limit("runs", 1_000_000_000, "runs of simulate -n (and its --chunk and --max-iterations)"),
     Limit("comparisons", 100, "comparisons in the --events of one prob run"),
     Limit("decide_steps", 500_000, "refinement steps (boxes, bisections) of one certified decision"),
-    Limit("cells", 10_000, "cells of the input box per output of prob --symbolic"),
+    Limit("cells", 10_000, "cells of the input box per output of prob --symbolic (and of a box privacy search)"),
     Limit("exp_degree", 20_000, "degree in t = e^(eps/L) of a closed form a decision factors"),
     Limit("box_scale", 1_000, "common denominator times largest size of the points of a box checked exactly"),
 )}

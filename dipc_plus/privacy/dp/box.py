@@ -32,6 +32,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from dipc_plus.claims.box import box_text
 from dipc_plus.claims.privacy_types import DPClaim, EpsRange
 from dipc_plus.claims.scope import box_scope
 from dipc_plus.decision.decide import Interval
@@ -40,6 +41,8 @@ from dipc_plus.execution import limits
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.privacy.display import counterexample_lines, user_value
+from dipc_plus.privacy.dp.box_progress import BoxProgress
+from dipc_plus.privacy.dp.cell_points import cell_points
 from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, PrivacyResult, check_dp
 from dipc_plus.privacy.dp.coupling import Coupling, coupling_for
 from dipc_plus.privacy.dp.density_ratio import DensityRatio, density_ratio_for
@@ -52,7 +55,8 @@ METHOD_SEARCH = "exact check at rational points of the box"
 METHOD_VALUES_SEARCH = "exact density check on every output value at rational points of the box"
 SEARCH_STEPS = (Fraction(1), Fraction(1, 2), Fraction(1, 4))
 SEARCH_POINTS = 125      # the largest lattice searched (its pairs grow as its square)
-CHECK_POINTS = 729       # above, the bound is checked on fewer integer points of the box (`check_bound`)
+CHECK_POINTS = 81        # above, the bound is checked on fewer integer points of the box (`check_bound`): at 243
+                         # (SVT m = 5 on [-1, 1]^5, 16564 pairs) the cross-check alone took a minute
 CHECK_VALUES = 3         # ... each input at its smallest integer values, then only the two-block ones
 VALUE_SEARCH_POINTS = 27  # every output value: a pair costs a density comparison (~0.1 s), not a table look-up
 VALUE_CHECK_POINTS = 27   # ... so the bound's cross-check on every output value takes fewer points too
@@ -68,12 +72,16 @@ class Searched:
     seconds: float = 0.0
     two_block: bool = False        # only the lattice's two-block points q = (x, ..., x, y, ..., y)
     sup: str = ""                  # every output value: the sup of L/eps found there (a lower bound of the loss)
+    cuts: int = 0                  # > 0: not a lattice but the points inside the cells of this many thresholds
 
     def to_json(self) -> dict:
-        return {"step": fmt_q(self.step), "points": self.points, "pairs": self.pairs, "verdict": self.verdict,
+        return {"step": None if self.cuts else fmt_q(self.step), "cell_thresholds": self.cuts, "points": self.points, "pairs": self.pairs, "verdict": self.verdict,
                 "seconds": round(self.seconds, 3), "two_block": self.two_block, "sup_loss_over_eps": self.sup}
 
     def text(self) -> str:
+        if self.cuts:
+            return (f"the points inside the cells of {self.cuts} threshold(s) of input-only comparisons and their "
+                    f"neighbours: {self.points} points, {self.pairs} pair(s)" + (f", sup L(eps)/eps {self.sup}" if self.sup else ""))
         return (f"step {fmt_q(self.step)}: {self.points} {'two-block ' if self.two_block else ''}points, "
                 f"{self.pairs} pair(s)" + (f", sup L(eps)/eps {self.sup}" if self.sup else ""))
 
@@ -89,6 +97,7 @@ class BoxPrivacyResult:
     refutation: object = None       # the lattice check that failed (a PrivacyResult or a RealOutputResult)
     seconds: float = 0.0
     notes: list = field(default_factory=list)
+    progress: BoxProgress | None = field(default=None, repr=False)   # while deciding: the stages shown
     density: DensityRatio | None = None     # the density-ratio bound, tried when the coupling bound does not apply
     worst: WorstNeighbour | None = None     # the worst-neighbour bound, tried when the density-ratio bound does not prove it
 
@@ -204,7 +213,7 @@ class BoxPrivacyResult:
                              f"the box's sup (at most the proved {fmt_q(bound)})")
         lines += [f"  note: {n}" for n in self.notes]
         for s in self.searched:
-            if s.verdict == "skipped":
+            if s.verdict == "skipped" and not s.cuts:
                 lines.append(f"  search at step {fmt_q(s.step)}: not run ({s.points} points > {self.search_limit})")
             else:
                 lines.append(f"  search at {s.text()}, {s.verdict} ({s.seconds:.2f} s)")
@@ -325,7 +334,7 @@ class ProvedBound:
     input_name: str = ""
 
 
-def check_bound(claim: DPClaim, cp: Coupling | ProvedBound, max_states: int) -> tuple:
+def check_bound(claim: DPClaim, cp: Coupling | ProvedBound, max_states: int, progress: bool = False) -> tuple:
     """(what was checked, text, pairs): the exact tight sup L/eps on the box's integer points (every
     eps > 0); when there are more than CHECK_POINTS of them, on those with each input at its
     CHECK_VALUES smallest values, and on their two-block ones if still too many (a check of our
@@ -333,7 +342,7 @@ def check_bound(claim: DPClaim, cp: Coupling | ProvedBound, max_states: int) -> 
     it is above d*B (our bound, or our code, is wrong)."""
     from dipc_plus.privacy.loss.tight import privacy_loss
     lc, what = bound_check_claim(claim, cp, CHECK_POINTS)
-    lr = privacy_loss(lc, max_states=max_states)
+    lr = privacy_loss(lc, max_states=max_states, progress=progress)
     above = lr.infinite is not None or (lr.constant is not None and lr.constant > 1)
     text = "inf" if above else (lr.sup.text() if lr.sup is not None else lr.loss_text())
     if lr.sup is not None and not above:
@@ -382,12 +391,23 @@ def two_block_lattice(claim: DPClaim, cp: Coupling, step: Fraction, most: int) -
     return lc if lc is not None and lc.npoints <= most else None
 
 
+def check_points(res: BoxPrivacyResult, lc: DPClaim, max_states: int,
+                 options: RunOptions = DEFAULT_OPTIONS) -> tuple:
+    """(result, verdict, refuted, text of the sup found): the exact check of every adjacent pair of
+    `lc`'s points, by the per-point check (named events) or `check_real_outputs` (every value)."""
+    if res.every_value:
+        from dipc_plus.privacy.dp.real_output_check import check_real_outputs
+        r = check_real_outputs(lc, options)
+        sup = ("= " if r.sup_exact and not r.sup_text.startswith("at least") else "") + r.sup_text
+        return r, r.verdict, r.verdict == REFUTED, sup.strip()
+    r = check_dp(lc, max_states=max_states, progress=res.progress.bar is not None, options=options)
+    return r, r.verdict, not r.verified, ""
+
+
 def search_lattices(res: BoxPrivacyResult, max_states: int, options: RunOptions = DEFAULT_OPTIONS) -> None:
     """Refute at rational points of the box: the lattices of SEARCH_STEPS while they are small, by
     the per-point check (named events) or by `check_real_outputs` (every output value)."""
     claim = res.claim
-    if res.every_value:
-        from dipc_plus.privacy.dp.real_output_check import check_real_outputs
     for step in SEARCH_STEPS:
         npoints = lattice_points(claim, step)
         lc, two_block = (lattice_claim(claim, step), False) if npoints <= res.search_limit else (None, False)
@@ -397,52 +417,85 @@ def search_lattices(res: BoxPrivacyResult, max_states: int, options: RunOptions 
             res.searched.append(Searched(step, npoints, verdict="skipped"))
             break
         check_point_scale(lc, f"the points of the box at step {fmt_q(step)}")
-        sup = ""
-        if res.every_value:
-            r = check_real_outputs(lc, options)
-            verdict, refuted = r.verdict, r.verdict == REFUTED
-            sup = ("= " if r.sup_exact and not r.sup_text.startswith("at least") else "") + r.sup_text
-        else:
-            r = check_dp(lc, max_states=max_states, options=options)
-            verdict, refuted = r.verdict, not r.verified
-        res.searched.append(Searched(step, lc.npoints, r.pairs, verdict, r.seconds, two_block, sup.strip()))
+        res.progress.stage(f"search for a counterexample at step {fmt_q(step)}",
+                           f"{lc.npoints} {'two-block ' if two_block else ''}points of the box")
+        r, verdict, refuted, sup = check_points(res, lc, max_states, options)
+        res.searched.append(Searched(step, lc.npoints, r.pairs, verdict, r.seconds, two_block, sup))
         if refuted:
             res.refutation, res.verdict, res.method = r, REFUTED, res.search_method
             break
         if all(lo == hi for lo, hi in claim.box_bounds.values()):
             break   # a box of one point: a finer step adds nothing
+    if res.verdict != REFUTED:
+        search_cells(res, max_states, options)
+
+
+def search_cells(res: BoxPrivacyResult, max_states: int, options: RunOptions = DEFAULT_OPTIONS) -> None:
+    """Refute at the points strictly inside the cells of the input-only comparisons and their
+    neighbours (`cell_points`), which no lattice may meet (a jump on (1/3, 2/5)): every adjacent
+    pair among them checked exactly, as on a lattice."""
+    claim = res.claim
+    if claim.adjacency.kind == "pairs":
+        return
+    points, cuts = cell_points(claim, res.search_limit)
+    if not points:
+        return
+    lc = dataclasses.replace(claim, explicit_points=points, grid=None, inputs_kind="list", _points=None)
+    check_point_scale(lc, "the points inside the cells of the box")
+    res.progress.stage("search for a counterexample inside the cells",
+                       f"{len(points)} points inside the cells of {cuts} threshold(s) and their neighbours")
+    r, verdict, refuted, sup = check_points(res, lc, max_states, options)
+    res.searched.append(Searched(Fraction(0), len(points), r.pairs, verdict, r.seconds, sup=sup, cuts=cuts))
+    if refuted:
+        res.refutation, res.verdict, res.method = r, REFUTED, res.search_method
 
 
 # --------------------------------------------------------------------------- the verdict
 
 
 def decide_box_privacy(claim: DPClaim, max_states: int = DEFAULT_MAX_STATES,
-                       options: RunOptions = DEFAULT_OPTIONS) -> BoxPrivacyResult:
+                       options: RunOptions = DEFAULT_OPTIONS, progress: bool = False) -> BoxPrivacyResult:
     """Verified by the coupling bound (an accelerator: off in reference mode, `options`), the
     density-ratio bound or the worst neighbour (general provers, always on), refuted at a rational
-    point of the box, or undecided."""
+    point of the box, or undecided.  Each method's stage is shown (`progress`) and noted for a
+    stopped run."""
     if claim.kind != "dp" or claim.inputs_kind != "box":
         raise ValueError("decide_box_privacy takes a differential-privacy claim on a box")
     t0 = time.perf_counter()
-    cp = coupling_for(claim, options)
-    res = BoxPrivacyResult(claim, cp)
-    if cp.applies:
-        if res.every_value:
-            loss, res.notes = check_bound_every_value(claim, cp)
-        else:
-            loss = check_bound(claim, cp, max_states)
-        res.losses.append(loss)
-        res.verdict, res.method = VERIFIED, METHOD_BOUND
-    else:
-        res.density = density_ratio_for(claim)
-        if res.density.applies:
-            res.verdict, res.method = VERIFIED, res.density.method
-        else:
-            res.worst = worst_neighbour_for(claim)
-            if res.worst.applies:
-                res.losses.append(check_bound(claim, ProvedBound(res.worst.k), max_states))
-                res.verdict, res.method = VERIFIED, res.worst.method
+    with BoxProgress(f"the box {box_text(claim.program, claim.box_bounds)}", progress) as stages:
+        stages.stage("coupling bound")
+        cp = coupling_for(claim, options)
+        res = BoxPrivacyResult(claim, cp)
+        res.progress = stages
+        if cp.applies:
+            stages.stage("coupling bound: exact cross-check", f"the integer points of {stages.region}")
+            if res.every_value:
+                loss, res.notes = check_bound_every_value(claim, cp)
             else:
-                search_lattices(res, max_states, options)
+                loss = check_bound(claim, cp, max_states, progress)
+            res.losses.append(loss)
+            res.verdict, res.method = VERIFIED, METHOD_BOUND
+        else:
+            decide_outside_online_class(res, max_states, progress, options)
+    res.progress = None
     res.seconds = time.perf_counter() - t0
     return res
+
+
+def decide_outside_online_class(res: BoxPrivacyResult, max_states: int, progress: bool,
+                                options: RunOptions = DEFAULT_OPTIONS) -> None:
+    """The density-ratio bound, the worst neighbour, then the searches for a counterexample."""
+    claim, stages = res.claim, res.progress
+    stages.stage("density-ratio bound")
+    res.density = density_ratio_for(claim)
+    if res.density.applies:
+        res.verdict, res.method = VERIFIED, res.density.method
+        return
+    stages.stage("worst neighbour by monotonicity")
+    res.worst = worst_neighbour_for(claim)
+    if res.worst.applies:
+        stages.stage("worst neighbour: exact cross-check", f"the integer points of {stages.region}")
+        res.losses.append(check_bound(claim, ProvedBound(res.worst.k), max_states, progress))
+        res.verdict, res.method = VERIFIED, res.worst.method
+        return
+    search_lattices(res, max_states, options)

@@ -123,10 +123,11 @@ def _eps_multiple(k: Fraction) -> str:
 
 
 class _Walk:
-    def __init__(self, program: ir.Program, box: dict, one_sided: bool = False):
-        self.program, self.box, self.one_sided = program, box, one_sided
+    def __init__(self, program: ir.Program, box: dict, one_sided: bool = False, lenient: bool = False):
+        self.program, self.box, self.one_sided, self.lenient = program, box, one_sided, lenient
         self.paths = 0
         self.cells: dict = {}          # position -> None: input-only comparisons not constant on the box
+        self.splits: list = []         # the forms f of those comparisons (f op 0), for the cell search
 
     def run(self) -> list[_Path]:
         forms = {n: (Form(u=((n, Fraction(1)),)), None) for n, t in self.program.inputs
@@ -214,6 +215,8 @@ class _Walk:
                 reading = by_kind(d.kind).reading(d.rate)
                 if cost is None and self.one_sided and reading.positive_only and reading.noise.kind == "lap":
                     p.one_sided.append((reading.noise.rate, dict(mean.u)))
+                elif cost is None and self.lenient:
+                    pass
                 elif cost is None:
                     raise Refused(f"the mean of a {by_kind(d.kind).title} noise reads the input(s) "
                                   f"{_names(mean.u)}: its support moves with the mean, so its density ratio "
@@ -232,11 +235,14 @@ class _Walk:
     def compare(self, s: ir.Compare, p: _Path) -> None:
         diff = self.form(s.lhs, p, s.pos).plus(self.form(s.rhs, p, s.pos).scaled(Fraction(-1)))
         p.known.pop(s.target, None)
+        if diff.u and diff.reads_draws() and self.lenient:
+            return
         if diff.u and diff.reads_draws():
             raise Refused(f"a comparison reads the input(s) {_names(diff.u)} beside draws: inputs may reach "
                           "the outputs only through noise means", s.pos)
         if diff.u and not _constant_on_box(diff, s.op, self.box):
             self.cells[s.pos] = None
+            self.splits.append(diff)
 
     def branch(self, s: ir.If, p: _Path, ends: list) -> list:
         c = self.value(s.cond, p, s.pos)
@@ -313,6 +319,19 @@ def path_draws(program: ir.Program, box: dict) -> tuple[list, list]:
     for p in ends:
         walk.check_outputs(p)
     return [(p.draws, p.one_sided) for p in ends], list(walk.cells)
+
+
+def input_only_comparisons(program: ir.Program, box: dict) -> list[Form]:
+    """The forms f of the comparisons `f op 0` that read inputs and no draw and are not constant on
+    `box`, on every path (for the refutation's points inside cells).  A lenient walk: comparisons
+    beside draws and noises of unbounded shift are passed over, not refused; a program the walk
+    cannot read at all gives []."""
+    walk = _Walk(program, box, one_sided=True, lenient=True)
+    try:
+        walk.run()
+    except Refused:
+        return []
+    return walk.splits
 
 
 def loss_bound(paths: list, inputs: list, kind: str, bound: Fraction) -> tuple[Fraction, str]:
