@@ -46,6 +46,10 @@ FAMILIES = {
     "sparse-jobs2": ("Sparse c = 1, accuracy grid [-1,1]^m, --jobs 2 (two worker processes)",
                      ["accuracy", "theories/sparse.toml", "--set", "c=1", "--set", "m={m}",
                       "--limit", "grid_points=1000000", "--jobs", "2"], range(10, 13), True),
+    # --summary: counted by report class (accuracy.grid_classes), 3^20 inputs at m = 20
+    "sparse-summary": ("Sparse c = 1, accuracy grid [-1,1]^m, --summary",
+                       ["accuracy", "theories/sparse.toml", "--set", "c=1", "--set", "m={m}", "--summary",
+                        "--limit", "grid_points=4000000000"], (8, 12, 16, 20), True),
     "noisymax": ("NoisyMax, accuracy grid [-1,1]^m",
                  ["accuracy", "theories/noisy_max.toml", "--set", "m={m}"], range(4, 11), True),
     "numericsparse": ("NumericSparse c = 1, accuracy grid [-1,1]^m",
