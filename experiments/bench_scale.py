@@ -56,7 +56,8 @@ FAMILIES = {
                       ["accuracy", "theories/numeric_sparse.toml", "--set", "c=1", "--set", "m={m}"],
                       range(4, 10), True),
     "svtpriv": ("SVT Lyu Alg. 1 privacy grid {-1,0,1}^m (L-inf neighbours, eps-DP)",
-                ["privacy", "theories/svt_lyu_alg1_privacy.toml", "--set", "m={m}"], range(5, 11), True),
+                ["privacy", "theories/svt_lyu_alg1_privacy.toml", "--set", "m={m}",
+                 "--limit", "grid_points=100000000"], range(5, 11), True),
     "prob": ("`dipc prob` NoisyMax at one input q = (1, ..., m)",
              ["prob", "programs/noisy_max.dip", "--set", "m={m}", "--input", "q={q}"], (4, 8, 12, 16, 20), False),
 }
