@@ -200,6 +200,22 @@ class InputClasses:
                                               for o in outputs])))
         return tuple(key)
 
+    def report_positions(self, claim, u: Mapping) -> tuple | None:
+        """(det region key, the input names `report_key` reads at u): every input that agrees with u
+        on these names has u's report key (det's paths read only its region's names, and dd, gamma
+        and the ball are functions of them); None where `report_key(claim, u)` is None."""
+        if self.report_key(claim, u) is None:
+            return None
+        flat = self._flat(u)
+        det_key, det_u = self.regions.det(flat)
+        read = set(self.regions.support[det_key])
+        dd = self._dd[(det_key, tuple(_cheap(flat[name]) for name in self.regions.support[det_key]))]
+        alpha = dd.value if claim.alpha == "dd" else claim.alpha
+        for gamma in claim.gamma_values(alpha):
+            for o in self._ball_of(claim, det_key, det_u, gamma):
+                read.update(self.support.support[o])
+        return det_key, tuple(name for name in self._names if name in read)
+
     def _ball_of(self, claim, det_key: tuple, det_u: Mapping, gamma) -> tuple:
         """`_ball` by det region key (no sorting of det(u) per input)."""
         key = (id(claim), det_key, gamma)

@@ -26,6 +26,7 @@ from dipc_plus.accuracy.report import ENV_STYLE, fmt_q, group_env, report_lines
 from dipc_plus.semantics.values import show_env
 from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.vacuity import vacuity_basis
+from dipc_plus.accuracy.grid_classes import counted_summary
 from dipc_plus.accuracy.summary import DEFAULT_WORST, WorstInputs, input_margin
 from dipc_plus.claims.grid_points import GridPoints
 from dipc_plus.commands.common import (EXIT_UNDECIDED, EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument,
@@ -98,10 +99,15 @@ def run(args) -> int:
     # keep each input's JSON or its text lines, not its exact objects: memory stays flat on any grid
     summarize = "nothing" if args.summary else "json" if args.json else "text-verbose" if verbose else "text"
     worst = WorstInputs(args.worst) if args.summary else None
-    result = checker.run(todo, kappa, progress=options.progress, stop_at_first=args.first,
-                         executor=executor_of(options), summarize=summarize,
-                         collect=functools.partial(input_margin, interval=checker.claim.eps) if worst else None,
-                         gather=worst.add if worst else None)
+    collect = functools.partial(input_margin, interval=checker.claim.eps) if worst else None
+    # a summary of a grid is counted by report class where they apply (accuracy.grid_classes), an
+    # accelerator: not in reference mode
+    counted = worst is not None and options.allows("input-classes")
+    result = counted_summary(checker, todo, kappa, collect, worst, args.first) if counted else None
+    if result is None:
+        result = checker.run(todo, kappa, progress=options.progress, stop_at_first=args.first,
+                             executor=executor_of(options), summarize=summarize, collect=collect,
+                             gather=worst.add if worst else None)
     if points is None:
         result.inputs_kind = checker.claim.inputs_kind
     if shard is not None:

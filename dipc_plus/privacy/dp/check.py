@@ -196,14 +196,14 @@ class PrivacyResult:
     plan: Plan
     markov_chains: int = 0
     part: tuple = (0, 0, 0)     # (start, stop, total) of the items (pairs, whole units) checked
-    tables_used: dict = field(default_factory=dict)   # {unit: keys of the output tables used}
+    tables_used: dict = field(default_factory=dict)   # {unit: keys of the output tables used, or their number}
     work: dict | None = None    # how the pairs shared their work (support_pairs; bookkeeping like seconds)
 
     @property
     def evaluations(self) -> int:
         """The output tables the checked pairs used, each once whichever process made it (the
         JSON's "distributions"; `dipc merge` unions the parts' tables)."""
-        return sum(len(keys) for keys in self.tables_used.values())
+        return sum(keys if isinstance(keys, int) else len(keys) for keys in self.tables_used.values())
 
     @property
     def verdict(self) -> str:

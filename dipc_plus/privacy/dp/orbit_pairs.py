@@ -249,15 +249,50 @@ def _store_orbit_tables(unit, grid, keys: dict, tables) -> tuple | str:
 
 
 def _count_used(unit, grid, nb, out) -> None:
-    """The table keys of the inputs some pair uses (every input with a neighbour), as the per-pair
-    walk counts them: the symmetry stands for those it did not compute."""
+    """The number of table keys of the inputs some pair uses (every input with a neighbour), as the
+    per-pair walk counts them (the symmetry stands for those it did not compute): counted, not
+    listed (SVT with 15 queries: 3^15 keys reached the 8 GiB limit in a set)."""
+    counted = used_table_count(unit, grid, nb)
+    out.used = counted if counted is not None else used_table_keys(unit, grid, nb)
+
+
+def used_table_count(unit, grid, nb) -> int | None:
+    """How many distinct table keys (`unit.table_key`: the values on the table's input names, each
+    symmetric run's sorted) the inputs with a moving value (one with a neighbour besides itself)
+    have; None where the inputs are not laid out as this count assumes (then list them).
+
+    A key fixes each run's multiset of values and each other kept name's value.  With a name the
+    table does not read, every key is some moving input's (move that name); else a key is a moving
+    input's iff its values include a moving one: all keys less those over the still values."""
     names = list(unit.inputs)
-    moving = [i for i, js in enumerate(nb) if len(js) > 1]
+    values = grid[0]
+    kept = set(unit.source.names)
+    runs = [tuple(run.inputs) for run in unit.runs]
+    in_runs = [x for run in runs for x in run]
+    if (any(list(g) != list(values) for g in grid) or len(set(map(freeze_value, values))) != len(values)
+            or len(set(in_runs)) != len(in_runs) or not set(in_runs) <= kept & set(names) or not kept <= set(names)):
+        return None
+    moving = sum(1 for js in nb if len(js) > 1)
     if not moving:
-        return
+        return 0
+    singles = len(kept) - len(in_runs)
+
+    def keys(v: int) -> int:   # multisets of each run's values, times the other kept names' values
+        return math.prod(math.comb(v + len(run) - 1, len(run)) for run in runs) * v ** singles
+    total = keys(len(values))
+    return total if len(kept) < len(names) else total - keys(len(values) - moving)
+
+
+def used_table_keys(unit, grid, nb) -> set:
+    """The table keys `used_table_count` counts, listed input by input (its reference)."""
+    names = list(unit.inputs)
+    used: set = set()
+    if not any(len(js) > 1 for js in nb):
+        return used
     for idx in itertools.product(range(len(grid[0])), repeat=len(names)):
         if any(len(nb[i]) > 1 for i in idx):
-            out.used.add(unit.table_key({x: grid[j][i] for j, (x, i) in enumerate(zip(names, idx))}))
+            used.add(unit.table_key({x: grid[j][i] for j, (x, i) in enumerate(zip(names, idx))}))
+    return used
 
 
 def _check_output(S, keys: OrbitKeys, forms: dict, n, values, weight, kinds, multisets, worst, decided,

@@ -56,7 +56,7 @@ class SupportOutcome:
     pairs: int = 0
     obligations: int = 0
     decisions: int = 0
-    used: set = field(default_factory=set)     # table keys of the inputs some pair uses
+    used: set | int = field(default_factory=set)   # table keys of the inputs some pair uses (orbit path: their number)
     fallback: str | None = None
     failed: bool = False         # the fallback is a failing obligation (not a refusal)
     path: str = SUPPORT_PATH     # which sharing found the counts
