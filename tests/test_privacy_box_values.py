@@ -107,7 +107,10 @@ def test_box_verdicts_agree_with_the_grid_on_every_output_value():
         res = decided(name)
         grid = check_real_outputs(lattice_claim(res.claim, F(1)))
         assert grid.verdict in ("verified", "refuted"), name
-        assert (res.verdict == REFUTED) == (grid.verdict == "refuted"), name
+        if grid.verdict == "refuted":      # the box holds the grid's points: refuted there too
+            assert res.verdict == REFUTED, name
+        if res.verdict == VERIFIED:        # (a box refuted where its integer points are not is fine:
+            assert grid.verdict == "verified", name   # jump_mean's jump lies between them)
 
 
 def test_a_wrong_bound_stops_the_box_claim_with_exit_3(monkeypatch):

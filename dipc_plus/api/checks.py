@@ -30,7 +30,16 @@ Executor = Literal["local", "dask"]
 def run_options(*, max_states: int = DEFAULT_MAX_STATES, limits: Mapping[str, int] | None = None, jobs: int = 1,
                 executor: str = "local", scheduler: str | None = None, progress: bool = False, strict: bool = False,
                 reference: bool = False) -> RunOptions:
-    """The one RunOptions of an API call's keywords, each checked as the command checks its flag."""
+    """The one RunOptions of an API call's keywords, each checked as the command checks its flag.
+
+    >>> run_options(jobs=2, reference=True).reference
+    True
+    >>> run_options(jobs=-1)
+    Traceback (most recent call last):
+    ...
+    dipc_plus.errors.UserError: error: jobs=-1: a number of processes >= 0 (0: one per core)
+      hint: e.g. jobs=4
+    """
     if executor not in ("local", "dask"):
         raise UserError(f"executor={executor!r}: choose 'local' or 'dask'", hint="e.g. executor='dask', "
                         "scheduler='tcp://127.0.0.1:8786' (docs/cluster.md)")

@@ -42,7 +42,12 @@ def _poly_pow(p: dict, n: int) -> dict:
 
 
 def series(terms: dict, K: int) -> dict:
-    """{(m, j): coef}: the polynomial part sum c eps^(i+n) d^j L(d)^n / n! over n < K."""
+    """{(m, j): coef}: the polynomial part sum c eps^(i+n) d^j L(d)^n / n! over n < K.  A term
+    (i, j, A, B): c is c eps^i d^j e^(eps (A + B d)); e^eps - 1 has the series eps + ...:
+
+    >>> series({(0, 0, 1, 0): Fraction(1), (0, 0, 0, 0): Fraction(-1)}, 2)
+    {(1, 0): Fraction(1, 1)}
+    """
     out: dict = {}
     for (i, j, A, B), c in terms.items():
         L = {0: A, 1: B}
@@ -54,7 +59,11 @@ def series(terms: dict, K: int) -> dict:
 
 
 def leading_order(terms: dict) -> tuple[int, dict] | None:
-    """(N, {j: coef} of Q_N) - the first power of eps in F's series with a nonzero coefficient."""
+    """(N, {j: coef} of Q_N) - the first power of eps in F's series with a nonzero coefficient.
+
+    >>> leading_order({(0, 0, 1, 0): Fraction(1), (0, 0, 0, 0): Fraction(-1)})   # e^eps - 1 = eps + ...
+    (1, {0: Fraction(1, 1)})
+    """
     if any(i < 0 for i, _, _, _ in terms):
         return None
     low = min(i for i, _, _, _ in terms)
@@ -85,7 +94,13 @@ def _enclose(terms: dict, poly: dict, N: int, K: int, D: arb, E: arb) -> arb:
 
 
 def strip_at_zero(terms: dict, d0: Fraction, d1: Fraction) -> Fraction | None:
-    """A delta > 0 with F >= 0 proved on d in [d0, d1], eps in (0, delta], or None (see the module doc)."""
+    """A delta > 0 with F >= 0 proved on d in [d0, d1], eps in (0, delta], or None (see the module doc).
+
+    >>> strip_at_zero({(0, 0, 1, 0): Fraction(1), (0, 0, 0, 0): Fraction(-1)}, Fraction(0), Fraction(1))
+    Fraction(1, 4)
+    >>> strip_at_zero({(0, 0, 0, 1): Fraction(-1), (0, 0, 0, 0): Fraction(1)}, Fraction(0), Fraction(1)) is None
+    True
+    """
     lead = leading_order(terms)
     if lead is None:
         return None

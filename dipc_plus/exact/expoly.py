@@ -563,7 +563,14 @@ class ExpFrac:
 def check_t_degree(num: ExpPoly, den: ExpPoly, L: int) -> None:
     """Refuse (the `exp_degree` limit) a fraction whose gcd would be taken in a degree FLINT cannot
     afford: the exponents' spread times L, the common denominator of the exponents.  Inputs such as
-    1e-50 or 10^59 make it astronomical; FLINT then runs out of memory or silently fails (gcd 0)."""
+    1e-50 or 10^59 make it astronomical; FLINT then runs out of memory or silently fails (gcd 0).
+
+    >>> check_t_degree(ExpPoly.exp(1) - 1, ExpPoly.ONE, 2)         # degree 2: fine
+    >>> check_t_degree(ExpPoly.exp(10**9) - 1, ExpPoly.ONE, 1)     # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    dipc_plus.errors.UserError: error: a closed form to reduce has degree 1000000000 in e^(eps/1)...
+    """
     degree = max((max(p.terms) - min(p.terms)) * L for p in (num, den))
     if degree > limits.get("exp_degree"):
         raise UserError(f"a closed form to reduce has degree {limits.clip(str(degree), 30)} in "
