@@ -122,7 +122,7 @@ class EveryLengthResult:
         else:
             if self.family:
                 lines.append(self.family)
-            lines.append("REFUTED for every constant: the program is d*eps-DP for no d "
+            lines.append(f"{self.verdict.upper()}: the program is d*eps-DP for no d "
                          "(the loss grows with m, above)"
                          + (f"; the claimed {self.budget_k}*eps fails at m = {self.counterexample[0]} (the exact "
                             "engine's counterexample below)" if self.counterexample is not None else ""))
