@@ -40,7 +40,7 @@ def test_sparse_box_is_the_cli_twin(capsys):
     assert code == 0 and out["verdict"] == "verified" and out["method"] == "corner reduction"
     assert _without_time(r.to_json()) == _without_time(out)
     assert r.verdict == "verified" and r.verified is True and r.counterexample is None
-    assert r.to_json()["params"]["m"] == "3"      # the box JSON writes its parameters as text
+    assert r.to_json()["params"]["m"] == 3        # an integer parameter is a JSON number (docs/json.md)
     # one RegionVerdict per region of the JSON, and the box regions of m = 3 tile the box
     assert [(v.region, v.verdict, v.method) for v in r.regions] == \
         [(x["region"], x["verdict"], x["method"]) for x in out["regions"]]

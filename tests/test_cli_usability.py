@@ -218,7 +218,7 @@ def test_storm_snippet_agrees_with_dipc_prob(tmp_path, capsys):
     proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     printed = dict(line.split(": ", 1) for line in proc.stdout.strip().splitlines())
-    assert "o1: out=1" in (tmp_path / "nm.pm").read_text()          # the label asked for is out = 1
+    assert "o0: out=1" in (tmp_path / "nm.pm").read_text()          # the label asked for is out = 1
     # dipc's side, from its own closed form: P[out = 1] = sum c e^(q eps), and t = e^(eps/2)
     program = load_program(str(PROGRAMS / "noisy_max.dip"), {"m": F(3)})
     dist = distribution_of_chain(build_chain(program, {"q[1]": F(-1), "q[2]": F(0), "q[3]": F(0)}))

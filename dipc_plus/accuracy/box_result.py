@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from dipc_plus.exact.convert import json_q
 from dipc_plus.accuracy.report import REFUTED, Counterexample, env_json, env_text, fmt_q
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.scope import box_scope
@@ -133,7 +134,7 @@ class BoxResult:
         program = self.claim.program
         out = {"verdict": self.verdict, "vacuous": self.vacuous, "scope": self.scope.to_json(),
                "claim": self.claim.file,
-               "program": program.name, "params": {k: fmt_q(v) for k, v in program.params.items()},
+               "program": program.name, "params": {k: json_q(v) for k, v in program.params.items()},
                "statement": self.claim.describe(), "eps_interval": str(self.claim.eps), "kappa": self.kappa,
                "method": self.method, "checks": [{"name": n, "proved": t} for n, t in self.checks],
                **({} if self.sentence is None else {"sentence": self.sentence}),

@@ -300,15 +300,16 @@ class InputClasses:
         return found
 
     def work(self, inputs: int, in_process: bool) -> dict:
-        """What the report says about how the work was shared (counts only when this process did
-        it: workers count their own), and why output supports do not apply when they do not."""
+        """What the report says about how the work was shared, and why output supports do not
+        apply when they do not.  The counts are this process's: with workers (--jobs, Dask) each
+        counts its own caches, so the fields are there with null rather than missing or partial."""
         out = {"path": self.path if self.enabled else POINT_PATH + " (classes off)", "inputs": inputs}
         if self.enabled and self.shape is None and self.support is None:
             out["support_refused"] = self.support_refusal
         if self.share_dd:
             out["dd"] = "shared by det region"
-        if in_process:
-            out.update({"distributions": self.distributions, "decisions": self.decisions if self.enabled else None})
+        out.update({"distributions": self.distributions if in_process else None,
+                    "decisions": self.decisions if in_process and self.enabled else None})
         return out
 
 

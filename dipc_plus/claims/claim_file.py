@@ -492,6 +492,17 @@ def _read_input_list(r: ClaimReader, spec: dict, program: ir.Program, table) -> 
     return _check_table_covers(r, points, table)
 
 
+def not_an_input_hint(name: str, program: ir.Program, table: str) -> str:
+    """The hint for a grid key that names no input: `step` is the usual one - written inside
+    `grid = {...}` when it is a key of the inputs table beside `grid`."""
+    inputs = sorted({n.split("[")[0] for n in dict(program.inputs)})
+    if name == "step":
+        return (f"step is a key of [{table}] beside grid, not inside it: write grid = {{ {inputs[0] if inputs else 'q'} "
+                f"= [-1, 1] }} and, on the next line, step = \"1/2\"")
+    close = difflib.get_close_matches(name, list(program.arrays) + list(dict(program.inputs)), n=1)
+    return (f"did you mean '{close[0]}'? " if close else "") + f"its inputs are: {', '.join(inputs)}"
+
+
 def _grid_ranges(r: ClaimReader, grid: dict, program: ir.Program, step: Fraction) -> dict[str, list]:
     """Every input's values on the grid: the ones it names (each bounded before it is built), and
     the whole domain of a finite input it leaves out; a real input left out is an error."""
@@ -500,10 +511,8 @@ def _grid_ranges(r: ClaimReader, grid: dict, program: ir.Program, step: Fraction
     for name, value in grid.items():
         elems = program.arrays.get(name, [name] if name in types else None)
         if elems is None or not all(e in types for e in elems):
-            close = difflib.get_close_matches(name, list(program.arrays) + list(types), n=1)
             raise r.error("accuracy.inputs.grid", f"'{name}' is not an input of {program.name}",
-                          hint=(f"did you mean '{close[0]}'? " if close else "") +
-                          f"its inputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
+                          hint=not_an_input_hint(name, program, "accuracy.inputs"))
         for e in elems:   # one input's values are built below: each is bounded now; the product lazily
             check_grid_size(r, "accuracy.inputs.grid", [grid_count(value, types[e], step)])
         for e in elems:

@@ -10,13 +10,12 @@ mistake is a `UserError` with the file, the line of the key and a hint.  The
 """
 from __future__ import annotations
 
-import difflib
 from fractions import Fraction
 from typing import Mapping
 
 from dipc_plus.claims.box import read_box
 from dipc_plus.claims.claim_file import (ClaimReader, check_grid_size, grid_count, grid_values, load_claim,
-                                         to_user_value)
+                                         not_an_input_hint, to_user_value)
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.adjacency import ADJACENCIES, Adjacency
@@ -214,10 +213,8 @@ def _grid_ranges(r: ClaimReader, grid: dict, program: ir.Program, key: str, step
     for name, value in grid.items():
         elems = program.arrays.get(name, [name] if name in types else None)
         if elems is None or not all(e in types for e in elems):
-            close = difflib.get_close_matches(name, list(program.arrays) + list(types), n=1)
             raise r.error(f"{key}.grid", f"'{name}' is not an input of {program.name}",
-                          hint=(f"did you mean '{close[0]}'? " if close else "") +
-                          f"its inputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
+                          hint=not_an_input_hint(name, program, key))
         # bounded before any value is built, as an accuracy grid, over the real inputs only: finite
         # inputs range over the program's own domains, which independence factors
         real = [e for e in elems if not isinstance(types[e], (ir.DomT, ir.BoolT))]

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Mapping
 
+from dipc_plus.exact.convert import json_q
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
 
@@ -207,7 +208,7 @@ class Scope:
 
     def to_json(self) -> dict:
         return {"kind": self.kind, "inputs": self.inputs, "inputs_detail": self.inputs_detail,
-                "complete": self.complete, "params": {k: _q(v) for k, v in self.params.items()},
+                "complete": self.complete, "params": {k: json_q(v) for k, v in self.params.items()},
                 "eps": self.eps, "outputs": "events" if self.events else "all",
                 "events": {k: list(v) for k, v in self.events.items()},
                 "summary": self.summary(), "not_covered": self.not_covered()}

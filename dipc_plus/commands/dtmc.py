@@ -16,7 +16,7 @@ import sys
 
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import check_output, write_text
-from dipc_plus.semantics.export import prism_properties, to_dot, to_prism
+from dipc_plus.semantics.export import output_groups, prism_properties, to_dot, to_prism
 from dipc_plus.semantics.distribution import build_chain
 from dipc_plus.commands.common import add_program_input_arguments, input_files, inputs_text, load_program_input, parse_eps_values
 
@@ -27,7 +27,8 @@ examples:
 
   dipc dtmc programs/noisy_max.dip --set m=3 --input q=[-1,0,0] --format prism -o nm.pm
   storm --prism nm.pm --prop nm.props --constants eps=0.5
-      nm.props (written beside nm.pm) asks P=? [F "oK"] for every output label; the model
+      nm.props (written beside nm.pm) asks P=? [F "o0"], P=? [F "o1"], ... for the output
+      labels (one per output value, in value order; each labelled in a comment); the model
       has one constant eps, with formula t = pow(e, eps/L)
   dipc dtmc ... --format prism --parametric -o nm.pm
       rational functions for storm --parametric: the parameter t = exp(eps/L) (and eps too
@@ -98,10 +99,19 @@ def run(args) -> int:
         if args.format == "prism":
             props = props_path(args.output)
             write_text(props, props_text, input_files(args))
-            print(f"wrote {props}: P=? [F \"oK\"] for each output label, P=? [F \"exit\"]", file=sys.stderr)
+            print(f"wrote {props}: {_label_properties(len(output_groups(chain)))}, P=? [F \"exit\"]", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _label_properties(n: int) -> str:
+    """The output-label properties of the .props file, named as they are written there."""
+    if n == 0:
+        return "no output label"
+    names = [f'P=? [F "o{k}"]' for k in range(n)]
+    return ", ".join(names if n <= 3 else [names[0], "...", names[-1]]) + (" (the output label)" if n == 1 else
+                                                                            f" (the {n} output labels)")
 
 
 def _correct(args, program, env, chain) -> tuple:

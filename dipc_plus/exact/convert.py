@@ -50,3 +50,18 @@ def fmt_q(x) -> str:
     """
     x = to_fraction(x)
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def json_q(x):
+    """A rational for JSON (docs/json.md): an integer as a JSON number, any other as 'p/q';
+    Booleans, symbols and None unchanged.  Every "params" object uses it, so a parameter has
+    one JSON type whichever command or nested object prints it.
+
+    >>> from fractions import Fraction
+    >>> json_q(Fraction(3)), json_q(Fraction(1, 2)), json_q(True), json_q("top")
+    (3, '1/2', True, 'top')
+    """
+    if isinstance(x, bool) or isinstance(x, str) or x is None:
+        return x
+    q = to_fraction(x)
+    return q.numerator if q.denominator == 1 else f"{q.numerator}/{q.denominator}"

@@ -15,8 +15,9 @@ and t is tied to eps in one of three ways:
 - ``at``: decimals at one eps (20 significant digits of a certified ball; each
   state's row is adjusted in its last digit so that it sums to 1 exactly).
 
-`prism_properties` writes the matching .props file: P=? [F "oK"] for each
-output label and P=? [F "exit"] (termination).
+`prism_properties` writes the matching .props file: P=? [F "o0"], P=? [F "o1"], ...
+for the output labels (one per finite output value, in value order) and P=? [F "exit"]
+(termination).
 """
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from math import lcm
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.semantics.values import show_value
 from dipc_plus.semantics.dtmc import DTMC, EXIT
+from dipc_plus.semantics.structure import value_key
 from dipc_plus.semantics.pretty import format_linform
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 
@@ -110,11 +112,22 @@ def row_decimals(chain: DTMC, u: int, eps: Fraction) -> list[tuple[int, str]]:
 
 
 def output_groups(chain: DTMC) -> dict:
-    """{label text: [exit nodes]} grouping exits by their finite output values."""
+    """{label text: [exit nodes]} grouping exits by their finite output values, in the order of
+    those values (as `dipc prob` lists them), so that "o0", "o1", ... do not depend on the order
+    in which the chain happened to reach its exits."""
     groups: dict = {}
+    keys: dict = {}
     for e in chain.exits:
-        groups.setdefault(exit_text(chain, e, finite_only=True), []).append(e)
-    return groups
+        text = exit_text(chain, e, finite_only=True)
+        groups.setdefault(text, []).append(e)
+        keys.setdefault(text, _finite_output_key(chain, e))
+    return {text: groups[text] for text in sorted(groups, key=lambda t: keys[t])}
+
+
+def _finite_output_key(chain: DTMC, node: int) -> tuple:
+    st = chain.graph.nodes[node]["state"]
+    env = dict(zip(chain.finite_vars, st.env))
+    return tuple(value_key(env.get(name)) for name in chain.outputs if name not in dict(st.reals))
 
 
 def exit_text(chain: DTMC, node: int, finite_only: bool = False) -> str:

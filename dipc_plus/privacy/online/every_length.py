@@ -46,6 +46,22 @@ def adjacency_refusal(claim_path: str, kind: str) -> UserError:
              'bound), or decide one m at a time without --every-length')
 
 
+def every_value_refusal(claim, claim_path: str) -> UserError:
+    """A real output without events has no finite output table, and the every-length checks
+    compare exact tight losses on such tables.  The hint offers what does apply - events, or
+    the claim at its own m without the flag - and never the command the user just ran."""
+    from dipc_plus.semantics import ir
+    reals = [name for name, typ in claim.program.outputs if isinstance(typ, ir.RealT)]
+    array = reals[0].split("[")[0] if reals else "NAME"
+    flag = 'length = "every"' if claim.every_length else "--every-length"
+    return UserError(f"cannot decide privacy for every m: the real output(s) {', '.join(reals)} name no events, and "
+                     "the every-length checks compare exact losses on finite sets of outputs",
+                     file=claim_path,
+                     hint=f"add `events = {{ {array} = [\"(-inf, 0]\", \"(0, inf)\"] }}` to [privacy] to decide "
+                          f"every m on those events; without {flag} the claim is decided at its own m on every "
+                          "output value")
+
+
 class BoundContradiction(RuntimeError):
     """The exact loss at a small m exceeds the bound d: the bound (our code) is wrong."""
 
@@ -106,7 +122,7 @@ class EveryLengthResult:
         else:
             if self.family:
                 lines.append(self.family)
-            lines.append("REFUTED for every constant: the program is d*eps-DP for no d "
+            lines.append(f"{self.verdict.upper()}: the program is d*eps-DP for no d "
                          "(the loss grows with m, above)"
                          + (f"; the claimed {self.budget_k}*eps fails at m = {self.counterexample[0]} (the exact "
                             "engine's counterexample below)" if self.counterexample is not None else ""))
@@ -359,6 +375,8 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     adj = claim.adjacency
     if adj.kind not in THROUGH_LINF:
         raise adjacency_refusal(claim_path, adj.kind)
+    if getattr(claim, "every_output_value", False):
+        raise every_value_refusal(claim, claim_path)
     # the parameters given a number (the others keep the program's defaults, which may depend on m)
     auto, bound, pats, secs = classify(claim.program, set(claim.given_params) | set(overrides or ()))
     k = _budget_multiple(claim, claim_path)
