@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import pathlib
 import random
 from fractions import Fraction
 
@@ -143,6 +144,45 @@ def test_generated_online_programs_both_ways(tmp_path, seed):
         default, reference = _both(dipc_plus.check_privacy, claim, every_length=every)
         assert default == reference, f"{claim.name}:\n{render(spec)}\ndefault {default!r}, reference {reference!r}"
         TALLY["refused both" if default.startswith("refused") else key] += 1
+
+
+# --------------------------------------------------------------------------- one varying input
+
+ONE_INPUT = 20 * SCALE
+
+
+def _one_input_program(index: int) -> str:
+    """A generated loop-free program with q[2] fixed at 1/2: a box of one varying input."""
+    text = random_program(index).replace("input q: real[2]", "input q: real[1]")
+    return text.replace("q[2]", "(1/2)")
+
+
+@pytest.mark.parametrize("index", range(ONE_INPUT))
+def test_generated_one_input_boxes_both_ways(tmp_path, index):
+    """Reference mode decides these by both ends of each region (`accuracy.box_two_ends`)."""
+    rng = random.Random(f"reference-one:{index}")
+    program = tmp_path / f"one{index}.dip"
+    program.write_text(_one_input_program(index))
+    box = tmp_path / f"one{index}_box.toml"
+    box.write_text(ACCURACY.format(program=program, beta=rng.choice(BETAS), inputs="box", values="[-1, 1]", step=""))
+    kappa = rng.choice((1, 2))
+    default, reference = _both(dipc_plus.check_accuracy, box, kappa=kappa)
+    _compare_box(box, kappa, default, reference)
+    if reference != "undecided" and not reference.startswith("refused"):
+        TALLY["one-input reference decided"] = TALLY.get("one-input reference decided", 0) + 1
+    if reference == "verified":
+        assert not _lattice_refutes(box, kappa)
+
+
+@pytest.mark.parametrize("name, m, verdict", [("two_thresholds_box.toml", None, "verified"),
+                                             ("threshold_half_box.toml", None, "refuted"),
+                                             ("sparse_box.toml", 1, "verified")])
+def test_one_input_theories_decided_in_reference_mode(name, m, verdict):
+    """Before both ends were decided these were undecided in reference mode (only vertices searched)."""
+    path = pathlib.Path(__file__).resolve().parent.parent / "theories" / name
+    report = dipc_plus.check_accuracy(str(path), params={"m": m} if m else None, reference=True)
+    assert report.verdict == verdict
+    assert dipc_plus.check_accuracy(str(path), params={"m": m} if m else None).verdict == verdict
 
 
 def test_tally_printed(capsys):

@@ -200,18 +200,25 @@ class CornerPath:
 
 
 class BoxDecider:
-    def __init__(self, claim: AccuracyClaim, kappa: int = 1, max_states: int | None = None, boundary: bool = False):
-        self.claim, self.kappa = claim, kappa
+    def __init__(self, claim: AccuracyClaim, kappa: int = 1, max_states: int | None = None, boundary: bool = False,
+                 options: RunOptions = DEFAULT_OPTIONS):
+        """In reference mode (`options`) each box region is decided by both of its ends
+        (`accuracy.box_two_ends`, one varying input), never by a proved direction."""
+        self.claim, self.kappa, self.options = claim, kappa, options
         self.program = claim.program
         self.bounds = claim.points.bounds
         self.checks = claim_checks(claim, boundary)
         self.monotone = Monotonicity(self.program, isinstance(claim.input_distance, NumericSparseInput))
         self.checks.append(("program-shape", "straight-line Laplace program: every path's event is an "
                             "intersection of half-spaces in the noises shifted by q"))
-        options = {} if max_states is None else {"max_states": max_states}
-        self.checker = AccuracyChecker(claim, **options)
+        sizes = {} if max_states is None else {"max_states": max_states}
+        self.checker = AccuracyChecker(claim, **sizes, options=options)    # the re-checks, in the run's mode
         self.max_states = max_states
         self.symbolic = None      # the program's symbolic paths, walked once when a piece needs them (box_bnb)
+        self.two_ends = None
+        if not options.allows("corner-reduction"):
+            from dipc_plus.accuracy.box_two_ends import TwoEnds
+            self.two_ends = TwoEnds(self)
 
     def run(self) -> BoxResult:
         start = time.perf_counter()
@@ -238,7 +245,7 @@ class BoxDecider:
                     result.counterexample = cex
                     result.seconds = time.perf_counter() - start
                     return result
-        if not any("check 'monotone'" in r.reason for r in result.regions):
+        if self.two_ends is None and not any("check 'monotone'" in r.reason for r in result.regions):
             self.checks.append(("monotone", "P[out = det] monotone in every input on every region decided, "
                                 "from one sign per input in the half-spaces of the paths to it"))
             if polys:
@@ -254,9 +261,11 @@ class BoxDecider:
         """(verdict, method, reason, counterexample or None) on one det region."""
         if gamma >= 1 and isinstance(self.claim.output_distance, ZeroOneOutput):
             return VERIFIED, "gamma >= 1", "every output is within zero-one distance 1", None
-        atoms = self.monotone.output(region.det)
         if isinstance(region, PolyRegion):
-            return self.polyhedral(region, atoms, gamma)
+            return self.polyhedral(region, self.monotone.output(region.det), gamma)
+        if self.two_ends is not None:
+            return self.two_ends.region(region, gamma)
+        atoms = self.monotone.output(region.det)
         why = self.real_output_checks(region, atoms)
         if why:
             return UNDECIDED, "none", why, None
@@ -267,11 +276,16 @@ class BoxDecider:
                 return UNDECIDED, "none", (f"check 'monotone': {n} has both signs in the half-spaces of the paths "
                                            "to this output (P[out = det] not proved monotone in it)"), None
             directions[n] = k
-        return self.along(region, CornerPath(self.bounds, region, directions), atoms, gamma)
+        return self.along(region, self.corner_path(region, directions), atoms, gamma)
+
+    def corner_path(self, region: Region, directions: dict) -> CornerPath:
+        return CornerPath(self.bounds, region, directions)
 
     def polyhedral(self, region: PolyRegion, atoms, gamma: Fraction):
         """A region that is a convex polyhedron (`accuracy.polyhedral`): its worst-point path, then the
         same sentences as a corner path."""
+        if not self.options.allows("polyhedral-worst-point"):
+            return UNDECIDED, "none", switched_off("polyhedral-worst-point"), None
         if self.monotone.reals_out or isinstance(self.claim.input_distance, NumericSparseInput):
             return UNDECIDED, "none", ("check 'box-region': a region that is not a box, with real outputs or "
                                        "the numeric-sparse distance"), None
@@ -462,7 +476,7 @@ def decide_box(claim: AccuracyClaim, kappa: int = 1, max_states: int | None = No
         return reference_box(claim, kappa, max_states, boundary, options, needed)
     if argmax:
         return argmax_box.decide_argmax_box(claim, kappa, max_states, boundary)
-    return BoxDecider(claim, kappa, max_states, boundary).run()
+    return BoxDecider(claim, kappa, max_states, boundary, options).run()
 
 
 REFERENCE_METHOD = "per-point check at the box's vertices and centre (reference mode)"
@@ -471,10 +485,19 @@ REFERENCE_VERTICES = 64     # above, the centre alone is searched
 
 def reference_box(claim: AccuracyClaim, kappa: int, max_states: int | None, boundary: bool, options: RunOptions,
                   needed: str) -> BoxResult:
-    """A box claim without its reductions: only the general refuter runs (the per-point check at
+    """A box claim without its reductions: with one varying input, both ends of each region by the
+    general provers (`accuracy.box_two_ends`); else only the general refuter runs (the per-point check at
     rational points of the box, each a real input, re-checked as a grid claim's); a box it does
     not refute is UNDECIDED, naming the reduction switched off.  Never a different verdict."""
     import itertools
+    from dipc_plus.accuracy import box_two_ends
+    if needed == "corner-reduction" and box_two_ends.applies(claim):
+        try:
+            result = BoxDecider(claim, kappa, max_states, boundary, options).run()
+            result.method = box_two_ends.METHOD
+            return result
+        except NotReducible:       # not a straight-line program the symbolic sentences read
+            pass
     start = time.perf_counter()
     if needed == "corner-reduction":
         checks = claim_checks(claim, boundary)      # the same refusals as the default mode

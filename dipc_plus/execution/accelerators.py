@@ -20,7 +20,8 @@ class Accelerator:
 
 ACCELERATORS = {a.name: a for a in (
     Accelerator("input-classes", "accuracy grids: argmax orbits, output supports, det regions, shared dd, "
-                "decisions by exact key and report classes", "accuracy.checker"),
+                "decisions by exact key and report classes; the --summary of a grid counted by report class",
+                "accuracy.checker, commands.accuracy (accuracy.grid_classes)"),
     Accelerator("argmax-integral", "the argmax/argmin integral in place of the Markov chain for a recognised "
                 "argmax of independent samples (privacy output tables still use it)", "accuracy.checker"),
     Accelerator("privacy-output-classes", "DP grids: output orbits under proved query symmetry and output "
@@ -29,8 +30,11 @@ ACCELERATORS = {a.name: a for a in (
                 "privacy check or tight loss", "privacy.dp.check, privacy.loss.tight"),
     Accelerator("corner-reduction", "accuracy boxes: the worst input at each dd is a corner of the shrunk "
                 "region (monotone probabilities)", "accuracy.box"),
-    Accelerator("argmax-worst-point", "accuracy boxes of an argmax of noisy reads: one worst point per dd",
-                "accuracy.box"),
+    Accelerator("polyhedral-worst-point", "accuracy boxes: on a det region that is a polyhedron, the worst "
+                "input at each dd minimises the half-spaces' input parts (monotone along the facets)",
+                "accuracy.box (accuracy.polyhedral)"),
+    Accelerator("argmax-worst-point", "accuracy boxes of an argmax of noisy reads (Laplace, exponential or any "
+                "continuous scale family): one worst point per dd", "accuracy.box (accuracy.argmax_box)"),
     Accelerator("coupling-bound", "the online class's coupling bound d*B <= k, proving box claims and "
                 "bounding output-value intervals", "privacy.dp.coupling"),
 )}
