@@ -15,7 +15,7 @@ from typing import Any, Literal, Mapping, Sequence, TypeVar
 from dipc_plus.api.box_results import BoxReport, BoxSweepReport
 from dipc_plus.api.claim import Claim, claim_path
 from dipc_plus.api.errors import StrictVerdictError, in_python_words
-from dipc_plus.api.program import Number, parameter_values
+from dipc_plus.api.program import Number, mapping, parameter_values
 from dipc_plus.api.results import AccuracyReport, LossReport, PrivacyReport, Report, SweepReport
 from dipc_plus.commands.common import (certified_or_exit_2, check_kappa, check_same_program, strict_reason,
                                        worker_source)
@@ -108,9 +108,10 @@ def _points(checker: Any, input: Mapping[str, Any] | None, inputs: Sequence[Mapp
     chosen = [input] if input is not None else inputs
     if chosen is None:
         return None
-    if isinstance(chosen, Mapping) or not len(chosen):
+    if not isinstance(chosen, (list, tuple)) or not chosen:
         raise UserError("inputs is a non-empty list of inputs, e.g. inputs=[{'q': [0, 1]}, {'q': [1, 1]}]")
-    return [inputs_mod.bind_inputs(checker.program, {k: to_input_value(v) for k, v in dict(u).items()})
+    return [inputs_mod.bind_inputs(checker.program, {k: to_input_value(v, f"--input {k}") for k, v in
+                                                     mapping(u, "input", "input={'q': [0, 1]}").items()})
             for u in chosen]
 
 
