@@ -101,4 +101,5 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(list(globals()) + __all__)
+    """The API's names and the module's dunders: not the typing helpers used to write this file."""
+    return sorted({name for name in globals() if name.startswith("__")} | set(__all__))

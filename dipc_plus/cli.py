@@ -178,19 +178,7 @@ def _apply_limits(args) -> None:
         if not sep or not value.strip().isdigit() or len(value.strip()) > 18:
             raise UserError(f"--limit takes NAME=N, not '{limits.clip(item)}'", hint="e.g. --limit power=1000")
         limits.set_limit(name.strip(), int(value))
-    try:
-        guard.check_timeout(args.timeout)
-    except ValueError:
-        raise UserError(f"--timeout must be 0 (no limit) or a number of seconds up to {guard.MAX_TIMEOUT:.0f}, "
-                        f"not {limits.clip(str(args.timeout))}", hint="e.g. --timeout 600, or 0 for no limit") from None
-    try:
-        args.max_memory_bytes = guard.parse_size(args.max_memory)
-    except ValueError:
-        raise UserError(f"--max-memory takes a size like 4G or 512M, at most {guard.MAX_MEMORY >> 40}T, "
-                        f"not '{limits.clip(args.max_memory)}'", hint="0 means no limit") from None
-    if args.max_memory_bytes and args.max_memory_bytes < (256 << 20):
-        raise UserError("--max-memory must be at least 256M (Python and FLINT alone need about that much)",
-                        hint="e.g. --max-memory 2G, or 0 for no limit")
+    _, args.max_memory_bytes = guard.checked_limits(args.timeout, args.max_memory)
 
 
 def _memory_available() -> int | None:

@@ -15,11 +15,13 @@ from typing import Any, Literal, Mapping, Sequence, TypeVar
 from dipc_plus.api.box_results import BoxReport, BoxSweepReport
 from dipc_plus.api.claim import Claim, claim_path
 from dipc_plus.api.errors import StrictVerdictError, in_python_words
-from dipc_plus.api.program import Number, parameter_values
+from dipc_plus.api.guarded import guarded
+from dipc_plus.api.program import Number, mapping, parameter_values
 from dipc_plus.api.results import AccuracyReport, LossReport, PrivacyReport, Report, SweepReport
 from dipc_plus.commands.common import (certified_or_exit_2, check_kappa, check_same_program, strict_reason,
                                        worker_source)
 from dipc_plus.errors import UserError
+from dipc_plus.execution.guard import checked_limits
 from dipc_plus.execution.options import RunOptions
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 
@@ -29,7 +31,8 @@ Executor = Literal["local", "dask"]
 
 def run_options(*, max_states: int = DEFAULT_MAX_STATES, limits: Mapping[str, int] | None = None, jobs: int = 1,
                 executor: str = "local", scheduler: str | None = None, progress: bool = False, strict: bool = False,
-                reference: bool = False) -> RunOptions:
+                reference: bool = False, timeout: float | None = None,
+                max_memory: int | str | None = None) -> RunOptions:
     """The one RunOptions of an API call's keywords, each checked as the command checks its flag.
 
     >>> run_options(jobs=2, reference=True).reference
@@ -50,7 +53,9 @@ def run_options(*, max_states: int = DEFAULT_MAX_STATES, limits: Mapping[str, in
     for name, value in (limits or {}).items():
         if not isinstance(value, int) or isinstance(value, bool):
             raise UserError(f"limits['{name}'] must be an integer, not {value!r}")
+    seconds, size = checked_limits(timeout, max_memory)
     return RunOptions(max_states=max_states, limits=tuple((str(k), v) for k, v in (limits or {}).items()),
+                      timeout=seconds or None, max_memory=size or None,
                       jobs=jobs, executor=executor, scheduler=scheduler, progress=bool(progress),
                       strict=bool(strict), reference=bool(reference))
 
@@ -108,9 +113,10 @@ def _points(checker: Any, input: Mapping[str, Any] | None, inputs: Sequence[Mapp
     chosen = [input] if input is not None else inputs
     if chosen is None:
         return None
-    if isinstance(chosen, Mapping) or not len(chosen):
+    if not isinstance(chosen, (list, tuple)) or not chosen:
         raise UserError("inputs is a non-empty list of inputs, e.g. inputs=[{'q': [0, 1]}, {'q': [1, 1]}]")
-    return [inputs_mod.bind_inputs(checker.program, {k: to_input_value(v) for k, v in dict(u).items()})
+    return [inputs_mod.bind_inputs(checker.program, {k: to_input_value(v, f"--input {k}") for k, v in
+                                                     mapping(u, "input", "input={'q': [0, 1]}").items()})
             for u in chosen]
 
 
@@ -120,7 +126,8 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
                    dd_over: Literal["reals", "grid"] | None = None, max_states: int = DEFAULT_MAX_STATES,
                    jobs: int = 1, executor: Executor = "local", scheduler: str | None = None,
                    strict: bool = False, progress: bool = False, limits: Mapping[str, int] | None = None,
-                   program: Any = None, reference: bool = False) -> AccuracyReport:
+                   program: Any = None, reference: bool = False, timeout: float | None = None,
+                   max_memory: int | str | None = None) -> AccuracyReport:
     """Decide an (alpha, beta, gamma)-accuracy claim for every eps of its interval (``dipc accuracy``).
 
     Parameters
@@ -162,6 +169,13 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
         The general provers only, no accelerator (``--reference``; docs/claims.md): a box claim only
         an accelerator decides is ``'undecided'``; the JSON says ``"mode": "reference"``.
 
+    timeout : float, optional
+        Stop after this many seconds of wall-clock time (``--timeout``) and raise `ResourceLimit`.
+    max_memory : int or str, optional
+        Address space of the run, in bytes or as ``'4G'`` (``--max-memory``); past it `ResourceLimit`.
+        With `timeout` or `max_memory` the call runs in a child process (the caller's own process gets
+        no limit) and its report is sent back; default: neither, in this process.
+
     Returns
     -------
     AccuracyReport
@@ -179,22 +193,27 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
     >>> r.verified, r.counterexample.input, r.counterexample.eps
     (False, {'q': [-1, -1, 1]}, Fraction(1, 1))
     """
-    options = run_options(max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
-                          progress=progress, strict=strict, reference=reference)
-    with in_python_words(), options.limits_applied():
-        check_kappa(kappa, "kappa", "kappa=7")
-        run_on = options.run_on()
-        checker, _ = _checker(claim, program, params, dd_over, paper, options)
-        points = _points(checker, input, inputs)
-        if checker.claim.inputs_kind == "box" and points is None:
-            return _box_accuracy(checker, kappa, paper, options)
-        with certified_or_exit_2():
-            result = checker.run(points, kappa, progress=progress, stop_at_first=first, executor=run_on)
-        if points is None:
-            result.inputs_kind = checker.claim.inputs_kind
-        report = _mode(AccuracyReport(result, checker, points), options)
-        _strict(report, result, strict)
-        return report
+    with in_python_words():
+        options = run_options(max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
+                              progress=progress, strict=strict, reference=reference, timeout=timeout,
+                              max_memory=max_memory)
+
+    def run() -> AccuracyReport:
+        with in_python_words(), options.limits_applied():
+            check_kappa(kappa, "kappa", "kappa=7")
+            run_on = options.run_on()
+            checker, _ = _checker(claim, program, params, dd_over, paper, options)
+            points = _points(checker, input, inputs)
+            if checker.claim.inputs_kind == "box" and points is None:
+                return _box_accuracy(checker, kappa, paper, options)
+            with certified_or_exit_2():
+                result = checker.run(points, kappa, progress=progress, stop_at_first=first, executor=run_on)
+            if points is None:
+                result.inputs_kind = checker.claim.inputs_kind
+            report = _mode(AccuracyReport(result, checker, points), options)
+            _strict(report, result, strict)
+            return report
+    return guarded(options, run)
 
 
 def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input: Mapping[str, Any] | None = None,
@@ -202,8 +221,8 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
           paper: bool = False, dd_over: Literal["reals", "grid"] | None = None,
           max_states: int = DEFAULT_MAX_STATES, jobs: int = 1, executor: Executor = "local",
           scheduler: str | None = None, reports: bool = False, strict: bool = False, progress: bool = False,
-          limits: Mapping[str, int] | None = None, program: Any = None,
-          reference: bool = False) -> SweepReport | BoxSweepReport:
+          limits: Mapping[str, int] | None = None, program: Any = None, reference: bool = False,
+          timeout: float | None = None, max_memory: int | str | None = None) -> SweepReport | BoxSweepReport:
     """The largest kappa with beta/kappa still valid, kappa* and the counterexample for kappa + 1 (``dipc sweep``).
 
     Parameters
@@ -245,6 +264,13 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
     reference : bool
         The general provers only (``--reference``): a box the reductions alone decide is undecided.
 
+    timeout : float, optional
+        Stop after this many seconds of wall-clock time (``--timeout``) and raise `ResourceLimit`.
+    max_memory : int or str, optional
+        Address space of the run, in bytes or as ``'4G'`` (``--max-memory``); past it `ResourceLimit`.
+        With `timeout` or `max_memory` the call runs in a child process (the caller's own process gets
+        no limit) and its report is sent back; default: neither, in this process.
+
     Returns
     -------
     SweepReport
@@ -262,26 +288,32 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
     (6, '6.3758', 7)
     """
     from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, sweep as run_sweep
-    options = run_options(max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
-                          progress=progress, strict=strict, reference=reference)
-    with in_python_words(), options.limits_applied():
-        kappa_max = DEFAULT_KAPPA_MAX if kappa_max is None else kappa_max
-        digits = DEFAULT_DIGITS if digits is None else digits
-        if kappa_max < 1:
-            raise UserError(f"kappa_max must be at least 1, not {kappa_max}", hint="use e.g. kappa_max=100")
-        if not 1 <= digits <= 60:
-            raise UserError(f"digits must be between 1 and 60, not {digits}", hint="use e.g. digits=10")
-        run_on = options.run_on()
-        checker, _ = _checker(claim, program, params, dd_over, paper, options)
-        points = _points(checker, input, inputs)
-        if checker.claim.inputs_kind == "box" and points is None:
-            return _box_sweep(checker, kappa_max, digits, paper, reports, options)
-        with certified_or_exit_2():
-            result = run_sweep(checker, kappa_max=kappa_max, digits=digits, points=points, progress=progress,
-                               executor=run_on)
-        report = _mode(SweepReport(result, checker, points, reports=reports), options)
-        _strict(report, result.accuracy, strict)
-        return report
+    with in_python_words():
+        options = run_options(max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
+                              progress=progress, strict=strict, reference=reference, timeout=timeout,
+                              max_memory=max_memory)
+
+    def run() -> SweepReport | BoxSweepReport:
+        nonlocal kappa_max, digits
+        with in_python_words(), options.limits_applied():
+            kappa_max = DEFAULT_KAPPA_MAX if kappa_max is None else kappa_max
+            digits = DEFAULT_DIGITS if digits is None else digits
+            if kappa_max < 1:
+                raise UserError(f"kappa_max must be at least 1, not {kappa_max}", hint="use e.g. kappa_max=100")
+            if not 1 <= digits <= 60:
+                raise UserError(f"digits must be between 1 and 60, not {digits}", hint="use e.g. digits=10")
+            run_on = options.run_on()
+            checker, _ = _checker(claim, program, params, dd_over, paper, options)
+            points = _points(checker, input, inputs)
+            if checker.claim.inputs_kind == "box" and points is None:
+                return _box_sweep(checker, kappa_max, digits, paper, reports, options)
+            with certified_or_exit_2():
+                result = run_sweep(checker, kappa_max=kappa_max, digits=digits, points=points, progress=progress,
+                                   executor=run_on)
+            report = _mode(SweepReport(result, checker, points, reports=reports), options)
+            _strict(report, result.accuracy, strict)
+            return report
+    return guarded(options, run)
 
 
 def _box_accuracy(checker: Any, kappa: int, paper: bool, options: RunOptions) -> BoxReport:
@@ -329,7 +361,8 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
                   structure: bool | None = None, max_states: int = DEFAULT_MAX_STATES, jobs: int = 1,
                   executor: Executor = "local", scheduler: str | None = None, strict: bool = False,
                   progress: bool = False, limits: Mapping[str, int] | None = None,
-                  program: Any = None, reference: bool = False) -> PrivacyReport:
+                  program: Any = None, reference: bool = False, timeout: float | None = None,
+                  max_memory: int | str | None = None) -> PrivacyReport:
     """Decide a differential-privacy (or Pufferfish) claim for every eps at once (``dipc privacy``).
 
     Parameters
@@ -364,6 +397,13 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
     reference : bool
         The general provers only (``--reference``): no orbits, supports, structure or coupling bound.
 
+    timeout : float, optional
+        Stop after this many seconds of wall-clock time (``--timeout``) and raise `ResourceLimit`.
+    max_memory : int or str, optional
+        Address space of the run, in bytes or as ``'4G'`` (``--max-memory``); past it `ResourceLimit`.
+        With `timeout` or `max_memory` the call runs in a child process (the caller's own process gets
+        no limit) and its report is sent back; default: neither, in this process.
+
     Returns
     -------
     PrivacyReport
@@ -381,10 +421,15 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
     >>> dipc_plus.check_privacy(dipc_plus.example("theories/randomized_response_coin_privacy.toml")).verified
     True
     """
-    options = run_options(max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
-                          progress=progress, strict=strict, reference=reference)
-    with in_python_words(), options.limits_applied():
-        return _mode(_check_privacy(claim, params, every_length, structure, program, options), options)
+    with in_python_words():
+        options = run_options(max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
+                              progress=progress, strict=strict, reference=reference, timeout=timeout,
+                              max_memory=max_memory)
+
+    def run() -> PrivacyReport:
+        with in_python_words(), options.limits_applied():
+            return _mode(_check_privacy(claim, params, every_length, structure, program, options), options)
+    return guarded(options, run)
 
 
 def _check_privacy(claim: ClaimLike, params: Mapping[str, Number] | None, every_length: bool,
@@ -431,7 +476,8 @@ def _check_privacy(claim: ClaimLike, params: Mapping[str, Number] | None, every_
 def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, structure: bool | None = None,
                  attack: bool = False, max_states: int = DEFAULT_MAX_STATES, jobs: int = 1,
                  executor: Executor = "local", scheduler: str | None = None, progress: bool = False,
-                 limits: Mapping[str, int] | None = None, program: Any = None, reference: bool = False) -> LossReport:
+                 limits: Mapping[str, int] | None = None, program: Any = None, reference: bool = False,
+                 timeout: float | None = None, max_memory: int | str | None = None) -> LossReport:
     """The exact tight privacy loss L(eps) over the claim's neighbouring inputs (``dipc privacy-loss``).
 
     L(eps) = max over neighbouring inputs u, u' and outputs v of ln(P[P(u)=v] / P[P(u')=v]), as closed
@@ -464,6 +510,13 @@ def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None
     reference : bool
         The general provers only (``--reference``): one Markov chain per input, no structure.
 
+    timeout : float, optional
+        Stop after this many seconds of wall-clock time (``--timeout``) and raise `ResourceLimit`.
+    max_memory : int or str, optional
+        Address space of the run, in bytes or as ``'4G'`` (``--max-memory``); past it `ResourceLimit`.
+        With `timeout` or `max_memory` the call runs in a child process (the caller's own process gets
+        no limit) and its report is sent back; default: neither, in this process.
+
     Returns
     -------
     LossReport
@@ -477,30 +530,37 @@ def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None
     >>> loss.loss, loss.verified
     ('ln(3)', True)
     """
-    options = run_options(max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
-                          progress=progress, reference=reference)
-    with in_python_words(), options.limits_applied():
-        run_on = options.run_on()
-        structure = False if reference else structure
-        loaded, values = _privacy_claim(claim, program, params)
-        path, _ = claim_path(claim)
-        with certified_or_exit_2():
-            if loaded.kind == "pufferfish":
-                from dipc_plus.privacy.pufferfish.check import build_pufferfish_work
-                from dipc_plus.privacy.pufferfish.loss import pufferfish_loss
-                source = worker_source(build_pufferfish_work, (os.path.abspath(path), tuple(values.items())),
-                                       path, loaded.program.source)
-                found = None
+    with in_python_words():
+        options = run_options(max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
+                              progress=progress, reference=reference, timeout=timeout,
+                              max_memory=max_memory)
+
+    def run() -> LossReport:
+        nonlocal structure
+        with in_python_words(), options.limits_applied():
+            run_on = options.run_on()
+            structure = False if reference else structure
+            loaded, values = _privacy_claim(claim, program, params)
+            path, _ = claim_path(claim)
+            with certified_or_exit_2():
+                if loaded.kind == "pufferfish":
+                    from dipc_plus.privacy.pufferfish.check import build_pufferfish_work
+                    from dipc_plus.privacy.pufferfish.loss import pufferfish_loss
+                    source = worker_source(build_pufferfish_work, (os.path.abspath(path), tuple(values.items())),
+                                           path, loaded.program.source)
+                    found = None
+                    if attack:
+                        from dipc_plus.privacy.pufferfish.attack import scenario_attacks
+                        found = scenario_attacks(loaded)
+                    return _mode(LossReport(pufferfish_loss(loaded, executor=run_on, source=source, progress=progress),
+                                            attack=found), options)
                 if attack:
-                    from dipc_plus.privacy.pufferfish.attack import scenario_attacks
-                    found = scenario_attacks(loaded)
-                return _mode(LossReport(pufferfish_loss(loaded, executor=run_on, source=source, progress=progress),
-                                        attack=found), options)
-            if attack:
-                raise UserError("attack=True needs a Pufferfish claim (its scenarios are the adversary's priors)",
-                                hint="see docs/claims.md, 'Pufferfish claims'")
-            from dipc_plus.privacy.loss.tight import build_loss_work, privacy_loss as run_loss
-            source = worker_source(build_loss_work, (os.path.abspath(path), tuple(values.items()), structure,
-                                                     max_states), path, loaded.program.source)
-            return _mode(LossReport(run_loss(loaded, structure=structure, max_states=max_states, executor=run_on,
-                                             source=source, progress=progress, options=options)), options)
+                    raise UserError("attack=True needs a Pufferfish claim (its scenarios are the adversary's priors)",
+                                    hint="see docs/claims.md, 'Pufferfish claims'")
+                from dipc_plus.privacy.loss.tight import build_loss_work, privacy_loss as run_loss
+                source = worker_source(build_loss_work, (os.path.abspath(path), tuple(values.items()), structure,
+                                                         max_states), path, loaded.program.source)
+                return _mode(LossReport(run_loss(loaded, structure=structure, max_states=max_states, executor=run_on,
+                                                 source=source, progress=progress, options=options)), options)
+
+    return guarded(options, run)

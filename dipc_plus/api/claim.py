@@ -22,6 +22,7 @@ from typing import Any
 
 from dipc_plus.api.errors import TEXT_NAMES, in_python_words
 from dipc_plus.errors import UserError
+from dipc_plus.execution.files import read_user_file, user_text
 
 
 def repository_root() -> Path:
@@ -88,8 +89,7 @@ class Claim:
                 if not os.path.isfile(self.path):
                     raise UserError(f"cannot read the claim file: no file {path}",
                                     hint="claims live in theories/*.toml (dipc_plus.example('theories/NAME.toml'))")
-                with open(self.path, "rb") as fh:
-                    text = fh.read().decode("utf-8", errors="replace")
+                text = read_user_file(self.path, "claim file").decode("utf-8", errors="replace")
             self.text = text
             self.data = _toml(text, self.name)
 
@@ -144,6 +144,7 @@ class Claim:
             path = os.path.join(folder, "claim.toml")
             with in_python_words():
                 TEXT_NAMES[path] = name
+                text = user_text(text, "claim", name)
                 data = _toml(text, name)
                 target = _program_target(program, data, base_dir, folder)
                 written = text if target is None else _with_program_path(text, data, target, name,

@@ -113,5 +113,9 @@ class StrictVerdictError(Exception):
         self.reason = reason
         self.report = report
 
+    def __reduce__(self):
+        """Pickled whole (reason and report), so a guarded call's child can send it back."""
+        return (StrictVerdictError, (self.reason, self.report))
+
 
 __all__ = ["UserError", "StrictVerdictError", "python_words", "in_python_words"]

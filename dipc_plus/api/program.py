@@ -13,9 +13,11 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from dipc_plus.api.errors import in_python_words
 from dipc_plus.api.views import grouped, sample_result
-from dipc_plus.claims.claim_file import parse_number
 from dipc_plus.errors import UserError
+from dipc_plus.execution import limits
+from dipc_plus.execution.files import user_text
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.inputs import parameter_numbers, python_value
 from dipc_plus.semantics.distribution import (Distribution, Exact, argmax_distribution, bind, build_chain,
                                               distribution_of_chain, to_input_value)
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
@@ -34,22 +36,23 @@ def parameter_values(params: Mapping[str, Any] | None, legacy: Mapping[str, Any]
     >>> parameter_values({"c": "0.1", "d": "1/3", "e": 0.1})
     {'c': Fraction(1, 10), 'd': Fraction(1, 3), 'e': Fraction(1, 10)}
     """
-    given = dict(params or {})
+    given = dict(mapping(params, "params", "params={'m': 3}"))
     for name, value in (legacy or {}).items():
         if name in given:
             raise UserError(f"parameter '{name}' is given twice (in params and as a keyword)",
                             hint=f"give it once, in params={{'{name}': ...}}")
         given[name] = value
-    out = {}
-    for name, value in given.items():
-        # a decimal or rational string ('0.5', '1/2') and a float (the decimal written) are read
-        # as a claim file's params are (exact, never through a binary double); nan and inf are refused
-        v = parse_number(value) if isinstance(value, (str, float)) else to_input_value(value)
-        if not isinstance(v, Fraction):
-            raise UserError(f"params['{name}']: a parameter is a number, not {value!r}",
-                            hint=f"write e.g. params={{'{name}': 4}} or params={{'{name}': Fraction(1, 2)}}")
-        out[str(name)] = v
-    return out
+    return parameter_numbers({str(name): python_value(value, f"--set {name}") for name, value in given.items()})
+
+
+def mapping(value: Any, keyword: str, example: str) -> Mapping[str, Any]:
+    """`value` if it is a mapping of names (None: an empty one), else a UserError naming the keyword."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+        raise UserError(f"{keyword} is a mapping from names to values, not {limits.clip(value)}",
+                        hint=f"e.g. {example}")
+    return value
 
 
 def input_values(input: Mapping[str, Any] | None, legacy: Mapping[str, Any]) -> dict[str, Any]:
@@ -58,7 +61,7 @@ def input_values(input: Mapping[str, Any] | None, legacy: Mapping[str, Any]) -> 
     >>> input_values({"q": [1, 2]}, {"x": 1})
     {'q': [1, 2], 'x': 1}
     """
-    given = dict(input or {})
+    given = dict(mapping(input, "input", "input={'q': [-1, 0, 1]}"))
     for name, value in legacy.items():
         if name in given:
             raise UserError(f"input '{name}' is given twice (in input and as a keyword)",
@@ -147,8 +150,9 @@ class Program:
         """
         from dipc_plus.frontend.load import parse_program
         with in_python_words():
+            text = user_text(text, "program", str(name))
             values = parameter_values(params)
-            program = parse_program(text, name, values)
+            program = parse_program(text, str(name), values)
         return cls(program, text=text)
 
     @classmethod
@@ -196,9 +200,10 @@ class Program:
                                                              and func_or_source.endswith(".py")):
                 path = os.fspath(func_or_source)
                 module = read_python_module(path, function, values)
-            elif isinstance(func_or_source, str):
+            elif isinstance(func_or_source, (str, bytes)):
                 path = None
-                module = parse_python(func_or_source, "<python>", function, values)
+                module = parse_python(user_text(func_or_source, "Python source", "<python>"), "<python>", function,
+                                      values)
             else:
                 raise UserError(f"from_python takes a function, a .py path or source text, not "
                                 f"{type(func_or_source).__name__}", hint="pass the function itself")
@@ -312,12 +317,13 @@ class Program:
             for name, pair in dict(box).items():
                 if not isinstance(pair, (tuple, list)) or len(pair) != 2:
                     raise UserError(f"--box {name}: give two numbers (lo, hi)", hint="e.g. box={'q': (-1, 1)}")
-                lo, hi = (to_input_value(x) for x in pair)
+                lo, hi = (to_input_value(x, f"--box {name}") for x in pair)
                 if not isinstance(lo, Fraction) or not isinstance(hi, Fraction):
                     raise UserError(f"--box {name}: the ends must be numbers, not {pair!r}",
                                     hint="e.g. box={'q': (-1, 1)}")
                 bounds[str(name)] = (lo, hi)
-            finite = bind_finite_inputs(self.ir, {k: to_input_value(v) for k, v in dict(input or {}).items()})
+            finite = bind_finite_inputs(self.ir, {k: to_input_value(v, f"--input {k}")
+                                                   for k, v in mapping(input, 'input', "input={'b': True}").items()})
             return SymbolicResult(symbolic_distribution(self.ir, bounds, finite, max_cells))
 
     def within(self, targets: Mapping[str, Any], gamma: Number = 0, input: Mapping[str, Any] | None = None, *,
@@ -360,7 +366,7 @@ class Program:
         from dipc_plus.semantics.sampler import DEFAULT_CHUNK, DEFAULT_MAX_ITERATIONS, as_eps, simulate
         with in_python_words():
             given = bind(self.ir, input_values(input, inputs))
-            raw = simulate(self.ir, given, as_eps(to_input_value(eps)), n, seed=seed,
+            raw = simulate(self.ir, given, as_eps(to_input_value(eps, "--eps")), n, seed=seed,
                            chunk=DEFAULT_CHUNK if chunk is None else chunk,
                            max_iterations=DEFAULT_MAX_ITERATIONS if max_iterations is None else max_iterations)
         return sample_result(raw)

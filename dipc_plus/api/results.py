@@ -152,7 +152,8 @@ class AccuracyReport(Report):
         if input is not None:
             from dipc_plus.semantics import inputs as inputs_mod
             from dipc_plus.semantics.distribution import to_input_value
-            return inputs_mod.bind_inputs(self.checker.program, {k: to_input_value(v) for k, v in dict(input).items()})
+            return inputs_mod.bind_inputs(self.checker.program, {k: to_input_value(v, f"--input {k}")
+                                                                  for k, v in dict(input).items()})
         if self.result.counterexample is not None:
             return dict(self.result.counterexample.input)
         applicable = self.result.applicable or self.result.reports

@@ -106,6 +106,40 @@ def read_user_file(path, what: str = "file", hint: str | None = None) -> bytes:
             os.close(fd)
 
 
+def utf8_text(data: bytes, what: str, name: str) -> str:
+    """The bytes of a user file or text as UTF-8, or a UserError at the first bad byte's line and column."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        before = data[:err.start]
+        line = before.count(b"\n") + 1
+        column = len(before[before.rfind(b"\n") + 1:].decode("utf-8", errors="replace")) + 1
+        raise UserError(f"the {what} is not UTF-8 text: byte 0x{data[err.start]:02x} ({err.reason})",
+                        file=name, line=line, column=column, hint=f"save the {what} as UTF-8 text") from None
+
+
+def user_text(text: object, what: str, name: str) -> str:
+    """Text given in place of a file (the API's `from_text`): a str, or bytes in UTF-8, under the same
+    `file_bytes` limit as a file; anything else is a UserError, never a TypeError.
+
+    >>> user_text(b"x <- 1", "program", "p")
+    'x <- 1'
+    >>> user_text(None, "program", "p")
+    Traceback (most recent call last):
+    ...
+    dipc_plus.errors.UserError: p: error: the program text is a str (or UTF-8 bytes), not NoneType
+      hint: read a file with from_file(path)
+    """
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise UserError(f"the {what} text is a str (or UTF-8 bytes), not {type(text).__name__}", file=name,
+                        hint="read a file with from_file(path)")
+    limit = limits.get("file_bytes")
+    # a str has at least as many UTF-8 bytes as characters: only a short one needs encoding to be measured
+    if len(text) > limit or (isinstance(text, str) and len(text.encode("utf-8", "surrogatepass")) > limit):
+        raise UserError(f"the {what} text has more than {limit} bytes", hint=limits.hint("file_bytes"), file=name)
+    return text if isinstance(text, str) else utf8_text(bytes(text), what, name)
+
+
 def note_input(path) -> None:
     """Remember `path` as an input of this run: no output may replace it."""
     _INPUTS.add(os.path.realpath(str(path)))

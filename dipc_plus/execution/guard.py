@@ -93,6 +93,35 @@ def check_timeout(seconds: float) -> float:
     return seconds
 
 
+def checked_limits(timeout: object, max_memory: object) -> tuple[float, int]:
+    """`--timeout` and `--max-memory` (the API's `timeout=` and `max_memory=`) checked, as (seconds,
+    bytes) with 0 for no limit; a UserError in the command's words otherwise.
+
+    >>> checked_limits(600, "4G"), checked_limits(None, None)
+    ((600.0, 4294967296), (0.0, 0))
+    """
+    from dipc_plus.errors import UserError
+    from dipc_plus.execution.limits import clip
+    try:
+        if isinstance(timeout, bool):
+            raise ValueError(timeout)
+        seconds = check_timeout(float(timeout or 0))        # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise UserError(f"--timeout must be 0 (no limit) or a number of seconds up to {MAX_TIMEOUT:.0f}, "
+                        f"not {clip(str(timeout))}", hint="e.g. --timeout 600, or 0 for no limit") from None
+    try:
+        if isinstance(max_memory, bool):
+            raise ValueError(max_memory)
+        size = parse_size("0" if max_memory is None else str(max_memory))
+    except (TypeError, ValueError):
+        raise UserError(f"--max-memory takes a size like 4G or 512M, at most {MAX_MEMORY >> 40}T, "
+                        f"not '{clip(max_memory)}'", hint="0 means no limit") from None
+    if size and size < (256 << 20):
+        raise UserError("--max-memory must be at least 256M (Python and FLINT alone need about that much)",
+                        hint="e.g. --max-memory 2G, or 0 for no limit")
+    return seconds, size
+
+
 def _real_fd(stream) -> bool:
     try:
         stream.fileno()

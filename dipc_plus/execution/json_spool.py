@@ -47,6 +47,19 @@ class JsonSpool:
     def __len__(self) -> int:
         return self._count
 
+    def __getstate__(self) -> dict:
+        """Its lines as one string: a report made in a guarded child (the API's timeout=) travels back
+        to the caller whole."""
+        self._file.flush()
+        self._file.seek(0)
+        text = self._file.read()
+        self._file.seek(0, 2)
+        return {"text": text, "count": self._count}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__()
+        self.append_lines(state["text"], state["count"])
+
     def __iter__(self) -> Iterator[RawJSON]:
         self._file.flush()
         self._file.seek(0)

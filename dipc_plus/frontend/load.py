@@ -20,7 +20,7 @@ from fractions import Fraction
 
 from dipc_plus.semantics import ir
 from dipc_plus.errors import UserError
-from dipc_plus.execution.files import read_user_file
+from dipc_plus.execution.files import read_user_file, utf8_text
 from dipc_plus.frontend import surface as S
 from dipc_plus.frontend.lower import lower_module
 from dipc_plus.frontend.syntax import parse_module
@@ -49,14 +49,7 @@ def read_module(path) -> S.Module:
     """Read and parse a .dip file (no checks that depend on parameter values yet)."""
     path = str(path)
     data = read_user_file(path, "program", hint="check the path; example programs are in programs/*.dip")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        before = data[:err.start]
-        line = before.count(b"\n") + 1
-        column = len(before[before.rfind(b"\n") + 1:].decode("utf-8", errors="replace")) + 1
-        raise UserError(f"the program is not UTF-8 text: byte 0x{data[err.start]:02x} ({err.reason})",
-                        file=path, line=line, column=column, hint="save the program as UTF-8 text") from None
+    text = utf8_text(data, "program", path)
     return _deep(lambda: parse_module(text, path), path)
 
 

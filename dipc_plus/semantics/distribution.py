@@ -60,7 +60,7 @@ def bind(program: ir.Program, inputs: Mapping) -> dict:
     are accepted too.
     """
     from dipc_plus.semantics.inputs import bind_inputs, coerce
-    given = {k: to_input_value(v) for k, v in dict(inputs).items()}
+    given = {k: to_input_value(v, f"--input {k}") for k, v in dict(inputs).items()}
     if any("[" in k for k in given):
         types = dict(program.inputs)
         unknown = [k for k in given if k not in types]
@@ -73,22 +73,11 @@ def bind(program: ir.Program, inputs: Mapping) -> dict:
     return bind_inputs(program, given)
 
 
-def to_input_value(value):
-    """A user-given value (int, float, str, list) as the IR holds it (exact Fractions)."""
-    if isinstance(value, bool) or isinstance(value, str):
-        return value
-    if isinstance(value, (list, tuple)):
-        return [to_input_value(v) for v in value]
-    if isinstance(value, int):
-        return Fraction(value)
-    if isinstance(value, float):
-        return Fraction(repr(value))  # the decimal the user typed, not the binary double
-    if isinstance(value, Fraction):
-        return value
-    try:  # flint fmpq, numpy ints, sympy rationals
-        return Fraction(str(value))
-    except (ValueError, TypeError):
-        return value
+def to_input_value(value, where: str = "--input"):
+    """A user-given value (int, float, str, list) as the IR holds it (exact Fractions), read as the
+    command reads its words and within the same limits (`inputs.python_value`)."""
+    from dipc_plus.semantics.inputs import python_value
+    return python_value(value, where)
 
 
 def build_chain(program: ir.Program, inputs: Mapping, *, max_states: int = DEFAULT_MAX_STATES,
@@ -439,12 +428,12 @@ def _flatten_targets(program: ir.Program, targets: Mapping) -> dict:
             raise UserError(f"'{name}' is not an output of {program.name}",
                             hint=f"its outputs are: {', '.join(program.output_names())}")
         if isinstance(types[name], (ir.RealT, ir.IntT)):
-            v = to_input_value(value)
+            v = to_input_value(value, f"target '{name}'")
             if not isinstance(v, Fraction):
                 raise UserError(f"target of the real output '{name}' must be a number, not {value!r}")
             out[name] = v
         else:
-            out[name] = _norm_value(to_input_value(value)) if not isinstance(value, (bool, str)) else value
+            out[name] = _norm_value(to_input_value(value, f"target '{name}'")) if not isinstance(value, (bool, str)) else value
     return out
 
 
@@ -463,11 +452,11 @@ def _gammas(program: ir.Program, flat_targets: dict, gamma) -> dict:
         missing = [n for n in reals if n not in flat]
         if missing:
             raise UserError(f"no gamma for the real output(s) {', '.join(missing)}")
-        result = {n: to_input_value(flat[n]) for n in reals}
+        result = {n: to_input_value(flat[n], f"gamma of '{n}'") for n in reals}
     else:
         if reals and gamma is None:
             raise UserError("a real output has a target: give gamma, the allowed distance")
-        result = {n: to_input_value(gamma) for n in reals}
+        result = {n: to_input_value(gamma, "gamma") for n in reals}
     for n, g in result.items():
         if not isinstance(g, Fraction) or g < 0:
             raise UserError(f"gamma for '{n}' must be a non-negative rational, not {g}")

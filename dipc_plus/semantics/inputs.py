@@ -3,9 +3,14 @@
 Values are exact: integers and rationals become `Fraction` (or `int` for DOM
 values), names become symbols, `true`/`false` Booleans.  `bind_inputs` checks
 them against a program's declared inputs and flattens arrays to ``q[1]``, ...
+A Python value of the API (`python_value`) goes through the same reading and the
+same `digits` limit as a command-line word, so both refuse the same values with
+the same words.
 """
 from __future__ import annotations
 
+import math
+import numbers
 import re
 from fractions import Fraction
 
@@ -70,12 +75,74 @@ def parse_assignments(items: list[str] | None, what: str) -> dict[str, object]:
 
 def parse_params(items: list[str] | None) -> dict[str, Fraction]:
     """`--set m=4 --set c=2` -> {'m': Fraction(4), 'c': Fraction(2)}."""
-    values = parse_assignments(items, "--set")
+    return parameter_numbers(parse_assignments(items, "--set"))
+
+
+def parameter_numbers(values: dict[str, object]) -> dict[str, Fraction]:
+    """The values of `--set` (or the API's params) checked to be numbers."""
     for name, value in values.items():
         if not isinstance(value, Fraction):
-            raise UserError(f"--set {name}: a parameter must be a number, not '{value}'",
-                            hint="write --set m=4 or --set T=1/2")
+            raise UserError(f"--set {name}: a parameter is a number, not '{limits.clip(value)}'",
+                            hint=f"write e.g. --set {name}=4 or --set {name}=1/2")
     return values  # type: ignore[return-value]
+
+
+def python_value(value: object, where: str) -> object:
+    """A Python value of the API (int, Fraction, float, str, bool, list or tuple of them, numpy or
+    flint numbers) read as `parse_value` reads a command-line word: exact, within the `digits`
+    limit; a string is read as the command reads it; None, nan, inf and other objects are refused.
+
+    >>> python_value([1, 0.1, "1/3", "top", True], "--input q")
+    [Fraction(1, 1), Fraction(1, 10), Fraction(1, 3), 'top', True]
+    >>> python_value(float("nan"), "--input q")
+    Traceback (most recent call last):
+    ...
+    dipc_plus.errors.UserError: error: --input q: nan is not a finite number
+      hint: write an integer (3), a rational (Fraction(1, 2) or '1/2') or a decimal (0.25)
+    """
+    if isinstance(value, (bool, str)):
+        return value if isinstance(value, bool) else parse_scalar(value, where)
+    if isinstance(value, (list, tuple)):
+        return [python_value(v, where) for v in value]
+    if isinstance(value, numbers.Integral) or hasattr(value, "__index__"):
+        return _within_digits(Fraction(int(value)), where)      # type: ignore[call-overload]
+    if isinstance(value, numbers.Rational) or (hasattr(value, "numerator") and hasattr(value, "denominator")):
+        try:
+            number = Fraction(int(value.numerator), int(value.denominator))   # type: ignore[attr-defined]
+        except (TypeError, ValueError, ZeroDivisionError):
+            number = None
+        if number is not None:
+            return _within_digits(number, where)
+    if isinstance(value, numbers.Real):
+        real = float(value)
+        if not math.isfinite(real):
+            raise UserError(f"{where}: {real!r} is not a finite number", hint=_NUMBER_HINT)
+        return _within_digits(Fraction(repr(real)), where)      # the decimal written, not the binary double
+    shown = "None" if value is None else f"a {type(value).__name__}"
+    raise UserError(f"{where}: {shown} is not a value", hint=_NUMBER_HINT + ", a symbol ('top') or True/False")
+
+
+_NUMBER_HINT = "write an integer (3), a rational (Fraction(1, 2) or '1/2') or a decimal (0.25)"
+
+
+def _within_digits(number: Fraction, where: str) -> Fraction:
+    """`number` if neither its numerator nor its denominator has more digits than the `digits` limit,
+    counted without printing a number past Python's own 4,300-digit conversion limit."""
+    most = limits.get("digits")
+    digits = max(_digits(number.numerator), _digits(number.denominator))
+    if digits > most:
+        shown = limits.clip(number) if digits < 4000 else f"<a number of about {digits} digits>"
+        raise UserError(f"{where}: the number {shown} has {digits} digits, more than {most}",
+                        hint=limits.hint("digits"))
+    return number
+
+
+def _digits(n: int) -> int:
+    """The decimal digits of |n| (for a number of thousands of digits, within one of it)."""
+    n = abs(n)
+    if n.bit_length() < 10_000:
+        return len(str(n))
+    return int(n.bit_length() * math.log10(2)) + 1
 
 
 def coerce(value: object, typ: ir.Type, where: str) -> object:
