@@ -15,6 +15,7 @@ from typing import Callable, Mapping
 
 from dipc_plus.errors import UserError
 from dipc_plus.claims import noise_free
+from dipc_plus.claims.argmax_dd import recognise_regions as argmax_regions
 from dipc_plus.claims.disagreement import Disagreement
 from dipc_plus.claims.distances import LinfInput, LinfOutput, ZeroOneOutput
 from dipc_plus.exact.argmax_integral import argmax_probabilities
@@ -65,6 +66,12 @@ class InputClasses:
         self.regions = (DetRegions.of(program) if self.enabled and self.shape is None and noise_free_det
                         else None)
         self.share_dd = (self.regions is not None and type(input_distance) is LinfInput and dd_over == "reals")
+        # an argmax of plain noisy reads: det is the first index of the largest input, and dd (L-inf,
+        # over the reals) a function of the two largest values (`argmax_key`)
+        self.argmax = (argmax_regions(program, input_distance) if self.shape is not None and noise_free_det
+                       else None)
+        self.share_argmax_dd = self.argmax is not None and dd_over == "reals"
+        self._last_argmax = None      # (input, a copy of it, its argmax_key)
         self._dd: dict = {}           # (det output, u on its support) -> Disagreement without witness
         self.dd_computed = 0          # dd computed (not shared)
         self._by_support: dict = {}   # OutputSupport.key -> P[out = o] (exact)
@@ -113,6 +120,8 @@ class InputClasses:
             return self.regions.det(self._flat(u))[1]
         if self.shape is None or not self.noise_free_det:
             return None
+        if self.argmax is not None:   # the centres are the inputs themselves: no Fraction arithmetic
+            return {self.shape.output: self.argmax_key(self._flat(u))[0]}
         samples = samples_at(self.shape, bind(self.program, u))
         if samples is None:
             return None
@@ -156,10 +165,14 @@ class InputClasses:
 
     def dd(self, u: Mapping, det_u: Mapping, compute: Callable) -> Disagreement | None:
         """dd(u) shared by (det output, u on its region's support), `compute(u, det_u)` on a miss;
-        None where it is not shared (the caller computes it)."""
-        if not self.share_dd:
+        None where it is not shared (the caller computes it).  For a recognised argmax of plain
+        reads the key is `argmax_key` less the det index."""
+        if self.share_argmax_dd:
+            key = tuple(map(_cheap, self.argmax_key(self._flat(u))[1:]))
+        elif not self.share_dd:
             return None
-        key = self.regions.dd_key(self._flat(u), det_u)
+        else:
+            key = self.regions.dd_key(self._flat(u), det_u)
         found = self._dd.get(key)
         if found is None:
             self.dd_computed += 1
@@ -167,6 +180,28 @@ class InputClasses:
             if len(self._dd) < MAX_SUPPORT_KEYS:
                 self._dd[key] = Disagreement(found.value, found.attained)
         return found
+
+    def argmax_key(self, flat: Mapping) -> tuple:
+        """(det index, the largest value, the largest of the others, whether an index before det's has
+        that value) at u, values negated for argmin.  `claims.argmax_dd` proves dd(u) = (largest -
+        next) / 2, attained exactly when an index before det's reaches the next value: a function of
+        the last three, so inputs with equal keys share dd (however their other values lie)."""
+        last = self._last_argmax   # det and dd ask for the same input in turn
+        if last is not None and last[0] is flat and last[1] == flat:
+            return last[2]
+        values = [flat[name] for name in self.argmax.means]
+        if self.argmax.minimum:
+            values = [-v for v in values]
+        best = max(range(len(values)), key=values.__getitem__)   # the first index of the largest
+        top = values[best]
+        if len(values) == 1:
+            key = 1, top, None, False
+        else:
+            before = values[:best]
+            runner_up = max(before + values[best + 1:])
+            key = best + 1, top, runner_up, runner_up in before
+        self._last_argmax = (flat, dict(flat), key)
+        return key
 
     def report_key(self, claim, u: Mapping) -> tuple | None:
         """A key whose equal values give equal reports but for the input (`accuracy.class_reports`),
@@ -308,6 +343,8 @@ class InputClasses:
             out["support_refused"] = self.support_refusal
         if self.share_dd:
             out["dd"] = "shared by det region"
+        elif self.share_argmax_dd:
+            out["dd"] = "shared by the two largest values"
         out.update({"distributions": self.distributions if in_process else None,
                     "decisions": self.decisions if in_process and self.enabled else None})
         return out
