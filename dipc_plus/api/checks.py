@@ -270,12 +270,9 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
             result = decide_sweep(checker, points, options, paper=paper, reports=reports, executor=run_on,
                                   kappa_max=DEFAULT_KAPPA_MAX if kappa_max is None else kappa_max,
                                   digits=DEFAULT_DIGITS if digits is None else digits)
-        if isinstance(result, SweepResult):
-            report: SweepReport | BoxSweepReport = SweepReport(result, checker, points, reports=reports)
-            _strict(_mode(report, options), result.accuracy, strict)
-        else:
-            report = BoxSweepReport(result)
-            _strict(_mode(report, options), result.base, strict)
+        report = (SweepReport(result, checker, points, reports=reports) if isinstance(result, SweepResult)
+                  else BoxSweepReport(result))
+        _strict(_mode(report, options), result.base, strict)
         return report
 
 
