@@ -233,7 +233,8 @@ class BoxSweepResult:
         return Vacuity("--kappa-max", f"beta/{self.kappa_max} is verified on the box: no kappa up to "
                        "--kappa-max fails", f"raise --kappa-max{at_least} for the best kappa and a counterexample")
 
-    def to_json(self) -> dict:
+    def to_json(self, full: bool = False) -> dict:
+        """The sweep's JSON (`full`: a box sweep has no per-input reports to add)."""
         out = self.base.to_json()
         star = self.kappa_star
         out.update({
@@ -255,6 +256,58 @@ class BoxSweepResult:
         if star is not None and star.at is not None:
             out["kappa_star_detail"]["at"]["piece"] = star.at.report.to_json()
         return out
+
+    def report(self) -> str:
+        """The command's text report."""
+        program = self.claim.program
+        scope = self.scope
+        method = {argmax_box.METHOD: "the argmax worst point", REFERENCE_METHOD: "no reduction (reference mode)"}.get(
+            self.base.method, "the corner reduction")
+        lines = [f"claim: {self.claim.describe()}",
+                 f"every real input of the box with dd(u) > alpha (Definition 2), decided by {method}; "
+                 f"the claim itself is {self.verdict.upper()}{' (vacuously)' if self.base.vacuous else ''} {scope.summary()}",
+                 "search: " + ", ".join(f"beta/{k} {v}" for k, v in self.searched)]
+        if self.best_kappa is None:
+            lines.append(f"UNDECIDED: with beta/{self.undecided.kappa} these regions are neither proved nor refuted, "
+                         "so the best kappa over the box is not known:")
+            lines += ["  " + r.line(program) for r in self.undecided.regions if r.verdict == UNDECIDED]
+            lines.append(scope.coverage())
+            return "\n".join(lines)
+        star = self.kappa_star
+        if star is None:
+            lines.append(self.star_note)
+        elif star.infinite:
+            lines.append("kappa* is unbounded: " + ("the claim applies to no input of the box" if self.base.vacuous else
+                                                    "P[error] is 0 wherever the claim applies in the box"))
+        else:
+            what = ("the infimum over the box of beta/P[error]" if self.star_is_box_inf else
+                    "the infimum of beta/P[error] over the corner sentences, a lower bound on the box's")
+            value = (f"{fmt_q(star.lo)} exactly" if star.exact else
+                     f"{star.text}... (certified enclosure [%s, %s])" % outward(star.lo, star.hi, star.digits + 4))
+            lines.append(f"kappa* ({what}) = {value}")
+            piece = star.at.report
+            lines.append(f"  on the region {piece.condition} (det = {env_text(program, piece.det)}), {piece.pieces}, "
+                         f"{'v(1)' if piece.kind == HOMOGENEOUS else 'corner'} {env_text(program, piece.input)} "
+                         f"({piece.kind}, in {piece.variable}): "
+                         f"{star.at.where().replace('eps', 'x' if piece.kind == HOMOGENEOUS else 'eps')}")
+        if len(self.region_stars) > 1:
+            lines.append("kappa* per det region (least first):")
+            for r in self.region_stars:
+                value = "inf" if r.star.infinite else fmt_q(r.star.lo) if r.star.exact else r.star.text + "..."
+                lines.append(f"  {r.condition:<44} det = {env_text(program, r.det):<24} gamma = {fmt_q(r.gamma)}: "
+                             f"{value}{'' if r.box_infimum else ' (a lower bound)'}")
+        if self.capped:
+            lines.append(f"best kappa >= {self.best_kappa} (--kappa-max): " + ("no kappa fails" if self.base.vacuous else
+                                                                              f"beta/{self.best_kappa} is verified on the box"))
+        else:
+            lines.append(f"best kappa = {self.best_kappa}: the box claim holds with beta/{self.best_kappa}"
+                         if self.best_kappa >= 1 else "best kappa = 0: the box claim fails even with beta itself")
+            lines.append(f"with beta/{self.best_kappa + 1} it fails at a point of the box (re-checked by the per-point "
+                         "path):")
+            lines.append("  " + self.counterexample.describe().replace("\n", "\n  "))
+        lines.append(scope.coverage())
+        lines.append(f"{self.seconds:.2f} s")
+        return "\n".join(lines)
 
 
 def box_sweep(claim: AccuracyClaim, *, kappa_max: int = DEFAULT_KAPPA_MAX, digits: int = DEFAULT_DIGITS,
@@ -370,54 +423,3 @@ def _done(res: BoxSweepResult, start) -> BoxSweepResult:
     res.seconds = time.perf_counter() - start
     return res
 
-
-def box_sweep_text(res: BoxSweepResult) -> str:
-    program = res.claim.program
-    scope = res.scope
-    method = {argmax_box.METHOD: "the argmax worst point", REFERENCE_METHOD: "no reduction (reference mode)"}.get(
-        res.base.method, "the corner reduction")
-    lines = [f"claim: {res.claim.describe()}",
-             f"every real input of the box with dd(u) > alpha (Definition 2), decided by {method}; "
-             f"the claim itself is {res.verdict.upper()}{' (vacuously)' if res.base.vacuous else ''} {scope.summary()}",
-             "search: " + ", ".join(f"beta/{k} {v}" for k, v in res.searched)]
-    if res.best_kappa is None:
-        lines.append(f"UNDECIDED: with beta/{res.undecided.kappa} these regions are neither proved nor refuted, "
-                     "so the best kappa over the box is not known:")
-        lines += ["  " + r.line(program) for r in res.undecided.regions if r.verdict == UNDECIDED]
-        lines.append(scope.coverage())
-        return "\n".join(lines)
-    star = res.kappa_star
-    if star is None:
-        lines.append(res.star_note)
-    elif star.infinite:
-        lines.append("kappa* is unbounded: " + ("the claim applies to no input of the box" if res.base.vacuous else
-                                                "P[error] is 0 wherever the claim applies in the box"))
-    else:
-        what = ("the infimum over the box of beta/P[error]" if res.star_is_box_inf else
-                "the infimum of beta/P[error] over the corner sentences, a lower bound on the box's")
-        value = (f"{fmt_q(star.lo)} exactly" if star.exact else
-                 f"{star.text}... (certified enclosure [%s, %s])" % outward(star.lo, star.hi, star.digits + 4))
-        lines.append(f"kappa* ({what}) = {value}")
-        piece = star.at.report
-        lines.append(f"  on the region {piece.condition} (det = {env_text(program, piece.det)}), {piece.pieces}, "
-                     f"{'v(1)' if piece.kind == HOMOGENEOUS else 'corner'} {env_text(program, piece.input)} "
-                     f"({piece.kind}, in {piece.variable}): "
-                     f"{star.at.where().replace('eps', 'x' if piece.kind == HOMOGENEOUS else 'eps')}")
-    if len(res.region_stars) > 1:
-        lines.append("kappa* per det region (least first):")
-        for r in res.region_stars:
-            value = "inf" if r.star.infinite else fmt_q(r.star.lo) if r.star.exact else r.star.text + "..."
-            lines.append(f"  {r.condition:<44} det = {env_text(program, r.det):<24} gamma = {fmt_q(r.gamma)}: "
-                         f"{value}{'' if r.box_infimum else ' (a lower bound)'}")
-    if res.capped:
-        lines.append(f"best kappa >= {res.best_kappa} (--kappa-max): " + ("no kappa fails" if res.base.vacuous else
-                                                                          f"beta/{res.best_kappa} is verified on the box"))
-    else:
-        lines.append(f"best kappa = {res.best_kappa}: the box claim holds with beta/{res.best_kappa}"
-                     if res.best_kappa >= 1 else "best kappa = 0: the box claim fails even with beta itself")
-        lines.append(f"with beta/{res.best_kappa + 1} it fails at a point of the box (re-checked by the per-point "
-                     "path):")
-        lines.append("  " + res.counterexample.describe().replace("\n", "\n  "))
-    lines.append(scope.coverage())
-    lines.append(f"{res.seconds:.2f} s")
-    return "\n".join(lines)

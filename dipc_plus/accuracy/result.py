@@ -9,12 +9,15 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass
+from typing import Iterator
 
-from dipc_plus.accuracy.report import (REFUTED, VERIFIED, Counterexample, InputSummary, input_key,
-                                       json_value)
+from dipc_plus.accuracy.report import (ENV_STYLE, REFUTED, VERIFIED, Counterexample, InputSummary, fmt_q, group_env,
+                                       input_key, json_value)
+from dipc_plus.accuracy.report import report_lines as input_report_lines
 from dipc_plus.accuracy.vacuity import Vacuity, accuracy_vacuity
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
-from dipc_plus.execution.json_spool import RawJSON
+from dipc_plus.execution.json_spool import JsonSpool, RawJSON
+from dipc_plus.semantics.values import show_env
 
 
 @dataclass
@@ -177,3 +180,74 @@ class AccuracyResult:
             out["reports"] = self.kept if encoded else [json.loads(r) if isinstance(r, RawJSON) else r
                                                         for r in self.kept]
         return out
+
+    def report(self, verbose: bool = False, worst: list | None = None) -> str:
+        """The command's text report of the run (`report_lines` joined)."""
+        return "\n".join(self.report_lines(verbose, worst))
+
+    def report_lines(self, verbose: bool = False, worst: list | None = None) -> Iterator[str]:
+        """The report of a run, line by line: one line per input (every report in full with `verbose`), or
+        with `worst` (accuracy.summary.InputMargin, worst first) the worst inputs only.  A summarized run's
+        input lines come from its temporary file one at a time, so a grid of millions of inputs is printed
+        without holding its text (`execution.json_spool`)."""
+        claim = self.claim
+        program = claim.program
+        conv = "dd(u) >= alpha (the paper's convention)" if self.boundary else "dd(u) > alpha (Definition 2)"
+        kappa = "" if self.kappa == 1 else f", beta divided by {self.kappa}"
+        yield f"claim:  {claim.describe()}"
+        yield f"        inputs with {conv}, dd over {self.dd_over}{kappa}"
+        if claim.note:
+            yield f"note:   {claim.note}"
+        yield ""
+        if worst is not None:
+            bound = "beta" if self.kappa == 1 else f"beta/{self.kappa}"
+            yield (f"the {len(worst)} worst input(s) where the claim applies (smallest inf over eps of "
+                   f"beta/P[error]; P[error] <= {bound} fails where it is below {self.kappa}):"
+                   if worst else "no input where the claim applies: no worst input")
+            for m in worst:
+                yield "  " + m.text(program)
+        elif self.kept is not None:
+            yield from (self.kept.values() if isinstance(self.kept, JsonSpool) else self.kept)
+        else:
+            by_input: dict = {}
+            for r in self.reports:
+                by_input.setdefault(tuple(r.input.items()), []).append(r)
+            for reps in by_input.values():
+                yield from input_report_lines(reps, verbose)
+        if not verbose:
+            yield ""
+        yield from self.verdict_lines(verbose)
+
+    def verdict_lines(self, verbose: bool) -> Iterator[str]:
+        """The end of a text report: the counts, the work, the verdict and what it covers."""
+        claim, program = self.claim, self.claim.program
+        applicable = self.n_applicable
+        yield (f"{self.inputs} input(s), {self.n_obligations} obligation(s), {applicable} where the claim "
+               f"applies, {self.n_refuted} refuted; {self.seconds:.2f} s")
+        if self.work is not None:
+            yield work_text(self.work)
+        scope = self.scope
+        if self.verdict == "verified":
+            if applicable == 0:
+                yield f"VERIFIED (vacuously: the claim applies to none of these inputs) {scope.summary()}"
+            else:
+                yield (f"VERIFIED {scope.summary()}: P[error] <= beta{'' if self.kappa == 1 else f'/{self.kappa}'} "
+                       f"for every eps in {claim.eps} at every input where the claim applies")
+            yield scope.coverage()
+        else:
+            cex = self.counterexample
+            yield (f"REFUTED at {show_env(group_env(program, cex.input), **ENV_STYLE)}, eps = {fmt_q(cex.eps)} "
+                   f"(re-checked by an independent certified evaluation)")
+            if not verbose:
+                yield cex.describe()
+            yield scope.coverage()
+
+
+def work_text(work: dict) -> str:
+    """One line on how the work was shared (accuracy.classes)."""
+    text = f"work: {work['path']}"
+    if work.get("distributions") is not None:
+        text += f"; {work['distributions']} output distribution(s) computed"
+    if work.get("decisions") is not None:
+        text += f", {work['decisions']} certified decision(s) run"
+    return text + f" for {work['inputs']} input(s)"

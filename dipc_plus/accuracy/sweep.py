@@ -405,6 +405,11 @@ class SweepResult:
         return self.accuracy.verdict
 
     @property
+    def base(self) -> AccuracyResult:
+        """The claim itself (kappa = 1), as a box sweep names it."""
+        return self.accuracy
+
+    @property
     def vacuity(self):
         """Why no kappa fails (accuracy.vacuity.Vacuity), or None when one does."""
         return sweep_vacuity(self)
@@ -424,6 +429,40 @@ class SweepResult:
         out["vacuity"] = None if self.vacuity is None else self.vacuity.to_json()
         out["seconds"] = round(self.seconds, 3)
         return out
+
+    def report(self) -> str:
+        """The command's text report."""
+        acc = self.accuracy
+        claim = acc.claim
+        scope = acc.scope
+        lines = [f"claim: {claim.describe()}",
+                 f"checked {acc.inputs} input(s): {acc.n_applicable} obligation(s) apply; "
+                 f"the claim itself is {acc.verdict}" + (" (vacuously)" if acc.vacuous else "") + f" {scope.summary()}",
+                 "every number below is over these inputs only"]
+        star = self.kappa_star
+        if star.infinite:
+            lines.append("kappa* is unbounded: P[error] is 0 wherever the claim applies")
+        else:
+            if star.exact:
+                lines.append(f"kappa* (the infimum of beta/P[error]) = {fmt_q(star.lo)} exactly")
+            else:
+                lines.append(f"kappa* (the infimum of beta/P[error]) = {star.text}... (certified enclosure [%s, %s])"
+                             % outward(star.lo, star.hi, star.digits + 4))
+            at = star.at
+            lines.append(f"  at {show_env(group_env(at.report.program, at.report.input), **ENV_STYLE)}, alpha = {fmt_q(at.report.alpha)}, "
+                         f"gamma = {fmt_q(at.report.gamma)}: {at.where()}"
+                         + (f"; {star.ties} other (input, eps) reach the same value to this precision"
+                            if star.ties else ""))
+        if self.capped:
+            lines.append(f"best kappa >= {self.best_kappa} (--kappa-max): beta/{self.best_kappa} holds")
+        else:
+            lines.append(f"best kappa = {self.best_kappa}: the claim holds with beta/{self.best_kappa}"
+                         if self.best_kappa >= 1 else "best kappa = 0: the claim fails even with beta itself")
+            lines.append(f"with beta/{self.best_kappa + 1} it fails:")
+            lines.append("  " + self.counterexample.describe().replace("\n", "\n  "))
+        lines.append(scope.coverage())
+        lines.append(f"{self.seconds:.2f} s")
+        return "\n".join(lines)
 
 
 def sweep(checker: AccuracyChecker, *, kappa_max: int = DEFAULT_KAPPA_MAX, digits: int = DEFAULT_DIGITS,
@@ -480,36 +519,3 @@ def sweep(checker: AccuracyChecker, *, kappa_max: int = DEFAULT_KAPPA_MAX, digit
         cex = failed.counterexample
     return SweepResult(result, star, best, capped, kappa_max, confirmed, cex, time.perf_counter() - start)
 
-
-def sweep_text(res: SweepResult) -> str:
-    acc = res.accuracy
-    claim = acc.claim
-    scope = acc.scope
-    lines = [f"claim: {claim.describe()}",
-             f"checked {acc.inputs} input(s): {acc.n_applicable} obligation(s) apply; "
-             f"the claim itself is {acc.verdict}" + (" (vacuously)" if acc.vacuous else "") + f" {scope.summary()}",
-             "every number below is over these inputs only"]
-    star = res.kappa_star
-    if star.infinite:
-        lines.append("kappa* is unbounded: P[error] is 0 wherever the claim applies")
-    else:
-        if star.exact:
-            lines.append(f"kappa* (the infimum of beta/P[error]) = {fmt_q(star.lo)} exactly")
-        else:
-            lines.append(f"kappa* (the infimum of beta/P[error]) = {star.text}... (certified enclosure [%s, %s])"
-                         % outward(star.lo, star.hi, star.digits + 4))
-        at = star.at
-        lines.append(f"  at {show_env(group_env(at.report.program, at.report.input), **ENV_STYLE)}, alpha = {fmt_q(at.report.alpha)}, "
-                     f"gamma = {fmt_q(at.report.gamma)}: {at.where()}"
-                     + (f"; {star.ties} other (input, eps) reach the same value to this precision"
-                        if star.ties else ""))
-    if res.capped:
-        lines.append(f"best kappa >= {res.best_kappa} (--kappa-max): beta/{res.best_kappa} holds")
-    else:
-        lines.append(f"best kappa = {res.best_kappa}: the claim holds with beta/{res.best_kappa}"
-                     if res.best_kappa >= 1 else "best kappa = 0: the claim fails even with beta itself")
-        lines.append(f"with beta/{res.best_kappa + 1} it fails:")
-        lines.append("  " + res.counterexample.describe().replace("\n", "\n  "))
-    lines.append(scope.coverage())
-    lines.append(f"{res.seconds:.2f} s")
-    return "\n".join(lines)

@@ -13,8 +13,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from dipc_plus.api.results import AccuracyReport, Report
-from dipc_plus.api.views import Counterexample, KappaStar, env_repr, grouped, html_table
+from dipc_plus.api.results import AccuracyReport, SweepReport
+from dipc_plus.api.views import KappaStar, env_repr, grouped, html_table
 from dipc_plus.errors import UserError
 
 class RegionVerdict:
@@ -68,11 +68,6 @@ class BoxReport(AccuracyReport):
         super().__init__(result, checker, None)
 
     @property
-    def verified(self) -> bool | None:
-        """True when proved on the whole box, False when refuted, None when a region is undecided."""
-        return None if self.verdict == "undecided" else self.verdict == "verified"
-
-    @property
     def regions(self) -> list[RegionVerdict]:
         return [RegionVerdict(r, self.program) for r in self.result.regions]
 
@@ -81,9 +76,6 @@ class BoxReport(AccuracyReport):
         """The undecided regions' share of the box (0 when decided; None: a region that is not a box)."""
         share = self.result.undecided_share()
         return None if share is None else Fraction(share)
-
-    def text(self, verbose: bool | None = None) -> str:
-        return str(self.result.text())
 
     def summary(self) -> str:
         r = self.result
@@ -161,7 +153,7 @@ class RegionKappaStar:
         return f"RegionKappaStar({self.region}: det {env_repr(self.det)}, kappa* = {self.kappa_star.text}{bound})"
 
 
-class BoxSweepReport(Report):
+class BoxSweepReport(SweepReport):
     """`sweep` on a box claim: the best kappa over every real input of the box, kappa* and per region.
 
     `best_kappa` is None when a region is undecided at some kappa (`undecided_regions` says which);
@@ -176,37 +168,15 @@ class BoxSweepReport(Report):
     """
 
     def __init__(self, result: Any):
-        self.result = result
+        super().__init__(result, None, None)
 
     @property
-    def program(self) -> Any:
-        return self.result.claim.program
-
-    @property
-    def verified(self) -> bool | None:
-        """The claim itself (kappa = 1): True, False, or None when undecided."""
-        return None if self.verdict == "undecided" else self.verdict == "verified"
-
-    @property
-    def vacuous(self) -> bool:
-        return bool(self.result.base.vacuous)
-
-    @property
-    def strict_reason(self) -> str | None:
-        from dipc_plus.commands.common import strict_reason
-        return strict_reason(self.result.base)
-
-    @property
-    def best_kappa(self) -> int | None:
+    def best_kappa(self) -> int | None:  # type: ignore[override]
         """The largest integer kappa with beta/kappa verified on the box (None: undecided)."""
         return self.result.best_kappa
 
     @property
-    def capped(self) -> bool:
-        return bool(self.result.capped)
-
-    @property
-    def kappa_star(self) -> KappaStar | None:
+    def kappa_star(self) -> KappaStar | None:  # type: ignore[override]
         star = self.result.kappa_star
         return None if star is None else KappaStar(star, self.program)
 
@@ -230,14 +200,9 @@ class BoxSweepReport(Report):
         return [] if run is None else [RegionVerdict(r, self.program) for r in run.regions
                                        if r.verdict == "undecided"]
 
-    @property
-    def counterexample(self) -> Counterexample | None:
-        raw = self.result.counterexample
-        return None if raw is None else Counterexample(raw)
-
-    def text(self) -> str:
-        from dipc_plus.accuracy.box_sweep import box_sweep_text
-        return box_sweep_text(self.result)
+    def plot(self, **_: Any) -> Any:
+        """A box sweep draws no curve: kappa* is over the regions of the box, not at one input."""
+        raise UserError("a box sweep has no plot", hint="plot one input: check_accuracy(claim, input={...}).plot()")
 
     def summary(self) -> str:
         r = self.result

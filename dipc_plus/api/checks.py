@@ -12,6 +12,8 @@ the report's ``.to_json()`` is the command's ``--json``.  Errors are the same
 import os
 from typing import Any, Literal, Mapping, Sequence, TypeVar
 
+from dipc_plus.accuracy.box_result import BoxResult
+from dipc_plus.accuracy.decide import decide_accuracy, decide_sweep
 from dipc_plus.api.box_results import BoxReport, BoxSweepReport
 from dipc_plus.api.claim import Claim, claim_path
 from dipc_plus.api.errors import StrictVerdictError, in_python_words
@@ -198,20 +200,17 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
                               progress=progress, strict=strict, reference=reference, timeout=timeout,
                               max_memory=max_memory)
 
-    def run() -> AccuracyReport:
+    def run() -> AccuracyReport | BoxReport:
         with in_python_words(), options.limits_applied():
             check_kappa(kappa, "kappa", "kappa=7")
             run_on = options.run_on()
             checker, _ = _checker(claim, program, params, dd_over, paper, options)
             points = _points(checker, input, inputs)
-            if checker.claim.inputs_kind == "box" and points is None:
-                return _box_accuracy(checker, kappa, paper, options)
             with certified_or_exit_2():
-                result = checker.run(points, kappa, progress=progress, stop_at_first=first, executor=run_on)
-            if points is None:
-                result.inputs_kind = checker.claim.inputs_kind
-            report = _mode(AccuracyReport(result, checker, points), options)
-            _strict(report, result, strict)
+                result = decide_accuracy(checker, points, kappa, options, paper=paper, first=first, executor=run_on)
+            report = (BoxReport(result, checker) if isinstance(result, BoxResult)
+                      else AccuracyReport(result, checker, points))
+            _strict(_mode(report, options), result, strict)
             return report
     return guarded(options, run)
 
@@ -287,60 +286,26 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
     >>> s.best_kappa, s.kappa_star.text[:6], s.counterexample.kappa
     (6, '6.3758', 7)
     """
-    from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, sweep as run_sweep
+    from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, SweepResult
     with in_python_words():
         options = run_options(max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
                               progress=progress, strict=strict, reference=reference, timeout=timeout,
                               max_memory=max_memory)
 
     def run() -> SweepReport | BoxSweepReport:
-        nonlocal kappa_max, digits
         with in_python_words(), options.limits_applied():
-            kappa_max = DEFAULT_KAPPA_MAX if kappa_max is None else kappa_max
-            digits = DEFAULT_DIGITS if digits is None else digits
-            if kappa_max < 1:
-                raise UserError(f"kappa_max must be at least 1, not {kappa_max}", hint="use e.g. kappa_max=100")
-            if not 1 <= digits <= 60:
-                raise UserError(f"digits must be between 1 and 60, not {digits}", hint="use e.g. digits=10")
             run_on = options.run_on()
             checker, _ = _checker(claim, program, params, dd_over, paper, options)
             points = _points(checker, input, inputs)
-            if checker.claim.inputs_kind == "box" and points is None:
-                return _box_sweep(checker, kappa_max, digits, paper, reports, options)
             with certified_or_exit_2():
-                result = run_sweep(checker, kappa_max=kappa_max, digits=digits, points=points, progress=progress,
-                                   executor=run_on)
-            report = _mode(SweepReport(result, checker, points, reports=reports), options)
-            _strict(report, result.accuracy, strict)
+                result = decide_sweep(checker, points, options, paper=paper, reports=reports, executor=run_on,
+                                      kappa_max=DEFAULT_KAPPA_MAX if kappa_max is None else kappa_max,
+                                      digits=DEFAULT_DIGITS if digits is None else digits)
+            report = (SweepReport(result, checker, points, reports=reports) if isinstance(result, SweepResult)
+                      else BoxSweepReport(result))
+            _strict(_mode(report, options), result.base, strict)
             return report
     return guarded(options, run)
-
-
-def _box_accuracy(checker: Any, kappa: int, paper: bool, options: RunOptions) -> BoxReport:
-    """A box claim without input=: decided as a whole by the corner reduction, as `dipc accuracy` does."""
-    from dipc_plus.accuracy.box import decide_box
-    with certified_or_exit_2():
-        result = decide_box(checker.claim, kappa, options.max_states, boundary=paper, options=options)
-    report = _mode(BoxReport(result, checker), options)
-    _strict(report, result, options.strict)
-    return report
-
-
-def _box_sweep(checker: Any, kappa_max: int, digits: int, paper: bool, reports: bool,
-               options: RunOptions) -> BoxSweepReport:
-    """A box claim without input=: the best kappa over the whole box, as `dipc sweep` does."""
-    from dipc_plus.accuracy.box_sweep import box_sweep
-    if paper:
-        raise UserError("a box claim is decided under Definition 2 (dd(u) > alpha)", hint="leave out paper=True")
-    if reports:
-        raise UserError("a box sweep has no per-input reports: it decides the box's det regions",
-                        hint="leave out reports=True (the regions are in .to_json() and .region_kappa_stars)")
-    with certified_or_exit_2():
-        result = box_sweep(checker.claim, kappa_max=kappa_max, digits=digits, max_states=options.max_states,
-                           options=options)
-    report = _mode(BoxSweepReport(result), options)
-    _strict(report, result.base, options.strict)
-    return report
 
 
 # --------------------------------------------------------------------------- privacy

@@ -82,8 +82,8 @@ class Report:
         return json.dumps(self.to_json(), indent=2)
 
     def text(self) -> str:
-        """The command's text report."""
-        raise NotImplementedError
+        """The command's text report (the result says it)."""
+        return str(self.result.report())
 
     def summary(self) -> str:
         """One line: what was checked and the verdict."""
@@ -127,8 +127,7 @@ class AccuracyReport(Report):
         return int(self.result.kappa)
 
     def text(self, verbose: bool | None = None) -> str:
-        from dipc_plus.commands.accuracy import text_report
-        return text_report(self.result, verbose=self.points is not None if verbose is None else verbose)
+        return str(self.result.report(verbose=self.points is not None if verbose is None else verbose))
 
     def summary(self) -> str:
         r = self.result
@@ -204,17 +203,13 @@ class SweepReport(Report):
         self.result, self.checker, self.points, self.reports = result, checker, points, reports
 
     @property
-    def verdict(self) -> str:
-        return str(self.result.verdict)
-
-    @property
     def vacuous(self) -> bool:
-        return bool(getattr(self.result.accuracy, "vacuous", False))
+        return bool(getattr(self.result.base, "vacuous", False))
 
     @property
     def strict_reason(self) -> str | None:
         from dipc_plus.commands.common import strict_reason
-        return strict_reason(self.result.accuracy)
+        return strict_reason(self.result.base)
 
     @property
     def best_kappa(self) -> int:
@@ -237,14 +232,10 @@ class SweepReport(Report):
 
     @property
     def program(self) -> Any:
-        return self.result.accuracy.claim.program
+        return self.result.base.claim.program
 
     def raw_json(self) -> dict:
         return dict(self.result.to_json(full=self.reports))
-
-    def text(self) -> str:
-        from dipc_plus.accuracy.sweep import sweep_text
-        return sweep_text(self.result)
 
     def summary(self) -> str:
         r = self.result

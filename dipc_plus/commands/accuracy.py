@@ -19,21 +19,19 @@ overrides parameters of both.
 """
 from __future__ import annotations
 
-import functools
 from typing import Iterator
 
+from dipc_plus.accuracy.box_result import UNDECIDED, BoxResult
+from dipc_plus.accuracy.decide import decide_accuracy, decides_box, shard_range
 from dipc_plus.accuracy.report import ENV_STYLE, fmt_q, group_env, report_lines
 from dipc_plus.semantics.values import show_env
 from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.vacuity import vacuity_basis
-from dipc_plus.accuracy.grid_classes import counted_summary
-from dipc_plus.accuracy.summary import DEFAULT_WORST, WorstInputs, input_margin
-from dipc_plus.claims.grid_points import GridPoints
+from dipc_plus.accuracy.summary import DEFAULT_WORST, WorstInputs
 from dipc_plus.commands.common import (EXIT_UNDECIDED, EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument,
                                        check_kappa, executor_of, exit_status, load_accuracy, part_json, run_options, print_json, strict_json,
                                        strict_line, vacuity_lines)
 from dipc_plus.errors import UserError
-from dipc_plus.execution.executor import chunks
 from dipc_plus.execution.json_spool import JsonSpool
 
 EXAMPLE = """\
@@ -88,37 +86,25 @@ def run(args) -> int:
         raise UserError("--first stops at the first refuting input of the whole run, which one shard cannot know",
                         hint="leave out --first (or --shard)")
     checker, points = load_accuracy(args, options)
-    if checker.claim.inputs_kind == "box" and points is None:
-        return run_box(args, checker, kappa, options)
-    every = checker.claim.points if points is None else points
-    if not isinstance(every, GridPoints):   # a claim's grid stays one: its points are made when read
-        every = list(every)
-    todo, part = shard_inputs(checker, every, shard, kappa)
-    check_summary_options(args, shard)
+    box = decides_box(checker, points)
+    if not box:
+        check_summary_options(args, shard)
     verbose = not args.summary and (args.verbose or points is not None)
     # keep each input's JSON or its text lines, not its exact objects: memory stays flat on any grid
     summarize = "nothing" if args.summary else "json" if args.json else "text-verbose" if verbose else "text"
     worst = WorstInputs(args.worst) if args.summary else None
-    collect = functools.partial(input_margin, interval=checker.claim.eps) if worst else None
-    # a summary of a grid is counted by report class where they apply (accuracy.grid_classes), an
-    # accelerator: not in reference mode
-    counted = worst is not None and options.allows("input-classes")
-    result = counted_summary(checker, todo, kappa, collect, worst, args.first) if counted else None
-    if result is None:
-        result = checker.run(todo, kappa, progress=options.progress, stop_at_first=args.first,
-                             executor=executor_of(options), summarize=summarize, collect=collect,
-                             gather=worst.add if worst else None)
-    if points is None:
-        result.inputs_kind = checker.claim.inputs_kind
-    if shard is not None:
-        result.scope_points = every
+    result = decide_accuracy(checker, points, kappa, options, paper=args.paper, first=args.first, worst=worst,
+                             summarize=summarize, executor=None if box else executor_of(options))
+    if isinstance(result, BoxResult):
+        return show_box(args, checker, result, options)
     # a part of a sharded run is not the whole answer: `dipc merge` judges vacuity
     vacuity = result.vacuity if shard is None else None
     code = exit_status(result, args, vacuity)
     if args.json:
+        part = None if shard is None else part_record(checker, result.scope_points, shard, kappa)
         print_json({**result_json(result, args, worst, shard, part), **options.mode_json()}, checker.program)
     else:
-        for line in text_report_lines(result, verbose=verbose, worst=None if worst is None else worst.worst()):
+        for line in result.report_lines(verbose=verbose, worst=None if worst is None else worst.worst()):
             print(line)
         for line in vacuity_lines(vacuity, args):
             print(line)
@@ -127,106 +113,26 @@ def run(args) -> int:
     return code
 
 
-def run_box(args, checker, kappa: int, options) -> int:
-    """A box claim (every real input of a box): decided by `accuracy.box` (corner reduction).
+def show_box(args, checker, result, options) -> int:
+    """A box claim's answer (every real input of a box, `accuracy.box`).
     Exit 0 verified, 1 refuted, 6 undecided (regions listed)."""
-    from dipc_plus.accuracy.box import UNDECIDED, decide_box
-    if options.shard is not None or args.summary:
-        raise UserError("a box claim is decided as a whole (its det regions), not input by input",
-                        hint="leave out --shard and --summary (or check one input with --input)")
-    result = decide_box(checker.claim, kappa, args.max_states, boundary=args.paper, options=options)
     if args.json:
         print_json({**result.to_json(), **options.mode_json()}, checker.program)
     else:
-        print(result.text())
+        print(result.report())
     if result.vacuous and not getattr(args, "allow_vacuous", False):
         return EXIT_VACUOUS
     return {"verified": 0, "refuted": 1, UNDECIDED: EXIT_UNDECIDED}[result.verdict]
 
 
-def work_text(work: dict) -> str:
-    """One line on how the work was shared (accuracy.classes)."""
-    text = f"work: {work['path']}"
-    if work.get("distributions") is not None:
-        text += f"; {work['distributions']} output distribution(s) computed"
-    if work.get("decisions") is not None:
-        text += f", {work['decisions']} certified decision(s) run"
-    return text + f" for {work['inputs']} input(s)"
+# the report of a run, as the result says it (kept under this name for callers of the command's module)
+text_report = AccuracyResult.report
 
 
-def text_report(result: AccuracyResult, verbose: bool = False, worst: list | None = None) -> str:
-    """The report of a run as one text (`text_report_lines` joined)."""
-    return "\n".join(text_report_lines(result, verbose, worst))
-
-
-def text_report_lines(result: AccuracyResult, verbose: bool = False, worst: list | None = None) -> Iterator[str]:
-    """The report of a run, line by line: one line per input (every report in full with `verbose`), or
-    with `worst` (accuracy.summary.InputMargin, worst first) the worst inputs only.  A summarized run's
-    input lines come from its temporary file one at a time, so a grid of millions of inputs is printed
-    without holding its text (`execution.json_spool`)."""
-    claim = result.claim
-    program = claim.program
-    conv = "dd(u) >= alpha (the paper's convention)" if result.boundary else "dd(u) > alpha (Definition 2)"
-    kappa = "" if result.kappa == 1 else f", beta divided by {result.kappa}"
-    yield f"claim:  {claim.describe()}"
-    yield f"        inputs with {conv}, dd over {result.dd_over}{kappa}"
-    if claim.note:
-        yield f"note:   {claim.note}"
-    yield ""
-    if worst is not None:
-        bound = "beta" if result.kappa == 1 else f"beta/{result.kappa}"
-        yield (f"the {len(worst)} worst input(s) where the claim applies (smallest inf over eps of "
-               f"beta/P[error]; P[error] <= {bound} fails where it is below {result.kappa}):"
-               if worst else "no input where the claim applies: no worst input")
-        for m in worst:
-            yield "  " + m.text(program)
-    elif result.kept is not None:
-        yield from (result.kept.values() if isinstance(result.kept, JsonSpool) else result.kept)
-    else:
-        by_input: dict = {}
-        for r in result.reports:
-            by_input.setdefault(tuple(r.input.items()), []).append(r)
-        for reps in by_input.values():
-            yield from report_lines(reps, verbose)
-    if not verbose:
-        yield ""
-    yield from _verdict_lines(result, verbose)
-
-
-def _verdict_lines(result: AccuracyResult, verbose: bool) -> Iterator[str]:
-    """The end of a text report: the counts, the work, the verdict and what it covers."""
-    claim, program = result.claim, result.claim.program
-    applicable = result.n_applicable
-    yield (f"{result.inputs} input(s), {result.n_obligations} obligation(s), {applicable} where the claim "
-           f"applies, {result.n_refuted} refuted; {result.seconds:.2f} s")
-    if result.work is not None:
-        yield work_text(result.work)
-    scope = result.scope
-    if result.verdict == "verified":
-        if applicable == 0:
-            yield f"VERIFIED (vacuously: the claim applies to none of these inputs) {scope.summary()}"
-        else:
-            yield (f"VERIFIED {scope.summary()}: P[error] <= beta{'' if result.kappa == 1 else f'/{result.kappa}'} "
-                   f"for every eps in {claim.eps} at every input where the claim applies")
-        yield scope.coverage()
-    else:
-        cex = result.counterexample
-        yield (f"REFUTED at {show_env(group_env(program, cex.input), **ENV_STYLE)}, eps = {fmt_q(cex.eps)} "
-               f"(re-checked by an independent certified evaluation)")
-        if not verbose:
-            yield cex.describe()
-        yield scope.coverage()
-
-
-def shard_inputs(checker, every: list, shard, kappa: int) -> tuple[list, dict | None]:
-    """The inputs this run checks and, for a part of a sharded run (`--shard i/n`), the "part"
-    record `dipc merge` joins the parts by; without --shard every input and None."""
-    if shard is None:
-        return every, None
-    a, b = chunks(len(every), shard[1])[shard[0] - 1] if shard[0] <= len(every) else (len(every),) * 2
-    part = part_json("accuracy", shard, checker.source, {"args": list(checker.source.args), "kappa": kappa},
-                     (a, b), len(every))
-    return every[a:b], part
+def part_record(checker, every, shard, kappa: int) -> dict:
+    """The "part" record of a sharded run's part (`--shard i/n`), by which `dipc merge` joins the parts."""
+    return part_json("accuracy", shard, checker.source, {"args": list(checker.source.args), "kappa": kappa},
+                     shard_range(len(every), shard), len(every))
 
 
 def check_summary_options(args, shard) -> None:

@@ -16,8 +16,8 @@ by the corner reduction); exit 6 when a region is undecided at some kappa.
 """
 from __future__ import annotations
 
-from dipc_plus.errors import UserError
-from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, sweep, sweep_text
+from dipc_plus.accuracy.decide import decide_sweep, decides_box
+from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX
 from dipc_plus.commands.common import (EXIT_UNDECIDED, EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument, executor_of,
                                        exit_status, load_accuracy, print_json, run_options, strict_json, strict_line, vacuity_lines)
 
@@ -54,56 +54,21 @@ def register(parser) -> None:
 
 
 def run(args) -> int:
-    if args.kappa_max < 1:
-        raise UserError(f"--kappa-max must be at least 1, not {args.kappa_max}", hint="use e.g. --kappa-max 100")
-    if not 1 <= args.digits <= 60:
-        raise UserError(f"--digits must be between 1 and 60, not {args.digits}", hint="use e.g. --digits 10")
     options = run_options(args)
     checker, points = load_accuracy(args, options)
-    if checker.claim.inputs_kind == "box" and points is None:
-        return run_box(args, checker, options)
-    result = sweep(checker, kappa_max=args.kappa_max, digits=args.digits, points=points,
-                   progress=options.progress, executor=executor_of(options),
-                   summarize="json" if args.json and args.reports else "nothing")
-    vacuity = result.vacuity
-    code = exit_status(result.accuracy, args, vacuity)
-    return _show(args, checker.program, lambda: {**result.to_json(full=args.reports), **options.mode_json()},
-                 lambda: sweep_text(result), result.accuracy, vacuity, code)
-
-
-def run_box(args, checker, options) -> int:
-    """A box claim: best kappa over every real input of the box (`accuracy.box_sweep`).
-    Exit 0 the claim holds on the box, 1 refuted, 5 no kappa fails (--allow-vacuous: 0), 6 undecided."""
-    from dipc_plus.accuracy.box_sweep import box_sweep, box_sweep_text
-    if args.paper:
-        raise UserError("a box claim is decided under Definition 2 (dd(u) > alpha)", hint="leave out --paper")
-    if args.reports:
-        raise UserError("a box sweep has no per-input reports: it decides the box's det regions",
-                        hint="leave out --reports (the regions are in the JSON)")
-    result = box_sweep(checker.claim, kappa_max=args.kappa_max, digits=args.digits, max_states=args.max_states,
-                       options=options)
-    vacuity = result.vacuity
-    if result.best_kappa is None:
-        code = EXIT_UNDECIDED
-    elif vacuity is not None and not args.allow_vacuous:
-        code = EXIT_VACUOUS
-    else:
-        code = exit_status(result.base, args)
-    return _show(args, checker.program, lambda: {**result.to_json(), **options.mode_json()},
-                 lambda: box_sweep_text(result), result.base, vacuity, code)
-
-
-def _show(args, program, json_of, text_of, accuracy, vacuity, code: int) -> int:
-    """A sweep's answer, grid or box: its JSON with the strict field, or its text with the vacuity
-    and strict lines; returns `code`."""
+    result = decide_sweep(checker, points, options, kappa_max=args.kappa_max, digits=args.digits, paper=args.paper,
+                          reports=args.reports, summarize="json" if args.json and args.reports else "nothing",
+                          executor=None if decides_box(checker, points) else executor_of(options))
+    # a box sweep with a region undecided at some kappa has no best kappa
+    code = EXIT_UNDECIDED if result.best_kappa is None else exit_status(result.base, args, result.vacuity)
     if args.json:
-        out = json_of()
-        out["strict"] = strict_json(accuracy, args)
-        print_json(out, program)
+        out = {**result.to_json(full=args.reports), **options.mode_json()}
+        out["strict"] = strict_json(result.base, args)
+        print_json(out, checker.program)
     else:
-        print(text_of())
-        for line in vacuity_lines(vacuity, args):
+        print(result.report())
+        for line in vacuity_lines(result.vacuity, args):
             print(line)
-        if strict_line(accuracy, args) and code != EXIT_VACUOUS:
-            print(strict_line(accuracy, args))
+        if strict_line(result.base, args) and code != EXIT_VACUOUS:
+            print(strict_line(result.base, args))
     return code
