@@ -5,7 +5,8 @@ re-check by running the program; tests/test_every_length_generator.py compares i
 the exact engine at small m on many programs that differ from the Sparse Vector shape in
 one or two statements.  This module only *writes* programs and claim files: a `Spec`
 holds the choices (which variables are outputs, how the comparison is made and used,
-counters and cutoffs, m-dependent constants, re-sampling, exits, real releases), `render`
+counters and cutoffs, m-dependent constants, re-sampling, exits, real releases, a read
+stored in the threshold `rT <- r`, a shifted mean `q[i] + k`), `render`
 turns it into `.dip` text and a claim, `random_spec` draws one from a seeded generator,
 and `AUDIT_CASES` are the five programs of issue 25 written as specs.
 """
@@ -51,6 +52,8 @@ class Spec:
     m0: int = 1                               # the claim's own m
     budget: Fraction = Fraction(1)            # claimed budget*eps
     grid: tuple = (0, 1)                      # q[i] ranges over these values
+    mean_shift: int = 0                       # r <- Lap(.., q[i] + mean_shift)
+    store: str = ""                           # "" | "top" | "bot" | "both": rT <- r on that branch (x <- r)
 
     @property
     def real_outputs(self) -> list[str]:
@@ -122,7 +125,8 @@ def render(spec: Spec) -> str:
         body.append("thr <- rT")
     read = "last" if s.read_out == "self" else "r"
     if s.read_rate is not None:
-        body.append(f"{read} <- Lap({_rate(s.read_rate, s.read_rate_over_c)}, q[i])")
+        mean = "q[i]" if not s.mean_shift else f"q[i] + {s.mean_shift}" if s.mean_shift > 0 else f"q[i] - {-s.mean_shift}"
+        body.append(f"{read} <- Lap({_rate(s.read_rate, s.read_rate_over_c)}, {mean})")
         x = read
     else:
         x = "q[i]"
@@ -167,6 +171,8 @@ def _branch(s: Spec, side: str) -> list[str]:
     elif release == "gap":
         read = "last" if s.read_out == "self" else "r" if s.read_rate is not None else "q[i]"
         out.append(f"val[i] <- {read} - rT")
+    if s.store in (side, "both"):
+        out.append("rT <- " + (("last" if s.read_out == "self" else "r") if s.read_rate is not None else "q[i]"))
     if side == "top":
         if s.index_out:
             out.append("idx <- i")
@@ -262,6 +268,12 @@ def random_spec(rng: random.Random) -> Spec:
                     bot_release="gap" if s.bot_release == "read" else s.bot_release)
     if s.guard != "flag_only" and not (s.top_release or s.bot_release) and p() < 0.1:
         s = replace(s, top_release="gap")
+    # issue 40: drawn after everything else, so the programs drawn before these constructs existed keep
+    # every earlier choice (each program has its own seeded generator)
+    if s.guard != "flag_only" and p() < 0.25:
+        s = replace(s, store=rng.choice(("top", "top", "bot", "both")))
+    if p() < 0.15:
+        s = replace(s, mean_shift=rng.choice((-2, 1, 2)))
     return s
 
 

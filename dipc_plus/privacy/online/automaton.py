@@ -18,7 +18,9 @@ class Event:
     """What one step does, in order.  kind: 'guard' (the read compared with the threshold:
     top when the read is >= it), 'resample' (the threshold drawn again), 'noisy_out' (a
     fresh Lap(c*eps, q[i]) written to an output), 'disclose' (the compared read written to
-    an output), 'gap' (the read minus the threshold, r - x, written to an output), 'write' (a constant written to an output: `label` = (array, value))."""
+    an output), 'gap' (the read minus the threshold, r - x, written to an output), 'store'
+    (the threshold given the read's value, x <- r), 'write' (a constant written to an output:
+    `label` = (array, value)).  `rate` is the read's rate on guard, disclose, gap and store."""
     kind: str
     top: bool = False
     noisy: bool = True
@@ -46,6 +48,15 @@ class Step:
     def resamples(self) -> bool:
         return any(e.kind == "resample" for e in self.events)
 
+    def stores(self) -> bool:
+        return any(e.kind == "store" for e in self.events)
+
+    def read_rate(self):
+        """The rate of the step's noisy read when an event uses it (its comparison, release, gap or
+        store), else None: the read's one shift is chosen, and paid, once per step."""
+        return next((e.rate for e in self.events if e.kind in ("disclose", "gap", "store")
+                     or (e.kind == "guard" and e.noisy)), None)
+
     def writes(self) -> dict:
         """Output array -> the constant this step writes at position i (the last write wins)."""
         return {e.label[0]: e.label[1] for e in self.events if e.kind == "write"}
@@ -60,6 +71,7 @@ class Automaton:
     steps: list = field(default_factory=list)
     input_name: str = "q"
     size_param: str = "m"
+    threshold_constant: bool = False   # x <- c before the loop: the first segment's threshold is not shifted
 
     def states(self) -> set:
         """The control states reachable from `start`."""
@@ -88,6 +100,8 @@ class Automaton:
                 parts.append("outputs the noisy read")
             elif e.kind == "gap":
                 parts.append("outputs the gap r - x")
+            elif e.kind == "store":
+                parts.append("x <- the noisy read")
         src = ", ".join(f"{n}={v}" for n, v in zip(self.names, st.src)) or "-"
         dst = "exit" if st.dst == EXIT else (", ".join(f"{n}={v}" for n, v in zip(self.names, st.dst)) or "-")
         return f"[{src}] -> [{dst}]: " + ("; ".join(parts) or "no guard")

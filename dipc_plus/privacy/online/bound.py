@@ -15,7 +15,6 @@ from fractions import Fraction
 from dipc_plus.privacy.online.automaton import EXIT, Automaton, Event, Step
 
 INF = None  # an infinite cost; every arithmetic helper below treats None as +infinity
-MODES = ("U", "D", "Z")
 
 
 def _add(a, b):
@@ -35,50 +34,80 @@ def _min(a, b):
 # --------------------------------------------------------------------------- the coupling bound
 
 
-def guard_cost(e: Event, mode: str):
-    """eps-multiples paid by one event under a segment mode (docs/design/every_length.md, Lemma 1)."""
-    b = e.rate
-    if e.kind == "noisy_out":
-        return b
-    if e.kind == "disclose":
-        return b
-    if e.kind == "gap":     # r' - x' = r - x: the read moves with x, by B (U, D) or 0 (Z), from q'[i] - q[i]
-        return b if mode == "Z" else 2 * b
-    if e.kind != "guard":
-        return Fraction(0)
-    if not e.noisy:
-        return Fraction(0) if (mode == "D" and e.top) or (mode == "U" and not e.top) else INF
-    if mode == "Z":
-        return b
-    free = (mode == "D") == e.top
-    return Fraction(0) if free else 2 * b
+# The threshold's shift x' - x in a segment (a mode), in units of the bound B: U = +B, D = -B,
+# Z = 0, and Q = the shift of a stored read (x <- r), some fixed value in [-B, B] set by q' - q.
+MODES = ("U", "D", "Z", "Q")
+SAMPLED_MODES = ("U", "D", "Z")       # the modes a freshly drawn threshold may take
+# The read's shift r' - r: one of the modes' (Q: equal to the threshold's current Q shift), or F
+# (its noise not moved: r' - r = q'[i] - q[i], in [-B, B]).
+READ_SHIFTS = ("F", "U", "D", "Z", "S")   # S: the threshold's shift at the read's first use
+_RANGE = {"U": (1, 1), "D": (-1, -1), "Z": (0, 0), "F": (-1, 1), "Q": (-1, 1)}
+
+
+def read_shift_cost(shift: str, b: Fraction) -> Fraction:
+    """eps-multiples (times B) paid by a read of rate b shifted by `shift`: its noise moves by the
+    shift minus q'[i] - q[i], at most 0 (F), B (Z) or 2B (U, D, Q)."""
+    return Fraction(0) if shift == "F" else b if shift == "Z" else 2 * b
+
+
+def keeps_outcome(top: bool, shift: str, mode: str) -> bool:
+    """Whether r' - x' = (r - x) + (shift - mode) keeps the outcome for every q' - q: equal shifts, or
+    shift >= mode for a top (shift <= mode for a bot) over their whole ranges."""
+    if shift == mode:
+        return True
+    (slo, shi), (mlo, mhi) = _RANGE[shift], _RANGE[mode]
+    return slo >= mhi if top else shi <= mlo
+
+
+def _event_allows(e: Event, shift: str, mode: str) -> bool:
+    """Whether the read's shift fits the event under the threshold's current mode."""
+    if e.kind == "guard":
+        return keeps_outcome(e.top, shift if e.noisy else "F", mode)
+    if e.kind == "disclose":       # the released value is kept: r' = r
+        return shift == "Z"
+    if e.kind == "gap":            # r' - x' = r - x
+        return shift == mode
+    return True
 
 
 def _step_value(st: Step, mode: str, V: dict):
-    """Cost of one step entered in `mode`, plus the value of its destination; disclosure on
-    a guarded step forbids the mode that moves x away from the disclosed value."""
-    def rest(i, m):
+    """Cost of one step entered in `mode`, plus the value of its destination, under the best shift
+    of its read: the shift is chosen once (S: the threshold's shift where the read is first used)
+    and paid once; a re-sampling picks the next mode; a store x <- r makes the read's shift the
+    threshold's (F: a Q shift)."""
+    b = st.read_rate()
+    events = st.events
+
+    def rest(i, m, shift):
         total = Fraction(0)
-        for j in range(i, len(st.events)):
-            e = st.events[j]
+        for j in range(i, len(events)):
+            e = events[j]
             if e.kind == "resample":
                 best = INF
-                for m2 in MODES:
-                    v = _add(total, _add(Fraction(0) if m2 == "Z" else e.rate, rest(j + 1, m2)))
-                    best = _min(best, v)
+                for m2 in SAMPLED_MODES:
+                    best = _min(best, _add(total, _add(Fraction(0) if m2 == "Z" else e.rate, rest(j + 1, m2, shift))))
                 return best
-            c = guard_cost(e, m)
-            if e.kind == "guard" and e.noisy and st.releases_gap():
-                c = Fraction(0)   # the gap fixes the read's shift (paid there) and keeps r' - x' = r - x
-            if e.kind == "disclose" and st.guard is not None and st.guard.noisy:
-                g = st.guard
-                if (m == "U" and g.top) or (m == "D" and not g.top):
-                    c = INF
-            total = _add(total, c)
-            if total is None:
+            uses_read = e.kind in ("disclose", "gap", "store") or (e.kind == "guard" and e.noisy)
+            if uses_read and shift == "S":
+                shift = m                         # the threshold's current shift (Q: that same value)
+                total += read_shift_cost(shift, b)
+            if not _event_allows(e, shift, m):
                 return INF
+            if e.kind == "noisy_out":
+                total += e.rate
+            elif e.kind == "store":
+                m = "Q" if shift == "F" else shift
         return _add(total, Fraction(0) if st.dst == EXIT else V[(st.dst, m)])
-    return rest(0, mode)
+
+    if b is None:
+        return rest(0, mode, "F")
+    best = INF
+    for shift in READ_SHIFTS:
+        v = rest(0, mode, shift)
+        if shift != "S":
+            v = _add(v, read_shift_cost(shift, b))
+        best = _min(best, v)
+    return best
 
 
 @dataclass
@@ -105,7 +134,7 @@ def _start(auto: Automaton, V: dict):
     """d from the values at the start node: the best mode of the first segment, its threshold paid."""
     a0 = auto.threshold_rate or Fraction(0)
     d = INF
-    for m in MODES:
+    for m in ("Z",) if auto.threshold_constant else SAMPLED_MODES:
         d = _min(d, _add(Fraction(0) if m == "Z" else a0, V[(auto.start, m)]))
     return d
 

@@ -61,16 +61,34 @@ def leaks(auto: Automaton) -> list[str]:
     if any(st.releases_gap() for st in steps):
         return []
     found = _cycle_leaks(auto, states, steps)
-    # Within a segment: the graph of steps that do not re-sample x.
-    seg = [st for st in steps if st.dst != EXIT and not st.resamples()]
+    # Within a segment: the graph of steps that neither re-sample x nor store a read in it.
+    seg = [st for st in steps if st.dst != EXIT and not st.resamples() and not st.stores()]
     G0, comp0 = _components(states, seg)
     found += _pumped_leaks(auto, steps, seg, G0, comp0)
+    constant = _pumped_on_constant(auto, seg, G0, comp0)
+    if constant is not None:
+        found.append(constant)
     pair = noise_free_pair(auto, steps, G0)
     if pair is not None:
         found.append("noise-free guard: q[i] itself is compared with the threshold, and both outcomes follow "
                      "each other within one threshold segment: " + auto.describe_step(pair[0]) + ", then "
                      + auto.describe_step(pair[1]))
     return list(dict.fromkeys(found))
+
+
+def _pumped_on_constant(auto: Automaton, seg, G0, comp0) -> str | None:
+    """A noisy guard that repeats in the first segment when its threshold is a constant (x <- c
+    before the loop, reached from the start without a draw or a store): each pass gains the fixed
+    factor F(c + B)/F(c) > 1 (docs/design/every_length.md, section 3)."""
+    if not auto.threshold_constant:
+        return None
+    first = nx.descendants(G0, auto.start) | {auto.start}
+    for st in seg:
+        g = st.guard
+        if g is not None and g.noisy and st.src in first and comp0[st.src] == comp0[st.dst]:
+            return ("pumped guard on a constant threshold: a noisy comparison with the constant start value of "
+                    "the stored variable repeats without bound: " + auto.describe_step(st))
+    return None
 
 
 def _cycle_leaks(auto: Automaton, states, steps) -> list[str]:
@@ -83,12 +101,14 @@ def _cycle_leaks(auto: Automaton, states, steps) -> list[str]:
         if st.dst != EXIT and comp[st.src] == comp[st.dst]:
             by_comp.setdefault(comp[st.src], []).append(st)
     for sts in by_comp.values():
-        if any(st.resamples() for st in sts) and any(st.guard for st in sts):
+        # a cycle that stores a read chains its passes (a pass compares with the last one's read)
+        if any(st.resamples() for st in sts) and any(st.guard for st in sts) and not any(st.stores() for st in sts):
             found.append("leaking cycle: a cycle re-samples the threshold and compares with it: "
                          + auto.describe_step(next(st for st in sts if st.guard)))
         for st in sts:
             # a fresh noisy output, or a released read that no guard compares (docs, section 3)
-            if any(e.kind == "noisy_out" or e.kind == "disclose" and st.guard is None for e in st.events):
+            if any(e.kind == "noisy_out" or e.kind == "disclose" and st.guard is None and not st.stores()
+                   for e in st.events):
                 found.append("disclosing cycle: a cycle releases a noisy value of q[i] each time: "
                              + auto.describe_step(st))
                 break
@@ -132,7 +152,8 @@ def noise_free_pair(auto: Automaton, steps, G0):
     """Two noise-free guard steps of opposite outcomes, the second reachable from the first
     without drawing the threshold again (the precondition of the noise-free proof: a bot
     then a top, or a top then a bot, on one threshold), or None."""
-    plain = [st for st in steps if st.guard is not None and not st.guard.noisy and not st.resamples()]
+    plain = [st for st in steps if st.guard is not None and not st.guard.noisy and not st.resamples()
+             and not st.stores()]
     for first in plain:
         if first.dst == EXIT:
             continue

@@ -8,9 +8,11 @@ where the bound's table has a row for it.  Anything else is refused with exit 2 
 the statement and the rule.
 
 Prefix (before the loop): a constant given to a finite variable or to an element of an
-output array; at most one threshold `x <- Lap(a*eps, constant)` into a real local.
+output array; at most one threshold `x <- Lap(a*eps, constant)` or `x <- constant` (a
+stored variable's start value, unshifted by any coupling) into a real local.
 Iteration (position i):
-  r <- Lap(b*eps, q[i])           a noisy read into a real local, at most one per path
+  r <- Lap(b*eps, q[i] + c)       a noisy read into a real local (c a constant shift of the
+                                  mean, often 0), at most one per path
   g <- r op x  /  g <- q[i] op x  a comparison (op: < <= > >=) into a Boolean local,
                                   tested only as `if g` / `if not g`, one outcome per path
   x <- Lap(a'*eps, constant)      the threshold drawn again (not between a comparison
@@ -19,6 +21,8 @@ Iteration (position i):
   val[i] <- r                     the compared read released at position i
   val[i] <- r - x                 the gap between the read and the threshold released at i
   val[i] <- Lap(c*eps, q[i])      a fresh noisy value released at position i
+  x <- r                          the stored variable given the read (once per path, after its
+                                  comparison's test; x is then neither compared nor drawn again)
   v <- e, if e ...                finite variables updated and tested by expressions over
                                   finite variables and constants, staying in their range
   exit
@@ -37,7 +41,8 @@ from dipc_plus.semantics.evaluate import domain_values, eval_expr
 from dipc_plus.semantics.instructions import reads
 
 PREFIX_RULE = ("before the loop over the queries the class allows only a constant given to a finite variable or "
-               "to an element of an output array, and one threshold x <- Lap(k*eps, constant)")
+               "to an element of an output array, and one threshold x <- Lap(k*eps, constant) (or x <- constant "
+               "for a variable the loop stores a read in)")
 
 
 def refuse(pos, why: str, hint: str = HINT) -> UserError:
@@ -77,6 +82,14 @@ def _gap_read(lin, threshold) -> str | None:
         return None
     (var, coef), = coefs.items()
     return var if coef == 1 else None
+
+
+def _shifted_read(lin, cur: str) -> bool:
+    """Whether `lin` is the current query plus a constant, q[i] + c (c possibly 0)."""
+    if not (isinstance(lin, ir.Lin) and len(lin.terms) == 1 and _number(lin.const) is not None):
+        return False
+    coef, var = lin.terms[0]
+    return var == cur and _number(coef) == 1
 
 
 def _constant_lin(lin) -> bool:
@@ -129,6 +142,10 @@ class _Recogniser:
         self.finite = {v: t for v, t in local.items() if isinstance(t, (ir.BoolT, ir.DomT)) and v not in self.guards}
         self.reals = {v for v, t in local.items() if isinstance(t, ir.RealT)}
         self.threshold, self.a0 = None, None
+        # real locals given a read's value in the loop (x <- r): the stored variable, if one
+        self.stored = {s.target for s in _walk(shape.body) if isinstance(s, ir.Assign) and s.target in self.reals
+                       and _exact_var(s.expr) in self.reals}
+        self.fixed = False   # the threshold is a constant (x <- c before the loop): its shift is 0
 
     # ----------------------------------------------------------------------- prefix
 
@@ -151,6 +168,11 @@ class _Recogniser:
                 if self.threshold is not None:
                     raise refuse(s.pos, f"a second threshold '{s.target}' is drawn; " + PREFIX_RULE)
                 self.threshold, self.a0 = s.target, s.dist.rate
+            elif isinstance(s, ir.Assign) and s.target in self.stored and _constant_lin(s.expr) \
+                    or isinstance(s, ir.Assign) and s.target in self.stored and _number(s.expr) is not None:
+                if self.threshold is not None:
+                    raise refuse(s.pos, f"a second threshold '{s.target}' is given a value; " + PREFIX_RULE)
+                self.threshold, self.fixed = s.target, True
             else:
                 raise refuse(s.pos, PREFIX_RULE)
         return env
@@ -220,7 +242,7 @@ class _Recogniser:
         if rate is None:
             raise refuse(s.pos, "only Laplace noise Lap(k*eps, .) with a constant k > 0 is in the class")
         mean, t = s.dist.mean, s.target
-        if _exact_var(mean) == self.cur:
+        if _shifted_read(mean, self.cur):
             if t in self.outputs:
                 arr = self._output_element(t, s.pos)
                 if not isinstance(self.outputs[t], ir.RealT):
@@ -239,6 +261,9 @@ class _Recogniser:
             if t != self.threshold:
                 raise refuse(s.pos, "a noisy value centred on a constant is drawn here; in the loop only the "
                              "threshold drawn before the loop may be drawn again (x <- Lap(k*eps, constant))")
+            if p.has("store"):
+                raise refuse(s.pos, "the threshold is drawn again after it was given the read (x <- r) in the "
+                             "same iteration")
             pending = [g for g, v in p.sym.items() if v[0] == "guard" and v[5] is None]
             if pending:
                 raise refuse(s.pos, f"the threshold is drawn again between the comparison '{pending[0]}' and its "
@@ -246,8 +271,8 @@ class _Recogniser:
             if p.has("disclose") or p.has("gap"):
                 raise refuse(s.pos, "the threshold is drawn again after the noisy read (or its gap) was released")
             return p.but(events=p.events + (Event("resample", rate=s.dist.rate),))
-        raise refuse(s.pos, f"a noisy read must be centred exactly on the current query {self.q}[i] "
-                     "(Lap(k*eps, q[i]), no offset, no other position)")
+        raise refuse(s.pos, f"a noisy read must be centred on the current query {self.q}[i], shifted by a "
+                     "constant at most (Lap(k*eps, q[i]) or Lap(k*eps, q[i] + c), no other position)")
 
     def _compare(self, s: ir.Compare, p: _Path) -> _Path:
         t = s.target
@@ -271,6 +296,7 @@ class _Recogniser:
         if x is None or sorted(map(type, sides), key=str) != sorted((str, tuple), key=str):
             raise refuse(s.pos, f"a comparison must test the noisy read of {self.q}[i] made in this iteration "
                          f"(or {self.q}[i] itself) against the threshold, each side exactly one variable")
+        self._threshold_usable(s.pos, p, "compared")
         if s.op not in ("<", "<=", ">", ">="):
             raise refuse(s.pos, "a comparison must be <, <=, > or >= (equality is not in the class)")
         read_left = isinstance(sides[0], tuple)
@@ -293,6 +319,8 @@ class _Recogniser:
                 if gap is not None:
                     v, kind = gap, "gap"
                 if v is not None and p.sym.get(v, ("",))[0] == "read":
+                    if kind == "gap":
+                        self._threshold_usable(s.pos, p, "released in a gap r - x")
                     if p.has("resample"):
                         raise refuse(s.pos, "the noisy read is released after the threshold was drawn again")
                     if p.has("gap") or (kind == "gap" and p.has("disclose")):
@@ -316,10 +344,34 @@ class _Recogniser:
                          "output gets a constant at position i (the outcome shows through which constant)")
         if t in self.guards:
             raise refuse(s.pos, f"'{t}' holds a comparison's result and may be given no other value")
+        if t in self.reals and t == self.threshold:
+            return self._store(s, p)
         if t in self.reals:
             raise refuse(s.pos, f"'{t}' is a real variable given a computed value; in the class a real variable "
-                         "is only drawn (the threshold, a read of q[i])")
+                         "is only drawn (the threshold, a read of q[i]) or, for the one stored variable, given "
+                         "the read (x <- r)")
         raise refuse(s.pos, "this assignment is outside the class")
+
+    def _threshold_usable(self, pos, p: _Path, how: str) -> None:
+        """Refuse a use of x after x <- r in the same iteration (then x = r)."""
+        if p.has("store"):
+            raise refuse(pos, f"the stored variable '{self.threshold}' is {how} after it was given the read in "
+                         "the same iteration (it then equals the read)")
+
+    def _store(self, s: ir.Assign, p: _Path) -> _Path:
+        """x <- r: the read's value becomes the threshold of the steps that follow."""
+        v = _exact_var(s.expr)
+        if v is None or p.sym.get(v, ("",))[0] != "read":
+            raise refuse(s.pos, f"'{s.target}' is a real variable given a computed value; in the class a real "
+                         f"variable is only drawn, or the stored variable given the read of {self.q}[i] (x <- r)")
+        if p.has("store") or p.has("resample"):
+            raise refuse(s.pos, "the stored variable is given a value twice in one iteration (a draw or a read "
+                         "already went to it)")
+        pending = [g for g, info in p.sym.items() if info[0] == "guard" and info[5] is None]
+        if pending:
+            raise refuse(s.pos, f"the read is stored between the comparison '{pending[0]}' and its test; the "
+                         "bound needs each comparison tested against the threshold it was made with")
+        return p.but(events=p.events + (Event("store", rate=p.sym[v][1]),))
 
     def _finite_only(self, used: set, p: _Path, pos) -> None:
         bad = sorted(used - set(self.finite))
@@ -389,7 +441,8 @@ def recognise(shape: OnlineShape) -> Automaton:
     names = tuple(r.finite)
     start = tuple(env[n] for n in names)
     pos = shape.body[0].pos
-    auto = Automaton(where(pos), names, start, r.a0, input_name=shape.input, size_param=shape.size)
+    auto = Automaton(where(pos), names, start, r.a0, input_name=shape.input, size_param=shape.size,
+                     threshold_constant=r.fixed)
     todo, seen = [start], {start}
     while todo:
         state = todo.pop()
