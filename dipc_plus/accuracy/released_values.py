@@ -14,7 +14,7 @@ hold" and "those noises stay within gamma", independent events; the second's pro
 not read u (rates are constant multiples of eps).  So P[in the ball] at u is a function of gamma
 and u on the inputs with a nonzero coefficient in some half-space of a path to w (`reads`), and
 inputs of one det template that agree there share it.  A whitelist: anything the walk refuses, a
-template whose finite outputs no path reaches in the same way, or a real output that shares a
+template whose finite outputs no path of the walk reaches, or a real output that shares a
 noise with a comparison gives None (the per-point path).  tests/test_released_values.py compares
 the shared probabilities with the per-point ones.
 """
@@ -51,6 +51,8 @@ class ReleasedValues:
             if set(finite) != set(walk.finite) or set(forms) != set(walk.reals_out):
                 return None
             atoms = walk.output(finite)
+            if not atoms.real_forms:   # no path found under this key: refuse rather than read nothing
+                return None
             if atoms.real_outputs_independent(forms) is not None:
                 return None
             reads[key] = tuple(name for name in order if name in atoms.signs)
