@@ -55,7 +55,7 @@ FAMILIES = {
                   "--limit", "grid_points=100000000"], range(4, 11), True),
     "numericsparse": ("NumericSparse c = 1, accuracy grid [-1,1]^m",
                       ["accuracy", "theories/numeric_sparse.toml", "--set", "c=1", "--set", "m={m}"],
-                      range(4, 10), True),
+                      range(4, 12), True),
     "svtpriv": ("SVT Lyu Alg. 1 privacy grid {-1,0,1}^m (L-inf neighbours, eps-DP)",
                 ["privacy", "theories/svt_lyu_alg1_privacy.toml", "--set", "m={m}",
                  "--limit", "grid_points=100000000"], range(5, 11), True),

@@ -13,7 +13,8 @@ from conftest import PROGRAMS, THEORIES
 from dipc_plus.accuracy.checker import AccuracyChecker
 import dataclasses
 
-from dipc_plus.accuracy.classes import CLASS_PATH, CLASSES_ENV, POINT_PATH, SUPPORT_PATH, InputClasses
+from dipc_plus.accuracy.classes import (CLASS_PATH, CLASSES_ENV, POINT_PATH, RELEASED_PATH, SUPPORT_PATH,
+                                        InputClasses)
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.distances import LinfOutput, ZeroOneOutput
 from dipc_plus.semantics.output_support import NotSymbolic, output_support
@@ -27,6 +28,7 @@ ACCURACY_CLAIMS = sorted(p.stem for p in THEORIES.glob("*.toml") if "[accuracy]"
                          and "box" not in tomllib.loads(p.read_text())["accuracy"].get("inputs", {}))  # boxes: test_box.py
 ARGMAX_CLAIMS = {"noisy_max", "noisy_max_barthe2016", "noisy_min", "noisy_max_eps4", "noisy_max_exp"}
 SUPPORT_CLAIMS = {"above_threshold", "sparse", "sparse_variant", "threshold_half", "two_thresholds"}
+RELEASED_CLAIMS = {"laplace", "numeric_sparse", "numeric_sparse_cor7"}   # real outputs: det plus fresh noise
 REFUSED_SUPPORT = {"exponential": "is not zero-one or L-inf", "laplace": "is not Bool or DOM",
                    "numeric_sparse": "is not Bool or DOM", "numeric_sparse_cor7": "is not Bool or DOM"}
 
@@ -134,7 +136,7 @@ def test_shipped_claims_path_counts_and_identity(name, monkeypatch):
     checker, result = _run(name, monkeypatch, classes=True)
     work = result.work
     assert work["path"] == (CLASS_PATH if name in ARGMAX_CLAIMS else SUPPORT_PATH if name in SUPPORT_CLAIMS
-                            else POINT_PATH)
+                            else RELEASED_PATH if name in RELEASED_CLAIMS else POINT_PATH)
     assert REFUSED_SUPPORT.get(name, "") in (work.get("support_refused") or "")
     assert work["inputs"] == result.inputs
     applying = [r for r in result.reports if r.applies]
@@ -143,6 +145,8 @@ def test_shipped_claims_path_counts_and_identity(name, monkeypatch):
     elif name in SUPPORT_CLAIMS:   # at most one per applying input; a miss fills every output
         assert 0 < work["distributions"] <= len({tuple(sorted(r.input.items())) for r in applying})
         assert work["dd"] == "shared by det region"
+    elif name in RELEASED_CLAIMS:   # at most one per applying input (one per template and reads)
+        assert 0 < work["distributions"] <= len({tuple(sorted(r.input.items())) for r in applying})
     else:
         assert work["distributions"] == len({tuple(sorted(r.input.items())) for r in applying})
     assert work["decisions"] == len({(r.p_error, r.bound) for r in applying})

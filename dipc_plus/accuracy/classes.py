@@ -14,10 +14,11 @@ from fractions import Fraction
 from typing import Callable, Mapping
 
 from dipc_plus.errors import UserError
+from dipc_plus.accuracy.released_values import ReleasedValues
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.argmax_dd import recognise_regions as argmax_regions
 from dipc_plus.claims.disagreement import Disagreement
-from dipc_plus.claims.distances import LinfInput, LinfOutput, ZeroOneOutput
+from dipc_plus.claims.distances import LinfInput, LinfOutput, NumericSparseInput, ZeroOneOutput
 from dipc_plus.exact.argmax_integral import argmax_probabilities
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.exact.linear import LinForm
@@ -34,6 +35,7 @@ MAX_SUPPORT_KEYS = 1 << 18   # per-output probabilities remembered by support ke
 
 CLASS_PATH = "argmax orbits"
 SUPPORT_PATH = "output supports"
+RELEASED_PATH = "released values"
 POINT_PATH = "per point"
 _BALL_BY_DET = (ZeroOneOutput, LinfOutput)   # output distances whose ball (of finite outputs) is fixed by det
 _ZERO = ExpFrac.of(0)
@@ -65,12 +67,22 @@ class InputClasses:
                                               else (None, None))
         self.regions = (DetRegions.of(program) if self.enabled and self.shape is None and noise_free_det
                         else None)
-        self.share_dd = (self.regions is not None and type(input_distance) is LinfInput and dd_over == "reals")
+        # dd by (det region, u on its support): L-inf and the numeric-sparse distance are a maximum over
+        # the inputs of a gap that is 0 where w agrees with u, and the disagreement set is a set over the
+        # support times anything, so the distance to it reads u on the support only
+        self.share_dd = (self.regions is not None and type(input_distance) in (LinfInput, NumericSparseInput)
+                         and dd_over == "reals")
         # an argmax of plain noisy reads: det is the first index of the largest input, and dd (L-inf,
         # over the reals) a function of the two largest values (`argmax_key`)
         self.argmax = (argmax_regions(program, input_distance) if self.shape is not None and noise_free_det
                        else None)
         self.share_argmax_dd = self.argmax is not None and dd_over == "reals"
+        # real det outputs released as det's value plus fresh noise: P[in the ball] by (template, reads)
+        self.released = (ReleasedValues.of(program, self.regions)
+                         if self.regions is not None and self.regions.forms and self.regions.scan
+                         and self.support is None and type(output_distance) is LinfOutput else None)
+        self._released: dict = {}   # ReleasedValues.key + (output distance, gamma) -> P[in the ball]
+        self._last_released = None  # (input, its distribution) last computed for _released
         self._last_argmax = None      # (input, a copy of it, its argmax_key)
         self._dd: dict = {}           # (det output, u on its support) -> Disagreement without witness
         self.dd_computed = 0          # dd computed (not shared)
@@ -88,6 +100,8 @@ class InputClasses:
     def path(self) -> str:
         if self.shape is not None:
             return CLASS_PATH
+        if self.released is not None:
+            return RELEASED_PATH
         return SUPPORT_PATH if self.support is not None else POINT_PATH
 
     def _support(self) -> tuple[OutputSupport | None, str | None]:
@@ -263,6 +277,8 @@ class InputClasses:
         """P[P(u) in B(det(u), u, gamma)] from per-output probabilities shared by support key, or
         None off the support path or for an output distance whose ball depends on more than det
         (the caller then uses the distribution at u).  `compute(u)` is u's output distribution."""
+        if self.support is None and self.released is not None:
+            return self._released_probability(claim, u, det_u, gamma, compute)
         if self.support is None or type(claim.output_distance) not in _BALL_BY_DET:
             return None
         self.points += 1
@@ -285,6 +301,26 @@ class InputClasses:
         if len(self._totals) < MAX_SUPPORT_KEYS:
             self._totals[keys] = total
         return total
+
+    def _released_probability(self, claim, u: Mapping, det_u: Mapping, gamma, compute: Callable):
+        """P[P(u) in the ball of det(u) at gamma] shared by `ReleasedValues.key` (computed by the
+        claim at the first input of a key), or None for an output distance the proof does not cover."""
+        distance = claim.output_distance
+        if type(distance) is not LinfOutput or not self.released.real_outputs <= set(distance.numeric):
+            return None
+        self.points += 1
+        flat = self._flat(u)
+        key = (self.released.key(self.regions.key_of(det_u), flat, _cheap), distance, gamma)
+        found = self._released.get(key)
+        if found is None:
+            last = self._last_released   # the next gamma at the same input reuses its distribution
+            if last is None or last[0] != flat:
+                self.distributions += 1
+                last = self._last_released = (dict(flat), compute(u))
+            found = ExpFrac.of(claim.ball_probability(last[1], u, det_u, gamma))
+            if len(self._released) < MAX_SUPPORT_KEYS:
+                self._released[key] = found
+        return found
 
     def _fill(self, row: dict, dist: Distribution) -> None:
         """Cache P[out = o] at the input (`_row`) for every output o (0 for those the chain never
@@ -353,39 +389,64 @@ class InputClasses:
 class DetRegions:
     """The noise-free program's paths over symbolic real inputs, grouped by det output: det(u) is
     the output of the one path whose condition holds at u; `support[o]` the inputs the
-    conditions of o's paths read (in input order)."""
+    conditions of o's paths and its real outputs' linear forms read (in input order).
+
+    A real det output is a linear form in the inputs (NumericSparse's `val[i] = q[i]`); its key
+    is the template (the forms themselves), and det(u) evaluates the forms at u.  Such templates
+    are accepted only when their finite (DOM/Bool) outputs tell them apart, so det(w) = det(u)
+    means w lies in u's template's region with the same form values: a set over `support` alone."""
 
     def __init__(self, program: ir.Program, paths: list):
         self.program = program
         self.paths = []      # (det output key, det output, condition compiled by _compiled)
         self.support: dict = {}
+        self.forms: dict = {}     # det output key -> ((real output, its LinForm), ...) read at u
+        self.templates: dict = {}   # det output key -> the path's outputs (real ones as LinForms)
         order = {name: k for k, name in enumerate(noise_free.real_inputs(program))}
         used: dict = {}
         for path in paths:
             key = tuple((name, _hashable(v)) for name, v in path.outputs.items())
-            self.paths.append((key, dict(path.outputs), [_compiled(c) for c in path.condition]))
+            forms = tuple((name, v) for name, v in path.outputs.items()
+                          if isinstance(v, LinForm) and not v.is_constant())
+            outputs = {name: v.const if isinstance(v, LinForm) else v for name, v in path.outputs.items()}
+            self.paths.append((key, outputs, [_compiled(c) for c in path.condition]))
+            self.templates[key] = dict(path.outputs)
+            if forms:
+                self.forms[key] = forms
             found = used.setdefault(key, set())
             for c in path.condition:
                 found |= c.variables()
+            for _, form in forms:
+                found.update(name for name, _ in form.coeffs)
         self.support = {key: tuple(sorted(names, key=order.__getitem__)) for key, names in used.items()}
         # det by scanning the paths only when they are few (a program with 2^m paths is faster to run)
         self.scan = len(self.paths) <= MAX_SCANNED_PATHS
-        self._by_output = {key: key for key in used}
+        self._finite_names = [name for name, t in program.outputs if isinstance(t, (ir.DomT, ir.BoolT))]
+        self._by_finite = {self._finite_key(outputs): key for key, _, _ in self.paths
+                           for outputs in [self.templates[key]]}
+
+    def _finite_key(self, outputs: Mapping) -> tuple:
+        return tuple((name, _hashable(outputs[name])) for name in self._finite_names)
 
     @staticmethod
     def of(program: ir.Program) -> "DetRegions | None":
         """The regions, or None when they do not apply: a Bool/DOM input (regions per assignment),
-        a real output (det is then no region label), or a noise-free program the path enumeration
-        refuses."""
+        a real output on templates whose finite outputs do not tell them apart, or a noise-free
+        program the path enumeration refuses."""
         if any(not isinstance(t, ir.RealT) for _, t in program.inputs):
             return None
         try:
             paths = noise_free.paths(program, {}, noise_free.real_inputs(program))
         except UserError:
             return None
-        if any(isinstance(v, LinForm) for p in paths for v in p.outputs.values()):
+        real = {name for name, t in program.outputs if isinstance(t, ir.RealT)}
+        formed = {name for p in paths for name, v in p.outputs.items() if isinstance(v, LinForm)}
+        if not formed <= real:
             return None
-        return DetRegions(program, paths)
+        regions = DetRegions(program, paths)
+        if formed and len(regions._by_finite) != len(regions.support):
+            return None
+        return regions
 
     def det(self, u: Mapping) -> tuple:
         """(det output key, det(u)); u maps flat real input names to values."""
@@ -404,11 +465,22 @@ class DetRegions:
                 elif not holds(sum(c * u[name] for name, c in terms), rhs):
                     break
             else:
+                forms = self.forms.get(key)
+                if forms:   # real outputs: the template's forms at u (noise_free.run's Fractions)
+                    outputs = dict(outputs)
+                    for name, form in forms:
+                        outputs[name] = sum((c * u[n] for n, c in form.coeffs), form.const)
                 return key, outputs
         raise AssertionError(f"no noise-free path of {self.program.name} holds at {dict(u)}")
 
+    def key_of(self, det_u: Mapping) -> tuple:
+        """The det output key (template) of det(u)."""
+        if self.forms:
+            return self._by_finite[self._finite_key(det_u)]
+        return tuple((name, _hashable(v)) for name, v in det_u.items())
+
     def dd_key(self, u: Mapping, det_u: Mapping) -> tuple:
-        key = tuple((name, _hashable(v)) for name, v in det_u.items())
+        key = self.key_of(det_u)
         return key, tuple(_cheap(u[name]) for name in self.support[key])
 
 
