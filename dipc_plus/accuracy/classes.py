@@ -405,7 +405,9 @@ class DetRegions:
         order = {name: k for k, name in enumerate(noise_free.real_inputs(program))}
         used: dict = {}
         for path in paths:
-            key = tuple((name, _hashable(v)) for name, v in path.outputs.items())
+            # a constant output keyed by its number, as det(u) (noise_free.run) gives it
+            key = tuple((name, _hashable(v.const if isinstance(v, LinForm) and v.is_constant() else v))
+                        for name, v in path.outputs.items())
             forms = tuple((name, v) for name, v in path.outputs.items()
                           if isinstance(v, LinForm) and not v.is_constant())
             outputs = {name: v.const if isinstance(v, LinForm) else v for name, v in path.outputs.items()}
@@ -422,8 +424,8 @@ class DetRegions:
         # det by scanning the paths only when they are few (a program with 2^m paths is faster to run)
         self.scan = len(self.paths) <= MAX_SCANNED_PATHS
         self._finite_names = [name for name, t in program.outputs if isinstance(t, (ir.DomT, ir.BoolT))]
-        self._by_finite = {self._finite_key(outputs): key for key, _, _ in self.paths
-                           for outputs in [self.templates[key]]}
+        # finite outputs as det(u) gives them: a constant LinForm of a template read as its number
+        self._by_finite = {self._finite_key(outputs): key for key, outputs, _ in self.paths}
 
     def _finite_key(self, outputs: Mapping) -> tuple:
         return tuple((name, _hashable(outputs[name])) for name in self._finite_names)
