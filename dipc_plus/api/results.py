@@ -330,15 +330,10 @@ class PrivacyReport(Report):
         return out
 
     def text(self) -> str:
-        from dipc_plus.commands.privacy import text_report
-        if self.every_length:
-            lines = [self.result.report()]
-            if self.result.counterexample is not None:
-                lines.append(text_report(self.result.counterexample[1]))
-            return "\n".join(lines)
-        if hasattr(self.result, "report"):
-            return str(self.result.report())
-        return text_report(self.result)
+        lines = [self.result.report()]
+        if self.every_length and self.result.counterexample is not None:
+            lines.append(self.result.counterexample[1].report())
+        return "\n".join(lines)
 
     def summary(self) -> str:
         scope = " for every m" if self.every_length else ""
@@ -417,11 +412,7 @@ class LossReport(Report):
         return out
 
     def text(self) -> str:
-        if hasattr(self.result, "report"):
-            lines = [str(self.result.report())] + [a.report() for a in (self.attack or [])]
-            return "\n\n".join(lines)
-        from dipc_plus.commands.privacy_loss import text_report
-        return text_report(self.result)
+        return "\n\n".join([str(self.result.report())] + [a.report() for a in (self.attack or [])])
 
     def summary(self) -> str:
         if self.budget_holds is None:

@@ -90,7 +90,7 @@ def run(args) -> int:
             out["part"]["tables"] = table_digests(result.tables_used)
         print_json(out, claim.program)
     else:
-        print(result.report() if hasattr(result, "report") else text_report(result))
+        print(result.report())
         if strict_line(result, args):
             print(strict_line(result, args))
     return exit_status(result, args)
@@ -140,43 +140,6 @@ def table_digests(used: dict) -> dict:
             for k, keys in sorted(used.items())}
 
 
-def text_report(result) -> str:
-    from dipc_plus.privacy.display import counterexample_lines
-    claim = result.claim
-    program = claim.program
-    scope = result.scope
-    sets = not claim.delta_is_zero
-    lines = [f"claim:  {claim.describe()}"]
-    if sets:
-        lines.append("        delta != 0: checked over every set of outputs (hockey-stick divergence), as "
-                     "(eps, delta)-DP requires")
-    if claim.note:
-        lines.append(f"note:   {claim.note}")
-    for note in result.plan.notes:
-        lines.append(f"structure: {note}")
-    lines.append(f"checked {result.pairs} pair(s) of neighbouring inputs (up to symmetry), "
-                 f"{result.obligations} ({'pair' if sets else 'pair, output'}) obligation(s), {result.decisions} "
-                 f"decided by the certified procedure; {result.evaluations} distribution(s); {result.seconds:.2f} s")
-    if result.verified:
-        eps = claim.eps if claim.eps.is_log_point else "every eps in " + str(claim.eps)
-        delta = "" if claim.delta_is_zero else " + " + claim.delta_text
-        if result.vacuous:
-            lines.append(f"VERIFIED (vacuously: no two of the claimed inputs are neighbours) {scope.summary()}")
-        elif sets:
-            lines.append(f"VERIFIED {scope.summary()}: P[P(u) in S] <= e^({claim.budget}) P[P(u') in S]{delta} "
-                         f"for every neighbouring pair (u, u') of these inputs, every set S of outputs and {eps}")
-        else:
-            lines.append(f"VERIFIED {scope.summary()}: P[P(u)=v] <= e^({claim.budget}) P[P(u')=v] for every "
-                         f"neighbouring pair (u, u') of these inputs, every output"
-                         f"{' event' if claim.events else ''} v and {eps}")
-        lines.append(scope.coverage())
-        return "\n".join(lines)
-    lines.append("REFUTED (re-checked by an independent evaluation):")
-    lines += counterexample_lines(claim, result.counterexample)
-    lines.append(scope.coverage())
-    return "\n".join(lines)
-
-
 def run_every_length(args, claim, executor, options) -> int:
     """`--every-length` / `length = "every"`: the verdict for every m (issue 11); the exact checks
     at each m run on `executor`."""
@@ -191,5 +154,5 @@ def run_every_length(args, claim, executor, options) -> int:
     else:
         print(res.report())
         if res.counterexample is not None:
-            print(text_report(res.counterexample[1]))
+            print(res.counterexample[1].report())
     return {"verified": 0, "undecided": 2}.get(res.verdict, 1)

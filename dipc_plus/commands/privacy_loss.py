@@ -73,7 +73,7 @@ def run(args) -> int:
         print_json(out, claim.program)
     else:
         with certified_or_exit_2():
-            print(text_report(result))
+            print(result.report())
     return 0
 
 
@@ -106,66 +106,6 @@ def _pufferfish(args, claim) -> int:
         else:
             raise UserError("--plot with a Pufferfish claim plots the attack: add --attack")
     return 0
-
-
-def text_report(result) -> str:
-    from dipc_plus.privacy.display import ENV_STYLE, log_text, user_env
-    from dipc_plus.semantics.values import show_env
-    from dipc_plus.privacy.loss.tight import loss_expr
-    claim = result.claim
-    program = claim.program
-    scope = result.scope
-
-    def witness(c) -> str:
-        return (f"{show_env(user_env(program, c.input), **ENV_STYLE)}  vs  {show_env(user_env(program, c.neighbour), **ENV_STYLE)}, output "
-                f"{show_env(user_env(program, c.output), **ENV_STYLE)}")
-
-    lines = [f"tight privacy loss of {program.name} ({claim.adjacency.describe()}, {claim.eps}) "
-             f"{scope.summary()}",
-             "  (tight on these inputs" + ("" if scope.complete else ": other inputs") +
-             (" or" if not scope.complete and scope.params else ":" if scope.params else "") +
-             (" other parameter values" if scope.params else "") +
-             (", or sets of real outputs other than unions of the named events," if scope.events else "") +
-             (" may have a larger loss)" if (scope.params or not scope.complete or scope.events) else ")")]
-    if result.plan is not None:
-        for note in result.plan.notes:
-            lines.append(f"structure: {note}")
-    lines.append(f"{result.pairs} pair(s) of neighbouring inputs, {result.candidates} likelihood ratio(s), "
-                 f"{result.distinct} distinct; {result.seconds:.2f} s")
-    if result.infinite is not None:
-        lines.append("L(eps) = inf: an output has positive probability at one input and probability 0 at a neighbour")
-        lines.append(f"  attained at {witness(result.infinite)}")
-        lines.append(f"  P = {result.infinite.p}, P' = {result.infinite.q}")
-    elif result.point_ratio is not None:
-        lines.append(f"L({_eps_point(claim)}) = {_ln(result.point_ratio)} in {log_text(result.point_ratio)}")
-        lines.append(f"  attained at {witness(result.point_candidate)}")
-    elif result.constant is not None:
-        lines.append("the probabilities do not depend on eps:")
-        lines.append(f"  tight eps = {_ln(result.constant)} in {log_text(result.constant)}"
-                     f"  (on these inputs the program is eps'-DP exactly for eps' >= {_ln(result.constant)})")
-        lines.append(f"  attained at {witness(result.constant_candidate)}")
-    else:
-        for pc in result.pieces:
-            lines.append(f"L(eps) = {loss_expr(pc.candidate.ratio)}   for eps in {pc.where()}")
-            lines.append(f"  attained at {witness(pc.candidate)}")
-        if result.sup is not None:
-            lines.append(f"sup L(eps)/eps = {result.sup.text()}   ({result.sup.how})")
-    holds = result.budget_holds()
-    where = f"at {claim.eps}" if claim.eps.is_log_point else \
-        f"{'for every' if holds else 'for some'} eps in {claim.eps}"
-    lines.append(f"the claimed budget {claim.budget} {'holds' if holds else 'fails'} on these inputs "
-                 f"(decided exactly: L(eps) {'<=' if holds else '>'} {claim.budget} {where})")
-    lines.append(scope.coverage())
-    return "\n".join(lines)
-
-
-def _ln(x) -> str:
-    from dipc_plus.exact.log_point import ln_text
-    return ln_text(x)
-
-
-def _eps_point(claim) -> str:
-    return str(claim.eps).replace("eps = ", "")
 
 
 def plot_loss(result, path: str) -> None:

@@ -103,3 +103,40 @@ def counterexample_lines(claim, cex) -> list[str]:
     if cex.outputs is None:
         lines.append(f"  ratio      {num_text(cex.ratio_at)}")
     return lines
+
+
+def dp_report(result) -> str:
+    """The text report of a grid or list eps-DP result (`dp.check.PrivacyResult.report`)."""
+    claim = result.claim
+    program = claim.program
+    scope = result.scope
+    sets = not claim.delta_is_zero
+    lines = [f"claim:  {claim.describe()}"]
+    if sets:
+        lines.append("        delta != 0: checked over every set of outputs (hockey-stick divergence), as "
+                     "(eps, delta)-DP requires")
+    if claim.note:
+        lines.append(f"note:   {claim.note}")
+    for note in result.plan.notes:
+        lines.append(f"structure: {note}")
+    lines.append(f"checked {result.pairs} pair(s) of neighbouring inputs (up to symmetry), "
+                 f"{result.obligations} ({'pair' if sets else 'pair, output'}) obligation(s), {result.decisions} "
+                 f"decided by the certified procedure; {result.evaluations} distribution(s); {result.seconds:.2f} s")
+    if result.verified:
+        eps = claim.eps if claim.eps.is_log_point else "every eps in " + str(claim.eps)
+        delta = "" if claim.delta_is_zero else " + " + claim.delta_text
+        if result.vacuous:
+            lines.append(f"VERIFIED (vacuously: no two of the claimed inputs are neighbours) {scope.summary()}")
+        elif sets:
+            lines.append(f"VERIFIED {scope.summary()}: P[P(u) in S] <= e^({claim.budget}) P[P(u') in S]{delta} "
+                         f"for every neighbouring pair (u, u') of these inputs, every set S of outputs and {eps}")
+        else:
+            lines.append(f"VERIFIED {scope.summary()}: P[P(u)=v] <= e^({claim.budget}) P[P(u')=v] for every "
+                         f"neighbouring pair (u, u') of these inputs, every output"
+                         f"{' event' if claim.events else ''} v and {eps}")
+        lines.append(scope.coverage())
+        return "\n".join(lines)
+    lines.append("REFUTED (re-checked by an independent evaluation):")
+    lines += counterexample_lines(claim, result.counterexample)
+    lines.append(scope.coverage())
+    return "\n".join(lines)

@@ -218,6 +218,10 @@ class PrivacyResult:
         """Verified with nothing to check: no pair of neighbouring inputs among the claimed ones."""
         return self.verified and self.pairs == 0
 
+    def report(self) -> str:
+        from dipc_plus.privacy.display import dp_report
+        return dp_report(self)
+
     def to_json(self) -> dict:
         c = self.claim
         out = {
