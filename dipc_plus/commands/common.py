@@ -257,13 +257,6 @@ def worker_source(build, build_args: tuple, *paths):
     return Source.of(build, build_args, paths)
 
 
-def pufferfish_source(args, claim):
-    """How a worker rebuilds a Pufferfish check (`privacy` and `privacy-loss` share it)."""
-    from dipc_plus.privacy.pufferfish.check import build_pufferfish_work
-    return worker_source(build_pufferfish_work, (os.path.abspath(claim.file), tuple(inputs_mod.parse_params(args.set).items())),
-                         claim.file, claim.program.source)
-
-
 # --------------------------------------------------------------------------- accuracy claims
 
 def add_accuracy_arguments(parser, shard: bool = True, reference: bool = True) -> None:
