@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
+from dipc_plus.exact.convert import json_exact
 from dipc_plus.semantics import inputs as inputs_mod
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 from dipc_plus.semantics.values import show_value
@@ -248,7 +249,7 @@ def part_json(command: str, shard: tuple[int, int], source, options: dict, items
     """What `dipc merge` needs to know about one part: which run it belongs to and what it covers."""
     return {"command": command, "index": shard[0], "of": shard[1],
             "files": {path: digest for path, digest in source.files},
-            "options": json_number(options), "items": list(items), "total_items": total}
+            "options": json_exact(options), "items": list(items), "total_items": total}
 
 
 def worker_source(build, build_args: tuple, *paths):
@@ -413,23 +414,8 @@ def conventional_json(out: dict, program=None) -> dict:
         out["program"] = program.name
         if source:
             out["program_path"] = source
-        out.setdefault("params", json_number(dict(getattr(program, "params", {}))))
+        out.setdefault("params", json_exact(dict(getattr(program, "params", {}))))
     return out
-
-
-def json_number(value):
-    """An exact number for JSON: an integer as a number, any other rational as a "p/q" string
-    (JSON has no exact rationals and a float would not be the value)."""
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if isinstance(value, (list, tuple)):
-        return [json_number(v) for v in value]
-    if isinstance(value, dict):
-        return {k: json_number(v) for k, v in value.items()}
-    if isinstance(value, (int, Fraction)):
-        q = Fraction(value)
-        return q.numerator if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
-    return str(value)
 
 
 def print_json(out: dict, program=None) -> None:

@@ -14,7 +14,7 @@ from flint import arb
 
 from dipc_plus.decision.decide import working_precision
 from dipc_plus.exact.decimals import ball_text, enclosure_text
-from dipc_plus.exact.convert import fmt_q
+from dipc_plus.exact.convert import fmt_q, json_exact
 from dipc_plus.semantics import ir
 
 
@@ -37,32 +37,22 @@ def log_text(x: Fraction, digits: int = 12) -> str:
     return enclosure_text(ball, digits=digits)
 
 
-def user_value(v):
-    if isinstance(v, bool) or isinstance(v, str):
-        return v
-    if isinstance(v, int):
-        return v
-    if isinstance(v, Fraction):
-        return int(v) if v.denominator == 1 else fmt_q(v)
-    return str(v)
-
-
 ENV_STYLE = {"braces": False, "list_sep": ", "}   # how privacy reports print an environment (values.show_env)
 
 
 def user_env(program: ir.Program | None, env: dict) -> dict:
     """{'x[1]': 0, 'x[2]': 1} -> {'x': [0, 1]} (arrays back together), JSON-ready values."""
     if program is None:
-        return {k: user_value(v) for k, v in env.items()}
+        return {k: json_exact(v) for k, v in env.items()}
     out: dict = {}
     done = set()
     for name, elems in program.arrays.items():
         if all(e in env for e in elems):
-            out[name] = [user_value(env[e]) for e in elems]
+            out[name] = [json_exact(env[e]) for e in elems]
             done |= set(elems)
     for k, v in env.items():
         if k not in done:
-            out[k] = user_value(v)
+            out[k] = json_exact(v)
     return out
 
 

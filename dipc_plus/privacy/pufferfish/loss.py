@@ -12,10 +12,10 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
+from dipc_plus.exact.convert import json_exact
 from dipc_plus.exact.decimals import decimal_down, decimal_up
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.privacy_types import PufferfishClaim
-from dipc_plus.privacy.display import user_value
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import ln_text
 from dipc_plus.privacy.loss.tight import loss_expr
@@ -64,7 +64,7 @@ def pufferfish_loss(claim: PufferfishClaim, executor=None, source=None, progress
         for key in Ai:
             num = poly_mul(Ai[key], Bj)
             den = poly_mul(Aj.get(key, {}), Bi)
-            out = ", ".join(str(user_value(v)) for v in key)
+            out = ", ".join(str(json_exact(v)) for v in key)
             if not den:
                 rows.append((sc.name, si, sj, out, "inf", "inf", None))
                 worst = rows[-1]
