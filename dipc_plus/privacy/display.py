@@ -16,6 +16,7 @@ from dipc_plus.decision.decide import working_precision
 from dipc_plus.exact.decimals import ball_text, enclosure_text
 from dipc_plus.exact.convert import fmt_q, json_exact
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.values import group_arrays
 
 
 def num_text(x) -> str:
@@ -42,22 +43,7 @@ ENV_STYLE = {"braces": False, "list_sep": ", "}   # how privacy reports print an
 
 def user_env(program: ir.Program | None, env: dict) -> dict:
     """{'x[1]': 0, 'x[2]': 1} -> {'x': [0, 1]} (arrays back together), JSON-ready values."""
-    if program is None:
-        return {k: json_exact(v) for k, v in env.items()}
-    out: dict = {}
-    done = set()
-    for name, elems in program.arrays.items():
-        if all(e in env for e in elems):
-            out[name] = [json_exact(env[e]) for e in elems]
-            done |= set(elems)
-    for k, v in env.items():
-        if k not in done:
-            out[k] = json_exact(v)
-    return out
-
-
-def user_outputs(program: ir.Program | None, out: dict) -> dict:
-    return user_env(program, out)
+    return group_arrays(program, env, json_exact)
 
 
 def counterexample_lines(claim, cex) -> list[str]:

@@ -30,7 +30,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.execution import ledger
 from dipc_plus.claims.privacy_types import DPClaim
-from dipc_plus.privacy.display import ENV_STYLE, num_text, user_env, user_outputs
+from dipc_plus.privacy.display import ENV_STYLE, num_text, user_env
 from dipc_plus.semantics.values import show_env
 from dipc_plus.privacy.dp.hockey_stick import SetViolation, check_pair, output_keys
 from dipc_plus.exact.convert import fmt_q
@@ -178,10 +178,10 @@ class Counterexample:
             "ratio_value": num_text(self.ratio_at),
         }
         if self.outputs is None:
-            out["output"] = user_outputs(self.program, self.output)
+            out["output"] = user_env(self.program, self.output)
         else:
             out["output_set"] = self.output_set
-            out["outputs"] = [user_outputs(self.program, o) for o in self.outputs]
+            out["outputs"] = [user_env(self.program, o) for o in self.outputs]
         return out
 
 

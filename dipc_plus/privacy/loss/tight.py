@@ -21,7 +21,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.decimals import decimal_down, decimal_up
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.privacy_types import DPClaim
-from dipc_plus.privacy.display import ENV_STYLE, log_text, user_env, user_outputs
+from dipc_plus.privacy.display import ENV_STYLE, log_text, user_env
 from dipc_plus.decision.envelope import boundary_text, envelope
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import constant_value, ln_text, value_at_log
@@ -210,7 +210,7 @@ def loss_expr(r) -> str:
 
 def _cand_json(program, cand: Candidate) -> dict:
     return {"input": user_env(program, cand.input), "neighbour": user_env(program, cand.neighbour),
-            "output": user_outputs(program, cand.output), "probability": str(cand.p),
+            "output": user_env(program, cand.output), "probability": str(cand.p),
             "neighbour_probability": str(cand.q)}
 
 
