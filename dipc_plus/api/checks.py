@@ -17,7 +17,8 @@ from dipc_plus.api.claim import Claim, claim_path
 from dipc_plus.api.errors import StrictVerdictError, in_python_words
 from dipc_plus.api.program import Number, parameter_values
 from dipc_plus.api.results import AccuracyReport, LossReport, PrivacyReport, Report, SweepReport
-from dipc_plus.commands.common import certified_or_exit_2, check_kappa, check_same_program, strict_reason
+from dipc_plus.commands.common import (certified_or_exit_2, check_kappa, check_same_program, read_privacy_claim,
+                                       strict_reason)
 from dipc_plus.errors import UserError
 from dipc_plus.execution.options import RunOptions
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
@@ -314,14 +315,9 @@ def _box_sweep(checker: Any, kappa_max: int, digits: int, paper: bool, reports: 
 
 
 def _privacy_claim(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None) -> tuple[Any, dict]:
-    from dipc_plus.claims.privacy_reader import load_privacy_claim
     path, _ = claim_path(claim)
-    if not os.path.exists(path):
-        raise UserError(f"cannot read the claim file: no file {path}", hint="claims live in theories/*_privacy.toml")
     values = parameter_values(params)
-    loaded = load_privacy_claim(path, values)
-    check_same_program(_program_file(program), loaded.program.source, path)
-    return loaded, values
+    return read_privacy_claim(path, values, _program_file(program)), values
 
 
 def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, every_length: bool = False,

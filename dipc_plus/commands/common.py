@@ -333,12 +333,17 @@ def add_privacy_arguments(parser, execution: bool = False, shard: bool = True) -
 
 def load_privacy(args):
     """The privacy claim named on the command line (a DPClaim or PufferfishClaim)."""
-    from dipc_plus.claims.privacy_reader import load_privacy_claim
     check_max_states(args.max_states)
-    params = inputs_mod.parse_params(args.set)
     program, claim_file = program_and_claim(args)
     if program is not None and not os.path.exists(program):
         raise UserError(f"cannot read the program: no file {program}", hint="give the path of a .dip file")
+    return read_privacy_claim(claim_file, inputs_mod.parse_params(args.set), program)
+
+
+def read_privacy_claim(claim_file: str, params: dict, program: str | None = None):
+    """A privacy claim file read at `params`, refused when it is absent or when `program` (the
+    command's PROGRAM, the API's program=) is not the program the claim names."""
+    from dipc_plus.claims.privacy_reader import load_privacy_claim
     if not os.path.exists(claim_file):
         raise UserError(f"cannot read the claim file: no file {claim_file}",
                         hint="claims live in theories/*_privacy.toml")
