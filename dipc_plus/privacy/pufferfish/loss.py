@@ -32,11 +32,10 @@ class PufferfishLoss:
     seconds: float
 
     def to_json(self) -> dict:
-        return {"claim": self.claim.file, "scope": pufferfish_scope(self.claim).to_json(), "rows": [
-            {"scenario": r[0], "secret": r[1], "other_secret": r[2], "output": r[3], "ratio": r[4], "loss": r[5]}
-            for r in self.rows], "worst": None if self.worst is None else
-            {"scenario": self.worst[0], "secret": self.worst[1], "other_secret": self.worst[2],
-             "output": self.worst[3], "ratio": self.worst[4], "loss": self.worst[5]}}
+        def row(r) -> dict:
+            return dict(zip(("scenario", "secret", "other_secret", "output", "ratio", "loss"), r[:6]))
+        return {"claim": self.claim.file, "scope": pufferfish_scope(self.claim).to_json(),
+                "rows": [row(r) for r in self.rows], "worst": None if self.worst is None else row(self.worst)}
 
     def report(self) -> str:
         c = self.claim
