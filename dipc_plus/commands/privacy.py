@@ -62,7 +62,7 @@ def run(args) -> int:
     result = outcome.result
     code = exit_code(outcome, args)
     if args.json:
-        out = {**outcome.to_json(), **options.mode_json()}
+        out = outcome.to_json(options.mode_json())
         if outcome.route in ("box", "every value"):
             out["exit"] = code
         elif outcome.route in ("pairs", "pufferfish"):

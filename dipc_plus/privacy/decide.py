@@ -51,8 +51,10 @@ class PrivacyOutcome:
         at_m = self.length_counterexample()
         return "\n".join([self.result.report()] + ([] if at_m is None else [at_m.report()]))
 
-    def to_json(self) -> dict:
-        out = dict(self.result.to_json())
+    def to_json(self, mode: dict | None = None) -> dict:
+        """The result's JSON; `mode` ({"mode": "reference"} or nothing) goes before an every-length
+        counterexample, where the command has always printed it."""
+        out = {**self.result.to_json(), **(mode or {})}
         at_m = self.length_counterexample()
         if at_m is not None:
             out["counterexample"] = at_m.to_json()
