@@ -20,8 +20,8 @@ from dipc_plus.api.errors import StrictVerdictError, in_python_words
 from dipc_plus.api.guarded import guarded
 from dipc_plus.api.program import Number, mapping, parameter_values
 from dipc_plus.api.results import AccuracyReport, LossReport, PrivacyReport, Report, SweepReport
-from dipc_plus.commands.common import (certified_or_exit_2, check_kappa, check_same_program, strict_reason,
-                                       worker_source)
+from dipc_plus.commands.common import (certified_or_exit_2, check_kappa, check_same_program, read_privacy_claim,
+                                       strict_reason)
 from dipc_plus.errors import UserError
 from dipc_plus.execution.guard import checked_limits
 from dipc_plus.execution.options import RunOptions
@@ -312,14 +312,9 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
 
 
 def _privacy_claim(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None) -> tuple[Any, dict]:
-    from dipc_plus.claims.privacy_reader import load_privacy_claim
     path, _ = claim_path(claim)
-    if not os.path.exists(path):
-        raise UserError(f"cannot read the claim file: no file {path}", hint="claims live in theories/*_privacy.toml")
     values = parameter_values(params)
-    loaded = load_privacy_claim(path, values)
-    check_same_program(_program_file(program), loaded.program.source, path)
-    return loaded, values
+    return read_privacy_claim(path, values, _program_file(program)), values
 
 
 def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, every_length: bool = False,
@@ -399,42 +394,14 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
 
 def _check_privacy(claim: ClaimLike, params: Mapping[str, Number] | None, every_length: bool,
                    structure: bool | None, program: Any, options: RunOptions) -> PrivacyReport:
-    """check_privacy under its options: the route of the claim's kind and scope."""
-    max_states, progress, run_on = options.max_states or DEFAULT_MAX_STATES, options.progress, options.run_on()
-    structure = False if options.reference else structure
+    """check_privacy under its options: `privacy.decide.decide_privacy` on the loaded claim."""
+    from dipc_plus.privacy.decide import decide_privacy
     loaded, values = _privacy_claim(claim, program, params)
-    path, _ = claim_path(claim)
-    if getattr(loaded, "inputs_kind", "") == "box":     # every pair of real inputs of a box
-        from dipc_plus.privacy.dp.box import decide_box_privacy
-        if every_length:
-            raise UserError("every_length does not apply to a box claim: it is decided at its own m",
-                            file=loaded.file, hint="leave it out, or give the claim a grid")
-        with certified_or_exit_2():
-            return PrivacyReport(decide_box_privacy(loaded, max_states=max_states, options=options), claim=loaded)
-    if every_length or loaded.every_length:
-        from dipc_plus.privacy.online.every_length import decide_every_length
-        with certified_or_exit_2():
-            res = decide_every_length(loaded, loaded.file, values, executor=run_on)
-        return PrivacyReport(res, claim=loaded)
-    if getattr(loaded, "every_output_value", False):    # real outputs without events: densities
-        from dipc_plus.privacy.dp.real_output_check import check_real_outputs
-        with certified_or_exit_2():
-            return PrivacyReport(check_real_outputs(loaded, options), claim=loaded)
-    result: Any
     with certified_or_exit_2():
-        if loaded.kind == "pufferfish":
-            from dipc_plus.privacy.pufferfish.check import build_pufferfish_work, check_pufferfish
-            source = worker_source(build_pufferfish_work, (os.path.abspath(path), tuple(values.items())),
-                                   path, loaded.program.source)
-            result = check_pufferfish(loaded, executor=run_on, source=source, progress=progress)
-        else:
-            from dipc_plus.privacy.dp.check import build_dp_work, check_dp
-            source = worker_source(build_dp_work, (os.path.abspath(path), tuple(values.items()), structure,
-                                                   max_states), path, loaded.program.source)
-            result = check_dp(loaded, structure=structure, max_states=max_states, executor=run_on,
-                              source=source, progress=progress, options=options)
-    report = PrivacyReport(result)
-    _strict(report, result, options.strict)
+        outcome = decide_privacy(loaded, options, values, every_length=every_length, structure=structure)
+    report = PrivacyReport(outcome)
+    if outcome.route in ("pairs", "pufferfish"):
+        _strict(report, outcome.result, options.strict)
     return report
 
 
@@ -501,31 +468,10 @@ def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None
                               max_memory=max_memory)
 
     def run() -> LossReport:
-        nonlocal structure
         with in_python_words(), options.limits_applied():
-            run_on = options.run_on()
-            structure = False if reference else structure
+            from dipc_plus.privacy.decide import decide_loss
             loaded, values = _privacy_claim(claim, program, params)
-            path, _ = claim_path(claim)
             with certified_or_exit_2():
-                if loaded.kind == "pufferfish":
-                    from dipc_plus.privacy.pufferfish.check import build_pufferfish_work
-                    from dipc_plus.privacy.pufferfish.loss import pufferfish_loss
-                    source = worker_source(build_pufferfish_work, (os.path.abspath(path), tuple(values.items())),
-                                           path, loaded.program.source)
-                    found = None
-                    if attack:
-                        from dipc_plus.privacy.pufferfish.attack import scenario_attacks
-                        found = scenario_attacks(loaded)
-                    return _mode(LossReport(pufferfish_loss(loaded, executor=run_on, source=source, progress=progress),
-                                            attack=found), options)
-                if attack:
-                    raise UserError("attack=True needs a Pufferfish claim (its scenarios are the adversary's priors)",
-                                    hint="see docs/claims.md, 'Pufferfish claims'")
-                from dipc_plus.privacy.loss.tight import build_loss_work, privacy_loss as run_loss
-                source = worker_source(build_loss_work, (os.path.abspath(path), tuple(values.items()), structure,
-                                                         max_states), path, loaded.program.source)
-                return _mode(LossReport(run_loss(loaded, structure=structure, max_states=max_states, executor=run_on,
-                                                 source=source, progress=progress, options=options)), options)
-
+                result, found = decide_loss(loaded, options, values, structure=structure, attack=attack)
+            return _mode(LossReport(result, attack=found), options)
     return guarded(options, run)

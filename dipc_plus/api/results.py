@@ -281,27 +281,26 @@ class PrivacyReport(Report):
     1/2 | 1/2*e^(-2*eps)
     """
 
-    def __init__(self, result: Any, claim: Any = None):
-        self.result = result
-        self._claim = claim if claim is not None else result.claim
+    def __init__(self, outcome: Any):
+        self.outcome = outcome          # privacy.decide.PrivacyOutcome
+        self.result = outcome.result
 
     @property
     def claim(self) -> Any:
-        return self._claim
+        return self.outcome.claim
 
     @property
     def program(self) -> Any:
-        return self._claim.program
+        return self.outcome.claim.program
 
     @property
     def every_length(self) -> bool:
         """True when the verdict is about every number of queries m (``every_length=True``)."""
-        return hasattr(self.result, "automaton")
+        return self.outcome.route == "every length"
 
     def _raw_counterexample(self) -> Any:
-        cex = getattr(self.result, "counterexample", None)
-        if self.every_length and cex is not None:
-            cex = cex[1].counterexample    # (m, the PrivacyResult at that m)
+        at_m = self.outcome.length_counterexample()
+        cex = at_m.counterexample if at_m is not None else getattr(self.result, "counterexample", None)
         return cex if cex is not None and hasattr(cex, "neighbour") else None
 
     @property
@@ -316,21 +315,10 @@ class PrivacyReport(Report):
         return PrivacyCounterexample(raw)
 
     def raw_json(self) -> dict:
-        out = dict(self.result.to_json())
-        if self.every_length and self.result.counterexample is not None:
-            out["counterexample"] = self.result.counterexample[1].to_json()
-        return out
+        return self.outcome.to_json()
 
     def text(self) -> str:
-        from dipc_plus.commands.privacy import text_report
-        if self.every_length:
-            lines = [self.result.report()]
-            if self.result.counterexample is not None:
-                lines.append(text_report(self.result.counterexample[1]))
-            return "\n".join(lines)
-        if hasattr(self.result, "report"):
-            return str(self.result.report())
-        return text_report(self.result)
+        return self.outcome.report()
 
     def summary(self) -> str:
         scope = " for every m" if self.every_length else ""
@@ -409,11 +397,7 @@ class LossReport(Report):
         return out
 
     def text(self) -> str:
-        if hasattr(self.result, "report"):
-            lines = [str(self.result.report())] + [a.report() for a in (self.attack or [])]
-            return "\n\n".join(lines)
-        from dipc_plus.commands.privacy_loss import text_report
-        return text_report(self.result)
+        return "\n\n".join([str(self.result.report())] + [a.report() for a in (self.attack or [])])
 
     def summary(self) -> str:
         if self.budget_holds is None:

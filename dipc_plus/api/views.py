@@ -18,6 +18,7 @@ from typing import Any, Mapping
 
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
+from dipc_plus.semantics.values import group_arrays
 
 
 def python_value(v: Any) -> Any:
@@ -39,16 +40,7 @@ def grouped(program: Any, flat: Mapping[str, Any]) -> dict[str, Any]:
     >>> grouped(lap.ir, {"q[1]": Fraction(-1), "q[2]": Fraction(1, 2), "c": Fraction(1)})
     {'q': [-1, Fraction(1, 2)], 'c': 1}
     """
-    out: dict[str, Any] = {}
-    done: set[str] = set()
-    for name, elems in (getattr(program, "arrays", None) or {}).items():
-        if elems and all(e in flat for e in elems):
-            out[name] = [python_value(flat[e]) for e in elems]
-            done.update(elems)
-    for k, v in flat.items():
-        if k not in done:
-            out[k] = python_value(v)
-    return out
+    return group_arrays(program, flat, python_value)
 
 
 def env_repr(env: Mapping[str, Any]) -> str:

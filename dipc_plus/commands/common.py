@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
+from dipc_plus.exact.convert import json_exact
 from dipc_plus.semantics import inputs as inputs_mod
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 from dipc_plus.semantics.values import show_value
@@ -248,20 +249,13 @@ def part_json(command: str, shard: tuple[int, int], source, options: dict, items
     """What `dipc merge` needs to know about one part: which run it belongs to and what it covers."""
     return {"command": command, "index": shard[0], "of": shard[1],
             "files": {path: digest for path, digest in source.files},
-            "options": json_number(options), "items": list(items), "total_items": total}
+            "options": json_exact(options), "items": list(items), "total_items": total}
 
 
 def worker_source(build, build_args: tuple, *paths):
     """How a worker rebuilds what this command loaded (execution.executor.Source)."""
     from dipc_plus.execution.executor import Source
     return Source.of(build, build_args, paths)
-
-
-def pufferfish_source(args, claim):
-    """How a worker rebuilds a Pufferfish check (`privacy` and `privacy-loss` share it)."""
-    from dipc_plus.privacy.pufferfish.check import build_pufferfish_work
-    return worker_source(build_pufferfish_work, (os.path.abspath(claim.file), tuple(inputs_mod.parse_params(args.set).items())),
-                         claim.file, claim.program.source)
 
 
 # --------------------------------------------------------------------------- accuracy claims
@@ -339,12 +333,17 @@ def add_privacy_arguments(parser, execution: bool = False, shard: bool = True) -
 
 def load_privacy(args):
     """The privacy claim named on the command line (a DPClaim or PufferfishClaim)."""
-    from dipc_plus.claims.privacy_reader import load_privacy_claim
     check_max_states(args.max_states)
-    params = inputs_mod.parse_params(args.set)
     program, claim_file = program_and_claim(args)
     if program is not None and not os.path.exists(program):
         raise UserError(f"cannot read the program: no file {program}", hint="give the path of a .dip file")
+    return read_privacy_claim(claim_file, inputs_mod.parse_params(args.set), program)
+
+
+def read_privacy_claim(claim_file: str, params: dict, program: str | None = None):
+    """A privacy claim file read at `params`, refused when it is absent or when `program` (the
+    command's PROGRAM, the API's program=) is not the program the claim names."""
+    from dipc_plus.claims.privacy_reader import load_privacy_claim
     if not os.path.exists(claim_file):
         raise UserError(f"cannot read the claim file: no file {claim_file}",
                         hint="claims live in theories/*_privacy.toml")
@@ -420,23 +419,8 @@ def conventional_json(out: dict, program=None) -> dict:
         out["program"] = program.name
         if source:
             out["program_path"] = source
-        out.setdefault("params", json_number(dict(getattr(program, "params", {}))))
+        out.setdefault("params", json_exact(dict(getattr(program, "params", {}))))
     return out
-
-
-def json_number(value):
-    """An exact number for JSON: an integer as a number, any other rational as a "p/q" string
-    (JSON has no exact rationals and a float would not be the value)."""
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if isinstance(value, (list, tuple)):
-        return [json_number(v) for v in value]
-    if isinstance(value, dict):
-        return {k: json_number(v) for k, v in value.items()}
-    if isinstance(value, (int, Fraction)):
-        q = Fraction(value)
-        return q.numerator if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
-    return str(value)
 
 
 def print_json(out: dict, program=None) -> None:

@@ -12,12 +12,9 @@ neighbouring inputs) or only on named events of real outputs.
 """
 from __future__ import annotations
 
-import os
-
-from dipc_plus.commands.common import (EXIT_UNDECIDED, add_privacy_arguments, add_strict_argument, certified_or_exit_2, executor_of,
-                                       exit_status, load_privacy, part_json, print_json, run_options,
-                                       pufferfish_source, strict_json, strict_line, worker_source)
-from dipc_plus.errors import UserError
+from dipc_plus.commands.common import (EXIT_UNDECIDED, add_privacy_arguments, add_strict_argument, certified_or_exit_2,
+                                       executor_of, exit_status, load_privacy, part_json, print_json, run_options,
+                                       strict_json, strict_line)
 from dipc_plus.semantics.inputs import parse_params
 
 EXAMPLE = """\
@@ -54,82 +51,46 @@ def register(parser) -> None:
 
 
 def run(args) -> int:
+    """The claim through `privacy.decide.decide_privacy`; printed, and its exit status by route."""
+    from dipc_plus.privacy.decide import decide_privacy
     options = run_options(args)
-    shard = options.shard
     executor = executor_of(options)
     claim = load_privacy(args)
-    every_length = args.every_length or claim.every_length
-    if getattr(claim, "inputs_kind", "") == "box":
-        return run_box(args, claim, options, every_length)
-    if shard is not None and (every_length or claim.kind == "pufferfish"):
-        raise UserError(f"--shard splits the pairs of a DP claim; {'--every-length' if every_length else 'a Pufferfish claim'}"
-                        " is one decision that cannot be cut into parts", hint="leave out --shard")
-    if every_length:
-        return run_every_length(args, claim, executor, options)
-    if getattr(claim, "every_output_value", False):
-        return run_every_output_value(args, claim, options)
-    structure = False if args.no_structure or options.reference else None
-    progress = options.progress
     with certified_or_exit_2():
-        if claim.kind == "pufferfish":
-            from dipc_plus.privacy.pufferfish.check import check_pufferfish
-            result = check_pufferfish(claim, executor=executor, source=pufferfish_source(args, claim),
-                                      progress=progress)
-        else:
-            from dipc_plus.privacy.dp.check import build_dp_work, check_dp
-            source = worker_source(build_dp_work, (os.path.abspath(claim.file), tuple(parse_params(args.set).items()),
-                                                   structure, args.max_states), claim.file, claim.program.source)
-            result = check_dp(claim, structure=structure, max_states=args.max_states, executor=executor,
-                              source=source, shard=shard, progress=progress, options=options)
+        outcome = decide_privacy(claim, options, parse_params(args.set) or {}, every_length=args.every_length,
+                                 structure=False if args.no_structure else None, executor=executor)
+    result = outcome.result
+    code = exit_code(outcome, args)
     if args.json:
-        out = {**result.to_json(), **options.mode_json()}
-        out["strict"] = strict_json(result, args)
-        if shard is not None:
+        out = outcome.to_json(options.mode_json())
+        if outcome.route in ("box", "every value"):
+            out["exit"] = code
+        elif outcome.route in ("pairs", "pufferfish"):
+            out["strict"] = strict_json(result, args)
+        if options.shard is not None:
             a, b, total = result.part
-            out["part"] = part_json("privacy", shard, source, {"args": list(source.args)}, (a, b), total)
+            out["part"] = part_json("privacy", options.shard, outcome.source, {"args": list(outcome.source.args)},
+                                    (a, b), total)
             out["part"]["tables"] = table_digests(result.tables_used)
         print_json(out, claim.program)
     else:
-        print(result.report() if hasattr(result, "report") else text_report(result))
-        if strict_line(result, args):
+        print(outcome.report())
+        if outcome.route in ("pairs", "pufferfish") and strict_line(result, args):
             print(strict_line(result, args))
-    return exit_status(result, args)
-
-
-
-def run_box(args, claim, options, every_length: bool) -> int:
-    """A box claim (every pair of real inputs of a box): decided by `privacy.dp.box`.
-    Exit 0 verified, 1 refuted, 6 undecided (what is missing is printed)."""
-    from dipc_plus.privacy.dp.box import decide_box_privacy
-    if options.shard is not None or every_length:
-        raise UserError(f"{'--shard' if options.shard is not None else '--every-length'} does not apply to a box claim: "
-                        "it is decided as a whole, at its own m", file=claim.file,
-                        hint="leave it out, or give the claim a grid")
-    with certified_or_exit_2():
-        result = decide_box_privacy(claim, max_states=args.max_states, options=options,
-                                    progress=not args.no_progress and not args.json)
-    code = {"verified": 0, "refuted": 1}.get(result.verdict, EXIT_UNDECIDED)
-    if args.json:
-        out = {**result.to_json(), **options.mode_json()}
-        out["exit"] = code
-        print_json(out, claim.program)
-    else:
-        print(result.report())
     return code
 
 
-def run_every_output_value(args, claim, options) -> int:
-    """Real outputs without named events: decided on their densities (privacy.dp.real_output_check)."""
-    from dipc_plus.privacy.dp.real_output_check import check_real_outputs
-    with certified_or_exit_2():
-        result = check_real_outputs(claim, options)
-    if args.json:
-        out = {**result.to_json(), **options.mode_json()}
-        out["exit"] = {"verified": 0, "refuted": 1}.get(result.verdict, 2)
-        print_json(out, claim.program)
-    else:
-        print(result.report())
-    return {"verified": 0, "refuted": 1}.get(result.verdict, 2)
+def exit_code(outcome, args) -> int:
+    """0 verified; 1 refuted; a box undecided 6, a real-output or every-length verdict left open 2;
+    with --strict, 4 for a vacuous or events-only verdict of a grid or Pufferfish claim."""
+    verdict = outcome.verdict
+    if outcome.route == "box":
+        return {"verified": 0, "refuted": 1}.get(verdict, EXIT_UNDECIDED)
+    if outcome.route == "every value":
+        return {"verified": 0, "refuted": 1}.get(verdict, 2)
+    if outcome.route == "every length":
+        return {"verified": 0, "undecided": 2}.get(verdict, 1)
+    return exit_status(outcome.result, args)
 
 
 def table_digests(used: dict) -> dict:
@@ -138,58 +99,3 @@ def table_digests(used: dict) -> dict:
     import hashlib
     return {str(k): sorted(hashlib.sha256(repr(key).encode()).hexdigest()[:20] for key in keys)
             for k, keys in sorted(used.items())}
-
-
-def text_report(result) -> str:
-    from dipc_plus.privacy.display import counterexample_lines
-    claim = result.claim
-    program = claim.program
-    scope = result.scope
-    sets = not claim.delta_is_zero
-    lines = [f"claim:  {claim.describe()}"]
-    if sets:
-        lines.append("        delta != 0: checked over every set of outputs (hockey-stick divergence), as "
-                     "(eps, delta)-DP requires")
-    if claim.note:
-        lines.append(f"note:   {claim.note}")
-    for note in result.plan.notes:
-        lines.append(f"structure: {note}")
-    lines.append(f"checked {result.pairs} pair(s) of neighbouring inputs (up to symmetry), "
-                 f"{result.obligations} ({'pair' if sets else 'pair, output'}) obligation(s), {result.decisions} "
-                 f"decided by the certified procedure; {result.evaluations} distribution(s); {result.seconds:.2f} s")
-    if result.verified:
-        eps = claim.eps if claim.eps.is_log_point else "every eps in " + str(claim.eps)
-        delta = "" if claim.delta_is_zero else " + " + claim.delta_text
-        if result.vacuous:
-            lines.append(f"VERIFIED (vacuously: no two of the claimed inputs are neighbours) {scope.summary()}")
-        elif sets:
-            lines.append(f"VERIFIED {scope.summary()}: P[P(u) in S] <= e^({claim.budget}) P[P(u') in S]{delta} "
-                         f"for every neighbouring pair (u, u') of these inputs, every set S of outputs and {eps}")
-        else:
-            lines.append(f"VERIFIED {scope.summary()}: P[P(u)=v] <= e^({claim.budget}) P[P(u')=v] for every "
-                         f"neighbouring pair (u, u') of these inputs, every output"
-                         f"{' event' if claim.events else ''} v and {eps}")
-        lines.append(scope.coverage())
-        return "\n".join(lines)
-    lines.append("REFUTED (re-checked by an independent evaluation):")
-    lines += counterexample_lines(claim, result.counterexample)
-    lines.append(scope.coverage())
-    return "\n".join(lines)
-
-
-def run_every_length(args, claim, executor, options) -> int:
-    """`--every-length` / `length = "every"`: the verdict for every m (issue 11); the exact checks
-    at each m run on `executor`."""
-    from dipc_plus.privacy.online.every_length import decide_every_length
-    with certified_or_exit_2():
-        res = decide_every_length(claim, claim.file, parse_params(args.set) or {}, executor=executor)
-    if args.json:
-        out = {**res.to_json(), **options.mode_json()}
-        if res.counterexample is not None:
-            out["counterexample"] = res.counterexample[1].to_json()
-        print_json(out, claim.program)
-    else:
-        print(res.report())
-        if res.counterexample is not None:
-            print(text_report(res.counterexample[1]))
-    return {"verified": 0, "undecided": 2}.get(res.verdict, 1)

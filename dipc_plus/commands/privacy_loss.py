@@ -11,12 +11,10 @@ adversary's success and advantage for each scenario.
 """
 from __future__ import annotations
 
-import os
-
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import FIGURE_EXTENSIONS, atomic_path, check_output
 from dipc_plus.commands.common import (add_privacy_arguments, certified_or_exit_2, executor_of, input_files,
-                                       load_privacy, print_json, pufferfish_source, run_options, worker_source)
+                                       load_privacy, print_json, run_options)
 from dipc_plus.semantics.inputs import parse_params
 
 EXAMPLE = """\
@@ -46,126 +44,35 @@ def register(parser) -> None:
 
 
 def run(args) -> int:
+    """The loss through `privacy.decide.decide_loss`; printed, plotted, exit 0."""
+    from dipc_plus.privacy.decide import decide_loss
     if args.plot:   # before any work: a name matplotlib cannot write, or a special file, is refused now
         check_output(args.plot, input_files(args), FIGURE_EXTENSIONS, "the plot")
     claim = load_privacy(args)
-    if args.plot and claim.kind == "pufferfish" and not args.attack:
+    pufferfish = claim.kind == "pufferfish"
+    if args.plot and pufferfish and not args.attack:
         raise UserError("--plot with a Pufferfish claim plots the attack: add --attack")
-    if claim.kind == "pufferfish":
-        return _pufferfish(args, claim)
-    if args.attack:
-        raise UserError("--attack needs a Pufferfish claim (its scenarios are the adversary's priors)",
-                        hint="see docs/claims.md, 'Pufferfish claims'")
-    from dipc_plus.privacy.loss.tight import build_loss_work, privacy_loss
     options = run_options(args)
-    structure = False if args.no_structure or options.reference else None
     with certified_or_exit_2():
-        source = worker_source(build_loss_work, (os.path.abspath(claim.file), tuple(parse_params(args.set).items()),
-                                                 structure, args.max_states), claim.file, claim.program.source)
-        result = privacy_loss(claim, structure=structure, max_states=args.max_states, executor=executor_of(options),
-                              source=source, progress=options.progress, options=options)
-    if args.plot:
+        result, attack = decide_loss(claim, options, parse_params(args.set), attack=args.attack,
+                                     structure=False if args.no_structure else None, executor=executor_of(options))
+    if args.plot and not pufferfish:
         with atomic_path(args.plot, input_files(args, claim.program.source), FIGURE_EXTENSIONS) as tmp:
             plot_loss(result, tmp)
     if args.json:
         with certified_or_exit_2():
             out = {**result.to_json(), **options.mode_json()}
-        print_json(out, claim.program)
-    else:
-        with certified_or_exit_2():
-            print(text_report(result))
-    return 0
-
-
-def _pufferfish(args, claim) -> int:
-    from dipc_plus.privacy.pufferfish.loss import pufferfish_loss
-    with certified_or_exit_2():
-        result = pufferfish_loss(claim, executor=executor_of(run_options(args)), source=pufferfish_source(args, claim),
-                                 progress=not args.no_progress and not args.json)
-    attack = None
-    if args.attack:
-        from dipc_plus.privacy.pufferfish.attack import scenario_attacks
-        with certified_or_exit_2():
-            attack = scenario_attacks(claim)
-    if args.json:
-        out = {**result.to_json(), **run_options(args).mode_json()}
         if attack is not None:
             out["attack"] = [a.to_json() for a in attack]
         print_json(out, claim.program)
     else:
-        print(result.report())
-        if attack is not None:
-            for a in attack:
-                print()
-                print(a.report())
-    if args.plot:
-        if attack:
-            from dipc_plus.privacy.pufferfish.attack import plot_attacks
-            with atomic_path(args.plot, input_files(args, claim.program.source), FIGURE_EXTENSIONS) as tmp:
-                plot_attacks(attack, tmp, program=claim.program.name)
-        else:
-            raise UserError("--plot with a Pufferfish claim plots the attack: add --attack")
+        with certified_or_exit_2():
+            print("\n\n".join([result.report()] + [a.report() for a in attack or []]))
+    if args.plot and pufferfish:
+        from dipc_plus.privacy.pufferfish.attack import plot_attacks
+        with atomic_path(args.plot, input_files(args, claim.program.source), FIGURE_EXTENSIONS) as tmp:
+            plot_attacks(attack, tmp, program=claim.program.name)
     return 0
-
-
-def text_report(result) -> str:
-    from dipc_plus.privacy.display import ENV_STYLE, log_text, user_env
-    from dipc_plus.semantics.values import show_env
-    from dipc_plus.privacy.loss.tight import loss_expr
-    claim = result.claim
-    program = claim.program
-    scope = result.scope
-
-    def witness(c) -> str:
-        return (f"{show_env(user_env(program, c.input), **ENV_STYLE)}  vs  {show_env(user_env(program, c.neighbour), **ENV_STYLE)}, output "
-                f"{show_env(user_env(program, c.output), **ENV_STYLE)}")
-
-    lines = [f"tight privacy loss of {program.name} ({claim.adjacency.describe()}, {claim.eps}) "
-             f"{scope.summary()}",
-             "  (tight on these inputs" + ("" if scope.complete else ": other inputs") +
-             (" or" if not scope.complete and scope.params else ":" if scope.params else "") +
-             (" other parameter values" if scope.params else "") +
-             (", or sets of real outputs other than unions of the named events," if scope.events else "") +
-             (" may have a larger loss)" if (scope.params or not scope.complete or scope.events) else ")")]
-    if result.plan is not None:
-        for note in result.plan.notes:
-            lines.append(f"structure: {note}")
-    lines.append(f"{result.pairs} pair(s) of neighbouring inputs, {result.candidates} likelihood ratio(s), "
-                 f"{result.distinct} distinct; {result.seconds:.2f} s")
-    if result.infinite is not None:
-        lines.append("L(eps) = inf: an output has positive probability at one input and probability 0 at a neighbour")
-        lines.append(f"  attained at {witness(result.infinite)}")
-        lines.append(f"  P = {result.infinite.p}, P' = {result.infinite.q}")
-    elif result.point_ratio is not None:
-        lines.append(f"L({_eps_point(claim)}) = {_ln(result.point_ratio)} in {log_text(result.point_ratio)}")
-        lines.append(f"  attained at {witness(result.point_candidate)}")
-    elif result.constant is not None:
-        lines.append("the probabilities do not depend on eps:")
-        lines.append(f"  tight eps = {_ln(result.constant)} in {log_text(result.constant)}"
-                     f"  (on these inputs the program is eps'-DP exactly for eps' >= {_ln(result.constant)})")
-        lines.append(f"  attained at {witness(result.constant_candidate)}")
-    else:
-        for pc in result.pieces:
-            lines.append(f"L(eps) = {loss_expr(pc.candidate.ratio)}   for eps in {pc.where()}")
-            lines.append(f"  attained at {witness(pc.candidate)}")
-        if result.sup is not None:
-            lines.append(f"sup L(eps)/eps = {result.sup.text()}   ({result.sup.how})")
-    holds = result.budget_holds()
-    where = f"at {claim.eps}" if claim.eps.is_log_point else \
-        f"{'for every' if holds else 'for some'} eps in {claim.eps}"
-    lines.append(f"the claimed budget {claim.budget} {'holds' if holds else 'fails'} on these inputs "
-                 f"(decided exactly: L(eps) {'<=' if holds else '>'} {claim.budget} {where})")
-    lines.append(scope.coverage())
-    return "\n".join(lines)
-
-
-def _ln(x) -> str:
-    from dipc_plus.exact.log_point import ln_text
-    return ln_text(x)
-
-
-def _eps_point(claim) -> str:
-    return str(claim.eps).replace("eps = ", "")
 
 
 def plot_loss(result, path: str) -> None:

@@ -23,7 +23,8 @@ from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.exact.decimals import ball_text
 from dipc_plus.semantics.events import event_probability, parse_event, value_events
-from dipc_plus.commands.common import (add_program_input_arguments, inputs_text, json_number, json_text,
+from dipc_plus.exact.convert import json_exact
+from dipc_plus.commands.common import (add_program_input_arguments, inputs_text, json_text,
                                        load_program_input, parse_eps_values)
 from dipc_plus.semantics.distribution import (Distribution, argmax_distribution, build_chain, certified,
                                               distribution_of_chain, group_outputs)
@@ -102,7 +103,7 @@ def run(args) -> int:
         table = [(e, event_probability(dist, e)) for e in events]
         if args.json:
             out = {"program": program.name, "program_path": program.source,
-                   "params": json_number(dict(program.params)), "inputs": json_number(given),
+                   "params": json_exact(dict(program.params)), "inputs": json_exact(given),
                    "method": dist.method,
                    "events": [{"event": e.text, "probability": str(p),
                                **({"at": {str(x): _ball(p, x) for x in points}} if points else {})}
@@ -191,9 +192,9 @@ def text_report(dist, chain, given, points, total, ok, seconds, latex=False) -> 
 def json_report(dist, chain, given, points, total, ok, seconds) -> dict:
     def value_json(v):
         if isinstance(v, LinForm):
-            return {"noise": {f"N{i}": json_number(c) for i, c in v.coeffs}, "constant": json_number(v.const),
+            return {"noise": {f"N{i}": json_exact(c) for i, c in v.coeffs}, "constant": json_exact(v.const),
                     "text": format_linform(v)}
-        return json_number(v)
+        return json_exact(v)
 
     outcomes = []
     for outcome, p in dist.items():
@@ -206,11 +207,11 @@ def json_report(dist, chain, given, points, total, ok, seconds) -> dict:
         if points:
             entry["at"] = {str(eps): _ball(p, eps) for eps in points}
         outcomes.append(entry)
-    noises = {f"N{i}": {"kind": n.kind, "rate": json_number(n.rate)} for i, n in dist.noises.items()}
+    noises = {f"N{i}": {"kind": n.kind, "rate": json_exact(n.rate)} for i, n in dist.noises.items()}
     return {
         "program": dist.program.name,
-        "params": {k: json_number(v) for k, v in dist.program.params.items()},
-        "inputs": json_number(given),
+        "params": {k: json_exact(v) for k, v in dist.program.params.items()},
+        "inputs": json_exact(given),
         "method": dist.method,
         "chain": (None if chain is None else
                   {"states": chain.stats.states, "transitions": chain.stats.edges, "exits": chain.stats.exits}),
@@ -341,15 +342,15 @@ def symbolic_json(sd, cells, box, given, seconds) -> dict:
     outcomes = []
     for output, pieces in cells.items():
         outcomes.append({
-            "outputs": dict(group_outputs(sd.program, sd.output_names, output, json_number)),
+            "outputs": dict(group_outputs(sd.program, sd.output_names, output, json_exact)),
             "cells": [{"constraints": sd.cell_text(pc.cell).split(" and ") if pc.cell != sd.root else [],
                        "equality": any(op == "==" for _, op in pc.cell.constraints),
                        "probability": pc.form.text(sd.input_names),
                        "latex": symbolic_latex(sd, pc.form)} for pc in pieces],
         })
     return {"program": sd.program.name, "program_path": sd.program.source,
-            "params": json_number(dict(sd.program.params)), "inputs": json_number(given),
-            "box": {n: [json_number(lo), json_number(hi)] for n, (lo, hi) in box.items()},
+            "params": json_exact(dict(sd.program.params)), "inputs": json_exact(given),
+            "box": {n: [json_exact(lo), json_exact(hi)] for n, (lo, hi) in box.items()},
             "method": "symbolic", "input_names": sd.input_names, "summed_out": real_outputs(sd),
             "outcomes": outcomes, "cells": sum(len(v) for v in cells.values()),
             "seconds": round(seconds, 3)}

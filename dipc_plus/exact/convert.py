@@ -65,3 +65,22 @@ def json_q(x):
         return x
     q = to_fraction(x)
     return q.numerator if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+
+
+
+def json_exact(value):
+    """`value` for JSON, exactly (docs/json.md): rationals as `json_q` writes them, lists and dicts
+    element by element, None, Booleans and strings unchanged, anything else as its text.  The one
+    converter of the privacy results' and the commands' JSON.
+
+    >>> from fractions import Fraction
+    >>> json_exact({"q": [Fraction(1, 2), 3], "b": True, "n": None})
+    {'q': ['1/2', 3], 'b': True, 'n': None}
+    """
+    if isinstance(value, (list, tuple)):
+        return [json_exact(v) for v in value]
+    if isinstance(value, dict):
+        return {k: json_exact(v) for k, v in value.items()}
+    if value is None or isinstance(value, (bool, str, int, Fraction)):
+        return json_q(value)
+    return str(value)

@@ -14,8 +14,9 @@ from flint import arb
 
 from dipc_plus.decision.decide import working_precision
 from dipc_plus.exact.decimals import ball_text, enclosure_text
-from dipc_plus.exact.convert import fmt_q
+from dipc_plus.exact.convert import fmt_q, json_exact
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.values import group_arrays
 
 
 def num_text(x) -> str:
@@ -37,37 +38,12 @@ def log_text(x: Fraction, digits: int = 12) -> str:
     return enclosure_text(ball, digits=digits)
 
 
-def user_value(v):
-    if isinstance(v, bool) or isinstance(v, str):
-        return v
-    if isinstance(v, int):
-        return v
-    if isinstance(v, Fraction):
-        return int(v) if v.denominator == 1 else fmt_q(v)
-    return str(v)
-
-
 ENV_STYLE = {"braces": False, "list_sep": ", "}   # how privacy reports print an environment (values.show_env)
 
 
 def user_env(program: ir.Program | None, env: dict) -> dict:
     """{'x[1]': 0, 'x[2]': 1} -> {'x': [0, 1]} (arrays back together), JSON-ready values."""
-    if program is None:
-        return {k: user_value(v) for k, v in env.items()}
-    out: dict = {}
-    done = set()
-    for name, elems in program.arrays.items():
-        if all(e in env for e in elems):
-            out[name] = [user_value(env[e]) for e in elems]
-            done |= set(elems)
-    for k, v in env.items():
-        if k not in done:
-            out[k] = user_value(v)
-    return out
-
-
-def user_outputs(program: ir.Program | None, out: dict) -> dict:
-    return user_env(program, out)
+    return group_arrays(program, env, json_exact)
 
 
 def counterexample_lines(claim, cex) -> list[str]:
@@ -103,3 +79,40 @@ def counterexample_lines(claim, cex) -> list[str]:
     if cex.outputs is None:
         lines.append(f"  ratio      {num_text(cex.ratio_at)}")
     return lines
+
+
+def dp_report(result) -> str:
+    """The text report of a grid or list eps-DP result (`dp.check.PrivacyResult.report`)."""
+    claim = result.claim
+    program = claim.program
+    scope = result.scope
+    sets = not claim.delta_is_zero
+    lines = [f"claim:  {claim.describe()}"]
+    if sets:
+        lines.append("        delta != 0: checked over every set of outputs (hockey-stick divergence), as "
+                     "(eps, delta)-DP requires")
+    if claim.note:
+        lines.append(f"note:   {claim.note}")
+    for note in result.plan.notes:
+        lines.append(f"structure: {note}")
+    lines.append(f"checked {result.pairs} pair(s) of neighbouring inputs (up to symmetry), "
+                 f"{result.obligations} ({'pair' if sets else 'pair, output'}) obligation(s), {result.decisions} "
+                 f"decided by the certified procedure; {result.evaluations} distribution(s); {result.seconds:.2f} s")
+    if result.verified:
+        eps = claim.eps if claim.eps.is_log_point else "every eps in " + str(claim.eps)
+        delta = "" if claim.delta_is_zero else " + " + claim.delta_text
+        if result.vacuous:
+            lines.append(f"VERIFIED (vacuously: no two of the claimed inputs are neighbours) {scope.summary()}")
+        elif sets:
+            lines.append(f"VERIFIED {scope.summary()}: P[P(u) in S] <= e^({claim.budget}) P[P(u') in S]{delta} "
+                         f"for every neighbouring pair (u, u') of these inputs, every set S of outputs and {eps}")
+        else:
+            lines.append(f"VERIFIED {scope.summary()}: P[P(u)=v] <= e^({claim.budget}) P[P(u')=v] for every "
+                         f"neighbouring pair (u, u') of these inputs, every output"
+                         f"{' event' if claim.events else ''} v and {eps}")
+        lines.append(scope.coverage())
+        return "\n".join(lines)
+    lines.append("REFUTED (re-checked by an independent evaluation):")
+    lines += counterexample_lines(claim, result.counterexample)
+    lines.append(scope.coverage())
+    return "\n".join(lines)

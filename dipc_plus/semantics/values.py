@@ -69,3 +69,23 @@ def show_env(env: Mapping, *, braces: bool = True, list_sep: str = ",", empty: s
     """
     text = ", ".join(f"{k}={show_value(v, list_sep)}" for k, v in env.items())
     return "{" + text + "}" if braces else text or empty
+
+
+def group_arrays(program, flat: Mapping, convert=lambda v: v) -> dict:
+    """{'q[1]': a, 'q[2]': b, 'c': d} -> {'q': [a, b], 'c': d}, each value through `convert`: arrays
+    put back together as users wrote them (reports, JSON, the API).  `program` may be None.
+
+    >>> from types import SimpleNamespace
+    >>> group_arrays(SimpleNamespace(arrays={"q": ["q[1]", "q[2]"]}), {"q[1]": 0, "q[2]": 1, "c": 2}, str)
+    {'q': ['0', '1'], 'c': '2'}
+    """
+    out: dict = {}
+    done: set = set()
+    for name, elems in (getattr(program, "arrays", None) or {}).items():
+        if all(e in flat for e in elems):
+            out[name] = [convert(flat[e]) for e in elems]
+            done.update(elems)
+    for k, v in flat.items():
+        if k not in done:
+            out[k] = convert(v)
+    return out

@@ -32,6 +32,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from dipc_plus.exact.convert import json_exact
 from dipc_plus.claims.box import box_text
 from dipc_plus.claims.privacy_types import DPClaim, EpsRange
 from dipc_plus.claims.scope import box_scope
@@ -40,7 +41,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
-from dipc_plus.privacy.display import counterexample_lines, user_value
+from dipc_plus.privacy.display import counterexample_lines
 from dipc_plus.privacy.dp.box_progress import BoxProgress
 from dipc_plus.privacy.dp.cell_points import cell_points
 from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, PrivacyResult, check_dp
@@ -163,7 +164,7 @@ class BoxPrivacyResult:
         c, cp = self.claim, self.coupling
         out = {"verdict": self.verdict, "kind": "dp", "scope": self.scope_json(), "claim": c.file,
                "program": c.program.name, "program_path": c.program.source,
-               "params": {k: user_value(v) for k, v in c.program.params.items()},
+               "params": json_exact(dict(c.program.params)),
                "statement": c.describe(), "budget": str(c.budget), "eps": str(c.eps),
                "adjacency": c.adjacency.kind, "method": self.method,
                "coupling": {"applies": cp.applies, "reason": cp.reason,

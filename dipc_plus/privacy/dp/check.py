@@ -23,13 +23,14 @@ from fractions import Fraction
 
 from flint import arb
 
+from dipc_plus.exact.convert import json_exact
 from dipc_plus.claims.scope import Scope, inputs_scope
 from dipc_plus.decision.decide import CertificationError, decide, recheck, simplest_rational, working_precision
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.execution import ledger
 from dipc_plus.claims.privacy_types import DPClaim
-from dipc_plus.privacy.display import ENV_STYLE, num_text, user_env, user_outputs, user_value
+from dipc_plus.privacy.display import ENV_STYLE, num_text, user_env
 from dipc_plus.semantics.values import show_env
 from dipc_plus.privacy.dp.hockey_stick import SetViolation, check_pair, output_keys
 from dipc_plus.exact.convert import fmt_q
@@ -177,10 +178,10 @@ class Counterexample:
             "ratio_value": num_text(self.ratio_at),
         }
         if self.outputs is None:
-            out["output"] = user_outputs(self.program, self.output)
+            out["output"] = user_env(self.program, self.output)
         else:
             out["output_set"] = self.output_set
-            out["outputs"] = [user_outputs(self.program, o) for o in self.outputs]
+            out["outputs"] = [user_env(self.program, o) for o in self.outputs]
         return out
 
 
@@ -218,6 +219,10 @@ class PrivacyResult:
         """Verified with nothing to check: no pair of neighbouring inputs among the claimed ones."""
         return self.verified and self.pairs == 0
 
+    def report(self) -> str:
+        from dipc_plus.privacy.display import dp_report
+        return dp_report(self)
+
     def to_json(self) -> dict:
         c = self.claim
         out = {
@@ -228,7 +233,7 @@ class PrivacyResult:
             "claim": c.file,
             "program": c.program.name,
             "program_path": c.program.source,
-            "params": {k: user_value(v) for k, v in c.program.params.items()},
+            "params": json_exact(dict(c.program.params)),
             "statement": c.describe(),
             "budget": str(c.budget),
             "delta": c.delta_text,
@@ -624,7 +629,7 @@ def describe_set(S: list, universe: list, names: list, program: ir.Program | Non
     for j, name in enumerate(names):
         values = {v[j] for v in S}
         if {v for v in universe if v[j] in values} == inside:
-            shown = sorted((user_value(x) for x in values), key=str)
+            shown = sorted((json_exact(x) for x in values), key=str)
             if len(shown) == 1:
                 return f"{name} = {_show(shown[0])}"
             return f"{name} in {{{', '.join(_show(x) for x in shown)}}}"

@@ -21,7 +21,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.decimals import decimal_down, decimal_up
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.privacy_types import DPClaim
-from dipc_plus.privacy.display import log_text, user_env, user_outputs
+from dipc_plus.privacy.display import ENV_STYLE, log_text, user_env
 from dipc_plus.decision.envelope import boundary_text, envelope
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import constant_value, ln_text, value_at_log
@@ -30,6 +30,7 @@ from dipc_plus.privacy.dp.plan import PairWork, Plan, lift_witness, plan, task_s
 from dipc_plus.privacy.dp.point_filter import filter_applies, point_filter_loss
 from dipc_plus.decision.sup_ratio import SupRatio, bounded_by, sup_ratio
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.values import show_env
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 
 @dataclass
@@ -101,6 +102,9 @@ class LossResult:
         ratios = {pc.candidate.ratio for pc in self.pieces}
         return all(bounded_by(r, b.k, I, b.factor) for r in ratios)
 
+    def report(self) -> str:
+        return loss_report(self)
+
     def to_json(self) -> dict:
         out = self._loss_json()
         out["budget_holds"] = self.budget_holds()
@@ -136,6 +140,57 @@ class LossResult:
         return out
 
 
+def loss_report(result: LossResult) -> str:
+    """The text report of a tight loss (`LossResult.report`): the scope, each piece of L(eps) with
+    the pair and output attaining it, sup L(eps)/eps and whether the claimed budget holds."""
+    claim = result.claim
+    program = claim.program
+    scope = result.scope
+
+    def witness(c) -> str:
+        return (f"{show_env(user_env(program, c.input), **ENV_STYLE)}  vs  {show_env(user_env(program, c.neighbour), **ENV_STYLE)}, output "
+                f"{show_env(user_env(program, c.output), **ENV_STYLE)}")
+
+    lines = [f"tight privacy loss of {program.name} ({claim.adjacency.describe()}, {claim.eps}) "
+             f"{scope.summary()}",
+             "  (tight on these inputs" + ("" if scope.complete else ": other inputs") +
+             (" or" if not scope.complete and scope.params else ":" if scope.params else "") +
+             (" other parameter values" if scope.params else "") +
+             (", or sets of real outputs other than unions of the named events," if scope.events else "") +
+             (" may have a larger loss)" if (scope.params or not scope.complete or scope.events) else ")")]
+    if result.plan is not None:
+        for note in result.plan.notes:
+            lines.append(f"structure: {note}")
+    lines.append(f"{result.pairs} pair(s) of neighbouring inputs, {result.candidates} likelihood ratio(s), "
+                 f"{result.distinct} distinct; {result.seconds:.2f} s")
+    if result.infinite is not None:
+        lines.append("L(eps) = inf: an output has positive probability at one input and probability 0 at a neighbour")
+        lines.append(f"  attained at {witness(result.infinite)}")
+        lines.append(f"  P = {result.infinite.p}, P' = {result.infinite.q}")
+    elif result.point_ratio is not None:
+        point = str(claim.eps).replace("eps = ", "")
+        lines.append(f"L({point}) = {ln_text(result.point_ratio)} in {log_text(result.point_ratio)}")
+        lines.append(f"  attained at {witness(result.point_candidate)}")
+    elif result.constant is not None:
+        lines.append("the probabilities do not depend on eps:")
+        lines.append(f"  tight eps = {ln_text(result.constant)} in {log_text(result.constant)}"
+                     f"  (on these inputs the program is eps'-DP exactly for eps' >= {ln_text(result.constant)})")
+        lines.append(f"  attained at {witness(result.constant_candidate)}")
+    else:
+        for pc in result.pieces:
+            lines.append(f"L(eps) = {loss_expr(pc.candidate.ratio)}   for eps in {pc.where()}")
+            lines.append(f"  attained at {witness(pc.candidate)}")
+        if result.sup is not None:
+            lines.append(f"sup L(eps)/eps = {result.sup.text()}   ({result.sup.how})")
+    holds = result.budget_holds()
+    where = f"at {claim.eps}" if claim.eps.is_log_point else \
+        f"{'for every' if holds else 'for some'} eps in {claim.eps}"
+    lines.append(f"the claimed budget {claim.budget} {'holds' if holds else 'fails'} on these inputs "
+                 f"(decided exactly: L(eps) {'<=' if holds else '>'} {claim.budget} {where})")
+    lines.append(scope.coverage())
+    return "\n".join(lines)
+
+
 def loss_expr(r) -> str:
     """ln of an exact ratio, simplified when it is c*e^(a*eps): 'a*eps + ln(c)'."""
     r = ExpFrac.of(r)
@@ -155,7 +210,7 @@ def loss_expr(r) -> str:
 
 def _cand_json(program, cand: Candidate) -> dict:
     return {"input": user_env(program, cand.input), "neighbour": user_env(program, cand.neighbour),
-            "output": user_outputs(program, cand.output), "probability": str(cand.p),
+            "output": user_env(program, cand.output), "probability": str(cand.p),
             "neighbour_probability": str(cand.q)}
 
 

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable
 
+from dipc_plus.exact.convert import json_exact
 from dipc_plus.decision.decide import Interval, RealRoot
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
-from dipc_plus.privacy.display import user_value
 from dipc_plus.decision.envelope import boundary_text, distinct_points, envelope, pieces_between
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.privacy.output_tables import ZERO, TableSource
@@ -61,7 +61,7 @@ class AttackResult:
         return {"name": self.name, "targets": [str(t) for t in self.targets], "baseline": fmt_q(self.baseline),
                 "pieces": [{"from": boundary_text(p.lo), "to": boundary_text(p.hi), "success": str(p.success),
                             "advantage": str(self.advantage(p)),
-                            "guesses": {", ".join(str(user_value(x)) for x in k): str(v) for k, v in p.guesses.items()}}
+                            "guesses": {", ".join(str(json_exact(x)) for x in k): str(v) for k, v in p.guesses.items()}}
                            for p in self.pieces]}
 
     def report(self) -> str:
@@ -71,7 +71,7 @@ class AttackResult:
             lines.append(f"  for eps in {p.where()}:")
             lines.append(f"    success   = {p.success}")
             lines.append(f"    advantage = {self.advantage(p)}")
-            g = ", ".join(f"{'/'.join(str(user_value(x)) for x in k)} -> {v}" for k, v in p.guesses.items())
+            g = ", ".join(f"{'/'.join(str(json_exact(x)) for x in k)} -> {v}" for k, v in p.guesses.items())
             lines.append(f"    best guess per output: {g}")
         for n in self.notes:
             lines.append(f"  {n}")

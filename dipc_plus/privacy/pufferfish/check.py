@@ -33,12 +33,13 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from dipc_plus.exact.convert import json_exact
 from dipc_plus.claims.scope import Scope
 from dipc_plus.decision.decide import CertificationError, decide, working_precision
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.claims.privacy_types import PufferfishClaim
-from dipc_plus.privacy.display import ENV_STYLE, num_text, user_env, user_outputs, user_value
+from dipc_plus.privacy.display import ENV_STYLE, num_text, user_env
 from dipc_plus.semantics.values import show_env
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import constant_value, ln_text, rational_at_log
@@ -107,8 +108,8 @@ class PufferfishCounterexample:
 
     def to_json(self) -> dict:
         return {"scenario": self.scenario, "secret": self.secret, "other_secret": self.other,
-                "output": user_outputs(self.program, self.output),
-                "parameters": {k: user_value(v) for k, v in self.params.items()},
+                "output": user_env(self.program, self.output),
+                "parameters": json_exact(dict(self.params)),
                 "eps": self.eps_text(), "probability": str(self.p), "other_probability": str(self.q),
                 "probability_value": num_text(self.p_at), "other_probability_value": num_text(self.q_at),
                 "bound_value": num_text(self.bound_at)}

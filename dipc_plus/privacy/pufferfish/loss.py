@@ -12,10 +12,10 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
+from dipc_plus.exact.convert import json_exact
 from dipc_plus.exact.decimals import decimal_down, decimal_up
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.privacy_types import PufferfishClaim
-from dipc_plus.privacy.display import user_value
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import ln_text
 from dipc_plus.privacy.loss.tight import loss_expr
@@ -32,11 +32,10 @@ class PufferfishLoss:
     seconds: float
 
     def to_json(self) -> dict:
-        return {"claim": self.claim.file, "scope": pufferfish_scope(self.claim).to_json(), "rows": [
-            {"scenario": r[0], "secret": r[1], "other_secret": r[2], "output": r[3], "ratio": r[4], "loss": r[5]}
-            for r in self.rows], "worst": None if self.worst is None else
-            {"scenario": self.worst[0], "secret": self.worst[1], "other_secret": self.worst[2],
-             "output": self.worst[3], "ratio": self.worst[4], "loss": self.worst[5]}}
+        def row(r) -> dict:
+            return dict(zip(("scenario", "secret", "other_secret", "output", "ratio", "loss"), r[:6]))
+        return {"claim": self.claim.file, "scope": pufferfish_scope(self.claim).to_json(),
+                "rows": [row(r) for r in self.rows], "worst": None if self.worst is None else row(self.worst)}
 
     def report(self) -> str:
         c = self.claim
@@ -64,7 +63,7 @@ def pufferfish_loss(claim: PufferfishClaim, executor=None, source=None, progress
         for key in Ai:
             num = poly_mul(Ai[key], Bj)
             den = poly_mul(Aj.get(key, {}), Bi)
-            out = ", ".join(str(user_value(v)) for v in key)
+            out = ", ".join(str(json_exact(v)) for v in key)
             if not den:
                 rows.append((sc.name, si, sj, out, "inf", "inf", None))
                 worst = rows[-1]
