@@ -75,25 +75,22 @@ from typing import TYPE_CHECKING, Any  # noqa: E402
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # for type checkers and editors; at run time the names load on first use
-    from dipc_plus.api import (AccuracyReport, BoxReport, BoxSweepReport, Claim, Counterexample, KappaStar,
-                               LoadedProgram, LossReport, PrivacyCounterexample, PrivacyReport, Program,
-                               ValueCounterexample,
-                               RegionKappaStar, RegionVerdict, Report, StrictVerdictError,
-                               SweepReport, UserError, check_accuracy, check_privacy, example, load,
-                               privacy_loss, sweep)
+    from dipc_plus.api import (DTMC, AccuracyReport, BoxReport, BoxSweepReport, Claim, Counterexample, Distribution,
+                               Exact, KappaStar, LoadedProgram, LossReport, PrivacyCounterexample, PrivacyReport,
+                               Program, RegionKappaStar, RegionVerdict, Report, ReportText, StrictVerdictError,
+                               SweepReport, SymbolicResult, UserError, ValueCounterexample, check_accuracy,
+                               check_privacy, example, load, privacy_loss, sweep)
 
 __all__ = ["load", "check_accuracy", "sweep", "check_privacy", "privacy_loss", "example",
            "Program", "LoadedProgram", "Claim", "UserError", "StrictVerdictError",
-           "Report", "AccuracyReport", "SweepReport", "PrivacyReport", "LossReport",
+           "Report", "AccuracyReport", "SweepReport", "PrivacyReport", "LossReport", "ReportText",
            "Counterexample", "PrivacyCounterexample", "ValueCounterexample", "KappaStar", "SampleResult",
-           "BoxReport", "BoxSweepReport", "RegionVerdict", "RegionKappaStar"]
+           "BoxReport", "BoxSweepReport", "RegionVerdict", "RegionKappaStar",
+           "Distribution", "Exact", "DTMC", "SymbolicResult", "PlotFigure"]
 
 
 def __getattr__(name: str) -> Any:
     """The API's names, imported from `dipc_plus.api` when first used."""
-    if name == "SampleResult":
-        from dipc_plus.api import sample_class
-        return sample_class()
     if name in __all__:
         import dipc_plus.api as api
         return getattr(api, name)

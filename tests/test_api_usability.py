@@ -240,8 +240,7 @@ def test_point4_programs_and_claims_from_text_match_the_files(capsys):
     assert a == b
     # a program from text, a claim about it from text: the coin's tight budget is ln 3 > ln 2
     coin = dipc_plus.Program.from_text((ROOT / "programs/randomized_response_coin.dip").read_text(), name="coin")
-    claim2 = dipc_plus.Claim.from_text('[program]\npath = "x.dip"\n\n[privacy]\nadjacency = "hamming"\n'
-                                       'budget = "ln(2)"\n', program=coin)
+    claim2 = dipc_plus.Claim.from_text('[privacy]\nadjacency = "hamming"\nbudget = "ln(2)"\n', program=coin)
     r = dipc_plus.check_privacy(claim2)
     assert r.verdict == "refuted" and r.counterexample.input != r.counterexample.neighbour
     assert dipc_plus.privacy_loss(claim2).loss == "ln(3)"

@@ -220,4 +220,4 @@ class BoxSweepReport(SweepReport):
             ("best kappa", "undecided" if r.best_kappa is None else (">= " if r.capped else "") + str(r.best_kappa)),
             ("kappa* (least beta/P[error])", "not computed" if r.kappa_star is None else r.kappa_star.text)]
         rows += [(f"kappa* on {s.region}", s.kappa_star.text) for s in self.region_kappa_stars]
-        return html_table(f"box sweep of {self.program.name}", rows, self.text())
+        return html_table(f"box sweep of {self.program.name}", rows, self.text)

@@ -10,6 +10,7 @@ same from any working directory.
 """
 from __future__ import annotations
 
+import filecmp
 import json
 import os
 import re
@@ -20,7 +21,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from dipc_plus.api.errors import TEXT_NAMES, in_python_words
+from dipc_plus.api.errors import INSERTED_LINES, TEXT_NAMES, in_python_words
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import read_user_file, user_text
 
@@ -108,7 +109,9 @@ class Claim:
         text : str
             The claim in the claim-file format (docs/claims.md).
         program : Program or path, optional
-            The program the claim is about; replaces the text's ``[program] path``.
+            The program the claim is about.  The text's ``[program]`` table may then be absent or
+            hold only ``params``; a ``[program] path`` it still names must be that same program
+            (the same file or the same text), else a `UserError` says they differ.
         base_dir : path, optional
             The folder a relative ``[program] path`` is read from (default: the working directory).
         name : str
@@ -140,22 +143,27 @@ class Claim:
         'refuted'
         """
         folder = tempfile.mkdtemp(prefix="dipc-claim-")
+        path = os.path.join(folder, "claim.toml")
         try:
-            path = os.path.join(folder, "claim.toml")
             with in_python_words():
                 TEXT_NAMES[path] = name
                 text = user_text(text, "claim", name)
                 data = _toml(text, name)
-                target = _program_target(program, data, base_dir, folder)
-                written = text if target is None else _with_program_path(text, data, target, name,
-                                                                         relative_to=None if program is not None
-                                                                         else base_dir or os.getcwd())
+                if program is not None:
+                    written, inserted = _naming_the_program(text, data, _program_file(program, folder), name,
+                                                            base_dir)
+                    if inserted is not None:
+                        INSERTED_LINES[path] = inserted
+                else:
+                    target = _relative_target(data, base_dir)
+                    written = text if target is None else _with_program_path(text, data, target, name,
+                                                                             relative_to=base_dir or os.getcwd())
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(written)
-            claim = cls(path, name=name, text=written)
+            with in_python_words():
+                claim = cls(path, name=name, text=written)
         except BaseException:
-            TEXT_NAMES.pop(os.path.join(folder, "claim.toml"), None)
-            shutil.rmtree(folder, ignore_errors=True)
+            _remove(folder, path)
             raise
         weakref.finalize(claim, _remove, folder, path)
         return claim
@@ -199,6 +207,7 @@ def claim_path(claim: "Claim | str | os.PathLike[str]") -> tuple[str, "Claim | N
 
 def _remove(folder: str, path: str) -> None:
     TEXT_NAMES.pop(path, None)
+    INSERTED_LINES.pop(path, None)
     shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -216,22 +225,86 @@ def _toml(text: str, name: str) -> dict:
         raise UserError("not valid TOML (too deep or too large a number)", file=name) from None
 
 
-def _program_target(program: Any, data: dict, base_dir: Any, folder: str) -> str | None:
-    """The absolute path the written claim must name, or None to keep the text's own."""
-    if program is not None:
-        path = getattr(program, "path", None) if not isinstance(program, (str, os.PathLike)) else os.fspath(program)
-        text = getattr(program, "text", None)
-        if path is None and text is not None:     # a Program made from text: give it a file too
-            path = os.path.join(folder, f"{program.name}.dip")
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(text)
-        if path is None:
-            raise TypeError("program must be a dipc_plus.Program or the path of a .dip file")
-        return os.path.abspath(path)
+def _program_file(program: Any, folder: str) -> str:
+    """The absolute path of the file that holds `program` (a Program made from text is written into
+    `folder` for the claim to name)."""
+    path = getattr(program, "path", None) if not isinstance(program, (str, os.PathLike)) else os.fspath(program)
+    text = getattr(program, "text", None)
+    if path is None and text is not None:     # a Program made from text: give it a file too
+        path = os.path.join(folder, f"{program.name}.dip")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    if path is None:
+        raise TypeError("program must be a dipc_plus.Program or the path of a .dip file")
+    return os.path.abspath(path)
+
+
+def _relative_target(data: dict, base_dir: Any) -> str | None:
+    """The absolute path of the text's relative ``[program] path`` read from base_dir, or None to keep it."""
     prog = data.get("program")
     if isinstance(prog, dict) and isinstance(prog.get("path"), str) and not os.path.isabs(prog["path"]):
         return os.path.abspath(os.path.join(base_dir if base_dir is not None else os.getcwd(), prog["path"]))
     return None
+
+
+def _same_file_or_text(named: str, target: str) -> bool:
+    """Does the path a claim names hold the program given as program= (the same file, or the same text)?"""
+    if not (os.path.isfile(named) and os.path.isfile(target)):
+        return False
+    return os.path.samefile(named, target) or filecmp.cmp(named, target, shallow=False)
+
+
+_PROGRAM_HEADER = re.compile(r"^[ \t]*\[[ \t]*program[ \t]*\][ \t]*(?:#[^\r\n]*)?\r?$", re.MULTILINE)
+
+
+def _naming_the_program(text: str, data: dict, target: str, name: str, base_dir: Any) -> tuple[str, int | None]:
+    """The claim text naming `target` as its program (program=), and the line inserted for it, if any.
+
+    No [program] table: one is appended after the user's text (no line moves).  A [program] table with
+    only params: ``path = ...`` goes on the line after its header (`in_python_words` moves the errors
+    below it back to the user's lines).  A path the text names must be the given program."""
+    prog = data.get("program")
+    if prog is None:
+        ending = "" if text.endswith("\n") or not text else "\n"
+        return text + ending + f"\n[program]\npath = {json.dumps(target)}\n", None
+    if isinstance(prog, dict) and isinstance(prog.get("path"), str):
+        named = os.path.join(base_dir if base_dir is not None else os.getcwd(), prog["path"])
+        if not _same_file_or_text(named, target):
+            line, column = _line_column(text, _path_value_span(text, prog["path"], name)[0])
+            raise UserError(f"program.path names '{prog['path']}' but program= gives another program "
+                            f"({os.path.basename(target)})", file=name, line=line, column=column,
+                            hint="drop the [program] path (program= gives the program; params may stay), "
+                                 "or pass the program the path names")
+        return _with_program_path(text, data, target, name), None
+    header = _PROGRAM_HEADER.search(text)
+    if not isinstance(prog, dict) or "path" in prog or header is None:
+        raise UserError("the claim text's [program] table is not one program= can complete", file=name,
+                        hint='write it as a table, [program] on its own line, with at most params = {...} '
+                             '(program= gives the path)')
+    line = text.count("\n", 0, header.start()) + 2
+    if header.end() < len(text):      # the header's newline follows: the path goes on the next line
+        at, insert = header.end() + 1, f"path = {json.dumps(target)}\n"
+    else:
+        at, insert = len(text), f"\npath = {json.dumps(target)}\n"
+    return text[:at] + insert + text[at:], line
+
+
+def _line_column(text: str, at: int) -> tuple[int, int]:
+    """The 1-based line and column of the character at offset `at`."""
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+def _path_value_span(text: str, old: str, name: str) -> tuple[int, int]:
+    """Where the value of the text's ``path = "..."`` (equal to `old`) is: (start, end) of the string."""
+    for m in re.finditer(r"""\bpath\s*=\s*("(?:[^"\\\n]|\\.)*"|'[^'\n]*')""", text):
+        try:
+            value = tomllib.loads(f"v = {m.group(1)}")["v"]
+        except tomllib.TOMLDecodeError:
+            continue
+        if value == old:
+            return m.start(1), m.end(1)
+    raise UserError("cannot find the [program] path to replace in the claim text", file=name,
+                    hint='write it on one line, as path = "NAME.dip"')
 
 
 def _with_program_path(text: str, data: dict, target: str, name: str, relative_to: Any = None) -> str:
@@ -242,20 +315,12 @@ def _with_program_path(text: str, data: dict, target: str, name: str, relative_t
     old = prog.get("path") if isinstance(prog, dict) else None
     if not isinstance(old, str):
         raise UserError("the claim text has no [program] path", file=name,
-                        hint='write\n  [program]\n  path = "NAME.dip"\n(program= then replaces it)')
-    for m in re.finditer(r"""\bpath\s*=\s*("(?:[^"\\\n]|\\.)*"|'[^'\n]*')""", text):
-        try:
-            value = tomllib.loads(f"v = {m.group(1)}")["v"]
-        except tomllib.TOMLDecodeError:
-            continue
-        if value == old:
-            if relative_to is not None and not os.path.isfile(target):
-                line = text.count("\n", 0, m.start(1)) + 1
-                column = m.start(1) - (text.rfind("\n", 0, m.start(1)) + 1) + 1
-                raise UserError(f"program.path: no program '{old}' in {os.path.abspath(relative_to)}", file=name,
-                                line=line, column=column,
-                                hint="a relative path is read from base_dir (default: the working directory); "
-                                     "give base_dir=, an absolute path, or program=")
-            return text[:m.start(1)] + json.dumps(target) + text[m.end(1):]
-    raise UserError("cannot find the [program] path to replace in the claim text", file=name,
-                    hint='write it on one line, as path = "NAME.dip"')
+                        hint='write\n  [program]\n  path = "NAME.dip"\n(or give program=)')
+    start, end = _path_value_span(text, old, name)
+    if relative_to is not None and not os.path.isfile(target):
+        line, column = _line_column(text, start)
+        raise UserError(f"program.path: no program '{old}' in {os.path.abspath(relative_to)}", file=name,
+                        line=line, column=column,
+                        hint="a relative path is read from base_dir (default: the working directory); "
+                             "give base_dir=, an absolute path, or program=")
+    return text[:start] + json.dumps(target) + text[end:]

@@ -19,6 +19,10 @@ from dipc_plus.errors import UserError
 #: {temporary file path: the name the user gave the text} (Claim.from_text, Program.from_text)
 TEXT_NAMES: dict[str, str] = {}
 
+#: {temporary file path: the line Claim.from_text inserted there (a ``path = ...`` for program=)}: an
+#: error below it is moved up one line, so it names the line of the user's own text
+INSERTED_LINES: dict[str, int] = {}
+
 # options of the commands that take a value (the others are flags: ``--paper`` -> ``paper=True``)
 _VALUE_OPTIONS = ("kappa", "kappa-max", "digits", "jobs", "executor", "scheduler", "shard", "max-states", "dd-over",
                   "eps", "at", "timeout", "max-memory", "runs", "seed", "confidence", "within", "around",
@@ -94,6 +98,9 @@ def in_python_words() -> Iterator[None]:
         exc.message = python_words(exc.message)
         exc.hint = python_words(exc.hint) if exc.hint else exc.hint
         if exc.file is not None:
+            inserted = INSERTED_LINES.get(str(exc.file))
+            if inserted is not None and exc.line is not None and exc.line >= inserted:
+                exc.line = exc.line - 1          # the inserted line itself: the [program] header above it
             exc.file = TEXT_NAMES.get(str(exc.file), str(exc.file))
         exc.args = (exc.message,)
         raise

@@ -19,17 +19,44 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import fmt_q
 
 
+class ReportText(str):
+    """A report's text: a `str`, which can also be called as ``report.text()`` (the method it was before
+    it became a property), with the arguments the report's `render_text` takes (``verbose=True``).
+
+    >>> t = ReportText("VERIFIED", lambda verbose=False: "VERIFIED (every input)" if verbose else "VERIFIED")
+    >>> t, t(), t(verbose=True), isinstance(t, str)
+    ('VERIFIED', 'VERIFIED', 'VERIFIED (every input)', True)
+    """
+
+    render: Any
+
+    def __new__(cls, text: str, render: Any = None) -> "ReportText":
+        made = super().__new__(cls, text)
+        made.render = render
+        return made
+
+    def __call__(self, *args: Any, **kwargs: Any) -> "ReportText":
+        if not (args or kwargs) or self.render is None:
+            return self
+        return ReportText(self.render(*args, **kwargs), self.render)
+
+
 class Report:
-    """What every result has: `verdict`, `verified`, `vacuous`, `strict_reason`, `to_json`, `text`.
+    """What every result has: `verdict`, `verified`, `vacuous`, `strict_reason`, `to_json`, `text`;
+    `bool(report)` is the verdict (True only when verified: ``if check_privacy(claim): ...``).
 
     Every check returns one; the tight loss of randomized response (3/4 truth) is ln 3:
 
     >>> import dipc_plus
     >>> r = dipc_plus.privacy_loss(dipc_plus.example("theories/randomized_response_coin_privacy.toml"))
-    >>> r.verdict, r.verified, r.vacuous
-    ('verified', True, False)
+    >>> r.verdict, r.verified, r.vacuous, bool(r)
+    ('verified', True, False, True)
     >>> r.summary()
     'privacy loss of randomized_response_coin: L(eps) = ln(3); budget ln(3) holds'
+    >>> r.text.splitlines()[0] == str(r).splitlines()[0]
+    True
+
+    A subclass says its text in `render_text`; `text` and `str` read it from there.
     """
 
     result: Any
@@ -81,7 +108,12 @@ class Report:
         """Exactly what the command prints with ``--json``."""
         return json.dumps(self.to_json(), indent=2)
 
-    def text(self) -> str:
+    @property
+    def text(self) -> ReportText:
+        """The command's text report, as `print(report)` prints it (a str; ``report.text()`` works too)."""
+        return ReportText(self.render_text(), self.render_text)
+
+    def render_text(self) -> str:
         """The command's text report (the result says it)."""
         return str(self.result.report())
 
@@ -89,8 +121,13 @@ class Report:
         """One line: what was checked and the verdict."""
         raise NotImplementedError
 
+    def __bool__(self) -> bool:
+        """The verdict: True only when the claim is verified (refuted, undecided or a Pufferfish loss
+        with no budget are False)."""
+        return self.verified is True
+
     def __str__(self) -> str:
-        return self.text()
+        return str(self.render_text())
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.summary()}>"
@@ -126,7 +163,8 @@ class AccuracyReport(Report):
     def kappa(self) -> int:
         return int(self.result.kappa)
 
-    def text(self, verbose: bool | None = None) -> str:
+    def render_text(self, verbose: bool | None = None) -> str:
+        """The command's text report (``verbose``: every input's line; default: when the inputs were given)."""
         return str(self.result.report(verbose=self.points is not None if verbose is None else verbose))
 
     def summary(self) -> str:
@@ -317,7 +355,7 @@ class PrivacyReport(Report):
     def raw_json(self) -> dict:
         return self.outcome.to_json()
 
-    def text(self) -> str:
+    def render_text(self) -> str:
         return self.outcome.report()
 
     def summary(self) -> str:
@@ -335,7 +373,7 @@ class PrivacyReport(Report):
 
     def _repr_html_(self) -> str:
         rows = [("claim", self.claim.describe()), ("verdict", self.verdict)]
-        detail = self.text() if self.verdict != "verified" else ""
+        detail = self.text if self.verdict != "verified" else ""
         return html_table(f"privacy of {self.program.name}", rows, detail)
 
     def plot(self) -> Any:
@@ -396,7 +434,7 @@ class LossReport(Report):
             out["attack"] = [a.to_json() for a in self.attack]
         return out
 
-    def text(self) -> str:
+    def render_text(self) -> str:
         return "\n\n".join([str(self.result.report())] + [a.report() for a in (self.attack or [])])
 
     def summary(self) -> str:
@@ -414,7 +452,7 @@ class LossReport(Report):
             if getattr(self.result, "sup", None) is not None:
                 rows.append(("sup L(eps)/eps", self.result.sup.text()))
             rows.append(("budget holds", self.budget_holds))
-        return html_table(f"privacy loss of {self.claim.program.name}", rows, self.text())
+        return html_table(f"privacy loss of {self.claim.program.name}", rows, self.text)
 
     def plot(self) -> Any:
         """L(eps) beside the claimed budget (a matplotlib Figure, shown inline in Jupyter)."""

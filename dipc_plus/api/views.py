@@ -275,6 +275,19 @@ class KappaStar:
     def to_json(self) -> dict:
         return dict(self.raw.to_json())
 
+    def __float__(self) -> float:
+        """The nearest float to the enclosure's midpoint (``inf`` when infinite): for arithmetic and plots;
+        the certified value is [`lo`, `hi`].
+
+        >>> import dipc_plus
+        >>> k = dipc_plus.sweep(dipc_plus.example("theories/sparse.toml"), params={"c": 1}).kappa_star
+        >>> float(k.lo) <= float(k) <= float(k.hi), round(float(k), 4)
+        (True, 6.3758)
+        """
+        if self.infinite:
+            return float("inf")
+        return float((Fraction(self.lo) + Fraction(self.hi)) / 2)
+
     def __str__(self) -> str:
         return self.text
 
@@ -359,13 +372,12 @@ def _count(x: Any) -> int:
 _FIGURE_CLASS: list[type] = []
 
 
-def shown(fig: Any) -> Any:
-    """`fig` (a matplotlib Figure) made to display itself in Jupyter as a PNG (`_repr_png_`),
-    without pyplot or an inline backend; it stays a Figure (savefig, axes, ...).
+def figure_class() -> type:
+    """The API's PlotFigure class (``dipc_plus.PlotFigure``), made on first use: matplotlib loads only
+    when a plot is drawn.  Every `.plot()` returns one: a matplotlib Figure that Jupyter shows inline.
 
     >>> from matplotlib.figure import Figure
-    >>> fig = shown(Figure())
-    >>> isinstance(fig, Figure), type(fig).__name__, callable(fig._repr_png_)
+    >>> issubclass(figure_class(), Figure), figure_class().__name__, figure_class() is figure_class()
     (True, 'PlotFigure', True)
     """
     if not _FIGURE_CLASS:
@@ -381,7 +393,21 @@ def shown(fig: Any) -> Any:
                 return buf.getvalue()
 
         PlotFigure.__module__ = __name__
+        PlotFigure.__qualname__ = "PlotFigure"
         _FIGURE_CLASS.append(PlotFigure)
+    return _FIGURE_CLASS[0]
+
+
+def shown(fig: Any) -> Any:
+    """`fig` (a matplotlib Figure) made to display itself in Jupyter as a PNG (`_repr_png_`),
+    without pyplot or an inline backend; it stays a Figure (savefig, axes, ...).
+
+    >>> from matplotlib.figure import Figure
+    >>> fig = shown(Figure())
+    >>> isinstance(fig, Figure), type(fig).__name__, callable(fig._repr_png_)
+    (True, 'PlotFigure', True)
+    """
+    cls = figure_class()
     if type(fig).__name__ == "Figure" and type(fig).__module__ == "matplotlib.figure":
-        fig.__class__ = _FIGURE_CLASS[0]   # a subclass adding one method and no state
+        fig.__class__ = cls   # a subclass adding one method and no state
     return fig
