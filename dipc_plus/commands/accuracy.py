@@ -19,12 +19,8 @@ overrides parameters of both.
 """
 from __future__ import annotations
 
-from typing import Iterator
-
 from dipc_plus.accuracy.box_result import UNDECIDED, BoxResult
 from dipc_plus.accuracy.decide import decide_accuracy, decides_box, shard_range
-from dipc_plus.accuracy.report import ENV_STYLE, fmt_q, group_env, report_lines
-from dipc_plus.semantics.values import show_env
 from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.vacuity import vacuity_basis
 from dipc_plus.accuracy.summary import DEFAULT_WORST, WorstInputs
@@ -32,7 +28,6 @@ from dipc_plus.commands.common import (EXIT_UNDECIDED, EXIT_VACUOUS, add_accurac
                                        check_kappa, executor_of, exit_status, load_accuracy, part_json, run_options, print_json, strict_json,
                                        strict_line, vacuity_lines)
 from dipc_plus.errors import UserError
-from dipc_plus.execution.json_spool import JsonSpool
 
 EXAMPLE = """\
 examples:
