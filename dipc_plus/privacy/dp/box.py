@@ -463,6 +463,10 @@ def decide_box_privacy(claim: DPClaim, max_states: int = DEFAULT_MAX_STATES,
     if claim.kind != "dp" or claim.inputs_kind != "box":
         raise ValueError("decide_box_privacy takes a differential-privacy claim on a box")
     t0 = time.perf_counter()
+    carried = post_processed(claim, max_states, options, progress)
+    if carried is not None:
+        carried.seconds = time.perf_counter() - t0
+        return carried
     with BoxProgress(f"the box {box_text(claim.program, claim.box_bounds)}", progress) as stages:
         stages.stage("coupling bound")
         cp = coupling_for(claim, options)
@@ -480,6 +484,26 @@ def decide_box_privacy(claim: DPClaim, max_states: int = DEFAULT_MAX_STATES,
             decide_outside_online_class(res, max_states, progress, options)
     res.progress = None
     res.seconds = time.perf_counter() - t0
+    return res
+
+
+def post_processed(claim: DPClaim, max_states: int, options: RunOptions, progress: bool) -> BoxPrivacyResult | None:
+    """The claim verified as post-processing (`semantics.post_processing`): outputs computed from the
+    others alone are dropped, the projection is decided, and its VERIFIED carried over (no loss is
+    added by a function of released outputs).  None when no output is derived or the projection is
+    not verified: a refutation of the projection is not carried over, the original is decided itself."""
+    from dipc_plus.semantics.post_processing import post_processing, project
+    pp = post_processing(claim.program)
+    if not pp.applies:
+        return None
+    events = {n: e for n, e in claim.events.items() if n not in pp.derived}
+    inner = decide_box_privacy(dataclasses.replace(claim, program=project(claim.program, pp.derived), events=events),
+                               max_states, options, progress)
+    if inner.verdict != VERIFIED:
+        return None
+    res = dataclasses.replace(inner, claim=claim, method=f"post-processing ({pp.describe()}) of the {inner.method}")
+    res.notes = [*inner.notes, f"post-processing: {pp.describe()}; the claim on the other outputs is verified by "
+                 f"the {inner.method}, and a function of released outputs adds no loss"]
     return res
 
 

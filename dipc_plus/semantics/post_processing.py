@@ -1,0 +1,129 @@
+"""Outputs that are post-processing of other outputs (issue 38, item 6), recognised on `ir.Program`.
+
+Why: a count of bots, or the index of the last top, is a deterministic function of outputs
+that a privacy claim may already cover; releasing it beside them costs no privacy (for every
+set S of (kept, derived) values, P[(kept, f(kept)) in S] = P[kept in g^-1(S)]).  A prover
+then decides the claim on the program with those outputs dropped (`project`) and carries a
+verification over.  It is a whitelist with named preconditions, each refused with its reason:
+
+* the program never executes `exit` (an early exit would skip the computation, so the derived
+  value would depend on whether the run exited, not on the other outputs' final values);
+* the derived outputs are computed in a tail of top-level statements, after every other output
+  has its final value: the tail has no draw, no noisy comparison and no loop, writes no kept
+  output, and each variable it writes is first assigned at top level of the tail (so no value
+  from before the tail leaks in);
+* every expression and condition in the tail reads only kept outputs, variables the tail has
+  already assigned at top level, and constants;
+* a derived output is finite (bool, a finite type or an integer range), not real.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from dipc_plus.semantics import ir
+from dipc_plus.semantics.instructions import own_reads
+
+
+@dataclass(frozen=True)
+class PostProcessing:
+    """The derived outputs and the kept ones they are computed from, or why there are none."""
+    derived: tuple = ()       # flat output names, in declaration order
+    kept: tuple = ()
+    reason: str = ""          # why no output is recognised as post-processing (when `derived` is empty)
+
+    @property
+    def applies(self) -> bool:
+        return bool(self.derived)
+
+    def describe(self) -> str:
+        return f"{', '.join(self.derived)} computed from {', '.join(self.kept) or 'constants'} alone"
+
+
+def has_exit(body) -> bool:
+    for s in body:
+        if isinstance(s, ir.Exit):
+            return True
+        if isinstance(s, ir.If) and (has_exit(s.then) or has_exit(s.other)):
+            return True
+        if isinstance(s, ir.While) and has_exit(s.body):
+            return True
+    return False
+
+
+def written(body) -> set:
+    """Every variable a block assigns, at any depth."""
+    out: set = set()
+    for s in body:
+        if isinstance(s, (ir.Assign, ir.Sample, ir.Compare)):
+            out.add(s.target)
+        elif isinstance(s, ir.If):
+            out |= written(s.then) | written(s.other)
+        elif isinstance(s, ir.While):
+            out |= written(s.body)
+    return out
+
+
+def deterministic(body) -> bool:
+    """Only assignments and ifs (no draw, noisy comparison, loop or exit) at any depth."""
+    for s in body:
+        if isinstance(s, ir.If):
+            if not (deterministic(s.then) and deterministic(s.other)):
+                return False
+        elif not isinstance(s, ir.Assign):
+            return False
+    return True
+
+
+def reads_within(body, allowed: set) -> bool:
+    """Does every expression and condition of `body` read only `allowed`, and every nested
+    assignment write a variable of `allowed` (already assigned at top level of the tail)?"""
+    for s in body:
+        if not own_reads(s) <= allowed:
+            return False
+        if isinstance(s, ir.Assign) and s.target not in allowed:
+            return False
+        if isinstance(s, ir.If) and not (reads_within(s.then, allowed) and reads_within(s.other, allowed)):
+            return False
+    return True
+
+
+def tail_is_post_processing(tail, kept: set) -> bool:
+    """The preconditions on the tail's reads: top-level assignments read kept outputs and what the
+    tail assigned before them; an `if` reads and writes only those."""
+    defined: set = set()
+    for s in tail:
+        if isinstance(s, ir.Assign):
+            if not own_reads(s) <= kept | defined:
+                return False
+            defined.add(s.target)
+        elif not reads_within((s,), kept | defined):
+            return False
+    return True
+
+
+def post_processing(program: ir.Program) -> PostProcessing:
+    """The outputs of `program` computed only from its other outputs (`PostProcessing.derived`):
+    the longest deterministic tail of top-level statements that satisfies the module's preconditions."""
+    if has_exit(program.body):
+        return PostProcessing(reason="the program can exit early, so an output computed at its end may not run")
+    outputs = program.output_names()
+    body = program.body
+    start = len(body)
+    while start > 0 and deterministic(body[start - 1:start]):
+        start -= 1
+    for t in range(start, len(body)):       # the longest tail first: it computes the most
+        tail = body[t:]
+        derived = [o for o in outputs if o in written(tail)]
+        kept = [o for o in outputs if o not in derived]
+        if not derived or not kept or any(isinstance(program.variables[o], ir.RealT) for o in derived):
+            continue
+        if tail_is_post_processing(tail, set(kept)):
+            return PostProcessing(tuple(derived), tuple(kept))
+    return PostProcessing(reason="no output is computed, after the others are final, from them and constants alone")
+
+
+def project(program: ir.Program, derived) -> ir.Program:
+    """The same program releasing only the outputs not in `derived` (they stay its variables)."""
+    drop = set(derived)
+    return dataclasses.replace(program, outputs=tuple((n, t) for n, t in program.outputs if n not in drop))
