@@ -13,6 +13,8 @@ import signal
 import subprocess
 import sys
 import time
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -253,6 +255,93 @@ def test_size_fuzz_ends_cleanly(tmp_path):
     print(f"size fuzz over {len(malformed) + len(sized)} files: {outcomes}")
     assert sum(outcomes.values()) == len(malformed) + len(sized)
     assert outcomes[2] > (len(malformed) + len(sized)) // 2, outcomes
+
+
+# -- hostile API values (issue 36): the notebook API's twin of the size fuzz ----------------------
+
+def _deep_list(depth: int) -> list:
+    value: list = [0]
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+# each a function, so a huge value is made only when drawn
+API_VALUES = {
+    "nan": lambda: float("nan"), "inf": lambda: float("inf"), "-inf": lambda: float("-inf"), "None": lambda: None,
+    "''": lambda: "", "'abc'": lambda: "abc", "'1/0'": lambda: "1/0", "'nan'": lambda: "nan", "'-inf'": lambda: "-inf",
+    "'9'*5000": lambda: "9" * 5000, "'\\udcff'": lambda: "\udcff", "10**100000": lambda: 10 ** 100000,
+    "-10**70": lambda: -10 ** 70, "1e308": lambda: 1e308, "5e-324": lambda: 5e-324, "-0.0": lambda: -0.0,
+    "[0]*10**6": lambda: [0] * 1_000_000, "b'\\xff\\xfe'": lambda: b"\xff\xfe", "b'1'": lambda: b"1",
+    "[[0]]": lambda: [[0]], "[0,[0],0]": lambda: [0, [0], 0], "5000-deep list": lambda: _deep_list(5000),
+    "True": lambda: True, "False": lambda: False, "Fraction(1, 10**5000)": lambda: Fraction(1, 10 ** 5000),
+    "Fraction(10**400, 10**400+1)": lambda: Fraction(10 ** 400, 10 ** 400 + 1), "object()": object,
+    "{'a': 1}": lambda: {"a": 1}, "1j": lambda: 1j, "{1}": lambda: {1}, "Decimal('nan')": lambda: Decimal("nan"),
+    "Decimal('1e999999')": lambda: Decimal("1e999999"), "0": lambda: 0, "'1/10'": lambda: "1/10",
+}
+
+
+def _api_calls():
+    """Where a value goes: {name: call(value)} over the API's entry points (each call small when
+    the value is fine, so a value that is a number gives a result quickly)."""
+    import dipc_plus
+    sparse = dipc_plus.example("theories/sparse.toml")
+    rr = dipc_plus.example("theories/randomized_response_privacy.toml")
+    noisy_max_text = Path(dipc_plus.example("programs/noisy_max.dip")).read_text()
+    noisy_max = dipc_plus.Program.from_text(noisy_max_text, params={"m": 3})
+    rr_claim = Path(rr).read_text().replace("../programs/", str(ROOT / "programs") + "/")
+    one = {"q": [0, 0, 0]}
+    return {
+        "check_accuracy params c": lambda v: dipc_plus.check_accuracy(sparse, params={"c": v}, input=one),
+        "check_accuracy params": lambda v: dipc_plus.check_accuracy(sparse, params=v, input=one),
+        "check_accuracy input q[1]": lambda v: dipc_plus.check_accuracy(sparse, params={"c": 1},
+                                                                       input={"q": [v, 0, 0]}),
+        "check_accuracy input q": lambda v: dipc_plus.check_accuracy(sparse, params={"c": 1}, input={"q": v}),
+        "check_accuracy inputs": lambda v: dipc_plus.check_accuracy(sparse, params={"c": 1}, inputs=v),
+        "check_accuracy kappa": lambda v: dipc_plus.check_accuracy(sparse, params={"c": 1}, input=one, kappa=v),
+        "check_accuracy limits": lambda v: dipc_plus.check_accuracy(sparse, params={"c": 1}, input=one,
+                                                                   limits={"digits": v}),
+        "check_accuracy timeout": lambda v: dipc_plus.check_accuracy(sparse, params={"c": 1}, input=one, timeout=v),
+        "check_accuracy claim": lambda v: dipc_plus.check_accuracy(v),
+        "check_privacy params": lambda v: dipc_plus.check_privacy(rr, params={"x": v}),
+        "check_privacy max_memory": lambda v: dipc_plus.check_privacy(rr, max_memory=v),
+        "check_privacy claim": lambda v: dipc_plus.check_privacy(v),
+        "distribution input q[1]": lambda v: noisy_max.distribution(input={"q": [v, 0, 0]}),
+        "distribution input": lambda v: noisy_max.distribution(input=v),
+        "distribution max_states": lambda v: noisy_max.distribution(input={"q": [0, 0, 1]}, max_states=v),
+        "Program.from_text": lambda v: dipc_plus.Program.from_text(v),
+        "Program.from_text params m": lambda v: dipc_plus.Program.from_text(noisy_max_text, params={"m": v}),
+        "Claim.from_text": lambda v: dipc_plus.Claim.from_text(v),
+        "Claim.from_text program": lambda v: dipc_plus.Claim.from_text(rr_claim, program=v),
+    }
+
+
+def api_value_cases(seed: int, n: int) -> list[tuple[str, str]]:
+    """n (entry point, value) pairs drawn from a stream of their own (the file cases stay the same)."""
+    rng = random.Random(seed + 3610)
+    calls, values = sorted(_api_calls()), sorted(API_VALUES)
+    return [(rng.choice(calls), rng.choice(values)) for _ in range(n)]
+
+
+def test_size_fuzz_api_values_end_cleanly():
+    """50 hostile values (400 with DIPC_LONG=1) through check_accuracy, check_privacy, distribution,
+    Program.from_text and Claim.from_text: each ends in the library's documented error type
+    (UserError and its subclasses) or a result, never another exception."""
+    from dipc_plus.errors import UserError
+    calls = _api_calls()
+    outcomes = {"result": 0, "UserError": 0}
+    broken = []
+    for name, value in api_value_cases(SEED + 2, 400 if LONG else 50):
+        try:
+            calls[name](API_VALUES[value]())
+            outcomes["result"] += 1
+        except UserError:
+            outcomes["UserError"] += 1
+        except Exception as exc:   # noqa: BLE001 - the point: any other exception is a break
+            broken.append(f"{name} <- {value}: {type(exc).__name__}: {str(exc)[:200]}")
+    print(f"API value fuzz: {outcomes}, broken {len(broken)}")
+    assert not broken, "\n".join(broken)
+    assert outcomes["UserError"] > outcomes["result"] > 0, outcomes
 
 
 # -- hostile sizes (issue 15's table) ------------------------------------------------------------

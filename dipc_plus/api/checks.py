@@ -24,6 +24,7 @@ from dipc_plus.commands.common import (certified_or_exit_2, check_kappa, check_s
                                        strict_reason)
 from dipc_plus.errors import UserError
 from dipc_plus.execution.guard import checked_limits
+from dipc_plus.execution.limits import clip
 from dipc_plus.execution.options import RunOptions
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 
@@ -50,11 +51,15 @@ def run_options(*, max_states: int = DEFAULT_MAX_STATES, limits: Mapping[str, in
                         "scheduler='tcp://127.0.0.1:8786' (docs/cluster.md)")
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0:
         raise UserError(f"jobs={jobs!r}: a number of processes >= 0 (0: one per core)", hint="e.g. jobs=4")
-    if max_states <= 0:
-        raise UserError("max_states must be positive", hint="use e.g. max_states=200000")
+    if not isinstance(max_states, int) or isinstance(max_states, bool) or max_states <= 0:
+        raise UserError(f"max_states={clip(max_states)}: a positive integer", hint="use e.g. max_states=200000")
+    if limits is not None and not isinstance(limits, Mapping):
+        raise UserError(f"limits must be a mapping of limit names to integers, not {type(limits).__name__}",
+                        hint="e.g. limits={'power': 1000}")
     for name, value in (limits or {}).items():
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise UserError(f"limits['{name}'] must be an integer, not {value!r}")
+        if not isinstance(value, int) or isinstance(value, bool) or value >= 10 ** 18:
+            raise UserError(f"limits['{clip(name)}'] must be an integer below 10**18 (as --limit NAME=N), "
+                            f"not {clip(value)}")
     seconds, size = checked_limits(timeout, max_memory)
     return RunOptions(max_states=max_states, limits=tuple((str(k), v) for k, v in (limits or {}).items()),
                       timeout=seconds or None, max_memory=size or None,

@@ -201,7 +201,8 @@ def claim_path(claim: "Claim | str | os.PathLike[str]") -> tuple[str, "Claim | N
     if isinstance(claim, Claim):
         return claim.path, claim
     if not isinstance(claim, (str, os.PathLike)):
-        raise TypeError(f"a claim is a path or a dipc_plus.Claim, not {type(claim).__name__}")
+        raise UserError(f"a claim is a path or a dipc_plus.Claim, not {type(claim).__name__}",
+                        hint="e.g. dipc_plus.example('theories/sparse.toml'), or Claim.from_text(text)")
     return os.fspath(claim), None
 
 
@@ -235,7 +236,8 @@ def _program_file(program: Any, folder: str) -> str:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
     if path is None:
-        raise TypeError("program must be a dipc_plus.Program or the path of a .dip file")
+        raise UserError(f"program must be a dipc_plus.Program or the path of a .dip file, not {type(program).__name__}",
+                        hint="e.g. program=dipc_plus.load('noisy_max.dip', params={'m': 3})")
     return os.path.abspath(path)
 
 

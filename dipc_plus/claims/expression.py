@@ -101,7 +101,8 @@ def caret_to_power(text: str):
 
 def check_digits(text: str, error) -> None:
     """Refuse a number written with more than `digits` digits before Python converts it."""
-    m = re.search(r"\d{%d,}" % (limits.get("digits") + 1), text)
+    most = limits.get("digits")       # runs of digits, not a regex repetition: a raised limit may pass re's
+    m = next((m for m in re.finditer(r"\d+", text) if len(m.group()) > most), None)   # largest count
     if m:
         raise error(f"the number {clip(m.group())} has more than {limits.get('digits')} digits", m.start(),
                     limits.hint("digits"))

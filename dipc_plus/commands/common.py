@@ -65,7 +65,9 @@ def check_kappa(value, option: str = "--kappa", example: str = "--kappa 7") -> i
     """kappa (beta/kappa) is a positive integer; `option` and `example` are the caller's words
     for it (the API passes "kappa" and "kappa=7")."""
     if not isinstance(value, int) or value < 1:
-        raise UserError(f"{option} must be a positive integer, not {value!r}", hint=f"use e.g. {example}")
+        from dipc_plus.execution.limits import clip
+        shown = repr(value) if isinstance(value, str) else clip(value)
+        raise UserError(f"{option} must be a positive integer, not {shown}", hint=f"use e.g. {example}")
     return value
 
 

@@ -37,7 +37,7 @@ from dipc_plus.accuracy.vacuity import Vacuity, vacuity_from
 from dipc_plus.claims.distances import INF
 from dipc_plus.commands.common import (EXIT_VACUOUS, MAX_SHARDS, STRICT_EXIT, json_text, strict_reason_text,
                                        vacuity_lines)
-from dipc_plus.commands.parts.counterexample import (check_counterexample, check_privacy_counterexample_inputs,
+from dipc_plus.commands.parts.counterexample import (check_counterexample, recheck_privacy_counterexamples,
                                                      recheck_accuracy_counterexamples)
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import read_user_file
@@ -384,19 +384,20 @@ def check_against_claim(parts: list[tuple[str, dict]]) -> str | None:
 
 
 def _check_claim_pairs(parts: list[tuple[str, dict]], args: list, params: dict) -> None:
-    """A privacy run's parts cover as many pairs as the claim has (the check rebuilt as a worker would)."""
+    """A privacy run's parts cover as many pairs as the claim has (the check rebuilt as a worker would), and
+    their counterexamples re-check at their pairs."""
     from dipc_plus.privacy.dp.check import build_dp_work
     structure, max_states = args[2], args[3]
     if structure not in (None, False, True) or isinstance(max_states, bool) or not isinstance(max_states, int) \
             or max_states <= 0:
         raise _bad(parts[0][0], "\"part.options\" are not the options of a privacy run")
     work = build_dp_work(args[0], tuple(params.items()), structure, max_states)
-    check_privacy_counterexample_inputs(parts, work.claim.program)
     total = work.shard_range(None)[2]
     stated = parts[0][1]["part"]["total_items"]
     if stated != total:
         raise _bad(parts[0][0], f"the parts cover {stated} pairs but the claim has {total}",
                    hint="every part must be made from this claim, unchanged")
+    recheck_privacy_counterexamples(parts, work)
 
 
 def _check_claim_inputs(parts: list[tuple[str, dict]], claim_path: str, params: dict) -> None:

@@ -106,14 +106,14 @@ def checked_limits(timeout: object, max_memory: object) -> tuple[float, int]:
         if isinstance(timeout, bool):
             raise ValueError(timeout)
         seconds = check_timeout(float(timeout or 0))        # type: ignore[arg-type]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise UserError(f"--timeout must be 0 (no limit) or a number of seconds up to {MAX_TIMEOUT:.0f}, "
-                        f"not {clip(str(timeout))}", hint="e.g. --timeout 600, or 0 for no limit") from None
+                        f"not {clip(timeout)}", hint="e.g. --timeout 600, or 0 for no limit") from None
     try:
         if isinstance(max_memory, bool):
             raise ValueError(max_memory)
         size = parse_size("0" if max_memory is None else str(max_memory))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):     # str() of a deep list
         raise UserError(f"--max-memory takes a size like 4G or 512M, at most {MAX_MEMORY >> 40}T, "
                         f"not '{clip(max_memory)}'", hint="0 means no limit") from None
     if size and size < (256 << 20):

@@ -76,8 +76,11 @@ def clip(value, width: int = 40) -> str:
     """
     try:
         text = str(value)
-    except ValueError:          # an int past Python's 4,300-digit conversion limit (0xfff... in a formula)
-        text = f"<a number of about {int(value.bit_length() * 0.30103)} digits>"
+    except (ValueError, RecursionError, MemoryError):   # an int past Python's 4,300-digit conversion
+        if isinstance(value, int):                      # limit (0xfff... in a formula); a deep list
+            text = f"<a number of about {int(value.bit_length() * 0.30103)} digits>"
+        else:
+            text = f"<a {type(value).__name__} too large to show>"
     return text if len(text) <= width else text[:width] + f"... ({len(text)} characters)"
 
 

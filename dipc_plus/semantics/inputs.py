@@ -103,6 +103,9 @@ def python_value(value: object, where: str) -> object:
     if isinstance(value, (bool, str)):
         return value if isinstance(value, bool) else parse_scalar(value, where)
     if isinstance(value, (list, tuple)):
+        if any(isinstance(v, (list, tuple)) for v in value):   # an array holds scalars (and a deep list
+            raise UserError(f"{where}: a list inside a list is not a value",   # would exhaust the stack)
+                            hint=_NUMBER_HINT + ", or a list of such values")
         return [python_value(v, where) for v in value]
     if isinstance(value, numbers.Integral) or hasattr(value, "__index__"):
         return _within_digits(Fraction(int(value)), where)      # type: ignore[call-overload]

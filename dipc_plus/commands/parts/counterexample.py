@@ -8,7 +8,9 @@ checked against docs/claims.md ("counterexample" of `dipc accuracy --json` and o
 "p/q" string), the closed forms and balls as strings, nothing else.  When the claim and program
 files of the run are here with the run's digests, an accuracy counterexample is also re-checked
 exactly: the per-point path is run again at its input (`accuracy.box_result.recheck`, the path
-every accuracy counterexample comes from), and it must give this very counterexample.
+every accuracy counterexample comes from), and it must give this very counterexample; a privacy
+counterexample is checked again at its pair, output and eps by the per-pair check
+(`privacy.dp.restate`), and it too must give this very counterexample.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from fractions import Fraction
 from dipc_plus.errors import UserError
 from dipc_plus.execution.limits import clip
 
-__all__ = ["check_counterexample", "recheck_accuracy_counterexamples", "check_privacy_counterexample_inputs"]
+__all__ = ["check_counterexample", "recheck_accuracy_counterexamples", "recheck_privacy_counterexamples"]
 
 MAX_DIGITS = 60                 # digits of a numerator or denominator a counterexample's number may have
 MAX_TEXT = 1_000_000            # characters of a closed form or ball
@@ -163,14 +165,24 @@ def recheck_accuracy_counterexamples(parts: list[tuple[str, dict]], args: list, 
                             "again here (a field was changed)", file=path, hint=_HINT)
 
 
-def check_privacy_counterexample_inputs(parts: list[tuple[str, dict]], program) -> None:
-    """Each part's privacy counterexample names an input and a neighbour of the program here."""
+def recheck_privacy_counterexamples(parts: list[tuple[str, dict]], work) -> None:
+    """Each part's privacy counterexample names an input and a neighbour of the program here, and
+    is the counterexample the claim gives at that pair when checked again exactly
+    (`privacy.dp.restate`, from the claim file here: the caller checked its digest)."""
     from dipc_plus.claims.claim_file import to_user_value
+    from dipc_plus.privacy.dp.restate import why_not_a_counterexample
     from dipc_plus.semantics.inputs import bind_inputs
     for path, out in parts:
         cex = out.get("counterexample")
-        for key in ("input", "neighbour") if cex is not None else ():
+        if cex is None:
+            continue
+        pair = []
+        for key in ("input", "neighbour"):
             try:
-                bind_inputs(program, {k: to_user_value(v) for k, v in cex[key].items()})
+                pair.append(bind_inputs(work.claim.program, {k: to_user_value(v) for k, v in cex[key].items()}))
             except UserError as err:
                 raise _refuse(path, f"counterexample.{key}", f"is not an input of the program: {err.message}") from None
+        why = why_not_a_counterexample(work, pair[0], pair[1], cex)
+        if why is not None:
+            raise UserError(f"this part's counterexample does not re-check: \"counterexample.{clip(why[0], 30)}\" "
+                            f"{why[1]}", file=path, hint=_HINT)

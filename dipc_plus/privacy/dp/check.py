@@ -526,9 +526,9 @@ def _failure_counterexample(work: DPWork, k: int, failure: tuple) -> Counterexam
     unit = work.plan.units[k]
     if failure[0] == "set":
         _, u, w, bad = failure
-        return _set_counterexample(work.claim, work.plan, unit, u, w, bad, work.checker)
+        return set_counterexample(work.claim, work.plan, unit, u, w, bad, work.checker)
     _, u, w, v, witness = failure
-    return _counterexample(work.claim, work.plan, unit, u, w, v, witness, work.checker)
+    return output_counterexample(work.claim, work.plan, unit, u, w, v, witness, work.checker)
 
 
 def _pair_text(program, unit, u, w) -> str:
@@ -541,7 +541,10 @@ def _pair_text(program, unit, u, w) -> str:
     return f"{unit.label}: {env(u)} vs {env(w)}"
 
 
-def _counterexample(claim: DPClaim, pl: Plan, unit: Unit, u, w, v, witness, checker: Checker) -> Counterexample:
+def output_counterexample(claim: DPClaim, pl: Plan, unit: Unit, u, w, v, witness,
+                          checker: Checker) -> Counterexample:
+    """The counterexample of output v failing at the unit's pair (u, w) (delta = 0), re-checked exactly
+    at the witness eps (or at eps = ln r) and by independent evaluation."""
     full_u, full_w, outputs, p, q = lift_witness(claim, pl, unit, u, w, v)
     p, q = ExpFrac.of(p), ExpFrac.of(q)
     component = unit.label if pl.how == "components" else ""
@@ -565,7 +568,7 @@ def _counterexample(claim: DPClaim, pl: Plan, unit: Unit, u, w, v, witness, chec
                           component)
 
 
-def _set_counterexample(claim: DPClaim, pl: Plan, unit: Unit, u, w, bad: SetViolation,
+def set_counterexample(claim: DPClaim, pl: Plan, unit: Unit, u, w, bad: SetViolation,
                         checker: Checker) -> Counterexample:
     """The counterexample of a failing set S (delta != 0: the plan is the whole program), re-checked
     output by output: P[u in S] and P[u' in S] are sums evaluated term by term again."""
