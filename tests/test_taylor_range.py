@@ -49,7 +49,7 @@ def test_taylor_range_holds_the_values(f, lo, hi):
     with working_precision(prec):
         box = hull(lo, hi)
         centre = arb(to_fmpq((lo + hi) / 2))
-        enclosure = roots._taylor_range([f, f.derivative()], centre, box, prec)
+        enclosure = roots._taylor_range([f, f.derivative()], centre, box, prec, f.arb_value(centre, prec))
     low, high = enclosure.lower(), enclosure.upper()
     for k in range(41):
         x = mpmath.mpf(lo.numerator) / lo.denominator + (mpmath.mpf(hi.numerator) / hi.denominator
