@@ -53,6 +53,10 @@ FAMILIES = {
     "noisymax": ("NoisyMax, accuracy grid [-1,1]^m",
                  ["accuracy", "theories/noisy_max.toml", "--set", "m={m}",
                   "--limit", "grid_points=100000000"], range(4, 11), True),
+    # --summary: counted by orbit (accuracy.argmax_orbit_classes), 3^14 inputs at m = 14
+    "noisymax-summary": ("NoisyMax, accuracy grid [-1,1]^m, --summary",
+                         ["accuracy", "theories/noisy_max.toml", "--set", "m={m}", "--summary",
+                          "--limit", "grid_points=100000000"], (8, 12, 14), True),
     "numericsparse": ("NumericSparse c = 1, accuracy grid [-1,1]^m",
                       ["accuracy", "theories/numeric_sparse.toml", "--set", "c=1", "--set", "m={m}"],
                       range(4, 12), True),

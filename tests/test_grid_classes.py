@@ -57,12 +57,6 @@ def test_refuted_summary_names_the_first_refuted_input():
     assert counted == per_input
 
 
-def test_argmax_grid_keeps_the_per_input_path():
-    checker = AccuracyChecker(load_claim(str(THEORIES / "noisy_max.toml"), {"m": 3}))
-    collect = functools.partial(input_margin, interval=checker.claim.eps)
-    assert counted_summary(checker, checker.claim.points, 1, collect, WorstInputs(), False) is None
-
-
 def test_billions_of_inputs_summarized():
     """Sparse c = 1 on {-1,0,1}^20 (3,486,784,401 inputs): counted, not visited.  dd(u) > 0 (the
     claim applies) exactly where the first query that is not -1 is 1, or there is none: 3^(m-k)

@@ -9,15 +9,18 @@ every other input is free.  So each class is one assignment of those names that 
 path's condition, its size the product of the free names' value counts, and its first input in
 grid order the assignment with every free name at its first value.  Sparse c = 1 on
 {-1,0,1}^20 (3.5 billion inputs) has 41 classes.  The per-input path (`AccuracyChecker.run`)
-stays the reference; tests/test_grid_classes.py compares the two.
+stays the reference; tests/test_grid_classes.py compares the two.  An argmax of iid noisy reads
+has no output supports; its classes are the orbits of `accuracy.argmax_orbit_classes`.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import time
 from dataclasses import replace
 
+from dipc_plus.accuracy.argmax_orbit_classes import orbit_classes, orbit_classes_apply
 from dipc_plus.accuracy.report import summarize_input
 from dipc_plus.accuracy.result import AccuracyResult, Tally
 from dipc_plus.claims.grid_points import GridPoints
@@ -35,17 +38,21 @@ def counted_summary(checker, points, kappa: int, collect, worst, stop_at_first: 
     classes; None where they do not apply (then run the per-input path).  The one place that
     decides whether grid classes are used."""
     classes = checker.classes
-    if (stop_at_first or not isinstance(points, GridPoints) or points.grid is None or not classes.share_dd
-            or classes.support is None or not classes.regions.scan):
+    if stop_at_first or not isinstance(points, GridPoints) or points.grid is None:
         return None
     start = time.perf_counter()
-    try:
-        found = list(_classes(checker, points.ranges, kappa, collect))
-    except _NotCounted:
+    if orbit_classes_apply(checker, points.ranges):
+        found = list(_orbit_classes(checker, points.ranges, kappa, collect))
+    elif not classes.share_dd or classes.support is None or not classes.regions.scan:
         return None
+    else:
+        try:
+            found = list(_classes(checker, points.ranges, kappa, collect))
+        except _NotCounted:
+            return None
     tally = Tally(inputs=0)
     firsts = []        # (grid index, margin) of the first inputs of each class
-    for index, size, summary, free in sorted(found, key=lambda c: c[0]):
+    for index, size, summary, first_inputs in sorted(found, key=lambda c: c[0]):
         tally.inputs += size
         if summary.dd is not None and (tally.dd_max is None or summary.dd > tally.dd_max):
             tally.dd_max = summary.dd
@@ -55,7 +62,8 @@ def counted_summary(checker, points, kappa: int, collect, worst, stop_at_first: 
         if tally.counterexample is None:
             tally.counterexample = summary.counterexample
         if summary.collected is not None:
-            firsts += _first_inputs(points.ranges, summary.collected, free, worst.n)
+            firsts += [(_index(points.ranges, u), replace(summary.collected, input=u))
+                       for u in first_inputs(worst.n)]
     if tally.inputs != len(points):   # the paths are disjoint and cover the grid: a bug, not a verdict
         raise RuntimeError(f"grid classes count {tally.inputs} inputs of {len(points)}")
     for _, margin in sorted(firsts, key=lambda item: item[0]):
@@ -88,7 +96,15 @@ def _classes(checker, ranges: dict, kappa: int, collect):
                     if classes.report_positions(claim, v) != read:
                         raise _NotCounted
                 free = [name for name in ranges if name not in read[1]]
-                yield _index(ranges, v), math.prod(len(ranges[name]) for name in free), summary, free
+                yield (_index(ranges, v), math.prod(len(ranges[name]) for name in free), summary,
+                       functools.partial(_first_inputs, ranges, v, free))
+
+
+def _orbit_classes(checker, ranges: dict, kappa: int, collect):
+    """As `_classes`, for an argmax grid whose classes are the orbits of its inputs under
+    permutation (`accuracy.argmax_orbit_classes`)."""
+    for first, size, first_inputs in orbit_classes(ranges):
+        yield _index(ranges, first), size, _summary(checker, first, kappa, collect), first_inputs
 
 
 def _summary(checker, u: dict, kappa: int, collect):
@@ -134,10 +150,7 @@ def _index(ranges: dict, u: dict) -> int:
     return index
 
 
-def _first_inputs(ranges: dict, margin, free: list, n: int) -> list:
-    """(grid index, margin at that input) for the first n inputs of the class of margin.input."""
-    out = []
-    for values in itertools.islice(itertools.product(*(ranges[name] for name in free)), n):
-        u = dict(margin.input, **dict(zip(free, values)))
-        out.append((_index(ranges, u), replace(margin, input=u)))
-    return out
+def _first_inputs(ranges: dict, first: dict, free: list, n: int) -> list:
+    """The first n inputs in grid order of the class whose first input is `first`."""
+    return [dict(first, **dict(zip(free, values)))
+            for values in itertools.islice(itertools.product(*(ranges[name] for name in free)), n)]

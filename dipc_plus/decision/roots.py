@@ -475,16 +475,20 @@ def isolate_mixed_zeros(h: ExpPoly, a: Fraction, b: Fraction) -> list[tuple[Frac
     (lo, hi, sign of h(lo)), each [lo, hi] holding exactly one zero.  On a box where the
     arb range of h' excludes 0, h is strictly monotone and holds a zero iff the certified
     signs at the rational ends differ; elsewhere the box is dropped when a range of h
-    excludes 0, and otherwise halved.  The range of h is the tighter of the direct
-    interval evaluation and the mean-value form h(mid) + h'(box) (box - mid) (for x in
-    the box, h(x) = h(mid) + h'(xi)(x - mid) with xi in the box), which stops the
-    dependency problem of sums of nearly cancelling exponentials from forcing tiny boxes.
-    Finishes because h and h' have no common zero on [a, b].
+    excludes 0, and otherwise halved.  The range of h is first the mean-value form
+    h(mid) + h'(box) (box - mid) (for x in the box, h(x) = h(mid) + h'(xi)(x - mid) with xi in
+    the box), which stops the dependency problem of sums of nearly cancelling exponentials from
+    forcing tiny boxes; where it meets 0 (near a zero of h at eps = 0 the terms cancel to high
+    order, and boxes would have to shrink to that order), then the Taylor form of order
+    `TAYLOR_ORDER` at mid (`_taylor_range`).  A box is dropped only when an enclosure of h on it
+    excludes 0, so the zeros found do not depend on which enclosures are tried, only the number
+    of boxes does.  Finishes because h and h' have no common zero on [a, b].
 
     >>> isolate_mixed_zeros(ExpPoly.monomial(1, 1, 1) - 1, Fraction(1, 4), Fraction(1))
     [(Fraction(1, 4), Fraction(1, 1), -1)]
     """
     dh = h.derivative()
+    higher = [h, dh]    # h, h', h'', ... made when first needed
     signs: dict[Fraction, int] = {}
 
     def sign(x: Fraction) -> int:
@@ -507,8 +511,10 @@ def isolate_mixed_zeros(h: ExpPoly, a: Fraction, b: Fraction) -> list[tuple[Frac
             monotone = ball_sign(slope) != 0
             if not monotone:
                 centre = arb(to_fmpq(mid))
-                mean_value = h.arb_value(centre, prec) + slope * (box - centre)
-                if ball_sign(mean_value) or ball_sign(h.arb_value(box, prec)):
+                at_centre = h.arb_value(centre, prec)
+                if ball_sign(at_centre + slope * (box - centre)):
+                    continue
+                if ball_sign(_taylor_range(higher, centre, box, prec, at_centre)):
                     continue
         if monotone:
             if sign(lo) != sign(hi):
@@ -516,6 +522,24 @@ def isolate_mixed_zeros(h: ExpPoly, a: Fraction, b: Fraction) -> list[tuple[Frac
             continue
         stack += [(mid, hi), (lo, mid)]
     return sorted(out)
+
+
+TAYLOR_ORDER = 3   # the order of the Taylor form `isolate_mixed_zeros` tries before halving a box
+
+
+def _taylor_range(higher: list, centre: arb, box: arb, prec: int, at_centre: arb) -> arb:
+    """A ball holding h(x) for every x in box (centre its midpoint): by Taylor's theorem with the
+    Lagrange remainder, h(x) = sum_{j<K} h^(j)(centre) d^j/j! + h^(K)(xi) d^K/K! with d = x - centre
+    and xi in the box; `higher` holds h, h', ... and is extended to h^(K); `at_centre` is h(centre)."""
+    while len(higher) <= TAYLOR_ORDER:
+        higher.append(higher[-1].derivative())
+    d = box - centre
+    total = at_centre
+    power = d
+    for j in range(1, TAYLOR_ORDER):
+        total += higher[j].arb_value(centre, prec) * power
+        power = power * d / (j + 1)
+    return total + higher[TAYLOR_ORDER].arb_value(box, prec) * power
 
 
 # ---------------------------------------------------------------------------------------

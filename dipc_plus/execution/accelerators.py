@@ -20,8 +20,9 @@ class Accelerator:
 
 ACCELERATORS = {a.name: a for a in (
     Accelerator("input-classes", "accuracy grids: argmax orbits, output supports, det regions, shared dd, "
-                "decisions by exact key and report classes; the --summary of a grid counted by report class",
-                "accuracy.checker, commands.accuracy (accuracy.grid_classes)"),
+                "decisions by exact key and report classes; the --summary of a grid counted by report class "
+                "(or by orbit for an argmax of iid noisy reads)",
+                "accuracy.checker, commands.accuracy (accuracy.grid_classes, accuracy.argmax_orbit_classes)"),
     Accelerator("argmax-integral", "the argmax/argmin integral in place of the Markov chain for a recognised "
                 "argmax of independent samples (privacy output tables still use it)", "accuracy.checker"),
     Accelerator("privacy-output-classes", "DP grids: output orbits under proved query symmetry and output "
