@@ -17,16 +17,16 @@ from dipc_plus.accuracy.grid_classes import counted_summary
 from dipc_plus.accuracy.summary import WorstInputs, input_margin
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.claims.grid_points import GridPoints
-from dipc_plus.commands import accuracy as accuracy_command
+from dipc_plus.accuracy import decide as accuracy_decide
 
 
 def _cli(theory: str, m: int, extra: list, counted: bool, monkeypatch) -> tuple:
     """(exit, stdout) of `dipc accuracy --summary`, by orbit or (counted=False) per input."""
     with monkeypatch.context() as patch:
         if not counted:
-            patch.setattr(accuracy_command, "counted_summary", lambda *args: None)
+            patch.setattr(accuracy_decide, "counted_summary", lambda *args: None)
         else:
-            patch.setattr(accuracy_command, "counted_summary", _must_count)
+            patch.setattr(accuracy_decide, "counted_summary", _must_count)
         code, out, err = run_main(["accuracy", str(THEORIES / f"{theory}.toml"), "--set", f"m={m}",
                                    "--summary", "--worst", "7", *extra])
     assert code in (0, 1), err
@@ -94,7 +94,7 @@ def test_unequal_ranges_keep_the_per_input_path():
 
 def test_reference_mode_keeps_the_per_input_path(monkeypatch):
     called = []
-    monkeypatch.setattr(accuracy_command, "counted_summary", lambda *args: called.append(1))
+    monkeypatch.setattr(accuracy_decide, "counted_summary", lambda *args: called.append(1))
     code, _, err = run_main(["accuracy", str(THEORIES / "noisy_max.toml"), "--set", "m=3", "--summary",
                              "--reference"])
     assert code == 0, err
