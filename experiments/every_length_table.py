@@ -47,6 +47,13 @@ ROWS = [
     ("svt_shifted_mean", {}, {}, "variant"), ("svt_assign", {}, {}, "variant"),
     ("online_noisy_max", {}, {}, "variant (start -20)"), ("online_noisy_min", {}, {}, "variant (start 20)"),
     ("online_sort", {}, {}, "-"),
+    # issue 41: several stored variables (the CCS 2023 examples; grid {0, 1} to keep m = 3 affordable)
+    ("range", {}, {"grid": "[0, 1]"}, "private (CCS 2023)"),
+    ("k_range", {"k": 1}, {"grid": "[0, 1]"}, "private (CCS 2023)"),
+    ("k_range", {"k": 2}, {"grid": "[0, 1]"}, "private (CCS 2023)"),
+    ("min_max", {}, {"grid": "[0, 1]"}, "-"),
+    ("k_min_max", {"k": 1}, {"grid": "[0, 1]"}, "private (CCS 2023)"),
+    ("k_min_max", {"k": 2}, {"grid": "[0, 1]"}, "private (CCS 2023)"),
 ]
 
 
@@ -82,9 +89,12 @@ def main() -> None:
     ap.add_argument("--max-m", type=int, default=6)
     ap.add_argument("--full-m", type=int, default=3, help="the largest m decided over the whole grid")
     ap.add_argument("--out", default=str(ROOT / "experiments" / "every_length_table.md"))
+    ap.add_argument("--rows", default="", help="comma-separated programs: run only their rows and replace them "
+                    "in the existing table (appended when new); the header is kept")
     args = ap.parse_args()
+    only = {n for n in args.rows.split(",") if n}
     ms = range(1, args.max_m + 1)
-    lines = ["# Every-length privacy (issues 11, 25, 40)", "",
+    lines = ["# Every-length privacy (issues 11, 25, 40, 41)", "",
              "Written by `python experiments/every_length_table.py`. Verdict and d from the online class "
              "(docs/design/every_length.md); class = time of recognition + bound + patterns; "
              f"sup L/eps at m = {', '.join(map(str, ms))}: the exact engine's tight value on the unrolled program, "
@@ -100,9 +110,13 @@ def main() -> None:
              "", "| program | params | literature | verdict | d | checked at m = 1..3 | class (ms) | "
              + " | ".join(f"m={m}" for m in ms) + " | agrees | exact (s) |",
              "|---|---|---|---|---|---|---|" + "---|" * len(ms) + "---|---|"]
+    if only:
+        lines = Path(args.out).read_text().rstrip("\n").split("\n")
     with tempfile.TemporaryDirectory() as td:
         tmp = Path(td)
         for name, params, kw, lit in ROWS:
+            if only and name not in only:
+                continue
             prog = load_program(ROOT / "programs" / f"{name}.dip", {k: F(v) for k, v in params.items()} or None)
             try:
                 t0 = time.perf_counter()
@@ -135,9 +149,14 @@ def main() -> None:
             exact_s = time.perf_counter() - t1
             ptxt = ", ".join(f"{k}={v}" for k, v in params.items()) or "-"
             agrees = agreement(d, sups) if all(sups) else "-"
-            lines.append(f"| {name} | {ptxt} | {lit} | {verdict} | {d} | {checked} | {ms_class:.1f} | "
-                         + " | ".join(cells) + f" | {agrees} | {exact_s:.1f} |")
-            print(lines[-1], flush=True)
+            row = (f"| {name} | {ptxt} | {lit} | {verdict} | {d} | {checked} | {ms_class:.1f} | "
+                   + " | ".join(cells) + f" | {agrees} | {exact_s:.1f} |")
+            same = [i for i, line in enumerate(lines) if line.startswith(f"| {name} | {ptxt} |")]
+            if same:
+                lines[same[0]] = row
+            else:
+                lines.append(row)
+            print(row, flush=True)
             Path(args.out).write_text("\n".join(lines) + "\n")  # row by row
 
 

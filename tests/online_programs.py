@@ -6,7 +6,7 @@ the exact engine at small m on many programs that differ from the Sparse Vector 
 one or two statements.  This module only *writes* programs and claim files: a `Spec`
 holds the choices (which variables are outputs, how the comparison is made and used,
 counters and cutoffs, m-dependent constants, re-sampling, exits, real releases, a read
-stored in the threshold `rT <- r`, a shifted mean `q[i] + k`), `render`
+stored in the threshold `rT <- r`, a shifted mean `q[i] + k`, a second stored variable `rU`), `render`
 turns it into `.dip` text and a claim, `random_spec` draws one from a seeded generator,
 and `AUDIT_CASES` are the five programs of issue 25 written as specs.
 """
@@ -54,6 +54,11 @@ class Spec:
     grid: tuple = (0, 1)                      # q[i] ranges over these values
     mean_shift: int = 0                       # r <- Lap(.., q[i] + mean_shift)
     store: str = ""                           # "" | "top" | "bot" | "both": rT <- r on that branch (x <- r)
+    second: str = ""                          # issue 41: a second stored variable rU <- Lap(second_rate*eps, T
+                                              # + 1), the read compared with it first (output out2[i]):
+                                              # "" | "compare" | "store" (rU <- r on its top) | "exit"
+                                              # (exit on its top) | "same" (compared again with rT: refused)
+    second_rate: Fraction = Fraction(1, 2)
 
     @property
     def real_outputs(self) -> list[str]:
@@ -99,6 +104,8 @@ def render(spec: Spec) -> str:
         lines.append("output last: real")
     if s.index_out:
         lines.append("output idx: 0..m")
+    if s.second:
+        lines.append("output out2: Ans[m]")
     if s.uses_count():
         lines.append(f"var count: 0..{s.count_dom} = 0")
     if not (writes_out or has_flag or s.real_outputs or s.index_out):
@@ -110,11 +117,15 @@ def render(spec: Spec) -> str:
         init.append("    flag[i] <- false")
     if "val" in s.real_outputs:
         init.append("    val[i] <- 0")
+    if s.second:
+        init.append("    out2[i] <- none")
     if init:
         lines += ["for i = 1 to m do", *init, "end"]
     if s.index_out:
         lines.append("idx <- 0")
     lines.append(f"rT <- Lap({_rate(s.thr_rate)}, T)")
+    if s.second:
+        lines.append(f"rU <- Lap({_rate(s.second_rate)}, T + 1)")
     if s.thr_out == "before":
         lines.append("thr <- rT")
     lines.append("for i = 1 to m do")
@@ -134,6 +145,8 @@ def render(spec: Spec) -> str:
         body.append("last <- r" if s.read_rate is not None else "last <- Lap(eps/4, q[i])")
     elif s.read_out == "self" and s.read_rate is None:
         body.append("last <- Lap(eps/4, q[i])")
+    if s.second:
+        body += _second_block(s, x)
     cond = f"{x} {s.op} rT"
     flag_ref = "flag" if s.flag_scalar else "flag[i]"
     if s.guard == "if":
@@ -155,6 +168,14 @@ def render(spec: Spec) -> str:
     lines += ["    " + b for b in body]
     lines.append("end")
     return "\n".join(lines) + "\n"
+
+
+def _second_block(s: Spec, x: str) -> list[str]:
+    """The comparison with the second stored variable rU (issue 41), before the main one."""
+    other = "rT" if s.second == "same" else "rU"
+    top = ["    out2[i] <- top"] + (["    rU <- " + x] if s.second == "store" and x != "q[i]" else []) \
+        + (["    exit"] if s.second == "exit" else [])
+    return [f"if {x} >= {other} then", *top, "else", "    out2[i] <- bot", "end"]
 
 
 def _branch(s: Spec, side: str) -> list[str]:
@@ -274,6 +295,10 @@ def random_spec(rng: random.Random) -> Spec:
         s = replace(s, store=rng.choice(("top", "top", "bot", "both")))
     if p() < 0.15:
         s = replace(s, mean_shift=rng.choice((-2, 1, 2)))
+    # issue 41: a second stored variable, drawn last for the same reason
+    if p() < 0.25:
+        s = replace(s, second=rng.choice(("compare", "store", "store", "exit", "same")),
+                    second_rate=rng.choice(RATES))
     return s
 
 

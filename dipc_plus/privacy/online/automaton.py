@@ -20,12 +20,14 @@ class Event:
     fresh Lap(c*eps, q[i]) written to an output), 'disclose' (the compared read written to
     an output), 'gap' (the read minus the threshold, r - x, written to an output), 'store'
     (the threshold given the read's value, x <- r), 'write' (a constant written to an output:
-    `label` = (array, value)).  `rate` is the read's rate on guard, disclose, gap and store."""
+    `label` = (array, value)).  `rate` is the read's rate on guard, disclose, gap and store.
+    `var` names the stored variable of a guard, resample, gap or store (several may exist)."""
     kind: str
     top: bool = False
     noisy: bool = True
     rate: Fraction = Fraction(0)
     label: tuple = ()
+    var: str = ""
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,24 @@ class Step:
     @property
     def guard(self):
         return next((e for e in self.events if e.kind == "guard"), None)
+
+    @property
+    def guards(self) -> tuple:
+        """Every comparison of the step (one per stored variable it compares with)."""
+        return tuple(e for e in self.events if e.kind == "guard")
+
+    def outcomes(self) -> tuple:
+        """(variable, top) of each comparison, in order: the path's guard outcomes."""
+        return tuple((e.var, e.top) for e in self.guards)
+
+    def direction(self):
+        """True when every comparison of the step is a top of a noisy read, False when every one is a
+        bot of a noisy read, else None (no guard, a noise-free one, or mixed outcomes: the read lies
+        between two stored variables, and moving it helps one comparison and hurts the other)."""
+        gs = self.guards
+        if not gs or not all(g.noisy for g in gs) or len({g.top for g in gs}) != 1:
+            return None
+        return gs[0].top
 
     def disclosed(self) -> bool:
         return any(e.kind == "disclose" for e in self.events)
@@ -67,11 +87,15 @@ class Automaton:
     loop_pos: str                 # file:line of the loop over the queries
     names: tuple                  # the finite variables, in state order
     start: tuple
-    threshold_rate: Fraction | None  # rate a0 of the threshold drawn before the loop
+    variables: tuple = ()         # the stored real variables (thresholds), in order of their start
+    start_rates: tuple = ()       # per variable: the rate a0 of its draw before the loop, or None for
+                                  # a constant start x <- c (its first segment's value is not shifted)
     steps: list = field(default_factory=list)
     input_name: str = "q"
     size_param: str = "m"
-    threshold_constant: bool = False   # x <- c before the loop: the first segment's threshold is not shifted
+
+    def constant_start(self, var: str) -> bool:
+        return self.start_rates[self.variables.index(var)] is None
 
     def states(self) -> set:
         """The control states reachable from `start`."""
@@ -89,11 +113,13 @@ class Automaton:
 
     def describe_step(self, st: Step) -> str:
         parts = []
+        many = len(self.variables) > 1
         for e in st.events:
             if e.kind == "guard":
-                parts.append(("top" if e.top else "bot") + ("" if e.noisy else " (noise-free read)"))
+                against = f" vs {e.var}" if many else ""
+                parts.append(("top" if e.top else "bot") + against + ("" if e.noisy else " (noise-free read)"))
             elif e.kind == "resample":
-                parts.append(f"x resampled (rate {e.rate}*eps)")
+                parts.append(f"{e.var if many else 'x'} resampled (rate {e.rate}*eps)")
             elif e.kind == "noisy_out":
                 parts.append(f"noisy output (rate {e.rate}*eps)")
             elif e.kind == "disclose":
@@ -101,7 +127,7 @@ class Automaton:
             elif e.kind == "gap":
                 parts.append("outputs the gap r - x")
             elif e.kind == "store":
-                parts.append("x <- the noisy read")
+                parts.append(f"{e.var if many else 'x'} <- the noisy read")
         src = ", ".join(f"{n}={v}" for n, v in zip(self.names, st.src)) or "-"
         dst = "exit" if st.dst == EXIT else (", ".join(f"{n}={v}" for n, v in zip(self.names, st.dst)) or "-")
         return f"[{src}] -> [{dst}]: " + ("; ".join(parts) or "no guard")

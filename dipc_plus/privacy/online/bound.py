@@ -9,9 +9,11 @@ infinite, `patterns` decides whether a proof of "no constant" applies.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 
+from dipc_plus.errors import UserError
 from dipc_plus.privacy.online.automaton import EXIT, Automaton, Event, Step
 
 INF = None  # an infinite cost; every arithmetic helper below treats None as +infinity
@@ -34,33 +36,75 @@ def _min(a, b):
 # --------------------------------------------------------------------------- the coupling bound
 
 
-# The threshold's shift x' - x in a segment (a mode), in units of the bound B: U = +B, D = -B,
-# Z = 0, and Q = the shift of a stored read (x <- r), some fixed value in [-B, B] set by q' - q.
+# A variable's shift x' - x in a segment (a mode), in units of the bound B: U = +B, D = -B, Z = 0,
+# and a Q tag ("Q", "Q2", ...) = the shift of a read stored in it (x <- r) with its noise not moved:
+# q'[j] - q[j] for the storing position j, a fixed value in [-B, B] set by q' - q.  Variables with
+# the same tag hold the same shift (they stored the same read); different tags are unrelated.
 MODES = ("U", "D", "Z", "Q")
 SAMPLED_MODES = ("U", "D", "Z")       # the modes a freshly drawn threshold may take
-# The read's shift r' - r: one of the modes' (Q: equal to the threshold's current Q shift), or F
-# (its noise not moved: r' - r = q'[i] - q[i], in [-B, B]).
-READ_SHIFTS = ("F", "U", "D", "Z", "S")   # S: the threshold's shift at the read's first use
-_RANGE = {"U": (1, 1), "D": (-1, -1), "Z": (0, 0), "F": (-1, 1), "Q": (-1, 1)}
+# The read's shift r' - r: U, D, Z, one of the Q tags the variables hold, or F (its noise not moved:
+# r' - r = q'[i] - q[i], in [-B, B]).
+READ_SHIFTS = ("F", "U", "D", "Z")
+_RANGE = {"U": (1, 1), "D": (-1, -1), "Z": (0, 0), "F": (-1, 1)}
+
+# The coupling game's positions are (control state, one mode per stored variable); past this many the
+# bound is not computed (exit 2): the count grows with the number of stored variables.
+MAX_COUPLING_STATES = 20_000
+
+
+def is_tag(mode: str) -> bool:
+    return mode.startswith("Q")
+
+
+def tag_name(n: int) -> str:
+    """The n-th Q tag (0-based): "Q", "Q2", "Q3", ..."""
+    return "Q" if n == 0 else f"Q{n + 1}"
+
+
+def canonical(modes: tuple) -> tuple:
+    """The modes with their Q tags renamed in order of first appearance (Q, Q2, ...): two vectors
+    that differ only in the names of their tags are the same position of the game."""
+    names = {}
+    for m in modes:
+        if is_tag(m) and m not in names:
+            names[m] = tag_name(len(names))
+    return tuple(names.get(m, m) for m in modes)
+
+
+def mode_vectors(k: int) -> list:
+    """Every canonical vector of modes of k stored variables."""
+    out = [()]
+    for _ in range(k):
+        grown = []
+        for vec in out:
+            tags = len({m for m in vec if is_tag(m)})
+            grown += [vec + (m,) for m in (*SAMPLED_MODES, *(tag_name(n) for n in range(tags + 1)))]
+        out = grown
+    return out
+
+
+def coupling_states(auto: Automaton) -> int:
+    """The number of positions of the coupling game: control states times mode vectors."""
+    return len(auto.states()) * len(mode_vectors(len(auto.variables)))
 
 
 def read_shift_cost(shift: str, b: Fraction) -> Fraction:
     """eps-multiples (times B) paid by a read of rate b shifted by `shift`: its noise moves by the
-    shift minus q'[i] - q[i], at most 0 (F), B (Z) or 2B (U, D, Q)."""
+    shift minus q'[i] - q[i], at most 0 (F), B (Z) or 2B (U, D, a Q tag)."""
     return Fraction(0) if shift == "F" else b if shift == "Z" else 2 * b
 
 
 def keeps_outcome(top: bool, shift: str, mode: str) -> bool:
     """Whether r' - x' = (r - x) + (shift - mode) keeps the outcome for every q' - q: equal shifts, or
-    shift >= mode for a top (shift <= mode for a bot) over their whole ranges."""
+    shift >= mode for a top (shift <= mode for a bot) over their whole ranges (a Q tag: [-B, B])."""
     if shift == mode:
         return True
-    (slo, shi), (mlo, mhi) = _RANGE[shift], _RANGE[mode]
+    (slo, shi), (mlo, mhi) = _RANGE.get(shift, (-1, 1)), _RANGE.get(mode, (-1, 1))
     return slo >= mhi if top else shi <= mlo
 
 
 def _event_allows(e: Event, shift: str, mode: str) -> bool:
-    """Whether the read's shift fits the event under the threshold's current mode."""
+    """Whether the read's shift fits the event under its variable's current mode."""
     if e.kind == "guard":
         return keeps_outcome(e.top, shift if e.noisy else "F", mode)
     if e.kind == "disclose":       # the released value is kept: r' = r
@@ -70,43 +114,44 @@ def _event_allows(e: Event, shift: str, mode: str) -> bool:
     return True
 
 
-def _step_value(st: Step, mode: str, V: dict):
-    """Cost of one step entered in `mode`, plus the value of its destination, under the best shift
-    of its read: the shift is chosen once (S: the threshold's shift where the read is first used)
-    and paid once; a re-sampling picks the next mode; a store x <- r makes the read's shift the
-    threshold's (F: a Q shift)."""
+def _fresh_tag(modes: tuple) -> str:
+    used = set(modes)
+    return next(tag_name(n) for n in range(len(modes) + 1) if tag_name(n) not in used)
+
+
+def _step_value(st: Step, modes: tuple, V: dict, index: dict):
+    """Cost of one step entered with `modes` (one per stored variable), plus the value of its
+    destination, under the best shift of its read: the shift is chosen once (U, D, Z, F, or a Q tag
+    a variable holds at the step's start) and paid once; a re-sampling picks its variable's next mode;
+    a store x <- r makes the read's shift x's (F: a Q tag of its own)."""
     b = st.read_rate()
     events = st.events
+    fresh = _fresh_tag(modes)
 
-    def rest(i, m, shift):
+    def rest(i, ms, shift):
         total = Fraction(0)
         for j in range(i, len(events)):
             e = events[j]
+            k = index.get(e.var)
             if e.kind == "resample":
                 best = INF
                 for m2 in SAMPLED_MODES:
-                    best = _min(best, _add(total, _add(Fraction(0) if m2 == "Z" else e.rate, rest(j + 1, m2, shift))))
+                    nxt = ms[:k] + (m2,) + ms[k + 1:]
+                    best = _min(best, _add(total, _add(Fraction(0) if m2 == "Z" else e.rate, rest(j + 1, nxt, shift))))
                 return best
-            uses_read = e.kind in ("disclose", "gap", "store") or (e.kind == "guard" and e.noisy)
-            if uses_read and shift == "S":
-                shift = m                         # the threshold's current shift (Q: that same value)
-                total += read_shift_cost(shift, b)
-            if not _event_allows(e, shift, m):
+            if not _event_allows(e, shift, ms[k] if k is not None else "Z"):
                 return INF
             if e.kind == "noisy_out":
                 total += e.rate
             elif e.kind == "store":
-                m = "Q" if shift == "F" else shift
-        return _add(total, Fraction(0) if st.dst == EXIT else V[(st.dst, m)])
+                ms = ms[:k] + ((fresh if shift == "F" else shift),) + ms[k + 1:]
+        return _add(total, Fraction(0) if st.dst == EXIT else V[(st.dst, canonical(ms))])
 
     if b is None:
-        return rest(0, mode, "F")
+        return rest(0, modes, "F")
     best = INF
-    for shift in READ_SHIFTS:
-        v = rest(0, mode, shift)
-        if shift != "S":
-            v = _add(v, read_shift_cost(shift, b))
-        best = _min(best, v)
+    for shift in (*READ_SHIFTS, *sorted({m for m in modes if is_tag(m)})):
+        best = _min(best, _add(rest(0, modes, shift), read_shift_cost(shift, b)))
     return best
 
 
@@ -117,13 +162,13 @@ class Bound:
     values: dict
 
 
-def _round(V: dict, by_src: dict) -> dict:
-    """One round of the game: each (node, mode) takes its worst step entered in that mode."""
+def _round(V: dict, by_src: dict, index: dict) -> dict:
+    """One round of the game: each (node, modes) takes its worst step entered with those modes."""
     W = {}
     for (s, m) in V:
         best = Fraction(0)
         for st in by_src.get(s, []):
-            best = _max(best, _step_value(st, m, V))
+            best = _max(best, _step_value(st, m, V, index))
             if best is None:
                 break
         W[(s, m)] = best
@@ -131,12 +176,29 @@ def _round(V: dict, by_src: dict) -> dict:
 
 
 def _start(auto: Automaton, V: dict):
-    """d from the values at the start node: the best mode of the first segment, its threshold paid."""
-    a0 = auto.threshold_rate or Fraction(0)
+    """d from the values at the start node: the best modes of the first segment, each drawn variable's
+    shift paid (a constant start keeps Z)."""
+    choices = [("Z",) if a0 is None else SAMPLED_MODES for a0 in auto.start_rates]
     d = INF
-    for m in ("Z",) if auto.threshold_constant else SAMPLED_MODES:
-        d = _min(d, _add(Fraction(0) if m == "Z" else a0, V[(auto.start, m)]))
+    for modes in itertools.product(*choices):
+        paid = sum((a0 for a0, m in zip(auto.start_rates, modes) if m != "Z"), Fraction(0))
+        d = _min(d, _add(paid, V[(auto.start, canonical(modes))]))
     return d
+
+
+def _positions(auto: Automaton) -> dict:
+    """The game's positions at value 0, or a UserError (exit 2) past MAX_COUPLING_STATES."""
+    size = coupling_states(auto)
+    if size > MAX_COUPLING_STATES:
+        file, _, line = auto.loop_pos.rpartition(":")
+        raise UserError(f"cannot decide privacy for every m: the coupling game has {size} positions "
+                        f"({len(auto.states())} control states times the modes of {len(auto.variables)} stored "
+                        f"variables), more than the limit MAX_COUPLING_STATES = {MAX_COUPLING_STATES}",
+                        file=file or None, line=int(line) if line.isdigit() else None,
+                        hint="use fewer stored variables or a smaller finite state, or decide one m at a time "
+                             "without --every-length")
+    vectors = mode_vectors(len(auto.variables))
+    return {(s, m): Fraction(0) for s in auto.states() for m in vectors}
 
 
 def _by_source(auto: Automaton) -> dict:
@@ -153,11 +215,11 @@ def coupling_bound(auto: Automaton) -> Bound:
     budget of 2|V|+5 without stabilising widens the still-growing values to infinity.
     Widening only raises values, and any fixpoint of a monotone operator lies above its
     least one, so the returned d is a sound upper bound (docs/design/every_length.md, section 3)."""
-    by_src = _by_source(auto)
-    V = {(s, m): Fraction(0) for s in auto.states() for m in MODES}
+    by_src, index = _by_source(auto), {v: k for k, v in enumerate(auto.variables)}
+    V = _positions(auto)
     budget, rounds, total = 2 * len(V) + 5, 0, 0
     while True:
-        W = _round(V, by_src)
+        W = _round(V, by_src, index)
         total += 1
         if W == V:
             break
@@ -177,8 +239,8 @@ def bound_at_length(auto: Automaton, length: int) -> Bound:
     one is not (a released noisy value per iteration: the Laplace mechanism)."""
     if length < 0:
         raise ValueError("a length is a number of iterations, at least 0")
-    by_src = _by_source(auto)
-    V = {(s, m): Fraction(0) for s in auto.states() for m in MODES}
+    by_src, index = _by_source(auto), {v: k for k, v in enumerate(auto.variables)}
+    V = _positions(auto)
     for _ in range(length):
-        V = _round(V, by_src)
+        V = _round(V, by_src, index)
     return Bound(_start(auto, V), length, V)

@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from dipc_plus.errors import UserError
 from dipc_plus.privacy.online.automaton import Automaton
-from dipc_plus.privacy.online.bound import Bound, coupling_bound
+from dipc_plus.privacy.online.bound import Bound, coupling_bound, coupling_states
 from dipc_plus.privacy.online.patterns import hidden_guard, leaks
 from dipc_plus.privacy.online.recognise import recognise
 from dipc_plus.privacy.online.shape import online_shape
@@ -87,6 +87,7 @@ class EveryLengthResult:
         return {"verdict": self.verdict, "scope": "every m >= 1", "d": None if self.d is None else str(self.d),
                 "budget": None if self.budget_k is None else str(self.budget_k), "adjacency": self.adjacency,
                 "loop": a.loop_pos, "control_states": len(a.states()), "steps": len(a.steps),
+                "stored_variables": list(a.variables), "coupling_states": coupling_states(a),
                 "class_check_ms": round(self.class_seconds * 1000, 3), "patterns": self.patterns,
                 "losses": [{"m": m, "sup_loss_over_eps": t, "witness": w} for m, t, _, w in self.losses],
                 "counterexample_m": None if self.counterexample is None else self.counterexample[0],
@@ -95,7 +96,8 @@ class EveryLengthResult:
     def report(self) -> str:
         a = self.automaton
         lines = [f"every-length: the loop over the queries (body at {a.loop_pos}) is an online automaton "
-                 f"({len(a.states())} control state(s), {len(a.steps)} step(s)); class check {self.class_seconds*1000:.1f} ms"]
+                 f"({len(a.states())} control state(s), {len(a.steps)} step(s), {len(a.variables)} stored variable(s), "
+                 f"{coupling_states(a)} coupling game position(s)); class check {self.class_seconds*1000:.1f} ms"]
         if self.d is not None:
             lines.append(f"coupling bound: d = {self.d}  (every m: P[P(q)=w] <= e^(d*eps) P[P(q')=w], "
                          "||q-q'||_inf <= the claim's bound)")

@@ -17,20 +17,18 @@ nx = lazy_import("networkx")
 
 
 def hidden_guard(auto: Automaton):
-    """A step whose guard outcome need not show in the outputs, or None.  The outcome of a
-    guard shows when every step of the opposite outcome from the same node writes a
-    different constant to some output both write; then an output sequence fixes the path,
-    which every proof of section 3 needs (a guard whose outcomes look alike leaks nothing,
-    however often it repeats)."""
+    """A step whose guard outcomes need not show in the outputs, or None.  The outcomes show when
+    every step from the same node with other outcomes (of the comparisons with the same stored
+    variables: another path through the iteration) writes a different constant to some output
+    both write; then an output sequence fixes the path, which every proof of section 3 needs (a
+    guard whose outcomes look alike leaks nothing, however often it repeats)."""
     states = auto.states()
     for st in auto.steps:
-        g = st.guard
-        if g is None or st.src not in states:
+        if not st.guards or st.src not in states:
             continue
         mine = st.writes()
         for other in auto.steps:
-            og = other.guard
-            if other.src != st.src or og is None or og.top == g.top:
+            if other.src != st.src or not other.guards or other.outcomes() == st.outcomes():
                 continue
             theirs = other.writes()
             if not any(k in theirs and theirs[k] != v for k, v in mine.items()):
@@ -61,7 +59,7 @@ def leaks(auto: Automaton) -> list[str]:
     if any(st.releases_gap() for st in steps):
         return []
     found = _cycle_leaks(auto, states, steps)
-    # Within a segment: the graph of steps that neither re-sample x nor store a read in it.
+    # Within a segment: the graph of steps that neither re-sample a stored variable nor store a read.
     seg = [st for st in steps if st.dst != EXIT and not st.resamples() and not st.stores()]
     G0, comp0 = _components(states, seg)
     found += _pumped_leaks(auto, steps, seg, G0, comp0)
@@ -77,15 +75,16 @@ def leaks(auto: Automaton) -> list[str]:
 
 
 def _pumped_on_constant(auto: Automaton, seg, G0, comp0) -> str | None:
-    """A noisy guard that repeats in the first segment when its threshold is a constant (x <- c
+    """A noisy guard that repeats in the first segment when its thresholds are constants (x <- c
     before the loop, reached from the start without a draw or a store): each pass gains the fixed
-    factor F(c + B)/F(c) > 1 (docs/design/every_length.md, section 3)."""
-    if not auto.threshold_constant:
-        return None
+    factor F(c + B)/F(c) > 1 (docs/design/every_length.md, section 3).  With several stored variables
+    the step's comparisons must all have one outcome, each against a constant start (then the step is
+    one comparison with their max for tops, their min for bots: a constant again)."""
     first = nx.descendants(G0, auto.start) | {auto.start}
     for st in seg:
-        g = st.guard
-        if g is not None and g.noisy and st.src in first and comp0[st.src] == comp0[st.dst]:
+        if st.direction() is None or not all(auto.constant_start(g.var) for g in st.guards):
+            continue
+        if st.src in first and comp0[st.src] == comp0[st.dst]:
             return ("pumped guard on a constant threshold: a noisy comparison with the constant start value of "
                     "the stored variable repeats without bound: " + auto.describe_step(st))
     return None
@@ -101,8 +100,11 @@ def _cycle_leaks(auto: Automaton, states, steps) -> list[str]:
         if st.dst != EXIT and comp[st.src] == comp[st.dst]:
             by_comp.setdefault(comp[st.src], []).append(st)
     for sts in by_comp.values():
-        # a cycle that stores a read chains its passes (a pass compares with the last one's read)
-        if any(st.resamples() for st in sts) and any(st.guard for st in sts) and not any(st.stores() for st in sts):
+        # a cycle that stores a read chains its passes (a pass compares with the last one's read); with
+        # several stored variables a pass may also compare with one it does not draw again, which ties
+        # the passes together: the proof is used for one stored variable only
+        if len(auto.variables) == 1 and any(st.resamples() for st in sts) and any(st.guard for st in sts) \
+                and not any(st.stores() for st in sts):
             found.append("leaking cycle: a cycle re-samples the threshold and compares with it: "
                          + auto.describe_step(next(st for st in sts if st.guard)))
         for st in sts:
@@ -117,21 +119,27 @@ def _cycle_leaks(auto: Automaton, states, steps) -> list[str]:
 
 def _pumped_leaks(auto: Automaton, steps, seg, G0, comp0) -> list[str]:
     """Leaks of a noisy guard that repeats within one threshold segment (a pumped guard):
-    both outcomes pumped, or a release on a step of the opposite outcome around it."""
+    both outcomes pumped, or a release on a step of the opposite outcome around it.  A pumped step
+    has comparisons of one outcome only (`Step.direction`); a leaking pair needs a top and a bot
+    step that compare with a common stored variable (the proof's one threshold t: a top against
+    several is one against their max, whose gain is at least the gain against t, and a bot's
+    against their min likewise, by log-concavity)."""
     found = []
-    pumped = {True: set(), False: set()}
+    pumped = {True: {}, False: {}}     # outcome -> node -> the stored variables its pumped steps compare
     for st in seg:
-        g = st.guard
-        if g is not None and g.noisy and comp0[st.src] == comp0[st.dst]:
-            pumped[g.top].add(st.src)
+        top = st.direction()
+        if top is not None and comp0[st.src] == comp0[st.dst]:
+            pumped[top].setdefault(st.src, set()).update(g.var for g in st.guards)
     for top in (True, False):
-        for s in pumped[top]:
+        for s, xs in pumped[top].items():
             ahead = nx.descendants(G0, s) | {s}
             behind = nx.ancestors(G0, s) | {s}
-            if any(o in ahead or o in behind for o in pumped[not top]):
+            if any((o in ahead or o in behind) and xs & ys for o, ys in pumped[not top].items()):
                 found.append("leaking pair: within one threshold segment both 'above' and 'below' steps repeat "
                              "without bound")
                 break
+            if len(auto.variables) != 1:
+                continue   # the disclosure proof compares with one threshold: used for one stored variable
             disclosure = _disclosure_around(auto, steps, top, ahead, behind)
             if disclosure is not None:
                 found.append(disclosure)
@@ -152,13 +160,13 @@ def noise_free_pair(auto: Automaton, steps, G0):
     """Two noise-free guard steps of opposite outcomes, the second reachable from the first
     without drawing the threshold again (the precondition of the noise-free proof: a bot
     then a top, or a top then a bot, on one threshold), or None."""
-    plain = [st for st in steps if st.guard is not None and not st.guard.noisy and not st.resamples()
+    plain = [st for st in steps if len(st.guards) == 1 and not st.guard.noisy and not st.resamples()
              and not st.stores()]
     for first in plain:
         if first.dst == EXIT:
             continue
         ahead = nx.descendants(G0, first.dst) | {first.dst}
         for second in plain:
-            if second.guard.top != first.guard.top and second.src in ahead:
+            if second.guard.top != first.guard.top and second.guard.var == first.guard.var and second.src in ahead:
                 return first, second
     return None

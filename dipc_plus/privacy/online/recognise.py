@@ -8,21 +8,25 @@ where the bound's table has a row for it.  Anything else is refused with exit 2 
 the statement and the rule.
 
 Prefix (before the loop): a constant given to a finite variable or to an element of an
-output array; at most one threshold `x <- Lap(a*eps, constant)` or `x <- constant` (a
-stored variable's start value, unshifted by any coupling) into a real local.
+output array; stored real variables (thresholds), each started once by `x <- Lap(a*eps,
+constant)` or `x <- constant` (the start value of a variable the loop gives a read, unshifted
+by any coupling).  Several stored variables are allowed (issue 41): each comparison, draw,
+store and gap below names one of them.
 Iteration (position i):
   r <- Lap(b*eps, q[i] + c)       a noisy read into a real local (c a constant shift of the
                                   mean, often 0), at most one per path
-  g <- r op x  /  g <- q[i] op x  a comparison (op: < <= > >=) into a Boolean local,
-                                  tested only as `if g` / `if not g`, one outcome per path
+  g <- r op x  /  g <- q[i] op x  a comparison (op: < <= > >=) of the read with one stored
+                                  variable x, into a Boolean local, tested only as `if g` /
+                                  `if not g`; one tested comparison per variable per path
   x <- Lap(a'*eps, constant)      the threshold drawn again (not between a comparison
                                   and its test, not after the read was released)
   out[i] <- constant              a symbol (or a real constant) at position i
   val[i] <- r                     the compared read released at position i
   val[i] <- r - x                 the gap between the read and the threshold released at i
   val[i] <- Lap(c*eps, q[i])      a fresh noisy value released at position i
-  x <- r                          the stored variable given the read (once per path, after its
-                                  comparison's test; x is then neither compared nor drawn again)
+  x <- r                          a stored variable given the read (once per variable and path,
+                                  after the comparisons' tests; x is then neither compared,
+                                  released in a gap nor drawn again in the step)
   v <- e, if e ...                finite variables updated and tested by expressions over
                                   finite variables and constants, staying in their range
   exit
@@ -41,8 +45,8 @@ from dipc_plus.semantics.evaluate import domain_values, eval_expr
 from dipc_plus.semantics.instructions import reads
 
 PREFIX_RULE = ("before the loop over the queries the class allows only a constant given to a finite variable or "
-               "to an element of an output array, and one threshold x <- Lap(k*eps, constant) (or x <- constant "
-               "for a variable the loop stores a read in)")
+               "to an element of an output array, and stored variables each started once by x <- Lap(k*eps, "
+               "constant) (or x <- constant for a variable the loop stores a read in)")
 
 
 def refuse(pos, why: str, hint: str = HINT) -> UserError:
@@ -120,8 +124,9 @@ class _Path:
             setattr(p, k, v)
         return p
 
-    def has(self, kind: str) -> bool:
-        return any(e.kind == kind for e in self.events)
+    def has(self, kind: str, var: str | None = None) -> bool:
+        """Whether an event of `kind` (on the stored variable `var`, when given) is on the path."""
+        return any(e.kind == kind and (var is None or e.var == var) for e in self.events)
 
 
 class _Recogniser:
@@ -141,11 +146,12 @@ class _Recogniser:
         self.guards = {s.target for s in _walk(shape.body) if isinstance(s, ir.Compare)}
         self.finite = {v: t for v, t in local.items() if isinstance(t, (ir.BoolT, ir.DomT)) and v not in self.guards}
         self.reals = {v for v, t in local.items() if isinstance(t, ir.RealT)}
-        self.threshold, self.a0 = None, None
-        # real locals given a read's value in the loop (x <- r): the stored variable, if one
+        # the stored variables (thresholds) in order of their start, and each one's start rate (None:
+        # a constant start x <- c, whose shift is 0)
+        self.variables: dict = {}
+        # real locals given a read's value in the loop (x <- r): those that may start at a constant
         self.stored = {s.target for s in _walk(shape.body) if isinstance(s, ir.Assign) and s.target in self.reals
                        and _exact_var(s.expr) in self.reals}
-        self.fixed = False   # the threshold is a constant (x <- c before the loop): its shift is 0
 
     # ----------------------------------------------------------------------- prefix
 
@@ -165,17 +171,18 @@ class _Recogniser:
                              "(its value tells which comparisons were above it)")
             elif isinstance(s, ir.Sample) and s.target in self.reals and self._noise(s) is not None \
                     and _constant_lin(s.dist.mean):
-                if self.threshold is not None:
-                    raise refuse(s.pos, f"a second threshold '{s.target}' is drawn; " + PREFIX_RULE)
-                self.threshold, self.a0 = s.target, s.dist.rate
+                self._start_variable(s.target, s.dist.rate, s.pos)
             elif isinstance(s, ir.Assign) and s.target in self.stored and _constant_lin(s.expr) \
                     or isinstance(s, ir.Assign) and s.target in self.stored and _number(s.expr) is not None:
-                if self.threshold is not None:
-                    raise refuse(s.pos, f"a second threshold '{s.target}' is given a value; " + PREFIX_RULE)
-                self.threshold, self.fixed = s.target, True
+                self._start_variable(s.target, None, s.pos)
             else:
                 raise refuse(s.pos, PREFIX_RULE)
         return env
+
+    def _start_variable(self, name, rate, pos) -> None:
+        if name in self.variables:
+            raise refuse(pos, f"the stored variable '{name}' is given a value twice before the loop; " + PREFIX_RULE)
+        self.variables[name] = rate
 
     # ----------------------------------------------------------------------- helpers
 
@@ -248,7 +255,7 @@ class _Recogniser:
                 if not isinstance(self.outputs[t], ir.RealT):
                     raise refuse(s.pos, f"'{arr}' is not a real output")
                 return p.but(events=p.events + (Event("noisy_out", rate=rate),))
-            if t not in self.reals or t == self.threshold:
+            if t not in self.reals or t in self.variables:
                 raise refuse(s.pos, f"the read of {self.cur.replace('[1]', '[i]')} must go to a real local variable")
             if any(v[0] == "read" for v in p.sym.values()):
                 raise refuse(s.pos, f"the iteration reads {self.q}[i] with noise more than once (the bound's table "
@@ -258,19 +265,19 @@ class _Recogniser:
             if t in self.outputs:
                 raise refuse(s.pos, f"a noisy value is drawn into the output '{t}'; the threshold may not be an "
                              "output: the bound's table has no row for releasing it")
-            if t != self.threshold:
-                raise refuse(s.pos, "a noisy value centred on a constant is drawn here; in the loop only the "
-                             "threshold drawn before the loop may be drawn again (x <- Lap(k*eps, constant))")
-            if p.has("store"):
-                raise refuse(s.pos, "the threshold is drawn again after it was given the read (x <- r) in the "
-                             "same iteration")
-            pending = [g for g, v in p.sym.items() if v[0] == "guard" and v[5] is None]
+            if t not in self.variables:
+                raise refuse(s.pos, "a noisy value centred on a constant is drawn here; in the loop only a "
+                             "stored variable started before the loop may be drawn again (x <- Lap(k*eps, constant))")
+            if p.has("store", t) or p.has("resample", t):
+                raise refuse(s.pos, f"the stored variable '{t}' is drawn again after it was given a value (x <- r "
+                             "or a draw) in the same iteration")
+            pending = [g for g, v in p.sym.items() if v[0] == "guard" and v[5] is None and v[6] == t]
             if pending:
                 raise refuse(s.pos, f"the threshold is drawn again between the comparison '{pending[0]}' and its "
                              "test; the bound needs each comparison tested against the threshold it was made with")
             if p.has("disclose") or p.has("gap"):
                 raise refuse(s.pos, "the threshold is drawn again after the noisy read (or its gap) was released")
-            return p.but(events=p.events + (Event("resample", rate=s.dist.rate),))
+            return p.but(events=p.events + (Event("resample", rate=s.dist.rate, var=t),))
         raise refuse(s.pos, f"a noisy read must be centred on the current query {self.q}[i], shifted by a "
                      "constant at most (Lap(k*eps, q[i]) or Lap(k*eps, q[i] + c), no other position)")
 
@@ -282,27 +289,29 @@ class _Recogniser:
                          "(the bound's table pays for the outcome of a tested comparison, not for a stored one)",
                          hint="write  if r >= x then out[i] <- top else out[i] <- bot end, or " + HINT)
         lv, rv = _exact_var(s.lhs), _exact_var(s.rhs)
-        x = self.threshold
         sides = []
         for v in (lv, rv):
-            if v is not None and v == x:
-                sides.append("x")
+            if v is not None and v in self.variables:
+                sides.append(v)
             elif v is not None and p.sym.get(v, ("",))[0] == "read":
                 sides.append(("read", p.sym[v][1], True))
             elif v == self.cur:
                 sides.append(("read", Fraction(0), False))
             else:
                 sides.append(None)
-        if x is None or sorted(map(type, sides), key=str) != sorted((str, tuple), key=str):
+        if sorted(map(type, sides), key=str) != sorted((str, tuple), key=str):
             raise refuse(s.pos, f"a comparison must test the noisy read of {self.q}[i] made in this iteration "
-                         f"(or {self.q}[i] itself) against the threshold, each side exactly one variable")
-        self._threshold_usable(s.pos, p, "compared")
+                         f"(or {self.q}[i] itself) against one stored variable (a threshold), each side exactly "
+                         "one variable" + ("; two stored variables are never compared with each other"
+                                           if sides.count(None) == 0 else ""))
+        x = next(v for v in sides if isinstance(v, str))
+        self._threshold_usable(s.pos, p, "compared", x)
         if s.op not in ("<", "<=", ">", ">="):
             raise refuse(s.pos, "a comparison must be <, <=, > or >= (equality is not in the class)")
         read_left = isinstance(sides[0], tuple)
         read = sides[0] if read_left else sides[1]
         top_when_true = read_left if s.op in (">=", ">") else not read_left
-        return p.but(sym={**p.sym, t: ("guard", top_when_true, read[1], read[2], s.pos, None)})
+        return p.but(sym={**p.sym, t: ("guard", top_when_true, read[1], read[2], s.pos, None, x)})
 
     def _assign(self, s: ir.Assign, p: _Path) -> _Path:
         t = s.target
@@ -314,24 +323,25 @@ class _Recogniser:
         if t in self.outputs:
             arr = self._output_element(t, s.pos)
             if isinstance(self.outputs[t], ir.RealT):
-                v, kind = _exact_var(s.expr), "disclose"
-                gap = _gap_read(s.expr, self.threshold)
-                if gap is not None:
-                    v, kind = gap, "gap"
+                v, kind, x = _exact_var(s.expr), "disclose", ""
+                for y in self.variables:
+                    gap = _gap_read(s.expr, y)
+                    if gap is not None:
+                        v, kind, x = gap, "gap", y
                 if v is not None and p.sym.get(v, ("",))[0] == "read":
                     if kind == "gap":
-                        self._threshold_usable(s.pos, p, "released in a gap r - x")
+                        self._threshold_usable(s.pos, p, "released in a gap r - x", x)
                     if p.has("resample"):
                         raise refuse(s.pos, "the noisy read is released after the threshold was drawn again")
                     if p.has("gap") or (kind == "gap" and p.has("disclose")):
                         raise refuse(s.pos, "the gap r - x and another release of the same read on one path: "
                                      "the bound's table pays for one shift of the read, fixed by the gap")
-                    return p.but(events=p.events + (Event(kind, rate=p.sym[v][1]),))
+                    return p.but(events=p.events + (Event(kind, rate=p.sym[v][1], var=x),))
                 if _constant_lin(s.expr):
                     return p.but(events=p.events + (Event("write", label=(arr, s.expr.const.value)),))
-                if self.threshold in used:
-                    raise refuse(s.pos, f"the threshold reaches the output '{arr}'; the bound's table has no row "
-                                 "for releasing it")
+                if used & set(self.variables):
+                    raise refuse(s.pos, f"a stored variable (a threshold) reaches the output '{arr}'; the bound's "
+                                 "table has no row for releasing it")
                 raise refuse(s.pos, f"a real output gets only the compared read r, its gap r - x to the "
                              f"threshold, a fresh Lap(c*eps, {self.q}[i]) or a constant at position i")
             if isinstance(s.expr, ir.Const):
@@ -344,18 +354,18 @@ class _Recogniser:
                          "output gets a constant at position i (the outcome shows through which constant)")
         if t in self.guards:
             raise refuse(s.pos, f"'{t}' holds a comparison's result and may be given no other value")
-        if t in self.reals and t == self.threshold:
+        if t in self.variables:
             return self._store(s, p)
         if t in self.reals:
             raise refuse(s.pos, f"'{t}' is a real variable given a computed value; in the class a real variable "
-                         "is only drawn (the threshold, a read of q[i]) or, for the one stored variable, given "
+                         "is only drawn (a threshold, a read of q[i]) or, for a stored variable, given "
                          "the read (x <- r)")
         raise refuse(s.pos, "this assignment is outside the class")
 
-    def _threshold_usable(self, pos, p: _Path, how: str) -> None:
+    def _threshold_usable(self, pos, p: _Path, how: str, x: str) -> None:
         """Refuse a use of x after x <- r in the same iteration (then x = r)."""
-        if p.has("store"):
-            raise refuse(pos, f"the stored variable '{self.threshold}' is {how} after it was given the read in "
+        if p.has("store", x):
+            raise refuse(pos, f"the stored variable '{x}' is {how} after it was given the read in "
                          "the same iteration (it then equals the read)")
 
     def _store(self, s: ir.Assign, p: _Path) -> _Path:
@@ -364,14 +374,14 @@ class _Recogniser:
         if v is None or p.sym.get(v, ("",))[0] != "read":
             raise refuse(s.pos, f"'{s.target}' is a real variable given a computed value; in the class a real "
                          f"variable is only drawn, or the stored variable given the read of {self.q}[i] (x <- r)")
-        if p.has("store") or p.has("resample"):
-            raise refuse(s.pos, "the stored variable is given a value twice in one iteration (a draw or a read "
-                         "already went to it)")
+        if p.has("store", s.target) or p.has("resample", s.target):
+            raise refuse(s.pos, f"the stored variable '{s.target}' is given a value twice in one iteration (a draw "
+                         "or a read already went to it)")
         pending = [g for g, info in p.sym.items() if info[0] == "guard" and info[5] is None]
         if pending:
             raise refuse(s.pos, f"the read is stored between the comparison '{pending[0]}' and its test; the "
                          "bound needs each comparison tested against the threshold it was made with")
-        return p.but(events=p.events + (Event("store", rate=p.sym[v][1]),))
+        return p.but(events=p.events + (Event("store", rate=p.sym[v][1], var=s.target),))
 
     def _finite_only(self, used: set, p: _Path, pos) -> None:
         bad = sorted(used - set(self.finite))
@@ -393,16 +403,17 @@ class _Recogniser:
             info = p.sym.get(g)
             if info is None:
                 raise refuse(s.pos, f"'{g}' is tested before its comparison in this iteration")
-            _, top_when_true, rate, noisy, gpos, outcome = info
+            _, top_when_true, rate, noisy, gpos, outcome, x = info
             if outcome is not None:   # tested again: the same outcome
                 return self._block(s.then if outcome != negated else s.other, [p])
-            if p.has("guard"):
-                raise refuse(s.pos, "the iteration tests a second comparison with the threshold on one path "
-                             "(the bound's table has one comparison per step)")
+            if p.has("guard", x):
+                raise refuse(s.pos, f"the iteration tests a second comparison with the stored variable '{x}' on one "
+                             "path (the bound's table has one comparison per stored variable and step)")
             out = []
             for truth in (True, False):
-                ev = Event("guard", top=(truth == top_when_true), noisy=noisy, rate=rate)
-                q = p.but(sym={**p.sym, g: info[:5] + (truth,)}, events=p.events + (ev,), gwhere=where(gpos))
+                ev = Event("guard", top=(truth == top_when_true), noisy=noisy, rate=rate, var=x)
+                q = p.but(sym={**p.sym, g: info[:5] + (truth, x)}, events=p.events + (ev,),
+                          gwhere=p.gwhere or where(gpos))
                 out += self._block(s.then if truth != negated else s.other, [q])
             return out
         self._finite_only(reads(s.cond), p, s.pos)
@@ -441,8 +452,8 @@ def recognise(shape: OnlineShape) -> Automaton:
     names = tuple(r.finite)
     start = tuple(env[n] for n in names)
     pos = shape.body[0].pos
-    auto = Automaton(where(pos), names, start, r.a0, input_name=shape.input, size_param=shape.size,
-                     threshold_constant=r.fixed)
+    auto = Automaton(where(pos), names, start, tuple(r.variables), tuple(r.variables.values()),
+                     input_name=shape.input, size_param=shape.size)
     todo, seen = [start], {start}
     while todo:
         state = todo.pop()

@@ -85,7 +85,14 @@ class Exchangeability:
         shape = split_iterations(program)
         self.auto: Automaton = recognise(shape)
         self.n = shape.length
+        if len(self.auto.variables) > 1:
+            raise _refuse(None, f"the loop compares with {len(self.auto.variables)} stored variables; the "
+                          "factorisation per segment holds for one threshold", program.source)
         for st in self.auto.steps:
+            if st.stores():
+                raise _refuse(None, f"a step stores its read in the threshold ({self.auto.describe_step(st)}, "
+                              f"{st.where}): the read's position then sets the later steps' threshold",
+                              program.source)
             if st.disclosed() or st.releases_gap() or any(e.kind == "noisy_out" for e in st.events):
                 raise _refuse(None, f"a step releases a real value ({self.auto.describe_step(st)}, {st.where}); "
                               "a released read is tied to its position", program.source)
