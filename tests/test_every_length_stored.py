@@ -6,6 +6,8 @@ here also at m = 4; a "no constant" with its growing exact losses; a refusal nam
 """
 from __future__ import annotations
 
+import os
+
 from fractions import Fraction as F
 
 import pytest
@@ -54,14 +56,20 @@ def test_bounds_of_the_new_constructs(name, d):
     assert bound.d == d and not pats
 
 
+LONG = os.environ.get("DIPC_LONG") == "1"
+
+
 @pytest.mark.parametrize("name, d", [("svt_assign", "5/4"), ("svt_shifted_mean", "1")])
 def test_verified_and_below_the_exact_losses_up_to_four(tmp_path, name, d):
+    """The verdict's own cross-check compares d with the exact losses at m = 1..3; the long run adds
+    m = 4 (about 100 s for svt_assign on the shared machine)."""
     path = _claim(tmp_path, name, budget=f"{d}*eps")
     res = decide_every_length(load_privacy_claim(path, {}), path, {})
     assert res.verdict == "verified" and res.d == F(d)
     assert [m for m, *_ in res.losses] == [1, 2, 3]
-    s = _exact(path, 4)
-    assert s is not None and s.upper() <= F(d)
+    if LONG:
+        s = _exact(path, 4)
+        assert s is not None and s.upper() <= F(d)
 
 
 def test_svt_assign_is_refuted_below_its_bound(tmp_path):
@@ -75,7 +83,7 @@ def test_running_extreme_from_a_constant_is_private_for_no_constant(tmp_path, na
     auto, bound, pats, _ = _classify(str(PROGRAMS / f"{name}.dip"))
     assert bound.d is None and any(p.startswith("pumped guard on a constant threshold") for p in pats)
     path = _claim(tmp_path, name, budget="2*eps")
-    sups = [_exact(path, m) for m in (1, 2, 3)]
+    sups = [_exact(path, m) for m in ((1, 2, 3) if LONG else (1, 2))]   # m = 3 adds about 40 s
     lows = [s.value if s.value is not None else s.lo for s in sups]
     assert all(s.upper() < lows[i + 1] for i, s in enumerate(sups[:-1]))   # the losses grow
 

@@ -27,7 +27,8 @@ THEORIES = sorted((ROOT / "theories").glob("*.toml"))
 SLOW = {"above_threshold_forever_privacy.toml", "bad_gap_sparse_vector_m5_privacy_box.toml",
         "gap_above_threshold_privacy_box.toml", "numeric_sparse_privacy_box.toml",
         "svt_lyu_alg4_tight_privacy_box.toml", "svt_resample_forever_privacy.toml",
-        "svt_lyu_alg1_privacy_box.toml"}
+        "svt_lyu_alg1_privacy_box.toml", "online_noisy_max_every_length.toml", "online_sort_every_length.toml",
+        "svt_assign_every_length.toml", "svt_shifted_mean_every_length.toml"}
 LONG = os.environ.get("DIPC_LONG") == "1"
 TALLY: dict = {"same": 0, "reference-undecided": 0, "refused both": 0}
 

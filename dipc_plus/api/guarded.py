@@ -25,7 +25,12 @@ T = TypeVar("T")
 
 
 def guarded(options: RunOptions, call: Callable[[], T]) -> T:
-    """call() under the options' timeout and max_memory (in a child process), or here without them."""
+    """call() under the options' timeout and max_memory (in a child process), or here without them.
+
+    >>> from dipc_plus.execution.options import DEFAULT_OPTIONS
+    >>> guarded(DEFAULT_OPTIONS, lambda: 6 * 7)          # no limits: called here
+    42
+    """
     if not (options.timeout or options.max_memory):
         return call()
     with tempfile.TemporaryFile() as sent:

@@ -46,7 +46,16 @@ def parameter_values(params: Mapping[str, Any] | None, legacy: Mapping[str, Any]
 
 
 def mapping(value: Any, keyword: str, example: str) -> Mapping[str, Any]:
-    """`value` if it is a mapping of names (None: an empty one), else a UserError naming the keyword."""
+    """`value` if it is a mapping of names (None: an empty one), else a UserError naming the keyword.
+
+    >>> mapping(None, "params", "params={'m': 3}"), mapping({"m": 3}, "params", "params={'m': 3}")
+    ({}, {'m': 3})
+    >>> mapping([3], "params", "params={'m': 3}")
+    Traceback (most recent call last):
+    ...
+    dipc_plus.errors.UserError: error: params is a mapping from names to values, not [3]
+      hint: e.g. params={'m': 3}
+    """
     if value is None:
         return {}
     if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
