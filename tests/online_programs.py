@@ -123,6 +123,8 @@ def render(spec: Spec) -> str:
         lines += ["for i = 1 to m do", *init, "end"]
     if s.index_out:
         lines.append("idx <- 0")
+    if has_flag and s.flag_scalar and s.second == "exit":
+        lines.append("flag <- false")   # the second variable's exit may come before flag's first write
     lines.append(f"rT <- Lap({_rate(s.thr_rate)}, T)")
     if s.second:
         lines.append(f"rU <- Lap({_rate(s.second_rate)}, T + 1)")
