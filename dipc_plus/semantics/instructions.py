@@ -101,6 +101,23 @@ def reads(node, terms: bool = True) -> set:
     return out
 
 
+def assigned(stmts) -> set:
+    """Every variable some statement of the body may assign, at any depth.
+
+    >>> assigned([ir.Assign("x", ir.Const(1), ir.NOWHERE)])
+    {'x'}
+    """
+    out: set = set()
+    for s in stmts:
+        if isinstance(s, (ir.Assign, ir.Sample, ir.Compare)):
+            out.add(s.target)
+        elif isinstance(s, ir.If):
+            out |= assigned(s.then) | assigned(s.other)
+        elif isinstance(s, ir.While):
+            out |= assigned(s.body)
+    return out
+
+
 def own_reads(s, terms: bool = True) -> set:
     """Variables a statement's own expressions read (of `if` and `while`, the condition only)."""
     if isinstance(s, ir.Assign):

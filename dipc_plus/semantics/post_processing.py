@@ -22,7 +22,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.instructions import own_reads
+from dipc_plus.semantics.instructions import assigned, own_reads
 
 
 @dataclass(frozen=True)
@@ -49,19 +49,6 @@ def has_exit(body) -> bool:
         if isinstance(s, ir.While) and has_exit(s.body):
             return True
     return False
-
-
-def written(body) -> set:
-    """Every variable a block assigns, at any depth."""
-    out: set = set()
-    for s in body:
-        if isinstance(s, (ir.Assign, ir.Sample, ir.Compare)):
-            out.add(s.target)
-        elif isinstance(s, ir.If):
-            out |= written(s.then) | written(s.other)
-        elif isinstance(s, ir.While):
-            out |= written(s.body)
-    return out
 
 
 def deterministic(body) -> bool:
@@ -114,7 +101,7 @@ def post_processing(program: ir.Program) -> PostProcessing:
         start -= 1
     for t in range(start, len(body)):       # the longest tail first: it computes the most
         tail = body[t:]
-        derived = [o for o in outputs if o in written(tail)]
+        derived = [o for o in outputs if o in assigned(tail)]
         kept = [o for o in outputs if o not in derived]
         if not derived or not kept or any(isinstance(program.variables[o], ir.RealT) for o in derived):
             continue

@@ -31,7 +31,7 @@ import math
 import numbers
 import operator
 from fractions import Fraction
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Mapping
 
 from dipc_plus.execution.lazy import lazy_import
 
@@ -40,7 +40,7 @@ np = lazy_import("numpy")
 from dipc_plus.exact import noises
 from dipc_plus.exact.noises.dlap import discrete_laplace  # noqa: F401 (re-exported)
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.instructions import own_reads, reads
+from dipc_plus.semantics.instructions import assigned as assigned_in, own_reads, reads
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.samples import UNSET_INT, Frequency, RealSummary, SampleResult, domain_of  # noqa: F401 (re-exported)
 
@@ -85,19 +85,6 @@ def as_eps(value) -> Fraction:
     return eps
 
 
-def _assigned(stmts: Iterable) -> set:
-    """Every variable some statement of the body may assign."""
-    out: set = set()
-    for s in stmts:
-        if isinstance(s, (ir.Assign, ir.Sample, ir.Compare)):
-            out.add(s.target)
-        elif isinstance(s, ir.If):
-            out |= _assigned(s.then) | _assigned(s.other)
-        elif isinstance(s, ir.While):
-            out |= _assigned(s.body)
-    return out
-
-
 def _contains_exit(stmt) -> bool:
     if isinstance(stmt, ir.Exit):
         return True
@@ -130,7 +117,7 @@ class Sampler:
             self.types.setdefault(name, typ)
         for name, typ in program.outputs:
             self.types.setdefault(name, typ)
-        assigned = _assigned(program.body)
+        assigned = assigned_in(program.body)
         # Inputs the program never assigns are constants: they live in every
         # evaluation environment and are folded exactly into linear forms.
         self.constants = {n: v for n, v in self.inputs.items() if n not in assigned}
