@@ -248,17 +248,20 @@ def test_box_verdicts_agree_with_the_lattice(chunk, tmp_path):
     assert seen[VERIFIED] + seen[REFUTED] + seen[UNDECIDED] + seen["skipped"] + seen["refused"] == CHUNK
 
 
-def test_the_generator_reaches_every_class_and_verdict(tmp_path):
-    """The suite's programs are not all of one kind: every class, both noises, m = 3, both boxes."""
+def test_the_generator_reaches_every_class_and_shape(tmp_path):
+    """The suite's programs are not all of one kind: every class and shape, both noises, m = 3,
+    both boxes, bounded and unbounded eps."""
     texts, claims = [], []
     for seed in range(SUITE):
         _, text, path, _ = write_case(SEED + seed, tmp_path)
         texts.append(text)
         claims.append(open(path).read())
     joined = "\n".join(texts)
-    for word in ("argmax(", "ExpNoise(", "Lap(", "0..2", " and ", "r1 >= r2", "q[1] + q[2]", "q: real[3]"):
+    for word in ("argmax(", "ExpNoise(", "Lap(", "0..2", " and ", "r1 >= r2", "r1 < q[", "] - q[", "] + q[",
+                 "q: real[3]"):
         assert word in joined, word
-    assert any("[0, 2]" in c for c in claims) and any("[-1, 1]" in c for c in claims)
+    for word in ("[0, 2]", "[-1, 1]", '"(0, inf)"', '"[1/2, 2]"', '"(0, 1]"'):
+        assert any(word in c for c in claims), word
 
 
 @pytest.mark.long
