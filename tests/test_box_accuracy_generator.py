@@ -24,7 +24,8 @@ checked with the exact per-point engine:
 Every decision runs under a small budget (SIGALRM); a program over it is counted as skipped, never
 dropped silently.  The suite decides 100 programs; DIPC_LONG=1 decides 2,000 more and prints the
 counts.  Mutants that the suite's 100 programs catch: the monotone directions flipped (3
-contradictions), the argmax worst point at twice its gap (12).
+programs), the argmax worst point at twice its gap (12), the polyhedral worst point maximising
+the half-spaces' input parts instead of minimising them (10 of the 34 polyhedral programs).
 """
 from __future__ import annotations
 
