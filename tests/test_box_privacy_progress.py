@@ -59,8 +59,9 @@ def test_timeout_names_the_method_and_the_region():
                           cwd=ROOT, env=env)
     assert proc.returncode == 2
     assert "stopped after the time limit of 2 s" in proc.stderr
-    assert ("working on, when stopped: method coupling bound: exact cross-check on the integer points of the box "
-            "q[1..6] each in [-1, 1]") in proc.stderr
+    # the cross-check as a rule; the bound's own stage if a loaded machine is slower to get there
+    stopped = proc.stderr.split("working on, when stopped: ", 1)[-1]
+    assert stopped.startswith("method coupling bound") and "q[1..6] each in [-1, 1]" in stopped, proc.stderr
 
 
 def test_cells_limit_stops_the_search_with_exit_2(tmp_path):
