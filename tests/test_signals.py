@@ -24,12 +24,13 @@ DIPC = [sys.executable, "-m", "dipc_plus"]
 # DIPC_CLASSES=off: the per-point path, whose run lengths these timings are made for (with argmax
 # orbits NoisyMax m = 6 ends in a few seconds, before a fixed-delay signal lands)
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "DIPC_CLASSES": "off"}
-# NoisyMax m = 5 with two workers: about ten seconds of work, so a signal lands mid-run
-WORK = ["accuracy", "programs/noisy_max.dip", "theories/noisy_max.toml", "--set", "m=5", "--jobs", "2",
+# NoisyMax m = 10 with two workers: seconds of work, so a signal lands mid-run
+WORK = ["accuracy", "programs/noisy_max.dip", "theories/noisy_max.toml", "--set", "m=10", "--jobs", "2",
         "--no-progress", "--json"]
 UNGUARDED = ["--timeout", "0", "--max-memory", "0"]
-# a run that outlasts a fixed delay on an idle machine too (WORK takes about 3 s, m = 6 over 15 s)
-LONG_WORK = [("m=6" if a == "m=5" else a) for a in WORK]
+# a run that outlasts a fixed delay on an idle machine too (WORK takes about 3 s, m = 12 over 15 s;
+# m = 5 and 6 took 3 s and 15 s before the argmax classes shared det and dd, now half a second)
+LONG_WORK = [("m=12" if a == "m=10" else a) for a in WORK] + ["--limit", "grid_points=1000000"]
 
 
 def _stat(pid: int) -> list[str] | None:

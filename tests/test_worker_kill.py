@@ -160,7 +160,7 @@ def kill_plan(n: int, seed: int) -> list[tuple[str, float]]:
 
 
 def kill_storm(plan) -> Counter:
-    """WORK (NoisyMax m = 5, --jobs 2, --json) per entry of `plan`, one worker SIGKILLed after its
+    """WORK (NoisyMax m = 10, --jobs 2, --json) per entry of `plan`, one worker SIGKILLed after its
     delay: every run must end with exit 2 naming that worker (or 0, finished first; or the
     worker was gone already), one JSON object, no traceback, no live process in its session."""
     outcomes: Counter = Counter()
