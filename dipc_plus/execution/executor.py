@@ -34,6 +34,7 @@ import hashlib
 import multiprocessing
 import os
 import signal
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator
 
@@ -434,14 +435,23 @@ def _dead_workers(pool) -> str:
     from multiprocessing.connection import wait as wait_any
     procs = _workers(pool)
     ended = set(wait_any([p.sentinel for p in procs], timeout=1.0)) if procs else set()
-    for p in procs:
-        if p.sentinel in ended:
-            p.join(1.0)
-    dead = [(p.pid, p.exitcode) for p in procs if p.exitcode is not None]
+    dead = [(p.pid, _exit_status(p)) for p in procs if p.sentinel in ended or p.exitcode is not None]
     if not dead:
         return "killed, or out of memory"
-    return " and ".join(f"process {pid} was killed by {signal_name(-code)}" if code < 0 else
+    return " and ".join(f"process {pid} ended (its status was taken by another thread)" if code is None else
+                        f"process {pid} was killed by {signal_name(-code)}" if code < 0 else
                         f"process {pid} exited with status {code}" for pid, code in dead)
+
+
+def _exit_status(proc, patience: float = 2.0):
+    """The exit code of a worker whose sentinel is readable.  The pool's manager thread may be inside
+    waitpid on the same pid: our own waitpid then fails (the child is reaped) and reads None until
+    that thread stores the code in the shared Popen object, so poll a moment for it."""
+    deadline = time.monotonic() + patience
+    proc.join(min(1.0, patience))
+    while proc.exitcode is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return proc.exitcode
 
 
 def quiet_dask_logs() -> None:
@@ -558,7 +568,6 @@ def _next_finished(queue, client, executor: "Executor"):
     """The next finished future; ends the run when the scheduler has had no worker for the grace
     period (every worker died and none came back, or none was ever started): Dask itself would keep
     the parts waiting forever, and every run must end."""
-    import time
     grace = _no_worker_wait()
     alone_since = None
     last_look = 0.0
