@@ -47,7 +47,7 @@ from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import output_distribution
 from dipc_plus.semantics.dtmc import mul
 from dipc_plus.semantics.real_output_density import real_output_densities
-from dipc_plus.semantics.symbolic_chain import symbolic_paths
+from dipc_plus.semantics.symbolic_chain import NotSymbolic, symbolic_paths
 
 __all__ = ["RealOutputResult", "check_real_outputs", "outcome_event_probability", "SCOPE_KIND",
            "real_counterexample_json"]
@@ -192,6 +192,19 @@ def _outcome_text(o) -> str:
     return "(" + ", ".join(parts) + ")"
 
 
+def _every_value_paths(program):
+    """The symbolic paths every output value is decided on.  Where the symbolic walk does not apply,
+    the user asked for no --symbolic: point to the route that does apply (named events)."""
+    try:
+        return symbolic_paths(program, real_outputs_only=True)
+    except NotSymbolic as why:
+        name = next((n for n, t in program.outputs if isinstance(t, ir.RealT)), "out")
+        raise UserError(f"{why.message}: every value of a real output is decided on the symbolic paths",
+                        file=why.file, line=why.line, column=why.column,
+                        hint=f'check the claim on named output events instead (in [privacy]: events = '
+                             f'{{ {name} = ["(-inf, 0]", "(0, inf)"] }}); the per-point engine takes this noise') from None
+
+
 def check_real_outputs(claim, options: RunOptions = DEFAULT_OPTIONS) -> RealOutputResult:
     """Decide `claim` (a DPClaim without events, delta = 0) on every output value: a quick pass
     that only looks for a refutation, then the thorough pass over every neighbouring pair, then
@@ -199,7 +212,7 @@ def check_real_outputs(claim, options: RunOptions = DEFAULT_OPTIONS) -> RealOutp
     start = time.time()
     _refuse_unsupported(claim)
     program, k = claim.program, claim.budget.k
-    paths = symbolic_paths(program, real_outputs_only=True)
+    paths = _every_value_paths(program)
     names = paths.real_inputs
     dens = {}
     for u in claim.points:
