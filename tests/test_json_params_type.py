@@ -40,6 +40,7 @@ def _is_conventional(value) -> bool:
     ["privacy", THEORIES / "svt_lyu_alg5_privacy.toml", "--every-length"],
     ["privacy-loss", THEORIES / "svt_lyu_alg4_privacy.toml"],
     ["prob", PROGRAMS / "noisy_max.dip", "--set", "m=3", "--input", "q=[0,0,1]", "--eps", "1"],
+    ["simulate", PROGRAMS / "sparse.dip", "--set", "T=1/2", "--input", "q=[0,1,0]", "--eps", "1", "-n", "200"],
 ], ids=lambda a: " ".join(getattr(x, "name", str(x)) for x in a))
 def test_every_params_object_uses_numbers_for_integers(argv):
     code, out, err = run_main([*argv, "--json"])
@@ -51,3 +52,5 @@ def test_every_params_object_uses_numbers_for_integers(argv):
         assert not bad, f"{where}: {bad}"
     if "T=1/2" in argv:
         assert all(params["T"] == "1/2" and params["m"] == 3 for _, params in found)
+    if argv[0] == "simulate":   # it printed no params before
+        assert json.loads(out)["program_path"].endswith("sparse.dip")

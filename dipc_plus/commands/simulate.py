@@ -16,6 +16,7 @@ np = lazy_import("numpy")
 
 from dipc_plus.semantics import inputs as inputs_mod
 from dipc_plus.semantics import ir
+from dipc_plus.commands.common import conventional_json
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.semantics.sampler import DEFAULT_CHUNK, DEFAULT_MAX_ITERATIONS, Frequency, as_eps, simulate
@@ -113,7 +114,7 @@ def run(args) -> int:
     result = _simulate_with_progress(program, env, eps, args)
     report = build_report(result, args.confidence, gamma, around, seed=args.seed)
     if args.json:
-        print(json.dumps(report, indent=2))
+        print(json.dumps(conventional_json(report, program), indent=2))
     else:
         print(render(report))
     return 0
