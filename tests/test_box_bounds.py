@@ -46,6 +46,8 @@ def test_api_raises_the_same_user_error(tmp_path, bounds):
     with pytest.raises(UserError, match="too costly") as info:
         dipc_plus.check_privacy(laplace_box(tmp_path, bounds))
     assert "box_scale" in info.value.hint
+    box_line = laplace_box(tmp_path, bounds).read_text().splitlines().index(f"box = {{ q = {bounds} }}") + 1
+    assert info.value.line == box_line and info.value.column == len("box = ") + 1   # the box key's value
 
 
 def test_small_denominators_are_still_decided_and_the_limit_is_named(tmp_path):

@@ -102,6 +102,16 @@ class _Locator:
         return best[0], best[1]
 
 
+def locate_key(path, dotted: str) -> tuple[int | None, int | None]:
+    """(line, value column) of a dotted key in the claim file at `path`, for an error found after the
+    claim was read (a limit checked when the decision starts); (None, None) if the file is gone."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return _Locator(fh.read()).find(dotted)
+    except (OSError, UnicodeDecodeError, TypeError):
+        return None, None
+
+
 def _norm_key(text: str) -> str:
     parts = [p.strip().strip('"').strip("'") for p in text.split(".")]
     return ".".join(parts)
