@@ -65,6 +65,8 @@ CASES = [  # (box claim, grid claim, parameters, kappa)
     ("noisy_compare_box.toml", None, {}, 2),
     ("noisy_compare_box.toml", None, {}, 3),
     ("noisy_compare_limit_box.toml", None, {}, 1),  # issue 39: tight only as eps -> 0 (series strip)
+    ("noisy_compare_limit_inf_box.toml", None, {}, 1),  # issue 39: tight only as eps -> inf (dominant terms)
+    ("noisy_compare_limit_inf_box.toml", None, {}, 2),
 ]
 
 
@@ -112,6 +114,8 @@ SWEEPS = [  # (box claim, grid claim, parameters)
     ("noisy_max_exp_box.toml", "noisy_max_exp.toml", {"m": 3}),
     ("noisy_max_exp_box.toml", "noisy_max_exp.toml", {"m": 8}),
     ("two_thresholds_box.toml", "two_thresholds.toml", {}),
+    ("noisy_compare_box.toml", None, {}),              # issue 39: kappa* on polyhedral det regions
+    ("noisy_compare_limit_inf_box.toml", None, {}),    # issue 39: two-variable pieces, best kappa by search
 ]
 SWEEP_HEAD = "## `dipc sweep` on the box and on the grid"
 
@@ -137,6 +141,8 @@ def one_sweep(box_file: str, grid_file: str, params: dict) -> list:
     row = [box_file, shown, str(res.best_kappa), star_text, where, str(len(res.searched)), f"{seconds:.2f}"]
     if params.get("m", 1) > GRID_UP_TO:
         return row + ["not run", "-", "-"]
+    if grid_file is None:
+        return row + ["no grid twin", "-", "-"]
     t1 = time.perf_counter()
     grid = sweep(AccuracyChecker(load_claim(str(THEORIES / grid_file), sets).accuracy), executor=Executor.local(1))
     return row + [str(grid.best_kappa), grid.kappa_star.text + "...", f"{time.perf_counter() - t1:.2f}"]

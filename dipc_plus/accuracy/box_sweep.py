@@ -27,7 +27,8 @@ from fractions import Fraction
 from dipc_plus.accuracy import argmax_box
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.accuracy.box import (REFERENCE_METHOD, UNDECIDED, VERIFIED, BoxDecider, BoxResult, CornerPath,
-                                    det_regions, decide_box, misses_box)
+                                    decide_box, det_regions_by_shape, misses_box)
+from dipc_plus.accuracy.polyhedral import PolyRegion, WorstPath, order_functionals
 from dipc_plus.accuracy.report import REFUTED, Counterexample, env_json, env_text, fmt_q
 from dipc_plus.accuracy.sweep import (DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, CandidatePool, KappaStar, candidates,
                                       kappa_star_of, outward)
@@ -55,6 +56,7 @@ class PieceRatio:
     condition: str
     det: dict
     pieces: str                # "d in (d0, d1]" or "d = alpha"
+    dd_exact: bool = True      # the sentence's point has dd = d (False: dd >= d, a lower bound only)
 
     @property
     def variable(self) -> str:
@@ -71,39 +73,39 @@ class NotCheap(Exception):
 
 
 def piece_ratios(claim: AccuracyClaim, decider: BoxDecider) -> list:
-    """Every corner sentence of the box claim as a (PieceRatio, interval of its variable);
-    NotCheap when a region is decided otherwise (a vertex with dd = inf, a two-variable piece,
-    an unproved precondition)."""
+    """Every corner sentence of the box claim as a (PieceRatio, interval of its variable), on box
+    regions (the corner path) and polyhedral ones (`accuracy.polyhedral`'s worst point); NotCheap
+    when a region is decided otherwise (a vertex with dd = inf, a two-variable piece, an unproved
+    precondition)."""
     program, bounds, I = claim.program, decider.bounds, claim.eps
-    boxes, others = det_regions(program, list(bounds))
+    boxes, polys, others = det_regions_by_shape(program, list(bounds))
     if others:
-        raise NotCheap("a det region is not a box")
+        raise NotCheap("a det region is neither a box nor one convex polyhedron")
     if decider.monotone.reals_out:
         raise NotCheap("real outputs: P[error] has a factor in eps alone (no sentence in one variable)")
     gammas = claim.gammas if claim.alpha == "dd" else claim.gamma_values(claim.alpha)
     out = []
-    for region in boxes:
-        if misses_box(bounds, region):
+    for region in boxes + polys:
+        if not isinstance(region, PolyRegion) and misses_box(bounds, region):
             continue                   # the claim applies to no input of the box on this region
         for g in map(Fraction, gammas):
             if g >= 1:
                 continue               # every output within distance 1: no error, no ratio
             atoms = decider.monotone.output(region.det)
-            directions = {n: atoms.direction(n) for n in bounds}
-            if any(k is None for k in directions.values()):
-                raise NotCheap("a region is not proved monotone")
-            corner = CornerPath(bounds, region, directions)
-            if not corner.finite:
-                raise NotCheap("a region with dd = inf (decided at a vertex)")
+            corner = worst_point_path(decider, region, atoms)
             low = Fraction(0) if claim.alpha == "dd" else Fraction(claim.alpha)
             if corner.dmax <= low:
                 continue               # the claim applies nowhere on this region
 
-            def ratio(u, alpha, kind, piece):
+            def ratio(u, alpha, kind, piece, dd_exact=True):
                 return PieceRatio(program, u, alpha, g, ExpFrac.of(claim.beta_at(alpha, g)),
-                                  decider.p_error(region.det, u), kind, region.condition, region.det, piece)
+                                  decider.p_error(region.det, u), kind, region.condition, region.det, piece,
+                                  dd_exact)
             if claim.alpha != "dd":
-                out.append((ratio(corner.at(low), low, CLOSURE, f"d = {fmt_q(low)}"), I))
+                closure = getattr(corner, "worst", corner.at)(low)
+                if closure is None:
+                    raise NotCheap("no worst point of the polyhedral region at d = alpha")
+                out.append((ratio(closure, low, CLOSURE, f"d = {fmt_q(low)}"), I))
                 continue
             homogeneous_beta = claim.beta_of_alpha_eps(g)
             for d0, d1, a, s in corner.pieces():
@@ -113,10 +115,45 @@ def piece_ratios(claim: AccuracyClaim, decider: BoxDecider) -> list:
                 elif homogeneous_beta and decider.vanishes(atoms, a):
                     X = Interval(d0 * I.lo, None if I.hi is None else d1 * I.hi, False,
                                  I.hi is not None and I.hi_closed)
-                    out.append((ratio({n: a[n] + s[n] for n in a}, Fraction(1), HOMOGENEOUS, piece), X))
+                    out.append((ratio({n: a[n] + s[n] for n in a}, Fraction(1), HOMOGENEOUS, piece,
+                                      dd_is_d(region, a, s)), X))
                 else:
                     raise NotCheap("a piece whose sentence has two variables (d, eps)")
+            if getattr(corner, "open", []):
+                raise NotCheap("the polyhedral worst point is not proved linear in d on part of its region")
     return out
+
+
+def worst_point_path(decider: BoxDecider, region, atoms):
+    """The region's worst point v(d): a `CornerPath` on a box region, a `polyhedral.WorstPath` on a
+    polyhedral one (its preconditions as `BoxDecider.polyhedral` checks them); NotCheap otherwise."""
+    if isinstance(region, PolyRegion):
+        functionals = order_functionals(atoms)
+        if isinstance(functionals, str):
+            raise NotCheap("a polyhedral region is not proved monotone along its facets")
+        corner = WorstPath(decider.bounds, region, functionals)
+    else:
+        directions = {n: atoms.direction(n) for n in decider.bounds}
+        if any(k is None for k in directions.values()):
+            raise NotCheap("a region is not proved monotone")
+        corner = CornerPath(decider.bounds, region, directions)
+    if not corner.finite:
+        raise NotCheap("a region with dd = inf (decided at a vertex)")
+    return corner
+
+
+def dd_is_d(region, a: dict, s: dict) -> bool:
+    """Whether v(d) = a + s*d has dd = d exactly: on a box region always (the corner path); on a
+    polyhedral one when some facet's distance (a.v - b)/||a||_1 is d identically (dd is the least of
+    them and v(d) lies in S(d), so dd >= d; one facet at distance d makes it equal)."""
+    if not isinstance(region, PolyRegion):
+        return True
+    for coeffs, b, norm in region.facets:
+        const = sum((c * a[n] for n, c in coeffs.items()), Fraction(0)) - b
+        slope = sum((c * s[n] for n, c in coeffs.items()), Fraction(0))
+        if const == 0 and slope == norm:
+            return True
+    return False
 
 
 def argmax_ratios(claim: AccuracyClaim, max_states=None) -> list:
@@ -177,14 +214,15 @@ def box_kappa_star(claim: AccuracyClaim, digits: int = DEFAULT_DIGITS, max_state
     for rep, interval in ratios:
         key = (rep.condition, rep.gamma)
         region_pool, kinds = by_region.setdefault(key, (CandidatePool(), set()))
-        kinds.add(rep.kind)
+        kinds.add(rep.kind if rep.dd_exact else "dd >= d")
         if not rep.p_error.is_zero():
             found = [c for c in candidates(rep, interval) if not c.infinite]
             pool.add(found)
             region_pool.add(found)
     star = kappa_star_of(pool, digits)
-    exact_over_box = star.infinite or (star.at.report.kind == HOMOGENEOUS and star.ties == 0) or \
-        all(rep.kind == HOMOGENEOUS for rep, _ in ratios)
+    exact_over_box = star.infinite or (star.at.report.kind == HOMOGENEOUS and star.at.report.dd_exact
+                                       and star.ties == 0) or \
+        all(rep.kind == HOMOGENEOUS and rep.dd_exact for rep, _ in ratios)
     dets = {(rep.condition, rep.gamma): rep.det for rep, _ in ratios}
     regions = [RegionStar(cond, dets[(cond, g)], g, kappa_star_of(region_pool, digits), kinds == {HOMOGENEOUS})
                for (cond, g), (region_pool, kinds) in by_region.items()]

@@ -17,6 +17,7 @@ from flint import arb, fmpq_poly
 
 from dipc_plus.decision.certified import Interval, hull, lower_bound, upper_bound, working_precision
 from dipc_plus.decision.decide import decide
+from dipc_plus.decision.dominant_tail import decays, strip_by_dominant_terms, sup_on_tail
 from dipc_plus.decision.series_strip import strip_at_zero
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.expoly import ExpPoly
@@ -325,9 +326,10 @@ def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval, ma
                 E, tail_note = t, f"tail eps >= {fmt_q(t)}: separable"
                 break
             if exact_first:
-                X = strip_tail(F, d0, d1, t)
-                if X is not None:
-                    E, tail_note = t, f"tail eps >= {fmt_q(t)}: strip x = eps*d <= {fmt_q(X)} and wedge bound"
+                found = strip_tail(F, d0, d1, t)
+                if found is not None:
+                    X, how = found
+                    E, tail_note = t, f"tail eps >= {fmt_q(t)}: strip x = eps*d <= {fmt_q(X)} ({how}) and wedge bound"
                     break
         if E is None:
             E = max(TAIL_STARTS[0], I.lo * 2)
@@ -364,21 +366,24 @@ def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval, ma
 STRIP_ENDS = (Fraction(8), Fraction(32), Fraction(128))
 
 
-def strip_tail(F: ExpPoly2, d0: Fraction, d1: Fraction, E: Fraction, max_intervals: int = 4000) -> Fraction | None:
-    """An X such that F >= 0 is proved on {eps >= E} (None if none is found).
+def strip_tail(F: ExpPoly2, d0: Fraction, d1: Fraction, E: Fraction,
+               max_intervals: int = 4000) -> tuple[Fraction, str] | None:
+    """(X, how): F >= 0 is proved on {eps >= E} (None if no X is found).
 
     Points with x = eps*d >= X: the wedge bound L(x) <= F (valid on the whole domain) is decided
     >= 0 on [X, inf) exactly.  Points with eps >= E and x <= X: every eps-part but the constant one
     decays (A < 0, or A = 0 with a negative power), so it lies in [0, M] with M its largest value on
     [E, inf); F >= G_0(x) + sum min(0, M * G_k(x)), enclosed on intervals of [d0*E, X] and bisected
-    until every lower bound is >= 0 (depth-first, a budget of intervals).
+    until every lower bound is >= 0 (depth-first, a budget of intervals).  Where G_0(x) tends to 0
+    (a claim tight as eps -> inf), the eps-parts are nested by decay instead
+    (`decision.dominant_tail`).
 
     e^(-x) - e^(-2x)/2 - 3/4 e^(-eps) (1 - e^(-x)) on d <= 1, eps >= 8:
 
     >>> G = (ExpPoly2.term(1, B=-1) - ExpPoly2.term(Fraction(1, 2), B=-2) - ExpPoly2.term(Fraction(3, 4), A=-1)
     ...      + ExpPoly2.term(Fraction(3, 4), A=-1, B=-1))
     >>> strip_tail(G, Fraction(0), Fraction(1), Fraction(8))
-    Fraction(8, 1)
+    (Fraction(8, 1), 'bounded eps-parts')
     """
     low = wedge_bound(F, d1)
     if low is None:
@@ -388,38 +393,36 @@ def strip_tail(F: ExpPoly2, d0: Fraction, d1: Fraction, E: Fraction, max_interva
     for (k, A), g in groups.items():
         if (k, A) == (0, 0):
             continue
-        if A > 0 or (A == 0 and k > 0):
+        if not decays(k, A):
             return None
-        bounds.append((_sup_on_tail(k, A, E), g))
+        bounds.append((_q(sup_on_tail(k, A, E)), g))
     base = groups.get((0, Fraction(0)), ExpPoly())
     for X in STRIP_ENDS:
         if not decide(low, ">=", Interval(X, None, True, False)).holds:
             continue
-        todo = [(d0 * E, X)] if d0 * E < X else []
-        count = 0
-        while todo:
-            count += 1
-            if count > max_intervals:
-                return None
-            a, b = todo.pop()
-            if _strip_lower(base, bounds, a, b) < 0:
-                m = (a + b) / 2
-                if b - a < Fraction(1, 2 ** 20):
-                    return None
-                todo += [(a, m), (m, b)]
-        return X
+        if _flat_strip(base, bounds, d0 * E, X, max_intervals):
+            return X, "bounded eps-parts"
+        if strip_by_dominant_terms(groups, E, d0 * E, X, max_intervals):
+            return X, "dominant terms in eps"
+        return None
     return None
 
 
-def _sup_on_tail(k: int, A: Fraction, E: Fraction) -> arb:
-    """An upper bound of eps^k e^(A eps) over eps >= E > 0 (A < 0, or A = 0 and k < 0)."""
-    with working_precision(PRECISION):
-        if A < 0 and k > 0 and E < Fraction(k) / -A:
-            at = _q(Fraction(k) / -A)                       # the maximum of eps^k e^(A eps)
-        else:
-            at = _q(E)                                      # decreasing on [E, inf)
-        value = at ** k * (_q(A) * at).exp()
-        return _q(upper_bound(value))
+def _flat_strip(base: ExpPoly, bounds: list, x0: Fraction, X: Fraction, max_intervals: int) -> bool:
+    """F >= G_0(x) + sum min(0, M * G_k(x)) >= 0 on [x0, X], by bisection within the budget."""
+    todo = [(x0, X)] if x0 < X else []
+    count = 0
+    while todo:
+        count += 1
+        if count > max_intervals:
+            return False
+        a, b = todo.pop()
+        if _strip_lower(base, bounds, a, b) < 0:
+            m = (a + b) / 2
+            if b - a < Fraction(1, 2 ** 20):
+                return False
+            todo += [(a, m), (m, b)]
+    return True
 
 
 def _strip_lower(base: ExpPoly, bounds: list, a: Fraction, b: Fraction) -> Fraction:
