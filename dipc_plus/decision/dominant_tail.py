@@ -47,13 +47,21 @@ def sup_on_tail(k: int, A: Fraction, E: Fraction) -> Fraction:
 
 
 def decays(k: int, A: Fraction) -> bool:
-    """Whether eps^k e^(A eps) is bounded on every tail [E, inf) and tends to 0 (or is 1 for the constant part)."""
+    """Whether eps^k e^(A eps) is bounded on every tail [E, inf) and tends to 0 (or is 1 for the constant part).
+
+    >>> decays(3, Fraction(-1)), decays(0, Fraction(0)), decays(1, Fraction(0))
+    (True, True, False)
+    """
     return A < 0 or (A == 0 and k <= 0)
 
 
 def nested_parts(groups: dict, E: Fraction) -> tuple[ExpPoly, list] | None:
     """(G_0, [(R_k, G_k)] slowest first) for F = G_0 + p_1 (G_1 + r_2 (G_2 + ...)), or None when an
-    eps-part grows.  R_1 bounds p_1 itself, R_k (k >= 2) the ratio p_k / p_(k-1), on [E, inf)."""
+    eps-part grows.  R_1 bounds p_1 itself, R_k (k >= 2) the ratio p_k / p_(k-1), on [E, inf).
+
+    >>> nested_parts({(1, Fraction(1)): ExpPoly()}, Fraction(1)) is None     # eps e^eps grows
+    True
+    """
     base = groups.get((0, Fraction(0)), ExpPoly())
     rest = [(k, A) for (k, A) in groups if (k, A) != (0, Fraction(0))]
     if any(not decays(k, A) for k, A in rest):
