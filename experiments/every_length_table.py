@@ -54,6 +54,10 @@ ROWS = [
     ("min_max", {}, {"grid": "[0, 1]"}, "-"),
     ("k_min_max", {"k": 1}, {"grid": "[0, 1]"}, "CCS 2023 example (verdict not checked here)"),
     ("k_min_max", {"k": 2}, {"grid": "[0, 1]"}, "CCS 2023 example (verdict not checked here)"),
+    # issue 40 item 3: outputs computed after the loop (StatDP's count of bots, iSVT1-3's Hamming score)
+    ("svt_count", {}, {}, "eps-DP (count of Alg. 1's answers)"),
+    ("isvt1", {}, {}, "not private (inf)"), ("isvt2", {}, {}, "not private"),
+    ("isvt3", {"N": 1}, {}, "(1+6N)/4*eps-DP"),
 ]
 
 
@@ -120,10 +124,16 @@ def main() -> None:
             prog = load_program(ROOT / "programs" / f"{name}.dip", {k: F(v) for k, v in params.items()} or None)
             try:
                 t0 = time.perf_counter()
-                _, bound, pats, _ = classify(prog, params)
+                auto, bound, pats, _ = classify(prog, params)
                 ms_class = (time.perf_counter() - t0) * 1000
                 if bound.d is not None:
                     verdict, d = "private for every m", str(bound.d)
+                elif auto.derived:
+                    # a count of answers with no finite d: refuted only by the program as written
+                    path = claim_file(tmp, name, {"m": 3, **params}, **kw)
+                    res = decide_every_length(load_privacy_claim(path), path, {}, lengths=(1, 2, 3), longer=())
+                    verdict, d = (f"eps refuted at m = {res.counterexample[0]} (count: no finite d)"
+                                  if res.counterexample else "cannot decide (count, d = inf)"), "-"
                 elif pats:
                     verdict, d = "private for no constant (" + pats[0].split(":")[0] + ")", "inf"
                 else:

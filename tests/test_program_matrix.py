@@ -273,6 +273,16 @@ ROWS = [
     Row("svt_count", {"q": [0, 0, 0]}),
     Row("svt_count", {"q": [-1, -2, 1]}),
     Row("svt_count", {"q": [2, -3, -1]}, {"T": 1}),
+    # StatDP's iSVT1-3 as written: the Hamming score of the answers (every length, issue 40)
+    Row("isvt1", {"q": [0, 0, 0]}),
+    Row("isvt1", {"q": [-1, 0, 2]}),
+    Row("isvt1", {"q": [1, H, -H]}, {"T": 1}),
+    Row("isvt2", {"q": [0, 0, 0]}),
+    Row("isvt2", {"q": [-1, 0, 2]}),
+    Row("isvt2", {"q": [1, H, -H]}, {"T": 1}),
+    Row("isvt3", {"q": [0, 0, 0]}),
+    Row("isvt3", {"q": [-1, 0, 2]}, {"N": 2}),
+    Row("isvt3", {"q": [2, 1, -3]}),
     # several stored variables (every length, issue 41), at m = 2 (5 noises at m = 3)
     Row("range", {"q": [0, 1]}, {"m": 2}),
     Row("range", {"q": [-1, 3]}, {"m": 2}),

@@ -110,6 +110,26 @@ def post_processing(program: ir.Program) -> PostProcessing:
     return PostProcessing(reason="no output is computed, after the others are final, from them and constants alone")
 
 
+def derived_tail(program: ir.Program, sources: set) -> tuple[int, tuple]:
+    """(start, derived): the longest deterministic tail body[start:] of top-level statements that
+    writes outputs and no source, and reads only `sources` (flat names), what it assigned before
+    and constants - outputs computed from per-step values after a loop (the every-length class,
+    issue 40).  Real derived outputs are included: the caller decides whether it handles them.
+    (len(body), ()) when there is none."""
+    body = program.body
+    outputs = program.output_names()
+    start = len(body)
+    while start > 0 and deterministic(body[start - 1:start]):
+        start -= 1
+    for t in range(start, len(body)):
+        tail = body[t:]
+        written = assigned(tail)
+        derived = tuple(o for o in outputs if o in written)
+        if derived and not written & sources and tail_is_post_processing(tail, sources):
+            return t, derived
+    return len(body), ()
+
+
 def project(program: ir.Program, derived) -> ir.Program:
     """The same program releasing only the outputs not in `derived` (they stay its variables)."""
     drop = set(derived)

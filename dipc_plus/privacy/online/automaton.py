@@ -93,6 +93,8 @@ class Automaton:
     steps: list = field(default_factory=list)
     input_name: str = "q"
     size_param: str = "m"
+    derived: tuple = ()           # outputs computed after the loop from the per-step outputs (counted.py):
+                                  # the graph is the sequence's, and the verdict carries over by post-processing
 
     def constant_start(self, var: str) -> bool:
         return self.start_rates[self.variables.index(var)] is None

@@ -91,7 +91,7 @@ class EveryLengthResult:
                 "class_check_ms": round(self.class_seconds * 1000, 3), "patterns": self.patterns,
                 "losses": [{"m": m, "sup_loss_over_eps": t, "witness": w} for m, t, _, w in self.losses],
                 "counterexample_m": None if self.counterexample is None else self.counterexample[0],
-                "pattern_counterexample": self.family or None}
+                "pattern_counterexample": self.family or None, "derived_outputs": list(a.derived)}
 
     def report(self) -> str:
         a = self.automaton
@@ -101,6 +101,11 @@ class EveryLengthResult:
         if self.d is not None:
             lines.append(f"coupling bound: d = {self.d}  (every m: P[P(q)=w] <= e^(d*eps) P[P(q')=w], "
                          "||q-q'||_inf <= the claim's bound)")
+        if a.derived:
+            lines.append(f"post-processing: {', '.join(a.derived)} computed after the loop from the per-step "
+                         "outputs alone; the bound is the per-step outputs' and carries over to "
+                         f"{', '.join(a.derived)} (a function of them); a refutation is a counterexample of the "
+                         "program as written")
         if self.adjacency != "linf":
             lines.append(f"adjacency {self.adjacency}: decided through linf with the same bound (each of its pairs "
                          f"is an linf pair); refuted only by a counterexample under {self.adjacency} itself")
@@ -113,6 +118,10 @@ class EveryLengthResult:
                          f"loss at m = {', '.join(str(m) for m, *_ in self.losses)} is at most d)")
         elif self.verdict == "refuted" and self.counterexample is not None:
             lines.append(f"REFUTED at m = {self.counterexample[0]} (the exact engine's counterexample below)")
+        elif self.verdict == "undecided" and self.d is None and a.derived:
+            lines.append(f"UNDECIDED: the per-step outputs are private for no constant d (d = inf), which proves "
+                         f"nothing about {', '.join(a.derived)} computed from them, and the program as written "
+                         "has no counterexample to the claim at the m tried")
         elif self.verdict == "undecided" and self.d is None:
             lines.append(f"UNDECIDED: under linf the program is private for no constant (the pattern above), but "
                          f"that proof moves many positions at once, which {self.adjacency} does not allow, and no "
@@ -139,7 +148,9 @@ def classify(program, explicit=()) -> tuple[Automaton, Bound, list, float]:
     auto = recognise(online_shape(program.source, {n: program.params[n] for n in explicit if n in program.params}))
     bound = coupling_bound(auto)
     pats = []
-    if bound.d is None:
+    if bound.d is None and not auto.derived:
+        # (outputs computed after the loop: the patterns prove "no constant" for the sequence only, not for
+        # a function of it, so such a program is refuted only by a concrete counterexample)
         hidden = hidden_guard(auto)
         if hidden is not None:
             file, _, line = hidden.where.rpartition(":")
@@ -390,10 +401,11 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
         _cross_check(checks, claim, d)
         res.verdict = "verified"
         return res
-    if d is not None or adj.kind != "linf":
-        # d > k proves nothing (d is an upper bound), and the patterns' proofs of "no constant" move
-        # many positions at once (an linf pair, not an l1 or one-position one): only a concrete,
-        # re-checked failure under the claim's own adjacency refutes.
+    if d is not None or adj.kind != "linf" or auto.derived:
+        # d > k proves nothing (d is an upper bound), the patterns' proofs of "no constant" move
+        # many positions at once (an linf pair, not an l1 or one-position one), and they are about the
+        # per-step outputs, not a count computed from them: only a concrete, re-checked failure of the
+        # program as written, under the claim's own adjacency, refutes.
         for m in (*lengths, *longer):
             r = checks.check(m, checks.at(m)[0])
             if not r.verified:

@@ -453,7 +453,7 @@ def recognise(shape: OnlineShape) -> Automaton:
     start = tuple(env[n] for n in names)
     pos = shape.body[0].pos
     auto = Automaton(where(pos), names, start, tuple(r.variables), tuple(r.variables.values()),
-                     input_name=shape.input, size_param=shape.size)
+                     input_name=shape.input, size_param=shape.size, derived=shape.derived)
     todo, seen = [start], {start}
     while todo:
         state = todo.pop()

@@ -24,8 +24,10 @@ from dataclasses import dataclass, fields, is_dataclass, replace
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
+from dipc_plus.frontend import surface as S
 from dipc_plus.frontend.length_uses import LengthUses, length_uses
 from dipc_plus.frontend.load import lower_program, read_module
+from dipc_plus.privacy.online.counted import counted_tail
 from dipc_plus.semantics import ir
 
 LENGTHS = (3, 4)   # the two lengths lowered; the first is the one the automaton is read from
@@ -41,6 +43,7 @@ class OnlineShape:
     prefix: tuple         # the statements before the loop over the queries
     body: tuple           # the first iteration (position 1) of that loop
     length: int = LENGTHS[0]   # the m `program` was lowered at
+    derived: tuple = ()        # outputs computed after the loop from the per-step ones (cut off `program`)
 
 
 def online_shape(source: str, explicit: dict) -> OnlineShape:
@@ -53,16 +56,29 @@ def online_shape(source: str, explicit: dict) -> OnlineShape:
     module = read_module(source)
     uses = length_uses(module, explicit)
     size, qname = _size_parameter(uses)
-    _check_uses(uses)
-    shapes = []
-    for length in LENGTHS:
-        program = lower_program(module, {**explicit, size: Fraction(length)})
-        shapes.append(_split(program, qname, length))
+    tails = [counted_tail(lower_program(module, {**explicit, size: Fraction(length)}), length, HINT)
+             for length in LENGTHS]
+    derived = tails[0].derived
+    if tails[1].derived != derived:
+        where = next(iter(sorted(tails[0].lines or tails[1].lines)))
+        raise UserError(f"cannot decide privacy for every m: the outputs computed after the loop differ between "
+                        f"m = {LENGTHS[0]} ({', '.join(derived) or 'none'}) and m = {LENGTHS[1]} "
+                        f"({', '.join(tails[1].derived) or 'none'})", file=str(source), line=where, hint=HINT)
+    _check_uses(uses, _exempt_lines(module, derived, tails))
+    shapes = [_split(t.program, qname, length) for t, length in zip(tails, LENGTHS)]
     (p3, prefix, body), (_, _, body4) = shapes
     if renumbered(body, 1) != renumbered(body4, 1):
         raise UserError.at(body[0].pos, "an iteration of the loop over the queries changes with the number of "
                            "queries", hint=HINT)
-    return OnlineShape(p3, size, qname, prefix, body)
+    return OnlineShape(p3, size, qname, prefix, body, derived=derived)
+
+
+def _exempt_lines(module, derived: tuple, tails) -> frozenset:
+    """The lines where m, the parameters computed from it and loop indices may occur as values: the
+    post-processing tail and the declarations of the outputs it computes (counted.py says why)."""
+    names = {ELEMENT.sub(r"\1", n) for n in derived}
+    decls = {it.pos.line for it in module.items if isinstance(it, S.IODecl) and it.name in names}
+    return frozenset(decls).union(*(t.lines for t in tails))
 
 
 # --------------------------------------------------------------------------- where m occurs
@@ -79,11 +95,13 @@ def _size_parameter(uses: LengthUses) -> tuple[str, str]:
     return uses.size, uses.input
 
 
-def _check_uses(uses: LengthUses) -> None:
-    """Refuse the first use of m, of a parameter computed from it or of a loop index as a value."""
-    if not uses.uses:
+def _check_uses(uses: LengthUses, exempt: frozenset = frozenset()) -> None:
+    """Refuse the first use of m, of a parameter computed from it or of a loop index as a value
+    (outside the `exempt` lines: a post-processing tail)."""
+    left = [u for u in uses.uses if u.pos.line not in exempt]
+    if not left:
         return
-    use, size = uses.uses[0], uses.size
+    use, size = left[0], uses.size
     if use.kind == "index":
         raise UserError.at(use.pos, f"cannot decide privacy for every m: the loop index '{use.name}' is used "
                            "as a value here; in the every-length class it may appear only as a whole array "
