@@ -206,7 +206,7 @@ def _noisy_max_distance(program: ir.Program, scores, output, fail) -> NoisyMaxOu
 def _score_distance(program: ir.Program, scores, output, fail) -> ScoreOutput:
     """The score distance: the one exponential-mechanism sample (into `output` if named), whose
     arguments read only inputs, so that its score table is known at every input."""
-    mechs = _expmech_samples(program.body)
+    mechs = [s for s in ir.statements(program.body) if isinstance(s, ir.Sample) and isinstance(s.dist, ir.ExpMech)]
     if output:
         mechs = [s for s in mechs if s.target == output]
     if len(mechs) != 1:
@@ -229,18 +229,6 @@ _OUTPUT_BUILDERS = {
     "noisy-max": _noisy_max_distance,
     "score": _score_distance,
 }
-
-
-def _expmech_samples(stmts) -> list:
-    found = []
-    for s in stmts:
-        if isinstance(s, ir.Sample) and isinstance(s.dist, ir.ExpMech):
-            found.append(s)
-        elif isinstance(s, ir.If):
-            found += _expmech_samples(s.then) + _expmech_samples(s.other)
-        elif isinstance(s, ir.While):
-            found += _expmech_samples(s.body)
-    return found
 
 
 def _reads_only(expr, names: set) -> bool:

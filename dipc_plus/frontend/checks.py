@@ -61,7 +61,7 @@ class _Flow:
 
 
 def check_flow(statements: tuple, scope: Scope) -> None:
-    assigned = set(_assigned_names(statements))
+    assigned = set(a.target.name for a in S.assignments(statements))
     for name, _ in scope.outputs:
         if name not in assigned:
             base = name.split("[")[0]
@@ -75,19 +75,6 @@ def check_flow(statements: tuple, scope: Scope) -> None:
                 raise UserError.at(scope.output_pos[name],
                                    f"output '{name}' may be unassigned when the program ends",
                                    hint="assign it on every path, e.g. give it a default value at the start")
-
-
-def _assigned_names(statements):
-    for s in statements:
-        if isinstance(s, S.Assign):
-            yield s.target.name
-        elif isinstance(s, S.If):
-            for _, body in s.branches:
-                yield from _assigned_names(body)
-            if s.other:
-                yield from _assigned_names(s.other)
-        elif isinstance(s, S.While):
-            yield from _assigned_names(s.body)
 
 
 class _Checker:

@@ -1,7 +1,7 @@
 """Typing and lowering of expressions: surface expressions -> IR expressions and linear forms.
 
 An expression is either *deterministic* (`Det`: Bool, DOM or rational valued,
-an `ir.Expr`) or *random* (`LinForm`: a linear combination of Real or Int
+an `ir.Expr`) or *random* (`ir.Lin`: a linear combination of Real or Int
 variables with deterministic coefficients, the paper's R and Z).  Everything
 the type rules of the language forbid (symbols in arithmetic, integers mixed
 with reals, a product of two random values, ...) is reported here at the
@@ -54,18 +54,7 @@ class Det:
     typ: ir.Type
 
 
-@dataclass(frozen=True)
-class LinForm:
-    """A random linear form over Real ('real') or Int ('int') variables."""
-    kind: str
-    terms: tuple  # of (ir.Expr coefficient, variable name)
-    const: ir.Expr
-
-    def to_ir(self) -> ir.Lin:
-        return ir.Lin(self.kind, self.terms, self.const)
-
-
-Value = Union[Det, LinForm]
+Value = Union[Det, ir.Lin]  # a random value is the IR's own linear form, built here as it is lowered
 
 # --------------------------------------------------------------------------- type helpers
 
@@ -97,7 +86,7 @@ def describe(node: S.Expr) -> str:
 
 
 def value_words(v: Value) -> str:
-    if isinstance(v, LinForm):
+    if isinstance(v, ir.Lin):
         return "a real value" if v.kind == "real" else "an integer value"
     if isinstance(v.typ, ir.BoolT):
         return "a Boolean"
@@ -134,7 +123,7 @@ class Lowerer:
     def det(self, e: S.Expr, what: str = "this expression") -> Det:
         """A deterministic expression, or an error saying why `e` is random."""
         v = self.value(e)
-        if isinstance(v, LinForm):
+        if isinstance(v, ir.Lin):
             raise UserError.at(e.pos, f"{what} must be a Boolean, DOM or rational value, but it is {value_words(v)}",
                                hint="real and integer values only appear in linear expressions, comparisons "
                                     "and as means of Lap/DLap")
@@ -149,7 +138,7 @@ class Lowerer:
 
     def linear(self, e: S.Expr, kind: str, what: str) -> ir.Lin:
         """A real (or int) linear expression; deterministic numbers become constant forms."""
-        return self.as_lin(self.value(e), kind, e, what).to_ir()
+        return self.as_lin(self.value(e), kind, e, what)
 
     def random_compare(self, e: S.CmpOp, a: Value | None = None, b: Value | None = None
                        ) -> tuple[ir.Lin, str, ir.Lin] | None:
@@ -162,14 +151,14 @@ class Lowerer:
             a, b = self.value(e.left), self.value(e.right)
         if isinstance(a, Det) and isinstance(b, Det):
             return None
-        kind = a.kind if isinstance(a, LinForm) else b.kind
-        if isinstance(a, LinForm) and isinstance(b, LinForm) and a.kind != b.kind:
+        kind = a.kind if isinstance(a, ir.Lin) else b.kind
+        if isinstance(a, ir.Lin) and isinstance(b, ir.Lin) and a.kind != b.kind:
             raise UserError.at(e.pos, "this comparison mixes an integer and a real value",
                                hint="integers (DLap samples) and reals (Lap samples, real inputs) never mix; "
                                     "compare reals with reals and integers with integers")
         lhs = self.as_lin(a, kind, e.left, "the left side of the comparison")
         rhs = self.as_lin(b, kind, e.right, "the right side of the comparison")
-        return lhs.to_ir(), e.op, rhs.to_ir()
+        return lhs, e.op, rhs
 
     # ------------------------------------------------------------------ dispatch
 
@@ -219,9 +208,9 @@ class Lowerer:
         elif name in scope.variables:
             typ = scope.variables[name]
             if isinstance(typ, ir.RealT):
-                return LinForm("real", ((const(1), name),), const(0))
+                return ir.Lin("real", ((const(1), name),), const(0))
             if isinstance(typ, ir.IntT):
-                return LinForm("int", ((const(1), name),), const(0))
+                return ir.Lin("int", ((const(1), name),), const(0))
             return Det(ir.Var(name), typ)
         if name in scope.params:
             return Det(const(scope.params[name]), RAT)
@@ -252,8 +241,8 @@ class Lowerer:
                     return Det(ir.Const(not v.expr.value), BOOL)
                 return Det(ir.Unary("not", v.expr), BOOL)
             raise UserError.at(e.pos, f"'not' needs true or false, but {describe(e.arg)} is {value_words(v)}")
-        if isinstance(v, LinForm):
-            return LinForm(v.kind, tuple((neg(c), x) for c, x in v.terms), neg(v.const))
+        if isinstance(v, ir.Lin):
+            return ir.Lin(v.kind, tuple((neg(c), x) for c, x in v.terms), neg(v.const))
         self.need_number(v, e.arg, "'-'")
         return Det(neg(v.expr), RAT)
 
@@ -295,35 +284,35 @@ class Lowerer:
             return Det(expr, RAT)
         return self.linear_op(e, a, b)
 
-    def linear_op(self, e: S.BinOp, a: Value, b: Value) -> LinForm:
-        if isinstance(a, LinForm) and isinstance(b, LinForm) and a.kind != b.kind:
+    def linear_op(self, e: S.BinOp, a: Value, b: Value) -> ir.Lin:
+        if isinstance(a, ir.Lin) and isinstance(b, ir.Lin) and a.kind != b.kind:
             raise UserError.at(e.pos, f"'{e.op}' mixes an integer and a real value",
                                hint="integers (DLap samples) and reals (Lap samples, real inputs) never mix")
         if e.op in ("+", "-"):
-            kind = a.kind if isinstance(a, LinForm) else b.kind
+            kind = a.kind if isinstance(a, ir.Lin) else b.kind
             la, lb = self.as_lin(a, kind, e.left, "this sum"), self.as_lin(b, kind, e.right, "this sum")
             if e.op == "-":
                 negated = tuple((neg(c), x) for c, x in lb.terms)
-                return LinForm(kind, merge_terms(la.terms + negated), sub(la.const, lb.const))
-            return LinForm(kind, merge_terms(la.terms + lb.terms), add(la.const, lb.const))
+                return ir.Lin(kind, merge_terms(la.terms + negated), sub(la.const, lb.const))
+            return ir.Lin(kind, merge_terms(la.terms + lb.terms), add(la.const, lb.const))
         if e.op == "*":
-            if isinstance(a, LinForm) and isinstance(b, LinForm):
+            if isinstance(a, ir.Lin) and isinstance(b, ir.Lin):
                 raise UserError.at(e.pos, "the product of two random values is not linear",
                                    hint="real and integer expressions are linear: multiply a variable only by "
                                         "a number, a parameter or a DOM value")
-            lin, factor = (a, b.expr) if isinstance(a, LinForm) else (b, a.expr)
+            lin, factor = (a, b.expr) if isinstance(a, ir.Lin) else (b, a.expr)
             if lin.kind == "int":
                 self.check_integral(factor, e, "an integer expression's coefficients")
-            return LinForm(lin.kind, merge_terms(tuple((mul(factor, c), x) for c, x in lin.terms)),
+            return ir.Lin(lin.kind, merge_terms(tuple((mul(factor, c), x) for c, x in lin.terms)),
                            mul(factor, lin.const))
         # '/'
-        if isinstance(b, LinForm):
+        if isinstance(b, ir.Lin):
             raise UserError.at(e.right.pos, "cannot divide by a random value",
                                hint="real and integer expressions are linear: divide only by a number or a parameter")
         if a.kind == "int":
             raise UserError.at(e.pos, "an integer expression cannot be divided",
                                hint="integer expressions have integer coefficients; use a real (Lap) value instead")
-        return LinForm(a.kind, merge_terms(tuple((div(c, b.expr, e.pos), x) for c, x in a.terms)),
+        return ir.Lin(a.kind, merge_terms(tuple((div(c, b.expr, e.pos), x) for c, x in a.terms)),
                        div(a.const, b.expr, e.pos))
 
     def check_integral(self, expr: ir.Expr, node: S.Expr, what: str):
@@ -332,8 +321,8 @@ class Lowerer:
             raise UserError.at(node.pos, f"{what} must be integers, not {value}",
                                hint="integers (DLap samples) take integer coefficients and constants")
 
-    def as_lin(self, v: Value, kind: str, node: S.Expr, what: str) -> LinForm:
-        if isinstance(v, LinForm):
+    def as_lin(self, v: Value, kind: str, node: S.Expr, what: str) -> ir.Lin:
+        if isinstance(v, ir.Lin):
             if v.kind != kind:
                 raise UserError.at(node.pos, f"{what} mixes an integer and a real value",
                                    hint="integers (DLap samples) and reals (Lap samples, real inputs) never mix")
@@ -344,7 +333,7 @@ class Lowerer:
                 raise UserError.at(node.pos, f"{what} needs numbers, but {describe(node)} is {value_words(v)}")
         if kind == "int":
             self.check_integral(v.expr, node, "integer expressions and their constants")
-        return LinForm(kind, (), v.expr)
+        return ir.Lin(kind, (), v.expr)
 
     # ------------------------------------------------------------------ comparisons
 
@@ -397,7 +386,7 @@ class Lowerer:
     def _CondExpr(self, e: S.CondExpr) -> Value:
         cond = self.boolean(e.cond, "the condition of 'if ... then ... else'")
         a, b = self.value(e.then), self.value(e.other)
-        if isinstance(a, LinForm) or isinstance(b, LinForm):
+        if isinstance(a, ir.Lin) or isinstance(b, ir.Lin):
             raise UserError.at(e.pos, "an 'if ... then ... else' expression cannot choose between random values",
                                hint="use an if statement that assigns the variable in each branch")
         if isinstance(a.typ, ir.BoolT) != isinstance(b.typ, ir.BoolT):
@@ -465,7 +454,7 @@ class Lowerer:
         if not args:
             raise UserError.at(e.pos, f"{fn}() needs at least one argument")
         for node, v in args:
-            if isinstance(v, LinForm):
+            if isinstance(v, ir.Lin):
                 if fn in ("argmax", "argmin"):
                     raise UserError.at(e.pos, f"{fn} of random values can only be assigned directly",
                                        hint=f"write 'out <- {fn}(noisy)' as a statement of its own")

@@ -21,7 +21,7 @@ _TYPES = {"real": ir.RealT(), "int": ir.IntT(), "bool": ir.BoolT()}
 def infer_locals(statements: tuple, scope: Scope) -> None:
     """Add the inferred types of undeclared assignment targets to `scope.variables`."""
     assignments: dict[str, list[S.Assign]] = {}
-    for stmt in _assignments(statements):
+    for stmt in S.assignments(statements):
         name = stmt.target.name
         if name not in scope.variables:
             assignments.setdefault(name, []).append(stmt)
@@ -98,19 +98,6 @@ def _children(e):
     if isinstance(e, (S.CallExpr, S.SampleExpr)):
         return e.args
     return ()
-
-
-def _assignments(statements):
-    for stmt in statements:
-        if isinstance(stmt, S.Assign):
-            yield stmt
-        elif isinstance(stmt, S.If):
-            for _, body in stmt.branches:
-                yield from _assignments(body)
-            if stmt.other:
-                yield from _assignments(stmt.other)
-        elif isinstance(stmt, S.While):
-            yield from _assignments(stmt.body)
 
 
 def _kind(e, scope: Scope, known: dict) -> str | None:

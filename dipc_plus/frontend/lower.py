@@ -26,7 +26,7 @@ from dipc_plus.frontend.checks import check_flow
 from dipc_plus.frontend.consteval import rate_multiple
 from dipc_plus.frontend.declare import declare, uses_rate
 from dipc_plus.errors import UserError
-from dipc_plus.frontend.exprs import LinForm, Lowerer, is_numeric, symbols_of
+from dipc_plus.frontend.exprs import Lowerer, is_numeric, symbols_of
 from dipc_plus.frontend.fold import const
 from dipc_plus.frontend.infer import infer_locals
 from dipc_plus.frontend.scope import Scope, did_you_mean, type_words
@@ -129,7 +129,7 @@ class _Statements:
         lw = self.lowerer(pre)
         if isinstance(value, S.CallExpr) and value.fn in ("argmax", "argmin") and value.fn not in self.scope.functions:
             args = lw.expand_args(value)
-            if any(isinstance(v, LinForm) for _, v in args):
+            if any(isinstance(v, ir.Lin) for _, v in args):
                 stmts = self.argmax(target, typ, value, args, lw, s.pos)
             else:
                 v = lw.builtin_call(value, args)
@@ -261,12 +261,12 @@ class _Statements:
         if missing:
             raise UserError.at(pos, f"{call.fn} gives an index 1..{n}, but {missing[0]} is outside the domain "
                                f"{typ} of '{target}'", hint=f"declare it with domain 1..{n}")
-        kinds = {v.kind for _, v in args if isinstance(v, LinForm)}
+        kinds = {v.kind for _, v in args if isinstance(v, ir.Lin)}
         if len(kinds) > 1:
             raise UserError.at(call.pos, f"{call.fn} mixes integer and real values",
                                hint="integers (DLap samples) and reals (Lap samples, real inputs) never mix")
         kind = kinds.pop()
-        lins = [lw.as_lin(v, kind, node, f"argument of {call.fn}").to_ir() for node, v in args]
+        lins = [lw.as_lin(v, kind, node, f"argument of {call.fn}") for node, v in args]
         op = ">" if call.fn == "argmax" else "<"
         out: list = [ir.Assign(target, const(1), pos)]
         if n == 1:

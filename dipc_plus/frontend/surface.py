@@ -180,6 +180,20 @@ class Exit:
     pos: Pos
 
 
+def assignments(statements):
+    """Every assignment of `statements`, inside `if` and `while` bodies too (as the checks
+    after desugaring see them)."""
+    for s in statements:
+        if isinstance(s, Assign):
+            yield s
+        elif isinstance(s, If):
+            for _, body in s.branches:
+                yield from assignments(body)
+            yield from assignments(s.other or ())
+        elif isinstance(s, While):
+            yield from assignments(s.body)
+
+
 # --------------------------------------------------------------------------- declarations
 
 

@@ -107,15 +107,7 @@ def assigned(stmts) -> set:
     >>> assigned([ir.Assign("x", ir.Const(1), ir.NOWHERE)])
     {'x'}
     """
-    out: set = set()
-    for s in stmts:
-        if isinstance(s, (ir.Assign, ir.Sample, ir.Compare)):
-            out.add(s.target)
-        elif isinstance(s, ir.If):
-            out |= assigned(s.then) | assigned(s.other)
-        elif isinstance(s, ir.While):
-            out |= assigned(s.body)
-    return out
+    return {s.target for s in ir.statements(stmts) if isinstance(s, (ir.Assign, ir.Sample, ir.Compare))}
 
 
 def own_reads(s, terms: bool = True) -> set:

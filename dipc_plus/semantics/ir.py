@@ -243,6 +243,18 @@ class Exit:
 
 Stmt = Union[Assign, Sample, Compare, If, While, Exit]
 
+
+def statements(stmts):
+    """Every statement of `stmts` at any depth, each before the statements nested in it: the one
+    syntactic walk that "does the body contain / assign / read ..." questions share."""
+    for s in stmts:
+        yield s
+        if isinstance(s, If):
+            yield from statements(s.then)
+            yield from statements(s.other)
+        elif isinstance(s, While):
+            yield from statements(s.body)
+
 # --------------------------------------------------------------------------- definitions
 
 

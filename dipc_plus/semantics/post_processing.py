@@ -40,39 +40,16 @@ class PostProcessing:
         return f"{', '.join(self.derived)} computed from {', '.join(self.kept) or 'constants'} alone"
 
 
-def has_exit(body) -> bool:
-    for s in body:
-        if isinstance(s, ir.Exit):
-            return True
-        if isinstance(s, ir.If) and (has_exit(s.then) or has_exit(s.other)):
-            return True
-        if isinstance(s, ir.While) and has_exit(s.body):
-            return True
-    return False
-
-
 def deterministic(body) -> bool:
     """Only assignments and ifs (no draw, noisy comparison, loop or exit) at any depth."""
-    for s in body:
-        if isinstance(s, ir.If):
-            if not (deterministic(s.then) and deterministic(s.other)):
-                return False
-        elif not isinstance(s, ir.Assign):
-            return False
-    return True
+    return all(isinstance(s, (ir.Assign, ir.If)) for s in ir.statements(body))
 
 
 def reads_within(body, allowed: set) -> bool:
     """Does every expression and condition of `body` read only `allowed`, and every nested
     assignment write a variable of `allowed` (already assigned at top level of the tail)?"""
-    for s in body:
-        if not own_reads(s) <= allowed:
-            return False
-        if isinstance(s, ir.Assign) and s.target not in allowed:
-            return False
-        if isinstance(s, ir.If) and not (reads_within(s.then, allowed) and reads_within(s.other, allowed)):
-            return False
-    return True
+    return all(own_reads(s) <= allowed and not (isinstance(s, ir.Assign) and s.target not in allowed)
+               for s in ir.statements(body))
 
 
 def tail_is_post_processing(tail, kept: set) -> bool:
@@ -92,7 +69,7 @@ def tail_is_post_processing(tail, kept: set) -> bool:
 def post_processing(program: ir.Program) -> PostProcessing:
     """The outputs of `program` computed only from its other outputs (`PostProcessing.derived`):
     the longest deterministic tail of top-level statements that satisfies the module's preconditions."""
-    if has_exit(program.body):
+    if any(isinstance(s, ir.Exit) for s in ir.statements(program.body)):
         return PostProcessing(reason="the program can exit early, so an output computed at its end may not run")
     outputs = program.output_names()
     body = program.body

@@ -85,16 +85,6 @@ def as_eps(value) -> Fraction:
     return eps
 
 
-def _contains_exit(stmt) -> bool:
-    if isinstance(stmt, ir.Exit):
-        return True
-    if isinstance(stmt, ir.If):
-        return any(map(_contains_exit, stmt.then)) or any(map(_contains_exit, stmt.other))
-    if isinstance(stmt, ir.While):
-        return any(map(_contains_exit, stmt.body))
-    return False
-
-
 # --------------------------------------------------------------------------- the sampler
 
 
@@ -239,7 +229,7 @@ class Sampler:
     def _may_exit(self, stmt) -> bool:
         found = self._exits.get(id(stmt))
         if found is None:
-            found = self._exits[id(stmt)] = _contains_exit(stmt)
+            found = self._exits[id(stmt)] = any(isinstance(t, ir.Exit) for t in ir.statements([stmt]))
         return found
 
     def _assign(self, stmt: ir.Assign, idx: np.ndarray) -> None:

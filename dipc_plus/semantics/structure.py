@@ -16,7 +16,7 @@ from fractions import Fraction
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import values_equal
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC, mul
-from dipc_plus.semantics.instructions import compile_program, liveness, own_reads, reads
+from dipc_plus.semantics.instructions import assigned, compile_program, liveness, own_reads, reads
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.distribution import distribution_of_chain
 
@@ -26,41 +26,19 @@ HALT = "__halted"
 # --------------------------------------------------------------------------- reads and writes
 
 
-def stmt_reads(s) -> set:
-    """Every variable a statement may read (nested statements included)."""
-    out = own_reads(s)
-    for t in (s.then + s.other if isinstance(s, ir.If) else s.body if isinstance(s, ir.While) else ()):
-        out |= stmt_reads(t)
+def stmts_read(stmts) -> set:
+    """Every variable some of `stmts` may read (nested statements included)."""
+    out: set = set()
+    for t in ir.statements(stmts):
+        out |= own_reads(t)
     return out
-
-
-def may_write(s) -> set:
-    if isinstance(s, (ir.Assign, ir.Sample, ir.Compare)):
-        return {s.target}
-    if isinstance(s, ir.If):
-        out: set = set()
-        for t in s.then + s.other:
-            out |= may_write(t)
-        return out
-    if isinstance(s, ir.While):
-        out = set()
-        for t in s.body:
-            out |= may_write(t)
-        return out
-    return set()
 
 
 def must_write(s) -> set:
     if isinstance(s, (ir.Assign, ir.Sample, ir.Compare)):
         return {s.target}
     if isinstance(s, ir.If):
-        a: set = set()
-        for t in s.then:
-            a |= must_write(t)
-        b: set = set()
-        for t in s.other:
-            b |= must_write(t)
-        return a & b
+        return set().union(*map(must_write, s.then)) & set().union(*map(must_write, s.other))
     return set()
 
 
@@ -75,29 +53,17 @@ def exposed_reads(stmts) -> set:
         elif isinstance(s, ir.While):
             out |= (reads(s.cond) | exposed_reads(s.body)) - killed
         else:
-            out |= stmt_reads(s) - killed
+            out |= stmts_read([s]) - killed
         killed |= must_write(s)
     return out
 
 
 def contains_exit(stmts) -> bool:
-    for s in stmts:
-        if isinstance(s, ir.Exit):
-            return True
-        if isinstance(s, ir.If) and (contains_exit(s.then) or contains_exit(s.other)):
-            return True
-        if isinstance(s, ir.While) and contains_exit(s.body):
-            return True
-    return False
+    return any(isinstance(s, ir.Exit) for s in ir.statements(stmts))
 
 
 def contains_while(stmts) -> bool:
-    for s in stmts:
-        if isinstance(s, ir.While):
-            return True
-        if isinstance(s, ir.If) and (contains_while(s.then) or contains_while(s.other)):
-            return True
-    return False
+    return any(isinstance(s, ir.While) for s in ir.statements(stmts))
 
 
 def is_finite(t) -> bool:
@@ -149,7 +115,7 @@ def components(program: ir.Program) -> list[Component] | None:
             for w in last.get(v, ()):
                 union(j, w)
         must = must_write(s)
-        for v in may_write(s):
+        for v in assigned([s]):
             if v in must:
                 last[v] = {j}
             else:
@@ -176,9 +142,7 @@ def components(program: ir.Program) -> list[Component] | None:
             if contains_while(stmts):
                 return None  # a loop's termination mass would be lost by dropping it
             continue
-        read = set()
-        for s in stmts:
-            read |= stmt_reads(s)
+        read = stmts_read(stmts)
         ins = [(n, t) for n, t in program.inputs if n in read]
         outs_t = [(n, t) for n, t in program.outputs if n in outs]
         sub = _sub_program(program, stmts, ins, outs_t, f"{program.name}#{len(comps) + 1}")
@@ -315,9 +279,7 @@ class KernelChain:
         blocks = []
         for a, b in merged:
             stmts = body[a:b]
-            read = set()
-            for s in stmts:
-                read |= stmt_reads(s)
+            read = stmts_read(stmts)
             ins = tuple(n for n in program.input_names() if n in read)
             rename = {x: f"__x{i}" for i, x in enumerate(ins)}
             blocks.append(Block(stmts, ins, live_at(a), live_at(b), shape=(_map_ir(stmts, rename),
@@ -493,10 +455,7 @@ class KernelChain:
 
 
 def _reads_inputs(body, piece, inputs) -> bool:
-    read = set()
-    for s in body[piece[0]:piece[1]]:
-        read |= stmt_reads(s)
-    return bool(read & inputs)
+    return bool(stmts_read(body[piece[0]:piece[1]]) & inputs)
 
 
 

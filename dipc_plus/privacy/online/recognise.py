@@ -143,14 +143,14 @@ class _Recogniser:
                     self.elements[name] = (arr, int(hit.group(2)))
         inputs = set(p.input_names())
         local = {v: t for v, t in p.variables.items() if v not in inputs and v not in self.outputs}
-        self.guards = {s.target for s in _walk(shape.body) if isinstance(s, ir.Compare)}
+        self.guards = {s.target for s in ir.statements(shape.body) if isinstance(s, ir.Compare)}
         self.finite = {v: t for v, t in local.items() if isinstance(t, (ir.BoolT, ir.DomT)) and v not in self.guards}
         self.reals = {v for v, t in local.items() if isinstance(t, ir.RealT)}
         # the stored variables (thresholds) in order of their start, and each one's start rate (None:
         # a constant start x <- c, whose shift is 0)
         self.variables: dict = {}
         # real locals given a read's value in the loop (x <- r): those that may start at a constant
-        self.stored = {s.target for s in _walk(shape.body) if isinstance(s, ir.Assign) and s.target in self.reals
+        self.stored = {s.target for s in ir.statements(shape.body) if isinstance(s, ir.Assign) and s.target in self.reals
                        and _exact_var(s.expr) in self.reals}
 
     # ----------------------------------------------------------------------- prefix
@@ -421,23 +421,13 @@ class _Recogniser:
         return self._block(s.then if value else s.other, [p])
 
 
-def _walk(stmts):
-    for s in stmts:
-        yield s
-        if isinstance(s, ir.If):
-            yield from _walk(s.then)
-            yield from _walk(s.other)
-        elif isinstance(s, ir.While):
-            yield from _walk(s.body)
-
-
 def _no_local_arrays(shape: OnlineShape) -> None:
     """Refuse a local array: its element at position i is fresh in each iteration, so it is
     not one finite variable carried from step to step (the automaton's control state)."""
     p = shape.program
     io = set(p.input_names()) | set(p.output_names())
     local = [n for flat in p.arrays.values() for n in flat if n not in io]
-    for s in _walk(shape.prefix + shape.body):
+    for s in ir.statements(shape.prefix + shape.body):
         hit = next((n for n in local if mentions(s, n)), None)
         if hit is not None:
             raise refuse(s.pos, f"'{hit}' is an element of a local array; the class keeps its control state in "
