@@ -283,6 +283,10 @@ ROWS = [
     Row("isvt3", {"q": [0, 0, 0]}),
     Row("isvt3", {"q": [-1, 0, 2]}, {"N": 2}),
     Row("isvt3", {"q": [2, 1, -3]}),
+    # its non-private twin without query noise (box privacy, issue 38)
+    Row("svt_count_no_query_noise", {"q": [0, 0, 0]}),
+    Row("svt_count_no_query_noise", {"q": [-1, 1, 0]}),
+    Row("svt_count_no_query_noise", {"q": [2, -3, -1]}, {"T": 1}),
     # several stored variables (every length, issue 41), at m = 2 (5 noises at m = 3)
     Row("range", {"q": [0, 1]}, {"m": 2}),
     Row("range", {"q": [-1, 3]}, {"m": 2}),
