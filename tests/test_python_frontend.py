@@ -171,14 +171,14 @@ def test_show_prints_the_translated_program():
     code, out, err = run_main(["show", PY / "svt.py", "--function", "svt", "--set", "m=3", "--set", "N=1",
                                "--set", "T=0"])
     assert code == 0, err
-    assert "noisy_T <- Lap(eps/2, 0)" in out and "Lap(eps/4, 0)" in out and "exit" in out
+    assert "noisy_T <- Lap(eps/2, 0)" in out and "Lap(eps/4, queries[1])" in out and "exit" in out
     assert "output out: PyBoolOrNone[3]" in out
 
 
 def test_number_literals_are_read_exactly():
     src = "def f(prng, queries, epsilon):\n    return queries[0] + prng.laplace(scale=0.1 / epsilon) >= 0.3\n"
     program = dipc_plus.Program.from_python(src, "f", params={"m": 1})
-    assert "Lap(10*eps, 0)" in program.text and "(3/10)" in program.text
+    assert "Lap(10*eps, queries[1])" in program.text and "(3/10)" in program.text
 
 
 def test_a_local_named_result_is_not_the_generated_output(tmp_path):
