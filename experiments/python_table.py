@@ -36,11 +36,8 @@ LITERATURE = [
     ("svt_count_bots", "SVT returning the count of bots", "eps-DP"),
     ("svt_resample", "SVT resampling the threshold (Alg. 2)", "eps-DP"),
     ("isvt1", "iSVT1: no query noise (Alg. 5)", "not eps-DP (infinite loss)"),
-    ("isvt_no_query_noise", "the same, descriptive name", "not eps-DP (infinite loss)"),
     ("isvt2", "iSVT2: no cutoff (Alg. 6)", "not eps-DP"),
-    ("isvt_no_cutoff", "the same, descriptive name", "not eps-DP"),
     ("isvt3", "iSVT3: query noise ignores N (Alg. 4)", "(1+6N)/4 eps-DP only"),
-    ("isvt_query_noise_ignores_cutoff", "the same, descriptive name", "(1+6N)/4 eps-DP only"),
     ("isvt4_answers_and_values", "iSVT4: publishes the noisy value (Alg. 3), two lists", "not eps-DP (infinity-DP)"),
 ]
 REFUSED = [

@@ -19,14 +19,24 @@ In both, every mean is a constant-coefficient linear form over real inputs (so
 the centres are fixed rationals once the inputs are), no sample is read anywhere
 else, and `out` is the program's only output.  Discrete noise (DLap) is not
 handled: ties then have positive probability.
+
+Relabelled: either form may compute the index into a local `k` instead and end with one
+``out <- e`` where `e` reads `k` alone (the Python front end's ``result <- _a2 - 1`` for
+numpy's 0-based argmax).  `e` is evaluated at k = 1..m; when those values are pairwise
+distinct (an injective relabelling) `ArgmaxShape.labels` holds them, and P[out = labels[j-1]]
+is P[index = j].  Callers that read the output as the index itself ask with
+``relabelled=False`` and get None for such a program.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, is_dataclass, replace
 from fractions import Fraction
 
+from dipc_plus.errors import UserError
 from dipc_plus.exact import noises
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.evaluate import eval_expr
+from dipc_plus.semantics.instructions import reads
 
 __all__ = ["ArgmaxShape", "recognise", "samples_at"]
 
@@ -34,26 +44,41 @@ __all__ = ["ArgmaxShape", "recognise", "samples_at"]
 @dataclass(frozen=True)
 class ArgmaxShape:
     """out = argmax (argmin if `minimum`) of independent samples, in index order 1..m;
-    `samples` holds (kind 'lap'|'exp', rate b of b*eps, mean as an ir.Lin over inputs)."""
+    `samples` holds (kind 'lap'|'exp', rate b of b*eps, mean as an ir.Lin over inputs);
+    `labels[j-1]` is the output's value when index j wins (1..m unless relabelled)."""
     output: str
     samples: tuple
     minimum: bool
     form: str  # 'builtin' | 'loop', for messages and tests
+    labels: tuple = ()
+
+    def label(self, j: int):
+        """The output's value when index j (1-based) wins."""
+        return self.labels[j - 1] if self.labels else j
+
+    @property
+    def relabelled(self) -> bool:
+        return bool(self.labels) and self.labels != tuple(range(1, len(self.samples) + 1))
 
 
-def recognise(program: ir.Program) -> ArgmaxShape | None:
-    """The argmax shape of `program`, or None if it is not exactly one of the two forms."""
+def recognise(program: ir.Program, relabelled: bool = False) -> ArgmaxShape | None:
+    """The argmax shape of `program`, or None if it is not exactly one of the two forms (or,
+    with `relabelled`, one of them followed by an injective relabelling of the index)."""
     if len(program.outputs) != 1:
         return None
     out, out_type = program.outputs[0]
     if not isinstance(out_type, ir.DomT):
         return None
-    shape = _builtin(program, out) or _loop(program, out)
+    body = program.body
+    shape = _builtin(program, out, body) or _loop(program, out, body)
+    if shape is None and relabelled:
+        shape = _relabelled(program, out)
     if shape is None:
         return None
-    if any(j not in out_type.values for j in range(1, len(shape.samples) + 1)):
+    labels = shape.labels or tuple(range(1, len(shape.samples) + 1))
+    if any(v not in out_type.values for v in labels):
         return None
-    return shape
+    return replace(shape, labels=labels)
 
 
 def samples_at(shape: ArgmaxShape, inputs: dict) -> list | None:
@@ -157,8 +182,7 @@ def _scan(target: str, lins: list, op: str, b: str) -> list:
     return out
 
 
-def _builtin(program: ir.Program, out: str) -> ArgmaxShape | None:
-    body = program.body
+def _builtin(program: ir.Program, out: str, body: tuple) -> ArgmaxShape | None:
     k = 0
     while k < len(body) and isinstance(body[k], ir.Sample):
         k += 1
@@ -204,8 +228,7 @@ def _builtin(program: ir.Program, out: str) -> ArgmaxShape | None:
 # --------------------------------------------------------------------------- loop form
 
 
-def _loop(program: ir.Program, out: str) -> ArgmaxShape | None:
-    body = program.body
+def _loop(program: ir.Program, out: str, body: tuple) -> ArgmaxShape | None:
     if len(body) < 2 or (len(body) - 2) % 3 != 0:
         return None
     first = _sample(program, body[0])
@@ -233,3 +256,37 @@ def _loop(program: ir.Program, out: str) -> ArgmaxShape | None:
             return None
         samples.append(info)
     return ArgmaxShape(out, tuple(samples), op == "<", "loop")
+
+
+# --------------------------------------------------------------------------- relabelled index
+
+
+def _relabelled(program: ir.Program, out: str) -> ArgmaxShape | None:
+    """Either form into a local index k, then ``out <- e(k)`` last, e injective on 1..m."""
+    body = program.body
+    if len(body) < 2:
+        return None
+    last = body[-1]
+    if not isinstance(last, ir.Assign) or last.target != out:
+        return None
+    names = reads(last.expr)
+    if len(names) != 1:
+        return None
+    index, = names
+    if not _is_local(program, index, ir.DomT):
+        return None
+    rest = body[:-1]
+    shape = _builtin(program, index, rest) or _loop(program, index, rest)
+    if shape is None:
+        return None
+    m = len(shape.samples)
+    if any(j not in program.variables[index].values for j in range(1, m + 1)):
+        return None
+    try:
+        labels = tuple(eval_expr(last.expr, {index: j}, program, last.pos) for j in range(1, m + 1))
+    except (UserError, ArithmeticError):
+        return None
+    labels = tuple(int(v) if isinstance(v, Fraction) and v.denominator == 1 else v for v in labels)
+    if any(isinstance(v, bool) for v in labels) or len(set(labels)) != m:
+        return None     # not injective: two indices would share an output value
+    return replace(shape, output=out, labels=labels)

@@ -346,24 +346,27 @@ def output_distribution(program: ir.Program, inputs: Mapping, *, max_states: int
 def argmax_distribution(program: ir.Program, inputs: Mapping) -> Distribution | None:
     """The distribution by the argmax integral (method "argmax-integral"), or None when
     `program` is not recognised as argmax/argmin of independent samples."""
-    shape = recognise_argmax(program)
+    shape = recognise_argmax(program, relabelled=True)
     if shape is None:
         return None
     flat = bind(program, inputs)
     samples = samples_at(shape, flat)
     if samples is None:
         return None
-    return distribution_of_argmax(program, flat, argmax_probabilities(samples, minimum=shape.minimum))
+    return distribution_of_argmax(program, flat, argmax_probabilities(samples, minimum=shape.minimum),
+                                  shape.labels)
 
 
-def distribution_of_argmax(program: ir.Program, flat: dict, probabilities: list) -> Distribution:
-    """The Distribution of an argmax program's one output at flat inputs, given P[out = i] for
-    i = 1..m (`argmax_distribution`'s, and accuracy.classes' for a permuted orbit representative)."""
+def distribution_of_argmax(program: ir.Program, flat: dict, probabilities: list,
+                           labels: tuple = ()) -> Distribution:
+    """The Distribution of an argmax program's one output at flat inputs, given P[index = i] for
+    i = 1..m (`argmax_distribution`'s, and accuracy.classes' for a permuted orbit representative);
+    index i is the output value labels[i-1] (i itself when `labels` is empty)."""
     entries: dict = {}
     for i, p in enumerate(probabilities, start=1):
         if not p.is_zero():
             p = ExpFrac.of(p)
-            entries[Outcome((i,), frozenset())] = Entry(p, ONE, p)
+            entries[Outcome((labels[i - 1] if labels else i,), frozenset())] = Entry(p, ONE, p)
     types = [t for _, t in program.outputs]
     ordered = dict(sorted(entries.items(), key=lambda kv: _outcome_key(kv[0], types)))
     return Distribution(program, flat, ordered, {}, None, method="argmax-integral")

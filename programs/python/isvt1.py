@@ -2,7 +2,7 @@
 query is answered, and the cutoff N is a parameter it never reads (Stoddard, Chen &
 Machanavajjhala 2014; Lyu, Su & Li 2017, Algorithm 5).
 
-Not eps-DP for any eps.  The same mechanism as isvt_no_query_noise.py; the .dip twin:
+Not eps-DP for any eps.  Lyu et al. Alg. 5; the .dip twin:
 programs/svt_lyu_alg5.dip.
 """
 

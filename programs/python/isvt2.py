@@ -2,7 +2,7 @@
 (Chen et al. 2015; Lyu, Su & Li 2017, Algorithm 6); N is a parameter it never reads.
 
 Not eps-DP (the loss grows with the number of answers above the threshold).  The same
-mechanism as isvt_no_cutoff.py; the .dip twin: programs/svt_lyu_alg6.dip.
+mechanism as Lyu et al. Alg. 6; the .dip twin: programs/svt_lyu_alg6.dip.
 """
 
 

@@ -3,7 +3,8 @@
 Why a module of its own: expressions (arithmetic, comparisons, noise calls, argmax, lists)
 and the declarations they need are one concern; the statements (`translate.py`) build on it.
 A noise call becomes a sample statement written before the statement that uses it (or, as
-`x = q + prng.laplace(scale=2/eps)`, the sample `x <- Lap(eps/2, q)` itself); numpy's scale
+`x = q + prng.laplace(scale=2/eps)`, the sample `x <- Lap(eps/2, q)` itself; inside a larger
+expression, `q + prng.laplace(...)` becomes one fresh sample centred at q); numpy's scale
 c/eps becomes the .dip rate eps/c.  Number literals are read from the source text, exactly.
 """
 from __future__ import annotations
@@ -359,6 +360,12 @@ class ExpressionTranslator(Declarations, Calls):
                           "assign it first; lists are read by index, len, sum, max, min or argmax")
 
     def binop(self, node) -> Value:
+        folded = self.folded_sample(node) if isinstance(node.op, ast.Add) else None
+        if folded is not None:     # `q + noise` is one draw centred at q: a noisy read the deciders know
+            name = self.new_name("n")
+            self.extra_vars.append((name, "real"))
+            self.emit(f"{name} <- {folded}", node)
+            return Value(name, REAL, mean=True)
         left, right = self.scalar(node.left), self.scalar(node.right)
         if BOOL in (left.kind, right.kind):
             raise self.refuse(node, "arithmetic on a bool", "use if/else or sum() to count bools")

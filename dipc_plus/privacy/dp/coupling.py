@@ -6,7 +6,9 @@ every pair of real inputs of the box, and a claim on every value of a real outpu
 ratio the exact proofs did not settle.  The Lemma of docs/design/every_length.md section 2 is
 stated per m, for every pair of real inputs with |q - q'| <= B and every set of outputs
 (released real values included, since each coupled run keeps its outputs), so the game's
-value d at the claim's m (`online.bound.bound_at_length`) times B bounds the loss.
+value d at the claim's m (`online.bound.bound_at_length`) times B bounds the loss.  A .dip
+program's loop is read by `online_shape`; any other program (a Python function, translated at
+one m) from its lowered body at that m (`online.shape.shape_at_length`).
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from dipc_plus.execution.accelerators import switched_off
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.privacy.online.bound import bound_at_length
 from dipc_plus.privacy.online.recognise import recognise
-from dipc_plus.privacy.online.shape import online_shape
+from dipc_plus.privacy.online.shape import online_shape, shape_at_length
 
 # the adjacencies whose pairs all have |q[i] - q'[i]| <= bound at every position: the coupling's premise
 BOUNDED = ("linf", "l1", "one-position")
@@ -57,13 +59,14 @@ def coupling_for(claim: DPClaim, options: RunOptions = DEFAULT_OPTIONS) -> Coupl
                         "among those)", k=budget.k)
     program = claim.program
     try:
-        auto = recognise(online_shape(program.source, dict(program.params)))
+        auto = recognise(online_shape(program.source, dict(program.params)) if str(program.source).endswith(".dip")
+                         else shape_at_length(program))
     except UserError as exc:
         why = exc.message[len(EVERY_M):] if exc.message.startswith(EVERY_M) else exc.message
         where = f"{exc.file}:{exc.line}" if exc.line else (exc.file or "")
         return Coupling(False, f"the program is not in the online class ({why}" +
                         (f", at {where})" if where else ")"), k=budget.k, where=where)
-    m = int(program.params[auto.size_param])
+    m = int(program.params.get(auto.size_param, len(program.input_names())))
     d = bound_at_length(auto, m).d
     if d is None:
         return Coupling(False, f"the game's value at {auto.size_param} = {m} is infinite (a noise-free comparison "

@@ -80,8 +80,9 @@ def argmax_directions(program: ir.Program) -> tuple[dict, bool] | None:
     noises, raising mu_j can only keep j the winner and raising mu_i (i != j) can only take it
     away, whatever the tie rule by index; so P[j] moves with u_l as sign(a_jl) and against
     sign(a_il), monotone when these signs agree.  Shifting every input by c moves mu_k by
-    c * sum(a_k), the same for every k exactly when those sums are equal: argmax is unchanged."""
-    shape = recognise(program)
+    c * sum(a_k), the same for every k exactly when those sums are equal: argmax is unchanged.
+    An injective relabelling of the index (`ArgmaxShape.labels`) keys P[j] by j's output value."""
+    shape = recognise(program, relabelled=True)
     if shape is None:
         return None
     coeffs = []
@@ -99,10 +100,11 @@ def argmax_directions(program: ir.Program) -> tuple[dict, bool] | None:
         for k, a in enumerate(coeffs):
             for n, c in a.items():
                 signs.setdefault(n, set()).add(flip * (1 if c > 0 else -1) * (1 if k == j else -1))
+        key = (shape.label(j + 1),)
         if any(len(v) != 1 for v in signs.values()):
-            out[(j + 1,)] = None
+            out[key] = None
         else:
-            out[(j + 1,)] = {n: v.pop() for n, v in sorted(signs.items())}
+            out[key] = {n: v.pop() for n, v in sorted(signs.items())}
     return out, len({sum(a.values(), Fraction(0)) for a in coeffs}) <= 1
 
 
