@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from dipc_plus.errors import UserError
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.instructions import assigned, own_reads
-from dipc_plus.semantics.post_processing import derived_tail, has_exit
+from dipc_plus.semantics.post_processing import derived_tail
+from dipc_plus.semantics.structure import contains_exit
 
 RULE = ("an output computed after the loop over the queries must be a finite value (a count, a score, an index) "
         "computed from the per-step arrays alone, by assignments and ifs")
@@ -64,7 +65,7 @@ def counted_tail(program: ir.Program, length: int, hint: str) -> CountedTail:
         raise UserError.at(real.pos, f"cannot decide privacy for every m: the real output '{real.target}' is "
                            "computed after the loop; " + RULE + " (a real value would need its events carried "
                            "through the function)", hint=hint)
-    if has_exit(program.body[:start]):
+    if contains_exit(program.body[:start]):
         raise UserError.at(first.pos, f"cannot decide privacy for every m: '{first.target}' is computed after "
                            "the loop, which can `exit` before it (then the output is never computed, so it is "
                            "not a function of the per-step outputs)",
