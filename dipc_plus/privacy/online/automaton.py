@@ -93,6 +93,8 @@ class Automaton:
     steps: list = field(default_factory=list)
     input_name: str = "q"
     size_param: str = "m"
+    integer_draw: str = ""        # file:line of the first integer-valued (discrete Laplace) draw, "" when
+                                  # none: then the coupling's shifts must be integers (an integer bound)
 
     def constant_start(self, var: str) -> bool:
         return self.start_rates[self.variables.index(var)] is None
