@@ -47,6 +47,8 @@ ROWS = [
     ("svt_shifted_mean", {}, {}, "variant"), ("svt_assign", {}, {}, "variant"),
     ("online_noisy_max", {}, {}, "variant (start -20)"), ("online_noisy_min", {}, {}, "variant (start 20)"),
     ("online_sort", {}, {}, "-"),
+    # issue 40, item 5: discrete Laplace draws (integer inputs, grid {-1, 0, 1} as declared int)
+    ("discrete_svt", {}, {}, "variant (eps-DP, discrete)"), ("discrete_svt_forever", {}, {}, "variant"),
     # issue 41: several stored variables (the CCS 2023 examples; grid {0, 1} to keep m = 3 affordable)
     ("range", {}, {"grid": "[0, 1]"}, "CCS 2023 example (verdict not checked here)"),
     ("k_range", {"k": 1}, {"grid": "[0, 1]"}, "CCS 2023 example (verdict not checked here)"),

@@ -269,6 +269,13 @@ ROWS = [
     Row("online_sort", {"q": [0, 0, 0]}),
     Row("online_sort", {"q": [-1, 0, 2]}),
     Row("online_sort", {"q": [2, 1, -3]}, {"T": 1}),
+    # discrete Laplace in the every-length class (issue 40, item 5)
+    Row("discrete_svt", {"q": [0, 0, 0]}),
+    Row("discrete_svt", {"q": [1, -1, 2]}),
+    Row("discrete_svt", {"q": [2, 0, -1]}, {"T": 1}),
+    Row("discrete_svt_forever", {"q": [0, 0, 0]}),
+    Row("discrete_svt_forever", {"q": [1, -1, 2]}),
+    Row("discrete_svt_forever", {"q": [-2, 1, 0]}, {"T": 1}),
     # StatDP's SVT releasing the number of bots (box privacy, issue 38)
     Row("svt_count", {"q": [0, 0, 0]}),
     Row("svt_count", {"q": [-1, -2, 1]}),

@@ -258,6 +258,8 @@ def test_a_cell_form_against_quadrature():
 
 @pytest.mark.parametrize("name, finite, words, line", [
     ("discrete_above_threshold", {"r[1]": 0, "r[2]": 1, "r[3]": 2}, "DLap", 34),
+    ("discrete_svt", {"q[1]": 0, "q[2]": 1, "q[3]": -1}, "is an integer", None),
+    ("discrete_svt_forever", {"q[1]": 0, "q[2]": 1, "q[3]": -1}, "is an integer", None),
     ("truncated_geometric_choose", {"x": 1}, "choose", 29),
     ("exponential", {"h1": 0, "h2": 1, "h3": 2}, "exponential-mechanism", 29),
 ])

@@ -26,8 +26,8 @@ class LengthUse:
 @dataclass(frozen=True)
 class LengthUses:
     """The facts about the length parameter: `size` is None when the program does not have
-    exactly one input, an array `q: real[m]` with m a parameter (`where` then points at the
-    second input, or the only one, or is None when there is no input)."""
+    exactly one input, an array `q: real[m]` or `q: int[m]` with m a parameter (`where` then points
+    at the second input, or the only one, or is None when there is no input)."""
     file: str
     size: str | None
     input: str | None
@@ -44,7 +44,7 @@ def length_uses(module: S.Module, explicit) -> LengthUses:
     params = {it.name for it in module.items if isinstance(it, S.ParamDecl)}
     ok = (len(inputs) == 1 and isinstance(inputs[0].type, S.ArrayType)
           and isinstance(inputs[0].type.size, S.Name) and inputs[0].type.size.name in params
-          and isinstance(inputs[0].type.elem, S.TypeName) and inputs[0].type.elem.name == "real")
+          and isinstance(inputs[0].type.elem, S.TypeName) and inputs[0].type.elem.name in ("real", "int"))
     if not ok:
         where = inputs[1].pos if len(inputs) > 1 else inputs[0].pos if inputs else None
         return LengthUses(module.file, None, None, where)

@@ -6,6 +6,12 @@ The discrete Laplace engine (exact/dlap_engine.py) integrates it as it is.
 Not a continuous scale family (`NoiseSpec.continuous_scale_family` is False): it has atoms
 (two samples tie with positive probability, and the tie-break then favours an index), and
 its law at rate a*eps is not the law at rate 1 scaled, since its support stays the integers.
+
+A two-sided shift cost for integer shifts (`NoiseSpec.shift_cost`): with p = e^(-a eps),
+P(N = n)/P(N = n + s) = p^(|n| - |n + s|) <= e^(a eps |s|) for integers n, s (triangle
+inequality), every integer has positive mass, log P(N = n) = const - a eps |n| is concave in
+n, and P[N >= s] = sum_{k >= s} (1-p)/(1+p) p^k = p^s/(1+p) for integers s >= 0.  A shift by a
+non-integer leaves the support, so the cost holds only on integer inputs with integer shifts.
 """
 from __future__ import annotations
 
@@ -43,4 +49,4 @@ def reading(rate: Fraction) -> EngineReading:
 
 
 SPEC = register(NoiseSpec(kind="dlap", surface="DLap", title="discrete Laplace", value_type="int",
-                          draw=draw, reading=reading))
+                          draw=draw, reading=reading, shift_cost="two-sided"))

@@ -9,6 +9,9 @@ A continuous scale family (`NoiseSpec.continuous_scale_family`): its density
 a eps e^(-a eps x) [x > 0] is a eps * f(a eps x) with f(y) = e^(-y) [y > 0], which is
 independent of a and eps (a eps x > 0 exactly when x > 0), so N = Y/(a eps) for Y standard
 exponential, and Y has a density.
+
+A one-sided shift cost (`NoiseSpec.shift_cost`): moving a draw up by s >= 0 costs e^(a eps s),
+but moving it down maps part of x > 0 below 0, where the density is 0: no finite cost.
 """
 from __future__ import annotations
 
@@ -29,4 +32,4 @@ def reading(rate: Fraction) -> EngineReading:
 
 SPEC = register(NoiseSpec(kind="exp", surface="ExpNoise", title="one-sided exponential", value_type="real",
                           draw=draw, reading=reading,
-                          continuous_scale_family=True))
+                          continuous_scale_family=True, shift_cost="one-sided"))

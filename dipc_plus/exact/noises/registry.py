@@ -41,6 +41,14 @@ class NoiseSpec:
     # in the mean and a scale family in eps, and ties between independent samples have probability
     # 0: the argmax worst point (accuracy/argmax_box.py) needs exactly this of its noises.
     continuous_scale_family: bool = False
+    # How shifting a draw by s changes its law, stated and proved in the noise's module; the
+    # every-length coupling (privacy/online, docs/design/every_length.md) admits only "two-sided":
+    # for every shift s of the noise's lattice (every real for a 'real' noise, every integer for an
+    # 'int' one) the density or mass f has f(n) <= e^(a eps |s|) f(n + s) at every n, is positive on
+    # the whole lattice and log-concave, and its tail P[N >= s] is C e^(-a eps s) for s >= 0 (the
+    # lower tail its mirror image).  "one-sided": a shift one way leaves the support (cost infinite);
+    # "" for a noise that states nothing.
+    shift_cost: str = ""
 
     def described(self) -> str:
         """How the language writes it, for hints: 'Lap(a*eps, mean) (Laplace)'."""
@@ -54,6 +62,8 @@ _BY_SURFACE: dict[str, NoiseSpec] = {}
 def register(spec: NoiseSpec) -> NoiseSpec:
     """Make `spec` known to every stage; a kind or a name can be registered only once
     (registering the identical spec again is a no-op)."""
+    if spec.shift_cost not in ("", "one-sided", "two-sided"):
+        raise ValueError(f"noise {spec.surface}: shift_cost must be '', 'one-sided' or 'two-sided'")
     if spec.value_type not in ("real", "int"):
         raise ValueError(f"noise {spec.surface}: value_type must be 'real' or 'int', not {spec.value_type!r}")
     for table, key in ((_BY_KIND, spec.kind), (_BY_SURFACE, spec.surface)):

@@ -66,6 +66,10 @@ def coupling_for(claim: DPClaim, options: RunOptions = DEFAULT_OPTIONS) -> Coupl
         where = f"{exc.file}:{exc.line}" if exc.line else (exc.file or "")
         return Coupling(False, f"the program is not in the online class ({why}" +
                         (f", at {where})" if where else ")"), k=budget.k, where=where)
+    if auto.integer_draw and adj.bound.denominator != 1:
+        return Coupling(False, f"the program draws discrete Laplace noise ({auto.integer_draw}), whose shift cost "
+                        f"holds for integer shifts only, and the bound {fmt_q(adj.bound)} is not an integer",
+                        k=budget.k)
     m = int(program.params.get(auto.size_param, len(program.input_names())))
     d = bound_at_length(auto, m).d
     if d is None:

@@ -95,6 +95,8 @@ class Automaton:
     size_param: str = "m"
     derived: tuple = ()           # outputs computed after the loop from the per-step outputs (counted.py):
                                   # the graph is the sequence's, and the verdict carries over by post-processing
+    integer_draw: str = ""        # file:line of the first integer-valued (discrete Laplace) draw, "" when
+                                  # none: then the coupling's shifts must be integers (an integer bound)
 
     def constant_start(self, var: str) -> bool:
         return self.start_rates[self.variables.index(var)] is None

@@ -46,6 +46,21 @@ def adjacency_refusal(claim_path: str, kind: str) -> UserError:
              'bound), or decide one m at a time without --every-length')
 
 
+def integer_bound_refusal(claim_path: str, bound: Fraction, draw_at: str) -> UserError:
+    """The refusal of a non-integer adjacency bound for a program with discrete noise, at the line of
+    the bound: the discrete Laplace shift cost holds for integer shifts only, and the coupling shifts
+    draws by the bound (docs/design/every_length.md, "Discrete Laplace draws")."""
+    from dipc_plus.claims.claim_file import ClaimReader
+    from dipc_plus.execution.files import read_user_file
+    text = read_user_file(claim_path, "claim file").decode("utf-8", errors="replace")
+    return ClaimReader(claim_path, text).error(
+        "privacy.bound", f"cannot decide privacy for every m: the program draws discrete Laplace noise ({draw_at}), "
+        f"whose shift cost e^(k*eps*|s|) holds only for integer shifts s, but the adjacency bound {bound} is not "
+        "an integer (the coupling shifts draws by the bound)",
+        hint="use an integer bound (on integer inputs a bound B allows the same pairs as its floor), or decide "
+             "one m at a time without --every-length")
+
+
 def every_value_refusal(claim, claim_path: str) -> UserError:
     """A real output without events has no finite output table, and the every-length checks
     compare exact tight losses on such tables.  The hint offers what does apply - events, or
@@ -392,6 +407,8 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
         raise every_value_refusal(claim, claim_path)
     # the parameters given a number (the others keep the program's defaults, which may depend on m)
     auto, bound, pats, secs = classify(claim.program, set(claim.given_params) | set(overrides or ()))
+    if auto.integer_draw and adj.bound.denominator != 1:
+        raise integer_bound_refusal(claim_path, adj.bound, auto.integer_draw)
     k = _budget_multiple(claim, claim_path)
     d = None if bound.d is None else bound.d * adj.bound
     res = EveryLengthResult("", auto, d, pats, secs, budget_k=k, adjacency=adj.kind)

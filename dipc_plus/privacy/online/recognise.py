@@ -30,14 +30,17 @@ Iteration (position i):
   v <- e, if e ...                finite variables updated and tested by expressions over
                                   finite variables and constants, staying in their range
   exit
-Outputs are arrays written at position i only and never read.  The result is the
-`Automaton` over the finite variables' valuations.
+Outputs are arrays written at position i only and never read.  Every draw is of a noise whose
+registry entry states a two-sided shift cost (Laplace; discrete Laplace, whose integer draws
+go to int locals and need integer inputs q: int[m]); a one-sided exponential draw is refused
+with its line.  The result is the `Automaton` over the finite variables' valuations.
 """
 from __future__ import annotations
 
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
+from dipc_plus.exact.noises.registry import all_noises, by_kind
 from dipc_plus.privacy.online.automaton import EXIT, Automaton, Event, Step
 from dipc_plus.privacy.online.shape import ELEMENT, HINT, OnlineShape, mentions
 from dipc_plus.semantics import ir
@@ -145,7 +148,9 @@ class _Recogniser:
         local = {v: t for v, t in p.variables.items() if v not in inputs and v not in self.outputs}
         self.guards = {s.target for s in ir.statements(shape.body) if isinstance(s, ir.Compare)}
         self.finite = {v: t for v, t in local.items() if isinstance(t, (ir.BoolT, ir.DomT)) and v not in self.guards}
-        self.reals = {v for v, t in local.items() if isinstance(t, ir.RealT)}
+        # the drawn values: real, or integer for a discrete noise (an int local is only ever drawn)
+        self.reals = {v for v, t in local.items() if isinstance(t, (ir.RealT, ir.IntT))}
+        self.integer_draw = ""      # file:line of the first integer-valued draw, "" when none
         # the stored variables (thresholds) in order of their start, and each one's start rate (None:
         # a constant start x <- c, whose shift is 0)
         self.variables: dict = {}
@@ -169,8 +174,9 @@ class _Recogniser:
                 raise refuse(s.pos, f"a noisy value is drawn into the output '{s.target}' before the loop; the "
                              "threshold may not be an output: the bound's table has no row for releasing it "
                              "(its value tells which comparisons were above it)")
-            elif isinstance(s, ir.Sample) and s.target in self.reals and self._noise(s) is not None \
-                    and _constant_lin(s.dist.mean):
+            elif isinstance(s, ir.Sample) and s.target in self.reals and _constant_lin(s.dist.mean):
+                if self._noise(s) is None:
+                    raise self._noise_refusal(s)
                 self._start_variable(s.target, s.dist.rate, s.pos)
             elif isinstance(s, ir.Assign) and s.target in self.stored and _constant_lin(s.expr) \
                     or isinstance(s, ir.Assign) and s.target in self.stored and _number(s.expr) is not None:
@@ -207,10 +213,33 @@ class _Recogniser:
         return arr
 
     def _noise(self, s):
+        """The rate of a draw whose registry entry states a two-sided shift cost, else None.  An
+        integer-valued draw (discrete Laplace) records its line: the coupling's shifts are then
+        integers, which needs integer inputs and an integer adjacency bound (`integer_draw`)."""
         d = s.dist
-        if isinstance(d, ir.NoiseSample) and d.kind == "lap" and isinstance(d.rate, Fraction) and d.rate > 0:
-            return d.rate
-        return None
+        if not (isinstance(d, ir.NoiseSample) and isinstance(d.rate, Fraction) and d.rate > 0):
+            return None
+        spec = by_kind(d.kind)
+        if spec.shift_cost != "two-sided":
+            return None
+        if spec.value_type == "int" and not self.integer_draw:
+            self.integer_draw = where(s.pos)
+        return d.rate
+
+    def _noise_refusal(self, s) -> UserError:
+        """Why a draw is outside the class: its noise's registry entry states no two-sided shift cost."""
+        d = s.dist
+        spec = by_kind(d.kind) if isinstance(d, ir.NoiseSample) else None
+        if spec is not None and spec.shift_cost == "one-sided":
+            why = (f"{spec.title} noise {spec.surface}(..) is one-sided: shifting a draw down leaves its support "
+                   "(density 0 below its mean), and the coupling bound moves each draw both ways; no one-sided "
+                   "shift game is proved")
+        elif spec is not None:
+            why = f"{spec.title} noise {spec.surface}(..) states no two-sided shift cost in the noise registry"
+        else:
+            why = "this draw is not a noise of the registry with a constant rate k*eps, k > 0"
+        return refuse(s.pos, why + "; the class admits " + " and ".join(
+            n.described() for n in all_noises() if n.shift_cost == "two-sided") + " with a constant k > 0")
 
     # ----------------------------------------------------------------------- the iteration
 
@@ -247,7 +276,7 @@ class _Recogniser:
     def _sample(self, s: ir.Sample, p: _Path) -> _Path:
         rate = self._noise(s)
         if rate is None:
-            raise refuse(s.pos, "only Laplace noise Lap(k*eps, .) with a constant k > 0 is in the class")
+            raise self._noise_refusal(s)
         mean, t = s.dist.mean, s.target
         if _shifted_read(mean, self.cur):
             if t in self.outputs:
@@ -452,4 +481,5 @@ def recognise(shape: OnlineShape) -> Automaton:
             if st.dst != EXIT and st.dst not in seen:
                 seen.add(st.dst)
                 todo.append(st.dst)
+    auto.integer_draw = r.integer_draw
     return auto

@@ -103,10 +103,11 @@ def shape_at_length(program: ir.Program) -> OnlineShape:
 
 
 def _size_parameter(uses: LengthUses) -> tuple[str, str]:
-    """(m, the input's name), or the refusal when the program has no single input q: real[m]."""
+    """(m, the input's name), or the refusal when the program has no single input q: real[m]
+    (or q: int[m], the integer inputs discrete noise needs)."""
     if uses.size is None:
         err = UserError("cannot decide privacy for every m: the class has exactly one input, an array "
-                        "q: real[m] whose length m is a parameter", file=uses.file, hint=HINT)
+                        "q: real[m] (or q: int[m]) whose length m is a parameter", file=uses.file, hint=HINT)
         if uses.where is not None:
             err.line, err.column = uses.where.line, uses.where.column
         raise err
