@@ -65,6 +65,8 @@ CASES = [  # (box claim, grid claim, parameters, kappa)
     ("noisy_compare_box.toml", None, {}, 2),
     ("noisy_compare_box.toml", None, {}, 3),
     ("noisy_compare_limit_box.toml", None, {}, 1),  # issue 39: tight only as eps -> 0 (series strip)
+    ("either_nonnegative_box.toml", None, {}, 1),   # issue 39: det = true on a union of three paths
+    ("either_nonnegative_box.toml", None, {}, 2),
 ]
 
 
