@@ -62,6 +62,8 @@ CASES = [  # (box claim, grid claim, parameters, kappa)
     ("noisy_compare_limit_box.toml", None, {}, 1),  # issue 39: tight only as eps -> 0 (series strip)
     ("noisy_compare_limit_inf_box.toml", None, {}, 1),  # issue 39: tight only as eps -> inf (dominant terms)
     ("noisy_compare_limit_inf_box.toml", None, {}, 2),
+    ("either_nonnegative_box.toml", None, {}, 1),   # issue 39: det = true on a union of three paths
+    ("either_nonnegative_box.toml", None, {}, 2),
 ]
 
 

@@ -250,6 +250,9 @@ ROWS = [
     Row("noisy_compare", {"q1": 0, "q2": 0}),       # on the diagonal: a fair coin
     Row("noisy_compare", {"q1": 1, "q2": -1}),
     Row("noisy_compare", {"q1": F(-1, 2), "q2": F(3, 4)}),
+    Row("either_nonnegative", {"q1": 0, "q2": 0}),          # both reads on their threshold
+    Row("either_nonnegative", {"q1": -1, "q2": F(1, 2)}),
+    Row("either_nonnegative", {"q1": F(-1, 2), "q2": F(-3, 4)}),   # det = false
     Row("above_threshold_gap", {"q": [0, 0, 0]}, {}, _centres("val", [0, 0, 0]), (F(2),)),
     Row("above_threshold_gap", {"q": [-1, 0, 2]}, {}, _centres("val", [0, 1, 2]), (F(3),)),
     Row("above_threshold_gap", {"q": [2, 1, -3]}, {}, _centres("val", [2, 1, 0]), (F(2),)),

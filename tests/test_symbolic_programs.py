@@ -22,7 +22,7 @@ from conftest import PROGRAMS, lap_cdf, lap_pdf, lap_sf, quad
 
 # every shipped program with a real input, and which path it takes
 SYMBOLIC = ["above_threshold", "above_threshold_forever", "above_threshold_gap", "above_threshold_numeric",
-            "bad_gap_sparse_vector", "gap_above_threshold",
+            "bad_gap_sparse_vector", "either_nonnegative", "gap_above_threshold",
             "noisy_compare", "noisy_max", "noisy_max_loop", "noisy_min", "numeric_sparse", "numeric_sparse_fig4a", "sparse",
             "sparse_resample_once", "sparse_variant", "svt_lyu_alg1", "svt_lyu_alg2", "svt_lyu_alg3",
             "svt_lyu_alg4", "svt_lyu_alg5", "svt_lyu_alg6", "svt_resample_forever", "threshold_half", "two_thresholds",

@@ -17,7 +17,8 @@ from dipc_plus.accuracy.box_result import (NOT_APPLICABLE, SEARCH, UNDECIDED, VE
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.report import REFUTED, Counterexample, fmt_q
 from dipc_plus.accuracy.monotone import Monotonicity, NotReducible
-from dipc_plus.accuracy.polyhedral import PolyRegion, WorstPath, order_functionals, polyhedron_of
+from dipc_plus.accuracy.polyhedral import PolyRegion, WorstPath, monotone_functionals, polyhedron_of
+from dipc_plus.accuracy.union_regions import UnionRegion, union_region
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import INF, LinfInput, LinfOutput, NumericSparseInput, ZeroOneOutput
@@ -80,41 +81,67 @@ def det_regions(program, names: list) -> tuple[list, list]:
 
 
 def det_regions_by_shape(program, names: list) -> tuple[list, list, list]:
-    """(box-shaped regions, polyhedral one-path regions (`accuracy.polyhedral.PolyRegion`),
-    [(det, condition, why)] the others: unions of several paths, equalities between inputs)."""
+    """(box-shaped regions, polyhedral regions: one path (`accuracy.polyhedral.PolyRegion`) or a union of
+    several paths with one det (`accuracy.union_regions.UnionRegion`), [(det, condition, why)] the others:
+    equalities between inputs, unions whose complement is not read by facets)."""
     by_output: dict = {}
     for path in noise_free.paths(program, {}, names):
         key = tuple(sorted((k, repr(v)) for k, v in path.outputs.items()))
         by_output.setdefault(key, []).append(path)
     boxes, polys, others = [], [], []
-    for group in by_output.values():
+    for key, group in by_output.items():
         det = {n: group[0].outputs[n] for n, _ in program.outputs}
         text = " or ".join(" and ".join(_show(c) for c in p.condition) or "every input" for p in group)
         if len(group) > 1:
-            others.append((det, text, f"det = this output on {len(group)} noise-free paths (not proved a box)"))
+            union = union_of(det, text, group, [p.condition for k, g in by_output.items() if k != key for p in g],
+                             names)
+            if isinstance(union, UnionRegion):
+                polys.append(union)
+            else:
+                others.append((det, text, f"det = this output on {len(group)} noise-free paths: {union}"))
             continue
-        lo, hi = {n: None for n in names}, {n: None for n in names}
-        bad = None
-        for c in group[0].condition:
-            if len(c.coeffs) != 1:
-                bad = f"the condition '{_show(c)}' compares several inputs (the region is not a box)"
-                break
-            (v, a), = c.coeffs
-            x = c.rhs / a
-            op = c.op if a > 0 else {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}[c.op]
-            if op in (">", ">=", "=="):
-                lo[v] = x if lo[v] is None else max(lo[v], x)
-            if op in ("<", "<=", "=="):
-                hi[v] = x if hi[v] is None else min(hi[v], x)
-        if not bad:
-            boxes.append(Region(det, text, lo, hi))
+        region = box_of(det, text, group[0].condition, names)
+        if isinstance(region, Region):
+            boxes.append(region)
             continue
         poly = polyhedron_of(det, text, group[0].condition)
         if isinstance(poly, PolyRegion):
             polys.append(poly)
         else:
-            others.append((det, text, f"{bad}: {poly}"))
+            others.append((det, text, f"{region}: {poly}"))
     return boxes, polys, others
+
+
+def box_of(det: dict, text: str, condition, names: list) -> Region | str:
+    """The region of one path as a box (bounds per input), or why it is not one."""
+    lo, hi = {n: None for n in names}, {n: None for n in names}
+    for c in condition:
+        if len(c.coeffs) != 1:
+            return f"the condition '{_show(c)}' compares several inputs (the region is not a box)"
+        (v, a), = c.coeffs
+        x = c.rhs / a
+        op = c.op if a > 0 else {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}[c.op]
+        if op in (">", ">=", "=="):
+            lo[v] = x if lo[v] is None else max(lo[v], x)
+        if op in ("<", "<=", "=="):
+            hi[v] = x if hi[v] is None else min(hi[v], x)
+    return Region(det, text, lo, hi)
+
+
+def union_of(det: dict, text: str, group: list, complement: list, names: list):
+    """The `UnionRegion` of several paths with one det (its share of the box when every path is a box:
+    the paths are disjoint), or why not."""
+    parts = [box_of(det, text, p.condition, names) for p in group]
+    return union_region(det, text, complement, parts if all(isinstance(r, Region) for r in parts) else None)
+
+
+def region_share(bounds: dict, region) -> Fraction | None:
+    """The region's share of the box's volume (None when not computed: a polyhedron that is not a box)."""
+    if isinstance(region, Region):
+        return share_of(bounds, region.lo, region.hi)
+    if isinstance(region, UnionRegion) and region.boxes is not None:
+        return sum((share_of(bounds, r.lo, r.hi) for r in region.boxes), Fraction(0))
+    return None
 
 
 def _show(c) -> str:
@@ -144,6 +171,30 @@ def misses_box(bounds: dict, region: Region) -> bool:
     width, so the share would be positive.  The claim (dd(u) > alpha >= 0, Definition 2) covers
     none of these inputs, whatever the program does on the region (monotone or not)."""
     return share_of(bounds, region.lo, region.hi) == 0
+
+
+def union_verdict(found: list, several: bool):
+    """One verdict from those of the pieces of a region's cover [(verdict, method, reason, piece)]
+    (none refuted): verified when every piece is (or does not apply), else undecided naming the open
+    pieces; no piece meets the box with dd > 0: share 0."""
+    if not found:
+        return MISSES_BOX
+    open_ = [f"{piece_text(p) + ': ' if several else ''}{reason}" for v, _, reason, p in found if v == UNDECIDED]
+    if open_:
+        method = "union cover" if several else next(m for v, m, _, _ in found if v == UNDECIDED)
+        return UNDECIDED, method, "; ".join(open_), None
+    verified = sorted({m for v, m, _, _ in found if v == VERIFIED})
+    if not verified:
+        return found[0][:3] + (None,)
+    prefix = f"union cover of {len(found)} convex pieces: " if several else ""
+    return VERIFIED, prefix + ", ".join(verified), "", None
+
+
+def piece_text(piece: PolyRegion) -> str:
+    """The piece of a union's cover at distance d from the complement, in words."""
+    facets = [" + ".join(f"{fmt_q(a)}*{n}" for n, a in sorted(c.items())) + f" >= {fmt_q(b)} + {fmt_q(norm)}*d"
+              for c, b, norm in piece.facets]
+    return "piece " + (" and ".join(facets) or "(every input)")
 
 
 MISSES_BOX = (NOT_APPLICABLE, "share 0 of the box", "every input of the box in this region has dd = 0", None)
@@ -233,12 +284,11 @@ class BoxDecider:
                 result.regions.append(RegionResult(det, text, None, Fraction(g), UNDECIDED, "none",
                                                    f"check 'box-region': {why}"))
         for region in boxes + polys:
-            box = isinstance(region, Region)
-            share = share_of(self.bounds, region.lo, region.hi) if box else None
+            share = region_share(self.bounds, region)
             for g in gammas:
                 t = time.perf_counter()
-                verdict, method, reason, cex = (MISSES_BOX if box and misses_box(self.bounds, region)
-                                                   else self.region(region, Fraction(g)))
+                # share 0: no input of the box has dd > 0 (see `misses_box`; the argument holds for a union too)
+                verdict, method, reason, cex = (MISSES_BOX if share == 0 else self.region(region, Fraction(g)))
                 result.regions.append(RegionResult(region.det, region.condition, share, Fraction(g), verdict,
                                                    method, reason, time.perf_counter() - t))
                 if cex is not None:
@@ -251,9 +301,11 @@ class BoxDecider:
             if polys:
                 self.checks.append(("monotone along the facets", "on each region that is a polyhedron, "
                                     "P[out = det] is non-decreasing in every input part c.q of the half-spaces "
-                                    "of its paths (no c occurs with -c); its worst point at distance d minimises "
-                                    "each c.q over the region shrunk by d (exact LPs); dd = the least "
-                                    "(a.q - b)/||a||_1 over its facets"))
+                                    "of its paths (no c occurs with -c; else non-increasing in those of the other "
+                                    "outputs' paths); its worst point at distance d minimises each c.q over the "
+                                    "region shrunk by d (exact LPs); dd = the least (a.q - b)/||a||_1 over its "
+                                    "facets; a union of paths with one det is covered by convex pieces at distance "
+                                    "d from its complement (the other outputs' paths), each with its worst point"))
         result.seconds = time.perf_counter() - start
         return result
 
@@ -261,7 +313,7 @@ class BoxDecider:
         """(verdict, method, reason, counterexample or None) on one det region."""
         if gamma >= 1 and isinstance(self.claim.output_distance, ZeroOneOutput):
             return VERIFIED, "gamma >= 1", "every output is within zero-one distance 1", None
-        if isinstance(region, PolyRegion):
+        if isinstance(region, (PolyRegion, UnionRegion)):
             return self.polyhedral(region, self.monotone.output(region.det), gamma)
         if self.two_ends is not None:
             return self.two_ends.region(region, gamma)
@@ -281,21 +333,31 @@ class BoxDecider:
     def corner_path(self, region: Region, directions: dict) -> CornerPath:
         return CornerPath(self.bounds, region, directions)
 
-    def polyhedral(self, region: PolyRegion, atoms, gamma: Fraction):
-        """A region that is a convex polyhedron (`accuracy.polyhedral`): its worst-point path, then the
+    def polyhedral(self, region, atoms, gamma: Fraction):
+        """A region that is a convex polyhedron (`accuracy.polyhedral`) or a union of paths with one det
+        (`accuracy.union_regions`, each convex piece of its cover in turn): the worst-point path, then the
         same sentences as a corner path."""
         if not self.options.allows("polyhedral-worst-point"):
             return UNDECIDED, "none", switched_off("polyhedral-worst-point"), None
         if self.monotone.reals_out or isinstance(self.claim.input_distance, NumericSparseInput):
             return UNDECIDED, "none", ("check 'box-region': a region that is not a box, with real outputs or "
                                        "the numeric-sparse distance"), None
-        functionals = order_functionals(atoms)
+        functionals = monotone_functionals(self.monotone, region.det)
         if isinstance(functionals, str):
             return UNDECIDED, "none", f"check 'monotone': {functionals}", None
-        path = WorstPath(self.bounds, region, functionals)
-        if path.finite and path.dmax <= 0:
-            return MISSES_BOX
-        return self.along(region, path, atoms, gamma)
+        pieces = region.cover(self.bounds) if isinstance(region, UnionRegion) else [region]
+        if isinstance(pieces, str):
+            return UNDECIDED, "none", f"check 'box-region': {pieces}", None
+        found = []
+        for piece in pieces:
+            path = WorstPath(self.bounds, piece, functionals)
+            if path.finite and path.dmax <= 0:
+                continue
+            verdict, method, reason, cex = self.along(piece, path, atoms, gamma)
+            if cex is not None:
+                return verdict, method, reason, cex
+            found.append((verdict, method, reason, piece))
+        return union_verdict(found, len(pieces) > 1)
 
     def along(self, region, corner, atoms, gamma: Fraction):
         """(verdict, method, reason, counterexample or None) from the worst-point path `corner`

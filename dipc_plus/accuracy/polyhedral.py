@@ -27,7 +27,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from dipc_plus.accuracy.monotone import OutputAtoms
 from dipc_plus.exact import lp
+from dipc_plus.semantics.values import freeze_env
 
 _D = "__dd_d__"       # the LP variable for d when dmax is computed (no input has this name)
 MAX_DEPTH = 8         # bisection levels when looking for the linear pieces of v(d)
@@ -68,6 +70,25 @@ def order_functionals(atoms) -> list | str:
             return (f"the input part {text} occurs with both signs in the half-spaces of the paths to this "
                     "output (P[out = det] not proved monotone in it)")
     return [dict(c) for c in sorted(seen)]
+
+
+def monotone_functionals(monotone, det: dict) -> list | str:
+    """[c_k]: P[out = det] is non-decreasing in each c_k.q, from the paths to det, or else from the
+    paths to every other output: when their input parts have one sign each, P[out != det] (their
+    disjoint union, each an intersection of half-spaces) is non-decreasing in each c.q, so
+    P[out = det] = 1 - P[out != det] is non-decreasing in each -c.q.  Or why neither is proved."""
+    own = order_functionals(monotone.output(det))
+    if not isinstance(own, str):
+        return own
+    mine = freeze_env({n: det[n] for n in monotone.finite})
+    rest = OutputAtoms()
+    for key, atoms in monotone.by_output.items():
+        if key != mine:
+            rest.parts |= atoms.parts
+    other = order_functionals(rest)
+    if isinstance(other, str):
+        return own
+    return [{n: -x for n, x in c.items()} for c in other]
 
 
 class WorstPath:
