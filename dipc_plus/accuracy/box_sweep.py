@@ -29,6 +29,7 @@ from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.accuracy.box import (REFERENCE_METHOD, UNDECIDED, VERIFIED, BoxDecider, BoxResult, CornerPath,
                                     decide_box, det_regions_by_shape, misses_box)
 from dipc_plus.accuracy.polyhedral import PolyRegion, WorstPath, order_functionals
+from dipc_plus.accuracy.union_regions import UnionRegion
 from dipc_plus.accuracy.report import REFUTED, Counterexample, env_json, env_text, fmt_q
 from dipc_plus.accuracy.sweep import (DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, CandidatePool, KappaStar, candidates,
                                       kappa_star_of, outward)
@@ -81,6 +82,8 @@ def piece_ratios(claim: AccuracyClaim, decider: BoxDecider) -> list:
     boxes, polys, others = det_regions_by_shape(program, list(bounds))
     if others:
         raise NotCheap("a det region is neither a box nor one convex polyhedron")
+    if any(isinstance(region, UnionRegion) for region in polys):
+        raise NotCheap("a det region is a union of several paths (its cover is not read for kappa* yet)")
     if decider.monotone.reals_out:
         raise NotCheap("real outputs: P[error] has a factor in eps alone (no sentence in one variable)")
     gammas = claim.gammas if claim.alpha == "dd" else claim.gamma_values(claim.alpha)
