@@ -54,8 +54,8 @@ ROWS = [
     ("k_range", {"k": 1}, {"grid": "[0, 1]"}, "CCS 2023 example (verdict not checked here)"),
     ("k_range", {"k": 2}, {"grid": "[0, 1]"}, "CCS 2023 example (verdict not checked here)"),
     ("min_max", {}, {"grid": "[0, 1]"}, "-"),
-    ("k_min_max", {"k": 1}, {"grid": "[0, 1]"}, "CCS 2023 example (verdict not checked here)"),
-    ("k_min_max", {"k": 2}, {"grid": "[0, 1]"}, "CCS 2023 example (verdict not checked here)"),
+    ("k_min_max", {"k": 1}, {"grid": "[0, 1]"}, "private (CCS 2023 tool's k-Min-Max reports, k = 2..200)"),
+    ("k_min_max", {"k": 2}, {"grid": "[0, 1]"}, "private (CCS 2023 tool's k-Min-Max reports, k = 2..200)"),
     # issue 40 item 3: outputs computed after the loop (StatDP's count of bots, iSVT1-3's Hamming score)
     ("svt_count", {}, {}, "eps-DP (count of Alg. 1's answers)"),
     ("isvt1", {}, {}, "not private (inf)"), ("isvt2", {}, {}, "not private"),

@@ -49,14 +49,6 @@ def test_two_stored_variables_have_a_finite_bound(name, params, d):
     assert coupling_states(auto) == len(auto.states()) * 17
 
 
-def test_min_max_without_a_stop_is_not_decided():
-    # every update stores its read (no segment repeats a one-outcome step) and a "between" step lies
-    # between the two variables: the bound is infinite and no proof of "no constant" applies
-    with pytest.raises(UserError, match="no pattern of non-privacy") as err:
-        _classify(str(PROGRAMS / "min_max.dip"))
-    assert err.value.line == 21
-
-
 HEAD = """param m = 3
 type Ans = {bot, mid, top}
 input  q: real[m]

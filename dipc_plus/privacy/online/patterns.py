@@ -4,8 +4,9 @@ Why: when the coupling bound is infinite, the program may still be private (the 
 only an upper bound).  A program is called private for no constant d only when one of the
 patterns of docs/design/every_length.md section 3 is reachable *and* the precondition of its
 written proof is checked here: every guard shows in the outputs (`hidden_guard`), a
-pumped pair or a pumped guard uses noisy reads, and a noise-free guard has both outcomes
-within one threshold segment, one after the other.  Otherwise `leaks` finds nothing and
+pumped pair or a pumped guard uses noisy reads, a noise-free guard has both outcomes
+within one threshold segment, one after the other, and a stored chain (section 3b) pumps steps
+of one direction that draw and release nothing.  Otherwise `leaks` finds nothing and
 the verdict is "cannot decide" (exit 2), never a refutation without a witness.
 """
 from __future__ import annotations
@@ -66,6 +67,9 @@ def leaks(auto: Automaton) -> list[str]:
     constant = _pumped_on_constant(auto, seg, G0, comp0)
     if constant is not None:
         found.append(constant)
+    chain = _stored_chain(auto, states, steps)
+    if chain is not None:
+        found.append(chain)
     pair = noise_free_pair(auto, steps, G0)
     if pair is not None:
         found.append("noise-free guard: q[i] itself is compared with the threshold, and both outcomes follow "
@@ -115,6 +119,34 @@ def _cycle_leaks(auto: Automaton, states, steps) -> list[str]:
                              + auto.describe_step(st))
                 break
     return found
+
+
+def _chain_step(st) -> bool:
+    """A step a stored chain may pump: one noisy read compared with outcomes of one direction, no
+    draw, and nothing released (a release or a noisy output depends on the moved q[i] itself)."""
+    return st.direction() is not None and not st.resamples() and not any(
+        e.kind in ("disclose", "gap", "noisy_out") for e in st.events)
+
+
+def _stored_chain(auto: Automaton, states, steps) -> str | None:
+    """A stored chain (docs/design/every_length.md, section 3b): a cycle of steps of one direction
+    (`_chain_step`) with two consecutive steps, the first storing its read in a variable y and the
+    next comparing its read with y.  Pumped, the reads form a monotone chain, and the pair of
+    consecutive reads loses a factor per pass whatever the other stored variables hold."""
+    for top in (True, False):
+        pumped = [st for st in steps if st.dst != EXIT and _chain_step(st) and st.direction() is top]
+        G, comp = _components(states, pumped)
+        for first in pumped:
+            stored = {e.var for e in first.events if e.kind == "store"}
+            if not stored or comp[first.src] != comp[first.dst]:
+                continue
+            for second in pumped:
+                if second.src == first.dst and comp[second.dst] == comp[first.src] \
+                        and stored & {g.var for g in second.guards}:
+                    return ("stored chain: a cycle of '" + ("above" if top else "below") + "' steps stores each "
+                            "compared read and compares the next read with it, so the reads are pumped as a "
+                            "monotone chain: " + auto.describe_step(first) + ", then " + auto.describe_step(second))
+    return None
 
 
 def _pumped_leaks(auto: Automaton, steps, seg, G0, comp0) -> list[str]:
