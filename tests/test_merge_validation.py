@@ -110,7 +110,7 @@ def _set(path, value):
     ("count_bool", _set(["inputs_checked"], True), "inputs_checked"),
     ("index_text", _set(["part", "index"], "1"), "part.index"),
     ("files_list", _set(["part", "files"], ["a"]), "part.files"),
-    ("report_text", _set(["reports", 0], "verified"), "report 0"),
+    ("report_text", _set(["reports", 0], "verified"), "\"reports[0]\" is \"verified\", not a report"),
     ("strict_text", _set(["strict"], "yes"), "strict"),
     ("error_text", lambda o: (o.pop("verdict"), o.update(error="boom")), "ended with an error"),
     ("deep", "[" * 100_000 + "]" * 100_000, "deeper"),
@@ -266,7 +266,9 @@ def test_an_edited_report_verdict_is_exit_2_naming_the_part(runs, tmp_path):
 
     def refute_consistently(o):   # a report turned refuted with a counterexample, the counts left alone
         o["reports"][0]["verdict"] = "refuted"
-        o["reports"][0]["counterexample"] = {"eps": "1"}
+        o["reports"][0]["counterexample"] = {"input": o["reports"][0]["input"], "eps": "1", "alpha": 1, "gamma": 0,
+                                             "kappa": 1, "error_probability": "1", "bound": "0",
+                                             "error_probability_value": "1", "bound_value": "0"}
     bad = edited(tmp_path, first, refute_consistently, "v3.json")
     refused_json(dipc("merge", bad, *rest, "--json"), bad, "obligations_refuted")
 

@@ -18,27 +18,26 @@ vacuous accuracy answer (the claim applies at no input; --allow-vacuous: 0), 4 w
 cannot be merged.
 
 A part is untrusted data (a job's output file, perhaps cut short or edited): each is
-checked against the schema of a part (types, sizes, nesting depth, integer length)
-and its counts recomputed from its own reports; an accuracy part's reports must be
-exactly its inputs, and when the claim file named in the parts is here with the same
-SHA-256, exactly the claim's inputs in order.  Each counterexample is checked field by
-field, and re-checked exactly when the claim is here (`commands.parts.counterexample`).
-A part that fails any of this is exit 2 naming the part, so a truncated or edited part never merges to a verdict (a claim file
-with no [accuracy] table for accuracy parts is refused as `dipc accuracy` refuses it).
+checked against the one schema of a part (`commands.parts.schema`: types, sizes, the
+counterexample's fields, the run's options), nesting depth and integer length; its counts
+are recomputed from its own content; an accuracy part's reports must be exactly its
+inputs, and when the claim file named in the parts is here with the same SHA-256, exactly
+the claim's inputs in order (a privacy run: its pairs), and each counterexample is
+re-checked exactly (`commands.parts.counterexample`).  A part that fails any of this is
+exit 2 naming the part and the field, never a verdict.
 """
 from __future__ import annotations
 
 import json
-import math
 import sys
+from collections import Counter
 from fractions import Fraction
 
 from dipc_plus.accuracy.vacuity import Vacuity, vacuity_from
-from dipc_plus.claims.distances import INF
 from dipc_plus.commands.common import (EXIT_VACUOUS, MAX_SHARDS, STRICT_EXIT, json_text, strict_reason_text,
                                        vacuity_lines)
-from dipc_plus.commands.parts.counterexample import (check_counterexample, recheck_privacy_counterexamples,
-                                                     recheck_accuracy_counterexamples)
+from dipc_plus.commands.parts.counterexample import recheck_accuracy_counterexamples, recheck_privacy_counterexamples
+from dipc_plus.commands.parts.schema import ACCURACY_SUMS, PART, PRIVACY_SUMS, SchemaError, distance, validate
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import read_user_file
 from dipc_plus.execution.limits import clip
@@ -46,9 +45,6 @@ from dipc_plus.execution.limits import clip
 MAX_PARTS = 100_000
 MAX_DEPTH = 32          # a part nests about 6 deep (a counterexample's array inputs)
 MAX_DIGITS = 30         # counts and indices are far below 10^30
-MAX_COUNT = 10 ** 18
-_VERDICTS = ("verified", "refuted")
-_REPORT_VERDICTS = ("verified", "refuted", "not applicable")
 
 EXAMPLE = """\
 examples:
@@ -63,10 +59,8 @@ exit codes: 0 verified, 1 refuted, 2 parts that do not belong together, 4 with -
 """
 
 # what every part of one run repeats; everything else is per part
-_PRIVACY_SUMS = ("pairs_checked", "obligations", "decisions")
-_ACCURACY_SUMS = ("inputs_checked", "obligations", "obligations_applicable", "obligations_refuted")
 _PER_PART = {"verdict", "vacuous", "seconds", "counterexample", "reports", "strict", "part", "distributions",
-             "work", "_inputs", "_dd_max", *_PRIVACY_SUMS, *_ACCURACY_SUMS}
+             "work", "_inputs", "_dd_max", *PRIVACY_SUMS, *ACCURACY_SUMS}
 
 
 def register(parser) -> None:
@@ -128,35 +122,33 @@ def _parse_constant(name: str):
 def _read_part(path: str) -> dict:
     data = read_user_file(path, "part", hint="give the JSON files printed by --json --shard I/N")
     keep = "save the standard output of `dipc ... --json --shard I/N` unchanged"
+    too_deep = f"the part nests JSON deeper than a part does (at most {MAX_DEPTH} levels)"
     try:
         out = json.loads(data.decode("utf-8"), parse_int=_parse_int, parse_constant=_parse_constant)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        line, col = (getattr(exc, "lineno", None), getattr(exc, "colno", None))
-        raise UserError(f"the part is not JSON: {getattr(exc, 'msg', exc)}", file=path, line=line, column=col,
-                        hint=keep) from None
+        raise UserError(f"the part is not JSON: {getattr(exc, 'msg', exc)}", file=path,
+                        line=getattr(exc, "lineno", None), column=getattr(exc, "colno", None), hint=keep) from None
     except _Refused as exc:
         raise UserError(f"the part is not a part of a run: {exc}", file=path, hint=keep) from None
     except (RecursionError, MemoryError):
-        raise UserError(f"the part nests JSON deeper than a part does (at most {MAX_DEPTH} levels)", file=path,
-                        hint=keep) from None
+        raise UserError(too_deep, file=path, hint=keep) from None
     except ValueError as exc:   # anything else the reader refuses (e.g. Python's own digit limit)
         raise UserError(f"the part is not JSON: {clip(str(exc), 80)}", file=path, hint=keep) from None
     if not isinstance(out, dict):
         raise UserError("the part is not a JSON object", file=path, hint="give the --json output of a --shard run")
     if _depth(out) > MAX_DEPTH:
-        raise UserError(f"the part nests JSON deeper than a part does (at most {MAX_DEPTH} levels)", file=path,
-                        hint=keep)
+        raise UserError(too_deep, file=path, hint=keep)
     if "error" in out and "verdict" not in out:
         error = out["error"] if isinstance(out["error"], dict) else {}
         raise UserError(f"this part ended with an error: {clip(str(error.get('message', '?')), 200)}",
                         file=path, hint="run that part again (the merged verdict needs every part)")
-    part = out.get("part")
-    if not isinstance(part, dict) or not {"command", "index", "of", "files", "options", "items",
-                                          "total_items"} <= set(part):
+    if not isinstance(out.get("part"), dict):
         raise UserError("this JSON is not a part of a sharded run (no \"part\" record)", file=path,
                         hint="make the parts with --json --shard I/N")
-    if out.get("verdict") not in _VERDICTS:
-        raise UserError("the part has no verdict", file=path, hint="give the --json output of a --shard run")
+    command = out["part"].get("command")
+    if command not in PART:
+        raise UserError(f"parts of `{clip(str(command), 40)}` cannot be merged", file=path,
+                        hint="dipc merge joins accuracy and privacy parts")
     check_part(path, out)
     return out
 
@@ -180,101 +172,48 @@ def _bad(path: str, message: str, hint: str = "the part was changed or cut: run 
     return UserError(f"this part is not what `dipc ... --shard` writes: {message}", file=path, hint=hint)
 
 
-def _count(path: str, obj: dict, key: str, where: str = "") -> int:
-    value = obj.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
-        raise _bad(path, f"\"{where}{key}\" is {clip(json.dumps(value), 40)}, not a count")
-    return value
-
-
-def _typed(path: str, obj: dict, key: str, types, what: str, where: str = "", optional: bool = False):
-    if optional and obj.get(key) is None:
-        return obj.get(key)
-    value = obj.get(key)
-    if isinstance(value, bool) and bool not in (types if isinstance(types, tuple) else (types,)):
-        value = None
-    if not isinstance(value, types):
-        raise _bad(path, f"\"{where}{key}\" is {clip(json.dumps(obj.get(key)), 40)}, not {what}")
-    return value
-
-
 def check_part(path: str, out: dict) -> None:
-    """The schema of a part and the counts its own content implies (see the module docstring)."""
+    """The schema of a part (`parts.schema`), its range, and the counts its own content implies."""
+    try:
+        validate(out, PART[out["part"]["command"]])
+    except SchemaError as err:
+        raise _bad(path, str(err)) from None
     part = out["part"]
-    command = _typed(path, part, "command", str, "a command", "part.")
-    if command not in ("accuracy", "privacy"):
-        raise UserError(f"parts of `{clip(command, 40)}` cannot be merged", file=path,
-                        hint="dipc merge joins accuracy and privacy parts")
-    of = _count(path, part, "of", "part.")
-    index = _count(path, part, "index", "part.")
+    index, of, items, total = part["index"], part["of"], part["items"], part["total_items"]
     if not 1 <= index <= of <= MAX_SHARDS:
         raise UserError(f"part index {index}/{of} is outside 1..N", file=path, hint="give the parts of one run")
-    files = _typed(path, part, "files", dict, "an object of file digests", "part.")
-    if not files or not all(isinstance(v, str) and len(v) == 64 for v in files.values()):
-        raise _bad(path, "\"part.files\" is not the files of the run with their SHA-256")
-    _typed(path, part, "options", dict, "an object", "part.")
-    items = part.get("items")
-    total = _count(path, part, "total_items", "part.")
-    if (not isinstance(items, list) or len(items) != 2
-            or any(isinstance(v, bool) or not isinstance(v, int) for v in items)
-            or not 0 <= items[0] <= items[1] <= total):
-        raise _bad(path, f"\"part.items\" is {clip(json.dumps(items), 40)}, not a range of 0..{total}")
     from dipc_plus.execution.executor import chunks
     expected = list(chunks(total, of)[index - 1]) if index <= total else [total, total]
     if items != expected:
         raise _bad(path, f"it covers items {items[0]}..{items[1]}, but part {index}/{of} of {total} items is "
                          f"{expected[0]}..{expected[1]}")
-    seconds = out.get("seconds", 0)
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not (math.isfinite(seconds)
-                                                                                  and seconds >= 0):
-        raise _bad(path, f"\"seconds\" is {clip(json.dumps(seconds), 40)}, not a number of seconds")
-    _typed(path, out, "vacuous", bool, "true or false")
-    cex = _typed(path, out, "counterexample", dict, "an object", optional=True)
-    if cex is not None:
-        check_counterexample(path, command, cex)
-    strict = _typed(path, out, "strict", dict, "an object", optional=True)
-    if strict is not None:
-        _typed(path, strict, "requested", bool, "true or false", "strict.")
-        _typed(path, strict, "reason", str, "a text", "strict.", optional=True)
-    if command == "accuracy":
-        _check_accuracy_part(path, out, items)
-    else:
-        _check_privacy_part(path, out, items)
+    (_check_accuracy_part if part["command"] == "accuracy" else _check_privacy_part)(path, out, items)
 
 
 def _check_accuracy_part(path: str, out: dict, items: list) -> None:
-    counts = {key: _count(path, out, key) for key in _ACCURACY_SUMS}
-    reports = _typed(path, out, "reports", list, "a list of reports")
-    inputs, first_cex, dd_max = [], None, None
-    tally = {"verified": 0, "refuted": 0, "not applicable": 0}
+    reports = out["reports"]
+    inputs, dd_max = [], None
     for k, r in enumerate(reports):
-        where = f"reports[{k}]."
-        if not isinstance(r, dict):
-            raise _bad(path, f"report {k} is not an object")
-        verdict = r.get("verdict")
-        if verdict not in _REPORT_VERDICTS:
-            raise _bad(path, f"report {k} has the verdict {clip(json.dumps(verdict), 40)}")
-        _typed(path, r, "input", dict, "an input", where)
-        tally[verdict] += 1
-        if (verdict == "refuted") != isinstance(r.get("counterexample"), dict):
+        verdict = r["verdict"]
+        if (verdict == "refuted") != ("counterexample" in r):
             raise _bad(path, f"report {k} says {verdict} " +
                        ("without a counterexample" if verdict == "refuted" else "beside a counterexample"))
-        if (verdict == "not applicable") == isinstance(r.get("beta"), str):
+        if (verdict == "not applicable") == ("beta" in r):
             raise _bad(path, f"report {k} says {verdict} " +
                        ("beside a bound beta" if verdict == "not applicable" else "without a bound beta"))
-        dd = _report_dd(path, k, r.get("dd"))
-        if dd_max is None or dd > dd_max:
-            dd_max = dd
+        if verdict == "refuted" and r["counterexample"]["input"] != r["input"]:
+            raise _bad(path, f"report {k}'s counterexample is at another input than the report")
+        dd = distance(r["dd"])
+        dd_max = dd if dd_max is None else max(dd_max, dd)
         key = json.dumps(r["input"], sort_keys=True)
         if not inputs or inputs[-1] != key:
             inputs.append(key)
-        if verdict == "refuted" and first_cex is None:
-            first_cex = r["counterexample"]
+    tally = Counter(r["verdict"] for r in reports)
     recomputed = {"obligations": len(reports), "obligations_applicable": tally["verified"] + tally["refuted"],
                   "obligations_refuted": tally["refuted"], "inputs_checked": len(inputs)}
     for key, value in recomputed.items():
-        if counts[key] != value:
-            raise _bad(path, f"\"{key}\" is {counts[key]} but its reports make {value}")
+        if out[key] != value:
+            raise _bad(path, f"\"{key}\" is {out[key]} but its reports make {value}")
     if len(set(inputs)) != len(inputs):
         raise _bad(path, "an input's reports are not together (an input repeated)")
     if len(inputs) != items[1] - items[0]:
@@ -283,69 +222,29 @@ def _check_accuracy_part(path: str, out: dict, items: list) -> None:
     verdict = "refuted" if tally["refuted"] else "verified"
     if out["verdict"] != verdict:
         raise _bad(path, f"its verdict is {out['verdict']} but its reports make it {verdict}")
-    if out.get("counterexample") != first_cex:
+    if out.get("counterexample") != next((r["counterexample"] for r in reports if "counterexample" in r), None):
         raise _bad(path, "its counterexample is not its first refuted report's")
     if out["vacuous"] != (verdict == "verified" and not recomputed["obligations_applicable"]):
         raise _bad(path, "\"vacuous\" does not match its reports")
-    basis = _typed(path, out, "vacuity_basis", dict, "an object")
-    for key, types in (("alpha", str), ("boundary", bool), ("input_distance", str), ("dd_over", str),
-                       ("given_inputs", bool)):
-        _typed(path, basis, key, types, "a text" if types is str else "true or false", "vacuity_basis.")
-    if set(basis) != {"alpha", "boundary", "input_distance", "dd_over", "given_inputs"} or (
-            basis["alpha"] != "dd" and _fraction(basis["alpha"]) is None):
-        raise _bad(path, "\"vacuity_basis\" is not the claim's alpha, distance and options")
-    _check_report_counterexamples(path, reports)
     out["_inputs"], out["_dd_max"] = inputs, dd_max
 
 
-def _check_report_counterexamples(path: str, reports: list) -> None:
-    """Each refuted report's counterexample, field by field, at the report's own input."""
-    for k, r in enumerate(reports):
-        if r["verdict"] == "refuted":
-            check_counterexample(path, "accuracy", r["counterexample"], f"reports[{k}].counterexample.")
-            if r["counterexample"]["input"] != r["input"]:
-                raise _bad(path, f"report {k}'s counterexample is at another input than the report")
-
-
-def _fraction(text: str):
-    """A rational written as a part writes it ('p/q' or an integer, at most MAX_DIGITS digits), else None."""
-    if len(text) > 2 * MAX_DIGITS + 2:
-        return None
-    try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        return None
-
-
-def _report_dd(path: str, k: int, value):
-    """A report's dd(u): an integer, a 'p/q' text or 'inf'."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return Fraction(value)
-    if value == "inf":
-        return INF
-    if isinstance(value, str) and _fraction(value) is not None:
-        return _fraction(value)
-    raise _bad(path, f"report {k} has dd {clip(json.dumps(value), 40)}, not a distance")
-
-
 def _check_privacy_part(path: str, out: dict, items: list) -> None:
-    counts = {key: _count(path, out, key) for key in (*_PRIVACY_SUMS, "distributions")}
-    span = items[1] - items[0]
+    """The counts a privacy part implies by itself: an item is a pair, or a unit checked whole by the
+    point filter (many pairs), so a verified part checked at least one pair per item; the exact
+    number is checked against the claim (`_check_claim_pairs`)."""
+    span, pairs = items[1] - items[0], out["pairs_checked"]
     refuted = out["verdict"] == "refuted"
-    if refuted != isinstance(out.get("counterexample"), dict):
+    if refuted != (out.get("counterexample") is not None):
         raise _bad(path, f"its verdict is {out['verdict']} " +
                    ("without a counterexample" if refuted else "beside a counterexample"))
-    if (counts["pairs_checked"] > span) if refuted else (counts["pairs_checked"] != span):
-        raise _bad(path, f"it checked {counts['pairs_checked']} pairs of the {span} it covers "
-                         f"(items {items[0]}..{items[1]})" + (" and says verified" if not refuted else ""))
-    if refuted and counts["pairs_checked"] == 0:
+    if refuted and pairs == 0:
         raise _bad(path, "it says refuted without checking a pair")
-    if counts["decisions"] > counts["obligations"]:
-        raise _bad(path, f"it made {counts['decisions']} decisions for {counts['obligations']} obligations")
-    tables = _typed(path, out["part"], "tables", dict, "an object of table digests", "part.", optional=True)
-    for unit, digests in (tables or {}).items():
-        if not isinstance(digests, list) or not all(isinstance(d, str) and len(d) <= 64 for d in digests):
-            raise _bad(path, f"\"part.tables\" of {clip(unit, 20)} is not a list of digests")
+    if not refuted and pairs < span:
+        raise _bad(path, f"it checked {pairs} pairs of the {span} items it covers (items {items[0]}..{items[1]}) "
+                         "and says verified")
+    if out["decisions"] > out["obligations"]:
+        raise _bad(path, f"it made {out['decisions']} decisions for {out['obligations']} obligations")
 
 
 def check_against_claim(parts: list[tuple[str, dict]]) -> str | None:
@@ -361,23 +260,13 @@ def check_against_claim(parts: list[tuple[str, dict]]) -> str | None:
                 return f"{clip(name, 80)} here differs from the run's"
         except OSError:
             return f"{clip(name, 80)} is not here"
-    args = first["part"]["options"].get("args")
-    if (not isinstance(args, list) or len(args) < 4 or not isinstance(args[0], str) or args[0] not in files
-            or not isinstance(args[1], list)):
+    args = first["part"]["options"]["args"]   # its types: `parts.schema.OPTIONS`
+    if args[0] not in files:
         raise _bad(path0, "\"part.options\" does not name the claim of the run")
-    from fractions import Fraction
-    params = {}
-    for pair in args[1]:
-        if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
-                and isinstance(pair[1], (int, str)) and not isinstance(pair[1], bool)):
-            raise _bad(path0, "\"part.options\" holds a parameter that is not NAME, VALUE")
-        try:
-            params[pair[0]] = Fraction(pair[1])
-        except (ValueError, ZeroDivisionError):
-            raise _bad(path0, f"the parameter {clip(pair[0], 20)} is {clip(str(pair[1]), 20)}, not a number") from None
+    params = {name: Fraction(value) for name, value in args[1]}
     if first["part"]["command"] == "accuracy":
         _check_claim_inputs(parts, args[0], params)
-        recheck_accuracy_counterexamples(parts, args, params, first["part"]["options"].get("kappa"))
+        recheck_accuracy_counterexamples(parts, args, params, first["part"]["options"]["kappa"])
     else:
         _check_claim_pairs(parts, args, params)
     return None
@@ -387,16 +276,22 @@ def _check_claim_pairs(parts: list[tuple[str, dict]], args: list, params: dict) 
     """A privacy run's parts cover as many pairs as the claim has (the check rebuilt as a worker would), and
     their counterexamples re-check at their pairs."""
     from dipc_plus.privacy.dp.check import build_dp_work
-    structure, max_states = args[2], args[3]
-    if structure not in (None, False, True) or isinstance(max_states, bool) or not isinstance(max_states, int) \
-            or max_states <= 0:
-        raise _bad(parts[0][0], "\"part.options\" are not the options of a privacy run")
-    work = build_dp_work(args[0], tuple(params.items()), structure, max_states)
+    work = build_dp_work(args[0], tuple(params.items()), *args[2:])
     total = work.shard_range(None)[2]
     stated = parts[0][1]["part"]["total_items"]
     if stated != total:
         raise _bad(parts[0][0], f"the parts cover {stated} pairs but the claim has {total}",
                    hint="every part must be made from this claim, unchanged")
+    from dipc_plus.privacy.dp.point_filter import filter_pairs
+    items = work.items()
+    for path, out in parts:
+        a, b = out["part"]["items"]
+        # an item is one pair, or a unit the point filter checks whole (eps = ln r on a grid)
+        held = sum(1 if i is not None else filter_pairs(work.plan.units[k]) for k, i in items[a:b])
+        pairs = out["pairs_checked"]
+        if pairs > held or (pairs != held and out["verdict"] == "verified"):
+            raise _bad(path, f"it checked {pairs} pairs of the {held} its items {a}..{b} hold and says "
+                             f"{out['verdict']}", hint="every part must be made from this claim, unchanged")
     recheck_privacy_counterexamples(parts, work)
 
 
@@ -459,12 +354,10 @@ def merge_parts(parts: list[tuple[str, dict]]) -> dict:
                 raise UserError(f"this part belongs to another run than {clip(first_path, 80)}: its "
                                 f"\"{key}\" differs", file=path,
                                 hint="merge only the parts of one run (same claim, files, options and N)")
-        for key, value in out.items():
-            if key not in _PER_PART and key not in ("_inputs", "_dd_max") and first.get(key) != value:
-                raise UserError(f"this part's \"{key}\" differs from {clip(first_path, 80)}'s", file=path,
-                                hint="merge only the parts of one run")
-        if set(out) - _PER_PART != set(first) - _PER_PART:
-            raise UserError(f"this part's fields differ from {clip(first_path, 80)}'s", file=path,
+        differs = sorted(key for key in set(out) ^ set(first) | {k for k in out if out[k] != first.get(k, out)}
+                         if key not in _PER_PART)
+        if differs:
+            raise UserError(f"this part's \"{differs[0]}\" differs from {clip(first_path, 80)}'s", file=path,
                             hint="merge only the parts of one run")
         i = p["index"]
         if i in by_index:
@@ -476,16 +369,7 @@ def merge_parts(parts: list[tuple[str, dict]]) -> dict:
         shown = ", ".join(f"{i}/{n}" for i in missing[:10]) + (" ..." if len(missing) > 10 else "")
         raise UserError(f"{len(missing)} part(s) missing: {shown}",
                         hint="every part is needed: a verdict about fewer inputs is not the claim's verdict")
-    ordered = [by_index[i] for i in range(1, n + 1)]
-    at = 0
-    for path, out in ordered:
-        a, b = out["part"]["items"]
-        if a != at or b < a:
-            raise UserError(f"part {out['part']['index']}/{n} covers items {a}..{b}, not from {at}", file=path,
-                            hint="make every part with the same --shard N and the same claim")
-        at = b
-    if at != head["total_items"]:
-        raise UserError(f"the parts cover {at} of {head['total_items']} items", hint="give every part of the run")
+    ordered = [by_index[i] for i in range(1, n + 1)]   # their items join: each is its chunk (check_part)
     if head["command"] == "accuracy":
         seen: dict = {}
         for path, out in ordered:
@@ -540,7 +424,7 @@ def _merge_accuracy(parts: list[dict]) -> dict:
     failing = [r for r in reports if r.get("verdict") == "refuted"]
     verdict = "refuted" if failing else "verified"
     vacuous = verdict == "verified" and not any("beta" in r for r in reports)
-    values = {key: sum(out[key] for out in parts) for key in _ACCURACY_SUMS}
+    values = {key: sum(out[key] for out in parts) for key in ACCURACY_SUMS}
     values.update(verdict=verdict, vacuous=vacuous, reports=reports,
                   seconds=round(sum(out.get("seconds", 0) for out in parts), 3))
     if "strict" in parts[0]:
@@ -567,7 +451,7 @@ def _merge_privacy(parts: list[dict]) -> dict:
         if out["verdict"] == "refuted":
             break
     verdict = used[-1]["verdict"]
-    values = {key: sum(out[key] for out in used) for key in _PRIVACY_SUMS}
+    values = {key: sum(out[key] for out in used) for key in PRIVACY_SUMS}
     tables: dict = {}
     for out in used:
         for unit, digests in (out["part"].get("tables") or {}).items():
@@ -587,7 +471,7 @@ def merged_text(merged: dict) -> str:
     scope = merged.get("scope")
     if isinstance(scope, dict) and scope.get("summary"):
         lines.append(f"scope: {scope['summary']}")
-    keys = dict.fromkeys((*_ACCURACY_SUMS, *_PRIVACY_SUMS, "distributions"))   # "obligations" is in both
+    keys = dict.fromkeys((*ACCURACY_SUMS, *PRIVACY_SUMS, "distributions"))   # "obligations" is in both
     counts = [f"{k} = {merged[k]}" for k in keys if k in merged]
     lines.append(", ".join(counts) + f"; {merged.get('seconds', 0)} s over the parts")
     cex = merged.get("counterexample")

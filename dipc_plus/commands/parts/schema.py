@@ -1,0 +1,263 @@
+"""The schema of a part of a sharded run, as one table, and the one validator that reads it.
+
+Why it exists: a part is untrusted data (a job's output file, perhaps cut short or edited), so
+`dipc merge` checks every field it reads - type, size, nesting, the exact numbers of docs/json.md,
+the counterexample fields of docs/claims.md - against this table before it reads it.  What ties
+fields together (counts against reports, a counterexample re-checked) is merge's, not the schema's.
+
+A spec is an atom (a function: value -> None when it fits, else what the value should be), an
+`Obj` (its fields in the order they are checked; a name ending in "?" may be absent), a `ListOf`,
+a `Tuple`, a `MapOf`, `Maybe(spec)` (null allowed) or a `Switch` (one of two object forms).
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable
+
+from dipc_plus.execution.limits import clip
+
+MAX_COUNT = 10 ** 18
+MAX_DIGITS = 60                 # digits of a numerator or denominator a counterexample's number may have
+MAX_TEXT = 1_000_000            # characters of a closed form or ball
+_RATIONAL = re.compile(r"-?[1-9][0-9]*/[1-9][0-9]*")
+_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_LOG_POINT = re.compile(r"ln\((?:[1-9][0-9]*|[1-9][0-9]*/[1-9][0-9]*)\)")
+
+
+class SchemaError(ValueError):
+    """A value that does not fit the schema: `where` is its path ("part.items", "reports[0].dd")."""
+
+    def __init__(self, where: str, message: str):
+        super().__init__(f"\"{where}\" {message}" if where else f"it {message}")
+        self.where = where
+
+
+@dataclass(frozen=True)
+class Obj:
+    fields: dict
+    closed: bool = False        # a field the table does not list is refused
+    what: str = "an object"
+
+
+@dataclass(frozen=True)
+class ListOf:
+    item: object
+    length: int | None = None
+
+
+@dataclass(frozen=True)
+class Tuple:
+    """A list of fixed length whose k-th element fits items[k]."""
+    items: tuple
+    what: str
+
+
+@dataclass(frozen=True)
+class MapOf:
+    value: object
+    what: str
+    nonempty: bool = True
+
+
+@dataclass(frozen=True)
+class Maybe:
+    """`spec`, or null."""
+    spec: object
+
+
+@dataclass(frozen=True)
+class Switch:
+    """`when(value)` picks `then`, else `otherwise` (e.g. a privacy counterexample's set form)."""
+    when: Callable
+    then: object
+    otherwise: object
+
+
+def validate(value, spec, where: str = "") -> None:
+    """Raise SchemaError at the first field (in table order) that does not fit `spec`."""
+    if isinstance(spec, Maybe):
+        return None if value is None else validate(value, spec.spec, where)
+    if isinstance(spec, Switch):
+        return validate(value, spec.then if isinstance(value, dict) and spec.when(value) else spec.otherwise, where)
+    if isinstance(spec, Obj):
+        return _validate_obj(value, spec, where)
+    if isinstance(spec, ListOf):
+        if not isinstance(value, list) or spec.length not in (None, len(value)):
+            return _refuse(value, where, f"a list of {spec.length}" if spec.length else "a list")
+        for k, item in enumerate(value):
+            validate(item, spec.item, f"{where}[{k}]")
+        return None
+    if isinstance(spec, Tuple):
+        if not isinstance(value, list) or len(value) != len(spec.items):
+            return _refuse(value, where, spec.what)
+        for k, (item, field) in enumerate(zip(value, spec.items)):
+            validate(item, field, f"{where}[{k}]")
+        return None
+    if isinstance(spec, MapOf):
+        if not isinstance(value, dict) or (spec.nonempty and not value):
+            return _refuse(value, where, spec.what)
+        for key, item in value.items():
+            validate(item, spec.value, f"{where}.{clip(key, 20)}")
+        return None
+    what = spec(value)
+    return None if what is None else _refuse(value, where, what)
+
+
+def _validate_obj(value, spec: Obj, where: str) -> None:
+    if not isinstance(value, dict):
+        return _refuse(value, where, spec.what)
+    at = f"{where}." if where else ""
+    for name, field in spec.fields.items():
+        key = name.rstrip("?")
+        if key in value:
+            validate(value[key], field, at + key)
+        elif key == name:
+            raise SchemaError(where, f"has no \"{key}\"")
+    extra = sorted(set(value) - {name.rstrip("?") for name in spec.fields}) if spec.closed else ()
+    if extra:
+        raise SchemaError(at + clip(extra[0], 30), f"is not a field of {spec.what}")
+    return None
+
+
+def _refuse(value, where: str, what: str):
+    raise SchemaError(where, f"is {clip(json.dumps(value), 40)}, not {what}")
+
+
+# --------------------------------------------------------------------------- atoms
+
+def is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def exact_number(value) -> Fraction | None:
+    """`value` as an exact number of the JSON encoding (an integer, or a 'p/q' string in lowest
+    terms with q > 1, at most MAX_DIGITS digits each), else None."""
+    if is_int(value):
+        return Fraction(value) if len(str(abs(value))) <= MAX_DIGITS else None
+    if not isinstance(value, str) or len(value) > 2 * MAX_DIGITS + 2 or not _RATIONAL.fullmatch(value):
+        return None
+    q = Fraction(value)
+    return q if q.denominator > 1 and f"{q.numerator}/{q.denominator}" == value else None
+
+
+def eps_number(value) -> Fraction | None:
+    """An eps as a counterexample writes it: a string, "p/q" or an integer ("20"), canonical; else None."""
+    if isinstance(value, str) and _INTEGER.fullmatch(value) and len(value) <= MAX_DIGITS:
+        return Fraction(int(value))
+    return exact_number(value) if isinstance(value, str) else None
+
+
+def rational(value) -> Fraction | None:
+    """A rational written as text ('p/q' or an integer, of a sane length), else None."""
+    if not isinstance(value, str) or len(value) > 2 * MAX_DIGITS + 2:
+        return None
+    try:
+        return Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def distance(value) -> Fraction | float | None:
+    """A report's dd(u) (an integer, a 'p/q' text or "inf") as a number, else None."""
+    if value == "inf":
+        return math.inf
+    return Fraction(value) if is_int(value) else rational(value)
+
+
+def atom(what: str, fits: Callable) -> Callable:
+    return lambda value: None if fits(value) else what
+
+
+def one_of(*choices) -> Callable:
+    return atom(" or ".join(json.dumps(c) for c in choices), lambda v: isinstance(v, str) and v in choices)
+
+
+EXACT_WHAT = "an exact number (an integer or \"p/q\")"
+COUNT = atom("a count", lambda v: is_int(v) and 0 <= v <= MAX_COUNT)
+BOOL = atom("true or false", lambda v: isinstance(v, bool))
+TEXT = atom("a text", lambda v: isinstance(v, str))
+CLOSED_FORM = atom("a closed form or value", lambda v: isinstance(v, str) and 0 < len(v) <= MAX_TEXT)
+SECONDS = atom("a number of seconds", lambda v: not isinstance(v, bool) and isinstance(v, (int, float))
+               and math.isfinite(v) and v >= 0)
+DIGEST = atom("a SHA-256 digest", lambda v: isinstance(v, str) and len(v) == 64)
+DISTANCE = atom("a distance", lambda v: distance(v) is not None)
+EXACT = atom(EXACT_WHAT, lambda v: exact_number(v) is not None)
+EXACT_OR_INF = atom(EXACT_WHAT, lambda v: v == "inf" or exact_number(v) is not None)
+KAPPA = atom("a positive integer", lambda v: is_int(v) and 1 <= v <= 10 ** 9)
+ALPHA = atom("\"dd\" or a rational", lambda v: v == "dd" or rational(v) is not None)
+VALUE = atom("a value or an array of values", lambda v: all(isinstance(x, (bool, str)) or exact_number(x) is not None
+                                                            for x in (v if isinstance(v, list) else [v])))
+VALUES = MapOf(VALUE, "an object of values")
+ANY_OBJECT = Obj({})
+
+
+def positive_eps(value) -> str | None:
+    q = eps_number(value)
+    return EXACT_WHAT if q is None else (None if q > 0 else "a positive number")
+
+
+def privacy_eps(value) -> str | None:
+    if isinstance(value, str) and len(value) <= 2 * MAX_DIGITS + 5 and _LOG_POINT.fullmatch(value):
+        return None
+    return positive_eps(value)
+
+
+# --------------------------------------------------------------------------- the table
+
+_ACCURACY_TEXTS = ("error_probability", "bound", "error_probability_value", "bound_value")
+_PRIVACY_TEXTS = ("probability", "neighbour_probability", "probability_value", "neighbour_probability_value",
+                  "bound_value", "ratio_value")
+
+ACCURACY_COUNTEREXAMPLE = Obj({"input": VALUES, "eps": positive_eps, "alpha": EXACT_OR_INF, "gamma": EXACT,
+                               "kappa": KAPPA, **dict.fromkeys(_ACCURACY_TEXTS, CLOSED_FORM),
+                               "alpha_strict?": EXACT_OR_INF}, closed=True, what="a counterexample")
+_PRIVACY_PAIR = {"input": VALUES, "neighbour": VALUES}
+_PRIVACY_REST = {"eps": privacy_eps, **dict.fromkeys(_PRIVACY_TEXTS, CLOSED_FORM)}
+PRIVACY_COUNTEREXAMPLE = Switch(
+    lambda cex: "output" not in cex and "outputs" in cex,      # delta != 0: a set S of outputs
+    Obj({**_PRIVACY_PAIR, "output_set": CLOSED_FORM, "outputs": ListOf(VALUES), **_PRIVACY_REST}, closed=True,
+        what="a counterexample"),
+    Obj({**_PRIVACY_PAIR, "output": VALUES, **_PRIVACY_REST}, closed=True, what="a counterexample"))
+COUNTEREXAMPLE = {"accuracy": ACCURACY_COUNTEREXAMPLE, "privacy": PRIVACY_COUNTEREXAMPLE}
+
+_PARAMS = ListOf(Tuple((TEXT, atom("a number", lambda v: is_int(v) or rational(v) is not None)), "NAME, VALUE"))
+_MAX_STATES = atom("a positive integer", lambda v: is_int(v) and v > 0)
+OPTIONS = {   # what a worker rebuilds the check from (`commands.accuracy.part_record`, `commands.privacy`)
+    "accuracy": Obj({"args": Tuple((TEXT, _PARAMS, Maybe(one_of("reals", "grid")), BOOL, _MAX_STATES),
+                                   "the claim and options of an accuracy run"), "kappa": KAPPA}),
+    "privacy": Obj({"args": Tuple((TEXT, _PARAMS, Maybe(BOOL), _MAX_STATES), "the claim and options of a privacy run")}),
+}
+
+
+def _part_record(command: str) -> Obj:
+    return Obj({"command": one_of(command), "index": COUNT, "of": COUNT,
+                "files": MapOf(DIGEST, "an object of file digests"), "options": OPTIONS[command],
+                "items": ListOf(COUNT, 2), "total_items": COUNT,
+                "tables?": MapOf(ListOf(atom("a digest", lambda v: isinstance(v, str) and len(v) <= 64)),
+                                 "an object of table digests", nonempty=False)})
+
+
+STRICT = Obj({"requested": BOOL, "reason?": Maybe(TEXT)})
+REPORT = Obj({"verdict": one_of("verified", "refuted", "not applicable"), "input": ANY_OBJECT,
+              "counterexample?": ACCURACY_COUNTEREXAMPLE, "beta?": TEXT, "dd": DISTANCE}, what="a report")
+VACUITY_BASIS = Obj({"alpha": ALPHA, "boundary": BOOL, "input_distance": TEXT, "dd_over": TEXT, "given_inputs": BOOL},
+                    closed=True, what="an object of the claim's alpha, distance and options")
+ACCURACY_SUMS = ("inputs_checked", "obligations", "obligations_applicable", "obligations_refuted")
+PRIVACY_SUMS = ("pairs_checked", "obligations", "decisions")
+
+
+def _part(command: str, fields: dict) -> Obj:
+    return Obj({"part": _part_record(command), "verdict": one_of("verified", "refuted"), "seconds?": SECONDS,
+                "vacuous": BOOL, "counterexample?": Maybe(COUNTEREXAMPLE[command]), "strict?": Maybe(STRICT),
+                **fields})
+
+
+PART = {
+    "accuracy": _part("accuracy", {**dict.fromkeys(ACCURACY_SUMS, COUNT), "reports": ListOf(REPORT),
+                                   "vacuity_basis": VACUITY_BASIS}),
+    "privacy": _part("privacy", dict.fromkeys((*PRIVACY_SUMS, "distributions"), COUNT)),
+}
