@@ -114,12 +114,18 @@ def _env_at(unit: "Unit", names: list, idx: tuple) -> dict:
     return {n: unit.grid[n][i] for n, i in zip(names, idx)}
 
 
+def filter_pairs(unit: "Unit") -> int:
+    """How many pairs the point filter counts as checked for `unit`: one per grid point (each is
+    compared with its smallest neighbouring probability)."""
+    return math.prod(len(unit.grid[n]) for n in unit.inputs)
+
+
 def point_filter_check(claim, unit: "Unit", checker):
     """(pairs, obligations, failing (u, w, v) or None) for a claim at eps = ln r."""
     import numpy as np
     keys, arrays, names = point_arrays(claim, unit)
     E, d = checker.E_at, checker.delta_at
-    n = math.prod(len(unit.grid[x]) for x in names) if arrays else 0
+    n = filter_pairs(unit) if arrays else 0
     for k in keys:
         A = arrays[k]
         M = neighbour_minimum(A, unit, names, claim.adjacency)
