@@ -223,9 +223,9 @@ def check_real_outputs(claim, options: RunOptions = DEFAULT_OPTIONS, refute_only
     result.coupling = cp if cp.applies else None
     pairs = [(u, v) for u in claim.points for v in claim.points
              if u is not v and u != v and claim.adjacency.adjacent(u, v)]
-    tol = (SEARCH_TOLERANCE, k) if refute_only else (TOLERANCE, None)
-    done = (_quick_refutation(result, pairs, dens, names, k, tol)
-            or _thorough_pass(result, pairs, dens, names, k, tol))
+    sups = SupCache(SEARCH_TOLERANCE, k) if refute_only else SupCache()
+    done = (_quick_refutation(result, pairs, dens, names, k, sups)
+            or _thorough_pass(result, pairs, dens, names, k, sups))
     if done and result.coupling is not None:
         raise BoundContradiction(f"the coupling bound is wrong: d*B = {fmt_q(cp.bound)} <= {fmt_q(k)}, yet a "
                                  "counterexample re-checked by the per-point chain refutes the claim; no verdict "
@@ -272,26 +272,36 @@ def _refute(result: RealOutputResult, cex, s) -> bool:
     return True
 
 
-def _first_sup(candidate, seen: dict, tolerance: tuple = (TOLERANCE, None)):
-    """The sup over eps of a candidate's loss, computed once per distinct ratio (both passes see
-    the same ratios at many pairs): None when `seen` has it already."""
-    key = (str(candidate.ratio.num), str(candidate.ratio.den))
-    if key in seen:
-        return None
-    seen[key], _ = sup_loss_over_eps([candidate], *tolerance)
-    return seen[key]
+@dataclass
+class SupCache:
+    """The sups over eps of the candidates' losses, each computed once per distinct ratio for
+    both passes (they meet the same ratios at many pairs; one enclosure may take seconds), to
+    `tolerance`, or only to one side of `against` (a search)."""
+    tolerance: Fraction = TOLERANCE
+    against: Fraction | None = None
+    values: dict = field(default_factory=dict)
+
+    def first(self, candidate, seen: set):
+        """The candidate's sup, or None when this pass has `seen` its ratio already."""
+        key = (str(candidate.ratio.num), str(candidate.ratio.den))
+        if key in seen:
+            return None
+        seen.add(key)
+        if key not in self.values:
+            self.values[key], _ = sup_loss_over_eps([candidate], self.tolerance, self.against)
+        return self.values[key]
 
 
-def _quick_refutation(result: RealOutputResult, pairs, dens, names, k, tolerance: tuple = (TOLERANCE, None)) -> bool:
+def _quick_refutation(result: RealOutputResult, pairs, dens, names, k, sups: SupCache) -> bool:
     """The cheap monotonicity tests only, looking for a candidate above the budget whose
     counterexample re-checks; True if the claim was refuted."""
     program = result.claim.program
-    seen: dict = {}
+    seen: set = set()
     memo: dict = {}
     for index, (u, v) in enumerate(pairs, start=1):
         pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)], thorough=False, several=region_loss, memo=memo)
         for c in pl.candidates:
-            s = _first_sup(c, seen, tolerance)
+            s = sups.first(c, seen)
             if s is None:
                 continue
             if _above(s, k):
@@ -302,11 +312,11 @@ def _quick_refutation(result: RealOutputResult, pairs, dens, names, k, tolerance
     return False
 
 
-def _thorough_pass(result: RealOutputResult, pairs, dens, names, k, tolerance: tuple = (TOLERANCE, None)) -> bool:
+def _thorough_pass(result: RealOutputResult, pairs, dens, names, k, sups: SupCache) -> bool:
     """Every pair with every proof: the sup over the candidates (kept in result), the intervals
     left unproved (result.unproved_intervals) and the undecided outcomes; True if refuted."""
     program = result.claim.program
-    seen: dict = {}
+    seen: set = set()
     best = None
     unproved = []
     memo: dict = {}
@@ -321,7 +331,7 @@ def _thorough_pass(result: RealOutputResult, pairs, dens, names, k, tolerance: t
                 return True
             result.undecided.append((outcome, "-", why + " (counterexample not re-checked)"))
         for c in pl.candidates:
-            s = _first_sup(c, seen, tolerance)
+            s = sups.first(c, seen)
             if s is None:
                 continue
             if best is None or s.infinite or s.upper() > best.upper():
