@@ -175,7 +175,7 @@ def _psi_bounded(r: ExpFrac, k: Fraction, I: Interval) -> bool:
         return False
 
 
-def sup_one(cand, I: Interval, tolerance: Fraction = TOLERANCE) -> SupRatio:
+def sup_one(cand, I: Interval, tolerance: Fraction = TOLERANCE, against: Fraction | None = None) -> SupRatio:
     """sup over eps in I of ln r(eps)/eps for one candidate (its `ratio` r): exact when a limit
     at an end bounds it (decided), else a certified enclosure.
 
@@ -207,7 +207,7 @@ def sup_one(cand, I: Interval, tolerance: Fraction = TOLERANCE) -> SupRatio:
         if L <= 48 and bounded_by(r, k, I):
             return SupRatio(value=k, how=f"exact: the limit as {where}, an upper bound on I (decided)",
                             candidate=cand)
-    found = enclose(r, I, tolerance)
+    found = enclose(r, I, tolerance, against)
     lo, at, hi, converged = found.lo, found.at, found.hi, found.converged
     how = "certified enclosure (interval branch and bound; the maximum is near eps = " \
           f"{decimal_down(at, 6) if at is not None else '?'})"
@@ -390,9 +390,11 @@ def _priority(u: Fraction | None) -> tuple:
     return (0, Fraction(0)) if u is UNBOUNDED else (1, -u)
 
 
-def enclose(r: ExpFrac, I: Interval, tol: Fraction = TOLERANCE) -> Enclosure:
+def enclose(r: ExpFrac, I: Interval, tol: Fraction = TOLERANCE, against: Fraction | None = None) -> Enclosure:
     """A certified enclosure of sup ln r(eps)/eps on I, raising the precision when a round
-    does not reach the tolerance (the narrowest round's enclosure otherwise).
+    does not reach the tolerance (the narrowest round's enclosure otherwise).  With `against`
+    (a budget k, for a search that only asks whether the sup is above it), the branch and bound
+    stops as soon as the enclosure lies on one side of k: lo > k or hi <= k.
 
     sup of ln(1 + eps^2)/eps on [1, 3] is 0.80474234... (mpmath, at eps = 1.98029):
 
@@ -402,10 +404,10 @@ def enclose(r: ExpFrac, I: Interval, tol: Fraction = TOLERANCE) -> Enclosure:
     """
     best = None
     for prec in PRECISIONS:
-        result = _enclose_at(r, I, tol, prec)
+        result = _enclose_at(r, I, tol, prec, against)
         if result is not None and (best is None or result.width() < best.width()):
             best = result
-        if best is not None and best.converged:
+        if best is not None and (best.converged or sides_of(best, against)):
             return best
     if best is None:
         raise NotCertified("no certified bound on L(eps)/eps was found at 128, 256 or 512 bits",
@@ -414,7 +416,12 @@ def enclose(r: ExpFrac, I: Interval, tol: Fraction = TOLERANCE) -> Enclosure:
     return best
 
 
-def _enclose_at(r: ExpFrac, I: Interval, tol: Fraction, prec: int) -> Enclosure | None:
+def sides_of(e: Enclosure, against: Fraction | None) -> bool:
+    """Whether the enclosure is on one side of `against` (never when it is None)."""
+    return against is not None and (e.lo > against or e.hi <= against)
+
+
+def _enclose_at(r: ExpFrac, I: Interval, tol: Fraction, prec: int, against: Fraction | None = None) -> Enclosure | None:
     """The enclosure at one precision, or None when some part of I has no finite certified
     bound at it: a certified lower bound from a scan, the ends near 0 and inf bounded
     separately, the rest by branch and bound."""
@@ -435,7 +442,7 @@ def _enclose_at(r: ExpFrac, I: Interval, tol: Fraction, prec: int) -> Enclosure 
     if b <= a:
         upper = max(side) if side else lo_k
         return Enclosure(lo_k, at, max(upper, lo_k), upper <= lo_k + tol)
-    return _branch_and_bound(R, a, b, lo_k, at, side, tol)
+    return _branch_and_bound(R, a, b, lo_k, at, side, tol, against)
 
 
 def _left_end(R: _Ratio, I: Interval, lo_k: Fraction, tol: Fraction) -> tuple[Fraction, list] | None:
@@ -471,7 +478,7 @@ def _right_end(r: ExpFrac, I: Interval, a: Fraction, lo_k: Fraction, tol: Fracti
 
 
 def _branch_and_bound(R: _Ratio, a: Fraction, b: Fraction, lo_k: Fraction, at: Fraction | None,
-                      side: list, tol: Fraction) -> Enclosure | None:
+                      side: list, tol: Fraction, against: Fraction | None = None) -> Enclosure | None:
     """Best first on [a, b]: the box with the largest upper bound is split, its midpoint
     raising the lower bound, until every box is within the tolerance of it (or the box
     budget runs out: then the remaining boxes keep their finite bounds, not converged)."""
@@ -489,8 +496,10 @@ def _branch_and_bound(R: _Ratio, a: Fraction, b: Fraction, lo_k: Fraction, at: F
     min_width = tol / (1 << 14)
     while heap:
         _, x, y, u = heap[0]
-        if u is not UNBOUNDED and u <= lo_k + tol:
-            break                       # every remaining box is within tolerance
+        if u is not UNBOUNDED and (u <= lo_k + tol or (against is not None and u <= against)):
+            break                       # every remaining box is within tolerance (or at most `against`)
+        if against is not None and lo_k > against:
+            return _out_of_budget(heap, max([lo_k] + side), lo_k, at)     # above `against`: decided
         heapq.heappop(heap)
         count += 1
         mid = (x + y) / 2

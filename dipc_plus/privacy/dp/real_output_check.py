@@ -32,8 +32,10 @@ from flint import arb
 
 from dipc_plus.claims.scope import inputs_scope
 from dipc_plus.decision.certified import working_precision
+from dipc_plus.decision.sup_ratio import TOLERANCE
 from dipc_plus.exact.constraints import probability as per_point_probability
 from dipc_plus.exact.convert import fmt_q
+from dipc_plus.exact.decimals import decimal_down
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import LinForm, atom
 from dipc_plus.errors import UserError
@@ -56,6 +58,8 @@ SCOPE_KIND = "every-output-value"
 _EPS_TRIES = [Fraction(1, 64), Fraction(1, 16), Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2),
               Fraction(4), Fraction(8), Fraction(16), Fraction(64)]
 _PREC = 256
+SEARCH_TOLERANCE = Fraction(1, 1000)   # a search's enclosures of sup L/eps: their lower ends are certified
+                                       # whatever the width; only a sup within it of k may go unrefuted
 COUPLED_PROOF_SECONDS = 60.0   # exact proofs for the printed sup, when the coupling bound already gives the verdict
 
 
@@ -205,10 +209,16 @@ def _every_value_paths(program):
                              f'{{ {name} = ["(-inf, 0]", "(0, inf)"] }}); the per-point engine takes this noise') from None
 
 
-def check_real_outputs(claim, options: RunOptions = DEFAULT_OPTIONS) -> RealOutputResult:
+def check_real_outputs(claim, options: RunOptions = DEFAULT_OPTIONS, refute_only: bool = False) -> RealOutputResult:
     """Decide `claim` (a DPClaim without events, delta = 0) on every output value: a quick pass
     that only looks for a refutation, then the thorough pass over every neighbouring pair, then
-    the intervals whose ratio was not proved monotone, bounded by the sup found (or the budget)."""
+    the intervals whose ratio was not proved monotone, bounded by the sup found (or the budget).
+
+    `refute_only`: a search for a counterexample, whose enclosures of a sup stop at SEARCH_TOLERANCE
+    or as soon as they lie on one side of k (`decision.sup_ratio.enclose`), (the box's lattices, where a verification of
+    finitely many points proves nothing) stops after the two passes, since the bounds on the
+    unproved intervals never refute and can take minutes (an argmax beside a real output):
+    the verdict is then refuted or undecided, and the sup found is a lower bound."""
     start = time.time()
     _refuse_unsupported(claim)
     program, k = claim.program, claim.budget.k
@@ -226,8 +236,9 @@ def check_real_outputs(claim, options: RunOptions = DEFAULT_OPTIONS) -> RealOutp
     result.coupling = cp if cp.applies else None
     pairs = [(u, v) for u in claim.points for v in claim.points
              if u is not v and u != v and claim.adjacency.adjacent(u, v)]
-    done = (_quick_refutation(result, pairs, dens, names, k)
-            or _thorough_pass(result, pairs, dens, names, k))
+    sups = SupCache(SEARCH_TOLERANCE, k) if refute_only else SupCache()
+    done = (_quick_refutation(result, pairs, dens, names, k, sups)
+            or _thorough_pass(result, pairs, dens, names, k, sups))
     if done and result.coupling is not None:
         raise BoundContradiction(f"the coupling bound is wrong: d*B = {fmt_q(cp.bound)} <= {fmt_q(k)}, yet a "
                                  "counterexample re-checked by the per-point chain refutes the claim; no verdict "
@@ -235,7 +246,10 @@ def check_real_outputs(claim, options: RunOptions = DEFAULT_OPTIONS) -> RealOutp
     if not done:
         if result.coupling is not None:
             _within_coupling(result)
-        _bound_unproved(result, k)
+        if refute_only:
+            _lower_bound_only(result)
+        else:
+            _bound_unproved(result, k)
     result.seconds = time.time() - start
     return result
 
@@ -271,26 +285,36 @@ def _refute(result: RealOutputResult, cex, s) -> bool:
     return True
 
 
-def _first_sup(candidate, seen: dict):
-    """The sup over eps of a candidate's loss, computed once per distinct ratio (both passes see
-    the same ratios at many pairs): None when `seen` has it already."""
-    key = (str(candidate.ratio.num), str(candidate.ratio.den))
-    if key in seen:
-        return None
-    seen[key], _ = sup_loss_over_eps([candidate])
-    return seen[key]
+@dataclass
+class SupCache:
+    """The sups over eps of the candidates' losses, each computed once per distinct ratio for
+    both passes (they meet the same ratios at many pairs; one enclosure may take seconds), to
+    `tolerance`, or only to one side of `against` (a search)."""
+    tolerance: Fraction = TOLERANCE
+    against: Fraction | None = None
+    values: dict = field(default_factory=dict)
+
+    def first(self, candidate, seen: set):
+        """The candidate's sup, or None when this pass has `seen` its ratio already."""
+        key = (str(candidate.ratio.num), str(candidate.ratio.den))
+        if key in seen:
+            return None
+        seen.add(key)
+        if key not in self.values:
+            self.values[key], _ = sup_loss_over_eps([candidate], self.tolerance, self.against)
+        return self.values[key]
 
 
-def _quick_refutation(result: RealOutputResult, pairs, dens, names, k) -> bool:
+def _quick_refutation(result: RealOutputResult, pairs, dens, names, k, sups: SupCache) -> bool:
     """The cheap monotonicity tests only, looking for a candidate above the budget whose
     counterexample re-checks; True if the claim was refuted."""
     program = result.claim.program
-    seen: dict = {}
+    seen: set = set()
     memo: dict = {}
     for index, (u, v) in enumerate(pairs, start=1):
         pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)], thorough=False, several=region_loss, memo=memo)
         for c in pl.candidates:
-            s = _first_sup(c, seen)
+            s = sups.first(c, seen)
             if s is None:
                 continue
             if _above(s, k):
@@ -301,11 +325,11 @@ def _quick_refutation(result: RealOutputResult, pairs, dens, names, k) -> bool:
     return False
 
 
-def _thorough_pass(result: RealOutputResult, pairs, dens, names, k) -> bool:
+def _thorough_pass(result: RealOutputResult, pairs, dens, names, k, sups: SupCache) -> bool:
     """Every pair with every proof: the sup over the candidates (kept in result), the intervals
     left unproved (result.unproved_intervals) and the undecided outcomes; True if refuted."""
     program = result.claim.program
-    seen: dict = {}
+    seen: set = set()
     best = None
     unproved = []
     memo: dict = {}
@@ -320,7 +344,7 @@ def _thorough_pass(result: RealOutputResult, pairs, dens, names, k) -> bool:
                 return True
             result.undecided.append((outcome, "-", why + " (counterexample not re-checked)"))
         for c in pl.candidates:
-            s = _first_sup(c, seen)
+            s = sups.first(c, seen)
             if s is None:
                 continue
             if best is None or s.infinite or s.upper() > best.upper():
@@ -349,6 +373,18 @@ def _within_coupling(result: RealOutputResult) -> None:
     result.notes.append(f"the coupling bound of the online class at {cp.size_param} = {cp.length}, d*B = "
                         f"{fmt_q(cp.bound)} <= {fmt_q(cp.k)}, bounds the loss at every pair of real inputs with "
                         "|q - q'| <= B and every output value (docs/design/every_length.md, section 2)")
+
+
+def _lower_bound_only(result: RealOutputResult) -> None:
+    """No verdict but refuted from a search: the largest candidate found, a lower bound of the
+    loss (exact when no interval was left unproved)."""
+    best = result.best
+    result.notes.append("a search for a counterexample only: the intervals not proved monotone were not bounded")
+    if best is None:
+        return
+    result.sup_exact = best.value is not None and not result.unproved_intervals
+    lower = best.value if best.value is not None else best.lo
+    result.sup_text = fmt_q(lower) if result.sup_exact else "at least " + decimal_down(lower, 8)
 
 
 def _bound_unproved(result: RealOutputResult, k) -> None:

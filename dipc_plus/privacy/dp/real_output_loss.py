@@ -35,7 +35,7 @@ from flint import fmpq_poly
 
 from dipc_plus.decision.certified import Interval
 from dipc_plus.decision.decide import decide
-from dipc_plus.decision.sup_ratio import SupRatio, sup_one
+from dipc_plus.decision.sup_ratio import TOLERANCE, SupRatio, sup_one
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.semantics.real_output_density import derivative
@@ -505,11 +505,13 @@ class _Candidate:
     ratio: ExpFrac
 
 
-def sup_loss_over_eps(candidates: list) -> tuple:
-    """(SupRatio of the largest, its EndRatio): sup over eps of max_c ln r_c(eps) / eps."""
+def sup_loss_over_eps(candidates: list, tolerance: Fraction = TOLERANCE, against: Fraction | None = None) -> tuple:
+    """(SupRatio of the largest, its EndRatio): sup over eps of max_c ln r_c(eps) / eps (an
+    enclosure at most `tolerance` wide when it is not exact and the budget allows, or only wide
+    enough to lie on one side of `against`)."""
     best = None
     for c in candidates:
-        s = sup_one(_Candidate(c.ratio), ALL_EPS)
+        s = sup_one(_Candidate(c.ratio), ALL_EPS, tolerance, against)
         if s.infinite:
             return s, c
         if best is None or s.upper() > best[0].upper():
