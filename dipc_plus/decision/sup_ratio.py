@@ -417,7 +417,12 @@ def enclose(r: ExpFrac, I: Interval, tol: Fraction = TOLERANCE, against: Fractio
 
 
 def sides_of(e: Enclosure, against: Fraction | None) -> bool:
-    """Whether the enclosure is on one side of `against` (never when it is None)."""
+    """Whether the enclosure is on one side of `against` (never when it is None).
+
+    >>> e = Enclosure(Fraction(1, 3), None, Fraction(1, 2), True)
+    >>> sides_of(e, Fraction(1, 4)), sides_of(e, Fraction(1, 2)), sides_of(e, Fraction(2, 5)), sides_of(e, None)
+    (True, True, False, False)
+    """
     return against is not None and (e.lo > against or e.hi <= against)
 
 
