@@ -14,10 +14,26 @@ from fractions import Fraction
 from typing import Any
 
 from dipc_plus.api.results import AccuracyReport, SweepReport
-from dipc_plus.api.views import KappaStar, env_repr, grouped, html_table
+from dipc_plus.api.views import KappaStar, RawView, env_repr, grouped, html_table
 from dipc_plus.errors import UserError
 
-class RegionVerdict:
+class RegionView(RawView):
+    """What both region views read: `region` (the inequalities that bound it), `det` grouped, and the
+    region's JSON (which needs the program to group its inputs).
+
+    >>> import dipc_plus
+    >>> r = dipc_plus.check_accuracy(dipc_plus.example("theories/sparse_box.toml"))
+    >>> r.regions[0].region, r.regions[0].to_json() == r.to_json()["regions"][0]
+    ('q[1] >= 0 and q[2] < 0 and q[3] < 0', True)
+    """
+
+    RENAMED, GROUPED = {"region": "condition"}, ("det",)
+
+    def to_json(self) -> dict:
+        return dict(self.raw.to_json(self._program))
+
+
+class RegionVerdict(RegionView):
     """The verdict on one det region of the box (and one gamma): `region` (the inequalities that
     bound it), `det` (the noise-free output there, grouped), `gamma`, `verdict` (``'verified'``,
     ``'refuted'``, ``'undecided'`` or ``'not applicable'``), `method` (how it was decided), `share`
@@ -29,15 +45,7 @@ class RegionVerdict:
     RegionVerdict(q[1] >= 0 and q[2] < 0 and q[3] < 0: det out=[top, bot, bot], share 1/8, verified by corner (homogeneous))
     """
 
-    def __init__(self, raw: Any, program: Any):
-        self.raw = raw
-        self.region: str = raw.condition
-        self.det: dict[str, Any] = grouped(program, raw.det)
-        self.gamma: Fraction = raw.gamma
-        self.verdict: str = raw.verdict
-        self.method: str = raw.method
-        self.share: Fraction | None = raw.share
-        self.reason: str = raw.reason
+    SAME = ("gamma", "verdict", "method", "share", "reason")
 
     def __repr__(self) -> str:
         share = "?" if self.share is None else str(self.share)
@@ -77,24 +85,13 @@ class BoxReport(AccuracyReport):
         share = self.result.undecided_share()
         return None if share is None else Fraction(share)
 
-    def summary(self) -> str:
-        r = self.result
-        kappa = "" if r.kappa == 1 else f", beta/{r.kappa}"
-        bounds = ", ".join(f"{n} in [{lo}, {hi}]" for n, (lo, hi) in box_bounds(r.claim).items())
-        head = f"accuracy of {r.claim.program.name}{kappa} on the box {bounds}: "
-        cex = self.counterexample
-        if cex is not None:
-            return head + f"refuted at {env_repr(cex.input)}, eps = {cex.raw.eps}"
-        if self.verdict == "undecided":
-            return head + f"undecided on a share {self.result.undecided_share()} of the box"
-        return head + ("verified (vacuously)" if self.vacuous else "verified")
+    html_scope = " on a box"
 
-    def _repr_html_(self) -> str:
-        r = self.result
-        rows: list[tuple[str, object]] = [("claim", r.claim.describe()), ("verdict", r.verdict)]
-        rows += [(v.region, f"{v.verdict} ({v.method})") for v in self.regions]
-        detail = r.counterexample.describe() if r.counterexample is not None else ""
-        return html_table(f"accuracy of {r.claim.program.name} on a box", rows, detail)
+    def scope(self) -> str:
+        return " on the box " + ", ".join(f"{n} in [{lo}, {hi}]" for n, (lo, hi) in box_bounds(self.result.claim).items())
+
+    def html_rows(self) -> list[tuple[str, object]]:
+        return [(v.region, f"{v.verdict} ({v.method})") for v in self.regions]
 
     def plot_input(self, input: dict | None = None) -> dict:
         """The input a plot shows: the one given, else the counterexample's."""
@@ -129,7 +126,7 @@ def box_bounds(claim: Any) -> dict[str, tuple[str, str]]:
     return out
 
 
-class RegionKappaStar:
+class RegionKappaStar(RegionView):
     """kappa* of one det region of a box sweep: `region`, `det` (grouped), `gamma`, `kappa_star`
     (a `KappaStar`), `box_infimum` (True: the region's infimum over the box; False: a lower bound).
 
@@ -140,13 +137,11 @@ class RegionKappaStar:
     (True, True)
     """
 
-    def __init__(self, raw: Any, program: Any):
-        self.raw = raw
-        self.region: str = raw.condition
-        self.det: dict[str, Any] = grouped(program, raw.det)
-        self.gamma: Fraction = raw.gamma
-        self.kappa_star = KappaStar(raw.star, program)
-        self.box_infimum: bool = raw.box_infimum
+    SAME = ("gamma", "box_infimum")
+
+    @property
+    def kappa_star(self) -> KappaStar:
+        return KappaStar(self.raw.star, self._program)
 
     def __repr__(self) -> str:
         bound = "" if self.box_infimum else " (a lower bound)"
@@ -170,15 +165,7 @@ class BoxSweepReport(SweepReport):
     def __init__(self, result: Any):
         super().__init__(result, None, None)
 
-    @property
-    def best_kappa(self) -> int | None:  # type: ignore[override]
-        """The largest integer kappa with beta/kappa verified on the box (None: undecided)."""
-        return self.result.best_kappa
-
-    @property
-    def kappa_star(self) -> KappaStar | None:  # type: ignore[override]
-        star = self.result.kappa_star
-        return None if star is None else KappaStar(star, self.program)
+    sweep_name = "box sweep"
 
     @property
     def kappa_star_is_box_infimum(self) -> bool:
@@ -204,20 +191,5 @@ class BoxSweepReport(SweepReport):
         """A box sweep draws no curve: kappa* is over the regions of the box, not at one input."""
         raise UserError("a box sweep has no plot", hint="plot one input: check_accuracy(claim, input={...}).plot()")
 
-    def summary(self) -> str:
-        r = self.result
-        if r.best_kappa is None:
-            return f"box sweep of {self.program.name}: undecided at beta/{r.undecided.kappa}"
-        best = (">= " if r.capped else "") + str(r.best_kappa)
-        star = "not computed" if r.kappa_star is None else r.kappa_star.text
-        return (f"box sweep of {self.program.name}: best kappa {best}, kappa* = {star}; "
-                f"the claim itself {r.verdict}")
-
-    def _repr_html_(self) -> str:
-        r = self.result
-        rows: list[tuple[str, object]] = [
-            ("claim", r.claim.describe()), ("the claim itself", r.verdict),
-            ("best kappa", "undecided" if r.best_kappa is None else (">= " if r.capped else "") + str(r.best_kappa)),
-            ("kappa* (least beta/P[error])", "not computed" if r.kappa_star is None else r.kappa_star.text)]
-        rows += [(f"kappa* on {s.region}", s.kappa_star.text) for s in self.region_kappa_stars]
-        return html_table(f"box sweep of {self.program.name}", rows, self.text)
+    def html_detail(self) -> tuple[list[tuple[str, object]], str]:
+        return [(f"kappa* on {s.region}", s.kappa_star.text) for s in self.region_kappa_stars], self.text

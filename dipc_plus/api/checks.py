@@ -10,7 +10,7 @@ the report's ``.to_json()`` is the command's ``--json``.  Errors are the same
 """
 
 import os
-from typing import Any, Literal, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Literal, Mapping, Sequence, TypeVar
 
 from dipc_plus.accuracy.box_result import BoxResult
 from dipc_plus.accuracy.decide import decide_accuracy, decide_sweep
@@ -70,10 +70,23 @@ def run_options(*, max_states: int = DEFAULT_MAX_STATES, limits: Mapping[str, in
 R = TypeVar("R", bound=Report)
 
 
-def _mode(report: R, options: RunOptions) -> R:
-    """The report, saying "mode": "reference" in its JSON when the run was one."""
-    report.mode = "reference" if options.reference else "default"
-    return report
+def checked(body: Callable[[RunOptions], R], **keywords: Any) -> R:
+    """Every check's frame, written once: its run keywords read into one RunOptions (in Python words),
+    `body(options)` run under the options' limits (in a child process when they ask for one), and the
+    report marked "mode": "reference" when the run was one.
+
+    >>> checked(lambda options: LossReport(None), reference=True).mode
+    'reference'
+    """
+    with in_python_words():
+        options = run_options(**keywords)
+
+    def run() -> R:
+        with in_python_words(), options.limits_applied():
+            report = body(options)
+            report.mode = "reference" if options.reference else "default"
+            return report
+    return guarded(options, run)
 
 
 def _program_file(program: Any) -> str | None:
@@ -88,10 +101,14 @@ def _program_file(program: Any) -> str | None:
     return str(path)
 
 
-def _strict(report: Report, result: Any, strict: bool) -> None:
+def _strict(report: R, result: Any, options: RunOptions) -> R:
+    """The report (with its mode), unless `strict` and its verdict is verified vacuously (or only on named
+    events): then `StrictVerdictError` carries it."""
+    report.mode = "reference" if options.reference else "default"
     reason = strict_reason(result)
-    if strict and reason:
+    if options.strict and reason:
         raise StrictVerdictError(reason, report)
+    return report
 
 
 # --------------------------------------------------------------------------- accuracy
@@ -200,24 +217,17 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
     >>> r.verified, r.counterexample.input, r.counterexample.eps
     (False, {'q': [-1, -1, 1]}, Fraction(1, 1))
     """
-    with in_python_words():
-        options = run_options(max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
-                              progress=progress, strict=strict, reference=reference, timeout=timeout,
-                              max_memory=max_memory)
-
-    def run() -> AccuracyReport | BoxReport:
-        with in_python_words(), options.limits_applied():
-            check_kappa(kappa, "kappa", "kappa=7")
-            run_on = options.run_on()
-            checker, _ = _checker(claim, program, params, dd_over, paper, options)
-            points = _points(checker, input, inputs)
-            with certified_or_exit_2():
-                result = decide_accuracy(checker, points, kappa, options, paper=paper, first=first, executor=run_on)
-            report = (BoxReport(result, checker) if isinstance(result, BoxResult)
-                      else AccuracyReport(result, checker, points))
-            _strict(_mode(report, options), result, strict)
-            return report
-    return guarded(options, run)
+    def run(options: RunOptions) -> AccuracyReport | BoxReport:
+        check_kappa(kappa, "kappa", "kappa=7")
+        checker, _ = _checker(claim, program, params, dd_over, paper, options)
+        points = _points(checker, input, inputs)
+        with certified_or_exit_2():
+            result = decide_accuracy(checker, points, kappa, options, paper=paper, first=first,
+                                     executor=options.run_on())
+        report = BoxReport(result, checker) if isinstance(result, BoxResult) else AccuracyReport(result, checker, points)
+        return _strict(report, result, options)
+    return checked(run, max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
+                   progress=progress, strict=strict, reference=reference, timeout=timeout, max_memory=max_memory)
 
 
 def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input: Mapping[str, Any] | None = None,
@@ -292,25 +302,19 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
     (6, '6.3758', 7)
     """
     from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, SweepResult
-    with in_python_words():
-        options = run_options(max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
-                              progress=progress, strict=strict, reference=reference, timeout=timeout,
-                              max_memory=max_memory)
 
-    def run() -> SweepReport | BoxSweepReport:
-        with in_python_words(), options.limits_applied():
-            run_on = options.run_on()
-            checker, _ = _checker(claim, program, params, dd_over, paper, options)
-            points = _points(checker, input, inputs)
-            with certified_or_exit_2():
-                result = decide_sweep(checker, points, options, paper=paper, reports=reports, executor=run_on,
-                                      kappa_max=DEFAULT_KAPPA_MAX if kappa_max is None else kappa_max,
-                                      digits=DEFAULT_DIGITS if digits is None else digits)
-            report = (SweepReport(result, checker, points, reports=reports) if isinstance(result, SweepResult)
-                      else BoxSweepReport(result))
-            _strict(_mode(report, options), result.base, strict)
-            return report
-    return guarded(options, run)
+    def run(options: RunOptions) -> SweepReport | BoxSweepReport:
+        checker, _ = _checker(claim, program, params, dd_over, paper, options)
+        points = _points(checker, input, inputs)
+        with certified_or_exit_2():
+            result = decide_sweep(checker, points, options, paper=paper, reports=reports, executor=options.run_on(),
+                                  kappa_max=DEFAULT_KAPPA_MAX if kappa_max is None else kappa_max,
+                                  digits=DEFAULT_DIGITS if digits is None else digits)
+        report = (SweepReport(result, checker, points, reports=reports) if isinstance(result, SweepResult)
+                  else BoxSweepReport(result))
+        return _strict(report, result.base, options)
+    return checked(run, max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
+                   progress=progress, strict=strict, reference=reference, timeout=timeout, max_memory=max_memory)
 
 
 # --------------------------------------------------------------------------- privacy
@@ -386,28 +390,15 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
     >>> dipc_plus.check_privacy(dipc_plus.example("theories/randomized_response_coin_privacy.toml")).verified
     True
     """
-    with in_python_words():
-        options = run_options(max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
-                              progress=progress, strict=strict, reference=reference, timeout=timeout,
-                              max_memory=max_memory)
-
-    def run() -> PrivacyReport:
-        with in_python_words(), options.limits_applied():
-            return _mode(_check_privacy(claim, params, every_length, structure, program, options), options)
-    return guarded(options, run)
-
-
-def _check_privacy(claim: ClaimLike, params: Mapping[str, Number] | None, every_length: bool,
-                   structure: bool | None, program: Any, options: RunOptions) -> PrivacyReport:
-    """check_privacy under its options: `privacy.decide.decide_privacy` on the loaded claim."""
-    from dipc_plus.privacy.decide import decide_privacy
-    loaded, values = _privacy_claim(claim, program, params)
-    with certified_or_exit_2():
-        outcome = decide_privacy(loaded, options, values, every_length=every_length, structure=structure)
-    report = PrivacyReport(outcome)
-    if outcome.route in ("pairs", "pufferfish"):
-        _strict(report, outcome.result, options.strict)
-    return report
+    def run(options: RunOptions) -> PrivacyReport:
+        from dipc_plus.privacy.decide import decide_privacy
+        loaded, values = _privacy_claim(claim, program, params)
+        with certified_or_exit_2():
+            outcome = decide_privacy(loaded, options, values, every_length=every_length, structure=structure)
+        report = PrivacyReport(outcome)
+        return _strict(report, outcome.result, options) if outcome.route in ("pairs", "pufferfish") else report
+    return checked(run, max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
+                   progress=progress, strict=strict, reference=reference, timeout=timeout, max_memory=max_memory)
 
 
 def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, structure: bool | None = None,
@@ -467,16 +458,11 @@ def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None
     >>> loss.loss, loss.verified
     ('ln(3)', True)
     """
-    with in_python_words():
-        options = run_options(max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
-                              progress=progress, reference=reference, timeout=timeout,
-                              max_memory=max_memory)
-
-    def run() -> LossReport:
-        with in_python_words(), options.limits_applied():
-            from dipc_plus.privacy.decide import decide_loss
-            loaded, values = _privacy_claim(claim, program, params)
-            with certified_or_exit_2():
-                result, found = decide_loss(loaded, options, values, structure=structure, attack=attack)
-            return _mode(LossReport(result, attack=found), options)
-    return guarded(options, run)
+    def run(options: RunOptions) -> LossReport:
+        from dipc_plus.privacy.decide import decide_loss
+        loaded, values = _privacy_claim(claim, program, params)
+        with certified_or_exit_2():
+            result, found = decide_loss(loaded, options, values, structure=structure, attack=attack)
+        return LossReport(result, attack=found)
+    return checked(run, max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
+                   progress=progress, reference=reference, timeout=timeout, max_memory=max_memory)

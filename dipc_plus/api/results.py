@@ -151,6 +151,8 @@ class AccuracyReport(Report):
     e^(-eps) | 1/2*e^(-eps)
     """
 
+    html_scope = ""     # the HTML table's title after the program's name
+
     def __init__(self, result: Any, checker: Any, points: list | None):
         self.result, self.checker, self.points = result, checker, points
 
@@ -167,22 +169,31 @@ class AccuracyReport(Report):
         """The command's text report (``verbose``: every input's line; default: when the inputs were given)."""
         return str(self.result.report(verbose=self.points is not None if verbose is None else verbose))
 
+    def scope(self) -> str:
+        """What was checked, as the summary says it after the claim."""
+        return f": {self.result.inputs} input(s), {self.result.n_applicable} applicable"
+
     def summary(self) -> str:
         r = self.result
         kappa = "" if r.kappa == 1 else f", beta/{r.kappa}"
-        head = f"accuracy of {r.claim.program.name}{kappa}: {r.inputs} input(s), {r.n_applicable} applicable: "
+        head = f"accuracy of {r.claim.program.name}{kappa}{self.scope()}: "
         cex = self.counterexample
         if cex is not None:
             return head + f"refuted at {env_repr(cex.input)}, eps = {cex.raw.eps}"
+        if self.verdict == "undecided":
+            return head + f"undecided on a share {r.undecided_share()} of the box"
         return head + ("verified (vacuously)" if self.vacuous else "verified")
+
+    def html_rows(self) -> list[tuple[str, object]]:
+        r = self.result
+        return [("inputs checked", r.inputs), ("obligations (applicable)", f"{r.n_obligations} ({r.n_applicable})"),
+                ("refuted", r.n_refuted)]
 
     def _repr_html_(self) -> str:
         r = self.result
-        rows = [("claim", r.claim.describe()), ("verdict", r.verdict),
-                ("inputs checked", r.inputs), ("obligations (applicable)", f"{r.n_obligations} ({r.n_applicable})"),
-                ("refuted", r.n_refuted)]
+        rows = [("claim", r.claim.describe()), ("verdict", r.verdict), *self.html_rows()]
         detail = r.counterexample.describe() if r.counterexample is not None else ""
-        return html_table(f"accuracy of {r.claim.program.name}", rows, detail)
+        return html_table(f"accuracy of {r.claim.program.name}{self.html_scope}", rows, detail)
 
     def plot_input(self, input: dict | None = None) -> dict:
         """The input a plot shows: the one given, else the counterexample's, else the first applicable."""
@@ -249,10 +260,13 @@ class SweepReport(Report):
         from dipc_plus.commands.common import strict_reason
         return strict_reason(self.result.base)
 
+    sweep_name = "sweep"     # how the summary and the HTML table name the run
+
     @property
-    def best_kappa(self) -> int:
-        """The largest integer kappa such that (alpha, beta/kappa, gamma) holds (a lower bound when `capped`)."""
-        return int(self.result.best_kappa)
+    def best_kappa(self) -> int | None:
+        """The largest integer kappa such that (alpha, beta/kappa, gamma) holds (a lower bound when `capped`;
+        None: a box sweep undecided at some kappa)."""
+        return None if self.result.best_kappa is None else int(self.result.best_kappa)
 
     @property
     def capped(self) -> bool:
@@ -260,8 +274,10 @@ class SweepReport(Report):
         return bool(self.result.capped)
 
     @property
-    def kappa_star(self) -> KappaStar:
-        return KappaStar(self.result.kappa_star, self.program)
+    def kappa_star(self) -> KappaStar | None:
+        """kappa* (None: a box sweep that did not compute it)."""
+        star = self.result.kappa_star
+        return None if star is None else KappaStar(star, self.program)
 
     @property
     def counterexample(self) -> Counterexample | None:
@@ -275,19 +291,32 @@ class SweepReport(Report):
     def raw_json(self) -> dict:
         return dict(self.result.to_json(full=self.reports))
 
+    def best_and_star(self) -> tuple[str, str]:
+        """The best kappa and kappa* as the summary and the HTML table say them."""
+        r = self.result
+        best = "undecided" if r.best_kappa is None else (">= " if r.capped else "") + str(r.best_kappa)
+        return best, "not computed" if r.kappa_star is None else r.kappa_star.text
+
     def summary(self) -> str:
         r = self.result
-        best = (">= " if r.capped else "") + str(r.best_kappa)
-        return (f"sweep of {self.program.name}: best kappa {best}, kappa* = {r.kappa_star.text}; "
+        if r.best_kappa is None:
+            return f"{self.sweep_name} of {self.program.name}: undecided at beta/{r.undecided.kappa}"
+        best, star = self.best_and_star()
+        return (f"{self.sweep_name} of {self.program.name}: best kappa {best}, kappa* = {star}; "
                 f"the claim itself {r.verdict}")
+
+    def html_detail(self) -> tuple[list[tuple[str, object]], str]:
+        """The HTML table's rows after kappa*, and the text under it."""
+        cex = self.result.counterexample
+        return [], cex.describe() if cex is not None else ""
 
     def _repr_html_(self) -> str:
         r = self.result
-        rows = [("claim", r.accuracy.claim.describe()), ("the claim itself", r.verdict),
-                ("best kappa", (">= " if r.capped else "") + str(r.best_kappa)),
-                ("kappa* (least beta/P[error])", r.kappa_star.text)]
-        detail = r.counterexample.describe() if r.counterexample is not None else ""
-        return html_table(f"sweep of {self.program.name}", rows, detail)
+        best, star = self.best_and_star()
+        rows, detail = self.html_detail()
+        rows = [("claim", r.base.claim.describe()), ("the claim itself", r.verdict), ("best kappa", best),
+                ("kappa* (least beta/P[error])", star), *rows]
+        return html_table(f"{self.sweep_name} of {self.program.name}", rows, detail)
 
     def plot(self, *, log: bool | None = None, eps_max: float | None = None, points: int = 400) -> Any:
         """At the input where kappa* is reached, P[error] beside beta/(best kappa + 1): the failure drawn

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, Mapping
 
 from dipc_plus.exact.convert import fmt_q
@@ -90,7 +91,45 @@ def html_table(title: str, rows: list[tuple[str, object]], detail: str = "") -> 
     return f"<div><b>{html.escape(title)}</b><table>{cells}</table>{pre}</div>"
 
 
-class Counterexample:
+class RawView:
+    """A face of one object of the deciding stage (`raw`) that reads it rather than copying it: the
+    fields named in `SAME` and `RENAMED` straight through, those in `GROUPED` grouped by array, those in
+    `PLAIN` as a user writes them (`python_value`).  Subclasses add only what they derive.
+
+    >>> from types import SimpleNamespace as NS
+    >>> class Pair(RawView):
+    ...     SAME, RENAMED, PLAIN = ("eps",), {"probability": "p"}, ("gamma",)
+    >>> pair = Pair(NS(eps=Fraction(1, 2), p="e^(-eps)", gamma=Fraction(2), program=None))
+    >>> pair.eps, pair.probability, pair.gamma
+    (Fraction(1, 2), 'e^(-eps)', 2)
+    """
+
+    SAME: tuple[str, ...] = ()
+    RENAMED: Mapping[str, str] = {}
+    GROUPED: tuple[str, ...] = ()
+    PLAIN: tuple[str, ...] = ()
+
+    def __init__(self, raw: Any, program: Any = None):
+        self.raw = raw
+        self._program = raw.program if program is None else program
+
+    def __getattr__(self, name: str) -> Any:
+        cls = type(self)
+        if name in cls.SAME or name in cls.RENAMED:
+            return getattr(self.raw, cls.RENAMED.get(name, name))
+        if name in cls.GROUPED:
+            value = getattr(self.raw, name)
+            return None if value is None else grouped(self._program, value)
+        if name in cls.PLAIN:
+            return python_value(getattr(self.raw, name))
+        raise AttributeError(f"'{cls.__name__}' object has no attribute '{name}'")
+
+    def to_json(self) -> dict:
+        """The object as the command's JSON has it."""
+        return dict(self.raw.to_json())
+
+
+class Counterexample(RawView):
     """An input and a rational eps where an accuracy claim fails: P[error] > beta/kappa, re-checked
     by an independent certified evaluation.
 
@@ -107,21 +146,8 @@ class Counterexample:
     Counterexample(input={'q': [-1]}, eps=1: P[error] >= 0.367879 > 0.18394 >= beta/2)
     """
 
-    def __init__(self, raw: Any):
-        self.raw = raw
-        self.input: dict[str, Any] = grouped(raw.program, raw.input)
-        self.eps: Fraction = raw.eps
-        self.alpha = python_value(raw.alpha)
-        self.gamma = python_value(raw.gamma)
-        self.kappa: int = raw.kappa
-        self.error_probability = raw.error_probability
-        self.bound = raw.bound
-        self.error_ball = raw.error_ball
-        self.bound_ball = raw.bound_ball
-
-    def to_json(self) -> dict:
-        """The counterexample as the command's JSON has it."""
-        return dict(self.raw.to_json())
+    SAME = ("eps", "kappa", "error_probability", "bound", "error_ball", "bound_ball")
+    GROUPED, PLAIN = ("input",), ("alpha", "gamma")
 
     def __str__(self) -> str:
         return str(self.raw.describe())
@@ -141,7 +167,7 @@ class Counterexample:
             (beta, f"{self.bound}  in [{lower_text(self.bound_ball, 12)}, {upper_text(self.bound_ball, 12)}]")])
 
 
-class PrivacyCounterexample:
+class PrivacyCounterexample(RawView):
     """A neighbouring pair, an output (or set of outputs) and an eps where a DP claim fails, re-checked.
 
     Attributes: `input`, `neighbour` and `output` grouped by array (`output` is None when the claim
@@ -158,21 +184,16 @@ class PrivacyCounterexample:
     PrivacyCounterexample(input={'q': [-1]}, neighbour={'q': [0]}, output={'out': ['(-inf, -1]']}, eps=1: P >= 0.5 > 0.18394 >= e^budget P')
     """
 
-    def __init__(self, raw: Any):
-        self.raw = raw
-        program = raw.program
-        self.input: dict[str, Any] = grouped(program, raw.input)
-        self.neighbour: dict[str, Any] = grouped(program, raw.neighbour)
-        self.output: dict[str, Any] | None = None if raw.output is None else grouped(program, raw.output)
-        self.outputs = None if raw.outputs is None else [grouped(program, o) for o in raw.outputs]
-        self.output_set: str = raw.output_set
-        self.eps: Fraction | str = raw.eps if isinstance(raw.eps, Fraction) else raw.eps_text()
-        self.probability = raw.p
-        self.neighbour_probability = raw.q
+    SAME, RENAMED = ("output_set",), {"probability": "p", "neighbour_probability": "q"}
+    GROUPED = ("input", "neighbour", "output")
 
-    def to_json(self) -> dict:
-        """The counterexample as the command's JSON has it."""
-        return dict(self.raw.to_json())
+    @property
+    def outputs(self) -> list[dict[str, Any]] | None:
+        return None if self.raw.outputs is None else [grouped(self._program, o) for o in self.raw.outputs]
+
+    @property
+    def eps(self) -> Fraction | str:
+        return self.raw.eps if isinstance(self.raw.eps, Fraction) else self.raw.eps_text()
 
     def __repr__(self) -> str:
         where = f"output={self.output!r}" if self.output is not None else f"outputs in {{{self.output_set}}}"
@@ -188,7 +209,7 @@ class PrivacyCounterexample:
         return html_table("privacy counterexample (re-checked)", rows)
 
 
-class ValueCounterexample:
+class ValueCounterexample(RawView):
     """A neighbouring pair, an outcome with the released value(s) w, and an eps where an eps-DP claim
     decided on every output value fails: the density ratio f_u(w) / f_u'(w) is certified above
     e^budget, and the event "outcome, value(s) in a small box around w" re-checked by the per-point
@@ -209,30 +230,31 @@ class ValueCounterexample:
     ({'q': [0, 0, 0]}, {'q': [1, 1, 1]}, '(bot, bot, num, val[1]=0, val[2]=0, val[3]=w)', Fraction(-1, 2), '(-3/4, -1/4]')
     """
 
-    def __init__(self, raw: Any, program: Any):
+    SAME, RENAMED = ("w", "eps", "density_ratio", "event_ratio"), {"probability": "p", "neighbour_probability": "q"}
+    GROUPED = ("input", "neighbour")
+
+    @cached_property
+    def _shown(self) -> dict:
         from dipc_plus.privacy.dp.real_output_check import real_counterexample_json   # loaded when one is shown
-        self.raw = raw
-        self._json = real_counterexample_json(raw)
-        self.input: dict[str, Any] = grouped(program, raw.input)
-        self.neighbour: dict[str, Any] = grouped(program, raw.neighbour)
-        self.output: str = self._json["output"]
-        self.w = raw.w
-        self.eps: Fraction = raw.eps
-        self.event: str | None = self._json["event"]
-        self.probability = raw.p
-        self.neighbour_probability = raw.q
-        self.density_ratio = raw.density_ratio
-        self.event_ratio = raw.event_ratio
+        return real_counterexample_json(self.raw)
 
     def to_json(self) -> dict:
         """The counterexample as the command's JSON has it."""
-        return dict(self._json)
+        return dict(self._shown)
+
+    @property
+    def output(self) -> str:
+        return self._shown["output"]
+
+    @property
+    def event(self) -> str | None:
+        return self._shown["event"]
 
     def __repr__(self) -> str:
-        w = self._json["w"]
+        w = self._shown["w"]
         w = ", ".join(w) if isinstance(w, list) else w
         return (f"ValueCounterexample(input={self.input!r}, neighbour={self.neighbour!r}, output={self.output}, "
-                f"w={w}, eps={fmt_q(self.eps)}: P[value(s) in {self.event}] ratio {self._json['event_ratio']} "
+                f"w={w}, eps={fmt_q(self.eps)}: P[value(s) in {self.event}] ratio {self._shown['event_ratio']} "
                 "> e^budget)")
 
     def _repr_html_(self) -> str:
@@ -241,11 +263,11 @@ class ValueCounterexample:
                                           ("event", self.event or "-"),
                                           ("P[P(input) in event]", str(self.probability)),
                                           ("P[P(neighbour) in event]", str(self.neighbour_probability)),
-                                          ("event ratio", self._json["event_ratio"])]
+                                          ("event ratio", self._shown["event_ratio"])]
         return html_table("privacy counterexample on every output value (re-checked)", rows)
 
 
-class KappaStar:
+class KappaStar(RawView):
     """kappa* = inf over the claim's inputs and eps of beta/P[error], certified: `text` (truncated to
     `digits` significant digits), the enclosure [`lo`, `hi`], `exact` (lo == hi is the exact value),
     `infinite` (P[error] is 0 wherever the claim applies), `input` where it is reached (grouped).
@@ -260,20 +282,15 @@ class KappaStar:
     $\\kappa^* = 6.37584\\ldots$
     """
 
-    def __init__(self, raw: Any, program: Any):
-        self.raw = raw
-        self.text: str = raw.text
-        self.lo = raw.lo
-        self.hi = raw.hi
-        self.digits: int = raw.digits
-        self.exact: bool = raw.exact
-        self.infinite: bool = raw.infinite
-        at = raw.at
-        self.input: dict[str, Any] | None = None if at is None else grouped(program, at.report.input)
-        self.where: str | None = None if at is None else at.kind
+    SAME = ("text", "lo", "hi", "digits", "exact", "infinite")
 
-    def to_json(self) -> dict:
-        return dict(self.raw.to_json())
+    @property
+    def input(self) -> dict[str, Any] | None:
+        return None if self.raw.at is None else grouped(self._program, self.raw.at.report.input)
+
+    @property
+    def where(self) -> str | None:
+        return None if self.raw.at is None else self.raw.at.kind
 
     def __float__(self) -> float:
         """The nearest float to the enclosure's midpoint (``inf`` when infinite): for arithmetic and plots;
