@@ -50,12 +50,18 @@ ROWS = [
     # issue 40, item 5: discrete Laplace draws (integer inputs, grid {-1, 0, 1} as declared int)
     ("discrete_svt", {}, {}, "variant (eps-DP, discrete)"), ("discrete_svt_forever", {}, {}, "variant"),
     # issue 41: several stored variables (the CCS 2023 examples; grid {0, 1} to keep m = 3 affordable)
-    ("range", {}, {"grid": "[0, 1]"}, "CCS 2023 example (verdict not checked here)"),
-    ("k_range", {"k": 1}, {"grid": "[0, 1]"}, "CCS 2023 example (verdict not checked here)"),
-    ("k_range", {"k": 2}, {"grid": "[0, 1]"}, "CCS 2023 example (verdict not checked here)"),
+    ("range", {}, {"grid": "[0, 1]"}, "not the CCS 2023 tool's Range (ours: outside = one answer, bounds eps/2); its Range is m_range k=1"),
+    ("k_range", {"k": 1}, {"grid": "[0, 1]"}, "not the tool's m-Range (ours: one range, stop at the k-th outside); see m_range"),
+    ("k_range", {"k": 2}, {"grid": "[0, 1]"}, "not the tool's m-Range (ours: one range, stop at the k-th outside); see m_range"),
     ("min_max", {}, {"grid": "[0, 1]"}, "-"),
-    ("k_min_max", {"k": 1}, {"grid": "[0, 1]"}, "private (CCS 2023 tool's k-Min-Max reports, k = 2..200)"),
-    ("k_min_max", {"k": 2}, {"grid": "[0, 1]"}, "private (CCS 2023 tool's k-Min-Max reports, k = 2..200)"),
+    ("k_min_max", {"k": 1}, {"grid": "[0, 1]"}, "not the tool's k-Min-Max (ours shows the updates); see k_min_max_watch"),
+    ("k_min_max", {"k": 2}, {"grid": "[0, 1]"}, "not the tool's k-Min-Max (ours shows the updates); see k_min_max_watch"),
+    # the CCS 2023 tool's own automata (github.com/bhusalb/DiPAut, m_range_examples/, k_min_max_examples/;
+    # its weights in reports/m_range_examples_result.csv and reports/k_min_max_examples_result.csv)
+    ("m_range", {"k": 1}, {"grid": "[0, 1]"}, "private, d = 1 (DiPAut reports/m_range_examples_result.csv, n = 1)"),
+    ("m_range", {"k": 2}, {"grid": "[0, 1]"}, "private, d = 1 (DiPAut reports/m_range_examples_result.csv, n = 2)"),
+    ("k_min_max_watch", {"k": 2}, {"grid": "[0, 1]"},
+     "private, d = 1 (DiPAut reports/k_min_max_examples_result.csv, n = 2)"),
     # issue 40 item 3: outputs computed after the loop (StatDP's count of bots, iSVT1-3's Hamming score)
     ("svt_count", {}, {}, "eps-DP (count of Alg. 1's answers)"),
     ("isvt1", {}, {}, "not private (inf)"), ("isvt2", {}, {}, "not private"),
@@ -141,7 +147,8 @@ def main() -> None:
                 else:
                     verdict, d = "cannot decide", "-"
             except UserError as err:
-                inside = "no pattern of non-privacy" in str(err)
+                # inside the class, but the bound is infinite and no proof of "no constant" applies
+                inside = "the coupling bound is infinite" in str(err)
                 ms_class, d = 0.0, "-"
                 verdict = "cannot decide (d = inf, no pattern)" if inside else f"outside the class (line {err.line})"
             checked = "-"

@@ -310,6 +310,13 @@ ROWS = [
     Row("k_min_max", {"q": [0, 1]}, {"m": 2}),
     Row("k_min_max", {"q": [-1, 3]}, {"m": 2, "k": 2}),
     Row("k_min_max", {"q": [3, 0]}, {"m": 2}),
+    # the CCS 2023 tool's own m-Range and k-Min-Max automata (issue 41), at m = 2
+    Row("m_range", {"q": [0, 1]}, {"m": 2}),
+    Row("m_range", {"q": [-1, 3]}, {"m": 2, "k": 1}),
+    Row("m_range", {"q": [2, 1]}, {"m": 2, "U": 2}),
+    Row("k_min_max_watch", {"q": [0, 1, 0]}, {"m": 3}),
+    Row("k_min_max_watch", {"q": [-1, 3]}, {"m": 2, "k": 1}),
+    Row("k_min_max_watch", {"q": [3, 0, 1]}, {"m": 3}),
     Row("noisy_max_loop", {"q": [0, 0, 0]}),
     Row("noisy_max_loop", {"q": [1, 0, -1]}),
     Row("noisy_max_loop", {"q": [-2, 3, 1]}),

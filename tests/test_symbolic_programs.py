@@ -28,7 +28,7 @@ SYMBOLIC = ["above_threshold", "above_threshold_forever", "above_threshold_gap",
             "svt_lyu_alg4", "svt_lyu_alg5", "svt_lyu_alg6", "svt_resample_forever", "threshold_half", "two_thresholds",
             "svt_shifted_mean", "svt_assign", "online_noisy_max", "online_noisy_min", "online_sort", "svt_count",
             "isvt1", "isvt2", "isvt3", "svt_count_no_query_noise",
-            "range", "k_range", "min_max", "k_min_max"]
+            "range", "k_range", "min_max", "k_min_max", "m_range", "k_min_max_watch"]
 REFUSED = {   # program -> (words of the reason, line of the statement or None)
     "binary_mechanism": ("every output is real", None),
     "laplace": ("every output is real", None),
