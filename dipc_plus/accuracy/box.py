@@ -310,7 +310,29 @@ class BoxDecider:
         return result
 
     def region(self, region: Region, gamma: Fraction):
-        """(verdict, method, reason, counterexample or None) on one det region."""
+        """(verdict, method, reason, counterexample or None) on one det region: by its worst point where
+        monotonicity is proved, else (or where that leaves it open) by the certified branch-and-bound
+        over (input, eps) of `accuracy.region_bnb`, a general prover that runs in reference mode too."""
+        found = self.region_by_shape(region, gamma)
+        if found[0] != UNDECIDED or not self.bnb_applies():
+            return found
+        from dipc_plus.accuracy.region_bnb import decide_region
+        from dipc_plus.errors import UserError
+        try:
+            verdict, method, reason, cex = decide_region(self, region, gamma)
+        except UserError as exc:          # the symbolic engine does not apply to this program
+            return found[:2] + (f"{found[2]}; no closed form in (input, eps): {exc.message}", None)
+        if verdict == UNDECIDED:
+            return found[:2] + (f"{found[2]}; {reason}", None)
+        return verdict, method, reason, cex
+
+    def bnb_applies(self) -> bool:
+        """The branch-and-bound reads P_err as 1 - P[out = det] with finite outputs and L-inf inputs."""
+        return (not self.monotone.reals_out and isinstance(self.claim.output_distance, ZeroOneOutput)
+                and isinstance(self.claim.input_distance, LinfInput))
+
+    def region_by_shape(self, region: Region, gamma: Fraction):
+        """(verdict, method, reason, counterexample or None) on one det region by a shape argument."""
         if gamma >= 1 and isinstance(self.claim.output_distance, ZeroOneOutput):
             return VERIFIED, "gamma >= 1", "every output is within zero-one distance 1", None
         if isinstance(region, (PolyRegion, UnionRegion)):
