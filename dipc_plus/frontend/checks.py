@@ -37,20 +37,17 @@ class _Flow:
         return _Flow(self, self.outputs)
 
     def is_definite(self, name: str) -> bool:
-        flow = self
-        while flow is not None:
-            if name in flow.definitely:
-                return True
-            flow = flow.parent
-        return False
+        return any(name in flow.definitely for flow in self.chain())
 
     def is_possible(self, name: str) -> bool:
+        return any(name in flow.possibly for flow in self.chain())
+
+    def chain(self):
+        """This flow and its parents, innermost first."""
         flow = self
         while flow is not None:
-            if name in flow.possibly:
-                return True
+            yield flow
             flow = flow.parent
-        return False
 
     def assign(self, name: str) -> None:
         if not self.is_definite(name):
