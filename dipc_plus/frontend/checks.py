@@ -158,17 +158,5 @@ def _names(e, scope: Scope):
                 yield S.Name(flat, e.pos)
         else:
             yield e
-    elif isinstance(e, S.UnOp):
-        yield from _names(e.arg, scope)
-    elif isinstance(e, (S.BinOp, S.CmpOp)):
-        yield from _names(e.left, scope)
-        yield from _names(e.right, scope)
-    elif isinstance(e, S.CondExpr):
-        yield from _names(e.cond, scope)
-        yield from _names(e.then, scope)
-        yield from _names(e.other, scope)
-    elif isinstance(e, (S.CallExpr, S.SampleExpr)):
-        for a in e.args:
-            yield from _names(a, scope)
-    elif isinstance(e, S.ExpCall):
-        yield from _names(e.arg, scope)
+    for child in S.children(e):
+        yield from _names(child, scope)
