@@ -324,12 +324,10 @@ def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) ->
 
     # distances
     d_name = r.choice("accuracy.input_distance", acc["input_distance"], INPUT_DISTANCES)
-    if d_name == "linf":
-        d = LinfInput()
-    elif d_name == "zero-one":
-        d = ZeroOneInput()
-    else:
+    if d_name == "numeric-sparse":
         d = NumericSparseInput(_threshold(r, acc, program), tuple(noise_free.real_inputs(program)))
+    else:
+        d = LinfInput() if d_name == "linf" else ZeroOneInput()
     if "threshold" in acc and d_name != "numeric-sparse":
         raise r.error("accuracy.threshold", "threshold is only used by input_distance = \"numeric-sparse\"",
                       hint="remove it")

@@ -41,14 +41,12 @@ def read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -
     params_raw = raw.get("parameters", {})
     if not isinstance(params_raw, dict):
         raise r.error("privacy.parameters", "parameters must be a table", hint='parameters = { p = "(0, 1)" }')
-    parameters, ranges = {}, {}
+    parameters = {}
     for name, text in params_raw.items():
         if not re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", name) or name in ("eps",) or name in program.params:
             raise r.error(f"privacy.parameters.{name}", f"'{name}' cannot name a symbolic parameter",
                           hint="use a fresh name such as p, different from eps and the program's params")
-        iv = _read_param_interval(r, f"privacy.parameters.{name}", text)
-        parameters[name] = iv
-        ranges[name] = iv
+        parameters[name] = _read_param_interval(r, f"privacy.parameters.{name}", text)
     sec_raw = raw.get("secrets")
     if not isinstance(sec_raw, dict) or not sec_raw:
         raise r.error("privacy.secrets" if sec_raw is not None else "privacy", "give the secrets as a table",
@@ -79,7 +77,7 @@ def read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -
     scenarios = [_read_scenario(r, k, sc, program, list(parameters)) for k, sc in enumerate(sc_raw)]
     note = raw.get("note", "")
     return PufferfishClaim(path, program, budget, eps, {n: _interval_text(iv) for n, iv in parameters.items()},
-                           ranges, secrets, pairs, scenarios, events, note if isinstance(note, str) else "")
+                           parameters, secrets, pairs, scenarios, events, note if isinstance(note, str) else "")
 
 
 def _interval_text(iv) -> str:

@@ -207,10 +207,8 @@ class Lowerer:
                 return Det(ir.Var(name), RAT if isinstance(typ, (ir.RatT, ir.IntT)) else typ)
         elif name in scope.variables:
             typ = scope.variables[name]
-            if isinstance(typ, ir.RealT):
-                return ir.Lin("real", ((const(1), name),), const(0))
-            if isinstance(typ, ir.IntT):
-                return ir.Lin("int", ((const(1), name),), const(0))
+            if isinstance(typ, (ir.RealT, ir.IntT)):
+                return ir.Lin("real" if isinstance(typ, ir.RealT) else "int", ((const(1), name),), const(0))
             return Det(ir.Var(name), typ)
         if name in scope.params:
             return Det(const(scope.params[name]), RAT)
