@@ -169,6 +169,6 @@ class AccuracyClaim:
     def inputs_phrase(self) -> str:
         """'27 input(s)', or for a box claim 'every real input of the box q[1..3] each in [-1, 1]'."""
         if self.inputs_kind == "box":
-            from dipc_plus.claims.box import box_text
+            from dipc_plus.claims.scope import box_text
             return f"every real input of the box {box_text(self.program, self.points.bounds)}"
         return f"{len(self.points)} input(s)"

@@ -48,25 +48,6 @@ class BoxInputs:
         raise self._refuse()
 
 
-def box_text(program: ir.Program, bounds: dict) -> str:
-    """'q[1..3] each in [-1, 1]' (array elements with equal bounds grouped)."""
-    def show(x: Fraction) -> str:
-        return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
-
-    parts, done = [], set()
-    for name, elems in program.arrays.items():
-        elems = [e for e in elems if e in bounds]
-        if elems and all(bounds[e] == bounds[elems[0]] for e in elems):
-            lo, hi = bounds[elems[0]]
-            label = f"{name}[1..{len(elems)}] each" if len(elems) > 1 else elems[0]
-            parts.append(f"{label} in [{show(lo)}, {show(hi)}]")
-            done |= set(elems)
-    for name, (lo, hi) in bounds.items():
-        if name not in done:
-            parts.append(f"{name} in [{show(lo)}, {show(hi)}]")
-    return "; ".join(parts) or "(no inputs)"
-
-
 def read_box(reader, spec, program: ir.Program, key: str = "accuracy.inputs.box",
              hint: str = ACCURACY_HINT) -> BoxInputs:
     """The box of `[accuracy.inputs] box = {...}` or of `key` (`reader` is a `claim_file.ClaimReader`);

@@ -141,6 +141,20 @@ class ClaimReader:
         line, col = self.loc.find(key)
         return UserError(f"{key}: {message}", file=self.path, line=line, column=col, hint=hint)
 
+    def where(self, key: str) -> Where:
+        """The location of a key's value, for errors inside a string."""
+        line, col = self.loc.find(key)
+        return Where(self.path, line, None if col is None else col + 1, key)   # + 1: after the opening quote
+
+    def bind(self, key: str, program: ir.Program, given: dict, label: str) -> dict:
+        """A TOML table of input values bound as the program's inputs; a mistake is located at `key`
+        and its message starts with `label` (which entry, row or pair)."""
+        from dipc_plus.semantics.inputs import bind_inputs
+        try:
+            return bind_inputs(program, {n: to_user_value(v) for n, v in given.items()})
+        except UserError as exc:
+            raise self.error(key, f"{label}: {exc.message}", exc.hint) from None
+
     def check_keys(self, table: Mapping, allowed, where: str) -> None:
         for key in table:
             if key not in allowed:
@@ -191,12 +205,6 @@ def parse_number(value) -> Fraction | None:
         except (ValueError, ZeroDivisionError):
             return None
     return None
-
-
-
-
-
-
 
 
 def to_user_value(value):
@@ -316,12 +324,10 @@ def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) ->
 
     # distances
     d_name = r.choice("accuracy.input_distance", acc["input_distance"], INPUT_DISTANCES)
-    if d_name == "linf":
-        d = LinfInput()
-    elif d_name == "zero-one":
-        d = ZeroOneInput()
-    else:
+    if d_name == "numeric-sparse":
         d = NumericSparseInput(_threshold(r, acc, program), tuple(noise_free.real_inputs(program)))
+    else:
+        d = LinfInput() if d_name == "linf" else ZeroOneInput()
     if "threshold" in acc and d_name != "numeric-sparse":
         raise r.error("accuracy.threshold", "threshold is only used by input_distance = \"numeric-sparse\"",
                       hint="remove it")
@@ -361,7 +367,7 @@ def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) ->
         gammas = [r.number("accuracy.gamma", gamma, nonnegative=True)]
 
     # beta
-    beta = _read_beta(r, acc["beta"], program, alpha, gammas, path)
+    beta = _read_beta(r, acc["beta"], program, alpha, gammas)
 
     # eps interval
     from dipc_plus.decision.decide import Interval
@@ -408,9 +414,8 @@ def _threshold(r: ClaimReader, acc: dict, program: ir.Program) -> Fraction:
     return q
 
 
-def _read_beta(r: ClaimReader, text, program: ir.Program, alpha, gammas, path: str) -> Formula:
-    line, col = r.loc.find("accuracy.beta")
-    where = Where(path, line, None if col is None else col + 1, "accuracy.beta")
+def _read_beta(r: ClaimReader, text, program: ir.Program, alpha, gammas) -> Formula:
+    where = r.where("accuracy.beta")
     if not isinstance(text, str):
         raise r.error("accuracy.beta", "beta must be a formula in a string",
                       hint='write beta = "2*m*exp(-alpha*eps/8)"')
@@ -455,51 +460,51 @@ def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list
             return [dict(k_env) for k_env in table["__inputs__"]], "table"
         raise r.error("accuracy", "[accuracy] has no inputs",
                       hint="add\n  [accuracy.inputs]\n  grid = { q = [-1, 1] }   # every integer vector in [-1,1]^m")
+    kind, given = read_input_table(r, spec, program, "accuracy.inputs", bound_product=False)
+    if kind == "box":
+        if table is not None:
+            raise r.error("accuracy.inputs.box", "a box claim needs det = \"noise-free\" (a table lists points)",
+                          hint="use det = \"noise-free\" or a grid")
+        return read_box(r, given, program), "box"
+    if kind == "list":
+        return _check_table_covers(r, given, table), "list"
+    return _grid_points(r, given, table), "grid"
+
+
+def read_input_table(r: ClaimReader, spec, program: ir.Program, key: str, *, bound_product: bool):
+    """The inputs table `key` of an accuracy or a privacy claim: ("box", the box's own table),
+    ("list", the entries bound in order) or ("grid", {flat input: values} in the program's order).
+    `bound_product` bounds a grid's real inputs together before any value is built (privacy claims
+    factor finite inputs); otherwise each input is bounded alone and the product later."""
     if not isinstance(spec, dict):
-        raise r.error("accuracy.inputs", "inputs must be a table", hint="write [accuracy.inputs] with grid = {...} or list = [...]")
-    r.check_keys(spec, INPUT_KEYS, "accuracy.inputs")
+        raise r.error(key, "inputs must be a table", hint=f"write [{key}] with grid = {{...}} or list = [...]")
+    r.check_keys(spec, INPUT_KEYS, key)
     given = [k for k in ("grid", "list", "box") if k in spec]
     if len(given) != 1:
-        raise r.error("accuracy.inputs",
-                      "give exactly one of 'grid', 'list' and 'box'" +
+        raise r.error(key, "give exactly one of 'grid', 'list' and 'box'" +
                       (f" (this table has {' and '.join(given)})" if given else ""),
                       hint="grid = { q = [-1, 1] }, list = [ { q = [0, 1, -1] } ] or box = { q = [-1, 1] } "
                            "(every real input of the box); one claim per kind of inputs")
     if "box" in spec:
         if "step" in spec:
-            raise r.error("accuracy.inputs.step", "step only applies to a grid (a box has every real value)",
+            raise r.error(f"{key}.step", "step only applies to a grid (a box has every real value)",
                           hint="remove it")
-        if table is not None:
-            raise r.error("accuracy.inputs.box", "a box claim needs det = \"noise-free\" (a table lists points)",
-                          hint="use det = \"noise-free\" or a grid")
-        return read_box(r, spec["box"], program), "box"
+        return "box", spec["box"]
     if "list" in spec:
-        return _read_input_list(r, spec, program, table), "list"
+        if "step" in spec:
+            raise r.error(f"{key}.step", "step only applies to a grid", hint="remove it")
+        rows = spec["list"]
+        if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
+            raise r.error(f"{key}.list", "list must be a non-empty array of inline tables",
+                          hint="list = [ { q = [-1, 0, 1] }, { q = [1, 1, 1] } ]")
+        return "list", [r.bind(f"{key}.list", program, row, f"entry {k + 1}") for k, row in enumerate(rows)]
     grid = spec["grid"]
     if not isinstance(grid, dict):
-        raise r.error("accuracy.inputs.grid", "grid must be a table", hint="grid = { q = [-1, 1] }")
-    step = r.number("accuracy.inputs.step", spec.get("step", 1))
+        raise r.error(f"{key}.grid", "grid must be a table", hint="grid = { q = [-1, 1] }")
+    step = r.number(f"{key}.step", spec.get("step", 1))
     if step <= 0:
-        raise r.error("accuracy.inputs.step", "step must be positive", hint='step = "1/2"')
-    return _grid_points(r, _grid_ranges(r, grid, program, step), program, table), "grid"
-
-
-def _read_input_list(r: ClaimReader, spec: dict, program: ir.Program, table) -> list:
-    """`list = [ {...}, ... ]`: each entry bound as the program's inputs, located by its position."""
-    from dipc_plus.semantics.inputs import bind_inputs
-    if "step" in spec:
-        raise r.error("accuracy.inputs.step", "step only applies to a grid", hint="remove it")
-    rows = spec["list"]
-    if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
-        raise r.error("accuracy.inputs.list", "list must be a non-empty array of inline tables",
-                      hint="list = [ { q = [-1, 0, 1] }, { q = [1, 1, 1] } ]")
-    points = []
-    for k, row in enumerate(rows):
-        try:
-            points.append(bind_inputs(program, {n: to_user_value(v) for n, v in row.items()}))
-        except UserError as exc:
-            raise r.error("accuracy.inputs.list", f"entry {k + 1}: {exc.message}", exc.hint) from None
-    return _check_table_covers(r, points, table)
+        raise r.error(f"{key}.step", "step must be positive", hint='step = "1/2"')
+    return "grid", _grid_ranges(r, grid, program, key, step, bound_product)
 
 
 def not_an_input_hint(name: str, program: ir.Program, table: str) -> str:
@@ -513,31 +518,51 @@ def not_an_input_hint(name: str, program: ir.Program, table: str) -> str:
     return (f"did you mean '{close[0]}'? " if close else "") + f"its inputs are: {', '.join(inputs)}"
 
 
-def _grid_ranges(r: ClaimReader, grid: dict, program: ir.Program, step: Fraction) -> dict[str, list]:
+def input_elements(program: ir.Program, name: str) -> list | None:
+    """The flat inputs an input name stands for (an array's elements, or itself); None if it names none."""
+    types = dict(program.inputs)
+    elems = program.arrays.get(name, [name] if name in types else None)
+    return None if elems is None or not all(e in types for e in elems) else elems
+
+
+def output_elements(program: ir.Program, name: str) -> list | None:
+    """The flat outputs an output name stands for (itself, or an array's elements); None if it names none."""
+    types = dict(program.outputs)
+    elems = program.arrays.get(name) if name not in types else None
+    return list(elems) if elems is not None and all(e in types for e in elems) else ([name] if name in types else None)
+
+
+def _grid_ranges(r: ClaimReader, grid: dict, program: ir.Program, key: str, step: Fraction,
+                 bound_product: bool) -> dict[str, list]:
     """Every input's values on the grid: the ones it names (each bounded before it is built), and
     the whole domain of a finite input it leaves out; a real input left out is an error."""
     types = dict(program.inputs)
     ranges: dict[str, list] = {}
     for name, value in grid.items():
-        elems = program.arrays.get(name, [name] if name in types else None)
-        if elems is None or not all(e in types for e in elems):
-            raise r.error("accuracy.inputs.grid", f"'{name}' is not an input of {program.name}",
-                          hint=not_an_input_hint(name, program, "accuracy.inputs"))
-        for e in elems:   # one input's values are built below: each is bounded now; the product lazily
-            check_grid_size(r, "accuracy.inputs.grid", [grid_count(value, types[e], step)])
+        elems = input_elements(program, name)
+        if elems is None:
+            raise r.error(f"{key}.grid", f"'{name}' is not an input of {program.name}",
+                          hint=not_an_input_hint(name, program, key))
+        if bound_product:   # the real inputs together (finite ones range over their domains, which factor)
+            real = [e for e in elems if not isinstance(types[e], (ir.DomT, ir.BoolT))]
+            check_grid_size(r, f"{key}.grid", [grid_count(value, types[e], step) for e in real] +
+                            [len(v) for e, v in ranges.items() if not isinstance(types[e], (ir.DomT, ir.BoolT))])
+        else:   # one input's values are built below: each is bounded now; the product lazily
+            for e in elems:
+                check_grid_size(r, f"{key}.grid", [grid_count(value, types[e], step)])
         for e in elems:
-            ranges[e] = grid_values(r, "accuracy.inputs.grid", name, value, types[e], step)
+            ranges[e] = grid_values(r, f"{key}.grid", name, value, types[e], step)
     for name, typ in program.inputs:
         if name not in ranges:
             if isinstance(typ, (ir.DomT, ir.BoolT)):
                 ranges[name] = list(domain_values(typ))
             else:
-                raise r.error("accuracy.inputs.grid", f"the grid gives no values for the real input '{name}'",
+                raise r.error(f"{key}.grid", f"the grid gives no values for the real input '{name}'",
                               hint=f"add {name.split('[')[0]} = [-1, 1] to the grid")
-    return ranges
+    return {n: ranges[n] for n, _ in program.inputs}
 
 
-def _grid_points(r: ClaimReader, ranges: dict, program: ir.Program, table):
+def _grid_points(r: ClaimReader, ranges: dict, table):
     """The product of the ranges as input points, or an `OversizeGrid` past the grid_points limit."""
     size = 1
     for vals in ranges.values():
@@ -550,7 +575,7 @@ def _grid_points(r: ClaimReader, ranges: dict, program: ir.Program, table):
         return OversizeGrid(size, r.error("accuracy.inputs.grid", f"the grid has {size} points, more than {most}",
                                           hint="use a smaller range, a larger step, an explicit list, or --input "
                                           "for one point; " + limits.hint("grid_points")))
-    points = GridPoints({n: ranges[n] for n, _ in program.inputs})   # each point made when read
+    points = GridPoints(ranges)   # each point made when read
     return _check_table_covers(r, points, table)
 
 
@@ -649,7 +674,6 @@ def _check_table_covers(r: ClaimReader, points, table):
 
 
 def _read_table(r: ClaimReader, rows, program: ir.Program) -> dict:
-    from dipc_plus.semantics.inputs import bind_inputs
     key = "accuracy.table"
     if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
         raise r.error("accuracy.det", "det = \"table\" needs [[accuracy.table]] rows",
@@ -660,10 +684,7 @@ def _read_table(r: ClaimReader, rows, program: ir.Program) -> dict:
         if extra or "input" not in row or "output" not in row:
             raise r.error(key, f"row {k + 1} must have exactly 'input' and 'output'",
                           hint="input = { q = [...] } and output = { out = ... }")
-        try:
-            u = bind_inputs(program, {n: to_user_value(v) for n, v in row["input"].items()})
-        except UserError as exc:
-            raise r.error(key, f"row {k + 1} input: {exc.message}", exc.hint) from None
+        u = r.bind(key, program, row["input"], f"row {k + 1} input")
         v = _bind_outputs(r, program, row["output"], k)
         frozen = freeze_env(u)
         if frozen in table:
@@ -680,17 +701,14 @@ def _bind_outputs(r: ClaimReader, program: ir.Program, given: dict, k: int) -> d
     if not isinstance(given, dict):
         raise r.error("accuracy.table", f"row {k + 1}: output must be a table", hint="output = { out = 3 }")
     for name, value in given.items():
-        elems = program.arrays.get(name) if name not in types else None
-        if elems is not None and all(e in types for e in elems):
-            if not isinstance(value, list) or len(value) != len(elems):
-                raise r.error("accuracy.table", f"row {k + 1}: output '{name}' is an array of {len(elems)}",
-                              hint=f"give a list of {len(elems)} values")
-            pairs = list(zip(elems, value))
-        elif name in types:
-            pairs = [(name, value)]
-        else:
+        elems = output_elements(program, name)
+        if elems is None:
             raise r.error("accuracy.table", f"row {k + 1}: '{name}' is not an output of {program.name}",
                           hint=f"its outputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
+        if name not in types and (not isinstance(value, list) or len(value) != len(elems)):
+            raise r.error("accuracy.table", f"row {k + 1}: output '{name}' is an array of {len(elems)}",
+                          hint=f"give a list of {len(elems)} values")
+        pairs = [(name, value)] if name in types else list(zip(elems, value))
         for flat, v in pairs:
             typ = types[flat]
             try:

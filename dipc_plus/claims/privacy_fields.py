@@ -13,8 +13,8 @@ import difflib
 import re
 from fractions import Fraction
 
-from dipc_plus.claims.claim_file import ClaimReader
-from dipc_plus.claims.expression import ARITHMETIC, Where, check_rational_power, syntax_tree
+from dipc_plus.claims.claim_file import ClaimReader, output_elements
+from dipc_plus.claims.expression import ARITHMETIC, check_rational_power, syntax_tree
 from dipc_plus.decision.decide import Interval
 from dipc_plus.errors import UserError
 from dipc_plus.execution.limits import clip
@@ -22,12 +22,6 @@ from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.privacy_types import Budget, EpsRange, parse_event, read_rational
 from dipc_plus.exact.log_point import rational_power, value_at_log
 from dipc_plus.semantics import ir
-
-
-def where_of(r: ClaimReader, key: str) -> Where:
-    """The location of a key's value, for errors inside a string."""
-    line, col = r.loc.find(key)
-    return Where(r.path, line, None if col is None else col + 1, key)   # + 1: after the opening quote
 
 
 # -- budget ---------------------------------------------------------------------------------------
@@ -134,7 +128,7 @@ def read_budget(r: ClaimReader, text, program: ir.Program, key: str) -> Budget:
                       hint='write "eps" for eps-DP, or "ln(3)" for the constant ln 3')
     if not isinstance(text, str):
         raise r.error(key, "budget must be a string", hint=_BUDGET_HINT)
-    where = where_of(r, key)
+    where = r.where(key)
     tree = syntax_tree(text, where, ARITHMETIC | {"call"}, calls=("ln", "log"), what="budget",
                        hint=_BUDGET_HINT)
     params = {k: Fraction(v) for k, v in program.params.items()}
@@ -202,7 +196,7 @@ def read_delta(r: ClaimReader, text, program: ir.Program, path: str, eps: EpsRan
         text = str(text)
     if not isinstance(text, str):
         raise r.error("privacy.delta", "delta must be a formula in a string", hint='delta = "0" or "exp(-eps)/100"')
-    where = where_of(r, "privacy.delta")
+    where = r.where("privacy.delta")
     # read once with the delta's own limits and kinds, then checked and folded as an exact formula
     tree = syntax_tree(text, where, ARITHMETIC | {"call"}, calls=("exp",), what="delta",
                        hint='delta is a formula in eps and the parameters, e.g. "0", "1/100" or "exp(-eps)/100"')
@@ -229,9 +223,7 @@ def read_events(r: ClaimReader, spec, program: ir.Program, key: str) -> dict:
         if not isinstance(spec, dict):
             raise r.error(key, "events must be a table", hint='events = { out = ["(-inf, 0]", "(0, inf)"] }')
         for name, value in spec.items():
-            elems = program.arrays.get(name) if name not in types else None
-            targets = list(elems) if elems is not None and all(e in types for e in elems) else \
-                ([name] if name in types else None)
+            targets = output_elements(program, name)
             if targets is None:
                 raise r.error(key, f"'{name}' is not an output of {program.name}",
                               hint=f"its outputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")

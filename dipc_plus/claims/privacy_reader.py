@@ -14,8 +14,7 @@ from fractions import Fraction
 from typing import Mapping
 
 from dipc_plus.claims.box import read_box
-from dipc_plus.claims.claim_file import (ClaimReader, check_grid_size, grid_count, grid_values, load_claim,
-                                         not_an_input_hint, to_user_value)
+from dipc_plus.claims.claim_file import ClaimReader, load_claim, read_input_table
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.adjacency import ADJACENCIES, Adjacency
@@ -27,7 +26,6 @@ from dipc_plus.semantics.evaluate import domain_values
 
 PRIVACY_KEYS = ("kind", "adjacency", "bound", "pairs", "budget", "delta", "eps", "inputs", "events",
                 "structure", "note", "length")
-INPUT_KEYS = ("grid", "list", "box", "step")
 BOX_HINT = ("`dipc privacy` decides box claims (the coupling bound, or a search at rational points); for other "
             "commands give the claim a grid")
 
@@ -96,15 +94,7 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: f
                           hint="remove [privacy.inputs]")
         pairs = _read_pairs(r, raw.get("pairs"), program)
         adjacency.set_pairs(pairs)
-        seen, points = set(), []
-        for u, w in pairs:
-            for x in (u, w):
-                if freeze_env(x) not in seen:
-                    seen.add(freeze_env(x))
-                    points.append(x)
-        grid = None
-        points_given = points
-        inputs_kind = "pairs"
+        points_given, grid, inputs_kind = _distinct([x for pair in pairs for x in pair]), None, "pairs"
     else:
         if "pairs" in raw:
             raise r.error("privacy.pairs", "pairs are only read with adjacency = \"pairs\"",
@@ -143,33 +133,17 @@ def _check_box_claim(r: ClaimReader, every_length: bool) -> None:
 
 def read_points(r: ClaimReader, spec, program: ir.Program, key: str) -> tuple[list | None, dict | None, str]:
     """The claimed inputs: (flat environments, None, "list") for a list, (None, {flat name: values},
-    "grid") for a grid, (a `claims.box.BoxInputs`, None, "box") for a box, and (None, the finite
-    domains, "domain") when no inputs are given."""
+    "grid") for a grid (expanded lazily: symmetry and independence avoid expanding it), (a
+    `claims.box.BoxInputs`, None, "box") for a box, and (None, the finite domains, "domain") when no
+    inputs are given."""
     if spec is None:
-        return _grid_points(program, _domain_ranges(r, program, key)) + ("domain",)
-    if not isinstance(spec, dict):
-        raise r.error(key, "inputs must be a table", hint=f"write [{key}] with grid = {{...}} or list = [...]")
-    r.check_keys(spec, INPUT_KEYS, key)
-    given = [k for k in ("grid", "list", "box") if k in spec]
-    if len(given) != 1:
-        raise r.error(key, "give exactly one of 'grid', 'list' and 'box'" +
-                      (f" (this table has {' and '.join(given)})" if given else ""),
-                      hint="grid = { q = [-1, 1] }, list = [ { q = [0, 1, -1] } ] or box = { q = [-1, 1] } "
-                           "(every real input of the box); one claim per kind of inputs")
-    if "box" in spec:
-        if "step" in spec:
-            raise r.error(f"{key}.step", "step only applies to a grid (a box has every real value)",
-                          hint="remove it")
-        return read_box(r, spec["box"], program, f"{key}.box", BOX_HINT), None, "box"
-    if "list" in spec:
-        return _list_points(r, spec, program, key), None, "list"
-    grid = spec["grid"]
-    if not isinstance(grid, dict):
-        raise r.error(f"{key}.grid", "grid must be a table", hint="grid = { q = [-1, 1] }")
-    step = r.number(f"{key}.step", spec.get("step", 1))
-    if step <= 0:
-        raise r.error(f"{key}.step", "step must be positive", hint='step = "1/2"')
-    return _grid_points(program, _grid_ranges(r, grid, program, key, step)) + ("grid",)
+        return None, _domain_ranges(r, program, key), "domain"
+    kind, given = read_input_table(r, spec, program, key, bound_product=True)
+    if kind == "box":
+        return read_box(r, given, program, f"{key}.box", BOX_HINT), None, "box"
+    if kind == "list":
+        return _distinct(given), None, "list"
+    return None, given, "grid"
 
 
 def _domain_ranges(r: ClaimReader, program: ir.Program, key: str) -> dict:
@@ -184,62 +158,15 @@ def _domain_ranges(r: ClaimReader, program: ir.Program, key: str) -> dict:
     return ranges
 
 
-def _list_points(r: ClaimReader, spec: dict, program: ir.Program, key: str) -> list:
-    """`list = [ {...}, ... ]`: each entry bound as the program's inputs, repeats dropped."""
-    from dipc_plus.semantics.inputs import bind_inputs
-    if "step" in spec:
-        raise r.error(f"{key}.step", "step only applies to a grid", hint="remove it")
-    rows = spec["list"]
-    if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
-        raise r.error(f"{key}.list", "list must be a non-empty array of inline tables",
-                      hint="list = [ { q = [-1, 0, 1] }, { q = [1, 1, 1] } ]")
-    points, seen = [], set()
-    for k, row in enumerate(rows):
-        try:
-            u = bind_inputs(program, {n: to_user_value(v) for n, v in row.items()})
-        except UserError as exc:
-            raise r.error(f"{key}.list", f"entry {k + 1}: {exc.message}", exc.hint) from None
-        if freeze_env(u) not in seen:
-            seen.add(freeze_env(u))
-            points.append(u)
-    return points
-
-
-def _grid_ranges(r: ClaimReader, grid: dict, program: ir.Program, key: str, step) -> dict:
-    """Every input's values on the grid: the ones it names (the real ones bounded before they are
-    built), and the whole domain of a finite input it leaves out; a real input left out is an error."""
-    types = dict(program.inputs)
-    ranges: dict = {}
-    for name, value in grid.items():
-        elems = program.arrays.get(name, [name] if name in types else None)
-        if elems is None or not all(e in types for e in elems):
-            raise r.error(f"{key}.grid", f"'{name}' is not an input of {program.name}",
-                          hint=not_an_input_hint(name, program, key))
-        # bounded before any value is built, as an accuracy grid, over the real inputs only: finite
-        # inputs range over the program's own domains, which independence factors
-        real = [e for e in elems if not isinstance(types[e], (ir.DomT, ir.BoolT))]
-        check_grid_size(r, f"{key}.grid", [grid_count(value, types[e], step) for e in real] +
-                        [len(v) for e, v in ranges.items() if not isinstance(types[e], (ir.DomT, ir.BoolT))])
-        for e in elems:
-            ranges[e] = grid_values(r, f"{key}.grid", name, value, types[e], step)
-    for name, typ in program.inputs:
-        if name not in ranges:
-            if isinstance(typ, (ir.DomT, ir.BoolT)):
-                ranges[name] = list(domain_values(typ))
-            else:
-                raise r.error(f"{key}.grid", f"the grid gives no values for the real input '{name}'",
-                              hint=f"add {name.split('[')[0]} = [-1, 1] to the grid")
-    return ranges
-
-
-def _grid_points(program: ir.Program, ranges: dict) -> tuple[None, dict]:
-    """A grid stays a grid (expanded lazily): symmetry and independence avoid expanding it."""
-    names = [n for n, _ in program.inputs]
-    return None, {n: ranges[n] for n in names}
+def _distinct(points) -> list:
+    """The points with repeats dropped, in order of first appearance."""
+    seen: dict = {}
+    for u in points:
+        seen.setdefault(freeze_env(u), u)
+    return list(seen.values())
 
 
 def _read_pairs(r: ClaimReader, rows, program: ir.Program) -> list:
-    from dipc_plus.semantics.inputs import bind_inputs
     key = "privacy.pairs"
     if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
         raise r.error(key if rows is not None else "privacy", "adjacency = \"pairs\" needs a list of pairs",
@@ -249,11 +176,7 @@ def _read_pairs(r: ClaimReader, rows, program: ir.Program) -> list:
         if set(row) != {"input", "neighbour"}:
             raise r.error(key, f"pair {k + 1} must have exactly 'input' and 'neighbour'",
                           hint="{ input = { q = [0, 1] }, neighbour = { q = [1, 1] } }")
-        try:
-            u = bind_inputs(program, {n: to_user_value(v) for n, v in row["input"].items()})
-            w = bind_inputs(program, {n: to_user_value(v) for n, v in row["neighbour"].items()})
-        except UserError as exc:
-            raise r.error(key, f"pair {k + 1}: {exc.message}", exc.hint) from None
+        u, w = (r.bind(key, program, row[side], f"pair {k + 1}") for side in ("input", "neighbour"))
         if freeze_env(u) == freeze_env(w):
             raise r.error(key, f"pair {k + 1} is an input with itself", hint="neighbours must differ")
         out.append((u, w))

@@ -21,7 +21,7 @@ from dipc_plus.decision.decide import Interval
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.claims.adjacency import Adjacency
-from dipc_plus.claims.box import box_text
+from dipc_plus.claims.scope import box_text
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import ln_text, rational_power
 from dipc_plus.semantics import ir

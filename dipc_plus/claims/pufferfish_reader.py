@@ -15,12 +15,12 @@ import itertools
 import re
 from fractions import Fraction
 
-from dipc_plus.claims.claim_file import MAX_POINTS, ClaimReader, to_user_value
+from dipc_plus.claims.claim_file import MAX_POINTS, ClaimReader, input_elements, to_user_value
 from dipc_plus.semantics.values import show_env
 from dipc_plus.claims.formula import parse_polynomial
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.values import freeze_env
-from dipc_plus.claims.privacy_fields import read_budget, read_eps, read_events, where_of
+from dipc_plus.claims.privacy_fields import read_budget, read_eps, read_events
 from dipc_plus.claims.privacy_types import read_rational
 from dipc_plus.claims.privacy_types import PufferfishClaim, Scenario
 from dipc_plus.exact.convert import fmt_q
@@ -41,21 +41,19 @@ def read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -
     params_raw = raw.get("parameters", {})
     if not isinstance(params_raw, dict):
         raise r.error("privacy.parameters", "parameters must be a table", hint='parameters = { p = "(0, 1)" }')
-    parameters, ranges = {}, {}
+    parameters = {}
     for name, text in params_raw.items():
         if not re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", name) or name in ("eps",) or name in program.params:
             raise r.error(f"privacy.parameters.{name}", f"'{name}' cannot name a symbolic parameter",
                           hint="use a fresh name such as p, different from eps and the program's params")
-        iv = _read_param_interval(r, f"privacy.parameters.{name}", text)
-        parameters[name] = iv
-        ranges[name] = iv
+        parameters[name] = _read_param_interval(r, f"privacy.parameters.{name}", text)
     sec_raw = raw.get("secrets")
     if not isinstance(sec_raw, dict) or not sec_raw:
         raise r.error("privacy.secrets" if sec_raw is not None else "privacy", "give the secrets as a table",
                       hint='secrets = { sick = "x[1] == 1", healthy = "x[1] == 0" }')
     secrets = {}
     for name, text in sec_raw.items():
-        secrets[name] = read_predicate(where_of(r, f"privacy.secrets.{name}"), name, text, program)
+        secrets[name] = read_predicate(r.where(f"privacy.secrets.{name}"), name, text, program)
     pairs_raw = raw.get("pairs")
     if not isinstance(pairs_raw, list) or not pairs_raw:
         raise r.error("privacy.pairs" if pairs_raw is not None else "privacy",
@@ -79,7 +77,7 @@ def read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -
     scenarios = [_read_scenario(r, k, sc, program, list(parameters)) for k, sc in enumerate(sc_raw)]
     note = raw.get("note", "")
     return PufferfishClaim(path, program, budget, eps, {n: _interval_text(iv) for n, iv in parameters.items()},
-                           ranges, secrets, pairs, scenarios, events, note if isinstance(note, str) else "")
+                           parameters, secrets, pairs, scenarios, events, note if isinstance(note, str) else "")
 
 
 def _interval_text(iv) -> str:
@@ -113,7 +111,7 @@ def _read_scenario(r: ClaimReader, k: int, sc: dict, program: ir.Program, params
         raise r.error(key, f"{name}: give exactly one of 'prior' (a list of inputs with weights) and "
                            "'independent' (a distribution per input position)",
                       hint='prior = [ { input = { x = [0, 0] }, weight = "1 - p" }, ... ]')
-    where = where_of(r, f"{key}.{'prior' if 'prior' in sc else 'independent'}")
+    where = r.where(f"{key}.{'prior' if 'prior' in sc else 'independent'}")
 
     def weight(text, at):
         try:
@@ -134,7 +132,6 @@ def _read_scenario(r: ClaimReader, k: int, sc: dict, program: ir.Program, params
 
 def _prior_support(r: ClaimReader, key: str, name: str, rows, program: ir.Program, weight) -> list:
     """`prior = [ {input, weight}, ... ]`: (input, weight polynomial) per entry, each input once."""
-    from dipc_plus.semantics.inputs import bind_inputs
     if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
         raise r.error(key, f"{name}: prior must be a list of {{ input = ..., weight = ... }}",
                       hint='prior = [ { input = { x = [0, 0] }, weight = "1 - p" } ]')
@@ -144,10 +141,7 @@ def _prior_support(r: ClaimReader, key: str, name: str, rows, program: ir.Progra
         if set(row) != {"input", "weight"}:
             raise r.error(key, f"{name}: prior entry {j + 1} must have exactly 'input' and 'weight'",
                           hint='{ input = { x = [0, 0] }, weight = "1 - p" }')
-        try:
-            u = bind_inputs(program, {n: to_user_value(v) for n, v in row["input"].items()})
-        except UserError as exc:
-            raise r.error(key, f"{name}: prior entry {j + 1}: {exc.message}", exc.hint) from None
+        u = r.bind(key, program, row["input"], f"{name}: prior entry {j + 1}")
         if freeze_env(u) in seen:
             raise r.error(key, f"{name}: prior entry {j + 1} repeats the input {show_env(u)}",
                           hint="give each input once")
@@ -191,8 +185,8 @@ def _position_distributions(r: ClaimReader, key: str, name: str, spec: dict, pro
     types = dict(program.inputs)
     per: dict = {}
     for nm, dist in spec.items():
-        elems = program.arrays.get(nm, [nm] if nm in types else None)
-        if elems is None or not all(e in types for e in elems):
+        elems = input_elements(program, nm)
+        if elems is None:
             raise r.error(key, f"{name}: '{nm}' is not an input of {program.name}",
                           hint=f"its inputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
         if not isinstance(dist, dict) or not dist:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Mapping
 
-from dipc_plus.exact.convert import json_q
+from dipc_plus.exact.convert import fmt_q, json_q
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
 
@@ -29,10 +29,7 @@ MAX_SHOWN = 6
 def _q(x) -> str:
     if isinstance(x, bool):
         return "true" if x else "false"
-    if isinstance(x, (int, Fraction)):
-        x = Fraction(x)
-        return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
-    return str(x)
+    return fmt_q(x) if isinstance(x, (int, Fraction)) else str(x)
 
 
 def values_text(values: list) -> str:
@@ -55,19 +52,28 @@ def _same_values(a: list, b: list) -> bool:
 
 def grid_text(program: ir.Program, grid: Mapping) -> str:
     """'q[1..3] each in {0, 1}; h in {bot, top}' (array elements with equal ranges grouped)."""
+    return grouped_text(program, grid, lambda vals: values_text(list(vals)),
+                        lambda a, b: _same_values(list(a), list(b)))
+
+
+def box_text(program: ir.Program, bounds: dict) -> str:
+    """'q[1..3] each in [-1, 1]' (array elements with equal bounds grouped)."""
+    return grouped_text(program, bounds, lambda b: f"[{fmt_q(b[0])}, {fmt_q(b[1])}]")
+
+
+def grouped_text(program: ir.Program, table: Mapping, show, same=lambda a, b: a == b) -> str:
+    """'q[1..3] each in X; h in Y': each input's entry of `table` shown by `show`, the elements of an
+    array whose entries are all the `same` grouped."""
     parts, done = [], set()
     for name, elems in program.arrays.items():
-        elems = [e for e in elems if e in grid]
-        if not elems:
-            continue
-        first = list(grid[elems[0]])
-        if all(_same_values(list(grid[e]), first) for e in elems):
-            label = f"{name}[1..{len(elems)}]" if len(elems) > 1 else elems[0]
-            parts.append(f"{label} {'each ' if len(elems) > 1 else ''}in {values_text(first)}")
+        elems = [e for e in elems if e in table]
+        if elems and all(same(table[e], table[elems[0]]) for e in elems):
+            label = f"{name}[1..{len(elems)}] each" if len(elems) > 1 else elems[0]
+            parts.append(f"{label} in {show(table[elems[0]])}")
             done |= set(elems)
-    for name in grid:
+    for name in table:
         if name not in done:
-            parts.append(f"{name} in {values_text(list(grid[name]))}")
+            parts.append(f"{name} in {show(table[name])}")
     return "; ".join(parts) or "(no inputs)"
 
 
@@ -235,5 +241,4 @@ def inputs_scope(program: ir.Program, *, grid: Mapping | None = None, points: li
 
 def box_scope(program: ir.Program, bounds: Mapping, eps: str = "") -> Scope:
     """The scope of a verdict over every real input of a box (`claims.box`)."""
-    from dipc_plus.claims.box import box_text
     return Scope("box", box_text(program, bounds), dict(program.params), eps, False, program_name=program.name)

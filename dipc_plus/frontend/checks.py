@@ -37,20 +37,17 @@ class _Flow:
         return _Flow(self, self.outputs)
 
     def is_definite(self, name: str) -> bool:
-        flow = self
-        while flow is not None:
-            if name in flow.definitely:
-                return True
-            flow = flow.parent
-        return False
+        return any(name in flow.definitely for flow in self.chain())
 
     def is_possible(self, name: str) -> bool:
+        return any(name in flow.possibly for flow in self.chain())
+
+    def chain(self):
+        """This flow and its parents, innermost first."""
         flow = self
         while flow is not None:
-            if name in flow.possibly:
-                return True
+            yield flow
             flow = flow.parent
-        return False
 
     def assign(self, name: str) -> None:
         if not self.is_definite(name):
@@ -161,17 +158,5 @@ def _names(e, scope: Scope):
                 yield S.Name(flat, e.pos)
         else:
             yield e
-    elif isinstance(e, S.UnOp):
-        yield from _names(e.arg, scope)
-    elif isinstance(e, (S.BinOp, S.CmpOp)):
-        yield from _names(e.left, scope)
-        yield from _names(e.right, scope)
-    elif isinstance(e, S.CondExpr):
-        yield from _names(e.cond, scope)
-        yield from _names(e.then, scope)
-        yield from _names(e.other, scope)
-    elif isinstance(e, (S.CallExpr, S.SampleExpr)):
-        for a in e.args:
-            yield from _names(a, scope)
-    elif isinstance(e, S.ExpCall):
-        yield from _names(e.arg, scope)
+    for child in S.children(e):
+        yield from _names(child, scope)

@@ -6,11 +6,14 @@ about at the offending name.
 """
 from __future__ import annotations
 
+import operator
 from fractions import Fraction
 from typing import Callable, Mapping
 
 from dipc_plus.frontend import surface as S
 from dipc_plus.errors import UserError
+
+_ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
 
 
 def const_value(expr: S.Expr, env: Mapping[str, Fraction], what: str,
@@ -37,15 +40,9 @@ def const_value(expr: S.Expr, env: Mapping[str, Fraction], what: str,
             return -walk(e.arg)
         if isinstance(e, S.BinOp) and e.op in ("+", "-", "*", "/"):
             a, b = walk(e.left), walk(e.right)
-            if e.op == "+":
-                return a + b
-            if e.op == "-":
-                return a - b
-            if e.op == "*":
-                return a * b
-            if b == 0:
+            if e.op == "/" and b == 0:
                 fail(e, f"division by zero in {what}")
-            return a / b
+            return _ARITHMETIC[e.op](a, b)
         if isinstance(e, S.EpsLit):
             fail(e, f"'eps' cannot be used in {what}", "eps only appears in rates and distribution weights")
         fail(e, f"{what} must be a compile-time constant (numbers, parameters, for-loop indices and + - * /)")

@@ -115,14 +115,10 @@ def _symbols(scope: Scope, items):
     for item in items:
         if isinstance(item, (S.TypeDecl, S.IODecl, S.VarDecl)):
             visit(item.type)
-        elif isinstance(item, S.FunctionDecl):
+        elif isinstance(item, (S.FunctionDecl, S.DistDecl)):
             for p in item.params:
                 visit(p.type)
-            visit(item.result)
-        elif isinstance(item, S.DistDecl):
-            for p in item.params:
-                visit(p.type)
-            visit(item.over)
+            visit(item.result if isinstance(item, S.FunctionDecl) else item.over)
     for name, pos in scope.symbols.items():
         if name in scope.params:
             raise UserError.at(pos, f"'{name}' is both a parameter and a domain symbol", hint="rename one of them")

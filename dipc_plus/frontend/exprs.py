@@ -207,10 +207,8 @@ class Lowerer:
                 return Det(ir.Var(name), RAT if isinstance(typ, (ir.RatT, ir.IntT)) else typ)
         elif name in scope.variables:
             typ = scope.variables[name]
-            if isinstance(typ, ir.RealT):
-                return ir.Lin("real", ((const(1), name),), const(0))
-            if isinstance(typ, ir.IntT):
-                return ir.Lin("int", ((const(1), name),), const(0))
+            if isinstance(typ, (ir.RealT, ir.IntT)):
+                return ir.Lin("real" if isinstance(typ, ir.RealT) else "int", ((const(1), name),), const(0))
             return Det(ir.Var(name), typ)
         if name in scope.params:
             return Det(const(scope.params[name]), RAT)
@@ -579,17 +577,7 @@ def _listing(values, limit: int = 12) -> str:
 
 
 def _mentions_eps(e: S.Expr) -> bool:
-    if isinstance(e, (S.EpsLit, S.RateLit, S.ExpCall)):
-        return True
-    if isinstance(e, S.UnOp):
-        return _mentions_eps(e.arg)
-    if isinstance(e, (S.BinOp, S.CmpOp)):
-        return _mentions_eps(e.left) or _mentions_eps(e.right)
-    if isinstance(e, S.CondExpr):
-        return _mentions_eps(e.cond) or _mentions_eps(e.then) or _mentions_eps(e.other)
-    if isinstance(e, (S.CallExpr, S.SampleExpr)):
-        return any(_mentions_eps(a) for a in e.args)
-    return False
+    return isinstance(e, (S.EpsLit, S.RateLit, S.ExpCall)) or any(_mentions_eps(c) for c in S.children(e))
 
 
 def _check_exponent(e: S.Expr, lowerer: Lowerer) -> None:

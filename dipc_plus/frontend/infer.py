@@ -84,20 +84,8 @@ def _check_names(e, scope: Scope, targets) -> None:
         raise UserError.at(e.pos, f"unknown name '{name}'",
                            hint=did_you_mean(name, candidates) or
                            "declare variables with input/output/var, parameters with param, symbols in a type")
-    for child in _children(e):
+    for child in S.children(e):
         _check_names(child, scope, targets)
-
-
-def _children(e):
-    if isinstance(e, S.UnOp) or isinstance(e, S.ExpCall):
-        return (e.arg,)
-    if isinstance(e, (S.BinOp, S.CmpOp)):
-        return (e.left, e.right)
-    if isinstance(e, S.CondExpr):
-        return (e.cond, e.then, e.other)
-    if isinstance(e, (S.CallExpr, S.SampleExpr)):
-        return e.args
-    return ()
 
 
 def _kind(e, scope: Scope, known: dict) -> str | None:

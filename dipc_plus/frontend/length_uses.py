@@ -55,20 +55,7 @@ def length_uses(module: S.Module, explicit) -> LengthUses:
 
 
 def _names(node) -> set:
-    out = set()
-
-    def walk(x):
-        if isinstance(x, S.Name):
-            out.add(x.name)
-        elif isinstance(x, tuple):
-            for y in x:
-                walk(y)
-        elif is_dataclass(x) and not isinstance(x, type):
-            for f in fields(x):
-                if f.name != "pos":
-                    walk(getattr(x, f.name))
-    walk(node)
-    return out
+    return {x.name for x in S.nodes(node) if isinstance(x, S.Name)}
 
 
 def _dependent(module: S.Module, size: str, explicit: set) -> dict:

@@ -69,11 +69,7 @@ def check_shape(module: S.Module) -> None:
 
 
 def _check_expression(root, most: int) -> None:
-    stack, count = [root], 0
-    while stack:
-        node = stack.pop()
-        count += 1
+    for count, _ in enumerate(S.nodes(root), start=1):
         if count > most:
             raise UserError.at(root.pos, f"an expression with more than {most} parts (operators, names and "
                                          "numbers)", hint="split it with intermediate variables; " + limits.hint("nodes"))
-        stack.extend(_parts(node))

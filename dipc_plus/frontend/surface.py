@@ -7,7 +7,7 @@ are still there; sugar is still sugar.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from fractions import Fraction
 from typing import Union
 
@@ -109,6 +109,32 @@ class SampleExpr:
 
 Expr = Union[Num, BoolLit, Name, Index, EpsLit, RateLit, UnOp, BinOp, CmpOp, CondExpr, CallExpr, ExpCall,
              SampleExpr]
+
+
+def children(e) -> tuple:
+    """The operands of an expression node (an index and a leaf have none)."""
+    if isinstance(e, (UnOp, ExpCall)):
+        return (e.arg,)
+    if isinstance(e, (BinOp, CmpOp)):
+        return (e.left, e.right)
+    if isinstance(e, CondExpr):
+        return (e.cond, e.then, e.other)
+    if isinstance(e, (CallExpr, SampleExpr)):
+        return e.args
+    return ()
+
+
+def nodes(root):
+    """Every node of a tree (itself included, through tuples such as an if's branches), without
+    recursion: a node's `pos` is not a node."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, tuple):
+            stack.extend(node)
+        elif is_dataclass(node) and not isinstance(node, type):
+            yield node
+            stack.extend(getattr(node, f.name) for f in fields(node) if f.name != "pos")
 
 # --------------------------------------------------------------------------- types
 

@@ -84,6 +84,11 @@ class _Else(tuple):
     pass
 
 
+def _binary(op: str):
+    """The builder of a binary operator's node, at the rule's position."""
+    return lambda self, meta, c: S.BinOp(op, c[0], c[1], self.pos(meta))
+
+
 @v_args(meta=True)
 class _Build(Transformer_NonRecursive):
     def __init__(self, filename: str, locate=None):
@@ -209,11 +214,7 @@ class _Build(Transformer_NonRecursive):
     def cond_expr(self, meta, c):
         return S.CondExpr(c[0], c[1], c[2], self.pos(meta))
 
-    def or_op(self, meta, c):
-        return S.BinOp("or", c[0], c[1], self.pos(meta))
-
-    def and_op(self, meta, c):
-        return S.BinOp("and", c[0], c[1], self.pos(meta))
+    or_op, and_op, add, sub, mul, div = (_binary(op) for op in ("or", "and", "+", "-", "*", "/"))
 
     def not_op(self, meta, c):
         return S.UnOp("not", c[0], self.pos(meta))
@@ -225,18 +226,6 @@ class _Build(Transformer_NonRecursive):
         tok = c[1]
         op = {"=": "==", "≤": "<=", "≥": ">=", "≠": "!="}.get(str(tok), str(tok))
         return S.CmpOp(op, c[0], c[2], self.tpos(tok))
-
-    def add(self, meta, c):
-        return S.BinOp("+", c[0], c[1], self.pos(meta))
-
-    def sub(self, meta, c):
-        return S.BinOp("-", c[0], c[1], self.pos(meta))
-
-    def mul(self, meta, c):
-        return S.BinOp("*", c[0], c[1], self.pos(meta))
-
-    def div(self, meta, c):
-        return S.BinOp("/", c[0], c[1], self.pos(meta))
 
     def neg(self, meta, c):
         return S.UnOp("-", c[0], self.pos(meta))

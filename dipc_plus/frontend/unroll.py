@@ -207,26 +207,10 @@ class _Unroller:
 
 
 def _names(e):
-    """The names an expression reads (an explicit stack: bounds may be long)."""
-    stack = [e]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, S.Name):
-            yield node
-        elif isinstance(node, tuple):
-            stack.extend(node)
-        elif hasattr(node, "__dataclass_fields__"):
-            stack.extend(getattr(node, f.name) for f in fields(node) if f.name != "pos")
+    """The names an expression reads."""
+    return (node for node in S.nodes(e) if isinstance(node, S.Name))
 
 
 def _size(e) -> int:
     """The nodes of a surface expression (each becomes at least one unrolled part)."""
-    count, stack = 0, [e]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, tuple):
-            stack.extend(node)
-        elif hasattr(node, "__dataclass_fields__"):
-            count += 1
-            stack.extend(getattr(node, f.name) for f in fields(node) if f.name != "pos")
-    return count
+    return sum(1 for _ in S.nodes(e))

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dipc_plus.exact.convert import json_exact
-from dipc_plus.claims.box import box_text
+from dipc_plus.claims.scope import box_text
 from dipc_plus.claims.claim_file import locate_key
 from dipc_plus.claims.privacy_types import DPClaim, EpsRange
 from dipc_plus.claims.scope import box_scope
