@@ -40,7 +40,7 @@ CASES = {
     "syntax error": ("    return (1\n", (2, 12), "syntax"),
     "output unassigned on a path (the .dip checker)": (f"    if queries[0] + {NOISE} > 0:\n        y = True\n"
                                                        "    return y\n", (1, 1), "unassigned"),
-    "index out of range (the .dip checker)": (f"    return queries[5] + {NOISE}\n", (2, 5), "out of range"),
+    "index out of range (the .dip checker)": (f"    return queries[5] + {NOISE}\n", (2, 12), "out of range"),   # at queries[5]
 }
 
 
