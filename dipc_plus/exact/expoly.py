@@ -119,9 +119,6 @@ class ExpPoly:
             raise ValueError(f"{self} depends on eps")
         return _fr(self.terms[Fraction(0)][0])
 
-    def exponents(self) -> list[Fraction]:
-        return sorted(self.terms)
-
     def monomials(self) -> Iterable[tuple[Fraction, int, Fraction]]:
         """(coefficient, power of eps, exponent q) for every nonzero monomial."""
         for q in sorted(self.terms):
@@ -604,3 +601,22 @@ def _reduce(num: ExpPoly, den: ExpPoly) -> tuple[ExpPoly, ExpPoly]:
         fd = fd / lc
     # den * t^sd with its lowest t-power 0 after to_mpoly; keep num's shift relative to den's.
     return ExpPoly.from_mpoly(fn, L, sn - sd), ExpPoly.from_mpoly(fd, L, 0)
+
+
+FRAC_ONE = ExpFrac(ExpPoly.ONE)
+FRAC_ZERO = ExpFrac(ExpPoly.ZERO)
+
+
+def mul(a: ExpFrac, b: ExpFrac) -> ExpFrac:
+    """a * b, skipping the gcd when one side is 1 (the common case for a chain's edge factors).
+
+    >>> half = ExpFrac(ExpPoly.const(Fraction(1, 2)))
+    >>> mul(FRAC_ONE, half) is half, print(mul(half, ExpFrac(ExpPoly.exp(1))))
+    1/2*e^eps
+    (True, None)
+    """
+    if b is FRAC_ONE or b == FRAC_ONE:
+        return a
+    if a is FRAC_ONE or a == FRAC_ONE:
+        return b
+    return a * b

@@ -25,12 +25,12 @@ from typing import Mapping
 from dipc_plus.semantics import ir
 from dipc_plus.exact import noises as noise_registry
 from dipc_plus.exact.linear import Atom, LinForm, Noise, atom
-from dipc_plus.exact.constraints import probability as constraints_probability
-from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC, ONE, ZERO, mul
+from dipc_plus.semantics.events import restricted_probability
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
+from dipc_plus.exact.expoly import FRAC_ONE as ONE, FRAC_ZERO as ZERO, mul, ExpFrac
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_rate
 from dipc_plus.semantics.values import show_value, values_equal
 from dipc_plus.errors import UserError
-from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.reach import absorption
 from dipc_plus.semantics.argmax import recognise as recognise_argmax, samples_at
 from dipc_plus.exact.argmax_integral import argmax_probabilities
@@ -402,14 +402,8 @@ def _within_entries(dist: Distribution, targets: Mapping, gamma) -> ExpFrac:
             elif not values_equal(v, _norm_value(target)):
                 ok = False
                 break
-        if not ok:
-            continue
-        if not extra:
-            total = total + e.probability
-            continue
-        p = ExpFrac.of(constraints_probability(list(o.constraints) + extra, dist.noises))
-        if not p.is_zero():
-            total = total + mul(e.weight, p)
+        if ok:
+            total = total + restricted_probability(dist, o, e, extra)
     return total
 
 

@@ -24,14 +24,12 @@ from dipc_plus.exact import noises
 from dipc_plus.exact.linear import LinForm, Noise, atom, negate
 from dipc_plus.exact.constraints import probability as constraints_probability
 from dipc_plus.errors import ResourceLimit, UserError
-from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.expoly import FRAC_ONE as ONE, ExpFrac, ExpPoly, mul
 from dipc_plus.semantics.instructions import compiled, describe_instr, reads
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_rate  # one printer for programs and chains
 from dipc_plus.semantics.transitions import memo_for
 
 EXIT = -1
-ONE = ExpFrac(ExpPoly.ONE)
-ZERO = ExpFrac(ExpPoly.ZERO)
 DEFAULT_MAX_STATES = 200_000
 _MAX_DETERMINISTIC_STEPS = 1_000_000
 
@@ -62,15 +60,6 @@ def _lin_parts(lin: ir.Lin, env: dict, program: ir.Program, pos) -> tuple:
             _CONSTANT_PARTS.clear()
         _CONSTANT_PARTS[key] = (lin, program, parts)
     return parts
-
-
-def mul(a: ExpFrac, b: ExpFrac) -> ExpFrac:
-    """a * b, skipping the gcd when one side is 1 (the common case for edge factors)."""
-    if b is ONE or b == ONE:
-        return a
-    if a is ONE or a == ONE:
-        return b
-    return a * b
 
 
 # --------------------------------------------------------------------------- states
