@@ -24,6 +24,7 @@ import flint
 from flint import arb, fmpq, fmpq_poly
 
 from dipc_plus.errors import UserError
+from dipc_plus.exact.convert import signed_sum
 from dipc_plus.execution import limits
 
 Number = Union[int, Fraction, fmpq]
@@ -389,14 +390,8 @@ def _plain_term(mag: Fraction, k: int, q: Fraction) -> str:
 def _signed_sum(f: ExpPoly, term) -> str:
     """The terms of f, highest exponent first, written by `term(|c|, k, q)` and joined by signs
     (the one layout of the plain and the LaTeX printers)."""
-    if f.is_zero():
-        return "0"
-    parts = [("-" if c < 0 else "+", term(abs(c), k, q))
-             for c, k, q in sorted(f.monomials(), key=lambda m: (-m[2], m[1]))]
-    text = ("-" if parts[0][0] == "-" else "") + parts[0][1]
-    for sign, body in parts[1:]:
-        text += f" {sign} {body}"
-    return text
+    return signed_sum([("-" if c < 0 else "+", term(abs(c), k, q))
+                       for c, k, q in sorted(f.monomials(), key=lambda m: (-m[2], m[1]))])
 
 
 def _latex_rat(q: Fraction) -> str:

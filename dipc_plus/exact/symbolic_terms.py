@@ -16,6 +16,7 @@ from fractions import Fraction
 
 from flint import fmpq, fmpq_poly
 
+from dipc_plus.exact.convert import signed_sum
 from dipc_plus.exact.expoly import ExpPoly
 
 __all__ = ["SymbolicForm"]
@@ -142,8 +143,7 @@ class SymbolicForm:
             mag = abs(c)
             body = "*".join(([_rat(mag)] if mag != 1 or not factors else []) + factors)
             parts.append(("-" if c < 0 else "+", body))
-        text = ("-" if parts[0][0] == "-" else "") + parts[0][1]
-        return text + "".join(f" {s} {b}" for s, b in parts[1:])
+        return signed_sum(parts)
 
     def to_sympy(self, symbols, eps):
         """The form as a sympy expression in the given input symbols and eps (for LaTeX)."""
