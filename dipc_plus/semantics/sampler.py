@@ -39,7 +39,7 @@ np = lazy_import("numpy")
 
 from dipc_plus.exact import noises
 from dipc_plus.exact.noises.dlap import discrete_laplace  # noqa: F401 (re-exported)
-from dipc_plus.semantics import ir
+from dipc_plus.semantics import evaluate, ir
 from dipc_plus.semantics.instructions import assigned as assigned_in, own_reads, reads
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.samples import UNSET_INT, Frequency, RealSummary, SampleResult, domain_of  # noqa: F401 (re-exported)
@@ -53,12 +53,6 @@ _COMPARE = {"<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equa
 _COMPARE_EXACT = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
                   "==": operator.eq, "!=": operator.ne}
 _LOOKUP_LIMIT = 1 << 20  # group keys below this use a lookup table instead of a sort
-
-
-def _evaluate():
-    """The deterministic evaluator (written separately; imported late so this module loads alone)."""
-    from dipc_plus.semantics import evaluate
-    return evaluate
 
 
 # --------------------------------------------------------------------------- eps and inputs
@@ -294,11 +288,10 @@ class Sampler:
 
     def _exp_mech_probs(self, stmt: ir.Sample, env: dict) -> np.ndarray:
         """P(v) ∝ exp(a eps F(args, v)) over the target's domain, via log-sum-exp."""
-        ev = _evaluate()
         dist = stmt.dist
         if dist.fn not in self.program.functions:
             raise UserError.at(stmt.pos, f"unknown function '{dist.fn}' in Exp")
-        scores = ev.expmech_scores(dist, self.domains[stmt.target], env, self.program, stmt.pos)
+        scores = evaluate.expmech_scores(dist, self.domains[stmt.target], env, self.program, stmt.pos)
         scale = Fraction(dist.rate) * self.eps
         logs = [scale * score for _, score in scores]
         top = max(logs)  # exact shift, so no float ever overflows
@@ -307,20 +300,19 @@ class Sampler:
 
     def _choose_probs(self, stmt: ir.Sample, env: dict) -> np.ndarray:
         """The user distribution's weights (floats; mpmath when a float overflows), normalised."""
-        ev = _evaluate()
         dist = stmt.dist
         if dist.dist not in self.program.distributions:
             raise UserError.at(stmt.pos, f"unknown distribution '{dist.dist}'")
         size = len(self.domains[stmt.target])
         try:
-            pairs = ev.choose_weights(dist, env, self.program, float(self.eps), math.exp, float, stmt.pos)
+            pairs = evaluate.choose_weights(dist, env, self.program, float(self.eps), math.exp, float, stmt.pos)
             weights = self._weight_vector(stmt, pairs, size, float)
         except (OverflowError, _NonFinite):
             weights = None
         if weights is None:  # redo with mpmath's unbounded exponents, scaled by the largest weight
             import mpmath
             mp = lambda q: mpmath.mpf(Fraction(q).numerator) / Fraction(q).denominator  # noqa: E731
-            pairs = ev.choose_weights(dist, env, self.program, mp(self.eps), mpmath.exp, mp, stmt.pos)
+            pairs = evaluate.choose_weights(dist, env, self.program, mp(self.eps), mpmath.exp, mp, stmt.pos)
             top = max(abs(w) for _, w in pairs)
             weights = self._weight_vector(stmt, [(v, w / top if top else w) for v, w in pairs], size, float)
         if (weights < 0).any():
@@ -434,22 +426,20 @@ class Sampler:
                            hint="check the arithmetic feeding this assignment, or widen the declared domain")
 
     def _codes_of_expr(self, stmt, expr, target: str, idx: np.ndarray) -> np.ndarray:
-        ev = _evaluate()
         groups, inverse = self._groups(stmt, self._reads_of(stmt), idx)
         pos = getattr(stmt, "pos", ir.NOWHERE)
         if isinstance(stmt, ir.Assign):
-            value_of = lambda e: ev.eval_assign(stmt, e, self.program)  # noqa: E731
+            value_of = lambda e: evaluate.eval_assign(stmt, e, self.program)  # noqa: E731
         else:
-            value_of = lambda e: ev.eval_expr(expr, e, self.program, pos)  # noqa: E731
+            value_of = lambda e: evaluate.eval_expr(expr, e, self.program, pos)  # noqa: E731
         table = [self._cached(stmt, key, group, lambda e: self._code(target, value_of(e), pos)) for key, group in groups]
         return np.asarray(table, dtype=np.int32)[inverse]
 
     def _condition(self, stmt, cond, idx: np.ndarray) -> np.ndarray:
-        ev = _evaluate()
         groups, inverse = self._groups(stmt, self._reads_of(stmt), idx)
 
         def truth(env):
-            value = ev.eval_expr(cond, env, self.program, stmt.pos)
+            value = evaluate.eval_expr(cond, env, self.program, stmt.pos)
             if not isinstance(value, (bool, np.bool_)):
                 raise UserError.at(stmt.pos, f"the condition is {value!r}, not true or false")
             return bool(value)
@@ -463,7 +453,7 @@ class Sampler:
         exactly, so comparisons between inputs and constants are decided exactly.
         """
         pos = getattr(node, "pos", ir.NOWHERE)
-        coefs, const = _evaluate().lin_value_parts(lin, env, self.program, pos)
+        coefs, const = evaluate.lin_value_parts(lin, env, self.program, pos)
         kept = {}
         for var, coef in coefs.items():
             if var in self.constants:
