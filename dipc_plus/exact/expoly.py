@@ -24,7 +24,7 @@ import flint
 from flint import arb, fmpq, fmpq_poly
 
 from dipc_plus.errors import UserError
-from dipc_plus.exact.convert import signed_sum
+from dipc_plus.exact.convert import fmt_q, signed_sum
 from dipc_plus.execution import limits
 
 Number = Union[int, Fraction, fmpq]
@@ -353,10 +353,6 @@ def mpoly_ctx():
     return _CTX
 
 
-def _fmt_rat(c: Fraction) -> str:
-    return str(c.numerator) if c.denominator == 1 else f"{c.numerator}/{c.denominator}"
-
-
 def format_exppoly(f: ExpPoly) -> str:
     """Plain text such as '1 - 1/2*e^(-eps) + 1/4*eps*e^(-eps)'.
 
@@ -381,10 +377,10 @@ def _plain_term(mag: Fraction, k: int, q: Fraction) -> str:
         elif q == -1:
             factors.append("e^(-eps)")
         else:
-            factors.append(f"e^({_fmt_rat(q)}*eps)")
+            factors.append(f"e^({fmt_q(q)}*eps)")
     if factors:
-        return "*".join(([_fmt_rat(mag)] if mag != 1 else []) + factors)
-    return _fmt_rat(mag)
+        return "*".join(([fmt_q(mag)] if mag != 1 else []) + factors)
+    return fmt_q(mag)
 
 
 def _signed_sum(f: ExpPoly, term) -> str:
