@@ -496,25 +496,20 @@ def _merge(pieces) -> list:
     return [(c, p, s) for (c, p), s in acc.items() if s]
 
 
+def _forms(piece) -> list:
+    """The coefficient tuples of a piece's constraints and pending factors."""
+    return [a for a, _ in piece[0]] + [a for _, a, _ in piece[1]]
+
+
 def _involved(piece, v: int) -> tuple[int, bool]:
     """(number of constraints and pending factors with x_v, whether all its coefficients are units)."""
-    cnt, unit = 0, True
-    for a, _ in piece[0]:
-        if a[v]:
-            cnt += 1
-            unit &= abs(a[v]) == 1
-    for _, a, _ in piece[1]:
-        if a[v]:
-            cnt += 1
-            unit &= abs(a[v]) == 1
-    return cnt, unit
+    coefficients = [a[v] for a in _forms(piece) if a[v]]
+    return len(coefficients), all(abs(c) == 1 for c in coefficients)
 
 
 def _live(piece, n: int) -> set:
     live = set()
-    for a, _ in piece[0]:
-        live.update(j for j in range(n) if a[j])
-    for _, a, _ in piece[1]:
+    for a in _forms(piece):
         live.update(j for j in range(n) if a[j])
     for exp, mono in piece[2]:
         live.update(j for j in range(n) if exp[j] or mono[j])
