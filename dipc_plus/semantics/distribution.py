@@ -29,7 +29,7 @@ from dipc_plus.semantics.events import restricted_probability
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
 from dipc_plus.exact.expoly import FRAC_ONE as ONE, FRAC_ZERO as ZERO, mul, ExpFrac
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_rate
-from dipc_plus.semantics.values import show_value, values_equal
+from dipc_plus.semantics.values import plain_number, show_value, values_equal
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.reach import absorption
 from dipc_plus.semantics.argmax import recognise as recognise_argmax, samples_at
@@ -171,7 +171,7 @@ class Distribution:
         idx = {n: i for i, n in enumerate(self.names)}
         total = ZERO
         for o, e in self.entries.items():
-            if all(values_equal(o.values[idx[n]], _norm_value(v)) for n, v in fixed.items()):
+            if all(values_equal(o.values[idx[n]], plain_number(v)) for n, v in fixed.items()):
                 total = total + e.probability
         return total
 
@@ -278,10 +278,6 @@ def _latex_label(text: str) -> str:
     return "\\text{" + text.replace("_", "\\_") + "}"
 
 
-def _norm_value(v):
-    if isinstance(v, Fraction) and v.denominator == 1:
-        return int(v)
-    return v
 
 
 
@@ -399,7 +395,7 @@ def _within_entries(dist: Distribution, targets: Mapping, gamma) -> ExpFrac:
                 t = Fraction(target)
                 extra.append(atom(v, "<=", LinForm.constant(t + g)))
                 extra.append(atom(v, ">=", LinForm.constant(t - g)))
-            elif not values_equal(v, _norm_value(target)):
+            elif not values_equal(v, plain_number(target)):
                 ok = False
                 break
         if ok:
@@ -430,7 +426,7 @@ def _flatten_targets(program: ir.Program, targets: Mapping) -> dict:
                 raise UserError(f"target of the real output '{name}' must be a number, not {value!r}")
             out[name] = v
         else:
-            out[name] = _norm_value(to_input_value(value, f"target '{name}'")) if not isinstance(value, (bool, str)) else value
+            out[name] = plain_number(to_input_value(value, f"target '{name}'")) if not isinstance(value, (bool, str)) else value
     return out
 
 

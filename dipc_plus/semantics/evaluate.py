@@ -17,20 +17,13 @@ from functools import lru_cache
 from typing import Callable, Mapping
 
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.values import values_equal
+from dipc_plus.semantics.values import plain_number, values_equal
 from dipc_plus.errors import UserError
 
 BUILTINS = ("EQ", "min", "max", "abs", "argmax", "argmin", "count")
 
 
 # --------------------------------------------------------------------------- values
-
-
-def _norm(value):
-    """An integral Fraction becomes an int, so DOM values compare and print alike."""
-    if isinstance(value, Fraction) and value.denominator == 1:
-        return int(value)
-    return value
 
 
 def _is_number(value) -> bool:
@@ -58,7 +51,7 @@ def fit(value, typ: ir.Type, pos: ir.Pos | None, what: str):
             return value
         raise UserError.at(pos or ir.NOWHERE, f"{what} should be true or false, not {_show(value)}")
     if isinstance(typ, ir.DomT):
-        candidate = _norm(value)
+        candidate = plain_number(value)
         if not isinstance(candidate, bool) and isinstance(candidate, (int, str)):
             if any(values_equal(candidate, v) for v in typ.values):
                 return candidate
@@ -145,7 +138,7 @@ class _Eval:
                     self.fail(f"'{name}' is read before it is assigned",
                               hint="assign it on every path that reaches this statement")
                 total = total + coef * self.env[name]
-            return _norm(total)
+            return plain_number(total)
         if kind in (ir.Rate, ir.Eps, ir.ExpOf):
             self.fail("'rate', 'eps' and 'exp' can only be used in distribution weights")
         raise TypeError(f"not an expression: {expr!r}")
@@ -188,15 +181,15 @@ class _Eval:
         a = self.number(left, op)
         b = self.number(right, op)
         if op == "+":
-            return _norm(a + b)
+            return plain_number(a + b)
         if op == "-":
-            return _norm(a - b)
+            return plain_number(a - b)
         if op == "*":
-            return _norm(a * b)
+            return plain_number(a * b)
         if op == "/":
             if b == 0:
                 self.fail("division by zero", hint="guard the division with an 'if', or change the function")
-            return _norm(Fraction(a) / b)
+            return plain_number(Fraction(a) / b)
         if op == "<":
             return a < b
         if op == "<=":

@@ -47,7 +47,6 @@ from dipc_plus.semantics.samples import UNSET_INT, Frequency, RealSummary, Sampl
 DEFAULT_CHUNK = 1 << 17          # runs per lockstep batch (bounds memory)
 DEFAULT_MAX_ITERATIONS = 100_000  # guard for `while` loops that (almost) never end
 
-_BOOL_VALUES = (False, True)
 _COMPARE = {"<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equal",  # numpy ufunc names
             "==": "equal", "!=": "not_equal"}
 _COMPARE_EXACT = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
