@@ -37,6 +37,7 @@ from flint import fmpq, fmpq_poly
 
 from dipc_plus.exact import lp
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.param_poly import poly_mul
 
 # Residue splitting for non-unit coefficients multiplies the work; beyond this many
 # classes for one elimination we refuse rather than run for hours.
@@ -306,12 +307,7 @@ def _pow_form(a: tuple, b: int, k: int) -> dict:
             lin[tuple(m)] = c
     out = {zero: 1}
     for _ in range(k):
-        nxt: dict = {}
-        for m1, c1 in out.items():
-            for m2, c2 in lin.items():
-                m = tuple(x + y for x, y in zip(m1, m2))
-                nxt[m] = nxt.get(m, 0) + c1 * c2
-        out = {m: c for m, c in nxt.items() if c}
+        out = poly_mul(out, lin)
     return out
 
 
