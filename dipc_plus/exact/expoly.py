@@ -29,9 +29,6 @@ from dipc_plus.execution import limits
 
 Number = Union[int, Fraction, fmpq]
 
-_EPS_POLY = fmpq_poly([0, 1])
-_ONE_POLY = fmpq_poly([1])
-
 
 def _q(x: Number) -> fmpq:
     if isinstance(x, fmpq):
