@@ -365,7 +365,7 @@ class DTMC:
         with_a = merged | {a}
         with_na = merged | {na}
         if with_na not in self._comp_prob:
-            self._comp_prob[with_na] = _difference(base, both)
+            self._comp_prob[with_na] = base - both  # no gcd when both are polynomials (ExpFrac.__add__)
         if recording is not None:
             recording.probs += ((with_a, both), (with_na, self._comp_prob[with_na]))
         rest = [c for c in work.comps if not (self.component_noises(c) & ids)]
@@ -654,16 +654,6 @@ class DTMC:
         if self.noises:
             lines.append("noises: " + ", ".join(self.describe_noise(i) for i in sorted(self.noises)))
         return "\n".join(lines)
-
-
-def _difference(a: ExpFrac, b: ExpFrac) -> ExpFrac:
-    """a - b; without the gcd machinery when both are exponential polynomials (the usual case)."""
-    if a.den is ExpPoly.ONE and b.den is ExpPoly.ONE:
-        terms = dict(a.num.terms)
-        for q, p in b.num.terms.items():
-            terms[q] = terms[q] - p if q in terms else -p
-        return ExpFrac.of(ExpPoly(terms))    # ExpPoly drops the zero coefficients
-    return a - b
 
 
 def exact_exp(x):
