@@ -25,8 +25,6 @@ probability e^(-eps) (the Laplace tail is memoryless):
 True
 >>> print(component_probability(*canonical(frozenset({gap}), {5: lap, 9: lap})))
 1/2*e^(-eps) + 1/4*eps*e^(-eps)
->>> print(conditional([positive], atom(LinForm.make({2: 1}), ">", LinForm.constant(1)), {2: lap}))
-e^(-eps)
 
 The memos never change a value:
 
@@ -270,30 +268,6 @@ def _probability(atoms, noises: dict) -> ExpFrac:
         if result.is_zero():
             break
     return result
-
-
-def conditional(given, new: Atom, noises: dict) -> ExpFrac:
-    """P[new | given]: only the components that `new` touches matter."""
-    touched = new.noises()
-    related = [a for a in given if a.noises() & touched]
-    # grow to the whole component of `new` within `given`
-    changed = True
-    while changed:
-        changed = False
-        for a in given:
-            if a not in related and a.noises() & touched:
-                related.append(a)
-        ids = set(touched)
-        for a in related:
-            ids |= a.noises()
-        if ids != touched:
-            touched = frozenset(ids)
-            changed = True
-    base = probability(related, noises)
-    both = probability(related + [new], noises)
-    if base.is_zero():
-        raise ZeroDivisionError("conditioning on a constraint set of probability 0")
-    return both / base
 
 
 @lru_cache(maxsize=200_000)

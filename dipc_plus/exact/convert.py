@@ -52,6 +52,19 @@ def fmt_q(x) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
+def signed_sum(parts) -> str:
+    """Terms given as (sign, text of the magnitude) joined as written, '0' for none: the one
+    layout of every printed sum.
+
+    >>> signed_sum([("-", "x"), ("+", "1/2"), ("-", "y")]), signed_sum([])
+    ('-x + 1/2 - y', '0')
+    """
+    if not parts:
+        return "0"
+    text = ("-" if parts[0][0] == "-" else "") + parts[0][1]
+    return text + "".join(f" {sign} {body}" for sign, body in parts[1:])
+
+
 def json_q(x):
     """A rational for JSON (docs/json.md): an integer as a JSON number, any other as 'p/q';
     Booleans, symbols and None unchanged.  Every "params" object uses it, so a parameter has

@@ -37,6 +37,7 @@ from flint import fmpq, fmpq_poly
 
 from dipc_plus.exact import lp
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.param_poly import poly_mul
 
 # Residue splitting for non-unit coefficients multiplies the work; beyond this many
 # classes for one elimination we refuse rather than run for hours.
@@ -306,12 +307,7 @@ def _pow_form(a: tuple, b: int, k: int) -> dict:
             lin[tuple(m)] = c
     out = {zero: 1}
     for _ in range(k):
-        nxt: dict = {}
-        for m1, c1 in out.items():
-            for m2, c2 in lin.items():
-                m = tuple(x + y for x, y in zip(m1, m2))
-                nxt[m] = nxt.get(m, 0) + c1 * c2
-        out = {m: c for m, c in nxt.items() if c}
+        out = poly_mul(out, lin)
     return out
 
 
@@ -496,25 +492,20 @@ def _merge(pieces) -> list:
     return [(c, p, s) for (c, p), s in acc.items() if s]
 
 
+def _forms(piece) -> list:
+    """The coefficient tuples of a piece's constraints and pending factors."""
+    return [a for a, _ in piece[0]] + [a for _, a, _ in piece[1]]
+
+
 def _involved(piece, v: int) -> tuple[int, bool]:
     """(number of constraints and pending factors with x_v, whether all its coefficients are units)."""
-    cnt, unit = 0, True
-    for a, _ in piece[0]:
-        if a[v]:
-            cnt += 1
-            unit &= abs(a[v]) == 1
-    for _, a, _ in piece[1]:
-        if a[v]:
-            cnt += 1
-            unit &= abs(a[v]) == 1
-    return cnt, unit
+    coefficients = [a[v] for a in _forms(piece) if a[v]]
+    return len(coefficients), all(abs(c) == 1 for c in coefficients)
 
 
 def _live(piece, n: int) -> set:
     live = set()
-    for a, _ in piece[0]:
-        live.update(j for j in range(n) if a[j])
-    for _, a, _ in piece[1]:
+    for a in _forms(piece):
         live.update(j for j in range(n) if a[j])
     for exp, mono in piece[2]:
         live.update(j for j in range(n) if exp[j] or mono[j])

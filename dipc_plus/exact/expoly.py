@@ -24,12 +24,10 @@ import flint
 from flint import arb, fmpq, fmpq_poly
 
 from dipc_plus.errors import UserError
+from dipc_plus.exact.convert import fmt_q, signed_sum
 from dipc_plus.execution import limits
 
 Number = Union[int, Fraction, fmpq]
-
-_EPS_POLY = fmpq_poly([0, 1])
-_ONE_POLY = fmpq_poly([1])
 
 
 def _q(x: Number) -> fmpq:
@@ -118,9 +116,6 @@ class ExpPoly:
         if not self.is_constant():
             raise ValueError(f"{self} depends on eps")
         return _fr(self.terms[Fraction(0)][0])
-
-    def exponents(self) -> list[Fraction]:
-        return sorted(self.terms)
 
     def monomials(self) -> Iterable[tuple[Fraction, int, Fraction]]:
         """(coefficient, power of eps, exponent q) for every nonzero monomial."""
@@ -355,10 +350,6 @@ def mpoly_ctx():
     return _CTX
 
 
-def _fmt_rat(c: Fraction) -> str:
-    return str(c.numerator) if c.denominator == 1 else f"{c.numerator}/{c.denominator}"
-
-
 def format_exppoly(f: ExpPoly) -> str:
     """Plain text such as '1 - 1/2*e^(-eps) + 1/4*eps*e^(-eps)'.
 
@@ -383,23 +374,17 @@ def _plain_term(mag: Fraction, k: int, q: Fraction) -> str:
         elif q == -1:
             factors.append("e^(-eps)")
         else:
-            factors.append(f"e^({_fmt_rat(q)}*eps)")
+            factors.append(f"e^({fmt_q(q)}*eps)")
     if factors:
-        return "*".join(([_fmt_rat(mag)] if mag != 1 else []) + factors)
-    return _fmt_rat(mag)
+        return "*".join(([fmt_q(mag)] if mag != 1 else []) + factors)
+    return fmt_q(mag)
 
 
 def _signed_sum(f: ExpPoly, term) -> str:
     """The terms of f, highest exponent first, written by `term(|c|, k, q)` and joined by signs
     (the one layout of the plain and the LaTeX printers)."""
-    if f.is_zero():
-        return "0"
-    parts = [("-" if c < 0 else "+", term(abs(c), k, q))
-             for c, k, q in sorted(f.monomials(), key=lambda m: (-m[2], m[1]))]
-    text = ("-" if parts[0][0] == "-" else "") + parts[0][1]
-    for sign, body in parts[1:]:
-        text += f" {sign} {body}"
-    return text
+    return signed_sum([("-" if c < 0 else "+", term(abs(c), k, q))
+                       for c, k, q in sorted(f.monomials(), key=lambda m: (-m[2], m[1]))])
 
 
 def _latex_rat(q: Fraction) -> str:
@@ -604,3 +589,22 @@ def _reduce(num: ExpPoly, den: ExpPoly) -> tuple[ExpPoly, ExpPoly]:
         fd = fd / lc
     # den * t^sd with its lowest t-power 0 after to_mpoly; keep num's shift relative to den's.
     return ExpPoly.from_mpoly(fn, L, sn - sd), ExpPoly.from_mpoly(fd, L, 0)
+
+
+FRAC_ONE = ExpFrac(ExpPoly.ONE)
+FRAC_ZERO = ExpFrac(ExpPoly.ZERO)
+
+
+def mul(a: ExpFrac, b: ExpFrac) -> ExpFrac:
+    """a * b, skipping the gcd when one side is 1 (the common case for a chain's edge factors).
+
+    >>> half = ExpFrac(ExpPoly.const(Fraction(1, 2)))
+    >>> mul(FRAC_ONE, half) is half, print(mul(half, ExpFrac(ExpPoly.exp(1))))
+    1/2*e^eps
+    (True, None)
+    """
+    if b is FRAC_ONE or b == FRAC_ONE:
+        return a
+    if a is FRAC_ONE or a == FRAC_ONE:
+        return b
+    return a * b

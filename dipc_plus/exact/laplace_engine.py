@@ -387,17 +387,8 @@ def probability(atoms: tuple, noises: tuple) -> ExpPoly:
         return ExpPoly.ZERO
     means = sample_means(constraints, n)
     constraints = to_sample_coordinates(constraints, means)
-    D = 1
-    for r in rates:
-        D = lcm(D, r.denominator)
-    D *= lcm(*(m.denominator for m in means))   # so that every a_j m_j is on the exponent grid
-    means = [(m,) for m in means]
-    while True:
-        try:
-            space, terms = _eliminate(constraints, rates, D, means)
-            return space.to_exppoly(terms)
-        except Rescale as grow:
-            D *= grow.factor
+    space, terms = _eliminate_on_grid(constraints, rates, [(m,) for m in means])
+    return space.to_exppoly(terms)
 
 
 def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell) -> SymbolicForm:
@@ -444,14 +435,17 @@ def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell) -> SymbolicForm
         return SymbolicForm(p, {})
     means = sample_mean_vectors(constraints, n)
     constraints = shift_to_samples(constraints, means, n)
-    D = 1
-    for r in rates:
-        D = lcm(D, r.denominator)
-    D *= lcm(*(c.denominator for m in means for c in m))
+    space, terms = _eliminate_on_grid(constraints, rates, means, cell)
+    return SymbolicForm.from_engine(terms, n, p, space.D)
+
+
+def _eliminate_on_grid(constraints: set, rates: list, means: list, cell: Cell | None = None):
+    """`_eliminate` on the coarsest exponent grid D that holds every rate and every a_j m_j,
+    refined whenever the elimination asks for it (`Rescale`)."""
+    D = lcm(*(r.denominator for r in rates)) * lcm(*(c.denominator for m in means for c in m))
     while True:
         try:
-            space, terms = _eliminate(constraints, rates, D, means, cell)
-            return SymbolicForm.from_engine(terms, n, p, space.D)
+            return _eliminate(constraints, rates, D, means, cell)
         except Rescale as grow:
             D *= grow.factor
 

@@ -16,6 +16,7 @@ from fractions import Fraction
 
 from flint import fmpq, fmpq_poly
 
+from dipc_plus.exact.convert import fmt_q, signed_sum
 from dipc_plus.exact.expoly import ExpPoly
 
 __all__ = ["SymbolicForm"]
@@ -140,10 +141,9 @@ class SymbolicForm:
                                else f"e^({exponent}*eps)" if sum(1 for a in lq if a) + (l != 0) == 1
                                else f"e^(({exponent})*eps)")
             mag = abs(c)
-            body = "*".join(([_rat(mag)] if mag != 1 or not factors else []) + factors)
+            body = "*".join(([fmt_q(mag)] if mag != 1 or not factors else []) + factors)
             parts.append(("-" if c < 0 else "+", body))
-        text = ("-" if parts[0][0] == "-" else "") + parts[0][1]
-        return text + "".join(f" {s} {b}" for s, b in parts[1:])
+        return signed_sum(parts)
 
     def to_sympy(self, symbols, eps):
         """The form as a sympy expression in the given input symbols and eps (for LaTeX)."""
@@ -167,16 +167,12 @@ class SymbolicForm:
         return " + ".join(parts) or "0"
 
 
-def _rat(c: Fraction) -> str:
-    return str(c.numerator) if c.denominator == 1 else f"{c.numerator}/{c.denominator}"
-
-
 def _linear_text(coeffs, const, names) -> str:
     """'1/2*q[1] - q[2] + 1/4' (empty for 0)."""
     parts = [(a, n) for a, n in zip(coeffs, names) if a] + ([(const, None)] if const else [])
     out = ""
     for i, (a, n) in enumerate(parts):
         mag = abs(a)
-        body = _rat(mag) if n is None else (n if mag == 1 else f"{_rat(mag)}*{n}")
+        body = fmt_q(mag) if n is None else (n if mag == 1 else f"{fmt_q(mag)}*{n}")
         out += ("-" if a < 0 else "") + body if i == 0 else f" {'-' if a < 0 else '+'} {body}"
     return out

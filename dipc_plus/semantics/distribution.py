@@ -25,12 +25,12 @@ from typing import Mapping
 from dipc_plus.semantics import ir
 from dipc_plus.exact import noises as noise_registry
 from dipc_plus.exact.linear import Atom, LinForm, Noise, atom
-from dipc_plus.exact.constraints import probability as constraints_probability
-from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC, ONE, ZERO, mul
+from dipc_plus.semantics.events import restricted_probability
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
+from dipc_plus.exact.expoly import FRAC_ONE as ONE, FRAC_ZERO as ZERO, mul, ExpFrac
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_rate
-from dipc_plus.semantics.values import show_value, values_equal
+from dipc_plus.semantics.values import plain_number, show_value, values_equal
 from dipc_plus.errors import UserError
-from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.reach import absorption
 from dipc_plus.semantics.argmax import recognise as recognise_argmax, samples_at
 from dipc_plus.exact.argmax_integral import argmax_probabilities
@@ -171,7 +171,7 @@ class Distribution:
         idx = {n: i for i, n in enumerate(self.names)}
         total = ZERO
         for o, e in self.entries.items():
-            if all(values_equal(o.values[idx[n]], _norm_value(v)) for n, v in fixed.items()):
+            if all(values_equal(o.values[idx[n]], plain_number(v)) for n, v in fixed.items()):
                 total = total + e.probability
         return total
 
@@ -278,10 +278,6 @@ def _latex_label(text: str) -> str:
     return "\\text{" + text.replace("_", "\\_") + "}"
 
 
-def _norm_value(v):
-    if isinstance(v, Fraction) and v.denominator == 1:
-        return int(v)
-    return v
 
 
 
@@ -399,17 +395,11 @@ def _within_entries(dist: Distribution, targets: Mapping, gamma) -> ExpFrac:
                 t = Fraction(target)
                 extra.append(atom(v, "<=", LinForm.constant(t + g)))
                 extra.append(atom(v, ">=", LinForm.constant(t - g)))
-            elif not values_equal(v, _norm_value(target)):
+            elif not values_equal(v, plain_number(target)):
                 ok = False
                 break
-        if not ok:
-            continue
-        if not extra:
-            total = total + e.probability
-            continue
-        p = ExpFrac.of(constraints_probability(list(o.constraints) + extra, dist.noises))
-        if not p.is_zero():
-            total = total + mul(e.weight, p)
+        if ok:
+            total = total + restricted_probability(dist, o, e, extra)
     return total
 
 
@@ -436,7 +426,7 @@ def _flatten_targets(program: ir.Program, targets: Mapping) -> dict:
                 raise UserError(f"target of the real output '{name}' must be a number, not {value!r}")
             out[name] = v
         else:
-            out[name] = _norm_value(to_input_value(value, f"target '{name}'")) if not isinstance(value, (bool, str)) else value
+            out[name] = plain_number(to_input_value(value, f"target '{name}'")) if not isinstance(value, (bool, str)) else value
     return out
 
 

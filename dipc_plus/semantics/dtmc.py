@@ -17,34 +17,22 @@ from dipc_plus.execution.lazy import lazy_import
 
 nx = lazy_import("networkx")   # for cyclic chains only (see digraph.py)
 
-from dipc_plus.semantics import ir
+from dipc_plus.semantics import evaluate, ir
 from dipc_plus.semantics.digraph import Digraph
 from dipc_plus.semantics.values import show_value
 from dipc_plus.exact import noises
 from dipc_plus.exact.linear import LinForm, Noise, atom, negate
 from dipc_plus.exact.constraints import probability as constraints_probability
 from dipc_plus.errors import ResourceLimit, UserError
-from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.expoly import FRAC_ONE as ONE, ExpFrac, ExpPoly, mul
 from dipc_plus.semantics.instructions import compiled, describe_instr, reads
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_rate  # one printer for programs and chains
 from dipc_plus.semantics.transitions import memo_for
+from dipc_plus.semantics.walk import linear_value
 
 EXIT = -1
-ONE = ExpFrac(ExpPoly.ONE)
-ZERO = ExpFrac(ExpPoly.ZERO)
 DEFAULT_MAX_STATES = 200_000
 _MAX_DETERMINISTIC_STEPS = 1_000_000
-
-
-_EVALUATE = None
-
-
-def _evaluate():
-    global _EVALUATE
-    if _EVALUATE is None:
-        from dipc_plus.semantics import evaluate
-        _EVALUATE = evaluate
-    return _EVALUATE
 
 
 _CONSTANT_PARTS: dict = {}
@@ -56,21 +44,12 @@ def _lin_parts(lin: ir.Lin, env: dict, program: ir.Program, pos) -> tuple:
     found = _CONSTANT_PARTS.get(key)
     if found is not None and found[0] is lin and found[1] is program:
         return found[2]
-    parts = _evaluate().lin_value_parts(lin, env, program, pos)
+    parts = evaluate.lin_value_parts(lin, env, program, pos)
     if not reads([c for c, _ in lin.terms] + [lin.const]):
         if len(_CONSTANT_PARTS) > 100_000:
             _CONSTANT_PARTS.clear()
         _CONSTANT_PARTS[key] = (lin, program, parts)
     return parts
-
-
-def mul(a: ExpFrac, b: ExpFrac) -> ExpFrac:
-    """a * b, skipping the gcd when one side is 1 (the common case for edge factors)."""
-    if b is ONE or b == ONE:
-        return a
-    if a is ONE or a == ONE:
-        return b
-    return a * b
 
 
 # --------------------------------------------------------------------------- states
@@ -226,22 +205,16 @@ class DTMC:
     def _lin(self, lin: ir.Lin, work: _Work, env: dict, pos) -> LinForm:
         """The symbolic value of a linear expression: sum coef * definition + const."""
         coefs, const = _lin_parts(lin, env, self.program, pos)
-        total = LinForm.constant(const)
-        for var, c in coefs.items():
-            form = work.reals.get(var)
-            if form is None:
-                raise UserError.at(pos, f"'{var}' is read before it is assigned",
-                                   hint="assign it on every path that reaches this statement")
-            if self._recording is not None and var in self._input_reals:
-                self._recording.reads.append(var)
-            total = total + form.scale(c)
+        total = linear_value(coefs, const, work.reals, pos)
+        if self._recording is not None:
+            self._recording.reads.extend(var for var in coefs if var in self._input_reals)
         return total
 
     def _set_finite(self, work: _Work, name: str, value, pos) -> None:
         idx = self.finite_index.get(name)
         if idx is None:
             raise UserError.at(pos, f"'{name}' is not a Bool or DOM variable")
-        work.env[idx] = _evaluate().fit(value, self.program.variables[name], pos,
+        work.env[idx] = evaluate.fit(value, self.program.variables[name], pos,
                                         f"the value assigned to '{name}'")
 
     # ----------------------------------------------------------------- one instruction
@@ -261,7 +234,7 @@ class DTMC:
             return [(ONE, work)]
         if op == "branch":
             env = self._env_dict(work)
-            value = _evaluate().eval_expr(instr.cond, env, self.program, s.pos)
+            value = evaluate.eval_expr(instr.cond, env, self.program, s.pos)
             if not isinstance(value, bool):
                 raise UserError.at(s.pos, f"a condition is {value}, not true or false")
             work.pc = work.pc + 1 if value else instr.target
@@ -274,7 +247,7 @@ class DTMC:
                     raise UserError.at(s.pos, f"'{s.target}' is {typ}: it needs a linear expression")
                 work.reals[s.target] = self._lin(s.expr, work, env, s.pos)
             else:
-                self._set_finite(work, s.target, _evaluate().eval_expr(s.expr, env, self.program, s.pos), s.pos)
+                self._set_finite(work, s.target, evaluate.eval_expr(s.expr, env, self.program, s.pos), s.pos)
             work.pc += 1
             return [(ONE, work)]
         if op == "sample":
@@ -319,18 +292,17 @@ class DTMC:
     def _finite_outcomes(self, work: _Work, s: ir.Sample) -> list:
         """(value, exact probability > 0) of an Exp or choose draw."""
         from dipc_plus.exact import weights
-        ev = _evaluate()
         env = self._env_dict(work)
         d = s.dist
         try:
             if isinstance(d, ir.ExpMech):
                 typ = self.program.variables[s.target]
-                candidates = ev.domain_values(typ)
-                scores = ev.expmech_scores(d, candidates, env, self.program, s.pos)
+                candidates = evaluate.domain_values(typ)
+                scores = evaluate.expmech_scores(d, candidates, env, self.program, s.pos)
                 probs = weights.exp_mechanism(Fraction(d.rate), dict(scores))
             elif isinstance(d, ir.Choose):
                 eps = ExpFrac(ExpPoly.eps())
-                pairs = ev.choose_weights(d, env, self.program, eps, exact_exp, lambda q: ExpFrac(q), s.pos)
+                pairs = evaluate.choose_weights(d, env, self.program, eps, exact_exp, lambda q: ExpFrac(q), s.pos)
                 probs = weights.normalise(dict(pairs))
             else:
                 raise TypeError(f"unknown distribution {d!r}")
@@ -393,7 +365,7 @@ class DTMC:
         with_a = merged | {a}
         with_na = merged | {na}
         if with_na not in self._comp_prob:
-            self._comp_prob[with_na] = _difference(base, both)
+            self._comp_prob[with_na] = base - both  # no gcd when both are polynomials (ExpFrac.__add__)
         if recording is not None:
             recording.probs += ((with_a, both), (with_na, self._comp_prob[with_na]))
         rest = [c for c in work.comps if not (self.component_noises(c) & ids)]
@@ -682,16 +654,6 @@ class DTMC:
         if self.noises:
             lines.append("noises: " + ", ".join(self.describe_noise(i) for i in sorted(self.noises)))
         return "\n".join(lines)
-
-
-def _difference(a: ExpFrac, b: ExpFrac) -> ExpFrac:
-    """a - b; without the gcd machinery when both are exponential polynomials (the usual case)."""
-    if a.den is ExpPoly.ONE and b.den is ExpPoly.ONE:
-        terms = dict(a.num.terms)
-        for q, p in b.num.terms.items():
-            terms[q] = terms[q] - p if q in terms else -p
-        return ExpFrac.of(ExpPoly(terms))    # ExpPoly drops the zero coefficients
-    return a - b
 
 
 def exact_exp(x):

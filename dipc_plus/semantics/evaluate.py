@@ -17,20 +17,13 @@ from functools import lru_cache
 from typing import Callable, Mapping
 
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.values import values_equal
+from dipc_plus.semantics.values import plain_number, show_value, values_equal
 from dipc_plus.errors import UserError
 
 BUILTINS = ("EQ", "min", "max", "abs", "argmax", "argmin", "count")
 
 
 # --------------------------------------------------------------------------- values
-
-
-def _norm(value):
-    """An integral Fraction becomes an int, so DOM values compare and print alike."""
-    if isinstance(value, Fraction) and value.denominator == 1:
-        return int(value)
-    return value
 
 
 def _is_number(value) -> bool:
@@ -56,38 +49,32 @@ def fit(value, typ: ir.Type, pos: ir.Pos | None, what: str):
     if isinstance(typ, ir.BoolT):
         if isinstance(value, bool):
             return value
-        raise UserError.at(pos or ir.NOWHERE, f"{what} should be true or false, not {_show(value)}")
+        raise UserError.at(pos or ir.NOWHERE, f"{what} should be true or false, not {show_value(value)}")
     if isinstance(typ, ir.DomT):
-        candidate = _norm(value)
+        candidate = plain_number(value)
         if not isinstance(candidate, bool) and isinstance(candidate, (int, str)):
             if any(values_equal(candidate, v) for v in typ.values):
                 return candidate
-        raise UserError.at(pos or ir.NOWHERE, f"{what} is {_show(value)}, outside the domain {typ}",
+        raise UserError.at(pos or ir.NOWHERE, f"{what} is {show_value(value)}, outside the domain {typ}",
                            hint=f"its values are {_listing(typ.values)}; guard the assignment with an 'if' "
                                 "or widen the declared domain")
     if isinstance(typ, ir.RatT):
         if _is_number(value):
             return Fraction(value)
-        raise UserError.at(pos or ir.NOWHERE, f"{what} should be a number, not {_show(value)}")
+        raise UserError.at(pos or ir.NOWHERE, f"{what} should be a number, not {show_value(value)}")
     if isinstance(typ, ir.IntT):
         if _is_number(value) and Fraction(value).denominator == 1:
             return int(value)
-        raise UserError.at(pos or ir.NOWHERE, f"{what} should be an integer, not {_show(value)}")
+        raise UserError.at(pos or ir.NOWHERE, f"{what} should be an integer, not {show_value(value)}")
     if isinstance(typ, ir.RealT):
         if isinstance(value, bool) or isinstance(value, str):
-            raise UserError.at(pos or ir.NOWHERE, f"{what} should be a number, not {_show(value)}")
+            raise UserError.at(pos or ir.NOWHERE, f"{what} should be a number, not {show_value(value)}")
         return value
     raise TypeError(f"unknown type {typ!r}")
 
 
-def _show(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
 def _listing(values, limit: int = 12) -> str:
-    shown = [_show(v) for v in values[:limit]]
+    shown = [show_value(v) for v in values[:limit]]
     if len(values) > limit:
         shown.append("...")
     return ", ".join(shown)
@@ -135,7 +122,7 @@ class _Eval:
         if kind is ir.Cond:
             test = self.run(expr.cond)
             if not isinstance(test, bool):
-                self.fail(f"the condition of an 'if' expression is {_show(test)}, not true or false")
+                self.fail(f"the condition of an 'if' expression is {show_value(test)}, not true or false")
             return self.run(expr.then if test else expr.other)
         if kind is ir.Lin:
             coefs, const = lin_value_parts(expr, self.env, self.program, self.pos)
@@ -145,21 +132,21 @@ class _Eval:
                     self.fail(f"'{name}' is read before it is assigned",
                               hint="assign it on every path that reaches this statement")
                 total = total + coef * self.env[name]
-            return _norm(total)
+            return plain_number(total)
         if kind in (ir.Rate, ir.Eps, ir.ExpOf):
             self.fail("'rate', 'eps' and 'exp' can only be used in distribution weights")
         raise TypeError(f"not an expression: {expr!r}")
 
     def number(self, value, op: str):
         if not _is_number(value):
-            self.fail(f"'{op}' needs numbers, not {_show(value)}")
+            self.fail(f"'{op}' needs numbers, not {show_value(value)}")
         return value
 
     def unary(self, expr: ir.Unary):
         value = self.run(expr.arg)
         if expr.op == "not":
             if not isinstance(value, bool):
-                self.fail(f"'not' needs true or false, not {_show(value)}")
+                self.fail(f"'not' needs true or false, not {show_value(value)}")
             return not value
         if expr.op == "-":
             return -self.number(value, "-")
@@ -172,12 +159,12 @@ class _Eval:
         if op in ("and", "or"):
             left = self.run(expr.left)
             if not isinstance(left, bool):
-                self.fail(f"'{op}' needs true or false, not {_show(left)}")
+                self.fail(f"'{op}' needs true or false, not {show_value(left)}")
             if (op == "and" and not left) or (op == "or" and left):
                 return left
             right = self.run(expr.right)
             if not isinstance(right, bool):
-                self.fail(f"'{op}' needs true or false, not {_show(right)}")
+                self.fail(f"'{op}' needs true or false, not {show_value(right)}")
             return right
         left = self.run(expr.left)
         right = self.run(expr.right)
@@ -188,15 +175,15 @@ class _Eval:
         a = self.number(left, op)
         b = self.number(right, op)
         if op == "+":
-            return _norm(a + b)
+            return plain_number(a + b)
         if op == "-":
-            return _norm(a - b)
+            return plain_number(a - b)
         if op == "*":
-            return _norm(a * b)
+            return plain_number(a * b)
         if op == "/":
             if b == 0:
                 self.fail("division by zero", hint="guard the division with an 'if', or change the function")
-            return _norm(Fraction(a) / b)
+            return plain_number(Fraction(a) / b)
         if op == "<":
             return a < b
         if op == "<=":
@@ -219,7 +206,7 @@ class _Eval:
         if fn == "count":
             for a in args:
                 if not isinstance(a, bool):
-                    self.fail(f"count needs true or false arguments, not {_show(a)}")
+                    self.fail(f"count needs true or false arguments, not {show_value(a)}")
             return sum(1 for a in args if a)
         if not args:
             self.fail(f"{fn} needs at least one argument")
@@ -276,11 +263,11 @@ def lin_value_parts(lin: ir.Lin, env: Mapping[str, object], program: ir.Program,
     for coef_expr, var in lin.terms:
         value = ev.run(coef_expr)
         if not _is_number(value):
-            raise UserError.at(where, f"the coefficient of '{var}' is {_show(value)}, not a number")
+            raise UserError.at(where, f"the coefficient of '{var}' is {show_value(value)}, not a number")
         coefs[var] = coefs.get(var, Fraction(0)) + Fraction(value)
     const = ev.run(lin.const)
     if not _is_number(const):
-        raise UserError.at(where, f"the constant of a linear expression is {_show(const)}, not a number")
+        raise UserError.at(where, f"the constant of a linear expression is {show_value(const)}, not a number")
     const = Fraction(const)
     if lin.kind == "int":
         for var, c in coefs.items():
@@ -328,7 +315,7 @@ def eval_weight(expr: ir.Expr, env: Mapping[str, object], program: ir.Program, r
         if not uses_eps(e):
             value = eval_expr(e, env, program, where)
             if not _is_number(value):
-                raise UserError.at(where, f"a weight is {_show(value)}, not a number")
+                raise UserError.at(where, f"a weight is {show_value(value)}, not a number")
             return convert(Fraction(value))
         kind = type(e)
         if kind is ir.Rate:
@@ -354,7 +341,7 @@ def eval_weight(expr: ir.Expr, env: Mapping[str, object], program: ir.Program, r
         if kind is ir.Cond:
             test = eval_expr(e.cond, env, program, where)
             if not isinstance(test, bool):
-                raise UserError.at(where, f"the condition of an 'if' in a weight is {_show(test)}, not true or false")
+                raise UserError.at(where, f"the condition of an 'if' in a weight is {show_value(test)}, not true or false")
             return walk(e.then if test else e.other)
         raise UserError.at(where, "a weight may only combine numbers, rate, eps and exp(...) with + - * /")
 
@@ -407,6 +394,6 @@ def expmech_scores(dist: ir.ExpMech, candidates, env: Mapping[str, object], prog
     for v in candidates:
         score = call_function(function, args + [v], program, where)
         if not _is_number(score):
-            raise UserError.at(where, f"the score function '{dist.fn}' returned {_show(score)}, not a number")
+            raise UserError.at(where, f"the score function '{dist.fn}' returned {show_value(score)}, not a number")
         result.append((v, Fraction(score)))
     return result

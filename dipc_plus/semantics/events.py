@@ -16,10 +16,9 @@ from fractions import Fraction
 
 from dipc_plus.errors import UserError
 from dipc_plus.exact.constraints import probability as constraints_probability
-from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly, mul
 from dipc_plus.exact.linear import LinForm, atom
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.dtmc import mul
 
 _OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
         ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
@@ -103,12 +102,15 @@ def event_probability(dist, event: Event) -> ExpFrac:
             if not _OPS[c.op](Fraction(const), c.value):
                 ok = False
                 break
-        if not ok:
-            continue
-        if not extra:
-            total = total + entry.probability
-            continue
-        p = ExpFrac.of(constraints_probability(list(outcome.constraints) + extra, dist.noises))
-        if not p.is_zero():
-            total = total + mul(entry.weight, p)
+        if ok:
+            total = total + restricted_probability(dist, outcome, entry, extra)
     return total
+
+
+def restricted_probability(dist, outcome, entry, extra: list) -> ExpFrac:
+    """P[outcome and the `extra` atoms on its real outputs]: the entry's own probability when
+    there are none (one place for events and `within`)."""
+    if not extra:
+        return entry.probability
+    p = ExpFrac.of(constraints_probability(list(outcome.constraints) + extra, dist.noises))
+    return p if p.is_zero() else mul(entry.weight, p)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import lcm
 
-from dipc_plus.exact.convert import fmt_q
+from dipc_plus.exact.convert import fmt_q, signed_sum
 from dipc_plus.semantics.values import show_value
 from dipc_plus.semantics.dtmc import DTMC, EXIT
 from dipc_plus.semantics.structure import value_key
@@ -61,12 +61,7 @@ def poly_eps_t(p: ExpPoly, L: int, shift: int = 0) -> str:
         coef = fmt_q(mag)
         body = "*".join(([f"({coef})" if "/" in coef else coef] if (mag != 1 or not factors) else []) + factors)
         terms.append(("-" if c < 0 else "+", body))
-    if not terms:
-        return "0"
-    text = ("-" if terms[0][0] == "-" else "") + terms[0][1]
-    for sign, body in terms[1:]:
-        text += f" {sign} {body}"
-    return text
+    return signed_sum(terms)
 
 
 def frac_eps_t(f: ExpFrac, L: int) -> str:

@@ -29,20 +29,17 @@ class Instr:
     loop_head: bool = False  # a `while` test: deterministic loops are detected here
 
 
+_SIMPLE = {ir.Assign: "assign", ir.Sample: "sample", ir.Compare: "compare", ir.Exit: "exit"}
+
+
 def compile_program(body: tuple) -> list[Instr]:
     """Flatten structured statements into instructions with jumps; a final 'exit'."""
     code: list[Instr] = []
 
     def emit(stmts):
         for s in stmts:
-            if isinstance(s, ir.Assign):
-                code.append(Instr("assign", s))
-            elif isinstance(s, ir.Sample):
-                code.append(Instr("sample", s))
-            elif isinstance(s, ir.Compare):
-                code.append(Instr("compare", s))
-            elif isinstance(s, ir.Exit):
-                code.append(Instr("exit", s))
+            if type(s) in _SIMPLE:
+                code.append(Instr(_SIMPLE[type(s)], s))
             elif isinstance(s, ir.If):
                 at = len(code)
                 code.append(None)  # patched below

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from dipc_plus.exact.convert import signed_sum
 from dipc_plus.exact.linear import Atom, LinForm
 from dipc_plus.exact import noises
 from dipc_plus.semantics import ir
@@ -218,10 +219,7 @@ def format_linform(form: LinForm, name=lambda i: f"N{i}") -> str:
         parts.append(("-" if c < 0 else "+", body))
     if form.const != 0 or not parts:
         parts.append(("-" if form.const < 0 else "+", str(abs(form.const))))
-    text = ("-" if parts[0][0] == "-" else "") + parts[0][1]
-    for sign, body in parts[1:]:
-        text += f" {sign} {body}"
-    return text
+    return signed_sum(parts)
 
 
 def format_atom(a: Atom, name=lambda i: f"N{i}") -> str:

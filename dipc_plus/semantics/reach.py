@@ -24,19 +24,8 @@ from dipc_plus.execution.lazy import lazy_import
 
 nx = lazy_import("networkx")
 
-from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.expoly import FRAC_ONE as ONE, FRAC_ZERO as ZERO, mul
 from dipc_plus.semantics.digraph import Digraph
-
-ONE = ExpFrac(ExpPoly.ONE)
-ZERO = ExpFrac(ExpPoly.ZERO)
-
-
-def _mul(a: ExpFrac, b: ExpFrac) -> ExpFrac:
-    if b is ONE or b == ONE:
-        return a
-    if a is ONE or a == ONE:
-        return b
-    return a * b
 
 
 def absorption(graph, initial, attr: str = "factor") -> dict:
@@ -81,7 +70,7 @@ def absorption(graph, initial, attr: str = "factor") -> dict:
             for v, data in graph.succ[u].items():
                 if v in members:
                     continue
-                inflow[v] = inflow[v] + _mul(w, data[attr])
+                inflow[v] = inflow[v] + mul(w, data[attr])
     return result
 
 
@@ -99,7 +88,7 @@ def _absorption_acyclic(graph, initial, attr: str, order: list, reachable: set) 
         if w.is_zero():
             continue
         for v, data in succ[u].items():
-            contribution = _mul(w, data[attr])
+            contribution = mul(w, data[attr])
             old = inflow.get(v)
             inflow[v] = contribution if old is None else old + contribution
     return result

@@ -39,7 +39,7 @@ np = lazy_import("numpy")
 
 from dipc_plus.exact import noises
 from dipc_plus.exact.noises.dlap import discrete_laplace  # noqa: F401 (re-exported)
-from dipc_plus.semantics import ir
+from dipc_plus.semantics import evaluate, ir
 from dipc_plus.semantics.instructions import assigned as assigned_in, own_reads, reads
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.samples import UNSET_INT, Frequency, RealSummary, SampleResult, domain_of  # noqa: F401 (re-exported)
@@ -47,18 +47,11 @@ from dipc_plus.semantics.samples import UNSET_INT, Frequency, RealSummary, Sampl
 DEFAULT_CHUNK = 1 << 17          # runs per lockstep batch (bounds memory)
 DEFAULT_MAX_ITERATIONS = 100_000  # guard for `while` loops that (almost) never end
 
-_BOOL_VALUES = (False, True)
 _COMPARE = {"<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equal",  # numpy ufunc names
             "==": "equal", "!=": "not_equal"}
 _COMPARE_EXACT = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
                   "==": operator.eq, "!=": operator.ne}
 _LOOKUP_LIMIT = 1 << 20  # group keys below this use a lookup table instead of a sort
-
-
-def _evaluate():
-    """The deterministic evaluator (written separately; imported late so this module loads alone)."""
-    from dipc_plus.semantics import evaluate
-    return evaluate
 
 
 # --------------------------------------------------------------------------- eps and inputs
@@ -244,8 +237,6 @@ class Sampler:
 
     def _compare(self, stmt: ir.Compare, idx: np.ndarray) -> None:
         kind = stmt.lhs.kind
-        names = sorted(self._reads_of(stmt))
-        groups, inverse = self._groups(stmt, names, idx)
 
         def difference(env):
             lc, lk = self._lin_parts(stmt, stmt.lhs, env)
@@ -255,7 +246,7 @@ class Sampler:
                 coefs[var] = coefs.get(var, 0) - c
             return {v: c for v, c in coefs.items() if c != 0}, lk - rk
 
-        parts = [self._cached(stmt, key, group, difference) for key, group in groups]
+        parts, inverse = self._per_group(stmt, idx, difference)
         fixed = [None if coefs else _COMPARE_EXACT[stmt.op](const, 0) for coefs, const in parts]
         if all(f is not None for f in fixed):
             result = np.asarray(fixed, dtype=bool)[inverse]
@@ -282,11 +273,9 @@ class Sampler:
         elif isinstance(dist, (ir.ExpMech, ir.Choose)):
             if target not in self.codes:
                 raise UserError.at(stmt.pos, f"'{target}' must have a finite (DOM or bool) type to be sampled this way")
-            names = sorted(self._reads_of(stmt))
-            groups, inverse = self._groups(stmt, names, idx)
             weigh = self._exp_mech_probs if isinstance(dist, ir.ExpMech) else self._choose_probs
-            table = np.asarray([self._cached(stmt, key, group, lambda e: weigh(stmt, e)) for key, group in groups])
-            self.codes[target][idx] = draw_categorical(self.rng, table, inverse)
+            table, inverse = self._per_group(stmt, idx, lambda e: weigh(stmt, e))
+            self.codes[target][idx] = draw_categorical(self.rng, np.asarray(table), inverse)
         else:  # pragma: no cover
             raise TypeError(f"unknown distribution {dist!r}")
 
@@ -294,11 +283,10 @@ class Sampler:
 
     def _exp_mech_probs(self, stmt: ir.Sample, env: dict) -> np.ndarray:
         """P(v) ∝ exp(a eps F(args, v)) over the target's domain, via log-sum-exp."""
-        ev = _evaluate()
         dist = stmt.dist
         if dist.fn not in self.program.functions:
             raise UserError.at(stmt.pos, f"unknown function '{dist.fn}' in Exp")
-        scores = ev.expmech_scores(dist, self.domains[stmt.target], env, self.program, stmt.pos)
+        scores = evaluate.expmech_scores(dist, self.domains[stmt.target], env, self.program, stmt.pos)
         scale = Fraction(dist.rate) * self.eps
         logs = [scale * score for _, score in scores]
         top = max(logs)  # exact shift, so no float ever overflows
@@ -307,20 +295,19 @@ class Sampler:
 
     def _choose_probs(self, stmt: ir.Sample, env: dict) -> np.ndarray:
         """The user distribution's weights (floats; mpmath when a float overflows), normalised."""
-        ev = _evaluate()
         dist = stmt.dist
         if dist.dist not in self.program.distributions:
             raise UserError.at(stmt.pos, f"unknown distribution '{dist.dist}'")
         size = len(self.domains[stmt.target])
         try:
-            pairs = ev.choose_weights(dist, env, self.program, float(self.eps), math.exp, float, stmt.pos)
+            pairs = evaluate.choose_weights(dist, env, self.program, float(self.eps), math.exp, float, stmt.pos)
             weights = self._weight_vector(stmt, pairs, size, float)
         except (OverflowError, _NonFinite):
             weights = None
         if weights is None:  # redo with mpmath's unbounded exponents, scaled by the largest weight
             import mpmath
             mp = lambda q: mpmath.mpf(Fraction(q).numerator) / Fraction(q).denominator  # noqa: E731
-            pairs = ev.choose_weights(dist, env, self.program, mp(self.eps), mpmath.exp, mp, stmt.pos)
+            pairs = evaluate.choose_weights(dist, env, self.program, mp(self.eps), mpmath.exp, mp, stmt.pos)
             top = max(abs(w) for _, w in pairs)
             weights = self._weight_vector(stmt, [(v, w / top if top else w) for v, w in pairs], size, float)
         if (weights < 0).any():
@@ -356,25 +343,31 @@ class Sampler:
             self._reads[key] = found
         return found
 
+    def _per_group(self, node, idx: np.ndarray, compute, tag: tuple = ()):
+        """compute(env) once per group of the runs idx that agree on the Bool/DOM variables
+        `node` reads, cached per statement (and `tag`) and group across chunks: (the values,
+        each run's group)."""
+        names = self._reads_of(node)
+        keys, inverse = self._groups(node, names, idx)
+        values = []
+        for codes in keys:
+            slot = (id(node), tag + codes)
+            try:
+                values.append(self._cache[slot])
+            except KeyError:
+                env = dict(self.constants)
+                env.update((name, self.domains[name][code]) for name, code in zip(names, codes))
+                values.append(self._cache.setdefault(slot, compute(env)))
+        return values, inverse
+
     def _groups(self, node, names: list, idx: np.ndarray):
-        """Split runs idx by the values of `names`: ([(codes, group)], inverse); `group`
-        is what `_cached` needs to build the group's environment on a cache miss."""
+        """Split runs idx by the values of `names`: (the groups' codes, each run's group)."""
         if not names:
-            return [((), ((), ()))], np.zeros(len(idx), dtype=np.intp)
+            return [()], np.zeros(len(idx), dtype=np.intp)
         cols = [self._take(self.codes[n], idx) for n in names]
         radices = [len(self.domains[n]) + 1 for n in names]
         space = math.prod(radices)
-        if len(names) == 1 and space <= _LOOKUP_LIMIT:
-            key = cols[0] + 1
-            present = np.flatnonzero(np.bincount(key, minlength=space))
-            if len(present) == 1:
-                inverse = np.zeros(len(idx), dtype=np.intp)
-            else:
-                table = np.empty(space, dtype=np.intp)
-                table[present] = np.arange(len(present))
-                inverse = table[key]
-            keys = [(int(k) - 1,) for k in present]
-        elif space < (1 << 62):
+        if space < (1 << 62):
             key = cols[0].astype(np.int64) + 1
             mult = radices[0]
             for col, radix in zip(cols[1:], radices[1:]):
@@ -382,9 +375,12 @@ class Sampler:
                 mult *= radix
             if space <= _LOOKUP_LIMIT:
                 present = np.flatnonzero(np.bincount(key, minlength=space))
-                table = np.empty(space, dtype=np.intp)
-                table[present] = np.arange(len(present))
-                inverse = table[key]
+                if len(present) == 1:
+                    inverse = np.zeros(len(idx), dtype=np.intp)
+                else:
+                    table = np.empty(space, dtype=np.intp)
+                    table[present] = np.arange(len(present))
+                    inverse = table[key]
             else:
                 present, inverse = np.unique(key, return_inverse=True)
             keys = []
@@ -403,20 +399,7 @@ class Sampler:
                 if code < 0:
                     raise UserError.at(getattr(node, "pos", ir.NOWHERE), f"'{name}' is read before it is assigned",
                                        hint="assign it on every path that reaches this statement")
-        return [(codes, (codes, names)) for codes in keys], inverse
-
-    def _cached(self, node, key, group, compute):
-        """compute(env) for one group (codes, names), cached per statement and group across chunks."""
-        slot = (id(node), key)
-        try:
-            return self._cache[slot]
-        except KeyError:
-            codes, names = group
-            env = dict(self.constants)
-            for name, code in zip(names, codes):
-                env[name] = self.domains[name][code]
-            value = self._cache[slot] = compute(env)
-            return value
+        return keys, inverse
 
     def _code(self, target: str, value, pos) -> int:
         """The code of a Bool/DOM value in the target's domain (UserError if outside)."""
@@ -434,26 +417,21 @@ class Sampler:
                            hint="check the arithmetic feeding this assignment, or widen the declared domain")
 
     def _codes_of_expr(self, stmt, expr, target: str, idx: np.ndarray) -> np.ndarray:
-        ev = _evaluate()
-        groups, inverse = self._groups(stmt, self._reads_of(stmt), idx)
         pos = getattr(stmt, "pos", ir.NOWHERE)
         if isinstance(stmt, ir.Assign):
-            value_of = lambda e: ev.eval_assign(stmt, e, self.program)  # noqa: E731
+            value_of = lambda e: evaluate.eval_assign(stmt, e, self.program)  # noqa: E731
         else:
-            value_of = lambda e: ev.eval_expr(expr, e, self.program, pos)  # noqa: E731
-        table = [self._cached(stmt, key, group, lambda e: self._code(target, value_of(e), pos)) for key, group in groups]
+            value_of = lambda e: evaluate.eval_expr(expr, e, self.program, pos)  # noqa: E731
+        table, inverse = self._per_group(stmt, idx, lambda e: self._code(target, value_of(e), pos))
         return np.asarray(table, dtype=np.int32)[inverse]
 
     def _condition(self, stmt, cond, idx: np.ndarray) -> np.ndarray:
-        ev = _evaluate()
-        groups, inverse = self._groups(stmt, self._reads_of(stmt), idx)
-
         def truth(env):
-            value = ev.eval_expr(cond, env, self.program, stmt.pos)
+            value = evaluate.eval_expr(cond, env, self.program, stmt.pos)
             if not isinstance(value, (bool, np.bool_)):
                 raise UserError.at(stmt.pos, f"the condition is {value!r}, not true or false")
             return bool(value)
-        table = [self._cached(stmt, key, group, truth) for key, group in groups]
+        table, inverse = self._per_group(stmt, idx, truth)
         return np.asarray(table, dtype=bool)[inverse]
 
     def _lin_parts(self, node, lin: ir.Lin, env: dict):
@@ -463,7 +441,7 @@ class Sampler:
         exactly, so comparisons between inputs and constants are decided exactly.
         """
         pos = getattr(node, "pos", ir.NOWHERE)
-        coefs, const = _evaluate().lin_value_parts(lin, env, self.program, pos)
+        coefs, const = evaluate.lin_value_parts(lin, env, self.program, pos)
         kept = {}
         for var, coef in coefs.items():
             if var in self.constants:
@@ -475,11 +453,9 @@ class Sampler:
         return kept, const
 
     def _lin_values(self, node, lin: ir.Lin, idx: np.ndarray, kind: str) -> np.ndarray:
-        groups, inverse = self._groups(node, self._reads_of(node), idx)
         # A statement evaluates at most one linear form here (Assign: its value,
         # Sample: the mean), so the statement identifies it in the cache.
-        parts = [self._cached(node, ("lin",) + tuple(key), group, lambda e: self._lin_parts(node, lin, e))
-                 for key, group in groups]
+        parts, inverse = self._per_group(node, idx, lambda e: self._lin_parts(node, lin, e), ("lin",))
         return self._combine(node, parts, inverse, idx, kind)
 
     def _combine(self, node, parts: list, inverse: np.ndarray, idx: np.ndarray, kind: str) -> np.ndarray:

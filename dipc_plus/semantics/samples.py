@@ -20,26 +20,15 @@ np = lazy_import("numpy")
 from dipc_plus.errors import UserError
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.stats import Interval, wilson
-from dipc_plus.semantics.values import values_equal
+from dipc_plus.semantics.evaluate import domain_values
+from dipc_plus.semantics.values import plain_number, values_equal
 
 UNSET_INT = -(2 ** 63)  # np.iinfo(np.int64).min: marks an integer variable not yet assigned
-_BOOL_VALUES = (False, True)
 
 
 def domain_of(typ) -> tuple | None:
     """The finite values of a Bool or DOM type, in the order its codes count them; None otherwise."""
-    if isinstance(typ, ir.BoolT):
-        return _BOOL_VALUES
-    if isinstance(typ, ir.DomT):
-        return tuple(typ.values)
-    return None
-
-
-def _plain(value):
-    """A user value as the sampler's columns hold it: integral Fractions become ints."""
-    if isinstance(value, Fraction) and value.denominator == 1:
-        return int(value)
-    return value
+    return tuple(domain_values(typ)) if isinstance(typ, (ir.BoolT, ir.DomT)) else None
 
 
 # --------------------------------------------------------------------------- results
@@ -228,7 +217,7 @@ class SampleResult:
         if unknown:
             raise UserError(f"'{unknown[0]}' is not an output of {self.program.name}",
                             hint=f"its outputs are: {', '.join(self.names())}")
-        checks = {name: _plain(value) for name, value in around.items()}
+        checks = {name: plain_number(value) for name, value in around.items()}
 
         def event(columns: dict) -> np.ndarray:
             ok = np.ones(self.n, dtype=bool)

@@ -15,9 +15,9 @@ from fractions import Fraction
 
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import values_equal
-from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC, mul
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
+from dipc_plus.exact.expoly import mul, ExpFrac
 from dipc_plus.semantics.instructions import assigned, compile_program, liveness, own_reads, reads
-from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.distribution import distribution_of_chain
 
 HALT = "__halted"

@@ -22,6 +22,7 @@ from dipc_plus.semantics import ir
 from dipc_plus.semantics.symbolic_chain import HINT, SymbolicPaths, symbolic_paths
 from dipc_plus.semantics.symbolic_size import cells_at_least
 from dipc_plus.semantics.values import show_value
+from dipc_plus.exact.convert import fmt_q
 
 __all__ = ["SymbolicDistribution", "symbolic_distribution", "bind_finite_inputs", "box_bounds", "box_cell", "cell_text"]
 
@@ -228,12 +229,7 @@ def cell_text(cell: Cell, names: list, root: Cell | None = None) -> str:
         for i, (c, n) in enumerate(terms):
             body = n if abs(c) == 1 else f"{abs(c)}*{n}"
             lhs += ("-" if c < 0 else "") + body if i == 0 else f" {'-' if c < 0 else '+'} {body}"
-        text = f"{lhs} {op} {_rat(Fraction(-h[-1]))}"
+        text = f"{lhs} {op} {fmt_q(Fraction(-h[-1]))}"
         if text not in parts:       # h == 0 and -h == 0 read the same
             parts.append(text)
     return " and ".join(parts) or "the whole box"
-
-
-def _rat(c: Fraction) -> str:
-    return str(c.numerator) if c.denominator == 1 else f"{c.numerator}/{c.denominator}"
-

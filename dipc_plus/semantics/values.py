@@ -18,6 +18,17 @@ def values_equal(a, b) -> bool:
     return a == b
 
 
+def plain_number(value):
+    """An integral Fraction becomes an int, so DOM values compare and print alike.
+
+    >>> plain_number(Fraction(4, 2)), plain_number(Fraction(1, 2)), plain_number("a")
+    (2, Fraction(1, 2), 'a')
+    """
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    return value
+
+
 def freeze_value(v):
     """A hashable form of one value: equal numbers give equal forms, Booleans stay apart."""
     t = type(v)          # exact types first: this runs for every input of every pair

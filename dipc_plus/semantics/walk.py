@@ -54,6 +54,19 @@ class Domain:
         return UserError(f"the program has more than {limit} paths")
 
 
+def linear_value(coefs: dict, const, reals: dict, pos) -> LinForm:
+    """sum c * reals[v] + const: a linear expression's value over the real variables' forms
+    (the one reading for every walk and the chain builder)."""
+    total = LinForm.constant(const)
+    for name, c in coefs.items():
+        form = reals.get(name)
+        if form is None:
+            raise UserError.at(pos, f"'{name}' is read before it is assigned",
+                               hint="assign it on every path that reaches this statement")
+        total = total + form.scale(c)
+    return total
+
+
 class Walk:
     """Walks `program` for a `domain`; `run(start)` gives the states at its end (fall-through,
     then exited), failing once more than `max_paths` paths are live."""
@@ -70,14 +83,7 @@ class Walk:
 
     def lin(self, lin: ir.Lin, st: PathState, pos) -> LinForm:
         coefs, const = lin_value_parts(lin, st.env, self.program, pos)
-        total = LinForm.constant(const)
-        for name, c in coefs.items():
-            form = st.reals.get(name)
-            if form is None:
-                raise UserError.at(pos, f"'{name}' is read before it is assigned",
-                                   hint="assign it on every path that reaches this statement")
-            total = total + form.scale(c)
-        return total
+        return linear_value(coefs, const, st.reals, pos)
 
     def block(self, stmts, states: list) -> tuple[list, list]:
         """Run `stmts` from each state: (states that fall through, states that exited)."""
