@@ -37,8 +37,9 @@ from dipc_plus.accuracy.box_bnb import NotBuilt, beta_in_d, correct_pieces
 from dipc_plus.accuracy.box_result import REFUTED, UNDECIDED, VERIFIED
 from dipc_plus.accuracy.polyhedral import PolyRegion
 from dipc_plus.accuracy.union_regions import UnionRegion
-from dipc_plus.decision.certified import CertificationError, hull, lower_bound, upper_bound, working_precision
-from dipc_plus.exact.convert import fmt_q, to_fmpq
+from dipc_plus.decision.box_enclosure import cell_may_meet, linear_range, q_ball, tail_factor
+from dipc_plus.decision.certified import CertificationError, hull, lower_bound, working_precision
+from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.piecewise import Piece
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.semantics.symbolic_chain import symbolic_paths
@@ -101,31 +102,6 @@ def box_facets(region, bounds: dict) -> list:
         if region.hi[n] is not None:
             out.append(({n: Fraction(-1)}, -region.hi[n], Fraction(1)))
     return out
-
-
-def linear_range(coeffs, const, box: list) -> tuple[Fraction, Fraction]:
-    lo = hi = Fraction(const)
-    for a, (a0, a1) in zip(coeffs, box):
-        a = Fraction(a)
-        lo, hi = lo + min(a * a0, a * a1), hi + max(a * a0, a * a1)
-    return lo, hi
-
-
-def tail_factor(n: int, g_lo: Fraction, g_hi: Fraction, start: Fraction) -> arb | None:
-    """An enclosure of eps^n e^(eps g) for every eps >= start and g in [g_lo, g_hi], or None (no decay)."""
-    if g_lo == g_hi == 0 and n == 0:
-        return arb(1)
-    if g_hi >= 0:
-        return None
-    g = arb(to_fmpq(g_hi))
-    peak = Fraction(n) / -g_hi
-    at = arb(to_fmpq(max(peak, start)))
-    top = at ** n * (g * at).exp()
-    return hull(Fraction(0), upper_bound(top))
-
-
-def q_ball(x) -> arb:
-    return arb(to_fmpq(Fraction(x)))
 
 
 class RegionBnB:
@@ -223,14 +199,6 @@ class RegionBnB:
                 hi = min(hi, self.region.hi[n])
         return lo, hi
 
-    def meets(self, cell, box: list) -> bool:
-        """False only when no point of the sub-box satisfies the cell's constraints (a cheap exact test)."""
-        for h, op in cell.constraints:
-            lo, hi = linear_range(h[:-1], h[-1], box)
-            if (op == "<=" and lo > 0) or (op == "<" and lo >= 0) or (op == "==" and (lo > 0 or hi < 0)):
-                return False
-        return True
-
     def form_ball(self, form: SymbolicForm, box: list, e0, e1) -> arb | None:
         """An enclosure of the form over the sub-box and eps in [e0, e1] (e1 None: eps >= e0)."""
         Q = [hull(a, b) for a, b in box]
@@ -283,7 +251,7 @@ class RegionBnB:
                 return Fraction(-1)
             least = None
             for pc in self.pieces:
-                if not self.meets(pc.cell, box):
+                if not cell_may_meet(pc.cell, box):
                     continue
                 p = self.form_ball(pc.form, box, e0, e1)
                 if p is None:

@@ -1,0 +1,54 @@
+"""Certified enclosures on sub-boxes, shared by the branch-and-bound provers of accuracy and privacy.
+
+Why: `accuracy.region_bnb` and `privacy.dp.pair_bnb` both enclose sums of terms
+c eps^n q^a e^(eps g(q)) (g linear) over a sub-box of inputs times an eps interval or a tail
+eps >= T; the exact ranges of linear forms, the factor eps^n e^(eps g) on a tail and the cheap
+"may this cell meet the sub-box" test live here once (`accuracy` and `privacy` never import each
+other).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from flint import arb
+
+from dipc_plus.decision.certified import hull, upper_bound
+from dipc_plus.exact.convert import to_fmpq
+
+
+def linear_range(coeffs, const, box: list) -> tuple[Fraction, Fraction]:
+    """The exact (min, max) of sum coeffs_i x_i + const over the box [(lo_i, hi_i)]."""
+    lo = hi = Fraction(const)
+    for a, (a0, a1) in zip(coeffs, box):
+        a = Fraction(a)
+        lo, hi = lo + min(a * a0, a * a1), hi + max(a * a0, a * a1)
+    return lo, hi
+
+
+def tail_factor(n: int, g_lo: Fraction, g_hi: Fraction, start: Fraction) -> arb | None:
+    """An enclosure of eps^n e^(eps g) for every eps >= start > 0 and g in [g_lo, g_hi] (n may be
+    negative), or None when it is unbounded there (no decay)."""
+    if g_lo == g_hi == 0:
+        if n == 0:
+            return arb(1)
+        return hull(Fraction(0), Fraction(start) ** n) if n < 0 else None
+    if g_hi >= 0:
+        return None
+    g = arb(to_fmpq(g_hi))
+    at = arb(to_fmpq(max(Fraction(n) / -g_hi, Fraction(start)) if n > 0 else Fraction(start)))
+    top = at ** n * (g * at).exp()
+    return hull(Fraction(0), upper_bound(top))
+
+
+def q_ball(x) -> arb:
+    return arb(to_fmpq(Fraction(x)))
+
+
+def cell_may_meet(cell, box: list) -> bool:
+    """False only when no point of the box satisfies the cell's constraints h.(q, 1) op 0 (a cheap
+    exact test on each constraint alone)."""
+    for h, op in cell.constraints:
+        lo, hi = linear_range(h[:-1], h[-1], box)
+        if (op == "<=" and lo > 0) or (op == "<" and lo >= 0) or (op == "==" and (lo > 0 or hi < 0)):
+            return False
+    return True
