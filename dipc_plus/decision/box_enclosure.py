@@ -17,7 +17,11 @@ from dipc_plus.exact.convert import to_fmpq
 
 
 def linear_range(coeffs, const, box: list) -> tuple[Fraction, Fraction]:
-    """The exact (min, max) of sum coeffs_i x_i + const over the box [(lo_i, hi_i)]."""
+    """The exact (min, max) of sum coeffs_i x_i + const over the box [(lo_i, hi_i)].
+
+    >>> linear_range([2, -1], 1, [(0, 1), (0, 3)])     # 2x - y + 1 on [0, 1] x [0, 3]
+    (Fraction(-2, 1), Fraction(3, 1))
+    """
     lo = hi = Fraction(const)
     for a, (a0, a1) in zip(coeffs, box):
         a = Fraction(a)
@@ -27,7 +31,12 @@ def linear_range(coeffs, const, box: list) -> tuple[Fraction, Fraction]:
 
 def tail_factor(n: int, g_lo: Fraction, g_hi: Fraction, start: Fraction) -> arb | None:
     """An enclosure of eps^n e^(eps g) for every eps >= start > 0 and g in [g_lo, g_hi] (n may be
-    negative), or None when it is unbounded there (no decay)."""
+    negative), or None when it is unbounded there (no decay).
+
+    >>> f = tail_factor(1, Fraction(-2), Fraction(-1), Fraction(2))   # eps e^(-eps) <= 2/e^2 on eps >= 2
+    >>> f.lower() <= 0 and f.upper() >= 0.2706, tail_factor(0, Fraction(0), Fraction(1), Fraction(1))
+    (True, None)
+    """
     if g_lo == g_hi == 0:
         if n == 0:
             return arb(1)
@@ -41,12 +50,22 @@ def tail_factor(n: int, g_lo: Fraction, g_hi: Fraction, start: Fraction) -> arb 
 
 
 def q_ball(x) -> arb:
+    """The rational x as an arb ball (exact when x is a dyadic, else a tight enclosure).
+
+    >>> q_ball(Fraction(1, 2))
+    0.500000000000000
+    """
     return arb(to_fmpq(Fraction(x)))
 
 
 def cell_may_meet(cell, box: list) -> bool:
     """False only when no point of the box satisfies the cell's constraints h.(q, 1) op 0 (a cheap
-    exact test on each constraint alone)."""
+    exact test on each constraint alone).
+
+    >>> from types import SimpleNamespace as Cell
+    >>> cell_may_meet(Cell(constraints=[((1, -2), "<=")]), [(0, 1)]), cell_may_meet(Cell(constraints=[((1, -2), "==")]), [(3, 4)])
+    (True, False)
+    """
     for h, op in cell.constraints:
         lo, hi = linear_range(h[:-1], h[-1], box)
         if (op == "<=" and lo > 0) or (op == "<" and lo >= 0) or (op == "==" and (lo > 0 or hi < 0)):
