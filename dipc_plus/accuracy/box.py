@@ -253,8 +253,9 @@ class CornerPath:
 class BoxDecider:
     def __init__(self, claim: AccuracyClaim, kappa: int = 1, max_states: int | None = None, boundary: bool = False,
                  options: RunOptions = DEFAULT_OPTIONS):
-        """In reference mode (`options`) each box region is decided by both of its ends
-        (`accuracy.box_two_ends`, one varying input), never by a proved direction."""
+        """In reference mode (`options`) no proved direction is used: a box region is decided by both of
+        its ends (`accuracy.box_two_ends`, one varying input), and every region the reductions would
+        decide goes to the certified branch-and-bound (`region`)."""
         self.claim, self.kappa, self.options = claim, kappa, options
         self.program = claim.program
         self.bounds = claim.points.bounds
@@ -266,10 +267,12 @@ class BoxDecider:
         self.checker = AccuracyChecker(claim, **sizes, options=options)    # the re-checks, in the run's mode
         self.max_states = max_states
         self.symbolic = None      # the program's symbolic paths, walked once when a piece needs them (box_bnb)
+        self.reference = not options.allows("corner-reduction")
         self.two_ends = None
-        if not options.allows("corner-reduction"):
-            from dipc_plus.accuracy.box_two_ends import TwoEnds
-            self.two_ends = TwoEnds(self)
+        if self.reference:
+            from dipc_plus.accuracy import box_two_ends
+            if box_two_ends.applies(claim):
+                self.two_ends = box_two_ends.TwoEnds(self)
 
     def run(self) -> BoxResult:
         start = time.perf_counter()
@@ -295,7 +298,7 @@ class BoxDecider:
                     result.counterexample = cex
                     result.seconds = time.perf_counter() - start
                     return result
-        if self.two_ends is None and not any("check 'monotone'" in r.reason for r in result.regions):
+        if not self.reference and not any("check 'monotone'" in r.reason for r in result.regions):
             self.checks.append(("monotone", "P[out = det] monotone in every input on every region decided, "
                                 "from one sign per input in the half-spaces of the paths to it"))
             if polys:
@@ -339,6 +342,8 @@ class BoxDecider:
             return self.polyhedral(region, self.monotone.output(region.det), gamma)
         if self.two_ends is not None:
             return self.two_ends.region(region, gamma)
+        if self.reference:          # no corner without a proved direction: the branch-and-bound decides
+            return UNDECIDED, "none", switched_off("corner-reduction"), None
         atoms = self.monotone.output(region.det)
         why = self.real_output_checks(region, atoms)
         if why:
@@ -564,24 +569,38 @@ def decide_box(claim: AccuracyClaim, kappa: int = 1, max_states: int | None = No
 
 
 REFERENCE_METHOD = "per-point check at the box's vertices and centre (reference mode)"
+REFERENCE_BNB_METHOD = "certified branch-and-bound per det region (reference mode)"
 REFERENCE_VERTICES = 64     # above, the centre alone is searched
 
 
 def reference_box(claim: AccuracyClaim, kappa: int, max_states: int | None, boundary: bool, options: RunOptions,
                   needed: str) -> BoxResult:
-    """A box claim without its reductions: with one varying input, both ends of each region by the
-    general provers (`accuracy.box_two_ends`); else only the general refuter runs (the per-point check at
-    rational points of the box, each a real input, re-checked as a grid claim's); a box it does
-    not refute is UNDECIDED, naming the reduction switched off.  Never a different verdict."""
-    import itertools
+    """A box claim without its reductions: the `BoxDecider` in reference mode (both ends of a region
+    with one varying input, `accuracy.box_two_ends`; the certified branch-and-bound of
+    `accuracy.region_bnb` on every other region); where that leaves the box undecided, or the program
+    is not one the symbolic sentences read, the general refuter runs (the per-point check at rational
+    points of the box, each a real input, re-checked as a grid claim's).  What neither decides is
+    UNDECIDED, naming the reduction switched off.  Never a different verdict."""
     from dipc_plus.accuracy import box_two_ends
-    if needed == "corner-reduction" and box_two_ends.applies(claim):
-        try:
-            result = BoxDecider(claim, kappa, max_states, boundary, options).run()
-            result.method = box_two_ends.METHOD
-            return result
-        except NotReducible:       # not a straight-line program the symbolic sentences read
-            pass
+    decided = None
+    try:
+        decided = BoxDecider(claim, kappa, max_states, boundary, options).run()
+        decided.method = box_two_ends.METHOD if box_two_ends.applies(claim) else REFERENCE_BNB_METHOD
+    except NotReducible:       # not a straight-line program the symbolic sentences read
+        pass
+    if decided is not None and decided.verdict != UNDECIDED:
+        return decided
+    if decided is not None and needed != "corner-reduction":
+        decided.method_note = f"; {switched_off(needed)}"
+    searched = vertex_search(claim, kappa, max_states, boundary, options, needed)
+    return decided if decided is not None and searched.verdict == UNDECIDED else searched
+
+
+def vertex_search(claim: AccuracyClaim, kappa: int, max_states: int | None, boundary: bool, options: RunOptions,
+                  needed: str) -> BoxResult:
+    """The general refuter alone: the per-point check at the box's centre and (up to REFERENCE_VERTICES)
+    vertices; UNDECIDED over the whole box when none refutes."""
+    import itertools
     start = time.perf_counter()
     if needed == "corner-reduction":
         checks = claim_checks(claim, boundary)      # the same refusals as the default mode

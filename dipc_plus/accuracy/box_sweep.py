@@ -27,8 +27,8 @@ from fractions import Fraction
 from dipc_plus.accuracy import argmax_box
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.accuracy.box import (REFERENCE_METHOD, UNDECIDED, VERIFIED, BoxDecider, BoxResult, CornerPath,
-                                    decide_box, det_regions_by_shape, misses_box)
-from dipc_plus.accuracy.polyhedral import PolyRegion, WorstPath, order_functionals
+                                    Region, decide_box, det_regions_by_shape, misses_box)
+from dipc_plus.accuracy.polyhedral import PolyRegion, WorstPath, monotone_functionals
 from dipc_plus.accuracy.union_regions import UnionRegion
 from dipc_plus.accuracy.report import REFUTED, Counterexample, env_json, env_text, fmt_q
 from dipc_plus.accuracy.sweep import (DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, CandidatePool, KappaStar, candidates,
@@ -73,29 +73,33 @@ class NotCheap(Exception):
     """A region whose sentence is not one ratio in one variable: kappa* is left to the search."""
 
 
-def piece_ratios(claim: AccuracyClaim, decider: BoxDecider) -> list:
+def piece_ratios(claim: AccuracyClaim, decider: BoxDecider, two_variable: list | None = None) -> list:
     """Every corner sentence of the box claim as a (PieceRatio, interval of its variable), on box
-    regions (the corner path) and polyhedral ones (`accuracy.polyhedral`'s worst point); NotCheap
-    when a region is decided otherwise (a vertex with dd = inf, a two-variable piece, an unproved
-    precondition)."""
+    regions (the corner path), polyhedral ones (`accuracy.polyhedral`'s worst point) and each convex
+    piece of a union's cover (`accuracy.union_regions`; its v(d) has dd >= d, so a lower bound); NotCheap
+    when a region is decided otherwise (a vertex with dd = inf, an unproved precondition).  A piece whose
+    sentence has two variables (d, eps) is appended to `two_variable` as (region, path, gamma, d0, d1,
+    a, s) for `bound_two_variable_pieces` (NotCheap when no list is given)."""
     program, bounds, I = claim.program, decider.bounds, claim.eps
     boxes, polys, others = det_regions_by_shape(program, list(bounds))
     if others:
         raise NotCheap("a det region is neither a box nor one convex polyhedron")
-    if any(isinstance(region, UnionRegion) for region in polys):
-        raise NotCheap("a det region is a union of several paths (its cover is not read for kappa* yet)")
     if decider.monotone.reals_out:
         raise NotCheap("real outputs: P[error] has a factor in eps alone (no sentence in one variable)")
     gammas = claim.gammas if claim.alpha == "dd" else claim.gamma_values(claim.alpha)
     out = []
-    for region in boxes + polys:
-        if not isinstance(region, PolyRegion) and misses_box(bounds, region):
+    for whole in boxes + polys:
+        if isinstance(whole, Region) and misses_box(bounds, whole):
             continue                   # the claim applies to no input of the box on this region
-        for g in map(Fraction, gammas):
+        pieces = whole.cover(bounds) if isinstance(whole, UnionRegion) else [whole]
+        if isinstance(pieces, str):
+            raise NotCheap(pieces)
+        for region, g in ((r, g) for r in pieces for g in map(Fraction, gammas)):
             if g >= 1:
                 continue               # every output within distance 1: no error, no ratio
             atoms = decider.monotone.output(region.det)
             corner = worst_point_path(decider, region, atoms)
+            union = whole if isinstance(whole, UnionRegion) else None
             low = Fraction(0) if claim.alpha == "dd" else Fraction(claim.alpha)
             if corner.dmax <= low:
                 continue               # the claim applies nowhere on this region
@@ -108,7 +112,7 @@ def piece_ratios(claim: AccuracyClaim, decider: BoxDecider) -> list:
                 closure = getattr(corner, "worst", corner.at)(low)
                 if closure is None:
                     raise NotCheap("no worst point of the polyhedral region at d = alpha")
-                out.append((ratio(closure, low, CLOSURE, f"d = {fmt_q(low)}"), I))
+                out.append((ratio(closure, low, CLOSURE, f"d = {fmt_q(low)}", union is None), I))
                 continue
             homogeneous_beta = claim.beta_of_alpha_eps(g)
             for d0, d1, a, s in corner.pieces():
@@ -119,7 +123,9 @@ def piece_ratios(claim: AccuracyClaim, decider: BoxDecider) -> list:
                     X = Interval(d0 * I.lo, None if I.hi is None else d1 * I.hi, False,
                                  I.hi is not None and I.hi_closed)
                     out.append((ratio({n: a[n] + s[n] for n in a}, Fraction(1), HOMOGENEOUS, piece,
-                                      dd_is_d(region, a, s)), X))
+                                      union is None and dd_is_d(region, a, s)), X))
+                elif two_variable is not None:
+                    two_variable.append((region, corner, g, d0, d1, a, s))
                 else:
                     raise NotCheap("a piece whose sentence has two variables (d, eps)")
             if getattr(corner, "open", []):
@@ -131,7 +137,7 @@ def worst_point_path(decider: BoxDecider, region, atoms):
     """The region's worst point v(d): a `CornerPath` on a box region, a `polyhedral.WorstPath` on a
     polyhedral one (its preconditions as `BoxDecider.polyhedral` checks them); NotCheap otherwise."""
     if isinstance(region, PolyRegion):
-        functionals = order_functionals(atoms)
+        functionals = monotone_functionals(decider.monotone, region.det)
         if isinstance(functionals, str):
             raise NotCheap("a polyhedral region is not proved monotone along its facets")
         corner = WorstPath(decider.bounds, region, functionals)
@@ -208,9 +214,10 @@ class RegionStar:
 def box_kappa_star(claim: AccuracyClaim, digits: int = DEFAULT_DIGITS, max_states=None):
     """(KappaStar of the corner sentences, whether it equals the infimum over the box, [RegionStar]),
     or (None, why, [])."""
+    two_variable = []
     try:
         ratios = (argmax_ratios(claim, max_states) if argmax_box.selects(claim)
-                  else piece_ratios(claim, BoxDecider(claim, 1, max_states)))
+                  else piece_ratios(claim, BoxDecider(claim, 1, max_states), two_variable))
     except NotCheap as why:
         return None, str(why), []
     pool, by_region = CandidatePool(), {}
@@ -223,6 +230,9 @@ def box_kappa_star(claim: AccuracyClaim, digits: int = DEFAULT_DIGITS, max_state
             pool.add(found)
             region_pool.add(found)
     star = kappa_star_of(pool, digits)
+    why = bound_two_variable_pieces(claim, two_variable, star, max_states)
+    if why:
+        return None, why, []
     exact_over_box = star.infinite or (star.at.report.kind == HOMOGENEOUS and star.at.report.dd_exact
                                        and star.ties == 0) or \
         all(rep.kind == HOMOGENEOUS and rep.dd_exact for rep, _ in ratios)
@@ -231,6 +241,26 @@ def box_kappa_star(claim: AccuracyClaim, digits: int = DEFAULT_DIGITS, max_state
                for (cond, g), (region_pool, kinds) in by_region.items()]
     regions.sort(key=lambda r: (r.star.lo, r.star.hi))
     return star, exact_over_box, regions
+
+
+def bound_two_variable_pieces(claim: AccuracyClaim, pieces: list, star: KappaStar, max_states=None) -> str:
+    """Why kappa* of the one-variable sentences (`star`) is not the least over every piece ('' when it is).
+
+    A piece whose sentence has two variables (d, eps) has no ratio in one variable; it does not lower
+    kappa* when its sentence holds with beta/K for K the upper end of star's enclosure (the two-variable
+    decision of `BoxDecider.two_variables` at kappa = K): then its infimum is >= K >= kappa*."""
+    if not pieces:
+        return ""
+    if star.infinite:
+        return "every piece with an error has a sentence in two variables (d, eps): no kappa* to compare it with"
+    decider = BoxDecider(claim, Fraction(star.hi), max_states)
+    for region, corner, gamma, d0, d1, a, s in pieces:
+        verdict, _, reason, _ = decider.two_variables(region, gamma, corner, d0, d1, a, s)
+        if verdict != VERIFIED:
+            return (f"a piece of {region.condition} with a sentence in two variables (d, eps), d in "
+                    f"({fmt_q(d0)}, {fmt_q(d1)}], is not proved above kappa* <= {fmt_q(Fraction(star.hi))} of the "
+                    f"others ({verdict}{': ' + reason if reason else ''})")
+    return ""
 
 
 # --------------------------------------------------------------------------- the search

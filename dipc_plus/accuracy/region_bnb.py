@@ -42,11 +42,11 @@ from dipc_plus.decision.certified import CertificationError, hull, lower_bound, 
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.piecewise import Piece
 from dipc_plus.exact.symbolic_terms import SymbolicForm
+from dipc_plus.execution import limits
 from dipc_plus.semantics.symbolic_chain import symbolic_paths
 from dipc_plus.semantics.symbolic_distribution import box_cell
 
 METHOD = "certified branch-and-bound over (input, eps)"
-MAX_BOXES = 3000            # sub-boxes examined before the region is left undecided
 TAIL_START = Fraction(8)    # an unbounded eps: [lo, max(TAIL_START, 2 lo)] compact, the rest a tail
 PRECISION = 128
 SHOWN = 4                   # open sub-boxes named in the reason
@@ -120,6 +120,7 @@ class RegionBnB:
         self.tail = I.hi is None
         self.e_hi = max(TAIL_START, 2 * I.lo) if self.tail else I.hi
         self.boxes = 0
+        self.budget = limits.get("region_boxes")     # sub-boxes examined before the region is left undecided
 
     def decide(self):
         """(verdict, method, reason, counterexample or None)."""
@@ -142,7 +143,7 @@ class RegionBnB:
                 count += 1
                 heapq.heappush(heap, (low, count, item))
         while heap:
-            if self.boxes >= MAX_BOXES:
+            if self.boxes >= self.budget:
                 break
             low, _, (box, e0, e1) = heapq.heappop(heap)
             cex = self.try_point(box, e0, e1)
@@ -163,7 +164,7 @@ class RegionBnB:
         shown = "; ".join(self.text(*item) for item in left[:SHOWN])
         more = f"; and {len(left) - SHOWN} more" if len(left) > SHOWN else ""
         return UNDECIDED, METHOD, (f"{METHOD}: {len(left)} sub-boxes open after {self.boxes} "
-                                   f"(budget {MAX_BOXES}): {shown}{more}"), None
+                                   f"(budget {self.budget}, --limit region_boxes=N): {shown}{more}"), None
 
     # ---------------------------------------------------------------- the closed forms
 

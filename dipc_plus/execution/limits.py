@@ -38,6 +38,7 @@ LIMITS = {lim.name: lim for lim in (
     Limit("decide_steps", 500_000, "refinement steps (boxes, bisections) of one certified decision"),
     Limit("cells", 10_000, "cells of the input box per output of prob --symbolic (and of a box privacy search)"),
     Limit("exp_degree", 20_000, "degree in t = e^(eps/L) of a closed form a decision factors"),
+    Limit("region_boxes", 3_000, "sub-boxes of (input, eps) the branch-and-bound examines per det region of a box claim"),
     Limit("box_scale", 1_000, "common denominator times largest size of the points of a box checked exactly"),
 )}
 
