@@ -60,6 +60,8 @@ def test_accuracy_verdict_reports_and_work_are_the_twins(python, dip):
         assert py["work"]["distributions"] == twin["work"]["distributions"]
     else:                      # box: the same method, checks and region verdicts
         assert py["method"] == twin["method"] == "argmax worst point"
+        assert [c["name"] for c in py["checks"]] == [c["name"] for c in twin["checks"]]
+        assert "(1 -> 0, 2 -> 1, 3 -> 2)" in py["checks"][0]["proved"]
         assert [(as_twin(r["det"]), as_twin(r["region"]), r["verdict"], r["method"]) for r in py["regions"]] == \
             [(r["det"], r["region"], r["verdict"], r["method"]) for r in twin["regions"]]
 

@@ -101,8 +101,11 @@ def claim_checks(claim: AccuracyClaim, shape: ArgmaxShape, scores: list,
     if boundary:
         raise NotReducible("convention", "a box claim is decided under Definition 2 (dd(u) > alpha)",
                            hint="leave out --paper")
+    relabel = (f"; {shape.output} shows index k as its label, one-to-one ("
+               + ", ".join(f"{k} -> {shape.label(k)}" for k in range(1, len(scores) + 1)) + ")"
+               if shape.relabelled else "")
     checks = [("argmax-shape", f"out = argmax of q_k + N_k, k = 1..{len(scores)}, the N_k iid "
-               f"{iid_noise_check(shape)}, a continuous scale family (semantics.argmax, exact/noises)")]
+               f"{iid_noise_check(shape)}, a continuous scale family (semantics.argmax, exact/noises){relabel}")]
     od = claim.output_distance
     if isinstance(od, NoisyMaxOutput):
         m = len(scores)
