@@ -26,7 +26,8 @@ from dipc_plus.semantics.distribution import bind, output_distribution
 
 ACCURACY_CLAIMS = sorted(p.stem for p in THEORIES.glob("*.toml") if "[accuracy]" in p.read_text()
                          and "box" not in tomllib.loads(p.read_text())["accuracy"].get("inputs", {}))  # boxes: test_box.py
-ARGMAX_CLAIMS = {"noisy_max", "noisy_max_barthe2016", "noisy_min", "noisy_max_eps4", "noisy_max_exp"}
+ARGMAX_CLAIMS = {"noisy_max", "noisy_max_barthe2016", "noisy_min", "noisy_max_eps4", "noisy_max_exp",
+                 "python_noisy_max", "python_noisy_max_exp"}   # the Python twins (issue 42): 0-based labels
 SUPPORT_CLAIMS = {"above_threshold", "sparse", "sparse_variant", "threshold_half", "two_thresholds"}
 RELEASED_CLAIMS = {"laplace", "numeric_sparse", "numeric_sparse_cor7"}   # real outputs: det plus fresh noise
 REFUSED_SUPPORT = {"exponential": "is not zero-one or L-inf", "laplace": "is not Bool or DOM",

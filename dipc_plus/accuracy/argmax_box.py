@@ -3,7 +3,9 @@
 The det regions of an argmax are cones, not boxes, so the corner reduction (`accuracy.box`)
 cannot apply; for an argmax of iid noises of a continuous scale family the worst input at distance d is the
 point w_i(d) = (q_i = hi, q_j = hi - 2d), proved here from the recognised program (each
-condition a named check, `NotReducible` when one fails).
+condition a named check, `NotReducible` when one fails).  An output that relabels the index
+one-to-one (`semantics.argmax`: numpy's 0-based argmax in a translated Python function) is the
+same program up to the names of its outputs: region i is the output value `shape.label(i)`.
 Design: docs/design/box_accuracy.md.
 """
 from __future__ import annotations
@@ -41,7 +43,7 @@ def selects(claim: AccuracyClaim) -> bool:
     """Whether this reduction is the one for the claim: its program is an argmax of noisy reads
     (`semantics.argmax`, at least two).  Its preconditions are then checked by `ArgmaxBox`,
     which refuses by name what it does not cover."""
-    shape = recognise(claim.program)
+    shape = recognise(claim.program, relabelled=True)
     return shape is not None and len(shape.samples) >= 2
 
 
@@ -99,11 +101,16 @@ def claim_checks(claim: AccuracyClaim, shape: ArgmaxShape, scores: list,
     if boundary:
         raise NotReducible("convention", "a box claim is decided under Definition 2 (dd(u) > alpha)",
                            hint="leave out --paper")
+    relabel = (f"; {shape.output} shows index k as its label, one-to-one ("
+               + ", ".join(f"{k} -> {shape.label(k)}" for k in range(1, len(scores) + 1)) + ")"
+               if shape.relabelled else "")
     checks = [("argmax-shape", f"out = argmax of q_k + N_k, k = 1..{len(scores)}, the N_k iid "
-               f"{iid_noise_check(shape)}, a continuous scale family (semantics.argmax, exact/noises)")]
+               f"{iid_noise_check(shape)}, a continuous scale family (semantics.argmax, exact/noises){relabel}")]
     od = claim.output_distance
     if isinstance(od, NoisyMaxOutput):
-        if list(od.scores) != scores or od.index != shape.output:
+        m = len(scores)
+        if list(od.scores) != scores or od.index != shape.output or \
+                any(od.index_of(shape.label(i)) != i for i in range(1, m + 1)):
             raise NotReducible("output-distance", "the noisy-max scores are not the inputs the samples read, "
                                "in their order", file=claim.file, hint="scores = the queries of the argmax")
         gammas = claim.gammas if claim.alpha == "dd" else claim.gamma_values(claim.alpha)
@@ -147,12 +154,12 @@ class ArgmaxBox:
     def __init__(self, claim: AccuracyClaim, kappa: int = 1, max_states: int | None = None,
                  boundary: bool = False):
         self.claim, self.kappa, self.program = claim, kappa, claim.program
-        shape = recognise(self.program)
+        shape = recognise(self.program, relabelled=True)
         if shape is None or len(shape.samples) < 2:
             raise NotReducible("argmax-shape", "the program is not recognised as an argmax of two or more noisy "
                                "reads (semantics/argmax.py)", file=claim.file)
         self.scores = score_inputs(shape)
-        self.output = shape.output
+        self.output, self.label = shape.output, shape.label
         self.checks, self.lo, self.hi = claim_checks(claim, shape, self.scores, boundary)
         self.dmax = (self.hi - self.lo) / 2
         options = {} if max_states is None else {"max_states": max_states}
@@ -162,6 +169,10 @@ class ArgmaxBox:
         """w_i(d): q_i = top (default hi), every other query top - 2d."""
         top = self.hi if top is None else top
         return {n: top if k == i else top - 2 * d for k, n in enumerate(self.scores, start=1)}
+
+    def det_of(self, i: int) -> dict:
+        """det on region i (q_i the first largest): the output value that reports index i."""
+        return {self.output: self.label(i)}
 
     def condition(self, i: int) -> str:
         qi = self.scores[i - 1]
@@ -179,7 +190,7 @@ class ArgmaxBox:
             verdict, method, reason, cex = self.decide(Fraction(g), result)
             seconds = time.perf_counter() - t
             for i in range(1, m + 1):   # one sentence for all: G does not depend on i (iid noises)
-                result.regions.append(RegionResult({self.output: i}, self.condition(i), Fraction(1, m), Fraction(g),
+                result.regions.append(RegionResult(self.det_of(i), self.condition(i), Fraction(1, m), Fraction(g),
                                                    verdict, method, reason, seconds if i == 1 else 0.0))
             if cex is not None:
                 result.counterexample = cex

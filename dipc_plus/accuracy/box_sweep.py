@@ -189,7 +189,7 @@ def argmax_ratios(claim: AccuracyClaim, max_states=None) -> list:
             kind, piece, X = CLOSURE, f"d = {fmt_q(alpha)}", I
         for i in range(1, len(box.scores) + 1):   # the same ratio on every region (iid noises)
             out.append((PieceRatio(program, u, alpha, g, beta, p_err, kind, box.condition(i),
-                                   {box.output: i}, piece), X))
+                                   box.det_of(i), piece), X))
     return out
 
 

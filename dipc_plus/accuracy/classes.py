@@ -62,7 +62,8 @@ class InputClasses:
         self.output_distance = output_distance
         self.noise_free_det = noise_free_det
         self.enabled = classes_enabled() if enabled is None else enabled
-        self.shape = recognise(program) if self.enabled else None
+        # an argmax, its output the index or a one-to-one relabelling of it (`semantics.argmax`)
+        self.shape = recognise(program, relabelled=True) if self.enabled else None
         self.support, self.support_refusal = (self._support() if self.enabled and self.shape is None
                                               else (None, None))
         self.regions = (DetRegions.of(program) if self.enabled and self.shape is None and noise_free_det
@@ -135,7 +136,7 @@ class InputClasses:
         if self.shape is None or not self.noise_free_det:
             return None
         if self.argmax is not None:   # the centres are the inputs themselves: no Fraction arithmetic
-            return {self.shape.output: self.argmax_key(self._flat(u))[0]}
+            return {self.shape.output: self.shape.label(self.argmax_key(self._flat(u))[0])}
         samples = samples_at(self.shape, bind(self.program, u))
         if samples is None:
             return None
@@ -144,7 +145,7 @@ class InputClasses:
         for k in range(1, len(samples)):
             if sign * samples[k][2] > sign * samples[best][2]:
                 best = k
-        return {self.shape.output: best + 1}
+        return {self.shape.output: self.shape.label(best + 1)}
 
     def distribution(self, u: Mapping, compute: Callable):
         """u's output distribution: from its orbit's representative when on the class path,
@@ -166,7 +167,7 @@ class InputClasses:
         at_u = [None] * len(order)
         for j, i in enumerate(order):
             at_u[i] = probs[j]
-        return distribution_of_argmax(self.program, bind(self.program, u), at_u)
+        return distribution_of_argmax(self.program, bind(self.program, u), at_u, self.shape.labels)
 
     def _flat(self, u: Mapping) -> Mapping:
         """u with flat input names (grid points already are; `--input q=[...]` is bound)."""

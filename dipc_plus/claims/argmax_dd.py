@@ -20,6 +20,9 @@ INF when there is no other index.  Argmin is the same with every input negated.
 The accuracy checker then needs no LP per grid point (the LP cost 20.8 of 23.3 s
 of NoisyMax's m = 6 grid); tests compare this with the LP on random points.
 
+An output that relabels the index one-to-one (`semantics.argmax`, e.g. numpy's 0-based
+argmax in a translated Python function) has the same regions: det is the label of that index.
+
 Recognition is a whitelist: every input of the program is real and is the mean
 of exactly one sample, and the input distance is plain L-inf.  Anything else
 returns None and the LP runs.
@@ -40,9 +43,14 @@ __all__ = ["ArgmaxRegions", "recognise_regions", "argmax_dd"]
 @dataclass(frozen=True)
 class ArgmaxRegions:
     """det = the first index of the largest (smallest if `minimum`) of `means` (flat input
-    names, index 1 first)."""
+    names, index 1 first), shown as its label (`labels[i-1]`; i itself when empty)."""
     means: tuple
     minimum: bool
+    labels: tuple = ()
+
+    def label(self, index: int):
+        """det's output value when `index` (1-based) is the first largest."""
+        return self.labels[index - 1] if self.labels else index
 
 
 def _plain_input(mean, reals: set) -> str | None:
@@ -62,7 +70,7 @@ def recognise_regions(program: ir.Program, distance) -> ArgmaxRegions | None:
     """The argmax det regions of `program` under `distance`, or None unless the whitelist holds."""
     if type(distance) is not LinfInput:
         return None
-    shape = recognise(program)
+    shape = recognise(program, relabelled=True)
     if shape is None:
         return None
     inputs = [(n, t) for n, t in program.inputs]
@@ -72,11 +80,11 @@ def recognise_regions(program: ir.Program, distance) -> ArgmaxRegions | None:
     means = [_plain_input(mean, reals) for _kind, _rate, mean in shape.samples]
     if any(m is None for m in means) or len(set(means)) != len(means) or set(means) != reals:
         return None
-    return ArgmaxRegions(tuple(means), shape.minimum)
+    return ArgmaxRegions(tuple(means), shape.minimum, shape.labels if shape.relabelled else ())
 
 
 def argmax_dd(regions: ArgmaxRegions, u: Mapping, tolerance=None):
-    """(det index, dd value, attained, witness, near) at input u, from the formula of the
+    """(det output value (the index, or its label), dd value, attained, witness, near) at input u, from the formula of the
     docstring.  The witness (attained: a disagreeing input at distance dd; otherwise the closure
     point) is u with u_i and u_k both moved to their midpoint.  With a `tolerance` and dd not
     attained, `near` is an input within dd + tolerance whose det differs (u_k pushed past the
@@ -88,7 +96,7 @@ def argmax_dd(regions: ArgmaxRegions, u: Mapping, tolerance=None):
         if values[k] > values[best]:
             best = k
     if len(values) == 1:
-        return best + 1, INF, False, None, None
+        return regions.label(best + 1), INF, False, None, None
     gap, nearest = None, None
     for k, x in enumerate(values):
         if k == best:
@@ -107,4 +115,4 @@ def argmax_dd(regions: ArgmaxRegions, u: Mapping, tolerance=None):
     if not attained and tolerance is not None:
         near = dict(witness)
         near[regions.means[nearest]] = sign * (middle + tolerance)
-    return best + 1, gap, attained, witness, near
+    return regions.label(best + 1), gap, attained, witness, near

@@ -17,7 +17,9 @@ Output distances (`OUTPUT_DISTANCES`):
   linf       infinity unless every DOM/Bool output is equal; then the largest
              |difference| of the real (and integer) outputs
   noisy-max  |q_i - q_j| for the indices i, j chosen (q the score array of the
-             input u) — NoisyMax, section 3.3
+             input u) — NoisyMax, section 3.3; an output that is an injective
+             relabelling of an argmax index (numpy's 0-based argmax in a translated
+             Python function) shows index i as its label, read back to i here
   score      |F(u, v) - F(u, v')| for the exponential mechanism's score F —
              section 3.2
 """
@@ -30,6 +32,7 @@ from typing import Mapping
 
 from dipc_plus.semantics import ir
 from dipc_plus.errors import UserError
+from dipc_plus.semantics.argmax import recognise as recognise_argmax
 from dipc_plus.semantics.evaluate import expmech_scores, values_equal
 
 INF = float("inf")
@@ -129,14 +132,23 @@ class LinfOutput(OutputDistance):
 
 @dataclass(frozen=True)
 class NoisyMaxOutput(OutputDistance):
-    """|q_i - q_j| where i, j are the reported indices and q the score inputs of u."""
+    """|q_i - q_j| where i, j are the reported indices and q the score inputs of u.  With
+    `labels` (an argmax whose output relabels the index, `semantics.argmax.ArgmaxShape.labels`)
+    the output value labels[i-1] reports index i; without, the output is the index itself."""
     index: str = "out"
     scores: tuple = ()  # flat input names q[1], ..., q[m]; index i (1-based) reads scores[i-1]
+    labels: tuple = ()  # labels[i-1]: the output value that reports index i (empty: i itself)
     name: ClassVar[str] = "noisy-max"
 
+    def index_of(self, value) -> int:
+        """The 1-based index an output value reports."""
+        if self.labels:
+            return self.labels.index(value) + 1
+        return int(value)
+
     def between(self, u, v, w):
-        qi = u[self.scores[int(v[self.index]) - 1]]
-        qj = u[self.scores[int(w[self.index]) - 1]]
+        qi = u[self.scores[self.index_of(v[self.index]) - 1]]
+        qj = u[self.scores[self.index_of(w[self.index]) - 1]]
         return abs(Fraction(qi) - Fraction(qj))
 
 
@@ -197,10 +209,27 @@ def _noisy_max_distance(program: ir.Program, scores, output, fail) -> NoisyMaxOu
         fail("the noisy-max output distance needs the array of scores",
              "name the real input array with scores = \"q\"")
     elems = tuple(program.arrays[array])
-    if not isinstance(typ, ir.DomT) or not all(isinstance(x, int) and 1 <= x <= len(elems) for x in typ.values):
-        fail(f"output '{name}' must hold indices 1..{len(elems)} of '{array}' for the noisy-max distance",
+    if isinstance(typ, ir.DomT) and all(isinstance(x, int) and 1 <= x <= len(elems) for x in typ.values):
+        return NoisyMaxOutput(name, elems)
+    labels = argmax_labels(program, name, len(elems))
+    if labels is None:
+        fail(f"output '{name}' must hold indices 1..{len(elems)} of '{array}' for the noisy-max distance, "
+             "or be an argmax of at most that many noisy reads relabelled one-to-one (as numpy's 0-based "
+             "argmax), every value of its type a label",
              "use zero-one or linf for other outputs")
-    return NoisyMaxOutput(name, elems)
+    return NoisyMaxOutput(name, elems, labels)
+
+
+def argmax_labels(program: ir.Program, name: str, size: int) -> tuple | None:
+    """The labels of `name` when the program is an argmax of at most `size` samples whose index
+    it relabels one-to-one (`semantics.argmax`), every value of its type being a label (so each
+    value it can hold reports one index); None otherwise."""
+    shape = recognise_argmax(program, relabelled=True)
+    if shape is None or shape.output != name or not shape.relabelled or len(shape.samples) > size:
+        return None
+    if not set(program.variables[name].values) <= set(shape.labels):
+        return None
+    return shape.labels
 
 
 def _score_distance(program: ir.Program, scores, output, fail) -> ScoreOutput:
