@@ -9,12 +9,12 @@ infinite, `patterns` decides whether a proof of "no constant" applies.
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
 from dipc_plus.privacy.online.automaton import EXIT, Automaton, Event, Step
+from dipc_plus.privacy.online.order import next_facts
 
 INF = None  # an infinite cost; every arithmetic helper below treats None as +infinity
 
@@ -40,20 +40,38 @@ def _min(a, b):
 # and a Q tag ("Q", "Q2", ...) = the shift of a read stored in it (x <- r) with its noise not moved:
 # q'[j] - q[j] for the storing position j, a fixed value in [-B, B] set by q' - q.  Variables with
 # the same tag hold the same shift (they stored the same read); different tags are unrelated.
-MODES = ("U", "D", "Z", "Q")
+# A variable whose value no step has used yet holds a `Pending` shift instead: chosen at its first use
+# (docs/design/every_length.md, section 2, "Shifts chosen at first use").
 SAMPLED_MODES = ("U", "D", "Z")       # the modes a freshly drawn threshold may take
 # The read's shift r' - r: U, D, Z, one of the Q tags the variables hold, or F (its noise not moved:
 # r' - r = q'[i] - q[i], in [-B, B]).
 READ_SHIFTS = ("F", "U", "D", "Z")
 _RANGE = {"U": (1, 1), "D": (-1, -1), "Z": (0, 0), "F": (-1, 1)}
 
-# The coupling game's positions are (control state, one mode per stored variable); past this many the
-# bound is not computed (exit 2): the count grows with the number of stored variables.
+# The coupling game's positions are (control state, one mode per stored variable, the order facts);
+# past this many reachable ones the bound is not computed (exit 2): the count grows with the number of
+# stored variables.
 MAX_COUPLING_STATES = 20_000
 
 
-def is_tag(mode: str) -> bool:
-    return mode.startswith("Q")
+@dataclass(frozen=True)
+class Pending:
+    """The shift of a value not used yet, to be chosen (and paid) at its first use: a draw of rate a
+    (U or D cost a, Z nothing) or a read of rate b only stored so far (U, D 2b, Z b, F nothing and a
+    tag).  Variables with the same group hold the same value (one read stored in several)."""
+    group: int
+    rate: Fraction
+    read: bool
+
+    def options(self) -> tuple:
+        """(mode, paid) for each shift the value may take; "F" stands for a fresh Q tag."""
+        if self.read:
+            return tuple((s, read_shift_cost(s, self.rate)) for s in ("U", "D", "Z", "F"))
+        return (("U", self.rate), ("D", self.rate), ("Z", Fraction(0)))
+
+
+def is_tag(mode) -> bool:
+    return isinstance(mode, str) and mode.startswith("Q")
 
 
 def tag_name(n: int) -> str:
@@ -62,30 +80,15 @@ def tag_name(n: int) -> str:
 
 
 def canonical(modes: tuple) -> tuple:
-    """The modes with their Q tags renamed in order of first appearance (Q, Q2, ...): two vectors
-    that differ only in the names of their tags are the same position of the game."""
-    names = {}
+    """The modes with their Q tags renamed in order of first appearance (Q, Q2, ...), and their pending
+    groups numbered likewise: two vectors that differ only in those names are the same position."""
+    names, groups = {}, {}
     for m in modes:
         if is_tag(m) and m not in names:
             names[m] = tag_name(len(names))
-    return tuple(names.get(m, m) for m in modes)
-
-
-def mode_vectors(k: int) -> list:
-    """Every canonical vector of modes of k stored variables."""
-    out = [()]
-    for _ in range(k):
-        grown = []
-        for vec in out:
-            tags = len({m for m in vec if is_tag(m)})
-            grown += [vec + (m,) for m in (*SAMPLED_MODES, *(tag_name(n) for n in range(tags + 1)))]
-        out = grown
-    return out
-
-
-def coupling_states(auto: Automaton) -> int:
-    """The number of positions of the coupling game: control states times mode vectors."""
-    return len(auto.states()) * len(mode_vectors(len(auto.variables)))
+        elif isinstance(m, Pending) and m.group not in groups:
+            groups[m.group] = len(groups)
+    return tuple(names.get(m, m) if isinstance(m, str) else Pending(groups[m.group], m.rate, m.read) for m in modes)
 
 
 def read_shift_cost(shift: str, b: Fraction) -> Fraction:
@@ -119,40 +122,96 @@ def _fresh_tag(modes: tuple) -> str:
     return next(tag_name(n) for n in range(len(modes) + 1) if tag_name(n) not in used)
 
 
-def _step_value(st: Step, modes: tuple, V: dict, index: dict):
-    """Cost of one step entered with `modes` (one per stored variable), plus the value of its
-    destination, under the best shift of its read: the shift is chosen once (U, D, Z, F, or a Q tag
-    a variable holds at the step's start) and paid once; a re-sampling picks its variable's next mode;
-    a store x <- r makes the read's shift x's (F: a Q tag of its own)."""
+def _fresh_group(modes: tuple) -> int:
+    used = {m.group for m in modes if isinstance(m, Pending)}
+    return next(n for n in range(len(modes) + 1) if n not in used)
+
+
+def _resolve(modes: tuple, group: int, mode: str) -> tuple:
+    """Every variable of the pending group takes `mode` ("F": one fresh Q tag for all of them)."""
+    chosen = _fresh_tag(modes) if mode == "F" else mode
+    return tuple(chosen if isinstance(m, Pending) and m.group == group else m for m in modes)
+
+
+def _used_first(st: Step, index: dict) -> list:
+    """The variables the step compares or releases a gap of before it draws or stores them again: their
+    values from before the step are used here."""
+    out, fresh = [], set()
+    for e in st.events:
+        if e.kind in ("resample", "store"):
+            fresh.add(e.var)
+        elif e.kind in ("guard", "gap") and e.var not in fresh and index[e.var] not in out:
+            out.append(index[e.var])
+    return out
+
+
+def _stores_only(st: Step) -> bool:
+    """Whether the step's noisy read is only stored (no noisy comparison, release or gap uses it): then
+    its shift, like a draw's, can wait for the stored value's first use."""
+    return st.read_rate() is not None and not any(
+        e.kind in ("disclose", "gap") or e.kind == "guard" and e.noisy for e in st.events)
+
+
+def step_options(st: Step, modes: tuple, facts: frozenset, index: dict, exact_order: bool) -> list:
+    """The choices of the coupling for one step entered with `modes` (one per stored variable) and the
+    order `facts`, each as (cost paid in the step, the position it leads to or None at an exit): the
+    pending values the step uses take their shifts (paid now); the read's shift is chosen once (U, D,
+    Z, F, or a Q tag a variable holds) and paid once, unless the read is only stored (then it is
+    pending in the variables that store it); a draw makes its variable pending; a store x <- r makes
+    the read's shift x's (F: a Q tag of its own).  No choice: the step cannot be coupled (infinite).
+    A step the order facts rule out (probability 0) costs nothing."""
+    after = next_facts(st, facts, index) if exact_order else frozenset()
+    if after is None:
+        return [(Fraction(0), None)]
     b = st.read_rate()
     events = st.events
-    fresh = _fresh_tag(modes)
+    deferred = _stores_only(st)
 
-    def rest(i, ms, shift):
-        total = Fraction(0)
+    def rest(i, ms, shift, group, total):
         for j in range(i, len(events)):
             e = events[j]
             k = index.get(e.var)
             if e.kind == "resample":
-                best = INF
-                for m2 in SAMPLED_MODES:
-                    nxt = ms[:k] + (m2,) + ms[k + 1:]
-                    best = _min(best, _add(total, _add(Fraction(0) if m2 == "Z" else e.rate, rest(j + 1, nxt, shift))))
-                return best
+                ms = ms[:k] + (Pending(_fresh_group(ms), e.rate, False),) + ms[k + 1:]
+                continue
+            if k is not None and isinstance(ms[k], Pending) and e.kind in ("guard", "gap"):
+                # drawn again earlier in this step and used now: its shift is chosen here
+                return [o for mode, paid in ms[k].options()
+                        for o in rest(j, _resolve(ms, ms[k].group, mode), shift, group, total + paid)]
             if not _event_allows(e, shift, ms[k] if k is not None else "Z"):
-                return INF
+                return []
             if e.kind == "noisy_out":
                 total += e.rate
             elif e.kind == "store":
-                ms = ms[:k] + ((fresh if shift == "F" else shift),) + ms[k + 1:]
-        return _add(total, Fraction(0) if st.dst == EXIT else V[(st.dst, canonical(ms))])
+                if deferred and group is None:
+                    group = _fresh_group(ms)   # one group for every variable that stores this read
+                held = Pending(group, b, True) if deferred else _fresh_tag(ms) if shift == "F" else shift
+                ms = ms[:k] + (held,) + ms[k + 1:]
+        return [(total, None if st.dst == EXIT else (st.dst, canonical(ms), after))]
 
-    if b is None:
-        return rest(0, modes, "F")
-    best = INF
-    for shift in (*READ_SHIFTS, *sorted({m for m in modes if is_tag(m)})):
-        best = _min(best, _add(rest(0, modes, shift), read_shift_cost(shift, b)))
-    return best
+    out = []
+    for ms, paid in _resolutions(modes, _used_first(st, index)):
+        if b is None or deferred:
+            out += rest(0, ms, "F", None, paid)
+        else:
+            for shift in (*READ_SHIFTS, *sorted({m for m in ms if is_tag(m)})):
+                out += rest(0, ms, shift, None, paid + read_shift_cost(shift, b))
+    return out
+
+
+def _resolutions(modes: tuple, used: list):
+    """(modes, paid) for every choice of shifts of the pending groups among the `used` variables."""
+    out = [(modes, Fraction(0))]
+    for k in used:
+        grown = []
+        for ms, paid in out:
+            m = ms[k]
+            if not isinstance(m, Pending):
+                grown.append((ms, paid))
+                continue
+            grown += [(_resolve(ms, m.group, mode), paid + cost) for mode, cost in m.options()]
+        out = grown
+    return out
 
 
 @dataclass
@@ -162,50 +221,66 @@ class Bound:
     values: dict
 
 
-def _round(V: dict, by_src: dict, index: dict) -> dict:
-    """One round of the game: each (node, modes) takes its worst step entered with those modes."""
+def _round(V: dict, game: "_Game") -> dict:
+    """One round of the game: each position takes its worst step under that step's best choice."""
     W = {}
-    for (s, m) in V:
-        best = Fraction(0)
-        for st in by_src.get(s, []):
-            best = _max(best, _step_value(st, m, V, index))
-            if best is None:
+    for pos in V:
+        worst = Fraction(0)
+        for options in game.moves[pos]:
+            best = INF
+            for cost, nxt in options:
+                best = _min(best, cost if nxt is None else _add(cost, V[nxt]))
+            worst = _max(worst, best)
+            if worst is None:
                 break
-        W[(s, m)] = best
+        W[pos] = worst
     return W
 
 
-def _start(auto: Automaton, V: dict):
-    """d from the values at the start node: the best modes of the first segment, each drawn variable's
-    shift paid (a constant start keeps Z)."""
-    choices = [("Z",) if a0 is None else SAMPLED_MODES for a0 in auto.start_rates]
-    d = INF
-    for modes in itertools.product(*choices):
-        paid = sum((a0 for a0, m in zip(auto.start_rates, modes) if m != "Z"), Fraction(0))
-        d = _min(d, _add(paid, V[(auto.start, canonical(modes))]))
-    return d
+class _Game:
+    """The coupling game of an automaton: its start position, and the moves of every reachable
+    position (per step from its control state, that step's `step_options`)."""
 
+    def __init__(self, auto: Automaton):
+        self.auto = auto
+        index = {v: k for k, v in enumerate(auto.variables)}
+        by_src = {}
+        for st in auto.steps:
+            by_src.setdefault(st.src, []).append(st)
+        # a drawn variable's shift waits for its first use; a constant start keeps Z (x' = x = c)
+        modes = tuple("Z" if a0 is None else Pending(k, a0, False) for k, a0 in enumerate(auto.start_rates))
+        self.start = (auto.start, canonical(modes), frozenset())
+        self.moves = {}
+        todo = [self.start]
+        while todo:
+            pos = todo.pop()
+            if pos in self.moves:
+                continue
+            self.moves[pos] = [step_options(st, pos[1], pos[2], index, not auto.integer_draw)
+                               for st in by_src.get(pos[0], [])]
+            if len(self.moves) > MAX_COUPLING_STATES:
+                raise self._too_many(len(self.moves))
+            todo += [nxt for options in self.moves[pos] for _, nxt in options
+                     if nxt is not None and nxt not in self.moves]
 
-def _positions(auto: Automaton) -> dict:
-    """The game's positions at value 0, or a UserError (exit 2) past MAX_COUPLING_STATES."""
-    size = coupling_states(auto)
-    if size > MAX_COUPLING_STATES:
+    def positions(self) -> dict:
+        """Every reachable position at value 0."""
+        return {pos: Fraction(0) for pos in self.moves}
+
+    def _too_many(self, size: int) -> UserError:
+        auto = self.auto
         file, _, line = auto.loop_pos.rpartition(":")
-        raise UserError(f"cannot decide privacy for every m: the coupling game has {size} positions "
-                        f"({len(auto.states())} control states times the modes of {len(auto.variables)} stored "
-                        f"variables), more than the limit MAX_COUPLING_STATES = {MAX_COUPLING_STATES}",
-                        file=file or None, line=int(line) if line.isdigit() else None,
-                        hint="use fewer stored variables or a smaller finite state, or decide one m at a time "
-                             "without --every-length")
-    vectors = mode_vectors(len(auto.variables))
-    return {(s, m): Fraction(0) for s in auto.states() for m in vectors}
+        return UserError(f"cannot decide privacy for every m: the coupling game has more than {size - 1} positions "
+                         f"({len(auto.states())} control states times the modes and order facts of "
+                         f"{len(auto.variables)} stored variables), past the limit MAX_COUPLING_STATES = "
+                         f"{MAX_COUPLING_STATES}", file=file or None, line=int(line) if line.isdigit() else None,
+                         hint="use fewer stored variables or a smaller finite state, or decide one m at a time "
+                              "without --every-length")
 
 
-def _by_source(auto: Automaton) -> dict:
-    by_src = {}
-    for st in auto.steps:
-        by_src.setdefault(st.src, []).append(st)
-    return by_src
+def coupling_states(auto: Automaton) -> int:
+    """The number of reachable positions of the coupling game (control state, modes, order facts)."""
+    return len(_Game(auto).moves)
 
 
 def coupling_bound(auto: Automaton) -> Bound:
@@ -215,11 +290,11 @@ def coupling_bound(auto: Automaton) -> Bound:
     budget of 2|V|+5 without stabilising widens the still-growing values to infinity.
     Widening only raises values, and any fixpoint of a monotone operator lies above its
     least one, so the returned d is a sound upper bound (docs/design/every_length.md, section 3)."""
-    by_src, index = _by_source(auto), {v: k for k, v in enumerate(auto.variables)}
-    V = _positions(auto)
+    game = _Game(auto)
+    V = game.positions()
     budget, rounds, total = 2 * len(V) + 5, 0, 0
     while True:
-        W = _round(V, by_src, index)
+        W = _round(V, game)
         total += 1
         if W == V:
             break
@@ -228,7 +303,7 @@ def coupling_bound(auto: Automaton) -> Bound:
             W = {key: (INF if W[key] != V[key] else W[key]) for key in W}
             rounds = 0
         V = W
-    return Bound(_start(auto, V), total, V)
+    return Bound(V[game.start], total, V)
 
 
 def bound_at_length(auto: Automaton, length: int) -> Bound:
@@ -239,8 +314,8 @@ def bound_at_length(auto: Automaton, length: int) -> Bound:
     one is not (a released noisy value per iteration: the Laplace mechanism)."""
     if length < 0:
         raise ValueError("a length is a number of iterations, at least 0")
-    by_src, index = _by_source(auto), {v: k for k, v in enumerate(auto.variables)}
-    V = _positions(auto)
+    game = _Game(auto)
+    V = game.positions()
     for _ in range(length):
-        V = _round(V, by_src, index)
-    return Bound(_start(auto, V), length, V)
+        V = _round(V, game)
+    return Bound(V[game.start], length, V)
