@@ -34,8 +34,11 @@ The commands run in this process through `dipc_plus.cli.main` (each in its guard
 so a crash is an exit code, not a dead test); one in-process warm-up run first imports
 what the children would otherwise import again at every run.  The first 100 programs of a
 fixed-seed stream run every time (the suite's budget: ten minutes on two cores);
-DIPC_LONG_GENERATOR=1 adds a run of the next 3,000 (marked slow) that prints its counts
-per outcome.  The five programs of issue 25 are explicit specs (`AUDIT_CASES`), checked up
+DIPC_LONG_GENERATOR=1 adds a run of the next 3,000 (marked slow), judged at m = 1..6, that
+prints its counts per outcome and per construct of issue 40 (counted outputs, DLap draws).
+It runs in chunks and resumes: DIPC_EL_START and DIPC_EL_COUNT choose the programs,
+DIPC_EL_MAX_M the longest plain check, and DIPC_EL_LEDGER names a JSON-lines file where each
+judged program is recorded and from which a later run skips the ones already judged.  The five programs of issue 25 are explicit specs (`AUDIT_CASES`), checked up
 to m = 5, where three of them first fail.
 """
 from __future__ import annotations
@@ -61,6 +64,7 @@ SEED = 2025
 CI_PROGRAMS = 100   # programs 100..3099 run with DIPC_LONG_GENERATOR=1 (CONTRIBUTING, Tests)
 LONG_PROGRAMS = 3000
 PLAIN_LENGTHS = (1, 2, 3, 4)
+LONG_MAX_M = 6       # the long run's plain checks go up to this m (issue 40, item 7)
 AUDIT_LENGTHS = (1, 2, 3, 4, 5)
 TIMEOUT = 10         # seconds for the every-length run; a stop there is the outcome "time limit" (not judged)
 PLAIN_TIMEOUT = 120  # seconds for a plain check; a stop there is a failure (the verdict went unchecked)
@@ -320,18 +324,43 @@ def test_generator_reaches_every_outcome(workdir):
     assert {"verified", "refused", "no constant"} <= set(outcomes), outcomes
 
 
+def constructs(spec: Spec) -> str:
+    """The issue-40 constructs a program draws, for the long run's counts."""
+    return "+".join(n for n, on in (("counted", spec.counted), ("dlap", spec.dlap)) if on) or "other"
+
+
+def ledger_rows(path: Path | None) -> dict:
+    """index -> its recorded row, from the JSON-lines ledger of earlier chunks (none without one)."""
+    if path is None or not path.exists():
+        return {}
+    rows = (json.loads(line) for line in path.read_text().splitlines() if line.strip())
+    return {row["index"]: row for row in rows}
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(os.environ.get("DIPC_LONG_GENERATOR") != "1",
                     reason="the 3,000-program run: set DIPC_LONG_GENERATOR=1")
 def test_generated_programs_long_run(workdir, capsys):
-    counts, failures = Counter(), []
-    for i in range(CI_PROGRAMS, CI_PROGRAMS + LONG_PROGRAMS):
+    start = int(os.environ.get("DIPC_EL_START", CI_PROGRAMS))
+    count = int(os.environ.get("DIPC_EL_COUNT", LONG_PROGRAMS))
+    lengths = tuple(range(1, int(os.environ.get("DIPC_EL_MAX_M", LONG_MAX_M)) + 1))
+    ledger = Path(os.environ["DIPC_EL_LEDGER"]) if os.environ.get("DIPC_EL_LEDGER") else None
+    done = ledger_rows(ledger)
+    for i in range(start, start + count):
+        if i in done:
+            continue
         spec = generated(i)
-        j = judge(spec, workdir, f"l{i}")
-        counts[j.outcome] += 1
-        if j.problems:
-            counts[j.outcome + " (wrong)"] += 1
-            failures.append(f"#{i} " + failure_text(spec, j))
+        j = judge(spec, workdir, f"l{i}", lengths)
+        done[i] = {"index": i, "outcome": j.outcome, "constructs": constructs(spec), "lengths": len(lengths),
+                   "problems": [failure_text(spec, j)] if j.problems else []}
+        if ledger is not None:
+            with ledger.open("a") as f:
+                f.write(json.dumps(done[i]) + "\n")
+    rows = [done[i] for i in range(start, start + count)]
+    counts = Counter(r["outcome"] + (" (wrong)" if r["problems"] else "") for r in rows)
+    by_construct = Counter((r["constructs"], r["outcome"]) for r in rows)
+    failures = [f"#{r['index']} {r['problems'][0]}" for r in rows if r["problems"]]
     with capsys.disabled():
-        print(f"\nevery-length generator, {LONG_PROGRAMS} programs (seed {SEED}): {dict(sorted(counts.items()))}")
+        print(f"\nevery-length generator, programs {start}..{start + count - 1} (seed {SEED}, m = 1..{lengths[-1]}): "
+              f"{dict(sorted(counts.items()))}\nby construct: {dict(sorted(by_construct.items()))}")
     assert not failures, f"{len(failures)} wrong verdicts:\n" + "\n\n".join(failures[:40])
