@@ -138,8 +138,12 @@ def render(spec: Spec) -> str:
         lines += ["for i = 1 to m do", *init, "end"]
     if s.index_out:
         lines.append("idx <- 0")
-    if has_flag and s.flag_scalar and s.second == "exit":
-        lines.append("flag <- false")   # the second variable's exit may come before flag's first write
+    if has_flag and s.flag_scalar and (s.second == "exit" or s.stop_flag):
+        lines.append("flag <- false")   # the second variable's exit (or the stop flag) may skip flag's writes
+    if s.stop_flag:                     # the body runs under `if not done`: a default for its scalar outputs
+        lines += ["last <- 0"] * bool(s.read_out) + ["thr <- 0"] * (s.thr_out == "loop")
+    elif s.counted and _exits(s):       # a default, so the program is valid (and the class refuses the exit)
+        lines.append(f"{COUNTED_NAMES[s.counted]} <- 0")
     lap = "DLap" if s.dlap else "Lap"
     lines.append(f"rT <- {lap}({_rate(s.thr_rate)}, T)")
     if s.second:
@@ -193,6 +197,10 @@ def render(spec: Spec) -> str:
 
 
 COUNTED_NAMES = {"bots": "nbots", "tops": "ntops", "score": "score", "last": "lastTop", "flags": "nflags"}
+
+
+def _exits(s: Spec) -> bool:
+    return s.guard != "flag_only" and s.cutoff != "" or s.second == "exit"
 
 
 def _stop(line: str) -> str:
