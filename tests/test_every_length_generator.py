@@ -49,6 +49,7 @@ import json
 import os
 import random
 import re
+import time
 import traceback
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -349,9 +350,10 @@ def test_generated_programs_long_run(workdir, capsys):
     for i in range(start, start + count):
         if i in done:
             continue
-        spec = generated(i)
+        spec, began = generated(i), time.monotonic()
         j = judge(spec, workdir, f"l{i}", lengths)
         done[i] = {"index": i, "outcome": j.outcome, "constructs": constructs(spec), "lengths": len(lengths),
+                   "seconds": round(time.monotonic() - began, 2),
                    "problems": [failure_text(spec, j)] if j.problems else []}
         if ledger is not None:
             with ledger.open("a") as f:
