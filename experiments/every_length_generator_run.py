@@ -45,7 +45,11 @@ def table(rows: dict, note: str) -> str:
     for k in kinds + ["all"]:
         cells = [sum(v for (c, o), v in by.items() if o == oc and k in (c, "all")) for oc in OUTCOMES]
         out.append(f"| {k} | " + " | ".join(map(str, cells)) + f" | {sum(cells)} |")
+    short = Counter(r["unchecked_from"] for r in ordered if r.get("unchecked_from"))
     out += ["", f"Wrong verdicts: **{len(wrong)}**."]
+    if short:
+        out.append("Verified programs whose plain check stopped at its time limit (judged below that m only): "
+                   + ", ".join(f"from m = {m}: {n}" for m, n in sorted(short.items())) + ".")
     if timed:
         out.append(f"Rate: {len(timed) / sum(timed) * 60:.1f} programs per minute over {len(timed)} timed programs "
                    "(wall clock of the judge, on a shared two-core machine).")
