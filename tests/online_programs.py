@@ -6,7 +6,8 @@ the exact engine at small m on many programs that differ from the Sparse Vector 
 one or two statements.  This module only *writes* programs and claim files: a `Spec`
 holds the choices (which variables are outputs, how the comparison is made and used,
 counters and cutoffs, m-dependent constants, re-sampling, exits, real releases, a read
-stored in the threshold `rT <- r`, a shifted mean `q[i] + k`, a second stored variable `rU`), `render`
+stored in the threshold `rT <- r`, a shifted mean `q[i] + k`, a second stored variable `rU`, an
+output counted after the loop from the per-step outputs, discrete Laplace draws), `render`
 turns it into `.dip` text and a claim, `random_spec` draws one from a seeded generator,
 and `AUDIT_CASES` are the five programs of issue 25 written as specs.
 """
@@ -59,6 +60,13 @@ class Spec:
                                               # "" | "compare" | "store" (rU <- r on its top) | "exit"
                                               # (exit on its top) | "same" (compared again with rT: refused)
     second_rate: Fraction = Fraction(1, 2)
+    counted: str = ""                         # issue 40: an output computed after the loop from a per-step
+                                              # array: "" | "bots" / "tops" (how many out[i] are bot / top)
+                                              # | "score" (Hamming distance of out to top..top bot..bot)
+                                              # | "last" (the index of the last top) | "flags" (how many flag[i])
+    counted_only: bool = False                # the per-step array it reads is a `var` (only the count released)
+    stop_flag: bool = False                   # every `exit` becomes `done <- true`, the body `if not done`
+    dlap: bool = False                        # issue 40: q: int[m] and every draw DLap (releases int)
 
     @property
     def real_outputs(self) -> list[str]:
@@ -86,29 +94,36 @@ def _rate(k: Fraction, over_c: bool = False) -> str:
 def render(spec: Spec) -> str:
     """The `.dip` text of `spec` (each statement on its own line, so a refusal's line is exact)."""
     s = spec
+    num = "int" if s.dlap else "real"
     lines = ["param m = 3", f"param c = {s.c}", "param T = 0", "type Ans = {none, bot, top}",
-             "input q: real[m]"]
+             f"input q: {num}[m]"]
     writes_out = bool(s.top_sym or s.bot_sym)
+    counted_from = "flag" if s.counted == "flags" else "out" if s.counted else ""
     if writes_out:
-        lines.append("output out: Ans[m]")
+        lines.append(("var" if counted_from == "out" and s.counted_only else "output") + " out: Ans[m]")
     has_flag = s.guard in ("flag", "flag_only")
     if has_flag:
-        lines.append("output flag: bool" if s.flag_scalar else "output flag: bool[m]")
+        kind = "var" if counted_from == "flag" and s.counted_only else "output"
+        lines.append(f"{kind} flag: bool" if s.flag_scalar else f"{kind} flag: bool[m]")
     if "val" in s.real_outputs:
-        lines.append("output val: real[m]")
+        lines.append(f"output val: {num}[m]")
     if s.thr_out == "self":
-        lines.append("output rT: real")
+        lines.append(f"output rT: {num}")
     elif s.thr_out:
-        lines.append("output thr: real")
+        lines.append(f"output thr: {num}")
     if s.read_out:
-        lines.append("output last: real")
+        lines.append(f"output last: {num}")
     if s.index_out:
         lines.append("output idx: 0..m")
     if s.second:
         lines.append("output out2: Ans[m]")
+    if s.counted:
+        lines.append(f"output {COUNTED_NAMES[s.counted]}: 0..m")
     if s.uses_count():
         lines.append(f"var count: 0..{s.count_dom} = 0")
-    if not (writes_out or has_flag or s.real_outputs or s.index_out):
+    if s.stop_flag:
+        lines.append("var done: bool = false")
+    if not (writes_out or has_flag or s.real_outputs or s.index_out or s.counted):
         raise ValueError("a spec with no output")
     init = []
     if writes_out:
@@ -123,30 +138,35 @@ def render(spec: Spec) -> str:
         lines += ["for i = 1 to m do", *init, "end"]
     if s.index_out:
         lines.append("idx <- 0")
-    if has_flag and s.flag_scalar and s.second == "exit":
-        lines.append("flag <- false")   # the second variable's exit may come before flag's first write
-    lines.append(f"rT <- Lap({_rate(s.thr_rate)}, T)")
+    if has_flag and s.flag_scalar and (s.second == "exit" or s.stop_flag):
+        lines.append("flag <- false")   # the second variable's exit (or the stop flag) may skip flag's writes
+    if s.stop_flag:                     # the body runs under `if not done`: a default for its scalar outputs
+        lines += ["last <- 0"] * bool(s.read_out) + ["thr <- 0"] * (s.thr_out == "loop")
+    elif s.counted and _exits(s):       # a default, so the program is valid (and the class refuses the exit)
+        lines.append(f"{COUNTED_NAMES[s.counted]} <- 0")
+    lap = "DLap" if s.dlap else "Lap"
+    lines.append(f"rT <- {lap}({_rate(s.thr_rate)}, T)")
     if s.second:
-        lines.append(f"rU <- Lap({_rate(s.second_rate)}, T + 1)")
+        lines.append(f"rU <- {lap}({_rate(s.second_rate)}, T + 1)")
     if s.thr_out == "before":
         lines.append("thr <- rT")
     lines.append("for i = 1 to m do")
     body = []
     if s.resample == "every":
-        body.append(f"rT <- Lap({_rate(s.resample_rate)}, T)")
+        body.append(f"rT <- {lap}({_rate(s.resample_rate)}, T)")
     if s.thr_out == "loop":
         body.append("thr <- rT")
     read = "last" if s.read_out == "self" else "r"
     if s.read_rate is not None:
         mean = "q[i]" if not s.mean_shift else f"q[i] + {s.mean_shift}" if s.mean_shift > 0 else f"q[i] - {-s.mean_shift}"
-        body.append(f"{read} <- Lap({_rate(s.read_rate, s.read_rate_over_c)}, {mean})")
+        body.append(f"{read} <- {lap}({_rate(s.read_rate, s.read_rate_over_c)}, {mean})")
         x = read
     else:
         x = "q[i]"
     if s.read_out == "copy":
-        body.append("last <- r" if s.read_rate is not None else "last <- Lap(eps/4, q[i])")
+        body.append("last <- r" if s.read_rate is not None else f"last <- {lap}(eps/4, q[i])")
     elif s.read_out == "self" and s.read_rate is None:
-        body.append("last <- Lap(eps/4, q[i])")
+        body.append(f"last <- {lap}(eps/4, q[i])")
     if s.second:
         body += _second_block(s, x)
     cond = f"{x} {s.op} rT"
@@ -167,9 +187,37 @@ def render(spec: Spec) -> str:
         if bot:
             body += ["else", *("    " + t for t in bot)]
         body.append("end")
+    if s.stop_flag:
+        body = ["if not done then", *("    " + _stop(b) for b in body), "end"]
     lines += ["    " + b for b in body]
     lines.append("end")
+    if s.counted:
+        lines += _counted_tail(s)
     return "\n".join(lines) + "\n"
+
+
+COUNTED_NAMES = {"bots": "nbots", "tops": "ntops", "score": "score", "last": "lastTop", "flags": "nflags"}
+
+
+def _exits(s: Spec) -> bool:
+    return s.guard != "flag_only" and s.cutoff != "" or s.second == "exit"
+
+
+def _stop(line: str) -> str:
+    """`exit` as a flag that ends the answering (a counted output needs every run to reach the tail)."""
+    return line.replace("exit", "done <- true") if line.strip() == "exit" else line
+
+
+def _counted_tail(s: Spec) -> list[str]:
+    """The statements after the loop that compute the counted output from the per-step array."""
+    name = COUNTED_NAMES[s.counted]
+    step = {"bots": ["if out[i] == bot then", f"    {name} <- {name} + 1", "end"],
+            "tops": ["if out[i] == top then", f"    {name} <- {name} + 1", "end"],
+            "flags": ["if flag[i] then", f"    {name} <- {name} + 1", "end"],
+            "last": ["if out[i] == top then", f"    {name} <- i", "end"],
+            "score": ["if 2*i <= m then", "    if out[i] != top then", f"        {name} <- {name} + 1", "    end",
+                      "else", "    if out[i] != bot then", f"        {name} <- {name} + 1", "    end", "end"]}
+    return [f"{name} <- 0", "for i = 1 to m do", *("    " + t for t in step[s.counted]), "end"]
 
 
 def _second_block(s: Spec, x: str) -> list[str]:
@@ -188,9 +236,10 @@ def _branch(s: Spec, side: str) -> list[str]:
         out.append(f"out[i] <- {sym}")
     if release == "read":
         read = "last" if s.read_out == "self" else "r"
-        out.append(f"val[i] <- {read}" if s.read_rate is not None else "val[i] <- Lap(eps/4, q[i])")
+        out.append(f"val[i] <- {read}" if s.read_rate is not None
+                   else f"val[i] <- {'DLap' if s.dlap else 'Lap'}(eps/4, q[i])")
     elif release == "noisy":
-        out.append(f"val[i] <- Lap({_rate(s.noisy_rate)}, q[i])")
+        out.append(f"val[i] <- {'DLap' if s.dlap else 'Lap'}({_rate(s.noisy_rate)}, q[i])")
     elif release == "gap":
         read = "last" if s.read_out == "self" else "r" if s.read_rate is not None else "q[i]"
         out.append(f"val[i] <- {read} - rT")
@@ -200,7 +249,7 @@ def _branch(s: Spec, side: str) -> list[str]:
         if s.index_out:
             out.append("idx <- i")
         if s.resample == "top":
-            out.append(f"rT <- Lap({_rate(s.resample_rate)}, T)")
+            out.append(f"rT <- {'DLap' if s.dlap else 'Lap'}({_rate(s.resample_rate)}, T)")
             if s.thr_out == "loop":
                 out.append("thr <- rT")
         if s.cutoff == "exit":
@@ -238,9 +287,10 @@ BUDGETS = (Fraction(1, 10), Fraction(1, 2), Fraction(1), Fraction(5, 4), Fractio
            Fraction(2), Fraction(3))
 
 
-def random_spec(rng: random.Random) -> Spec:
+def random_spec(rng: random.Random, counted_and_dlap: bool = True) -> Spec:
     """One program: Algorithm 1 with a few statements changed, each change drawn independently
-    so that most programs are in the class and many are one step outside it."""
+    so that most programs are in the class and many are one step outside it.  Without
+    `counted_and_dlap`, the program the stream drew before those two constructs existed."""
     p = rng.random
     s = Spec(thr_rate=rng.choice(RATES), read_rate=rng.choice(RATES), budget=rng.choice(BUDGETS),
              m0=rng.choice((1, 1, 2, 3)))
@@ -301,6 +351,24 @@ def random_spec(rng: random.Random) -> Spec:
     if p() < 0.25:
         s = replace(s, second=rng.choice(("compare", "store", "store", "exit", "same")),
                     second_rate=rng.choice(RATES))
+    # issue 40: counted outputs and discrete Laplace draws, drawn last for the same reason
+    return _draw_counted_and_dlap(s, rng) if counted_and_dlap else s
+
+
+def _draw_counted_and_dlap(s: Spec, rng: random.Random) -> Spec:
+    """A counted output (mostly with the exits turned into a flag, which the class needs) and DLap
+    draws on integer inputs (mostly without the real releases, which the class refuses as integers)."""
+    p = rng.random
+    kinds = (["bots", "tops", "score", "last"] if s.top_sym or s.bot_sym else []) \
+        + (["flags"] if s.guard in ("flag", "flag_only") and not s.flag_scalar else [])
+    if kinds and p() < 0.3:
+        s = replace(s, counted=rng.choice(kinds), counted_only=p() < 0.6, stop_flag=p() < 0.85)
+    if p() < 0.2:
+        s = replace(s, dlap=True)
+        if p() < 0.7:
+            s = replace(s, top_release="", bot_release="", thr_out="", read_out="")
+            if not (s.top_sym or s.bot_sym or s.guard in ("flag", "flag_only") or s.index_out or s.counted):
+                s = replace(s, top_sym="top", bot_sym="bot")
     return s
 
 

@@ -8,7 +8,9 @@ says at m = 1..4 on the same claim with a fixed length (`--set m=M`):
 
 * exit 0, "verified": d <= the claimed budget, and at every m of PLAIN_LENGTHS the plain
   `dipc privacy` of the same claim with budget d*eps exits 0 (the exact tight loss
-  sup L(eps)/eps is <= d: no plain refutation of d, hence none of the claim);
+  sup L(eps)/eps is <= d: no plain refutation of d, hence none of the claim); in the long
+  run, a plain check at m = 5 or 6 stopped by its time limit leaves that m and the next
+  unjudged (recorded as `unchecked_from`), not wrong;
 * exit 1, "not private for any constant": the exact losses grow (an infinite loss, or a
   later loss whose lower end is above the first one's upper end): the printed ones, or,
   when the command stopped early at a refuted m, those of `dipc privacy-loss` at m = 1..4;
@@ -16,7 +18,9 @@ says at m = 1..4 on the same claim with a fixed length (`--set m=M`):
 * exit 1, "refuted": a counterexample at a concrete m, refuted again by the plain check
   on that pair alone;
 * exit 2: either an error object naming a line of a file, or the verdict "undecided"
-  with a finite d above the budget and the loop's line (a run stopped at the time limit
+  with a finite d above the budget and the loop's line, or without d when the program has
+  a counted output (`derived_outputs`: the answers are private for no constant, which says
+  nothing of the count, and no counterexample was found) (a run stopped at the time limit
   TIMEOUT is counted as "time limit", not judged);
 * never exit 3 (an internal error) or a traceback.
 
@@ -34,8 +38,11 @@ The commands run in this process through `dipc_plus.cli.main` (each in its guard
 so a crash is an exit code, not a dead test); one in-process warm-up run first imports
 what the children would otherwise import again at every run.  The first 100 programs of a
 fixed-seed stream run every time (the suite's budget: ten minutes on two cores);
-DIPC_LONG_GENERATOR=1 adds a run of the next 3,000 (marked slow) that prints its counts
-per outcome.  The five programs of issue 25 are explicit specs (`AUDIT_CASES`), checked up
+DIPC_LONG_GENERATOR=1 adds a run of the next 3,000 (marked slow), judged at m = 1..6, that
+prints its counts per outcome and per construct of issue 40 (counted outputs, DLap draws).
+It runs in chunks and resumes: DIPC_EL_START and DIPC_EL_COUNT choose the programs,
+DIPC_EL_MAX_M the longest plain check, and DIPC_EL_LEDGER names a JSON-lines file where each
+judged program is recorded and from which a later run skips the ones already judged.  The five programs of issue 25 are explicit specs (`AUDIT_CASES`), checked up
 to m = 5, where three of them first fail.
 """
 from __future__ import annotations
@@ -46,6 +53,7 @@ import json
 import os
 import random
 import re
+import time
 import traceback
 from collections import Counter
 from dataclasses import asdict, dataclass, field
@@ -61,6 +69,7 @@ SEED = 2025
 CI_PROGRAMS = 100   # programs 100..3099 run with DIPC_LONG_GENERATOR=1 (CONTRIBUTING, Tests)
 LONG_PROGRAMS = 3000
 PLAIN_LENGTHS = (1, 2, 3, 4)
+LONG_MAX_M = 6       # the long run's plain checks go up to this m (issue 40, item 7)
 AUDIT_LENGTHS = (1, 2, 3, 4, 5)
 TIMEOUT = 10         # seconds for the every-length run; a stop there is the outcome "time limit" (not judged)
 PLAIN_TIMEOUT = 120  # seconds for a plain check; a stop there is a failure (the verdict went unchecked)
@@ -118,6 +127,12 @@ class Judged:
     outcome: str   # verified | refuted | no constant | undecided | refused | time limit | broken
     problems: list = field(default_factory=list)
     d: str | None = None
+    unchecked_from: int | None = None   # a plain check past m = 4 stopped at its time limit: lengths from here unjudged
+
+
+def stopped_at_time_limit(run: Run) -> bool:
+    err = (run.obj or {}).get("error") or {}
+    return err.get("line") is None and "time limit" in str(err.get("message"))
 
 
 _PLAIN_CACHE: dict = {}
@@ -187,13 +202,15 @@ def _judge(spec: Spec, workdir: Path, tag: str, lengths) -> Judged:
     if run.code == 2:
         if verdict == "undecided":
             d = o.get("d")
-            if d is None or Fraction(d) <= Fraction(o["budget"]):
+            if d is None and o.get("derived_outputs"):
+                pass   # a counted output: the answers are private for no constant, the count has no counterexample
+            elif d is None or Fraction(d) <= Fraction(o["budget"]):
                 probs.append(f"undecided with d = {d} <= budget {o.get('budget')}")
             if not names_a_line(o.get("loop")):
                 probs.append(f"undecided without the loop's line: {o.get('loop')!r}")
             return Judged("undecided", probs, d)
         err = o.get("error") or {}
-        if err.get("line") is None and "time limit" in str(err.get("message")):
+        if stopped_at_time_limit(run):
             return Judged("time limit")   # counted, not judged: the run stopped at TIMEOUT
         if not (isinstance(err.get("line"), int) and err["line"] >= 1 and err.get("file")):
             probs.append(f"refusal without a file and line: {err}")
@@ -209,6 +226,8 @@ def _judge(spec: Spec, workdir: Path, tag: str, lengths) -> Judged:
             r = plain(workdir, program, fixed_claim(spec, dq), m, f"{tag}_d")
             if r.code == 0:
                 continue
+            if r.code == 2 and m > PLAIN_LENGTHS[-1] and stopped_at_time_limit(r):
+                return Judged("verified", probs, d, unchecked_from=m)   # the long run's extra lengths only
             if r.code == 1:
                 probs.append(f"VERIFIED for every m with d = {d}, but at m = {m} the exact loss exceeds d "
                              f"({_loss_note(workdir, program, spec, dq, m, tag)}); the claimed "
@@ -320,18 +339,44 @@ def test_generator_reaches_every_outcome(workdir):
     assert {"verified", "refused", "no constant"} <= set(outcomes), outcomes
 
 
+def constructs(spec: Spec) -> str:
+    """The issue-40 constructs a program draws, for the long run's counts."""
+    return "+".join(n for n, on in (("counted", spec.counted), ("dlap", spec.dlap)) if on) or "other"
+
+
+def ledger_rows(path: Path | None) -> dict:
+    """index -> its recorded row, from the JSON-lines ledger of earlier chunks (none without one)."""
+    if path is None or not path.exists():
+        return {}
+    rows = (json.loads(line) for line in path.read_text().splitlines() if line.strip())
+    return {row["index"]: row for row in rows}
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(os.environ.get("DIPC_LONG_GENERATOR") != "1",
                     reason="the 3,000-program run: set DIPC_LONG_GENERATOR=1")
 def test_generated_programs_long_run(workdir, capsys):
-    counts, failures = Counter(), []
-    for i in range(CI_PROGRAMS, CI_PROGRAMS + LONG_PROGRAMS):
-        spec = generated(i)
-        j = judge(spec, workdir, f"l{i}")
-        counts[j.outcome] += 1
-        if j.problems:
-            counts[j.outcome + " (wrong)"] += 1
-            failures.append(f"#{i} " + failure_text(spec, j))
+    start = int(os.environ.get("DIPC_EL_START", CI_PROGRAMS))
+    count = int(os.environ.get("DIPC_EL_COUNT", LONG_PROGRAMS))
+    lengths = tuple(range(1, int(os.environ.get("DIPC_EL_MAX_M", LONG_MAX_M)) + 1))
+    ledger = Path(os.environ["DIPC_EL_LEDGER"]) if os.environ.get("DIPC_EL_LEDGER") else None
+    done = ledger_rows(ledger)
+    for i in range(start, start + count):
+        if i in done:
+            continue
+        spec, began = generated(i), time.monotonic()
+        j = judge(spec, workdir, f"l{i}", lengths)
+        done[i] = {"index": i, "outcome": j.outcome, "constructs": constructs(spec), "lengths": len(lengths),
+                   "seconds": round(time.monotonic() - began, 2), "unchecked_from": j.unchecked_from,
+                   "problems": [failure_text(spec, j)] if j.problems else []}
+        if ledger is not None:
+            with ledger.open("a") as f:
+                f.write(json.dumps(done[i]) + "\n")
+    rows = [done[i] for i in range(start, start + count)]
+    counts = Counter(r["outcome"] + (" (wrong)" if r["problems"] else "") for r in rows)
+    by_construct = Counter((r["constructs"], r["outcome"]) for r in rows)
+    failures = [f"#{r['index']} {r['problems'][0]}" for r in rows if r["problems"]]
     with capsys.disabled():
-        print(f"\nevery-length generator, {LONG_PROGRAMS} programs (seed {SEED}): {dict(sorted(counts.items()))}")
+        print(f"\nevery-length generator, programs {start}..{start + count - 1} (seed {SEED}, m = 1..{lengths[-1]}): "
+              f"{dict(sorted(counts.items()))}\nby construct: {dict(sorted(by_construct.items()))}")
     assert not failures, f"{len(failures)} wrong verdicts:\n" + "\n\n".join(failures[:40])
