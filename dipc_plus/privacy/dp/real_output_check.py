@@ -141,9 +141,9 @@ class RealOutputResult:
             how = "=" if self.sup_exact else "" if self.sup_text.startswith("at least") else "in"
             lines.append(f"sup over eps and output values of L(eps)/eps {how} {self.sup_text}".replace("  ", " "))
         if self.verdict == "verified":
-            lines.append(f"VERIFIED {self.scope.summary()}: f_u(v, w) <= e^({self.claim.budget}) f_u'(v, w) for "
-                         "every neighbouring pair, every finite output v, every value w of the released real "
-                         "output(s) and every eps")
+            lines.append(self.scope.verified(f"f_u(v, w) <= e^({self.claim.budget}) f_u'(v, w) for every "
+                                             "neighbouring pair, every finite output v, every value w of the "
+                                             "released real output(s) and every eps"))
         elif self.verdict == "refuted":
             lines.append("REFUTED (re-checked by an independent evaluation):")
             lines += self.counterexample_lines()
