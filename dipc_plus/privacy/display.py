@@ -51,6 +51,16 @@ def eps_point_text(eps) -> str:
     return ln_text(eps[1]) if isinstance(eps, tuple) else fmt_q(eps)
 
 
+def every_value_scope_json(scope, kind: str | None = None) -> dict:
+    """A scope's JSON for a verdict on every value of the real outputs (densities), not on named events."""
+    out = scope.to_json()
+    if kind is not None:
+        out["kind"] = kind
+    out["outputs"] = "every value"
+    out["summary"] += "; every value of the real outputs (densities)"
+    return out
+
+
 def dp_claim_json(claim) -> dict:
     """The fields every eps-DP result's JSON gives its claim, after the verdict and scope."""
     return {"claim": claim.file, "program": claim.program.name, "program_path": claim.program.source,

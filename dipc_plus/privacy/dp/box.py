@@ -41,7 +41,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
-from dipc_plus.privacy.display import counterexample_lines, dp_claim_json, eps_multiple
+from dipc_plus.privacy.display import counterexample_lines, dp_claim_json, eps_multiple, every_value_scope_json
 from dipc_plus.privacy.dp.box_progress import BoxProgress
 from dipc_plus.privacy.dp.cell_points import cell_points
 from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, check_dp
@@ -149,11 +149,7 @@ class BoxPrivacyResult:
         return out
 
     def scope_json(self) -> dict:
-        out = self.scope.to_json()
-        if self.every_value:
-            out["outputs"] = "every value"
-            out["summary"] += "; every value of the real outputs (densities)"
-        return out
+        return every_value_scope_json(self.scope) if self.every_value else self.scope.to_json()
 
     def counterexample_json(self) -> dict | None:
         if self.counterexample is None:
