@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from dipc_plus.exact.convert import json_q
-from dipc_plus.accuracy.report import REFUTED, Counterexample, env_json, env_text, fmt_q
+from dipc_plus.accuracy.report import (REFUTED, Counterexample, beta_over, claim_json, env_json, env_text, fmt_q,
+                                       kappa_clause)
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.scope import box_scope
 
@@ -133,9 +133,7 @@ class BoxResult:
     def to_json(self) -> dict:
         program = self.claim.program
         out = {"verdict": self.verdict, "vacuous": self.vacuous, "scope": self.scope.to_json(),
-               "claim": self.claim.file,
-               "program": program.name, "params": {k: json_q(v) for k, v in program.params.items()},
-               "statement": self.claim.describe(), "eps_interval": str(self.claim.eps), "kappa": self.kappa,
+               **claim_json(self.claim), "kappa": self.kappa,
                "method": self.method, "checks": [{"name": n, "proved": t} for n, t in self.checks],
                **({} if self.sentence is None else {"sentence": self.sentence}),
                "regions": [r.to_json(program) for r in self.regions],
@@ -147,8 +145,8 @@ class BoxResult:
     def report(self, verbose: bool = False) -> str:
         """The command's text report (every region is listed: `verbose` changes nothing)."""
         program = self.claim.program
-        kappa = "" if self.kappa == 1 else f", beta divided by {self.kappa}"
-        lines = [f"claim:  {self.claim.describe()}", f"        inputs with dd(u) > alpha (Definition 2){kappa}",
+        lines = [f"claim:  {self.claim.describe()}",
+                 f"        inputs with dd(u) > alpha (Definition 2){kappa_clause(self.kappa)}",
                  f"{self.method}{self.method_note}; proved preconditions:"]
         lines += [f"  {n}: {t}" for n, t in self.checks]
         if self.sentence:
@@ -167,12 +165,10 @@ class BoxResult:
                          f"{share_text(self.undecided_share())} of the box) are neither proved nor refuted; "
                          f"{self.others_text()}")
         elif self.vacuous:
-            lines.append(f"VERIFIED (vacuously: the claim applies to no input of the box, dd <= alpha there) "
-                         f"{scope.summary()}")
+            lines.append(scope.vacuously("the claim applies to no input of the box, dd <= alpha there"))
         else:
-            bound = "beta" if self.kappa == 1 else f"beta/{self.kappa}"
-            lines.append(f"VERIFIED {scope.summary()}: P[error] <= {bound} for every eps in {self.claim.eps} at "
-                         "every real input of the box where the claim applies")
+            lines.append(scope.verified(f"P[error] <= {beta_over(self.kappa)} for every eps in {self.claim.eps} at "
+                                        "every real input of the box where the claim applies"))
         lines.append(f"{len(self.regions)} region verdict(s); {self.seconds:.2f} s")
         lines.append(scope.coverage())
         return "\n".join(lines)

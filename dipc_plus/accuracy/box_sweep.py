@@ -353,9 +353,7 @@ class BoxSweepResult:
         else:
             what = ("the infimum over the box of beta/P[error]" if self.star_is_box_inf else
                     "the infimum of beta/P[error] over the corner sentences, a lower bound on the box's")
-            value = (f"{fmt_q(star.lo)} exactly" if star.exact else
-                     f"{star.text}... (certified enclosure [%s, %s])" % outward(star.lo, star.hi, star.digits + 4))
-            lines.append(f"kappa* ({what}) = {value}")
+            lines.append(f"kappa* ({what}) = {star.value_text()}")
             piece = star.at.report
             lines.append(f"  on the region {piece.condition} (det = {env_text(program, piece.det)}), {piece.pieces}, "
                          f"{'v(1)' if piece.kind == HOMOGENEOUS else 'corner'} {env_text(program, piece.input)} "

@@ -15,7 +15,7 @@ from typing import Mapping
 from dipc_plus.claims.disagreement import Disagreement
 from dipc_plus.claims.distances import INF
 from dipc_plus.decision.decide import CertificationError, Decision
-from dipc_plus.exact.convert import fmt_q as exact_fmt_q
+from dipc_plus.exact.convert import fmt_q as exact_fmt_q, json_q
 from dipc_plus.exact.decimals import ball_text, midpoint_text
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.semantics import ir
@@ -69,6 +69,23 @@ def closed_form_text(value) -> str:
             _TEXTS.clear()
         found = _TEXTS[value] = str(value)
     return found
+
+
+def beta_over(kappa: int) -> str:
+    """The bound a run at kappa checks, as every accuracy report writes it: beta, or beta/kappa."""
+    return "beta" if kappa == 1 else f"beta/{kappa}"
+
+
+def kappa_clause(kappa: int) -> str:
+    """The end of a report's convention line: nothing at kappa = 1."""
+    return "" if kappa == 1 else f", beta divided by {kappa}"
+
+
+def claim_json(claim) -> dict:
+    """The fields every accuracy result's JSON gives its claim (file, program, parameters, statement, eps)."""
+    program = claim.program
+    return {"claim": claim.file, "program": program.name, "params": {k: json_q(v) for k, v in program.params.items()},
+            "statement": claim.describe(), "eps_interval": str(claim.eps)}
 
 
 ENV_STYLE = {"braces": False, "empty": "(no inputs)"}   # how accuracy reports print an input (values.show_env)

@@ -11,13 +11,12 @@ import json
 from dataclasses import dataclass
 from typing import Iterator
 
-from dipc_plus.accuracy.report import (ENV_STYLE, REFUTED, VERIFIED, Counterexample, InputSummary, fmt_q, group_env,
-                                       input_key, json_value)
+from dipc_plus.accuracy.report import (REFUTED, VERIFIED, Counterexample, InputSummary, beta_over, claim_json, env_text,
+                                       fmt_q, input_key, kappa_clause)
 from dipc_plus.accuracy.report import report_lines as input_report_lines
 from dipc_plus.accuracy.vacuity import Vacuity, accuracy_vacuity
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.execution.json_spool import JsonSpool, RawJSON
-from dipc_plus.semantics.values import show_env
 
 
 @dataclass
@@ -150,17 +149,12 @@ class AccuracyResult:
         """The result as JSON values.  `encoded`: a summarized run's reports as kept (each input's
         JSON text, `execution.json_spool`), for `commands.common.print_json` to copy; otherwise
         decoded, as Python values."""
-        program = self.claim.program
         out = {
             "verdict": self.verdict,
             "scope": self.scope.to_json(),
             "vacuous": self.vacuous,
             "vacuity": None if self.vacuity is None else self.vacuity.to_json(),
-            "claim": self.claim.file,
-            "program": program.name,
-            "params": {k: json_value(v) for k, v in program.params.items()},
-            "statement": self.claim.describe(),
-            "eps_interval": str(self.claim.eps),
+            **claim_json(self.claim),
             "dd_over": self.dd_over,
             "convention": "dd(u) >= alpha (paper, section 7)" if self.boundary else "dd(u) > alpha (Definition 2)",
             "kappa": self.kappa,
@@ -193,16 +187,14 @@ class AccuracyResult:
         claim = self.claim
         program = claim.program
         conv = "dd(u) >= alpha (the paper's convention)" if self.boundary else "dd(u) > alpha (Definition 2)"
-        kappa = "" if self.kappa == 1 else f", beta divided by {self.kappa}"
         yield f"claim:  {claim.describe()}"
-        yield f"        inputs with {conv}, dd over {self.dd_over}{kappa}"
+        yield f"        inputs with {conv}, dd over {self.dd_over}{kappa_clause(self.kappa)}"
         if claim.note:
             yield f"note:   {claim.note}"
         yield ""
         if worst is not None:
-            bound = "beta" if self.kappa == 1 else f"beta/{self.kappa}"
             yield (f"the {len(worst)} worst input(s) where the claim applies (smallest inf over eps of "
-                   f"beta/P[error]; P[error] <= {bound} fails where it is below {self.kappa}):"
+                   f"beta/P[error]; P[error] <= {beta_over(self.kappa)} fails where it is below {self.kappa}):"
                    if worst else "no input where the claim applies: no worst input")
             for m in worst:
                 yield "  " + m.text(program)
@@ -229,14 +221,14 @@ class AccuracyResult:
         scope = self.scope
         if self.verdict == "verified":
             if applicable == 0:
-                yield f"VERIFIED (vacuously: the claim applies to none of these inputs) {scope.summary()}"
+                yield scope.vacuously("the claim applies to none of these inputs")
             else:
-                yield (f"VERIFIED {scope.summary()}: P[error] <= beta{'' if self.kappa == 1 else f'/{self.kappa}'} "
-                       f"for every eps in {claim.eps} at every input where the claim applies")
+                yield scope.verified(f"P[error] <= {beta_over(self.kappa)} for every eps in {claim.eps} at every "
+                                     "input where the claim applies")
             yield scope.coverage()
         else:
             cex = self.counterexample
-            yield (f"REFUTED at {show_env(group_env(program, cex.input), **ENV_STYLE)}, eps = {fmt_q(cex.eps)} "
+            yield (f"REFUTED at {env_text(program, cex.input)}, eps = {fmt_q(cex.eps)} "
                    f"(re-checked by an independent certified evaluation)")
             if not verbose:
                 yield cex.describe()

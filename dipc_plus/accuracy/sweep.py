@@ -289,6 +289,12 @@ class KappaStar:
         a, b = math.floor(self.lo), math.floor(self.hi)
         return a if a == b else None  # None: not determined by the enclosure
 
+    def value_text(self) -> str:
+        """The finite value as the sweep reports write it: exact, or truncated with its certified enclosure."""
+        if self.exact:
+            return f"{fmt_q(self.lo)} exactly"
+        return f"{self.text}... (certified enclosure [%s, %s])" % outward(self.lo, self.hi, self.digits + 4)
+
     def to_json(self) -> dict:
         out = {"value": self.text, "digits": self.digits}
         if not self.infinite:
@@ -443,11 +449,7 @@ class SweepResult:
         if star.infinite:
             lines.append("kappa* is unbounded: P[error] is 0 wherever the claim applies")
         else:
-            if star.exact:
-                lines.append(f"kappa* (the infimum of beta/P[error]) = {fmt_q(star.lo)} exactly")
-            else:
-                lines.append(f"kappa* (the infimum of beta/P[error]) = {star.text}... (certified enclosure [%s, %s])"
-                             % outward(star.lo, star.hi, star.digits + 4))
+            lines.append(f"kappa* (the infimum of beta/P[error]) = {star.value_text()}")
             at = star.at
             lines.append(f"  at {show_env(group_env(at.report.program, at.report.input), **ENV_STYLE)}, alpha = {fmt_q(at.report.alpha)}, "
                          f"gamma = {fmt_q(at.report.gamma)}: {at.where()}"

@@ -212,6 +212,14 @@ class Scope:
         return (f"scope: {kind}; covered: {self.summary()[3:]}"
                 + (f"; not covered: {', '.join(miss)}" if miss else "; nothing else to cover"))
 
+    def verified(self, statement: str) -> str:
+        """The line of a verified verdict: on what it holds, then what holds there."""
+        return f"VERIFIED {self.summary()}: {statement}"
+
+    def vacuously(self, why: str) -> str:
+        """The line of a vacuous verdict: why nothing was compared, then on what."""
+        return f"VERIFIED (vacuously: {why}) {self.summary()}"
+
     def to_json(self) -> dict:
         return {"kind": self.kind, "inputs": self.inputs, "inputs_detail": self.inputs_detail,
                 "complete": self.complete, "params": {k: json_q(v) for k, v in self.params.items()},

@@ -179,13 +179,6 @@ def add_execution_arguments(parser, shard: bool = True) -> None:
                                  "part for `dipc merge` (with --json), e.g. --shard 1/8 in a job array")
 
 
-def executor_from(args):
-    """The executor of --jobs/--executor/--scheduler (`executor_of` a RunOptions of only those)."""
-    from dipc_plus.execution.options import RunOptions
-    return executor_of(RunOptions(jobs=getattr(args, "jobs", 1) or 1, executor=getattr(args, "executor", "local"),
-                                  scheduler=getattr(args, "scheduler", None)))
-
-
 def executor_of(options):
     """The executor of a RunOptions; a scheduler taken from DASK_SCHEDULER_ADDRESS is said on stderr
     (the user did not type it)."""

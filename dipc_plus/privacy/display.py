@@ -15,6 +15,7 @@ from flint import arb
 from dipc_plus.decision.decide import working_precision
 from dipc_plus.exact.decimals import ball_text, enclosure_text
 from dipc_plus.exact.convert import fmt_q, json_exact
+from dipc_plus.exact.log_point import ln_text
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import group_arrays
 
@@ -36,6 +37,35 @@ def log_text(x: Fraction, digits: int = 12) -> str:
     with working_precision(4 * digits + 64):
         ball = arb(x.numerator).log() - arb(x.denominator).log()
     return enclosure_text(ball, digits=digits)
+
+
+def eps_multiple(k: Fraction) -> str:
+    """k*eps as the reports write a loss or a budget: 'eps', '3/2*eps'."""
+    return "eps" if k == 1 else f"{fmt_q(k)}*eps"
+
+
+def eps_point_text(eps) -> str:
+    """The eps of a counterexample: a rational, ('ln', r) written ln(r), or None (nothing depends on eps)."""
+    if eps is None:
+        return "any"
+    return ln_text(eps[1]) if isinstance(eps, tuple) else fmt_q(eps)
+
+
+def every_value_scope_json(scope, kind: str | None = None) -> dict:
+    """A scope's JSON for a verdict on every value of the real outputs (densities), not on named events."""
+    out = scope.to_json()
+    if kind is not None:
+        out["kind"] = kind
+    out["outputs"] = "every value"
+    out["summary"] += "; every value of the real outputs (densities)"
+    return out
+
+
+def dp_claim_json(claim) -> dict:
+    """The fields every eps-DP result's JSON gives its claim, after the verdict and scope."""
+    return {"claim": claim.file, "program": claim.program.name, "program_path": claim.program.source,
+            "params": json_exact(dict(claim.program.params)), "statement": claim.describe(),
+            "budget": str(claim.budget)}
 
 
 ENV_STYLE = {"braces": False, "list_sep": ", "}   # how privacy reports print an environment (values.show_env)
@@ -84,7 +114,6 @@ def counterexample_lines(claim, cex) -> list[str]:
 def dp_report(result) -> str:
     """The text report of a grid or list eps-DP result (`dp.check.PrivacyResult.report`)."""
     claim = result.claim
-    program = claim.program
     scope = result.scope
     sets = not claim.delta_is_zero
     lines = [f"claim:  {claim.describe()}"]
@@ -102,14 +131,14 @@ def dp_report(result) -> str:
         eps = claim.eps if claim.eps.is_log_point else "every eps in " + str(claim.eps)
         delta = "" if claim.delta_is_zero else " + " + claim.delta_text
         if result.vacuous:
-            lines.append(f"VERIFIED (vacuously: no two of the claimed inputs are neighbours) {scope.summary()}")
+            lines.append(scope.vacuously("no two of the claimed inputs are neighbours"))
         elif sets:
-            lines.append(f"VERIFIED {scope.summary()}: P[P(u) in S] <= e^({claim.budget}) P[P(u') in S]{delta} "
-                         f"for every neighbouring pair (u, u') of these inputs, every set S of outputs and {eps}")
+            lines.append(scope.verified(f"P[P(u) in S] <= e^({claim.budget}) P[P(u') in S]{delta} for every "
+                                        f"neighbouring pair (u, u') of these inputs, every set S of outputs and {eps}"))
         else:
-            lines.append(f"VERIFIED {scope.summary()}: P[P(u)=v] <= e^({claim.budget}) P[P(u')=v] for every "
-                         f"neighbouring pair (u, u') of these inputs, every output"
-                         f"{' event' if claim.events else ''} v and {eps}")
+            lines.append(scope.verified(f"P[P(u)=v] <= e^({claim.budget}) P[P(u')=v] for every neighbouring pair "
+                                        f"(u, u') of these inputs, every output{' event' if claim.events else ''} v "
+                                        f"and {eps}"))
         lines.append(scope.coverage())
         return "\n".join(lines)
     lines.append("REFUTED (re-checked by an independent evaluation):")

@@ -32,7 +32,6 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from dipc_plus.exact.convert import json_exact
 from dipc_plus.claims.scope import box_text
 from dipc_plus.claims.claim_file import locate_key
 from dipc_plus.claims.privacy_types import DPClaim, EpsRange
@@ -42,10 +41,10 @@ from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
-from dipc_plus.privacy.display import counterexample_lines
+from dipc_plus.privacy.display import counterexample_lines, dp_claim_json, eps_multiple, every_value_scope_json
 from dipc_plus.privacy.dp.box_progress import BoxProgress
 from dipc_plus.privacy.dp.cell_points import cell_points
-from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, PrivacyResult, check_dp
+from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, check_dp
 from dipc_plus.privacy.dp.coupling import Coupling, coupling_for
 from dipc_plus.privacy.dp.density_ratio import DensityRatio, density_ratio_for
 from dipc_plus.privacy.dp.worst_neighbour import WorstNeighbour, worst_neighbour_for
@@ -150,11 +149,7 @@ class BoxPrivacyResult:
         return out
 
     def scope_json(self) -> dict:
-        out = self.scope.to_json()
-        if self.every_value:
-            out["outputs"] = "every value"
-            out["summary"] += "; every value of the real outputs (densities)"
-        return out
+        return every_value_scope_json(self.scope) if self.every_value else self.scope.to_json()
 
     def counterexample_json(self) -> dict | None:
         if self.counterexample is None:
@@ -163,10 +158,7 @@ class BoxPrivacyResult:
 
     def to_json(self) -> dict:
         c, cp = self.claim, self.coupling
-        out = {"verdict": self.verdict, "kind": "dp", "scope": self.scope_json(), "claim": c.file,
-               "program": c.program.name, "program_path": c.program.source,
-               "params": json_exact(dict(c.program.params)),
-               "statement": c.describe(), "budget": str(c.budget), "eps": str(c.eps),
+        out = {"verdict": self.verdict, "kind": "dp", "scope": self.scope_json(), **dp_claim_json(c), "eps": str(c.eps),
                "adjacency": c.adjacency.kind, "method": self.method,
                "coupling": {"applies": cp.applies, "reason": cp.reason,
                             "d": None if cp.d is None else fmt_q(cp.d),
@@ -248,8 +240,6 @@ class BoxPrivacyResult:
 # --------------------------------------------------------------------------- the coupling bound
 
 
-def eps_multiple(k: Fraction) -> str:
-    return "eps" if k == 1 else f"{fmt_q(k)}*eps"
 
 
 # --------------------------------------------------------------------------- rational points of the box

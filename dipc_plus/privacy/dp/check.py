@@ -30,11 +30,10 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.execution import ledger
 from dipc_plus.claims.privacy_types import DPClaim
-from dipc_plus.privacy.display import ENV_STYLE, num_text, user_env
+from dipc_plus.privacy.display import ENV_STYLE, dp_claim_json, eps_point_text, num_text, user_env
 from dipc_plus.semantics.values import show_env
 from dipc_plus.privacy.dp.hockey_stick import SetViolation, check_pair, output_keys
-from dipc_plus.exact.convert import fmt_q
-from dipc_plus.exact.log_point import constant_value, ln_text, value_at_log
+from dipc_plus.exact.log_point import constant_value, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.privacy.dp.plan import PairWork, Plan, Unit, lift_witness, plan
 from dipc_plus.privacy.dp.point_filter import filter_applies, point_filter_check
@@ -161,9 +160,7 @@ class Counterexample:
     output_set: str = ""
 
     def eps_text(self) -> str:
-        if isinstance(self.eps, tuple):
-            return ln_text(self.eps[1])
-        return fmt_q(self.eps)
+        return eps_point_text(self.eps)
 
     def to_json(self) -> dict:
         out = {
@@ -230,12 +227,7 @@ class PrivacyResult:
             "kind": "dp",
             "scope": self.scope.to_json(),
             "vacuous": self.vacuous,
-            "claim": c.file,
-            "program": c.program.name,
-            "program_path": c.program.source,
-            "params": json_exact(dict(c.program.params)),
-            "statement": c.describe(),
-            "budget": str(c.budget),
+            **dp_claim_json(c),
             "delta": c.delta_text,
             "over": "outputs" if c.delta_is_zero else "sets of outputs (hockey-stick divergence)",
             "eps": str(c.eps),

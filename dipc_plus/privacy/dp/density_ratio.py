@@ -22,6 +22,7 @@ from fractions import Fraction
 from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.noises.registry import by_kind
+from dipc_plus.privacy.display import eps_multiple
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import eval_expr
 
@@ -108,15 +109,11 @@ class DensityRatio:
 
     @property
     def method(self) -> str:
-        return f"density-ratio bound: loss <= {_eps_multiple(self.k)}" if self.k is not None else "density-ratio bound"
+        return f"density-ratio bound: loss <= {eps_multiple(self.k)}" if self.k is not None else "density-ratio bound"
 
     def to_json(self) -> dict:
         return {"applies": self.applies, "reason": self.reason, "k": None if self.k is None else fmt_q(self.k),
                 "paths": self.paths, "cells_split_by_lines": [p.line for p in self.cells], "how": self.how}
-
-
-def _eps_multiple(k: Fraction) -> str:
-    return "eps" if k == 1 else f"{fmt_q(k)}*eps"
 
 
 # --------------------------------------------------------------------------- the whitelist walk
@@ -371,9 +368,9 @@ def density_ratio_for(claim) -> DensityRatio:
     k, how = loss_bound(paths, inputs, adj.kind, adj.bound)
     res = DensityRatio(False, "", k, len(paths), max((len(d) for d in paths), default=0), cells, how)
     if k > budget.k:
-        res.reason = f"the bound {_eps_multiple(k)} is above the claimed {budget} (it is only an upper bound)"
+        res.reason = f"the bound {eps_multiple(k)} is above the claimed {budget} (it is only an upper bound)"
     elif cells:
-        res.reason = (f"it proves loss <= {_eps_multiple(k)} only for pairs inside one cell of the input-only "
+        res.reason = (f"it proves loss <= {eps_multiple(k)} only for pairs inside one cell of the input-only "
                       f"comparison(s) at line(s) {', '.join(str(p.line) for p in cells)}; pairs across cells "
                       "are not covered")
     else:

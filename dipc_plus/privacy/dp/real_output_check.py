@@ -40,6 +40,7 @@ from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import LinForm, atom
 from dipc_plus.errors import UserError
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
+from dipc_plus.privacy.display import every_value_scope_json
 from dipc_plus.privacy.dp.coupling import Coupling, coupling_for
 from dipc_plus.privacy.dp.real_output_loss import (EndRatio, interval_text, pair_loss, place_text, prove_unproved,
                                                     sup_loss_over_eps)
@@ -94,11 +95,7 @@ class RealOutputResult:
     coupling: Coupling | None = None   # the coupling bound, when it applies to the claim
 
     def scope_json(self) -> dict:
-        out = self.scope.to_json()
-        out["kind"] = SCOPE_KIND
-        out["outputs"] = "every value"
-        out["summary"] = self.scope.summary() + "; every value of the real outputs (densities)"
-        return out
+        return every_value_scope_json(self.scope, SCOPE_KIND)
 
     def to_json(self) -> dict:
         out = {"command": "privacy", "verdict": self.verdict, "scope": self.scope_json(),
@@ -141,9 +138,9 @@ class RealOutputResult:
             how = "=" if self.sup_exact else "" if self.sup_text.startswith("at least") else "in"
             lines.append(f"sup over eps and output values of L(eps)/eps {how} {self.sup_text}".replace("  ", " "))
         if self.verdict == "verified":
-            lines.append(f"VERIFIED {self.scope.summary()}: f_u(v, w) <= e^({self.claim.budget}) f_u'(v, w) for "
-                         "every neighbouring pair, every finite output v, every value w of the released real "
-                         "output(s) and every eps")
+            lines.append(self.scope.verified(f"f_u(v, w) <= e^({self.claim.budget}) f_u'(v, w) for every "
+                                             "neighbouring pair, every finite output v, every value w of the "
+                                             "released real output(s) and every eps"))
         elif self.verdict == "refuted":
             lines.append("REFUTED (re-checked by an independent evaluation):")
             lines += self.counterexample_lines()

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dipc_plus.exact.convert import fmt_q
+from dipc_plus.privacy.display import eps_multiple
 from dipc_plus.privacy.dp.density_ratio import Refused, path_draws
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.argmax import recognise
@@ -44,8 +45,7 @@ class WorstNeighbour:
 
     @property
     def method(self) -> str:
-        k = "" if self.k is None else f": loss <= {'eps' if self.k == 1 else fmt_q(self.k) + '*eps'}"
-        return "worst neighbour by monotonicity" + k
+        return "worst neighbour by monotonicity" + ("" if self.k is None else f": loss <= {eps_multiple(self.k)}")
 
     def lines(self) -> list[str]:
         out = []

@@ -39,10 +39,10 @@ from dipc_plus.decision.decide import CertificationError, decide, working_precis
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.claims.privacy_types import PufferfishClaim
-from dipc_plus.privacy.display import ENV_STYLE, num_text, user_env
+from dipc_plus.privacy.display import ENV_STYLE, eps_point_text, num_text, user_env
 from dipc_plus.semantics.values import show_env
 from dipc_plus.exact.convert import fmt_q
-from dipc_plus.exact.log_point import constant_value, ln_text, rational_at_log
+from dipc_plus.exact.log_point import constant_value, rational_at_log
 from dipc_plus.privacy.output_tables import ZERO, TableSource
 from dipc_plus.decision.param_decide import bernstein_decide, decide_univariate, nonneg_on_box
 from dipc_plus.exact.param_poly import is_zero_value, poly_add, poly_eval, poly_mul, poly_scale
@@ -100,11 +100,7 @@ class PufferfishCounterexample:
     program: object = None
 
     def eps_text(self) -> str:
-        if self.eps is None:
-            return "any"
-        if isinstance(self.eps, tuple):
-            return ln_text(self.eps[1])
-        return fmt_q(self.eps)
+        return eps_point_text(self.eps)
 
     def to_json(self) -> dict:
         return {"scenario": self.scenario, "secret": self.secret, "other_secret": self.other,
@@ -158,13 +154,12 @@ class PufferfishResult:
         lines.append(f"{self.obligations} (scenario, pair, output) obligation(s); {self.seconds:.2f} s")
         if self.verified:
             if self.vacuous:
-                lines.append(f"VERIFIED (vacuously: every discriminative pair has a secret of prior probability 0) "
-                             f"{self.scope.summary()}")
+                lines.append(self.scope.vacuously("every discriminative pair has a secret of prior probability 0"))
             else:
-                lines.append(f"VERIFIED {self.scope.summary()}: P[M(X)=w | s, theta] <= e^({c.budget}) "
-                             f"P[M(X)=w | s', theta] for every scenario, discriminative pair (both directions), "
-                             f"output{' event' if c.events else ''}{', parameter value' if c.parameters else ''} "
-                             f"and {c.eps}")
+                lines.append(self.scope.verified(
+                    f"P[M(X)=w | s, theta] <= e^({c.budget}) P[M(X)=w | s', theta] for every scenario, discriminative "
+                    f"pair (both directions), output{' event' if c.events else ''}"
+                    f"{', parameter value' if c.parameters else ''} and {c.eps}"))
             lines.append(self.scope.coverage())
             return "\n".join(lines)
         x = self.counterexample
