@@ -6,16 +6,32 @@ again on its own.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import math
+import random
 import itertools
 from fractions import Fraction as F
 
 from dipc_plus.claims.privacy_reader import load_privacy_claim
-from dipc_plus.privacy.dp.box import UNDECIDED, decide_box_privacy
+from dipc_plus.privacy.dp.box import VERIFIED, decide_box_privacy
 from dipc_plus.privacy.dp.check import check_dp
 from dipc_plus.privacy.dp.pair_bnb import pair_bnb_for, phi_ball, tightened
 from dipc_plus.decision.certified import lower_bound, upper_bound, hull, working_precision
 from dipc_plus.exact.cells import Cell
+from dipc_plus.execution import limits
+from dipc_plus.decision.eps_series import SeriesForm
+from dipc_plus.decision.mean_value import Atom, MeanValueForm
+
+@contextlib.contextmanager
+def more_boxes(n: int):
+    """The pair_boxes limit raised to n (the portfolio's default is sized for a few seconds)."""
+    limits.set_limit("pair_boxes", n)
+    try:
+        yield
+    finally:
+        limits.reset()
+
 
 CLAIM = """[program]
 path = "{path}"
@@ -54,7 +70,9 @@ def test_a_comparison_beside_its_own_mean_is_verified_where_no_other_method_is(t
     # x - q[1] is Laplace whatever q: the output's law does not move; the density-ratio and
     # worst-neighbour bounds refuse the comparison that reads q[1] beside a draw.
     claim = claim_of(tmp_path, SHIFTED_READ, "eps/2", bound="1", eps="(0, inf)")
-    assert decide_box_privacy(claim).verdict == UNDECIDED
+    res = decide_box_privacy(claim)          # registered last in the portfolio: the others refuse it
+    assert res.verdict == VERIFIED and "branch-and-bound" in res.method
+    assert not res.density.applies and not res.worst.applies
     r = pair_bnb_for(claim)
     assert r.verdict == "verified", r.reason
     assert check_dp(on_points(claim, thirds(2))).verified
@@ -63,7 +81,8 @@ def test_a_comparison_beside_its_own_mean_is_verified_where_no_other_method_is(t
 def test_a_false_claim_is_refuted_by_a_pair_that_the_exact_engine_refutes_alone(tmp_path):
     # moving q[1] by 1/4 at rate eps costs up to eps/4 > eps/8
     claim = claim_of(tmp_path, NOISY_READ, "eps/8")
-    r = pair_bnb_for(claim)
+    with more_boxes(1500):
+        r = pair_bnb_for(claim)
     assert r.verdict == "refuted"
     cex = r.refutation.counterexample
     u, w = dict(cex.input), dict(cex.neighbour)
@@ -95,3 +114,42 @@ def test_phi_and_the_cell_tightening_enclose_what_they_claim():
     cell = Cell(2, [((1, -1, 0), "<=")])            # q0 <= q1
     assert tightened([(F(1, 2), F(1)), (F(0), F(3, 4))], cell) == [(F(1, 2), F(3, 4)), (F(1, 2), F(3, 4))]
     assert tightened([(F(1), F(2)), (F(0), F(1, 2))], cell) is None
+
+
+def test_a_fourfold_slack_closes_with_the_series_and_mean_value_enclosures(tmp_path):
+    # P[Lap(eps, q1) >= q2], one input moved by 1/4: the loss is eps/4, the budget 3*eps.  With
+    # zeroth-order enclosures alone 1,500 sub-boxes left 384 open (the limit's default is smaller).
+    claim = claim_of(tmp_path, NOISY_READ, "3*eps")
+    with more_boxes(1500):
+        r = pair_bnb_for(claim)
+    assert r.verdict == "verified", r.reason
+    assert check_dp(on_points(claim, thirds(2))).verified
+
+
+# G = e^(eps (1 + z1)) - e^(eps z2) - eps z1 (x = z), on z in [0, 1/2]^2: G/eps -> 1 + z1 - z2 - z1 >= 1/2
+ROWS = [[[F(1), F(0)], [F(0), F(1)]]]
+TERMS = [(F(1), 0, (0, 0), 0, ((F(1), F(0)), F(1))), (F(-1), 0, (0, 0), 0, ((F(0), F(1)), F(0))),
+         (F(-1), 1, (1, 0), 0, ((F(0), F(0)), F(0)))]
+
+
+def g_over_eps(z1, z2, eps):
+    return (math.exp(eps * (1 + z1)) - math.exp(eps * z2) - eps * z1) / eps
+
+
+def test_the_series_and_mean_value_forms_stay_below_the_function_they_enclose():
+    rng = random.Random(5)
+    series = SeriesForm(TERMS, 2, ROWS)
+    atoms = [Atom(c, n, powers, r, (), "exp", g) for c, n, powers, r, g in TERMS]
+    mean_value = MeanValueForm(atoms, 2, ROWS)
+    with working_precision(128):
+        for _ in range(30):
+            a, b = sorted(F(rng.randint(0, 8), 16) for _ in range(2))
+            e0, e1 = sorted(F(rng.randint(1, 16), 8) for _ in range(2))
+            Z = [(a, b), (F(0), F(1, 4))]
+            low = series.lower(Z, e1)
+            grid = [(float(a + (b - a) * i / 4), float(F(j, 16)), float(e1) * k / 8) for i in range(5) for j in range(5) for k in range(1, 9)]
+            assert low is not None and all(low <= g_over_eps(*p) + 1e-9 for p in grid)
+            first = mean_value.lower(Z, (e0, e1))
+            grid = [(x, y, float(e0 + (e1 - e0) * k / 8)) for x, y, _ in grid for k in range(9)]
+            assert first is not None and all(first <= g_over_eps(*p) * p[2] + 1e-9 for p in grid)
+        assert series.lower([(F(0), F(1, 2)), (F(0), F(1, 2))], F(1, 64)) > 0     # the cancellation is exact

@@ -39,6 +39,7 @@ LIMITS = {lim.name: lim for lim in (
     Limit("cells", 10_000, "cells of the input box per output of prob --symbolic (and of a box privacy search)"),
     Limit("exp_degree", 20_000, "degree in t = e^(eps/L) of a closed form a decision factors"),
     Limit("region_boxes", 3_000, "sub-boxes of (input, eps) the branch-and-bound examines per det region of a box claim"),
+    Limit("pair_boxes", 200, "sub-boxes of (input, offset, eps) the pair branch-and-bound of a box privacy claim examines"),
     Limit("box_scale", 1_000, "common denominator times largest size of the points of a box checked exactly"),
 )}
 

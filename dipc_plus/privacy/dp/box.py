@@ -46,6 +46,7 @@ from dipc_plus.privacy.dp.box_progress import BoxProgress
 from dipc_plus.privacy.dp.cell_points import cell_points
 from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, check_dp
 from dipc_plus.privacy.dp.coupling import Coupling, coupling_for
+from dipc_plus.privacy.dp.pair_bnb import pair_bnb_for
 from dipc_plus.privacy.dp.density_ratio import DensityRatio, density_ratio_for
 from dipc_plus.privacy.dp.worst_neighbour import WorstNeighbour, worst_neighbour_for
 from dipc_plus.privacy.online.every_length import BoundContradiction
@@ -101,6 +102,7 @@ class BoxPrivacyResult:
     progress: BoxProgress | None = field(default=None, repr=False)   # while deciding: the stages shown
     density: DensityRatio | None = None     # the density-ratio bound, tried when the coupling bound does not apply
     worst: WorstNeighbour | None = None     # the worst-neighbour bound, tried when the density-ratio bound does not prove it
+    pair: object = None                     # the pair branch-and-bound (pair_bnb.PairBnB), tried last
 
     @property
     def proved_bound(self) -> Fraction | None:
@@ -139,6 +141,8 @@ class BoxPrivacyResult:
             out.append(f"the density-ratio bound does not prove it: {self.density.reason}")
         if self.worst is not None:
             out.append(f"the worst-neighbour bound does not prove it: {self.worst.reason}")
+        if self.pair is not None and self.pair.verdict != VERIFIED:
+            out.append(self.pair.reason)
         done = [s for s in self.searched if s.verdict != "skipped"]
         skipped = [s for s in self.searched if s.verdict == "skipped"]
         searched = ("no counterexample at the rational points searched (" +
@@ -168,7 +172,8 @@ class BoxPrivacyResult:
                "searched": [s.to_json() for s in self.searched], "seconds": round(self.seconds, 3),
                "every_output_value": self.every_value, "notes": list(self.notes),
                "density_ratio": None if self.density is None else self.density.to_json(),
-               "worst_neighbour": None if self.worst is None else self.worst.to_json()}
+               "worst_neighbour": None if self.worst is None else self.worst.to_json(),
+               "pair_branch_and_bound": None if self.pair is None else self.pair.to_json()}
         if self.verdict == UNDECIDED:
             out["undecided"] = self.undecided_reasons()
         if self.counterexample is not None:
@@ -523,7 +528,8 @@ def post_processed(claim: DPClaim, max_states: int, options: RunOptions, progres
 
 def decide_outside_online_class(res: BoxPrivacyResult, max_states: int, progress: bool,
                                 options: RunOptions = DEFAULT_OPTIONS) -> None:
-    """The density-ratio bound, the worst neighbour, then the searches for a counterexample."""
+    """The density-ratio bound, the worst neighbour, the searches for a counterexample, then the pair
+    branch-and-bound (a general prover within the `pair_boxes` limit, so it runs in reference mode)."""
     claim, stages = res.claim, res.progress
     stages.stage("density-ratio bound")
     res.density = density_ratio_for(claim)
@@ -538,3 +544,10 @@ def decide_outside_online_class(res: BoxPrivacyResult, max_states: int, progress
         res.verdict, res.method = VERIFIED, res.worst.method
         return
     search_lattices(res, max_states, options)
+    if res.verdict == UNDECIDED:
+        stages.stage("certified branch-and-bound over (u, u' - u, eps)", f"at most {limits.get('pair_boxes')} sub-boxes")
+        res.pair = pair_bnb_for(claim)
+        if res.pair.verdict == VERIFIED:
+            res.verdict, res.method = VERIFIED, res.pair.method
+        elif res.pair.verdict == REFUTED:
+            res.refutation, res.verdict, res.method = res.pair.refutation, REFUTED, res.pair.method

@@ -19,15 +19,16 @@ pivot), so every other term becomes eps^(n - n*) e^(eps (h - h*)) with h - h* li
 enclosed when it decays there (`tail_factor`), else the pivot is no good; the best pivot's bound
 is kept.  Sub-boxes whose u' leaves the box (or whose d lies outside the l1 ball) are dropped.
 
-Unclosed sub-boxes are split (best first, widest relative side) within MAX_BOXES; at each split
+Unclosed sub-boxes are split (best first, widest relative side) within the `pair_boxes` limit; at each split
 the centre (u, d, eps) rational is evaluated, and a certified G < 0 there is re-checked by the
 per-pair exact engine (`check_dp` on {u, u'}), whose counterexample is the refutation.  What stays
 open is UNDECIDED with its sub-boxes listed, never a guess.
 
-Not yet in the portfolio (`box.decide_outside_online_class`): with zeroth-order enclosures a
-non-constant output needs far more than MAX_BOXES sub-boxes near eps = 0 and along the cuts
-(P[Lap(eps, q1) >= q2] at budget 3*eps, a 4-fold slack, stays open), so it would add seconds to
-every undecided claim and close almost none; a mean-value (first-order) enclosure is the next step.
+Enclosures: the zeroth-order one above; near eps = 0 the exact series of G/eps in eps
+(`decision.eps_series`: its first-order cancellation is exact); elsewhere the mean-value form in
+(u, d, eps) (`decision.mean_value`).  The best of them is kept.  In the portfolio
+(`box.decide_outside_online_class`) it runs last, after the searches for a counterexample, within
+the `pair_boxes` limit (a few seconds on a claim it cannot close).
 """
 from __future__ import annotations
 
@@ -39,8 +40,11 @@ from fractions import Fraction
 from flint import arb
 
 from dipc_plus.decision.box_enclosure import cell_may_meet, linear_range, q_ball, tail_factor
+from dipc_plus.decision.eps_series import SeriesForm
+from dipc_plus.decision.mean_value import Atom, MeanValueForm
 from dipc_plus.decision.certified import CertificationError, hull, lower_bound, upper_bound, working_precision
 from dipc_plus.errors import UserError
+from dipc_plus.execution import limits
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.symbolic_chain import symbolic_paths
@@ -48,7 +52,6 @@ from dipc_plus.semantics.symbolic_distribution import SymbolicDistribution
 
 METHOD = "certified branch-and-bound over (u, u' - u, eps)"
 ADJACENCIES = ("linf", "l1", "one-position")
-MAX_BOXES = 1500            # sub-boxes examined (all outputs together) before the claim is left undecided
 TAIL_START = Fraction(8)    # an unbounded eps: [lo, max(TAIL_START, 2 lo)] compact, the rest a tail
 PRECISION = 128
 NARROWEST = Fraction(1, 2 ** 12)   # a side (relative to its start) not split further
@@ -157,6 +160,11 @@ class PairSearch:
         self.e_hi = max(TAIL_START, 2 * I.lo) if self.tail else I.hi
         self.B = claim.adjacency.bound
         self.boxes = 0
+        self.budget = limits.get("pair_boxes")     # sub-boxes examined (all outputs together) before it gives up
+        self.forms: dict = {}
+        self.pair_terms: dict = {}
+        unit = [[Fraction(int(i == j)) for j in range(2 * self.p)] for i in range(self.p)]
+        self.readers = [unit, [[Fraction(int(j % self.p == i)) for j in range(2 * self.p)] for i in range(self.p)]]
 
     # ---------------------------------------------------------------- the search
 
@@ -173,7 +181,7 @@ class PairSearch:
                     count += 1
                     heapq.heappush(heap, (low, count, o, item))
         opened = []
-        while heap and self.boxes < MAX_BOXES:
+        while heap and self.boxes < self.budget:
             low, _, o, item = heapq.heappop(heap)
             pieces = outputs[o]
             r = self.try_centre(pieces, *item)
@@ -194,7 +202,7 @@ class PairSearch:
         texts = [self.text(o, *item) for o, item in left]
         more = f"; and {len(left) - SHOWN} more" if len(left) > SHOWN else ""
         return PairBnB("undecided", f"{METHOD}: {len(left)} sub-boxes open after {self.boxes} (budget "
-                       f"{MAX_BOXES}): {'; '.join(texts[:SHOWN])}{more}", self.boxes, None, texts)
+                       f"{self.budget}, --limit pair_boxes=N): {'; '.join(texts[:SHOWN])}{more}", self.boxes, None, texts)
 
     def starts(self, pieces) -> list:
         """The first sub-boxes (U, D, e0, e1): the box, the adjacency's offsets (only in the inputs the
@@ -255,14 +263,20 @@ class PairSearch:
         return firsts, seconds
 
     def terms(self, first, second) -> list:
-        """G's terms on a pair of cells, equal functions merged (their coefficients added exactly)."""
+        """G's terms on a pair of cells, equal functions merged (their coefficients added exactly);
+        built once per pair (the mean-value forms are cached on the list)."""
+        hit = self.pair_terms.get((id(first), id(second)))
+        if hit is not None and hit[0] is first and hit[1] is second:
+            return hit[2]
         merged: dict = {}
         for t in (piece_terms(first.form, 0, self.p, Fraction(-1), Fraction(0)) +
                   piece_terms(second.form, 1, self.p, self.f, self.k)):
             key = (t.g, t.g0, t.n, t.powers, t.side if any(t.powers) else 0)
             old = merged.get(key)
             merged[key] = t if old is None else dataclasses.replace(old, c=old.c + t.c)
-        return [t for t in merged.values() if t.c]
+        out = [t for t in merged.values() if t.c]
+        self.pair_terms[(id(first), id(second))] = (first, second, out)
+        return out
 
     def lower(self, pieces, U, D, e0, e1) -> Fraction | None:
         """A lower bound of H = G/eps (or of G over its pivot on a tail) on the sub-box; None when
@@ -320,6 +334,75 @@ class PairSearch:
         return max(lo, a_lo - b_hi), min(hi, a_hi - b_lo)
 
     def pivot_lower(self, terms, pivot, U, D, V, e0, e1) -> Fraction:
+        """The better of the zeroth-order (`zeroth_lower`) and first-order (`mean_value_lower`, on a
+        compact eps range) lower bounds of G over the pivot."""
+        low = self.zeroth_lower(terms, pivot, U, D, V, e0, e1)
+        if low < 0 and e1 is not None and e0 == 0:
+            near = self.series_lower(terms, pivot, U, D, V, e1)
+            if near is not None and near > low:
+                low = near
+        if low < 0 and e1 is not None:
+            first = self.mean_value_lower(terms, pivot, U, D, V, e0, e1)
+            if first is not None and first > low:
+                low = first
+        return low
+
+    def mean_value_lower(self, terms, pivot, U, D, V, e0, e1) -> Fraction | None:
+        """A lower bound of G / e^(eps h*) (divided by eps too when e0 = 0) by the mean-value form on
+        U x D' x [e0, e1], D' the offsets that reach V from U (`decision.mean_value`); None when it
+        gives nothing (G/eps unbounded below near 0, an infinite ball)."""
+        Dt = self.offsets_between(U, D, V)
+        if Dt is None:
+            return None
+        form, s0 = self.mean_value_form(terms, pivot, e0 == 0)
+        if s0 < 0:
+            return None
+        low = form.lower(list(U) + Dt, (e0, e1))
+        return None if low is None else low + (s0 / e1 if s0 else 0)
+
+    def offsets_between(self, U, D, V) -> list | None:
+        """D narrowed to the offsets that reach V from U (None when none does)."""
+        Dt = [(max(c, y0 - a1), min(d, y1 - a0)) for (c, d), (a0, a1), (y0, y1) in zip(D, U, V)]
+        return None if any(a > b for a, b in Dt) else Dt
+
+    def series_lower(self, terms, pivot, U, D, V, e1) -> Fraction | None:
+        """A lower bound of G / (eps e^(eps h*)) on U x D' x (0, e1] by its exact series in eps
+        (`decision.eps_series`), cached per list of terms and pivot."""
+        Dt = self.offsets_between(U, D, V)
+        if Dt is None:
+            return None
+        key = (id(terms), None if pivot is None else (pivot.g, pivot.g0, pivot.n), "series")
+        hit = self.forms.get(key)
+        if hit is None or hit[0] is not terms:
+            zero = (Fraction(0),) * (2 * self.p)
+            pg, pg0 = (zero, Fraction(0)) if pivot is None else (pivot.g, pivot.g0)
+            rows = [(t.c, t.n, t.powers, t.side, (tuple(x - y for x, y in zip(t.g, pg)), t.g0 - pg0)) for t in terms]
+            hit = (terms, SeriesForm(rows, 2 * self.p, self.readers), None)
+            self.forms[key] = hit
+        return hit[1].lower(list(U) + Dt, e1)
+
+    def mean_value_form(self, terms, pivot, by_eps: bool):
+        """(the `MeanValueForm` of G / e^(eps h*) (and / eps when by_eps, but for the S0/eps of its
+        eps-free terms), S0), cached per list of terms and pivot."""
+        key = (id(terms), None if pivot is None else (pivot.g, pivot.g0, pivot.n), by_eps)
+        hit = self.forms.get(key)
+        if hit is not None and hit[0] is terms:
+            return hit[1], hit[2]
+        zero = (Fraction(0),) * (2 * self.p)
+        pg, pg0 = (zero, Fraction(0)) if pivot is None else (pivot.g, pivot.g0)
+        atoms, s0 = [], Fraction(0)
+        for t in terms:
+            g = (tuple(x - y for x, y in zip(t.g, pg)), t.g0 - pg0)
+            if by_eps and t.n == 0:
+                s0 += t.c
+                atoms.append(Atom(t.c, 0, t.powers, t.side, (g,), "phi", g))
+            else:
+                atoms.append(Atom(t.c, t.n - 1 if by_eps else t.n, t.powers, t.side, (), "exp", g))
+        form = MeanValueForm(atoms, 2 * self.p, self.readers)
+        self.forms[key] = (terms, form, s0)
+        return form, s0
+
+    def zeroth_lower(self, terms, pivot, U, D, V, e0, e1) -> Fraction:
         """A lower bound of G / e^(eps h*) over the sub-box, h* the pivot's exponent (0 for None); the
         exponents' differences h - h* are linear in (u, d), so their ranges are exact and a large
         common factor cancels.  Divided further by eps (e0 = 0: the eps-free terms through phi and
