@@ -10,7 +10,7 @@ The functions are sums of `Atom`s over z = (z_1..z_m) (the branch-and-bound's ow
 and eps: c eps^n x^a L_1(z)..L_k(z) Phi(eps g(z)), with x the point the monomial reads (a linear
 image of z, e.g. u or u + d), L_j and g affine, and Phi one of exp, phi(y) = (e^y - 1)/y and
 psi = phi' (both increasing: phi(y) = int_0^1 e^(ys) ds, psi(y) = int_0^1 s e^(ys) ds).  Their
-partial derivatives are sums of atoms of the same kind (`derivative`), computed exactly; psi is
+partial derivatives are sums of atoms of the same kind (`_derivative`), computed exactly; psi is
 never differentiated (only first derivatives are taken).  Every enclosure is an arb ball with
 outward rounding built from exact rational ranges.
 """
@@ -31,7 +31,11 @@ DERIVED = {"exp": "exp", "phi": "psi"}
 @dataclass(frozen=True)
 class Atom:
     """c eps^n x^powers prod(factors) Phi_kind(eps g); x = the `reader`-th linear image of z; each
-    affine form is (coefficients over z, constant)."""
+    affine form is (coefficients over z, constant).
+
+    >>> Atom(Fraction(2), 1, (), 0, (), "exp", ((1,), 0))      # 2 eps e^(eps z)
+    Atom(c=Fraction(2, 1), n=1, powers=(), reader=0, factors=(), kind='exp', g=((1,), 0))
+    """
     c: Fraction
     n: int
     powers: tuple
@@ -41,7 +45,7 @@ class Atom:
     g: tuple
 
 
-def derivative(atom: Atom, var: int | None, readers: list) -> list[Atom]:
+def _derivative(atom: Atom, var: int | None, readers: list) -> list[Atom]:
     """The atoms of d atom / d z_var (var None: d / d eps); readers[r] is the matrix (rows over x,
     columns over z) of the r-th linear image x of z."""
     c, out = atom.c, []
@@ -64,7 +68,7 @@ def derivative(atom: Atom, var: int | None, readers: list) -> list[Atom]:
     return out
 
 
-def power_range(a: Fraction, b: Fraction, k: int) -> tuple[Fraction, Fraction]:
+def _power_range(a: Fraction, b: Fraction, k: int) -> tuple[Fraction, Fraction]:
     """The exact range of x^k over [a, b]."""
     lo, hi = sorted((a ** k, b ** k))
     if k % 2 == 0 and a <= 0 <= b:
@@ -72,7 +76,7 @@ def power_range(a: Fraction, b: Fraction, k: int) -> tuple[Fraction, Fraction]:
     return lo, hi
 
 
-def kind_at(kind: str, y: Fraction) -> arb:
+def _kind_at(kind: str, y: Fraction) -> arb:
     """exp, phi or psi at the rational y (phi, psi near 0 at the outer point +-TINY is the caller's)."""
     b = q_ball(y)
     if kind == "exp":
@@ -84,7 +88,7 @@ def kind_at(kind: str, y: Fraction) -> arb:
     return (b.exp() * (b - 1) + 1) / (b * b)
 
 
-def kind_range(kind: str, lo: Fraction, hi: Fraction) -> arb:
+def _kind_range(kind: str, lo: Fraction, hi: Fraction) -> arb:
     """A ball holding Phi_kind over [lo, hi]: each is increasing, so the hull of its ends, taken away
     from 0 for phi and psi (where their closed forms cancel) at the outer point +-TINY."""
     if kind != "exp":
@@ -93,38 +97,59 @@ def kind_range(kind: str, lo: Fraction, hi: Fraction) -> arb:
         if -TINY < hi < TINY and hi != 0:
             hi = TINY
     if lo == hi:
-        return kind_at(kind, lo)
-    return hull(lower_bound(kind_at(kind, lo)), upper_bound(kind_at(kind, hi)))
+        return _kind_at(kind, lo)
+    return hull(lower_bound(_kind_at(kind, lo)), upper_bound(_kind_at(kind, hi)))
 
 
-def enclose(atoms: list[Atom], Z: list, E: tuple, readers: list) -> arb:
-    """A ball holding sum(atoms) over z in the box Z and eps in E = (e0, e1) (points where lo = hi)."""
+def _enclose(atoms: list[Atom], Z: list, E: tuple, readers: list) -> tuple[Fraction, Fraction] | None:
+    """Rationals (lo, hi) with lo <= sum(atoms) <= hi over z in the box Z and eps in E = (e0, e1)
+    (points where lo = hi); None when a factor has no finite bound.  Each atom is a product of
+    factors whose exact (or certified) ranges are multiplied as rational intervals, end by end: as
+    midpoint-radius balls, [0, 1] * [1, e^2] is about [-1.8, 7.4], and even the hull of [0, x] reaches
+    a little below 0 after rounding, which turned a sign-definite partial derivative into slack."""
     e0, e1 = E
-    total = arb(0)
-    Eb = q_ball(e0) if e0 == e1 else hull(e0, e1)
+    total_lo = total_hi = Fraction(0)
     images = [[linear_range(row, 0, Z) for row in rows] for rows in readers]
     for t in atoms:
-        value = q_ball(t.c) * Eb ** t.n if t.n else q_ball(t.c)
+        lo = hi = Fraction(t.c)
+        if t.n:
+            lo, hi = _interval_times((lo, hi), _power_range(Fraction(e0), Fraction(e1), t.n))
         for (a, b), k in zip(images[t.reader], t.powers):
             if k:
-                lo, hi = power_range(a, b, k)
-                value *= q_ball(lo) if lo == hi else hull(lo, hi)
+                lo, hi = _interval_times((lo, hi), _power_range(a, b, k))
         for lc, l0 in t.factors:
-            lo, hi = linear_range(lc, l0, Z)
-            value *= q_ball(lo) if lo == hi else hull(lo, hi)
+            lo, hi = _interval_times((lo, hi), linear_range(lc, l0, Z))
         g_lo, g_hi = linear_range(t.g[0], t.g[1], Z)
         ends = [x * y for x in (e0, e1) for y in (g_lo, g_hi)]
-        value *= kind_range(t.kind, min(ends), max(ends))
-        total += value
-    return total
+        phi = _kind_range(t.kind, min(ends), max(ends))
+        if not phi.is_finite():
+            return None
+        lo, hi = _interval_times((lo, hi), (lower_bound(phi), upper_bound(phi)))
+        total_lo, total_hi = total_lo + lo, total_hi + hi
+    return total_lo, total_hi
+
+
+def _interval_times(x: tuple, y: tuple) -> tuple[Fraction, Fraction]:
+    """The exact product of two rational intervals."""
+    ends = [a * b for a in x for b in y]
+    return min(ends), max(ends)
 
 
 class MeanValueForm:
-    """F = sum(atoms) with its partial derivatives over z_1..z_m and eps, built once per function."""
+    """F = sum(atoms) with its partial derivatives over z_1..z_m and eps, built once per function.
+
+    F = e^(eps z) - 1 on z in [0, 1], eps in [1, 2] is >= 0 (its least value, at z = 0, is 0); the
+    first-order bound sits just below it:
+
+    >>> F = MeanValueForm([Atom(Fraction(1), 0, (), 0, (), "exp", ((1,), 0)),
+    ...                    Atom(Fraction(-1), 0, (), 0, (), "exp", ((0,), 0))], 1, [[]])
+    >>> -Fraction(1, 10**6) < F.lower([(Fraction(0), Fraction(1))], (Fraction(1), Fraction(2))) <= 0
+    True
+    """
 
     def __init__(self, atoms: list[Atom], m: int, readers: list):
         self.atoms, self.m, self.readers = atoms, m, readers
-        self.partials = [merge(a for t in atoms for a in derivative(t, var, readers))
+        self.partials = [_merge(a for t in atoms for a in _derivative(t, var, readers))
                          for var in [*range(m), None]]
 
     def lower(self, Z: list, E: tuple) -> Fraction | None:
@@ -137,21 +162,21 @@ class MeanValueForm:
             if a == b or not self.partials[var]:
                 centre.append(a)
                 continue
-            D = enclose(self.partials[var], Z, E, self.readers)
-            if not D.is_finite():
+            D = _enclose(self.partials[var], Z, E, self.readers)
+            if D is None:
                 return None
-            lo, hi = lower_bound(D), upper_bound(D)
+            lo, hi = D
             if lo >= 0 or hi <= 0:
                 centre.append(a if lo >= 0 else b)
             else:
                 centre.append((a + b) / 2)
                 slack += (b - a) / 2 * max(-lo, hi)
         point = [(x, x) for x in centre[:-1]]
-        value = enclose(self.atoms, point, (centre[-1], centre[-1]), self.readers)
-        return lower_bound(value) - slack if value.is_finite() else None
+        value = _enclose(self.atoms, point, (centre[-1], centre[-1]), self.readers)
+        return None if value is None else value[0] - slack
 
 
-def merge(atoms) -> list[Atom]:
+def _merge(atoms) -> list[Atom]:
     """Equal atoms (all but the coefficient) merged, their coefficients added exactly; zeros dropped."""
     out: dict = {}
     for t in atoms:
