@@ -14,18 +14,18 @@ import time
 from fractions import Fraction
 
 from dipc_plus.accuracy.box_result import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED, BoxResult, RegionResult,
-                                           beta_alpha_check, recheck, search)
+                                           beta_alpha_check, beta_bound, from_witness, gammas_of, refuse_paper, search,
+                                           within_one, x_interval)
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.monotone import NotReducible as MonotoneNotReducible
-from dipc_plus.accuracy.report import REFUTED, Counterexample, env_text
+from dipc_plus.accuracy.report import REFUTED, env_text
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import LinfInput, NoisyMaxOutput, ZeroOneOutput
-from dipc_plus.decision.certified import CertificationError, Interval
+from dipc_plus.decision.certified import CertificationError
 from dipc_plus.decision.decide import decide
 from dipc_plus.errors import UserError
 from dipc_plus.exact import noises
 from dipc_plus.exact.convert import fmt_q
-from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.argmax import ArgmaxShape, recognise
 
 METHOD = "argmax worst point"
@@ -98,9 +98,7 @@ def iid_noise_check(shape: ArgmaxShape) -> str:
 def claim_checks(claim: AccuracyClaim, shape: ArgmaxShape, scores: list,
                  boundary: bool) -> tuple[list, Fraction, Fraction]:
     """(checks proved, lo, hi) for the claim-wide preconditions; NotReducible naming the first that fails."""
-    if boundary:
-        raise NotReducible("convention", "a box claim is decided under Definition 2 (dd(u) > alpha)",
-                           hint="leave out --paper")
+    refuse_paper(boundary, NotReducible)
     relabel = (f"; {shape.output} shows index k as its label, one-to-one ("
                + ", ".join(f"{k} -> {shape.label(k)}" for k in range(1, len(scores) + 1)) + ")"
                if shape.relabelled else "")
@@ -113,7 +111,7 @@ def claim_checks(claim: AccuracyClaim, shape: ArgmaxShape, scores: list,
                 any(od.index_of(shape.label(i)) != i for i in range(1, m + 1)):
             raise NotReducible("output-distance", "the noisy-max scores are not the inputs the samples read, "
                                "in their order", file=claim.file, hint="scores = the queries of the argmax")
-        gammas = claim.gammas if claim.alpha == "dd" else claim.gamma_values(claim.alpha)
+        gammas = gammas_of(claim)
         if any(g != 0 for g in gammas):
             raise NotReducible("output-distance", "noisy-max with gamma != 0: an error is then not "
                                "'out != argmax q'", file=claim.file, hint="gamma = 0")
@@ -183,7 +181,7 @@ class ArgmaxBox:
         start = time.perf_counter()
         result = BoxResult(self.claim, self.kappa, self.checks, method=METHOD,
                            method_note=" (accuracy/argmax_box.py)", sentence="")
-        gammas = self.claim.gammas if self.claim.alpha == "dd" else self.claim.gamma_values(self.claim.alpha)
+        gammas = gammas_of(self.claim)
         m = len(self.scores)
         for g in gammas:
             t = time.perf_counter()
@@ -200,8 +198,8 @@ class ArgmaxBox:
 
     def decide(self, gamma: Fraction, result: BoxResult):
         """(verdict, method, reason, counterexample or None) for every region at this gamma."""
-        if isinstance(self.claim.output_distance, ZeroOneOutput) and gamma >= 1:
-            return VERIFIED, "gamma >= 1", "every output is within zero-one distance 1", None
+        if (trivial := within_one(self.claim, gamma)) is not None:
+            return trivial
         alpha = self.claim.alpha
         if alpha != "dd":
             return self.closure_point(Fraction(alpha), gamma)
@@ -214,32 +212,19 @@ class ArgmaxBox:
             return UNDECIDED, METHOD, ("beta is not a function of alpha*eps: a sentence in (d, eps) remains; "
                                        f"no counterexample at {len(SEARCH)} rational d"), None
         method = f"{METHOD} (homogeneous)"
-        I = self.claim.eps
-        X = Interval(Fraction(0), None if I.hi is None else self.dmax * I.hi, False, I.hi is not None and I.hi_closed)
+        X = x_interval(self.claim.eps, Fraction(0), self.dmax)
         p_err = self.checker.p_error(self.worst(Fraction(1)), gamma)
-        bound = ExpFrac.of(self.claim.beta_at(Fraction(1), gamma)) * Fraction(1, self.kappa)
+        bound = beta_bound(self.claim, Fraction(1), gamma, self.kappa)
         result.sentence = (f"for every x = eps*d in {X}: P_err at eps = x, {env_text(self.program, self.worst(1))} "
                            f"<= beta(alpha = 1, eps = x){'' if self.kappa == 1 else f'/{self.kappa}'}")
         decision = decide(bound - p_err, ">=", X)
         if decision.holds:
             return VERIFIED, method, "", None
-        cex = self.from_witness(decision.witness)
+        cex = from_witness(decision.witness, Fraction(0), self.dmax, self.claim.eps, self.worst, self.checker,
+                           self.kappa)
         if cex is None:
             raise CertificationError("the argmax worst-point sentence fails but no point w(d) of the box re-checks")
         return REFUTED, method, "", cex
-
-    def from_witness(self, x):
-        """A counterexample at w_1(d) for a d in (0, dmax] with x/d in the eps interval, else by search."""
-        I = self.claim.eps
-        if x is not None:
-            low = Fraction(0) if I.hi is None else x / I.hi
-            high = self.dmax if I.lo == 0 else min(self.dmax, x / I.lo)
-            for d in [(low + high) / 2, high] + [self.dmax * t for t in SEARCH]:
-                if 0 < d <= self.dmax and I.contains(x / d):
-                    cex = self.recheck(self.worst(d))
-                    if cex is not None:
-                        return cex
-        return self.search(Fraction(0))
 
     def closure_point(self, alpha: Fraction, gamma: Fraction):
         """Numeric alpha: every q with dd(q) > alpha has P_err(q) <= P_err(w(alpha)) (steps 2 and 4)."""
@@ -247,8 +232,7 @@ class ArgmaxBox:
         if self.dmax <= alpha:
             return NOT_APPLICABLE, "dd <= alpha in the box", "", None
         p_err = self.checker.p_error(self.worst(alpha), gamma)
-        bound = ExpFrac.of(self.claim.beta_at(alpha, gamma)) * Fraction(1, self.kappa)
-        if decide(bound - p_err, ">=", self.claim.eps).holds:
+        if decide(beta_bound(self.claim, alpha, gamma, self.kappa) - p_err, ">=", self.claim.eps).holds:
             return VERIFIED, method, "", None
         cex = self.search(alpha)
         if cex is not None:
@@ -258,9 +242,6 @@ class ArgmaxBox:
 
     def search(self, d0: Fraction):
         return search(self.worst, d0, self.dmax, self.checker, self.kappa)
-
-    def recheck(self, u: dict) -> Counterexample | None:
-        return recheck(self.checker, u, self.kappa)
 
 
 def decide_argmax_box(claim: AccuracyClaim, kappa: int = 1, max_states: int | None = None,

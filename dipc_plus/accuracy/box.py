@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from dipc_plus.accuracy.box_result import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED, BoxResult, RegionResult,
-                                           beta_alpha_check, recheck, search)
+                                           beta_alpha_check, beta_bound, from_witness, gammas_of, recheck, refuse_paper,
+                                           search, within_one, x_interval)
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.report import REFUTED, Counterexample, fmt_q
 from dipc_plus.accuracy.monotone import Monotonicity, NotReducible
@@ -22,7 +23,7 @@ from dipc_plus.accuracy.union_regions import UnionRegion, union_region
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import INF, LinfInput, LinfOutput, NumericSparseInput, ZeroOneOutput
-from dipc_plus.decision.certified import CertificationError, Interval
+from dipc_plus.decision.certified import CertificationError
 from dipc_plus.decision.decide import decide
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.exact.linear import LinForm
@@ -38,9 +39,7 @@ from dipc_plus.semantics.distribution import output_distribution
 def claim_checks(claim: AccuracyClaim, boundary: bool = False) -> list:
     """The claim-wide preconditions, each a named check: (name, what was proved); NotReducible if not."""
     checks = []
-    if boundary:
-        raise NotReducible("convention", "a box claim is decided under Definition 2 (dd(u) > alpha)",
-                           hint="leave out --paper")
+    refuse_paper(boundary, NotReducible)
     numeric = isinstance(claim.input_distance, NumericSparseInput)
     if not isinstance(claim.input_distance, LinfInput) and not numeric:
         raise NotReducible("box-region", f"the input distance is {claim.input_distance.name}, not L-inf: dd is "
@@ -266,7 +265,7 @@ class BoxDecider:
         sizes = {} if max_states is None else {"max_states": max_states}
         self.checker = AccuracyChecker(claim, **sizes, options=options)    # the re-checks, in the run's mode
         self.max_states = max_states
-        self.symbolic = None      # the program's symbolic paths, walked once when a piece needs them (box_bnb)
+        self.symbolic = None      # see `symbolic_paths`
         self.reference = not options.allows("corner-reduction")
         self.two_ends = None
         if self.reference:
@@ -281,7 +280,7 @@ class BoxDecider:
         boxes, polys, others = det_regions_by_shape(self.program, names)
         self.finite_dets = [{n: det[n] for n in self.monotone.finite}
                             for det in [b.det for b in boxes + polys] + [o[0] for o in others]]
-        gammas = self.claim.gammas if self.claim.alpha == "dd" else self.claim.gamma_values(self.claim.alpha)
+        gammas = gammas_of(self.claim)
         for det, text, why in others:
             for g in gammas:
                 result.regions.append(RegionResult(det, text, None, Fraction(g), UNDECIDED, "none",
@@ -329,6 +328,13 @@ class BoxDecider:
             return found[:2] + (f"{found[2]}; {reason}", None)
         return verdict, method, reason, cex
 
+    def symbolic_paths(self):
+        """The program's symbolic paths (`semantics.symbolic_chain`), walked once when a piece needs them."""
+        if self.symbolic is None:
+            from dipc_plus.semantics.symbolic_chain import symbolic_paths
+            self.symbolic = symbolic_paths(self.program)
+        return self.symbolic
+
     def bnb_applies(self) -> bool:
         """The branch-and-bound reads P_err as 1 - P[out = det] with finite outputs and L-inf inputs."""
         return (not self.monotone.reals_out and isinstance(self.claim.output_distance, ZeroOneOutput)
@@ -336,8 +342,8 @@ class BoxDecider:
 
     def region_by_shape(self, region: Region, gamma: Fraction):
         """(verdict, method, reason, counterexample or None) on one det region by a shape argument."""
-        if gamma >= 1 and isinstance(self.claim.output_distance, ZeroOneOutput):
-            return VERIFIED, "gamma >= 1", "every output is within zero-one distance 1", None
+        if (trivial := within_one(self.claim, gamma)) is not None:
+            return trivial
         if isinstance(region, (PolyRegion, UnionRegion)):
             return self.polyhedral(region, self.monotone.output(region.det), gamma)
         if self.two_ends is not None:
@@ -506,23 +512,11 @@ class BoxDecider:
         """(holds, counterexample): for x = eps*d, 1 - P[out = w](x; a + s) <= beta(1, x)/kappa."""
         base = {n: a[n] + s[n] for n in a}
         p_err = self.p_error(region.det, base, gamma)
-        bound = ExpFrac.of(self.claim.beta_at(Fraction(1), gamma)) * Fraction(1, self.kappa)
-        I = self.claim.eps
-        X = Interval(d0 * I.lo, None if I.hi is None else d1 * I.hi, False, I.hi is not None and I.hi_closed)
-        decision = decide(bound - p_err, ">=", X)
+        bound = beta_bound(self.claim, Fraction(1), gamma, self.kappa)
+        decision = decide(bound - p_err, ">=", x_interval(self.claim.eps, d0, d1))
         if decision.holds:
             return True, None
-        x = decision.witness
-        if x is not None:   # a failing x = eps*d: a d of the piece with x/d in the eps interval
-            low = max(d0, Fraction(0) if I.hi is None else x / I.hi)     # d with x/d inside the interval
-            high = min(d1, d1 if I.lo == 0 else x / I.lo)
-            tries = [(low + high) / 2, high] + [d0 + (d1 - d0) * t for t in SEARCH]
-            for d in tries:
-                if d0 < d <= d1 and I.contains(x / d):
-                    cex = self.recheck(corner.at(d))
-                    if cex is not None:
-                        return False, cex
-        cex = self.search(corner, d0, d1)
+        cex = from_witness(decision.witness, d0, d1, self.claim.eps, corner.at, self.checker, self.kappa)
         if cex is None:
             raise CertificationError(f"the corner sentence fails on the region {region.condition} but no point "
                                      "of its corner path re-checks")
@@ -531,8 +525,7 @@ class BoxDecider:
     def at_point(self, det: dict, u: dict, alpha, gamma) -> bool:
         """for every eps of the claim: P_err(u) <= beta(alpha, gamma)/kappa (one sentence)."""
         p_err = self.p_error(det, u, gamma)
-        bound = ExpFrac.of(self.claim.beta_at(alpha, gamma)) * Fraction(1, self.kappa)
-        return decide(bound - p_err, ">=", self.claim.eps).holds
+        return decide(beta_bound(self.claim, alpha, gamma, self.kappa) - p_err, ">=", self.claim.eps).holds
 
     def numeric_alpha(self, region, corner, gamma, alpha):
         """alpha a number: every q with dd(q) > alpha has P_err(q) <= P_err(v(alpha)) (S(d) shrinks with d),
@@ -604,10 +597,8 @@ def vertex_search(claim: AccuracyClaim, kappa: int, max_states: int | None, boun
     start = time.perf_counter()
     if needed == "corner-reduction":
         checks = claim_checks(claim, boundary)      # the same refusals as the default mode
-    elif boundary:
-        raise NotReducible("convention", "a box claim is decided under Definition 2 (dd(u) > alpha)",
-                           hint="leave out --paper")
     else:
+        refuse_paper(boundary, NotReducible)
         checks = []
     result = BoxResult(claim, kappa, checks, method=REFERENCE_METHOD)
     checker = AccuracyChecker(claim, max_states=max_states, options=options)
@@ -621,7 +612,7 @@ def vertex_search(claim: AccuracyClaim, kappa: int, max_states: int | None, boun
         if result.counterexample is not None:
             break
     if result.counterexample is None:
-        gammas = claim.gammas if claim.alpha == "dd" else claim.gamma_values(claim.alpha)
+        gammas = gammas_of(claim)
         why = f"{switched_off(needed)}; no counterexample at {len(points)} rational point(s) of the box"
         result.regions = [RegionResult({}, "the whole box", Fraction(1), Fraction(g), UNDECIDED, "none", why)
                           for g in gammas]

@@ -25,7 +25,6 @@ from dipc_plus.exact.linear import LinForm, atom
 from dipc_plus.exact.piecewise import piecewise
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.execution import limits
-from dipc_plus.semantics.symbolic_chain import symbolic_paths
 from dipc_plus.semantics.symbolic_distribution import SymbolicDistribution, box_cell
 
 
@@ -130,9 +129,7 @@ class PathSentences:
         av, sv = [a[n] for n in self.names], [s[n] for n in self.names]
         ends = [(av[i] + sv[i] * d0, av[i] + sv[i] * d1) for i in range(len(av))]
         bounds = [(min(x, y), max(x, y)) for x, y in ends]
-        if self.decider.symbolic is None:
-            self.decider.symbolic = symbolic_paths(self.claim.program)
-        paths = self.decider.symbolic
+        paths = self.decider.symbolic_paths()
         key = tuple(self.region.det[n] for n in paths.output_names)
         try:
             pieces = correct_pieces(paths, key, self.region.det, self.gamma, bounds) if key in paths.paths else []

@@ -29,6 +29,7 @@ from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.accuracy.box import (REFERENCE_METHOD, UNDECIDED, VERIFIED, BoxDecider, BoxResult, CornerPath,
                                     Region, decide_box, det_regions_by_shape, misses_box)
 from dipc_plus.accuracy.polyhedral import PolyRegion, WorstPath, monotone_functionals
+from dipc_plus.accuracy.box_result import gammas_of, x_interval
 from dipc_plus.accuracy.union_regions import UnionRegion
 from dipc_plus.accuracy.report import REFUTED, Counterexample, env_json, env_text, fmt_q
 from dipc_plus.accuracy.sweep import (DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, CandidatePool, KappaStar, candidates,
@@ -36,7 +37,7 @@ from dipc_plus.accuracy.sweep import (DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, Candida
 from dipc_plus.accuracy.vacuity import Vacuity
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import INF
-from dipc_plus.decision.certified import CertificationError, Interval
+from dipc_plus.decision.certified import CertificationError
 from dipc_plus.exact.expoly import ExpFrac
 
 HOMOGENEOUS, FIXED, CLOSURE = "homogeneous", "fixed", "closure point"
@@ -86,7 +87,7 @@ def piece_ratios(claim: AccuracyClaim, decider: BoxDecider, two_variable: list |
         raise NotCheap("a det region is neither a box nor one convex polyhedron")
     if decider.monotone.reals_out:
         raise NotCheap("real outputs: P[error] has a factor in eps alone (no sentence in one variable)")
-    gammas = claim.gammas if claim.alpha == "dd" else claim.gamma_values(claim.alpha)
+    gammas = gammas_of(claim)
     out = []
     for whole in boxes + polys:
         if isinstance(whole, Region) and misses_box(bounds, whole):
@@ -120,10 +121,8 @@ def piece_ratios(claim: AccuracyClaim, decider: BoxDecider, two_variable: list |
                 if not any(s.values()):
                     out.append((ratio(a, d1, FIXED, piece), I))
                 elif homogeneous_beta and decider.vanishes(atoms, a):
-                    X = Interval(d0 * I.lo, None if I.hi is None else d1 * I.hi, False,
-                                 I.hi is not None and I.hi_closed)
                     out.append((ratio({n: a[n] + s[n] for n in a}, Fraction(1), HOMOGENEOUS, piece,
-                                      union is None and dd_is_d(region, a, s)), X))
+                                      union is None and dd_is_d(region, a, s)), x_interval(I, d0, d1)))
                 elif two_variable is not None:
                     two_variable.append((region, corner, g, d0, d1, a, s))
                 else:
@@ -171,7 +170,7 @@ def argmax_ratios(claim: AccuracyClaim, max_states=None) -> list:
     numeric alpha beta/P_err(w(alpha)) over eps."""
     box = argmax_box.ArgmaxBox(claim, 1, max_states)
     program, I = claim.program, claim.eps
-    gammas = claim.gammas if claim.alpha == "dd" else claim.gamma_values(claim.alpha)
+    gammas = gammas_of(claim)
     out = []
     for g in map(Fraction, gammas):
         if g >= 1 or box.dmax == 0 or (claim.alpha != "dd" and box.dmax <= claim.alpha):
@@ -182,9 +181,7 @@ def argmax_ratios(claim: AccuracyClaim, max_states=None) -> list:
         u = box.worst(alpha)
         beta, p_err = ExpFrac.of(claim.beta_at(alpha, g)), box.checker.p_error(u, g)
         if claim.alpha == "dd":
-            kind, piece = HOMOGENEOUS, f"d in (0, {fmt_q(box.dmax)}]"
-            X = Interval(Fraction(0), None if I.hi is None else box.dmax * I.hi, False,
-                         I.hi is not None and I.hi_closed)
+            kind, piece, X = HOMOGENEOUS, f"d in (0, {fmt_q(box.dmax)}]", x_interval(I, Fraction(0), box.dmax)
         else:
             kind, piece, X = CLOSURE, f"d = {fmt_q(alpha)}", I
         for i in range(1, len(box.scores) + 1):   # the same ratio on every region (iid noises)
@@ -379,6 +376,14 @@ class BoxSweepResult:
         return "\n".join(lines)
 
 
+class UndecidedRun(Exception):
+    """A run of the search with an undecided region: the sweep stops and says so instead of guessing."""
+
+    def __init__(self, run: BoxResult):
+        super().__init__(run.kappa)
+        self.run = run
+
+
 def box_sweep(claim: AccuracyClaim, *, kappa_max: int = DEFAULT_KAPPA_MAX, digits: int = DEFAULT_DIGITS,
               max_states=None, search: str = "auto", options: RunOptions = DEFAULT_OPTIONS) -> BoxSweepResult:
     """best kappa over the box, kappa* of its corner sentences, the counterexample for best + 1.
@@ -389,87 +394,78 @@ def box_sweep(claim: AccuracyClaim, *, kappa_max: int = DEFAULT_KAPPA_MAX, digit
     runs: dict = {}
     res = BoxSweepResult(claim, None, kappa_max)
 
-    def at(k: int) -> BoxResult:
+    def at(k: int, stop: bool = True) -> BoxResult:
+        """The box claim with beta/k (decided once); UndecidedRun when it is undecided and `stop`."""
         if k not in runs:
             runs[k] = decide_box(claim, k, max_states, options=options)
             res.searched.append((k, runs[k].verdict))
+        if stop and runs[k].verdict == UNDECIDED:
+            raise UndecidedRun(runs[k])
         return runs[k]
 
-    res.base = at(1)
-    if res.base.verdict == UNDECIDED:
-        res.undecided = res.base
+    try:
+        res.base = at(1, stop=False)
+        return _check(res, start) if _search(res, at, kappa_max, digits, max_states, search, options) else \
+            _done(res, start)
+    except UndecidedRun as stopped:
+        res.undecided = stopped.run
         return _done(res, start)
+
+
+def _search(res: BoxSweepResult, at, kappa_max: int, digits: int, max_states, search: str,
+            options: RunOptions) -> bool:
+    """Fill in best kappa and its counterexample (True: cross-check them, False: nothing to check)."""
+    claim = res.claim
+    at(1)
     if res.base.verdict == REFUTED:
         res.best_kappa, res.counterexample = 0, res.base.counterexample
         if options.reference:       # kappa* is read off the reductions' sentences
             res.star_note = "kappa* not computed (reference mode: the box reductions are switched off)"
-            return _done(res, start)
+            return False
     res.kappa_star, exact_or_why, res.region_stars = box_kappa_star(claim, digits, max_states)
     if res.kappa_star is None:
         res.star_note = f"kappa* not computed ({exact_or_why}): best kappa from the search only"
     else:
         res.star_is_box_inf = exact_or_why
     if res.best_kappa == 0:
-        return _check(res, start)
+        return True
     if res.base.vacuous:
         res.best_kappa, res.capped = kappa_max, True
-        return _done(res, start)
+        return False
     star = res.kappa_star
     floor = None if star is None else star.floor
     if floor is not None and search == "auto":
         if floor == INF or floor > kappa_max:
             res.best_kappa, res.capped = kappa_max, True
-            if at(kappa_max).verdict != VERIFIED:
-                return _undecided_or_mismatch(res, runs[kappa_max], start)
-            return _check(res, start)
-        lower, upper = at(int(floor)), at(int(floor) + 1)
-        for run in (lower, upper):
-            if run.verdict == UNDECIDED:
-                res.undecided = run
-                return _done(res, start)
-        res.best_kappa, res.counterexample = int(floor), upper.counterexample
-        return _check(res, start)
+            run = at(kappa_max)
+            if run.verdict != VERIFIED:
+                raise CertificationError(f"kappa* = {star.text} but the box claim with beta/{run.kappa} is "
+                                         f"{run.verdict}")
+            return True
+        at(int(floor), stop=False), at(int(floor) + 1, stop=False)   # both are made before either may stop
+        at(int(floor))
+        res.best_kappa, res.counterexample = int(floor), at(int(floor) + 1).counterexample
+        return True
     # doubling, then bisection: verified at lo, refuted at hi
     lo, hi, k = 1, None, 2
     while k <= kappa_max:
-        run = at(k)
-        if run.verdict == UNDECIDED:
-            res.undecided = run
-            return _done(res, start)
-        if run.verdict == VERIFIED:
-            lo, k = k, 2 * k
-        else:
+        if at(k).verdict != VERIFIED:
             hi = k
             break
-    if hi is None:   # as the grid sweep: capped when beta/(kappa_max + 1) holds too
-        for k in (kappa_max, kappa_max + 1):
-            run = at(k)
-            if run.verdict == UNDECIDED:
-                res.undecided = run
-                return _done(res, start)
-            if run.verdict == REFUTED:
-                hi = k
-                break
-            lo = k
-        if hi is None:
-            res.best_kappa, res.capped = kappa_max, True
-            return _check(res, start)
+        lo, k = k, 2 * k
+    for k in ((kappa_max, kappa_max + 1) if hi is None else ()):   # as the grid sweep: capped when
+        if at(k).verdict == REFUTED:                                # beta/(kappa_max + 1) holds too
+            hi = k
+            break
+        lo = k
+    if hi is None:
+        res.best_kappa, res.capped = kappa_max, True
+        return True
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        run = at(mid)
-        if run.verdict == UNDECIDED:
-            res.undecided = run
-            return _done(res, start)
-        lo, hi = (mid, hi) if run.verdict == VERIFIED else (lo, mid)
-    res.best_kappa, res.counterexample = lo, runs[hi].counterexample
-    return _check(res, start)
-
-
-def _undecided_or_mismatch(res, run, start):
-    if run.verdict == UNDECIDED:
-        res.undecided = run
-        return _done(res, start)
-    raise CertificationError(f"kappa* = {res.kappa_star.text} but the box claim with beta/{run.kappa} is {run.verdict}")
+        lo, hi = (mid, hi) if at(mid).verdict == VERIFIED else (lo, mid)
+    res.best_kappa, res.counterexample = lo, at(hi).counterexample
+    return True
 
 
 def _check(res: BoxSweepResult, start) -> BoxSweepResult:

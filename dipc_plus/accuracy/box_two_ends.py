@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dipc_plus.accuracy.box_result import NOT_APPLICABLE, UNDECIDED, VERIFIED
+from dipc_plus.accuracy.box_result import NOT_APPLICABLE, UNDECIDED, VERIFIED, within_one
 from dipc_plus.accuracy.report import REFUTED
-from dipc_plus.claims.distances import ZeroOneOutput
 
 METHOD = "both ends of the region, certified decision (reference mode)"
 
@@ -41,8 +40,8 @@ class TwoEnds:
 
     def region(self, region, gamma: Fraction):
         """(verdict, method, reason, counterexample or None) on one box-shaped det region."""
-        if gamma >= 1 and isinstance(self.decider.claim.output_distance, ZeroOneOutput):
-            return VERIFIED, "gamma >= 1", "every output is within zero-one distance 1", None
+        if (trivial := within_one(self.decider.claim, gamma)) is not None:
+            return trivial
         if self.monotone.reals_out:
             return UNDECIDED, "none", "reference mode: both ends are decided for zero-one outputs only", None
         atoms = self.monotone.output(region.det)

@@ -43,7 +43,6 @@ from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.piecewise import Piece
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.execution import limits
-from dipc_plus.semantics.symbolic_chain import symbolic_paths
 from dipc_plus.semantics.symbolic_distribution import box_cell
 
 METHOD = "certified branch-and-bound over (input, eps)"
@@ -135,13 +134,14 @@ class RegionBnB:
         start = [self.start_range(n) for n in self.names]
         if any(a > b for a, b in start):
             return VERIFIED, f"{METHOD} (no input of the box in the region)", "", None
-        heap, count, opened = [], 0, []
-        items = [(start, self.e_lo, self.e_hi)] + ([(start, self.e_hi, None)] if self.tail else [])
-        for item in items:
+        heap, opened = [], []
+
+        def push(item):          # a sub-box not proved (F's lower bound < 0) waits its turn, least first
             low = self.lower(*item)
             if low is not None and low < 0:
-                count += 1
-                heapq.heappush(heap, (low, count, item))
+                heapq.heappush(heap, (low, self.boxes, item))
+        for item in [(start, self.e_lo, self.e_hi)] + ([(start, self.e_hi, None)] if self.tail else []):
+            push(item)
         while heap:
             if self.boxes >= self.budget:
                 break
@@ -154,10 +154,7 @@ class RegionBnB:
                 opened.append((box, e0, e1))
                 continue
             for item in halves:
-                low = self.lower(*item)
-                if low is not None and low < 0:
-                    count += 1
-                    heapq.heappush(heap, (low, count, item))
+                push(item)
         left = opened + [item for _, _, item in sorted(heap)]
         if not left:
             return VERIFIED, f"{METHOD} ({self.boxes} sub-boxes)", "", None
@@ -171,9 +168,7 @@ class RegionBnB:
     def cell_pieces(self) -> list:
         """[Piece]: P[out = det] on the cells of the box (one zero piece when det is never output)."""
         bounds = [self.decider.bounds[n] for n in self.names]
-        if self.decider.symbolic is None:
-            self.decider.symbolic = symbolic_paths(self.claim.program)
-        paths = self.decider.symbolic
+        paths = self.decider.symbolic_paths()
         if list(paths.real_inputs) != self.names:
             raise NotBuilt("the symbolic engine's inputs are not the box's")
         key = tuple(self.region.det[n] for n in paths.output_names)
@@ -214,12 +209,9 @@ class RegionBnB:
             for k, c in enumerate(P.coeffs()):
                 if not c:
                     continue
-                if E is None:
-                    factor = tail_factor(k + shift, g_lo, g_hi, e0)
-                    if factor is None:
-                        return None
-                else:
-                    factor = E ** (k + shift) * (E * hull(g_lo, g_hi)).exp()
+                factor = eps_factor(k + shift, g_lo, g_hi, E, e0)
+                if factor is None:
+                    return None
                 total += arb(c) * mono * factor
         return total
 
@@ -228,13 +220,9 @@ class RegionBnB:
         E = None if e1 is None else hull(e0, e1)
         total = arb(0)
         for (i, j, A, B), c in self.beta.terms.items():
-            g_lo, g_hi = A + min(B * d_lo, B * d_hi), A + max(B * d_lo, B * d_hi)
-            if E is None:
-                factor = tail_factor(i, g_lo, g_hi, e0)
-                if factor is None:
-                    return None
-            else:
-                factor = E ** i * (E * hull(g_lo, g_hi)).exp()
+            factor = eps_factor(i, A + min(B * d_lo, B * d_hi), A + max(B * d_lo, B * d_hi), E, e0)
+            if factor is None:
+                return None
             total += q_ball(c) * D ** j * factor
         return total
 
@@ -313,6 +301,14 @@ class RegionBnB:
         parts = [f"{n} in [{fmt_q(a)}, {fmt_q(b)}]" for n, (a, b) in zip(self.names, box)]
         parts.append(f"eps >= {fmt_q(e0)}" if e1 is None else f"eps in [{fmt_q(e0)}, {fmt_q(e1)}]")
         return ", ".join(parts)
+
+
+def eps_factor(power: int, g_lo, g_hi, E, e0) -> arb | None:
+    """An enclosure of eps^power * e^(eps*g) for g in [g_lo, g_hi] and eps in the ball E, or on the
+    tail eps >= e0 when E is None (None: the term does not decay there)."""
+    if E is None:
+        return tail_factor(power, g_lo, g_hi, e0)
+    return E ** power * (E * hull(g_lo, g_hi)).exp()
 
 
 def decide_region(decider, region, gamma: Fraction):

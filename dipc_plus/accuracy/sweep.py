@@ -210,40 +210,34 @@ def candidates(report: InputReport, interval: Interval) -> list[Candidate]:
     def make(kind, **kw) -> Candidate:
         return Candidate(report, kind, num=num, den=den, deriv=deriv, **kw)
 
-    if deriv.is_zero():  # constant ratio
-        c = make("constant", eps=_inside(interval))
+    def evaluated(kind, **kw) -> Candidate:
+        c = make(kind, **kw)
         c._evaluate()
-        return [c]
-    # left end
-    if interval.lo == 0:
+        return c
+
+    def limit(kind, order_num, order_den, lead_num, lead_den) -> Candidate:
+        """The ratio's limit at an open end, from the orders of num and den there (larger: smaller there)."""
+        if order_num > order_den:
+            return make(kind, exact=True)
+        if order_num == order_den:
+            v = Fraction(lead_num) / Fraction(lead_den)
+            return make(kind, lo=v, hi=v, exact=True)
+        return make(kind, infinite=True)
+
+    if deriv.is_zero():  # constant ratio
+        return [evaluated("constant", eps=_inside(interval))]
+    if interval.lo == 0:   # left end
         kn, vn, _ = taylor_order_at_zero(num)
         kd, vd, _ = taylor_order_at_zero(den)
-        if kn > kd:
-            out.append(make("eps->0", exact=True))
-        elif kn == kd:
-            v = Fraction(vn) / Fraction(vd)
-            out.append(make("eps->0", lo=v, hi=v, exact=True))
-        else:
-            out.append(make("eps->0", infinite=True))
+        out.append(limit("eps->0", kn, kd, vn, vd))
     else:
-        c = make("end", eps=interval.lo, closed=interval.lo_closed)
-        c._evaluate()
-        out.append(c)
-    # right end
-    if interval.hi is None:
+        out.append(evaluated("end", eps=interval.lo, closed=interval.lo_closed))
+    if interval.hi is None:   # right end: the dominant term decays faster where (rate, degree) is smaller
         cn, dn, qn = dominant_term(num)
         cd, dd, qd = dominant_term(den)
-        if (qn, dn) < (qd, dd):
-            out.append(make("eps->inf", exact=True))
-        elif (qn, dn) == (qd, dd):
-            v = Fraction(cn) / Fraction(cd)
-            out.append(make("eps->inf", lo=v, hi=v, exact=True))
-        else:
-            out.append(make("eps->inf", infinite=True))
+        out.append(limit("eps->inf", (-qn, -dn), (-qd, -dd), cn, cd))
     else:
-        c = make("end", eps=interval.hi, closed=interval.hi_closed)
-        c._evaluate()
-        out.append(c)
+        out.append(evaluated("end", eps=interval.hi, closed=interval.hi_closed))
     # interior critical points
     inner = Interval(interval.lo, interval.hi, False, False) if not interval.is_point() else None
     if inner is not None:
