@@ -250,6 +250,8 @@ def bound_two_variable_pieces(claim: AccuracyClaim, pieces: list, star: KappaSta
         return ""
     if star.infinite:
         return "every piece with an error has a sentence in two variables (d, eps): no kappa* to compare it with"
+    if star.hi <= 0:
+        return ""            # every piece's ratio beta / P[error] is >= 0 >= K: nothing to prove (and beta/0 is undefined)
     decider = BoxDecider(claim, Fraction(star.hi), max_states)
     for region, corner, gamma, d0, d1, a, s in pieces:
         verdict, _, reason, _ = decider.two_variables(region, gamma, corner, d0, d1, a, s)
