@@ -52,3 +52,24 @@ def test_the_shares_of_a_degenerate_box_count_each_input_once(tmp_path, box, sha
     assert code in (0, 5), (out, err)
     got = {f"either={str(r['det']['either']).lower()}": r["share"] for r in json.loads(out)["regions"]}
     assert got == shares, got
+
+
+def _two_thresholds_claim(tmp_path, beta: str, eps: str) -> str:
+    path = tmp_path / "two_thresholds.toml"
+    path.write_text(f'[program]\npath = "{(PROGRAMS / "two_thresholds.dip").as_posix()}"\n\n[accuracy]\n'
+                    'det = "noise-free"\ninput_distance = "linf"\noutput_distance = "zero-one"\nalpha = "dd"\n'
+                    f'gamma = 0\nbeta = "{beta}"\neps = "{eps}"\n\n[accuracy.inputs]\nbox = {{ q = [0, 1] }}\n')
+    return str(path)
+
+
+@pytest.mark.parametrize("beta, code, word", [
+    # on 0 < q <= 1 (det = 1, dd = min(q, 1 - q)) P[error] = (e^(-2q) + e^(-2(1 - q)))/2 at eps = 2, which
+    # is e^(-1) = beta at q = 1/2 and below e^(-2 dd) + 1/10 everywhere; beta/2 fails at q = 1/2
+    ("exp(-alpha*eps) + 1/10", 0, "VERIFIED"),
+    ("exp(-alpha*eps)/2", 1, "REFUTED"),
+])
+def test_the_region_branch_and_bound_takes_a_single_eps(tmp_path, beta, code, word):
+    # eps = [2, 2] made the eps interval of width 0 the denominator of the relative eps width: exit 3
+    got, out, err = run_main(["accuracy", "--no-progress", _two_thresholds_claim(tmp_path, beta, "[2, 2]")])
+    assert got == code, (out, err)
+    assert word in out and "internal error" not in err
