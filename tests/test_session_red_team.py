@@ -73,3 +73,17 @@ def test_the_region_branch_and_bound_takes_a_single_eps(tmp_path, beta, code, wo
     got, out, err = run_main(["accuracy", "--no-progress", _two_thresholds_claim(tmp_path, beta, "[2, 2]")])
     assert got == code, (out, err)
     assert word in out and "internal error" not in err
+
+
+@pytest.mark.parametrize("line, key", [('eps = "[2, 2]"', "eps"), ('budget = "eps + ln(2)"', "budget")])
+def test_every_output_value_refusals_are_located_at_their_key(tmp_path, line, key):
+    # a box claim on a real output with no events, at one eps or with a constant in the budget: the
+    # refusal named the claim file only (no line, no column)
+    path = tmp_path / "jump_mean.toml"
+    budget = "" if key == "budget" else 'budget = "eps"\n'
+    path.write_text(f'[program]\npath = "{(PROGRAMS / "jump_mean.dip").as_posix()}"\n\n[privacy]\n'
+                    f'adjacency = "linf"\nbound = "1/2"\n{budget}{line}\n\n[privacy.inputs]\nbox = {{ x = [0, 1] }}\n')
+    code, out, err = run_main(["privacy", "--no-progress", str(path)])
+    assert code == 2, (out, err)
+    number = path.read_text().splitlines().index(line) + 1
+    assert f"{path}:{number}:{len(key) + 4}: error:" in err, err
