@@ -3,6 +3,8 @@ unions and polyhedra, every-length, box privacy, the tight loss): each test fail
 before its fix.  Every bad input must end in exit 2 with the claim file, line and column."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from conftest import PROGRAMS, run_main
@@ -48,7 +50,6 @@ def test_the_shares_of_a_degenerate_box_count_each_input_once(tmp_path, box, sha
     # the share skipped a coordinate of width 0, so every path whose closure held the point counted
     # it: the union of three paths printed share 3 (and 3/2 on a segment), a share above the whole box
     code, out, err = run_main(["accuracy", "--json", "--no-progress", _either_claim(tmp_path, box)])
-    import json
     assert code in (0, 5), (out, err)
     got = {f"either={str(r['det']['either']).lower()}": r["share"] for r in json.loads(out)["regions"]}
     assert got == shares, got
