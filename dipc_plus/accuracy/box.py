@@ -71,6 +71,7 @@ class Region:
     condition: str
     lo: dict                  # input -> finite lower end of R_w, or None
     hi: dict
+    open_ends: frozenset = frozenset()   # (input, "lo" | "hi") for the ends the path's test excludes
 
 
 def det_regions(program, names: list) -> tuple[list, list]:
@@ -114,17 +115,22 @@ def det_regions_by_shape(program, names: list) -> tuple[list, list, list]:
 def box_of(det: dict, text: str, condition, names: list) -> Region | str:
     """The region of one path as a box (bounds per input), or why it is not one."""
     lo, hi = {n: None for n in names}, {n: None for n in names}
+    open_ends = set()
     for c in condition:
         if len(c.coeffs) != 1:
             return f"the condition '{_show(c)}' compares several inputs (the region is not a box)"
         (v, a), = c.coeffs
         x = c.rhs / a
         op = c.op if a > 0 else {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}[c.op]
-        if op in (">", ">=", "=="):
-            lo[v] = x if lo[v] is None else max(lo[v], x)
-        if op in ("<", "<=", "=="):
-            hi[v] = x if hi[v] is None else min(hi[v], x)
-    return Region(det, text, lo, hi)
+        for side, ends, tighter, strict in (("lo", lo, x.__gt__, ">"), ("hi", hi, x.__lt__, "<")):
+            if op not in (strict, strict + "=", "=="):
+                continue
+            if ends[v] is None or tighter(ends[v]):
+                ends[v] = x
+                open_ends.discard((v, side))
+            if x == ends[v] and op == strict:
+                open_ends.add((v, side))
+    return Region(det, text, lo, hi, frozenset(open_ends))
 
 
 def union_of(det: dict, text: str, group: list, complement: list, names: list):
@@ -137,9 +143,9 @@ def union_of(det: dict, text: str, group: list, complement: list, names: list):
 def region_share(bounds: dict, region) -> Fraction | None:
     """The region's share of the box's volume (None when not computed: a polyhedron that is not a box)."""
     if isinstance(region, Region):
-        return share_of(bounds, region.lo, region.hi)
+        return share_of(bounds, region.lo, region.hi, region.open_ends)
     if isinstance(region, UnionRegion) and region.boxes is not None:
-        return sum((share_of(bounds, r.lo, r.hi) for r in region.boxes), Fraction(0))
+        return sum((share_of(bounds, r.lo, r.hi, r.open_ends) for r in region.boxes), Fraction(0))
     return None
 
 
@@ -149,11 +155,16 @@ def _show(c) -> str:
     return f"{' + '.join(f'{fmt_q(a)}*{v}' for v, a in c.coeffs)} {c.op} {fmt_q(c.rhs)}"
 
 
-def share_of(bounds: dict, lo: dict, hi: dict) -> Fraction:
-    """The volume of box ∩ region over the box's, on the coordinates where the box has width."""
+def share_of(bounds: dict, lo: dict, hi: dict, open_ends: frozenset = frozenset()) -> Fraction:
+    """The volume of box ∩ region over the box's, on the coordinates where the box has width; a
+    coordinate of width 0 counts 1 when its one value is in the region (open ends excluded) and 0
+    otherwise, so the disjoint paths of a union never count one input twice."""
     share = Fraction(1)
     for n, (blo, bhi) in bounds.items():
         if bhi == blo:
+            above = lo[n] is None or blo > lo[n] or (blo == lo[n] and (n, "lo") not in open_ends)
+            below = hi[n] is None or blo < hi[n] or (blo == hi[n] and (n, "hi") not in open_ends)
+            share *= 1 if above and below else 0
             continue
         a = blo if lo[n] is None else max(blo, lo[n])
         b = bhi if hi[n] is None else min(bhi, hi[n])
@@ -169,7 +180,7 @@ def misses_box(bounds: dict, region: Region) -> bool:
     and that ball meets the box in a set of positive volume in the box's coordinates of positive
     width, so the share would be positive.  The claim (dd(u) > alpha >= 0, Definition 2) covers
     none of these inputs, whatever the program does on the region (monotone or not)."""
-    return share_of(bounds, region.lo, region.hi) == 0
+    return share_of(bounds, region.lo, region.hi, region.open_ends) == 0
 
 
 def union_verdict(found: list, several: bool):

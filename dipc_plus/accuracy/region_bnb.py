@@ -285,7 +285,7 @@ class RegionBnB:
         """The two halves along the widest coordinate (relative to the box; eps on its compact part)."""
         widths = [(b - a) / (hi - lo) if hi > lo and i in self.relevant else Fraction(0)
                   for i, ((a, b), (lo, hi)) in enumerate(zip(box, (self.decider.bounds[n] for n in self.names)))]
-        e_width = Fraction(0) if e1 is None else (e1 - e0) / (self.e_hi - self.e_lo)
+        e_width = Fraction(0) if e1 is None or self.e_hi == self.e_lo else (e1 - e0) / (self.e_hi - self.e_lo)
         best = max(range(len(widths)), key=lambda i: widths[i]) if widths else None
         if e_width > (widths[best] if best is not None else 0):
             mid = (e0 + e1) / 2
