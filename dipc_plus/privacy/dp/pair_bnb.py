@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import heapq
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -153,6 +154,13 @@ class PairSearch:
             raise NotApplicable("the symbolic engine's inputs are not the box's")
         self.p = len(self.names)
         self.bounds = [tuple(Fraction(x) for x in claim.box_bounds[n]) for n in self.names]
+        ends = [x for b in self.bounds for x in b]
+        scale = math.lcm(1, *(x.denominator for x in ends)) * max([1, *(math.ceil(abs(x)) for x in ends)])
+        if scale > limits.get("box_scale"):
+            # the enclosures' exponents grow with the inputs (e^(eps q)): past the exact checks' own bound
+            # a sub-box costs minutes (a box [0, 10^9] kept one claim busy for them)
+            raise NotApplicable(f"the box's bounds are too large for its enclosures (common denominator times "
+                                f"largest size {limits.clip(str(scale), 30)} > box_scale {limits.get('box_scale')})")
         self.sd = SymbolicDistribution(paths, self.bounds)
         self.k, self.f = claim.budget.k, claim.budget.factor
         I = claim.eps.interval
