@@ -349,7 +349,7 @@ def _main(argv: list[str], latch: SignalLatch) -> int:
             print(json.dumps(obj, indent=2))
             return stop.exit
         if stop.exit in guard.EXIT_SIGNAL.values():  # one line after Ctrl-C or SIGTERM
-            n = sum(rec.get("verdict") != ledger.IN_PROGRESS for rec in stop.decided) + stop.dropped
+            n = ledger.decided_count(stop.decided, stop.dropped)
             print(stop.message + (f" ({n} items were decided before the stop)" if n else ""), file=sys.stderr)
             return stop.exit
         print(str(UserError(stop.message, hint=stop.hint)), file=sys.stderr)

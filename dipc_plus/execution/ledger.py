@@ -108,6 +108,15 @@ class Collector:
             self.records.append(rec)
 
 
+def decided_count(records: list[dict], dropped: int = 0) -> int:
+    """How many items were decided: the records kept and dropped, not the item in progress.
+
+    >>> decided_count([{"verdict": "verified"}, {"verdict": IN_PROGRESS}], dropped=2)
+    3
+    """
+    return sum(rec.get("verdict") != IN_PROGRESS for rec in records) + dropped
+
+
 def summary(records: list[dict], dropped: int = 0) -> str:
     """One line per verdict kind: how many items, and the first few of them."""
     working = [rec for rec in records if rec.get("verdict") == IN_PROGRESS]
