@@ -129,20 +129,22 @@ def test_refuted_between_the_grid_points(tmp_path):
     assert data["method"] == METHOD_SEARCH and "counterexample" in data
 
 
-def test_outside_the_online_class_is_undecided_with_the_recognisers_reason(tmp_path):
-    # private (o is the sign of the noise), but the comparison reads the input beside a draw: no bound applies
+def test_outside_the_online_class_the_recognisers_reason_is_kept_and_the_pair_bnb_proves_it(tmp_path):
+    # private (o is the sign of the noise: its law does not move), but the comparison reads the input
+    # beside a draw: no coupling bound applies; the pair branch-and-bound (issue 38, method 3) proves it
     path = write_claim(tmp_path, "input x: real\noutput o: bool\nr <- Lap(eps, x)\no <- r >= x\n",
                        'adjacency = "linf"\nbudget = "eps"', "box = { x = [-1, 1] }")
     res = decide_box_privacy(load_privacy_claim(str(path)))
-    assert res.verdict == UNDECIDED and not res.coupling.applies
+    assert not res.coupling.applies
     assert "not in the online class" in res.coupling.reason
     assert "exactly one input, an array q: real[m]" in res.coupling.reason
     assert [s.verdict for s in res.searched] == ["verified", "verified", "verified"]
+    assert res.verdict == VERIFIED and res.method.startswith("certified branch-and-bound")
     code, out, _ = run_main(["privacy", path])
-    assert code == 6 and "UNDECIDED on the box x in [-1, 1]" in out and "online class" in out
-    assert "scope: box" in out
+    assert code == 0 and "VERIFIED on the box x in [-1, 1] by the certified branch-and-bound" in out
+    assert "online class" in out and "scope: box" in out
     import dipc_plus
-    assert dipc_plus.check_privacy(path).verified is None    # undecided: neither True nor False
+    assert dipc_plus.check_privacy(path).verified is True
 
 
 @pytest.mark.parametrize("privacy, why", [
