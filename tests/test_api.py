@@ -137,7 +137,7 @@ def test_the_no_accuracy_table_and_kappa_refusals_are_one_check_in_each_words():
     assert code == 2 and f"{RR_COIN}: error: {no_table}" in err
     for e in (api.value, direct.value):
         assert (e.message, e.file, e.hint) == (no_table, RR_COIN, "add an [accuracy] table (see docs/claims.md)")
-    for bad in (0, -1, 2.5):
+    for bad in (0, -1, 2.5, True):   # True is an int in Python: it was accepted as kappa = 1
         with pytest.raises(UserError) as api:
             dipc_plus.check_accuracy(SPARSE, kappa=bad)
         assert (api.value.message, api.value.hint) == (f"kappa must be a positive integer, not {bad!r}",

@@ -64,7 +64,7 @@ def check_max_states(value: int) -> None:
 def check_kappa(value, option: str = "--kappa", example: str = "--kappa 7") -> int:
     """kappa (beta/kappa) is a positive integer; `option` and `example` are the caller's words
     for it (the API passes "kappa" and "kappa=7")."""
-    if not isinstance(value, int) or value < 1:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:   # True is an int in Python
         from dipc_plus.execution.limits import clip
         shown = repr(value) if isinstance(value, str) else clip(value)
         raise UserError(f"{option} must be a positive integer, not {shown}", hint=f"use e.g. {example}")
