@@ -29,6 +29,18 @@ def linear_range(coeffs, const, box: list) -> tuple[Fraction, Fraction]:
     return lo, hi
 
 
+def power_range(a: Fraction, b: Fraction, k: int) -> tuple[Fraction, Fraction]:
+    """The exact range of x^k over [a, b].
+
+    >>> power_range(Fraction(-1), Fraction(2), 2), power_range(Fraction(-2), Fraction(1), 3)
+    ((Fraction(0, 1), Fraction(4, 1)), (Fraction(-8, 1), Fraction(1, 1)))
+    """
+    lo, hi = sorted((a ** k, b ** k))
+    if k % 2 == 0 and a <= 0 <= b:
+        lo = Fraction(0)
+    return lo, hi
+
+
 def tail_factor(n: int, g_lo: Fraction, g_hi: Fraction, start: Fraction) -> arb | None:
     """An enclosure of eps^n e^(eps g) for every eps >= start > 0 and g in [g_lo, g_hi] (n may be
     negative), or None when it is unbounded there (no decay).

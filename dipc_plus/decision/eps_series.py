@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from flint import arb
 
-from dipc_plus.decision.box_enclosure import linear_range, q_ball
+from dipc_plus.decision.box_enclosure import linear_range, power_range, q_ball
 from dipc_plus.decision.certified import upper_bound
 from dipc_plus.exact.param_poly import poly_mul
 
@@ -49,9 +49,7 @@ def poly_range(poly: dict, Z: list) -> tuple[Fraction, Fraction]:
         m_lo = m_hi = Fraction(1)
         for (a, b), k in zip(Z, e):
             if k:
-                p_lo, p_hi = sorted((a ** k, b ** k))
-                if k % 2 == 0 and a <= 0 <= b:
-                    p_lo = Fraction(0)
+                p_lo, p_hi = power_range(a, b, k)
                 ends = [m_lo * p_lo, m_lo * p_hi, m_hi * p_lo, m_hi * p_hi]
                 m_lo, m_hi = min(ends), max(ends)
         lo, hi = lo + min(c * m_lo, c * m_hi), hi + max(c * m_lo, c * m_hi)

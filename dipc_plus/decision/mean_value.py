@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from flint import arb
 
-from dipc_plus.decision.box_enclosure import linear_range, q_ball
+from dipc_plus.decision.box_enclosure import linear_range, power_range, q_ball
 from dipc_plus.decision.certified import hull, lower_bound, upper_bound
 
 TINY = Fraction(1, 2 ** 24)    # phi and psi near 0 are evaluated at +-TINY (monotone: an outer value)
@@ -68,14 +68,6 @@ def _derivative(atom: Atom, var: int | None, readers: list) -> list[Atom]:
     return out
 
 
-def _power_range(a: Fraction, b: Fraction, k: int) -> tuple[Fraction, Fraction]:
-    """The exact range of x^k over [a, b]."""
-    lo, hi = sorted((a ** k, b ** k))
-    if k % 2 == 0 and a <= 0 <= b:
-        lo = Fraction(0)
-    return lo, hi
-
-
 def _kind_at(kind: str, y: Fraction) -> arb:
     """exp, phi or psi at the rational y (phi, psi near 0 at the outer point +-TINY is the caller's)."""
     b = q_ball(y)
@@ -113,10 +105,10 @@ def _enclose(atoms: list[Atom], Z: list, E: tuple, readers: list) -> tuple[Fract
     for t in atoms:
         lo = hi = Fraction(t.c)
         if t.n:
-            lo, hi = _interval_times((lo, hi), _power_range(Fraction(e0), Fraction(e1), t.n))
+            lo, hi = _interval_times((lo, hi), power_range(Fraction(e0), Fraction(e1), t.n))
         for (a, b), k in zip(images[t.reader], t.powers):
             if k:
-                lo, hi = _interval_times((lo, hi), _power_range(a, b, k))
+                lo, hi = _interval_times((lo, hi), power_range(a, b, k))
         for lc, l0 in t.factors:
             lo, hi = _interval_times((lo, hi), linear_range(lc, l0, Z))
         g_lo, g_hi = linear_range(t.g[0], t.g[1], Z)
