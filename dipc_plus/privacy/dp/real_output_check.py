@@ -33,7 +33,7 @@ from flint import arb
 from dipc_plus.claims.claim_file import locate_key
 from dipc_plus.claims.scope import inputs_scope
 from dipc_plus.decision.certified import working_precision
-from dipc_plus.decision.sup_ratio import TOLERANCE
+from dipc_plus.decision.sup_ratio import TOLERANCE, NotCertified
 from dipc_plus.exact.constraints import probability as per_point_probability
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.decimals import decimal_down
@@ -305,7 +305,12 @@ class SupCache:
             return None
         seen.add(key)
         if key not in self.values:
-            self.values[key], _ = sup_loss_over_eps([candidate], self.tolerance, self.against)
+            try:
+                self.values[key], _ = sup_loss_over_eps([candidate], self.tolerance, self.against)
+            except NotCertified:
+                if self.against is None:
+                    raise
+                self.values[key] = None   # a search: a candidate no enclosure certifies refutes nothing
         return self.values[key]
 
 
