@@ -22,8 +22,8 @@ checked against the one schema of a part (`commands.parts.schema`: types, sizes,
 counterexample's fields, the run's options), nesting depth and integer length; its counts
 are recomputed from its own content; an accuracy part's reports must be exactly its
 inputs, and when the claim file named in the parts is here with the same SHA-256, exactly
-the claim's inputs in order (a privacy run: its pairs), and each counterexample is
-re-checked exactly (`commands.parts.counterexample`).  A part that fails any of this is
+the claim's inputs in order (a privacy run: its pairs), and the merged counterexample is
+re-checked exactly, once (`commands.parts.counterexample`).  A part that fails any of this is
 exit 2 naming the part and the field, never a verdict.
 """
 from __future__ import annotations
