@@ -22,8 +22,8 @@ checked against the one schema of a part (`commands.parts.schema`: types, sizes,
 counterexample's fields, the run's options), nesting depth and integer length; its counts
 are recomputed from its own content; an accuracy part's reports must be exactly its
 inputs, and when the claim file named in the parts is here with the same SHA-256, exactly
-the claim's inputs in order (a privacy run: its pairs), and each counterexample is
-re-checked exactly (`commands.parts.counterexample`).  A part that fails any of this is
+the claim's inputs in order (a privacy run: its pairs), and the merged counterexample is
+re-checked exactly, once (`commands.parts.counterexample`).  A part that fails any of this is
 exit 2 naming the part and the field, never a verdict.
 """
 from __future__ import annotations
@@ -36,7 +36,7 @@ from fractions import Fraction
 from dipc_plus.accuracy.vacuity import Vacuity, vacuity_from
 from dipc_plus.commands.common import (EXIT_VACUOUS, MAX_SHARDS, STRICT_EXIT, json_text, strict_reason_text,
                                        vacuity_lines)
-from dipc_plus.commands.parts.counterexample import recheck_accuracy_counterexamples, recheck_privacy_counterexamples
+from dipc_plus.commands.parts.counterexample import recheck_counterexample
 from dipc_plus.commands.parts.schema import ACCURACY_SUMS, PART, PRIVACY_SUMS, SchemaError, distance, validate
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import read_user_file
@@ -60,7 +60,7 @@ exit codes: 0 verified, 1 refuted, 2 parts that do not belong together, 4 with -
 
 # what every part of one run repeats; everything else is per part
 _PER_PART = {"verdict", "vacuous", "seconds", "counterexample", "reports", "strict", "part", "distributions",
-             "work", "_inputs", "_dd_max", *PRIVACY_SUMS, *ACCURACY_SUMS}
+             "work", *PRIVACY_SUMS, *ACCURACY_SUMS}
 
 
 def register(parser) -> None:
@@ -85,8 +85,9 @@ def run(args) -> int:
     if len(args.parts) > MAX_PARTS:
         raise UserError(f"{len(args.parts)} parts: at most {MAX_PARTS}", hint="merge fewer, larger parts")
     parts = [(path, _read_part(path)) for path in args.parts]
-    merged = merge_parts(parts)
-    why = check_against_claim(sorted(parts, key=lambda part: part[1]["part"]["index"]))
+    ordered = join_parts(parts)
+    merged = merge_parts(ordered)
+    why = check_against_claim(ordered, merged)
     if why is not None:
         print(f"note: the parts were checked against each other, not against the claim ({why})", file=sys.stderr)
     if args.text:
@@ -166,14 +167,14 @@ def _depth(value) -> int:
     return deepest
 
 
-# --------------------------------------------------------------------------- what a part must be
+# --------------------------------------------------------------------------- one part: its schema and its own counts
 
 def _bad(path: str, message: str, hint: str = "the part was changed or cut: run that part again") -> UserError:
     return UserError(f"this part is not what `dipc ... --shard` writes: {message}", file=path, hint=hint)
 
 
 def check_part(path: str, out: dict) -> None:
-    """The schema of a part (`parts.schema`), its range, and the counts its own content implies."""
+    """The schema of a part (`parts.schema`), its range, and the fields its own content implies."""
     try:
         validate(out, PART[out["part"]["command"]])
     except SchemaError as err:
@@ -190,10 +191,27 @@ def check_part(path: str, out: dict) -> None:
     (_check_accuracy_part if part["command"] == "accuracy" else _check_privacy_part)(path, out, items)
 
 
+def input_keys(reports: list) -> list[str]:
+    """The inputs of a run's reports, once each in order (an input's reports are consecutive)."""
+    keys = [json.dumps(r["input"], sort_keys=True) for r in reports]
+    return [key for k, key in enumerate(keys) if k == 0 or keys[k - 1] != key]
+
+
+def accuracy_summary(reports: list) -> dict:
+    """What a list of accuracy reports makes: the counts, the verdict, "vacuous" and the counterexample
+    (the first refuted report's).  A part must say what its own reports make; the merged run says what
+    the joined reports make."""
+    tally = Counter(r["verdict"] for r in reports)
+    applicable = tally["verified"] + tally["refuted"]
+    verdict = "refuted" if tally["refuted"] else "verified"
+    return {"obligations": len(reports), "obligations_applicable": applicable, "obligations_refuted": tally["refuted"],
+            "inputs_checked": len(input_keys(reports)), "verdict": verdict,
+            "counterexample": next((r["counterexample"] for r in reports if "counterexample" in r), None),
+            "vacuous": verdict == "verified" and not applicable}
+
+
 def _check_accuracy_part(path: str, out: dict, items: list) -> None:
-    reports = out["reports"]
-    inputs, dd_max = [], None
-    for k, r in enumerate(reports):
+    for k, r in enumerate(out["reports"]):
         verdict = r["verdict"]
         if (verdict == "refuted") != ("counterexample" in r):
             raise _bad(path, f"report {k} says {verdict} " +
@@ -203,36 +221,21 @@ def _check_accuracy_part(path: str, out: dict, items: list) -> None:
                        ("beside a bound beta" if verdict == "not applicable" else "without a bound beta"))
         if verdict == "refuted" and r["counterexample"]["input"] != r["input"]:
             raise _bad(path, f"report {k}'s counterexample is at another input than the report")
-        dd = distance(r["dd"])
-        dd_max = dd if dd_max is None else max(dd_max, dd)
-        key = json.dumps(r["input"], sort_keys=True)
-        if not inputs or inputs[-1] != key:
-            inputs.append(key)
-    tally = Counter(r["verdict"] for r in reports)
-    recomputed = {"obligations": len(reports), "obligations_applicable": tally["verified"] + tally["refuted"],
-                  "obligations_refuted": tally["refuted"], "inputs_checked": len(inputs)}
-    for key, value in recomputed.items():
-        if out[key] != value:
-            raise _bad(path, f"\"{key}\" is {out[key]} but its reports make {value}")
+    inputs = input_keys(out["reports"])
     if len(set(inputs)) != len(inputs):
         raise _bad(path, "an input's reports are not together (an input repeated)")
+    for key, value in accuracy_summary(out["reports"]).items():
+        if out.get(key) != value:
+            raise _bad(path, f"\"{key}\" is {clip(json.dumps(out.get(key)), 40)} but its reports make "
+                             f"{clip(json.dumps(value), 40)}")
     if len(inputs) != items[1] - items[0]:
         raise _bad(path, f"it covers items {items[0]}..{items[1]} ({items[1] - items[0]} inputs) but reports "
                          f"{len(inputs)} input(s)")
-    verdict = "refuted" if tally["refuted"] else "verified"
-    if out["verdict"] != verdict:
-        raise _bad(path, f"its verdict is {out['verdict']} but its reports make it {verdict}")
-    if out.get("counterexample") != next((r["counterexample"] for r in reports if "counterexample" in r), None):
-        raise _bad(path, "its counterexample is not its first refuted report's")
-    if out["vacuous"] != (verdict == "verified" and not recomputed["obligations_applicable"]):
-        raise _bad(path, "\"vacuous\" does not match its reports")
-    out["_inputs"], out["_dd_max"] = inputs, dd_max
 
 
 def _check_privacy_part(path: str, out: dict, items: list) -> None:
-    """The counts a privacy part implies by itself: an item is a pair, or a unit checked whole by the
-    point filter (many pairs), so a verified part checked at least one pair per item; the exact
-    number is checked against the claim (`_check_claim_pairs`)."""
+    """An item is a pair, or a unit the point filter checks whole (many pairs), so a verified part
+    checked at least one pair per item; the exact number is checked against the claim."""
     span, pairs = items[1] - items[0], out["pairs_checked"]
     refuted = out["verdict"] == "refuted"
     if refuted != (out.get("counterexample") is not None):
@@ -247,119 +250,23 @@ def _check_privacy_part(path: str, out: dict, items: list) -> None:
         raise _bad(path, f"it made {out['decisions']} decisions for {out['obligations']} obligations")
 
 
-def check_against_claim(parts: list[tuple[str, dict]]) -> str | None:
-    """The parts against their claim, when the claim and program files are here with the parts'
-    SHA-256: an accuracy run's inputs, a privacy run's number of pairs.  Returns why it could not
-    be checked (None: checked)."""
-    from dipc_plus.execution.executor import file_digest
-    path0, first = parts[0]
-    files = first["part"]["files"]
-    for name, digest in files.items():
-        try:
-            if file_digest(name) != digest:
-                return f"{clip(name, 80)} here differs from the run's"
-        except OSError:
-            return f"{clip(name, 80)} is not here"
-    args = first["part"]["options"]["args"]   # its types: `parts.schema.OPTIONS`
-    if args[0] not in files:
-        raise _bad(path0, "\"part.options\" does not name the claim of the run")
-    params = {name: Fraction(value) for name, value in args[1]}
-    if first["part"]["command"] == "accuracy":
-        _check_claim_inputs(parts, args[0], params)
-        recheck_accuracy_counterexamples(parts, args, params, first["part"]["options"]["kappa"])
-    else:
-        _check_claim_pairs(parts, args, params)
-    return None
+# --------------------------------------------------------------------------- the parts together
 
-
-def _check_claim_pairs(parts: list[tuple[str, dict]], args: list, params: dict) -> None:
-    """A privacy run's parts cover as many pairs as the claim has (the check rebuilt as a worker would), and
-    their counterexamples re-check at their pairs."""
-    from dipc_plus.privacy.dp.check import build_dp_work
-    work = build_dp_work(args[0], tuple(params.items()), *args[2:])
-    total = work.shard_range(None)[2]
-    stated = parts[0][1]["part"]["total_items"]
-    if stated != total:
-        raise _bad(parts[0][0], f"the parts cover {stated} pairs but the claim has {total}",
-                   hint="every part must be made from this claim, unchanged")
-    from dipc_plus.privacy.dp.point_filter import filter_pairs
-    items = work.items()
-    for path, out in parts:
-        a, b = out["part"]["items"]
-        # an item is one pair, or a unit the point filter checks whole (eps = ln r on a grid)
-        held = sum(1 if i is not None else filter_pairs(work.plan.units[k]) for k, i in items[a:b])
-        pairs = out["pairs_checked"]
-        if pairs > held or (pairs != held and out["verdict"] == "verified"):
-            raise _bad(path, f"it checked {pairs} pairs of the {held} its items {a}..{b} hold and says "
-                             f"{out['verdict']}", hint="every part must be made from this claim, unchanged")
-    recheck_privacy_counterexamples(parts, work)
-
-
-def _check_claim_inputs(parts: list[tuple[str, dict]], claim_path: str, params: dict) -> None:
-    """An accuracy run's reported inputs against the claim (see the module docstring)."""
-    path0, first = parts[0]
-    from dipc_plus.accuracy.checker import accuracy_table
-    from dipc_plus.accuracy.report import env_json
-    from dipc_plus.claims.claim_file import load_claim, to_user_value
-    from dipc_plus.claims.scope import inputs_scope
-    from dipc_plus.semantics.inputs import bind_inputs
-    claim = load_claim(claim_path, params)
-    acc = accuracy_table(claim)   # the refusal every accuracy entry point gives, naming the claim file
-    program = acc.program
-    stated = first.get("scope")
-    # the scope the parts state must be the scope of the inputs they report (with --input, a list)
-    flats, last = [], None
-    for path, out in parts:
-        for r in out["reports"]:
-            key = json.dumps(r["input"], sort_keys=True)
-            if key == last:
-                continue
-            last = key
-            try:
-                flats.append(bind_inputs(program, {k: to_user_value(v) for k, v in r["input"].items()}))
-            except UserError as err:
-                raise _bad(path, f"a report's input is not an input of the program: {err.message}") from None
-    eps = str(acc.eps)
-    if not any(inputs_scope(program, points=flats, kind=kind, eps=eps).to_json() == stated
-               for kind in ("grid", "list")):
-        raise _bad(path0, "the parts' \"scope\" is not the scope of the inputs they report",
-                   hint="every part must be made from this claim, unchanged")
-    if stated != inputs_scope(program, points=list(acc.points), kind="grid" if acc.inputs_kind == "grid" else "list",
-                              eps=eps).to_json():
-        return None   # a run on other inputs than the claim's (--input): its scope says which
-    expected = [json.dumps(env_json(program, u), sort_keys=True) for u in acc.points]
-    total = first["part"]["total_items"]
-    if len(expected) != total:
-        raise _bad(path0, f"the parts cover {total} inputs but the claim has {len(expected)}",
-                   hint="every part must be made from this claim, unchanged")
-    for path, out in parts:
-        a, b = out["part"]["items"]
-        if out["_inputs"] != expected[a:b]:
-            raise _bad(path, f"its reports are not the claim's inputs {a}..{b}",
-                       hint="every part must be made from this claim, unchanged")
-    return None
-
-
-def merge_parts(parts: list[tuple[str, dict]]) -> dict:
-    """The unsharded run's JSON from its parts (see the module docstring); a UserError names the part
-    that does not belong."""
+def join_parts(parts: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    """The parts of one run in index order, each once and none missing (a UserError names the part that
+    does not belong); their items then join into the run's (each is its chunk: `check_part`)."""
     first_path, first = parts[0]
-    head = first["part"]
-    n = head["of"]
+    n = first["part"]["of"]
     by_index: dict = {}
     for path, out in parts:
-        p = out["part"]
-        for key in ("command", "of", "files", "options", "total_items"):
-            if p.get(key) != head.get(key):
-                raise UserError(f"this part belongs to another run than {clip(first_path, 80)}: its "
-                                f"\"{key}\" differs", file=path,
-                                hint="merge only the parts of one run (same claim, files, options and N)")
-        differs = sorted(key for key in set(out) ^ set(first) | {k for k in out if out[k] != first.get(k, out)}
-                         if key not in _PER_PART)
+        differs = [k for k in ("command", "of", "files", "options", "total_items")
+                   if out["part"].get(k) != first["part"].get(k)]
+        differs += sorted(k for k in set(out) | set(first) if k not in _PER_PART and out.get(k, out) != first.get(k, out))
         if differs:
-            raise UserError(f"this part's \"{differs[0]}\" differs from {clip(first_path, 80)}'s", file=path,
-                            hint="merge only the parts of one run")
-        i = p["index"]
+            raise UserError(f"this part belongs to another run than {clip(first_path, 80)}: its \"{differs[0]}\" "
+                            "differs", file=path, hint="merge only the parts of one run (same claim, files, options "
+                                                       "and N)")
+        i = out["part"]["index"]
         if i in by_index:
             raise UserError(f"part {i}/{n} is given twice (also {clip(by_index[i][0], 80)})", file=path,
                             hint="give each part once")
@@ -369,17 +276,103 @@ def merge_parts(parts: list[tuple[str, dict]]) -> dict:
         shown = ", ".join(f"{i}/{n}" for i in missing[:10]) + (" ..." if len(missing) > 10 else "")
         raise UserError(f"{len(missing)} part(s) missing: {shown}",
                         hint="every part is needed: a verdict about fewer inputs is not the claim's verdict")
-    ordered = [by_index[i] for i in range(1, n + 1)]   # their items join: each is its chunk (check_part)
-    if head["command"] == "accuracy":
-        seen: dict = {}
-        for path, out in ordered:
-            for key in out.get("_inputs", ()):
-                if key in seen:
-                    raise _bad(path, f"it reports an input that {clip(seen[key], 80)} reports too")
-                seen[key] = path
-        return _merge_accuracy([out for _, out in ordered])
-    return _merge_privacy([out for _, out in ordered])
+    ordered = [by_index[i] for i in range(1, n + 1)]
+    seen: dict = {}
+    for path, out in ordered:
+        for key in input_keys(out.get("reports", [])):
+            if key in seen:
+                raise _bad(path, f"it reports an input that {clip(seen[key], 80)} reports too")
+            seen[key] = path
+    return ordered
 
+
+def check_against_claim(ordered: list[tuple[str, dict]], merged: dict) -> str | None:
+    """The parts against their claim, when the claim and program files are here with the parts' SHA-256:
+    the check rebuilt as a worker rebuilds it, the parts' items against the claim's (an accuracy run's
+    inputs, a privacy run's pairs), and the merged counterexample re-checked exactly.  Returns why it
+    could not be checked (None: checked)."""
+    from dipc_plus.execution.executor import file_digest
+    path0, first = ordered[0]
+    files = first["part"]["files"]
+    for name, digest in files.items():
+        try:
+            if file_digest(name) != digest:
+                return f"{clip(name, 80)} here differs from the run's"
+        except OSError:
+            return f"{clip(name, 80)} is not here"
+    options = first["part"]["options"]    # its types: `parts.schema.OPTIONS`
+    claim_path, params, *rest = options["args"]
+    if claim_path not in files:
+        raise _bad(path0, "\"part.options\" does not name the claim of the run")
+    built = (tuple((name, Fraction(value)) for name, value in params), *rest)
+    if first["part"]["command"] == "accuracy":
+        from dipc_plus.accuracy.checker import build_checker
+        check = build_checker(claim_path, *built)   # a claim without [accuracy]: the refusal every entry point gives
+        _check_claim_inputs(ordered, check.program, check.claim)
+    else:
+        from dipc_plus.privacy.dp.check import build_dp_work
+        check = build_dp_work(claim_path, *built)
+        _check_claim_pairs(ordered, check)
+    cex = merged.get("counterexample")
+    if cex is not None:
+        holder = next(path for path, out in ordered if out.get("counterexample") is not None)
+        recheck_counterexample(holder, first["part"]["command"], check, cex, options.get("kappa"))
+    return None
+
+
+def _claim_refusal(path: str, message: str) -> UserError:
+    return _bad(path, message, hint="every part must be made from this claim, unchanged")
+
+
+def _check_claim_pairs(ordered: list[tuple[str, dict]], work) -> None:
+    """A privacy run's parts cover the claim's items, and each part checked the pairs its items hold."""
+    from dipc_plus.privacy.dp.point_filter import filter_pairs
+    total, stated = work.shard_range(None)[2], ordered[0][1]["part"]["total_items"]
+    if stated != total:
+        raise _claim_refusal(ordered[0][0], f"the parts cover {stated} pairs but the claim has {total}")
+    items = work.items()
+    for path, out in ordered:
+        a, b = out["part"]["items"]
+        # an item is one pair, or a unit the point filter checks whole (eps = ln r on a grid)
+        held = sum(1 if i is not None else filter_pairs(work.plan.units[k]) for k, i in items[a:b])
+        pairs = out["pairs_checked"]
+        if pairs > held or (pairs != held and out["verdict"] == "verified"):
+            raise _claim_refusal(path, f"it checked {pairs} pairs of the {held} its items {a}..{b} hold and says "
+                                       f"{out['verdict']}")
+
+
+def _check_claim_inputs(ordered: list[tuple[str, dict]], program, acc) -> None:
+    """An accuracy run's scope is the scope of the inputs it reports, and a run over the claim's inputs
+    (not --input) reports exactly those, in order."""
+    from dipc_plus.accuracy.report import env_json
+    from dipc_plus.claims.claim_file import to_user_value
+    from dipc_plus.claims.scope import inputs_scope
+    from dipc_plus.semantics.inputs import bind_inputs
+    path0, first = ordered[0]
+    flats = []
+    for path, out in ordered:
+        for key in input_keys(out["reports"]):
+            try:
+                flats.append(bind_inputs(program, {k: to_user_value(v) for k, v in json.loads(key).items()}))
+            except UserError as err:
+                raise _bad(path, f"a report's input is not an input of the program: {err.message}") from None
+    stated, eps = first.get("scope"), str(acc.eps)
+    if not any(inputs_scope(program, points=flats, kind=kind, eps=eps).to_json() == stated for kind in ("grid", "list")):
+        raise _claim_refusal(path0, "the parts' \"scope\" is not the scope of the inputs they report")
+    kind = "grid" if acc.inputs_kind == "grid" else "list"
+    if stated != inputs_scope(program, points=list(acc.points), kind=kind, eps=eps).to_json():
+        return   # a run on other inputs than the claim's (--input): its scope says which
+    expected = [json.dumps(env_json(program, u), sort_keys=True) for u in acc.points]
+    if len(expected) != first["part"]["total_items"]:
+        raise _claim_refusal(path0, f"the parts cover {first['part']['total_items']} inputs but the claim has "
+                                    f"{len(expected)}")
+    for path, out in ordered:
+        a, b = out["part"]["items"]
+        if input_keys(out["reports"]) != expected[a:b]:
+            raise _claim_refusal(path, f"its reports are not the claim's inputs {a}..{b}")
+
+
+# --------------------------------------------------------------------------- the merged run
 
 # "work" (accuracy.classes: how points shared their work) is bookkeeping like the timings: a
 # sharded run's parts and an unsharded run decide the same things with different sharing
@@ -395,18 +388,23 @@ def without_timing(value):
     return value
 
 
-def _rebuild(template: dict, values: dict, counterexample, before: str) -> dict:
-    """`template`'s keys in order with `values` put in, "part" dropped, and "counterexample" (if any)
-    placed before the key `before`, as the unsharded command orders them."""
+def merge_parts(ordered: list[tuple[str, dict]]) -> dict:
+    """The unsharded run's JSON from its joined parts: the first part's fields in its order, "part"
+    dropped, the per-part fields (`_PER_PART`) made from every part, "counterexample" where the
+    unsharded command puts it."""
+    parts = [out for _, out in ordered]
+    values, before = (_merge_accuracy(parts), "reports") if parts[0]["part"]["command"] == "accuracy" else \
+        (_merge_privacy(parts), "strict")
+    cex = values.pop("counterexample", None)
     out = {}
-    for key, value in template.items():
-        if key in ("part", "counterexample", "_inputs", "_dd_max", "vacuity_basis"):
+    for key, value in parts[0].items():
+        if key in ("part", "counterexample", "vacuity_basis"):
             continue
-        if key == before and counterexample is not None:
-            out["counterexample"] = counterexample
+        if key == before and cex is not None:
+            out["counterexample"] = cex
         out[key] = values.get(key, value)
-    if counterexample is not None and "counterexample" not in out:
-        out["counterexample"] = counterexample
+    if cex is not None and "counterexample" not in out:
+        out["counterexample"] = cex
     return out
 
 
@@ -420,27 +418,22 @@ def _strict(template: dict, verdict: str, vacuous: bool, reasons: list) -> dict:
 
 
 def _merge_accuracy(parts: list[dict]) -> dict:
-    reports = [r for out in parts for r in out.get("reports", [])]
-    failing = [r for r in reports if r.get("verdict") == "refuted"]
-    verdict = "refuted" if failing else "verified"
-    vacuous = verdict == "verified" and not any("beta" in r for r in reports)
-    values = {key: sum(out[key] for out in parts) for key in ACCURACY_SUMS}
-    values.update(verdict=verdict, vacuous=vacuous, reports=reports,
-                  seconds=round(sum(out.get("seconds", 0) for out in parts), 3))
+    """What the joined reports make (`accuracy_summary`), the vacuity recomputed, the work added up."""
+    reports = [r for out in parts for r in out["reports"]]
+    values = {**accuracy_summary(reports), "reports": reports,
+              "seconds": round(sum(out.get("seconds", 0) for out in parts), 3)}
     if "strict" in parts[0]:
-        values["strict"] = _strict(parts[0], verdict, vacuous, [])
-    if vacuous:
-        seen = [out["_dd_max"] for out in parts if out["_dd_max"] is not None]
-        values["vacuity"] = vacuity_from(parts[0]["vacuity_basis"], values["inputs_checked"],
-                                         max(seen) if seen else None).to_json()
+        values["strict"] = _strict(parts[0], values["verdict"], values["vacuous"], [])
+    if values["vacuous"]:
+        dd_max = max((distance(r["dd"]) for r in reports), default=None)
+        values["vacuity"] = vacuity_from(parts[0]["vacuity_basis"], values["inputs_checked"], dd_max).to_json()
     if isinstance(parts[0].get("work"), dict):   # what the parts did, added up (no part shares with another)
         work = dict(parts[0]["work"])
         for key in ("inputs", "distributions", "decisions"):
             if all(isinstance((out.get("work") or {}).get(key), int) for out in parts):
                 work[key] = sum(out["work"][key] for out in parts)
         values["work"] = work
-    cex = failing[0].get("counterexample") if failing else None
-    return _rebuild(parts[0], values, cex, "reports")
+    return values
 
 
 def _merge_privacy(parts: list[dict]) -> dict:
@@ -458,11 +451,12 @@ def _merge_privacy(parts: list[dict]) -> dict:
             tables.setdefault(unit, set()).update(digests)
     values["distributions"] = sum(len(d) for d in tables.values())
     vacuous = verdict == "verified" and values["pairs_checked"] == 0
-    values.update(verdict=verdict, vacuous=vacuous, seconds=round(sum(out.get("seconds", 0) for out in used), 3))
+    values.update(verdict=verdict, vacuous=vacuous, seconds=round(sum(out.get("seconds", 0) for out in used), 3),
+                  counterexample=used[-1].get("counterexample"))
     if "strict" in parts[0]:
         values["strict"] = _strict(parts[0], verdict, vacuous, [(out.get("strict") or {}).get("reason")
                                                                 for out in parts])
-    return _rebuild(parts[0], values, used[-1].get("counterexample"), "strict")
+    return values
 
 
 def merged_text(merged: dict) -> str:
