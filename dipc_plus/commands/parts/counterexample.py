@@ -3,7 +3,7 @@
 Why it exists: a part is untrusted data, and its counterexample is what a refuted merge shows as
 proof.  Its fields are checked by the schema of a part (`commands.parts.schema`); when the claim and
 program files of the run are here with the run's digests, an accuracy counterexample is also
-re-checked exactly: the per-point path is run again at its input (`accuracy.box_result.recheck`,
+re-checked exactly: the per-point path is run again at its input (`accuracy.box_reduction.recheck`,
 the path every accuracy counterexample comes from), and it must give this very counterexample; a
 privacy counterexample is checked again at its pair, output and eps by the per-pair check
 (`privacy.dp.restate`), and it too must give this very counterexample.
@@ -30,7 +30,7 @@ def recheck_accuracy_counterexamples(parts: list[tuple[str, dict]], args: list, 
     refuted = [(path, out) for path, out in parts if out.get("counterexample") is not None]
     if not refuted:
         return
-    from dipc_plus.accuracy.box_result import recheck
+    from dipc_plus.accuracy.box_reduction import recheck
     from dipc_plus.accuracy.checker import build_checker
     from dipc_plus.claims.claim_file import to_user_value
     from dipc_plus.semantics.inputs import bind_inputs
