@@ -15,7 +15,7 @@ from fractions import Fraction as F
 import pytest
 
 from dipc_plus.accuracy.box import decide_box
-from dipc_plus.accuracy.box_result import REFUTED, UNDECIDED, VERIFIED
+from dipc_plus.accuracy.box_reduction import REFUTED, UNDECIDED, VERIFIED
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.claims.claim_file import load_claim
 

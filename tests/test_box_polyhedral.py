@@ -11,7 +11,7 @@ import pytest
 from conftest import THEORIES, run_main
 
 from dipc_plus.accuracy.box import decide_box, det_regions_by_shape
-from dipc_plus.accuracy.box_result import REFUTED, UNDECIDED, VERIFIED
+from dipc_plus.accuracy.box_reduction import REFUTED, UNDECIDED, VERIFIED
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.claims.lp_dd import linf_to_region

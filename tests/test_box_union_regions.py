@@ -12,7 +12,7 @@ from fractions import Fraction as F
 import pytest
 
 from dipc_plus.accuracy.box import decide_box, det_regions_by_shape
-from dipc_plus.accuracy.box_result import REFUTED, UNDECIDED, VERIFIED
+from dipc_plus.accuracy.box_reduction import REFUTED, UNDECIDED, VERIFIED
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.union_regions import UnionRegion
 from dipc_plus.claims import noise_free

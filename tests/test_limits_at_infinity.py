@@ -13,7 +13,7 @@ import pytest
 from conftest import THEORIES, run_main
 
 from dipc_plus.accuracy.box import decide_box
-from dipc_plus.accuracy.box_result import REFUTED, VERIFIED
+from dipc_plus.accuracy.box_reduction import REFUTED, VERIFIED
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.decision.certified import Interval

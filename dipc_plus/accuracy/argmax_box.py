@@ -13,9 +13,10 @@ from __future__ import annotations
 import time
 from fractions import Fraction
 
-from dipc_plus.accuracy.box_result import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED, BoxResult, RegionResult,
+from dipc_plus.accuracy.box_reduction import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED,
                                            beta_alpha_check, beta_bound, from_witness, gammas_of, refuse_paper, search,
                                            within_one, x_interval)
+from dipc_plus.accuracy.result import AccuracyResult, RegionResult
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.monotone import NotReducible as MonotoneNotReducible
 from dipc_plus.accuracy.report import REFUTED, env_text
@@ -177,10 +178,10 @@ class ArgmaxBox:
         parts = [f"{qi} {'>' if j < i else '>='} {n}" for j, n in enumerate(self.scores, start=1) if j != i]
         return " and ".join(parts)
 
-    def run(self) -> BoxResult:
+    def run(self) -> AccuracyResult:
         start = time.perf_counter()
-        result = BoxResult(self.claim, self.kappa, self.checks, method=METHOD,
-                           method_note=" (accuracy/argmax_box.py)", sentence="")
+        result = AccuracyResult.on_box(self.claim, self.kappa, self.checks, method=METHOD,
+                                       method_note=" (accuracy/argmax_box.py)", sentence="")
         gammas = gammas_of(self.claim)
         m = len(self.scores)
         for g in gammas:
@@ -196,7 +197,7 @@ class ArgmaxBox:
         result.seconds = time.perf_counter() - start
         return result
 
-    def decide(self, gamma: Fraction, result: BoxResult):
+    def decide(self, gamma: Fraction, result: AccuracyResult):
         """(verdict, method, reason, counterexample or None) for every region at this gamma."""
         if (trivial := within_one(self.claim, gamma)) is not None:
             return trivial
@@ -245,6 +246,6 @@ class ArgmaxBox:
 
 
 def decide_argmax_box(claim: AccuracyClaim, kappa: int = 1, max_states: int | None = None,
-                      boundary: bool = False) -> BoxResult:
+                      boundary: bool = False) -> AccuracyResult:
     """The box claim on a NoisyMax program decided by its worst point (see the module doc)."""
     return ArgmaxBox(claim, kappa, max_states, boundary).run()

@@ -12,9 +12,10 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dipc_plus.accuracy.box_result import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED, BoxResult, RegionResult,
+from dipc_plus.accuracy.box_reduction import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED,
                                            beta_alpha_check, beta_bound, from_witness, gammas_of, recheck, refuse_paper,
                                            search, within_one, x_interval)
+from dipc_plus.accuracy.result import AccuracyResult, RegionResult
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.report import REFUTED, Counterexample, fmt_q
 from dipc_plus.accuracy.monotone import Monotonicity, NotReducible
@@ -284,9 +285,9 @@ class BoxDecider:
             if box_two_ends.applies(claim):
                 self.two_ends = box_two_ends.TwoEnds(self)
 
-    def run(self) -> BoxResult:
+    def run(self) -> AccuracyResult:
         start = time.perf_counter()
-        result = BoxResult(self.claim, self.kappa, self.checks)
+        result = AccuracyResult.on_box(self.claim, self.kappa, self.checks)
         names = list(self.bounds)
         boxes, polys, others = det_regions_by_shape(self.program, names)
         self.finite_dets = [{n: det[n] for n in self.monotone.finite}
@@ -558,7 +559,7 @@ class BoxDecider:
 
 
 def decide_box(claim: AccuracyClaim, kappa: int = 1, max_states: int | None = None,
-               boundary: bool = False, options: RunOptions = DEFAULT_OPTIONS) -> BoxResult:
+               boundary: bool = False, options: RunOptions = DEFAULT_OPTIONS) -> AccuracyResult:
     """The box claim decided by the corner reduction (see the module doc), or by the argmax
     worst point when the program is an argmax of noisy reads (`accuracy.argmax_box`); in
     reference mode (`options`) by neither: `reference_box`."""
@@ -578,7 +579,7 @@ REFERENCE_VERTICES = 64     # above, the centre alone is searched
 
 
 def reference_box(claim: AccuracyClaim, kappa: int, max_states: int | None, boundary: bool, options: RunOptions,
-                  needed: str) -> BoxResult:
+                  needed: str) -> AccuracyResult:
     """A box claim without its reductions: the `BoxDecider` in reference mode (both ends of a region
     with one varying input, `accuracy.box_two_ends`; the certified branch-and-bound of
     `accuracy.region_bnb` on every other region); where that leaves the box undecided, or the program
@@ -601,7 +602,7 @@ def reference_box(claim: AccuracyClaim, kappa: int, max_states: int | None, boun
 
 
 def vertex_search(claim: AccuracyClaim, kappa: int, max_states: int | None, boundary: bool, options: RunOptions,
-                  needed: str) -> BoxResult:
+                  needed: str) -> AccuracyResult:
     """The general refuter alone: the per-point check at the box's centre and (up to REFERENCE_VERTICES)
     vertices; UNDECIDED over the whole box when none refutes."""
     import itertools
@@ -611,7 +612,7 @@ def vertex_search(claim: AccuracyClaim, kappa: int, max_states: int | None, boun
     else:
         refuse_paper(boundary, NotReducible)
         checks = []
-    result = BoxResult(claim, kappa, checks, method=REFERENCE_METHOD)
+    result = AccuracyResult.on_box(claim, kappa, checks, method=REFERENCE_METHOD)
     checker = AccuracyChecker(claim, max_states=max_states, options=options)
     bounds = claim.points.bounds
     centre = {n: (lo + hi) / 2 for n, (lo, hi) in bounds.items()}

@@ -26,10 +26,11 @@ from fractions import Fraction
 
 from dipc_plus.accuracy import argmax_box
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
-from dipc_plus.accuracy.box import (REFERENCE_METHOD, UNDECIDED, VERIFIED, BoxDecider, BoxResult, CornerPath,
+from dipc_plus.accuracy.box import (REFERENCE_METHOD, UNDECIDED, VERIFIED, BoxDecider, CornerPath,
                                     Region, decide_box, det_regions_by_shape, misses_box)
 from dipc_plus.accuracy.polyhedral import PolyRegion, WorstPath, monotone_functionals
-from dipc_plus.accuracy.box_result import gammas_of, x_interval
+from dipc_plus.accuracy.box_reduction import gammas_of, x_interval
+from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.union_regions import UnionRegion
 from dipc_plus.accuracy.report import REFUTED, Counterexample, env_json, env_text, fmt_q
 from dipc_plus.accuracy.sweep import (DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, CandidatePool, KappaStar, candidates,
@@ -268,7 +269,7 @@ def bound_two_variable_pieces(claim: AccuracyClaim, pieces: list, star: KappaSta
 @dataclass
 class BoxSweepResult:
     claim: AccuracyClaim
-    base: BoxResult                            # the claim itself (kappa = 1)
+    base: AccuracyResult                            # the claim itself (kappa = 1)
     kappa_max: int
     best_kappa: int | None = None              # None: undecided
     capped: bool = False
@@ -278,7 +279,7 @@ class BoxSweepResult:
     star_is_box_inf: bool = False
     region_stars: list = field(default_factory=list)   # RegionStar, least first
     searched: list = field(default_factory=list)   # (kappa, verdict)
-    undecided: BoxResult | None = None         # the run with an undecided region
+    undecided: AccuracyResult | None = None         # the run with an undecided region
     seconds: float = 0.0
 
     @property
@@ -381,7 +382,7 @@ class BoxSweepResult:
 class UndecidedRun(Exception):
     """A run of the search with an undecided region: the sweep stops and says so instead of guessing."""
 
-    def __init__(self, run: BoxResult):
+    def __init__(self, run: AccuracyResult):
         super().__init__(run.kappa)
         self.run = run
 
@@ -396,7 +397,7 @@ def box_sweep(claim: AccuracyClaim, *, kappa_max: int = DEFAULT_KAPPA_MAX, digit
     runs: dict = {}
     res = BoxSweepResult(claim, None, kappa_max)
 
-    def at(k: int, stop: bool = True) -> BoxResult:
+    def at(k: int, stop: bool = True) -> AccuracyResult:
         """The box claim with beta/k (decided once); UndecidedRun when it is undecided and `stop`."""
         if k not in runs:
             runs[k] = decide_box(claim, k, max_states, options=options)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dipc_plus.accuracy.box_result import NOT_APPLICABLE, UNDECIDED, VERIFIED, within_one
+from dipc_plus.accuracy.box_reduction import NOT_APPLICABLE, UNDECIDED, VERIFIED, within_one
 from dipc_plus.accuracy.report import REFUTED
 
 METHOD = "both ends of the region, certified decision (reference mode)"

@@ -32,7 +32,7 @@ def decide_accuracy(checker, points, kappa: int, options, *, paper: bool = False
                     worst: WorstInputs | None = None, summarize: str | None = None, executor=None):
     """The claim with beta/kappa: an `AccuracyResult` over the claim's inputs or `points` (the part
     `options.shard` names; with `worst` the worst inputs gathered, counted by report class where
-    they apply), or a `BoxResult` over every real input of a box claim."""
+    they apply), or one over every real input of a box claim (its regions its parts)."""
     if decides_box(checker, points):
         if options.shard is not None or worst is not None:
             raise UserError("a box claim is decided as a whole (its det regions), not input by input",

@@ -34,7 +34,7 @@ from fractions import Fraction
 from flint import arb
 
 from dipc_plus.accuracy.box_bnb import NotBuilt, beta_in_d, correct_pieces
-from dipc_plus.accuracy.box_result import REFUTED, UNDECIDED, VERIFIED
+from dipc_plus.accuracy.box_reduction import REFUTED, UNDECIDED, VERIFIED
 from dipc_plus.accuracy.polyhedral import PolyRegion
 from dipc_plus.accuracy.union_regions import UnionRegion
 from dipc_plus.decision.box_enclosure import cell_may_meet, linear_range, q_ball, tail_factor

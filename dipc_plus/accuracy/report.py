@@ -25,6 +25,7 @@ from dipc_plus.semantics.values import show_env
 VERIFIED = "verified"
 REFUTED = "refuted"
 NOT_APPLICABLE = "not applicable"
+UNDECIDED = "undecided"      # a box region neither proved nor refuted
 
 
 # --------------------------------------------------------------------------- small helpers

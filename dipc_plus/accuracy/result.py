@@ -1,22 +1,27 @@
-"""The verdict on an accuracy claim over a set of inputs (`AccuracyResult`), and the running
-counts (`Tally`) a summarized run keeps instead of every report.
+"""The one result of an accuracy claim (`AccuracyResult`): its verdict, its scope (a grid or a
+list of inputs, or every real input of a box) and its parts (one report per (input, gamma), or
+one `RegionResult` per det region of a box), with its text and JSON; and the running counts
+(`Tally`) a summarized run keeps instead of every report.
 
 Why apart from `accuracy.report`: a report is one (input, gamma); the result is the claim's
-answer - its scope, its vacuity, its first counterexample in input order - and its JSON.
+answer - its scope, its vacuity, its first counterexample - said once for every route.
 """
 from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Iterator
 
-from dipc_plus.accuracy.report import (REFUTED, VERIFIED, Counterexample, InputSummary, beta_over, claim_json, env_text,
-                                       fmt_q, input_key, kappa_clause)
+from dipc_plus.accuracy.report import (NOT_APPLICABLE, REFUTED, UNDECIDED, VERIFIED, Counterexample, InputSummary,
+                                       beta_over, claim_json, env_json, env_text, fmt_q, input_key, kappa_clause)
 from dipc_plus.accuracy.report import report_lines as input_report_lines
 from dipc_plus.accuracy.vacuity import Vacuity, accuracy_vacuity
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.execution.json_spool import JsonSpool, RawJSON
+
+BOX = "box"     # the inputs_kind of a result over every real input of a box
 
 
 @dataclass
@@ -54,26 +59,74 @@ class Tally:
 
 
 @dataclass
+class RegionResult:
+    """The verdict on one det region of a box (and one gamma): a part of a box claim's result."""
+    det: dict
+    condition: str            # the region as inequalities
+    share: Fraction | None    # its share of the box's volume (None: not a box, not computed)
+    gamma: Fraction
+    verdict: str
+    method: str
+    reason: str = ""
+    seconds: float = 0.0
+
+    def to_json(self, program) -> dict:
+        out = {"det": env_json(program, self.det), "region": self.condition, "share": "unknown" if self.share is None else fmt_q(self.share),
+               "gamma": fmt_q(self.gamma), "verdict": self.verdict, "method": self.method,
+               "seconds": round(self.seconds, 4)}
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+    def line(self, program) -> str:
+        text = (f"{self.condition:<44} det = {env_text(program, self.det):<24} share {'?' if self.share is None else fmt_q(self.share):<6} "
+                f"{self.verdict} ({self.method})")
+        return text + (f": {self.reason}" if self.reason else "")
+
+
+@dataclass
 class AccuracyResult:
-    """The verdict on a claim over a set of inputs, with one report per (input, gamma) - or, for
-    a check run with `summarize`, its `tally` and what `summarize` kept of each input."""
+    """The verdict on an accuracy claim over its scope, with its parts.  On a grid or a list of
+    inputs: one report per (input, gamma) - or, for a check run with `summarize`, its `tally` and
+    what `summarize` kept of each input.  On a box (`inputs_kind` "box"): the reduction (`method`
+    for the JSON, `method_note` for the text), its proved `checks`, one `RegionResult` per det
+    region, the one `sentence` every region reduces to (when there is one) and the counterexample."""
     claim: AccuracyClaim
-    reports: list
-    seconds: float
+    reports: list = field(default_factory=list)
+    seconds: float = 0.0
     kappa: int = 1
     boundary: bool = False
     dd_over: str = "reals"
-    inputs_kind: str = "grid"      # 'grid' | 'list' | 'table': the claim's inputs, or 'list' for --input
+    inputs_kind: str = "grid"      # 'grid' | 'list' | 'table': the claim's inputs, or 'list' for --input; or BOX
     scope_points: list | None = None   # the inputs the verdict is about (all of a sharded run's)
     tally: Tally | None = None         # set when the reports were summarized, not kept
     kept: list | None = None           # what `summarize` kept of each input (JSON dicts, text lines)
     work: dict | None = None           # how the work was shared (accuracy.classes.InputClasses.work)
+    checks: list = field(default_factory=list)     # box: (name, what was proved)
+    regions: list = field(default_factory=list)    # box: RegionResult per det region and gamma
+    method: str = "corner reduction"
+    method_note: str = ""
+    sentence: str | None = None
+    found: Counterexample | None = None            # box: the re-checked counterexample
+
+    @classmethod
+    def on_box(cls, claim: AccuracyClaim, kappa: int, checks: list, method: str = "corner reduction",
+               method_note: str = "", sentence: str | None = None) -> "AccuracyResult":
+        """A box claim's result, to which the reduction adds its regions as it decides them."""
+        return cls(claim, kappa=kappa, inputs_kind=BOX, checks=checks, method=method, method_note=method_note,
+                   sentence=sentence)
+
+    @property
+    def on_a_box(self) -> bool:
+        return self.inputs_kind == BOX
 
     @functools.cached_property
     def scope(self):
         """What the verdict covers: the checked inputs (a grid or a list) and the parameter values
         (computed once: the JSON and the text both print it)."""
-        from dipc_plus.claims.scope import inputs_scope
+        from dipc_plus.claims.scope import box_scope, inputs_scope
+        if self.on_a_box:
+            return box_scope(self.claim.program, self.claim.points.bounds, str(self.claim.eps))
         seen, points = set(), []
         for r in self.reports:
             key = input_key(r.input)
@@ -88,12 +141,17 @@ class AccuracyResult:
     @property
     def vacuous(self) -> bool:
         """Verified with no obligation that applies (dd(u) does not exceed alpha anywhere)."""
+        if self.on_a_box:
+            return self.verdict == VERIFIED and all(r.verdict == NOT_APPLICABLE for r in self.regions)
         return self.verdict == VERIFIED and not self.n_applicable
 
     @property
     def vacuity(self) -> Vacuity | None:
         """Why the answer is vacuous (the claim applies at no input), naming the field; None when it is not.
-        Inputs chosen with --input are a list where the claim's are not: the advice is then --input."""
+        Inputs chosen with --input are a list where the claim's are not: the advice is then --input.
+        A box result says its vacuity in its text."""
+        if self.on_a_box:
+            return None
         return accuracy_vacuity(self, given_inputs=self.given_inputs)
 
     @property
@@ -130,14 +188,25 @@ class AccuracyResult:
 
     @property
     def verdict(self) -> str:
+        if self.on_a_box:
+            if self.found is not None:
+                return REFUTED
+            return UNDECIDED if any(r.verdict == UNDECIDED for r in self.regions) else VERIFIED
         return REFUTED if self.n_refuted else VERIFIED
 
     @property
     def counterexample(self) -> Counterexample | None:
+        if self.on_a_box:
+            return self.found
         if self.tally is not None:
             return self.tally.counterexample
         fails = self.failing
         return fails[0].counterexample if fails else None
+
+    @counterexample.setter
+    def counterexample(self, found: Counterexample | None) -> None:
+        """A box reduction's re-checked counterexample (a grid's comes from its reports)."""
+        self.found = found
 
     @property
     def inputs(self) -> int:
@@ -149,6 +218,8 @@ class AccuracyResult:
         """The result as JSON values.  `encoded`: a summarized run's reports as kept (each input's
         JSON text, `execution.json_spool`), for `commands.common.print_json` to copy; otherwise
         decoded, as Python values."""
+        if self.on_a_box:
+            return self.box_json()
         out = {
             "verdict": self.verdict,
             "scope": self.scope.to_json(),
@@ -176,7 +247,10 @@ class AccuracyResult:
         return out
 
     def report(self, verbose: bool = False, worst: list | None = None) -> str:
-        """The command's text report of the run (`report_lines` joined)."""
+        """The command's text report of the run (`report_lines` joined; a box lists every region:
+        `verbose` changes nothing there)."""
+        if self.on_a_box:
+            return self.box_report()
         return "\n".join(self.report_lines(verbose, worst))
 
     def report_lines(self, verbose: bool = False, worst: list | None = None) -> Iterator[str]:
@@ -233,6 +307,74 @@ class AccuracyResult:
             if not verbose:
                 yield cex.describe()
             yield scope.coverage()
+
+
+    def undecided_share(self):
+        """The undecided regions' share of the box, or None when one of them is not a box."""
+        seen = {r.condition: r.share for r in self.regions if r.verdict == UNDECIDED}
+        if any(v is None for v in seen.values()):
+            return None
+        return sum(seen.values(), Fraction(0))
+
+    def others_text(self) -> str:
+        """What the regions that are not undecided are, counted by verdict (true for any mix)."""
+        counts: dict = {}
+        for r in self.regions:
+            if r.verdict != UNDECIDED:
+                counts[r.verdict] = counts.get(r.verdict, 0) + 1
+        if not counts:
+            return "no other region"
+        if len(counts) == 1:
+            (verdict, n), = counts.items()
+            return f"every other region is {verdict}"
+        return "of the others, " + ", ".join(f"{n} {verdict}" for verdict, n in counts.items())
+
+    def box_json(self) -> dict:
+        program = self.claim.program
+        out = {"verdict": self.verdict, "vacuous": self.vacuous, "scope": self.scope.to_json(),
+               **claim_json(self.claim), "kappa": self.kappa,
+               "method": self.method, "checks": [{"name": n, "proved": t} for n, t in self.checks],
+               **({} if self.sentence is None else {"sentence": self.sentence}),
+               "regions": [r.to_json(program) for r in self.regions],
+               "undecided_share": share_text(self.undecided_share()), "seconds": round(self.seconds, 3)}
+        if self.found is not None:
+            out["counterexample"] = self.found.to_json()
+        return out
+
+    def box_report(self) -> str:
+        program = self.claim.program
+        lines = [f"claim:  {self.claim.describe()}",
+                 f"        inputs with dd(u) > alpha (Definition 2){kappa_clause(self.kappa)}",
+                 f"{self.method}{self.method_note}; proved preconditions:"]
+        lines += [f"  {n}: {t}" for n, t in self.checks]
+        if self.sentence:
+            lines.append(f"every region reduces to: {self.sentence}")
+        lines.append("")
+        lines += [r.line(program) for r in self.regions]
+        lines.append("")
+        scope = self.scope
+        if self.verdict == REFUTED:
+            cex = self.found
+            lines.append(f"REFUTED at {env_text(program, cex.input)}, eps = {fmt_q(cex.eps)} (a point of the box, "
+                         "re-checked by the per-point path and an independent certified evaluation)")
+            lines.append(cex.describe())
+        elif self.verdict == UNDECIDED:
+            lines.append(f"UNDECIDED {scope.summary()}: the regions marked undecided (share "
+                         f"{share_text(self.undecided_share())} of the box) are neither proved nor refuted; "
+                         f"{self.others_text()}")
+        elif self.vacuous:
+            lines.append(scope.vacuously("the claim applies to no input of the box, dd <= alpha there"))
+        else:
+            lines.append(scope.verified(f"P[error] <= {beta_over(self.kappa)} for every eps in {self.claim.eps} at "
+                                        "every real input of the box where the claim applies"))
+        lines.append(f"{len(self.regions)} region verdict(s); {self.seconds:.2f} s")
+        lines.append(scope.coverage())
+        return "\n".join(lines)
+
+
+def share_text(share) -> str:
+    """A share of the box as text; None means a region that is not a box (its volume is not computed)."""
+    return "unknown (a region that is not a box)" if share is None else fmt_q(share)
 
 
 def work_text(work: dict) -> str:

@@ -12,7 +12,6 @@ the report's ``.to_json()`` is the command's ``--json``.  Errors are the same
 import os
 from typing import Any, Callable, Literal, Mapping, Sequence, TypeVar
 
-from dipc_plus.accuracy.box_result import BoxResult
 from dipc_plus.accuracy.decide import decide_accuracy, decide_sweep
 from dipc_plus.api.box_results import BoxReport, BoxSweepReport
 from dipc_plus.api.claim import Claim, claim_path
@@ -224,7 +223,7 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
         with certified_or_exit_2():
             result = decide_accuracy(checker, points, kappa, options, paper=paper, first=first,
                                      executor=options.run_on())
-        report = BoxReport(result, checker) if isinstance(result, BoxResult) else AccuracyReport(result, checker, points)
+        report = BoxReport(result, checker) if result.on_a_box else AccuracyReport(result, checker, points)
         return _strict(report, result, options)
     return checked(run, max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
                    progress=progress, strict=strict, reference=reference, timeout=timeout, max_memory=max_memory)

@@ -19,7 +19,7 @@ overrides parameters of both.
 """
 from __future__ import annotations
 
-from dipc_plus.accuracy.box_result import UNDECIDED, BoxResult
+from dipc_plus.accuracy.box_reduction import UNDECIDED
 from dipc_plus.accuracy.decide import decide_accuracy, decides_box, shard_range
 from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.vacuity import vacuity_basis
@@ -90,7 +90,7 @@ def run(args) -> int:
     worst = WorstInputs(args.worst) if args.summary else None
     result = decide_accuracy(checker, points, kappa, options, paper=args.paper, first=args.first, worst=worst,
                              summarize=summarize, executor=None if box else executor_of(options))
-    if isinstance(result, BoxResult):
+    if result.on_a_box:
         return show_box(args, checker, result, options)
     # a part of a sharded run is not the whole answer: `dipc merge` judges vacuity
     vacuity = result.vacuity if shard is None else None

@@ -4,7 +4,7 @@ Why it exists: a part is untrusted data, and the merged counterexample is what a
 as proof.  Its fields are checked by the schema of a part (`commands.parts.schema`); when the claim
 and program files of the run are here with the run's digests, it is checked again through the normal
 check of its one input or pair, rebuilt as a worker rebuilds it: an accuracy counterexample by the
-per-point path at its input (`accuracy.box_result.recheck`), a privacy one by the per-pair check at
+per-point path at its input (`accuracy.box_reduction.recheck`), a privacy one by the per-pair check at
 its pair, output and eps (`privacy.dp.restate`).  Either must give this very counterexample.
 """
 from __future__ import annotations
@@ -33,7 +33,7 @@ def recheck_counterexample(path: str, command: str, check, stated: dict, kappa) 
             raise UserError(f"this part is not what `dipc ... --shard` writes: \"counterexample.{key}\" is not an "
                             f"input of the program: {err.message}", file=path, hint=_HINT) from None
     if command == "accuracy":
-        from dipc_plus.accuracy.box_result import recheck
+        from dipc_plus.accuracy.box_reduction import recheck
         again = recheck(check, envs[0], kappa)
         if again is None:
             raise UserError("this part's counterexample does not refute the claim: the claim holds at its input "
