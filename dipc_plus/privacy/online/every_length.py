@@ -168,21 +168,18 @@ def classify(program, explicit=()) -> tuple[Automaton, Bound, list, float]:
         # a function of it, so such a program is refuted only by a concrete counterexample)
         hidden = hidden_guard(auto)
         if hidden is not None:
-            file, _, line = hidden.where.rpartition(":")
-            raise UserError("cannot decide privacy for every m: the coupling bound is infinite, and the outcome of "
-                            "this comparison does not always show in the outputs (both outcomes write the same "
-                            "constant), so the proofs of non-privacy do not apply", file=file or program.source,
-                            line=int(line) if line.isdigit() else None,
-                            hint="write different symbols on the two outcomes (out[i] <- top / bot), or decide "
-                                 "one m at a time without --every-length")
+            raise UserError.at(hidden.at or auto.loop_at,
+                               "cannot decide privacy for every m: the coupling bound is infinite, and the outcome "
+                               "of this comparison does not always show in the outputs (both outcomes write the same "
+                               "constant), so the proofs of non-privacy do not apply",
+                               hint="write different symbols on the two outcomes (out[i] <- top / bot), or decide "
+                                    "one m at a time without --every-length")
         pats = leaks(auto)
         if not pats:
-            file, _, line = auto.loop_pos.rpartition(":")
-            raise UserError("cannot decide privacy for every m: the coupling bound is infinite, and no pattern of "
-                            "non-privacy whose proof's precondition holds is reachable (docs/design/every_length.md, "
-                            "section 3), so neither verdict is proved", file=file or program.source,
-                            line=int(line) if line.isdigit() else None,
-                            hint="decide one m at a time without --every-length")
+            raise UserError.at(auto.loop_at, "cannot decide privacy for every m: the coupling bound is infinite, "
+                               "and no pattern of non-privacy whose proof's precondition holds is reachable "
+                               "(docs/design/every_length.md, section 3), so neither verdict is proved",
+                               hint="decide one m at a time without --every-length")
     return auto, bound, pats, time.perf_counter() - t0
 
 
