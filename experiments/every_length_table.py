@@ -62,10 +62,11 @@ ROWS = [
     ("m_range", {"k": 2}, {"grid": "[0, 1]"}, "private, d = 1 (DiPAut reports/m_range_examples_result.csv, n = 2)"),
     ("k_min_max_watch", {"k": 2}, {"grid": "[0, 1]"},
      "private, d = 1 (DiPAut reports/k_min_max_examples_result.csv, n = 2)"),
-    # issue 40 item 3: outputs computed after the loop (StatDP's count of bots, iSVT1-3's Hamming score)
+    # issue 40 item 3: outputs computed after the loop (StatDP's count of bots, iSVT1-3's Hamming score, iSVT4's count of bots)
     ("svt_count", {}, {}, "eps-DP (count of Alg. 1's answers)"),
     ("isvt1", {}, {}, "not private (inf)"), ("isvt2", {}, {}, "not private"),
     ("isvt3", {"N": 1}, {}, "(1+6N)/4*eps-DP"),
+    ("isvt4", {"N": 1}, {}, "not eps-DP (StatDP: incorrect)"),
 ]
 
 
@@ -136,6 +137,12 @@ def main() -> None:
                 ms_class = (time.perf_counter() - t0) * 1000
                 if bound.d is not None:
                     verdict, d = "private for every m", str(bound.d)
+                    if auto.derived and bound.d > 1:
+                        # the count's own claim of eps, which d does not prove: refuted only by the program
+                        path = claim_file(tmp, name, {"m": 3, **params}, **kw)
+                        res = decide_every_length(load_privacy_claim(path), path, {}, lengths=(1, 2, 3), longer=())
+                        verdict += ("; count: eps refuted at m = " + str(res.counterexample[0])
+                                    if res.counterexample else "; count: eps undecided at m <= 3")
                 elif auto.derived:
                     # a count of answers with no finite d: refuted only by the program as written
                     path = claim_file(tmp, name, {"m": 3, **params}, **kw)

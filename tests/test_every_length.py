@@ -303,7 +303,7 @@ def test_a_guard_that_does_not_show_in_the_outputs_is_not_called_a_leak(tmp_path
                      'adjacency = "linf"\nbudget = "eps"\nlength = "every"\n[privacy.inputs]\ngrid = { q = [-1, 1] }\n')
     assert main(["privacy", str(claim)]) == 2
     err = capsys.readouterr().err
-    assert f"{prog}:21: error: cannot decide privacy for every m" in err and "does not always show" in err
+    assert f"{prog}:21:10: error: cannot decide privacy for every m" in err and "does not always show" in err
     # and the exact engine agrees that nothing leaks at a fixed m
     assert check_dp(load_privacy_claim(str(claim))).verified
 

@@ -41,6 +41,9 @@ LIMITS = {lim.name: lim for lim in (
     Limit("region_boxes", 3_000, "sub-boxes of (input, eps) the branch-and-bound examines per det region of a box claim"),
     Limit("pair_boxes", 200, "sub-boxes of (input, offset, eps) the pair branch-and-bound of a box privacy claim examines"),
     Limit("box_scale", 1_000, "common denominator times largest size of the points of a box checked exactly"),
+    Limit("length_m", 10, "largest m at which privacy --every-length looks for a counterexample"),
+    Limit("length_seconds", 300, "seconds privacy --every-length spends on checks at m past the claim's lengths "
+          "looking for a counterexample (a check predicted to pass it is not started)"),
 )}
 
 _current: dict[str, int] = {name: lim.default for name, lim in LIMITS.items()}

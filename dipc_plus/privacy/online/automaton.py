@@ -36,6 +36,7 @@ class Step:
     dst: object          # a state tuple or EXIT
     events: tuple
     where: str           # file:line of the guard's comparison (or of the loop), for messages
+    at: object = field(default=None, compare=False)   # the guard's ir.Pos (with its column), for refusals
 
     @property
     def guard(self):
@@ -97,6 +98,7 @@ class Automaton:
                                   # the graph is the sequence's, and the verdict carries over by post-processing
     integer_draw: str = ""        # file:line of the first integer-valued (discrete Laplace) draw, "" when
                                   # none: then the coupling's shifts must be integers (an integer bound)
+    loop_at: object = None        # the ir.Pos of the loop's first statement (file, line, column), for refusals
 
     def constant_start(self, var: str) -> bool:
         return self.start_rates[self.variables.index(var)] is None

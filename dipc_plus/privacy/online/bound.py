@@ -269,13 +269,13 @@ class _Game:
 
     def _too_many(self, size: int) -> UserError:
         auto = self.auto
-        file, _, line = auto.loop_pos.rpartition(":")
-        return UserError(f"cannot decide privacy for every m: the coupling game has more than {size - 1} positions "
-                         f"({len(auto.states())} control states times the modes and order facts of "
-                         f"{len(auto.variables)} stored variables), past the limit MAX_COUPLING_STATES = "
-                         f"{MAX_COUPLING_STATES}", file=file or None, line=int(line) if line.isdigit() else None,
-                         hint="use fewer stored variables or a smaller finite state, or decide one m at a time "
-                              "without --every-length")
+        return UserError.at(auto.loop_at,
+                            f"cannot decide privacy for every m: the coupling game has more than {size - 1} positions "
+                            f"({len(auto.states())} control states times the modes and order facts of "
+                            f"{len(auto.variables)} stored variables), past the limit MAX_COUPLING_STATES = "
+                            f"{MAX_COUPLING_STATES}",
+                            hint="use fewer stored variables or a smaller finite state, or decide one m at a time "
+                                 "without --every-length")
 
 
 def coupling_states(auto: Automaton) -> int:

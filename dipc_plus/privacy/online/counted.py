@@ -32,6 +32,7 @@ class CountedTail:
     program: ir.Program
     derived: tuple = ()
     lines: frozenset = frozenset()
+    at: object = None             # the ir.Pos of the tail's first statement (file, line, column), for refusals
 
 
 def walk(stmts):
@@ -80,4 +81,4 @@ def counted_tail(program: ir.Program, length: int, hint: str) -> CountedTail:
     before_uses = assigned(before) | {v for s in walk(before) for v in own_reads(s)}
     variables = {v: t for v, t in program.variables.items() if v not in assigned(tail) or v in before_uses}
     projected = dataclasses.replace(program, outputs=tuple(kept + extra), body=before, variables=variables)
-    return CountedTail(projected, derived, frozenset(s.pos.line for s in walk(tail)))
+    return CountedTail(projected, derived, frozenset(s.pos.line for s in walk(tail)), tail[0].pos)

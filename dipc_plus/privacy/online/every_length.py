@@ -128,6 +128,8 @@ class EveryLengthResult:
             lines.append(f"pattern: {p}")
         for m, text, _, witness in self.losses:
             lines.append(f"  m = {m}: exact tight sup L(eps)/eps = {text}" + (f"  at {witness}" if witness else ""))
+        if self.verdict == "undecided" and self.family:
+            lines.append(self.family)
         if self.verdict == "verified":
             lines.append(f"VERIFIED for every m: the claimed budget {self.budget_k}*eps >= d*eps (and the exact "
                          f"loss at m = {', '.join(str(m) for m, *_ in self.losses)} is at most d)")
@@ -168,21 +170,18 @@ def classify(program, explicit=()) -> tuple[Automaton, Bound, list, float]:
         # a function of it, so such a program is refuted only by a concrete counterexample)
         hidden = hidden_guard(auto)
         if hidden is not None:
-            file, _, line = hidden.where.rpartition(":")
-            raise UserError("cannot decide privacy for every m: the coupling bound is infinite, and the outcome of "
-                            "this comparison does not always show in the outputs (both outcomes write the same "
-                            "constant), so the proofs of non-privacy do not apply", file=file or program.source,
-                            line=int(line) if line.isdigit() else None,
-                            hint="write different symbols on the two outcomes (out[i] <- top / bot), or decide "
-                                 "one m at a time without --every-length")
+            raise UserError.at(hidden.at or auto.loop_at,
+                               "cannot decide privacy for every m: the coupling bound is infinite, and the outcome "
+                               "of this comparison does not always show in the outputs (both outcomes write the same "
+                               "constant), so the proofs of non-privacy do not apply",
+                               hint="write different symbols on the two outcomes (out[i] <- top / bot), or decide "
+                                    "one m at a time without --every-length")
         pats = leaks(auto)
         if not pats:
-            file, _, line = auto.loop_pos.rpartition(":")
-            raise UserError("cannot decide privacy for every m: the coupling bound is infinite, and no pattern of "
-                            "non-privacy whose proof's precondition holds is reachable (docs/design/every_length.md, "
-                            "section 3), so neither verdict is proved", file=file or program.source,
-                            line=int(line) if line.isdigit() else None,
-                            hint="decide one m at a time without --every-length")
+            raise UserError.at(auto.loop_at, "cannot decide privacy for every m: the coupling bound is infinite, "
+                               "and no pattern of non-privacy whose proof's precondition holds is reachable "
+                               "(docs/design/every_length.md, section 3), so neither verdict is proved",
+                               hint="decide one m at a time without --every-length")
     return auto, bound, pats, time.perf_counter() - t0
 
 
@@ -250,10 +249,6 @@ def build_length_loss_work(claim_path: str, overrides: tuple, m: int, witness_ar
     return PairWork(c, plan(c, c.structure, max_states=max_states, symmetry=True))
 
 
-# The pattern's family is checked at lengths up to this m; past it the verdict says the limit was reached.
-FAMILY_MAX_M = 10
-
-
 def family_inputs(m: int, bound: Fraction, array: str) -> list:
     """The inputs of the families of docs/design/every_length.md section 3 at length m: q = 0 and,
     each adjacent to it (linf bound B), q' moving the pumped reads towards their outcome: B on a
@@ -304,15 +299,77 @@ def predicted_length(losses: list, k: Fraction) -> int | None:
     return last_m + int((k - last) // step) + 1
 
 
+def per_step_growth(timed: list) -> float:
+    """The growth per step of m of the last two (m, seconds), at least 1 (1 with fewer than two)."""
+    if len(timed) < 2:
+        return 1.0
+    (m1, t1), (m2, t2) = timed[-2], timed[-1]
+    return max(1.0, (t2 / t1) ** (1.0 / (m2 - m1))) if m2 > m1 and t1 > 0 else 1.0
+
+
 class _LengthChecks:
     """The exact engine's checks of the claim at concrete lengths m, recorded on `res`: on the
     claim's own inputs for m in `lengths`, on the two-block witness inputs for longer m; their
     pairs run on `executor`, whose workers rebuild the claim at m from the file alone."""
 
-    def __init__(self, claim_path, overrides, lengths, executor, res):
+    def __init__(self, claim_path, overrides, lengths, executor, res, seconds=None, max_m=None):
         self.claim_path, self.overrides, self.lengths = claim_path, overrides, lengths
         self.executor, self.res = executor, res
         self.mname, self.array = res.automaton.size_param, res.automaton.input_name
+        self.seconds = seconds             # the budget of the checks past `lengths` (None: none)
+        self.max_m = max_m                 # the largest m checked past `lengths` (None: none)
+        self.spent: dict = {}              # m -> seconds its checks took
+        self.stopped = None                # (m, predicted seconds) of the check not started
+
+    def timed(self, m, run):
+        t0 = time.perf_counter()
+        try:
+            return run()
+        finally:
+            self.spent[m] = self.spent.get(m, 0.0) + time.perf_counter() - t0
+
+    def predicted(self, m) -> float:
+        """A guess of the seconds the checks at m take: the last measured time, grown by the per-step
+        ratio of the last two checks on the same kind of inputs (at least 1).  The first check past
+        the claim's lengths counts one step only: its two-block or family inputs are far fewer than the
+        whole grid.  Only decides whether to start a check; never a verdict."""
+        done = sorted(self.spent.items())
+        if not done:
+            return 0.0
+        past = [x for x in done if x[0] not in self.lengths]
+        own = [x for x in done if x[0] in self.lengths]
+        m2, t2 = done[-1]
+        steps = m - m2 if past else 1
+        return t2 * per_step_growth(past if len(past) > 1 else own) ** max(0, steps)
+
+    def affordable(self, m) -> bool:
+        """Whether the checks at m may start: always at the claim's own lengths; past them only while
+        the time spent there plus the guess for m stays within the budget (else `stopped` says so)."""
+        if m in self.lengths:
+            return True
+        if self.max_m is not None and m > self.max_m:
+            self.stopped = (m, None)
+            return False
+        if self.seconds is None:
+            return True
+        past = sum(t for n, t in self.spent.items() if n not in self.lengths)
+        guess = self.predicted(m)
+        if past + guess <= self.seconds:
+            return True
+        self.stopped = (m, guess)
+        return False
+
+    def limit_text(self, k: Fraction) -> str:
+        """The verdict's note when a limit (on m, or on the time of the checks past the claim's
+        lengths) stopped the search for a counterexample."""
+        m, guess = self.stopped
+        tried = sorted(self.spent)
+        found = f"no counterexample to the claimed {k}*eps found up to m = {tried[-1] if tried else 0} (limit): "
+        if guess is None:
+            return found + f"m = {m} is past the limit m = {self.max_m} (--limit length_m=N)"
+        return (found + f"the checks at m = {m} were predicted to take about {guess:.0f} s, past the limit of "
+                f"{self.seconds} s on the checks beyond the claim's lengths (--limit length_seconds=N; the limit on "
+                "m is length_m)")
 
     def key(self, m):   # what a worker needs to rebuild the claim at m (a path valid on any machine)
         return (os.path.abspath(self.claim_path), tuple({**self.overrides, self.mname: m}.items()), m,
@@ -334,7 +391,7 @@ class _LengthChecks:
 
     def check(self, m, c):
         from dipc_plus.privacy.dp.check import check_dp
-        return self._on_workers(check_dp, build_length_dp_work, m, c)
+        return self.timed(m, lambda: self._on_workers(check_dp, build_length_dp_work, m, c))
 
     def family_check(self, m):
         """check_dp of the pattern's family inputs at length m (re-checked as every refutation is)."""
@@ -344,14 +401,14 @@ class _LengthChecks:
         c = family_claim(*args)
         source = Source.of(build_family_dp_work, (*args, DEFAULT_MAX_STATES), (self.claim_path, c.program.source))
         try:
-            return check_dp(c, executor=self.executor, source=source)
+            return self.timed(m, lambda: check_dp(c, executor=self.executor, source=source))
         finally:
             source.forget()
 
     def exact_loss(self, m, c, scope=""):
         """The exact tight sup L/eps at m, recorded with its pair; the SupRatio (None: no loss)."""
         from dipc_plus.privacy.loss.tight import privacy_loss
-        lr = self._on_workers(privacy_loss, build_length_loss_work, m, c)
+        lr = self.timed(m, lambda: self._on_workers(privacy_loss, build_length_loss_work, m, c))
         s = SupRatio(infinite=True) if lr.infinite is not None else lr.sup
         text = "inf" if lr.infinite is not None else (s.text() if s else lr.loss_text())
         self.res.losses.append((m, text, None if s is None or s.value is None else s.value,
@@ -392,12 +449,16 @@ def _budget_multiple(claim, claim_path):
 
 
 def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 3),
-                        longer=(4, 5, 6), executor=None, family_limit: int = FAMILY_MAX_M) -> EveryLengthResult:
+                        longer=(4, 5, 6), executor=None, family_limit: int | None = None,
+                        search_seconds: float | None = None) -> EveryLengthResult:
     """The every-length verdict for a DP claim whose program is online.  `lengths` are
     checked on the claim's own inputs; `longer` ones (for "no constant" verdicts and for a
     refutation) on the witness inputs of `witness_inputs`.  The exact checks at each m run
     their pairs on `executor` (default this process).  A "no constant" verdict whose claim holds
-    at those m looks for its counterexample on the pattern's inputs up to m = `family_limit`."""
+    at those m looks for its counterexample on the pattern's inputs up to m = `family_limit`
+    (default: the limit length_m).  The checks past `lengths` stop, with the limit reported, before
+    one predicted to pass `search_seconds` of them in all (default: the limit length_seconds)."""
+    from dipc_plus.execution import limits
     if claim.kind != "dp":
         raise UserError("--every-length decides differential privacy, not Pufferfish", file=claim_path)
     adj = claim.adjacency
@@ -412,7 +473,9 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     k = _budget_multiple(claim, claim_path)
     d = None if bound.d is None else bound.d * adj.bound
     res = EveryLengthResult("", auto, d, pats, secs, budget_k=k, adjacency=adj.kind)
-    checks = _LengthChecks(claim_path, overrides, lengths, executor, res)
+    family_limit = limits.get("length_m") if family_limit is None else family_limit
+    seconds = limits.get("length_seconds") if search_seconds is None else search_seconds
+    checks = _LengthChecks(claim_path, overrides, lengths, executor, res, seconds, family_limit)
     if d is not None and d <= k:
         # The bound is a proof; the exact engine at small m must agree with it before it is printed.
         _cross_check(checks, claim, d)
@@ -424,6 +487,9 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
         # per-step outputs, not a count computed from them: only a concrete, re-checked failure of the
         # program as written, under the claim's own adjacency, refutes.
         for m in (*lengths, *longer):
+            if not checks.affordable(m):
+                res.family = checks.limit_text(k)
+                break
             r = checks.check(m, checks.at(m)[0])
             if not r.verified:
                 res.counterexample = (m, r)
@@ -433,6 +499,8 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     # No constant: the growing exact losses, each with its pair, until the claim itself
     # fails at a concrete m (then the exact engine's re-checked counterexample is shown).
     for m in (*lengths, *longer):
+        if not checks.affordable(m):
+            break
         c, scope = checks.at(m)
         s = checks.exact_loss(m, c, scope)
         if s is not None and (s.infinite or (s.value if s.value is not None else s.lo) > k):
@@ -440,13 +508,15 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
             if not r.verified:
                 res.counterexample = (m, r)
                 break
-    if res.counterexample is None:
+    if res.counterexample is None and checks.stopped is None:
         _family_counterexample(checks, k, max((*lengths, *longer)), family_limit)
+    if res.counterexample is None and checks.stopped is not None:
+        res.family = checks.limit_text(k)
     res.verdict = "not private for any constant"
     return res
 
 
-def _family_counterexample(checks: _LengthChecks, k: Fraction, checked: int, limit: int = FAMILY_MAX_M) -> None:
+def _family_counterexample(checks: _LengthChecks, k: Fraction, checked: int, limit: int) -> None:
     """The first m past the checked lengths at which the pattern's family inputs violate the claimed
     k*eps: looked for at the m the growth predicts, then down to the first failing m (or up from
     it, to `limit`).  The exact check at that m is the proof; the limit is reported when reached."""
@@ -455,6 +525,8 @@ def _family_counterexample(checks: _LengthChecks, k: Fraction, checked: int, lim
     m = min(max(guess or checked + 1, checked + 1), limit)
     found = {}
     while checked < m <= limit and m not in found:
+        if not checks.affordable(m):
+            break
         r = checks.family_check(m)
         found[m] = r
         if r.verified:
@@ -473,6 +545,6 @@ def _family_counterexample(checks: _LengthChecks, k: Fraction, checked: int, lim
                       if first - 1 in found else
                       f"the pattern's inputs (q = 0 against q' moving the pumped reads) fail the claimed {k}*eps "
                       f"at m = {first} ({how}: m = {guess})")
-    else:
+    elif checks.stopped is None:
         res.family = (f"no counterexample to the claimed {k}*eps among the pattern's inputs up to the limit m = "
-                      f"{limit} (the loss still grows without bound, by the proof of the pattern)")
+                      f"{limit} (--limit length_m=N; the loss still grows without bound, by the proof of the pattern)")

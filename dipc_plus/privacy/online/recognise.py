@@ -116,13 +116,13 @@ def _guard_test(cond) -> tuple | None:
 class _Path:
     """One path through the iteration so far: finite values, what the reals and Booleans
     hold (`sym`), the events, whether it has exited, and the guard's position."""
-    __slots__ = ("env", "sym", "events", "done", "gwhere")
+    __slots__ = ("env", "sym", "events", "done", "gpos")
 
-    def __init__(self, env, sym, events, done, gwhere):
-        self.env, self.sym, self.events, self.done, self.gwhere = env, sym, events, done, gwhere
+    def __init__(self, env, sym, events, done, gpos):
+        self.env, self.sym, self.events, self.done, self.gpos = env, sym, events, done, gpos
 
     def but(self, **kw) -> "_Path":
-        p = _Path(self.env, self.sym, self.events, self.done, self.gwhere)
+        p = _Path(self.env, self.sym, self.events, self.done, self.gpos)
         for k, v in kw.items():
             setattr(p, k, v)
         return p
@@ -244,11 +244,11 @@ class _Recogniser:
     # ----------------------------------------------------------------------- the iteration
 
     def run(self, state: tuple, names: tuple, body) -> list:
-        start = _Path(dict(zip(names, state)), {}, (), False, "")
+        start = _Path(dict(zip(names, state)), {}, (), False, None)
         out = []
         for p in self._block(body, [start]):
             dst = EXIT if p.done else tuple(p.env[n] for n in names)
-            out.append(Step(state, dst, p.events, p.gwhere))
+            out.append(Step(state, dst, p.events, where(p.gpos) if p.gpos else "", at=p.gpos))
         return out
 
     def _block(self, body, paths: list) -> list:
@@ -442,7 +442,7 @@ class _Recogniser:
             for truth in (True, False):
                 ev = Event("guard", top=(truth == top_when_true), noisy=noisy, rate=rate, var=x)
                 q = p.but(sym={**p.sym, g: info[:5] + (truth, x)}, events=p.events + (ev,),
-                          gwhere=p.gwhere or where(gpos))
+                          gpos=p.gpos or gpos)
                 out += self._block(s.then if truth != negated else s.other, [q])
             return out
         self._finite_only(reads(s.cond), p, s.pos)
@@ -472,7 +472,7 @@ def recognise(shape: OnlineShape) -> Automaton:
     start = tuple(env[n] for n in names)
     pos = shape.body[0].pos
     auto = Automaton(where(pos), names, start, tuple(r.variables), tuple(r.variables.values()),
-                     input_name=shape.input, size_param=shape.size, derived=shape.derived)
+                     input_name=shape.input, size_param=shape.size, derived=shape.derived, loop_at=pos)
     todo, seen = [start], {start}
     while todo:
         state = todo.pop()

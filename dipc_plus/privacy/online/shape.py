@@ -60,10 +60,10 @@ def online_shape(source: str, explicit: dict) -> OnlineShape:
              for length in LENGTHS]
     derived = tails[0].derived
     if tails[1].derived != derived:
-        where = next(iter(sorted(tails[0].lines or tails[1].lines)))
-        raise UserError(f"cannot decide privacy for every m: the outputs computed after the loop differ between "
-                        f"m = {LENGTHS[0]} ({', '.join(derived) or 'none'}) and m = {LENGTHS[1]} "
-                        f"({', '.join(tails[1].derived) or 'none'})", file=str(source), line=where, hint=HINT)
+        raise UserError.at(tails[0].at or tails[1].at,
+                           f"cannot decide privacy for every m: the outputs computed after the loop differ between "
+                           f"m = {LENGTHS[0]} ({', '.join(derived) or 'none'}) and m = {LENGTHS[1]} "
+                           f"({', '.join(tails[1].derived) or 'none'})", hint=HINT)
     _check_uses(uses, _exempt_lines(module, derived, tails))
     shapes = [_split(t.program, qname, length) for t, length in zip(tails, LENGTHS)]
     (p3, prefix, body), (_, _, body4) = shapes
