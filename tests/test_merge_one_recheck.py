@@ -15,7 +15,7 @@ RUNS = {   # both parts of each run are refuted, so each part holds a counterexa
     "accuracy": ["accuracy", THEORIES / "sparse.toml", "--set", "m=3", "--set", "c=1", "--dd-over", "grid"],
     "privacy": ["privacy", THEORIES / "svt_lyu_alg4_privacy.toml"],
 }
-RECHECK = {"accuracy": ("dipc_plus.accuracy.box_result", "recheck"),
+RECHECK = {"accuracy": ("dipc_plus.accuracy.box_reduction", "recheck"),
            "privacy": ("dipc_plus.privacy.dp.restate", "why_not_a_counterexample")}
 
 
