@@ -1,11 +1,13 @@
 """One walk of a lowered program over symbolic states, a path split wherever a comparison is open.
 
-Three uses read a program with some values unknown: the noise-free program over symbolic
+Four uses read a program with some values unknown: the noise-free program over symbolic
 inputs (`claims.noise_free`), the monotonicity signs of the corner reduction
-(`accuracy.monotone`) and the atom sets of `prob --symbolic` (`semantics.symbolic_chain`).
-They share this walk: Bool/DOM values are computed, Real/Int values are `LinForm`s, and a
-*domain* object says what a sample is and which outcomes a comparison can have on a path
-(with what the path then remembers: a condition, oriented half-spaces, atoms).
+(`accuracy.monotone`), the atom sets of `prob --symbolic` (`semantics.symbolic_chain`) and the
+whitelist of the density-ratio bound (`privacy.dp.density_ratio`). They share this walk:
+Bool/DOM values are computed, Real/Int values are `LinForm`s, and a *domain* object says what
+a sample is and which outcomes a comparison can have on a path (with what the path then
+remembers: a condition, oriented half-spaces, atoms); the density-ratio domain reads values
+of its own and leaves conditions undecided, and the walk then runs both branches.
 """
 from __future__ import annotations
 
