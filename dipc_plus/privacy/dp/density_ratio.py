@@ -25,6 +25,7 @@ from dipc_plus.exact.noises.registry import by_kind
 from dipc_plus.privacy.display import eps_multiple
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import eval_expr
+from dipc_plus.semantics.instructions import reads
 from dipc_plus.semantics.walk import Domain, PathState, Walk
 
 MAX_PATHS = 4096          # paths of the program walked (each If with an undecided condition forks)
@@ -152,12 +153,10 @@ class _Whitelist(Domain):
 
     def no_numbers(self, expr, pos) -> None:
         """A discrete expression must not read a real or integer variable (only comparisons may)."""
-        if isinstance(expr, ir.Lin) and expr.terms:
-            raise Refused("a real or integer variable read outside a linear form, a noise mean or a comparison", pos)
-        if isinstance(expr, ir.Var) and self.is_number_var(expr.name):
-            raise Refused(f"'{expr.name}' read outside a linear form, a noise mean or a comparison", pos)
-        for child in _children(expr):
-            self.no_numbers(child, pos)
+        if any(self.is_number_var(n) for n in reads(expr)):
+            plain = sorted(n for n in reads(expr, terms=False) if self.is_number_var(n))
+            raise Refused(f"'{plain[0]}' read outside a linear form, a noise mean or a comparison" if plain else
+                          "a real or integer variable read outside a linear form, a noise mean or a comparison", pos)
 
     def form(self, lin: ir.Lin, p: PathState, pos) -> Form:
         out = Form(const=_number(self.value(lin.const, p, pos)))
@@ -236,22 +235,6 @@ class _Whitelist(Domain):
                                   "a noise mean", pos)
 
 
-def _children(expr) -> list:
-    if isinstance(expr, ir.Unary):
-        return [expr.arg]
-    if isinstance(expr, ir.Binary):
-        return [expr.left, expr.right]
-    if isinstance(expr, ir.Cond):
-        return [expr.cond, expr.then, expr.other]
-    if isinstance(expr, ir.Call):
-        return list(expr.args)
-    if isinstance(expr, ir.ExpOf):
-        return [expr.arg]
-    if isinstance(expr, ir.Lin):
-        return [expr.const] + [c for c, _ in expr.terms]
-    return []
-
-
 def _number(v) -> Fraction | None:
     if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
         return None
@@ -276,14 +259,20 @@ def _constant_on_box(f: Form, op: str, box: dict) -> bool:
 # --------------------------------------------------------------------------- the bound
 
 
-def path_costs(program: ir.Program, box: dict) -> tuple[list, list]:
-    """(per path, the draws (r, a) whose mean reads an input; positions of the input-only
-    comparisons that split the box).  Raises Refused naming the line of a failed precondition."""
-    walk = _Whitelist(program, box)
+def _walked(program: ir.Program, box: dict, one_sided: bool) -> tuple[list, list]:
+    """(the end states of the whitelist walk, each with its outputs checked; the cell positions)."""
+    walk = _Whitelist(program, box, one_sided=one_sided)
     ends = walk.run()
     for p in ends:
         walk.check_outputs(p)
-    return [list(p.facts.moved) for p in ends], list(walk.cells)
+    return ends, list(walk.cells)
+
+
+def path_costs(program: ir.Program, box: dict) -> tuple[list, list]:
+    """(per path, the draws (r, a) whose mean reads an input; positions of the input-only
+    comparisons that split the box).  Raises Refused naming the line of a failed precondition."""
+    ends, cells = _walked(program, box, False)
+    return [list(p.facts.moved) for p in ends], cells
 
 
 def path_draws(program: ir.Program, box: dict) -> tuple[list, list]:
@@ -291,11 +280,8 @@ def path_draws(program: ir.Program, box: dict) -> tuple[list, list]:
     positions of the input-only comparisons that split `box`): the walk of `path_costs` that also
     admits one-sided noises (support [mean, inf), density r eps e^(-r eps (x - mean))), for provers
     that only move such a mean down (then the density drops by at most e^(r eps |shift|))."""
-    walk = _Whitelist(program, box, one_sided=True)
-    ends = walk.run()
-    for p in ends:
-        walk.check_outputs(p)
-    return [(list(p.facts.moved), list(p.facts.one_sided)) for p in ends], list(walk.cells)
+    ends, cells = _walked(program, box, True)
+    return [(list(p.facts.moved), list(p.facts.one_sided)) for p in ends], cells
 
 
 def input_only_comparisons(program: ir.Program, box: dict) -> list[Form]:
