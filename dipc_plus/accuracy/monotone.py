@@ -143,7 +143,7 @@ class Monotonicity(Domain):
                            file=getattr(s.pos, "file", None), line=getattr(s.pos, "line", None),
                            hint="box claims are decided for loop-free (unrolled) programs")
 
-    def too_many(self, limit: int) -> Exception:
+    def too_many(self, limit: int, pos=None) -> Exception:
         return NotReducible("program-shape", f"the program has more than {limit} paths",
                             hint="use a smaller instance (fewer queries)")
 

@@ -109,7 +109,7 @@ class NoiseFree(Domain):
                             hint="the noise-free program must terminate: give the deterministic "
                                  "function as a table in the claim instead")
 
-    def too_many(self, limit: int) -> Exception:
+    def too_many(self, limit: int, pos=None) -> Exception:
         return ResourceLimit(f"the noise-free program has more than {limit} paths over the "
                              "symbolic inputs", hint="use fewer or smaller inputs, or dd_over = \"grid\"")
 

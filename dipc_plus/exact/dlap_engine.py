@@ -36,6 +36,8 @@ from math import comb, gcd, lcm
 from flint import fmpq, fmpq_poly
 
 from dipc_plus.exact import lp
+from dipc_plus.exact.cells import primitive
+from dipc_plus.exact.exp_terms import add_into
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.param_poly import poly_mul
 
@@ -61,7 +63,8 @@ class RF:
 
     Products cancel common factors across their operands, sums skip the gcd
     (see __add__), so num and den may share a factor until `reduced()`;
-    `is_zero` and `==` are exact regardless."""
+    `is_zero` and `==` are exact regardless.  Kept apart from `ExpFrac`: the summation's hot
+    path needs that lazy gcd and integer powers of one T, which ExpFrac's general exponents lack."""
 
     __slots__ = ("num", "den", "s")
 
@@ -96,6 +99,9 @@ class RF:
 
     def is_zero(self) -> bool:
         return self.num == 0
+
+    def __bool__(self) -> bool:
+        return self.num != 0
 
     def __mul__(self, other: "RF") -> "RF":
         if self.num == 0 or other.num == 0:
@@ -262,7 +268,8 @@ class _Infeasible(Exception):
 
 
 def _constraint_set(rows) -> tuple:
-    """Canonical constraint tuple: normalised, tightest per direction; raises _Infeasible."""
+    """Canonical constraint tuple: normalised, tightest per direction; raises _Infeasible.
+    Kept beside `lp`: over the integers a row tightens (ceil(b / g)), which no rational LP row says."""
     best: dict = {}
     for a, b in rows:
         r = _norm_le(a, b)
@@ -280,12 +287,18 @@ def _constraint_set(rows) -> tuple:
     return tuple(sorted(best.items()))
 
 
-def _feasible(cons: tuple) -> bool:
-    """False only if the constraints certainly have no integer solution: none has a rational
-    one (the exact LP of `lp.feasible`).  Pruning is only an optimisation, so the rational
-    relaxation of the integer rows (already tightened by `_constraint_set`) is enough."""
-    return lp.feasible([lp.Constraint.make({j: c for j, c in enumerate(a) if c}, "<=", -b)
-                        for a, b in cons])
+def _pruned(rows) -> tuple | None:
+    """The canonical set of `rows`, or None when it certainly has no integer solution: tightening
+    finds none, or the exact LP (`lp.feasible`) finds no rational one.  Pruning only saves work,
+    so the rational relaxation of the tightened rows is enough."""
+    try:
+        cons = _constraint_set(rows)
+    except _Infeasible:
+        return None
+    if cons and not lp.feasible([lp.Constraint.make({j: c for j, c in enumerate(a) if c}, "<=", -b)
+                                 for a, b in cons]):
+        return None
+    return cons
 
 
 # ----------------------------------------------------------------------------- pieces
@@ -311,18 +324,6 @@ def _pow_form(a: tuple, b: int, k: int) -> dict:
     return out
 
 
-def _acc(d: dict, key, val: RF):
-    old = d.get(key)
-    if old is None:
-        d[key] = val
-    else:
-        s = old + val
-        if s.is_zero():
-            del d[key]
-        else:
-            d[key] = s
-
-
 def _substitute(piece, k: int, a: tuple, b: int):
     """The piece after x_k := a.x + b (a may involve x_k itself: an integer change of variables
     that must be a bijection of Z^n, or a residue class x_k = M x_k' + r). Raises _Infeasible."""
@@ -342,11 +343,11 @@ def _substitute(piece, k: int, a: tuple, b: int):
         exp2 = _add_scaled(exp, k, ek, a)
         c = c.shift(ek * b + fixed)
         if mk == 0:
-            _acc(new_summ, (exp2, mono), c)
+            add_into(new_summ, (exp2, mono), c)
             continue
         base = mono[:k] + (0,) + mono[k + 1:]
         for m, coef in _pow_form(a, b, mk).items():
-            _acc(new_summ, (exp2, tuple(x + y for x, y in zip(base, m))), c.scale(coef))
+            add_into(new_summ, (exp2, tuple(x + y for x, y in zip(base, m))), c.scale(coef))
     return new_cons, new_pend, new_summ
 
 
@@ -375,7 +376,7 @@ def _sum_out(summ: dict, i: int, lo, hi) -> dict:
                     continue
                 ck = cz * qk
                 for m, coef in _pow_form(ba, bb, k).items():
-                    _acc(out, (exp1, tuple(x + y for x, y in zip(mono0, m))), ck.scale(coef))
+                    add_into(out, (exp1, tuple(x + y for x, y in zip(mono0, m))), ck.scale(coef))
     return out
 
 
@@ -398,11 +399,8 @@ def _split_signs(piece, i: int) -> list:
         branches = nxt
     out = []
     for rows, s in branches:
-        try:
-            cons2 = _constraint_set(rows)
-        except _Infeasible:
-            continue
-        if _feasible(cons2):
+        cons2 = _pruned(rows)
+        if cons2 is not None:
             out.append((cons2, keep, s))
     return out
 
@@ -435,6 +433,28 @@ def _unit_residues(piece, i: int) -> list:
     return out
 
 
+def _le(p: tuple, q: tuple, strict: bool) -> tuple:
+    """The row for p <= q (p < q if strict) of two bounds (a, b) meaning a.x + b."""
+    return tuple(x - y for x, y in zip(p[0], q[0])), p[1] - q[1] + strict
+
+
+def _binding_cases(lows: list, highs: list):
+    """(L*, U*, rows) for each choice of the binding bounds (None: no bound on that side): L* the
+    largest lower bound and the first of its ties, U* likewise the smallest upper one, L* <= U*."""
+    for li in range(len(lows)) or [None]:
+        for hi in range(len(highs)) or [None]:
+            lo = None if li is None else lows[li]
+            up = None if hi is None else highs[hi]
+            rows = []
+            if lo is not None:
+                rows += [_le(low, lo, j < li) for j, low in enumerate(lows) if j != li]
+            if up is not None:
+                rows += [_le(up, high, j < hi) for j, high in enumerate(highs) if j != hi]
+            if lo is not None and up is not None:
+                rows.append(_le(lo, up, False))
+            yield lo, up, rows
+
+
 def _eliminate(piece, i: int) -> list:
     """Sum x_i out of one piece; returns the resulting pieces."""
     result = []
@@ -450,32 +470,13 @@ def _eliminate(piece, i: int) -> list:
                     lows.append((rest, b))
                 else:
                     others.append((a, b))
-            for li in range(len(lows)) or [None]:
-                for hi in range(len(highs)) or [None]:
-                    rows = list(others)
-                    lo = lows[li] if li is not None else None
-                    up = highs[hi] if hi is not None else None
-                    if lo is not None:
-                        for j, (la, lb) in enumerate(lows):  # L_j <= L*, strictly below for j < li
-                            if j != li:
-                                rows.append((tuple(x - y for x, y in zip(la, lo[0])),
-                                             lb - lo[1] + (1 if j < li else 0)))
-                    if up is not None:
-                        for j, (ua, ub) in enumerate(highs):  # U* <= U_j, strictly for j < hi
-                            if j != hi:
-                                rows.append((tuple(x - y for x, y in zip(up[0], ua)),
-                                             up[1] - ub + (1 if j < hi else 0)))
-                    if lo is not None and up is not None:
-                        rows.append((tuple(x - y for x, y in zip(lo[0], up[0])), lo[1] - up[1]))
-                    try:
-                        cons2 = _constraint_set(rows)
-                    except _Infeasible:
-                        continue
-                    if cons2 and not _feasible(cons2):
-                        continue
-                    s2 = _sum_out(summ, i, lo, up)
-                    if s2:
-                        result.append((cons2, pend, s2))
+            for lo, up, rows in _binding_cases(lows, highs):
+                cons2 = _pruned(others + rows)
+                if cons2 is None:
+                    continue
+                s2 = _sum_out(summ, i, lo, up)
+                if s2:
+                    result.append((cons2, pend, s2))
     return result
 
 
@@ -488,47 +489,23 @@ def _merge(pieces) -> list:
         else:
             d = acc[key]
             for k, v in summ.items():
-                _acc(d, k, v)
+                add_into(d, k, v)
     return [(c, p, s) for (c, p), s in acc.items() if s]
 
 
-def _forms(piece) -> list:
-    """The coefficient tuples of a piece's constraints and pending factors."""
-    return [a for a, _ in piece[0]] + [a for _, a, _ in piece[1]]
-
-
-def _involved(piece, v: int) -> tuple[int, bool]:
-    """(number of constraints and pending factors with x_v, whether all its coefficients are units)."""
-    coefficients = [a[v] for a in _forms(piece) if a[v]]
-    return len(coefficients), all(abs(c) == 1 for c in coefficients)
-
-
-def _live(piece, n: int) -> set:
-    live = set()
-    for a in _forms(piece):
-        live.update(j for j in range(n) if a[j])
-    for exp, mono in piece[2]:
-        live.update(j for j in range(n) if exp[j] or mono[j])
-    return live
-
-
 def _choose(pieces, n: int) -> int | None:
-    """The next variable to sum out: all-unit coefficients first, then fewest constraints."""
-    live = set()
-    for p in pieces:
-        live |= _live(p, n)
-    if not live:
-        return None
+    """The next variable to sum out: all-unit coefficients first, then fewest constraints and
+    pending factors in the worst piece, then the lowest index; None when none is left."""
     best = None
-    for v in sorted(live):
-        worst, unit = 0, True
-        for p in pieces:
-            c, u = _involved(p, v)
-            worst, unit = max(worst, c), unit and u
-        key = (not unit, worst, v)
-        if best is None or key < best[0]:
-            best = (key, v)
-    return best[1]
+    for v in range(n):
+        worst, unit, live = 0, True, False
+        for cons, pend, summ in pieces:
+            coefficients = [a[v] for a, _ in cons if a[v]] + [a[v] for _, a, _ in pend if a[v]]
+            worst, unit = max(worst, len(coefficients)), unit and all(abs(c) == 1 for c in coefficients)
+            live = live or bool(coefficients) or any(exp[v] or mono[v] for exp, mono in summ)
+        if live and (best is None or (not unit, worst, v) < best):
+            best = (not unit, worst, v)
+    return None if best is None else best[2]
 
 
 def _solve_equalities(piece, eqs: list, n: int):
@@ -563,15 +540,13 @@ def _solve_equalities(piece, eqs: list, n: int):
 
 
 def _integer_atom(form, n: int):
-    """Coefficient tuple and constant of an atom's form, scaled to integers (positive scale)."""
-    coeffs = dict(form.coeffs)
-    for i in coeffs:
+    """Coefficient tuple and constant of an atom's form: `cells.primitive`, the same comparison."""
+    for i, _ in form.coeffs:
         if not 0 <= i < n:
             raise ValueError(f"atom mentions noise {i}, but only {n} noises were given")
-    vals = [Fraction(c) for c in coeffs.values()] + [Fraction(form.const)]
-    m = reduce(lcm, (v.denominator for v in vals), 1)
-    a = tuple(int(Fraction(coeffs.get(i, 0)) * m) for i in range(n))
-    return a, int(Fraction(form.const) * m)
+    coeffs = form.as_dict()
+    vec = primitive([coeffs.get(i, 0) for i in range(n)] + [form.const])
+    return vec[:n], vec[n]
 
 
 def _sum_region(les: list, eqs: list, rates: list) -> RF:
@@ -585,7 +560,7 @@ def _sum_region(les: list, eqs: list, rates: list) -> RF:
         piece = _solve_equalities(piece, eqs, n)
     except _Infeasible:
         return _RF_ZERO
-    if piece is None or not _feasible(piece[0]):
+    if piece is None or _pruned(piece[0]) is None:
         return _RF_ZERO
     pieces = [piece]
     while True:

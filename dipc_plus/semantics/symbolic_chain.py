@@ -148,7 +148,7 @@ class _Atoms(Domain):
         return NotSymbolic("this loop comes back to the same state (a chain with a cycle): "
                            "the symbolic path handles acyclic chains only", s.pos)
 
-    def too_many(self, limit: int) -> Exception:
+    def too_many(self, limit: int, pos=None) -> Exception:
         return NotSymbolic(f"{self.program.name} has more than {limit} paths")
 
     def sample(self, walk: Walk, s: ir.Sample, st: PathState) -> None:

@@ -1,11 +1,13 @@
 """One walk of a lowered program over symbolic states, a path split wherever a comparison is open.
 
-Three uses read a program with some values unknown: the noise-free program over symbolic
+Four uses read a program with some values unknown: the noise-free program over symbolic
 inputs (`claims.noise_free`), the monotonicity signs of the corner reduction
-(`accuracy.monotone`) and the atom sets of `prob --symbolic` (`semantics.symbolic_chain`).
-They share this walk: Bool/DOM values are computed, Real/Int values are `LinForm`s, and a
-*domain* object says what a sample is and which outcomes a comparison can have on a path
-(with what the path then remembers: a condition, oriented half-spaces, atoms).
+(`accuracy.monotone`), the atom sets of `prob --symbolic` (`semantics.symbolic_chain`) and the
+whitelist of the density-ratio bound (`privacy.dp.density_ratio`). They share this walk:
+Bool/DOM values are computed, Real/Int values are `LinForm`s, and a *domain* object says what
+a sample is and which outcomes a comparison can have on a path (with what the path then
+remembers: a condition, oriented half-spaces, atoms); the density-ratio domain reads values
+of its own and leaves conditions undecided, and the walk then runs both branches.
 """
 from __future__ import annotations
 
@@ -23,15 +25,19 @@ def constant_truth(k, op: str) -> bool:
 
 class PathState:
     """One path so far: Bool/DOM values (`env`), Real/Int values as forms (`reals`), and what the
-    domain keeps about the path (`facts`)."""
+    domain keeps about the path (`facts`, immutable: a fork shares them)."""
     __slots__ = ("env", "reals", "facts")
 
     def __init__(self, env: dict, reals: dict, facts):
         self.env, self.reals, self.facts = env, reals, facts
 
+    def fork(self, facts) -> "PathState":
+        return PathState(dict(self.env), dict(self.reals), facts)
+
 
 class Domain:
-    """What one use of the walk says: subclasses give `sample` and `split`."""
+    """What one use of the walk says: subclasses give `sample` and `split`; a domain with values
+    of its own (the density-ratio whitelist) also reads assignments, comparisons and conditions."""
 
     def sample(self, walk: "Walk", s: ir.Sample, st: PathState) -> None:
         raise NotImplementedError
@@ -39,6 +45,16 @@ class Domain:
     def split(self, st: PathState, form: LinForm, op: str) -> list:
         """[(truth of 'form op 0', the path's facts then)] for every outcome the path can take."""
         raise NotImplementedError
+
+    def assign(self, walk: "Walk", s: ir.Assign, st: PathState) -> None:
+        walk.assign(s, st)
+
+    def compare(self, walk: "Walk", s: ir.Compare, st: PathState) -> list:
+        return walk.compare(s, st)
+
+    def condition(self, walk: "Walk", s: ir.If, st: PathState) -> bool | None:
+        """The truth of an `if` condition on the path; None: not known there, both branches run."""
+        return walk.test(s, st, "if")
 
     def enter_loop(self, s: ir.While) -> None:
         """Called at every `while`: a domain that has not made its argument for loops raises."""
@@ -50,7 +66,8 @@ class Domain:
     def loop_repeats(self, s: ir.While) -> Exception:
         return UserError.at(s.pos, "this loop comes back to the same state, so it never ends")
 
-    def too_many(self, limit: int) -> Exception:
+    def too_many(self, limit: int, pos=None) -> Exception:
+        """The error for more than `limit` paths, at the statement (`pos`) that made one too many."""
         return UserError(f"the program has more than {limit} paths")
 
 
@@ -102,28 +119,46 @@ class Walk:
     def stmt(self, s, st: PathState) -> tuple[list, list]:
         kind = type(s)
         if kind is ir.Assign:
-            typ = self.program.variables[s.target]
-            if not isinstance(typ, (ir.RealT, ir.IntT)):
-                st.env[s.target] = eval_assign(s, st.env, self.program)
-            elif isinstance(s.expr, ir.Lin):
-                st.reals[s.target] = self.lin(s.expr, st, s.pos)
-            else:
-                value = eval_expr(s.expr, st.env, self.program, s.pos)
-                st.reals[s.target] = LinForm.constant(fit(value, typ, s.pos, f"the value assigned to '{s.target}'"))
+            self.domain.assign(self, s, st)
             return [st], []
         if kind is ir.Sample:
             self.domain.sample(self, s, st)
             return [st], []
         if kind is ir.Compare:
-            return self.compare(s, st), []
+            return self.domain.compare(self, s, st), []
         if kind is ir.If:
-            return self.block(s.then if self.test(s, st, "if") else s.other, [st])
+            truth = self.domain.condition(self, s, st)
+            if truth is None:
+                return self.both(s, st)
+            return self.block(s.then if truth else s.other, [st])
         if kind is ir.While:
             self.domain.enter_loop(s)
             return self.loop(s, st)
         if kind is ir.Exit:
             return [], [st]
         raise TypeError(f"unknown statement {s!r}")
+
+    def assign(self, s: ir.Assign, st: PathState) -> None:
+        typ = self.program.variables[s.target]
+        if not isinstance(typ, (ir.RealT, ir.IntT)):
+            st.env[s.target] = eval_assign(s, st.env, self.program)
+        elif isinstance(s.expr, ir.Lin):
+            st.reals[s.target] = self.lin(s.expr, st, s.pos)
+        else:
+            value = eval_expr(s.expr, st.env, self.program, s.pos)
+            st.reals[s.target] = LinForm.constant(fit(value, typ, s.pos, f"the value assigned to '{s.target}'"))
+
+    def both(self, s: ir.If, st: PathState) -> tuple[list, list]:
+        """Both branches of an `if` whose condition the domain does not know (then first)."""
+        self.count(1, s.pos)
+        then_normal, then_exited = self.block(s.then, [st.fork(st.facts)])
+        normal, exited = self.block(s.other, [st])
+        return then_normal + normal, then_exited + exited
+
+    def count(self, forks: int, pos) -> None:
+        self.live += forks
+        if self.live > self.max_paths:
+            raise self.domain.too_many(self.max_paths, pos)
 
     def test(self, s, st: PathState, word: str) -> bool:
         value = eval_expr(s.cond, st.env, self.program, s.pos)
@@ -139,13 +174,11 @@ class Walk:
         outcomes = self.domain.split(st, form, s.op)
         out = []
         for k, (truth, facts) in enumerate(outcomes):
-            new = st if k == len(outcomes) - 1 else PathState(dict(st.env), dict(st.reals), facts)
+            new = st if k == len(outcomes) - 1 else st.fork(facts)
             new.facts = facts
             new.env[s.target] = truth
             out.append(new)
-        self.live += len(out) - 1
-        if self.live > self.max_paths:
-            raise self.domain.too_many(self.max_paths)
+        self.count(len(out) - 1, s.pos)
         return out
 
     def loop(self, s: ir.While, st: PathState) -> tuple[list, list]:

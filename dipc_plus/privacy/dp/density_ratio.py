@@ -16,7 +16,7 @@ whitelist naming the refused line); all arithmetic is exact.  It proves, it neve
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
@@ -25,6 +25,8 @@ from dipc_plus.exact.noises.registry import by_kind
 from dipc_plus.privacy.display import eps_multiple
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import eval_expr
+from dipc_plus.semantics.instructions import reads
+from dipc_plus.semantics.walk import Domain, PathState, Walk
 
 MAX_PATHS = 4096          # paths of the program walked (each If with an undecided condition forks)
 MAX_SIGN_VECTORS = 1 << 16   # linf: sign vectors enumerated; past it the row-sum upper bound
@@ -84,16 +86,13 @@ def _add(a: tuple, b: tuple) -> tuple:
     return tuple(sorted((k, c) for k, c in out.items() if c is None or c != 0))
 
 
-@dataclass
-class _Path:
-    forms: dict                    # real/int variable -> (Form, position of its last assignment)
-    known: dict                    # discrete variable -> its value, where it is a constant
-    draws: list = field(default_factory=list)    # (cost r, a: dict input -> coefficient)
+@dataclass(frozen=True)
+class _Draws:
+    """A path's draws: (cost r, a: input -> coefficient) of those whose mean reads an input, how
+    many there were, and (rate r, a) of one-sided noises (walks that allow them)."""
+    moved: tuple = ()
     serial: int = 0
-    one_sided: list = field(default_factory=list)   # (rate r, a) of one-sided noises (walks that allow them)
-
-    def fork(self) -> "_Path":
-        return _Path(dict(self.forms), dict(self.known), list(self.draws), self.serial, list(self.one_sided))
+    one_sided: tuple = ()
 
 
 @dataclass
@@ -119,157 +118,121 @@ class DensityRatio:
 # --------------------------------------------------------------------------- the whitelist walk
 
 
-class _Walk:
+class _Whitelist(Domain):
+    """The domain of the one walk (semantics/walk.py) for the bound: a path's `env` holds the
+    discrete values known on it, its `reals` (Form, position of the last assignment) per real or
+    integer variable, its facts the `_Draws`; an `if` it cannot decide runs both branches."""
+
     def __init__(self, program: ir.Program, box: dict, one_sided: bool = False, lenient: bool = False):
         self.program, self.box, self.one_sided, self.lenient = program, box, one_sided, lenient
-        self.paths = 0
         self.cells: dict = {}          # position -> None: input-only comparisons not constant on the box
         self.splits: list = []         # the forms f of those comparisons (f op 0), for the cell search
 
-    def run(self) -> list[_Path]:
+    def run(self) -> list[PathState]:
         forms = {n: (Form(u=((n, Fraction(1)),)), None) for n, t in self.program.inputs
                  if isinstance(t, (ir.RealT, ir.IntT))}
-        ends: list[_Path] = []
-        for p in self.block(self.program.body, [_Path(forms, {})], ends):
-            ends.append(p)
-        return ends
+        normal, exited = Walk(self.program, self, MAX_PATHS).block(self.program.body, [PathState({}, forms, _Draws())])
+        return exited + normal
 
-    def block(self, stmts: tuple, paths: list, ends: list) -> list:
-        for s in stmts:
-            nxt = []
-            for p in paths:
-                nxt += self.stmt(s, p, ends)
-            if len(nxt) + len(ends) > MAX_PATHS:
-                raise Refused(f"more than {MAX_PATHS} paths through the program", s.pos)
-            paths = nxt
-        return paths
+    def enter_loop(self, s: ir.While) -> None:
+        raise Refused("a while loop: the bound takes straight-line programs and for loops (unrolled)", s.pos)
 
-    def stmt(self, s, p: _Path, ends: list) -> list:
-        if isinstance(s, ir.Assign):
-            self.assign(s, p)
-        elif isinstance(s, ir.Sample):
-            self.sample(s, p)
-        elif isinstance(s, ir.Compare):
-            self.compare(s, p)
-        elif isinstance(s, ir.If):
-            return self.branch(s, p, ends)
-        elif isinstance(s, ir.Exit):
-            ends.append(p)
-            return []
-        elif isinstance(s, ir.While):
-            raise Refused("a while loop: the bound takes straight-line programs and for loops (unrolled)", s.pos)
-        else:
-            raise Refused(f"a statement the bound does not know ({type(s).__name__})", getattr(s, "pos", None))
-        return [p]
+    def too_many(self, limit: int, pos=None) -> Exception:
+        return Refused(f"more than {limit} paths through the program", pos)
 
     def is_number_var(self, name: str) -> bool:
         return isinstance(self.program.variables.get(name), (ir.RealT, ir.IntT))
 
-    def value(self, expr, p: _Path, pos):
+    def value(self, expr, p: PathState, pos):
         """The constant value of a discrete expression on this path, or None."""
         self.no_numbers(expr, pos)
         try:
-            return eval_expr(expr, p.known, self.program, pos)
+            return eval_expr(expr, p.env, self.program, pos)
         except (UserError, KeyError, TypeError, ValueError, ZeroDivisionError):
             return None
 
     def no_numbers(self, expr, pos) -> None:
         """A discrete expression must not read a real or integer variable (only comparisons may)."""
-        if isinstance(expr, ir.Lin) and expr.terms:
-            raise Refused("a real or integer variable read outside a linear form, a noise mean or a comparison", pos)
-        if isinstance(expr, ir.Var) and self.is_number_var(expr.name):
-            raise Refused(f"'{expr.name}' read outside a linear form, a noise mean or a comparison", pos)
-        for child in _children(expr):
-            self.no_numbers(child, pos)
+        if any(self.is_number_var(n) for n in reads(expr)):
+            plain = sorted(n for n in reads(expr, terms=False) if self.is_number_var(n))
+            raise Refused(f"'{plain[0]}' read outside a linear form, a noise mean or a comparison" if plain else
+                          "a real or integer variable read outside a linear form, a noise mean or a comparison", pos)
 
-    def form(self, lin: ir.Lin, p: _Path, pos) -> Form:
+    def form(self, lin: ir.Lin, p: PathState, pos) -> Form:
         out = Form(const=_number(self.value(lin.const, p, pos)))
         for coef, var in lin.terms:
             k = _number(self.value(coef, p, pos))
-            f = p.forms.get(var, (Form(const=None), None))[0]
+            f = p.reals.get(var, (Form(const=None), None))[0]
             if k is None and f.u:
                 raise Refused(f"the coefficient of '{var}' is not a constant and '{var}' reads an input", pos)
             out = out.plus(f.scaled(k))
         return out
 
-    def assign(self, s: ir.Assign, p: _Path) -> None:
+    def assign(self, walk: Walk, s: ir.Assign, p: PathState) -> None:
         if self.is_number_var(s.target):
             lin = s.expr if isinstance(s.expr, ir.Lin) else ir.Lin("real", (), s.expr)
-            p.forms[s.target] = (self.form(lin, p, s.pos), s.pos)
+            p.reals[s.target] = (self.form(lin, p, s.pos), s.pos)
             return
         v = self.value(s.expr, p, s.pos)
         if v is None:
-            p.known.pop(s.target, None)
+            p.env.pop(s.target, None)
         else:
-            p.known[s.target] = v
+            p.env[s.target] = v
 
-    def sample(self, s: ir.Sample, p: _Path) -> None:
+    def sample(self, walk: Walk, s: ir.Sample, p: PathState) -> None:
         d = s.dist
         if isinstance(d, ir.NoiseSample):
             mean = self.form(d.mean, p, s.pos)
             if mean.u:
-                cost = shift_cost(d.kind, d.rate)
-                reading = by_kind(d.kind).reading(d.rate)
-                if cost is None and self.one_sided and reading.positive_only and reading.noise.kind == "lap":
-                    p.one_sided.append((reading.noise.rate, dict(mean.u)))
-                elif cost is None and self.lenient:
-                    pass
-                elif cost is None:
-                    raise Refused(f"the mean of a {by_kind(d.kind).title} noise reads the input(s) "
-                                  f"{_names(mean.u)}: its support moves with the mean, so its density ratio "
-                                  "under a shift is not bounded", s.pos)
-                elif d.kind != "lap" and any(c.denominator != 1 for _, c in mean.u):
-                    raise Refused("an integer noise's mean moves by a non-integer multiple of an input", s.pos)
-                else:
-                    p.draws.append((cost, dict(mean.u)))
-            p.serial += 1
-            p.forms[s.target] = (Form(x=((p.serial, Fraction(1)),)), s.pos)
+                self.moved(s, d, mean, p)
+            p.facts = replace(p.facts, serial=p.facts.serial + 1)
+            p.reals[s.target] = (Form(x=((p.facts.serial, Fraction(1)),)), s.pos)
             return
         for a in d.args:          # ExpMech / Choose: a distribution the inputs must not touch
             self.no_numbers(a, s.pos)
-        p.known.pop(s.target, None)
+        p.env.pop(s.target, None)
 
-    def compare(self, s: ir.Compare, p: _Path) -> None:
+    def moved(self, s: ir.Sample, d: ir.NoiseSample, mean: Form, p: PathState) -> None:
+        """Record (or refuse) a noise whose mean reads an input."""
+        cost = shift_cost(d.kind, d.rate)
+        reading = by_kind(d.kind).reading(d.rate)
+        if cost is None and self.one_sided and reading.positive_only and reading.noise.kind == "lap":
+            p.facts = replace(p.facts, one_sided=p.facts.one_sided + ((reading.noise.rate, dict(mean.u)),))
+        elif cost is None and self.lenient:
+            pass
+        elif cost is None:
+            raise Refused(f"the mean of a {by_kind(d.kind).title} noise reads the input(s) "
+                          f"{_names(mean.u)}: its support moves with the mean, so its density ratio "
+                          "under a shift is not bounded", s.pos)
+        elif d.kind != "lap" and any(c.denominator != 1 for _, c in mean.u):
+            raise Refused("an integer noise's mean moves by a non-integer multiple of an input", s.pos)
+        else:
+            p.facts = replace(p.facts, moved=p.facts.moved + ((cost, dict(mean.u)),))
+
+    def compare(self, walk: Walk, s: ir.Compare, p: PathState) -> list:
         diff = self.form(s.lhs, p, s.pos).plus(self.form(s.rhs, p, s.pos).scaled(Fraction(-1)))
-        p.known.pop(s.target, None)
+        p.env.pop(s.target, None)
         if diff.u and diff.reads_draws() and self.lenient:
-            return
+            return [p]
         if diff.u and diff.reads_draws():
             raise Refused(f"a comparison reads the input(s) {_names(diff.u)} beside draws: inputs may reach "
                           "the outputs only through noise means", s.pos)
         if diff.u and not _constant_on_box(diff, s.op, self.box):
             self.cells[s.pos] = None
             self.splits.append(diff)
+        return [p]
 
-    def branch(self, s: ir.If, p: _Path, ends: list) -> list:
+    def condition(self, walk: Walk, s: ir.If, p: PathState) -> bool | None:
         c = self.value(s.cond, p, s.pos)
-        if isinstance(c, bool):
-            return self.block(s.then if c else s.other, [p], ends)
-        return self.block(s.then, [p.fork()], ends) + self.block(s.other, [p], ends)
+        return c if isinstance(c, bool) else None
 
-    def check_outputs(self, p: _Path) -> None:
+    def check_outputs(self, p: PathState) -> None:
         for name, typ in self.program.outputs:
             if isinstance(typ, (ir.RealT, ir.IntT)):
-                f, pos = p.forms.get(name, (Form(), None))
+                f, pos = p.reals.get(name, (Form(), None))
                 if f.u:
                     raise Refused(f"the output '{name}' reads the input(s) {_names(f.u)} directly, not through "
                                   "a noise mean", pos)
-
-
-def _children(expr) -> list:
-    if isinstance(expr, ir.Unary):
-        return [expr.arg]
-    if isinstance(expr, ir.Binary):
-        return [expr.left, expr.right]
-    if isinstance(expr, ir.Cond):
-        return [expr.cond, expr.then, expr.other]
-    if isinstance(expr, ir.Call):
-        return list(expr.args)
-    if isinstance(expr, ir.ExpOf):
-        return [expr.arg]
-    if isinstance(expr, ir.Lin):
-        return [expr.const] + [c for c, _ in expr.terms]
-    return []
 
 
 def _number(v) -> Fraction | None:
@@ -296,14 +259,20 @@ def _constant_on_box(f: Form, op: str, box: dict) -> bool:
 # --------------------------------------------------------------------------- the bound
 
 
-def path_costs(program: ir.Program, box: dict) -> tuple[list, list]:
-    """(per path, the draws (r, a) whose mean reads an input; positions of the input-only
-    comparisons that split the box).  Raises Refused naming the line of a failed precondition."""
-    walk = _Walk(program, box)
+def _walked(program: ir.Program, box: dict, one_sided: bool) -> tuple[list, list]:
+    """(the end states of the whitelist walk, each with its outputs checked; the cell positions)."""
+    walk = _Whitelist(program, box, one_sided=one_sided)
     ends = walk.run()
     for p in ends:
         walk.check_outputs(p)
-    return [p.draws for p in ends], list(walk.cells)
+    return ends, list(walk.cells)
+
+
+def path_costs(program: ir.Program, box: dict) -> tuple[list, list]:
+    """(per path, the draws (r, a) whose mean reads an input; positions of the input-only
+    comparisons that split the box).  Raises Refused naming the line of a failed precondition."""
+    ends, cells = _walked(program, box, False)
+    return [list(p.facts.moved) for p in ends], cells
 
 
 def path_draws(program: ir.Program, box: dict) -> tuple[list, list]:
@@ -311,11 +280,8 @@ def path_draws(program: ir.Program, box: dict) -> tuple[list, list]:
     positions of the input-only comparisons that split `box`): the walk of `path_costs` that also
     admits one-sided noises (support [mean, inf), density r eps e^(-r eps (x - mean))), for provers
     that only move such a mean down (then the density drops by at most e^(r eps |shift|))."""
-    walk = _Walk(program, box, one_sided=True)
-    ends = walk.run()
-    for p in ends:
-        walk.check_outputs(p)
-    return [(p.draws, p.one_sided) for p in ends], list(walk.cells)
+    ends, cells = _walked(program, box, True)
+    return [(list(p.facts.moved), list(p.facts.one_sided)) for p in ends], cells
 
 
 def input_only_comparisons(program: ir.Program, box: dict) -> list[Form]:
@@ -323,7 +289,7 @@ def input_only_comparisons(program: ir.Program, box: dict) -> list[Form]:
     `box`, on every path (for the refutation's points inside cells).  A lenient walk: comparisons
     beside draws and noises of unbounded shift are passed over, not refused; a program the walk
     cannot read at all gives []."""
-    walk = _Walk(program, box, one_sided=True, lenient=True)
+    walk = _Whitelist(program, box, one_sided=True, lenient=True)
     try:
         walk.run()
     except Refused:
