@@ -288,17 +288,7 @@ MAX_DEPTH = 200
 
 
 def _depth(e) -> int:
-    if isinstance(e, (ir.Unary, ir.ExpOf)):
-        return 1 + _depth(e.arg)
-    if isinstance(e, ir.Binary):
-        return 1 + max(_depth(e.left), _depth(e.right))
-    if isinstance(e, ir.Cond):
-        return 1 + max(_depth(e.cond), _depth(e.then), _depth(e.other))
-    if isinstance(e, ir.Call):
-        return 1 + max((_depth(a) for a in e.args), default=0)
-    if isinstance(e, ir.Lin):
-        return 1 + max([_depth(c) for c, _ in e.terms] + [_depth(e.const)])
-    return 1
+    return 1 + max((_depth(part) for part in S.parts(e)), default=0)
 
 
 def _check_depth(body, scope: Scope) -> None:
@@ -308,26 +298,18 @@ def _check_depth(body, scope: Scope) -> None:
             raise UserError.at(pos, f"{what} is nested more than {MAX_DEPTH} levels deep",
                                hint="split it with intermediate variables or helper functions")
 
-    def visit(stmts):
-        for s in stmts:
-            if isinstance(s, ir.Assign):
-                check(s.expr, s.pos, "this expression")
-            elif isinstance(s, ir.Compare):
-                check(s.lhs, s.pos, "this comparison")
-                check(s.rhs, s.pos, "this comparison")
-            elif isinstance(s, ir.Sample):
-                for part in (getattr(s.dist, "mean", None),) + tuple(getattr(s.dist, "args", ())):
-                    if part is not None:
-                        check(part, s.pos, "an argument")
-            elif isinstance(s, ir.If):
-                check(s.cond, s.pos, "this condition")
-                visit(s.then)
-                visit(s.other)
-            elif isinstance(s, ir.While):
-                check(s.cond, s.pos, "this condition")
-                visit(s.body)
-
-    visit(body)
+    for s in ir.statements(body):
+        if isinstance(s, ir.Assign):
+            check(s.expr, s.pos, "this expression")
+        elif isinstance(s, ir.Compare):
+            check(s.lhs, s.pos, "this comparison")
+            check(s.rhs, s.pos, "this comparison")
+        elif isinstance(s, ir.Sample):
+            for part in (getattr(s.dist, "mean", None),) + tuple(getattr(s.dist, "args", ())):
+                if part is not None:
+                    check(part, s.pos, "an argument")
+        elif isinstance(s, (ir.If, ir.While)):
+            check(s.cond, s.pos, "this condition")
     for f in scope.functions.values():
         check(f.body, f.pos, f"the body of '{f.name}'")
     for d in scope.distributions.values():
