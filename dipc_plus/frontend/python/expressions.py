@@ -17,7 +17,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.frontend.python.calls import Calls
 from dipc_plus.frontend.python.declarations import Declarations
 from dipc_plus.frontend.python.source import PythonFunction, error_at
-from dipc_plus.frontend.python.values import BOOL, CONST, INT, REAL, ListVar, Value, const, number_text
+from dipc_plus.frontend.python.values import BOOL, CONST, INT, REAL, ListVar, Value, const, number_text, widened
 from dipc_plus.frontend.syntax_errors import is_reserved
 
 RANDOMNESS = ("prng", "rng")
@@ -196,9 +196,7 @@ class ExpressionTranslator(Declarations, Calls):
         kind = self.kind_of(value, value_node)
         self.set_elem(lst, kind, value_node)
         if kind == INT:
-            lo, hi = (int(value.value),) * 2 if value.kind == CONST else (value.lo, value.hi)
-            lst.lo = lo if lst.lo is None else min(lst.lo, lo)
-            lst.hi = hi if lst.hi is None else max(lst.hi, hi)
+            lst.lo, lst.hi = widened((lst.lo, lst.hi), value.bounds())
         if kind == BOOL and self.is_padded_list(lst):
             if value.text in ("true", "false"):
                 self.emit(f"{target} <- {'True' if value.text == 'true' else 'False'}", node)
@@ -391,8 +389,7 @@ class ExpressionTranslator(Declarations, Calls):
                           "the subset is linear: + and -, and * or / by a constant")
 
     def interval(self, left: Value, right: Value, op: str) -> tuple[int, int]:
-        a = (int(left.value),) * 2 if left.kind == CONST else (left.lo, left.hi)
-        b = (int(right.value),) * 2 if right.kind == CONST else (right.lo, right.hi)
+        a, b = left.bounds(), right.bounds()
         if op == "+":
             return a[0] + b[0], a[1] + b[1]
         return a[0] - b[1], a[1] - b[0]
