@@ -10,6 +10,7 @@ c/eps becomes the .dip rate eps/c.  Number literals are read from the source tex
 from __future__ import annotations
 
 import ast
+import operator
 import re
 from fractions import Fraction
 
@@ -25,6 +26,9 @@ EPSILON = ("epsilon", "eps")
 _BUILTIN_NAMES = frozenset("count min max abs argmax argmin EQ none False True m".split())
 _ARITH = {ast.Add: "+", ast.Sub: "-"}
 _COMPARE = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+_ORDER = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Eq: operator.eq,
+          ast.NotEq: operator.ne}
+_FOLD = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
 
 
 class ExpressionTranslator(Declarations, Calls):
@@ -396,14 +400,8 @@ class ExpressionTranslator(Declarations, Calls):
 
     def fold(self, node, a: Fraction, b: Fraction) -> Value:
         op = type(node.op)
-        if op is ast.Add:
-            return const(a + b)
-        if op is ast.Sub:
-            return const(a - b)
-        if op is ast.Mult:
-            return const(a * b)
-        if op is ast.Div and b != 0:
-            return const(a / b)
+        if op in _FOLD and (op is not ast.Div or b != 0):
+            return const(_FOLD[op](a, b))
         raise self.refuse(node, f"the operation `{op.__name__}` on constants", "use + - * / (not by zero)")
 
     def unaryop(self, node) -> Value:
@@ -426,9 +424,7 @@ class ExpressionTranslator(Declarations, Calls):
         if (left.kind == BOOL) != (right.kind == BOOL):
             raise self.refuse(node, "a comparison of a bool with a number", "compare numbers with numbers")
         if left.kind == CONST and right.kind == CONST:
-            truth = {ast.Lt: left.value < right.value, ast.LtE: left.value <= right.value,
-                     ast.Gt: left.value > right.value, ast.GtE: left.value >= right.value,
-                     ast.Eq: left.value == right.value, ast.NotEq: left.value != right.value}[type(node.ops[0])]
+            truth = _ORDER[type(node.ops[0])](left.value, right.value)
             return Value("true" if truth else "false", BOOL)
         return Value(f"({left.text} {_COMPARE[type(node.ops[0])]} {right.text})", BOOL)
 
