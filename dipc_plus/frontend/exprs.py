@@ -425,16 +425,22 @@ class Lowerer:
                            f"the noises are {', '.join(noises.surface_names())}, sampled as x <- Lap(a*eps, mean)")
 
     def user_call(self, e: S.CallExpr, f: ir.Function) -> Det:
-        if len(e.args) != len(f.params):
-            raise UserError.at(e.pos, f"{f.name} takes {len(f.params)} argument(s), {len(e.args)} given",
-                               hint=f"{f.name}({', '.join(n + ': ' + str(t) for n, t in f.params)})")
-        args = []
-        for k, (arg, (pname, ptype)) in enumerate(zip(e.args, f.params), 1):
-            v = self.det(arg, f"argument {k} of {f.name}")
-            self.check_fits(v, ptype, arg, f"argument {k} of {f.name} ('{pname}')")
-            args.append(v.expr)
         result = f.result
-        return Det(ir.Call(f.name, tuple(args)), RAT if isinstance(result, (ir.RatT, ir.IntT)) else result)
+        return Det(ir.Call(f.name, self.call_args(e, f.params, f.name)),
+                   RAT if isinstance(result, (ir.RatT, ir.IntT)) else result)
+
+    def call_args(self, call: S.CallExpr, params: tuple, owner: str) -> tuple:
+        """The arguments of a call of a function, score function or distribution `owner`, each
+        deterministic and fitting its parameter's type."""
+        if len(call.args) != len(params):
+            raise UserError.at(call.pos, f"{owner} takes {len(params)} argument(s), {len(call.args)} given",
+                               hint=f"{owner}({', '.join(n + ': ' + str(t) for n, t in params)})")
+        args = []
+        for k, (arg, (pname, ptype)) in enumerate(zip(call.args, params), 1):
+            v = self.det(arg, f"argument {k} of {owner}")
+            self.check_fits(v, ptype, arg, f"argument {k} of {owner} ('{pname}')")
+            args.append(v.expr)
+        return tuple(args)
 
     def expand_args(self, e: S.CallExpr) -> list[tuple[S.Expr, Value]]:
         """Arguments of a built-in; an array name stands for all its elements."""

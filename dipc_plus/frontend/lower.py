@@ -209,7 +209,7 @@ class _Statements:
                 raise UserError.at(call.pos, f"candidate {v} of '{target}' (domain {typ}) does not fit the last "
                                    f"parameter '{cand_name}' of {f.name} ({cand_type})",
                                    hint="the candidates are all values of the target's domain")
-        args = self.call_args(call, f.params[:-1], lw, f.name)
+        args = lw.call_args(call, f.params[:-1], f.name)
         return ir.ExpMech(rate_multiple(e.args[0], self.scope.params, explain), f.name, args)
 
     def choose(self, target, typ, e: S.SampleExpr, lw: Lowerer, explain) -> ir.Choose:
@@ -236,19 +236,8 @@ class _Statements:
             if missing:
                 raise UserError.at(e.pos, f"'{d.name}' may draw {missing[0]}, outside the domain {typ} of '{target}'",
                                    hint=f"declare '{target}' with a domain that holds {d.over}")
-        args = self.call_args(call, d.params, lw, d.name)
+        args = lw.call_args(call, d.params, d.name)
         return ir.Choose(rate, d.name, args)
-
-    def call_args(self, call: S.CallExpr, params: tuple, lw: Lowerer, owner: str) -> tuple:
-        if len(call.args) != len(params):
-            raise UserError.at(call.pos, f"{owner} takes {len(params)} argument(s), {len(call.args)} given",
-                               hint=f"{owner}({', '.join(n + ': ' + str(t) for n, t in params)})")
-        args = []
-        for k, (arg, (pname, ptype)) in enumerate(zip(call.args, params), 1):
-            v = lw.det(arg, f"argument {k} of {owner}")
-            lw.check_fits(v, ptype, arg, f"argument {k} of {owner} ('{pname}')")
-            args.append(v.expr)
-        return tuple(args)
 
     # ------------------------------------------------------------------ argmax / argmin sugar
 
