@@ -155,6 +155,15 @@ class ClaimReader:
         except UserError as exc:
             raise self.error(key, f"{label}: {exc.message}", exc.hint) from None
 
+    def value(self, key: str, written, typ: ir.Type, what: str, label: str = ""):
+        """A value written in the file (`to_user_value`) as a value of `typ`; a mistake is located at
+        `key`, its message after `label`."""
+        from dipc_plus.semantics.inputs import coerce
+        try:
+            return coerce(to_user_value(written), typ, what)
+        except UserError as exc:
+            raise self.error(key, label + exc.message, exc.hint) from None
+
     def check_keys(self, table: Mapping, allowed, where: str) -> None:
         for key in table:
             if key not in allowed:
@@ -634,14 +643,7 @@ def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction)
         if set(value) != {"values"} or not isinstance(value["values"], list) or not value["values"]:
             raise r.error(key, f"{name}: write {{ values = [...] }} for an explicit list of values",
                           hint=f"{name} = {{ values = [0, \"1/2\", 1] }}")
-        from dipc_plus.semantics.inputs import coerce
-        out = []
-        for v in value["values"]:
-            try:
-                out.append(coerce(to_user_value(v), typ, f"grid value of {name}"))
-            except UserError as exc:
-                raise r.error(key, exc.message, exc.hint) from None
-        return out
+        return [r.value(key, v, typ, f"grid value of {name}") for v in value["values"]]
     if not (isinstance(value, list) and len(value) == 2):
         raise r.error(key, f"{name}: a grid range is [low, high]",
                       hint=f"{name} = [-1, 1] (every value from -1 to 1 in steps of `step`), "
@@ -656,11 +658,7 @@ def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction)
         if len(vals) > limits.get("grid_points"):
             raise r.error(key, f"{name}: more than {limits.get('grid_points')} grid values",
                           hint="use a larger step; " + limits.hint("grid_points"))
-    from dipc_plus.semantics.inputs import coerce
-    try:
-        return [coerce(v, typ, f"grid value of {name}") for v in vals]
-    except UserError as exc:
-        raise r.error(key, exc.message, exc.hint) from None
+    return [r.value(key, v, typ, f"grid value of {name}") for v in vals]
 
 
 def _check_table_covers(r: ClaimReader, points, table):
@@ -695,7 +693,6 @@ def _read_table(r: ClaimReader, rows, program: ir.Program) -> dict:
 
 
 def _bind_outputs(r: ClaimReader, program: ir.Program, given: dict, k: int) -> dict:
-    from dipc_plus.semantics.inputs import coerce
     types = dict(program.outputs)
     out = {}
     if not isinstance(given, dict):
@@ -710,11 +707,7 @@ def _bind_outputs(r: ClaimReader, program: ir.Program, given: dict, k: int) -> d
                           hint=f"give a list of {len(elems)} values")
         pairs = [(name, value)] if name in types else list(zip(elems, value))
         for flat, v in pairs:
-            typ = types[flat]
-            try:
-                out[flat] = coerce(to_user_value(v), typ, f"output {flat}")
-            except UserError as exc:
-                raise r.error("accuracy.table", f"row {k + 1}: {exc.message}", exc.hint) from None
+            out[flat] = r.value("accuracy.table", v, types[flat], f"output {flat}", f"row {k + 1}: ")
     missing = [n for n in types if n not in out]
     if missing:
         raise r.error("accuracy.table", f"row {k + 1}: no value for output(s) {', '.join(missing)}",

@@ -15,7 +15,7 @@ import itertools
 import re
 from fractions import Fraction
 
-from dipc_plus.claims.claim_file import MAX_POINTS, ClaimReader, input_elements, to_user_value
+from dipc_plus.claims.claim_file import MAX_POINTS, ClaimReader, input_elements
 from dipc_plus.semantics.values import show_env
 from dipc_plus.claims.formula import parse_polynomial
 from dipc_plus.errors import UserError
@@ -181,7 +181,6 @@ def _independent_support(r: ClaimReader, key: str, name: str, spec, program: ir.
 def _position_distributions(r: ClaimReader, key: str, name: str, spec: dict, program: ir.Program,
                             weight) -> dict:
     """{input position: [(value, weight polynomial)]}; an array's distribution applies to each element."""
-    from dipc_plus.semantics.inputs import coerce
     types = dict(program.inputs)
     per: dict = {}
     for nm, dist in spec.items():
@@ -195,10 +194,7 @@ def _position_distributions(r: ClaimReader, key: str, name: str, spec: dict, pro
         for e in elems:
             choices = []
             for val_text, w in dist.items():
-                try:
-                    val = coerce(to_user_value(val_text), types[e], f"value of {e}")
-                except UserError as exc:
-                    raise r.error(key, f"{name}: {exc.message}", exc.hint) from None
+                val = r.value(key, val_text, types[e], f"value of {e}", f"{name}: ")
                 choices.append((val, weight(w, f"{nm} = {val_text}")))
             per[e] = choices
     return per

@@ -153,10 +153,6 @@ def _join(flow: _Flow, results) -> _Flow | None:
 def _names(e, scope: Scope):
     """The variable reads of an expression (an array argument of a built-in reads every element)."""
     if isinstance(e, S.Name):
-        if e.name in scope.arrays and e.name not in scope.variables:
-            for flat in scope.arrays[e.name]:
-                yield S.Name(flat, e.pos)
-        else:
-            yield e
+        yield from scope.elements(e)
     for child in S.children(e):
         yield from _names(child, scope)

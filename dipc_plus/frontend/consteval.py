@@ -13,6 +13,8 @@ from typing import Callable, Mapping
 from dipc_plus.frontend import surface as S
 from dipc_plus.errors import UserError
 
+_ZERO = Fraction(0)
+_RATE_HINT = "write a positive rational multiple of eps, e.g. eps, eps/2, 2*eps/9 or eps/(4*c)"
 _ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
 
 
@@ -23,31 +25,7 @@ def const_value(expr: S.Expr, env: Mapping[str, Fraction], what: str,
     `what` says where the constant is needed ("an array size"); `explain` turns a
     name that is not in `env` into the right error (unknown vs. not constant).
     """
-    def fail(node, message, hint=None):
-        raise UserError.at(node.pos, message, hint)
-
-    def walk(e) -> Fraction:
-        if isinstance(e, S.Num):
-            return Fraction(e.value)
-        if isinstance(e, S.Name):
-            if e.name in env:
-                return Fraction(env[e.name])
-            if explain is not None:
-                raise explain(e)
-            fail(e, f"'{e.name}' is not a parameter: {what} must be a compile-time constant",
-                 "use numbers, parameters (param m = 3) and for-loop indices here")
-        if isinstance(e, S.UnOp) and e.op == "-":
-            return -walk(e.arg)
-        if isinstance(e, S.BinOp) and e.op in ("+", "-", "*", "/"):
-            a, b = walk(e.left), walk(e.right)
-            if e.op == "/" and b == 0:
-                fail(e, f"division by zero in {what}")
-            return _ARITHMETIC[e.op](a, b)
-        if isinstance(e, S.EpsLit):
-            fail(e, f"'eps' cannot be used in {what}", "eps only appears in rates and distribution weights")
-        fail(e, f"{what} must be a compile-time constant (numbers, parameters, for-loop indices and + - * /)")
-
-    return walk(expr)
+    return _eps_linear(expr, env, what, explain, rate=False)[1]
 
 
 def const_int(expr: S.Expr, env: Mapping[str, Fraction], what: str,
@@ -62,50 +40,70 @@ def const_int(expr: S.Expr, env: Mapping[str, Fraction], what: str,
 def rate_multiple(expr: S.Expr, env: Mapping[str, Fraction],
                   explain: Callable[[S.Name], UserError] | None = None) -> Fraction:
     """For a rate written ``a*eps`` (any arrangement), the positive rational a."""
-    hint = "write a positive rational multiple of eps, e.g. eps, eps/2, 2*eps/9 or eps/(4*c)"
+    a, c = _eps_linear(expr, env, "a rate", explain, rate=True)
+    if c != 0:
+        raise UserError.at(expr.pos, f"this rate is {_show_rate(a, c)}, not a multiple of eps", _RATE_HINT)
+    if a <= 0:
+        raise UserError.at(expr.pos, f"this rate is {_show_rate(a, c)}: it must be a positive multiple of eps",
+                           _RATE_HINT)
+    return a
 
-    def walk(e) -> tuple[Fraction, Fraction]:  # (multiple of eps, constant)
+
+def _eps_linear(expr: S.Expr, env: Mapping[str, Fraction], what: str,
+                explain: Callable[[S.Name], UserError] | None, rate: bool) -> tuple[Fraction, Fraction]:
+    """(multiple of eps, constant) of `expr`, the one walk of compile-time arithmetic: `eps` is
+    refused unless it is a `rate`, whose mistakes then have the rate's messages and hints."""
+    def walk(e) -> tuple[Fraction, Fraction]:
+        if isinstance(e, S.Num):
+            return _ZERO, Fraction(e.value)
+        if isinstance(e, S.Name):
+            if e.name in env:
+                return _ZERO, Fraction(env[e.name])
+            if explain is not None:
+                raise explain(e)
+            raise UserError.at(e.pos, f"'{e.name}' is not a parameter: {what} must be a compile-time constant",
+                               "use numbers, parameters (param m = 3) and for-loop indices here")
         if isinstance(e, S.EpsLit):
-            return Fraction(1), Fraction(0)
+            if rate:
+                return Fraction(1), _ZERO
+            raise UserError.at(e.pos, f"'eps' cannot be used in {what}",
+                               "eps only appears in rates and distribution weights")
         if isinstance(e, S.UnOp) and e.op == "-":
             a, c = walk(e.arg)
             return -a, -c
         if isinstance(e, S.BinOp) and e.op in ("+", "-", "*", "/"):
-            a1, c1 = walk(e.left)
-            a2, c2 = walk(e.right)
-            if e.op == "+":
-                return a1 + a2, c1 + c2
-            if e.op == "-":
-                return a1 - a2, c1 - c2
+            (a1, c1), (a2, c2) = walk(e.left), walk(e.right)
+            if e.op in ("+", "-"):
+                return _ARITHMETIC[e.op](a1, a2), _ARITHMETIC[e.op](c1, c2)
             if e.op == "*":
                 if a1 and a2:
-                    raise UserError.at(e.pos, "a rate cannot contain eps*eps", hint)
+                    raise UserError.at(e.pos, "a rate cannot contain eps*eps", _RATE_HINT)
                 return a1 * c2 + a2 * c1, c1 * c2
             if a2:
-                if not a1 and not c2 and c1 * a2 > 0:   # c/(a*eps): a scale, as numpy, OpenDP and CheckDP write it
-                    rate, scale = _show_multiple(a2 / c1), c1 / a2
-                    scale = f"{scale.numerator}/" + ("eps" if scale.denominator == 1 else f"({scale.denominator}*eps)")
-                    raise UserError.at(e.pos, f"a rate cannot divide by eps: {scale} looks like a scale (the form "
-                                              f"of numpy, OpenDP and CheckDP); the rate is its inverse, {rate}",
-                                       f"write {rate}, e.g. Lap({rate}, q): here Lap takes the rate 1/scale, so "
-                                       f"scale {scale} is rate {rate}")
-                raise UserError.at(e.pos, "a rate cannot divide by eps", hint)
+                _refuse_eps_divisor(e, a1, c1, a2, c2)
             if c2 == 0:
-                raise UserError.at(e.pos, "division by zero in a rate", hint)
+                raise UserError.at(e.pos, f"division by zero in {what}", _RATE_HINT if rate else None)
             return a1 / c2, c1 / c2
-        if isinstance(e, (S.Num, S.Name)):
-            return Fraction(0), const_value(e, env, "a rate", explain)
-        raise UserError.at(e.pos, "a rate must be a rational multiple of eps", hint)
+        if rate:
+            raise UserError.at(e.pos, "a rate must be a rational multiple of eps", _RATE_HINT)
+        raise UserError.at(e.pos, f"{what} must be a compile-time constant (numbers, parameters, for-loop indices "
+                                  "and + - * /)")
 
-    a, c = walk(expr)
-    if c != 0:
-        raise UserError.at(expr.pos, f"this rate is {_show_rate(a, c)}, not a multiple of eps", hint)
-    if a <= 0:
-        raise UserError.at(expr.pos, f"this rate is {_show_rate(a, c)}: it must be a positive multiple of eps", hint)
-    return a
+    return walk(expr)
 
 
-def _show_multiple(a: Fraction) -> str:
+def _refuse_eps_divisor(e: S.BinOp, a1: Fraction, c1: Fraction, a2: Fraction, c2: Fraction):
+    if not a1 and not c2 and c1 * a2 > 0:   # c/(a*eps): a scale, as numpy, OpenDP and CheckDP write it
+        rate, scale = show_eps_multiple(a2 / c1), c1 / a2
+        scale = f"{scale.numerator}/" + ("eps" if scale.denominator == 1 else f"({scale.denominator}*eps)")
+        raise UserError.at(e.pos, f"a rate cannot divide by eps: {scale} looks like a scale (the form "
+                                  f"of numpy, OpenDP and CheckDP); the rate is its inverse, {rate}",
+                           f"write {rate}, e.g. Lap({rate}, q): here Lap takes the rate 1/scale, so "
+                           f"scale {scale} is rate {rate}")
+    raise UserError.at(e.pos, "a rate cannot divide by eps", _RATE_HINT)
+
+
+def show_eps_multiple(a: Fraction) -> str:
     """eps, eps/2, 3*eps, 3*eps/2: a positive multiple of eps as a program writes it."""
     head = "eps" if a.numerator == 1 else f"{a.numerator}*eps"
     return head if a.denominator == 1 else f"{head}/{a.denominator}"

@@ -272,15 +272,5 @@ def _distribution(scope: Scope, item: S.DistDecl):
 
 
 def uses_rate(expr: ir.Expr) -> bool:
-    if isinstance(expr, ir.Rate):
-        return True
-    if isinstance(expr, ir.ExpOf):
-        return uses_rate(expr.arg)
-    if isinstance(expr, ir.Unary):
-        return uses_rate(expr.arg)
-    if isinstance(expr, ir.Binary):
-        return uses_rate(expr.left) or uses_rate(expr.right)
-    if isinstance(expr, ir.Cond):
-        return uses_rate(expr.then) or uses_rate(expr.other)
-    return False
+    return any(isinstance(node, ir.Rate) for node in S.nodes(expr))
 

@@ -97,6 +97,16 @@ def value_words(v: Value) -> str:
     return "a number"
 
 
+def not_a_value(node: S.Name, scope: Scope, more_names=()) -> UserError:
+    """The error for a name that holds no value: a function's, or an unknown one (with the closest
+    known value name, `more_names` included)."""
+    name = node.name
+    if name in scope.functions or name in scope.distributions or name in BUILTINS:
+        return UserError.at(node.pos, f"'{name}' is a function, not a value", hint=f"call it: {name}(...)")
+    return UserError.at(node.pos, f"unknown name '{name}'", hint=did_you_mean(name, [*more_names, *scope.value_names()])
+                        or "declare variables with input/output/var, parameters with param, symbols in a type")
+
+
 # --------------------------------------------------------------------------- the lowerer
 
 
@@ -221,13 +231,7 @@ class Lowerer:
             size = len(scope.arrays[name])
             raise UserError.at(e.pos, f"'{name}' is an array; use one element, {name}[1] .. {name}[{size}]",
                                hint="only min, max, argmax, argmin and count take a whole array")
-        if name in scope.functions or name in scope.distributions or name in BUILTINS:
-            raise UserError.at(e.pos, f"'{name}' is a function, not a value", hint=f"call it: {name}(...)")
-        candidates = list(self.local_types or ()) + scope.value_names()
-        hint = did_you_mean(name, candidates)
-        if hint is None:
-            hint = "declare variables with input/output/var, parameters with param, symbols in a type"
-        raise UserError.at(e.pos, f"unknown name '{name}'", hint=hint)
+        raise not_a_value(e, scope, self.local_types or ())
 
     # ------------------------------------------------------------------ operators
 
@@ -421,29 +425,28 @@ class Lowerer:
                            f"the noises are {', '.join(noises.surface_names())}, sampled as x <- Lap(a*eps, mean)")
 
     def user_call(self, e: S.CallExpr, f: ir.Function) -> Det:
-        if len(e.args) != len(f.params):
-            raise UserError.at(e.pos, f"{f.name} takes {len(f.params)} argument(s), {len(e.args)} given",
-                               hint=f"{f.name}({', '.join(n + ': ' + str(t) for n, t in f.params)})")
-        args = []
-        for k, (arg, (pname, ptype)) in enumerate(zip(e.args, f.params), 1):
-            v = self.det(arg, f"argument {k} of {f.name}")
-            self.check_fits(v, ptype, arg, f"argument {k} of {f.name} ('{pname}')")
-            args.append(v.expr)
         result = f.result
-        return Det(ir.Call(f.name, tuple(args)), RAT if isinstance(result, (ir.RatT, ir.IntT)) else result)
+        return Det(ir.Call(f.name, self.call_args(e, f.params, f.name)),
+                   RAT if isinstance(result, (ir.RatT, ir.IntT)) else result)
+
+    def call_args(self, call: S.CallExpr, params: tuple, owner: str) -> tuple:
+        """The arguments of a call of a function, score function or distribution `owner`, each
+        deterministic and fitting its parameter's type."""
+        if len(call.args) != len(params):
+            raise UserError.at(call.pos, f"{owner} takes {len(params)} argument(s), {len(call.args)} given",
+                               hint=f"{owner}({', '.join(n + ': ' + str(t) for n, t in params)})")
+        args = []
+        for k, (arg, (pname, ptype)) in enumerate(zip(call.args, params), 1):
+            v = self.det(arg, f"argument {k} of {owner}")
+            self.check_fits(v, ptype, arg, f"argument {k} of {owner} ('{pname}')")
+            args.append(v.expr)
+        return tuple(args)
 
     def expand_args(self, e: S.CallExpr) -> list[tuple[S.Expr, Value]]:
         """Arguments of a built-in; an array name stands for all its elements."""
-        result = []
-        for arg in e.args:
-            if isinstance(arg, S.Name) and self.local_types is None and arg.name in self.scope.arrays \
-                    and arg.name not in self.scope.variables:
-                for flat in self.scope.arrays[arg.name]:
-                    node = S.Name(flat, arg.pos)
-                    result.append((node, self.value(node)))
-            else:
-                result.append((arg, self.value(arg)))
-        return result
+        in_program = self.local_types is None
+        nodes = [node for arg in e.args for node in (self.scope.elements(arg) if in_program else [arg])]
+        return [(node, self.value(node)) for node in nodes]
 
     def builtin_call(self, e: S.CallExpr, args: list | None = None) -> Det:
         """A built-in call; `args` are the lowered arguments if the caller has them already."""

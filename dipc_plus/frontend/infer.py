@@ -13,7 +13,8 @@ from dipc_plus.semantics import ir
 from dipc_plus.frontend import surface as S
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.evaluate import BUILTINS
-from dipc_plus.frontend.scope import Scope, did_you_mean
+from dipc_plus.frontend.exprs import not_a_value
+from dipc_plus.frontend.scope import Scope
 
 _TYPES = {"real": ir.RealT(), "int": ir.IntT(), "bool": ir.BoolT()}
 
@@ -78,12 +79,7 @@ def _check_names(e, scope: Scope, targets) -> None:
         if name in scope.variables or name in targets or name in scope.arrays or name in scope.params \
                 or name in scope.symbols:
             return
-        if name in scope.functions or name in scope.distributions or name in BUILTINS:
-            raise UserError.at(e.pos, f"'{name}' is a function, not a value", hint=f"call it: {name}(...)")
-        candidates = set(scope.value_names()) | set(targets)
-        raise UserError.at(e.pos, f"unknown name '{name}'",
-                           hint=did_you_mean(name, candidates) or
-                           "declare variables with input/output/var, parameters with param, symbols in a type")
+        raise not_a_value(e, scope, targets)
     for child in S.children(e):
         _check_names(child, scope, targets)
 

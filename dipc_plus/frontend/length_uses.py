@@ -8,7 +8,7 @@ that decides what those facts mean stays in privacy/.  Nothing is evaluated.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, is_dataclass
 
 from dipc_plus.frontend import surface as S
 from dipc_plus.semantics import ir
@@ -93,13 +93,9 @@ def _uses(module: S.Module, size: str, dependent: dict) -> list:
             walk(x.hi, loops)
             walk(x.body, loops | {x.var})
             return
-        if isinstance(x, tuple):
-            for y in x:
+        if isinstance(x, tuple) or (is_dataclass(x) and not isinstance(x, type)):
+            for y in (x if isinstance(x, tuple) else S.parts(x)):
                 walk(y, loops)
-        elif is_dataclass(x) and not isinstance(x, type):
-            for f in fields(x):
-                if f.name != "pos":
-                    walk(getattr(x, f.name), loops)
 
     def is_size(e) -> bool:
         return isinstance(e, S.Name) and e.name == size

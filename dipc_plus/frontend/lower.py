@@ -209,7 +209,7 @@ class _Statements:
                 raise UserError.at(call.pos, f"candidate {v} of '{target}' (domain {typ}) does not fit the last "
                                    f"parameter '{cand_name}' of {f.name} ({cand_type})",
                                    hint="the candidates are all values of the target's domain")
-        args = self.call_args(call, f.params[:-1], lw, f.name)
+        args = lw.call_args(call, f.params[:-1], f.name)
         return ir.ExpMech(rate_multiple(e.args[0], self.scope.params, explain), f.name, args)
 
     def choose(self, target, typ, e: S.SampleExpr, lw: Lowerer, explain) -> ir.Choose:
@@ -236,19 +236,8 @@ class _Statements:
             if missing:
                 raise UserError.at(e.pos, f"'{d.name}' may draw {missing[0]}, outside the domain {typ} of '{target}'",
                                    hint=f"declare '{target}' with a domain that holds {d.over}")
-        args = self.call_args(call, d.params, lw, d.name)
+        args = lw.call_args(call, d.params, d.name)
         return ir.Choose(rate, d.name, args)
-
-    def call_args(self, call: S.CallExpr, params: tuple, lw: Lowerer, owner: str) -> tuple:
-        if len(call.args) != len(params):
-            raise UserError.at(call.pos, f"{owner} takes {len(params)} argument(s), {len(call.args)} given",
-                               hint=f"{owner}({', '.join(n + ': ' + str(t) for n, t in params)})")
-        args = []
-        for k, (arg, (pname, ptype)) in enumerate(zip(call.args, params), 1):
-            v = lw.det(arg, f"argument {k} of {owner}")
-            lw.check_fits(v, ptype, arg, f"argument {k} of {owner} ('{pname}')")
-            args.append(v.expr)
-        return tuple(args)
 
     # ------------------------------------------------------------------ argmax / argmin sugar
 
@@ -288,17 +277,7 @@ MAX_DEPTH = 200
 
 
 def _depth(e) -> int:
-    if isinstance(e, (ir.Unary, ir.ExpOf)):
-        return 1 + _depth(e.arg)
-    if isinstance(e, ir.Binary):
-        return 1 + max(_depth(e.left), _depth(e.right))
-    if isinstance(e, ir.Cond):
-        return 1 + max(_depth(e.cond), _depth(e.then), _depth(e.other))
-    if isinstance(e, ir.Call):
-        return 1 + max((_depth(a) for a in e.args), default=0)
-    if isinstance(e, ir.Lin):
-        return 1 + max([_depth(c) for c, _ in e.terms] + [_depth(e.const)])
-    return 1
+    return 1 + max((_depth(part) for part in S.parts(e)), default=0)
 
 
 def _check_depth(body, scope: Scope) -> None:
@@ -308,26 +287,18 @@ def _check_depth(body, scope: Scope) -> None:
             raise UserError.at(pos, f"{what} is nested more than {MAX_DEPTH} levels deep",
                                hint="split it with intermediate variables or helper functions")
 
-    def visit(stmts):
-        for s in stmts:
-            if isinstance(s, ir.Assign):
-                check(s.expr, s.pos, "this expression")
-            elif isinstance(s, ir.Compare):
-                check(s.lhs, s.pos, "this comparison")
-                check(s.rhs, s.pos, "this comparison")
-            elif isinstance(s, ir.Sample):
-                for part in (getattr(s.dist, "mean", None),) + tuple(getattr(s.dist, "args", ())):
-                    if part is not None:
-                        check(part, s.pos, "an argument")
-            elif isinstance(s, ir.If):
-                check(s.cond, s.pos, "this condition")
-                visit(s.then)
-                visit(s.other)
-            elif isinstance(s, ir.While):
-                check(s.cond, s.pos, "this condition")
-                visit(s.body)
-
-    visit(body)
+    for s in ir.statements(body):
+        if isinstance(s, ir.Assign):
+            check(s.expr, s.pos, "this expression")
+        elif isinstance(s, ir.Compare):
+            check(s.lhs, s.pos, "this comparison")
+            check(s.rhs, s.pos, "this comparison")
+        elif isinstance(s, ir.Sample):
+            for part in (getattr(s.dist, "mean", None),) + tuple(getattr(s.dist, "args", ())):
+                if part is not None:
+                    check(part, s.pos, "an argument")
+        elif isinstance(s, (ir.If, ir.While)):
+            check(s.cond, s.pos, "this condition")
     for f in scope.functions.values():
         check(f.body, f.pos, f"the body of '{f.name}'")
     for d in scope.distributions.values():

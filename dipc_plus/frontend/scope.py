@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dipc_plus.semantics import ir
+from dipc_plus.frontend import surface as S
 
 BUILTIN_TYPES = ("bool", "int", "real", "rational")
 
@@ -36,6 +37,13 @@ class Scope:
         """Variable names as the user writes them (arrays once, without an index)."""
         names = {n.split("[")[0] for n in self.variables}
         return sorted(names | set(self.arrays))
+
+    def elements(self, node) -> list:
+        """The names a surface name reads: a whole array (an argument of a built-in) reads each of
+        its elements, at the name's position; any other node stands for itself."""
+        if isinstance(node, S.Name) and node.name in self.arrays and node.name not in self.variables:
+            return [S.Name(flat, node.pos) for flat in self.arrays[node.name]]
+        return [node]
 
     def value_names(self) -> list[str]:
         """Every name that may stand for a value: variables, parameters, symbols."""

@@ -11,7 +11,6 @@ bound (`unrolled`: loops x body) is checked in `frontend.unroll`.
 from __future__ import annotations
 
 import re
-from dataclasses import fields, is_dataclass
 
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
@@ -38,18 +37,6 @@ def check_tokens(text: str, filename: str) -> None:
                             file=filename, line=line, column=column, hint=limits.hint("tokens"))
 
 
-def _parts(node):
-    """The dataclass children of a surface node (through tuples such as an if's branches)."""
-    for f in fields(node):
-        stack = [getattr(node, f.name)]
-        while stack:
-            value = stack.pop()
-            if isinstance(value, tuple):
-                stack.extend(value)
-            elif is_dataclass(value) and not isinstance(value, type) and f.name != "pos":
-                yield value
-
-
 def check_shape(module: S.Module) -> None:
     """Refuse statements nested more than `depth` deep and an expression of more than `nodes`
     parts, at the offending statement or expression, without recursion."""
@@ -65,7 +52,7 @@ def check_shape(module: S.Module) -> None:
             if depth > most_depth:
                 raise UserError.at(node.pos, f"statements nested more than {most_depth} deep",
                                    hint=limits.hint("depth"))
-        stack.extend((part, depth) for part in _parts(node))
+        stack.extend((part, depth) for part in S.parts(node))
 
 
 def _check_expression(root, most: int) -> None:

@@ -124,9 +124,20 @@ def children(e) -> tuple:
     return ()
 
 
+def parts(node):
+    """The nodes directly inside `node` (through tuples such as an if's branches; a `pos` is not
+    a node).  Also serves the core IR's dataclasses, for the walks that only need their shape."""
+    stack = [getattr(node, f.name) for f in reversed(fields(node)) if f.name != "pos"]
+    while stack:            # in source order
+        value = stack.pop()
+        if isinstance(value, tuple):
+            stack.extend(reversed(value))
+        elif is_dataclass(value) and not isinstance(value, type):
+            yield value
+
+
 def nodes(root):
-    """Every node of a tree (itself included, through tuples such as an if's branches), without
-    recursion: a node's `pos` is not a node."""
+    """Every node of a tree (itself included, through tuples), without recursion."""
     stack = [root]
     while stack:
         node = stack.pop()
@@ -134,7 +145,7 @@ def nodes(root):
             stack.extend(node)
         elif is_dataclass(node) and not isinstance(node, type):
             yield node
-            stack.extend(getattr(node, f.name) for f in fields(node) if f.name != "pos")
+            stack.extend(parts(node))
 
 # --------------------------------------------------------------------------- types
 

@@ -84,9 +84,22 @@ class _Else(tuple):
     pass
 
 
-def _binary(op: str):
-    """The builder of a binary operator's node, at the rule's position."""
-    return lambda self, meta, c: S.BinOp(op, c[0], c[1], self.pos(meta))
+def _at_rule(cls, *first):
+    """The builder of a node made of `first` and the rule's children, at the rule's position."""
+    return lambda self, meta, c: cls(*first, *c, self.pos(meta))
+
+
+def _at_name(cls):
+    """The builder of a node named by the rule's first token (then its other children), at that token."""
+    return lambda self, meta, c: cls(str(c[0]), *c[1:], self.tpos(c[0]))
+
+
+def _children(self, meta, c):
+    return tuple(c)
+
+
+def _first(self, meta, c):
+    return c[0]
 
 
 @v_args(meta=True)
@@ -107,10 +120,20 @@ class _Build(Transformer_NonRecursive):
     def tpos(self, tok: Token) -> Pos:
         return self.at(tok.line, tok.column)
 
-    # -- structure
-    def start(self, meta, children):
-        return children[0]
+    # -- the nodes built from their children alone, by the shape of the rule
+    param_decl, type_decl, fparam, func_decl, dist_decl, type_name, for_stmt, name, index, call, sample = (
+        _at_name(cls) for cls in (S.ParamDecl, S.TypeDecl, S.Param, S.FunctionDecl, S.DistDecl, S.TypeName, S.For,
+                                  S.Name, S.Index, S.CallExpr, S.SampleExpr))
+    array_type, range_type, while_stmt, exit_stmt, cond_expr, exp_call, eps, rate = (
+        _at_rule(cls) for cls in (S.ArrayType, S.RangeType, S.While, S.Exit, S.CondExpr, S.ExpCall, S.EpsLit,
+                                  S.RateLit))
+    or_op, and_op, add, sub, mul, div = (_at_rule(S.BinOp, op) for op in ("or", "and", "+", "-", "*", "/"))
+    not_op, neg = _at_rule(S.UnOp, "not"), _at_rule(S.UnOp, "-")
+    true, false = _at_rule(S.BoolLit, True), _at_rule(S.BoolLit, False)
+    io_entry = fparams = outcomes = outcome = args = _children
+    start = cmp_op = sampler = _first
 
+    # -- structure
     def body(self, meta, children):
         items = []
         for child in children:
@@ -121,55 +144,18 @@ class _Build(Transformer_NonRecursive):
         return tuple(items)
 
     # -- declarations
-    def param_decl(self, meta, c):
-        return S.ParamDecl(str(c[0]), c[1], self.tpos(c[0]))
-
-    def type_decl(self, meta, c):
-        return S.TypeDecl(str(c[0]), c[1], self.tpos(c[0]))
-
-    def io_entry(self, meta, c):
-        return (c[0], c[1])
-
     def input_decl(self, meta, c):
         return _Many(S.IODecl("input", str(tok), typ, self.tpos(tok)) for tok, typ in c)
 
     def output_decl(self, meta, c):
         return _Many(S.IODecl("output", str(tok), typ, self.tpos(tok)) for tok, typ in c)
 
-    def var_decl(self, meta, c):
+    def var_decl(self, meta, c):       # also `x: T`, a local without `var` and without a value
         return S.VarDecl(str(c[0]), c[1], c[2] if len(c) > 2 else None, self.tpos(c[0]))
 
-    def local_decl(self, meta, c):
-        return S.VarDecl(str(c[0]), c[1], None, self.tpos(c[0]))
-
-    def fparams(self, meta, c):
-        return tuple(c)
-
-    def fparam(self, meta, c):
-        return S.Param(str(c[0]), c[1], self.tpos(c[0]))
-
-    def func_decl(self, meta, c):
-        return S.FunctionDecl(str(c[0]), c[1], c[2], c[3], self.tpos(c[0]))
-
-    def dist_decl(self, meta, c):
-        return S.DistDecl(str(c[0]), c[1], c[2], c[3], self.tpos(c[0]))
-
-    def outcomes(self, meta, c):
-        return tuple(c)
-
-    def outcome(self, meta, c):
-        return (c[0], c[1])
+    local_decl = var_decl
 
     # -- types
-    def array_type(self, meta, c):
-        return S.ArrayType(c[0], c[1], self.pos(meta))
-
-    def type_name(self, meta, c):
-        return S.TypeName(str(c[0]), self.tpos(c[0]))
-
-    def range_type(self, meta, c):
-        return S.RangeType(c[0], c[1], self.pos(meta))
-
     def set_type(self, meta, c):
         return S.SetType(tuple(c), self.pos(meta))
 
@@ -201,34 +187,11 @@ class _Build(Transformer_NonRecursive):
     def else_part(self, meta, c):
         return _Else((c[0],))
 
-    def while_stmt(self, meta, c):
-        return S.While(c[0], c[1], self.pos(meta))
-
-    def for_stmt(self, meta, c):
-        return S.For(str(c[0]), c[1], c[2], c[3], self.tpos(c[0]))
-
-    def exit_stmt(self, meta, c):
-        return S.Exit(self.pos(meta))
-
     # -- expressions
-    def cond_expr(self, meta, c):
-        return S.CondExpr(c[0], c[1], c[2], self.pos(meta))
-
-    or_op, and_op, add, sub, mul, div = (_binary(op) for op in ("or", "and", "+", "-", "*", "/"))
-
-    def not_op(self, meta, c):
-        return S.UnOp("not", c[0], self.pos(meta))
-
-    def cmp_op(self, meta, c):
-        return c[0]
-
     def compare(self, meta, c):
         tok = c[1]
         op = {"=": "==", "≤": "<=", "≥": ">=", "≠": "!="}.get(str(tok), str(tok))
         return S.CmpOp(op, c[0], c[2], self.tpos(tok))
-
-    def neg(self, meta, c):
-        return S.UnOp("-", c[0], self.pos(meta))
 
     def number(self, meta, c):
         return S.Num(_int(c[0], self.file), self.tpos(c[0]))
@@ -236,36 +199,3 @@ class _Build(Transformer_NonRecursive):
     def decimal(self, meta, c):
         _int(Token("DECIMAL", str(c[0]).replace(".", ""), line=c[0].line, column=c[0].column), self.file)
         return S.Num(Fraction(str(c[0])), self.tpos(c[0]))
-
-    def true(self, meta, c):
-        return S.BoolLit(True, self.pos(meta))
-
-    def false(self, meta, c):
-        return S.BoolLit(False, self.pos(meta))
-
-    def eps(self, meta, c):
-        return S.EpsLit(self.pos(meta))
-
-    def rate(self, meta, c):
-        return S.RateLit(self.pos(meta))
-
-    def name(self, meta, c):
-        return S.Name(str(c[0]), self.tpos(c[0]))
-
-    def index(self, meta, c):
-        return S.Index(str(c[0]), c[1], self.tpos(c[0]))
-
-    def call(self, meta, c):
-        return S.CallExpr(str(c[0]), c[1], self.tpos(c[0]))
-
-    def sampler(self, meta, c):
-        return c[0]
-
-    def sample(self, meta, c):
-        return S.SampleExpr(str(c[0]), c[1], self.tpos(c[0]))
-
-    def exp_call(self, meta, c):
-        return S.ExpCall(c[0], self.pos(meta))
-
-    def args(self, meta, c):
-        return tuple(c)

@@ -47,9 +47,7 @@ class _Unroller:
     def item(self, item, env: dict, top: bool) -> list:
         self.count += 1
         if self.count > self.most:
-            raise ResourceLimit.at(item.pos, f"unrolling the for loops gives more than {self.most} statement and "
-                                             "expression parts", hint="use smaller parameters (--set); "
-                                                                      + limits.hint("unrolled"))
+            raise self.past_limit(item)
         if isinstance(item, S.DECLARATIONS):
             if not top:
                 raise UserError.at(item.pos, "declarations belong at the top level, not inside a block",
@@ -84,9 +82,7 @@ class _Unroller:
         if clash:
             raise UserError.at(loop.pos, f"the loop index '{name}' is already {clash}",
                                hint="choose another name for the loop index")
-        consts = {**scope.params, **env}
-        lo = const_int(loop.lo, consts, "a loop bound", explain=self.not_constant)
-        hi = const_int(loop.hi, consts, "a loop bound", explain=self.not_constant)
+        lo, hi = self.bounds(loop, {**scope.params, **env})
         out = []
         for i in range(lo, hi + 1):
             before = self.count
@@ -94,6 +90,14 @@ class _Unroller:
             if i == lo and self.count + (hi - lo) * (self.count - before) > self.most:
                 self.too_large(loop, hi - lo + 1, self.count - before)
         return out
+
+    def bounds(self, loop: S.For, consts: dict) -> tuple[int, int]:
+        return tuple(const_int(b, consts, "a loop bound", explain=self.not_constant) for b in (loop.lo, loop.hi))
+
+    def past_limit(self, item) -> ResourceLimit:
+        return ResourceLimit.at(item.pos, f"unrolling the for loops gives more than {self.most} statement and "
+                                          "expression parts", hint="use smaller parameters (--set); "
+                                                                   + limits.hint("unrolled"))
 
     def check_size(self, items) -> None:
         """Refuse, before unrolling anything, a program whose unrolled size is surely past the limit:
@@ -104,19 +108,15 @@ class _Unroller:
             total += self.lower_bound(item)
             if total > self.most:
                 if isinstance(item, S.For):
-                    lo = const_int(item.lo, self.scope.params, "a loop bound", explain=self.not_constant)
-                    hi = const_int(item.hi, self.scope.params, "a loop bound", explain=self.not_constant)
+                    lo, hi = self.bounds(item, self.scope.params)
                     self.too_large(item, hi - lo + 1, sum(self.lower_bound(x) for x in item.body), "at least ")
-                raise ResourceLimit.at(item.pos, f"unrolling the for loops gives more than {self.most} statement "
-                                                 "and expression parts", hint="use smaller parameters (--set); "
-                                                                              + limits.hint("unrolled"))
+                raise self.past_limit(item)
 
     def lower_bound(self, item) -> int:
         """At most the parts `item` contributes once unrolled (see `check_size`)."""
         if isinstance(item, S.For):
             try:
-                lo = const_int(item.lo, self.scope.params, "a loop bound", explain=self.not_constant)
-                hi = const_int(item.hi, self.scope.params, "a loop bound", explain=self.not_constant)
+                lo, hi = self.bounds(item, self.scope.params)
             except UserError:          # uses an enclosing loop's index (or is wrong: reported later)
                 return 1
             body = sum(self.lower_bound(x) for x in item.body)

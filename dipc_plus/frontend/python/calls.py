@@ -11,6 +11,7 @@ import ast
 from fractions import Fraction
 
 from dipc_plus.exact.noises import registry as noise_registry
+from dipc_plus.frontend.consteval import show_eps_multiple
 from dipc_plus.frontend.python.values import BOOL, CONST, INT, REAL, ListVar, Value, const
 
 NUMPY = ("np", "numpy")
@@ -97,10 +98,7 @@ class Calls:
                               "write scale=c/epsilon with c a positive constant (a parameter, a number)")
         if coef <= 0:
             raise self.refuse(node, "a scale that is not positive", "write scale=c/epsilon with c > 0")
-        r = 1 / coef
-        if r.denominator == 1:
-            return "eps" if r == 1 else f"{r.numerator}*eps"
-        return f"{r.numerator}*eps/{r.denominator}" if r.numerator != 1 else f"eps/{r.denominator}"
+        return show_eps_multiple(1 / coef)
 
     def monomial(self, node) -> tuple[Fraction, int]:
         """A scale as coef * epsilon**power (constants, parameters, epsilon, * and /)."""

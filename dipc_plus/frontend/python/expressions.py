@@ -10,6 +10,7 @@ c/eps becomes the .dip rate eps/c.  Number literals are read from the source tex
 from __future__ import annotations
 
 import ast
+import operator
 import re
 from fractions import Fraction
 
@@ -17,7 +18,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.frontend.python.calls import Calls
 from dipc_plus.frontend.python.declarations import Declarations
 from dipc_plus.frontend.python.source import PythonFunction, error_at
-from dipc_plus.frontend.python.values import BOOL, CONST, INT, REAL, ListVar, Value, const, number_text
+from dipc_plus.frontend.python.values import BOOL, CONST, INT, REAL, ListVar, Value, const, number_text, widened
 from dipc_plus.frontend.syntax_errors import is_reserved
 
 RANDOMNESS = ("prng", "rng")
@@ -25,6 +26,9 @@ EPSILON = ("epsilon", "eps")
 _BUILTIN_NAMES = frozenset("count min max abs argmax argmin EQ none False True m".split())
 _ARITH = {ast.Add: "+", ast.Sub: "-"}
 _COMPARE = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+_ORDER = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Eq: operator.eq,
+          ast.NotEq: operator.ne}
+_FOLD = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
 
 
 class ExpressionTranslator(Declarations, Calls):
@@ -196,9 +200,7 @@ class ExpressionTranslator(Declarations, Calls):
         kind = self.kind_of(value, value_node)
         self.set_elem(lst, kind, value_node)
         if kind == INT:
-            lo, hi = (int(value.value),) * 2 if value.kind == CONST else (value.lo, value.hi)
-            lst.lo = lo if lst.lo is None else min(lst.lo, lo)
-            lst.hi = hi if lst.hi is None else max(lst.hi, hi)
+            lst.lo, lst.hi = widened((lst.lo, lst.hi), value.bounds())
         if kind == BOOL and self.is_padded_list(lst):
             if value.text in ("true", "false"):
                 self.emit(f"{target} <- {'True' if value.text == 'true' else 'False'}", node)
@@ -391,22 +393,15 @@ class ExpressionTranslator(Declarations, Calls):
                           "the subset is linear: + and -, and * or / by a constant")
 
     def interval(self, left: Value, right: Value, op: str) -> tuple[int, int]:
-        a = (int(left.value),) * 2 if left.kind == CONST else (left.lo, left.hi)
-        b = (int(right.value),) * 2 if right.kind == CONST else (right.lo, right.hi)
+        a, b = left.bounds(), right.bounds()
         if op == "+":
             return a[0] + b[0], a[1] + b[1]
         return a[0] - b[1], a[1] - b[0]
 
     def fold(self, node, a: Fraction, b: Fraction) -> Value:
         op = type(node.op)
-        if op is ast.Add:
-            return const(a + b)
-        if op is ast.Sub:
-            return const(a - b)
-        if op is ast.Mult:
-            return const(a * b)
-        if op is ast.Div and b != 0:
-            return const(a / b)
+        if op in _FOLD and (op is not ast.Div or b != 0):
+            return const(_FOLD[op](a, b))
         raise self.refuse(node, f"the operation `{op.__name__}` on constants", "use + - * / (not by zero)")
 
     def unaryop(self, node) -> Value:
@@ -429,9 +424,7 @@ class ExpressionTranslator(Declarations, Calls):
         if (left.kind == BOOL) != (right.kind == BOOL):
             raise self.refuse(node, "a comparison of a bool with a number", "compare numbers with numbers")
         if left.kind == CONST and right.kind == CONST:
-            truth = {ast.Lt: left.value < right.value, ast.LtE: left.value <= right.value,
-                     ast.Gt: left.value > right.value, ast.GtE: left.value >= right.value,
-                     ast.Eq: left.value == right.value, ast.NotEq: left.value != right.value}[type(node.ops[0])]
+            truth = _ORDER[type(node.ops[0])](left.value, right.value)
             return Value("true" if truth else "false", BOOL)
         return Value(f"({left.text} {_COMPARE[type(node.ops[0])]} {right.text})", BOOL)
 

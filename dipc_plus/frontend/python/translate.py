@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from dipc_plus.frontend.python.expressions import ExpressionTranslator
 from dipc_plus.frontend.python.source import PythonFunction, error_at
-from dipc_plus.frontend.python.values import CONST, INT, REAL, Value
+from dipc_plus.frontend.python.values import CONST, INT, REAL, Value, widened
 
 _PASSES = 8
 
@@ -335,20 +335,14 @@ class StatementTranslator(ExpressionTranslator):
             steps = self.int_steps.setdefault(name, [0, 0])
             steps[0 if step < 0 else 1] += int(step) * times
             return
-        rng = self.int_ranges.setdefault(name, [None, None])
-        if value.kind == CONST:
-            low = high = int(value.value)
-        else:
-            low, high = value.lo, value.hi
-        rng[0] = low if rng[0] is None else min(rng[0], low)
-        rng[1] = high if rng[1] is None else max(rng[1], high)
+        self.int_ranges[name] = list(widened(self.int_ranges.get(name, (None, None)), value.bounds()))
 
     def note_result(self, name: str, value: Value, node) -> None:
         kind = self.kind_of(value, node)
         old = self.results.get(name)
         if old is not None and old[0] != kind:
             raise self.refuse(node, "returns of different kinds of value", "return the same kind everywhere")
-        lo, hi = (int(value.value), int(value.value)) if value.kind == CONST else (value.lo, value.hi)
+        lo, hi = value.bounds()
         if old is not None and kind == INT:
             lo, hi = min(lo, old[1]), max(hi, old[2])
         self.results[name] = (kind, lo, hi)

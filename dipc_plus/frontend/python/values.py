@@ -31,6 +31,15 @@ class Value:
     hi: int | None = None
     mean: bool = False
 
+    def bounds(self) -> tuple:
+        """(lo, hi) of an integer value: a constant's own value twice."""
+        return (int(self.value),) * 2 if self.kind == CONST else (self.lo, self.hi)
+
+
+def widened(old: tuple, new: tuple) -> tuple:
+    """The integer range (lo, hi) holding both ranges; an end of `old` that is None is not known yet."""
+    return (new[0] if old[0] is None else min(old[0], new[0]), new[1] if old[1] is None else max(old[1], new[1]))
+
 
 def const(value: Fraction, text: str | None = None) -> Value:
     value = Fraction(value)
