@@ -2,7 +2,7 @@
 
 Why it exists: a Pufferfish claim with symbolic prior parameters (p in (0, 1)) is a
 polynomial inequality G(p, eps) >= 0 over the parameter box.  With one parameter and
-rational coefficients it is decided exactly by Sturm sequences (`decide` with the
+rational coefficients it is decided exactly by exact real-root isolation (`decide` with the
 parameter in the role of eps, after a shift into (0, inf)); otherwise by Bernstein
 expansion with subdivision, every Bernstein coefficient decided exactly.  Both are
 sound both ways; the subdivision has a budget, and running out of it is a
@@ -45,7 +45,7 @@ def nonneg_on_box(poly: dict, box: list) -> bool:
 
 def decide_univariate(G: dict, rng) -> tuple | None:
     """G(p) >= 0 on the range, exactly: p = x + shift maps the range into (0, inf) and the
-    polynomial sentence in x is decided by Sturm sequences (decide, with x as its variable).
+    polynomial sentence in x is decided by exact real-root isolation (decide, with x as its variable).
 
     p^2 - p < 0 on (0, 1), refuted at the simplest rational 1/2:
 

@@ -55,6 +55,7 @@ VERIFIED, REFUTED, UNDECIDED = "verified", "refuted", "undecided"
 METHOD_BOUND = "coupling bound (every real input)"
 METHOD_SEARCH = "exact check at rational points of the box"
 METHOD_VALUES_SEARCH = "exact density check on every output value at rational points of the box"
+METHOD_SINGLE_POINT = "single-point argument (the only pair is (u, u), whose output distributions are equal)"
 SEARCH_STEPS = (Fraction(1), Fraction(1, 2), Fraction(1, 4))
 SEARCH_POINTS = 125      # the largest lattice searched (its pairs grow as its square)
 CHECK_POINTS = 81        # above, the bound is checked on fewer integer points of the box (`check_bound`): at 243
@@ -526,11 +527,24 @@ def post_processed(claim: DPClaim, max_states: int, options: RunOptions, progres
     return res
 
 
+def single_point_holds(claim: DPClaim) -> bool:
+    """A box of one point u has no pair but (u, u) (or none, if the adjacency excludes it): the two
+    output distributions are equal, so any budget e^budget = factor * e^(k eps) >= 1 holds (k >= 0,
+    factor >= 1, eps >= 0), 0*eps included, which every bound on a loss (>= eps per unit moved) misses."""
+    eps, budget = claim.eps, claim.budget
+    nonnegative_eps = (eps.interval is None or eps.interval.lo >= 0) and (eps.log_of is None or eps.log_of >= 1)
+    return (all(lo == hi for lo, hi in claim.box_bounds.values()) and budget.k >= 0 and budget.factor >= 1
+            and nonnegative_eps)
+
+
 def decide_outside_online_class(res: BoxPrivacyResult, max_states: int, progress: bool,
                                 options: RunOptions = DEFAULT_OPTIONS) -> None:
     """The density-ratio bound, the worst neighbour, the searches for a counterexample, then the pair
     branch-and-bound (a general prover within the `pair_boxes` limit, so it runs in reference mode)."""
     claim, stages = res.claim, res.progress
+    if single_point_holds(claim):
+        res.verdict, res.method = VERIFIED, METHOD_SINGLE_POINT
+        return
     stages.stage("density-ratio bound")
     res.density = density_ratio_for(claim)
     if res.density.applies:
