@@ -233,10 +233,7 @@ class DTMC:
             work.pc = instr.target
             return [(ONE, work)]
         if op == "branch":
-            env = self._env_dict(work)
-            value = evaluate.eval_expr(instr.cond, env, self.program, s.pos)
-            if not isinstance(value, bool):
-                raise UserError.at(s.pos, f"a condition is {value}, not true or false")
+            value = evaluate.eval_condition(instr.cond, self._env_dict(work), self.program, s.pos)
             work.pc = work.pc + 1 if value else instr.target
             return [(ONE, work)]
         if op == "assign":

@@ -228,6 +228,15 @@ class _Eval:
         self.fail(f"unknown function '{fn}'")
 
 
+def eval_condition(expr: ir.Expr, env: Mapping[str, object], program: ir.Program, pos: ir.Pos,
+                   what: str = "the condition") -> bool:
+    """The truth of the condition of an `if` or `while`: a value that is not a Boolean is a UserError."""
+    value = eval_expr(expr, env, program, pos)
+    if not isinstance(value, bool):
+        raise UserError.at(pos, f"{what} is {show_value(value)}, not true or false")
+    return value
+
+
 def call_function(function: ir.Function, args: list, program: ir.Program, pos: ir.Pos):
     """Apply a user function to values: arguments and result are checked against its types."""
     if len(args) != len(function.params):
