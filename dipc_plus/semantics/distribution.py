@@ -41,13 +41,7 @@ from dipc_plus.exact.argmax_integral import argmax_probabilities
 
 def certified(value, eps, prec: int = 128):
     """A certified arb ball containing value(eps), every operation at `prec` bits."""
-    import flint
-    old = flint.ctx.prec
-    flint.ctx.prec = prec
-    try:
-        return ExpFrac.of(value).arb_value(to_input_value(eps), prec)
-    finally:
-        flint.ctx.prec = old
+    return ExpFrac.of(value).arb_value(to_input_value(eps), prec)
 
 
 # --------------------------------------------------------------------------- inputs
@@ -152,16 +146,7 @@ class Distribution:
 
     def probability(self, **fixed) -> ExpFrac:
         """P[the named outputs take the given values] (finite outputs only; an array as a list)."""
-        flat: dict = {}
-        for name, value in fixed.items():
-            if name in self.program.arrays and name not in self.types:
-                elems = self.program.arrays[name]
-                if not isinstance(value, (list, tuple)) or len(value) != len(elems):
-                    raise UserError(f"'{name}' is an array of {len(elems)} outputs: give a list of {len(elems)} values")
-                flat.update(zip(elems, value))
-            else:
-                flat[name] = value
-        fixed = flat
+        fixed = flat_outputs(self.program, fixed)
         for name in fixed:
             if name not in self.names:
                 raise UserError(f"'{name}' is not an output of {self.program.name}",
@@ -309,9 +294,12 @@ def distribution_of_chain(chain: DTMC) -> Distribution:
             old.probability = old.probability + p
         else:
             entries[outcome] = Entry(weights[e], pc, p)
-    types = [t for _, t in chain.program.outputs]
-    ordered = dict(sorted(entries.items(), key=lambda kv: _outcome_key(kv[0], types)))
-    return Distribution(chain.program, chain.inputs, ordered, dict(chain.noises), chain)
+    return Distribution(chain.program, chain.inputs, _in_order(chain.program, entries), dict(chain.noises), chain)
+
+
+def _in_order(program: ir.Program, entries: dict) -> dict:
+    types = [t for _, t in program.outputs]
+    return dict(sorted(entries.items(), key=lambda kv: _outcome_key(kv[0], types)))
 
 
 def _outcome_key(o: Outcome, types: list) -> tuple:
@@ -363,9 +351,7 @@ def distribution_of_argmax(program: ir.Program, flat: dict, probabilities: list,
         if not p.is_zero():
             p = ExpFrac.of(p)
             entries[Outcome((labels[i - 1] if labels else i,), frozenset())] = Entry(p, ONE, p)
-    types = [t for _, t in program.outputs]
-    ordered = dict(sorted(entries.items(), key=lambda kv: _outcome_key(kv[0], types)))
-    return Distribution(program, flat, ordered, {}, None, method="argmax-integral")
+    return Distribution(program, flat, _in_order(program, entries), {}, None, method="argmax-integral")
 
 
 def within(program: ir.Program, inputs: Mapping, targets: Mapping, gamma, *,
@@ -403,19 +389,28 @@ def _within_entries(dist: Distribution, targets: Mapping, gamma) -> ExpFrac:
     return total
 
 
+def flat_outputs(program: ir.Program, given: Mapping, what: str = "", broadcast: bool = False) -> dict:
+    """{'val': [1, 2], 'c': 3} -> {'val[1]': 1, 'val[2]': 2, 'c': 3}: an output array given as a list
+    (with `broadcast`, one value may stand for every element); `what` starts the message."""
+    types = dict(program.outputs)
+    flat: dict = {}
+    for name, value in dict(given).items():
+        elems = program.arrays.get(name) if name not in types else None
+        if elems is None:
+            flat[name] = value
+            continue
+        if broadcast and not isinstance(value, (list, tuple)):
+            value = [value] * len(elems)
+        if not isinstance(value, (list, tuple)) or len(value) != len(elems):
+            raise UserError(f"{what}'{name}' is an array of {len(elems)} outputs: give a list of {len(elems)} values")
+        flat.update(zip(elems, value))
+    return flat
+
+
 def _flatten_targets(program: ir.Program, targets: Mapping) -> dict:
     """{'val': [1, 2]} -> {'val[1]': 1, 'val[2]': 2}; values checked against the output types."""
-    out: dict = {}
     types = dict(program.outputs)
-    for name, value in dict(targets).items():
-        if name in program.arrays and name not in types:
-            elems = program.arrays[name]
-            if not isinstance(value, (list, tuple)) or len(value) != len(elems):
-                raise UserError(f"target '{name}' is an array of {len(elems)}: give a list of {len(elems)} values")
-            for flat, v in zip(elems, value):
-                out[flat] = v
-        else:
-            out[name] = value
+    out = flat_outputs(program, targets, "target ")
     for name, value in out.items():
         if name not in types:
             raise UserError(f"'{name}' is not an output of {program.name}",
@@ -434,14 +429,7 @@ def _gammas(program: ir.Program, flat_targets: dict, gamma) -> dict:
     types = dict(program.outputs)
     reals = [n for n in flat_targets if isinstance(types[n], (ir.RealT, ir.IntT))]
     if isinstance(gamma, Mapping):
-        flat = {}
-        for name, g in gamma.items():
-            if name in program.arrays and name not in types:
-                gs = g if isinstance(g, (list, tuple)) else [g] * len(program.arrays[name])
-                for el, gv in zip(program.arrays[name], gs):
-                    flat[el] = gv
-            else:
-                flat[name] = g
+        flat = flat_outputs(program, gamma, "gamma of ", broadcast=True)
         missing = [n for n in reals if n not in flat]
         if missing:
             raise UserError(f"no gamma for the real output(s) {', '.join(missing)}")
