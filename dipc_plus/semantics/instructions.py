@@ -107,6 +107,14 @@ def assigned(stmts) -> set:
     return {s.target for s in ir.statements(stmts) if isinstance(s, (ir.Assign, ir.Sample, ir.Compare))}
 
 
+def contains_exit(stmts) -> bool:
+    return any(isinstance(s, ir.Exit) for s in ir.statements(stmts))
+
+
+def contains_while(stmts) -> bool:
+    return any(isinstance(s, ir.While) for s in ir.statements(stmts))
+
+
 def own_reads(s, terms: bool = True) -> set:
     """Variables a statement's own expressions read (of `if` and `while`, the condition only)."""
     if isinstance(s, ir.Assign):

@@ -39,7 +39,7 @@ np = lazy_import("numpy")
 from dipc_plus.exact import noises
 from dipc_plus.exact.noises.dlap import discrete_laplace  # noqa: F401 (re-exported)
 from dipc_plus.semantics import evaluate, ir
-from dipc_plus.semantics.instructions import assigned as assigned_in, own_reads, reads
+from dipc_plus.semantics.instructions import assigned as assigned_in, contains_exit, own_reads, reads
 from dipc_plus.semantics.walk import constant_truth
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.samples import UNSET_INT, Frequency, RealSummary, SampleResult, domain_of  # noqa: F401 (re-exported)
@@ -212,7 +212,7 @@ class Sampler:
     def _may_exit(self, stmt) -> bool:
         found = self._exits.get(id(stmt))
         if found is None:
-            found = self._exits[id(stmt)] = any(isinstance(t, ir.Exit) for t in ir.statements([stmt]))
+            found = self._exits[id(stmt)] = contains_exit([stmt])
         return found
 
     def _assign(self, stmt: ir.Assign, idx: np.ndarray) -> None:

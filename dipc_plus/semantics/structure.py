@@ -17,7 +17,8 @@ from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import values_equal
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
 from dipc_plus.exact.expoly import mul, ExpFrac
-from dipc_plus.semantics.instructions import assigned, compile_program, liveness, own_reads, reads
+from dipc_plus.semantics.instructions import (assigned, compile_program, contains_exit, contains_while, liveness,
+                                               own_reads, reads)
 from dipc_plus.semantics.distribution import distribution_of_chain
 
 HALT = "__halted"
@@ -56,14 +57,6 @@ def exposed_reads(stmts) -> set:
             out |= stmts_read([s]) - killed
         killed |= must_write(s)
     return out
-
-
-def contains_exit(stmts) -> bool:
-    return any(isinstance(s, ir.Exit) for s in ir.statements(stmts))
-
-
-def contains_while(stmts) -> bool:
-    return any(isinstance(s, ir.While) for s in ir.statements(stmts))
 
 
 def is_finite(t) -> bool:
