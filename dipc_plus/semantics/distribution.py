@@ -278,16 +278,11 @@ def exit_weights(chain: DTMC) -> dict:
 
 def distribution_of_chain(chain: DTMC) -> Distribution:
     weights = exit_weights(chain)
-    names = chain.outputs
     entries: dict = {}
     for e in chain.exits:
-        st = chain.graph.nodes[e]["state"]
-        env = dict(zip(chain.finite_vars, st.env))
-        reals = dict(st.reals)
-        values = tuple(reals[n] if n in reals else env.get(n) for n in names)
         pc = chain.constraint_probability(e)
         p = mul(weights[e], pc)
-        outcome = Outcome(values, st.constraints)
+        outcome = Outcome(chain.outputs_at(e), chain.graph.nodes[e]["state"].constraints)
         if outcome in entries:  # only possible without merging
             old = entries[outcome]
             old.weight = old.weight + weights[e]

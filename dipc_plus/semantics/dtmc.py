@@ -615,6 +615,12 @@ class DTMC:
         dist = noises.by_kind(n.kind).surface
         return f"{self.noise_name(nid)} ~ {dist}({format_rate(n.rate)}, 0)"
 
+    def outputs_at(self, node: int) -> tuple:
+        """The outputs at an exit node, in output order: a real output's LinForm, a finite one's value."""
+        st: State = self.graph.nodes[node]["state"]
+        env, reals = dict(zip(self.finite_vars, st.env)), dict(st.reals)
+        return tuple(reals[n] if n in reals else env.get(n) for n in self.outputs)
+
     def describe(self, node: int) -> str:
         """A few lines: position, Bool/DOM values, real definitions, constraints."""
         st: State = self.graph.nodes[node]["state"]
