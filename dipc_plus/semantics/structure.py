@@ -148,29 +148,6 @@ def components(program: ir.Program) -> list[Component] | None:
 # --------------------------------------------------------------------------- IR renaming (shape keys)
 
 
-def _map_ir(obj, var_map: dict):
-    """The same IR with variables renamed by var_map and every position erased."""
-    if isinstance(obj, ir.Pos):
-        return ir.NOWHERE
-    if isinstance(obj, ir.Var):
-        return ir.Var(var_map.get(obj.name, obj.name))
-    if isinstance(obj, ir.Lin):
-        return ir.Lin(obj.kind, tuple((_map_ir(c, var_map), var_map.get(v, v)) for c, v in obj.terms),
-                      _map_ir(obj.const, var_map))
-    if isinstance(obj, tuple):
-        return tuple(_map_ir(x, var_map) for x in obj)
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        changes = {}
-        for f in dataclasses.fields(obj):
-            value = getattr(obj, f.name)
-            if f.name == "target" and isinstance(value, str):
-                changes[f.name] = var_map.get(value, value)
-            else:
-                changes[f.name] = _map_ir(value, var_map)
-        return dataclasses.replace(obj, **changes)
-    return obj
-
-
 def _replace_exits(stmts) -> tuple:
     out = []
     for s in stmts:
@@ -275,7 +252,7 @@ class KernelChain:
             read = stmts_read(stmts)
             ins = tuple(n for n in program.input_names() if n in read)
             rename = {x: f"__x{i}" for i, x in enumerate(ins)}
-            blocks.append(Block(stmts, ins, live_at(a), live_at(b), shape=(_map_ir(stmts, rename),
+            blocks.append(Block(stmts, ins, live_at(a), live_at(b), shape=(ir.renamed(stmts, rename),
                                                                             live_at(a), live_at(b))))
         has_exit = contains_exit(body)
         chain = KernelChain(program, blocks, has_exit, max_states)
