@@ -17,8 +17,7 @@ from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import values_equal
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
 from dipc_plus.exact.expoly import mul, ExpFrac
-from dipc_plus.semantics.instructions import (assigned, compile_program, contains_exit, contains_while, liveness,
-                                               own_reads, reads)
+from dipc_plus.semantics.instructions import assigned, compile_program, contains_exit, contains_while, liveness, own_reads
 from dipc_plus.semantics.distribution import distribution_of_chain
 
 HALT = "__halted"
@@ -44,19 +43,8 @@ def must_write(s) -> set:
 
 
 def exposed_reads(stmts) -> set:
-    """Variables a statement list may read before writing them."""
-    killed: set = set()
-    out: set = set()
-    for s in stmts:
-        if isinstance(s, ir.If):
-            out |= reads(s.cond) - killed
-            out |= (exposed_reads(s.then) | exposed_reads(s.other)) - killed
-        elif isinstance(s, ir.While):
-            out |= (reads(s.cond) | exposed_reads(s.body)) - killed
-        else:
-            out |= stmts_read([s]) - killed
-        killed |= must_write(s)
-    return out
+    """Variables a statement list may read before writing them: the live ones on entry."""
+    return set(liveness(compile_program(tuple(stmts)), ())[0])
 
 
 def is_finite(t) -> bool:
@@ -375,11 +363,11 @@ class KernelChain:
         names = tuple(self.blocks[j].inputs[0] for j in range(start, end))
         values = []
         before = [x for j in range(start) for x in self.blocks[j].inputs]
-        if isinstance(points, dict):  # a grid
-            for x in names:
-                for v in points[x]:
-                    if not any(values_equal(v, w) for w in values):
-                        values.append(v)
+        grid = isinstance(points, dict)
+        for v in ([v for x in names for v in points[x]] if grid else [u[x] for u in points for x in names]):
+            if not any(values_equal(v, w) for w in values):
+                values.append(v)
+        if grid:
             size = 1
             for x in before:
                 size *= len(points[x])
@@ -387,11 +375,6 @@ class KernelChain:
                 return None
             prefixes = [dict(zip(before, c)) for c in itertools.product(*(points[x] for x in before))]
         else:
-            for u in points:
-                for x in names:
-                    v = u[x]
-                    if not any(values_equal(v, w) for w in values):
-                        values.append(v)
             prefixes = points
         # states at the start of the run, over every prefix of the given points
         reach: set = set()
