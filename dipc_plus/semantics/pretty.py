@@ -146,20 +146,11 @@ def format_rate(a: Fraction) -> str:
 # --------------------------------------------------------------------------- types
 
 
-def domain_text(values) -> str:
-    values = tuple(values)
-    if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        lo, hi = min(values), max(values)
-        if list(values) == list(range(lo, hi + 1)):
-            return f"{lo}..{hi}"
-    return "{" + ", ".join(str(v) for v in values) + "}"
-
-
 def type_text(t: ir.Type, program: ir.Program) -> str:
     if isinstance(t, ir.DomT):
         if t.name and t.name in program.types and program.types[t.name].values == t.values:
             return t.name
-        return domain_text(t.values)
+        return str(ir.DomT(t.values))   # the values written out, not the name
     return {ir.BoolT: "bool", ir.RealT: "real", ir.IntT: "int", ir.RatT: "rational"}[type(t)]
 
 
@@ -280,7 +271,7 @@ def format_program(program: ir.Program, header: bool = True) -> str:
     for name, v in program.params.items():
         lines.append(f"param {name} = {v}")
     for name, t in program.types.items():
-        lines.append(f"type {name} = {domain_text(t.values)}")
+        lines.append(f"type {name} = {ir.DomT(t.values)}")
     for f in program.functions.values():
         lines.append(f"function {f.name}({_signature(f.params, program)}) -> {type_text(f.result, program)} = "
                      f"{format_expr(f.body)}")
