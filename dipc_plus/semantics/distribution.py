@@ -25,7 +25,7 @@ from typing import Mapping
 from dipc_plus.semantics import ir
 from dipc_plus.exact import noises as noise_registry
 from dipc_plus.exact.linear import Atom, LinForm, Noise, atom
-from dipc_plus.semantics.events import restricted_probability
+from dipc_plus.semantics.events import restricted_total
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
 from dipc_plus.exact.expoly import FRAC_ONE as ONE, FRAC_ZERO as ZERO, mul, ExpFrac
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_rate
@@ -362,26 +362,20 @@ def _within_entries(dist: Distribution, targets: Mapping, gamma) -> ExpFrac:
     idx = {n: i for i, n in enumerate(names)}
     flat_targets = _flatten_targets(dist.program, targets)
     gammas = _gammas(dist.program, flat_targets, gamma)
-    total = ZERO
-    for o, e in dist.entries.items():
+
+    def atoms(outcome):
         extra: list[Atom] = []
-        ok = True
         for name, target in flat_targets.items():
-            v = o.values[idx[name]]
+            v = outcome.values[idx[name]]
             if isinstance(dist.types[name], (ir.RealT, ir.IntT)):
                 if not isinstance(v, LinForm):
-                    ok = False  # never assigned: not within anything
-                    break
-                g = gammas[name]
-                t = Fraction(target)
-                extra.append(atom(v, "<=", LinForm.constant(t + g)))
-                extra.append(atom(v, ">=", LinForm.constant(t - g)))
+                    return None  # never assigned: not within anything
+                g, t = gammas[name], Fraction(target)
+                extra += [atom(v, "<=", LinForm.constant(t + g)), atom(v, ">=", LinForm.constant(t - g))]
             elif not values_equal(v, plain_number(target)):
-                ok = False
-                break
-        if ok:
-            total = total + restricted_probability(dist, o, e, extra)
-    return total
+                return None
+        return extra
+    return restricted_total(dist, atoms)
 
 
 def flat_outputs(program: ir.Program, given: Mapping, what: str = "", broadcast: bool = False) -> dict:

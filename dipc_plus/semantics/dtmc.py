@@ -347,10 +347,7 @@ class DTMC:
             base = ONE
             for c in touched:
                 base = mul(base, self.component_probability(c))
-            with_a = merged | {a}
-            both = self._comp_prob.get(with_a)
-            if both is None:
-                both = self._comp_prob[with_a] = ExpFrac.of(constraints_probability(with_a, self.noises))
+            both = self.component_probability(merged | {a})
             if both.is_zero():
                 return self._set_bool(work, s, False)
             if both == base:
@@ -376,10 +373,7 @@ class DTMC:
         return result
 
     def _set_bool(self, work: _Work, s: ir.Compare, value: bool):
-        idx = self.finite_index.get(s.target)
-        if idx is None:
-            raise UserError.at(s.pos, f"the result of a comparison goes to '{s.target}', which is not a Bool variable")
-        work.env[idx] = value
+        self._set_finite(work, s.target, value, s.pos)
         work.pc += 1
         return [(ONE, work)]
 
