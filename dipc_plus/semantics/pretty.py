@@ -223,22 +223,20 @@ def format_atom(a: Atom, name=lambda i: f"N{i}") -> str:
 # --------------------------------------------------------------------------- programs
 
 
-def _declarations(kind: str, entries, program: ir.Program) -> list[str]:
-    """`input q: real[3]` for an array whose elements are all listed, else one line per scalar."""
-    lines = []
+def _by_array(entries, program: ir.Program) -> dict:
+    """{array or scalar name: [the types of its elements]} from (flat name, type) pairs, in order."""
     owner = {flat: name for name, flats in program.arrays.items() for flat in flats}
-    done = set()
+    groups: dict[str, list] = {}
     for flat, typ in entries:
-        array = owner.get(flat)
-        if array is not None:
-            if array in done:
-                continue
-            done.add(array)
-            size = len(program.arrays[array])
-            lines.append(f"{kind} {array}: {type_text(typ, program)}[{size}]")
-        else:
-            lines.append(f"{kind} {flat}: {type_text(typ, program)}")
-    return lines
+        groups.setdefault(owner.get(flat, flat), []).append(typ)
+    return groups
+
+
+def _declarations(kind: str, entries, program: ir.Program) -> list[str]:
+    """`input q: real[3]` for an array, one line per scalar."""
+    return [f"{kind} {name}: {type_text(types[0], program)}"
+            + (f"[{len(program.arrays[name])}]" if name in program.arrays else "")
+            for name, types in _by_array(entries, program).items()]
 
 
 def _signature(params, program) -> str:
@@ -247,12 +245,8 @@ def _signature(params, program) -> str:
 
 def _header(program: ir.Program) -> list[str]:
     def listing(entries):
-        groups: dict[str, list] = {}
-        owner = {flat: name for name, flats in program.arrays.items() for flat in flats}
-        for flat, typ in entries:
-            groups.setdefault(owner.get(flat, flat), []).append(typ)
         items = []
-        for name, types in groups.items():
+        for name, types in _by_array(entries, program).items():
             size = f"[1..{len(types)}]" if name in program.arrays else ""
             items.append(f"{name}{size}: {type_text(types[0], program)}")
         return ", ".join(items) or "(none)"
