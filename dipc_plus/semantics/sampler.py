@@ -1,10 +1,12 @@
 """Concrete sampler: run a DiPWhile+ program many times at one rational eps.
 
-This is the independent witness the exact engine is tested against, so it is
-kept plain: it executes `ir.Program` statement by statement, with no symbolic
-reasoning at all.  N runs are executed in lockstep: a statement applies to the
-array of *active* run indices; `if` splits them, `while` iterates until no run
-is left inside it, `exit` retires runs.
+This is the independent witness the exact engine is tested against: it executes
+`ir.Program` statement by statement, with no symbolic reasoning.  Its statement walk
+stays its own, vectorised: N runs execute in lockstep (a statement applies to the array
+of *active* run indices; `if` splits them, `while` iterates until no run is left inside
+it, `exit` retires runs), which the one-path-at-a-time walks (`semantics.walk`, the chain)
+cannot do.  What it shares with them: `instructions.reads`, `evaluate` (every expression,
+condition, linear form and weight) and `walk.constant_truth`.
 
 State per variable: Bool and DOM values as small integer codes (index into the
 variable's domain, -1 = unassigned), reals as float64 (NaN = unassigned), integer
@@ -21,9 +23,8 @@ Typical use::
     result.probability(result.within(Fraction(1), {"val[2]": 2}))      # real outputs near a centre
 
 The results themselves (`SampleResult`, `Frequency`) live in `semantics.samples`.
-This module stays a little over 600 lines because `Sampler` is one concept -- the
-lockstep executor of every statement kind, with its per-group evaluation cache --
-and cutting it would separate methods that share that cache and its invariants.
+`Sampler` is one concept -- the lockstep executor of every statement kind with its
+per-group evaluation cache -- so it stays one class.
 """
 from __future__ import annotations
 
