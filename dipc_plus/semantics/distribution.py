@@ -53,18 +53,8 @@ def bind(program: ir.Program, inputs: Mapping) -> dict:
     Flat names (``{'q[1]': 0, 'q[2]': 1}``, as `inputs.bind_inputs` returns them)
     are accepted too.
     """
-    from dipc_plus.semantics.inputs import bind_inputs, coerce
-    given = {k: to_input_value(v, f"--input {k}") for k, v in dict(inputs).items()}
-    if any("[" in k for k in given):
-        types = dict(program.inputs)
-        unknown = [k for k in given if k not in types]
-        if unknown:
-            raise UserError(f"'{unknown[0]}' is not an input of {program.name}")
-        missing = [k for k in types if k not in given]
-        if missing:
-            raise UserError(f"missing input(s): {', '.join(missing)}")
-        return {k: coerce(v, types[k], f"input {k}") for k, v in given.items()}
-    return bind_inputs(program, given)
+    from dipc_plus.semantics.inputs import bind_inputs
+    return bind_inputs(program, {k: to_input_value(v, f"--input {k}") for k, v in dict(inputs).items()})
 
 
 def to_input_value(value, where: str = "--input"):

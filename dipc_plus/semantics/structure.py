@@ -270,17 +270,16 @@ class KernelChain:
         """{next state: probability} from `state` through block k with its inputs = xs."""
         key = (self.blocks[k].shape, xs, state)
         found = self._rows.get(key)
-        if found is not None:
-            return found
+        if found is None:
+            found = self._rows[key] = self._row(k, xs, state)
+        return found
+
+    def _row(self, k: int, xs: tuple, state: tuple) -> dict:
         if self._base is not None:
-            found = {t: self.transform(p) for t, p in self._base.row(k, xs, state).items()}
-            self._rows[key] = found
-            return found
+            return {t: self.transform(p) for t, p in self._base.row(k, xs, state).items()}
         blk = self.blocks[k]
         if state and state[0] == HALT:
-            found = {state: ExpFrac.of(1)}
-            self._rows[key] = found
-            return found
+            return {state: ExpFrac.of(1)}
         env = dict(zip(blk.live_in, state))
         env.update(zip(blk.inputs, xs))
         chain = DTMC(blk.program, env, max_states=self.max_states)
@@ -296,7 +295,6 @@ class KernelChain:
             else:
                 nxt = tuple(values[v] for v in blk.live_out[:n_live])
             found[nxt] = found[nxt] + p if nxt in found else p
-        self._rows[key] = found
         return found
 
     def _step(self, k: int, xs: tuple, before: dict) -> dict:
