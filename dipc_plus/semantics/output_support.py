@@ -61,16 +61,9 @@ def output_support(program: ir.Program, finite_inputs: dict | None = None,
         raise NotSymbolic(f"{program.name}: the output '{not_finite[0]}' is not Bool or DOM; "
                           "per-output supports are read for finite outputs only")
     walk = symbolic_paths(program, finite_inputs, max_paths)
-    position = {i: k for i, k in walk.input_ids.items()}
     support: dict = {}
-    for output, paths in walk.paths.items():
-        used: set = set()
-        for atoms in paths:
-            for a in atoms:
-                for ident in a.noises():   # noise and input ids alike; keep the inputs'
-                    k = position.get(ident)
-                    if k is not None:
-                        used.add(k)
+    for output in walk.paths:
+        used = {k for k, _, _ in walk.input_terms(output)}
         support[output] = tuple(walk.real_inputs[k] for k in sorted(used))
     return OutputSupport(program, list(walk.output_names), list(walk.real_inputs), list(walk.paths),
                          support, dict(finite_inputs or {}))

@@ -68,6 +68,15 @@ class SymbolicPaths:
     def outputs(self) -> list:
         return list(self.paths)
 
+    def input_terms(self, output):
+        """(input position, coefficient, comparison) for each input an atom on a path to `output` reads."""
+        for atoms in self.paths[output]:
+            for a in atoms:
+                for ident, c in a.form.coeffs:
+                    k = self.input_ids.get(ident)
+                    if k is not None:
+                        yield k, c, a.op
+
     def __repr__(self) -> str:
         count = sum(len(v) for v in self.paths.values())
         return f"<SymbolicPaths of {self.program.name}: {len(self.paths)} outputs, {count} paths>"
