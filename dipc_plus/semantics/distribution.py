@@ -191,10 +191,7 @@ class Distribution:
 
     def label(self, o: Outcome) -> str:
         """`out=[bot, top]` or `o1_1=1, o1_2=N9 - 1` (noises named N<k>, arrays grouped)."""
-        parts = []
-        for name, v in group_outputs(self.program, self.names, o.values, _render):
-            parts.append(f"{name}=[{', '.join(v)}]" if isinstance(v, list) else f"{name}={v}")
-        return ", ".join(parts)
+        return outputs_text(self.program, self.names, o.values, _render)
 
     def noise_legend(self, o: Outcome | None = None) -> str:
         """`N9 ~ Lap(eps/9, 0)` for the noises an outcome (or any outcome) mentions."""
@@ -247,6 +244,12 @@ def group_outputs(program: ir.Program, names: list, values: tuple, render) -> li
         else:
             out.append((name, render(value)))
     return out
+
+
+def outputs_text(program: ir.Program, names: list, values: tuple, render) -> str:
+    """`out=[bot, top]`, `o1_1=1, o1_2=N9 - 1`: how reports name an outcome (arrays grouped)."""
+    return ", ".join(f"{name}=[{', '.join(v)}]" if isinstance(v, list) else f"{name}={v}"
+                     for name, v in group_outputs(program, names, values, render))
 
 
 def _latex_label(text: str) -> str:
