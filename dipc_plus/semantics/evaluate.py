@@ -239,11 +239,7 @@ def eval_condition(expr: ir.Expr, env: Mapping[str, object], program: ir.Program
 
 def call_function(function: ir.Function, args: list, program: ir.Program, pos: ir.Pos):
     """Apply a user function to values: arguments and result are checked against its types."""
-    if len(args) != len(function.params):
-        raise UserError.at(pos, f"{function.name} takes {len(function.params)} argument(s), not {len(args)}")
-    local = {}
-    for (name, typ), value in zip(function.params, args):
-        local[name] = fit(value, typ, pos, f"argument '{name}' of {function.name}")
+    local = bind_params(function.params, args, pos, function.name)
     result = _Eval(local, program, pos).run(function.body)
     return fit(result, function.result, pos, f"the result of {function.name}")
 
