@@ -29,7 +29,7 @@ is P[index = j].  Callers that read the output as the index itself ask with
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, is_dataclass, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
@@ -97,22 +97,6 @@ def samples_at(shape: ArgmaxShape, inputs: dict) -> list | None:
 
 
 # --------------------------------------------------------------------------- pieces
-
-
-def _strip(node):
-    """The IR node with every position replaced by NOWHERE (positions are not semantics)."""
-    if isinstance(node, tuple):
-        return tuple(_strip(x) for x in node)
-    if is_dataclass(node) and not isinstance(node, type):
-        changes = {}
-        for f in fields(node):
-            v = getattr(node, f.name)
-            if f.name == "pos":
-                changes[f.name] = ir.NOWHERE
-            elif isinstance(v, tuple) or is_dataclass(v):
-                changes[f.name] = _strip(v)
-        return replace(node, **changes) if changes else node
-    return node
 
 
 def _is_number(c) -> bool:
@@ -220,7 +204,7 @@ def _builtin(program: ir.Program, out: str, body: tuple) -> ArgmaxShape | None:
             return None
         if set(order) != set(samples) or b in samples or out in samples:
             return None
-        if _strip(tuple(rest)) != tuple(_scan(out, [_var_lin(v) for v in order], op, b)[1:]):
+        if ir.renamed(tuple(rest)) != tuple(_scan(out, [_var_lin(v) for v in order], op, b)[1:]):
             return None
     return ArgmaxShape(out, tuple(samples[v] for v in order), op == "<", "builtin")
 
@@ -252,7 +236,7 @@ def _loop(program: ir.Program, out: str, body: tuple) -> ArgmaxShape | None:
         expected = (ir.Compare(b, _var_lin(r), op, _var_lin(best), ir.NOWHERE),
                     ir.If(ir.Var(b), (ir.Assign(best, _var_lin(r), ir.NOWHERE),
                                       ir.Assign(out, ir.Const(j), ir.NOWHERE)), (), ir.NOWHERE))
-        if _strip((cmp, branch)) != expected:
+        if ir.renamed((cmp, branch)) != expected:
             return None
         samples.append(info)
     return ArgmaxShape(out, tuple(samples), op == "<", "loop")

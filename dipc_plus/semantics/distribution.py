@@ -25,7 +25,7 @@ from typing import Mapping
 from dipc_plus.semantics import ir
 from dipc_plus.exact import noises as noise_registry
 from dipc_plus.exact.linear import Atom, LinForm, Noise, atom
-from dipc_plus.semantics.events import restricted_probability
+from dipc_plus.semantics.events import restricted_total
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
 from dipc_plus.exact.expoly import FRAC_ONE as ONE, FRAC_ZERO as ZERO, mul, ExpFrac
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_rate
@@ -41,13 +41,7 @@ from dipc_plus.exact.argmax_integral import argmax_probabilities
 
 def certified(value, eps, prec: int = 128):
     """A certified arb ball containing value(eps), every operation at `prec` bits."""
-    import flint
-    old = flint.ctx.prec
-    flint.ctx.prec = prec
-    try:
-        return ExpFrac.of(value).arb_value(to_input_value(eps), prec)
-    finally:
-        flint.ctx.prec = old
+    return ExpFrac.of(value).arb_value(to_input_value(eps), prec)
 
 
 # --------------------------------------------------------------------------- inputs
@@ -59,18 +53,8 @@ def bind(program: ir.Program, inputs: Mapping) -> dict:
     Flat names (``{'q[1]': 0, 'q[2]': 1}``, as `inputs.bind_inputs` returns them)
     are accepted too.
     """
-    from dipc_plus.semantics.inputs import bind_inputs, coerce
-    given = {k: to_input_value(v, f"--input {k}") for k, v in dict(inputs).items()}
-    if any("[" in k for k in given):
-        types = dict(program.inputs)
-        unknown = [k for k in given if k not in types]
-        if unknown:
-            raise UserError(f"'{unknown[0]}' is not an input of {program.name}")
-        missing = [k for k in types if k not in given]
-        if missing:
-            raise UserError(f"missing input(s): {', '.join(missing)}")
-        return {k: coerce(v, types[k], f"input {k}") for k, v in given.items()}
-    return bind_inputs(program, given)
+    from dipc_plus.semantics.inputs import bind_inputs
+    return bind_inputs(program, {k: to_input_value(v, f"--input {k}") for k, v in dict(inputs).items()})
 
 
 def to_input_value(value, where: str = "--input"):
@@ -152,16 +136,7 @@ class Distribution:
 
     def probability(self, **fixed) -> ExpFrac:
         """P[the named outputs take the given values] (finite outputs only; an array as a list)."""
-        flat: dict = {}
-        for name, value in fixed.items():
-            if name in self.program.arrays and name not in self.types:
-                elems = self.program.arrays[name]
-                if not isinstance(value, (list, tuple)) or len(value) != len(elems):
-                    raise UserError(f"'{name}' is an array of {len(elems)} outputs: give a list of {len(elems)} values")
-                flat.update(zip(elems, value))
-            else:
-                flat[name] = value
-        fixed = flat
+        fixed = flat_outputs(self.program, fixed)
         for name in fixed:
             if name not in self.names:
                 raise UserError(f"'{name}' is not an output of {self.program.name}",
@@ -216,10 +191,7 @@ class Distribution:
 
     def label(self, o: Outcome) -> str:
         """`out=[bot, top]` or `o1_1=1, o1_2=N9 - 1` (noises named N<k>, arrays grouped)."""
-        parts = []
-        for name, v in group_outputs(self.program, self.names, o.values, _render):
-            parts.append(f"{name}=[{', '.join(v)}]" if isinstance(v, list) else f"{name}={v}")
-        return ", ".join(parts)
+        return outputs_text(self.program, self.names, o.values, _render)
 
     def noise_legend(self, o: Outcome | None = None) -> str:
         """`N9 ~ Lap(eps/9, 0)` for the noises an outcome (or any outcome) mentions."""
@@ -274,6 +246,12 @@ def group_outputs(program: ir.Program, names: list, values: tuple, render) -> li
     return out
 
 
+def outputs_text(program: ir.Program, names: list, values: tuple, render) -> str:
+    """`out=[bot, top]`, `o1_1=1, o1_2=N9 - 1`: how reports name an outcome (arrays grouped)."""
+    return ", ".join(f"{name}=[{', '.join(v)}]" if isinstance(v, list) else f"{name}={v}"
+                     for name, v in group_outputs(program, names, values, render))
+
+
 def _latex_label(text: str) -> str:
     return "\\text{" + text.replace("_", "\\_") + "}"
 
@@ -293,25 +271,23 @@ def exit_weights(chain: DTMC) -> dict:
 
 def distribution_of_chain(chain: DTMC) -> Distribution:
     weights = exit_weights(chain)
-    names = chain.outputs
     entries: dict = {}
     for e in chain.exits:
-        st = chain.graph.nodes[e]["state"]
-        env = dict(zip(chain.finite_vars, st.env))
-        reals = dict(st.reals)
-        values = tuple(reals[n] if n in reals else env.get(n) for n in names)
         pc = chain.constraint_probability(e)
         p = mul(weights[e], pc)
-        outcome = Outcome(values, st.constraints)
+        outcome = Outcome(chain.outputs_at(e), chain.graph.nodes[e]["state"].constraints)
         if outcome in entries:  # only possible without merging
             old = entries[outcome]
             old.weight = old.weight + weights[e]
             old.probability = old.probability + p
         else:
             entries[outcome] = Entry(weights[e], pc, p)
-    types = [t for _, t in chain.program.outputs]
-    ordered = dict(sorted(entries.items(), key=lambda kv: _outcome_key(kv[0], types)))
-    return Distribution(chain.program, chain.inputs, ordered, dict(chain.noises), chain)
+    return Distribution(chain.program, chain.inputs, _in_order(chain.program, entries), dict(chain.noises), chain)
+
+
+def _in_order(program: ir.Program, entries: dict) -> dict:
+    types = [t for _, t in program.outputs]
+    return dict(sorted(entries.items(), key=lambda kv: _outcome_key(kv[0], types)))
 
 
 def _outcome_key(o: Outcome, types: list) -> tuple:
@@ -363,9 +339,7 @@ def distribution_of_argmax(program: ir.Program, flat: dict, probabilities: list,
         if not p.is_zero():
             p = ExpFrac.of(p)
             entries[Outcome((labels[i - 1] if labels else i,), frozenset())] = Entry(p, ONE, p)
-    types = [t for _, t in program.outputs]
-    ordered = dict(sorted(entries.items(), key=lambda kv: _outcome_key(kv[0], types)))
-    return Distribution(program, flat, ordered, {}, None, method="argmax-integral")
+    return Distribution(program, flat, _in_order(program, entries), {}, None, method="argmax-integral")
 
 
 def within(program: ir.Program, inputs: Mapping, targets: Mapping, gamma, *,
@@ -381,41 +355,44 @@ def _within_entries(dist: Distribution, targets: Mapping, gamma) -> ExpFrac:
     idx = {n: i for i, n in enumerate(names)}
     flat_targets = _flatten_targets(dist.program, targets)
     gammas = _gammas(dist.program, flat_targets, gamma)
-    total = ZERO
-    for o, e in dist.entries.items():
+
+    def atoms(outcome):
         extra: list[Atom] = []
-        ok = True
         for name, target in flat_targets.items():
-            v = o.values[idx[name]]
+            v = outcome.values[idx[name]]
             if isinstance(dist.types[name], (ir.RealT, ir.IntT)):
                 if not isinstance(v, LinForm):
-                    ok = False  # never assigned: not within anything
-                    break
-                g = gammas[name]
-                t = Fraction(target)
-                extra.append(atom(v, "<=", LinForm.constant(t + g)))
-                extra.append(atom(v, ">=", LinForm.constant(t - g)))
+                    return None  # never assigned: not within anything
+                g, t = gammas[name], Fraction(target)
+                extra += [atom(v, "<=", LinForm.constant(t + g)), atom(v, ">=", LinForm.constant(t - g))]
             elif not values_equal(v, plain_number(target)):
-                ok = False
-                break
-        if ok:
-            total = total + restricted_probability(dist, o, e, extra)
-    return total
+                return None
+        return extra
+    return restricted_total(dist, atoms)
+
+
+def flat_outputs(program: ir.Program, given: Mapping, what: str = "", broadcast: bool = False) -> dict:
+    """{'val': [1, 2], 'c': 3} -> {'val[1]': 1, 'val[2]': 2, 'c': 3}: an output array given as a list
+    (with `broadcast`, one value may stand for every element); `what` starts the message."""
+    types = dict(program.outputs)
+    flat: dict = {}
+    for name, value in dict(given).items():
+        elems = program.arrays.get(name) if name not in types else None
+        if elems is None:
+            flat[name] = value
+            continue
+        if broadcast and not isinstance(value, (list, tuple)):
+            value = [value] * len(elems)
+        if not isinstance(value, (list, tuple)) or len(value) != len(elems):
+            raise UserError(f"{what}'{name}' is an array of {len(elems)} outputs: give a list of {len(elems)} values")
+        flat.update(zip(elems, value))
+    return flat
 
 
 def _flatten_targets(program: ir.Program, targets: Mapping) -> dict:
     """{'val': [1, 2]} -> {'val[1]': 1, 'val[2]': 2}; values checked against the output types."""
-    out: dict = {}
     types = dict(program.outputs)
-    for name, value in dict(targets).items():
-        if name in program.arrays and name not in types:
-            elems = program.arrays[name]
-            if not isinstance(value, (list, tuple)) or len(value) != len(elems):
-                raise UserError(f"target '{name}' is an array of {len(elems)}: give a list of {len(elems)} values")
-            for flat, v in zip(elems, value):
-                out[flat] = v
-        else:
-            out[name] = value
+    out = flat_outputs(program, targets, "target ")
     for name, value in out.items():
         if name not in types:
             raise UserError(f"'{name}' is not an output of {program.name}",
@@ -434,14 +411,7 @@ def _gammas(program: ir.Program, flat_targets: dict, gamma) -> dict:
     types = dict(program.outputs)
     reals = [n for n in flat_targets if isinstance(types[n], (ir.RealT, ir.IntT))]
     if isinstance(gamma, Mapping):
-        flat = {}
-        for name, g in gamma.items():
-            if name in program.arrays and name not in types:
-                gs = g if isinstance(g, (list, tuple)) else [g] * len(program.arrays[name])
-                for el, gv in zip(program.arrays[name], gs):
-                    flat[el] = gv
-            else:
-                flat[name] = g
+        flat = flat_outputs(program, gamma, "gamma of ", broadcast=True)
         missing = [n for n in reals if n not in flat]
         if missing:
             raise UserError(f"no gamma for the real output(s) {', '.join(missing)}")

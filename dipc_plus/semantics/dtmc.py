@@ -233,10 +233,7 @@ class DTMC:
             work.pc = instr.target
             return [(ONE, work)]
         if op == "branch":
-            env = self._env_dict(work)
-            value = evaluate.eval_expr(instr.cond, env, self.program, s.pos)
-            if not isinstance(value, bool):
-                raise UserError.at(s.pos, f"a condition is {value}, not true or false")
+            value = evaluate.eval_condition(instr.cond, self._env_dict(work), self.program, s.pos)
             work.pc = work.pc + 1 if value else instr.target
             return [(ONE, work)]
         if op == "assign":
@@ -350,10 +347,7 @@ class DTMC:
             base = ONE
             for c in touched:
                 base = mul(base, self.component_probability(c))
-            with_a = merged | {a}
-            both = self._comp_prob.get(with_a)
-            if both is None:
-                both = self._comp_prob[with_a] = ExpFrac.of(constraints_probability(with_a, self.noises))
+            both = self.component_probability(merged | {a})
             if both.is_zero():
                 return self._set_bool(work, s, False)
             if both == base:
@@ -379,10 +373,7 @@ class DTMC:
         return result
 
     def _set_bool(self, work: _Work, s: ir.Compare, value: bool):
-        idx = self.finite_index.get(s.target)
-        if idx is None:
-            raise UserError.at(s.pos, f"the result of a comparison goes to '{s.target}', which is not a Bool variable")
-        work.env[idx] = value
+        self._set_finite(work, s.target, value, s.pos)
         work.pc += 1
         return [(ONE, work)]
 
@@ -617,6 +608,12 @@ class DTMC:
         n = self.noises[nid]
         dist = noises.by_kind(n.kind).surface
         return f"{self.noise_name(nid)} ~ {dist}({format_rate(n.rate)}, 0)"
+
+    def outputs_at(self, node: int) -> tuple:
+        """The outputs at an exit node, in output order: a real output's LinForm, a finite one's value."""
+        st: State = self.graph.nodes[node]["state"]
+        env, reals = dict(zip(self.finite_vars, st.env)), dict(st.reals)
+        return tuple(reals[n] if n in reals else env.get(n) for n in self.outputs)
 
     def describe(self, node: int) -> str:
         """A few lines: position, Bool/DOM values, real definitions, constraints."""

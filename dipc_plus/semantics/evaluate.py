@@ -228,13 +228,18 @@ class _Eval:
         self.fail(f"unknown function '{fn}'")
 
 
+def eval_condition(expr: ir.Expr, env: Mapping[str, object], program: ir.Program, pos: ir.Pos,
+                   what: str = "the condition") -> bool:
+    """The truth of the condition of an `if` or `while`: a value that is not a Boolean is a UserError."""
+    value = eval_expr(expr, env, program, pos)
+    if not isinstance(value, bool):
+        raise UserError.at(pos, f"{what} is {show_value(value)}, not true or false")
+    return value
+
+
 def call_function(function: ir.Function, args: list, program: ir.Program, pos: ir.Pos):
     """Apply a user function to values: arguments and result are checked against its types."""
-    if len(args) != len(function.params):
-        raise UserError.at(pos, f"{function.name} takes {len(function.params)} argument(s), not {len(args)}")
-    local = {}
-    for (name, typ), value in zip(function.params, args):
-        local[name] = fit(value, typ, pos, f"argument '{name}' of {function.name}")
+    local = bind_params(function.params, args, pos, function.name)
     result = _Eval(local, program, pos).run(function.body)
     return fit(result, function.result, pos, f"the result of {function.name}")
 

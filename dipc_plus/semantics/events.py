@@ -19,9 +19,9 @@ from dipc_plus.exact.constraints import probability as constraints_probability
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly, mul
 from dipc_plus.exact.linear import LinForm, atom
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.walk import constant_truth
 
-_OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
-        ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+_OPS = ("<", "<=", ">", ">=", "==", "!=")
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 _TOKEN = re.compile(r"\s*(<=|>=|==|!=|<|>|=|[A-Za-z_][A-Za-z_0-9]*(?:\[\d+\])?|-?\d+(?:/\d+|\.\d+)?)\s*")
 
@@ -84,9 +84,9 @@ def value_events(name: str, lo: int, hi: int) -> list[Event]:
 def event_probability(dist, event: Event) -> ExpFrac:
     """P[the outputs satisfy every comparison of `event`] as an exact closed form in eps."""
     idx = {n: i for i, n in enumerate(dist.names)}
-    total = ExpFrac.of(ExpPoly.ZERO)
-    for outcome, entry in dist.entries.items():
-        extra, ok = [], True
+
+    def atoms(outcome):
+        extra = []
         for c in event.comparisons:
             v = outcome.values[idx[c.output]]
             if isinstance(v, LinForm) and not v.is_constant():
@@ -97,20 +97,22 @@ def event_probability(dist, event: Event) -> ExpFrac:
                 if not isinstance(dist.types.get(c.output), (ir.RealT, ir.IntT)):
                     raise UserError(f"the event '{event.text}' compares {c.output}, which is not a number",
                                     hint="events compare real or integer outputs with numbers")
-                ok = False  # never assigned on this path: not in the event
-                break
-            if not _OPS[c.op](Fraction(const), c.value):
-                ok = False
-                break
-        if ok:
-            total = total + restricted_probability(dist, outcome, entry, extra)
+                return None  # never assigned on this path: not in the event
+            if not constant_truth(Fraction(const) - c.value, c.op):
+                return None
+        return extra
+    return restricted_total(dist, atoms)
+
+
+def restricted_total(dist, atoms_of) -> ExpFrac:
+    """The sum over the outcomes of `dist` of P[the outcome and the atoms `atoms_of(outcome)` on its
+    real outputs], the outcomes for which it gives None left out (one place for events and `within`)."""
+    total = ExpFrac.of(ExpPoly.ZERO)
+    for outcome, entry in dist.entries.items():
+        extra = atoms_of(outcome)
+        if extra:
+            p = ExpFrac.of(constraints_probability(list(outcome.constraints) + extra, dist.noises))
+            total = total + (p if p.is_zero() else mul(entry.weight, p))
+        elif extra is not None:
+            total = total + entry.probability
     return total
-
-
-def restricted_probability(dist, outcome, entry, extra: list) -> ExpFrac:
-    """P[outcome and the `extra` atoms on its real outputs]: the entry's own probability when
-    there are none (one place for events and `within`)."""
-    if not extra:
-        return entry.probability
-    p = ExpFrac.of(constraints_probability(list(outcome.constraints) + extra, dist.noises))
-    return p if p.is_zero() else mul(entry.weight, p)

@@ -30,6 +30,7 @@ from dipc_plus.semantics.dtmc import DTMC, EXIT
 from dipc_plus.semantics.structure import value_key
 from dipc_plus.semantics.pretty import format_linform
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.linear import LinForm
 
 DIGITS = 20
 E_DIGITS = "2.718281828459045235360287"   # e to 25 significant digits, for `formula t`
@@ -120,22 +121,16 @@ def output_groups(chain: DTMC) -> dict:
 
 
 def _finite_output_key(chain: DTMC, node: int) -> tuple:
-    st = chain.graph.nodes[node]["state"]
-    env = dict(zip(chain.finite_vars, st.env))
-    return tuple(value_key(env.get(name)) for name in chain.outputs if name not in dict(st.reals))
+    return tuple(value_key(v) for v in chain.outputs_at(node) if not isinstance(v, LinForm))
 
 
 def exit_text(chain: DTMC, node: int, finite_only: bool = False) -> str:
-    st = chain.graph.nodes[node]["state"]
-    env = dict(zip(chain.finite_vars, st.env))
-    reals = dict(st.reals)
     parts = []
-    for name in chain.outputs:
-        if name in reals:
-            if not finite_only:
-                parts.append(f"{name}={format_linform(reals[name], chain.noise_name)}")
-        else:
-            parts.append(f"{name}={show_value(env.get(name))}")
+    for name, v in zip(chain.outputs, chain.outputs_at(node)):
+        if not isinstance(v, LinForm):
+            parts.append(f"{name}={show_value(v)}")
+        elif not finite_only:
+            parts.append(f"{name}={format_linform(v, chain.noise_name)}")
     return ", ".join(parts) or "(no finite outputs)"
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.pretty import format_distribution, format_expr
+from dipc_plus.semantics.pretty import format_expr, format_stmt
 
 
 @dataclass(frozen=True)
@@ -107,6 +107,14 @@ def assigned(stmts) -> set:
     return {s.target for s in ir.statements(stmts) if isinstance(s, (ir.Assign, ir.Sample, ir.Compare))}
 
 
+def contains_exit(stmts) -> bool:
+    return any(isinstance(s, ir.Exit) for s in ir.statements(stmts))
+
+
+def contains_while(stmts) -> bool:
+    return any(isinstance(s, ir.While) for s in ir.statements(stmts))
+
+
 def own_reads(s, terms: bool = True) -> set:
     """Variables a statement's own expressions read (of `if` and `while`, the condition only)."""
     if isinstance(s, ir.Assign):
@@ -188,8 +196,4 @@ def describe_instr(instr: Instr) -> str:
         return "end while" if isinstance(s, ir.While) else "end if-branch"
     if instr.op == "branch":
         return ("while " if instr.loop_head else "if ") + format_expr(instr.cond)
-    if instr.op == "compare":
-        return f"{s.target} <- {format_expr(s.lhs)} {s.op} {format_expr(s.rhs)}"
-    if instr.op == "sample":
-        return f"{s.target} <- {format_distribution(s.dist)}"
-    return f"{s.target} <- {format_expr(s.expr)}"
+    return format_stmt(s)[0]   # an assignment, a draw or a comparison: one line

@@ -13,6 +13,7 @@ Values at run time:
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Union
@@ -254,6 +255,30 @@ def statements(stmts):
             yield from statements(s.other)
         elif isinstance(s, While):
             yield from statements(s.body)
+
+def renamed(obj, var_map: dict | None = None):
+    """The same IR with variables renamed by `var_map` and every position erased: the shape of a
+    piece of program, which two pieces share when they do the same (kernel blocks, recognised loops)."""
+    var_map = var_map or {}
+    if isinstance(obj, Pos):
+        return NOWHERE
+    if isinstance(obj, Var):
+        return Var(var_map.get(obj.name, obj.name))
+    if isinstance(obj, Lin):
+        return Lin(obj.kind, tuple((renamed(c, var_map), var_map.get(v, v)) for c, v in obj.terms),
+                   renamed(obj.const, var_map))
+    if isinstance(obj, tuple):
+        return tuple(renamed(x, var_map) for x in obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        changes = {}
+        for f in dataclasses.fields(obj):
+            value = getattr(obj, f.name)
+            if f.name == "target" and isinstance(value, str):
+                changes[f.name] = var_map.get(value, value)
+            else:
+                changes[f.name] = renamed(value, var_map)
+        return dataclasses.replace(obj, **changes)
+    return obj
 
 # --------------------------------------------------------------------------- definitions
 

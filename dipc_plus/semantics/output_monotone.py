@@ -34,16 +34,10 @@ def output_directions(program: ir.Program, max_paths: int = DEFAULT_MAX_PATHS) -
         raise NotSymbolic(f"the input '{finite[0]}' is not real")
     walk = symbolic_paths(program, {}, max_paths)
     out: dict = {}
-    for output, paths in walk.paths.items():
+    for output in walk.paths:
         signs: dict = {}
-        for atoms in paths:
-            for a in atoms:
-                for ident, c in a.form.coeffs:
-                    k = walk.input_ids.get(ident)
-                    if k is None:
-                        continue
-                    sign = (DOWN if c > 0 else UP) if a.op in ("<", "<=") else 0
-                    signs.setdefault(k, set()).add(sign)
+        for k, c, op in walk.input_terms(output):
+            signs.setdefault(k, set()).add((DOWN if c > 0 else UP) if op in ("<", "<=") else 0)
         if any(s != {UP} and s != {DOWN} for s in signs.values()):
             out[output] = None
         else:

@@ -16,6 +16,7 @@ programs.  `accuracy.classes` caches per-output probabilities by this key.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Mapping
 
 from dipc_plus.semantics import ir
@@ -24,20 +25,18 @@ from dipc_plus.semantics.symbolic_chain import DEFAULT_MAX_PATHS, NotSymbolic, s
 __all__ = ["OutputSupport", "output_support", "NotSymbolic"]
 
 
+@dataclass(repr=False, eq=False)
 class OutputSupport:
     """Per finite output value tuple o (in `outputs`, the per-point distribution's order):
     `support[o]`, the flat names of the real inputs P[out = o] reads, in input order.
     `names` are the output names (the order of a value tuple); `inputs` every real input's
     flat name; `finite_inputs` the Bool/DOM input values the walk was run at."""
-
-    def __init__(self, program: ir.Program, names: list, inputs: list, outputs: list, support: dict,
-                 finite_inputs: dict):
-        self.program = program
-        self.names = names
-        self.inputs = inputs
-        self.outputs = outputs
-        self.support = support
-        self.finite_inputs = finite_inputs
+    program: ir.Program
+    names: list
+    inputs: list
+    outputs: list
+    support: dict
+    finite_inputs: dict
 
     def key(self, output: tuple, flat: Mapping) -> tuple:
         """(output, the values of `flat` on the output's support): inputs with equal keys have
@@ -62,16 +61,9 @@ def output_support(program: ir.Program, finite_inputs: dict | None = None,
         raise NotSymbolic(f"{program.name}: the output '{not_finite[0]}' is not Bool or DOM; "
                           "per-output supports are read for finite outputs only")
     walk = symbolic_paths(program, finite_inputs, max_paths)
-    position = {i: k for i, k in walk.input_ids.items()}
     support: dict = {}
-    for output, paths in walk.paths.items():
-        used: set = set()
-        for atoms in paths:
-            for a in atoms:
-                for ident in a.noises():   # noise and input ids alike; keep the inputs'
-                    k = position.get(ident)
-                    if k is not None:
-                        used.add(k)
+    for output in walk.paths:
+        used = {k for k, _, _ in walk.input_terms(output)}
         support[output] = tuple(walk.real_inputs[k] for k in sorted(used))
     return OutputSupport(program, list(walk.output_names), list(walk.real_inputs), list(walk.paths),
                          support, dict(finite_inputs or {}))

@@ -22,7 +22,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.instructions import assigned, own_reads
+from dipc_plus.semantics.instructions import assigned, contains_exit, own_reads
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,14 @@ class PostProcessing:
 def deterministic(body) -> bool:
     """Only assignments and ifs (no draw, noisy comparison, loop or exit) at any depth."""
     return all(isinstance(s, (ir.Assign, ir.If)) for s in ir.statements(body))
+
+
+def deterministic_tails(body):
+    """(t, body[t:]) for each tail of top-level statements that is `deterministic`, longest first."""
+    start = len(body)
+    while start > 0 and deterministic(body[start - 1:start]):
+        start -= 1
+    return ((t, body[t:]) for t in range(start, len(body)))
 
 
 def reads_within(body, allowed: set) -> bool:
@@ -69,15 +77,10 @@ def tail_is_post_processing(tail, kept: set) -> bool:
 def post_processing(program: ir.Program) -> PostProcessing:
     """The outputs of `program` computed only from its other outputs (`PostProcessing.derived`):
     the longest deterministic tail of top-level statements that satisfies the module's preconditions."""
-    if any(isinstance(s, ir.Exit) for s in ir.statements(program.body)):
+    if contains_exit(program.body):
         return PostProcessing(reason="the program can exit early, so an output computed at its end may not run")
     outputs = program.output_names()
-    body = program.body
-    start = len(body)
-    while start > 0 and deterministic(body[start - 1:start]):
-        start -= 1
-    for t in range(start, len(body)):       # the longest tail first: it computes the most
-        tail = body[t:]
+    for _, tail in deterministic_tails(program.body):       # the longest tail first: it computes the most
         derived = [o for o in outputs if o in assigned(tail)]
         kept = [o for o in outputs if o not in derived]
         if not derived or not kept or any(isinstance(program.variables[o], ir.RealT) for o in derived):
@@ -93,18 +96,13 @@ def derived_tail(program: ir.Program, sources: set) -> tuple[int, tuple]:
     and constants - outputs computed from per-step values after a loop (the every-length class,
     issue 40).  Real derived outputs are included: the caller decides whether it handles them.
     (len(body), ()) when there is none."""
-    body = program.body
     outputs = program.output_names()
-    start = len(body)
-    while start > 0 and deterministic(body[start - 1:start]):
-        start -= 1
-    for t in range(start, len(body)):
-        tail = body[t:]
+    for t, tail in deterministic_tails(program.body):
         written = assigned(tail)
         derived = tuple(o for o in outputs if o in written)
         if derived and not written & sources and tail_is_post_processing(tail, sources):
             return t, derived
-    return len(body), ()
+    return len(program.body), ()
 
 
 def project(program: ir.Program, derived) -> ir.Program:

@@ -146,20 +146,11 @@ def format_rate(a: Fraction) -> str:
 # --------------------------------------------------------------------------- types
 
 
-def domain_text(values) -> str:
-    values = tuple(values)
-    if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-        lo, hi = min(values), max(values)
-        if list(values) == list(range(lo, hi + 1)):
-            return f"{lo}..{hi}"
-    return "{" + ", ".join(str(v) for v in values) + "}"
-
-
 def type_text(t: ir.Type, program: ir.Program) -> str:
     if isinstance(t, ir.DomT):
         if t.name and t.name in program.types and program.types[t.name].values == t.values:
             return t.name
-        return domain_text(t.values)
+        return str(ir.DomT(t.values))   # the values written out, not the name
     return {ir.BoolT: "bool", ir.RealT: "real", ir.IntT: "int", ir.RatT: "rational"}[type(t)]
 
 
@@ -232,22 +223,20 @@ def format_atom(a: Atom, name=lambda i: f"N{i}") -> str:
 # --------------------------------------------------------------------------- programs
 
 
-def _declarations(kind: str, entries, program: ir.Program) -> list[str]:
-    """`input q: real[3]` for an array whose elements are all listed, else one line per scalar."""
-    lines = []
+def _by_array(entries, program: ir.Program) -> dict:
+    """{array or scalar name: [the types of its elements]} from (flat name, type) pairs, in order."""
     owner = {flat: name for name, flats in program.arrays.items() for flat in flats}
-    done = set()
+    groups: dict[str, list] = {}
     for flat, typ in entries:
-        array = owner.get(flat)
-        if array is not None:
-            if array in done:
-                continue
-            done.add(array)
-            size = len(program.arrays[array])
-            lines.append(f"{kind} {array}: {type_text(typ, program)}[{size}]")
-        else:
-            lines.append(f"{kind} {flat}: {type_text(typ, program)}")
-    return lines
+        groups.setdefault(owner.get(flat, flat), []).append(typ)
+    return groups
+
+
+def _declarations(kind: str, entries, program: ir.Program) -> list[str]:
+    """`input q: real[3]` for an array, one line per scalar."""
+    return [f"{kind} {name}: {type_text(types[0], program)}"
+            + (f"[{len(program.arrays[name])}]" if name in program.arrays else "")
+            for name, types in _by_array(entries, program).items()]
 
 
 def _signature(params, program) -> str:
@@ -256,12 +245,8 @@ def _signature(params, program) -> str:
 
 def _header(program: ir.Program) -> list[str]:
     def listing(entries):
-        groups: dict[str, list] = {}
-        owner = {flat: name for name, flats in program.arrays.items() for flat in flats}
-        for flat, typ in entries:
-            groups.setdefault(owner.get(flat, flat), []).append(typ)
         items = []
-        for name, types in groups.items():
+        for name, types in _by_array(entries, program).items():
             size = f"[1..{len(types)}]" if name in program.arrays else ""
             items.append(f"{name}{size}: {type_text(types[0], program)}")
         return ", ".join(items) or "(none)"
@@ -280,7 +265,7 @@ def format_program(program: ir.Program, header: bool = True) -> str:
     for name, v in program.params.items():
         lines.append(f"param {name} = {v}")
     for name, t in program.types.items():
-        lines.append(f"type {name} = {domain_text(t.values)}")
+        lines.append(f"type {name} = {ir.DomT(t.values)}")
     for f in program.functions.values():
         lines.append(f"function {f.name}({_signature(f.params, program)}) -> {type_text(f.result, program)} = "
                      f"{format_expr(f.body)}")

@@ -36,61 +36,41 @@ def absorption(graph, initial, attr: str = "factor") -> dict:
     if isinstance(graph, Digraph):
         order = graph.topological_order()
         if order is not None:
-            return _absorption_acyclic(graph, initial, attr, order, graph.descendants(initial))
+            return _propagate(graph, initial, attr, [(u,) for u in order], graph.descendants(initial))
         graph = graph.to_networkx()
     try:
-        order = list(nx.topological_sort(graph))
+        groups = [(u,) for u in nx.topological_sort(graph)]
     except nx.NetworkXUnfeasible:
-        order = None
-    if order is not None:
-        return _absorption_acyclic(graph, initial, attr, order, nx.descendants(graph, initial))
-    cond = nx.condensation(graph)
-    mapping = cond.graph["mapping"]
-    inflow: dict = defaultdict(lambda: ZERO)
-    inflow[initial] = ONE
-    result: dict = {}
-    start = mapping[initial]
-    reachable = nx.descendants(cond, start) | {start}
-    for c in nx.topological_sort(cond):
-        if c not in reachable:
-            continue
-        members = cond.nodes[c]["members"]
-        if len(members) == 1:
-            (u,) = members
-            if graph.has_edge(u, u):
-                values = solve_component(graph, [u], inflow, attr)
-            else:
-                values = {u: inflow.pop(u, ZERO)}
-        else:
-            values = solve_component(graph, sorted(members), inflow, attr)
-        for u, w in values.items():
-            result[u] = w
-            if w.is_zero():
-                continue
-            for v, data in graph.succ[u].items():
-                if v in members:
-                    continue
-                inflow[v] = inflow[v] + mul(w, data[attr])
-    return result
+        cond = nx.condensation(graph)
+        groups = [tuple(sorted(cond.nodes[c]["members"])) for c in nx.topological_sort(cond)]
+    return _propagate(graph, initial, attr, groups, nx.descendants(graph, initial))
 
 
-def _absorption_acyclic(graph, initial, attr: str, order: list, reachable: set) -> dict:
-    """`absorption` when every SCC is a single node without a self-loop (most chains);
-    `reachable` the descendants of `initial`."""
+def _propagate(graph, initial, attr: str, groups: list, reachable: set) -> dict:
+    """Push the inflow from `initial` through the strongly connected `groups` in topological order
+    (`reachable`: the descendants of `initial`): a node on no loop passes its inflow on, a loop is
+    solved exactly (`solve_component`)."""
     reachable.add(initial)
     inflow: dict = {initial: ONE}
     result: dict = {}
     succ = graph.succ
-    for u in order:
-        if u not in reachable:
+    for members in groups:
+        if members[0] not in reachable:
             continue
-        w = result[u] = inflow.pop(u, ZERO)
-        if w.is_zero():
-            continue
-        for v, data in succ[u].items():
-            contribution = mul(w, data[attr])
-            old = inflow.get(v)
-            inflow[v] = contribution if old is None else old + contribution
+        if len(members) == 1 and members[0] not in succ[members[0]]:
+            values = {members[0]: inflow.pop(members[0], ZERO)}
+        else:
+            values = solve_component(graph, list(members), inflow, attr)
+        for u, w in values.items():
+            result[u] = w
+            if w.is_zero():
+                continue
+            for v, data in succ[u].items():
+                if v in members:
+                    continue
+                contribution = mul(w, data[attr])
+                old = inflow.get(v)
+                inflow[v] = contribution if old is None else old + contribution
     return result
 
 

@@ -1,10 +1,12 @@
 """Concrete sampler: run a DiPWhile+ program many times at one rational eps.
 
-This is the independent witness the exact engine is tested against, so it is
-kept plain: it executes `ir.Program` statement by statement, with no symbolic
-reasoning at all.  N runs are executed in lockstep: a statement applies to the
-array of *active* run indices; `if` splits them, `while` iterates until no run
-is left inside it, `exit` retires runs.
+This is the independent witness the exact engine is tested against: it executes
+`ir.Program` statement by statement, with no symbolic reasoning.  Its statement walk
+stays its own, vectorised: N runs execute in lockstep (a statement applies to the array
+of *active* run indices; `if` splits them, `while` iterates until no run is left inside
+it, `exit` retires runs), which the one-path-at-a-time walks (`semantics.walk`, the chain)
+cannot do.  What it shares with them: `instructions.reads`, `evaluate` (every expression,
+condition, linear form and weight) and `walk.constant_truth`.
 
 State per variable: Bool and DOM values as small integer codes (index into the
 variable's domain, -1 = unassigned), reals as float64 (NaN = unassigned), integer
@@ -21,15 +23,13 @@ Typical use::
     result.probability(result.within(Fraction(1), {"val[2]": 2}))      # real outputs near a centre
 
 The results themselves (`SampleResult`, `Frequency`) live in `semantics.samples`.
-This module stays a little over 600 lines because `Sampler` is one concept -- the
-lockstep executor of every statement kind, with its per-group evaluation cache --
-and cutting it would separate methods that share that cache and its invariants.
+`Sampler` is one concept -- the lockstep executor of every statement kind with its
+per-group evaluation cache -- so it stays one class.
 """
 from __future__ import annotations
 
 import math
 import numbers
-import operator
 from fractions import Fraction
 from typing import Callable, Mapping
 
@@ -40,7 +40,8 @@ np = lazy_import("numpy")
 from dipc_plus.exact import noises
 from dipc_plus.exact.noises.dlap import discrete_laplace  # noqa: F401 (re-exported)
 from dipc_plus.semantics import evaluate, ir
-from dipc_plus.semantics.instructions import assigned as assigned_in, own_reads, reads
+from dipc_plus.semantics.instructions import assigned as assigned_in, contains_exit, own_reads, reads
+from dipc_plus.semantics.walk import constant_truth
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.samples import UNSET_INT, Frequency, RealSummary, SampleResult, domain_of  # noqa: F401 (re-exported)
 
@@ -49,8 +50,6 @@ DEFAULT_MAX_ITERATIONS = 100_000  # guard for `while` loops that (almost) never 
 
 _COMPARE = {"<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equal",  # numpy ufunc names
             "==": "equal", "!=": "not_equal"}
-_COMPARE_EXACT = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-                  "==": operator.eq, "!=": operator.ne}
 _LOOKUP_LIMIT = 1 << 20  # group keys below this use a lookup table instead of a sort
 
 
@@ -134,34 +133,26 @@ class Sampler:
             elif isinstance(typ, ir.IntT):
                 self.ints[name] = np.full(n, UNSET_INT, dtype=np.int64)
         for name, value in self.inputs.items():
-            if name in self.constants:
-                continue
-            if name in self.codes:
-                self.codes[name][:] = self._code(name, value, ir.NOWHERE)
-            elif name in self.reals:
-                self.reals[name][:] = float(value)
-            elif name in self.ints:
-                self.ints[name][:] = int(value)
+            if name not in self.constants:
+                self._column(name)[:] = self._stored(name, value)
         self._block(self.program.body, np.arange(n, dtype=np.intp))
         columns = {}
         for name, typ in self.program.outputs:
             if name in self.constants:  # an output that is also an untouched input
-                columns[name] = self._constant_column(name, typ, n)
-            elif name in self.codes:
-                columns[name] = self.codes[name]
-            elif name in self.reals:
-                columns[name] = self.reals[name]
+                dtype = np.int32 if name in self.domains else np.float64 if isinstance(typ, ir.RealT) else np.int64
+                columns[name] = np.full(n, self._stored(name, self.constants[name]), dtype=dtype)
             else:
-                columns[name] = self.ints[name]
+                columns[name] = self._column(name)
         return SampleResult(self.program, self.eps, self.inputs, columns, n)
 
-    def _constant_column(self, name, typ, n):
-        value = self.constants[name]
+    def _column(self, name: str) -> np.ndarray:
+        return self.codes.get(name, self.reals.get(name, self.ints.get(name)))
+
+    def _stored(self, name: str, value):
+        """A value as its variable's column holds it: a code, a float or an int."""
         if name in self.domains:
-            return np.full(n, self._code(name, value, ir.NOWHERE), dtype=np.int32)
-        if isinstance(typ, ir.RealT):
-            return np.full(n, float(value))
-        return np.full(n, int(value), dtype=np.int64)
+            return self._code(name, value, ir.NOWHERE)
+        return float(value) if isinstance(self.types[name], ir.RealT) else int(value)
 
     # ----------------------------------------------------------------- statements
 
@@ -177,7 +168,7 @@ class Sampler:
             elif isinstance(stmt, ir.Compare):
                 self._compare(stmt, idx)
             elif isinstance(stmt, ir.If):
-                cond = self._condition(stmt, stmt.cond, idx)
+                cond = self._condition(stmt, idx)
                 yes = self._block(stmt.then, idx[cond])
                 no = self._block(stmt.other, idx[~cond])
                 if self._may_exit(stmt):  # otherwise every run of idx is still active
@@ -194,7 +185,7 @@ class Sampler:
         left = []
         iterations = 0
         while len(idx):
-            cond = self._condition(stmt, stmt.cond, idx)
+            cond = self._condition(stmt, idx)
             left.append(idx[~cond])
             inside = idx[cond]
             if not len(inside):
@@ -222,13 +213,13 @@ class Sampler:
     def _may_exit(self, stmt) -> bool:
         found = self._exits.get(id(stmt))
         if found is None:
-            found = self._exits[id(stmt)] = any(isinstance(t, ir.Exit) for t in ir.statements([stmt]))
+            found = self._exits[id(stmt)] = contains_exit([stmt])
         return found
 
     def _assign(self, stmt: ir.Assign, idx: np.ndarray) -> None:
         target = stmt.target
         if target in self.codes:
-            self.codes[target][idx] = self._codes_of_expr(stmt, stmt.expr, target, idx)
+            self.codes[target][idx] = self._assigned_codes(stmt, idx)
             return
         kind = "real" if target in self.reals else "int"
         lin = stmt.expr if isinstance(stmt.expr, ir.Lin) else ir.Lin(kind, (), stmt.expr)
@@ -247,7 +238,7 @@ class Sampler:
             return {v: c for v, c in coefs.items() if c != 0}, lk - rk
 
         parts, inverse = self._per_group(stmt, idx, difference)
-        fixed = [None if coefs else _COMPARE_EXACT[stmt.op](const, 0) for coefs, const in parts]
+        fixed = [None if coefs else constant_truth(const, stmt.op) for coefs, const in parts]
         if all(f is not None for f in fixed):
             result = np.asarray(fixed, dtype=bool)[inverse]
         else:
@@ -416,22 +407,15 @@ class Sampler:
         raise UserError.at(pos, f"value {value!r} is outside the domain {typ} of '{target}'",
                            hint="check the arithmetic feeding this assignment, or widen the declared domain")
 
-    def _codes_of_expr(self, stmt, expr, target: str, idx: np.ndarray) -> np.ndarray:
-        pos = getattr(stmt, "pos", ir.NOWHERE)
-        if isinstance(stmt, ir.Assign):
-            value_of = lambda e: evaluate.eval_assign(stmt, e, self.program)  # noqa: E731
-        else:
-            value_of = lambda e: evaluate.eval_expr(expr, e, self.program, pos)  # noqa: E731
-        table, inverse = self._per_group(stmt, idx, lambda e: self._code(target, value_of(e), pos))
+    def _assigned_codes(self, stmt: ir.Assign, idx: np.ndarray) -> np.ndarray:
+        table, inverse = self._per_group(
+            stmt, idx, lambda e: self._code(stmt.target, evaluate.eval_assign(stmt, e, self.program), stmt.pos))
         return np.asarray(table, dtype=np.int32)[inverse]
 
-    def _condition(self, stmt, cond, idx: np.ndarray) -> np.ndarray:
-        def truth(env):
-            value = evaluate.eval_expr(cond, env, self.program, stmt.pos)
-            if not isinstance(value, (bool, np.bool_)):
-                raise UserError.at(stmt.pos, f"the condition is {value!r}, not true or false")
-            return bool(value)
-        table, inverse = self._per_group(stmt, idx, truth)
+    def _condition(self, stmt, idx: np.ndarray) -> np.ndarray:
+        """The truth of an `if` or `while` condition on each run of idx."""
+        table, inverse = self._per_group(
+            stmt, idx, lambda e: evaluate.eval_condition(stmt.cond, e, self.program, stmt.pos))
         return np.asarray(table, dtype=bool)[inverse]
 
     def _lin_parts(self, node, lin: ir.Lin, env: dict):

@@ -129,16 +129,16 @@ class SampleResult:
 
     def run(self, i: int) -> tuple:
         """The tuple of output values of run i (reals as float, unassigned as None)."""
-        out = []
-        for name, typ in self.outputs:
-            raw = self.columns[name][i]
-            if isinstance(typ, ir.RealT):
-                out.append(None if math.isnan(raw) else float(raw))
-            elif isinstance(typ, ir.IntT):
-                out.append(None if raw == UNSET_INT else int(raw))
-            else:
-                out.append(None if raw < 0 else self.domains[name][raw])
-        return tuple(out)
+        return tuple(self._value(name, self.columns[name][i]) for name, _ in self.outputs)
+
+    def _value(self, name: str, raw):
+        """One entry of a raw column as the user's value (None when unassigned)."""
+        typ = self.type_of(name)
+        if isinstance(typ, ir.RealT):
+            return None if math.isnan(raw) else float(raw)
+        if isinstance(typ, ir.IntT):
+            return None if raw == UNSET_INT else int(raw)
+        return None if raw < 0 else self.domains[name][raw]
 
     # ----------------------------------------------------------------- summaries
 
@@ -163,14 +163,7 @@ class SampleResult:
             keys.append(raw)
         result = {}
         for row, count in sorted(_count_rows(keys), key=lambda rc: -rc[1]):
-            values = []
-            for name, raw in zip(names, row):
-                typ = self.type_of(name)
-                if isinstance(typ, ir.IntT):
-                    values.append(None if raw == UNSET_INT else int(raw))
-                else:
-                    values.append(None if raw < 0 else self.domains[name][raw])
-            result[tuple(values)] = count
+            result[tuple(self._value(name, raw) for name, raw in zip(names, row))] = count
         return result
 
     def summary(self, name: str) -> RealSummary:

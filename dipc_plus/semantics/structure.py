@@ -17,7 +17,7 @@ from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import values_equal
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
 from dipc_plus.exact.expoly import mul, ExpFrac
-from dipc_plus.semantics.instructions import assigned, compile_program, liveness, own_reads, reads
+from dipc_plus.semantics.instructions import assigned, compile_program, contains_exit, contains_while, liveness, own_reads
 from dipc_plus.semantics.distribution import distribution_of_chain
 
 HALT = "__halted"
@@ -43,27 +43,8 @@ def must_write(s) -> set:
 
 
 def exposed_reads(stmts) -> set:
-    """Variables a statement list may read before writing them."""
-    killed: set = set()
-    out: set = set()
-    for s in stmts:
-        if isinstance(s, ir.If):
-            out |= reads(s.cond) - killed
-            out |= (exposed_reads(s.then) | exposed_reads(s.other)) - killed
-        elif isinstance(s, ir.While):
-            out |= (reads(s.cond) | exposed_reads(s.body)) - killed
-        else:
-            out |= stmts_read([s]) - killed
-        killed |= must_write(s)
-    return out
-
-
-def contains_exit(stmts) -> bool:
-    return any(isinstance(s, ir.Exit) for s in ir.statements(stmts))
-
-
-def contains_while(stmts) -> bool:
-    return any(isinstance(s, ir.While) for s in ir.statements(stmts))
+    """Variables a statement list may read before writing them: the live ones on entry."""
+    return set(liveness(compile_program(tuple(stmts)), ())[0])
 
 
 def is_finite(t) -> bool:
@@ -153,29 +134,6 @@ def components(program: ir.Program) -> list[Component] | None:
 
 
 # --------------------------------------------------------------------------- IR renaming (shape keys)
-
-
-def _map_ir(obj, var_map: dict):
-    """The same IR with variables renamed by var_map and every position erased."""
-    if isinstance(obj, ir.Pos):
-        return ir.NOWHERE
-    if isinstance(obj, ir.Var):
-        return ir.Var(var_map.get(obj.name, obj.name))
-    if isinstance(obj, ir.Lin):
-        return ir.Lin(obj.kind, tuple((_map_ir(c, var_map), var_map.get(v, v)) for c, v in obj.terms),
-                      _map_ir(obj.const, var_map))
-    if isinstance(obj, tuple):
-        return tuple(_map_ir(x, var_map) for x in obj)
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        changes = {}
-        for f in dataclasses.fields(obj):
-            value = getattr(obj, f.name)
-            if f.name == "target" and isinstance(value, str):
-                changes[f.name] = var_map.get(value, value)
-            else:
-                changes[f.name] = _map_ir(value, var_map)
-        return dataclasses.replace(obj, **changes)
-    return obj
 
 
 def _replace_exits(stmts) -> tuple:
@@ -282,7 +240,7 @@ class KernelChain:
             read = stmts_read(stmts)
             ins = tuple(n for n in program.input_names() if n in read)
             rename = {x: f"__x{i}" for i, x in enumerate(ins)}
-            blocks.append(Block(stmts, ins, live_at(a), live_at(b), shape=(_map_ir(stmts, rename),
+            blocks.append(Block(stmts, ins, live_at(a), live_at(b), shape=(ir.renamed(stmts, rename),
                                                                             live_at(a), live_at(b))))
         has_exit = contains_exit(body)
         chain = KernelChain(program, blocks, has_exit, max_states)
@@ -312,17 +270,16 @@ class KernelChain:
         """{next state: probability} from `state` through block k with its inputs = xs."""
         key = (self.blocks[k].shape, xs, state)
         found = self._rows.get(key)
-        if found is not None:
-            return found
+        if found is None:
+            found = self._rows[key] = self._row(k, xs, state)
+        return found
+
+    def _row(self, k: int, xs: tuple, state: tuple) -> dict:
         if self._base is not None:
-            found = {t: self.transform(p) for t, p in self._base.row(k, xs, state).items()}
-            self._rows[key] = found
-            return found
+            return {t: self.transform(p) for t, p in self._base.row(k, xs, state).items()}
         blk = self.blocks[k]
         if state and state[0] == HALT:
-            found = {state: ExpFrac.of(1)}
-            self._rows[key] = found
-            return found
+            return {state: ExpFrac.of(1)}
         env = dict(zip(blk.live_in, state))
         env.update(zip(blk.inputs, xs))
         chain = DTMC(blk.program, env, max_states=self.max_states)
@@ -338,7 +295,6 @@ class KernelChain:
             else:
                 nxt = tuple(values[v] for v in blk.live_out[:n_live])
             found[nxt] = found[nxt] + p if nxt in found else p
-        self._rows[key] = found
         return found
 
     def _step(self, k: int, xs: tuple, before: dict) -> dict:
@@ -405,11 +361,11 @@ class KernelChain:
         names = tuple(self.blocks[j].inputs[0] for j in range(start, end))
         values = []
         before = [x for j in range(start) for x in self.blocks[j].inputs]
-        if isinstance(points, dict):  # a grid
-            for x in names:
-                for v in points[x]:
-                    if not any(values_equal(v, w) for w in values):
-                        values.append(v)
+        grid = isinstance(points, dict)
+        for v in ([v for x in names for v in points[x]] if grid else [u[x] for u in points for x in names]):
+            if not any(values_equal(v, w) for w in values):
+                values.append(v)
+        if grid:
             size = 1
             for x in before:
                 size *= len(points[x])
@@ -417,11 +373,6 @@ class KernelChain:
                 return None
             prefixes = [dict(zip(before, c)) for c in itertools.product(*(points[x] for x in before))]
         else:
-            for u in points:
-                for x in names:
-                    v = u[x]
-                    if not any(values_equal(v, w) for w in values):
-                        values.append(v)
             prefixes = points
         # states at the start of the run, over every prefix of the given points
         reach: set = set()

@@ -23,6 +23,7 @@ whoever needs their densities.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
@@ -48,27 +49,33 @@ class NotSymbolic(UserError):
                          column=getattr(pos, "column", None), hint=HINT)
 
 
+@dataclass(repr=False, eq=False)
 class SymbolicPaths:
     """The walk's result.  `real_inputs`: the flat names of the symbolic inputs (q index =
     position); `input_ids`: atom id -> q index; `noises`: noise id -> `Noise`;
     `output_names`: the finite outputs; `paths`: output value tuple -> [frozenset of Atom];
     `real_output_names`: the real outputs; `real_forms`: output value tuple -> [tuple of the
     real outputs' LinForms (None if unassigned)], one per path, in the order of `paths`."""
-
-    def __init__(self, program: ir.Program, real_inputs: list, input_ids: dict, noises: dict,
-                 output_names: list, paths: dict, real_output_names: list | None = None,
-                 real_forms: dict | None = None):
-        self.program = program
-        self.real_inputs = real_inputs
-        self.input_ids = input_ids
-        self.noises = noises
-        self.output_names = output_names
-        self.paths = paths
-        self.real_output_names = real_output_names or []
-        self.real_forms = real_forms or {}
+    program: ir.Program
+    real_inputs: list
+    input_ids: dict
+    noises: dict
+    output_names: list
+    paths: dict
+    real_output_names: list = field(default_factory=list)
+    real_forms: dict = field(default_factory=dict)
 
     def outputs(self) -> list:
         return list(self.paths)
+
+    def input_terms(self, output):
+        """(input position, coefficient, comparison) for each input an atom on a path to `output` reads."""
+        for atoms in self.paths[output]:
+            for a in atoms:
+                for ident, c in a.form.coeffs:
+                    k = self.input_ids.get(ident)
+                    if k is not None:
+                        yield k, c, a.op
 
     def __repr__(self) -> str:
         count = sum(len(v) for v in self.paths.values())

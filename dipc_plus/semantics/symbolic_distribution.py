@@ -199,11 +199,8 @@ class SymbolicDistribution:
 
     def output_text(self, output) -> str:
         """`out=[bot, top, none]` (array outputs grouped, as the per-point report names outcomes)."""
-        from dipc_plus.semantics.distribution import group_outputs
-        parts = []
-        for name, v in group_outputs(self.program, self.output_names, output, show_value):
-            parts.append(f"{name}=[{', '.join(v)}]" if isinstance(v, list) else f"{name}={v}")
-        return ", ".join(parts)
+        from dipc_plus.semantics.distribution import outputs_text
+        return outputs_text(self.program, self.output_names, output, show_value)
 
     def cell_text(self, cell: Cell) -> str:
         return cell_text(cell, self.input_names, self.root)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dipc_plus.errors import UserError
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.evaluate import eval_assign, eval_expr, fit, lin_value_parts
+from dipc_plus.semantics.evaluate import eval_assign, eval_condition, eval_expr, fit, lin_value_parts
 from dipc_plus.semantics.values import freeze_env
 
 
@@ -161,10 +161,7 @@ class Walk:
             raise self.domain.too_many(self.max_paths, pos)
 
     def test(self, s, st: PathState, word: str) -> bool:
-        value = eval_expr(s.cond, st.env, self.program, s.pos)
-        if not isinstance(value, bool):
-            raise UserError.at(s.pos, f"the condition of '{word}' is {value}, not true or false")
-        return value
+        return eval_condition(s.cond, st.env, self.program, s.pos, f"the condition of '{word}'")
 
     def compare(self, s: ir.Compare, st: PathState) -> list:
         form = self.lin(s.lhs, st, s.pos) - self.lin(s.rhs, st, s.pos)
