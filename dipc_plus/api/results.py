@@ -349,8 +349,8 @@ class PrivacyReport(Report):
     """
 
     def __init__(self, outcome: Any):
-        self.outcome = outcome          # privacy.decide.PrivacyOutcome
-        self.result = outcome.result
+        self.outcome = outcome          # privacy.result.PrivacyResult
+        self.result = outcome.part
 
     @property
     def claim(self) -> Any:
@@ -365,16 +365,11 @@ class PrivacyReport(Report):
         """True when the verdict is about every number of queries m (``every_length=True``)."""
         return self.outcome.route == "every length"
 
-    def _raw_counterexample(self) -> Any:
-        at_m = self.outcome.length_counterexample()
-        cex = at_m.counterexample if at_m is not None else getattr(self.result, "counterexample", None)
-        return cex if cex is not None and hasattr(cex, "neighbour") else None
-
     @property
     def counterexample(self) -> PrivacyCounterexample | ValueCounterexample | None:
         """The re-checked counterexample: a `PrivacyCounterexample` (an output or a set of outputs), or
         a `ValueCounterexample` when the claim is decided on every value of a real output."""
-        raw = self._raw_counterexample()
+        raw = self.outcome.counterexample
         if raw is None:
             return None
         if hasattr(raw, "density_ratio"):

@@ -112,7 +112,7 @@ def counterexample_lines(claim, cex) -> list[str]:
 
 
 def dp_report(result) -> str:
-    """The text report of a grid or list eps-DP result (`dp.check.PrivacyResult.report`)."""
+    """The text report of a grid or list eps-DP result (`dp.check.PairCheck.report`)."""
     claim = result.claim
     scope = result.scope
     sets = not claim.delta_is_zero

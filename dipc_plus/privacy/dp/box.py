@@ -89,14 +89,14 @@ class Searched:
 
 
 @dataclass
-class BoxPrivacyResult:
+class BoxCheck:
     claim: DPClaim
     coupling: Coupling
     verdict: str = UNDECIDED
     method: str = ""
     losses: list = field(default_factory=list)      # (inputs checked, text of sup L/eps, pairs) against d*B
     searched: list = field(default_factory=list)    # Searched
-    refutation: object = None       # the lattice check that failed (a PrivacyResult or a RealOutputResult)
+    refutation: object = None       # the lattice check that failed (a PairCheck or a RealOutputCheck)
     seconds: float = 0.0
     notes: list = field(default_factory=list)
     progress: BoxProgress | None = field(default=None, repr=False)   # while deciding: the stages shown
@@ -411,7 +411,7 @@ def two_block_lattice(claim: DPClaim, cp: Coupling, step: Fraction, most: int) -
     return lc if lc is not None and lc.npoints <= most else None
 
 
-def check_points(res: BoxPrivacyResult, lc: DPClaim, max_states: int,
+def check_points(res: BoxCheck, lc: DPClaim, max_states: int,
                  options: RunOptions = DEFAULT_OPTIONS) -> tuple:
     """(result, verdict, refuted, text of the sup found): the exact check of every adjacent pair of
     `lc`'s points, by the per-point check (named events) or `check_real_outputs` (every value)."""
@@ -424,7 +424,7 @@ def check_points(res: BoxPrivacyResult, lc: DPClaim, max_states: int,
     return r, r.verdict, not r.verified, ""
 
 
-def search_lattices(res: BoxPrivacyResult, max_states: int, options: RunOptions = DEFAULT_OPTIONS) -> None:
+def search_lattices(res: BoxCheck, max_states: int, options: RunOptions = DEFAULT_OPTIONS) -> None:
     """Refute at rational points of the box: the lattices of SEARCH_STEPS while they are small, by
     the per-point check (named events) or by `check_real_outputs` (every output value)."""
     claim = res.claim
@@ -450,7 +450,7 @@ def search_lattices(res: BoxPrivacyResult, max_states: int, options: RunOptions 
         search_cells(res, max_states, options)
 
 
-def search_cells(res: BoxPrivacyResult, max_states: int, options: RunOptions = DEFAULT_OPTIONS) -> None:
+def search_cells(res: BoxCheck, max_states: int, options: RunOptions = DEFAULT_OPTIONS) -> None:
     """Refute at the points strictly inside the cells of the input-only comparisons and their
     neighbours (`cell_points`), which no lattice may meet (a jump on (1/3, 2/5)): every adjacent
     pair among them checked exactly, as on a lattice."""
@@ -474,7 +474,7 @@ def search_cells(res: BoxPrivacyResult, max_states: int, options: RunOptions = D
 
 
 def decide_box_privacy(claim: DPClaim, max_states: int = DEFAULT_MAX_STATES,
-                       options: RunOptions = DEFAULT_OPTIONS, progress: bool = False) -> BoxPrivacyResult:
+                       options: RunOptions = DEFAULT_OPTIONS, progress: bool = False) -> BoxCheck:
     """Verified by the coupling bound (an accelerator: off in reference mode, `options`), the
     density-ratio bound or the worst neighbour (general provers, always on), refuted at a rational
     point of the box, or undecided.  Each method's stage is shown (`progress`) and noted for a
@@ -489,7 +489,7 @@ def decide_box_privacy(claim: DPClaim, max_states: int = DEFAULT_MAX_STATES,
     with BoxProgress(f"the box {box_text(claim.program, claim.box_bounds)}", progress) as stages:
         stages.stage("coupling bound")
         cp = coupling_for(claim, options)
-        res = BoxPrivacyResult(claim, cp)
+        res = BoxCheck(claim, cp)
         res.progress = stages
         if cp.applies:
             stages.stage("coupling bound: exact cross-check", f"the integer points of {stages.region}")
@@ -506,7 +506,7 @@ def decide_box_privacy(claim: DPClaim, max_states: int = DEFAULT_MAX_STATES,
     return res
 
 
-def post_processed(claim: DPClaim, max_states: int, options: RunOptions, progress: bool) -> BoxPrivacyResult | None:
+def post_processed(claim: DPClaim, max_states: int, options: RunOptions, progress: bool) -> BoxCheck | None:
     """The claim verified as post-processing (`semantics.post_processing`): outputs computed from the
     others alone are dropped, the projection is decided, and its VERIFIED carried over (no loss is
     added by a function of released outputs).  None when no output is derived or the projection is
@@ -526,7 +526,7 @@ def post_processed(claim: DPClaim, max_states: int, options: RunOptions, progres
     return res
 
 
-def decide_outside_online_class(res: BoxPrivacyResult, max_states: int, progress: bool,
+def decide_outside_online_class(res: BoxCheck, max_states: int, progress: bool,
                                 options: RunOptions = DEFAULT_OPTIONS) -> None:
     """The density-ratio bound, the worst neighbour, the searches for a counterexample, then the pair
     branch-and-bound (a general prover within the `pair_boxes` limit, so it runs in reference mode)."""

@@ -183,7 +183,7 @@ class Counterexample:
 
 
 @dataclass
-class PrivacyResult:
+class PairCheck:
     claim: DPClaim
     verified: bool
     counterexample: Counterexample | None
@@ -265,7 +265,7 @@ def claim_scope(claim) -> Scope:
 
 def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = True,
              max_states: int = DEFAULT_MAX_STATES, executor=None, source=None, shard=None,
-             progress: bool = False, options: RunOptions = DEFAULT_OPTIONS) -> PrivacyResult:
+             progress: bool = False, options: RunOptions = DEFAULT_OPTIONS) -> PairCheck:
     """Decide the claim exactly; the first failing pair (and output, or set of outputs) in
     input order is returned as a re-checked counterexample.
 
@@ -314,12 +314,12 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
                 cex = _failure_counterexample(work, part["unit"], part["failure"])
                 break
     pl = work.plan
-    return PrivacyResult(claim, cex is None, cex, pairs, obligations, decisions, time.perf_counter() - t0, pl,
+    return PairCheck(claim, cex is None, cex, pairs, obligations, decisions, time.perf_counter() - t0, pl,
                          sum(u.source.markov_chains for u in pl.units), covered, used,
                          work={"path": PAIR_PATH, "reason": why_not})
 
 
-def _check_by_support(work: "DPWork", source, executor, progress: bool, t0: float) -> PrivacyResult:
+def _check_by_support(work: "DPWork", source, executor, progress: bool, t0: float) -> PairCheck:
     """check_dp by output orbits where the queries' symmetry is proved (`orbit_pairs`), else by output
     support (`support_pairs`): the result when every obligation held; when
     not, a result whose work record says why, and check_dp walks the pairs instead.  With workers,
@@ -342,13 +342,13 @@ def _check_by_support(work: "DPWork", source, executor, progress: bool, t0: floa
             refused = found.fallback
             found = check_by_support(claim, unit, work.checker, run, tables=feed)
             found.extra["symmetry"] = refused
-    result = PrivacyResult(claim, True, None, found.pairs, found.obligations, found.decisions,
+    result = PairCheck(claim, True, None, found.pairs, found.obligations, found.decisions,
                            time.perf_counter() - t0, pl, unit.source.markov_chains, (0, total, total),
                            {0: found.used}, work=found.work())
     return result
 
 
-def _check_by_obligations(work: "DPWork", source, executor, shard, progress: bool, t0: float) -> PrivacyResult:
+def _check_by_obligations(work: "DPWork", source, executor, shard, progress: bool, t0: float) -> PairCheck:
     """check_dp on workers, in three steps: the output tables of the inputs the pairs need, then the
     distinct (p, p') obligations they raise, each decided once by some worker, then - in this
     process - the walk over the pairs in order, which counts and finds the first failure exactly
@@ -426,7 +426,7 @@ def _check_by_obligations(work: "DPWork", source, executor, shard, progress: boo
             key = pl.units[k].table_key(x)
             pl.units[k].source.cache.setdefault(key, tables[number[(k, key)]])
         cex = _failure_counterexample(work, *failure)
-    return PrivacyResult(claim, cex is None, cex, pairs, obligations, decisions, time.perf_counter() - t0, pl,
+    return PairCheck(claim, cex is None, cex, pairs, obligations, decisions, time.perf_counter() - t0, pl,
                          sum(u.source.markov_chains for u in pl.units), (a, b, total), used)
 
 

@@ -53,7 +53,7 @@ from dipc_plus.semantics.dtmc import mul
 from dipc_plus.semantics.real_output_density import real_output_densities
 from dipc_plus.semantics.symbolic_chain import NotSymbolic, symbolic_paths
 
-__all__ = ["RealOutputResult", "check_real_outputs", "outcome_event_probability", "SCOPE_KIND",
+__all__ = ["RealOutputCheck", "check_real_outputs", "outcome_event_probability", "SCOPE_KIND",
            "real_counterexample_json"]
 
 SCOPE_KIND = "every-output-value"
@@ -80,7 +80,7 @@ class RealCounterexample:
 
 
 @dataclass
-class RealOutputResult:
+class RealOutputCheck:
     claim: object
     verdict: str                   # 'verified' | 'refuted' | 'undecided'
     sup_text: str = ""
@@ -207,7 +207,7 @@ def _every_value_paths(program):
                              f'{{ {name} = ["(-inf, 0]", "(0, inf)"] }}); the per-point engine takes this noise') from None
 
 
-def check_real_outputs(claim, options: RunOptions = DEFAULT_OPTIONS, refute_only: bool = False) -> RealOutputResult:
+def check_real_outputs(claim, options: RunOptions = DEFAULT_OPTIONS, refute_only: bool = False) -> RealOutputCheck:
     """Decide `claim` (a DPClaim without events, delta = 0) on every output value: a quick pass
     that only looks for a refutation, then the thorough pass over every neighbouring pair, then
     the intervals whose ratio was not proved monotone, bounded by the sup found (or the budget).
@@ -229,7 +229,7 @@ def check_real_outputs(claim, options: RunOptions = DEFAULT_OPTIONS, refute_only
             dens[key] = real_output_densities(paths, list(key))
     scope = inputs_scope(program, grid=claim.grid, points=claim.explicit_points,
                          kind=claim.inputs_kind if claim.inputs_kind != "domain" else "grid", eps=str(claim.eps))
-    result = RealOutputResult(claim, "undecided", scope=scope)
+    result = RealOutputCheck(claim, "undecided", scope=scope)
     cp = coupling_for(claim, options)
     result.coupling = cp if cp.applies else None
     pairs = [(u, v) for u in claim.points for v in claim.points
@@ -281,7 +281,7 @@ def _above(s, k) -> bool:
     return s.infinite or (s.value is not None and s.value > k) or (s.lo is not None and s.lo > k)
 
 
-def _refute(result: RealOutputResult, cex, s) -> bool:
+def _refute(result: RealOutputCheck, cex, s) -> bool:
     """Record a re-checked counterexample whose candidate's sup is `s` (a lower bound of the loss)."""
     result.verdict, result.counterexample = "refuted", cex
     result.sup_text = "at least " + s.text() if not s.infinite else "inf"
@@ -309,7 +309,7 @@ class SupCache:
         return self.values[key]
 
 
-def _quick_refutation(result: RealOutputResult, pairs, dens, names, k, sups: SupCache) -> bool:
+def _quick_refutation(result: RealOutputCheck, pairs, dens, names, k, sups: SupCache) -> bool:
     """The cheap monotonicity tests only, looking for a candidate above the budget whose
     counterexample re-checks; True if the claim was refuted."""
     program = result.claim.program
@@ -329,7 +329,7 @@ def _quick_refutation(result: RealOutputResult, pairs, dens, names, k, sups: Sup
     return False
 
 
-def _thorough_pass(result: RealOutputResult, pairs, dens, names, k, sups: SupCache) -> bool:
+def _thorough_pass(result: RealOutputCheck, pairs, dens, names, k, sups: SupCache) -> bool:
     """Every pair with every proof: the sup over the candidates (kept in result), the intervals
     left unproved (result.unproved_intervals) and the undecided outcomes; True if refuted."""
     program = result.claim.program
@@ -366,7 +366,7 @@ def _thorough_pass(result: RealOutputResult, pairs, dens, names, k, sups: SupCac
     return False
 
 
-def _within_coupling(result: RealOutputResult) -> None:
+def _within_coupling(result: RealOutputCheck) -> None:
     """The candidates are exact lower bounds of the loss: above d*B, the coupling bound (our code)
     is wrong, and no verdict is given."""
     best, cp = result.best, result.coupling
@@ -379,7 +379,7 @@ def _within_coupling(result: RealOutputResult) -> None:
                         "|q - q'| <= B and every output value (docs/design/every_length.md, section 2)")
 
 
-def _lower_bound_only(result: RealOutputResult) -> None:
+def _lower_bound_only(result: RealOutputCheck) -> None:
     """No verdict but refuted from a search: the largest candidate found, a lower bound of the
     loss (exact when no interval was left unproved)."""
     best = result.best
@@ -391,7 +391,7 @@ def _lower_bound_only(result: RealOutputResult) -> None:
     result.sup_text = fmt_q(lower) if result.sup_exact else "at least " + decimal_down(lower, 8)
 
 
-def _bound_unproved(result: RealOutputResult, k) -> None:
+def _bound_unproved(result: RealOutputCheck, k) -> None:
     """Intervals whose ratio was not proved monotone are bounded by e^(K eps) with K the sup found
     (then the printed sup is exact) or else the budget; what neither bounds is undecided.  With the
     coupling bound, every interval is bounded by d*B <= k already: the proofs run (for an exact

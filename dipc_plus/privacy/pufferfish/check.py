@@ -112,7 +112,7 @@ class PufferfishCounterexample:
 
 
 @dataclass
-class PufferfishResult:
+class PufferfishCheck:
     claim: PufferfishClaim
     verified: bool
     counterexample: PufferfishCounterexample | None
@@ -294,7 +294,7 @@ class PufferfishSetup:
                     yield sc, si, sj, (Ai, Bi), (Aj, Bj)
 
 
-def check_pufferfish(claim: PufferfishClaim, executor=None, source=None, progress: bool = False) -> PufferfishResult:
+def check_pufferfish(claim: PufferfishClaim, executor=None, source=None, progress: bool = False) -> PufferfishCheck:
     """Every obligation G >= 0 in order (scenario, pair in both directions, output), up to the
     first failure.  With a parallel `executor` the tables and then every obligation are decided
     on workers, and the walk in order here finds the same first failure and counts the same."""
@@ -327,8 +327,8 @@ def check_pufferfish(claim: PufferfishClaim, executor=None, source=None, progres
         if bad is not None:
             point, eps = bad
             cex = _counterexample(claim, st, sc, si, sj, key, Ai, Bi, Aj, Bj, point, eps)
-            return PufferfishResult(claim, False, cex, i + 1, time.perf_counter() - t0, notes)
-    return PufferfishResult(claim, True, None, len(todo), time.perf_counter() - t0, notes)
+            return PufferfishCheck(claim, False, cex, i + 1, time.perf_counter() - t0, notes)
+    return PufferfishCheck(claim, True, None, len(todo), time.perf_counter() - t0, notes)
 
 
 def _decide_poly(G: dict, claim: PufferfishClaim, vals: Values, box: list):
