@@ -76,41 +76,6 @@ def user_env(program: ir.Program | None, env: dict) -> dict:
     return group_arrays(program, env, json_exact)
 
 
-def counterexample_lines(claim, cex) -> list[str]:
-    """The lines of a re-checked eps-DP counterexample (a `dp.check.Counterexample`) of `claim`:
-    the pair, the output (or set S), eps and both probabilities, exact and certified."""
-    from dipc_plus.exact.log_point import constant_value
-    from dipc_plus.semantics.values import show_env
-    program = claim.program
-    lines = []
-    if cex.component:
-        lines.append(f"  found in {cex.component}; the other components' outputs are completed with their "
-                     "most likely values")
-    lines.append(f"  input      {show_env(user_env(program, cex.input), **ENV_STYLE)}")
-    lines.append(f"  neighbour  {show_env(user_env(program, cex.neighbour), **ENV_STYLE)}")
-    if cex.outputs is None:
-        lines.append(f"  output     {show_env(user_env(program, cex.output), **ENV_STYLE)}")
-        what = "= output"
-    else:
-        lines.append(f"  outputs    S = {{{cex.output_set}}} ({len(cex.outputs)} output(s), the set where "
-                     f"P[P(input) = v] > e^({claim.budget}) P[P(neighbour) = v] at this eps)")
-        what = "in S"
-    eps_note = ""
-    if all(constant_value(x) is not None for x in (cex.p, cex.q)) and claim.budget.k == 0 and \
-            constant_value(claim.delta) is not None:
-        eps_note = "  (nothing depends on eps: the claim fails for every eps)"
-    lines.append(f"  eps        {cex.eps_text()}{eps_note}")
-    lines.append(f"  P[P(input) {what}]     = {cex.p}")
-    lines.append(f"                           = {num_text(cex.p_at)}")
-    lines.append(f"  P[P(neighbour) {what}] = {cex.q}")
-    lines.append(f"                           = {num_text(cex.q_at)}")
-    bound = f"e^({claim.budget}) * P[P(neighbour) {what}]" + ("" if claim.delta_is_zero else f" + {claim.delta_text}")
-    lines.append(f"  {bound} = {num_text(cex.bound_at)}  <  P[P(input) {what}]")
-    if cex.outputs is None:
-        lines.append(f"  ratio      {num_text(cex.ratio_at)}")
-    return lines
-
-
 def dp_report(result) -> str:
     """The text report of a grid or list eps-DP result (`dp.check.PairCheck.report`)."""
     claim = result.claim
@@ -142,6 +107,6 @@ def dp_report(result) -> str:
         lines.append(scope.coverage())
         return "\n".join(lines)
     lines.append("REFUTED (re-checked by an independent evaluation):")
-    lines += counterexample_lines(claim, result.counterexample)
+    lines += result.counterexample.lines(claim)
     lines.append(scope.coverage())
     return "\n".join(lines)

@@ -41,7 +41,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
-from dipc_plus.privacy.display import counterexample_lines, dp_claim_json, eps_multiple, every_value_scope_json
+from dipc_plus.privacy.display import dp_claim_json, eps_multiple, every_value_scope_json
 from dipc_plus.privacy.dp.box_progress import BoxProgress
 from dipc_plus.privacy.dp.cell_points import cell_points
 from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, check_dp
@@ -155,11 +155,6 @@ class BoxCheck:
     def scope_json(self) -> dict:
         return every_value_scope_json(self.scope) if self.every_value else self.scope.to_json()
 
-    def counterexample_json(self) -> dict | None:
-        if self.counterexample is None:
-            return None
-        return self.refutation.counterexample_json() if self.every_value else self.counterexample.to_json()
-
     def to_json(self) -> dict:
         c, cp = self.claim, self.coupling
         out = {"verdict": self.verdict, "kind": "dp", "scope": self.scope_json(), **dp_claim_json(c), "eps": str(c.eps),
@@ -177,7 +172,7 @@ class BoxCheck:
         if self.verdict == UNDECIDED:
             out["undecided"] = self.undecided_reasons()
         if self.counterexample is not None:
-            out["counterexample"] = self.counterexample_json()
+            out["counterexample"] = self.counterexample.to_json()
         return out
 
     def report(self) -> str:
@@ -228,8 +223,7 @@ class BoxCheck:
         elif self.verdict == REFUTED:
             lines.append(f"REFUTED {where} by the {self.search_method} (a pair of the box, re-checked by an "
                          "independent evaluation):")
-            lines += (self.refutation.counterexample_lines() if self.every_value
-                      else counterexample_lines(c, self.counterexample))
+            lines += self.counterexample.lines(c)
         else:
             lines.append(f"UNDECIDED {where}: neither proved nor refuted; nothing is claimed")
             lines += [f"  {r}" for r in self.undecided_reasons()]

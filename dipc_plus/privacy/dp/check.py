@@ -181,6 +181,32 @@ class Counterexample:
             out["outputs"] = [user_env(self.program, o) for o in self.outputs]
         return out
 
+    def lines(self, claim: DPClaim) -> list[str]:
+        """In words: the pair, the output (or set S), eps and both probabilities, exact and certified."""
+        def env(x):
+            return show_env(user_env(self.program, x), **ENV_STYLE)
+        lines = [] if not self.component else [f"  found in {self.component}; the other components' outputs are "
+                                               "completed with their most likely values"]
+        lines += [f"  input      {env(self.input)}", f"  neighbour  {env(self.neighbour)}"]
+        if self.outputs is None:
+            lines.append(f"  output     {env(self.output)}")
+            what = "= output"
+        else:
+            lines.append(f"  outputs    S = {{{self.output_set}}} ({len(self.outputs)} output(s), the set where "
+                         f"P[P(input) = v] > e^({claim.budget}) P[P(neighbour) = v] at this eps)")
+            what = "in S"
+        eps_note = ""
+        if all(constant_value(x) is not None for x in (self.p, self.q, claim.delta)) and claim.budget.k == 0:
+            eps_note = "  (nothing depends on eps: the claim fails for every eps)"
+        bound = f"e^({claim.budget}) * P[P(neighbour) {what}]" + ("" if claim.delta_is_zero else f" + {claim.delta_text}")
+        lines += [f"  eps        {self.eps_text()}{eps_note}",
+                  f"  P[P(input) {what}]     = {self.p}", f"                           = {num_text(self.p_at)}",
+                  f"  P[P(neighbour) {what}] = {self.q}", f"                           = {num_text(self.q_at)}",
+                  f"  {bound} = {num_text(self.bound_at)}  <  P[P(input) {what}]"]
+        if self.outputs is None:
+            lines.append(f"  ratio      {num_text(self.ratio_at)}")
+        return lines
+
 
 @dataclass
 class PairCheck:

@@ -53,8 +53,7 @@ from dipc_plus.semantics.dtmc import mul
 from dipc_plus.semantics.real_output_density import real_output_densities
 from dipc_plus.semantics.symbolic_chain import NotSymbolic, symbolic_paths
 
-__all__ = ["RealOutputCheck", "check_real_outputs", "outcome_event_probability", "SCOPE_KIND",
-           "real_counterexample_json"]
+__all__ = ["RealOutputCheck", "check_real_outputs", "outcome_event_probability", "SCOPE_KIND"]
 
 SCOPE_KIND = "every-output-value"
 _EPS_TRIES = [Fraction(1, 64), Fraction(1, 16), Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2),
@@ -77,6 +76,29 @@ class RealCounterexample:
     p: ExpFrac
     q: ExpFrac
     event_ratio: arb
+
+    def to_json(self) -> dict:
+        """As the JSON has it: input, neighbour, outcome, value w, eps, the density ratio and the
+        re-checked event's."""
+        return {"input": {k: fmt_q(Fraction(v)) for k, v in self.input.items()},
+                "neighbour": {k: fmt_q(Fraction(v)) for k, v in self.neighbour.items()},
+                "output": _outcome_text(self.outcome), "w": _w_json(self.w),
+                "eps": fmt_q(self.eps), "density_ratio": None if self.density_ratio is None else self.density_ratio.str(10),
+                "event": None if self.event is None else _event_text(self.event),
+                "probability": str(self.p), "neighbour_probability": str(self.q),
+                "event_ratio": self.event_ratio.str(10)}
+
+    def lines(self, claim) -> list[str]:
+        """In words, one line per part (a box claim prints them too)."""
+        lines = [f"  input      {_env_text(self.input)}", f"  neighbour  {_env_text(self.neighbour)}",
+                 f"  output     {_outcome_text(self.outcome)}" + ("" if self.w is None else f", value w = {_w_text(self.w)}"),
+                 f"  eps        {fmt_q(self.eps)}"]
+        if self.density_ratio is not None:
+            lines.append(f"  density ratio f_u(w) / f_u'(w) = {self.density_ratio.str(12)}")
+        what = "the outcome" if self.event is None else f"the outcome with the value(s) in {_event_text(self.event)}"
+        lines.append(f"  re-checked on {what} by the per-point chain: P[input] / P[neighbour] = "
+                     f"{self.event_ratio.str(12)} > e^({claim.budget})")
+        return lines
 
 
 @dataclass
@@ -109,25 +131,8 @@ class RealOutputCheck:
             out["undecided"] = [{"outcome": _outcome_text(o), "interval": iv, "why": why}
                                 for o, iv, why in self.undecided[:50]]
         if self.counterexample is not None:
-            out["counterexample"] = self.counterexample_json()
+            out["counterexample"] = self.counterexample.to_json()
         return out
-
-    def counterexample_json(self) -> dict:
-        """The re-checked counterexample (input, neighbour, outcome, value w, eps, both ratios)."""
-        return real_counterexample_json(self.counterexample)
-
-    def counterexample_lines(self) -> list[str]:
-        """The re-checked counterexample in words, one line per part (a box claim prints them too)."""
-        c = self.counterexample
-        lines = [f"  input      {_env_text(c.input)}", f"  neighbour  {_env_text(c.neighbour)}",
-                 f"  output     {_outcome_text(c.outcome)}" + ("" if c.w is None else f", value w = {_w_text(c.w)}"),
-                 f"  eps        {fmt_q(c.eps)}"]
-        if c.density_ratio is not None:
-            lines.append(f"  density ratio f_u(w) / f_u'(w) = {c.density_ratio.str(12)}")
-        what = "the outcome" if c.event is None else f"the outcome with the value(s) in {_event_text(c.event)}"
-        lines.append(f"  re-checked on {what} by the per-point chain: P[input] / P[neighbour] = "
-                     f"{c.event_ratio.str(12)} > e^({self.claim.budget})")
-        return lines
 
     def report(self) -> str:
         lines = [f"claim:  {self.claim.describe()}",
@@ -144,7 +149,7 @@ class RealOutputCheck:
                                              "released real output(s) and every eps"))
         elif self.verdict == "refuted":
             lines.append("REFUTED (re-checked by an independent evaluation):")
-            lines += self.counterexample_lines()
+            lines += self.counterexample.lines(self.claim)
         else:
             lines.append(f"UNDECIDED: {len(self.undecided)} interval(s) of output values not proved "
                          "(never guessed); the first:")
@@ -153,18 +158,6 @@ class RealOutputCheck:
         lines.append(f"scope: {SCOPE_KIND}; covered: {self.scope.summary()[3:]}, every value of the real "
                      f"outputs; not covered: {', '.join(self.scope.not_covered()) or 'nothing else'}")
         return "\n".join(lines)
-
-
-def real_counterexample_json(c: RealCounterexample) -> dict:
-    """A re-checked counterexample on every output value as the JSON has it (input, neighbour,
-    outcome, value w, eps, the density ratio and the re-checked event's)."""
-    return {"input": {k: fmt_q(Fraction(v)) for k, v in c.input.items()},
-            "neighbour": {k: fmt_q(Fraction(v)) for k, v in c.neighbour.items()},
-            "output": _outcome_text(c.outcome), "w": _w_json(c.w),
-            "eps": fmt_q(c.eps), "density_ratio": None if c.density_ratio is None else c.density_ratio.str(10),
-            "event": None if c.event is None else _event_text(c.event),
-            "probability": str(c.p), "neighbour_probability": str(c.q),
-            "event_ratio": c.event_ratio.str(10)}
 
 
 def _env_text(env: dict) -> str:

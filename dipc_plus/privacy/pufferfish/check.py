@@ -110,6 +110,16 @@ class PufferfishCounterexample:
                 "probability_value": num_text(self.p_at), "other_probability_value": num_text(self.q_at),
                 "bound_value": num_text(self.bound_at)}
 
+    def lines(self, claim: PufferfishClaim) -> list[str]:
+        """In words: the scenario, the secrets, the output, the parameters and both probabilities."""
+        lines = [f"  scenario   {self.scenario}", f"  secrets    {self.secret} against {self.other}",
+                 f"  output     {show_env(user_env(claim.program, self.output), **ENV_STYLE)}"]
+        if self.params:
+            lines.append("  parameters " + ", ".join(f"{k} = {fmt_q(v)}" for k, v in self.params.items()))
+        return lines + [f"  eps        {self.eps_text()}", f"  P[w | {self.secret}] = {self.p} = {num_text(self.p_at)}",
+                        f"  P[w | {self.other}] = {self.q} = {num_text(self.q_at)}",
+                        f"  e^({claim.budget}) P[w | {self.other}] = {num_text(self.bound_at)}"]
+
 
 @dataclass
 class PufferfishCheck:
@@ -162,17 +172,8 @@ class PufferfishCheck:
                     f"{', parameter value' if c.parameters else ''} and {c.eps}"))
             lines.append(self.scope.coverage())
             return "\n".join(lines)
-        x = self.counterexample
         lines.append("REFUTED (re-checked exactly):")
-        lines.append(f"  scenario   {x.scenario}")
-        lines.append(f"  secrets    {x.secret} against {x.other}")
-        lines.append(f"  output     {show_env(user_env(c.program, x.output), **ENV_STYLE)}")
-        if x.params:
-            lines.append("  parameters " + ", ".join(f"{k} = {fmt_q(v)}" for k, v in x.params.items()))
-        lines.append(f"  eps        {x.eps_text()}")
-        lines.append(f"  P[w | {x.secret}] = {x.p} = {num_text(x.p_at)}")
-        lines.append(f"  P[w | {x.other}] = {x.q} = {num_text(x.q_at)}")
-        lines.append(f"  e^({c.budget}) P[w | {x.other}] = {num_text(x.bound_at)}")
+        lines += self.counterexample.lines(c)
         lines.append(self.scope.coverage())
         return "\n".join(lines)
 
