@@ -370,7 +370,7 @@ class PrivacyReport(Report):
         """The re-checked counterexample: a `PrivacyCounterexample` (an output or a set of outputs), or
         a `ValueCounterexample` when the claim is decided on every value of a real output."""
         raw = self.outcome.counterexample
-        if raw is None:
+        if not hasattr(raw, "neighbour"):     # none, or a Pufferfish one (secrets, not a neighbouring pair)
             return None
         if hasattr(raw, "density_ratio"):
             return ValueCounterexample(raw, self.program)

@@ -16,6 +16,7 @@ from dipc_plus.decision.decide import working_precision
 from dipc_plus.exact.decimals import ball_text, enclosure_text
 from dipc_plus.exact.convert import fmt_q, json_exact
 from dipc_plus.exact.log_point import ln_text
+from dipc_plus.privacy.result import settled_lines
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import group_arrays
 
@@ -79,7 +80,6 @@ def user_env(program: ir.Program | None, env: dict) -> dict:
 def dp_report(result) -> str:
     """The text report of a grid or list eps-DP result (`dp.check.PairCheck.report`)."""
     claim = result.claim
-    scope = result.scope
     sets = not claim.delta_is_zero
     lines = [f"claim:  {claim.describe()}"]
     if sets:
@@ -92,21 +92,12 @@ def dp_report(result) -> str:
     lines.append(f"checked {result.pairs} pair(s) of neighbouring inputs (up to symmetry), "
                  f"{result.obligations} ({'pair' if sets else 'pair, output'}) obligation(s), {result.decisions} "
                  f"decided by the certified procedure; {result.evaluations} distribution(s); {result.seconds:.2f} s")
-    if result.verified:
-        eps = claim.eps if claim.eps.is_log_point else "every eps in " + str(claim.eps)
-        delta = "" if claim.delta_is_zero else " + " + claim.delta_text
-        if result.vacuous:
-            lines.append(scope.vacuously("no two of the claimed inputs are neighbours"))
-        elif sets:
-            lines.append(scope.verified(f"P[P(u) in S] <= e^({claim.budget}) P[P(u') in S]{delta} for every "
-                                        f"neighbouring pair (u, u') of these inputs, every set S of outputs and {eps}"))
-        else:
-            lines.append(scope.verified(f"P[P(u)=v] <= e^({claim.budget}) P[P(u')=v] for every neighbouring pair "
-                                        f"(u, u') of these inputs, every output{' event' if claim.events else ''} v "
-                                        f"and {eps}"))
-        lines.append(scope.coverage())
-        return "\n".join(lines)
-    lines.append("REFUTED (re-checked by an independent evaluation):")
-    lines += result.counterexample.lines(claim)
-    lines.append(scope.coverage())
-    return "\n".join(lines)
+    eps = claim.eps if claim.eps.is_log_point else "every eps in " + str(claim.eps)
+    if sets:
+        holds = (f"P[P(u) in S] <= e^({claim.budget}) P[P(u') in S] + {claim.delta_text} for every neighbouring pair (u, u') of "
+                 f"these inputs, every set S of outputs and {eps}")
+    else:
+        holds = (f"P[P(u)=v] <= e^({claim.budget}) P[P(u')=v] for every neighbouring pair (u, u') of these inputs, "
+                 f"every output{' event' if claim.events else ''} v and {eps}")
+    return "\n".join(lines + settled_lines(result, "no two of the claimed inputs are neighbours", holds,
+                                           "REFUTED (re-checked by an independent evaluation):"))

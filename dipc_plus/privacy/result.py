@@ -49,8 +49,7 @@ class PrivacyResult:
     def counterexample(self) -> Any:
         """The re-checked counterexample (of the check at the failing m for every length), or None."""
         at_m = self.at_length()
-        cex = at_m.counterexample if at_m is not None else getattr(self.part, "counterexample", None)
-        return cex if cex is not None and hasattr(cex, "neighbour") else None
+        return at_m.counterexample if at_m is not None else self.part.counterexample
 
     def report(self) -> str:
         at_m = self.at_length()
@@ -64,3 +63,15 @@ class PrivacyResult:
         if at_m is not None:
             out["counterexample"] = at_m.to_json()
         return out
+
+
+def settled_lines(part, vacuous_reason: str, holds: str, refuted: str) -> list[str]:
+    """The closing lines of a verified-or-refuted part (the pairs of a grid or list, a Pufferfish
+    claim): what holds on its scope (or why it holds vacuously), or `refuted` and the re-checked
+    counterexample; then what the scope covers."""
+    scope = part.scope
+    if not part.verified:
+        lines = [refuted] + part.counterexample.lines(part.claim)
+    else:
+        lines = [scope.vacuously(vacuous_reason) if part.vacuous else scope.verified(holds)]
+    return lines + [scope.coverage()]

@@ -44,6 +44,7 @@ from dipc_plus.semantics.values import show_env
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import constant_value, rational_at_log
 from dipc_plus.privacy.output_tables import ZERO, TableSource
+from dipc_plus.privacy.result import settled_lines
 from dipc_plus.decision.param_decide import bernstein_decide, decide_univariate, nonneg_on_box
 from dipc_plus.exact.param_poly import is_zero_value, poly_add, poly_eval, poly_mul, poly_scale
 
@@ -162,20 +163,11 @@ class PufferfishCheck:
         for n in self.notes:
             lines.append(f"        {n}")
         lines.append(f"{self.obligations} (scenario, pair, output) obligation(s); {self.seconds:.2f} s")
-        if self.verified:
-            if self.vacuous:
-                lines.append(self.scope.vacuously("every discriminative pair has a secret of prior probability 0"))
-            else:
-                lines.append(self.scope.verified(
-                    f"P[M(X)=w | s, theta] <= e^({c.budget}) P[M(X)=w | s', theta] for every scenario, discriminative "
-                    f"pair (both directions), output{' event' if c.events else ''}"
-                    f"{', parameter value' if c.parameters else ''} and {c.eps}"))
-            lines.append(self.scope.coverage())
-            return "\n".join(lines)
-        lines.append("REFUTED (re-checked exactly):")
-        lines += self.counterexample.lines(c)
-        lines.append(self.scope.coverage())
-        return "\n".join(lines)
+        holds = (f"P[M(X)=w | s, theta] <= e^({c.budget}) P[M(X)=w | s', theta] for every scenario, discriminative "
+                 f"pair (both directions), output{' event' if c.events else ''}"
+                 f"{', parameter value' if c.parameters else ''} and {c.eps}")
+        return "\n".join(lines + settled_lines(self, "every discriminative pair has a secret of prior probability 0",
+                                               holds, "REFUTED (re-checked exactly):"))
 
 
 def pufferfish_scope(c: PufferfishClaim) -> Scope:
