@@ -36,6 +36,11 @@ class PrivacyResult:
         return bool(getattr(self.part, "vacuous", False))
 
     @property
+    def scope(self) -> Any:
+        """The part's `Scope` (None for every length, whose scope is every m)."""
+        return getattr(self.part, "scope", None)
+
+    @property
     def strict_applies(self) -> bool:
         """True when --strict may turn a verified verdict into exit 4 (vacuous, or on named events only)."""
         return self.route in STRICT_ROUTES
