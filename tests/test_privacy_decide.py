@@ -38,7 +38,7 @@ def test_a_shard_of_a_pufferfish_claim_is_refused_before_any_work():
 def test_the_outcome_carries_the_every_length_counterexample_in_its_text_and_json():
     claim = load_privacy_claim(str(THEORIES / "svt_lyu_alg4_privacy.toml"), {})
     outcome = decide_privacy(claim, RunOptions(), {}, every_length=True)
-    at_m = outcome.length_counterexample()     # Lyu et al.'s Algorithm 4 is not eps-DP at m = 3
+    at_m = outcome.at_length()     # Lyu et al.'s Algorithm 4 is not eps-DP at m = 3
     assert outcome.verdict == "refuted" and at_m is not None and at_m.verdict == "refuted"
     assert outcome.to_json()["counterexample"] == at_m.to_json()
     assert at_m.report() in outcome.report()

@@ -395,7 +395,7 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
         with certified_or_exit_2():
             outcome = decide_privacy(loaded, options, values, every_length=every_length, structure=structure)
         report = PrivacyReport(outcome)
-        return _strict(report, outcome.result, options) if outcome.route in ("pairs", "pufferfish") else report
+        return _strict(report, outcome, options) if outcome.strict_applies else report
     return checked(run, max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
                    progress=progress, strict=strict, reference=reference, timeout=timeout, max_memory=max_memory)
 

@@ -348,44 +348,28 @@ class PrivacyReport(Report):
     1/2 | 1/2*e^(-2*eps)
     """
 
-    def __init__(self, outcome: Any):
-        self.outcome = outcome          # privacy.decide.PrivacyOutcome
-        self.result = outcome.result
+    def __init__(self, result: Any):
+        self.result = result            # privacy.result.PrivacyResult (it owns the text and the JSON)
 
     @property
     def claim(self) -> Any:
-        return self.outcome.claim
-
-    @property
-    def program(self) -> Any:
-        return self.outcome.claim.program
+        return self.result.claim
 
     @property
     def every_length(self) -> bool:
         """True when the verdict is about every number of queries m (``every_length=True``)."""
-        return self.outcome.route == "every length"
-
-    def _raw_counterexample(self) -> Any:
-        at_m = self.outcome.length_counterexample()
-        cex = at_m.counterexample if at_m is not None else getattr(self.result, "counterexample", None)
-        return cex if cex is not None and hasattr(cex, "neighbour") else None
+        return self.result.route == "every length"
 
     @property
     def counterexample(self) -> PrivacyCounterexample | ValueCounterexample | None:
         """The re-checked counterexample: a `PrivacyCounterexample` (an output or a set of outputs), or
         a `ValueCounterexample` when the claim is decided on every value of a real output."""
-        raw = self._raw_counterexample()
-        if raw is None:
+        raw = self.result.counterexample
+        if not hasattr(raw, "neighbour"):     # none, or a Pufferfish one (secrets, not a neighbouring pair)
             return None
         if hasattr(raw, "density_ratio"):
             return ValueCounterexample(raw, self.program)
         return PrivacyCounterexample(raw)
-
-    def raw_json(self) -> dict:
-        return self.outcome.to_json()
-
-    def render_text(self) -> str:
-        return self.outcome.report()
 
     def summary(self) -> str:
         scope = " for every m" if self.every_length else ""

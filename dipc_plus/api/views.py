@@ -235,12 +235,7 @@ class ValueCounterexample(RawView):
 
     @cached_property
     def _shown(self) -> dict:
-        from dipc_plus.privacy.dp.real_output_check import real_counterexample_json   # loaded when one is shown
-        return real_counterexample_json(self.raw)
-
-    def to_json(self) -> dict:
-        """The counterexample as the command's JSON has it."""
-        return dict(self._shown)
+        return self.raw.to_json()
 
     @property
     def output(self) -> str:

@@ -59,13 +59,13 @@ def run(args) -> int:
     with certified_or_exit_2():
         outcome = decide_privacy(claim, options, parse_params(args.set) or {}, every_length=args.every_length,
                                  structure=False if args.no_structure else None, executor=executor)
-    result = outcome.result
+    result = outcome.part
     code = exit_code(outcome, args)
     if args.json:
         out = outcome.to_json(options.mode_json())
         if outcome.route in ("box", "every value"):
             out["exit"] = code
-        elif outcome.route in ("pairs", "pufferfish"):
+        elif outcome.strict_applies:
             out["strict"] = strict_json(result, args)
         if options.shard is not None:
             a, b, total = result.part
@@ -75,7 +75,7 @@ def run(args) -> int:
         print_json(out, claim.program)
     else:
         print(outcome.report())
-        if outcome.route in ("pairs", "pufferfish") and strict_line(result, args):
+        if outcome.strict_applies and strict_line(result, args):
             print(strict_line(result, args))
     return code
 
@@ -90,7 +90,7 @@ def exit_code(outcome, args) -> int:
         return {"verified": 0, "refuted": 1}.get(verdict, 2)
     if outcome.route == "every length":
         return {"verified": 0, "undecided": 2}.get(verdict, 1)
-    return exit_status(outcome.result, args)
+    return exit_status(outcome.part, args)
 
 
 def table_digests(used: dict) -> dict:

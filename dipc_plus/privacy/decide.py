@@ -3,18 +3,18 @@
 Why it exists: `dipc privacy` and the API's `check_privacy` (and `dipc privacy-loss` and
 `privacy_loss`) each chose the route - a box, every number of queries m, every value of a real
 output, a Pufferfish claim, or the eps-DP pairs of a grid or list - and built its workers' source.
-Both front ends now call `decide_privacy` / `decide_loss` with one `RunOptions` and print what
-the outcome says (`report()`, `to_json()`).
+Both front ends now call `decide_privacy` / `decide_loss` with one `RunOptions` and print the
+`PrivacyResult` it returns (`report()`, `to_json()`).
 """
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from typing import Any
 
 from dipc_plus.errors import UserError
 from dipc_plus.execution.executor import Source
 from dipc_plus.execution.options import RunOptions
+from dipc_plus.privacy.result import PrivacyResult
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 
 
@@ -29,38 +29,6 @@ def privacy_route(claim, every_length: bool) -> str:
     return "pufferfish" if claim.kind == "pufferfish" else "pairs"
 
 
-@dataclass
-class PrivacyOutcome:
-    """The verdict of one privacy claim: the claim, the route that decided it and that route's result
-    (which owns its text and JSON); `source` is how workers rebuilt the claim (a shard's part names it)."""
-    claim: Any
-    route: str
-    result: Any
-    source: Source | None = None
-
-    @property
-    def verdict(self) -> str:
-        return str(self.result.verdict)
-
-    def length_counterexample(self) -> Any:
-        """Every length: the exact check (a PrivacyResult) at the first m where the claim fails, or None."""
-        cex = self.result.counterexample if self.route == "every length" else None
-        return None if cex is None else cex[1]
-
-    def report(self) -> str:
-        at_m = self.length_counterexample()
-        return "\n".join([self.result.report()] + ([] if at_m is None else [at_m.report()]))
-
-    def to_json(self, mode: dict | None = None) -> dict:
-        """The result's JSON; `mode` ({"mode": "reference"} or nothing) goes before an every-length
-        counterexample, where the command has always printed it."""
-        out = {**self.result.to_json(), **(mode or {})}
-        at_m = self.length_counterexample()
-        if at_m is not None:
-            out["counterexample"] = at_m.to_json()
-        return out
-
-
 def pufferfish_source(claim, params: dict) -> Source:
     """How a worker rebuilds a Pufferfish check (the claim file at these parameters)."""
     from dipc_plus.privacy.pufferfish.check import build_pufferfish_work
@@ -69,7 +37,7 @@ def pufferfish_source(claim, params: dict) -> Source:
 
 
 def decide_privacy(claim, options: RunOptions, params: dict, *, every_length: bool = False,
-                   structure: bool | None = None, executor: Any = None) -> PrivacyOutcome:
+                   structure: bool | None = None, executor: Any = None) -> PrivacyResult:
     """Decide a DP or Pufferfish claim (read at `params`) on its scope, under `options`.
     `structure=False` turns off components, kernels and symmetry (so does reference mode);
     `executor` defaults to the options' one."""
@@ -82,27 +50,27 @@ def decide_privacy(claim, options: RunOptions, params: dict, *, every_length: bo
             raise UserError(f"{'--shard' if options.shard is not None else '--every-length'} does not apply to a box "
                             "claim: it is decided as a whole, at its own m", file=claim.file,
                             hint="leave it out, or give the claim a grid")
-        return PrivacyOutcome(claim, route, decide_box_privacy(claim, max_states=max_states, options=options,
+        return PrivacyResult(claim, route, decide_box_privacy(claim, max_states=max_states, options=options,
                                                         progress=options.progress))
     if options.shard is not None and route in ("every length", "pufferfish"):
         raise UserError(f"--shard splits the pairs of a DP claim; {'--every-length' if route == 'every length' else 'a Pufferfish claim'}"
                         " is one decision that cannot be cut into parts", hint="leave out --shard")
     if route == "every length":
         from dipc_plus.privacy.online.every_length import decide_every_length
-        return PrivacyOutcome(claim, route, decide_every_length(claim, claim.file, params or {}, executor=executor))
+        return PrivacyResult(claim, route, decide_every_length(claim, claim.file, params or {}, executor=executor))
     if route == "every value":
         from dipc_plus.privacy.dp.real_output_check import check_real_outputs
-        return PrivacyOutcome(claim, route, check_real_outputs(claim, options))
+        return PrivacyResult(claim, route, check_real_outputs(claim, options))
     if route == "pufferfish":
         from dipc_plus.privacy.pufferfish.check import check_pufferfish
         source = pufferfish_source(claim, params)
-        return PrivacyOutcome(claim, route, check_pufferfish(claim, executor=executor, source=source,
+        return PrivacyResult(claim, route, check_pufferfish(claim, executor=executor, source=source,
                                                       progress=options.progress), source)
     from dipc_plus.privacy.dp.check import build_dp_work, check_dp
     structure = False if options.reference else structure
     source = Source.of(build_dp_work, (os.path.abspath(claim.file), tuple(params.items()), structure, max_states),
                        (claim.file, claim.program.source))
-    return PrivacyOutcome(claim, route, check_dp(claim, structure=structure, max_states=max_states, executor=executor,
+    return PrivacyResult(claim, route, check_dp(claim, structure=structure, max_states=max_states, executor=executor,
                                           source=source, shard=options.shard, progress=options.progress,
                                           options=options), source)
 

@@ -16,6 +16,7 @@ from dipc_plus.decision.decide import working_precision
 from dipc_plus.exact.decimals import ball_text, enclosure_text
 from dipc_plus.exact.convert import fmt_q, json_exact
 from dipc_plus.exact.log_point import ln_text
+from dipc_plus.privacy.result import settled_lines
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import group_arrays
 
@@ -76,45 +77,9 @@ def user_env(program: ir.Program | None, env: dict) -> dict:
     return group_arrays(program, env, json_exact)
 
 
-def counterexample_lines(claim, cex) -> list[str]:
-    """The lines of a re-checked eps-DP counterexample (a `dp.check.Counterexample`) of `claim`:
-    the pair, the output (or set S), eps and both probabilities, exact and certified."""
-    from dipc_plus.exact.log_point import constant_value
-    from dipc_plus.semantics.values import show_env
-    program = claim.program
-    lines = []
-    if cex.component:
-        lines.append(f"  found in {cex.component}; the other components' outputs are completed with their "
-                     "most likely values")
-    lines.append(f"  input      {show_env(user_env(program, cex.input), **ENV_STYLE)}")
-    lines.append(f"  neighbour  {show_env(user_env(program, cex.neighbour), **ENV_STYLE)}")
-    if cex.outputs is None:
-        lines.append(f"  output     {show_env(user_env(program, cex.output), **ENV_STYLE)}")
-        what = "= output"
-    else:
-        lines.append(f"  outputs    S = {{{cex.output_set}}} ({len(cex.outputs)} output(s), the set where "
-                     f"P[P(input) = v] > e^({claim.budget}) P[P(neighbour) = v] at this eps)")
-        what = "in S"
-    eps_note = ""
-    if all(constant_value(x) is not None for x in (cex.p, cex.q)) and claim.budget.k == 0 and \
-            constant_value(claim.delta) is not None:
-        eps_note = "  (nothing depends on eps: the claim fails for every eps)"
-    lines.append(f"  eps        {cex.eps_text()}{eps_note}")
-    lines.append(f"  P[P(input) {what}]     = {cex.p}")
-    lines.append(f"                           = {num_text(cex.p_at)}")
-    lines.append(f"  P[P(neighbour) {what}] = {cex.q}")
-    lines.append(f"                           = {num_text(cex.q_at)}")
-    bound = f"e^({claim.budget}) * P[P(neighbour) {what}]" + ("" if claim.delta_is_zero else f" + {claim.delta_text}")
-    lines.append(f"  {bound} = {num_text(cex.bound_at)}  <  P[P(input) {what}]")
-    if cex.outputs is None:
-        lines.append(f"  ratio      {num_text(cex.ratio_at)}")
-    return lines
-
-
 def dp_report(result) -> str:
-    """The text report of a grid or list eps-DP result (`dp.check.PrivacyResult.report`)."""
+    """The text report of a grid or list eps-DP result (`dp.check.PairCheck.report`)."""
     claim = result.claim
-    scope = result.scope
     sets = not claim.delta_is_zero
     lines = [f"claim:  {claim.describe()}"]
     if sets:
@@ -127,21 +92,12 @@ def dp_report(result) -> str:
     lines.append(f"checked {result.pairs} pair(s) of neighbouring inputs (up to symmetry), "
                  f"{result.obligations} ({'pair' if sets else 'pair, output'}) obligation(s), {result.decisions} "
                  f"decided by the certified procedure; {result.evaluations} distribution(s); {result.seconds:.2f} s")
-    if result.verified:
-        eps = claim.eps if claim.eps.is_log_point else "every eps in " + str(claim.eps)
-        delta = "" if claim.delta_is_zero else " + " + claim.delta_text
-        if result.vacuous:
-            lines.append(scope.vacuously("no two of the claimed inputs are neighbours"))
-        elif sets:
-            lines.append(scope.verified(f"P[P(u) in S] <= e^({claim.budget}) P[P(u') in S]{delta} for every "
-                                        f"neighbouring pair (u, u') of these inputs, every set S of outputs and {eps}"))
-        else:
-            lines.append(scope.verified(f"P[P(u)=v] <= e^({claim.budget}) P[P(u')=v] for every neighbouring pair "
-                                        f"(u, u') of these inputs, every output{' event' if claim.events else ''} v "
-                                        f"and {eps}"))
-        lines.append(scope.coverage())
-        return "\n".join(lines)
-    lines.append("REFUTED (re-checked by an independent evaluation):")
-    lines += counterexample_lines(claim, result.counterexample)
-    lines.append(scope.coverage())
-    return "\n".join(lines)
+    eps = claim.eps if claim.eps.is_log_point else "every eps in " + str(claim.eps)
+    if sets:
+        holds = (f"P[P(u) in S] <= e^({claim.budget}) P[P(u') in S] + {claim.delta_text} for every neighbouring pair (u, u') of "
+                 f"these inputs, every set S of outputs and {eps}")
+    else:
+        holds = (f"P[P(u)=v] <= e^({claim.budget}) P[P(u')=v] for every neighbouring pair (u, u') of these inputs, "
+                 f"every output{' event' if claim.events else ''} v and {eps}")
+    return "\n".join(lines + settled_lines(result, "no two of the claimed inputs are neighbours", holds,
+                                           "REFUTED (re-checked by an independent evaluation):"))

@@ -41,7 +41,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
-from dipc_plus.privacy.display import counterexample_lines, dp_claim_json, eps_multiple, every_value_scope_json
+from dipc_plus.privacy.display import dp_claim_json, eps_multiple, every_value_scope_json
 from dipc_plus.privacy.dp.box_progress import BoxProgress
 from dipc_plus.privacy.dp.cell_points import cell_points
 from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, check_dp
@@ -90,14 +90,14 @@ class Searched:
 
 
 @dataclass
-class BoxPrivacyResult:
+class BoxCheck:
     claim: DPClaim
     coupling: Coupling
     verdict: str = UNDECIDED
     method: str = ""
     losses: list = field(default_factory=list)      # (inputs checked, text of sup L/eps, pairs) against d*B
     searched: list = field(default_factory=list)    # Searched
-    refutation: object = None       # the lattice check that failed (a PrivacyResult or a RealOutputResult)
+    refutation: object = None       # the lattice check that failed (a PairCheck or a RealOutputCheck)
     seconds: float = 0.0
     notes: list = field(default_factory=list)
     progress: BoxProgress | None = field(default=None, repr=False)   # while deciding: the stages shown
@@ -156,11 +156,6 @@ class BoxPrivacyResult:
     def scope_json(self) -> dict:
         return every_value_scope_json(self.scope) if self.every_value else self.scope.to_json()
 
-    def counterexample_json(self) -> dict | None:
-        if self.counterexample is None:
-            return None
-        return self.refutation.counterexample_json() if self.every_value else self.counterexample.to_json()
-
     def to_json(self) -> dict:
         c, cp = self.claim, self.coupling
         out = {"verdict": self.verdict, "kind": "dp", "scope": self.scope_json(), **dp_claim_json(c), "eps": str(c.eps),
@@ -178,7 +173,7 @@ class BoxPrivacyResult:
         if self.verdict == UNDECIDED:
             out["undecided"] = self.undecided_reasons()
         if self.counterexample is not None:
-            out["counterexample"] = self.counterexample_json()
+            out["counterexample"] = self.counterexample.to_json()
         return out
 
     def report(self) -> str:
@@ -229,8 +224,7 @@ class BoxPrivacyResult:
         elif self.verdict == REFUTED:
             lines.append(f"REFUTED {where} by the {self.search_method} (a pair of the box, re-checked by an "
                          "independent evaluation):")
-            lines += (self.refutation.counterexample_lines() if self.every_value
-                      else counterexample_lines(c, self.counterexample))
+            lines += self.counterexample.lines(c)
         else:
             lines.append(f"UNDECIDED {where}: neither proved nor refuted; nothing is claimed")
             lines += [f"  {r}" for r in self.undecided_reasons()]
@@ -412,7 +406,7 @@ def two_block_lattice(claim: DPClaim, cp: Coupling, step: Fraction, most: int) -
     return lc if lc is not None and lc.npoints <= most else None
 
 
-def check_points(res: BoxPrivacyResult, lc: DPClaim, max_states: int,
+def check_points(res: BoxCheck, lc: DPClaim, max_states: int,
                  options: RunOptions = DEFAULT_OPTIONS) -> tuple:
     """(result, verdict, refuted, text of the sup found): the exact check of every adjacent pair of
     `lc`'s points, by the per-point check (named events) or `check_real_outputs` (every value)."""
@@ -425,7 +419,7 @@ def check_points(res: BoxPrivacyResult, lc: DPClaim, max_states: int,
     return r, r.verdict, not r.verified, ""
 
 
-def search_lattices(res: BoxPrivacyResult, max_states: int, options: RunOptions = DEFAULT_OPTIONS) -> None:
+def search_lattices(res: BoxCheck, max_states: int, options: RunOptions = DEFAULT_OPTIONS) -> None:
     """Refute at rational points of the box: the lattices of SEARCH_STEPS while they are small, by
     the per-point check (named events) or by `check_real_outputs` (every output value)."""
     claim = res.claim
@@ -451,7 +445,7 @@ def search_lattices(res: BoxPrivacyResult, max_states: int, options: RunOptions 
         search_cells(res, max_states, options)
 
 
-def search_cells(res: BoxPrivacyResult, max_states: int, options: RunOptions = DEFAULT_OPTIONS) -> None:
+def search_cells(res: BoxCheck, max_states: int, options: RunOptions = DEFAULT_OPTIONS) -> None:
     """Refute at the points strictly inside the cells of the input-only comparisons and their
     neighbours (`cell_points`), which no lattice may meet (a jump on (1/3, 2/5)): every adjacent
     pair among them checked exactly, as on a lattice."""
@@ -475,7 +469,7 @@ def search_cells(res: BoxPrivacyResult, max_states: int, options: RunOptions = D
 
 
 def decide_box_privacy(claim: DPClaim, max_states: int = DEFAULT_MAX_STATES,
-                       options: RunOptions = DEFAULT_OPTIONS, progress: bool = False) -> BoxPrivacyResult:
+                       options: RunOptions = DEFAULT_OPTIONS, progress: bool = False) -> BoxCheck:
     """Verified by the coupling bound (an accelerator: off in reference mode, `options`), the
     density-ratio bound or the worst neighbour (general provers, always on), refuted at a rational
     point of the box, or undecided.  Each method's stage is shown (`progress`) and noted for a
@@ -490,7 +484,7 @@ def decide_box_privacy(claim: DPClaim, max_states: int = DEFAULT_MAX_STATES,
     with BoxProgress(f"the box {box_text(claim.program, claim.box_bounds)}", progress) as stages:
         stages.stage("coupling bound")
         cp = coupling_for(claim, options)
-        res = BoxPrivacyResult(claim, cp)
+        res = BoxCheck(claim, cp)
         res.progress = stages
         if cp.applies:
             stages.stage("coupling bound: exact cross-check", f"the integer points of {stages.region}")
@@ -507,7 +501,7 @@ def decide_box_privacy(claim: DPClaim, max_states: int = DEFAULT_MAX_STATES,
     return res
 
 
-def post_processed(claim: DPClaim, max_states: int, options: RunOptions, progress: bool) -> BoxPrivacyResult | None:
+def post_processed(claim: DPClaim, max_states: int, options: RunOptions, progress: bool) -> BoxCheck | None:
     """The claim verified as post-processing (`semantics.post_processing`): outputs computed from the
     others alone are dropped, the projection is decided, and its VERIFIED carried over (no loss is
     added by a function of released outputs).  None when no output is derived or the projection is
@@ -537,7 +531,7 @@ def single_point_holds(claim: DPClaim) -> bool:
             and nonnegative_eps)
 
 
-def decide_outside_online_class(res: BoxPrivacyResult, max_states: int, progress: bool,
+def decide_outside_online_class(res: BoxCheck, max_states: int, progress: bool,
                                 options: RunOptions = DEFAULT_OPTIONS) -> None:
     """The density-ratio bound, the worst neighbour, the searches for a counterexample, then the pair
     branch-and-bound (a general prover within the `pair_boxes` limit, so it runs in reference mode)."""

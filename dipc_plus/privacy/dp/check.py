@@ -181,9 +181,35 @@ class Counterexample:
             out["outputs"] = [user_env(self.program, o) for o in self.outputs]
         return out
 
+    def lines(self, claim: DPClaim) -> list[str]:
+        """In words: the pair, the output (or set S), eps and both probabilities, exact and certified."""
+        def env(x):
+            return show_env(user_env(self.program, x), **ENV_STYLE)
+        lines = [] if not self.component else [f"  found in {self.component}; the other components' outputs are "
+                                               "completed with their most likely values"]
+        lines += [f"  input      {env(self.input)}", f"  neighbour  {env(self.neighbour)}"]
+        if self.outputs is None:
+            lines.append(f"  output     {env(self.output)}")
+            what = "= output"
+        else:
+            lines.append(f"  outputs    S = {{{self.output_set}}} ({len(self.outputs)} output(s), the set where "
+                         f"P[P(input) = v] > e^({claim.budget}) P[P(neighbour) = v] at this eps)")
+            what = "in S"
+        eps_note = ""
+        if all(constant_value(x) is not None for x in (self.p, self.q, claim.delta)) and claim.budget.k == 0:
+            eps_note = "  (nothing depends on eps: the claim fails for every eps)"
+        bound = f"e^({claim.budget}) * P[P(neighbour) {what}]" + ("" if claim.delta_is_zero else f" + {claim.delta_text}")
+        lines += [f"  eps        {self.eps_text()}{eps_note}",
+                  f"  P[P(input) {what}]     = {self.p}", f"                           = {num_text(self.p_at)}",
+                  f"  P[P(neighbour) {what}] = {self.q}", f"                           = {num_text(self.q_at)}",
+                  f"  {bound} = {num_text(self.bound_at)}  <  P[P(input) {what}]"]
+        if self.outputs is None:
+            lines.append(f"  ratio      {num_text(self.ratio_at)}")
+        return lines
+
 
 @dataclass
-class PrivacyResult:
+class PairCheck:
     claim: DPClaim
     verified: bool
     counterexample: Counterexample | None
@@ -265,7 +291,7 @@ def claim_scope(claim) -> Scope:
 
 def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = True,
              max_states: int = DEFAULT_MAX_STATES, executor=None, source=None, shard=None,
-             progress: bool = False, options: RunOptions = DEFAULT_OPTIONS) -> PrivacyResult:
+             progress: bool = False, options: RunOptions = DEFAULT_OPTIONS) -> PairCheck:
     """Decide the claim exactly; the first failing pair (and output, or set of outputs) in
     input order is returned as a re-checked counterexample.
 
@@ -314,12 +340,12 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
                 cex = _failure_counterexample(work, part["unit"], part["failure"])
                 break
     pl = work.plan
-    return PrivacyResult(claim, cex is None, cex, pairs, obligations, decisions, time.perf_counter() - t0, pl,
+    return PairCheck(claim, cex is None, cex, pairs, obligations, decisions, time.perf_counter() - t0, pl,
                          sum(u.source.markov_chains for u in pl.units), covered, used,
                          work={"path": PAIR_PATH, "reason": why_not})
 
 
-def _check_by_support(work: "DPWork", source, executor, progress: bool, t0: float) -> PrivacyResult:
+def _check_by_support(work: "DPWork", source, executor, progress: bool, t0: float) -> PairCheck:
     """check_dp by output orbits where the queries' symmetry is proved (`orbit_pairs`), else by output
     support (`support_pairs`): the result when every obligation held; when
     not, a result whose work record says why, and check_dp walks the pairs instead.  With workers,
@@ -342,13 +368,13 @@ def _check_by_support(work: "DPWork", source, executor, progress: bool, t0: floa
             refused = found.fallback
             found = check_by_support(claim, unit, work.checker, run, tables=feed)
             found.extra["symmetry"] = refused
-    result = PrivacyResult(claim, True, None, found.pairs, found.obligations, found.decisions,
+    result = PairCheck(claim, True, None, found.pairs, found.obligations, found.decisions,
                            time.perf_counter() - t0, pl, unit.source.markov_chains, (0, total, total),
                            {0: found.used}, work=found.work())
     return result
 
 
-def _check_by_obligations(work: "DPWork", source, executor, shard, progress: bool, t0: float) -> PrivacyResult:
+def _check_by_obligations(work: "DPWork", source, executor, shard, progress: bool, t0: float) -> PairCheck:
     """check_dp on workers, in three steps: the output tables of the inputs the pairs need, then the
     distinct (p, p') obligations they raise, each decided once by some worker, then - in this
     process - the walk over the pairs in order, which counts and finds the first failure exactly
@@ -426,7 +452,7 @@ def _check_by_obligations(work: "DPWork", source, executor, shard, progress: boo
             key = pl.units[k].table_key(x)
             pl.units[k].source.cache.setdefault(key, tables[number[(k, key)]])
         cex = _failure_counterexample(work, *failure)
-    return PrivacyResult(claim, cex is None, cex, pairs, obligations, decisions, time.perf_counter() - t0, pl,
+    return PairCheck(claim, cex is None, cex, pairs, obligations, decisions, time.perf_counter() - t0, pl,
                          sum(u.source.markov_chains for u in pl.units), (a, b, total), used)
 
 

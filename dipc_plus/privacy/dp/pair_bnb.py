@@ -81,7 +81,7 @@ class PairBnB:
     verdict: str = ""
     reason: str = ""
     boxes: int = 0
-    refutation: object = None     # the per-pair PrivacyResult that refuted the claim
+    refutation: object = None     # the per-pair PairCheck that refuted the claim
     open_boxes: list = field(default_factory=list)
 
     @property
@@ -530,7 +530,7 @@ def check_whitelist(claim) -> None:
 
 
 def pair_recheck(claim):
-    """The per-pair exact check of {u, u'} (both orders): its PrivacyResult when refuted, else None."""
+    """The per-pair exact check of {u, u'} (both orders): its PairCheck when refuted, else None."""
     from dipc_plus.privacy.dp.check import check_dp
 
     def recheck(u: dict, w: dict):

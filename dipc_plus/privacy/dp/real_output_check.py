@@ -53,8 +53,7 @@ from dipc_plus.semantics.dtmc import mul
 from dipc_plus.semantics.real_output_density import real_output_densities
 from dipc_plus.semantics.symbolic_chain import NotSymbolic, symbolic_paths
 
-__all__ = ["RealOutputResult", "check_real_outputs", "outcome_event_probability", "SCOPE_KIND",
-           "real_counterexample_json"]
+__all__ = ["RealOutputCheck", "check_real_outputs", "outcome_event_probability", "SCOPE_KIND"]
 
 SCOPE_KIND = "every-output-value"
 _EPS_TRIES = [Fraction(1, 64), Fraction(1, 16), Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2),
@@ -78,9 +77,32 @@ class RealCounterexample:
     q: ExpFrac
     event_ratio: arb
 
+    def to_json(self) -> dict:
+        """As the JSON has it: input, neighbour, outcome, value w, eps, the density ratio and the
+        re-checked event's."""
+        return {"input": {k: fmt_q(Fraction(v)) for k, v in self.input.items()},
+                "neighbour": {k: fmt_q(Fraction(v)) for k, v in self.neighbour.items()},
+                "output": _outcome_text(self.outcome), "w": _w_json(self.w),
+                "eps": fmt_q(self.eps), "density_ratio": None if self.density_ratio is None else self.density_ratio.str(10),
+                "event": None if self.event is None else _event_text(self.event),
+                "probability": str(self.p), "neighbour_probability": str(self.q),
+                "event_ratio": self.event_ratio.str(10)}
+
+    def lines(self, claim) -> list[str]:
+        """In words, one line per part (a box claim prints them too)."""
+        lines = [f"  input      {_env_text(self.input)}", f"  neighbour  {_env_text(self.neighbour)}",
+                 f"  output     {_outcome_text(self.outcome)}" + ("" if self.w is None else f", value w = {_w_text(self.w)}"),
+                 f"  eps        {fmt_q(self.eps)}"]
+        if self.density_ratio is not None:
+            lines.append(f"  density ratio f_u(w) / f_u'(w) = {self.density_ratio.str(12)}")
+        what = "the outcome" if self.event is None else f"the outcome with the value(s) in {_event_text(self.event)}"
+        lines.append(f"  re-checked on {what} by the per-point chain: P[input] / P[neighbour] = "
+                     f"{self.event_ratio.str(12)} > e^({claim.budget})")
+        return lines
+
 
 @dataclass
-class RealOutputResult:
+class RealOutputCheck:
     claim: object
     verdict: str                   # 'verified' | 'refuted' | 'undecided'
     sup_text: str = ""
@@ -109,25 +131,8 @@ class RealOutputResult:
             out["undecided"] = [{"outcome": _outcome_text(o), "interval": iv, "why": why}
                                 for o, iv, why in self.undecided[:50]]
         if self.counterexample is not None:
-            out["counterexample"] = self.counterexample_json()
+            out["counterexample"] = self.counterexample.to_json()
         return out
-
-    def counterexample_json(self) -> dict:
-        """The re-checked counterexample (input, neighbour, outcome, value w, eps, both ratios)."""
-        return real_counterexample_json(self.counterexample)
-
-    def counterexample_lines(self) -> list[str]:
-        """The re-checked counterexample in words, one line per part (a box claim prints them too)."""
-        c = self.counterexample
-        lines = [f"  input      {_env_text(c.input)}", f"  neighbour  {_env_text(c.neighbour)}",
-                 f"  output     {_outcome_text(c.outcome)}" + ("" if c.w is None else f", value w = {_w_text(c.w)}"),
-                 f"  eps        {fmt_q(c.eps)}"]
-        if c.density_ratio is not None:
-            lines.append(f"  density ratio f_u(w) / f_u'(w) = {c.density_ratio.str(12)}")
-        what = "the outcome" if c.event is None else f"the outcome with the value(s) in {_event_text(c.event)}"
-        lines.append(f"  re-checked on {what} by the per-point chain: P[input] / P[neighbour] = "
-                     f"{c.event_ratio.str(12)} > e^({self.claim.budget})")
-        return lines
 
     def report(self) -> str:
         lines = [f"claim:  {self.claim.describe()}",
@@ -144,7 +149,7 @@ class RealOutputResult:
                                              "released real output(s) and every eps"))
         elif self.verdict == "refuted":
             lines.append("REFUTED (re-checked by an independent evaluation):")
-            lines += self.counterexample_lines()
+            lines += self.counterexample.lines(self.claim)
         else:
             lines.append(f"UNDECIDED: {len(self.undecided)} interval(s) of output values not proved "
                          "(never guessed); the first:")
@@ -153,18 +158,6 @@ class RealOutputResult:
         lines.append(f"scope: {SCOPE_KIND}; covered: {self.scope.summary()[3:]}, every value of the real "
                      f"outputs; not covered: {', '.join(self.scope.not_covered()) or 'nothing else'}")
         return "\n".join(lines)
-
-
-def real_counterexample_json(c: RealCounterexample) -> dict:
-    """A re-checked counterexample on every output value as the JSON has it (input, neighbour,
-    outcome, value w, eps, the density ratio and the re-checked event's)."""
-    return {"input": {k: fmt_q(Fraction(v)) for k, v in c.input.items()},
-            "neighbour": {k: fmt_q(Fraction(v)) for k, v in c.neighbour.items()},
-            "output": _outcome_text(c.outcome), "w": _w_json(c.w),
-            "eps": fmt_q(c.eps), "density_ratio": None if c.density_ratio is None else c.density_ratio.str(10),
-            "event": None if c.event is None else _event_text(c.event),
-            "probability": str(c.p), "neighbour_probability": str(c.q),
-            "event_ratio": c.event_ratio.str(10)}
 
 
 def _env_text(env: dict) -> str:
@@ -207,7 +200,7 @@ def _every_value_paths(program):
                              f'{{ {name} = ["(-inf, 0]", "(0, inf)"] }}); the per-point engine takes this noise') from None
 
 
-def check_real_outputs(claim, options: RunOptions = DEFAULT_OPTIONS, refute_only: bool = False) -> RealOutputResult:
+def check_real_outputs(claim, options: RunOptions = DEFAULT_OPTIONS, refute_only: bool = False) -> RealOutputCheck:
     """Decide `claim` (a DPClaim without events, delta = 0) on every output value: a quick pass
     that only looks for a refutation, then the thorough pass over every neighbouring pair, then
     the intervals whose ratio was not proved monotone, bounded by the sup found (or the budget).
@@ -229,7 +222,7 @@ def check_real_outputs(claim, options: RunOptions = DEFAULT_OPTIONS, refute_only
             dens[key] = real_output_densities(paths, list(key))
     scope = inputs_scope(program, grid=claim.grid, points=claim.explicit_points,
                          kind=claim.inputs_kind if claim.inputs_kind != "domain" else "grid", eps=str(claim.eps))
-    result = RealOutputResult(claim, "undecided", scope=scope)
+    result = RealOutputCheck(claim, "undecided", scope=scope)
     cp = coupling_for(claim, options)
     result.coupling = cp if cp.applies else None
     pairs = [(u, v) for u in claim.points for v in claim.points
@@ -281,7 +274,7 @@ def _above(s, k) -> bool:
     return s.infinite or (s.value is not None and s.value > k) or (s.lo is not None and s.lo > k)
 
 
-def _refute(result: RealOutputResult, cex, s) -> bool:
+def _refute(result: RealOutputCheck, cex, s) -> bool:
     """Record a re-checked counterexample whose candidate's sup is `s` (a lower bound of the loss)."""
     result.verdict, result.counterexample = "refuted", cex
     result.sup_text = "at least " + s.text() if not s.infinite else "inf"
@@ -314,7 +307,7 @@ class SupCache:
         return self.values[key]
 
 
-def _quick_refutation(result: RealOutputResult, pairs, dens, names, k, sups: SupCache) -> bool:
+def _quick_refutation(result: RealOutputCheck, pairs, dens, names, k, sups: SupCache) -> bool:
     """The cheap monotonicity tests only, looking for a candidate above the budget whose
     counterexample re-checks; True if the claim was refuted."""
     program = result.claim.program
@@ -334,7 +327,7 @@ def _quick_refutation(result: RealOutputResult, pairs, dens, names, k, sups: Sup
     return False
 
 
-def _thorough_pass(result: RealOutputResult, pairs, dens, names, k, sups: SupCache) -> bool:
+def _thorough_pass(result: RealOutputCheck, pairs, dens, names, k, sups: SupCache) -> bool:
     """Every pair with every proof: the sup over the candidates (kept in result), the intervals
     left unproved (result.unproved_intervals) and the undecided outcomes; True if refuted."""
     program = result.claim.program
@@ -371,7 +364,7 @@ def _thorough_pass(result: RealOutputResult, pairs, dens, names, k, sups: SupCac
     return False
 
 
-def _within_coupling(result: RealOutputResult) -> None:
+def _within_coupling(result: RealOutputCheck) -> None:
     """The candidates are exact lower bounds of the loss: above d*B, the coupling bound (our code)
     is wrong, and no verdict is given."""
     best, cp = result.best, result.coupling
@@ -384,7 +377,7 @@ def _within_coupling(result: RealOutputResult) -> None:
                         "|q - q'| <= B and every output value (docs/design/every_length.md, section 2)")
 
 
-def _lower_bound_only(result: RealOutputResult) -> None:
+def _lower_bound_only(result: RealOutputCheck) -> None:
     """No verdict but refuted from a search: the largest candidate found, a lower bound of the
     loss (exact when no interval was left unproved)."""
     best = result.best
@@ -396,7 +389,7 @@ def _lower_bound_only(result: RealOutputResult) -> None:
     result.sup_text = fmt_q(lower) if result.sup_exact else "at least " + decimal_down(lower, 8)
 
 
-def _bound_unproved(result: RealOutputResult, k) -> None:
+def _bound_unproved(result: RealOutputCheck, k) -> None:
     """Intervals whose ratio was not proved monotone are bounded by e^(K eps) with K the sup found
     (then the printed sup is exact) or else the budget; what neither bounds is undecided.  With the
     coupling bound, every interval is bounded by d*B <= k already: the proofs run (for an exact

@@ -85,14 +85,14 @@ class BoundContradiction(RuntimeError):
 
 
 @dataclass
-class EveryLengthResult:
+class EveryLengthCheck:
     verdict: str                 # 'verified' | 'refuted' | 'not private for any constant' | 'undecided'
     automaton: Automaton
     d: Fraction | None
     patterns: list
     class_seconds: float
     losses: list = field(default_factory=list)   # (m, sup L/eps text, value or None, witness text)
-    counterexample: object = None                # a PrivacyResult at a concrete m
+    counterexample: object = None                # a dp.check.PairCheck at a concrete m
     budget_k: Fraction | None = None
     adjacency: str = "linf"                      # the claim's; l1 / one-position are decided through linf
     family: str = ""                             # how the pattern's counterexample was found (or the limit hit)
@@ -450,7 +450,7 @@ def _budget_multiple(claim, claim_path):
 
 def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 3),
                         longer=(4, 5, 6), executor=None, family_limit: int | None = None,
-                        search_seconds: float | None = None) -> EveryLengthResult:
+                        search_seconds: float | None = None) -> EveryLengthCheck:
     """The every-length verdict for a DP claim whose program is online.  `lengths` are
     checked on the claim's own inputs; `longer` ones (for "no constant" verdicts and for a
     refutation) on the witness inputs of `witness_inputs`.  The exact checks at each m run
@@ -472,7 +472,7 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
         raise integer_bound_refusal(claim_path, adj.bound, auto.integer_draw)
     k = _budget_multiple(claim, claim_path)
     d = None if bound.d is None else bound.d * adj.bound
-    res = EveryLengthResult("", auto, d, pats, secs, budget_k=k, adjacency=adj.kind)
+    res = EveryLengthCheck("", auto, d, pats, secs, budget_k=k, adjacency=adj.kind)
     family_limit = limits.get("length_m") if family_limit is None else family_limit
     seconds = limits.get("length_seconds") if search_seconds is None else search_seconds
     checks = _LengthChecks(claim_path, overrides, lengths, executor, res, seconds, family_limit)

@@ -44,6 +44,7 @@ from dipc_plus.semantics.values import show_env
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import constant_value, rational_at_log
 from dipc_plus.privacy.output_tables import ZERO, TableSource
+from dipc_plus.privacy.result import settled_lines
 from dipc_plus.decision.param_decide import bernstein_decide, decide_univariate, nonneg_on_box
 from dipc_plus.exact.param_poly import is_zero_value, poly_add, poly_eval, poly_mul, poly_scale
 
@@ -110,9 +111,19 @@ class PufferfishCounterexample:
                 "probability_value": num_text(self.p_at), "other_probability_value": num_text(self.q_at),
                 "bound_value": num_text(self.bound_at)}
 
+    def lines(self, claim: PufferfishClaim) -> list[str]:
+        """In words: the scenario, the secrets, the output, the parameters and both probabilities."""
+        lines = [f"  scenario   {self.scenario}", f"  secrets    {self.secret} against {self.other}",
+                 f"  output     {show_env(user_env(claim.program, self.output), **ENV_STYLE)}"]
+        if self.params:
+            lines.append("  parameters " + ", ".join(f"{k} = {fmt_q(v)}" for k, v in self.params.items()))
+        return lines + [f"  eps        {self.eps_text()}", f"  P[w | {self.secret}] = {self.p} = {num_text(self.p_at)}",
+                        f"  P[w | {self.other}] = {self.q} = {num_text(self.q_at)}",
+                        f"  e^({claim.budget}) P[w | {self.other}] = {num_text(self.bound_at)}"]
+
 
 @dataclass
-class PufferfishResult:
+class PufferfishCheck:
     claim: PufferfishClaim
     verified: bool
     counterexample: PufferfishCounterexample | None
@@ -152,29 +163,11 @@ class PufferfishResult:
         for n in self.notes:
             lines.append(f"        {n}")
         lines.append(f"{self.obligations} (scenario, pair, output) obligation(s); {self.seconds:.2f} s")
-        if self.verified:
-            if self.vacuous:
-                lines.append(self.scope.vacuously("every discriminative pair has a secret of prior probability 0"))
-            else:
-                lines.append(self.scope.verified(
-                    f"P[M(X)=w | s, theta] <= e^({c.budget}) P[M(X)=w | s', theta] for every scenario, discriminative "
-                    f"pair (both directions), output{' event' if c.events else ''}"
-                    f"{', parameter value' if c.parameters else ''} and {c.eps}"))
-            lines.append(self.scope.coverage())
-            return "\n".join(lines)
-        x = self.counterexample
-        lines.append("REFUTED (re-checked exactly):")
-        lines.append(f"  scenario   {x.scenario}")
-        lines.append(f"  secrets    {x.secret} against {x.other}")
-        lines.append(f"  output     {show_env(user_env(c.program, x.output), **ENV_STYLE)}")
-        if x.params:
-            lines.append("  parameters " + ", ".join(f"{k} = {fmt_q(v)}" for k, v in x.params.items()))
-        lines.append(f"  eps        {x.eps_text()}")
-        lines.append(f"  P[w | {x.secret}] = {x.p} = {num_text(x.p_at)}")
-        lines.append(f"  P[w | {x.other}] = {x.q} = {num_text(x.q_at)}")
-        lines.append(f"  e^({c.budget}) P[w | {x.other}] = {num_text(x.bound_at)}")
-        lines.append(self.scope.coverage())
-        return "\n".join(lines)
+        holds = (f"P[M(X)=w | s, theta] <= e^({c.budget}) P[M(X)=w | s', theta] for every scenario, discriminative "
+                 f"pair (both directions), output{' event' if c.events else ''}"
+                 f"{', parameter value' if c.parameters else ''} and {c.eps}")
+        return "\n".join(lines + settled_lines(self, "every discriminative pair has a secret of prior probability 0",
+                                               holds, "REFUTED (re-checked exactly):"))
 
 
 def pufferfish_scope(c: PufferfishClaim) -> Scope:
@@ -294,7 +287,7 @@ class PufferfishSetup:
                     yield sc, si, sj, (Ai, Bi), (Aj, Bj)
 
 
-def check_pufferfish(claim: PufferfishClaim, executor=None, source=None, progress: bool = False) -> PufferfishResult:
+def check_pufferfish(claim: PufferfishClaim, executor=None, source=None, progress: bool = False) -> PufferfishCheck:
     """Every obligation G >= 0 in order (scenario, pair in both directions, output), up to the
     first failure.  With a parallel `executor` the tables and then every obligation are decided
     on workers, and the walk in order here finds the same first failure and counts the same."""
@@ -327,8 +320,8 @@ def check_pufferfish(claim: PufferfishClaim, executor=None, source=None, progres
         if bad is not None:
             point, eps = bad
             cex = _counterexample(claim, st, sc, si, sj, key, Ai, Bi, Aj, Bj, point, eps)
-            return PufferfishResult(claim, False, cex, i + 1, time.perf_counter() - t0, notes)
-    return PufferfishResult(claim, True, None, len(todo), time.perf_counter() - t0, notes)
+            return PufferfishCheck(claim, False, cex, i + 1, time.perf_counter() - t0, notes)
+    return PufferfishCheck(claim, True, None, len(todo), time.perf_counter() - t0, notes)
 
 
 def _decide_poly(G: dict, claim: PufferfishClaim, vals: Values, box: list):
