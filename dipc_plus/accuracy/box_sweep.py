@@ -35,7 +35,7 @@ from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.union_regions import UnionRegion
 from dipc_plus.accuracy.report import REFUTED, env_json, env_text, fmt_q
 from dipc_plus.accuracy.sweep import (DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, CandidatePool, KappaStar, candidates,
-                                      kappa_star_of, outward)
+                                      kappa_star_of)
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import INF
 from dipc_plus.decision.certified import CertificationError
@@ -208,12 +208,8 @@ class RegionStar:
     box_infimum: bool          # every piece homogeneous: the region's infimum over the box
 
     def to_json(self, program) -> dict:
-        out = {"region": self.condition, "det": env_json(program, self.det), "gamma": fmt_q(self.gamma),
-               "kappa_star": self.star.text, "box_infimum": self.box_infimum}
-        if not self.star.infinite:
-            out["enclosure"] = list(outward(self.star.lo, self.star.hi, self.star.digits + 6))
-            out["exact"] = fmt_q(self.star.lo) if self.star.exact else None
-        return out
+        return {"region": self.condition, "det": env_json(program, self.det), "gamma": fmt_q(self.gamma),
+                "kappa_star": self.star.text, "box_infimum": self.box_infimum, **self.star.value_json()}
 
     def line(self, program) -> str:
         """One line of the sweep's table of kappa* per det region."""

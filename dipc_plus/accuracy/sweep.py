@@ -288,11 +288,15 @@ class KappaStar:
             return f"{fmt_q(self.lo)} exactly"
         return f"{self.text}... (certified enclosure [%s, %s])" % outward(self.lo, self.hi, self.digits + 4)
 
+    def value_json(self) -> dict:
+        """The certified enclosure and the exact value (None unless exact); nothing when infinite."""
+        if self.infinite:
+            return {}
+        return {"enclosure": list(outward(self.lo, self.hi, self.digits + 6)),
+                "exact": fmt_q(self.lo) if self.exact else None}
+
     def to_json(self) -> dict:
-        out = {"value": self.text, "digits": self.digits}
-        if not self.infinite:
-            out["enclosure"] = list(outward(self.lo, self.hi, self.digits + 6))
-            out["exact"] = fmt_q(self.lo) if self.exact else None
+        out = {"value": self.text, "digits": self.digits, **self.value_json()}
         if self.at is not None:
             out["at"] = self.at.to_json()
             out["ties"] = self.ties
