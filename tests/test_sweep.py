@@ -72,8 +72,8 @@ def test_best_kappa_against_a_float_scan(name, params):
 def test_counterexample_for_kappa_plus_one_against_the_sampler():
     res = sweep(checker("sparse.toml", {"c": F(1)}))
     cex = res.counterexample
-    det = res.accuracy.claim.det_at(cex.input)
-    freq = simulate_error(res.accuracy.claim, cex.input, det, cex.gamma, cex.eps, 200_000, seed=5)
+    det = res.base.claim.det_at(cex.input)
+    freq = simulate_error(res.base.claim, cex.input, det, cex.gamma, cex.eps, 200_000, seed=5)
     ci = freq.interval(0.999)
     assert ci.low > float(cex.bound_ball.mid())
     assert ci.low <= float(cex.error_ball.mid()) <= ci.high

@@ -21,21 +21,21 @@ by kappa only divides the right side of each sentence, so:
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 from dipc_plus.accuracy import argmax_box
+from dipc_plus.accuracy.sweep_result import SweepResult
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
-from dipc_plus.accuracy.box import (REFERENCE_METHOD, UNDECIDED, VERIFIED, BoxDecider, CornerPath,
+from dipc_plus.accuracy.box import (UNDECIDED, VERIFIED, BoxDecider, CornerPath,
                                     Region, decide_box, det_regions_by_shape, misses_box)
 from dipc_plus.accuracy.polyhedral import PolyRegion, WorstPath, monotone_functionals
 from dipc_plus.accuracy.box_reduction import gammas_of, x_interval
 from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.union_regions import UnionRegion
-from dipc_plus.accuracy.report import REFUTED, Counterexample, env_json, env_text, fmt_q
+from dipc_plus.accuracy.report import REFUTED, env_json, env_text, fmt_q
 from dipc_plus.accuracy.sweep import (DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, CandidatePool, KappaStar, candidates,
-                                      kappa_star_of, outward)
-from dipc_plus.accuracy.vacuity import Vacuity
+                                      kappa_star_of)
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import INF
 from dipc_plus.decision.certified import CertificationError
@@ -64,6 +64,13 @@ class PieceRatio:
     @property
     def variable(self) -> str:
         return "x = eps*d" if self.kind == HOMOGENEOUS else "eps"
+
+    def place_line(self, where: str) -> str:
+        """Where kappa* is reached, as the sweep's text says it (`where`: the candidate's place in eps)."""
+        homogeneous = self.kind == HOMOGENEOUS
+        return (f"  on the region {self.condition} (det = {env_text(self.program, self.det)}), {self.pieces}, "
+                f"{'v(1)' if homogeneous else 'corner'} {env_text(self.program, self.input)} "
+                f"({self.kind}, in {self.variable}): {where.replace('eps', 'x' if homogeneous else 'eps')}")
 
     def to_json(self) -> dict:
         return {"region": self.condition, "det": env_json(self.program, self.det), "gamma": fmt_q(self.gamma),
@@ -201,12 +208,15 @@ class RegionStar:
     box_infimum: bool          # every piece homogeneous: the region's infimum over the box
 
     def to_json(self, program) -> dict:
-        out = {"region": self.condition, "det": env_json(program, self.det), "gamma": fmt_q(self.gamma),
-               "kappa_star": self.star.text, "box_infimum": self.box_infimum}
-        if not self.star.infinite:
-            out["enclosure"] = list(outward(self.star.lo, self.star.hi, self.star.digits + 6))
-            out["exact"] = fmt_q(self.star.lo) if self.star.exact else None
-        return out
+        return {"region": self.condition, "det": env_json(program, self.det), "gamma": fmt_q(self.gamma),
+                "kappa_star": self.star.text, "box_infimum": self.box_infimum, **self.star.value_json()}
+
+    def line(self, program) -> str:
+        """One line of the sweep's table of kappa* per det region."""
+        star = self.star
+        value = "inf" if star.infinite else fmt_q(star.lo) if star.exact else star.text + "..."
+        return (f"{self.condition:<44} det = {env_text(program, self.det):<24} gamma = {fmt_q(self.gamma)}: "
+                f"{value}{'' if self.box_infimum else ' (a lower bound)'}")
 
 
 def box_kappa_star(claim: AccuracyClaim, digits: int = DEFAULT_DIGITS, max_states=None):
@@ -266,119 +276,6 @@ def bound_two_variable_pieces(claim: AccuracyClaim, pieces: list, star: KappaSta
 # --------------------------------------------------------------------------- the search
 
 
-@dataclass
-class BoxSweepResult:
-    claim: AccuracyClaim
-    base: AccuracyResult                            # the claim itself (kappa = 1)
-    kappa_max: int
-    best_kappa: int | None = None              # None: undecided
-    capped: bool = False
-    counterexample: Counterexample | None = None   # for best_kappa + 1
-    kappa_star: KappaStar | None = None
-    star_note: str = ""                        # why kappa* was not computed
-    star_is_box_inf: bool = False
-    region_stars: list = field(default_factory=list)   # RegionStar, least first
-    searched: list = field(default_factory=list)   # (kappa, verdict)
-    undecided: AccuracyResult | None = None         # the run with an undecided region
-    seconds: float = 0.0
-
-    @property
-    def verdict(self) -> str:
-        return self.base.verdict
-
-    @property
-    def scope(self):
-        return self.base.scope
-
-    @property
-    def vacuity(self) -> Vacuity | None:
-        if self.best_kappa is None or not self.capped:
-            return None
-        if self.base.vacuous:
-            return Vacuity("alpha", "the claim applies to no input of the box (dd <= alpha on every region), "
-                           "so beta/kappa holds for every kappa", "a smaller alpha, or a larger box")
-        if self.kappa_star is not None and self.kappa_star.infinite:
-            return Vacuity("gamma", "P[error] is 0 for every eps wherever the claim applies in the box, so "
-                           "beta/kappa holds for every kappa", "check gamma and output_distance")
-        at_least = "" if self.kappa_star is None else f" to at least {self.kappa_star.floor}"
-        return Vacuity("--kappa-max", f"beta/{self.kappa_max} is verified on the box: no kappa up to "
-                       "--kappa-max fails", f"raise --kappa-max{at_least} for the best kappa and a counterexample")
-
-    def to_json(self, full: bool = False) -> dict:
-        """The sweep's JSON (`full`: a box sweep has no per-input reports to add)."""
-        out = self.base.to_json()
-        star = self.kappa_star
-        out.update({
-            "best_kappa": self.best_kappa, "best_kappa_capped": self.capped, "kappa_max": self.kappa_max,
-            "kappa_star": None if star is None else star.text,
-            "kappa_star_detail": None if star is None else {**star.to_json(), "box_infimum": self.star_is_box_inf},
-            "kappa_star_note": self.star_note or None,
-            "region_kappa_star": [r.to_json(self.claim.program) for r in self.region_stars],
-            "counterexample": None if self.counterexample is None else self.counterexample.to_json(),
-            "claim_counterexample": (None if self.base.counterexample is None else
-                                     self.base.counterexample.to_json()),
-            "search": [{"kappa": k, "verdict": v} for k, v in self.searched],
-            "undecided_kappa": None if self.undecided is None else self.undecided.kappa,
-            "undecided_regions": ([] if self.undecided is None else
-                                  [r.to_json(self.claim.program) for r in self.undecided.regions
-                                   if r.verdict == UNDECIDED]),
-            "vacuity": None if self.vacuity is None else self.vacuity.to_json(),
-            "seconds": round(self.seconds, 3)})
-        if star is not None and star.at is not None:
-            out["kappa_star_detail"]["at"]["piece"] = star.at.report.to_json()
-        return out
-
-    def report(self) -> str:
-        """The command's text report."""
-        program = self.claim.program
-        scope = self.scope
-        method = {argmax_box.METHOD: "the argmax worst point", REFERENCE_METHOD: "no reduction (reference mode)"}.get(
-            self.base.method, "the corner reduction")
-        lines = [f"claim: {self.claim.describe()}",
-                 f"every real input of the box with dd(u) > alpha (Definition 2), decided by {method}; "
-                 f"the claim itself is {self.verdict.upper()}{' (vacuously)' if self.base.vacuous else ''} {scope.summary()}",
-                 "search: " + ", ".join(f"beta/{k} {v}" for k, v in self.searched)]
-        if self.best_kappa is None:
-            lines.append(f"UNDECIDED: with beta/{self.undecided.kappa} these regions are neither proved nor refuted, "
-                         "so the best kappa over the box is not known:")
-            lines += ["  " + r.line(program) for r in self.undecided.regions if r.verdict == UNDECIDED]
-            lines.append(scope.coverage())
-            return "\n".join(lines)
-        star = self.kappa_star
-        if star is None:
-            lines.append(self.star_note)
-        elif star.infinite:
-            lines.append("kappa* is unbounded: " + ("the claim applies to no input of the box" if self.base.vacuous else
-                                                    "P[error] is 0 wherever the claim applies in the box"))
-        else:
-            what = ("the infimum over the box of beta/P[error]" if self.star_is_box_inf else
-                    "the infimum of beta/P[error] over the corner sentences, a lower bound on the box's")
-            lines.append(f"kappa* ({what}) = {star.value_text()}")
-            piece = star.at.report
-            lines.append(f"  on the region {piece.condition} (det = {env_text(program, piece.det)}), {piece.pieces}, "
-                         f"{'v(1)' if piece.kind == HOMOGENEOUS else 'corner'} {env_text(program, piece.input)} "
-                         f"({piece.kind}, in {piece.variable}): "
-                         f"{star.at.where().replace('eps', 'x' if piece.kind == HOMOGENEOUS else 'eps')}")
-        if len(self.region_stars) > 1:
-            lines.append("kappa* per det region (least first):")
-            for r in self.region_stars:
-                value = "inf" if r.star.infinite else fmt_q(r.star.lo) if r.star.exact else r.star.text + "..."
-                lines.append(f"  {r.condition:<44} det = {env_text(program, r.det):<24} gamma = {fmt_q(r.gamma)}: "
-                             f"{value}{'' if r.box_infimum else ' (a lower bound)'}")
-        if self.capped:
-            lines.append(f"best kappa >= {self.best_kappa} (--kappa-max): " + ("no kappa fails" if self.base.vacuous else
-                                                                              f"beta/{self.best_kappa} is verified on the box"))
-        else:
-            lines.append(f"best kappa = {self.best_kappa}: the box claim holds with beta/{self.best_kappa}"
-                         if self.best_kappa >= 1 else "best kappa = 0: the box claim fails even with beta itself")
-            lines.append(f"with beta/{self.best_kappa + 1} it fails at a point of the box (re-checked by the per-point "
-                         "path):")
-            lines.append("  " + self.counterexample.describe().replace("\n", "\n  "))
-        lines.append(scope.coverage())
-        lines.append(f"{self.seconds:.2f} s")
-        return "\n".join(lines)
-
-
 class UndecidedRun(Exception):
     """A run of the search with an undecided region: the sweep stops and says so instead of guessing."""
 
@@ -388,14 +285,14 @@ class UndecidedRun(Exception):
 
 
 def box_sweep(claim: AccuracyClaim, *, kappa_max: int = DEFAULT_KAPPA_MAX, digits: int = DEFAULT_DIGITS,
-              max_states=None, search: str = "auto", options: RunOptions = DEFAULT_OPTIONS) -> BoxSweepResult:
+              max_states=None, search: str = "auto", options: RunOptions = DEFAULT_OPTIONS) -> SweepResult:
     """best kappa over the box, kappa* of its corner sentences, the counterexample for best + 1.
 
     search = "auto": confirm floor(kappa*) and refute it + 1 when kappa* is known, else search;
     "always": the doubling/bisection search even when kappa* is known (then cross-checked)."""
     start = time.perf_counter()
     runs: dict = {}
-    res = BoxSweepResult(claim, None, kappa_max)
+    res = SweepResult(None, kappa_max)
 
     def at(k: int, stop: bool = True) -> AccuracyResult:
         """The box claim with beta/k (decided once); UndecidedRun when it is undecided and `stop`."""
@@ -415,7 +312,7 @@ def box_sweep(claim: AccuracyClaim, *, kappa_max: int = DEFAULT_KAPPA_MAX, digit
         return _done(res, start)
 
 
-def _search(res: BoxSweepResult, at, kappa_max: int, digits: int, max_states, search: str,
+def _search(res: SweepResult, at, kappa_max: int, digits: int, max_states, search: str,
             options: RunOptions) -> bool:
     """Fill in best kappa and its counterexample (True: cross-check them, False: nothing to check)."""
     claim = res.claim
@@ -471,7 +368,7 @@ def _search(res: BoxSweepResult, at, kappa_max: int, digits: int, max_states, se
     return True
 
 
-def _check(res: BoxSweepResult, start) -> BoxSweepResult:
+def _check(res: SweepResult, start) -> SweepResult:
     """The cross-checks: floor(kappa*) is the search's best kappa, the counterexample is a point of the box."""
     star = res.kappa_star
     if star is not None and star.floor is not None and not res.capped:
@@ -487,7 +384,7 @@ def _check(res: BoxSweepResult, start) -> BoxSweepResult:
     return _done(res, start)
 
 
-def _done(res: BoxSweepResult, start) -> BoxSweepResult:
+def _done(res: SweepResult, start) -> SweepResult:
     res.seconds = time.perf_counter() - start
     return res
 

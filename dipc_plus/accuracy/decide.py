@@ -62,7 +62,7 @@ def decide_accuracy(checker, points, kappa: int, options, *, paper: bool = False
 def decide_sweep(checker, points, options, *, kappa_max: int, digits: int, paper: bool = False,
                  reports: bool = False, summarize: str = "json", executor=None):
     """The largest kappa with beta/kappa verified, kappa* and the counterexample for kappa + 1: a
-    `SweepResult` over the claim's inputs or `points`, or a `BoxSweepResult` over a box claim's box."""
+    `accuracy.sweep_result.SweepResult` over the claim's inputs or `points`, or over a box claim's box."""
     if kappa_max < 1:
         raise UserError(f"--kappa-max must be at least 1, not {kappa_max}", hint="use e.g. --kappa-max 100")
     if not 1 <= digits <= 60:

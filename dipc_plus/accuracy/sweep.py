@@ -35,11 +35,10 @@ from fractions import Fraction
 import flint
 from flint import arb
 
-from dipc_plus.accuracy.vacuity import sweep_vacuity
 from dipc_plus.accuracy.checker import AccuracyChecker
-from dipc_plus.accuracy.report import ENV_STYLE, REFUTED, VERIFIED, Counterexample, InputReport, env_json, fmt_q, group_env, json_value
-from dipc_plus.semantics.values import show_env
+from dipc_plus.accuracy.report import REFUTED, VERIFIED, InputReport, env_json, fmt_q, json_value
 from dipc_plus.accuracy.result import AccuracyResult
+from dipc_plus.accuracy.sweep_result import SweepResult
 from dipc_plus.decision.certified import exact_ball_value, hull
 from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.decision.decide import CertificationError, Interval, RealRoot, dominant_term, roots, taylor_order_at_zero
@@ -289,11 +288,15 @@ class KappaStar:
             return f"{fmt_q(self.lo)} exactly"
         return f"{self.text}... (certified enclosure [%s, %s])" % outward(self.lo, self.hi, self.digits + 4)
 
+    def value_json(self) -> dict:
+        """The certified enclosure and the exact value (None unless exact); nothing when infinite."""
+        if self.infinite:
+            return {}
+        return {"enclosure": list(outward(self.lo, self.hi, self.digits + 6)),
+                "exact": fmt_q(self.lo) if self.exact else None}
+
     def to_json(self) -> dict:
-        out = {"value": self.text, "digits": self.digits}
-        if not self.infinite:
-            out["enclosure"] = list(outward(self.lo, self.hi, self.digits + 6))
-            out["exact"] = fmt_q(self.lo) if self.exact else None
+        out = {"value": self.text, "digits": self.digits, **self.value_json()}
         if self.at is not None:
             out["at"] = self.at.to_json()
             out["ties"] = self.ties
@@ -389,78 +392,6 @@ def kappa_star_of(candidate_pool: CandidatePool, digits: int = DEFAULT_DIGITS) -
 # --------------------------------------------------------------------------- the sweep
 
 
-@dataclass
-class SweepResult:
-    accuracy: AccuracyResult          # the claim itself (kappa = 1)
-    kappa_star: KappaStar
-    best_kappa: int
-    capped: bool                      # best_kappa hit kappa_max (kappa_max + 1 may hold too)
-    kappa_max: int
-    confirmed: AccuracyResult | None  # every obligation at best_kappa (decided again)
-    counterexample: Counterexample | None  # for best_kappa + 1
-    seconds: float = 0.0
-
-    @property
-    def verdict(self) -> str:
-        return self.accuracy.verdict
-
-    @property
-    def base(self) -> AccuracyResult:
-        """The claim itself (kappa = 1), as a box sweep names it."""
-        return self.accuracy
-
-    @property
-    def vacuity(self):
-        """Why no kappa fails (accuracy.vacuity.Vacuity), or None when one does."""
-        return sweep_vacuity(self)
-
-    def to_json(self, full: bool = False) -> dict:
-        out = self.accuracy.to_json(full=full)
-        if not full:
-            out.pop("reports", None)
-        out["best_kappa"] = self.best_kappa
-        out["best_kappa_capped"] = self.capped
-        out["kappa_max"] = self.kappa_max
-        out["kappa_star"] = self.kappa_star.text
-        out["kappa_star_detail"] = self.kappa_star.to_json()
-        out["counterexample"] = self.counterexample.to_json() if self.counterexample is not None else None
-        out["claim_counterexample"] = (self.accuracy.counterexample.to_json()
-                                       if self.accuracy.counterexample is not None else None)
-        out["vacuity"] = None if self.vacuity is None else self.vacuity.to_json()
-        out["seconds"] = round(self.seconds, 3)
-        return out
-
-    def report(self) -> str:
-        """The command's text report."""
-        acc = self.accuracy
-        claim = acc.claim
-        scope = acc.scope
-        lines = [f"claim: {claim.describe()}",
-                 f"checked {acc.inputs} input(s): {acc.n_applicable} obligation(s) apply; "
-                 f"the claim itself is {acc.verdict}" + (" (vacuously)" if acc.vacuous else "") + f" {scope.summary()}",
-                 "every number below is over these inputs only"]
-        star = self.kappa_star
-        if star.infinite:
-            lines.append("kappa* is unbounded: P[error] is 0 wherever the claim applies")
-        else:
-            lines.append(f"kappa* (the infimum of beta/P[error]) = {star.value_text()}")
-            at = star.at
-            lines.append(f"  at {show_env(group_env(at.report.program, at.report.input), **ENV_STYLE)}, alpha = {fmt_q(at.report.alpha)}, "
-                         f"gamma = {fmt_q(at.report.gamma)}: {at.where()}"
-                         + (f"; {star.ties} other (input, eps) reach the same value to this precision"
-                            if star.ties else ""))
-        if self.capped:
-            lines.append(f"best kappa >= {self.best_kappa} (--kappa-max): beta/{self.best_kappa} holds")
-        else:
-            lines.append(f"best kappa = {self.best_kappa}: the claim holds with beta/{self.best_kappa}"
-                         if self.best_kappa >= 1 else "best kappa = 0: the claim fails even with beta itself")
-            lines.append(f"with beta/{self.best_kappa + 1} it fails:")
-            lines.append("  " + self.counterexample.describe().replace("\n", "\n  "))
-        lines.append(scope.coverage())
-        lines.append(f"{self.seconds:.2f} s")
-        return "\n".join(lines)
-
-
 def sweep(checker: AccuracyChecker, *, kappa_max: int = DEFAULT_KAPPA_MAX, digits: int = DEFAULT_DIGITS,
           points=None, progress: bool = False, base: AccuracyResult | None = None, jobs: int = 1, executor=None,
           summarize: str = "json") -> SweepResult:
@@ -513,5 +444,5 @@ def sweep(checker: AccuracyChecker, *, kappa_max: int = DEFAULT_KAPPA_MAX, digit
             raise CertificationError(f"kappa* = {star.text} is reached at {rep.input}, yet beta/{best + 1} "
                                      f"holds there")
         cex = failed.counterexample
-    return SweepResult(result, star, best, capped, kappa_max, confirmed, cex, time.perf_counter() - start)
+    return SweepResult(result, kappa_max, best, capped, cex, star, confirmed, seconds=time.perf_counter() - start)
 

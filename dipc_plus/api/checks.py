@@ -300,7 +300,7 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
     >>> s.best_kappa, s.kappa_star.text[:6], s.counterexample.kappa
     (6, '6.3758', 7)
     """
-    from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX, SweepResult
+    from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX
 
     def run(options: RunOptions) -> SweepReport | BoxSweepReport:
         checker, _ = _checker(claim, program, params, dd_over, paper, options)
@@ -309,8 +309,7 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
             result = decide_sweep(checker, points, options, paper=paper, reports=reports, executor=options.run_on(),
                                   kappa_max=DEFAULT_KAPPA_MAX if kappa_max is None else kappa_max,
                                   digits=DEFAULT_DIGITS if digits is None else digits)
-        report = (SweepReport(result, checker, points, reports=reports) if isinstance(result, SweepResult)
-                  else BoxSweepReport(result))
+        report = BoxSweepReport(result) if result.on_a_box else SweepReport(result, checker, points, reports=reports)
         return _strict(report, result.base, options)
     return checked(run, max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
                    progress=progress, strict=strict, reference=reference, timeout=timeout, max_memory=max_memory)
