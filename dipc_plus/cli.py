@@ -65,13 +65,11 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # pragma: no cover - exercised through the CLI tests
         message = _plain_words(message)
-        err = UserError(message, hint=f"run '{self.prog} --help' for the options")
-        if _Parser.json_errors:
-            _print_json_error(err, 2)
-        else:
+        hint = f"run '{self.prog} --help' for the options"
+        if not _Parser.json_errors:
             self.print_usage(sys.stderr)
-            print(f"error: {message}\n  hint: run '{self.prog} --help' for the options", file=sys.stderr)
-        raise SystemExit(2)
+        raise SystemExit(_report(UserError(message, hint=hint), 2, _Parser.json_errors,
+                                 text=f"error: {message}\n  hint: {hint}"))
 
 
 def _plain_words(message: str) -> str:
@@ -134,20 +132,13 @@ def _command_in(argv: list[str]) -> str | None:
     return entry.name if entry else None
 
 
-def _error_object(err: UserError, code: int) -> dict:
-    return {"error": {"file": err.file, "line": err.line, "column": err.column, "message": err.message,
-                      "hint": err.hint}, "exit": code}
-
-
-def _print_json_error(err: UserError, code: int) -> None:
-    print(json.dumps(_error_object(err, code), indent=2))
-
-
-def _report(err: UserError, code: int, as_json: bool) -> int:
+def _report(err: UserError, code: int, as_json: bool, text: str | None = None, **more) -> int:
+    """`err` as one JSON object on stdout (with `more` fields), or as `text` (default: the error) on stderr."""
     if as_json:
-        _print_json_error(err, code)
+        error = {"file": err.file, "line": err.line, "column": err.column, "message": err.message, "hint": err.hint}
+        print(json.dumps({"error": error, "exit": code, **more}, indent=2))
     else:
-        print(str(err), file=sys.stderr)
+        print(str(err) if text is None else text, file=sys.stderr)
     return code
 
 
@@ -164,20 +155,20 @@ def _internal_error(exc: BaseException, as_json: bool) -> int:
         where = "no details file could be written"
     summary = limits.clip(f"{type(exc).__name__}: {exc}", 160)
     err = UserError(f"internal error: {summary}", hint=f"this is a bug in dipc, please report it; {where}")
-    if as_json:
-        _print_json_error(err, EXIT_INTERNAL)
-    else:
-        print(f"internal error: {summary} -- please report it ({where})", file=sys.stderr)
-    return EXIT_INTERNAL
+    return _report(err, EXIT_INTERNAL, as_json, text=f"internal error: {summary} -- please report it ({where})")
 
 
 def _apply_limits(args) -> None:
+    """--limit NAME=N set, and kept on `args` as (name, N) pairs (commands.common.run_options)."""
     limits.reset()
+    pairs = []
     for item in args.limit or []:
         name, sep, value = item.partition("=")
         if not sep or not value.strip().isdigit() or len(value.strip()) > 18:
             raise UserError(f"--limit takes NAME=N, not '{limits.clip(item)}'", hint="e.g. --limit power=1000")
         limits.set_limit(name.strip(), int(value))
+        pairs.append((name.strip(), int(value)))
+    args.limit = pairs
     _, args.max_memory_bytes = guard.checked_limits(args.timeout, args.max_memory)
 
 
@@ -342,12 +333,8 @@ def _main(argv: list[str], latch: SignalLatch) -> int:
     def on_stop(stop: guard.Stopped) -> int:
         """One message (plus, in text, what was decided before the stop); one JSON object with --json."""
         if as_json:
-            obj = _error_object(UserError(stop.message, hint=stop.hint), stop.exit)
-            obj["decided_so_far"] = stop.decided
-            if stop.dropped:
-                obj["decided_not_kept"] = stop.dropped
-            print(json.dumps(obj, indent=2))
-            return stop.exit
+            more = {"decided_not_kept": stop.dropped} if stop.dropped else {}
+            return _report(UserError(stop.message, hint=stop.hint), stop.exit, True, decided_so_far=stop.decided, **more)
         if stop.exit in guard.EXIT_SIGNAL.values():  # one line after Ctrl-C or SIGTERM
             n = ledger.decided_count(stop.decided, stop.dropped)
             print(stop.message + (f" ({n} items were decided before the stop)" if n else ""), file=sys.stderr)

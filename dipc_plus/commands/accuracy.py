@@ -25,8 +25,8 @@ from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.vacuity import vacuity_basis
 from dipc_plus.accuracy.summary import DEFAULT_WORST, WorstInputs
 from dipc_plus.commands.common import (EXIT_UNDECIDED, EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument,
-                                       check_kappa, executor_of, exit_status, load_accuracy, part_json, run_options, print_json, strict_json,
-                                       strict_line, vacuity_lines)
+                                       check_kappa, executor_of, exit_status, load_accuracy, part_json, print_json,
+                                       print_verdict_tail, run_options, strict_json)
 from dipc_plus.errors import UserError
 
 EXAMPLE = """\
@@ -101,10 +101,7 @@ def run(args) -> int:
     else:
         for line in result.report_lines(verbose=verbose, worst=None if worst is None else worst.worst()):
             print(line)
-        for line in vacuity_lines(vacuity, args):
-            print(line)
-        if strict_line(result, args) and code != EXIT_VACUOUS:
-            print(strict_line(result, args))
+        print_verdict_tail(result, args, vacuity, code)
     return code
 
 

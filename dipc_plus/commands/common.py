@@ -44,16 +44,33 @@ def program_and_claim(args) -> tuple[str | None, str]:
     return args.program, args.claim
 
 
+def check_program_exists(program: str | None) -> None:
+    if program is not None and not os.path.exists(program):
+        raise UserError(f"cannot read the program: no file {program}", hint="give the path of a .dip file")
+
+
+def claim_paths(args) -> tuple[str | None, str]:
+    """(program or None, claim) of `[PROGRAM] CLAIM` and --max-states, checked."""
+    check_max_states(args.max_states)
+    program, claim_file = program_and_claim(args)
+    check_program_exists(program)
+    return program, claim_file
+
+
 def check_same_program(program: str | None, claim_path: str, claim_file: str) -> None:
     """PROGRAM, when given, must be the file the claim names."""
     if program is None:
         return
-    if not os.path.exists(program):
-        raise UserError(f"cannot read the program: no file {program}", hint="give the path of a .dip file")
+    check_program_exists(program)
     if not os.path.exists(claim_path) or not os.path.samefile(program, claim_path):
         raise UserError(f"the claim is about {os.path.relpath(claim_path)}, not {program}", file=claim_file,
                         hint="leave PROGRAM out (the claim names it), or copy the claim and change its "
                              "[program] path to check another program")
+
+
+def add_max_states_argument(parser, refuse: str = "refuse Markov chains with") -> None:
+    parser.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
+                        help=f"{refuse} more than N states (default {DEFAULT_MAX_STATES})")
 
 
 def check_max_states(value: int) -> None:
@@ -140,6 +157,13 @@ def strict_line(result, args) -> str | None:
     return f"STRICT: {reason}: exit {STRICT_EXIT}" if args.strict and reason else None
 
 
+def print_verdict_tail(result, args, vacuity=None, code: int = 0) -> None:
+    """What follows a verdict's text: why it is vacuous, then the --strict line (unless the exit is vacuous's)."""
+    strict = strict_line(result, args)
+    for line in vacuity_lines(vacuity, args) + ([strict] if strict and code != EXIT_VACUOUS else []):
+        print(line)
+
+
 @contextmanager
 def certified_or_exit_2():
     """A computation that cannot be certified ends with exit 2 and a message, never a traceback
@@ -163,7 +187,8 @@ def input_files(args, *more) -> list:
 
 # --------------------------------------------------------------------------- where the work runs
 
-def add_execution_arguments(parser, shard: bool = True) -> None:
+def add_execution_arguments(parser, shard: bool = True, reference: bool = True) -> None:
+    """--jobs, --executor, --scheduler, --shard (with `shard`), --no-progress and --reference (with `reference`)."""
     parser.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
                         help="run the check's tasks (ranges of inputs or pairs) over N processes "
                              "(0: one per core; default 1); with --executor dask, 4N tasks")
@@ -177,6 +202,9 @@ def add_execution_arguments(parser, shard: bool = True) -> None:
         parser.add_argument("--shard", metavar="I/N",
                             help="check only the I-th of N equal parts of the inputs (or pairs) and print a "
                                  "part for `dipc merge` (with --json), e.g. --shard 1/8 in a job array")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    if reference:
+        parser.add_argument("--reference", action="store_true", help=REFERENCE_HELP)
 
 
 def executor_of(options):
@@ -214,19 +242,12 @@ REFERENCE_HELP = ("the general provers only: no accelerator (report classes, orb
                   f"reductions, the coupling bound); what only they decide is UNDECIDED, exit {EXIT_UNDECIDED} (docs/claims.md)")
 
 
-def add_reference_argument(parser) -> None:
-    parser.add_argument("--reference", action="store_true", help=REFERENCE_HELP)
-
-
 def run_options(args):
     """The one RunOptions of a command's parsed arguments (what is absent takes its default)."""
     from dipc_plus.execution.options import RunOptions
-    limits = []
-    for item in getattr(args, "limit", None) or []:      # cli.py has checked and applied them
-        name, _, value = str(item).partition("=")
-        limits.append((name.strip(), int(value)))
     json_out = getattr(args, "json", False)
-    return RunOptions(max_states=getattr(args, "max_states", DEFAULT_MAX_STATES), limits=tuple(limits),
+    return RunOptions(max_states=getattr(args, "max_states", DEFAULT_MAX_STATES),
+                      limits=tuple(getattr(args, "limit", None) or ()),   # (name, N): cli.py checked and applied them
                       timeout=getattr(args, "timeout", None), max_memory=getattr(args, "max_memory_bytes", None),
                       jobs=getattr(args, "jobs", 1) or 1, executor=getattr(args, "executor", "local"),
                       scheduler=getattr(args, "scheduler", None), shard=parse_shard(args),
@@ -266,12 +287,8 @@ def add_accuracy_arguments(parser, shard: bool = True, reference: bool = True) -
                              "(default: the claim's dd_over)")
     parser.add_argument("--paper", action="store_true",
                         help="the paper's convention: also check inputs with dd(u) = alpha (section 7)")
-    parser.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
-                        help=f"refuse Markov chains with more than N states (default {DEFAULT_MAX_STATES})")
-    add_execution_arguments(parser, shard)
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    if reference:
-        add_reference_argument(parser)
+    add_max_states_argument(parser)
+    add_execution_arguments(parser, shard, reference)
 
 
 def load_accuracy(args, options=None):
@@ -280,13 +297,10 @@ def load_accuracy(args, options=None):
     from dipc_plus.accuracy.checker import accuracy_table
     from dipc_plus.claims.claim_file import load_claim
     from dipc_plus.execution.options import RunOptions
-    check_max_states(args.max_states)
+    program, claim_file = claim_paths(args)
     if options is None:     # `dipc plot`: only what the checker reads
         options = RunOptions(max_states=args.max_states, reference=bool(getattr(args, "reference", False)))
     params = inputs_mod.parse_params(args.set)
-    program, claim_file = program_and_claim(args)
-    if program is not None and not os.path.exists(program):
-        raise UserError(f"cannot read the program: no file {program}", hint="give the path of a .dip file")
     claim = load_claim(claim_file, params)
     accuracy_table(claim)
     check_same_program(program, claim.program_path, claim_file)
@@ -315,23 +329,17 @@ def add_privacy_arguments(parser, execution: bool = False, shard: bool = True) -
     add_program_claim(parser, "privacy")
     if execution:
         add_execution_arguments(parser, shard)
-        parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-        add_reference_argument(parser)
     parser.add_argument("--set", action="append", metavar="NAME=VALUE",
                         help="override a parameter of the program and claim, e.g. --set n=12")
     parser.add_argument("--no-structure", action="store_true",
                         help="one Markov chain per input: no independent components, kernel chains or symmetry "
                              "(for measurements)")
-    parser.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
-                        help=f"refuse Markov chains with more than N states (default {DEFAULT_MAX_STATES})")
+    add_max_states_argument(parser)
 
 
 def load_privacy(args):
     """The privacy claim named on the command line (a DPClaim or PufferfishClaim)."""
-    check_max_states(args.max_states)
-    program, claim_file = program_and_claim(args)
-    if program is not None and not os.path.exists(program):
-        raise UserError(f"cannot read the program: no file {program}", hint="give the path of a .dip file")
+    program, claim_file = claim_paths(args)
     return read_privacy_claim(claim_file, inputs_mod.parse_params(args.set), program)
 
 
@@ -353,19 +361,23 @@ EPS_HELP = ("also evaluate at this eps (a rational such as 27/82 or 0.5; `--at e
             "certified interval; repeat for several values")
 
 
-def add_program_input_arguments(parser, eps_help: str = EPS_HELP) -> None:
-    """PROGRAM, --input, --set, --eps/--at (what it does there: `eps_help`), --max-states."""
-    parser.add_argument("program", metavar="PROGRAM", help="a .dip file (or a .py file with --function)")
+def add_program_arguments(parser, inputs: bool = True, program_help: str = "a .dip file (or a .py file with --function)",
+                          set_help: str = "override a parameter, e.g. --set m=3") -> None:
+    """PROGRAM, --function, --input (with `inputs`), --set."""
+    parser.add_argument("program", metavar="PROGRAM", help=program_help)
     parser.add_argument("--function", metavar="NAME",
                         help="with a .py PROGRAM: the function to read (docs/python.md)")
-    parser.add_argument("--input", action="append", metavar="NAME=VALUE",
-                        help="an input value, e.g. --input q=[-1,0,0] (repeat for each input)")
-    parser.add_argument("--set", action="append", metavar="NAME=VALUE",
-                        help="override a parameter, e.g. --set m=3")
+    if inputs:
+        parser.add_argument("--input", action="append", metavar="NAME=VALUE",
+                            help="an input value, e.g. --input q=[-1,0,0] (repeat for each input)")
+    parser.add_argument("--set", action="append", metavar="NAME=VALUE", help=set_help)
+
+
+def add_program_input_arguments(parser, eps_help: str = EPS_HELP) -> None:
+    """PROGRAM, --input, --set, --eps/--at (what it does there: `eps_help`), --max-states."""
+    add_program_arguments(parser)
     parser.add_argument("--eps", "--at", dest="at", action="append", metavar="VALUE", help=eps_help)
-    parser.add_argument("--max-states", type=int, default=DEFAULT_MAX_STATES, metavar="N",
-                        help=f"stop with an error when the Markov chain has more than N states "
-                             f"(default {DEFAULT_MAX_STATES})")
+    add_max_states_argument(parser, "stop with an error when the Markov chain has")
 
 
 def parse_eps_values(items) -> list[Fraction]:
@@ -388,7 +400,8 @@ def parse_eps_values(items) -> list[Fraction]:
 def load_program_input(args):
     """(program, flat inputs, inputs as given) from the command line."""
     from dipc_plus.frontend.load import load_program
-    check_max_states(args.max_states)
+    if hasattr(args, "max_states"):    # `dipc simulate` builds no chain
+        check_max_states(args.max_states)
     params = inputs_mod.parse_params(args.set)
     given = inputs_mod.parse_assignments(args.input, "--input")
     program = load_program(args.program, params, args.function)

@@ -13,8 +13,8 @@ neighbouring inputs) or only on named events of real outputs.
 from __future__ import annotations
 
 from dipc_plus.commands.common import (EXIT_UNDECIDED, add_privacy_arguments, add_strict_argument, certified_or_exit_2,
-                                       executor_of, exit_status, load_privacy, part_json, print_json, run_options,
-                                       strict_json, strict_line)
+                                       executor_of, exit_status, load_privacy, part_json, print_json,
+                                       print_verdict_tail, run_options, strict_json)
 from dipc_plus.semantics.inputs import parse_params
 
 EXAMPLE = """\
@@ -75,8 +75,8 @@ def run(args) -> int:
         print_json(out, claim.program)
     else:
         print(outcome.report())
-        if outcome.strict_applies and strict_line(result, args):
-            print(strict_line(result, args))
+        if outcome.strict_applies:
+            print_verdict_tail(result, args)
     return code
 
 

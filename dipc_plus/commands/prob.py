@@ -110,9 +110,7 @@ def run(args) -> int:
                               for e, p in table]}
             print(json_text(out))
         else:
-            params = ", ".join(f"{k}={v}" for k, v in program.params.items())
-            print(f"{program.name} at {inputs_text(program, given)}" + (f"  ({params})" if params else ""))
-            print(method_text(dist, chain, seconds))
+            print("\n".join(header_lines(dist, chain, given, seconds)))
             for e, p in table:
                 print(f"P[{e.text}] = {p}")
                 for x in points:
@@ -165,12 +163,16 @@ def method_text(dist, chain, seconds) -> str:
             f"{chain.stats.edges} transitions; {seconds:.2f} s")
 
 
-def text_report(dist, chain, given, points, total, ok, seconds, latex=False) -> str:
+def header_lines(dist, chain, given, seconds) -> list[str]:
+    """The program at its input (and parameters), then the method line."""
     program = dist.program
     params = ", ".join(f"{k}={v}" for k, v in program.params.items())
-    lines = [f"{program.name} at {inputs_text(program, given)}" + (f"  ({params})" if params else "")]
-    lines.append(method_text(dist, chain, seconds))
-    lines.append("")
+    return [f"{program.name} at {inputs_text(program, given)}" + (f"  ({params})" if params else ""),
+            method_text(dist, chain, seconds)]
+
+
+def text_report(dist, chain, given, points, total, ok, seconds, latex=False) -> str:
+    lines = header_lines(dist, chain, given, seconds) + [""]
     for outcome, p in dist.items():
         value = p.latex() if latex else str(p)
         lines.append(f"{outcome_text(dist, outcome)}:")

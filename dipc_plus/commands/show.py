@@ -7,6 +7,7 @@ it is the DiPWhile+ program the function became, so the user sees what was check
 """
 from __future__ import annotations
 
+from dipc_plus.commands.common import add_program_arguments
 from dipc_plus.semantics import inputs as inputs_mod
 
 EXAMPLE = """\
@@ -25,11 +26,8 @@ def register(parser) -> None:
     parser.description = ("Parse and check PROGRAM, then print it as the back ends see it: parameters substituted, "
                           "for loops unrolled, arrays flattened, sugar expanded.  The output is a valid .dip program.")
     parser.epilog = EXAMPLE
-    parser.add_argument("program", metavar="PROGRAM", help="a .dip file, or a .py file with --function NAME")
-    parser.add_argument("--function", metavar="NAME",
-                        help="with a .py PROGRAM: the function to read (docs/python.md)")
-    parser.add_argument("--set", action="append", metavar="NAME=VALUE",
-                        help="override a parameter, e.g. --set m=4 (repeat for each)")
+    add_program_arguments(parser, inputs=False, program_help="a .dip file, or a .py file with --function NAME",
+                          set_help="override a parameter, e.g. --set m=4 (repeat for each)")
     parser.add_argument("--no-header", action="store_true", help="omit the header comment")
     parser.set_defaults(func=run)
 

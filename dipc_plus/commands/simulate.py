@@ -6,6 +6,7 @@ eye (or by a test) against it.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from fractions import Fraction
@@ -16,7 +17,7 @@ np = lazy_import("numpy")
 
 from dipc_plus.semantics import inputs as inputs_mod
 from dipc_plus.semantics import ir
-from dipc_plus.commands.common import conventional_json
+from dipc_plus.commands.common import add_program_arguments, conventional_json, load_program_input
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.semantics.sampler import DEFAULT_CHUNK, DEFAULT_MAX_ITERATIONS, Frequency, as_eps, simulate
@@ -51,13 +52,7 @@ def register(parser) -> None:
     parser.description = ("Run PROGRAM N times at a concrete eps on one input (a vectorised Monte Carlo sampler) and "
                           "report each observed output with its frequency and a Wilson confidence interval.")
     parser.epilog = EXAMPLE
-    parser.add_argument("program", metavar="PROGRAM", help="a .dip file (or a .py file with --function)")
-    parser.add_argument("--function", metavar="NAME",
-                        help="with a .py PROGRAM: the function to read (docs/python.md)")
-    parser.add_argument("--input", action="append", metavar="NAME=VALUE",
-                        help="an input value, e.g. --input q=[-1,0,0] (repeat for each input)")
-    parser.add_argument("--set", action="append", metavar="NAME=VALUE",
-                        help="override a parameter, e.g. --set m=3")
+    add_program_arguments(parser)
     parser.add_argument("--eps", required=True, metavar="EPS",
                         help="the privacy budget, a positive rational such as 27/82, 1/2 or 0.5")
     parser.add_argument("-n", "--runs", type=int, default=100_000, metavar="N",
@@ -91,10 +86,9 @@ def run(args) -> int:
         if value > limits.get(limit):
             raise UserError(f"{option} {limits.clip(value)} is more than {limits.get(limit)}", hint=limits.hint(limit))
     z_value(args.confidence)  # validates the level early
-    if args.max_iterations <= 0:
-        raise UserError("--max-iterations must be positive", hint="use e.g. --max-iterations 100000")
-    if args.chunk <= 0:
-        raise UserError("--chunk must be positive", hint="use e.g. --chunk 100000")
+    for option, value in (("--max-iterations", args.max_iterations), ("--chunk", args.chunk)):
+        if value <= 0:
+            raise UserError(f"{option} must be positive", hint=f"use e.g. {option} 100000")
     gamma = None
     if args.within is not None:
         value = inputs_mod.parse_scalar(args.within, "--within")
@@ -103,12 +97,7 @@ def run(args) -> int:
         gamma = value
     elif args.around:
         raise UserError("--around is only meaningful with --within", hint="add --within GAMMA")
-    params = inputs_mod.parse_params(args.set)
-    given = inputs_mod.parse_assignments(args.input, "--input")
-
-    from dipc_plus.frontend.load import load_program
-    program = load_program(args.program, params, args.function)
-    env = inputs_mod.bind_inputs(program, given)
+    program, env, _ = load_program_input(args)
     around = _centres(program, args.around) if gamma is not None else None
 
     result = _simulate_with_progress(program, env, eps, args)
@@ -122,13 +111,13 @@ def run(args) -> int:
 
 def _simulate_with_progress(program, env, eps, args):
     show = not args.quiet and not args.json and sys.stderr.isatty() and args.runs > args.chunk
-    if not show:
+    bar = None
+    if show:
+        from tqdm import tqdm
+        bar = tqdm(total=args.runs, unit="run", unit_scale=True, file=sys.stderr, desc="simulating")
+    with bar if bar is not None else contextlib.nullcontext():
         return simulate(program, env, eps, args.runs, seed=args.seed, chunk=args.chunk,
-                        max_iterations=args.max_iterations)
-    from tqdm import tqdm
-    with tqdm(total=args.runs, unit="run", unit_scale=True, file=sys.stderr, desc="simulating") as bar:
-        return simulate(program, env, eps, args.runs, seed=args.seed, chunk=args.chunk,
-                        max_iterations=args.max_iterations, progress=bar.update)
+                        max_iterations=args.max_iterations, progress=None if bar is None else bar.update)
 
 
 def _centres(program: ir.Program, items) -> dict:

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from dipc_plus.accuracy.decide import decide_sweep, decides_box
 from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX
-from dipc_plus.commands.common import (EXIT_UNDECIDED, EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument, executor_of,
-                                       exit_status, load_accuracy, print_json, run_options, strict_json, strict_line, vacuity_lines)
+from dipc_plus.commands.common import (EXIT_UNDECIDED, add_accuracy_arguments, add_strict_argument, executor_of,
+                                       exit_status, load_accuracy, print_json, print_verdict_tail, run_options, strict_json)
 
 EXAMPLE = """\
 examples:
@@ -67,8 +67,5 @@ def run(args) -> int:
         print_json(out, checker.program)
     else:
         print(result.report())
-        for line in vacuity_lines(result.vacuity, args):
-            print(line)
-        if strict_line(result.base, args) and code != EXIT_VACUOUS:
-            print(strict_line(result.base, args))
+        print_verdict_tail(result.base, args, result.vacuity, code)
     return code

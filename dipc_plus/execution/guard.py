@@ -46,6 +46,7 @@ from typing import Callable
 from dipc_plus.execution import ledger
 from dipc_plus.execution.lifetime import (EXIT_SIGNAL, SignalLatch, die_with_parent, kill_group, signal_name,
                                           stop_message)
+from dipc_plus.execution.std_streams import descriptor, flush_quietly
 
 DEFAULT_TIMEOUT = 1800.0          # seconds
 DEFAULT_MAX_MEMORY = 8 << 30      # bytes of address space per process
@@ -122,22 +123,6 @@ def checked_limits(timeout: object, max_memory: object) -> tuple[float, int]:
     return seconds, size
 
 
-def _real_fd(stream) -> bool:
-    try:
-        stream.fileno()
-        return True
-    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
-        return False
-
-
-def _flush(*streams) -> None:
-    for s in streams:
-        try:
-            s.flush()
-        except (OSError, ValueError):
-            pass
-
-
 def run_guarded(fn: Callable[[], int], *, timeout: float | None, max_memory: int | None,
                 on_stop: Callable[[Stopped], int], buffer_stdout: bool = False,
                 latch: SignalLatch | None = None) -> int:
@@ -154,9 +139,9 @@ def run_guarded(fn: Callable[[], int], *, timeout: float | None, max_memory: int
             return _run_here(fn, on_stop, buffer_stdout, latch)
         if latch.first is not None:   # a signal came before the run began: start nothing
             return on_stop(Stopped(stop_message(latch.first), None, EXIT_SIGNAL[latch.first]))
-        buffer_out = buffer_stdout or not _real_fd(sys.stdout)
-        buffer_err = not _real_fd(sys.stderr)
-        _flush(sys.stdout, sys.stderr)
+        buffer_out = buffer_stdout or descriptor(sys.stdout) is None
+        buffer_err = descriptor(sys.stderr) is None
+        flush_quietly(sys.stdout, sys.stderr)
         r, w = os.pipe()
         lr, lw = os.pipe()   # the ledger: what was decided so far, one JSON line per item
         spool = _stdout_spool() if buffer_out else None   # the child's stdout, shown once it finished
@@ -200,7 +185,7 @@ def _run_here(fn, on_stop, buffer_stdout, latch) -> int:
         try:
             sys.stdout = real
             code = on_stop(Stopped(stop_message(signum), None, code))
-            _flush(sys.stdout, sys.stderr)
+            flush_quietly(sys.stdout, sys.stderr)
         finally:
             os._exit(code)
     spool = _stdout_spool() if buffer_stdout else None
@@ -247,7 +232,7 @@ def _child(fn, parent, fds, latch, timeout, max_memory, spool, buffer_err) -> No
         except MemoryError:
             code = -1
         err = sys.stderr.getvalue() if buffer_err else ""
-        _flush(sys.stdout, sys.stderr)
+        flush_quietly(sys.stdout, sys.stderr)
     except BaseException:  # pragma: no cover - fn handles its own errors
         code = 3
     try:

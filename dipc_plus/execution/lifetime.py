@@ -109,17 +109,16 @@ class SignalLatch:
         for sig, old in self._old.items():
             signal.signal(sig, old if restore else signal.SIG_IGN)
         self._old = {}
-        for fd in (self.fd, self._wfd):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+        self._close_pipe()
         self.fd = self._wfd = -1
 
     def close_in_child(self) -> None:
         """In a forked child: default signal actions, and this process's copy of the pipe closed."""
         for sig in EXIT_SIGNAL:
             signal.signal(sig, signal.SIG_DFL)
+        self._close_pipe()
+
+    def _close_pipe(self) -> None:
         for fd in (self.fd, self._wfd):
             try:
                 os.close(fd)

@@ -23,6 +23,8 @@ import io
 import os
 import sys
 
+from dipc_plus.execution.std_streams import WholeWrites, descriptor
+
 
 class StdoutFailed(OSError):
     """A write to stdout failed for a reason other than a closed pipe (EBADF, ENOSPC, EIO, ...)."""
@@ -36,37 +38,22 @@ class OwnStdout:
         self.failure: OSError | None = None
 
 
-class _WholeWrites(io.RawIOBase):
-    """A raw writer on a descriptor that returns only once every byte is written."""
+class _StdoutWrites(WholeWrites):
+    """Whole writes to the real stdout; the first failure is recorded and raised, later writes dropped."""
 
     def __init__(self, fd: int, state: OwnStdout):
-        self._fd = fd
-        self._state = state   # after the first failure, later writes are dropped quietly
-
-    def writable(self) -> bool:
-        return True
-
-    def fileno(self) -> int:
-        return self._fd
-
-    def isatty(self) -> bool:
-        return os.isatty(self._fd)
+        super().__init__(fd)
+        self._state = state
 
     def write(self, data) -> int:
-        view = memoryview(data).cast("B")
-        total = len(view)
-        if self._state.failure is not None:
-            return total
-        try:
-            while view:
-                view = view[os.write(self._fd, view):]
-        except BrokenPipeError as exc:
+        return memoryview(data).nbytes if self._state.failure is not None else super().write(data)
+
+    def failed(self, exc: OSError) -> None:
+        if isinstance(exc, BrokenPipeError):
             self._state.failure = exc
-            raise
-        except OSError as exc:
-            self._state.failure = StdoutFailed(exc.errno, exc.strerror)
-            raise self._state.failure from None
-        return total
+            raise exc
+        self._state.failure = StdoutFailed(exc.errno, exc.strerror)
+        raise self._state.failure from None
 
     def close(self) -> None:
         if not self.closed:
@@ -77,13 +64,6 @@ class _WholeWrites(io.RawIOBase):
         super().close()
 
 
-def _stdout_is_fd1() -> bool:
-    try:
-        return sys.stdout.fileno() == 1
-    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
-        return False
-
-
 @contextlib.contextmanager
 def own_stdout():
     """Descriptor 1 goes to stderr, `sys.stdout` to the real stdout in whole writes, until exit.
@@ -91,7 +71,7 @@ def own_stdout():
 
     Does nothing when sys.stdout is not descriptor 1 (a test capturing it) or stderr is closed."""
     state = OwnStdout()
-    if not _stdout_is_fd1():
+    if descriptor(sys.stdout) != 1:
         yield state
         return
     try:
@@ -103,7 +83,7 @@ def own_stdout():
         return
     old = sys.stdout
     line_buffering = old.line_buffering or os.isatty(real)
-    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WholeWrites(real, state)), encoding=old.encoding,
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_StdoutWrites(real, state)), encoding=old.encoding,
                                   errors=old.errors, line_buffering=line_buffering, write_through=False)
     try:
         yield state

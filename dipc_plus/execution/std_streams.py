@@ -49,8 +49,26 @@ def reserve_standard_descriptors() -> None:
                                       errors="backslashreplace")
 
 
-class _QuietWrites(io.RawIOBase):
-    """A raw writer on a descriptor that drops, silently, whatever the descriptor refuses."""
+def descriptor(stream) -> int | None:
+    """The descriptor under `stream`; None when it has none (a test capturing it, a closed stream)."""
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+        return None
+
+
+def flush_quietly(*streams) -> None:
+    for stream in streams:
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+
+
+class WholeWrites(io.RawIOBase):
+    """A raw writer on a descriptor that returns only once every byte is written; what the
+    descriptor refuses is dropped silently unless `failed` (a subclass's) raises.  The descriptor
+    is not closed here (stderr's own)."""
 
     def __init__(self, fd: int):
         self._fd = fd
@@ -73,42 +91,28 @@ class _QuietWrites(io.RawIOBase):
         try:
             while view:
                 view = view[os.write(self._fd, view):]
-        except OSError:
-            pass
+        except OSError as exc:
+            self.failed(exc)
         return total
 
-    def close(self) -> None:   # the descriptor is stderr's own: never closed here
-        super().close()
-
-
-def _stderr_fd() -> int | None:
-    try:
-        fd = sys.stderr.fileno()
-    except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
-        return None
-    return fd if fd == 2 else None
+    def failed(self, exc: OSError) -> None:
+        """A write failed: dropped (stderr)."""
 
 
 @contextlib.contextmanager
 def quiet_stderr():
     """`sys.stderr` writes to descriptor 2 and never raises, until exit.  Does nothing when
     sys.stderr is not descriptor 2 (a test capturing it)."""
-    fd = _stderr_fd()
-    if fd is None:
+    fd = descriptor(sys.stderr)
+    if fd != 2:
         yield
         return
     old = sys.stderr
-    try:
-        old.flush()
-    except (OSError, ValueError):
-        pass
-    sys.stderr = io.TextIOWrapper(io.BufferedWriter(_QuietWrites(fd)), encoding=old.encoding,
+    flush_quietly(old)
+    sys.stderr = io.TextIOWrapper(io.BufferedWriter(WholeWrites(fd)), encoding=old.encoding,
                                   errors="backslashreplace", line_buffering=True, write_through=True)
     try:
         yield
     finally:
         ours, sys.stderr = sys.stderr, old
-        try:
-            ours.flush()
-        except (OSError, ValueError):
-            pass
+        flush_quietly(ours)
