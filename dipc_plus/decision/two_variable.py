@@ -93,28 +93,12 @@ class ExpPoly2:
     __rmul__ = __mul__
 
     def derivative_d(self) -> "ExpPoly2":
-        out = ExpPoly2()
-        for (i, j, A, B), c in self.terms.items():
-            parts = {}
-            if j:
-                parts[(i, j - 1, A, B)] = c * j
-            if B:
-                parts[(i + 1, j, A, B)] = c * B
-            out = out + ExpPoly2(parts)
-        return out
+        return _sum(ExpPoly2({(i, j - 1, A, B): c * j, (i + 1, j, A, B): c * B})
+                    for (i, j, A, B), c in self.terms.items())
 
     def derivative_eps(self) -> "ExpPoly2":
-        out = ExpPoly2()
-        for (i, j, A, B), c in self.terms.items():
-            parts = {}
-            if i:
-                parts[(i - 1, j, A, B)] = c * i
-            if A:
-                parts[(i, j, A, B)] = parts.get((i, j, A, B), Fraction(0)) + c * A
-            if B:
-                parts[(i, j + 1, A, B)] = parts.get((i, j + 1, A, B), Fraction(0)) + c * B
-            out = out + ExpPoly2(parts)
-        return out
+        return _sum(ExpPoly2({(i - 1, j, A, B): c * i, (i, j, A, B): c * A, (i, j + 1, A, B): c * B})
+                    for (i, j, A, B), c in self.terms.items())
 
     def ball(self, d: arb, e: arb) -> arb:
         """An enclosure of F over the balls d, eps (naive interval evaluation, term by term)."""
@@ -138,7 +122,8 @@ class ExpPoly2:
     def at_d(self, d) -> ExpPoly:
         """F at a fixed rational d: a closed form in eps (for exact comparisons with per-point forms)."""
         d = Fraction(d)
-        return _exppolys((None, A + B * d, i, c * d ** j) for (i, j, A, B), c in self.terms.items()).get(None, ExpPoly())
+        terms = ((None, A + B * d, i, c * d ** j) for (i, j, A, B), c in self.terms.items())
+        return _exppolys(terms).get(None, ExpPoly())
 
     def eps_groups(self) -> dict:
         """{(k, A): G(x)} with F = sum eps^k e^(A eps) G(x) in x = eps*d (G an `ExpPoly` in x)."""
@@ -173,6 +158,14 @@ def _scaled(a: Fraction, x: str, b: Fraction, y: str) -> str:
             mag = name if abs(c) == 1 else f"{fmt_q(abs(c))}*{name}"
             parts.append(("-" if c < 0 else "") + mag if not parts else (" - " if c < 0 else " + ") + mag)
     return "".join(parts)
+
+
+def _sum(parts) -> ExpPoly2:
+    """The sum of ExpPoly2s, added one by one (term by term: the order of the terms is kept)."""
+    out = ExpPoly2()
+    for part in parts:
+        out = out + part
+    return out
 
 
 def _exppolys(entries) -> dict:
