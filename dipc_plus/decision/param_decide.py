@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from math import comb
+from math import comb, prod
 
 from flint import fmpq_poly
 
@@ -103,9 +103,7 @@ def _bernstein(G: dict, box: list, rational: bool) -> tuple[dict, list]:
             parts.append([(k, Fraction(comb(e, k)) * a ** (e - k) * h ** k) for k in range(e + 1)])
         for combo in itertools.product(*parts):
             idx = tuple(k for k, _ in combo)
-            w = Fraction(1)
-            for _, x in combo:
-                w *= x
+            w = prod((x for _, x in combo), start=Fraction(1))
             term = _scaled(c, w, rational)
             sub[idx] = sub[idx] + term if idx in sub else term
     out = {}
@@ -113,9 +111,7 @@ def _bernstein(G: dict, box: list, rational: bool) -> tuple[dict, list]:
         total = None
         for J, c in sub.items():
             if all(j <= k for j, k in zip(J, K)):
-                w = Fraction(1)
-                for j, k, d in zip(J, K, degs):
-                    w *= Fraction(comb(k, j), comb(d, j))
+                w = prod((Fraction(comb(k, j), comb(d, j)) for j, k, d in zip(J, K, degs)), start=Fraction(1))
                 term = _scaled(c, w, rational)
                 total = term if total is None else total + term
         out[K] = total if total is not None else (Fraction(0) if rational else ExpFrac.of(ExpPoly.ZERO))

@@ -134,6 +134,12 @@ def _limits(r: ExpFrac, I: Interval):
     return at0, at_inf
 
 
+def _one_at_zero(r: ExpFrac) -> bool:
+    """Whether r(0) = 1 (its denominator not 0 there)."""
+    d0 = value_at_zero(r.den)
+    return d0 != 0 and value_at_zero(r.num) == d0
+
+
 def bounded_by(r, k: Fraction, I: Interval, factor: Fraction = Fraction(1)) -> bool:
     """Is r(eps) <= factor * e^(k eps) on all of I (decided exactly)?
 
@@ -152,10 +158,9 @@ def _psi_bounded(r: ExpFrac, k: Fraction, I: Interval) -> bool:
     exponents as r, so no new denominator), and g <= k at the left end (r(0) = 1 when I starts
     at 0; a certified comparison r(a) <= e^(k a) otherwise).  Then g(eps) = (ln r(a) +
     integral_a^eps psi) / eps is at most k everywhere."""
-    num, den = r.num, r.den
     psi = _derivative(r, log=True)
     if I.lo == 0:
-        if value_at_zero(num) != value_at_zero(den) or value_at_zero(den) == 0:
+        if not _one_at_zero(r):
             return False
     else:
         with working_precision(256):
@@ -419,8 +424,7 @@ def _left_end(R: _Ratio, I: Interval, lo_k: Fraction, tol: Fraction) -> tuple[Fr
     (I.lo, a) (none when a = I.lo); None when the part next to eps = 0 cannot be bounded."""
     if I.lo != 0:
         return I.lo, []
-    n0, d0 = value_at_zero(R.r.num), value_at_zero(R.r.den)
-    if d0 == 0 or n0 != d0:
+    if not _one_at_zero(R.r):
         # r(0) < 1 (g -> -inf) or r has a pole/zero at 0: start a little to the right, bounded below
         delta = _zero_side_delta(R, lo_k)
         return None if delta is None else (delta, [])
