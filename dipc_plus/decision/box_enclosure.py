@@ -71,7 +71,11 @@ def interval_times(x: tuple, y: tuple) -> tuple[Fraction, Fraction]:
 
 
 def reader_images(readers: list, Z: list) -> list:
-    """The exact ranges over the box Z of every row of every linear image x of z (`readers[r]`: rows over z)."""
+    """The exact ranges over the box Z of every row of every linear image x of z (`readers[r]`: rows over z).
+
+    >>> reader_images([[(1, 1)]], [(0, 1), (2, 3)])      # z1 + z2 on [0, 1] x [2, 3]
+    [[(Fraction(2, 1), Fraction(4, 1))]]
+    """
     return [[linear_range(row, 0, Z) for row in rows] for rows in readers]
 
 

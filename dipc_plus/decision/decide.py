@@ -130,7 +130,11 @@ def boundary_text(b: Boundary | None) -> str:
 
 
 def same_point(a: Boundary, b: Boundary | None) -> bool:
-    """Whether two ends are one point: the same zero, or equal rationals."""
+    """Whether two ends are one point: the same zero, or equal rationals.
+
+    >>> same_point(Fraction(1), Fraction(1)), same_point(Fraction(1), None)
+    (True, False)
+    """
     return a is b or (not isinstance(a, RealRoot) and a == b)
 
 
@@ -202,7 +206,11 @@ def rational_gap(left: Boundary, right: Boundary | None) -> tuple[Fraction, Frac
 
 
 def sample_between(left: Boundary, right: Boundary | None) -> Fraction:
-    """A simple rational inside the piece between left and right (the point itself for [a, a])."""
+    """A simple rational inside the piece between left and right (the point itself for [a, a]).
+
+    >>> sample_between(Fraction(1, 3), Fraction(1, 2)), sample_between(Fraction(2), Fraction(2))
+    (Fraction(2, 5), Fraction(2, 1))
+    """
     if same_point(left, right):
         return left
     a, b = rational_gap(left, right)

@@ -239,10 +239,6 @@ class _Ratio:
         self.psi = _derivative(r, log=True)
         self.dpsi = _derivative(self.psi)
 
-    def value(self, f: ExpFrac, x) -> arb:
-        with working_precision(self.prec):
-            return f.arb_value(x, self.prec)
-
     def g_lower(self, x: Fraction, upper: bool = False) -> Fraction | None:
         """A certified lower (with `upper`: upper) bound of g(x) = ln r(x) / x (x > 0 rational)."""
         with working_precision(self.prec):
@@ -292,13 +288,8 @@ def _derivative(f: ExpFrac, log: bool = False) -> ExpFrac:
 
 def _near_zero_upper(R: _Ratio, delta: Fraction, pieces: int = 16) -> Fraction | None:
     """An upper bound of g on (0, delta] when r(0) = 1: g(eps) is the mean of psi on [0, eps]."""
-    best = None
-    for k in range(pieces):
-        u = R.psi_upper(delta * Fraction(k, pieces), delta * Fraction(k + 1, pieces))
-        if u is None:
-            return None
-        best = u if best is None else max(best, u)
-    return best
+    ups = [R.psi_upper(delta * Fraction(k, pieces), delta * Fraction(k + 1, pieces)) for k in range(pieces)]
+    return None if None in ups else max(ups)
 
 
 def _tail_bound(r: ExpFrac, B: Fraction, prec: int):

@@ -56,15 +56,6 @@ class ExpPoly2:
     def term(c, i: int = 0, j: int = 0, A=0, B=0) -> "ExpPoly2":
         return ExpPoly2({(i, j, Fraction(A), Fraction(B)): Fraction(c)})
 
-    @staticmethod
-    def of_eps(f: ExpPoly) -> "ExpPoly2":
-        """A closed form in eps alone."""
-        out: dict = {}
-        for c, k, q in f.monomials():
-            key = (k, 0, Fraction(q), Fraction(0))
-            out[key] = out.get(key, Fraction(0)) + c
-        return ExpPoly2(out)
-
     def is_zero(self) -> bool:
         return not self.terms
 
