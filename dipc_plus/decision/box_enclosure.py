@@ -12,8 +12,7 @@ from fractions import Fraction
 
 from flint import arb
 
-from dipc_plus.decision.certified import hull, upper_bound
-from dipc_plus.exact.convert import to_fmpq
+from dipc_plus.decision.certified import hull, q_ball, upper_bound  # noqa: F401 (q_ball: imported from here)
 
 
 def linear_range(coeffs, const, box: list) -> tuple[Fraction, Fraction]:
@@ -55,19 +54,29 @@ def tail_factor(n: int, g_lo: Fraction, g_hi: Fraction, start: Fraction) -> arb 
         return hull(Fraction(0), Fraction(start) ** n) if n < 0 else None
     if g_hi >= 0:
         return None
-    g = arb(to_fmpq(g_hi))
-    at = arb(to_fmpq(max(Fraction(n) / -g_hi, Fraction(start)) if n > 0 else Fraction(start)))
+    g = q_ball(g_hi)
+    at = q_ball(max(Fraction(n) / -g_hi, Fraction(start)) if n > 0 else Fraction(start))
     top = at ** n * (g * at).exp()
     return hull(Fraction(0), upper_bound(top))
 
 
-def q_ball(x) -> arb:
-    """The rational x as an arb ball (exact when x is a dyadic, else a tight enclosure).
+def interval_times(x: tuple, y: tuple) -> tuple[Fraction, Fraction]:
+    """The exact product of two rational intervals.
 
-    >>> q_ball(Fraction(1, 2))
-    0.500000000000000
+    >>> interval_times((Fraction(-1), Fraction(2)), (Fraction(3), Fraction(4)))
+    (Fraction(-4, 1), Fraction(8, 1))
     """
-    return arb(to_fmpq(Fraction(x)))
+    ends = [a * b for a in x for b in y]
+    return min(ends), max(ends)
+
+
+def reader_images(readers: list, Z: list) -> list:
+    """The exact ranges over the box Z of every row of every linear image x of z (`readers[r]`: rows over z).
+
+    >>> reader_images([[(1, 1)]], [(0, 1), (2, 3)])      # z1 + z2 on [0, 1] x [2, 3]
+    [[(Fraction(2, 1), Fraction(4, 1))]]
+    """
+    return [[linear_range(row, 0, Z) for row in rows] for rows in readers]
 
 
 def cell_may_meet(cell, box: list) -> bool:

@@ -109,6 +109,15 @@ def upper_bound(x: arb) -> Fraction:
     return exact_ball_value(x.upper())
 
 
+def q_ball(x) -> arb:
+    """The rational x as an arb ball at the current precision (exact when x is a dyadic).
+
+    >>> q_ball(Fraction(1, 2))
+    0.500000000000000
+    """
+    return arb(to_fmpq(x))
+
+
 def hull(lo: Fraction, hi: Fraction) -> arb:
     """A ball containing the whole interval [lo, hi] (at the current precision).
 
@@ -116,7 +125,7 @@ def hull(lo: Fraction, hi: Fraction) -> arb:
     >>> ball.contains(1), ball.contains(2), ball.contains(3)
     (True, True, False)
     """
-    return arb(to_fmpq(lo)).union(arb(to_fmpq(hi)))
+    return q_ball(lo).union(q_ball(hi))
 
 
 def bits_below(x: Fraction) -> int:
@@ -139,6 +148,24 @@ def ball_sign(b: arb) -> int:
     if b < 0:
         return -1
     return 0
+
+
+def signed_ball(evaluate, prec: int = 64, most: int | None = None) -> tuple[int, arb]:
+    """(sign, ball) of the first `evaluate(prec)` whose ball excludes 0, the precision doubling
+    from `prec`; past `most` bits the last ball is returned with sign 0 (undecided).
+
+    1 with an error of 2^(100 - prec) is positive from 128 bits on:
+
+    >>> tried = []
+    >>> signed_ball(lambda prec: tried.append(prec) or arb(1, 2.0 ** (100 - prec)))[0], tried
+    (1, [64, 128])
+    """
+    while True:
+        b = evaluate(prec)
+        s = ball_sign(b)
+        if s or (most is not None and prec >= most):
+            return s, b
+        prec *= 2
 
 
 # ---------------------------------------------------------------------------------------
@@ -289,27 +316,16 @@ def exact_zero_at(h: ExpPoly, eps: Fraction) -> bool:
     return all(p(e) == 0 for p in h.terms.values())
 
 
-def _certified_ball(h: ExpPoly, eps: Fraction, start_prec: int = 64) -> tuple[int, arb]:
-    """(sign, ball) of h(eps): exact 0 decided algebraically, else precision doubles until the
-    ball excludes 0 (finite, because h(eps) != 0)."""
-    if exact_zero_at(h, eps):
-        return 0, arb(0)
-    prec = start_prec
-    while True:
-        b = h.arb_value(to_fmpq(Fraction(eps)), prec)
-        s = ball_sign(b)
-        if s:
-            return s, b
-        prec *= 2
-
-
 def certified_sign(h: ExpPoly, eps: Fraction) -> int:
-    """The sign of h(eps) at a rational eps, proven (see `sign_at` for quotients).
+    """The sign of h(eps) at a rational eps, proven (see `sign_at` for quotients): an exact 0 is
+    decided algebraically, any other value by a ball at rising precision (it excludes 0 at last).
 
     >>> certified_sign(ExpPoly.const(1) - ExpPoly.exp(-1, 2), Fraction(1))     # 1 - 2/e > 0
     1
     """
-    return _certified_ball(h, eps)[0]
+    if exact_zero_at(h, eps):
+        return 0
+    return signed_ball(lambda prec: h.arb_value(to_fmpq(Fraction(eps)), prec))[0]
 
 
 def sign_at(f, eps) -> int:
@@ -343,16 +359,15 @@ def value_ball(f, eps) -> tuple[int, arb]:
     if s == 0:
         return 0, arb(0)
     num, den = split_quotient(f)
-    prec = 64
-    while True:
+
+    def quotient(prec: int) -> arb:
         with working_precision(prec):
-            b = num.arb_value(to_fmpq(eps), prec) / den.arb_value(to_fmpq(eps), prec)
-        bs = ball_sign(b)
-        if bs:
-            if bs != s:
-                raise CertificationError(f"two certified signs of f({eps}) disagree")
-            return s, b
-        prec *= 2
+            return num.arb_value(to_fmpq(eps), prec) / den.arb_value(to_fmpq(eps), prec)
+
+    bs, b = signed_ball(quotient)
+    if bs != s:
+        raise CertificationError(f"two certified signs of f({eps}) disagree")
+    return s, b
 
 
 def recheck(f, eps, relation: str = ">=") -> bool:

@@ -118,10 +118,24 @@ def sample_points(I: Interval, parts: int = 8) -> list[Fraction]:
     return sorted(set(out)) or [simplest_rational(I.lo, I.hi, I.lo_closed, I.hi_closed)]
 
 
-def _bname(b: Boundary | None) -> str:
+def boundary_text(b: Boundary | None) -> str:
+    """A piece's end: 'inf', '3/2', or the short name of a zero ('ln(2)', '~0.5671433').
+
+    >>> boundary_text(None), boundary_text(Fraction(3, 2)), boundary_text(roots(ExpPoly.exp(1) - 2)[0])
+    ('inf', '3/2', 'ln(2)')
+    """
     if b is None:
         return "inf"
     return b.short() if isinstance(b, RealRoot) else fmt_q(b)
+
+
+def same_point(a: Boundary, b: Boundary | None) -> bool:
+    """Whether two ends are one point: the same zero, or equal rationals.
+
+    >>> same_point(Fraction(1), Fraction(1)), same_point(Fraction(1), None)
+    (True, False)
+    """
+    return a is b or (not isinstance(a, RealRoot) and a == b)
 
 
 _SIGN_TEXT = {1: "> 0", 0: "= 0", -1: "< 0"}
@@ -151,7 +165,7 @@ class SignRegion:
 
     @property
     def is_point(self) -> bool:
-        return self.lo is self.hi or (not isinstance(self.lo, RealRoot) and self.lo == self.hi)
+        return same_point(self.lo, self.hi)
 
     @property
     def root(self) -> RealRoot | None:
@@ -159,8 +173,8 @@ class SignRegion:
 
     def where(self) -> str:
         if self.is_point:
-            return f"at eps = {_bname(self.lo)}"
-        return (f"on {'[' if self.lo_closed else '('}{_bname(self.lo)}, {_bname(self.hi)}"
+            return f"at eps = {boundary_text(self.lo)}"
+        return (f"on {'[' if self.lo_closed else '('}{boundary_text(self.lo)}, {boundary_text(self.hi)}"
                 f"{']' if self.hi_closed else ')'}")
 
     def __str__(self) -> str:
@@ -191,10 +205,13 @@ def rational_gap(left: Boundary, right: Boundary | None) -> tuple[Fraction, Frac
             raise CertificationError(f"empty gap between {left} and {right}")
 
 
-def _sample(left: Boundary, right: Boundary | None) -> Fraction:
-    """A simple rational inside the piece between left and right (the point itself for [a, a])."""
-    if right is not None and not isinstance(left, RealRoot) and not isinstance(right, RealRoot) \
-            and left == right:
+def sample_between(left: Boundary, right: Boundary | None) -> Fraction:
+    """A simple rational inside the piece between left and right (the point itself for [a, a]).
+
+    >>> sample_between(Fraction(1, 3), Fraction(1, 2)), sample_between(Fraction(2), Fraction(2))
+    (Fraction(2, 5), Fraction(2, 1))
+    """
+    if same_point(left, right):
         return left
     a, b = rational_gap(left, right)
     return simplest_rational(a, b)
@@ -207,7 +224,7 @@ def _regions(f, I: Interval, roots: list[RealRoot]) -> list[SignRegion]:
     left_closed = I.lo_closed
 
     def piece(right, right_closed):
-        s = _sample(left, right)
+        s = sample_between(left, right)
         out.append(SignRegion(left, right, left_closed, right_closed, sign_at(f, s), s))
 
     for i, r in enumerate(roots):
@@ -274,7 +291,7 @@ def analyse(f, interval=None) -> Analysis:
         s = sign_at(f, I.lo)
         return Analysis([SignRegion(I.lo, I.lo, True, True, s, I.lo)], [])
     if num.is_zero():
-        s = _sample(I.lo, I.hi)
+        s = sample_between(I.lo, I.hi)
         return Analysis([SignRegion(I.lo, I.hi, I.lo_closed, I.hi_closed, 0, s)], [])
     roots = zeros_in(num, L, I)
     regions = _regions(f, I, roots)

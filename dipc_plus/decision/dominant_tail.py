@@ -18,18 +18,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from flint import arb
-
-from dipc_plus.decision.certified import Interval, hull, lower_bound, upper_bound, working_precision
+from dipc_plus.decision.bisection import holds_on_pieces
+from dipc_plus.decision.certified import Interval, hull, lower_bound, q_ball, upper_bound, working_precision
 from dipc_plus.decision.decide import decide
 from dipc_plus.exact.expoly import ExpPoly
 
 PRECISION = 128
 SMALLEST = Fraction(1, 2 ** 20)     # x-intervals narrower than this are not split further
-
-
-def _q(x: Fraction) -> arb:
-    return arb(int(x.numerator)) / int(x.denominator)
 
 
 def sup_on_tail(k: int, A: Fraction, E: Fraction) -> Fraction:
@@ -40,10 +35,10 @@ def sup_on_tail(k: int, A: Fraction, E: Fraction) -> Fraction:
     """
     with working_precision(PRECISION):
         if A < 0 and k > 0 and E < Fraction(k) / -A:
-            at = _q(Fraction(k) / -A)                       # the maximum of eps^k e^(A eps)
+            at = q_ball(Fraction(k) / -A)                       # the maximum of eps^k e^(A eps)
         else:
-            at = _q(E)                                      # non-increasing on [E, inf)
-        return upper_bound(at ** k * (_q(A) * at).exp())
+            at = q_ball(E)                                      # non-increasing on [E, inf)
+        return upper_bound(at ** k * (q_ball(A) * at).exp())
 
 
 def decays(k: int, A: Fraction) -> bool:
@@ -82,7 +77,7 @@ def _bracket_lower(parts: list, a: Fraction, b: Fraction) -> Fraction | None:
         for i in range(len(parts) - 1, -1, -1):
             value = parts[i][1].arb_value(X, PRECISION)
             if i + 1 < len(parts) and low < 0:
-                value += _q(parts[i + 1][0]) * _q(low)
+                value += q_ball(parts[i + 1][0]) * q_ball(low)
             if not value.is_finite():
                 return None
             low = lower_bound(value)
@@ -96,7 +91,7 @@ def _holds_on(base: ExpPoly, parts: list, a: Fraction, b: Fraction) -> bool:
     if below >= 0:
         return True                                         # F >= G_0 >= 0 on [a, b]
     with working_precision(PRECISION):
-        total = base.arb_value(hull(a, b), PRECISION) + _q(parts[0][0]) * _q(below)
+        total = base.arb_value(hull(a, b), PRECISION) + q_ball(parts[0][0]) * q_ball(below)
         return total.is_finite() and lower_bound(total) >= 0
 
 
@@ -122,17 +117,4 @@ def strip_by_dominant_terms(groups: dict, E: Fraction, x0: Fraction, X: Fraction
     base, parts = nested
     if not base.is_zero() and not decide(base, ">=", Interval(x0, X, x0 > 0, True)).holds:
         return False
-    if not parts:
-        return True
-    todo, count = [(x0, X)], 0
-    while todo:
-        count += 1
-        if count > max_intervals:
-            return False
-        a, b = todo.pop()
-        if not _holds_on(base, parts, a, b):
-            if b - a < SMALLEST:
-                return False
-            m = (a + b) / 2
-            todo += [(a, m), (m, b)]
-    return True
+    return not parts or holds_on_pieces(lambda a, b: _holds_on(base, parts, a, b), x0, X, max_intervals, SMALLEST)

@@ -15,36 +15,16 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from dipc_plus.decision.decide import (CertificationError, Interval, RealRoot, decide, rational_gap, sample_points,
-                                       roots as zeros_of, sign_at, simplest_rational)
+from dipc_plus.decision.decide import (Interval, boundary_text, decide, roots as zeros_of,  # noqa: F401
+                                       same_point, sample_between, sample_points, sign_at)
+from dipc_plus.decision.roots import separate
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
-from dipc_plus.exact.convert import fmt_q
-
-MAX_REFINEMENTS = 2000
-
-
-def boundary_text(b) -> str:
-    """A piece's end: 'inf', '3/2', or '~0.6931472' for an irrational zero.
-
-    >>> from dipc_plus.decision.decide import roots
-    >>> boundary_text(None), boundary_text(Fraction(3, 2)), boundary_text(roots(ExpPoly.exp(1) - 2)[0])
-    ('inf', '3/2', 'ln(2)')
-    """
-    if b is None:
-        return "inf"
-    if isinstance(b, RealRoot):
-        return b.short()
-    return fmt_q(b)
 
 
 def _factor_key(factor: ExpPoly) -> ExpPoly:
     """The factor scaled so that its term of largest (exponent, degree) has coefficient 1."""
     c, _, _ = max(factor.monomials(), key=lambda m: (m[2], m[1]))
     return factor * ExpPoly.const(1 / Fraction(c))
-
-
-def _refinable(r: RealRoot) -> bool:
-    return r.exact is None
 
 
 def distinct_points(found: list, I: Interval) -> list:
@@ -65,21 +45,7 @@ def distinct_points(found: list, I: Interval) -> list:
             fresh[key] = zeros_of(ExpFrac.of(key), I)
             points += fresh[key]
         # r is one of fresh[key] (they are all the zeros of this factor in I); nothing to add
-    # zeros of different factors are different points: refine until their enclosures separate
-    for _ in range(MAX_REFINEMENTS):
-        points.sort(key=lambda r: (r.lo, r.hi))
-        clash = False
-        for a, b in zip(points, points[1:]):
-            if a.hi >= b.lo:
-                if not (_refinable(a) or _refinable(b)):
-                    raise CertificationError(f"two different factors share the rational zero {a.exact}")
-                clash = True
-                for x in (a, b):
-                    if _refinable(x):
-                        x.refine()
-        if not clash:
-            return points
-    raise CertificationError("zeros of different factors could not be separated")
+    return separate(points)     # zeros of different factors are different points
 
 
 def distinct_zeros(functions: list, I: Interval) -> list:
@@ -113,13 +79,8 @@ def pieces_between(points: list, I: Interval) -> list:
     edges = [I.lo] + list(points) + [I.hi]
     out = []
     for left, right in zip(edges, edges[1:]):
-        if right is not None and not isinstance(left, RealRoot) and not isinstance(right, RealRoot) \
-                and left == right:
-            continue
-        if isinstance(left, RealRoot) and isinstance(right, RealRoot) and left is right:
-            continue
-        a, b = rational_gap(left, right)
-        out.append((left, right, simplest_rational(a, b)))
+        if not same_point(left, right):
+            out.append((left, right, sample_between(left, right)))
     return out
 
 

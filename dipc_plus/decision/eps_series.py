@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from flint import arb
 
-from dipc_plus.decision.box_enclosure import linear_range, power_range, q_ball
+from dipc_plus.decision.box_enclosure import interval_times, linear_range, power_range, q_ball, reader_images
 from dipc_plus.decision.certified import upper_bound
 from dipc_plus.exact.param_poly import poly_mul
 
@@ -46,13 +46,11 @@ def poly_range(poly: dict, Z: list) -> tuple[Fraction, Fraction]:
     """
     lo = hi = Fraction(0)
     for e, c in poly.items():
-        m_lo = m_hi = Fraction(1)
+        term = (c, c)
         for (a, b), k in zip(Z, e):
             if k:
-                p_lo, p_hi = power_range(a, b, k)
-                ends = [m_lo * p_lo, m_lo * p_hi, m_hi * p_lo, m_hi * p_hi]
-                m_lo, m_hi = min(ends), max(ends)
-        lo, hi = lo + min(c * m_lo, c * m_hi), hi + max(c * m_lo, c * m_hi)
+                term = interval_times(term, power_range(a, b, k))
+        lo, hi = lo + term[0], hi + term[1]
     return lo, hi
 
 
@@ -112,7 +110,7 @@ class SeriesForm:
         """Above |G - series|/eps on Z x (0, e1]: each term's Lagrange remainder
         |c x^a| eps^(n-1) |eps g|^(K+1)/(K+1)! e^(max(0, eps g)), K = ORDER - n (the whole term when n > ORDER)."""
         total = arb(0)
-        images = [[linear_range(row, 0, Z) for row in rows] for rows in self.readers]
+        images = reader_images(self.readers, Z)
         for c, n, powers, reader, (g, g0) in self.terms:
             size = abs(c)
             for (a, b), k in zip(images[reader], powers):

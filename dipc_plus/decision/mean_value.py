@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from flint import arb
 
-from dipc_plus.decision.box_enclosure import linear_range, power_range, q_ball
+from dipc_plus.decision.box_enclosure import interval_times, linear_range, power_range, q_ball, reader_images
 from dipc_plus.decision.certified import hull, lower_bound, upper_bound
 
 TINY = Fraction(1, 2 ** 24)    # phi and psi near 0 are evaluated at +-TINY (monotone: an outer value)
@@ -101,30 +101,24 @@ def _enclose(atoms: list[Atom], Z: list, E: tuple, readers: list) -> tuple[Fract
     a little below 0 after rounding, which turned a sign-definite partial derivative into slack."""
     e0, e1 = E
     total_lo = total_hi = Fraction(0)
-    images = [[linear_range(row, 0, Z) for row in rows] for rows in readers]
+    images = reader_images(readers, Z)
     for t in atoms:
         lo = hi = Fraction(t.c)
         if t.n:
-            lo, hi = _interval_times((lo, hi), power_range(Fraction(e0), Fraction(e1), t.n))
+            lo, hi = interval_times((lo, hi), power_range(Fraction(e0), Fraction(e1), t.n))
         for (a, b), k in zip(images[t.reader], t.powers):
             if k:
-                lo, hi = _interval_times((lo, hi), power_range(a, b, k))
+                lo, hi = interval_times((lo, hi), power_range(a, b, k))
         for lc, l0 in t.factors:
-            lo, hi = _interval_times((lo, hi), linear_range(lc, l0, Z))
+            lo, hi = interval_times((lo, hi), linear_range(lc, l0, Z))
         g_lo, g_hi = linear_range(t.g[0], t.g[1], Z)
         ends = [x * y for x in (e0, e1) for y in (g_lo, g_hi)]
         phi = _kind_range(t.kind, min(ends), max(ends))
         if not phi.is_finite():
             return None
-        lo, hi = _interval_times((lo, hi), (lower_bound(phi), upper_bound(phi)))
+        lo, hi = interval_times((lo, hi), (lower_bound(phi), upper_bound(phi)))
         total_lo, total_hi = total_lo + lo, total_hi + hi
     return total_lo, total_hi
-
-
-def _interval_times(x: tuple, y: tuple) -> tuple[Fraction, Fraction]:
-    """The exact product of two rational intervals."""
-    ends = [a * b for a in x for b in y]
-    return min(ends), max(ends)
 
 
 class MeanValueForm:

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from math import comb
+from math import comb, prod
 
-from flint import fmpq, fmpq_poly
+from flint import fmpq_poly
 
 from dipc_plus.decision.decide import Interval, decide, simplest_rational
 from dipc_plus.errors import UserError
+from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.param_poly import poly_eval
 
@@ -63,9 +64,8 @@ def decide_univariate(G: dict, rng) -> tuple | None:
     if set(coeffs) == {0}:
         return None if coeffs[0] >= 0 else ((simplest_in(lo, hi, lc, hc),), None)
     deg = max(coeffs)
-    poly = fmpq_poly([fmpq(coeffs.get(i, Fraction(0)).numerator, coeffs.get(i, Fraction(0)).denominator)
-                      for i in range(deg + 1)])
-    moved = poly(fmpq_poly([fmpq(shift.numerator, shift.denominator), 1]))
+    poly = fmpq_poly([to_fmpq(coeffs.get(i, Fraction(0))) for i in range(deg + 1)])
+    moved = poly(fmpq_poly([to_fmpq(shift), 1]))
     f = ExpPoly({Fraction(0): moved})
     I = Interval(lo - shift, hi - shift, lc, hc)
     d = decide(f, ">=", I)
@@ -84,7 +84,12 @@ def simplest_in(lo, hi, lc, hc) -> Fraction:
     return simplest_rational(lo, hi, lc, hc) if lo >= 0 else (lo + hi) / 2
 
 
-def _bernstein(G: dict, box: list, one, rational: bool) -> dict:
+def _scaled(c, w: Fraction, rational: bool):
+    """c * w for a rational or ExpFrac coefficient c."""
+    return c * w if rational or not isinstance(c, ExpFrac) else c * ExpFrac.of(ExpPoly.const(w))
+
+
+def _bernstein(G: dict, box: list, rational: bool) -> tuple[dict, list]:
     """Bernstein coefficients of G on the box (tensor form): {multi-index: value}."""
     n = len(box)
     degs = [max((m[i] for m in G), default=0) for i in range(n)]
@@ -98,20 +103,16 @@ def _bernstein(G: dict, box: list, one, rational: bool) -> dict:
             parts.append([(k, Fraction(comb(e, k)) * a ** (e - k) * h ** k) for k in range(e + 1)])
         for combo in itertools.product(*parts):
             idx = tuple(k for k, _ in combo)
-            w = Fraction(1)
-            for _, x in combo:
-                w *= x
-            term = c * w if rational or not isinstance(c, ExpFrac) else c * ExpFrac.of(ExpPoly.const(w))
+            w = prod((x for _, x in combo), start=Fraction(1))
+            term = _scaled(c, w, rational)
             sub[idx] = sub[idx] + term if idx in sub else term
     out = {}
     for K in itertools.product(*(range(d + 1) for d in degs)):
         total = None
         for J, c in sub.items():
             if all(j <= k for j, k in zip(J, K)):
-                w = Fraction(1)
-                for j, k, d in zip(J, K, degs):
-                    w *= Fraction(comb(k, j), comb(d, j))
-                term = c * w if rational or not isinstance(c, ExpFrac) else c * ExpFrac.of(ExpPoly.const(w))
+                w = prod((Fraction(comb(k, j), comb(d, j)) for j, k, d in zip(J, K, degs)), start=Fraction(1))
+                term = _scaled(c, w, rational)
                 total = term if total is None else total + term
         out[K] = total if total is not None else (Fraction(0) if rational else ExpFrac.of(ExpPoly.ZERO))
     return out, degs
@@ -144,7 +145,7 @@ def bernstein_decide(G: dict, box: list, *, rational: bool, check, value_at, ref
             raise UserError("the Pufferfish check could not decide a polynomial inequality within its "
                             "subdivision budget", hint="fix some parameters, or narrow their ranges")
         sub = stack.pop()
-        coeffs, degs = _bernstein(G, sub, None, rational)
+        coeffs, degs = _bernstein(G, sub, rational)
         if all(check(c) for c in coeffs.values()):
             continue
         # look for a counterexample: corners (when inside the declared box) and the centre

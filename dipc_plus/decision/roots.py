@@ -17,7 +17,8 @@ from fractions import Fraction
 from flint import arb, fmpq_poly
 
 from dipc_plus.decision.certified import (CertificationError, Interval, ball_sign, bits_below,
-                                          certified_sign, hull, lower_bound, upper_bound, working_precision)
+                                          certified_sign, hull, lower_bound, q_ball, upper_bound,
+                                          working_precision)
 from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import fmt_q, to_fmpq, to_fraction
 from dipc_plus.exact.decimals import arb_bounds, enclosure_text, midpoint_text
@@ -92,7 +93,7 @@ class RealRoot:
     def ball(self, prec: int = 64) -> arb:
         """A certified ball containing the zero."""
         if self.exact is not None:
-            return arb(to_fmpq(self.exact))
+            return q_ball(self.exact)
         self.refine_to(Fraction(max(1, abs(self.lo)), 2 ** prec))
         with working_precision(prec + 10):
             return hull(self.lo, self.hi)
@@ -224,7 +225,7 @@ class LogAlgebraicRoot(RealRoot):
     def _eps_enclosure(self) -> tuple[Fraction, Fraction]:
         with working_precision(self._prec):
             L = arb(self.L)
-            return lower_bound(L * arb(to_fmpq(self.t_lo)).log()), upper_bound(L * arb(to_fmpq(self.t_hi)).log())
+            return lower_bound(L * q_ball(self.t_lo).log()), upper_bound(L * q_ball(self.t_hi).log())
 
     def refine(self):
         if self.t_exact is None:
@@ -360,7 +361,12 @@ def _spend(where: str, lo: Fraction | None = None, hi: Fraction | None = None) -
 # mixed factors: Taylor order at 0, a bound at infinity, certified bisection
 # ---------------------------------------------------------------------------------------
 
-def _value_at_zero(h: ExpPoly) -> Fraction:
+def value_at_zero(h: ExpPoly) -> Fraction:
+    """h(0), exactly.
+
+    >>> value_at_zero(ExpPoly.exp(1, 3) - ExpPoly.eps() - 1)
+    Fraction(2, 1)
+    """
     return sum((to_fraction(p.coeffs()[0]) for p in h.terms.values() if p.coeffs()), Fraction(0))
 
 
@@ -375,7 +381,7 @@ def taylor_order_at_zero(h: ExpPoly) -> tuple[int, Fraction, ExpPoly]:
     if h.is_zero():
         raise ValueError("the zero function has no Taylor order")
     k, d = 0, h
-    while (v := _value_at_zero(d)) == 0:
+    while (v := value_at_zero(d)) == 0:
         _spend("computing the Taylor order at eps = 0")
         d = d.derivative()
         k += 1
@@ -428,26 +434,48 @@ def zero_free_beyond(h: ExpPoly) -> Fraction:
     >>> zero_free_beyond(ExpPoly.exp(1) - ExpPoly.eps(3))
     Fraction(6, 1)
     """
-    c, d, Q = dominant_term(h)
-    rest = [(abs(a), i - d, q - Q) for a, i, q in h.monomials() if (i, q) != (d, Q)]
+    c, _, _, rest, x0 = dominant_rest(h)
     if not rest:
         return Fraction(1)
+    X = Fraction(-((-x0.numerator) // x0.denominator))  # ceil
+    with working_precision(64):
+        while True:
+            if rest_ball(rest, X) < q_ball(abs(c)):
+                return X
+            _spend("bounding the function for large eps")
+            X *= 2
+
+
+def dominant_rest(h: ExpPoly) -> tuple[Fraction, int, Fraction, list, Fraction]:
+    """(c, d, Q, rest, x0): the dominant term c eps^d e^(Q eps) of h, the other terms divided by
+    eps^d e^(Q eps) as (|coefficient|, power, rate) triples, and x0 >= 1 beyond which each decreases.
+
+    >>> dominant_rest(ExpPoly.exp(1) - ExpPoly.eps(3))
+    (Fraction(1, 1), 0, Fraction(1, 1), [(Fraction(1, 1), 3, Fraction(-1, 1))], Fraction(3, 1))
+    """
+    c, d, Q = dominant_term(h)
+    rest = [(abs(a), i - d, q - Q) for a, i, q in h.monomials() if (i, q) != (d, Q)]
     x0 = Fraction(1)
     for _, m, k in rest:
         if k < 0 and m > 0:
             x0 = max(x0, Fraction(m) / -k)
-    X = Fraction(-((-x0.numerator) // x0.denominator))  # ceil
-    with working_precision(64):
-        while True:
-            x = arb(to_fmpq(X))
-            r = arb(0)
-            for a, m, k in rest:
-                power = x ** m if m >= 0 else 1 / x ** (-m)
-                r += arb(to_fmpq(a)) * power * (arb(to_fmpq(k)) * x).exp()
-            if r < arb(to_fmpq(abs(c))):
-                return X
-            _spend("bounding the function for large eps")
-            X *= 2
+    return c, d, Q, rest, x0
+
+
+def rest_ball(rest: list, x: Fraction) -> arb:
+    """A ball holding sum a x^m e^(k x) over the (a, m, k) of `rest` (at the current precision).
+
+    x^3 e^(-x) at 6 is 216 e^(-6) = 0.535...:
+
+    >>> 0.535 < rest_ball([(Fraction(1), 3, Fraction(-1))], Fraction(6)) < 0.536
+    True
+    """
+    xb = q_ball(x)
+    total = arb(0)
+    for a, m, k in rest:
+        power = xb ** m if m >= 0 else 1 / xb ** (-m)
+        total += q_ball(a) * power * (q_ball(k) * xb).exp()
+    return total
 
 
 def _bisection_precision(lo: Fraction, hi: Fraction) -> int:
@@ -498,7 +526,7 @@ def isolate_mixed_zeros(h: ExpPoly, a: Fraction, b: Fraction) -> list[tuple[Frac
             slope = dh.arb_value(box, prec)
             monotone = ball_sign(slope) != 0
             if not monotone:
-                centre = arb(to_fmpq(mid))
+                centre = q_ball(mid)
                 at_centre = h.arb_value(centre, prec)
                 if ball_sign(at_centre + slope * (box - centre)):
                     continue

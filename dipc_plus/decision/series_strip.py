@@ -18,15 +18,12 @@ from math import factorial
 
 from flint import arb
 
-from dipc_plus.decision.certified import hull, lower_bound, upper_bound, working_precision
+from dipc_plus.decision.bisection import holds_on_pieces
+from dipc_plus.decision.certified import hull, lower_bound, q_ball, upper_bound, working_precision
 
 PRECISION = 128
 DELTAS = (Fraction(1, 4), Fraction(1, 16), Fraction(1, 64), Fraction(1, 256))
 MAX_PIECES = 512          # d-intervals per delta before giving up
-
-
-def _q(x: Fraction) -> arb:
-    return arb(int(x.numerator)) / int(x.denominator)
 
 
 def _poly_pow(p: dict, n: int) -> dict:
@@ -81,15 +78,15 @@ def _enclose(terms: dict, poly: dict, N: int, K: int, D: arb, E: arb) -> arb:
     and each term's remainder c eps^(i+K-N) d^j L^K phi_K(eps L)."""
     total = arb(0)
     for (m, j), c in poly.items():
-        total += _q(c) * E ** (m - N) * D ** j
+        total += q_ball(c) * E ** (m - N) * D ** j
     for (i, j, A, B), c in terms.items():
-        L = _q(A) + _q(B) * D
+        L = q_ball(A) + q_ball(B) * D
         y = E * L
         lo, hi = lower_bound(y), upper_bound(y)
-        a = (_q(min(Fraction(0), lo))).exp() / factorial(K)
-        b = (_q(max(Fraction(0), hi))).exp() / factorial(K)
+        a = (q_ball(min(Fraction(0), lo))).exp() / factorial(K)
+        b = (q_ball(max(Fraction(0), hi))).exp() / factorial(K)
         phi = a.union(b)
-        total += _q(c) * E ** (i + K - N) * D ** j * L ** K * phi
+        total += q_ball(c) * E ** (i + K - N) * D ** j * L ** K * phi
     return total
 
 
@@ -112,18 +109,12 @@ def strip_at_zero(terms: dict, d0: Fraction, d1: Fraction) -> Fraction | None:
     with working_precision(PRECISION):
         for delta in DELTAS:
             E = hull(Fraction(0), delta)
-            todo, count, ok = [(d0, d1)], 0, True
-            while todo:
-                a, b = todo.pop()
-                count += 1
-                if count > MAX_PIECES:
-                    ok = False
-                    break
+
+            def positive(a: Fraction, b: Fraction) -> bool:
                 G = _enclose(terms, poly, N, K, hull(a, b), E)
-                if not (G.is_finite() and lower_bound(G) > 0):
-                    m = (a + b) / 2
-                    todo += [(a, m), (m, b)]
-            if ok:
+                return G.is_finite() and lower_bound(G) > 0
+
+            if holds_on_pieces(positive, d0, d1, MAX_PIECES):
                 return delta
     return None
 

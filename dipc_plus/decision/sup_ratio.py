@@ -29,7 +29,9 @@ from fractions import Fraction
 
 from flint import arb
 
+from dipc_plus.decision.certified import hull, q_ball
 from dipc_plus.decision.decide import Interval, decide, dominant_term, sample_points, working_precision
+from dipc_plus.decision.roots import dominant_rest, rest_ball, value_at_zero
 from dipc_plus.errors import UserError
 from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
@@ -107,21 +109,12 @@ def sup_ratio(pieces: list, I: Interval, tolerance: Fraction = TOLERANCE) -> Sup
 # --------------------------------------------------------------------------- limits and exact values
 
 
-def _value_at_zero(h: ExpPoly) -> Fraction:
-    total = Fraction(0)
-    for poly in h.terms.values():
-        cs = poly.coeffs()
-        if cs:
-            total += Fraction(int(cs[0].p), int(cs[0].q))
-    return total
-
-
 def _limits(r: ExpFrac, I: Interval):
     """lim ln r / eps at the ends of I that are 0 or inf: (at 0 or None, at inf or None);
     values are Fractions or +/-inf floats."""
     at0 = at_inf = None
     if I.lo == 0:
-        n0, d0 = _value_at_zero(r.num), _value_at_zero(r.den)
+        n0, d0 = value_at_zero(r.num), value_at_zero(r.den)
         if d0 == 0 and n0 != 0:
             at0 = math.inf          # r > 0 on I and r -> inf at 0
         elif d0 != 0:
@@ -131,14 +124,20 @@ def _limits(r: ExpFrac, I: Interval):
             elif v < 1:
                 at0 = -math.inf
             else:
-                dn = _value_at_zero(r.num.derivative())
-                dd = _value_at_zero(r.den.derivative())
+                dn = value_at_zero(r.num.derivative())
+                dd = value_at_zero(r.den.derivative())
                 at0 = (dn * d0 - n0 * dd) / (d0 * d0)
     if I.hi is None:
         _, _, qn = dominant_term(r.num)
         _, _, qd = dominant_term(r.den)
         at_inf = qn - qd
     return at0, at_inf
+
+
+def _one_at_zero(r: ExpFrac) -> bool:
+    """Whether r(0) = 1 (its denominator not 0 there)."""
+    d0 = value_at_zero(r.den)
+    return d0 != 0 and value_at_zero(r.num) == d0
 
 
 def bounded_by(r, k: Fraction, I: Interval, factor: Fraction = Fraction(1)) -> bool:
@@ -159,15 +158,14 @@ def _psi_bounded(r: ExpFrac, k: Fraction, I: Interval) -> bool:
     exponents as r, so no new denominator), and g <= k at the left end (r(0) = 1 when I starts
     at 0; a certified comparison r(a) <= e^(k a) otherwise).  Then g(eps) = (ln r(a) +
     integral_a^eps psi) / eps is at most k everywhere."""
-    num, den = r.num, r.den
-    psi = ExpFrac(num.derivative() * den - num * den.derivative(), num * den)
+    psi = _derivative(r, log=True)
     if I.lo == 0:
-        if _value_at_zero(num) != _value_at_zero(den) or _value_at_zero(den) == 0:
+        if not _one_at_zero(r):
             return False
     else:
         with working_precision(256):
-            a = _q(I.lo)
-            if not r.arb_value(a, 256) <= (_q(k) * a).exp():
+            a = q_ball(I.lo)
+            if not r.arb_value(a, 256) <= (q_ball(k) * a).exp():
                 return False
     try:
         return decide(ExpFrac.of(ExpPoly.const(k)) - psi, ">=", I).holds
@@ -219,12 +217,8 @@ def sup_one(cand, I: Interval, tolerance: Fraction = TOLERANCE, against: Fractio
 # --------------------------------------------------------------------------- certified pieces
 
 
-def _q(x: Fraction) -> arb:
-    return arb(x.numerator) / arb(x.denominator)
-
-
 def _box(a: Fraction, b: Fraction) -> arb:
-    return _q(a) if a == b else _q(a).union(_q(b))
+    return q_ball(a) if a == b else hull(a, b)
 
 
 def _upper(b: arb) -> Fraction | None:
@@ -241,29 +235,17 @@ class _Ratio:
     def __init__(self, r: ExpFrac, prec: int):
         self.r = r
         self.prec = prec
-        num, den = r.num, r.den
-        self.dr = ExpFrac(num.derivative() * den - num * den.derivative(), den * den)
-        self.psi = ExpFrac(num.derivative() * den - num * den.derivative(), num * den)
+        self.dr = _derivative(r)
+        self.psi = _derivative(r, log=True)
         self.dpsi = _derivative(self.psi)
 
-    def value(self, f: ExpFrac, x) -> arb:
+    def g_lower(self, x: Fraction, upper: bool = False) -> Fraction | None:
+        """A certified lower (with `upper`: upper) bound of g(x) = ln r(x) / x (x > 0 rational)."""
         with working_precision(self.prec):
-            return f.arb_value(x, self.prec)
-
-    def g_lower(self, x: Fraction) -> Fraction | None:
-        """A certified lower bound of g(x) = ln r(x) / x (x > 0 rational)."""
-        with working_precision(self.prec):
-            v = self.r.arb_value(_q(x), self.prec)
+            v = self.r.arb_value(q_ball(x), self.prec)
             if not v > 0:
                 return None
-            return _lower(v.log() / _q(x))
-
-    def g_upper_point(self, x: Fraction) -> Fraction | None:
-        with working_precision(self.prec):
-            v = self.r.arb_value(_q(x), self.prec)
-            if not v > 0:
-                return None
-            return _upper(v.log() / _q(x))
+            return (_upper if upper else _lower)(v.log() / q_ball(x))
 
     def psi_upper(self, a: Fraction, b: Fraction) -> Fraction | None:
         with working_precision(self.prec):
@@ -274,81 +256,60 @@ class _Ratio:
             # mean-value form of psi on the box, and its plain interval value: take the smaller
             plain = self.psi.arb_value(box, self.prec)
             dpsi = self.dpsi.arb_value(box, self.prec)
-            mv = self.psi.arb_value(_q(m), self.prec) + dpsi.abs_upper() * (_q(b) - _q(a)) / 2
+            mv = self.psi.arb_value(q_ball(m), self.prec) + dpsi.abs_upper() * (q_ball(b) - q_ball(a)) / 2
             ups = [u for u in (_upper(plain), _upper(mv)) if u is not None]
             return min(ups) if ups else None
 
     def box_upper(self, a: Fraction, b: Fraction) -> Fraction | None:
         """An upper bound of g on [a, b] with 0 < a < b (None when none is finite)."""
         bounds = []
-        ga, ps = self.g_upper_point(a), self.psi_upper(a, b)
+        ga, ps = self.g_lower(a, upper=True), self.psi_upper(a, b)
         if ga is not None and ps is not None:
             bounds.append(max(ga, ps))
         with working_precision(self.prec):
             box = _box(a, b)
             m = (a + b) / 2
             rv, dv = self.r.arb_value(box, self.prec), self.dr.arb_value(box, self.prec)
-            rm = self.r.arb_value(_q(m), self.prec)
+            rm = self.r.arb_value(q_ball(m), self.prec)
             if rv > 0 and rm > 0:
-                gm = rm.log() / _q(m)
+                gm = rm.log() / q_ball(m)
                 gp = dv / (rv * box) - rv.log() / (box * box)
-                mv = _upper(gm + gp.abs_upper() * (_q(b) - _q(a)) / 2)
+                mv = _upper(gm + gp.abs_upper() * (q_ball(b) - q_ball(a)) / 2)
                 if mv is not None:
                     bounds.append(mv)
         return min(bounds) if bounds else None
 
 
-def _derivative(f: ExpFrac) -> ExpFrac:
+def _derivative(f: ExpFrac, log: bool = False) -> ExpFrac:
+    """f', or with `log` (ln f)' = f'/f: the same exponents as f, so no new denominator."""
     num, den = f.num, f.den
-    return ExpFrac(num.derivative() * den - num * den.derivative(), den * den)
+    return ExpFrac(num.derivative() * den - num * den.derivative(), (num if log else den) * den)
 
 
 def _near_zero_upper(R: _Ratio, delta: Fraction, pieces: int = 16) -> Fraction | None:
     """An upper bound of g on (0, delta] when r(0) = 1: g(eps) is the mean of psi on [0, eps]."""
-    best = None
-    for k in range(pieces):
-        u = R.psi_upper(delta * Fraction(k, pieces), delta * Fraction(k + 1, pieces))
-        if u is None:
-            return None
-        best = u if best is None else max(best, u)
-    return best
+    ups = [R.psi_upper(delta * Fraction(k, pieces), delta * Fraction(k + 1, pieces)) for k in range(pieces)]
+    return None if None in ups else max(ups)
 
 
 def _tail_bound(r: ExpFrac, B: Fraction, prec: int):
     """(B', bound) with ln r(eps)/eps <= bound for all eps >= B' >= B, from the dominant terms."""
-    def parts(h: ExpPoly):
-        c, d, Q = dominant_term(h)
-        rest = [(abs(a), i - d, q - Q) for a, i, q in h.monomials() if (i, q) != (d, Q)]
-        x0 = Fraction(1)
-        for _, m, k in rest:
-            if k < 0 and m > 0:
-                x0 = max(x0, Fraction(m) / -k)
-        return c, d, Q, rest, x0
-
-    def R(rest, x: Fraction) -> arb:
-        # decreasing in x beyond x0; an upper estimate with outward rounding by arb
-        xb = _q(x)
-        total = arb(0)
-        for a, m, k in rest:
-            power = xb ** m if m >= 0 else 1 / xb ** (-m)
-            total += _q(a) * power * (_q(k) * xb).exp()
-        return total
     num, den = r.num, r.den
     if dominant_term(den)[0] < 0:  # the same ratio with both signs flipped
         num, den = -num, -den
-    cn, dn, qn, rn, xn = parts(num)
-    cd, dd, qd, rd, xd = parts(den)
+    cn, dn, qn, rn, xn = dominant_rest(num)        # the rests decrease beyond x0
+    cd, dd, qd, rd, xd = dominant_rest(den)
     if cn <= 0 or cd <= 0:
         return None
     Bp = max(B, xn, xd)
     for _ in range(60):
         with working_precision(prec):
-            Rn, Rd = R(rn, Bp), R(rd, Bp)
+            Rn, Rd = rest_ball(rn, Bp), rest_ball(rd, Bp)
             if Rd < 1:
-                C = (_q(cn) / _q(cd) * (1 + Rn) / (1 - Rd)).log()
+                C = (q_ball(cn) / q_ball(cd) * (1 + Rn) / (1 - Rd)).log()
                 dl = dn - dd
                 Cu = _upper(C)
-                xb = _q(Bp)
+                xb = q_ball(Bp)
                 if Cu is not None and dl > 0:
                     # (dl ln x + C)/x decreases once ln x >= 1 - C/dl
                     if _upper(xb.log()) >= 1 - Cu / dl + 1:
@@ -445,8 +406,7 @@ def _enclose_at(r: ExpFrac, I: Interval, tol: Fraction, prec: int, against: Frac
     if tail is not None:
         side.append(tail)
     if b <= a:
-        upper = max(side) if side else lo_k
-        return Enclosure(lo_k, at, max(upper, lo_k), upper <= lo_k + tol)
+        return _closing([], side, lo_k, at, tol)
     return _branch_and_bound(R, a, b, lo_k, at, side, tol, against)
 
 
@@ -455,8 +415,7 @@ def _left_end(R: _Ratio, I: Interval, lo_k: Fraction, tol: Fraction) -> tuple[Fr
     (I.lo, a) (none when a = I.lo); None when the part next to eps = 0 cannot be bounded."""
     if I.lo != 0:
         return I.lo, []
-    n0, d0 = _value_at_zero(R.r.num), _value_at_zero(R.r.den)
-    if d0 == 0 or n0 != d0:
+    if not _one_at_zero(R.r):
         # r(0) < 1 (g -> -inf) or r has a pole/zero at 0: start a little to the right, bounded below
         delta = _zero_side_delta(R, lo_k)
         return None if delta is None else (delta, [])
@@ -504,7 +463,7 @@ def _branch_and_bound(R: _Ratio, a: Fraction, b: Fraction, lo_k: Fraction, at: F
         if u is not UNBOUNDED and (u <= lo_k + tol or (against is not None and u <= against)):
             break                       # every remaining box is within tolerance (or at most `against`)
         if against is not None and lo_k > against:
-            return _out_of_budget(heap, max([lo_k] + side), lo_k, at)     # above `against`: decided
+            return _closing(heap, side, lo_k, at)     # above `against`: decided
         heapq.heappop(heap)
         count += 1
         mid = (x + y) / 2
@@ -516,25 +475,22 @@ def _branch_and_bound(R: _Ratio, a: Fraction, b: Fraction, lo_k: Fraction, at: F
                 return None
             settled = u if settled is None else max(settled, u)
             if count > MAX_BOXES:
-                return _out_of_budget(heap, settled, lo_k, at)
+                return _closing(heap, [settled], lo_k, at)
             continue
         push(x, mid)
         push(mid, y)
-    remaining = [v for _, _, _, v in heap]
-    if any(v is UNBOUNDED for v in remaining):
-        return None
-    hi = max([lo_k] + remaining + ([settled] if settled is not None else []))
-    return Enclosure(lo_k, at, hi, hi - lo_k <= tol)
+    return _closing(heap, [] if settled is None else [settled], lo_k, at, tol)
 
 
-def _out_of_budget(heap: list, settled: Fraction, lo_k: Fraction, at: Fraction | None) -> Enclosure | None:
-    """The enclosure when the box budget ran out: the remaining boxes keep their bounds
-    (None when one of them has none)."""
+def _closing(heap: list, settled: list, lo_k: Fraction, at: Fraction | None,
+             tol: Fraction | None = None) -> Enclosure | None:
+    """The enclosure once the search stops: the boxes left on the heap keep their bounds, beside
+    the `settled` ones (None when a box has none); converged only when given a tolerance it meets."""
     rest = [v for _, _, _, v in heap]
     if any(v is UNBOUNDED for v in rest):
         return None
-    hi = max([settled] + rest)
-    return Enclosure(lo_k, at, max(hi, lo_k), False)
+    hi = max([lo_k, *settled, *rest])
+    return Enclosure(lo_k, at, hi, tol is not None and hi - lo_k <= tol)
 
 
 def _zero_side_delta(R: _Ratio, lo_k: Fraction) -> Fraction | None:

@@ -15,11 +15,12 @@ from fractions import Fraction
 
 from flint import arb, fmpq_poly
 
-from dipc_plus.decision.certified import Interval, hull, lower_bound, upper_bound, working_precision
+from dipc_plus.decision.bisection import holds_on_pieces
+from dipc_plus.decision.certified import Interval, hull, lower_bound, q_ball, signed_ball, working_precision
 from dipc_plus.decision.decide import decide
 from dipc_plus.decision.dominant_tail import decays, strip_by_dominant_terms, sup_on_tail
 from dipc_plus.decision.series_strip import strip_at_zero
-from dipc_plus.exact.convert import fmt_q
+from dipc_plus.exact.convert import fmt_q, to_fmpq
 from dipc_plus.exact.expoly import ExpPoly
 
 Key = tuple   # (i, j, A, B): eps^i * d^j * e^(eps*(A + B*d))
@@ -55,15 +56,6 @@ class ExpPoly2:
     def term(c, i: int = 0, j: int = 0, A=0, B=0) -> "ExpPoly2":
         return ExpPoly2({(i, j, Fraction(A), Fraction(B)): Fraction(c)})
 
-    @staticmethod
-    def of_eps(f: ExpPoly) -> "ExpPoly2":
-        """A closed form in eps alone."""
-        out: dict = {}
-        for c, k, q in f.monomials():
-            key = (k, 0, Fraction(q), Fraction(0))
-            out[key] = out.get(key, Fraction(0)) + c
-        return ExpPoly2(out)
-
     def is_zero(self) -> bool:
         return not self.terms
 
@@ -92,87 +84,48 @@ class ExpPoly2:
     __rmul__ = __mul__
 
     def derivative_d(self) -> "ExpPoly2":
-        out = ExpPoly2()
-        for (i, j, A, B), c in self.terms.items():
-            parts = {}
-            if j:
-                parts[(i, j - 1, A, B)] = c * j
-            if B:
-                parts[(i + 1, j, A, B)] = c * B
-            out = out + ExpPoly2(parts)
-        return out
+        return _sum(ExpPoly2({(i, j - 1, A, B): c * j, (i + 1, j, A, B): c * B})
+                    for (i, j, A, B), c in self.terms.items())
 
     def derivative_eps(self) -> "ExpPoly2":
-        out = ExpPoly2()
-        for (i, j, A, B), c in self.terms.items():
-            parts = {}
-            if i:
-                parts[(i - 1, j, A, B)] = c * i
-            if A:
-                parts[(i, j, A, B)] = parts.get((i, j, A, B), Fraction(0)) + c * A
-            if B:
-                parts[(i, j + 1, A, B)] = parts.get((i, j + 1, A, B), Fraction(0)) + c * B
-            out = out + ExpPoly2(parts)
-        return out
+        return _sum(ExpPoly2({(i - 1, j, A, B): c * i, (i, j, A, B): c * A, (i, j + 1, A, B): c * B})
+                    for (i, j, A, B), c in self.terms.items())
 
     def ball(self, d: arb, e: arb) -> arb:
         """An enclosure of F over the balls d, eps (naive interval evaluation, term by term)."""
         total = arb(0)
         x = d * e
         for (i, j, A, B), c in self.terms.items():
-            t = _q(c) * e ** i * d ** j
+            t = q_ball(c) * e ** i * d ** j
             if A or B:
-                t = t * (_q(A) * e + _q(B) * x).exp()
+                t = t * (q_ball(A) * e + q_ball(B) * x).exp()
             total += t
         return total
 
     def at(self, d: Fraction, eps: Fraction) -> arb:
         """A certified ball of F(d, eps) whose sign is known (precision raised until it is),
         or the ball at 1024 bits (F may be 0 there)."""
-        bits = PRECISION
-        while True:
+        def at(bits: int) -> arb:
             with working_precision(bits):
-                b = self.ball(_q(d), _q(eps))
-                if b > 0 or b < 0 or bits >= 1024:
-                    return b
-            bits *= 2
+                return self.ball(q_ball(d), q_ball(eps))
+        return signed_ball(at, PRECISION, most=1024)[1]
 
     def at_d(self, d) -> ExpPoly:
         """F at a fixed rational d: a closed form in eps (for exact comparisons with per-point forms)."""
         d = Fraction(d)
-        out: dict = {}
-        for (i, j, A, B), c in self.terms.items():
-            q = A + B * d
-            poly = out.setdefault(q, [Fraction(0)] * (i + 1))
-            poly.extend([Fraction(0)] * (i + 1 - len(poly)))
-            poly[i] += c * d ** j
-        return ExpPoly({q: fmpq_poly([_fq(x) for x in p]) for q, p in out.items()})
+        terms = ((None, A + B * d, i, c * d ** j) for (i, j, A, B), c in self.terms.items())
+        return _exppolys(terms).get(None, ExpPoly())
 
     def eps_groups(self) -> dict:
         """{(k, A): G(x)} with F = sum eps^k e^(A eps) G(x) in x = eps*d (G an `ExpPoly` in x)."""
-        groups: dict = {}
-        for (i, j, A, B), c in self.terms.items():
-            g = groups.setdefault((i - j, A), {})
-            poly = g.get(B, [0] * (j + 1))
-            poly = poly + [0] * (j + 1 - len(poly))
-            poly[j] += c
-            g[B] = poly
-        return {k: ExpPoly({B: fmpq_poly([_fq(x) for x in p]) for B, p in g.items()}) for k, g in groups.items()}
+        return _exppolys(((i - j, A), B, j, c) for (i, j, A, B), c in self.terms.items())
 
     def x_groups(self) -> dict:
         """{(j, B): H(eps)} with F = sum x^j e^(B x) eps^(-J) H(eps), J the largest j - i (so that
         every H is an `ExpPoly`): eps^(-J) > 0, so the signs of the H decide F's."""
         J = max((j - i for i, j, _, _ in self.terms), default=0)
         J = max(J, 0)
-        groups: dict = {}
-        for (i, j, A, B), c in self.terms.items():
-            k = i - j + J
-            g = groups.setdefault((j, B), {})
-            poly = g.get(A, [0] * (k + 1))
-            poly = poly + [0] * (k + 1 - len(poly))
-            poly[k] += c
-            g[A] = poly
-        return {k: ExpPoly({A: fmpq_poly([_fq(x) for x in p]) for A, p in g.items()}) for k, g in groups.items()}
+        return _exppolys(((j, B), A, i - j + J, c) for (i, j, A, B), c in self.terms.items())
 
     def __str__(self) -> str:
         if not self.terms:
@@ -198,16 +151,23 @@ def _scaled(a: Fraction, x: str, b: Fraction, y: str) -> str:
     return "".join(parts)
 
 
-def _q(x):
-    from flint import fmpq
-    x = Fraction(x)
-    return arb(fmpq(x.numerator, x.denominator))
+def _sum(parts) -> ExpPoly2:
+    """The sum of ExpPoly2s, added one by one (term by term: the order of the terms is kept)."""
+    out = ExpPoly2()
+    for part in parts:
+        out = out + part
+    return out
 
 
-def _fq(x):
-    from flint import fmpq
-    x = Fraction(x)
-    return fmpq(x.numerator, x.denominator)
+def _exppolys(entries) -> dict:
+    """{group: ExpPoly} from (group, rate q, power k, coefficient c) entries, each a term c x^k e^(q x)."""
+    groups: dict = {}
+    for group, q, k, c in entries:
+        poly = groups.setdefault(group, {}).setdefault(q, [])
+        poly.extend([Fraction(0)] * (k + 1 - len(poly)))
+        poly[k] += c
+    return {g: ExpPoly({q: fmpq_poly([to_fmpq(x) for x in p]) for q, p in polys.items()})
+            for g, polys in groups.items()}
 
 
 # --------------------------------------------------------------------------- the domain and the answer
@@ -284,7 +244,7 @@ def wedge_bound(F: ExpPoly2, d1: Fraction | None) -> ExpPoly | None:
     """
     if d1 is None or d1 <= 0:
         return None
-    out: dict = {}
+    kept = []
     for (i, j, A, B), c in F.terms.items():
         k = i - j
         if (k, A) != (0, 0):
@@ -293,10 +253,8 @@ def wedge_bound(F: ExpPoly2, d1: Fraction | None) -> ExpPoly | None:
             if k != 0 or A >= 0:
                 return None
             B = B + A / d1
-        poly = out.setdefault(B, [Fraction(0)] * (j + 1))
-        poly.extend([Fraction(0)] * (j + 1 - len(poly)))
-        poly[j] += c
-    return ExpPoly({B: fmpq_poly([_fq(x) for x in p]) for B, p in out.items()})
+        kept.append((None, B, j, c))
+    return _exppolys(kept).get(None, ExpPoly())
 
 
 def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval, max_rects: int = 20_000,
@@ -395,7 +353,7 @@ def strip_tail(F: ExpPoly2, d0: Fraction, d1: Fraction, E: Fraction,
             continue
         if not decays(k, A):
             return None
-        bounds.append((_q(sup_on_tail(k, A, E)), g))
+        bounds.append((q_ball(sup_on_tail(k, A, E)), g))
     base = groups.get((0, Fraction(0)), ExpPoly())
     for X in STRIP_ENDS:
         if not decide(low, ">=", Interval(X, None, True, False)).holds:
@@ -410,19 +368,8 @@ def strip_tail(F: ExpPoly2, d0: Fraction, d1: Fraction, E: Fraction,
 
 def _flat_strip(base: ExpPoly, bounds: list, x0: Fraction, X: Fraction, max_intervals: int) -> bool:
     """F >= G_0(x) + sum min(0, M * G_k(x)) >= 0 on [x0, X], by bisection within the budget."""
-    todo = [(x0, X)] if x0 < X else []
-    count = 0
-    while todo:
-        count += 1
-        if count > max_intervals:
-            return False
-        a, b = todo.pop()
-        if _strip_lower(base, bounds, a, b) < 0:
-            m = (a + b) / 2
-            if b - a < Fraction(1, 2 ** 20):
-                return False
-            todo += [(a, m), (m, b)]
-    return True
+    return x0 >= X or holds_on_pieces(lambda a, b: _strip_lower(base, bounds, a, b) >= 0, x0, X, max_intervals,
+                                      Fraction(1, 2 ** 20))
 
 
 def _strip_lower(base: ExpPoly, bounds: list, a: Fraction, b: Fraction) -> Fraction:
@@ -432,7 +379,7 @@ def _strip_lower(base: ExpPoly, bounds: list, a: Fraction, b: Fraction) -> Fract
         for M, g in bounds:
             lo = lower_bound(g.arb_value(X, PRECISION))
             if lo < 0:
-                total += M * _q(lo)
+                total += M * q_ball(lo)
         return lower_bound(total) if total.is_finite() else Fraction(-1)
 
 
@@ -498,7 +445,7 @@ def _lower(F: ExpPoly2, Fd: ExpPoly2, Fe: ExpPoly2, r: Rect) -> Fraction:
         D, E = hull(r.d0, r.d1), hull(r.e0, r.e1)
         naive = F.ball(D, E)
         dm, em = (r.d0 + r.d1) / 2, (r.e0 + r.e1) / 2
-        centred = F.ball(_q(dm), _q(em)) + Fd.ball(D, E) * (D - _q(dm)) + Fe.ball(D, E) * (E - _q(em))
+        centred = F.ball(q_ball(dm), q_ball(em)) + Fd.ball(D, E) * (D - q_ball(dm)) + Fe.ball(D, E) * (E - q_ball(em))
         lows = [lower_bound(b) for b in (naive, centred) if b.is_finite()]
     return max(lows) if lows else Fraction(-10 ** 9)
 
