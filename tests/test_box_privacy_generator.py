@@ -42,8 +42,8 @@ BUDGETS = ("eps", "2*eps", "4*eps", "eps/2")
 
 class StraightLineWriter:
     """A random straight-line program over q: real[m]: 1 to 3 draws (2 at m = 3), 1 or 2 outputs.  A program with
-    a real output draws Laplace noise only (the every-value densities are symbolic, and only Laplace
-    noise is symbolic so far: an ExpNoise there is a clean UserError, not a case)."""
+    a real output draws Laplace noise only (kept so since ExpNoise became symbolic, issue 38, so that the
+    suite's programs stay the same; tests/test_symbolic_exp_noise.py covers ExpNoise densities)."""
 
     def __init__(self, rng: random.Random, m: int):
         self.rng, self.m = rng, m

@@ -83,11 +83,13 @@ def test_bad_input_is_exit_2_with_a_hint(args, words):
     assert code == 2 and words in err and "Traceback" not in err and "hint:" in err
 
 
-def test_a_box_on_a_finite_input_and_refused_programs():
+def test_a_box_on_a_finite_input_and_refused_programs(tmp_path):
     code, _, err = run_main(["prob", "--symbolic", PROGRAMS / "randomized_response.dip", "--box", "x=[0,1]"])
     assert code == 2 and "bool input, not a real one" in err
-    code, _, err = run_main(["prob", "--symbolic", PROGRAMS / "noisy_max_exp.dip", "--box", "q=[0,1]"])
-    assert code == 2 and "noisy_max_exp.dip:18:5" in err and "ExpNoise" in err
+    dlap = tmp_path / "dlap_draw.dip"
+    dlap.write_text("input x: real\noutput b: bool\nn <- DLap(eps, 0)\nb <- n >= 0\n")
+    code, _, err = run_main(["prob", "--symbolic", dlap, "--box", "x=[0,1]"])
+    assert code == 2 and "dlap_draw.dip:3:" in err and "DLap" in err and "Traceback" not in err
     assert "run without --symbolic for the per-point path" in err
     code, _, err = run_main(["prob", "--box", "q=[0,1]", NOISY_MAX])
     assert code == 2 and "--symbolic" in err

@@ -27,7 +27,7 @@ SYMBOLIC = ["above_threshold", "above_threshold_forever", "above_threshold_gap",
             "sparse_resample_once", "sparse_variant", "svt_lyu_alg1", "svt_lyu_alg2", "svt_lyu_alg3",
             "svt_lyu_alg4", "svt_lyu_alg5", "svt_lyu_alg6", "svt_resample_forever", "threshold_half", "two_thresholds",
             "svt_shifted_mean", "svt_assign", "online_noisy_max", "online_noisy_min", "online_sort", "svt_count",
-            "isvt1", "isvt2", "isvt3", "svt_count_no_query_noise",
+            "isvt1", "isvt2", "isvt3", "isvt4", "svt_count_no_query_noise", "noisy_max_exp",
             "range", "k_range", "min_max", "k_min_max", "m_range", "k_min_max_watch"]
 REFUSED = {   # program -> (words of the reason, line of the statement or None)
     "binary_mechanism": ("every output is real", None),
@@ -37,7 +37,6 @@ REFUSED = {   # program -> (words of the reason, line of the statement or None)
     "noisy_max_value": ("every output is real", None),
     "partial_sums": ("every output is real", None),
     "smart_sum": ("every output is real", None),
-    "noisy_max_exp": ("ExpNoise", 18),
 }
 
 

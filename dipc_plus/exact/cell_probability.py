@@ -6,13 +6,19 @@ holds ids standing for inputs.  This is the symbolic counterpart of
 (inputs link nothing), renames each component's noises 0..k-1 and its inputs to
 the engine's ids k + index, asks `laplace_engine.probability_on_cell` for each, and
 multiplies.  Equal renamed components on the same cell share one memo entry.
-`NeedSplit` passes through to the caller, who splits the cell.  Only Laplace noise
-takes this path so far.
+`NeedSplit` passes through to the caller, who splits the cell.  Every noise the Laplace
+engine reads takes this path; one read on one side only (`EngineReading.positive_only`,
+the one-sided exponential) adds its atom N > 0 to its component and doubles the
+component's probability, as `constraints.component_probability` does at a point.
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
+from flint import fmpq_poly
+
 from dipc_plus.exact.cells import Cell
-from dipc_plus.exact.constraints import components
+from dipc_plus.exact.constraints import components, support_atoms
 from dipc_plus.exact.laplace_engine import probability_on_cell
 from dipc_plus.exact.linear import Atom, LinForm
 from dipc_plus.exact.noises import engine_reading
@@ -24,10 +30,9 @@ _MEMO: dict = {}
 _MEMO_LIMIT = 100_000
 
 
-def _read_as_laplace(nz) -> bool:
-    """The Laplace engine reads `nz` as a Laplace noise on the whole line (exact/noises/)."""
-    reading = engine_reading(nz)
-    return reading.noise.kind == "lap" and not reading.positive_only
+def _read_by_laplace_engine(nz) -> bool:
+    """The Laplace engine reads `nz` (on the whole line or on one side, exact/noises/)."""
+    return engine_reading(nz).noise.kind == "lap"
 
 
 def probability_of_set(atoms, noises: dict, inputs: dict, cell: Cell) -> SymbolicForm:
@@ -52,9 +57,9 @@ def probability_of_set(atoms, noises: dict, inputs: dict, cell: Cell) -> Symboli
         for i in a.noises():
             if i not in noises and i not in inputs:
                 raise ValueError(f"atom id {i} is neither a noise nor an input")
-            if i in noises and not _read_as_laplace(noises[i]):
-                raise ValueError(f"a {noises[i].kind!r} noise: only Laplace noise is symbolic so far")
-    noises = {i: engine_reading(nz).noise for i, nz in noises.items()}
+            if i in noises and not _read_by_laplace_engine(noises[i]):
+                raise ValueError(f"a {noises[i].kind!r} noise: only noises the Laplace engine reads are symbolic")
+    readings = {i: engine_reading(nz) for i, nz in noises.items()}
     result = SymbolicForm.one(p)
     alone = [a for a in atoms if not (a.noises() - ignore)]
     if alone:   # inputs (or constants) alone: decided by the cell, no noise to integrate
@@ -65,7 +70,9 @@ def probability_of_set(atoms, noises: dict, inputs: dict, cell: Cell) -> Symboli
         ids = sorted({i for a in comp for i in a.noises()} - ignore)
         new_id = {i: k for k, i in enumerate(ids)}
         renamed = tuple(sorted(_renamed(a, new_id, inputs, len(ids)) for a in comp))
-        result = result * _memo(renamed, tuple(noises[i] for i in ids), cell)
+        support = support_atoms([readings[i] for i in ids])
+        value = _memo(renamed + support, tuple(readings[i].noise for i in ids), cell)
+        result = result * (value * _constant(p, 2 ** len(support)) if support else value)
         if result.is_zero():
             break
     return result
@@ -90,6 +97,10 @@ def _memo(atoms: tuple, noises: tuple, cell: Cell) -> SymbolicForm:
             _MEMO.clear()
         _MEMO[key] = found
     return found
+
+
+def _constant(p: int, c: int) -> SymbolicForm:
+    return SymbolicForm(p, {((Fraction(0),) * p, Fraction(0), (0,) * p): fmpq_poly([c])})
 
 
 def _renamed(a: Atom, new_id: dict, inputs: dict, n: int) -> Atom:

@@ -278,8 +278,7 @@ def component_probability(atoms: tuple, noises: tuple) -> ExpFrac:
     readings = [engine_reading(nz) for nz in noises]
     engines = {r.noise.kind for r in readings}
     as_engine = tuple(r.noise for r in readings)
-    positive = tuple(atom(LinForm(((j, Fraction(1)),), Fraction(0)), ">", LinForm.constant(0))
-                     for j, r in enumerate(readings) if r.positive_only)
+    positive = support_atoms(readings)
     if engines == {"lap"}:
         from dipc_plus.exact import laplace_engine
         p = laplace_engine.probability(tuple(atoms) + positive, as_engine)
@@ -288,3 +287,16 @@ def component_probability(atoms: tuple, noises: tuple) -> ExpFrac:
         from dipc_plus.exact import dlap_engine
         return ExpFrac.of(dlap_engine.probability(atoms, as_engine))
     raise ValueError("a comparison mixes real and integer samples")  # excluded by the checks
+
+
+def support_atoms(readings) -> tuple:
+    """The atoms N_j > 0 for the readings (noise j at position j) that are `positive_only`: with
+    them added, the engine noise's integral times 2 per atom is P[atoms] for the one-sided noise.
+
+    >>> from dipc_plus.exact.linear import Noise
+    >>> [sorted(a.noises()) for a in support_atoms([engine_reading(Noise("lap", Fraction(1))),
+    ...                                             engine_reading(Noise("exp", Fraction(1)))])]
+    [[1]]
+    """
+    return tuple(atom(LinForm(((j, Fraction(1)),), Fraction(0)), ">", LinForm.constant(0))
+                 for j, r in enumerate(readings) if r.positive_only)

@@ -14,8 +14,8 @@ is already on it.
 
 Only what the walk handles takes this path (a whitelist); anything else raises
 `NotSymbolic`, a `UserError` naming the statement's line, so callers fall back to
-the per-point chain: DLap, one-sided exponential noise, `choose` and exponential
-mechanism draws, integer inputs, loops that come back to the same state (chains with
+the per-point chain: DLap (the noises the Laplace engine reads, Laplace and one-sided
+exponential, are symbolic), `choose` and exponential mechanism draws, integer inputs, loops that come back to the same state (chains with
 cycles), and programs whose outputs are all real.  Real outputs beside finite ones
 are summed out: an output value here is the tuple of the finite outputs; the real
 outputs' linear forms at each path's exit are kept beside it (`real_forms`) for
@@ -162,12 +162,13 @@ class _Atoms(Domain):
         d = s.dist
         if isinstance(d, (ir.ExpMech, ir.Choose)):
             raise NotSymbolic("a choose or exponential-mechanism draw: the symbolic path handles "
-                              "Laplace samples and comparisons only", s.pos)
+                              "noise samples and comparisons only", s.pos)
         spec = noises.by_kind(d.kind)
         reading = spec.reading(Fraction(d.rate))
-        if reading.noise.kind != "lap" or reading.positive_only:   # exact.cell_probability's condition
+        if reading.noise.kind != "lap":   # exact.cell_probability's condition
             article = "an" if spec.surface[:1] in "AEIOU" else "a"
-            raise NotSymbolic(f"{article} {spec.surface} sample: only Laplace noise is symbolic so far", s.pos)
+            raise NotSymbolic(f"{article} {spec.surface} sample: only noises the Laplace engine reads "
+                              "(Laplace, one-sided exponential) are symbolic so far", s.pos)
         pc = self.sample_ids[id(s)]
         self.noises[pc] = Noise(d.kind, Fraction(d.rate))
         st.reals[s.target] = walk.lin(d.mean, st, s.pos) + LinForm.symbol(pc)

@@ -338,8 +338,8 @@ def _thorough_pass(result: RealOutputCheck, pairs, dens, names, k, sups: SupCach
     for u, v in pairs:
         result.pairs += 1
         pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)], several=region_loss, memo=memo)
-        for outcome, why in pl.infinite:
-            cex = _counterexample_infinite(program, u, v, outcome, k)
+        for outcome, why, *where in pl.infinite:
+            cex = _counterexample_infinite(program, u, v, outcome, k, *where)
             if cex is not None:
                 result.verdict, result.counterexample = "refuted", cex
                 result.sup_text = "inf"
@@ -578,11 +578,18 @@ def _points_inside(c: EndRatio) -> list:
     return out
 
 
-def _counterexample_infinite(program, u, v, outcome, k) -> RealCounterexample | None:
-    """An outcome (or a part of it) of positive probability at u and 0 at u'."""
-    p = outcome_event_probability(program, u, outcome, None, None)
-    q = outcome_event_probability(program, v, outcome, None, None)
+def _counterexample_infinite(program, u, v, outcome, k, where=None) -> RealCounterexample | None:
+    """An outcome (or a part of it) of positive probability at u and 0 at u'.  `where` = (lo, hi,
+    line): the density is positive at u and 0 at u' on (lo, hi) of the one released value (line
+    None), as where one-sided noise moves its support; then the event is a bounded piece of it."""
+    event = None
+    if where is not None and where[2] is None and len(outcome.released) == 1:
+        lo, hi = where[0], where[1]
+        event = (hi - 1 if lo is None else lo, lo + 1 if hi is None else hi)
+    lo, hi = (None, None) if event is None else event
+    p = outcome_event_probability(program, u, outcome, lo, hi)
+    q = outcome_event_probability(program, v, outcome, lo, hi)
     if q.is_zero() and not p.is_zero():
         with working_precision(_PREC):
-            return RealCounterexample(u, v, outcome, None, Fraction(1), None, None, p, q, arb("inf"))
+            return RealCounterexample(u, v, outcome, None, Fraction(1), None, event, p, q, arb("inf"))
     return None

@@ -65,7 +65,7 @@ class EndRatio:
 class PairLoss:
     """The loss of u against u': candidates, outcomes of infinite loss, undecided intervals."""
     candidates: list = field(default_factory=list)
-    infinite: list = field(default_factory=list)       # (outcome, why)
+    infinite: list = field(default_factory=list)       # (outcome, why[, (lo, hi, line): where f > 0 = g])
     undecided: list = field(default_factory=list)      # (outcome, (lo, hi), why)
     unproved: list = field(default_factory=list)       # [Unproved]: to bound by `bounded_on`
 
@@ -273,7 +273,8 @@ def interval_loss(outcome, f: SymbolicForm, g: SymbolicForm, lo, hi, out: PairLo
     if f.is_zero():
         return
     if g.is_zero():
-        out.infinite.append((outcome, f"density positive at u and 0 at u' on {place_text(lo, hi, line)}"))
+        out.infinite.append((outcome, f"density positive at u and 0 at u' on {place_text(lo, hi, line)}",
+                             (lo, hi, line)))
         return
     how = _monotone(f, g, lo, hi, thorough=False)
     if how is None:
