@@ -86,7 +86,7 @@ class RealCounterexample:
                 "eps": fmt_q(self.eps), "density_ratio": None if self.density_ratio is None else self.density_ratio.str(10),
                 "event": None if self.event is None else _event_text(self.event),
                 "probability": str(self.p), "neighbour_probability": str(self.q),
-                "event_ratio": self.event_ratio.str(10)}
+                "event_ratio": "inf" if self.q.is_zero() else self.event_ratio.str(10)}
 
     def lines(self, claim) -> list[str]:
         """In words, one line per part (a box claim prints them too)."""
@@ -96,8 +96,9 @@ class RealCounterexample:
         if self.density_ratio is not None:
             lines.append(f"  density ratio f_u(w) / f_u'(w) = {self.density_ratio.str(12)}")
         what = "the outcome" if self.event is None else f"the outcome with the value(s) in {_event_text(self.event)}"
-        lines.append(f"  re-checked on {what} by the per-point chain: P[input] / P[neighbour] = "
-                     f"{self.event_ratio.str(12)} > e^({claim.budget})")
+        ratio = (f"P[input] = {self.p} > 0 = P[neighbour]" if self.q.is_zero() else
+                 f"P[input] / P[neighbour] = {self.event_ratio.str(12)} > e^({claim.budget})")
+        lines.append(f"  re-checked on {what} by the per-point chain: {ratio}")
         return lines
 
 
