@@ -12,7 +12,6 @@ accident; `accuracy.box` and `privacy.dp.box` decide such claims.
 """
 from __future__ import annotations
 
-import difflib
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
@@ -57,12 +56,7 @@ def read_box(reader, spec, program: ir.Program, key: str = "accuracy.inputs.box"
     types = dict(program.inputs)
     bounds: dict = {}
     for name, value in spec.items():
-        elems = program.arrays.get(name, [name] if name in types else None)
-        if elems is None or not all(e in types for e in elems):
-            close = difflib.get_close_matches(name, list(program.arrays) + list(types), n=1)
-            raise reader.error(key, f"'{name}' is not an input of {program.name}",
-                               hint=(f"did you mean '{close[0]}'? " if close else "") +
-                               f"its inputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
+        elems = reader.named(key, program, name)
         finite = [e for e in elems if not isinstance(types[e], ir.RealT)]
         if finite:
             raise reader.error(key, f"'{name}' is not a real input (it is {_type_name(types[finite[0]])}): a box "

@@ -103,25 +103,12 @@ class Box:
         return False
 
 
-def _coordinate(u_n: Fraction, lo, hi) -> tuple[Fraction, bool]:
-    """(distance from u_n to the interval, whether the nearest point belongs to it)."""
-    if lo is not None and u_n < lo[0]:
-        return lo[0] - u_n, lo[1]
-    if hi is not None and u_n > hi[0]:
-        return u_n - hi[0], hi[1]
-    if lo is not None and u_n == lo[0] and not lo[1]:
-        return _ZERO, False
-    if hi is not None and u_n == hi[0] and not hi[1]:
-        return _ZERO, False
-    return _ZERO, True
-
-
 _ZERO = Fraction(0)
 
 
 def _box_coordinates(point: list, bounds: list, limit) -> list | None:
-    """[(distance, whether the nearest point is in the box)] per coordinate, all scaled to integers
-    (`Box.scaled`), or None as soon as one exceeds the integer `limit`: a box farther than one
+    """[(distance, whether the nearest point is in the box)] per coordinate, for bounds as `Box.scaled`
+    gives them (or unscaled), or None as soon as one exceeds `limit`: a box farther than one
     already found in a single coordinate cannot replace it."""
     coords = []
     for x, (lo, lo_closed, hi, hi_closed) in zip(point, bounds):
@@ -140,7 +127,8 @@ def _box_coordinates(point: list, bounds: list, limit) -> list | None:
 
 def pick(u_n: Fraction, lo, hi, value: Fraction) -> Fraction:
     """A point of the interval within `value` of u_n (it exists: the box attains `value`)."""
-    d, included = _coordinate(u_n, lo, hi)
+    (d, included), = _box_coordinates([u_n], [(None if lo is None else lo[0], lo is not None and lo[1],
+                                             None if hi is None else hi[0], hi is not None and hi[1])], None)
     if d == 0 and included:
         return u_n
     if lo is not None and u_n <= lo[0]:
@@ -171,20 +159,25 @@ def boxes_of(regions) -> list | None:
     return boxes
 
 
+def finite_splits(above: list, T: Fraction, u: Mapping) -> list:
+    """The constraints of each way the NumericSparse distance stays finite: every input in `above`
+    (>= T at u) moved below T, or left exactly where it is (one list per way)."""
+    return [[lp.Constraint.make({n: 1}, "<", T) if below else lp.Constraint.make({n: 1}, "==", Fraction(u[n]))
+             for n, below in zip(above, choice)]
+            for choice in itertools.product((True, False), repeat=len(above))]
+
+
 def split_boxes(boxes: list, above: list, T: Fraction, u: Mapping) -> list:
-    """Each box split, for the NumericSparse distance, by how each input in `above` (>= T at u)
-    is kept at finite distance: moved below T, or left exactly where it is."""
+    """Each box split by `finite_splits` (the boxes themselves when nothing is `above`)."""
     if not above:
         return boxes
     units = []
+    splits = finite_splits(above, T, u)
     for fixed, base in boxes:
-        for choice in itertools.product((True, False), repeat=len(above)):
+        for extra in splits:
             box = base.copy()
-            for n, below in zip(above, choice):
-                if below:
-                    box.add_bound(n, T, "<")
-                else:
-                    box.add_bound(n, Fraction(u[n]), "==")
+            for c in extra:
+                box.add(c)
             units.append((fixed, box))
     return units
 

@@ -24,7 +24,6 @@ key, what is wrong and how to fix it.
 """
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import sys
@@ -43,6 +42,7 @@ from dipc_plus.claims.grid_points import GridPoints
 from dipc_plus.claims.formula import Formula, Where, parse as parse_formula
 from dipc_plus.claims.written_numbers import load_toml
 from dipc_plus.errors import UserError
+from dipc_plus.frontend.scope import did_you_mean
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
 from dipc_plus.semantics.values import freeze_env, show_env
@@ -167,8 +167,7 @@ class ClaimReader:
     def check_keys(self, table: Mapping, allowed, where: str) -> None:
         for key in table:
             if key not in allowed:
-                close = difflib.get_close_matches(key, list(allowed), n=1)
-                hint = f"did you mean '{close[0]}'?" if close else f"allowed keys: {', '.join(allowed)}"
+                hint = did_you_mean(key, allowed) or f"allowed keys: {', '.join(allowed)}"
                 raise self.error(f"{where}.{key}" if where else key,
                                  f"unknown key '{key}'" + (f" in [{where}]" if where else ""), hint)
 
@@ -190,11 +189,56 @@ class ClaimReader:
 
     def choice(self, key: str, value, options) -> str:
         if value not in options:
-            close = difflib.get_close_matches(str(value), list(options), n=1)
-            hint = (f"did you mean '{close[0]}'? " if close else "") + "choose one of " + \
-                ", ".join(f'"{o}"' for o in options)
-            raise self.error(key, f"'{value}' is not allowed", hint)
+            raise self.error(key, f"'{value}' is not allowed",
+                             naming_hint(str(value), options, "choose one of " + ", ".join(f'"{o}"' for o in options)))
         return value
+
+    def rows(self, key: str, rows, message: str, hint: str, at: str | None = None) -> list:
+        """`rows` when it is a non-empty list of inline tables; otherwise the error at `at` (default `key`)."""
+        if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
+            raise self.error(at or key, message, hint)
+        return rows
+
+    def exact_keys(self, key: str, row: Mapping, names: tuple, label: str, hint: str) -> None:
+        """A row of a list of tables has exactly the keys `names`."""
+        if set(row) != set(names):
+            raise self.error(key, f"{label} must have exactly " + " and ".join(f"'{n}'" for n in names), hint)
+
+    def first_time(self, key: str, seen, u: Mapping, label: str):
+        """The frozen input `u`, refused when `seen` (a set or dict of frozen inputs) already holds it."""
+        frozen = freeze_env(u)
+        if frozen in seen:
+            raise self.error(key, f"{label} repeats the input {show_env(u)}", hint="give each input once")
+        return frozen
+
+    def named(self, key: str, program: ir.Program, name: str, side: str = "input", label: str = "",
+              hint: str | None = None) -> list:
+        """The flat inputs (or outputs, `side`) `name` stands for; an error at `key` (after `label`)
+        when it names none."""
+        flat = program.inputs if side == "input" else program.outputs
+        elems = (input_elements if side == "input" else output_elements)(program, name)
+        if elems is None:
+            words = names_in_words(flat)
+            raise self.error(key, f"{label}'{name}' is not an {side} of {program.name}",
+                             hint or naming_hint(name, [*words.split(", "), *dict(flat)], f"its {side}s are: {words}"))
+        return elems
+
+
+def naming_hint(name: str, candidates, rest: str) -> str:
+    """'did you mean 'x'? ' (when a candidate is close) followed by `rest`."""
+    close = did_you_mean(name, candidates)
+    return f"{close} {rest}" if close else rest
+
+
+def names_in_words(flat) -> str:
+    """The distinct names (arrays once) of flat (name, type) pairs, sorted: 'h, q'."""
+    return ", ".join(sorted({n.split("[")[0] for n, _ in flat}))
+
+
+def note_of(table: Mapping) -> str:
+    """A table's free-text `note` ('' when absent or not a string)."""
+    note = table.get("note", "")
+    return note if isinstance(note, str) else ""
 
 
 def parse_number(value) -> Fraction | None:
@@ -294,8 +338,7 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
     unknown = [n for n in params if n not in names]
     if unknown:
         name = os.path.splitext(os.path.basename(str(program_path)))[0]
-        close = difflib.get_close_matches(unknown[0], names, n=1)
-        hint = (f"did you mean '{close[0]}'? " if close else "") + f"its parameters are: {', '.join(names) or '(none)'}"
+        hint = naming_hint(unknown[0], names, f"its parameters are: {', '.join(names) or '(none)'}")
         if unknown[0] in (overrides or {}):
             raise UserError(f"--set {unknown[0]}: '{unknown[0]}' is not a parameter of {name}", hint=hint)
         raise r.error(f"program.params.{unknown[0]}", f"'{unknown[0]}' is not a parameter of {name}", hint=hint)
@@ -396,10 +439,8 @@ def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) ->
     if kind == "box" and dd_over != "reals":
         raise r.error("accuracy.dd_over", "a box claim takes dd over the reals (a box has no grid of points)",
                       hint='remove dd_over (or write dd_over = "reals")')
-    note = acc.get("note", "")
-    claim = AccuracyClaim(path, program, kind, points, det, table, d, od, alpha, gammas, beta, eps, dd_over,
-                          note if isinstance(note, str) else "")
-    return claim
+    return AccuracyClaim(path, program, kind, points, det, table, d, od, alpha, gammas, beta, eps, dd_over,
+                         note_of(acc))
 
 
 _REQUIRED_HINTS = {
@@ -502,10 +543,8 @@ def read_input_table(r: ClaimReader, spec, program: ir.Program, key: str, *, bou
     if "list" in spec:
         if "step" in spec:
             raise r.error(f"{key}.step", "step only applies to a grid", hint="remove it")
-        rows = spec["list"]
-        if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
-            raise r.error(f"{key}.list", "list must be a non-empty array of inline tables",
-                          hint="list = [ { q = [-1, 0, 1] }, { q = [1, 1, 1] } ]")
+        rows = r.rows(f"{key}.list", spec["list"], "list must be a non-empty array of inline tables",
+                      "list = [ { q = [-1, 0, 1] }, { q = [1, 1, 1] } ]")
         return "list", [r.bind(f"{key}.list", program, row, f"entry {k + 1}") for k, row in enumerate(rows)]
     grid = spec["grid"]
     if not isinstance(grid, dict):
@@ -516,15 +555,14 @@ def read_input_table(r: ClaimReader, spec, program: ir.Program, key: str, *, bou
     return "grid", _grid_ranges(r, grid, program, key, step, bound_product)
 
 
-def not_an_input_hint(name: str, program: ir.Program, table: str) -> str:
-    """The hint for a grid key that names no input: `step` is the usual one - written inside
-    `grid = {...}` when it is a key of the inputs table beside `grid`."""
-    inputs = sorted({n.split("[")[0] for n in dict(program.inputs)})
-    if name == "step":
-        return (f"step is a key of [{table}] beside grid, not inside it: write grid = {{ {inputs[0] if inputs else 'q'} "
-                f"= [-1, 1] }} and, on the next line, step = \"1/2\"")
-    close = difflib.get_close_matches(name, list(program.arrays) + list(dict(program.inputs)), n=1)
-    return (f"did you mean '{close[0]}'? " if close else "") + f"its inputs are: {', '.join(inputs)}"
+def step_hint(name: str, program: ir.Program, table: str) -> str | None:
+    """The hint for a grid key `step` (which names no input): it was written inside `grid = {...}`
+    instead of beside it in the inputs table.  None for other names (the usual hint then)."""
+    if name != "step":
+        return None
+    first = names_in_words(program.inputs).split(", ")[0] or "q"
+    return (f"step is a key of [{table}] beside grid, not inside it: write grid = {{ {first} "
+            f"= [-1, 1] }} and, on the next line, step = \"1/2\"")
 
 
 def input_elements(program: ir.Program, name: str) -> list | None:
@@ -548,10 +586,7 @@ def _grid_ranges(r: ClaimReader, grid: dict, program: ir.Program, key: str, step
     types = dict(program.inputs)
     ranges: dict[str, list] = {}
     for name, value in grid.items():
-        elems = input_elements(program, name)
-        if elems is None:
-            raise r.error(f"{key}.grid", f"'{name}' is not an input of {program.name}",
-                          hint=not_an_input_hint(name, program, key))
+        elems = r.named(f"{key}.grid", program, name, hint=step_hint(name, program, key))
         if bound_product:   # the real inputs together (finite ones range over their domains, which factor)
             real = [e for e in elems if not isinstance(types[e], (ir.DomT, ir.BoolT))]
             check_grid_size(r, f"{key}.grid", [grid_count(value, types[e], step) for e in real] +
@@ -673,21 +708,14 @@ def _check_table_covers(r: ClaimReader, points, table):
 
 def _read_table(r: ClaimReader, rows, program: ir.Program) -> dict:
     key = "accuracy.table"
-    if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
-        raise r.error("accuracy.det", "det = \"table\" needs [[accuracy.table]] rows",
-                      hint='add rows\n  [[accuracy.table]]\n  input = { q = [-1, 0, 1] }\n  output = { out = 3 }')
+    r.rows(key, rows, "det = \"table\" needs [[accuracy.table]] rows",
+           'add rows\n  [[accuracy.table]]\n  input = { q = [-1, 0, 1] }\n  output = { out = 3 }', at="accuracy.det")
     table: dict = {"__inputs__": []}
     for k, row in enumerate(rows):
-        extra = set(row) - {"input", "output"}
-        if extra or "input" not in row or "output" not in row:
-            raise r.error(key, f"row {k + 1} must have exactly 'input' and 'output'",
-                          hint="input = { q = [...] } and output = { out = ... }")
+        r.exact_keys(key, row, ("input", "output"), f"row {k + 1}", "input = { q = [...] } and output = { out = ... }")
         u = r.bind(key, program, row["input"], f"row {k + 1} input")
         v = _bind_outputs(r, program, row["output"], k)
-        frozen = freeze_env(u)
-        if frozen in table:
-            raise r.error(key, f"row {k + 1} repeats the input {show_env(u)}", hint="give each input once")
-        table[frozen] = v
+        table[r.first_time(key, table, u, f"row {k + 1}")] = v
         table["__inputs__"].append(tuple(u.items()))
     return table
 
@@ -698,10 +726,7 @@ def _bind_outputs(r: ClaimReader, program: ir.Program, given: dict, k: int) -> d
     if not isinstance(given, dict):
         raise r.error("accuracy.table", f"row {k + 1}: output must be a table", hint="output = { out = 3 }")
     for name, value in given.items():
-        elems = output_elements(program, name)
-        if elems is None:
-            raise r.error("accuracy.table", f"row {k + 1}: '{name}' is not an output of {program.name}",
-                          hint=f"its outputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
+        elems = r.named("accuracy.table", program, name, "output", f"row {k + 1}: ")
         if name not in types and (not isinstance(value, list) or len(value) != len(elems)):
             raise r.error("accuracy.table", f"row {k + 1}: output '{name}' is an array of {len(elems)}",
                           hint=f"give a list of {len(elems)} values")

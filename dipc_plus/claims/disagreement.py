@@ -36,7 +36,7 @@ from dipc_plus.exact import lp
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.argmax_dd import argmax_dd as argmax_closed_form, recognise_regions as argmax_regions
-from dipc_plus.claims.box_dd import boxes_of, closure_point, nearest_box, point_within, split_boxes
+from dipc_plus.claims.box_dd import boxes_of, closure_point, finite_splits, nearest_box, point_within, split_boxes
 from dipc_plus.claims.dd_result import Disagreement, output_key, outputs_equal
 from dipc_plus.claims.distances import INF, InputDistance, LinfInput, NumericSparseInput, ZeroOneInput, value_gap
 from dipc_plus.claims.grid_dd import GridSpace, dd_grid
@@ -133,14 +133,10 @@ class RealSpace:
         left exactly where it is.
         """
         above, T = self._above(u)
+        splits = finite_splits(above, T, u) if above else [[]]
         for fixed, region in self.regions(det_u):
-            if not above:
-                yield fixed, region
-                continue
-            for choice in itertools.product((True, False), repeat=len(above)):
-                yield fixed, region + [lp.Constraint.make({n: 1}, "<", T) if below else
-                                       lp.Constraint.make({n: 1}, "==", Fraction(u[n]))
-                                       for n, below in zip(above, choice)]
+            for extra in splits:
+                yield fixed, region + extra
 
     def _lower_bound(self, u, fixed, region):
         """A cheap lower bound on the distance from u to the region: the farthest single
@@ -191,12 +187,7 @@ class RealSpace:
             raise AssertionError(f"argmax det {index} differs from the noise-free program's {det_index} at {dict(u)}")
         if value == INF:
             return Disagreement(INF, False)
-        result = Disagreement(value, attained, witness)
-        if attained:   # re-checked by running det, as box_dd does
-            self._check_witness(u, det_u, result, "argmax dd")
-        elif close is not None:
-            self._check_near(u, det_u, result, close, "argmax dd")
-        return result
+        return self._checked(u, det_u, Disagreement(value, attained, witness), close, "argmax dd")
 
     def lp_dd(self, u: Mapping, det_u: Mapping, near: bool = True) -> Disagreement:
         """dd(u) by one exact LP per region (any affine regions)."""
@@ -217,11 +208,7 @@ class RealSpace:
                 best_inner = None if inner is None else {**fixed, **inner}
         if best.value == INF:
             return best
-        if best.attained:
-            self._check_witness(u, det_u, best, "dd")
-        elif near:
-            self._approach(u, det_u, best, best_inner)
-        return best
+        return self._checked(u, det_u, best, self._approach(u, best, best_inner) if near else None, "dd")
 
     # -- closed form for box regions ----------------------------------------------------------
     def _region_boxes(self, det_u: Mapping):
@@ -262,46 +249,41 @@ class RealSpace:
         reals = self.reals
         point = point_within(at, box, reals, value) if attained else closure_point(at, box, reals)
         witness = {**{k: u[k] for k in u}, **fixed, **point}
-        result = Disagreement(value, attained, witness)
-        if attained:
-            self._check_witness(u, det_u, result, "box dd")
-        elif near:  # a disagreeing input of the box within the tolerance of the infimum, in closed form
-            close = {**witness, **point_within(at, box, reals, value + self.tolerance)}
-            self._check_near(u, det_u, result, close, "box dd")
-        return result
+        # near an infimum: a disagreeing input of the box within the tolerance of it, in closed form
+        close = {**witness, **point_within(at, box, reals, value + self.tolerance)} if near and not attained else None
+        return self._checked(u, det_u, Disagreement(value, attained, witness), close, "box dd")
 
     # -- re-checking what a route found ---------------------------------------------------------
-    def _check_witness(self, u: Mapping, det_u: Mapping, result: Disagreement, route: str) -> None:
-        """Run det on the attaining witness (its output goes into `result`); it must disagree."""
-        result.output = noise_free.run(self.program, result.witness)
-        if outputs_equal(result.output, det_u):
-            raise AssertionError(f"{route} witness {result.witness} does not disagree with {dict(u)}")
+    def _checked(self, u: Mapping, det_u: Mapping, result: Disagreement, close: dict | None,
+                 route: str) -> Disagreement:
+        """`result` after running det on what a route found: the attaining witness must disagree
+        with u; otherwise `close` (when given) must disagree and lie within the tolerance of the
+        infimum, and becomes the near point.  Every route's answer passes here."""
+        if result.attained:
+            result.output = noise_free.run(self.program, result.witness)
+            if outputs_equal(result.output, det_u):
+                raise AssertionError(f"{route} witness {result.witness} does not disagree with {dict(u)}")
+        elif close is not None:
+            dist = self.distance.between(u, close)
+            out = noise_free.run(self.program, close)
+            if not dist <= result.value + self.tolerance or outputs_equal(out, det_u):
+                raise AssertionError(f"{route} near point {close} does not disagree with {dict(u)} within tolerance")
+            result.near, result.near_distance, result.output = close, dist, out
+        return result
 
-    def _check_near(self, u: Mapping, det_u: Mapping, result: Disagreement, close: dict, route: str) -> None:
-        """Record `close` as the near point of an infimum not attained, after checking that it
-        disagrees and lies within the tolerance of the infimum."""
-        dist = self.distance.between(u, close)
-        out = noise_free.run(self.program, close)
-        if not dist <= result.value + self.tolerance or outputs_equal(out, det_u):
-            raise AssertionError(f"{route} near point {close} does not disagree with {dict(u)} within tolerance")
-        result.near, result.near_distance, result.output = close, dist, out
-
-    def _approach(self, u, det_u, best: Disagreement, inner: dict | None) -> None:
-        """Find a disagreeing input within `tolerance` of the infimum (p + lambda (r - p))."""
-        if inner is None:
-            return
+    def _approach(self, u, best: Disagreement, inner: dict | None) -> dict | None:
+        """A point within `tolerance` of the infimum on the way to an interior point (p + lambda (r - p)),
+        for `_checked` to re-check; None without an interior point or within 200 halvings."""
+        if inner is None or best.attained:
+            return None
         p, r = best.witness, inner
         lam = Fraction(1)
         for _ in range(200):
             w = {k: (p[k] + lam * (Fraction(r[k]) - p[k])) if k in self.reals else p[k] for k in p}
-            dist = self.distance.between(u, w)
-            if dist <= best.value + self.tolerance:
-                out = noise_free.run(self.program, w)
-                if outputs_equal(out, det_u):
-                    raise AssertionError(f"dd near point {w} does not disagree with {dict(u)}")
-                best.near, best.near_distance, best.output = w, dist, out
-                return
+            if self.distance.between(u, w) <= best.value + self.tolerance:
+                return w
             lam /= 2
+        return None
 
 
 

@@ -18,7 +18,6 @@ system is involved.
 """
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -27,6 +26,7 @@ from dipc_plus.claims.expression import (ARITHMETIC, Expr, Where, bounded_consta
 from dipc_plus.exact.alpha_series import XFrac
 from dipc_plus.execution import limits
 from dipc_plus.execution.limits import clip
+from dipc_plus.frontend.scope import did_you_mean
 
 
 _FUNCTIONS = {"exp"}
@@ -182,8 +182,7 @@ def _check_shape(formula: Formula) -> None:
                 continue
             if node.value in _NOT_EXPRESSIBLE:
                 fail(node, f"'{node.value}': {_NOT_EXPRESSIBLE[node.value]}")
-            close = difflib.get_close_matches(node.value, sorted(known), n=1)
-            hint = f"did you mean '{close[0]}'?" if close else \
+            hint = did_you_mean(node.value, known) or \
                 "the formula may use eps, " + ", ".join(sorted(formula.names)) + " and exp(...)"
             fail(node, f"unknown name '{node.value}'", hint)
         elif node.kind == "unary":
@@ -380,9 +379,8 @@ class _PolynomialFold:
     def name(self, node) -> dict:
         """A parameter as a monomial; an unknown name with the closest known one as a hint."""
         if node.value not in self.index:
-            close = difflib.get_close_matches(node.value, self.names, n=1)
-            self.fail(node, f"unknown name '{node.value}'" + (f" (did you mean '{close[0]}'?)" if close else
-                                                              " (declare it in parameters = { ... })"))
+            close = did_you_mean(node.value, self.names)
+            self.fail(node, f"unknown name '{node.value}' ({close or 'declare it in parameters = { ... }'})")
         m = [0] * len(self.names)
         m[self.index[node.value]] = 1
         return {tuple(m): Fraction(1)}

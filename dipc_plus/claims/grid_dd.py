@@ -46,13 +46,9 @@ class GridSpace:
             return None
         values = []
         for w in self.points:
-            if list(w) != self.names:
+            row = _rationals(w, self.names) if list(w) == self.names else None
+            if row is None:
                 return None
-            row = []
-            for v in w.values():
-                if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
-                    return None
-                row.append(Fraction(v))
             values.append(row)
         scale = 1
         for row in values:
@@ -64,16 +60,11 @@ class GridSpace:
         return np.array(ints, dtype=dtype), scale
 
     def _scaled(self, u: Mapping, scale: int):
-        row = []
-        for name in self.names:
-            v = u[name]
-            if isinstance(v, bool) or not isinstance(v, (int, Fraction)):
-                return None
-            x = Fraction(v) * scale
-            if x.denominator != 1:
-                return None
-            row.append(int(x))
-        return row
+        """u's values times `scale` as integers, or None when one is no rational or not on the grid's scale."""
+        row = _rationals(u, self.names)
+        if row is None or any((x * scale).denominator != 1 for x in row):
+            return None
+        return [int(x * scale) for x in row]
 
     # -- the distance to disagreement ---------------------------------------------------------
     def dd(self, u: Mapping, det_u: dict | None = None) -> Disagreement:
@@ -131,6 +122,13 @@ class GridSpace:
         i = int(other[k])
         value = Fraction(int(dist[k]), scale)
         return Disagreement(value, True, dict(self.points[i]), output=self.dets[i])
+
+
+def _rationals(env: Mapping, names: list) -> list | None:
+    """The values of `names` in `env` as Fractions, or None when one is a Boolean or no number."""
+    if any(isinstance(env[n], bool) or not isinstance(env[n], (int, Fraction)) for n in names):
+        return None
+    return [Fraction(env[n]) for n in names]
 
 
 def dd_grid(u: Mapping, points, det: Callable[[Mapping], dict], distance: InputDistance,

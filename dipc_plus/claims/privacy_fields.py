@@ -9,15 +9,15 @@ with sizes bounded so that no user string builds a huge number.  Errors are
 """
 from __future__ import annotations
 
-import difflib
 import re
 from fractions import Fraction
 
-from dipc_plus.claims.claim_file import ClaimReader, output_elements
+from dipc_plus.claims.claim_file import ClaimReader
 from dipc_plus.claims.expression import ARITHMETIC, check_rational_power, syntax_tree
 from dipc_plus.decision.decide import Interval
 from dipc_plus.errors import UserError
 from dipc_plus.execution.limits import clip
+from dipc_plus.frontend.scope import did_you_mean
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.privacy_types import Budget, EpsRange, parse_event, read_rational
 from dipc_plus.exact.log_point import rational_power, value_at_log
@@ -56,8 +56,8 @@ class _BudgetFold:
             return (Fraction(1), {}, Fraction(0))
         if node.value in self.params:
             return (Fraction(0), {}, self.params[node.value])
-        close = difflib.get_close_matches(node.value, ["eps"] + list(self.params), n=1)
-        self.fail(f"unknown name '{node.value}'" + (f" (did you mean '{close[0]}'?)" if close else ""), node)
+        close = did_you_mean(node.value, ["eps", *self.params])
+        self.fail(f"unknown name '{node.value}'" + (f" ({close})" if close else ""), node)
 
     def call(self, node):
         """ln(r) of a positive rational constant r: one logarithm (ln 1 = 0 adds none)."""
@@ -223,10 +223,7 @@ def read_events(r: ClaimReader, spec, program: ir.Program, key: str) -> dict:
         if not isinstance(spec, dict):
             raise r.error(key, "events must be a table", hint='events = { out = ["(-inf, 0]", "(0, inf)"] }')
         for name, value in spec.items():
-            targets = output_elements(program, name)
-            if targets is None:
-                raise r.error(key, f"'{name}' is not an output of {program.name}",
-                              hint=f"its outputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
+            targets = r.named(key, program, name, "output")
             if not isinstance(value, list) or not value:
                 raise r.error(key, f"{name}: give a non-empty list of intervals",
                               hint=f'{name} = ["(-inf, 0]", "(0, inf)"]')

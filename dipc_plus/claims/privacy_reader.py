@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Mapping
 
 from dipc_plus.claims.box import read_box
-from dipc_plus.claims.claim_file import ClaimReader, load_claim, read_input_table
+from dipc_plus.claims.claim_file import ClaimReader, load_claim, note_of, read_input_table
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.adjacency import ADJACENCIES, Adjacency
@@ -87,7 +87,6 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: f
     structure = raw.get("structure", True)
     if not isinstance(structure, bool):
         raise r.error("privacy.structure", "structure must be true or false", hint="structure = true")
-    note = raw.get("note", "")
     if kind == "pairs":
         if "inputs" in raw:
             raise r.error("privacy.inputs", "with adjacency = \"pairs\" the inputs are the pairs' inputs",
@@ -104,7 +103,7 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: f
     if inputs_kind == "box":
         _check_box_claim(r, every_length)
     claim = DPClaim(path, program, adjacency, budget, delta_text, delta, eps, points_given, grid, events,
-                    structure, note if isinstance(note, str) else "", inputs_kind=inputs_kind,
+                    structure, note_of(raw), inputs_kind=inputs_kind,
                     every_length=every_length, given_params=given)
     claim.every_output_value = every_value
     return claim
@@ -168,14 +167,12 @@ def _distinct(points) -> list:
 
 def _read_pairs(r: ClaimReader, rows, program: ir.Program) -> list:
     key = "privacy.pairs"
-    if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
-        raise r.error(key if rows is not None else "privacy", "adjacency = \"pairs\" needs a list of pairs",
-                      hint="pairs = [ { input = { q = [0, 1] }, neighbour = { q = [1, 1] } } ]")
+    r.rows(key, rows, "adjacency = \"pairs\" needs a list of pairs",
+           "pairs = [ { input = { q = [0, 1] }, neighbour = { q = [1, 1] } } ]", at=None if rows is not None else "privacy")
     out = []
     for k, row in enumerate(rows):
-        if set(row) != {"input", "neighbour"}:
-            raise r.error(key, f"pair {k + 1} must have exactly 'input' and 'neighbour'",
-                          hint="{ input = { q = [0, 1] }, neighbour = { q = [1, 1] } }")
+        r.exact_keys(key, row, ("input", "neighbour"), f"pair {k + 1}",
+                     "{ input = { q = [0, 1] }, neighbour = { q = [1, 1] } }")
         u, w = (r.bind(key, program, row[side], f"pair {k + 1}") for side in ("input", "neighbour"))
         if freeze_env(u) == freeze_env(w):
             raise r.error(key, f"pair {k + 1} is an input with itself", hint="neighbours must differ")

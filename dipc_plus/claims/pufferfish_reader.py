@@ -10,16 +10,13 @@ a weight like '[__import__("os").system(...), 1 - p][1]' is refused, not run.
 """
 from __future__ import annotations
 
-import difflib
 import itertools
 import re
 from fractions import Fraction
 
-from dipc_plus.claims.claim_file import MAX_POINTS, ClaimReader, input_elements
-from dipc_plus.semantics.values import show_env
+from dipc_plus.claims.claim_file import MAX_POINTS, ClaimReader, naming_hint, note_of
 from dipc_plus.claims.formula import parse_polynomial
 from dipc_plus.errors import UserError
-from dipc_plus.semantics.values import freeze_env
 from dipc_plus.claims.privacy_fields import read_budget, read_eps, read_events
 from dipc_plus.claims.privacy_types import read_rational
 from dipc_plus.claims.privacy_types import PufferfishClaim, Scenario
@@ -64,20 +61,16 @@ def read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -
             raise r.error("privacy.pairs", f"pair {k + 1} must be two secret names", hint='["sick", "healthy"]')
         for x in pr:
             if x not in secrets:
-                close = difflib.get_close_matches(x, list(secrets), n=1)
                 raise r.error("privacy.pairs", f"'{x}' is not a secret",
-                              hint=(f"did you mean '{close[0]}'? " if close else "") +
-                              f"the secrets are: {', '.join(secrets)}")
+                              hint=naming_hint(x, secrets, f"the secrets are: {', '.join(secrets)}"))
         pairs.append((pr[0], pr[1]))
     sc_raw = raw.get("scenarios")
-    if not isinstance(sc_raw, list) or not sc_raw or not all(isinstance(x, dict) for x in sc_raw):
-        raise r.error("privacy.scenarios" if sc_raw is not None else "privacy",
-                      "give at least one scenario as [[privacy.scenarios]]",
-                      hint='[[privacy.scenarios]]\n  name = "independent"\n  independent = { x = { "0" = "1 - p", "1" = "p" } }')
+    r.rows("privacy.scenarios", sc_raw, "give at least one scenario as [[privacy.scenarios]]",
+           '[[privacy.scenarios]]\n  name = "independent"\n  independent = { x = { "0" = "1 - p", "1" = "p" } }',
+           at=None if sc_raw is not None else "privacy")
     scenarios = [_read_scenario(r, k, sc, program, list(parameters)) for k, sc in enumerate(sc_raw)]
-    note = raw.get("note", "")
     return PufferfishClaim(path, program, budget, eps, {n: _interval_text(iv) for n, iv in parameters.items()},
-                           parameters, secrets, pairs, scenarios, events, note if isinstance(note, str) else "")
+                           parameters, secrets, pairs, scenarios, events, note_of(raw))
 
 
 def _interval_text(iv) -> str:
@@ -126,26 +119,20 @@ def _read_scenario(r: ClaimReader, k: int, sc: dict, program: ir.Program, params
     support = [(u, w) for u, w in support if w]
     if not support:
         raise r.error(key, f"{name}: every prior weight is 0", hint="give some input a positive weight")
-    note = sc.get("note", "")
-    return Scenario(name, support, note if isinstance(note, str) else "")
+    return Scenario(name, support, note_of(sc))
 
 
 def _prior_support(r: ClaimReader, key: str, name: str, rows, program: ir.Program, weight) -> list:
     """`prior = [ {input, weight}, ... ]`: (input, weight polynomial) per entry, each input once."""
-    if not isinstance(rows, list) or not rows or not all(isinstance(x, dict) for x in rows):
-        raise r.error(key, f"{name}: prior must be a list of {{ input = ..., weight = ... }}",
-                      hint='prior = [ { input = { x = [0, 0] }, weight = "1 - p" } ]')
+    r.rows(key, rows, f"{name}: prior must be a list of {{ input = ..., weight = ... }}",
+           'prior = [ { input = { x = [0, 0] }, weight = "1 - p" } ]')
     support = []
     seen = set()
     for j, row in enumerate(rows):
-        if set(row) != {"input", "weight"}:
-            raise r.error(key, f"{name}: prior entry {j + 1} must have exactly 'input' and 'weight'",
-                          hint='{ input = { x = [0, 0] }, weight = "1 - p" }')
+        r.exact_keys(key, row, ("input", "weight"), f"{name}: prior entry {j + 1}",
+                     '{ input = { x = [0, 0] }, weight = "1 - p" }')
         u = r.bind(key, program, row["input"], f"{name}: prior entry {j + 1}")
-        if freeze_env(u) in seen:
-            raise r.error(key, f"{name}: prior entry {j + 1} repeats the input {show_env(u)}",
-                          hint="give each input once")
-        seen.add(freeze_env(u))
+        seen.add(r.first_time(key, seen, u, f"{name}: prior entry {j + 1}"))
         support.append((u, weight(row["weight"], f"prior entry {j + 1}")))
     return support
 
@@ -184,10 +171,7 @@ def _position_distributions(r: ClaimReader, key: str, name: str, spec: dict, pro
     types = dict(program.inputs)
     per: dict = {}
     for nm, dist in spec.items():
-        elems = input_elements(program, nm)
-        if elems is None:
-            raise r.error(key, f"{name}: '{nm}' is not an input of {program.name}",
-                          hint=f"its inputs are: {', '.join(sorted({n.split('[')[0] for n in types}))}")
+        elems = r.named(key, program, nm, label=f"{name}: ")
         if not isinstance(dist, dict) or not dist:
             raise r.error(key, f"{name}: {nm}: give {{ value = weight, ... }}",
                           hint=f'{nm} = {{ "0" = "1 - p", "1" = "p" }}')
