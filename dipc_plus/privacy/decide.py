@@ -29,11 +29,16 @@ def privacy_route(claim, every_length: bool) -> str:
     return "pufferfish" if claim.kind == "pufferfish" else "pairs"
 
 
+def claim_source(build, claim, params: dict, *more) -> Source:
+    """How a worker rebuilds a check: `build` of the claim file at these parameters (and `more`)."""
+    return Source.of(build, (os.path.abspath(claim.file), tuple(params.items()), *more),
+                     (claim.file, claim.program.source))
+
+
 def pufferfish_source(claim, params: dict) -> Source:
     """How a worker rebuilds a Pufferfish check (the claim file at these parameters)."""
     from dipc_plus.privacy.pufferfish.check import build_pufferfish_work
-    return Source.of(build_pufferfish_work, (os.path.abspath(claim.file), tuple(params.items())),
-                     (claim.file, claim.program.source))
+    return claim_source(build_pufferfish_work, claim, params)
 
 
 def decide_privacy(claim, options: RunOptions, params: dict, *, every_length: bool = False,
@@ -68,8 +73,7 @@ def decide_privacy(claim, options: RunOptions, params: dict, *, every_length: bo
                                                       progress=options.progress), source)
     from dipc_plus.privacy.dp.check import build_dp_work, check_dp
     structure = False if options.reference else structure
-    source = Source.of(build_dp_work, (os.path.abspath(claim.file), tuple(params.items()), structure, max_states),
-                       (claim.file, claim.program.source))
+    source = claim_source(build_dp_work, claim, params, structure, max_states)
     return PrivacyResult(claim, route, check_dp(claim, structure=structure, max_states=max_states, executor=executor,
                                           source=source, shard=options.shard, progress=options.progress,
                                           options=options), source)
@@ -94,7 +98,6 @@ def decide_loss(claim, options: RunOptions, params: dict, *, structure: bool | N
     from dipc_plus.privacy.loss.tight import build_loss_work, privacy_loss
     structure = False if options.reference else structure
     max_states = options.max_states or DEFAULT_MAX_STATES
-    source = Source.of(build_loss_work, (os.path.abspath(claim.file), tuple(params.items()), structure, max_states),
-                       (claim.file, claim.program.source))
+    source = claim_source(build_loss_work, claim, params, structure, max_states)
     return privacy_loss(claim, structure=structure, max_states=max_states, executor=executor, source=source,
                         progress=options.progress, options=options), None

@@ -16,7 +16,7 @@ from dipc_plus.decision.decide import working_precision
 from dipc_plus.exact.decimals import ball_text, enclosure_text
 from dipc_plus.exact.convert import fmt_q, json_exact
 from dipc_plus.exact.log_point import ln_text
-from dipc_plus.privacy.result import settled_lines
+from dipc_plus.privacy.result import claim_lines, settled_lines
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import group_arrays
 
@@ -62,6 +62,17 @@ def every_value_scope_json(scope, kind: str | None = None) -> dict:
     return out
 
 
+def every_value_coverage(scope, label: str) -> str:
+    """The closing scope line of a verdict on every value of the real outputs (`label` names the scope)."""
+    return (f"scope: {label}; covered: {scope.summary()[3:]}, every value of the real outputs; "
+            f"not covered: {', '.join(scope.not_covered()) or 'nothing else'}")
+
+
+def eps_phrase(claim) -> str:
+    """The eps a verdict holds for: the claim's point, or 'every eps in' its interval."""
+    return str(claim.eps) if claim.eps.is_log_point else "every eps in " + str(claim.eps)
+
+
 def dp_claim_json(claim) -> dict:
     """The fields every eps-DP result's JSON gives its claim, after the verdict and scope."""
     return {"claim": claim.file, "program": claim.program.name, "program_path": claim.program.source,
@@ -81,18 +92,16 @@ def dp_report(result) -> str:
     """The text report of a grid or list eps-DP result (`dp.check.PairCheck.report`)."""
     claim = result.claim
     sets = not claim.delta_is_zero
-    lines = [f"claim:  {claim.describe()}"]
+    lines = claim_lines(claim)
     if sets:
-        lines.append("        delta != 0: checked over every set of outputs (hockey-stick divergence), as "
-                     "(eps, delta)-DP requires")
-    if claim.note:
-        lines.append(f"note:   {claim.note}")
+        lines.insert(1, "        delta != 0: checked over every set of outputs (hockey-stick divergence), as "
+                        "(eps, delta)-DP requires")
     for note in result.plan.notes:
         lines.append(f"structure: {note}")
     lines.append(f"checked {result.pairs} pair(s) of neighbouring inputs (up to symmetry), "
                  f"{result.obligations} ({'pair' if sets else 'pair, output'}) obligation(s), {result.decisions} "
                  f"decided by the certified procedure; {result.evaluations} distribution(s); {result.seconds:.2f} s")
-    eps = claim.eps if claim.eps.is_log_point else "every eps in " + str(claim.eps)
+    eps = eps_phrase(claim)
     if sets:
         holds = (f"P[P(u) in S] <= e^({claim.budget}) P[P(u') in S] + {claim.delta_text} for every neighbouring pair (u, u') of "
                  f"these inputs, every set S of outputs and {eps}")

@@ -70,6 +70,21 @@ class PrivacyResult:
         return out
 
 
+class SettledPart:
+    """A part whose verdict is verified or refuted, never undecided (the pairs of a grid or list, a
+    Pufferfish claim): its `verified` flag says which."""
+    verified: bool
+
+    @property
+    def verdict(self) -> str:
+        return "verified" if self.verified else "refuted"
+
+
+def claim_lines(claim) -> list[str]:
+    """The opening lines of a settled part's report: the claim in words and its note."""
+    return [f"claim:  {claim.describe()}"] + ([f"note:   {claim.note}"] if claim.note else [])
+
+
 def settled_lines(part, vacuous_reason: str, holds: str, refuted: str) -> list[str]:
     """The closing lines of a verified-or-refuted part (the pairs of a grid or list, a Pufferfish
     claim): what holds on its scope (or why it holds vacuously), or `refuted` and the re-checked

@@ -41,7 +41,8 @@ from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
-from dipc_plus.privacy.display import dp_claim_json, eps_multiple, every_value_scope_json
+from dipc_plus.privacy.display import (dp_claim_json, eps_multiple, eps_phrase, every_value_coverage,
+                                       every_value_scope_json)
 from dipc_plus.privacy.dp.box_progress import BoxProgress
 from dipc_plus.privacy.dp.cell_points import cell_points
 from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, check_dp
@@ -153,12 +154,10 @@ class BoxCheck:
                                f"{self.search_limit})" if skipped else ""))
         return out
 
-    def scope_json(self) -> dict:
-        return every_value_scope_json(self.scope) if self.every_value else self.scope.to_json()
-
     def to_json(self) -> dict:
         c, cp = self.claim, self.coupling
-        out = {"verdict": self.verdict, "kind": "dp", "scope": self.scope_json(), **dp_claim_json(c), "eps": str(c.eps),
+        scope = every_value_scope_json(self.scope) if self.every_value else self.scope.to_json()
+        out = {"verdict": self.verdict, "kind": "dp", "scope": scope, **dp_claim_json(c), "eps": str(c.eps),
                "adjacency": c.adjacency.kind, "method": self.method,
                "coupling": {"applies": cp.applies, "reason": cp.reason,
                             "d": None if cp.d is None else fmt_q(cp.d),
@@ -213,14 +212,13 @@ class BoxCheck:
             else:
                 lines.append(f"  search at {s.text()}, {s.verdict} ({s.seconds:.2f} s)")
         scope = self.scope
-        eps = c.eps if c.eps.is_log_point else "every eps in " + str(c.eps)
         where = scope.summary() + ("; every value of the real outputs" if self.every_value else "")
         if self.verdict == VERIFIED:
             sets = ("every set S of outputs (every finite output and every value of the real outputs)"
                     if self.every_value else "every set S of outputs")
             lines.append(f"VERIFIED {where} by the {self.method}: P[P(u) in S] <= e^({c.budget}) "
                          f"P[P(u') in S] for every pair (u, u') of real inputs of the box at "
-                         f"{c.adjacency.describe()}, {sets} and {eps}")
+                         f"{c.adjacency.describe()}, {sets} and {eps_phrase(c)}")
         elif self.verdict == REFUTED:
             lines.append(f"REFUTED {where} by the {self.search_method} (a pair of the box, re-checked by an "
                          "independent evaluation):")
@@ -229,11 +227,7 @@ class BoxCheck:
             lines.append(f"UNDECIDED {where}: neither proved nor refuted; nothing is claimed")
             lines += [f"  {r}" for r in self.undecided_reasons()]
         lines.append(f"{self.seconds:.2f} s")
-        coverage = scope.coverage()
-        if self.every_value:
-            coverage = coverage.replace("scope: box; covered: ", "scope: box, every output value; covered: ", 1)
-            coverage = coverage.replace("; not covered:", ", every value of the real outputs; not covered:", 1)
-        lines.append(coverage)
+        lines.append(every_value_coverage(scope, "box, every output value") if self.every_value else scope.coverage())
         return "\n".join(lines)
 
 

@@ -35,7 +35,8 @@ from dipc_plus.semantics.values import show_env
 from dipc_plus.privacy.dp.hockey_stick import SetViolation, check_pair, output_keys
 from dipc_plus.exact.log_point import constant_value, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
-from dipc_plus.privacy.dp.plan import PairWork, Plan, Unit, lift_witness, plan
+from dipc_plus.privacy.result import SettledPart
+from dipc_plus.privacy.dp.plan import PairWork, Plan, Unit, claim_plan, lift_witness
 from dipc_plus.privacy.dp.point_filter import filter_applies, point_filter_check
 from dipc_plus.execution.accelerators import switched_off
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
@@ -209,7 +210,7 @@ class Counterexample:
 
 
 @dataclass
-class PairCheck:
+class PairCheck(SettledPart):
     claim: DPClaim
     verified: bool
     counterexample: Counterexample | None
@@ -228,10 +229,6 @@ class PairCheck:
         """The output tables the checked pairs used, each once whichever process made it (the
         JSON's "distributions"; `dipc merge` unions the parts' tables)."""
         return sum(keys if isinstance(keys, int) else len(keys) for keys in self.tables_used.values())
-
-    @property
-    def verdict(self) -> str:
-        return "verified" if self.verified else "refuted"
 
     @property
     def scope(self) -> Scope:
@@ -301,7 +298,6 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
     (`options`) every pair is checked on one chain per input: no orbits, supports or structure."""
     from dipc_plus.execution.executor import SERIAL, Source
     from dipc_plus.execution.run import TaskRun
-    from dipc_plus.privacy.dp.plan import task_size
     t0 = time.perf_counter()
     if not options.allows("privacy-structure"):
         structure = False
@@ -321,11 +317,8 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
         result = _check_by_obligations(work, source, executor, shard, progress, t0)
         result.work = {"path": PAIR_PATH, "reason": why_not}
         return result
-    # in this process one pair per task (the ledger and the bar move with each pair); in workers
-    # a few contiguous ranges per worker
-    tasks = work.tasks(shard, 4 * executor.jobs if executor.parallel else len(work.items()))
+    tasks, sizes = work.sized_tasks(executor, shard)
     covered = work.shard_range(shard)
-    sizes = [task_size(t) for t in tasks]
     pairs = obligations = decisions = 0
     used: dict = {}
     cex = None
@@ -486,8 +479,7 @@ class DPWork(PairWork):
                             "named events only would not decide it",
                             file=claim.file, hint="use delta = 0 (eps-DP is checked per named event), or a program "
                                                   "with finite outputs")
-        use = claim.structure if structure is None else structure
-        return cls(claim, plan(claim, use, max_states=max_states, symmetry=symmetry), Checker(claim))
+        return cls(claim, claim_plan(claim, structure, max_states, symmetry), Checker(claim))
 
 
 def build_dp_work(claim_path: str, params: tuple, structure, max_states: int) -> DPWork:

@@ -319,6 +319,17 @@ class PairWork:
                 out.append((k, None, None) if same[0][1] is None else (k, same[0][1], same[-1][1] + 1))
         return out
 
+    def sized_tasks(self, executor, shard=None) -> tuple[list, list]:
+        """(tasks, their sizes) for `executor`: in this process one item per task (the ledger and the
+        bar move with each pair), in workers a few contiguous ranges per worker."""
+        tasks = self.tasks(shard, 4 * executor.jobs if executor.parallel else len(self.items()))
+        return tasks, [task_size(t) for t in tasks]
+
+
+def claim_plan(claim, structure, max_states: int, symmetry: bool = True) -> Plan:
+    """The plan of a claim's pairs; `structure` None uses the claim's own setting."""
+    return plan(claim, claim.structure if structure is None else structure, max_states=max_states, symmetry=symmetry)
+
 
 def task_size(task) -> int:
     """How many items a task covers (a progress bar's step)."""

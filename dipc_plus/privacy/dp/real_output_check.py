@@ -41,7 +41,7 @@ from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import LinForm, atom
 from dipc_plus.errors import UserError
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
-from dipc_plus.privacy.display import every_value_scope_json
+from dipc_plus.privacy.display import every_value_coverage, every_value_scope_json
 from dipc_plus.privacy.dp.coupling import Coupling, coupling_for
 from dipc_plus.privacy.dp.real_output_loss import (EndRatio, interval_text, pair_loss, place_text, prove_unproved,
                                                     sup_loss_over_eps)
@@ -118,11 +118,8 @@ class RealOutputCheck:
     unproved_intervals: list = field(default_factory=list)   # (u, u', interval) not proved monotone
     coupling: Coupling | None = None   # the coupling bound, when it applies to the claim
 
-    def scope_json(self) -> dict:
-        return every_value_scope_json(self.scope, SCOPE_KIND)
-
     def to_json(self) -> dict:
-        out = {"command": "privacy", "verdict": self.verdict, "scope": self.scope_json(),
+        out = {"command": "privacy", "verdict": self.verdict, "scope": every_value_scope_json(self.scope, SCOPE_KIND),
                "claim": self.claim.describe(), "pairs": self.pairs, "sup_loss_over_eps": self.sup_text,
                "sup_exact": self.sup_exact, "seconds": round(self.seconds, 3), "notes": self.notes}
         if self.coupling is not None:
@@ -156,8 +153,7 @@ class RealOutputCheck:
                          "(never guessed); the first:")
             for o, iv, why in self.undecided[:5]:
                 lines.append(f"  {_outcome_text(o)}, w in {iv}: {why}")
-        lines.append(f"scope: {SCOPE_KIND}; covered: {self.scope.summary()[3:]}, every value of the real "
-                     f"outputs; not covered: {', '.join(self.scope.not_covered()) or 'nothing else'}")
+        lines.append(every_value_coverage(self.scope, SCOPE_KIND))
         return "\n".join(lines)
 
 

@@ -27,7 +27,7 @@ from dipc_plus.decision.envelope import boundary_text, envelope
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import constant_value, ln_text, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
-from dipc_plus.privacy.dp.plan import PairWork, Plan, lift_witness, plan, task_size
+from dipc_plus.privacy.dp.plan import PairWork, Plan, claim_plan, lift_witness
 from dipc_plus.privacy.dp.point_filter import filter_applies, point_filter_loss
 from dipc_plus.decision.sup_ratio import SupRatio, bounded_by, sup_ratio
 from dipc_plus.semantics import ir
@@ -219,8 +219,7 @@ def build_loss_work(claim_path: str, params: tuple, structure, max_states: int) 
     """The pairs a worker rebuilds from the claim file (`execution.executor.Source`)."""
     from dipc_plus.claims.privacy_reader import load_privacy_claim
     claim = load_privacy_claim(claim_path, dict(params))
-    use = claim.structure if structure is None else structure
-    return PairWork(claim, plan(claim, use, max_states=max_states, symmetry=True))
+    return PairWork(claim, claim_plan(claim, structure, max_states))
 
 
 def loss_ratios(source, task) -> dict:
@@ -272,10 +271,8 @@ def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = T
     from dipc_plus.execution.run import TaskRun
     refuse_every_output_value(claim)
     t0 = time.perf_counter()
-    use = claim.structure if structure is None else structure
-    if not options.allows("privacy-structure"):      # reference mode: one chain per input
-        use = False
-    pl = plan(claim, use, max_states=max_states, symmetry=symmetry)
+    reference = not options.allows("privacy-structure")      # reference mode: one chain per input
+    pl = claim_plan(claim, False if reference else structure, max_states, symmetry)
     res = LossResult(claim, plan=pl)
     cands: dict = {}
     npairs = nratios = 0
@@ -285,8 +282,7 @@ def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = T
     executor = executor or SERIAL
     source = source if source is not None else Source(None, (), (), key=f"loss-{id(work)}")
     source.seed(work)
-    tasks = work.tasks(None, 4 * executor.jobs if executor.parallel else len(work.items()))
-    sizes = [task_size(t) for t in tasks]
+    tasks, sizes = work.sized_tasks(executor)
     with TaskRun(sum(sizes), "privacy-loss", "pair", progress=progress) as run:
         for part in run.parts(loss_ratios, source, tasks, executor=executor, sizes=sizes):
             unit = pl.units[part["unit"]]
@@ -297,8 +293,7 @@ def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = T
                     cands[r] = (unit, u, w, v)
             if part["infinite"] is not None:
                 u, w, v = part["infinite"]
-                fu, fw, out, pp, qq = lift_witness(claim, pl, unit, u, w, v)
-                res.infinite = Candidate(None, fu, fw, out, pp, qq)
+                res.infinite = lifted_candidate(claim, pl, (unit, u, w, v), infinite=True)
                 res.pairs, res.candidates, res.distinct = npairs, nratios, len(cands)
                 res.seconds = time.perf_counter() - t0
                 return res
@@ -306,6 +301,17 @@ def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = T
     _tight_from_ratios(claim, pl, res, cands, executor, source, sup)
     res.seconds = time.perf_counter() - t0
     return res
+
+
+def lifted_candidate(claim: DPClaim, pl: Plan, info: tuple, ratio=None, infinite: bool = False) -> Candidate:
+    """The candidate of `info` = (unit, u, u', v) on the whole program: its ratio is `ratio`, or p/p'
+    when None; an infinite one (p' = 0) keeps p and p' as computed and no ratio."""
+    unit, u, w, v = info
+    fu, fw, out, pp, qq = lift_witness(claim, pl, unit, u, w, v)
+    if infinite:
+        return Candidate(None, fu, fw, out, pp, qq)
+    p, q = ExpFrac.of(pp), ExpFrac.of(qq)
+    return Candidate(p / q if ratio is None else ratio, fu, fw, out, p, q)
 
 
 def _loss_by_point_filter(claim: DPClaim, pl: Plan, res: LossResult, t0: float) -> LossResult:
@@ -317,16 +323,14 @@ def _loss_by_point_filter(claim: DPClaim, pl: Plan, res: LossResult, t0: float) 
         ratio, u, w, v = point_filter_loss(claim, unit)
         npairs += math.prod(len(unit.grid[n]) for n in unit.inputs)
         if ratio is None:
-            fu, fw, out, pp, qq = lift_witness(claim, pl, unit, u, w, v)
-            res.infinite = Candidate(None, fu, fw, out, pp, qq)
+            res.infinite = lifted_candidate(claim, pl, (unit, u, w, v), infinite=True)
             res.pairs, res.seconds = npairs, time.perf_counter() - t0
             return res
         if best is None or ratio > best[0]:
             best = (ratio, unit, u, w, v)
     ratio, unit, u, w, v = best
-    fu, fw, out, pp, qq = lift_witness(claim, pl, unit, u, w, v)
     res.point_ratio = ratio
-    res.point_candidate = Candidate(ExpFrac.of(pp) / ExpFrac.of(qq), fu, fw, out, ExpFrac.of(pp), ExpFrac.of(qq))
+    res.point_candidate = lifted_candidate(claim, pl, (unit, u, w, v))
     res.pairs, res.seconds = npairs, time.perf_counter() - t0
     return res
 
@@ -348,9 +352,7 @@ def _tight_from_ratios(claim: DPClaim, pl: Plan, res: LossResult, cands: dict, e
     the largest value at eps = ln r, the largest constant, or else the upper envelope over the
     eps interval (and sup L(eps)/eps when `sup`)."""
     def make(r, info):
-        unit, u, w, v = info
-        fu, fw, out, pp, qq = lift_witness(claim, pl, unit, u, w, v)
-        return Candidate(r, fu, fw, out, ExpFrac.of(pp), ExpFrac.of(qq))
+        return lifted_candidate(claim, pl, info, r)
 
     if not cands:
         raise no_adjacent_pair(claim)

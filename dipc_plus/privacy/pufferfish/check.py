@@ -44,7 +44,7 @@ from dipc_plus.semantics.values import show_env
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import constant_value, rational_at_log
 from dipc_plus.privacy.output_tables import ZERO, TableSource
-from dipc_plus.privacy.result import settled_lines
+from dipc_plus.privacy.result import SettledPart, claim_lines, settled_lines
 from dipc_plus.decision.param_decide import bernstein_decide, decide_univariate, nonneg_on_box
 from dipc_plus.exact.param_poly import is_zero_value, poly_add, poly_eval, poly_mul, poly_scale
 
@@ -123,17 +123,13 @@ class PufferfishCounterexample:
 
 
 @dataclass
-class PufferfishCheck:
+class PufferfishCheck(SettledPart):
     claim: PufferfishClaim
     verified: bool
     counterexample: PufferfishCounterexample | None
     obligations: int
     seconds: float
     notes: list = field(default_factory=list)
-
-    @property
-    def verdict(self) -> str:
-        return "verified" if self.verified else "refuted"
 
     @property
     def vacuous(self) -> bool:
@@ -157,11 +153,7 @@ class PufferfishCheck:
 
     def report(self) -> str:
         c = self.claim
-        lines = [f"claim:  {c.describe()}"]
-        if c.note:
-            lines.append(f"note:   {c.note}")
-        for n in self.notes:
-            lines.append(f"        {n}")
+        lines = claim_lines(c) + [f"        {n}" for n in self.notes]
         lines.append(f"{self.obligations} (scenario, pair, output) obligation(s); {self.seconds:.2f} s")
         holds = (f"P[M(X)=w | s, theta] <= e^({c.budget}) P[M(X)=w | s', theta] for every scenario, discriminative "
                  f"pair (both directions), output{' event' if c.events else ''}"
