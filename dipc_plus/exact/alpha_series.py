@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly, binary_power
 
 Key = tuple  # (p: Fraction, j: int): the term x^j * e^(p*x*eps)
@@ -115,17 +116,13 @@ class XSum:
         for (p, j), c in sorted(self.terms.items(), key=lambda kv: (-kv[0][0], -kv[0][1])):
             factors = [f"alpha^{j}" if j > 1 else "alpha"] if j else []
             if p:
-                rate = {1: "", -1: "-"}.get(p, f"{_fmt(p)}*")
+                rate = {1: "", -1: "-"}.get(p, f"{fmt_q(p)}*")
                 factors.append(f"e^({rate}alpha*eps)")
             body = str(c)
             if factors:
                 body = ("" if c == ExpPoly.ONE else f"({body})*") + "*".join(factors)
             parts.append(body)
         return " + ".join(parts)
-
-
-def _fmt(q: Fraction) -> str:
-    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
 
 
 class XFrac:
@@ -225,7 +222,7 @@ class XFrac:
             poly = c.terms[Fraction(0)]
             constant, slope = Fraction(int(poly[0].p), int(poly[0].q)), Fraction(int(poly[1].p), int(poly[1].q))
             if constant:
-                raise ValueError(f"contains the constant factor exp({_fmt(constant)}"
+                raise ValueError(f"contains the constant factor exp({fmt_q(constant)}"
                                  f"{'*alpha' if j else ''}), which is not rational")
             rates[j] = slope
         return XFrac(XSum({(rates.get(1, Fraction(0)), 0): ExpPoly.exp(rates.get(0, Fraction(0)))}))

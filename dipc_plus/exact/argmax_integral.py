@@ -37,8 +37,6 @@ __all__ = ["argmax_probabilities", "KINDS"]
 
 # Every number here is an fmpq (FLINT's rational): the products of m - 1 CDFs make millions
 # of additions and hashes, which with Fraction took 70% of NoisyMax m=20.
-_ZERO, _ONE, _HALF = fmpq(0), fmpq(1), fmpq(1, 2)
-
 # kind -> rate b -> ((pdf left, pdf right), (cdf left, cdf right)), each a list of
 # (coef, alpha) meaning coef * e^(alpha (u - c eps)); "left" is u < c eps.
 KINDS = ("lap", "exp", "negexp")

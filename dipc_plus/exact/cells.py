@@ -28,7 +28,7 @@ from fractions import Fraction
 from math import gcd, lcm
 
 from dipc_plus.exact import lp
-from dipc_plus.exact.open_regions import region_is_feasible
+from dipc_plus.exact.open_regions import is_difference, region_is_feasible
 
 __all__ = ["Cell", "CellPoint", "NeedSplit", "box", "primitive"]
 
@@ -91,7 +91,7 @@ class Cell:
         self._inside = None     # a relative-interior point, found once
         self._bounds = None     # per input, bounds (lo, hi) from the one-input constraints
         self._witnesses: list = []   # points of the relative interior met so far
-        self._differences = all(op != "==" and _is_difference(c) for c, op in self.constraints)
+        self._differences = all(op != "==" and is_difference(c[:-1]) for c, op in self.constraints)
 
     def __hash__(self):
         return self._hash
@@ -112,18 +112,14 @@ class Cell:
 
     # -- exact LP questions ------------------------------------------------------
     def _system(self, relative_interior: bool) -> list:
-        out = []
-        for h, op in self.constraints:
-            if relative_interior and op == "<=":
-                op = "<"
-            out.append(lp.Constraint.make({i: c for i, c in enumerate(h[:-1]) if c}, op, -h[-1]))
-        return out
+        return [lp.Constraint.row(h, "<" if relative_interior and op == "<=" else op)
+                for h, op in self.constraints]
 
     def _feasible_with(self, h: tuple, op: str, relative_interior: bool) -> bool:
-        if relative_interior and self._differences and op in ("<", ">") and _is_difference(h):
+        if relative_interior and self._differences and op in ("<", ">") and is_difference(h[:-1]):
             # an open system of difference constraints: shortest paths (open_regions), no LP
             return region_is_feasible([c for c, _ in self.constraints] + [h if op == "<" else _neg(h)])
-        extra = lp.Constraint.make({i: c for i, c in enumerate(h[:-1]) if c}, op, -h[-1])
+        extra = lp.Constraint.row(h, op)
         pt = lp.interior_point(self._system(relative_interior) + [extra], list(range(self.p)))
         if pt is None:
             return False
@@ -137,11 +133,7 @@ class Cell:
     def _relative_interior_is_nonempty(self) -> bool:
         if self._differences:
             return region_is_feasible([c for c, _ in self.constraints])
-        if self._inside is None:
-            self._inside = self.interior_point()
-            if self._inside is not None:
-                self._witnesses.append(self._inside)
-        return self._inside is not None
+        return self._inside_point(required=False) is not None
 
     def interior_point(self) -> list | None:
         """A point of the relative interior (Fractions), or None if it is empty."""
@@ -165,7 +157,7 @@ class Cell:
             return -1
         if lo is not None and lo > 0:
             return 1
-        if self._differences and _is_difference(h):   # two shortest-path tests, no LP
+        if self._differences and is_difference(h[:-1]):   # two shortest-path tests, no LP
             neg = self._feasible_with(h, "<", True)
             pos = self._feasible_with(h, ">", True)
             if neg and pos:
@@ -193,12 +185,15 @@ class Cell:
             raise NeedSplit(h)
         return 0
 
-    def _inside_point(self) -> list:
+    def _inside_point(self, required: bool = True) -> list | None:
+        """The relative-interior point found once (kept as a witness); None or, if `required`,
+        ValueError when the relative interior is empty."""
         if self._inside is None:
             self._inside = self.interior_point()
-            if self._inside is None:
+            if self._inside is not None:
+                self._witnesses.append(self._inside)
+            elif required:
                 raise ValueError(f"the cell {self.describe()} is empty")
-            self._witnesses.append(self._inside)
         return self._inside
 
     def _range_on_bounds(self, h: tuple) -> tuple:
@@ -268,7 +263,7 @@ class Cell:
     def children(self, split: NeedSplit) -> list:
         """The non-empty pieces of the cell on the sides of split.h (and on it, for a jump)."""
         h = split.h
-        neg = tuple(-c for c in h)
+        neg = _neg(h)
         if split.jump:
             sides = [(h, "<"), (h, "=="), (neg, "<")]
         else:
@@ -362,12 +357,6 @@ class CellPoint:
         return self._sign(other) == 0
 
     __hash__ = None
-
-
-def _is_difference(h: tuple) -> bool:
-    """q_i - q_j + k or +-q_i + k, up to a positive factor."""
-    nz = [c for c in h[:-1] if c]
-    return len(nz) == 1 or (len(nz) == 2 and nz[0] == -nz[1])
 
 
 def _neg(h: tuple) -> tuple:

@@ -15,6 +15,7 @@ only to print.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from fractions import Fraction
 from functools import reduce
 from math import lcm
@@ -24,22 +25,21 @@ import flint
 from flint import arb, fmpq, fmpq_poly
 
 from dipc_plus.errors import UserError
-from dipc_plus.exact.convert import fmt_q, signed_sum
+from dipc_plus.exact.convert import fmt_q, signed_sum, to_fmpq, to_fraction
 from dipc_plus.execution import limits
 
 Number = Union[int, Fraction, fmpq]
 
 
-def _q(x: Number) -> fmpq:
-    if isinstance(x, fmpq):
-        return x
-    if isinstance(x, Fraction):
-        return fmpq(x.numerator, x.denominator)
-    return fmpq(x)
-
-
-def _fr(x: fmpq) -> Fraction:
-    return Fraction(int(x.p), int(x.q))
+@contextmanager
+def working_precision(prec: int):
+    """Run the block with arb at `prec` bits, restoring the caller's precision after it."""
+    old = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        yield
+    finally:
+        flint.ctx.prec = old
 
 
 class ExpPoly:
@@ -82,7 +82,7 @@ class ExpPoly:
     # -- constructors ---------------------------------------------------------------
     @staticmethod
     def const(c: Number) -> "ExpPoly":
-        return ExpPoly({Fraction(0): fmpq_poly([_q(c)])})
+        return ExpPoly({Fraction(0): fmpq_poly([to_fmpq(c)])})
 
     @staticmethod
     def eps(power: int = 1) -> "ExpPoly":
@@ -91,12 +91,12 @@ class ExpPoly:
     @staticmethod
     def exp(q: Number, coeff: Number = 1) -> "ExpPoly":
         """coeff * e^(q eps)."""
-        return ExpPoly({Fraction(q) if not isinstance(q, fmpq) else _fr(q): fmpq_poly([_q(coeff)])})
+        return ExpPoly({Fraction(q) if not isinstance(q, fmpq) else to_fraction(q): fmpq_poly([to_fmpq(coeff)])})
 
     @staticmethod
     def monomial(coeff: Number, power: int, q: Number) -> "ExpPoly":
         """coeff * eps^power * e^(q eps)."""
-        return ExpPoly({Fraction(q): fmpq_poly([0] * power + [_q(coeff)])})
+        return ExpPoly({Fraction(q): fmpq_poly([0] * power + [to_fmpq(coeff)])})
 
     ZERO: "ExpPoly"
     ONE: "ExpPoly"
@@ -115,7 +115,7 @@ class ExpPoly:
             return Fraction(0)
         if not self.is_constant():
             raise ValueError(f"{self} depends on eps")
-        return _fr(self.terms[Fraction(0)][0])
+        return to_fraction(self.terms[Fraction(0)][0])
 
     def monomials(self) -> Iterable[tuple[Fraction, int, Fraction]]:
         """(coefficient, power of eps, exponent q) for every nonzero monomial."""
@@ -123,7 +123,7 @@ class ExpPoly:
             p = self.terms[q]
             for k, c in enumerate(p.coeffs()):
                 if c != 0:
-                    yield _fr(c), k, q
+                    yield to_fraction(c), k, q
 
     def denominator_lcm(self) -> int:
         """L such that every exponent q is a multiple of 1/L."""
@@ -138,15 +138,12 @@ class ExpPoly:
         return self._hash
 
     def __eq__(self, other):
-        if type(other) is ExpPoly:   # the usual case, before the isinstance chain
-            return self.terms.keys() == other.terms.keys() and all(
-                self.terms[q] == other.terms[q] for q in self.terms)
-        if isinstance(other, (int, Fraction, fmpq)):
-            other = ExpPoly.const(other)
-        if isinstance(other, ExpFrac):
-            return ExpFrac.of(self) == other
-        if not isinstance(other, ExpPoly):
-            return NotImplemented
+        if type(other) is not ExpPoly:   # the usual case skips the isinstance chain
+            if isinstance(other, ExpFrac):
+                return ExpFrac.of(self) == other
+            if not isinstance(other, (int, Fraction, fmpq, ExpPoly)):
+                return NotImplemented
+            other = ExpPoly.lift(other)
         return self.terms.keys() == other.terms.keys() and all(
             self.terms[q] == other.terms[q] for q in self.terms)
 
@@ -185,7 +182,7 @@ class ExpPoly:
         if isinstance(other, ExpFrac):
             return ExpFrac.of(self) * other
         if isinstance(other, (int, Fraction, fmpq)):
-            c = _q(other)
+            c = to_fmpq(other)
             return ExpPoly({q: p * c for q, p in self.terms.items()}) if c != 0 else ExpPoly()
         other = ExpPoly.lift(other)
         out: dict = {}
@@ -200,7 +197,7 @@ class ExpPoly:
 
     def __truediv__(self, other):
         if isinstance(other, (int, Fraction, fmpq)):
-            c = _q(other)
+            c = to_fmpq(other)
             if c == 0:
                 raise ZeroDivisionError("division of an exponential polynomial by 0")
             return self * (1 / c)
@@ -223,7 +220,7 @@ class ExpPoly:
         """d/d eps."""
         out: dict = {}
         for q, p in self.terms.items():
-            d = p.derivative() + p * _q(q)
+            d = p.derivative() + p * to_fmpq(q)
             out[q] = d
         return ExpPoly(out)
 
@@ -236,16 +233,14 @@ class ExpPoly:
         if self._balls is None:
             self._balls = {}
         if prec not in self._balls:
-            self._balls[prec] = [(arb(_q(q)), [arb(c) for c in reversed(p.coeffs())])
+            self._balls[prec] = [(arb(to_fmpq(q)), [arb(c) for c in reversed(p.coeffs())])
                                  for q, p in self.terms.items()]
         return self._balls[prec]
 
     def arb_value(self, eps: Number | arb, prec: int = 128) -> arb:
         """A certified ball containing f(eps) (for a ball eps: containing f of every point in it)."""
-        old = flint.ctx.prec
-        flint.ctx.prec = prec
-        try:
-            e = eps if isinstance(eps, arb) else arb(_q(eps))
+        with working_precision(prec):
+            e = eps if isinstance(eps, arb) else arb(to_fmpq(eps))
             total = arb(0)
             for q, coeffs in self._terms_as_balls(prec):
                 acc = arb(0)
@@ -253,8 +248,6 @@ class ExpPoly:
                     acc = acc * e + c
                 total += acc * (q * e).exp()
             return total
-        finally:
-            flint.ctx.prec = old
 
     def __call__(self, eps: float) -> float:
         """Floating-point value, for plots and cross-checks only (never for a verdict)."""
@@ -263,7 +256,7 @@ class ExpPoly:
         for q, p in self.terms.items():
             acc = 0.0
             for c in reversed(p.coeffs()):
-                acc = acc * eps + float(_fr(c))
+                acc = acc * eps + float(to_fraction(c))
             total += acc * math.exp(float(q) * eps)
         return total
 
@@ -460,12 +453,10 @@ class ExpFrac:
         return self.num.is_zero()
 
     def __eq__(self, other):
-        if type(other) is ExpFrac:
-            return self.num == other.num and self.den == other.den
-        if isinstance(other, (int, Fraction, fmpq, ExpPoly)):
-            other = ExpFrac(other)
-        if not isinstance(other, ExpFrac):
-            return NotImplemented
+        if type(other) is not ExpFrac:
+            if not isinstance(other, (int, Fraction, fmpq, ExpPoly, ExpFrac)):
+                return NotImplemented
+            other = ExpFrac(other) if not isinstance(other, ExpFrac) else other
         return self.num == other.num and self.den == other.den
 
     def __hash__(self):
@@ -511,12 +502,8 @@ class ExpFrac:
         return ExpFrac.of(other) / self
 
     def arb_value(self, eps, prec: int = 128) -> arb:
-        old = flint.ctx.prec
-        flint.ctx.prec = prec
-        try:
+        with working_precision(prec):
             return self.num.arb_value(eps, prec) / self.den.arb_value(eps, prec)
-        finally:
-            flint.ctx.prec = old
 
     def __call__(self, eps: float) -> float:
         return self.num(eps) / self.den(eps)

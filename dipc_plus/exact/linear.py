@@ -23,6 +23,16 @@ def _uncached_state(self) -> dict:
     return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
 
 
+def _cached_hash(self) -> int:
+    """The hash of the fields' tuple, computed once: noises, forms and atoms are immutable and
+    key the engines' caches, where hashing their Fractions again was a measured cost."""
+    h = self.__dict__.get("_hash")
+    if h is None:
+        h = hash(tuple(v for k, v in self.__dict__.items() if not k.startswith("_")))
+        object.__setattr__(self, "_hash", h)
+    return h
+
+
 @dataclass(frozen=True)
 class Noise:
     """An independent noise variable, rate a of a*eps, location 0; `kind` names its
@@ -35,13 +45,7 @@ class Noise:
     kind: str
     rate: Fraction
 
-    def __hash__(self):   # cached: Fraction hashes are slow and noises key many caches
-        h = self.__dict__.get("_hash")
-        if h is None:
-            h = hash((self.kind, self.rate))
-            object.__setattr__(self, "_hash", h)
-        return h
-
+    __hash__ = _cached_hash
     __getstate__ = _uncached_state
 
 
@@ -71,13 +75,7 @@ class LinForm:
     coeffs: tuple  # of (int noise id, Fraction)
     const: Fraction = Fraction(0)
 
-    def __hash__(self):   # cached (forms are immutable and hashed over and over in states)
-        h = self.__dict__.get("_hash")
-        if h is None:
-            h = hash((self.coeffs, self.const))
-            object.__setattr__(self, "_hash", h)
-        return h
-
+    __hash__ = _cached_hash
     __getstate__ = _uncached_state
 
     @staticmethod
@@ -154,13 +152,7 @@ class Atom:
     form: LinForm
     op: str
 
-    def __hash__(self):
-        h = self.__dict__.get("_hash")
-        if h is None:
-            h = hash((self.form, self.op))
-            object.__setattr__(self, "_hash", h)
-        return h
-
+    __hash__ = _cached_hash
     __getstate__ = _uncached_state
 
     def noises(self) -> frozenset:
@@ -186,11 +178,7 @@ def atom(lhs: LinForm, op: str, rhs: LinForm) -> Atom:
         lhs, rhs, op = rhs, lhs, _FLIP[op]
     if op not in OPS:
         raise ValueError(f"unknown comparison {op!r}")
-    d = dict(lhs.coeffs)
-    for i, c in rhs.coeffs:
-        d[i] = d.get(i, 0) - c
-    form = LinForm.make(d, lhs.const - rhs.const)
-    return Atom(normalise_form(form, op), op)
+    return Atom(normalise_form(lhs - rhs, op), op)
 
 
 def negate(a: Atom) -> Atom:

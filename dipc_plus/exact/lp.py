@@ -59,6 +59,15 @@ class Constraint:
                              key=lambda vc: str(vc[0])))
         return Constraint(items, op, Fraction(rhs))
 
+    @staticmethod
+    def row(h, op: str) -> "Constraint":
+        """``h.(x, 1) op 0`` over the variables 0..len(h)-2: the integer rows of cells and regions.
+
+        >>> str(Constraint.row((2, 0, -3), "<"))
+        '2*0 < 3'
+        """
+        return Constraint.make({i: c for i, c in enumerate(h[:-1]) if c}, op, -h[-1])
+
     def as_dict(self) -> dict:
         return dict(self.coeffs)
 

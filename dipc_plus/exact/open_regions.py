@@ -23,7 +23,8 @@ from flint import fmpq
 
 from dipc_plus.exact import lp
 
-__all__ = ["constraint", "simplify_region", "region_is_feasible", "breakpoint", "clear_region_caches"]
+__all__ = ["constraint", "simplify_region", "region_is_feasible", "breakpoint", "clear_region_caches",
+           "is_difference"]
 
 _CACHE_LIMIT = 500_000
 _SIMPLIFY_CACHE: dict = {}
@@ -126,16 +127,21 @@ def _simplify(region: frozenset):
     cons = [tight[d][2] for d in directions]
     if all(sum(1 for v in d if v) == 1 for d in directions):
         kept = cons  # one-variable bounds: the gap test above decided feasibility
-    elif all(_is_difference(d) for d in directions):
+    elif all(is_difference(d) for d in directions):
         kept = _difference_simplify(cons)
     else:
         kept = _lp_simplify(cons)
     return None if kept is None else frozenset(kept)
 
 
-def _is_difference(d: tuple) -> bool:
+def is_difference(d) -> bool:
+    """Coefficients of +-x_i or of x_i - x_j, up to a positive factor (difference constraints).
+
+    >>> is_difference((2, -2, 0)), is_difference((0, -3)), is_difference((1, 1))
+    (True, True, False)
+    """
     nz = [v for v in d if v]
-    return len(nz) == 1 or (len(nz) == 2 and nz[0] == -nz[1] and abs(nz[0]) == 1)
+    return len(nz) == 1 or (len(nz) == 2 and nz[0] == -nz[1])
 
 
 def _difference_simplify(cons: list):
@@ -238,8 +244,7 @@ def _lp_interior_point(cons):
     Each row of `cons` is (a_0, ..., a_{n-1}, d); the exact LP of `lp` decides it.
     """
     nv = len(cons[0]) - 1
-    system = [lp.Constraint.make({j: c[j] for j in range(nv) if c[j]}, "<", -c[-1]) for c in cons]
-    point = lp.interior_point(system, list(range(nv)))
+    point = lp.interior_point([lp.Constraint.row(c, "<") for c in cons], list(range(nv)))
     if point is None:
         return None
     return [_as_fmpq(point.get(j, 0)) for j in range(nv)]
