@@ -25,10 +25,9 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from math import gcd, lcm
 
 from dipc_plus.exact import lp
-from dipc_plus.exact.open_regions import is_difference, region_is_feasible
+from dipc_plus.exact.open_regions import is_difference, primitive, region_is_feasible
 
 __all__ = ["Cell", "CellPoint", "NeedSplit", "box", "primitive"]
 
@@ -52,19 +51,6 @@ class NeedSplit(Exception):
         super().__init__(h, jump)
         self.h = h
         self.jump = jump
-
-
-def primitive(h) -> tuple:
-    """h scaled by a positive number to coprime integers (h not all zero).
-
-    >>> from fractions import Fraction
-    >>> primitive((2, -4, 6)), primitive((Fraction(1, 2), Fraction(1, 3)))
-    ((1, -2, 3), (3, 2))
-    """
-    den = lcm(*(Fraction(c).denominator for c in h))
-    ints = [int(Fraction(c) * den) for c in h]
-    g = gcd(*ints)
-    return tuple(c // g for c in ints) if g > 1 else tuple(ints)
 
 
 class Cell:
@@ -342,10 +328,7 @@ class CellPoint:
     def _sign(self, other: "CellPoint") -> int:
         d1, d2 = self.d, other.d
         h = tuple(a * d2 - b * d1 for a, b in zip(self.t, other.t))   # (b1 - b2) d1 d2
-        if not any(h):
-            return 0
-        g = gcd(*h)
-        return self.cell.sign(tuple(c // g for c in h) if g > 1 else h)
+        return self.cell.sign(primitive(h)) if any(h) else 0
 
     def __lt__(self, other):
         return self._sign(other) < 0

@@ -28,10 +28,11 @@ from bisect import bisect_left
 from fractions import Fraction
 from math import lcm
 
-from dipc_plus.exact.cells import Cell, CellPoint, primitive
+from dipc_plus.exact.cells import Cell, CellPoint
 from dipc_plus.exact.exp_terms import Rescale, TermSpace, add_into, clear_term_caches
 from dipc_plus.exact.expoly import ExpPoly
-from dipc_plus.exact.open_regions import (breakpoint, clear_region_caches, constraint,
+from dipc_plus.exact.linear import OPS
+from dipc_plus.exact.open_regions import (breakpoint, clear_region_caches, constraint, primitive,
                                           simplify_region)
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 
@@ -357,35 +358,13 @@ def _laplace_rates(noises) -> list:
 
 def probability(atoms: tuple, noises: tuple) -> ExpPoly:
     """P[all atoms hold] for noise i ~ Lap(noises[i].rate * eps, 0), exactly, for every eps > 0."""
-    n = len(noises)
     rates = _laplace_rates(noises)
-    constraints = set()
-    for at in atoms:
-        coeffs = dict(at.form.coeffs)
-        if at.op not in ("<", "<=", "==", "!="):
-            raise ValueError(f"unknown comparison {at.op!r}")
-        if not coeffs:
-            if not at.holds_constant():
-                return ExpPoly.ZERO
-            continue
-        if at.op == "==":
-            return ExpPoly.ZERO   # a hyperplane: measure zero for continuous noise
-        if at.op == "!=":
-            continue              # holds almost surely
-        vec = [Fraction(0)] * (n + 1)
-        for i, c in coeffs.items():
-            vec[i] = Fraction(c)
-        vec[-1] = Fraction(at.form.const)
-        c = constraint(_on_common_denominator(vec))
-        if c is False:
-            return ExpPoly.ZERO
-        if c is not True:
-            constraints.add(c)
+    constraints = _noise_constraints(atoms, len(noises))
+    if constraints is None:
+        return ExpPoly.ZERO
     if not constraints:
         return ExpPoly.ONE
-    if simplify_region(frozenset(constraints)) is None:
-        return ExpPoly.ZERO
-    means = sample_means(constraints, n)
+    means = sample_means(constraints, len(noises))
     constraints = to_sample_coordinates(constraints, means)
     space, terms = _eliminate_on_grid(constraints, rates, [(m,) for m in means])
     return space.to_exppoly(terms)
@@ -403,10 +382,26 @@ def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell) -> SymbolicForm
     without being the same, and the form, in the free inputs only, is canonical there."""
     n, p = len(noises), cell.p
     rates = _laplace_rates(noises)
-    tied = cell.eliminations()
+    constraints = _noise_constraints(atoms, n, cell)
+    if constraints is None:
+        return SymbolicForm(p, {})
+    if not constraints:
+        return SymbolicForm.one(p)
+    means = sample_mean_vectors(constraints, n)
+    constraints = shift_to_samples(constraints, means, n)
+    space, terms = _eliminate_on_grid(constraints, rates, means, cell)
+    return SymbolicForm.from_engine(terms, n, p, space.D)
+
+
+def _noise_constraints(atoms, n: int, cell: Cell | None = None) -> set | None:
+    """The atoms as the engine's strict constraints over (u, [v,] eps), or None when the
+    probability is 0 (an atom fails, an equality of continuous noises, an empty region).
+    An atom without noise is decided by `holds_constant`, or on a `cell` by `Cell.decide`."""
+    p = 0 if cell is None else cell.p
+    tied = () if cell is None else cell.eliminations()
     constraints = set()
     for at in atoms:
-        if at.op not in ("<", "<=", "==", "!="):
+        if at.op not in OPS:
             raise ValueError(f"unknown comparison {at.op!r}")
         vec = [Fraction(0)] * (n + p + 1)
         for i, c in at.form.coeffs:
@@ -420,23 +415,16 @@ def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell) -> SymbolicForm
                 vec[n + k] = Fraction(0)
                 for j in range(p + 1):
                     vec[n + j] += c * expr[j]
-        if not any(vec[:n]):      # inputs alone: the probability jumps where it changes truth
-            if not cell.decide(primitive(vec[n:]), at.op):
-                return SymbolicForm(p, {})
-            continue
-        if at.op == "==":
-            return SymbolicForm(p, {})
-        if at.op == "!=":
-            continue
-        constraints.add(constraint(_on_common_denominator(vec)))
-    if not constraints:
-        return SymbolicForm.one(p)
-    if simplify_region(frozenset(constraints)) is None:
-        return SymbolicForm(p, {})
-    means = sample_mean_vectors(constraints, n)
-    constraints = shift_to_samples(constraints, means, n)
-    space, terms = _eliminate_on_grid(constraints, rates, means, cell)
-    return SymbolicForm.from_engine(terms, n, p, space.D)
+        if not any(vec[:n]):      # no noise; on a cell the probability jumps where it changes truth
+            if not (at.holds_constant() if cell is None else cell.decide(primitive(vec[n:]), at.op)):
+                return None
+        elif at.op == "==":
+            return None           # a hyperplane: measure zero for continuous noise
+        elif at.op != "!=":       # != holds almost surely
+            constraints.add(constraint(vec))
+    if constraints and simplify_region(frozenset(constraints)) is None:
+        return None
+    return constraints
 
 
 def _eliminate_on_grid(constraints: set, rates: list, means: list, cell: Cell | None = None):
@@ -511,12 +499,6 @@ def shift_to_samples(constraints, means: list, n: int) -> set:
         assert new is not True and new is not False   # the u-part is unchanged and nonzero
         out.add(new)
     return out
-
-
-def _on_common_denominator(vec: list) -> list:
-    """The integers den * vec (den > 0 the lcm of the denominators): the same constraint."""
-    den = lcm(*(v.denominator for v in vec))
-    return [v.numerator * (den // v.denominator) for v in vec]
 
 
 _LEAF_CACHE: dict = {}

@@ -17,6 +17,7 @@ interior point certifies most facets by ray shooting.
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from math import gcd, inf, lcm
 
 from flint import fmpq
@@ -24,7 +25,7 @@ from flint import fmpq
 from dipc_plus.exact import lp
 
 __all__ = ["constraint", "simplify_region", "region_is_feasible", "breakpoint", "clear_region_caches",
-           "is_difference"]
+           "is_difference", "primitive"]
 
 _CACHE_LIMIT = 500_000
 _SIMPLIFY_CACHE: dict = {}
@@ -32,8 +33,23 @@ _BREAKPOINTS: dict = {}
 _MISSING = object()
 
 
+def primitive(h) -> tuple:
+    """h (ints or Fractions, not all zero) scaled by a positive number to coprime integers: the
+    one canonical form of a linear row, in the engine's regions, the cells and the atoms.
+
+    >>> from fractions import Fraction
+    >>> primitive((2, -4, 6)), primitive((Fraction(1, 2), Fraction(1, 3)))
+    ((1, -2, 3), (3, 2))
+    """
+    if any(type(c) is not int for c in h):
+        den = lcm(*(Fraction(c).denominator for c in h))
+        h = [int(Fraction(c) * den) for c in h]
+    g = gcd(*h)
+    return tuple(c // g for c in h) if g > 1 else tuple(h)
+
+
 def constraint(vec):
-    """``vec.(u, eps) < 0`` for integers `vec`: True/False if no variable is left, else the
+    """``vec.(u, eps) < 0`` for rationals `vec`: True/False if no variable is left, else the
     primitive tuple.
 
     2u - 4 eps < 0 is u - 2 eps < 0; with no u left, -eps < 0 is True and 3 eps < 0 False:
@@ -43,8 +59,7 @@ def constraint(vec):
     """
     if not any(vec[:-1]):
         return vec[-1] < 0
-    g = gcd(*vec)
-    return tuple(v // g for v in vec) if g != 1 else tuple(vec)
+    return primitive(vec)
 
 
 def simplify_region(region: frozenset):
