@@ -26,6 +26,7 @@ from fractions import Fraction
 
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly, binary_power
+from dipc_plus.exact.sparse import accumulate, add_keys, sparse_add, sparse_product
 
 Key = tuple  # (p: Fraction, j: int): the term x^j * e^(p*x*eps)
 FREE: Key = (Fraction(0), 0)
@@ -64,10 +65,7 @@ class XSum:
         return None
 
     def __add__(self, other: "XSum") -> "XSum":
-        out = dict(self.terms)
-        for k, c in other.terms.items():
-            out[k] = out[k] + c if k in out else c
-        return XSum(out)
+        return XSum(sparse_add(self.terms, other.terms))
 
     def __neg__(self) -> "XSum":
         return XSum({k: -c for k, c in self.terms.items()})
@@ -76,13 +74,7 @@ class XSum:
         return self + (-other)
 
     def __mul__(self, other: "XSum") -> "XSum":
-        out: dict = {}
-        for (p1, j1), c1 in self.terms.items():
-            for (p2, j2), c2 in other.terms.items():
-                k = (p1 + p2, j1 + j2)
-                c = c1 * c2
-                out[k] = out[k] + c if k in out else c
-        return XSum(out)
+        return XSum(sparse_product(self.terms, other.terms, add_keys))
 
     def scaled(self, c: ExpPoly) -> "XSum":
         return XSum({k: v * c for k, v in self.terms.items()})
@@ -91,13 +83,10 @@ class XSum:
         """d/dx: x^j e^(p x eps) -> j x^(j-1) e^(p x eps) + p eps x^j e^(p x eps)."""
         out: dict = {}
         for (p, j), c in self.terms.items():
-            parts = []
             if j:
-                parts.append(((p, j - 1), c * j))
+                accumulate(out, (p, j - 1), c * j)
             if p:
-                parts.append(((p, j), c * ExpPoly.monomial(p, 1, 0)))
-            for k, v in parts:
-                out[k] = out[k] + v if k in out else v
+                accumulate(out, (p, j), c * ExpPoly.monomial(p, 1, 0))
         return XSum(out)
 
     def leading(self) -> tuple[Key, ExpPoly]:

@@ -26,6 +26,7 @@ from flint import arb, fmpq, fmpq_poly
 
 from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import fmt_q, signed_sum, to_fmpq, to_fraction
+from dipc_plus.exact.sparse import sparse_add, sparse_product
 from dipc_plus.execution import limits
 
 Number = Union[int, Fraction, fmpq]
@@ -159,11 +160,7 @@ class ExpPoly:
     def __add__(self, other):
         if isinstance(other, ExpFrac):
             return ExpFrac.of(self) + other
-        other = ExpPoly.lift(other)
-        out = dict(self.terms)
-        for q, p in other.terms.items():
-            out[q] = out[q] + p if q in out else p
-        return ExpPoly(out)
+        return ExpPoly(sparse_add(self.terms, ExpPoly.lift(other).terms))
 
     __radd__ = __add__
 
@@ -184,14 +181,7 @@ class ExpPoly:
         if isinstance(other, (int, Fraction, fmpq)):
             c = to_fmpq(other)
             return ExpPoly({q: p * c for q, p in self.terms.items()}) if c != 0 else ExpPoly()
-        other = ExpPoly.lift(other)
-        out: dict = {}
-        for q1, p1 in self.terms.items():
-            for q2, p2 in other.terms.items():
-                q = q1 + q2
-                prod = p1 * p2
-                out[q] = out[q] + prod if q in out else prod
-        return ExpPoly(out)
+        return ExpPoly(sparse_product(self.terms, ExpPoly.lift(other).terms))
 
     __rmul__ = __mul__
 
