@@ -161,8 +161,7 @@ def _tie_choices(ints: list, groups: list) -> list:
 
 
 def _renamed(a: Atom, new_id: dict) -> Atom:
-    form = LinForm(tuple(sorted((new_id[i], c) for i, c in a.form.coeffs)), a.form.const)
-    return Atom(normalise_form(form, a.op), a.op)
+    return Atom(normalise_form(a.form.renamed(new_id), a.op), a.op)
 
 
 def _rank(values: dict) -> dict:

@@ -93,6 +93,14 @@ class LinForm:
     def as_dict(self) -> dict:
         return dict(self.coeffs)
 
+    def renamed(self, new_key: dict) -> "LinForm":
+        """The form with each key k written new_key[k] (a one-to-one renaming).
+
+        >>> print(LinForm.make({0: 2, 1: 1}).renamed({0: "y", 1: "x"}))
+        x + 2*y
+        """
+        return LinForm(tuple(sorted((new_key[k], c) for k, c in self.coeffs)), self.const)
+
     def __add__(self, other: "LinForm") -> "LinForm":
         if not other.coeffs:
             return LinForm(self.coeffs, self.const + other.const)
