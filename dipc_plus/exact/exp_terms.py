@@ -19,13 +19,13 @@ without u's to the public `ExpPoly` at the engine's boundary.
 """
 from __future__ import annotations
 
-from fractions import Fraction
 from math import factorial
 from operator import add
 
 from flint import fmpq, fmpq_poly
 
 from dipc_plus.exact.expoly import ExpPoly
+from dipc_plus.exact.symbolic_terms import SymbolicForm
 
 __all__ = ["Rescale", "TermSpace", "add_into", "UNIT", "clear_term_caches"]
 
@@ -232,10 +232,5 @@ class TermSpace:
         return powers[i]
 
     def to_exppoly(self, terms: dict) -> ExpPoly:
-        """The ExpPoly of a sum whose terms depend on eps alone."""
-        n = self.n
-        by_grid: dict = {}
-        for key, p in terms.items():
-            assert not any(key[:n]) and not any(key[n + 1:])
-            add_into(by_grid, key[n], p)
-        return ExpPoly({Fraction(e, self.D): p for e, p in by_grid.items()})
+        """The ExpPoly of a sum whose terms depend on eps alone: the symbolic form over no input."""
+        return SymbolicForm.from_engine(terms, self.n, 0, self.D).at(())

@@ -358,16 +358,7 @@ def _laplace_rates(noises) -> list:
 
 def probability(atoms: tuple, noises: tuple) -> ExpPoly:
     """P[all atoms hold] for noise i ~ Lap(noises[i].rate * eps, 0), exactly, for every eps > 0."""
-    rates = _laplace_rates(noises)
-    constraints = _noise_constraints(atoms, len(noises))
-    if constraints is None:
-        return ExpPoly.ZERO
-    if not constraints:
-        return ExpPoly.ONE
-    means = sample_means(constraints, len(noises))
-    constraints = to_sample_coordinates(constraints, means)
-    space, terms = _eliminate_on_grid(constraints, rates, [(m,) for m in means])
-    return space.to_exppoly(terms)
+    return _integral(atoms, noises).at(())
 
 
 def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell) -> SymbolicForm:
@@ -380,16 +371,18 @@ def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell) -> SymbolicForm
     On an equality cell the tied inputs are first written in terms of the free ones
     (`Cell.eliminations`): the engine then sees no two bounds that tie on the cell
     without being the same, and the form, in the free inputs only, is canonical there."""
-    n, p = len(noises), cell.p
+    return _integral(atoms, noises, cell)
+
+
+def _integral(atoms: tuple, noises: tuple, cell: Cell | None = None) -> SymbolicForm:
+    """P[atoms] over the cell's inputs (none without a cell), every noise integrated out."""
+    n, p = len(noises), 0 if cell is None else cell.p
     rates = _laplace_rates(noises)
     constraints = _noise_constraints(atoms, n, cell)
-    if constraints is None:
-        return SymbolicForm(p, {})
     if not constraints:
-        return SymbolicForm.one(p)
-    means = sample_mean_vectors(constraints, n)
-    constraints = shift_to_samples(constraints, means, n)
-    space, terms = _eliminate_on_grid(constraints, rates, means, cell)
+        return SymbolicForm(p, {}) if constraints is None else SymbolicForm.one(p)
+    means = [(m,) for m in sample_means(constraints, n)] if cell is None else sample_mean_vectors(constraints, n)
+    space, terms = _eliminate_on_grid(shift_to_samples(constraints, means, n), rates, means, cell)
     return SymbolicForm.from_engine(terms, n, p, space.D)
 
 
