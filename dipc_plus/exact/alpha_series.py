@@ -114,6 +114,12 @@ class XSum:
         return " + ".join(parts)
 
 
+def _closed_form(num: ExpPoly, den: ExpPoly):
+    """num/den reduced: an ExpPoly when nothing is left below the line, else an ExpFrac."""
+    frac = ExpFrac(num, den)
+    return frac.num if frac.is_poly() else frac
+
+
 class XFrac:
     """num / den of two `XSum`s.  Without x both are kept as a reduced `ExpFrac`; a
     denominator that is a nonzero constant is divided out.
@@ -195,8 +201,7 @@ class XFrac:
         n, d = self.num.free(), self.den.free()
         if n is None or d is None:
             raise ValueError("depends on alpha")
-        frac = ExpFrac(n, d)
-        return frac.num if frac.is_poly() else frac
+        return _closed_form(n, d)
 
     def exp(self) -> "XFrac":
         """e^self for an exponent (a*x + b)*eps with rational a, b; ValueError(why) otherwise."""
@@ -238,8 +243,7 @@ class XFrac:
             raise ValueError("has no finite limit")
         if kn < kd:
             return ExpPoly.ZERO
-        frac = ExpFrac(cn, cd)
-        return frac.num if frac.is_poly() else frac
+        return _closed_form(cn, cd)
 
     def slope(self) -> tuple[str, str]:
         """('nonpositive' | 'nonnegative' | 'unknown', the derivative d/dx as text): the sign is proven

@@ -269,15 +269,8 @@ def _solve_closed(objective: Mapping, constraints: list[Constraint], variables: 
 
 
 def _variables_of(objective: Mapping, constraints: Iterable[Constraint], extra=()) -> list:
-    seen: dict = {}
-    for v in extra:
-        seen.setdefault(v, None)
-    for v in objective:
-        seen.setdefault(v, None)
-    for c in constraints:
-        for v, _ in c.coeffs:
-            seen.setdefault(v, None)
-    return list(seen)
+    """Every variable once, in the order first met (it fixes the simplex's columns)."""
+    return list(dict.fromkeys(itertools.chain(extra, objective, (v for c in constraints for v, _ in c.coeffs))))
 
 
 _SLACK = ("__lp_strict_slack__",)  # a variable name no caller uses
