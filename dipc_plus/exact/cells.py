@@ -27,6 +27,7 @@ import random
 from fractions import Fraction
 
 from dipc_plus.exact import lp
+from dipc_plus.exact.linear import holds
 from dipc_plus.exact.open_regions import is_difference, primitive, region_is_feasible
 
 __all__ = ["Cell", "CellPoint", "NeedSplit", "box", "primitive"]
@@ -221,7 +222,7 @@ class Cell:
                 s = self._signs[key] = signs[0]   # only decided signs are kept (children inherit them)
         else:
             s = (h[-1] > 0) - (h[-1] < 0)
-        return {"<": s < 0, "<=": s <= 0, "==": s == 0, "!=": s != 0}[op]
+        return holds(s, op)
 
     def eliminations(self) -> list:
         """[(k, expr)]: the cell's equalities solved as q_k = expr.(q, 1), each expr over the
@@ -284,8 +285,7 @@ class Cell:
     def contains(self, q) -> bool:
         """Exact membership of the point q (rationals)."""
         for h, op in self.constraints:
-            val = sum(Fraction(c) * Fraction(x) for c, x in zip(h, q)) + h[-1]
-            if not {"<": val < 0, "<=": val <= 0, "==": val == 0}[op]:
+            if not holds(sum(Fraction(c) * Fraction(x) for c, x in zip(h, q)) + h[-1], op):
                 return False
         return True
 

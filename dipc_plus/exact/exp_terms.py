@@ -27,7 +27,7 @@ from flint import fmpq, fmpq_poly
 from dipc_plus.exact.expoly import ExpPoly
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 
-__all__ = ["Rescale", "TermSpace", "add_into", "UNIT", "clear_term_caches"]
+__all__ = ["Rescale", "TermSpace", "add_into", "add_all_into", "UNIT", "clear_term_caches"]
 
 UNIT = fmpq_poly([1])   # the unit coefficient, shared so that `is` recognises it
 _SPACES: dict = {}
@@ -79,6 +79,12 @@ def add_into(acc: dict, key, poly) -> None:
             acc[key] = s
         else:
             del acc[key]
+
+
+def add_all_into(acc: dict, terms: dict) -> None:
+    """acc += terms, term by term (`add_into`)."""
+    for key, poly in terms.items():
+        add_into(acc, key, poly)
 
 
 class TermSpace:

@@ -29,7 +29,7 @@ from fractions import Fraction
 from math import lcm
 
 from dipc_plus.exact.cells import Cell, CellPoint
-from dipc_plus.exact.exp_terms import Rescale, TermSpace, add_into, clear_term_caches
+from dipc_plus.exact.exp_terms import Rescale, TermSpace, add_all_into, clear_term_caches
 from dipc_plus.exact.expoly import ExpPoly
 from dipc_plus.exact.linear import OPS
 from dipc_plus.exact.open_regions import (breakpoint, clear_region_caches, constraint, primitive,
@@ -112,9 +112,7 @@ class _Problem:
                 if not prod:
                     continue
                 if S in out:
-                    acc = out[S]
-                    for e, p in prod.items():
-                        add_into(acc, e, p)
+                    add_all_into(out[S], prod)
                 else:
                     out[S] = prod
         return {S: T for S, T in out.items() if T}
@@ -130,8 +128,7 @@ class _Problem:
             acc: dict = {}
             for S, T in F.items():
                 assert not S
-                for e, p in T.items():
-                    add_into(acc, e, p)
+                add_all_into(acc, T)
             return {frozenset(): acc} if acc else {}
         (v,) = scope
         pieces, pts = self._intervals(F, v)
@@ -261,33 +258,22 @@ class _Problem:
                         region = self._case_region(rest, lowers, uppers, L, U, x)
                         if region is None:
                             continue
-                        acc = out.get(region)
-                        if acc is None:
-                            acc = out[region] = {}
+                        acc = out.setdefault(region, {})
                         for values in (uv, lv):
                             if values is not None:
-                                for key, poly in values.items():
-                                    add_into(acc, key, poly)
+                                add_all_into(acc, values)
         return {S: T for S, T in out.items() if T}
 
     def _case_region(self, rest, lowers, uppers, L, U, x):
         """rest and: L is the largest lower bound, U the smallest upper bound, L < U."""
         cons = set(rest)
         new = []
-        if L is not None:
-            aL = -L[x]
-            for L2 in lowers:
-                if L2 is not L:   # L2 < L:  |L_x| L2 - |L2_x| L < 0
-                    a2 = -L2[x]
-                    new.append([aL * p - a2 * q for p, q in zip(L2, L)])
-        if U is not None:
-            aU = U[x]
-            for U2 in uppers:
-                if U2 is not U:   # U < U2:  U_x U2 - U2_x U < 0
-                    a2 = U2[x]
-                    new.append([aU * p - a2 * q for p, q in zip(U2, U)])
+        # L2 < L: |L_x| L2 - |L2_x| L < 0 (s = -1); U < U2: U_x U2 - U2_x U < 0 (s = 1)
+        for B, group, s in ((L, lowers, -1), (U, uppers, 1)):
+            if B is not None:
+                new += [[s * (B[x] * p - B2[x] * q) for p, q in zip(B2, B)] for B2 in group if B2 is not B]
         if L is not None and U is not None:   # L < U:  U_x L + |L_x| U < 0
-            new.append([aU * p + aL * q for p, q in zip(L, U)])
+            new.append([U[x] * p - L[x] * q for p, q in zip(L, U)])
         symbolic = self.cell is not None
         for vec in new:
             c = constraint(vec)
@@ -315,8 +301,7 @@ def _cell_sums(pieces: list, pts: list) -> list:
             if acc is None:
                 accs[k] = dict(T)
             else:
-                for e, p in T.items():
-                    add_into(acc, e, p)
+                add_all_into(acc, T)
     return accs
 
 

@@ -18,6 +18,16 @@ _FLIP = {">": "<", ">=": "<="}          # f > 0  <=>  -f < 0
 _NEGATE = {"<": "<=", "<=": "<", "==": "!=", "!=": "=="}  # not(f < 0) <=> -f <= 0 ; see negate()
 
 
+def holds(value, op: str) -> bool:
+    """The truth of ``value op 0`` (op in < <= == != > >=): the one reading of an operator.
+
+    >>> holds(-1, "<"), holds(0, "<"), holds(0, ">=")
+    (True, False, True)
+    """
+    return {"<": value < 0, "<=": value <= 0, "==": value == 0, "!=": value != 0,
+            ">": value > 0, ">=": value >= 0}[op]
+
+
 def _uncached_state(self) -> dict:
     """Pickle state without the cached hash (str hashes differ between processes)."""
     return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
@@ -168,8 +178,7 @@ class Atom:
 
     def holds_constant(self) -> bool:
         """Truth of an atom without noise."""
-        k = self.form.const
-        return {"<": k < 0, "<=": k <= 0, "==": k == 0, "!=": k != 0}[self.op]
+        return holds(self.form.const, self.op)
 
 
 def atom(lhs: LinForm, op: str, rhs: LinForm) -> Atom:

@@ -31,6 +31,7 @@ from typing import Iterable, Mapping
 from flint import fmpq
 
 from dipc_plus.exact.convert import to_fmpq, to_fraction
+from dipc_plus.exact.linear import holds
 
 INF = float("inf")
 
@@ -79,9 +80,7 @@ class Constraint:
 
     def holds(self, point: Mapping) -> bool:
         """Exact truth of the constraint at a point (missing variables read as 0)."""
-        lhs, rhs = self.lhs_value(point), self.rhs
-        return {"<": lhs < rhs, "<=": lhs <= rhs, "==": lhs == rhs,
-                ">=": lhs >= rhs, ">": lhs > rhs}[self.op]
+        return holds(self.lhs_value(point) - self.rhs, self.op)
 
     def is_strict(self) -> bool:
         return self.op in ("<", ">")
