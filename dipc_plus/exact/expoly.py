@@ -346,21 +346,24 @@ def format_exppoly(f: ExpPoly) -> str:
 
 def _plain_term(mag: Fraction, k: int, q: Fraction) -> str:
     """|c| eps^k e^(q eps) as plain text."""
-    factors = []
-    if k == 1:
-        factors.append("eps")
-    elif k > 1:
-        factors.append(f"eps^{k}")
+    factors = eps_power_text(k)
     if q != 0:
-        if q == 1:
-            factors.append("e^eps")
-        elif q == -1:
-            factors.append("e^(-eps)")
-        else:
-            factors.append(f"e^({fmt_q(q)}*eps)")
-    if factors:
-        return "*".join(([fmt_q(mag)] if mag != 1 else []) + factors)
-    return fmt_q(mag)
+        factors.append("e^eps" if q == 1 else "e^(-eps)" if q == -1 else f"e^({fmt_q(q)}*eps)")
+    return plain_product(mag, factors)
+
+
+def eps_power_text(k: int) -> list:
+    """eps^k as a list of plain-text factors (none for k = 0)."""
+    return [] if k == 0 else ["eps"] if k == 1 else [f"eps^{k}"]
+
+
+def plain_product(mag, factors: list) -> str:
+    """|c| times the factors in plain text, the coefficient left out when it is 1.
+
+    >>> plain_product(Fraction(1, 2), ["eps"]), plain_product(1, ["eps"]), plain_product(1, [])
+    ('1/2*eps', 'eps', '1')
+    """
+    return "*".join(([fmt_q(mag)] if mag != 1 or not factors else []) + factors)
 
 
 def _signed_sum(f: ExpPoly, term) -> str:
@@ -391,11 +394,7 @@ def latex_exppoly(f: ExpPoly) -> str:
 
 def _latex_term(mag, k: int, q: Fraction) -> str:
     """|c| eps^k e^(q eps) as LaTeX."""
-    factors = []
-    if k == 1:
-        factors.append("\\epsilon")
-    elif k > 1:
-        factors.append(f"\\epsilon^{{{k}}}")
+    factors = [] if k == 0 else ["\\epsilon"] if k == 1 else [f"\\epsilon^{{{k}}}"]
     if q != 0:
         sign = "-" if q < 0 else ""
         rate = "" if abs(q) == 1 else _latex_rat(abs(q)) + " "

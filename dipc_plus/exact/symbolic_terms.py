@@ -17,7 +17,7 @@ from fractions import Fraction
 from flint import fmpq, fmpq_poly
 
 from dipc_plus.exact.convert import fmt_q, signed_sum
-from dipc_plus.exact.expoly import ExpPoly
+from dipc_plus.exact.expoly import ExpPoly, eps_power_text, plain_product
 from dipc_plus.exact.sparse import accumulate, add_keys, sparse_add, sparse_product
 
 __all__ = ["SymbolicForm"]
@@ -123,16 +123,14 @@ class SymbolicForm:
             return "0"
         parts = []
         for c, k, powers, (lq, l) in self.monomials_in_q():
-            factors = [] if k == 0 else ["eps"] if k == 1 else [f"eps^{k}"]
+            factors = eps_power_text(k)
             factors += [n if a == 1 else f"{n}^{a}" for n, a in zip(names, powers) if a]
             exponent = _linear_text(lq, l, names)
             if exponent:
                 factors.append("e^eps" if exponent == "1" else "e^(-eps)" if exponent == "-1"
                                else f"e^({exponent}*eps)" if sum(1 for a in lq if a) + (l != 0) == 1
                                else f"e^(({exponent})*eps)")
-            mag = abs(c)
-            body = "*".join(([fmt_q(mag)] if mag != 1 or not factors else []) + factors)
-            parts.append(("-" if c < 0 else "+", body))
+            parts.append(("-" if c < 0 else "+", plain_product(abs(c), factors)))
         return signed_sum(parts)
 
     def to_sympy(self, symbols, eps):
