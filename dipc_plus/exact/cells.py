@@ -30,7 +30,7 @@ from dipc_plus.exact import lp
 from dipc_plus.exact.linear import holds
 from dipc_plus.exact.open_regions import is_difference, primitive, region_is_feasible
 
-__all__ = ["Cell", "CellPoint", "NeedSplit", "box", "primitive"]
+__all__ = ["Cell", "CellPoint", "NeedSplit", "box", "primitive", "substituted"]
 
 _OPS = ("<", "<=", "==")
 
@@ -231,12 +231,7 @@ class Cell:
         for h, op in self.constraints:
             if op != "==":
                 continue
-            row = [Fraction(c) for c in h]
-            for k, expr in solved:          # substitute the pivots found so far
-                ck = row[k]
-                if ck:
-                    row[k] = Fraction(0)
-                    row = [a + ck * b for a, b in zip(row, expr)]
+            row = substituted([Fraction(c) for c in h], solved)      # the pivots found so far
             k = next((i for i in range(self.p) if row[i]), None)
             if k is None:
                 continue                    # implied by the others
@@ -305,6 +300,18 @@ class Cell:
                 vertex = [Fraction(res.point.get(i, 0)) for i in range(self.p)]
             points.append([a + t * (b - a) for a, b in zip(z, vertex)])
         return points
+
+
+def substituted(row: list, solved: list) -> list:
+    """The row h over (q, 1) with each solved input q_k = expr.(q, 1) of `solved` replaced
+    (`Cell.eliminations`), so that it reads only the free inputs."""
+    for k, expr in solved:
+        ck = row[k]
+        if ck:
+            row = list(row)
+            row[k] = 0
+            row = [a + ck * b for a, b in zip(row, expr)]
+    return row
 
 
 class CellPoint:

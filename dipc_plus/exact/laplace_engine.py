@@ -28,7 +28,7 @@ from bisect import bisect_left
 from fractions import Fraction
 from math import lcm
 
-from dipc_plus.exact.cells import Cell, CellPoint
+from dipc_plus.exact.cells import Cell, CellPoint, substituted
 from dipc_plus.exact.exp_terms import Rescale, TermSpace, add_all_into, clear_term_caches
 from dipc_plus.exact.expoly import ExpPoly
 from dipc_plus.exact.linear import OPS
@@ -387,12 +387,7 @@ def _noise_constraints(atoms, n: int, cell: Cell | None = None) -> set | None:
                 raise ValueError(f"atom coefficient id {i} is neither a noise nor an input")
             vec[i] = Fraction(c)
         vec[-1] = Fraction(at.form.const)
-        for k, expr in tied:      # an equality cell: its tied inputs in terms of the free ones
-            c = vec[n + k]
-            if c:
-                vec[n + k] = Fraction(0)
-                for j in range(p + 1):
-                    vec[n + j] += c * expr[j]
+        vec[n:] = substituted(vec[n:], tied)    # an equality cell: tied inputs by the free ones
         if not any(vec[:n]):      # no noise; on a cell the probability jumps where it changes truth
             if not (at.holds_constant() if cell is None else cell.decide(primitive(vec[n:]), at.op)):
                 return None

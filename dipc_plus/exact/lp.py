@@ -294,14 +294,8 @@ def interior_point(constraints: list[Constraint], variables: list | None = None,
         status, _, point = _solve_closed({}, constraints, variables, nonneg)
         return None if status == "infeasible" else point
     t = _SLACK
-    system = []
-    for c in constraints:
-        if c.op == "<":
-            system.append(Constraint.make({**c.as_dict(), t: 1}, "<=", c.rhs))
-        elif c.op == ">":
-            system.append(Constraint.make({**c.as_dict(), t: -1}, ">=", c.rhs))
-        else:
-            system.append(c)
+    system = [Constraint.make({**c.as_dict(), t: 1 if c.op == "<" else -1}, c.closed().op, c.rhs)
+              if c.is_strict() else c for c in constraints]
     system.append(Constraint.make({t: 1}, "<=", 1))
     status, value, point = _solve_closed({t: -1}, system, list(variables) + [t], nonneg)
     if status == "infeasible" or point[t] <= 0:

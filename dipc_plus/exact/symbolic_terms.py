@@ -13,6 +13,7 @@ first, so the form is canonical there too.
 from __future__ import annotations
 
 from fractions import Fraction
+from math import prod
 
 from flint import fmpq, fmpq_poly
 
@@ -95,9 +96,7 @@ class SymbolicForm:
         out: dict = {}
         for (lv, le, powers), P in self.terms.items():
             exponent = le + sum((a * x for a, x in zip(lv, q)), Fraction(0))
-            coeff = Fraction(1)
-            for x, k in zip(q, powers):
-                coeff *= x ** k
+            coeff = prod((x ** k for x, k in zip(q, powers)), start=Fraction(1))
             if not coeff:
                 continue
             shifted = P * fmpq_poly([0] * sum(powers) + [fmpq(coeff.numerator, coeff.denominator)])
