@@ -15,6 +15,7 @@ from dipc_plus.exact.cells import Cell
 from dipc_plus.exact.constraints import components
 from dipc_plus.exact.laplace_engine import probability_on_cell
 from dipc_plus.exact.linear import Atom
+from dipc_plus.exact.memo import remember
 from dipc_plus.exact.noises import engine_reading
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 
@@ -84,12 +85,7 @@ def clear_cell_memo() -> None:
 def _memo(atoms: tuple, noises: tuple, cell: Cell) -> SymbolicForm:
     key = (atoms, noises, cell)
     found = _MEMO.get(key)
-    if found is None:
-        found = probability_on_cell(atoms, noises, cell)
-        if len(_MEMO) > _MEMO_LIMIT:
-            _MEMO.clear()
-        _MEMO[key] = found
-    return found
+    return found if found is not None else remember(_MEMO, _MEMO_LIMIT, key, probability_on_cell(atoms, noises, cell))
 
 
 def _renamed(a: Atom, new_id: dict, inputs: dict, n: int) -> Atom:

@@ -32,6 +32,7 @@ from dipc_plus.exact.cells import Cell, CellPoint, substituted
 from dipc_plus.exact.exp_terms import Rescale, TermSpace, add_all_into, clear_term_caches
 from dipc_plus.exact.expoly import ExpPoly
 from dipc_plus.exact.linear import OPS
+from dipc_plus.exact.memo import remember
 from dipc_plus.exact.open_regions import (breakpoint, clear_region_caches, constraint, primitive,
                                           simplify_region)
 from dipc_plus.exact.symbolic_terms import SymbolicForm
@@ -505,10 +506,7 @@ def _eliminate(constraints: set, rates: list, D: int, means: list, cell: Cell | 
             key = (D, prob.rate_d[x], x, prob.sides[x][0][1], next(iter(region)), cell)
             new = _LEAF_CACHE.get(key)
             if new is None:
-                new = prob.canonical(prob.integrate(prod, x), scope)
-                if len(_LEAF_CACHE) > _CACHE_LIMIT:
-                    _LEAF_CACHE.clear()
-                _LEAF_CACHE[key] = new
+                new = remember(_LEAF_CACHE, _CACHE_LIMIT, key, prob.canonical(prob.integrate(prod, x), scope))
         else:
             new = prob.canonical(prob.integrate(prod, x), scope)
         factors = others + [(new, scope)]

@@ -23,6 +23,7 @@ from math import gcd, inf, lcm
 from flint import fmpq
 
 from dipc_plus.exact import lp
+from dipc_plus.exact.memo import remember
 
 __all__ = ["constraint", "simplify_region", "region_is_feasible", "breakpoint", "clear_region_caches",
            "is_difference", "primitive"]
@@ -73,11 +74,7 @@ def simplify_region(region: frozenset):
     hit = _SIMPLIFY_CACHE.get(region, _MISSING)
     if hit is not _MISSING:
         return hit
-    result = _simplify(region)
-    if len(_SIMPLIFY_CACHE) > _CACHE_LIMIT:
-        _SIMPLIFY_CACHE.clear()
-    _SIMPLIFY_CACHE[region] = result
-    return result
+    return remember(_SIMPLIFY_CACHE, _CACHE_LIMIT, region, _simplify(region))
 
 
 def region_is_feasible(region) -> bool:
@@ -101,11 +98,7 @@ def breakpoint(c: tuple, v: int) -> tuple:
     """
     found = _BREAKPOINTS.get(c)
     if found is None:
-        cv = c[v]
-        found = (cv > 0, fmpq(-c[-1], cv))
-        if len(_BREAKPOINTS) > _CACHE_LIMIT:
-            _BREAKPOINTS.clear()
-        _BREAKPOINTS[c] = found
+        found = remember(_BREAKPOINTS, _CACHE_LIMIT, c, (c[v] > 0, fmpq(-c[-1], c[v])))
     return found
 
 
