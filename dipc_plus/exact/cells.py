@@ -304,7 +304,14 @@ class Cell:
 
 def substituted(row: list, solved: list) -> list:
     """The row h over (q, 1) with each solved input q_k = expr.(q, 1) of `solved` replaced
-    (`Cell.eliminations`), so that it reads only the free inputs."""
+    (`Cell.eliminations`), so that it reads only the free inputs.
+
+    On the cell q0 - q1 + 1 = 0 (solved as q0 = q1 - 1), the form q0 + q1 is 2 q1 - 1:
+
+    >>> tied = Cell(2, [((1, -1, 1), "==")]).eliminations()
+    >>> [str(c) for c in substituted([1, 1, 0], tied)]
+    ['0', '2', '-1']
+    """
     for k, expr in solved:
         ck = row[k]
         if ck:

@@ -82,7 +82,12 @@ def add_into(acc: dict, key, poly) -> None:
 
 
 def add_all_into(acc: dict, terms: dict) -> None:
-    """acc += terms, term by term (`add_into`)."""
+    """acc += terms, term by term (`add_into`).
+
+    >>> acc = {(0, 0, 0): fmpq_poly([1])}
+    >>> add_all_into(acc, {(0, 0, 0): fmpq_poly([-1]), (0, -1, 0): fmpq_poly([2])}); acc
+    {(0, -1, 0): 2}
+    """
     for key, poly in terms.items():
         add_into(acc, key, poly)
 

@@ -34,7 +34,15 @@ Number = Union[int, Fraction, fmpq]
 
 @contextmanager
 def working_precision(prec: int):
-    """Run the block with arb at `prec` bits, restoring the caller's precision after it."""
+    """Run the block with arb at `prec` bits, restoring the caller's precision after it.
+
+    >>> before = flint.ctx.prec
+    >>> with working_precision(200):
+    ...     flint.ctx.prec
+    200
+    >>> flint.ctx.prec == before
+    True
+    """
     old = flint.ctx.prec
     flint.ctx.prec = prec
     try:
@@ -353,7 +361,11 @@ def _plain_term(mag: Fraction, k: int, q: Fraction) -> str:
 
 
 def eps_power_text(k: int) -> list:
-    """eps^k as a list of plain-text factors (none for k = 0)."""
+    """eps^k as a list of plain-text factors (none for k = 0).
+
+    >>> eps_power_text(0), eps_power_text(1), eps_power_text(3)
+    ([], ['eps'], ['eps^3'])
+    """
     return [] if k == 0 else ["eps"] if k == 1 else [f"eps^{k}"]
 
 
