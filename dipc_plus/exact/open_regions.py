@@ -43,8 +43,9 @@ def primitive(h) -> tuple:
     ((1, -2, 3), (3, 2))
     """
     if any(type(c) is not int for c in h):
-        den = lcm(*(Fraction(c).denominator for c in h))
-        h = [int(Fraction(c) * den) for c in h]
+        h = [c if type(c) is Fraction else Fraction(c) for c in h]
+        den = lcm(*(c.denominator for c in h))
+        h = [c.numerator * (den // c.denominator) for c in h]
     g = gcd(*h)
     return tuple(c // g for c in h) if g > 1 else tuple(h)
 
