@@ -24,7 +24,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly, binary_power
+from dipc_plus.exact.sparse import accumulate, add_keys, sparse_add, sparse_product
 
 Key = tuple  # (p: Fraction, j: int): the term x^j * e^(p*x*eps)
 FREE: Key = (Fraction(0), 0)
@@ -63,10 +65,7 @@ class XSum:
         return None
 
     def __add__(self, other: "XSum") -> "XSum":
-        out = dict(self.terms)
-        for k, c in other.terms.items():
-            out[k] = out[k] + c if k in out else c
-        return XSum(out)
+        return XSum(sparse_add(self.terms, other.terms))
 
     def __neg__(self) -> "XSum":
         return XSum({k: -c for k, c in self.terms.items()})
@@ -75,13 +74,7 @@ class XSum:
         return self + (-other)
 
     def __mul__(self, other: "XSum") -> "XSum":
-        out: dict = {}
-        for (p1, j1), c1 in self.terms.items():
-            for (p2, j2), c2 in other.terms.items():
-                k = (p1 + p2, j1 + j2)
-                c = c1 * c2
-                out[k] = out[k] + c if k in out else c
-        return XSum(out)
+        return XSum(sparse_product(self.terms, other.terms, add_keys))
 
     def scaled(self, c: ExpPoly) -> "XSum":
         return XSum({k: v * c for k, v in self.terms.items()})
@@ -90,13 +83,10 @@ class XSum:
         """d/dx: x^j e^(p x eps) -> j x^(j-1) e^(p x eps) + p eps x^j e^(p x eps)."""
         out: dict = {}
         for (p, j), c in self.terms.items():
-            parts = []
             if j:
-                parts.append(((p, j - 1), c * j))
+                accumulate(out, (p, j - 1), c * j)
             if p:
-                parts.append(((p, j), c * ExpPoly.monomial(p, 1, 0)))
-            for k, v in parts:
-                out[k] = out[k] + v if k in out else v
+                accumulate(out, (p, j), c * ExpPoly.monomial(p, 1, 0))
         return XSum(out)
 
     def leading(self) -> tuple[Key, ExpPoly]:
@@ -115,7 +105,7 @@ class XSum:
         for (p, j), c in sorted(self.terms.items(), key=lambda kv: (-kv[0][0], -kv[0][1])):
             factors = [f"alpha^{j}" if j > 1 else "alpha"] if j else []
             if p:
-                rate = {1: "", -1: "-"}.get(p, f"{_fmt(p)}*")
+                rate = {1: "", -1: "-"}.get(p, f"{fmt_q(p)}*")
                 factors.append(f"e^({rate}alpha*eps)")
             body = str(c)
             if factors:
@@ -124,8 +114,10 @@ class XSum:
         return " + ".join(parts)
 
 
-def _fmt(q: Fraction) -> str:
-    return str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
+def _closed_form(num: ExpPoly, den: ExpPoly):
+    """num/den reduced: an ExpPoly when nothing is left below the line, else an ExpFrac."""
+    frac = ExpFrac(num, den)
+    return frac.num if frac.is_poly() else frac
 
 
 class XFrac:
@@ -209,8 +201,7 @@ class XFrac:
         n, d = self.num.free(), self.den.free()
         if n is None or d is None:
             raise ValueError("depends on alpha")
-        frac = ExpFrac(n, d)
-        return frac.num if frac.is_poly() else frac
+        return _closed_form(n, d)
 
     def exp(self) -> "XFrac":
         """e^self for an exponent (a*x + b)*eps with rational a, b; ValueError(why) otherwise."""
@@ -225,7 +216,7 @@ class XFrac:
             poly = c.terms[Fraction(0)]
             constant, slope = Fraction(int(poly[0].p), int(poly[0].q)), Fraction(int(poly[1].p), int(poly[1].q))
             if constant:
-                raise ValueError(f"contains the constant factor exp({_fmt(constant)}"
+                raise ValueError(f"contains the constant factor exp({fmt_q(constant)}"
                                  f"{'*alpha' if j else ''}), which is not rational")
             rates[j] = slope
         return XFrac(XSum({(rates.get(1, Fraction(0)), 0): ExpPoly.exp(rates.get(0, Fraction(0)))}))
@@ -252,8 +243,7 @@ class XFrac:
             raise ValueError("has no finite limit")
         if kn < kd:
             return ExpPoly.ZERO
-        frac = ExpFrac(cn, cd)
-        return frac.num if frac.is_poly() else frac
+        return _closed_form(cn, cd)
 
     def slope(self) -> tuple[str, str]:
         """('nonpositive' | 'nonnegative' | 'unknown', the derivative d/dx as text): the sign is proven

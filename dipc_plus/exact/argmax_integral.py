@@ -32,13 +32,12 @@ from flint import fmpq, fmpq_poly
 
 from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.exact.expoly import ExpPoly
+from dipc_plus.exact.sparse import add_keys, sparse_product
 
 __all__ = ["argmax_probabilities", "KINDS"]
 
 # Every number here is an fmpq (FLINT's rational): the products of m - 1 CDFs make millions
 # of additions and hashes, which with Fraction took 70% of NoisyMax m=20.
-_ZERO, _ONE, _HALF = fmpq(0), fmpq(1), fmpq(1, 2)
-
 # kind -> rate b -> ((pdf left, pdf right), (cdf left, cdf right)), each a list of
 # (coef, alpha) meaning coef * e^(alpha (u - c eps)); "left" is u < c eps.
 KINDS = ("lap", "exp", "negexp")
@@ -98,12 +97,7 @@ def _mul(a: dict, b: dict) -> dict:
     if len(b) == 1:  # the common case, a monomial: no merging needed
         ((ab, bb), cb), = b.items()
         return {(x + ab, y + bb): v * cb for (x, y), v in a.items()}
-    out: dict = {}
-    for (x1, y1), v1 in a.items():
-        for (x2, y2), v2 in b.items():
-            key = (x1 + x2, y1 + y2)
-            out[key] = out.get(key, _ZERO) + v1 * v2
-    return {k: v for k, v in out.items() if v}
+    return {k: v for k, v in sparse_product(a, b, add_keys).items() if v}
 
 
 def _integrate(integrand: dict, lo, hi, scale: _Scale, acc: dict) -> None:

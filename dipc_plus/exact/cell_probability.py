@@ -20,7 +20,8 @@ from flint import fmpq_poly
 from dipc_plus.exact.cells import Cell
 from dipc_plus.exact.constraints import components, support_atoms
 from dipc_plus.exact.laplace_engine import probability_on_cell
-from dipc_plus.exact.linear import Atom, LinForm
+from dipc_plus.exact.linear import Atom
+from dipc_plus.exact.memo import remember
 from dipc_plus.exact.noises import engine_reading
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 
@@ -44,7 +45,7 @@ def probability_of_set(atoms, noises: dict, inputs: dict, cell: Cell) -> Symboli
 
     >>> from fractions import Fraction
     >>> from dipc_plus.exact.cells import box
-    >>> from dipc_plus.exact.linear import Noise, atom
+    >>> from dipc_plus.exact.linear import LinForm, Noise, atom
     >>> below = atom(LinForm.make({7: 1}), "<", LinForm.make({3: 1}))
     >>> form = probability_of_set([below], {7: Noise("lap", Fraction(1))}, {3: 0}, box(1, 0, 1))
     >>> print(form.at([Fraction(1)]))
@@ -91,12 +92,7 @@ def clear_cell_memo() -> None:
 def _memo(atoms: tuple, noises: tuple, cell: Cell) -> SymbolicForm:
     key = (atoms, noises, cell)
     found = _MEMO.get(key)
-    if found is None:
-        found = probability_on_cell(atoms, noises, cell)
-        if len(_MEMO) > _MEMO_LIMIT:
-            _MEMO.clear()
-        _MEMO[key] = found
-    return found
+    return found if found is not None else remember(_MEMO, _MEMO_LIMIT, key, probability_on_cell(atoms, noises, cell))
 
 
 def _constant(p: int, c: int) -> SymbolicForm:
@@ -105,5 +101,4 @@ def _constant(p: int, c: int) -> SymbolicForm:
 
 def _renamed(a: Atom, new_id: dict, inputs: dict, n: int) -> Atom:
     """Noise ids by `new_id`, input ids to n + their index (the form's scale is kept)."""
-    coeffs = tuple(sorted((new_id[i] if i in new_id else n + inputs[i], c) for i, c in a.form.coeffs))
-    return Atom(LinForm(coeffs, a.form.const), a.op)
+    return Atom(a.form.renamed({i: new_id[i] if i in new_id else n + inputs[i] for i in a.noises()}), a.op)

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
-from math import gcd, lcm
 
 from dipc_plus.exact import lp
-from dipc_plus.exact.open_regions import region_is_feasible
+from dipc_plus.exact.linear import holds
+from dipc_plus.exact.open_regions import is_difference, primitive, region_is_feasible
 
-__all__ = ["Cell", "CellPoint", "NeedSplit", "box", "primitive"]
+__all__ = ["Cell", "CellPoint", "NeedSplit", "box", "primitive", "substituted"]
 
 _OPS = ("<", "<=", "==")
 
@@ -52,19 +52,6 @@ class NeedSplit(Exception):
         super().__init__(h, jump)
         self.h = h
         self.jump = jump
-
-
-def primitive(h) -> tuple:
-    """h scaled by a positive number to coprime integers (h not all zero).
-
-    >>> from fractions import Fraction
-    >>> primitive((2, -4, 6)), primitive((Fraction(1, 2), Fraction(1, 3)))
-    ((1, -2, 3), (3, 2))
-    """
-    den = lcm(*(Fraction(c).denominator for c in h))
-    ints = [int(Fraction(c) * den) for c in h]
-    g = gcd(*ints)
-    return tuple(c // g for c in ints) if g > 1 else tuple(ints)
 
 
 class Cell:
@@ -91,7 +78,7 @@ class Cell:
         self._inside = None     # a relative-interior point, found once
         self._bounds = None     # per input, bounds (lo, hi) from the one-input constraints
         self._witnesses: list = []   # points of the relative interior met so far
-        self._differences = all(op != "==" and _is_difference(c) for c, op in self.constraints)
+        self._differences = all(op != "==" and is_difference(c[:-1]) for c, op in self.constraints)
 
     def __hash__(self):
         return self._hash
@@ -112,18 +99,14 @@ class Cell:
 
     # -- exact LP questions ------------------------------------------------------
     def _system(self, relative_interior: bool) -> list:
-        out = []
-        for h, op in self.constraints:
-            if relative_interior and op == "<=":
-                op = "<"
-            out.append(lp.Constraint.make({i: c for i, c in enumerate(h[:-1]) if c}, op, -h[-1]))
-        return out
+        return [lp.Constraint.row(h, "<" if relative_interior and op == "<=" else op)
+                for h, op in self.constraints]
 
     def _feasible_with(self, h: tuple, op: str, relative_interior: bool) -> bool:
-        if relative_interior and self._differences and op in ("<", ">") and _is_difference(h):
+        if relative_interior and self._differences and op in ("<", ">") and is_difference(h[:-1]):
             # an open system of difference constraints: shortest paths (open_regions), no LP
             return region_is_feasible([c for c, _ in self.constraints] + [h if op == "<" else _neg(h)])
-        extra = lp.Constraint.make({i: c for i, c in enumerate(h[:-1]) if c}, op, -h[-1])
+        extra = lp.Constraint.row(h, op)
         pt = lp.interior_point(self._system(relative_interior) + [extra], list(range(self.p)))
         if pt is None:
             return False
@@ -137,11 +120,7 @@ class Cell:
     def _relative_interior_is_nonempty(self) -> bool:
         if self._differences:
             return region_is_feasible([c for c, _ in self.constraints])
-        if self._inside is None:
-            self._inside = self.interior_point()
-            if self._inside is not None:
-                self._witnesses.append(self._inside)
-        return self._inside is not None
+        return self._inside_point(required=False) is not None
 
     def interior_point(self) -> list | None:
         """A point of the relative interior (Fractions), or None if it is empty."""
@@ -165,7 +144,7 @@ class Cell:
             return -1
         if lo is not None and lo > 0:
             return 1
-        if self._differences and _is_difference(h):   # two shortest-path tests, no LP
+        if self._differences and is_difference(h[:-1]):   # two shortest-path tests, no LP
             neg = self._feasible_with(h, "<", True)
             pos = self._feasible_with(h, ">", True)
             if neg and pos:
@@ -193,12 +172,15 @@ class Cell:
             raise NeedSplit(h)
         return 0
 
-    def _inside_point(self) -> list:
+    def _inside_point(self, required: bool = True) -> list | None:
+        """The relative-interior point found once (kept as a witness); None or, if `required`,
+        ValueError when the relative interior is empty."""
         if self._inside is None:
             self._inside = self.interior_point()
-            if self._inside is None:
+            if self._inside is not None:
+                self._witnesses.append(self._inside)
+            elif required:
                 raise ValueError(f"the cell {self.describe()} is empty")
-            self._witnesses.append(self._inside)
         return self._inside
 
     def _range_on_bounds(self, h: tuple) -> tuple:
@@ -240,7 +222,7 @@ class Cell:
                 s = self._signs[key] = signs[0]   # only decided signs are kept (children inherit them)
         else:
             s = (h[-1] > 0) - (h[-1] < 0)
-        return {"<": s < 0, "<=": s <= 0, "==": s == 0, "!=": s != 0}[op]
+        return holds(s, op)
 
     def eliminations(self) -> list:
         """[(k, expr)]: the cell's equalities solved as q_k = expr.(q, 1), each expr over the
@@ -249,12 +231,7 @@ class Cell:
         for h, op in self.constraints:
             if op != "==":
                 continue
-            row = [Fraction(c) for c in h]
-            for k, expr in solved:          # substitute the pivots found so far
-                ck = row[k]
-                if ck:
-                    row[k] = Fraction(0)
-                    row = [a + ck * b for a, b in zip(row, expr)]
+            row = substituted([Fraction(c) for c in h], solved)      # the pivots found so far
             k = next((i for i in range(self.p) if row[i]), None)
             if k is None:
                 continue                    # implied by the others
@@ -268,7 +245,7 @@ class Cell:
     def children(self, split: NeedSplit) -> list:
         """The non-empty pieces of the cell on the sides of split.h (and on it, for a jump)."""
         h = split.h
-        neg = tuple(-c for c in h)
+        neg = _neg(h)
         if split.jump:
             sides = [(h, "<"), (h, "=="), (neg, "<")]
         else:
@@ -303,8 +280,7 @@ class Cell:
     def contains(self, q) -> bool:
         """Exact membership of the point q (rationals)."""
         for h, op in self.constraints:
-            val = sum(Fraction(c) * Fraction(x) for c, x in zip(h, q)) + h[-1]
-            if not {"<": val < 0, "<=": val <= 0, "==": val == 0}[op]:
+            if not holds(sum(Fraction(c) * Fraction(x) for c, x in zip(h, q)) + h[-1], op):
                 return False
         return True
 
@@ -324,6 +300,25 @@ class Cell:
                 vertex = [Fraction(res.point.get(i, 0)) for i in range(self.p)]
             points.append([a + t * (b - a) for a, b in zip(z, vertex)])
         return points
+
+
+def substituted(row: list, solved: list) -> list:
+    """The row h over (q, 1) with each solved input q_k = expr.(q, 1) of `solved` replaced
+    (`Cell.eliminations`), so that it reads only the free inputs.
+
+    On the cell q0 - q1 + 1 = 0 (solved as q0 = q1 - 1), the form q0 + q1 is 2 q1 - 1:
+
+    >>> tied = Cell(2, [((1, -1, 1), "==")]).eliminations()
+    >>> [str(c) for c in substituted([1, 1, 0], tied)]
+    ['0', '2', '-1']
+    """
+    for k, expr in solved:
+        ck = row[k]
+        if ck:
+            row = list(row)
+            row[k] = 0
+            row = [a + ck * b for a, b in zip(row, expr)]
+    return row
 
 
 class CellPoint:
@@ -347,10 +342,7 @@ class CellPoint:
     def _sign(self, other: "CellPoint") -> int:
         d1, d2 = self.d, other.d
         h = tuple(a * d2 - b * d1 for a, b in zip(self.t, other.t))   # (b1 - b2) d1 d2
-        if not any(h):
-            return 0
-        g = gcd(*h)
-        return self.cell.sign(tuple(c // g for c in h) if g > 1 else h)
+        return self.cell.sign(primitive(h)) if any(h) else 0
 
     def __lt__(self, other):
         return self._sign(other) < 0
@@ -362,12 +354,6 @@ class CellPoint:
         return self._sign(other) == 0
 
     __hash__ = None
-
-
-def _is_difference(h: tuple) -> bool:
-    """q_i - q_j + k or +-q_i + k, up to a positive factor."""
-    nz = [c for c in h[:-1] if c]
-    return len(nz) == 1 or (len(nz) == 2 and nz[0] == -nz[1])
 
 
 def _neg(h: tuple) -> tuple:

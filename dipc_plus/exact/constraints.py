@@ -38,11 +38,12 @@ from collections import OrderedDict
 from fractions import Fraction
 from functools import lru_cache
 from itertools import permutations, product
-from math import factorial, gcd, lcm
+from math import factorial
 
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import Atom, LinForm, atom, normalise_form
 from dipc_plus.exact.noises import engine_reading
+from dipc_plus.exact.open_regions import primitive
 
 # --------------------------------------------------------------------------- probability
 
@@ -160,8 +161,7 @@ def _tie_choices(ints: list, groups: list) -> list:
 
 
 def _renamed(a: Atom, new_id: dict) -> Atom:
-    form = LinForm(tuple(sorted((new_id[i], c) for i, c in a.form.coeffs)), a.form.const)
-    return Atom(normalise_form(form, a.op), a.op)
+    return Atom(normalise_form(a.form.renamed(new_id), a.op), a.op)
 
 
 def _rank(values: dict) -> dict:
@@ -174,14 +174,8 @@ def _integer_atom(a: Atom) -> tuple:
     """(op, {noise id: int}, int): the atom scaled by a positive number to a primitive integer vector."""
     found = a.__dict__.get("_ints")
     if found is None:
-        const = a.form.const
-        den = const.denominator
-        for _, c in a.form.coeffs:
-            den = lcm(den, c.denominator)
-        cs = {i: c.numerator * (den // c.denominator) for i, c in a.form.coeffs}
-        k = const.numerator * (den // const.denominator)
-        g = gcd(k, *cs.values())
-        found = (a.op, {i: c // g for i, c in cs.items()}, k // g)
+        *cs, k = primitive([c for _, c in a.form.coeffs] + [a.form.const])
+        found = (a.op, {i: c for (i, _), c in zip(a.form.coeffs, cs)}, k)
         object.__setattr__(a, "_ints", found)
     return found
 

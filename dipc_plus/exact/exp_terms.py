@@ -19,15 +19,15 @@ without u's to the public `ExpPoly` at the engine's boundary.
 """
 from __future__ import annotations
 
-from fractions import Fraction
 from math import factorial
 from operator import add
 
 from flint import fmpq, fmpq_poly
 
 from dipc_plus.exact.expoly import ExpPoly
+from dipc_plus.exact.symbolic_terms import SymbolicForm
 
-__all__ = ["Rescale", "TermSpace", "add_into", "UNIT", "clear_term_caches"]
+__all__ = ["Rescale", "TermSpace", "add_into", "add_all_into", "UNIT", "clear_term_caches"]
 
 UNIT = fmpq_poly([1])   # the unit coefficient, shared so that `is` recognises it
 _SPACES: dict = {}
@@ -81,6 +81,17 @@ def add_into(acc: dict, key, poly) -> None:
             del acc[key]
 
 
+def add_all_into(acc: dict, terms: dict) -> None:
+    """acc += terms, term by term (`add_into`).
+
+    >>> acc = {(0, 0, 0): fmpq_poly([1])}
+    >>> add_all_into(acc, {(0, 0, 0): fmpq_poly([-1]), (0, -1, 0): fmpq_poly([2])}); acc
+    {(0, -1, 0): 2}
+    """
+    for key, poly in terms.items():
+        add_into(acc, key, poly)
+
+
 class TermSpace:
     """Term sums over Laplace noises u_j with rates a_j, on the exponent grid 1/D.
 
@@ -128,6 +139,8 @@ class TermSpace:
         return self.n + 1 + j
 
     def multiply(self, t1: dict, t2: dict) -> dict:
+        """t1 * t2.  Kept apart from `sparse.sparse_product` (and `add_into` inlined here and in
+        `at_bound`): these two loops are the engine's hottest, and a call per term pair costs."""
         out: dict = {}
         get = out.get
         for e1, p1 in t1.items():
@@ -232,10 +245,5 @@ class TermSpace:
         return powers[i]
 
     def to_exppoly(self, terms: dict) -> ExpPoly:
-        """The ExpPoly of a sum whose terms depend on eps alone."""
-        n = self.n
-        by_grid: dict = {}
-        for key, p in terms.items():
-            assert not any(key[:n]) and not any(key[n + 1:])
-            add_into(by_grid, key[n], p)
-        return ExpPoly({Fraction(e, self.D): p for e, p in by_grid.items()})
+        """The ExpPoly of a sum whose terms depend on eps alone: the symbolic form over no input."""
+        return SymbolicForm.from_engine(terms, self.n, 0, self.D).at(())

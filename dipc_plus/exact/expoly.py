@@ -15,6 +15,7 @@ only to print.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from fractions import Fraction
 from functools import reduce
 from math import lcm
@@ -24,22 +25,30 @@ import flint
 from flint import arb, fmpq, fmpq_poly
 
 from dipc_plus.errors import UserError
-from dipc_plus.exact.convert import fmt_q, signed_sum
+from dipc_plus.exact.convert import fmt_q, signed_sum, to_fmpq, to_fraction
+from dipc_plus.exact.sparse import sparse_add, sparse_product
 from dipc_plus.execution import limits
 
 Number = Union[int, Fraction, fmpq]
 
 
-def _q(x: Number) -> fmpq:
-    if isinstance(x, fmpq):
-        return x
-    if isinstance(x, Fraction):
-        return fmpq(x.numerator, x.denominator)
-    return fmpq(x)
+@contextmanager
+def working_precision(prec: int):
+    """Run the block with arb at `prec` bits, restoring the caller's precision after it.
 
-
-def _fr(x: fmpq) -> Fraction:
-    return Fraction(int(x.p), int(x.q))
+    >>> before = flint.ctx.prec
+    >>> with working_precision(200):
+    ...     flint.ctx.prec
+    200
+    >>> flint.ctx.prec == before
+    True
+    """
+    old = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        yield
+    finally:
+        flint.ctx.prec = old
 
 
 class ExpPoly:
@@ -82,7 +91,7 @@ class ExpPoly:
     # -- constructors ---------------------------------------------------------------
     @staticmethod
     def const(c: Number) -> "ExpPoly":
-        return ExpPoly({Fraction(0): fmpq_poly([_q(c)])})
+        return ExpPoly({Fraction(0): fmpq_poly([to_fmpq(c)])})
 
     @staticmethod
     def eps(power: int = 1) -> "ExpPoly":
@@ -91,12 +100,12 @@ class ExpPoly:
     @staticmethod
     def exp(q: Number, coeff: Number = 1) -> "ExpPoly":
         """coeff * e^(q eps)."""
-        return ExpPoly({Fraction(q) if not isinstance(q, fmpq) else _fr(q): fmpq_poly([_q(coeff)])})
+        return ExpPoly({Fraction(q) if not isinstance(q, fmpq) else to_fraction(q): fmpq_poly([to_fmpq(coeff)])})
 
     @staticmethod
     def monomial(coeff: Number, power: int, q: Number) -> "ExpPoly":
         """coeff * eps^power * e^(q eps)."""
-        return ExpPoly({Fraction(q): fmpq_poly([0] * power + [_q(coeff)])})
+        return ExpPoly({Fraction(q): fmpq_poly([0] * power + [to_fmpq(coeff)])})
 
     ZERO: "ExpPoly"
     ONE: "ExpPoly"
@@ -115,7 +124,7 @@ class ExpPoly:
             return Fraction(0)
         if not self.is_constant():
             raise ValueError(f"{self} depends on eps")
-        return _fr(self.terms[Fraction(0)][0])
+        return to_fraction(self.terms[Fraction(0)][0])
 
     def monomials(self) -> Iterable[tuple[Fraction, int, Fraction]]:
         """(coefficient, power of eps, exponent q) for every nonzero monomial."""
@@ -123,7 +132,7 @@ class ExpPoly:
             p = self.terms[q]
             for k, c in enumerate(p.coeffs()):
                 if c != 0:
-                    yield _fr(c), k, q
+                    yield to_fraction(c), k, q
 
     def denominator_lcm(self) -> int:
         """L such that every exponent q is a multiple of 1/L."""
@@ -138,15 +147,12 @@ class ExpPoly:
         return self._hash
 
     def __eq__(self, other):
-        if type(other) is ExpPoly:   # the usual case, before the isinstance chain
-            return self.terms.keys() == other.terms.keys() and all(
-                self.terms[q] == other.terms[q] for q in self.terms)
-        if isinstance(other, (int, Fraction, fmpq)):
-            other = ExpPoly.const(other)
-        if isinstance(other, ExpFrac):
-            return ExpFrac.of(self) == other
-        if not isinstance(other, ExpPoly):
-            return NotImplemented
+        if type(other) is not ExpPoly:   # the usual case skips the isinstance chain
+            if isinstance(other, ExpFrac):
+                return ExpFrac.of(self) == other
+            if not isinstance(other, (int, Fraction, fmpq, ExpPoly)):
+                return NotImplemented
+            other = ExpPoly.lift(other)
         return self.terms.keys() == other.terms.keys() and all(
             self.terms[q] == other.terms[q] for q in self.terms)
 
@@ -162,11 +168,7 @@ class ExpPoly:
     def __add__(self, other):
         if isinstance(other, ExpFrac):
             return ExpFrac.of(self) + other
-        other = ExpPoly.lift(other)
-        out = dict(self.terms)
-        for q, p in other.terms.items():
-            out[q] = out[q] + p if q in out else p
-        return ExpPoly(out)
+        return ExpPoly(sparse_add(self.terms, ExpPoly.lift(other).terms))
 
     __radd__ = __add__
 
@@ -185,22 +187,15 @@ class ExpPoly:
         if isinstance(other, ExpFrac):
             return ExpFrac.of(self) * other
         if isinstance(other, (int, Fraction, fmpq)):
-            c = _q(other)
+            c = to_fmpq(other)
             return ExpPoly({q: p * c for q, p in self.terms.items()}) if c != 0 else ExpPoly()
-        other = ExpPoly.lift(other)
-        out: dict = {}
-        for q1, p1 in self.terms.items():
-            for q2, p2 in other.terms.items():
-                q = q1 + q2
-                prod = p1 * p2
-                out[q] = out[q] + prod if q in out else prod
-        return ExpPoly(out)
+        return ExpPoly(sparse_product(self.terms, ExpPoly.lift(other).terms))
 
     __rmul__ = __mul__
 
     def __truediv__(self, other):
         if isinstance(other, (int, Fraction, fmpq)):
-            c = _q(other)
+            c = to_fmpq(other)
             if c == 0:
                 raise ZeroDivisionError("division of an exponential polynomial by 0")
             return self * (1 / c)
@@ -223,7 +218,7 @@ class ExpPoly:
         """d/d eps."""
         out: dict = {}
         for q, p in self.terms.items():
-            d = p.derivative() + p * _q(q)
+            d = p.derivative() + p * to_fmpq(q)
             out[q] = d
         return ExpPoly(out)
 
@@ -236,16 +231,14 @@ class ExpPoly:
         if self._balls is None:
             self._balls = {}
         if prec not in self._balls:
-            self._balls[prec] = [(arb(_q(q)), [arb(c) for c in reversed(p.coeffs())])
+            self._balls[prec] = [(arb(to_fmpq(q)), [arb(c) for c in reversed(p.coeffs())])
                                  for q, p in self.terms.items()]
         return self._balls[prec]
 
     def arb_value(self, eps: Number | arb, prec: int = 128) -> arb:
         """A certified ball containing f(eps) (for a ball eps: containing f of every point in it)."""
-        old = flint.ctx.prec
-        flint.ctx.prec = prec
-        try:
-            e = eps if isinstance(eps, arb) else arb(_q(eps))
+        with working_precision(prec):
+            e = eps if isinstance(eps, arb) else arb(to_fmpq(eps))
             total = arb(0)
             for q, coeffs in self._terms_as_balls(prec):
                 acc = arb(0)
@@ -253,8 +246,6 @@ class ExpPoly:
                     acc = acc * e + c
                 total += acc * (q * e).exp()
             return total
-        finally:
-            flint.ctx.prec = old
 
     def __call__(self, eps: float) -> float:
         """Floating-point value, for plots and cross-checks only (never for a verdict)."""
@@ -263,7 +254,7 @@ class ExpPoly:
         for q, p in self.terms.items():
             acc = 0.0
             for c in reversed(p.coeffs()):
-                acc = acc * eps + float(_fr(c))
+                acc = acc * eps + float(to_fraction(c))
             total += acc * math.exp(float(q) * eps)
         return total
 
@@ -363,21 +354,28 @@ def format_exppoly(f: ExpPoly) -> str:
 
 def _plain_term(mag: Fraction, k: int, q: Fraction) -> str:
     """|c| eps^k e^(q eps) as plain text."""
-    factors = []
-    if k == 1:
-        factors.append("eps")
-    elif k > 1:
-        factors.append(f"eps^{k}")
+    factors = eps_power_text(k)
     if q != 0:
-        if q == 1:
-            factors.append("e^eps")
-        elif q == -1:
-            factors.append("e^(-eps)")
-        else:
-            factors.append(f"e^({fmt_q(q)}*eps)")
-    if factors:
-        return "*".join(([fmt_q(mag)] if mag != 1 else []) + factors)
-    return fmt_q(mag)
+        factors.append("e^eps" if q == 1 else "e^(-eps)" if q == -1 else f"e^({fmt_q(q)}*eps)")
+    return plain_product(mag, factors)
+
+
+def eps_power_text(k: int) -> list:
+    """eps^k as a list of plain-text factors (none for k = 0).
+
+    >>> eps_power_text(0), eps_power_text(1), eps_power_text(3)
+    ([], ['eps'], ['eps^3'])
+    """
+    return [] if k == 0 else ["eps"] if k == 1 else [f"eps^{k}"]
+
+
+def plain_product(mag, factors: list) -> str:
+    """|c| times the factors in plain text, the coefficient left out when it is 1.
+
+    >>> plain_product(Fraction(1, 2), ["eps"]), plain_product(1, ["eps"]), plain_product(1, [])
+    ('1/2*eps', 'eps', '1')
+    """
+    return "*".join(([fmt_q(mag)] if mag != 1 or not factors else []) + factors)
 
 
 def _signed_sum(f: ExpPoly, term) -> str:
@@ -408,11 +406,7 @@ def latex_exppoly(f: ExpPoly) -> str:
 
 def _latex_term(mag, k: int, q: Fraction) -> str:
     """|c| eps^k e^(q eps) as LaTeX."""
-    factors = []
-    if k == 1:
-        factors.append("\\epsilon")
-    elif k > 1:
-        factors.append(f"\\epsilon^{{{k}}}")
+    factors = [] if k == 0 else ["\\epsilon"] if k == 1 else [f"\\epsilon^{{{k}}}"]
     if q != 0:
         sign = "-" if q < 0 else ""
         rate = "" if abs(q) == 1 else _latex_rat(abs(q)) + " "
@@ -460,12 +454,10 @@ class ExpFrac:
         return self.num.is_zero()
 
     def __eq__(self, other):
-        if type(other) is ExpFrac:
-            return self.num == other.num and self.den == other.den
-        if isinstance(other, (int, Fraction, fmpq, ExpPoly)):
-            other = ExpFrac(other)
-        if not isinstance(other, ExpFrac):
-            return NotImplemented
+        if type(other) is not ExpFrac:
+            if not isinstance(other, (int, Fraction, fmpq, ExpPoly, ExpFrac)):
+                return NotImplemented
+            other = ExpFrac(other) if not isinstance(other, ExpFrac) else other
         return self.num == other.num and self.den == other.den
 
     def __hash__(self):
@@ -511,12 +503,8 @@ class ExpFrac:
         return ExpFrac.of(other) / self
 
     def arb_value(self, eps, prec: int = 128) -> arb:
-        old = flint.ctx.prec
-        flint.ctx.prec = prec
-        try:
+        with working_precision(prec):
             return self.num.arb_value(eps, prec) / self.den.arb_value(eps, prec)
-        finally:
-            flint.ctx.prec = old
 
     def __call__(self, eps: float) -> float:
         return self.num(eps) / self.den(eps)

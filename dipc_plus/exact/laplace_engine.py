@@ -28,10 +28,12 @@ from bisect import bisect_left
 from fractions import Fraction
 from math import lcm
 
-from dipc_plus.exact.cells import Cell, CellPoint, primitive
-from dipc_plus.exact.exp_terms import Rescale, TermSpace, add_into, clear_term_caches
+from dipc_plus.exact.cells import Cell, CellPoint, substituted
+from dipc_plus.exact.exp_terms import Rescale, TermSpace, add_all_into, clear_term_caches
 from dipc_plus.exact.expoly import ExpPoly
-from dipc_plus.exact.open_regions import (breakpoint, clear_region_caches, constraint,
+from dipc_plus.exact.linear import OPS
+from dipc_plus.exact.memo import remember
+from dipc_plus.exact.open_regions import (breakpoint, clear_region_caches, constraint, primitive,
                                           simplify_region)
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 
@@ -111,9 +113,7 @@ class _Problem:
                 if not prod:
                     continue
                 if S in out:
-                    acc = out[S]
-                    for e, p in prod.items():
-                        add_into(acc, e, p)
+                    add_all_into(out[S], prod)
                 else:
                     out[S] = prod
         return {S: T for S, T in out.items() if T}
@@ -129,8 +129,7 @@ class _Problem:
             acc: dict = {}
             for S, T in F.items():
                 assert not S
-                for e, p in T.items():
-                    add_into(acc, e, p)
+                add_all_into(acc, T)
             return {frozenset(): acc} if acc else {}
         (v,) = scope
         pieces, pts = self._intervals(F, v)
@@ -260,33 +259,22 @@ class _Problem:
                         region = self._case_region(rest, lowers, uppers, L, U, x)
                         if region is None:
                             continue
-                        acc = out.get(region)
-                        if acc is None:
-                            acc = out[region] = {}
+                        acc = out.setdefault(region, {})
                         for values in (uv, lv):
                             if values is not None:
-                                for key, poly in values.items():
-                                    add_into(acc, key, poly)
+                                add_all_into(acc, values)
         return {S: T for S, T in out.items() if T}
 
     def _case_region(self, rest, lowers, uppers, L, U, x):
         """rest and: L is the largest lower bound, U the smallest upper bound, L < U."""
         cons = set(rest)
         new = []
-        if L is not None:
-            aL = -L[x]
-            for L2 in lowers:
-                if L2 is not L:   # L2 < L:  |L_x| L2 - |L2_x| L < 0
-                    a2 = -L2[x]
-                    new.append([aL * p - a2 * q for p, q in zip(L2, L)])
-        if U is not None:
-            aU = U[x]
-            for U2 in uppers:
-                if U2 is not U:   # U < U2:  U_x U2 - U2_x U < 0
-                    a2 = U2[x]
-                    new.append([aU * p - a2 * q for p, q in zip(U2, U)])
+        # L2 < L: |L_x| L2 - |L2_x| L < 0 (s = -1); U < U2: U_x U2 - U2_x U < 0 (s = 1)
+        for B, group, s in ((L, lowers, -1), (U, uppers, 1)):
+            if B is not None:
+                new += [[s * (B[x] * p - B2[x] * q) for p, q in zip(B2, B)] for B2 in group if B2 is not B]
         if L is not None and U is not None:   # L < U:  U_x L + |L_x| U < 0
-            new.append([aU * p + aL * q for p, q in zip(L, U)])
+            new.append([U[x] * p - L[x] * q for p, q in zip(L, U)])
         symbolic = self.cell is not None
         for vec in new:
             c = constraint(vec)
@@ -314,8 +302,7 @@ def _cell_sums(pieces: list, pts: list) -> list:
             if acc is None:
                 accs[k] = dict(T)
             else:
-                for e, p in T.items():
-                    add_into(acc, e, p)
+                add_all_into(acc, T)
     return accs
 
 
@@ -357,38 +344,7 @@ def _laplace_rates(noises) -> list:
 
 def probability(atoms: tuple, noises: tuple) -> ExpPoly:
     """P[all atoms hold] for noise i ~ Lap(noises[i].rate * eps, 0), exactly, for every eps > 0."""
-    n = len(noises)
-    rates = _laplace_rates(noises)
-    constraints = set()
-    for at in atoms:
-        coeffs = dict(at.form.coeffs)
-        if at.op not in ("<", "<=", "==", "!="):
-            raise ValueError(f"unknown comparison {at.op!r}")
-        if not coeffs:
-            if not at.holds_constant():
-                return ExpPoly.ZERO
-            continue
-        if at.op == "==":
-            return ExpPoly.ZERO   # a hyperplane: measure zero for continuous noise
-        if at.op == "!=":
-            continue              # holds almost surely
-        vec = [Fraction(0)] * (n + 1)
-        for i, c in coeffs.items():
-            vec[i] = Fraction(c)
-        vec[-1] = Fraction(at.form.const)
-        c = constraint(_on_common_denominator(vec))
-        if c is False:
-            return ExpPoly.ZERO
-        if c is not True:
-            constraints.add(c)
-    if not constraints:
-        return ExpPoly.ONE
-    if simplify_region(frozenset(constraints)) is None:
-        return ExpPoly.ZERO
-    means = sample_means(constraints, n)
-    constraints = to_sample_coordinates(constraints, means)
-    space, terms = _eliminate_on_grid(constraints, rates, [(m,) for m in means])
-    return space.to_exppoly(terms)
+    return _integral(atoms, noises).at(())
 
 
 def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell) -> SymbolicForm:
@@ -401,12 +357,30 @@ def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell) -> SymbolicForm
     On an equality cell the tied inputs are first written in terms of the free ones
     (`Cell.eliminations`): the engine then sees no two bounds that tie on the cell
     without being the same, and the form, in the free inputs only, is canonical there."""
-    n, p = len(noises), cell.p
+    return _integral(atoms, noises, cell)
+
+
+def _integral(atoms: tuple, noises: tuple, cell: Cell | None = None) -> SymbolicForm:
+    """P[atoms] over the cell's inputs (none without a cell), every noise integrated out."""
+    n, p = len(noises), 0 if cell is None else cell.p
     rates = _laplace_rates(noises)
-    tied = cell.eliminations()
+    constraints = _noise_constraints(atoms, n, cell)
+    if not constraints:
+        return SymbolicForm(p, {}) if constraints is None else SymbolicForm.one(p)
+    means = [(m,) for m in sample_means(constraints, n)] if cell is None else sample_mean_vectors(constraints, n)
+    space, terms = _eliminate_on_grid(shift_to_samples(constraints, means, n), rates, means, cell)
+    return SymbolicForm.from_engine(terms, n, p, space.D)
+
+
+def _noise_constraints(atoms, n: int, cell: Cell | None = None) -> set | None:
+    """The atoms as the engine's strict constraints over (u, [v,] eps), or None when the
+    probability is 0 (an atom fails, an equality of continuous noises, an empty region).
+    An atom without noise is decided by `holds_constant`, or on a `cell` by `Cell.decide`."""
+    p = 0 if cell is None else cell.p
+    tied = () if cell is None else cell.eliminations()
     constraints = set()
     for at in atoms:
-        if at.op not in ("<", "<=", "==", "!="):
+        if at.op not in OPS:
             raise ValueError(f"unknown comparison {at.op!r}")
         vec = [Fraction(0)] * (n + p + 1)
         for i, c in at.form.coeffs:
@@ -414,29 +388,17 @@ def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell) -> SymbolicForm
                 raise ValueError(f"atom coefficient id {i} is neither a noise nor an input")
             vec[i] = Fraction(c)
         vec[-1] = Fraction(at.form.const)
-        for k, expr in tied:      # an equality cell: its tied inputs in terms of the free ones
-            c = vec[n + k]
-            if c:
-                vec[n + k] = Fraction(0)
-                for j in range(p + 1):
-                    vec[n + j] += c * expr[j]
-        if not any(vec[:n]):      # inputs alone: the probability jumps where it changes truth
-            if not cell.decide(primitive(vec[n:]), at.op):
-                return SymbolicForm(p, {})
-            continue
-        if at.op == "==":
-            return SymbolicForm(p, {})
-        if at.op == "!=":
-            continue
-        constraints.add(constraint(_on_common_denominator(vec)))
-    if not constraints:
-        return SymbolicForm.one(p)
-    if simplify_region(frozenset(constraints)) is None:
-        return SymbolicForm(p, {})
-    means = sample_mean_vectors(constraints, n)
-    constraints = shift_to_samples(constraints, means, n)
-    space, terms = _eliminate_on_grid(constraints, rates, means, cell)
-    return SymbolicForm.from_engine(terms, n, p, space.D)
+        vec[n:] = substituted(vec[n:], tied)    # an equality cell: tied inputs by the free ones
+        if not any(vec[:n]):      # no noise; on a cell the probability jumps where it changes truth
+            if not (at.holds_constant() if cell is None else cell.decide(primitive(vec[n:]), at.op)):
+                return None
+        elif at.op == "==":
+            return None           # a hyperplane: measure zero for continuous noise
+        elif at.op != "!=":       # != holds almost surely
+            constraints.add(constraint(vec))
+    if constraints and simplify_region(frozenset(constraints)) is None:
+        return None
+    return constraints
 
 
 def _eliminate_on_grid(constraints: set, rates: list, means: list, cell: Cell | None = None):
@@ -513,12 +475,6 @@ def shift_to_samples(constraints, means: list, n: int) -> set:
     return out
 
 
-def _on_common_denominator(vec: list) -> list:
-    """The integers den * vec (den > 0 the lcm of the denominators): the same constraint."""
-    den = lcm(*(v.denominator for v in vec))
-    return [v.numerator * (den // v.denominator) for v in vec]
-
-
 _LEAF_CACHE: dict = {}
 
 
@@ -550,10 +506,7 @@ def _eliminate(constraints: set, rates: list, D: int, means: list, cell: Cell | 
             key = (D, prob.rate_d[x], x, prob.sides[x][0][1], next(iter(region)), cell)
             new = _LEAF_CACHE.get(key)
             if new is None:
-                new = prob.canonical(prob.integrate(prod, x), scope)
-                if len(_LEAF_CACHE) > _CACHE_LIMIT:
-                    _LEAF_CACHE.clear()
-                _LEAF_CACHE[key] = new
+                new = remember(_LEAF_CACHE, _CACHE_LIMIT, key, prob.canonical(prob.integrate(prod, x), scope))
         else:
             new = prob.canonical(prob.integrate(prod, x), scope)
         factors = others + [(new, scope)]

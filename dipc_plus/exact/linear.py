@@ -18,9 +18,29 @@ _FLIP = {">": "<", ">=": "<="}          # f > 0  <=>  -f < 0
 _NEGATE = {"<": "<=", "<=": "<", "==": "!=", "!=": "=="}  # not(f < 0) <=> -f <= 0 ; see negate()
 
 
+def holds(value, op: str) -> bool:
+    """The truth of ``value op 0`` (op in < <= == != > >=): the one reading of an operator.
+
+    >>> holds(-1, "<"), holds(0, "<"), holds(0, ">=")
+    (True, False, True)
+    """
+    return {"<": value < 0, "<=": value <= 0, "==": value == 0, "!=": value != 0,
+            ">": value > 0, ">=": value >= 0}[op]
+
+
 def _uncached_state(self) -> dict:
     """Pickle state without the cached hash (str hashes differ between processes)."""
     return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
+
+def _cached_hash(self) -> int:
+    """The hash of the fields' tuple, computed once: noises, forms and atoms are immutable and
+    key the engines' caches, where hashing their Fractions again was a measured cost."""
+    h = self.__dict__.get("_hash")
+    if h is None:
+        h = hash(tuple(v for k, v in self.__dict__.items() if not k.startswith("_")))
+        object.__setattr__(self, "_hash", h)
+    return h
 
 
 @dataclass(frozen=True)
@@ -35,13 +55,7 @@ class Noise:
     kind: str
     rate: Fraction
 
-    def __hash__(self):   # cached: Fraction hashes are slow and noises key many caches
-        h = self.__dict__.get("_hash")
-        if h is None:
-            h = hash((self.kind, self.rate))
-            object.__setattr__(self, "_hash", h)
-        return h
-
+    __hash__ = _cached_hash
     __getstate__ = _uncached_state
 
 
@@ -71,13 +85,7 @@ class LinForm:
     coeffs: tuple  # of (int noise id, Fraction)
     const: Fraction = Fraction(0)
 
-    def __hash__(self):   # cached (forms are immutable and hashed over and over in states)
-        h = self.__dict__.get("_hash")
-        if h is None:
-            h = hash((self.coeffs, self.const))
-            object.__setattr__(self, "_hash", h)
-        return h
-
+    __hash__ = _cached_hash
     __getstate__ = _uncached_state
 
     @staticmethod
@@ -94,6 +102,14 @@ class LinForm:
 
     def as_dict(self) -> dict:
         return dict(self.coeffs)
+
+    def renamed(self, new_key: dict) -> "LinForm":
+        """The form with each key k written new_key[k] (a one-to-one renaming).
+
+        >>> print(LinForm.make({0: 2, 1: 1}).renamed({0: "y", 1: "x"}))
+        x + 2*y
+        """
+        return LinForm(tuple(sorted((new_key[k], c) for k, c in self.coeffs)), self.const)
 
     def __add__(self, other: "LinForm") -> "LinForm":
         if not other.coeffs:
@@ -154,13 +170,7 @@ class Atom:
     form: LinForm
     op: str
 
-    def __hash__(self):
-        h = self.__dict__.get("_hash")
-        if h is None:
-            h = hash((self.form, self.op))
-            object.__setattr__(self, "_hash", h)
-        return h
-
+    __hash__ = _cached_hash
     __getstate__ = _uncached_state
 
     def noises(self) -> frozenset:
@@ -168,8 +178,7 @@ class Atom:
 
     def holds_constant(self) -> bool:
         """Truth of an atom without noise."""
-        k = self.form.const
-        return {"<": k < 0, "<=": k <= 0, "==": k == 0, "!=": k != 0}[self.op]
+        return holds(self.form.const, self.op)
 
 
 def atom(lhs: LinForm, op: str, rhs: LinForm) -> Atom:
@@ -186,11 +195,7 @@ def atom(lhs: LinForm, op: str, rhs: LinForm) -> Atom:
         lhs, rhs, op = rhs, lhs, _FLIP[op]
     if op not in OPS:
         raise ValueError(f"unknown comparison {op!r}")
-    d = dict(lhs.coeffs)
-    for i, c in rhs.coeffs:
-        d[i] = d.get(i, 0) - c
-    form = LinForm.make(d, lhs.const - rhs.const)
-    return Atom(normalise_form(form, op), op)
+    return Atom(normalise_form(lhs - rhs, op), op)
 
 
 def negate(a: Atom) -> Atom:

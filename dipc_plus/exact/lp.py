@@ -31,6 +31,7 @@ from typing import Iterable, Mapping
 from flint import fmpq
 
 from dipc_plus.exact.convert import to_fmpq, to_fraction
+from dipc_plus.exact.linear import holds
 
 INF = float("inf")
 
@@ -59,6 +60,15 @@ class Constraint:
                              key=lambda vc: str(vc[0])))
         return Constraint(items, op, Fraction(rhs))
 
+    @staticmethod
+    def row(h, op: str) -> "Constraint":
+        """``h.(x, 1) op 0`` over the variables 0..len(h)-2: the integer rows of cells and regions.
+
+        >>> str(Constraint.row((2, 0, -3), "<"))
+        '2*0 < 3'
+        """
+        return Constraint.make({i: c for i, c in enumerate(h[:-1]) if c}, op, -h[-1])
+
     def as_dict(self) -> dict:
         return dict(self.coeffs)
 
@@ -70,9 +80,7 @@ class Constraint:
 
     def holds(self, point: Mapping) -> bool:
         """Exact truth of the constraint at a point (missing variables read as 0)."""
-        lhs, rhs = self.lhs_value(point), self.rhs
-        return {"<": lhs < rhs, "<=": lhs <= rhs, "==": lhs == rhs,
-                ">=": lhs >= rhs, ">": lhs > rhs}[self.op]
+        return holds(self.lhs_value(point) - self.rhs, self.op)
 
     def is_strict(self) -> bool:
         return self.op in ("<", ">")
@@ -260,15 +268,8 @@ def _solve_closed(objective: Mapping, constraints: list[Constraint], variables: 
 
 
 def _variables_of(objective: Mapping, constraints: Iterable[Constraint], extra=()) -> list:
-    seen: dict = {}
-    for v in extra:
-        seen.setdefault(v, None)
-    for v in objective:
-        seen.setdefault(v, None)
-    for c in constraints:
-        for v, _ in c.coeffs:
-            seen.setdefault(v, None)
-    return list(seen)
+    """Every variable once, in the order first met (it fixes the simplex's columns)."""
+    return list(dict.fromkeys(itertools.chain(extra, objective, (v for c in constraints for v, _ in c.coeffs))))
 
 
 _SLACK = ("__lp_strict_slack__",)  # a variable name no caller uses
@@ -293,14 +294,8 @@ def interior_point(constraints: list[Constraint], variables: list | None = None,
         status, _, point = _solve_closed({}, constraints, variables, nonneg)
         return None if status == "infeasible" else point
     t = _SLACK
-    system = []
-    for c in constraints:
-        if c.op == "<":
-            system.append(Constraint.make({**c.as_dict(), t: 1}, "<=", c.rhs))
-        elif c.op == ">":
-            system.append(Constraint.make({**c.as_dict(), t: -1}, ">=", c.rhs))
-        else:
-            system.append(c)
+    system = [Constraint.make({**c.as_dict(), t: 1 if c.op == "<" else -1}, c.closed().op, c.rhs)
+              if c.is_strict() else c for c in constraints]
     system.append(Constraint.make({t: 1}, "<=", 1))
     status, value, point = _solve_closed({t: -1}, system, list(variables) + [t], nonneg)
     if status == "infeasible" or point[t] <= 0:

@@ -17,13 +17,16 @@ interior point certifies most facets by ray shooting.
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from math import gcd, inf, lcm
 
 from flint import fmpq
 
 from dipc_plus.exact import lp
+from dipc_plus.exact.memo import remember
 
-__all__ = ["constraint", "simplify_region", "region_is_feasible", "breakpoint", "clear_region_caches"]
+__all__ = ["constraint", "simplify_region", "region_is_feasible", "breakpoint", "clear_region_caches",
+           "is_difference", "primitive"]
 
 _CACHE_LIMIT = 500_000
 _SIMPLIFY_CACHE: dict = {}
@@ -31,8 +34,24 @@ _BREAKPOINTS: dict = {}
 _MISSING = object()
 
 
+def primitive(h) -> tuple:
+    """h (ints or Fractions, not all zero) scaled by a positive number to coprime integers: the
+    one canonical form of a linear row, in the engine's regions, the cells and the atoms.
+
+    >>> from fractions import Fraction
+    >>> primitive((2, -4, 6)), primitive((Fraction(1, 2), Fraction(1, 3)))
+    ((1, -2, 3), (3, 2))
+    """
+    if any(type(c) is not int for c in h):
+        h = [c if type(c) is Fraction else Fraction(c) for c in h]
+        den = lcm(*(c.denominator for c in h))
+        h = [c.numerator * (den // c.denominator) for c in h]
+    g = gcd(*h)
+    return tuple(c // g for c in h) if g > 1 else tuple(h)
+
+
 def constraint(vec):
-    """``vec.(u, eps) < 0`` for integers `vec`: True/False if no variable is left, else the
+    """``vec.(u, eps) < 0`` for rationals `vec`: True/False if no variable is left, else the
     primitive tuple.
 
     2u - 4 eps < 0 is u - 2 eps < 0; with no u left, -eps < 0 is True and 3 eps < 0 False:
@@ -42,8 +61,7 @@ def constraint(vec):
     """
     if not any(vec[:-1]):
         return vec[-1] < 0
-    g = gcd(*vec)
-    return tuple(v // g for v in vec) if g != 1 else tuple(vec)
+    return primitive(vec)
 
 
 def simplify_region(region: frozenset):
@@ -57,11 +75,7 @@ def simplify_region(region: frozenset):
     hit = _SIMPLIFY_CACHE.get(region, _MISSING)
     if hit is not _MISSING:
         return hit
-    result = _simplify(region)
-    if len(_SIMPLIFY_CACHE) > _CACHE_LIMIT:
-        _SIMPLIFY_CACHE.clear()
-    _SIMPLIFY_CACHE[region] = result
-    return result
+    return remember(_SIMPLIFY_CACHE, _CACHE_LIMIT, region, _simplify(region))
 
 
 def region_is_feasible(region) -> bool:
@@ -85,11 +99,7 @@ def breakpoint(c: tuple, v: int) -> tuple:
     """
     found = _BREAKPOINTS.get(c)
     if found is None:
-        cv = c[v]
-        found = (cv > 0, fmpq(-c[-1], cv))
-        if len(_BREAKPOINTS) > _CACHE_LIMIT:
-            _BREAKPOINTS.clear()
-        _BREAKPOINTS[c] = found
+        found = remember(_BREAKPOINTS, _CACHE_LIMIT, c, (c[v] > 0, fmpq(-c[-1], c[v])))
     return found
 
 
@@ -126,16 +136,21 @@ def _simplify(region: frozenset):
     cons = [tight[d][2] for d in directions]
     if all(sum(1 for v in d if v) == 1 for d in directions):
         kept = cons  # one-variable bounds: the gap test above decided feasibility
-    elif all(_is_difference(d) for d in directions):
+    elif all(is_difference(d) for d in directions):
         kept = _difference_simplify(cons)
     else:
         kept = _lp_simplify(cons)
     return None if kept is None else frozenset(kept)
 
 
-def _is_difference(d: tuple) -> bool:
+def is_difference(d) -> bool:
+    """Coefficients of +-x_i or of x_i - x_j, up to a positive factor (difference constraints).
+
+    >>> is_difference((2, -2, 0)), is_difference((0, -3)), is_difference((1, 1))
+    (True, True, False)
+    """
     nz = [v for v in d if v]
-    return len(nz) == 1 or (len(nz) == 2 and nz[0] == -nz[1] and abs(nz[0]) == 1)
+    return len(nz) == 1 or (len(nz) == 2 and nz[0] == -nz[1])
 
 
 def _difference_simplify(cons: list):
@@ -238,8 +253,7 @@ def _lp_interior_point(cons):
     Each row of `cons` is (a_0, ..., a_{n-1}, d); the exact LP of `lp` decides it.
     """
     nv = len(cons[0]) - 1
-    system = [lp.Constraint.make({j: c[j] for j in range(nv) if c[j]}, "<", -c[-1]) for c in cons]
-    point = lp.interior_point(system, list(range(nv)))
+    point = lp.interior_point([lp.Constraint.row(c, "<") for c in cons], list(range(nv)))
     if point is None:
         return None
     return [_as_fmpq(point.get(j, 0)) for j in range(nv)]

@@ -16,6 +16,7 @@ from fractions import Fraction
 from flint import fmpq, fmpq_mpoly_ctx
 
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.sparse import add_keys, sparse_add, sparse_product
 
 
 def is_zero_value(c) -> bool:
@@ -48,10 +49,7 @@ def poly_add(a: dict, b: dict) -> dict:
     >>> poly_add({(1, 0): Fraction(1), (0, 1): Fraction(1)}, {(1, 0): Fraction(-1)})   # (p + q) - p
     {(0, 1): Fraction(1, 1)}
     """
-    out = dict(a)
-    for m, c in b.items():
-        out[m] = out[m] + c if m in out else c
-    return {m: c for m, c in out.items() if not is_zero_value(c)}
+    return {m: c for m, c in sparse_add(a, b).items() if not is_zero_value(c)}
 
 
 def poly_mul(a: dict, b: dict) -> dict:
@@ -61,13 +59,7 @@ def poly_mul(a: dict, b: dict) -> dict:
     >>> poly_mul(s, s)                                       # p^2 + 2pq + q^2
     {(2, 0): Fraction(1, 1), (1, 1): Fraction(2, 1), (0, 2): Fraction(1, 1)}
     """
-    out: dict = {}
-    for ma, ca in a.items():
-        for mb, cb in b.items():
-            m = tuple(x + y for x, y in zip(ma, mb))
-            term = _times(ca, cb)
-            out[m] = out[m] + term if m in out else term
-    return {m: c for m, c in out.items() if not is_zero_value(c)}
+    return {m: c for m, c in sparse_product(a, b, add_keys, _times).items() if not is_zero_value(c)}
 
 
 def poly_eval(poly: dict, point: tuple):

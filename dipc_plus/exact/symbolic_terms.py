@@ -13,11 +13,13 @@ first, so the form is canonical there too.
 from __future__ import annotations
 
 from fractions import Fraction
+from math import prod
 
 from flint import fmpq, fmpq_poly
 
 from dipc_plus.exact.convert import fmt_q, signed_sum
-from dipc_plus.exact.expoly import ExpPoly
+from dipc_plus.exact.expoly import ExpPoly, eps_power_text, plain_product
+from dipc_plus.exact.sparse import accumulate, add_keys, sparse_add, sparse_product
 
 __all__ = ["SymbolicForm"]
 
@@ -54,8 +56,7 @@ class SymbolicForm:
         for key, P in terms.items():
             assert not any(key[:n]) and not any(key[N + 1:N + 1 + n]), "a noise was not integrated"
             k = (tuple(Fraction(e, D) for e in key[n:N]), Fraction(key[N], D), key[N + 1 + n:])
-            old = out.get(k)
-            out[k] = P if old is None else old + P
+            accumulate(out, k, P)
         return SymbolicForm(p, out)
 
     def is_zero(self) -> bool:
@@ -68,25 +69,16 @@ class SymbolicForm:
 
     def __mul__(self, other: "SymbolicForm") -> "SymbolicForm":
         """The product (of the probabilities of independent constraint sets)."""
-        if self.p != other.p:
-            raise ValueError("forms over different inputs")
-        out: dict = {}
-        for (lv1, le1, pw1), P1 in self.terms.items():
-            for (lv2, le2, pw2), P2 in other.terms.items():
-                k = (tuple(a + b for a, b in zip(lv1, lv2)), le1 + le2, tuple(a + b for a, b in zip(pw1, pw2)))
-                old = out.get(k)
-                out[k] = P1 * P2 if old is None else old + P1 * P2
-        return SymbolicForm(self.p, out)
+        return SymbolicForm(self._same_inputs(other), sparse_product(self.terms, other.terms, _product_key))
 
     def __add__(self, other: "SymbolicForm") -> "SymbolicForm":
         """The sum (of the probabilities of disjoint events, on one cell)."""
+        return SymbolicForm(self._same_inputs(other), sparse_add(self.terms, other.terms))
+
+    def _same_inputs(self, other: "SymbolicForm") -> int:
         if self.p != other.p:
             raise ValueError("forms over different inputs")
-        out = dict(self.terms)
-        for k, P in other.terms.items():
-            old = out.get(k)
-            out[k] = P if old is None else old + P
-        return SymbolicForm(self.p, out)
+        return self.p
 
     @staticmethod
     def one(p: int) -> "SymbolicForm":
@@ -104,14 +96,11 @@ class SymbolicForm:
         out: dict = {}
         for (lv, le, powers), P in self.terms.items():
             exponent = le + sum((a * x for a, x in zip(lv, q)), Fraction(0))
-            coeff = Fraction(1)
-            for x, k in zip(q, powers):
-                coeff *= x ** k
+            coeff = prod((x ** k for x, k in zip(q, powers)), start=Fraction(1))
             if not coeff:
                 continue
             shifted = P * fmpq_poly([0] * sum(powers) + [fmpq(coeff.numerator, coeff.denominator)])
-            old = out.get(exponent)
-            out[exponent] = shifted if old is None else old + shifted
+            accumulate(out, exponent, shifted)
         return ExpPoly(out)
 
     def monomials_in_q(self) -> list:
@@ -133,16 +122,14 @@ class SymbolicForm:
             return "0"
         parts = []
         for c, k, powers, (lq, l) in self.monomials_in_q():
-            factors = [] if k == 0 else ["eps"] if k == 1 else [f"eps^{k}"]
+            factors = eps_power_text(k)
             factors += [n if a == 1 else f"{n}^{a}" for n, a in zip(names, powers) if a]
             exponent = _linear_text(lq, l, names)
             if exponent:
                 factors.append("e^eps" if exponent == "1" else "e^(-eps)" if exponent == "-1"
                                else f"e^({exponent}*eps)" if sum(1 for a in lq if a) + (l != 0) == 1
                                else f"e^(({exponent})*eps)")
-            mag = abs(c)
-            body = "*".join(([fmt_q(mag)] if mag != 1 or not factors else []) + factors)
-            parts.append(("-" if c < 0 else "+", body))
+            parts.append(("-" if c < 0 else "+", plain_product(abs(c), factors)))
         return signed_sum(parts)
 
     def to_sympy(self, symbols, eps):
@@ -165,6 +152,11 @@ class SymbolicForm:
             e = " + ".join([f"{a}*v{i}" for i, a in enumerate(lv) if a] + ([f"{le}*eps"] if le else []))
             parts.append(f"({P}){v}" + (f" e^({e})" if e else ""))
         return " + ".join(parts) or "0"
+
+
+def _product_key(k1: tuple, k2: tuple) -> tuple:
+    """The key of a product of two terms: exponents and powers add."""
+    return add_keys(k1[0], k2[0]), k1[1] + k2[1], add_keys(k1[2], k2[2])
 
 
 def _linear_text(coeffs, const, names) -> str:

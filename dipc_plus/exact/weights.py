@@ -7,6 +7,7 @@ The caller has already evaluated scores and weights for the current inputs.
 """
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
@@ -30,15 +31,10 @@ def exp_mechanism(rate, scores: dict) -> dict:
     if not scores:
         raise ValueError("exponential mechanism over an empty set of candidates")
     fs = {v: Fraction(f) for v, f in scores.items()}
-    by_score: dict = {}
-    for v, f in fs.items():
-        by_score.setdefault(f, []).append(v)
+    counts = Counter(fs.values())
     # one denominator per distinct score: sum_w e^(rate eps (F(w) - F(v)))
-    counts = {f: len(vs) for f, vs in by_score.items()}
-    prob_of_score = {}
-    for f in by_score:
-        den = ExpPoly({rate * (g - f): [c] for g, c in counts.items()})
-        prob_of_score[f] = ExpFrac(ExpPoly.ONE, den)
+    prob_of_score = {f: ExpFrac(ExpPoly.ONE, ExpPoly({rate * (g - f): [c] for g, c in counts.items()}))
+                     for f in counts}
     return {v: prob_of_score[f] for v, f in fs.items()}
 
 
