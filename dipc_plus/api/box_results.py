@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from dipc_plus.api.results import AccuracyReport, SweepReport
+from dipc_plus.api.results import AccuracyReport, Report, SweepReport
 from dipc_plus.api.views import KappaStar, RawView, env_repr, grouped, html_table
 from dipc_plus.errors import UserError
 
@@ -32,6 +32,9 @@ class RegionView(RawView):
     def to_json(self) -> dict:
         return dict(self.raw.to_json(self._program))
 
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.region}: det {env_repr(self.det)}, {self.what()})"
+
 
 class RegionVerdict(RegionView):
     """The verdict on one det region of the box (and one gamma): `region` (the inequalities that
@@ -47,11 +50,10 @@ class RegionVerdict(RegionView):
 
     SAME = ("gamma", "verdict", "method", "share", "reason")
 
-    def __repr__(self) -> str:
+    def what(self) -> str:
+        """What the repr says after the region's det output."""
         share = "?" if self.share is None else str(self.share)
-        why = f": {self.reason}" if self.reason else ""
-        return (f"RegionVerdict({self.region}: det {env_repr(self.det)}, share {share}, {self.verdict} "
-                f"by {self.method}{why})")
+        return f"share {share}, {self.verdict} by {self.method}" + (f": {self.reason}" if self.reason else "")
 
 
 class BoxReport(AccuracyReport):
@@ -91,7 +93,7 @@ class BoxReport(AccuracyReport):
         return " on the box " + ", ".join(f"{n} in [{lo}, {hi}]" for n, (lo, hi) in box_bounds(self.result.claim).items())
 
     def html_rows(self) -> list[tuple[str, object]]:
-        return [(v.region, f"{v.verdict} ({v.method})") for v in self.regions]
+        return [*Report.html_rows(self), *((v.region, f"{v.verdict} ({v.method})") for v in self.regions)]
 
     def plot_input(self, input: dict | None = None) -> dict:
         """The input a plot shows: the one given, else the counterexample's."""
@@ -143,9 +145,8 @@ class RegionKappaStar(RegionView):
     def kappa_star(self) -> KappaStar:
         return KappaStar(self.raw.star, self._program)
 
-    def __repr__(self) -> str:
-        bound = "" if self.box_infimum else " (a lower bound)"
-        return f"RegionKappaStar({self.region}: det {env_repr(self.det)}, kappa* = {self.kappa_star.text}{bound})"
+    def what(self) -> str:
+        return f"kappa* = {self.kappa_star.text}" + ("" if self.box_infimum else " (a lower bound)")
 
 
 class BoxSweepReport(SweepReport):
@@ -165,7 +166,7 @@ class BoxSweepReport(SweepReport):
     def __init__(self, result: Any):
         super().__init__(result, None, None)
 
-    sweep_name = "box sweep"
+    checked = "box sweep"
 
     @property
     def kappa_star_is_box_infimum(self) -> bool:
@@ -191,5 +192,8 @@ class BoxSweepReport(SweepReport):
         """A box sweep draws no curve: kappa* is over the regions of the box, not at one input."""
         raise UserError("a box sweep has no plot", hint="plot one input: check_accuracy(claim, input={...}).plot()")
 
-    def html_detail(self) -> tuple[list[tuple[str, object]], str]:
-        return [(f"kappa* on {s.region}", s.kappa_star.text) for s in self.region_kappa_stars], self.text
+    def html_rows(self) -> list[tuple[str, object]]:
+        return [*super().html_rows(), *((f"kappa* on {s.region}", s.kappa_star.text) for s in self.region_kappa_stars)]
+
+    def html_detail(self) -> str:
+        return self.text

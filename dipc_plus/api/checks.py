@@ -17,10 +17,9 @@ from dipc_plus.api.box_results import BoxReport, BoxSweepReport
 from dipc_plus.api.claim import Claim, claim_path
 from dipc_plus.api.errors import StrictVerdictError, in_python_words
 from dipc_plus.api.guarded import guarded
-from dipc_plus.api.program import Number, mapping, parameter_values
+from dipc_plus.api.program import Number, bound_input, mapping, parameter_values
 from dipc_plus.api.results import AccuracyReport, LossReport, PrivacyReport, Report, SweepReport
-from dipc_plus.commands.common import (certified_or_exit_2, check_kappa, check_same_program, read_privacy_claim,
-                                       strict_reason)
+from dipc_plus.commands.common import certified_or_exit_2, check_kappa, check_same_program, read_privacy_claim
 from dipc_plus.errors import UserError
 from dipc_plus.execution.guard import checked_limits
 from dipc_plus.execution.limits import clip
@@ -100,13 +99,12 @@ def _program_file(program: Any) -> str | None:
     return str(path)
 
 
-def _strict(report: R, result: Any, options: RunOptions) -> R:
+def _strict(report: R, options: RunOptions) -> R:
     """The report (with its mode), unless `strict` and its verdict is verified vacuously (or only on named
     events): then `StrictVerdictError` carries it."""
     report.mode = "reference" if options.reference else "default"
-    reason = strict_reason(result)
-    if options.strict and reason:
-        raise StrictVerdictError(reason, report)
+    if options.strict and report.strict_reason:
+        raise StrictVerdictError(report.strict_reason, report)
     return report
 
 
@@ -114,7 +112,7 @@ def _strict(report: R, result: Any, options: RunOptions) -> R:
 
 
 def _checker(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None, dd_over: str | None,
-             paper: bool, options: RunOptions) -> tuple[Any, dict]:
+             paper: bool, options: RunOptions) -> Any:
     from dipc_plus.accuracy.checker import accuracy_table
     from dipc_plus.claims.claim_file import load_claim
     from dipc_plus.commands.common import accuracy_checker
@@ -125,12 +123,10 @@ def _checker(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None
     loaded = load_claim(path, values)
     accuracy_table(loaded)
     check_same_program(_program_file(program), loaded.program_path, path)
-    return accuracy_checker(loaded, path, values, dd_over, paper, options), values
+    return accuracy_checker(loaded, path, values, dd_over, paper, options)
 
 
 def _points(checker: Any, input: Mapping[str, Any] | None, inputs: Sequence[Mapping[str, Any]] | None) -> list | None:
-    from dipc_plus.semantics import inputs as inputs_mod
-    from dipc_plus.semantics.distribution import to_input_value
     if input is not None and inputs is not None:
         raise UserError("give input={...} (one input) or inputs=[...] (several), not both")
     chosen = [input] if input is not None else inputs
@@ -138,9 +134,7 @@ def _points(checker: Any, input: Mapping[str, Any] | None, inputs: Sequence[Mapp
         return None
     if not isinstance(chosen, (list, tuple)) or not chosen:
         raise UserError("inputs is a non-empty list of inputs, e.g. inputs=[{'q': [0, 1]}, {'q': [1, 1]}]")
-    return [inputs_mod.bind_inputs(checker.program, {k: to_input_value(v, f"--input {k}") for k, v in
-                                                     mapping(u, "input", "input={'q': [0, 1]}").items()})
-            for u in chosen]
+    return [bound_input(checker.program, mapping(u, "input", "input={'q': [0, 1]}")) for u in chosen]
 
 
 def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = None,
@@ -218,13 +212,13 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
     """
     def run(options: RunOptions) -> AccuracyReport | BoxReport:
         check_kappa(kappa, "kappa", "kappa=7")
-        checker, _ = _checker(claim, program, params, dd_over, paper, options)
+        checker = _checker(claim, program, params, dd_over, paper, options)
         points = _points(checker, input, inputs)
         with certified_or_exit_2():
             result = decide_accuracy(checker, points, kappa, options, paper=paper, first=first,
                                      executor=options.run_on())
         report = BoxReport(result, checker) if result.on_a_box else AccuracyReport(result, checker, points)
-        return _strict(report, result, options)
+        return _strict(report, options)
     return checked(run, max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
                    progress=progress, strict=strict, reference=reference, timeout=timeout, max_memory=max_memory)
 
@@ -303,14 +297,14 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
     from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX
 
     def run(options: RunOptions) -> SweepReport | BoxSweepReport:
-        checker, _ = _checker(claim, program, params, dd_over, paper, options)
+        checker = _checker(claim, program, params, dd_over, paper, options)
         points = _points(checker, input, inputs)
         with certified_or_exit_2():
             result = decide_sweep(checker, points, options, paper=paper, reports=reports, executor=options.run_on(),
                                   kappa_max=DEFAULT_KAPPA_MAX if kappa_max is None else kappa_max,
                                   digits=DEFAULT_DIGITS if digits is None else digits)
         report = BoxSweepReport(result) if result.on_a_box else SweepReport(result, checker, points, reports=reports)
-        return _strict(report, result.base, options)
+        return _strict(report, options)
     return checked(run, max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
                    progress=progress, strict=strict, reference=reference, timeout=timeout, max_memory=max_memory)
 
@@ -394,7 +388,7 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
         with certified_or_exit_2():
             outcome = decide_privacy(loaded, options, values, every_length=every_length, structure=structure)
         report = PrivacyReport(outcome)
-        return _strict(report, outcome, options) if outcome.strict_applies else report
+        return _strict(report, options) if outcome.strict_applies else report
     return checked(run, max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
                    progress=progress, strict=strict, reference=reference, timeout=timeout, max_memory=max_memory)
 

@@ -79,6 +79,17 @@ def input_values(input: Mapping[str, Any] | None, legacy: Mapping[str, Any]) -> 
     return given
 
 
+def bound_input(program: ir.Program, given: Mapping[str, Any]) -> dict:
+    """One input of `program`, grouped as the user writes it, read exactly and bound to its flat names.
+
+    >>> from dipc_plus import example, load
+    >>> bound_input(load(example("programs/laplace.dip"), params={"k": 2}).ir, {"q": [0, "1/2"]})
+    {'q[1]': Fraction(0, 1), 'q[2]': Fraction(1, 2)}
+    """
+    from dipc_plus.semantics.inputs import bind_inputs
+    return bind_inputs(program, {k: to_input_value(v, f"--input {k}") for k, v in dict(given).items()})
+
+
 class Program:
     """A checked, desugared DiPWhile+ program with its parameters fixed.
 

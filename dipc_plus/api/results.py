@@ -13,10 +13,8 @@ import json
 from typing import Any
 
 from dipc_plus.api.errors import TEXT_NAMES
-from dipc_plus.api.views import (Counterexample, KappaStar, PrivacyCounterexample, ValueCounterexample, env_repr,
-                                 html_table, shown)
+from dipc_plus.api.views import Counterexample, KappaStar, PrivacyCounterexample, Tabled, ValueCounterexample, shown
 from dipc_plus.errors import UserError
-from dipc_plus.exact.convert import fmt_q
 
 
 class ReportText(str):
@@ -41,7 +39,7 @@ class ReportText(str):
         return ReportText(self.render(*args, **kwargs), self.render)
 
 
-class Report:
+class Report(Tabled):
     """What every result has: `verdict`, `verified`, `vacuous`, `strict_reason`, `to_json`, `text`;
     `bool(report)` is the verdict (True only when verified: ``if check_privacy(claim): ...``).
 
@@ -56,11 +54,19 @@ class Report:
     >>> r.text.splitlines()[0] == str(r).splitlines()[0]
     True
 
-    A subclass says its text in `render_text`; `text` and `str` read it from there.
+    A subclass says its text in `render_text`; `text` and `str` read it from there, and names what
+    it checked in `checked` (the summary's and the HTML table's first words).
     """
 
     result: Any
     mode = "default"     # "reference" for a run of the general provers only (api.checks sets it)
+    checked = ""
+    html_scope = ""      # the HTML table's title after the program's name
+
+    @property
+    def decided(self) -> Any:
+        """The core result whose vacuity and scope `strict` reads (a sweep's: the claim itself)."""
+        return self.result
 
     @property
     def verdict(self) -> str:
@@ -78,18 +84,29 @@ class Report:
     @property
     def vacuous(self) -> bool:
         """Verified with nothing compared (no input where the claim applies, no neighbouring pair)."""
-        return bool(getattr(self.result, "vacuous", False))
+        return bool(getattr(self.decided, "vacuous", False))
 
     @property
     def strict_reason(self) -> str | None:
         """Why a verified verdict would fail ``strict=True`` (vacuous, or real outputs checked only on
         named events), else None."""
         from dipc_plus.commands.common import strict_reason
-        return strict_reason(self.result, self.verdict)
+        return strict_reason(self.decided, self.verdict)
+
+    @property
+    def claim(self) -> Any:
+        return self.result.claim
 
     @property
     def program(self) -> Any:
-        return self.result.claim.program
+        return self.claim.program
+
+    @property
+    def html_title(self) -> str:
+        return f"{self.checked} of {self.program.name}{self.html_scope}"
+
+    def html_rows(self) -> list[tuple[str, object]]:
+        return [("claim", self.claim.describe()), ("verdict", self.verdict)]
 
     def to_json(self) -> dict:
         """The command's ``--json`` object (docs/json.md)."""
@@ -151,7 +168,7 @@ class AccuracyReport(Report):
     e^(-eps) | 1/2*e^(-eps)
     """
 
-    html_scope = ""     # the HTML table's title after the program's name
+    checked = "accuracy"
 
     def __init__(self, result: Any, checker: Any, points: list | None):
         self.result, self.checker, self.points = result, checker, points
@@ -174,34 +191,28 @@ class AccuracyReport(Report):
         return f": {self.result.inputs} input(s), {self.result.n_applicable} applicable"
 
     def summary(self) -> str:
-        r = self.result
-        kappa = "" if r.kappa == 1 else f", beta/{r.kappa}"
-        head = f"accuracy of {r.claim.program.name}{kappa}{self.scope()}: "
+        kappa = "" if self.kappa == 1 else f", beta/{self.kappa}"
+        head = f"{self.checked} of {self.program.name}{kappa}{self.scope()}: "
         cex = self.counterexample
         if cex is not None:
-            return head + f"refuted at {env_repr(cex.input)}, eps = {cex.raw.eps}"
+            return head + f"refuted at {cex.failure_text()}"
         if self.verdict == "undecided":
-            return head + f"undecided on a share {r.undecided_share()} of the box"
+            return head + f"undecided on a share {self.result.undecided_share()} of the box"
         return head + ("verified (vacuously)" if self.vacuous else "verified")
 
     def html_rows(self) -> list[tuple[str, object]]:
         r = self.result
-        return [("inputs checked", r.inputs), ("obligations (applicable)", f"{r.n_obligations} ({r.n_applicable})"),
-                ("refuted", r.n_refuted)]
+        return [*super().html_rows(), ("inputs checked", r.inputs),
+                ("obligations (applicable)", f"{r.n_obligations} ({r.n_applicable})"), ("refuted", r.n_refuted)]
 
-    def _repr_html_(self) -> str:
-        r = self.result
-        rows = [("claim", r.claim.describe()), ("verdict", r.verdict), *self.html_rows()]
-        detail = r.counterexample.describe() if r.counterexample is not None else ""
-        return html_table(f"accuracy of {r.claim.program.name}{self.html_scope}", rows, detail)
+    def html_detail(self) -> str:
+        return accuracy_detail(self.result.counterexample)
 
     def plot_input(self, input: dict | None = None) -> dict:
         """The input a plot shows: the one given, else the counterexample's, else the first applicable."""
         if input is not None:
-            from dipc_plus.semantics import inputs as inputs_mod
-            from dipc_plus.semantics.distribution import to_input_value
-            return inputs_mod.bind_inputs(self.checker.program, {k: to_input_value(v, f"--input {k}")
-                                                                  for k, v in dict(input).items()})
+            from dipc_plus.api.program import bound_input
+            return bound_input(self.checker.program, input)
         if self.result.counterexample is not None:
             return dict(self.result.counterexample.input)
         applicable = self.result.applicable or self.result.reports
@@ -228,10 +239,8 @@ class AccuracyReport(Report):
         seed : int
             The random seed of the Monte Carlo marks.
         """
-        from dipc_plus.accuracy.plot import figure, plot_data
-        data = plot_data(self.checker, self.plot_input(input), kappa=self.result.kappa, eps_max=eps_max,
-                         simulate=simulate, points=points, seed=seed)
-        return shown(figure(data, log=log))
+        return accuracy_figure(self.checker, self.plot_input(input), self.result.kappa, log, eps_max=eps_max,
+                               simulate=simulate, points=points, seed=seed)
 
 
 class SweepReport(Report):
@@ -248,19 +257,14 @@ class SweepReport(Report):
     (True, 1, '1.000')
     """
 
+    checked = "sweep"
+
     def __init__(self, result: Any, checker: Any, points: list | None, reports: bool = False):
         self.result, self.checker, self.points, self.reports = result, checker, points, reports
 
     @property
-    def vacuous(self) -> bool:
-        return bool(getattr(self.result.base, "vacuous", False))
-
-    @property
-    def strict_reason(self) -> str | None:
-        from dipc_plus.commands.common import strict_reason
-        return strict_reason(self.result.base)
-
-    sweep_name = "sweep"     # how the summary and the HTML table name the run
+    def decided(self) -> Any:
+        return self.result.base
 
     @property
     def best_kappa(self) -> int | None:
@@ -284,10 +288,6 @@ class SweepReport(Report):
         raw = self.result.counterexample
         return None if raw is None else Counterexample(raw)
 
-    @property
-    def program(self) -> Any:
-        return self.result.base.claim.program
-
     def raw_json(self) -> dict:
         return dict(self.result.to_json(full=self.reports))
 
@@ -298,37 +298,28 @@ class SweepReport(Report):
         return best, "not computed" if r.kappa_star is None else r.kappa_star.text
 
     def summary(self) -> str:
-        r = self.result
-        if r.best_kappa is None:
-            return f"{self.sweep_name} of {self.program.name}: undecided at beta/{r.undecided.kappa}"
+        if self.result.best_kappa is None:
+            return f"{self.html_title}: undecided at beta/{self.result.undecided.kappa}"
         best, star = self.best_and_star()
-        return (f"{self.sweep_name} of {self.program.name}: best kappa {best}, kappa* = {star}; "
-                f"the claim itself {r.verdict}")
+        return f"{self.html_title}: best kappa {best}, kappa* = {star}; the claim itself {self.verdict}"
 
-    def html_detail(self) -> tuple[list[tuple[str, object]], str]:
-        """The HTML table's rows after kappa*, and the text under it."""
-        cex = self.result.counterexample
-        return [], cex.describe() if cex is not None else ""
-
-    def _repr_html_(self) -> str:
-        r = self.result
+    def html_rows(self) -> list[tuple[str, object]]:
         best, star = self.best_and_star()
-        rows, detail = self.html_detail()
-        rows = [("claim", r.base.claim.describe()), ("the claim itself", r.verdict), ("best kappa", best),
-                ("kappa* (least beta/P[error])", star), *rows]
-        return html_table(f"{self.sweep_name} of {self.program.name}", rows, detail)
+        return [("claim", self.claim.describe()), ("the claim itself", self.verdict), ("best kappa", best),
+                ("kappa* (least beta/P[error])", star)]
+
+    def html_detail(self) -> str:
+        return accuracy_detail(self.result.counterexample)
 
     def plot(self, *, log: bool | None = None, eps_max: float | None = None, points: int = 400) -> Any:
         """At the input where kappa* is reached, P[error] beside beta/(best kappa + 1): the failure drawn
         (a matplotlib Figure, shown inline in Jupyter)."""
-        from dipc_plus.accuracy.plot import figure, plot_data
         r = self.result
         if r.kappa_star.infinite or r.kappa_star.at is None:
             raise UserError("nothing to plot: P[error] is 0 wherever the claim applies")
         kappa = r.best_kappa if r.capped else r.best_kappa + 1
-        data = plot_data(self.checker, r.kappa_star.at.report.input, kappa=max(kappa, 1), eps_max=eps_max,
-                         points=points)
-        return shown(figure(data, log=log))
+        return accuracy_figure(self.checker, r.kappa_star.at.report.input, max(kappa, 1), log, eps_max=eps_max,
+                               points=points)
 
 
 class PrivacyReport(Report):
@@ -348,12 +339,10 @@ class PrivacyReport(Report):
     1/2 | 1/2*e^(-2*eps)
     """
 
+    checked = "privacy"
+
     def __init__(self, result: Any):
         self.result = result            # privacy.result.PrivacyResult (it owns the text and the JSON)
-
-    @property
-    def claim(self) -> Any:
-        return self.result.claim
 
     @property
     def every_length(self) -> bool:
@@ -367,27 +356,16 @@ class PrivacyReport(Report):
         raw = self.result.counterexample
         if not hasattr(raw, "neighbour"):     # none, or a Pufferfish one (secrets, not a neighbouring pair)
             return None
-        if hasattr(raw, "density_ratio"):
-            return ValueCounterexample(raw, self.program)
-        return PrivacyCounterexample(raw)
+        return ValueCounterexample(raw, self.program) if hasattr(raw, "density_ratio") else PrivacyCounterexample(raw)
 
     def summary(self) -> str:
         scope = " for every m" if self.every_length else ""
-        head = f"privacy of {self.program.name}{scope}: {self.verdict}"
         cex = self.counterexample
-        if isinstance(cex, ValueCounterexample):
-            head += f" at {env_repr(cex.input)} vs {env_repr(cex.neighbour)}, {cex.output}, eps = {fmt_q(cex.eps)}"
-        elif cex is not None:
-            where = env_repr(cex.output) if cex.output is not None else f"outputs in {{{cex.output_set}}}"
-            head += f" at {env_repr(cex.input)} vs {env_repr(cex.neighbour)}, {where}, eps = {cex.raw.eps_text()}"
-        elif self.vacuous:
-            head += " (vacuously)"
-        return head
+        where = f" at {cex.failure_text()}" if cex is not None else " (vacuously)" if self.vacuous else ""
+        return f"{self.html_title}{scope}: {self.verdict}{where}"
 
-    def _repr_html_(self) -> str:
-        rows = [("claim", self.claim.describe()), ("verdict", self.verdict)]
-        detail = self.text if self.verdict != "verified" else ""
-        return html_table(f"privacy of {self.program.name}", rows, detail)
+    def html_detail(self) -> str:
+        return self.text if self.verdict != "verified" else ""
 
     def plot(self) -> Any:
         """The tight privacy loss L(eps) beside the claimed budget (DP claims; computes the loss)."""
@@ -413,13 +391,11 @@ class LossReport(Report):
     ('2*eps', False)
     """
 
+    checked = "privacy loss"
+
     def __init__(self, result: Any, attack: list | None = None):
         self.result = result
         self.attack = attack
-
-    @property
-    def claim(self) -> Any:
-        return self.result.claim
 
     @property
     def budget_holds(self) -> bool | None:
@@ -455,17 +431,19 @@ class LossReport(Report):
             return f"Pufferfish loss of {self.claim.program.name}: {len(self.result.rows)} ratio(s)"
         sup = getattr(self.result, "sup", None)
         extra = f", sup L(eps)/eps = {sup.text()}" if sup is not None else ""
-        return (f"privacy loss of {self.claim.program.name}: L(eps) = {self.loss}{extra}; budget "
+        return (f"{self.html_title}: L(eps) = {self.loss}{extra}; budget "
                 f"{self.claim.budget} {'holds' if self.budget_holds else 'fails'}")
 
-    def _repr_html_(self) -> str:
+    def html_rows(self) -> list[tuple[str, object]]:
         rows: list[tuple[str, object]] = [("claim", self.claim.describe())]
         if hasattr(self.result, "loss_text"):
-            rows.append(("tight loss L(eps)", self.loss))
-            if getattr(self.result, "sup", None) is not None:
-                rows.append(("sup L(eps)/eps", self.result.sup.text()))
-            rows.append(("budget holds", self.budget_holds))
-        return html_table(f"privacy loss of {self.claim.program.name}", rows, self.text)
+            sup = getattr(self.result, "sup", None)
+            rows += [("tight loss L(eps)", self.loss), *([("sup L(eps)/eps", sup.text())] if sup is not None else []),
+                     ("budget holds", self.budget_holds)]
+        return rows
+
+    def html_detail(self) -> str:
+        return self.text
 
     def plot(self) -> Any:
         """L(eps) beside the claimed budget (a matplotlib Figure, shown inline in Jupyter)."""
@@ -474,3 +452,24 @@ class LossReport(Report):
                             hint="a Pufferfish claim's picture is its attack (dipc privacy-loss --attack --plot)")
         from dipc_plus.privacy.loss.plot import loss_figure
         return shown(loss_figure(self.result))
+
+
+def accuracy_detail(counterexample: Any) -> str:
+    """The text under an accuracy report's HTML table: its counterexample described (or nothing).
+
+    >>> accuracy_detail(None)
+    ''
+    """
+    return counterexample.describe() if counterexample is not None else ""
+
+
+def accuracy_figure(checker: Any, input: dict, kappa: int, log: bool | None, **drawing: Any) -> Any:
+    """P[error] and beta/kappa against eps at one input, as a Figure Jupyter shows inline.
+
+    >>> import dipc_plus
+    >>> r = dipc_plus.check_accuracy(dipc_plus.example("theories/laplace.toml"), params={"k": 1})
+    >>> type(accuracy_figure(r.checker, {"q[1]": 0}, 1, None, points=20)).__name__
+    'PlotFigure'
+    """
+    from dipc_plus.accuracy.plot import figure, plot_data
+    return shown(figure(plot_data(checker, input, kappa=kappa, **drawing), log=log))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import html
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, Mapping
 
 from dipc_plus.exact.convert import fmt_q
@@ -91,10 +91,34 @@ def html_table(title: str, rows: list[tuple[str, object]], detail: str = "") -> 
     return f"<div><b>{html.escape(title)}</b><table>{cells}</table>{pre}</div>"
 
 
+class Tabled:
+    """Shown in Jupyter as one two-column table: a subclass says `html_title`, `html_rows()` and, if it
+    has text to show under the table, `html_detail()`.
+
+    >>> class Verdict(Tabled):
+    ...     html_title = "t"
+    ...     def html_rows(self): return [("verdict", "verified")]
+    >>> Verdict()._repr_html_() == html_table("t", [("verdict", "verified")])
+    True
+    """
+
+    html_title = ""
+
+    def html_rows(self) -> list[tuple[str, object]]:
+        return []
+
+    def html_detail(self) -> str:
+        return ""
+
+    def _repr_html_(self) -> str:
+        return html_table(self.html_title, self.html_rows(), self.html_detail())
+
+
 class RawView:
     """A face of one object of the deciding stage (`raw`) that reads it rather than copying it: the
     fields named in `SAME` and `RENAMED` straight through, those in `GROUPED` grouped by array, those in
-    `PLAIN` as a user writes them (`python_value`).  Subclasses add only what they derive.
+    `PLAIN` as a user writes them (`python_value`), those in `SHOWN` as the object's JSON says them.
+    Subclasses add only what they derive.
 
     >>> from types import SimpleNamespace as NS
     >>> class Pair(RawView):
@@ -108,6 +132,7 @@ class RawView:
     RENAMED: Mapping[str, str] = {}
     GROUPED: tuple[str, ...] = ()
     PLAIN: tuple[str, ...] = ()
+    SHOWN: tuple[str, ...] = ()
 
     def __init__(self, raw: Any, program: Any = None):
         self.raw = raw
@@ -122,14 +147,21 @@ class RawView:
             return None if value is None else grouped(self._program, value)
         if name in cls.PLAIN:
             return python_value(getattr(self.raw, name))
+        if name in cls.SHOWN:
+            return self.shown_json[name]
         raise AttributeError(f"'{cls.__name__}' object has no attribute '{name}'")
+
+    @cached_property
+    def shown_json(self) -> dict:
+        """The raw object's JSON, read once (the `SHOWN` fields come from it)."""
+        return self.raw.to_json()
 
     def to_json(self) -> dict:
         """The object as the command's JSON has it."""
         return dict(self.raw.to_json())
 
 
-class Counterexample(RawView):
+class Counterexample(RawView, Tabled):
     """An input and a rational eps where an accuracy claim fails: P[error] > beta/kappa, re-checked
     by an independent certified evaluation.
 
@@ -148,26 +180,59 @@ class Counterexample(RawView):
 
     SAME = ("eps", "kappa", "error_probability", "bound", "error_ball", "bound_ball")
     GROUPED, PLAIN = ("input",), ("alpha", "gamma")
+    html_title = "accuracy counterexample (re-checked)"
+
+    def failure_text(self) -> str:
+        """Where the claim fails, as a report's summary says it."""
+        return f"{env_repr(self.input)}, eps = {self.raw.eps}"
 
     def __str__(self) -> str:
         return str(self.raw.describe())
 
     def __repr__(self) -> str:
-        beta = "beta" if self.kappa == 1 else f"beta/{self.kappa}"
         return (f"Counterexample(input={self.input!r}, eps={fmt_q(self.eps)}: P[error] >= "
-                f"{lower_text(self.error_ball)} > {upper_text(self.bound_ball)} >= {beta})")
+                f"{lower_text(self.error_ball)} > {upper_text(self.bound_ball)} >= {self.beta()})")
 
-    def _repr_html_(self) -> str:
-        beta = "beta" if self.kappa == 1 else f"beta/{self.kappa}"
-        return html_table("accuracy counterexample (re-checked)", [
-            ("input", env_repr(self.input)), ("eps", fmt_q(self.eps)),
-            ("alpha, gamma", f"{fmt_q(self.raw.alpha)}, {fmt_q(self.raw.gamma)}"),
-            ("P[error]", f"{self.error_probability}  in [{lower_text(self.error_ball, 12)}, "
-                         f"{upper_text(self.error_ball, 12)}]"),
-            (beta, f"{self.bound}  in [{lower_text(self.bound_ball, 12)}, {upper_text(self.bound_ball, 12)}]")])
+    def beta(self) -> str:
+        return "beta" if self.kappa == 1 else f"beta/{self.kappa}"
+
+    def html_rows(self) -> list[tuple[str, object]]:
+        def enclosed(form: Any, ball: Any) -> str:
+            return f"{form}  in [{lower_text(ball, 12)}, {upper_text(ball, 12)}]"
+        return [("input", env_repr(self.input)), ("eps", fmt_q(self.eps)),
+                ("alpha, gamma", f"{fmt_q(self.raw.alpha)}, {fmt_q(self.raw.gamma)}"),
+                ("P[error]", enclosed(self.error_probability, self.error_ball)),
+                (self.beta(), enclosed(self.bound, self.bound_ball))]
 
 
-class PrivacyCounterexample(RawView):
+class NeighbourPairView(RawView, Tabled):
+    """What both privacy counterexamples read: the neighbouring pair grouped by array and the two
+    exact probabilities; a subclass names the output (`output_text`) and the eps it shows.
+
+    >>> import dipc_plus
+    >>> p = dipc_plus.check_privacy(dipc_plus.example("theories/laplace_privacy.toml"), params={"sens": "1/2"})
+    >>> isinstance(p.counterexample, NeighbourPairView), p.counterexample.failure_text()
+    (True, 'q=[-1] vs q=[0], out=[(-inf, -1]], eps = 1')
+    """
+
+    RENAMED = {"probability": "p", "neighbour_probability": "q"}
+    GROUPED = ("input", "neighbour")
+    EVENT = "..."       # how the HTML rows name the event whose probabilities they give
+
+    def failure_text(self) -> str:
+        """Where the claim fails, as a report's summary says it."""
+        return f"{env_repr(self.input)} vs {env_repr(self.neighbour)}, {self.output_text()}, eps = {self.eps_text()}"
+
+    def html_rows(self) -> list[tuple[str, object]]:
+        return [("input", env_repr(self.input)), ("neighbour", env_repr(self.neighbour)), *self.output_rows(),
+                (f"P[P(input) {self.EVENT}]", str(self.probability)),
+                (f"P[P(neighbour) {self.EVENT}]", str(self.neighbour_probability)), *self.ratio_rows()]
+
+    def ratio_rows(self) -> list[tuple[str, object]]:
+        return []
+
+
+class PrivacyCounterexample(NeighbourPairView):
     """A neighbouring pair, an output (or set of outputs) and an eps where a DP claim fails, re-checked.
 
     Attributes: `input`, `neighbour` and `output` grouped by array (`output` is None when the claim
@@ -184,8 +249,8 @@ class PrivacyCounterexample(RawView):
     PrivacyCounterexample(input={'q': [-1]}, neighbour={'q': [0]}, output={'out': ['(-inf, -1]']}, eps=1: P >= 0.5 > 0.18394 >= e^budget P')
     """
 
-    SAME, RENAMED = ("output_set",), {"probability": "p", "neighbour_probability": "q"}
-    GROUPED = ("input", "neighbour", "output")
+    SAME, GROUPED = ("output_set",), ("input", "neighbour", "output")
+    html_title = "privacy counterexample (re-checked)"
 
     @property
     def outputs(self) -> list[dict[str, Any]] | None:
@@ -195,21 +260,26 @@ class PrivacyCounterexample(RawView):
     def eps(self) -> Fraction | str:
         return self.raw.eps if isinstance(self.raw.eps, Fraction) else self.raw.eps_text()
 
+    def eps_text(self) -> str:
+        return self.raw.eps_text()
+
+    def output_text(self, key: str = "") -> str:
+        """The output (``out=[...]``, or ``output={...}`` with `key`), or the set of outputs of a delta claim."""
+        if self.output is None:
+            return f"outputs in {{{self.output_set}}}"
+        return f"{key}={self.output!r}" if key else env_repr(self.output)
+
     def __repr__(self) -> str:
-        where = f"output={self.output!r}" if self.output is not None else f"outputs in {{{self.output_set}}}"
-        return (f"PrivacyCounterexample(input={self.input!r}, neighbour={self.neighbour!r}, {where}, "
-                f"eps={self.raw.eps_text()}: P >= {lower_text(self.raw.p_at)} > {upper_text(self.raw.bound_at)} "
-                f">= e^budget P')")
+        return (f"PrivacyCounterexample(input={self.input!r}, neighbour={self.neighbour!r}, "
+                f"{self.output_text('output')}, eps={self.eps_text()}: P >= {lower_text(self.raw.p_at)} > "
+                f"{upper_text(self.raw.bound_at)} >= e^budget P')")
 
-    def _repr_html_(self) -> str:
-        rows: list[tuple[str, object]] = [("input", env_repr(self.input)), ("neighbour", env_repr(self.neighbour))]
-        rows.append(("output", env_repr(self.output)) if self.output is not None else ("outputs", self.output_set))
-        rows += [("eps", self.raw.eps_text()), ("P[P(input) ...]", str(self.probability)),
-                 ("P[P(neighbour) ...]", str(self.neighbour_probability))]
-        return html_table("privacy counterexample (re-checked)", rows)
+    def output_rows(self) -> list[tuple[str, object]]:
+        shown = ("output", env_repr(self.output)) if self.output is not None else ("outputs", self.output_set)
+        return [shown, ("eps", self.eps_text())]
 
 
-class ValueCounterexample(RawView):
+class ValueCounterexample(NeighbourPairView):
     """A neighbouring pair, an outcome with the released value(s) w, and an eps where an eps-DP claim
     decided on every output value fails: the density ratio f_u(w) / f_u'(w) is certified above
     e^budget, and the event "outcome, value(s) in a small box around w" re-checked by the per-point
@@ -230,36 +300,27 @@ class ValueCounterexample(RawView):
     ({'q': [0, 0, 0]}, {'q': [1, 1, 1]}, '(bot, bot, num, val[1]=0, val[2]=0, val[3]=w)', Fraction(-1, 2), '(-3/4, -1/4]')
     """
 
-    SAME, RENAMED = ("w", "eps", "density_ratio", "event_ratio"), {"probability": "p", "neighbour_probability": "q"}
-    GROUPED = ("input", "neighbour")
+    SAME, SHOWN = ("w", "eps", "density_ratio", "event_ratio"), ("output", "event")
+    html_title, EVENT = "privacy counterexample on every output value (re-checked)", "in event"
 
-    @cached_property
-    def _shown(self) -> dict:
-        return self.raw.to_json()
+    def eps_text(self) -> str:
+        return fmt_q(self.eps)
 
-    @property
-    def output(self) -> str:
-        return self._shown["output"]
-
-    @property
-    def event(self) -> str | None:
-        return self._shown["event"]
+    def output_text(self) -> str:
+        return str(self.output)
 
     def __repr__(self) -> str:
-        w = self._shown["w"]
+        w = self.shown_json["w"]
         w = ", ".join(w) if isinstance(w, list) else w
         return (f"ValueCounterexample(input={self.input!r}, neighbour={self.neighbour!r}, output={self.output}, "
-                f"w={w}, eps={fmt_q(self.eps)}: P[value(s) in {self.event}] ratio {self._shown['event_ratio']} "
+                f"w={w}, eps={fmt_q(self.eps)}: P[value(s) in {self.event}] ratio {self.shown_json['event_ratio']} "
                 "> e^budget)")
 
-    def _repr_html_(self) -> str:
-        rows: list[tuple[str, object]] = [("input", env_repr(self.input)), ("neighbour", env_repr(self.neighbour)),
-                                          ("output", self.output), ("eps", fmt_q(self.eps)),
-                                          ("event", self.event or "-"),
-                                          ("P[P(input) in event]", str(self.probability)),
-                                          ("P[P(neighbour) in event]", str(self.neighbour_probability)),
-                                          ("event ratio", self._shown["event_ratio"])]
-        return html_table("privacy counterexample on every output value (re-checked)", rows)
+    def output_rows(self) -> list[tuple[str, object]]:
+        return [("output", self.output), ("eps", fmt_q(self.eps)), ("event", self.event or "-")]
+
+    def ratio_rows(self) -> list[tuple[str, object]]:
+        return [("event ratio", self.shown_json["event_ratio"])]
 
 
 class KappaStar(RawView):
@@ -331,9 +392,7 @@ def sample_result(raw: Any) -> Any:
     return view
 
 
-_SAMPLE_CLASS: list[type] = []
-
-
+@cache
 def sample_class() -> type:
     """The API's SampleResult class, made on first use: the sampler imports numpy, which `import dipc_plus` must not.
 
@@ -342,15 +401,20 @@ def sample_class() -> type:
     >>> type(lap.simulate(1, 10, input={"q": [0]}, seed=1)) is sample_class()
     True
     """
-    if _SAMPLE_CLASS:
-        return _SAMPLE_CLASS[0]
     from dipc_plus.semantics.samples import SampleResult as Base
 
-    class SampleResult(Base):
+    class SampleResult(Tabled, Base):
         """Outputs of n Monte Carlo runs at one rational eps (`column`, `distribution`, `probability`,
         `summary`, `within`, as `dipc_plus.semantics.samples.SampleResult`)."""
 
-        def _counts(self, limit: int = 6) -> list[tuple[str, str]]:
+        @property
+        def html_title(self) -> str:
+            return f"{self.program.name}: {self.n} runs at eps = {fmt_q(self.eps)}, {self.inputs_text()}"
+
+        def inputs_text(self) -> str:
+            return env_repr(grouped(self.program, self.inputs))
+
+        def html_rows(self, limit: int = 6) -> list[tuple[str, object]]:
             rows = []
             for name in self.discrete_names():
                 dist = self.distribution([name])
@@ -363,17 +427,10 @@ def sample_class() -> type:
             return rows
 
         def __repr__(self) -> str:
-            ins = env_repr(grouped(self.program, self.inputs))
-            return f"<SampleResult {self.program.name}: {self.n} runs at eps={fmt_q(self.eps)}, {ins}>"
-
-        def _repr_html_(self) -> str:
-            title = f"{self.program.name}: {self.n} runs at eps = {fmt_q(self.eps)}, " \
-                    f"{env_repr(grouped(self.program, self.inputs))}"
-            return html_table(title, [(k, v) for k, v in self._counts()])
+            return f"<SampleResult {self.program.name}: {self.n} runs at eps={fmt_q(self.eps)}, {self.inputs_text()}>"
 
     SampleResult.__module__ = __name__
     SampleResult.__qualname__ = "SampleResult"
-    _SAMPLE_CLASS.append(SampleResult)
     return SampleResult
 
 
@@ -381,9 +438,7 @@ def _count(x: Any) -> int:
     return int(getattr(x, "count", x))
 
 
-_FIGURE_CLASS: list[type] = []
-
-
+@cache
 def figure_class() -> type:
     """The API's PlotFigure class (``dipc_plus.PlotFigure``), made on first use: matplotlib loads only
     when a plot is drawn.  Every `.plot()` returns one: a matplotlib Figure that Jupyter shows inline.
@@ -392,22 +447,20 @@ def figure_class() -> type:
     >>> issubclass(figure_class(), Figure), figure_class().__name__, figure_class() is figure_class()
     (True, 'PlotFigure', True)
     """
-    if not _FIGURE_CLASS:
-        from matplotlib.figure import Figure
+    from matplotlib.figure import Figure
 
-        class PlotFigure(Figure):
-            """A matplotlib Figure that Jupyter shows inline (PNG) when it is a cell's value."""
+    class PlotFigure(Figure):
+        """A matplotlib Figure that Jupyter shows inline (PNG) when it is a cell's value."""
 
-            def _repr_png_(self) -> bytes:
-                from io import BytesIO
-                buf = BytesIO()
-                self.savefig(buf, format="png", bbox_inches="tight")
-                return buf.getvalue()
+        def _repr_png_(self) -> bytes:
+            from io import BytesIO
+            buf = BytesIO()
+            self.savefig(buf, format="png", bbox_inches="tight")
+            return buf.getvalue()
 
-        PlotFigure.__module__ = __name__
-        PlotFigure.__qualname__ = "PlotFigure"
-        _FIGURE_CLASS.append(PlotFigure)
-    return _FIGURE_CLASS[0]
+    PlotFigure.__module__ = __name__
+    PlotFigure.__qualname__ = "PlotFigure"
+    return PlotFigure
 
 
 def shown(fig: Any) -> Any:
