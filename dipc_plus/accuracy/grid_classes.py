@@ -50,17 +50,10 @@ def counted_summary(checker, points, kappa: int, collect, worst, stop_at_first: 
             found = list(_classes(checker, points.ranges, kappa, collect))
         except _NotCounted:
             return None
-    tally = Tally(inputs=0)
+    tally = Tally()
     firsts = []        # (grid index, margin) of the first inputs of each class
     for index, size, summary, first_inputs in sorted(found, key=lambda c: c[0]):
-        tally.inputs += size
-        if summary.dd is not None and (tally.dd_max is None or summary.dd > tally.dd_max):
-            tally.dd_max = summary.dd
-        tally.obligations += size * len(summary.marks)
-        tally.applicable += size * sum(applies for applies, _ in summary.marks)
-        tally.refuted += size * sum(refuted for _, refuted in summary.marks)
-        if tally.counterexample is None:
-            tally.counterexample = summary.counterexample
+        tally.add(summary, size)
         if summary.collected is not None:
             firsts += [(_index(points.ranges, u), replace(summary.collected, input=u))
                        for u in first_inputs(worst.n)]
