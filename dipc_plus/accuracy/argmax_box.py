@@ -14,7 +14,7 @@ import time
 from fractions import Fraction
 
 from dipc_plus.accuracy.box_reduction import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED,
-                                           beta_alpha_check, beta_bound, gammas_of, homogeneous_sentence,
+                                           beta_alpha_check, beta_bound, closure_verdict, gammas_of, homogeneous_sentence,
                                            refuse_paper, search, within_one, x_interval)
 from dipc_plus.accuracy.result import AccuracyResult, RegionResult
 from dipc_plus.accuracy.checker import AccuracyChecker
@@ -226,13 +226,8 @@ class ArgmaxBox:
         if self.dmax <= alpha:
             return NOT_APPLICABLE, "dd <= alpha in the box", "", None
         p_err = self.checker.p_error(self.worst(alpha), gamma)
-        if decide(beta_bound(self.claim, alpha, gamma, self.kappa) - p_err, ">=", self.claim.eps).holds:
-            return VERIFIED, method, "", None
-        cex = self.search(alpha)
-        if cex is not None:
-            return REFUTED, method, "", cex
-        return UNDECIDED, method, ("fails at the closure point w(alpha), where dd = alpha; no counterexample "
-                                   "found with dd > alpha"), None
+        holds = decide(beta_bound(self.claim, alpha, gamma, self.kappa) - p_err, ">=", self.claim.eps).holds
+        return closure_verdict(holds, lambda: self.search(alpha), method, method, "w")
 
     def search(self, d0: Fraction):
         return search(self.worst, d0, self.dmax, self.checker, self.kappa)

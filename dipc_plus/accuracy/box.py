@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from dipc_plus.accuracy.box_reduction import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED,
-                                           beta_alpha_check, beta_bound, gammas_of, homogeneous_sentence, recheck,
+                                           beta_alpha_check, beta_bound, closure_verdict, gammas_of, homogeneous_sentence, recheck,
                                            refuse_paper, search, within_one)
 from dipc_plus.accuracy.result import AccuracyResult, RegionResult
 from dipc_plus.accuracy.checker import AccuracyChecker
@@ -73,12 +73,6 @@ class Region:
     lo: dict                  # input -> finite lower end of R_w, or None
     hi: dict
     open_ends: frozenset = frozenset()   # (input, "lo" | "hi") for the ends the path's test excludes
-
-
-def det_regions(program, names: list) -> tuple[list, list]:
-    """(box-shaped regions, [(det, condition, why)] regions that are not boxes)."""
-    boxes, polys, others = det_regions_by_shape(program, names)
-    return boxes, others + [(p.det, p.condition, "the region is a polyhedron, not a box") for p in polys]
 
 
 def det_regions_by_shape(program, names: list) -> tuple[list, list, list]:
@@ -547,13 +541,9 @@ class BoxDecider:
         """alpha a number: every q with dd(q) > alpha has P_err(q) <= P_err(v(alpha)) (S(d) shrinks with d),
         so one sentence at the closure point v(alpha) proves the region."""
         closure = getattr(corner, "worst", corner.at)(alpha)
-        if closure is not None and self.at_point(region.det, closure, alpha, gamma):
-            return VERIFIED, "corner (closure point)", "", None
-        cex = self.search(corner, alpha, corner.dmax)
-        if cex is not None:
-            return REFUTED, "corner search", "", cex
-        return UNDECIDED, "corner (closure point)", ("fails at the closure point v(alpha), where dd = alpha; no "
-                                                     "counterexample found with dd > alpha"), None
+        holds = closure is not None and self.at_point(region.det, closure, alpha, gamma)
+        return closure_verdict(holds, lambda: self.search(corner, alpha, corner.dmax), "corner (closure point)",
+                               "corner search", "v")
 
     def search(self, corner, d0, d1):
         return search(corner.at, d0, d1, self.checker, self.kappa)

@@ -90,6 +90,18 @@ def homogeneous_sentence(claim: AccuracyClaim, p_err: ExpFrac, gamma, kappa: int
     return cex
 
 
+def closure_verdict(holds: bool, search, method: str, refuted_method: str, point: str) -> tuple:
+    """A numeric alpha's verdict from the sentence at the closure point `point`(alpha) (`holds`), else
+    from `search()` for a counterexample with dd > alpha."""
+    if holds:
+        return VERIFIED, method, "", None
+    cex = search()
+    if cex is not None:
+        return REFUTED, refuted_method, "", cex
+    return UNDECIDED, method, (f"fails at the closure point {point}(alpha), where dd = alpha; no counterexample "
+                               "found with dd > alpha"), None
+
+
 def refuse_paper(boundary: bool, refusal: type) -> None:
     """Every box reduction decides Definition 2 (dd(u) > alpha); `refusal` is the reduction's NotReducible."""
     if boundary:
