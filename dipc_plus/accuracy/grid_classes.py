@@ -42,7 +42,8 @@ def counted_summary(checker, points, kappa: int, collect, worst, stop_at_first: 
         return None
     start = time.perf_counter()
     if orbit_classes_apply(checker, points.ranges):
-        found = list(_orbit_classes(checker, points.ranges, kappa, collect))
+        found = [(_index(points.ranges, first), size, _summary(checker, first, kappa, collect), first_inputs)
+                 for first, size, first_inputs in orbit_classes(points.ranges)]   # accuracy.argmax_orbit_classes
     elif not classes.share_dd or classes.support is None or not classes.regions.scan:
         return None
     else:
@@ -91,13 +92,6 @@ def _classes(checker, ranges: dict, kappa: int, collect):
                 free = [name for name in ranges if name not in read[1]]
                 yield (_index(ranges, v), math.prod(len(ranges[name]) for name in free), summary,
                        functools.partial(_first_inputs, ranges, v, free))
-
-
-def _orbit_classes(checker, ranges: dict, kappa: int, collect):
-    """As `_classes`, for an argmax grid whose classes are the orbits of its inputs under
-    permutation (`accuracy.argmax_orbit_classes`)."""
-    for first, size, first_inputs in orbit_classes(ranges):
-        yield _index(ranges, first), size, _summary(checker, first, kappa, collect), first_inputs
 
 
 def _summary(checker, u: dict, kappa: int, collect):
