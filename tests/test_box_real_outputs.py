@@ -9,7 +9,7 @@ import pytest
 
 from conftest import THEORIES, run_main
 
-from dipc_plus.accuracy.box import BoxDecider, CornerPath, decide_box, det_regions
+from dipc_plus.accuracy.box import BoxDecider, CornerPath, decide_box, det_regions_by_shape
 from dipc_plus.accuracy.box_bnb import beta_in_d, correct_pieces, form_on_path
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.claims.claim_file import load_claim
@@ -37,7 +37,7 @@ def test_corner_closed_form_with_released_values_equals_the_per_point_engine():
     claim = load_claim(BOX).accuracy
     dec = BoxDecider(claim)
     names = list(dec.bounds)
-    region = next(r for r in det_regions(claim.program, names)[0] if r.det["out[1]"] == "num")
+    region = next(r for r in det_regions_by_shape(claim.program, names)[0] if r.det["out[1]"] == "num")
     corner = CornerPath(dec.bounds, region, {n: dec.monotone.output(region.det).direction(n) for n in names})
     (d0, d1, a, s), = corner.pieces()
     av, sv = [a[n] for n in names], [s[n] for n in names]

@@ -10,7 +10,7 @@ import mpmath
 import pytest
 from conftest import PROGRAMS
 
-from dipc_plus.accuracy.box import BoxDecider, det_regions
+from dipc_plus.accuracy.box import BoxDecider, det_regions_by_shape
 from dipc_plus.accuracy.box_bnb import beta_in_d, form_on_path
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.decision.certified import Interval
@@ -119,7 +119,7 @@ def test_bnb_agrees_with_the_one_variable_procedure_on_homogeneous_corners(tmp_p
     x = eps*d.  The same function written in (d, eps) and given to the B&B alone (no exact route) on
     d in (0, 1], eps in [1/2, 6] must agree with the one-variable procedure on x in (0, 6]."""
     dec = sparse_decider(tmp_path, "2*m*c*exp(-alpha*eps/(8*c))", kappa=kappa)
-    region = next(r for r in det_regions(dec.program, list(dec.bounds))[0] if "top" not in r.det.values())
+    region = next(r for r in det_regions_by_shape(dec.program, list(dec.bounds))[0] if "top" not in r.det.values())
     p_err = dec.p_error(region.det, {n: F(-1) for n in dec.bounds})      # P_err(x) at the base a + s
     assert p_err.den.terms == {F(0): p_err.den.terms[F(0)]} and p_err.den.terms[F(0)].degree() == 0
     scale = F(int(p_err.den.terms[F(0)][0].p), int(p_err.den.terms[F(0)][0].q))
@@ -142,7 +142,7 @@ def test_closed_form_on_the_corner_path_equals_the_per_point_engine(tmp_path):
     """T = 1/2, beta not a function of alpha*eps: F(d, eps) built from the symbolic engine's cells
     equals beta(d)/kappa - P_err(corner(d)) from the per-point chain, exactly, at rational d."""
     dec = sparse_decider(tmp_path, "2*m*c*exp(-alpha*eps/(8*c))*exp(-eps/16)", eps="[1, 4]", T=F(1, 2), kappa=2)
-    region = next(r for r in det_regions(dec.program, list(dec.bounds))[0] if "top" not in r.det.values())
+    region = next(r for r in det_regions_by_shape(dec.program, list(dec.bounds))[0] if "top" not in r.det.values())
     names = list(dec.bounds)
     a, s = [F(1, 2)] * 3, [F(-1)] * 3                                       # v(d) = 1/2 - d, for d in (0, 3/2]
     paths = symbolic_paths(dec.program)

@@ -14,15 +14,14 @@ import time
 from fractions import Fraction
 
 from dipc_plus.accuracy.box_reduction import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED,
-                                           beta_alpha_check, beta_bound, from_witness, gammas_of, refuse_paper, search,
-                                           within_one, x_interval)
+                                           beta_alpha_check, beta_bound, closure_verdict, gammas_of, homogeneous_sentence,
+                                           refuse_paper, search, within_one, x_interval)
 from dipc_plus.accuracy.result import AccuracyResult, RegionResult
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.monotone import NotReducible as MonotoneNotReducible
 from dipc_plus.accuracy.report import REFUTED, env_text
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import LinfInput, NoisyMaxOutput, ZeroOneOutput
-from dipc_plus.decision.certified import CertificationError
 from dipc_plus.decision.decide import decide
 from dipc_plus.errors import UserError
 from dipc_plus.exact import noises
@@ -214,18 +213,12 @@ class ArgmaxBox:
                                        f"no counterexample at {len(SEARCH)} rational d"), None
         method = f"{METHOD} (homogeneous)"
         X = x_interval(self.claim.eps, Fraction(0), self.dmax)
-        p_err = self.checker.p_error(self.worst(Fraction(1)), gamma)
-        bound = beta_bound(self.claim, Fraction(1), gamma, self.kappa)
         result.sentence = (f"for every x = eps*d in {X}: P_err at eps = x, {env_text(self.program, self.worst(1))} "
                            f"<= beta(alpha = 1, eps = x){'' if self.kappa == 1 else f'/{self.kappa}'}")
-        decision = decide(bound - p_err, ">=", X)
-        if decision.holds:
-            return VERIFIED, method, "", None
-        cex = from_witness(decision.witness, Fraction(0), self.dmax, self.claim.eps, self.worst, self.checker,
-                           self.kappa)
-        if cex is None:
-            raise CertificationError("the argmax worst-point sentence fails but no point w(d) of the box re-checks")
-        return REFUTED, method, "", cex
+        cex = homogeneous_sentence(self.claim, self.checker.p_error(self.worst(Fraction(1)), gamma), gamma,
+                                   self.kappa, Fraction(0), self.dmax, self.worst, self.checker,
+                                   "the argmax worst-point sentence fails but no point w(d) of the box re-checks")
+        return (VERIFIED, method, "", None) if cex is None else (REFUTED, method, "", cex)
 
     def closure_point(self, alpha: Fraction, gamma: Fraction):
         """Numeric alpha: every q with dd(q) > alpha has P_err(q) <= P_err(w(alpha)) (steps 2 and 4)."""
@@ -233,13 +226,8 @@ class ArgmaxBox:
         if self.dmax <= alpha:
             return NOT_APPLICABLE, "dd <= alpha in the box", "", None
         p_err = self.checker.p_error(self.worst(alpha), gamma)
-        if decide(beta_bound(self.claim, alpha, gamma, self.kappa) - p_err, ">=", self.claim.eps).holds:
-            return VERIFIED, method, "", None
-        cex = self.search(alpha)
-        if cex is not None:
-            return REFUTED, method, "", cex
-        return UNDECIDED, method, ("fails at the closure point w(alpha), where dd = alpha; no counterexample "
-                                   "found with dd > alpha"), None
+        holds = decide(beta_bound(self.claim, alpha, gamma, self.kappa) - p_err, ">=", self.claim.eps).holds
+        return closure_verdict(holds, lambda: self.search(alpha), method, method, "w")
 
     def search(self, d0: Fraction):
         return search(self.worst, d0, self.dmax, self.checker, self.kappa)

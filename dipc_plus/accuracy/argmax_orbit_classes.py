@@ -17,6 +17,8 @@ place that decides to use this; tests/test_argmax_orbit_classes.py compares it w
 """
 from __future__ import annotations
 
+import collections
+import itertools
 import math
 
 from dipc_plus.claims.distances import NoisyMaxOutput, ZeroOneOutput
@@ -53,27 +55,16 @@ def orbit_classes(ranges: dict):
     `first_inputs(n)` lists the class's first n inputs in grid order."""
     names = list(ranges)
     values = list(ranges[names[0]])
-    for counts in _compositions(len(names), len(values)):
-        digits = [k for k, c in enumerate(counts) for _ in range(c)]   # nondecreasing: first in grid order
+    for digits in itertools.combinations_with_replacement(range(len(values)), len(names)):   # nondecreasing
         size = math.factorial(len(names))
-        for c in counts:
+        for c in collections.Counter(digits).values():
             size //= math.factorial(c)
-        first = dict(zip(names, (values[k] for k in digits)))
+        first = dict(zip(names, (values[k] for k in digits)))   # the first of its class in grid order
 
-        def first_inputs(n: int, digits=tuple(digits)) -> list:
+        def first_inputs(n: int, digits=digits) -> list:
             return [dict(zip(names, (values[k] for k in p))) for p in multiset_permutations(list(digits), n)]
 
         yield first, size, first_inputs
-
-
-def _compositions(m: int, k: int):
-    """Every (c_0, ..., c_{k-1}) of nonnegative integers summing to m."""
-    if k == 1:
-        yield (m,)
-        return
-    for c in range(m, -1, -1):
-        for rest in _compositions(m - c, k - 1):
-            yield (c,) + rest
 
 
 def multiset_permutations(digits: list, n: int):

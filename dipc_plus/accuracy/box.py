@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from dipc_plus.accuracy.box_reduction import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED,
-                                           beta_alpha_check, beta_bound, from_witness, gammas_of, recheck, refuse_paper,
-                                           search, within_one, x_interval)
+                                           beta_alpha_check, beta_bound, closure_verdict, gammas_of, homogeneous_sentence, recheck,
+                                           refuse_paper, search, within_one)
 from dipc_plus.accuracy.result import AccuracyResult, RegionResult
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.report import REFUTED, Counterexample, fmt_q
@@ -73,12 +73,6 @@ class Region:
     lo: dict                  # input -> finite lower end of R_w, or None
     hi: dict
     open_ends: frozenset = frozenset()   # (input, "lo" | "hi") for the ends the path's test excludes
-
-
-def det_regions(program, names: list) -> tuple[list, list]:
-    """(box-shaped regions, [(det, condition, why)] regions that are not boxes)."""
-    boxes, polys, others = det_regions_by_shape(program, names)
-    return boxes, others + [(p.det, p.condition, "the region is a polyhedron, not a box") for p in polys]
 
 
 def det_regions_by_shape(program, names: list) -> tuple[list, list, list]:
@@ -364,16 +358,26 @@ class BoxDecider:
             return UNDECIDED, "none", switched_off("corner-reduction"), None
         atoms = self.monotone.output(region.det)
         why = self.real_output_checks(region, atoms)
-        if why:
-            return UNDECIDED, "none", why, None
-        directions = {}
-        for n in self.bounds:
-            k = atoms.direction(n)
+        path = why or self.worst_path(region, atoms)
+        if isinstance(path, str):
+            return UNDECIDED, "none", path, None
+        return self.along(region, path, atoms, gamma)
+
+    def worst_path(self, region, atoms, functionals=None):
+        """The region's worst point v(d): a `CornerPath` on a box region, a `polyhedral.WorstPath` on a
+        convex polyhedron (`functionals`: its `monotone_functionals`, made here when not given); or why
+        monotonicity is not proved (the failed check, in words)."""
+        if isinstance(region, PolyRegion):
+            functionals = monotone_functionals(self.monotone, region.det) if functionals is None else functionals
+            if isinstance(functionals, str):
+                return f"check 'monotone': {functionals}"
+            return WorstPath(self.bounds, region, functionals)
+        directions = {n: atoms.direction(n) for n in self.bounds}
+        for n, k in directions.items():
             if k is None:
-                return UNDECIDED, "none", (f"check 'monotone': {n} has both signs in the half-spaces of the paths "
-                                           "to this output (P[out = det] not proved monotone in it)"), None
-            directions[n] = k
-        return self.along(region, self.corner_path(region, directions), atoms, gamma)
+                return (f"check 'monotone': {n} has both signs in the half-spaces of the paths to this output "
+                        "(P[out = det] not proved monotone in it)")
+        return self.corner_path(region, directions)
 
     def corner_path(self, region: Region, directions: dict) -> CornerPath:
         return CornerPath(self.bounds, region, directions)
@@ -395,7 +399,7 @@ class BoxDecider:
             return UNDECIDED, "none", f"check 'box-region': {pieces}", None
         found = []
         for piece in pieces:
-            path = WorstPath(self.bounds, piece, functionals)
+            path = self.worst_path(piece, atoms, functionals)
             if path.finite and path.dmax <= 0:
                 continue
             verdict, method, reason, cex = self.along(piece, path, atoms, gamma)
@@ -522,17 +526,11 @@ class BoxDecider:
 
     def homogeneous(self, region, corner, gamma, d0, d1, a, s):
         """(holds, counterexample): for x = eps*d, 1 - P[out = w](x; a + s) <= beta(1, x)/kappa."""
-        base = {n: a[n] + s[n] for n in a}
-        p_err = self.p_error(region.det, base, gamma)
-        bound = beta_bound(self.claim, Fraction(1), gamma, self.kappa)
-        decision = decide(bound - p_err, ">=", x_interval(self.claim.eps, d0, d1))
-        if decision.holds:
-            return True, None
-        cex = from_witness(decision.witness, d0, d1, self.claim.eps, corner.at, self.checker, self.kappa)
-        if cex is None:
-            raise CertificationError(f"the corner sentence fails on the region {region.condition} but no point "
-                                     "of its corner path re-checks")
-        return False, cex
+        p_err = self.p_error(region.det, {n: a[n] + s[n] for n in a}, gamma)
+        cex = homogeneous_sentence(self.claim, p_err, gamma, self.kappa, d0, d1, corner.at, self.checker,
+                                   f"the corner sentence fails on the region {region.condition} but no point "
+                                   "of its corner path re-checks")
+        return cex is None, cex
 
     def at_point(self, det: dict, u: dict, alpha, gamma) -> bool:
         """for every eps of the claim: P_err(u) <= beta(alpha, gamma)/kappa (one sentence)."""
@@ -543,13 +541,9 @@ class BoxDecider:
         """alpha a number: every q with dd(q) > alpha has P_err(q) <= P_err(v(alpha)) (S(d) shrinks with d),
         so one sentence at the closure point v(alpha) proves the region."""
         closure = getattr(corner, "worst", corner.at)(alpha)
-        if closure is not None and self.at_point(region.det, closure, alpha, gamma):
-            return VERIFIED, "corner (closure point)", "", None
-        cex = self.search(corner, alpha, corner.dmax)
-        if cex is not None:
-            return REFUTED, "corner search", "", cex
-        return UNDECIDED, "corner (closure point)", ("fails at the closure point v(alpha), where dd = alpha; no "
-                                                     "counterexample found with dd > alpha"), None
+        holds = closure is not None and self.at_point(region.det, closure, alpha, gamma)
+        return closure_verdict(holds, lambda: self.search(corner, alpha, corner.dmax), "corner (closure point)",
+                               "corner search", "v")
 
     def search(self, corner, d0, d1):
         return search(corner.at, d0, d1, self.checker, self.kappa)

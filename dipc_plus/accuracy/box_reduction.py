@@ -11,7 +11,8 @@ from dipc_plus.accuracy.report import (NOT_APPLICABLE, REFUTED, UNDECIDED, VERIF
                                        Counterexample)
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import ZeroOneOutput
-from dipc_plus.decision.certified import Interval
+from dipc_plus.decision.certified import CertificationError, Interval
+from dipc_plus.decision.decide import decide
 from dipc_plus.exact.expoly import ExpFrac
 
 # where a reduction that proves nothing on a piece looks for a counterexample: these fractions of
@@ -73,6 +74,32 @@ def from_witness(x, d0, d1, eps: Interval, point_at, checker, kappa: int) -> Cou
                 if cex is not None:
                     return cex
     return search(point_at, d0, d1, checker, kappa)
+
+
+def homogeneous_sentence(claim: AccuracyClaim, p_err: ExpFrac, gamma, kappa: int, d0, d1, point_at, checker,
+                         unchecked: str) -> Counterexample | None:
+    """"for every x = eps*d, d in (d0, d1]: P_err(x) <= beta(1, x)/kappa" (p_err at the worst point v(1)):
+    None when it holds, else its counterexample re-checked at a point v(d) = point_at(d)
+    (CertificationError(unchecked) when none re-checks)."""
+    decision = decide(beta_bound(claim, Fraction(1), gamma, kappa) - p_err, ">=", x_interval(claim.eps, d0, d1))
+    if decision.holds:
+        return None
+    cex = from_witness(decision.witness, d0, d1, claim.eps, point_at, checker, kappa)
+    if cex is None:
+        raise CertificationError(unchecked)
+    return cex
+
+
+def closure_verdict(holds: bool, search, method: str, refuted_method: str, point: str) -> tuple:
+    """A numeric alpha's verdict from the sentence at the closure point `point`(alpha) (`holds`), else
+    from `search()` for a counterexample with dd > alpha."""
+    if holds:
+        return VERIFIED, method, "", None
+    cex = search()
+    if cex is not None:
+        return REFUTED, refuted_method, "", cex
+    return UNDECIDED, method, (f"fails at the closure point {point}(alpha), where dd = alpha; no counterexample "
+                               "found with dd > alpha"), None
 
 
 def refuse_paper(boundary: bool, refusal: type) -> None:

@@ -27,9 +27,9 @@ from fractions import Fraction
 from dipc_plus.accuracy import argmax_box
 from dipc_plus.accuracy.sweep_result import SweepResult
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
-from dipc_plus.accuracy.box import (UNDECIDED, VERIFIED, BoxDecider, CornerPath,
+from dipc_plus.accuracy.box import (UNDECIDED, VERIFIED, BoxDecider,
                                     Region, decide_box, det_regions_by_shape, misses_box)
-from dipc_plus.accuracy.polyhedral import PolyRegion, WorstPath, monotone_functionals
+from dipc_plus.accuracy.polyhedral import PolyRegion
 from dipc_plus.accuracy.box_reduction import gammas_of, x_interval
 from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.union_regions import UnionRegion
@@ -141,18 +141,11 @@ def piece_ratios(claim: AccuracyClaim, decider: BoxDecider, two_variable: list |
 
 
 def worst_point_path(decider: BoxDecider, region, atoms):
-    """The region's worst point v(d): a `CornerPath` on a box region, a `polyhedral.WorstPath` on a
-    polyhedral one (its preconditions as `BoxDecider.polyhedral` checks them); NotCheap otherwise."""
-    if isinstance(region, PolyRegion):
-        functionals = monotone_functionals(decider.monotone, region.det)
-        if isinstance(functionals, str):
-            raise NotCheap("a polyhedral region is not proved monotone along its facets")
-        corner = WorstPath(decider.bounds, region, functionals)
-    else:
-        directions = {n: atoms.direction(n) for n in decider.bounds}
-        if any(k is None for k in directions.values()):
-            raise NotCheap("a region is not proved monotone")
-        corner = CornerPath(decider.bounds, region, directions)
+    """The region's worst point v(d) (`BoxDecider.worst_path`); NotCheap where it is not proved or dd = inf."""
+    corner = decider.worst_path(region, atoms)
+    if isinstance(corner, str):
+        raise NotCheap("a polyhedral region is not proved monotone along its facets" if isinstance(region, PolyRegion)
+                       else "a region is not proved monotone")
     if not corner.finite:
         raise NotCheap("a region with dd = inf (decided at a vertex)")
     return corner

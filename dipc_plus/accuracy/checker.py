@@ -193,16 +193,12 @@ class AccuracyChecker:
         return self._dd[key]
 
     def _dd_reals(self, u: Mapping, det_u: dict) -> Disagreement:
-        start = time.process_time()
-        try:
-            return self._dd_reals_untimed(u, det_u)
-        finally:
-            self.timings["dd"] += time.process_time() - start
-
-    def _dd_reals_untimed(self, u: Mapping, det_u: dict) -> Disagreement:
         """dd over the reals (`RealSpace.dd`: closed form for box regions, else the LP), with the
         space shared between claims about the same program and input distance."""
-        if self.claim.det == "noise-free":
+        start = time.process_time()
+        try:
+            if self.claim.det != "noise-free":
+                return self.claim.dd(u, det_u)
             if self._space is None:
                 from dipc_plus.claims.disagreement import RealSpace
                 key = ("real-space", _key(self.claim.input_distance), self.classes.enabled)
@@ -211,7 +207,8 @@ class AccuracyChecker:
                                                   argmax_formula=self.classes.enabled)
                 self._space = self._shared[key]
             return self._space.dd(u, det_u, near=False)  # only the value and attainment are used
-        return self.claim.dd(u, det_u)
+        finally:
+            self.timings["dd"] += time.process_time() - start
 
     def beta(self, alpha, gamma):
         key = (alpha, gamma)
@@ -348,8 +345,7 @@ class AccuracyChecker:
         eps = decision.witness
         if eps is None:  # a ">=" sentence fails on an open set, so a rational witness always exists
             raise CertificationError(f"no rational witness for a failed accuracy check at {dict(u)}")
-        p_err = self.p_error(u, gamma)
-        bound = ExpFrac.of(self.beta(alpha, gamma)) * Fraction(1, kappa)
+        p_err, bound = self.p_error(u, gamma), self.bound_of(alpha, gamma, kappa)
         if recheck(bound - p_err, eps, ">="):
             raise CertificationError(f"eps = {fmt_q(eps)} does not refute the claim at {dict(u)}")
         e_ball, b_ball = separated(p_err, bound, eps)
@@ -554,31 +550,14 @@ class _RangeTasks(Sequence):
 
     def __init__(self, points, ranges: list, rest: tuple):
         self.points, self.ranges, self.rest = points, ranges, rest
-        self.sizes = _TaskSizes(self)   # the inputs of each task (the progress bar's steps)
+        self.sizes = [b - a for a, b in ranges]   # the inputs of each task (the progress bar's steps)
 
     def __len__(self) -> int:
         return len(self.ranges)
 
-    def bounds(self, i: int) -> tuple:
-        if not 0 <= i < len(self):
-            raise IndexError(i)
-        return self.ranges[i]
-
     def __getitem__(self, i: int) -> tuple:
-        a, b = self.bounds(i)
+        a, b = self.ranges[i]
         return (self.points[a:b], *self.rest)
-
-
-class _TaskSizes(Sequence):
-    def __init__(self, tasks: _RangeTasks):
-        self.tasks = tasks
-
-    def __len__(self) -> int:
-        return len(self.tasks)
-
-    def __getitem__(self, i: int) -> int:
-        a, b = self.tasks.bounds(i)
-        return b - a
 
 
 @contextlib.contextmanager

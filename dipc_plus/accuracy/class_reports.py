@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Mapping
 
-from dipc_plus.accuracy.report import (ENV_STYLE, REFUTED, InputSummary, array_owners, input_verdict, json_value,
+from dipc_plus.accuracy.report import (ENV_STYLE, REFUTED, InputSummary, group_env, input_verdict, json_value,
                                        report_lines)
 from dipc_plus.execution.json_spool import RawJSON
 from dipc_plus.semantics import ir
@@ -36,17 +36,10 @@ class InputTexts:
     def _layout(self, u: Mapping) -> list:
         names = tuple(u)
         found = self._layouts.get(names)
-        if found is None:   # report.group_env's grouping: arrays in the order of their first element
-            owner = array_owners(self.program)
-            groups: dict = {}
-            for name in names:
-                base = owner.get(name)
-                if base is None:
-                    groups[name] = (False, [name])
-                else:
-                    groups.setdefault(base, (True, []))[1].append(name)
-            found = self._layouts[names] = [(json.dumps(k), k, array, tuple(flat))
-                                             for k, (array, flat) in groups.items()]
+        if found is None:   # report.group_env's grouping, of the names themselves
+            found = self._layouts[names] = [
+                (json.dumps(k), k, isinstance(flat, list), tuple(flat) if isinstance(flat, list) else (flat,))
+                for k, flat in group_env(self.program, {name: name for name in names}).items()]
         return found
 
     def _value(self, v) -> tuple:

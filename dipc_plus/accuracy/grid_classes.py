@@ -42,7 +42,8 @@ def counted_summary(checker, points, kappa: int, collect, worst, stop_at_first: 
         return None
     start = time.perf_counter()
     if orbit_classes_apply(checker, points.ranges):
-        found = list(_orbit_classes(checker, points.ranges, kappa, collect))
+        found = [(_index(points.ranges, first), size, _summary(checker, first, kappa, collect), first_inputs)
+                 for first, size, first_inputs in orbit_classes(points.ranges)]   # accuracy.argmax_orbit_classes
     elif not classes.share_dd or classes.support is None or not classes.regions.scan:
         return None
     else:
@@ -50,17 +51,10 @@ def counted_summary(checker, points, kappa: int, collect, worst, stop_at_first: 
             found = list(_classes(checker, points.ranges, kappa, collect))
         except _NotCounted:
             return None
-    tally = Tally(inputs=0)
+    tally = Tally()
     firsts = []        # (grid index, margin) of the first inputs of each class
     for index, size, summary, first_inputs in sorted(found, key=lambda c: c[0]):
-        tally.inputs += size
-        if summary.dd is not None and (tally.dd_max is None or summary.dd > tally.dd_max):
-            tally.dd_max = summary.dd
-        tally.obligations += size * len(summary.marks)
-        tally.applicable += size * sum(applies for applies, _ in summary.marks)
-        tally.refuted += size * sum(refuted for _, refuted in summary.marks)
-        if tally.counterexample is None:
-            tally.counterexample = summary.counterexample
+        tally.add(summary, size)
         if summary.collected is not None:
             firsts += [(_index(points.ranges, u), replace(summary.collected, input=u))
                        for u in first_inputs(worst.n)]
@@ -98,13 +92,6 @@ def _classes(checker, ranges: dict, kappa: int, collect):
                 free = [name for name in ranges if name not in read[1]]
                 yield (_index(ranges, v), math.prod(len(ranges[name]) for name in free), summary,
                        functools.partial(_first_inputs, ranges, v, free))
-
-
-def _orbit_classes(checker, ranges: dict, kappa: int, collect):
-    """As `_classes`, for an argmax grid whose classes are the orbits of its inputs under
-    permutation (`accuracy.argmax_orbit_classes`)."""
-    for first, size, first_inputs in orbit_classes(ranges):
-        yield _index(ranges, first), size, _summary(checker, first, kappa, collect), first_inputs
 
 
 def _summary(checker, u: dict, kappa: int, collect):

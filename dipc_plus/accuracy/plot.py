@@ -23,8 +23,7 @@ from dipc_plus.execution.lazy import lazy_import
 np = lazy_import("numpy")
 
 from dipc_plus.accuracy.checker import AccuracyChecker
-from dipc_plus.accuracy.report import ENV_STYLE, InputReport, fmt_q, group_env
-from dipc_plus.semantics.values import show_env
+from dipc_plus.accuracy.report import InputReport, env_text, fmt_q
 from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
 from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.exact.expoly import ExpFrac
@@ -120,7 +119,7 @@ def plot_data(checker: AccuracyChecker, u: Mapping, *, kappa: int = 1, eps_max: 
     params = ", ".join(f"{k}={fmt_q(v)}" for k, v in program.params.items())
     alpha = "dd(u)" if claim.alpha == "dd" else fmt_q(claim.alpha)
     import textwrap
-    head = f"{program.name}" + (f" ({params})" if params else "") + f" at {show_env(group_env(program, u), **ENV_STYLE)}"
+    head = f"{program.name}" + (f" ({params})" if params else "") + f" at {env_text(program, u)}"
     claim_line = (f"claim: ({alpha}, beta, gamma)-accuracy with beta = {claim.beta}"
                   + ("" if kappa == 1 else f", drawn as beta/{kappa}")
                   + f"; d = {claim.input_distance.name}, d' = {claim.output_distance.name}")

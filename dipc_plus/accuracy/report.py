@@ -217,7 +217,7 @@ class Counterexample:
 
     def describe(self) -> str:
         kappa = f"/{self.kappa}" if self.kappa != 1 else ""
-        lines = [f"counterexample: {show_env(group_env(self.program, self.input), **ENV_STYLE)}, eps = {fmt_q(self.eps)}",
+        lines = [f"counterexample: {env_text(self.program, self.input)}, eps = {fmt_q(self.eps)}",
                  f"  P[error]   = {midpoint_text(self.error_ball, 15)}  (certified: {ball_text(self.error_ball, 15)})",
                  f"  beta{kappa:<6}= {midpoint_text(self.bound_ball, 15)}  (certified: {ball_text(self.bound_ball, 15)})",
                  f"  at alpha = {fmt_q(self.alpha)}, gamma = {fmt_q(self.gamma)}"]
@@ -282,7 +282,7 @@ class InputReport:
 
     def line(self) -> str:
         """One line for a table of inputs."""
-        u = show_env(group_env(self.program, self.input), **ENV_STYLE)
+        u = env_text(self.program, self.input)
         dd = str(self.dd)
         if not self.applies:
             return f"{u:<28} dd = {dd:<24} {NOT_APPLICABLE}"
@@ -293,8 +293,8 @@ class InputReport:
 
     def describe(self) -> str:
         """The full per-input report, closed forms included."""
-        lines = [f"input {show_env(group_env(self.program, self.input), **ENV_STYLE)}",
-                 f"  det(u)    = {show_env(group_env(self.program, self.det), **ENV_STYLE)}",
+        lines = [f"input {env_text(self.program, self.input)}",
+                 f"  det(u)    = {env_text(self.program, self.det)}",
                  f"  dd(u)     = {self.dd}"]
         if not self.applies:
             lines.append("  the claim says nothing here (dd(u) does not exceed alpha)")

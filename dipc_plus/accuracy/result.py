@@ -35,14 +35,15 @@ class Tally:
     counterexample: Counterexample | None = None
     dd_max: object = None          # the largest dd(u) seen (None before any input)
 
-    def add(self, summary: InputSummary) -> None:
-        self.inputs += 1
+    def add(self, summary: InputSummary, count: int = 1) -> None:
+        """Count one input's summary, or `count` inputs' that share it (a report class)."""
+        self.inputs += count
         dd = summary.dd   # inputs of one class share their dd object: no comparison then
         if dd is not None and dd is not self.dd_max and (self.dd_max is None or dd > self.dd_max):
             self.dd_max = dd
-        self.obligations += len(summary.marks)
-        self.applicable += sum(applies for applies, _ in summary.marks)
-        self.refuted += sum(refuted for _, refuted in summary.marks)
+        self.obligations += count * len(summary.marks)
+        self.applicable += count * sum(applies for applies, _ in summary.marks)
+        self.refuted += count * sum(refuted for _, refuted in summary.marks)
         if self.counterexample is None:
             self.counterexample = summary.counterexample
 

@@ -14,9 +14,8 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
-from dipc_plus.accuracy.report import ENV_STYLE, REFUTED, env_json, fmt_q, group_env, json_value
-from dipc_plus.semantics.values import show_env
-from dipc_plus.accuracy.sweep import CandidatePool, input_candidates, kappa_star_of, outward
+from dipc_plus.accuracy.report import REFUTED, env_json, env_text, fmt_q, json_value
+from dipc_plus.accuracy.sweep import kappa_star, outward
 
 DEFAULT_WORST = 5
 MARGIN_DIGITS = 6
@@ -45,7 +44,7 @@ class InputMargin:
         else:
             lo, hi = outward(self.lo, self.hi, MARGIN_DIGITS + 2)
             room = f"inf beta/P[error] in [{lo}, {hi}] ({self.where})"
-        return f"{show_env(group_env(program, self.input), **ENV_STYLE):<28} gamma = {fmt_q(self.gamma):<5} {room}; {verdict}"
+        return f"{env_text(program, self.input):<28} gamma = {fmt_q(self.gamma):<5} {room}; {verdict}"
 
     def to_json(self, program) -> dict:
         out = {"input": env_json(program, self.input), "gamma": json_value(self.gamma),
@@ -67,9 +66,7 @@ def input_margin(reports: list, interval) -> InputMargin | None:
         return None
     failing = [r for r in applying if r.verdict == REFUTED]
     cex_eps = failing[0].counterexample.eps if failing and failing[0].counterexample is not None else None
-    pool = CandidatePool()
-    pool.add(input_candidates(applying, interval))
-    star = kappa_star_of(pool, MARGIN_DIGITS)    # refined until known to MARGIN_DIGITS digits
+    star = kappa_star(applying, interval, MARGIN_DIGITS)    # refined until known to MARGIN_DIGITS digits
     if star.infinite:
         return InputMargin(dict(reports[0].input), None, None, applying[0].gamma, "everywhere", bool(failing),
                            cex_eps)

@@ -39,6 +39,7 @@ from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.report import REFUTED, VERIFIED, InputReport, env_json, fmt_q, json_value
 from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.sweep_result import SweepResult
+from dipc_plus.accuracy.tasks import attach_program
 from dipc_plus.decision.certified import exact_ball_value, hull
 from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.decision.decide import CertificationError, Interval, RealRoot, dominant_term, roots, taylor_order_at_zero
@@ -240,10 +241,7 @@ def candidates(report: InputReport, interval: Interval) -> list[Candidate]:
     # interior critical points
     inner = Interval(interval.lo, interval.hi, False, False) if not interval.is_point() else None
     if inner is not None:
-        for root in roots(deriv, inner):
-            c = make("critical", root=root)
-            c._evaluate()
-            out.append(c)
+        out += [evaluated("critical", root=root) for root in roots(deriv, inner)]
     for c in out:
         if c.exact and c.lo < 0:
             raise CertificationError(f"negative limit {c.lo} of beta/P[error] at {report.input}")
@@ -320,14 +318,11 @@ def sweep_collect(reports: list[InputReport], interval: Interval) -> tuple[list[
     program (det, dd, P_err and decisions: a few closed forms, never the distribution, so that the
     runs at other kappas decide again without computing them again) and its kappa* candidates,
     which refer to those reports (the sweep attaches the program again when they arrive)."""
-    light = []
-    for rep in reports:
-        r = copy.copy(rep)
-        r.program = None
+    light = [copy.copy(rep) for rep in reports]
+    for r in light:
         if r.counterexample is not None:
             r.counterexample = copy.copy(r.counterexample)
-            r.counterexample.program = None
-        light.append(r)
+    attach_program(light, None)
     return input_candidates(light, interval), light
 
 
@@ -366,10 +361,7 @@ def kappa_star_of(candidate_pool: CandidatePool, digits: int = DEFAULT_DIGITS) -
     if not pool:
         return KappaStar(INF, INF, "inf", digits, None)
     for _ in range(MAX_REFINEMENTS):
-        best_hi = min(c.hi for c in pool)
-        near = [c for c in pool if c.lo <= best_hi]
-        lo = min(c.lo for c in near)
-        at = min(near, key=lambda c: (c.hi, c.lo))
+        best_hi, near, lo, at = _nearest(pool)
         exact = at.exact and all(c is at or c.exact for c in near)
         if best_hi <= 0:  # the ratio is >= 0, so an enclosure with hi <= 0 is exactly 0
             text = "0"
@@ -381,12 +373,16 @@ def kappa_star_of(candidate_pool: CandidatePool, digits: int = DEFAULT_DIGITS) -
         for c in near:
             c.refine()
     # Cannot happen for distinct transcendental values; an exact tie with a decimal boundary ends here.
-    best_hi = min(c.hi for c in pool)
-    near = [c for c in pool if c.lo <= best_hi]
-    lo = min(c.lo for c in near)
-    at = min(near, key=lambda c: (c.hi, c.lo))
+    best_hi, near, lo, at = _nearest(pool)
     text = truncated_decimal(lo, lo, digits) or decimal_down(lo, digits)
     return KappaStar(lo, best_hi, text, digits, at, len(near) - 1)
+
+
+def _nearest(pool: list) -> tuple:
+    """(the least upper end, the candidates not above it, their least lower end, the one reaching kappa*)."""
+    best_hi = min(c.hi for c in pool)
+    near = [c for c in pool if c.lo <= best_hi]
+    return best_hi, near, min(c.lo for c in near), min(near, key=lambda c: (c.hi, c.lo))
 
 
 # --------------------------------------------------------------------------- the sweep
@@ -412,10 +408,7 @@ def sweep(checker: AccuracyChecker, *, kappa_max: int = DEFAULT_KAPPA_MAX, digit
         def gather(collected) -> None:
             found, light = collected
             pool.add(found)
-            for r in light:
-                r.program = checker.program
-                if r.counterexample is not None:
-                    r.counterexample.program = checker.program
+            attach_program(light, checker.program)
             checker.absorb(light)
 
         result = checker.run(points, 1, progress=progress, description="sweep", executor=executor,

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from dipc_plus.accuracy.report import ENV_STYLE, UNDECIDED, Counterexample, fmt_q, group_env
+from dipc_plus.accuracy.report import UNDECIDED, Counterexample, env_text, fmt_q
 from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.vacuity import Vacuity, sweep_vacuity
-from dipc_plus.semantics.values import show_env
 
 
 @dataclass
@@ -120,7 +119,7 @@ class SweepResult:
             return ["kappa* is unbounded: P[error] is 0 wherever the claim applies"]
         at = star.at
         return [f"kappa* (the infimum of beta/P[error]) = {star.value_text()}",
-                f"  at {show_env(group_env(at.report.program, at.report.input), **ENV_STYLE)}, alpha = "
+                f"  at {env_text(at.report.program, at.report.input)}, alpha = "
                 f"{fmt_q(at.report.alpha)}, gamma = {fmt_q(at.report.gamma)}: {at.where()}"
                 + (f"; {star.ties} other (input, eps) reach the same value to this precision" if star.ties else "")]
 
