@@ -60,17 +60,9 @@ class Step:
             return None
         return gs[0].top
 
-    def disclosed(self) -> bool:
-        return any(e.kind == "disclose" for e in self.events)
-
-    def releases_gap(self) -> bool:
-        return any(e.kind == "gap" for e in self.events)
-
-    def resamples(self) -> bool:
-        return any(e.kind == "resample" for e in self.events)
-
-    def stores(self) -> bool:
-        return any(e.kind == "store" for e in self.events)
+    def has(self, *kinds: str) -> bool:
+        """Whether the step has an event of one of `kinds`."""
+        return any(e.kind in kinds for e in self.events)
 
     def read_rate(self):
         """The rate of the step's noisy read when an event uses it (its comparison, release, gap or
@@ -103,11 +95,16 @@ class Automaton:
     def constant_start(self, var: str) -> bool:
         return self.start_rates[self.variables.index(var)] is None
 
+    def by_src(self) -> dict:
+        """Control state -> the steps from it, in order."""
+        out = {}
+        for st in self.steps:
+            out.setdefault(st.src, []).append(st)
+        return out
+
     def states(self) -> set:
         """The control states reachable from `start`."""
-        out = {}
-        for s in self.steps:
-            out.setdefault(s.src, []).append(s)
+        out = self.by_src()
         seen, todo = {self.start}, [self.start]
         while todo:
             s = todo.pop()
@@ -134,6 +131,6 @@ class Automaton:
                 parts.append("outputs the gap r - x")
             elif e.kind == "store":
                 parts.append(f"{e.var if many else 'x'} <- the noisy read")
-        src = ", ".join(f"{n}={v}" for n, v in zip(self.names, st.src)) or "-"
-        dst = "exit" if st.dst == EXIT else (", ".join(f"{n}={v}" for n, v in zip(self.names, st.dst)) or "-")
-        return f"[{src}] -> [{dst}]: " + ("; ".join(parts) or "no guard")
+        state = lambda s: (  # noqa: E731
+            "exit" if s == EXIT else ", ".join(f"{n}={v}" for n, v in zip(self.names, s)) or "-")
+        return f"[{state(st.src)}] -> [{state(st.dst)}]: " + ("; ".join(parts) or "no guard")

@@ -244,9 +244,7 @@ class _Game:
     def __init__(self, auto: Automaton):
         self.auto = auto
         index = {v: k for k, v in enumerate(auto.variables)}
-        by_src = {}
-        for st in auto.steps:
-            by_src.setdefault(st.src, []).append(st)
+        by_src = auto.by_src()
         # a drawn variable's shift waits for its first use; a constant start keeps Z (x' = x = c)
         modes = tuple("Z" if a0 is None else Pending(k, a0, False) for k, a0 in enumerate(auto.start_rates))
         self.start = (auto.start, canonical(modes), frozenset())
@@ -262,10 +260,6 @@ class _Game:
                 raise self._too_many(len(self.moves))
             todo += [nxt for options in self.moves[pos] for _, nxt in options
                      if nxt is not None and nxt not in self.moves]
-
-    def positions(self) -> dict:
-        """Every reachable position at value 0."""
-        return {pos: Fraction(0) for pos in self.moves}
 
     def _too_many(self, size: int) -> UserError:
         auto = self.auto
@@ -291,7 +285,7 @@ def coupling_bound(auto: Automaton) -> Bound:
     Widening only raises values, and any fixpoint of a monotone operator lies above its
     least one, so the returned d is a sound upper bound (docs/design/every_length.md, section 3)."""
     game = _Game(auto)
-    V = game.positions()
+    V = dict.fromkeys(game.moves, Fraction(0))
     budget, rounds, total = 2 * len(V) + 5, 0, 0
     while True:
         W = _round(V, game)
@@ -315,7 +309,7 @@ def bound_at_length(auto: Automaton, length: int) -> Bound:
     if length < 0:
         raise ValueError("a length is a number of iterations, at least 0")
     game = _Game(auto)
-    V = game.positions()
+    V = dict.fromkeys(game.moves, Fraction(0))
     for _ in range(length):
         V = _round(V, game)
     return Bound(V[game.start], length, V)
