@@ -388,7 +388,7 @@ class _LengthChecks:
     def family_check(self, m):
         """check_dp of the pattern's family inputs at length m (re-checked as every refutation is)."""
         from dipc_plus.privacy.dp.check import check_dp
-        args = (os.path.abspath(self.claim_path), tuple({**self.overrides, self.mname: m}.items()), m, self.array)
+        args = (*self.key(m)[:3], self.array)
         return self._on_workers(check_dp, "family", args, family_claim(*args))
 
     def exact_loss(self, m, c, scope=""):

@@ -130,12 +130,9 @@ class _Recogniser:
         self.p, self.q, self.length = p, shape.input, shape.length
         self.cur = f"{shape.input}[1]"
         self.outputs = dict(p.outputs)
-        self.elements = {}          # flat output element -> (array, position)
-        for arr, flat in p.arrays.items():
-            for name in flat:
-                if name in self.outputs:
-                    hit = ELEMENT.match(name)
-                    self.elements[name] = (arr, int(hit.group(2)))
+        # flat output element -> (array, position)
+        self.elements = {n: (arr, int(ELEMENT.match(n).group(2))) for arr, flat in p.arrays.items()
+                         for n in flat if n in self.outputs}
         inputs = set(p.input_names())
         local = {v: t for v, t in p.variables.items() if v not in inputs and v not in self.outputs}
         self.guards = {s.target for s in ir.statements(shape.body) if isinstance(s, ir.Compare)}
