@@ -13,6 +13,18 @@ from fractions import Fraction
 EXIT = "exit"   # the destination of a step that leaves the program
 
 
+def reachable(start, successors) -> set:
+    """Every node reachable from `start`, `successors(node)` asked once per node: the one walk of
+    the control states (`recognise`, `Automaton.states`) and of the coupling game's positions."""
+    seen, todo = {start}, [start]
+    while todo:
+        for nxt in successors(todo.pop()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
 @dataclass(frozen=True)
 class Event:
     """What one step does, in order.  kind: 'guard' (the read compared with the threshold:
@@ -105,14 +117,7 @@ class Automaton:
     def states(self) -> set:
         """The control states reachable from `start`."""
         out = self.by_src()
-        seen, todo = {self.start}, [self.start]
-        while todo:
-            s = todo.pop()
-            for st in out.get(s, []):
-                if st.dst != EXIT and st.dst not in seen:
-                    seen.add(st.dst)
-                    todo.append(st.dst)
-        return seen
+        return reachable(self.start, lambda s: [st.dst for st in out.get(s, []) if st.dst != EXIT])
 
     def describe_step(self, st: Step) -> str:
         parts = []

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
-from dipc_plus.privacy.online.automaton import EXIT, Automaton, Event, Step
+from dipc_plus.privacy.online.automaton import EXIT, Automaton, Event, Step, reachable
 from dipc_plus.privacy.online.order import next_facts
 
 INF = None  # an infinite cost; every arithmetic helper below treats None as +infinity
@@ -249,17 +249,15 @@ class _Game:
         modes = tuple("Z" if a0 is None else Pending(k, a0, False) for k, a0 in enumerate(auto.start_rates))
         self.start = (auto.start, canonical(modes), frozenset())
         self.moves = {}
-        todo = [self.start]
-        while todo:
-            pos = todo.pop()
-            if pos in self.moves:
-                continue
+
+        def successors(pos):
             self.moves[pos] = [step_options(st, pos[1], pos[2], index, not auto.integer_draw)
                                for st in by_src.get(pos[0], [])]
             if len(self.moves) > MAX_COUPLING_STATES:
                 raise self._too_many(len(self.moves))
-            todo += [nxt for options in self.moves[pos] for _, nxt in options
-                     if nxt is not None and nxt not in self.moves]
+            return [nxt for options in self.moves[pos] for _, nxt in options if nxt is not None]
+
+        reachable(self.start, successors)
 
     def _too_many(self, size: int) -> UserError:
         auto = self.auto

@@ -64,12 +64,7 @@ def leaks(auto: Automaton) -> list[str]:
     seg = [st for st in steps if st.dst != EXIT and not st.has("resample", "store")]
     G0, comp0 = _components(states, seg)
     found += _pumped_leaks(auto, steps, seg, G0, comp0)
-    constant = _pumped_on_constant(auto, seg, G0, comp0)
-    if constant is not None:
-        found.append(constant)
-    chain = _stored_chain(auto, states, steps)
-    if chain is not None:
-        found.append(chain)
+    found += [x for x in (_pumped_on_constant(auto, seg, G0, comp0), _stored_chain(auto, states, steps)) if x]
     pair = noise_free_pair(auto, steps, G0)
     if pair is not None:
         found.append("noise-free guard: q[i] itself is compared with the threshold, and both outcomes follow "

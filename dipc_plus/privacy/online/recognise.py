@@ -42,7 +42,7 @@ from fractions import Fraction
 
 from dipc_plus.errors import UserError
 from dipc_plus.exact.noises.registry import all_noises, by_kind
-from dipc_plus.privacy.online.automaton import EXIT, Automaton, Event, Step
+from dipc_plus.privacy.online.automaton import EXIT, Automaton, Event, Step, reachable
 from dipc_plus.privacy.online.shape import ELEMENT, HINT, OnlineShape, mentions
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values, eval_expr
@@ -441,13 +441,12 @@ def recognise(shape: OnlineShape) -> Automaton:
     pos = shape.body[0].pos
     auto = Automaton(where(pos), names, start, tuple(r.variables), tuple(r.variables.values()),
                      input_name=shape.input, size_param=shape.size, derived=shape.derived, loop_at=pos)
-    todo, seen = [start], {start}
-    while todo:
-        state = todo.pop()
-        for st in r.run(state, names, shape.body):
-            auto.steps.append(st)
-            if st.dst != EXIT and st.dst not in seen:
-                seen.add(st.dst)
-                todo.append(st.dst)
+
+    def successors(state):
+        steps = r.run(state, names, shape.body)
+        auto.steps.extend(steps)
+        return [st.dst for st in steps if st.dst != EXIT]
+
+    reachable(start, successors)
     auto.integer_draw = r.integer_draw
     return auto
