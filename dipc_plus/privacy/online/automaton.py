@@ -13,6 +13,18 @@ from fractions import Fraction
 EXIT = "exit"   # the destination of a step that leaves the program
 
 
+def reachable(start, successors) -> set:
+    """Every node reachable from `start`, `successors(node)` asked once per node: the one walk of
+    the control states (`recognise`, `Automaton.states`) and of the coupling game's positions."""
+    seen, todo = {start}, [start]
+    while todo:
+        for nxt in successors(todo.pop()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
 @dataclass(frozen=True)
 class Event:
     """What one step does, in order.  kind: 'guard' (the read compared with the threshold:
@@ -60,17 +72,9 @@ class Step:
             return None
         return gs[0].top
 
-    def disclosed(self) -> bool:
-        return any(e.kind == "disclose" for e in self.events)
-
-    def releases_gap(self) -> bool:
-        return any(e.kind == "gap" for e in self.events)
-
-    def resamples(self) -> bool:
-        return any(e.kind == "resample" for e in self.events)
-
-    def stores(self) -> bool:
-        return any(e.kind == "store" for e in self.events)
+    def has(self, *kinds: str) -> bool:
+        """Whether the step has an event of one of `kinds`."""
+        return any(e.kind in kinds for e in self.events)
 
     def read_rate(self):
         """The rate of the step's noisy read when an event uses it (its comparison, release, gap or
@@ -103,19 +107,17 @@ class Automaton:
     def constant_start(self, var: str) -> bool:
         return self.start_rates[self.variables.index(var)] is None
 
+    def by_src(self) -> dict:
+        """Control state -> the steps from it, in order."""
+        out = {}
+        for st in self.steps:
+            out.setdefault(st.src, []).append(st)
+        return out
+
     def states(self) -> set:
         """The control states reachable from `start`."""
-        out = {}
-        for s in self.steps:
-            out.setdefault(s.src, []).append(s)
-        seen, todo = {self.start}, [self.start]
-        while todo:
-            s = todo.pop()
-            for st in out.get(s, []):
-                if st.dst != EXIT and st.dst not in seen:
-                    seen.add(st.dst)
-                    todo.append(st.dst)
-        return seen
+        out = self.by_src()
+        return reachable(self.start, lambda s: [st.dst for st in out.get(s, []) if st.dst != EXIT])
 
     def describe_step(self, st: Step) -> str:
         parts = []
@@ -134,6 +136,6 @@ class Automaton:
                 parts.append("outputs the gap r - x")
             elif e.kind == "store":
                 parts.append(f"{e.var if many else 'x'} <- the noisy read")
-        src = ", ".join(f"{n}={v}" for n, v in zip(self.names, st.src)) or "-"
-        dst = "exit" if st.dst == EXIT else (", ".join(f"{n}={v}" for n, v in zip(self.names, st.dst)) or "-")
-        return f"[{src}] -> [{dst}]: " + ("; ".join(parts) or "no guard")
+        state = lambda s: (  # noqa: E731
+            "exit" if s == EXIT else ", ".join(f"{n}={v}" for n, v in zip(self.names, s)) or "-")
+        return f"[{state(st.src)}] -> [{state(st.dst)}]: " + ("; ".join(parts) or "no guard")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
-from dipc_plus.privacy.online.automaton import EXIT, Automaton, Event, Step
+from dipc_plus.privacy.online.automaton import EXIT, Automaton, Event, Step, reachable
 from dipc_plus.privacy.online.order import next_facts
 
 INF = None  # an infinite cost; every arithmetic helper below treats None as +infinity
@@ -244,28 +244,20 @@ class _Game:
     def __init__(self, auto: Automaton):
         self.auto = auto
         index = {v: k for k, v in enumerate(auto.variables)}
-        by_src = {}
-        for st in auto.steps:
-            by_src.setdefault(st.src, []).append(st)
+        by_src = auto.by_src()
         # a drawn variable's shift waits for its first use; a constant start keeps Z (x' = x = c)
         modes = tuple("Z" if a0 is None else Pending(k, a0, False) for k, a0 in enumerate(auto.start_rates))
         self.start = (auto.start, canonical(modes), frozenset())
         self.moves = {}
-        todo = [self.start]
-        while todo:
-            pos = todo.pop()
-            if pos in self.moves:
-                continue
+
+        def successors(pos):
             self.moves[pos] = [step_options(st, pos[1], pos[2], index, not auto.integer_draw)
                                for st in by_src.get(pos[0], [])]
             if len(self.moves) > MAX_COUPLING_STATES:
                 raise self._too_many(len(self.moves))
-            todo += [nxt for options in self.moves[pos] for _, nxt in options
-                     if nxt is not None and nxt not in self.moves]
+            return [nxt for options in self.moves[pos] for _, nxt in options if nxt is not None]
 
-    def positions(self) -> dict:
-        """Every reachable position at value 0."""
-        return {pos: Fraction(0) for pos in self.moves}
+        reachable(self.start, successors)
 
     def _too_many(self, size: int) -> UserError:
         auto = self.auto
@@ -291,7 +283,7 @@ def coupling_bound(auto: Automaton) -> Bound:
     Widening only raises values, and any fixpoint of a monotone operator lies above its
     least one, so the returned d is a sound upper bound (docs/design/every_length.md, section 3)."""
     game = _Game(auto)
-    V = game.positions()
+    V = dict.fromkeys(game.moves, Fraction(0))
     budget, rounds, total = 2 * len(V) + 5, 0, 0
     while True:
         W = _round(V, game)
@@ -315,7 +307,7 @@ def bound_at_length(auto: Automaton, length: int) -> Bound:
     if length < 0:
         raise ValueError("a length is a number of iterations, at least 0")
     game = _Game(auto)
-    V = game.positions()
+    V = dict.fromkeys(game.moves, Fraction(0))
     for _ in range(length):
         V = _round(V, game)
     return Bound(V[game.start], length, V)

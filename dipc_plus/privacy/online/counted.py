@@ -35,14 +35,6 @@ class CountedTail:
     at: object = None             # the ir.Pos of the tail's first statement (file, line, column), for refusals
 
 
-def walk(stmts):
-    for s in stmts:
-        yield s
-        if isinstance(s, ir.If):
-            yield from walk(s.then)
-            yield from walk(s.other)
-
-
 def _step_arrays(program: ir.Program, length: int) -> dict:
     """Array -> its elements, for every array of `length` elements other than the inputs (the
     per-step values the loop may write at position i)."""
@@ -59,8 +51,8 @@ def counted_tail(program: ir.Program, length: int, hint: str) -> CountedTail:
     if not derived:
         return CountedTail(program)
     tail = program.body[start:]
-    first = next(s for s in walk(tail) if isinstance(s, ir.Assign) and s.target in derived)
-    real = next((s for s in walk(tail) if isinstance(s, ir.Assign) and s.target in derived
+    first = next(s for s in ir.statements(tail) if isinstance(s, ir.Assign) and s.target in derived)
+    real = next((s for s in ir.statements(tail) if isinstance(s, ir.Assign) and s.target in derived
                  and isinstance(program.variables[s.target], ir.RealT)), None)
     if real is not None:
         raise UserError.at(real.pos, f"cannot decide privacy for every m: the real output '{real.target}' is "
@@ -72,13 +64,13 @@ def counted_tail(program: ir.Program, length: int, hint: str) -> CountedTail:
                            "not a function of the per-step outputs)",
                            hint="stop answering with a flag (if not done then ... done <- true) instead of exit, "
                                 "or " + hint)
-    used = {v for s in walk(tail) for v in own_reads(s)} - assigned(tail)
+    used = {v for s in ir.statements(tail) for v in own_reads(s)} - assigned(tail)
     promoted = [a for a, flat in arrays.items() if set(flat) & used]
     kept = [(n, t) for n, t in program.outputs if n not in derived]
     names = {n for n, _ in kept}
     extra = [(n, program.variables[n]) for a in promoted for n in arrays[a] if n not in names]
     before = program.body[:start]
-    before_uses = assigned(before) | {v for s in walk(before) for v in own_reads(s)}
+    before_uses = assigned(before) | {v for s in ir.statements(before) for v in own_reads(s)}
     variables = {v: t for v, t in program.variables.items() if v not in assigned(tail) or v in before_uses}
     projected = dataclasses.replace(program, outputs=tuple(kept + extra), body=before, variables=variables)
-    return CountedTail(projected, derived, frozenset(s.pos.line for s in walk(tail)), tail[0].pos)
+    return CountedTail(projected, derived, frozenset(s.pos.line for s in ir.statements(tail)), tail[0].pos)

@@ -32,33 +32,35 @@ from dipc_plus.decision.sup_ratio import SupRatio
 THROUGH_LINF = ("linf", "l1", "one-position")
 
 
-def adjacency_refusal(claim_path: str, kind: str) -> UserError:
-    """The refusal of an adjacency the class does not decide, at the line of its key."""
+def _claim_key_error(claim_path: str, key: str, message: str, hint: str) -> UserError:
+    """A refusal at the line of the claim file's `key`."""
     from dipc_plus.claims.claim_file import ClaimReader
     from dipc_plus.execution.files import read_user_file
     text = read_user_file(claim_path, "claim file").decode("utf-8", errors="replace")
+    return ClaimReader(claim_path, text).error(key, message, hint=hint)
+
+
+def adjacency_refusal(claim_path: str, kind: str) -> UserError:
+    """The refusal of an adjacency the class does not decide, at the line of its key."""
     why = ("two inputs differing in one position by any amount are not within any linf bound, so the coupling "
            "bound (which pays for each |q[i] - q'[i]| <= bound) proves nothing about them"
            if kind == "hamming" else "the explicit pairs are not an adjacency of every length")
-    return ClaimReader(claim_path, text).error(
-        "privacy.adjacency", f"cannot decide privacy for every m with adjacency \"{kind}\": {why}",
-        hint='use adjacency = "linf", "l1" or "one-position" with a bound (decided through linf with that '
-             'bound), or decide one m at a time without --every-length')
+    return _claim_key_error(
+        claim_path, "privacy.adjacency", f"cannot decide privacy for every m with adjacency \"{kind}\": {why}",
+        'use adjacency = "linf", "l1" or "one-position" with a bound (decided through linf with that '
+        'bound), or decide one m at a time without --every-length')
 
 
 def integer_bound_refusal(claim_path: str, bound: Fraction, draw_at: str) -> UserError:
     """The refusal of a non-integer adjacency bound for a program with discrete noise, at the line of
     the bound: the discrete Laplace shift cost holds for integer shifts only, and the coupling shifts
     draws by the bound (docs/design/every_length.md, "Discrete Laplace draws")."""
-    from dipc_plus.claims.claim_file import ClaimReader
-    from dipc_plus.execution.files import read_user_file
-    text = read_user_file(claim_path, "claim file").decode("utf-8", errors="replace")
-    return ClaimReader(claim_path, text).error(
-        "privacy.bound", f"cannot decide privacy for every m: the program draws discrete Laplace noise ({draw_at}), "
-        f"whose shift cost e^(k*eps*|s|) holds only for integer shifts s, but the adjacency bound {bound} is not "
-        "an integer (the coupling shifts draws by the bound)",
-        hint="use an integer bound (on integer inputs a bound B allows the same pairs as its floor), or decide "
-             "one m at a time without --every-length")
+    return _claim_key_error(
+        claim_path, "privacy.bound", f"cannot decide privacy for every m: the program draws discrete Laplace noise "
+        f"({draw_at}), whose shift cost e^(k*eps*|s|) holds only for integer shifts s, but the adjacency bound "
+        f"{bound} is not an integer (the coupling shifts draws by the bound)",
+        "use an integer bound (on integer inputs a bound B allows the same pairs as its floor), or decide "
+        "one m at a time without --every-length")
 
 
 def every_value_refusal(claim, claim_path: str) -> UserError:
@@ -128,7 +130,7 @@ class EveryLengthCheck:
             lines.append(f"pattern: {p}")
         for m, text, _, witness in self.losses:
             lines.append(f"  m = {m}: exact tight sup L(eps)/eps = {text}" + (f"  at {witness}" if witness else ""))
-        if self.verdict == "undecided" and self.family:
+        if self.family and self.verdict in ("undecided", "not private for any constant"):
             lines.append(self.family)
         if self.verdict == "verified":
             lines.append(f"VERIFIED for every m: the claimed budget {self.budget_k}*eps >= d*eps (and the exact "
@@ -148,8 +150,6 @@ class EveryLengthCheck:
                          "only an upper bound, and no counterexample was found at the m tried; "
                          "a claim of d*eps is verified for every m")
         else:
-            if self.family:
-                lines.append(self.family)
             lines.append(f"{self.verdict.upper()}: the program is d*eps-DP for no d "
                          "(the loss grows with m, above)"
                          + (f"; the claimed {self.budget_k}*eps fails at m = {self.counterexample[0]} (the exact "
@@ -185,6 +185,11 @@ def classify(program, explicit=()) -> tuple[Automaton, Bound, list, float]:
     return auto, bound, pats, time.perf_counter() - t0
 
 
+def on_points(claim, points: list):
+    """The claim on the listed inputs `points` instead of its own."""
+    return dataclasses.replace(claim, explicit_points=points, grid=None, inputs_kind="list", _points=None)
+
+
 def witness_inputs(claim, array: str, m: int):
     """The claim at length m restricted to the two-block inputs q = (x, ..., x, y, ..., y)
     (every split point; x, y over the values the claim's grid gives q[1] and q[m]; other
@@ -209,7 +214,7 @@ def witness_inputs(claim, array: str, m: int):
                 env = {f"{array}[{i}]": v for i, v in enumerate(block, 1)}
                 env.update(zip(others, rest))
                 points.append(env)
-    return dataclasses.replace(claim, explicit_points=points, grid=None, inputs_kind="list", _points=None)
+    return on_points(claim, points)
 
 
 def _witness_text(program, lr) -> str:
@@ -219,8 +224,8 @@ def _witness_text(program, lr) -> str:
     cand = lr.infinite if lr.infinite is not None else (lr.sup.candidate if lr.sup is not None else None)
     if cand is None or not hasattr(cand, "input"):
         return ""
-    return (f"{show_env(user_env(program, cand.input), **ENV_STYLE)} vs {show_env(user_env(program, cand.neighbour), **ENV_STYLE)}, "
-            f"{show_env(user_env(program, cand.output), **ENV_STYLE)}")
+    show = lambda env: show_env(user_env(program, env), **ENV_STYLE)  # noqa: E731
+    return f"{show(cand.input)} vs {show(cand.neighbour)}, {show(cand.output)}"
 
 
 def claim_at_length(claim_path: str, overrides: tuple, m: int, witness_array: str | None):
@@ -235,18 +240,17 @@ def claim_at_length(claim_path: str, overrides: tuple, m: int, witness_array: st
     return (w, " (two-block inputs q = (x, ..., x, y, ..., y))") if w is not None else (c, "")
 
 
-def build_length_dp_work(claim_path: str, overrides: tuple, m: int, witness_array: str | None, max_states: int):
-    """The eps-DP check at length m a worker rebuilds (`execution.executor.Source`)."""
+def build_length_work(what: str, claim_path: str, overrides: tuple, m: int, array: str | None, max_states: int):
+    """The work at length m a worker rebuilds (`execution.executor.Source`): "dp" the eps-DP check
+    and "loss" the pairs of the tight loss, on the claim's own inputs (`array` None) or the two-block
+    inputs of `array`; "family" the eps-DP check on the family inputs of `array`."""
     from dipc_plus.privacy.dp.check import DPWork
-    return DPWork.build(claim_at_length(claim_path, overrides, m, witness_array)[0], None, True, max_states)
-
-
-def build_length_loss_work(claim_path: str, overrides: tuple, m: int, witness_array: str | None,
-                           max_states: int):
-    """The pairs of the loss at length m a worker rebuilds (`execution.executor.Source`)."""
     from dipc_plus.privacy.dp.plan import PairWork, plan
-    c = claim_at_length(claim_path, overrides, m, witness_array)[0]
-    return PairWork(c, plan(c, c.structure, max_states=max_states, symmetry=True))
+    c = (family_claim(claim_path, overrides, m, array) if what == "family"
+         else claim_at_length(claim_path, overrides, m, array)[0])
+    if what == "loss":
+        return PairWork(c, plan(c, c.structure, max_states=max_states, symmetry=True))
+    return DPWork.build(c, None, True, max_states)
 
 
 def family_inputs(m: int, bound: Fraction, array: str) -> list:
@@ -278,14 +282,7 @@ def family_claim(claim_path: str, overrides: tuple, m: int, array: str):
         c = load_privacy_claim(claim_path, dict(overrides))
     finally:
         limits.set_limit("grid_points", before)
-    points = family_inputs(m, c.adjacency.bound, array)
-    return dataclasses.replace(c, explicit_points=points, grid=None, inputs_kind="list", _points=None)
-
-
-def build_family_dp_work(claim_path: str, overrides: tuple, m: int, array: str, max_states: int):
-    """The eps-DP check of the family inputs at length m a worker rebuilds."""
-    from dipc_plus.privacy.dp.check import DPWork
-    return DPWork.build(family_claim(claim_path, overrides, m, array), None, True, max_states)
+    return on_points(c, family_inputs(m, c.adjacency.bound, array))
 
 
 def predicted_length(losses: list, k: Fraction) -> int | None:
@@ -320,13 +317,6 @@ class _LengthChecks:
         self.max_m = max_m                 # the largest m checked past `lengths` (None: none)
         self.spent: dict = {}              # m -> seconds its checks took
         self.stopped = None                # (m, predicted seconds) of the check not started
-
-    def timed(self, m, run):
-        t0 = time.perf_counter()
-        try:
-            return run()
-        finally:
-            self.spent[m] = self.spent.get(m, 0.0) + time.perf_counter() - t0
 
     def predicted(self, m) -> float:
         """A guess of the seconds the checks at m take: the last measured time, grown by the per-step
@@ -378,37 +368,33 @@ class _LengthChecks:
     def at(self, m):
         return claim_at_length(*self.key(m))
 
-    def _on_workers(self, run, build, m, c):
-        """run(c) (check_dp or privacy_loss) on the executor, its workers rebuilding the claim at m
-        with `build`; what it built is not kept past it."""
+    def _on_workers(self, run, what, args, c):
+        """run(c) (check_dp or privacy_loss) on the executor, its workers rebuilding the claim from
+        `args` (`build_length_work`); what it built is not kept past it."""
         from dipc_plus.execution.executor import Source
         from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES
-        source = Source.of(build, (*self.key(m), DEFAULT_MAX_STATES), (self.claim_path, c.program.source))
+        source = Source.of(build_length_work, (what, *args, DEFAULT_MAX_STATES), (self.claim_path, c.program.source))
+        t0 = time.perf_counter()
         try:
             return run(c, executor=self.executor, source=source)
         finally:
             source.forget()
+            self.spent[args[2]] = self.spent.get(args[2], 0.0) + time.perf_counter() - t0
 
     def check(self, m, c):
         from dipc_plus.privacy.dp.check import check_dp
-        return self.timed(m, lambda: self._on_workers(check_dp, build_length_dp_work, m, c))
+        return self._on_workers(check_dp, "dp", self.key(m), c)
 
     def family_check(self, m):
         """check_dp of the pattern's family inputs at length m (re-checked as every refutation is)."""
-        from dipc_plus.execution.executor import Source
-        from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, check_dp
-        args = (os.path.abspath(self.claim_path), tuple({**self.overrides, self.mname: m}.items()), m, self.array)
-        c = family_claim(*args)
-        source = Source.of(build_family_dp_work, (*args, DEFAULT_MAX_STATES), (self.claim_path, c.program.source))
-        try:
-            return self.timed(m, lambda: check_dp(c, executor=self.executor, source=source))
-        finally:
-            source.forget()
+        from dipc_plus.privacy.dp.check import check_dp
+        args = (*self.key(m)[:3], self.array)
+        return self._on_workers(check_dp, "family", args, family_claim(*args))
 
     def exact_loss(self, m, c, scope=""):
         """The exact tight sup L/eps at m, recorded with its pair; the SupRatio (None: no loss)."""
         from dipc_plus.privacy.loss.tight import privacy_loss
-        lr = self.timed(m, lambda: self._on_workers(privacy_loss, build_length_loss_work, m, c))
+        lr = self._on_workers(privacy_loss, "loss", self.key(m), c)
         s = SupRatio(infinite=True) if lr.infinite is not None else lr.sup
         text = "inf" if lr.infinite is not None else (s.text() if s else lr.loss_text())
         self.res.losses.append((m, text, None if s is None or s.value is None else s.value,
@@ -486,34 +472,36 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
         # many positions at once (an linf pair, not an l1 or one-position one), and they are about the
         # per-step outputs, not a count computed from them: only a concrete, re-checked failure of the
         # program as written, under the claim's own adjacency, refutes.
-        for m in (*lengths, *longer):
-            if not checks.affordable(m):
-                res.family = checks.limit_text(k)
-                break
-            r = checks.check(m, checks.at(m)[0])
-            if not r.verified:
-                res.counterexample = (m, r)
-                break
+        _first_failure(checks, (*lengths, *longer), k, with_losses=False)
         res.verdict = "refuted" if res.counterexample is not None else "undecided"
-        return res
-    # No constant: the growing exact losses, each with its pair, until the claim itself
-    # fails at a concrete m (then the exact engine's re-checked counterexample is shown).
-    for m in (*lengths, *longer):
-        if not checks.affordable(m):
-            break
-        c, scope = checks.at(m)
-        s = checks.exact_loss(m, c, scope)
-        if s is not None and (s.infinite or (s.value if s.value is not None else s.lo) > k):
-            r = checks.check(m, c)
-            if not r.verified:
-                res.counterexample = (m, r)
-                break
-    if res.counterexample is None and checks.stopped is None:
-        _family_counterexample(checks, k, max((*lengths, *longer)), family_limit)
+    else:
+        # No constant: the growing exact losses, each with its pair, until the claim itself
+        # fails at a concrete m (then the exact engine's re-checked counterexample is shown).
+        _first_failure(checks, (*lengths, *longer), k, with_losses=True)
+        if res.counterexample is None and checks.stopped is None:
+            _family_counterexample(checks, k, max((*lengths, *longer)), family_limit)
+        res.verdict = "not private for any constant"
     if res.counterexample is None and checks.stopped is not None:
         res.family = checks.limit_text(k)
-    res.verdict = "not private for any constant"
     return res
+
+
+def _first_failure(checks: _LengthChecks, lengths: tuple, k: Fraction, with_losses: bool) -> None:
+    """The exact checks at `lengths` in turn, while affordable, until one refutes the claimed k*eps
+    (recorded on `checks.res`).  `with_losses`: each m's exact loss first, and the check only where
+    that loss passes k."""
+    for m in lengths:
+        if not checks.affordable(m):
+            return
+        c, scope = checks.at(m)
+        if with_losses:
+            s = checks.exact_loss(m, c, scope)
+            if s is None or not (s.infinite or (s.value if s.value is not None else s.lo) > k):
+                continue
+        r = checks.check(m, c)
+        if not r.verified:
+            checks.res.counterexample = (m, r)
+            return
 
 
 def _family_counterexample(checks: _LengthChecks, k: Fraction, checked: int, limit: int) -> None:

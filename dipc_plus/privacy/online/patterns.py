@@ -57,19 +57,14 @@ def leaks(auto: Automaton) -> list[str]:
     not cover (so a program with a gap is verified by the bound or left undecided)."""
     states = auto.states()
     steps = [s for s in auto.steps if s.src in states]
-    if any(st.releases_gap() for st in steps):
+    if any(st.has("gap") for st in steps):
         return []
     found = _cycle_leaks(auto, states, steps)
     # Within a segment: the graph of steps that neither re-sample a stored variable nor store a read.
-    seg = [st for st in steps if st.dst != EXIT and not st.resamples() and not st.stores()]
+    seg = [st for st in steps if st.dst != EXIT and not st.has("resample", "store")]
     G0, comp0 = _components(states, seg)
     found += _pumped_leaks(auto, steps, seg, G0, comp0)
-    constant = _pumped_on_constant(auto, seg, G0, comp0)
-    if constant is not None:
-        found.append(constant)
-    chain = _stored_chain(auto, states, steps)
-    if chain is not None:
-        found.append(chain)
+    found += [x for x in (_pumped_on_constant(auto, seg, G0, comp0), _stored_chain(auto, states, steps)) if x]
     pair = noise_free_pair(auto, steps, G0)
     if pair is not None:
         found.append("noise-free guard: q[i] itself is compared with the threshold, and both outcomes follow "
@@ -107,13 +102,13 @@ def _cycle_leaks(auto: Automaton, states, steps) -> list[str]:
         # a cycle that stores a read chains its passes (a pass compares with the last one's read); with
         # several stored variables a pass may also compare with one it does not draw again, which ties
         # the passes together: the proof is used for one stored variable only
-        if len(auto.variables) == 1 and any(st.resamples() for st in sts) and any(st.guard for st in sts) \
-                and not any(st.stores() for st in sts):
+        if len(auto.variables) == 1 and any(st.has("resample") for st in sts) and any(st.guard for st in sts) \
+                and not any(st.has("store") for st in sts):
             found.append("leaking cycle: a cycle re-samples the threshold and compares with it: "
                          + auto.describe_step(next(st for st in sts if st.guard)))
         for st in sts:
             # a fresh noisy output, or a released read that no guard compares (docs, section 3)
-            if any(e.kind == "noisy_out" or e.kind == "disclose" and st.guard is None and not st.stores()
+            if any(e.kind == "noisy_out" or e.kind == "disclose" and st.guard is None and not st.has("store")
                    for e in st.events):
                 found.append("disclosing cycle: a cycle releases a noisy value of q[i] each time: "
                              + auto.describe_step(st))
@@ -124,8 +119,7 @@ def _cycle_leaks(auto: Automaton, states, steps) -> list[str]:
 def _chain_step(st) -> bool:
     """A step a stored chain may pump: one noisy read compared with outcomes of one direction, no
     draw, and nothing released (a release or a noisy output depends on the moved q[i] itself)."""
-    return st.direction() is not None and not st.resamples() and not any(
-        e.kind in ("disclose", "gap", "noisy_out") for e in st.events)
+    return st.direction() is not None and not st.has("resample", "disclose", "gap", "noisy_out")
 
 
 def _stored_chain(auto: Automaton, states, steps) -> str | None:
@@ -182,7 +176,7 @@ def _disclosure_around(auto: Automaton, steps, top: bool, ahead, behind) -> str 
     """The first step with the opposite guard that releases the noisy read next to a pumped guard."""
     for st in steps:
         g = st.guard
-        if g is not None and g.top != top and st.disclosed() and (st.src in ahead or st.dst in behind):
+        if g is not None and g.top != top and st.has("disclose") and (st.src in ahead or st.dst in behind):
             return ("disclosure after a pumped guard: the noisy read is released on a step whose "
                     "guard is the opposite of a repeating one in the same segment: " + auto.describe_step(st))
     return None
@@ -192,8 +186,7 @@ def noise_free_pair(auto: Automaton, steps, G0):
     """Two noise-free guard steps of opposite outcomes, the second reachable from the first
     without drawing the threshold again (the precondition of the noise-free proof: a bot
     then a top, or a top then a bot, on one threshold), or None."""
-    plain = [st for st in steps if len(st.guards) == 1 and not st.guard.noisy and not st.resamples()
-             and not st.stores()]
+    plain = [st for st in steps if len(st.guards) == 1 and not st.guard.noisy and not st.has("resample", "store")]
     for first in plain:
         if first.dst == EXIT:
             continue

@@ -37,11 +37,12 @@ with its line.  The result is the `Automaton` over the finite variables' valuati
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
 from dipc_plus.exact.noises.registry import all_noises, by_kind
-from dipc_plus.privacy.online.automaton import EXIT, Automaton, Event, Step
+from dipc_plus.privacy.online.automaton import EXIT, Automaton, Event, Step, reachable
 from dipc_plus.privacy.online.shape import ELEMENT, HINT, OnlineShape, mentions
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values, eval_expr
@@ -60,15 +61,6 @@ def where(pos) -> str:
     return f"{pos.file}:{pos.line}"
 
 
-def _exact_var(lin) -> str | None:
-    """v when `lin` is exactly the variable v (coefficient 1, constant 0)."""
-    if isinstance(lin, ir.Lin) and len(lin.terms) == 1 and _zero(lin.const):
-        coef, var = lin.terms[0]
-        if isinstance(coef, ir.Const) and not isinstance(coef.value, bool) and coef.value == 1:
-            return var
-    return None
-
-
 def _number(c):
     """The rational value of a constant expression, or None (a Boolean, a symbol, anything else)."""
     if isinstance(c, ir.Const) and not isinstance(c.value, bool) and isinstance(c.value, (int, Fraction)):
@@ -76,32 +68,33 @@ def _number(c):
     return None
 
 
-def _zero(c) -> bool:
-    return _number(c) == 0
+def _terms(lin, count: int) -> dict | None:
+    """Variable -> rational coefficient when `lin` is a sum of `count` terms with a rational
+    constant (under the key ""), else None."""
+    if not (isinstance(lin, ir.Lin) and len(lin.terms) == count and _number(lin.const) is not None):
+        return None
+    return {"": _number(lin.const), **{var: _number(coef) for coef, var in lin.terms}}
+
+
+def _exact_var(lin) -> str | None:
+    """v when `lin` is exactly the variable v (coefficient 1, constant 0)."""
+    t = _terms(lin, 1)
+    return next((v for v, c in t.items() if v and c == 1), None) if t and t[""] == 0 else None
 
 
 def _gap_read(lin, threshold) -> str | None:
     """r when `lin` is exactly r - x for the threshold x (coefficients 1 and -1, constant 0)."""
-    if not (isinstance(lin, ir.Lin) and len(lin.terms) == 2 and _zero(lin.const)):
+    t = _terms(lin, 2)
+    if t is None or t.pop("") != 0 or threshold is None or t.pop(threshold, None) != -1:
         return None
-    coefs = {var: _number(coef) for coef, var in lin.terms}
-    if threshold is None or coefs.pop(threshold, None) != -1 or len(coefs) != 1:
-        return None
-    (var, coef), = coefs.items()
+    (var, coef), = t.items()
     return var if coef == 1 else None
 
 
 def _shifted_read(lin, cur: str) -> bool:
     """Whether `lin` is the current query plus a constant, q[i] + c (c possibly 0)."""
-    if not (isinstance(lin, ir.Lin) and len(lin.terms) == 1 and _number(lin.const) is not None):
-        return False
-    coef, var = lin.terms[0]
-    return var == cur and _number(coef) == 1
-
-
-def _constant_lin(lin) -> bool:
-    return isinstance(lin, ir.Lin) and not lin.terms and isinstance(lin.const, ir.Const) \
-        and not isinstance(lin.const.value, bool) and isinstance(lin.const.value, (int, Fraction))
+    t = _terms(lin, 1)
+    return t is not None and t.get(cur) == 1
 
 
 def _guard_test(cond) -> tuple | None:
@@ -113,19 +106,18 @@ def _guard_test(cond) -> tuple | None:
     return None
 
 
+@dataclass(frozen=True)
 class _Path:
     """One path through the iteration so far: finite values, what the reals and Booleans
     hold (`sym`), the events, whether it has exited, and the guard's position."""
-    __slots__ = ("env", "sym", "events", "done", "gpos")
-
-    def __init__(self, env, sym, events, done, gpos):
-        self.env, self.sym, self.events, self.done, self.gpos = env, sym, events, done, gpos
+    env: dict
+    sym: dict
+    events: tuple
+    done: bool
+    gpos: object
 
     def but(self, **kw) -> "_Path":
-        p = _Path(self.env, self.sym, self.events, self.done, self.gpos)
-        for k, v in kw.items():
-            setattr(p, k, v)
-        return p
+        return replace(self, **kw)
 
     def has(self, kind: str, var: str | None = None) -> bool:
         """Whether an event of `kind` (on the stored variable `var`, when given) is on the path."""
@@ -138,12 +130,9 @@ class _Recogniser:
         self.p, self.q, self.length = p, shape.input, shape.length
         self.cur = f"{shape.input}[1]"
         self.outputs = dict(p.outputs)
-        self.elements = {}          # flat output element -> (array, position)
-        for arr, flat in p.arrays.items():
-            for name in flat:
-                if name in self.outputs:
-                    hit = ELEMENT.match(name)
-                    self.elements[name] = (arr, int(hit.group(2)))
+        # flat output element -> (array, position)
+        self.elements = {n: (arr, int(ELEMENT.match(n).group(2))) for arr, flat in p.arrays.items()
+                         for n in flat if n in self.outputs}
         inputs = set(p.input_names())
         local = {v: t for v, t in p.variables.items() if v not in inputs and v not in self.outputs}
         self.guards = {s.target for s in ir.statements(shape.body) if isinstance(s, ir.Compare)}
@@ -167,19 +156,18 @@ class _Recogniser:
                 env[s.target] = self._fit(s.target, s.expr.value, s.pos)
             elif isinstance(s, ir.Assign) and s.target in self.outputs:
                 self._output_element(s.target, s.pos, any_position=True)
-                if not (isinstance(s.expr, ir.Const) or _constant_lin(s.expr)):
+                if not (isinstance(s.expr, ir.Const) or _terms(s.expr, 0) is not None):
                     raise refuse(s.pos, f"the output '{s.target}' is given a value that is not a constant; "
                                  + PREFIX_RULE)
             elif isinstance(s, ir.Sample) and s.target in self.outputs:
                 raise refuse(s.pos, f"a noisy value is drawn into the output '{s.target}' before the loop; the "
                              "threshold may not be an output: the bound's table has no row for releasing it "
                              "(its value tells which comparisons were above it)")
-            elif isinstance(s, ir.Sample) and s.target in self.reals and _constant_lin(s.dist.mean):
-                if self._noise(s) is None:
-                    raise self._noise_refusal(s)
+            elif isinstance(s, ir.Sample) and s.target in self.reals and _terms(s.dist.mean, 0) is not None:
+                self._noise(s)
                 self._start_variable(s.target, s.dist.rate, s.pos)
-            elif isinstance(s, ir.Assign) and s.target in self.stored and _constant_lin(s.expr) \
-                    or isinstance(s, ir.Assign) and s.target in self.stored and _number(s.expr) is not None:
+            elif isinstance(s, ir.Assign) and s.target in self.stored and (
+                    _terms(s.expr, 0) is not None or _number(s.expr) is not None):
                 self._start_variable(s.target, None, s.pos)
             else:
                 raise refuse(s.pos, PREFIX_RULE)
@@ -213,23 +201,15 @@ class _Recogniser:
         return arr
 
     def _noise(self, s):
-        """The rate of a draw whose registry entry states a two-sided shift cost, else None.  An
-        integer-valued draw (discrete Laplace) records its line: the coupling's shifts are then
-        integers, which needs integer inputs and an integer adjacency bound (`integer_draw`)."""
-        d = s.dist
-        if not (isinstance(d, ir.NoiseSample) and isinstance(d.rate, Fraction) and d.rate > 0):
-            return None
-        spec = by_kind(d.kind)
-        if spec.shift_cost != "two-sided":
-            return None
-        if spec.value_type == "int" and not self.integer_draw:
-            self.integer_draw = where(s.pos)
-        return d.rate
-
-    def _noise_refusal(self, s) -> UserError:
-        """Why a draw is outside the class: its noise's registry entry states no two-sided shift cost."""
+        """The rate of a draw whose registry entry states a two-sided shift cost, else the refusal
+        saying why not.  An integer-valued draw (discrete Laplace) records its line: the coupling's
+        shifts are then integers, which needs integer inputs and an integer adjacency bound."""
         d = s.dist
         spec = by_kind(d.kind) if isinstance(d, ir.NoiseSample) else None
+        if spec is not None and spec.shift_cost == "two-sided" and isinstance(d.rate, Fraction) and d.rate > 0:
+            if spec.value_type == "int" and not self.integer_draw:
+                self.integer_draw = where(s.pos)
+            return d.rate
         if spec is not None and spec.shift_cost == "one-sided":
             why = (f"{spec.title} noise {spec.surface}(..) is one-sided: shifting a draw down leaves its support "
                    "(density 0 below its mean), and the coupling bound moves each draw both ways; no one-sided "
@@ -238,7 +218,7 @@ class _Recogniser:
             why = f"{spec.title} noise {spec.surface}(..) states no two-sided shift cost in the noise registry"
         else:
             why = "this draw is not a noise of the registry with a constant rate k*eps, k > 0"
-        return refuse(s.pos, why + "; the class admits " + " and ".join(
+        raise refuse(s.pos, why + "; the class admits " + " and ".join(
             n.described() for n in all_noises() if n.shift_cost == "two-sided") + " with a constant k > 0")
 
     # ----------------------------------------------------------------------- the iteration
@@ -262,21 +242,16 @@ class _Recogniser:
     def _stmt(self, s, p: _Path) -> list:
         if isinstance(s, ir.Exit):
             return [p.but(done=True)]
-        if isinstance(s, ir.Sample):
-            return [self._sample(s, p)]
-        if isinstance(s, ir.Compare):
-            return [self._compare(s, p)]
-        if isinstance(s, ir.Assign):
-            return [self._assign(s, p)]
         if isinstance(s, ir.If):
             return self._if(s, p)
+        for kind, handle in ((ir.Sample, self._sample), (ir.Compare, self._compare), (ir.Assign, self._assign)):
+            if isinstance(s, kind):
+                return [handle(s, p)]
         raise refuse(s.pos, "a loop inside the loop over the queries is outside the class (the iteration must "
                      "be a finite graph over the finite variables)")
 
     def _sample(self, s: ir.Sample, p: _Path) -> _Path:
         rate = self._noise(s)
-        if rate is None:
-            raise self._noise_refusal(s)
         mean, t = s.dist.mean, s.target
         if _shifted_read(mean, self.cur):
             if t in self.outputs:
@@ -290,7 +265,7 @@ class _Recogniser:
                 raise refuse(s.pos, f"the iteration reads {self.q}[i] with noise more than once (the bound's table "
                              "has one read per step)")
             return p.but(sym={**p.sym, t: ("read", rate)})
-        if _constant_lin(mean):
+        if _terms(mean, 0) is not None:
             if t in self.outputs:
                 raise refuse(s.pos, f"a noisy value is drawn into the output '{t}'; the threshold may not be an "
                              "output: the bound's table has no row for releasing it")
@@ -318,16 +293,9 @@ class _Recogniser:
                          "(the bound's table pays for the outcome of a tested comparison, not for a stored one)",
                          hint="write  if r >= x then out[i] <- top else out[i] <- bot end, or " + HINT)
         lv, rv = _exact_var(s.lhs), _exact_var(s.rhs)
-        sides = []
-        for v in (lv, rv):
-            if v is not None and v in self.variables:
-                sides.append(v)
-            elif v is not None and p.sym.get(v, ("",))[0] == "read":
-                sides.append(("read", p.sym[v][1], True))
-            elif v == self.cur:
-                sides.append(("read", Fraction(0), False))
-            else:
-                sides.append(None)
+        sides = [v if v is not None and v in self.variables
+                 else ("read", p.sym[v][1], True) if v is not None and p.sym.get(v, ("",))[0] == "read"
+                 else ("read", Fraction(0), False) if v == self.cur else None for v in (lv, rv)]
         if sorted(map(type, sides), key=str) != sorted((str, tuple), key=str):
             raise refuse(s.pos, f"a comparison must test the noisy read of {self.q}[i] made in this iteration "
                          f"(or {self.q}[i] itself) against one stored variable (a threshold), each side exactly "
@@ -366,7 +334,7 @@ class _Recogniser:
                         raise refuse(s.pos, "the gap r - x and another release of the same read on one path: "
                                      "the bound's table pays for one shift of the read, fixed by the gap")
                     return p.but(events=p.events + (Event(kind, rate=p.sym[v][1], var=x),))
-                if _constant_lin(s.expr):
+                if _terms(s.expr, 0) is not None:
                     return p.but(events=p.events + (Event("write", label=(arr, s.expr.const.value)),))
                 if used & set(self.variables):
                     raise refuse(s.pos, f"a stored variable (a threshold) reaches the output '{arr}'; the bound's "
@@ -473,13 +441,12 @@ def recognise(shape: OnlineShape) -> Automaton:
     pos = shape.body[0].pos
     auto = Automaton(where(pos), names, start, tuple(r.variables), tuple(r.variables.values()),
                      input_name=shape.input, size_param=shape.size, derived=shape.derived, loop_at=pos)
-    todo, seen = [start], {start}
-    while todo:
-        state = todo.pop()
-        for st in r.run(state, names, shape.body):
-            auto.steps.append(st)
-            if st.dst != EXIT and st.dst not in seen:
-                seen.add(st.dst)
-                todo.append(st.dst)
+
+    def successors(state):
+        steps = r.run(state, names, shape.body)
+        auto.steps.extend(steps)
+        return [st.dst for st in steps if st.dst != EXIT]
+
+    reachable(start, successors)
     auto.integer_draw = r.integer_draw
     return auto

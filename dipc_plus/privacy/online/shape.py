@@ -81,18 +81,23 @@ def _exempt_lines(module, derived: tuple, tails) -> frozenset:
     return frozenset(decls).union(*(t.lines for t in tails))
 
 
+def input_array(program: ir.Program) -> str | None:
+    """The name of the program's one input array when its inputs are exactly its elements, else None."""
+    arrays = [a for a, flat in program.arrays.items() if set(flat) & set(program.input_names())]
+    ok = len(arrays) == 1 and tuple(program.input_names()) == tuple(program.arrays[arrays[0]])
+    return arrays[0] if ok else None
+
+
 def shape_at_length(program: ir.Program) -> OnlineShape:
     """The prefix and the m identical iterations of a lowered program at its own m alone (a Python
     function is translated at one m, so it has no loop to read): every input is an element of one
     real array q of length m, and the body ends with m copies of one iteration, copy k reading
     position k.  What it says holds at this m only, which is all a claim at one m needs."""
-    arrays = [a for a, flat in program.arrays.items() if set(flat) & set(program.input_names())]
-    names = tuple(program.input_names())
-    if len(arrays) != 1 or names != tuple(program.arrays[arrays[0]]) or \
-            any(not isinstance(t, ir.RealT) for _, t in program.inputs):
+    qname = input_array(program)
+    if qname is None or any(not isinstance(t, ir.RealT) for _, t in program.inputs):
         raise UserError("cannot decide privacy for every m: the class has exactly one input, an array "
                         "q: real[m] whose length m is a parameter", file=program.source, hint=HINT)
-    qname, length = arrays[0], len(names)
+    length = len(program.arrays[qname])
     size = "m" if program.params.get("m", length) == length else \
         next((p for p, v in program.params.items() if v == length), "m")
     _, prefix, body = _split(program, qname, length)

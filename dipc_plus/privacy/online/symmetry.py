@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from dipc_plus.errors import UserError
 from dipc_plus.privacy.online.automaton import EXIT, Automaton
 from dipc_plus.privacy.online.recognise import recognise
-from dipc_plus.privacy.online.shape import ELEMENT, OnlineShape, iterations
+from dipc_plus.privacy.online.shape import ELEMENT, OnlineShape, input_array, iterations
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import freeze_value
 
@@ -50,10 +50,9 @@ def split_iterations(program: ir.Program) -> OnlineShape:
     """The program as a prefix and n copies of one iteration, copy k reading q[k] where the
     first reads q[1]: its one input must be an array q[1..n], and the body must end with the n
     copies (found by comparing the statements with positions renamed); else refused."""
-    arrays = [a for a, flat in program.arrays.items() if set(flat) & set(program.input_names())]
-    if len(arrays) != 1 or tuple(program.input_names()) != tuple(program.arrays[arrays[0]]):
+    qname = input_array(program)
+    if qname is None:
         raise _refuse(None, "the program's inputs are not exactly one array q[1..n]", program.source)
-    qname = arrays[0]
     n = len(program.arrays[qname])
     if any(not isinstance(t, ir.RealT) for _, t in program.inputs):
         raise _refuse(None, f"the input '{qname}' is not real", program.source)
@@ -89,11 +88,11 @@ class Exchangeability:
             raise _refuse(None, f"the loop compares with {len(self.auto.variables)} stored variables; the "
                           "factorisation per segment holds for one threshold", program.source)
         for st in self.auto.steps:
-            if st.stores():
+            if st.has("store"):
                 raise _refuse(None, f"a step stores its read in the threshold ({self.auto.describe_step(st)}, "
                               f"{st.where}): the read's position then sets the later steps' threshold",
                               program.source)
-            if st.disclosed() or st.releases_gap() or any(e.kind == "noisy_out" for e in st.events):
+            if st.has("disclose", "gap", "noisy_out"):
                 raise _refuse(None, f"a step releases a real value ({self.auto.describe_step(st)}, {st.where}); "
                               "a released read is tied to its position", program.source)
         self.names = program.output_names()
@@ -104,9 +103,7 @@ class Exchangeability:
                 raise _refuse(None, f"the output '{name}' is not an array element", program.source)
             self.place.append((hit.group(1), int(hit.group(2))))
         self.initial = self._initial(shape.prefix)
-        self.by_src: dict = {}
-        for st in self.auto.steps:
-            self.by_src.setdefault(st.src, []).append(st)
+        self.by_src = self.auto.by_src()
 
     def _initial(self, prefix) -> dict:
         """Output element -> its frozen value after the prefix (absent: not given one there)."""
