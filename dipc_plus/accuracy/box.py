@@ -74,6 +74,12 @@ class Region:
     condition: str
     box: Box
 
+    def limits(self, name, blo, bhi) -> list:
+        """The d past which no value of [blo, bhi] lies d inside the region's ends along `name`."""
+        lo, hi = self.box.ends(name)
+        return (([] if lo is None else [bhi - lo]) + ([] if hi is None else [hi - blo])
+                + ([] if lo is None or hi is None else [(hi - lo) / 2]))
+
 
 def det_regions_by_shape(program, names: list) -> tuple[list, list, list]:
     """(box-shaped regions, polyhedral regions: one path (`accuracy.polyhedral.PolyRegion`) or a union of
@@ -200,15 +206,7 @@ class CornerPath:
 
     def __init__(self, bounds: dict, region: Region, directions: dict):
         self.bounds, self.region, self.directions = bounds, region, directions
-        limits = []
-        for n, (blo, bhi) in bounds.items():
-            lo, hi = region.box.ends(n)
-            if lo is not None:
-                limits.append(bhi - lo)
-            if hi is not None:
-                limits.append(hi - blo)
-            if lo is not None and hi is not None:
-                limits.append((hi - lo) / 2)
+        limits = [d for n, (blo, bhi) in bounds.items() for d in region.limits(n, blo, bhi)]
         self.finite = bool(limits)
         self.dmax = min(limits) if limits else INF
         kinks = set()

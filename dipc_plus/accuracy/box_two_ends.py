@@ -79,10 +79,7 @@ class TwoEnds:
         at distance F makes every varying value with room >= F have dd = F; an unbounded region has
         dd = inf everywhere: a whole interval of inputs either way, which two paths do not cover."""
         x = self.varying
-        blo, bhi = self.bounds[x]
-        lo, hi = region.box.ends(x)
-        own = [t for t in (None if lo is None else bhi - lo, None if hi is None else hi - blo,
-                           None if lo is None or hi is None else (hi - lo) / 2) if t is not None]
+        own = region.limits(x, *self.bounds[x])
         if not own:
             return "reference mode: dd is not finite along the varying input, so the two ends do not cover the region"
         if room is not None and room <= min(own):
