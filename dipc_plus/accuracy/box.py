@@ -22,6 +22,7 @@ from dipc_plus.accuracy.monotone import Monotonicity, NotReducible
 from dipc_plus.accuracy.polyhedral import PolyRegion, WorstPath, monotone_functionals, polyhedron_of
 from dipc_plus.accuracy.union_regions import UnionRegion, union_region
 from dipc_plus.claims import noise_free
+from dipc_plus.claims.box_dd import Box
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import INF, LinfInput, LinfOutput, NumericSparseInput, ZeroOneOutput
 from dipc_plus.decision.certified import CertificationError
@@ -68,11 +69,16 @@ def claim_checks(claim: AccuracyClaim, boundary: bool = False) -> list:
 
 @dataclass
 class Region:
+    """A det region that is one path's box: `box` bounds its inputs, each end open or closed."""
     det: dict
     condition: str
-    lo: dict                  # input -> finite lower end of R_w, or None
-    hi: dict
-    open_ends: frozenset = frozenset()   # (input, "lo" | "hi") for the ends the path's test excludes
+    box: Box
+
+    def limits(self, name, blo, bhi) -> list:
+        """The d past which no value of [blo, bhi] lies d inside the region's ends along `name`."""
+        lo, hi = self.box.ends(name)
+        return (([] if lo is None else [bhi - lo]) + ([] if hi is None else [hi - blo])
+                + ([] if lo is None or hi is None else [(hi - lo) / 2]))
 
 
 def det_regions_by_shape(program, names: list) -> tuple[list, list, list]:
@@ -88,14 +94,13 @@ def det_regions_by_shape(program, names: list) -> tuple[list, list, list]:
         det = {n: group[0].outputs[n] for n, _ in program.outputs}
         text = " or ".join(" and ".join(_show(c) for c in p.condition) or "every input" for p in group)
         if len(group) > 1:
-            union = union_of(det, text, group, [p.condition for k, g in by_output.items() if k != key for p in g],
-                             names)
+            union = union_of(det, text, group, [p.condition for k, g in by_output.items() if k != key for p in g])
             if isinstance(union, UnionRegion):
                 polys.append(union)
             else:
                 others.append((det, text, f"det = this output on {len(group)} noise-free paths: {union}"))
             continue
-        region = box_of(det, text, group[0].condition, names)
+        region = box_of(det, text, group[0].condition)
         if isinstance(region, Region):
             boxes.append(region)
             continue
@@ -107,40 +112,29 @@ def det_regions_by_shape(program, names: list) -> tuple[list, list, list]:
     return boxes, polys, others
 
 
-def box_of(det: dict, text: str, condition, names: list) -> Region | str:
+def box_of(det: dict, text: str, condition) -> Region | str:
     """The region of one path as a box (bounds per input), or why it is not one."""
-    lo, hi = {n: None for n in names}, {n: None for n in names}
-    open_ends = set()
+    box = Box()
     for c in condition:
         if len(c.coeffs) != 1:
             return f"the condition '{_show(c)}' compares several inputs (the region is not a box)"
-        (v, a), = c.coeffs
-        x = c.rhs / a
-        op = c.op if a > 0 else {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}[c.op]
-        for side, ends, tighter, strict in (("lo", lo, x.__gt__, ">"), ("hi", hi, x.__lt__, "<")):
-            if op not in (strict, strict + "=", "=="):
-                continue
-            if ends[v] is None or tighter(ends[v]):
-                ends[v] = x
-                open_ends.discard((v, side))
-            if x == ends[v] and op == strict:
-                open_ends.add((v, side))
-    return Region(det, text, lo, hi, frozenset(open_ends))
+        box.add(c)
+    return Region(det, text, box)
 
 
-def union_of(det: dict, text: str, group: list, complement: list, names: list):
+def union_of(det: dict, text: str, group: list, complement: list):
     """The `UnionRegion` of several paths with one det (its share of the box when every path is a box:
     the paths are disjoint), or why not."""
-    parts = [box_of(det, text, p.condition, names) for p in group]
+    parts = [box_of(det, text, p.condition) for p in group]
     return union_region(det, text, complement, parts if all(isinstance(r, Region) for r in parts) else None)
 
 
 def region_share(bounds: dict, region) -> Fraction | None:
     """The region's share of the box's volume (None when not computed: a polyhedron that is not a box)."""
     if isinstance(region, Region):
-        return share_of(bounds, region.lo, region.hi, region.open_ends)
+        return share_of(bounds, region.box)
     if isinstance(region, UnionRegion) and region.boxes is not None:
-        return sum((share_of(bounds, r.lo, r.hi, r.open_ends) for r in region.boxes), Fraction(0))
+        return sum((share_of(bounds, r.box) for r in region.boxes), Fraction(0))
     return None
 
 
@@ -150,19 +144,18 @@ def _show(c) -> str:
     return f"{' + '.join(f'{fmt_q(a)}*{v}' for v, a in c.coeffs)} {c.op} {fmt_q(c.rhs)}"
 
 
-def share_of(bounds: dict, lo: dict, hi: dict, open_ends: frozenset = frozenset()) -> Fraction:
+def share_of(bounds: dict, box: Box) -> Fraction:
     """The volume of box ∩ region over the box's, on the coordinates where the box has width; a
     coordinate of width 0 counts 1 when its one value is in the region (open ends excluded) and 0
     otherwise, so the disjoint paths of a union never count one input twice."""
     share = Fraction(1)
     for n, (blo, bhi) in bounds.items():
         if bhi == blo:
-            above = lo[n] is None or blo > lo[n] or (blo == lo[n] and (n, "lo") not in open_ends)
-            below = hi[n] is None or blo < hi[n] or (blo == hi[n] and (n, "hi") not in open_ends)
-            share *= 1 if above and below else 0
+            share *= 1 if box.admits(n, blo) else 0
             continue
-        a = blo if lo[n] is None else max(blo, lo[n])
-        b = bhi if hi[n] is None else min(bhi, hi[n])
+        lo, hi = box.ends(n)
+        a = blo if lo is None else max(blo, lo)
+        b = bhi if hi is None else min(bhi, hi)
         share *= max(Fraction(0), b - a) / (bhi - blo)
     return share
 
@@ -175,7 +168,7 @@ def misses_box(bounds: dict, region: Region) -> bool:
     and that ball meets the box in a set of positive volume in the box's coordinates of positive
     width, so the share would be positive.  The claim (dd(u) > alpha >= 0, Definition 2) covers
     none of these inputs, whatever the program does on the region (monotone or not)."""
-    return share_of(bounds, region.lo, region.hi, region.open_ends) == 0
+    return share_of(bounds, region.box) == 0
 
 
 def union_verdict(found: list, several: bool):
@@ -213,30 +206,23 @@ class CornerPath:
 
     def __init__(self, bounds: dict, region: Region, directions: dict):
         self.bounds, self.region, self.directions = bounds, region, directions
-        limits = []
-        for n, (blo, bhi) in bounds.items():
-            lo, hi = region.lo[n], region.hi[n]
-            if lo is not None:
-                limits.append(bhi - lo)
-            if hi is not None:
-                limits.append(hi - blo)
-            if lo is not None and hi is not None:
-                limits.append((hi - lo) / 2)
+        limits = [d for n, (blo, bhi) in bounds.items() for d in region.limits(n, blo, bhi)]
         self.finite = bool(limits)
         self.dmax = min(limits) if limits else INF
         kinks = set()
         for n, (blo, bhi) in bounds.items():
-            if region.lo[n] is not None:
-                kinks.add(blo - region.lo[n])
-            if region.hi[n] is not None:
-                kinks.add(region.hi[n] - bhi)
+            lo, hi = region.box.ends(n)
+            if lo is not None:
+                kinks.add(blo - lo)
+            if hi is not None:
+                kinks.add(hi - bhi)
         if self.finite:
             self.breaks = [Fraction(0)] + sorted(k for k in kinks if 0 < k < self.dmax) + [self.dmax]
 
     def at(self, d) -> dict:
         out = {}
         for n, (blo, bhi) in self.bounds.items():
-            lo, hi = self.region.lo[n], self.region.hi[n]
+            lo, hi = self.region.box.ends(n)
             low = blo if lo is None or d == INF else max(blo, lo + d)
             high = bhi if hi is None or d == INF else min(bhi, hi - d)
             out[n] = high if self.directions[n] < 0 else low
@@ -500,13 +486,13 @@ class BoxDecider:
         dist = self.claim.input_distance
         T = dist.threshold
         for n in self.bounds:
-            for end in (region.lo[n], region.hi[n]):
+            for end in region.box.ends(n):
                 if end is not None and (end != T or n not in dist.reals):
                     return f"the facet {n} = {fmt_q(end)} of this region is not at the threshold {fmt_q(T)}"
         for name, v in region.det.items():
             if isinstance(v, LinForm):
                 for n, _ in v.coeffs:
-                    if region.lo.get(n) != T:
+                    if region.box.ends(n)[0] != T:
                         return f"det's {name} = {v} reads {n}, which is not >= the threshold on this region"
         key = {n: region.det[n] for n in self.monotone.finite}
         if sum(1 for det in self.finite_dets if det == key) != 1:

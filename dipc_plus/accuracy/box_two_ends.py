@@ -69,8 +69,9 @@ class TwoEnds:
         room = []
         for n, (c, _) in self.bounds.items():
             if n != self.varying:
-                room += [c - region.lo[n]] if region.lo[n] is not None else []
-                room += [region.hi[n] - c] if region.hi[n] is not None else []
+                lo, hi = region.box.ends(n)
+                room += [c - lo] if lo is not None else []
+                room += [hi - c] if hi is not None else []
         return min(room) if room else None
 
     def plateau(self, region, room) -> str | None:
@@ -78,10 +79,7 @@ class TwoEnds:
         at distance F makes every varying value with room >= F have dd = F; an unbounded region has
         dd = inf everywhere: a whole interval of inputs either way, which two paths do not cover."""
         x = self.varying
-        blo, bhi = self.bounds[x]
-        lo, hi = region.lo[x], region.hi[x]
-        own = [t for t in (None if lo is None else bhi - lo, None if hi is None else hi - blo,
-                           None if lo is None or hi is None else (hi - lo) / 2) if t is not None]
+        own = region.limits(x, *self.bounds[x])
         if not own:
             return "reference mode: dd is not finite along the varying input, so the two ends do not cover the region"
         if room is not None and room <= min(own):

@@ -390,7 +390,8 @@ class InputClasses:
 class DetRegions:
     """The noise-free program's paths over symbolic real inputs, grouped by det output: det(u) is
     the output of the one path whose condition holds at u; `support[o]` the inputs the
-    conditions of o's paths and its real outputs' linear forms read (in input order).
+    conditions of o's paths and its real outputs' linear forms read (in input order).  A lookup of
+    det(u), not a region type (`accuracy.box` makes box or polyhedral regions of the same paths).
 
     A real det output is a linear form in the inputs (NumericSparse's `val[i] = q[i]`); its key
     is the template (the forms themselves), and det(u) evaluates the forms at u.  Such templates

@@ -37,24 +37,33 @@ MAX_DEPTH = 8         # bisection levels when looking for the linear pieces of v
 
 @dataclass
 class PolyRegion:
-    """One det region that is a convex polyhedron: the facets a.q >= b (with ||a||_1) of one path."""
+    """One det region that is a convex polyhedron: the facets a.q >= b (with ||a||_1) of one path.
+    Not an `exact.cells.Cell`: its facets are named, closed and carry the norm the L-inf distance reads."""
     det: dict
     condition: str
     facets: list              # of (coefficients {input: a}, b, ||a||_1)
 
 
-def polyhedron_of(det: dict, text: str, condition) -> PolyRegion | str:
-    """The region of one noise-free path as facets a.q >= b, or why it is not one (an equality)."""
+def facets_of(condition) -> list:
+    """[(a, b, ||a||_1)] with the path = {a.q >= b for each} (an equality gives two); constants skipped."""
     facets = []
     for c in condition:
         if not c.coeffs:
             continue
-        if c.op == "==":
-            return "an equality between inputs (a region of volume 0)"
-        sign = 1 if c.op in (">", ">=") else -1
-        coeffs = {n: sign * a for n, a in c.coeffs}
-        facets.append((coeffs, sign * c.rhs, sum(abs(a) for a in coeffs.values())))
-    return PolyRegion(det, text, facets)
+        coeffs = dict(c.coeffs)
+        norm = sum(abs(a) for a in coeffs.values())
+        if c.op in (">", ">=", "=="):
+            facets.append((coeffs, c.rhs, norm))
+        if c.op in ("<", "<=", "=="):
+            facets.append(({n: -a for n, a in coeffs.items()}, -c.rhs, norm))
+    return facets
+
+
+def polyhedron_of(det: dict, text: str, condition) -> PolyRegion | str:
+    """The region of one noise-free path as facets a.q >= b, or why it is not one (an equality)."""
+    if any(c.coeffs and c.op == "==" for c in condition):
+        return "an equality between inputs (a region of volume 0)"
+    return PolyRegion(det, text, facets_of(condition))
 
 
 def order_functionals(atoms) -> list | str:

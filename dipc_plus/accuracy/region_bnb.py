@@ -96,10 +96,11 @@ def box_facets(region, bounds: dict) -> list:
     """A box region's finite facets as slacks ({input: +-1}, b, 1)."""
     out = []
     for n in bounds:
-        if region.lo[n] is not None:
-            out.append(({n: Fraction(1)}, region.lo[n], Fraction(1)))
-        if region.hi[n] is not None:
-            out.append(({n: Fraction(-1)}, -region.hi[n], Fraction(1)))
+        lo, hi = region.box.ends(n)
+        if lo is not None:
+            out.append(({n: Fraction(1)}, lo, Fraction(1)))
+        if hi is not None:
+            out.append(({n: Fraction(-1)}, -hi, Fraction(1)))
     return out
 
 
@@ -188,11 +189,10 @@ class RegionBnB:
 
     def start_range(self, n):
         lo, hi = self.decider.bounds[n]
-        if hasattr(self.region, "lo") and not isinstance(self.region, (PolyRegion, UnionRegion)):
-            if self.region.lo[n] is not None:
-                lo = max(lo, self.region.lo[n])
-            if self.region.hi[n] is not None:
-                hi = min(hi, self.region.hi[n])
+        if hasattr(self.region, "box"):
+            end_lo, end_hi = self.region.box.ends(n)
+            lo = lo if end_lo is None else max(lo, end_lo)
+            hi = hi if end_hi is None else min(hi, end_hi)
         return lo, hi
 
     def form_ball(self, form: SymbolicForm, box: list, e0, e1) -> arb | None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dipc_plus.accuracy.polyhedral import PolyRegion, WorstPath
+from dipc_plus.accuracy.polyhedral import PolyRegion, WorstPath, facets_of
 
 MAX_PIECES = 64       # facet choices (convex pieces of the cover) decided before the region is left undecided
 
@@ -33,7 +33,8 @@ MAX_PIECES = 64       # facet choices (convex pieces of the cover) decided befor
 @dataclass
 class UnionRegion:
     """One det region made of several noise-free paths: per path to another output, its facets
-    [(a, b, ||a||_1)] with that path = {a.q >= b for each}; `cover` gives the convex pieces."""
+    [(a, b, ||a||_1)] with that path = {a.q >= b for each}; `cover` gives the convex pieces.
+    Not one polyhedron (it is not convex): its convex pieces are `PolyRegion`s."""
     det: dict
     condition: str
     complement: list          # per path to another output: its facets
@@ -69,21 +70,11 @@ def reaches_inside(bounds: dict, facets: list) -> bool:
 def outward_facets(condition) -> list | str:
     """[(a, b, ||a||_1)] with Q = {a.q >= b for each}, for a path Q whose L-inf distance is the largest
     facet violation (a box, or one half-space or hyperplane); else why not."""
-    facets = []
-    for c in condition:
-        if not c.coeffs:
-            continue
-        coeffs = dict(c.coeffs)
-        norm = sum(abs(a) for a in coeffs.values())
-        if c.op in (">", ">=", "=="):
-            facets.append((coeffs, c.rhs, norm))
-        if c.op in ("<", "<=", "=="):
-            facets.append(({n: -a for n, a in coeffs.items()}, -c.rhs, norm))
     mixed = [c for c in condition if len(c.coeffs) > 1]
     if mixed and len([c for c in condition if c.coeffs]) > 1:
         return ("another output's path has several constraints and one mixes inputs: its L-inf distance "
                 "is not proved to be the largest facet violation")
-    return facets
+    return facets_of(condition)
 
 
 def union_region(det: dict, text: str, complement: list, boxes: list | None) -> UnionRegion | str:

@@ -23,7 +23,8 @@ _INFINITE = {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
 
 
 class BoxInputs:
-    """The box of a claim: `bounds` maps every real input (flat name) to (lo, hi), lo <= hi."""
+    """The box of a claim: `bounds` maps every real input (flat name) to (lo, hi), lo <= hi.
+    Always closed, so plain pairs; `claims.box_dd.Box` is the box whose ends may be open."""
 
     def __init__(self, bounds: dict, file: str = "", hint: str = ACCURACY_HINT):
         self.bounds = dict(bounds)

@@ -20,7 +20,14 @@ _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
 
 
 class Box:
-    """Per variable: lower and upper bounds, each (value, closed) or None."""
+    """Per variable: lower and upper bounds, each (value, closed) or None: the box of inputs with open
+    or closed ends (a disagreement region here, a box-shaped det region in `accuracy.box`).
+
+    >>> b = Box()
+    >>> b.add_bound("q", Fraction(0), ">"); b.add_bound("q", Fraction(1), "<=")
+    >>> b.ends("q"), b.admits("q", 0), b.admits("q", 1)
+    ((Fraction(0, 1), Fraction(1, 1)), False, True)
+    """
 
     def __init__(self):
         self.lo: dict = {}
@@ -91,6 +98,16 @@ class Box:
 
     def interval(self, name) -> tuple:
         return self.lo.get(name), self.hi.get(name)
+
+    def ends(self, name) -> tuple:
+        """(lower end, upper end) of `name` as numbers, None where unbounded."""
+        return tuple(None if end is None else end[0] for end in self.interval(name))
+
+    def admits(self, name, x: Fraction) -> bool:
+        """Whether `name` = x is within the bounds of `name` (an open end excludes its value)."""
+        lo, hi = self.interval(name)
+        return ((lo is None or x > lo[0] or (x == lo[0] and lo[1]))
+                and (hi is None or x < hi[0] or (x == hi[0] and hi[1])))
 
     def is_empty(self, names) -> bool:
         if self.empty:

@@ -144,6 +144,7 @@ _SIGN_TEXT = {1: "> 0", 0: "= 0", -1: "< 0"}
 @dataclass
 class SignRegion:
     """A maximal piece of I on which f has one sign.  A zero is a point region (lo is hi);
+    an interval of eps with irrational ends, not a region of inputs (no cell type applies);
     `sample` is the rational where the sign was certified (None at an irrational zero).
 
     1 - 2e^(-eps) is negative below ln 2, zero there, positive above:

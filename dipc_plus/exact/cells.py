@@ -56,6 +56,8 @@ class NeedSplit(Exception):
 
 class Cell:
     """A conjunction of constraints ``h.(q, 1) op 0`` over p inputs (h primitive integer tuples).
+    The one polyhedron the symbolic engine splits: indexed inputs, normalised so each cell is a piece
+    of a partition; the accuracy deciders' named regions (`accuracy.polyhedral`) read facets instead.
 
     q0 + 2 > 0 everywhere on the box [-1, 1]:
 

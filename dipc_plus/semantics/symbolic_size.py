@@ -33,7 +33,8 @@ __all__ = ["CellBound", "cells_at_least"]
 @dataclass(frozen=True)
 class CellBound:
     """At least `count` cells, because `breakpoints` breakpoints (the hub's kinks, described by
-    `names`) take every order on the box; `noises`: the noises one cell integrates."""
+    `names`) take every order on the box; `noises`: the noises one cell integrates.  A count of
+    cells made before any is split, not a cell."""
     count: int
     breakpoints: int
     names: tuple
