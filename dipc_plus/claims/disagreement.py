@@ -109,7 +109,7 @@ class RealSpace:
                     continue
                 for op in ("<", ">"):
                     yield path.fixed, list(path.condition) + [
-                        lp.Constraint.make(form.as_dict(), op, target - form.const)]
+                        lp.Constraint.of(form - LinForm.constant(target), op)]
 
     # -- the distance from u to one region -------------------------------------------------
     def _finite_gap(self, u, fixed):

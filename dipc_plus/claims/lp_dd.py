@@ -29,11 +29,8 @@ def linf_to_region(u: Mapping, region: list, reals) -> tuple:
     ys = {name: ("__dd_y__", name) for name in reals}
     cons = []
     for c in region:
-        coeffs = {ys[n]: a for n, a in c.coeffs}
-        total = sum((a for _, a in c.coeffs), Fraction(0))
-        coeffs[_S] = coeffs.get(_S, 0) - total
-        shift = sum((a * Fraction(u[n]) for n, a in c.coeffs), Fraction(0))
-        cons.append(lp.Constraint.make(coeffs, c.op, c.rhs - shift))
+        coeffs = {**{ys[n]: a for n, a in c.coeffs}, _S: -sum((a for _, a in c.coeffs), Fraction(0))}
+        cons.append(lp.Constraint.make(coeffs, c.op, c.rhs - c.lhs_value(u)))
     for name in reals:
         cons.append(lp.Constraint.make({ys[name]: 1, _S: -2}, "<=", 0))
     variables = list(ys.values()) + [_S]

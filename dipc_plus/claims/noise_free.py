@@ -96,10 +96,9 @@ class NoiseFree(Domain):
         raise TypeError(f"unknown distribution {d!r}")
 
     def split(self, st: PathState, form: LinForm, op: str) -> list:
-        coeffs, rhs = form.as_dict(), -form.const
         out = []
         for truth, o in _SPLITS[op]:
-            cond = st.facts + (lp.Constraint.make(coeffs, o, rhs),)
+            cond = st.facts + (lp.Constraint.of(form, o),)
             if lp.feasible(list(cond)):
                 out.append((truth, cond))
         return out

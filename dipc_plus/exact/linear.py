@@ -3,8 +3,8 @@
 The vocabulary shared by the chain (which builds them), the constraint
 splitter and the exact engines (which integrate them): kept apart so that the
 engines and `constraints` can both import it without importing each other.
-`LinForm` is also the one affine form of the symbolic walk (`semantics.walk`),
-where its keys are input names rather than noise ids.
+`LinForm` is the one affine form: the symbolic walk (`semantics.walk`) keys it by
+input names, the density-ratio bound wraps it, and `lp.Constraint.of` reads it.
 """
 from __future__ import annotations
 
@@ -71,7 +71,8 @@ _ONE = Fraction(1)
 class LinForm:
     """sum coeffs[i][1] * N_{coeffs[i][0]} + const, coeffs sorted by key, no zero coefficient.
 
-    Keys are noise ids for the engines, or variable names (all of one kind in a form).
+    Keys are noise ids for the engines, input names for the walks, or tagged pairs for the
+    density-ratio bound (`privacy.dp.density_ratio.Form`): of one sortable kind in a form.
 
     2 N_0 - N_1 + 3, halved; and N_0 - N_1 + 1/2 minus itself is the constant 0:
 

@@ -31,7 +31,7 @@ from typing import Iterable, Mapping
 from flint import fmpq
 
 from dipc_plus.exact.convert import to_fmpq, to_fraction
-from dipc_plus.exact.linear import holds
+from dipc_plus.exact.linear import LinForm, holds
 
 INF = float("inf")
 
@@ -41,6 +41,10 @@ _OPS = ("<", "<=", "==", ">=", ">")
 @dataclass(frozen=True)
 class Constraint:
     """sum coeffs[v] * v  op  rhs, with op one of < <= == >= >.
+
+    An LP row rather than a `LinForm`: one row mixes variables of several kinds (input names,
+    the LP's own tuples), kept in str order because that order fixes the simplex's columns and
+    so the points it returns; `of` reads a LinForm.
 
     >>> c = Constraint.make({"x": 1}, "<", 1)
     >>> str(c), c.holds({"x": Fraction(1, 2)}), c.holds({"x": 1}), str(c.closed())
@@ -59,6 +63,15 @@ class Constraint:
         items = tuple(sorted(((v, Fraction(c)) for v, c in coeffs.items() if c != 0),
                              key=lambda vc: str(vc[0])))
         return Constraint(items, op, Fraction(rhs))
+
+    @staticmethod
+    def of(form: LinForm, op: str) -> "Constraint":
+        """``form op 0``: the affine form's keys become the LP's variables.
+
+        >>> str(Constraint.of(LinForm.make({"x": 2}, -1), "<"))
+        '2*x < 1'
+        """
+        return Constraint.make(form.as_dict(), op, -form.const)
 
     @staticmethod
     def row(h, op: str) -> "Constraint":

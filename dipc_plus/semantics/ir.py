@@ -149,7 +149,8 @@ class Lin:
     Coefficients and the constant are deterministic expressions (rational or DOM
     valued: the paper's ``q·R``, ``E·R``, ``R + q``, ``R + E``).  Variables are
     Real (kind 'real') or Int (kind 'int') program variables, including real
-    inputs.  A real/int constant is a Lin with no terms.
+    inputs.  A real/int constant is a Lin with no terms.  Syntax, not a value (so not an
+    `exact.linear.LinForm`): the walks evaluate its coefficients on each path into a LinForm.
     """
     kind: str  # 'real' | 'int'
     terms: tuple  # of (Expr coefficient, str variable)

@@ -21,6 +21,7 @@ from fractions import Fraction
 
 from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import fmt_q
+from dipc_plus.exact.linear import LinForm, holds
 from dipc_plus.exact.noises.registry import by_kind
 from dipc_plus.privacy.display import eps_multiple
 from dipc_plus.semantics import ir
@@ -56,34 +57,41 @@ def shift_cost(kind: str, rate: Fraction) -> Fraction | None:
 
 @dataclass(frozen=True)
 class Form:
-    """An affine form in the inputs u and the draws x: u and x map names to coefficients (None: a
-    coefficient not known statically, for draws only); const is None when not a known rational."""
-    u: tuple = ()       # sorted (input, Fraction) pairs, no zeros
-    x: tuple = ()       # sorted (draw id, Fraction | None) pairs, no zeros
-    const: Fraction | None = Fraction(0)
+    """An affine form in the inputs u and the draws x: one `LinForm` over the keys ("u", input) and
+    ("x", draw id), beside what the walk does not know: the draws whose coefficient is not a
+    constant (they never cancel) and whether the constant is a known rational.
+
+    u + 2 x_1 minus 2 x_1 reads no draw; a draw scaled by an unknown coefficient never cancels:
+
+    >>> u, x = Form(LinForm.symbol(("u", "q"))), Form(LinForm.symbol(("x", 1)))
+    >>> f = u.plus(x.scaled(Fraction(2))).plus(x.scaled(Fraction(-2)))
+    >>> f.u, f.const, f.reads_draws(), x.scaled(None).plus(x.scaled(Fraction(-1))).reads_draws()
+    ((('q', Fraction(1, 1)),), Fraction(0, 1), False, True)
+    """
+    known: LinForm = LinForm.constant(0)
+    unknown: frozenset = frozenset()    # draw ids whose coefficient is not known statically
+    const_known: bool = True
+
+    @property
+    def u(self) -> tuple:
+        """Sorted (input, Fraction) pairs, no zeros."""
+        return tuple((n, c) for (side, n), c in self.known.coeffs if side == "u")
+
+    @property
+    def const(self) -> Fraction | None:
+        return self.known.const if self.const_known else None
 
     def reads_draws(self) -> bool:
-        return bool(self.x)
+        return bool(self.unknown) or any(side == "x" for (side, _), _ in self.known.coeffs)
 
     def scaled(self, k: Fraction | None) -> "Form":
         if k is None:
-            return Form((), tuple((d, None) for d, _ in self.x), None)
-        if k == 0:
-            return Form()
-        return Form(tuple((n, k * c) for n, c in self.u), tuple((d, None if c is None else k * c) for d, c in self.x),
-                    None if self.const is None else k * self.const)
+            return Form(unknown=self.unknown | {d for (side, d), _ in self.known.coeffs if side == "x"},
+                        const_known=False)
+        return Form() if k == 0 else Form(self.known.scale(k), self.unknown, self.const_known)
 
     def plus(self, other: "Form") -> "Form":
-        return Form(_add(self.u, other.u), _add(self.x, other.x),
-                    None if self.const is None or other.const is None else self.const + other.const)
-
-
-def _add(a: tuple, b: tuple) -> tuple:
-    out = dict(a)
-    for k, c in b:
-        old = out.get(k, Fraction(0))
-        out[k] = None if old is None or c is None else old + c
-    return tuple(sorted((k, c) for k, c in out.items() if c is None or c != 0))
+        return Form(self.known + other.known, self.unknown | other.unknown, self.const_known and other.const_known)
 
 
 @dataclass(frozen=True)
@@ -129,7 +137,7 @@ class _Whitelist(Domain):
         self.splits: list = []         # the forms f of those comparisons (f op 0), for the cell search
 
     def run(self) -> list[PathState]:
-        forms = {n: (Form(u=((n, Fraction(1)),)), None) for n, t in self.program.inputs
+        forms = {n: (Form(LinForm.symbol(("u", n))), None) for n, t in self.program.inputs
                  if isinstance(t, (ir.RealT, ir.IntT))}
         normal, exited = Walk(self.program, self, MAX_PATHS).block(self.program.body, [PathState({}, forms, _Draws())])
         return exited + normal
@@ -159,10 +167,11 @@ class _Whitelist(Domain):
                           "a real or integer variable read outside a linear form, a noise mean or a comparison", pos)
 
     def form(self, lin: ir.Lin, p: PathState, pos) -> Form:
-        out = Form(const=_number(self.value(lin.const, p, pos)))
+        k = _number(self.value(lin.const, p, pos))
+        out = Form(const_known=False) if k is None else Form(LinForm.constant(k))
         for coef, var in lin.terms:
             k = _number(self.value(coef, p, pos))
-            f = p.reals.get(var, (Form(const=None), None))[0]
+            f = p.reals.get(var, (Form(const_known=False), None))[0]
             if k is None and f.u:
                 raise Refused(f"the coefficient of '{var}' is not a constant and '{var}' reads an input", pos)
             out = out.plus(f.scaled(k))
@@ -186,7 +195,7 @@ class _Whitelist(Domain):
             if mean.u:
                 self.moved(s, d, mean, p)
             p.facts = replace(p.facts, serial=p.facts.serial + 1)
-            p.reals[s.target] = (Form(x=((p.facts.serial, Fraction(1)),)), s.pos)
+            p.reals[s.target] = (Form(LinForm.symbol(("x", p.facts.serial))), s.pos)
             return
         for a in d.args:          # ExpMech / Choose: a distribution the inputs must not touch
             self.no_numbers(a, s.pos)
@@ -251,9 +260,9 @@ def _constant_on_box(f: Form, op: str, box: dict) -> bool:
         return False
     lo = f.const + sum(c * (box[n][0] if c > 0 else box[n][1]) for n, c in f.u)
     hi = f.const + sum(c * (box[n][1] if c > 0 else box[n][0]) for n, c in f.u)
-    truth = {"<": (hi < 0, lo >= 0), "<=": (hi <= 0, lo > 0), ">": (lo > 0, hi <= 0), ">=": (lo >= 0, hi < 0),
-             "==": (lo == hi == 0, lo > 0 or hi < 0), "!=": (lo > 0 or hi < 0, lo == hi == 0)}[op]
-    return any(truth)
+    if op in ("==", "!="):
+        return lo == hi or lo > 0 or hi < 0
+    return holds(lo, op) == holds(hi, op)     # f spans [lo, hi] and `op` is monotone in it
 
 
 # --------------------------------------------------------------------------- the bound
