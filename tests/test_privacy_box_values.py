@@ -145,11 +145,23 @@ def test_outside_the_online_class_verified_by_the_density_ratio_bound(tmp_path):
     assert res.verdict == VERIFIED and res.method == "density-ratio bound: loss <= eps"
 
 
-def test_outside_the_online_class_and_not_refuted_is_undecided(tmp_path):
-    """A Laplace release beside a comparison of the draw with the input is eps-DP, but neither bound
-    covers it (the comparison reads the input beside a draw) and no lattice refutes it: undecided
-    (exit 6), naming why, never verified."""
+def test_a_release_beside_its_comparison_with_the_input_is_refuted(tmp_path):
+    """o = [r >= x] beside y = r: the outcome (true, w) with x <= w < x' has density 0 at x', so the
+    loss is infinite; the box is refuted at such a pair, the neighbour's probability 0 re-checked by
+    the per-point chain (this test said "eps-DP, undecided" until the symbolic engine passed on the
+    intervals where one density vanishes)."""
     path = write_claim(tmp_path, "eps", text=RELEASE.replace("o <- r >= 0", "o <- r >= x"))
+    res = decide_box_privacy(load_privacy_claim(str(path)))
+    assert res.verdict == REFUTED and res.every_value
+    assert res.counterexample.q.is_zero() and not res.counterexample.p.is_zero()
+
+
+def test_outside_the_online_class_and_not_refuted_is_undecided(tmp_path):
+    """A Laplace release beside a comparison of another draw with the input is (2 eps)-DP, tight (each
+    output costs eps): neither bound covers it (the comparison reads the input beside a draw) and no
+    lattice refutes it: undecided (exit 6), naming why, never verified."""
+    text = RELEASE.replace("o <- r >= 0", "s <- Lap(eps, 0)\no <- s >= x")
+    path = write_claim(tmp_path, "2*eps", text=text)
     res = decide_box_privacy(load_privacy_claim(str(path)))
     assert res.verdict == UNDECIDED and "not in the online class" in res.coupling.reason
     assert "beside draws" in res.density.reason
