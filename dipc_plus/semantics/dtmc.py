@@ -199,8 +199,7 @@ class DTMC:
     # ----------------------------------------------------------------- evaluation helpers
 
     def _env_dict(self, work: _Work) -> dict:
-        env = {name: work.env[i] for i, name in enumerate(self.finite_vars) if work.env[i] is not None}
-        return env
+        return {name: value for name, value in zip(self.finite_vars, work.env) if value is not None}
 
     def _lin(self, lin: ir.Lin, work: _Work, env: dict, pos) -> LinForm:
         """The symbolic value of a linear expression: sum coef * definition + const."""
@@ -463,11 +462,8 @@ class DTMC:
         return _Work(0, env, reals, [])
 
     def _build(self) -> None:
-        work = self._initial_work()
-        if self._memo is None:
-            [(_, state, comps, first)] = self._start(work)
-        else:   # the start is remembered too, keyed by the finite inputs
-            [(_, state, comps, first)] = self._remembered(("start", tuple(work.env)), lambda: self._start(work))
+        work = self._initial_work()   # the start is remembered too, keyed by the finite inputs
+        [(_, state, comps, first)] = self._remembered(("start", tuple(work.env)), lambda: self._start(work))
         self.initial, _ = self._intern(state, comps)
         pending = {self.initial: first}   # node -> comparison already evaluated there
         stack = [self.initial]
@@ -518,6 +514,8 @@ class DTMC:
 
     def _remembered(self, key, expand) -> list:
         """expand(), or its replay when the memo has it for this key and these input values."""
+        if self._memo is None:
+            return expand()
         found = self._memo.find(key, self._input_value)
         if found is not None:
             return self._replay(found)
@@ -563,14 +561,10 @@ class DTMC:
     # ----------------------------------------------------------------- termination
 
     def _nontermination(self, stmt, certain: bool) -> UserError:
-        pos = getattr(stmt, "pos", None)
         what = "never terminates" if certain else "may not terminate (with positive probability it loops forever)"
         shown = ", ".join(f"{k}={show_value(v)}" for k, v in self.inputs.items())
-        err = UserError(f"{self.program.name} {what} on the input {shown or '(none)'}",
-                        hint="every run must end with probability 1: make sure the loop condition can become false")
-        if pos is not None:
-            err.file, err.line, err.column = pos.file, pos.line, pos.column
-        return err
+        return UserError.at(getattr(stmt, "pos", None), f"{self.program.name} {what} on the input {shown or '(none)'}",
+                            hint="every run must end with probability 1: make sure the loop condition can become false")
 
     def _check_termination(self) -> None:
         """A reachable bottom SCC that is not an exit state means runs that never end."""

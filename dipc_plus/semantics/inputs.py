@@ -159,12 +159,7 @@ def coerce(value: object, typ: ir.Type, where: str) -> object:
             return value
         raise UserError(f"{where} is bool: '{value}' is not true or false", hint="write true or false")
     if isinstance(typ, ir.DomT):
-        candidate = value
-        if isinstance(value, Fraction):
-            if value.denominator != 1:
-                raise UserError(f"{where} has domain {typ}: '{value}' is not in it",
-                                hint=f"choose one of {', '.join(map(str, typ.values))}")
-            candidate = int(value)
+        candidate = int(value) if isinstance(value, Fraction) and value.denominator == 1 else value
         if candidate in typ.values and not isinstance(candidate, bool):
             return candidate
         raise UserError(f"{where} has domain {typ}: '{value}' is not in it",

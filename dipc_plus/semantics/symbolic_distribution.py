@@ -50,10 +50,7 @@ def bind_finite_inputs(program: ir.Program, given: dict) -> dict:
     types = dict(program.inputs)
     out: dict = {}
     for name, value in given.items():
-        elems = program.arrays.get(name) if name not in types else [name]
-        if elems is None or any(e not in types for e in elems):
-            raise UserError(f"--input {name}: '{name}' is not an input of {program.name}",
-                            hint=f"its inputs are {', '.join(program.input_names())}")
+        elems = input_elements(program, name, "--input")
         values = value if isinstance(value, list) and name not in types else [value]
         if len(values) != len(elems):
             raise UserError(f"--input {name}: {len(elems)} values needed, {len(values)} given")
@@ -65,16 +62,22 @@ def bind_finite_inputs(program: ir.Program, given: dict) -> dict:
     return out
 
 
+def input_elements(program: ir.Program, name: str, option: str) -> list:
+    """The flat inputs `name` stands for (itself, or its array's elements); `option` starts the error."""
+    types = dict(program.inputs)
+    elems = [name] if name in types else program.arrays.get(name)
+    if elems is None or any(e not in types for e in elems):
+        raise UserError(f"{option} {name}: '{name}' is not an input of {program.name}",
+                        hint=f"its inputs are {', '.join(program.input_names())}")
+    return elems
+
+
 def box_bounds(program: ir.Program, box: dict, real_inputs: list) -> list:
     """[(lo, hi)] per real input (Fractions), from {name or array name: (lo, hi)}."""
     types = dict(program.inputs)
     flat: dict = {}
     for name, pair in box.items():
-        elems = program.arrays.get(name) if name not in types else None
-        if elems is None and name not in types:
-            raise UserError(f"--box {name}: '{name}' is not an input of {program.name}",
-                            hint=f"its inputs are {', '.join(program.input_names())}")
-        for e in elems or [name]:
+        for e in input_elements(program, name, "--box"):
             if not isinstance(types[e], ir.RealT):
                 raise UserError(f"--box {name}: '{e}' is a {types[e]} input, not a real one",
                                 hint=f"give a finite input with --input {name}=...; {HINT}")
