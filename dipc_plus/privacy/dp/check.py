@@ -136,9 +136,6 @@ class Checker:
 # --------------------------------------------------------------------------- results
 
 
-# --------------------------------------------------------------------------- results
-
-
 @dataclass
 class Counterexample:
     """(u, u', v or S, eps) with P[P(u) in S] > e^budget P[P(u') in S] + delta(eps), re-checked.
@@ -558,24 +555,8 @@ def output_counterexample(claim: DPClaim, pl: Plan, unit: Unit, u, w, v, witness
     full_u, full_w, outputs, p, q = lift_witness(claim, pl, unit, u, w, v)
     p, q = ExpFrac.of(p), ExpFrac.of(q)
     component = unit.label if pl.how == "components" else ""
-    if claim.eps.is_log_point:
-        r = claim.eps.log_of
-        pv, qv = checker.exact_at(p, "probability"), checker.exact_at(q, "probability")
-        bound = checker.E_at * qv + checker.delta_at
-        if not pv > bound:
-            raise CertificationError("the exact re-check of the counterexample failed")
-        ratio = pv / qv if qv else None
-        return Counterexample(full_u, full_w, outputs, ("ln", r), p, q, pv, qv, bound, ratio, claim.program,
-                              component)
-    eps = Fraction(witness)
-    f = checker.E * q + checker.delta - p
-    if recheck(f, eps, ">="):
-        raise CertificationError(f"decide.recheck does not confirm the counterexample at eps = {eps}")
-    p_at, q_at, bound_at = independent_values(p, q, checker, eps)
-    with working_precision(256):
-        ratio = None if q.is_zero() else (p_at / q_at)
-    return Counterexample(full_u, full_w, outputs, eps, p, q, p_at, q_at, bound_at, ratio, claim.program,
-                          component)
+    eps, p_at, q_at, bound, ratio = _rechecked(p, q, [p], [q], checker, witness, "counterexample")
+    return Counterexample(full_u, full_w, outputs, eps, p, q, p_at, q_at, bound, ratio, claim.program, component)
 
 
 def set_counterexample(claim: DPClaim, pl: Plan, unit: Unit, u, w, bad: SetViolation,
@@ -587,35 +568,35 @@ def set_counterexample(claim: DPClaim, pl: Plan, unit: Unit, u, w, bad: SetViola
     P, Q = unit.table(u), unit.table(w)
     outputs = [dict(zip(names, v)) for v in bad.outputs]
     text = describe_set(bad.outputs, output_keys(P, Q), names, program)
-    if isinstance(bad.eps, tuple):
-        pv = sum((checker.exact_at(P.get(v, ZERO), "probability") for v in bad.outputs), Fraction(0))
-        qv = sum((checker.exact_at(Q.get(v, ZERO), "probability") for v in bad.outputs), Fraction(0))
-        bound = checker.E_at * qv + checker.delta_at
-        if not pv > bound or pv != bad.p or qv != bad.q:
-            raise CertificationError("the exact re-check of the set counterexample failed")
-        return Counterexample(dict(u), dict(w), None, bad.eps, pv, qv, pv, qv, bound, pv / qv if qv else None,
-                              program, outputs=outputs, output_set=text)
-    eps = Fraction(bad.eps)
-    p = sum((ExpFrac.of(P.get(v, ZERO)) for v in bad.outputs), ExpFrac.of(ZERO))
-    q = sum((ExpFrac.of(Q.get(v, ZERO)) for v in bad.outputs), ExpFrac.of(ZERO))
-    if recheck(checker.E * q + checker.delta - p, eps, ">="):
-        raise CertificationError(f"decide.recheck does not confirm the set counterexample at eps = {eps}")
-    # independent: each output's probability evaluated on its own, then summed as balls
     parts_p = [ExpFrac.of(P.get(v, ZERO)) for v in bad.outputs]
     parts_q = [ExpFrac.of(Q.get(v, ZERO)) for v in bad.outputs]
-    p_at, q_at, bound_at = independent_sums(parts_p, parts_q, checker, eps)
-    with working_precision(256):
-        ratio = None if q.is_zero() else (p_at / q_at)
-    show_p = bad.p if isinstance(bad.p, Fraction) else p
+    p, q = sum(parts_p, ExpFrac.of(ZERO)), sum(parts_q, ExpFrac.of(ZERO))
+    eps, p_at, q_at, bound, ratio = _rechecked(p, q, parts_p, parts_q, checker, bad.eps, "set counterexample",
+                                               expect=(bad.p, bad.q))
+    show_p = bad.p if isinstance(bad.p, Fraction) else p     # a rational at eps = ln r or for constants
     show_q = bad.q if isinstance(bad.q, Fraction) else q
-    return Counterexample(dict(u), dict(w), None, eps, show_p, show_q, p_at, q_at, bound_at, ratio, program,
+    return Counterexample(dict(u), dict(w), None, eps, show_p, show_q, p_at, q_at, bound, ratio, program,
                           outputs=outputs, output_set=text)
 
 
-def independent_values(p, q, checker: Checker, eps: Fraction, prec: int = 256):
-    """p(eps), q(eps) and the bound e^budget q + delta as arb balls, evaluated term by term
-    at rising precision (no factoring, no root isolation) until p > bound is certified."""
-    return independent_sums([ExpFrac.of(p)], [ExpFrac.of(q)], checker, eps, prec)
+def _rechecked(p, q, parts_p: list, parts_q: list, checker: Checker, witness, what: str, expect=None) -> tuple:
+    """(eps, p, q, bound, ratio) at the counterexample's eps, p = sum(parts_p) and q = sum(parts_q)
+    re-checked: exact rationals at eps = ln r (equal to `expect` when given), else `decide.recheck`
+    at the witness and an independent term-by-term evaluation as arb balls."""
+    if checker.eps.is_log_point:
+        pv = sum((checker.exact_at(x, "probability") for x in parts_p), Fraction(0))
+        qv = sum((checker.exact_at(x, "probability") for x in parts_q), Fraction(0))
+        bound = checker.E_at * qv + checker.delta_at
+        if not pv > bound or (expect is not None and (pv, qv) != expect):
+            raise CertificationError(f"the exact re-check of the {what} failed")
+        return ("ln", checker.eps.log_of), pv, qv, bound, pv / qv if qv else None
+    eps = Fraction(witness)
+    if recheck(checker.E * q + checker.delta - p, eps, ">="):
+        raise CertificationError(f"decide.recheck does not confirm the {what} at eps = {eps}")
+    p_at, q_at, bound = independent_sums(parts_p, parts_q, checker, eps)
+    with working_precision(256):
+        ratio = None if q.is_zero() else (p_at / q_at)
+    return eps, p_at, q_at, bound, ratio
 
 
 def independent_sums(ps: list, qs: list, checker: Checker, eps: Fraction, prec: int = 256):

@@ -289,16 +289,13 @@ def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = T
             npairs += part["pairs"]
             nratios += part["ratios"]
             for r, (u, w, v) in part["found"].items():
-                if r not in cands:
-                    cands[r] = (unit, u, w, v)
+                cands.setdefault(r, (unit, u, w, v))
             if part["infinite"] is not None:
-                u, w, v = part["infinite"]
-                res.infinite = lifted_candidate(claim, pl, (unit, u, w, v), infinite=True)
-                res.pairs, res.candidates, res.distinct = npairs, nratios, len(cands)
-                res.seconds = time.perf_counter() - t0
-                return res
+                res.infinite = lifted_candidate(claim, pl, (unit, *part["infinite"]), infinite=True)
+                break
     res.pairs, res.candidates, res.distinct = npairs, nratios, len(cands)
-    _tight_from_ratios(claim, pl, res, cands, executor, source, sup)
+    if res.infinite is None:
+        _tight_from_ratios(claim, pl, res, cands, executor, source, sup)
     res.seconds = time.perf_counter() - t0
     return res
 
