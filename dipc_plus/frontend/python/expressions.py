@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import operator
 import re
+from contextlib import contextmanager
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
@@ -63,6 +64,26 @@ class ExpressionTranslator(Declarations, Calls):
     def new_name(self, prefix: str) -> str:
         self.fresh += 1
         return f"_{prefix}{self.fresh}"
+
+    def new_local(self, prefix: str, type_text: str = "real") -> str:
+        """A fresh helper variable, declared with `type_text` at the top."""
+        name = self.new_name(prefix)
+        self.extra_vars.append((name, type_text))
+        return name
+
+    @contextmanager
+    def unrolled(self, loop, node):
+        """Emit the `for` head of `loop` and bind its names (one level deeper) while the body is written."""
+        index, _, _, start, trips, _ = loop
+        self.emit(f"for {index} = {start} to {start} + {trips} - 1 do", node)
+        saved = dict(self.bindings)
+        self.bind_iteration(loop)
+        self.mult.append(trips)
+        self.depth += 1
+        yield
+        self.depth -= 1
+        self.mult.pop()
+        self.bindings = saved
 
     def dip_name(self, name: str) -> str:
         if not name.isascii():
@@ -159,7 +180,7 @@ class ExpressionTranslator(Declarations, Calls):
         cut it short, so it is declared with `none` for the entries never appended."""
         if self.is_output_list(lst):
             return True
-        key = next((k for k, v in self.lists.items() if v is lst), None)
+        key = self.list_key(lst)
         final = getattr(self, "final_return", None)
         return key is not None and final is not None and any(
             isinstance(n, ast.Call) and _counted_list(n) == key for n in ast.walk(final))
@@ -227,17 +248,9 @@ class ExpressionTranslator(Declarations, Calls):
         lst = ListVar(name, None) if generated else self.new_list(name)
         self.lists[name] = lst
         self.init_list(lst, node)
-        lst.base = -start
-        lst.terms = {index: 1}
-        self.emit(f"for {index} = {start} to {start} + {trips} - 1 do", comp)
-        saved = dict(self.bindings)
-        self.bind_iteration(loop)
-        self.depth += 1
-        self.mult.append(trips)
-        self.store(lst, lst.index_text(), comp.elt, comp)
-        self.mult.pop()
-        self.depth -= 1
-        self.bindings = saved
+        lst.base, lst.terms = -start, {index: 1}
+        with self.unrolled(loop, comp):
+            self.store(lst, lst.index_text(), comp.elt, comp)
         self.emit("end", comp)
         lst.base, lst.terms = trips, {}
 
@@ -364,8 +377,7 @@ class ExpressionTranslator(Declarations, Calls):
     def binop(self, node) -> Value:
         folded = self.folded_sample(node) if isinstance(node.op, ast.Add) else None
         if folded is not None:     # `q + noise` is one draw centred at q: a noisy read the deciders know
-            name = self.new_name("n")
-            self.extra_vars.append((name, "real"))
+            name = self.new_local("n")
             self.emit(f"{name} <- {folded}", node)
             return Value(name, REAL, mean=True)
         left, right = self.scalar(node.left), self.scalar(node.right)
