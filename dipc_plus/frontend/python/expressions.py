@@ -172,13 +172,10 @@ class ExpressionTranslator(Declarations, Calls):
     def new_list(self, name: str) -> ListVar:
         return ListVar(self.dip_name(name), None)
 
-    def is_output_list(self, lst: ListVar) -> bool:
-        return any(how == "name" and self.lists.get(n) is lst for how, n in self.outputs)
-
     def is_padded_list(self, lst: ListVar) -> bool:
         """An output list, or a list the final return counts (`return out.count(False)`): `exit` may
         cut it short, so it is declared with `none` for the entries never appended."""
-        if self.is_output_list(lst):
+        if any(how == "name" and self.lists.get(n) is lst for how, n in self.outputs):
             return True
         key = self.list_key(lst)
         final = getattr(self, "final_return", None)
@@ -386,29 +383,21 @@ class ExpressionTranslator(Declarations, Calls):
         if left.kind == CONST and right.kind == CONST:
             return self.fold(node, left.value, right.value)
         if isinstance(node.op, tuple(_ARITH)):
-            kind = REAL if REAL in (left.kind, right.kind) else INT
-            op = _ARITH[type(node.op)]
-            lo = hi = None
-            if kind == INT:
-                lo, hi = self.interval(left, right, op)
-            return Value(f"({left.text} {op} {right.text})", kind, lo=lo, hi=hi)
+            op, (a, b), (c, d) = _ARITH[type(node.op)], left.bounds(), right.bounds()
+            if REAL in (left.kind, right.kind):
+                return Value(f"({left.text} {op} {right.text})", REAL)
+            lo, hi = (a + c, b + d) if op == "+" else (a - d, b - c)
+            return Value(f"({left.text} {op} {right.text})", INT, lo=lo, hi=hi)
         if isinstance(node.op, ast.Mult) and CONST in (left.kind, right.kind):
             c, other = (left, right) if left.kind == CONST else (right, left)
             if other.kind == INT and c.value.denominator != 1:
                 raise self.refuse(node, "an integer times a fraction", "keep integer arithmetic whole")
-            bounds = sorted([other.lo * c.value, other.hi * c.value]) if other.kind == INT else [None, None]
-            return Value(f"({number_text(c.value)} * {other.text})", other.kind,
-                         lo=None if bounds[0] is None else int(bounds[0]), hi=None if bounds[1] is None else int(bounds[1]))
+            lo, hi = sorted(int(b * c.value) for b in (other.lo, other.hi)) if other.kind == INT else (None, None)
+            return Value(f"({number_text(c.value)} * {other.text})", other.kind, lo=lo, hi=hi)
         if isinstance(node.op, ast.Div) and right.kind == CONST and left.kind == REAL and right.value != 0:
             return Value(f"({number_text(1 / right.value)} * {left.text})", REAL)
         raise self.refuse(node, f"the operation `{type(node.op).__name__}` here",
                           "the subset is linear: + and -, and * or / by a constant")
-
-    def interval(self, left: Value, right: Value, op: str) -> tuple[int, int]:
-        a, b = left.bounds(), right.bounds()
-        if op == "+":
-            return a[0] + b[0], a[1] + b[1]
-        return a[0] - b[1], a[1] - b[0]
 
     def fold(self, node, a: Fraction, b: Fraction) -> Value:
         op = type(node.op)

@@ -135,8 +135,7 @@ class StatementTranslator(ExpressionTranslator):
         if isinstance(call, ast.Constant) and isinstance(call.value, str):
             return      # a string statement (a comment)
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append":
-            target = call.func.value
-            lst = self.lists.get(target.id) if isinstance(target, ast.Name) else None
+            lst = self.lists.get(appended_name(node))
             if lst is None or lst.is_input:
                 raise self.refuse(call, "append to something that is not a list the function built",
                                   "start the list with out = [] and append to it")
@@ -231,9 +230,7 @@ class StatementTranslator(ExpressionTranslator):
         for stmt in stmts:
             if isinstance(stmt, (ast.Break, ast.Return)):
                 return None
-            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
-                    and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr == "append" \
-                    and isinstance(stmt.value.func.value, ast.Name) and stmt.value.func.value.id == name:
+            if isinstance(stmt, ast.Expr) and appended_name(stmt) == name:
                 total += 1
             elif isinstance(stmt, ast.If):
                 a, b = self.appends(stmt.body, name), self.appends(stmt.orelse, name)
@@ -335,3 +332,12 @@ class StatementTranslator(ExpressionTranslator):
         if old is not None and kind == INT:
             lo, hi = min(lo, old[1]), max(hi, old[2])
         self.results[name] = (kind, lo, hi)
+
+
+def appended_name(stmt: ast.Expr) -> str | None:
+    """X of a statement `X.append(...)`, else None."""
+    call = stmt.value
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append" \
+            and isinstance(call.func.value, ast.Name):
+        return call.func.value.id
+    return None
