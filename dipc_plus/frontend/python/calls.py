@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 from fractions import Fraction
 
-from dipc_plus.exact.noises import registry as noise_registry
 from dipc_plus.frontend.consteval import show_eps_multiple
 from dipc_plus.frontend.python.values import BOOL, CONST, INT, REAL, ListVar, Value, const
 
@@ -27,8 +26,7 @@ class Calls:
         noise = self.noise_of(node)
         if noise is not None:
             surface, rate, loc = noise
-            name = self.new_name("n")
-            self.extra_vars.append((name, "real"))
+            name = self.new_local("n")
             if loc is not None and not loc.mean:
                 self.emit(f"{name} <- {surface}({rate}, 0)", node)
                 return Value(f"({loc.text} + {name})", REAL)
@@ -83,9 +81,7 @@ class Calls:
         loc = self.scalar(given["loc"]) if "loc" in given else None
         if loc is not None and loc.kind not in (REAL, CONST):
             raise self.refuse(given["loc"], "a noise location that is not a number", "write loc=q")
-        surface = _NOISES[func.attr]
-        noise_registry.by_surface(surface)
-        return surface, self.rate(given["scale"]), loc
+        return _NOISES[func.attr], self.rate(given["scale"]), loc
 
     def rate(self, node) -> str:
         """numpy's scale c/epsilon as the .dip rate eps/c; any other dependence on epsilon is refused."""
@@ -151,15 +147,13 @@ class Calls:
             raise self.refuse(node, f"{how} of an empty list", "give m >= 1")
         if (lst.elem or REAL) not in (REAL, INT):
             raise self.refuse(node, f"{how} of a list of bools", "take argmax of numbers")
-        best = self.new_name("a")
-        self.extra_vars.append((best, f"1..{n}"))
+        best = self.new_local("a", f"1..{n}")
         word = "argmax" if how in ("argmax", "max") else "argmin"
         self.emit(f"{best} <- {word}({lst.name})", node)
         if how in ("argmax", "argmin"):
             return Value(f"({best} - 1)", INT, lo=0, hi=n - 1)
-        picked = self.new_name("v")
         kind = lst.elem or REAL
-        self.extra_vars.append((picked, "real" if kind == REAL else f"{lst.lo}..{lst.hi}"))
+        picked = self.new_local("v", "real" if kind == REAL else f"{lst.lo}..{lst.hi}")
         self.emit(f"{picked} <- {lst.name}[1]", node)
         for k in range(2, n + 1):
             self.emit(f"if {best} == {k} then {picked} <- {lst.name}[{k}] end", node)
@@ -179,8 +173,7 @@ class Calls:
             return Value(text, INT, lo=0, hi=n)
         if (lst.elem or REAL) != REAL:
             raise self.refuse(node, "sum of a list of integers", "sum numbers or count bools")
-        acc = self.new_name("s")
-        self.extra_vars.append((acc, "real"))
+        acc = self.new_local("s")
         self.emit(f"{acc} <- 0", node)
         for k in range(1, n + 1):
             self.emit(f"{acc} <- {acc} + {lst.name}[{k}]", node)

@@ -65,16 +65,12 @@ class Declarations:
         return "\n".join(head + body) + "\n", where
 
     def kind_type(self, name: str, kind: str) -> str:
-        if kind == INT:
-            lo, hi = self.int_domain(name)
-            return f"{lo}..{hi}"
-        return "real" if kind in (REAL, CONST) else "bool"
+        return type_text(kind, *self.int_domain(name))
 
     def output_declaration(self, how: str, name: str, types: list) -> str:
         if how == "result":
             kind, lo, hi = self.results.get(name, (REAL, 0, 0))
-            lo, hi = self.known.get(("result", name), (lo, hi))
-            return f"{name}: " + (f"{lo}..{hi}" if kind == INT else "real" if kind in (REAL, CONST) else "bool")
+            return f"{name}: " + type_text(kind, *self.known.get(("result", name), (lo, hi)))
         if name in self.lists:
             return self.list_declaration(self.lists[name], types)
         if name in self.vars:
@@ -84,18 +80,15 @@ class Declarations:
 
     def list_declaration(self, lst: ListVar, types: list | None) -> str:
         """`name: T[n]`; an output list cut short by `exit` pads with `none` (refused for numbers)."""
-        n = self.known.get(("list", self.list_key(lst)), (0, None, None))[0]
-        n = max(n, 1)
+        n, lo, hi = self.known.get(("list", self.list_key(lst)), (0, 0, 0))
+        n, lo, hi = max(n, 1), lo or 0, hi or 0
         if types is None:
-            elem = {REAL: "real", BOOL: "bool", None: "bool"}.get(lst.elem) or self.int_list_type(lst)
-            return f"{lst.name}: {elem}[{n}]"
+            return f"{lst.name}: {type_text(lst.elem or BOOL, lo, hi)}[{n}]"
         pad = self.exits
         if lst.elem in (BOOL, None):
             name = "PyBool" if not pad else "PyBoolOrNone"
             decl = f"type {name} = {{{'none, ' if pad else ''}False, True}}"
         elif lst.elem == INT:
-            lo, hi = self.known.get(("list", self.list_key(lst)), (0, 0, 0))[1:]
-            lo, hi = lo or 0, hi or 0
             name = f"{lst.name}_values"
             decl = f"type {name} = {{{'none, ' if pad else ''}{', '.join(str(v) for v in range(lo, hi + 1))}}}"
         else:
@@ -108,9 +101,10 @@ class Declarations:
             types.append(decl)
         return f"{lst.name}: {name}[{n}]"
 
-    def int_list_type(self, lst: ListVar) -> str:
-        lo, hi = self.known.get(("list", self.list_key(lst)), (0, 0, 0))[1:]
-        return f"{lo or 0}..{hi or 0}"
+    def list_key(self, lst: ListVar) -> str | None:
+        return next((k for k, v in self.lists.items() if v is lst), None)
 
-    def list_key(self, lst: ListVar) -> str:
-        return next(k for k, v in self.lists.items() if v is lst)
+
+def type_text(kind: str | None, lo: int, hi: int) -> str:
+    """The .dip type of a scalar of this kind (an integer: its range lo..hi)."""
+    return f"{lo}..{hi}" if kind == INT else "real" if kind in (REAL, CONST) else "bool"

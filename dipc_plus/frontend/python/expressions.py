@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import operator
 import re
+from contextlib import contextmanager
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
@@ -63,6 +64,26 @@ class ExpressionTranslator(Declarations, Calls):
     def new_name(self, prefix: str) -> str:
         self.fresh += 1
         return f"_{prefix}{self.fresh}"
+
+    def new_local(self, prefix: str, type_text: str = "real") -> str:
+        """A fresh helper variable, declared with `type_text` at the top."""
+        name = self.new_name(prefix)
+        self.extra_vars.append((name, type_text))
+        return name
+
+    @contextmanager
+    def unrolled(self, loop, node):
+        """Emit the `for` head of `loop` and bind its names (one level deeper) while the body is written."""
+        index, _, _, start, trips, _ = loop
+        self.emit(f"for {index} = {start} to {start} + {trips} - 1 do", node)
+        saved = dict(self.bindings)
+        self.bind_iteration(loop)
+        self.mult.append(trips)
+        self.depth += 1
+        yield
+        self.depth -= 1
+        self.mult.pop()
+        self.bindings = saved
 
     def dip_name(self, name: str) -> str:
         if not name.isascii():
@@ -151,15 +172,12 @@ class ExpressionTranslator(Declarations, Calls):
     def new_list(self, name: str) -> ListVar:
         return ListVar(self.dip_name(name), None)
 
-    def is_output_list(self, lst: ListVar) -> bool:
-        return any(how == "name" and self.lists.get(n) is lst for how, n in self.outputs)
-
     def is_padded_list(self, lst: ListVar) -> bool:
         """An output list, or a list the final return counts (`return out.count(False)`): `exit` may
         cut it short, so it is declared with `none` for the entries never appended."""
-        if self.is_output_list(lst):
+        if any(how == "name" and self.lists.get(n) is lst for how, n in self.outputs):
             return True
-        key = next((k for k, v in self.lists.items() if v is lst), None)
+        key = self.list_key(lst)
         final = getattr(self, "final_return", None)
         return key is not None and final is not None and any(
             isinstance(n, ast.Call) and _counted_list(n) == key for n in ast.walk(final))
@@ -227,17 +245,9 @@ class ExpressionTranslator(Declarations, Calls):
         lst = ListVar(name, None) if generated else self.new_list(name)
         self.lists[name] = lst
         self.init_list(lst, node)
-        lst.base = -start
-        lst.terms = {index: 1}
-        self.emit(f"for {index} = {start} to {start} + {trips} - 1 do", comp)
-        saved = dict(self.bindings)
-        self.bind_iteration(loop)
-        self.depth += 1
-        self.mult.append(trips)
-        self.store(lst, lst.index_text(), comp.elt, comp)
-        self.mult.pop()
-        self.depth -= 1
-        self.bindings = saved
+        lst.base, lst.terms = -start, {index: 1}
+        with self.unrolled(loop, comp):
+            self.store(lst, lst.index_text(), comp.elt, comp)
         self.emit("end", comp)
         lst.base, lst.terms = trips, {}
 
@@ -364,8 +374,7 @@ class ExpressionTranslator(Declarations, Calls):
     def binop(self, node) -> Value:
         folded = self.folded_sample(node) if isinstance(node.op, ast.Add) else None
         if folded is not None:     # `q + noise` is one draw centred at q: a noisy read the deciders know
-            name = self.new_name("n")
-            self.extra_vars.append((name, "real"))
+            name = self.new_local("n")
             self.emit(f"{name} <- {folded}", node)
             return Value(name, REAL, mean=True)
         left, right = self.scalar(node.left), self.scalar(node.right)
@@ -374,29 +383,21 @@ class ExpressionTranslator(Declarations, Calls):
         if left.kind == CONST and right.kind == CONST:
             return self.fold(node, left.value, right.value)
         if isinstance(node.op, tuple(_ARITH)):
-            kind = REAL if REAL in (left.kind, right.kind) else INT
-            op = _ARITH[type(node.op)]
-            lo = hi = None
-            if kind == INT:
-                lo, hi = self.interval(left, right, op)
-            return Value(f"({left.text} {op} {right.text})", kind, lo=lo, hi=hi)
+            op, (a, b), (c, d) = _ARITH[type(node.op)], left.bounds(), right.bounds()
+            if REAL in (left.kind, right.kind):
+                return Value(f"({left.text} {op} {right.text})", REAL)
+            lo, hi = (a + c, b + d) if op == "+" else (a - d, b - c)
+            return Value(f"({left.text} {op} {right.text})", INT, lo=lo, hi=hi)
         if isinstance(node.op, ast.Mult) and CONST in (left.kind, right.kind):
             c, other = (left, right) if left.kind == CONST else (right, left)
             if other.kind == INT and c.value.denominator != 1:
                 raise self.refuse(node, "an integer times a fraction", "keep integer arithmetic whole")
-            bounds = sorted([other.lo * c.value, other.hi * c.value]) if other.kind == INT else [None, None]
-            return Value(f"({number_text(c.value)} * {other.text})", other.kind,
-                         lo=None if bounds[0] is None else int(bounds[0]), hi=None if bounds[1] is None else int(bounds[1]))
+            lo, hi = sorted(int(b * c.value) for b in (other.lo, other.hi)) if other.kind == INT else (None, None)
+            return Value(f"({number_text(c.value)} * {other.text})", other.kind, lo=lo, hi=hi)
         if isinstance(node.op, ast.Div) and right.kind == CONST and left.kind == REAL and right.value != 0:
             return Value(f"({number_text(1 / right.value)} * {left.text})", REAL)
         raise self.refuse(node, f"the operation `{type(node.op).__name__}` here",
                           "the subset is linear: + and -, and * or / by a constant")
-
-    def interval(self, left: Value, right: Value, op: str) -> tuple[int, int]:
-        a, b = left.bounds(), right.bounds()
-        if op == "+":
-            return a[0] + b[0], a[1] + b[1]
-        return a[0] - b[1], a[1] - b[0]
 
     def fold(self, node, a: Fraction, b: Fraction) -> Value:
         op = type(node.op)

@@ -12,6 +12,7 @@ program need (a .dip DOM variable has a finite declared domain).
 from __future__ import annotations
 
 import ast
+import math
 from fractions import Fraction
 
 from dipc_plus.frontend.python.expressions import ExpressionTranslator
@@ -134,8 +135,7 @@ class StatementTranslator(ExpressionTranslator):
         if isinstance(call, ast.Constant) and isinstance(call.value, str):
             return      # a string statement (a comment)
         if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append":
-            target = call.func.value
-            lst = self.lists.get(target.id) if isinstance(target, ast.Name) else None
+            lst = self.lists.get(appended_name(node))
             if lst is None or lst.is_input:
                 raise self.refuse(call, "append to something that is not a list the function built",
                                   "start the list with out = [] and append to it")
@@ -164,12 +164,15 @@ class StatementTranslator(ExpressionTranslator):
         if body_ended:
             self.restore_lists(after_else)
         elif not else_ended and after_body != after_else:
-            raise self.refuse(node, "branches that append a different number of items to a list",
-                              "the subset needs each list's length known at every point: append in both "
-                              "branches (e.g. out.append(True) / out.append(False))")
+            raise self.uneven_appends(node)
         else:
             self.restore_lists(after_body)
         self.emit("end", node)
+
+    def uneven_appends(self, node):
+        return self.refuse(node, "branches that append a different number of items to a list",
+                           "the subset needs each list's length known at every point: append in both "
+                           "branches (e.g. out.append(True) / out.append(False))")
 
     def nested(self, stmts: list, tail_ok: bool) -> None:
         self.depth += 1
@@ -196,21 +199,16 @@ class StatementTranslator(ExpressionTranslator):
         loop = self.iteration(node.target, node.iter)
         index_name, _, _, start, trips, _ = loop
         per_iteration = {name: self.appends(node.body, name) for name in self.lists}
-        self.emit(f"for {index_name} = {start} to {start} + {trips} - 1 do", node)
-        before = {name: (lst.base, dict(lst.terms)) for name, lst in self.lists.items()}
+        before = self.list_state()
         for name, k in per_iteration.items():
             if k:
                 lst = self.lists[name]
                 lst.base -= k * start
                 lst.terms[index_name] = k
-        saved = dict(self.bindings)
-        self.bind_iteration(loop)
-        self.mult.append(trips)
-        self.loops.append(tail_ok and not self.final_return_builds_a_list())
-        self.nested(node.body, False)
-        self.loops.pop()
-        self.mult.pop()
-        self.bindings = saved
+        with self.unrolled(loop, node):
+            self.loops.append(tail_ok and not self.final_return_builds_a_list())
+            self.block(node.body, False)
+            self.loops.pop()
         for name, lst in self.lists.items():
             base, terms = before.get(name, (lst.base, {}))
             k = per_iteration.get(name, 0) or 0
@@ -232,18 +230,14 @@ class StatementTranslator(ExpressionTranslator):
         for stmt in stmts:
             if isinstance(stmt, (ast.Break, ast.Return)):
                 return None
-            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
-                    and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr == "append" \
-                    and isinstance(stmt.value.func.value, ast.Name) and stmt.value.func.value.id == name:
+            if isinstance(stmt, ast.Expr) and appended_name(stmt) == name:
                 total += 1
             elif isinstance(stmt, ast.If):
                 a, b = self.appends(stmt.body, name), self.appends(stmt.orelse, name)
                 if a is None and b is None:
                     return None
                 if a is not None and b is not None and a != b:
-                    raise self.refuse(stmt, "branches that append a different number of items to a list",
-                                      "the subset needs each list's length known at every point: append in "
-                                      "both branches (e.g. out.append(True) / out.append(False))")
+                    raise self.uneven_appends(stmt)
                 total += a if a is not None else b
             elif isinstance(stmt, ast.For):
                 trips = self.iteration(stmt.target, stmt.iter)[4]
@@ -304,12 +298,8 @@ class StatementTranslator(ExpressionTranslator):
             return
         step = self.increment(name, rhs)
         value = self.scalar(rhs)
-        kind = self.declare_var(name, self.kind_of(value, rhs), node)
-        if kind == INT:
+        if self.declare_var(name, self.kind_of(value, rhs), node) == INT:
             self.note_int(name, value, step)
-        elif value.kind == INT and kind != INT:
-            raise self.refuse(rhs, f"'{name}' holds {kind} values and is given an integer",
-                              "keep integer and real variables apart")
         self.emit(f"{dip} <- {value.text}", node)
 
     def increment(self, name: str, rhs) -> Fraction | None:
@@ -329,11 +319,7 @@ class StatementTranslator(ExpressionTranslator):
 
     def note_int(self, name: str, value: Value, step: Fraction | None) -> None:
         if step is not None:
-            times = 1
-            for n in self.mult:
-                times *= n
-            steps = self.int_steps.setdefault(name, [0, 0])
-            steps[0 if step < 0 else 1] += int(step) * times
+            self.int_steps.setdefault(name, [0, 0])[0 if step < 0 else 1] += int(step) * math.prod(self.mult)
             return
         self.int_ranges[name] = list(widened(self.int_ranges.get(name, (None, None)), value.bounds()))
 
@@ -346,3 +332,12 @@ class StatementTranslator(ExpressionTranslator):
         if old is not None and kind == INT:
             lo, hi = min(lo, old[1]), max(hi, old[2])
         self.results[name] = (kind, lo, hi)
+
+
+def appended_name(stmt: ast.Expr) -> str | None:
+    """X of a statement `X.append(...)`, else None."""
+    call = stmt.value
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "append" \
+            and isinstance(call.func.value, ast.Name):
+        return call.func.value.id
+    return None
