@@ -195,6 +195,7 @@ def piece_text(piece: PolyRegion) -> str:
     return "piece " + (" and ".join(facets) or "(every input)")
 
 
+FIXED, HOMOGENEOUS, TWO_VARIABLE, CLOSURE = "fixed", "homogeneous", "two-variable", "closure point"
 MISSES_BOX = (NOT_APPLICABLE, "share 0 of the box", "every input of the box in this region has dd = 0", None)
 
 
@@ -394,6 +395,12 @@ class BoxDecider:
             found.append((verdict, method, reason, piece))
         return union_verdict(found, len(pieces) > 1)
 
+    def piece_sentences(self, corner, atoms, homogeneous_beta: bool) -> list:
+        """The corner path's pieces (kind, d0, d1, a, s) by the sentence each needs: FIXED (v(d) = a, one
+        sentence at d1), HOMOGENEOUS (one sentence in x = eps*d) or TWO_VARIABLE (one in (d, eps))."""
+        return [(FIXED if not any(s.values()) else HOMOGENEOUS if homogeneous_beta and self.vanishes(atoms, a)
+                 and not self.monotone.reals_out else TWO_VARIABLE, d0, d1, a, s) for d0, d1, a, s in corner.pieces()]
+
     def along(self, region, corner, atoms, gamma: Fraction):
         """(verdict, method, reason, counterexample or None) from the worst-point path `corner`
         (a `CornerPath`, or a `polyhedral.WorstPath`)."""
@@ -410,8 +417,8 @@ class BoxDecider:
             return self.numeric_alpha(region, corner, gamma, low)
         methods, undecided = set(), []
         homogeneous_beta = self.claim.beta_of_alpha_eps(gamma)
-        for d0, d1, a, s in corner.pieces():
-            if not any(s.values()):   # v(d) = a on the piece: beta(d) is least at d1, one sentence at a
+        for kind, d0, d1, a, s in self.piece_sentences(corner, atoms, homogeneous_beta):
+            if kind == FIXED:   # v(d) = a on the piece: beta(d) is least at d1, one sentence at a
                 holds = self.at_point(region.det, a, d1, gamma)
                 if not holds:
                     cex = self.recheck(a)
@@ -420,7 +427,7 @@ class BoxDecider:
                     return REFUTED, "corner (fixed)", "", cex
                 methods.add("corner (fixed)")
                 continue
-            if homogeneous_beta and self.vanishes(atoms, a) and not self.monotone.reals_out:
+            if kind == HOMOGENEOUS:
                 verdict, cex = self.homogeneous(region, corner, gamma, d0, d1, a, s)
                 if cex is not None:
                     return REFUTED, "corner (homogeneous)", "", cex

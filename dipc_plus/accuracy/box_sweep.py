@@ -27,7 +27,7 @@ from fractions import Fraction
 from dipc_plus.accuracy import argmax_box
 from dipc_plus.accuracy.sweep_result import SweepResult
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
-from dipc_plus.accuracy.box import (UNDECIDED, VERIFIED, BoxDecider,
+from dipc_plus.accuracy.box import (CLOSURE, FIXED, HOMOGENEOUS, UNDECIDED, VERIFIED, BoxDecider,
                                     Region, decide_box, det_regions_by_shape, misses_box)
 from dipc_plus.accuracy.polyhedral import PolyRegion
 from dipc_plus.accuracy.box_reduction import gammas_of, x_interval
@@ -40,9 +40,6 @@ from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import INF
 from dipc_plus.decision.certified import CertificationError
 from dipc_plus.exact.expoly import ExpFrac
-
-HOMOGENEOUS, FIXED, CLOSURE = "homogeneous", "fixed", "closure point"
-
 
 @dataclass
 class PieceRatio:
@@ -85,31 +82,31 @@ class NotCheap(Exception):
 def piece_ratios(claim: AccuracyClaim, decider: BoxDecider, two_variable: list | None = None) -> list:
     """Every corner sentence of the box claim as a (PieceRatio, interval of its variable), on box
     regions (the corner path), polyhedral ones (`accuracy.polyhedral`'s worst point) and each convex
-    piece of a union's cover (`accuracy.union_regions`; its v(d) has dd >= d, so a lower bound); NotCheap
-    when a region is decided otherwise (a vertex with dd = inf, an unproved precondition).  A piece whose
-    sentence has two variables (d, eps) is appended to `two_variable` as (region, path, gamma, d0, d1,
-    a, s) for `bound_two_variable_pieces` (NotCheap when no list is given)."""
+    piece of a union's cover (`accuracy.union_regions`; its v(d) has dd >= d, so a lower bound), walked
+    as `BoxDecider.along` walks them; NotCheap when a region is decided otherwise (a vertex with
+    dd = inf, an unproved precondition).  A piece whose sentence has two variables (d, eps) is appended
+    to `two_variable` as (region, path, gamma, d0, d1, a, s) for `bound_two_variable_pieces` (NotCheap
+    when no list is given)."""
     program, bounds, I = claim.program, decider.bounds, claim.eps
     boxes, polys, others = det_regions_by_shape(program, list(bounds))
     if others:
         raise NotCheap("a det region is neither a box nor one convex polyhedron")
     if decider.monotone.reals_out:
         raise NotCheap("real outputs: P[error] has a factor in eps alone (no sentence in one variable)")
-    gammas = gammas_of(claim)
-    out = []
+    low = Fraction(0) if claim.alpha == "dd" else Fraction(claim.alpha)
+    gammas, out = [Fraction(g) for g in gammas_of(claim)], []
     for whole in boxes + polys:
         if isinstance(whole, Region) and misses_box(bounds, whole):
             continue                   # the claim applies to no input of the box on this region
         pieces = whole.cover(bounds) if isinstance(whole, UnionRegion) else [whole]
         if isinstance(pieces, str):
             raise NotCheap(pieces)
-        for region, g in ((r, g) for r in pieces for g in map(Fraction, gammas)):
+        exact = not isinstance(whole, UnionRegion)
+        for region, g in ((r, g) for r in pieces for g in gammas):
             if g >= 1:
                 continue               # every output within distance 1: no error, no ratio
             atoms = decider.monotone.output(region.det)
             corner = worst_point_path(decider, region, atoms)
-            union = whole if isinstance(whole, UnionRegion) else None
-            low = Fraction(0) if claim.alpha == "dd" else Fraction(claim.alpha)
             if corner.dmax <= low:
                 continue               # the claim applies nowhere on this region
 
@@ -121,16 +118,15 @@ def piece_ratios(claim: AccuracyClaim, decider: BoxDecider, two_variable: list |
                 closure = getattr(corner, "worst", corner.at)(low)
                 if closure is None:
                     raise NotCheap("no worst point of the polyhedral region at d = alpha")
-                out.append((ratio(closure, low, CLOSURE, f"d = {fmt_q(low)}", union is None), I))
+                out.append((ratio(closure, low, CLOSURE, f"d = {fmt_q(low)}", exact), I))
                 continue
-            homogeneous_beta = claim.beta_of_alpha_eps(g)
-            for d0, d1, a, s in corner.pieces():
+            for kind, d0, d1, a, s in decider.piece_sentences(corner, atoms, claim.beta_of_alpha_eps(g)):
                 piece = f"d in ({fmt_q(d0)}, {fmt_q(d1)}]"
-                if not any(s.values()):
+                if kind == FIXED:
                     out.append((ratio(a, d1, FIXED, piece), I))
-                elif homogeneous_beta and decider.vanishes(atoms, a):
+                elif kind == HOMOGENEOUS:
                     out.append((ratio({n: a[n] + s[n] for n in a}, Fraction(1), HOMOGENEOUS, piece,
-                                      union is None and dd_is_d(region, a, s)), x_interval(I, d0, d1)))
+                                      exact and dd_is_d(region, a, s)), x_interval(I, d0, d1)))
                 elif two_variable is not None:
                     two_variable.append((region, corner, g, d0, d1, a, s))
                 else:

@@ -15,6 +15,7 @@ from typing import Mapping
 
 from dipc_plus.claims.distances import INF, value_gap
 from dipc_plus.exact import lp
+from dipc_plus.exact.convert import common_denominator, scaled_integers
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
 
@@ -41,8 +42,8 @@ class Box:
         """The least common denominator of the bounds on `names`."""
         found = self.__dict__.get("_denominator")
         if found is None:
-            found = self._denominator = lcm(*(b[0].denominator for bounds in (self.lo, self.hi)
-                                              for n, b in bounds.items() if n in names))
+            found = self._denominator = common_denominator(b[0] for bounds in (self.lo, self.hi)
+                                                           for n, b in bounds.items() if n in names)
         return found
 
     def empty_over(self, names) -> bool:
@@ -203,8 +204,8 @@ def nearest_box(u: Mapping, units: list, at: dict, reals) -> tuple | None:
     """(value, attained, fixed, box) of the box nearest to u in the distance (an attained
     value preferred on a tie), or None when every box is empty or infinitely far."""
     # distances measured in integers: u and every bound over their common denominator
-    scale = lcm(*(x.denominator for x in at.values()), *(box.denominator(reals) for _, box in units))
-    point = [x.numerator * (scale // x.denominator) for x in at.values()]
+    scale = lcm(common_denominator(at.values()), *(box.denominator(reals) for _, box in units))
+    point = scaled_integers(at.values(), scale)
     best = None  # (value, attained, fixed, box)
     for fixed, box in units:
         if box.empty_over(reals):

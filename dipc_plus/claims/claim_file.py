@@ -164,12 +164,16 @@ class ClaimReader:
         except UserError as exc:
             raise self.error(key, label + exc.message, exc.hint) from None
 
-    def check_keys(self, table: Mapping, allowed, where: str) -> None:
+    def check_keys(self, table: Mapping, allowed, where: str, required: Mapping | None = None) -> None:
+        """No key outside `allowed`, and every key of `required` (key -> the hint that says how to write it)."""
         for key in table:
             if key not in allowed:
                 hint = did_you_mean(key, allowed) or f"allowed keys: {', '.join(allowed)}"
                 raise self.error(f"{where}.{key}" if where else key,
                                  f"unknown key '{key}'" + (f" in [{where}]" if where else ""), hint)
+        for key, hint in (required or {}).items():
+            if key not in table:
+                raise self.error(where, f"[{where}] has no '{key}'", hint=hint)
 
     def number(self, key: str, value, *, nonnegative: bool = False) -> Fraction:
         too_many = limits.too_many_digits(value) if isinstance(value, str) else None
@@ -358,10 +362,7 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
 
 
 def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) -> AccuracyClaim:
-    r.check_keys(acc, ACCURACY_KEYS, "accuracy")
-    for required in ("input_distance", "output_distance", "alpha", "gamma", "beta"):
-        if required not in acc:
-            raise r.error("accuracy", f"[accuracy] has no '{required}'", hint=_REQUIRED_HINTS[required])
+    r.check_keys(acc, ACCURACY_KEYS, "accuracy", REQUIRED_ACCURACY_KEYS)
 
     det = r.choice("accuracy.det", acc.get("det", "noise-free"), ("noise-free", "table"))
     table = None
@@ -443,7 +444,7 @@ def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) ->
                          note_of(acc))
 
 
-_REQUIRED_HINTS = {
+REQUIRED_ACCURACY_KEYS = {   # key -> how to write it, in the order they are asked for
     "input_distance": 'write input_distance = "linf" (or "zero-one", "numeric-sparse")',
     "output_distance": 'write output_distance = "zero-one" (or "linf", "noisy-max", "score")',
     "alpha": 'write alpha = "dd" (each input\'s distance to disagreement) or a number such as 0',

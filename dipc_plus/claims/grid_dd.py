@@ -6,10 +6,10 @@ per point and takes the distances from u to all points in one exact vectorised s
 from __future__ import annotations
 
 from fractions import Fraction
-from math import lcm
 from typing import Callable, Mapping
 
 from dipc_plus.execution.lazy import lazy_import
+from dipc_plus.exact.convert import common_denominator, scaled_integers
 
 np = lazy_import("numpy")
 
@@ -50,11 +50,8 @@ class GridSpace:
             if row is None:
                 return None
             values.append(row)
-        scale = 1
-        for row in values:
-            for v in row:
-                scale = lcm(scale, v.denominator)
-        ints = [[int(v * scale) for v in row] for row in values]
+        scale = common_denominator(v for row in values for v in row)
+        ints = [scaled_integers(row, scale) for row in values]
         biggest = max((abs(x) for row in ints for x in row), default=0)
         dtype = np.int64 if biggest < 2 ** 61 else object
         return np.array(ints, dtype=dtype), scale
@@ -62,9 +59,7 @@ class GridSpace:
     def _scaled(self, u: Mapping, scale: int):
         """u's values times `scale` as integers, or None when one is no rational or not on the grid's scale."""
         row = _rationals(u, self.names)
-        if row is None or any((x * scale).denominator != 1 for x in row):
-            return None
-        return [int(x * scale) for x in row]
+        return None if row is None else scaled_integers(row, scale)
 
     # -- the distance to disagreement ---------------------------------------------------------
     def dd(self, u: Mapping, det_u: dict | None = None) -> Disagreement:

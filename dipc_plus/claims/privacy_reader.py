@@ -54,10 +54,8 @@ def load_privacy_claim(path: str, overrides: Mapping | None = None):
 
 
 def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: frozenset) -> DPClaim:
-    r.check_keys(raw, PRIVACY_KEYS, "privacy")
-    if "adjacency" not in raw:
-        raise r.error("privacy", "[privacy] has no 'adjacency'",
-                      hint='write adjacency = "hamming" (or "one-position", "linf", "l1", "pairs")')
+    r.check_keys(raw, PRIVACY_KEYS, "privacy",
+                 {"adjacency": 'write adjacency = "hamming" (or "one-position", "linf", "l1", "pairs")'})
     kind = r.choice("privacy.adjacency", raw["adjacency"], ADJACENCIES)
     bound = Fraction(1)
     if "bound" in raw:

@@ -9,6 +9,7 @@ once, so that no module carries its own copy.
 from __future__ import annotations
 
 from fractions import Fraction
+from math import lcm
 
 from flint import fmpq
 
@@ -97,3 +98,24 @@ def json_exact(value):
     if value is None or isinstance(value, (bool, str, int, Fraction)):
         return json_q(value)
     return str(value)
+
+def common_denominator(values) -> int:
+    """The least common multiple of the rationals' denominators: the scale that makes them all integers.
+
+    >>> from fractions import Fraction
+    >>> common_denominator([Fraction(1, 2), Fraction(2, 3), 5])
+    6
+    """
+    return lcm(1, *(Fraction(v).denominator for v in values))
+
+
+def scaled_integers(values, scale: int) -> list | None:
+    """The rationals times `scale` as ints (exact integer arithmetic on a common scale), or None when
+    one of them is not an integer there.
+
+    >>> from fractions import Fraction
+    >>> scaled_integers([Fraction(1, 2), Fraction(-2, 3)], 6), scaled_integers([Fraction(1, 4)], 6)
+    ([3, -4], None)
+    """
+    scaled = [Fraction(v) * scale for v in values]
+    return None if any(x.denominator != 1 for x in scaled) else [x.numerator for x in scaled]
