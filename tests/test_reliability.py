@@ -254,7 +254,9 @@ def test_size_fuzz_ends_cleanly(tmp_path):
     outcomes = _run_cases(tmp_path, malformed + sized, [[]] * len(malformed) + extra)
     print(f"size fuzz over {len(malformed) + len(sized)} files: {outcomes}")
     assert sum(outcomes.values()) == len(malformed) + len(sized)
-    assert outcomes[2] > (len(malformed) + len(sized)) // 2, outcomes
+    # most files that ended before the time limit are refused (under load more runs reach the limit,
+    # which says nothing of the refusals: the suite on a busy machine met 151 of 408)
+    assert outcomes[2] > (len(malformed) + len(sized) - outcomes["time limit"]) // 2, outcomes
 
 
 # -- hostile API values (issue 36): the notebook API's twin of the size fuzz ----------------------
