@@ -293,6 +293,9 @@ ROWS = [
     Row("isvt3", {"q": [0, 0, 0]}),
     Row("isvt3", {"q": [-1, 0, 2]}, {"N": 2}),
     Row("isvt3", {"q": [2, 1, -3]}),
+    Row("isvt4", {"q": [0, 0, 0]}),
+    Row("isvt4", {"q": [-1, 0, 2]}, {"N": 2}),
+    Row("isvt4", {"q": [2, 1, -3]}),
     # its non-private twin without query noise (box privacy, issue 38)
     Row("svt_count_no_query_noise", {"q": [0, 0, 0]}),
     Row("svt_count_no_query_noise", {"q": [-1, 1, 0]}),
