@@ -12,8 +12,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
+import sys
 from collections import Counter
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from online_programs import random_spec  # noqa: E402  (the generator the long run draws from)
+
+SEED = 2025   # tests/test_every_length_generator.py: program i is random_spec(Random(f"{SEED}:{i}"))
 
 OUTCOMES = ("verified", "refuted", "no constant", "undecided", "refused", "time limit", "broken")
 
@@ -53,9 +60,34 @@ def table(rows: dict, note: str) -> str:
     if timed:
         out.append(f"Rate: {len(timed) / sum(timed) * 60:.1f} programs per minute over {len(timed)} timed programs "
                    "(wall clock of the judge, on a shared two-core machine).")
+    out += ["", *construct_table(ordered)]
     for r in wrong:
         out += ["", f"## #{r['index']}", "", "```", *r["problems"], "```"]
     return "\n".join(out) + "\n"
+
+
+def drawn(index: int) -> list[str]:
+    """The constructs of issues 40 and 41 that program `index` draws (regenerated from the seeded
+    stream, so the ledger need not record them)."""
+    s = random_spec(random.Random(f"{SEED}:{index}"))
+    return [name for name, on in (("second stored variable (issue 41)", s.second),
+                                  ("stored from a read", s.store), ("shifted mean", s.mean_shift),
+                                  ("counted output", s.counted), ("DLap draws", s.dlap)) if on]
+
+
+def construct_table(ordered: list) -> list[str]:
+    """Outcomes per construct, a program counted under each construct it draws."""
+    by = Counter()
+    for r in ordered:
+        for name in drawn(r["index"]) or ["none of these"]:
+            by[(name, r["outcome"])] += 1
+    names = sorted({n for n, _ in by})
+    lines = ["Per construct drawn (a program counts under each construct it draws):", "",
+             "| construct | " + " | ".join(OUTCOMES) + " | all |", "|---" * (len(OUTCOMES) + 2) + "|"]
+    for n in names:
+        cells = [by[(n, oc)] for oc in OUTCOMES]
+        lines.append(f"| {n} | " + " | ".join(map(str, cells)) + f" | {sum(cells)} |")
+    return lines
 
 
 def main() -> None:

@@ -41,7 +41,8 @@ fixed-seed stream run every time (the suite's budget: ten minutes on two cores);
 DIPC_LONG_GENERATOR=1 adds a run of the next 3,000 (marked slow), judged at m = 1..6, that
 prints its counts per outcome and per construct of issue 40 (counted outputs, DLap draws).
 It runs in chunks and resumes: DIPC_EL_START and DIPC_EL_COUNT choose the programs,
-DIPC_EL_MAX_M the longest plain check, and DIPC_EL_LEDGER names a JSON-lines file where each
+DIPC_EL_MAX_M the longest plain check, DIPC_EL_ONLY a Spec field (e.g. "second": only the programs
+with a second stored variable, for issue 41's count), and DIPC_EL_LEDGER names a JSON-lines file where each
 judged program is recorded and from which a later run skips the ones already judged.  The five programs of issue 25 are explicit specs (`AUDIT_CASES`), checked up
 to m = 5, where three of them first fail.
 """
@@ -361,10 +362,13 @@ def test_generated_programs_long_run(workdir, capsys):
     lengths = tuple(range(1, int(os.environ.get("DIPC_EL_MAX_M", LONG_MAX_M)) + 1))
     ledger = Path(os.environ["DIPC_EL_LEDGER"]) if os.environ.get("DIPC_EL_LEDGER") else None
     done = ledger_rows(ledger)
+    only = os.environ.get("DIPC_EL_ONLY", "")   # e.g. "second": only the programs that draw that Spec field
     for i in range(start, start + count):
         if i in done:
             continue
         spec, began = generated(i), time.monotonic()
+        if only and not getattr(spec, only):
+            continue
         j = judge(spec, workdir, f"l{i}", lengths)
         done[i] = {"index": i, "outcome": j.outcome, "constructs": constructs(spec), "lengths": len(lengths),
                    "seconds": round(time.monotonic() - began, 2), "unchecked_from": j.unchecked_from,
@@ -372,7 +376,7 @@ def test_generated_programs_long_run(workdir, capsys):
         if ledger is not None:
             with ledger.open("a") as f:
                 f.write(json.dumps(done[i]) + "\n")
-    rows = [done[i] for i in range(start, start + count)]
+    rows = [done[i] for i in range(start, start + count) if i in done]
     counts = Counter(r["outcome"] + (" (wrong)" if r["problems"] else "") for r in rows)
     by_construct = Counter((r["constructs"], r["outcome"]) for r in rows)
     failures = [f"#{r['index']} {r['problems'][0]}" for r in rows if r["problems"]]
