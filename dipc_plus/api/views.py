@@ -102,7 +102,10 @@ class Tabled:
     True
     """
 
-    html_title = ""
+    @property
+    def html_title(self) -> str:
+        """The table's title: a subclass names it by a class attribute or a property."""
+        return ""
 
     def html_rows(self) -> list[tuple[str, object]]:
         return []
@@ -216,7 +219,7 @@ class NeighbourPairView(RawView, Tabled):
     """
 
     RENAMED = {"probability": "p", "neighbour_probability": "q"}
-    GROUPED = ("input", "neighbour")
+    GROUPED: tuple[str, ...] = ("input", "neighbour")
     EVENT = "..."       # how the HTML rows name the event whose probabilities they give
 
     def failure_text(self) -> str:
@@ -415,7 +418,7 @@ def sample_class() -> type:
             return env_repr(grouped(self.program, self.inputs))
 
         def html_rows(self, limit: int = 6) -> list[tuple[str, object]]:
-            rows = []
+            rows: list[tuple[str, object]] = []
             for name in self.discrete_names():
                 dist = self.distribution([name])
                 for key, count in sorted(dist.items(), key=lambda kv: -_count(kv[1]))[:limit]:
