@@ -9,18 +9,15 @@ is the independent witness: it never uses the factoring or root isolation of
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterator
 
-import flint
 from flint import arb, fmpq
 
 from dipc_plus.execution import limits
 from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import fmt_q, to_fmpq
-from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly, working_precision
 
 RELATIONS = (">=", ">", "<=", "<")
 _REL_ALIASES = {">=": ">=", "=>": ">=", "\u2265": ">=", ">": ">", "<=": "<=", "=<": "<=",
@@ -62,22 +59,6 @@ class CertificationError(RuntimeError):
 # ---------------------------------------------------------------------------------------
 # small exact / ball helpers
 # ---------------------------------------------------------------------------------------
-
-@contextmanager
-def working_precision(bits: int) -> Iterator[None]:
-    """Run a block at `bits` bits of arb precision, restoring the old one after.
-
-    >>> with working_precision(200):
-    ...     flint.ctx.prec
-    200
-    """
-    old = flint.ctx.prec
-    flint.ctx.prec = bits
-    try:
-        yield
-    finally:
-        flint.ctx.prec = old
-
 
 def exact_ball_value(x: arb) -> Fraction:
     """The rational value of a ball of radius 0 (a dyadic number).
