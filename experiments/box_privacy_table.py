@@ -124,7 +124,7 @@ def grid_cells(claim, every_value: bool) -> list[str]:
 
 def one(row: Row) -> list[str]:
     """Decide the row's box claim and format its cells."""
-    from dipc_plus.claims.box import box_text
+    from dipc_plus.claims.scope import box_text
     from dipc_plus.claims.privacy_reader import load_privacy_claim
     from dipc_plus.exact.convert import fmt_q
     from dipc_plus.privacy.dp.box import decide_box_privacy
