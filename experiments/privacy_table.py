@@ -26,10 +26,11 @@ sys.path.insert(0, ROOT)
 
 from dipc_plus.claims.privacy_reader import load_privacy_claim  # noqa: E402
 from dipc_plus.exact.decimals import decimal_down  # noqa: E402
-from dipc_plus.privacy.display import log_text, show_env, show_outputs  # noqa: E402
+from dipc_plus.privacy.display import ENV_STYLE, log_text, user_env  # noqa: E402
+from dipc_plus.semantics.values import show_env as _show_env  # noqa: E402
 from dipc_plus.errors import UserError  # noqa: E402
 from dipc_plus.privacy.dp.check import check_dp  # noqa: E402
-from dipc_plus.privacy.online.every_length import classify, explicit_params  # noqa: E402
+from dipc_plus.privacy.online.every_length import classify  # noqa: E402
 from dipc_plus.exact.log_point import ln_text, value_at_log  # noqa: E402
 from dipc_plus.privacy.loss.tight import loss_expr, privacy_loss  # noqa: E402
 from dipc_plus.privacy.pufferfish.check import check_pufferfish  # noqa: E402
@@ -61,6 +62,14 @@ PAPERS = {
     "discrete_noisy_max_improved_contagious_pufferfish": "FAIER Ex. 6.3: not ln 2-Pufferfish, out 3 at p = 1/2",
 }
 
+
+
+def show_env(env, program) -> str:
+    """An input or output environment as the privacy reports print it (grouped by array)."""
+    return _show_env(user_env(program, env), **ENV_STYLE)
+
+
+show_outputs = show_env
 
 def timed(fn, *args, **kw):
     t0 = time.perf_counter()
@@ -99,7 +108,7 @@ def every_length_cell(claim) -> str:
         return "-"
     t0 = time.perf_counter()
     try:
-        _, bound, pats, _ = classify(claim.program, explicit_params(claim.file, {}))
+        _, bound, pats, _ = classify(claim.program, claim.given_params)
     except UserError as err:
         return f"outside the class (line {err.line})" if err.line else "cannot decide"
     ms = (time.perf_counter() - t0) * 1000
