@@ -68,9 +68,6 @@ def show_env(env, program) -> str:
     """An input or output environment as the privacy reports print it (grouped by array)."""
     return _show_env(user_env(program, env), **ENV_STYLE)
 
-
-show_outputs = show_env
-
 def timed(fn, *args, **kw):
     t0 = time.perf_counter()
     out = fn(*args, **kw)
@@ -145,7 +142,7 @@ def section_claims(lines: list) -> None:
             if res.counterexample is not None:
                 x = res.counterexample
                 pp = ", ".join(f"{k}={v}" for k, v in x.params.items())
-                verdict += f": {x.scenario}, {x.secret} vs {x.other}, {show_outputs(x.output, claim.program)}" + \
+                verdict += f": {x.scenario}, {x.secret} vs {x.other}, {show_env(x.output, claim.program)}" + \
                     (f", {pp}" if pp else "")
         else:
             res, t = timed(check_dp, claim)
@@ -156,7 +153,7 @@ def section_claims(lines: list) -> None:
             verdict = res.verdict
             if res.counterexample is not None:
                 c = res.counterexample
-                out = show_outputs(c.output, claim.program) if c.outputs is None else f"S = {{{c.output_set}}}"
+                out = show_env(c.output, claim.program) if c.outputs is None else f"S = {{{c.output_set}}}"
                 verdict += (f": {show_env(c.input, claim.program)} vs {show_env(c.neighbour, claim.program)}, "
                             f"{out}, eps = {c.eps_text()}")
         sc = res.scope
@@ -285,7 +282,7 @@ def section_faier(lines: list) -> None:
     c, r, l = dp("discrete_above_threshold", 5)
     lines.append(f"| discretised Above Threshold (Alg. 4) | 4 ln 2-DP | fails: bot^4 top (5 queries) | with 5 queries "
                  f"fails: {show_env(r.counterexample.input, c.program)} vs "
-                 f"{show_env(r.counterexample.neighbour, c.program)}, {show_outputs(r.counterexample.output, c.program)}; "
+                 f"{show_env(r.counterexample.neighbour, c.program)}, {show_env(r.counterexample.output, c.program)}; "
                  f"tight loss {ln_text(l.point_ratio)} (section 5) |")
     lines.append("")
     # FAIER Table 1
@@ -357,7 +354,7 @@ def section_above_threshold(lines: list) -> None:
             bound = approx(Fraction(16, 11) * 2 ** n, 6)
         lines.append(f"| {m} | {3 ** m} | {ln_text(loss.point_ratio)} in {ln_enclosure(loss.point_ratio)} | "
                      f"{show_env(c.input, claim.program)} vs {show_env(c.neighbour, claim.program)}, "
-                     f"{show_outputs(c.output, claim.program)} | {fam} | {bound} | {t:.2f} |")
+                     f"{show_env(c.output, claim.program)} | {fam} | {bound} | {t:.2f} |")
         print("AT", m, round(t, 2), flush=True)
     lines.append("")
     # the same program for every eps, small m
@@ -398,7 +395,7 @@ def section_svt(lines: list) -> None:
             if res.counterexample is not None:
                 c = res.counterexample
                 cex = (f"{show_env(c.input, claim.program)} vs {show_env(c.neighbour, claim.program)}, "
-                       f"{show_outputs(c.output, claim.program)}, eps = {c.eps_text()}")
+                       f"{show_env(c.output, claim.program)}, eps = {c.eps_text()}")
             grid = claim.grid[claim.program.input_names()[0]]
             lines.append(f"| Alg. {a} | {m} | {{{', '.join(str(v) for v in grid)}}}^{m} | {res.verdict} | {cex} | "
                          f"{sup} | {lsl[a]} | {t:.2f} |")
