@@ -223,7 +223,8 @@ def parse_shard(args) -> tuple[int, int] | None:
         return None
     i, sep, n = str(text).partition("/")
     if not sep or not i.strip().isdigit() or not n.strip().isdigit() or len(text) > 20:
-        raise UserError(f"--shard {limits_clip(text)}: write I/N, e.g. --shard 3/8",
+        from dipc_plus.execution.limits import clip
+        raise UserError(f"--shard {clip(str(text), 40)}: write I/N, e.g. --shard 3/8",
                         hint="I is this part's number (1..N), N the number of parts")
     i, n = int(i), int(n)
     if not 1 <= i <= n or n > MAX_SHARDS:
@@ -255,23 +256,12 @@ def run_options(args):
                       strict=bool(getattr(args, "strict", False)), reference=bool(getattr(args, "reference", False)))
 
 
-def limits_clip(text) -> str:
-    from dipc_plus.execution.limits import clip
-    return clip(str(text), 40)
-
-
 def part_json(command: str, shard: tuple[int, int], source, options: dict, items: tuple[int, int],
               total: int) -> dict:
     """What `dipc merge` needs to know about one part: which run it belongs to and what it covers."""
     return {"command": command, "index": shard[0], "of": shard[1],
             "files": {path: digest for path, digest in source.files},
             "options": json_exact(options), "items": list(items), "total_items": total}
-
-
-def worker_source(build, build_args: tuple, *paths):
-    """How a worker rebuilds what this command loaded (execution.executor.Source)."""
-    from dipc_plus.execution.executor import Source
-    return Source.of(build, build_args, paths)
 
 
 # --------------------------------------------------------------------------- accuracy claims
@@ -316,10 +306,11 @@ def accuracy_checker(claim, claim_file: str, params: dict, dd_over, paper: bool,
     """The checker of a loaded claim under `options`, with the Source its workers rebuild it from
     (the reference flag is passed only when set, so a default run's parts name what they did)."""
     from dipc_plus.accuracy.checker import AccuracyChecker, build_checker
+    from dipc_plus.execution.executor import Source
     checker = AccuracyChecker(claim, dd_over=dd_over, boundary=paper, max_states=options.max_states, options=options)
     build = (os.path.abspath(claim_file), tuple(params.items()), dd_over, paper, options.max_states)
-    checker.source = worker_source(build_checker, build + ((True,) if options.reference else ()), claim_file,
-                                   claim.program_path)
+    checker.source = Source.of(build_checker, build + ((True,) if options.reference else ()),
+                               (claim_file, claim.program_path))
     return checker
 
 
@@ -407,6 +398,11 @@ def load_program_input(args):
     program = load_program(args.program, params, args.function)
     env = inputs_mod.bind_inputs(program, given)
     return program, env, given
+
+
+def declared_names(program, names: list[str]) -> list[str]:
+    """`names` as the user declared them: an array's elements once, by the array's name."""
+    return list(dict.fromkeys(n.split("[")[0] if n.split("[")[0] in program.arrays else n for n in names))
 
 
 def inputs_text(program, given: dict) -> str:
