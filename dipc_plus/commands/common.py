@@ -33,28 +33,22 @@ def add_program_claim(parser, table: str) -> None:
                         help=f"a claim file (theories/*.toml) with a [{table}] table")
 
 
-def program_and_claim(args) -> tuple[str | None, str]:
-    """(program or None, claim) from `[PROGRAM] CLAIM`."""
-    if args.claim is None:
-        if str(args.program).endswith(".dip"):
-            raise UserError(f"{args.program} is a program; a claim file is needed too",
-                            hint="give the claim (theories/*.toml), which names its program, e.g. "
-                                 "dipc accuracy theories/sparse.toml")
-        return None, args.program
-    return args.program, args.claim
-
-
 def check_program_exists(program: str | None) -> None:
     if program is not None and not os.path.exists(program):
         raise UserError(f"cannot read the program: no file {program}", hint="give the path of a .dip file")
 
 
 def claim_paths(args) -> tuple[str | None, str]:
-    """(program or None, claim) of `[PROGRAM] CLAIM` and --max-states, checked."""
+    """(program or None, claim) of `[PROGRAM] CLAIM` (one path: the claim) and --max-states, checked."""
     check_max_states(args.max_states)
-    program, claim_file = program_and_claim(args)
-    check_program_exists(program)
-    return program, claim_file
+    if args.claim is None:
+        if str(args.program).endswith(".dip"):
+            raise UserError(f"{args.program} is a program; a claim file is needed too",
+                            hint="give the claim (theories/*.toml), which names its program, e.g. "
+                                 "dipc accuracy theories/sparse.toml")
+        return None, args.program
+    check_program_exists(args.program)
+    return args.program, args.claim
 
 
 def check_same_program(program: str | None, claim_path: str, claim_file: str) -> None:
@@ -152,15 +146,10 @@ def strict_json(result, args) -> dict:
     return {"requested": bool(args.strict), "reason": strict_reason(result)}
 
 
-def strict_line(result, args) -> str | None:
-    reason = strict_reason(result)
-    return f"STRICT: {reason}: exit {STRICT_EXIT}" if args.strict and reason else None
-
-
 def print_verdict_tail(result, args, vacuity=None, code: int = 0) -> None:
     """What follows a verdict's text: why it is vacuous, then the --strict line (unless the exit is vacuous's)."""
-    strict = strict_line(result, args)
-    for line in vacuity_lines(vacuity, args) + ([strict] if strict and code != EXIT_VACUOUS else []):
+    reason = strict_reason(result) if args.strict and code != EXIT_VACUOUS else None
+    for line in vacuity_lines(vacuity, args) + ([f"STRICT: {reason}: exit {STRICT_EXIT}"] if reason else []):
         print(line)
 
 
