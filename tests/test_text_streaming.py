@@ -9,7 +9,7 @@ import pytest
 
 from conftest import THEORIES, run_main
 from dipc_plus.accuracy.checker import build_checker
-from dipc_plus.commands.accuracy import text_report
+from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.execution.json_spool import JsonSpool
 
 CASES = [("sparse.toml", (("m", 4), ("c", 1)), None),     # verified
@@ -33,8 +33,8 @@ def test_the_streamed_text_is_the_text_of_the_reports_in_memory(name, params, dd
     streamed = _check(name, params, dd_over, summarize="text-verbose" if verbose else "text")
     in_memory = _check(name, params, dd_over)   # no summary: every report kept as an object
     assert in_memory.kept is None
-    assert _without_seconds(text_report(streamed, verbose=verbose)) == \
-        _without_seconds(text_report(in_memory, verbose=verbose))
+    assert _without_seconds(AccuracyResult.report(streamed, verbose=verbose)) == \
+        _without_seconds(AccuracyResult.report(in_memory, verbose=verbose))
 
 
 def test_a_text_run_keeps_its_lines_on_disk_not_in_memory():
@@ -53,5 +53,5 @@ def test_a_verbose_line_with_newlines_comes_back_whole():
 def test_the_command_prints_the_streamed_report():
     code, out, err = run_main(["accuracy", THEORIES / "sparse.toml", "--set", "m=3", "--set", "c=1", "--no-progress"])
     assert code == 0, err
-    expected = text_report(_check("sparse.toml", (("m", 3), ("c", 1)), None))
+    expected = AccuracyResult.report(_check("sparse.toml", (("m", 3), ("c", 1)), None))
     assert _without_seconds(out).startswith(_without_seconds(expected))

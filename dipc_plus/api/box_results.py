@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from dipc_plus.api.results import AccuracyReport, Report, SweepReport
-from dipc_plus.api.views import KappaStar, RawView, env_repr, grouped, html_table
+from dipc_plus.api.views import KappaStar, RawView, env_repr, grouped
 from dipc_plus.errors import UserError
 
 class RegionView(RawView):

@@ -117,10 +117,6 @@ def show_box(args, checker, result, options) -> int:
     return {"verified": 0, "refuted": 1, UNDECIDED: EXIT_UNDECIDED}[result.verdict]
 
 
-# the report of a run, as the result says it (kept under this name for callers of the command's module)
-text_report = AccuracyResult.report
-
-
 def part_record(checker, every, shard, kappa: int) -> dict:
     """The "part" record of a sharded run's part (`--shard i/n`), by which `dipc merge` joins the parts."""
     return part_json("accuracy", shard, checker.source, {"args": list(checker.source.args), "kappa": kappa},

@@ -33,28 +33,22 @@ def add_program_claim(parser, table: str) -> None:
                         help=f"a claim file (theories/*.toml) with a [{table}] table")
 
 
-def program_and_claim(args) -> tuple[str | None, str]:
-    """(program or None, claim) from `[PROGRAM] CLAIM`."""
-    if args.claim is None:
-        if str(args.program).endswith(".dip"):
-            raise UserError(f"{args.program} is a program; a claim file is needed too",
-                            hint="give the claim (theories/*.toml), which names its program, e.g. "
-                                 "dipc accuracy theories/sparse.toml")
-        return None, args.program
-    return args.program, args.claim
-
-
 def check_program_exists(program: str | None) -> None:
     if program is not None and not os.path.exists(program):
         raise UserError(f"cannot read the program: no file {program}", hint="give the path of a .dip file")
 
 
 def claim_paths(args) -> tuple[str | None, str]:
-    """(program or None, claim) of `[PROGRAM] CLAIM` and --max-states, checked."""
+    """(program or None, claim) of `[PROGRAM] CLAIM` (one path: the claim) and --max-states, checked."""
     check_max_states(args.max_states)
-    program, claim_file = program_and_claim(args)
-    check_program_exists(program)
-    return program, claim_file
+    if args.claim is None:
+        if str(args.program).endswith(".dip"):
+            raise UserError(f"{args.program} is a program; a claim file is needed too",
+                            hint="give the claim (theories/*.toml), which names its program, e.g. "
+                                 "dipc accuracy theories/sparse.toml")
+        return None, args.program
+    check_program_exists(args.program)
+    return args.program, args.claim
 
 
 def check_same_program(program: str | None, claim_path: str, claim_file: str) -> None:
@@ -152,15 +146,10 @@ def strict_json(result, args) -> dict:
     return {"requested": bool(args.strict), "reason": strict_reason(result)}
 
 
-def strict_line(result, args) -> str | None:
-    reason = strict_reason(result)
-    return f"STRICT: {reason}: exit {STRICT_EXIT}" if args.strict and reason else None
-
-
 def print_verdict_tail(result, args, vacuity=None, code: int = 0) -> None:
     """What follows a verdict's text: why it is vacuous, then the --strict line (unless the exit is vacuous's)."""
-    strict = strict_line(result, args)
-    for line in vacuity_lines(vacuity, args) + ([strict] if strict and code != EXIT_VACUOUS else []):
+    reason = strict_reason(result) if args.strict and code != EXIT_VACUOUS else None
+    for line in vacuity_lines(vacuity, args) + ([f"STRICT: {reason}: exit {STRICT_EXIT}"] if reason else []):
         print(line)
 
 
@@ -223,7 +212,8 @@ def parse_shard(args) -> tuple[int, int] | None:
         return None
     i, sep, n = str(text).partition("/")
     if not sep or not i.strip().isdigit() or not n.strip().isdigit() or len(text) > 20:
-        raise UserError(f"--shard {limits_clip(text)}: write I/N, e.g. --shard 3/8",
+        from dipc_plus.execution.limits import clip
+        raise UserError(f"--shard {clip(str(text), 40)}: write I/N, e.g. --shard 3/8",
                         hint="I is this part's number (1..N), N the number of parts")
     i, n = int(i), int(n)
     if not 1 <= i <= n or n > MAX_SHARDS:
@@ -255,23 +245,12 @@ def run_options(args):
                       strict=bool(getattr(args, "strict", False)), reference=bool(getattr(args, "reference", False)))
 
 
-def limits_clip(text) -> str:
-    from dipc_plus.execution.limits import clip
-    return clip(str(text), 40)
-
-
 def part_json(command: str, shard: tuple[int, int], source, options: dict, items: tuple[int, int],
               total: int) -> dict:
     """What `dipc merge` needs to know about one part: which run it belongs to and what it covers."""
     return {"command": command, "index": shard[0], "of": shard[1],
             "files": {path: digest for path, digest in source.files},
             "options": json_exact(options), "items": list(items), "total_items": total}
-
-
-def worker_source(build, build_args: tuple, *paths):
-    """How a worker rebuilds what this command loaded (execution.executor.Source)."""
-    from dipc_plus.execution.executor import Source
-    return Source.of(build, build_args, paths)
 
 
 # --------------------------------------------------------------------------- accuracy claims
@@ -316,10 +295,11 @@ def accuracy_checker(claim, claim_file: str, params: dict, dd_over, paper: bool,
     """The checker of a loaded claim under `options`, with the Source its workers rebuild it from
     (the reference flag is passed only when set, so a default run's parts name what they did)."""
     from dipc_plus.accuracy.checker import AccuracyChecker, build_checker
+    from dipc_plus.execution.executor import Source
     checker = AccuracyChecker(claim, dd_over=dd_over, boundary=paper, max_states=options.max_states, options=options)
     build = (os.path.abspath(claim_file), tuple(params.items()), dd_over, paper, options.max_states)
-    checker.source = worker_source(build_checker, build + ((True,) if options.reference else ()), claim_file,
-                                   claim.program_path)
+    checker.source = Source.of(build_checker, build + ((True,) if options.reference else ()),
+                               (claim_file, claim.program_path))
     return checker
 
 
@@ -407,6 +387,11 @@ def load_program_input(args):
     program = load_program(args.program, params, args.function)
     env = inputs_mod.bind_inputs(program, given)
     return program, env, given
+
+
+def declared_names(program, names: list[str]) -> list[str]:
+    """`names` as the user declared them: an array's elements once, by the array's name."""
+    return list(dict.fromkeys(n.split("[")[0] if n.split("[")[0] in program.arrays else n for n in names))
 
 
 def inputs_text(program, given: dict) -> str:

@@ -57,8 +57,9 @@ def run(args) -> int:
         result, attack = decide_loss(claim, options, parse_params(args.set), attack=args.attack,
                                      structure=False if args.no_structure else None, executor=executor_of(options))
     if args.plot and not pufferfish:
+        from dipc_plus.privacy.loss.plot import save_loss_figure
         with atomic_path(args.plot, input_files(args, claim.program.source), FIGURE_EXTENSIONS) as tmp:
-            plot_loss(result, tmp)
+            save_loss_figure(result, tmp)
     if args.json:
         with certified_or_exit_2():
             out = {**result.to_json(), **options.mode_json()}
@@ -73,9 +74,3 @@ def run(args) -> int:
         with atomic_path(args.plot, input_files(args, claim.program.source), FIGURE_EXTENSIONS) as tmp:
             plot_attacks(attack, tmp, program=claim.program.name)
     return 0
-
-
-def plot_loss(result, path: str) -> None:
-    """L(eps) beside the claimed budget, written to `path` (privacy.loss.plot)."""
-    from dipc_plus.privacy.loss.plot import save_loss_figure
-    save_loss_figure(result, path)

@@ -24,9 +24,9 @@ from dipc_plus.execution import limits
 from dipc_plus.exact.decimals import ball_text
 from dipc_plus.semantics.events import event_probability, parse_event, value_events
 from dipc_plus.exact.convert import json_exact
-from dipc_plus.commands.common import (add_program_input_arguments, inputs_text, json_text,
+from dipc_plus.commands.common import (add_program_input_arguments, declared_names, inputs_text, json_text,
                                        load_program_input, parse_eps_values)
-from dipc_plus.semantics.distribution import (Distribution, argmax_distribution, build_chain, certified,
+from dipc_plus.semantics.distribution import (argmax_distribution, build_chain, certified,
                                               distribution_of_chain, group_outputs)
 
 EXAMPLE = """\
@@ -78,10 +78,6 @@ def register(parser) -> None:
                         help="with --symbolic, the range of a real input (an array: of each element), "
                              "e.g. --box q=[-1,1]; every real input needs one")
     parser.set_defaults(func=run)
-
-
-def outcome_text(dist: Distribution, outcome) -> str:
-    return dist.describe(outcome)
 
 
 def run(args) -> int:
@@ -175,7 +171,7 @@ def text_report(dist, chain, given, points, total, ok, seconds, latex=False) -> 
     lines = header_lines(dist, chain, given, seconds) + [""]
     for outcome, p in dist.items():
         value = p.latex() if latex else str(p)
-        lines.append(f"{outcome_text(dist, outcome)}:")
+        lines.append(f"{dist.describe(outcome)}:")
         lines.append(f"    {value}")
         for eps in points:
             lines.append(f"    at eps={eps}: {_ball(p, eps)}")
@@ -311,8 +307,7 @@ def _symbolic_header(sd, box, given, cells, seconds) -> list:
 def real_outputs(sd) -> list:
     """The real outputs the symbolic report sums out (arrays by their name)."""
     from dipc_plus.semantics import ir
-    names = [n for n, t in sd.program.outputs if isinstance(t, (ir.RealT, ir.IntT))]
-    return list(dict.fromkeys(n.split("[")[0] if n.split("[")[0] in sd.program.arrays else n for n in names))
+    return declared_names(sd.program, [n for n, t in sd.program.outputs if isinstance(t, (ir.RealT, ir.IntT))])
 
 
 def _summed_out(sd) -> list:

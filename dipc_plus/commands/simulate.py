@@ -17,7 +17,7 @@ np = lazy_import("numpy")
 
 from dipc_plus.semantics import inputs as inputs_mod
 from dipc_plus.semantics import ir
-from dipc_plus.commands.common import add_program_arguments, conventional_json, load_program_input
+from dipc_plus.commands.common import add_program_arguments, conventional_json, declared_names, load_program_input
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.semantics.sampler import DEFAULT_CHUNK, DEFAULT_MAX_ITERATIONS, Frequency, as_eps, simulate
@@ -137,7 +137,7 @@ def _centres(program: ir.Program, items) -> dict:
         for flat_name, item in pairs:
             if flat_name not in outputs:
                 raise UserError(f"--around: '{name}' is not an output of {program.name}",
-                                hint=f"its outputs are: {', '.join(_display_names(program))}")
+                                hint=f"its outputs are: {', '.join(declared_names(program, [n for n, _ in program.outputs]))}")
             if isinstance(item, list):
                 raise UserError(f"--around {flat_name} is a scalar: give one value")
             flat[flat_name] = inputs_mod.coerce(item, outputs[flat_name], f"--around {flat_name}")
@@ -155,16 +155,6 @@ def _centres(program: ir.Program, items) -> dict:
 # --------------------------------------------------------------------------- the report
 
 
-def _display_names(program: ir.Program) -> list[str]:
-    """Output names as the user declared them (arrays once, not per element)."""
-    seen: list[str] = []
-    for name, _ in program.outputs:
-        base = name.split("[")[0] if "[" in name and name.split("[")[0] in program.arrays else name
-        if base not in seen:
-            seen.append(base)
-    return seen
-
-
 def _json_value(value):
     if isinstance(value, Fraction):
         return str(value)
@@ -173,13 +163,8 @@ def _json_value(value):
 
 def _group_values(program: ir.Program, names: list[str], values: tuple) -> dict:
     """{display name: value or list of element values} for one outcome tuple."""
-    out: dict = {}
-    for name, value in zip(names, values):
-        if "[" in name and name.split("[")[0] in program.arrays:
-            out.setdefault(name.split("[")[0], []).append(_json_value(value))
-        else:
-            out[name] = _json_value(value)
-    return out
+    from dipc_plus.semantics.distribution import group_outputs   # the exact engines: not at start-up
+    return dict(group_outputs(program, names, values, _json_value))
 
 
 def _freq(freq: Frequency, confidence: float) -> dict:
@@ -214,7 +199,7 @@ def build_report(result, confidence: float, gamma=None, around=None, seed=None) 
         "runs": result.n,
         "seed": seed,
         "confidence": confidence,
-        "outputs": _display_names(program),
+        "outputs": declared_names(program, [n for n, _ in program.outputs]),
         "outcomes": [],
     }
     within_event = result.within(gamma, around) if gamma is not None else None
