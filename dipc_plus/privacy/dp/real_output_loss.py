@@ -67,7 +67,7 @@ class PairLoss:
     candidates: list = field(default_factory=list)
     infinite: list = field(default_factory=list)       # (outcome, why[, (lo, hi, line): where f > 0 = g])
     undecided: list = field(default_factory=list)      # (outcome, (lo, hi), why)
-    unproved: list = field(default_factory=list)       # [Unproved]: to bound by `bounded_on`
+    unproved: list = field(default_factory=list)       # [Unproved]: bounded later by `prove_unproved`
 
 
 @dataclass
@@ -319,7 +319,7 @@ def place_text(lo, hi, line=None) -> str:
 
 def prove_unproved(item: Unproved, K: Fraction) -> bool:
     """Is the ratio at most e^(K eps) on the interval for every eps, K at least every candidate?
-    Either f <= e^(K eps) g (`bounded_on`) or the ratio is monotone (the sign of W = f'g - fg'
+    Either f <= e^(K eps) g (H = e^(K eps) g - f >= 0) or the ratio is monotone (the sign of W = f'g - fg'
     proved; then its sup is a limit at an end, a candidate, so at most K).  The proofs split
     the interval up to 3 times; the three goals are tried at each depth in turn, so that the
     one that holds cheaply is found before a failing one has been split deep (which is where
