@@ -15,7 +15,7 @@ from dipc_plus.exact.constraints import probability as per_point_probability
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import LinForm, atom
 from dipc_plus.frontend.load import load_program, parse_program
-from dipc_plus.privacy.dp.density_ratio import Refused, loss_bound, path_costs
+from dipc_plus.privacy.dp.density_ratio import Refused, loss_bound, path_draws
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import output_distribution
 from dipc_plus.semantics.dtmc import mul
@@ -27,7 +27,7 @@ CUTS = (None, F(-1), F(1, 2), F(2))       # ends of the intervals of a real outp
 
 def bound_of(program, kind: str, box=(F(0), F(2)), b=F(1)) -> F:
     box_bounds = {n: box for n, _ in program.inputs}
-    paths, cells = path_costs(program, box_bounds)
+    paths, cells = path_draws(program, box_bounds)
     assert not cells
     return loss_bound(paths, [n for n, _ in program.inputs], kind, b)[0]
 
@@ -156,7 +156,7 @@ def test_linf_takes_the_sign_vectors_exactly():
 def test_whitelist_refuses_naming_the_line(text, line, words):
     program = parse_program(text, "refused.dip")
     with pytest.raises(Refused) as info:
-        path_costs(program, {n: (F(0), F(1)) for n, _ in program.inputs})
+        path_draws(program, {n: (F(0), F(1)) for n, _ in program.inputs})
     assert words in info.value.message and info.value.pos.line == line
 
 
@@ -169,9 +169,9 @@ def test_exponential_noise_without_input_in_its_mean_is_admitted():
 def test_input_only_comparison_splits_the_box_unless_constant_on_it():
     text = "input q: real\noutput out: real\nb: bool\nb <- q > 1/2\nif b then\n out <- Lap(eps, q)\nelse\n out <- Lap(eps, 0)\nend\n"
     program = parse_program(text, "jump.dip")
-    paths, cells = path_costs(program, {"q": (F(0), F(1))})
+    paths, cells = path_draws(program, {"q": (F(0), F(1))})
     assert [p.line for p in cells] == [4] and len(paths) == 2
-    paths, cells = path_costs(program, {"q": (F(1), F(2))})
+    paths, cells = path_draws(program, {"q": (F(1), F(2))})
     assert cells == []
 
 

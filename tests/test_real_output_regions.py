@@ -19,7 +19,7 @@ from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.frontend.load import load_program
 from dipc_plus.privacy.dp.real_output_check import check_real_outputs
-from dipc_plus.privacy.dp.real_output_loss import pair_loss, sup_loss_over_eps
+from dipc_plus.privacy.dp.real_output_loss import SupCache, pair_loss
 from dipc_plus.privacy.dp.real_output_regions import region_loss, restrict, separable_direction
 from dipc_plus.semantics.real_output_density import real_output_densities
 from dipc_plus.semantics.symbolic_chain import symbolic_paths
@@ -84,7 +84,10 @@ def largest_two_value_candidate(lyu) -> F:
                 pl = pair_loss(two_value_outcomes(lyu[u]), two_value_outcomes(lyu[v]), several=region_loss)
                 assert not pl.infinite and not pl.undecided
                 cands += pl.candidates
-    s, _ = sup_loss_over_eps(cands)
+    cache = SupCache()
+    sups = [cache.first(c, set()) for c in cands]
+    assert cands and not any(s.infinite for s in sups)
+    s = max(sups, key=lambda s: s.upper())
     assert s.value is not None
     return s.value
 

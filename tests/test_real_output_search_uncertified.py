@@ -12,8 +12,8 @@ from fractions import Fraction
 import pytest
 
 from dipc_plus.decision.sup_ratio import NotCertified
-from dipc_plus.privacy.dp import real_output_check
-from dipc_plus.privacy.dp.real_output_check import SupCache
+from dipc_plus.privacy.dp import real_output_loss
+from dipc_plus.privacy.dp.real_output_loss import SupCache
 
 
 class _Candidate:
@@ -26,12 +26,12 @@ def _uncertified(*_args, **_kwargs):
 
 
 def test_a_search_skips_an_uncertified_candidate(monkeypatch):
-    monkeypatch.setattr(real_output_check, "sup_loss_over_eps", _uncertified)
+    monkeypatch.setattr(real_output_loss, "sup_one", _uncertified)
     search = SupCache(Fraction(1, 100), Fraction(1, 2))
     assert search.first(_Candidate(), set()) is None
 
 
 def test_a_verification_still_stops_on_an_uncertified_candidate(monkeypatch):
-    monkeypatch.setattr(real_output_check, "sup_loss_over_eps", _uncertified)
+    monkeypatch.setattr(real_output_loss, "sup_one", _uncertified)
     with pytest.raises(NotCertified):
         SupCache().first(_Candidate(), set())

@@ -10,7 +10,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.frontend.load import parse_program
 from dipc_plus.privacy.dp import density_ratio
-from dipc_plus.privacy.dp.density_ratio import Refused, loss_bound, path_costs
+from dipc_plus.privacy.dp.density_ratio import Refused, loss_bound, path_draws
 from dipc_plus.semantics.walk import Domain, PathState, Walk
 
 BRANCH = """input  q: real
@@ -72,7 +72,7 @@ def test_density_ratio_is_a_domain_of_the_one_walk():
 
 def test_density_ratio_walks_both_branches_of_a_condition_on_draws():
     program = parse_program(BRANCH, "branch.dip")
-    paths, cells = path_costs(program, {"q": (F(0), F(1))})
+    paths, cells = path_draws(program, {"q": (F(0), F(1))})
     assert paths == [[(F(1), {"q": F(1)})], [(F(1), {"q": F(2)})]] and cells == []
     assert loss_bound(paths, ["q"], "one-position", F(1))[0] == 2
 
@@ -80,9 +80,9 @@ def test_density_ratio_walks_both_branches_of_a_condition_on_draws():
 def test_density_ratio_refuses_past_its_path_limit_naming_the_branch():
     assert density_ratio.MAX_PATHS == 4096
     program = parse_program(many_branches(12), "many.dip")
-    paths, _ = path_costs(program, {"q": (F(0), F(1))})
+    paths, _ = path_draws(program, {"q": (F(0), F(1))})
     assert len(paths) == 4096
     program = parse_program(many_branches(13), "many.dip")
     with pytest.raises(Refused) as info:
-        path_costs(program, {"q": (F(0), F(1))})
+        path_draws(program, {"q": (F(0), F(1))})
     assert "more than 4096 paths" in info.value.message and info.value.pos.line == 9 + 5 * 12

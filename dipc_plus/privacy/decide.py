@@ -91,7 +91,7 @@ def decide_loss(claim, options: RunOptions, params: dict, *, structure: bool | N
         if not attack:
             return result, None
         from dipc_plus.privacy.pufferfish.attack import scenario_attacks
-        return result, scenario_attacks(claim)
+        return result, scenario_attacks(claim, tables=result.tables)
     if attack:
         raise UserError("--attack needs a Pufferfish claim (its scenarios are the adversary's priors)",
                         hint="see docs/claims.md, 'Pufferfish claims'")

@@ -268,29 +268,18 @@ def _constant_on_box(f: Form, op: str, box: dict) -> bool:
 # --------------------------------------------------------------------------- the bound
 
 
-def _walked(program: ir.Program, box: dict, one_sided: bool) -> tuple[list, list]:
-    """(the end states of the whitelist walk, each with its outputs checked; the cell positions)."""
+def path_draws(program: ir.Program, box: dict, one_sided: bool = False) -> tuple[list, list]:
+    """(per path, the draws (r, a) whose mean reads an input; the positions of the input-only
+    comparisons that split `box`).  Raises Refused naming the line of a failed precondition.
+    `one_sided`: the walk also admits one-sided noises (support [mean, inf), density
+    r eps e^(-r eps (x - mean))) and gives per path (two-sided draws, one-sided draws (r, a)), for
+    provers that only move such a mean down (then the density drops by at most e^(r eps |shift|))."""
     walk = _Whitelist(program, box, one_sided=one_sided)
     ends = walk.run()
     for p in ends:
         walk.check_outputs(p)
-    return ends, list(walk.cells)
-
-
-def path_costs(program: ir.Program, box: dict) -> tuple[list, list]:
-    """(per path, the draws (r, a) whose mean reads an input; positions of the input-only
-    comparisons that split the box).  Raises Refused naming the line of a failed precondition."""
-    ends, cells = _walked(program, box, False)
-    return [list(p.facts.moved) for p in ends], cells
-
-
-def path_draws(program: ir.Program, box: dict) -> tuple[list, list]:
-    """(per path, (two-sided draws (r, a), one-sided draws (r, a)) whose mean reads an input; the
-    positions of the input-only comparisons that split `box`): the walk of `path_costs` that also
-    admits one-sided noises (support [mean, inf), density r eps e^(-r eps (x - mean))), for provers
-    that only move such a mean down (then the density drops by at most e^(r eps |shift|))."""
-    ends, cells = _walked(program, box, True)
-    return [(list(p.facts.moved), list(p.facts.one_sided)) for p in ends], cells
+    draws = [(list(p.facts.moved), list(p.facts.one_sided)) if one_sided else list(p.facts.moved) for p in ends]
+    return draws, list(walk.cells)
 
 
 def input_only_comparisons(program: ir.Program, box: dict) -> list[Form]:
@@ -336,7 +325,7 @@ def density_ratio_for(claim) -> DensityRatio:
     if adj.kind not in BOUNDED:
         return DensityRatio(False, f"the adjacency \"{adj.kind}\" does not bound the change of each input")
     try:
-        paths, cells = path_costs(claim.program, claim.box_bounds)
+        paths, cells = path_draws(claim.program, claim.box_bounds)
     except Refused as why:
         return DensityRatio(False, f"a precondition fails: {why.text()}")
     inputs = [n for n, _ in claim.program.inputs]

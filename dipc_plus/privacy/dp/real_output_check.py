@@ -33,7 +33,6 @@ from flint import arb
 from dipc_plus.claims.claim_file import locate_key
 from dipc_plus.claims.scope import inputs_scope
 from dipc_plus.decision.certified import working_precision
-from dipc_plus.decision.sup_ratio import TOLERANCE, NotCertified
 from dipc_plus.exact.constraints import probability as per_point_probability
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.decimals import decimal_down
@@ -43,8 +42,8 @@ from dipc_plus.errors import UserError
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.privacy.display import every_value_coverage, every_value_scope_json
 from dipc_plus.privacy.dp.coupling import Coupling, coupling_for
-from dipc_plus.privacy.dp.real_output_loss import (EndRatio, interval_text, pair_loss, place_text, prove_unproved,
-                                                    sup_loss_over_eps)
+from dipc_plus.privacy.dp.real_output_loss import (EndRatio, SupCache, interval_text, pair_loss, place_text,
+                                                    prove_unproved)
 from dipc_plus.privacy.dp.real_output_regions import region_loss
 from dipc_plus.privacy.online.every_length import BoundContradiction
 from dipc_plus.semantics import ir
@@ -225,8 +224,8 @@ def check_real_outputs(claim, options: RunOptions = DEFAULT_OPTIONS, refute_only
     pairs = [(u, v) for u in claim.points for v in claim.points
              if u is not v and u != v and claim.adjacency.adjacent(u, v)]
     sups = SupCache(SEARCH_TOLERANCE, k) if refute_only else SupCache()
-    done = (_quick_refutation(result, pairs, dens, names, k, sups)
-            or _thorough_pass(result, pairs, dens, names, k, sups))
+    done = (_pass(result, pairs, dens, names, k, sups, thorough=False)
+            or _pass(result, pairs, dens, names, k, sups, thorough=True))
     if done and result.coupling is not None:
         raise BoundContradiction(f"the coupling bound is wrong: d*B = {fmt_q(cp.bound)} <= {fmt_q(k)}, yet a "
                                  "counterexample re-checked by the per-point chain refutes the claim; no verdict "
@@ -279,67 +278,24 @@ def _refute(result: RealOutputCheck, cex, s) -> bool:
     return True
 
 
-@dataclass
-class SupCache:
-    """The sups over eps of the candidates' losses, each computed once per distinct ratio for
-    both passes (they meet the same ratios at many pairs; one enclosure may take seconds), to
-    `tolerance`, or only to one side of `against` (a search)."""
-    tolerance: Fraction = TOLERANCE
-    against: Fraction | None = None
-    values: dict = field(default_factory=dict)
-
-    def first(self, candidate, seen: set):
-        """The candidate's sup, or None when this pass has `seen` its ratio already."""
-        key = (str(candidate.ratio.num), str(candidate.ratio.den))
-        if key in seen:
-            return None
-        seen.add(key)
-        if key not in self.values:
-            try:
-                self.values[key], _ = sup_loss_over_eps([candidate], self.tolerance, self.against)
-            except NotCertified:
-                if self.against is None:
-                    raise
-                self.values[key] = None   # a search: a candidate no enclosure certifies refutes nothing
-        return self.values[key]
-
-
-def _quick_refutation(result: RealOutputCheck, pairs, dens, names, k, sups: SupCache) -> bool:
-    """The cheap monotonicity tests only, looking for a candidate above the budget whose
-    counterexample re-checks; True if the claim was refuted."""
-    program = result.claim.program
-    seen: set = set()
-    memo: dict = {}
-    for index, (u, v) in enumerate(pairs, start=1):
-        pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)], thorough=False, several=region_loss, memo=memo)
-        for c in pl.candidates:
-            s = sups.first(c, seen)
-            if s is None:
-                continue
-            if _above(s, k):
-                cex = _counterexample(program, u, v, c, k, dens, names, s)
-                if cex is not None:
-                    result.pairs = index
-                    return _refute(result, cex, s)
-    return False
-
-
-def _thorough_pass(result: RealOutputCheck, pairs, dens, names, k, sups: SupCache) -> bool:
-    """Every pair with every proof: the sup over the candidates (kept in result), the intervals
-    left unproved (result.unproved_intervals) and the undecided outcomes; True if refuted."""
+def _pass(result: RealOutputCheck, pairs, dens, names, k, sups: SupCache, thorough: bool) -> bool:
+    """One pass over the pairs, looking for a candidate above the budget whose counterexample
+    re-checks; True if the claim was refuted.  The quick pass (not `thorough`) runs the cheap
+    monotonicity tests on outcomes with one released value only and records nothing else; the
+    thorough pass runs every proof and records the sup over the candidates (result.best), the
+    intervals left unproved (result.unproved_intervals) and the undecided outcomes."""
     program = result.claim.program
     seen: set = set()
     best = None
     unproved = []
     memo: dict = {}
-    for u, v in pairs:
-        result.pairs += 1
-        pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)], several=region_loss, memo=memo)
-        for outcome, why, *where in pl.infinite:
+    for index, (u, v) in enumerate(pairs, start=1):
+        pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)], thorough, several=region_loss, memo=memo)
+        for outcome, why, *where in pl.infinite if thorough else ():
             cex = _counterexample_infinite(program, u, v, outcome, k, *where)
             if cex is not None:
                 result.verdict, result.counterexample = "refuted", cex
-                result.sup_text = "inf"
+                result.pairs, result.sup_text = index, "inf"
                 return True
             result.undecided.append((outcome, "-", why + " (counterexample not re-checked)"))
         for c in pl.candidates:
@@ -348,16 +304,20 @@ def _thorough_pass(result: RealOutputCheck, pairs, dens, names, k, sups: SupCach
                 continue
             if best is None or s.infinite or s.upper() > best.upper():
                 best = s
-            if _above(s, k):
-                result.sup_exact = s.value is not None
-                result.sup_text = s.text()
-                cex = _counterexample(program, u, v, c, k, dens, names, s)
-                if cex is not None:
-                    return _refute(result, cex, s)
+            if not _above(s, k):
+                continue
+            cex = _counterexample(program, u, v, c, k, dens, names, s)
+            if cex is not None:
+                result.pairs = index
+                return _refute(result, cex, s)
+            if thorough:
+                result.sup_exact, result.sup_text = s.value is not None, s.text()
                 result.notes.append("a candidate exceeds the budget but no counterexample was re-checked")
-        unproved += [(u, v, x) for x in pl.unproved]
-        result.undecided += [(o, "all" if iv is None else interval_text(*iv), why) for o, iv, why in pl.undecided]
-    result.best, result.unproved_intervals = best, unproved
+        if thorough:
+            unproved += [(u, v, x) for x in pl.unproved]
+            result.undecided += [(o, "all" if iv is None else interval_text(*iv), why) for o, iv, why in pl.undecided]
+    if thorough:
+        result.best, result.unproved_intervals, result.pairs = best, unproved, len(pairs)
     return False
 
 
@@ -530,9 +490,7 @@ def _counterexample(program, u, v, c: EndRatio, k, dens, names, best) -> RealCou
             if _exceeds(ball, k, eps):
                 return RealCounterexample(u, v, c.outcome, None, eps, None, None, p, q, ball)
             continue
-        ku = tuple(Fraction(u[n]) for n in names)
-        kv = tuple(Fraction(v[n]) for n in names)
-        fu, fv = dens[ku][c.outcome].density, dens[kv][c.outcome].density
+        fu, fv = dens[_key(u, names)][c.outcome].density, dens[_key(v, names)][c.outcome].density
         for w in (_points_toward(c) if c.line is None else _points_inside(c)):
             at = w if isinstance(w, list) else [w]
             f = [pc.form for pc in fu if pc.cell.contains(at)]

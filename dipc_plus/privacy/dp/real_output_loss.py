@@ -35,13 +35,13 @@ from flint import fmpq_poly
 
 from dipc_plus.decision.certified import Interval
 from dipc_plus.decision.decide import decide
-from dipc_plus.decision.sup_ratio import TOLERANCE, SupRatio, sup_one
+from dipc_plus.decision.sup_ratio import TOLERANCE, NotCertified, SupRatio, sup_one
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.semantics.real_output_density import derivative
 
-__all__ = ["EndRatio", "PairLoss", "Unproved", "bounded_on", "prove_unproved", "interval_loss", "middle", "nonnegative_on", "pair_loss",
-           "place_text", "sup_loss_over_eps", "interval_text"]
+__all__ = ["EndRatio", "PairLoss", "SupCache", "Unproved", "prove_unproved", "interval_loss", "middle", "nonnegative_on",
+           "pair_loss", "place_text", "interval_text"]
 
 ALL_EPS = Interval()
 
@@ -67,7 +67,7 @@ class PairLoss:
     candidates: list = field(default_factory=list)
     infinite: list = field(default_factory=list)       # (outcome, why[, (lo, hi, line): where f > 0 = g])
     undecided: list = field(default_factory=list)      # (outcome, (lo, hi), why)
-    unproved: list = field(default_factory=list)       # [Unproved]: to bound by `bounded_on`
+    unproved: list = field(default_factory=list)       # [Unproved]: bounded later by `prove_unproved`
 
 
 @dataclass
@@ -115,10 +115,10 @@ def _negated(form: SymbolicForm) -> SymbolicForm:
     return SymbolicForm(form.p, {k: -P for k, P in form.terms.items()})
 
 
-def _monotone(f: SymbolicForm, g: SymbolicForm, lo, hi, thorough: bool = True) -> str | None:
-    """'up' / 'down' / 'flat' / 'valley' when the sign test of W = f'g - fg' proves R = f/g
+def _monotone(f: SymbolicForm, g: SymbolicForm, lo, hi) -> str | None:
+    """'up' / 'down' / 'flat' / 'valley' when the cheap sign test of W = f'g - fg' proves R = f/g
     non-decreasing, non-increasing, constant, or first non-increasing then non-decreasing on
-    (lo, hi) for every eps; None when it does not."""
+    (lo, hi) for every eps; None when it does not (the split proofs are `prove_unproved`'s)."""
     W = _wronskian(f, g)
     shapes = _by_shape(W)
     if not shapes:
@@ -139,10 +139,6 @@ def _monotone(f: SymbolicForm, g: SymbolicForm, lo, hi, thorough: bool = True) -
     if values == {1}:
         return "up"
     if values == {-1}:
-        return "down"
-    if thorough and _nonnegative_split(W, lo, hi, 3):
-        return "up"
-    if thorough and _nonnegative_split(_negated(W), lo, hi, 3):
         return "down"
     # Descartes' rule for exponential sums sum c_k e^(mu_k v) (no power of v): at most as many
     # real zeros as sign changes of c_k ordered by mu.  One change, from - (small mu, which
@@ -193,8 +189,8 @@ def _breakpoints(pieces: list) -> set:
 
 def pair_loss(dens_u: dict, dens_v: dict, thorough: bool = True, several=None, memo: dict | None = None) -> PairLoss:
     """The loss of u against u' from their `real_output_densities` (one direction: f_u / f_u').
-    `thorough` False tries only the cheap monotonicity tests (a quick search for refutations).
-    `several(outcome, du, dv, out, thorough)` decides outcomes with two or more released values
+    `thorough` False leaves out the outcomes with two or more released values (a quick search for
+    refutations).  `several(outcome, du, dv, out)` decides those outcomes
     (`real_output_regions.region_loss`); without it they are undecided.  `memo` (a dict kept
     across pairs) reuses the findings of an earlier pair whose two densities of an outcome were
     the same closed forms on the same cells (a density often depends on a few inputs only, or
@@ -238,16 +234,16 @@ def _outcome_loss(outcome, du, dv, out: PairLoss, thorough: bool, several) -> No
         out.candidates.append(EndRatio(outcome, None, None, "mass", ExpFrac(num, den)))
         return
     if k > 1:
-        if several is not None:
-            several(outcome, du, dv, out, thorough)
-        else:
+        if several is not None and thorough:
+            several(outcome, du, dv, out)
+        elif several is None:
             out.undecided.append((outcome, None, f"{k} released real outputs: not handled here"))
         return
     points = sorted(_breakpoints(du.density) | _breakpoints(dv.density) | {Fraction(0)})
     ends = [None] + points + [None]
     for lo, hi in zip(ends, ends[1:]):
         mid = middle(lo, hi)
-        interval_loss(outcome, _piece_at(du.density, mid), _piece_at(dv.density, mid), lo, hi, out, thorough)
+        interval_loss(outcome, _piece_at(du.density, mid), _piece_at(dv.density, mid), lo, hi, out)
 
 
 def middle(lo, hi) -> Fraction:
@@ -257,8 +253,7 @@ def middle(lo, hi) -> Fraction:
     return (lo + 1) if lo is not None else (hi - 1) if hi is not None else Fraction(0)
 
 
-def interval_loss(outcome, f: SymbolicForm, g: SymbolicForm, lo, hi, out: PairLoss, thorough: bool = True,
-                  line=None) -> None:
+def interval_loss(outcome, f: SymbolicForm, g: SymbolicForm, lo, hi, out: PairLoss, line=None) -> None:
     """The candidates of sup f/g on the open interval (lo, hi) of one coordinate (f, g the two
     densities' closed forms there; an interval on one side of 0), added to `out`: the ratio's
     limits at the ends its proved shape points to, an infinite loss, or an `Unproved` interval.
@@ -276,7 +271,7 @@ def interval_loss(outcome, f: SymbolicForm, g: SymbolicForm, lo, hi, out: PairLo
         out.infinite.append((outcome, f"density positive at u and 0 at u' on {place_text(lo, hi, line)}",
                              (lo, hi, line)))
         return
-    how = _monotone(f, g, lo, hi, thorough=False)
+    how = _monotone(f, g, lo, hi)
     if how is None:
         known = _add_ends(outcome, f, g, lo, hi, out, line, ["lo", "hi"], shape_proved=False)
         out.unproved.append(Unproved(outcome, lo, hi, f, g, line, known))
@@ -324,7 +319,7 @@ def place_text(lo, hi, line=None) -> str:
 
 def prove_unproved(item: Unproved, K: Fraction) -> bool:
     """Is the ratio at most e^(K eps) on the interval for every eps, K at least every candidate?
-    Either f <= e^(K eps) g (`bounded_on`) or the ratio is monotone (the sign of W = f'g - fg'
+    Either f <= e^(K eps) g (H = e^(K eps) g - f >= 0) or the ratio is monotone (the sign of W = f'g - fg'
     proved; then its sup is a limit at an end, a candidate, so at most K).  The proofs split
     the interval up to 3 times; the three goals are tried at each depth in turn, so that the
     one that holds cheaply is found before a failing one has been split deep (which is where
@@ -338,13 +333,6 @@ def prove_unproved(item: Unproved, K: Fraction) -> bool:
 def _wronskian(f: SymbolicForm, g: SymbolicForm) -> SymbolicForm:
     """W = f'g - fg', the sign of the ratio's derivative where g > 0."""
     return derivative(f, 0) * g + _negated(f * derivative(g, 0))
-
-
-def bounded_on(item: Unproved, K: Fraction) -> bool:
-    """Is f <= e^(K eps) g on the whole interval, for every eps > 0?  `nonnegative_on` for
-    H = e^(K eps) g - f."""
-    H = item.g * SymbolicForm(1, {((Fraction(0),), K, (0,)): fmpq_poly([1])}) + _negated(item.f)
-    return _nonnegative_split(H, item.lo, item.hi, 3)
 
 
 def _nonnegative_split(H: SymbolicForm, lo, hi, depth: int) -> bool:
@@ -502,19 +490,26 @@ def _bernstein_nonnegative(free: dict, lo, hi, depth: int = 2) -> bool:
 
 
 @dataclass
-class _Candidate:
-    ratio: ExpFrac
+class SupCache:
+    """The one search of sup over eps of ln r(eps)/eps for the candidates' ratios: each distinct
+    ratio once for every pass and pair (they meet the same ratios at many pairs; one enclosure may
+    take seconds), to `tolerance`, or only to one side of `against` (a search for a refutation)."""
+    tolerance: Fraction = TOLERANCE
+    against: Fraction | None = None
+    values: dict = field(default_factory=dict)
 
-
-def sup_loss_over_eps(candidates: list, tolerance: Fraction = TOLERANCE, against: Fraction | None = None) -> tuple:
-    """(SupRatio of the largest, its EndRatio): sup over eps of max_c ln r_c(eps) / eps (an
-    enclosure at most `tolerance` wide when it is not exact and the budget allows, or only wide
-    enough to lie on one side of `against`)."""
-    best = None
-    for c in candidates:
-        s = sup_one(_Candidate(c.ratio), ALL_EPS, tolerance, against)
-        if s.infinite:
-            return s, c
-        if best is None or s.upper() > best[0].upper():
-            best = (s, c)
-    return best if best is not None else (SupRatio(value=Fraction(0), how="no candidate"), None)
+    def first(self, candidate: EndRatio, seen: set) -> SupRatio | None:
+        """The candidate's sup, or None when this pass has `seen` its ratio already, or when a
+        search meets a ratio no enclosure certifies (it refutes nothing; a verification raises)."""
+        key = (str(candidate.ratio.num), str(candidate.ratio.den))
+        if key in seen:
+            return None
+        seen.add(key)
+        if key not in self.values:
+            try:
+                self.values[key] = sup_one(candidate, ALL_EPS, self.tolerance, self.against)
+            except NotCertified:
+                if self.against is None:
+                    raise
+                self.values[key] = None
+        return self.values[key]

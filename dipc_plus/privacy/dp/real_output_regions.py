@@ -39,12 +39,10 @@ from dipc_plus.privacy.dp.real_output_loss import PairLoss, interval_loss
 __all__ = ["region_loss", "restrict", "separable_direction", "open_intersection"]
 
 
-def region_loss(outcome, du, dv, out: PairLoss, thorough: bool = True) -> None:
+def region_loss(outcome, du, dv, out: PairLoss) -> None:
     """The candidates of the loss of an outcome with k >= 2 released values (u against u'),
-    added to `out` (the hook `pair_loss` calls for such outcomes)."""
+    added to `out` (the hook `pair_loss` calls for such outcomes on its thorough pass)."""
     k = len(outcome.released)
-    if not thorough:        # the quick pass looks for refutations on the one-value outcomes only
-        return
     for pf in du.density:
         if pf.form.is_zero():
             continue
@@ -57,7 +55,7 @@ def region_loss(outcome, du, dv, out: PairLoss, thorough: bool = True) -> None:
                 continue
             origin = tuple(Fraction(0) for _ in range(k))
             basis = tuple(tuple(Fraction(int(i == j)) for j in range(k)) for i in range(k))
-            _reduce(outcome, pf.form, pg.form, cons, (origin, basis, tuple(inside)), out, thorough)
+            _reduce(outcome, pf.form, pg.form, cons, (origin, basis, tuple(inside)), out)
 
 
 def open_intersection(k: int, *constraint_lists) -> tuple:
@@ -144,13 +142,12 @@ def _compose(frame: tuple, j: int, c0: Fraction, coeffs: dict) -> tuple:
     return new_origin, new_basis, inside
 
 
-def _reduce(outcome, f: SymbolicForm, g: SymbolicForm, cons: list, frame: tuple, out: PairLoss,
-            thorough: bool) -> None:
+def _reduce(outcome, f: SymbolicForm, g: SymbolicForm, cons: list, frame: tuple, out: PairLoss) -> None:
     """sup f/g on the open polyhedron {h.(x, 1) < 0 for h in cons} of the current coordinates x
     (frame: their place in w-space), down to segments handed to `interval_loss`."""
     k = f.p
     if k == 1:
-        _segments(outcome, f, g, cons, frame, out, thorough)
+        _segments(outcome, f, g, cons, frame, out)
         return
     found = separable_direction(f, g)
     if found is None:
@@ -193,10 +190,10 @@ def _reduce(outcome, f: SymbolicForm, g: SymbolicForm, cons: list, frame: tuple,
         if fr.is_zero() and gr.is_zero():
             out.undecided.append((outcome, None, f"both densities vanish on a face of {_frame_text(cons, frame)}"))
             continue
-        _reduce(outcome, fr, gr, sub_cons, _compose(frame, j, c0, coeffs), out, thorough)
+        _reduce(outcome, fr, gr, sub_cons, _compose(frame, j, c0, coeffs), out)
 
 
-def _segments(outcome, f, g, cons: list, frame: tuple, out: PairLoss, thorough: bool) -> None:
+def _segments(outcome, f, g, cons: list, frame: tuple, out: PairLoss) -> None:
     """The open interval {t : h.(t, 1) < 0}, cut at t = 0, to `interval_loss` on the line."""
     lo = hi = None
     for a, b in cons:
@@ -211,7 +208,7 @@ def _segments(outcome, f, g, cons: list, frame: tuple, out: PairLoss, thorough: 
     line = (origin, basis[0], inside)
     cuts = [lo] + ([Fraction(0)] if (lo is None or lo < 0) and (hi is None or hi > 0) else []) + [hi]
     for a, b in zip(cuts, cuts[1:]):
-        interval_loss(outcome, f, g, a, b, out, thorough, line)
+        interval_loss(outcome, f, g, a, b, out, line)
 
 
 def _frame_text(cons: list, frame: tuple) -> str:

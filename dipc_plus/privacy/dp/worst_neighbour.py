@@ -162,7 +162,7 @@ def worst_neighbour_for(claim) -> WorstNeighbour:
     if unproved:
         return WorstNeighbour(False, f"P[out = {_show(unproved[0])}] is not proved monotone in every input")
     try:
-        paths, _ = path_draws(program, claim.box_bounds)
+        paths, _ = path_draws(program, claim.box_bounds, one_sided=True)
     except Refused as why:
         return WorstNeighbour(False, f"a precondition fails: {why.text()}")
     names = sorted({n for dirs in directions.values() for n in dirs} |
@@ -179,7 +179,7 @@ def worst_neighbour_for(claim) -> WorstNeighbour:
     # box widened by the largest move |d_j| <= B + |c|
     reach = adj.bound + max((abs(c) for _, c, _ in res.per_output.values()), default=Fraction(0))
     wide = {n: (lo - reach, hi + reach) for n, (lo, hi) in claim.box_bounds.items()}
-    _, cells = path_draws(program, wide)
+    _, cells = path_draws(program, wide, one_sided=True)
     if cells:
         return WorstNeighbour(False, "input-only comparison(s) at line(s) " + ", ".join(str(p.line) for p in cells) +
                               " split the inputs near the box: a pair may take two paths", translation=translate)

@@ -72,15 +72,32 @@ class LossResult:
     plan: Plan | None = None
 
     def loss_text(self) -> str:
-        if self.infinite is not None:
-            return "inf"
-        if self.point_ratio is not None:
-            return ln_text(self.point_ratio)
-        if self.constant is not None:
-            return ln_text(self.constant)
+        single = self._single()
+        if single is not None:
+            return single[0]["loss"]
         if len(self.pieces) == 1:
             return loss_expr(self.pieces[0].candidate.ratio)
         return "piecewise: " + "; ".join(f"{loss_expr(pc.candidate.ratio)} on {pc.where()}" for pc in self.pieces)
+
+    def _single(self) -> tuple | None:
+        """When one ratio is the loss (infinite, at eps = ln r, or independent of eps): (its JSON
+        fields before the witness, its lines of text around 'attained at', the attaining
+        candidate); None for a piecewise L(eps)."""
+        if self.infinite is not None:
+            c = self.infinite
+            return ({"loss": "inf"}, ["L(eps) = inf: an output has positive probability at one input and "
+                                      "probability 0 at a neighbour"], [f"  P = {c.p}, P' = {c.q}"], c)
+        r = self.point_ratio if self.point_ratio is not None else self.constant
+        if self.point_ratio is not None:
+            point = str(self.claim.eps).replace("eps = ", "")
+            return ({"loss": ln_text(r), "loss_decimal": log_text(r) if r > 0 else "-inf"},
+                    [f"L({point}) = {ln_text(r)} in {log_text(r)}"], [], self.point_candidate)
+        if self.constant is not None:
+            return ({"loss": ln_text(r), "tight_eps": ln_text(r)},
+                    ["the probabilities do not depend on eps:",
+                     f"  tight eps = {ln_text(r)} in {log_text(r)}  (on these inputs the program is eps'-DP "
+                     f"exactly for eps' >= {ln_text(r)})"], [], self.constant_candidate)
+        return None
 
     @property
     def scope(self):
@@ -103,93 +120,63 @@ class LossResult:
         ratios = {pc.candidate.ratio for pc in self.pieces}
         return all(bounded_by(r, b.k, I, b.factor) for r in ratios)
 
-    def report(self) -> str:
-        return loss_report(self)
-
     def to_json(self) -> dict:
-        out = self._loss_json()
-        out["budget_holds"] = self.budget_holds()
-        return out
-
-    def _loss_json(self) -> dict:
         c = self.claim
         out = {"program": c.program.source, "claim": c.file, "scope": self.scope.to_json(),
                "tight_on": "the scope's inputs only (and the named events of real outputs)",
                "eps": str(c.eps), "adjacency": c.adjacency.kind,
                "pairs": self.pairs, "ratios": self.candidates, "distinct_ratios": self.distinct,
                "seconds": round(self.seconds, 3)}
-        if self.infinite is not None:
-            out["loss"] = "inf"
-            out["witness"] = _cand_json(c.program, self.infinite)
-            return out
-        if self.point_ratio is not None:
-            out["loss"] = ln_text(self.point_ratio)
-            out["loss_decimal"] = log_text(self.point_ratio) if self.point_ratio > 0 else "-inf"
-            out["witness"] = _cand_json(c.program, self.point_candidate)
-            return out
-        if self.constant is not None:
-            out["loss"] = ln_text(self.constant)
-            out["tight_eps"] = ln_text(self.constant)
-            out["witness"] = _cand_json(c.program, self.constant_candidate)
-            return out
-        out["loss"] = [{"from": boundary_text(pc.lo), "to": boundary_text(pc.hi), "ratio": str(pc.candidate.ratio), "loss": loss_expr(pc.candidate.ratio),
-                        "witness": _cand_json(c.program, pc.candidate)} for pc in self.pieces]
-        if self.sup is not None:
-            out["sup_loss_over_eps"] = self.sup.text()
-            if self.sup.value is None:
+        single = self._single()
+        if single is not None:
+            out.update(single[0])
+            out["witness"] = _cand_json(c.program, single[3])
+        else:
+            out["loss"] = [{"from": boundary_text(pc.lo), "to": boundary_text(pc.hi), "ratio": str(pc.candidate.ratio),
+                            "loss": loss_expr(pc.candidate.ratio), "witness": _cand_json(c.program, pc.candidate)}
+                           for pc in self.pieces]
+            if self.sup is not None:
+                out["sup_loss_over_eps"] = self.sup.text()
+            if self.sup is not None and self.sup.value is None:
                 out["sup_loss_over_eps_enclosure"] = [decimal_down(self.sup.lo), decimal_up(self.sup.hi)]
+        out["budget_holds"] = self.budget_holds()
         return out
 
+    def report(self) -> str:
+        """The scope, each piece of L(eps) with the pair and output attaining it, sup L(eps)/eps and
+        whether the claimed budget holds."""
+        claim, scope = self.claim, self.scope
+        program = claim.program
 
-def loss_report(result: LossResult) -> str:
-    """The text report of a tight loss (`LossResult.report`): the scope, each piece of L(eps) with
-    the pair and output attaining it, sup L(eps)/eps and whether the claimed budget holds."""
-    claim = result.claim
-    program = claim.program
-    scope = result.scope
+        def witness(c) -> str:
+            return (f"  attained at {show_env(user_env(program, c.input), **ENV_STYLE)}  vs  "
+                    f"{show_env(user_env(program, c.neighbour), **ENV_STYLE)}, output "
+                    f"{show_env(user_env(program, c.output), **ENV_STYLE)}")
 
-    def witness(c) -> str:
-        return (f"{show_env(user_env(program, c.input), **ENV_STYLE)}  vs  {show_env(user_env(program, c.neighbour), **ENV_STYLE)}, output "
-                f"{show_env(user_env(program, c.output), **ENV_STYLE)}")
-
-    lines = [f"tight privacy loss of {program.name} ({claim.adjacency.describe()}, {claim.eps}) "
-             f"{scope.summary()}",
-             "  (tight on these inputs" + ("" if scope.complete else ": other inputs") +
-             (" or" if not scope.complete and scope.params else ":" if scope.params else "") +
-             (" other parameter values" if scope.params else "") +
-             (", or sets of real outputs other than unions of the named events," if scope.events else "") +
-             (" may have a larger loss)" if (scope.params or not scope.complete or scope.events) else ")")]
-    if result.plan is not None:
-        for note in result.plan.notes:
-            lines.append(f"structure: {note}")
-    lines.append(f"{result.pairs} pair(s) of neighbouring inputs, {result.candidates} likelihood ratio(s), "
-                 f"{result.distinct} distinct; {result.seconds:.2f} s")
-    if result.infinite is not None:
-        lines.append("L(eps) = inf: an output has positive probability at one input and probability 0 at a neighbour")
-        lines.append(f"  attained at {witness(result.infinite)}")
-        lines.append(f"  P = {result.infinite.p}, P' = {result.infinite.q}")
-    elif result.point_ratio is not None:
-        point = str(claim.eps).replace("eps = ", "")
-        lines.append(f"L({point}) = {ln_text(result.point_ratio)} in {log_text(result.point_ratio)}")
-        lines.append(f"  attained at {witness(result.point_candidate)}")
-    elif result.constant is not None:
-        lines.append("the probabilities do not depend on eps:")
-        lines.append(f"  tight eps = {ln_text(result.constant)} in {log_text(result.constant)}"
-                     f"  (on these inputs the program is eps'-DP exactly for eps' >= {ln_text(result.constant)})")
-        lines.append(f"  attained at {witness(result.constant_candidate)}")
-    else:
-        for pc in result.pieces:
-            lines.append(f"L(eps) = {loss_expr(pc.candidate.ratio)}   for eps in {pc.where()}")
-            lines.append(f"  attained at {witness(pc.candidate)}")
-        if result.sup is not None:
-            lines.append(f"sup L(eps)/eps = {result.sup.text()}   ({result.sup.how})")
-    holds = result.budget_holds()
-    where = f"at {claim.eps}" if claim.eps.is_log_point else \
-        f"{'for every' if holds else 'for some'} eps in {claim.eps}"
-    lines.append(f"the claimed budget {claim.budget} {'holds' if holds else 'fails'} on these inputs "
-                 f"(decided exactly: L(eps) {'<=' if holds else '>'} {claim.budget} {where})")
-    lines.append(scope.coverage())
-    return "\n".join(lines)
+        lines = [f"tight privacy loss of {program.name} ({claim.adjacency.describe()}, {claim.eps}) "
+                 f"{scope.summary()}",
+                 "  (tight on these inputs" + ("" if scope.complete else ": other inputs") +
+                 (" or" if not scope.complete and scope.params else ":" if scope.params else "") +
+                 (" other parameter values" if scope.params else "") +
+                 (", or sets of real outputs other than unions of the named events," if scope.events else "") +
+                 (" may have a larger loss)" if (scope.params or not scope.complete or scope.events) else ")")]
+        lines += [f"structure: {note}" for note in (self.plan.notes if self.plan is not None else [])]
+        lines.append(f"{self.pairs} pair(s) of neighbouring inputs, {self.candidates} likelihood ratio(s), "
+                     f"{self.distinct} distinct; {self.seconds:.2f} s")
+        single = self._single()
+        if single is not None:
+            lines += single[1] + [witness(single[3])] + single[2]
+        else:
+            for pc in self.pieces:
+                lines += [f"L(eps) = {loss_expr(pc.candidate.ratio)}   for eps in {pc.where()}", witness(pc.candidate)]
+            if self.sup is not None:
+                lines.append(f"sup L(eps)/eps = {self.sup.text()}   ({self.sup.how})")
+        holds = self.budget_holds()
+        where = f"at {claim.eps}" if claim.eps.is_log_point else f"{'for every' if holds else 'for some'} eps in {claim.eps}"
+        lines.append(f"the claimed budget {claim.budget} {'holds' if holds else 'fails'} on these inputs "
+                     f"(decided exactly: L(eps) {'<=' if holds else '>'} {claim.budget} {where})")
+        lines.append(scope.coverage())
+        return "\n".join(lines)
 
 
 def loss_expr(r) -> str:
@@ -348,9 +335,6 @@ def _tight_from_ratios(claim: DPClaim, pl: Plan, res: LossResult, cands: dict, e
     """Fill `res` from the distinct finite ratios `cands` (ratio -> its first (unit, u, u', v)):
     the largest value at eps = ln r, the largest constant, or else the upper envelope over the
     eps interval (and sup L(eps)/eps when `sup`)."""
-    def make(r, info):
-        return lifted_candidate(claim, pl, info, r)
-
     if not cands:
         raise no_adjacent_pair(claim)
     if claim.eps.is_log_point:
@@ -364,13 +348,13 @@ def _tight_from_ratios(claim: DPClaim, pl: Plan, res: LossResult, cands: dict, e
             if best is None or val > best[0]:
                 best = (val, r, info)
         res.point_ratio = best[0]
-        res.point_candidate = make(best[1], best[2])
+        res.point_candidate = lifted_candidate(claim, pl, best[2], best[1])
     elif all(constant_value(r) is not None for r in cands):
         best = max(cands, key=lambda r: constant_value(r))
         res.constant = constant_value(best)
-        res.constant_candidate = make(best, cands[best])
+        res.constant_candidate = lifted_candidate(claim, pl, cands[best], best)
     else:
         pieces = envelope([(r, info) for r, info in cands.items()], claim.eps.interval, executor, source)
-        res.pieces = [LossPiece(lo, hi, make(r, info)) for lo, hi, r, info in pieces]
+        res.pieces = [LossPiece(lo, hi, lifted_candidate(claim, pl, info, r)) for lo, hi, r, info in pieces]
         if sup:
             res.sup = sup_ratio(res.pieces, claim.eps.interval)

@@ -136,9 +136,10 @@ def _contains(lo, hi, x: Fraction) -> bool:
 # --------------------------------------------------------------------------- from a Pufferfish claim
 
 
-def scenario_attacks(claim, params: dict | None = None) -> list[AttackResult]:
+def scenario_attacks(claim, params: dict | None = None, tables: Callable | None = None) -> list[AttackResult]:
     """For every scenario and discriminative pair of a Pufferfish claim: the adversary that
-    guesses which of the two secrets holds (prior restricted to the two secrets)."""
+    guesses which of the two secrets holds (prior restricted to the two secrets).  `tables`: the
+    output tables the claim's loss or check computed already (input -> table); else computed here."""
     names = list(claim.parameters)
     values = dict(params or {})
     for n in names:
@@ -146,7 +147,7 @@ def scenario_attacks(claim, params: dict | None = None) -> list[AttackResult]:
             lo, hi, _, _ = claim.parameter_ranges[n]
             values[n] = (lo + hi) / 2
     point = tuple(values[n] for n in names)
-    src = TableSource(claim.program, claim.events, use_chain=True, expected=8)
+    src = tables or TableSource(claim.program, claim.events, use_chain=True, expected=8)
     I = claim.eps.interval if claim.eps.interval is not None else Interval()
     results = []
     for sc in claim.scenarios:

@@ -335,19 +335,12 @@ def _decide_poly(G: dict, claim: PufferfishClaim, vals: Values, box: list):
     def check(c) -> bool:
         return ExpFrac.of(c).is_zero() or decide(ExpFrac.of(c), ">=", I).holds
 
-    def value_at(pt):
-        return poly_eval(G, pt)
-
     def refute(pt):
         g = ExpFrac.of(poly_eval(G, pt))
         d = decide(g, ">=", I)
         return None if d.holds else d.witness
 
-    res = bernstein_decide(G, box, rational=False, check=check, value_at=value_at, refute=refute)
-    if res is None:
-        return None
-    pt, eps = res
-    return pt, eps
+    return bernstein_decide(G, box, rational=False, check=check, value_at=lambda pt: poly_eval(G, pt), refute=refute)
 
 
 def _decide_value(g, vals: Values, claim, point):

@@ -30,6 +30,7 @@ class PufferfishLoss:
     rows: list          # (scenario, si, sj, output, ratio text, value text, sup info)
     worst: tuple | None
     seconds: float
+    tables: object = None   # input -> output table, as computed for the ratios (the attack reads the same)
 
     def to_json(self) -> dict:
         def row(r) -> dict:
@@ -73,7 +74,7 @@ def pufferfish_loss(claim: PufferfishClaim, executor=None, source=None, progress
             if worst is None or (worst[6] is not None and sup is not None and sup > worst[6]) or \
                     (worst[6] is None and worst[5] != "inf" and sup is not None):
                 worst = rows[-1]
-    return PufferfishLoss(claim, rows, worst, time.perf_counter() - t0)
+    return PufferfishLoss(claim, rows, worst, time.perf_counter() - t0, st.table)
 
 
 def _ratio_summary(num: dict, den: dict, st: PufferfishSetup, claim):
@@ -110,17 +111,16 @@ def _sup_univariate_ratio(num: dict, den: dict, rng):
         d = poly_eval(den, (x,))
         return poly_eval(num, (x,)) / d if d != 0 else None
 
+    def G(k):       # k * den - num: >= 0 on the range when k bounds the ratio
+        return poly_add({m: k * c for m, c in den.items()}, {m: -c for m, c in num.items()})
+
     ends = [v for v in (val(lo), val(hi)) if v is not None]
-    if ends:
-        k = max(ends)
-        G = poly_add({m: k * c for m, c in den.items()}, {m: -c for m, c in num.items()})
-        if decide_univariate(G, (lo, hi, True, True)) is None:
-            return f"{ln_text(k)} (sup at an end of the parameter range)", k
+    if ends and decide_univariate(G(max(ends)), (lo, hi, True, True)) is None:
+        return f"{ln_text(max(ends))} (sup at an end of the parameter range)", max(ends)
     # interior: bisection with exact univariate decisions
     samples = [lo + (hi - lo) * Fraction(i, 64) for i in range(1, 64)]
     best = max(v for v in (val(x) for x in samples) if v is not None)
     lo_k, hi_k = best, best * 2
-    G = lambda k: poly_add({m: k * c for m, c in den.items()}, {m: -c for m, c in num.items()})
     tries = 0
     while decide_univariate(G(hi_k), (lo, hi, True, True)) is not None:
         hi_k *= 2
