@@ -86,8 +86,7 @@ def bound_input(program: ir.Program, given: Mapping[str, Any]) -> dict:
     >>> bound_input(load(example("programs/laplace.dip"), params={"k": 2}).ir, {"q": [0, "1/2"]})
     {'q[1]': Fraction(0, 1), 'q[2]': Fraction(1, 2)}
     """
-    from dipc_plus.semantics.inputs import bind_inputs
-    return bind_inputs(program, {k: to_input_value(v, f"--input {k}") for k, v in dict(given).items()})
+    return bind(program, given)
 
 
 class Program:

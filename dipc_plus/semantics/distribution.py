@@ -23,12 +23,11 @@ from fractions import Fraction
 from typing import Mapping
 
 from dipc_plus.semantics import ir
-from dipc_plus.exact import noises as noise_registry
 from dipc_plus.exact.linear import Atom, LinForm, Noise, atom
 from dipc_plus.semantics.events import restricted_total
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
 from dipc_plus.exact.expoly import FRAC_ONE as ONE, FRAC_ZERO as ZERO, mul, ExpFrac
-from dipc_plus.semantics.pretty import format_atom, format_linform, format_rate
+from dipc_plus.semantics.pretty import format_atom, format_linform, format_noise
 from dipc_plus.semantics.values import plain_number, show_value, values_equal
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.reach import absorption
@@ -202,8 +201,7 @@ class Distribution:
                     ids |= v.noises()
             for a in oc.constraints:
                 ids |= a.noises()
-        return ", ".join(f"N{i} ~ {noise_registry.by_kind(self.noises[i].kind).surface}"
-                         f"({format_rate(self.noises[i].rate)}, 0)" for i in sorted(ids))
+        return ", ".join(format_noise(i, self.noises[i]) for i in sorted(ids))
 
     def describe(self, o: Outcome) -> str:
         text = self.label(o)
