@@ -67,7 +67,8 @@ import pytest
 import dipc_plus
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.inputs import bind_inputs
-from dipc_plus.semantics.distribution import Exact, to_input_value
+from dipc_plus.semantics.distribution import Exact
+from dipc_plus.semantics.inputs import python_value
 from dipc_plus.semantics.stats import contains, wilson
 from numeric_witness import Witness
 from conftest import PROGRAMS
@@ -352,7 +353,7 @@ def _exact(index: int):
 
 def _flat_inputs(index: int) -> dict:
     program = _loaded(index).program
-    return bind_inputs(program, {k: to_input_value(v) for k, v in ROWS[index].inputs.items()})
+    return bind_inputs(program, {k: python_value(v) for k, v in ROWS[index].inputs.items()})
 
 
 def _finite_names(program: ir.Program) -> list:
@@ -581,7 +582,7 @@ def test_witness_and_exact_agree_on_shapes_the_programs_lack(name, tmp_path):
     path.write_text(text)
     loaded = dipc_plus.load(path)
     exact = loaded.distribution(**inputs).marginal()
-    bound = bind_inputs(loaded.program, {k: to_input_value(v) for k, v in inputs.items()})
+    bound = bind_inputs(loaded.program, {k: python_value(v) for k, v in inputs.items()})
     for eps in QUAD_EPS:
         numeric = Witness(loaded.program, bound, eps).marginal()
         assert set(numeric) == set(exact)

@@ -19,7 +19,7 @@ from dipc_plus.execution.files import user_text
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.inputs import parameter_numbers, python_value
 from dipc_plus.semantics.distribution import (Distribution, Exact, argmax_distribution, bind, build_chain,
-                                              distribution_of_chain, to_input_value)
+                                              distribution_of_chain)
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
 
 if TYPE_CHECKING:    # the return type of Program.symbolic, imported there when used
@@ -86,8 +86,7 @@ def bound_input(program: ir.Program, given: Mapping[str, Any]) -> dict:
     >>> bound_input(load(example("programs/laplace.dip"), params={"k": 2}).ir, {"q": [0, "1/2"]})
     {'q[1]': Fraction(0, 1), 'q[2]': Fraction(1, 2)}
     """
-    from dipc_plus.semantics.inputs import bind_inputs
-    return bind_inputs(program, {k: to_input_value(v, f"--input {k}") for k, v in dict(given).items()})
+    return bind(program, given)
 
 
 class Program:
@@ -337,12 +336,12 @@ class Program:
             for name, pair in dict(box).items():
                 if not isinstance(pair, (tuple, list)) or len(pair) != 2:
                     raise UserError(f"--box {name}: give two numbers (lo, hi)", hint="e.g. box={'q': (-1, 1)}")
-                lo, hi = (to_input_value(x, f"--box {name}") for x in pair)
+                lo, hi = (python_value(x, f"--box {name}") for x in pair)
                 if not isinstance(lo, Fraction) or not isinstance(hi, Fraction):
                     raise UserError(f"--box {name}: the ends must be numbers, not {pair!r}",
                                     hint="e.g. box={'q': (-1, 1)}")
                 bounds[str(name)] = (lo, hi)
-            finite = bind_finite_inputs(self.ir, {k: to_input_value(v, f"--input {k}")
+            finite = bind_finite_inputs(self.ir, {k: python_value(v, f"--input {k}")
                                                    for k, v in mapping(input, 'input', "input={'b': True}").items()})
             return SymbolicResult(symbolic_distribution(self.ir, bounds, finite, max_cells))
 
@@ -386,7 +385,7 @@ class Program:
         from dipc_plus.semantics.sampler import DEFAULT_CHUNK, DEFAULT_MAX_ITERATIONS, as_eps, simulate
         with in_python_words():
             given = bind(self.ir, input_values(input, inputs))
-            raw = simulate(self.ir, given, as_eps(to_input_value(eps, "--eps")), n, seed=seed,
+            raw = simulate(self.ir, given, as_eps(python_value(eps, "--eps")), n, seed=seed,
                            chunk=DEFAULT_CHUNK if chunk is None else chunk,
                            max_iterations=DEFAULT_MAX_ITERATIONS if max_iterations is None else max_iterations)
         return sample_result(raw)

@@ -14,7 +14,8 @@ from dipc_plus.api.errors import in_python_words
 from dipc_plus.exact.cells import Cell
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.errors import UserError
-from dipc_plus.semantics.distribution import Exact, to_input_value
+from dipc_plus.semantics.distribution import Exact
+from dipc_plus.semantics.inputs import python_value
 from dipc_plus.semantics.symbolic_distribution import SymbolicDistribution
 
 
@@ -95,7 +96,7 @@ class SymbolicResult:
                 raise UserError(f"at(): give the real inputs {', '.join(self.dist.input_names)}"
                                 + (f" ('{extra[0]}' is not one of them)" if extra else ""),
                                 hint="e.g. at(input={'q': [0, 1]})")
-            q = [to_input_value(flat[n]) for n in self.dist.input_names]
+            q = [python_value(flat[n]) for n in self.dist.input_names]
             if not all(isinstance(x, Fraction) for x in q):
                 raise UserError(f"at(): the real inputs must be numbers, not {q}")
             return {self._key(o): Exact(form) for o, form in self.dist.at(q).items()}

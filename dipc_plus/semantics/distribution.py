@@ -23,12 +23,12 @@ from fractions import Fraction
 from typing import Mapping
 
 from dipc_plus.semantics import ir
-from dipc_plus.exact import noises as noise_registry
 from dipc_plus.exact.linear import Atom, LinForm, Noise, atom
 from dipc_plus.semantics.events import restricted_total
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
 from dipc_plus.exact.expoly import FRAC_ONE as ONE, FRAC_ZERO as ZERO, mul, ExpFrac
-from dipc_plus.semantics.pretty import format_atom, format_linform, format_rate
+from dipc_plus.semantics.pretty import format_atom, format_linform, format_noise
+from dipc_plus.semantics.inputs import bind_inputs, python_value
 from dipc_plus.semantics.values import plain_number, show_value, values_equal
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.reach import absorption
@@ -41,7 +41,7 @@ from dipc_plus.exact.argmax_integral import argmax_probabilities
 
 def certified(value, eps, prec: int = 128):
     """A certified arb ball containing value(eps), every operation at `prec` bits."""
-    return ExpFrac.of(value).arb_value(to_input_value(eps), prec)
+    return ExpFrac.of(value).arb_value(python_value(eps), prec)
 
 
 # --------------------------------------------------------------------------- inputs
@@ -53,15 +53,7 @@ def bind(program: ir.Program, inputs: Mapping) -> dict:
     Flat names (``{'q[1]': 0, 'q[2]': 1}``, as `inputs.bind_inputs` returns them)
     are accepted too.
     """
-    from dipc_plus.semantics.inputs import bind_inputs
-    return bind_inputs(program, {k: to_input_value(v, f"--input {k}") for k, v in dict(inputs).items()})
-
-
-def to_input_value(value, where: str = "--input"):
-    """A user-given value (int, float, str, list) as the IR holds it (exact Fractions), read as the
-    command reads its words and within the same limits (`inputs.python_value`)."""
-    from dipc_plus.semantics.inputs import python_value
-    return python_value(value, where)
+    return bind_inputs(program, {k: python_value(v, f"--input {k}") for k, v in dict(inputs).items()})
 
 
 def build_chain(program: ir.Program, inputs: Mapping, *, max_states: int = DEFAULT_MAX_STATES,
@@ -202,8 +194,7 @@ class Distribution:
                     ids |= v.noises()
             for a in oc.constraints:
                 ids |= a.noises()
-        return ", ".join(f"N{i} ~ {noise_registry.by_kind(self.noises[i].kind).surface}"
-                         f"({format_rate(self.noises[i].rate)}, 0)" for i in sorted(ids))
+        return ", ".join(format_noise(i, self.noises[i]) for i in sorted(ids))
 
     def describe(self, o: Outcome) -> str:
         text = self.label(o)
@@ -398,12 +389,12 @@ def _flatten_targets(program: ir.Program, targets: Mapping) -> dict:
             raise UserError(f"'{name}' is not an output of {program.name}",
                             hint=f"its outputs are: {', '.join(program.output_names())}")
         if isinstance(types[name], (ir.RealT, ir.IntT)):
-            v = to_input_value(value, f"target '{name}'")
+            v = python_value(value, f"target '{name}'")
             if not isinstance(v, Fraction):
                 raise UserError(f"target of the real output '{name}' must be a number, not {value!r}")
             out[name] = v
         else:
-            out[name] = plain_number(to_input_value(value, f"target '{name}'")) if not isinstance(value, (bool, str)) else value
+            out[name] = plain_number(python_value(value, f"target '{name}'")) if not isinstance(value, (bool, str)) else value
     return out
 
 
@@ -415,11 +406,11 @@ def _gammas(program: ir.Program, flat_targets: dict, gamma) -> dict:
         missing = [n for n in reals if n not in flat]
         if missing:
             raise UserError(f"no gamma for the real output(s) {', '.join(missing)}")
-        result = {n: to_input_value(flat[n], f"gamma of '{n}'") for n in reals}
+        result = {n: python_value(flat[n], f"gamma of '{n}'") for n in reals}
     else:
         if reals and gamma is None:
             raise UserError("a real output has a target: give gamma, the allowed distance")
-        result = {n: to_input_value(gamma, "gamma") for n in reals}
+        result = {n: python_value(gamma, "gamma") for n in reals}
     for n, g in result.items():
         if not isinstance(g, Fraction) or g < 0:
             raise UserError(f"gamma for '{n}' must be a non-negative rational, not {g}")

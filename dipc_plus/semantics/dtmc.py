@@ -26,7 +26,7 @@ from dipc_plus.exact.constraints import probability as constraints_probability
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.exact.expoly import FRAC_ONE as ONE, ExpFrac, ExpPoly, mul
 from dipc_plus.semantics.instructions import compiled, describe_instr, reads
-from dipc_plus.semantics.pretty import format_atom, format_linform, format_rate  # one printer for programs and chains
+from dipc_plus.semantics.pretty import format_atom, format_linform, format_noise  # one printer for programs and chains
 from dipc_plus.semantics.transitions import memo_for
 from dipc_plus.semantics.walk import linear_value
 
@@ -599,9 +599,7 @@ class DTMC:
         return f"N{nid}"
 
     def describe_noise(self, nid: int) -> str:
-        n = self.noises[nid]
-        dist = noises.by_kind(n.kind).surface
-        return f"{self.noise_name(nid)} ~ {dist}({format_rate(n.rate)}, 0)"
+        return format_noise(nid, self.noises[nid])
 
     def outputs_at(self, node: int) -> tuple:
         """The outputs at an exit node, in output order: a real output's LinForm, a finite one's value."""

@@ -12,6 +12,7 @@ show at run time (a value outside a domain, a division by zero) raise
 """
 from __future__ import annotations
 
+import operator
 from fractions import Fraction
 from functools import lru_cache
 from typing import Callable, Mapping
@@ -21,6 +22,12 @@ from dipc_plus.semantics.values import plain_number, show_value, values_equal
 from dipc_plus.errors import UserError
 
 BUILTINS = ("EQ", "min", "max", "abs", "argmax", "argmin", "count")
+
+# The one operator table of every evaluator (exact values here and in the walks, numpy arrays
+# in the sampler): the operator module's functions apply to both.
+ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
+COMPARISON = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+              "==": operator.eq, "!=": operator.ne}
 
 
 # --------------------------------------------------------------------------- values
@@ -174,24 +181,14 @@ class _Eval:
             return not values_equal(left, right)
         a = self.number(left, op)
         b = self.number(right, op)
-        if op == "+":
-            return plain_number(a + b)
-        if op == "-":
-            return plain_number(a - b)
-        if op == "*":
-            return plain_number(a * b)
+        if op in COMPARISON:
+            return COMPARISON[op](a, b)
         if op == "/":
             if b == 0:
                 self.fail("division by zero", hint="guard the division with an 'if', or change the function")
-            return plain_number(Fraction(a) / b)
-        if op == "<":
-            return a < b
-        if op == "<=":
-            return a <= b
-        if op == ">":
-            return a > b
-        if op == ">=":
-            return a >= b
+            a = Fraction(a)
+        if op in ARITHMETIC:
+            return plain_number(ARITHMETIC[op](a, b))
         raise TypeError(f"unknown binary operator {op!r}")
 
     def call(self, expr: ir.Call):
@@ -290,17 +287,7 @@ def lin_value_parts(lin: ir.Lin, env: Mapping[str, object], program: ir.Program,
 @lru_cache(maxsize=4096)
 def uses_eps(expr: ir.Expr) -> bool:
     """Whether a weight expression mentions rate, eps or exp (otherwise it is a plain rational)."""
-    if isinstance(expr, (ir.Rate, ir.Eps, ir.ExpOf)):
-        return True
-    if isinstance(expr, ir.Unary):
-        return uses_eps(expr.arg)
-    if isinstance(expr, ir.Binary):
-        return uses_eps(expr.left) or uses_eps(expr.right)
-    if isinstance(expr, ir.Cond):
-        return uses_eps(expr.cond) or uses_eps(expr.then) or uses_eps(expr.other)
-    if isinstance(expr, ir.Call):
-        return any(uses_eps(a) for a in expr.args)
-    return False
+    return isinstance(expr, (ir.Rate, ir.Eps, ir.ExpOf)) or any(uses_eps(c) for c in ir.children(expr))
 
 
 def eval_weight(expr: ir.Expr, env: Mapping[str, object], program: ir.Program, rate, eps,
@@ -334,15 +321,8 @@ def eval_weight(expr: ir.Expr, env: Mapping[str, object], program: ir.Program, r
             return exp(walk(e.arg))
         if kind is ir.Unary and e.op == "-":
             return -walk(e.arg)
-        if kind is ir.Binary and e.op in ("+", "-", "*", "/"):
-            a, b = walk(e.left), walk(e.right)
-            if e.op == "+":
-                return a + b
-            if e.op == "-":
-                return a - b
-            if e.op == "*":
-                return a * b
-            return a / b
+        if kind is ir.Binary and e.op in ARITHMETIC:
+            return ARITHMETIC[e.op](walk(e.left), walk(e.right))
         if kind is ir.Cond:
             test = eval_expr(e.cond, env, program, where)
             if not isinstance(test, bool):

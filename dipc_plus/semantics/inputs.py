@@ -87,7 +87,7 @@ def parameter_numbers(values: dict[str, object]) -> dict[str, Fraction]:
     return values  # type: ignore[return-value]
 
 
-def python_value(value: object, where: str) -> object:
+def python_value(value: object, where: str = "--input") -> object:
     """A Python value of the API (int, Fraction, float, str, bool, list or tuple of them, numpy or
     flint numbers) read as `parse_value` reads a command-line word: exact, within the `digits`
     limit; a string is read as the command reads it; None, nan, inf and other objects are refused.

@@ -81,20 +81,10 @@ def reads(node, terms: bool = True) -> set:
             out.add(e.name)
         elif isinstance(e, (tuple, list)):
             stack.extend(e)
-        elif isinstance(e, (ir.Unary, ir.ExpOf)):
-            stack.append(e.arg)
-        elif isinstance(e, ir.Binary):
-            stack.extend((e.left, e.right))
-        elif isinstance(e, ir.Cond):
-            stack.extend((e.cond, e.then, e.other))
-        elif isinstance(e, ir.Call):
-            stack.extend(e.args)
-        elif isinstance(e, ir.Lin):
-            for coef, var in e.terms:
-                if terms:
-                    out.add(var)
-                stack.append(coef)
-            stack.append(e.const)
+        else:
+            if terms and isinstance(e, ir.Lin):
+                out.update(var for _, var in e.terms)
+            stack.extend(ir.children(e))
     return out
 
 

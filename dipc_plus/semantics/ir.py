@@ -257,6 +257,22 @@ def statements(stmts):
         elif isinstance(s, While):
             yield from statements(s.body)
 
+def children(e) -> tuple:
+    """The sub-expressions an expression holds (of a `Lin`, its coefficients and constant): the
+    one list of them that the expression walks (reads, uses of eps) follow."""
+    if isinstance(e, (Unary, ExpOf)):
+        return (e.arg,)
+    if isinstance(e, Binary):
+        return (e.left, e.right)
+    if isinstance(e, Cond):
+        return (e.cond, e.then, e.other)
+    if isinstance(e, Call):
+        return e.args
+    if isinstance(e, Lin):
+        return tuple(c for c, _ in e.terms) + (e.const,)
+    return ()
+
+
 def renamed(obj, var_map: dict | None = None):
     """The same IR with variables renamed by `var_map` and every position erased: the shape of a
     piece of program, which two pieces share when they do the same (kernel blocks, recognised loops)."""

@@ -213,6 +213,11 @@ def format_linform(form: LinForm, name=lambda i: f"N{i}") -> str:
     return signed_sum(parts)
 
 
+def format_noise(nid: int, noise) -> str:
+    """`N9 ~ Lap(eps/9, 0)`: a chain's noise as the chain and the distributions list it."""
+    return f"N{nid} ~ {noises.by_kind(noise.kind).surface}({format_rate(noise.rate)}, 0)"
+
+
 def format_atom(a: Atom, name=lambda i: f"N{i}") -> str:
     """`form op 0` written as `terms op constant`."""
     terms = LinForm(a.form.coeffs, Fraction(0))

@@ -48,8 +48,6 @@ from dipc_plus.semantics.samples import UNSET_INT, Frequency, RealSummary, Sampl
 DEFAULT_CHUNK = 1 << 17          # runs per lockstep batch (bounds memory)
 DEFAULT_MAX_ITERATIONS = 100_000  # guard for `while` loops that (almost) never end
 
-_COMPARE = {"<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equal",  # numpy ufunc names
-            "==": "equal", "!=": "not_equal"}
 _LOOKUP_LIMIT = 1 << 20  # group keys below this use a lookup table instead of a sort
 
 
@@ -243,7 +241,7 @@ class Sampler:
             result = np.asarray(fixed, dtype=bool)[inverse]
         else:
             values = self._combine(stmt, parts, inverse, idx, kind)
-            result = getattr(np, _COMPARE[stmt.op])(values, 0)
+            result = evaluate.COMPARISON[stmt.op](values, 0)
             if any(f is not None for f in fixed):
                 decided = np.asarray([f is not None for f in fixed])[inverse]
                 result[decided] = np.asarray([bool(f) for f in fixed])[inverse][decided]

@@ -14,13 +14,13 @@ from __future__ import annotations
 from dipc_plus.errors import UserError
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.evaluate import eval_assign, eval_condition, eval_expr, fit, lin_value_parts
+from dipc_plus.semantics.evaluate import COMPARISON, eval_assign, eval_condition, eval_expr, fit, lin_value_parts
 from dipc_plus.semantics.values import freeze_env
 
 
 def constant_truth(k, op: str) -> bool:
     """The truth of 'k op 0' for a number k."""
-    return {"<": k < 0, "<=": k <= 0, ">": k > 0, ">=": k >= 0, "==": k == 0, "=": k == 0, "!=": k != 0}[op]
+    return COMPARISON["==" if op == "=" else op](k, 0)
 
 
 class PathState:
