@@ -37,23 +37,16 @@ def counted_summary(checker, points, kappa: int, collect, worst, stop_at_first: 
     gives (`worst`: an accuracy.summary.WorstInputs, filled here too), from the grid's report
     classes; None where they do not apply (then run the per-input path).  The one place that
     decides whether grid classes are used."""
-    classes = checker.classes
     if stop_at_first or not isinstance(points, GridPoints) or points.grid is None:
         return None
     start = time.perf_counter()
-    if orbit_classes_apply(checker, points.ranges):
-        found = [(_index(points.ranges, first), size, _summary(checker, first, kappa, collect), first_inputs)
-                 for first, size, first_inputs in orbit_classes(points.ranges)]   # accuracy.argmax_orbit_classes
-    elif not classes.share_dd or classes.support is None or not classes.regions.scan:
+    try:
+        found = sorted(_classes(checker, points.ranges, kappa, collect), key=lambda c: c[0])
+    except _NotCounted:
         return None
-    else:
-        try:
-            found = list(_classes(checker, points.ranges, kappa, collect))
-        except _NotCounted:
-            return None
     tally = Tally()
     firsts = []        # (grid index, margin) of the first inputs of each class
-    for index, size, summary, first_inputs in sorted(found, key=lambda c: c[0]):
+    for index, size, summary, first_inputs in found:
         tally.add(summary, size)
         if summary.collected is not None:
             firsts += [(_index(points.ranges, u), replace(summary.collected, input=u))
@@ -64,14 +57,21 @@ def counted_summary(checker, points, kappa: int, collect, worst, stop_at_first: 
         worst.add(margin)
     result = AccuracyResult(checker.claim, [], time.perf_counter() - start, kappa, checker.boundary,
                             checker.claim.dd_over, "list", scope_points=points, tally=tally, kept=[])
-    result.work = classes.work(result.inputs, in_process=True)
+    result.work = checker.classes.work(result.inputs, in_process=True)
     return result
 
 
 def _classes(checker, ranges: dict, kappa: int, collect):
-    """(grid index of its first input, its size, that input's InputSummary, its free names) per
-    report class of the grid."""
+    """(grid index of its first input, its size, that input's InputSummary, first_inputs(n)) per
+    report class of the grid: its orbits when the program is an argmax they apply to
+    (`accuracy.argmax_orbit_classes`), else its det paths' classes; _NotCounted where neither does."""
     classes, claim = checker.classes, checker.claim
+    if orbit_classes_apply(checker, ranges):
+        for first, size, first_inputs in orbit_classes(ranges):
+            yield _index(ranges, first), size, _summary(checker, first, kappa, collect), first_inputs
+        return
+    if not classes.share_dd or classes.support is None or not classes.regions.scan:
+        raise _NotCounted
     first = {name: values[0] for name, values in ranges.items()}
     budget = [MAX_CLASS_ASSIGNMENTS]
     for key, _, condition in classes.regions.paths:

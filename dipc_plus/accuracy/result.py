@@ -15,7 +15,8 @@ from fractions import Fraction
 from typing import Iterator
 
 from dipc_plus.accuracy.report import (NOT_APPLICABLE, REFUTED, UNDECIDED, VERIFIED, Counterexample, InputSummary,
-                                       beta_over, claim_json, env_json, env_text, fmt_q, input_key, kappa_clause)
+                                       beta_over, claim_json, env_json, env_text, fmt_q, input_key, kappa_clause,
+                                       summarize_input)
 from dipc_plus.accuracy.report import report_lines as input_report_lines
 from dipc_plus.accuracy.vacuity import Vacuity, accuracy_vacuity
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
@@ -128,14 +129,9 @@ class AccuracyResult:
         from dipc_plus.claims.scope import box_scope, inputs_scope
         if self.on_a_box:
             return box_scope(self.claim.program, self.claim.points.bounds, str(self.claim.eps))
-        seen, points = set(), []
-        for r in self.reports:
-            key = input_key(r.input)
-            if key not in seen:
-                seen.add(key)
-                points.append(r.input)
-        if self.scope_points is not None:
-            points = self.scope_points
+        points = self.scope_points
+        if points is None:
+            points = [reps[0].input for reps in self.by_input().values()]
         kind = "grid" if self.inputs_kind == "grid" else "list"
         return inputs_scope(self.claim.program, points=points, kind=kind, eps=str(self.claim.eps))
 
@@ -160,12 +156,27 @@ class AccuracyResult:
         """The inputs were chosen with --input (a list where the claim's are not)."""
         return self.inputs_kind == "list" and self.claim.inputs_kind != "list"
 
+    def by_input(self) -> dict:
+        """The kept reports grouped by input, in input order."""
+        out: dict = {}
+        for r in self.reports:
+            out.setdefault(input_key(r.input), []).append(r)
+        return out
+
+    @functools.cached_property
+    def counts(self) -> Tally:
+        """The run's counts: a summarized run's tally, or the same counts made from its reports."""
+        if self.tally is not None:
+            return self.tally
+        counts = Tally()
+        for reps in self.by_input().values():
+            counts.add(summarize_input(reps, "nothing"))
+        return counts
+
     @property
     def dd_max(self):
         """The largest dd(u) over the inputs checked (INF possible), None when none was."""
-        if self.tally is not None:
-            return self.tally.dd_max
-        return max((r.dd.value for r in self.reports), default=None)
+        return self.counts.dd_max
 
     @property
     def failing(self) -> list:
@@ -177,15 +188,15 @@ class AccuracyResult:
 
     @property
     def n_obligations(self) -> int:
-        return self.tally.obligations if self.tally is not None else len(self.reports)
+        return self.counts.obligations
 
     @property
     def n_applicable(self) -> int:
-        return self.tally.applicable if self.tally is not None else len(self.applicable)
+        return self.counts.applicable
 
     @property
     def n_refuted(self) -> int:
-        return self.tally.refuted if self.tally is not None else len(self.failing)
+        return self.counts.refuted
 
     @property
     def verdict(self) -> str:
@@ -197,12 +208,7 @@ class AccuracyResult:
 
     @property
     def counterexample(self) -> Counterexample | None:
-        if self.on_a_box:
-            return self.found
-        if self.tally is not None:
-            return self.tally.counterexample
-        fails = self.failing
-        return fails[0].counterexample if fails else None
+        return self.found if self.on_a_box else self.counts.counterexample
 
     @counterexample.setter
     def counterexample(self, found: Counterexample | None) -> None:
@@ -211,9 +217,7 @@ class AccuracyResult:
 
     @property
     def inputs(self) -> int:
-        if self.tally is not None:
-            return self.tally.inputs
-        return len({input_key(r.input) for r in self.reports})
+        return self.counts.inputs
 
     def to_json(self, full: bool = True, encoded: bool = False) -> dict:
         """The result as JSON values.  `encoded`: a summarized run's reports as kept (each input's
@@ -276,10 +280,7 @@ class AccuracyResult:
         elif self.kept is not None:
             yield from (self.kept.values() if isinstance(self.kept, JsonSpool) else self.kept)
         else:
-            by_input: dict = {}
-            for r in self.reports:
-                by_input.setdefault(tuple(r.input.items()), []).append(r)
-            for reps in by_input.values():
+            for reps in self.by_input().values():
                 yield from input_report_lines(reps, verbose)
         if not verbose:
             yield ""

@@ -52,25 +52,6 @@ DEFAULT_KAPPA_MAX = 1000
 MAX_REFINEMENTS = 400
 
 
-# --------------------------------------------------------------------------- exact <-> ball helpers
-
-
-
-
-
-
-def _bounds(b: arb) -> tuple[Fraction, Fraction]:
-    if not b.is_finite():
-        raise CertificationError(f"an enclosure is not finite: {b}")
-    return exact_ball_value(b.lower()), exact_ball_value(b.upper())
-
-
-
-
-def _eval(h: ExpPoly, x, prec: int) -> arb:
-    return h.arb_value(x, prec)
-
-
 def truncated_decimal(lo: Fraction, hi: Fraction, digits: int) -> str | None:
     """The decimal with `digits` significant digits, truncated toward zero, shared by
     every number of [lo, hi] (0 < lo <= hi); None when [lo, hi] straddles two of them."""
@@ -148,61 +129,55 @@ class Candidate:
         try:
             if self.kind in ("end", "constant"):
                 x = arb(to_fmpq(self.eps))
-                value = _eval(self.num, x, prec) / _eval(self.den, x, prec)
+                value = self.num.arb_value(x, prec) / self.den.arb_value(x, prec)
             else:  # mean-value form around the midpoint of the zero's enclosure
                 lo, hi = self.root.lo, self.root.hi
                 mid = (lo + hi) / 2
                 xm = arb(to_fmpq(mid))
                 box = hull(lo, hi)
-                at_mid = _eval(self.num, xm, prec) / _eval(self.den, xm, prec)
-                den_box = _eval(self.den, box, prec)
-                slope = _eval(self.deriv, box, prec) / (den_box * den_box)
+                at_mid = self.num.arb_value(xm, prec) / self.den.arb_value(xm, prec)
+                den_box = self.den.arb_value(box, prec)
+                slope = self.deriv.arb_value(box, prec) / (den_box * den_box)
                 value = at_mid + slope * hull(-(hi - lo) / 2, (hi - lo) / 2)
         finally:
             flint.ctx.prec = old
         if not value.is_finite():
             self.lo, self.hi = Fraction(-10 ** 30), Fraction(10 ** 30)
             return
-        self.lo, self.hi = _bounds(value)
+        self.lo, self.hi = exact_ball_value(value.lower()), exact_ball_value(value.upper())
 
     def where(self) -> str:
-        if self.kind == "eps->0":
-            return "approached as eps -> 0"
-        if self.kind == "eps->inf":
-            return "approached as eps -> inf"
         if self.kind == "end":
             return f"{'attained' if self.closed else 'approached'} at the end eps = {fmt_q(self.eps)}"
-        if self.kind == "constant":
-            return "attained everywhere (the ratio is constant)"
-        lo, hi = outward(self.root.lo, self.root.hi, 12)
-        return f"attained at the critical point eps ~ {self.root.approx(10)} (a zero of the derivative's " \
-               f"numerator, isolated in [{lo}, {hi}])"
+        if self.kind == "critical":
+            lo, hi = outward(self.root.lo, self.root.hi, 12)
+            return f"attained at the critical point eps ~ {self.root.approx(10)} (a zero of the derivative's " \
+                   f"numerator, isolated in [{lo}, {hi}])"
+        return _FIXED_PLACES[self.kind][0]
 
     def to_json(self) -> dict:
         r = self.report
-        out = {"input": env_json(r.program, r.input), "alpha": json_value(r.alpha), "gamma": json_value(r.gamma),
-               "where": {"eps->0": "eps->0", "eps->inf": "eps->inf", "end": "end", "constant": "constant",
-                         "critical": "interior"}[self.kind]}
+        out = {"input": env_json(r.program, r.input), "alpha": json_value(r.alpha), "gamma": json_value(r.gamma)}
         if self.kind == "critical":
-            out["eps"] = self.root.approx(15)
-            out["eps_enclosure"] = list(outward(self.root.lo, self.root.hi, 15))
-            out["attained"] = True
+            out.update({"where": "interior", "eps": self.root.approx(15),
+                        "eps_enclosure": list(outward(self.root.lo, self.root.hi, 15)), "attained": True})
         elif self.kind == "end":
-            out["eps"] = fmt_q(self.eps)
-            out["attained"] = self.closed
+            out.update({"where": "end", "eps": fmt_q(self.eps), "attained": self.closed})
         else:
-            out["eps"] = {"eps->0": "0", "eps->inf": "inf"}.get(self.kind)
-            out["attained"] = self.kind == "constant"
+            _, eps, attained = _FIXED_PLACES[self.kind]
+            out.update({"where": self.kind, "eps": eps, "attained": attained})
         return out
 
 
-def _ratio(beta, p_err: ExpFrac) -> ExpFrac:
-    return ExpFrac.of(beta) / p_err
+# the places whose text does not depend on the candidate: kind -> (where, JSON "eps", attained)
+_FIXED_PLACES = {"eps->0": ("approached as eps -> 0", "0", False),
+                 "eps->inf": ("approached as eps -> inf", "inf", False),
+                 "constant": ("attained everywhere (the ratio is constant)", None, True)}
 
 
 def candidates(report: InputReport, interval: Interval) -> list[Candidate]:
     """Every place where beta/P_err of one obligation may take its infimum over the interval."""
-    r = _ratio(report.beta, report.p_error)
+    r = ExpFrac.of(report.beta) / report.p_error
     num, den = r.num, r.den
     deriv = num.derivative() * den - num * den.derivative()
     out: list[Candidate] = []
@@ -349,9 +324,8 @@ class CandidatePool:
 
 def kappa_star(reports: list[InputReport], interval: Interval, digits: int = DEFAULT_DIGITS) -> KappaStar:
     """The exact infimum of beta/P_err over the applicable obligations and eps in I."""
-    pool = CandidatePool()
-    for rep in reports:
-        pool.add(input_candidates([rep], interval))
+    pool = CandidatePool()   # every candidate at once keeps what one report at a time keeps
+    pool.add(input_candidates(reports, interval))
     return kappa_star_of(pool, digits)
 
 
@@ -401,8 +375,7 @@ def sweep(checker: AccuracyChecker, *, kappa_max: int = DEFAULT_KAPPA_MAX, digit
     pool = CandidatePool()
     if base is not None:          # a run kept every report: its candidates are made here
         result = base
-        for rep in result.reports:
-            pool.add(input_candidates([rep], interval))
+        pool.add(input_candidates(result.reports, interval))
     else:                         # each input's candidates are made where it is checked
 
         def gather(collected) -> None:
