@@ -384,8 +384,8 @@ class ExpressionTranslator(Declarations, Calls):
             return self.fold(node, left.value, right.value)
         if isinstance(node.op, tuple(_ARITH)):
             op, (a, b), (c, d) = _ARITH[type(node.op)], left.bounds(), right.bounds()
-            if REAL in (left.kind, right.kind):
-                return Value(f"({left.text} {op} {right.text})", REAL)
+            if REAL in (left.kind, right.kind) or _fraction(left) or _fraction(right):
+                return Value(f"({left.text} {op} {right.text})", REAL)  # an index plus 1/2 is no integer
             lo, hi = (a + c, b + d) if op == "+" else (a - d, b - c)
             return Value(f"({left.text} {op} {right.text})", INT, lo=lo, hi=hi)
         if isinstance(node.op, ast.Mult) and CONST in (left.kind, right.kind):
@@ -451,3 +451,8 @@ def _counted_list(call: ast.Call) -> str | None:
     if isinstance(func, ast.Name) and func.id == "sum" and len(call.args) == 1 and isinstance(call.args[0], ast.Name):
         return call.args[0].id
     return None
+
+
+def _fraction(value: Value) -> bool:
+    """A constant that is not whole: added to an integer, the sum is a number, not an index."""
+    return value.kind == CONST and value.value.denominator != 1
