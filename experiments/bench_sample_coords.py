@@ -39,7 +39,7 @@ SAMPLE_MEANS = laplace_engine.sample_means
 
 
 def centred_means(cons, n):
-    return [F(0)] * n
+    return [(F(0),)] * n
 
 
 def cold(mode: str) -> None:

@@ -49,15 +49,15 @@ def test_the_means_are_the_samples_means_of_a_sparse_star():
     atoms = [atom(lin({i + 1: 1}, q), ">=" if i % 2 else "<", lin({0: 1})) for i, q in enumerate(qs)]
     cons = vectors(atoms, len(qs) + 1)
     means = le.sample_means(cons, len(qs) + 1)
-    assert means == [F(0)] + qs
-    shifted = le.to_sample_coordinates(cons, means)
+    assert means == [(F(0),)] + [(q,) for q in qs]
+    shifted = le.shift_to_samples(cons, means, len(qs) + 1)
     assert all(c[-1] == 0 for c in shifted) and len(shifted) == len(qs)
 
 
 def test_a_cycle_keeps_the_offset_a_tree_cannot_zero():
     # u0 - u1 + eps < 0, u1 - u2 + eps < 0, u2 - u0 + eps < 0: the offsets sum to 3, not 0
     cons = {(1, -1, 0, 1), (0, 1, -1, 1), (-1, 0, 1, 1)}
-    shifted = le.to_sample_coordinates(cons, le.sample_means(cons, 3))
+    shifted = le.shift_to_samples(cons, le.sample_means(cons, 3), 3)
     assert sorted(c[-1] for c in shifted) == [0, 0, 3]
 
 
@@ -85,7 +85,7 @@ def test_sample_and_centred_coordinates_give_identical_closed_forms(monkeypatch)
     problems = [random_problem(rng) for _ in range(60)]
     cold()
     sample = [le.probability(a, nz) for a, nz in problems]
-    monkeypatch.setattr(le, "sample_means", lambda cons, n: [F(0)] * n)
+    monkeypatch.setattr(le, "sample_means", lambda cons, n: [(F(0),)] * n)
     cold()
     centred = [le.probability(a, nz) for a, nz in problems]
     cold()

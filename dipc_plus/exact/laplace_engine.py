@@ -344,11 +344,12 @@ def _laplace_rates(noises) -> list:
 
 def probability(atoms: tuple, noises: tuple) -> ExpPoly:
     """P[all atoms hold] for noise i ~ Lap(noises[i].rate * eps, 0), exactly, for every eps > 0."""
-    return _integral(atoms, noises).at(())
+    return probability_on_cell(atoms, noises).at(())
 
 
-def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell) -> SymbolicForm:
-    """P[all atoms hold] as one closed form in (v, eps), valid on the whole cell.
+def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell | None = None) -> SymbolicForm:
+    """P[all atoms hold] as one closed form in (v, eps), valid on the whole cell (over no
+    input without one), every noise integrated out.
 
     Atom coefficients with ids 0..n-1 are the noises (n = len(noises)), ids n..n+p-1 the
     inputs q_0..q_{p-1} of the cell.  An atom of inputs alone must hold or fail on the
@@ -357,17 +358,12 @@ def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell) -> SymbolicForm
     On an equality cell the tied inputs are first written in terms of the free ones
     (`Cell.eliminations`): the engine then sees no two bounds that tie on the cell
     without being the same, and the form, in the free inputs only, is canonical there."""
-    return _integral(atoms, noises, cell)
-
-
-def _integral(atoms: tuple, noises: tuple, cell: Cell | None = None) -> SymbolicForm:
-    """P[atoms] over the cell's inputs (none without a cell), every noise integrated out."""
     n, p = len(noises), 0 if cell is None else cell.p
     rates = _laplace_rates(noises)
     constraints = _noise_constraints(atoms, n, cell)
     if not constraints:
         return SymbolicForm(p, {}) if constraints is None else SymbolicForm.one(p)
-    means = [(m,) for m in sample_means(constraints, n)] if cell is None else sample_mean_vectors(constraints, n)
+    means = sample_means(constraints, n)
     space, terms = _eliminate_on_grid(shift_to_samples(constraints, means, n), rates, means, cell)
     return SymbolicForm.from_engine(terms, n, p, space.D)
 
@@ -416,18 +412,13 @@ def _eliminate_on_grid(constraints: set, rates: list, means: list, cell: Cell | 
 
 
 def sample_means(constraints, n: int) -> list:
-    """A mean m_j per noise (Fractions) that zeroes the eps offset of as many difference
-    constraints as a spanning forest allows: a constraint g (u_i - u_j) + k eps < 0 becomes
-    g (w_i - w_j) < 0 when m_i - m_j = k/g.  Any choice is exact (W_j = U_j + eps m_j is a
-    translation); this one makes a comparison of two samples cut the plane of W through
-    the origin, so the comparisons of samples with the same offset share their breakpoints.
+    """A mean m_j per noise that zeroes the offset of as many difference constraints as a
+    spanning forest allows: a constraint g (u_i - u_j) + k.(v, eps) < 0 becomes g (w_i - w_j) < 0
+    when m_i - m_j = k/g.  A mean is a tuple of Fractions over the coordinates after the noises
+    ((v_0, .., v_{p-1}, eps); (eps,) alone without a cell).  Any choice is exact (W_j = U_j +
+    m_j.(v, eps) is a translation); this one makes a comparison of two samples cut the plane of W
+    through the origin, so the comparisons of samples with the same offset share their breakpoints.
     Each tree is rooted at its noise in the most difference constraints, whose mean is 0."""
-    return [m[0] for m in sample_mean_vectors(constraints, n)]
-
-
-def sample_mean_vectors(constraints, n: int) -> list:
-    """`sample_means` where a constraint's offset may hold inputs: a mean per noise as a tuple
-    of Fractions over the coordinates after the noises ((v_0, .., v_{p-1}, eps))."""
     edges: dict = {j: [] for j in range(n)}
     width = None
     for c in sorted(constraints):
@@ -454,14 +445,9 @@ def sample_mean_vectors(constraints, n: int) -> list:
     return means
 
 
-def to_sample_coordinates(constraints, means: list) -> set:
-    """Each constraint c.(u, eps) < 0 rewritten over W_j = U_j + eps m_j (primitive tuples)."""
-    return shift_to_samples(constraints, [(m,) for m in means], len(means))
-
-
 def shift_to_samples(constraints, means: list, n: int) -> set:
     """Each constraint c.(u, rest) < 0 rewritten over W_j = U_j + m_j.(rest) (primitive
-    tuples), `means` as by `sample_mean_vectors`."""
+    tuples), `means` as by `sample_means`."""
     den = lcm(*(c.denominator for m in means for c in m))
     ints = [[int(c * den) for c in m] for m in means]      # den * m_j
     out = set()
