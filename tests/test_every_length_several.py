@@ -21,7 +21,7 @@ from dipc_plus.frontend.load import load_program
 from dipc_plus.privacy.online import bound as bound_module
 from dipc_plus.privacy.online.bound import Pending, canonical, coupling_bound, coupling_states
 from dipc_plus.privacy.online.every_length import classify, decide_every_length
-from dipc_plus.privacy.online.symmetry import exchangeability
+from dipc_plus.privacy.online.symmetry import Exchangeability
 
 
 def _classify(path, params=None):
@@ -103,7 +103,7 @@ def test_one_variable_keeps_part_one_bounds():
 def test_symmetry_proof_refuses_stores_and_several_variables(name):
     # a stored read sets the later steps' threshold, so two bots of one segment count are not exchangeable
     with pytest.raises(UserError, match="no symmetry proved"):
-        exchangeability(load_program(str(PROGRAMS / f"{name}.dip"), {"m": F(3)}))
+        Exchangeability(load_program(str(PROGRAMS / f"{name}.dip"), {"m": F(3)}))
 
 
 def _claim(tmp_path, name, budget, params):

@@ -26,7 +26,7 @@ from dipc_plus.privacy.dp.check import check_dp
 from dipc_plus.privacy.dp.orbit_pairs import Orbits, orbit_tables, pair_multisets
 from dipc_plus.privacy.dp.plan import plan
 from dipc_plus.privacy.dp.support_pairs import refusal
-from dipc_plus.privacy.online.symmetry import exchangeability
+from dipc_plus.privacy.online.symmetry import Exchangeability
 from dipc_plus.semantics.distribution import output_distribution
 from conftest import PROGRAMS
 from online_programs import RATES, Spec, claim_text, render
@@ -59,7 +59,7 @@ def svt(c: int, m: int, resample: bool = False, release: bool = False) -> str:
 
 def test_svt_c2_groups_are_the_bots_and_the_tops_and_they_are_exchangeable():
     program = parse_program(svt(2, 4), "svt_c2.dip")
-    proof = exchangeability(program)
+    proof = Exchangeability(program)
     o = ("top", "bot", "bot", "top")
     groups = proof.of(o)
     assert groups.groups == ((0, 3), (1, 2)) and groups.unread == ()
@@ -73,14 +73,14 @@ def test_svt_c2_groups_are_the_bots_and_the_tops_and_they_are_exchangeable():
 def test_a_threshold_drawn_again_splits_the_groups_and_they_really_differ():
     program = parse_program(svt(2, 4, resample=True), "svt_resample.dip")
     o = ("bot", "top", "bot", "top")
-    groups = exchangeability(program).of(o)
+    groups = Exchangeability(program).of(o)
     assert groups.groups == ((0,), (1,), (2,), (3,))   # bots (and tops) on both sides of the new draw
     u = (F(-1), F(1), F(1), F(0))
     assert exact(program, (u[2], u[1], u[0], u[3]))[o] != exact(program, u)[o]
 
 
 def test_positions_after_an_exit_are_unread_and_an_impossible_output_has_no_groups():
-    proof = exchangeability(parse_program(svt(1, 3), "svt_c1.dip"))
+    proof = Exchangeability(parse_program(svt(1, 3), "svt_c1.dip"))
     assert proof.of(("bot", "top", "none")) == type(proof.of(("bot", "top", "none")))(((0,), (1,)), (2,))
     assert proof.of(("top", "bot", "none")) is None      # nothing is written after the exit
     assert proof.of(("none", "none", "none")) is None
@@ -88,7 +88,7 @@ def test_positions_after_an_exit_are_unread_and_an_impossible_output_has_no_grou
 
 def test_a_released_read_is_refused_with_its_place():
     with pytest.raises(UserError) as err:
-        exchangeability(parse_program(svt(1, 3, release=True), "svt_release.dip"))
+        Exchangeability(parse_program(svt(1, 3, release=True), "svt_release.dip"))
     assert "no symmetry proved" in err.value.message and "releases a real value" in err.value.message
     assert "svt_release.dip:" in err.value.message   # the step's comparison, file:line
 
@@ -97,13 +97,13 @@ def test_a_released_gap_is_refused_with_its_place():
     """The gap r - x (in the online class since the gap variant) also ties a value to its position."""
     path = PROGRAMS / "gap_above_threshold.dip"
     with pytest.raises(UserError) as err:
-        exchangeability(parse_program(path.read_text(), str(path)))
+        Exchangeability(parse_program(path.read_text(), str(path)))
     assert "releases a real value" in err.value.message and "outputs the gap" in err.value.message
 
 
 def test_a_program_outside_the_online_class_is_refused_where_it_leaves_it():
     with pytest.raises(UserError) as err:
-        exchangeability(parse_program((PROGRAMS / "noisy_min.dip").read_text(), str(PROGRAMS / "noisy_min.dip")))
+        Exchangeability(parse_program((PROGRAMS / "noisy_min.dip").read_text(), str(PROGRAMS / "noisy_min.dip")))
     assert err.value.file.endswith("noisy_min.dip") and err.value.line is not None
 
 

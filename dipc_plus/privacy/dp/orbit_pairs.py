@@ -29,7 +29,7 @@ from collections import Counter
 from dipc_plus.errors import UserError
 from dipc_plus.privacy.dp.support_pairs import (SupportOutcome, neighbour_indices, settle_obligation, supports_of,
                                                  tables_here, worst_neighbour)
-from dipc_plus.privacy.online.symmetry import exchangeability
+from dipc_plus.privacy.online.symmetry import Exchangeability
 from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.semantics.values import freeze_value
 
@@ -129,7 +129,7 @@ def orbit_tables(claim, unit, monotone: bool = True, tables=None) -> Orbits | st
         return found
     sup, directions = found
     try:
-        proof = exchangeability(unit.program)
+        proof = Exchangeability(unit.program)
     except UserError as err:
         return f"{err.location()}: {err.message}"
     names = list(unit.inputs)

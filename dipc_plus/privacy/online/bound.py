@@ -42,7 +42,6 @@ def _min(a, b):
 # the same tag hold the same shift (they stored the same read); different tags are unrelated.
 # A variable whose value no step has used yet holds a `Pending` shift instead: chosen at its first use
 # (docs/design/every_length.md, section 2, "Shifts chosen at first use").
-SAMPLED_MODES = ("U", "D", "Z")       # the modes a freshly drawn threshold may take
 # The read's shift r' - r: U, D, Z, one of the Q tags the variables hold, or F (its noise not moved:
 # r' - r = q'[i] - q[i], in [-B, B]).
 READ_SHIFTS = ("F", "U", "D", "Z")
@@ -282,20 +281,7 @@ def coupling_bound(auto: Automaton) -> Bound:
     budget of 2|V|+5 without stabilising widens the still-growing values to infinity.
     Widening only raises values, and any fixpoint of a monotone operator lies above its
     least one, so the returned d is a sound upper bound (docs/design/every_length.md, section 3)."""
-    game = _Game(auto)
-    V = dict.fromkeys(game.moves, Fraction(0))
-    budget, rounds, total = 2 * len(V) + 5, 0, 0
-    while True:
-        W = _round(V, game)
-        total += 1
-        if W == V:
-            break
-        rounds += 1
-        if rounds >= budget:
-            W = {key: (INF if W[key] != V[key] else W[key]) for key in W}
-            rounds = 0
-        V = W
-    return Bound(V[game.start], total, V)
+    return _iterate(_Game(auto), None)
 
 
 def bound_at_length(auto: Automaton, length: int) -> Bound:
@@ -306,8 +292,22 @@ def bound_at_length(auto: Automaton, length: int) -> Bound:
     one is not (a released noisy value per iteration: the Laplace mechanism)."""
     if length < 0:
         raise ValueError("a length is a number of iterations, at least 0")
-    game = _Game(auto)
+    return _iterate(_Game(auto), length)
+
+
+def _iterate(game: _Game, length: int | None) -> Bound:
+    """The game's values from 0 after `length` rounds, or (None) at the fixpoint, widening the values
+    still growing after a budget of 2|V|+5 rounds to infinity."""
     V = dict.fromkeys(game.moves, Fraction(0))
-    for _ in range(length):
-        V = _round(V, game)
-    return Bound(V[game.start], length, V)
+    budget, rounds, total = 2 * len(V) + 5, 0, 0
+    while total != length:
+        W = _round(V, game)
+        total += 1
+        if length is None and W == V:
+            break
+        rounds += 1
+        if length is None and rounds >= budget:
+            W = {key: (INF if W[key] != V[key] else W[key]) for key in W}
+            rounds = 0
+        V = W
+    return Bound(V[game.start], total, V)

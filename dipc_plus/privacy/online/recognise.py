@@ -240,11 +240,11 @@ class _Recogniser:
         return paths
 
     def _stmt(self, s, p: _Path) -> list:
-        if isinstance(s, ir.Exit):
-            return [p.but(done=True)]
+        """The paths after statement s, by its kind (an `if` may branch; the others give one path)."""
         if isinstance(s, ir.If):
             return self._if(s, p)
-        for kind, handle in ((ir.Sample, self._sample), (ir.Compare, self._compare), (ir.Assign, self._assign)):
+        for kind, handle in ((ir.Exit, lambda _, p: p.but(done=True)), (ir.Sample, self._sample),
+                             (ir.Compare, self._compare), (ir.Assign, self._assign)):
             if isinstance(s, kind):
                 return [handle(s, p)]
         raise refuse(s.pos, "a loop inside the loop over the queries is outside the class (the iteration must "

@@ -65,12 +65,11 @@ def online_shape(source: str, explicit: dict) -> OnlineShape:
                            f"m = {LENGTHS[0]} ({', '.join(derived) or 'none'}) and m = {LENGTHS[1]} "
                            f"({', '.join(tails[1].derived) or 'none'})", hint=HINT)
     _check_uses(uses, _exempt_lines(module, derived, tails))
-    shapes = [_split(t.program, qname, length) for t, length in zip(tails, LENGTHS)]
-    (p3, prefix, body), (_, _, body4) = shapes
+    (prefix, body), (_, body4) = [_split(t.program, qname, length) for t, length in zip(tails, LENGTHS)]
     if renumbered(body, 1) != renumbered(body4, 1):
         raise UserError.at(body[0].pos, "an iteration of the loop over the queries changes with the number of "
                            "queries", hint=HINT)
-    return OnlineShape(p3, size, qname, prefix, body, derived=derived)
+    return OnlineShape(tails[0].program, size, qname, prefix, body, derived=derived)
 
 
 def _exempt_lines(module, derived: tuple, tails) -> frozenset:
@@ -79,6 +78,12 @@ def _exempt_lines(module, derived: tuple, tails) -> frozenset:
     names = {ELEMENT.sub(r"\1", n) for n in derived}
     decls = {it.pos.line for it in module.items if isinstance(it, S.IODecl) and it.name in names}
     return frozenset(decls).union(*(t.lines for t in tails))
+
+
+def program_start(program: ir.Program) -> ir.Pos:
+    """Where a refusal about the program as a whole points: its first statement, or line 1, column 1
+    of its file when the body is empty."""
+    return program.body[0].pos if program.body else ir.Pos(program.source, 1, 1)
 
 
 def input_array(program: ir.Program) -> str | None:
@@ -95,13 +100,12 @@ def shape_at_length(program: ir.Program) -> OnlineShape:
     position k.  What it says holds at this m only, which is all a claim at one m needs."""
     qname = input_array(program)
     if qname is None or any(not isinstance(t, ir.RealT) for _, t in program.inputs):
-        raise UserError("cannot decide privacy for every m: the class has exactly one input, an array "
-                        "q: real[m] whose length m is a parameter", file=program.source, hint=HINT)
+        raise UserError.at(program_start(program), "cannot decide privacy for every m: the class has exactly one "
+                           "input, an array q: real[m] whose length m is a parameter", hint=HINT)
     length = len(program.arrays[qname])
     size = "m" if program.params.get("m", length) == length else \
         next((p for p, v in program.params.items() if v == length), "m")
-    _, prefix, body = _split(program, qname, length)
-    return OnlineShape(program, size, qname, prefix, body, length)
+    return OnlineShape(program, size, qname, *_split(program, qname, length), length)
 
 
 # --------------------------------------------------------------------------- where m occurs
@@ -187,18 +191,16 @@ def iterations(body: list, qname: str, length: int) -> tuple | None:
 
 
 def _split(program: ir.Program, qname: str, length: int) -> tuple:
-    """(program, prefix, first iteration): the body ends with `length` copies of one
-    iteration, copy k reading position k; refused otherwise."""
+    """(prefix, first iteration): the body ends with `length` copies of one iteration, copy k
+    reading position k; refused otherwise, at the first statement reading the input (or the program's
+    last statement, or its start when the body is empty)."""
     body = program.body
     found = iterations(body, qname, length)
     if found is not None:
-        return (program,) + found
+        return found
     reading = [s for s in body if any(mentions(s, f"{qname}[{k}]") for k in range(1, length + 1))]
-    where = reading[0].pos if reading else (body[-1].pos if body else None)
-    message = ("cannot decide privacy for every m: the program must end with one loop `for i = 1 to m` over the "
-               "queries whose iterations differ only in the position i; from here on the statements do not "
-               "split into m such iterations (a loop that does not start at 1, a statement after the loop, or a "
-               f"read of {qname} at another position)")
-    if where is None:
-        raise UserError(message, file=program.source, hint=HINT)
-    raise UserError.at(where, message, hint=HINT)
+    raise UserError.at(reading[0].pos if reading else body[-1].pos if body else program_start(program),
+                       "cannot decide privacy for every m: the program must end with one loop `for i = 1 to m` "
+                       "over the queries whose iterations differ only in the position i; from here on the "
+                       "statements do not split into m such iterations (a loop that does not start at 1, a "
+                       f"statement after the loop, or a read of {qname} at another position)", hint=HINT)

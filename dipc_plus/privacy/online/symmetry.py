@@ -77,8 +77,8 @@ class OutputGroups:
 
 
 class Exchangeability:
-    """The proof for one program: `of(o)` gives an output's groups (None: no path produces o,
-    so P[o] = 0 at every input)."""
+    """The proof for one program (built from it, or a located `UserError` saying what it does not
+    account for): `of(o)` gives an output's groups (None: no path produces o, so P[o] = 0 at every input)."""
 
     def __init__(self, program: ir.Program):
         shape = split_iterations(program)
@@ -167,8 +167,3 @@ class Exchangeability:
             by_label.setdefault(tuple(lab), []).append(k)
         unread = tuple(by_label.pop((UNREAD,) * len(paths), ()))
         return OutputGroups(tuple(tuple(g) for g in by_label.values()), unread)
-
-
-def exchangeability(program: ir.Program) -> Exchangeability:
-    """The proof for `program`, or a located `UserError` saying what it does not account for."""
-    return Exchangeability(program)
