@@ -18,7 +18,7 @@ from flint import arb, fmpq_poly
 from dipc_plus.decision.bisection import holds_on_pieces
 from dipc_plus.decision.certified import Interval, hull, lower_bound, q_ball, signed_ball, working_precision
 from dipc_plus.decision.decide import decide
-from dipc_plus.decision.dominant_tail import decays, strip_by_dominant_terms, sup_on_tail
+from dipc_plus.decision.dominant_tail import strip_by_dominant_terms, sup_on_tail
 from dipc_plus.decision.series_strip import strip_at_zero
 from dipc_plus.exact.convert import fmt_q, to_fmpq
 from dipc_plus.exact.expoly import ExpPoly
@@ -27,7 +27,7 @@ Key = tuple   # (i, j, A, B): eps^i * d^j * e^(eps*(A + B*d))
 
 VERIFIED, REFUTED, UNDECIDED = "verified", "refuted", "undecided"
 PRECISION = 128
-TAIL_STARTS = (Fraction(8), Fraction(32), Fraction(128))
+TAIL_STARTS = (Fraction(8), Fraction(32), Fraction(128))   # where the tail eps >= E is tried, and x = eps*d <= X its strip
 
 
 class ExpPoly2:
@@ -321,9 +321,6 @@ def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval, ma
     return found
 
 
-STRIP_ENDS = (Fraction(8), Fraction(32), Fraction(128))
-
-
 def strip_tail(F: ExpPoly2, d0: Fraction, d1: Fraction, E: Fraction,
                max_intervals: int = 4000) -> tuple[Fraction, str] | None:
     """(X, how): F >= 0 is proved on {eps >= E} (None if no X is found).
@@ -351,11 +348,12 @@ def strip_tail(F: ExpPoly2, d0: Fraction, d1: Fraction, E: Fraction,
     for (k, A), g in groups.items():
         if (k, A) == (0, 0):
             continue
-        if not decays(k, A):
+        M = sup_on_tail(k, A, E)
+        if M is None:
             return None
-        bounds.append((q_ball(sup_on_tail(k, A, E)), g))
+        bounds.append((q_ball(M), g))
     base = groups.get((0, Fraction(0)), ExpPoly())
-    for X in STRIP_ENDS:
+    for X in TAIL_STARTS:
         if not decide(low, ">=", Interval(X, None, True, False)).holds:
             continue
         if _flat_strip(base, bounds, d0 * E, X, max_intervals):
