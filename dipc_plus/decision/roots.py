@@ -20,10 +20,10 @@ from dipc_plus.decision.certified import (CertificationError, Interval, ball_sig
                                           certified_sign, hull, lower_bound, q_ball, upper_bound,
                                           working_precision)
 from dipc_plus.errors import UserError
-from dipc_plus.exact.convert import fmt_q, to_fmpq, to_fraction
+from dipc_plus.exact.convert import fmt_q, signed_sum, to_fmpq, to_fraction
 from dipc_plus.exact.decimals import arb_bounds, enclosure_text, midpoint_text
 from dipc_plus.execution import limits
-from dipc_plus.exact.expoly import ExpPoly, mpoly_ctx
+from dipc_plus.exact.expoly import ExpPoly, mpoly_ctx, plain_product
 
 # ---------------------------------------------------------------------------------------
 # real roots: exact or refinable isolating enclosures
@@ -255,14 +255,10 @@ def _tpoly_text(p: fmpq_poly, L: int) -> str:
     parts = []
     for k in range(p.degree(), -1, -1):
         c = to_fraction(p.coeffs()[k])
-        if c == 0:
-            continue
-        mono = "" if k == 0 else ("t" if k == 1 else f"t^{k}")
-        mag = fmt_q(abs(c))
-        body = mag if not mono else (mono if abs(c) == 1 else f"{mag}*{mono}")
-        parts.append(("-" if c < 0 else "+", body))
-    text = ("-" if parts[0][0] == "-" else "") + parts[0][1]
-    text += "".join(f" {sign} {body}" for sign, body in parts[1:])
+        power = [] if k == 0 else ["t" if k == 1 else f"t^{k}"]
+        if c:
+            parts.append(("-" if c < 0 else "+", plain_product(abs(c), power)))
+    text = signed_sum(parts)
     return f"{text} (t = e^eps)" if L == 1 else f"{text} (t = e^(eps/{L}))"
 
 

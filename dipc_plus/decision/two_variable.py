@@ -20,8 +20,8 @@ from dipc_plus.decision.certified import Interval, hull, lower_bound, q_ball, si
 from dipc_plus.decision.decide import decide
 from dipc_plus.decision.dominant_tail import strip_by_dominant_terms, sup_on_tail
 from dipc_plus.decision.series_strip import strip_at_zero
-from dipc_plus.exact.convert import fmt_q, to_fmpq
-from dipc_plus.exact.expoly import ExpPoly
+from dipc_plus.exact.convert import fmt_q, signed_sum, to_fmpq
+from dipc_plus.exact.expoly import ExpPoly, plain_product
 
 Key = tuple   # (i, j, A, B): eps^i * d^j * e^(eps*(A + B*d))
 
@@ -128,27 +128,18 @@ class ExpPoly2:
         return _exppolys(((j, B), A, i - j + J, c) for (i, j, A, B), c in self.terms.items())
 
     def __str__(self) -> str:
-        if not self.terms:
-            return "0"
-        out = ""
+        parts = []
         for (i, j, A, B), c in sorted(self.terms.items(), key=lambda kv: (-kv[0][2], -kv[0][3], kv[0][:2])):
             factors = [f for f, k in (("eps", i), ("d", j)) if k for f in [f if k == 1 else f"{f}^{k}"]]
             if A or B:
                 factors.append(f"e^({_scaled(A, 'eps', B, 'eps*d')})")
-            body = "*".join(factors)
-            text = body if abs(c) == 1 and body else fmt_q(abs(c)) + (f"*{body}" if body else "")
-            out += ("-" if c < 0 else "") + text if not out else (" - " if c < 0 else " + ") + text
-        return out
+            parts.append(("-" if c < 0 else "+", plain_product(abs(c), factors)))
+        return signed_sum(parts)
 
 
 def _scaled(a: Fraction, x: str, b: Fraction, y: str) -> str:
     """a*x + b*y with unit coefficients and zero terms left out."""
-    parts = []
-    for c, name in ((a, x), (b, y)):
-        if c:
-            mag = name if abs(c) == 1 else f"{fmt_q(abs(c))}*{name}"
-            parts.append(("-" if c < 0 else "") + mag if not parts else (" - " if c < 0 else " + ") + mag)
-    return "".join(parts)
+    return signed_sum([("-" if c < 0 else "+", plain_product(abs(c), [name])) for c, name in ((a, x), (b, y)) if c])
 
 
 def _sum(parts) -> ExpPoly2:
