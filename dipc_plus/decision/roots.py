@@ -16,6 +16,7 @@ from fractions import Fraction
 
 from flint import arb, fmpq_poly
 
+from dipc_plus.decision.bisection import SETTLED, SPLIT, halves, subdivide
 from dipc_plus.decision.certified import (CertificationError, Interval, ball_sign, bits_below,
                                           certified_sign, hull, lower_bound, q_ball, upper_bound,
                                           working_precision)
@@ -511,28 +512,25 @@ def isolate_mixed_zeros(h: ExpPoly, a: Fraction, b: Fraction) -> list[tuple[Frac
         return signs[x]
 
     out = []
-    stack = [(a, b)]
-    while stack:
-        lo, hi = stack.pop()
+
+    def examine(piece: tuple):
+        lo, hi = piece
         _spend("near eps in", lo, hi)
         prec = _bisection_precision(lo, hi)
-        mid = (lo + hi) / 2
         with working_precision(prec):
             box = hull(lo, hi)
             slope = dh.arb_value(box, prec)
-            monotone = ball_sign(slope) != 0
-            if not monotone:
-                centre = q_ball(mid)
+            if not ball_sign(slope):
+                centre = q_ball((lo + hi) / 2)
                 at_centre = h.arb_value(centre, prec)
-                if ball_sign(at_centre + slope * (box - centre)):
-                    continue
-                if ball_sign(_taylor_range(higher, centre, box, prec, at_centre)):
-                    continue
-        if monotone:
-            if sign(lo) != sign(hi):
-                out.append((lo, hi, sign(lo)))
-            continue
-        stack += [(mid, hi), (lo, mid)]
+                excluded = (ball_sign(at_centre + slope * (box - centre))
+                            or ball_sign(_taylor_range(higher, centre, box, prec, at_centre)))
+                return SETTLED if excluded else SPLIT
+        if sign(lo) != sign(hi):        # h is strictly monotone on the box
+            out.append((lo, hi, sign(lo)))
+        return SETTLED
+
+    subdivide((a, b), examine, halves)
     return sorted(out)
 
 
