@@ -40,12 +40,12 @@ from dipc_plus.accuracy.report import REFUTED, VERIFIED, InputReport, env_json, 
 from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.sweep_result import SweepResult
 from dipc_plus.accuracy.tasks import attach_program
-from dipc_plus.decision.certified import exact_ball_value, hull
+from dipc_plus.decision.certified import hull
 from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.decision.decide import CertificationError, Interval, RealRoot, dominant_term, roots, taylor_order_at_zero
 from dipc_plus.claims.distances import INF
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
-from dipc_plus.exact.decimals import decimal_down, decimal_up
+from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
 
 DEFAULT_DIGITS = 6
 DEFAULT_KAPPA_MAX = 1000
@@ -62,7 +62,7 @@ MAX_REFINEMENTS = 400
 def _bounds(b: arb) -> tuple[Fraction, Fraction]:
     if not b.is_finite():
         raise CertificationError(f"an enclosure is not finite: {b}")
-    return exact_ball_value(b.lower()), exact_ball_value(b.upper())
+    return arb_bounds(b)
 
 
 
