@@ -18,7 +18,7 @@ from flint import arb, fmpq_poly
 from dipc_plus.decision.bisection import holds_on_pieces
 from dipc_plus.decision.certified import Interval, hull, lower_bound, q_ball, signed_ball, working_precision
 from dipc_plus.decision.decide import decide
-from dipc_plus.decision.dominant_tail import strip_by_dominant_terms, sup_on_tail
+from dipc_plus.decision.dominant_tail import SMALLEST, strip_by_dominant_terms, sup_on_tail
 from dipc_plus.decision.series_strip import strip_at_zero
 from dipc_plus.exact.convert import fmt_q, signed_sum, to_fmpq
 from dipc_plus.exact.expoly import ExpPoly, plain_product
@@ -347,7 +347,8 @@ def strip_tail(F: ExpPoly2, d0: Fraction, d1: Fraction, E: Fraction,
     for X in TAIL_STARTS:
         if not decide(low, ">=", Interval(X, None, True, False)).holds:
             continue
-        if _flat_strip(base, bounds, d0 * E, X, max_intervals):
+        if d0 * E >= X or holds_on_pieces(lambda a, b: _strip_lower(base, bounds, a, b) >= 0, d0 * E, X,
+                                          max_intervals, SMALLEST):
             return X, "bounded eps-parts"
         if strip_by_dominant_terms(groups, E, d0 * E, X, max_intervals):
             return X, "dominant terms in eps"
@@ -355,13 +356,8 @@ def strip_tail(F: ExpPoly2, d0: Fraction, d1: Fraction, E: Fraction,
     return None
 
 
-def _flat_strip(base: ExpPoly, bounds: list, x0: Fraction, X: Fraction, max_intervals: int) -> bool:
-    """F >= G_0(x) + sum min(0, M * G_k(x)) >= 0 on [x0, X], by bisection within the budget."""
-    return x0 >= X or holds_on_pieces(lambda a, b: _strip_lower(base, bounds, a, b) >= 0, x0, X, max_intervals,
-                                      Fraction(1, 2 ** 20))
-
-
 def _strip_lower(base: ExpPoly, bounds: list, a: Fraction, b: Fraction) -> Fraction:
+    """A lower bound of G_0(x) + sum min(0, M * G_k(x)) <= F on x in [a, b] (-1 when not finite)."""
     with working_precision(PRECISION):
         X = hull(a, b)
         total = base.arb_value(X, PRECISION)
