@@ -42,7 +42,8 @@ from dipc_plus.accuracy.sweep_result import SweepResult
 from dipc_plus.accuracy.tasks import attach_program
 from dipc_plus.decision.certified import hull
 from dipc_plus.exact.convert import to_fmpq
-from dipc_plus.decision.decide import CertificationError, Interval, RealRoot, dominant_term, roots, taylor_order_at_zero
+from dipc_plus.decision.decide import (CertificationError, Interval, RealRoot, analyse, dominant_term,
+                                       taylor_order_at_zero)
 from dipc_plus.claims.distances import INF
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
@@ -241,7 +242,7 @@ def candidates(report: InputReport, interval: Interval) -> list[Candidate]:
     # interior critical points
     inner = Interval(interval.lo, interval.hi, False, False) if not interval.is_point() else None
     if inner is not None:
-        out += [evaluated("critical", root=root) for root in roots(deriv, inner)]
+        out += [evaluated("critical", root=root) for root in analyse(deriv, inner).roots]
     for c in out:
         if c.exact and c.lo < 0:
             raise CertificationError(f"negative limit {c.lo} of beta/P[error] at {report.input}")

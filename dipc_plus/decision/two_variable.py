@@ -27,7 +27,7 @@ Key = tuple   # (i, j, A, B): eps^i * d^j * e^(eps*(A + B*d))
 
 VERIFIED, REFUTED, UNDECIDED = "verified", "refuted", "undecided"
 PRECISION = 128
-TAIL_STARTS = (Fraction(8), Fraction(32), Fraction(128))   # where the tail eps >= E is tried, and x = eps*d <= X its strip
+TAIL_STARTS = (Fraction(8), Fraction(32), Fraction(128))     # the tail starts E tried, and the strip ends X
 
 
 class ExpPoly2:
