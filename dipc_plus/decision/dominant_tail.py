@@ -19,7 +19,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from dipc_plus.decision.bisection import holds_on_pieces
-from dipc_plus.decision.box_enclosure import tail_factor
+from dipc_plus.decision.box_enclosure import tail_top
 from dipc_plus.decision.certified import Interval, hull, lower_bound, q_ball, upper_bound, working_precision
 from dipc_plus.decision.decide import decide
 from dipc_plus.exact.expoly import ExpPoly
@@ -30,13 +30,13 @@ SMALLEST = Fraction(1, 2 ** 20)     # x-intervals narrower than this are not spl
 
 def sup_on_tail(k: int, A: Fraction, E: Fraction) -> Fraction | None:
     """A rational upper bound of eps^k e^(A eps) over eps >= E > 0, or None when it does not decay
-    there (the one tail rule, `box_enclosure.tail_factor`, at this module's precision).
+    there (the one tail rule, `box_enclosure.tail_top`, at this module's precision).
 
     >>> sup_on_tail(1, Fraction(-1), Fraction(1, 2)) >= Fraction(36787, 100000)   # e^(-1) at eps = 1
     True
     """
     with working_precision(PRECISION):
-        top = tail_factor(k, A, A, E)
+        top = tail_top(k, A, E)
         return None if top is None else upper_bound(top)
 
 
