@@ -16,7 +16,7 @@ from hypothesis import given, settings, strategies as st
 
 from dipc_plus.decision.decide import (AlgebraicRoot, Interval, IntervalError, LogAlgebraicRoot, RationalRoot,
                               TranscendentalRoot, UndefinedError, decide, dominant_term, exact_zero_at,
-                              recheck, roots, sign_at, simplest_rational, taylor_order_at_zero,
+                              analyse, recheck, sign_at, simplest_rational, taylor_order_at_zero,
                               zero_free_beyond, zero_free_near_zero)
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
@@ -182,9 +182,9 @@ def test_zeros_at_logarithms_of_irrational_algebraic_numbers():
     assert_encloses(r, mpmath.log(plastic))
     assert d.witness == F(1, 4)  # ln(plastic) = 0.2812...
     g = ExpPoly.exp(F(2, 3)) - 3  # zero at (3/2) ln 3
-    [r] = roots(g, "(1, 2)")
+    [r] = analyse(g, "(1, 2)").roots
     assert_encloses(r, mpmath.log(3) * 3 / 2)
-    assert roots(g, "(1, 8/5]") == [] and decide(g, "<", "(1, 8/5]").holds
+    assert analyse(g, "(1, 8/5]").roots == [] and decide(g, "<", "(1, 8/5]").holds
 
 
 # ---------------------------------------------------------------------------------------
@@ -266,7 +266,7 @@ def test_mixed_factor_with_two_zeros():
     assert decide(f, "<=", "[7/10, 3/2]").holds
     assert decide(f, "<", "[7/10, 3/2]").holds
     assert not decide(f, "<", "[7/10, 2]").holds
-    assert len(roots(f, "[1, inf)")) == 1
+    assert len(analyse(f, "[1, inf)").roots) == 1
 
 
 def test_nearly_tangent_mixed_zeros_are_separated():
@@ -490,7 +490,7 @@ def test_random_products_with_known_answers(seed):
             exact_zero = any(x == r for r, _ in eps_f)
             truth = 0 if exact_zero else sign(mp(x))
             assert not mp_holds(truth, rel)
-    found = roots(f, I)
+    found = analyse(f, I).roots
     assert len(found) == len(inside)
     for r, (v, k) in zip(found, inside):
         assert_encloses(r, v)

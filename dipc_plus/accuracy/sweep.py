@@ -40,12 +40,13 @@ from dipc_plus.accuracy.report import REFUTED, VERIFIED, InputReport, env_json, 
 from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.sweep_result import SweepResult
 from dipc_plus.accuracy.tasks import attach_program
-from dipc_plus.decision.certified import exact_ball_value, hull
+from dipc_plus.decision.certified import hull
 from dipc_plus.exact.convert import to_fmpq
-from dipc_plus.decision.decide import CertificationError, Interval, RealRoot, dominant_term, roots, taylor_order_at_zero
+from dipc_plus.decision.decide import (CertificationError, Interval, RealRoot, analyse, dominant_term,
+                                       taylor_order_at_zero)
 from dipc_plus.claims.distances import INF
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
-from dipc_plus.exact.decimals import decimal_down, decimal_up
+from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
 
 DEFAULT_DIGITS = 6
 DEFAULT_KAPPA_MAX = 1000
@@ -144,7 +145,7 @@ class Candidate:
         if not value.is_finite():
             self.lo, self.hi = Fraction(-10 ** 30), Fraction(10 ** 30)
             return
-        self.lo, self.hi = exact_ball_value(value.lower()), exact_ball_value(value.upper())
+        self.lo, self.hi = arb_bounds(value)
 
     def where(self) -> str:
         if self.kind == "end":
@@ -216,7 +217,7 @@ def candidates(report: InputReport, interval: Interval) -> list[Candidate]:
     # interior critical points
     inner = Interval(interval.lo, interval.hi, False, False) if not interval.is_point() else None
     if inner is not None:
-        out += [evaluated("critical", root=root) for root in roots(deriv, inner)]
+        out += [evaluated("critical", root=root) for root in analyse(deriv, inner).roots]
     for c in out:
         if c.exact and c.lo < 0:
             raise CertificationError(f"negative limit {c.lo} of beta/P[error] at {report.input}")

@@ -54,10 +54,22 @@ def tail_factor(n: int, g_lo: Fraction, g_hi: Fraction, start: Fraction) -> arb 
         return hull(Fraction(0), Fraction(start) ** n) if n < 0 else None
     if g_hi >= 0:
         return None
-    g = q_ball(g_hi)
-    at = q_ball(max(Fraction(n) / -g_hi, Fraction(start)) if n > 0 else Fraction(start))
-    top = at ** n * (g * at).exp()
-    return hull(Fraction(0), upper_bound(top))
+    return hull(Fraction(0), upper_bound(tail_top(n, g_hi, start)))
+
+
+def tail_top(n: int, g: Fraction, start: Fraction) -> arb | None:
+    """A ball holding the largest value of eps^n e^(eps g) over eps >= start > 0 (at the current
+    precision), or None when it does not decay (g > 0, or g = 0 with n > 0): the one tail rule.
+
+    eps e^(-eps) peaks at eps = 1 (1/e = 0.36788), so from 1/2 on its top is 1/e, from 2 on 2/e^2 = 0.27067:
+
+    >>> 0.36787 < tail_top(1, Fraction(-1), Fraction(1, 2)) < 0.36788, 0.27067 < tail_top(1, Fraction(-1), Fraction(2)) < 0.27068
+    (True, True)
+    """
+    if g > 0 or (g == 0 and n > 0):
+        return None
+    at = q_ball(max(Fraction(n) / -g, Fraction(start)) if n > 0 else Fraction(start))
+    return at ** n * (q_ball(g) * at).exp()
 
 
 def interval_times(x: tuple, y: tuple) -> tuple[Fraction, Fraction]:

@@ -17,6 +17,7 @@ from flint import arb, fmpq
 from dipc_plus.execution import limits
 from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import fmt_q, to_fmpq
+from dipc_plus.exact.decimals import arb_bounds
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly, working_precision
 
 RELATIONS = (">=", ">", "<=", "<")
@@ -60,17 +61,6 @@ class CertificationError(RuntimeError):
 # small exact / ball helpers
 # ---------------------------------------------------------------------------------------
 
-def exact_ball_value(x: arb) -> Fraction:
-    """The rational value of a ball of radius 0 (a dyadic number).
-
-    >>> exact_ball_value(arb("0.75"))
-    Fraction(3, 4)
-    """
-    m, e = x.man_exp()
-    m, e = int(m), int(e)
-    return Fraction(m * 2 ** e) if e >= 0 else Fraction(m, 2 ** -e)
-
-
 def lower_bound(x: arb) -> Fraction:
     """A rational <= every point of the ball.
 
@@ -78,7 +68,7 @@ def lower_bound(x: arb) -> Fraction:
     >>> lower_bound(third) < Fraction(1, 3) < upper_bound(third)
     True
     """
-    return exact_ball_value(x.lower())
+    return arb_bounds(x)[0]
 
 
 def upper_bound(x: arb) -> Fraction:
@@ -87,7 +77,7 @@ def upper_bound(x: arb) -> Fraction:
     >>> upper_bound(arb("0.75"))
     Fraction(3, 4)
     """
-    return exact_ball_value(x.upper())
+    return arb_bounds(x)[1]
 
 
 def q_ball(x) -> arb:

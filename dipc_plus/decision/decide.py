@@ -121,7 +121,7 @@ def sample_points(I: Interval, parts: int = 8) -> list[Fraction]:
 def boundary_text(b: Boundary | None) -> str:
     """A piece's end: 'inf', '3/2', or the short name of a zero ('ln(2)', '~0.5671433').
 
-    >>> boundary_text(None), boundary_text(Fraction(3, 2)), boundary_text(roots(ExpPoly.exp(1) - 2)[0])
+    >>> boundary_text(None), boundary_text(Fraction(3, 2)), boundary_text(analyse(ExpPoly.exp(1) - 2).roots[0])
     ('inf', '3/2', 'ln(2)')
     """
     if b is None:
@@ -187,7 +187,7 @@ def rational_gap(left: Boundary, right: Boundary | None) -> tuple[Fraction, Frac
 
     Between 1/2 and ln 2 = 0.693..., the upper end read off ln 2's enclosure:
 
-    >>> ln2 = roots(ExpPoly.const(1) - ExpPoly.exp(-1, 2))[0]
+    >>> ln2 = analyse(ExpPoly.const(1) - ExpPoly.exp(-1, 2)).roots[0]
     >>> a, b = rational_gap(Fraction(1, 2), ln2)
     >>> a, Fraction(1, 2) < b < Fraction(7, 10)
     (Fraction(1, 2), True)
@@ -278,6 +278,8 @@ def analyse(f, interval=None) -> Analysis:
 
     >>> [str(r) for r in analyse(ExpPoly.eps() - 1, "(0, 3)").regions]
     ['f < 0 on (0, 1)', 'f = 0 at eps = 1', 'f > 0 on (1, 3)']
+    >>> [r.describe() for r in analyse(ExpPoly.const(1) - ExpPoly.exp(-1, 2)).roots]
+    ['eps = ln(2) ~ 0.6931472: zero of e^eps - 2 (multiplicity 1)']
     """
     I = as_interval(interval)
     reset_budget()
@@ -298,15 +300,6 @@ def analyse(f, interval=None) -> Analysis:
     regions = _regions(f, I, roots)
     _check_parity(regions)
     return Analysis(regions, roots)
-
-
-def roots(f, interval=None) -> list[RealRoot]:
-    """The zeros of f inside the interval, sorted, with disjoint certified enclosures.
-
-    >>> [r.describe() for r in roots(ExpPoly.const(1) - ExpPoly.exp(-1, 2))]
-    ['eps = ln(2) ~ 0.6931472: zero of e^eps - 2 (multiplicity 1)']
-    """
-    return analyse(f, interval).roots
 
 
 def _region_witness(region: SignRegion) -> Fraction | None:

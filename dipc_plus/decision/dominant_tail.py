@@ -19,6 +19,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from dipc_plus.decision.bisection import holds_on_pieces
+from dipc_plus.decision.box_enclosure import tail_top
 from dipc_plus.decision.certified import Interval, hull, lower_bound, q_ball, upper_bound, working_precision
 from dipc_plus.decision.decide import decide
 from dipc_plus.exact.expoly import ExpPoly
@@ -27,27 +28,16 @@ PRECISION = 128
 SMALLEST = Fraction(1, 2 ** 20)     # x-intervals narrower than this are not split further
 
 
-def sup_on_tail(k: int, A: Fraction, E: Fraction) -> Fraction:
-    """A rational upper bound of eps^k e^(A eps) over eps >= E > 0 (A < 0, or A = 0 and k <= 0).
+def sup_on_tail(k: int, A: Fraction, E: Fraction) -> Fraction | None:
+    """A rational upper bound of eps^k e^(A eps) over eps >= E > 0, or None when it does not decay
+    there (the one tail rule, `box_enclosure.tail_top`, at this module's precision).
 
     >>> sup_on_tail(1, Fraction(-1), Fraction(1, 2)) >= Fraction(36787, 100000)   # e^(-1) at eps = 1
     True
     """
     with working_precision(PRECISION):
-        if A < 0 and k > 0 and E < Fraction(k) / -A:
-            at = q_ball(Fraction(k) / -A)                       # the maximum of eps^k e^(A eps)
-        else:
-            at = q_ball(E)                                      # non-increasing on [E, inf)
-        return upper_bound(at ** k * (q_ball(A) * at).exp())
-
-
-def decays(k: int, A: Fraction) -> bool:
-    """Whether eps^k e^(A eps) is bounded on every tail [E, inf) and tends to 0 (or is 1 for the constant part).
-
-    >>> decays(3, Fraction(-1)), decays(0, Fraction(0)), decays(1, Fraction(0))
-    (True, True, False)
-    """
-    return A < 0 or (A == 0 and k <= 0)
+        top = tail_top(k, A, E)
+        return None if top is None else upper_bound(top)
 
 
 def nested_parts(groups: dict, E: Fraction) -> tuple[ExpPoly, list] | None:
@@ -59,7 +49,7 @@ def nested_parts(groups: dict, E: Fraction) -> tuple[ExpPoly, list] | None:
     """
     base = groups.get((0, Fraction(0)), ExpPoly())
     rest = [(k, A) for (k, A) in groups if (k, A) != (0, Fraction(0))]
-    if any(not decays(k, A) for k, A in rest):
+    if any(sup_on_tail(k, A, E) is None for k, A in rest):
         return None
     rest.sort(key=lambda p: (p[1], p[0]), reverse=True)
     out, prev = [], (0, Fraction(0))

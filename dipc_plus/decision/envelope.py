@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from dipc_plus.decision.decide import (Interval, boundary_text, decide, roots as zeros_of,  # noqa: F401
+from dipc_plus.decision.decide import (Interval, analyse, boundary_text, decide,  # noqa: F401
                                        same_point, sample_between, sample_points, sign_at)
 from dipc_plus.decision.roots import separate
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
@@ -42,7 +42,7 @@ def distinct_points(found: list, I: Interval) -> list:
     for r in found:
         key = _factor_key(r.factor)
         if key not in fresh:
-            fresh[key] = zeros_of(ExpFrac.of(key), I)
+            fresh[key] = analyse(ExpFrac.of(key), I).roots
             points += fresh[key]
         # r is one of fresh[key] (they are all the zeros of this factor in I); nothing to add
     return separate(points)     # zeros of different factors are different points
@@ -62,7 +62,7 @@ def distinct_zeros(functions: list, I: Interval) -> list:
         if f.num.is_zero() or f in seen:
             continue
         seen.add(f)
-        found += zeros_of(f, I)
+        found += analyse(f, I).roots
     return distinct_points(found, I)
 
 

@@ -16,6 +16,7 @@ from math import comb, prod
 
 from flint import fmpq_poly
 
+from dipc_plus.decision.bisection import SETTLED, SPLIT, halves, subdivide
 from dipc_plus.decision.decide import Interval, decide, simplest_rational
 from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import to_fmpq
@@ -136,18 +137,18 @@ def bernstein_decide(G: dict, box: list, *, rational: bool, check, value_at, ref
     ...                  value_at=lambda pt: None) is None          # p q >= 0: every coefficient passes
     True
     """
-    stack = [[(lo, hi) for lo, hi, _, _ in box]]
     closed = [(lc, hc) for _, _, lc, hc in box]
-    count = 0
-    while stack:
-        count += 1
-        if count > max_boxes:
+    tried = 0
+
+    def examine(sub: list):
+        nonlocal tried
+        tried += 1
+        if tried > max_boxes:
             raise UserError("the Pufferfish check could not decide a polynomial inequality within its "
                             "subdivision budget", hint="fix some parameters, or narrow their ranges")
-        sub = stack.pop()
-        coeffs, degs = _bernstein(G, sub, rational)
+        coeffs, _ = _bernstein(G, sub, rational)
         if all(check(c) for c in coeffs.values()):
-            continue
+            return SETTLED
         # look for a counterexample: corners (when inside the declared box) and the centre
         cands = [tuple((s[0] + s[1]) / 2 for s in sub)]
         for corner in itertools.product(*[(0, 1)] * len(sub)):
@@ -162,14 +163,18 @@ def bernstein_decide(G: dict, box: list, *, rational: bool, check, value_at, ref
                 w = refute(pt)
                 if w is not None:
                     return pt, w
-        widths = [s[1] - s[0] for s in sub]
-        i = widths.index(max(widths))
-        mid = (sub[i][0] + sub[i][1]) / 2
-        left, right = list(sub), list(sub)
-        left[i] = (sub[i][0], mid)
-        right[i] = (mid, sub[i][1])
-        stack += [right, left]
-    return None
+        return SPLIT
+
+    return subdivide([(lo, hi) for lo, hi, _, _ in box], examine, _halve_widest)
+
+
+def _halve_widest(sub: list) -> tuple[list, list]:
+    """The two halves of a box across its widest side."""
+    widths = [s[1] - s[0] for s in sub]
+    i = widths.index(max(widths))
+    left, right = list(sub), list(sub)
+    left[i], right[i] = halves(sub[i])
+    return left, right
 
 
 def _inside(pt: tuple, box: list, closed: list) -> tuple:

@@ -16,14 +16,15 @@ from fractions import Fraction
 
 from flint import arb, fmpq_poly
 
+from dipc_plus.decision.bisection import SETTLED, SPLIT, halves, subdivide
 from dipc_plus.decision.certified import (CertificationError, Interval, ball_sign, bits_below,
                                           certified_sign, hull, lower_bound, q_ball, upper_bound,
                                           working_precision)
 from dipc_plus.errors import UserError
-from dipc_plus.exact.convert import fmt_q, to_fmpq, to_fraction
+from dipc_plus.exact.convert import fmt_q, signed_sum, to_fmpq, to_fraction
 from dipc_plus.exact.decimals import arb_bounds, enclosure_text, midpoint_text
 from dipc_plus.execution import limits
-from dipc_plus.exact.expoly import ExpPoly, mpoly_ctx
+from dipc_plus.exact.expoly import ExpPoly, mpoly_ctx, plain_product
 
 # ---------------------------------------------------------------------------------------
 # real roots: exact or refinable isolating enclosures
@@ -255,14 +256,10 @@ def _tpoly_text(p: fmpq_poly, L: int) -> str:
     parts = []
     for k in range(p.degree(), -1, -1):
         c = to_fraction(p.coeffs()[k])
-        if c == 0:
-            continue
-        mono = "" if k == 0 else ("t" if k == 1 else f"t^{k}")
-        mag = fmt_q(abs(c))
-        body = mag if not mono else (mono if abs(c) == 1 else f"{mag}*{mono}")
-        parts.append(("-" if c < 0 else "+", body))
-    text = ("-" if parts[0][0] == "-" else "") + parts[0][1]
-    text += "".join(f" {sign} {body}" for sign, body in parts[1:])
+        power = [] if k == 0 else ["t" if k == 1 else f"t^{k}"]
+        if c:
+            parts.append(("-" if c < 0 else "+", plain_product(abs(c), power)))
+    text = signed_sum(parts)
     return f"{text} (t = e^eps)" if L == 1 else f"{text} (t = e^(eps/{L}))"
 
 
@@ -515,28 +512,25 @@ def isolate_mixed_zeros(h: ExpPoly, a: Fraction, b: Fraction) -> list[tuple[Frac
         return signs[x]
 
     out = []
-    stack = [(a, b)]
-    while stack:
-        lo, hi = stack.pop()
+
+    def examine(piece: tuple):
+        lo, hi = piece
         _spend("near eps in", lo, hi)
         prec = _bisection_precision(lo, hi)
-        mid = (lo + hi) / 2
         with working_precision(prec):
             box = hull(lo, hi)
             slope = dh.arb_value(box, prec)
-            monotone = ball_sign(slope) != 0
-            if not monotone:
-                centre = q_ball(mid)
+            if not ball_sign(slope):
+                centre = q_ball((lo + hi) / 2)
                 at_centre = h.arb_value(centre, prec)
-                if ball_sign(at_centre + slope * (box - centre)):
-                    continue
-                if ball_sign(_taylor_range(higher, centre, box, prec, at_centre)):
-                    continue
-        if monotone:
-            if sign(lo) != sign(hi):
-                out.append((lo, hi, sign(lo)))
-            continue
-        stack += [(mid, hi), (lo, mid)]
+                excluded = (ball_sign(at_centre + slope * (box - centre))
+                            or ball_sign(_taylor_range(higher, centre, box, prec, at_centre)))
+                return SETTLED if excluded else SPLIT
+        if sign(lo) != sign(hi):        # h is strictly monotone on the box
+            out.append((lo, hi, sign(lo)))
+        return SETTLED
+
+    subdivide((a, b), examine, halves)
     return sorted(out)
 
 

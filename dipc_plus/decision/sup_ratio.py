@@ -217,10 +217,6 @@ def sup_one(cand, I: Interval, tolerance: Fraction = TOLERANCE, against: Fractio
 # --------------------------------------------------------------------------- certified pieces
 
 
-def _box(a: Fraction, b: Fraction) -> arb:
-    return q_ball(a) if a == b else hull(a, b)
-
-
 def _upper(b: arb) -> Fraction | None:
     return arb_bounds(b)[1] if b.is_finite() else None
 
@@ -248,10 +244,9 @@ class _Ratio:
             return (_upper if upper else _lower)(v.log() / q_ball(x))
 
     def psi_upper(self, a: Fraction, b: Fraction) -> Fraction | None:
+        """An upper bound of psi on [a, b] with a < b (None when none is finite)."""
         with working_precision(self.prec):
-            box = _box(a, b)
-            if a == b:
-                return _upper(self.psi.arb_value(box, self.prec))
+            box = hull(a, b)
             m = (a + b) / 2
             # mean-value form of psi on the box, and its plain interval value: take the smaller
             plain = self.psi.arb_value(box, self.prec)
@@ -267,7 +262,7 @@ class _Ratio:
         if ga is not None and ps is not None:
             bounds.append(max(ga, ps))
         with working_precision(self.prec):
-            box = _box(a, b)
+            box = hull(a, b)
             m = (a + b) / 2
             rv, dv = self.r.arb_value(box, self.prec), self.dr.arb_value(box, self.prec)
             rm = self.r.arb_value(q_ball(m), self.prec)
@@ -494,16 +489,16 @@ def _closing(heap: list, settled: list, lo_k: Fraction, at: Fraction | None,
 
 
 def _zero_side_delta(R: _Ratio, lo_k: Fraction) -> Fraction | None:
-    """A delta > 0 with g <= lo_k on (0, delta] when r(0) < 1 (ln r < 0 there), or None."""
+    """A delta > 0 with g <= lo_k on (0, delta] when r(0) < 1, or None: where 0 < r < 1, g < 0, which
+    is at most lo_k only when lo_k >= 0."""
+    if lo_k < 0:
+        return None
     delta = Fraction(1, 16)
     while delta > Fraction(1, 1 << 30):
         with working_precision(R.prec):
-            v = R.r.arb_value(_box(Fraction(0), delta), R.prec)
+            v = R.r.arb_value(hull(Fraction(0), delta), R.prec)
         if v.is_finite() and v > 0 and v < 1:
-            # ln r < 0 on (0, delta]: g < 0 <= ... ; only useful when lo_k >= 0
-            if lo_k >= 0:
-                return delta
-            return None
+            return delta
         delta /= 4
     return None
 

@@ -18,16 +18,16 @@ from flint import arb, fmpq_poly
 from dipc_plus.decision.bisection import holds_on_pieces
 from dipc_plus.decision.certified import Interval, hull, lower_bound, q_ball, signed_ball, working_precision
 from dipc_plus.decision.decide import decide
-from dipc_plus.decision.dominant_tail import decays, strip_by_dominant_terms, sup_on_tail
+from dipc_plus.decision.dominant_tail import SMALLEST, strip_by_dominant_terms, sup_on_tail
 from dipc_plus.decision.series_strip import strip_at_zero
-from dipc_plus.exact.convert import fmt_q, to_fmpq
-from dipc_plus.exact.expoly import ExpPoly
+from dipc_plus.exact.convert import fmt_q, signed_sum, to_fmpq
+from dipc_plus.exact.expoly import ExpPoly, plain_product
 
 Key = tuple   # (i, j, A, B): eps^i * d^j * e^(eps*(A + B*d))
 
 VERIFIED, REFUTED, UNDECIDED = "verified", "refuted", "undecided"
 PRECISION = 128
-TAIL_STARTS = (Fraction(8), Fraction(32), Fraction(128))
+TAIL_STARTS = (Fraction(8), Fraction(32), Fraction(128))     # the tail starts E tried, and the strip ends X
 
 
 class ExpPoly2:
@@ -128,27 +128,18 @@ class ExpPoly2:
         return _exppolys(((j, B), A, i - j + J, c) for (i, j, A, B), c in self.terms.items())
 
     def __str__(self) -> str:
-        if not self.terms:
-            return "0"
-        out = ""
+        parts = []
         for (i, j, A, B), c in sorted(self.terms.items(), key=lambda kv: (-kv[0][2], -kv[0][3], kv[0][:2])):
             factors = [f for f, k in (("eps", i), ("d", j)) if k for f in [f if k == 1 else f"{f}^{k}"]]
             if A or B:
                 factors.append(f"e^({_scaled(A, 'eps', B, 'eps*d')})")
-            body = "*".join(factors)
-            text = body if abs(c) == 1 and body else fmt_q(abs(c)) + (f"*{body}" if body else "")
-            out += ("-" if c < 0 else "") + text if not out else (" - " if c < 0 else " + ") + text
-        return out
+            parts.append(("-" if c < 0 else "+", plain_product(abs(c), factors)))
+        return signed_sum(parts)
 
 
 def _scaled(a: Fraction, x: str, b: Fraction, y: str) -> str:
     """a*x + b*y with unit coefficients and zero terms left out."""
-    parts = []
-    for c, name in ((a, x), (b, y)):
-        if c:
-            mag = name if abs(c) == 1 else f"{fmt_q(abs(c))}*{name}"
-            parts.append(("-" if c < 0 else "") + mag if not parts else (" - " if c < 0 else " + ") + mag)
-    return "".join(parts)
+    return signed_sum([("-" if c < 0 else "+", plain_product(abs(c), [name])) for c, name in ((a, x), (b, y)) if c])
 
 
 def _sum(parts) -> ExpPoly2:
@@ -321,9 +312,6 @@ def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval, ma
     return found
 
 
-STRIP_ENDS = (Fraction(8), Fraction(32), Fraction(128))
-
-
 def strip_tail(F: ExpPoly2, d0: Fraction, d1: Fraction, E: Fraction,
                max_intervals: int = 4000) -> tuple[Fraction, str] | None:
     """(X, how): F >= 0 is proved on {eps >= E} (None if no X is found).
@@ -351,14 +339,16 @@ def strip_tail(F: ExpPoly2, d0: Fraction, d1: Fraction, E: Fraction,
     for (k, A), g in groups.items():
         if (k, A) == (0, 0):
             continue
-        if not decays(k, A):
+        M = sup_on_tail(k, A, E)
+        if M is None:
             return None
-        bounds.append((q_ball(sup_on_tail(k, A, E)), g))
+        bounds.append((q_ball(M), g))
     base = groups.get((0, Fraction(0)), ExpPoly())
-    for X in STRIP_ENDS:
+    for X in TAIL_STARTS:
         if not decide(low, ">=", Interval(X, None, True, False)).holds:
             continue
-        if _flat_strip(base, bounds, d0 * E, X, max_intervals):
+        if d0 * E >= X or holds_on_pieces(lambda a, b: _strip_lower(base, bounds, a, b) >= 0, d0 * E, X,
+                                          max_intervals, SMALLEST):
             return X, "bounded eps-parts"
         if strip_by_dominant_terms(groups, E, d0 * E, X, max_intervals):
             return X, "dominant terms in eps"
@@ -366,13 +356,8 @@ def strip_tail(F: ExpPoly2, d0: Fraction, d1: Fraction, E: Fraction,
     return None
 
 
-def _flat_strip(base: ExpPoly, bounds: list, x0: Fraction, X: Fraction, max_intervals: int) -> bool:
-    """F >= G_0(x) + sum min(0, M * G_k(x)) >= 0 on [x0, X], by bisection within the budget."""
-    return x0 >= X or holds_on_pieces(lambda a, b: _strip_lower(base, bounds, a, b) >= 0, x0, X, max_intervals,
-                                      Fraction(1, 2 ** 20))
-
-
 def _strip_lower(base: ExpPoly, bounds: list, a: Fraction, b: Fraction) -> Fraction:
+    """A lower bound of G_0(x) + sum min(0, M * G_k(x)) <= F on x in [a, b] (-1 when not finite)."""
     with working_precision(PRECISION):
         X = hull(a, b)
         total = base.arb_value(X, PRECISION)
