@@ -19,7 +19,7 @@ B_s = sum of those weights, this is the polynomial inequality
 * with no symbolic parameter: as one sentence in eps (`decide`), or exactly in
   rationals at eps = ln r or for eps-independent mechanisms;
 * with one parameter and rational coefficients: exactly, as a univariate
-  polynomial sentence on the parameter's interval (Sturm sequences, via `decide`
+  polynomial sentence on the parameter's interval (certified root isolation, via `decide`
   with the parameter in the role of eps);
 * otherwise (several parameters, or a parameter and an eps interval): by
   Bernstein expansion on the parameter box with subdivision, each Bernstein

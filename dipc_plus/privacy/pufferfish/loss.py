@@ -3,7 +3,7 @@
 Why it exists: `dipc privacy-loss` on a Pufferfish claim prints, per scenario,
 discriminative pair and output, the ratio P[w | s_i] / P[w | s_j] as a rational
 function of the parameters (cancelled), and its supremum over a single parameter:
-exact at an end of the range (decided with Sturm sequences), else an enclosure by
+exact at an end of the range (decided by certified root isolation), else an enclosure by
 bisection on the bound with exact univariate decisions (printed rounded outward).
 """
 from __future__ import annotations
@@ -101,7 +101,7 @@ def _ratio_summary(num: dict, den: dict, st: PufferfishSetup, claim):
 
 def _sup_univariate_ratio(num: dict, den: dict, rng):
     """sup of N(p)/D(p) on the range: exact when it is the value (or limit) at an end, decided
-    with Sturm sequences; otherwise an enclosure by bisection on the bound."""
+    by certified root isolation; otherwise an enclosure by bisection on the bound."""
     lo, hi, lc, hc = rng
     if poly_eval(den, ((lo + hi) / 2,)) < 0:
         num = {m: -c for m, c in num.items()}
