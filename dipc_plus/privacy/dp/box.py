@@ -29,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -83,17 +84,19 @@ class Searched:
                 "seconds": round(self.seconds, 3), "two_block": self.two_block, "sup_loss_over_eps": self.sup}
 
     def text(self) -> str:
+        sup = f", sup L(eps)/eps {self.sup}" if self.sup else ""
         if self.cuts:
             return (f"the points inside the cells of {self.cuts} threshold(s) of input-only comparisons and their "
-                    f"neighbours: {self.points} points, {self.pairs} pair(s)" + (f", sup L(eps)/eps {self.sup}" if self.sup else ""))
+                    f"neighbours: {self.points} points, {self.pairs} pair(s)" + sup)
         return (f"step {fmt_q(self.step)}: {self.points} {'two-block ' if self.two_block else ''}points, "
-                f"{self.pairs} pair(s)" + (f", sup L(eps)/eps {self.sup}" if self.sup else ""))
+                f"{self.pairs} pair(s)" + sup)
 
 
 @dataclass
 class BoxCheck:
+    """A box claim's decision: the verdict, the method that gave it and every method's evidence."""
     claim: DPClaim
-    coupling: Coupling
+    coupling: Coupling | None = None     # the coupling bound, tried first (set before any other method runs)
     verdict: str = UNDECIDED
     method: str = ""
     losses: list = field(default_factory=list)      # (inputs checked, text of sup L/eps, pairs) against d*B
@@ -231,11 +234,6 @@ class BoxCheck:
         return "\n".join(lines)
 
 
-# --------------------------------------------------------------------------- the coupling bound
-
-
-
-
 # --------------------------------------------------------------------------- rational points of the box
 
 
@@ -331,24 +329,32 @@ def adjacent_pairs(claim: DPClaim) -> int:
     return sum(1 for u in points for w in points if u != w and claim.adjacency.adjacent(u, w))
 
 
-@dataclass
-class ProvedBound:
-    """A proved loss bound k (a multiple of eps) to cross-check like the coupling bound's d*B."""
-    bound: Fraction
-    length: int | None = None
-    input_name: str = ""
-
-
-def check_bound(claim: DPClaim, cp: Coupling | ProvedBound, max_states: int, progress: bool = False) -> tuple:
-    """(what was checked, text, pairs): the exact tight sup L/eps on the box's integer points (every
-    eps > 0); when there are more than CHECK_POINTS of them, on those with each input at its
-    CHECK_VALUES smallest values, and on their two-block ones if still too many (a check of our
-    code, not part of the proof: any points of the box will do).  Raises BoundContradiction when
-    it is above d*B (our bound, or our code, is wrong)."""
-    from dipc_plus.privacy.loss.tight import privacy_loss
-    lc, what = bound_check_claim(claim, cp, CHECK_POINTS)
+def check_bound(res: BoxCheck, cp: Coupling, max_states: int, progress: bool = False) -> None:
+    """Append to res.losses (what was checked, text, pairs): the exact sup of L(eps)/eps on the box's
+    integer points (fewer as `bound_check_claim` chooses), for every eps > 0 - the tight loss for
+    named events, `check_real_outputs` over every output value (whose candidates are exact lower
+    bounds of the loss).  A check of our code, not part of the proof: any points of the box will do.
+    Raises BoundContradiction when it is above the proved cp.bound (our bound, or our code, is wrong)."""
+    claim = res.claim
+    lc, what = bound_check_claim(claim, cp, VALUE_CHECK_POINTS if res.every_value else CHECK_POINTS)
     if not adjacent_pairs(lc):
-        return what, "no adjacent pair there (not cross-checked; the bound is the proof)", 0
+        res.losses.append((what, "no adjacent pair there (not cross-checked; the bound is the proof)", 0))
+        return
+    if res.every_value:
+        from dipc_plus.privacy.dp.real_output_check import check_real_outputs
+        r = check_real_outputs(lc)          # raises BoundContradiction itself on a counterexample
+        best = r.best
+        lower = None if best is None or best.infinite else (best.value if best.value is not None else best.lo)
+        if r.verdict == REFUTED or (best is not None and (best.infinite or lower > cp.bound)):
+            raise BoundContradiction(f"the coupling bound is wrong: on {what} the exact sup of L(eps)/eps over every "
+                                     f"output value is at least {'inf' if best is None else best.text()}, above d*B = "
+                                     f"{fmt_q(cp.bound)}; no verdict is given")
+        if r.undecided:
+            res.notes.append(f"the cross-check did not evaluate {len(r.undecided)} interval(s) of output values on "
+                             f"{what} (the verdict rests on the coupling bound, which covers them)")
+        res.losses.append((what, "no candidate" if best is None else best.text(), r.pairs))
+        return
+    from dipc_plus.privacy.loss.tight import privacy_loss
     lr = privacy_loss(lc, max_states=max_states, progress=progress)
     above = lr.infinite is not None or (lr.constant is not None and lr.constant > 1)
     text = "inf" if above else (lr.sup.text() if lr.sup is not None else lr.loss_text())
@@ -357,31 +363,7 @@ def check_bound(claim: DPClaim, cp: Coupling | ProvedBound, max_states: int, pro
     if above:
         raise BoundContradiction(f"the coupling bound is wrong: on {what} the exact tight sup L(eps)/eps is "
                                  f"{text}, not certified to be at most d*B = {fmt_q(cp.bound)}; no verdict is given")
-    return what, text, lr.pairs
-
-
-def check_bound_every_value(claim: DPClaim, cp: Coupling) -> tuple[tuple, list]:
-    """((what was checked, text, pairs), notes): the exact sup over eps and every output value of
-    L(eps)/eps on the box's integer points (fewer as `bound_check_claim` chooses), by
-    `check_real_outputs`.  Its candidates are exact lower bounds of the loss; one above d*B, or a
-    re-checked counterexample, raises BoundContradiction (our bound, or our code, is wrong)."""
-    from dipc_plus.privacy.dp.real_output_check import check_real_outputs
-    lc, what = bound_check_claim(claim, cp, VALUE_CHECK_POINTS)
-    if not adjacent_pairs(lc):
-        return (what, "no adjacent pair there (not cross-checked; the bound is the proof)", 0), []
-    r = check_real_outputs(lc)          # raises BoundContradiction itself on a counterexample
-    best = r.best
-    lower = None if best is None or best.infinite else (best.value if best.value is not None else best.lo)
-    if r.verdict == REFUTED or (best is not None and (best.infinite or lower > cp.bound)):
-        raise BoundContradiction(f"the coupling bound is wrong: on {what} the exact sup of L(eps)/eps over every "
-                                 f"output value is at least {'inf' if best is None else best.text()}, above d*B = "
-                                 f"{fmt_q(cp.bound)}; no verdict is given")
-    notes = []
-    if r.undecided:
-        notes.append(f"the cross-check did not evaluate {len(r.undecided)} interval(s) of output values on {what} "
-                     "(the verdict rests on the coupling bound, which covers them)")
-    text = "no candidate" if best is None else best.text()
-    return (what, text, r.pairs), notes
+    res.losses.append((what, text, lr.pairs))
 
 
 def two_block_lattice(claim: DPClaim, cp: Coupling, step: Fraction, most: int) -> DPClaim | None:
@@ -400,22 +382,12 @@ def two_block_lattice(claim: DPClaim, cp: Coupling, step: Fraction, most: int) -
     return lc if lc is not None and lc.npoints <= most else None
 
 
-def check_points(res: BoxCheck, lc: DPClaim, max_states: int,
-                 options: RunOptions = DEFAULT_OPTIONS) -> tuple:
-    """(result, verdict, refuted, text of the sup found): the exact check of every adjacent pair of
-    `lc`'s points, by the per-point check (named events) or `check_real_outputs` (every value)."""
-    if res.every_value:
-        from dipc_plus.privacy.dp.real_output_check import check_real_outputs
-        r = check_real_outputs(lc, options, refute_only=True)
-        sup = ("= " if r.sup_exact and not r.sup_text.startswith("at least") else "") + r.sup_text
-        return r, r.verdict, r.verdict == REFUTED, sup.strip()
-    r = check_dp(lc, max_states=max_states, progress=res.progress.bar is not None, options=options)
-    return r, r.verdict, not r.verified, ""
-
-
-def search_lattices(res: BoxCheck, max_states: int, options: RunOptions = DEFAULT_OPTIONS) -> None:
-    """Refute at rational points of the box: the lattices of SEARCH_STEPS while they are small, by
-    the per-point check (named events) or by `check_real_outputs` (every output value)."""
+def search_targets(res: BoxCheck):
+    """The point sets searched for a counterexample, in order, each as (claim on them, its `Searched`
+    row, stage, region): the lattices of SEARCH_STEPS while they are small (a skipped one is recorded
+    and ends them; every output value falls back to their two-block points), then the points strictly
+    inside the cells of the input-only comparisons and their neighbours (`cell_points`), which no
+    lattice may meet (a jump on (1/3, 2/5))."""
     claim = res.claim
     for step in SEARCH_STEPS:
         npoints = lattice_points(claim, step)
@@ -426,37 +398,93 @@ def search_lattices(res: BoxCheck, max_states: int, options: RunOptions = DEFAUL
             res.searched.append(Searched(step, npoints, verdict="skipped"))
             break
         check_point_scale(lc, f"the points of the box at step {fmt_q(step)}")
-        res.progress.stage(f"search for a counterexample at step {fmt_q(step)}",
-                           f"{lc.npoints} {'two-block ' if two_block else ''}points of the box")
-        r, verdict, refuted, sup = check_points(res, lc, max_states, options)
-        res.searched.append(Searched(step, lc.npoints, r.pairs, verdict, r.seconds, two_block, sup))
-        if refuted:
-            res.refutation, res.verdict, res.method = r, REFUTED, res.search_method
-            break
+        yield (lc, Searched(step, lc.npoints, two_block=two_block), f"search for a counterexample at step {fmt_q(step)}",
+               f"{lc.npoints} {'two-block ' if two_block else ''}points of the box")
         if all(lo == hi for lo, hi in claim.box_bounds.values()):
             break   # a box of one point: a finer step adds nothing
-    if res.verdict != REFUTED:
-        search_cells(res, max_states, options)
-
-
-def search_cells(res: BoxCheck, max_states: int, options: RunOptions = DEFAULT_OPTIONS) -> None:
-    """Refute at the points strictly inside the cells of the input-only comparisons and their
-    neighbours (`cell_points`), which no lattice may meet (a jump on (1/3, 2/5)): every adjacent
-    pair among them checked exactly, as on a lattice."""
-    claim = res.claim
     if claim.adjacency.kind == "pairs":
         return
     points, cuts = cell_points(claim, res.search_limit)
-    if not points:
-        return
-    lc = dataclasses.replace(claim, explicit_points=points, grid=None, inputs_kind="list", _points=None)
-    check_point_scale(lc, "the points inside the cells of the box")
-    res.progress.stage("search for a counterexample inside the cells",
-                       f"{len(points)} points inside the cells of {cuts} threshold(s) and their neighbours")
-    r, verdict, refuted, sup = check_points(res, lc, max_states, options)
-    res.searched.append(Searched(Fraction(0), len(points), r.pairs, verdict, r.seconds, sup=sup, cuts=cuts))
-    if refuted:
-        res.refutation, res.verdict, res.method = r, REFUTED, res.search_method
+    if points:
+        lc = dataclasses.replace(claim, explicit_points=points, grid=None, inputs_kind="list", _points=None)
+        check_point_scale(lc, "the points inside the cells of the box")
+        yield (lc, Searched(Fraction(0), len(points), cuts=cuts), "search for a counterexample inside the cells",
+               f"{len(points)} points inside the cells of {cuts} threshold(s) and their neighbours")
+
+
+# --------------------------------------------------------------------------- the portfolio of methods
+
+
+def by_coupling(res: BoxCheck, max_states: int, options: RunOptions, progress: bool):
+    """The coupling bound of the online class (an accelerator: off in reference mode), cross-checked."""
+    res.coupling = cp = coupling_for(res.claim, options)
+    if not cp.applies:
+        return None
+    res.progress.stage("coupling bound: exact cross-check", f"the integer points of {res.progress.region}")
+    check_bound(res, cp, max_states, progress)
+    return VERIFIED, METHOD_BOUND, None
+
+
+def by_single_point(res: BoxCheck, max_states: int, options: RunOptions, progress: bool):
+    return (VERIFIED, METHOD_SINGLE_POINT, None) if single_point_holds(res.claim) else None
+
+
+def by_density_ratio(res: BoxCheck, max_states: int, options: RunOptions, progress: bool):
+    res.density = density_ratio_for(res.claim)
+    return (VERIFIED, res.density.method, None) if res.density.applies else None
+
+
+def by_worst_neighbour(res: BoxCheck, max_states: int, options: RunOptions, progress: bool):
+    """The worst neighbour by monotonicity, its k cross-checked like the coupling bound's d*B (its
+    finite outputs never take the two-block points, so no array is named)."""
+    res.worst = worst_neighbour_for(res.claim)
+    if not res.worst.applies:
+        return None
+    res.progress.stage("worst neighbour: exact cross-check", f"the integer points of {res.progress.region}")
+    check_bound(res, Coupling(True, bound=res.worst.k, input_name=""), max_states, progress)
+    return VERIFIED, res.worst.method, None
+
+
+def by_search(res: BoxCheck, max_states: int, options: RunOptions, progress: bool):
+    """Refute at rational points of the box (`search_targets`): every adjacent pair of each set
+    checked exactly, by the per-point check (named events) or `check_real_outputs` (every value)."""
+    for lc, searched, stage, region in search_targets(res):
+        res.progress.stage(stage, region)
+        if res.every_value:
+            from dipc_plus.privacy.dp.real_output_check import check_real_outputs
+            r = check_real_outputs(lc, options, refute_only=True)
+            refuted = r.verdict == REFUTED
+            sup = (("= " if r.sup_exact and not r.sup_text.startswith("at least") else "") + r.sup_text).strip()
+        else:
+            r = check_dp(lc, max_states=max_states, progress=res.progress.bar is not None, options=options)
+            refuted, sup = not r.verified, ""
+        res.searched.append(dataclasses.replace(searched, pairs=r.pairs, verdict=r.verdict, seconds=r.seconds, sup=sup))
+        if refuted:
+            return REFUTED, res.search_method, r
+    return None
+
+
+def by_pair_bnb(res: BoxCheck, max_states: int, options: RunOptions, progress: bool):
+    """The pair branch-and-bound: a general prover within the `pair_boxes` limit, so it runs in reference mode."""
+    res.pair = pair_bnb_for(res.claim)
+    return (res.pair.verdict, res.pair.method, res.pair.refutation) if res.pair.verdict in (VERIFIED, REFUTED) else None
+
+
+@dataclass(frozen=True)
+class Method:
+    """One method of the portfolio: the stage shown before it runs (None: none, or its own) and
+    attempt(res, max_states, options, progress) -> (verdict, method, refutation) when it decides the
+    claim, else None; each records its evidence on `res` as it goes."""
+    stage: str | None
+    attempt: Callable
+    region: Callable[[], str | None] = lambda: None
+
+
+PORTFOLIO = (Method("coupling bound", by_coupling), Method(None, by_single_point),
+             Method("density-ratio bound", by_density_ratio), Method("worst neighbour by monotonicity", by_worst_neighbour),
+             Method(None, by_search),
+             Method("certified branch-and-bound over (u, u' - u, eps)", by_pair_bnb,
+                    lambda: f"at most {limits.get('pair_boxes')} sub-boxes"))
 
 
 # --------------------------------------------------------------------------- the verdict
@@ -464,33 +492,26 @@ def search_cells(res: BoxCheck, max_states: int, options: RunOptions = DEFAULT_O
 
 def decide_box_privacy(claim: DPClaim, max_states: int = DEFAULT_MAX_STATES,
                        options: RunOptions = DEFAULT_OPTIONS, progress: bool = False) -> BoxCheck:
-    """Verified by the coupling bound (an accelerator: off in reference mode, `options`), the
+    """Verified as post-processing, or by the first method of the PORTFOLIO that decides the claim:
+    the coupling bound (an accelerator: off in reference mode, `options`), the single point, the
     density-ratio bound or the worst neighbour (general provers, always on), refuted at a rational
-    point of the box, or undecided.  Each method's stage is shown (`progress`) and noted for a
-    stopped run."""
+    point of the box, or the pair branch-and-bound; else undecided.  Each method's stage is shown
+    (`progress`) and noted for a stopped run."""
     if claim.kind != "dp" or claim.inputs_kind != "box":
         raise ValueError("decide_box_privacy takes a differential-privacy claim on a box")
     t0 = time.perf_counter()
-    carried = post_processed(claim, max_states, options, progress)
-    if carried is not None:
-        carried.seconds = time.perf_counter() - t0
-        return carried
-    with BoxProgress(f"the box {box_text(claim.program, claim.box_bounds)}", progress) as stages:
-        stages.stage("coupling bound")
-        cp = coupling_for(claim, options)
-        res = BoxCheck(claim, cp)
-        res.progress = stages
-        if cp.applies:
-            stages.stage("coupling bound: exact cross-check", f"the integer points of {stages.region}")
-            if res.every_value:
-                loss, res.notes = check_bound_every_value(claim, cp)
-            else:
-                loss = check_bound(claim, cp, max_states, progress)
-            res.losses.append(loss)
-            res.verdict, res.method = VERIFIED, METHOD_BOUND
-        else:
-            decide_outside_online_class(res, max_states, progress, options)
-    res.progress = None
+    res = post_processed(claim, max_states, options, progress)
+    if res is None:
+        with BoxProgress(f"the box {box_text(claim.program, claim.box_bounds)}", progress) as stages:
+            res = BoxCheck(claim, progress=stages)
+            for method in PORTFOLIO:
+                if method.stage is not None:
+                    stages.stage(method.stage, method.region())
+                decided = method.attempt(res, max_states, options, progress)
+                if decided is not None:
+                    res.verdict, res.method, res.refutation = decided
+                    break
+        res.progress = None
     res.seconds = time.perf_counter() - t0
     return res
 
@@ -523,33 +544,3 @@ def single_point_holds(claim: DPClaim) -> bool:
     nonnegative_eps = (eps.interval is None or eps.interval.lo >= 0) and (eps.log_of is None or eps.log_of >= 1)
     return (all(lo == hi for lo, hi in claim.box_bounds.values()) and budget.k >= 0 and budget.factor >= 1
             and nonnegative_eps)
-
-
-def decide_outside_online_class(res: BoxCheck, max_states: int, progress: bool,
-                                options: RunOptions = DEFAULT_OPTIONS) -> None:
-    """The density-ratio bound, the worst neighbour, the searches for a counterexample, then the pair
-    branch-and-bound (a general prover within the `pair_boxes` limit, so it runs in reference mode)."""
-    claim, stages = res.claim, res.progress
-    if single_point_holds(claim):
-        res.verdict, res.method = VERIFIED, METHOD_SINGLE_POINT
-        return
-    stages.stage("density-ratio bound")
-    res.density = density_ratio_for(claim)
-    if res.density.applies:
-        res.verdict, res.method = VERIFIED, res.density.method
-        return
-    stages.stage("worst neighbour by monotonicity")
-    res.worst = worst_neighbour_for(claim)
-    if res.worst.applies:
-        stages.stage("worst neighbour: exact cross-check", f"the integer points of {stages.region}")
-        res.losses.append(check_bound(claim, ProvedBound(res.worst.k), max_states, progress))
-        res.verdict, res.method = VERIFIED, res.worst.method
-        return
-    search_lattices(res, max_states, options)
-    if res.verdict == UNDECIDED:
-        stages.stage("certified branch-and-bound over (u, u' - u, eps)", f"at most {limits.get('pair_boxes')} sub-boxes")
-        res.pair = pair_bnb_for(claim)
-        if res.pair.verdict == VERIFIED:
-            res.verdict, res.method = VERIFIED, res.pair.method
-        elif res.pair.verdict == REFUTED:
-            res.refutation, res.verdict, res.method = res.pair.refutation, REFUTED, res.pair.method

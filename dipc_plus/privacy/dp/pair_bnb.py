@@ -27,13 +27,14 @@ open is UNDECIDED with its sub-boxes listed, never a guess.
 Enclosures: the zeroth-order one above; near eps = 0 the exact series of G/eps in eps
 (`decision.eps_series`: its first-order cancellation is exact); elsewhere the mean-value form in
 (u, d, eps) (`decision.mean_value`).  The best of them is kept.  In the portfolio
-(`box.decide_outside_online_class`) it runs last, after the searches for a counterexample, within
+(`box.PORTFOLIO`) it runs last, after the searches for a counterexample, within
 the `pair_boxes` limit (a few seconds on a claim it cannot close).
 """
 from __future__ import annotations
 
 import dataclasses
 import heapq
+import itertools
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -57,6 +58,7 @@ TAIL_START = Fraction(8)    # an unbounded eps: [lo, max(TAIL_START, 2 lo)] comp
 PRECISION = 128
 NARROWEST = Fraction(1, 2 ** 12)   # a side (relative to its start) not split further
 SHOWN = 4
+SERIES, MEAN_VALUE = "series", "mean value"   # the first-order enclosures (`PairSearch.first_order_lower`)
 
 
 class NotApplicable(Exception):
@@ -138,11 +140,32 @@ def tightened(box: list, cell) -> list | None:
     return box
 
 
+def cached(cache: dict, owners: tuple, extra, build):
+    """build() once per (owners, extra): the owners' ids are the key, and the owners are kept beside the
+    value so that an id reused by a new object is not taken for the old one."""
+    key = (*map(id, owners), extra)
+    hit = cache.get(key)
+    if hit is None or any(a is not b for a, b in zip(hit[0], owners)):
+        hit = cache[key] = (owners, build())
+    return hit[1]
+
+
+def pivot_key(pivot) -> tuple | None:
+    return None if pivot is None else (pivot.g, pivot.g0, pivot.n)
+
+
+def relative(t: Term, pivot) -> tuple:
+    """t's exponent minus the pivot's (none: 0), (coefficients over (u, d), constant): linear in (u, d)."""
+    if pivot is None:
+        return t.g, t.g0
+    return tuple(x - y for x, y in zip(t.g, pivot.g)), t.g0 - pivot.g0
+
+
 class PairSearch:
     """The branch-and-bound of one claim (see the module doc)."""
 
-    def __init__(self, claim, recheck):
-        self.claim, self.recheck = claim, recheck
+    def __init__(self, claim):
+        self.claim = claim
         check_whitelist(claim)
         program = claim.program
         try:
@@ -177,33 +200,31 @@ class PairSearch:
     # ---------------------------------------------------------------- the search
 
     def decide(self) -> PairBnB:
-        heap, count = [], 0
+        heap, order = [], itertools.count()
         try:
             outputs = {o: self.sd.pieces(o) for o in self.sd.outputs()}
         except UserError as exc:
             return PairBnB("undecided", f"{METHOD}: {exc.message}")
-        for o, pieces in outputs.items():
-            for item in self.starts(pieces):
-                low = self.lower(pieces, *item)
+
+        def push(o, items) -> None:
+            """Each sub-box that is not proved (its lower bound below 0) onto the heap, lowest first."""
+            for item in items:
+                low = self.lower(outputs[o], *item)
                 if low is not None and low < 0:
-                    count += 1
-                    heapq.heappush(heap, (low, count, o, item))
+                    heapq.heappush(heap, (low, next(order), o, item))
+        for o, pieces in outputs.items():
+            push(o, self.starts(pieces))
         opened = []
         while heap and self.boxes < self.budget:
             low, _, o, item = heapq.heappop(heap)
-            pieces = outputs[o]
-            r = self.try_centre(pieces, *item)
+            r = self.try_centre(outputs[o], *item)
             if r is not None:
                 return PairBnB("refuted", "", self.boxes, r)
             halves = self.split(*item)
             if halves is None:
                 opened.append((o, item))
-                continue
-            for half in halves:
-                low = self.lower(pieces, *half)
-                if low is not None and low < 0:
-                    count += 1
-                    heapq.heappush(heap, (low, count, o, half))
+            else:
+                push(o, halves)
         left = opened + [(o, item) for _, _, o, item in sorted(heap)]
         if not left:
             return PairBnB("verified", "", self.boxes)
@@ -272,19 +293,16 @@ class PairSearch:
 
     def terms(self, first, second) -> list:
         """G's terms on a pair of cells, equal functions merged (their coefficients added exactly);
-        built once per pair (the mean-value forms are cached on the list)."""
-        hit = self.pair_terms.get((id(first), id(second)))
-        if hit is not None and hit[0] is first and hit[1] is second:
-            return hit[2]
-        merged: dict = {}
-        for t in (piece_terms(first.form, 0, self.p, Fraction(-1), Fraction(0)) +
-                  piece_terms(second.form, 1, self.p, self.f, self.k)):
-            key = (t.g, t.g0, t.n, t.powers, t.side if any(t.powers) else 0)
-            old = merged.get(key)
-            merged[key] = t if old is None else dataclasses.replace(old, c=old.c + t.c)
-        out = [t for t in merged.values() if t.c]
-        self.pair_terms[(id(first), id(second))] = (first, second, out)
-        return out
+        built once per pair (the enclosures' forms are cached on the list)."""
+        def build() -> list:
+            merged: dict = {}
+            for t in (piece_terms(first.form, 0, self.p, Fraction(-1), Fraction(0)) +
+                      piece_terms(second.form, 1, self.p, self.f, self.k)):
+                key = (t.g, t.g0, t.n, t.powers, t.side if any(t.powers) else 0)
+                old = merged.get(key)
+                merged[key] = t if old is None else dataclasses.replace(old, c=old.c + t.c)
+            return [t for t in merged.values() if t.c]
+        return cached(self.pair_terms, (first, second), None, build)
 
     def lower(self, pieces, U, D, e0, e1) -> Fraction | None:
         """A lower bound of H = G/eps (or of G over its pivot on a tail) on the sub-box; None when
@@ -320,7 +338,7 @@ class PairSearch:
         """max over pivots (each distinct exponent of a positive term, and none) of `pivot_lower`."""
         best, tried = None, set()
         for pivot in [None, *terms]:
-            key = None if pivot is None else (pivot.g, pivot.g0, pivot.n)
+            key = pivot_key(pivot)
             if (pivot is not None and pivot.c <= 0) or key in tried or (pivot is None and e1 is None):
                 continue
             tried.add(key)
@@ -333,90 +351,64 @@ class PairSearch:
     def exponent_range(self, t: Term, pivot, U, D, V) -> tuple:
         """The range of h - h* over the sub-box: over (u, d) jointly, intersected with the difference
         of the two exponents' ranges on their own (cell-tightened) boxes."""
-        zero = (Fraction(0),) * (2 * self.p)
-        pg, pg0 = (zero, Fraction(0)) if pivot is None else (pivot.g, pivot.g0)
-        lo, hi = linear_range(tuple(x - y for x, y in zip(t.g, pg)), t.g0 - pg0, U + D)
+        lo, hi = linear_range(*relative(t, pivot), U + D)
         a_lo, a_hi = linear_range(t.lv, t.g0, V if t.side else U)
         b_lo, b_hi = (Fraction(0), Fraction(0)) if pivot is None else \
             linear_range(pivot.lv, pivot.g0, V if pivot.side else U)
         return max(lo, a_lo - b_hi), min(hi, a_hi - b_lo)
 
     def pivot_lower(self, terms, pivot, U, D, V, e0, e1) -> Fraction:
-        """The better of the zeroth-order (`zeroth_lower`) and first-order (`mean_value_lower`, on a
-        compact eps range) lower bounds of G over the pivot."""
+        """The best lower bound of G over the pivot: the zeroth-order one (`zeroth_lower`), then, on a
+        compact eps range and while it is below 0, the exact series near eps = 0 and the mean-value form."""
         low = self.zeroth_lower(terms, pivot, U, D, V, e0, e1)
-        if low < 0 and e1 is not None and e0 == 0:
-            near = self.series_lower(terms, pivot, U, D, V, e1)
-            if near is not None and near > low:
-                low = near
-        if low < 0 and e1 is not None:
-            first = self.mean_value_lower(terms, pivot, U, D, V, e0, e1)
-            if first is not None and first > low:
-                low = first
-        return low
-
-    def mean_value_lower(self, terms, pivot, U, D, V, e0, e1) -> Fraction | None:
-        """A lower bound of G / e^(eps h*) (divided by eps too when e0 = 0) by the mean-value form on
-        U x D' x [e0, e1], D' the offsets that reach V from U (`decision.mean_value`); None when it
-        gives nothing (G/eps unbounded below near 0, an infinite ball)."""
-        Dt = self.offsets_between(U, D, V)
+        Dt = None if e1 is None else self.offsets_between(U, D, V)
         if Dt is None:
-            return None
-        form, s0 = self.mean_value_form(terms, pivot, e0 == 0)
-        if s0 < 0:
-            return None
-        low = form.lower(list(U) + Dt, (e0, e1))
-        return None if low is None else low + (s0 / e1 if s0 else 0)
+            return low
+        for kind in (SERIES, MEAN_VALUE) if e0 == 0 else (MEAN_VALUE,):
+            if low >= 0:
+                break
+            better = self.first_order_lower(kind, terms, pivot, list(U) + Dt, e0, e1)
+            if better is not None and better > low:
+                low = better
+        return low
 
     def offsets_between(self, U, D, V) -> list | None:
         """D narrowed to the offsets that reach V from U (None when none does)."""
         Dt = [(max(c, y0 - a1), min(d, y1 - a0)) for (c, d), (a0, a1), (y0, y1) in zip(D, U, V)]
         return None if any(a > b for a, b in Dt) else Dt
 
-    def series_lower(self, terms, pivot, U, D, V, e1) -> Fraction | None:
-        """A lower bound of G / (eps e^(eps h*)) on U x D' x (0, e1] by its exact series in eps
-        (`decision.eps_series`), cached per list of terms and pivot."""
-        Dt = self.offsets_between(U, D, V)
-        if Dt is None:
+    def first_order_lower(self, kind: str, terms, pivot, Z, e0, e1) -> Fraction | None:
+        """A lower bound of G / e^(eps h*) (divided by eps too when e0 = 0) on Z x [e0, e1], Z = U x D'
+        with D' the offsets that reach V from U: by its exact series in eps (SERIES, e0 = 0,
+        `decision.eps_series`) or the mean-value form in (u, d, eps) (`decision.mean_value`); None when
+        it gives nothing (G/eps unbounded below near 0, an infinite ball)."""
+        form, s0 = self.form(kind, terms, pivot, e0 == 0)
+        if kind == SERIES:
+            return form.lower(Z, e1)
+        if s0 < 0:
             return None
-        key = (id(terms), None if pivot is None else (pivot.g, pivot.g0, pivot.n), "series")
-        hit = self.forms.get(key)
-        if hit is None or hit[0] is not terms:
-            zero = (Fraction(0),) * (2 * self.p)
-            pg, pg0 = (zero, Fraction(0)) if pivot is None else (pivot.g, pivot.g0)
-            rows = [(t.c, t.n, t.powers, t.side, (tuple(x - y for x, y in zip(t.g, pg)), t.g0 - pg0)) for t in terms]
-            hit = (terms, SeriesForm(rows, 2 * self.p, self.readers), None)
-            self.forms[key] = hit
-        return hit[1].lower(list(U) + Dt, e1)
+        low = form.lower(Z, (e0, e1))
+        return None if low is None else low + (s0 / e1 if s0 else 0)
 
-    def mean_value_form(self, terms, pivot, by_eps: bool):
-        """(the `MeanValueForm` of G / e^(eps h*) (and / eps when by_eps, but for the S0/eps of its
-        eps-free terms), S0), cached per list of terms and pivot."""
-        key = (id(terms), None if pivot is None else (pivot.g, pivot.g0, pivot.n), by_eps)
-        hit = self.forms.get(key)
-        if hit is not None and hit[0] is terms:
-            return hit[1], hit[2]
-        zero = (Fraction(0),) * (2 * self.p)
-        pg, pg0 = (zero, Fraction(0)) if pivot is None else (pivot.g, pivot.g0)
-        atoms, s0 = [], Fraction(0)
-        for t in terms:
-            g = (tuple(x - y for x, y in zip(t.g, pg)), t.g0 - pg0)
-            if by_eps and t.n == 0:
-                s0 += t.c
-                atoms.append(Atom(t.c, 0, t.powers, t.side, (g,), "phi", g))
-            else:
-                atoms.append(Atom(t.c, t.n - 1 if by_eps else t.n, t.powers, t.side, (), "exp", g))
-        form = MeanValueForm(atoms, 2 * self.p, self.readers)
-        self.forms[key] = (terms, form, s0)
-        return form, s0
+    def form(self, kind: str, terms, pivot, by_eps: bool) -> tuple:
+        """(form, S0), cached per list of terms, pivot and kind: the `SeriesForm` of G / e^(eps h*), or
+        its `MeanValueForm` (/ eps too when by_eps, but for the S0/eps of its eps-free terms)."""
+        def build() -> tuple:
+            rows = [(t, relative(t, pivot)) for t in terms]
+            if kind == SERIES:
+                return SeriesForm([(t.c, t.n, t.powers, t.side, g) for t, g in rows], 2 * self.p, self.readers), None
+            s0 = sum((t.c for t, _ in rows if by_eps and t.n == 0), Fraction(0))
+            atoms = [Atom(t.c, 0, t.powers, t.side, (g,), "phi", g) if by_eps and t.n == 0 else
+                     Atom(t.c, t.n - 1 if by_eps else t.n, t.powers, t.side, (), "exp", g) for t, g in rows]
+            return MeanValueForm(atoms, 2 * self.p, self.readers), s0
+        return cached(self.forms, (terms,), (pivot_key(pivot), kind, by_eps), build)
 
     def zeroth_lower(self, terms, pivot, U, D, V, e0, e1) -> Fraction:
         """A lower bound of G / e^(eps h*) over the sub-box, h* the pivot's exponent (0 for None); the
         exponents' differences h - h* are linear in (u, d), so their ranges are exact and a large
         common factor cancels.  Divided further by eps (e0 = 0: the eps-free terms through phi and
         their coefficient sum S0) or by eps^n* (the tail eps >= e0, e1 None)."""
-        zero = (Fraction(0),) * (2 * self.p)
-        pg, pg0, pn = (zero, Fraction(0), 0) if pivot is None else (pivot.g, pivot.g0, pivot.n)
+        pn = 0 if pivot is None else pivot.n
         E = None if e1 is None else hull(e0, e1)
         s0 = Fraction(0)
         total = arb(0)
@@ -475,7 +467,10 @@ class PairSearch:
         if not value < 0:
             return None
         first, second = dict(zip(self.names, u)), dict(zip(self.names, w))
-        r = self.recheck(first, second)
+        from dipc_plus.privacy.dp.check import check_dp       # the per-pair exact check of {u, u'} (both orders)
+        r = check_dp(dataclasses.replace(self.claim, explicit_points=[first, second], grid=None, inputs_kind="list",
+                                         _points=None))
+        r = None if r.verified else r
         if r is None and not self.claim.events:
             raise CertificationError(f"G < 0 certified at {first}, {second}, eps = {fmt_q(eps)} but the "
                                      "per-pair engine does not refute the pair")
@@ -529,21 +524,10 @@ def check_whitelist(claim) -> None:
         raise NotApplicable("a real output (it takes finite outputs)")
 
 
-def pair_recheck(claim):
-    """The per-pair exact check of {u, u'} (both orders): its PairCheck when refuted, else None."""
-    from dipc_plus.privacy.dp.check import check_dp
-
-    def recheck(u: dict, w: dict):
-        lc = dataclasses.replace(claim, explicit_points=[u, w], grid=None, inputs_kind="list", _points=None)
-        r = check_dp(lc)
-        return None if r.verified else r
-    return recheck
-
-
 def pair_bnb_for(claim) -> PairBnB:
     """The branch-and-bound's outcome on a box claim (verdict '' with a reason when it does not apply)."""
     try:
-        search = PairSearch(claim, pair_recheck(claim))
+        search = PairSearch(claim)
     except NotApplicable as exc:
         return PairBnB("", f"{METHOD} does not apply: {exc}")
     return search.decide()
