@@ -62,7 +62,8 @@ def decide_privacy(claim, options: RunOptions, params: dict, *, every_length: bo
                         " is one decision that cannot be cut into parts", hint="leave out --shard")
     if route == "every length":
         from dipc_plus.privacy.online.every_length import decide_every_length
-        return PrivacyResult(claim, route, decide_every_length(claim, claim.file, params or {}, executor=executor))
+        return PrivacyResult(claim, route, decide_every_length(claim, claim.file, params or {}, executor=executor,
+                                                              progress=options.progress))
     if route == "every value":
         from dipc_plus.privacy.dp.real_output_check import check_real_outputs
         return PrivacyResult(claim, route, check_real_outputs(claim, options))

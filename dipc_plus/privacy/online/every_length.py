@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from dipc_plus.execution import ledger
 from dipc_plus.errors import UserError
 from dipc_plus.privacy.online.automaton import Automaton
 from dipc_plus.privacy.online.bound import Bound, coupling_bound, coupling_states
@@ -309,9 +310,10 @@ class _LengthChecks:
     claim's own inputs for m in `lengths`, on the two-block witness inputs for longer m; their
     pairs run on `executor`, whose workers rebuild the claim at m from the file alone."""
 
-    def __init__(self, claim_path, overrides, lengths, executor, res, seconds=None, max_m=None):
+    def __init__(self, claim_path, overrides, lengths, executor, res, seconds=None, max_m=None, bar=None):
         self.claim_path, self.overrides, self.lengths = claim_path, overrides, lengths
         self.executor, self.res = executor, res
+        self.bar = bar                     # a progress bar over m (None: no bar), moved as checks start
         self.mname, self.array = res.automaton.size_param, res.automaton.input_name
         self.seconds = seconds             # the budget of the checks past `lengths` (None: none)
         self.max_m = max_m                 # the largest m checked past `lengths` (None: none)
@@ -373,6 +375,7 @@ class _LengthChecks:
         `args` (`build_length_work`); what it built is not kept past it."""
         from dipc_plus.execution.executor import Source
         from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES
+        self.starting(what, args[2])
         source = Source.of(build_length_work, (what, *args, DEFAULT_MAX_STATES), (self.claim_path, c.program.source))
         t0 = time.perf_counter()
         try:
@@ -380,6 +383,15 @@ class _LengthChecks:
         finally:
             source.forget()
             self.spent[args[2]] = self.spent.get(args[2], 0.0) + time.perf_counter() - t0
+
+    def starting(self, what: str, m: int) -> None:
+        """Name the check starting (the ledger's "working on" line: a run stopped by --timeout says
+        which m it was at) and move the bar to m: the checks past m = 3 may take minutes each."""
+        doing = {"dp": "exact check", "family": "pattern's inputs", "loss": "exact loss"}[what]
+        ledger.working_on("length", f"{doing} at m = {m}")
+        if self.bar is not None:
+            self.bar.set_description_str(f"every length: {doing} at m = {m}", refresh=False)
+            self.bar.update(max(0, m - self.bar.n))
 
     def check(self, m, c):
         from dipc_plus.privacy.dp.check import check_dp
@@ -436,15 +448,17 @@ def _budget_multiple(claim, claim_path):
 
 def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 3),
                         longer=(4, 5, 6), executor=None, family_limit: int | None = None,
-                        search_seconds: float | None = None) -> EveryLengthCheck:
+                        search_seconds: float | None = None, progress: bool = False) -> EveryLengthCheck:
     """The every-length verdict for a DP claim whose program is online.  `lengths` are
     checked on the claim's own inputs; `longer` ones (for "no constant" verdicts and for a
     refutation) on the witness inputs of `witness_inputs`.  The exact checks at each m run
     their pairs on `executor` (default this process).  A "no constant" verdict whose claim holds
     at those m looks for its counterexample on the pattern's inputs up to m = `family_limit`
     (default: the limit length_m).  The checks past `lengths` stop, with the limit reported, before
-    one predicted to pass `search_seconds` of them in all (default: the limit length_seconds)."""
+    one predicted to pass `search_seconds` of them in all (default: the limit length_seconds).
+    `progress`: a bar on stderr (a terminal only) naming the check and its m."""
     from dipc_plus.execution import limits
+    from dipc_plus.execution.progress import progress_bar
     if claim.kind != "dp":
         raise UserError("--every-length decides differential privacy, not Pufferfish", file=claim_path)
     adj = claim.adjacency
@@ -461,12 +475,25 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     res = EveryLengthCheck("", auto, d, pats, secs, budget_k=k, adjacency=adj.kind)
     family_limit = limits.get("length_m") if family_limit is None else family_limit
     seconds = limits.get("length_seconds") if search_seconds is None else search_seconds
-    checks = _LengthChecks(claim_path, overrides, lengths, executor, res, seconds, family_limit)
+    bar = progress_bar(max(family_limit, *lengths, *longer), "every length", unit="m") if progress else None
+    try:
+        _decide(_LengthChecks(claim_path, overrides, lengths, executor, res, seconds, family_limit, bar),
+                claim, adj, auto, d, k, lengths, longer, family_limit)
+    finally:
+        if bar is not None:
+            bar.close()
+    return res
+
+
+def _decide(checks: _LengthChecks, claim, adj, auto, d, k, lengths, longer, family_limit) -> None:
+    """The verdict on `checks.res`: the bound's proof cross-checked, or the exact checks' refutation,
+    or "no constant" with its growing losses and (while affordable) the pattern's counterexample."""
+    res = checks.res
     if d is not None and d <= k:
         # The bound is a proof; the exact engine at small m must agree with it before it is printed.
         _cross_check(checks, claim, d)
         res.verdict = "verified"
-        return res
+        return
     if d is not None or adj.kind != "linf" or auto.derived:
         # d > k proves nothing (d is an upper bound), the patterns' proofs of "no constant" move
         # many positions at once (an linf pair, not an l1 or one-position one), and they are about the
@@ -483,7 +510,6 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
         res.verdict = "not private for any constant"
     if res.counterexample is None and checks.stopped is not None:
         res.family = checks.limit_text(k)
-    return res
 
 
 def _first_failure(checks: _LengthChecks, lengths: tuple, k: Fraction, with_losses: bool) -> None:
