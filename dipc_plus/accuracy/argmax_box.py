@@ -140,9 +140,6 @@ def claim_checks(claim: AccuracyClaim, shape: ArgmaxShape, scores: list,
     return checks, lo, hi
 
 
-# --------------------------------------------------------------------------- the result
-
-
 # --------------------------------------------------------------------------- the decider
 
 
@@ -231,9 +228,3 @@ class ArgmaxBox:
 
     def search(self, d0: Fraction):
         return search(self.worst, d0, self.dmax, self.checker, self.kappa)
-
-
-def decide_argmax_box(claim: AccuracyClaim, kappa: int = 1, max_states: int | None = None,
-                      boundary: bool = False) -> AccuracyResult:
-    """The box claim on a NoisyMax program decided by its worst point (see the module doc)."""
-    return ArgmaxBox(claim, kappa, max_states, boundary).run()

@@ -94,7 +94,10 @@ def det_regions_by_shape(program, names: list) -> tuple[list, list, list]:
         det = {n: group[0].outputs[n] for n, _ in program.outputs}
         text = " or ".join(" and ".join(_show(c) for c in p.condition) or "every input" for p in group)
         if len(group) > 1:
-            union = union_of(det, text, group, [p.condition for k, g in by_output.items() if k != key for p in g])
+            # the paths are disjoint, so when every one is a box their shares add up to the union's
+            parts = [box_of(det, text, p.condition) for p in group]
+            union = union_region(det, text, [p.condition for k, g in by_output.items() if k != key for p in g],
+                                 parts if all(isinstance(r, Region) for r in parts) else None)
             if isinstance(union, UnionRegion):
                 polys.append(union)
             else:
@@ -120,13 +123,6 @@ def box_of(det: dict, text: str, condition) -> Region | str:
             return f"the condition '{_show(c)}' compares several inputs (the region is not a box)"
         box.add(c)
     return Region(det, text, box)
-
-
-def union_of(det: dict, text: str, group: list, complement: list):
-    """The `UnionRegion` of several paths with one det (its share of the box when every path is a box:
-    the paths are disjoint), or why not."""
-    parts = [box_of(det, text, p.condition) for p in group]
-    return union_region(det, text, complement, parts if all(isinstance(r, Region) for r in parts) else None)
 
 
 def region_share(bounds: dict, region) -> Fraction | None:
@@ -311,10 +307,10 @@ class BoxDecider:
         found = self.region_by_shape(region, gamma)
         if found[0] != UNDECIDED or not self.bnb_applies():
             return found
-        from dipc_plus.accuracy.region_bnb import decide_region
+        from dipc_plus.accuracy.region_bnb import RegionBnB
         from dipc_plus.errors import UserError
         try:
-            verdict, method, reason, cex = decide_region(self, region, gamma)
+            verdict, method, reason, cex = RegionBnB(self, region, gamma).decide()
         except UserError as exc:          # the symbolic engine does not apply to this program
             return found[:2] + (f"{found[2]}; no closed form in (input, eps): {exc.message}", None)
         if verdict == UNDECIDED:
@@ -367,6 +363,8 @@ class BoxDecider:
         return self.corner_path(region, directions)
 
     def corner_path(self, region: Region, directions: dict) -> CornerPath:
+        """The corner path of these directions (`accuracy.box_two_ends` asks for both ends of a region:
+        it cannot import this module, which imports it)."""
         return CornerPath(self.bounds, region, directions)
 
     def polyhedral(self, region, atoms, gamma: Fraction):
@@ -556,7 +554,7 @@ def decide_box(claim: AccuracyClaim, kappa: int = 1, max_states: int | None = No
     if not options.allows(needed):
         return reference_box(claim, kappa, max_states, boundary, options, needed)
     if argmax:
-        return argmax_box.decide_argmax_box(claim, kappa, max_states, boundary)
+        return argmax_box.ArgmaxBox(claim, kappa, max_states, boundary).run()
     return BoxDecider(claim, kappa, max_states, boundary, options).run()
 
 

@@ -90,26 +90,22 @@ def d_range(cell, a: list, s: list, d0: Fraction, d1: Fraction):
         t = -const / slope
         strict = op == "<"
         if op == "==":
-            lo, lo_c, hi, hi_c = _tighten_lo(lo, lo_c, t, True) + _tighten_hi(hi, hi_c, t, True)
+            lo, lo_c, hi, hi_c = _tighten(lo, lo_c, t, True, 1) + _tighten(hi, hi_c, t, True, -1)
         elif slope > 0:      # d <= t (or <)
-            hi, hi_c = _tighten_hi(hi, hi_c, t, not strict)
+            hi, hi_c = _tighten(hi, hi_c, t, not strict, -1)
         else:
-            lo, lo_c = _tighten_lo(lo, lo_c, t, not strict)
+            lo, lo_c = _tighten(lo, lo_c, t, not strict, 1)
     if lo > hi or (lo == hi and not (lo_c and hi_c)):
         return None
     return lo, lo_c, hi, hi_c
 
 
-def _tighten_lo(lo, closed, t, t_closed):
-    if t > lo or (t == lo and not t_closed):
+def _tighten(end, closed, t, t_closed, inward: int):
+    """The end of a d range moved to t when t is further inward (inward = 1 for a lower end, -1 for an
+    upper one), or equal with t open."""
+    if inward * (t - end) > 0 or (t == end and not t_closed):
         return t, t_closed
-    return lo, closed
-
-
-def _tighten_hi(hi, closed, t, t_closed):
-    if t < hi or (t == hi and not t_closed):
-        return t, t_closed
-    return hi, closed
+    return end, closed
 
 
 class PathSentences:

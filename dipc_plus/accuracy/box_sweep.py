@@ -294,11 +294,12 @@ def box_sweep(claim: AccuracyClaim, *, kappa_max: int = DEFAULT_KAPPA_MAX, digit
 
     try:
         res.base = at(1, stop=False)
-        return _check(res, start) if _search(res, at, kappa_max, digits, max_states, search, options) else \
-            _done(res, start)
+        if _search(res, at, kappa_max, digits, max_states, search, options):
+            _check(res)
     except UndecidedRun as stopped:
         res.undecided = stopped.run
-        return _done(res, start)
+    res.seconds = time.perf_counter() - start
+    return res
 
 
 def _search(res: SweepResult, at, kappa_max: int, digits: int, max_states, search: str,
@@ -357,7 +358,7 @@ def _search(res: SweepResult, at, kappa_max: int, digits: int, max_states, searc
     return True
 
 
-def _check(res: SweepResult, start) -> SweepResult:
+def _check(res: SweepResult) -> None:
     """The cross-checks: floor(kappa*) is the search's best kappa, the counterexample is a point of the box."""
     star = res.kappa_star
     if star is not None and star.floor is not None and not res.capped:
@@ -370,10 +371,4 @@ def _check(res: SweepResult, start) -> SweepResult:
         if cex.kappa != res.best_kappa + 1 or any(not bounds[n][0] <= cex.input[n] <= bounds[n][1] for n in bounds):
             raise CertificationError(f"the counterexample {cex.input} for beta/{cex.kappa} is not a point of the box "
                                      f"refuting beta/{res.best_kappa + 1}")
-    return _done(res, start)
-
-
-def _done(res: SweepResult, start) -> SweepResult:
-    res.seconds = time.perf_counter() - start
-    return res
 

@@ -309,8 +309,3 @@ def eps_factor(power: int, g_lo, g_hi, E, e0) -> arb | None:
     if E is None:
         return tail_factor(power, g_lo, g_hi, e0)
     return E ** power * (E * hull(g_lo, g_hi)).exp()
-
-
-def decide_region(decider, region, gamma: Fraction):
-    """(verdict, method, reason, counterexample or None) of one det region by the branch-and-bound."""
-    return RegionBnB(decider, region, gamma).decide()
