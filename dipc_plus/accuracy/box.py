@@ -119,9 +119,8 @@ def box_of(det: dict, text: str, condition) -> Region | str:
     """The region of one path as a box (bounds per input), or why it is not one."""
     box = Box()
     for c in condition:
-        if len(c.coeffs) != 1:
+        if not box.add(c):   # a condition on no input is true (no bound) or false (an empty box)
             return f"the condition '{_show(c)}' compares several inputs (the region is not a box)"
-        box.add(c)
     return Region(det, text, box)
 
 
@@ -144,6 +143,8 @@ def share_of(bounds: dict, box: Box) -> Fraction:
     """The volume of box ∩ region over the box's, on the coordinates where the box has width; a
     coordinate of width 0 counts 1 when its one value is in the region (open ends excluded) and 0
     otherwise, so the disjoint paths of a union never count one input twice."""
+    if box.empty:
+        return Fraction(0)
     share = Fraction(1)
     for n, (blo, bhi) in bounds.items():
         if bhi == blo:
