@@ -38,8 +38,7 @@ def load_privacy_claim(path: str, overrides: Mapping | None = None):
     if raw is None:
         raise UserError("the claim file has no [privacy] table", file=path,
                         hint='add\n  [privacy]\n  adjacency = "hamming"\n  budget = "eps"')
-    if not isinstance(raw, dict):
-        raise r.error("privacy", "privacy must be a table", hint="write [privacy] on its own line")
+    r.typed("privacy", raw, dict, "privacy must be a table", "write [privacy] on its own line")
     kind = r.choice("privacy.kind", raw.get("kind", "dp"), ("dp", "pufferfish"))
     program = claim.program
     if kind == "pufferfish":
@@ -82,9 +81,8 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: f
                       "quantifies over every measurable set of outputs, which needs the output densities; "
                       "checking the named events only would not decide it",
                       hint="use delta = 0 (eps-DP is checked per named event), or a program with finite outputs")
-    structure = raw.get("structure", True)
-    if not isinstance(structure, bool):
-        raise r.error("privacy.structure", "structure must be true or false", hint="structure = true")
+    structure = r.typed("privacy.structure", raw.get("structure", True), bool, "structure must be true or false",
+                        "structure = true")
     if kind == "pairs":
         if "inputs" in raw:
             raise r.error("privacy.inputs", "with adjacency = \"pairs\" the inputs are the pairs' inputs",
