@@ -102,14 +102,17 @@ class _Locator:
         return best[0], best[1]
 
 
-def locate_key(path, dotted: str) -> tuple[int | None, int | None]:
-    """(line, value column) of a dotted key in the claim file at `path`, for an error found after the
-    claim was read (a limit checked when the decision starts); (None, None) if the file is gone."""
+def key_error(path: str | None, dotted: str, message: str, hint: str | None) -> UserError:
+    """The error located at a dotted key of the claim file at `path`, for a refusal found after the
+    claim was read (a limit checked when the decision starts); the file alone if it is gone."""
+    line = column = None
     try:
-        with open(path, encoding="utf-8") as fh:
-            return _Locator(fh.read()).find(dotted)
+        if path:
+            with open(path, encoding="utf-8") as fh:
+                line, column = _Locator(fh.read()).find(dotted)
     except (OSError, UnicodeDecodeError, TypeError):
-        return None, None
+        pass
+    return UserError(message, file=path, line=line, column=column, hint=hint)
 
 
 def _norm_key(text: str) -> str:
