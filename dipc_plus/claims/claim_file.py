@@ -599,13 +599,19 @@ def _grid_ranges(r: ClaimReader, grid: dict, program: ir.Program, key: str, step
                 check_grid_size(r, f"{key}.grid", [grid_count(value, types[e], step)])
         for e in elems:
             ranges[e] = grid_values(r, f"{key}.grid", name, value, types[e], step)
+    return with_finite_domains(program, ranges, lambda name: r.error(
+        f"{key}.grid", f"the grid gives no values for the real input '{name}'",
+        hint=f"add {name.split('[')[0]} = [-1, 1] to the grid"))
+
+
+def with_finite_domains(program: ir.Program, ranges: dict, refuse) -> dict:
+    """`ranges` in the program's input order, each finite input it leaves out over its whole domain;
+    `refuse(name)` is the error for a real input it leaves out (a real input has no domain to list)."""
     for name, typ in program.inputs:
         if name not in ranges:
-            if isinstance(typ, (ir.DomT, ir.BoolT)):
-                ranges[name] = list(domain_values(typ))
-            else:
-                raise r.error(f"{key}.grid", f"the grid gives no values for the real input '{name}'",
-                              hint=f"add {name.split('[')[0]} = [-1, 1] to the grid")
+            if not isinstance(typ, (ir.DomT, ir.BoolT)):
+                raise refuse(name)
+            ranges[name] = list(domain_values(typ))
     return {n: ranges[n] for n, _ in program.inputs}
 
 

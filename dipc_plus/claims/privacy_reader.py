@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Mapping
 
 from dipc_plus.claims.box import read_box
-from dipc_plus.claims.claim_file import ClaimReader, load_claim, note_of, read_input_table
+from dipc_plus.claims.claim_file import ClaimReader, load_claim, note_of, read_input_table, with_finite_domains
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.adjacency import ADJACENCIES, Adjacency
@@ -22,7 +22,6 @@ from dipc_plus.semantics.values import freeze_env
 from dipc_plus.claims.privacy_fields import MissingEvents, read_budget, read_delta, read_eps, read_events
 from dipc_plus.claims.privacy_types import DPClaim
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.evaluate import domain_values
 
 PRIVACY_KEYS = ("kind", "adjacency", "bound", "pairs", "budget", "delta", "eps", "inputs", "events",
                 "structure", "note", "length")
@@ -131,26 +130,16 @@ def read_points(r: ClaimReader, spec, program: ir.Program, key: str) -> tuple[li
     "grid") for a grid (expanded lazily: symmetry and independence avoid expanding it), (a
     `claims.box.BoxInputs`, None, "box") for a box, and (None, the finite domains, "domain") when no
     inputs are given."""
-    if spec is None:
-        return None, _domain_ranges(r, program, key), "domain"
+    if spec is None:   # every finite input over its whole domain; a real input cannot be
+        return None, with_finite_domains(program, {}, lambda name: r.error(
+            key.rsplit(".", 1)[0], f"no inputs are given and '{name}' is real",
+            hint=f"add\n  [{key}]\n  grid = {{ {name.split('[')[0]} = [0, 1] }}")), "domain"
     kind, given = read_input_table(r, spec, program, key, bound_product=True)
     if kind == "box":
         return read_box(r, given, program, f"{key}.box", BOX_HINT), None, "box"
     if kind == "list":
         return _distinct(given), None, "list"
     return None, given, "grid"
-
-
-def _domain_ranges(r: ClaimReader, program: ir.Program, key: str) -> dict:
-    """No inputs given: every finite input over its whole domain; a real input cannot be."""
-    ranges = {}
-    for name, typ in program.inputs:
-        if isinstance(typ, (ir.DomT, ir.BoolT)):
-            ranges[name] = list(domain_values(typ))
-        else:
-            raise r.error(key.rsplit(".", 1)[0], f"no inputs are given and '{name}' is real",
-                          hint=f"add\n  [{key}]\n  grid = {{ {name.split('[')[0]} = [0, 1] }}")
-    return ranges
 
 
 def _distinct(points) -> list:
