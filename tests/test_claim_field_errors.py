@@ -1,6 +1,7 @@
 """A claim field of the wrong TOML type, and an input left without values, is refused at its key's
 line with the field's own message and hint (every kind of claim reads its fields through
-`ClaimReader.typed` and `claim_file.with_finite_domains`)."""
+`ClaimReader.typed` and `claim_file.with_finite_domains`); a secret that is no condition is
+refused at its line from the sample input `secrets.read_predicate` checks it on."""
 import os
 
 import pytest
@@ -100,6 +101,12 @@ CASES = [
      'write an interval with rational ends, e.g. "(0, 1)" or "[1/4, 3/4]"'),
     (load_privacy_claim, pufferfish(secrets="{ }"), 9, "privacy.secrets: give the secrets as a table",
      'secrets = { sick = "x[1] == 1", healthy = "x[1] == 0" }'),
+    (load_privacy_claim, pufferfish(secrets='{ absent = "x + 1", present = "x >= 1" }'), 9,
+     "privacy.secrets.absent: the secret 'absent' = 'x + 1' is not a true/false condition",
+     'write a comparison such as "x[1] == 1"'),
+    (load_privacy_claim, pufferfish(secrets='{ absent = "x and 1", present = "x >= 1" }'), 9,
+     "privacy.secrets.absent: in the condition 'x and 1': and/or needs true/false conditions, not '0'",
+     "use comparisons (== != < <= > >=), and/or/not, + - *, sum(x), inputs as x[1]"),
     (load_privacy_claim, pufferfish(pairs="[]"), 10, "privacy.pairs: give the discriminative pairs of secrets",
      'pairs = [["sick", "healthy"]]'),
     (load_privacy_claim, pufferfish(independent="3"), 12, "privacy.scenarios: ind: independent must be a table",
