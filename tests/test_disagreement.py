@@ -32,8 +32,7 @@ import pytest
 
 from dipc_plus.claims import noise_free as nf
 from dipc_plus.claims.claim_file import load_claim
-from dipc_plus.claims.disagreement import (INF, GridSpace, RealSpace, dd_grid, distance_to_disagreement,
-                                     outputs_equal)
+from dipc_plus.claims.disagreement import INF, GridSpace, RealSpace, outputs_equal
 from dipc_plus.claims.distances import LinfInput, NumericSparseInput, ZeroOneInput
 from dipc_plus.frontend.load import load_program
 
@@ -59,14 +58,14 @@ def grid(m, lo=-1, hi=1):
 
 def test_above_threshold_hand_case():
     program = load("above_threshold", m=3, T=0)
-    d = distance_to_disagreement(program, env([-1, 1, 1]), LinfInput())
+    d = RealSpace(program, LinfInput()).dd(env([-1, 1, 1]))
     assert d.value == 1 and d.attained
     assert d.witness["q[1]"] == 0 and d.output["out[1]"] == "top"
 
 
 def test_noisy_max_tie_has_dd_zero():
     program = load("noisy_max", m=3)
-    d = distance_to_disagreement(program, env([-1, 0, 0]), LinfInput())
+    d = RealSpace(program, LinfInput()).dd(env([-1, 0, 0]))
     assert d.value == 0 and not d.attained
     assert d.near is not None and d.output["out"] == 3 and 0 < d.near_distance <= F(1, 1000)
 
@@ -74,7 +73,7 @@ def test_noisy_max_tie_has_dd_zero():
 def test_noisy_max_gap_two():
     program = load("noisy_max", m=3)
     u = env([2, 0, -1])
-    d = distance_to_disagreement(program, u, LinfInput())
+    d = RealSpace(program, LinfInput()).dd(u)
     assert d.value == 1 and not d.attained
     # the closure point ties q1 and q2 at 1: it still answers 1, so it does not disagree
     assert d.witness["q[1]"] == d.witness["q[2]"] == 1
@@ -86,16 +85,16 @@ def test_noisy_max_gap_two():
 def test_noisy_max_grid_and_reals_differ():
     program = load("noisy_max", m=3)
     u = env([0, 1, -1])
-    real = distance_to_disagreement(program, u, LinfInput())
+    real = RealSpace(program, LinfInput()).dd(u)
     assert real.value == F(1, 2) and real.attained and real.output == {"out": 1}
-    on_grid = distance_to_disagreement(program, u, LinfInput(), over="grid", grid=grid(3))
+    on_grid = GridSpace(grid(3), lambda w: nf.run(program, w), LinfInput()).dd(u)
     assert on_grid.value == 1 and on_grid.attained
     assert nf.run(program, on_grid.witness) != {"out": 2}
 
 
 def test_sparse_stops_after_c_tops():
     program = load("sparse", m=3, c=2, T=0)
-    d = distance_to_disagreement(program, env([1, 1, -1]), LinfInput())
+    d = RealSpace(program, LinfInput()).dd(env([1, 1, -1]))
     assert d.value == 1 and not d.attained
     assert d.output["out[1]"] == "bot" or d.output["out[2]"] == "bot"
 
@@ -103,10 +102,10 @@ def test_sparse_stops_after_c_tops():
 def test_numeric_sparse_distance_versus_linf():
     program = load("numeric_sparse", m=3, c=1, T=0)
     u = env([1, -1, -1])
-    plain = distance_to_disagreement(program, u, LinfInput())
+    plain = RealSpace(program, LinfInput()).dd(u)
     assert plain.value == 0 and not plain.attained
     special = NumericSparseInput(F(0), tuple(nf.real_inputs(program)))
-    d = distance_to_disagreement(program, u, special)
+    d = RealSpace(program, special).dd(u)
     assert d.value == 1 and not d.attained
     assert d.output["out[1]"] == "bot" and d.near["q[1]"] < 0
     assert special.between(u, d.near) == d.near_distance
@@ -121,15 +120,15 @@ def test_numeric_sparse_infinite_distance_rule():
 
 def test_zero_one_input_distance():
     program = load("laplace", k=2, sens=1)
-    d = distance_to_disagreement(program, env([0, 1]), ZeroOneInput())
+    d = RealSpace(program, ZeroOneInput()).dd(env([0, 1]))
     assert d.value == 1 and d.attained and not outputs_equal(d.output, nf.run(program, env([0, 1])))
     exp = load("exponential", n=2)
     u = {"h1": 2, "h2": 0, "h3": 0}
-    d = distance_to_disagreement(exp, u, ZeroOneInput())
+    d = RealSpace(exp, ZeroOneInput()).dd(u)
     assert d.value == 1 and d.attained and d.output != {"out": 1}
     # over a grid where every point answers 1, nothing disagrees: dd is infinite
     only_ones = [{"h1": 2, "h2": a, "h3": b} for a in range(2) for b in range(2)]
-    d = dd_grid(u, only_ones, lambda w: nf.run(exp, w), ZeroOneInput())
+    d = GridSpace(only_ones, lambda w: nf.run(exp, w), ZeroOneInput()).dd(u)
     assert d.value == INF and not d.attained
 
 
@@ -138,7 +137,7 @@ def test_finite_inputs_in_real_space_linf():
     # Finite (DOM) inputs are enumerated and measured with |difference|.  h = (2, 0, 0)
     # answers item 1; every input at distance 1 (h1 >= 1, h2, h3 <= 1) keeps item 1
     # ahead or tied first, while (1, 2, 0) answers 2 at distance 2: dd = 2, attained.
-    d = distance_to_disagreement(exp, {"h1": 2, "h2": 0, "h3": 0}, LinfInput())
+    d = RealSpace(exp, LinfInput()).dd({"h1": 2, "h2": 0, "h3": 0})
     brute = min(max(abs(a - 2), b, c) for a, b, c in itertools.product(range(3), repeat=3)
                 if first_argmax([a, b, c]) != 1)
     assert d.value == brute == 2 and d.attained
@@ -212,13 +211,13 @@ def test_grid_dd_is_never_below_real_dd():
     pts = grid(3, -2, 2)
     det = lambda w: nf.run(program, w)  # noqa: E731
     for u in grid(3):
-        real, on_grid = space.dd(u), dd_grid(u, pts, det, LinfInput())
+        real, on_grid = space.dd(u), GridSpace(pts, det, LinfInput()).dd(u)
         assert real.value <= on_grid.value
         if real.value < on_grid.value:  # only when the real infimum is not attained
             assert not real.attained
     assert space.dd(env([1, -1, -1])).value == 1
-    assert dd_grid(env([1, -1, -1]), pts, det, LinfInput()).value == 2
-    assert space.dd(env([-1, 1, 1])).value == dd_grid(env([-1, 1, 1]), pts, det, LinfInput()).value == 1
+    assert GridSpace(pts, det, LinfInput()).dd(env([1, -1, -1])).value == 2
+    assert space.dd(env([-1, 1, 1])).value == GridSpace(pts, det, LinfInput()).dd(env([-1, 1, 1])).value == 1
 
 
 # --------------------------------------------------------------------------- the fast paths
@@ -294,7 +293,7 @@ def _dd_grid_by_loop(u, points, det, distance):
                                                 ("numeric_sparse.toml", {"m": F(2), "c": F(1)}, "1/2"),
                                                 ("laplace.toml", {}, "1"), ("exponential.toml", {}, "1")])
 def test_grid_space_equals_the_loop(tmp_path, name, params, step):
-    """The one-pass grid dd (`GridSpace`, behind `dd_grid`) agrees with the plain loop at every
+    """The one-pass grid dd (`GridSpace`) agrees with the plain loop at every
     point, witness included (ties go to the first point in grid order)."""
     claim = _claim_on_grid(tmp_path, name, params, step)
     fast = GridSpace(claim.points, claim.det_at, claim.input_distance)
@@ -302,5 +301,5 @@ def test_grid_space_equals_the_loop(tmp_path, name, params, step):
         got = fast.dd(u)
         assert (got.value, got.attained, got.witness) == _dd_grid_by_loop(
             u, claim.points, claim.det_at, claim.input_distance), u
-        one_off = dd_grid(u, claim.points, claim.det_at, claim.input_distance)
+        one_off = GridSpace(claim.points, claim.det_at, claim.input_distance).dd(u)
         assert (one_off.value, one_off.witness) == (got.value, got.witness)

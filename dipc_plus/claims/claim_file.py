@@ -102,14 +102,17 @@ class _Locator:
         return best[0], best[1]
 
 
-def locate_key(path, dotted: str) -> tuple[int | None, int | None]:
-    """(line, value column) of a dotted key in the claim file at `path`, for an error found after the
-    claim was read (a limit checked when the decision starts); (None, None) if the file is gone."""
+def key_error(path: str | None, dotted: str, message: str, hint: str | None) -> UserError:
+    """The error located at a dotted key of the claim file at `path`, for a refusal found after the
+    claim was read (a limit checked when the decision starts); the file alone if it is gone."""
+    line = column = None
     try:
-        with open(path, encoding="utf-8") as fh:
-            return _Locator(fh.read()).find(dotted)
+        if path:
+            with open(path, encoding="utf-8") as fh:
+                line, column = _Locator(fh.read()).find(dotted)
     except (OSError, UnicodeDecodeError, TypeError):
-        return None, None
+        pass
+    return UserError(message, file=path, line=line, column=column, hint=hint)
 
 
 def _norm_key(text: str) -> str:
@@ -195,6 +198,13 @@ class ClaimReader:
         if value not in options:
             raise self.error(key, f"'{value}' is not allowed",
                              naming_hint(str(value), options, "choose one of " + ", ".join(f'"{o}"' for o in options)))
+        return value
+
+    def typed(self, key: str, value, types, message: str, hint: str, *, nonempty: bool = False):
+        """`value` when it has one of the TOML `types` (and, with `nonempty`, is not empty); otherwise the
+        error at `key`: the one type check of every claim field."""
+        if not isinstance(value, types) or (nonempty and not value):
+            raise self.error(key, message, hint)
         return value
 
     def rows(self, key: str, rows, message: str, hint: str, at: str | None = None) -> list:
@@ -328,9 +338,8 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
         raise r.error("program.path", f"the program '{limits.clip(prog['path'])}' is not a regular file",
                       hint="give the path of a .dip file, relative to the claim file")
     params = {}
-    raw_params = prog.get("params", {})
-    if not isinstance(raw_params, dict):
-        raise r.error("program.params", "params must be a table", hint="write params = { m = 3, c = 1 }")
+    raw_params = r.typed("program.params", prog.get("params", {}), dict, "params must be a table",
+                         "write params = { m = 3, c = 1 }")
     for name, value in raw_params.items():
         params[name] = r.number(f"program.params.{name}", value)
     for name, value in (overrides or {}).items():
@@ -349,8 +358,7 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
     program = named(lower_program(module, params), function)
     accuracy = None
     if "accuracy" in data:
-        if not isinstance(data["accuracy"], dict):
-            raise r.error("accuracy", "accuracy must be a table", hint="write [accuracy] on its own line")
+        r.typed("accuracy", data["accuracy"], dict, "accuracy must be a table", "write [accuracy] on its own line")
         accuracy = _read_accuracy(r, data["accuracy"], program, path)
     privacy = data.get("privacy")
     if accuracy is None and privacy is None:
@@ -424,9 +432,8 @@ def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) ->
 
     # eps interval
     from dipc_plus.decision.decide import Interval
-    eps_text = acc.get("eps", "(0, inf)")
-    if not isinstance(eps_text, str):
-        raise r.error("accuracy.eps", "eps must be an interval string", hint='write eps = "(0, inf)" or "[1/10, 5]"')
+    eps_text = r.typed("accuracy.eps", acc.get("eps", "(0, inf)"), str, "eps must be an interval string",
+                       'write eps = "(0, inf)" or "[1/10, 5]"')
     try:
         eps = Interval.parse(eps_text)
     except UserError as exc:
@@ -467,9 +474,7 @@ def _threshold(r: ClaimReader, acc: dict, program: ir.Program) -> Fraction:
 
 def _read_beta(r: ClaimReader, text, program: ir.Program, alpha, gammas) -> Formula:
     where = r.where("accuracy.beta")
-    if not isinstance(text, str):
-        raise r.error("accuracy.beta", "beta must be a formula in a string",
-                      hint='write beta = "2*m*exp(-alpha*eps/8)"')
+    r.typed("accuracy.beta", text, str, "beta must be a formula in a string", 'write beta = "2*m*exp(-alpha*eps/8)"')
     names = ["alpha", "gamma"] + [p for p in program.params if p not in ("alpha", "gamma", "eps")]
     formula = parse_formula(text, names, where)
     if alpha == "dd":
@@ -527,8 +532,7 @@ def read_input_table(r: ClaimReader, spec, program: ir.Program, key: str, *, bou
     ("list", the entries bound in order) or ("grid", {flat input: values} in the program's order).
     `bound_product` bounds a grid's real inputs together before any value is built (privacy claims
     factor finite inputs); otherwise each input is bounded alone and the product later."""
-    if not isinstance(spec, dict):
-        raise r.error(key, "inputs must be a table", hint=f"write [{key}] with grid = {{...}} or list = [...]")
+    r.typed(key, spec, dict, "inputs must be a table", f"write [{key}] with grid = {{...}} or list = [...]")
     r.check_keys(spec, INPUT_KEYS, key)
     given = [k for k in ("grid", "list", "box") if k in spec]
     if len(given) != 1:
@@ -547,9 +551,7 @@ def read_input_table(r: ClaimReader, spec, program: ir.Program, key: str, *, bou
         rows = r.rows(f"{key}.list", spec["list"], "list must be a non-empty array of inline tables",
                       "list = [ { q = [-1, 0, 1] }, { q = [1, 1, 1] } ]")
         return "list", [r.bind(f"{key}.list", program, row, f"entry {k + 1}") for k, row in enumerate(rows)]
-    grid = spec["grid"]
-    if not isinstance(grid, dict):
-        raise r.error(f"{key}.grid", "grid must be a table", hint="grid = { q = [-1, 1] }")
+    grid = r.typed(f"{key}.grid", spec["grid"], dict, "grid must be a table", "grid = { q = [-1, 1] }")
     step = r.number(f"{key}.step", spec.get("step", 1))
     if step <= 0:
         raise r.error(f"{key}.step", "step must be positive", hint='step = "1/2"')
@@ -597,13 +599,19 @@ def _grid_ranges(r: ClaimReader, grid: dict, program: ir.Program, key: str, step
                 check_grid_size(r, f"{key}.grid", [grid_count(value, types[e], step)])
         for e in elems:
             ranges[e] = grid_values(r, f"{key}.grid", name, value, types[e], step)
+    return with_finite_domains(program, ranges, lambda name: r.error(
+        f"{key}.grid", f"the grid gives no values for the real input '{name}'",
+        hint=f"add {name.split('[')[0]} = [-1, 1] to the grid"))
+
+
+def with_finite_domains(program: ir.Program, ranges: dict, refuse) -> dict:
+    """`ranges` in the program's input order, each finite input it leaves out over its whole domain;
+    `refuse(name)` is the error for a real input it leaves out (a real input has no domain to list)."""
     for name, typ in program.inputs:
         if name not in ranges:
-            if isinstance(typ, (ir.DomT, ir.BoolT)):
-                ranges[name] = list(domain_values(typ))
-            else:
-                raise r.error(f"{key}.grid", f"the grid gives no values for the real input '{name}'",
-                              hint=f"add {name.split('[')[0]} = [-1, 1] to the grid")
+            if not isinstance(typ, (ir.DomT, ir.BoolT)):
+                raise refuse(name)
+            ranges[name] = list(domain_values(typ))
     return {n: ranges[n] for n, _ in program.inputs}
 
 
@@ -724,8 +732,7 @@ def _read_table(r: ClaimReader, rows, program: ir.Program) -> dict:
 def _bind_outputs(r: ClaimReader, program: ir.Program, given: dict, k: int) -> dict:
     types = dict(program.outputs)
     out = {}
-    if not isinstance(given, dict):
-        raise r.error("accuracy.table", f"row {k + 1}: output must be a table", hint="output = { out = 3 }")
+    r.typed("accuracy.table", given, dict, f"row {k + 1}: output must be a table", "output = { out = 3 }")
     for name, value in given.items():
         elems = r.named("accuracy.table", program, name, "output", f"row {k + 1}: ")
         if name not in types and (not isinstance(value, list) or len(value) != len(elems)):

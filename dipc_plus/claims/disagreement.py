@@ -22,14 +22,14 @@ comparison): the result (`dd_result.Disagreement`) says so and gives a closure
 point approaching it and a genuine disagreeing input within a stated tolerance
 of it.  Every witness is re-checked by running the noise-free program.
 
-`distance_to_disagreement` picks the space; the result type and the grid are
-re-exported here for the callers that pick one themselves.
+The result type and the grid are re-exported here: a claim picks its space
+(`AccuracyClaim.dd`).
 """
 from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from typing import Callable, Mapping
+from typing import Mapping
 
 from dipc_plus.semantics import ir
 from dipc_plus.exact import lp
@@ -39,13 +39,13 @@ from dipc_plus.claims.argmax_dd import argmax_dd as argmax_closed_form, recognis
 from dipc_plus.claims.box_dd import boxes_of, closure_point, finite_splits, nearest_box, point_within, split_boxes
 from dipc_plus.claims.dd_result import Disagreement, output_key, outputs_equal
 from dipc_plus.claims.distances import INF, InputDistance, LinfInput, NumericSparseInput, ZeroOneInput, value_gap
-from dipc_plus.claims.grid_dd import GridSpace, dd_grid
+from dipc_plus.claims.grid_dd import GridSpace
 from dipc_plus.claims.lp_dd import constraint_bound, linf_to_region, nearest_within
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.semantics.evaluate import domain_values, values_equal
 
 __all__ = ["DEFAULT_TOLERANCE", "MAX_FINITE_ASSIGNMENTS", "INF", "Disagreement", "outputs_equal",
-           "GridSpace", "dd_grid", "RealSpace", "distance_to_disagreement"]
+           "GridSpace", "RealSpace"]
 
 DEFAULT_TOLERANCE = Fraction(1, 1000)
 MAX_FINITE_ASSIGNMENTS = 100_000
@@ -284,22 +284,3 @@ class RealSpace:
                 return w
             lam /= 2
         return None
-
-
-
-def distance_to_disagreement(program: ir.Program, u: Mapping, distance: InputDistance, *,
-                             over: str = "reals", grid=None, det: Callable | None = None,
-                             det_u: dict | None = None) -> Disagreement:
-    """dd(u) over the real input space (over="reals") or over `grid` (over="grid").
-
-    `det` (grid only) defaults to the noise-free program; the real-space version
-    always uses the noise-free program (a table is only known on its inputs).
-    """
-    if over == "reals":
-        return RealSpace(program, distance).dd(u, det_u)
-    if over == "grid":
-        if grid is None:
-            raise ValueError("dd over a grid needs the grid points")
-        det = det or (lambda w: noise_free.run(program, w))
-        return dd_grid(u, grid, det, distance, det_u)
-    raise ValueError(f"unknown dd space {over!r}")

@@ -24,6 +24,7 @@ from fractions import Fraction
 from dipc_plus.claims.expression import (ARITHMETIC, Expr, Where, bounded_constant, check_rational_power, read,
                                          ring, syntax_tree)
 from dipc_plus.exact.alpha_series import XFrac
+from dipc_plus.exact.param_poly import poly_add, poly_mul, poly_scale
 from dipc_plus.execution import limits
 from dipc_plus.execution.limits import clip
 from dipc_plus.frontend.scope import did_you_mean
@@ -323,24 +324,6 @@ def parse_polynomial(text, names: list[str], where: Where, *, what: str = "weigh
     return _PolynomialFold(names, where, what, text, hint).build(tree)
 
 
-def _add(a: dict, b: dict, sign: int = 1) -> dict:
-    """a + sign * b, zero terms dropped."""
-    out = dict(a)
-    for m, c in b.items():
-        out[m] = out.get(m, Fraction(0)) + sign * c
-    return {m: c for m, c in out.items() if c}
-
-
-def _mul(a: dict, b: dict) -> dict:
-    """a * b, zero terms dropped."""
-    out: dict = {}
-    for ma, ca in a.items():
-        for mb, cb in b.items():
-            m = tuple(x + y for x, y in zip(ma, mb))
-            out[m] = out.get(m, Fraction(0)) + ca * cb
-    return {m: c for m, c in out.items() if c}
-
-
 def _degree(a: dict) -> int:
     """The largest degree in any one variable."""
     return max((max(m, default=0) for m in a), default=0)
@@ -400,11 +383,11 @@ class _PolynomialFold:
             return self.power(node)
         a, b = self.build(node.args[0]), self.build(node.args[1])
         if node.op == "+":
-            return _add(a, b)
+            return poly_add(a, b)
         if node.op == "-":
-            return _add(a, b, -1)
+            return poly_add(a, poly_scale(b, Fraction(-1)))
         if node.op == "*":
-            out = _mul(a, b)
+            out = poly_mul(a, b)
             if _degree(out) > MAX_DEGREE:
                 self.fail(node, f"the degree is more than {MAX_DEGREE}")
             return out
@@ -435,7 +418,7 @@ class _PolynomialFold:
             return self.const(c ** k)
         out = self.const(Fraction(1))
         for _ in range(k):
-            out = _mul(out, base)
+            out = poly_mul(out, base)
         return out
 
     _KINDS = {"number": number, "name": name, "unary": unary, "binary": binary}

@@ -124,10 +124,3 @@ def _rationals(env: Mapping, names: list) -> list | None:
     if any(isinstance(env[n], bool) or not isinstance(env[n], (int, Fraction)) for n in names):
         return None
     return [Fraction(env[n]) for n in names]
-
-
-def dd_grid(u: Mapping, points, det: Callable[[Mapping], dict], distance: InputDistance,
-            det_u: dict | None = None) -> Disagreement:
-    """min d(u, w) over the grid points w with det(w) != det(u) (INF if there is none).
-    One-off use; keep a `GridSpace` to run det once per point for a whole grid."""
-    return GridSpace(points, det, distance).dd(u, det_u)

@@ -126,8 +126,7 @@ def read_budget(r: ClaimReader, text, program: ir.Program, key: str) -> Budget:
     if isinstance(text, (int, float)) and not isinstance(text, bool):
         raise r.error(key, f"a bare number {text} is ambiguous as a budget",
                       hint='write "eps" for eps-DP, or "ln(3)" for the constant ln 3')
-    if not isinstance(text, str):
-        raise r.error(key, "budget must be a string", hint=_BUDGET_HINT)
+    r.typed(key, text, str, "budget must be a string", _BUDGET_HINT)
     where = r.where(key)
     tree = syntax_tree(text, where, ARITHMETIC | {"call"}, calls=("ln", "log"), what="budget",
                        hint=_BUDGET_HINT)
@@ -162,8 +161,7 @@ def read_budget(r: ClaimReader, text, program: ir.Program, key: str) -> Budget:
 # -- eps -----------------------------------------------------------------------------------------
 
 def read_eps(r: ClaimReader, text, key: str) -> EpsRange:
-    if not isinstance(text, str):
-        raise r.error(key, "eps must be a string", hint='write eps = "(0, inf)", "[1/10, 5]" or "ln(2)"')
+    r.typed(key, text, str, "eps must be a string", 'write eps = "(0, inf)", "[1/10, 5]" or "ln(2)"')
     s = text.strip()
     m = re.fullmatch(r"(?:ln|log)\(\s*([0-9/.]+)\s*\)", s)
     if m:
@@ -194,8 +192,7 @@ def read_delta(r: ClaimReader, text, program: ir.Program, path: str, eps: EpsRan
     from dipc_plus.claims.formula import parse as parse_formula
     if isinstance(text, (int, float)) and not isinstance(text, bool):
         text = str(text)
-    if not isinstance(text, str):
-        raise r.error("privacy.delta", "delta must be a formula in a string", hint='delta = "0" or "exp(-eps)/100"')
+    r.typed("privacy.delta", text, str, "delta must be a formula in a string", 'delta = "0" or "exp(-eps)/100"')
     where = r.where("privacy.delta")
     # read once with the delta's own limits and kinds, then checked and folded as an exact formula
     tree = syntax_tree(text, where, ARITHMETIC | {"call"}, calls=("exp",), what="delta",
@@ -220,13 +217,11 @@ def read_events(r: ClaimReader, spec, program: ir.Program, key: str) -> dict:
     needing = [n for n, t in program.outputs if isinstance(t, (ir.RealT, ir.IntT))]
     events: dict = {}
     if spec is not None:
-        if not isinstance(spec, dict):
-            raise r.error(key, "events must be a table", hint='events = { out = ["(-inf, 0]", "(0, inf)"] }')
+        r.typed(key, spec, dict, "events must be a table", 'events = { out = ["(-inf, 0]", "(0, inf)"] }')
         for name, value in spec.items():
             targets = r.named(key, program, name, "output")
-            if not isinstance(value, list) or not value:
-                raise r.error(key, f"{name}: give a non-empty list of intervals",
-                              hint=f'{name} = ["(-inf, 0]", "(0, inf)"]')
+            r.typed(key, value, list, f"{name}: give a non-empty list of intervals",
+                    f'{name} = ["(-inf, 0]", "(0, inf)"]', nonempty=True)
             try:
                 ivs = [parse_event(v) for v in value]
             except UserError as exc:

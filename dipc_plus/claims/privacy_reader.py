@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Mapping
 
 from dipc_plus.claims.box import read_box
-from dipc_plus.claims.claim_file import ClaimReader, load_claim, note_of, read_input_table
+from dipc_plus.claims.claim_file import ClaimReader, load_claim, note_of, read_input_table, with_finite_domains
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.adjacency import ADJACENCIES, Adjacency
@@ -22,7 +22,6 @@ from dipc_plus.semantics.values import freeze_env
 from dipc_plus.claims.privacy_fields import MissingEvents, read_budget, read_delta, read_eps, read_events
 from dipc_plus.claims.privacy_types import DPClaim
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.evaluate import domain_values
 
 PRIVACY_KEYS = ("kind", "adjacency", "bound", "pairs", "budget", "delta", "eps", "inputs", "events",
                 "structure", "note", "length")
@@ -38,8 +37,7 @@ def load_privacy_claim(path: str, overrides: Mapping | None = None):
     if raw is None:
         raise UserError("the claim file has no [privacy] table", file=path,
                         hint='add\n  [privacy]\n  adjacency = "hamming"\n  budget = "eps"')
-    if not isinstance(raw, dict):
-        raise r.error("privacy", "privacy must be a table", hint="write [privacy] on its own line")
+    r.typed("privacy", raw, dict, "privacy must be a table", "write [privacy] on its own line")
     kind = r.choice("privacy.kind", raw.get("kind", "dp"), ("dp", "pufferfish"))
     program = claim.program
     if kind == "pufferfish":
@@ -82,9 +80,8 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: f
                       "quantifies over every measurable set of outputs, which needs the output densities; "
                       "checking the named events only would not decide it",
                       hint="use delta = 0 (eps-DP is checked per named event), or a program with finite outputs")
-    structure = raw.get("structure", True)
-    if not isinstance(structure, bool):
-        raise r.error("privacy.structure", "structure must be true or false", hint="structure = true")
+    structure = r.typed("privacy.structure", raw.get("structure", True), bool, "structure must be true or false",
+                        "structure = true")
     if kind == "pairs":
         if "inputs" in raw:
             raise r.error("privacy.inputs", "with adjacency = \"pairs\" the inputs are the pairs' inputs",
@@ -133,26 +130,16 @@ def read_points(r: ClaimReader, spec, program: ir.Program, key: str) -> tuple[li
     "grid") for a grid (expanded lazily: symmetry and independence avoid expanding it), (a
     `claims.box.BoxInputs`, None, "box") for a box, and (None, the finite domains, "domain") when no
     inputs are given."""
-    if spec is None:
-        return None, _domain_ranges(r, program, key), "domain"
+    if spec is None:   # every finite input over its whole domain; a real input cannot be
+        return None, with_finite_domains(program, {}, lambda name: r.error(
+            key.rsplit(".", 1)[0], f"no inputs are given and '{name}' is real",
+            hint=f"add\n  [{key}]\n  grid = {{ {name.split('[')[0]} = [0, 1] }}")), "domain"
     kind, given = read_input_table(r, spec, program, key, bound_product=True)
     if kind == "box":
         return read_box(r, given, program, f"{key}.box", BOX_HINT), None, "box"
     if kind == "list":
         return _distinct(given), None, "list"
     return None, given, "grid"
-
-
-def _domain_ranges(r: ClaimReader, program: ir.Program, key: str) -> dict:
-    """No inputs given: every finite input over its whole domain; a real input cannot be."""
-    ranges = {}
-    for name, typ in program.inputs:
-        if isinstance(typ, (ir.DomT, ir.BoolT)):
-            ranges[name] = list(domain_values(typ))
-        else:
-            raise r.error(key.rsplit(".", 1)[0], f"no inputs are given and '{name}' is real",
-                          hint=f"add\n  [{key}]\n  grid = {{ {name.split('[')[0]} = [0, 1] }}")
-    return ranges
 
 
 def _distinct(points) -> list:

@@ -35,9 +35,8 @@ def read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -
     budget = read_budget(r, raw.get("budget"), program, "privacy.budget")
     eps = read_eps(r, raw.get("eps", "(0, inf)"), "privacy.eps")
     events = read_events(r, raw.get("events"), program, "privacy.events")
-    params_raw = raw.get("parameters", {})
-    if not isinstance(params_raw, dict):
-        raise r.error("privacy.parameters", "parameters must be a table", hint='parameters = { p = "(0, 1)" }')
+    params_raw = r.typed("privacy.parameters", raw.get("parameters", {}), dict, "parameters must be a table",
+                         'parameters = { p = "(0, 1)" }')
     parameters = {}
     for name, text in params_raw.items():
         if not re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", name) or name in ("eps",) or name in program.params:
@@ -45,16 +44,14 @@ def read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -
                           hint="use a fresh name such as p, different from eps and the program's params")
         parameters[name] = _read_param_interval(r, f"privacy.parameters.{name}", text)
     sec_raw = raw.get("secrets")
-    if not isinstance(sec_raw, dict) or not sec_raw:
-        raise r.error("privacy.secrets" if sec_raw is not None else "privacy", "give the secrets as a table",
-                      hint='secrets = { sick = "x[1] == 1", healthy = "x[1] == 0" }')
+    r.typed("privacy.secrets" if sec_raw is not None else "privacy", sec_raw, dict, "give the secrets as a table",
+            'secrets = { sick = "x[1] == 1", healthy = "x[1] == 0" }', nonempty=True)
     secrets = {}
     for name, text in sec_raw.items():
         secrets[name] = read_predicate(r.where(f"privacy.secrets.{name}"), name, text, program)
     pairs_raw = raw.get("pairs")
-    if not isinstance(pairs_raw, list) or not pairs_raw:
-        raise r.error("privacy.pairs" if pairs_raw is not None else "privacy",
-                      "give the discriminative pairs of secrets", hint='pairs = [["sick", "healthy"]]')
+    r.typed("privacy.pairs" if pairs_raw is not None else "privacy", pairs_raw, list,
+            "give the discriminative pairs of secrets", 'pairs = [["sick", "healthy"]]', nonempty=True)
     pairs = []
     for k, pr in enumerate(pairs_raw):
         if not (isinstance(pr, list) and len(pr) == 2 and all(isinstance(x, str) for x in pr)):
@@ -80,8 +77,7 @@ def _interval_text(iv) -> str:
 
 def _read_param_interval(r: ClaimReader, key: str, text):
     hint = 'write an interval with rational ends, e.g. "(0, 1)" or "[1/4, 3/4]"'
-    if not isinstance(text, str):
-        raise r.error(key, "the range must be a string", hint=hint)
+    r.typed(key, text, str, "the range must be a string", hint)
     s = text.strip()
     if len(s) < 5 or s[0] not in "([" or s[-1] not in ")]" or s.count(",") != 1:
         raise r.error(key, f"cannot read the range {text!r}", hint=hint)
@@ -141,9 +137,8 @@ def _independent_support(r: ClaimReader, key: str, name: str, spec, program: ir.
                          weight) -> list:
     """`independent = { x = {value = weight, ...} }`: a distribution per input position, and the
     prior is their product (bounded by MAX_POINTS before it is built)."""
-    if not isinstance(spec, dict):
-        raise r.error(key, f"{name}: independent must be a table",
-                      hint='independent = { x = { "0" = "1 - p", "1" = "p" } }')
+    r.typed(key, spec, dict, f"{name}: independent must be a table",
+            'independent = { x = { "0" = "1 - p", "1" = "p" } }')
     per = _position_distributions(r, key, name, spec, program, weight)
     missing = [n for n in program.input_names() if n not in per]
     if missing:
@@ -172,9 +167,8 @@ def _position_distributions(r: ClaimReader, key: str, name: str, spec: dict, pro
     per: dict = {}
     for nm, dist in spec.items():
         elems = r.named(key, program, nm, label=f"{name}: ")
-        if not isinstance(dist, dict) or not dist:
-            raise r.error(key, f"{name}: {nm}: give {{ value = weight, ... }}",
-                          hint=f'{nm} = {{ "0" = "1 - p", "1" = "p" }}')
+        r.typed(key, dist, dict, f"{name}: {nm}: give {{ value = weight, ... }}",
+                f'{nm} = {{ "0" = "1 - p", "1" = "p" }}', nonempty=True)
         for e in elems:
             choices = []
             for val_text, w in dist.items():

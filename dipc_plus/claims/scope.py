@@ -145,7 +145,6 @@ class Scope:
     complete: bool = False      # every input of a finite input space
     events: dict = field(default_factory=dict)   # real output -> [event labels] when outputs are events
     pairs: str = ""             # e.g. "neighbours: L-inf distance at most 1"
-    program_name: str = ""
 
     @property
     def kind(self) -> str:
@@ -238,15 +237,14 @@ def inputs_scope(program: ir.Program, *, grid: Mapping | None = None, points: li
     if grid is not None:
         complete = is_whole_domain(program, grid)
         return Scope("domain" if complete else "grid", grid_text(program, grid), dict(program.params), eps,
-                     complete, {k: [str(e) for e in v] for k, v in (events or {}).items()},
-                     program_name=program.name)
+                     complete, {k: [str(e) for e in v] for k, v in (events or {}).items()})
     pts = points or []
     shown = "; ".join("{" + ", ".join(f"{k}={_q(v)}" for k, v in u.items()) + "}" for u in pts[:3])
     detail = f"{len(pts)} input(s): {shown}" + (", ..." if len(pts) > 3 else "")
     return Scope("list", detail, dict(program.params), eps, False,
-                 {k: [str(e) for e in v] for k, v in (events or {}).items()}, program_name=program.name)
+                 {k: [str(e) for e in v] for k, v in (events or {}).items()})
 
 
 def box_scope(program: ir.Program, bounds: Mapping, eps: str = "") -> Scope:
     """The scope of a verdict over every real input of a box (`claims.box`)."""
-    return Scope("box", box_text(program, bounds), dict(program.params), eps, False, program_name=program.name)
+    return Scope("box", box_text(program, bounds), dict(program.params), eps, False)

@@ -46,13 +46,10 @@ def read_predicate(where: Where, name: str, text, program: ir.Program) -> Predic
     sample = {}
     for n, t in program.inputs:
         sample[n] = domain_values(t)[0] if isinstance(t, (ir.DomT, ir.BoolT)) else Fraction(0)
-    try:
-        value = evaluate_condition(tree, sample, text)
+    try:   # a mistake the sample shows (a wrong type, not a true/false condition) is located here
+        pred.holds(sample)
     except UserError as exc:
         raise where.error(exc.message, hint=exc.hint) from None
-    if not isinstance(value, bool):
-        raise where.error(f"the secret '{name}' = {text!r} is not a true/false condition",
-                          hint="write a comparison such as \"x[1] == 1\"")
     return pred
 
 

@@ -34,11 +34,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dipc_plus.claims.scope import box_text
-from dipc_plus.claims.claim_file import locate_key
+from dipc_plus.claims.claim_file import key_error
 from dipc_plus.claims.privacy_types import DPClaim, EpsRange
 from dipc_plus.claims.scope import box_scope
 from dipc_plus.decision.decide import Interval
-from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
@@ -274,10 +273,10 @@ def check_point_scale(claim: DPClaim, what: str) -> DPClaim:
     before any exact work (the box's bounds alone decide it)."""
     scale = point_scale(claim)
     if scale > limits.get("box_scale"):
-        line, column = locate_key(claim.file, "privacy.inputs.box") if claim.file else (None, None)
-        raise UserError(f"the exact check on {what} is too costly: their common denominator times their "
+        raise key_error(claim.file, "privacy.inputs.box",
+                        f"the exact check on {what} is too costly: their common denominator times their "
                         f"largest size is {limits.clip(str(scale), 30)}, more than {limits.get('box_scale')}",
-                        file=claim.file, line=line, column=column, hint="give the box bounds with small denominators and sizes (e.g. "
+                        "give the box bounds with small denominators and sizes (e.g. "
                         "[-1, 1] or [\"-1/2\", \"1/2\"]), or " + limits.hint("box_scale"))
     return claim
 

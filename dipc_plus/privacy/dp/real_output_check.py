@@ -30,7 +30,7 @@ from fractions import Fraction
 
 from flint import arb
 
-from dipc_plus.claims.claim_file import locate_key
+from dipc_plus.claims.claim_file import key_error
 from dipc_plus.claims.scope import inputs_scope
 from dipc_plus.decision.certified import working_precision
 from dipc_plus.exact.constraints import probability as per_point_probability
@@ -245,20 +245,14 @@ def _refuse_unsupported(claim) -> None:
     """What the route does not cover yet, each a UserError with a hint (named events do)."""
     program = claim.program
     if claim.budget.factor != 1:
-        raise _refusal(claim, "privacy.budget", "a budget with a constant term is not supported on every output "
-                       "value yet", "write budget = \"k*eps\", or name output events")
+        raise key_error(claim.file, "privacy.budget", "a budget with a constant term is not supported on every "
+                        "output value yet", "write budget = \"k*eps\", or name output events")
     if str(claim.eps) not in ("(0, inf)",):
-        raise _refusal(claim, "privacy.eps", f"eps in {claim.eps}: every output value is decided for eps in "
-                       "(0, inf) only", "leave out eps, or name output events")
+        raise key_error(claim.file, "privacy.eps", f"eps in {claim.eps}: every output value is decided for eps in "
+                        "(0, inf) only", "leave out eps, or name output events")
     if any(not isinstance(t, ir.RealT) for _, t in program.inputs):
-        raise _refusal(claim, "privacy.inputs", "every output value: only programs whose inputs are all real so far",
-                       "name output events")
-
-
-def _refusal(claim, key: str, message: str, hint: str) -> UserError:
-    """A refusal located at the claim key it is about (the file alone when the key is not written)."""
-    line, column = locate_key(claim.file, key) if claim.file else (None, None)
-    return UserError(message, file=claim.file, line=line, column=column, hint=hint)
+        raise key_error(claim.file, "privacy.inputs", "every output value: only programs whose inputs are all "
+                        "real so far", "name output events")
 
 
 def _key(u: dict, names) -> tuple:

@@ -20,7 +20,7 @@ from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.errors import UserError
 from dipc_plus.exact.decimals import decimal_down, decimal_up
 from dipc_plus.exact.expoly import ExpFrac
-from dipc_plus.claims.claim_file import locate_key
+from dipc_plus.claims.claim_file import key_error
 from dipc_plus.claims.privacy_types import DPClaim
 from dipc_plus.privacy.display import ENV_STYLE, log_text, user_env
 from dipc_plus.decision.envelope import boundary_text, envelope
@@ -323,11 +323,10 @@ def no_adjacent_pair(claim: DPClaim) -> UserError:
     """The error for claimed inputs of which no two are adjacent (one grid point, say), located at the
     claim's inputs: the tight loss compares pairs, so it has nothing to compute."""
     key = f"privacy.inputs.{claim.inputs_kind}" if claim.inputs_kind != "domain" else "privacy.adjacency"
-    line, column = locate_key(claim.file, key) if claim.file else (None, None)
-    return UserError("no pair of adjacent inputs to compare: no two of the claimed inputs are adjacent",
-                     file=claim.file or None, line=line, column=column,
-                     hint="give the inputs at least two values at distance within the adjacency bound, e.g. "
-                          "grid = { q = [0, 1] }")
+    return key_error(claim.file or None, key,
+                     "no pair of adjacent inputs to compare: no two of the claimed inputs are adjacent",
+                     "give the inputs at least two values at distance within the adjacency bound, e.g. "
+                     "grid = { q = [0, 1] }")
 
 
 def _tight_from_ratios(claim: DPClaim, pl: Plan, res: LossResult, cands: dict, executor, source,

@@ -167,7 +167,7 @@ def pufferfish_scope(c: PufferfishClaim) -> Scope:
     inputs = {repr(sorted(u.items())) for sc in c.scenarios for u, _ in sc.support}
     return Scope("priors", f"{len(c.scenarios)} scenario(s), {len(inputs)} input(s) in their supports",
                  dict(c.program.params), str(c.eps), True,
-                 {k: [str(e) for e in v] for k, v in c.events.items()}, program_name=c.program.name)
+                 {k: [str(e) for e in v] for k, v in c.events.items()})
 
 
 # --------------------------------------------------------------------------- the check
