@@ -579,12 +579,6 @@ class DTMC:
 
     # ----------------------------------------------------------------- description
 
-    def noise_name(self, nid: int) -> str:
-        return f"N{nid}"
-
-    def describe_noise(self, nid: int) -> str:
-        return format_noise(nid, self.noises[nid])
-
     def outputs_at(self, node: int) -> tuple:
         """The outputs at an exit node, in output order: a real output's LinForm, a finite one's value."""
         st: State = self.graph.nodes[node]["state"]
@@ -605,9 +599,9 @@ class DTMC:
         if env:
             lines.append(", ".join(env))
         if st.reals:
-            lines.append(", ".join(f"{n} = {format_linform(f, self.noise_name)}" for n, f in st.reals))
+            lines.append(", ".join(f"{n} = {format_linform(f)}" for n, f in st.reals))
         if st.constraints:
-            lines.append(" and ".join(format_atom(a, self.noise_name) for a in sorted(st.constraints)))
+            lines.append(" and ".join(format_atom(a) for a in sorted(st.constraints)))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -625,7 +619,7 @@ class DTMC:
         if self.stats.states > 200:
             lines.append(f"... {self.stats.states - 200} more states")
         if self.noises:
-            lines.append("noises: " + ", ".join(self.describe_noise(i) for i in sorted(self.noises)))
+            lines.append("noises: " + ", ".join(format_noise(i, self.noises[i]) for i in sorted(self.noises)))
         return "\n".join(lines)
 
 

@@ -144,7 +144,7 @@ def exit_text(chain: DTMC, node: int, finite_only: bool = False) -> str:
         if not isinstance(v, LinForm):
             parts.append(f"{name}={show_value(v)}")
         elif not finite_only:
-            parts.append(f"{name}={format_linform(v, chain.noise_name)}")
+            parts.append(f"{name}={format_linform(v)}")
     return ", ".join(parts) or "(no finite outputs)"
 
 

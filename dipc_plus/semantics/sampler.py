@@ -113,10 +113,8 @@ class Sampler:
     # ----------------------------------------------------------------- driving
 
     def run(self, n: int, rng: np.random.Generator) -> SampleResult:
-        """Execute n runs in lockstep and return their outputs."""
+        """Execute n runs in lockstep and return their outputs (n > 0: `simulate` checks it)."""
         n = int(n)
-        if n <= 0:
-            raise UserError(f"the number of runs must be positive, not {n}", hint="use e.g. -n 100000")
         self.rng = rng
         self.n = n
         self.codes: dict = {}
