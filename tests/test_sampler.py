@@ -17,7 +17,8 @@ from dipc_plus.semantics import ir
 from dipc_plus.cli import main as dipc
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.inputs import bind_inputs
-from dipc_plus.semantics.sampler import SampleResult, Sampler, as_eps, discrete_laplace, draw_categorical, simulate
+from dipc_plus.exact.noises.dlap import discrete_laplace
+from dipc_plus.semantics.sampler import SampleResult, Sampler, as_eps, draw_categorical, simulate
 from dipc_plus.semantics.stats import contains, wilson
 from conftest import ROOT, lap_cdf, lap_pdf, quad
 

@@ -28,7 +28,6 @@ from dipc_plus.exact.convert import fmt_q, signed_sum
 from dipc_plus.semantics.values import show_value
 from dipc_plus.semantics.dtmc import DTMC, EXIT
 from dipc_plus.semantics.structure import value_key
-from dipc_plus.semantics.pretty import format_linform
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import LinForm
 
@@ -128,24 +127,11 @@ def output_groups(chain: DTMC) -> dict:
     groups: dict = {}
     keys: dict = {}
     for e in chain.exits:
-        text = exit_text(chain, e, finite_only=True)
+        finite = [(name, v) for name, v in zip(chain.outputs, chain.outputs_at(e)) if not isinstance(v, LinForm)]
+        text = ", ".join(f"{name}={show_value(v)}" for name, v in finite) or "(no finite outputs)"
         groups.setdefault(text, []).append(e)
-        keys.setdefault(text, _finite_output_key(chain, e))
+        keys.setdefault(text, tuple(value_key(v) for _, v in finite))
     return {text: groups[text] for text in sorted(groups, key=lambda t: keys[t])}
-
-
-def _finite_output_key(chain: DTMC, node: int) -> tuple:
-    return tuple(value_key(v) for v in chain.outputs_at(node) if not isinstance(v, LinForm))
-
-
-def exit_text(chain: DTMC, node: int, finite_only: bool = False) -> str:
-    parts = []
-    for name, v in zip(chain.outputs, chain.outputs_at(node)):
-        if not isinstance(v, LinForm):
-            parts.append(f"{name}={show_value(v)}")
-        elif not finite_only:
-            parts.append(f"{name}={format_linform(v)}")
-    return ", ".join(parts) or "(no finite outputs)"
 
 
 # --------------------------------------------------------------------------- PRISM
