@@ -472,22 +472,21 @@ class DTMC:
 
     def _start(self, work: _Work) -> list:
         """[(1, the initial state, its components, its pending comparison)]."""
-        if self.compress:
-            self._advance(work, certain=True)
-        state, comps, _ = self._canon(work)  # nothing to drop: no constraints yet
-        return [(ONE, state, comps, work.pending)]
+        return [self._settle(ONE, work, certain=True)]   # nothing to drop: no constraints yet
 
     def _expand(self, state: State, comps: tuple, pending) -> list:
         """[(factor, state, its components, its pending comparison)] one random choice from `state`
         (then the deterministic statements up to the next one, on compressed chains)."""
         work = _Work(state.pc, list(state.env), dict(state.reals), list(comps), pending)
-        out = []
-        for factor, child in self._step(work, branch_ok=True):
-            if self.compress:
-                self._advance(child)
-            cstate, ccomps, dropped = self._canon(child)
-            out.append((mul(factor, dropped), cstate, ccomps, child.pending))
-        return out
+        return [self._settle(factor, child) for factor, child in self._step(work, branch_ok=True)]
+
+    def _settle(self, factor: ExpFrac, work: _Work, certain: bool = False) -> tuple:
+        """(factor, state, components, pending) of `work` run up to its next random choice (on
+        compressed chains), the components it no longer needs dropped into the factor."""
+        if self.compress:
+            self._advance(work, certain)
+        state, comps, dropped = self._canon(work)
+        return mul(factor, dropped), state, comps, work.pending
 
     def _successors(self, state: State, comps: tuple, pending) -> list:
         """`_expand`, remembered across the chains of this program at other inputs (see
