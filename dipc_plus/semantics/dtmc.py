@@ -299,9 +299,8 @@ class DTMC:
             if exc.line is None:
                 exc.file, exc.line, exc.column = s.pos.file, s.pos.line, s.pos.column
             raise
-        items = probs.items() if isinstance(probs, dict) else probs
         out = []
-        for value, p in items:
+        for value, p in probs.items():   # exp_mechanism and normalise both give {value: probability}
             p = ExpFrac.of(p)
             if not p.is_zero():
                 out.append((value, p))
