@@ -319,19 +319,19 @@ def test_printing_and_evaluation():
 def test_sampler_lands_in_wilson_intervals(prog, inputs, eps):
     from dipc_plus.semantics.inputs import bind_inputs
     from dipc_plus.semantics.sampler import simulate
-    from dipc_plus.semantics.stats import contains, wilson
+    from dipc_plus.semantics.stats import wilson
     dist = output_distribution(prog, inputs)
     env = bind_inputs(prog, {k: ([F(x) for x in v] if isinstance(v, list) else v) for k, v in inputs.items()})
     result = simulate(prog, env, eps, 200_000, seed=5)
     counts = result.distribution()
     for outcome, p in dist.items():
         hits = counts.get(tuple(outcome.values), 0)
-        assert contains(wilson(hits, result.n, 0.999), p.arb_value(eps)), (outcome, hits, p(float(eps)))
+        assert wilson(hits, result.n, 0.999).contains(p.arb_value(eps)), (outcome, hits, p(float(eps)))
 
 
 def test_sampler_within_gamma_for_numeric_sparse_fig4a():
     from dipc_plus.semantics.sampler import simulate
-    from dipc_plus.semantics.stats import contains, wilson
+    from dipc_plus.semantics.stats import wilson
     prog = h.fig4a()
     env = {"q1": F(-1), "q2": F(1)}
     eps, g = F(2), F(3)
@@ -339,7 +339,7 @@ def test_sampler_within_gamma_for_numeric_sparse_fig4a():
     result = simulate(prog, env, eps, 200_000, seed=3)
     cols = result.view()
     hits = int(((cols["o1_1"] == 0) & (cols["o2_1"] == 1) & (abs(cols["o2_2"] - 1.0) <= float(g))).sum())
-    assert contains(wilson(hits, result.n, 0.999), exact.arb_value(eps))
+    assert wilson(hits, result.n, 0.999).contains(exact.arb_value(eps))
 
 
 # --------------------------------------------------------------------------- the real programs
@@ -420,20 +420,20 @@ def test_two_writings_of_the_truncated_geometric_mechanism_agree_exactly():
 def test_real_programs_against_the_sampler(name, params, inputs, eps):
     from dipc_plus.semantics.inputs import bind_inputs
     from dipc_plus.semantics.sampler import simulate
-    from dipc_plus.semantics.stats import contains, wilson
+    from dipc_plus.semantics.stats import wilson
     prog = _load(name, **params)
     dist = output_distribution(prog, inputs)
     env = bind_inputs(prog, {k: [F(x) for x in v] for k, v in inputs.items()})
     result = simulate(prog, env, eps, 200_000, seed=7)
     counts = result.distribution()
     for key, p in dist.marginal().items():
-        assert contains(wilson(counts.get(key, 0), result.n, 0.999), p.arb_value(eps)), (key, p)
+        assert wilson(counts.get(key, 0), result.n, 0.999).contains(p.arb_value(eps)), (key, p)
 
 
 def test_smart_sum_within_against_the_sampler():
     """Real outputs that are sums of several noises: within() against Monte Carlo."""
     from dipc_plus.semantics.sampler import simulate
-    from dipc_plus.semantics.stats import contains, wilson
+    from dipc_plus.semantics.stats import wilson
     prog = _load("smart_sum", m=4, b=2)
     x = [F(1), F(0), F(2), F(-1)]
     prefix = [sum(x[:i + 1]) for i in range(4)]
@@ -445,4 +445,4 @@ def test_smart_sum_within_against_the_sampler():
     for i in range(4):
         hit = abs(cols[f"out[{i + 1}]"] - float(prefix[i])) <= float(g)
         ok = hit if ok is None else ok & hit
-    assert contains(wilson(int(ok.sum()), result.n, 0.999), exact.arb_value(eps))
+    assert wilson(int(ok.sum()), result.n, 0.999).contains(exact.arb_value(eps))

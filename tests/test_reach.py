@@ -159,7 +159,7 @@ def test_retest_loop_keeps_the_chain_finite_and_matches_the_laplace_cdf():
 
 def test_sampler_agrees_on_the_retry_loop():
     from dipc_plus.semantics import sampler
-    from dipc_plus.semantics.stats import contains, wilson
+    from dipc_plus.semantics.stats import wilson
     prog = h.rr_retry(F(2, 3))
     eps = F(7, 10)
     dist = distribution_of_chain(build_chain(prog, {"x": True}))
@@ -168,7 +168,7 @@ def test_sampler_agrees_on_the_retry_loop():
     n = result.n
     for value in (True, False):
         hits = sum(c for k, c in counts.items() if k == (value,))
-        assert contains(wilson(hits, n, 0.999), dist[value].arb_value(eps))
+        assert wilson(hits, n, 0.999).contains(dist[value].arb_value(eps))
 
 
 def test_random_walk_program_matches_gamblers_ruin():

@@ -17,8 +17,9 @@ from dipc_plus.semantics import ir
 from dipc_plus.cli import main as dipc
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.inputs import bind_inputs
-from dipc_plus.semantics.sampler import SampleResult, Sampler, as_eps, discrete_laplace, draw_categorical, simulate
-from dipc_plus.semantics.stats import contains, wilson
+from dipc_plus.exact.noises.dlap import discrete_laplace
+from dipc_plus.semantics.sampler import SampleResult, Sampler, as_eps, draw_categorical, simulate
+from dipc_plus.semantics.stats import wilson
 from conftest import ROOT, lap_cdf, lap_pdf, quad
 
 CONF = 0.999
@@ -128,7 +129,7 @@ def assert_matches(counts: dict, exact: dict, n: int, confidence=CONF):
     assert sum(counts.values()) == n
     for outcome, p in exact.items():
         interval = wilson(counts.get(outcome, 0), n, confidence)
-        assert contains(interval, p), f"{outcome}: exact {p} outside {interval} ({counts.get(outcome, 0)}/{n})"
+        assert interval.contains(p), f"{outcome}: exact {p} outside {interval} ({counts.get(outcome, 0)}/{n})"
 
 
 # --------------------------------------------------------------------------- primitive noise
@@ -147,10 +148,10 @@ def test_discrete_laplace_pmf(rate):
     values, counts = np.unique(k, return_counts=True)
     observed = dict(zip(values.tolist(), counts.tolist()))
     for j in range(-6, 7):
-        assert contains(wilson(observed.get(j, 0), n, CONF), pmf(j)), j
+        assert wilson(observed.get(j, 0), n, CONF).contains(pmf(j)), j
     # and the symmetric tail beyond 6 as one event
     tail = sum(v for j, v in observed.items() if abs(j) > 6)
-    assert contains(wilson(tail, n, CONF), 2 * p ** 7 / (1 + p))
+    assert wilson(tail, n, CONF).contains(2 * p ** 7 / (1 + p))
 
 
 def test_discrete_laplace_through_a_program():
@@ -165,8 +166,8 @@ def test_discrete_laplace_through_a_program():
     p = math.exp(-2 * float(eps))
     dist = res.distribution(["z"])
     for j in range(-3, 8):
-        assert contains(wilson(dist.get((j,), 0), n, CONF), (1 - p) / (1 + p) * p ** abs(j - 2)), j
-    assert contains(res.probability(lambda c: c["b"]).interval(CONF), (1 - p) / (1 + p))
+        assert wilson(dist.get((j,), 0), n, CONF).contains((1 - p) / (1 + p) * p ** abs(j - 2)), j
+    assert res.probability(lambda c: c["b"]).interval(CONF).contains((1 - p) / (1 + p))
     assert np.array_equal(res.column("b"), res.column("z") == 2)
 
 
@@ -185,7 +186,7 @@ def test_laplace_mean_variance_and_within():
     assert s.count == n and abs(s.quantiles[0.5] - float(q)) < 0.05
     gamma = F(1)
     freq = res.probability(res.within(gamma, {"r": q}))
-    assert contains(freq.interval(CONF), 1 - math.exp(-1.5 * 0.4 * 1))
+    assert freq.interval(CONF).contains(1 - math.exp(-1.5 * 0.4 * 1))
 
 
 def test_categorical_never_draws_a_zero_weight():

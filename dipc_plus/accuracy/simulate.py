@@ -20,7 +20,8 @@ def simulate_error(claim: AccuracyClaim, u: Mapping, det_u: Mapping, gamma, eps,
     Returns the sampler's `Frequency` of errors (use `.interval(confidence)`).
     """
     from dipc_plus.claims.distances import LinfOutput
-    from dipc_plus.semantics.sampler import Frequency, simulate
+    from dipc_plus.semantics.sampler import simulate
+    from dipc_plus.semantics.samples import Frequency
     program = claim.program
     result = simulate(program, dict(u), Fraction(eps), n, seed=seed)
     if result.real_names():

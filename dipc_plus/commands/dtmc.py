@@ -17,6 +17,7 @@ import sys
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import check_output, write_text
 from dipc_plus.semantics.export import output_groups, prism_properties, to_dot, to_prism
+from dipc_plus.semantics.pretty import format_noise
 from dipc_plus.semantics.distribution import build_chain
 from dipc_plus.commands.common import add_program_input_arguments, input_files, inputs_text, load_program_input, parse_eps_values
 
@@ -85,7 +86,7 @@ def run(args) -> int:
     if program.params:
         header += " (" + ", ".join(f"{k}={v}" for k, v in program.params.items()) + ")"
     if chain.noises:
-        header += "; noises: " + ", ".join(chain.describe_noise(i) for i in sorted(chain.noises))
+        header += "; noises: " + ", ".join(format_noise(i, chain.noises[i]) for i in sorted(chain.noises))
     if args.parametric and (args.format != "prism" or at is not None):
         raise UserError("--parametric goes with --format prism and no --eps", hint="drop --parametric or --eps")
     if args.claim and (args.format != "prism" or not args.output):

@@ -20,7 +20,8 @@ from dipc_plus.semantics import ir
 from dipc_plus.commands.common import add_program_arguments, conventional_json, declared_names, load_program_input
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
-from dipc_plus.semantics.sampler import DEFAULT_CHUNK, DEFAULT_MAX_ITERATIONS, Frequency, as_eps, simulate
+from dipc_plus.semantics.sampler import DEFAULT_CHUNK, DEFAULT_MAX_ITERATIONS, as_eps, simulate
+from dipc_plus.semantics.samples import Frequency
 from dipc_plus.semantics.stats import z_value
 
 EXAMPLE = """\

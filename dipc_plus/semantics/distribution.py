@@ -163,7 +163,23 @@ class Distribution:
 
     def within(self, targets: Mapping, gamma) -> ExpFrac:
         """P[every real output within gamma of its target and every finite one equal to it]."""
-        return _within_entries(self, targets, gamma)
+        idx = {n: i for i, n in enumerate(self.names)}
+        flat_targets = _flatten_targets(self.program, targets)
+        gammas = _gammas(self.program, flat_targets, gamma)
+
+        def atoms(outcome):
+            extra: list[Atom] = []
+            for name, target in flat_targets.items():
+                v = outcome.values[idx[name]]
+                if isinstance(self.types[name], (ir.RealT, ir.IntT)):
+                    if not isinstance(v, LinForm):
+                        return None  # never assigned: not within anything
+                    g, t = gammas[name], Fraction(target)
+                    extra += [atom(v, "<=", LinForm.constant(t + g)), atom(v, ">=", LinForm.constant(t - g))]
+                elif not values_equal(v, plain_number(target)):
+                    return None
+            return extra
+        return restricted_total(self, atoms)
 
     # -- evaluation and printing ---------------------------------------------------------------
     def at(self, eps, prec: int = 128) -> dict:
@@ -339,27 +355,6 @@ def within(program: ir.Program, inputs: Mapping, targets: Mapping, gamma, *,
     given finite output o].  `gamma` is a rational or {output: rational}."""
     return output_distribution(program, inputs, max_states=max_states, shortcuts=shortcuts,
                                **options).within(targets, gamma)
-
-
-def _within_entries(dist: Distribution, targets: Mapping, gamma) -> ExpFrac:
-    names = dist.names
-    idx = {n: i for i, n in enumerate(names)}
-    flat_targets = _flatten_targets(dist.program, targets)
-    gammas = _gammas(dist.program, flat_targets, gamma)
-
-    def atoms(outcome):
-        extra: list[Atom] = []
-        for name, target in flat_targets.items():
-            v = outcome.values[idx[name]]
-            if isinstance(dist.types[name], (ir.RealT, ir.IntT)):
-                if not isinstance(v, LinForm):
-                    return None  # never assigned: not within anything
-                g, t = gammas[name], Fraction(target)
-                extra += [atom(v, "<=", LinForm.constant(t + g)), atom(v, ">=", LinForm.constant(t - g))]
-            elif not values_equal(v, plain_number(target)):
-                return None
-        return extra
-    return restricted_total(dist, atoms)
 
 
 def flat_outputs(program: ir.Program, given: Mapping, what: str = "", broadcast: bool = False) -> dict:

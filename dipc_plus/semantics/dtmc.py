@@ -28,7 +28,7 @@ from dipc_plus.exact.expoly import FRAC_ONE as ONE, ExpFrac, ExpPoly, mul
 from dipc_plus.semantics.instructions import compiled, describe_instr, reads
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_noise  # one printer for programs and chains
 from dipc_plus.semantics.transitions import memo_for
-from dipc_plus.semantics.walk import linear_value
+from dipc_plus.semantics.walk import assigned_value, linear_value
 
 EXIT = -1
 DEFAULT_MAX_STATES = 200_000
@@ -209,12 +209,15 @@ class DTMC:
             self._recording.reads.extend(var for var in coefs if var in self._input_reals)
         return total
 
-    def _set_finite(self, work: _Work, name: str, value, pos) -> None:
-        idx = self.finite_index.get(name)
+    def _set(self, work: _Work, s, value) -> _Work:
+        """Store a Bool/DOM value in the statement's target (checked against its type) and go on."""
+        idx = self.finite_index.get(s.target)
         if idx is None:
-            raise UserError.at(pos, f"'{name}' is not a Bool or DOM variable")
-        work.env[idx] = evaluate.fit(value, self.program.variables[name], pos,
-                                        f"the value assigned to '{name}'")
+            raise UserError.at(s.pos, f"'{s.target}' is not a Bool or DOM variable")
+        work.env[idx] = evaluate.fit(value, self.program.variables[s.target], s.pos,
+                                     f"the value assigned to '{s.target}'")
+        work.pc += 1
+        return work
 
     # ----------------------------------------------------------------- one instruction
 
@@ -228,29 +231,26 @@ class DTMC:
         instr = self.code[work.pc]
         op = instr.op
         s = instr.stmt
-        if op == "jump":
-            work.pc = instr.target
-            return [(ONE, work)]
-        if op == "branch":
-            value = evaluate.eval_condition(instr.cond, self._env_dict(work), self.program, s.pos)
-            work.pc = work.pc + 1 if value else instr.target
-            return [(ONE, work)]
-        if op == "assign":
-            env = self._env_dict(work)
-            typ = self.program.variables.get(s.target)
-            if isinstance(typ, (ir.RealT, ir.IntT)):
-                if not isinstance(s.expr, ir.Lin):
-                    raise UserError.at(s.pos, f"'{s.target}' is {typ}: it needs a linear expression")
-                work.reals[s.target] = self._lin(s.expr, work, env, s.pos)
-            else:
-                self._set_finite(work, s.target, evaluate.eval_expr(s.expr, env, self.program, s.pos), s.pos)
-            work.pc += 1
-            return [(ONE, work)]
         if op == "sample":
             return self._sample(work, s, branch_ok)
         if op == "compare":
             return self._compare(work, s, branch_ok)
-        raise AssertionError(f"step at {op}")
+        if op == "jump":
+            work.pc = instr.target
+        elif op == "branch":
+            value = evaluate.eval_condition(instr.cond, self._env_dict(work), self.program, s.pos)
+            work.pc = work.pc + 1 if value else instr.target
+        elif op == "assign":
+            env = self._env_dict(work)
+            value = assigned_value(self.program, s, env, lambda e: self._lin(e, work, env, s.pos), linear_only=True)
+            if isinstance(value, LinForm):
+                work.reals[s.target] = value
+                work.pc += 1
+            else:
+                self._set(work, s, value)
+        else:
+            raise AssertionError(f"step at {op}")
+        return [(ONE, work)]
 
     def _sample(self, work: _Work, s: ir.Sample, branch_ok: bool):
         d = s.dist
@@ -266,24 +266,15 @@ class DTMC:
             self.noises[nid] = Noise(d.kind, Fraction(d.rate))
             if self._recording is not None:
                 self._recording.noises.append((nid, self.noises[nid]))
-            work.reals[s.target] = mean + LinForm(((nid, Fraction(1)),), Fraction(0))
+            work.reals[s.target] = mean + LinForm.symbol(nid)
             work.pc += 1
             return [(ONE, work)]
         outcomes = self._finite_outcomes(work, s)
         if len(outcomes) == 1:
-            value, _ = outcomes[0]
-            self._set_finite(work, s.target, value, s.pos)
-            work.pc += 1
-            return [(ONE, work)]
+            return [(ONE, self._set(work, s, outcomes[0][0]))]
         if not branch_ok:
             return None
-        result = []
-        for value, p in outcomes:
-            w = work.copy()
-            self._set_finite(w, s.target, value, s.pos)
-            w.pc += 1
-            result.append((p, w))
-        return result
+        return [(p, self._set(work.copy(), s, value)) for value, p in outcomes]
 
     def _finite_outcomes(self, work: _Work, s: ir.Sample) -> list:
         """(value, exact probability > 0) of an Exp or choose draw."""
@@ -308,9 +299,8 @@ class DTMC:
             if exc.line is None:
                 exc.file, exc.line, exc.column = s.pos.file, s.pos.line, s.pos.column
             raise
-        items = probs.items() if isinstance(probs, dict) else probs
         out = []
-        for value, p in items:
+        for value, p in probs.items():   # exp_mechanism and normalise both give {value: probability}
             p = ExpFrac.of(p)
             if not p.is_zero():
                 out.append((value, p))
@@ -334,23 +324,23 @@ class DTMC:
             rhs = self._lin(s.rhs, work, env, s.pos)
             a = atom(lhs, s.op, rhs)
             if a.form.is_constant():
-                return self._set_bool(work, s, a.holds_constant())
+                return [(ONE, self._set(work, s, a.holds_constant()))]
             na = negate(a)
             ids = a.noises()
             touched = [c for c in work.comps if self.component_noises(c) & ids]
             merged = frozenset().union(*touched) if touched else frozenset()
             if a in merged:
-                return self._set_bool(work, s, True)
+                return [(ONE, self._set(work, s, True))]
             if na in merged:
-                return self._set_bool(work, s, False)
+                return [(ONE, self._set(work, s, False))]
             base = ONE
             for c in touched:
                 base = mul(base, self.component_probability(c))
             both = self.component_probability(merged | {a})
             if both.is_zero():
-                return self._set_bool(work, s, False)
+                return [(ONE, self._set(work, s, False))]
             if both == base:
-                return self._set_bool(work, s, True)
+                return [(ONE, self._set(work, s, True))]
             if not branch_ok:
                 reads = tuple(recording.reads[first_read:]) if recording is not None else ()
                 work.pending = (work.pc, a, na, ids, merged, base, both, reads)
@@ -366,15 +356,8 @@ class DTMC:
         for value, comp in ((True, with_a), (False, with_na)):
             w = work.copy()
             w.comps = rest + [comp]
-            w.env[self.finite_index[s.target]] = value
-            w.pc += 1
-            result.append((ONE, w))
+            result.append((ONE, self._set(w, s, value)))
         return result
-
-    def _set_bool(self, work: _Work, s: ir.Compare, value: bool):
-        self._set_finite(work, s.target, value, s.pos)
-        work.pc += 1
-        return [(ONE, work)]
 
     def _advance(self, work: _Work, certain: bool = False) -> _Work:
         """Run deterministic instructions until a random choice or an exit (compressed chains).
@@ -488,22 +471,21 @@ class DTMC:
 
     def _start(self, work: _Work) -> list:
         """[(1, the initial state, its components, its pending comparison)]."""
-        if self.compress:
-            self._advance(work, certain=True)
-        state, comps, _ = self._canon(work)  # nothing to drop: no constraints yet
-        return [(ONE, state, comps, work.pending)]
+        return [self._settle(ONE, work, certain=True)]   # nothing to drop: no constraints yet
 
     def _expand(self, state: State, comps: tuple, pending) -> list:
         """[(factor, state, its components, its pending comparison)] one random choice from `state`
         (then the deterministic statements up to the next one, on compressed chains)."""
         work = _Work(state.pc, list(state.env), dict(state.reals), list(comps), pending)
-        out = []
-        for factor, child in self._step(work, branch_ok=True):
-            if self.compress:
-                self._advance(child)
-            cstate, ccomps, dropped = self._canon(child)
-            out.append((mul(factor, dropped), cstate, ccomps, child.pending))
-        return out
+        return [self._settle(factor, child) for factor, child in self._step(work, branch_ok=True)]
+
+    def _settle(self, factor: ExpFrac, work: _Work, certain: bool = False) -> tuple:
+        """(factor, state, components, pending) of `work` run up to its next random choice (on
+        compressed chains), the components it no longer needs dropped into the factor."""
+        if self.compress:
+            self._advance(work, certain)
+        state, comps, dropped = self._canon(work)
+        return mul(factor, dropped), state, comps, work.pending
 
     def _successors(self, state: State, comps: tuple, pending) -> list:
         """`_expand`, remembered across the chains of this program at other inputs (see
@@ -595,12 +577,6 @@ class DTMC:
 
     # ----------------------------------------------------------------- description
 
-    def noise_name(self, nid: int) -> str:
-        return f"N{nid}"
-
-    def describe_noise(self, nid: int) -> str:
-        return format_noise(nid, self.noises[nid])
-
     def outputs_at(self, node: int) -> tuple:
         """The outputs at an exit node, in output order: a real output's LinForm, a finite one's value."""
         st: State = self.graph.nodes[node]["state"]
@@ -621,9 +597,9 @@ class DTMC:
         if env:
             lines.append(", ".join(env))
         if st.reals:
-            lines.append(", ".join(f"{n} = {format_linform(f, self.noise_name)}" for n, f in st.reals))
+            lines.append(", ".join(f"{n} = {format_linform(f)}" for n, f in st.reals))
         if st.constraints:
-            lines.append(" and ".join(format_atom(a, self.noise_name) for a in sorted(st.constraints)))
+            lines.append(" and ".join(format_atom(a) for a in sorted(st.constraints)))
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -641,7 +617,7 @@ class DTMC:
         if self.stats.states > 200:
             lines.append(f"... {self.stats.states - 200} more states")
         if self.noises:
-            lines.append("noises: " + ", ".join(self.describe_noise(i) for i in sorted(self.noises)))
+            lines.append("noises: " + ", ".join(format_noise(i, self.noises[i]) for i in sorted(self.noises)))
         return "\n".join(lines)
 
 

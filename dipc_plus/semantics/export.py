@@ -28,7 +28,6 @@ from dipc_plus.exact.convert import fmt_q, signed_sum
 from dipc_plus.semantics.values import show_value
 from dipc_plus.semantics.dtmc import DTMC, EXIT
 from dipc_plus.semantics.structure import value_key
-from dipc_plus.semantics.pretty import format_linform
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import LinForm
 
@@ -36,13 +35,15 @@ DIGITS = 20
 E_DIGITS = "2.718281828459045235360287"   # e to 25 significant digits, for `formula t`
 
 
-def chain_lcm(chain: DTMC) -> int:
-    """L such that every exponent of every transition probability is a multiple of 1/L."""
-    L = 1
+def eps_shape(chain: DTMC) -> tuple[int, bool]:
+    """(L, polynomial): every exponent of every transition probability is a multiple of 1/L, and
+    whether eps also appears outside exponentials (a factor eps^k, k > 0) in one of them."""
+    L, polynomial = 1, False
     for u, v in chain.graph.edges:
         p = chain.edge_probability(u, v)
         L = lcm(L, p.num.denominator_lcm(), p.den.denominator_lcm())
-    return L
+        polynomial = polynomial or any(k for poly in (p.num, p.den) for _, k, _ in poly.monomials())
+    return L, polynomial
 
 
 def poly_eps_t(p: ExpPoly, L: int, shift: int = 0) -> str:
@@ -107,6 +108,18 @@ def row_decimals(chain: DTMC, u: int, eps: Fraction) -> list[tuple[int, str]]:
     return [(v, _fmt_decimal(x)) for v, x in zip(succ, vals)]
 
 
+def transition_rows(chain: DTMC, at: Fraction | None, exact) -> list:
+    """[(state, [(successor, probability text)])] in state order, the one traversal of both
+    formats: exact probabilities written by `exact`, or the decimals of `row_decimals` at `at`."""
+    rows = []
+    for u in sorted(chain.graph.nodes):
+        if at is None:
+            rows.append((u, [(v, exact(chain.edge_probability(u, v))) for v in sorted(chain.graph.succ[u])]))
+        else:
+            rows.append((u, row_decimals(chain, u, at)))
+    return rows
+
+
 def output_groups(chain: DTMC) -> dict:
     """{label text: [exit nodes]} grouping exits by their finite output values, in the order of
     those values (as `dipc prob` lists them), so that "o0", "o1", ... do not depend on the order
@@ -114,57 +127,28 @@ def output_groups(chain: DTMC) -> dict:
     groups: dict = {}
     keys: dict = {}
     for e in chain.exits:
-        text = exit_text(chain, e, finite_only=True)
+        finite = [(name, v) for name, v in zip(chain.outputs, chain.outputs_at(e)) if not isinstance(v, LinForm)]
+        text = ", ".join(f"{name}={show_value(v)}" for name, v in finite) or "(no finite outputs)"
         groups.setdefault(text, []).append(e)
-        keys.setdefault(text, _finite_output_key(chain, e))
+        keys.setdefault(text, tuple(value_key(v) for _, v in finite))
     return {text: groups[text] for text in sorted(groups, key=lambda t: keys[t])}
-
-
-def _finite_output_key(chain: DTMC, node: int) -> tuple:
-    return tuple(value_key(v) for v in chain.outputs_at(node) if not isinstance(v, LinForm))
-
-
-def exit_text(chain: DTMC, node: int, finite_only: bool = False) -> str:
-    parts = []
-    for name, v in zip(chain.outputs, chain.outputs_at(node)):
-        if not isinstance(v, LinForm):
-            parts.append(f"{name}={show_value(v)}")
-        elif not finite_only:
-            parts.append(f"{name}={format_linform(v, chain.noise_name)}")
-    return ", ".join(parts) or "(no finite outputs)"
 
 
 # --------------------------------------------------------------------------- PRISM
 
 
-def has_polynomial_eps(chain: DTMC) -> bool:
-    """Does eps appear outside exponentials (a factor eps^k, k > 0) in a transition probability?"""
-    for u, v in chain.graph.edges:
-        p = chain.edge_probability(u, v)
-        for poly in (p.num, p.den):
-            if any(k for _, k, _ in poly.monomials()):
-                return True
-    return False
-
-
 def to_prism(chain: DTMC, at: Fraction | None = None, header: str = "", parametric: bool = False) -> str:
     """The chain as a PRISM dtmc: eps with t = e^(eps/L) as a formula, parametric, or numeric at `at`."""
-    chain.annotate_probabilities()
-    nodes = sorted(chain.graph.nodes)
-    n = len(nodes)
-    lines = []
-    for h in header.splitlines():
-        lines.append(f"// {h}")
+    n = chain.graph.number_of_nodes()
+    lines = [f"// {h}" for h in header.splitlines()]
     lines.append(f"// {n} states, {chain.graph.number_of_edges()} transitions, {len(chain.exits)} exit states")
-    lines.append("dtmc")
-    lines.append("")
+    lines += ["dtmc", ""]
+    L, polynomial = eps_shape(chain) if at is None else (1, False)
     if at is None and not parametric:
-        L = chain_lcm(chain)
         lines.append("const double eps; // the privacy budget, eps > 0 (e.g. storm --constants eps=0.5)")
         lines.append(f"formula t = pow({E_DIGITS}, eps/{L}); // t = exp(eps/{L}): PRISM has no exp()")
     elif at is None:
-        L = chain_lcm(chain)
-        if has_polynomial_eps(chain):
+        if polynomial:
             lines.append("const double eps; // the privacy budget, eps > 0")
             lines.append(f"const double t;   // t = exp(eps/{L}) (tied to eps: substitute it in Storm's result; "
                          "rational functions cannot express exp)")
@@ -172,21 +156,14 @@ def to_prism(chain: DTMC, at: Fraction | None = None, header: str = "", parametr
             lines.append(f"const double t;   // the only parameter: t = exp(eps/{L}), i.e. eps = {L}*ln(t); "
                          f"e^(k*eps/{L}) is written t^k")
     else:
-        L = 1
         lines.append(f"// transition probabilities at eps = {at} (decimals of certified balls)")
     lines.append("")
     lines.append("module chain")
     lines.append(f"  s : [0..{max(n - 1, 0)}] init {chain.initial};")
-    for u in nodes:
+    for u, row in transition_rows(chain, at, lambda p: frac_eps_t(p, L)):
         desc = chain.describe(u).replace("\n", " | ")
         lines.append(f"  // s={u}: {desc}")
-        if chain.graph.out_degree(u) == 0:
-            lines.append(f"  [] s={u} -> 1 : (s'={u});")
-            continue
-        if at is None:
-            parts = [f"{frac_eps_t(chain.edge_probability(u, v), L)} : (s'={v})" for v in sorted(chain.graph.succ[u])]
-        else:
-            parts = [f"{p} : (s'={v})" for v, p in row_decimals(chain, u, at)]
+        parts = [f"{p} : (s'={v})" for v, p in row] or [f"1 : (s'={u})"]
         lines.append(f"  [] s={u} -> " + " + ".join(parts) + ";")
     lines.append("endmodule")
     lines.append("")
@@ -253,14 +230,7 @@ def to_dot(chain: DTMC, at: Fraction | None = None, header: str = "") -> str:
         if u == chain.initial:
             attrs.append("style=bold")
         lines.append(f"  s{u} [{', '.join(attrs)}];")
-    for u in sorted(chain.graph.nodes):
-        if at is None:
-            for v in sorted(chain.graph.succ[u]):
-                p = chain.edge_probability(u, v)
-                label = "1" if p == 1 else str(p)
-                lines.append(f"  s{u} -> s{v} [label=\"{_dot_escape(label)}\"];")
-        else:
-            for v, p in row_decimals(chain, u, at):
-                lines.append(f"  s{u} -> s{v} [label=\"{p}\"];")
+    for u, row in transition_rows(chain, at, lambda p: "1" if p == 1 else str(p)):
+        lines += [f"  s{u} -> s{v} [label=\"{_dot_escape(p)}\"];" for v, p in row]
     lines.append("}")
     return "\n".join(lines) + "\n"

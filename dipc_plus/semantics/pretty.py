@@ -167,24 +167,18 @@ def format_stmt(s, depth: int = 0) -> list[str]:
     if isinstance(s, ir.Sample):
         return [f"{pad}{s.target} <- {format_distribution(s.dist)}"]
     if isinstance(s, ir.If):
-        lines = [f"{pad}if {format_expr(s.cond)} then"]
-        for t in s.then:
-            lines += format_stmt(t, depth + 1)
-        if s.other:
-            lines.append(f"{pad}else")
-            for t in s.other:
-                lines += format_stmt(t, depth + 1)
-        lines.append(f"{pad}end")
-        return lines
+        other = [f"{pad}else"] + format_block(s.other, depth + 1) if s.other else []
+        return [f"{pad}if {format_expr(s.cond)} then"] + format_block(s.then, depth + 1) + other + [f"{pad}end"]
     if isinstance(s, ir.While):
-        lines = [f"{pad}while {format_expr(s.cond)} do"]
-        for t in s.body:
-            lines += format_stmt(t, depth + 1)
-        lines.append(f"{pad}end")
-        return lines
+        return [f"{pad}while {format_expr(s.cond)} do"] + format_block(s.body, depth + 1) + [f"{pad}end"]
     if isinstance(s, ir.Exit):
         return [f"{pad}exit"]
     raise TypeError(f"cannot print {s!r}")
+
+
+def format_block(stmts, depth: int = 0) -> list[str]:
+    """The lines of a statement list, each statement at `depth`."""
+    return [line for s in stmts for line in format_stmt(s, depth)]
 
 
 def format_distribution(d) -> str:
@@ -285,6 +279,5 @@ def format_program(program: ir.Program, header: bool = True) -> str:
     lines += _declarations("var", local, program)
     if len(lines) > (5 if header else 0):
         lines.append("")
-    for s in program.body:
-        lines += format_stmt(s)
+    lines += format_block(program.body)
     return "\n".join(lines) + "\n"

@@ -38,12 +38,11 @@ from dipc_plus.execution.lazy import lazy_import
 np = lazy_import("numpy")
 
 from dipc_plus.exact import noises
-from dipc_plus.exact.noises.dlap import discrete_laplace  # noqa: F401 (re-exported)
 from dipc_plus.semantics import evaluate, ir
 from dipc_plus.semantics.instructions import assigned as assigned_in, contains_exit, own_reads, reads
 from dipc_plus.semantics.walk import constant_truth
 from dipc_plus.errors import UserError
-from dipc_plus.semantics.samples import UNSET_INT, Frequency, RealSummary, SampleResult, domain_of  # noqa: F401 (re-exported)
+from dipc_plus.semantics.samples import UNSET_INT, SampleResult, domain_of
 
 DEFAULT_CHUNK = 1 << 17          # runs per lockstep batch (bounds memory)
 DEFAULT_MAX_ITERATIONS = 100_000  # guard for `while` loops that (almost) never end
@@ -113,10 +112,8 @@ class Sampler:
     # ----------------------------------------------------------------- driving
 
     def run(self, n: int, rng: np.random.Generator) -> SampleResult:
-        """Execute n runs in lockstep and return their outputs."""
+        """Execute n runs in lockstep and return their outputs (n > 0: `simulate` checks it)."""
         n = int(n)
-        if n <= 0:
-            raise UserError(f"the number of runs must be positive, not {n}", hint="use e.g. -n 100000")
         self.rng = rng
         self.n = n
         self.codes: dict = {}

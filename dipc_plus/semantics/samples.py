@@ -99,10 +99,7 @@ class SampleResult:
         Unassigned DOM, Bool or integer values become None (in an object array);
         unassigned reals are NaN.
         """
-        if name not in self.columns:
-            raise UserError(f"'{name}' is not an output of {self.program.name}",
-                            hint=f"its outputs are: {', '.join(self.names())}")
-        raw = self.columns[name]
+        raw = self._raw(name)
         typ = self.type_of(name)
         if isinstance(typ, ir.RealT):
             return raw
@@ -122,6 +119,13 @@ class SampleResult:
         table[: len(values)] = values
         table[len(values)] = None
         return table[np.where(unset, len(values), raw)]
+
+    def _raw(self, name: str) -> np.ndarray:
+        """The raw column of an output; a name that is not one is a UserError listing the outputs."""
+        if name not in self.columns:
+            raise UserError(f"'{name}' is not an output of {self.program.name}",
+                            hint=f"its outputs are: {', '.join(self.names())}")
+        return self.columns[name]
 
     def view(self) -> dict:
         """{output name: column(name)} for event predicates."""
@@ -155,12 +159,7 @@ class SampleResult:
                                 hint="use summary() or probability(within(...)) for real outputs")
         if not names:
             return {(): self.n}
-        keys = []
-        for name in names:
-            raw = self.columns.get(name)
-            if raw is None:
-                self.column(name)  # raises the friendly error
-            keys.append(raw)
+        keys = [self._raw(name) for name in names]
         result = {}
         for row, count in sorted(_count_rows(keys), key=lambda rc: -rc[1]):
             result[tuple(self._value(name, raw) for name, raw in zip(names, row))] = count
@@ -168,9 +167,7 @@ class SampleResult:
 
     def summary(self, name: str) -> RealSummary:
         """Mean, std and quantiles of a real or integer output over the runs that assigned it."""
-        raw = self.columns.get(name)
-        if raw is None:
-            self.column(name)
+        raw = self._raw(name)
         typ = self.type_of(name)
         if isinstance(typ, ir.RealT):
             values = raw[~np.isnan(raw)]

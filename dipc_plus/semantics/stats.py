@@ -32,7 +32,16 @@ class Interval:
     confidence: float
 
     def contains(self, value) -> bool:
-        return contains(self, value)
+        """Whether an exact value lies in the interval: an int, Fraction or float (compared
+        exactly, no tolerance), or a flint `arb` ball, inside only when the whole ball is."""
+        low, high = Fraction(self.low), Fraction(self.high)
+        if hasattr(value, "rad") and hasattr(value, "mid"):  # flint.arb
+            from dipc_plus.exact.decimals import arb_bounds   # flint only when a ball is given
+            lo_b, hi_b = arb_bounds(value)
+            return low <= lo_b and hi_b <= high
+        if isinstance(value, float) and math.isnan(value):
+            return False
+        return low <= Fraction(value) <= high
 
     def __str__(self) -> str:
         """Printed outward (6 digits), so the printed interval contains the computed one."""
@@ -61,31 +70,3 @@ def wilson(successes: int, trials: int, confidence: float = 0.99) -> Interval:
     if successes == n:
         high = 1.0
     return Interval(low, high, confidence)
-
-
-def contains(interval: Interval, value) -> bool:
-    """Whether an exact value lies in the interval.
-
-    `value` may be an int, Fraction or float (compared exactly, no tolerance), or a
-    flint `arb` ball, which counts as inside only when the whole ball is inside.
-    """
-    low, high = Fraction(interval.low), Fraction(interval.high)
-    if hasattr(value, "rad") and hasattr(value, "mid"):  # flint.arb
-        lo_b, hi_b = _arb_bounds(value)
-        return low <= lo_b and hi_b <= high
-    if isinstance(value, float):
-        if math.isnan(value):
-            return False
-        exact = Fraction(value)
-    else:
-        exact = Fraction(value)
-    return low <= exact <= high
-
-
-def _arb_bounds(ball) -> tuple[Fraction, Fraction]:
-    """Rational lower and upper bounds of an arb ball (outward rounded)."""
-    mid = ball.mid().man_exp()
-    rad = ball.rad().man_exp()
-    centre = Fraction(int(mid[0])) * Fraction(2) ** int(mid[1])
-    radius = Fraction(int(rad[0])) * Fraction(2) ** int(rad[1])
-    return centre - radius, centre + radius

@@ -228,12 +228,10 @@ class KernelChain:
         # pieces that read no input join the previous one; leading ones form a prefix block
         merged: list[list[int]] = []
         for a, b in pieces:
-            if merged and not _reads_inputs(body, (a, b), inputs):
+            if merged and not stmts_read(body[a:b]) & inputs:
                 merged[-1][1] = b
             else:
                 merged.append([a, b])
-        if sum(1 for a, b in merged if _reads_inputs(body, (a, b), inputs)) < 2:
-            return None  # one block reads every input: nothing to share
         blocks = []
         for a, b in merged:
             stmts = body[a:b]
@@ -242,6 +240,8 @@ class KernelChain:
             rename = {x: f"__x{i}" for i, x in enumerate(ins)}
             blocks.append(Block(stmts, ins, live_at(a), live_at(b), shape=(ir.renamed(stmts, rename),
                                                                             live_at(a), live_at(b))))
+        if sum(1 for blk in blocks if blk.inputs) < 2:
+            return None  # one block reads every input: nothing to share
         has_exit = contains_exit(body)
         chain = KernelChain(program, blocks, has_exit, max_states)
         for k, blk in enumerate(blocks):
@@ -403,10 +403,6 @@ class KernelChain:
                 if set(ab) != set(ba) or any(ab[t] != ba[t] for t in ab):
                     return None
         return SymmetricRun(names, tuple(values))
-
-
-def _reads_inputs(body, piece, inputs) -> bool:
-    return bool(stmts_read(body[piece[0]:piece[1]]) & inputs)
 
 
 

@@ -84,6 +84,22 @@ def linear_value(coefs: dict, const, reals: dict, pos) -> LinForm:
     return total
 
 
+def assigned_value(program: ir.Program, s: ir.Assign, env: dict, lin, *, linear_only: bool):
+    """The value an assignment stores, one rule for the walks and the chain: a Bool/DOM value
+    checked against the target's type, or a Real/Int target's `LinForm` (`lin` reads a linear
+    expression).  A Real/Int expression that is not linear is refused with `linear_only` (the
+    chain, whose forms range over noises) and stored as its constant value otherwise."""
+    typ = program.variables[s.target]
+    if not isinstance(typ, (ir.RealT, ir.IntT)):
+        return eval_assign(s, env, program)
+    if isinstance(s.expr, ir.Lin):
+        return lin(s.expr)
+    if linear_only:
+        raise UserError.at(s.pos, f"'{s.target}' is {typ}: it needs a linear expression")
+    value = eval_expr(s.expr, env, program, s.pos)
+    return LinForm.constant(fit(value, typ, s.pos, f"the value assigned to '{s.target}'"))
+
+
 class Walk:
     """Walks `program` for a `domain`; `run(start)` gives the states at its end (fall-through,
     then exited), failing once more than `max_paths` paths are live."""
@@ -139,14 +155,8 @@ class Walk:
         raise TypeError(f"unknown statement {s!r}")
 
     def assign(self, s: ir.Assign, st: PathState) -> None:
-        typ = self.program.variables[s.target]
-        if not isinstance(typ, (ir.RealT, ir.IntT)):
-            st.env[s.target] = eval_assign(s, st.env, self.program)
-        elif isinstance(s.expr, ir.Lin):
-            st.reals[s.target] = self.lin(s.expr, st, s.pos)
-        else:
-            value = eval_expr(s.expr, st.env, self.program, s.pos)
-            st.reals[s.target] = LinForm.constant(fit(value, typ, s.pos, f"the value assigned to '{s.target}'"))
+        value = assigned_value(self.program, s, st.env, lambda e: self.lin(e, st, s.pos), linear_only=False)
+        (st.reals if isinstance(value, LinForm) else st.env)[s.target] = value
 
     def both(self, s: ir.If, st: PathState) -> tuple[list, list]:
         """Both branches of an `if` whose condition the domain does not know (then first)."""
