@@ -27,7 +27,7 @@ import math
 from collections import Counter
 
 from dipc_plus.errors import UserError
-from dipc_plus.privacy.dp.support_pairs import (SupportOutcome, neighbour_indices, settle_obligation, supports_of,
+from dipc_plus.privacy.dp.support_pairs import (SupportOutcome, neighbour_indices, supports_of,
                                                  tables_here, worst_neighbour)
 from dipc_plus.privacy.online.symmetry import exchangeability
 from dipc_plus.privacy.output_tables import ZERO
@@ -76,7 +76,7 @@ class OrbitKeys:
 
 
 class _BySub:
-    """A sub-input on S -> P[o] there, through its orbit key (what `settle_obligation` reads)."""
+    """A sub-input on S -> P[o] there, through its orbit key (what the worst neighbour is read from)."""
 
     def __init__(self, forms: dict, keys: OrbitKeys):
         self.forms, self.keys = forms, keys
@@ -187,14 +187,9 @@ def check_by_orbits(claim, unit, checker, run=None, monotone: bool = True, table
                              decided, checker, out)
         if isinstance(held, str):
             return SupportOutcome(fallback=f"output {o} {held}", failed=True)
-        if run is not None and run.recording:
-            run.record([(f"every pair of neighbouring inputs, output {o} ({held} obligations)", "holds")])
-    out.distinct = len(decided)
-    out.monotone = sum(1 for d in orbits.directions.values() if d is not None)
+        out.record_output(run, o, held)
     out.extra["orbit_keys"] = sum(len(s) for s in orbits.stored.values())
-    if run is not None:
-        run.advance(out.pairs)
-    return out
+    return out.close(run, decided, orbits.directions)
 
 
 def _decide_corners(orbits: Orbits, nbrs: list, checker, decide_many) -> None:
@@ -317,15 +312,8 @@ def _check_output(S, keys: OrbitKeys, forms: dict, n, values, weight, kinds, mul
         q = forms[tuple(c[1] for c in combo)]
         if p is ZERO and q is ZERO:
             continue
-        out.keys += 1
-        ob = decided.get((id(p), id(q)))
-        if ob is None:
-            a = keys.sub_representative(tuple(c[0] for c in combo), len(S))
-            ob = settle_obligation(p, q, a, by_sub, worst, decided, checker, out)
-            decided[(id(p), id(q))] = ob
-        if not ob.holds:
+        corner = worst and (lambda: by_sub[worst(keys.sub_representative(tuple(c[0] for c in combo), len(S)))])
+        if not out.settle(p, q, many, decided, checker, corner):
             return "fails at some pair: the per-pair walk finds the first"
-        out.obligations += many
-        out.decisions += many * (ob.how == "decided")
         held += many
     return held

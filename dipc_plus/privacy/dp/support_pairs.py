@@ -67,6 +67,49 @@ class SupportOutcome:
     implied: int = 0             # of them, implied by the one at the worst neighbour (monotone P)
     monotone: int = 0            # outputs proved monotone in every input they read
 
+    def settle(self, p, q, many: int, decided: dict, checker, corner) -> bool:
+        """Count the obligation p <= e^budget q (+ delta) for the `many` whole pairs above it, settled
+        once per distinct (p, q) (`decided`, by identity): without the certified procedure when it
+        can be, else implied by the one against `corner()`, the form at the worst neighbour, when P
+        is monotone (q >= that form for every eps; `corner` None: not proved), else decided.
+        False when it fails."""
+        ob = decided.get((id(p), id(q)))
+        self.keys += 1
+        if ob is None:
+            ob = checker.shortcut(p, q)
+            if ob is None and corner is not None:
+                c = corner()
+                ob = decided.get((id(p), id(c))) or checker.shortcut(p, c)
+                if ob is None:
+                    self.direct += 1
+                    ob = checker.check(p, c)
+                decided[(id(p), id(c))] = ob
+                if ob.holds:
+                    self.implied += 1
+                    ob = type(ob)(True, how="decided")   # check.Obligation (check imports this module)
+            elif ob is None:
+                self.direct += 1
+                ob = checker.check(p, q)
+            decided[(id(p), id(q))] = ob
+        if not ob.holds:
+            return False
+        self.obligations += many
+        self.decisions += many * (ob.how == "decided")
+        return True
+
+    def record_output(self, run, o, held: int) -> None:
+        """Note in the ledger that output o held at every pair (`held` obligations)."""
+        if run is not None and run.recording:
+            run.record([(f"every pair of neighbouring inputs, output {o} ({held} obligations)", "holds")])
+
+    def close(self, run, decided: dict, directions: dict) -> "SupportOutcome":
+        """Every output held: the distinct obligations and monotone outputs noted, the bar moved."""
+        self.distinct = len(decided)
+        self.monotone = sum(1 for d in directions.values() if d is not None)
+        if run is not None:
+            run.advance(self.pairs)
+        return self
+
     def work(self) -> dict:
         return {"path": self.path if self.fallback is None else PAIR_PATH,
                 **({"reason": self.fallback} if self.fallback else {}),
@@ -123,31 +166,6 @@ def worst_neighbour(o, S: tuple, names: list, grid: list, nbrs: list, directions
         sign = d[names[k]]   # UP: smallest value lowest; DOWN: largest value lowest
         pick.append([min(js, key=lambda j: sign * grid[k][j]) for js in nbrs[k]])
     return lambda a: tuple(choice[i] for choice, i in zip(pick, a))
-
-
-def settle_obligation(p, q, a, forms: dict, worst, decided: dict, checker, out: "SupportOutcome"):
-    """The obligation p <= e^budget q (+ delta) for one (a, b): settled without the certified
-    procedure when it can be, else implied by the one at a's worst neighbour when P is monotone
-    (q >= q_worst for every eps), else decided."""
-    found = checker.shortcut(p, q)
-    if found is not None or worst is None:
-        if found is None:
-            out.direct += 1
-            found = checker.check(p, q)
-        return found
-    c = forms[worst(a)]
-    key = (id(p), id(c))
-    corner = decided.get(key)
-    if corner is None:
-        corner = checker.shortcut(p, c)
-        if corner is None:
-            out.direct += 1
-            corner = checker.check(p, c)
-        decided[key] = corner
-    if not corner.holds:
-        return corner
-    out.implied += 1
-    return type(corner)(True, how="decided")   # check.Obligation (check imports this module)
 
 
 def tables_here(unit, envs: list):
@@ -215,15 +233,8 @@ def _check_output(o, S, forms, grid, nbrs, weight, worst, decided, checker, out)
             q = forms[b]
             if p is ZERO and q is ZERO:   # o is in neither table: no obligation
                 continue
-            out.keys += 1
-            ob = decided.get((id(p), id(q)))
-            if ob is None:
-                ob = settle_obligation(p, q, a, forms, worst, decided, checker, out)
-                decided[(id(p), id(q))] = ob
-            if not ob.holds:
+            if not out.settle(p, q, many, decided, checker, worst and (lambda: forms[worst(a)])):
                 return f"output {o} fails at some pair: the per-pair walk finds the first"
-            out.obligations += many
-            out.decisions += many * (ob.how == "decided")
             held += many
     return held
 
@@ -253,10 +264,5 @@ def check_by_support(claim, unit, checker, run=None, monotone: bool = True, tabl
         held = _check_output(o, where[o], stored[o], grid, nbrs, weight, worst, decided, checker, out)
         if isinstance(held, str):
             return SupportOutcome(fallback=held, failed=True)
-        if run is not None and run.recording:
-            run.record([(f"every pair of neighbouring inputs, output {o} ({held} obligations)", "holds")])
-    out.distinct = len(decided)
-    out.monotone = sum(1 for d in directions.values() if d is not None)
-    if run is not None:
-        run.advance(out.pairs)
-    return out
+        out.record_output(run, o, held)
+    return out.close(run, decided, directions)
