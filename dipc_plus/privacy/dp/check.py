@@ -36,7 +36,7 @@ from dipc_plus.privacy.dp.hockey_stick import check_pair, output_keys
 from dipc_plus.exact.log_point import constant_value, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.privacy.result import SettledPart
-from dipc_plus.privacy.dp.plan import PairWork, Plan, Unit, claim_plan, lift_witness
+from dipc_plus.privacy.dp.plan import PairWork, Plan, Unit, lift_witness, plan
 from dipc_plus.privacy.dp.point_filter import filter_applies, point_filter_check
 from dipc_plus.execution.accelerators import switched_off
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
@@ -421,7 +421,7 @@ class DPWork(PairWork):
                             "named events only would not decide it",
                             file=claim.file, hint="use delta = 0 (eps-DP is checked per named event), or a program "
                                                   "with finite outputs")
-        return cls(claim, claim_plan(claim, structure, max_states, symmetry), Checker(claim))
+        return cls(claim, plan(claim, structure, max_states=max_states, symmetry=symmetry), Checker(claim))
 
 
 def build_dp_work(claim_path: str, params: tuple, structure, max_states: int) -> DPWork:
