@@ -27,8 +27,8 @@ import math
 from collections import Counter
 
 from dipc_plus.errors import UserError
-from dipc_plus.privacy.dp.support_pairs import (SupportOutcome, neighbour_indices, supports_of,
-                                                 tables_here, worst_neighbour)
+from dipc_plus.privacy.dp.support_pairs import (SupportOutcome, neighbour_indices, store_forms,
+                                                 supports_of, worst_neighbour)
 from dipc_plus.privacy.online.symmetry import exchangeability
 from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.semantics.values import freeze_value
@@ -214,33 +214,16 @@ def _decide_corners(orbits: Orbits, nbrs: list, checker, decide_many) -> None:
 
 def _store_orbit_tables(unit, grid, keys: dict, tables) -> tuple | str:
     """The tables at one representative per (output, orbit key), every output of each stored under
-    its key (closed forms interned); (the store, the tables computed), or why the check must compute every input."""
-    n = len(grid)
+    its key (`support_pairs.store_forms`); (the store, the tables computed), or why the check must
+    compute every input."""
     reps: dict = {}
-    for o, k in keys.items():
+    for k in keys.values():
         if k is not None:
             for key in k.keys(len(grid[0])):
-                reps.setdefault(k.representative(key, n), None)
-    order = list(reps)
-    names = list(unit.inputs)
-    envs = [{x: grid[j][i] for j, (x, i) in enumerate(zip(names, idx))} for idx in order]
-    interned: dict = {ZERO: ZERO}
-    stored: dict = {o: {} for o in keys}
-    for idx, table in zip(order, (tables or (lambda xs: tables_here(unit, xs)))(envs)):
-        unknown = [o for o in table if o not in stored]
-        if unknown:
-            return f"output {unknown[0]} is not among the symbolic walk's"
-        for o, k in keys.items():
-            p = table.get(o, ZERO)
-            p = interned.setdefault(p, p)
-            if k is None:
-                if p is not ZERO:
-                    return f"output {o}: the symmetry proof finds no way to it, yet P > 0 at some input"
-                continue
-            have = stored[o].setdefault(k.of_input(idx), p)
-            if have is not p:
-                return f"output {o}: P differs between inputs of one orbit"
-    return stored, len(order)
+                reps.setdefault(k.representative(key, len(grid)), None)
+    stored = store_forms(unit, grid, list(reps), keys, lambda o, idx: keys[o] and keys[o].of_input(idx), tables,
+                         "inputs of one orbit")
+    return stored if isinstance(stored, str) else (stored, len(reps))
 
 
 def _count_used(unit, grid, nb, out) -> None:

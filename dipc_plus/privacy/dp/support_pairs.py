@@ -192,27 +192,30 @@ def supports_of(claim, unit, monotone: bool):
     return sup, directions
 
 
-def _store_tables(unit, sup, grid, nbrs, where, tables, out) -> dict | str:
-    """Every input's table, its closed forms interned (one object per distinct form) and stored per
-    (output, input restricted to the output's support); each P_u[o] is checked against the store.
-    The store, or the reason the per-pair walk applies."""
+def store_forms(unit, grid: list, indices: list, outputs, key_of, tables, differs: str, on_input=None) -> dict | str:
+    """The tables of the inputs at the grid `indices` (`tables(envs)` yields them in order; default
+    `tables_here`), their closed forms interned (one object per distinct form) and stored per output
+    o under `key_of(o, idx)` (None: P[o] must be 0 there); each P_u[o] is checked against the store,
+    and `on_input(idx, env)` sees every input.  The store, or the reason the per-pair walk applies."""
     names = list(unit.inputs)
-    interned: dict = {ZERO: ZERO}
-    stored: dict = {o: {} for o in sup.outputs}
-    indices = list(itertools.product(*(range(len(v)) for v in grid)))
     envs = [{n: grid[k][i] for k, (n, i) in enumerate(zip(names, idx))} for idx in indices]
+    interned: dict = {ZERO: ZERO}
+    stored: dict = {o: {} for o in outputs}
     for idx, env, table in zip(indices, envs, (tables or (lambda xs: tables_here(unit, xs)))(envs)):
         unknown = [o for o in table if o not in stored]
         if unknown:
             return f"output {unknown[0]} is not among the symbolic walk's"
-        if any(len(nb[i]) > 1 for nb, i in zip(nbrs, idx)):   # u has a neighbour: its table is used
-            out.used.add(unit.table_key(env))
-        for o in sup.outputs:
+        if on_input is not None:
+            on_input(idx, env)
+        for o in stored:
             p = table.get(o, ZERO)
             p = interned.setdefault(p, p)
-            have = stored[o].setdefault(tuple(idx[k] for k in where[o]), p)
-            if have is not p:
-                return f"output {o}: P differs between inputs that agree on its support"
+            key = key_of(o, idx)
+            if key is None:
+                if p is not ZERO:
+                    return f"output {o}: the symmetry proof finds no way to it, yet P > 0 at some input"
+            elif stored[o].setdefault(key, p) is not p:
+                return f"output {o}: P differs between {differs}"
     return stored
 
 
@@ -253,7 +256,12 @@ def check_by_support(claim, unit, checker, run=None, monotone: bool = True, tabl
     position = {n: i for i, n in enumerate(names)}
     where = {o: tuple(position[n] for n in sup.support[o]) for o in sup.outputs}
     out = SupportOutcome()
-    stored = _store_tables(unit, sup, grid, nbrs, where, tables, out)
+    def used(idx, env):   # u has a neighbour: its table is used
+        if any(len(nb[i]) > 1 for nb, i in zip(nbrs, idx)):
+            out.used.add(unit.table_key(env))
+    stored = store_forms(unit, grid, list(itertools.product(*(range(len(v)) for v in grid))), sup.outputs,
+                         lambda o, idx: tuple(idx[k] for k in where[o]), tables, "inputs that agree on its support",
+                         used)
     if isinstance(stored, str):
         return SupportOutcome(fallback=stored)
     weight = [sum(len(js) for js in nb) for nb in nbrs]          # adjacent (a, b) per coordinate
