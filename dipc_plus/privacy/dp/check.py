@@ -32,11 +32,11 @@ from dipc_plus.execution import ledger
 from dipc_plus.claims.privacy_types import DPClaim
 from dipc_plus.privacy.display import ENV_STYLE, dp_claim_json, eps_point_text, num_text, user_env
 from dipc_plus.semantics.values import show_env
-from dipc_plus.privacy.dp.hockey_stick import SetViolation, check_pair, output_keys
+from dipc_plus.privacy.dp.hockey_stick import check_pair, output_keys
 from dipc_plus.exact.log_point import constant_value, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.privacy.result import SettledPart
-from dipc_plus.privacy.dp.plan import PairWork, Plan, Unit, claim_plan, lift_witness
+from dipc_plus.privacy.dp.plan import PairWork, Plan, Unit, lift_witness, plan
 from dipc_plus.privacy.dp.point_filter import filter_applies, point_filter_check
 from dipc_plus.execution.accelerators import switched_off
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
@@ -310,16 +310,16 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
         if result.work["path"] in (SUPPORT_PATH, ORBIT_PATH):
             return result
         why_not = result.work["reason"]
-    if executor.parallel and claim.delta_is_zero and not claim.eps.is_log_point and None not in work.pairs:
-        result = _check_by_obligations(work, source, executor, shard, progress, t0)
-        result.work = {"path": PAIR_PATH, "reason": why_not}
-        return result
-    tasks, sizes = work.sized_tasks(executor, shard)
+    pl = work.plan
     covered = work.shard_range(shard)
     pairs = obligations = decisions = 0
     used: dict = {}
     cex = None
-    with TaskRun(sum(sizes), "privacy", "pair", progress=progress) as run:
+    with TaskRun(covered[1] - covered[0], "privacy", "pair", progress=progress) as run:
+        if executor.parallel and claim.delta_is_zero and not claim.eps.is_log_point and None not in work.pairs:
+            prefetch(work, work.items()[covered[0]:covered[1]], source, executor, run)
+            executor = SERIAL     # the walk, in order, here: every obligation it asks is in the cache
+        tasks, sizes = work.sized_tasks(executor, shard)
         for part in run.parts(check_pairs, source, tasks, executor=executor, sizes=sizes):
             pairs += part["pairs"]
             obligations += part["obligations"]
@@ -327,12 +327,11 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
             used.setdefault(part["unit"], set()).update(part["used"])
             run.record((text, "holds") for text in part["held"])
             if part["failure"] is not None:
-                cex = _failure_counterexample(work, part["unit"], part["failure"])
+                cex = counterexample(work, pl.units[part["unit"]], *part["failure"])
                 break
-    pl = work.plan
     return PairCheck(claim, cex is None, cex, pairs, obligations, decisions, time.perf_counter() - t0, pl,
-                         sum(u.source.markov_chains for u in pl.units), covered, used,
-                         work={"path": PAIR_PATH, "reason": why_not})
+                     sum(u.source.markov_chains for u in pl.units), covered, used,
+                     work={"path": PAIR_PATH, "reason": why_not})
 
 
 def _check_by_support(work: "DPWork", source, executor, progress: bool, t0: float) -> PairCheck:
@@ -358,92 +357,38 @@ def _check_by_support(work: "DPWork", source, executor, progress: bool, t0: floa
             refused = found.fallback
             found = check_by_support(claim, unit, work.checker, run, tables=feed)
             found.extra["symmetry"] = refused
-    result = PairCheck(claim, True, None, found.pairs, found.obligations, found.decisions,
-                           time.perf_counter() - t0, pl, unit.source.markov_chains, (0, total, total),
-                           {0: found.used}, work=found.work())
-    return result
+    return PairCheck(claim, True, None, found.pairs, found.obligations, found.decisions, time.perf_counter() - t0,
+                     pl, unit.source.markov_chains, (0, total, total), {0: found.used}, work=found.work())
 
 
-def _check_by_obligations(work: "DPWork", source, executor, shard, progress: bool, t0: float) -> PairCheck:
-    """check_dp on workers, in three steps: the output tables of the inputs the pairs need, then the
-    distinct (p, p') obligations they raise, each decided once by some worker, then - in this
-    process - the walk over the pairs in order, which counts and finds the first failure exactly
-    as the serial walk does.  Cutting the pairs instead would make every worker decide the many
-    obligations that pairs share."""
+def prefetch(work: "DPWork", items: list, source, executor, run) -> None:
+    """With workers, before the walk: the output tables of the inputs the pairs `items` need, then the
+    distinct (p, p') obligations they raise, each decided once by some worker, both put in this
+    process's caches for the walk to find.  Cutting the pairs instead would make every worker decide
+    the many obligations that pairs share."""
     from dipc_plus.execution.executor import chunks, run_dealt
-    from dipc_plus.execution.run import TaskRun
-    claim, pl = work.claim, work.plan
-    a, b, total = work.shard_range(shard)
-    parts = 4 * executor.jobs
-    # each pair with the numbers of its two output tables (symmetric inputs share a table); a
-    # table key (a tuple of exact input values) is hashed once here, then known by its number
-    walk = []
-    number: dict = {}                    # (unit, table key) -> its number
-    first: list = []                     # number -> (unit, table key, an input with that table)
-    for k, i in work.items()[a:b]:
-        u, w = work.pairs[k][i]
-        unit = pl.units[k]
-        ends = []
-        for x in (u, w):
-            key = unit.table_key(x)
-            j = number.setdefault((k, key), len(first))
-            if j == len(first):
-                first.append((k, key, x))
-            ends.append(j)
-        walk.append((k, u, w, ends[0], ends[1]))
-    by_unit: dict = {}
-    for j, (k, _, _) in enumerate(first):
-        by_unit.setdefault(k, []).append(j)
-    table_tasks = [(k, js[c:d]) for k, js in by_unit.items() for c, d in chunks(len(js), parts)]
-    with TaskRun(len(walk), "privacy", "pair", progress=progress) as run:
-        tables: list = [None] * len(first)
-        # one object per distinct closed form (tables come back as copies): from here on a closed
-        # form is known by its id, so the obligations below are found without hashing closed forms
-        interned: dict = {ZERO: ZERO}
-        tasks = [(k, [first[j][2] for j in js]) for k, js in table_tasks]
-        # the stream first: zip then reads it to its end, which shuts its workers down at once
-        for got, (k, js) in zip(run.parts(output_tables_task, source, tasks, executor=executor), table_tasks):
-            for j, table in zip(js, got):
-                tables[j] = {v: interned.setdefault(p, p) for v, p in table.items()}
-        distinct: dict = {}                  # (id(p), id(p')) -> (p, p'), then its Obligation
-        for k, u, w, ju, jw in walk:
-            P, Q = tables[ju], tables[jw]
-            for v in output_keys(P, Q):
-                p, q = P.get(v, ZERO), Q.get(v, ZERO)
-                distinct.setdefault((id(p), id(q)), (p, q))
-        distinct.update(zip(list(distinct), run_dealt(decide_task, source, list(distinct.values()), executor=executor)))
-        pairs = obligations = decisions = 0
-        seen = bytearray(len(first))         # the tables the pairs walked so far used
-        failure = None
-        for k, u, w, ju, jw in walk:
-            pairs += 1
-            seen[ju] = seen[jw] = 1
-            P, Q = tables[ju], tables[jw]
-            for v in output_keys(P, Q):
-                obligations += 1
-                ob = distinct[(id(P.get(v, ZERO)), id(Q.get(v, ZERO)))]
-                decisions += ob.how == "decided"
-                if not ob.holds:
-                    failure = (k, ("output", u, w, v, ob.witness))
-                    break
-            if failure is not None:
-                break
-            if run.recording:
-                run.record([(_pair_text(claim.program, pl.units[k], u, w), "holds")])
-            run.advance(1)
-    used: dict = {}
-    for j in (j for j, flag in enumerate(seen) if flag):
-        k, key, _ = first[j]
-        used.setdefault(k, set()).add(key)
-    cex = None
-    if failure is not None:     # the counterexample is rebuilt and re-checked here, from the same tables
-        k, (_, u, w, _, _) = failure
-        for x in (u, w):
-            key = pl.units[k].table_key(x)
-            pl.units[k].source.cache.setdefault(key, tables[number[(k, key)]])
-        cex = _failure_counterexample(work, *failure)
-    return PairCheck(claim, cex is None, cex, pairs, obligations, decisions, time.perf_counter() - t0, pl,
-                         sum(u.source.markov_chains for u in pl.units), (a, b, total), used)
+    units = work.plan.units
+    wanted: dict = {}                    # unit -> {table key: an input with that table} (symmetric inputs share one)
+    for k, i in items:
+        for x in work.pairs[k][i]:
+            wanted.setdefault(k, {}).setdefault(units[k].table_key(x), x)
+    tasks = [(k, list(by_key.items())[c:d]) for k, by_key in wanted.items()
+             for c, d in chunks(len(by_key), 4 * executor.jobs)]
+    # one object per distinct closed form (tables come back as copies): an obligation is then found by identity
+    interned: dict = {ZERO: ZERO}
+    inputs = [(k, [x for _, x in part]) for k, part in tasks]
+    # the stream first: zip then reads it to its end, which shuts its workers down at once
+    for got, (k, part) in zip(run.parts(output_tables_task, source, inputs, executor=executor), tasks):
+        for (key, _), table in zip(part, got):
+            units[k].source.cache[key] = {v: interned.setdefault(p, p) for v, p in table.items()}
+    distinct: dict = {}                  # (id(p), id(p')) -> (p, p')
+    for k, i in items:
+        P, Q = (units[k].table(x) for x in work.pairs[k][i])
+        for v in output_keys(P, Q):
+            p, q = P.get(v, ZERO), Q.get(v, ZERO)
+            distinct.setdefault((id(p), id(q)), (p, q))
+    forms = list(distinct.values())
+    work.checker.cache.update(zip(forms, run_dealt(decide_task, source, forms, executor=executor)))
 
 
 def output_tables_task(source, task) -> list:
@@ -476,7 +421,7 @@ class DPWork(PairWork):
                             "named events only would not decide it",
                             file=claim.file, hint="use delta = 0 (eps-DP is checked per named event), or a program "
                                                   "with finite outputs")
-        return cls(claim, claim_plan(claim, structure, max_states, symmetry), Checker(claim))
+        return cls(claim, plan(claim, structure, max_states=max_states, symmetry=symmetry), Checker(claim))
 
 
 def build_dp_work(claim_path: str, params: tuple, structure, max_states: int) -> DPWork:
@@ -487,7 +432,7 @@ def build_dp_work(claim_path: str, params: tuple, structure, max_states: int) ->
 
 def check_pairs(source, task) -> dict:
     """One task: the pairs [a, b) of one unit (or a unit checked whole by the min filter), up to
-    the first failure; counts, and the failure as data the client turns into a counterexample."""
+    the first failure; counts, and the failure as the arguments of `counterexample` after the unit."""
     work: DPWork = source.get()
     claim, checker = work.claim, work.checker
     k, a, b = task
@@ -500,7 +445,7 @@ def check_pairs(source, task) -> dict:
         out.update(pairs=n, obligations=m)
         if bad is not None:
             u, w, v = bad
-            out["failure"] = ("output", u, w, v, claim.eps.log_of)
+            out["failure"] = (u, w, [v], claim.eps.log_of)
     else:
         out["failure"] = _check_unit_pairs(claim, unit, work.pairs[k][a:b], checker, out)
     out["decisions"] = checker.decisions - before
@@ -516,26 +461,16 @@ def _check_unit_pairs(claim, unit: Unit, pairs: list, checker: Checker, counts: 
             counts["obligations"] += 1
             bad = check_pair(P, Q, checker)
             if bad is not None:
-                return ("set", u, w, bad)
+                return (u, w, bad.outputs, bad.eps, (bad.p, bad.q))
         else:
             for v in output_keys(P, Q):
                 counts["obligations"] += 1
                 ob = checker.check(P.get(v, ZERO), Q.get(v, ZERO))
                 if not ob.holds:
-                    return ("output", u, w, v, ob.witness)
+                    return (u, w, [v], ob.witness)
         if ledger.active():   # the client records it (a worker's ledger is not the one printed)
             counts["held"].append(_pair_text(claim.program, unit, u, w))
     return None
-
-
-def _failure_counterexample(work: DPWork, k: int, failure: tuple) -> Counterexample:
-    """The re-checked counterexample of a failure a task found (probabilities recomputed here)."""
-    unit = work.plan.units[k]
-    if failure[0] == "set":
-        _, u, w, bad = failure
-        return set_counterexample(work.claim, work.plan, unit, u, w, bad, work.checker)
-    _, u, w, v, witness = failure
-    return output_counterexample(work.claim, work.plan, unit, u, w, v, witness, work.checker)
 
 
 def _pair_text(program, unit, u, w) -> str:
@@ -548,41 +483,31 @@ def _pair_text(program, unit, u, w) -> str:
     return f"{unit.label}: {env(u)} vs {env(w)}"
 
 
-def output_counterexample(claim: DPClaim, pl: Plan, unit: Unit, u, w, v, witness,
-                          checker: Checker) -> Counterexample:
-    """The counterexample of output v failing at the unit's pair (u, w) (delta = 0), re-checked exactly
-    at the witness eps (or at eps = ln r) and by independent evaluation."""
-    full_u, full_w, outputs, p, q = lift_witness(claim, pl, unit, u, w, v)
-    p, q = ExpFrac.of(p), ExpFrac.of(q)
-    component = unit.label if pl.how == "components" else ""
-    eps, p_at, q_at, bound, ratio = _rechecked(p, q, [p], [q], checker, witness, "counterexample")
-    return Counterexample(full_u, full_w, outputs, eps, p, q, p_at, q_at, bound, ratio, claim.program, component)
-
-
-def set_counterexample(claim: DPClaim, pl: Plan, unit: Unit, u, w, bad: SetViolation,
-                        checker: Checker) -> Counterexample:
-    """The counterexample of a failing set S (delta != 0: the plan is the whole program), re-checked
-    output by output: P[u in S] and P[u' in S] are sums evaluated term by term again."""
-    program = claim.program
-    names = program.output_names()
-    P, Q = unit.table(u), unit.table(w)
-    outputs = [dict(zip(names, v)) for v in bad.outputs]
-    text = describe_set(bad.outputs, output_keys(P, Q), names, program)
-    parts_p = [ExpFrac.of(P.get(v, ZERO)) for v in bad.outputs]
-    parts_q = [ExpFrac.of(Q.get(v, ZERO)) for v in bad.outputs]
+def counterexample(work: DPWork, unit: Unit, u, w, outputs: list, witness, expect=None) -> Counterexample:
+    """The counterexample of a failure at the unit's pair (u, w), re-checked: one output when delta = 0
+    (a component's completed by `lift_witness`), else the set S of outputs, whose P[u in S] and
+    P[u' in S] are sums evaluated term by term again (`expect`: the sums the hockey-stick check found)."""
+    claim, pl = work.claim, work.plan
+    lifted = [lift_witness(claim, pl, unit, u, w, v) for v in outputs]
+    parts_p, parts_q = ([ExpFrac.of(x[i]) for x in lifted] for i in (3, 4))
+    if claim.delta_is_zero:
+        p, q = parts_p[0], parts_q[0]
+        eps, *values = _rechecked(p, q, parts_p, parts_q, work.checker, witness, "counterexample")
+        full_u, full_w, output = lifted[0][:3]
+        return Counterexample(full_u, full_w, output, eps, p, q, *values, claim.program,
+                              unit.label if pl.how == "components" else "")
     p, q = sum(parts_p, ExpFrac.of(ZERO)), sum(parts_q, ExpFrac.of(ZERO))
-    eps, p_at, q_at, bound, ratio = _rechecked(p, q, parts_p, parts_q, checker, bad.eps, "set counterexample",
-                                               expect=(bad.p, bad.q))
-    show_p = bad.p if isinstance(bad.p, Fraction) else p     # a rational at eps = ln r or for constants
-    show_q = bad.q if isinstance(bad.q, Fraction) else q
-    return Counterexample(dict(u), dict(w), None, eps, show_p, show_q, p_at, q_at, bound, ratio, program,
-                          outputs=outputs, output_set=text)
+    eps, *values = _rechecked(p, q, parts_p, parts_q, work.checker, witness, "set counterexample", expect)
+    shown = [e if isinstance(e, Fraction) else x for e, x in zip(expect, (p, q))]   # rationals at ln r or constants
+    text = describe_set(outputs, output_keys(unit.table(u), unit.table(w)), claim.program.output_names(), claim.program)
+    return Counterexample(dict(u), dict(w), None, eps, *shown, *values, claim.program,
+                          outputs=[x[2] for x in lifted], output_set=text)
 
 
 def _rechecked(p, q, parts_p: list, parts_q: list, checker: Checker, witness, what: str, expect=None) -> tuple:
     """(eps, p, q, bound, ratio) at the counterexample's eps, p = sum(parts_p) and q = sum(parts_q)
     re-checked: exact rationals at eps = ln r (equal to `expect` when given), else `decide.recheck`
-    at the witness and an independent term-by-term evaluation as arb balls."""
+    at the witness and an independent term-by-term evaluation as arb balls, at rising precision."""
     if checker.eps.is_log_point:
         pv = sum((checker.exact_at(x, "probability") for x in parts_p), Fraction(0))
         qv = sum((checker.exact_at(x, "probability") for x in parts_q), Fraction(0))
@@ -593,23 +518,15 @@ def _rechecked(p, q, parts_p: list, parts_q: list, checker: Checker, witness, wh
     eps = Fraction(witness)
     if recheck(checker.E * q + checker.delta - p, eps, ">="):
         raise CertificationError(f"decide.recheck does not confirm the {what} at eps = {eps}")
-    p_at, q_at, bound = independent_sums(parts_p, parts_q, checker, eps)
-    with working_precision(256):
-        ratio = None if q.is_zero() else (p_at / q_at)
-    return eps, p_at, q_at, bound, ratio
-
-
-def independent_sums(ps: list, qs: list, checker: Checker, eps: Fraction, prec: int = 256):
-    """sum(ps)(eps), sum(qs)(eps) and e^budget sum(qs) + delta, each term its own arb ball."""
+    prec = 256
     while prec <= 1 << 14:
         with working_precision(prec):
-            p_at = sum((f.arb_value(eps, prec) for f in ps), arb(0))
-            q_at = sum((f.arb_value(eps, prec) for f in qs), arb(0))
-            e_at = checker.E.arb_value(eps, prec)
-            d_at = checker.delta.arb_value(eps, prec)
-            bound = e_at * q_at + d_at
+            p_at = sum((f.arb_value(eps, prec) for f in parts_p), arb(0))
+            q_at = sum((f.arb_value(eps, prec) for f in parts_q), arb(0))
+            bound = checker.E.arb_value(eps, prec) * q_at + checker.delta.arb_value(eps, prec)
         if p_at > bound:
-            return p_at, q_at, bound
+            with working_precision(256):
+                return eps, p_at, q_at, bound, None if q.is_zero() else (p_at / q_at)
         if p_at <= bound:
             raise CertificationError(f"independent evaluation contradicts the counterexample at eps = {eps}")
         prec *= 2

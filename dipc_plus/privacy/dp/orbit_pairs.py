@@ -27,8 +27,8 @@ import math
 from collections import Counter
 
 from dipc_plus.errors import UserError
-from dipc_plus.privacy.dp.support_pairs import (SupportOutcome, neighbour_indices, settle_obligation, supports_of,
-                                                 tables_here, worst_neighbour)
+from dipc_plus.privacy.dp.support_pairs import (SupportOutcome, neighbour_indices, store_forms,
+                                                 supports_of, worst_neighbour)
 from dipc_plus.privacy.online.symmetry import Exchangeability
 from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.semantics.values import freeze_value
@@ -76,7 +76,7 @@ class OrbitKeys:
 
 
 class _BySub:
-    """A sub-input on S -> P[o] there, through its orbit key (what `settle_obligation` reads)."""
+    """A sub-input on S -> P[o] there, through its orbit key (what the worst neighbour is read from)."""
 
     def __init__(self, forms: dict, keys: OrbitKeys):
         self.forms, self.keys = forms, keys
@@ -187,14 +187,9 @@ def check_by_orbits(claim, unit, checker, run=None, monotone: bool = True, table
                              decided, checker, out)
         if isinstance(held, str):
             return SupportOutcome(fallback=f"output {o} {held}", failed=True)
-        if run is not None and run.recording:
-            run.record([(f"every pair of neighbouring inputs, output {o} ({held} obligations)", "holds")])
-    out.distinct = len(decided)
-    out.monotone = sum(1 for d in orbits.directions.values() if d is not None)
+        out.record_output(run, o, held)
     out.extra["orbit_keys"] = sum(len(s) for s in orbits.stored.values())
-    if run is not None:
-        run.advance(out.pairs)
-    return out
+    return out.close(run, decided, orbits.directions)
 
 
 def _decide_corners(orbits: Orbits, nbrs: list, checker, decide_many) -> None:
@@ -219,33 +214,16 @@ def _decide_corners(orbits: Orbits, nbrs: list, checker, decide_many) -> None:
 
 def _store_orbit_tables(unit, grid, keys: dict, tables) -> tuple | str:
     """The tables at one representative per (output, orbit key), every output of each stored under
-    its key (closed forms interned); (the store, the tables computed), or why the check must compute every input."""
-    n = len(grid)
+    its key (`support_pairs.store_forms`); (the store, the tables computed), or why the check must
+    compute every input."""
     reps: dict = {}
-    for o, k in keys.items():
+    for k in keys.values():
         if k is not None:
             for key in k.keys(len(grid[0])):
-                reps.setdefault(k.representative(key, n), None)
-    order = list(reps)
-    names = list(unit.inputs)
-    envs = [{x: grid[j][i] for j, (x, i) in enumerate(zip(names, idx))} for idx in order]
-    interned: dict = {ZERO: ZERO}
-    stored: dict = {o: {} for o in keys}
-    for idx, table in zip(order, (tables or (lambda xs: tables_here(unit, xs)))(envs)):
-        unknown = [o for o in table if o not in stored]
-        if unknown:
-            return f"output {unknown[0]} is not among the symbolic walk's"
-        for o, k in keys.items():
-            p = table.get(o, ZERO)
-            p = interned.setdefault(p, p)
-            if k is None:
-                if p is not ZERO:
-                    return f"output {o}: the symmetry proof finds no way to it, yet P > 0 at some input"
-                continue
-            have = stored[o].setdefault(k.of_input(idx), p)
-            if have is not p:
-                return f"output {o}: P differs between inputs of one orbit"
-    return stored, len(order)
+                reps.setdefault(k.representative(key, len(grid)), None)
+    stored = store_forms(unit, grid, list(reps), keys, lambda o, idx: keys[o] and keys[o].of_input(idx), tables,
+                         "inputs of one orbit")
+    return stored if isinstance(stored, str) else (stored, len(reps))
 
 
 def _count_used(unit, grid, nb, out) -> None:
@@ -317,15 +295,8 @@ def _check_output(S, keys: OrbitKeys, forms: dict, n, values, weight, kinds, mul
         q = forms[tuple(c[1] for c in combo)]
         if p is ZERO and q is ZERO:
             continue
-        out.keys += 1
-        ob = decided.get((id(p), id(q)))
-        if ob is None:
-            a = keys.sub_representative(tuple(c[0] for c in combo), len(S))
-            ob = settle_obligation(p, q, a, by_sub, worst, decided, checker, out)
-            decided[(id(p), id(q))] = ob
-        if not ob.holds:
+        corner = worst and (lambda: by_sub[worst(keys.sub_representative(tuple(c[0] for c in combo), len(S)))])
+        if not out.settle(p, q, many, decided, checker, corner):
             return "fails at some pair: the per-pair walk finds the first"
-        out.obligations += many
-        out.decisions += many * (ob.how == "decided")
         held += many
     return held

@@ -31,20 +31,14 @@ class Unit:
     source: TableSource
     runs: list = field(default_factory=list)   # SymmetricRun
     symmetric_grid: bool = False
-    all_points: object = None   # the claim, when `points` is its (possibly huge) input set
-
-    def __post_init__(self):
-        if self.points is None:
-            self._claim = self.all_points
-        else:
-            self._claim = None
+    all_points: object = None   # the claim, when `points` is None: its (possibly huge) input set
 
     def get_points(self) -> list:
-        return self._claim.points if self._claim is not None else self.points
+        return self.all_points.points if self.points is None else self.points
 
     @property
     def npoints(self) -> int:
-        return self._claim.npoints if self._claim is not None else len(self.points)
+        return self.all_points.npoints if self.points is None else len(self.points)
 
     def table(self, env: dict) -> dict:
         return self.source(self.canon(env))
@@ -80,9 +74,11 @@ class Plan:
     notes: list = field(default_factory=list)
 
 
-def plan(claim, structure: bool = True, *, max_states: int = DEFAULT_MAX_STATES, symmetry: bool = True) -> Plan:
+def plan(claim, structure: bool | None = True, *, max_states: int = DEFAULT_MAX_STATES, symmetry: bool = True) -> Plan:
     """Split the check into units (components when sound), find symmetric inputs
-    (symmetry=False keeps components and kernel chains but evaluates every input)."""
+    (symmetry=False keeps components and kernel chains but evaluates every input); `structure`
+    None uses the claim's own setting."""
+    structure = claim.structure if structure is None else structure
     program = claim.program
     notes = []
     comps = None
@@ -92,20 +88,7 @@ def plan(claim, structure: bool = True, *, max_states: int = DEFAULT_MAX_STATES,
     if structure and single and claim.delta_is_zero and claim.grid is not None:
         comps = components(program)
     if comps:
-        units = []
-        for k, c in enumerate(comps):
-            grid = {n: claim.grid[n] for n in c.inputs} if claim.grid is not None else None
-            pts, seen = [], set()
-            source = claim.points if grid is None else \
-                (dict(zip(c.inputs, combo)) for combo in itertools.product(*(grid[n] for n in c.inputs)))
-            for u in source:
-                sub = {n: u[n] for n in c.inputs}
-                f = freeze_env(sub)
-                if f not in seen:
-                    seen.add(f)
-                    pts.append(sub)
-            src = TableSource(c.program, claim.events, use_chain=structure, expected=len(pts), max_states=max_states)
-            units.append(Unit(f"component {k + 1} ({', '.join(c.outputs)})", c.program, c.inputs, pts, grid, src))
+        units = [_component_unit(claim, k, c, structure, max_states) for k, c in enumerate(comps)]
         notes.append(f"independent components: {len(units)} (a pair differing in one position changes one "
                      "component; the others cancel in every ratio)")
         how = "components"
@@ -133,6 +116,20 @@ def plan(claim, structure: bool = True, *, max_states: int = DEFAULT_MAX_STATES,
                 notes.append(f"{unit.label}: kernel chain with {len(unit.source.chain.blocks)} blocks "
                              "(shared prefixes)")
     return Plan(units, how, notes)
+
+
+def _component_unit(claim, k: int, c, structure: bool, max_states: int) -> Unit:
+    """The unit of the k-th independent component `c`: its inputs' part of the claim's grid."""
+    grid = {n: claim.grid[n] for n in c.inputs}
+    pts, seen = [], set()
+    for combo in itertools.product(*(grid[n] for n in c.inputs)):
+        sub = dict(zip(c.inputs, combo))
+        f = freeze_env(sub)
+        if f not in seen:
+            seen.add(f)
+            pts.append(sub)
+    src = TableSource(c.program, claim.events, use_chain=structure, expected=len(pts), max_states=max_states)
+    return Unit(f"component {k + 1} ({', '.join(c.outputs)})", c.program, c.inputs, pts, grid, src)
 
 
 def _same_list(a, b) -> bool:
@@ -323,15 +320,4 @@ class PairWork:
         """(tasks, their sizes) for `executor`: in this process one item per task (the ledger and the
         bar move with each pair), in workers a few contiguous ranges per worker."""
         tasks = self.tasks(shard, 4 * executor.jobs if executor.parallel else len(self.items()))
-        return tasks, [task_size(t) for t in tasks]
-
-
-def claim_plan(claim, structure, max_states: int, symmetry: bool = True) -> Plan:
-    """The plan of a claim's pairs; `structure` None uses the claim's own setting."""
-    return plan(claim, claim.structure if structure is None else structure, max_states=max_states, symmetry=symmetry)
-
-
-def task_size(task) -> int:
-    """How many items a task covers (a progress bar's step)."""
-    k, a, b = task
-    return 1 if a is None else b - a
+        return tasks, [1 if a is None else b - a for _, a, b in tasks]

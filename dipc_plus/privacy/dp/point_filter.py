@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from typing import TYPE_CHECKING
 
-from dipc_plus.claims.adjacency import coord_distance
+from dipc_plus.privacy.dp.support_pairs import neighbour_indices
 
 if TYPE_CHECKING:
     from dipc_plus.privacy.dp.plan import Unit
@@ -33,18 +33,10 @@ def filter_applies(claim, unit: "Unit") -> bool:
 
 
 def _axis_neighbours(values: list, adjacency) -> list:
-    out = []
-    for a in values:
-        js = []
-        for j, b in enumerate(values):
-            if adjacency.kind == "hamming":
-                js.append(j)
-            else:
-                d = coord_distance(a, b)
-                if d is not None and d <= adjacency.bound:
-                    js.append(j)
-        out.append(js)
-    return out
+    """Per grid value's index, the indices a neighbour may take in this coordinate (itself included)."""
+    if adjacency.kind == "hamming":
+        return [list(range(len(values)))] * len(values)
+    return neighbour_indices(values, adjacency.bound)
 
 
 def _axis_min(A, axis: int, nbrs: list):

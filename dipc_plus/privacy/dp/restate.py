@@ -2,8 +2,8 @@
 
 Why it exists: a counterexample read back from a file (a part of a sharded run, for `dipc merge`) is
 untrusted data.  Its pair must be a pair of the claim (both inputs claimed, and neighbours), and the
-per-pair check that made it (`check.output_counterexample` for one output, `hockey_stick.check_pair`
-then `check.set_counterexample` for a set of outputs when delta != 0) must refute the claim at that
+per-pair check that made it (`Checker.check` for one output, `hockey_stick.check_pair` for a set of
+outputs when delta != 0, then `check.counterexample`) must refute the claim at that
 pair and give this very counterexample - the same exact re-check every printed counterexample had.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from dipc_plus.privacy.display import user_env
-from dipc_plus.privacy.dp.check import DPWork, output_counterexample, set_counterexample
+from dipc_plus.privacy.dp.check import DPWork, counterexample
 from dipc_plus.privacy.dp.hockey_stick import check_pair, output_keys
 from dipc_plus.privacy.dp.plan import lift_witness
 from dipc_plus.privacy.output_tables import ZERO
@@ -40,7 +40,7 @@ def why_not_a_counterexample(work: DPWork, u: dict, w: dict, stated: dict) -> tu
         bad = check_pair(P, Q, work.checker)
         if bad is None:
             return "outputs", "the claim holds at this input and neighbour for every set of outputs when checked again here"
-        again = set_counterexample(claim, work.plan, unit, uk, wk, bad, work.checker)
+        again = counterexample(work, unit, uk, wk, bad.outputs, bad.eps, (bad.p, bad.q))
     else:
         if not claim.delta_is_zero:
             return "output", "is one output, but the claim has delta != 0 (sets of outputs are compared)"
@@ -50,7 +50,7 @@ def why_not_a_counterexample(work: DPWork, u: dict, w: dict, stated: dict) -> tu
         found = work.checker.check(P.get(v, ZERO), Q.get(v, ZERO))
         if found.holds:
             return "output", "the claim holds at this input, neighbour and output when checked again here"
-        again = output_counterexample(claim, work.plan, unit, uk, wk, v, found.witness, work.checker)
+        again = counterexample(work, unit, uk, wk, [v], found.witness)
     given = again.to_json()
     for key in sorted(set(given) | set(stated)):
         if _json(given.get(key)) != _json(stated.get(key)):

@@ -67,6 +67,49 @@ class SupportOutcome:
     implied: int = 0             # of them, implied by the one at the worst neighbour (monotone P)
     monotone: int = 0            # outputs proved monotone in every input they read
 
+    def settle(self, p, q, many: int, decided: dict, checker, corner) -> bool:
+        """Count the obligation p <= e^budget q (+ delta) for the `many` whole pairs above it, settled
+        once per distinct (p, q) (`decided`, by identity): without the certified procedure when it
+        can be, else implied by the one against `corner()`, the form at the worst neighbour, when P
+        is monotone (q >= that form for every eps; `corner` None: not proved), else decided.
+        False when it fails."""
+        ob = decided.get((id(p), id(q)))
+        self.keys += 1
+        if ob is None:
+            ob = checker.shortcut(p, q)
+            if ob is None and corner is not None:
+                c = corner()
+                ob = decided.get((id(p), id(c))) or checker.shortcut(p, c)
+                if ob is None:
+                    self.direct += 1
+                    ob = checker.check(p, c)
+                decided[(id(p), id(c))] = ob
+                if ob.holds:
+                    self.implied += 1
+                    ob = type(ob)(True, how="decided")   # check.Obligation (check imports this module)
+            elif ob is None:
+                self.direct += 1
+                ob = checker.check(p, q)
+            decided[(id(p), id(q))] = ob
+        if not ob.holds:
+            return False
+        self.obligations += many
+        self.decisions += many * (ob.how == "decided")
+        return True
+
+    def record_output(self, run, o, held: int) -> None:
+        """Note in the ledger that output o held at every pair (`held` obligations)."""
+        if run is not None and run.recording:
+            run.record([(f"every pair of neighbouring inputs, output {o} ({held} obligations)", "holds")])
+
+    def close(self, run, decided: dict, directions: dict) -> "SupportOutcome":
+        """Every output held: the distinct obligations and monotone outputs noted, the bar moved."""
+        self.distinct = len(decided)
+        self.monotone = sum(1 for d in directions.values() if d is not None)
+        if run is not None:
+            run.advance(self.pairs)
+        return self
+
     def work(self) -> dict:
         return {"path": self.path if self.fallback is None else PAIR_PATH,
                 **({"reason": self.fallback} if self.fallback else {}),
@@ -125,31 +168,6 @@ def worst_neighbour(o, S: tuple, names: list, grid: list, nbrs: list, directions
     return lambda a: tuple(choice[i] for choice, i in zip(pick, a))
 
 
-def settle_obligation(p, q, a, forms: dict, worst, decided: dict, checker, out: "SupportOutcome"):
-    """The obligation p <= e^budget q (+ delta) for one (a, b): settled without the certified
-    procedure when it can be, else implied by the one at a's worst neighbour when P is monotone
-    (q >= q_worst for every eps), else decided."""
-    found = checker.shortcut(p, q)
-    if found is not None or worst is None:
-        if found is None:
-            out.direct += 1
-            found = checker.check(p, q)
-        return found
-    c = forms[worst(a)]
-    key = (id(p), id(c))
-    corner = decided.get(key)
-    if corner is None:
-        corner = checker.shortcut(p, c)
-        if corner is None:
-            out.direct += 1
-            corner = checker.check(p, c)
-        decided[key] = corner
-    if not corner.holds:
-        return corner
-    out.implied += 1
-    return type(corner)(True, how="decided")   # check.Obligation (check imports this module)
-
-
 def tables_here(unit, envs: list):
     """The output tables of `envs` computed in this process, in order; each leaves the source's
     cache once read (the check keeps only the per-output forms it needs)."""
@@ -174,27 +192,30 @@ def supports_of(claim, unit, monotone: bool):
     return sup, directions
 
 
-def _store_tables(unit, sup, grid, nbrs, where, tables, out) -> dict | str:
-    """Every input's table, its closed forms interned (one object per distinct form) and stored per
-    (output, input restricted to the output's support); each P_u[o] is checked against the store.
-    The store, or the reason the per-pair walk applies."""
+def store_forms(unit, grid: list, indices: list, outputs, key_of, tables, differs: str, on_input=None) -> dict | str:
+    """The tables of the inputs at the grid `indices` (`tables(envs)` yields them in order; default
+    `tables_here`), their closed forms interned (one object per distinct form) and stored per output
+    o under `key_of(o, idx)` (None: P[o] must be 0 there); each P_u[o] is checked against the store,
+    and `on_input(idx, env)` sees every input.  The store, or the reason the per-pair walk applies."""
     names = list(unit.inputs)
-    interned: dict = {ZERO: ZERO}
-    stored: dict = {o: {} for o in sup.outputs}
-    indices = list(itertools.product(*(range(len(v)) for v in grid)))
     envs = [{n: grid[k][i] for k, (n, i) in enumerate(zip(names, idx))} for idx in indices]
+    interned: dict = {ZERO: ZERO}
+    stored: dict = {o: {} for o in outputs}
     for idx, env, table in zip(indices, envs, (tables or (lambda xs: tables_here(unit, xs)))(envs)):
         unknown = [o for o in table if o not in stored]
         if unknown:
             return f"output {unknown[0]} is not among the symbolic walk's"
-        if any(len(nb[i]) > 1 for nb, i in zip(nbrs, idx)):   # u has a neighbour: its table is used
-            out.used.add(unit.table_key(env))
-        for o in sup.outputs:
+        if on_input is not None:
+            on_input(idx, env)
+        for o in stored:
             p = table.get(o, ZERO)
             p = interned.setdefault(p, p)
-            have = stored[o].setdefault(tuple(idx[k] for k in where[o]), p)
-            if have is not p:
-                return f"output {o}: P differs between inputs that agree on its support"
+            key = key_of(o, idx)
+            if key is None:
+                if p is not ZERO:
+                    return f"output {o}: the symmetry proof finds no way to it, yet P > 0 at some input"
+            elif stored[o].setdefault(key, p) is not p:
+                return f"output {o}: P differs between {differs}"
     return stored
 
 
@@ -215,15 +236,8 @@ def _check_output(o, S, forms, grid, nbrs, weight, worst, decided, checker, out)
             q = forms[b]
             if p is ZERO and q is ZERO:   # o is in neither table: no obligation
                 continue
-            out.keys += 1
-            ob = decided.get((id(p), id(q)))
-            if ob is None:
-                ob = settle_obligation(p, q, a, forms, worst, decided, checker, out)
-                decided[(id(p), id(q))] = ob
-            if not ob.holds:
+            if not out.settle(p, q, many, decided, checker, worst and (lambda: forms[worst(a)])):
                 return f"output {o} fails at some pair: the per-pair walk finds the first"
-            out.obligations += many
-            out.decisions += many * (ob.how == "decided")
             held += many
     return held
 
@@ -242,7 +256,12 @@ def check_by_support(claim, unit, checker, run=None, monotone: bool = True, tabl
     position = {n: i for i, n in enumerate(names)}
     where = {o: tuple(position[n] for n in sup.support[o]) for o in sup.outputs}
     out = SupportOutcome()
-    stored = _store_tables(unit, sup, grid, nbrs, where, tables, out)
+    def used(idx, env):   # u has a neighbour: its table is used
+        if any(len(nb[i]) > 1 for nb, i in zip(nbrs, idx)):
+            out.used.add(unit.table_key(env))
+    stored = store_forms(unit, grid, list(itertools.product(*(range(len(v)) for v in grid))), sup.outputs,
+                         lambda o, idx: tuple(idx[k] for k in where[o]), tables, "inputs that agree on its support",
+                         used)
     if isinstance(stored, str):
         return SupportOutcome(fallback=stored)
     weight = [sum(len(js) for js in nb) for nb in nbrs]          # adjacent (a, b) per coordinate
@@ -253,10 +272,5 @@ def check_by_support(claim, unit, checker, run=None, monotone: bool = True, tabl
         held = _check_output(o, where[o], stored[o], grid, nbrs, weight, worst, decided, checker, out)
         if isinstance(held, str):
             return SupportOutcome(fallback=held, failed=True)
-        if run is not None and run.recording:
-            run.record([(f"every pair of neighbouring inputs, output {o} ({held} obligations)", "holds")])
-    out.distinct = len(decided)
-    out.monotone = sum(1 for d in directions.values() if d is not None)
-    if run is not None:
-        run.advance(out.pairs)
-    return out
+        out.record_output(run, o, held)
+    return out.close(run, decided, directions)

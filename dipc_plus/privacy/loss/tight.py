@@ -27,7 +27,7 @@ from dipc_plus.decision.envelope import boundary_text, envelope
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import constant_value, ln_text, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
-from dipc_plus.privacy.dp.plan import PairWork, Plan, claim_plan, lift_witness
+from dipc_plus.privacy.dp.plan import PairWork, Plan, lift_witness, plan
 from dipc_plus.privacy.dp.point_filter import filter_applies, point_filter_loss
 from dipc_plus.decision.sup_ratio import SupRatio, bounded_by, sup_ratio
 from dipc_plus.semantics import ir
@@ -206,7 +206,7 @@ def build_loss_work(claim_path: str, params: tuple, structure, max_states: int) 
     """The pairs a worker rebuilds from the claim file (`execution.executor.Source`)."""
     from dipc_plus.claims.privacy_reader import load_privacy_claim
     claim = load_privacy_claim(claim_path, dict(params))
-    return PairWork(claim, claim_plan(claim, structure, max_states))
+    return PairWork(claim, plan(claim, structure, max_states=max_states))
 
 
 def loss_ratios(source, task) -> dict:
@@ -259,7 +259,7 @@ def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = T
     refuse_every_output_value(claim)
     t0 = time.perf_counter()
     reference = not options.allows("privacy-structure")      # reference mode: one chain per input
-    pl = claim_plan(claim, False if reference else structure, max_states, symmetry)
+    pl = plan(claim, False if reference else structure, max_states=max_states, symmetry=symmetry)
     res = LossResult(claim, plan=pl)
     cands: dict = {}
     npairs = nratios = 0
