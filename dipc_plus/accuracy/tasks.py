@@ -9,6 +9,7 @@ them) and adding them up one by one in the client made two workers slower than o
 """
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass
 
@@ -29,6 +30,7 @@ class SummaryPart:
     collected: list | None = None
     records: str = ""
     refuted: bool = False          # an input of the part refutes (tally.counterexample is its first)
+    reports: list | None = None    # its inputs' reports without their program (a run with `absorb`)
 
     @staticmethod
     def of(pairs: list, how: str, collect, shown, record: bool) -> "SummaryPart":
@@ -45,7 +47,8 @@ class SummaryPart:
         elif how in SPOOLED:   # text lines, each encoded as a JSON string (a line may hold newlines)
             kept = "".join(json.dumps(v) + "\n" for v in kept)
         return SummaryPart(tally, kept, [s.collected for _, s in pairs] if collect is not None else None,
-                           records, tally.counterexample is not None)
+                           records, tally.counterexample is not None,
+                           [r for _, s in pairs for r in s.reports or ()])
 
 
 def check_range(source, task):
@@ -54,9 +57,9 @@ def check_range(source, task):
     client); in a worker, detached from the program (the client attaches its own), so only exact
     values travel."""
     from dipc_plus.execution.executor import in_worker
-    points, kappa, stop_at_first, summarize, collect, record = task
+    points, kappa, stop_at_first, summarize, collect, absorb, record = task
     checker = source.get()
-    out = checker.check_points(points, kappa, stop_at_first, summarize, collect)
+    out = checker.check_points(points, kappa, stop_at_first, summarize, collect, absorb)
     if summarize is not None:
         part = SummaryPart.of(out, summarize, collect, checker.shown, record)
         if in_worker() and part.tally.counterexample is not None:
@@ -66,6 +69,17 @@ def check_range(source, task):
         for _, reps in out:
             attach_program(reps, None)
     return out
+
+
+def detached(reports: list) -> list:
+    """Copies of reports (and of their counterexamples) without the program, to travel: a few
+    closed forms each (det, dd, P_err, decisions), never the distribution."""
+    light = [copy.copy(r) for r in reports]
+    for r in light:
+        if r.counterexample is not None:
+            r.counterexample = copy.copy(r.counterexample)
+    attach_program(light, None)
+    return light
 
 
 def attach_program(reports: list, program) -> None:
