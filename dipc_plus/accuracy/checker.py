@@ -42,7 +42,7 @@ from dipc_plus.accuracy.classes import InputClasses
 from dipc_plus.accuracy.report import (REFUTED, Counterexample, InputReport, fmt_q, input_key, input_verdict,
                                        separated, summarize_input)
 from dipc_plus.accuracy.result import AccuracyResult, Tally
-from dipc_plus.accuracy.tasks import SPOOLED, attach_program, check_range, detached
+from dipc_plus.accuracy.tasks import SPOOLED, attach_program, check_range
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.claim_file import Claim
 from dipc_plus.claims.disagreement import Disagreement
@@ -384,7 +384,7 @@ class AccuracyChecker:
         """[(input, its reports)] for these inputs in order, each input's distribution dropped once
         decided; with `summarize` (a key of SUMMARIES), [(input, InputSummary)] and nothing cached
         about the input kept (`collect(reports)`, if given, goes into the summary, and with `absorb`
-        copies of the reports without their program, which `collect` reads).  With
+        the reports themselves).  With
         stop_at_first, up to and including the first input that refutes.
 
         A summarized input whose report class (`InputClasses.report_key`) was seen is summarized
@@ -405,7 +405,7 @@ class AccuracyChecker:
             reps = self.check_input(u, kappa)
             refuted = any(r.verdict == REFUTED for r in reps)
             if summarize is not None:
-                out.append((u, summarize_input(reps, summarize, collect, detached(reps) if absorb else None)))
+                out.append((u, summarize_input(reps, summarize, collect, absorb)))
                 if key is not None and len(self._report_classes) < _REPORT_CLASSES:
                     made = ReportClass.of(reps, summarize, self._texts)
                     if made is not None:

@@ -9,7 +9,6 @@ them) and adding them up one by one in the client made two workers slower than o
 """
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import dataclass
 
@@ -30,7 +29,7 @@ class SummaryPart:
     collected: list | None = None
     records: str = ""
     refuted: bool = False          # an input of the part refutes (tally.counterexample is its first)
-    reports: list | None = None    # its inputs' reports without their program (a run with `absorb`)
+    reports: list | None = None    # its inputs' reports, brought home (a run with `absorb`)
 
     @staticmethod
     def of(pairs: list, how: str, collect, shown, record: bool) -> "SummaryPart":
@@ -62,24 +61,15 @@ def check_range(source, task):
     out = checker.check_points(points, kappa, stop_at_first, summarize, collect, absorb)
     if summarize is not None:
         part = SummaryPart.of(out, summarize, collect, checker.shown, record)
-        if in_worker() and part.tally.counterexample is not None:
-            part.tally.counterexample.program = None
+        if in_worker():   # its reports (a few closed forms each, never a distribution) travel too
+            attach_program(part.reports, None)
+            if part.tally.counterexample is not None:
+                part.tally.counterexample.program = None
         return part
     if in_worker():
         for _, reps in out:
             attach_program(reps, None)
     return out
-
-
-def detached(reports: list) -> list:
-    """Copies of reports (and of their counterexamples) without the program, to travel: a few
-    closed forms each (det, dd, P_err, decisions), never the distribution."""
-    light = [copy.copy(r) for r in reports]
-    for r in light:
-        if r.counterexample is not None:
-            r.counterexample = copy.copy(r.counterexample)
-    attach_program(light, None)
-    return light
 
 
 def attach_program(reports: list, program) -> None:
