@@ -23,7 +23,7 @@ from dipc_plus.execution.lazy import lazy_import
 np = lazy_import("numpy")
 
 from dipc_plus.accuracy.checker import AccuracyChecker
-from dipc_plus.accuracy.report import InputReport, env_text, fmt_q
+from dipc_plus.accuracy.report import InputReport, beta_over, env_text, fmt_q
 from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
 from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.exact.expoly import ExpFrac
@@ -156,7 +156,7 @@ def figure(data: PlotData, *, log: bool | None = None):
         log = failure_hidden_on_linear(data)
     fig = Figure(figsize=(11, 7.5), layout="constrained")
     top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=[3, 2])
-    beta_name = "beta" if data.kappa == 1 else f"beta/{data.kappa}"
+    beta_name = beta_over(data.kappa)
     any_above_one = False
     for i, c in enumerate(data.curves):
         any_above_one |= draw_curve(top, bottom, data, i, c, beta_name)
