@@ -380,16 +380,17 @@ class AccuracyChecker:
         cex.alpha_strict_note = "no rational alpha < dd(u) found where it fails (the claim fails only in the limit)"
 
     def check_points(self, points: list, kappa: int = 1, stop_at_first: bool = False,
-                     summarize: str | None = None, collect=None) -> list:
+                     summarize: str | None = None, collect=None, absorb: bool = False) -> list:
         """[(input, its reports)] for these inputs in order, each input's distribution dropped once
         decided; with `summarize` (a key of SUMMARIES), [(input, InputSummary)] and nothing cached
-        about the input kept (`collect(reports)`, if given, goes into the summary).  With
+        about the input kept (`collect(reports)`, if given, goes into the summary, and with `absorb`
+        the reports themselves).  With
         stop_at_first, up to and including the first input that refutes.
 
         A summarized input whose report class (`InputClasses.report_key`) was seen is summarized
         from the class (`accuracy.class_reports`), without checking it again."""
         out = []
-        shared = summarize is not None and collect is None and self.classes.share_dd
+        shared = summarize is not None and collect is None and not absorb and self.classes.share_dd
         key = None
         for u in points:
             if shared:
@@ -404,7 +405,7 @@ class AccuracyChecker:
             reps = self.check_input(u, kappa)
             refuted = any(r.verdict == REFUTED for r in reps)
             if summarize is not None:
-                out.append((u, summarize_input(reps, summarize, collect)))
+                out.append((u, summarize_input(reps, summarize, collect, absorb)))
                 if key is not None and len(self._report_classes) < _REPORT_CLASSES:
                     made = ReportClass.of(reps, summarize, self._texts)
                     if made is not None:
@@ -422,8 +423,10 @@ class AccuracyChecker:
         return self._texts.shown(u)
 
     def absorb(self, reports: list) -> None:
-        """Keep what a worker computed (det, dd, P_err, decisions), so a later run in this process
-        (the sweep's other kappas) reuses it."""
+        """Attach reports that arrive without their program to this checker's, and keep what they
+        computed (det, dd, P_err, decisions), so a later run in this process (the sweep's other
+        kappas) reuses it."""
+        attach_program(reports, self.program)
         for r in reports:
             key = input_key(r.input)
             self._det.setdefault(key, r.det)
@@ -438,7 +441,8 @@ class AccuracyChecker:
 
     def run(self, points: Iterable[Mapping] | None = None, kappa: int = 1, *, progress: bool = False,
             stop_at_first: bool = False, description: str = "accuracy", jobs: int = 1,
-            executor=None, summarize: str | None = None, collect=None, gather=None) -> AccuracyResult:
+            executor=None, summarize: str | None = None, collect=None, gather=None,
+            absorb: bool = False) -> AccuracyResult:
         """Check every given input (default: every input of the claim), in input order; the inputs
         are cut into ranges computed by `executor` (default: `jobs` local processes).
 
@@ -448,7 +452,9 @@ class AccuracyChecker:
         of inputs (a "json" run's reports go to a temporary file, `execution.json_spool.JsonSpool`),
         and the workers, not this process, print the closed forms.  A summarized run may
         also reduce each input's reports with `collect` (picklable: it runs where the input is
-        checked) and hand the results, in input order, to `gather` here."""
+        checked) and hand the results, in input order, to `gather` here; with `absorb`, what its
+        reports computed is kept in this checker all the same (`absorb`, for a later run at another
+        kappa), and what `collect` made refers to reports that carry the program again."""
         from dipc_plus.execution.executor import Executor, Source, shrinking_ranges
         from dipc_plus.execution.run import TaskRun
         given = points
@@ -462,9 +468,9 @@ class AccuracyChecker:
         # in this process ranges timed to move the bar and the ledger often (_TimedTasks);
         # in workers contiguous ranges, long then shrinking (neighbours share cache entries), at most
         # _WORKER_TASK_INPUTS each; a summarized task comes back as one accuracy.tasks.SummaryPart
-        if (collect is not None or gather is not None) and summarize is None:
-            raise ValueError("collect and gather need a summarized run")
-        rest = (kappa, stop_at_first, summarize, collect, ledger.active())
+        if (collect is not None or gather is not None or absorb) and summarize is None:
+            raise ValueError("collect, gather and absorb need a summarized run")
+        rest = (kappa, stop_at_first, summarize, collect, absorb, ledger.active())
         tasks = (_RangeTasks(points, shrinking_ranges(len(points), executor.jobs, _WORKER_TASK_INPUTS), rest)
                  if executor.parallel else _TimedTasks(points, rest))
         reports: list[InputReport] = []
@@ -499,6 +505,7 @@ class AccuracyChecker:
             kept.append_lines(part.kept, part.kept.count("\n"))
         else:
             kept.extend(part.kept)
+        self.absorb(part.reports)
         if gather is not None:
             for collected in part.collected:
                 gather(collected)
@@ -511,7 +518,6 @@ class AccuracyChecker:
         decided = []     # (input, verdict) for the ledger: one write per part
         for u, reps in part:
             if parallel:
-                attach_program(reps, self.program)
                 self.absorb(reps)
             reports += reps
             verdict, refuted = input_verdict(reps), any(r.verdict == REFUTED for r in reps)

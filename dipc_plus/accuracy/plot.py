@@ -23,7 +23,7 @@ from dipc_plus.execution.lazy import lazy_import
 np = lazy_import("numpy")
 
 from dipc_plus.accuracy.checker import AccuracyChecker
-from dipc_plus.accuracy.report import InputReport, env_text, fmt_q
+from dipc_plus.accuracy.report import InputReport, beta_over, env_text, fmt_q
 from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
 from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.exact.expoly import ExpFrac
@@ -39,6 +39,11 @@ class Curve:
     bound: np.ndarray
     ratio_inf: object = None     # sweep.KappaStar at this input and gamma (None if not applicable)
     simulated: list = field(default_factory=list)  # (eps, estimate, low, high)
+
+    def ratio(self, kappa: int) -> np.ndarray:
+        """beta/P[error] at each eps drawn (nan where P[error] is 0), what the bottom panel draws and scales to."""
+        return np.divide(self.bound * kappa, self.p_error, out=np.full(len(self.p_error), math.nan),
+                         where=self.p_error > 0)
 
 
 @dataclass
@@ -151,7 +156,7 @@ def figure(data: PlotData, *, log: bool | None = None):
         log = failure_hidden_on_linear(data)
     fig = Figure(figsize=(11, 7.5), layout="constrained")
     top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=[3, 2])
-    beta_name = "beta" if data.kappa == 1 else f"beta/{data.kappa}"
+    beta_name = beta_over(data.kappa)
     any_above_one = False
     for i, c in enumerate(data.curves):
         any_above_one |= draw_curve(top, bottom, data, i, c, beta_name)
@@ -199,8 +204,7 @@ def draw_curve(top, bottom, data: PlotData, i: int, c: Curve, beta_name: str) ->
                      label="Monte Carlo, 99% interval" if e == c.simulated[0][0] else None)
     if r.counterexample is not None:
         mark_counterexample(top, r.counterexample, beta_name)
-    ratio = np.divide(c.bound * data.kappa, c.p_error, out=np.full(len(xs), math.nan), where=c.p_error > 0)
-    bottom.plot(xs, ratio, color=color, lw=2, label=f"beta / P[error]  ({tag})")
+    bottom.plot(xs, c.ratio(data.kappa), color=color, lw=2, label=f"beta / P[error]  ({tag})")
     star = c.ratio_inf
     if star is not None and not star.infinite and star.at is not None:
         mark_ratio_inf(bottom, star, color)
@@ -263,9 +267,7 @@ def scale_probability_axis(top, data: PlotData, log: bool, any_above_one: bool) 
 def scale_ratio_axis(bottom, data: PlotData) -> None:
     """The bottom panel's range: the ratio's minimum and kappa on the chart, the top cut at a few
     times them (the ratio grows without bound where P[error] goes to 0)."""
-    xs = data.eps
-    ratios = [np.divide(c.bound * data.kappa, c.p_error, out=np.full(len(xs), math.nan), where=c.p_error > 0)
-              for c in data.curves if c.report.applies]
+    ratios = [c.ratio(data.kappa) for c in data.curves if c.report.applies]
     ratios = [r[np.isfinite(r)] for r in ratios]
     ratios = [r for r in ratios if len(r)]
     if ratios:

@@ -322,6 +322,7 @@ class InputSummary:
     verdict: str
     collected: object = None       # what the run's `collect(reports)` made of the input (the sweep's candidates)
     dd: object = None              # the input's dd(u) (why a vacuous verdict is vacuous: accuracy.vacuity)
+    reports: list | None = None    # the reports themselves, brought home (a run with `absorb`)
 
     @property
     def refuted(self) -> bool:
@@ -343,11 +344,12 @@ SUMMARIES = {"json": lambda reps: [r.to_json() for r in reps],
              "nothing": lambda reps: []}
 
 
-def summarize_input(reports: list, how: str, collect=None) -> InputSummary:
+def summarize_input(reports: list, how: str, collect=None, absorb: bool = False) -> InputSummary:
     failing = [r for r in reports if r.verdict == REFUTED]
     return InputSummary(SUMMARIES[how](reports), [(r.applies, r.verdict == REFUTED) for r in reports],
                         failing[0].counterexample if failing else None, input_verdict(reports),
-                        None if collect is None else collect(reports), reports[0].dd.value if reports else None)
+                        None if collect is None else collect(reports), reports[0].dd.value if reports else None,
+                        reports if absorb else None)
 
 
 def input_verdict(reps: list[InputReport]) -> str:

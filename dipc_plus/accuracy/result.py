@@ -38,26 +38,26 @@ class Tally:
 
     def add(self, summary: InputSummary, count: int = 1) -> None:
         """Count one input's summary, or `count` inputs' that share it (a report class)."""
-        self.inputs += count
-        dd = summary.dd   # inputs of one class share their dd object: no comparison then
-        if dd is not None and dd is not self.dd_max and (self.dd_max is None or dd > self.dd_max):
-            self.dd_max = dd
-        self.obligations += count * len(summary.marks)
-        self.applicable += count * sum(applies for applies, _ in summary.marks)
-        self.refuted += count * sum(refuted for _, refuted in summary.marks)
-        if self.counterexample is None:
-            self.counterexample = summary.counterexample
+        marks = summary.marks
+        self._count(count, count * len(marks), count * sum(applies for applies, _ in marks),
+                    count * sum(refuted for _, refuted in marks), summary.dd, summary.counterexample)
 
     def merge(self, later: "Tally") -> None:
         """Add the counts of the inputs that come after these (a worker's part, in input order)."""
-        self.inputs += later.inputs
-        self.obligations += later.obligations
-        self.applicable += later.applicable
-        self.refuted += later.refuted
-        if later.dd_max is not None and (self.dd_max is None or later.dd_max > self.dd_max):
-            self.dd_max = later.dd_max
+        self._count(later.inputs, later.obligations, later.applicable, later.refuted, later.dd_max,
+                    later.counterexample)
+
+    def _count(self, inputs: int, obligations: int, applicable: int, refuted: int, dd, counterexample) -> None:
+        """Add counts that come after these; `dd` the largest dd(u) among them (None: no input)."""
+        self.inputs += inputs
+        self.obligations += obligations
+        self.applicable += applicable
+        self.refuted += refuted
+        # inputs of one class share their dd object: no comparison then
+        if dd is not None and dd is not self.dd_max and (self.dd_max is None or dd > self.dd_max):
+            self.dd_max = dd
         if self.counterexample is None:
-            self.counterexample = later.counterexample
+            self.counterexample = counterexample
 
 
 @dataclass
@@ -263,13 +263,11 @@ class AccuracyResult:
         with `worst` (accuracy.summary.InputMargin, worst first) the worst inputs only.  A summarized run's
         input lines come from its temporary file one at a time, so a grid of millions of inputs is printed
         without holding its text (`execution.json_spool`)."""
-        claim = self.claim
-        program = claim.program
+        program = self.claim.program
         conv = "dd(u) >= alpha (the paper's convention)" if self.boundary else "dd(u) > alpha (Definition 2)"
-        yield f"claim:  {claim.describe()}"
-        yield f"        inputs with {conv}, dd over {self.dd_over}{kappa_clause(self.kappa)}"
-        if claim.note:
-            yield f"note:   {claim.note}"
+        yield from self.head_lines(f"{conv}, dd over {self.dd_over}")
+        if self.claim.note:
+            yield f"note:   {self.claim.note}"
         yield ""
         if worst is not None:
             yield (f"the {len(worst)} worst input(s) where the claim applies (smallest inf over eps of "
@@ -288,28 +286,38 @@ class AccuracyResult:
 
     def verdict_lines(self, verbose: bool) -> Iterator[str]:
         """The end of a text report: the counts, the work, the verdict and what it covers."""
-        claim, program = self.claim, self.claim.program
-        applicable = self.n_applicable
-        yield (f"{self.inputs} input(s), {self.n_obligations} obligation(s), {applicable} where the claim "
+        yield (f"{self.inputs} input(s), {self.n_obligations} obligation(s), {self.n_applicable} where the claim "
                f"applies, {self.n_refuted} refuted; {self.seconds:.2f} s")
         if self.work is not None:
             yield work_text(self.work)
-        scope = self.scope
-        if self.verdict == "verified":
-            if applicable == 0:
-                yield scope.vacuously("the claim applies to none of these inputs")
-            else:
-                yield scope.verified(f"P[error] <= {beta_over(self.kappa)} for every eps in {claim.eps} at every "
-                                     "input where the claim applies")
-            yield scope.coverage()
-        else:
-            cex = self.counterexample
-            yield (f"REFUTED at {env_text(program, cex.input)}, eps = {fmt_q(cex.eps)} "
-                   f"(re-checked by an independent certified evaluation)")
-            if not verbose:
-                yield cex.describe()
-            yield scope.coverage()
+        yield from self.verdict_sentences(verbose)
+        yield self.scope.coverage()
 
+    def head_lines(self, convention: str) -> list[str]:
+        """A text report's first lines: the claim and which inputs it speaks about."""
+        return [f"claim:  {self.claim.describe()}", f"        inputs with {convention}{kappa_clause(self.kappa)}"]
+
+    def verdict_sentences(self, verbose: bool = False) -> list[str]:
+        """The verdict as a text report says it, on a grid or list of inputs and on a box alike: a
+        refutation with its counterexample (a grid's `verbose` report has shown it already), an
+        undecided box, or what is verified (vacuously or not) over the scope."""
+        scope, box = self.scope, self.on_a_box
+        if self.verdict == REFUTED:
+            cex = self.counterexample
+            how = ("a point of the box, re-checked by the per-point path and an independent certified evaluation"
+                   if box else "re-checked by an independent certified evaluation")
+            lines = [f"REFUTED at {env_text(self.claim.program, cex.input)}, eps = {fmt_q(cex.eps)} ({how})"]
+            return lines if verbose and not box else lines + [cex.describe()]
+        if self.verdict == UNDECIDED:
+            return [f"UNDECIDED {scope.summary()}: the regions marked undecided (share "
+                    f"{share_text(self.undecided_share())} of the box) are neither proved nor refuted; "
+                    f"{self.others_text()}"]
+        if self.vacuous:
+            return [scope.vacuously("the claim applies to no input of the box, dd <= alpha there" if box else
+                                    "the claim applies to none of these inputs")]
+        where = "real input of the box" if box else "input"
+        return [scope.verified(f"P[error] <= {beta_over(self.kappa)} for every eps in {self.claim.eps} at "
+                               f"every {where} where the claim applies")]
 
     def undecided_share(self):
         """The undecided regions' share of the box, or None when one of them is not a box."""
@@ -344,33 +352,17 @@ class AccuracyResult:
         return out
 
     def box_report(self) -> str:
-        program = self.claim.program
-        lines = [f"claim:  {self.claim.describe()}",
-                 f"        inputs with dd(u) > alpha (Definition 2){kappa_clause(self.kappa)}",
-                 f"{self.method}{self.method_note}; proved preconditions:"]
+        lines = self.head_lines("dd(u) > alpha (Definition 2)")
+        lines.append(f"{self.method}{self.method_note}; proved preconditions:")
         lines += [f"  {n}: {t}" for n, t in self.checks]
         if self.sentence:
             lines.append(f"every region reduces to: {self.sentence}")
         lines.append("")
-        lines += [r.line(program) for r in self.regions]
+        lines += [r.line(self.claim.program) for r in self.regions]
         lines.append("")
-        scope = self.scope
-        if self.verdict == REFUTED:
-            cex = self.found
-            lines.append(f"REFUTED at {env_text(program, cex.input)}, eps = {fmt_q(cex.eps)} (a point of the box, "
-                         "re-checked by the per-point path and an independent certified evaluation)")
-            lines.append(cex.describe())
-        elif self.verdict == UNDECIDED:
-            lines.append(f"UNDECIDED {scope.summary()}: the regions marked undecided (share "
-                         f"{share_text(self.undecided_share())} of the box) are neither proved nor refuted; "
-                         f"{self.others_text()}")
-        elif self.vacuous:
-            lines.append(scope.vacuously("the claim applies to no input of the box, dd <= alpha there"))
-        else:
-            lines.append(scope.verified(f"P[error] <= {beta_over(self.kappa)} for every eps in {self.claim.eps} at "
-                                        "every real input of the box where the claim applies"))
+        lines += self.verdict_sentences()
         lines.append(f"{len(self.regions)} region verdict(s); {self.seconds:.2f} s")
-        lines.append(scope.coverage())
+        lines.append(self.scope.coverage())
         return "\n".join(lines)
 
 

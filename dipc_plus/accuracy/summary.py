@@ -80,14 +80,15 @@ class WorstInputs:
 
     def __init__(self, n: int = DEFAULT_WORST):
         self.n = n
-        self._heap: list = []      # (negated rank, -order, margin): the root is the best of the kept
+        self._heap: list = []      # ((negated rank, -order), margin): the root is the best of the kept
         self._order = 0
 
     def add(self, margin: InputMargin | None) -> None:
         if margin is None:
             return
         self._order += 1
-        key = (_Reverse(margin.rank()), -self._order)
+        # each part of the rank negated (a bool as -0 or -1): the min-heap's root is the largest rank
+        key = (tuple(-x for x in margin.rank()), -self._order)
         if len(self._heap) < self.n:
             heapq.heappush(self._heap, (key, margin))
         elif key > self._heap[0][0]:
@@ -96,17 +97,3 @@ class WorstInputs:
     def worst(self) -> list[InputMargin]:
         """The kept inputs, worst first."""
         return [m for _, m in sorted(self._heap, key=lambda item: item[0], reverse=True)]
-
-
-class _Reverse:
-    """A rank ordered backwards, so that a min-heap holds the n smallest ranks."""
-    __slots__ = ("rank",)
-
-    def __init__(self, rank: tuple):
-        self.rank = rank
-
-    def __lt__(self, other: "_Reverse") -> bool:
-        return self.rank > other.rank
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, _Reverse) and self.rank == other.rank

@@ -25,7 +25,6 @@ attaining kappa* fails at best_kappa + 1 with a re-checked counterexample.
 """
 from __future__ import annotations
 
-import copy
 import functools
 import math
 import time
@@ -39,7 +38,6 @@ from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.report import REFUTED, VERIFIED, InputReport, env_json, fmt_q, json_value
 from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.sweep_result import SweepResult
-from dipc_plus.accuracy.tasks import attach_program
 from dipc_plus.decision.certified import hull
 from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.decision.decide import (CertificationError, Interval, RealRoot, analyse, dominant_term,
@@ -281,25 +279,12 @@ def input_candidates(reports: list[InputReport], interval: Interval) -> list[Can
     """The finite candidates of one input's applicable obligations.
 
     The expensive step of kappa*: the zeros of each ratio's derivative are isolated here, so in a
-    sweep it runs where the input is checked (`sweep_collect`) and the distribution can go."""
+    sweep it runs where the input is checked (a run's `collect`) and the distribution can go."""
     out = []
     for rep in reports:
         if rep.applies and not rep.p_error.is_zero():
             out += [c for c in candidates(rep, interval) if not c.infinite]
     return out
-
-
-def sweep_collect(reports: list[InputReport], interval: Interval) -> tuple[list[Candidate], list[InputReport]]:
-    """What a sweep keeps of one input, made where the input is checked: its reports without the
-    program (det, dd, P_err and decisions: a few closed forms, never the distribution, so that the
-    runs at other kappas decide again without computing them again) and its kappa* candidates,
-    which refer to those reports (the sweep attaches the program again when they arrive)."""
-    light = [copy.copy(rep) for rep in reports]
-    for r in light:
-        if r.counterexample is not None:
-            r.counterexample = copy.copy(r.counterexample)
-    attach_program(light, None)
-    return input_candidates(light, interval), light
 
 
 class CandidatePool:
@@ -377,17 +362,10 @@ def sweep(checker: AccuracyChecker, *, kappa_max: int = DEFAULT_KAPPA_MAX, digit
     if base is not None:          # a run kept every report: its candidates are made here
         result = base
         pool.add(input_candidates(result.reports, interval))
-    else:                         # each input's candidates are made where it is checked
-
-        def gather(collected) -> None:
-            found, light = collected
-            pool.add(found)
-            attach_program(light, checker.program)
-            checker.absorb(light)
-
+    else:   # each input's candidates are made where it is checked; its closed forms come home (absorb)
         result = checker.run(points, 1, progress=progress, description="sweep", executor=executor,
-                             summarize=summarize, collect=functools.partial(sweep_collect, interval=interval),
-                             gather=gather)
+                             summarize=summarize, collect=functools.partial(input_candidates, interval=interval),
+                             gather=pool.add, absorb=True)
     star = kappa_star_of(pool, digits)
     floor = star.floor
     if floor is None:  # kappa* sits on an integer to the enclosure's precision: let decide say

@@ -29,6 +29,7 @@ class SummaryPart:
     collected: list | None = None
     records: str = ""
     refuted: bool = False          # an input of the part refutes (tally.counterexample is its first)
+    reports: list | None = None    # its inputs' reports, brought home (a run with `absorb`)
 
     @staticmethod
     def of(pairs: list, how: str, collect, shown, record: bool) -> "SummaryPart":
@@ -45,7 +46,8 @@ class SummaryPart:
         elif how in SPOOLED:   # text lines, each encoded as a JSON string (a line may hold newlines)
             kept = "".join(json.dumps(v) + "\n" for v in kept)
         return SummaryPart(tally, kept, [s.collected for _, s in pairs] if collect is not None else None,
-                           records, tally.counterexample is not None)
+                           records, tally.counterexample is not None,
+                           [r for _, s in pairs for r in s.reports or ()])
 
 
 def check_range(source, task):
@@ -54,13 +56,15 @@ def check_range(source, task):
     client); in a worker, detached from the program (the client attaches its own), so only exact
     values travel."""
     from dipc_plus.execution.executor import in_worker
-    points, kappa, stop_at_first, summarize, collect, record = task
+    points, kappa, stop_at_first, summarize, collect, absorb, record = task
     checker = source.get()
-    out = checker.check_points(points, kappa, stop_at_first, summarize, collect)
+    out = checker.check_points(points, kappa, stop_at_first, summarize, collect, absorb)
     if summarize is not None:
         part = SummaryPart.of(out, summarize, collect, checker.shown, record)
-        if in_worker() and part.tally.counterexample is not None:
-            part.tally.counterexample.program = None
+        if in_worker():   # its reports (a few closed forms each, never a distribution) travel too
+            attach_program(part.reports, None)
+            if part.tally.counterexample is not None:
+                part.tally.counterexample.program = None
         return part
     if in_worker():
         for _, reps in out:
