@@ -117,15 +117,33 @@ def strict_reason(result, verdict: str | None = None) -> str | None:
     return None
 
 
-def exit_status(result, args, vacuity=None) -> int:
-    """0 verified, 1 refuted, EXIT_VACUOUS for a vacuous answer (`vacuity`, an accuracy.vacuity.Vacuity)
-    unless --allow-vacuous, STRICT_EXIT for a verdict that fails --strict (printed as one line
-    in text mode; in JSON under "strict")."""
-    if result.verdict != "verified":
+REFUTING = ("refuted", "not private for any constant")   # verdicts that exit 1 (every length has the second)
+
+
+def verdict_exit(verdict: str, *, vacuous: bool = False, allow_vacuous: bool = False, strict_failure=None,
+                 open_exit: int = 1) -> int:
+    """The one table from an answer to the exit status, for every command and `dipc merge`:
+    1 refuted; `open_exit` for a verdict neither verified nor refuted (a box's 6, a real-output or
+    every-length verdict left open 2); verified: EXIT_VACUOUS for a vacuous answer unless
+    `allow_vacuous`, STRICT_EXIT when --strict was asked and `strict_failure` says why it fails, else 0.
+
+    >>> verdict_exit("verified", vacuous=True, allow_vacuous=True, strict_failure="vacuous")
+    4
+    """
+    if verdict in REFUTING:
         return 1
-    if vacuity is not None and not getattr(args, "allow_vacuous", False):
+    if verdict != "verified":
+        return open_exit
+    if vacuous and not allow_vacuous:
         return EXIT_VACUOUS
-    return STRICT_EXIT if args.strict and strict_reason(result) else 0
+    return STRICT_EXIT if strict_failure else 0
+
+
+def exit_status(result, args, vacuous: bool = False, open_exit: int = 1) -> int:
+    """`verdict_exit` of a command's result under its --allow-vacuous and --strict (printed as one line
+    in text mode; in JSON under "strict")."""
+    return verdict_exit(result.verdict, vacuous=vacuous, allow_vacuous=getattr(args, "allow_vacuous", False),
+                        strict_failure=args.strict and strict_reason(result), open_exit=open_exit)
 
 
 def vacuity_lines(vacuity, args) -> list[str]:

@@ -34,8 +34,8 @@ from collections import Counter
 from fractions import Fraction
 
 from dipc_plus.accuracy.vacuity import Vacuity, vacuity_from
-from dipc_plus.commands.common import (EXIT_VACUOUS, MAX_SHARDS, STRICT_EXIT, json_text, strict_reason_text,
-                                       vacuity_lines)
+from dipc_plus.commands.common import (EXIT_VACUOUS, MAX_SHARDS, json_text, strict_reason_text, vacuity_lines,
+                                       verdict_exit)
 from dipc_plus.commands.parts.counterexample import recheck_counterexample
 from dipc_plus.commands.parts.schema import ACCURACY_SUMS, PART, PRIVACY_SUMS, SchemaError, distance, validate
 from dipc_plus.errors import UserError
@@ -94,16 +94,13 @@ def run(args) -> int:
         print(merged_text(merged))
     else:
         print(json_text(merged))
-    if merged["verdict"] != "verified":
-        return 1
-    if merged.get("vacuity") is not None:
-        if args.text:
-            for line in vacuity_lines(Vacuity(**merged["vacuity"]), args):
-                print(line)
-        if not args.allow_vacuous:
-            return EXIT_VACUOUS
+    vacuous = merged["verdict"] == "verified" and merged.get("vacuity") is not None
+    if vacuous and args.text:
+        for line in vacuity_lines(Vacuity(**merged["vacuity"]), args):
+            print(line)
     strict = merged.get("strict") or {}
-    return STRICT_EXIT if (args.strict or strict.get("requested")) and strict.get("reason") else 0
+    return verdict_exit(merged["verdict"], vacuous=vacuous, allow_vacuous=args.allow_vacuous,
+                        strict_failure=(args.strict or strict.get("requested")) and strict.get("reason"))
 
 
 class _Refused(ValueError):
