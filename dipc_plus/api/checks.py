@@ -82,7 +82,7 @@ def checked(body: Callable[[RunOptions], R], **keywords: Any) -> R:
     def run() -> R:
         with in_python_words(), options.limits_applied():
             report = body(options)
-            report.mode = "reference" if options.reference else "default"
+            report.options = options
             return report
     return guarded(options, run)
 
@@ -102,7 +102,7 @@ def _program_file(program: Any) -> str | None:
 def _strict(report: R, options: RunOptions) -> R:
     """The report (with its mode), unless `strict` and its verdict is verified vacuously (or only on named
     events): then `StrictVerdictError` carries it."""
-    report.mode = "reference" if options.reference else "default"
+    report.options = options
     if options.strict and report.strict_reason:
         raise StrictVerdictError(report.strict_reason, report)
     return report
