@@ -208,16 +208,6 @@ def accuracy_summary(reports: list) -> dict:
 
 
 def _check_accuracy_part(path: str, out: dict, items: list) -> None:
-    for k, r in enumerate(out["reports"]):
-        verdict = r["verdict"]
-        if (verdict == "refuted") != ("counterexample" in r):
-            raise _bad(path, f"report {k} says {verdict} " +
-                       ("without a counterexample" if verdict == "refuted" else "beside a counterexample"))
-        if (verdict == "not applicable") == ("beta" in r):
-            raise _bad(path, f"report {k} says {verdict} " +
-                       ("beside a bound beta" if verdict == "not applicable" else "without a bound beta"))
-        if verdict == "refuted" and r["counterexample"]["input"] != r["input"]:
-            raise _bad(path, f"report {k}'s counterexample is at another input than the report")
     inputs = input_keys(out["reports"])
     if len(set(inputs)) != len(inputs):
         raise _bad(path, "an input's reports are not together (an input repeated)")
@@ -235,16 +225,11 @@ def _check_privacy_part(path: str, out: dict, items: list) -> None:
     checked at least one pair per item; the exact number is checked against the claim."""
     span, pairs = items[1] - items[0], out["pairs_checked"]
     refuted = out["verdict"] == "refuted"
-    if refuted != (out.get("counterexample") is not None):
-        raise _bad(path, f"its verdict is {out['verdict']} " +
-                   ("without a counterexample" if refuted else "beside a counterexample"))
     if refuted and pairs == 0:
         raise _bad(path, "it says refuted without checking a pair")
     if not refuted and pairs < span:
         raise _bad(path, f"it checked {pairs} pairs of the {span} items it covers (items {items[0]}..{items[1]}) "
                          "and says verified")
-    if out["decisions"] > out["obligations"]:
-        raise _bad(path, f"it made {out['decisions']} decisions for {out['obligations']} obligations")
 
 
 # --------------------------------------------------------------------------- the parts together
