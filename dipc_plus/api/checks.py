@@ -9,6 +9,7 @@ the report's ``.to_json()`` is the command's ``--json``.  Errors are the same
 `UserError` (file, line, column, hint) in Python words.
 """
 
+import inspect
 import os
 from typing import Any, Callable, Literal, Mapping, Sequence, TypeVar
 
@@ -68,16 +69,19 @@ def run_options(*, max_states: int = DEFAULT_MAX_STATES, limits: Mapping[str, in
 R = TypeVar("R", bound=Report)
 
 
-def checked(body: Callable[[RunOptions], R], **keywords: Any) -> R:
-    """Every check's frame, written once: its run keywords read into one RunOptions (in Python words),
-    `body(options)` run under the options' limits (in a child process when they ask for one), and the
-    report marked "mode": "reference" when the run was one.
+RUN_KEYWORDS = frozenset(inspect.signature(run_options).parameters)   # the keywords every check passes on
 
-    >>> checked(lambda options: LossReport(None), reference=True).mode
+
+def checked(body: Callable[[RunOptions], R], call: Mapping[str, Any]) -> R:
+    """Every check's frame, written once: the run keywords among `call` (the check's arguments, its
+    ``locals()``) read into one RunOptions (in Python words), `body(options)` run under the options'
+    limits (in a child process when they ask for one), the report holding the options.
+
+    >>> checked(lambda options: LossReport(None), {"reference": True, "claim": "unused"}).mode
     'reference'
     """
     with in_python_words():
-        options = run_options(**keywords)
+        options = run_options(**{key: value for key, value in call.items() if key in RUN_KEYWORDS})
 
     def run() -> R:
         with in_python_words(), options.limits_applied():
@@ -219,8 +223,7 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
                                      executor=options.run_on())
         report = BoxReport(result, checker) if result.on_a_box else AccuracyReport(result, checker, points)
         return _strict(report, options)
-    return checked(run, max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
-                   progress=progress, strict=strict, reference=reference, timeout=timeout, max_memory=max_memory)
+    return checked(run, locals())
 
 
 def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input: Mapping[str, Any] | None = None,
@@ -305,8 +308,7 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
                                   digits=DEFAULT_DIGITS if digits is None else digits)
         report = BoxSweepReport(result) if result.on_a_box else SweepReport(result, checker, points, reports=reports)
         return _strict(report, options)
-    return checked(run, max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
-                   progress=progress, strict=strict, reference=reference, timeout=timeout, max_memory=max_memory)
+    return checked(run, locals())
 
 
 # --------------------------------------------------------------------------- privacy
@@ -389,8 +391,7 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
             outcome = decide_privacy(loaded, options, values, every_length=every_length, structure=structure)
         report = PrivacyReport(outcome)
         return _strict(report, options) if outcome.strict_applies else report
-    return checked(run, max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
-                   progress=progress, strict=strict, reference=reference, timeout=timeout, max_memory=max_memory)
+    return checked(run, locals())
 
 
 def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, structure: bool | None = None,
@@ -456,5 +457,4 @@ def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None
         with certified_or_exit_2():
             result, found = decide_loss(loaded, options, values, structure=structure, attack=attack)
         return LossReport(result, attack=found)
-    return checked(run, max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
-                   progress=progress, reference=reference, timeout=timeout, max_memory=max_memory)
+    return checked(run, locals())
