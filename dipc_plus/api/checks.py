@@ -20,7 +20,7 @@ from dipc_plus.api.errors import StrictVerdictError, in_python_words
 from dipc_plus.api.guarded import guarded
 from dipc_plus.api.program import Number, bound_input, mapping, parameter_values
 from dipc_plus.api.results import AccuracyReport, LossReport, PrivacyReport, Report, SweepReport
-from dipc_plus.commands.common import certified_or_exit_2, check_kappa, check_same_program, read_privacy_claim
+from dipc_plus.commands.common import certified_or_exit_2, check_kappa, read_privacy_claim
 from dipc_plus.errors import UserError
 from dipc_plus.execution.guard import checked_limits
 from dipc_plus.execution.limits import clip
@@ -117,17 +117,11 @@ def _strict(report: R, options: RunOptions) -> R:
 
 def _checker(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None, dd_over: str | None,
              paper: bool, options: RunOptions) -> Any:
-    from dipc_plus.accuracy.checker import accuracy_table
-    from dipc_plus.claims.claim_file import load_claim
     from dipc_plus.commands.common import accuracy_checker
     if dd_over not in (None, "reals", "grid"):
         raise UserError(f"dd_over={dd_over!r}: choose 'reals' or 'grid' (or None: the claim's)")
     path, _ = claim_path(claim)
-    values = parameter_values(params)
-    loaded = load_claim(path, values)
-    accuracy_table(loaded)
-    check_same_program(_program_file(program), loaded.program_path, path)
-    return accuracy_checker(loaded, path, values, dd_over, paper, options)
+    return accuracy_checker(path, parameter_values(params), _program_file(program), dd_over, paper, options)
 
 
 def _points(checker: Any, input: Mapping[str, Any] | None, inputs: Sequence[Mapping[str, Any]] | None) -> list | None:

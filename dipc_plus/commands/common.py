@@ -291,17 +291,12 @@ def add_accuracy_arguments(parser, shard: bool = True, reference: bool = True) -
 def load_accuracy(args, options=None):
     """(checker, points or None) from the command line (`options`: its RunOptions, made here when
     not given); every mistake a UserError."""
-    from dipc_plus.accuracy.checker import accuracy_table
-    from dipc_plus.claims.claim_file import load_claim
     from dipc_plus.execution.options import RunOptions
     program, claim_file = claim_paths(args)
     if options is None:     # `dipc plot`: only what the checker reads
         options = RunOptions(max_states=args.max_states, reference=bool(getattr(args, "reference", False)))
     params = inputs_mod.parse_params(args.set)
-    claim = load_claim(claim_file, params)
-    accuracy_table(claim)
-    check_same_program(program, claim.program_path, claim_file)
-    checker = accuracy_checker(claim, claim_file, params, args.dd_over, args.paper, options)
+    checker = accuracy_checker(claim_file, params, program, args.dd_over, args.paper, options)
     points = None
     if args.input:
         given = inputs_mod.parse_assignments(args.input, "--input")
@@ -309,11 +304,17 @@ def load_accuracy(args, options=None):
     return checker, points
 
 
-def accuracy_checker(claim, claim_file: str, params: dict, dd_over, paper: bool, options):
-    """The checker of a loaded claim under `options`, with the Source its workers rebuild it from
-    (the reference flag is passed only when set, so a default run's parts name what they did)."""
-    from dipc_plus.accuracy.checker import AccuracyChecker, build_checker
+def accuracy_checker(claim_file: str, params: dict, program: str | None, dd_over, paper: bool, options):
+    """The checker of an accuracy claim file at `params` under `options` (the command's and the API's
+    one way to it), refused when the file has no [accuracy] table or `program` (PROGRAM, program=)
+    is not the claim's; with the Source its workers rebuild it from (the reference flag is passed
+    only when set, so a default run's parts name what they did)."""
+    from dipc_plus.accuracy.checker import AccuracyChecker, accuracy_table, build_checker
+    from dipc_plus.claims.claim_file import load_claim
     from dipc_plus.execution.executor import Source
+    claim = load_claim(claim_file, params)
+    accuracy_table(claim)
+    check_same_program(program, claim.program_path, claim_file)
     checker = AccuracyChecker(claim, dd_over=dd_over, boundary=paper, max_states=options.max_states, options=options)
     build = (os.path.abspath(claim_file), tuple(params.items()), dd_over, paper, options.max_states)
     checker.source = Source.of(build_checker, build + ((True,) if options.reference else ()),
