@@ -293,10 +293,15 @@ def _decisions_within_obligations(part: dict) -> str | None:
     return f"made {part['decisions']} decisions for {part['obligations']} obligations"
 
 
+def _refuted_on_a_pair(part: dict) -> str | None:
+    refuted_on_none = part["verdict"] == "refuted" and not part["pairs_checked"]
+    return "says refuted without checking a pair" if refuted_on_none else None
+
+
 PART = {   # an accuracy part's verdict and counterexample are checked against its reports (merge)
     "accuracy": _part("accuracy", {**dict.fromkeys(ACCURACY_SUMS, COUNT), "reports": ListOf(REPORT),
                                    "vacuity_basis": VACUITY_BASIS}),
     "privacy": _part("privacy", dict.fromkeys((*PRIVACY_SUMS, "distributions"), COUNT),
                      rules=(present_when("counterexample", ("refuted",), "a counterexample"),
-                            _decisions_within_obligations)),
+                            _refuted_on_a_pair, _decisions_within_obligations)),
 }
