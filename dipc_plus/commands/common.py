@@ -291,10 +291,9 @@ def add_accuracy_arguments(parser, shard: bool = True, reference: bool = True) -
 def load_accuracy(args, options=None):
     """(checker, points or None) from the command line (`options`: its RunOptions, made here when
     not given); every mistake a UserError."""
-    from dipc_plus.execution.options import RunOptions
     program, claim_file = claim_paths(args)
-    if options is None:     # `dipc plot`: only what the checker reads
-        options = RunOptions(max_states=args.max_states, reference=bool(getattr(args, "reference", False)))
+    if options is None:     # `dipc plot`
+        options = run_options(args)
     params = inputs_mod.parse_params(args.set)
     checker = accuracy_checker(claim_file, params, program, args.dd_over, args.paper, options)
     points = None
