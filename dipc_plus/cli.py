@@ -35,7 +35,6 @@ from dipc_plus.execution.collector import bulk_gc
 EXIT_INTERNAL = 3
 EXIT_BROKEN_PIPE = 141
 EXIT_STDOUT_FAILED = 2
-OUTPUT_OPTIONS = ("output", "plot")
 INPUT_OPTIONS = ("program", "claim")
 
 EXIT_CODES = """\
@@ -207,11 +206,13 @@ def _cap_jobs(args) -> None:
 
 
 def _check_outputs(args) -> None:
+    """The output files a command declares (`outputs`: (option dest, what it is, extensions or None),
+    set by its register), each refused here, once and before any work, when it cannot be written."""
     inputs = [getattr(args, k) for k in INPUT_OPTIONS if isinstance(getattr(args, k, None), str)]
-    for key in OUTPUT_OPTIONS:
+    for key, what, extensions in getattr(args, "outputs", ()):
         out = getattr(args, key, None)
         if isinstance(out, str):
-            files.check_output(out, inputs)
+            files.check_output(out, inputs, extensions, what)
 
 
 def _execute(args, as_json: bool) -> int:

@@ -9,6 +9,7 @@ the report's ``.to_json()`` is the command's ``--json``.  Errors are the same
 `UserError` (file, line, column, hint) in Python words.
 """
 
+import inspect
 import os
 from typing import Any, Callable, Literal, Mapping, Sequence, TypeVar
 
@@ -19,7 +20,7 @@ from dipc_plus.api.errors import StrictVerdictError, in_python_words
 from dipc_plus.api.guarded import guarded
 from dipc_plus.api.program import Number, bound_input, mapping, parameter_values
 from dipc_plus.api.results import AccuracyReport, LossReport, PrivacyReport, Report, SweepReport
-from dipc_plus.commands.common import certified_or_exit_2, check_kappa, check_same_program, read_privacy_claim
+from dipc_plus.commands.common import certified_or_exit_2, check_kappa, read_privacy_claim
 from dipc_plus.errors import UserError
 from dipc_plus.execution.guard import checked_limits
 from dipc_plus.execution.limits import clip
@@ -68,21 +69,24 @@ def run_options(*, max_states: int = DEFAULT_MAX_STATES, limits: Mapping[str, in
 R = TypeVar("R", bound=Report)
 
 
-def checked(body: Callable[[RunOptions], R], **keywords: Any) -> R:
-    """Every check's frame, written once: its run keywords read into one RunOptions (in Python words),
-    `body(options)` run under the options' limits (in a child process when they ask for one), and the
-    report marked "mode": "reference" when the run was one.
+RUN_KEYWORDS = frozenset(inspect.signature(run_options).parameters)   # the keywords every check passes on
 
-    >>> checked(lambda options: LossReport(None), reference=True).mode
+
+def checked(body: Callable[[RunOptions], R], call: Mapping[str, Any]) -> R:
+    """Every check's frame, written once: the run keywords among `call` (the check's arguments, its
+    ``locals()``) read into one RunOptions (in Python words), `body(options)` run under the options'
+    limits (in a child process when they ask for one), the report holding the options.
+
+    >>> checked(lambda options: LossReport(None), {"reference": True, "claim": "unused"}).mode
     'reference'
     """
     with in_python_words():
-        options = run_options(**keywords)
+        options = run_options(**{key: value for key, value in call.items() if key in RUN_KEYWORDS})
 
     def run() -> R:
         with in_python_words(), options.limits_applied():
             report = body(options)
-            report.mode = "reference" if options.reference else "default"
+            report.options = options
             return report
     return guarded(options, run)
 
@@ -102,7 +106,7 @@ def _program_file(program: Any) -> str | None:
 def _strict(report: R, options: RunOptions) -> R:
     """The report (with its mode), unless `strict` and its verdict is verified vacuously (or only on named
     events): then `StrictVerdictError` carries it."""
-    report.mode = "reference" if options.reference else "default"
+    report.options = options
     if options.strict and report.strict_reason:
         raise StrictVerdictError(report.strict_reason, report)
     return report
@@ -113,17 +117,11 @@ def _strict(report: R, options: RunOptions) -> R:
 
 def _checker(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None, dd_over: str | None,
              paper: bool, options: RunOptions) -> Any:
-    from dipc_plus.accuracy.checker import accuracy_table
-    from dipc_plus.claims.claim_file import load_claim
     from dipc_plus.commands.common import accuracy_checker
     if dd_over not in (None, "reals", "grid"):
         raise UserError(f"dd_over={dd_over!r}: choose 'reals' or 'grid' (or None: the claim's)")
     path, _ = claim_path(claim)
-    values = parameter_values(params)
-    loaded = load_claim(path, values)
-    accuracy_table(loaded)
-    check_same_program(_program_file(program), loaded.program_path, path)
-    return accuracy_checker(loaded, path, values, dd_over, paper, options)
+    return accuracy_checker(path, parameter_values(params), _program_file(program), dd_over, paper, options)
 
 
 def _points(checker: Any, input: Mapping[str, Any] | None, inputs: Sequence[Mapping[str, Any]] | None) -> list | None:
@@ -219,8 +217,7 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
                                      executor=options.run_on())
         report = BoxReport(result, checker) if result.on_a_box else AccuracyReport(result, checker, points)
         return _strict(report, options)
-    return checked(run, max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
-                   progress=progress, strict=strict, reference=reference, timeout=timeout, max_memory=max_memory)
+    return checked(run, locals())
 
 
 def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input: Mapping[str, Any] | None = None,
@@ -305,8 +302,7 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
                                   digits=DEFAULT_DIGITS if digits is None else digits)
         report = BoxSweepReport(result) if result.on_a_box else SweepReport(result, checker, points, reports=reports)
         return _strict(report, options)
-    return checked(run, max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
-                   progress=progress, strict=strict, reference=reference, timeout=timeout, max_memory=max_memory)
+    return checked(run, locals())
 
 
 # --------------------------------------------------------------------------- privacy
@@ -389,8 +385,7 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
             outcome = decide_privacy(loaded, options, values, every_length=every_length, structure=structure)
         report = PrivacyReport(outcome)
         return _strict(report, options) if outcome.strict_applies else report
-    return checked(run, max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
-                   progress=progress, strict=strict, reference=reference, timeout=timeout, max_memory=max_memory)
+    return checked(run, locals())
 
 
 def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, structure: bool | None = None,
@@ -456,5 +451,4 @@ def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None
         with certified_or_exit_2():
             result, found = decide_loss(loaded, options, values, structure=structure, attack=attack)
         return LossReport(result, attack=found)
-    return checked(run, max_states=max_states, limits=limits, jobs=jobs, executor=executor, scheduler=scheduler,
-                   progress=progress, reference=reference, timeout=timeout, max_memory=max_memory)
+    return checked(run, locals())

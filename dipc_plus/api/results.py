@@ -15,6 +15,7 @@ from typing import Any
 from dipc_plus.api.errors import TEXT_NAMES
 from dipc_plus.api.views import Counterexample, KappaStar, PrivacyCounterexample, Tabled, ValueCounterexample, shown
 from dipc_plus.errors import UserError
+from dipc_plus.execution.options import DEFAULT_OPTIONS
 
 
 class ReportText(str):
@@ -59,9 +60,14 @@ class Report(Tabled):
     """
 
     result: Any
-    mode = "default"     # "reference" for a run of the general provers only (api.checks sets it)
+    options = DEFAULT_OPTIONS    # the run's RunOptions (api.checks sets it)
     checked = ""
     html_scope = ""      # the HTML table's title after the program's name
+
+    @property
+    def mode(self) -> str:
+        """``'reference'`` for a run of the general provers only, else ``'default'``."""
+        return "reference" if self.options.reference else "default"
 
     @property
     def decided(self) -> Any:
@@ -114,12 +120,11 @@ class Report(Tabled):
         out = conventional_json(self.raw_json(), self.program)
         if str(out.get("claim")) in TEXT_NAMES:    # a claim given as text: named as the user named it
             out["claim"] = TEXT_NAMES[str(out["claim"])]
-        if self.mode == "reference":
-            out["mode"] = "reference"
         return out
 
     def raw_json(self) -> dict:
-        return dict(self.result.to_json())
+        """The result's JSON with the run's "mode" where the command puts it (RunOptions.mode_json)."""
+        return {**self.result.to_json(), **self.options.mode_json()}
 
     def to_json_text(self) -> str:
         """Exactly what the command prints with ``--json``."""
@@ -289,7 +294,7 @@ class SweepReport(Report):
         return None if raw is None else Counterexample(raw)
 
     def raw_json(self) -> dict:
-        return dict(self.result.to_json(full=self.reports))
+        return {**self.result.to_json(full=self.reports), **self.options.mode_json()}
 
     def best_and_star(self) -> tuple[str, str]:
         """The best kappa and kappa* as the summary and the HTML table say them."""
@@ -358,6 +363,9 @@ class PrivacyReport(Report):
             return None
         return ValueCounterexample(raw, self.program) if hasattr(raw, "density_ratio") else PrivacyCounterexample(raw)
 
+    def raw_json(self) -> dict:
+        return self.result.to_json(self.options.mode_json())
+
     def summary(self) -> str:
         scope = " for every m" if self.every_length else ""
         cex = self.counterexample
@@ -418,7 +426,7 @@ class LossReport(Report):
         return str(fn()) if fn is not None else "(Pufferfish: see the rows)"
 
     def raw_json(self) -> dict:
-        out = dict(self.result.to_json())
+        out = {**self.result.to_json(), **self.options.mode_json()}
         if self.attack is not None:
             out["attack"] = [a.to_json() for a in self.attack]
         return out

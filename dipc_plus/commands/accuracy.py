@@ -19,12 +19,11 @@ overrides parameters of both.
 """
 from __future__ import annotations
 
-from dipc_plus.accuracy.box_reduction import UNDECIDED
 from dipc_plus.accuracy.decide import decide_accuracy, decides_box, shard_range
 from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.vacuity import vacuity_basis
 from dipc_plus.accuracy.summary import DEFAULT_WORST, WorstInputs
-from dipc_plus.commands.common import (EXIT_UNDECIDED, EXIT_VACUOUS, add_accuracy_arguments, add_strict_argument,
+from dipc_plus.commands.common import (EXIT_UNDECIDED, add_accuracy_arguments, add_strict_argument,
                                        check_kappa, executor_of, exit_status, load_accuracy, part_json, print_json,
                                        print_verdict_tail, run_options, strict_json)
 from dipc_plus.errors import UserError
@@ -94,7 +93,7 @@ def run(args) -> int:
         return show_box(args, checker, result, options)
     # a part of a sharded run is not the whole answer: `dipc merge` judges vacuity
     vacuity = result.vacuity if shard is None else None
-    code = exit_status(result, args, vacuity)
+    code = exit_status(result, args, vacuous=vacuity is not None)
     if args.json:
         part = None if shard is None else part_record(checker, result.scope_points, shard, kappa)
         print_json({**result_json(result, args, worst, shard, part), **options.mode_json()}, checker.program)
@@ -107,14 +106,14 @@ def run(args) -> int:
 
 def show_box(args, checker, result, options) -> int:
     """A box claim's answer (every real input of a box, `accuracy.box`).
-    Exit 0 verified, 1 refuted, 6 undecided (regions listed)."""
+    Exit 0 verified, 1 refuted, 6 undecided (regions listed), 5 vacuous, 4 failing --strict."""
+    code = exit_status(result, args, vacuous=result.vacuous, open_exit=EXIT_UNDECIDED)
     if args.json:
         print_json({**result.to_json(), **options.mode_json()}, checker.program)
     else:
         print(result.report())
-    if result.vacuous and not getattr(args, "allow_vacuous", False):
-        return EXIT_VACUOUS
-    return {"verified": 0, "refuted": 1, UNDECIDED: EXIT_UNDECIDED}[result.verdict]
+        print_verdict_tail(result, args, code=code)
+    return code
 
 
 def part_record(checker, every, shard, kappa: int) -> dict:

@@ -117,15 +117,33 @@ def strict_reason(result, verdict: str | None = None) -> str | None:
     return None
 
 
-def exit_status(result, args, vacuity=None) -> int:
-    """0 verified, 1 refuted, EXIT_VACUOUS for a vacuous answer (`vacuity`, an accuracy.vacuity.Vacuity)
-    unless --allow-vacuous, STRICT_EXIT for a verdict that fails --strict (printed as one line
-    in text mode; in JSON under "strict")."""
-    if result.verdict != "verified":
+REFUTING = ("refuted", "not private for any constant")   # verdicts that exit 1 (every length has the second)
+
+
+def verdict_exit(verdict: str, *, vacuous: bool = False, allow_vacuous: bool = False, strict_failure=None,
+                 open_exit: int = 1) -> int:
+    """The one table from an answer to the exit status, for every command and `dipc merge`:
+    1 refuted; `open_exit` for a verdict neither verified nor refuted (a box's 6, a real-output or
+    every-length verdict left open 2); verified: EXIT_VACUOUS for a vacuous answer unless
+    `allow_vacuous`, STRICT_EXIT when --strict was asked and `strict_failure` says why it fails, else 0.
+
+    >>> verdict_exit("verified", vacuous=True, allow_vacuous=True, strict_failure="vacuous")
+    4
+    """
+    if verdict in REFUTING:
         return 1
-    if vacuity is not None and not getattr(args, "allow_vacuous", False):
+    if verdict != "verified":
+        return open_exit
+    if vacuous and not allow_vacuous:
         return EXIT_VACUOUS
-    return STRICT_EXIT if args.strict and strict_reason(result) else 0
+    return STRICT_EXIT if strict_failure else 0
+
+
+def exit_status(result, args, vacuous: bool = False, open_exit: int = 1) -> int:
+    """`verdict_exit` of a command's result under its --allow-vacuous and --strict (printed as one line
+    in text mode; in JSON under "strict")."""
+    return verdict_exit(result.verdict, vacuous=vacuous, allow_vacuous=getattr(args, "allow_vacuous", False),
+                        strict_failure=args.strict and strict_reason(result), open_exit=open_exit)
 
 
 def vacuity_lines(vacuity, args) -> list[str]:
@@ -273,17 +291,11 @@ def add_accuracy_arguments(parser, shard: bool = True, reference: bool = True) -
 def load_accuracy(args, options=None):
     """(checker, points or None) from the command line (`options`: its RunOptions, made here when
     not given); every mistake a UserError."""
-    from dipc_plus.accuracy.checker import accuracy_table
-    from dipc_plus.claims.claim_file import load_claim
-    from dipc_plus.execution.options import RunOptions
     program, claim_file = claim_paths(args)
-    if options is None:     # `dipc plot`: only what the checker reads
-        options = RunOptions(max_states=args.max_states, reference=bool(getattr(args, "reference", False)))
+    if options is None:     # `dipc plot`
+        options = run_options(args)
     params = inputs_mod.parse_params(args.set)
-    claim = load_claim(claim_file, params)
-    accuracy_table(claim)
-    check_same_program(program, claim.program_path, claim_file)
-    checker = accuracy_checker(claim, claim_file, params, args.dd_over, args.paper, options)
+    checker = accuracy_checker(claim_file, params, program, args.dd_over, args.paper, options)
     points = None
     if args.input:
         given = inputs_mod.parse_assignments(args.input, "--input")
@@ -291,11 +303,17 @@ def load_accuracy(args, options=None):
     return checker, points
 
 
-def accuracy_checker(claim, claim_file: str, params: dict, dd_over, paper: bool, options):
-    """The checker of a loaded claim under `options`, with the Source its workers rebuild it from
-    (the reference flag is passed only when set, so a default run's parts name what they did)."""
-    from dipc_plus.accuracy.checker import AccuracyChecker, build_checker
+def accuracy_checker(claim_file: str, params: dict, program: str | None, dd_over, paper: bool, options):
+    """The checker of an accuracy claim file at `params` under `options` (the command's and the API's
+    one way to it), refused when the file has no [accuracy] table or `program` (PROGRAM, program=)
+    is not the claim's; with the Source its workers rebuild it from (the reference flag is passed
+    only when set, so a default run's parts name what they did)."""
+    from dipc_plus.accuracy.checker import AccuracyChecker, accuracy_table, build_checker
+    from dipc_plus.claims.claim_file import load_claim
     from dipc_plus.execution.executor import Source
+    claim = load_claim(claim_file, params)
+    accuracy_table(claim)
+    check_same_program(program, claim.program_path, claim_file)
     checker = AccuracyChecker(claim, dd_over=dd_over, boundary=paper, max_states=options.max_states, options=options)
     build = (os.path.abspath(claim_file), tuple(params.items()), dd_over, paper, options.max_states)
     checker.source = Source.of(build_checker, build + ((True,) if options.reference else ()),

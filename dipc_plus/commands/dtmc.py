@@ -61,7 +61,7 @@ def register(parser) -> None:
                              "at this input, correct meaning the claim's det(u)")
     parser.add_argument("-o", "--output", metavar="FILE", default=None,
                         help="write to FILE instead of stdout (with --format prism also FILE's .props file)")
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, outputs=(("output", "-o", None),))   # cli.py checks it before any work
 
 
 def props_path(output: str) -> str:
@@ -75,9 +75,8 @@ def run(args) -> int:
         raise UserError("dtmc export takes at most one --eps", hint="give a single --eps VALUE")
     at = points[0] if points else None
     if args.output:
-        # both files checked before any work: a special file at the .props path is refused
-        # before the .pm is written, not after
-        check_output(args.output, input_files(args), option="-o")
+        # the .props file too is checked before any work (cli.py checked -o): a special file at
+        # the .props path is refused before the .pm is written, not after
         if args.format == "prism":
             check_output(props_path(args.output), input_files(args), option="the .props file")
     program, env, given = load_program_input(args)

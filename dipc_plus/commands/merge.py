@@ -34,8 +34,8 @@ from collections import Counter
 from fractions import Fraction
 
 from dipc_plus.accuracy.vacuity import Vacuity, vacuity_from
-from dipc_plus.commands.common import (EXIT_VACUOUS, MAX_SHARDS, STRICT_EXIT, json_text, strict_reason_text,
-                                       vacuity_lines)
+from dipc_plus.commands.common import (EXIT_VACUOUS, MAX_SHARDS, json_text, strict_reason_text, vacuity_lines,
+                                       verdict_exit)
 from dipc_plus.commands.parts.counterexample import recheck_counterexample
 from dipc_plus.commands.parts.schema import ACCURACY_SUMS, PART, PRIVACY_SUMS, SchemaError, distance, validate
 from dipc_plus.errors import UserError
@@ -94,16 +94,13 @@ def run(args) -> int:
         print(merged_text(merged))
     else:
         print(json_text(merged))
-    if merged["verdict"] != "verified":
-        return 1
-    if merged.get("vacuity") is not None:
-        if args.text:
-            for line in vacuity_lines(Vacuity(**merged["vacuity"]), args):
-                print(line)
-        if not args.allow_vacuous:
-            return EXIT_VACUOUS
+    vacuous = merged["verdict"] == "verified" and merged.get("vacuity") is not None
+    if vacuous and args.text:
+        for line in vacuity_lines(Vacuity(**merged["vacuity"]), args):
+            print(line)
     strict = merged.get("strict") or {}
-    return STRICT_EXIT if (args.strict or strict.get("requested")) and strict.get("reason") else 0
+    return verdict_exit(merged["verdict"], vacuous=vacuous, allow_vacuous=args.allow_vacuous,
+                        strict_failure=(args.strict or strict.get("requested")) and strict.get("reason"))
 
 
 class _Refused(ValueError):
@@ -211,16 +208,6 @@ def accuracy_summary(reports: list) -> dict:
 
 
 def _check_accuracy_part(path: str, out: dict, items: list) -> None:
-    for k, r in enumerate(out["reports"]):
-        verdict = r["verdict"]
-        if (verdict == "refuted") != ("counterexample" in r):
-            raise _bad(path, f"report {k} says {verdict} " +
-                       ("without a counterexample" if verdict == "refuted" else "beside a counterexample"))
-        if (verdict == "not applicable") == ("beta" in r):
-            raise _bad(path, f"report {k} says {verdict} " +
-                       ("beside a bound beta" if verdict == "not applicable" else "without a bound beta"))
-        if verdict == "refuted" and r["counterexample"]["input"] != r["input"]:
-            raise _bad(path, f"report {k}'s counterexample is at another input than the report")
     inputs = input_keys(out["reports"])
     if len(set(inputs)) != len(inputs):
         raise _bad(path, "an input's reports are not together (an input repeated)")
@@ -237,17 +224,9 @@ def _check_privacy_part(path: str, out: dict, items: list) -> None:
     """An item is a pair, or a unit the point filter checks whole (many pairs), so a verified part
     checked at least one pair per item; the exact number is checked against the claim."""
     span, pairs = items[1] - items[0], out["pairs_checked"]
-    refuted = out["verdict"] == "refuted"
-    if refuted != (out.get("counterexample") is not None):
-        raise _bad(path, f"its verdict is {out['verdict']} " +
-                   ("without a counterexample" if refuted else "beside a counterexample"))
-    if refuted and pairs == 0:
-        raise _bad(path, "it says refuted without checking a pair")
-    if not refuted and pairs < span:
+    if out["verdict"] == "verified" and pairs < span:
         raise _bad(path, f"it checked {pairs} pairs of the {span} items it covers (items {items[0]}..{items[1]}) "
                          "and says verified")
-    if out["decisions"] > out["obligations"]:
-        raise _bad(path, f"it made {out['decisions']} decisions for {out['obligations']} obligations")
 
 
 # --------------------------------------------------------------------------- the parts together

@@ -10,7 +10,7 @@ there (the figure is written either way), 2 on a usage or input error.
 from __future__ import annotations
 
 from dipc_plus.errors import UserError
-from dipc_plus.execution.files import FIGURE_EXTENSIONS, atomic_path, check_output
+from dipc_plus.execution.files import FIGURE_EXTENSIONS, atomic_path
 from dipc_plus.accuracy.plot import plot_claim
 from dipc_plus.commands.common import add_accuracy_arguments, check_kappa, input_files, load_accuracy
 
@@ -39,14 +39,13 @@ def register(parser) -> None:
     parser.add_argument("--simulate", type=int, default=0, metavar="N",
                         help="add Monte Carlo estimates (N runs each, 99%% intervals) at 8 values of eps")
     parser.add_argument("--dpi", type=int, default=150, help="resolution of a PNG (default 150)")
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, outputs=(("output", "the figure", FIGURE_EXTENSIONS),))   # cli.py checks it
 
 
 def run(args) -> int:
     kappa = check_kappa(args.kappa)
     if not args.input:
         raise UserError("dipc plot needs one input", hint="give it with --input, e.g. --input q=[-1,-1,1]")
-    check_output(args.output, input_files(args), FIGURE_EXTENSIONS, "the figure")
     if args.simulate < 0:
         raise UserError("--simulate must be >= 0", hint="use e.g. --simulate 100000")
     if args.eps_max is not None and not args.eps_max > 0:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dipc_plus.commands.common import (EXIT_UNDECIDED, add_privacy_arguments, add_strict_argument, certified_or_exit_2,
                                        executor_of, exit_status, load_privacy, part_json, print_json,
-                                       print_verdict_tail, run_options, strict_json)
+                                       print_verdict_tail, run_options, strict_json, verdict_exit)
 from dipc_plus.semantics.inputs import parse_params
 
 EXAMPLE = """\
@@ -80,17 +80,15 @@ def run(args) -> int:
     return code
 
 
+OPEN_EXIT = {"box": EXIT_UNDECIDED, "every value": 2, "every length": 2}   # a verdict left open, by route
+
+
 def exit_code(outcome, args) -> int:
     """0 verified; 1 refuted; a box undecided 6, a real-output or every-length verdict left open 2;
     with --strict, 4 for a vacuous or events-only verdict of a grid or Pufferfish claim."""
-    verdict = outcome.verdict
-    if outcome.route == "box":
-        return {"verified": 0, "refuted": 1}.get(verdict, EXIT_UNDECIDED)
-    if outcome.route == "every value":
-        return {"verified": 0, "refuted": 1}.get(verdict, 2)
-    if outcome.route == "every length":
-        return {"verified": 0, "undecided": 2}.get(verdict, 1)
-    return exit_status(outcome.part, args)
+    if outcome.strict_applies:
+        return exit_status(outcome.part, args)
+    return verdict_exit(outcome.verdict, open_exit=OPEN_EXIT[outcome.route])
 
 
 def table_digests(used: dict) -> dict:

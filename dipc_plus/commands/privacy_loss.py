@@ -12,7 +12,7 @@ adversary's success and advantage for each scenario.
 from __future__ import annotations
 
 from dipc_plus.errors import UserError
-from dipc_plus.execution.files import FIGURE_EXTENSIONS, atomic_path, check_output
+from dipc_plus.execution.files import FIGURE_EXTENSIONS, atomic_path
 from dipc_plus.commands.common import (add_privacy_arguments, certified_or_exit_2, executor_of, input_files,
                                        load_privacy, print_json, run_options)
 from dipc_plus.semantics.inputs import parse_params
@@ -40,14 +40,13 @@ def register(parser) -> None:
     parser.add_argument("--attack", action="store_true",
                         help="(Pufferfish claims) the Bayes-optimal adversary's success and advantage per scenario")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.set_defaults(func=run)
+    # cli.py refuses, before any work, a plot name matplotlib cannot write or a special file
+    parser.set_defaults(func=run, outputs=(("plot", "the plot", FIGURE_EXTENSIONS),))
 
 
 def run(args) -> int:
     """The loss through `privacy.decide.decide_loss`; printed, plotted, exit 0."""
     from dipc_plus.privacy.decide import decide_loss
-    if args.plot:   # before any work: a name matplotlib cannot write, or a special file, is refused now
-        check_output(args.plot, input_files(args), FIGURE_EXTENSIONS, "the plot")
     claim = load_privacy(args)
     pufferfish = claim.kind == "pufferfish"
     if args.plot and pufferfish and not args.attack:

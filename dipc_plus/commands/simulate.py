@@ -6,9 +6,7 @@ eye (or by a test) against it.
 """
 from __future__ import annotations
 
-import contextlib
 import json
-import sys
 from fractions import Fraction
 
 from dipc_plus.execution.lazy import lazy_import
@@ -20,6 +18,7 @@ from dipc_plus.semantics import ir
 from dipc_plus.commands.common import add_program_arguments, conventional_json, declared_names, load_program_input
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
+from dipc_plus.execution.progress import progress_bar
 from dipc_plus.semantics.sampler import DEFAULT_CHUNK, DEFAULT_MAX_ITERATIONS, as_eps, simulate
 from dipc_plus.semantics.samples import Frequency
 from dipc_plus.semantics.stats import z_value
@@ -111,14 +110,11 @@ def run(args) -> int:
 
 
 def _simulate_with_progress(program, env, eps, args):
-    show = not args.quiet and not args.json and sys.stderr.isatty() and args.runs > args.chunk
-    bar = None
-    if show:
-        from tqdm import tqdm
-        bar = tqdm(total=args.runs, unit="run", unit_scale=True, file=sys.stderr, desc="simulating")
-    with bar if bar is not None else contextlib.nullcontext():
+    """The runs, with the project's progress bar (a terminal only) unless -q, --json or one batch."""
+    show = not args.quiet and not args.json and args.runs > args.chunk
+    with progress_bar(args.runs if show else 0, "simulating", "run") as bar:
         return simulate(program, env, eps, args.runs, seed=args.seed, chunk=args.chunk,
-                        max_iterations=args.max_iterations, progress=None if bar is None else bar.update)
+                        max_iterations=args.max_iterations, progress=bar.update if show else None)
 
 
 def _centres(program: ir.Program, items) -> dict:

@@ -60,7 +60,8 @@ def run(args) -> int:
                           reports=args.reports, summarize="json" if args.json and args.reports else "nothing",
                           executor=None if decides_box(checker, points) else executor_of(options))
     # a box sweep with a region undecided at some kappa has no best kappa
-    code = EXIT_UNDECIDED if result.best_kappa is None else exit_status(result.base, args, result.vacuity)
+    vacuous = result.vacuity is not None
+    code = EXIT_UNDECIDED if result.best_kappa is None else exit_status(result.base, args, vacuous=vacuous)
     if args.json:
         out = {**result.to_json(full=args.reports), **options.mode_json()}
         out["strict"] = strict_json(result.base, args)

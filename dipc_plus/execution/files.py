@@ -162,12 +162,10 @@ def check_output(path, inputs=(), extensions: tuple[str, ...] | None = None, opt
     """Refuse, before any work, an output path that is an input of this run (given, or read so far),
     an existing path that is not a regular file (a device, FIFO, socket, symlink or folder: writing
     there would send the output somewhere else, or replace the special file by a regular one), a
-    file of a kernel file system, a missing folder, or (with `extensions`) another extension."""
+    file of a kernel file system, a missing folder, or (with `extensions`, checked last so that the
+    worse mistake is the one said) another extension."""
     path = str(path)
     shown = limits.clip(path, 80)
-    if extensions is not None and os.path.splitext(path)[1].lower() not in extensions:
-        raise UserError(f"cannot write {option} to '{shown}': the name must end in {', '.join(extensions)}",
-                        hint=f"use e.g. {os.path.splitext(os.path.basename(path))[0] or 'figure'}{extensions[0]}")
     try:
         info = os.lstat(path)
     except FileNotFoundError:
@@ -194,6 +192,9 @@ def check_output(path, inputs=(), extensions: tuple[str, ...] | None = None, opt
         if inp and _same(path, str(inp)):
             raise UserError(f"refusing to write '{shown}': it is an input of this run "
                             f"({limits.clip(inp, 80)})", hint="choose another output file name")
+    if extensions is not None and os.path.splitext(path)[1].lower() not in extensions:
+        raise UserError(f"cannot write {option} to '{shown}': the name must end in {', '.join(extensions)}",
+                        hint=f"use e.g. {os.path.splitext(os.path.basename(path))[0] or 'figure'}{extensions[0]}")
 
 
 def new_file_mode(path: str) -> int:

@@ -2,12 +2,14 @@
 
 Why it exists: a part is untrusted data (a job's output file, perhaps cut short or edited), so
 `dipc merge` checks every field it reads - type, size, nesting, the exact numbers of docs/json.md,
-the counterexample fields of docs/claims.md - against this table before it reads it.  What ties
-fields together (counts against reports, a counterexample re-checked) is merge's, not the schema's.
+the counterexample fields of docs/claims.md - against this table before it reads it.  What ties one
+object's fields together (a refuted verdict has a counterexample) is a rule of that object here; what
+ties parts together (counts against reports, a counterexample re-checked) is merge's.
 
 A spec is an atom (a function: value -> None when it fits, else what the value should be), an
-`Obj` (its fields in the order they are checked; a name ending in "?" may be absent), a `ListOf`,
-a `Tuple`, a `MapOf`, `Maybe(spec)` (null allowed) or a `Switch` (one of two object forms).
+`Obj` (its fields in the order they are checked, a name ending in "?" may be absent, then its
+`rules`), a `ListOf`, a `Tuple`, a `MapOf`, `Maybe(spec)` (null allowed) or a `Switch` (one of two
+object forms).
 """
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ class Obj:
     fields: dict
     closed: bool = False        # a field the table does not list is refused
     what: str = "an object"
+    rules: tuple = ()           # functions: the object (its fields fit) -> None, or what is wrong with it
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,10 @@ def _validate_obj(value, spec: Obj, where: str) -> None:
     extra = sorted(set(value) - {name.rstrip("?") for name in spec.fields}) if spec.closed else ()
     if extra:
         raise SchemaError(at + clip(extra[0], 30), f"is not a field of {spec.what}")
+    for rule in spec.rules:
+        wrong = rule(value)
+        if wrong is not None:
+            raise SchemaError(where, wrong)
     return None
 
 
@@ -241,23 +248,60 @@ def _part_record(command: str) -> Obj:
                                  "an object of table digests", nonempty=False)})
 
 
+def present_when(field: str, verdicts: tuple, what: str) -> Callable:
+    """The rule "`field` is present (not null) exactly when the verdict is one of `verdicts`".
+
+    >>> rule = present_when("counterexample", ("refuted",), "a counterexample")
+    >>> rule({"verdict": "refuted"}), rule({"verdict": "verified", "counterexample": {}})
+    ('says refuted without a counterexample', 'says verified beside a counterexample')
+    """
+    def rule(obj: dict) -> str | None:
+        has = obj.get(field) is not None
+        if has == (obj["verdict"] in verdicts):
+            return None
+        return f"says {obj['verdict']} {'beside' if has else 'without'} {what}"
+    return rule
+
+
+def _counterexample_at_the_input(report: dict) -> str | None:
+    cex = report.get("counterexample")
+    if cex is None or cex["input"] == report["input"]:
+        return None
+    return "has a counterexample at another input than the report"
+
+
 STRICT = Obj({"requested": BOOL, "reason?": Maybe(TEXT)})
 REPORT = Obj({"verdict": one_of("verified", "refuted", "not applicable"), "input": ANY_OBJECT,
-              "counterexample?": ACCURACY_COUNTEREXAMPLE, "beta?": TEXT, "dd": DISTANCE}, what="a report")
+              "counterexample?": ACCURACY_COUNTEREXAMPLE, "beta?": TEXT, "dd": DISTANCE}, what="a report",
+             rules=(present_when("counterexample", ("refuted",), "a counterexample"),
+                    present_when("beta", ("verified", "refuted"), "a bound beta"), _counterexample_at_the_input))
 VACUITY_BASIS = Obj({"alpha": ALPHA, "boundary": BOOL, "input_distance": TEXT, "dd_over": TEXT, "given_inputs": BOOL},
                     closed=True, what="an object of the claim's alpha, distance and options")
 ACCURACY_SUMS = ("inputs_checked", "obligations", "obligations_applicable", "obligations_refuted")
 PRIVACY_SUMS = ("pairs_checked", "obligations", "decisions")
 
 
-def _part(command: str, fields: dict) -> Obj:
+def _part(command: str, fields: dict, rules: tuple = ()) -> Obj:
     return Obj({"part": _part_record(command), "verdict": one_of("verified", "refuted"), "seconds?": SECONDS,
                 "vacuous": BOOL, "counterexample?": Maybe(COUNTEREXAMPLE[command]), "strict?": Maybe(STRICT),
-                **fields})
+                **fields}, rules=rules)
 
 
-PART = {
+def _decisions_within_obligations(part: dict) -> str | None:
+    if part["decisions"] <= part["obligations"]:
+        return None
+    return f"made {part['decisions']} decisions for {part['obligations']} obligations"
+
+
+def _refuted_on_a_pair(part: dict) -> str | None:
+    refuted_on_none = part["verdict"] == "refuted" and not part["pairs_checked"]
+    return "says refuted without checking a pair" if refuted_on_none else None
+
+
+PART = {   # an accuracy part's verdict and counterexample are checked against its reports (merge)
     "accuracy": _part("accuracy", {**dict.fromkeys(ACCURACY_SUMS, COUNT), "reports": ListOf(REPORT),
                                    "vacuity_basis": VACUITY_BASIS}),
-    "privacy": _part("privacy", dict.fromkeys((*PRIVACY_SUMS, "distributions"), COUNT)),
+    "privacy": _part("privacy", dict.fromkeys((*PRIVACY_SUMS, "distributions"), COUNT),
+                     rules=(present_when("counterexample", ("refuted",), "a counterexample"),
+                            _refuted_on_a_pair, _decisions_within_obligations)),
 }
