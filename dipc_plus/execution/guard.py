@@ -46,7 +46,7 @@ from typing import Callable
 from dipc_plus.execution import ledger
 from dipc_plus.execution.lifetime import (EXIT_SIGNAL, SignalLatch, die_with_parent, kill_group, signal_name,
                                           stop_message)
-from dipc_plus.execution.std_streams import descriptor, flush_quietly
+from dipc_plus.execution.std_streams import descriptor, flush_quietly, write_all
 
 DEFAULT_TIMEOUT = 1800.0          # seconds
 DEFAULT_MAX_MEMORY = 8 << 30      # bytes of address space per process
@@ -234,9 +234,7 @@ def _child(fn, parent, fds, latch, timeout, max_memory, spool, buffer_err) -> No
     except BaseException:  # pragma: no cover - fn handles its own errors
         code = 3
     try:
-        view = memoryview(json.dumps({"exit": code, "err": err}).encode())
-        while view:
-            view = view[os.write(w, view):]
+        write_all(w, json.dumps({"exit": code, "err": err}).encode())
     finally:
         os._exit(0)
 
