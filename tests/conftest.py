@@ -78,14 +78,13 @@ def ledger_of(fn):
 def count_ledger_writes(monkeypatch, w: int, writes: list) -> None:
     """From now on (until monkeypatch.undo()), each write of the ledger to fd w appends its number
     of lines to `writes`: a test sees whether records go out one by one or a part at once."""
-    from dipc_plus.execution import ledger
     real_write = os.write
 
     def counting_write(fd, data):
         if fd == w:
             writes.append(bytes(data).count(b"\n"))
         return real_write(fd, data)
-    monkeypatch.setattr(ledger.os, "write", counting_write)
+    monkeypatch.setattr(os, "write", counting_write)   # the one os.write every module (ledger's write_all) calls
 
 
 def run_main(argv):

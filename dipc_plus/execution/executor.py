@@ -130,8 +130,7 @@ class Source:
         if obj is not None:
             return obj
         if self.build is None:
-            raise UserError("this check was not loaded from files, so a worker cannot rebuild it",
-                            hint="use --executor local (or run it from the command line)")
+            raise cannot_rebuild("a worker")
         for path, digest in self.files:
             try:
                 seen = file_digest(path)
@@ -145,6 +144,12 @@ class Source:
         obj = self.build(*self.args)
         _BUILT[self.key] = obj
         return obj
+
+
+def cannot_rebuild(worker: str) -> UserError:
+    """The error of a run whose check a `worker` would have to rebuild, though no builder came with it."""
+    return UserError(f"this check was not loaded from files, so {worker} cannot rebuild it",
+                     hint="use --executor local (or run it from the command line)")
 
 
 DASK_SCHEDULERS = ("tcp", "tls", "ws", "wss", "ucx")   # the protocols a scheduler elsewhere listens on
@@ -235,11 +240,6 @@ class Executor:
         """The scheduler's address, and where it came from when the user did not type it."""
         return f"{self.scheduler}" + (f" (from {self.origin})" if self.origin != "--scheduler" else "")
 
-    def describe(self) -> str:
-        if self.kind == "dask":
-            return f"dask scheduler {self.scheduler_text()}"
-        return f"{self.jobs} local processes" if self.kind == "local" else "this process"
-
 
 SERIAL = Executor()
 
@@ -298,9 +298,8 @@ def _call(fn, source, task):
 
 def _worker_init(parent: int):
     """A local worker: dies with the process that forked it (kill -9, the OOM killer, an
-    unguarded run's main process), and leaves SIGINT / SIGTERM to its owner, which kills it."""
-    global _IN_WORKER
-    _IN_WORKER = True
+    unguarded run's main process), and leaves SIGINT / SIGTERM to its owner, which kills it
+    (`_call` marks it a worker)."""
     die_with_parent(parent)
     for sig in EXIT_SIGNAL:
         signal.signal(sig, signal.SIG_IGN)
@@ -313,7 +312,14 @@ def run_tasks(fn: Callable, source: Source, tasks: list, *, executor: Executor =
     `done(i, result)` is called as each task finishes (in any order: a progress bar);
     closing the generator early cancels the tasks still running."""
     with bulk_gc():
-        yield from _run_tasks(fn, source, tasks, executor, done)
+        if executor.parallel and len(tasks) > 1:
+            yield from (_run_dask if executor.kind == "dask" else _run_local)(fn, source, tasks, executor, done)
+            return
+        for i, task in enumerate(tasks):
+            out = fn(source, task)
+            if done is not None:
+                done(i, out)
+            yield out
 
 
 def run_dealt(fn: Callable, source: Source, items: list, *, executor: Executor = SERIAL, context=None,
@@ -332,20 +338,6 @@ def run_dealt(fn: Callable, source: Source, items: list, *, executor: Executor =
     for j, got in enumerate(run_tasks(fn, source, tasks, executor=executor)):
         out[j::hands] = got
     return out
-
-
-def _run_tasks(fn, source, tasks, executor, done):
-    if not executor.parallel or len(tasks) <= 1:
-        for i, task in enumerate(tasks):
-            out = fn(source, task)
-            if done is not None:
-                done(i, out)
-            yield out
-        return
-    if executor.kind == "dask":
-        yield from _run_dask(fn, source, tasks, executor, done)
-    else:
-        yield from _run_local(fn, source, tasks, executor, done)
 
 
 _IN_FLIGHT = 4   # tasks submitted ahead per worker of a local run (their results wait in the client)
@@ -383,25 +375,23 @@ def _run_local(fn, source, tasks, executor, done):
         submit_up_to(window)
     finally:
         gc.unfreeze()
-    reported: set = set()
+    reported: set = set()   # indices of the pending tasks whose end `done` has heard of
 
-    def report(i, f):
-        if done is not None and i not in reported and f.exception() is None:
-            reported.add(i)
-            done(i, f.result())
+    def report_finished() -> None:
+        for j, f in pending.items():
+            if j not in reported and f.done():
+                reported.add(j)
+                if done is not None and f.exception() is None:
+                    done(j, f.result())
 
     try:
         for i in range(len(tasks)):
-            fut = pending[i]
-            while not fut.done():
-                waiting = {f: j for j, f in pending.items() if not f.done()}
-                finished, _ = wait(list(waiting), timeout=_SIGNAL_POLL, return_when=FIRST_COMPLETED)
-                for f in finished:
-                    if not isinstance(f.exception(), BrokenProcessPool):
-                        report(waiting[f], f)
+            while not pending[i].done():
+                wait([f for f in pending.values() if not f.done()], timeout=_SIGNAL_POLL, return_when=FIRST_COMPLETED)
+                report_finished()
+            report_finished()
             try:
-                report(i, fut)
-                result = fut.result()
+                result = pending[i].result()
                 del pending[i]
                 reported.discard(i)
                 submit_up_to(i + 1 + window)
@@ -490,25 +480,25 @@ def _one_line(exc: BaseException) -> str:
     return text if len(text) <= 200 else text[:200] + "..."
 
 
-def _run_dask(fn, source, tasks, executor, done):
-    if source.build is None:
-        raise UserError("this check was not loaded from files, so a Dask worker cannot rebuild it",
-                        hint="use --executor local (or run it from the command line)")
-    _no_worker_wait()   # a bad DIPC_DASK_WORKER_WAIT is refused before any work
-    quiet_dask_logs()
-    yield from _run_dask_quietly(fn, source, tasks, executor, done)
+_CONNECTION_LOST = ("CommClosedError", "StreamClosedError")   # Dask's names of a dropped connection
+_CANCELLED = ("CancelledError", "FutureCancelledError")
 
 
 def is_dask_failure(exc: BaseException, fut=None) -> bool:
     """True when Dask itself failed (a worker killed, the scheduler lost, a part cancelled), False
     for an exception the task raised."""
     name = type(exc).__name__
-    if name in ("KilledWorker", "CancelledError", "FutureCancelledError", "CommClosedError", "StreamClosedError"):
+    if name == "KilledWorker" or name in _CONNECTION_LOST or name in _CANCELLED:
         return True
     return fut is not None and getattr(fut, "status", None) in ("cancelled", "lost")
 
 
-def _run_dask_quietly(fn, source, tasks, executor, done):
+def _run_dask(fn, source, tasks, executor, done):
+    """The tasks on a Dask cluster's workers, which rebuild the source from its files."""
+    if source.build is None:
+        raise cannot_rebuild("a Dask worker")
+    grace = _no_worker_wait()   # a bad DIPC_DASK_WORKER_WAIT is refused before any work
+    quiet_dask_logs()
     from distributed import as_completed
     client = _dask_client(executor)
     try:
@@ -524,7 +514,7 @@ def _run_dask_quietly(fn, source, tasks, executor, done):
         queue = as_completed(futures, loop=client.loop)
         for want in range(len(futures)):
             while want not in results:
-                fut = _next_finished(queue, client, executor)
+                fut = _next_finished(queue, client, executor, grace)
                 i = index[fut.key]
                 try:
                     results[i] = fut.result()
@@ -564,11 +554,10 @@ def _no_worker_wait() -> float:
     return value
 
 
-def _next_finished(queue, client, executor: "Executor"):
-    """The next finished future; ends the run when the scheduler has had no worker for the grace
-    period (every worker died and none came back, or none was ever started): Dask itself would keep
+def _next_finished(queue, client, executor: "Executor", grace: float):
+    """The next finished future; ends the run when the scheduler has had no worker for `grace`
+    seconds (every worker died and none came back, or none was ever started): Dask itself would keep
     the parts waiting forever, and every run must end."""
-    grace = _no_worker_wait()
     alone_since = None
     last_look = 0.0
     while not queue.has_ready():
@@ -604,14 +593,14 @@ def _dask_failure(exc: BaseException, executor: "Executor") -> UserError:
     text = str(exc)
     where = executor.scheduler_text()
     if "scheduler-connection-lost" in text or "lost the connection to the scheduler" in text or \
-            type(exc).__name__ in ("CommClosedError", "StreamClosedError") or isinstance(exc, (OSError, TimeoutError)):
+            type(exc).__name__ in _CONNECTION_LOST or isinstance(exc, (OSError, TimeoutError)):
         return UserError(f"the Dask scheduler at {where} stopped answering before the run finished (it was "
                          f"stopped, or the network failed)",
                          hint="restart the scheduler and its workers, then run the check again")
     if isinstance(exc, KilledWorker):
         return UserError(f"a Dask worker died while running a part, on every retry ({_one_line(exc)})",
                          hint="check the workers' memory limits and logs")
-    if type(exc).__name__ in ("CancelledError", "FutureCancelledError"):
+    if type(exc).__name__ in _CANCELLED:
         return UserError(f"the Dask scheduler at {where} cancelled a part: {_one_line(exc)}",
                          hint="check the scheduler's log, then run the check again")
     return UserError(f"the Dask run failed: {type(exc).__name__}: {_one_line(exc)}",

@@ -67,25 +67,25 @@ def read_user_file(path, what: str = "file", hint: str | None = None) -> bytes:
     """The bytes of a regular file of at most `file_bytes` bytes, read without following it further."""
     path = str(path)
     shown = limits.clip(path, 80)
+
+    def refused(reason: str, default_hint: str) -> UserError:
+        return UserError(f"cannot read the {what} '{shown}': {reason}", hint=hint or default_hint, file=path)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
-        raise UserError(f"cannot read the {what} '{shown}': no such file", hint=hint or "check the path", file=path) from None
+        raise refused("no such file", "check the path") from None
     except IsADirectoryError:
-        raise UserError(f"cannot read the {what} '{shown}': it is a directory", hint=hint or "give a file", file=path) from None
+        raise refused("it is a directory", "give a file") from None
     except OSError as err:
-        raise UserError(f"cannot read the {what} '{shown}': {err.strerror or err}",
-                        hint=hint or "check the path and permissions", file=path) from None
+        raise refused(err.strerror or str(err), "check the path and permissions") from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise UserError(f"cannot read the {what} '{shown}': it is a directory", hint=hint or "give a file", file=path)
+            raise refused("it is a directory", "give a file")
         if not stat.S_ISREG(info.st_mode):
-            raise UserError(f"cannot read the {what} '{shown}': not a regular file (a device, FIFO or socket)",
-                            hint=hint or "give the path of an ordinary file", file=path)
+            raise refused("not a regular file (a device, FIFO or socket)", "give the path of an ordinary file")
         if is_pseudo_file(path, info):
-            raise UserError(f"cannot read the {what} '{shown}': a file of the kernel (/proc, /sys), not data",
-                            hint=hint or "give the path of an ordinary file", file=path)
+            raise refused("a file of the kernel (/proc, /sys), not data", "give the path of an ordinary file")
         limit = limits.get("file_bytes")
         if info.st_size > limit:
             raise UserError(f"the {what} '{shown}' has {info.st_size} bytes, over the limit of {limit}",
@@ -95,8 +95,7 @@ def read_user_file(path, what: str = "file", hint: str | None = None) -> bytes:
                 fd = None
                 data = fh.read(limit + 1)
         except OSError as err:
-            raise UserError(f"cannot read the {what} '{shown}': {err.strerror or err}",
-                            hint=hint or "give the path of an ordinary file", file=path) from None
+            raise refused(err.strerror or str(err), "give the path of an ordinary file") from None
         if len(data) > limit:  # grew while we read it
             raise UserError(f"the {what} '{shown}' has more than {limit} bytes", hint=limits.hint("file_bytes"), file=path)
         note_input(path)
@@ -231,13 +230,10 @@ def atomic_path(path, inputs=(), extensions: tuple[str, ...] | None = None):
     check_output(path, inputs, extensions)
     folder = os.path.dirname(os.path.abspath(path))
     base, ext = os.path.splitext(os.path.basename(path))
+    tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=f".tmp{ext}", dir=folder)
-    except OSError as err:
-        raise UserError(f"cannot write '{limits.clip(path, 80)}': {err.strerror or err}",
-                        hint="check that the folder exists and is writable") from None
-    os.close(fd)
-    try:
+        os.close(fd)
         yield tmp
         check_output(path, inputs, extensions)
         os.chmod(tmp, new_file_mode(path))
@@ -246,7 +242,7 @@ def atomic_path(path, inputs=(), extensions: tuple[str, ...] | None = None):
         raise UserError(f"cannot write '{limits.clip(path, 80)}': {err.strerror or err}",
                         hint="check that the folder exists and is writable") from None
     finally:
-        if os.path.exists(tmp):
+        if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
 
 

@@ -46,7 +46,7 @@ from typing import Callable
 from dipc_plus.execution import ledger
 from dipc_plus.execution.lifetime import (EXIT_SIGNAL, SignalLatch, die_with_parent, kill_group, signal_name,
                                           stop_message)
-from dipc_plus.execution.std_streams import descriptor, flush_quietly
+from dipc_plus.execution.std_streams import descriptor, flush_quietly, write_all
 
 DEFAULT_TIMEOUT = 1800.0          # seconds
 DEFAULT_MAX_MEMORY = 8 << 30      # bytes of address space per process
@@ -66,6 +66,11 @@ class Stopped:
     exit: int
     decided: list = field(default_factory=list)   # ledger records: what the child decided before
     dropped: int = 0                              # records past ledger.MAX_RECORDS, counted only
+
+    @classmethod
+    def by_signal(cls, signum: int) -> "Stopped":
+        """The stop of a SIGINT (exit 130) or SIGTERM (143)."""
+        return cls(stop_message(signum), None, EXIT_SIGNAL[signum])
 
 
 def parse_size(text: str) -> int:
@@ -87,13 +92,6 @@ def parse_size(text: str) -> int:
     return int(value * factor)
 
 
-def check_timeout(seconds: float) -> float:
-    """`seconds` when it is 0 (no limit) or in (0, MAX_TIMEOUT]; ValueError otherwise (NaN, inf, negative)."""
-    if not 0 <= seconds <= MAX_TIMEOUT:
-        raise ValueError(seconds)
-    return seconds
-
-
 def checked_limits(timeout: object, max_memory: object) -> tuple[float, int]:
     """`--timeout` and `--max-memory` (the API's `timeout=` and `max_memory=`) checked, as (seconds,
     bytes) with 0 for no limit; a UserError in the command's words otherwise.
@@ -104,9 +102,9 @@ def checked_limits(timeout: object, max_memory: object) -> tuple[float, int]:
     from dipc_plus.errors import UserError
     from dipc_plus.execution.limits import clip
     try:
-        if isinstance(timeout, bool):
+        seconds = float(timeout or 0)        # type: ignore[arg-type]
+        if isinstance(timeout, bool) or not 0 <= seconds <= MAX_TIMEOUT:   # also NaN, inf, negative
             raise ValueError(timeout)
-        seconds = check_timeout(float(timeout or 0))        # type: ignore[arg-type]
     except (TypeError, ValueError, OverflowError):
         raise UserError(f"--timeout must be 0 (no limit) or a number of seconds up to {MAX_TIMEOUT:.0f}, "
                         f"not {clip(timeout)}", hint="e.g. --timeout 600, or 0 for no limit") from None
@@ -138,7 +136,7 @@ def run_guarded(fn: Callable[[], int], *, timeout: float | None, max_memory: int
         if not (timeout or max_memory) or not hasattr(os, "fork"):
             return _run_here(fn, on_stop, buffer_stdout, latch)
         if latch.first is not None:   # a signal came before the run began: start nothing
-            return on_stop(Stopped(stop_message(latch.first), None, EXIT_SIGNAL[latch.first]))
+            return on_stop(Stopped.by_signal(latch.first))
         buffer_out = buffer_stdout or descriptor(sys.stdout) is None
         buffer_err = descriptor(sys.stderr) is None
         flush_quietly(sys.stdout, sys.stderr)
@@ -184,7 +182,7 @@ def _run_here(fn, on_stop, buffer_stdout, latch) -> int:
         code = EXIT_SIGNAL[signum]
         try:
             sys.stdout = real
-            code = on_stop(Stopped(stop_message(signum), None, code))
+            code = on_stop(Stopped.by_signal(signum))
             flush_quietly(sys.stdout, sys.stderr)
         finally:
             os._exit(code)
@@ -236,9 +234,7 @@ def _child(fn, parent, fds, latch, timeout, max_memory, spool, buffer_err) -> No
     except BaseException:  # pragma: no cover - fn handles its own errors
         code = 3
     try:
-        view = memoryview(json.dumps({"exit": code, "err": err}).encode())
-        while view:
-            view = view[os.write(w, view):]
+        write_all(w, json.dumps({"exit": code, "err": err}).encode())
     finally:
         os._exit(0)
 
@@ -285,7 +281,7 @@ def _watch(pid: int, r: int, lr: int, latch: SignalLatch, timeout: float | None)
     watched = {fd for fd in (r, lr, latch.fd, pidfd) if fd is not None and fd >= 0}
     while True:
         if latch.first is not None:
-            seen.stop = Stopped(stop_message(latch.first), None, EXIT_SIGNAL[latch.first])
+            seen.stop = Stopped.by_signal(latch.first)
             break
         wait = 0.5 if deadline is None else max(0.0, min(0.5, deadline - time.monotonic()))
         ready, _, _ = select.select(sorted(watched), [], [], wait)
@@ -297,7 +293,7 @@ def _watch(pid: int, r: int, lr: int, latch: SignalLatch, timeout: float | None)
             break   # the result is complete: a signal from now on changes nothing
         if _exited(pid):
             if latch.first is not None:   # the user's word wins over how the child ended
-                seen.stop = Stopped(stop_message(latch.first), None, EXIT_SIGNAL[latch.first])
+                seen.stop = Stopped.by_signal(latch.first)
             break   # what it wrote is read below
         if deadline is not None and time.monotonic() >= deadline:
             seen.stop = Stopped(f"stopped after the time limit of {timeout:g} s",
@@ -360,7 +356,7 @@ def _abnormal_end(status: int, max_memory: int | None) -> Stopped:
                        "this is a bug in dipc, please report it", 3)
     sig = os.WTERMSIG(status)
     if sig in EXIT_SIGNAL:
-        return Stopped(stop_message(sig), None, EXIT_SIGNAL[sig])
+        return Stopped.by_signal(sig)
     name = signal_name(sig)
     if sig == signal.SIGKILL:
         return Stopped("the run was killed (SIGKILL: the out-of-memory killer or another process)",

@@ -27,60 +27,39 @@ class JsonSpool:
         self._file = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
         self._count = 0
 
-    def append(self, value) -> None:
-        self._file.write((value if isinstance(value, RawJSON) else json.dumps(value)) + "\n")
-        self._count += 1
-
     def append_lines(self, text: str, count: int) -> None:
         """`count` encoded values at once: `text` is each one's JSON followed by a newline."""
         self._file.write(text)
         self._count += count
 
-    def extend(self, values) -> None:
-        for v in values:
-            self.append(v)
-
-    def __iadd__(self, values) -> "JsonSpool":
-        self.extend(values)
-        return self
-
     def __len__(self) -> int:
         return self._count
+
+    def _lines(self) -> Iterator[str]:
+        """Each stored line without its newline; the file is left at its end for the next append."""
+        self._file.flush()
+        self._file.seek(0)
+        try:
+            for line in self._file:
+                yield line[:-1]
+        finally:
+            self._file.seek(0, 2)
 
     def __getstate__(self) -> dict:
         """Its lines as one string: a report made in a guarded child (the API's timeout=) travels back
         to the caller whole."""
-        self._file.flush()
-        self._file.seek(0)
-        text = self._file.read()
-        self._file.seek(0, 2)
-        return {"text": text, "count": self._count}
+        return {"text": "".join(line + "\n" for line in self._lines()), "count": self._count}
 
     def __setstate__(self, state: dict) -> None:
         self.__init__()
         self.append_lines(state["text"], state["count"])
 
     def __iter__(self) -> Iterator[RawJSON]:
-        self._file.flush()
-        self._file.seek(0)
-        for line in self._file:
-            yield RawJSON(line[:-1])
-        self._file.seek(0, 2)
+        return map(RawJSON, self._lines())
 
     def values(self) -> Iterator:
         """The values decoded, one at a time, in order (a text report's lines, kept as JSON strings)."""
-        for raw in self:
-            yield json.loads(raw)
-
-    def write_lines(self, out, pad: str) -> None:
-        """The values as the elements of a JSON list: `pad` before each, ",\\n" between them."""
-        self._file.flush()
-        self._file.seek(0)
-        first = True
-        for line in self._file:
-            out.write(pad + line[:-1] if first else ",\n" + pad + line[:-1])
-            first = False
-        self._file.seek(0, 2)
+        return map(json.loads, self._lines())
 
     def close(self) -> None:
         self._file.close()
@@ -100,16 +79,17 @@ def write_json(value, out, pad: str = "") -> None:
             first = False
             write_json(v, out, inner)
         out.write("\n" + pad + "}")
-    elif isinstance(value, JsonSpool):
-        if not len(value):
-            out.write("[]")
-        else:
-            out.write("[\n")
-            value.write_lines(out, pad + "  ")
-            out.write("\n" + pad + "]")
-    elif isinstance(value, list) and any(isinstance(v, (dict, list, RawJSON)) for v in value):
-        inner = pad + "  "
-        out.write("[\n" + ",\n".join(inner + (v if isinstance(v, RawJSON) else json.dumps(v)) for v in value)
-                  + "\n" + pad + "]")
+    elif isinstance(value, JsonSpool) or (isinstance(value, list) and
+                                          any(isinstance(v, (dict, list, RawJSON)) for v in value)):
+        _write_elements(value, out, pad)
     else:
         out.write(json.dumps(value))
+
+
+def _write_elements(values, out, pad: str) -> None:
+    """A list (or a spool, streamed from its file) with each element on one line of its own."""
+    inner, first = pad + "  ", True
+    for v in values:
+        out.write(("[\n" if first else ",\n") + inner + (v if isinstance(v, RawJSON) else json.dumps(v)))
+        first = False
+    out.write("[]" if first else "\n" + pad + "]")

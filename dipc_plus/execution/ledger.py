@@ -14,8 +14,9 @@ loops need not know whether they run guarded.
 from __future__ import annotations
 
 import json
-import os
 from json.encoder import encode_basestring_ascii
+
+from dipc_plus.execution.std_streams import write_all
 
 MAX_RECORDS = 10_000  # the parent keeps at most this many lines (the rest are counted)
 MAX_TEXT = 200        # characters of one recorded label
@@ -71,10 +72,8 @@ def record_lines(text: str) -> None:
     """Write records made by `lines` (nothing without a guard)."""
     if _fd is None or not text:
         return
-    data = memoryview(text.encode())
     try:
-        while data:
-            data = data[os.write(_fd, data):]
+        write_all(_fd, text.encode())
     except OSError:  # the parent is gone or stopped listening: the record is best effort
         attach(None)
 

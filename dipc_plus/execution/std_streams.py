@@ -57,6 +57,13 @@ def descriptor(stream) -> int | None:
         return None
 
 
+def write_all(fd: int, data) -> None:
+    """Every byte of `data` to descriptor `fd` (os.write may take only part of it); OSError as os.write raises it."""
+    view = memoryview(data).cast("B")
+    while view:
+        view = view[os.write(fd, view):]
+
+
 def flush_quietly(*streams) -> None:
     for stream in streams:
         try:
@@ -86,14 +93,11 @@ class WholeWrites(io.RawIOBase):
             return False
 
     def write(self, data) -> int:
-        view = memoryview(data).cast("B")
-        total = len(view)
         try:
-            while view:
-                view = view[os.write(self._fd, view):]
+            write_all(self._fd, data)
         except OSError as exc:
             self.failed(exc)
-        return total
+        return memoryview(data).nbytes
 
     def failed(self, exc: OSError) -> None:
         """A write failed: dropped (stderr)."""
