@@ -23,7 +23,7 @@ from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.claim_file import locate_key
 from dipc_plus.claims.privacy_types import DPClaim
 from dipc_plus.privacy.display import ENV_STYLE, log_text, user_env
-from dipc_plus.decision.envelope import boundary_text, envelope
+from dipc_plus.decision.envelope import Piece, boundary_text, envelope
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import constant_value, ln_text, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
@@ -46,13 +46,9 @@ class Candidate:
 
 
 @dataclass
-class LossPiece:
-    lo: object            # Fraction or RealRoot
-    hi: object            # Fraction, RealRoot or None (inf)
+class LossPiece(Piece):
+    """The ratio that is the loss on a piece of the eps interval, with its pair and output."""
     candidate: Candidate
-
-    def where(self) -> str:
-        return f"({boundary_text(self.lo)}, {boundary_text(self.hi)})"
 
 
 @dataclass
