@@ -149,13 +149,13 @@ class LossResult:
                     f"{show_env(user_env(program, c.neighbour), **ENV_STYLE)}, output "
                     f"{show_env(user_env(program, c.output), **ENV_STYLE)}")
 
+        others = " or ".join((["other inputs"] if not scope.complete else []) +
+                             (["other parameter values"] if scope.params else []))
         lines = [f"tight privacy loss of {program.name} ({claim.adjacency.describe()}, {claim.eps}) "
                  f"{scope.summary()}",
-                 "  (tight on these inputs" + ("" if scope.complete else ": other inputs") +
-                 (" or" if not scope.complete and scope.params else ":" if scope.params else "") +
-                 (" other parameter values" if scope.params else "") +
+                 "  (tight on these inputs" + (f": {others}" if others else "") +
                  (", or sets of real outputs other than unions of the named events," if scope.events else "") +
-                 (" may have a larger loss)" if (scope.params or not scope.complete or scope.events) else ")")]
+                 (" may have a larger loss)" if others or scope.events else ")")]
         lines += [f"structure: {note}" for note in (self.plan.notes if self.plan is not None else [])]
         lines.append(f"{self.pairs} pair(s) of neighbouring inputs, {self.candidates} likelihood ratio(s), "
                      f"{self.distinct} distinct; {self.seconds:.2f} s")
