@@ -173,10 +173,3 @@ def attack_figure(results: list[AttackResult], hi: float = 5.0, program: str = "
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     return fig
 
-
-def plot_attacks(results: list[AttackResult], path: str, hi: float = 5.0, program: str = "") -> None:
-    """Write `attack_figure` headlessly (Agg canvas; pyplot's backend is left alone)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    fig = attack_figure(results, hi, program)
-    FigureCanvasAgg(fig)
-    fig.savefig(path, dpi=150)
