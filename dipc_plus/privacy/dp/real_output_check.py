@@ -51,6 +51,7 @@ from dipc_plus.semantics.distribution import output_distribution
 from dipc_plus.semantics.dtmc import mul
 from dipc_plus.semantics.real_output_density import real_output_densities
 from dipc_plus.semantics.symbolic_chain import NotSymbolic, symbolic_paths
+from dipc_plus.semantics.values import group_arrays
 
 __all__ = ["RealOutputCheck", "check_real_outputs", "outcome_event_probability", "SCOPE_KIND"]
 
@@ -401,7 +402,7 @@ def outcome_event_probability(program, u: dict, outcome, lo, hi) -> ExpFrac:
         lo = [lo] * len(outcome.released)
     if not isinstance(hi, (list, tuple)):
         hi = [hi] * len(outcome.released)
-    dist = output_distribution(program, _grouped(program, u), shortcuts=False)
+    dist = output_distribution(program, group_arrays(program, u), shortcuts=False)
     idx = {n: i for i, n in enumerate(dist.names)}
     finite_names = [n for n, t in program.outputs if isinstance(t, (ir.BoolT, ir.DomT))]
     total = ExpFrac.of(ExpPoly.ZERO)
@@ -428,18 +429,6 @@ def outcome_event_probability(program, u: dict, outcome, lo, hi) -> ExpFrac:
         if not p.is_zero():
             total = total + mul(entry.weight, p)
     return total
-
-
-def _grouped(program, u: dict) -> dict:
-    """Flat input values -> the input table `output_distribution` takes (arrays as lists)."""
-    out: dict = {}
-    for name, elems in program.arrays.items():
-        if all(e in u for e in elems):
-            out[name] = [u[e] for e in elems]
-    for n, _ in program.inputs:
-        if not any(n in elems for elems in program.arrays.values()):
-            out[n] = u[n]
-    return out
 
 
 def _ratio_ball(p: ExpFrac, q: ExpFrac, eps: Fraction) -> arb | None:
