@@ -403,18 +403,10 @@ class LossReport(Report):
         return self.result.attacks
 
     @property
-    def budget_holds(self) -> bool | None:
-        fn = getattr(self.result.part, "budget_holds", None)
-        return None if fn is None else bool(fn())
-
-    @property
     def verified(self) -> bool | None:
-        return self.budget_holds
+        return None if self.verdict == "computed" else self.verdict == "verified"
 
-    @property
-    def verdict(self) -> str:
-        holds = self.budget_holds
-        return "computed" if holds is None else "verified" if holds else "refuted"
+    budget_holds = verified
 
     @property
     def loss(self) -> str:

@@ -100,6 +100,11 @@ class LossResult:
         from dipc_plus.privacy.dp.check import claim_scope
         return claim_scope(self.claim)
 
+    @property
+    def verdict(self) -> str:
+        """'verified' when the claimed budget holds on the claim's eps (`budget_holds`), else 'refuted'."""
+        return "verified" if self.budget_holds() else "refuted"
+
     def budget_holds(self) -> bool:
         """Is L(eps) <= the claimed budget for every eps of the claim (decided exactly, delta = 0)?"""
         b = self.claim.budget

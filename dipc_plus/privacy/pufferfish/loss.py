@@ -31,6 +31,7 @@ class PufferfishLoss:
     worst: tuple | None
     seconds: float
     tables: object = None   # input -> output table, as computed for the ratios (the attack reads the same)
+    verdict = "computed"    # the ratios themselves: a Pufferfish claim states no budget to the loss
 
     def to_json(self) -> dict:
         def row(r) -> dict:
