@@ -16,7 +16,7 @@ breakpoints, and the optimal guess per output is reported piece by piece.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
@@ -45,7 +45,6 @@ class AttackResult:
     pieces: list                      # AttackPiece
     interval: Interval
     seconds: float = 0.0
-    notes: list = field(default_factory=list)
 
     def advantage(self, piece: AttackPiece) -> ExpFrac:
         return piece.success - ExpFrac.of(ExpPoly.const(self.baseline))
@@ -69,8 +68,6 @@ class AttackResult:
             lines.append(f"    advantage = {self.advantage(p)}")
             g = ", ".join(f"{'/'.join(str(json_exact(x)) for x in k)} -> {v}" for k, v in p.guesses.items())
             lines.append(f"    best guess per output: {g}")
-        for n in self.notes:
-            lines.append(f"  {n}")
         return "\n".join(lines)
 
 
