@@ -236,7 +236,6 @@ class PufferfishSetup:
         self.source = source if source is not None else Source(None, (), (), key=f"pufferfish-{id(claim)}")
         work = PufferfishWork(claim)
         self.source.seed(work)
-        self.work = work
         keys = list(work.inputs)
         ranges = (chunks(len(keys), 4 * self.executor.jobs) if self.executor.parallel
                   else [(i, i + 1) for i in range(len(keys))])
