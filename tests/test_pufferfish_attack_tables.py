@@ -28,5 +28,5 @@ def test_decide_loss_hands_its_tables_to_the_attack(monkeypatch):
     seen = []
     original = attack.scenario_attacks
     monkeypatch.setattr(attack, "scenario_attacks", lambda claim, **kw: seen.append(kw) or original(claim, **kw))
-    result, attacks = decide_loss(load_privacy_claim(CLAIM), DEFAULT_OPTIONS, {}, attack=True)
-    assert attacks and seen and seen[0]["tables"] == result.tables
+    result = decide_loss(load_privacy_claim(CLAIM), DEFAULT_OPTIONS, {}, attack=True)
+    assert result.attacks and seen and seen[0]["tables"] == result.part.tables

@@ -449,6 +449,5 @@ def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None
         from dipc_plus.privacy.decide import decide_loss
         loaded, values = _privacy_claim(claim, program, params)
         with certified_or_exit_2():
-            result, found = decide_loss(loaded, options, values, structure=structure, attack=attack)
-        return LossReport(result, attack=found)
+            return LossReport(decide_loss(loaded, options, values, structure=structure, attack=attack))
     return checked(run, locals())

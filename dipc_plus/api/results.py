@@ -380,8 +380,9 @@ class PrivacyReport(Report):
         if self.claim.kind != "dp":
             raise UserError("plot() draws the privacy loss of a DP claim",
                             hint="for a Pufferfish claim use privacy_loss(claim) and its attack")
+        from dipc_plus.privacy.loss.plot import loss_figure
         from dipc_plus.privacy.loss.tight import privacy_loss
-        return LossReport(privacy_loss(self.claim)).plot()
+        return shown(loss_figure(privacy_loss(self.claim)))
 
 
 class LossReport(Report):
@@ -401,51 +402,41 @@ class LossReport(Report):
 
     checked = "privacy loss"
 
-    def __init__(self, result: Any, attack: list | None = None):
-        self.result = result
-        self.attack = attack
+    def __init__(self, result: Any):
+        self.result = result      # privacy.result.PrivacyResult: the loss is its part; it owns the text and the JSON
 
     @property
-    def budget_holds(self) -> bool | None:
-        fn = getattr(self.result, "budget_holds", None)
-        return None if fn is None else bool(fn())
+    def attack(self) -> list | None:
+        """The Bayes-optimal adversaries per scenario (a Pufferfish claim with ``attack=True``), else None."""
+        return self.result.attacks
 
     @property
     def verified(self) -> bool | None:
-        return self.budget_holds
+        return None if self.verdict == "computed" else self.verdict == "verified"
 
-    @property
-    def verdict(self) -> str:
-        holds = self.budget_holds
-        return "computed" if holds is None else "verified" if holds else "refuted"
+    budget_holds = verified
 
     @property
     def loss(self) -> str:
         """The tight loss as text: a closed form in eps, ``ln(r)``, piecewise, or ``inf``."""
-        fn = getattr(self.result, "loss_text", None)
+        fn = getattr(self.result.part, "loss_text", None)
         return str(fn()) if fn is not None else "(Pufferfish: see the rows)"
 
     def raw_json(self) -> dict:
-        out = {**self.result.to_json(), **self.options.mode_json()}
-        if self.attack is not None:
-            out["attack"] = [a.to_json() for a in self.attack]
-        return out
-
-    def render_text(self) -> str:
-        return "\n\n".join([str(self.result.report())] + [a.report() for a in (self.attack or [])])
+        return self.result.to_json(self.options.mode_json())   # "mode" before the attack, as the command
 
     def summary(self) -> str:
         if self.budget_holds is None:
-            return f"Pufferfish loss of {self.claim.program.name}: {len(self.result.rows)} ratio(s)"
-        sup = getattr(self.result, "sup", None)
+            return f"Pufferfish loss of {self.claim.program.name}: {len(self.result.part.rows)} ratio(s)"
+        sup = getattr(self.result.part, "sup", None)
         extra = f", sup L(eps)/eps = {sup.text()}" if sup is not None else ""
         return (f"{self.html_title}: L(eps) = {self.loss}{extra}; budget "
                 f"{self.claim.budget} {'holds' if self.budget_holds else 'fails'}")
 
     def html_rows(self) -> list[tuple[str, object]]:
         rows: list[tuple[str, object]] = [("claim", self.claim.describe())]
-        if hasattr(self.result, "loss_text"):
-            sup = getattr(self.result, "sup", None)
+        if hasattr(self.result.part, "loss_text"):
+            sup = getattr(self.result.part, "sup", None)
             rows += [("tight loss L(eps)", self.loss), *([("sup L(eps)/eps", sup.text())] if sup is not None else []),
                      ("budget holds", self.budget_holds)]
         return rows
@@ -459,7 +450,7 @@ class LossReport(Report):
             raise UserError("plot() draws the loss of a DP claim",
                             hint="a Pufferfish claim's picture is its attack (dipc privacy-loss --attack --plot)")
         from dipc_plus.privacy.loss.plot import loss_figure
-        return shown(loss_figure(self.result))
+        return shown(loss_figure(self.result.part))
 
 
 def accuracy_detail(counterexample: Any) -> str:

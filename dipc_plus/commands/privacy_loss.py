@@ -12,7 +12,7 @@ adversary's success and advantage for each scenario.
 from __future__ import annotations
 
 from dipc_plus.errors import UserError
-from dipc_plus.execution.files import FIGURE_EXTENSIONS, atomic_path
+from dipc_plus.execution.files import FIGURE_EXTENSIONS, write_figure
 from dipc_plus.commands.common import (add_privacy_arguments, certified_or_exit_2, executor_of, input_files,
                                        load_privacy, print_json, run_options)
 from dipc_plus.semantics.inputs import parse_params
@@ -53,23 +53,18 @@ def run(args) -> int:
         raise UserError("--plot with a Pufferfish claim plots the attack: add --attack")
     options = run_options(args)
     with certified_or_exit_2():
-        result, attack = decide_loss(claim, options, parse_params(args.set), attack=args.attack,
-                                     structure=False if args.no_structure else None, executor=executor_of(options))
+        result = decide_loss(claim, options, parse_params(args.set), attack=args.attack,
+                             structure=False if args.no_structure else None, executor=executor_of(options))
     if args.plot and not pufferfish:
-        from dipc_plus.privacy.loss.plot import save_loss_figure
-        with atomic_path(args.plot, input_files(args, claim.program.source), FIGURE_EXTENSIONS) as tmp:
-            save_loss_figure(result, tmp)
-    if args.json:
-        with certified_or_exit_2():
-            out = {**result.to_json(), **options.mode_json()}
-        if attack is not None:
-            out["attack"] = [a.to_json() for a in attack]
-        print_json(out, claim.program)
-    else:
-        with certified_or_exit_2():
-            print("\n\n".join([result.report()] + [a.report() for a in attack or []]))
+        from dipc_plus.privacy.loss.plot import loss_figure
+        write_figure(args.plot, lambda: loss_figure(result.part), input_files(args, claim.program.source))
+    with certified_or_exit_2():
+        if args.json:
+            print_json(result.to_json(options.mode_json()), claim.program)
+        else:
+            print(result.report())
     if args.plot and pufferfish:
-        from dipc_plus.privacy.pufferfish.attack import plot_attacks
-        with atomic_path(args.plot, input_files(args, claim.program.source), FIGURE_EXTENSIONS) as tmp:
-            plot_attacks(attack, tmp, program=claim.program.name)
+        from dipc_plus.privacy.pufferfish.attack import attack_figure
+        write_figure(args.plot, lambda: attack_figure(result.attacks, program=claim.program.name),
+                     input_files(args, claim.program.source))
     return 0

@@ -34,8 +34,12 @@ Boundary = Union[Fraction, RealRoot]
 # simplest rationals (Stern-Brocot descent against exact region ends)
 # ---------------------------------------------------------------------------------------
 
-def _cmp(q: Fraction, b: Boundary) -> int:
-    """sign(q - b) for a rational or a RealRoot boundary."""
+def compare_boundary(q: Fraction, b: Boundary) -> int:
+    """sign(q - b) for a rational or a RealRoot boundary.
+
+    >>> compare_boundary(Fraction(1, 2), analyse(ExpPoly.exp(1) - 2).roots[0]), compare_boundary(Fraction(1), Fraction(1))
+    (-1, 0)
+    """
     if isinstance(b, RealRoot):
         return -b.compare(q)
     return (q > b) - (q < b)
@@ -67,11 +71,11 @@ def simplest_rational(lo: Boundary, hi: Boundary | None, lo_closed: bool = False
     """
 
     def where(q: Fraction) -> int:  # -1: left of the interval, 0: inside, +1: right of it
-        c = _cmp(q, lo)
+        c = compare_boundary(q, lo)
         if c < 0 or (c == 0 and not lo_closed):
             return -1
         if hi is not None:
-            c = _cmp(q, hi)
+            c = compare_boundary(q, hi)
             if c > 0 or (c == 0 and not hi_closed):
                 return 1
         return 0

@@ -13,12 +13,33 @@ their enclosures are disjoint.  No zero is dropped and none is merged by guesswo
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from fractions import Fraction
 
-from dipc_plus.decision.decide import (Interval, analyse, boundary_text, decide,  # noqa: F401
+from dipc_plus.decision.decide import (Interval, analyse, boundary_text, compare_boundary, decide,  # noqa: F401
                                        same_point, sample_between, sample_points, sign_at)
 from dipc_plus.decision.roots import separate
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+
+
+@dataclass
+class Piece:
+    """A piece (lo, hi) of the eps interval on which one closed form leads (the loss's ratio, the
+    attack's success); ends are rationals or `RealRoot`s, hi None for infinity.
+
+    >>> piece = Piece(Fraction(0), analyse(ExpFrac.of(ExpPoly.exp(1) - 2)).roots[0])
+    >>> piece.where(), piece.contains(Fraction(1, 2)), piece.contains(Fraction(1))
+    ('(0, ln(2))', True, False)
+    """
+    lo: object
+    hi: object
+
+    def where(self) -> str:
+        return f"({boundary_text(self.lo)}, {boundary_text(self.hi)})"
+
+    def contains(self, x: Fraction) -> bool:
+        """lo <= x <= hi, decided exactly (ends shared by two pieces belong to both)."""
+        return compare_boundary(x, self.lo) >= 0 and (self.hi is None or compare_boundary(x, self.hi) <= 0)
 
 
 def _factor_key(factor: ExpPoly) -> ExpPoly:

@@ -81,18 +81,18 @@ def decide_privacy(claim, options: RunOptions, params: dict, *, every_length: bo
 
 
 def decide_loss(claim, options: RunOptions, params: dict, *, structure: bool | None = None, attack: bool = False,
-                executor: Any = None) -> tuple[Any, list | None]:
-    """The tight loss of a DP claim, or a Pufferfish claim's likelihood ratios (and with `attack`
-    the Bayes-optimal adversary per scenario): (result, attacks or None)."""
+                executor: Any = None) -> PrivacyResult:
+    """The tight loss of a DP claim (its part a `LossResult`), or a Pufferfish claim's likelihood ratios
+    (a `PufferfishLoss`, and with `attack` the Bayes-optimal adversary per scenario in `attacks`)."""
     executor = executor if executor is not None else options.run_on()
     if claim.kind == "pufferfish":
         from dipc_plus.privacy.pufferfish.loss import pufferfish_loss
-        result = pufferfish_loss(claim, executor=executor, source=pufferfish_source(claim, params),
-                                 progress=options.progress)
+        source = pufferfish_source(claim, params)
+        result = pufferfish_loss(claim, executor=executor, source=source, progress=options.progress)
         if not attack:
-            return result, None
+            return PrivacyResult(claim, "pufferfish", result, source)
         from dipc_plus.privacy.pufferfish.attack import scenario_attacks
-        return result, scenario_attacks(claim, tables=result.tables)
+        return PrivacyResult(claim, "pufferfish", result, source, scenario_attacks(claim, tables=result.tables))
     if attack:
         raise UserError("--attack needs a Pufferfish claim (its scenarios are the adversary's priors)",
                         hint="see docs/claims.md, 'Pufferfish claims'")
@@ -100,5 +100,6 @@ def decide_loss(claim, options: RunOptions, params: dict, *, structure: bool | N
     structure = False if options.reference else structure
     max_states = options.max_states or DEFAULT_MAX_STATES
     source = claim_source(build_loss_work, claim, params, structure, max_states)
-    return privacy_loss(claim, structure=structure, max_states=max_states, executor=executor, source=source,
-                        progress=options.progress, options=options), None
+    return PrivacyResult(claim, "pairs", privacy_loss(claim, structure=structure, max_states=max_states,
+                                                      executor=executor, source=source, progress=options.progress,
+                                                      options=options), source)

@@ -4,7 +4,8 @@ Why it exists: each scope is decided by its own engine (the pairs of a grid or l
 value of a real output, every length m, a Pufferfish claim), and each engine returns its own data.
 The CLI, the API and the sweep read a verdict through this one type: the verdict, the scope that
 decided it, the re-checked counterexample (for every length, the exact check at the first failing
-m), and the text and JSON, which the part's data fill in.
+m), and the text and JSON, which the part's data fill in.  A tight loss (`privacy-loss`) is a result
+too: its part is the loss, with the Pufferfish adversaries (`attacks`) after it.
 """
 from __future__ import annotations
 
@@ -21,11 +22,13 @@ STRICT_ROUTES = ("pairs", "pufferfish")      # the scopes whose verified verdict
 class PrivacyResult:
     """The verdict of one privacy claim: the claim, the scope that decided it (`route`, one of
     ROUTES), that scope's data (`part`: counts, bounds, losses and limits, and its own lines of text
-    and JSON) and how workers rebuilt the claim (`source`; a shard's part names it)."""
+    and JSON), how workers rebuilt the claim (`source`; a shard's part names it) and, for a Pufferfish
+    loss with --attack, the Bayes-optimal adversaries (`attacks`), printed after the part."""
     claim: Any
     route: str
     part: Any
     source: Source | None = None
+    attacks: list | None = None
 
     @property
     def verdict(self) -> str:
@@ -58,7 +61,8 @@ class PrivacyResult:
 
     def report(self) -> str:
         at_m = self.at_length()
-        return "\n".join([self.part.report()] + ([] if at_m is None else [at_m.report()]))
+        text = "\n".join([self.part.report()] + ([] if at_m is None else [at_m.report()]))
+        return "\n\n".join([text] + [a.report() for a in self.attacks or []])
 
     def to_json(self, mode: dict | None = None) -> dict:
         """The part's JSON; `mode` ({"mode": "reference"} or nothing) goes before an every-length
@@ -67,6 +71,8 @@ class PrivacyResult:
         at_m = self.at_length()
         if at_m is not None:
             out["counterexample"] = at_m.to_json()
+        if self.attacks is not None:
+            out["attack"] = [a.to_json() for a in self.attacks]
         return out
 
 

@@ -51,6 +51,7 @@ from dipc_plus.semantics.distribution import output_distribution
 from dipc_plus.semantics.dtmc import mul
 from dipc_plus.semantics.real_output_density import real_output_densities
 from dipc_plus.semantics.symbolic_chain import NotSymbolic, symbolic_paths
+from dipc_plus.semantics.values import group_arrays
 
 __all__ = ["RealOutputCheck", "check_real_outputs", "outcome_event_probability", "SCOPE_KIND"]
 
@@ -395,7 +396,7 @@ def outcome_event_probability(program, u: dict, outcome, lo, hi) -> ExpFrac:
         lo = [lo] * len(outcome.released)
     if not isinstance(hi, (list, tuple)):
         hi = [hi] * len(outcome.released)
-    dist = output_distribution(program, _grouped(program, u), shortcuts=False)
+    dist = output_distribution(program, group_arrays(program, u), shortcuts=False)
     idx = {n: i for i, n in enumerate(dist.names)}
     finite_names = [n for n, t in program.outputs if isinstance(t, (ir.BoolT, ir.DomT))]
     total = ExpFrac.of(ExpPoly.ZERO)
@@ -424,18 +425,6 @@ def outcome_event_probability(program, u: dict, outcome, lo, hi) -> ExpFrac:
     return total
 
 
-def _grouped(program, u: dict) -> dict:
-    """Flat input values -> the input table `output_distribution` takes (arrays as lists)."""
-    out: dict = {}
-    for name, elems in program.arrays.items():
-        if all(e in u for e in elems):
-            out[name] = [u[e] for e in elems]
-    for n, _ in program.inputs:
-        if not any(n in elems for elems in program.arrays.values()):
-            out[n] = u[n]
-    return out
-
-
 def _ratio_ball(p: ExpFrac, q: ExpFrac, eps: Fraction) -> arb | None:
     with working_precision(_PREC):
         a, b = p.arb_value(eps, _PREC), q.arb_value(eps, _PREC)
@@ -452,24 +441,32 @@ def _exceeds(ball: arb | None, k: Fraction, eps: Fraction) -> bool:
         return bool(ball > bound)
 
 
+def _event_check(program, u, v, outcome, event, eps: Fraction, k) -> tuple | None:
+    """(p, q, ratio ball) of the per-point probabilities of `outcome` with its released values in
+    `event` ((lo, hi); None: any value) at u and u', when p > 0 = q or their certified ratio
+    exceeds e^(k eps), each an event that breaks the claim; else None."""
+    lo, hi = (None, None) if event is None else event
+    p = outcome_event_probability(program, u, outcome, lo, hi)
+    q = outcome_event_probability(program, v, outcome, lo, hi)
+    if q.is_zero():
+        if p.is_zero():
+            return None
+        with working_precision(_PREC):
+            return p, q, arb("inf")
+    ball = _ratio_ball(p, q, eps)
+    return (p, q, ball) if _exceeds(ball, k, eps) else None
+
+
 def _recheck(program, u, v, outcome, w, eps, k) -> tuple | None:
     """The event (w - h, w + h] (a box (w_i - h, w_i + h] when w is a list of several released
     values) whose per-point probabilities at u and v have a certified ratio above e^(k eps), for
-    decreasing h; None if none is found."""
+    decreasing h, with its (p, q, ratio ball); None if none is found."""
     for j in range(1, 12):
         h = Fraction(1, 4 ** j)
-        if isinstance(w, list):
-            event = ([x - h for x in w], [x + h for x in w])
-        else:
-            event = (w - h, w + h)
-        p = outcome_event_probability(program, u, outcome, *event)
-        q = outcome_event_probability(program, v, outcome, *event)
-        ball = _ratio_ball(p, q, eps) if not q.is_zero() else None
-        if q.is_zero() and not p.is_zero():
-            with working_precision(_PREC):
-                return event, p, q, arb("inf")
-        if _exceeds(ball, k, eps):
-            return event, p, q, ball
+        event = ([x - h for x in w], [x + h for x in w]) if isinstance(w, list) else (w - h, w + h)
+        found = _event_check(program, u, v, outcome, event, eps, k)
+        if found is not None:
+            return event, *found
     return None
 
 
@@ -478,11 +475,9 @@ def _counterexample(program, u, v, c: EndRatio, k, dens, names, best) -> RealCou
     good = [e for e in eps_list if _exceeds(_ratio_ball(c.ratio, ExpFrac.of(ExpPoly.const(1)), e), k, e)]
     for eps in good[:3]:
         if c.end == "mass":
-            p = outcome_event_probability(program, u, c.outcome, None, None)
-            q = outcome_event_probability(program, v, c.outcome, None, None)
-            ball = _ratio_ball(p, q, eps)
-            if _exceeds(ball, k, eps):
-                return RealCounterexample(u, v, c.outcome, None, eps, None, None, p, q, ball)
+            found = _event_check(program, u, v, c.outcome, None, eps, k)
+            if found is not None:
+                return RealCounterexample(u, v, c.outcome, None, eps, None, None, *found)
             continue
         fu, fv = dens[_key(u, names)][c.outcome].density, dens[_key(v, names)][c.outcome].density
         for w in (_points_toward(c) if c.line is None else _points_inside(c)):
@@ -535,10 +530,7 @@ def _counterexample_infinite(program, u, v, outcome, k, where=None) -> RealCount
     if where is not None and where[2] is None and len(outcome.released) == 1:
         lo, hi = where[0], where[1]
         event = (hi - 1 if lo is None else lo, lo + 1 if hi is None else hi)
-    lo, hi = (None, None) if event is None else event
-    p = outcome_event_probability(program, u, outcome, lo, hi)
-    q = outcome_event_probability(program, v, outcome, lo, hi)
-    if q.is_zero() and not p.is_zero():
-        with working_precision(_PREC):
-            return RealCounterexample(u, v, outcome, None, Fraction(1), None, event, p, q, arb("inf"))
-    return None
+    found = _event_check(program, u, v, outcome, event, Fraction(1), k)
+    if found is None or not found[1].is_zero():
+        return None
+    return RealCounterexample(u, v, outcome, None, Fraction(1), None, event, *found)

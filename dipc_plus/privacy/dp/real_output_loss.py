@@ -342,12 +342,7 @@ def _nonnegative_split(H: SymbolicForm, lo, hi, depth: int) -> bool:
         return True
     if depth == 0 or not any(pw[0] for _, _, pw in H.terms):
         return False
-    if lo is not None and hi is not None:
-        cut = (lo + hi) / 2
-    elif hi is None:
-        cut = lo + 1
-    else:
-        cut = hi - 1
+    cut = middle(lo, hi)
     return _nonnegative_split(H, lo, cut, depth - 1) and _nonnegative_split(H, cut, hi, depth - 1)
 
 

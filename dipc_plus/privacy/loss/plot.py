@@ -78,10 +78,3 @@ def loss_figure(result):
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     return fig
 
-
-def save_loss_figure(result, path: str, dpi: int = 150) -> None:
-    """Write the figure headlessly (Agg canvas; pyplot's backend is left alone)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    fig = loss_figure(result)
-    FigureCanvasAgg(fig)
-    fig.savefig(path, dpi=dpi)

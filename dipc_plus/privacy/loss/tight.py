@@ -23,7 +23,7 @@ from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.claim_file import key_error
 from dipc_plus.claims.privacy_types import DPClaim
 from dipc_plus.privacy.display import ENV_STYLE, log_text, user_env
-from dipc_plus.decision.envelope import boundary_text, envelope
+from dipc_plus.decision.envelope import Piece, boundary_text, envelope
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import constant_value, ln_text, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
@@ -46,13 +46,9 @@ class Candidate:
 
 
 @dataclass
-class LossPiece:
-    lo: object            # Fraction or RealRoot
-    hi: object            # Fraction, RealRoot or None (inf)
+class LossPiece(Piece):
+    """The ratio that is the loss on a piece of the eps interval, with its pair and output."""
     candidate: Candidate
-
-    def where(self) -> str:
-        return f"({boundary_text(self.lo)}, {boundary_text(self.hi)})"
 
 
 @dataclass
@@ -104,6 +100,11 @@ class LossResult:
         from dipc_plus.privacy.dp.check import claim_scope
         return claim_scope(self.claim)
 
+    @property
+    def verdict(self) -> str:
+        """'verified' when the claimed budget holds on the claim's eps (`budget_holds`), else 'refuted'."""
+        return "verified" if self.budget_holds() else "refuted"
+
     def budget_holds(self) -> bool:
         """Is L(eps) <= the claimed budget for every eps of the claim (decided exactly, delta = 0)?"""
         b = self.claim.budget
@@ -153,13 +154,13 @@ class LossResult:
                     f"{show_env(user_env(program, c.neighbour), **ENV_STYLE)}, output "
                     f"{show_env(user_env(program, c.output), **ENV_STYLE)}")
 
+        others = " or ".join((["other inputs"] if not scope.complete else []) +
+                             (["other parameter values"] if scope.params else []))
         lines = [f"tight privacy loss of {program.name} ({claim.adjacency.describe()}, {claim.eps}) "
                  f"{scope.summary()}",
-                 "  (tight on these inputs" + ("" if scope.complete else ": other inputs") +
-                 (" or" if not scope.complete and scope.params else ":" if scope.params else "") +
-                 (" other parameter values" if scope.params else "") +
+                 "  (tight on these inputs" + (f": {others}" if others else "") +
                  (", or sets of real outputs other than unions of the named events," if scope.events else "") +
-                 (" may have a larger loss)" if (scope.params or not scope.complete or scope.events) else ")")]
+                 (" may have a larger loss)" if others or scope.events else ")")]
         lines += [f"structure: {note}" for note in (self.plan.notes if self.plan is not None else [])]
         lines.append(f"{self.pairs} pair(s) of neighbouring inputs, {self.candidates} likelihood ratio(s), "
                      f"{self.distinct} distinct; {self.seconds:.2f} s")

@@ -16,7 +16,7 @@ breakpoints, and the optimal guess per output is reported piece by piece.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
@@ -24,21 +24,17 @@ from dipc_plus.exact.convert import json_exact
 from dipc_plus.decision.decide import Interval, RealRoot
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
-from dipc_plus.decision.envelope import boundary_text, distinct_points, envelope, pieces_between
+from dipc_plus.decision.envelope import Piece, boundary_text, distinct_points, envelope, pieces_between
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.privacy.output_tables import ZERO, TableSource
 from dipc_plus.exact.param_poly import poly_eval
 
 
 @dataclass
-class AttackPiece:
-    lo: object
-    hi: object
+class AttackPiece(Piece):
+    """The adversary's success on a piece of the eps interval, and its guess per output there."""
     success: ExpFrac
     guesses: dict        # output key -> guessed target
-
-    def where(self) -> str:
-        return f"({boundary_text(self.lo)}, {boundary_text(self.hi)})"
 
 
 @dataclass
@@ -49,7 +45,6 @@ class AttackResult:
     pieces: list                      # AttackPiece
     interval: Interval
     seconds: float = 0.0
-    notes: list = field(default_factory=list)
 
     def advantage(self, piece: AttackPiece) -> ExpFrac:
         return piece.success - ExpFrac.of(ExpPoly.const(self.baseline))
@@ -73,8 +68,6 @@ class AttackResult:
             lines.append(f"    advantage = {self.advantage(p)}")
             g = ", ".join(f"{'/'.join(str(json_exact(x)) for x in k)} -> {v}" for k, v in p.guesses.items())
             lines.append(f"    best guess per output: {g}")
-        for n in self.notes:
-            lines.append(f"  {n}")
         return "\n".join(lines)
 
 
@@ -111,26 +104,13 @@ def bayes_attack(tables: Callable, prior: list, target: Callable, interval: Inte
         succ = ZERO
         guesses = {}
         for key, pieces in per_output.items():
-            for lo, hi, f, t in pieces:
-                if _contains(lo, hi, x):
-                    succ = succ + ExpFrac.of(f)
-                    guesses[key] = t
-                    break
+            f, guesses[key] = next((f, t) for lo, hi, f, t in pieces if Piece(lo, hi).contains(x))
+            succ = succ + ExpFrac.of(f)
         if out and out[-1].success == succ:
             out[-1].hi = right
         else:
             out.append(AttackPiece(left, right, succ, guesses))
     return AttackResult(name, targets, baseline, out, I, time.perf_counter() - t0)
-
-
-def _contains(lo, hi, x: Fraction) -> bool:
-    def cmp(q, b):  # sign(q - b)
-        if isinstance(b, RealRoot):
-            return -b.compare(q)
-        return (q > b) - (q < b)
-    if cmp(x, lo) < 0:
-        return False
-    return hi is None or cmp(x, hi) <= 0
 
 
 # --------------------------------------------------------------------------- from a Pufferfish claim
@@ -179,12 +159,8 @@ def attack_figure(results: list[AttackResult], hi: float = 5.0, program: str = "
         ys = []
         for x in xs:
             fx = Fraction(x).limit_denominator(10 ** 6)
-            val = None
-            for p in r.pieces:
-                if _contains(p.lo, p.hi, fx):
-                    val = p.success(x) - float(r.baseline)
-                    break
-            ys.append(val if val is not None else float("nan"))
+            piece = next((p for p in r.pieces if p.contains(fx)), None)
+            ys.append(piece.success(x) - float(r.baseline) if piece is not None else float("nan"))
         ax.plot(xs, ys, lw=2, label=r.name)
     ax.set_xlabel("eps")
     ax.set_ylabel("advantage of the Bayes-optimal adversary")
@@ -194,10 +170,3 @@ def attack_figure(results: list[AttackResult], hi: float = 5.0, program: str = "
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     return fig
 
-
-def plot_attacks(results: list[AttackResult], path: str, hi: float = 5.0, program: str = "") -> None:
-    """Write `attack_figure` headlessly (Agg canvas; pyplot's backend is left alone)."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    fig = attack_figure(results, hi, program)
-    FigureCanvasAgg(fig)
-    fig.savefig(path, dpi=150)

@@ -236,7 +236,6 @@ class PufferfishSetup:
         self.source = source if source is not None else Source(None, (), (), key=f"pufferfish-{id(claim)}")
         work = PufferfishWork(claim)
         self.source.seed(work)
-        self.work = work
         keys = list(work.inputs)
         ranges = (chunks(len(keys), 4 * self.executor.jobs) if self.executor.parallel
                   else [(i, i + 1) for i in range(len(keys))])
@@ -320,35 +319,31 @@ def _decide_poly(G: dict, claim: PufferfishClaim, vals: Values, box: list):
     """None when G >= 0 on the parameter box and eps range; else (parameter point, eps)."""
     if not G:
         return None
+    I = claim.eps.interval
     if not box:
-        g = G.get((), vals.zero())
-        return _decide_value(g, vals, claim, ())
+        bad = _negative_at(G.get((), vals.zero()), vals, I)
+        return None if bad is None else ((), *bad)
     if vals.rational:
         if len(box) == 1:
             return decide_univariate(G, box[0])
         res = bernstein_decide(G, box, rational=True, check=lambda c: c >= 0,
                                 value_at=lambda pt: poly_eval(G, pt))
         return None if res is None else (res, None)
-    # eps interval and parameters: Bernstein coefficients are functions of eps
-    I = claim.eps.interval
 
-    def check(c) -> bool:
+    def check(c) -> bool:   # eps interval and parameters: Bernstein coefficients are functions of eps
         return ExpFrac.of(c).is_zero() or decide(ExpFrac.of(c), ">=", I).holds
 
-    def refute(pt):
-        g = ExpFrac.of(poly_eval(G, pt))
-        d = decide(g, ">=", I)
-        return None if d.holds else d.witness
-
-    return bernstein_decide(G, box, rational=False, check=check, value_at=lambda pt: poly_eval(G, pt), refute=refute)
+    return bernstein_decide(G, box, rational=False, check=check, value_at=lambda pt: poly_eval(G, pt),
+                            refute=lambda pt: (_negative_at(poly_eval(G, pt), vals, I) or (None,))[0])
 
 
-def _decide_value(g, vals: Values, claim, point):
+def _negative_at(g, vals: Values, I) -> tuple | None:
+    """None when the value g of G (a rational, or exact in eps) is >= 0 (for every eps in I); else
+    (eps,): the eps where it is negative (None for a rational value: at the claim's own eps)."""
     if vals.rational:
-        return None if g >= 0 else (point, None)
-    I = claim.eps.interval
+        return None if g >= 0 else (None,)
     d = decide(ExpFrac.of(g), ">=", I)
-    return None if d.holds else (point, d.witness)
+    return None if d.holds else (d.witness,)
 
 
 def _counterexample(claim, st: PufferfishSetup, sc, si, sj, key, Ai, Bi, Aj, Bj, point, eps):

@@ -31,6 +31,7 @@ class PufferfishLoss:
     worst: tuple | None
     seconds: float
     tables: object = None   # input -> output table, as computed for the ratios (the attack reads the same)
+    verdict = "computed"    # the ratios themselves: a Pufferfish claim states no budget to the loss
 
     def to_json(self) -> dict:
         def row(r) -> dict:
@@ -57,7 +58,6 @@ def pufferfish_loss(claim: PufferfishClaim, executor=None, source=None, progress
     t0 = time.perf_counter()
     st = PufferfishSetup(claim, executor, source, progress)   # the tables: on workers with a parallel executor
     rows = []
-    worst = None
     for sc, si, sj, (Ai, Bi), (Aj, Bj) in st.ordered_pairs():
         if not Bi or not Bj:
             continue
@@ -65,15 +65,11 @@ def pufferfish_loss(claim: PufferfishClaim, executor=None, source=None, progress
             num = poly_mul(Ai[key], Bj)
             den = poly_mul(Aj.get(key, {}), Bi)
             out = ", ".join(str(json_exact(v)) for v in key)
-            if not den:
-                rows.append((sc.name, si, sj, out, "inf", "inf", None))
-                worst = rows[-1]
-                continue
-            text, loss, sup = _ratio_summary(num, den, st, claim)
-            rows.append((sc.name, si, sj, out, text, loss, sup))
-            if worst is None or (worst[6] is not None and sup is not None and sup > worst[6]) or \
-                    (worst[6] is None and worst[5] != "inf" and sup is not None):
-                worst = rows[-1]
+            summary = _ratio_summary(num, den, st, claim) if den else ("inf", "inf", None)
+            rows.append((sc.name, si, sj, out, *summary))
+    # the largest: the last infinite ratio, else the first largest sup, else the first row
+    infinite, bounded = [r for r in rows if r[5] == "inf"], [r for r in rows if r[6] is not None]
+    worst = infinite[-1] if infinite else max(bounded, key=lambda r: r[6]) if bounded else rows[0] if rows else None
     return PufferfishLoss(claim, rows, worst, time.perf_counter() - t0, st.table)
 
 
