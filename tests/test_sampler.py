@@ -18,6 +18,7 @@ from dipc_plus.cli import main as dipc
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.inputs import bind_inputs
 from dipc_plus.exact.noises.dlap import discrete_laplace
+from dipc_plus.semantics.inputs import python_value
 from dipc_plus.semantics.sampler import SampleResult, Sampler, as_eps, draw_categorical, simulate
 from dipc_plus.semantics.stats import wilson
 from conftest import ROOT, lap_cdf, lap_pdf, quad
@@ -368,6 +369,8 @@ def test_value_outside_domain_and_bad_eps():
         with pytest.raises(UserError):
             as_eps(bad)
     assert as_eps("27/82") == F(27, 82) and as_eps(0.5) == F(1, 2)
+    # a float is the decimal it prints, as the API's python_value and the command line read it
+    assert as_eps(0.1) == F(1, 10) == python_value(0.1, "--eps")
     with pytest.raises(UserError, match="missing input"):
         Sampler(noisy_max_ir(3), {"q[1]": F(0)}, F(1))
     with pytest.raises(UserError):

@@ -54,7 +54,8 @@ _LOOKUP_LIMIT = 1 << 20  # group keys below this use a lookup table instead of a
 
 
 def as_eps(value) -> Fraction:
-    """A positive rational eps from a Fraction, int, float (exact binary value) or text like '27/82'."""
+    """A positive rational eps from a Fraction, int, float or text like '27/82'; a float is read as
+    the decimal it prints (0.1 is 1/10), as `inputs.python_value` and the command line read it."""
     where = "eps"
     if isinstance(value, str):
         text = value.strip()
@@ -68,7 +69,7 @@ def as_eps(value) -> Fraction:
     else:
         if isinstance(value, float) and not math.isfinite(value):
             raise UserError(f"{where} {value} is not a finite number", hint="write e.g. --eps 1/2")
-        eps = Fraction(value)
+        eps = Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
     if eps <= 0:
         raise UserError(f"{where} must be positive, not {eps}", hint="the privacy budget is a positive rational, e.g. --eps 1/2")
     return eps
