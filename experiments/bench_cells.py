@@ -81,14 +81,12 @@ PROGRAM_CASES = (("sparse", 3), ("sparse", 4), ("sparse", 5), ("noisy_max", 3), 
 
 def measure_program(name: str, m: int) -> dict:
     """`prob --symbolic` on the box [-1, 1]^m beside the per-point distribution on {-1, 0, 1}^m."""
-    from dipc_plus.exact import cell_probability
     from dipc_plus.frontend.load import load_program
     from dipc_plus.semantics.distribution import argmax_distribution, output_distribution
     from dipc_plus.semantics.symbolic_distribution import symbolic_distribution
     program = load_program(str(Path(__file__).resolve().parent.parent / "programs" / f"{name}.dip"), {"m": F(m)})
     le.clear_caches()
     constraints.clear_probability_caches()
-    cell_probability.clear_cell_memo()
     t0 = time.process_time()
     cells = symbolic_distribution(program, {"q": (-1, 1)}).cells()
     t_symbolic = time.process_time() - t0

@@ -10,7 +10,7 @@ from itertools import product
 
 import pytest
 
-from dipc_plus.exact import cell_probability, constraints
+from dipc_plus.exact import constraints
 from dipc_plus.exact import laplace_engine as le
 from dipc_plus.exact.cells import Cell, NeedSplit, box
 from dipc_plus.exact.expoly import ExpFrac
@@ -242,8 +242,8 @@ def test_a_chain_s_constraint_set_on_cells_matches_the_per_point_probability():
              atom(LinForm.make({12: 1, 101: 1}), ">=", LinForm.make({10: 1})),
              atom(LinForm.make({20: 1, 102: 1}), "<", LinForm.make({21: 1, 100: 1})),
              atom(LinForm.make({101: 1}), "<=", LinForm.make({102: 1})))
-    cell_probability.clear_cell_memo()
-    pieces = piecewise(lambda cell: cell_probability.probability_of_set(atoms, noises, inputs, cell), box(3))
+    constraints.clear_probability_caches()
+    pieces = piecewise(lambda cell: constraints.probability(atoms, noises, inputs, cell), box(3))
     rng = random.Random(3)
 
     def at(q):

@@ -75,6 +75,10 @@ class SymbolicForm:
         """The sum (of the probabilities of disjoint events, on one cell)."""
         return SymbolicForm(self._same_inputs(other), sparse_add(self.terms, other.terms))
 
+    def scaled(self, c: int) -> "SymbolicForm":
+        """The form times the number c (2^k for k one-sided noises, `constraints.component_probability`)."""
+        return SymbolicForm(self.p, {k: P * c for k, P in self.terms.items()})
+
     def _same_inputs(self, other: "SymbolicForm") -> int:
         if self.p != other.p:
             raise ValueError("forms over different inputs")
