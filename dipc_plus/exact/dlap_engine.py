@@ -39,6 +39,7 @@ from dipc_plus.exact import lp
 from dipc_plus.exact.cells import primitive
 from dipc_plus.exact.exp_terms import add_into
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.linear import atom_row, engine_rates
 from dipc_plus.exact.param_poly import poly_mul
 
 # Residue splitting for non-unit coefficients multiplies the work; beyond this many
@@ -539,13 +540,9 @@ def _solve_equalities(piece, eqs: list, n: int):
     return piece
 
 
-def _integer_atom(form, n: int):
-    """Coefficient tuple and constant of an atom's form: `cells.primitive`, the same comparison."""
-    for i, _ in form.coeffs:
-        if not 0 <= i < n:
-            raise ValueError(f"atom mentions noise {i}, but only {n} noises were given")
-    coeffs = form.as_dict()
-    vec = primitive([coeffs.get(i, 0) for i in range(n)] + [form.const])
+def _integer_atom(at, n: int):
+    """Coefficient tuple and constant of an atom: `cells.primitive`, the same comparison."""
+    vec = primitive(atom_row(at, n))
     return vec[:n], vec[n]
 
 
@@ -583,17 +580,12 @@ def _sum_region(les: list, eqs: list, rates: list) -> RF:
 def probability_rf(atoms, noises) -> tuple[RF, int]:
     """(P as an element of Q(T), L) with T = e^(-eps/L)."""
     n = len(noises)
-    for nz in noises:
-        if nz.kind != "dlap":
-            raise ValueError(f"dlap_engine handles discrete Laplace noise only, got {nz.kind!r}")
-        if Fraction(nz.rate) <= 0:
-            raise ValueError(f"discrete Laplace rate must be positive, got {nz.rate}")
-    rates_q = [Fraction(nz.rate) for nz in noises]
+    rates_q = engine_rates(noises, "dlap")
     L = reduce(lcm, (q.denominator for q in rates_q), 1)
     rates = [int(q * L) for q in rates_q]
     les, eqs, neqs = [], [], []
     for at in atoms:
-        a, b = _integer_atom(at.form, n)
+        a, b = _integer_atom(at, n)
         if at.op == "<=":
             les.append((a, b))
         elif at.op == "<":

@@ -31,7 +31,7 @@ from math import lcm
 from dipc_plus.exact.cells import Cell, CellPoint, substituted
 from dipc_plus.exact.exp_terms import Rescale, TermSpace, add_all_into, clear_term_caches
 from dipc_plus.exact.expoly import ExpPoly
-from dipc_plus.exact.linear import OPS
+from dipc_plus.exact.linear import OPS, atom_row, engine_rates
 from dipc_plus.exact.memo import remember
 from dipc_plus.exact.open_regions import (breakpoint, clear_region_caches, constraint, primitive,
                                           simplify_region)
@@ -331,17 +331,6 @@ def elimination_order(constraints, n: int) -> list:
     return order
 
 
-def _laplace_rates(noises) -> list:
-    for nz in noises:
-        if nz.kind != "lap":
-            raise ValueError(f"the Laplace engine got a {nz.kind!r} noise")
-    rates = [Fraction(nz.rate) for nz in noises]
-    for r in rates:
-        if r <= 0:
-            raise ValueError(f"Laplace rate {r} is not positive")
-    return rates
-
-
 def probability(atoms: tuple, noises: tuple) -> ExpPoly:
     """P[all atoms hold] for noise i ~ Lap(noises[i].rate * eps, 0), exactly, for every eps > 0."""
     return probability_on_cell(atoms, noises).at(())
@@ -359,7 +348,7 @@ def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell | None = None) -
     (`Cell.eliminations`): the engine then sees no two bounds that tie on the cell
     without being the same, and the form, in the free inputs only, is canonical there."""
     n, p = len(noises), 0 if cell is None else cell.p
-    rates = _laplace_rates(noises)
+    rates = engine_rates(noises, "lap")
     constraints = _noise_constraints(atoms, n, cell)
     if not constraints:
         return SymbolicForm(p, {}) if constraints is None else SymbolicForm.one(p)
@@ -378,12 +367,7 @@ def _noise_constraints(atoms, n: int, cell: Cell | None = None) -> set | None:
     for at in atoms:
         if at.op not in OPS:
             raise ValueError(f"unknown comparison {at.op!r}")
-        vec = [Fraction(0)] * (n + p + 1)
-        for i, c in at.form.coeffs:
-            if not 0 <= i < n + p:
-                raise ValueError(f"atom coefficient id {i} is neither a noise nor an input")
-            vec[i] = Fraction(c)
-        vec[-1] = Fraction(at.form.const)
+        vec = atom_row(at, n + p)
         vec[n:] = substituted(vec[n:], tied)    # an equality cell: tied inputs by the free ones
         if not any(vec[:n]):      # no noise; on a cell the probability jumps where it changes truth
             if not (at.holds_constant() if cell is None else cell.decide(primitive(vec[n:]), at.op)):
