@@ -3,7 +3,7 @@
 Per output of Sparse c = 1 (T = 0; threshold Lap(2/eps), queries Lap(4/eps)) with m
 queries - the first k-1 queries below the noisy threshold and the k-th at or above it,
 or all m below - the region's probability is computed as a piecewise closed form over
-the box [-1, 1]^m (`piecewise.piecewise_probability`), with cold caches.  Beside it,
+the box [-1, 1]^m (`piecewise.piecewise` over `laplace_engine.probability_on_cell`), with cold caches.  Beside it,
 in the same run, the per-point path computes the same region at every point of the
 grid {-1, -1/2, 0, 1/2, 1}^m.  CPU seconds (time.process_time), one process.
 
@@ -27,7 +27,7 @@ from dipc_plus.exact import constraints
 from dipc_plus.exact import laplace_engine as le
 from dipc_plus.exact.cells import box
 from dipc_plus.exact.linear import LinForm, Noise, atom
-from dipc_plus.exact.piecewise import piecewise_probability
+from dipc_plus.exact.piecewise import piecewise
 
 OUT = Path(__file__).with_name("cells_table.md")
 
@@ -63,7 +63,7 @@ def measure(m: int, k: int) -> dict:
     atoms, nz = region(m, k), noises(m)
     constraints.clear_probability_caches()
     t0 = time.process_time()
-    pieces = piecewise_probability(atoms, nz, box(m))
+    pieces = piecewise(lambda cell: le.probability_on_cell(atoms, nz, cell), box(m))
     t_cells = time.process_time() - t0
     grid = list(product([F(-1), F(-1, 2), F(0), F(1, 2), F(1)], repeat=m))
     constraints.clear_probability_caches()

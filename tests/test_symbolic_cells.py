@@ -15,7 +15,7 @@ from dipc_plus.exact import laplace_engine as le
 from dipc_plus.exact.cells import Cell, NeedSplit, box
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.exact.linear import LinForm, Noise, atom
-from dipc_plus.exact.piecewise import piecewise, piecewise_probability
+from dipc_plus.exact.piecewise import piecewise
 from conftest import lap_cdf, lap_pdf, lap_sf, quad
 
 THRESHOLD_RATE, QUERY_RATE = F(1, 2), F(1, 4)   # Sparse c = 1: Lap(2/eps) and Lap(4/eps)
@@ -64,6 +64,11 @@ for _k in range(1, 4):   # AboveThreshold, T = 1/2: k-1 queries below, then the 
 CASES["ordering of 3 samples"] = (ordering_region(), ORDERING_NOISES, 3)
 for _op in ("<", "<=", "==", "!="):
     CASES[f"inputs alone q0 {_op} q1"] = (jump_region(_op), JUMP_NOISES, 2)
+
+
+def piecewise_probability(atoms: tuple, noises: tuple, root: Cell) -> list:
+    """The engine's pieces for atoms over noises 0..n-1 and inputs n.. on `root`."""
+    return piecewise(lambda cell: le.probability_on_cell(atoms, noises, cell), root)
 
 
 @lru_cache(maxsize=None)
