@@ -209,11 +209,6 @@ class ExpPoly:
             return ExpFrac(ExpPoly.ONE, self ** (-n))
         return binary_power(self, n, ExpPoly.ONE)
 
-    def shift(self, q: Number) -> "ExpPoly":
-        """self * e^(q eps)."""
-        q = Fraction(q)
-        return ExpPoly({e + q: p for e, p in self.terms.items()})
-
     def derivative(self) -> "ExpPoly":
         """d/d eps."""
         out: dict = {}
