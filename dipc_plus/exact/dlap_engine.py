@@ -36,6 +36,7 @@ from math import comb, gcd, lcm
 from flint import fmpq, fmpq_poly
 
 from dipc_plus.exact import lp
+from dipc_plus.exact.binding_bounds import binding_cases
 from dipc_plus.exact.cells import primitive
 from dipc_plus.exact.exp_terms import add_into
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
@@ -439,23 +440,6 @@ def _le(p: tuple, q: tuple, strict: bool) -> tuple:
     return tuple(x - y for x, y in zip(p[0], q[0])), p[1] - q[1] + strict
 
 
-def _binding_cases(lows: list, highs: list):
-    """(L*, U*, rows) for each choice of the binding bounds (None: no bound on that side): L* the
-    largest lower bound and the first of its ties, U* likewise the smallest upper one, L* <= U*."""
-    for li in range(len(lows)) or [None]:
-        for hi in range(len(highs)) or [None]:
-            lo = None if li is None else lows[li]
-            up = None if hi is None else highs[hi]
-            rows = []
-            if lo is not None:
-                rows += [_le(low, lo, j < li) for j, low in enumerate(lows) if j != li]
-            if up is not None:
-                rows += [_le(up, high, j < hi) for j, high in enumerate(highs) if j != hi]
-            if lo is not None and up is not None:
-                rows.append(_le(lo, up, False))
-            yield lo, up, rows
-
-
 def _eliminate(piece, i: int) -> list:
     """Sum x_i out of one piece; returns the resulting pieces."""
     result = []
@@ -471,7 +455,7 @@ def _eliminate(piece, i: int) -> list:
                     lows.append((rest, b))
                 else:
                     others.append((a, b))
-            for lo, up, rows in _binding_cases(lows, highs):
+            for lo, up, rows in binding_cases(lows, highs, _le):
                 cons2 = _pruned(others + rows)
                 if cons2 is None:
                     continue
