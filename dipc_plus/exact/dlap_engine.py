@@ -20,11 +20,13 @@ P[N_0 = N_1] = c^2 (1 + t^2)/(1 - t^2) (geometric sums, by hand):
 >>> print(probability((atom(LinForm.make({0: 1}), "==", LinForm.make({1: 1})),), (dlap, dlap)))
 (e^(3*eps) - e^(2*eps) + e^eps - 1) / (e^(3*eps) + 3*e^(2*eps) + 3*e^eps + 1)
 
-The same P[N = 0] in Q(T), T = e^(-eps/L), before conversion (an `RF`):
+The same P[N = 0] in Q(T), T = e^(-eps/L) with L = 1, before conversion (an `RF`):
 
->>> rf, L = probability_rf((zero,), (dlap,))
->>> rf, L, rf == RF(fmpq_poly([1, -1]), fmpq_poly([1, 1]))
-(RF(T^0 * ((-1)*x + 1) / (x + 1)), 1, True)
+>>> rf = RF(fmpq_poly([1, -1]), fmpq_poly([1, 1]))          # (1 - T) / (1 + T)
+>>> rf
+RF(T^0 * ((-1)*x + 1) / (x + 1))
+>>> print(rf.to_expfrac(1))
+(e^eps - 1) / (e^eps + 1)
 """
 from __future__ import annotations
 
@@ -561,8 +563,9 @@ def _sum_region(les: list, eqs: list, rates: list) -> RF:
     return total
 
 
-def probability_rf(atoms, noises) -> tuple[RF, int]:
-    """(P as an element of Q(T), L) with T = e^(-eps/L)."""
+def probability(atoms, noises) -> ExpFrac:
+    """P[all atoms hold] for independent N_i ~ DLap(rate_i eps, 0) on the integers, exactly: an
+    element of Q(T), T = e^(-eps/L), converted at the end."""
     n = len(noises)
     rates_q = engine_rates(noises, "dlap")
     L = reduce(lcm, (q.denominator for q in rates_q), 1)
@@ -589,10 +592,4 @@ def probability_rf(atoms, noises) -> tuple[RF, int]:
     norm = _RF_ONE
     for r in rates:  # prod_i (1 - T^r)/(1 + T^r)
         norm = norm * RF(fmpq_poly([1] + [0] * (r - 1) + [-1]), fmpq_poly([1] + [0] * (r - 1) + [1]))
-    return total * norm, L
-
-
-def probability(atoms, noises) -> ExpFrac:
-    """P[all atoms hold] for independent N_i ~ DLap(rate_i eps, 0) on the integers, exactly."""
-    rf, L = probability_rf(tuple(atoms), tuple(noises))
-    return rf.reduced().to_expfrac(L)
+    return (total * norm).reduced().to_expfrac(L)
