@@ -3,7 +3,7 @@
 Per output of Sparse c = 1 (T = 0; threshold Lap(2/eps), queries Lap(4/eps)) with m
 queries - the first k-1 queries below the noisy threshold and the k-th at or above it,
 or all m below - the region's probability is computed as a piecewise closed form over
-the box [-1, 1]^m (`piecewise.piecewise_probability`), with cold caches.  Beside it,
+the box [-1, 1]^m (`piecewise.piecewise` over `laplace_engine.probability_on_cell`), with cold caches.  Beside it,
 in the same run, the per-point path computes the same region at every point of the
 grid {-1, -1/2, 0, 1/2, 1}^m.  CPU seconds (time.process_time), one process.
 
@@ -27,7 +27,7 @@ from dipc_plus.exact import constraints
 from dipc_plus.exact import laplace_engine as le
 from dipc_plus.exact.cells import box
 from dipc_plus.exact.linear import LinForm, Noise, atom
-from dipc_plus.exact.piecewise import piecewise_probability
+from dipc_plus.exact.piecewise import piecewise
 
 OUT = Path(__file__).with_name("cells_table.md")
 
@@ -63,7 +63,7 @@ def measure(m: int, k: int) -> dict:
     atoms, nz = region(m, k), noises(m)
     constraints.clear_probability_caches()
     t0 = time.process_time()
-    pieces = piecewise_probability(atoms, nz, box(m))
+    pieces = piecewise(lambda cell: le.probability_on_cell(atoms, nz, cell), box(m))
     t_cells = time.process_time() - t0
     grid = list(product([F(-1), F(-1, 2), F(0), F(1, 2), F(1)], repeat=m))
     constraints.clear_probability_caches()
@@ -81,14 +81,12 @@ PROGRAM_CASES = (("sparse", 3), ("sparse", 4), ("sparse", 5), ("noisy_max", 3), 
 
 def measure_program(name: str, m: int) -> dict:
     """`prob --symbolic` on the box [-1, 1]^m beside the per-point distribution on {-1, 0, 1}^m."""
-    from dipc_plus.exact import cell_probability
     from dipc_plus.frontend.load import load_program
     from dipc_plus.semantics.distribution import argmax_distribution, output_distribution
     from dipc_plus.semantics.symbolic_distribution import symbolic_distribution
     program = load_program(str(Path(__file__).resolve().parent.parent / "programs" / f"{name}.dip"), {"m": F(m)})
     le.clear_caches()
     constraints.clear_probability_caches()
-    cell_probability.clear_cell_memo()
     t0 = time.process_time()
     cells = symbolic_distribution(program, {"q": (-1, 1)}).cells()
     t_symbolic = time.process_time() - t0

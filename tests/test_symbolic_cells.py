@@ -10,12 +10,12 @@ from itertools import product
 
 import pytest
 
-from dipc_plus.exact import cell_probability, constraints
+from dipc_plus.exact import constraints
 from dipc_plus.exact import laplace_engine as le
 from dipc_plus.exact.cells import Cell, NeedSplit, box
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.exact.linear import LinForm, Noise, atom
-from dipc_plus.exact.piecewise import piecewise, piecewise_probability
+from dipc_plus.exact.piecewise import piecewise
 from conftest import lap_cdf, lap_pdf, lap_sf, quad
 
 THRESHOLD_RATE, QUERY_RATE = F(1, 2), F(1, 4)   # Sparse c = 1: Lap(2/eps) and Lap(4/eps)
@@ -64,6 +64,11 @@ for _k in range(1, 4):   # AboveThreshold, T = 1/2: k-1 queries below, then the 
 CASES["ordering of 3 samples"] = (ordering_region(), ORDERING_NOISES, 3)
 for _op in ("<", "<=", "==", "!="):
     CASES[f"inputs alone q0 {_op} q1"] = (jump_region(_op), JUMP_NOISES, 2)
+
+
+def piecewise_probability(atoms: tuple, noises: tuple, root: Cell) -> list:
+    """The engine's pieces for atoms over noises 0..n-1 and inputs n.. on `root`."""
+    return piecewise(lambda cell: le.probability_on_cell(atoms, noises, cell), root)
 
 
 @lru_cache(maxsize=None)
@@ -242,8 +247,8 @@ def test_a_chain_s_constraint_set_on_cells_matches_the_per_point_probability():
              atom(LinForm.make({12: 1, 101: 1}), ">=", LinForm.make({10: 1})),
              atom(LinForm.make({20: 1, 102: 1}), "<", LinForm.make({21: 1, 100: 1})),
              atom(LinForm.make({101: 1}), "<=", LinForm.make({102: 1})))
-    cell_probability.clear_cell_memo()
-    pieces = piecewise(lambda cell: cell_probability.probability_of_set(atoms, noises, inputs, cell), box(3))
+    constraints.clear_probability_caches()
+    pieces = piecewise(lambda cell: constraints.probability(atoms, noises, inputs, cell), box(3))
     rng = random.Random(3)
 
     def at(q):

@@ -20,7 +20,7 @@ from fractions import Fraction
 from dipc_plus.decision.two_variable import (REFUTED, UNDECIDED, VERIFIED, ExpPoly2, decide_two_variable,
                                              describe)
 from dipc_plus.exact.convert import fmt_q
-from dipc_plus.exact.cell_probability import probability_of_set
+from dipc_plus.exact.constraints import probability as probability_of_set
 from dipc_plus.exact.linear import LinForm, atom
 from dipc_plus.exact.piecewise import piecewise
 from dipc_plus.exact.symbolic_terms import SymbolicForm

@@ -162,17 +162,10 @@ class Cell:
                 if at and (value > 0) != (at > 0):
                     raise NeedSplit(h)
                 at = value
-        if at < 0:
-            if self._feasible_with(h, ">", True):
-                raise NeedSplit(h)
-            return -1
-        if at > 0:
-            if self._feasible_with(h, "<", True):
-                raise NeedSplit(h)
-            return 1
-        if self._feasible_with(h, "<", True):   # zero inside and not constant: both signs
+        # the sign seen (0: zero inside, and h is not constant) holds unless the other side is reached
+        if self._feasible_with(h, ">" if at < 0 else "<", True):
             raise NeedSplit(h)
-        return 0
+        return (at > 0) - (at < 0)
 
     def _inside_point(self, required: bool = True) -> list | None:
         """The relative-interior point found once (kept as a witness); None or, if `required`,

@@ -3,7 +3,9 @@
 A comparison of samples is an `Atom`  ``sum c_i N_i + k  op  0``.  `probability` splits
 the atoms into independent components, canonicalises each (so equal shapes share one
 cache entry across states and inputs) and hands it to the engine of its noise kind.
-Design: docs/design/exact_engines.md.
+On a cell of symbolic inputs (`prob --symbolic`, boxes) the same route keeps the inputs
+as symbols: they link no components, and the Laplace engine returns one closed form
+for the whole cell.  Design: docs/design/exact_engines.md.
 
 Examples.  With N_5, N_9, N_2 ~ Lap(eps): P[N_5 - N_9 > 1] = e^(-eps)(2 + eps)/4 (the
 difference of two Laplace samples, by hand); N_2 > 0 is independent of it and halves it;
@@ -26,6 +28,14 @@ True
 >>> print(component_probability(*canonical(frozenset({gap}), {5: lap, 9: lap})))
 1/2*e^(-eps) + 1/4*eps*e^(-eps)
 
+A chain's noise 7 ~ Lap(eps) below its input 3 (the cell's q0), for q0 in [0, 1]:
+1 - e^(-eps q0)/2, the Laplace CDF:
+
+>>> from dipc_plus.exact.cells import box
+>>> below = atom(LinForm.make({7: 1}), "<", LinForm.make({3: 1}))
+>>> print(probability([below], {7: lap}, {3: 0}, box(1, 0, 1)).at([Fraction(1)]))
+1 - 1/2*e^(-eps)
+
 The memos never change a value:
 
 >>> forget_constraint_sets(); clear_probability_caches()
@@ -40,10 +50,13 @@ from functools import lru_cache
 from itertools import permutations, product
 from math import factorial
 
+from dipc_plus.exact import dlap_engine, laplace_engine
+from dipc_plus.exact.cells import Cell
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import Atom, LinForm, atom, normalise_form
 from dipc_plus.exact.noises import engine_reading
 from dipc_plus.exact.open_regions import primitive
+from dipc_plus.exact.symbolic_terms import SymbolicForm
 
 # --------------------------------------------------------------------------- probability
 
@@ -210,12 +223,16 @@ _CACHE_LIMIT = 200_000
 _RECENT_SETS = 1024
 
 
-def probability(atoms, noises: dict) -> ExpFrac:
-    """P[every atom holds], noises independent as given by `noises` (id -> Noise).
+def probability(atoms, noises: dict, inputs: dict | None = None, cell: Cell | None = None):
+    """P[every atom holds], noises independent as given by `noises` (id -> Noise): an `ExpFrac`
+    at a point; on a `cell` a `SymbolicForm`, with `inputs` mapping the ids of symbolic
+    inputs to their index in the cell's q (`cells.NeedSplit` passes through to the caller).
 
-    Memoised on the atoms themselves (with the noises they mention): DTMCs of
-    the same or nearby inputs ask for the same constraint sets again and again.
+    At a point it is memoised on the atoms themselves (with the noises they mention): DTMCs
+    of the same or nearby inputs ask for the same constraint sets again and again.
     """
+    if cell is not None:
+        return _probability(list(atoms), noises, inputs or {}, cell)
     atoms = frozenset(atoms)
     ids: set = set()
     for a in atoms:
@@ -243,42 +260,63 @@ def forget_constraint_sets() -> None:
 def clear_probability_caches() -> None:
     """Forget every memoised probability, here and in the Laplace engine (for cold timings and
     for comparing engine variants; results never depend on it)."""
-    from dipc_plus.exact import laplace_engine
     _PROBABILITY_CACHE.clear()
     component_probability.cache_clear()
     laplace_engine.clear_caches()
 
 
-def _probability(atoms, noises: dict) -> ExpFrac:
-    result = ExpFrac(ExpPoly.ONE)
-    for a in atoms:
-        if a.form.is_constant() and not a.holds_constant():
-            return ExpFrac(ExpPoly.ZERO)
-    first = True
-    for comp in components([a for a in atoms if not a.form.is_constant()]):
-        value = component_probability(*canonical(comp, noises))
-        result = value if first else result * value     # 1 * value is value: skip the product
-        first = False
-        if result.is_zero():
+def _probability(atoms, noises: dict, inputs: dict = {}, cell: Cell | None = None):
+    """The product over the independent components: each renamed to the engine's ids (noises
+    0..k-1, canonically at a point; inputs k + their index on a cell) and decided once by
+    `component_probability`; atoms without a noise are one component of no noise."""
+    ignore = frozenset(inputs)
+    alone = tuple(sorted(_renamed_on_cell(a, {}, inputs, 0) for a in atoms if a.noises() <= ignore))
+    result = component_probability(alone, (), cell) if alone else None
+    for comp in components(atoms, ignore):
+        if result is not None and result.is_zero():
             break
+        value = component_probability(*(canonical(comp, noises) if cell is None
+                                         else _on_cell(comp, noises, inputs)), cell)
+        result = value if result is None else result * value     # 1 * value is value: skip the product
+    if result is None:
+        return ExpFrac(ExpPoly.ONE) if cell is None else SymbolicForm.one(cell.p)
     return result
 
 
+def _on_cell(component, noises: dict, inputs: dict) -> tuple:
+    """(atoms, their Noise): the component's noises renamed 0..k-1 in id order, its inputs k + index."""
+    ids = sorted({i for a in component for i in a.noises()} - inputs.keys())
+    for i in ids:
+        if i not in noises:
+            raise ValueError(f"atom id {i} is neither a noise nor an input")
+    new_id = {i: k for k, i in enumerate(ids)}
+    return tuple(sorted(_renamed_on_cell(a, new_id, inputs, len(ids)) for a in component)), \
+        tuple(noises[i] for i in ids)
+
+
+def _renamed_on_cell(a: Atom, new_id: dict, inputs: dict, n: int) -> Atom:
+    """Noise ids by `new_id`, input ids to n + their index (the form's scale is kept)."""
+    return Atom(a.form.renamed({i: new_id[i] if i in new_id else n + inputs[i] for i in a.noises()}), a.op)
+
+
 @lru_cache(maxsize=200_000)
-def component_probability(atoms: tuple, noises: tuple) -> ExpFrac:
-    """P[atoms] for one connected, canonical component, by the engine that reads its noises
-    (exact/noises/).  A noise read as `positive_only` has twice its engine noise's density on
-    N > 0: with k such noises P[atoms] = 2^k P[atoms and N_j > 0 for each of them]."""
+def component_probability(atoms: tuple, noises: tuple, cell: Cell | None = None):
+    """P[atoms] for one connected component over noises 0..k-1 (and on a `cell` inputs k..), by
+    the engine that reads its noises (exact/noises/): an ExpFrac at a point, a SymbolicForm on
+    a cell (Laplace engine only).  A noise read as `positive_only` has twice its engine noise's
+    density on N > 0: with k such noises P[atoms] = 2^k P[atoms and N_j > 0 for each of them]."""
     readings = [engine_reading(nz) for nz in noises]
     engines = {r.noise.kind for r in readings}
     as_engine = tuple(r.noise for r in readings)
     positive = support_atoms(readings)
-    if engines == {"lap"}:
-        from dipc_plus.exact import laplace_engine
-        p = laplace_engine.probability(tuple(atoms) + positive, as_engine)
-        return ExpFrac.of(p * (2 ** len(positive))) if positive else ExpFrac.of(p)
+    if engines <= {"lap"}:
+        form = laplace_engine.probability_on_cell(tuple(atoms) + positive, as_engine, cell)
+        form = form.scaled(2 ** len(positive)) if positive else form
+        return form if cell is not None else ExpFrac.of(form.at(()))
+    if cell is not None:
+        kind = next(nz.kind for nz, r in zip(noises, readings) if r.noise.kind != "lap")
+        raise ValueError(f"a {kind!r} noise: only noises the Laplace engine reads are symbolic")
     if engines == {"dlap"} and not positive:
-        from dipc_plus.exact import dlap_engine
         return ExpFrac.of(dlap_engine.probability(atoms, as_engine))
     raise ValueError("a comparison mixes real and integer samples")  # excluded by the checks
 

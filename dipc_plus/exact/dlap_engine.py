@@ -20,11 +20,13 @@ P[N_0 = N_1] = c^2 (1 + t^2)/(1 - t^2) (geometric sums, by hand):
 >>> print(probability((atom(LinForm.make({0: 1}), "==", LinForm.make({1: 1})),), (dlap, dlap)))
 (e^(3*eps) - e^(2*eps) + e^eps - 1) / (e^(3*eps) + 3*e^(2*eps) + 3*e^eps + 1)
 
-The same P[N = 0] in Q(T), T = e^(-eps/L), before conversion (an `RF`):
+The same P[N = 0] in Q(T), T = e^(-eps/L) with L = 1, before conversion (an `RF`):
 
->>> rf, L = probability_rf((zero,), (dlap,))
->>> rf, L, rf == RF(fmpq_poly([1, -1]), fmpq_poly([1, 1]))
-(RF(T^0 * ((-1)*x + 1) / (x + 1)), 1, True)
+>>> rf = RF(fmpq_poly([1, -1]), fmpq_poly([1, 1]))          # (1 - T) / (1 + T)
+>>> rf
+RF(T^0 * ((-1)*x + 1) / (x + 1))
+>>> print(rf.to_expfrac(1))
+(e^eps - 1) / (e^eps + 1)
 """
 from __future__ import annotations
 
@@ -36,9 +38,11 @@ from math import comb, gcd, lcm
 from flint import fmpq, fmpq_poly
 
 from dipc_plus.exact import lp
+from dipc_plus.exact.binding_bounds import binding_cases
 from dipc_plus.exact.cells import primitive
 from dipc_plus.exact.exp_terms import add_into
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.linear import atom_row, engine_rates
 from dipc_plus.exact.param_poly import poly_mul
 
 # Residue splitting for non-unit coefficients multiplies the work; beyond this many
@@ -438,23 +442,6 @@ def _le(p: tuple, q: tuple, strict: bool) -> tuple:
     return tuple(x - y for x, y in zip(p[0], q[0])), p[1] - q[1] + strict
 
 
-def _binding_cases(lows: list, highs: list):
-    """(L*, U*, rows) for each choice of the binding bounds (None: no bound on that side): L* the
-    largest lower bound and the first of its ties, U* likewise the smallest upper one, L* <= U*."""
-    for li in range(len(lows)) or [None]:
-        for hi in range(len(highs)) or [None]:
-            lo = None if li is None else lows[li]
-            up = None if hi is None else highs[hi]
-            rows = []
-            if lo is not None:
-                rows += [_le(low, lo, j < li) for j, low in enumerate(lows) if j != li]
-            if up is not None:
-                rows += [_le(up, high, j < hi) for j, high in enumerate(highs) if j != hi]
-            if lo is not None and up is not None:
-                rows.append(_le(lo, up, False))
-            yield lo, up, rows
-
-
 def _eliminate(piece, i: int) -> list:
     """Sum x_i out of one piece; returns the resulting pieces."""
     result = []
@@ -470,7 +457,7 @@ def _eliminate(piece, i: int) -> list:
                     lows.append((rest, b))
                 else:
                     others.append((a, b))
-            for lo, up, rows in _binding_cases(lows, highs):
+            for lo, up, rows in binding_cases(lows, highs, _le):
                 cons2 = _pruned(others + rows)
                 if cons2 is None:
                     continue
@@ -539,13 +526,9 @@ def _solve_equalities(piece, eqs: list, n: int):
     return piece
 
 
-def _integer_atom(form, n: int):
-    """Coefficient tuple and constant of an atom's form: `cells.primitive`, the same comparison."""
-    for i, _ in form.coeffs:
-        if not 0 <= i < n:
-            raise ValueError(f"atom mentions noise {i}, but only {n} noises were given")
-    coeffs = form.as_dict()
-    vec = primitive([coeffs.get(i, 0) for i in range(n)] + [form.const])
+def _integer_atom(at, n: int):
+    """Coefficient tuple and constant of an atom: `cells.primitive`, the same comparison."""
+    vec = primitive(atom_row(at, n))
     return vec[:n], vec[n]
 
 
@@ -580,20 +563,16 @@ def _sum_region(les: list, eqs: list, rates: list) -> RF:
     return total
 
 
-def probability_rf(atoms, noises) -> tuple[RF, int]:
-    """(P as an element of Q(T), L) with T = e^(-eps/L)."""
+def probability(atoms, noises) -> ExpFrac:
+    """P[all atoms hold] for independent N_i ~ DLap(rate_i eps, 0) on the integers, exactly: an
+    element of Q(T), T = e^(-eps/L), converted at the end."""
     n = len(noises)
-    for nz in noises:
-        if nz.kind != "dlap":
-            raise ValueError(f"dlap_engine handles discrete Laplace noise only, got {nz.kind!r}")
-        if Fraction(nz.rate) <= 0:
-            raise ValueError(f"discrete Laplace rate must be positive, got {nz.rate}")
-    rates_q = [Fraction(nz.rate) for nz in noises]
+    rates_q = engine_rates(noises, "dlap")
     L = reduce(lcm, (q.denominator for q in rates_q), 1)
     rates = [int(q * L) for q in rates_q]
     les, eqs, neqs = [], [], []
     for at in atoms:
-        a, b = _integer_atom(at.form, n)
+        a, b = _integer_atom(at, n)
         if at.op == "<=":
             les.append((a, b))
         elif at.op == "<":
@@ -613,10 +592,4 @@ def probability_rf(atoms, noises) -> tuple[RF, int]:
     norm = _RF_ONE
     for r in rates:  # prod_i (1 - T^r)/(1 + T^r)
         norm = norm * RF(fmpq_poly([1] + [0] * (r - 1) + [-1]), fmpq_poly([1] + [0] * (r - 1) + [1]))
-    return total * norm, L
-
-
-def probability(atoms, noises) -> ExpFrac:
-    """P[all atoms hold] for independent N_i ~ DLap(rate_i eps, 0) on the integers, exactly."""
-    rf, L = probability_rf(tuple(atoms), tuple(noises))
-    return rf.reduced().to_expfrac(L)
+    return (total * norm).reduced().to_expfrac(L)

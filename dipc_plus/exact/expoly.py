@@ -209,11 +209,6 @@ class ExpPoly:
             return ExpFrac(ExpPoly.ONE, self ** (-n))
         return binary_power(self, n, ExpPoly.ONE)
 
-    def shift(self, q: Number) -> "ExpPoly":
-        """self * e^(q eps)."""
-        q = Fraction(q)
-        return ExpPoly({e + q: p for e, p in self.terms.items()})
-
     def derivative(self) -> "ExpPoly":
         """d/d eps."""
         out: dict = {}
@@ -354,10 +349,22 @@ def format_exppoly(f: ExpPoly) -> str:
 
 def _plain_term(mag: Fraction, k: int, q: Fraction) -> str:
     """|c| eps^k e^(q eps) as plain text."""
-    factors = eps_power_text(k)
-    if q != 0:
-        factors.append("e^eps" if q == 1 else "e^(-eps)" if q == -1 else f"e^({fmt_q(q)}*eps)")
-    return plain_product(mag, factors)
+    return plain_product(mag, eps_power_text(k) + exp_text(fmt_q(q) if q else ""))
+
+
+def exp_text(exponent: str, compound: bool = False) -> list:
+    """e^(x*eps) as a list of plain-text factors for the exponent x written as `exponent` (none
+    for an empty one; parentheses around a `compound` x such as 'q1 - 1/2'): the one way the
+    per-point and the symbolic closed forms write their exponentials.
+
+    >>> exp_text("-1"), exp_text("1/2"), exp_text("q1 - 1", compound=True), exp_text("")
+    (['e^(-eps)'], ['e^(1/2*eps)'], ['e^((q1 - 1)*eps)'], [])
+    """
+    if not exponent:
+        return []
+    if exponent in ("1", "-1"):
+        return ["e^eps" if exponent == "1" else "e^(-eps)"]
+    return [f"e^(({exponent})*eps)" if compound else f"e^({exponent}*eps)"]
 
 
 def eps_power_text(k: int) -> list:

@@ -28,10 +28,11 @@ from bisect import bisect_left
 from fractions import Fraction
 from math import lcm
 
+from dipc_plus.exact.binding_bounds import binding_cases
 from dipc_plus.exact.cells import Cell, CellPoint, substituted
 from dipc_plus.exact.exp_terms import Rescale, TermSpace, add_all_into, clear_term_caches
 from dipc_plus.exact.expoly import ExpPoly
-from dipc_plus.exact.linear import OPS
+from dipc_plus.exact.linear import OPS, atom_row, engine_rates
 from dipc_plus.exact.memo import remember
 from dipc_plus.exact.open_regions import (breakpoint, clear_region_caches, constraint, primitive,
                                           simplify_region)
@@ -252,31 +253,23 @@ class _Problem:
                             e_rest[i] += a
                         e_rest = tuple(e_rest)
                     sided.append((bD, k, e_rest, p))
-                upper_values = [space.at_bound(sided, U, x, 1) for U in uppers]
-                lower_values = [space.at_bound(sided, L, x, -1) for L in lowers]
-                for L, lv in (zip(lowers, lower_values) if lowers else ((None, None),)):
-                    for U, uv in (zip(uppers, upper_values) if uppers else ((None, None),)):
-                        region = self._case_region(rest, lowers, uppers, L, U, x)
-                        if region is None:
-                            continue
-                        acc = out.setdefault(region, {})
-                        for values in (uv, lv):
-                            if values is not None:
-                                add_all_into(acc, values)
+                upper_values = {U: space.at_bound(sided, U, x, 1) for U in uppers}
+                lower_values = {L: space.at_bound(sided, L, x, -1) for L in lowers}
+                for L, U, rows in binding_cases(lowers, uppers, lambda a, b, strict: _below(a, b, x)):
+                    region = self._case_region(rest, rows)
+                    if region is None:
+                        continue
+                    acc = out.setdefault(region, {})
+                    for values in (upper_values.get(U), lower_values.get(L)):
+                        if values is not None:
+                            add_all_into(acc, values)
         return {S: T for S, T in out.items() if T}
 
-    def _case_region(self, rest, lowers, uppers, L, U, x):
-        """rest and: L is the largest lower bound, U the smallest upper bound, L < U."""
+    def _case_region(self, rest, rows):
+        """The region of rest and the rows of one case of the binding bounds (`binding_cases`)."""
         cons = set(rest)
-        new = []
-        # L2 < L: |L_x| L2 - |L2_x| L < 0 (s = -1); U < U2: U_x U2 - U2_x U < 0 (s = 1)
-        for B, group, s in ((L, lowers, -1), (U, uppers, 1)):
-            if B is not None:
-                new += [[s * (B[x] * p - B2[x] * q) for p, q in zip(B2, B)] for B2 in group if B2 is not B]
-        if L is not None and U is not None:   # L < U:  U_x L + |L_x| U < 0
-            new.append([U[x] * p - L[x] * q for p, q in zip(L, U)])
         symbolic = self.cell is not None
-        for vec in new:
+        for vec in rows:
             c = constraint(vec)
             if c is False:
                 return None
@@ -287,6 +280,13 @@ class _Problem:
                     continue
                 cons.add(c)
         return simplify_region(frozenset(cons))
+
+
+def _below(P: tuple, Q: tuple, x: int) -> list:
+    """The row "the bound on u_x that constraint P gives < the one Q gives": P says u_x < -P'/P_x
+    (or >, by the sign of P_x), so multiplying by P_x Q_x gives sign(P_x Q_x) (P_x Q - Q_x P) < 0."""
+    s = 1 if (P[x] > 0) == (Q[x] > 0) else -1
+    return [s * (P[x] * q - Q[x] * p) for p, q in zip(P, Q)]
 
 
 def _cell_sums(pieces: list, pts: list) -> list:
@@ -331,17 +331,6 @@ def elimination_order(constraints, n: int) -> list:
     return order
 
 
-def _laplace_rates(noises) -> list:
-    for nz in noises:
-        if nz.kind != "lap":
-            raise ValueError(f"the Laplace engine got a {nz.kind!r} noise")
-    rates = [Fraction(nz.rate) for nz in noises]
-    for r in rates:
-        if r <= 0:
-            raise ValueError(f"Laplace rate {r} is not positive")
-    return rates
-
-
 def probability(atoms: tuple, noises: tuple) -> ExpPoly:
     """P[all atoms hold] for noise i ~ Lap(noises[i].rate * eps, 0), exactly, for every eps > 0."""
     return probability_on_cell(atoms, noises).at(())
@@ -359,7 +348,7 @@ def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell | None = None) -
     (`Cell.eliminations`): the engine then sees no two bounds that tie on the cell
     without being the same, and the form, in the free inputs only, is canonical there."""
     n, p = len(noises), 0 if cell is None else cell.p
-    rates = _laplace_rates(noises)
+    rates = engine_rates(noises, "lap")
     constraints = _noise_constraints(atoms, n, cell)
     if not constraints:
         return SymbolicForm(p, {}) if constraints is None else SymbolicForm.one(p)
@@ -378,12 +367,7 @@ def _noise_constraints(atoms, n: int, cell: Cell | None = None) -> set | None:
     for at in atoms:
         if at.op not in OPS:
             raise ValueError(f"unknown comparison {at.op!r}")
-        vec = [Fraction(0)] * (n + p + 1)
-        for i, c in at.form.coeffs:
-            if not 0 <= i < n + p:
-                raise ValueError(f"atom coefficient id {i} is neither a noise nor an input")
-            vec[i] = Fraction(c)
-        vec[-1] = Fraction(at.form.const)
+        vec = atom_row(at, n + p)
         vec[n:] = substituted(vec[n:], tied)    # an equality cell: tied inputs by the free ones
         if not any(vec[:n]):      # no noise; on a cell the probability jumps where it changes truth
             if not (at.holds_constant() if cell is None else cell.decide(primitive(vec[n:]), at.op)):

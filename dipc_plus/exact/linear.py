@@ -59,6 +59,23 @@ class Noise:
     __getstate__ = _uncached_state
 
 
+def engine_rates(noises, kind: str) -> list:
+    """The rates (Fractions) of the noises an exact engine integrates, which must all be of its
+    `kind` with a positive rate: the engines' one precondition on their noises.
+
+    >>> engine_rates([Noise("lap", Fraction(1, 2))], "lap")
+    [Fraction(1, 2)]
+    """
+    rates = []
+    for nz in noises:
+        if nz.kind != kind:
+            raise ValueError(f"the {kind!r} engine got a {nz.kind!r} noise")
+        rates.append(Fraction(nz.rate))
+        if rates[-1] <= 0:
+            raise ValueError(f"the {kind!r} noise's rate {nz.rate} is not positive")
+    return rates
+
+
 def _frac(c) -> Fraction:
     return c if type(c) is Fraction else Fraction(c)
 
@@ -211,6 +228,24 @@ def negate(a: Atom) -> Atom:
         return Atom(a.form, _NEGATE[a.op])
     # not(f < 0) is f >= 0 is -f <= 0; not(f <= 0) is -f < 0
     return Atom(normalise_form(a.form.scale(-1), _NEGATE[a.op]), _NEGATE[a.op])
+
+
+def atom_row(a: "Atom", width: int) -> list:
+    """The atom's coefficients on ids 0..width-1 and then its constant, as Fractions: the row an
+    engine reads (noises first, then any symbolic inputs).
+
+    N_1 < 1/2, stored as N_1 - 1/2 < 0:
+
+    >>> atom_row(atom(LinForm.make({1: 1}), "<", LinForm.constant(Fraction(1, 2))), 2)
+    [Fraction(0, 1), Fraction(1, 1), Fraction(-1, 2)]
+    """
+    row = [_ZERO] * (width + 1)
+    for i, c in a.form.coeffs:
+        if not 0 <= i < width:
+            raise ValueError(f"atom coefficient id {i} is outside the engine's ids 0..{width - 1}")
+        row[i] = _frac(c)
+    row[-1] = _frac(a.form.const)
+    return row
 
 
 def normalise_form(form: LinForm, op: str) -> LinForm:

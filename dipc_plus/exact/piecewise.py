@@ -1,7 +1,7 @@
 """A probability over symbolic inputs as a piecewise closed form: one per cell of a partition.
 
-`laplace_engine.probability_on_cell` computes P[atoms] on a cell, or stops with
-`NeedSplit(h)` when the answer depends on the sign of h there.  The driver splits
+`constraints.probability` (through `laplace_engine.probability_on_cell`) computes
+P[atoms] on a cell, or stops with `NeedSplit(h)` when the answer depends on the sign of h there.  The driver splits
 that cell on h (into ``h <= 0`` / ``h > 0``, or ``h < 0`` / ``h == 0`` / ``h > 0``
 when h is a comparison of inputs alone, where the probability jumps) and runs the
 children, until every piece has its closed form.  The pieces partition the root
@@ -12,45 +12,38 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dipc_plus.exact.cells import Cell, NeedSplit
-from dipc_plus.exact.laplace_engine import probability_on_cell
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 
-__all__ = ["Piece", "piecewise", "piecewise_probability"]
+__all__ = ["Piece", "piecewise"]
 
 
 @dataclass
 class Piece:
     """One cell and the closed form of the probability on it.
 
-    The probability 1 on the whole box [-1, 1] (see `piecewise_probability` for real pieces):
+    The probability 1 on the whole box [-1, 1]:
 
     >>> from dipc_plus.exact.cells import box
     >>> from dipc_plus.exact.symbolic_terms import SymbolicForm
     >>> piece = Piece(box(1), SymbolicForm.one(1))
     >>> print(piece.cell, "|", piece.form.at([0]))
     Cell(-1*q0 <= 1 and q0 <= 1) | 1
-    """
-    cell: Cell
-    form: SymbolicForm
 
-
-def piecewise_probability(atoms: tuple, noises: tuple, root: Cell, max_cells: int = 10_000) -> list:
-    """[Piece] partitioning `root`, for atoms over noises 0..n-1 and inputs n..n+p-1 (see
-    `probability_on_cell`).
-
-    P[N < q] for N ~ Lap(eps) and an input q in [-1, 1] (the form's v0 is eps q): the Laplace
-    CDF, 1 - e^(-q eps)/2 for q >= 0 and e^(q eps)/2 for q < 0:
+    P[N < q] for N ~ Lap(eps) and an input q in [-1, 1] (the form's v0 is eps q), by the Laplace
+    engine on each cell: the Laplace CDF, 1 - e^(-q eps)/2 for q >= 0 and e^(q eps)/2 for q < 0:
 
     >>> from fractions import Fraction
-    >>> from dipc_plus.exact.cells import box
+    >>> from dipc_plus.exact.laplace_engine import probability_on_cell
     >>> from dipc_plus.exact.linear import LinForm, Noise, atom
     >>> below_q = atom(LinForm.make({0: 1}), "<", LinForm.make({1: 1}))    # noise 0, input 1
-    >>> for piece in piecewise_probability((below_q,), (Noise("lap", Fraction(1)),), box(1)):
+    >>> lap = (Noise("lap", Fraction(1)),)
+    >>> for piece in piecewise(lambda cell: probability_on_cell((below_q,), lap, cell), box(1)):
     ...     print(piece.cell, "|", piece.form)
     Cell(-1*q0 <= 1 and -1*q0 <= 0 and q0 <= 1) | ((-1/2)) e^(-1*v0) + (1)
     Cell(-1*q0 <= 1 and q0 <= 1 and q0 < 0) | (1/2) e^(1*v0)
     """
-    return piecewise(lambda cell: probability_on_cell(atoms, noises, cell), root, max_cells)
+    cell: Cell
+    form: SymbolicForm
 
 
 def piecewise(compute, root: Cell, max_cells: int = 10_000, on_cell=None) -> list:

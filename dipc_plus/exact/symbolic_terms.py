@@ -18,7 +18,7 @@ from math import prod
 from flint import fmpq, fmpq_poly
 
 from dipc_plus.exact.convert import fmt_q, signed_sum
-from dipc_plus.exact.expoly import ExpPoly, eps_power_text, plain_product
+from dipc_plus.exact.expoly import ExpPoly, eps_power_text, exp_text, plain_product
 from dipc_plus.exact.sparse import accumulate, add_keys, sparse_add, sparse_product
 
 __all__ = ["SymbolicForm"]
@@ -75,6 +75,10 @@ class SymbolicForm:
         """The sum (of the probabilities of disjoint events, on one cell)."""
         return SymbolicForm(self._same_inputs(other), sparse_add(self.terms, other.terms))
 
+    def scaled(self, c: int) -> "SymbolicForm":
+        """The form times the number c (2^k for k one-sided noises, `constraints.component_probability`)."""
+        return SymbolicForm(self.p, {k: P * c for k, P in self.terms.items()})
+
     def _same_inputs(self, other: "SymbolicForm") -> int:
         if self.p != other.p:
             raise ValueError("forms over different inputs")
@@ -124,11 +128,7 @@ class SymbolicForm:
         for c, k, powers, (lq, l) in self.monomials_in_q():
             factors = eps_power_text(k)
             factors += [n if a == 1 else f"{n}^{a}" for n, a in zip(names, powers) if a]
-            exponent = _linear_text(lq, l, names)
-            if exponent:
-                factors.append("e^eps" if exponent == "1" else "e^(-eps)" if exponent == "-1"
-                               else f"e^({exponent}*eps)" if sum(1 for a in lq if a) + (l != 0) == 1
-                               else f"e^(({exponent})*eps)")
+            factors += exp_text(_linear_text(lq, l, names), compound=sum(1 for a in lq if a) + (l != 0) > 1)
             parts.append(("-" if c < 0 else "+", plain_product(abs(c), factors)))
         return signed_sum(parts)
 

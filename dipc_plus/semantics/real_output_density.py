@@ -10,7 +10,7 @@ as symbolic inputs are kept (v = eps w, cells in w): the joint CDF
     F(w) = P[finite outputs = o, R_1 <= w_1, ..., R_k <= w_k]
 
 is the probability of the path atoms plus the atoms ``R_j - w_j <= 0``, which
-`cell_probability` computes as one closed form per cell of w-space.  The density is
+`constraints.probability` computes as one closed form per cell of w-space.  The density is
 the mixed derivative d^k F / dw_1..dw_k, taken term by term on each open cell (where
 F is one analytic closed form): d/dw = eps d/dv.  This covers any released linear
 form (a noisy query released as is, where the change of variables N = w - q has
@@ -30,7 +30,7 @@ from fractions import Fraction
 from flint import fmpq, fmpq_poly
 
 from dipc_plus.errors import ResourceLimit
-from dipc_plus.exact.cell_probability import probability_of_set
+from dipc_plus.exact.constraints import probability as probability_of_set
 from dipc_plus.exact.cells import Cell
 from dipc_plus.exact.linear import Atom, LinForm
 from dipc_plus.exact.piecewise import Piece, piecewise

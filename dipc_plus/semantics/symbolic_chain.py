@@ -2,7 +2,7 @@
 
 The per-point chain (`semantics.dtmc`) fixes the inputs and prunes branches by their
 probability at that point.  Here every real input stays a symbol (its own id beside
-the noise ids, as `exact.cell_probability` expects), so a comparison becomes an atom
+the noise ids, as `exact.constraints.probability` on a cell expects), so a comparison becomes an atom
 over noises and inputs, and the program is walked once for every input (a domain of
 the one walk, `semantics.walk`): a path is
 the outcome of each comparison, and P[output = o] on a cell of input space is the sum
@@ -165,7 +165,7 @@ class _Atoms(Domain):
                               "noise samples and comparisons only", s.pos)
         spec = noises.by_kind(d.kind)
         reading = spec.reading(Fraction(d.rate))
-        if reading.noise.kind != "lap":   # exact.cell_probability's condition
+        if reading.noise.kind != "lap":   # exact.constraints.component_probability's condition
             article = "an" if spec.surface[:1] in "AEIOU" else "a"
             raise NotSymbolic(f"{article} {spec.surface} sample: only noises the Laplace engine reads "
                               "(Laplace, one-sided exponential) are symbolic so far", s.pos)

@@ -1,7 +1,7 @@
 """A program's output distribution over a box of its real inputs: per output, a piecewise closed form.
 
 `symbolic_paths` gives, per finite output value, the atom sets of its paths; here each
-output's probability, the sum over its paths of P[atoms] (`cell_probability`), is
+output's probability, the sum over its paths of P[atoms] (`constraints.probability` on a cell), is
 split into the cells of the box where one closed form holds (`piecewise`).  Each
 output is split on its own and only when asked (`pieces`): one shared partition for
 all outputs would multiply their cells together.  Every output's pieces partition
@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from dipc_plus.errors import ResourceLimit, UserError
-from dipc_plus.exact.cell_probability import probability_of_set
+from dipc_plus.exact.constraints import probability as probability_of_set
 from dipc_plus.exact.cells import Cell, primitive
 from dipc_plus.exact.piecewise import Piece, piecewise
 from dipc_plus.exact.symbolic_terms import SymbolicForm
