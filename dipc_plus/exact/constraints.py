@@ -63,7 +63,10 @@ from dipc_plus.exact.symbolic_terms import SymbolicForm
 
 def components(atoms, ignore=frozenset()) -> list[frozenset]:
     """Partition atoms into groups that share no noise (union-find on noise ids); ids in
-    `ignore` (symbolic inputs) link nothing, and atoms with no other id are left out."""
+    `ignore` (symbolic inputs) link nothing, and atoms with no other id are left out.  The groups
+    come in the order of their smallest noise id, whatever order the atoms come in (a frozenset's
+    order changes with PYTHONHASHSEED, and on a cell the first component to need a split decides
+    how the cell is cut, so the printed cells would too)."""
     parent: dict = {}
 
     def find(x):
@@ -85,7 +88,9 @@ def components(atoms, ignore=frozenset()) -> list[frozenset]:
         ids = a.noises() - ignore if ignore else a.noises()
         if ids:
             groups.setdefault(find(next(iter(ids))), set()).add(a)
-    return [frozenset(g) for g in groups.values()]
+    first = {root: min(i for a in g for i in (a.noises() - ignore if ignore else a.noises()))
+             for root, g in groups.items()}
+    return [frozenset(groups[root]) for root in sorted(groups, key=first.__getitem__)]
 
 
 _MAX_ORDERINGS = 120   # tie-breaking renamings tried per component (beyond: one fixed choice)
