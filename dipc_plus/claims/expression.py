@@ -251,6 +251,56 @@ def check_kinds(tree: Expr, where: Where, allowed=ARITHMETIC, *, calls: tuple = 
     return tree
 
 
+class TreeFold:
+    """The one walk of a checked claim-string tree to a value.  Why: the exact value of a
+    formula, a polynomial weight, a linear budget and the truth of a secret are the same
+    recursion over the same nodes; only what a leaf is and how two values combine differ.
+    A subclass gives those as methods (`fold_<kind>` for a leaf or a node kind of its own,
+    `ring`, `divide`, `power`); a kind or operator it does not take is `refuse`d at its node."""
+
+    operators = frozenset({"+", "-", "*", "/", "**"})    # the binary operators the fold takes
+
+    def value(self, node: Expr):
+        """The fold of `node`: its kind's method, or `refuse` when there is none or it gives None."""
+        method = getattr(self, "fold_" + node.kind, None)
+        out = None if method is None else method(node)
+        if out is None:
+            self.refuse(node)
+        return out
+
+    def constant(self, c):
+        """A number as a value of the fold (itself by default)."""
+        return c
+
+    def fold_number(self, node: Expr):
+        return self.constant(node.value)
+
+    def fold_unary(self, node: Expr):
+        """- and + of the operand's value; `not` only where `logical_not` takes it."""
+        if node.op == "not":
+            return self.logical_not(node)
+        return self.signed(node.op, self.value(node.args[0]))
+
+    def signed(self, op: str, v):
+        return -v if op == "-" else v
+
+    def logical_not(self, node: Expr):
+        return None
+
+    def fold_binary(self, node: Expr):
+        """A binary operator of `operators`: powers see the node (some read the exponent
+        unevaluated), the others get the two operands' values."""
+        if node.op not in self.operators:
+            return None
+        if node.op == "**":
+            return self.power(node)
+        a, b = self.value(node.args[0]), self.value(node.args[1])
+        return self.divide(node, a, b) if node.op == "/" else self.ring(node, a, b)
+
+    def ring(self, node: Expr, a, b):
+        return ring(node.op, a, b)
+
+
 def ring(op: str, a, b):
     """a op b for the ring operators + - * (of any exact values)."""
     return a + b if op == "+" else a - b if op == "-" else a * b
