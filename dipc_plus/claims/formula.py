@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dipc_plus.claims.expression import (ARITHMETIC, Expr, TreeFold, Where, bounded_constant, check_rational_power,
-                                         read, syntax_tree)
+from dipc_plus.claims.expression import (ARITHMETIC, RING_OPS, Expr, NodeCheck, TreeFold, Where, bounded_constant,
+                                         check_rational_power, read, syntax_tree)
 from dipc_plus.exact.alpha_series import XFrac
 from dipc_plus.exact.param_poly import poly_add, poly_mul, poly_scale
 from dipc_plus.execution import limits
@@ -85,19 +85,24 @@ class Formula:
         return self.text
 
 
-def parse(text: str, names: list[str], where: Where, tree: Expr | None = None) -> Formula:
+def _usage_hint(names) -> str:
+    return "use + - * / ** (or ^), parentheses, numbers, exp(...), eps and the names " + ", ".join(sorted(names))
+
+
+def parse(text: str, names: list[str], where: Where, tree: Expr | None = None, *, what: str = "formula",
+          hint: str | None = None) -> Formula:
     """Check `text` and keep its expression tree; `names` are the names it may use besides eps.
-    `tree` is the text's tree when the caller has read it already (a delta)."""
+    `tree` is the text's tree when the caller has read it already (a delta, which `what` names
+    and `hint` explains in messages)."""
     if tree is None:
         if not isinstance(text, str) or not text.strip():
             raise where.error("the formula is empty", hint='write it as a string, e.g. "2*m*exp(-alpha*eps/8)"')
         if len(text) > 40 * limits.get("nodes"):
             raise where.error(f"the formula has {len(text)} characters", hint=limits.hint("nodes"))
-        tree = read(text, where, hint="use + - * / ** (or ^), parentheses, numbers, exp(...), eps and the names "
-                    + ", ".join(sorted(names)), max_text=len(text),
+        tree = read(text, where, hint=_usage_hint(names), max_text=len(text),
                     deep=f"'{clip(text)}' is nested too deeply to read", shown=f"'{clip(text)}'")
     formula = Formula(text, tree, tuple(names), where)
-    _check_shape(formula)
+    _FormulaCheck(formula, what, hint).run(tree)
     terms = expanded_terms(formula.tree)
     if terms > limits.get("terms"):
         raise where.error(f"'{clip(text)}' may expand to more than {limits.get('terms')} terms (nested powers "
@@ -162,61 +167,47 @@ def expanded_terms(root) -> int:
     return min(num + den - 1, cap)
 
 
-def _check_shape(formula: Formula) -> None:
-    """Refuse, at load time, every part a formula may not contain: unknown names (with a
-    suggestion), functions other than exp, operators other than + - * / **, and a power of
-    numbers past the `power` or `digits` limits."""
-    known = set(formula.names) | {"eps"}
+class _FormulaCheck(NodeCheck):
+    """The load-time check of a formula: the shared node checks over + - * / ** and calls, and
+    the formula's own rules: unknown names (with a suggestion), no function but exp (a
+    logarithm or root is refused with the reason), and a power of numbers within the `power`
+    and `digits` limits."""
 
-    def fail(node, message, hint=None):
-        raise formula.where.error(message, node.col, hint)
+    def __init__(self, formula: Formula, what: str, hint: str | None):
+        super().__init__(formula.where, ARITHMETIC | {"call"}, calls=("exp",), ops=RING_OPS, what=what,
+                         hint=hint or _usage_hint(formula.names))
+        self.names = formula.names
+        self.known = set(formula.names) | {"eps"}
+        self.inexpressible_hint = hint or "fix gamma (or alpha) to a number and solve the bound for beta; " \
+                                          "see docs/claims.md"
 
-    stack = [formula.tree]
-    while stack:
-        node = stack.pop()
-        if node.kind == "number":
-            continue
-        if node.kind in ("truth", "string", "constant"):
-            fail(node, f"'{clip(node.part())}' is not a number")
-        elif node.kind == "name":
-            if node.value in known or node.value in _EULER:
-                continue
-            if node.value in _NOT_EXPRESSIBLE:
-                fail(node, f"'{node.value}': {_NOT_EXPRESSIBLE[node.value]}")
-            hint = did_you_mean(node.value, known) or \
-                "the formula may use eps, " + ", ".join(sorted(formula.names)) + " and exp(...)"
-            fail(node, f"unknown name '{node.value}'", hint)
-        elif node.kind == "unary":
-            if node.op not in ("-", "+"):
-                fail(node, f"the operator in '{clip(node.part())}' is not allowed")
-            stack.append(node.args[0])
-        elif node.kind == "binary":
-            if node.op not in ("+", "-", "*", "/", "**"):
-                fail(node, f"the operator in '{clip(node.part())}' is not allowed", hint="use + - * / and ** (or ^)")
-            if node.op == "**":
-                base, exponent = bounded_constant(node.args[0]), bounded_constant(node.args[1])
-                if exponent is not None and exponent.denominator == 1:
-                    if base is not None:
-                        check_rational_power(base, int(exponent), lambda m, h: fail(node, m, h))
-                    elif abs(exponent) > limits.get("power"):
-                        fail(node, f"the exponent {clip(exponent)} is larger than {limits.get('power')}",
-                             limits.hint("power"))
-            stack += list(node.args)
-        elif node.kind == "call":
-            if node.op is None:
-                fail(node, f"'{clip(node.value.part())}' is not a function")
-            name = node.op
-            if name in _NOT_EXPRESSIBLE:
-                fail(node, f"'{name}(...)': {_NOT_EXPRESSIBLE[name]}",
-                     hint="fix gamma (or alpha) to a number and solve the bound for beta; see docs/claims.md")
-            if name not in _FUNCTIONS:
-                fail(node, f"unknown function '{name}'", hint="only exp(...) is available")
-            if node.keywords or len(node.args) != 1:
-                fail(node, "exp takes exactly one argument")
-            stack.append(node.args[0])
-        else:
-            fail(node, f"'{clip(node.part())}' is not allowed in a formula",
-                 hint="use numbers, names, + - * / ** and exp(...)")
+    def name(self, node) -> None:
+        if node.value in self.known or node.value in _EULER:
+            return
+        if node.value in _NOT_EXPRESSIBLE:
+            self.fail(node, f"'{node.value}': {_NOT_EXPRESSIBLE[node.value]}")
+        hint = did_you_mean(node.value, self.known) or \
+            f"the {self.what} may use eps, " + ", ".join(sorted(self.names)) + " and exp(...)"
+        self.fail(node, f"unknown name '{node.value}'", hint)
+
+    def call(self, node) -> None:
+        if node.op is None:
+            self.fail(node, f"'{clip(node.value.part())}' is not a function")
+        if node.op in _NOT_EXPRESSIBLE:
+            self.fail(node, f"'{node.op}(...)': {_NOT_EXPRESSIBLE[node.op]}", self.inexpressible_hint)
+        if node.op not in _FUNCTIONS:
+            self.fail(node, f"unknown function '{node.op}'", "only exp(...) is available")
+        if node.keywords or len(node.args) != 1:
+            self.fail(node, "exp takes exactly one argument")
+
+    def power(self, node) -> None:
+        base, exponent = bounded_constant(node.args[0]), bounded_constant(node.args[1])
+        if exponent is not None and exponent.denominator == 1:
+            if base is not None:
+                check_rational_power(base, int(exponent), lambda m, h: self.fail(node, m, h))
+            elif abs(exponent) > limits.get("power"):
+                self.fail(node, f"the exponent {clip(exponent)} is larger than {limits.get('power')}",
+                          limits.hint("power"))
 
 
 class _Evaluator(TreeFold):
@@ -237,7 +228,7 @@ class _Evaluator(TreeFold):
 
     constant = staticmethod(XFrac.const)
 
-    def fold_call(self, node) -> XFrac:  # exp(...), the only function _check_shape lets through
+    def fold_call(self, node) -> XFrac:  # exp(...), the only function _FormulaCheck lets through
         return self.exp(node, self.value(node.args[0]))
 
     def divide(self, node, left: XFrac, right: XFrac) -> XFrac:

@@ -13,7 +13,7 @@ import re
 from fractions import Fraction
 
 from dipc_plus.claims.claim_file import ClaimReader
-from dipc_plus.claims.expression import ARITHMETIC, TreeFold, check_rational_power, syntax_tree
+from dipc_plus.claims.expression import ARITHMETIC, TreeFold, check_rational_power, read, syntax_tree
 from dipc_plus.decision.decide import Interval
 from dipc_plus.errors import UserError
 from dipc_plus.execution.limits import clip
@@ -181,10 +181,11 @@ def read_delta(r: ClaimReader, text, program: ir.Program, path: str, eps: EpsRan
         text = str(text)
     r.typed("privacy.delta", text, str, "delta must be a formula in a string", 'delta = "0" or "exp(-eps)/100"')
     where = r.where("privacy.delta")
-    # read once with the delta's own limits and kinds, then checked and folded as an exact formula
-    tree = syntax_tree(text, where, ARITHMETIC | {"call"}, calls=("exp",), what="delta",
-                       hint='delta is a formula in eps and the parameters, e.g. "0", "1/100" or "exp(-eps)/100"')
-    formula = parse_formula(text, [p for p in program.params if p != "eps"], where, tree=tree)
+    # read with the delta's own limits, then checked once and folded as an exact formula
+    hint = 'delta is a formula in eps and the parameters, e.g. "0", "1/100" or "exp(-eps)/100"'
+    tree = read(text, where, what="delta", hint=hint)
+    formula = parse_formula(text, [p for p in program.params if p != "eps"], where, tree=tree, what="delta",
+                            hint=hint)
     value = formula.exact(dict(program.params))
     value = ExpFrac.of(value)
     if eps.is_log_point and value_at_log(value, eps.log_of) is None:
