@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from dipc_plus.claims.claim_file import ClaimReader
 from dipc_plus.claims.expression import ARITHMETIC, TreeFold, check_rational_power, read, syntax_tree
+from dipc_plus.decision.certified import infinity_sign, interval_parts
 from dipc_plus.decision.decide import Interval
 from dipc_plus.errors import UserError
 from dipc_plus.execution.limits import clip
@@ -164,9 +165,8 @@ def read_eps(r: ClaimReader, text, key: str) -> EpsRange:
             if q <= 0:
                 raise r.error(key, "eps must be positive", hint='eps = "1/2"')
             return EpsRange(Interval(q, q, True, True))
-    ends = s[1:-1].split(",") if len(s) >= 2 else []
-    if len(ends) != 2 or any(read_rational(e) is None and e.strip().lstrip("+-").lower() not in
-                             ("inf", "infinity", "oo", "\u221e") for e in ends):
+    parts = interval_parts(s)
+    if parts is None or any(read_rational(e) is None and not infinity_sign(e) for e in parts[:2]):
         raise r.error(key, f"cannot read the interval {text!r}",
                       hint='write eps = "(0, inf)", "[1/10, 5]", "1/2" or "ln(2)" (rational ends)')
     try:
