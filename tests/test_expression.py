@@ -9,7 +9,7 @@ from fractions import Fraction as F
 import pytest
 
 from conftest import ROOT
-from dipc_plus.claims.expression import ARITHMETIC, CONDITIONS, Expr, Where, check_kinds, read, syntax_tree
+from dipc_plus.claims.expression import ARITHMETIC, CONDITIONS, Expr, NodeCheck, Where, read, syntax_tree
 from dipc_plus.claims.formula import parse, parse_polynomial
 from dipc_plus.claims.secrets import evaluate_condition
 from dipc_plus.errors import UserError
@@ -57,7 +57,7 @@ def balanced_sum(leaves: int) -> str:
                          ids=["depth", "nodes", "digits", "power"])
 def test_limits_are_checked_while_reading(text, limit):
     with pytest.raises(UserError) as info:
-        check_kinds(read(text, W, max_text=10 ** 6), W, ARITHMETIC)
+        NodeCheck(W, ARITHMETIC).run(read(text, W, max_text=10 ** 6))
     assert info.value.hint == limits.hint(limit)
 
 

@@ -101,7 +101,7 @@ HEAD = '[program]\npath = "@ROOT@/programs/randomized_response.dip"\n[privacy]\n
     ('adjacency = "hamming"\nbudget = "ln(2)/2"\n', "not the logarithm of a rational", 5),
     ('adjacency = "hamming"\nbudget = "eps"\neps = "ln(1)"\n', "not positive", 6),
     ('adjacency = "hamming"\nbudget = "eps"\neps = "[0, 1]"\n', "not inside", 6),
-    ('adjacency = "hamming"\nbudget = "eps"\ndelta = "log(2)"\n', "'log(...)' is not allowed", 6),
+    ('adjacency = "hamming"\nbudget = "eps"\ndelta = "log(2)"\n', "'log(...)': a logarithm is not a rational number", 6),
     ('adjacency = "hammming"\nbudget = "eps"\n', "did you mean 'hamming'", 4),
     ('adjacency = "hamming"\nbudget = "eps"\nbudjet = 1\n', "unknown key", 6),
     ('adjacency = "hamming"\nbound = 2\nbudget = "eps"\n', "bound is not used", 5),

@@ -590,15 +590,16 @@ def _grid_ranges(r: ClaimReader, grid: dict, program: ir.Program, key: str, step
     ranges: dict[str, list] = {}
     for name, value in grid.items():
         elems = r.named(f"{key}.grid", program, name, hint=step_hint(name, program, key))
+        counted = {e: grid_values(r, f"{key}.grid", name, value, types[e], step) for e in elems}
         if bound_product:   # the real inputs together (finite ones range over their domains, which factor)
             real = [e for e in elems if not isinstance(types[e], (ir.DomT, ir.BoolT))]
-            check_grid_size(r, f"{key}.grid", [grid_count(value, types[e], step) for e in real] +
+            check_grid_size(r, f"{key}.grid", [counted[e][0] for e in real] +
                             [len(v) for e, v in ranges.items() if not isinstance(types[e], (ir.DomT, ir.BoolT))])
         else:   # one input's values are built below: each is bounded now; the product lazily
             for e in elems:
-                check_grid_size(r, f"{key}.grid", [grid_count(value, types[e], step)])
+                check_grid_size(r, f"{key}.grid", [counted[e][0]])
         for e in elems:
-            ranges[e] = grid_values(r, f"{key}.grid", name, value, types[e], step)
+            ranges[e] = counted[e][1]()
     return with_finite_domains(program, ranges, lambda name: r.error(
         f"{key}.grid", f"the grid gives no values for the real input '{name}'",
         hint=f"add {name.split('[')[0]} = [-1, 1] to the grid"))
@@ -650,44 +651,31 @@ class OversizeGrid:
         raise self.error
 
 
-def grid_count(value, typ, step: Fraction) -> int | None:
-    """How many values `grid_values` would give one input, worked out without building them (None
-    when the value is malformed: `grid_values` then says why)."""
-    if value == "all":
-        return len(domain_values(typ)) if isinstance(typ, (ir.DomT, ir.BoolT)) else None
-    if isinstance(value, dict):
-        return len(value["values"]) if isinstance(value.get("values"), list) else None
-    if isinstance(value, list) and len(value) == 2 and step > 0:
-        lo, hi = (parse_number(v) if not (isinstance(v, str) and limits.too_many_digits(v)) else None
-                  for v in value)
-        if lo is not None and hi is not None and hi >= lo:
-            return int((hi - lo) // step) + 1
-    return None
-
-
 def check_grid_size(r: ClaimReader, key: str, counts) -> None:
-    """Refuse a grid whose points (the product of `counts`, None ignored) pass `grid_points`, before
-    any value is built: `q = [0, 99999]` over three inputs is 10^15 points."""
+    """Refuse a grid whose points (the product of `counts`) pass `grid_points`, before any value is
+    built: `q = [0, 99999]` over three inputs is 10^15 points."""
     size, most = 1, limits.get("grid_points")
     for n in counts:
-        if n is not None:
-            size = min(size * n, most + 1)
+        size = min(size * n, most + 1)
     if size > most:
         raise r.error(key, f"the grid has more than {most} points",
                       hint="use a smaller range, a larger step, or an explicit list; " + limits.hint("grid_points"))
 
 
-def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction) -> list:
-    """The values one input takes on a claim's grid (`key` names the TOML key for messages)."""
+def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction):
+    """(how many values one input takes on a claim's grid, a function that builds them): the value
+    is read and its count known before any value is built, so that `check_grid_size` refuses a
+    huge grid first (`key` names the TOML key for messages)."""
     if value == "all":
         if not isinstance(typ, (ir.DomT, ir.BoolT)):
             raise r.error(key, f"'{name}' is real: \"all\" only works for finite inputs", hint=f"{name} = [-1, 1]")
-        return list(domain_values(typ))
+        values = list(domain_values(typ))
+        return len(values), lambda: values
     if isinstance(value, dict):
         if set(value) != {"values"} or not isinstance(value["values"], list) or not value["values"]:
             raise r.error(key, f"{name}: write {{ values = [...] }} for an explicit list of values",
                           hint=f"{name} = {{ values = [0, \"1/2\", 1] }}")
-        return [r.value(key, v, typ, f"grid value of {name}") for v in value["values"]]
+        return len(value["values"]), lambda: [r.value(key, v, typ, f"grid value of {name}") for v in value["values"]]
     if not (isinstance(value, list) and len(value) == 2):
         raise r.error(key, f"{name}: a grid range is [low, high]",
                       hint=f"{name} = [-1, 1] (every value from -1 to 1 in steps of `step`), "
@@ -695,14 +683,14 @@ def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction)
     lo, hi = (r.number(key, v) for v in value)
     if hi < lo:
         raise r.error(key, f"{name}: the range [{lo}, {hi}] is empty", hint="write [low, high] with low <= high")
-    vals, x = [], lo
-    while x <= hi:
-        vals.append(x)
-        x += step
-        if len(vals) > limits.get("grid_points"):
+    count = int((hi - lo) // step) + 1
+
+    def build() -> list:     # a finite input's range is bounded here, not by the product's check
+        if count > limits.get("grid_points"):
             raise r.error(key, f"{name}: more than {limits.get('grid_points')} grid values",
                           hint="use a larger step; " + limits.hint("grid_points"))
-    return [r.value(key, v, typ, f"grid value of {name}") for v in vals]
+        return [r.value(key, lo + k * step, typ, f"grid value of {name}") for k in range(count)]
+    return count, build
 
 
 def _check_table_covers(r: ClaimReader, points, table):

@@ -28,6 +28,7 @@ _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**", 
         ast.Not: "not", ast.And: "and", ast.Or: "or", ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<",
         ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 ALLOWED_OPS = frozenset(_OPS.values())
+RING_OPS = frozenset({"+", "-", "*", "/", "**"})      # arithmetic only: signs and binary operators
 ARITHMETIC = frozenset({"number", "string", "truth", "constant", "name", "unary", "binary"})
 CONDITIONS = ARITHMETIC | {"bool", "compare", "index", "call"}
 _KIND_WORDS = {"call": "a function call", "index": "an index", "compare": "a comparison", "bool": "and/or"}
@@ -211,44 +212,123 @@ def _convert(node, source: str, text: str, back, error) -> Expr:
     return go(node)
 
 
-def check_kinds(tree: Expr, where: Where, allowed=ARITHMETIC, *, calls: tuple = (), strings: bool = False,
-                what: str = "formula", hint: str | None = None) -> Expr:
-    """Refuse every node of `tree` whose kind is not in `allowed` (a call must be a plain name in
-    `calls`, a literal a number or, when `strings`, a string), and every power of a number past
-    the `power` limit; returns `tree`."""
-    hint = hint or "use numbers, names, + - * / and ** (or ^)"
-    text = tree.text
-    stack: list = [tree]       # nodes, and operators (str) visited in source order, last first
-    while stack:
-        node = stack.pop()
-        if isinstance(node, str):
-            if node not in ALLOWED_OPS:
-                raise where.error(f"{node} is not allowed in the {what} {text!r}", 0, hint=hint)
-            continue
-        if node.kind not in allowed:
+class NodeCheck:
+    """The one check of a read tree against what its reader takes: node kinds, operators,
+    literals, calls and the size of powers, visited in source order so that the first mistake
+    in the text is the one reported.  A reader with rules of its own (the accuracy formula:
+    known names, exp's one argument, no logarithms) overrides `name`, `call` or `power`."""
+
+    def __init__(self, where: Where, allowed=ARITHMETIC, *, calls: tuple = (), strings: bool = False,
+                 ops=ALLOWED_OPS, what: str = "formula", hint: str | None = None):
+        self.where, self.allowed, self.calls, self.strings, self.ops = where, allowed, calls, strings, ops
+        self.what, self.hint = what, hint or "use numbers, names, + - * / and ** (or ^)"
+        self.text = ""
+
+    def fail(self, node: Expr, message: str, hint: str | None = None):
+        raise self.where.error(message, node.col, hint=hint or self.hint)
+
+    def run(self, tree: Expr) -> Expr:
+        """Check every node of `tree` (kind, literal, name, call, power) and operator; returns `tree`."""
+        self.text = tree.text
+        stack: list = [tree]       # nodes, and (node, operator) pairs, visited in source order, last first
+        while stack:
+            node = stack.pop()
+            if isinstance(node, tuple):
+                node, op = node
+                if op not in self.ops:
+                    self.fail(node, f"the operator in '{clip(node.part())}' is not allowed in the {self.what}")
+                continue
+            self.check(node)
+            if node.kind == "binary":
+                stack += [node.args[0], (node, node.op), node.args[1]]
+            elif node.kind in ("unary", "bool"):
+                stack += [(node, node.op), *node.args]
+            elif node.kind == "compare":
+                stack += [node.args[0], *((node, op) for op in node.op), *node.args[1:]]
+            else:
+                stack.extend(node.args)
+        return tree
+
+    def check(self, node: Expr) -> None:
+        """One node: its kind must be allowed, a literal a number (or, when `strings`, a string)."""
+        if node.kind not in self.allowed:
             word = _KIND_WORDS.get(node.kind) or node.value
-            raise where.error(f"{word} is not allowed in the {what} {text!r}", node.col, hint=hint)
-        if node.kind in ("truth", "constant") or (node.kind == "string" and not strings):
-            raise where.error(f"{node.value!r} is not a number, in the {what} {text!r}", node.col, hint=hint)
-        if node.kind == "call" and (node.op not in calls or node.keywords):
-            name = node.op or "this call"
-            known = ", ".join(calls) if calls else "none"
-            raise where.error(f"'{name}(...)' is not allowed in the {what} {text!r} (functions: {known})",
-                              node.col, hint=hint)
-        if node.kind == "binary" and node.op == "**":
-            exponent = bounded_constant(node.args[1])
-            if exponent is not None and abs(exponent) > limits.get("power"):
-                raise where.error(f"the power in the {what} {clip(text)!r} has an exponent above "
-                                  f"{limits.get('power')}", node.col, hint=limits.hint("power"))
-        if node.kind == "binary":
-            stack += [node.args[0], node.op, node.args[1]]
-        elif node.kind in ("unary", "bool"):
-            stack += [node.op, *node.args]
-        elif node.kind == "compare":
-            stack += [node.args[0], *node.op, *node.args[1:]]
-        else:
-            stack.extend(node.args)
-    return tree
+            self.fail(node, f"{word} is not allowed in the {self.what} {self.text!r}")
+        if node.kind in ("truth", "constant") or (node.kind == "string" and not self.strings):
+            self.fail(node, f"{node.value!r} is not a number, in the {self.what} {self.text!r}")
+        if node.kind == "name":
+            self.name(node)
+        elif node.kind == "call":
+            self.call(node)
+        elif node.kind == "binary" and node.op == "**":
+            self.power(node)
+
+    def name(self, node: Expr) -> None:
+        """Any name passes here: the fold that reads the tree knows its names."""
+
+    def call(self, node: Expr) -> None:
+        """A call must be a plain name in `calls`, without keyword arguments."""
+        if node.op not in self.calls or node.keywords:
+            known = ", ".join(self.calls) if self.calls else "none"
+            self.fail(node, f"'{node.op or 'this call'}(...)' is not allowed in the {self.what} {self.text!r} "
+                            f"(functions: {known})")
+
+    def power(self, node: Expr) -> None:
+        """A power of numbers must stay within the `power` limit."""
+        exponent = bounded_constant(node.args[1])
+        if exponent is not None and abs(exponent) > limits.get("power"):
+            self.fail(node, f"the power in the {self.what} {clip(self.text)!r} has an exponent above "
+                            f"{limits.get('power')}", limits.hint("power"))
+
+
+class TreeFold:
+    """The one walk of a checked claim-string tree to a value.  Why: the exact value of a
+    formula, a polynomial weight, a linear budget and the truth of a secret are the same
+    recursion over the same nodes; only what a leaf is and how two values combine differ.
+    A subclass gives those as methods (`fold_<kind>` for a leaf or a node kind of its own,
+    `ring`, `divide`, `power`); a kind or operator it does not take is `refuse`d at its node."""
+
+    operators = RING_OPS    # the binary operators the fold takes
+
+    def value(self, node: Expr):
+        """The fold of `node`: its kind's method, or `refuse` when there is none or it gives None."""
+        method = getattr(self, "fold_" + node.kind, None)
+        out = None if method is None else method(node)
+        if out is None:
+            self.refuse(node)
+        return out
+
+    def constant(self, c):
+        """A number as a value of the fold (itself by default)."""
+        return c
+
+    def fold_number(self, node: Expr):
+        return self.constant(node.value)
+
+    def fold_unary(self, node: Expr):
+        """- and + of the operand's value; `not` only where `logical_not` takes it."""
+        if node.op == "not":
+            return self.logical_not(node)
+        return self.signed(node.op, self.value(node.args[0]))
+
+    def signed(self, op: str, v):
+        return -v if op == "-" else v
+
+    def logical_not(self, node: Expr):
+        return None
+
+    def fold_binary(self, node: Expr):
+        """A binary operator of `operators`: powers see the node (some read the exponent
+        unevaluated), the others get the two operands' values."""
+        if node.op not in self.operators:
+            return None
+        if node.op == "**":
+            return self.power(node)
+        a, b = self.value(node.args[0]), self.value(node.args[1])
+        return self.divide(node, a, b) if node.op == "/" else self.ring(node, a, b)
+
+    def ring(self, node: Expr, a, b):
+        return ring(node.op, a, b)
 
 
 def ring(op: str, a, b):
@@ -311,6 +391,6 @@ def check_rational_power(base: Fraction, n: int, fail) -> None:
 
 def syntax_tree(text, where: Where, allowed=ARITHMETIC, *, calls: tuple = (), strings: bool = False,
                 what: str = "formula", hint: str | None = None) -> Expr:
-    """`read` and `check_kinds` in one step: the checked tree of a budget, delta, secret or weight."""
-    tree = read(text, where, what=what, hint=hint or "use numbers, names, + - * / and ** (or ^)")
-    return check_kinds(tree, where, allowed, calls=calls, strings=strings, what=what, hint=hint)
+    """`read` and `NodeCheck` in one step: the checked tree of a budget, secret or weight."""
+    tree = read(text, where, what=what, hint=hint)
+    return NodeCheck(where, allowed, calls=calls, strings=strings, what=what, hint=hint).run(tree)

@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dipc_plus.claims.expression import (ARITHMETIC, Expr, Where, bounded_constant, check_rational_power, read,
-                                         ring, syntax_tree)
+from dipc_plus.claims.expression import (ARITHMETIC, RING_OPS, Expr, NodeCheck, TreeFold, Where, bounded_constant,
+                                         check_rational_power, read, syntax_tree)
 from dipc_plus.exact.alpha_series import XFrac
 from dipc_plus.exact.param_poly import poly_add, poly_mul, poly_scale
 from dipc_plus.execution import limits
@@ -85,19 +85,24 @@ class Formula:
         return self.text
 
 
-def parse(text: str, names: list[str], where: Where, tree: Expr | None = None) -> Formula:
+def _usage_hint(names) -> str:
+    return "use + - * / ** (or ^), parentheses, numbers, exp(...), eps and the names " + ", ".join(sorted(names))
+
+
+def parse(text: str, names: list[str], where: Where, tree: Expr | None = None, *, what: str = "formula",
+          hint: str | None = None) -> Formula:
     """Check `text` and keep its expression tree; `names` are the names it may use besides eps.
-    `tree` is the text's tree when the caller has read it already (a delta)."""
+    `tree` is the text's tree when the caller has read it already (a delta, which `what` names
+    and `hint` explains in messages)."""
     if tree is None:
         if not isinstance(text, str) or not text.strip():
             raise where.error("the formula is empty", hint='write it as a string, e.g. "2*m*exp(-alpha*eps/8)"')
         if len(text) > 40 * limits.get("nodes"):
             raise where.error(f"the formula has {len(text)} characters", hint=limits.hint("nodes"))
-        tree = read(text, where, hint="use + - * / ** (or ^), parentheses, numbers, exp(...), eps and the names "
-                    + ", ".join(sorted(names)), max_text=len(text),
+        tree = read(text, where, hint=_usage_hint(names), max_text=len(text),
                     deep=f"'{clip(text)}' is nested too deeply to read", shown=f"'{clip(text)}'")
     formula = Formula(text, tree, tuple(names), where)
-    _check_shape(formula)
+    _FormulaCheck(formula, what, hint).run(tree)
     terms = expanded_terms(formula.tree)
     if terms > limits.get("terms"):
         raise where.error(f"'{clip(text)}' may expand to more than {limits.get('terms')} terms (nested powers "
@@ -162,65 +167,51 @@ def expanded_terms(root) -> int:
     return min(num + den - 1, cap)
 
 
-def _check_shape(formula: Formula) -> None:
-    """Refuse, at load time, every part a formula may not contain: unknown names (with a
-    suggestion), functions other than exp, operators other than + - * / **, and a power of
-    numbers past the `power` or `digits` limits."""
-    known = set(formula.names) | {"eps"}
+class _FormulaCheck(NodeCheck):
+    """The load-time check of a formula: the shared node checks over + - * / ** and calls, and
+    the formula's own rules: unknown names (with a suggestion), no function but exp (a
+    logarithm or root is refused with the reason), and a power of numbers within the `power`
+    and `digits` limits."""
 
-    def fail(node, message, hint=None):
-        raise formula.where.error(message, node.col, hint)
+    def __init__(self, formula: Formula, what: str, hint: str | None):
+        super().__init__(formula.where, ARITHMETIC | {"call"}, calls=("exp",), ops=RING_OPS, what=what,
+                         hint=hint or _usage_hint(formula.names))
+        self.names = formula.names
+        self.known = set(formula.names) | {"eps"}
+        self.inexpressible_hint = hint or "fix gamma (or alpha) to a number and solve the bound for beta; " \
+                                          "see docs/claims.md"
 
-    stack = [formula.tree]
-    while stack:
-        node = stack.pop()
-        if node.kind == "number":
-            continue
-        if node.kind in ("truth", "string", "constant"):
-            fail(node, f"'{clip(node.part())}' is not a number")
-        elif node.kind == "name":
-            if node.value in known or node.value in _EULER:
-                continue
-            if node.value in _NOT_EXPRESSIBLE:
-                fail(node, f"'{node.value}': {_NOT_EXPRESSIBLE[node.value]}")
-            hint = did_you_mean(node.value, known) or \
-                "the formula may use eps, " + ", ".join(sorted(formula.names)) + " and exp(...)"
-            fail(node, f"unknown name '{node.value}'", hint)
-        elif node.kind == "unary":
-            if node.op not in ("-", "+"):
-                fail(node, f"the operator in '{clip(node.part())}' is not allowed")
-            stack.append(node.args[0])
-        elif node.kind == "binary":
-            if node.op not in ("+", "-", "*", "/", "**"):
-                fail(node, f"the operator in '{clip(node.part())}' is not allowed", hint="use + - * / and ** (or ^)")
-            if node.op == "**":
-                base, exponent = bounded_constant(node.args[0]), bounded_constant(node.args[1])
-                if exponent is not None and exponent.denominator == 1:
-                    if base is not None:
-                        check_rational_power(base, int(exponent), lambda m, h: fail(node, m, h))
-                    elif abs(exponent) > limits.get("power"):
-                        fail(node, f"the exponent {clip(exponent)} is larger than {limits.get('power')}",
-                             limits.hint("power"))
-            stack += list(node.args)
-        elif node.kind == "call":
-            if node.op is None:
-                fail(node, f"'{clip(node.value.part())}' is not a function")
-            name = node.op
-            if name in _NOT_EXPRESSIBLE:
-                fail(node, f"'{name}(...)': {_NOT_EXPRESSIBLE[name]}",
-                     hint="fix gamma (or alpha) to a number and solve the bound for beta; see docs/claims.md")
-            if name not in _FUNCTIONS:
-                fail(node, f"unknown function '{name}'", hint="only exp(...) is available")
-            if node.keywords or len(node.args) != 1:
-                fail(node, "exp takes exactly one argument")
-            stack.append(node.args[0])
-        else:
-            fail(node, f"'{clip(node.part())}' is not allowed in a formula",
-                 hint="use numbers, names, + - * / ** and exp(...)")
+    def name(self, node) -> None:
+        if node.value in self.known or node.value in _EULER:
+            return
+        if node.value in _NOT_EXPRESSIBLE:
+            self.fail(node, f"'{node.value}': {_NOT_EXPRESSIBLE[node.value]}")
+        hint = did_you_mean(node.value, self.known) or \
+            f"the {self.what} may use eps, " + ", ".join(sorted(self.names)) + " and exp(...)"
+        self.fail(node, f"unknown name '{node.value}'", hint)
+
+    def call(self, node) -> None:
+        if node.op is None:
+            self.fail(node, f"'{clip(node.value.part())}' is not a function")
+        if node.op in _NOT_EXPRESSIBLE:
+            self.fail(node, f"'{node.op}(...)': {_NOT_EXPRESSIBLE[node.op]}", self.inexpressible_hint)
+        if node.op not in _FUNCTIONS:
+            self.fail(node, f"unknown function '{node.op}'", "only exp(...) is available")
+        if node.keywords or len(node.args) != 1:
+            self.fail(node, "exp takes exactly one argument")
+
+    def power(self, node) -> None:
+        base, exponent = bounded_constant(node.args[0]), bounded_constant(node.args[1])
+        if exponent is not None and exponent.denominator == 1:
+            if base is not None:
+                check_rational_power(base, int(exponent), lambda m, h: self.fail(node, m, h))
+            elif abs(exponent) > limits.get("power"):
+                self.fail(node, f"the exponent {clip(exponent)} is larger than {limits.get('power')}",
+                          limits.hint("power"))
 
 
-class _Evaluator:
-    """Walks a checked formula's tree and computes its exact value: every name bound to a
+class _Evaluator(TreeFold):
+    """The fold of a checked formula's tree to its exact value: every name bound to a
     rational except `variable` (None, or the name kept as the variable x of `XFrac`)."""
 
     def __init__(self, formula: Formula, values: dict, variable: str | None):
@@ -232,27 +223,21 @@ class _Evaluator:
         text = self.formula.text
         raise self.formula.where.error(f"'{clip(part)}' in '{clip(text)}' {why}", node.col, hint)
 
-    def value(self, node: Expr) -> XFrac:
-        if node.kind == "number":
-            return XFrac.const(node.value)
-        if node.kind == "name":
-            return self.name(node)
-        if node.kind == "unary":
-            v = self.value(node.args[0])
-            return -v if node.op == "-" else v
-        if node.kind == "call":  # exp(...), the only function _check_shape lets through
-            return self.exp(node, self.value(node.args[0]))
-        if node.op == "**":
-            return self.power(node)
-        left, right = self.value(node.args[0]), self.value(node.args[1])
-        if node.op in ("+", "-", "*"):
-            return ring(node.op, left, right)
+    def refuse(self, node):
+        self.fail(node, node.part(), "is not allowed in a formula")
+
+    constant = staticmethod(XFrac.const)
+
+    def fold_call(self, node) -> XFrac:  # exp(...), the only function _FormulaCheck lets through
+        return self.exp(node, self.value(node.args[0]))
+
+    def divide(self, node, left: XFrac, right: XFrac) -> XFrac:
         try:
             return left / right
         except ZeroDivisionError:
             self.fail(node, node.part(), "divides by zero", hint="check the parameters' values")
 
-    def name(self, node) -> XFrac:
+    def fold_name(self, node) -> XFrac:
         n = node.value
         if n == self.variable:
             return XFrac.x()
@@ -321,7 +306,7 @@ def parse_polynomial(text, names: list[str], where: Where, *, what: str = "weigh
     if not isinstance(text, str):
         raise where.error(f"a {what} is a formula in a string", hint=hint)
     tree = syntax_tree(text, where, ARITHMETIC, what=what, hint=hint)
-    return _PolynomialFold(names, where, what, text, hint).build(tree)
+    return _PolynomialFold(names, where, what, text, hint).value(tree)
 
 
 def _degree(a: dict) -> int:
@@ -329,9 +314,9 @@ def _degree(a: dict) -> int:
     return max((max(m, default=0) for m in a), default=0)
 
 
-class _PolynomialFold:
-    """The fold of an arithmetic tree to a polynomial dict (see `parse_polynomial`), one method
-    per node kind, with the degree and the size of powers bounded before they are built."""
+class _PolynomialFold(TreeFold):
+    """The fold of an arithmetic tree to a polynomial dict (see `parse_polynomial`), with the
+    degree and the size of powers bounded before they are built."""
 
     def __init__(self, names: list[str], where: Where, what: str, text: str, hint: str):
         self.names = names
@@ -343,23 +328,14 @@ class _PolynomialFold:
         """An error at the node's column, naming the whole string."""
         raise self.where.error(f"{message} in the {self.what} {self.text!r}", node.col, self.hint)
 
-    def const(self, c: Fraction) -> dict:
+    def refuse(self, node):
+        self.fail(node, "this is not a polynomial")
+
+    def constant(self, c: Fraction) -> dict:
         """A constant polynomial (the zero polynomial has no terms)."""
         return {self.one: c} if c else {}
 
-    def build(self, node) -> dict:
-        """The polynomial of a node; a node of no known kind or operator is not a polynomial."""
-        method = self._KINDS.get(node.kind)
-        out = None if method is None else method(self, node)
-        if out is None:
-            self.fail(node, "this is not a polynomial")
-        return out
-
-    def number(self, node) -> dict:
-        """A number is a constant polynomial."""
-        return self.const(node.value)
-
-    def name(self, node) -> dict:
+    def fold_name(self, node) -> dict:
         """A parameter as a monomial; an unknown name with the closest known one as a hint."""
         if node.value not in self.index:
             close = did_you_mean(node.value, self.names)
@@ -368,43 +344,37 @@ class _PolynomialFold:
         m[self.index[node.value]] = 1
         return {tuple(m): Fraction(1)}
 
-    def unary(self, node) -> dict:
-        """A sign; `not` is not arithmetic."""
-        a = self.build(node.args[0])
-        if node.op == "-":
-            return {m: -c for m, c in a.items()}
-        if node.op == "+":
-            return a
+    def signed(self, op: str, a: dict) -> dict:
+        return {m: -c for m, c in a.items()} if op == "-" else a
+
+    def logical_not(self, node):
         self.fail(node, "'not' is not arithmetic")
 
-    def binary(self, node) -> dict | None:
-        """+ - *, division by a nonzero number, and powers (`power`); None for any other operator."""
-        if node.op == "**":
-            return self.power(node)
-        a, b = self.build(node.args[0]), self.build(node.args[1])
+    def ring(self, node, a: dict, b: dict) -> dict:
+        """+ - and * (of degree at most MAX_DEGREE)."""
         if node.op == "+":
             return poly_add(a, b)
         if node.op == "-":
             return poly_add(a, poly_scale(b, Fraction(-1)))
-        if node.op == "*":
-            out = poly_mul(a, b)
-            if _degree(out) > MAX_DEGREE:
-                self.fail(node, f"the degree is more than {MAX_DEGREE}")
-            return out
-        if node.op == "/":
-            one = self.one
-            if set(b) - {one} or not b:
-                self.fail(node, "divide only by a nonzero number" if not set(b) - {one} else
-                          "a division by a parameter is not a polynomial")
-            return {m: c / b[one] for m, c in a.items()}
-        return None
+        out = poly_mul(a, b)
+        if _degree(out) > MAX_DEGREE:
+            self.fail(node, f"the degree is more than {MAX_DEGREE}")
+        return out
+
+    def divide(self, node, a: dict, b: dict) -> dict:
+        """Division by a nonzero number only."""
+        one = self.one
+        if set(b) - {one} or not b:
+            self.fail(node, "divide only by a nonzero number" if not set(b) - {one} else
+                      "a division by a parameter is not a polynomial")
+        return {m: c / b[one] for m, c in a.items()}
 
     def power(self, node) -> dict:
         """A nonnegative integer power: of a number at most a bounded size, of a polynomial at
         most degree MAX_DEGREE."""
         one = self.one
-        base = self.build(node.args[0])
-        e = self.build(node.args[1])
+        base = self.value(node.args[0])
+        e = self.value(node.args[1])
         if set(e) - {one} or (e and e[one].denominator != 1) or (e and e[one] < 0):
             self.fail(node, "a power needs a nonnegative integer exponent")
         k = int(e.get(one, 0))
@@ -415,10 +385,8 @@ class _PolynomialFold:
             c = base[one]
             if k > 1024 or k * (c.numerator.bit_length() + c.denominator.bit_length()) > 100_000:
                 self.fail(node, "this power of a number is too large")
-            return self.const(c ** k)
-        out = self.const(Fraction(1))
+            return self.constant(c ** k)
+        out = self.constant(Fraction(1))
         for _ in range(k):
             out = poly_mul(out, base)
         return out
-
-    _KINDS = {"number": number, "name": name, "unary": unary, "binary": binary}

@@ -13,7 +13,8 @@ import re
 from fractions import Fraction
 
 from dipc_plus.claims.claim_file import ClaimReader
-from dipc_plus.claims.expression import ARITHMETIC, check_rational_power, syntax_tree
+from dipc_plus.claims.expression import ARITHMETIC, TreeFold, check_rational_power, read, syntax_tree
+from dipc_plus.decision.certified import infinity_sign, interval_parts
 from dipc_plus.decision.decide import Interval
 from dipc_plus.errors import UserError
 from dipc_plus.execution.limits import clip
@@ -30,79 +31,68 @@ _BUDGET_HINT = ('write the budget as a multiple of eps plus optional logarithms 
                 '"eps", "2*eps", "eps/2", "ln(3)", "eps + ln(2)"')
 
 
-class _BudgetFold:
+class _BudgetFold(TreeFold):
     """Folds a budget's tree to a linear term (eps coefficient, {log base: coefficient}, constant),
-    one method per node kind, so that anything outside that linear shape fails at its node."""
+    so that anything outside that linear shape fails at its node."""
 
     def __init__(self, params: dict, fail):
         self.params = params
         self.fail = fail
 
-    def fold(self, node) -> tuple:
-        """The linear term of a node; `fail` for a node of no known kind or operator."""
-        method = self._KINDS.get(node.kind)
-        term = None if method is None else method(self, node)
-        if term is None:
-            self.fail("only numbers, eps, the program's parameters, ln(rational), + - * / are allowed", node)
-        return term
+    def refuse(self, node):
+        self.fail("only numbers, eps, the program's parameters, ln(rational), + - * / are allowed", node)
 
-    def number(self, node):
-        """A number is a constant term."""
-        return (Fraction(0), {}, node.value)
+    def constant(self, c: Fraction) -> tuple:
+        return (Fraction(0), {}, c)
 
-    def name(self, node):
+    def fold_name(self, node):
         """eps, or a parameter's value; an unknown name with the closest known one as a hint."""
         if node.value in ("eps", "ε"):
             return (Fraction(1), {}, Fraction(0))
         if node.value in self.params:
-            return (Fraction(0), {}, self.params[node.value])
+            return self.constant(self.params[node.value])
         close = did_you_mean(node.value, ["eps", *self.params])
         self.fail(f"unknown name '{node.value}'" + (f" ({close})" if close else ""), node)
 
-    def call(self, node):
+    def fold_call(self, node):
         """ln(r) of a positive rational constant r: one logarithm (ln 1 = 0 adds none)."""
         if node.op not in ("ln", "log"):
             return None
         if len(node.args) != 1:
             self.fail("ln takes one argument")
-        a = self.fold(node.args[0])
+        a = self.value(node.args[0])
         if a[0] or a[1]:
             self.fail("ln(...) must be of a positive rational constant")
         if a[2] <= 0:
             self.fail(f"ln({a[2]}) is not defined")
         return (Fraction(0), {a[2]: Fraction(1)} if a[2] != 1 else {}, Fraction(0))
 
-    def unary(self, node):
-        """A sign: the term scaled by -1 or 1 (`not` is not arithmetic)."""
-        if node.op not in ("-", "+"):
-            return None
-        return _scaled(-1 if node.op == "-" else 1, self.fold(node.args[0]))
+    def signed(self, op: str, term: tuple) -> tuple:
+        return _scaled(-1 if op == "-" else 1, term)
 
-    def binary(self, node):
-        """+ - of any terms, * and / by a constant, ** of constants only (the term stays linear)."""
-        a, b = self.fold(node.args[0]), self.fold(node.args[1])
+    def ring(self, node, a, b):
+        """+ - of any terms, * by a constant (the term stays linear)."""
         if node.op in ("+", "-"):
             s = 1 if node.op == "+" else -1
             logs = dict(a[1])
             for k, v in b[1].items():
                 logs[k] = logs.get(k, 0) + s * v
             return (a[0] + s * b[0], logs, a[2] + s * b[2])
-        if node.op == "*":
-            if not (a[0] or a[1]):
-                return _scaled(a[2], b)
-            if not (b[0] or b[1]):
-                return _scaled(b[2], a)
-            self.fail("a product of two terms that depend on eps or ln is not linear")
-        if node.op == "/":
-            if b[0] or b[1] or b[2] == 0:
-                self.fail("divide only by a nonzero number", node)
-            return (a[0] / b[2], {k: v / b[2] for k, v in a[1].items()}, a[2] / b[2])
-        if node.op == "**":
-            return self.power(node, a, b)
-        return None
+        if not (a[0] or a[1]):
+            return _scaled(a[2], b)
+        if not (b[0] or b[1]):
+            return _scaled(b[2], a)
+        self.fail("a product of two terms that depend on eps or ln is not linear")
 
-    def power(self, node, a, b):
+    def divide(self, node, a, b):
+        """Division by a nonzero constant."""
+        if b[0] or b[1] or b[2] == 0:
+            self.fail("divide only by a nonzero number", node)
+        return (a[0] / b[2], {k: v / b[2] for k, v in a[1].items()}, a[2] / b[2])
+
+    def power(self, node):
         """A constant to an integer power, with the size of the result bounded before it is built."""
+        a, b = self.value(node.args[0]), self.value(node.args[1])
         if a[0] or a[1] or b[0] or b[1]:
             self.fail("a power of eps or of a logarithm is not linear in eps")
         if b[2].denominator != 1:
@@ -111,8 +101,6 @@ class _BudgetFold:
         if a[2] == 0 and b[2] < 0:
             self.fail("0 to a negative power", node)
         return (Fraction(0), {}, a[2] ** int(b[2]))
-
-    _KINDS = {"number": number, "name": name, "call": call, "unary": unary, "binary": binary}
 
 
 def _scaled(c, term: tuple) -> tuple:
@@ -136,7 +124,7 @@ def read_budget(r: ClaimReader, text, program: ir.Program, key: str) -> Budget:
         raise where.error(f"'{clip(text)}': {msg}", None if node is None else node.col,
                           hint=_BUDGET_HINT)
 
-    k, logs, const = _BudgetFold(params, fail).fold(tree)
+    k, logs, const = _BudgetFold(params, fail).value(tree)
     if const != 0:
         fail(f"the constant {const} is not a logarithm of a rational; e^{const} is not rational "
              "(write ln(r) for a constant budget)")
@@ -177,9 +165,8 @@ def read_eps(r: ClaimReader, text, key: str) -> EpsRange:
             if q <= 0:
                 raise r.error(key, "eps must be positive", hint='eps = "1/2"')
             return EpsRange(Interval(q, q, True, True))
-    ends = s[1:-1].split(",") if len(s) >= 2 else []
-    if len(ends) != 2 or any(read_rational(e) is None and e.strip().lstrip("+-").lower() not in
-                             ("inf", "infinity", "oo", "\u221e") for e in ends):
+    parts = interval_parts(s)
+    if parts is None or any(read_rational(e) is None and not infinity_sign(e) for e in parts[:2]):
         raise r.error(key, f"cannot read the interval {text!r}",
                       hint='write eps = "(0, inf)", "[1/10, 5]", "1/2" or "ln(2)" (rational ends)')
     try:
@@ -194,10 +181,11 @@ def read_delta(r: ClaimReader, text, program: ir.Program, path: str, eps: EpsRan
         text = str(text)
     r.typed("privacy.delta", text, str, "delta must be a formula in a string", 'delta = "0" or "exp(-eps)/100"')
     where = r.where("privacy.delta")
-    # read once with the delta's own limits and kinds, then checked and folded as an exact formula
-    tree = syntax_tree(text, where, ARITHMETIC | {"call"}, calls=("exp",), what="delta",
-                       hint='delta is a formula in eps and the parameters, e.g. "0", "1/100" or "exp(-eps)/100"')
-    formula = parse_formula(text, [p for p in program.params if p != "eps"], where, tree=tree)
+    # read with the delta's own limits, then checked once and folded as an exact formula
+    hint = 'delta is a formula in eps and the parameters, e.g. "0", "1/100" or "exp(-eps)/100"'
+    tree = read(text, where, what="delta", hint=hint)
+    formula = parse_formula(text, [p for p in program.params if p != "eps"], where, tree=tree, what="delta",
+                            hint=hint)
     value = formula.exact(dict(program.params))
     value = ExpFrac.of(value)
     if eps.is_log_point and value_at_log(value, eps.log_of) is None:

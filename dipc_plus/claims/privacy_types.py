@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from dipc_plus.decision.certified import infinity_sign, interval_parts
 from dipc_plus.decision.decide import Interval
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
@@ -105,16 +106,15 @@ def read_rational(text) -> Fraction | None:
 
 
 def parse_event(text: str) -> EventInterval:
-    s = str(text).strip()
     hint = "write an interval such as \"(-inf, 0]\", \"[0, 1)\" or \"[2, 2]\""
-    if len(s) < 5 or s[0] not in "([" or s[-1] not in ")]" or s.count(",") != 1:
+    parts = interval_parts(str(text))
+    if parts is None:
         raise UserError(f"cannot read the output event {text!r}", hint=hint)
-    left, right = (p.strip() for p in s[1:-1].split(","))
+    left, right, lo_closed, hi_closed = parts
 
     def end(word, sign):
-        w = word.lower().lstrip("+")
-        if w in ("inf", "infinity", "oo") or (word.startswith("-") and word[1:].lower() in ("inf", "infinity", "oo")):
-            if (word.startswith("-")) != (sign < 0):
+        if infinity_sign(word):
+            if infinity_sign(word) != sign:
                 raise UserError(f"the event {text!r} has an infinite end on the wrong side", hint=hint)
             return None
         value = read_rational(word)
@@ -123,12 +123,13 @@ def parse_event(text: str) -> EventInterval:
         return value
 
     lo, hi = end(left, -1), end(right, 1)
-    if lo is None and s[0] == "[" or hi is None and s[-1] == "]":
+    if lo is None and lo_closed or hi is None and hi_closed:
         raise UserError(f"the event {text!r} is closed at an infinite end", hint=hint)
-    if lo is not None and hi is not None and (hi < lo or (hi == lo and not (s[0] == "[" and s[-1] == "]"))):
+    if lo is not None and hi is not None and (hi < lo or (hi == lo and not (lo_closed and hi_closed))):
         raise UserError(f"the event {text!r} is empty", hint=hint)
-    label = f"{s[0]}{'-inf' if lo is None else fmt_q(lo)}, {'inf' if hi is None else fmt_q(hi)}{s[-1]}"
-    return EventInterval(lo, hi, s[0] == "[", s[-1] == "]", label)
+    label = f"{'[' if lo_closed else '('}{'-inf' if lo is None else fmt_q(lo)}, " \
+            f"{'inf' if hi is None else fmt_q(hi)}{']' if hi_closed else ')'}"
+    return EventInterval(lo, hi, lo_closed, hi_closed, label)
 
 
 

@@ -23,6 +23,7 @@ from dipc_plus.claims.privacy_types import PufferfishClaim, Scenario
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.param_poly import poly_mul
 from dipc_plus.claims.secrets import read_predicate
+from dipc_plus.decision.certified import interval_parts
 from dipc_plus.semantics import ir
 
 PUFFERFISH_KEYS = ("kind", "budget", "eps", "parameters", "secrets", "pairs", "scenarios", "events", "note")
@@ -78,16 +79,13 @@ def _interval_text(iv) -> str:
 def _read_param_interval(r: ClaimReader, key: str, text):
     hint = 'write an interval with rational ends, e.g. "(0, 1)" or "[1/4, 3/4]"'
     r.typed(key, text, str, "the range must be a string", hint)
-    s = text.strip()
-    if len(s) < 5 or s[0] not in "([" or s[-1] not in ")]" or s.count(",") != 1:
-        raise r.error(key, f"cannot read the range {text!r}", hint=hint)
-    parts = [p.strip() for p in s[1:-1].split(",")]
-    lo, hi = read_rational(parts[0]), read_rational(parts[1])
+    left, right, lo_closed, hi_closed = interval_parts(text) or ("", "", False, False)
+    lo, hi = read_rational(left), read_rational(right)
     if lo is None or hi is None:
         raise r.error(key, f"cannot read the range {text!r}", hint=hint)
     if hi <= lo:
         raise r.error(key, f"the range {text!r} is empty or a point", hint=hint)
-    return (lo, hi, s[0] == "[", s[-1] == "]")
+    return (lo, hi, lo_closed, hi_closed)
 
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping
 
-from dipc_plus.claims.expression import CONDITIONS, Expr, Where, syntax_tree
+from dipc_plus.claims.expression import CONDITIONS, Expr, TreeFold, Where, ring, syntax_tree
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.values import values_equal
 from dipc_plus.semantics import ir
@@ -60,24 +60,15 @@ def evaluate_condition(node, env: Mapping, text: str):
     return _Condition(env, text).value(node)
 
 
-def _flat(n) -> str | None:
-    """The flat input name a node stands for ('x' or 'x[1]'), or None."""
-    if n.kind == "name":
-        return n.value
-    if n.kind == "index" and n.args[0].kind == "name":
-        idx = n.args[1]
-        if idx.kind == "number" and idx.op == "int":
-            return f"{n.args[0].value}[{idx.value}]"
-    return None
-
-
 _ORDER = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
           ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
-class _Condition:
-    """The fold of a condition tree at one input: one method per node kind, each checking the
-    types of what it combines, so a mismatch fails where it occurs."""
+class _Condition(TreeFold):
+    """The fold of a condition tree at one input, each node checking the types of what it
+    combines, so a mismatch fails where it occurs."""
+
+    operators = frozenset({"+", "-", "*"})     # the only arithmetic a condition allows (HINT)
 
     def __init__(self, env: Mapping, text: str):
         self.env = env
@@ -86,6 +77,9 @@ class _Condition:
     def fail(self, msg):
         """Every error names the whole condition, as the user wrote it."""
         raise UserError(f"in the condition {self.text!r}: {msg}", hint=HINT)
+
+    def refuse(self, node):
+        self.fail("only + - * are allowed" if node.kind == "binary" else "unsupported expression")
 
     def number(self, v, what):
         """v as a number for `what` (true/false count as 1/0); anything else fails."""
@@ -101,17 +95,21 @@ class _Condition:
             self.fail(f"{what} needs true/false conditions, not '{v}'")
         return v
 
-    def value(self, n):
-        """A node's value: an input or symbol by its flat name, else by the node's kind."""
-        name = _flat(n)
-        if name is not None:
-            return self.named(n, name)
-        if n.kind in ("truth", "number", "string"):
-            return n.value
-        method = self._KINDS.get(n.kind)
-        if method is None:
-            self.fail("unsupported expression")
-        return method(self, n)
+    def fold_truth(self, n):
+        """True/False and strings (compared with ==, !=) stand for themselves."""
+        return n.value
+
+    fold_string = fold_truth
+
+    def fold_name(self, n):
+        return self.named(n, n.value)
+
+    def fold_index(self, n):
+        """x[1] with an integer literal index names the flat input 'x[1]'; no other index is read."""
+        idx = n.args[1]
+        if n.args[0].kind == "name" and idx.kind == "number" and idx.op == "int":
+            return self.named(n, f"{n.args[0].value}[{idx.value}]")
+        return None
 
     def named(self, n, name: str):
         """An input's value, a truth literal, or a bare name read as a symbol."""
@@ -123,33 +121,23 @@ class _Condition:
             return n.value  # a symbol
         self.fail(f"'{name}' is not an input")
 
-    def boolean(self, n):
+    def fold_bool(self, n):
         """and / or: every operand is evaluated and checked to be a truth value."""
         vals = [self.truth(self.value(v), "and/or") for v in n.args]
         return all(vals) if n.op == "and" else any(vals)
 
-    def unary(self, n):
-        """not of a truth value, - and + of a number."""
-        v = self.value(n.args[0])
-        if n.op == "not":
-            return not self.truth(v, "not")
-        if n.op == "-":
-            return -self.number(v, "'-'")
-        return self.number(v, "'+'")
+    def logical_not(self, n):
+        return not self.truth(self.value(n.args[0]), "not")
 
-    def binary(self, n):
-        """+ - * of numbers: the only arithmetic a condition allows (HINT)."""
-        if n.op not in ("+", "-", "*"):
-            self.fail("only + - * are allowed")
-        a = self.number(self.value(n.args[0]), "arithmetic")
-        b = self.number(self.value(n.args[1]), "arithmetic")
-        if n.op == "+":
-            return a + b
-        if n.op == "-":
-            return a - b
-        return a * b
+    def signed(self, op: str, v):
+        """- and + of a number."""
+        return super().signed(op, self.number(v, f"'{op}'"))
 
-    def compare(self, n):
+    def ring(self, n, a, b):
+        """+ - * of numbers."""
+        return ring(n.op, self.number(a, "arithmetic"), self.number(b, "arithmetic"))
+
+    def fold_compare(self, n):
         """A chain a < b <= c: every link is evaluated, left to right, and all must hold."""
         left = self.value(n.args[0])
         result = True
@@ -167,7 +155,7 @@ class _Condition:
             left = right
         return result
 
-    def call(self, n):
+    def fold_call(self, n):
         """sum(x) / count(x) over the elements of an array input."""
         if n.op not in ("sum", "count"):
             self.fail("unsupported expression")
@@ -180,5 +168,3 @@ class _Condition:
         if not elems:
             self.fail(f"'{arr}' is not an array input")
         return sum(self.number(env[k], f"{n.op}({arr})") for k in elems)
-
-    _KINDS = {"bool": boolean, "unary": unary, "binary": binary, "compare": compare, "call": call}

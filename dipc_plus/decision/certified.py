@@ -143,7 +143,35 @@ def signed_ball(evaluate, prec: int = 64, most: int | None = None) -> tuple[int,
 # the interval and the relation
 # ---------------------------------------------------------------------------------------
 
-_INF_WORDS = {"inf", "+inf", "infinity", "+infinity", "oo", "\u221e"}
+_INF_WORDS = ("inf", "infinity", "oo", "\u221e")
+
+
+def infinity_sign(word: str) -> int:
+    """+1 for an end written as +infinity ('inf', '+oo', '\u221e' ...), -1 for -infinity, else 0.
+
+    >>> infinity_sign("+Infinity"), infinity_sign("-oo"), infinity_sign("1e9")
+    (1, -1, 0)
+    """
+    w = word.strip().lower()
+    if w in _INF_WORDS or (w[:1] == "+" and w[1:] in _INF_WORDS):
+        return 1
+    return -1 if w[:1] == "-" and w[1:] in _INF_WORDS else 0
+
+
+def interval_parts(text: str) -> tuple[str, str, bool, bool] | None:
+    """(lower end word, upper end word, lower closed, upper closed) of an interval written
+    '(a, b]'; None when the text does not have that shape.  Every interval a user writes (an
+    eps range, an output event, a Pufferfish parameter's range) is split here, then its ends
+    are read by the rules of its use.
+
+    >>> interval_parts(" [1/10, inf) ")
+    ('1/10', 'inf', True, False)
+    """
+    s = text.strip()
+    if len(s) < 5 or s[0] not in "([" or s[-1] not in ")]" or s.count(",") != 1:
+        return None
+    left, right = (part.strip() for part in s[1:-1].split(","))
+    return left, right, s[0] == "[", s[-1] == "]"
 
 
 @dataclass(frozen=True)
@@ -180,14 +208,13 @@ class Interval:
     @staticmethod
     def parse(text: str) -> "Interval":
         """'(0, inf)', '[1/10, 5]', '(0.5, 2]' ... (ends: rationals, decimals, inf)."""
-        s = text.strip()
         hint = "write e.g. '(0, inf)' or '[1/10, 5]'"
-        if len(s) < 5 or s[0] not in "([" or s[-1] not in ")]" or s.count(",") != 1:
+        parts = interval_parts(text)
+        if parts is None:
             raise IntervalError(f"cannot read the interval {text!r}", hint=hint)
-        left, right = (part.strip() for part in s[1:-1].split(","))
 
         def end(word: str) -> Fraction | None:
-            if word.lower() in _INF_WORDS:
+            if infinity_sign(word) > 0:
                 return None
             too_many = limits.too_many_digits(word)
             if too_many:                    # before Fraction: '1e999999999' would take minutes
@@ -197,10 +224,10 @@ class Interval:
             except (ValueError, ZeroDivisionError):
                 raise IntervalError(f"{word!r} is not a rational number or inf", hint=hint) from None
 
-        lo, hi = end(left), end(right)
+        lo, hi = end(parts[0]), end(parts[1])
         if lo is None:
             raise IntervalError("the lower end of an eps interval cannot be inf", hint=hint)
-        return Interval(lo, hi, s[0] == "[", s[-1] == "]")
+        return Interval(lo, hi, parts[2], parts[3])
 
     def contains(self, x) -> bool:
         x = Fraction(x)
