@@ -370,19 +370,23 @@ class _LengthChecks:
     def at(self, m):
         return claim_at_length(*self.key(m))
 
-    def _on_workers(self, run, what, args, c):
-        """run(c) (check_dp or privacy_loss) on the executor, its workers rebuilding the claim from
-        `args` (`build_length_work`); what it built is not kept past it."""
+    def run(self, what: str, m: int, c=None):
+        """One exact check at m on the executor, its workers rebuilding the claim (`build_length_work`):
+        check_dp of the claim `c` ("dp") or of the pattern's family inputs ("family", re-checked as every
+        refutation is), or the pairs of privacy_loss of `c` ("loss"); what it built is not kept past it."""
         from dipc_plus.execution.executor import Source
-        from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES
-        self.starting(what, args[2])
+        from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, check_dp
+        from dipc_plus.privacy.loss.tight import privacy_loss
+        args = (*self.key(m)[:3], self.array) if what == "family" else self.key(m)
+        c = family_claim(*args) if what == "family" else c
+        self.starting(what, m)
         source = Source.of(build_length_work, (what, *args, DEFAULT_MAX_STATES), (self.claim_path, c.program.source))
         t0 = time.perf_counter()
         try:
-            return run(c, executor=self.executor, source=source)
+            return (privacy_loss if what == "loss" else check_dp)(c, executor=self.executor, source=source)
         finally:
             source.forget()
-            self.spent[args[2]] = self.spent.get(args[2], 0.0) + time.perf_counter() - t0
+            self.spent[m] = self.spent.get(m, 0.0) + time.perf_counter() - t0
 
     def starting(self, what: str, m: int) -> None:
         """Name the check starting (the ledger's "working on" line: a run stopped by --timeout says
@@ -393,20 +397,9 @@ class _LengthChecks:
             self.bar.set_description_str(f"every length: {doing} at m = {m}", refresh=False)
             self.bar.update(max(0, m - self.bar.n))
 
-    def check(self, m, c):
-        from dipc_plus.privacy.dp.check import check_dp
-        return self._on_workers(check_dp, "dp", self.key(m), c)
-
-    def family_check(self, m):
-        """check_dp of the pattern's family inputs at length m (re-checked as every refutation is)."""
-        from dipc_plus.privacy.dp.check import check_dp
-        args = (*self.key(m)[:3], self.array)
-        return self._on_workers(check_dp, "family", args, family_claim(*args))
-
     def exact_loss(self, m, c, scope=""):
         """The exact tight sup L/eps at m, recorded with its pair; the SupRatio (None: no loss)."""
-        from dipc_plus.privacy.loss.tight import privacy_loss
-        lr = self._on_workers(privacy_loss, "loss", self.key(m), c)
+        lr = self.run("loss", m, c)
         s = SupRatio(infinite=True) if lr.infinite is not None else lr.sup
         text = "inf" if lr.infinite is not None else (s.text() if s else lr.loss_text())
         self.res.losses.append((m, text, None if s is None or s.value is None else s.value,
@@ -524,7 +517,7 @@ def _first_failure(checks: _LengthChecks, lengths: tuple, k: Fraction, with_loss
             s = checks.exact_loss(m, c, scope)
             if s is None or not (s.infinite or (s.value if s.value is not None else s.lo) > k):
                 continue
-        r = checks.check(m, c)
+        r = checks.run("dp", m, c)
         if not r.verified:
             checks.res.counterexample = (m, r)
             return
@@ -541,7 +534,7 @@ def _family_counterexample(checks: _LengthChecks, k: Fraction, checked: int, lim
     while checked < m <= limit and m not in found:
         if not checks.affordable(m):
             break
-        r = checks.family_check(m)
+        r = checks.run("family", m)
         found[m] = r
         if r.verified:
             m += 1
