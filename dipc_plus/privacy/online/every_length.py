@@ -204,17 +204,10 @@ def witness_inputs(claim, array: str, m: int):
     if first not in claim.grid or last not in claim.grid:
         return None
     others = [n for n in claim.grid if not n.startswith(f"{array}[")]
-    points, seen = [], set()
-    for split in range(m + 1):
-        for x, y in itertools.product(claim.grid[first], claim.grid[last]):
-            block = tuple([x] * split + [y] * (m - split))
-            if block in seen:
-                continue
-            seen.add(block)
-            for rest in itertools.product(*(claim.grid[n] for n in others)):
-                env = {f"{array}[{i}]": v for i, v in enumerate(block, 1)}
-                env.update(zip(others, rest))
-                points.append(env)
+    blocks = dict.fromkeys(tuple([x] * split + [y] * (m - split)) for split in range(m + 1)
+                           for x, y in itertools.product(claim.grid[first], claim.grid[last]))
+    points = [{**{f"{array}[{i}]": v for i, v in enumerate(block, 1)}, **dict(zip(others, rest))}
+              for block in blocks for rest in itertools.product(*(claim.grid[n] for n in others))]
     return on_points(claim, points)
 
 
@@ -261,14 +254,9 @@ def family_inputs(m: int, bound: Fraction, array: str) -> list:
     B or -B everywhere (disclosing cycle, a cycle of tops or of bots), and -B or B on all but
     the last position (pumped bots or tops, then the release)."""
     n = (m + 1) // 2
-    shapes = [[1] * n + [-1] * (m - n), [-1] * n + [1] * (m - n), [1] * m, [-1] * m,
+    shapes = [[0] * m, [1] * n + [-1] * (m - n), [-1] * n + [1] * (m - n), [1] * m, [-1] * m,
               [-1] * (m - 1) + [0], [1] * (m - 1) + [0]]
-    points, seen = [{f"{array}[{i}]": Fraction(0) for i in range(1, m + 1)}], {(0,) * m}
-    for shape in shapes:
-        if tuple(shape) not in seen:
-            seen.add(tuple(shape))
-            points.append({f"{array}[{i}]": v * bound for i, v in enumerate(shape, 1)})
-    return points
+    return [{f"{array}[{i}]": v * bound for i, v in enumerate(shape, 1)} for shape in dict.fromkeys(map(tuple, shapes))]
 
 
 def family_claim(claim_path: str, overrides: tuple, m: int, array: str):
