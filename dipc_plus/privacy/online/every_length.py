@@ -535,11 +535,10 @@ def _family_counterexample(checks: _LengthChecks, k: Fraction, checked: int, lim
     if failing:
         first = failing[0]
         res.counterexample = (first, found[first])
-        res.family = (f"the pattern's inputs (q = 0 against q' moving the pumped reads) first fail the claimed "
-                      f"{k}*eps at m = {first} ({how}: m = {guess}; m = {first - 1} holds for them)"
-                      if first - 1 in found else
-                      f"the pattern's inputs (q = 0 against q' moving the pumped reads) fail the claimed {k}*eps "
-                      f"at m = {first} ({how}: m = {guess})")
+        held = first - 1 in found      # then m = first is the first failing m, not only a failing one
+        res.family = (f"the pattern's inputs (q = 0 against q' moving the pumped reads) {'first ' if held else ''}"
+                      f"fail the claimed {k}*eps at m = {first} ({how}: m = {guess}"
+                      + (f"; m = {first - 1} holds for them)" if held else ")"))
     elif checks.stopped is None:
         res.family = (f"no counterexample to the claimed {k}*eps among the pattern's inputs up to the limit m = "
                       f"{limit} (--limit length_m=N; the loss still grows without bound, by the proof of the pattern)")
