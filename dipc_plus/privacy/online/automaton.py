@@ -120,22 +120,18 @@ class Automaton:
         return reachable(self.start, lambda s: [st.dst for st in out.get(s, []) if st.dst != EXIT])
 
     def describe_step(self, st: Step) -> str:
-        parts = []
+        """The step as the verdicts print it: its states and, in order, what each event does (writes of
+        constants are shown by the outputs, not here)."""
         many = len(self.variables) > 1
-        for e in st.events:
-            if e.kind == "guard":
-                against = f" vs {e.var}" if many else ""
-                parts.append(("top" if e.top else "bot") + against + ("" if e.noisy else " (noise-free read)"))
-            elif e.kind == "resample":
-                parts.append(f"{e.var if many else 'x'} resampled (rate {e.rate}*eps)")
-            elif e.kind == "noisy_out":
-                parts.append(f"noisy output (rate {e.rate}*eps)")
-            elif e.kind == "disclose":
-                parts.append("outputs the noisy read")
-            elif e.kind == "gap":
-                parts.append("outputs the gap r - x")
-            elif e.kind == "store":
-                parts.append(f"{e.var if many else 'x'} <- the noisy read")
+        x = lambda e: e.var if many else "x"  # noqa: E731
+        said = {"guard": lambda e: ("top" if e.top else "bot") + (f" vs {e.var}" if many else "")
+                + ("" if e.noisy else " (noise-free read)"),
+                "resample": lambda e: f"{x(e)} resampled (rate {e.rate}*eps)",
+                "noisy_out": lambda e: f"noisy output (rate {e.rate}*eps)",
+                "disclose": lambda e: "outputs the noisy read",
+                "gap": lambda e: "outputs the gap r - x",
+                "store": lambda e: f"{x(e)} <- the noisy read"}
+        parts = [said[e.kind](e) for e in st.events if e.kind in said]
         state = lambda s: (  # noqa: E731
             "exit" if s == EXIT else ", ".join(f"{n}={v}" for n, v in zip(self.names, s)) or "-")
         return f"[{state(st.src)}] -> [{state(st.dst)}]: " + ("; ".join(parts) or "no guard")

@@ -204,17 +204,10 @@ def witness_inputs(claim, array: str, m: int):
     if first not in claim.grid or last not in claim.grid:
         return None
     others = [n for n in claim.grid if not n.startswith(f"{array}[")]
-    points, seen = [], set()
-    for split in range(m + 1):
-        for x, y in itertools.product(claim.grid[first], claim.grid[last]):
-            block = tuple([x] * split + [y] * (m - split))
-            if block in seen:
-                continue
-            seen.add(block)
-            for rest in itertools.product(*(claim.grid[n] for n in others)):
-                env = {f"{array}[{i}]": v for i, v in enumerate(block, 1)}
-                env.update(zip(others, rest))
-                points.append(env)
+    blocks = dict.fromkeys(tuple([x] * split + [y] * (m - split)) for split in range(m + 1)
+                           for x, y in itertools.product(claim.grid[first], claim.grid[last]))
+    points = [{**{f"{array}[{i}]": v for i, v in enumerate(block, 1)}, **dict(zip(others, rest))}
+              for block in blocks for rest in itertools.product(*(claim.grid[n] for n in others))]
     return on_points(claim, points)
 
 
@@ -261,14 +254,9 @@ def family_inputs(m: int, bound: Fraction, array: str) -> list:
     B or -B everywhere (disclosing cycle, a cycle of tops or of bots), and -B or B on all but
     the last position (pumped bots or tops, then the release)."""
     n = (m + 1) // 2
-    shapes = [[1] * n + [-1] * (m - n), [-1] * n + [1] * (m - n), [1] * m, [-1] * m,
+    shapes = [[0] * m, [1] * n + [-1] * (m - n), [-1] * n + [1] * (m - n), [1] * m, [-1] * m,
               [-1] * (m - 1) + [0], [1] * (m - 1) + [0]]
-    points, seen = [{f"{array}[{i}]": Fraction(0) for i in range(1, m + 1)}], {(0,) * m}
-    for shape in shapes:
-        if tuple(shape) not in seen:
-            seen.add(tuple(shape))
-            points.append({f"{array}[{i}]": v * bound for i, v in enumerate(shape, 1)})
-    return points
+    return [{f"{array}[{i}]": v * bound for i, v in enumerate(shape, 1)} for shape in dict.fromkeys(map(tuple, shapes))]
 
 
 def family_claim(claim_path: str, overrides: tuple, m: int, array: str):
@@ -370,19 +358,23 @@ class _LengthChecks:
     def at(self, m):
         return claim_at_length(*self.key(m))
 
-    def _on_workers(self, run, what, args, c):
-        """run(c) (check_dp or privacy_loss) on the executor, its workers rebuilding the claim from
-        `args` (`build_length_work`); what it built is not kept past it."""
+    def run(self, what: str, m: int, c=None):
+        """One exact check at m on the executor, its workers rebuilding the claim (`build_length_work`):
+        check_dp of the claim `c` ("dp") or of the pattern's family inputs ("family", re-checked as every
+        refutation is), or the pairs of privacy_loss of `c` ("loss"); what it built is not kept past it."""
         from dipc_plus.execution.executor import Source
-        from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES
-        self.starting(what, args[2])
+        from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, check_dp
+        from dipc_plus.privacy.loss.tight import privacy_loss
+        args = (*self.key(m)[:3], self.array) if what == "family" else self.key(m)
+        c = family_claim(*args) if what == "family" else c
+        self.starting(what, m)
         source = Source.of(build_length_work, (what, *args, DEFAULT_MAX_STATES), (self.claim_path, c.program.source))
         t0 = time.perf_counter()
         try:
-            return run(c, executor=self.executor, source=source)
+            return (privacy_loss if what == "loss" else check_dp)(c, executor=self.executor, source=source)
         finally:
             source.forget()
-            self.spent[args[2]] = self.spent.get(args[2], 0.0) + time.perf_counter() - t0
+            self.spent[m] = self.spent.get(m, 0.0) + time.perf_counter() - t0
 
     def starting(self, what: str, m: int) -> None:
         """Name the check starting (the ledger's "working on" line: a run stopped by --timeout says
@@ -393,20 +385,9 @@ class _LengthChecks:
             self.bar.set_description_str(f"every length: {doing} at m = {m}", refresh=False)
             self.bar.update(max(0, m - self.bar.n))
 
-    def check(self, m, c):
-        from dipc_plus.privacy.dp.check import check_dp
-        return self._on_workers(check_dp, "dp", self.key(m), c)
-
-    def family_check(self, m):
-        """check_dp of the pattern's family inputs at length m (re-checked as every refutation is)."""
-        from dipc_plus.privacy.dp.check import check_dp
-        args = (*self.key(m)[:3], self.array)
-        return self._on_workers(check_dp, "family", args, family_claim(*args))
-
     def exact_loss(self, m, c, scope=""):
         """The exact tight sup L/eps at m, recorded with its pair; the SupRatio (None: no loss)."""
-        from dipc_plus.privacy.loss.tight import privacy_loss
-        lr = self._on_workers(privacy_loss, "loss", self.key(m), c)
+        lr = self.run("loss", m, c)
         s = SupRatio(infinite=True) if lr.infinite is not None else lr.sup
         text = "inf" if lr.infinite is not None else (s.text() if s else lr.loss_text())
         self.res.losses.append((m, text, None if s is None or s.value is None else s.value,
@@ -524,7 +505,7 @@ def _first_failure(checks: _LengthChecks, lengths: tuple, k: Fraction, with_loss
             s = checks.exact_loss(m, c, scope)
             if s is None or not (s.infinite or (s.value if s.value is not None else s.lo) > k):
                 continue
-        r = checks.check(m, c)
+        r = checks.run("dp", m, c)
         if not r.verified:
             checks.res.counterexample = (m, r)
             return
@@ -541,7 +522,7 @@ def _family_counterexample(checks: _LengthChecks, k: Fraction, checked: int, lim
     while checked < m <= limit and m not in found:
         if not checks.affordable(m):
             break
-        r = checks.family_check(m)
+        r = checks.run("family", m)
         found[m] = r
         if r.verified:
             m += 1
@@ -554,11 +535,10 @@ def _family_counterexample(checks: _LengthChecks, k: Fraction, checked: int, lim
     if failing:
         first = failing[0]
         res.counterexample = (first, found[first])
-        res.family = (f"the pattern's inputs (q = 0 against q' moving the pumped reads) first fail the claimed "
-                      f"{k}*eps at m = {first} ({how}: m = {guess}; m = {first - 1} holds for them)"
-                      if first - 1 in found else
-                      f"the pattern's inputs (q = 0 against q' moving the pumped reads) fail the claimed {k}*eps "
-                      f"at m = {first} ({how}: m = {guess})")
+        held = first - 1 in found      # then m = first is the first failing m, not only a failing one
+        res.family = (f"the pattern's inputs (q = 0 against q' moving the pumped reads) {'first ' if held else ''}"
+                      f"fail the claimed {k}*eps at m = {first} ({how}: m = {guess}"
+                      + (f"; m = {first - 1} holds for them)" if held else ")"))
     elif checks.stopped is None:
         res.family = (f"no counterexample to the claimed {k}*eps among the pattern's inputs up to the limit m = "
                       f"{limit} (--limit length_m=N; the loss still grows without bound, by the proof of the pattern)")

@@ -61,15 +61,12 @@ def next_facts(st: Step, facts: frozenset, index: dict) -> frozenset | None:
                 same |= {(i, k) for i in equal}
                 equal.add(k)
         elif e.kind == "guard" and e.noisy:
-            k = index[e.var]
-            if e.top:
-                if any(_below(_closed(less, same), j, k) for j in upper | equal):
-                    return None
-                lower.add(k)
-                less |= {(k, j) for j in upper | equal}
-            else:
-                if any(_below(_closed(less, same), k, i) for i in lower | equal):
-                    return None
-                upper.add(k)
-                less |= {(i, k) for i in lower | equal}
+            # a top puts x_k below r, so below every variable known above r or equal to it (a bot: mirrored)
+            k, known = index[e.var], _closed(less, same)
+            beyond = (upper if e.top else lower) | equal
+            below_k = [(k, j) if e.top else (j, k) for j in beyond]
+            if any(_below(known, j, i) for i, j in below_k):
+                return None
+            (lower if e.top else upper).add(k)
+            less |= set(below_k)
     return _closed(less, same)

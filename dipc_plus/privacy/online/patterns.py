@@ -37,17 +37,13 @@ def hidden_guard(auto: Automaton):
     return None
 
 
-def _components(nodes, steps) -> dict:
+def _components(nodes, steps) -> tuple:
+    """The graph of the steps over `nodes` and each node's strongly connected component (a number):
+    a step repeats without bound exactly when its ends share one."""
     G = nx.MultiDiGraph()
     G.add_nodes_from(nodes)
-    for st in steps:
-        if st.dst != EXIT:
-            G.add_edge(st.src, st.dst)
-    comp = {}
-    for n, scc in enumerate(nx.strongly_connected_components(G)):
-        for s in scc:
-            comp[s] = n
-    return G, comp
+    G.add_edges_from((st.src, st.dst) for st in steps if st.dst != EXIT)
+    return G, {s: n for n, scc in enumerate(nx.strongly_connected_components(G)) for s in scc}
 
 
 def leaks(auto: Automaton) -> list[str]:

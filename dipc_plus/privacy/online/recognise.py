@@ -37,6 +37,7 @@ with its line.  The result is the `Automaton` over the finite variables' valuati
 """
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -68,33 +69,34 @@ def _number(c):
     return None
 
 
-def _terms(lin, count: int) -> dict | None:
-    """Variable -> rational coefficient when `lin` is a sum of `count` terms with a rational
-    constant (under the key ""), else None."""
-    if not (isinstance(lin, ir.Lin) and len(lin.terms) == count and _number(lin.const) is not None):
+def _form(lin) -> dict | None:
+    """Variable -> rational coefficient, the constant under "", when `lin` is a linear form (`ir.Lin`)
+    with a rational constant and distinct variables, else None; the patterns below compare it."""
+    if not (isinstance(lin, ir.Lin) and _number(lin.const) is not None):
         return None
-    return {"": _number(lin.const), **{var: _number(coef) for coef, var in lin.terms}}
+    form = {"": _number(lin.const), **{var: _number(coef) for coef, var in lin.terms}}
+    return form if len(form) == len(lin.terms) + 1 else None
+
+
+def _is_constant(lin) -> bool:
+    """Whether `lin` is a real constant (a linear form without variables)."""
+    return (_form(lin) or {}).keys() == {""}
 
 
 def _exact_var(lin) -> str | None:
     """v when `lin` is exactly the variable v (coefficient 1, constant 0)."""
-    t = _terms(lin, 1)
-    return next((v for v, c in t.items() if v and c == 1), None) if t and t[""] == 0 else None
+    form = _form(lin) or {}
+    return next((v for v, c in form.items() if v and c == 1), None) if len(form) == 2 and form[""] == 0 else None
 
 
-def _gap_read(lin, threshold) -> str | None:
-    """r when `lin` is exactly r - x for the threshold x (coefficients 1 and -1, constant 0)."""
-    t = _terms(lin, 2)
-    if t is None or t.pop("") != 0 or threshold is None or t.pop(threshold, None) != -1:
+def _gap_read(lin, thresholds) -> tuple | None:
+    """(r, x) when `lin` is exactly r - x for one of the thresholds x (coefficients 1 and -1, constant 0)."""
+    form = _form(lin) or {}
+    if len(form) != 3 or form.pop("") != 0:
         return None
-    (var, coef), = t.items()
-    return var if coef == 1 else None
-
-
-def _shifted_read(lin, cur: str) -> bool:
-    """Whether `lin` is the current query plus a constant, q[i] + c (c possibly 0)."""
-    t = _terms(lin, 1)
-    return t is not None and t.get(cur) == 1
+    r = next((v for v, c in form.items() if c == 1), None)
+    x = next((v for v, c in form.items() if c == -1), None)
+    return (r, x) if r is not None and x in thresholds else None
 
 
 def _guard_test(cond) -> tuple | None:
@@ -106,22 +108,28 @@ def _guard_test(cond) -> tuple | None:
     return None
 
 
+# A comparison of the read (or q[i]) with the stored variable `var`, made at `pos`: which outcome means
+# top, the read's rate and noise, and its tested `outcome` (None: not tested yet).
+_Guard = namedtuple("_Guard", "top_when_true rate noisy pos var outcome", defaults=(None,))
+
+
 @dataclass(frozen=True)
 class _Path:
-    """One path through the iteration so far: finite values, what the reals and Booleans
-    hold (`sym`), the events, whether it has exited, and the guard's position."""
+    """One path through the iteration so far: finite values, the reads (local -> rate) and the
+    comparisons (local -> `_Guard`) made, the events, whether it has exited, and the guard's position."""
     env: dict
-    sym: dict
+    reads: dict
+    compared: dict
     events: tuple
     done: bool
     gpos: object
 
-    def but(self, **kw) -> "_Path":
-        return replace(self, **kw)
-
     def has(self, kind: str, var: str | None = None) -> bool:
         """Whether an event of `kind` (on the stored variable `var`, when given) is on the path."""
         return any(e.kind == kind and (var is None or e.var == var) for e in self.events)
+
+    def with_event(self, kind: str, **kw) -> "_Path":
+        return replace(self, events=self.events + (Event(kind, **kw),))
 
 
 class _Recogniser:
@@ -156,18 +164,18 @@ class _Recogniser:
                 env[s.target] = self._fit(s.target, s.expr.value, s.pos)
             elif isinstance(s, ir.Assign) and s.target in self.outputs:
                 self._output_element(s.target, s.pos, any_position=True)
-                if not (isinstance(s.expr, ir.Const) or _terms(s.expr, 0) is not None):
+                if not (isinstance(s.expr, ir.Const) or _is_constant(s.expr)):
                     raise refuse(s.pos, f"the output '{s.target}' is given a value that is not a constant; "
                                  + PREFIX_RULE)
             elif isinstance(s, ir.Sample) and s.target in self.outputs:
                 raise refuse(s.pos, f"a noisy value is drawn into the output '{s.target}' before the loop; the "
                              "threshold may not be an output: the bound's table has no row for releasing it "
                              "(its value tells which comparisons were above it)")
-            elif isinstance(s, ir.Sample) and s.target in self.reals and _terms(s.dist.mean, 0) is not None:
+            elif isinstance(s, ir.Sample) and s.target in self.reals and _is_constant(s.dist.mean):
                 self._noise(s)
                 self._start_variable(s.target, s.dist.rate, s.pos)
             elif isinstance(s, ir.Assign) and s.target in self.stored and (
-                    _terms(s.expr, 0) is not None or _number(s.expr) is not None):
+                    _is_constant(s.expr) or _number(s.expr) is not None):
                 self._start_variable(s.target, None, s.pos)
             else:
                 raise refuse(s.pos, PREFIX_RULE)
@@ -224,7 +232,7 @@ class _Recogniser:
     # ----------------------------------------------------------------------- the iteration
 
     def run(self, state: tuple, names: tuple, body) -> list:
-        start = _Path(dict(zip(names, state)), {}, (), False, None)
+        start = _Path(dict(zip(names, state)), {}, {}, (), False, None)
         out = []
         for p in self._block(body, [start]):
             dst = EXIT if p.done else tuple(p.env[n] for n in names)
@@ -243,7 +251,7 @@ class _Recogniser:
         """The paths after statement s, by its kind (an `if` may branch; the others give one path)."""
         if isinstance(s, ir.If):
             return self._if(s, p)
-        for kind, handle in ((ir.Exit, lambda _, p: p.but(done=True)), (ir.Sample, self._sample),
+        for kind, handle in ((ir.Exit, lambda _, p: replace(p, done=True)), (ir.Sample, self._sample),
                              (ir.Compare, self._compare), (ir.Assign, self._assign)):
             if isinstance(s, kind):
                 return [handle(s, p)]
@@ -252,20 +260,20 @@ class _Recogniser:
 
     def _sample(self, s: ir.Sample, p: _Path) -> _Path:
         rate = self._noise(s)
-        mean, t = s.dist.mean, s.target
-        if _shifted_read(mean, self.cur):
+        t, mean = s.target, _form(s.dist.mean) or {}
+        if mean.keys() == {"", self.cur} and mean[self.cur] == 1:     # q[i] + c
             if t in self.outputs:
                 arr = self._output_element(t, s.pos)
                 if not isinstance(self.outputs[t], ir.RealT):
                     raise refuse(s.pos, f"'{arr}' is not a real output")
-                return p.but(events=p.events + (Event("noisy_out", rate=rate),))
+                return p.with_event("noisy_out", rate=rate)
             if t not in self.reals or t in self.variables:
                 raise refuse(s.pos, f"the read of {self.cur.replace('[1]', '[i]')} must go to a real local variable")
-            if any(v[0] == "read" for v in p.sym.values()):
+            if p.reads:
                 raise refuse(s.pos, f"the iteration reads {self.q}[i] with noise more than once (the bound's table "
                              "has one read per step)")
-            return p.but(sym={**p.sym, t: ("read", rate)})
-        if _terms(mean, 0) is not None:
+            return replace(p, reads={**p.reads, t: rate})
+        if mean.keys() == {""}:
             if t in self.outputs:
                 raise refuse(s.pos, f"a noisy value is drawn into the output '{t}'; the threshold may not be an "
                              "output: the bound's table has no row for releasing it")
@@ -275,15 +283,21 @@ class _Recogniser:
             if p.has("store", t) or p.has("resample", t):
                 raise refuse(s.pos, f"the stored variable '{t}' is drawn again after it was given a value (x <- r "
                              "or a draw) in the same iteration")
-            pending = [g for g, v in p.sym.items() if v[0] == "guard" and v[5] is None and v[6] == t]
-            if pending:
-                raise refuse(s.pos, f"the threshold is drawn again between the comparison '{pending[0]}' and its "
-                             "test; the bound needs each comparison tested against the threshold it was made with")
+            self._all_tested(s.pos, p, "the threshold is drawn again", t)
             if p.has("disclose") or p.has("gap"):
                 raise refuse(s.pos, "the threshold is drawn again after the noisy read (or its gap) was released")
-            return p.but(events=p.events + (Event("resample", rate=s.dist.rate, var=t),))
+            return p.with_event("resample", rate=s.dist.rate, var=t)
         raise refuse(s.pos, f"a noisy read must be centred on the current query {self.q}[i], shifted by a "
                      "constant at most (Lap(k*eps, q[i]) or Lap(k*eps, q[i] + c), no other position)")
+
+    def _side(self, v: str | None, p: _Path):
+        """One side of a comparison: a stored variable's name; (rate, noisy) for this iteration's read,
+        or (0, False) for the query q[i] itself; else None."""
+        if v in self.variables:
+            return v
+        if v in p.reads:
+            return p.reads[v], True
+        return (Fraction(0), False) if v == self.cur else None
 
     def _compare(self, s: ir.Compare, p: _Path) -> _Path:
         t = s.target
@@ -292,10 +306,7 @@ class _Recogniser:
                          "the outputs only through `if g then ... else ... end` writing constants at position i "
                          "(the bound's table pays for the outcome of a tested comparison, not for a stored one)",
                          hint="write  if r >= x then out[i] <- top else out[i] <- bot end, or " + HINT)
-        lv, rv = _exact_var(s.lhs), _exact_var(s.rhs)
-        sides = [v if v is not None and v in self.variables
-                 else ("read", p.sym[v][1], True) if v is not None and p.sym.get(v, ("",))[0] == "read"
-                 else ("read", Fraction(0), False) if v == self.cur else None for v in (lv, rv)]
+        sides = [self._side(_exact_var(e), p) for e in (s.lhs, s.rhs)]
         if sorted(map(type, sides), key=str) != sorted((str, tuple), key=str):
             raise refuse(s.pos, f"a comparison must test the noisy read of {self.q}[i] made in this iteration "
                          f"(or {self.q}[i] itself) against one stored variable (a threshold), each side exactly "
@@ -306,9 +317,9 @@ class _Recogniser:
         if s.op not in ("<", "<=", ">", ">="):
             raise refuse(s.pos, "a comparison must be <, <=, > or >= (equality is not in the class)")
         read_left = isinstance(sides[0], tuple)
-        read = sides[0] if read_left else sides[1]
+        rate, noisy = sides[0] if read_left else sides[1]
         top_when_true = read_left if s.op in (">=", ">") else not read_left
-        return p.but(sym={**p.sym, t: ("guard", top_when_true, read[1], read[2], s.pos, None, x)})
+        return replace(p, compared={**p.compared, t: _Guard(top_when_true, rate, noisy, s.pos, x)})
 
     def _assign(self, s: ir.Assign, p: _Path) -> _Path:
         t = s.target
@@ -316,33 +327,13 @@ class _Recogniser:
         if t in self.finite:
             self._finite_only(used, p, s.pos)
             value = eval_expr(s.expr, p.env, self.p, s.pos)
-            return p.but(env={**p.env, t: self._fit(t, value, s.pos)})
+            return replace(p, env={**p.env, t: self._fit(t, value, s.pos)})
         if t in self.outputs:
             arr = self._output_element(t, s.pos)
             if isinstance(self.outputs[t], ir.RealT):
-                v, kind, x = _exact_var(s.expr), "disclose", ""
-                for y in self.variables:
-                    gap = _gap_read(s.expr, y)
-                    if gap is not None:
-                        v, kind, x = gap, "gap", y
-                if v is not None and p.sym.get(v, ("",))[0] == "read":
-                    if kind == "gap":
-                        self._threshold_usable(s.pos, p, "released in a gap r - x", x)
-                    if p.has("resample"):
-                        raise refuse(s.pos, "the noisy read is released after the threshold was drawn again")
-                    if p.has("gap") or (kind == "gap" and p.has("disclose")):
-                        raise refuse(s.pos, "the gap r - x and another release of the same read on one path: "
-                                     "the bound's table pays for one shift of the read, fixed by the gap")
-                    return p.but(events=p.events + (Event(kind, rate=p.sym[v][1], var=x),))
-                if _terms(s.expr, 0) is not None:
-                    return p.but(events=p.events + (Event("write", label=(arr, s.expr.const.value)),))
-                if used & set(self.variables):
-                    raise refuse(s.pos, f"a stored variable (a threshold) reaches the output '{arr}'; the bound's "
-                                 "table has no row for releasing it")
-                raise refuse(s.pos, f"a real output gets only the compared read r, its gap r - x to the "
-                             f"threshold, a fresh Lap(c*eps, {self.q}[i]) or a constant at position i")
+                return self._release(s, p, arr, used)
             if isinstance(s.expr, ir.Const):
-                return p.but(events=p.events + (Event("write", label=(arr, s.expr.value)),))
+                return p.with_event("write", label=(arr, s.expr.value))
             if used & self.guards:
                 raise refuse(s.pos, f"a comparison's result is written to the output '{arr}'; it may reach the "
                              "outputs only through `if g then ... else ... end` writing constants",
@@ -359,26 +350,50 @@ class _Recogniser:
                          "the read (x <- r)")
         raise refuse(s.pos, "this assignment is outside the class")
 
+    def _release(self, s: ir.Assign, p: _Path, arr: str, used: set) -> _Path:
+        """A real output at position i: the read r, its gap r - x, or a constant."""
+        v, x = _gap_read(s.expr, self.variables) or (_exact_var(s.expr), "")
+        if v in p.reads:
+            if x:
+                self._threshold_usable(s.pos, p, "released in a gap r - x", x)
+            if p.has("resample"):
+                raise refuse(s.pos, "the noisy read is released after the threshold was drawn again")
+            if p.has("gap") or (x and p.has("disclose")):
+                raise refuse(s.pos, "the gap r - x and another release of the same read on one path: "
+                             "the bound's table pays for one shift of the read, fixed by the gap")
+            return p.with_event("gap" if x else "disclose", rate=p.reads[v], var=x)
+        if _is_constant(s.expr):
+            return p.with_event("write", label=(arr, s.expr.const.value))
+        if used & set(self.variables):
+            raise refuse(s.pos, f"a stored variable (a threshold) reaches the output '{arr}'; the bound's "
+                         "table has no row for releasing it")
+        raise refuse(s.pos, f"a real output gets only the compared read r, its gap r - x to the "
+                     f"threshold, a fresh Lap(c*eps, {self.q}[i]) or a constant at position i")
+
     def _threshold_usable(self, pos, p: _Path, how: str, x: str) -> None:
         """Refuse a use of x after x <- r in the same iteration (then x = r)."""
         if p.has("store", x):
             raise refuse(pos, f"the stored variable '{x}' is {how} after it was given the read in "
                          "the same iteration (it then equals the read)")
 
+    def _all_tested(self, pos, p: _Path, what: str, x: str | None = None) -> None:
+        """Refuse `what` (a new threshold) while a comparison (with x, when given) is not yet tested."""
+        pending = [g for g, info in p.compared.items() if info.outcome is None and x in (None, info.var)]
+        if pending:
+            raise refuse(pos, f"{what} between the comparison '{pending[0]}' and its test; the bound needs each "
+                         "comparison tested against the threshold it was made with")
+
     def _store(self, s: ir.Assign, p: _Path) -> _Path:
         """x <- r: the read's value becomes the threshold of the steps that follow."""
         v = _exact_var(s.expr)
-        if v is None or p.sym.get(v, ("",))[0] != "read":
+        if v not in p.reads:
             raise refuse(s.pos, f"'{s.target}' is a real variable given a computed value; in the class a real "
                          f"variable is only drawn, or the stored variable given the read of {self.q}[i] (x <- r)")
         if p.has("store", s.target) or p.has("resample", s.target):
             raise refuse(s.pos, f"the stored variable '{s.target}' is given a value twice in one iteration (a draw "
                          "or a read already went to it)")
-        pending = [g for g, info in p.sym.items() if info[0] == "guard" and info[5] is None]
-        if pending:
-            raise refuse(s.pos, f"the read is stored between the comparison '{pending[0]}' and its test; the "
-                         "bound needs each comparison tested against the threshold it was made with")
-        return p.but(events=p.events + (Event("store", rate=p.sym[v][1], var=s.target),))
+        self._all_tested(s.pos, p, "the read is stored")
+        return p.with_event("store", rate=p.reads[v], var=s.target)
 
     def _finite_only(self, used: set, p: _Path, pos) -> None:
         bad = sorted(used - set(self.finite))
@@ -397,20 +412,19 @@ class _Recogniser:
         test = _guard_test(s.cond)
         if test is not None and test[0] in self.guards:
             g, negated = test
-            info = p.sym.get(g)
+            info = p.compared.get(g)
             if info is None:
                 raise refuse(s.pos, f"'{g}' is tested before its comparison in this iteration")
-            _, top_when_true, rate, noisy, gpos, outcome, x = info
-            if outcome is not None:   # tested again: the same outcome
-                return self._block(s.then if outcome != negated else s.other, [p])
-            if p.has("guard", x):
-                raise refuse(s.pos, f"the iteration tests a second comparison with the stored variable '{x}' on one "
-                             "path (the bound's table has one comparison per stored variable and step)")
+            if info.outcome is not None:   # tested again: the same outcome
+                return self._block(s.then if info.outcome != negated else s.other, [p])
+            if p.has("guard", info.var):
+                raise refuse(s.pos, f"the iteration tests a second comparison with the stored variable '{info.var}' "
+                             "on one path (the bound's table has one comparison per stored variable and step)")
             out = []
             for truth in (True, False):
-                ev = Event("guard", top=(truth == top_when_true), noisy=noisy, rate=rate, var=x)
-                q = p.but(sym={**p.sym, g: info[:5] + (truth, x)}, events=p.events + (ev,),
-                          gpos=p.gpos or gpos)
+                q = replace(p, compared={**p.compared, g: info._replace(outcome=truth)}, gpos=p.gpos or info.pos)
+                q = q.with_event("guard", top=(truth == info.top_when_true), noisy=info.noisy, rate=info.rate,
+                                 var=info.var)
                 out += self._block(s.then if truth != negated else s.other, [q])
             return out
         self._finite_only(reads(s.cond), p, s.pos)

@@ -93,19 +93,25 @@ def input_array(program: ir.Program) -> str | None:
     return arrays[0] if ok else None
 
 
-def shape_at_length(program: ir.Program) -> OnlineShape:
+def shape_at_length(program: ir.Program, refusal=None) -> OnlineShape:
     """The prefix and the m identical iterations of a lowered program at its own m alone (a Python
     function is translated at one m, so it has no loop to read): every input is an element of one
     real array q of length m, and the body ends with m copies of one iteration, copy k reading
-    position k.  What it says holds at this m only, which is all a claim at one m needs."""
+    position k.  What it says holds at this m only, which is all a claim at one m needs.
+    `refusal(qname, real)`: the error when it does not hold, worded by a caller with another purpose
+    (default: the every-length refusals, located)."""
     qname = input_array(program)
-    if qname is None or any(not isinstance(t, ir.RealT) for _, t in program.inputs):
+    real = qname is not None and all(isinstance(t, ir.RealT) for _, t in program.inputs)
+    length = len(program.arrays[qname]) if real else 0
+    found = iterations(program.body, qname, length) if real else None
+    if found is None and refusal is not None:
+        raise refusal(qname, real)
+    if not real:
         raise UserError.at(program_start(program), "cannot decide privacy for every m: the class has exactly one "
                            "input, an array q: real[m] whose length m is a parameter", hint=HINT)
-    length = len(program.arrays[qname])
     size = "m" if program.params.get("m", length) == length else \
         next((p for p, v in program.params.items() if v == length), "m")
-    return OnlineShape(program, size, qname, *_split(program, qname, length), length)
+    return OnlineShape(program, size, qname, *(found or _split(program, qname, length)), length)
 
 
 # --------------------------------------------------------------------------- where m occurs

@@ -3,7 +3,7 @@
 Why: a grid check that computes P_u[o] at every input u pays 3^m output tables although, for an
 online program, P_u[o] depends on u only through a few multisets.  This module proves that from
 the program, on the whitelist of the online class (`recognise`): the checked program at its own
-length is split into a prefix and n copies of one iteration (`split_iterations`), the recogniser
+length is split into a prefix and n copies of one iteration (`shape.shape_at_length`), the recogniser
 turns the iteration into the automaton over the finite state, and an output o is walked through
 the automaton: the steps consistent with o, position by position, are the only ways to produce o.
 
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from dipc_plus.errors import UserError
 from dipc_plus.privacy.online.automaton import EXIT, Automaton
 from dipc_plus.privacy.online.recognise import recognise
-from dipc_plus.privacy.online.shape import ELEMENT, OnlineShape, input_array, iterations
+from dipc_plus.privacy.online.shape import ELEMENT, shape_at_length
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import freeze_value
 
@@ -46,22 +46,18 @@ def _refuse(pos, why: str, file: str | None = None) -> UserError:
     return UserError.at(pos, f"no symmetry proved: {why}", hint=hint)
 
 
-def split_iterations(program: ir.Program) -> OnlineShape:
-    """The program as a prefix and n copies of one iteration, copy k reading q[k] where the
-    first reads q[1]: its one input must be an array q[1..n], and the body must end with the n
-    copies (found by comparing the statements with positions renamed); else refused."""
-    qname = input_array(program)
-    if qname is None:
-        raise _refuse(None, "the program's inputs are not exactly one array q[1..n]", program.source)
-    n = len(program.arrays[qname])
-    if any(not isinstance(t, ir.RealT) for _, t in program.inputs):
-        raise _refuse(None, f"the input '{qname}' is not real", program.source)
-    body = program.body
-    found = iterations(body, qname, n)
-    if found is not None:
-        return OnlineShape(program, "m", qname, found[0], found[1], length=n)
-    raise _refuse(body[-1].pos if body else None,
-                  f"the body does not end with {n} copies of one iteration over {qname}[i]", program.source)
+def _shape_refusal(program: ir.Program):
+    """The refusals of `shape.shape_at_length` worded for the symmetry proof: the program at its
+    own length n must have one real input array q[1..n] and end with n copies of one iteration."""
+    def refusal(qname: str | None, real: bool) -> UserError:
+        if qname is None:
+            return _refuse(None, "the program's inputs are not exactly one array q[1..n]", program.source)
+        if not real:
+            return _refuse(None, f"the input '{qname}' is not real", program.source)
+        n, body = len(program.arrays[qname]), program.body
+        return _refuse(body[-1].pos if body else None,
+                       f"the body does not end with {n} copies of one iteration over {qname}[i]", program.source)
+    return refusal
 
 
 @dataclass(frozen=True)
@@ -81,7 +77,7 @@ class Exchangeability:
     account for): `of(o)` gives an output's groups (None: no path produces o, so P[o] = 0 at every input)."""
 
     def __init__(self, program: ir.Program):
-        shape = split_iterations(program)
+        shape = shape_at_length(program, _shape_refusal(program))
         self.auto: Automaton = recognise(shape)
         self.n = shape.length
         if len(self.auto.variables) > 1:
