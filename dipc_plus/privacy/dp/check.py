@@ -40,8 +40,8 @@ from dipc_plus.privacy.dp.plan import PairWork, Plan, Unit, lift_witness, plan
 from dipc_plus.privacy.dp.point_filter import filter_applies, point_filter_check
 from dipc_plus.execution.accelerators import switched_off
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
-from dipc_plus.privacy.dp.orbit_pairs import ORBIT_PATH, check_by_orbits
-from dipc_plus.privacy.dp.support_pairs import PAIR_PATH, SUPPORT_PATH, check_by_support, grid_pair_count, refusal
+from dipc_plus.privacy.dp.orbit_pairs import check_by_sharing
+from dipc_plus.privacy.dp.support_pairs import PAIR_PATH, grid_pair_count, refusal
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 
@@ -307,7 +307,7 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
         why_not = switched_off("privacy-output-classes")
     if why_not is None:
         result = _check_by_support(work, source, executor, progress, t0)
-        if result.work["path"] in (SUPPORT_PATH, ORBIT_PATH):
+        if result.work["path"] != PAIR_PATH:
             return result
         why_not = result.work["reason"]
     pl = work.plan
@@ -352,11 +352,7 @@ def _check_by_support(work: "DPWork", source, executor, progress: bool, t0: floa
                 yield from got
         feed = on_workers if executor.parallel else None
         deal = (lambda pairs: run_dealt(decide_task, source, pairs, executor=executor)) if executor.parallel else None
-        found = check_by_orbits(claim, unit, work.checker, run, tables=feed, decide_many=deal)
-        if found.fallback is not None and not found.failed:
-            refused = found.fallback
-            found = check_by_support(claim, unit, work.checker, run, tables=feed)
-            found.extra["symmetry"] = refused
+        found = check_by_sharing(claim, unit, work.checker, run, tables=feed, decide_many=deal)
     return PairCheck(claim, True, None, found.pairs, found.obligations, found.decisions, time.perf_counter() - t0,
                      pl, unit.source.markov_chains, (0, total, total), {0: found.used}, work=found.work())
 
