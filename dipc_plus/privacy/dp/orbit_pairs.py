@@ -170,8 +170,8 @@ def check_by_sharing(claim, unit, checker, run=None, tables=None, decide_many=No
     """The grid check of `unit` (the whole program) over output orbits where the queries' symmetry
     is proved, else by output support (`support_pairs`; the work record says why not orbits), both
     walked by `check_shared`.  `tables(envs)` yields the output tables of a list of inputs in order
-    (default `tables_here`); `decide_many(pairs)` (with workers) gives the Obligations of a list of
-    (p, p') at once."""
+    (default `tables_here`); `decide_many(pairs)` (with workers) decides a list of (p, p') at once
+    into the checker's cache."""
     orbits = orbit_tables(claim, unit, tables)
     if isinstance(orbits, str):
         forms = support_forms(claim, unit, tables)
@@ -197,9 +197,7 @@ def _decide_corners(orbits: Orbits, checker, decide_many) -> None:
             c = orbits.corner(o, key, worst)
             if (id(p), id(c)) not in wanted and (p, c) not in checker.cache and checker.shortcut(p, c) is None:
                 wanted[(id(p), id(c))] = (p, c)
-    pairs = list(wanted.values())
-    for (p, c), ob in zip(pairs, decide_many(pairs)):
-        checker.cache[(p, c)] = ob
+    decide_many(list(wanted.values()))
 
 
 def _store_orbit_tables(unit, grid, keys: dict, tables) -> tuple | str:
