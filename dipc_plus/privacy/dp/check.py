@@ -306,7 +306,7 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
     if why_not is None and not options.allows("privacy-output-classes"):
         why_not = switched_off("privacy-output-classes")
     if why_not is None:
-        result = _check_by_support(work, source, executor, progress, t0)
+        result = _check_by_sharing(work, source, executor, progress, t0)
         if result.work["path"] != PAIR_PATH:
             return result
         why_not = result.work["reason"]
@@ -334,7 +334,7 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
                      work={"path": PAIR_PATH, "reason": why_not})
 
 
-def _check_by_support(work: "DPWork", source, executor, progress: bool, t0: float) -> PairCheck:
+def _check_by_sharing(work: "DPWork", source, executor, progress: bool, t0: float) -> PairCheck:
     """check_dp by output orbits where the queries' symmetry is proved (`orbit_pairs`), else by output
     support (`support_pairs`): the result when every obligation held; when
     not, a result whose work record says why, and check_dp walks the pairs instead.  With workers,
