@@ -158,13 +158,8 @@ def canonical_points(unit: Unit) -> list:
             parts.append([dict(zip(run.inputs, c)) for c in itertools.combinations_with_replacement(vals, len(run.inputs))])
         for n in others:
             parts.append([{n: v} for v in unit.grid[n]])
-        out = []
-        for combo in itertools.product(*parts):
-            env = {}
-            for d in combo:
-                env.update(d)
-            out.append({n: env[n] for n in unit.inputs})
-        return out
+        merged = ({x: v for part in combo for x, v in part.items()} for combo in itertools.product(*parts))
+        return [{n: env[n] for n in unit.inputs} for env in merged]
     return _distinct(unit.canon(u) for u in unit.get_points())
 
 
