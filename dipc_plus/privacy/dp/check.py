@@ -40,8 +40,8 @@ from dipc_plus.privacy.dp.plan import PairWork, Plan, Unit, lift_witness, plan
 from dipc_plus.privacy.dp.point_filter import filter_applies, point_filter_check
 from dipc_plus.execution.accelerators import switched_off
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
-from dipc_plus.privacy.dp.orbit_pairs import ORBIT_PATH, check_by_orbits
-from dipc_plus.privacy.dp.support_pairs import PAIR_PATH, SUPPORT_PATH, check_by_support, grid_pair_count, refusal
+from dipc_plus.privacy.dp.orbit_pairs import check_by_sharing
+from dipc_plus.privacy.dp.support_pairs import PAIR_PATH, grid_pair_count, refusal
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 
@@ -306,8 +306,8 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
     if why_not is None and not options.allows("privacy-output-classes"):
         why_not = switched_off("privacy-output-classes")
     if why_not is None:
-        result = _check_by_support(work, source, executor, progress, t0)
-        if result.work["path"] in (SUPPORT_PATH, ORBIT_PATH):
+        result = _check_by_sharing(work, source, executor, progress, t0)
+        if result.work["path"] != PAIR_PATH:
             return result
         why_not = result.work["reason"]
     pl = work.plan
@@ -334,13 +334,13 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
                      work={"path": PAIR_PATH, "reason": why_not})
 
 
-def _check_by_support(work: "DPWork", source, executor, progress: bool, t0: float) -> PairCheck:
+def _check_by_sharing(work: "DPWork", source, executor, progress: bool, t0: float) -> PairCheck:
     """check_dp by output orbits where the queries' symmetry is proved (`orbit_pairs`), else by output
     support (`support_pairs`): the result when every obligation held; when
     not, a result whose work record says why, and check_dp walks the pairs instead.  With workers,
     they compute the output tables (in order, a few ranges per worker) and, on the orbit path, the
     decisions at the worst neighbours; this process the rest."""
-    from dipc_plus.execution.executor import chunks, run_dealt
+    from dipc_plus.execution.executor import chunks
     from dipc_plus.execution.run import TaskRun
     claim, pl = work.claim, work.plan
     unit = pl.units[0]
@@ -351,12 +351,8 @@ def _check_by_support(work: "DPWork", source, executor, progress: bool, t0: floa
             for got in run.parts(output_tables_task, source, tasks, executor=executor):
                 yield from got
         feed = on_workers if executor.parallel else None
-        deal = (lambda pairs: run_dealt(decide_task, source, pairs, executor=executor)) if executor.parallel else None
-        found = check_by_orbits(claim, unit, work.checker, run, tables=feed, decide_many=deal)
-        if found.fallback is not None and not found.failed:
-            refused = found.fallback
-            found = check_by_support(claim, unit, work.checker, run, tables=feed)
-            found.extra["symmetry"] = refused
+        deal = (lambda pairs: decide_on_workers(work, pairs, source, executor)) if executor.parallel else None
+        found = check_by_sharing(claim, unit, work.checker, run, tables=feed, decide_many=deal)
     return PairCheck(claim, True, None, found.pairs, found.obligations, found.decisions, time.perf_counter() - t0,
                      pl, unit.source.markov_chains, (0, total, total), {0: found.used}, work=found.work())
 
@@ -366,7 +362,7 @@ def prefetch(work: "DPWork", items: list, source, executor, run) -> None:
     distinct (p, p') obligations they raise, each decided once by some worker, both put in this
     process's caches for the walk to find.  Cutting the pairs instead would make every worker decide
     the many obligations that pairs share."""
-    from dipc_plus.execution.executor import chunks, run_dealt
+    from dipc_plus.execution.executor import chunks
     units = work.plan.units
     wanted: dict = {}                    # unit -> {table key: an input with that table} (symmetric inputs share one)
     for k, i in items:
@@ -388,7 +384,14 @@ def prefetch(work: "DPWork", items: list, source, executor, run) -> None:
             p, q = P.get(v, ZERO), Q.get(v, ZERO)
             distinct.setdefault((id(p), id(q)), (p, q))
     forms = list(distinct.values())
-    work.checker.cache.update(zip(forms, run_dealt(decide_task, source, forms, executor=executor)))
+    decide_on_workers(work, forms, source, executor)
+
+
+def decide_on_workers(work: "DPWork", pairs: list, source, executor) -> None:
+    """The Obligations of the distinct (p, p') `pairs`, each decided once by some worker, put in this
+    process's checker cache, where the walk that asks them finds them."""
+    from dipc_plus.execution.executor import run_dealt
+    work.checker.cache.update(zip(pairs, run_dealt(decide_task, source, pairs, executor=executor)))
 
 
 def output_tables_task(source, task) -> list:

@@ -51,58 +51,41 @@ def output_keys(P: dict, Q: dict) -> list:
     return keys
 
 
-def hockey_stick_rational(P: dict, Q: dict, E: Fraction) -> tuple[Fraction, list]:
-    """(sum_v max(0, P_v - E Q_v), the set where P_v > E Q_v) for rational tables."""
-    S = [v for v in output_keys(P, Q) if P.get(v, Fraction(0)) > E * Q.get(v, Fraction(0))]
-    return sum((P.get(v, Fraction(0)) - E * Q.get(v, Fraction(0)) for v in S), Fraction(0)), S
-
-
 def check_pair(P: dict, Q: dict, checker) -> SetViolation | None:
     """None when H <= delta on the claim's eps range for this ordered pair, else the worst set."""
     keys = output_keys(P, Q)
-    if checker.claim.eps.is_log_point:
-        return _check_at_log_point(P, Q, keys, checker)
-    pc, qc = _constant_tables(P, Q, keys)
-    if checker.claim.budget.k == 0 and pc is not None:
-        return _check_constant(pc, qc, checker)
+    eps = checker.claim.eps
+    if eps.is_log_point:
+        Pr, Qr = ({v: rational_at_log(T.get(v, ZERO), eps.log_of) for v in keys} for T in (P, Q))
+        return _check_rational(Pr, Qr, checker.E_at, checker, ("ln", eps.log_of))
+    pc, qc = ({v: constant_value(T.get(v, ZERO)) for v in keys} for T in (P, Q))
+    if checker.claim.budget.k == 0 and None not in pc.values() and None not in qc.values():
+        return _check_rational(pc, qc, checker.claim.budget.factor, checker)
     return _check_piecewise(P, Q, keys, checker)
 
 
-def _check_at_log_point(P: dict, Q: dict, keys: list, checker) -> SetViolation | None:
-    """At eps = ln r every probability is a rational: H and the worst set are computed exactly."""
-    r = checker.claim.eps.log_of
-    Pr = {v: rational_at_log(P.get(v, ZERO), r) for v in keys}
-    Qr = {v: rational_at_log(Q.get(v, ZERO), r) for v in keys}
-    H, S = hockey_stick_rational(Pr, Qr, checker.E_at)
-    if H <= checker.delta_at:
-        return None
-    return SetViolation(S, ("ln", r), sum((Pr[v] for v in S), Fraction(0)),
-                        sum((Qr[v] for v in S), Fraction(0)))
-
-
-def _constant_tables(P: dict, Q: dict, keys: list) -> tuple[dict | None, dict | None]:
-    """The two tables as rationals when no probability depends on eps, else (None, None)."""
-    pc = {v: constant_value(P.get(v, ZERO)) for v in keys}
-    qc = {v: constant_value(Q.get(v, ZERO)) for v in keys}
-    if all(x is not None for x in pc.values()) and all(x is not None for x in qc.values()):
-        return pc, qc
-    return None, None
-
-
-def _check_constant(pc: dict, qc: dict, checker) -> SetViolation | None:
-    """Nothing depends on eps but (perhaps) delta: H is one rational, compared with delta(eps)
-    on the whole interval by one decided sentence."""
-    H, S = hockey_stick_rational(pc, qc, checker.claim.budget.factor)
-    if not S:
-        return None
-    d = decide(checker.delta - ExpFrac.of(H), ">=", checker.claim.eps.interval)
-    if d.holds:
-        return None
-    checker.decisions += 1
-    if d.witness is None:
-        raise CertificationError("a failed '>=' sentence without a rational witness")
-    return SetViolation(S, d.witness, sum((pc[v] for v in S), Fraction(0)),
-                        sum((qc[v] for v in S), Fraction(0)))
+def _check_rational(Pr: dict, Qr: dict, E: Fraction, checker, log_point=None) -> SetViolation | None:
+    """Every probability is a rational (at eps = `log_point`, ln r, or because nothing depends on
+    eps): H = sum over S of P_v - E Q_v, with S the set where P_v > E Q_v, is exact.  At ln r, H is
+    compared with the rational delta there; else with delta(eps) on the whole interval by one
+    decided sentence (counted when it fails)."""
+    S = [v for v in Pr if Pr[v] > E * Qr[v]]
+    H = sum((Pr[v] - E * Qr[v] for v in S), Fraction(0))
+    if log_point is not None:
+        if H <= checker.delta_at:
+            return None
+        eps = log_point
+    else:
+        if not S:
+            return None
+        d = decide(checker.delta - ExpFrac.of(H), ">=", checker.claim.eps.interval)
+        if d.holds:
+            return None
+        checker.decisions += 1
+        if d.witness is None:
+            raise CertificationError("a failed '>=' sentence without a rational witness")
+        eps = d.witness
+    return SetViolation(S, eps, sum((Pr[v] for v in S), Fraction(0)), sum((Qr[v] for v in S), Fraction(0)))
 
 
 def _worst_sets(live: dict, I) -> list:
@@ -124,17 +107,13 @@ def _check_piecewise(P: dict, Q: dict, keys: list, checker) -> SetViolation | No
     diffs = {v: ExpFrac.of(P.get(v, ZERO)) - checker.E * ExpFrac.of(Q.get(v, ZERO)) for v in keys}
     live = {v: d for v, d in diffs.items() if not d.is_zero()}
     for S in _worst_sets(live, I):
-        total = ExpFrac.of(ZERO)
-        for v in S:
-            total = total + live[v]
         checker.decisions += 1
-        d = decide(checker.delta - total, ">=", I)
+        d = decide(checker.delta - sum((live[v] for v in S), ExpFrac.of(ZERO)), ">=", I)
         if not d.holds:
             eps = d.witness
             if eps is None:
                 raise CertificationError("a failed '>=' sentence without a rational witness")
             worst = [v for v, dv in live.items() if sign_at(dv, eps) > 0]
-            p = sum((ExpFrac.of(P.get(v, ZERO)) for v in worst), ExpFrac.of(ZERO))
-            q = sum((ExpFrac.of(Q.get(v, ZERO)) for v in worst), ExpFrac.of(ZERO))
+            p, q = (sum((ExpFrac.of(T.get(v, ZERO)) for v in worst), ExpFrac.of(ZERO)) for T in (P, Q))
             return SetViolation(worst, eps, p, q)
     return None

@@ -27,8 +27,9 @@ import math
 from collections import Counter
 
 from dipc_plus.errors import UserError
-from dipc_plus.privacy.dp.support_pairs import (SupportOutcome, neighbour_indices, store_forms,
-                                                 supports_of, worst_neighbour)
+from dipc_plus.privacy.dp.support_pairs import (SharedForms, SupportOutcome, check_shared,
+                                                 neighbour_indices, store_forms, support_forms, supports_of,
+                                                 worst_neighbour)
 from dipc_plus.privacy.online.symmetry import Exchangeability
 from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.semantics.values import freeze_value
@@ -75,16 +76,6 @@ class OrbitKeys:
                                    for g in self.groups))
 
 
-class _BySub:
-    """A sub-input on S -> P[o] there, through its orbit key (what the worst neighbour is read from)."""
-
-    def __init__(self, forms: dict, keys: OrbitKeys):
-        self.forms, self.keys = forms, keys
-
-    def __getitem__(self, a: tuple):
-        return self.forms[self.keys.of_sub(a)]
-
-
 def pair_multisets(size: int, kinds: list) -> list:
     """The multisets of `size` coordinate pairs (a, b) from `kinds`: (a's sorted values, b's sorted
     values, how many sequences of pairs have this multiset, whether every pair has a = b)."""
@@ -107,109 +98,106 @@ def refusal_of_grid(grid: list) -> str | None:
     return None
 
 
-class Orbits:
-    """What the walk reads: the supports and proved directions, per output its `OrbitKeys` (None: no
-    path gives it) and its closed forms by orbit key."""
+class Orbits(SharedForms):
+    """The shared walk's forms keyed by orbit: per output its `OrbitKeys` (None: no path gives it)
+    and its closed forms by orbit key; the sub-pairs are multisets of coordinate pairs per group."""
+    path = ORBIT_PATH
 
-    def __init__(self, sup, directions, names, grid, keys, stored, tables_computed):
-        self.sup, self.directions, self.names, self.grid = sup, directions, names, grid
-        self.keys, self.stored, self.tables_computed = keys, stored, tables_computed
+    def __init__(self, sup, directions, names, grid, nb: list, keys: dict, stored: dict, tables_computed: int, used):
+        super().__init__(sup, directions, names, grid, [nb] * len(grid),
+                         {o: k.S for o, k in keys.items() if k is not None}, stored, used)
+        self.keys = keys
+        self.kinds = [(x, y) for x in range(len(grid[0])) for y in nb[x]]   # adjacent coordinate pairs
+        self.multisets: dict = {}     # group size -> pair_multisets (shared by the outputs)
+        self.extra.update(tables_computed=tables_computed, orbit_keys=sum(len(s) for s in stored.values()))
 
     def probability(self, o, idx: tuple):
         """P_u[o] at the input with grid indices `idx`, as the check reads it (ZERO: no path)."""
         k = self.keys[o]
         return ZERO if k is None else self.stored[o][k.of_input(idx)]
 
+    def sub_pairs(self, o):
+        """One multiset of coordinate pairs per group at a time: (p, q, how many sequences of
+        sub-pairs it stands for, every pair has a = b, a's orbit key)."""
+        forms, lists = self.stored[o], []
+        for g in self.keys[o].groups:
+            if len(g) not in self.multisets:
+                self.multisets[len(g)] = pair_multisets(len(g), self.kinds)
+            lists.append(self.multisets[len(g)])
+        for combo in itertools.product(*lists):
+            a = tuple(c[0] for c in combo)
+            yield (forms[a], forms[tuple(c[1] for c in combo)], math.prod(c[2] for c in combo),
+                   all(c[3] for c in combo), a)
 
-def orbit_tables(claim, unit, monotone: bool = True, tables=None) -> Orbits | str:
+    def corner(self, o, a, worst):
+        k = self.keys[o]
+        return self.stored[o][k.of_sub(worst(k.sub_representative(a, len(k.S))))]
+
+
+def orbit_tables(claim, unit, tables=None) -> Orbits | str:
     """The symmetry proof, then the tables at one representative per (output, orbit key); or why
     the check must compute every input."""
-    found = supports_of(claim, unit, monotone)
+    found = supports_of(claim, unit)
     if isinstance(found, str):
         return found
-    sup, directions = found
+    sup, directions, names, grid, where = found
     try:
         proof = Exchangeability(unit.program)
     except UserError as err:
         return f"{err.location()}: {err.message}"
-    names = list(unit.inputs)
     if names != unit.program.input_names():   # the proof numbers positions as the program's inputs
         return "the unit's inputs are not the program's, in order"
-    grid = [unit.grid[n] for n in names]
     why = refusal_of_grid(grid)
     if why is not None:
         return why
-    position = {name: i for i, name in enumerate(names)}
     keys: dict = {}
     for o in sup.outputs:
         try:
             groups = proof.of(o)
         except UserError as err:   # too many ways to o: the proof is given up, not the check
             return f"{err.location()}: {err.message}"
-        S = tuple(position[x] for x in sup.support[o])
-        if groups is not None and not groups.read <= set(S):
+        if groups is not None and not groups.read <= set(where[o]):
             return f"output {o}: the symmetry proof reads a query outside its support"
-        keys[o] = None if groups is None else OrbitKeys(S, groups)
+        keys[o] = None if groups is None else OrbitKeys(where[o], groups)
     stored = _store_orbit_tables(unit, grid, keys, tables)
     if isinstance(stored, str):
         return stored
-    return Orbits(sup, directions, names, grid, keys, *stored)
-
-
-def check_by_orbits(claim, unit, checker, run=None, monotone: bool = True, tables=None,
-                    decide_many=None) -> SupportOutcome:
-    """The grid check of `unit` over output orbits (see the module docstring); `fallback` says
-    why it does not apply (or that an obligation failed: `failed`).  `decide_many(pairs)` (with
-    workers) gives the Obligations of a list of (p, p') at once."""
-    orbits = orbit_tables(claim, unit, monotone, tables)
-    if isinstance(orbits, str):
-        return SupportOutcome(fallback=orbits)
-    names, grid, keys = orbits.names, orbits.grid, orbits.keys
-    n, values = len(names), len(grid[0])
     nb = neighbour_indices(grid[0], claim.adjacency.bound)
-    nbrs = [nb] * n
+    return Orbits(sup, directions, names, grid, nb, keys, *stored, _used_tables(unit, grid, nb))
+
+
+def check_by_sharing(claim, unit, checker, run=None, tables=None, decide_many=None) -> SupportOutcome:
+    """The grid check of `unit` (the whole program) over output orbits where the queries' symmetry
+    is proved, else by output support (`support_pairs`; the work record says why not orbits), both
+    walked by `check_shared`.  `tables(envs)` yields the output tables of a list of inputs in order
+    (default `tables_here`); `decide_many(pairs)` (with workers) decides a list of (p, p') at once
+    into the checker's cache."""
+    orbits = orbit_tables(claim, unit, tables)
+    if isinstance(orbits, str):
+        forms = support_forms(claim, unit, tables)
+        if not isinstance(forms, str):
+            forms.extra["symmetry"] = orbits
+        return check_shared(forms, checker, run)
     if decide_many is not None:
-        _decide_corners(orbits, nbrs, checker, decide_many)
-    out = SupportOutcome(path=ORBIT_PATH)
-    out.extra["tables_computed"] = orbits.tables_computed
-    _count_used(unit, grid, nb, out)
-    weight = [sum(len(js) for js in nb)] * n
-    out.pairs = math.prod(weight) - values ** n
-    kinds = [(x, y) for x in range(values) for y in nb[x]]
-    multisets: dict = {}
-    decided: dict = {}
-    for o in orbits.sup.outputs:
-        if keys[o] is None:
-            continue                                   # P[o] = 0 at every input: no obligation
-        S = keys[o].S
-        worst = worst_neighbour(o, S, names, grid, nbrs, orbits.directions)
-        held = _check_output(S, keys[o], orbits.stored[o], n, values, weight[0], kinds, multisets, worst,
-                             decided, checker, out)
-        if isinstance(held, str):
-            return SupportOutcome(fallback=f"output {o} {held}", failed=True)
-        out.record_output(run, o, held)
-    out.extra["orbit_keys"] = sum(len(s) for s in orbits.stored.values())
-    return out.close(run, decided, orbits.directions)
+        _decide_corners(orbits, checker, decide_many)
+    return check_shared(orbits, checker, run)
 
 
-def _decide_corners(orbits: Orbits, nbrs: list, checker, decide_many) -> None:
+def _decide_corners(orbits: Orbits, checker, decide_many) -> None:
     """Put in the checker's cache, decided at once (on workers), the obligations the walk will ask
     at each orbit key's worst neighbour (monotone outputs), so that the walk finds them there; the
     counts are the walk's, whatever is decided here."""
     wanted: dict = {}
-    for o in orbits.sup.outputs:
-        k = orbits.keys[o]
-        worst = None if k is None else worst_neighbour(o, k.S, orbits.names, orbits.grid, nbrs, orbits.directions)
+    for o, k in orbits.keys.items():
+        worst = None if k is None else worst_neighbour(o, k.S, orbits.names, orbits.grid, orbits.nbrs,
+                                                       orbits.directions)
         if worst is None:
             continue
-        forms = orbits.stored[o]
-        for key, p in forms.items():     # an input's key is also the key of its part on S
-            c = forms[k.of_sub(worst(k.sub_representative(key, len(k.S))))]
+        for key, p in orbits.stored[o].items():     # an input's key is also the key of its part on S
+            c = orbits.corner(o, key, worst)
             if (id(p), id(c)) not in wanted and (p, c) not in checker.cache and checker.shortcut(p, c) is None:
                 wanted[(id(p), id(c))] = (p, c)
-    pairs = list(wanted.values())
-    for (p, c), ob in zip(pairs, decide_many(pairs)):
-        checker.cache[(p, c)] = ob
+    decide_many(list(wanted.values()))
 
 
 def _store_orbit_tables(unit, grid, keys: dict, tables) -> tuple | str:
@@ -226,12 +214,12 @@ def _store_orbit_tables(unit, grid, keys: dict, tables) -> tuple | str:
     return stored if isinstance(stored, str) else (stored, len(reps))
 
 
-def _count_used(unit, grid, nb, out) -> None:
+def _used_tables(unit, grid, nb) -> int | set:
     """The number of table keys of the inputs some pair uses (every input with a neighbour), as the
     per-pair walk counts them (the symmetry stands for those it did not compute): counted, not
     listed (SVT with 15 queries: 3^15 keys reached the 8 GiB limit in a set)."""
     counted = used_table_count(unit, grid, nb)
-    out.used = counted if counted is not None else used_table_keys(unit, grid, nb)
+    return counted if counted is not None else used_table_keys(unit, grid, nb)
 
 
 def used_table_count(unit, grid, nb) -> int | None:
@@ -271,32 +259,3 @@ def used_table_keys(unit, grid, nb) -> set:
         if any(len(nb[i]) > 1 for i in idx):
             used.add(unit.table_key({x: grid[j][i] for j, (x, i) in enumerate(zip(names, idx))}))
     return used
-
-
-def _check_output(S, keys: OrbitKeys, forms: dict, n, values, weight, kinds, multisets, worst, decided,
-                  checker, out) -> int | str:
-    """The obligations of one output over its sub-pairs on S, one multiset of coordinate pairs per
-    group at a time, each counted for the whole pairs it stands for: how many held, or why not."""
-    rest = weight ** (n - len(S))
-    same = values ** (n - len(S))
-    by_sub = _BySub(forms, keys)
-    lists = []
-    for g in keys.groups:
-        if len(g) not in multisets:
-            multisets[len(g)] = pair_multisets(len(g), kinds)
-        lists.append(multisets[len(g)])
-    held = 0
-    for combo in itertools.product(*lists):
-        diagonal = all(c[3] for c in combo)
-        many = math.prod(c[2] for c in combo) * (rest - same * diagonal)
-        if many == 0:
-            continue
-        p = forms[tuple(c[0] for c in combo)]
-        q = forms[tuple(c[1] for c in combo)]
-        if p is ZERO and q is ZERO:
-            continue
-        corner = worst and (lambda: by_sub[worst(keys.sub_representative(tuple(c[0] for c in combo), len(S)))])
-        if not out.settle(p, q, many, decided, checker, corner):
-            return "fails at some pair: the per-pair walk finds the first"
-        held += many
-    return held

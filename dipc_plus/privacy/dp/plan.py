@@ -121,15 +121,18 @@ def plan(claim, structure: bool | None = True, *, max_states: int = DEFAULT_MAX_
 def _component_unit(claim, k: int, c, structure: bool, max_states: int) -> Unit:
     """The unit of the k-th independent component `c`: its inputs' part of the claim's grid."""
     grid = {n: claim.grid[n] for n in c.inputs}
-    pts, seen = [], set()
-    for combo in itertools.product(*(grid[n] for n in c.inputs)):
-        sub = dict(zip(c.inputs, combo))
-        f = freeze_env(sub)
-        if f not in seen:
-            seen.add(f)
-            pts.append(sub)
+    pts = _distinct(dict(zip(c.inputs, combo)) for combo in itertools.product(*(grid[n] for n in c.inputs)))
     src = TableSource(c.program, claim.events, use_chain=structure, expected=len(pts), max_states=max_states)
     return Unit(f"component {k + 1} ({', '.join(c.outputs)})", c.program, c.inputs, pts, grid, src)
+
+
+def _distinct(items: Iterable, key=freeze_env) -> list:
+    """The inputs (or pairs) in order, each once by value: repeated grid values and symmetric
+    inputs give repeats."""
+    seen: dict = {}
+    for x in items:
+        seen.setdefault(key(x), x)
+    return list(seen.values())
 
 
 def _same_list(a, b) -> bool:
@@ -155,59 +158,27 @@ def canonical_points(unit: Unit) -> list:
             parts.append([dict(zip(run.inputs, c)) for c in itertools.combinations_with_replacement(vals, len(run.inputs))])
         for n in others:
             parts.append([{n: v} for v in unit.grid[n]])
-        out = []
-        for combo in itertools.product(*parts):
-            env = {}
-            for d in combo:
-                env.update(d)
-            out.append({n: env[n] for n in unit.inputs})
-        return out
-    seen, out = set(), []
-    for u in unit.get_points():
-        c = unit.canon(u)
-        f = freeze_env(c)
-        if f not in seen:
-            seen.add(f)
-            out.append(c)
-    return out
+        merged = ({x: v for part in combo for x, v in part.items()} for combo in itertools.product(*parts))
+        return [{n: env[n] for n in unit.inputs} for env in merged]
+    return _distinct(unit.canon(u) for u in unit.get_points())
 
 
 def unit_pairs(unit: Unit, adjacency: Adjacency, claim_pairs=None) -> list:
     """Ordered adjacent pairs (u, u') of the unit's inputs, one per symmetry class."""
-    seen: set = set()
-    out: list = []
-
-    def add(u, w):
-        a, b = unit.canon_pair(u, w)
-        key = (freeze_env(a), freeze_env(b))
-        if key not in seen:
-            seen.add(key)
-            out.append((a, b))
-
     if adjacency.kind == "pairs":
-        for u, w in claim_pairs or adjacency.pairs:
-            add({n: u[n] for n in unit.inputs}, {n: w[n] for n in unit.inputs})
-            add({n: w[n] for n in unit.inputs}, {n: u[n] for n in unit.inputs})
-        return out
-    if unit.grid is not None and (not unit.runs or unit.symmetric_grid):
+        listed = [pair for u, w in claim_pairs or adjacency.pairs for pair in ((u, w), (w, u))]
+        found = (({n: u[n] for n in unit.inputs}, {n: w[n] for n in unit.inputs}) for u, w in listed)
+    elif unit.grid is not None and (not unit.runs or unit.symmetric_grid):
         names = list(unit.inputs)
+        found = ((u, w) for u in canonical_points(unit) for w in _grid_neighbours(u, names, unit.grid, adjacency))
         # without symmetric runs, distinct grid values give distinct pairs: no need to hash
         # every pair to drop repeats (most of the time of listing a large grid's pairs)
-        distinct = not unit.runs and all(len({freeze_value(b) for b in unit.grid[n]}) == len(unit.grid[n])
-                                         for n in names)
-        for u in canonical_points(unit):
-            for w in _grid_neighbours(u, names, unit.grid, adjacency):
-                if distinct:
-                    out.append((u, w))
-                else:
-                    add(u, w)
-        return out
-    pts = unit.get_points()
-    for u in pts:
-        for w in pts:
-            if adjacency.adjacent(u, w):
-                add(u, w)
-    return out
+        if not unit.runs and all(len({freeze_value(b) for b in unit.grid[n]}) == len(unit.grid[n]) for n in names):
+            return list(found)
+    else:
+        pts = unit.get_points()
+        found = ((u, w) for u in pts for w in pts if adjacency.adjacent(u, w))
+    return _distinct((unit.canon_pair(u, w) for u, w in found), key=lambda pair: tuple(map(freeze_env, pair)))
 
 
 def _grid_neighbours(u: dict, names: list, grid: dict, adjacency: Adjacency) -> Iterable[dict]:

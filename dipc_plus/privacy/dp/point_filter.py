@@ -47,63 +47,64 @@ def _axis_min(A, axis: int, nbrs: list):
     return np.stack(parts, axis=axis)
 
 
-def point_arrays(claim, unit: "Unit"):
-    """(output keys, {key: array of exact probabilities over the grid}, axis names)."""
+def point_arrays(claim, unit: "Unit") -> dict:
+    """{output key: array of exact probabilities over the grid}, keys in order of first occurrence."""
     import numpy as np
     names = list(unit.inputs)
     shape = tuple(len(unit.grid[n]) for n in names)
-    r = claim.eps.log_of
     tables = {}
-    keys: list = []
-    seen = set()
+    keys: dict = {}
     for idx in itertools.product(*(range(k) for k in shape)):
         env = {n: unit.grid[n][i] for n, i in zip(names, idx)}
-        T = unit.source.at_log(unit.canon(env), r)
-        tables[idx] = T
-        for k in T:
-            if k not in seen:
-                seen.add(k)
-                keys.append(k)
+        tables[idx] = unit.source.at_log(unit.canon(env), claim.eps.log_of)
+        keys.update(dict.fromkeys(tables[idx]))
     arrays = {}
     for k in keys:
         A = np.empty(shape, dtype=object)
         for idx, T in tables.items():
             A[idx] = T.get(k, Fraction(0))
         arrays[k] = A
-    return keys, arrays, names
+    return arrays
 
 
-def neighbour_minimum(A, unit: "Unit", names: list, adjacency):
+def neighbour_minimum(A, unit: "Unit", adjacency):
     """M[u] = min over u's neighbours w (u itself included) of A[w]."""
     import numpy as np
-    nb = [_axis_neighbours(unit.grid[n], adjacency) for n in names]
+    nb = [_axis_neighbours(unit.grid[n], adjacency) for n in unit.inputs]
     if adjacency.kind == "linf":
         M = A
-        for axis in range(len(names)):
+        for axis in range(len(nb)):
             M = _axis_min(M, axis, nb[axis])
         return M
-    mins = [_axis_min(A, axis, nb[axis]) for axis in range(len(names))]
+    mins = [_axis_min(A, axis, nb[axis]) for axis in range(len(nb))]
     return np.minimum.reduce(mins) if len(mins) > 1 else mins[0]
 
 
-def _argmin_neighbour(A, idx: tuple, unit: "Unit", names: list, adjacency):
-    """A neighbour index of idx with the smallest A (brute force around one point)."""
-    nb = [_axis_neighbours(unit.grid[n], adjacency) for n in names]
-    best = None
-    if adjacency.kind == "linf":
+def _points(claim, unit: "Unit", arrays: dict):
+    """Output by output, every grid index: (output key, its array A, the index, the smallest
+    neighbouring probability there)."""
+    import numpy as np
+    for k, A in arrays.items():
+        M = neighbour_minimum(A, unit, claim.adjacency)
+        for idx in np.ndindex(A.shape):
+            yield k, A, idx, M[idx]
+
+
+def _smallest_neighbour(claim, unit: "Unit", A, idx: tuple) -> tuple:
+    """(the input at idx, its neighbour w with the smallest A (brute force around one point), A[w])."""
+    names = list(unit.inputs)
+    nb = [_axis_neighbours(unit.grid[n], claim.adjacency) for n in names]
+    if claim.adjacency.kind == "linf":
         cands = itertools.product(*(nb[a][idx[a]] for a in range(len(names))))
     else:
         cands = (idx[:a] + (j,) + idx[a + 1:] for a in range(len(names)) for j in nb[a][idx[a]])
+    best = None
     for c in cands:
-        if c == idx:
-            continue
-        if best is None or A[c] < A[best]:
+        if c != idx and (best is None or A[c] < A[best]):
             best = c
-    return best
-
-
-def _env_at(unit: "Unit", names: list, idx: tuple) -> dict:
-    return {n: unit.grid[n][i] for n, i in zip(names, idx)}
+    def env(at):
+        return {n: unit.grid[n][i] for n, i in zip(names, at)}
+    return env(idx), env(best), A[best]
 
 
 def filter_pairs(unit: "Unit") -> int:
@@ -114,41 +115,26 @@ def filter_pairs(unit: "Unit") -> int:
 
 def point_filter_check(claim, unit: "Unit", checker):
     """(pairs, obligations, failing (u, w, v) or None) for a claim at eps = ln r."""
-    import numpy as np
-    keys, arrays, names = point_arrays(claim, unit)
+    arrays = point_arrays(claim, unit)
     E, d = checker.E_at, checker.delta_at
     n = filter_pairs(unit) if arrays else 0
-    for k in keys:
-        A = arrays[k]
-        M = neighbour_minimum(A, unit, names, claim.adjacency)
-        for idx in np.ndindex(A.shape):
-            if A[idx] > E * M[idx] + d:
-                w = _argmin_neighbour(A, idx, unit, names, claim.adjacency)
-                if A[idx] > E * A[w] + d:
-                    return n, n * len(keys), (_env_at(unit, names, idx), _env_at(unit, names, w), k)
-    return n, n * len(keys), None
+    for k, A, idx, m in _points(claim, unit, arrays):
+        if A[idx] > E * m + d:
+            u, w, at_w = _smallest_neighbour(claim, unit, A, idx)
+            if A[idx] > E * at_w + d:
+                return n, n * len(arrays), (u, w, k)
+    return n, n * len(arrays), None
 
 
 def point_filter_loss(claim, unit: "Unit"):
     """(best ratio or None for infinite, u, w, key) over the grid at eps = ln r."""
-    import numpy as np
-    keys, arrays, names = point_arrays(claim, unit)
     best = None
-    for k in keys:
-        A = arrays[k]
-        M = neighbour_minimum(A, unit, names, claim.adjacency)
-        for idx in np.ndindex(A.shape):
-            a = A[idx]
-            if a == 0:
-                continue
-            m = M[idx]
-            if m == 0:
-                w = _argmin_neighbour(A, idx, unit, names, claim.adjacency)
-                return None, _env_at(unit, names, idx), _env_at(unit, names, w), k
-            ratio = a / m
-            if best is None or ratio > best[0]:
-                best = (ratio, idx, k)
-    ratio, idx, k = best
-    A = arrays[k]
-    w = _argmin_neighbour(A, idx, unit, names, claim.adjacency)
-    return ratio, _env_at(unit, names, idx), _env_at(unit, names, w), k
+    for k, A, idx, m in _points(claim, unit, point_arrays(claim, unit)):
+        if A[idx] == 0:
+            continue
+        if m == 0:
+            return (None, *_smallest_neighbour(claim, unit, A, idx)[:2], k)
+        if best is None or A[idx] / m > best[0]:
+            best = (A[idx] / m, A, idx, k)
+    ratio, A, idx, k = best
+    return (ratio, *_smallest_neighbour(claim, unit, A, idx)[:2], k)

@@ -58,7 +58,6 @@ class SupportOutcome:
     decisions: int = 0
     used: set | int = field(default_factory=set)   # table keys of the inputs some pair uses (orbit path: their number)
     fallback: str | None = None
-    failed: bool = False         # the fallback is a failing obligation (not a refusal)
     path: str = SUPPORT_PATH     # which sharing found the counts
     extra: dict = field(default_factory=dict)   # the path's own bookkeeping, for `work`
     keys: int = 0                # (output, restricted pair) keys walked
@@ -96,19 +95,6 @@ class SupportOutcome:
         self.obligations += many
         self.decisions += many * (ob.how == "decided")
         return True
-
-    def record_output(self, run, o, held: int) -> None:
-        """Note in the ledger that output o held at every pair (`held` obligations)."""
-        if run is not None and run.recording:
-            run.record([(f"every pair of neighbouring inputs, output {o} ({held} obligations)", "holds")])
-
-    def close(self, run, decided: dict, directions: dict) -> "SupportOutcome":
-        """Every output held: the distinct obligations and monotone outputs noted, the bar moved."""
-        self.distinct = len(decided)
-        self.monotone = sum(1 for d in directions.values() if d is not None)
-        if run is not None:
-            run.advance(self.pairs)
-        return self
 
     def work(self) -> dict:
         return {"path": self.path if self.fallback is None else PAIR_PATH,
@@ -177,19 +163,23 @@ def tables_here(unit, envs: list):
         yield table
 
 
-def supports_of(claim, unit, monotone: bool):
-    """(output supports, proved directions) of the program, or the reason the per-pair walk applies."""
+def supports_of(claim, unit):
+    """(output supports, proved directions, the unit's inputs, their grids, per output the positions
+    of its support) of the program, or the reason the per-pair walk applies."""
     finite = [n for n, t in unit.program.inputs if not isinstance(t, ir.RealT)]
     if finite:
         return f"the input '{finite[0]}' is not real"
     try:
         sup = output_support(unit.program)
-        directions = output_directions(unit.program) if monotone else {}
+        directions = output_directions(unit.program)
     except UserError as err:   # NotSymbolic, or a walk past its limits: the per-pair walk applies
         return err.message
     if set(sup.inputs) != set(unit.inputs):
         return "the grid's inputs are not the program's real inputs"
-    return sup, directions
+    names = list(unit.inputs)
+    position = {n: i for i, n in enumerate(names)}
+    where = {o: tuple(position[n] for n in sup.support[o]) for o in sup.outputs}
+    return sup, directions, names, [unit.grid[n] for n in names], where
 
 
 def store_forms(unit, grid: list, indices: list, outputs, key_of, tables, differs: str, on_input=None) -> dict | str:
@@ -219,58 +209,82 @@ def store_forms(unit, grid: list, indices: list, outputs, key_of, tables, differ
     return stored
 
 
-def _check_output(o, S, forms, grid, nbrs, weight, worst, decided, checker, out) -> int | str:
-    """The obligations of output o over the pairs of its support's sub-grid, each counted for the
-    whole pairs above it: how many held, or the reason the per-pair walk must find the failure."""
-    n = len(grid)
-    # whole pairs above (a, b): any adjacent values off S, less (when a = b) those with u = u'
-    rest = math.prod(weight[k] for k in range(n) if k not in S)
-    same = math.prod(len(grid[k]) for k in range(n) if k not in S)
-    held = 0
-    for a in itertools.product(*(range(len(grid[k])) for k in S)):
-        p = forms[a]
-        for b in itertools.product(*(nbrs[k][i] for k, i in zip(S, a))):
-            many = rest - same * (a == b)
-            if many == 0:
-                continue
-            q = forms[b]
-            if p is ZERO and q is ZERO:   # o is in neither table: no obligation
-                continue
-            if not out.settle(p, q, many, decided, checker, worst and (lambda: forms[worst(a)])):
-                return f"output {o} fails at some pair: the per-pair walk finds the first"
-            held += many
-    return held
+class SharedForms:
+    """What the one walk of shared obligations (`check_shared`) reads: the supports and proved
+    directions, the grid and its neighbours, the inputs' table keys some pair uses, and per output
+    its closed forms.  Here (the support path) they are keyed by the input's indices on the
+    output's support S (`where[o]`); `orbit_pairs.Orbits` keys them by orbit key instead."""
+    path = SUPPORT_PATH
+
+    def __init__(self, sup, directions, names: list, grid: list, nbrs: list, where: dict, stored: dict, used):
+        self.sup, self.directions, self.names, self.grid, self.nbrs = sup, directions, names, grid, nbrs
+        self.where, self.stored, self.used = where, stored, used
+        self.extra: dict = {}
+
+    def sub_pairs(self, o):
+        """The sub-pairs (a, b) of o's support's sub-grid: (p, q, how many sequences, a = b, a)."""
+        S, forms = self.where[o], self.stored[o]
+        for a in itertools.product(*(range(len(self.grid[k])) for k in S)):
+            p = forms[a]
+            for b in itertools.product(*(self.nbrs[k][i] for k, i in zip(S, a))):
+                yield p, forms[b], 1, a == b, a
+
+    def corner(self, o, a, worst):
+        """P[o] at the worst neighbour of the sub-input `a` (as `sub_pairs` gives it)."""
+        return self.stored[o][worst(a)]
 
 
-def check_by_support(claim, unit, checker, run=None, monotone: bool = True, tables=None) -> SupportOutcome:
-    """The grid check of `unit` (the whole program) by output support; see the module docstring.
-    `tables(envs)` yields the output tables of a list of inputs in order (default `tables_here`;
-    check.py passes one that computes them on workers)."""
-    found = supports_of(claim, unit, monotone)
+def support_forms(claim, unit, tables=None) -> SharedForms | str:
+    """Every input's table, stored per output under its indices on the output's support; or the
+    reason the per-pair walk applies."""
+    found = supports_of(claim, unit)
     if isinstance(found, str):
-        return SupportOutcome(fallback=found)
-    sup, directions = found
-    names = list(unit.inputs)
-    grid = [unit.grid[n] for n in names]
+        return found
+    sup, directions, names, grid, where = found
     nbrs = [neighbour_indices(vals, claim.adjacency.bound) for vals in grid]
-    position = {n: i for i, n in enumerate(names)}
-    where = {o: tuple(position[n] for n in sup.support[o]) for o in sup.outputs}
-    out = SupportOutcome()
-    def used(idx, env):   # u has a neighbour: its table is used
+    used: set = set()
+    def note_used(idx, env):   # u has a neighbour: its table is used
         if any(len(nb[i]) > 1 for nb, i in zip(nbrs, idx)):
-            out.used.add(unit.table_key(env))
+            used.add(unit.table_key(env))
     stored = store_forms(unit, grid, list(itertools.product(*(range(len(v)) for v in grid))), sup.outputs,
                          lambda o, idx: tuple(idx[k] for k in where[o]), tables, "inputs that agree on its support",
-                         used)
+                         note_used)
     if isinstance(stored, str):
-        return SupportOutcome(fallback=stored)
+        return stored
+    return SharedForms(sup, directions, names, grid, nbrs, where, stored, used)
+
+
+def check_shared(forms: SharedForms | str, checker, run=None) -> SupportOutcome:
+    """The grid check over the obligations `forms` enumerates per output (`where[o]` None: P[o] = 0
+    everywhere, no obligation), each counted for the whole pairs above it (any adjacent values off
+    S, less those with u = u' when a = b); `fallback` says why it does not apply (`forms` is that
+    reason) or that an obligation failed: the per-pair walk then finds the first."""
+    if isinstance(forms, str):
+        return SupportOutcome(fallback=forms)
+    grid, nbrs = forms.grid, forms.nbrs
     weight = [sum(len(js) for js in nb) for nb in nbrs]          # adjacent (a, b) per coordinate
-    out.pairs = math.prod(weight) - math.prod(len(v) for v in grid)
+    out = SupportOutcome(path=forms.path, used=forms.used, extra=forms.extra,
+                         pairs=math.prod(weight) - math.prod(len(v) for v in grid))
     decided: dict = {}                                            # (id p, id p') -> Obligation
-    for o in sup.outputs:
-        worst = worst_neighbour(o, where[o], names, grid, nbrs, directions)
-        held = _check_output(o, where[o], stored[o], grid, nbrs, weight, worst, decided, checker, out)
-        if isinstance(held, str):
-            return SupportOutcome(fallback=held, failed=True)
-        out.record_output(run, o, held)
-    return out.close(run, decided, directions)
+    for o in forms.sup.outputs:
+        S = forms.where.get(o)
+        if S is None:
+            continue
+        rest = math.prod(weight[k] for k in range(len(grid)) if k not in S)
+        same = math.prod(len(grid[k]) for k in range(len(grid)) if k not in S)
+        worst = worst_neighbour(o, S, forms.names, grid, nbrs, forms.directions)
+        held = 0
+        for p, q, count, diagonal, a in forms.sub_pairs(o):
+            many = count * (rest - same * diagonal)
+            if many == 0 or (p is ZERO and q is ZERO):   # o in neither table: no obligation
+                continue
+            if not out.settle(p, q, many, decided, checker, worst and (lambda: forms.corner(o, a, worst))):
+                return SupportOutcome(fallback=f"output {o} fails at some pair: the per-pair walk finds the first")
+            held += many
+        if run is not None and run.recording:
+            run.record([(f"every pair of neighbouring inputs, output {o} ({held} obligations)", "holds")])
+    out.distinct = len(decided)
+    out.monotone = sum(1 for d in forms.directions.values() if d is not None)
+    if run is not None:
+        run.advance(out.pairs)
+    return out
