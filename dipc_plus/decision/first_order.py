@@ -27,12 +27,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from operator import add
 
 from flint import arb
 
 from dipc_plus.decision.box_enclosure import interval_times, linear_range, power_range, q_ball, reader_images
 from dipc_plus.decision.certified import hull, lower_bound, upper_bound
-from dipc_plus.exact.param_poly import poly_add, poly_mul, poly_scale
+from dipc_plus.exact.param_poly import poly_mul
+from dipc_plus.exact.sparse import accumulate, add_keys, sparse_product
 
 SERIES, MEAN_VALUE = "series", "mean value"
 ORDER = 6      # the series is kept up to eps^ORDER in G (eps^(ORDER - 1) in G/eps)
@@ -82,6 +84,27 @@ def monomial_range(c: Fraction, powers: tuple, image: list) -> tuple[Fraction, F
     return lo, hi
 
 
+def exp_series(terms: list, count, combine=add) -> dict:
+    """{(order, exponent): coefficient} of sum c eps^n M e^(eps L), each term (c, n, M, L) expanded as
+    sum_k c eps^(n+k) M L^k / k! over its first count(n) powers k; M and L are polynomials keyed by
+    exponents that `combine` adds.  Zeros are dropped at the end only, so a key keeps the place where
+    it first appeared (callers sum balls in this order).
+
+    e^eps - 1 = eps + eps^2/2 + ..., two powers of each term kept:
+
+    >>> exp_series([(Fraction(1), 0, {0: 1}, {0: 1}), (Fraction(-1), 0, {0: 1}, {0: 0})], lambda n: 2)
+    {(1, 0): Fraction(1, 1)}
+    """
+    out: dict = {}
+    for c, n, mono, L in terms:
+        power = mono
+        for k in range(count(n)):
+            for e, v in power.items():
+                accumulate(out, (n + k, e), c * v / math.factorial(k))
+            power = sparse_product(power, L, combine)
+    return {key: v for key, v in out.items() if v}
+
+
 def series_coefficients(terms: list, m: int, readers: list) -> list[dict]:
     """[C_0, .., C_ORDER]: the polynomial in z of eps^j in the series of sum c eps^n x^a e^(eps g).
 
@@ -90,19 +113,16 @@ def series_coefficients(terms: list, m: int, readers: list) -> list[dict]:
     >>> series_coefficients([(Fraction(1), 0, (), 0, ((1,), 0)), (Fraction(-1), 0, (), 0, ((0,), 0))], 1, [[]])[:3]
     [{}, {(1,): Fraction(1, 1)}, {(2,): Fraction(1, 2)}]
     """
-    coefficients = [dict() for _ in range(ORDER + 1)]
-    one = {(0,) * m: Fraction(1)}
+    expanded = []
     for c, n, powers, reader, (g, g0) in terms:
-        if n > ORDER:
-            continue
-        mono = one
+        mono = {(0,) * m: Fraction(1)}
         for row, k in zip(readers[reader], powers):
             for _ in range(k):
                 mono = poly_mul(mono, affine_poly(row, 0, m))
-        gp, power = affine_poly(g, g0, m), mono
-        for k in range(ORDER - n + 1):
-            coefficients[n + k] = poly_add(coefficients[n + k], poly_scale(power, c / math.factorial(k)))
-            power = poly_mul(power, gp)
+        expanded.append((c, n, mono, affine_poly(g, g0, m)))
+    coefficients = [dict() for _ in range(ORDER + 1)]
+    for (j, e), v in exp_series(expanded, lambda n: ORDER - n + 1, add_keys).items():
+        coefficients[j][e] = v
     return coefficients
 
 
