@@ -326,9 +326,8 @@ def _decide_poly(G: dict, claim: PufferfishClaim, vals: Values, box: list):
     if vals.rational:
         if len(box) == 1:
             return decide_univariate(G, box[0])
-        res = bernstein_decide(G, box, rational=True, check=lambda c: c >= 0,
-                                value_at=lambda pt: poly_eval(G, pt))
-        return None if res is None else (res, None)
+        return bernstein_decide(G, box, rational=True, check=lambda c: c >= 0,
+                                refute=lambda pt: (pt, None) if poly_eval(G, pt) < 0 else None)
     # eps interval and parameters: Bernstein coefficients are functions of eps
     I = claim.eps.interval
 
@@ -338,9 +337,9 @@ def _decide_poly(G: dict, claim: PufferfishClaim, vals: Values, box: list):
     def refute(pt):
         g = ExpFrac.of(poly_eval(G, pt))
         d = decide(g, ">=", I)
-        return None if d.holds else d.witness
+        return None if d.holds or d.witness is None else (pt, d.witness)
 
-    return bernstein_decide(G, box, rational=False, check=check, value_at=lambda pt: poly_eval(G, pt), refute=refute)
+    return bernstein_decide(G, box, rational=False, check=check, refute=refute)
 
 
 def _decide_value(g, vals: Values, claim, point):
