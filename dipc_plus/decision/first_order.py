@@ -63,11 +63,8 @@ def poly_range(poly: dict, Z: list) -> tuple[Fraction, Fraction]:
     """
     lo = hi = Fraction(0)
     for e, c in poly.items():
-        term = (c, c)
-        for (a, b), k in zip(Z, e):
-            if k:
-                term = interval_times(term, power_range(a, b, k))
-        lo, hi = lo + term[0], hi + term[1]
+        term_lo, term_hi = monomial_range(c, e, Z)
+        lo, hi = lo + term_lo, hi + term_hi
     return lo, hi
 
 

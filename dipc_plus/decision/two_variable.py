@@ -261,17 +261,16 @@ def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval, ma
     tail_note, E = "", I.hi
     if I.hi is None:
         E = None
-        for t in TAIL_STARTS:
+        for t in TAIL_STARTS if exact_first else ():
             t = max(t, I.lo * 2, Fraction(1))
-            if exact_first and separable(F, d0, d1, Interval(t, None, True, False)):
+            if separable(F, d0, d1, Interval(t, None, True, False)):
                 E, tail_note = t, f"tail eps >= {fmt_q(t)}: separable"
                 break
-            if exact_first:
-                found = strip_tail(F, d0, d1, t)
-                if found is not None:
-                    X, how = found
-                    E, tail_note = t, f"tail eps >= {fmt_q(t)}: strip x = eps*d <= {fmt_q(X)} ({how}) and wedge bound"
-                    break
+            found = strip_tail(F, d0, d1, t)
+            if found is not None:
+                X, how = found
+                E, tail_note = t, f"tail eps >= {fmt_q(t)}: strip x = eps*d <= {fmt_q(X)} ({how}) and wedge bound"
+                break
         if E is None:
             E = max(TAIL_STARTS[0], I.lo * 2)
             cex = _tail_witness(F, d0, d1, E)
