@@ -20,8 +20,7 @@ from dipc_plus.privacy.dp.pair_bnb import pair_bnb_for, phi_ball, tightened
 from dipc_plus.decision.certified import lower_bound, upper_bound, hull, working_precision
 from dipc_plus.exact.cells import Cell
 from dipc_plus.execution import limits
-from dipc_plus.decision.eps_series import SeriesForm
-from dipc_plus.decision.mean_value import Atom, MeanValueForm
+from dipc_plus.decision.first_order import MEAN_VALUE, SERIES, FirstOrderForm
 
 @contextlib.contextmanager
 def more_boxes(n: int):
@@ -138,18 +137,17 @@ def g_over_eps(z1, z2, eps):
 
 def test_the_series_and_mean_value_forms_stay_below_the_function_they_enclose():
     rng = random.Random(5)
-    series = SeriesForm(TERMS, 2, ROWS)
-    atoms = [Atom(c, n, powers, r, (), "exp", g) for c, n, powers, r, g in TERMS]
-    mean_value = MeanValueForm(atoms, 2, ROWS)
+    series = FirstOrderForm(SERIES, TERMS, 2, ROWS)
+    mean_value = FirstOrderForm(MEAN_VALUE, TERMS, 2, ROWS, by_eps=False)
     with working_precision(128):
         for _ in range(30):
             a, b = sorted(F(rng.randint(0, 8), 16) for _ in range(2))
             e0, e1 = sorted(F(rng.randint(1, 16), 8) for _ in range(2))
             Z = [(a, b), (F(0), F(1, 4))]
-            low = series.lower(Z, e1)
+            low = series.lower(Z, F(0), e1)
             grid = [(float(a + (b - a) * i / 4), float(F(j, 16)), float(e1) * k / 8) for i in range(5) for j in range(5) for k in range(1, 9)]
             assert low is not None and all(low <= g_over_eps(*p) + 1e-9 for p in grid)
-            first = mean_value.lower(Z, (e0, e1))
+            first = mean_value.lower(Z, e0, e1)
             grid = [(x, y, float(e0 + (e1 - e0) * k / 8)) for x, y, _ in grid for k in range(9)]
             assert first is not None and all(first <= g_over_eps(*p) * p[2] + 1e-9 for p in grid)
-        assert series.lower([(F(0), F(1, 2)), (F(0), F(1, 2))], F(1, 64)) > 0     # the cancellation is exact
+        assert series.lower([(F(0), F(1, 2)), (F(0), F(1, 2))], F(0), F(1, 64)) > 0     # the cancellation is exact

@@ -157,13 +157,13 @@ def test_bernstein_never_guesses():
     box = [(Fraction(0), Fraction(1), False, False)] * 2
     with pytest.raises(UserError, match="could not decide"):
         _bernstein_decide(G, box, rational=True, check=lambda c: c >= 0,
-                          value_at=lambda pt: poly_eval(G, pt), max_boxes=200)
+                          refute=lambda pt: pt if poly_eval(G, pt) < 0 else None, max_boxes=200)
     shifted = dict(G)
     shifted[(0, 0)] = Fraction(1, 100)          # strictly positive: certified
     assert _bernstein_decide(shifted, box, rational=True, check=lambda c: c >= 0,
-                             value_at=lambda pt: poly_eval(shifted, pt)) is None
+                             refute=lambda pt: pt if poly_eval(shifted, pt) < 0 else None) is None
     negative = dict(G)
     negative[(0, 0)] = Fraction(-1, 100)        # fails on the diagonal: a rational witness
     pt = _bernstein_decide(negative, box, rational=True, check=lambda c: c >= 0,
-                           value_at=lambda pt: poly_eval(negative, pt))
+                           refute=lambda pt: pt if poly_eval(negative, pt) < 0 else None)
     assert poly_eval(negative, pt) < 0

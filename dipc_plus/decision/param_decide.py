@@ -40,9 +40,8 @@ def nonneg_on_box(poly: dict, box: list) -> bool:
         return poly_eval(poly, ()) >= 0 if poly else True
     if len(box) == 1:
         return decide_univariate(poly, box[0]) is None
-    res = bernstein_decide({m: c for m, c in poly.items()}, box, rational=True, check=lambda c: c >= 0,
-                            value_at=lambda pt: poly_eval(poly, pt))
-    return res is None
+    return bernstein_decide(poly, box, rational=True, check=lambda c: c >= 0,
+                            refute=lambda pt: pt if poly_eval(poly, pt) < 0 else None) is None
 
 
 def decide_univariate(G: dict, rng) -> tuple | None:
@@ -56,10 +55,7 @@ def decide_univariate(G: dict, rng) -> tuple | None:
     """
     lo, hi, lc, hc = rng
     shift = lo - 1
-    coeffs = {}
-    for (e,), c in G.items():
-        coeffs[e] = coeffs.get(e, Fraction(0)) + c
-    coeffs = {e: c for e, c in coeffs.items() if c != 0}
+    coeffs = {e: c for (e,), c in G.items() if c != 0}
     if not coeffs:
         return None
     if set(coeffs) == {0}:
@@ -119,10 +115,10 @@ def _bernstein(G: dict, box: list, rational: bool) -> tuple[dict, list]:
     return out, degs
 
 
-def bernstein_decide(G: dict, box: list, *, rational: bool, check, value_at, refute=None,
-                      max_boxes: int = 4000):
-    """None when every sub-box's Bernstein coefficients pass `check`; else a rational point
-    (and an eps witness when `refute` is given) where G < 0.
+def bernstein_decide(G: dict, box: list, *, rational: bool, check, refute, max_boxes: int = 4000):
+    """None when every sub-box's Bernstein coefficients pass `check`; else what `refute` returns at
+    the first rational point (a sub-box's centre or corner, moved inside the box) where it finds G < 0
+    (None from it: no counterexample there).
 
     p q - 1/4 on (0, 1)^2 is negative near the corner (0, 0), at a point moved inside:
 
@@ -130,14 +126,13 @@ def bernstein_decide(G: dict, box: list, *, rational: bool, check, value_at, ref
     >>> G = {(1, 1): Fraction(1), (0, 0): Fraction(-1, 4)}
     >>> unit = (Fraction(0), Fraction(1), False, False)
     >>> point = bernstein_decide(G, [unit, unit], rational=True, check=lambda c: c >= 0,
-    ...                          value_at=lambda pt: poly_eval(G, pt))
+    ...                          refute=lambda pt: pt if poly_eval(G, pt) < 0 else None)
     >>> all(0 < x < 1 for x in point), poly_eval(G, point) < 0
     (True, True)
     >>> bernstein_decide({(1, 1): Fraction(1)}, [unit, unit], rational=True, check=lambda c: c >= 0,
-    ...                  value_at=lambda pt: None) is None          # p q >= 0: every coefficient passes
+    ...                  refute=lambda pt: pt) is None          # p q >= 0: every coefficient passes
     True
     """
-    closed = [(lc, hc) for _, _, lc, hc in box]
     tried = 0
 
     def examine(sub: list):
@@ -155,14 +150,9 @@ def bernstein_decide(G: dict, box: list, *, rational: bool, check, value_at, ref
             pt = tuple(s[0] if c == 0 else s[1] for s, c in zip(sub, corner))
             cands.append(pt)
         for pt in cands:
-            pt = _inside(pt, box, closed)
-            if refute is None:
-                if value_at(pt) < 0:
-                    return pt
-            else:
-                w = refute(pt)
-                if w is not None:
-                    return pt, w
+            found = refute(_inside(pt, box))
+            if found is not None:
+                return found
         return SPLIT
 
     return subdivide([(lo, hi) for lo, hi, _, _ in box], examine, _halve_widest)
@@ -177,7 +167,7 @@ def _halve_widest(sub: list) -> tuple[list, list]:
     return left, right
 
 
-def _inside(pt: tuple, box: list, closed: list) -> tuple:
+def _inside(pt: tuple, box: list) -> tuple:
     """Move a point on an open face of the declared box slightly inside (rationally)."""
     out = []
     for x, (lo, hi, lc, hc) in zip(pt, box):

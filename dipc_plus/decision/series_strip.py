@@ -20,22 +20,11 @@ from flint import arb
 
 from dipc_plus.decision.bisection import holds_on_pieces
 from dipc_plus.decision.certified import hull, lower_bound, q_ball, upper_bound, working_precision
+from dipc_plus.decision.first_order import exp_series
 
 PRECISION = 128
 DELTAS = (Fraction(1, 4), Fraction(1, 16), Fraction(1, 64), Fraction(1, 256))
 MAX_PIECES = 512          # d-intervals per delta before giving up
-
-
-def _poly_pow(p: dict, n: int) -> dict:
-    """{j: coef} of p(d)^n for p = {j: coef}."""
-    out = {0: Fraction(1)}
-    for _ in range(n):
-        nxt: dict = {}
-        for j, c in out.items():
-            for k, e in p.items():
-                nxt[j + k] = nxt.get(j + k, Fraction(0)) + c * e
-        out = nxt
-    return out
 
 
 def series(terms: dict, K: int) -> dict:
@@ -45,14 +34,7 @@ def series(terms: dict, K: int) -> dict:
     >>> series({(0, 0, 1, 0): Fraction(1), (0, 0, 0, 0): Fraction(-1)}, 2)
     {(1, 0): Fraction(1, 1)}
     """
-    out: dict = {}
-    for (i, j, A, B), c in terms.items():
-        L = {0: A, 1: B}
-        for n in range(K):
-            for k, e in _poly_pow(L, n).items():
-                key = (i + n, j + k)
-                out[key] = out.get(key, Fraction(0)) + c * e / factorial(n)
-    return {k: v for k, v in out.items() if v}
+    return exp_series([(c, i, {j: Fraction(1)}, {0: A, 1: B}) for (i, j, A, B), c in terms.items()], lambda n: K)
 
 
 def leading_order(terms: dict) -> tuple[int, dict] | None:

@@ -115,18 +115,11 @@ def _limits(r: ExpFrac, I: Interval):
     at0 = at_inf = None
     if I.lo == 0:
         n0, d0 = value_at_zero(r.num), value_at_zero(r.den)
-        if d0 == 0 and n0 != 0:
-            at0 = math.inf          # r > 0 on I and r -> inf at 0
-        elif d0 != 0:
-            v = n0 / d0
-            if v > 1:
-                at0 = math.inf
-            elif v < 1:
-                at0 = -math.inf
-            else:
-                dn = value_at_zero(r.num.derivative())
-                dd = value_at_zero(r.den.derivative())
-                at0 = (dn * d0 - n0 * dd) / (d0 * d0)
+        if _one_at_zero(r):         # ln r / eps -> (ln r)'(0) = r'(0)
+            slope = _derivative(r)
+            at0 = value_at_zero(slope.num) / value_at_zero(slope.den)
+        elif n0 != 0 or d0 != 0:    # r -> inf at 0 (r > 0 on I), or r(0) above or below 1
+            at0 = math.inf if d0 == 0 or n0 / d0 > 1 else -math.inf
     if I.hi is None:
         _, _, qn = dominant_term(r.num)
         _, _, qd = dominant_term(r.den)

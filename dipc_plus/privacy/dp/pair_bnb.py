@@ -25,8 +25,8 @@ per-pair exact engine (`check_dp` on {u, u'}), whose counterexample is the refut
 open is UNDECIDED with its sub-boxes listed, never a guess.
 
 Enclosures: the zeroth-order one above; near eps = 0 the exact series of G/eps in eps
-(`decision.eps_series`: its first-order cancellation is exact); elsewhere the mean-value form in
-(u, d, eps) (`decision.mean_value`).  The best of them is kept.  In the portfolio
+(`decision.first_order`: its first-order cancellation is exact); elsewhere the mean-value form in
+(u, d, eps) (the same module).  The best of them is kept.  In the portfolio
 (`box.PORTFOLIO`) it runs last, after the searches for a counterexample, within
 the `pair_boxes` limit (a few seconds on a claim it cannot close).
 """
@@ -42,9 +42,8 @@ from fractions import Fraction
 from flint import arb
 
 from dipc_plus.decision.box_enclosure import cell_may_meet, linear_range, q_ball, tail_factor
-from dipc_plus.decision.eps_series import SeriesForm
-from dipc_plus.decision.mean_value import Atom, MeanValueForm
 from dipc_plus.decision.certified import CertificationError, hull, lower_bound, upper_bound, working_precision
+from dipc_plus.decision.first_order import MEAN_VALUE, SERIES, FirstOrderForm
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.exact.convert import fmt_q
@@ -58,7 +57,6 @@ TAIL_START = Fraction(8)    # an unbounded eps: [lo, max(TAIL_START, 2 lo)] comp
 PRECISION = 128
 NARROWEST = Fraction(1, 2 ** 12)   # a side (relative to its start) not split further
 SHOWN = 4
-SERIES, MEAN_VALUE = "series", "mean value"   # the first-order enclosures (`PairSearch.first_order_lower`)
 
 
 class NotApplicable(Exception):
@@ -379,29 +377,12 @@ class PairSearch:
 
     def first_order_lower(self, kind: str, terms, pivot, Z, e0, e1) -> Fraction | None:
         """A lower bound of G / e^(eps h*) (divided by eps too when e0 = 0) on Z x [e0, e1], Z = U x D'
-        with D' the offsets that reach V from U: by its exact series in eps (SERIES, e0 = 0,
-        `decision.eps_series`) or the mean-value form in (u, d, eps) (`decision.mean_value`); None when
-        it gives nothing (G/eps unbounded below near 0, an infinite ball)."""
-        form, s0 = self.form(kind, terms, pivot, e0 == 0)
-        if kind == SERIES:
-            return form.lower(Z, e1)
-        if s0 < 0:
-            return None
-        low = form.lower(Z, (e0, e1))
-        return None if low is None else low + (s0 / e1 if s0 else 0)
-
-    def form(self, kind: str, terms, pivot, by_eps: bool) -> tuple:
-        """(form, S0), cached per list of terms, pivot and kind: the `SeriesForm` of G / e^(eps h*), or
-        its `MeanValueForm` (/ eps too when by_eps, but for the S0/eps of its eps-free terms)."""
-        def build() -> tuple:
-            rows = [(t, relative(t, pivot)) for t in terms]
-            if kind == SERIES:
-                return SeriesForm([(t.c, t.n, t.powers, t.side, g) for t, g in rows], 2 * self.p, self.readers), None
-            s0 = sum((t.c for t, _ in rows if by_eps and t.n == 0), Fraction(0))
-            atoms = [Atom(t.c, 0, t.powers, t.side, (g,), "phi", g) if by_eps and t.n == 0 else
-                     Atom(t.c, t.n - 1 if by_eps else t.n, t.powers, t.side, (), "exp", g) for t, g in rows]
-            return MeanValueForm(atoms, 2 * self.p, self.readers), s0
-        return cached(self.forms, (terms,), (pivot_key(pivot), kind, by_eps), build)
+        with D' the offsets that reach V from U, by the `decision.first_order` form of that kind (cached
+        per list of terms, pivot, kind and e0 = 0); None when it gives nothing."""
+        def build() -> FirstOrderForm:
+            rows = [(t.c, t.n, t.powers, t.side, relative(t, pivot)) for t in terms]
+            return FirstOrderForm(kind, rows, 2 * self.p, self.readers, by_eps=e0 == 0)
+        return cached(self.forms, (terms,), (pivot_key(pivot), kind, e0 == 0), build).lower(Z, e0, e1)
 
     def zeroth_lower(self, terms, pivot, U, D, V, e0, e1) -> Fraction:
         """A lower bound of G / e^(eps h*) over the sub-box, h* the pivot's exponent (0 for None); the

@@ -326,15 +326,17 @@ def _decide_poly(G: dict, claim: PufferfishClaim, vals: Values, box: list):
     if vals.rational:
         if len(box) == 1:
             return decide_univariate(G, box[0])
-        res = bernstein_decide(G, box, rational=True, check=lambda c: c >= 0,
-                                value_at=lambda pt: poly_eval(G, pt))
-        return None if res is None else (res, None)
+        return bernstein_decide(G, box, rational=True, check=lambda c: c >= 0,
+                                refute=lambda pt: (pt, None) if poly_eval(G, pt) < 0 else None)
 
     def check(c) -> bool:   # eps interval and parameters: Bernstein coefficients are functions of eps
         return ExpFrac.of(c).is_zero() or decide(ExpFrac.of(c), ">=", I).holds
 
-    return bernstein_decide(G, box, rational=False, check=check, value_at=lambda pt: poly_eval(G, pt),
-                            refute=lambda pt: (_negative_at(poly_eval(G, pt), vals, I) or (None,))[0])
+    def refute(pt):   # (point, eps) where G < 0; None without a witness eps
+        bad = _negative_at(poly_eval(G, pt), vals, I)
+        return None if bad is None or bad[0] is None else (pt, *bad)
+
+    return bernstein_decide(G, box, rational=False, check=check, refute=refute)
 
 
 def _negative_at(g, vals: Values, I) -> tuple | None:
