@@ -42,3 +42,11 @@ def test_the_outcome_carries_the_every_length_counterexample_in_its_text_and_jso
     assert outcome.verdict == "refuted" and at_m is not None and at_m.verdict == "refuted"
     assert outcome.to_json()["counterexample"] == at_m.to_json()
     assert at_m.report() in outcome.report()
+
+
+def test_a_shard_of_a_claim_on_every_real_value_is_refused_with_exit_2():
+    # it was an internal error (exit 3: the real-output check has no pairs to deal out)
+    from conftest import run_main
+    code, out, err = run_main(["privacy", THEORIES / "svt_lyu_alg3_c1_m3_privacy_values.toml", "--shard", "2/3",
+                               "--json"])
+    assert code == 2 and "cannot be cut into parts" in out + err and "every value of a real output" in out + err

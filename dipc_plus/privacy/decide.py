@@ -41,6 +41,11 @@ def pufferfish_source(claim, params: dict) -> Source:
     return claim_source(build_pufferfish_work, claim, params)
 
 
+# the routes decided as a whole (no pairs to deal out to --shard parts), as a refusal names them
+_WHOLE = {"every length": "--every-length", "pufferfish": "a Pufferfish claim",
+          "every value": "a claim on every value of a real output (one with no events)"}
+
+
 def decide_privacy(claim, options: RunOptions, params: dict, *, every_length: bool = False,
                    structure: bool | None = None, executor: Any = None) -> PrivacyResult:
     """Decide a DP or Pufferfish claim (read at `params`) on its scope, under `options`.
@@ -57,9 +62,9 @@ def decide_privacy(claim, options: RunOptions, params: dict, *, every_length: bo
                             hint="leave it out, or give the claim a grid")
         return PrivacyResult(claim, route, decide_box_privacy(claim, max_states=max_states, options=options,
                                                         progress=options.progress))
-    if options.shard is not None and route in ("every length", "pufferfish"):
-        raise UserError(f"--shard splits the pairs of a DP claim; {'--every-length' if route == 'every length' else 'a Pufferfish claim'}"
-                        " is one decision that cannot be cut into parts", hint="leave out --shard")
+    if options.shard is not None and route in _WHOLE:
+        raise UserError(f"--shard splits the pairs of a DP claim; {_WHOLE[route]} is one decision that cannot be "
+                        "cut into parts", file=claim.file, hint="leave out --shard")
     if route == "every length":
         from dipc_plus.privacy.online.every_length import decide_every_length
         return PrivacyResult(claim, route, decide_every_length(claim, claim.file, params or {}, executor=executor,
