@@ -193,15 +193,30 @@ class ArgmaxBox:
         result.seconds = time.perf_counter() - start
         return result
 
+    def sentence(self, gamma: Fraction):
+        """Every region's one sentence at this gamma (also read as a ratio by `box_sweep.argmax_ratios`):
+        (alpha, worst point, its P_err, the variable's range: x = eps*d at w(1) for alpha = "dd", eps at
+        the closure point w(alpha) for a numeric alpha); None when the claim applies nowhere in the box."""
+        alpha = self.claim.alpha
+        if self.dmax == 0 or (alpha != "dd" and self.dmax <= alpha):
+            return None
+        at = Fraction(1) if alpha == "dd" else Fraction(alpha)
+        u = self.worst(at)
+        X = x_interval(self.claim.eps, Fraction(0), self.dmax) if alpha == "dd" else self.claim.eps
+        return at, u, self.checker.p_error(u, gamma), X
+
     def decide(self, gamma: Fraction, result: AccuracyResult):
         """(verdict, method, reason, counterexample or None) for every region at this gamma."""
         if (trivial := within_one(self.claim, gamma)) is not None:
             return trivial
-        alpha = self.claim.alpha
-        if alpha != "dd":
-            return self.closure_point(Fraction(alpha), gamma)
-        if self.dmax == 0:   # lo = hi: every input is a tie, dd = 0
-            return NOT_APPLICABLE, "dd = 0 in the box", "", None
+        numeric = self.claim.alpha != "dd"
+        if (found := self.sentence(gamma)) is None:   # "dd": lo = hi, every input a tie with dd = 0
+            return NOT_APPLICABLE, "dd <= alpha in the box" if numeric else "dd = 0 in the box", "", None
+        alpha, u, p_err, X = found
+        if numeric:   # every q with dd(q) > alpha has P_err(q) <= P_err(w(alpha)) (steps 2 and 4)
+            method = f"{METHOD} (closure point)"
+            holds = decide(beta_bound(self.claim, alpha, gamma, self.kappa) - p_err, ">=", X).holds
+            return closure_verdict(holds, lambda: self.search(alpha), method, method, "w")
         if not self.claim.beta_of_alpha_eps(gamma):
             cex = self.search(Fraction(0))
             if cex is not None:
@@ -209,22 +224,12 @@ class ArgmaxBox:
             return UNDECIDED, METHOD, ("beta is not a function of alpha*eps: a sentence in (d, eps) remains; "
                                        f"no counterexample at {len(SEARCH)} rational d"), None
         method = f"{METHOD} (homogeneous)"
-        X = x_interval(self.claim.eps, Fraction(0), self.dmax)
-        result.sentence = (f"for every x = eps*d in {X}: P_err at eps = x, {env_text(self.program, self.worst(1))} "
+        result.sentence = (f"for every x = eps*d in {X}: P_err at eps = x, {env_text(self.program, u)} "
                            f"<= beta(alpha = 1, eps = x){'' if self.kappa == 1 else f'/{self.kappa}'}")
-        cex = homogeneous_sentence(self.claim, self.checker.p_error(self.worst(Fraction(1)), gamma), gamma,
-                                   self.kappa, Fraction(0), self.dmax, self.worst, self.checker,
+        cex = homogeneous_sentence(self.claim, p_err, gamma, self.kappa, Fraction(0), self.dmax, self.worst,
+                                   self.checker,
                                    "the argmax worst-point sentence fails but no point w(d) of the box re-checks")
         return (VERIFIED, method, "", None) if cex is None else (REFUTED, method, "", cex)
-
-    def closure_point(self, alpha: Fraction, gamma: Fraction):
-        """Numeric alpha: every q with dd(q) > alpha has P_err(q) <= P_err(w(alpha)) (steps 2 and 4)."""
-        method = f"{METHOD} (closure point)"
-        if self.dmax <= alpha:
-            return NOT_APPLICABLE, "dd <= alpha in the box", "", None
-        p_err = self.checker.p_error(self.worst(alpha), gamma)
-        holds = decide(beta_bound(self.claim, alpha, gamma, self.kappa) - p_err, ">=", self.claim.eps).holds
-        return closure_verdict(holds, lambda: self.search(alpha), method, method, "w")
 
     def search(self, d0: Fraction):
         return search(self.worst, d0, self.dmax, self.checker, self.kappa)

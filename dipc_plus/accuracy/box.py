@@ -427,12 +427,11 @@ class BoxDecider:
                 methods.add("corner (fixed)")
                 continue
             if kind == HOMOGENEOUS:
-                verdict, cex = self.homogeneous(region, corner, gamma, d0, d1, a, s)
+                cex = self.homogeneous(region, corner, gamma, d0, d1, a, s)
                 if cex is not None:
                     return REFUTED, "corner (homogeneous)", "", cex
-                if verdict:
-                    methods.add("corner (homogeneous)")
-                    continue
+                methods.add("corner (homogeneous)")
+                continue
             why = ("beta is not a function of alpha*eps" if not homogeneous_beta else
                    "the half-spaces do not vanish at the corner's base point")
             verdict, method, reason, cex = self.two_variables(region, gamma, corner, d0, d1, a, s)
@@ -517,12 +516,11 @@ class BoxDecider:
         return ExpFrac.of(1) - ExpFrac.of(self.claim.ball_probability(dist, u, det_u, Fraction(gamma)))
 
     def homogeneous(self, region, corner, gamma, d0, d1, a, s):
-        """(holds, counterexample): for x = eps*d, 1 - P[out = w](x; a + s) <= beta(1, x)/kappa."""
+        """None when for x = eps*d, 1 - P[out = w](x; a + s) <= beta(1, x)/kappa, else its counterexample."""
         p_err = self.p_error(region.det, {n: a[n] + s[n] for n in a}, gamma)
-        cex = homogeneous_sentence(self.claim, p_err, gamma, self.kappa, d0, d1, corner.at, self.checker,
-                                   f"the corner sentence fails on the region {region.condition} but no point "
-                                   "of its corner path re-checks")
-        return cex is None, cex
+        return homogeneous_sentence(self.claim, p_err, gamma, self.kappa, d0, d1, corner.at, self.checker,
+                                    f"the corner sentence fails on the region {region.condition} but no point "
+                                    "of its corner path re-checks")
 
     def at_point(self, det: dict, u: dict, alpha, gamma) -> bool:
         """for every eps of the claim: P_err(u) <= beta(alpha, gamma)/kappa (one sentence)."""

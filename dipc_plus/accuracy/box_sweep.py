@@ -166,23 +166,19 @@ def argmax_ratios(claim: AccuracyClaim, max_states=None) -> list:
     beta(1, x)/P_err(x, w(1)) over x = eps*d (w(d) has dd = d, a point of the box), or at a
     numeric alpha beta/P_err(w(alpha)) over eps."""
     box = argmax_box.ArgmaxBox(claim, 1, max_states)
-    program, I = claim.program, claim.eps
-    gammas = gammas_of(claim)
     out = []
-    for g in map(Fraction, gammas):
-        if g >= 1 or box.dmax == 0 or (claim.alpha != "dd" and box.dmax <= claim.alpha):
+    for g in map(Fraction, gammas_of(claim)):
+        found = None if g >= 1 else box.sentence(g)
+        if found is None:
             continue                   # no error, or the claim applies nowhere in the box
         if claim.alpha == "dd" and not claim.beta_of_alpha_eps(g):
             raise NotCheap("beta is not a function of alpha*eps")
-        alpha = Fraction(1) if claim.alpha == "dd" else Fraction(claim.alpha)
-        u = box.worst(alpha)
-        beta, p_err = ExpFrac.of(claim.beta_at(alpha, g)), box.checker.p_error(u, g)
-        if claim.alpha == "dd":
-            kind, piece, X = HOMOGENEOUS, f"d in (0, {fmt_q(box.dmax)}]", x_interval(I, Fraction(0), box.dmax)
-        else:
-            kind, piece, X = CLOSURE, f"d = {fmt_q(alpha)}", I
+        alpha, u, p_err, X = found
+        kind, piece = ((HOMOGENEOUS, f"d in (0, {fmt_q(box.dmax)}]") if claim.alpha == "dd"
+                       else (CLOSURE, f"d = {fmt_q(alpha)}"))
+        beta = ExpFrac.of(claim.beta_at(alpha, g))
         for i in range(1, len(box.scores) + 1):   # the same ratio on every region (iid noises)
-            out.append((PieceRatio(program, u, alpha, g, beta, p_err, kind, box.condition(i),
+            out.append((PieceRatio(claim.program, u, alpha, g, beta, p_err, kind, box.condition(i),
                                    box.det_of(i), piece), X))
     return out
 
