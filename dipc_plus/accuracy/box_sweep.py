@@ -28,7 +28,7 @@ from dipc_plus.accuracy import argmax_box
 from dipc_plus.accuracy.sweep_result import SweepResult
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.accuracy.box import (CLOSURE, FIXED, HOMOGENEOUS, UNDECIDED, VERIFIED, BoxDecider,
-                                    Region, decide_box, det_regions_by_shape, misses_box)
+                                    Region, decide_box, det_regions_by_shape, region_share)
 from dipc_plus.accuracy.polyhedral import PolyRegion
 from dipc_plus.accuracy.box_reduction import gammas_of, x_interval
 from dipc_plus.accuracy.result import AccuracyResult
@@ -93,10 +93,9 @@ def piece_ratios(claim: AccuracyClaim, decider: BoxDecider, two_variable: list |
         raise NotCheap("a det region is neither a box nor one convex polyhedron")
     if decider.monotone.reals_out:
         raise NotCheap("real outputs: P[error] has a factor in eps alone (no sentence in one variable)")
-    low = Fraction(0) if claim.alpha == "dd" else Fraction(claim.alpha)
     gammas, out = [Fraction(g) for g in gammas_of(claim)], []
     for whole in boxes + polys:
-        if isinstance(whole, Region) and misses_box(bounds, whole):
+        if isinstance(whole, Region) and region_share(bounds, whole) == 0:
             continue                   # the claim applies to no input of the box on this region
         pieces = whole.cover(bounds) if isinstance(whole, UnionRegion) else [whole]
         if isinstance(pieces, str):
@@ -107,22 +106,18 @@ def piece_ratios(claim: AccuracyClaim, decider: BoxDecider, two_variable: list |
                 continue               # every output within distance 1: no error, no ratio
             atoms = decider.monotone.output(region.det)
             corner = worst_point_path(decider, region, atoms)
-            if corner.dmax <= low:
-                continue               # the claim applies nowhere on this region
 
             def ratio(u, alpha, kind, piece, dd_exact=True):
                 return PieceRatio(program, u, alpha, g, ExpFrac.of(claim.beta_at(alpha, g)),
                                   decider.p_error(region.det, u), kind, region.condition, region.det, piece,
                                   dd_exact)
-            if claim.alpha != "dd":
-                closure = getattr(corner, "worst", corner.at)(low)
-                if closure is None:
-                    raise NotCheap("no worst point of the polyhedral region at d = alpha")
-                out.append((ratio(closure, low, CLOSURE, f"d = {fmt_q(low)}", exact), I))
-                continue
-            for kind, d0, d1, a, s in decider.piece_sentences(corner, atoms, claim.beta_of_alpha_eps(g)):
+            for kind, d0, d1, a, s in decider.corner_sentences(corner, atoms, g):   # none: dd <= alpha here
                 piece = f"d in ({fmt_q(d0)}, {fmt_q(d1)}]"
-                if kind == FIXED:
+                if kind == CLOSURE:
+                    if a is None:
+                        raise NotCheap("no worst point of the polyhedral region at d = alpha")
+                    out.append((ratio(a, d1, CLOSURE, f"d = {fmt_q(d1)}", exact), I))
+                elif kind == FIXED:
                     out.append((ratio(a, d1, FIXED, piece), I))
                 elif kind == HOMOGENEOUS:
                     out.append((ratio({n: a[n] + s[n] for n in a}, Fraction(1), HOMOGENEOUS, piece,
