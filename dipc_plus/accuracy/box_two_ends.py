@@ -65,13 +65,10 @@ class TwoEnds:
         return VERIFIED, f"both ends: {', '.join(sorted(set(methods)))}", "", None
 
     def fixed_room(self, region):
-        """The distance from the fixed inputs to the region's facets across them (None: no such facet)."""
-        room = []
-        for n, (c, _) in self.bounds.items():
-            if n != self.varying:
-                lo, hi = region.box.ends(n)
-                room += [c - lo] if lo is not None else []
-                room += [hi - c] if hi is not None else []
+        """The distance from the fixed inputs to the region's facets across them (None: no such facet):
+        the least of `Region.limits` at each fixed value c (its (hi - lo)/2 is never below c - lo or
+        hi - c, so it does not change the least)."""
+        room = [d for n, (c, _) in self.bounds.items() if n != self.varying for d in region.limits(n, c, c)]
         return min(room) if room else None
 
     def plateau(self, region, room) -> str | None:
