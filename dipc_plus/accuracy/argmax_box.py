@@ -23,7 +23,6 @@ from dipc_plus.accuracy.report import REFUTED, env_text
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import LinfInput, NoisyMaxOutput, ZeroOneOutput
 from dipc_plus.decision.decide import decide
-from dipc_plus.errors import UserError
 from dipc_plus.exact import noises
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.semantics.argmax import ArgmaxShape, recognise
@@ -34,9 +33,7 @@ METHOD = "argmax worst point"
 class NotReducible(MonotoneNotReducible):
     """A precondition of the worst point that could not be proved: `check` names it."""
 
-    def __init__(self, check: str, message: str, **kw):
-        UserError.__init__(self, f"argmax worst point, check '{check}': {message}", **kw)
-        self.check = check
+    reduction = "argmax worst point"
 
 
 def selects(claim: AccuracyClaim) -> bool:
@@ -157,8 +154,7 @@ class ArgmaxBox:
         self.output, self.label = shape.output, shape.label
         self.checks, self.lo, self.hi = claim_checks(claim, shape, self.scores, boundary)
         self.dmax = (self.hi - self.lo) / 2
-        options = {} if max_states is None else {"max_states": max_states}
-        self.checker = AccuracyChecker(claim, **options)
+        self.checker = AccuracyChecker(claim, max_states=max_states)   # None: its default
 
     def worst(self, d, i: int = 1, top=None) -> dict:
         """w_i(d): q_i = top (default hi), every other query top - 2d."""

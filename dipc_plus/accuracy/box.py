@@ -247,9 +247,8 @@ class BoxDecider:
         self.monotone = Monotonicity(self.program, isinstance(claim.input_distance, NumericSparseInput))
         self.checks.append(("program-shape", "straight-line Laplace program: every path's event is an "
                             "intersection of half-spaces in the noises shifted by q"))
-        sizes = {} if max_states is None else {"max_states": max_states}
-        self.checker = AccuracyChecker(claim, **sizes, options=options)    # the re-checks, in the run's mode
-        self.max_states = max_states
+        # the re-checks, in the run's mode; its max_states (the default for None) bounds p_error's chains too
+        self.checker = AccuracyChecker(claim, max_states=max_states, options=options)
         self.symbolic = None      # see `symbolic_paths`
         self.reference = not options.allows("corner-reduction")
         self.two_ends = None
@@ -513,8 +512,7 @@ class BoxDecider:
 
     def p_error(self, det: dict, u: dict, gamma=Fraction(0)) -> ExpFrac:
         """1 - P[P(u) in B(det(u), gamma)] at the input u (det's real outputs read at u)."""
-        options = {} if self.max_states is None else {"max_states": self.max_states}
-        dist = output_distribution(self.program, u, **options)
+        dist = output_distribution(self.program, u, max_states=self.checker.max_states)
         det_u = {n: v.value(u) if isinstance(v, LinForm) else v for n, v in det.items()}
         return ExpFrac.of(1) - ExpFrac.of(self.claim.ball_probability(dist, u, det_u, Fraction(gamma)))
 

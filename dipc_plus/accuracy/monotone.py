@@ -44,8 +44,10 @@ NOISE = "~noise"   # noise symbols are named NOISE + number; no program variable
 class NotReducible(UserError):
     """A precondition of the corner reduction that could not be proved: `check` names it."""
 
+    reduction = "corner reduction"     # the message's first words (a subclass names its own reduction)
+
     def __init__(self, check: str, message: str, **kw):
-        super().__init__(f"corner reduction, check '{check}': {message}", **kw)
+        super().__init__(f"{self.reduction}, check '{check}': {message}", **kw)
         self.check = check
 
 
