@@ -211,7 +211,7 @@ def box_kappa_star(claim: AccuracyClaim, digits: int = DEFAULT_DIGITS, max_state
     pool, by_region = CandidatePool(), {}
     for rep, interval in ratios:
         key = (rep.condition, rep.gamma)
-        region_pool, kinds = by_region.setdefault(key, (CandidatePool(), set()))
+        region_pool, kinds, _ = by_region.setdefault(key, (CandidatePool(), set(), rep.det))
         kinds.add(rep.kind if rep.dd_exact else "dd >= d")
         if not rep.p_error.is_zero():
             found = [c for c in candidates(rep, interval) if not c.infinite]
@@ -224,9 +224,8 @@ def box_kappa_star(claim: AccuracyClaim, digits: int = DEFAULT_DIGITS, max_state
     exact_over_box = star.infinite or (star.at.report.kind == HOMOGENEOUS and star.at.report.dd_exact
                                        and star.ties == 0) or \
         all(rep.kind == HOMOGENEOUS and rep.dd_exact for rep, _ in ratios)
-    dets = {(rep.condition, rep.gamma): rep.det for rep, _ in ratios}
-    regions = [RegionStar(cond, dets[(cond, g)], g, kappa_star_of(region_pool, digits), kinds == {HOMOGENEOUS})
-               for (cond, g), (region_pool, kinds) in by_region.items()]
+    regions = [RegionStar(cond, det, g, kappa_star_of(region_pool, digits), kinds == {HOMOGENEOUS})
+               for (cond, g), (region_pool, kinds, det) in by_region.items()]
     regions.sort(key=lambda r: (r.star.lo, r.star.hi))
     return star, exact_over_box, regions
 
