@@ -27,6 +27,7 @@ from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import INF, LinfInput, LinfOutput, NumericSparseInput, ZeroOneOutput
 from dipc_plus.decision.certified import CertificationError
 from dipc_plus.decision.decide import decide
+from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.execution.accelerators import switched_off
@@ -303,7 +304,6 @@ class BoxDecider:
         if found[0] != UNDECIDED or not self.bnb_applies():
             return found
         from dipc_plus.accuracy.region_bnb import RegionBnB
-        from dipc_plus.errors import UserError
         try:
             verdict, method, reason, cex = RegionBnB(self, region, gamma).decide()
         except UserError as exc:          # the symbolic engine does not apply to this program
@@ -461,7 +461,6 @@ class BoxDecider:
         """The piece's sentence in (d, eps) by `accuracy.box_bnb` (exact closed forms on the cells
         the corner path crosses, then the two-variable procedure)."""
         from dipc_plus.accuracy.box_bnb import PathSentences
-        from dipc_plus.errors import UserError
         try:
             return PathSentences(self, region, gamma).decide(corner, d0, d1, a, s)
         except UserError as exc:          # the symbolic engine does not apply to this program
