@@ -47,12 +47,13 @@ def selects(claim: AccuracyClaim) -> bool:
 # --------------------------------------------------------------------------- the preconditions
 
 
-def score_inputs(shape: ArgmaxShape) -> list:
-    """[q_1, ..., q_m]: the input each sample reads as its whole mean; NotReducible otherwise."""
+def score_inputs(shape: ArgmaxShape) -> tuple[list, str]:
+    """([q_1, ..., q_m], the title of the noise they share): the input each sample reads as its whole
+    mean, the samples iid (`iid_noise_check`, proved once here); NotReducible otherwise."""
     if shape.minimum:
         raise NotReducible("argmax-shape", "the program is an argmin; the worst point is proved for argmax",
                            hint="write the claim for argmax (negate the queries)")
-    iid_noise_check(shape)
+    noise = iid_noise_check(shape)
     names = []
     for k, (_, _, mean) in enumerate(shape.samples, start=1):
         terms = [(Fraction(c.value), v) for c, v in mean.terms]
@@ -62,7 +63,7 @@ def score_inputs(shape: ArgmaxShape) -> list:
         names.append(terms[0][1])
     if len(set(names)) != len(names):
         raise NotReducible("argmax-shape", "two samples read the same input", hint="one input per sample")
-    return names
+    return names, noise
 
 
 def iid_noise_check(shape: ArgmaxShape) -> str:
@@ -92,15 +93,16 @@ def iid_noise_check(shape: ArgmaxShape) -> str:
     return noises.by_kind(kinds[0]).title
 
 
-def claim_checks(claim: AccuracyClaim, shape: ArgmaxShape, scores: list,
+def claim_checks(claim: AccuracyClaim, shape: ArgmaxShape, scores: list, noise: str,
                  boundary: bool) -> tuple[list, Fraction, Fraction]:
-    """(checks proved, lo, hi) for the claim-wide preconditions; NotReducible naming the first that fails."""
+    """(checks proved, lo, hi) for the claim-wide preconditions (`noise`: the iid noise `score_inputs`
+    proved); NotReducible naming the first that fails."""
     refuse_paper(boundary, NotReducible)
     relabel = (f"; {shape.output} shows index k as its label, one-to-one ("
                + ", ".join(f"{k} -> {shape.label(k)}" for k in range(1, len(scores) + 1)) + ")"
                if shape.relabelled else "")
     checks = [("argmax-shape", f"out = argmax of q_k + N_k, k = 1..{len(scores)}, the N_k iid "
-               f"{iid_noise_check(shape)}, a continuous scale family (semantics.argmax, exact/noises){relabel}")]
+               f"{noise}, a continuous scale family (semantics.argmax, exact/noises){relabel}")]
     od = claim.output_distance
     if isinstance(od, NoisyMaxOutput):
         m = len(scores)
@@ -150,9 +152,9 @@ class ArgmaxBox:
         if shape is None or len(shape.samples) < 2:
             raise NotReducible("argmax-shape", "the program is not recognised as an argmax of two or more noisy "
                                "reads (semantics/argmax.py)", file=claim.file)
-        self.scores = score_inputs(shape)
+        self.scores, noise = score_inputs(shape)
         self.output, self.label = shape.output, shape.label
-        self.checks, self.lo, self.hi = claim_checks(claim, shape, self.scores, boundary)
+        self.checks, self.lo, self.hi = claim_checks(claim, shape, self.scores, noise, boundary)
         self.dmax = (self.hi - self.lo) / 2
         self.checker = AccuracyChecker(claim, max_states=max_states)   # None: its default
 
