@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dipc_plus.accuracy.box_reduction import NOT_APPLICABLE, UNDECIDED, VERIFIED, within_one
+from dipc_plus.accuracy.box_reduction import NOT_APPLICABLE, UNDECIDED, VERIFIED
 from dipc_plus.accuracy.report import REFUTED
 
 METHOD = "both ends of the region, certified decision (reference mode)"
@@ -39,9 +39,8 @@ class TwoEnds:
         (self.varying,) = varying_inputs(decider.claim)
 
     def region(self, region, gamma: Fraction):
-        """(verdict, method, reason, counterexample or None) on one box-shaped det region."""
-        if (trivial := within_one(self.decider.claim, gamma)) is not None:
-            return trivial
+        """(verdict, method, reason, counterexample or None) on one box-shaped det region (gamma < 1 or
+        an output distance other than zero-one: `BoxDecider.region_by_shape` answers gamma >= 1 first)."""
         if self.monotone.reals_out:
             return UNDECIDED, "none", "reference mode: both ends are decided for zero-one outputs only", None
         atoms = self.monotone.output(region.det)
