@@ -23,7 +23,6 @@ from dipc_plus.accuracy.report import REFUTED, env_text
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import LinfInput, NoisyMaxOutput, ZeroOneOutput
 from dipc_plus.decision.decide import decide
-from dipc_plus.errors import UserError
 from dipc_plus.exact import noises
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.semantics.argmax import ArgmaxShape, recognise
@@ -34,9 +33,7 @@ METHOD = "argmax worst point"
 class NotReducible(MonotoneNotReducible):
     """A precondition of the worst point that could not be proved: `check` names it."""
 
-    def __init__(self, check: str, message: str, **kw):
-        UserError.__init__(self, f"argmax worst point, check '{check}': {message}", **kw)
-        self.check = check
+    reduction = "argmax worst point"
 
 
 def selects(claim: AccuracyClaim) -> bool:
@@ -50,12 +47,13 @@ def selects(claim: AccuracyClaim) -> bool:
 # --------------------------------------------------------------------------- the preconditions
 
 
-def score_inputs(shape: ArgmaxShape) -> list:
-    """[q_1, ..., q_m]: the input each sample reads as its whole mean; NotReducible otherwise."""
+def score_inputs(shape: ArgmaxShape) -> tuple[list, str]:
+    """([q_1, ..., q_m], the title of the noise they share): the input each sample reads as its whole
+    mean, the samples iid (`iid_noise_check`, proved once here); NotReducible otherwise."""
     if shape.minimum:
         raise NotReducible("argmax-shape", "the program is an argmin; the worst point is proved for argmax",
                            hint="write the claim for argmax (negate the queries)")
-    iid_noise_check(shape)
+    noise = iid_noise_check(shape)
     names = []
     for k, (_, _, mean) in enumerate(shape.samples, start=1):
         terms = [(Fraction(c.value), v) for c, v in mean.terms]
@@ -65,7 +63,7 @@ def score_inputs(shape: ArgmaxShape) -> list:
         names.append(terms[0][1])
     if len(set(names)) != len(names):
         raise NotReducible("argmax-shape", "two samples read the same input", hint="one input per sample")
-    return names
+    return names, noise
 
 
 def iid_noise_check(shape: ArgmaxShape) -> str:
@@ -95,15 +93,16 @@ def iid_noise_check(shape: ArgmaxShape) -> str:
     return noises.by_kind(kinds[0]).title
 
 
-def claim_checks(claim: AccuracyClaim, shape: ArgmaxShape, scores: list,
+def claim_checks(claim: AccuracyClaim, shape: ArgmaxShape, scores: list, noise: str,
                  boundary: bool) -> tuple[list, Fraction, Fraction]:
-    """(checks proved, lo, hi) for the claim-wide preconditions; NotReducible naming the first that fails."""
+    """(checks proved, lo, hi) for the claim-wide preconditions (`noise`: the iid noise `score_inputs`
+    proved); NotReducible naming the first that fails."""
     refuse_paper(boundary, NotReducible)
     relabel = (f"; {shape.output} shows index k as its label, one-to-one ("
                + ", ".join(f"{k} -> {shape.label(k)}" for k in range(1, len(scores) + 1)) + ")"
                if shape.relabelled else "")
     checks = [("argmax-shape", f"out = argmax of q_k + N_k, k = 1..{len(scores)}, the N_k iid "
-               f"{iid_noise_check(shape)}, a continuous scale family (semantics.argmax, exact/noises){relabel}")]
+               f"{noise}, a continuous scale family (semantics.argmax, exact/noises){relabel}")]
     od = claim.output_distance
     if isinstance(od, NoisyMaxOutput):
         m = len(scores)
@@ -153,12 +152,11 @@ class ArgmaxBox:
         if shape is None or len(shape.samples) < 2:
             raise NotReducible("argmax-shape", "the program is not recognised as an argmax of two or more noisy "
                                "reads (semantics/argmax.py)", file=claim.file)
-        self.scores = score_inputs(shape)
+        self.scores, noise = score_inputs(shape)
         self.output, self.label = shape.output, shape.label
-        self.checks, self.lo, self.hi = claim_checks(claim, shape, self.scores, boundary)
+        self.checks, self.lo, self.hi = claim_checks(claim, shape, self.scores, noise, boundary)
         self.dmax = (self.hi - self.lo) / 2
-        options = {} if max_states is None else {"max_states": max_states}
-        self.checker = AccuracyChecker(claim, **options)
+        self.checker = AccuracyChecker(claim, max_states=max_states)   # None: its default
 
     def worst(self, d, i: int = 1, top=None) -> dict:
         """w_i(d): q_i = top (default hi), every other query top - 2d."""
@@ -193,15 +191,30 @@ class ArgmaxBox:
         result.seconds = time.perf_counter() - start
         return result
 
+    def sentence(self, gamma: Fraction):
+        """Every region's one sentence at this gamma (also read as a ratio by `box_sweep.argmax_ratios`):
+        (alpha, worst point, its P_err, the variable's range: x = eps*d at w(1) for alpha = "dd", eps at
+        the closure point w(alpha) for a numeric alpha); None when the claim applies nowhere in the box."""
+        alpha = self.claim.alpha
+        if self.dmax == 0 or (alpha != "dd" and self.dmax <= alpha):
+            return None
+        at = Fraction(1) if alpha == "dd" else Fraction(alpha)
+        u = self.worst(at)
+        X = x_interval(self.claim.eps, Fraction(0), self.dmax) if alpha == "dd" else self.claim.eps
+        return at, u, self.checker.p_error(u, gamma), X
+
     def decide(self, gamma: Fraction, result: AccuracyResult):
         """(verdict, method, reason, counterexample or None) for every region at this gamma."""
         if (trivial := within_one(self.claim, gamma)) is not None:
             return trivial
-        alpha = self.claim.alpha
-        if alpha != "dd":
-            return self.closure_point(Fraction(alpha), gamma)
-        if self.dmax == 0:   # lo = hi: every input is a tie, dd = 0
-            return NOT_APPLICABLE, "dd = 0 in the box", "", None
+        numeric = self.claim.alpha != "dd"
+        if (found := self.sentence(gamma)) is None:   # "dd": lo = hi, every input a tie with dd = 0
+            return NOT_APPLICABLE, "dd <= alpha in the box" if numeric else "dd = 0 in the box", "", None
+        alpha, u, p_err, X = found
+        if numeric:   # every q with dd(q) > alpha has P_err(q) <= P_err(w(alpha)) (steps 2 and 4)
+            method = f"{METHOD} (closure point)"
+            holds = decide(beta_bound(self.claim, alpha, gamma, self.kappa) - p_err, ">=", X).holds
+            return closure_verdict(holds, lambda: self.search(alpha), method, method, "w")
         if not self.claim.beta_of_alpha_eps(gamma):
             cex = self.search(Fraction(0))
             if cex is not None:
@@ -209,22 +222,12 @@ class ArgmaxBox:
             return UNDECIDED, METHOD, ("beta is not a function of alpha*eps: a sentence in (d, eps) remains; "
                                        f"no counterexample at {len(SEARCH)} rational d"), None
         method = f"{METHOD} (homogeneous)"
-        X = x_interval(self.claim.eps, Fraction(0), self.dmax)
-        result.sentence = (f"for every x = eps*d in {X}: P_err at eps = x, {env_text(self.program, self.worst(1))} "
+        result.sentence = (f"for every x = eps*d in {X}: P_err at eps = x, {env_text(self.program, u)} "
                            f"<= beta(alpha = 1, eps = x){'' if self.kappa == 1 else f'/{self.kappa}'}")
-        cex = homogeneous_sentence(self.claim, self.checker.p_error(self.worst(Fraction(1)), gamma), gamma,
-                                   self.kappa, Fraction(0), self.dmax, self.worst, self.checker,
+        cex = homogeneous_sentence(self.claim, p_err, gamma, self.kappa, Fraction(0), self.dmax, self.worst,
+                                   self.checker,
                                    "the argmax worst-point sentence fails but no point w(d) of the box re-checks")
         return (VERIFIED, method, "", None) if cex is None else (REFUTED, method, "", cex)
-
-    def closure_point(self, alpha: Fraction, gamma: Fraction):
-        """Numeric alpha: every q with dd(q) > alpha has P_err(q) <= P_err(w(alpha)) (steps 2 and 4)."""
-        method = f"{METHOD} (closure point)"
-        if self.dmax <= alpha:
-            return NOT_APPLICABLE, "dd <= alpha in the box", "", None
-        p_err = self.checker.p_error(self.worst(alpha), gamma)
-        holds = decide(beta_bound(self.claim, alpha, gamma, self.kappa) - p_err, ">=", self.claim.eps).holds
-        return closure_verdict(holds, lambda: self.search(alpha), method, method, "w")
 
     def search(self, d0: Fraction):
         return search(self.worst, d0, self.dmax, self.checker, self.kappa)

@@ -27,6 +27,7 @@ from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.distances import INF, LinfInput, LinfOutput, NumericSparseInput, ZeroOneOutput
 from dipc_plus.decision.certified import CertificationError
 from dipc_plus.decision.decide import decide
+from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.execution.accelerators import switched_off
@@ -125,7 +126,13 @@ def box_of(det: dict, text: str, condition) -> Region | str:
 
 
 def region_share(bounds: dict, region) -> Fraction | None:
-    """The region's share of the box's volume (None when not computed: a polyhedron that is not a box)."""
+    """The region's share of the box's volume (None when not computed: a polyhedron that is not a box).
+
+    Share 0 means the claim says nothing on the region in the box: no input of both has dd > 0.  An
+    input u of both with dd(u) = r > 0 has its L-inf ball of radius r inside the region (det is this
+    output only there), and that ball meets the box in a set of positive volume in the box's coordinates
+    of positive width, so the share would be positive.  The claim (dd(u) > alpha >= 0, Definition 2)
+    covers none of these inputs, whatever the program does on the region (monotone or not)."""
     if isinstance(region, Region):
         return share_of(bounds, region.box)
     if isinstance(region, UnionRegion) and region.boxes is not None:
@@ -155,17 +162,6 @@ def share_of(bounds: dict, box: Box) -> Fraction:
         b = bhi if hi is None else min(bhi, hi)
         share *= max(Fraction(0), b - a) / (bhi - blo)
     return share
-
-
-def misses_box(bounds: dict, region: Region) -> bool:
-    """Whether the claim says nothing on the region in the box: its share of the box is 0.
-
-    Then no input of box and region has dd > 0: an input u of both with dd(u) = r > 0 has its
-    L-inf ball of radius r inside the region (det is this output only on this one-path region),
-    and that ball meets the box in a set of positive volume in the box's coordinates of positive
-    width, so the share would be positive.  The claim (dd(u) > alpha >= 0, Definition 2) covers
-    none of these inputs, whatever the program does on the region (monotone or not)."""
-    return share_of(bounds, region.box) == 0
 
 
 def union_verdict(found: list, several: bool):
@@ -252,9 +248,8 @@ class BoxDecider:
         self.monotone = Monotonicity(self.program, isinstance(claim.input_distance, NumericSparseInput))
         self.checks.append(("program-shape", "straight-line Laplace program: every path's event is an "
                             "intersection of half-spaces in the noises shifted by q"))
-        sizes = {} if max_states is None else {"max_states": max_states}
-        self.checker = AccuracyChecker(claim, **sizes, options=options)    # the re-checks, in the run's mode
-        self.max_states = max_states
+        # the re-checks, in the run's mode; its max_states (the default for None) bounds p_error's chains too
+        self.checker = AccuracyChecker(claim, max_states=max_states, options=options)
         self.symbolic = None      # see `symbolic_paths`
         self.reference = not options.allows("corner-reduction")
         self.two_ends = None
@@ -279,7 +274,7 @@ class BoxDecider:
             share = region_share(self.bounds, region)
             for g in gammas:
                 t = time.perf_counter()
-                # share 0: no input of the box has dd > 0 (see `misses_box`; the argument holds for a union too)
+                # share 0: no input of the box has dd > 0 (see `region_share`)
                 verdict, method, reason, cex = (MISSES_BOX if share == 0 else self.region(region, Fraction(g)))
                 result.regions.append(RegionResult(region.det, region.condition, share, Fraction(g), verdict,
                                                    method, reason, time.perf_counter() - t))
@@ -309,7 +304,6 @@ class BoxDecider:
         if found[0] != UNDECIDED or not self.bnb_applies():
             return found
         from dipc_plus.accuracy.region_bnb import RegionBnB
-        from dipc_plus.errors import UserError
         try:
             verdict, method, reason, cex = RegionBnB(self, region, gamma).decide()
         except UserError as exc:          # the symbolic engine does not apply to this program
@@ -394,9 +388,18 @@ class BoxDecider:
             found.append((verdict, method, reason, piece))
         return union_verdict(found, len(pieces) > 1)
 
-    def piece_sentences(self, corner, atoms, homogeneous_beta: bool) -> list:
-        """The corner path's pieces (kind, d0, d1, a, s) by the sentence each needs: FIXED (v(d) = a, one
+    def corner_sentences(self, corner, atoms, gamma: Fraction) -> list:
+        """The sentences (kind, d0, d1, a, s) a finite worst-point path reduces the claim to, the same for
+        deciding them (`along`) and for reading them as ratios (`accuracy.box_sweep`): none when dd <= alpha
+        on the path; for a numeric alpha one CLOSURE sentence at d0 = d1 = alpha, a = the closure point
+        v(alpha) (None: no worst point there); else one per piece of the path: FIXED (v(d) = a, one
         sentence at d1), HOMOGENEOUS (one sentence in x = eps*d) or TWO_VARIABLE (one in (d, eps))."""
+        low = Fraction(0) if self.claim.alpha == "dd" else Fraction(self.claim.alpha)
+        if corner.dmax <= low:
+            return []
+        if self.claim.alpha != "dd":
+            return [(CLOSURE, low, low, getattr(corner, "worst", corner.at)(low), None)]
+        homogeneous_beta = self.claim.beta_of_alpha_eps(gamma)
         return [(FIXED if not any(s.values()) else HOMOGENEOUS if homogeneous_beta and self.vanishes(atoms, a)
                  and not self.monotone.reals_out else TWO_VARIABLE, d0, d1, a, s) for d0, d1, a, s in corner.pieces()]
 
@@ -408,15 +411,14 @@ class BoxDecider:
             if cex is not None:
                 return REFUTED, "monotone vertex", "", cex
             return VERIFIED, "monotone vertex (dd = inf)", "", None
-        alpha = self.claim.alpha
-        low = Fraction(0) if alpha == "dd" else Fraction(alpha)
-        if corner.dmax <= low:
+        sentences = self.corner_sentences(corner, atoms, gamma)
+        if not sentences:
             return NOT_APPLICABLE, "dd <= alpha in the box", "", None
-        if alpha != "dd":
-            return self.numeric_alpha(region, corner, gamma, low)
+        if sentences[0][0] == CLOSURE:
+            return self.numeric_alpha(region, corner, gamma, *sentences[0][2:4])
         methods, undecided = set(), []
         homogeneous_beta = self.claim.beta_of_alpha_eps(gamma)
-        for kind, d0, d1, a, s in self.piece_sentences(corner, atoms, homogeneous_beta):
+        for kind, d0, d1, a, s in sentences:
             if kind == FIXED:   # v(d) = a on the piece: beta(d) is least at d1, one sentence at a
                 holds = self.at_point(region.det, a, d1, gamma)
                 if not holds:
@@ -427,12 +429,11 @@ class BoxDecider:
                 methods.add("corner (fixed)")
                 continue
             if kind == HOMOGENEOUS:
-                verdict, cex = self.homogeneous(region, corner, gamma, d0, d1, a, s)
+                cex = self.homogeneous(region, corner, gamma, d0, d1, a, s)
                 if cex is not None:
                     return REFUTED, "corner (homogeneous)", "", cex
-                if verdict:
-                    methods.add("corner (homogeneous)")
-                    continue
+                methods.add("corner (homogeneous)")
+                continue
             why = ("beta is not a function of alpha*eps" if not homogeneous_beta else
                    "the half-spaces do not vanish at the corner's base point")
             verdict, method, reason, cex = self.two_variables(region, gamma, corner, d0, d1, a, s)
@@ -460,7 +461,6 @@ class BoxDecider:
         """The piece's sentence in (d, eps) by `accuracy.box_bnb` (exact closed forms on the cells
         the corner path crosses, then the two-variable procedure)."""
         from dipc_plus.accuracy.box_bnb import PathSentences
-        from dipc_plus.errors import UserError
         try:
             return PathSentences(self, region, gamma).decide(corner, d0, d1, a, s)
         except UserError as exc:          # the symbolic engine does not apply to this program
@@ -511,28 +511,25 @@ class BoxDecider:
 
     def p_error(self, det: dict, u: dict, gamma=Fraction(0)) -> ExpFrac:
         """1 - P[P(u) in B(det(u), gamma)] at the input u (det's real outputs read at u)."""
-        options = {} if self.max_states is None else {"max_states": self.max_states}
-        dist = output_distribution(self.program, u, **options)
+        dist = output_distribution(self.program, u, max_states=self.checker.max_states)
         det_u = {n: v.value(u) if isinstance(v, LinForm) else v for n, v in det.items()}
         return ExpFrac.of(1) - ExpFrac.of(self.claim.ball_probability(dist, u, det_u, Fraction(gamma)))
 
     def homogeneous(self, region, corner, gamma, d0, d1, a, s):
-        """(holds, counterexample): for x = eps*d, 1 - P[out = w](x; a + s) <= beta(1, x)/kappa."""
+        """None when for x = eps*d, 1 - P[out = w](x; a + s) <= beta(1, x)/kappa, else its counterexample."""
         p_err = self.p_error(region.det, {n: a[n] + s[n] for n in a}, gamma)
-        cex = homogeneous_sentence(self.claim, p_err, gamma, self.kappa, d0, d1, corner.at, self.checker,
-                                   f"the corner sentence fails on the region {region.condition} but no point "
-                                   "of its corner path re-checks")
-        return cex is None, cex
+        return homogeneous_sentence(self.claim, p_err, gamma, self.kappa, d0, d1, corner.at, self.checker,
+                                    f"the corner sentence fails on the region {region.condition} but no point "
+                                    "of its corner path re-checks")
 
     def at_point(self, det: dict, u: dict, alpha, gamma) -> bool:
         """for every eps of the claim: P_err(u) <= beta(alpha, gamma)/kappa (one sentence)."""
         p_err = self.p_error(det, u, gamma)
         return decide(beta_bound(self.claim, alpha, gamma, self.kappa) - p_err, ">=", self.claim.eps).holds
 
-    def numeric_alpha(self, region, corner, gamma, alpha):
+    def numeric_alpha(self, region, corner, gamma, alpha, closure):
         """alpha a number: every q with dd(q) > alpha has P_err(q) <= P_err(v(alpha)) (S(d) shrinks with d),
-        so one sentence at the closure point v(alpha) proves the region."""
-        closure = getattr(corner, "worst", corner.at)(alpha)
+        so one sentence at the closure point v(alpha) (None: no worst point there) proves the region."""
         holds = closure is not None and self.at_point(region.det, closure, alpha, gamma)
         return closure_verdict(holds, lambda: self.search(corner, alpha, corner.dmax), "corner (closure point)",
                                "corner search", "v")

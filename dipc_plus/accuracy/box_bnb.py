@@ -118,16 +118,13 @@ class PathSentences:
 
     def decide(self, corner, d0: Fraction, d1: Fraction, a: dict, s: dict):
         """(verdict, method, reason, counterexample or None) on the piece d in (d0, d1]."""
-        try:
+        try:     # beta in (d, eps) and the cells' closed forms, or why not (the same refusal for both)
             beta = beta_in_d(self.claim, self.gamma, self.decider.kappa)
-        except NotBuilt as exc:
-            return UNDECIDED, "none", f"a sentence in (d, eps) remains: {exc}", None
-        av, sv = [a[n] for n in self.names], [s[n] for n in self.names]
-        ends = [(av[i] + sv[i] * d0, av[i] + sv[i] * d1) for i in range(len(av))]
-        bounds = [(min(x, y), max(x, y)) for x, y in ends]
-        paths = self.decider.symbolic_paths()
-        key = tuple(self.region.det[n] for n in paths.output_names)
-        try:
+            av, sv = [a[n] for n in self.names], [s[n] for n in self.names]
+            ends = [(av[i] + sv[i] * d0, av[i] + sv[i] * d1) for i in range(len(av))]
+            bounds = [(min(x, y), max(x, y)) for x, y in ends]
+            paths = self.decider.symbolic_paths()
+            key = tuple(self.region.det[n] for n in paths.output_names)
             pieces = correct_pieces(paths, key, self.region.det, self.gamma, bounds) if key in paths.paths else []
         except NotBuilt as exc:
             return UNDECIDED, "none", f"a sentence in (d, eps) remains: {exc}", None

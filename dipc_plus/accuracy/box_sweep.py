@@ -28,7 +28,7 @@ from dipc_plus.accuracy import argmax_box
 from dipc_plus.accuracy.sweep_result import SweepResult
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.accuracy.box import (CLOSURE, FIXED, HOMOGENEOUS, UNDECIDED, VERIFIED, BoxDecider,
-                                    Region, decide_box, det_regions_by_shape, misses_box)
+                                    Region, decide_box, det_regions_by_shape, region_share)
 from dipc_plus.accuracy.polyhedral import PolyRegion
 from dipc_plus.accuracy.box_reduction import gammas_of, x_interval
 from dipc_plus.accuracy.result import AccuracyResult
@@ -93,10 +93,9 @@ def piece_ratios(claim: AccuracyClaim, decider: BoxDecider, two_variable: list |
         raise NotCheap("a det region is neither a box nor one convex polyhedron")
     if decider.monotone.reals_out:
         raise NotCheap("real outputs: P[error] has a factor in eps alone (no sentence in one variable)")
-    low = Fraction(0) if claim.alpha == "dd" else Fraction(claim.alpha)
     gammas, out = [Fraction(g) for g in gammas_of(claim)], []
     for whole in boxes + polys:
-        if isinstance(whole, Region) and misses_box(bounds, whole):
+        if isinstance(whole, Region) and region_share(bounds, whole) == 0:
             continue                   # the claim applies to no input of the box on this region
         pieces = whole.cover(bounds) if isinstance(whole, UnionRegion) else [whole]
         if isinstance(pieces, str):
@@ -107,22 +106,18 @@ def piece_ratios(claim: AccuracyClaim, decider: BoxDecider, two_variable: list |
                 continue               # every output within distance 1: no error, no ratio
             atoms = decider.monotone.output(region.det)
             corner = worst_point_path(decider, region, atoms)
-            if corner.dmax <= low:
-                continue               # the claim applies nowhere on this region
 
             def ratio(u, alpha, kind, piece, dd_exact=True):
                 return PieceRatio(program, u, alpha, g, ExpFrac.of(claim.beta_at(alpha, g)),
                                   decider.p_error(region.det, u), kind, region.condition, region.det, piece,
                                   dd_exact)
-            if claim.alpha != "dd":
-                closure = getattr(corner, "worst", corner.at)(low)
-                if closure is None:
-                    raise NotCheap("no worst point of the polyhedral region at d = alpha")
-                out.append((ratio(closure, low, CLOSURE, f"d = {fmt_q(low)}", exact), I))
-                continue
-            for kind, d0, d1, a, s in decider.piece_sentences(corner, atoms, claim.beta_of_alpha_eps(g)):
+            for kind, d0, d1, a, s in decider.corner_sentences(corner, atoms, g):   # none: dd <= alpha here
                 piece = f"d in ({fmt_q(d0)}, {fmt_q(d1)}]"
-                if kind == FIXED:
+                if kind == CLOSURE:
+                    if a is None:
+                        raise NotCheap("no worst point of the polyhedral region at d = alpha")
+                    out.append((ratio(a, d1, CLOSURE, f"d = {fmt_q(d1)}", exact), I))
+                elif kind == FIXED:
                     out.append((ratio(a, d1, FIXED, piece), I))
                 elif kind == HOMOGENEOUS:
                     out.append((ratio({n: a[n] + s[n] for n in a}, Fraction(1), HOMOGENEOUS, piece,
@@ -166,23 +161,19 @@ def argmax_ratios(claim: AccuracyClaim, max_states=None) -> list:
     beta(1, x)/P_err(x, w(1)) over x = eps*d (w(d) has dd = d, a point of the box), or at a
     numeric alpha beta/P_err(w(alpha)) over eps."""
     box = argmax_box.ArgmaxBox(claim, 1, max_states)
-    program, I = claim.program, claim.eps
-    gammas = gammas_of(claim)
     out = []
-    for g in map(Fraction, gammas):
-        if g >= 1 or box.dmax == 0 or (claim.alpha != "dd" and box.dmax <= claim.alpha):
+    for g in map(Fraction, gammas_of(claim)):
+        found = None if g >= 1 else box.sentence(g)
+        if found is None:
             continue                   # no error, or the claim applies nowhere in the box
         if claim.alpha == "dd" and not claim.beta_of_alpha_eps(g):
             raise NotCheap("beta is not a function of alpha*eps")
-        alpha = Fraction(1) if claim.alpha == "dd" else Fraction(claim.alpha)
-        u = box.worst(alpha)
-        beta, p_err = ExpFrac.of(claim.beta_at(alpha, g)), box.checker.p_error(u, g)
-        if claim.alpha == "dd":
-            kind, piece, X = HOMOGENEOUS, f"d in (0, {fmt_q(box.dmax)}]", x_interval(I, Fraction(0), box.dmax)
-        else:
-            kind, piece, X = CLOSURE, f"d = {fmt_q(alpha)}", I
+        alpha, u, p_err, X = found
+        kind, piece = ((HOMOGENEOUS, f"d in (0, {fmt_q(box.dmax)}]") if claim.alpha == "dd"
+                       else (CLOSURE, f"d = {fmt_q(alpha)}"))
+        beta = ExpFrac.of(claim.beta_at(alpha, g))
         for i in range(1, len(box.scores) + 1):   # the same ratio on every region (iid noises)
-            out.append((PieceRatio(program, u, alpha, g, beta, p_err, kind, box.condition(i),
+            out.append((PieceRatio(claim.program, u, alpha, g, beta, p_err, kind, box.condition(i),
                                    box.det_of(i), piece), X))
     return out
 
@@ -220,7 +211,7 @@ def box_kappa_star(claim: AccuracyClaim, digits: int = DEFAULT_DIGITS, max_state
     pool, by_region = CandidatePool(), {}
     for rep, interval in ratios:
         key = (rep.condition, rep.gamma)
-        region_pool, kinds = by_region.setdefault(key, (CandidatePool(), set()))
+        region_pool, kinds, _ = by_region.setdefault(key, (CandidatePool(), set(), rep.det))
         kinds.add(rep.kind if rep.dd_exact else "dd >= d")
         if not rep.p_error.is_zero():
             found = [c for c in candidates(rep, interval) if not c.infinite]
@@ -233,9 +224,8 @@ def box_kappa_star(claim: AccuracyClaim, digits: int = DEFAULT_DIGITS, max_state
     exact_over_box = star.infinite or (star.at.report.kind == HOMOGENEOUS and star.at.report.dd_exact
                                        and star.ties == 0) or \
         all(rep.kind == HOMOGENEOUS and rep.dd_exact for rep, _ in ratios)
-    dets = {(rep.condition, rep.gamma): rep.det for rep, _ in ratios}
-    regions = [RegionStar(cond, dets[(cond, g)], g, kappa_star_of(region_pool, digits), kinds == {HOMOGENEOUS})
-               for (cond, g), (region_pool, kinds) in by_region.items()]
+    regions = [RegionStar(cond, det, g, kappa_star_of(region_pool, digits), kinds == {HOMOGENEOUS})
+               for (cond, g), (region_pool, kinds, det) in by_region.items()]
     regions.sort(key=lambda r: (r.star.lo, r.star.hi))
     return star, exact_over_box, regions
 

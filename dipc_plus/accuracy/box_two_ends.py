@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dipc_plus.accuracy.box_reduction import NOT_APPLICABLE, UNDECIDED, VERIFIED, within_one
+from dipc_plus.accuracy.box_reduction import NOT_APPLICABLE, UNDECIDED, VERIFIED
 from dipc_plus.accuracy.report import REFUTED
 
 METHOD = "both ends of the region, certified decision (reference mode)"
@@ -39,9 +39,8 @@ class TwoEnds:
         (self.varying,) = varying_inputs(decider.claim)
 
     def region(self, region, gamma: Fraction):
-        """(verdict, method, reason, counterexample or None) on one box-shaped det region."""
-        if (trivial := within_one(self.decider.claim, gamma)) is not None:
-            return trivial
+        """(verdict, method, reason, counterexample or None) on one box-shaped det region (gamma < 1 or
+        an output distance other than zero-one: `BoxDecider.region_by_shape` answers gamma >= 1 first)."""
         if self.monotone.reals_out:
             return UNDECIDED, "none", "reference mode: both ends are decided for zero-one outputs only", None
         atoms = self.monotone.output(region.det)
@@ -65,13 +64,10 @@ class TwoEnds:
         return VERIFIED, f"both ends: {', '.join(sorted(set(methods)))}", "", None
 
     def fixed_room(self, region):
-        """The distance from the fixed inputs to the region's facets across them (None: no such facet)."""
-        room = []
-        for n, (c, _) in self.bounds.items():
-            if n != self.varying:
-                lo, hi = region.box.ends(n)
-                room += [c - lo] if lo is not None else []
-                room += [hi - c] if hi is not None else []
+        """The distance from the fixed inputs to the region's facets across them (None: no such facet):
+        the least of `Region.limits` at each fixed value c (its (hi - lo)/2 is never below c - lo or
+        hi - c, so it does not change the least)."""
+        room = [d for n, (c, _) in self.bounds.items() if n != self.varying for d in region.limits(n, c, c)]
         return min(room) if room else None
 
     def plateau(self, region, room) -> str | None:

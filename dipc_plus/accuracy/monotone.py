@@ -44,8 +44,10 @@ NOISE = "~noise"   # noise symbols are named NOISE + number; no program variable
 class NotReducible(UserError):
     """A precondition of the corner reduction that could not be proved: `check` names it."""
 
+    reduction = "corner reduction"     # the message's first words (a subclass names its own reduction)
+
     def __init__(self, check: str, message: str, **kw):
-        super().__init__(f"corner reduction, check '{check}': {message}", **kw)
+        super().__init__(f"{self.reduction}, check '{check}': {message}", **kw)
         self.check = check
 
 
@@ -150,14 +152,10 @@ class Monotonicity(Domain):
     def split(self, st: PathState, form: LinForm, op: str) -> list:
         """(truth, half-spaces then) of 'form op 0' for each way it can come out; form = 0 keeps
         both orientations, so both signs."""
-        neg = form.scale(-1)
-        both = (form, neg)
-        atoms = st.facts
-        return {
-            "<": [(True, atoms + (neg,)), (False, atoms + (form,))],
-            "<=": [(True, atoms + (neg,)), (False, atoms + (form,))],
-            ">": [(True, atoms + (form,)), (False, atoms + (neg,))],
-            ">=": [(True, atoms + (form,)), (False, atoms + (neg,))],
-            "==": [(True, atoms + both), (False, atoms + (form,)), (False, atoms + (neg,))],
-            "!=": [(True, atoms + (form,)), (True, atoms + (neg,)), (False, atoms + both)],
-        }[op]
+        neg, atoms = form.scale(-1), st.facts
+        if op == "==":
+            return [(True, atoms + (form, neg)), (False, atoms + (form,)), (False, atoms + (neg,))]
+        if op == "!=":
+            return [(True, atoms + (form,)), (True, atoms + (neg,)), (False, atoms + (form, neg))]
+        holds, fails = (form, neg) if op in (">", ">=") else (neg, form)
+        return [(True, atoms + (holds,)), (False, atoms + (fails,))]
