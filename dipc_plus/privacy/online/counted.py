@@ -17,9 +17,8 @@ from dataclasses import dataclass
 
 from dipc_plus.errors import UserError
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.instructions import assigned, own_reads
+from dipc_plus.semantics.instructions import assigned, contains_exit, own_reads
 from dipc_plus.semantics.post_processing import derived_tail
-from dipc_plus.semantics.structure import contains_exit
 
 RULE = ("an output computed after the loop over the queries must be a finite value (a count, a score, an index) "
         "computed from the per-step arrays alone, by assignments and ifs")
