@@ -24,7 +24,8 @@ from dipc_plus.semantics.symbolic_size import cells_at_least
 from dipc_plus.semantics.values import show_value
 from dipc_plus.exact.convert import fmt_q
 
-__all__ = ["SymbolicDistribution", "symbolic_distribution", "bind_finite_inputs", "box_bounds", "box_cell", "cell_text"]
+__all__ = ["SymbolicDistribution", "symbolic_distribution", "path_pieces", "bind_finite_inputs", "box_bounds", "box_cell",
+           "cell_text"]
 
 
 def symbolic_distribution(program: ir.Program, box: dict, finite_inputs: dict | None = None,
@@ -106,6 +107,26 @@ def box_cell(bounds: list) -> Cell:
     return Cell(p, cons)
 
 
+def path_pieces(atom_sets, noises: dict, ids: dict, root: Cell, max_cells: int, on_cell=None,
+                too_many=None) -> list:
+    """[Piece] of the sum over `atom_sets` of P[the set's atoms] on the cells of `root` (`ids`: symbol
+    id -> coordinate), the one way the symbolic routes turn paths into a piecewise closed form.
+    More than `max_cells` cells raises `too_many()` (a ResourceLimit worded by the caller) when
+    given, else piecewise's ValueError."""
+    def compute(cell):
+        total = SymbolicForm(cell.p, {})
+        for atoms in atom_sets:
+            total = total + probability_of_set(atoms, noises, ids, cell)
+        return total
+
+    try:
+        return piecewise(compute, root, max_cells, on_cell)
+    except ValueError as exc:
+        if too_many is None or "cells" not in str(exc):
+            raise
+        raise too_many() from None
+
+
 class SymbolicDistribution:
     """Per output value (a tuple of the finite outputs), the pieces of the box with its closed
     form on each (`pieces`, computed on first use).  `at(q)` gives the exact closed forms in eps
@@ -151,24 +172,13 @@ class SymbolicDistribution:
         called before each cell is worked on (progress, the ledger of a guarded run)."""
         found = self._pieces.get(output)
         if found is None:
-            atom_sets = self.paths.paths[output]
-            noises, ids = self.paths.noises, self.paths.input_ids
+            def too_many():
+                return ResourceLimit(f"{self.program.name}: output {self.output_text(output)} needs "
+                                     f"more than {self.max_cells} cells of the box",
+                                     hint=f"use a smaller box or fewer queries; {limits.hint('cells')}; or {HINT}")
 
-            def compute(cell):
-                total = SymbolicForm(cell.p, {})
-                for atoms in atom_sets:
-                    total = total + probability_of_set(atoms, noises, ids, cell)
-                return total
-
-            try:
-                found = piecewise(compute, self.root, self.max_cells, on_cell)
-            except ValueError as exc:
-                if "cells" not in str(exc):
-                    raise
-                raise ResourceLimit(f"{self.program.name}: output {self.output_text(output)} needs "
-                                    f"more than {self.max_cells} cells of the box",
-                                    hint=f"use a smaller box or fewer queries; {limits.hint('cells')}; "
-                                         f"or {HINT}") from None
+            found = path_pieces(self.paths.paths[output], self.paths.noises, self.paths.input_ids,
+                                self.root, self.max_cells, on_cell, too_many)
             self._pieces[output] = found
         return found
 
