@@ -38,7 +38,7 @@ from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import eval_expr
 from dipc_plus.semantics.instructions import reads
 
-__all__ = ["ArgmaxShape", "recognise", "samples_at"]
+__all__ = ["ArgmaxShape", "recognise", "samples_at", "scan"]
 
 
 @dataclass(frozen=True)
@@ -151,10 +151,10 @@ def _const_assign(s, target: str, value: int) -> bool:
 # --------------------------------------------------------------------------- builtin form
 
 
-def _scan(target: str, lins: list, op: str, b: str) -> list:
-    """The statements `frontend.lower` writes for target <- argmax(lins) (op '>') or argmin ('<'),
-    positions NOWHERE; kept in step with Statements.argmax there (a drift only loses the match)."""
-    pos = ir.NOWHERE
+def scan(target: str, lins: list, op: str, b: str | None, pos: ir.Pos = ir.NOWHERE) -> list:
+    """The statements of target <- argmax(lins) (op '>') or argmin ('<'), comparing into the Boolean
+    `b` (unused for one element): `frontend.lower` lowers the call with it and `recognise` rebuilds
+    it to compare, so the two cannot drift apart."""
     out: list = [ir.Assign(target, ir.Const(1), pos)]
     for j in range(2, len(lins) + 1):
         chain: list = [ir.Compare(b, lins[j - 1], op, lins[j - 2], pos)]
@@ -204,7 +204,7 @@ def _builtin(program: ir.Program, out: str, body: tuple) -> ArgmaxShape | None:
             return None
         if set(order) != set(samples) or b in samples or out in samples:
             return None
-        if ir.renamed(tuple(rest)) != tuple(_scan(out, [_var_lin(v) for v in order], op, b)[1:]):
+        if ir.renamed(tuple(rest)) != tuple(scan(out, [_var_lin(v) for v in order], op, b)[1:]):
             return None
     return ArgmaxShape(out, tuple(samples[v] for v in order), op == "<", "builtin")
 
