@@ -37,6 +37,7 @@ from dipc_plus.exact import noises
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import eval_expr
 from dipc_plus.semantics.instructions import reads
+from dipc_plus.semantics.values import plain_number
 
 __all__ = ["ArgmaxShape", "recognise", "samples_at", "scan"]
 
@@ -270,7 +271,7 @@ def _relabelled(program: ir.Program, out: str) -> ArgmaxShape | None:
         labels = tuple(eval_expr(last.expr, {index: j}, program, last.pos) for j in range(1, m + 1))
     except (UserError, ArithmeticError):
         return None
-    labels = tuple(int(v) if isinstance(v, Fraction) and v.denominator == 1 else v for v in labels)
+    labels = tuple(map(plain_number, labels))
     if any(isinstance(v, bool) for v in labels) or len(set(labels)) != m:
         return None     # not injective: two indices would share an output value
     return replace(shape, output=out, labels=labels)

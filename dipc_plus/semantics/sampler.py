@@ -40,6 +40,7 @@ np = lazy_import("numpy")
 from dipc_plus.exact import noises
 from dipc_plus.semantics import evaluate, ir
 from dipc_plus.semantics.instructions import assigned as assigned_in, contains_exit, own_reads, reads
+from dipc_plus.semantics.values import plain_number
 from dipc_plus.semantics.walk import constant_truth
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.samples import UNSET_INT, SampleResult, domain_of
@@ -395,9 +396,7 @@ class Sampler:
             if isinstance(value, (bool, np.bool_)):
                 return int(bool(value))
         elif not isinstance(value, (bool, np.bool_)):
-            if isinstance(value, Fraction) and value.denominator == 1:
-                value = int(value)
-            code = self.code_of[target].get(value)
+            code = self.code_of[target].get(plain_number(value))
             if code is not None:
                 return code
         raise UserError.at(pos, f"value {value!r} is outside the domain {typ} of '{target}'",
