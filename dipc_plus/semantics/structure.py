@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from dataclasses import dataclass
-from fractions import Fraction
 
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import values_equal
@@ -403,14 +402,3 @@ class KernelChain:
                 if set(ab) != set(ba) or any(ab[t] != ba[t] for t in ab):
                     return None
         return SymmetricRun(names, tuple(values))
-
-
-
-
-def value_key(v):
-    """A total order on input values (Booleans, numbers, symbols)."""
-    if isinstance(v, bool):
-        return (0, int(v), "")
-    if isinstance(v, (int, Fraction)):
-        return (1, Fraction(v), "")
-    return (2, 0, str(v))
