@@ -43,12 +43,11 @@ from dipc_plus.semantics.instructions import assigned as assigned_in, contains_e
 from dipc_plus.semantics.values import plain_number
 from dipc_plus.semantics.walk import constant_truth
 from dipc_plus.errors import UserError
-from dipc_plus.semantics.samples import UNSET_INT, SampleResult, domain_of
+from dipc_plus.semantics.samples import UNSET_INT, SampleResult, distinct_rows, domain_of
 
 DEFAULT_CHUNK = 1 << 17          # runs per lockstep batch (bounds memory)
 DEFAULT_MAX_ITERATIONS = 100_000  # guard for `while` loops that (almost) never end
 
-_LOOKUP_LIMIT = 1 << 20  # group keys below this use a lookup table instead of a sort
 
 
 # --------------------------------------------------------------------------- eps and inputs
@@ -352,36 +351,10 @@ class Sampler:
         """Split runs idx by the values of `names`: (the groups' codes, each run's group)."""
         if not names:
             return [()], np.zeros(len(idx), dtype=np.intp)
-        cols = [self._take(self.codes[n], idx) for n in names]
-        radices = [len(self.domains[n]) + 1 for n in names]
-        space = math.prod(radices)
-        if space < (1 << 62):
-            key = cols[0].astype(np.int64) + 1
-            mult = radices[0]
-            for col, radix in zip(cols[1:], radices[1:]):
-                key += (col.astype(np.int64) + 1) * mult
-                mult *= radix
-            if space <= _LOOKUP_LIMIT:
-                present = np.flatnonzero(np.bincount(key, minlength=space))
-                if len(present) == 1:
-                    inverse = np.zeros(len(idx), dtype=np.intp)
-                else:
-                    table = np.empty(space, dtype=np.intp)
-                    table[present] = np.arange(len(present))
-                    inverse = table[key]
-            else:
-                present, inverse = np.unique(key, return_inverse=True)
-            keys = []
-            for k in present.tolist():
-                codes = []
-                for radix in radices:
-                    codes.append(k % radix - 1)
-                    k //= radix
-                keys.append(tuple(codes))
-        else:
-            rows, inverse = np.unique(np.stack(cols, axis=1), axis=0, return_inverse=True)
-            keys = [tuple(r) for r in rows.tolist()]
-        inverse = np.asarray(inverse).reshape(-1)
+        # codes run from -1 (unassigned): shifted by one for `distinct_rows`
+        cols = [self._take(self.codes[n], idx).astype(np.int64) + 1 for n in names]
+        rows, inverse, _ = distinct_rows(cols, [len(self.domains[n]) + 1 for n in names])
+        keys = [tuple(code - 1 for code in row) for row in rows]
         for codes in keys:
             for name, code in zip(names, codes):
                 if code < 0:
