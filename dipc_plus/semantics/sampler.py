@@ -215,7 +215,8 @@ class Sampler:
     def _assign(self, stmt: ir.Assign, idx: np.ndarray) -> None:
         target = stmt.target
         if target in self.codes:
-            self.codes[target][idx] = self._assigned_codes(stmt, idx)
+            self.codes[target][idx] = self._per_run(
+                stmt, idx, lambda e: self._code(target, evaluate.eval_assign(stmt, e, self.program), stmt.pos), np.int32)
             return
         kind = "real" if target in self.reals else "int"
         lin = stmt.expr if isinstance(stmt.expr, ir.Lin) else ir.Lin(kind, (), stmt.expr)
@@ -375,16 +376,14 @@ class Sampler:
         raise UserError.at(pos, f"value {value!r} is outside the domain {typ} of '{target}'",
                            hint="check the arithmetic feeding this assignment, or widen the declared domain")
 
-    def _assigned_codes(self, stmt: ir.Assign, idx: np.ndarray) -> np.ndarray:
-        table, inverse = self._per_group(
-            stmt, idx, lambda e: self._code(stmt.target, evaluate.eval_assign(stmt, e, self.program), stmt.pos))
-        return np.asarray(table, dtype=np.int32)[inverse]
+    def _per_run(self, stmt, idx: np.ndarray, compute, dtype) -> np.ndarray:
+        """compute(env) once per group of the runs idx (`_per_group`), as one `dtype` value per run."""
+        table, inverse = self._per_group(stmt, idx, compute)
+        return np.asarray(table, dtype=dtype)[inverse]
 
     def _condition(self, stmt, idx: np.ndarray) -> np.ndarray:
         """The truth of an `if` or `while` condition on each run of idx."""
-        table, inverse = self._per_group(
-            stmt, idx, lambda e: evaluate.eval_condition(stmt.cond, e, self.program, stmt.pos))
-        return np.asarray(table, dtype=bool)[inverse]
+        return self._per_run(stmt, idx, lambda e: evaluate.eval_condition(stmt.cond, e, self.program, stmt.pos), bool)
 
     def _lin_parts(self, node, lin: ir.Lin, env: dict):
         """({state variable: exact coefficient}, exact constant) of a linear form in one group.
