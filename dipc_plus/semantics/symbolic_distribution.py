@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.exact.constraints import probability as probability_of_set
-from dipc_plus.exact.cells import Cell, primitive
+from dipc_plus.exact.cells import Cell, box_of
 from dipc_plus.exact.piecewise import Piece, piecewise
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.execution import limits
@@ -24,8 +24,7 @@ from dipc_plus.semantics.symbolic_size import cells_at_least
 from dipc_plus.semantics.values import show_value
 from dipc_plus.exact.convert import fmt_q
 
-__all__ = ["SymbolicDistribution", "symbolic_distribution", "path_pieces", "bind_finite_inputs", "box_bounds", "box_cell",
-           "cell_text"]
+__all__ = ["SymbolicDistribution", "symbolic_distribution", "path_pieces", "bind_finite_inputs", "box_bounds", "cell_text"]
 
 
 def symbolic_distribution(program: ir.Program, box: dict, finite_inputs: dict | None = None,
@@ -94,19 +93,6 @@ def box_bounds(program: ir.Program, box: dict, real_inputs: list) -> list:
     return [flat[n] for n in real_inputs]
 
 
-def box_cell(bounds: list) -> Cell:
-    """The closed box prod [lo_i, hi_i] as a cell (lo = hi gives an equality)."""
-    p = len(bounds)
-    cons = []
-    for i, (lo, hi) in enumerate(bounds):
-        up = [Fraction(0)] * (p + 1)
-        up[i], up[-1] = Fraction(1), -hi
-        down = [Fraction(0)] * (p + 1)
-        down[i], down[-1] = Fraction(-1), lo
-        cons += [(primitive(up), "<="), (primitive(down), "<=")]
-    return Cell(p, cons)
-
-
 def path_pieces(atom_sets, noises: dict, ids: dict, root: Cell, max_cells: int, on_cell=None,
                 too_many=None) -> list:
     """[Piece] of the sum over `atom_sets` of P[the set's atoms] on the cells of `root` (`ids`: symbol
@@ -136,7 +122,7 @@ class SymbolicDistribution:
         self.paths = paths
         self.program = paths.program
         self.bounds = bounds
-        self.root = box_cell(bounds)
+        self.root = box_of(bounds)
         self.max_cells = limits.get("cells") if max_cells is None else max_cells
         self._pieces: dict = {}
         self._least: dict | None = None
