@@ -19,6 +19,7 @@ from dipc_plus.exact.piecewise import Piece, piecewise
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.execution import limits
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.inputs import coerce, input_elements
 from dipc_plus.semantics.symbolic_chain import HINT, SymbolicPaths, symbolic_paths
 from dipc_plus.semantics.symbolic_size import cells_at_least
 from dipc_plus.semantics.values import show_value
@@ -46,11 +47,10 @@ def symbolic_distribution(program: ir.Program, box: dict, finite_inputs: dict | 
 def bind_finite_inputs(program: ir.Program, given: dict) -> dict:
     """The Bool/DOM inputs given as the user writes them ({'x': true, 'r': [1, 2]}) -> flat checked
     values; a real input given a value is refused (it is a symbol: give it a box)."""
-    from dipc_plus.semantics.inputs import coerce
     types = dict(program.inputs)
     out: dict = {}
     for name, value in given.items():
-        elems = input_elements(program, name, "--input")
+        elems = named_inputs(program, name, "--input")
         values = value if isinstance(value, list) and name not in types else [value]
         if len(values) != len(elems):
             raise UserError(f"--input {name}: {len(elems)} values needed, {len(values)} given")
@@ -62,11 +62,10 @@ def bind_finite_inputs(program: ir.Program, given: dict) -> dict:
     return out
 
 
-def input_elements(program: ir.Program, name: str, option: str) -> list:
+def named_inputs(program: ir.Program, name: str, option: str) -> list:
     """The flat inputs `name` stands for (itself, or its array's elements); `option` starts the error."""
-    types = dict(program.inputs)
-    elems = [name] if name in types else program.arrays.get(name)
-    if elems is None or any(e not in types for e in elems):
+    elems = input_elements(program, name)
+    if elems is None:
         raise UserError(f"{option} {name}: '{name}' is not an input of {program.name}",
                         hint=f"its inputs are {', '.join(program.input_names())}")
     return elems
@@ -77,7 +76,7 @@ def box_bounds(program: ir.Program, box: dict, real_inputs: list) -> list:
     types = dict(program.inputs)
     flat: dict = {}
     for name, pair in box.items():
-        for e in input_elements(program, name, "--box"):
+        for e in named_inputs(program, name, "--box"):
             if not isinstance(types[e], ir.RealT):
                 raise UserError(f"--box {name}: '{e}' is a {types[e]} input, not a real one",
                                 hint=f"give a finite input with --input {name}=...; {HINT}")
