@@ -16,21 +16,14 @@ from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import values_equal
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
 from dipc_plus.exact.expoly import mul, ExpFrac
-from dipc_plus.semantics.instructions import assigned, compile_program, contains_exit, contains_while, liveness, own_reads
+from dipc_plus.semantics.instructions import (assigned, compile_program, contains_exit, contains_while, liveness,
+                                              stmts_read)
 from dipc_plus.semantics.distribution import distribution_of_chain
 
 HALT = "__halted"
 
 
 # --------------------------------------------------------------------------- reads and writes
-
-
-def stmts_read(stmts) -> set:
-    """Every variable some of `stmts` may read (nested statements included)."""
-    out: set = set()
-    for t in ir.statements(stmts):
-        out |= own_reads(t)
-    return out
 
 
 def must_write(s) -> set:
