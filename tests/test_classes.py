@@ -17,7 +17,8 @@ from dipc_plus.accuracy.classes import (CLASS_PATH, CLASSES_ENV, POINT_PATH, REL
                                         InputClasses)
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.distances import LinfOutput, ZeroOneOutput
-from dipc_plus.semantics.output_support import NotSymbolic, output_support
+from dipc_plus.semantics.output_support import output_support
+from dipc_plus.semantics.symbolic_chain import NotSymbolic
 from online_programs import random_spec, render
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.commands.merge import without_timing

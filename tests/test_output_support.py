@@ -13,7 +13,8 @@ from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.frontend.load import load_program, parse_program
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import bind, output_distribution
-from dipc_plus.semantics.output_support import NotSymbolic, output_support
+from dipc_plus.semantics.output_support import output_support
+from dipc_plus.semantics.symbolic_chain import NotSymbolic
 from conftest import PROGRAMS
 from online_programs import random_spec, render
 

@@ -21,7 +21,7 @@ from dipc_plus.privacy.dp.check import check_dp
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import bind, output_distribution
 from dipc_plus.semantics.output_monotone import DOWN, UP, output_directions
-from dipc_plus.semantics.output_support import NotSymbolic
+from dipc_plus.semantics.symbolic_chain import NotSymbolic
 from conftest import THEORIES
 from online_programs import claim_text, random_spec, render
 

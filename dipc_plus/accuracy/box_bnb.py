@@ -19,13 +19,11 @@ from fractions import Fraction
 
 from dipc_plus.decision.two_variable import (REFUTED, UNDECIDED, VERIFIED, ExpPoly2, decide_two_variable,
                                              describe)
+from dipc_plus.exact.cells import box_of
 from dipc_plus.exact.convert import fmt_q
-from dipc_plus.exact.constraints import probability as probability_of_set
 from dipc_plus.exact.linear import LinForm, atom
-from dipc_plus.exact.piecewise import piecewise
-from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.execution import limits
-from dipc_plus.semantics.symbolic_distribution import SymbolicDistribution, box_cell
+from dipc_plus.semantics.symbolic_distribution import SymbolicDistribution, path_pieces
 
 
 class NotBuilt(Exception):
@@ -190,12 +188,7 @@ def correct_pieces(paths, key, det: dict, gamma: Fraction, bounds: list) -> list
         if possible:
             sets.append(frozenset(atoms) | frozenset(extra))
 
-    def compute(cell):
-        total = SymbolicForm(cell.p, {})
-        for atoms in sets:
-            total = total + probability_of_set(atoms, paths.noises, paths.input_ids, cell)
-        return total
-    return piecewise(compute, box_cell(bounds), limits.get("cells"))
+    return path_pieces(sets, paths.noises, paths.input_ids, box_of(bounds), limits.get("cells"))
 
 
 def _covers(spans: list, d0: Fraction, d1: Fraction) -> bool:

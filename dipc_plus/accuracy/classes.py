@@ -25,7 +25,8 @@ from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.argmax import recognise, samples_at
 from dipc_plus.semantics.distribution import Distribution, Entry, Outcome, bind, distribution_of_argmax
-from dipc_plus.semantics.output_support import NotSymbolic, OutputSupport, output_support
+from dipc_plus.semantics.output_support import OutputSupport, output_support
+from dipc_plus.semantics.symbolic_chain import NotSymbolic
 
 CLASSES_ENV = "DIPC_CLASSES"
 MAX_ORBITS = 4096      # orbit representatives remembered (least recently used dropped)

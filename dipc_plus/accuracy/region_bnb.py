@@ -39,11 +39,11 @@ from dipc_plus.accuracy.polyhedral import PolyRegion
 from dipc_plus.accuracy.union_regions import UnionRegion
 from dipc_plus.decision.box_enclosure import cell_may_meet, linear_range, q_ball, tail_factor
 from dipc_plus.decision.certified import CertificationError, hull, lower_bound, working_precision
+from dipc_plus.exact.cells import box_of
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.piecewise import Piece
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.execution import limits
-from dipc_plus.semantics.symbolic_distribution import box_cell
 
 METHOD = "certified branch-and-bound over (input, eps)"
 TAIL_START = Fraction(8)    # an unbounded eps: [lo, max(TAIL_START, 2 lo)] compact, the rest a tail
@@ -174,7 +174,7 @@ class RegionBnB:
             raise NotBuilt("the symbolic engine's inputs are not the box's")
         key = tuple(self.region.det[n] for n in paths.output_names)
         if key not in paths.paths:
-            return [Piece(box_cell(bounds), SymbolicForm(len(self.names), {}))]
+            return [Piece(box_of(bounds), SymbolicForm(len(self.names), {}))]
         return correct_pieces(paths, key, self.region.det, self.gamma, bounds)
 
     def inputs_read(self) -> set:

@@ -45,6 +45,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.frontend.scope import did_you_mean
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
+from dipc_plus.semantics.inputs import input_elements
 from dipc_plus.semantics.values import freeze_env, show_env
 
 TOP_KEYS = ("program", "accuracy", "privacy")
@@ -566,13 +567,6 @@ def step_hint(name: str, program: ir.Program, table: str) -> str | None:
     first = names_in_words(program.inputs).split(", ")[0] or "q"
     return (f"step is a key of [{table}] beside grid, not inside it: write grid = {{ {first} "
             f"= [-1, 1] }} and, on the next line, step = \"1/2\"")
-
-
-def input_elements(program: ir.Program, name: str) -> list | None:
-    """The flat inputs an input name stands for (an array's elements, or itself); None if it names none."""
-    types = dict(program.inputs)
-    elems = program.arrays.get(name, [name] if name in types else None)
-    return None if elems is None or not all(e in types for e in elems) else elems
 
 
 def output_elements(program: ir.Program, name: str) -> list | None:

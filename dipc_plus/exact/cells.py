@@ -361,13 +361,22 @@ def box(p: int, lo=-1, hi=1) -> Cell:
     >>> box(2, 0, 1).describe()
     '-1*q0 <= 0 and -1*q1 <= 0 and q1 <= 1 and q0 <= 1'
     """
+    return box_of([(lo, hi)] * p)
+
+
+def box_of(bounds: list) -> Cell:
+    """The closed box prod [lo_i, hi_i], from [(lo, hi)] per coordinate, as a cell (lo = hi fixes
+    the coordinate).
+
+    >>> box_of([(0, 1), (2, 2)]).describe()
+    '-1*q0 <= 0 and -1*q1 <= -2 and q1 <= 2 and q0 <= 1'
+    """
+    p = len(bounds)
     cons = []
-    for i in range(p):
+    for i, (lo, hi) in enumerate(bounds):
         up = [0] * (p + 1)
-        up[i] = 1
-        up[-1] = -hi
+        up[i], up[-1] = 1, -hi
         down = [0] * (p + 1)
-        down[i] = -1
-        down[-1] = lo
+        down[i], down[-1] = -1, lo
         cons += [(primitive(up), "<="), (primitive(down), "<=")]
     return Cell(p, cons)

@@ -11,10 +11,10 @@ from fractions import Fraction
 
 from dipc_plus.semantics import ir
 from dipc_plus.errors import UserError
-from dipc_plus.frontend.scope import norm_number
+from dipc_plus.semantics.values import plain_number
 
 def const(value) -> ir.Const:
-    return ir.Const(norm_number(value))
+    return ir.Const(plain_number(value))
 
 
 def num_const(e: ir.Expr):

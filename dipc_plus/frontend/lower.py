@@ -21,13 +21,13 @@ from pathlib import Path
 
 from dipc_plus.exact import noises
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.argmax import scan as argmax_scan
 from dipc_plus.frontend import surface as S
 from dipc_plus.frontend.checks import check_flow
 from dipc_plus.frontend.consteval import rate_multiple
 from dipc_plus.frontend.declare import declare, uses_rate
 from dipc_plus.errors import UserError
 from dipc_plus.frontend.exprs import Lowerer, is_numeric, symbols_of
-from dipc_plus.frontend.fold import const
 from dipc_plus.frontend.infer import infer_locals
 from dipc_plus.frontend.scope import Scope, did_you_mean, type_words
 from dipc_plus.frontend.unroll import flatten
@@ -256,19 +256,8 @@ class _Statements:
                                hint="integers (DLap samples) and reals (Lap samples, real inputs) never mix")
         kind = kinds.pop()
         lins = [lw.as_lin(v, kind, node, f"argument of {call.fn}") for node, v in args]
-        op = ">" if call.fn == "argmax" else "<"
-        out: list = [ir.Assign(target, const(1), pos)]
-        if n == 1:
-            return out
-        b = self.fresh()
-        for j in range(2, n + 1):
-            # compare element j with the current best, which is one of 1..j-1
-            chain: list = [ir.Compare(b, lins[j - 1], op, lins[j - 2], pos)]
-            for k in range(j - 2, 0, -1):
-                chain = [ir.If(ir.Binary("==", ir.Var(target), const(k)),
-                               (ir.Compare(b, lins[j - 1], op, lins[k - 1], pos),), tuple(chain), pos)]
-            out.extend(chain)
-            out.append(ir.If(ir.Var(b), (ir.Assign(target, const(j), pos),), (), pos))
+        b = self.fresh() if n > 1 else None    # the comparisons' Boolean, from two elements on
+        out = argmax_scan(target, lins, ">" if call.fn == "argmax" else "<", b, pos)
         self.in_use.discard(b)
         return out
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from dipc_plus.semantics import ir
 from dipc_plus.frontend import surface as S
@@ -66,10 +65,3 @@ def type_words(typ: ir.Type) -> str:
     if isinstance(typ, ir.DomT):
         return f"of domain {typ}"
     return {"BoolT": "bool", "IntT": "int", "RealT": "real", "RatT": "rational"}.get(type(typ).__name__, str(typ))
-
-
-def norm_number(value):
-    """Integral rationals as int, so constants print and compare as the user wrote them."""
-    if isinstance(value, Fraction) and value.denominator == 1:
-        return int(value)
-    return value

@@ -37,8 +37,9 @@ from dipc_plus.exact import noises
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import eval_expr
 from dipc_plus.semantics.instructions import reads
+from dipc_plus.semantics.values import plain_number
 
-__all__ = ["ArgmaxShape", "recognise", "samples_at"]
+__all__ = ["ArgmaxShape", "recognise", "samples_at", "scan"]
 
 
 @dataclass(frozen=True)
@@ -151,10 +152,10 @@ def _const_assign(s, target: str, value: int) -> bool:
 # --------------------------------------------------------------------------- builtin form
 
 
-def _scan(target: str, lins: list, op: str, b: str) -> list:
-    """The statements `frontend.lower` writes for target <- argmax(lins) (op '>') or argmin ('<'),
-    positions NOWHERE; kept in step with Statements.argmax there (a drift only loses the match)."""
-    pos = ir.NOWHERE
+def scan(target: str, lins: list, op: str, b: str | None, pos: ir.Pos = ir.NOWHERE) -> list:
+    """The statements of target <- argmax(lins) (op '>') or argmin ('<'), comparing into the Boolean
+    `b` (unused for one element): `frontend.lower` lowers the call with it and `recognise` rebuilds
+    it to compare, so the two cannot drift apart."""
     out: list = [ir.Assign(target, ir.Const(1), pos)]
     for j in range(2, len(lins) + 1):
         chain: list = [ir.Compare(b, lins[j - 1], op, lins[j - 2], pos)]
@@ -204,7 +205,7 @@ def _builtin(program: ir.Program, out: str, body: tuple) -> ArgmaxShape | None:
             return None
         if set(order) != set(samples) or b in samples or out in samples:
             return None
-        if ir.renamed(tuple(rest)) != tuple(_scan(out, [_var_lin(v) for v in order], op, b)[1:]):
+        if ir.renamed(tuple(rest)) != tuple(scan(out, [_var_lin(v) for v in order], op, b)[1:]):
             return None
     return ArgmaxShape(out, tuple(samples[v] for v in order), op == "<", "builtin")
 
@@ -270,7 +271,7 @@ def _relabelled(program: ir.Program, out: str) -> ArgmaxShape | None:
         labels = tuple(eval_expr(last.expr, {index: j}, program, last.pos) for j in range(1, m + 1))
     except (UserError, ArithmeticError):
         return None
-    labels = tuple(int(v) if isinstance(v, Fraction) and v.denominator == 1 else v for v in labels)
+    labels = tuple(map(plain_number, labels))
     if any(isinstance(v, bool) for v in labels) or len(set(labels)) != m:
         return None     # not injective: two indices would share an output value
     return replace(shape, output=out, labels=labels)

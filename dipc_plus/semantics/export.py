@@ -25,9 +25,8 @@ from fractions import Fraction
 from math import lcm
 
 from dipc_plus.exact.convert import fmt_q, signed_sum
-from dipc_plus.semantics.values import show_value
+from dipc_plus.semantics.values import show_value, value_key
 from dipc_plus.semantics.dtmc import DTMC, EXIT
-from dipc_plus.semantics.structure import value_key
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import LinForm
 

@@ -15,6 +15,7 @@ import re
 from fractions import Fraction
 
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.values import plain_number
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 
@@ -159,7 +160,7 @@ def coerce(value: object, typ: ir.Type, where: str) -> object:
             return value
         raise UserError(f"{where} is bool: '{value}' is not true or false", hint="write true or false")
     if isinstance(typ, ir.DomT):
-        candidate = int(value) if isinstance(value, Fraction) and value.denominator == 1 else value
+        candidate = plain_number(value)
         if candidate in typ.values and not isinstance(candidate, bool):
             return candidate
         raise UserError(f"{where} has domain {typ}: '{value}' is not in it",
@@ -169,6 +170,13 @@ def coerce(value: object, typ: ir.Type, where: str) -> object:
             return int(value)
         raise UserError(f"{where} is an integer: '{value}' is not", hint="write e.g. 3")
     raise UserError(f"{where}: inputs of type {typ} are not supported")
+
+
+def input_elements(program: ir.Program, name: str) -> list | None:
+    """The flat inputs an input name stands for (an array's elements, or itself); None if it names none."""
+    types = dict(program.inputs)
+    elems = program.arrays.get(name, [name] if name in types else None)
+    return None if elems is None or not all(e in types for e in elems) else elems
 
 
 def bind_inputs(program: ir.Program, given: dict[str, object]) -> dict[str, object]:

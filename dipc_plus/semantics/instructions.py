@@ -119,6 +119,14 @@ def own_reads(s, terms: bool = True) -> set:
     return set()
 
 
+def stmts_read(stmts) -> set:
+    """Every variable some of `stmts` may read (nested statements included)."""
+    out: set = set()
+    for t in ir.statements(stmts):
+        out |= own_reads(t)
+    return out
+
+
 def _uses_defs(instr: Instr, outputs: frozenset) -> tuple[set, set]:
     if instr.op in ("assign", "sample", "compare"):
         return own_reads(instr.stmt), {instr.stmt.target}

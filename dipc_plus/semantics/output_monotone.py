@@ -19,7 +19,7 @@ from __future__ import annotations
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.symbolic_chain import DEFAULT_MAX_PATHS, NotSymbolic, symbolic_paths
 
-__all__ = ["output_directions", "NotSymbolic", "UP", "DOWN"]
+__all__ = ["output_directions", "UP", "DOWN"]
 
 UP = 1      # P[o] is non-decreasing in the input
 DOWN = -1   # P[o] is non-increasing in the input

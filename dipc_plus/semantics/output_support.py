@@ -22,7 +22,7 @@ from typing import Mapping
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.symbolic_chain import DEFAULT_MAX_PATHS, NotSymbolic, symbolic_paths
 
-__all__ = ["OutputSupport", "output_support", "NotSymbolic"]
+__all__ = ["OutputSupport", "output_support"]
 
 
 @dataclass(repr=False, eq=False)

@@ -30,12 +30,12 @@ from fractions import Fraction
 from flint import fmpq, fmpq_poly
 
 from dipc_plus.errors import ResourceLimit
-from dipc_plus.exact.constraints import probability as probability_of_set
 from dipc_plus.exact.cells import Cell
 from dipc_plus.exact.linear import Atom, LinForm
-from dipc_plus.exact.piecewise import Piece, piecewise
+from dipc_plus.exact.piecewise import Piece
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.semantics.symbolic_chain import SymbolicPaths
+from dipc_plus.semantics.symbolic_distribution import path_pieces
 
 __all__ = ["RealOutcome", "OutcomeDensity", "real_output_densities", "derivative", "substitute_inputs"]
 
@@ -120,20 +120,9 @@ def real_output_densities(paths: SymbolicPaths, u: list, max_cells: int = 10_000
     out = {}
     for outcome, atom_sets in groups.items():
         k = len(outcome.released)
-        w_ids = {top + j: j for j in range(k)}
-
-        def compute(cell, atom_sets=atom_sets, w_ids=w_ids):
-            total = SymbolicForm(cell.p, {})
-            for atoms in atom_sets:
-                total = total + probability_of_set(atoms, paths.noises, w_ids, cell)
-            return total
-
-        try:
-            cdf = piecewise(compute, Cell(k, []), max_cells)
-        except ValueError as exc:
-            if "cells" not in str(exc):
-                raise
-            raise ResourceLimit(f"the density of {outcome.released} needs more than {max_cells} cells") from None
+        cdf = path_pieces(atom_sets, paths.noises, {top + j: j for j in range(k)}, Cell(k, []), max_cells,
+                          too_many=lambda released=outcome.released: ResourceLimit(
+                              f"the density of {released} needs more than {max_cells} cells"))
         density = []
         for piece in cdf:
             if any(op == "==" for _, op in piece.cell.constraints):

@@ -40,14 +40,14 @@ np = lazy_import("numpy")
 from dipc_plus.exact import noises
 from dipc_plus.semantics import evaluate, ir
 from dipc_plus.semantics.instructions import assigned as assigned_in, contains_exit, own_reads, reads
+from dipc_plus.semantics.values import plain_number
 from dipc_plus.semantics.walk import constant_truth
 from dipc_plus.errors import UserError
-from dipc_plus.semantics.samples import UNSET_INT, SampleResult, domain_of
+from dipc_plus.semantics.samples import UNSET_INT, SampleResult, distinct_rows, domain_of
 
 DEFAULT_CHUNK = 1 << 17          # runs per lockstep batch (bounds memory)
 DEFAULT_MAX_ITERATIONS = 100_000  # guard for `while` loops that (almost) never end
 
-_LOOKUP_LIMIT = 1 << 20  # group keys below this use a lookup table instead of a sort
 
 
 # --------------------------------------------------------------------------- eps and inputs
@@ -215,7 +215,8 @@ class Sampler:
     def _assign(self, stmt: ir.Assign, idx: np.ndarray) -> None:
         target = stmt.target
         if target in self.codes:
-            self.codes[target][idx] = self._assigned_codes(stmt, idx)
+            self.codes[target][idx] = self._per_run(
+                stmt, idx, lambda e: self._code(target, evaluate.eval_assign(stmt, e, self.program), stmt.pos), np.int32)
             return
         kind = "real" if target in self.reals else "int"
         lin = stmt.expr if isinstance(stmt.expr, ir.Lin) else ir.Lin(kind, (), stmt.expr)
@@ -351,36 +352,10 @@ class Sampler:
         """Split runs idx by the values of `names`: (the groups' codes, each run's group)."""
         if not names:
             return [()], np.zeros(len(idx), dtype=np.intp)
-        cols = [self._take(self.codes[n], idx) for n in names]
-        radices = [len(self.domains[n]) + 1 for n in names]
-        space = math.prod(radices)
-        if space < (1 << 62):
-            key = cols[0].astype(np.int64) + 1
-            mult = radices[0]
-            for col, radix in zip(cols[1:], radices[1:]):
-                key += (col.astype(np.int64) + 1) * mult
-                mult *= radix
-            if space <= _LOOKUP_LIMIT:
-                present = np.flatnonzero(np.bincount(key, minlength=space))
-                if len(present) == 1:
-                    inverse = np.zeros(len(idx), dtype=np.intp)
-                else:
-                    table = np.empty(space, dtype=np.intp)
-                    table[present] = np.arange(len(present))
-                    inverse = table[key]
-            else:
-                present, inverse = np.unique(key, return_inverse=True)
-            keys = []
-            for k in present.tolist():
-                codes = []
-                for radix in radices:
-                    codes.append(k % radix - 1)
-                    k //= radix
-                keys.append(tuple(codes))
-        else:
-            rows, inverse = np.unique(np.stack(cols, axis=1), axis=0, return_inverse=True)
-            keys = [tuple(r) for r in rows.tolist()]
-        inverse = np.asarray(inverse).reshape(-1)
+        # codes run from -1 (unassigned): shifted by one for `distinct_rows`
+        cols = [self._take(self.codes[n], idx).astype(np.int64) + 1 for n in names]
+        rows, inverse, _ = distinct_rows(cols, [len(self.domains[n]) + 1 for n in names])
+        keys = [tuple(code - 1 for code in row) for row in rows]
         for codes in keys:
             for name, code in zip(names, codes):
                 if code < 0:
@@ -395,24 +370,20 @@ class Sampler:
             if isinstance(value, (bool, np.bool_)):
                 return int(bool(value))
         elif not isinstance(value, (bool, np.bool_)):
-            if isinstance(value, Fraction) and value.denominator == 1:
-                value = int(value)
-            code = self.code_of[target].get(value)
+            code = self.code_of[target].get(plain_number(value))
             if code is not None:
                 return code
         raise UserError.at(pos, f"value {value!r} is outside the domain {typ} of '{target}'",
                            hint="check the arithmetic feeding this assignment, or widen the declared domain")
 
-    def _assigned_codes(self, stmt: ir.Assign, idx: np.ndarray) -> np.ndarray:
-        table, inverse = self._per_group(
-            stmt, idx, lambda e: self._code(stmt.target, evaluate.eval_assign(stmt, e, self.program), stmt.pos))
-        return np.asarray(table, dtype=np.int32)[inverse]
+    def _per_run(self, stmt, idx: np.ndarray, compute, dtype) -> np.ndarray:
+        """compute(env) once per group of the runs idx (`_per_group`), as one `dtype` value per run."""
+        table, inverse = self._per_group(stmt, idx, compute)
+        return np.asarray(table, dtype=dtype)[inverse]
 
     def _condition(self, stmt, idx: np.ndarray) -> np.ndarray:
         """The truth of an `if` or `while` condition on each run of idx."""
-        table, inverse = self._per_group(
-            stmt, idx, lambda e: evaluate.eval_condition(stmt.cond, e, self.program, stmt.pos))
-        return np.asarray(table, dtype=bool)[inverse]
+        return self._per_run(stmt, idx, lambda e: evaluate.eval_condition(stmt.cond, e, self.program, stmt.pos), bool)
 
     def _lin_parts(self, node, lin: ir.Lin, env: dict):
         """({state variable: exact coefficient}, exact constant) of a linear form in one group.

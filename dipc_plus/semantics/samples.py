@@ -24,6 +24,7 @@ from dipc_plus.semantics.evaluate import domain_values
 from dipc_plus.semantics.values import plain_number, values_equal
 
 UNSET_INT = -(2 ** 63)  # np.iinfo(np.int64).min: marks an integer variable not yet assigned
+_LOOKUP_LIMIT = 1 << 20  # packed row keys below this are found through a lookup table instead of a sort
 
 
 def domain_of(typ) -> tuple | None:
@@ -235,32 +236,47 @@ class SampleResult:
         return SampleResult(first.program, first.eps, first.inputs, columns, sum(p.n for p in parts))
 
 
-def _count_rows(columns: list) -> list:
-    """[(row values, count)] for the distinct rows of equally long 1-D columns.
+def distinct_rows(codes: list, radices: list):
+    """(rows, inverse, counts) for equally long integer columns, column i holding codes 0..radices[i]-1:
+    the distinct rows as tuples of codes in lexicographic order, each run's row and each row's count.
 
-    Each column is factorised on its own (a cheap 1-D unique) and the codes are
-    packed into one int64 per run, so one 1-D unique counts the rows; a row-wise
-    np.unique(axis=0) sorts whole rows and is several times slower at 10^6 runs.
+    The codes are packed into one int64 per run (through a lookup table for a small key space), so
+    a 1-D pass finds the rows; a row-wise np.unique(axis=0) sorts whole rows and is several times
+    slower at 10^6 runs (it is the fallback when the packed key would overflow).
     """
-    codes, levels, radix = [], [], 1
-    for col in columns:
-        lv, inv = np.unique(col, return_inverse=True)
-        codes.append(inv.astype(np.int64))
-        levels.append(lv)
-        radix *= max(len(lv), 1)
-    if radix >= 2**62:  # too many combinations to pack: sort rows instead
-        uniq, counts = np.unique(np.stack(columns, axis=1), axis=0, return_counts=True)
-        return list(zip(uniq.tolist(), counts.tolist()))
-    packed = np.zeros(len(columns[0]), dtype=np.int64)
-    for inv, lv in zip(codes, levels):
-        packed = packed * max(len(lv), 1) + inv
-    uniq, counts = np.unique(packed, return_counts=True)
+    space = math.prod(radices)
+    if space >= 2**62:
+        rows, inverse, counts = np.unique(np.stack(codes, axis=1), axis=0, return_inverse=True, return_counts=True)
+        return [tuple(r) for r in rows.tolist()], np.asarray(inverse).reshape(-1), counts
+    key = np.zeros(len(codes[0]), dtype=np.int64)
+    for col, radix in zip(codes, radices):
+        key = key * radix + col
+    if space <= _LOOKUP_LIMIT:
+        counts = np.bincount(key, minlength=space)
+        present = np.flatnonzero(counts)
+        counts = counts[present]
+        if len(present) == 1:
+            inverse = np.zeros(len(key), dtype=np.intp)
+        else:
+            table = np.empty(space, dtype=np.intp)
+            table[present] = np.arange(len(present))
+            inverse = table[key]
+    else:
+        present, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
     rows = []
-    for key, count in zip(uniq.tolist(), counts.tolist()):
+    for k in present.tolist():
         row = []
-        for lv in reversed(levels):
-            size = max(len(lv), 1)
-            key, idx = divmod(key, size)
-            row.append(lv[idx].item())
-        rows.append((row[::-1], count))
-    return rows
+        for radix in reversed(radices):
+            k, code = divmod(k, radix)
+            row.append(code)
+        rows.append(tuple(reversed(row)))
+    return rows, np.asarray(inverse).reshape(-1), counts
+
+
+def _count_rows(columns: list) -> list:
+    """[(row values, count)] for the distinct rows of equally long 1-D columns (each column
+    factorised on its own, then `distinct_rows` on the codes)."""
+    levels, codes = zip(*(np.unique(col, return_inverse=True) for col in columns))
+    rows, _, counts = distinct_rows([np.asarray(c, dtype=np.int64).reshape(-1) for c in codes],
+                                    [max(len(lv), 1) for lv in levels])
+    return [([lv[c].item() for lv, c in zip(levels, row)], count) for row, count in zip(rows, counts.tolist())]

@@ -11,27 +11,19 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from dataclasses import dataclass
-from fractions import Fraction
 
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import values_equal
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
 from dipc_plus.exact.expoly import mul, ExpFrac
-from dipc_plus.semantics.instructions import assigned, compile_program, contains_exit, contains_while, liveness, own_reads
+from dipc_plus.semantics.instructions import (assigned, compile_program, contains_exit, contains_while, liveness,
+                                              stmts_read)
 from dipc_plus.semantics.distribution import distribution_of_chain
 
 HALT = "__halted"
 
 
 # --------------------------------------------------------------------------- reads and writes
-
-
-def stmts_read(stmts) -> set:
-    """Every variable some of `stmts` may read (nested statements included)."""
-    out: set = set()
-    for t in ir.statements(stmts):
-        out |= own_reads(t)
-    return out
 
 
 def must_write(s) -> set:
@@ -403,14 +395,3 @@ class KernelChain:
                 if set(ab) != set(ba) or any(ab[t] != ba[t] for t in ab):
                     return None
         return SymmetricRun(names, tuple(values))
-
-
-
-
-def value_key(v):
-    """A total order on input values (Booleans, numbers, symbols)."""
-    if isinstance(v, bool):
-        return (0, int(v), "")
-    if isinstance(v, (int, Fraction)):
-        return (1, Fraction(v), "")
-    return (2, 0, str(v))

@@ -14,17 +14,18 @@ from fractions import Fraction
 
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.exact.constraints import probability as probability_of_set
-from dipc_plus.exact.cells import Cell, primitive
+from dipc_plus.exact.cells import Cell, box_of
 from dipc_plus.exact.piecewise import Piece, piecewise
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.execution import limits
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.inputs import coerce, input_elements
 from dipc_plus.semantics.symbolic_chain import HINT, SymbolicPaths, symbolic_paths
 from dipc_plus.semantics.symbolic_size import cells_at_least
 from dipc_plus.semantics.values import show_value
 from dipc_plus.exact.convert import fmt_q
 
-__all__ = ["SymbolicDistribution", "symbolic_distribution", "bind_finite_inputs", "box_bounds", "box_cell", "cell_text"]
+__all__ = ["SymbolicDistribution", "symbolic_distribution", "path_pieces", "bind_finite_inputs", "box_bounds", "cell_text"]
 
 
 def symbolic_distribution(program: ir.Program, box: dict, finite_inputs: dict | None = None,
@@ -46,11 +47,10 @@ def symbolic_distribution(program: ir.Program, box: dict, finite_inputs: dict | 
 def bind_finite_inputs(program: ir.Program, given: dict) -> dict:
     """The Bool/DOM inputs given as the user writes them ({'x': true, 'r': [1, 2]}) -> flat checked
     values; a real input given a value is refused (it is a symbol: give it a box)."""
-    from dipc_plus.semantics.inputs import coerce
     types = dict(program.inputs)
     out: dict = {}
     for name, value in given.items():
-        elems = input_elements(program, name, "--input")
+        elems = named_inputs(program, name, "--input")
         values = value if isinstance(value, list) and name not in types else [value]
         if len(values) != len(elems):
             raise UserError(f"--input {name}: {len(elems)} values needed, {len(values)} given")
@@ -62,11 +62,10 @@ def bind_finite_inputs(program: ir.Program, given: dict) -> dict:
     return out
 
 
-def input_elements(program: ir.Program, name: str, option: str) -> list:
+def named_inputs(program: ir.Program, name: str, option: str) -> list:
     """The flat inputs `name` stands for (itself, or its array's elements); `option` starts the error."""
-    types = dict(program.inputs)
-    elems = [name] if name in types else program.arrays.get(name)
-    if elems is None or any(e not in types for e in elems):
+    elems = input_elements(program, name)
+    if elems is None:
         raise UserError(f"{option} {name}: '{name}' is not an input of {program.name}",
                         hint=f"its inputs are {', '.join(program.input_names())}")
     return elems
@@ -77,7 +76,7 @@ def box_bounds(program: ir.Program, box: dict, real_inputs: list) -> list:
     types = dict(program.inputs)
     flat: dict = {}
     for name, pair in box.items():
-        for e in input_elements(program, name, "--box"):
+        for e in named_inputs(program, name, "--box"):
             if not isinstance(types[e], ir.RealT):
                 raise UserError(f"--box {name}: '{e}' is a {types[e]} input, not a real one",
                                 hint=f"give a finite input with --input {name}=...; {HINT}")
@@ -93,17 +92,24 @@ def box_bounds(program: ir.Program, box: dict, real_inputs: list) -> list:
     return [flat[n] for n in real_inputs]
 
 
-def box_cell(bounds: list) -> Cell:
-    """The closed box prod [lo_i, hi_i] as a cell (lo = hi gives an equality)."""
-    p = len(bounds)
-    cons = []
-    for i, (lo, hi) in enumerate(bounds):
-        up = [Fraction(0)] * (p + 1)
-        up[i], up[-1] = Fraction(1), -hi
-        down = [Fraction(0)] * (p + 1)
-        down[i], down[-1] = Fraction(-1), lo
-        cons += [(primitive(up), "<="), (primitive(down), "<=")]
-    return Cell(p, cons)
+def path_pieces(atom_sets, noises: dict, ids: dict, root: Cell, max_cells: int, on_cell=None,
+                too_many=None) -> list:
+    """[Piece] of the sum over `atom_sets` of P[the set's atoms] on the cells of `root` (`ids`: symbol
+    id -> coordinate), the one way the symbolic routes turn paths into a piecewise closed form.
+    More than `max_cells` cells raises `too_many()` (a ResourceLimit worded by the caller) when
+    given, else piecewise's ValueError."""
+    def compute(cell):
+        total = SymbolicForm(cell.p, {})
+        for atoms in atom_sets:
+            total = total + probability_of_set(atoms, noises, ids, cell)
+        return total
+
+    try:
+        return piecewise(compute, root, max_cells, on_cell)
+    except ValueError as exc:
+        if too_many is None or "cells" not in str(exc):
+            raise
+        raise too_many() from None
 
 
 class SymbolicDistribution:
@@ -115,7 +121,7 @@ class SymbolicDistribution:
         self.paths = paths
         self.program = paths.program
         self.bounds = bounds
-        self.root = box_cell(bounds)
+        self.root = box_of(bounds)
         self.max_cells = limits.get("cells") if max_cells is None else max_cells
         self._pieces: dict = {}
         self._least: dict | None = None
@@ -151,24 +157,13 @@ class SymbolicDistribution:
         called before each cell is worked on (progress, the ledger of a guarded run)."""
         found = self._pieces.get(output)
         if found is None:
-            atom_sets = self.paths.paths[output]
-            noises, ids = self.paths.noises, self.paths.input_ids
+            def too_many():
+                return ResourceLimit(f"{self.program.name}: output {self.output_text(output)} needs "
+                                     f"more than {self.max_cells} cells of the box",
+                                     hint=f"use a smaller box or fewer queries; {limits.hint('cells')}; or {HINT}")
 
-            def compute(cell):
-                total = SymbolicForm(cell.p, {})
-                for atoms in atom_sets:
-                    total = total + probability_of_set(atoms, noises, ids, cell)
-                return total
-
-            try:
-                found = piecewise(compute, self.root, self.max_cells, on_cell)
-            except ValueError as exc:
-                if "cells" not in str(exc):
-                    raise
-                raise ResourceLimit(f"{self.program.name}: output {self.output_text(output)} needs "
-                                    f"more than {self.max_cells} cells of the box",
-                                    hint=f"use a smaller box or fewer queries; {limits.hint('cells')}; "
-                                         f"or {HINT}") from None
+            found = path_pieces(self.paths.paths[output], self.paths.noises, self.paths.input_ids,
+                                self.root, self.max_cells, on_cell, too_many)
             self._pieces[output] = found
         return found
 

@@ -23,19 +23,13 @@ _PROGRAMS = 8          # programs with a memo (all forgotten when exceeded)
 
 
 class _Branch:
-    """An inner trie node: the input read next, and the subtrees by its value."""
+    """An inner trie node: the input read next, and the subtrees by its value (a leaf is the
+    remembered expansion itself: anything that is not a `_Branch`)."""
     __slots__ = ("name", "by_value")
 
     def __init__(self, name):
         self.name = name
         self.by_value: dict = {}
-
-
-class _Leaf:
-    __slots__ = ("expansion",)
-
-    def __init__(self, expansion):
-        self.expansion = expansion
 
 
 class TransitionMemo:
@@ -59,15 +53,14 @@ class TransitionMemo:
         node = entry[0]
         while type(node) is _Branch:
             node = node.by_value.get(value_of(node.name))
-        return None if node is None else node.expansion
+        return node
 
     def add(self, key, reads: list, expansion) -> None:
         """Remember `expansion`, computed from the state of `key` reading the inputs
         `reads` = [(name, value)] in this order (each name once)."""
         entry = self._tries.get(key)
-        leaf = _Leaf(expansion)
         if not reads:
-            root = leaf
+            root = expansion
         else:
             root = entry[0] if entry is not None else None
             if type(root) is not _Branch or root.name != reads[0][0]:
@@ -78,7 +71,7 @@ class TransitionMemo:
                 if type(child) is not _Branch or child.name != next_name:
                     child = node.by_value[value] = _Branch(next_name)
                 node = child
-            node.by_value[reads[-1][1]] = leaf
+            node.by_value[reads[-1][1]] = expansion
         if entry is not None and entry[0] is root:
             entry[1] += 1
         else:

@@ -29,6 +29,15 @@ def plain_number(value):
     return value
 
 
+def value_key(v):
+    """A total order on input values (Booleans, numbers, symbols)."""
+    if isinstance(v, bool):
+        return (0, int(v), "")
+    if isinstance(v, (int, Fraction)):
+        return (1, Fraction(v), "")
+    return (2, 0, str(v))
+
+
 def freeze_value(v):
     """A hashable form of one value: equal numbers give equal forms, Booleans stay apart."""
     t = type(v)          # exact types first: this runs for every input of every pair

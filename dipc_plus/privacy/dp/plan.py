@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from dipc_plus.claims.adjacency import Adjacency, coord_distance
-from dipc_plus.semantics.values import freeze_env, freeze_value, values_equal
+from dipc_plus.semantics.values import freeze_env, freeze_value, value_key, values_equal
 from dipc_plus.privacy.output_tables import CHAIN_THRESHOLD, ZERO, TableSource
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
-from dipc_plus.semantics.structure import components, value_key
+from dipc_plus.semantics.structure import components
 
 @dataclass
 class Unit:

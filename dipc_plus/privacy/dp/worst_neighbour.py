@@ -28,8 +28,8 @@ from dipc_plus.privacy.display import eps_multiple
 from dipc_plus.privacy.dp.density_ratio import Refused, path_draws
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.argmax import recognise
-from dipc_plus.semantics.output_monotone import NotSymbolic, output_directions
-from dipc_plus.semantics.symbolic_chain import symbolic_paths
+from dipc_plus.semantics.output_monotone import output_directions
+from dipc_plus.semantics.symbolic_chain import NotSymbolic, symbolic_paths
 
 ADJACENCIES = ("linf", "l1", "one-position")   # each ball lies inside the linf ball of its bound
 

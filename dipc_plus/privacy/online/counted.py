@@ -17,9 +17,8 @@ from dataclasses import dataclass
 
 from dipc_plus.errors import UserError
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.instructions import assigned, own_reads
+from dipc_plus.semantics.instructions import assigned, contains_exit, stmts_read
 from dipc_plus.semantics.post_processing import derived_tail
-from dipc_plus.semantics.structure import contains_exit
 
 RULE = ("an output computed after the loop over the queries must be a finite value (a count, a score, an index) "
         "computed from the per-step arrays alone, by assignments and ifs")
@@ -64,13 +63,13 @@ def counted_tail(program: ir.Program, length: int, hint: str) -> CountedTail:
                            "not a function of the per-step outputs)",
                            hint="stop answering with a flag (if not done then ... done <- true) instead of exit, "
                                 "or " + hint)
-    used = {v for s in ir.statements(tail) for v in own_reads(s)} - assigned(tail)
+    used = stmts_read(tail) - assigned(tail)
     promoted = [a for a, flat in arrays.items() if set(flat) & used]
     kept = [(n, t) for n, t in program.outputs if n not in derived]
     names = {n for n, _ in kept}
     extra = [(n, program.variables[n]) for a in promoted for n in arrays[a] if n not in names]
     before = program.body[:start]
-    before_uses = assigned(before) | {v for s in ir.statements(before) for v in own_reads(s)}
+    before_uses = assigned(before) | stmts_read(before)
     variables = {v: t for v, t in program.variables.items() if v not in assigned(tail) or v in before_uses}
     projected = dataclasses.replace(program, outputs=tuple(kept + extra), body=before, variables=variables)
     return CountedTail(projected, derived, frozenset(s.pos.line for s in ir.statements(tail)), tail[0].pos)
