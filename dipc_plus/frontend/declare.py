@@ -132,7 +132,7 @@ def resolve_type(scope: Scope, t: S.TypeExpr, role: str, name: str | None = None
         elem = resolve_type(scope, t.elem, role)
         if isinstance(elem, tuple):
             raise UserError.at(t.pos, "arrays of arrays are not supported", hint="use one flat array")
-        size = const_int(t.size, scope.params, "an array size", explain=lambda n: _const_name_error(scope, n))
+        size = const_int(t.size, scope.params, "an array size", explain=lambda n: scope.not_constant(n, "size"))
         if size < 1:
             raise UserError.at(t.size.pos, f"an array size must be at least 1, but it is {size}",
                                hint="check the parameter values (--set)")
@@ -157,7 +157,7 @@ def _base_type(scope: Scope, t: S.TypeExpr, name: str | None) -> ir.Type:
                            hint=did_you_mean(t.name, list(scope.types) + list(BUILTIN_TYPES))
                            or "declare it first: 'type Ans = {bot, top}' or 'type Idx = 1..m'")
     if isinstance(t, S.RangeType):
-        explain = lambda n: _const_name_error(scope, n)  # noqa: E731
+        explain = lambda n: scope.not_constant(n, "size")  # noqa: E731
         lo = const_int(t.lo, scope.params, "a range bound", explain)
         hi = const_int(t.hi, scope.params, "a range bound", explain)
         if lo > hi:
@@ -174,14 +174,6 @@ def _base_type(scope: Scope, t: S.TypeExpr, name: str | None) -> ir.Type:
             seen[value] = pos
         return ir.DomT(tuple(seen), name)
     raise TypeError(t)
-
-
-def _const_name_error(scope: Scope, node: S.Name) -> UserError:
-    if node.name in scope.variables or node.name in scope.arrays:
-        return UserError.at(node.pos, f"'{node.name}' is a variable, but a compile-time constant is needed here",
-                            hint="sizes, bounds and indices use numbers, parameters and for-loop indices")
-    return UserError.at(node.pos, f"unknown parameter '{node.name}'",
-                        hint=did_you_mean(node.name, scope.params) or f"declare it: 'param {node.name} = 3'")
 
 
 def _type_decl(scope: Scope, item: S.TypeDecl):

@@ -17,6 +17,7 @@ program needs only as many as are alive at once.
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 from dipc_plus.exact import noises
@@ -157,8 +158,6 @@ class _Statements:
     def sample(self, target: str, typ: ir.Type, e: S.SampleExpr, pos: ir.Pos) -> list:
         kind = e.kind
         args = e.args
-        scope = self.scope
-        explain = lambda n: _rate_name_error(scope, n)  # noqa: E731
         pre: list = []
         lw = self.lowerer(pre)
         noise = noises.by_surface(kind)
@@ -172,17 +171,21 @@ class _Statements:
                 raise UserError.at(pos, f"'{target}' is {type_words(typ)}, but {kind} gives "
                                    f"{'an integer' if lin_kind == 'int' else 'a real'} sample",
                                    hint=f"sample into a {lin_kind} variable (an undeclared one becomes {lin_kind})")
-            rate = rate_multiple(args[0], scope.params, explain)
+            rate = self.rate(args[0])
             mean = lw.linear(args[1], lin_kind, f"the mean of {kind}")
             stmt = ir.Sample(target, ir.NoiseSample(noise.kind, rate, mean), pos)
         elif kind == "Exp":
-            stmt = ir.Sample(target, self.exp_mech(target, typ, e, lw, explain), pos)
+            stmt = ir.Sample(target, self.exp_mech(target, typ, e, lw), pos)
         else:
-            stmt = ir.Sample(target, self.choose(target, typ, e, lw, explain), pos)
+            stmt = ir.Sample(target, self.choose(target, typ, e, lw), pos)
         self.release(pre)
         return pre + [stmt]
 
-    def exp_mech(self, target, typ, e: S.SampleExpr, lw: Lowerer, explain) -> ir.ExpMech:
+    def rate(self, node) -> Fraction:
+        """The rate `node` (a multiple of eps) as its rational multiple."""
+        return rate_multiple(node, self.scope.params, lambda name: self.scope.not_constant(name, "rate"))
+
+    def exp_mech(self, target, typ, e: S.SampleExpr, lw: Lowerer) -> ir.ExpMech:
         hint = "write x <- Exp(a*eps, F(args)) with F a function whose last parameter is the candidate"
         if len(e.args) != 2 or not isinstance(e.args[1], S.CallExpr):
             raise UserError.at(e.pos, "Exp takes a rate and a call of a score function", hint=hint)
@@ -210,9 +213,9 @@ class _Statements:
                                    f"parameter '{cand_name}' of {f.name} ({cand_type})",
                                    hint="the candidates are all values of the target's domain")
         args = lw.call_args(call, f.params[:-1], f.name)
-        return ir.ExpMech(rate_multiple(e.args[0], self.scope.params, explain), f.name, args)
+        return ir.ExpMech(self.rate(e.args[0]), f.name, args)
 
-    def choose(self, target, typ, e: S.SampleExpr, lw: Lowerer, explain) -> ir.Choose:
+    def choose(self, target, typ, e: S.SampleExpr, lw: Lowerer) -> ir.Choose:
         hint = "write x <- choose(D(args)) or choose(a*eps, D(args)) with D a declared distribution"
         if len(e.args) not in (1, 2) or not isinstance(e.args[-1], S.CallExpr):
             raise UserError.at(e.pos, "choose takes an optional rate and a call of a distribution", hint=hint)
@@ -221,7 +224,7 @@ class _Statements:
         if d is None:
             raise UserError.at(call.pos, f"unknown distribution '{call.fn}'",
                                hint=did_you_mean(call.fn, self.scope.distributions) or hint)
-        rate = rate_multiple(e.args[0], self.scope.params, explain) if len(e.args) == 2 else None
+        rate = self.rate(e.args[0]) if len(e.args) == 2 else None
         if rate is None and any(uses_rate(w) for _, w in d.outcomes):
             raise UserError.at(e.pos, f"the weights of '{d.name}' use 'rate', but this call gives none",
                                hint=f"give the rate: choose(a*eps, {d.name}(...))")
@@ -305,11 +308,3 @@ def _check_depth(body, scope: Scope) -> None:
         for value, weight in d.outcomes:
             check(value, d.pos, f"an outcome of '{d.name}'")
             check(weight, d.pos, f"a weight of '{d.name}'")
-
-
-def _rate_name_error(scope: Scope, node: S.Name) -> UserError:
-    if node.name in scope.variables or node.name in scope.arrays:
-        return UserError.at(node.pos, f"a rate must be a constant multiple of eps, but '{node.name}' is a variable",
-                            hint="use numbers and parameters: eps/2, 2*eps/(9*c)")
-    return UserError.at(node.pos, f"unknown name '{node.name}' in a rate",
-                        hint=did_you_mean(node.name, scope.params) or "rates use numbers, parameters and eps")

@@ -10,10 +10,25 @@ import difflib
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from dipc_plus.errors import UserError
 from dipc_plus.semantics import ir
 from dipc_plus.frontend import surface as S
 
 BUILTIN_TYPES = ("bool", "int", "real", "rational")
+
+_INDEX_HINT = "indices and loop bounds use numbers, parameters and for-loop indices"
+# Why a name cannot stand in a compile-time constant, by where the constant is needed: the
+# message and hint for a variable, then for an unknown name (the hint when no name is close).
+_NOT_CONSTANT = {
+    "rate": ("a rate must be a constant multiple of eps, but '{}' is a variable",
+             "use numbers and parameters: eps/2, 2*eps/(9*c)",
+             "unknown name '{}' in a rate", "rates use numbers, parameters and eps"),
+    "size": ("'{}' is a variable, but a compile-time constant is needed here",
+             "sizes, bounds and indices use numbers, parameters and for-loop indices",
+             "unknown parameter '{}'", "declare it: 'param {} = 3'"),
+    "index": ("'{}' is a variable, but this must be a compile-time constant", _INDEX_HINT,
+              "unknown name '{}'", _INDEX_HINT),
+}
 
 
 @dataclass
@@ -44,6 +59,15 @@ class Scope:
         if isinstance(node, S.Name) and node.name in self.arrays and node.name not in self.variables:
             return [S.Name(flat, node.pos) for flat in self.arrays[node.name]]
         return [node]
+
+    def not_constant(self, node: S.Name, where: str) -> UserError:
+        """The error for a name that is not a parameter in a constant needed `where` ("rate",
+        "size" of an array or a range, "index" or loop bound): a variable, or unknown."""
+        variable, variable_hint, unknown, unknown_hint = _NOT_CONSTANT[where]
+        if node.name in self.variables or node.name in self.arrays:
+            return UserError.at(node.pos, variable.format(node.name), hint=variable_hint)
+        return UserError.at(node.pos, unknown.format(node.name),
+                            hint=did_you_mean(node.name, self.params) or unknown_hint.format(node.name))
 
     def value_names(self) -> list[str]:
         """Every name that may stand for a value: variables, parameters, symbols."""

@@ -35,6 +35,7 @@ class _Unroller:
         self.count = 0                                   # statement and expression nodes produced
         self.most = limits.get("unrolled")
         self.inputs = {n for n, _ in scope.inputs}       # a set: the target check is O(1), not O(inputs)
+        self.not_constant = lambda node: scope.not_constant(node, "index")
 
     # ------------------------------------------------------------------ statements
 
@@ -161,15 +162,6 @@ class _Unroller:
         return flat
 
     # ------------------------------------------------------------------ expressions
-
-    def not_constant(self, node: S.Name) -> UserError:
-        scope = self.scope
-        if node.name in scope.variables or node.name in scope.arrays:
-            return UserError.at(node.pos, f"'{node.name}' is a variable, but this must be a compile-time constant",
-                                hint="indices and loop bounds use numbers, parameters and for-loop indices")
-        return UserError.at(node.pos, f"unknown name '{node.name}'",
-                            hint=did_you_mean(node.name, list(scope.params)) or
-                            "indices and loop bounds use numbers, parameters and for-loop indices")
 
     def element(self, e: S.Index, env: dict) -> S.Name:
         scope = self.scope
