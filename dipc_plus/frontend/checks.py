@@ -154,5 +154,5 @@ def _names(e, scope: Scope):
     """The variable reads of an expression (an array argument of a built-in reads every element)."""
     if isinstance(e, S.Name):
         yield from scope.elements(e)
-    for child in S.children(e):
+    for child in S.parts(e):
         yield from _names(child, scope)

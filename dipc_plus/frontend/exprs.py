@@ -580,7 +580,9 @@ def _listing(values, limit: int = 12) -> str:
 
 
 def _mentions_eps(e: S.Expr) -> bool:
-    return isinstance(e, (S.EpsLit, S.RateLit, S.ExpCall)) or any(_mentions_eps(c) for c in S.children(e))
+    """Whether `e` uses eps, rate or exp (an index is not looked into: it is refused as an index)."""
+    return isinstance(e, (S.EpsLit, S.RateLit, S.ExpCall)) or \
+        (not isinstance(e, S.Index) and any(_mentions_eps(c) for c in S.parts(e)))
 
 
 def _check_exponent(e: S.Expr, lowerer: Lowerer) -> None:

@@ -80,7 +80,7 @@ def _check_names(e, scope: Scope, targets) -> None:
                 or name in scope.symbols:
             return
         raise not_a_value(e, scope, targets)
-    for child in S.children(e):
+    for child in S.parts(e):
         _check_names(child, scope, targets)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, is_dataclass
 from fractions import Fraction
-from typing import Union
+from typing import Union, get_args
 
 from dipc_plus.semantics.ir import Pos
 
@@ -109,19 +109,7 @@ class SampleExpr:
 
 Expr = Union[Num, BoolLit, Name, Index, EpsLit, RateLit, UnOp, BinOp, CmpOp, CondExpr, CallExpr, ExpCall,
              SampleExpr]
-
-
-def children(e) -> tuple:
-    """The operands of an expression node (an index and a leaf have none)."""
-    if isinstance(e, (UnOp, ExpCall)):
-        return (e.arg,)
-    if isinstance(e, (BinOp, CmpOp)):
-        return (e.left, e.right)
-    if isinstance(e, CondExpr):
-        return (e.cond, e.then, e.other)
-    if isinstance(e, (CallExpr, SampleExpr)):
-        return e.args
-    return ()
+EXPRESSIONS = get_args(Expr)
 
 
 def parts(node):
@@ -146,6 +134,11 @@ def nodes(root):
         elif is_dataclass(node) and not isinstance(node, type):
             yield node
             stack.extend(parts(node))
+
+
+def names(root) -> set[str]:
+    """The names a tree reads (variables, parameters, loop indices and symbols alike)."""
+    return {node.name for node in nodes(root) if isinstance(node, Name)}
 
 # --------------------------------------------------------------------------- types
 
@@ -295,7 +288,7 @@ Decl = Union[ParamDecl, TypeDecl, IODecl, VarDecl, FunctionDecl, DistDecl]
 Stmt = Union[Assign, If, While, For, Exit]
 Item = Union[Decl, Stmt]
 
-DECLARATIONS = (ParamDecl, TypeDecl, IODecl, VarDecl, FunctionDecl, DistDecl)
+DECLARATIONS = get_args(Decl)
 
 
 @dataclass(frozen=True)

@@ -133,7 +133,7 @@ class _Unroller:
 
     def too_large(self, loop: S.For, iterations: int, body: int, at_least: str = ""):
         """Refuse a loop by its size (iterations x its first iteration) before unrolling the rest."""
-        used = sorted({n.name for bound in (loop.lo, loop.hi) for n in _names(bound) if n.name in self.scope.params})
+        used = sorted(name for name in S.names((loop.lo, loop.hi)) if name in self.scope.params)
         given = ", ".join(f"{n} = {self.scope.params[n]}" for n in used)
         raise ResourceLimit.at(loop.pos, f"this for loop would unroll to {iterations} iterations x {at_least}{body} statement "
                                          f"and expression parts, more than {self.most}"
@@ -196,11 +196,6 @@ class _Unroller:
             elif f.name != "pos" and not isinstance(value, str):
                 changes[f.name] = self.expr(value, env)
         return replace(e, **changes)
-
-
-def _names(e):
-    """The names an expression reads."""
-    return (node for node in S.nodes(e) if isinstance(node, S.Name))
 
 
 def _size(e) -> int:
