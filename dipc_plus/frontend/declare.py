@@ -21,23 +21,14 @@ from dipc_plus.frontend.scope import BUILTIN_TYPES, Scope, did_you_mean
 MAX_ARRAY = 100_000
 MAX_DOMAIN = 100_000
 
+_VALUES = ((ir.RealT, ir.BoolT, ir.IntT, ir.DomT), "real, int, bool or a finite domain")
+_CONSTANTS = ((ir.BoolT, ir.DomT, ir.RatT, ir.IntT), "bool, int, rational or a finite domain")
+# The types a declaration of each role may have, and how a refusal says them.
 _ALLOWED = {
-    "input": (ir.RealT, ir.BoolT, ir.IntT, ir.DomT),
-    "output": (ir.RealT, ir.BoolT, ir.IntT, ir.DomT),
-    "var": (ir.RealT, ir.BoolT, ir.IntT, ir.DomT),
-    "parameter": (ir.BoolT, ir.DomT, ir.RatT, ir.IntT),
-    "result": (ir.BoolT, ir.DomT, ir.RatT, ir.IntT),
-    "over": (ir.BoolT, ir.DomT),
-    "type": (ir.DomT,),
-}
-_ALLOWED_WORDS = {
-    "input": "real, int, bool or a finite domain",
-    "output": "real, int, bool or a finite domain",
-    "var": "real, int, bool or a finite domain",
-    "parameter": "bool, int, rational or a finite domain",
-    "result": "bool, int, rational or a finite domain",
-    "over": "bool or a finite domain",
-    "type": "a finite domain (a range lo..hi or a set {a, b})",
+    "input": _VALUES, "output": _VALUES, "var": _VALUES,
+    "parameter": _CONSTANTS, "result": _CONSTANTS,
+    "over": ((ir.BoolT, ir.DomT), "bool or a finite domain"),
+    "type": ((ir.DomT,), "a finite domain (a range lo..hi or a set {a, b})"),
 }
 
 
@@ -141,8 +132,9 @@ def resolve_type(scope: Scope, t: S.TypeExpr, role: str, name: str | None = None
                                hint="check the parameter values (--set)")
         return ("array", elem, size)
     typ = _base_type(scope, t, name)
-    if not isinstance(typ, _ALLOWED[role]):
-        raise UserError.at(t.pos, f"a {role} cannot have type {typ}", hint=f"use {_ALLOWED_WORDS[role]}")
+    allowed, words = _ALLOWED[role]
+    if not isinstance(typ, allowed):
+        raise UserError.at(t.pos, f"a {role} cannot have type {typ}", hint=f"use {words}")
     return typ
 
 

@@ -22,10 +22,6 @@ def is_reserved(word: str) -> bool:
     return word in KEYWORDS or noises.by_surface(word) is not None
 
 
-def _parser():
-    return parser()
-
-
 _WORDS = {
     "NAME": "a name",
     "NUMBER": "a number",
@@ -41,7 +37,7 @@ _DECLARATION_START = {"PARAM", "TYPE", "INPUT", "OUTPUT", "VAR", "FUNCTION", "DI
 
 
 def _terminal_text(name: str) -> str | None:
-    for term in _parser().terminals:
+    for term in parser().terminals:
         if term.name == name and term.pattern.type == "str":
             return term.pattern.value
     return None
@@ -110,7 +106,7 @@ def _unclosed_block(text: str) -> tuple[str, int, int] | None:
     stack = []
     previous = None
     try:
-        for tok in _parser().lex(text):
+        for tok in parser().lex(text):
             if tok.type == "IF" and previous in (None, "_NL", "SEMICOLON", "THEN", "ELSE", "DO"):
                 stack.append(tok)
             elif tok.type in ("WHILE", "FOR"):

@@ -143,19 +143,14 @@ class _Unroller:
     def target(self, t, env: dict):
         scope = self.scope
         if isinstance(t, S.Name):
-            name = t.name
-            if name in scope.arrays:
-                raise UserError.at(t.pos, f"'{name}' is an array; assign its elements, e.g. {name}[1] <- ...")
+            if t.name in scope.arrays:
+                raise UserError.at(t.pos, f"'{t.name}' is an array; assign its elements, e.g. {t.name}[1] <- ...")
             for what, table in (("a loop index", env), ("a parameter", scope.params),
                                 ("a domain symbol", scope.symbols)):
-                if name in table:
-                    raise UserError.at(t.pos, f"cannot assign to '{name}': it is {what}",
+                if t.name in table:
+                    raise UserError.at(t.pos, f"cannot assign to '{t.name}': it is {what}",
                                        hint="assign to a variable instead")
-            if name in self.inputs:
-                raise UserError.at(t.pos, f"cannot assign to '{name}': it is an input",
-                                   hint="copy it into a local variable first")
-            return t
-        flat = self.element(t, env)
+        flat = t if isinstance(t, S.Name) else self.element(t, env)
         if flat.name in self.inputs:
             raise UserError.at(t.pos, f"cannot assign to '{flat.name}': it is an input",
                                hint="copy it into a local variable first")
