@@ -121,65 +121,54 @@ class _Statements:
     # ------------------------------------------------------------------ assignments
 
     def assign(self, s: S.Assign) -> list:
-        target = s.target.name
-        typ = self.scope.variables[target]
-        value = s.value
-        if isinstance(value, S.SampleExpr):
-            return self.sample(target, typ, value, s.pos)
+        """The statements of an assignment, after the comparisons its right-hand side hoists."""
         pre: list = []
-        lw = self.lowerer(pre)
+        stmts = self.assignment(s.target.name, self.scope.variables[s.target.name], s.value, s.pos,
+                                self.lowerer(pre))
+        self.release(pre)
+        return pre + stmts
+
+    def assignment(self, target: str, typ: ir.Type, value, pos: ir.Pos, lw: Lowerer) -> list:
+        if isinstance(value, S.SampleExpr):
+            return [ir.Sample(target, self.sample(target, typ, value, pos, lw), pos)]
         if isinstance(value, S.CallExpr) and value.fn in ("argmax", "argmin") and value.fn not in self.scope.functions:
             args = lw.expand_args(value)
             if any(isinstance(v, ir.Lin) for _, v in args):
-                stmts = self.argmax(target, typ, value, args, lw, s.pos)
-            else:
-                v = lw.builtin_call(value, args)
-                lw.check_fits(v, typ, value, f"'{target}'")
-                stmts = [ir.Assign(target, v.expr, s.pos)]
-            self.release(pre)
-            return pre + stmts
+                return self.argmax(target, typ, value, args, lw, pos)
+            v = lw.builtin_call(value, args)
+            lw.check_fits(v, typ, value, f"'{target}'")
+            return [ir.Assign(target, v.expr, pos)]
         if isinstance(typ, (ir.RealT, ir.IntT)):
             kind = "real" if isinstance(typ, ir.RealT) else "int"
-            stmt = ir.Assign(target, lw.linear(value, kind, f"the {kind} variable '{target}'"), s.pos)
-        elif isinstance(typ, ir.BoolT) and isinstance(value, S.CmpOp):
+            return [ir.Assign(target, lw.linear(value, kind, f"the {kind} variable '{target}'"), pos)]
+        if isinstance(typ, ir.BoolT) and isinstance(value, S.CmpOp):
             a, b = lw.value(value.left), lw.value(value.right)  # once: lowering may hoist
             parts = lw.random_compare(value, a, b)
             if parts is not None:  # b <- R ~ R: the paper's probabilistic assignment, into b itself
-                stmt = ir.Compare(target, parts[0], parts[1], parts[2], s.pos)
-            else:
-                stmt = ir.Assign(target, lw.det_compare(value, a, b), s.pos)
-        else:
-            v = lw.det(value, f"the value assigned to '{target}'")
-            lw.check_fits(v, typ, value, f"'{target}'")
-            stmt = ir.Assign(target, v.expr, s.pos)
-        self.release(pre)
-        return pre + [stmt]
+                return [ir.Compare(target, parts[0], parts[1], parts[2], pos)]
+            return [ir.Assign(target, lw.det_compare(value, a, b), pos)]
+        v = lw.det(value, f"the value assigned to '{target}'")
+        lw.check_fits(v, typ, value, f"'{target}'")
+        return [ir.Assign(target, v.expr, pos)]
 
-    def sample(self, target: str, typ: ir.Type, e: S.SampleExpr, pos: ir.Pos) -> list:
+    def sample(self, target: str, typ: ir.Type, e: S.SampleExpr, pos: ir.Pos, lw: Lowerer):
+        """What `target <- e` draws: a noise, the exponential mechanism or a finite distribution."""
         kind = e.kind
         args = e.args
-        pre: list = []
-        lw = self.lowerer(pre)
         noise = noises.by_surface(kind)
-        if noise is not None:
-            if len(args) != 2:
-                raise UserError.at(e.pos, f"{kind} takes 2 arguments (rate, mean), {len(args)} given",
-                                   hint=f"e.g. {kind}(eps/2, q[i])")
-            lin_kind = noise.value_type
-            want = ir.IntT if lin_kind == "int" else ir.RealT
-            if not isinstance(typ, want):
-                raise UserError.at(pos, f"'{target}' is {type_words(typ)}, but {kind} gives "
-                                   f"{'an integer' if lin_kind == 'int' else 'a real'} sample",
-                                   hint=f"sample into a {lin_kind} variable (an undeclared one becomes {lin_kind})")
-            rate = self.rate(args[0])
-            mean = lw.linear(args[1], lin_kind, f"the mean of {kind}")
-            stmt = ir.Sample(target, ir.NoiseSample(noise.kind, rate, mean), pos)
-        elif kind == "Exp":
-            stmt = ir.Sample(target, self.exp_mech(target, typ, e, lw), pos)
-        else:
-            stmt = ir.Sample(target, self.choose(target, typ, e, lw), pos)
-        self.release(pre)
-        return pre + [stmt]
+        if noise is None:
+            return self.exp_mech(target, typ, e, lw) if kind == "Exp" else self.choose(target, typ, e, lw)
+        if len(args) != 2:
+            raise UserError.at(e.pos, f"{kind} takes 2 arguments (rate, mean), {len(args)} given",
+                               hint=f"e.g. {kind}(eps/2, q[i])")
+        lin_kind = noise.value_type
+        want = ir.IntT if lin_kind == "int" else ir.RealT
+        if not isinstance(typ, want):
+            raise UserError.at(pos, f"'{target}' is {type_words(typ)}, but {kind} gives "
+                               f"{'an integer' if lin_kind == 'int' else 'a real'} sample",
+                               hint=f"sample into a {lin_kind} variable (an undeclared one becomes {lin_kind})")
+        rate = self.rate(args[0])
+        return ir.NoiseSample(noise.kind, rate, lw.linear(args[1], lin_kind, f"the mean of {kind}"))
 
     def rate(self, node) -> Fraction:
         """The rate `node` (a multiple of eps) as its rational multiple."""

@@ -48,11 +48,6 @@ class Scope:
     declared_functions: dict = field(default_factory=dict)  # every function declared in the file -> Pos
     distributions: dict = field(default_factory=dict)   # name -> ir.DistDef
 
-    def base_names(self) -> list[str]:
-        """Variable names as the user writes them (arrays once, without an index)."""
-        names = {n.split("[")[0] for n in self.variables}
-        return sorted(names | set(self.arrays))
-
     def elements(self, node) -> list:
         """The names a surface name reads: a whole array (an argument of a built-in) reads each of
         its elements, at the name's position; any other node stands for itself."""
@@ -70,8 +65,10 @@ class Scope:
                             hint=did_you_mean(node.name, self.params) or unknown_hint.format(node.name))
 
     def value_names(self) -> list[str]:
-        """Every name that may stand for a value: variables, parameters, symbols."""
-        return sorted(set(self.base_names()) | set(self.params) | set(self.symbols))
+        """Every name that may stand for a value: variables as the user writes them (an array once,
+        without an index), parameters, symbols."""
+        variables = {n.split("[")[0] for n in self.variables}
+        return sorted(variables | set(self.arrays) | set(self.params) | set(self.symbols))
 
 
 def did_you_mean(name: str, candidates) -> str | None:

@@ -122,14 +122,10 @@ class _Unroller:
                 return 1
             body = sum(self.lower_bound(x) for x in item.body)
             return 1 + max(0, hi - lo + 1) * body
-        if isinstance(item, S.If):
-            return 1 + sum(_size(c) + sum(self.lower_bound(x) for x in b) for c, b in item.branches) + \
-                sum(self.lower_bound(x) for x in item.other or ())
-        if isinstance(item, S.While):
-            return 1 + _size(item.cond) + sum(self.lower_bound(x) for x in item.body)
-        if isinstance(item, S.Assign):
-            return 1 + _size(item.value)
-        return 1
+        if isinstance(item, S.DECLARATIONS):
+            return 1
+        inside = (item.value,) if isinstance(item, S.Assign) else S.parts(item)   # the value: a target adds no part
+        return 1 + sum(_size(x) if isinstance(x, S.EXPRESSIONS) else self.lower_bound(x) for x in inside)
 
     def too_large(self, loop: S.For, iterations: int, body: int, at_least: str = ""):
         """Refuse a loop by its size (iterations x its first iteration) before unrolling the rest."""
