@@ -216,12 +216,8 @@ def assignments(statements):
     for s in statements:
         if isinstance(s, Assign):
             yield s
-        elif isinstance(s, If):
-            for _, body in s.branches:
-                yield from assignments(body)
-            yield from assignments(s.other or ())
-        elif isinstance(s, While):
-            yield from assignments(s.body)
+        elif isinstance(s, (If, While)):
+            yield from assignments(x for x in parts(s) if not isinstance(x, EXPRESSIONS))
 
 
 # --------------------------------------------------------------------------- declarations

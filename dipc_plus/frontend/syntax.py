@@ -20,7 +20,7 @@ from dipc_plus.execution import limits
 from dipc_plus.semantics.ir import Pos
 from dipc_plus.frontend.grammar import parser
 from dipc_plus.frontend.sizes import check_shape, check_tokens
-from dipc_plus.frontend.syntax_errors import KEYWORDS, syntax_error  # noqa: F401  (KEYWORDS is re-exported)
+from dipc_plus.frontend.syntax_errors import syntax_error
 
 def check_nesting(text: str, filename: str) -> None:
     """Refuse brackets nested past the `depth` limit before the parser builds a tree that deep."""
@@ -94,6 +94,11 @@ def _at_name(cls):
     return lambda self, meta, c: cls(str(c[0]), *c[1:], self.tpos(c[0]))
 
 
+def _io_decl(kind: str):
+    """The builder of the `kind` ('input' | 'output') declarations of one line, each at its name."""
+    return lambda self, meta, c: _Many(S.IODecl(kind, str(tok), typ, self.tpos(tok)) for tok, typ in c)
+
+
 def _children(self, meta, c):
     return tuple(c)
 
@@ -144,11 +149,7 @@ class _Build(Transformer_NonRecursive):
         return tuple(items)
 
     # -- declarations
-    def input_decl(self, meta, c):
-        return _Many(S.IODecl("input", str(tok), typ, self.tpos(tok)) for tok, typ in c)
-
-    def output_decl(self, meta, c):
-        return _Many(S.IODecl("output", str(tok), typ, self.tpos(tok)) for tok, typ in c)
+    input_decl, output_decl = _io_decl("input"), _io_decl("output")
 
     def var_decl(self, meta, c):       # also `x: T`, a local without `var` and without a value
         return S.VarDecl(str(c[0]), c[1], c[2] if len(c) > 2 else None, self.tpos(c[0]))
