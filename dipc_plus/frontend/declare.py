@@ -94,22 +94,12 @@ def _param_name_error(scope: Scope, node: S.Name, items) -> UserError:
 
 
 def _symbols(scope: Scope, items):
-    """Every name listed in a set type anywhere is a symbol."""
-    def visit(t):
-        if isinstance(t, S.SetType):
-            for value, pos in t.elems:
+    """Every name listed in a set type anywhere is a symbol (its first listing is its position)."""
+    for node in S.nodes(items):
+        if isinstance(node, S.SetType):
+            for value, pos in node.elems:
                 if isinstance(value, str):
                     scope.symbols.setdefault(value, pos)
-        elif isinstance(t, S.ArrayType):
-            visit(t.elem)
-
-    for item in items:
-        if isinstance(item, (S.TypeDecl, S.IODecl, S.VarDecl)):
-            visit(item.type)
-        elif isinstance(item, (S.FunctionDecl, S.DistDecl)):
-            for p in item.params:
-                visit(p.type)
-            visit(item.result if isinstance(item, S.FunctionDecl) else item.over)
     for name, pos in scope.symbols.items():
         if name in scope.params:
             raise UserError.at(pos, f"'{name}' is both a parameter and a domain symbol", hint="rename one of them")

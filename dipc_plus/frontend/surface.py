@@ -125,15 +125,16 @@ def parts(node):
 
 
 def nodes(root):
-    """Every node of a tree (itself included, through tuples), without recursion."""
+    """Every node of a tree (itself included, through tuples) in source order, each before the
+    nodes inside it, without recursion."""
     stack = [root]
     while stack:
         node = stack.pop()
         if isinstance(node, tuple):
-            stack.extend(node)
+            stack.extend(reversed(node))
         elif is_dataclass(node) and not isinstance(node, type):
             yield node
-            stack.extend(parts(node))
+            stack.extend(reversed(list(parts(node))))
 
 
 def names(root) -> set[str]:
