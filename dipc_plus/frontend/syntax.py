@@ -80,10 +80,6 @@ class _Elif(tuple):
     pass
 
 
-class _Else(tuple):
-    pass
-
-
 def _at_rule(cls, *first):
     """The builder of a node made of `first` and the rule's children, at the rule's position."""
     return lambda self, meta, c: cls(*first, *c, self.pos(meta))
@@ -173,20 +169,14 @@ class _Build(Transformer_NonRecursive):
         return S.Assign(c[0], c[1], c[0].pos)
 
     def if_stmt(self, meta, c):
-        branches = [(c[0], c[1])]
-        other = None
-        for part in c[2:]:
-            if isinstance(part, _Elif):
-                branches.append((part[0], part[1]))
-            else:
-                other = part[0]
+        branches = [(c[0], c[1])] + [(part[0], part[1]) for part in c[2:] if isinstance(part, _Elif)]
+        other = next((part for part in c[2:] if not isinstance(part, _Elif)), None)   # the else body
         return S.If(tuple(branches), other, self.pos(meta))
 
     def elif_part(self, meta, c):
-        return _Elif((c[0], c[1]))
+        return _Elif(c)
 
-    def else_part(self, meta, c):
-        return _Else((c[0],))
+    else_part = _first
 
     # -- expressions
     def compare(self, meta, c):
