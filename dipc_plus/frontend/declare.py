@@ -243,8 +243,3 @@ def _distribution(scope: Scope, item: S.DistDecl):
         lowerer.check_fits(value, over, value_node, f"an outcome of '{item.name}'")
         outcomes.append((value.expr, lowerer.weight(weight_node)))
     scope.distributions[item.name] = ir.DistDef(item.name, tuple(params.items()), over, tuple(outcomes), item.pos)
-
-
-def uses_rate(expr: ir.Expr) -> bool:
-    return any(isinstance(node, ir.Rate) for node in S.nodes(expr))
-

@@ -150,15 +150,12 @@ class Lowerer:
         """A real (or int) linear expression; deterministic numbers become constant forms."""
         return self.as_lin(self.value(e), kind, e, what)
 
-    def random_compare(self, e: S.CmpOp, a: Value | None = None, b: Value | None = None
-                       ) -> tuple[ir.Lin, str, ir.Lin] | None:
+    def random_compare(self, e: S.CmpOp, a: Value, b: Value) -> tuple[ir.Lin, str, ir.Lin] | None:
         """``lhs op rhs`` when the comparison involves a Real/Int value, else None.
 
-        `a` and `b` are the sides' values when the caller already has them (each
-        side must be lowered once: lowering may hoist comparisons).
+        `a` and `b` are the sides' values, which the caller has (each side must be lowered
+        once: lowering may hoist comparisons).
         """
-        if a is None:
-            a, b = self.value(e.left), self.value(e.right)
         if isinstance(a, Det) and isinstance(b, Det):
             return None
         kind = a.kind if isinstance(a, ir.Lin) else b.kind

@@ -25,7 +25,7 @@ from dipc_plus.semantics import ir
 from dipc_plus.frontend import surface as S
 from dipc_plus.frontend.checks import check_flow
 from dipc_plus.frontend.consteval import rate_multiple
-from dipc_plus.frontend.declare import declare, uses_rate
+from dipc_plus.frontend.declare import declare
 from dipc_plus.errors import UserError
 from dipc_plus.frontend.exprs import Lowerer, is_numeric, symbols_of
 from dipc_plus.frontend.fold import const
@@ -214,7 +214,7 @@ class _Statements:
             raise UserError.at(call.pos, f"unknown distribution '{call.fn}'",
                                hint=did_you_mean(call.fn, self.scope.distributions) or hint)
         rate = self.rate(e.args[0]) if len(e.args) == 2 else None
-        if rate is None and any(uses_rate(w) for _, w in d.outcomes):
+        if rate is None and any(isinstance(node, ir.Rate) for _, w in d.outcomes for node in S.nodes(w)):
             raise UserError.at(e.pos, f"the weights of '{d.name}' use 'rate', but this call gives none",
                                hint=f"give the rate: choose(a*eps, {d.name}(...))")
         if isinstance(d.over, ir.BoolT):

@@ -282,8 +282,6 @@ class DistDecl:
 
 
 Decl = Union[ParamDecl, TypeDecl, IODecl, VarDecl, FunctionDecl, DistDecl]
-Stmt = Union[Assign, If, While, For, Exit]
-Item = Union[Decl, Stmt]
 
 DECLARATIONS = get_args(Decl)
 
