@@ -6,7 +6,6 @@ about at the offending name.
 """
 from __future__ import annotations
 
-import operator
 from fractions import Fraction
 from typing import Callable, Mapping
 
@@ -15,7 +14,6 @@ from dipc_plus.errors import UserError
 
 _ZERO = Fraction(0)
 _RATE_HINT = "write a positive rational multiple of eps, e.g. eps, eps/2, 2*eps/9 or eps/(4*c)"
-_ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
 
 
 def const_value(expr: S.Expr, env: Mapping[str, Fraction], what: str,
@@ -74,7 +72,8 @@ def _eps_linear(expr: S.Expr, env: Mapping[str, Fraction], what: str,
         if isinstance(e, S.BinOp) and e.op in ("+", "-", "*", "/"):
             (a1, c1), (a2, c2) = walk(e.left), walk(e.right)
             if e.op in ("+", "-"):
-                return _ARITHMETIC[e.op](a1, a2), _ARITHMETIC[e.op](c1, c2)
+                sign = 1 if e.op == "+" else -1
+                return a1 + sign * a2, c1 + sign * c2
             if e.op == "*":
                 if a1 and a2:
                     raise UserError.at(e.pos, "a rate cannot contain eps*eps", _RATE_HINT)
