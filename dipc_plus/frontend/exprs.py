@@ -409,7 +409,9 @@ class Lowerer:
                 raise UserError.at(e.pos, f"'{fn}' is declared after {self.owner or 'this function'}; "
                                    "a function can only call functions declared above it",
                                    hint="move the declaration up (functions cannot be recursive)")
-            return self.user_call(e, scope.functions[fn])
+            f = scope.functions[fn]
+            typ = RAT if isinstance(f.result, (ir.RatT, ir.IntT)) else f.result
+            return Det(ir.Call(fn, self.call_args(e, f.params, fn)), typ)
         if fn in BUILTINS:
             return self.builtin_call(e)
         if fn.lower() in OUTSIDE_THE_FRAGMENT:
@@ -420,11 +422,6 @@ class Lowerer:
                            hint=did_you_mean(fn, candidates) or
                            f"the built-in functions are {', '.join(BUILTINS)}; declare others with 'function'; "
                            f"the noises are {', '.join(noises.surface_names())}, sampled as x <- Lap(a*eps, mean)")
-
-    def user_call(self, e: S.CallExpr, f: ir.Function) -> Det:
-        result = f.result
-        return Det(ir.Call(f.name, self.call_args(e, f.params, f.name)),
-                   RAT if isinstance(result, (ir.RatT, ir.IntT)) else result)
 
     def call_args(self, call: S.CallExpr, params: tuple, owner: str) -> tuple:
         """The arguments of a call of a function, score function or distribution `owner`, each

@@ -114,7 +114,9 @@ class _Unroller:
                 raise self.past_limit(item)
 
     def lower_bound(self, item) -> int:
-        """At most the parts `item` contributes once unrolled (see `check_size`)."""
+        """At least the parts `item` contributes once unrolled (see `check_size`)."""
+        if isinstance(item, S.EXPRESSIONS):
+            return sum(1 for _ in S.nodes(item))     # each node becomes at least one part
         if isinstance(item, S.For):
             try:
                 lo, hi = self.bounds(item, self.scope.params)
@@ -125,7 +127,7 @@ class _Unroller:
         if isinstance(item, S.DECLARATIONS):
             return 1
         inside = (item.value,) if isinstance(item, S.Assign) else S.parts(item)   # the value: a target adds no part
-        return 1 + sum(_size(x) if isinstance(x, S.EXPRESSIONS) else self.lower_bound(x) for x in inside)
+        return 1 + sum(self.lower_bound(x) for x in inside)
 
     def too_large(self, loop: S.For, iterations: int, body: int, at_least: str = ""):
         """Refuse a loop by its size (iterations x its first iteration) before unrolling the rest."""
@@ -187,8 +189,3 @@ class _Unroller:
             elif f.name != "pos" and not isinstance(value, str):
                 changes[f.name] = self.expr(value, env)
         return replace(e, **changes)
-
-
-def _size(e) -> int:
-    """The nodes of a surface expression (each becomes at least one unrolled part)."""
-    return sum(1 for _ in S.nodes(e))
