@@ -222,8 +222,7 @@ def _function(scope: Scope, item: S.FunctionDecl):
     _check_new_callable(scope, item)
     params = _signature(scope, item, f"function '{item.name}'")
     result = resolve_type(scope, item.result, "result")
-    lowerer = Lowerer(scope, local_types=params, owner=f"function '{item.name}'",
-                      callable_functions=list(scope.functions))
+    lowerer = Lowerer(scope, local_types=params, owner=f"function '{item.name}'")
     body = lowerer.det(item.body, f"the body of '{item.name}'")
     lowerer.check_fits(body, result, item.body, f"the result of '{item.name}'")
     scope.functions[item.name] = ir.Function(item.name, tuple(params.items()), result, body.expr, item.pos)

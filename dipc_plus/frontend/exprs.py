@@ -116,15 +116,14 @@ class Lowerer:
     Program context: names are program variables (flat names) and `pre`
     collects hoisted comparisons.  Function context (`local_types` given):
     names are the function's parameters, no program variable is visible and
-    only functions in `callable_functions` may be called.
+    only the functions declared above it (those in the scope so far) may be called.
     """
 
     def __init__(self, scope: Scope, *, local_types: dict | None = None, owner: str | None = None,
-                 callable_functions=None, pre: list | None = None, fresh: Callable | None = None):
+                 pre: list | None = None, fresh: Callable | None = None):
         self.scope = scope
         self.local_types = local_types
         self.owner = owner
-        self.callable = set(scope.functions) if callable_functions is None else set(callable_functions)
         self.pre = pre
         self.fresh = fresh
 
@@ -405,7 +404,7 @@ class Lowerer:
             if self.owner == f"function '{fn}'":
                 raise UserError.at(e.pos, f"function '{fn}' calls itself; functions cannot be recursive",
                                    hint="write the function without recursion (domains are finite: use if/else)")
-            if fn not in self.callable or fn not in scope.functions:
+            if fn not in scope.functions:
                 raise UserError.at(e.pos, f"'{fn}' is declared after {self.owner or 'this function'}; "
                                    "a function can only call functions declared above it",
                                    hint="move the declaration up (functions cannot be recursive)")
