@@ -196,13 +196,12 @@ class Lowerer:
                            hint=f"sample into a variable first: 'x <- {e.kind}(...)', then use x")
 
     def _Index(self, e: S.Index) -> Value:
-        if self.local_types is not None:
-            raise UserError.at(e.pos, f"'{e.name}[...]': a {self._context()} has no arrays",
-                               hint="pass the element as an argument")
-        raise UserError.at(e.pos, f"'{e.name}' is not an array", hint=did_you_mean(e.name, self.scope.arrays))
+        """Only a function or distribution meets an index here: the program's are flattened by unrolling."""
+        raise UserError.at(e.pos, f"'{e.name}[...]': a {self._context()} has no arrays",
+                           hint="pass the element as an argument")
 
     def _context(self) -> str:
-        return f"the body of '{self.owner}'" if self.owner else "function body"
+        return f"the body of '{self.owner}'"
 
     def _Name(self, e: S.Name) -> Value:
         name = e.name
