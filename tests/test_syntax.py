@@ -7,7 +7,8 @@ import pytest
 from dipc_plus.frontend import surface as S
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.ir import Pos
-from dipc_plus.frontend.syntax import KEYWORDS, parse_module
+from dipc_plus.frontend.syntax import parse_module
+from dipc_plus.frontend.syntax_errors import KEYWORDS
 from conftest import PROGRAMS as PROGRAM_DIR, ROOT
 
 PROGRAMS = sorted(PROGRAM_DIR.glob("*.dip"))

@@ -205,7 +205,7 @@ class Program:
         """
         import inspect
 
-        from dipc_plus.frontend.load import lower_program, named
+        from dipc_plus.frontend.load import lower_program
         from dipc_plus.frontend.python.load import parse_python, read_python_module
         with in_python_words():
             values = parameter_values(params)
@@ -226,7 +226,7 @@ class Program:
             else:
                 raise UserError(f"from_python takes a function, a .py path or source text, not "
                                 f"{type(func_or_source).__name__}", hint="pass the function itself")
-            program = named(lower_program(module, values), function)
+            program = lower_program(module, values, function)
         return cls(program, text=module.text, path=None if path is None else os.path.abspath(path))
 
     # ----------------------------------------------------------------- what it is

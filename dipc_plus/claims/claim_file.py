@@ -346,7 +346,7 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
     for name, value in (overrides or {}).items():
         params[name] = Fraction(value)
     function = _function_name(r, prog, program_path)
-    from dipc_plus.frontend.load import declared_params, lower_program, named
+    from dipc_plus.frontend.load import declared_params, lower_program
     module = _read_program(r, program_path, function, params)
     names = declared_params(module)
     unknown = [n for n in params if n not in names]
@@ -356,7 +356,7 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
         if unknown[0] in (overrides or {}):
             raise UserError(f"--set {unknown[0]}: '{unknown[0]}' is not a parameter of {name}", hint=hint)
         raise r.error(f"program.params.{unknown[0]}", f"'{unknown[0]}' is not a parameter of {name}", hint=hint)
-    program = named(lower_program(module, params), function)
+    program = lower_program(module, params, function)
     accuracy = None
     if "accuracy" in data:
         r.typed("accuracy", data["accuracy"], dict, "accuracy must be a table", "write [accuracy] on its own line")

@@ -152,7 +152,4 @@ def _join(flow: _Flow, results) -> _Flow | None:
 
 def _names(e, scope: Scope):
     """The variable reads of an expression (an array argument of a built-in reads every element)."""
-    if isinstance(e, S.Name):
-        yield from scope.elements(e)
-    for child in S.children(e):
-        yield from _names(child, scope)
+    return (read for node in S.nodes(e) if isinstance(node, S.Name) for read in scope.elements(node))

@@ -6,7 +6,6 @@ about at the offending name.
 """
 from __future__ import annotations
 
-import operator
 from fractions import Fraction
 from typing import Callable, Mapping
 
@@ -15,11 +14,10 @@ from dipc_plus.errors import UserError
 
 _ZERO = Fraction(0)
 _RATE_HINT = "write a positive rational multiple of eps, e.g. eps, eps/2, 2*eps/9 or eps/(4*c)"
-_ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
 
 
 def const_value(expr: S.Expr, env: Mapping[str, Fraction], what: str,
-                explain: Callable[[S.Name], UserError] | None = None) -> Fraction:
+                explain: Callable[[S.Name], UserError]) -> Fraction:
     """The exact value of a constant expression over `env` (params, loop indices).
 
     `what` says where the constant is needed ("an array size"); `explain` turns a
@@ -29,7 +27,7 @@ def const_value(expr: S.Expr, env: Mapping[str, Fraction], what: str,
 
 
 def const_int(expr: S.Expr, env: Mapping[str, Fraction], what: str,
-              explain: Callable[[S.Name], UserError] | None = None) -> int:
+              explain: Callable[[S.Name], UserError]) -> int:
     value = const_value(expr, env, what, explain)
     if value.denominator != 1:
         raise UserError.at(expr.pos, f"{what} must be an integer, but it is {value}",
@@ -38,7 +36,7 @@ def const_int(expr: S.Expr, env: Mapping[str, Fraction], what: str,
 
 
 def rate_multiple(expr: S.Expr, env: Mapping[str, Fraction],
-                  explain: Callable[[S.Name], UserError] | None = None) -> Fraction:
+                  explain: Callable[[S.Name], UserError]) -> Fraction:
     """For a rate written ``a*eps`` (any arrangement), the positive rational a."""
     a, c = _eps_linear(expr, env, "a rate", explain, rate=True)
     if c != 0:
@@ -50,7 +48,7 @@ def rate_multiple(expr: S.Expr, env: Mapping[str, Fraction],
 
 
 def _eps_linear(expr: S.Expr, env: Mapping[str, Fraction], what: str,
-                explain: Callable[[S.Name], UserError] | None, rate: bool) -> tuple[Fraction, Fraction]:
+                explain: Callable[[S.Name], UserError], rate: bool) -> tuple[Fraction, Fraction]:
     """(multiple of eps, constant) of `expr`, the one walk of compile-time arithmetic: `eps` is
     refused unless it is a `rate`, whose mistakes then have the rate's messages and hints."""
     def walk(e) -> tuple[Fraction, Fraction]:
@@ -59,10 +57,7 @@ def _eps_linear(expr: S.Expr, env: Mapping[str, Fraction], what: str,
         if isinstance(e, S.Name):
             if e.name in env:
                 return _ZERO, Fraction(env[e.name])
-            if explain is not None:
-                raise explain(e)
-            raise UserError.at(e.pos, f"'{e.name}' is not a parameter: {what} must be a compile-time constant",
-                               "use numbers, parameters (param m = 3) and for-loop indices here")
+            raise explain(e)
         if isinstance(e, S.EpsLit):
             if rate:
                 return Fraction(1), _ZERO
@@ -74,7 +69,8 @@ def _eps_linear(expr: S.Expr, env: Mapping[str, Fraction], what: str,
         if isinstance(e, S.BinOp) and e.op in ("+", "-", "*", "/"):
             (a1, c1), (a2, c2) = walk(e.left), walk(e.right)
             if e.op in ("+", "-"):
-                return _ARITHMETIC[e.op](a1, a2), _ARITHMETIC[e.op](c1, c2)
+                sign = 1 if e.op == "+" else -1
+                return a1 + sign * a2, c1 + sign * c2
             if e.op == "*":
                 if a1 and a2:
                     raise UserError.at(e.pos, "a rate cannot contain eps*eps", _RATE_HINT)

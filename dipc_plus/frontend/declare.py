@@ -21,23 +21,14 @@ from dipc_plus.frontend.scope import BUILTIN_TYPES, Scope, did_you_mean
 MAX_ARRAY = 100_000
 MAX_DOMAIN = 100_000
 
+_VALUES = ((ir.RealT, ir.BoolT, ir.IntT, ir.DomT), "real, int, bool or a finite domain")
+_CONSTANTS = ((ir.BoolT, ir.DomT, ir.RatT, ir.IntT), "bool, int, rational or a finite domain")
+# The types a declaration of each role may have, and how a refusal says them.
 _ALLOWED = {
-    "input": (ir.RealT, ir.BoolT, ir.IntT, ir.DomT),
-    "output": (ir.RealT, ir.BoolT, ir.IntT, ir.DomT),
-    "var": (ir.RealT, ir.BoolT, ir.IntT, ir.DomT),
-    "parameter": (ir.BoolT, ir.DomT, ir.RatT, ir.IntT),
-    "result": (ir.BoolT, ir.DomT, ir.RatT, ir.IntT),
-    "over": (ir.BoolT, ir.DomT),
-    "type": (ir.DomT,),
-}
-_ALLOWED_WORDS = {
-    "input": "real, int, bool or a finite domain",
-    "output": "real, int, bool or a finite domain",
-    "var": "real, int, bool or a finite domain",
-    "parameter": "bool, int, rational or a finite domain",
-    "result": "bool, int, rational or a finite domain",
-    "over": "bool or a finite domain",
-    "type": "a finite domain (a range lo..hi or a set {a, b})",
+    "input": _VALUES, "output": _VALUES, "var": _VALUES,
+    "parameter": _CONSTANTS, "result": _CONSTANTS,
+    "over": ((ir.BoolT, ir.DomT), "bool or a finite domain"),
+    "type": ((ir.DomT,), "a finite domain (a range lo..hi or a set {a, b})"),
 }
 
 
@@ -103,22 +94,12 @@ def _param_name_error(scope: Scope, node: S.Name, items) -> UserError:
 
 
 def _symbols(scope: Scope, items):
-    """Every name listed in a set type anywhere is a symbol."""
-    def visit(t):
-        if isinstance(t, S.SetType):
-            for value, pos in t.elems:
+    """Every name listed in a set type anywhere is a symbol (its first listing is its position)."""
+    for node in S.nodes(items):
+        if isinstance(node, S.SetType):
+            for value, pos in node.elems:
                 if isinstance(value, str):
                     scope.symbols.setdefault(value, pos)
-        elif isinstance(t, S.ArrayType):
-            visit(t.elem)
-
-    for item in items:
-        if isinstance(item, (S.TypeDecl, S.IODecl, S.VarDecl)):
-            visit(item.type)
-        elif isinstance(item, (S.FunctionDecl, S.DistDecl)):
-            for p in item.params:
-                visit(p.type)
-            visit(item.result if isinstance(item, S.FunctionDecl) else item.over)
     for name, pos in scope.symbols.items():
         if name in scope.params:
             raise UserError.at(pos, f"'{name}' is both a parameter and a domain symbol", hint="rename one of them")
@@ -132,7 +113,7 @@ def resolve_type(scope: Scope, t: S.TypeExpr, role: str, name: str | None = None
         elem = resolve_type(scope, t.elem, role)
         if isinstance(elem, tuple):
             raise UserError.at(t.pos, "arrays of arrays are not supported", hint="use one flat array")
-        size = const_int(t.size, scope.params, "an array size", explain=lambda n: _const_name_error(scope, n))
+        size = const_int(t.size, scope.params, "an array size", explain=lambda n: scope.not_constant(n, "size"))
         if size < 1:
             raise UserError.at(t.size.pos, f"an array size must be at least 1, but it is {size}",
                                hint="check the parameter values (--set)")
@@ -141,8 +122,9 @@ def resolve_type(scope: Scope, t: S.TypeExpr, role: str, name: str | None = None
                                hint="check the parameter values (--set)")
         return ("array", elem, size)
     typ = _base_type(scope, t, name)
-    if not isinstance(typ, _ALLOWED[role]):
-        raise UserError.at(t.pos, f"a {role} cannot have type {typ}", hint=f"use {_ALLOWED_WORDS[role]}")
+    allowed, words = _ALLOWED[role]
+    if not isinstance(typ, allowed):
+        raise UserError.at(t.pos, f"a {role} cannot have type {typ}", hint=f"use {words}")
     return typ
 
 
@@ -157,7 +139,7 @@ def _base_type(scope: Scope, t: S.TypeExpr, name: str | None) -> ir.Type:
                            hint=did_you_mean(t.name, list(scope.types) + list(BUILTIN_TYPES))
                            or "declare it first: 'type Ans = {bot, top}' or 'type Idx = 1..m'")
     if isinstance(t, S.RangeType):
-        explain = lambda n: _const_name_error(scope, n)  # noqa: E731
+        explain = lambda n: scope.not_constant(n, "size")  # noqa: E731
         lo = const_int(t.lo, scope.params, "a range bound", explain)
         hi = const_int(t.hi, scope.params, "a range bound", explain)
         if lo > hi:
@@ -174,14 +156,6 @@ def _base_type(scope: Scope, t: S.TypeExpr, name: str | None) -> ir.Type:
             seen[value] = pos
         return ir.DomT(tuple(seen), name)
     raise TypeError(t)
-
-
-def _const_name_error(scope: Scope, node: S.Name) -> UserError:
-    if node.name in scope.variables or node.name in scope.arrays:
-        return UserError.at(node.pos, f"'{node.name}' is a variable, but a compile-time constant is needed here",
-                            hint="sizes, bounds and indices use numbers, parameters and for-loop indices")
-    return UserError.at(node.pos, f"unknown parameter '{node.name}'",
-                        hint=did_you_mean(node.name, scope.params) or f"declare it: 'param {node.name} = 3'")
 
 
 def _type_decl(scope: Scope, item: S.TypeDecl):
@@ -248,8 +222,7 @@ def _function(scope: Scope, item: S.FunctionDecl):
     _check_new_callable(scope, item)
     params = _signature(scope, item, f"function '{item.name}'")
     result = resolve_type(scope, item.result, "result")
-    lowerer = Lowerer(scope, local_types=params, owner=f"function '{item.name}'",
-                      callable_functions=list(scope.functions))
+    lowerer = Lowerer(scope, local_types=params, owner=f"function '{item.name}'")
     body = lowerer.det(item.body, f"the body of '{item.name}'")
     lowerer.check_fits(body, result, item.body, f"the result of '{item.name}'")
     scope.functions[item.name] = ir.Function(item.name, tuple(params.items()), result, body.expr, item.pos)
@@ -269,8 +242,3 @@ def _distribution(scope: Scope, item: S.DistDecl):
         lowerer.check_fits(value, over, value_node, f"an outcome of '{item.name}'")
         outcomes.append((value.expr, lowerer.weight(weight_node)))
     scope.distributions[item.name] = ir.DistDef(item.name, tuple(params.items()), over, tuple(outcomes), item.pos)
-
-
-def uses_rate(expr: ir.Expr) -> bool:
-    return any(isinstance(node, ir.Rate) for node in S.nodes(expr))
-

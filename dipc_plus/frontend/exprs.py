@@ -116,15 +116,14 @@ class Lowerer:
     Program context: names are program variables (flat names) and `pre`
     collects hoisted comparisons.  Function context (`local_types` given):
     names are the function's parameters, no program variable is visible and
-    only functions in `callable_functions` may be called.
+    only the functions declared above it (those in the scope so far) may be called.
     """
 
     def __init__(self, scope: Scope, *, local_types: dict | None = None, owner: str | None = None,
-                 callable_functions=None, pre: list | None = None, fresh: Callable | None = None):
+                 pre: list | None = None, fresh: Callable | None = None):
         self.scope = scope
         self.local_types = local_types
         self.owner = owner
-        self.callable = set(scope.functions) if callable_functions is None else set(callable_functions)
         self.pre = pre
         self.fresh = fresh
 
@@ -150,15 +149,12 @@ class Lowerer:
         """A real (or int) linear expression; deterministic numbers become constant forms."""
         return self.as_lin(self.value(e), kind, e, what)
 
-    def random_compare(self, e: S.CmpOp, a: Value | None = None, b: Value | None = None
-                       ) -> tuple[ir.Lin, str, ir.Lin] | None:
+    def random_compare(self, e: S.CmpOp, a: Value, b: Value) -> tuple[ir.Lin, str, ir.Lin] | None:
         """``lhs op rhs`` when the comparison involves a Real/Int value, else None.
 
-        `a` and `b` are the sides' values when the caller already has them (each
-        side must be lowered once: lowering may hoist comparisons).
+        `a` and `b` are the sides' values, which the caller has (each side must be lowered
+        once: lowering may hoist comparisons).
         """
-        if a is None:
-            a, b = self.value(e.left), self.value(e.right)
         if isinstance(a, Det) and isinstance(b, Det):
             return None
         kind = a.kind if isinstance(a, ir.Lin) else b.kind
@@ -200,13 +196,12 @@ class Lowerer:
                            hint=f"sample into a variable first: 'x <- {e.kind}(...)', then use x")
 
     def _Index(self, e: S.Index) -> Value:
-        if self.local_types is not None:
-            raise UserError.at(e.pos, f"'{e.name}[...]': a {self._context()} has no arrays",
-                               hint="pass the element as an argument")
-        raise UserError.at(e.pos, f"'{e.name}' is not an array", hint=did_you_mean(e.name, self.scope.arrays))
+        """Only a function or distribution meets an index here: the program's are flattened by unrolling."""
+        raise UserError.at(e.pos, f"'{e.name}[...]': a {self._context()} has no arrays",
+                           hint="pass the element as an argument")
 
     def _context(self) -> str:
-        return f"the body of '{self.owner}'" if self.owner else "function body"
+        return f"the body of '{self.owner}'"
 
     def _Name(self, e: S.Name) -> Value:
         name = e.name
@@ -408,11 +403,13 @@ class Lowerer:
             if self.owner == f"function '{fn}'":
                 raise UserError.at(e.pos, f"function '{fn}' calls itself; functions cannot be recursive",
                                    hint="write the function without recursion (domains are finite: use if/else)")
-            if fn not in self.callable or fn not in scope.functions:
+            if fn not in scope.functions:
                 raise UserError.at(e.pos, f"'{fn}' is declared after {self.owner or 'this function'}; "
                                    "a function can only call functions declared above it",
                                    hint="move the declaration up (functions cannot be recursive)")
-            return self.user_call(e, scope.functions[fn])
+            f = scope.functions[fn]
+            typ = RAT if isinstance(f.result, (ir.RatT, ir.IntT)) else f.result
+            return Det(ir.Call(fn, self.call_args(e, f.params, fn)), typ)
         if fn in BUILTINS:
             return self.builtin_call(e)
         if fn.lower() in OUTSIDE_THE_FRAGMENT:
@@ -423,11 +420,6 @@ class Lowerer:
                            hint=did_you_mean(fn, candidates) or
                            f"the built-in functions are {', '.join(BUILTINS)}; declare others with 'function'; "
                            f"the noises are {', '.join(noises.surface_names())}, sampled as x <- Lap(a*eps, mean)")
-
-    def user_call(self, e: S.CallExpr, f: ir.Function) -> Det:
-        result = f.result
-        return Det(ir.Call(f.name, self.call_args(e, f.params, f.name)),
-                   RAT if isinstance(result, (ir.RatT, ir.IntT)) else result)
 
     def call_args(self, call: S.CallExpr, params: tuple, owner: str) -> tuple:
         """The arguments of a call of a function, score function or distribution `owner`, each
@@ -580,7 +572,9 @@ def _listing(values, limit: int = 12) -> str:
 
 
 def _mentions_eps(e: S.Expr) -> bool:
-    return isinstance(e, (S.EpsLit, S.RateLit, S.ExpCall)) or any(_mentions_eps(c) for c in S.children(e))
+    """Whether `e` uses eps, rate or exp (an index is not looked into: it is refused as an index)."""
+    return isinstance(e, (S.EpsLit, S.RateLit, S.ExpCall)) or \
+        (not isinstance(e, S.Index) and any(_mentions_eps(c) for c in S.parts(e)))
 
 
 def _check_exponent(e: S.Expr, lowerer: Lowerer) -> None:

@@ -74,14 +74,10 @@ def _cannot_tell(name: str, stmts: list, scope: Scope, known: dict):
 
 def _check_names(e, scope: Scope, targets) -> None:
     """Unknown names are reported as such, before any "cannot tell the type" message."""
-    if isinstance(e, S.Name):
-        name = e.name
-        if name in scope.variables or name in targets or name in scope.arrays or name in scope.params \
-                or name in scope.symbols:
-            return
-        raise not_a_value(e, scope, targets)
-    for child in S.children(e):
-        _check_names(child, scope, targets)
+    known = (scope.variables, targets, scope.arrays, scope.params, scope.symbols)
+    for node in S.nodes(e):
+        if isinstance(node, S.Name) and not any(node.name in table for table in known):
+            raise not_a_value(node, scope, targets)
 
 
 def _kind(e, scope: Scope, known: dict) -> str | None:

@@ -54,10 +54,6 @@ def length_uses(module: S.Module, explicit) -> LengthUses:
                       tuple(_uses(module, size, dependent)))
 
 
-def _names(node) -> set:
-    return {x.name for x in S.nodes(node) if isinstance(x, S.Name)}
-
-
 def _dependent(module: S.Module, size: str, explicit: set) -> dict:
     """Parameter -> its declaration, for m and every parameter computed from it (transitively)
     that is not given a number."""
@@ -67,7 +63,7 @@ def _dependent(module: S.Module, size: str, explicit: set) -> dict:
     while changed:
         changed = False
         for name, decl in decls.items():
-            if name not in dep and name not in explicit and _names(decl.value) & set(dep):
+            if name not in dep and name not in explicit and S.names(decl.value) & set(dep):
                 dep[name] = decl
                 changed = True
     return dep

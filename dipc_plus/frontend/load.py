@@ -58,9 +58,12 @@ def declared_params(module: S.Module) -> list[str]:
     return [item.name for item in module.items if isinstance(item, S.ParamDecl)]
 
 
-def lower_program(module: S.Module, params: dict[str, Fraction] | None = None) -> ir.Program:
-    """Check and lower a parsed module with the given parameter values."""
-    return _deep(lambda: lower_module(module, params), module.file)
+def lower_program(module: S.Module, params: dict[str, Fraction] | None = None,
+                  function: str | None = None) -> ir.Program:
+    """Check and lower a parsed module with the given parameter values; a module translated from
+    the Python function `function` gives a program named after the function."""
+    program = _deep(lambda: lower_module(module, params), module.file)
+    return program if function is None else dataclasses.replace(program, name=function)
 
 
 def read_program_module(path, function: str | None = None,
@@ -75,10 +78,5 @@ def read_program_module(path, function: str | None = None,
     return read_module(path)
 
 
-def named(program: ir.Program, function: str | None) -> ir.Program:
-    """A program translated from a Python function is named after the function."""
-    return program if function is None else dataclasses.replace(program, name=function)
-
-
 def load_program(path, params: dict[str, Fraction] | None = None, function: str | None = None) -> ir.Program:
-    return named(lower_program(read_program_module(path, function, params), params), function)
+    return lower_program(read_program_module(path, function, params), params, function)

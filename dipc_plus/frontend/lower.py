@@ -17,6 +17,7 @@ program needs only as many as are alive at once.
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 from dipc_plus.exact import noises
@@ -25,7 +26,7 @@ from dipc_plus.semantics.argmax import scan as argmax_scan
 from dipc_plus.frontend import surface as S
 from dipc_plus.frontend.checks import check_flow
 from dipc_plus.frontend.consteval import rate_multiple
-from dipc_plus.frontend.declare import declare, uses_rate
+from dipc_plus.frontend.declare import declare
 from dipc_plus.errors import UserError
 from dipc_plus.frontend.exprs import Lowerer, is_numeric, symbols_of
 from dipc_plus.frontend.infer import infer_locals
@@ -120,69 +121,60 @@ class _Statements:
     # ------------------------------------------------------------------ assignments
 
     def assign(self, s: S.Assign) -> list:
-        target = s.target.name
-        typ = self.scope.variables[target]
-        value = s.value
-        if isinstance(value, S.SampleExpr):
-            return self.sample(target, typ, value, s.pos)
+        """The statements of an assignment, after the comparisons its right-hand side hoists."""
         pre: list = []
-        lw = self.lowerer(pre)
+        stmts = self.assignment(s.target.name, self.scope.variables[s.target.name], s.value, s.pos,
+                                self.lowerer(pre))
+        self.release(pre)
+        return pre + stmts
+
+    def assignment(self, target: str, typ: ir.Type, value, pos: ir.Pos, lw: Lowerer) -> list:
+        if isinstance(value, S.SampleExpr):
+            return [ir.Sample(target, self.sample(target, typ, value, pos, lw), pos)]
         if isinstance(value, S.CallExpr) and value.fn in ("argmax", "argmin") and value.fn not in self.scope.functions:
             args = lw.expand_args(value)
             if any(isinstance(v, ir.Lin) for _, v in args):
-                stmts = self.argmax(target, typ, value, args, lw, s.pos)
-            else:
-                v = lw.builtin_call(value, args)
-                lw.check_fits(v, typ, value, f"'{target}'")
-                stmts = [ir.Assign(target, v.expr, s.pos)]
-            self.release(pre)
-            return pre + stmts
+                return self.argmax(target, typ, value, args, lw, pos)
+            v = lw.builtin_call(value, args)
+            lw.check_fits(v, typ, value, f"'{target}'")
+            return [ir.Assign(target, v.expr, pos)]
         if isinstance(typ, (ir.RealT, ir.IntT)):
             kind = "real" if isinstance(typ, ir.RealT) else "int"
-            stmt = ir.Assign(target, lw.linear(value, kind, f"the {kind} variable '{target}'"), s.pos)
-        elif isinstance(typ, ir.BoolT) and isinstance(value, S.CmpOp):
+            return [ir.Assign(target, lw.linear(value, kind, f"the {kind} variable '{target}'"), pos)]
+        if isinstance(typ, ir.BoolT) and isinstance(value, S.CmpOp):
             a, b = lw.value(value.left), lw.value(value.right)  # once: lowering may hoist
             parts = lw.random_compare(value, a, b)
             if parts is not None:  # b <- R ~ R: the paper's probabilistic assignment, into b itself
-                stmt = ir.Compare(target, parts[0], parts[1], parts[2], s.pos)
-            else:
-                stmt = ir.Assign(target, lw.det_compare(value, a, b), s.pos)
-        else:
-            v = lw.det(value, f"the value assigned to '{target}'")
-            lw.check_fits(v, typ, value, f"'{target}'")
-            stmt = ir.Assign(target, v.expr, s.pos)
-        self.release(pre)
-        return pre + [stmt]
+                return [ir.Compare(target, parts[0], parts[1], parts[2], pos)]
+            return [ir.Assign(target, lw.det_compare(value, a, b), pos)]
+        v = lw.det(value, f"the value assigned to '{target}'")
+        lw.check_fits(v, typ, value, f"'{target}'")
+        return [ir.Assign(target, v.expr, pos)]
 
-    def sample(self, target: str, typ: ir.Type, e: S.SampleExpr, pos: ir.Pos) -> list:
+    def sample(self, target: str, typ: ir.Type, e: S.SampleExpr, pos: ir.Pos, lw: Lowerer):
+        """What `target <- e` draws: a noise, the exponential mechanism or a finite distribution."""
         kind = e.kind
         args = e.args
-        scope = self.scope
-        explain = lambda n: _rate_name_error(scope, n)  # noqa: E731
-        pre: list = []
-        lw = self.lowerer(pre)
         noise = noises.by_surface(kind)
-        if noise is not None:
-            if len(args) != 2:
-                raise UserError.at(e.pos, f"{kind} takes 2 arguments (rate, mean), {len(args)} given",
-                                   hint=f"e.g. {kind}(eps/2, q[i])")
-            lin_kind = noise.value_type
-            want = ir.IntT if lin_kind == "int" else ir.RealT
-            if not isinstance(typ, want):
-                raise UserError.at(pos, f"'{target}' is {type_words(typ)}, but {kind} gives "
-                                   f"{'an integer' if lin_kind == 'int' else 'a real'} sample",
-                                   hint=f"sample into a {lin_kind} variable (an undeclared one becomes {lin_kind})")
-            rate = rate_multiple(args[0], scope.params, explain)
-            mean = lw.linear(args[1], lin_kind, f"the mean of {kind}")
-            stmt = ir.Sample(target, ir.NoiseSample(noise.kind, rate, mean), pos)
-        elif kind == "Exp":
-            stmt = ir.Sample(target, self.exp_mech(target, typ, e, lw, explain), pos)
-        else:
-            stmt = ir.Sample(target, self.choose(target, typ, e, lw, explain), pos)
-        self.release(pre)
-        return pre + [stmt]
+        if noise is None:
+            return self.exp_mech(target, typ, e, lw) if kind == "Exp" else self.choose(target, typ, e, lw)
+        if len(args) != 2:
+            raise UserError.at(e.pos, f"{kind} takes 2 arguments (rate, mean), {len(args)} given",
+                               hint=f"e.g. {kind}(eps/2, q[i])")
+        lin_kind = noise.value_type
+        want = ir.IntT if lin_kind == "int" else ir.RealT
+        if not isinstance(typ, want):
+            raise UserError.at(pos, f"'{target}' is {type_words(typ)}, but {kind} gives "
+                               f"{'an integer' if lin_kind == 'int' else 'a real'} sample",
+                               hint=f"sample into a {lin_kind} variable (an undeclared one becomes {lin_kind})")
+        rate = self.rate(args[0])
+        return ir.NoiseSample(noise.kind, rate, lw.linear(args[1], lin_kind, f"the mean of {kind}"))
 
-    def exp_mech(self, target, typ, e: S.SampleExpr, lw: Lowerer, explain) -> ir.ExpMech:
+    def rate(self, node) -> Fraction:
+        """The rate `node` (a multiple of eps) as its rational multiple."""
+        return rate_multiple(node, self.scope.params, lambda name: self.scope.not_constant(name, "rate"))
+
+    def exp_mech(self, target, typ, e: S.SampleExpr, lw: Lowerer) -> ir.ExpMech:
         hint = "write x <- Exp(a*eps, F(args)) with F a function whose last parameter is the candidate"
         if len(e.args) != 2 or not isinstance(e.args[1], S.CallExpr):
             raise UserError.at(e.pos, "Exp takes a rate and a call of a score function", hint=hint)
@@ -210,9 +202,9 @@ class _Statements:
                                    f"parameter '{cand_name}' of {f.name} ({cand_type})",
                                    hint="the candidates are all values of the target's domain")
         args = lw.call_args(call, f.params[:-1], f.name)
-        return ir.ExpMech(rate_multiple(e.args[0], self.scope.params, explain), f.name, args)
+        return ir.ExpMech(self.rate(e.args[0]), f.name, args)
 
-    def choose(self, target, typ, e: S.SampleExpr, lw: Lowerer, explain) -> ir.Choose:
+    def choose(self, target, typ, e: S.SampleExpr, lw: Lowerer) -> ir.Choose:
         hint = "write x <- choose(D(args)) or choose(a*eps, D(args)) with D a declared distribution"
         if len(e.args) not in (1, 2) or not isinstance(e.args[-1], S.CallExpr):
             raise UserError.at(e.pos, "choose takes an optional rate and a call of a distribution", hint=hint)
@@ -221,8 +213,8 @@ class _Statements:
         if d is None:
             raise UserError.at(call.pos, f"unknown distribution '{call.fn}'",
                                hint=did_you_mean(call.fn, self.scope.distributions) or hint)
-        rate = rate_multiple(e.args[0], self.scope.params, explain) if len(e.args) == 2 else None
-        if rate is None and any(uses_rate(w) for _, w in d.outcomes):
+        rate = self.rate(e.args[0]) if len(e.args) == 2 else None
+        if rate is None and any(isinstance(node, ir.Rate) for _, w in d.outcomes for node in S.nodes(w)):
             raise UserError.at(e.pos, f"the weights of '{d.name}' use 'rate', but this call gives none",
                                hint=f"give the rate: choose(a*eps, {d.name}(...))")
         if isinstance(d.over, ir.BoolT):
@@ -294,11 +286,3 @@ def _check_depth(body, scope: Scope) -> None:
         for value, weight in d.outcomes:
             check(value, d.pos, f"an outcome of '{d.name}'")
             check(weight, d.pos, f"a weight of '{d.name}'")
-
-
-def _rate_name_error(scope: Scope, node: S.Name) -> UserError:
-    if node.name in scope.variables or node.name in scope.arrays:
-        return UserError.at(node.pos, f"a rate must be a constant multiple of eps, but '{node.name}' is a variable",
-                            hint="use numbers and parameters: eps/2, 2*eps/(9*c)")
-    return UserError.at(node.pos, f"unknown name '{node.name}' in a rate",
-                        hint=did_you_mean(node.name, scope.params) or "rates use numbers, parameters and eps")

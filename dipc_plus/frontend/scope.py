@@ -9,10 +9,25 @@ from __future__ import annotations
 import difflib
 from dataclasses import dataclass, field
 
+from dipc_plus.errors import UserError
 from dipc_plus.semantics import ir
 from dipc_plus.frontend import surface as S
 
 BUILTIN_TYPES = ("bool", "int", "real", "rational")
+
+_INDEX_HINT = "indices and loop bounds use numbers, parameters and for-loop indices"
+# Why a name cannot stand in a compile-time constant, by where the constant is needed: the
+# message and hint for a variable, then for an unknown name (the hint when no name is close).
+_NOT_CONSTANT = {
+    "rate": ("a rate must be a constant multiple of eps, but '{}' is a variable",
+             "use numbers and parameters: eps/2, 2*eps/(9*c)",
+             "unknown name '{}' in a rate", "rates use numbers, parameters and eps"),
+    "size": ("'{}' is a variable, but a compile-time constant is needed here",
+             "sizes, bounds and indices use numbers, parameters and for-loop indices",
+             "unknown parameter '{}'", "declare it: 'param {} = 3'"),
+    "index": ("'{}' is a variable, but this must be a compile-time constant", _INDEX_HINT,
+              "unknown name '{}'", _INDEX_HINT),
+}
 
 
 @dataclass
@@ -32,11 +47,6 @@ class Scope:
     declared_functions: dict = field(default_factory=dict)  # every function declared in the file -> Pos
     distributions: dict = field(default_factory=dict)   # name -> ir.DistDef
 
-    def base_names(self) -> list[str]:
-        """Variable names as the user writes them (arrays once, without an index)."""
-        names = {n.split("[")[0] for n in self.variables}
-        return sorted(names | set(self.arrays))
-
     def elements(self, node) -> list:
         """The names a surface name reads: a whole array (an argument of a built-in) reads each of
         its elements, at the name's position; any other node stands for itself."""
@@ -44,9 +54,20 @@ class Scope:
             return [S.Name(flat, node.pos) for flat in self.arrays[node.name]]
         return [node]
 
+    def not_constant(self, node: S.Name, where: str) -> UserError:
+        """The error for a name that is not a parameter in a constant needed `where` ("rate",
+        "size" of an array or a range, "index" or loop bound): a variable, or unknown."""
+        variable, variable_hint, unknown, unknown_hint = _NOT_CONSTANT[where]
+        if node.name in self.variables or node.name in self.arrays:
+            return UserError.at(node.pos, variable.format(node.name), hint=variable_hint)
+        return UserError.at(node.pos, unknown.format(node.name),
+                            hint=did_you_mean(node.name, self.params) or unknown_hint.format(node.name))
+
     def value_names(self) -> list[str]:
-        """Every name that may stand for a value: variables, parameters, symbols."""
-        return sorted(set(self.base_names()) | set(self.params) | set(self.symbols))
+        """Every name that may stand for a value: variables as the user writes them (an array once,
+        without an index), parameters, symbols."""
+        variables = {n.split("[")[0] for n in self.variables}
+        return sorted(variables | set(self.arrays) | set(self.params) | set(self.symbols))
 
 
 def did_you_mean(name: str, candidates) -> str | None:

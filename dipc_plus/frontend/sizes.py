@@ -17,8 +17,6 @@ from dipc_plus.execution import limits
 from dipc_plus.frontend import surface as S
 
 _TOKEN = re.compile(r"#[^\n]*|[A-Za-z_][A-Za-z_0-9]*|\d+(?:\.\d*)?|\.\d+|<-|<=|>=|==|!=|\.\.|->|\S")
-EXPRESSIONS = (S.Num, S.BoolLit, S.Name, S.Index, S.EpsLit, S.RateLit, S.UnOp, S.BinOp, S.CmpOp, S.CondExpr,
-               S.CallExpr, S.ExpCall, S.SampleExpr)
 BLOCKS = (S.If, S.While, S.For)
 
 
@@ -44,7 +42,7 @@ def check_shape(module: S.Module) -> None:
     stack = [(item, 0) for item in module.items]
     while stack:
         node, depth = stack.pop()
-        if isinstance(node, EXPRESSIONS):
+        if isinstance(node, S.EXPRESSIONS):
             _check_expression(node, most_nodes)
             continue
         if isinstance(node, BLOCKS):

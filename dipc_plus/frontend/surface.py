@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, is_dataclass
 from fractions import Fraction
-from typing import Union
+from typing import Union, get_args
 
 from dipc_plus.semantics.ir import Pos
 
@@ -109,19 +109,7 @@ class SampleExpr:
 
 Expr = Union[Num, BoolLit, Name, Index, EpsLit, RateLit, UnOp, BinOp, CmpOp, CondExpr, CallExpr, ExpCall,
              SampleExpr]
-
-
-def children(e) -> tuple:
-    """The operands of an expression node (an index and a leaf have none)."""
-    if isinstance(e, (UnOp, ExpCall)):
-        return (e.arg,)
-    if isinstance(e, (BinOp, CmpOp)):
-        return (e.left, e.right)
-    if isinstance(e, CondExpr):
-        return (e.cond, e.then, e.other)
-    if isinstance(e, (CallExpr, SampleExpr)):
-        return e.args
-    return ()
+EXPRESSIONS = get_args(Expr)
 
 
 def parts(node):
@@ -137,15 +125,21 @@ def parts(node):
 
 
 def nodes(root):
-    """Every node of a tree (itself included, through tuples), without recursion."""
+    """Every node of a tree (itself included, through tuples) in source order, each before the
+    nodes inside it, without recursion."""
     stack = [root]
     while stack:
         node = stack.pop()
         if isinstance(node, tuple):
-            stack.extend(node)
+            stack.extend(reversed(node))
         elif is_dataclass(node) and not isinstance(node, type):
             yield node
-            stack.extend(parts(node))
+            stack.extend(reversed(list(parts(node))))
+
+
+def names(root) -> set[str]:
+    """The names a tree reads (variables, parameters, loop indices and symbols alike)."""
+    return {node.name for node in nodes(root) if isinstance(node, Name)}
 
 # --------------------------------------------------------------------------- types
 
@@ -223,12 +217,8 @@ def assignments(statements):
     for s in statements:
         if isinstance(s, Assign):
             yield s
-        elif isinstance(s, If):
-            for _, body in s.branches:
-                yield from assignments(body)
-            yield from assignments(s.other or ())
-        elif isinstance(s, While):
-            yield from assignments(s.body)
+        elif isinstance(s, (If, While)):
+            yield from assignments(x for x in parts(s) if not isinstance(x, EXPRESSIONS))
 
 
 # --------------------------------------------------------------------------- declarations
@@ -292,10 +282,8 @@ class DistDecl:
 
 
 Decl = Union[ParamDecl, TypeDecl, IODecl, VarDecl, FunctionDecl, DistDecl]
-Stmt = Union[Assign, If, While, For, Exit]
-Item = Union[Decl, Stmt]
 
-DECLARATIONS = (ParamDecl, TypeDecl, IODecl, VarDecl, FunctionDecl, DistDecl)
+DECLARATIONS = get_args(Decl)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from dipc_plus.execution import limits
 from dipc_plus.semantics.ir import Pos
 from dipc_plus.frontend.grammar import parser
 from dipc_plus.frontend.sizes import check_shape, check_tokens
-from dipc_plus.frontend.syntax_errors import KEYWORDS, syntax_error  # noqa: F401  (KEYWORDS is re-exported)
+from dipc_plus.frontend.syntax_errors import syntax_error
 
 def check_nesting(text: str, filename: str) -> None:
     """Refuse brackets nested past the `depth` limit before the parser builds a tree that deep."""
@@ -80,10 +80,6 @@ class _Elif(tuple):
     pass
 
 
-class _Else(tuple):
-    pass
-
-
 def _at_rule(cls, *first):
     """The builder of a node made of `first` and the rule's children, at the rule's position."""
     return lambda self, meta, c: cls(*first, *c, self.pos(meta))
@@ -92,6 +88,11 @@ def _at_rule(cls, *first):
 def _at_name(cls):
     """The builder of a node named by the rule's first token (then its other children), at that token."""
     return lambda self, meta, c: cls(str(c[0]), *c[1:], self.tpos(c[0]))
+
+
+def _io_decl(kind: str):
+    """The builder of the `kind` ('input' | 'output') declarations of one line, each at its name."""
+    return lambda self, meta, c: _Many(S.IODecl(kind, str(tok), typ, self.tpos(tok)) for tok, typ in c)
 
 
 def _children(self, meta, c):
@@ -144,11 +145,7 @@ class _Build(Transformer_NonRecursive):
         return tuple(items)
 
     # -- declarations
-    def input_decl(self, meta, c):
-        return _Many(S.IODecl("input", str(tok), typ, self.tpos(tok)) for tok, typ in c)
-
-    def output_decl(self, meta, c):
-        return _Many(S.IODecl("output", str(tok), typ, self.tpos(tok)) for tok, typ in c)
+    input_decl, output_decl = _io_decl("input"), _io_decl("output")
 
     def var_decl(self, meta, c):       # also `x: T`, a local without `var` and without a value
         return S.VarDecl(str(c[0]), c[1], c[2] if len(c) > 2 else None, self.tpos(c[0]))
@@ -172,20 +169,14 @@ class _Build(Transformer_NonRecursive):
         return S.Assign(c[0], c[1], c[0].pos)
 
     def if_stmt(self, meta, c):
-        branches = [(c[0], c[1])]
-        other = None
-        for part in c[2:]:
-            if isinstance(part, _Elif):
-                branches.append((part[0], part[1]))
-            else:
-                other = part[0]
+        branches = [(c[0], c[1])] + [(part[0], part[1]) for part in c[2:] if isinstance(part, _Elif)]
+        other = next((part for part in c[2:] if not isinstance(part, _Elif)), None)   # the else body
         return S.If(tuple(branches), other, self.pos(meta))
 
     def elif_part(self, meta, c):
-        return _Elif((c[0], c[1]))
+        return _Elif(c)
 
-    def else_part(self, meta, c):
-        return _Else((c[0],))
+    else_part = _first
 
     # -- expressions
     def compare(self, meta, c):

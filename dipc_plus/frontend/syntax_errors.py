@@ -22,10 +22,6 @@ def is_reserved(word: str) -> bool:
     return word in KEYWORDS or noises.by_surface(word) is not None
 
 
-def _parser():
-    return parser()
-
-
 _WORDS = {
     "NAME": "a name",
     "NUMBER": "a number",
@@ -35,13 +31,15 @@ _WORDS = {
     "$END": "the end of the file",
     "_ASSIGN": "'<-'",
 }
+_FOUND = {"$END": "the end of the file", "_NL": "the end of the line", "NAME": "the name '{}'",
+          "NUMBER": "the number {}", "DECIMAL": "the number {}"}
 _EXPRESSION_START = {"NAME", "NUMBER", "LPAR", "MINUS"}
 _STATEMENT_START = {"IF", "WHILE", "FOR", "EXIT", "NAME"}
 _DECLARATION_START = {"PARAM", "TYPE", "INPUT", "OUTPUT", "VAR", "FUNCTION", "DISTRIBUTION"}
 
 
 def _terminal_text(name: str) -> str | None:
-    for term in _parser().terminals:
+    for term in parser().terminals:
         if term.name == name and term.pattern.type == "str":
             return term.pattern.value
     return None
@@ -94,14 +92,8 @@ def _describe_expected(expected: set[str]) -> str:
 
 
 def _describe_found(tok: Token) -> str:
-    if tok.type == "$END":
-        return "the end of the file"
-    if tok.type == "_NL":
-        return "the end of the line"
-    if tok.type == "NAME":
-        return f"the name '{tok}'"
-    if tok.type in ("NUMBER", "DECIMAL"):
-        return f"the number {tok}"
+    if tok.type in _FOUND:
+        return _FOUND[tok.type].format(tok)
     return f"'{tok}'"
 
 
@@ -110,7 +102,7 @@ def _unclosed_block(text: str) -> tuple[str, int, int] | None:
     stack = []
     previous = None
     try:
-        for tok in _parser().lex(text):
+        for tok in parser().lex(text):
             if tok.type == "IF" and previous in (None, "_NL", "SEMICOLON", "THEN", "ELSE", "DO"):
                 stack.append(tok)
             elif tok.type in ("WHILE", "FOR"):
@@ -153,20 +145,21 @@ def syntax_error(err: UnexpectedInput, text: str, filename: str) -> UserError:
                      column=getattr(err, "column", None), hint="see docs/language.md")
 
 
+# The usual slips at an unexpected character (what the text starts with there) and their fixes.
+_CHARACTER_HINTS = (
+    ((":=",), "assign with '<-' (or '←')"),
+    (("&&", "||", "!"), "write the Boolean operators as words: 'and', 'or', 'not' ('!=' is 'not equal')"),
+    (("'", '"'), "there are no strings; a domain symbol is a plain name, e.g. top"),
+    ((".",), "write a range as 1..m and a rational as p/q or a decimal like 0.5"),
+    (("%",), "there is no '%'; use a user function if you need it"),
+)
+
+
 def _character_hint(text: str, index: int) -> str:
-    two = text[index:index + 2]
-    char = text[index:index + 1]
-    if two == ":=":
-        return "assign with '<-' (or '←')"
-    if two in ("&&", "||") or char == "!":
-        return "write the Boolean operators as words: 'and', 'or', 'not' ('!=' is 'not equal')"
-    if char in ("'", '"'):
-        return "there are no strings; a domain symbol is a plain name, e.g. top"
-    if char == ".":
-        return "write a range as 1..m and a rational as p/q or a decimal like 0.5"
-    if char == "%":
-        return "there is no '%'; use a user function if you need it"
-    if char.isalpha():
+    for starts, hint in _CHARACTER_HINTS:
+        if text.startswith(starts, index):
+            return hint
+    if text[index:index + 1].isalpha():
         return "names use ASCII letters, digits and '_' (the only other letters are ε for eps and ← for <-)"
     return "remove it; see docs/language.md for the characters the language uses"
 

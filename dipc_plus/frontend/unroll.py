@@ -35,6 +35,7 @@ class _Unroller:
         self.count = 0                                   # statement and expression nodes produced
         self.most = limits.get("unrolled")
         self.inputs = {n for n, _ in scope.inputs}       # a set: the target check is O(1), not O(inputs)
+        self.not_constant = lambda node: scope.not_constant(node, "index")
 
     # ------------------------------------------------------------------ statements
 
@@ -113,7 +114,9 @@ class _Unroller:
                 raise self.past_limit(item)
 
     def lower_bound(self, item) -> int:
-        """At most the parts `item` contributes once unrolled (see `check_size`)."""
+        """At least the parts `item` contributes once unrolled (see `check_size`)."""
+        if isinstance(item, S.EXPRESSIONS):
+            return sum(1 for _ in S.nodes(item))     # each node becomes at least one part
         if isinstance(item, S.For):
             try:
                 lo, hi = self.bounds(item, self.scope.params)
@@ -121,18 +124,14 @@ class _Unroller:
                 return 1
             body = sum(self.lower_bound(x) for x in item.body)
             return 1 + max(0, hi - lo + 1) * body
-        if isinstance(item, S.If):
-            return 1 + sum(_size(c) + sum(self.lower_bound(x) for x in b) for c, b in item.branches) + \
-                sum(self.lower_bound(x) for x in item.other or ())
-        if isinstance(item, S.While):
-            return 1 + _size(item.cond) + sum(self.lower_bound(x) for x in item.body)
-        if isinstance(item, S.Assign):
-            return 1 + _size(item.value)
-        return 1
+        if isinstance(item, S.DECLARATIONS):
+            return 1
+        inside = (item.value,) if isinstance(item, S.Assign) else S.parts(item)   # the value: a target adds no part
+        return 1 + sum(self.lower_bound(x) for x in inside)
 
     def too_large(self, loop: S.For, iterations: int, body: int, at_least: str = ""):
         """Refuse a loop by its size (iterations x its first iteration) before unrolling the rest."""
-        used = sorted({n.name for bound in (loop.lo, loop.hi) for n in _names(bound) if n.name in self.scope.params})
+        used = sorted(name for name in S.names((loop.lo, loop.hi)) if name in self.scope.params)
         given = ", ".join(f"{n} = {self.scope.params[n]}" for n in used)
         raise ResourceLimit.at(loop.pos, f"this for loop would unroll to {iterations} iterations x {at_least}{body} statement "
                                          f"and expression parts, more than {self.most}"
@@ -142,34 +141,20 @@ class _Unroller:
     def target(self, t, env: dict):
         scope = self.scope
         if isinstance(t, S.Name):
-            name = t.name
-            if name in scope.arrays:
-                raise UserError.at(t.pos, f"'{name}' is an array; assign its elements, e.g. {name}[1] <- ...")
+            if t.name in scope.arrays:
+                raise UserError.at(t.pos, f"'{t.name}' is an array; assign its elements, e.g. {t.name}[1] <- ...")
             for what, table in (("a loop index", env), ("a parameter", scope.params),
                                 ("a domain symbol", scope.symbols)):
-                if name in table:
-                    raise UserError.at(t.pos, f"cannot assign to '{name}': it is {what}",
+                if t.name in table:
+                    raise UserError.at(t.pos, f"cannot assign to '{t.name}': it is {what}",
                                        hint="assign to a variable instead")
-            if name in self.inputs:
-                raise UserError.at(t.pos, f"cannot assign to '{name}': it is an input",
-                                   hint="copy it into a local variable first")
-            return t
-        flat = self.element(t, env)
+        flat = t if isinstance(t, S.Name) else self.element(t, env)
         if flat.name in self.inputs:
             raise UserError.at(t.pos, f"cannot assign to '{flat.name}': it is an input",
                                hint="copy it into a local variable first")
         return flat
 
     # ------------------------------------------------------------------ expressions
-
-    def not_constant(self, node: S.Name) -> UserError:
-        scope = self.scope
-        if node.name in scope.variables or node.name in scope.arrays:
-            return UserError.at(node.pos, f"'{node.name}' is a variable, but this must be a compile-time constant",
-                                hint="indices and loop bounds use numbers, parameters and for-loop indices")
-        return UserError.at(node.pos, f"unknown name '{node.name}'",
-                            hint=did_you_mean(node.name, list(scope.params)) or
-                            "indices and loop bounds use numbers, parameters and for-loop indices")
 
     def element(self, e: S.Index, env: dict) -> S.Name:
         scope = self.scope
@@ -204,13 +189,3 @@ class _Unroller:
             elif f.name != "pos" and not isinstance(value, str):
                 changes[f.name] = self.expr(value, env)
         return replace(e, **changes)
-
-
-def _names(e):
-    """The names an expression reads."""
-    return (node for node in S.nodes(e) if isinstance(node, S.Name))
-
-
-def _size(e) -> int:
-    """The nodes of a surface expression (each becomes at least one unrolled part)."""
-    return sum(1 for _ in S.nodes(e))
