@@ -12,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
-from dipc_plus.exact.convert import fmt_q
+from dipc_plus.exact.convert import fmt_q, to_fraction
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 
 
@@ -67,11 +67,10 @@ def exppoly_at_log(f: ExpPoly, r: Fraction) -> Fraction | None:
     for q, poly in f.terms.items():
         if poly.degree() > 0:
             return None
-        c = poly[0]
         power = rational_power(r, q)
         if power is None:
             return None
-        total += Fraction(int(c.p), int(c.q)) * power
+        total += to_fraction(poly[0]) * power
     return total
 
 

@@ -120,7 +120,8 @@ def poly_text(a: dict, names: list) -> str:
     """
     if not a:
         return "0"
-    return str(_factor(a, names))
+    import sympy
+    return str(sympy.factor(_sympy_expr(a, names)[0]))
 
 
 def ratio_text(num: dict, den: dict, names: list) -> str:
@@ -146,9 +147,3 @@ def _sympy_expr(a: dict, names: list):
     syms = [sympy.Symbol(n) for n in names]
     return sum(sympy.Rational(c.numerator, c.denominator) * sympy.Mul(*[s ** e for s, e in zip(syms, m)])
                for m, c in a.items()), syms
-
-
-def _factor(a: dict, names: list):
-    import sympy
-    expr, _ = _sympy_expr(a, names)
-    return sympy.factor(expr)
