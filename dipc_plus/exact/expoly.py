@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from fractions import Fraction
-from functools import reduce
+from functools import cache, reduce
 from math import lcm
 from typing import Callable, Iterable, NamedTuple, Union
 
@@ -211,11 +211,7 @@ class ExpPoly:
 
     def derivative(self) -> "ExpPoly":
         """d/d eps."""
-        out: dict = {}
-        for q, p in self.terms.items():
-            d = p.derivative() + p * to_fmpq(q)
-            out[q] = d
-        return ExpPoly(out)
+        return ExpPoly({q: p.derivative() + p * to_fmpq(q) for q, p in self.terms.items()})
 
     # -- evaluation --------------------------------------------------------------------
     def _terms_as_balls(self, prec: int) -> list:
@@ -320,19 +316,15 @@ def binary_power(base, n: int, one):
 ExpPoly.ZERO = ExpPoly()
 ExpPoly.ONE = ExpPoly.const(1)
 
-_CTX = None
 
-
+@cache
 def mpoly_ctx():
     """The shared Q[eps, t] context (variables named eps, t).
 
     >>> mpoly_ctx().names()
     ('eps', 't')
     """
-    global _CTX
-    if _CTX is None:
-        _CTX = flint.fmpq_mpoly_ctx.get(("eps", "t"), "lex")
-    return _CTX
+    return flint.fmpq_mpoly_ctx.get(("eps", "t"), "lex")
 
 
 class Notation(NamedTuple):
