@@ -176,9 +176,7 @@ class ExpPoly:
         return ExpPoly({q: -p for q, p in self.terms.items()})
 
     def __sub__(self, other):
-        if isinstance(other, ExpFrac):
-            return ExpFrac.of(self) - other
-        return self + (-ExpPoly.lift(other))
+        return self + (-other)    # an ExpFrac's negation stays one, and __add__ lifts self to it
 
     def __rsub__(self, other):
         return ExpPoly.lift(other) - self
