@@ -100,7 +100,7 @@ class ExpPoly:
     @staticmethod
     def exp(q: Number, coeff: Number = 1) -> "ExpPoly":
         """coeff * e^(q eps)."""
-        return ExpPoly({Fraction(q) if not isinstance(q, fmpq) else to_fraction(q): fmpq_poly([to_fmpq(coeff)])})
+        return ExpPoly({to_fraction(q): fmpq_poly([to_fmpq(coeff)])})
 
     @staticmethod
     def monomial(coeff: Number, power: int, q: Number) -> "ExpPoly":
@@ -350,13 +350,13 @@ def exp_text(exponent: str, compound: bool = False) -> list:
     return [f"e^(({exponent})*eps)" if compound else f"e^({exponent}*eps)"]
 
 
-def eps_power_text(k: int) -> list:
-    """eps^k as a list of plain-text factors (none for k = 0).
+def eps_power_text(k: int, name: str = "eps") -> list:
+    """eps^k (or another variable's power) as a list of plain-text factors (none for k = 0).
 
-    >>> eps_power_text(0), eps_power_text(1), eps_power_text(3)
-    ([], ['eps'], ['eps^3'])
+    >>> eps_power_text(0), eps_power_text(1), eps_power_text(3), eps_power_text(2, "alpha")
+    ([], ['eps'], ['eps^3'], ['alpha^2'])
     """
-    return [] if k == 0 else ["eps"] if k == 1 else [f"eps^{k}"]
+    return [] if k == 0 else [name] if k == 1 else [f"{name}^{k}"]
 
 
 def _latex_rat(q: Fraction) -> str:
