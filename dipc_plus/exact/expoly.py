@@ -327,7 +327,12 @@ def mpoly_ctx():
 
 class Notation(NamedTuple):
     """How a closed form is written (`PLAIN` or `LATEX`): one term printer and one fraction layout
-    read either table, so the text and the LaTeX of a value list the same terms in the same order."""
+    read either table, so the text and the LaTeX of a value list the same terms in the same order.
+
+    >>> half = ExpFrac(ExpPoly.const(Fraction(1, 2)), ExpPoly.exp(1) + 1)
+    >>> print(half.text(PLAIN), "|", half.text(LATEX))
+    (1/2) / (e^eps + 1) | \\frac{\\frac{1}{2}}{e^{\\epsilon} + 1}
+    """
     rational: Callable    # |c| -> its text
     eps_power: Callable   # k >= 1 -> eps^k
     exp: Callable         # q != 0 -> e^(q eps)
