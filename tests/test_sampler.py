@@ -17,7 +17,7 @@ from dipc_plus.semantics import ir
 from dipc_plus.cli import main as dipc
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.inputs import bind_inputs
-from dipc_plus.exact.noises.dlap import discrete_laplace
+from dipc_plus.exact.noises.dlap import draw as discrete_laplace_draw
 from dipc_plus.semantics.inputs import python_value
 from dipc_plus.semantics.sampler import SampleResult, Sampler, as_eps, draw_categorical, simulate
 from dipc_plus.semantics.stats import wilson
@@ -141,7 +141,7 @@ def test_discrete_laplace_pmf(rate):
     """DLap as a difference of geometrics has pmf (1-p)/(1+p) p^|k|, p = e^-rate."""
     n = 200_000
     rng = np.random.default_rng(7)
-    k = discrete_laplace(rng, rate, n)
+    k = discrete_laplace_draw(rng, rate, n)
     assert k.dtype == np.int64
     p = math.exp(-rate)
     pmf = lambda j: (1 - p) / (1 + p) * p ** abs(j)  # noqa: E731

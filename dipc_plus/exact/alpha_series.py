@@ -25,7 +25,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from dipc_plus.exact.convert import fmt_q
-from dipc_plus.exact.expoly import ExpFrac, ExpPoly, binary_power
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly, binary_power, eps_power_text, exp_text
 from dipc_plus.exact.sparse import accumulate, add_keys, sparse_add, sparse_product
 
 Key = tuple  # (p: Fraction, j: int): the term x^j * e^(p*x*eps)
@@ -103,10 +103,8 @@ class XSum:
             return "0"
         parts = []
         for (p, j), c in sorted(self.terms.items(), key=lambda kv: (-kv[0][0], -kv[0][1])):
-            factors = [f"alpha^{j}" if j > 1 else "alpha"] if j else []
-            if p:
-                rate = {1: "", -1: "-"}.get(p, f"{fmt_q(p)}*")
-                factors.append(f"e^({rate}alpha*eps)")
+            rate = {1: "", -1: "-"}.get(p, f"{fmt_q(p)}*")
+            factors = eps_power_text(j, "alpha") + exp_text(f"{rate}alpha" if p else "")
             body = str(c)
             if factors:
                 body = ("" if c == ExpPoly.ONE else f"({body})*") + "*".join(factors)
@@ -175,15 +173,12 @@ class XFrac:
         return XFrac(self.num * other.num, self.den * other.den)
 
     def __truediv__(self, other: "XFrac") -> "XFrac":
-        if other.num.is_zero():
-            raise ZeroDivisionError("division by zero")
+        # a zero divisor makes a zero denominator, which __init__ refuses
         return XFrac(self.num * other.den, self.den * other.num)
 
     def power(self, n: int) -> "XFrac":
         """self ** n for an integer n (the caller bounds n)."""
-        if n < 0:
-            if self.num.is_zero():
-                raise ZeroDivisionError("division by zero")
+        if n < 0:   # 1/0 for a zero base: __init__ refuses the zero denominator
             return XFrac(self.den, self.num).power(-n)
         return binary_power(self, n, XFrac.const(1))
 

@@ -110,19 +110,13 @@ def _integrate(integrand: dict, lo, hi, scale: _Scale, acc: dict) -> None:
             key = (B * G_E, 1)
             acc[key] = acc.get(key, _ZERO) + coef * to_fmpq(hi - lo)
             continue
-        per_alpha = coef * scale.D / A        # coef / alpha
-        if hi is None:
-            if A > 0:
-                raise ArithmeticError("argmax integral: a growing term on (c, +inf)")
-        else:
-            key = (scale.q_at(A, B, hi), 0)
-            acc[key] = acc.get(key, _ZERO) + per_alpha
-        if lo is None:
-            if A < 0:
-                raise ArithmeticError("argmax integral: a growing term on (-inf, c)")
-        else:
-            key = (scale.q_at(A, B, lo), 0)
-            acc[key] = acc.get(key, _ZERO) - per_alpha
+        per_alpha = coef * scale.D / A        # coef / alpha: the antiderivative, taken at hi minus at lo
+        for end, sign, grows, piece in ((hi, 1, A > 0, "(c, +inf)"), (lo, -1, A < 0, "(-inf, c)")):
+            if end is not None:
+                key = (scale.q_at(A, B, end), 0)
+                acc[key] = acc.get(key, _ZERO) + sign * per_alpha
+            elif grows:
+                raise ArithmeticError(f"argmax integral: a growing term on {piece}")
 
 
 def _to_exppoly(acc: dict, scale: _Scale) -> ExpPoly:
@@ -161,8 +155,8 @@ def argmax_probabilities(samples: Sequence[tuple], *, minimum: bool = False) -> 
     bounds = [None] + cuts + [None]          # piece p is (bounds[p], bounds[p + 1])
     funcs = [_pieces(kind, to_fmpq(b), int(b * scale.D)) for kind, b, _ in items]
     # per sample and side: its pdf and cdf as term dicts
-    pdf = [(_terms(f[0][0], c, scale), _terms(f[0][1], c, scale)) for f, (_, _, c) in zip(funcs, items)]
-    cdf = [(_terms(f[1][0], c, scale), _terms(f[1][1], c, scale)) for f, (_, _, c) in zip(funcs, items)]
+    pdf, cdf = ([tuple(_terms(side, c, scale) for side in f[which]) for f, (_, _, c) in zip(funcs, items)]
+                for which in (0, 1))
     results = []
     for i in range(m):
         acc: dict = {}

@@ -45,7 +45,6 @@ def _plain(n: int, places: int) -> str:
 
 
 def _rounded(x: Fraction, digits: int, up: bool) -> str:
-    x = Fraction(x)
     if x == 0:
         return "0"
     e = _exponent10(abs(x))

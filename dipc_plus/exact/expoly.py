@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from fractions import Fraction
-from functools import reduce
+from functools import cache, reduce
 from math import lcm
-from typing import Iterable, Union
+from typing import Callable, Iterable, NamedTuple, Union
 
 import flint
 from flint import arb, fmpq, fmpq_poly
@@ -100,7 +100,7 @@ class ExpPoly:
     @staticmethod
     def exp(q: Number, coeff: Number = 1) -> "ExpPoly":
         """coeff * e^(q eps)."""
-        return ExpPoly({Fraction(q) if not isinstance(q, fmpq) else to_fraction(q): fmpq_poly([to_fmpq(coeff)])})
+        return ExpPoly({to_fraction(q): fmpq_poly([to_fmpq(coeff)])})
 
     @staticmethod
     def monomial(coeff: Number, power: int, q: Number) -> "ExpPoly":
@@ -176,9 +176,7 @@ class ExpPoly:
         return ExpPoly({q: -p for q, p in self.terms.items()})
 
     def __sub__(self, other):
-        if isinstance(other, ExpFrac):
-            return ExpFrac.of(self) - other
-        return self + (-ExpPoly.lift(other))
+        return self + (-other)    # an ExpFrac's negation stays one, and __add__ lifts self to it
 
     def __rsub__(self, other):
         return ExpPoly.lift(other) - self
@@ -211,11 +209,7 @@ class ExpPoly:
 
     def derivative(self) -> "ExpPoly":
         """d/d eps."""
-        out: dict = {}
-        for q, p in self.terms.items():
-            d = p.derivative() + p * to_fmpq(q)
-            out[q] = d
-        return ExpPoly(out)
+        return ExpPoly({q: p.derivative() + p * to_fmpq(q) for q, p in self.terms.items()})
 
     # -- evaluation --------------------------------------------------------------------
     def _terms_as_balls(self, prec: int) -> list:
@@ -293,11 +287,10 @@ class ExpPoly:
         return total
 
     def __str__(self) -> str:
-        return format_exppoly(self)
+        return exppoly_text(self, PLAIN)
 
     def latex(self) -> str:
-        """LaTeX (`latex_exppoly`)."""
-        return latex_exppoly(self)
+        return exppoly_text(self, LATEX)
 
     def __repr__(self) -> str:
         return f"ExpPoly({self})"
@@ -321,35 +314,30 @@ def binary_power(base, n: int, one):
 ExpPoly.ZERO = ExpPoly()
 ExpPoly.ONE = ExpPoly.const(1)
 
-_CTX = None
 
-
+@cache
 def mpoly_ctx():
     """The shared Q[eps, t] context (variables named eps, t).
 
     >>> mpoly_ctx().names()
     ('eps', 't')
     """
-    global _CTX
-    if _CTX is None:
-        _CTX = flint.fmpq_mpoly_ctx.get(("eps", "t"), "lex")
-    return _CTX
+    return flint.fmpq_mpoly_ctx.get(("eps", "t"), "lex")
 
 
-def format_exppoly(f: ExpPoly) -> str:
-    """Plain text such as '1 - 1/2*e^(-eps) + 1/4*eps*e^(-eps)'.
+class Notation(NamedTuple):
+    """How a closed form is written (`PLAIN` or `LATEX`): one term printer and one fraction layout
+    read either table, so the text and the LaTeX of a value list the same terms in the same order.
 
-    P[N_0 - N_1 > 1] for two Lap(eps) noises, e^(-eps)(2 + eps)/4:
-
-    >>> format_exppoly(ExpPoly.exp(-1, Fraction(1, 2)) + ExpPoly.monomial(Fraction(1, 4), 1, -1))
-    '1/2*e^(-eps) + 1/4*eps*e^(-eps)'
+    >>> half = ExpFrac(ExpPoly.const(Fraction(1, 2)), ExpPoly.exp(1) + 1)
+    >>> print(half.text(PLAIN), "|", half.text(LATEX))
+    (1/2) / (e^eps + 1) | \\frac{\\frac{1}{2}}{e^{\\epsilon} + 1}
     """
-    return _signed_sum(f, _plain_term)
-
-
-def _plain_term(mag: Fraction, k: int, q: Fraction) -> str:
-    """|c| eps^k e^(q eps) as plain text."""
-    return plain_product(mag, eps_power_text(k) + exp_text(fmt_q(q) if q else ""))
+    rational: Callable    # |c| -> its text
+    eps_power: Callable   # k >= 1 -> eps^k
+    exp: Callable         # q != 0 -> e^(q eps)
+    times: str            # between the factors of a term
+    fraction: str         # num over den, a format with two places
 
 
 def exp_text(exponent: str, compound: bool = False) -> list:
@@ -367,29 +355,13 @@ def exp_text(exponent: str, compound: bool = False) -> list:
     return [f"e^(({exponent})*eps)" if compound else f"e^({exponent}*eps)"]
 
 
-def eps_power_text(k: int) -> list:
-    """eps^k as a list of plain-text factors (none for k = 0).
+def eps_power_text(k: int, name: str = "eps") -> list:
+    """eps^k (or another variable's power) as a list of plain-text factors (none for k = 0).
 
-    >>> eps_power_text(0), eps_power_text(1), eps_power_text(3)
-    ([], ['eps'], ['eps^3'])
+    >>> eps_power_text(0), eps_power_text(1), eps_power_text(3), eps_power_text(2, "alpha")
+    ([], ['eps'], ['eps^3'], ['alpha^2'])
     """
-    return [] if k == 0 else ["eps"] if k == 1 else [f"eps^{k}"]
-
-
-def plain_product(mag, factors: list) -> str:
-    """|c| times the factors in plain text, the coefficient left out when it is 1.
-
-    >>> plain_product(Fraction(1, 2), ["eps"]), plain_product(1, ["eps"]), plain_product(1, [])
-    ('1/2*eps', 'eps', '1')
-    """
-    return "*".join(([fmt_q(mag)] if mag != 1 or not factors else []) + factors)
-
-
-def _signed_sum(f: ExpPoly, term) -> str:
-    """The terms of f, highest exponent first, written by `term(|c|, k, q)` and joined by signs
-    (the one layout of the plain and the LaTeX printers)."""
-    return signed_sum([("-" if c < 0 else "+", term(abs(c), k, q))
-                       for c, k, q in sorted(f.monomials(), key=lambda m: (-m[2], m[1]))])
+    return [] if k == 0 else [name] if k == 1 else [f"{name}^{k}"]
 
 
 def _latex_rat(q: Fraction) -> str:
@@ -397,29 +369,46 @@ def _latex_rat(q: Fraction) -> str:
     return str(q.numerator) if q.denominator == 1 else f"\\frac{{{q.numerator}}}{{{q.denominator}}}"
 
 
-def latex_exppoly(f: ExpPoly) -> str:
-    """LaTeX of an exp-polynomial, term by term in the order of the plain text (`format_exppoly`).
+def _latex_exp(q: Fraction) -> str:
+    rate = "" if abs(q) == 1 else _latex_rat(abs(q)) + " "
+    return f"e^{{{'-' if q < 0 else ''}{rate}\\epsilon}}"
 
-    Written directly rather than through sympy: sympy's printer took about a minute on the 20
-    closed forms of NoisyMax m = 20 (about 100 terms each), this takes milliseconds.
 
-    >>> print(latex_exppoly(ExpPoly.exp(-1, Fraction(1, 2)) + ExpPoly.monomial(Fraction(1, 4), 1, -1)))
+PLAIN = Notation(rational=fmt_q, eps_power=lambda k: eps_power_text(k)[0], exp=lambda q: exp_text(fmt_q(q))[0],
+                 times="*", fraction="({}) / ({})")
+LATEX = Notation(rational=_latex_rat, eps_power=lambda k: "\\epsilon" if k == 1 else f"\\epsilon^{{{k}}}",
+                 exp=_latex_exp, times=" ", fraction="\\frac{{{}}}{{{}}}")
+
+
+def plain_product(mag, factors: list, notation: Notation = PLAIN) -> str:
+    """|c| times the factors, the coefficient left out when it is 1.
+
+    >>> plain_product(Fraction(1, 2), ["eps"]), plain_product(1, ["eps"]), plain_product(1, [])
+    ('1/2*eps', 'eps', '1')
+    """
+    return notation.times.join(([notation.rational(mag)] if mag != 1 or not factors else []) + factors)
+
+
+def exppoly_text(f: ExpPoly, notation: Notation = PLAIN) -> str:
+    """The terms of f, highest exponent first (then lowest power of eps), joined by signs.
+
+    P[N_0 - N_1 > 1] for two Lap(eps) noises, e^(-eps)(2 + eps)/4, as plain text and as LaTeX
+    (written directly rather than through sympy: sympy's printer took about a minute on the 20
+    closed forms of NoisyMax m = 20, about 100 terms each; this takes milliseconds):
+
+    >>> f = ExpPoly.exp(-1, Fraction(1, 2)) + ExpPoly.monomial(Fraction(1, 4), 1, -1)
+    >>> exppoly_text(f)
+    '1/2*e^(-eps) + 1/4*eps*e^(-eps)'
+    >>> print(exppoly_text(f, LATEX))
     \\frac{1}{2} e^{-\\epsilon} + \\frac{1}{4} \\epsilon e^{-\\epsilon}
-    >>> print(latex_exppoly(ExpPoly.ONE - ExpPoly.monomial(Fraction(3), 2, Fraction(-5, 2))))
+    >>> print(exppoly_text(ExpPoly.ONE - ExpPoly.monomial(Fraction(3), 2, Fraction(-5, 2)), LATEX))
     1 - 3 \\epsilon^{2} e^{-\\frac{5}{2} \\epsilon}
     """
-    return _signed_sum(f, _latex_term)
-
-
-def _latex_term(mag, k: int, q: Fraction) -> str:
-    """|c| eps^k e^(q eps) as LaTeX."""
-    factors = [] if k == 0 else ["\\epsilon"] if k == 1 else [f"\\epsilon^{{{k}}}"]
-    if q != 0:
-        sign = "-" if q < 0 else ""
-        rate = "" if abs(q) == 1 else _latex_rat(abs(q)) + " "
-        factors.append(f"e^{{{sign}{rate}\\epsilon}}")
-    mag = Fraction(mag)
-    return " ".join(([_latex_rat(mag)] if mag != 1 or not factors else []) + factors)
+    def term(mag, k, q):
+        factors = ([notation.eps_power(k)] if k else []) + ([notation.exp(q)] if q else [])
+        return plain_product(Fraction(mag), factors, notation)
+    return signed_sum([("-" if c < 0 else "+", term(abs(c), k, q))
+                       for c, k, q in sorted(f.monomials(), key=lambda m: (-m[2], m[1]))])
 
 
 class ExpFrac:
@@ -519,13 +508,8 @@ class ExpFrac:
     def to_sympy(self):
         return self.num.to_sympy() / self.den.to_sympy()
 
-    def __str__(self) -> str:
-        if self.is_poly():
-            return str(self.num)
-        return f"({self.num}) / ({self.den})"
-
-    def latex(self) -> str:
-        """LaTeX: the numerator's, over the denominator's when there is one.
+    def text(self, notation: Notation) -> str:
+        """The numerator's terms, over the denominator's when there is one.
 
         1/(1 + e^(-eps)), kept in the canonical form e^eps/(e^eps + 1):
 
@@ -533,8 +517,14 @@ class ExpFrac:
         \\frac{e^{\\epsilon}}{e^{\\epsilon} + 1}
         """
         if self.is_poly():
-            return latex_exppoly(self.num)
-        return f"\\frac{{{latex_exppoly(self.num)}}}{{{latex_exppoly(self.den)}}}"
+            return exppoly_text(self.num, notation)
+        return notation.fraction.format(exppoly_text(self.num, notation), exppoly_text(self.den, notation))
+
+    def __str__(self) -> str:
+        return self.text(PLAIN)
+
+    def latex(self) -> str:
+        return self.text(LATEX)
 
     def __repr__(self) -> str:
         return f"ExpFrac({self})"

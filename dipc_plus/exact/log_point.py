@@ -11,22 +11,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from flint import fmpz
+
 from dipc_plus.errors import UserError
-from dipc_plus.exact.convert import fmt_q
+from dipc_plus.exact.convert import fmt_q, to_fraction
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 
 
 def _integer_root(m: int, n: int) -> int | None:
-    """m^(1/n) when it is an integer (m >= 0), exactly (Newton's method on integers)."""
-    if m < 2:
-        return m
-    x = 1 << (m.bit_length() // n + 1)          # x >= m^(1/n)
-    while True:
-        y = ((n - 1) * x + m // x ** (n - 1)) // n
-        if y >= x:
-            break
-        x = y
-    return x if x ** n == m else None
+    """m^(1/n) when it is an integer (m >= 0), exactly (FLINT's integer n-th root, rounded down)."""
+    root = int(fmpz(m).root(n))
+    return root if root ** n == m else None
 
 
 def _rational_root(x: Fraction, n: int) -> Fraction | None:
@@ -67,11 +62,10 @@ def exppoly_at_log(f: ExpPoly, r: Fraction) -> Fraction | None:
     for q, poly in f.terms.items():
         if poly.degree() > 0:
             return None
-        c = poly[0]
         power = rational_power(r, q)
         if power is None:
             return None
-        total += Fraction(int(c.p), int(c.q)) * power
+        total += to_fraction(poly[0]) * power
     return total
 
 

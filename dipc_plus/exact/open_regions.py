@@ -23,6 +23,7 @@ from math import gcd, inf, lcm
 from flint import fmpq
 
 from dipc_plus.exact import lp
+from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.exact.memo import remember
 
 __all__ = ["constraint", "simplify_region", "region_is_feasible", "breakpoint", "clear_region_caches",
@@ -256,9 +257,4 @@ def _lp_interior_point(cons):
     point = lp.interior_point([lp.Constraint.row(c, "<") for c in cons], list(range(nv)))
     if point is None:
         return None
-    return [_as_fmpq(point.get(j, 0)) for j in range(nv)]
-
-
-def _as_fmpq(x) -> fmpq:
-    """lp speaks Fraction at its interface; the ray shooting above computes in fmpq."""
-    return fmpq(x.numerator, x.denominator)
+    return [to_fmpq(point.get(j, 0)) for j in range(nv)]   # lp speaks Fraction; the ray shooting fmpq

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import reduce
+from operator import add
 
 from flint import fmpq, fmpq_mpoly_ctx
 
@@ -40,7 +42,7 @@ def poly_scale(poly: dict, c) -> dict:
     >>> poly_scale({(1,): Fraction(1, 3), (0,): Fraction(1)}, Fraction(3))    # 3 (p/3 + 1)
     {(1,): Fraction(1, 1), (0,): Fraction(3, 1)}
     """
-    return {m: _times(k, c) for m, k in poly.items() if not is_zero_value(_times(k, c))}
+    return {m: v for m, k in poly.items() if not is_zero_value(v := _times(k, c))}
 
 
 def poly_add(a: dict, b: dict) -> dict:
@@ -69,14 +71,9 @@ def poly_eval(poly: dict, point: tuple):
     >>> poly_eval({(2, 0): Fraction(1), (1, 1): Fraction(2), (0, 2): Fraction(1)}, (1, 2))   # (1 + 2)^2
     Fraction(9, 1)
     """
-    total = None
-    for m, c in poly.items():
-        w = Fraction(1)
-        for x, e in zip(point, m):
-            w *= Fraction(x) ** e
-        term = c * w if not isinstance(c, ExpFrac) else c * ExpFrac.of(ExpPoly.const(w))
-        total = term if total is None else total + term
-    return total if total is not None else Fraction(0)
+    terms = [_times(c, math.prod((Fraction(x) ** e for x, e in zip(point, m)), start=Fraction(1)))
+             for m, c in poly.items()]
+    return reduce(add, terms) if terms else Fraction(0)
 
 
 def poly_cancel(num: dict, den: dict, names: list) -> tuple[dict, dict]:
@@ -120,7 +117,8 @@ def poly_text(a: dict, names: list) -> str:
     """
     if not a:
         return "0"
-    return str(_factor(a, names))
+    import sympy
+    return str(sympy.factor(_sympy_expr(a, names)[0]))
 
 
 def ratio_text(num: dict, den: dict, names: list) -> str:
@@ -146,9 +144,3 @@ def _sympy_expr(a: dict, names: list):
     syms = [sympy.Symbol(n) for n in names]
     return sum(sympy.Rational(c.numerator, c.denominator) * sympy.Mul(*[s ** e for s, e in zip(syms, m)])
                for m, c in a.items()), syms
-
-
-def _factor(a: dict, names: list):
-    import sympy
-    expr, _ = _sympy_expr(a, names)
-    return sympy.factor(expr)

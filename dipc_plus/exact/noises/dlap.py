@@ -26,22 +26,19 @@ from dipc_plus.exact.noises.registry import EngineReading, NoiseSpec, register
 np = lazy_import("numpy")  # only the sampler draws
 
 
-def discrete_laplace(rng, rate: float, size: int):
-    """Integers K with P(K = k) = (1-p)/(1+p) p^|k|, p = exp(-rate): the difference of
+def draw(rng, rate_eps, m):
+    """m integers K with P(K = k) = (1-p)/(1+p) p^|k|, p = exp(-rate_eps): the difference of
     two independent geometric variables on {0, 1, ...} with P(G = g) = (1-p) p^g.
 
     (P(G1 - G2 = k) = sum_g (1-p)^2 p^(g+k) p^g = (1-p)^2 p^k / (1-p^2) for k >= 0.)
     """
+    rate = float(rate_eps)
     success = -math.expm1(-rate)  # 1 - p, accurate for small rates
     if success <= 0:
         raise UserError(f"the discrete Laplace rate {rate} is too small to sample", hint="use a larger eps")
-    g1 = rng.geometric(success, size)
-    g2 = rng.geometric(success, size)
+    g1 = rng.geometric(success, m)
+    g2 = rng.geometric(success, m)
     return g1.astype(np.int64) - g2.astype(np.int64)  # numpy's geometric counts trials (>= 1): offsets cancel
-
-
-def draw(rng, rate_eps, m):
-    return discrete_laplace(rng, float(rate_eps), m)
 
 
 def reading(rate: Fraction) -> EngineReading:
