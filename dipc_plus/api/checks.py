@@ -18,13 +18,14 @@ from dipc_plus.api.box_results import BoxReport, BoxSweepReport
 from dipc_plus.api.claim import Claim, claim_path
 from dipc_plus.api.errors import StrictVerdictError, in_python_words
 from dipc_plus.api.guarded import guarded
-from dipc_plus.api.program import Number, bound_input, mapping, parameter_values
+from dipc_plus.api.program import Number, mapping, parameter_values
 from dipc_plus.api.results import AccuracyReport, LossReport, PrivacyReport, Report, SweepReport
 from dipc_plus.commands.common import certified_or_exit_2, check_kappa, read_privacy_claim
 from dipc_plus.errors import UserError
 from dipc_plus.execution.guard import checked_limits
 from dipc_plus.execution.limits import clip
 from dipc_plus.execution.options import RunOptions
+from dipc_plus.semantics.distribution import bind
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 
 ClaimLike = Claim | str | os.PathLike[str]
@@ -132,7 +133,7 @@ def _points(checker: Any, input: Mapping[str, Any] | None, inputs: Sequence[Mapp
         return None
     if not isinstance(chosen, (list, tuple)) or not chosen:
         raise UserError("inputs is a non-empty list of inputs, e.g. inputs=[{'q': [0, 1]}, {'q': [1, 1]}]")
-    return [bound_input(checker.program, mapping(u, "input", "input={'q': [0, 1]}")) for u in chosen]
+    return [bind(checker.program, mapping(u, "input", "input={'q': [0, 1]}")) for u in chosen]
 
 
 def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = None,

@@ -36,57 +36,37 @@ def parameter_values(params: Mapping[str, Any] | None, legacy: Mapping[str, Any]
     >>> parameter_values({"c": "0.1", "d": "1/3", "e": 0.1})
     {'c': Fraction(1, 10), 'd': Fraction(1, 3), 'e': Fraction(1, 10)}
     """
-    given = dict(mapping(params, "params", "params={'m': 3}"))
-    for name, value in (legacy or {}).items():
-        if name in given:
-            raise UserError(f"parameter '{name}' is given twice (in params and as a keyword)",
-                            hint=f"give it once, in params={{'{name}': ...}}")
-        given[name] = value
+    given = mapping(params, "params", "params={'m': 3}", legacy)
     return parameter_numbers({str(name): python_value(value, f"--set {name}") for name, value in given.items()})
 
 
-def mapping(value: Any, keyword: str, example: str) -> Mapping[str, Any]:
-    """`value` if it is a mapping of names (None: an empty one), else a UserError naming the keyword.
+INPUT_EXAMPLE = "input={'q': [-1, 0, 1]}"
+
+
+def mapping(value: Any, keyword: str, example: str, legacy: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """`value` if it is a mapping of names (None: an empty one), else a UserError naming the keyword;
+    the old-style keywords `legacy` (``m=3``, ``q=[...]``) are added to it, each name given once.
 
     >>> mapping(None, "params", "params={'m': 3}"), mapping({"m": 3}, "params", "params={'m': 3}")
     ({}, {'m': 3})
+    >>> mapping({"q": [1, 2]}, "input", INPUT_EXAMPLE, {"x": 1})
+    {'q': [1, 2], 'x': 1}
     >>> mapping([3], "params", "params={'m': 3}")
     Traceback (most recent call last):
     ...
     dipc_plus.errors.UserError: error: params is a mapping from names to values, not [3]
       hint: e.g. params={'m': 3}
     """
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+    if value is not None and (not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value)):
         raise UserError(f"{keyword} is a mapping from names to values, not {limits.clip(value)}",
                         hint=f"e.g. {example}")
-    return value
-
-
-def input_values(input: Mapping[str, Any] | None, legacy: Mapping[str, Any]) -> dict[str, Any]:
-    """One input from ``input={...}`` and/or keywords, each name given once.
-
-    >>> input_values({"q": [1, 2]}, {"x": 1})
-    {'q': [1, 2], 'x': 1}
-    """
-    given = dict(mapping(input, "input", "input={'q': [-1, 0, 1]}"))
-    for name, value in legacy.items():
+    given = dict(value or {})
+    for name, legacy_value in (legacy or {}).items():
         if name in given:
-            raise UserError(f"input '{name}' is given twice (in input and as a keyword)",
-                            hint=f"give it once, in input={{'{name}': ...}}")
-        given[name] = value
+            raise UserError(f"{'parameter' if keyword == 'params' else keyword} '{name}' is given twice "
+                            f"(in {keyword} and as a keyword)", hint=f"give it once, in {keyword}={{'{name}': ...}}")
+        given[name] = legacy_value
     return given
-
-
-def bound_input(program: ir.Program, given: Mapping[str, Any]) -> dict:
-    """One input of `program`, grouped as the user writes it, read exactly and bound to its flat names.
-
-    >>> from dipc_plus import example, load
-    >>> bound_input(load(example("programs/laplace.dip"), params={"k": 2}).ir, {"q": [0, "1/2"]})
-    {'q[1]': Fraction(0, 1), 'q[2]': Fraction(1, 2)}
-    """
-    return bind(program, given)
 
 
 class Program:
@@ -209,23 +189,20 @@ class Program:
         from dipc_plus.frontend.python.load import parse_python, read_python_module
         with in_python_words():
             values = parameter_values(params)
+            path: str | None = None     # a file to read; None: func_or_source is the source text
             if callable(func_or_source):
                 path = inspect.getsourcefile(func_or_source)
                 function = function or func_or_source.__name__
                 if path is None or not os.path.isfile(path):
                     raise UserError(f"the source of {function} is not in a file", hint="pass its source text")
-                module = read_python_module(path, function, values)
             elif isinstance(func_or_source, os.PathLike) or (isinstance(func_or_source, str)
                                                              and func_or_source.endswith(".py")):
                 path = os.fspath(func_or_source)
-                module = read_python_module(path, function, values)
-            elif isinstance(func_or_source, (str, bytes)):
-                path = None
-                module = parse_python(user_text(func_or_source, "Python source", "<python>"), "<python>", function,
-                                      values)
-            else:
+            elif not isinstance(func_or_source, (str, bytes)):
                 raise UserError(f"from_python takes a function, a .py path or source text, not "
                                 f"{type(func_or_source).__name__}", hint="pass the function itself")
+            module = (read_python_module(path, function, values) if path is not None else
+                      parse_python(user_text(func_or_source, "Python source", "<python>"), "<python>", function, values))
             program = named(lower_program(module, values), function)
         return cls(program, text=module.text, path=None if path is None else os.path.abspath(path))
 
@@ -273,7 +250,8 @@ class Program:
              compress: bool = True, **inputs: Any) -> DTMC:
         """The parametric Markov chain at one input (``compress=False``: one state per statement)."""
         with in_python_words():
-            return build_chain(self.ir, input_values(input, inputs), max_states=max_states, compress=compress)
+            given = mapping(input, "input", INPUT_EXAMPLE, inputs)
+            return build_chain(self.ir, given, max_states=max_states, compress=compress)
 
     def distribution(self, input: Mapping[str, Any] | None = None, *, max_states: int = DEFAULT_MAX_STATES,
                      shortcuts: bool = True, **inputs: Any) -> Distribution:
@@ -298,7 +276,7 @@ class Program:
         ('argmax-integral', '1/2')
         """
         with in_python_words():
-            given = input_values(input, inputs)
+            given = mapping(input, "input", INPUT_EXAMPLE, inputs)
             if shortcuts:
                 d = argmax_distribution(self.ir, given)
                 if d is not None:
@@ -384,7 +362,7 @@ class Program:
         """
         from dipc_plus.semantics.sampler import DEFAULT_CHUNK, DEFAULT_MAX_ITERATIONS, as_eps, simulate
         with in_python_words():
-            given = bind(self.ir, input_values(input, inputs))
+            given = bind(self.ir, mapping(input, "input", INPUT_EXAMPLE, inputs))
             raw = simulate(self.ir, given, as_eps(python_value(eps, "--eps")), n, seed=seed,
                            chunk=DEFAULT_CHUNK if chunk is None else chunk,
                            max_iterations=DEFAULT_MAX_ITERATIONS if max_iterations is None else max_iterations)

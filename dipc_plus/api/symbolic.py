@@ -102,16 +102,14 @@ class SymbolicResult:
             return {self._key(o): Exact(form) for o, form in self.dist.at(q).items()}
 
     def latex(self) -> str:
-        import sympy
-        names = [n.replace("[", "_{").replace("]", "}") for n in self.dist.input_names]
-        symbols = [sympy.Symbol(n, real=True) for n in names]
-        eps = sympy.Symbol("epsilon", positive=True)
+        """An array of (output, cell, closed form) rows, the forms as `dipc prob --symbolic --latex` prints them."""
+        from dipc_plus.commands.prob import symbolic_latex
         rows = []
         for o, pieces in self.dist.cells().items():
             label = "\\text{" + self.dist.output_text(o).replace("_", "\\_") + "}"
             for pc in pieces:
                 where = "\\text{" + self.dist.cell_text(pc.cell).replace("_", "\\_") + "}"
-                rows.append(f"{label} & {where} & {sympy.latex(pc.form.to_sympy(symbols, eps))}")
+                rows.append(f"{label} & {where} & {symbolic_latex(self.dist, pc.form)}")
         return "\\begin{array}{lll}\n" + " \\\\\n".join(rows) + "\n\\end{array}"
 
     def _repr_latex_(self) -> str:   # Jupyter
