@@ -155,9 +155,9 @@ class Claim:
                     if inserted is not None:
                         INSERTED_LINES[path] = inserted
                 else:
-                    target = _relative_target(data, base_dir)
-                    written = text if target is None else _with_program_path(text, data, target, name,
-                                                                             relative_to=base_dir or os.getcwd())
+                    old = _named_program_path(data)
+                    written = text if old is None or os.path.isabs(old) else _with_program_path(
+                        text, old, _from_base_dir(base_dir, old), name, missing_in=base_dir or os.getcwd())
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(written)
             with in_python_words():
@@ -175,10 +175,8 @@ class Claim:
 
     @property
     def program_path(self) -> str | None:
-        prog = self.data.get("program")
-        if not isinstance(prog, dict) or not isinstance(prog.get("path"), str):
-            return None
-        return os.path.normpath(os.path.join(os.path.dirname(self.path), prog["path"]))
+        named = _named_program_path(self.data)
+        return None if named is None else os.path.normpath(os.path.join(os.path.dirname(self.path), named))
 
     def __fspath__(self) -> str:
         return self.path
@@ -241,12 +239,15 @@ def _program_file(program: Any, folder: str) -> str:
     return os.path.abspath(path)
 
 
-def _relative_target(data: dict, base_dir: Any) -> str | None:
-    """The absolute path of the text's relative ``[program] path`` read from base_dir, or None to keep it."""
+def _named_program_path(data: dict) -> str | None:
+    """The ``[program] path`` a claim's TOML data names, if it names one."""
     prog = data.get("program")
-    if isinstance(prog, dict) and isinstance(prog.get("path"), str) and not os.path.isabs(prog["path"]):
-        return os.path.abspath(os.path.join(base_dir if base_dir is not None else os.getcwd(), prog["path"]))
-    return None
+    return prog["path"] if isinstance(prog, dict) and isinstance(prog.get("path"), str) else None
+
+
+def _from_base_dir(base_dir: Any, path: str) -> str:
+    """The absolute path of a claim text's program `path`, read from base_dir (default: the working directory)."""
+    return os.path.abspath(os.path.join(base_dir if base_dir is not None else os.getcwd(), path))
 
 
 def _same_file_or_text(named: str, target: str) -> bool:
@@ -269,15 +270,15 @@ def _naming_the_program(text: str, data: dict, target: str, name: str, base_dir:
     if prog is None:
         ending = "" if text.endswith("\n") or not text else "\n"
         return text + ending + f"\n[program]\npath = {json.dumps(target)}\n", None
-    if isinstance(prog, dict) and isinstance(prog.get("path"), str):
-        named = os.path.join(base_dir if base_dir is not None else os.getcwd(), prog["path"])
-        if not _same_file_or_text(named, target):
-            line, column = _line_column(text, _path_value_span(text, prog["path"], name)[0])
-            raise UserError(f"program.path names '{prog['path']}' but program= gives another program "
+    old = _named_program_path(data)
+    if old is not None:
+        if not _same_file_or_text(_from_base_dir(base_dir, old), target):
+            line, column = _line_column(text, _path_value_span(text, old, name)[0])
+            raise UserError(f"program.path names '{old}' but program= gives another program "
                             f"({os.path.basename(target)})", file=name, line=line, column=column,
                             hint="drop the [program] path (program= gives the program; params may stay), "
                                  "or pass the program the path names")
-        return _with_program_path(text, data, target, name), None
+        return _with_program_path(text, old, target, name), None
     header = _PROGRAM_HEADER.search(text)
     if not isinstance(prog, dict) or "path" in prog or header is None:
         raise UserError("the claim text's [program] table is not one program= can complete", file=name,
@@ -309,19 +310,14 @@ def _path_value_span(text: str, old: str, name: str) -> tuple[int, int]:
                     hint='write it on one line, as path = "NAME.dip"')
 
 
-def _with_program_path(text: str, data: dict, target: str, name: str, relative_to: Any = None) -> str:
-    """The text with its [program] path's value replaced by `target` (only that string changes, so
-    every other line and column an error names stays the user's).  With `relative_to` (the text's
-    own relative path resolved against base_dir), a missing program is reported here, at the path."""
-    prog = data.get("program")
-    old = prog.get("path") if isinstance(prog, dict) else None
-    if not isinstance(old, str):
-        raise UserError("the claim text has no [program] path", file=name,
-                        hint='write\n  [program]\n  path = "NAME.dip"\n(or give program=)')
+def _with_program_path(text: str, old: str, target: str, name: str, missing_in: Any = None) -> str:
+    """The text with its [program] path's value `old` replaced by `target` (only that string changes, so
+    every other line and column an error names stays the user's).  With `missing_in` (the folder the
+    text's own relative path was read from), a missing program is reported here, at the path."""
     start, end = _path_value_span(text, old, name)
-    if relative_to is not None and not os.path.isfile(target):
+    if missing_in is not None and not os.path.isfile(target):
         line, column = _line_column(text, start)
-        raise UserError(f"program.path: no program '{old}' in {os.path.abspath(relative_to)}", file=name,
+        raise UserError(f"program.path: no program '{old}' in {os.path.abspath(missing_in)}", file=name,
                         line=line, column=column,
                         hint="a relative path is read from base_dir (default: the working directory); "
                              "give base_dir=, an absolute path, or program=")
