@@ -14,7 +14,8 @@ from fractions import Fraction
 from typing import Any
 
 from dipc_plus.api.results import AccuracyReport, Report, SweepReport
-from dipc_plus.api.views import KappaStar, RawView, env_repr, grouped
+from dipc_plus.api.views import KappaStar, RawView, env_repr, grouped, python_value
+from dipc_plus.exact.convert import fmt_q
 from dipc_plus.errors import UserError
 
 class RegionView(RawView):
@@ -111,20 +112,13 @@ def box_bounds(claim: Any) -> dict[str, tuple[str, str]]:
     >>> box_bounds(r.result.claim)
     {'q': ('-1', '1')}
     """
-    from dipc_plus.exact.convert import fmt_q
-    program = claim.program
-    flat = claim.points.bounds
-    lows = grouped(program, {n: lo for n, (lo, _) in flat.items()})
-    highs = grouped(program, {n: hi for n, (_, hi) in flat.items()})
     out = {}
-    for name, lo in lows.items():
-        lo_set = set(lo) if isinstance(lo, list) else {lo}
-        hi = highs[name]
-        hi_set = set(hi) if isinstance(hi, list) else {hi}
-        if len(lo_set) == 1 and len(hi_set) == 1:
-            out[name] = (fmt_q(Fraction(lo_set.pop())), fmt_q(Fraction(hi_set.pop())))
+    for name, value in grouped(claim.program, claim.points.bounds).items():
+        pairs = value if isinstance(value, list) else [value]       # (lo, hi) per element of an array
+        if len(set(pairs)) == 1:
+            out[name] = (fmt_q(pairs[0][0]), fmt_q(pairs[0][1]))
         else:
-            out[name] = (str(lo), str(hi))
+            out[name] = (str([python_value(lo) for lo, _ in pairs]), str([python_value(hi) for _, hi in pairs]))
     return out
 
 
