@@ -69,13 +69,16 @@ class SymbolicResult:
     def _key(self, output: tuple):
         return output[0] if self._single else output
 
-    @property
-    def cells(self) -> dict:
+    def _by_output(self) -> list[tuple[Any, str, list[SymbolicCell]]]:
+        """(output value, its text, its cells) per output: what `cells`, `latex` and `str` show."""
         names = tuple(self.dist.input_names)
         with in_python_words():
-            return {self._key(o): [SymbolicCell(self.dist.cell_text(pc.cell), pc.cell, pc.form, names)
-                                   for pc in pieces]
-                    for o, pieces in self.dist.cells().items()}
+            return [(o, self.dist.output_text(o), [SymbolicCell(self.dist.cell_text(pc.cell), pc.cell, pc.form, names)
+                                                   for pc in pieces]) for o, pieces in self.dist.cells().items()]
+
+    @property
+    def cells(self) -> dict:
+        return {self._key(o): cells for o, _, cells in self._by_output()}
 
     def at(self, input: Mapping[str, Any] | None = None, **inputs: Any) -> dict:
         """{output value: its exact probability at this input} (every output, 0 included)."""
@@ -105,22 +108,20 @@ class SymbolicResult:
         """An array of (output, cell, closed form) rows, the forms as `dipc prob --symbolic --latex` prints them."""
         from dipc_plus.commands.prob import symbolic_latex
         rows = []
-        for o, pieces in self.dist.cells().items():
-            label = "\\text{" + self.dist.output_text(o).replace("_", "\\_") + "}"
-            for pc in pieces:
-                where = "\\text{" + self.dist.cell_text(pc.cell).replace("_", "\\_") + "}"
-                rows.append(f"{label} & {where} & {symbolic_latex(self.dist, pc.form)}")
+        for _, output, cells in self._by_output():
+            label = "\\text{" + output.replace("_", "\\_") + "}"
+            for c in cells:
+                where = "\\text{" + c.constraints.replace("_", "\\_") + "}"
+                rows.append(f"{label} & {where} & {symbolic_latex(self.dist, c.form)}")
         return "\\begin{array}{lll}\n" + " \\\\\n".join(rows) + "\n\\end{array}"
 
     def _repr_latex_(self) -> str:   # Jupyter
         return "$" + self.latex() + "$"
 
     def __str__(self) -> str:
-        lines = []
-        for o, pieces in self.dist.cells().items():
-            lines.append(f"{self.dist.output_text(o)}:")
-            for pc in pieces:
-                lines.append(f"  where {self.dist.cell_text(pc.cell)}: {pc.form.text(self.dist.input_names)}")
+        lines: list[str] = []
+        for _, output, cells in self._by_output():
+            lines += [f"{output}:", *(f"  {c}" for c in cells)]
         return "\n".join(lines)
 
     def __repr__(self) -> str:
