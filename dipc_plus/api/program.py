@@ -201,8 +201,8 @@ class Program:
             elif not isinstance(func_or_source, (str, bytes)):
                 raise UserError(f"from_python takes a function, a .py path or source text, not "
                                 f"{type(func_or_source).__name__}", hint="pass the function itself")
-            module = (read_python_module(path, function, values) if path is not None else
-                      parse_python(user_text(func_or_source, "Python source", "<python>"), "<python>", function, values))
+            module = (read_python_module(path, function, values) if path is not None else parse_python(
+                user_text(func_or_source, "Python source", "<python>"), "<python>", function, values))
             program = named(lower_program(module, values), function)
         return cls(program, text=module.text, path=None if path is None else os.path.abspath(path))
 

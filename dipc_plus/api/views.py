@@ -17,6 +17,7 @@ from fractions import Fraction
 from functools import cache, cached_property
 from typing import Any, Mapping
 
+from dipc_plus.accuracy.report import beta_over
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
 from dipc_plus.semantics.values import group_arrays
@@ -57,26 +58,16 @@ def env_repr(env: Mapping[str, Any]) -> str:
     return ", ".join(f"{k}={show(v)}" for k, v in env.items()) or "(no inputs)"
 
 
-def lower_text(ball: Any, digits: int = 6) -> str:
-    """A decimal <= every point of a certified ball (or an exact rational).
+def outward_text(ball: Any, digits: int = 6, *, upper: bool = False) -> str:
+    """A decimal <= every point of a certified ball (or an exact rational), or >= every point with
+    `upper`: what a printed inequality between two balls needs to stay certified.
 
     >>> from flint import arb
-    >>> lower_text(arb(1) / 3), lower_text(Fraction(2, 3), 3)
-    ('0.333333', '0.666')
+    >>> outward_text(arb(1) / 3), outward_text(arb(1) / 3, upper=True), outward_text(Fraction(2, 3), 3, upper=True)
+    ('0.333333', '0.333334', '0.667')
     """
-    lo = Fraction(ball) if isinstance(ball, (int, Fraction)) else arb_bounds(ball)[0]
-    return decimal_down(lo, digits)
-
-
-def upper_text(ball: Any, digits: int = 6) -> str:
-    """A decimal >= every point of a certified ball (or an exact rational).
-
-    >>> from flint import arb
-    >>> upper_text(arb(1) / 3), upper_text(Fraction(2, 3), 3)
-    ('0.333334', '0.667')
-    """
-    hi = Fraction(ball) if isinstance(ball, (int, Fraction)) else arb_bounds(ball)[1]
-    return decimal_up(hi, digits)
+    lo, hi = (Fraction(ball), Fraction(ball)) if isinstance(ball, (int, Fraction)) else arb_bounds(ball)
+    return decimal_up(hi, digits) if upper else decimal_down(lo, digits)
 
 
 def html_table(title: str, rows: list[tuple[str, object]], detail: str = "") -> str:
@@ -194,18 +185,16 @@ class Counterexample(RawView, Tabled):
 
     def __repr__(self) -> str:
         return (f"Counterexample(input={self.input!r}, eps={fmt_q(self.eps)}: P[error] >= "
-                f"{lower_text(self.error_ball)} > {upper_text(self.bound_ball)} >= {self.beta()})")
-
-    def beta(self) -> str:
-        return "beta" if self.kappa == 1 else f"beta/{self.kappa}"
+                f"{outward_text(self.error_ball)} > {outward_text(self.bound_ball, upper=True)} >= "
+                f"{beta_over(self.kappa)})")
 
     def html_rows(self) -> list[tuple[str, object]]:
         def enclosed(form: Any, ball: Any) -> str:
-            return f"{form}  in [{lower_text(ball, 12)}, {upper_text(ball, 12)}]"
+            return f"{form}  in [{outward_text(ball, 12)}, {outward_text(ball, 12, upper=True)}]"
         return [("input", env_repr(self.input)), ("eps", fmt_q(self.eps)),
                 ("alpha, gamma", f"{fmt_q(self.raw.alpha)}, {fmt_q(self.raw.gamma)}"),
                 ("P[error]", enclosed(self.error_probability, self.error_ball)),
-                (self.beta(), enclosed(self.bound, self.bound_ball))]
+                (beta_over(self.kappa), enclosed(self.bound, self.bound_ball))]
 
 
 class NeighbourPairView(RawView, Tabled):
@@ -274,8 +263,8 @@ class PrivacyCounterexample(NeighbourPairView):
 
     def __repr__(self) -> str:
         return (f"PrivacyCounterexample(input={self.input!r}, neighbour={self.neighbour!r}, "
-                f"{self.output_text('output')}, eps={self.eps_text()}: P >= {lower_text(self.raw.p_at)} > "
-                f"{upper_text(self.raw.bound_at)} >= e^budget P')")
+                f"{self.output_text('output')}, eps={self.eps_text()}: P >= {outward_text(self.raw.p_at)} > "
+                f"{outward_text(self.raw.bound_at, upper=True)} >= e^budget P')")
 
     def output_rows(self) -> list[tuple[str, object]]:
         shown = ("output", env_repr(self.output)) if self.output is not None else ("outputs", self.output_set)
