@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from dipc_plus.api.errors import INSERTED_LINES, TEXT_NAMES, in_python_words
+from dipc_plus.claims.written_numbers import load_toml
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import read_user_file, user_text
 
@@ -92,7 +93,7 @@ class Claim:
                                     hint="claims live in theories/*.toml (dipc_plus.example('theories/NAME.toml'))")
                 text = read_user_file(self.path, "claim file").decode("utf-8", errors="replace")
             self.text = text
-            self.data = _toml(text, self.name)
+            self.data = load_toml(text, self.name)
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> "Claim":
@@ -148,7 +149,7 @@ class Claim:
             with in_python_words():
                 TEXT_NAMES[path] = name
                 text = user_text(text, "claim", name)
-                data = _toml(text, name)
+                data = load_toml(text, name)
                 if program is not None:
                     written, inserted = _naming_the_program(text, data, _program_file(program, folder), name,
                                                             base_dir)
@@ -208,20 +209,6 @@ def _remove(folder: str, path: str) -> None:
     TEXT_NAMES.pop(path, None)
     INSERTED_LINES.pop(path, None)
     shutil.rmtree(folder, ignore_errors=True)
-
-
-def _toml(text: str, name: str) -> dict:
-    """The TOML data (read here only to find the program path; the claim reader checks the rest)."""
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        raise UserError(f"not valid TOML: {msg}", file=name, line=int(m.group(1)) if m else None,
-                        column=int(m.group(2)) if m else None,
-                        hint="strings need quotes (beta = \"2*exp(-alpha*eps/8)\"), tables are [name]") from None
-    except (ValueError, RecursionError, MemoryError):
-        raise UserError("not valid TOML (too deep or too large a number)", file=name) from None
 
 
 def _program_file(program: Any, folder: str) -> str:
