@@ -408,11 +408,9 @@ def sample_class() -> type:
 
         def html_rows(self, limit: int = 6) -> list[tuple[str, object]]:
             rows: list[tuple[str, object]] = []
-            for name in self.discrete_names():
-                dist = self.distribution([name])
-                for key, count in sorted(dist.items(), key=lambda kv: -_count(kv[1]))[:limit]:
-                    value = key[0] if isinstance(key, tuple) and len(key) == 1 else key
-                    rows.append((f"{name}={value}", f"{_count(count)} / {self.n}"))
+            for name in self.discrete_names():     # each output's `limit` most frequent values
+                for (value,), count in list(self.distribution([name]).items())[:limit]:
+                    rows.append((f"{name}={value}", f"{count} / {self.n}"))
             for name in self.real_names():
                 s = self.summary(name)
                 rows.append((name, f"mean {s.mean:.4g}, std {s.std:.4g} over {s.count} runs (Monte Carlo estimates)"))
@@ -424,10 +422,6 @@ def sample_class() -> type:
     SampleResult.__module__ = __name__
     SampleResult.__qualname__ = "SampleResult"
     return SampleResult
-
-
-def _count(x: Any) -> int:
-    return int(getattr(x, "count", x))
 
 
 @cache
