@@ -20,6 +20,7 @@ from typing import Any, Mapping
 from dipc_plus.accuracy.report import beta_over
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
+from dipc_plus.privacy.display import eps_point_text
 from dipc_plus.semantics.values import group_arrays
 
 
@@ -215,6 +216,10 @@ class NeighbourPairView(RawView, Tabled):
         """Where the claim fails, as a report's summary says it."""
         return f"{env_repr(self.input)} vs {env_repr(self.neighbour)}, {self.output_text()}, eps = {self.eps_text()}"
 
+    def eps_text(self) -> str:
+        """The eps where it fails: a rational, or ``ln(r)`` for a point eps = ln r."""
+        return eps_point_text(self.raw.eps)
+
     def html_rows(self) -> list[tuple[str, object]]:
         return [("input", env_repr(self.input)), ("neighbour", env_repr(self.neighbour)), *self.output_rows(),
                 (f"P[P(input) {self.EVENT}]", str(self.probability)),
@@ -250,10 +255,7 @@ class PrivacyCounterexample(NeighbourPairView):
 
     @property
     def eps(self) -> Fraction | str:
-        return self.raw.eps if isinstance(self.raw.eps, Fraction) else self.raw.eps_text()
-
-    def eps_text(self) -> str:
-        return self.raw.eps_text()
+        return self.raw.eps if isinstance(self.raw.eps, Fraction) else self.eps_text()
 
     def output_text(self, key: str = "") -> str:
         """The output (``out=[...]``, or ``output={...}`` with `key`), or the set of outputs of a delta claim."""
@@ -295,9 +297,6 @@ class ValueCounterexample(NeighbourPairView):
     SAME, SHOWN = ("w", "eps", "density_ratio", "event_ratio"), ("output", "event")
     html_title, EVENT = "privacy counterexample on every output value (re-checked)", "in event"
 
-    def eps_text(self) -> str:
-        return fmt_q(self.eps)
-
     def output_text(self) -> str:
         return str(self.output)
 
@@ -305,11 +304,11 @@ class ValueCounterexample(NeighbourPairView):
         w = self.shown_json["w"]
         w = ", ".join(w) if isinstance(w, list) else w
         return (f"ValueCounterexample(input={self.input!r}, neighbour={self.neighbour!r}, output={self.output}, "
-                f"w={w}, eps={fmt_q(self.eps)}: P[value(s) in {self.event}] ratio {self.shown_json['event_ratio']} "
+                f"w={w}, eps={self.eps_text()}: P[value(s) in {self.event}] ratio {self.shown_json['event_ratio']} "
                 "> e^budget)")
 
     def output_rows(self) -> list[tuple[str, object]]:
-        return [("output", self.output), ("eps", fmt_q(self.eps)), ("event", self.event or "-")]
+        return [("output", self.output), ("eps", self.eps_text()), ("event", self.event or "-")]
 
     def ratio_rows(self) -> list[tuple[str, object]]:
         return [("event ratio", self.shown_json["event_ratio"])]
