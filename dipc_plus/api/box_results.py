@@ -75,9 +75,6 @@ class BoxReport(AccuracyReport):
     (False, {'q': Fraction(5, 8)}, Fraction(1, 1))
     """
 
-    def __init__(self, result: Any, checker: Any):
-        super().__init__(result, checker, None)
-
     @property
     def regions(self) -> list[RegionVerdict]:
         return [RegionVerdict(r, self.program) for r in self.result.regions]
@@ -156,9 +153,6 @@ class BoxSweepReport(SweepReport):
     >>> s.best_kappa, s.kappa_star.text[:3], s.counterexample.kappa
     (0, '0.8', 1)
     """
-
-    def __init__(self, result: Any):
-        super().__init__(result, None, None)
 
     checked = "box sweep"
 

@@ -216,7 +216,7 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
         with certified_or_exit_2():
             result = decide_accuracy(checker, points, kappa, options, paper=paper, first=first,
                                      executor=options.run_on())
-        report = BoxReport(result, checker) if result.on_a_box else AccuracyReport(result, checker, points)
+        report = BoxReport(result, checker, None) if result.on_a_box else AccuracyReport(result, checker, points)
         return _strict(report, options)
     return checked(run, locals())
 
@@ -301,7 +301,8 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
             result = decide_sweep(checker, points, options, paper=paper, reports=reports, executor=options.run_on(),
                                   kappa_max=DEFAULT_KAPPA_MAX if kappa_max is None else kappa_max,
                                   digits=DEFAULT_DIGITS if digits is None else digits)
-        report = BoxSweepReport(result) if result.on_a_box else SweepReport(result, checker, points, reports=reports)
+        report = (BoxSweepReport(result, None, None) if result.on_a_box else
+                  SweepReport(result, checker, points, reports=reports))
         return _strict(report, options)
     return checked(run, locals())
 
