@@ -88,7 +88,7 @@ class BoxReport(AccuracyReport):
     html_scope = " on a box"
 
     def scope(self) -> str:
-        return " on the box " + ", ".join(f"{n} in [{lo}, {hi}]" for n, (lo, hi) in box_bounds(self.result.claim).items())
+        return " on the box " + box_text(self.result.claim)
 
     def html_rows(self) -> list[tuple[str, object]]:
         return [*Report.html_rows(self), *((v.region, f"{v.verdict} ({v.method})") for v in self.regions)]
@@ -101,22 +101,23 @@ class BoxReport(AccuracyReport):
         return super().plot_input(input)
 
 
-def box_bounds(claim: Any) -> dict[str, tuple[str, str]]:
-    """The box's bounds by array (``{'q': ('-1', '1')}`` when every q[i] has them), as text.
+def box_text(claim: Any) -> str:
+    """The box by array, as a report's summary says it (``q in [-1, 1]`` when every q[i] has those bounds,
+    else the lists of lower and upper ends).
 
     >>> import dipc_plus
-    >>> r = dipc_plus.check_accuracy(dipc_plus.example("theories/sparse_box.toml"))
-    >>> box_bounds(r.result.claim)
-    {'q': ('-1', '1')}
+    >>> box_text(dipc_plus.check_accuracy(dipc_plus.example("theories/sparse_box.toml")).result.claim)
+    'q in [-1, 1]'
     """
-    out = {}
+    parts = []
     for name, value in grouped(claim.program, claim.points.bounds).items():
         pairs = value if isinstance(value, list) else [value]       # (lo, hi) per element of an array
         if len(set(pairs)) == 1:
-            out[name] = (fmt_q(pairs[0][0]), fmt_q(pairs[0][1]))
+            lo, hi = fmt_q(pairs[0][0]), fmt_q(pairs[0][1])
         else:
-            out[name] = (str([python_value(lo) for lo, _ in pairs]), str([python_value(hi) for _, hi in pairs]))
-    return out
+            lo, hi = str([python_value(lo) for lo, _ in pairs]), str([python_value(hi) for _, hi in pairs])
+        parts.append(f"{name} in [{lo}, {hi}]")
+    return ", ".join(parts)
 
 
 class RegionKappaStar(RegionView):
