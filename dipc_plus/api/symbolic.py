@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from dipc_plus.api.errors import in_python_words
+from dipc_plus.api.program import mapping
 from dipc_plus.exact.cells import Cell
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.errors import UserError
@@ -82,10 +83,9 @@ class SymbolicResult:
 
     def at(self, input: Mapping[str, Any] | None = None, **inputs: Any) -> dict:
         """{output value: its exact probability at this input} (every output, 0 included)."""
-        given = dict(input or {})
-        given.update(inputs)
         program = self.dist.program
         with in_python_words():
+            given = mapping(input, "input", "at(input={'q': [0, 1]})", inputs)
             flat: dict = {}
             for name, value in given.items():
                 elems = program.arrays.get(name)
