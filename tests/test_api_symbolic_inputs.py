@@ -1,4 +1,4 @@
-"""SymbolicResult.at reads its input as every Program method does (`api.program.mapping`): a mapping, or
+"""SymbolicResult.at reads its input as every Program method does (`api.keywords.mapping`): a mapping, or
 keywords, each name once; anything else is a UserError, not a TypeError from inside."""
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ from dipc_plus.api.box_results import BoxReport, BoxSweepReport
 from dipc_plus.api.claim import Claim, claim_path
 from dipc_plus.api.errors import StrictVerdictError, in_python_words
 from dipc_plus.api.guarded import guarded
-from dipc_plus.api.program import Number, mapping, parameter_values
+from dipc_plus.api.keywords import Number, mapping, parameter_values
 from dipc_plus.api.results import AccuracyReport, LossReport, PrivacyReport, Report, SweepReport
 from dipc_plus.commands.common import certified_or_exit_2, check_kappa, read_privacy_claim
 from dipc_plus.errors import UserError

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from dipc_plus.api.errors import in_python_words
-from dipc_plus.api.program import mapping
+from dipc_plus.api.keywords import mapping
 from dipc_plus.exact.cells import Cell
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.errors import UserError
