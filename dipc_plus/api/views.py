@@ -377,10 +377,8 @@ def sample_result(raw: Any) -> Any:
     >>> lap.simulate(1, 100, input={"q": [0, 1]}, seed=7)
     <SampleResult laplace: 100 runs at eps=1, q=[0, 1]>
     """
-    cls = sample_class()
-    view: Any = object.__new__(cls)
-    view.__dict__.update(raw.__dict__)
-    return view
+    raw.__class__ = sample_class()    # a subclass adding display methods and no state (as `shown` does)
+    return raw
 
 
 @cache
