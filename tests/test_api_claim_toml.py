@@ -26,11 +26,6 @@ def test_a_number_with_too_many_digits_is_located_and_names_the_limit():
     assert "limits={'digits': N}" in e.hint     # the command's --limit in Python words
 
 
-def test_too_deep_a_nesting_names_the_depth_limit():
-    e = refusal("a = " + "[" * 2000 + "]" * 2000 + "\n")
-    assert e.message == "not valid TOML: nested too deeply" and "limits={'depth': N}" in e.hint
-
-
 def test_a_claim_file_is_read_the_same_way(tmp_path):
     path = tmp_path / "wide.toml"
     path.write_text("x = 1" + "0" * 500 + "\n")

@@ -83,17 +83,17 @@ class Claim:
     <Claim sparse.toml: accuracy of sparse.dip>
     """
 
+    @in_python_words()
     def __init__(self, path: str | os.PathLike[str], *, name: str | None = None, text: str | None = None):
         self.path = os.path.abspath(path)
         self.name = name or os.path.basename(self.path)
-        with in_python_words():
-            if text is None:
-                if not os.path.isfile(self.path):
-                    raise UserError(f"cannot read the claim file: no file {path}",
-                                    hint="claims live in theories/*.toml (dipc_plus.example('theories/NAME.toml'))")
-                text = read_user_file(self.path, "claim file").decode("utf-8", errors="replace")
-            self.text = text
-            self.data = load_toml(text, self.name)
+        if text is None:
+            if not os.path.isfile(self.path):
+                raise UserError(f"cannot read the claim file: no file {path}",
+                                hint="claims live in theories/*.toml (dipc_plus.example('theories/NAME.toml'))")
+            text = read_user_file(self.path, "claim file").decode("utf-8", errors="replace")
+        self.text = text
+        self.data = load_toml(text, self.name)
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> "Claim":

@@ -56,6 +56,7 @@ class Program:
         self.path = path
 
     @classmethod
+    @in_python_words()
     def from_file(cls, path: str | os.PathLike[str], params: Mapping[str, Number] | None = None,
                   **legacy_params: Number) -> "Program":
         """Read, parse and check a .dip file.
@@ -75,11 +76,11 @@ class Program:
         <Program noisy_max (q: real[2]) -> (out: 1..2)>
         """
         from dipc_plus.frontend.load import load_program
-        with in_python_words():
-            values = parameter_values(params, legacy_params)
-            return cls(load_program(str(path), values), path=os.path.abspath(path))
+        values = parameter_values(params, legacy_params)
+        return cls(load_program(str(path), values), path=os.path.abspath(path))
 
     @classmethod
+    @in_python_words()
     def from_text(cls, text: str, params: Mapping[str, Number] | None = None, *, name: str = "program") -> "Program":
         """Parse and check a program given as text; errors name `name` with their line and column.
 
@@ -104,13 +105,13 @@ class Program:
           hint: declare variables with input/output/var, parameters with param, symbols in a type
         """
         from dipc_plus.frontend.load import parse_program
-        with in_python_words():
-            text = user_text(text, "program", str(name))
-            values = parameter_values(params)
-            program = parse_program(text, str(name), values)
+        text = user_text(text, "program", str(name))
+        values = parameter_values(params)
+        program = parse_program(text, str(name), values)
         return cls(program, text=text)
 
     @classmethod
+    @in_python_words()
     def from_python(cls, func_or_source: Any, function: str | None = None,
                     params: Mapping[str, Number] | None = None) -> "Program":
         """Read a Python function of the subset of docs/python.md (its source is parsed, never run).
@@ -143,23 +144,22 @@ class Program:
 
         from dipc_plus.frontend.load import lower_program, named
         from dipc_plus.frontend.python.load import parse_python, read_python_module
-        with in_python_words():
-            values = parameter_values(params)
-            path: str | None = None     # a file to read; None: func_or_source is the source text
-            if callable(func_or_source):
-                path = inspect.getsourcefile(func_or_source)
-                function = function or func_or_source.__name__
-                if path is None or not os.path.isfile(path):
-                    raise UserError(f"the source of {function} is not in a file", hint="pass its source text")
-            elif isinstance(func_or_source, os.PathLike) or (isinstance(func_or_source, str)
-                                                             and func_or_source.endswith(".py")):
-                path = os.fspath(func_or_source)
-            elif not isinstance(func_or_source, (str, bytes)):
-                raise UserError(f"from_python takes a function, a .py path or source text, not "
-                                f"{type(func_or_source).__name__}", hint="pass the function itself")
-            module = (read_python_module(path, function, values) if path is not None else parse_python(
-                user_text(func_or_source, "Python source", "<python>"), "<python>", function, values))
-            program = named(lower_program(module, values), function)
+        values = parameter_values(params)
+        path: str | None = None     # a file to read; None: func_or_source is the source text
+        if callable(func_or_source):
+            path = inspect.getsourcefile(func_or_source)
+            function = function or func_or_source.__name__
+            if path is None or not os.path.isfile(path):
+                raise UserError(f"the source of {function} is not in a file", hint="pass its source text")
+        elif isinstance(func_or_source, os.PathLike) or (isinstance(func_or_source, str)
+                                                         and func_or_source.endswith(".py")):
+            path = os.fspath(func_or_source)
+        elif not isinstance(func_or_source, (str, bytes)):
+            raise UserError(f"from_python takes a function, a .py path or source text, not "
+                            f"{type(func_or_source).__name__}", hint="pass the function itself")
+        module = (read_python_module(path, function, values) if path is not None else parse_python(
+            user_text(func_or_source, "Python source", "<python>"), "<python>", function, values))
+        program = named(lower_program(module, values), function)
         return cls(program, text=module.text, path=None if path is None else os.path.abspath(path))
 
     # ----------------------------------------------------------------- what it is
@@ -202,13 +202,14 @@ class Program:
 
     # ----------------------------------------------------------------- exact answers
 
+    @in_python_words()
     def dtmc(self, input: Mapping[str, Any] | None = None, *, max_states: int = DEFAULT_MAX_STATES,
              compress: bool = True, **inputs: Any) -> DTMC:
         """The parametric Markov chain at one input (``compress=False``: one state per statement)."""
-        with in_python_words():
-            given = mapping(input, "input", INPUT_EXAMPLE, inputs)
-            return build_chain(self.ir, given, max_states=max_states, compress=compress)
+        given = mapping(input, "input", INPUT_EXAMPLE, inputs)
+        return build_chain(self.ir, given, max_states=max_states, compress=compress)
 
+    @in_python_words()
     def distribution(self, input: Mapping[str, Any] | None = None, *, max_states: int = DEFAULT_MAX_STATES,
                      shortcuts: bool = True, **inputs: Any) -> Distribution:
         """The exact output distribution at one input, every probability a closed form in eps.
@@ -231,14 +232,14 @@ class Program:
         >>> d.method, str(d[1])
         ('argmax-integral', '1/2')
         """
-        with in_python_words():
-            given = mapping(input, "input", INPUT_EXAMPLE, inputs)
-            if shortcuts:
-                d = argmax_distribution(self.ir, given)
-                if d is not None:
-                    return d
-            return distribution_of_chain(self.dtmc(given, max_states=max_states))
+        given = mapping(input, "input", INPUT_EXAMPLE, inputs)
+        if shortcuts:
+            d = argmax_distribution(self.ir, given)
+            if d is not None:
+                return d
+        return distribution_of_chain(self.dtmc(given, max_states=max_states))
 
+    @in_python_words()
     def symbolic(self, box: Mapping[str, Any], input: Mapping[str, Any] | None = None, *,
                  max_cells: int | None = None) -> "SymbolicResult":
         """The output distribution for every input of a box of the real inputs: per output, the
@@ -265,20 +266,20 @@ class Program:
         """
         from dipc_plus.api.symbolic import SymbolicResult
         from dipc_plus.semantics.symbolic_distribution import bind_finite_inputs, symbolic_distribution
-        with in_python_words():
-            bounds = {}
-            for name, pair in dict(box).items():
-                if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-                    raise UserError(f"--box {name}: give two numbers (lo, hi)", hint="e.g. box={'q': (-1, 1)}")
-                lo, hi = (python_value(x, f"--box {name}") for x in pair)
-                if not isinstance(lo, Fraction) or not isinstance(hi, Fraction):
-                    raise UserError(f"--box {name}: the ends must be numbers, not {pair!r}",
-                                    hint="e.g. box={'q': (-1, 1)}")
-                bounds[str(name)] = (lo, hi)
-            finite = bind_finite_inputs(self.ir, {k: python_value(v, f"--input {k}")
-                                                   for k, v in mapping(input, 'input', "input={'b': True}").items()})
-            return SymbolicResult(symbolic_distribution(self.ir, bounds, finite, max_cells))
+        bounds = {}
+        for name, pair in dict(box).items():
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise UserError(f"--box {name}: give two numbers (lo, hi)", hint="e.g. box={'q': (-1, 1)}")
+            lo, hi = (python_value(x, f"--box {name}") for x in pair)
+            if not isinstance(lo, Fraction) or not isinstance(hi, Fraction):
+                raise UserError(f"--box {name}: the ends must be numbers, not {pair!r}",
+                                hint="e.g. box={'q': (-1, 1)}")
+            bounds[str(name)] = (lo, hi)
+        finite = bind_finite_inputs(self.ir, {k: python_value(v, f"--input {k}")
+                                               for k, v in mapping(input, 'input', "input={'b': True}").items()})
+        return SymbolicResult(symbolic_distribution(self.ir, bounds, finite, max_cells))
 
+    @in_python_words()
     def within(self, targets: Mapping[str, Any], gamma: Number = 0, input: Mapping[str, Any] | None = None, *,
                max_states: int = DEFAULT_MAX_STATES, shortcuts: bool = True, **inputs: Any) -> Exact:
         """P[every real output within `gamma` of its target and every finite output equal to it], exactly.
@@ -301,9 +302,9 @@ class Program:
         b=true: 1/2*e^(-eps)
         """
         d = self.distribution(input, max_states=max_states, shortcuts=shortcuts, **inputs)
-        with in_python_words():
-            return Exact(d.within(targets, gamma), f"within {gamma} of {dict(targets)}")
+        return Exact(d.within(targets, gamma), f"within {gamma} of {dict(targets)}")
 
+    @in_python_words()
     def simulate(self, eps: Number, n: int = 100_000, input: Mapping[str, Any] | None = None, *,
                  seed: int | None = None, chunk: int | None = None, max_iterations: int | None = None,
                  **inputs: Any) -> Any:
@@ -317,11 +318,10 @@ class Program:
         <SampleResult noisy_max: 1000 runs at eps=1, q=[0, 1]>
         """
         from dipc_plus.semantics.sampler import DEFAULT_CHUNK, DEFAULT_MAX_ITERATIONS, as_eps, simulate
-        with in_python_words():
-            given = bind(self.ir, mapping(input, "input", INPUT_EXAMPLE, inputs))
-            raw = simulate(self.ir, given, as_eps(python_value(eps, "--eps")), n, seed=seed,
-                           chunk=DEFAULT_CHUNK if chunk is None else chunk,
-                           max_iterations=DEFAULT_MAX_ITERATIONS if max_iterations is None else max_iterations)
+        given = bind(self.ir, mapping(input, "input", INPUT_EXAMPLE, inputs))
+        raw = simulate(self.ir, given, as_eps(python_value(eps, "--eps")), n, seed=seed,
+                       chunk=DEFAULT_CHUNK if chunk is None else chunk,
+                       max_iterations=DEFAULT_MAX_ITERATIONS if max_iterations is None else max_iterations)
         return sample_result(raw)
 
     def __repr__(self) -> str:

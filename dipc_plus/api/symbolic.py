@@ -70,39 +70,39 @@ class SymbolicResult:
     def _key(self, output: tuple):
         return output[0] if self._single else output
 
+    @in_python_words()
     def _by_output(self) -> list[tuple[Any, str, list[SymbolicCell]]]:
         """(output value, its text, its cells) per output: what `cells`, `latex` and `str` show."""
         names = tuple(self.dist.input_names)
-        with in_python_words():
-            return [(o, self.dist.output_text(o), [SymbolicCell(self.dist.cell_text(pc.cell), pc.cell, pc.form, names)
-                                                   for pc in pieces]) for o, pieces in self.dist.cells().items()]
+        return [(o, self.dist.output_text(o), [SymbolicCell(self.dist.cell_text(pc.cell), pc.cell, pc.form, names)
+                                               for pc in pieces]) for o, pieces in self.dist.cells().items()]
 
     @property
     def cells(self) -> dict:
         return {self._key(o): cells for o, _, cells in self._by_output()}
 
+    @in_python_words()
     def at(self, input: Mapping[str, Any] | None = None, **inputs: Any) -> dict:
         """{output value: its exact probability at this input} (every output, 0 included)."""
         program = self.dist.program
-        with in_python_words():
-            given = mapping(input, "input", "at(input={'q': [0, 1]})", inputs)
-            flat: dict = {}
-            for name, value in given.items():
-                elems = program.arrays.get(name)
-                if elems is not None and isinstance(value, (list, tuple)) and len(value) == len(elems):
-                    flat.update(zip(elems, value))
-                else:
-                    flat[name] = value
-            missing = [n for n in self.dist.input_names if n not in flat]
-            extra = [n for n in flat if n not in self.dist.input_names]
-            if missing or extra:
-                raise UserError(f"at(): give the real inputs {', '.join(self.dist.input_names)}"
-                                + (f" ('{extra[0]}' is not one of them)" if extra else ""),
-                                hint="e.g. at(input={'q': [0, 1]})")
-            q = [python_value(flat[n]) for n in self.dist.input_names]
-            if not all(isinstance(x, Fraction) for x in q):
-                raise UserError(f"at(): the real inputs must be numbers, not {q}")
-            return {self._key(o): Exact(form) for o, form in self.dist.at(q).items()}
+        given = mapping(input, "input", "at(input={'q': [0, 1]})", inputs)
+        flat: dict = {}
+        for name, value in given.items():
+            elems = program.arrays.get(name)
+            if elems is not None and isinstance(value, (list, tuple)) and len(value) == len(elems):
+                flat.update(zip(elems, value))
+            else:
+                flat[name] = value
+        missing = [n for n in self.dist.input_names if n not in flat]
+        extra = [n for n in flat if n not in self.dist.input_names]
+        if missing or extra:
+            raise UserError(f"at(): give the real inputs {', '.join(self.dist.input_names)}"
+                            + (f" ('{extra[0]}' is not one of them)" if extra else ""),
+                            hint="e.g. at(input={'q': [0, 1]})")
+        q = [python_value(flat[n]) for n in self.dist.input_names]
+        if not all(isinstance(x, Fraction) for x in q):
+            raise UserError(f"at(): the real inputs must be numbers, not {q}")
+        return {self._key(o): Exact(form) for o, form in self.dist.at(q).items()}
 
     def latex(self) -> str:
         """An array of (output, cell, closed form) rows, the forms as `dipc prob --symbolic --latex` prints them."""
