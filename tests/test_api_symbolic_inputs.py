@@ -1,5 +1,6 @@
-"""SymbolicResult.at reads its input as every Program method does (`api.keywords.mapping`): a mapping, or
-keywords, each name once; anything else is a UserError, not a TypeError from inside."""
+"""Program.symbolic's box and SymbolicResult.at's input are read as every Program method reads its input
+(`api.keywords.mapping`): a mapping, or keywords, each name once; anything else is a UserError, not a
+TypeError from inside."""
 from __future__ import annotations
 
 import pytest
@@ -28,3 +29,12 @@ def test_a_bad_input_is_a_user_error(sign, bad, words):
     with pytest.raises(UserError) as err:
         sign.at(**bad)
     assert err.value.message == words
+
+
+@pytest.mark.parametrize("box", [[1, 2], "q"])
+def test_a_box_that_is_no_mapping_is_a_user_error(box):
+    program = dipc_plus.Program.from_text(SIGN, name="sign")
+    with pytest.raises(UserError) as err:
+        program.symbolic(box=box)
+    assert err.value.message == f"box is a mapping from names to values, not {box}"
+    assert err.value.hint == "e.g. box={'q': (-1, 1)}"

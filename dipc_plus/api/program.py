@@ -267,7 +267,7 @@ class Program:
         from dipc_plus.api.symbolic import SymbolicResult
         from dipc_plus.semantics.symbolic_distribution import bind_finite_inputs, symbolic_distribution
         bounds = {}
-        for name, pair in dict(box).items():
+        for name, pair in mapping(box, "box", "box={'q': (-1, 1)}").items():
             if not isinstance(pair, (tuple, list)) or len(pair) != 2:
                 raise UserError(f"--box {name}: give two numbers (lo, hi)", hint="e.g. box={'q': (-1, 1)}")
             lo, hi = (python_value(x, f"--box {name}") for x in pair)
