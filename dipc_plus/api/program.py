@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from dipc_plus.api.errors import in_python_words
 from dipc_plus.api.keywords import INPUT_EXAMPLE, Number, mapping, parameter_values
 from dipc_plus.api.views import grouped, sample_result
+from dipc_plus.commands.common import declared_names
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import user_text
 from dipc_plus.semantics import ir
@@ -175,15 +176,9 @@ class Program:
 
     def _declared(self, flat: list) -> dict[str, str]:
         """{name: type} with an array's elements folded back into ``q: real[3]``."""
-        owner = {e: a for a, elems in self.ir.arrays.items() for e in elems}
-        out: dict[str, str] = {}
-        for n, t in flat:
-            base = owner.get(n)
-            if base is None:
-                out[n] = str(t)
-            elif base not in out:
-                out[base] = f"{t}[{len(self.ir.arrays[base])}]"
-        return out
+        types, arrays = dict(flat), self.ir.arrays
+        return {n: f"{types[arrays[n][0]]}[{len(arrays[n])}]" if n in arrays else str(types[n])
+                for n in declared_names(self.ir, list(types))}
 
     @property
     def inputs(self) -> dict[str, str]:
