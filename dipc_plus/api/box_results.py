@@ -14,7 +14,8 @@ from fractions import Fraction
 from typing import Any
 
 from dipc_plus.api.results import AccuracyReport, Report, SweepReport
-from dipc_plus.api.views import KappaStar, RawView, env_repr, grouped
+from dipc_plus.api.views import KappaStar, RawView, env_repr, grouped, python_value
+from dipc_plus.exact.convert import fmt_q
 from dipc_plus.errors import UserError
 
 class RegionView(RawView):
@@ -74,9 +75,6 @@ class BoxReport(AccuracyReport):
     (False, {'q': Fraction(5, 8)}, Fraction(1, 1))
     """
 
-    def __init__(self, result: Any, checker: Any):
-        super().__init__(result, checker, None)
-
     @property
     def regions(self) -> list[RegionVerdict]:
         return [RegionVerdict(r, self.program) for r in self.result.regions]
@@ -90,7 +88,7 @@ class BoxReport(AccuracyReport):
     html_scope = " on a box"
 
     def scope(self) -> str:
-        return " on the box " + ", ".join(f"{n} in [{lo}, {hi}]" for n, (lo, hi) in box_bounds(self.result.claim).items())
+        return " on the box " + box_text(self.result.claim)
 
     def html_rows(self) -> list[tuple[str, object]]:
         return [*Report.html_rows(self), *((v.region, f"{v.verdict} ({v.method})") for v in self.regions)]
@@ -103,29 +101,23 @@ class BoxReport(AccuracyReport):
         return super().plot_input(input)
 
 
-def box_bounds(claim: Any) -> dict[str, tuple[str, str]]:
-    """The box's bounds by array (``{'q': ('-1', '1')}`` when every q[i] has them), as text.
+def box_text(claim: Any) -> str:
+    """The box by array, as a report's summary says it (``q in [-1, 1]`` when every q[i] has those bounds,
+    else the lists of lower and upper ends).
 
     >>> import dipc_plus
-    >>> r = dipc_plus.check_accuracy(dipc_plus.example("theories/sparse_box.toml"))
-    >>> box_bounds(r.result.claim)
-    {'q': ('-1', '1')}
+    >>> box_text(dipc_plus.check_accuracy(dipc_plus.example("theories/sparse_box.toml")).result.claim)
+    'q in [-1, 1]'
     """
-    from dipc_plus.exact.convert import fmt_q
-    program = claim.program
-    flat = claim.points.bounds
-    lows = grouped(program, {n: lo for n, (lo, _) in flat.items()})
-    highs = grouped(program, {n: hi for n, (_, hi) in flat.items()})
-    out = {}
-    for name, lo in lows.items():
-        lo_set = set(lo) if isinstance(lo, list) else {lo}
-        hi = highs[name]
-        hi_set = set(hi) if isinstance(hi, list) else {hi}
-        if len(lo_set) == 1 and len(hi_set) == 1:
-            out[name] = (fmt_q(Fraction(lo_set.pop())), fmt_q(Fraction(hi_set.pop())))
+    parts = []
+    for name, value in grouped(claim.program, claim.points.bounds).items():
+        pairs = value if isinstance(value, list) else [value]       # (lo, hi) per element of an array
+        if len(set(pairs)) == 1:
+            lo, hi = fmt_q(pairs[0][0]), fmt_q(pairs[0][1])
         else:
-            out[name] = (str(lo), str(hi))
-    return out
+            lo, hi = str([python_value(lo) for lo, _ in pairs]), str([python_value(hi) for _, hi in pairs])
+        parts.append(f"{name} in [{lo}, {hi}]")
+    return ", ".join(parts)
 
 
 class RegionKappaStar(RegionView):
@@ -162,9 +154,6 @@ class BoxSweepReport(SweepReport):
     >>> s.best_kappa, s.kappa_star.text[:3], s.counterexample.kappa
     (0, '0.8', 1)
     """
-
-    def __init__(self, result: Any):
-        super().__init__(result, None, None)
 
     checked = "box sweep"
 

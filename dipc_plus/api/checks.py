@@ -18,13 +18,14 @@ from dipc_plus.api.box_results import BoxReport, BoxSweepReport
 from dipc_plus.api.claim import Claim, claim_path
 from dipc_plus.api.errors import StrictVerdictError, in_python_words
 from dipc_plus.api.guarded import guarded
-from dipc_plus.api.program import Number, bound_input, mapping, parameter_values
+from dipc_plus.api.keywords import Number, mapping, parameter_values
 from dipc_plus.api.results import AccuracyReport, LossReport, PrivacyReport, Report, SweepReport
 from dipc_plus.commands.common import certified_or_exit_2, check_kappa, read_privacy_claim
 from dipc_plus.errors import UserError
 from dipc_plus.execution.guard import checked_limits
 from dipc_plus.execution.limits import clip
 from dipc_plus.execution.options import RunOptions
+from dipc_plus.semantics.distribution import bind
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 
 ClaimLike = Claim | str | os.PathLike[str]
@@ -132,7 +133,7 @@ def _points(checker: Any, input: Mapping[str, Any] | None, inputs: Sequence[Mapp
         return None
     if not isinstance(chosen, (list, tuple)) or not chosen:
         raise UserError("inputs is a non-empty list of inputs, e.g. inputs=[{'q': [0, 1]}, {'q': [1, 1]}]")
-    return [bound_input(checker.program, mapping(u, "input", "input={'q': [0, 1]}")) for u in chosen]
+    return [bind(checker.program, mapping(u, "input", "input={'q': [0, 1]}")) for u in chosen]
 
 
 def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = None,
@@ -215,7 +216,7 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
         with certified_or_exit_2():
             result = decide_accuracy(checker, points, kappa, options, paper=paper, first=first,
                                      executor=options.run_on())
-        report = BoxReport(result, checker) if result.on_a_box else AccuracyReport(result, checker, points)
+        report = BoxReport(result, checker, None) if result.on_a_box else AccuracyReport(result, checker, points)
         return _strict(report, options)
     return checked(run, locals())
 
@@ -300,7 +301,8 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
             result = decide_sweep(checker, points, options, paper=paper, reports=reports, executor=options.run_on(),
                                   kappa_max=DEFAULT_KAPPA_MAX if kappa_max is None else kappa_max,
                                   digits=DEFAULT_DIGITS if digits is None else digits)
-        report = BoxSweepReport(result) if result.on_a_box else SweepReport(result, checker, points, reports=reports)
+        report = (BoxSweepReport(result, None, None) if result.on_a_box else
+                  SweepReport(result, checker, points, reports=reports))
         return _strict(report, options)
     return checked(run, locals())
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from dipc_plus.api.errors import INSERTED_LINES, TEXT_NAMES, in_python_words
+from dipc_plus.claims.written_numbers import load_toml
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import read_user_file, user_text
 
@@ -82,17 +83,17 @@ class Claim:
     <Claim sparse.toml: accuracy of sparse.dip>
     """
 
+    @in_python_words()
     def __init__(self, path: str | os.PathLike[str], *, name: str | None = None, text: str | None = None):
         self.path = os.path.abspath(path)
         self.name = name or os.path.basename(self.path)
-        with in_python_words():
-            if text is None:
-                if not os.path.isfile(self.path):
-                    raise UserError(f"cannot read the claim file: no file {path}",
-                                    hint="claims live in theories/*.toml (dipc_plus.example('theories/NAME.toml'))")
-                text = read_user_file(self.path, "claim file").decode("utf-8", errors="replace")
-            self.text = text
-            self.data = _toml(text, self.name)
+        if text is None:
+            if not os.path.isfile(self.path):
+                raise UserError(f"cannot read the claim file: no file {path}",
+                                hint="claims live in theories/*.toml (dipc_plus.example('theories/NAME.toml'))")
+            text = read_user_file(self.path, "claim file").decode("utf-8", errors="replace")
+        self.text = text
+        self.data = load_toml(text, self.name)
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> "Claim":
@@ -148,16 +149,16 @@ class Claim:
             with in_python_words():
                 TEXT_NAMES[path] = name
                 text = user_text(text, "claim", name)
-                data = _toml(text, name)
+                data = load_toml(text, name)
                 if program is not None:
                     written, inserted = _naming_the_program(text, data, _program_file(program, folder), name,
                                                             base_dir)
                     if inserted is not None:
                         INSERTED_LINES[path] = inserted
                 else:
-                    target = _relative_target(data, base_dir)
-                    written = text if target is None else _with_program_path(text, data, target, name,
-                                                                             relative_to=base_dir or os.getcwd())
+                    old = _named_program_path(data)
+                    written = text if old is None or os.path.isabs(old) else _with_program_path(
+                        text, old, _from_base_dir(base_dir, old), name, missing_in=base_dir or os.getcwd())
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(written)
             with in_python_words():
@@ -175,10 +176,8 @@ class Claim:
 
     @property
     def program_path(self) -> str | None:
-        prog = self.data.get("program")
-        if not isinstance(prog, dict) or not isinstance(prog.get("path"), str):
-            return None
-        return os.path.normpath(os.path.join(os.path.dirname(self.path), prog["path"]))
+        named = _named_program_path(self.data)
+        return None if named is None else os.path.normpath(os.path.join(os.path.dirname(self.path), named))
 
     def __fspath__(self) -> str:
         return self.path
@@ -212,20 +211,6 @@ def _remove(folder: str, path: str) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def _toml(text: str, name: str) -> dict:
-    """The TOML data (read here only to find the program path; the claim reader checks the rest)."""
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        raise UserError(f"not valid TOML: {msg}", file=name, line=int(m.group(1)) if m else None,
-                        column=int(m.group(2)) if m else None,
-                        hint="strings need quotes (beta = \"2*exp(-alpha*eps/8)\"), tables are [name]") from None
-    except (ValueError, RecursionError, MemoryError):
-        raise UserError("not valid TOML (too deep or too large a number)", file=name) from None
-
-
 def _program_file(program: Any, folder: str) -> str:
     """The absolute path of the file that holds `program` (a Program made from text is written into
     `folder` for the claim to name)."""
@@ -241,12 +226,15 @@ def _program_file(program: Any, folder: str) -> str:
     return os.path.abspath(path)
 
 
-def _relative_target(data: dict, base_dir: Any) -> str | None:
-    """The absolute path of the text's relative ``[program] path`` read from base_dir, or None to keep it."""
+def _named_program_path(data: dict) -> str | None:
+    """The ``[program] path`` a claim's TOML data names, if it names one."""
     prog = data.get("program")
-    if isinstance(prog, dict) and isinstance(prog.get("path"), str) and not os.path.isabs(prog["path"]):
-        return os.path.abspath(os.path.join(base_dir if base_dir is not None else os.getcwd(), prog["path"]))
-    return None
+    return prog["path"] if isinstance(prog, dict) and isinstance(prog.get("path"), str) else None
+
+
+def _from_base_dir(base_dir: Any, path: str) -> str:
+    """The absolute path of a claim text's program `path`, read from base_dir (default: the working directory)."""
+    return os.path.abspath(os.path.join(base_dir if base_dir is not None else os.getcwd(), path))
 
 
 def _same_file_or_text(named: str, target: str) -> bool:
@@ -269,15 +257,15 @@ def _naming_the_program(text: str, data: dict, target: str, name: str, base_dir:
     if prog is None:
         ending = "" if text.endswith("\n") or not text else "\n"
         return text + ending + f"\n[program]\npath = {json.dumps(target)}\n", None
-    if isinstance(prog, dict) and isinstance(prog.get("path"), str):
-        named = os.path.join(base_dir if base_dir is not None else os.getcwd(), prog["path"])
-        if not _same_file_or_text(named, target):
-            line, column = _line_column(text, _path_value_span(text, prog["path"], name)[0])
-            raise UserError(f"program.path names '{prog['path']}' but program= gives another program "
+    old = _named_program_path(data)
+    if old is not None:
+        if not _same_file_or_text(_from_base_dir(base_dir, old), target):
+            line, column = _line_column(text, _path_value_span(text, old, name)[0])
+            raise UserError(f"program.path names '{old}' but program= gives another program "
                             f"({os.path.basename(target)})", file=name, line=line, column=column,
                             hint="drop the [program] path (program= gives the program; params may stay), "
                                  "or pass the program the path names")
-        return _with_program_path(text, data, target, name), None
+        return _with_program_path(text, old, target, name), None
     header = _PROGRAM_HEADER.search(text)
     if not isinstance(prog, dict) or "path" in prog or header is None:
         raise UserError("the claim text's [program] table is not one program= can complete", file=name,
@@ -309,19 +297,14 @@ def _path_value_span(text: str, old: str, name: str) -> tuple[int, int]:
                     hint='write it on one line, as path = "NAME.dip"')
 
 
-def _with_program_path(text: str, data: dict, target: str, name: str, relative_to: Any = None) -> str:
-    """The text with its [program] path's value replaced by `target` (only that string changes, so
-    every other line and column an error names stays the user's).  With `relative_to` (the text's
-    own relative path resolved against base_dir), a missing program is reported here, at the path."""
-    prog = data.get("program")
-    old = prog.get("path") if isinstance(prog, dict) else None
-    if not isinstance(old, str):
-        raise UserError("the claim text has no [program] path", file=name,
-                        hint='write\n  [program]\n  path = "NAME.dip"\n(or give program=)')
+def _with_program_path(text: str, old: str, target: str, name: str, missing_in: Any = None) -> str:
+    """The text with its [program] path's value `old` replaced by `target` (only that string changes, so
+    every other line and column an error names stays the user's).  With `missing_in` (the folder the
+    text's own relative path was read from), a missing program is reported here, at the path."""
     start, end = _path_value_span(text, old, name)
-    if relative_to is not None and not os.path.isfile(target):
+    if missing_in is not None and not os.path.isfile(target):
         line, column = _line_column(text, start)
-        raise UserError(f"program.path: no program '{old}' in {os.path.abspath(relative_to)}", file=name,
+        raise UserError(f"program.path: no program '{old}' in {os.path.abspath(missing_in)}", file=name,
                         line=line, column=column,
                         hint="a relative path is read from base_dir (default: the working directory); "
                              "give base_dir=, an absolute path, or program=")

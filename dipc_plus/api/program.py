@@ -12,82 +12,19 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Mapping
 
 from dipc_plus.api.errors import in_python_words
+from dipc_plus.api.keywords import INPUT_EXAMPLE, Number, mapping, parameter_values
 from dipc_plus.api.views import grouped, sample_result
+from dipc_plus.commands.common import declared_names
 from dipc_plus.errors import UserError
-from dipc_plus.execution import limits
 from dipc_plus.execution.files import user_text
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.inputs import parameter_numbers, python_value
+from dipc_plus.semantics.inputs import python_value
 from dipc_plus.semantics.distribution import (Distribution, Exact, argmax_distribution, bind, build_chain,
                                               distribution_of_chain)
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
 
 if TYPE_CHECKING:    # the return type of Program.symbolic, imported there when used
     from dipc_plus.api.symbolic import SymbolicResult
-
-Number = int | Fraction | float | str
-
-
-def parameter_values(params: Mapping[str, Any] | None, legacy: Mapping[str, Any] | None = None) -> dict[str, Fraction]:
-    """``params={'m': 3}`` (and old-style keywords ``m=3``) as exact values; anything else is a UserError.
-
-    >>> parameter_values({"c": Fraction(1, 2)}, {"m": 3})
-    {'c': Fraction(1, 2), 'm': Fraction(3, 1)}
-    >>> parameter_values({"c": "0.1", "d": "1/3", "e": 0.1})
-    {'c': Fraction(1, 10), 'd': Fraction(1, 3), 'e': Fraction(1, 10)}
-    """
-    given = dict(mapping(params, "params", "params={'m': 3}"))
-    for name, value in (legacy or {}).items():
-        if name in given:
-            raise UserError(f"parameter '{name}' is given twice (in params and as a keyword)",
-                            hint=f"give it once, in params={{'{name}': ...}}")
-        given[name] = value
-    return parameter_numbers({str(name): python_value(value, f"--set {name}") for name, value in given.items()})
-
-
-def mapping(value: Any, keyword: str, example: str) -> Mapping[str, Any]:
-    """`value` if it is a mapping of names (None: an empty one), else a UserError naming the keyword.
-
-    >>> mapping(None, "params", "params={'m': 3}"), mapping({"m": 3}, "params", "params={'m': 3}")
-    ({}, {'m': 3})
-    >>> mapping([3], "params", "params={'m': 3}")
-    Traceback (most recent call last):
-    ...
-    dipc_plus.errors.UserError: error: params is a mapping from names to values, not [3]
-      hint: e.g. params={'m': 3}
-    """
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
-        raise UserError(f"{keyword} is a mapping from names to values, not {limits.clip(value)}",
-                        hint=f"e.g. {example}")
-    return value
-
-
-def input_values(input: Mapping[str, Any] | None, legacy: Mapping[str, Any]) -> dict[str, Any]:
-    """One input from ``input={...}`` and/or keywords, each name given once.
-
-    >>> input_values({"q": [1, 2]}, {"x": 1})
-    {'q': [1, 2], 'x': 1}
-    """
-    given = dict(mapping(input, "input", "input={'q': [-1, 0, 1]}"))
-    for name, value in legacy.items():
-        if name in given:
-            raise UserError(f"input '{name}' is given twice (in input and as a keyword)",
-                            hint=f"give it once, in input={{'{name}': ...}}")
-        given[name] = value
-    return given
-
-
-def bound_input(program: ir.Program, given: Mapping[str, Any]) -> dict:
-    """One input of `program`, grouped as the user writes it, read exactly and bound to its flat names.
-
-    >>> from dipc_plus import example, load
-    >>> bound_input(load(example("programs/laplace.dip"), params={"k": 2}).ir, {"q": [0, "1/2"]})
-    {'q[1]': Fraction(0, 1), 'q[2]': Fraction(1, 2)}
-    """
-    return bind(program, given)
-
 
 class Program:
     """A checked, desugared DiPWhile+ program with its parameters fixed.
@@ -120,6 +57,7 @@ class Program:
         self.path = path
 
     @classmethod
+    @in_python_words()
     def from_file(cls, path: str | os.PathLike[str], params: Mapping[str, Number] | None = None,
                   **legacy_params: Number) -> "Program":
         """Read, parse and check a .dip file.
@@ -139,11 +77,11 @@ class Program:
         <Program noisy_max (q: real[2]) -> (out: 1..2)>
         """
         from dipc_plus.frontend.load import load_program
-        with in_python_words():
-            values = parameter_values(params, legacy_params)
-            return cls(load_program(str(path), values), path=os.path.abspath(path))
+        values = parameter_values(params, legacy_params)
+        return cls(load_program(str(path), values), path=os.path.abspath(path))
 
     @classmethod
+    @in_python_words()
     def from_text(cls, text: str, params: Mapping[str, Number] | None = None, *, name: str = "program") -> "Program":
         """Parse and check a program given as text; errors name `name` with their line and column.
 
@@ -168,13 +106,13 @@ class Program:
           hint: declare variables with input/output/var, parameters with param, symbols in a type
         """
         from dipc_plus.frontend.load import parse_program
-        with in_python_words():
-            text = user_text(text, "program", str(name))
-            values = parameter_values(params)
-            program = parse_program(text, str(name), values)
+        text = user_text(text, "program", str(name))
+        values = parameter_values(params)
+        program = parse_program(text, str(name), values)
         return cls(program, text=text)
 
     @classmethod
+    @in_python_words()
     def from_python(cls, func_or_source: Any, function: str | None = None,
                     params: Mapping[str, Number] | None = None) -> "Program":
         """Read a Python function of the subset of docs/python.md (its source is parsed, never run).
@@ -207,26 +145,22 @@ class Program:
 
         from dipc_plus.frontend.load import lower_program
         from dipc_plus.frontend.python.load import parse_python, read_python_module
-        with in_python_words():
-            values = parameter_values(params)
-            if callable(func_or_source):
-                path = inspect.getsourcefile(func_or_source)
-                function = function or func_or_source.__name__
-                if path is None or not os.path.isfile(path):
-                    raise UserError(f"the source of {function} is not in a file", hint="pass its source text")
-                module = read_python_module(path, function, values)
-            elif isinstance(func_or_source, os.PathLike) or (isinstance(func_or_source, str)
-                                                             and func_or_source.endswith(".py")):
-                path = os.fspath(func_or_source)
-                module = read_python_module(path, function, values)
-            elif isinstance(func_or_source, (str, bytes)):
-                path = None
-                module = parse_python(user_text(func_or_source, "Python source", "<python>"), "<python>", function,
-                                      values)
-            else:
-                raise UserError(f"from_python takes a function, a .py path or source text, not "
-                                f"{type(func_or_source).__name__}", hint="pass the function itself")
-            program = lower_program(module, values, function)
+        values = parameter_values(params)
+        path: str | None = None     # a file to read; None: func_or_source is the source text
+        if callable(func_or_source):
+            path = inspect.getsourcefile(func_or_source)
+            function = function or func_or_source.__name__
+            if path is None or not os.path.isfile(path):
+                raise UserError(f"the source of {function} is not in a file", hint="pass its source text")
+        elif isinstance(func_or_source, os.PathLike) or (isinstance(func_or_source, str)
+                                                         and func_or_source.endswith(".py")):
+            path = os.fspath(func_or_source)
+        elif not isinstance(func_or_source, (str, bytes)):
+            raise UserError(f"from_python takes a function, a .py path or source text, not "
+                            f"{type(func_or_source).__name__}", hint="pass the function itself")
+        module = (read_python_module(path, function, values) if path is not None else parse_python(
+            user_text(func_or_source, "Python source", "<python>"), "<python>", function, values))
+        program = lower_program(module, values, function)
         return cls(program, text=module.text, path=None if path is None else os.path.abspath(path))
 
     # ----------------------------------------------------------------- what it is
@@ -242,15 +176,9 @@ class Program:
 
     def _declared(self, flat: list) -> dict[str, str]:
         """{name: type} with an array's elements folded back into ``q: real[3]``."""
-        owner = {e: a for a, elems in self.ir.arrays.items() for e in elems}
-        out: dict[str, str] = {}
-        for n, t in flat:
-            base = owner.get(n)
-            if base is None:
-                out[n] = str(t)
-            elif base not in out:
-                out[base] = f"{t}[{len(self.ir.arrays[base])}]"
-        return out
+        types, arrays = dict(flat), self.ir.arrays
+        return {n: f"{types[arrays[n][0]]}[{len(arrays[n])}]" if n in arrays else str(types[n])
+                for n in declared_names(self.ir, list(types))}
 
     @property
     def inputs(self) -> dict[str, str]:
@@ -269,12 +197,14 @@ class Program:
 
     # ----------------------------------------------------------------- exact answers
 
+    @in_python_words()
     def dtmc(self, input: Mapping[str, Any] | None = None, *, max_states: int = DEFAULT_MAX_STATES,
              compress: bool = True, **inputs: Any) -> DTMC:
         """The parametric Markov chain at one input (``compress=False``: one state per statement)."""
-        with in_python_words():
-            return build_chain(self.ir, input_values(input, inputs), max_states=max_states, compress=compress)
+        given = mapping(input, "input", INPUT_EXAMPLE, inputs)
+        return build_chain(self.ir, given, max_states=max_states, compress=compress)
 
+    @in_python_words()
     def distribution(self, input: Mapping[str, Any] | None = None, *, max_states: int = DEFAULT_MAX_STATES,
                      shortcuts: bool = True, **inputs: Any) -> Distribution:
         """The exact output distribution at one input, every probability a closed form in eps.
@@ -297,14 +227,14 @@ class Program:
         >>> d.method, str(d[1])
         ('argmax-integral', '1/2')
         """
-        with in_python_words():
-            given = input_values(input, inputs)
-            if shortcuts:
-                d = argmax_distribution(self.ir, given)
-                if d is not None:
-                    return d
-            return distribution_of_chain(self.dtmc(given, max_states=max_states))
+        given = mapping(input, "input", INPUT_EXAMPLE, inputs)
+        if shortcuts:
+            d = argmax_distribution(self.ir, given)
+            if d is not None:
+                return d
+        return distribution_of_chain(self.dtmc(given, max_states=max_states))
 
+    @in_python_words()
     def symbolic(self, box: Mapping[str, Any], input: Mapping[str, Any] | None = None, *,
                  max_cells: int | None = None) -> "SymbolicResult":
         """The output distribution for every input of a box of the real inputs: per output, the
@@ -331,20 +261,20 @@ class Program:
         """
         from dipc_plus.api.symbolic import SymbolicResult
         from dipc_plus.semantics.symbolic_distribution import bind_finite_inputs, symbolic_distribution
-        with in_python_words():
-            bounds = {}
-            for name, pair in dict(box).items():
-                if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-                    raise UserError(f"--box {name}: give two numbers (lo, hi)", hint="e.g. box={'q': (-1, 1)}")
-                lo, hi = (python_value(x, f"--box {name}") for x in pair)
-                if not isinstance(lo, Fraction) or not isinstance(hi, Fraction):
-                    raise UserError(f"--box {name}: the ends must be numbers, not {pair!r}",
-                                    hint="e.g. box={'q': (-1, 1)}")
-                bounds[str(name)] = (lo, hi)
-            finite = bind_finite_inputs(self.ir, {k: python_value(v, f"--input {k}")
-                                                   for k, v in mapping(input, 'input', "input={'b': True}").items()})
-            return SymbolicResult(symbolic_distribution(self.ir, bounds, finite, max_cells))
+        bounds = {}
+        for name, pair in mapping(box, "box", "box={'q': (-1, 1)}").items():
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise UserError(f"--box {name}: give two numbers (lo, hi)", hint="e.g. box={'q': (-1, 1)}")
+            lo, hi = (python_value(x, f"--box {name}") for x in pair)
+            if not isinstance(lo, Fraction) or not isinstance(hi, Fraction):
+                raise UserError(f"--box {name}: the ends must be numbers, not {pair!r}",
+                                hint="e.g. box={'q': (-1, 1)}")
+            bounds[str(name)] = (lo, hi)
+        finite = bind_finite_inputs(self.ir, {k: python_value(v, f"--input {k}")
+                                               for k, v in mapping(input, 'input', "input={'b': True}").items()})
+        return SymbolicResult(symbolic_distribution(self.ir, bounds, finite, max_cells))
 
+    @in_python_words()
     def within(self, targets: Mapping[str, Any], gamma: Number = 0, input: Mapping[str, Any] | None = None, *,
                max_states: int = DEFAULT_MAX_STATES, shortcuts: bool = True, **inputs: Any) -> Exact:
         """P[every real output within `gamma` of its target and every finite output equal to it], exactly.
@@ -367,9 +297,9 @@ class Program:
         b=true: 1/2*e^(-eps)
         """
         d = self.distribution(input, max_states=max_states, shortcuts=shortcuts, **inputs)
-        with in_python_words():
-            return Exact(d.within(targets, gamma), f"within {gamma} of {dict(targets)}")
+        return Exact(d.within(targets, gamma), f"within {gamma} of {dict(targets)}")
 
+    @in_python_words()
     def simulate(self, eps: Number, n: int = 100_000, input: Mapping[str, Any] | None = None, *,
                  seed: int | None = None, chunk: int | None = None, max_iterations: int | None = None,
                  **inputs: Any) -> Any:
@@ -383,11 +313,10 @@ class Program:
         <SampleResult noisy_max: 1000 runs at eps=1, q=[0, 1]>
         """
         from dipc_plus.semantics.sampler import DEFAULT_CHUNK, DEFAULT_MAX_ITERATIONS, as_eps, simulate
-        with in_python_words():
-            given = bind(self.ir, input_values(input, inputs))
-            raw = simulate(self.ir, given, as_eps(python_value(eps, "--eps")), n, seed=seed,
-                           chunk=DEFAULT_CHUNK if chunk is None else chunk,
-                           max_iterations=DEFAULT_MAX_ITERATIONS if max_iterations is None else max_iterations)
+        given = bind(self.ir, mapping(input, "input", INPUT_EXAMPLE, inputs))
+        raw = simulate(self.ir, given, as_eps(python_value(eps, "--eps")), n, seed=seed,
+                       chunk=DEFAULT_CHUNK if chunk is None else chunk,
+                       max_iterations=DEFAULT_MAX_ITERATIONS if max_iterations is None else max_iterations)
         return sample_result(raw)
 
     def __repr__(self) -> str:

@@ -216,8 +216,8 @@ class AccuracyReport(Report):
     def plot_input(self, input: dict | None = None) -> dict:
         """The input a plot shows: the one given, else the counterexample's, else the first applicable."""
         if input is not None:
-            from dipc_plus.api.program import bound_input
-            return bound_input(self.checker.program, input)
+            from dipc_plus.semantics.distribution import bind
+            return bind(self.checker.program, input)
         if self.result.counterexample is not None:
             return dict(self.result.counterexample.input)
         applicable = self.result.applicable or self.result.reports

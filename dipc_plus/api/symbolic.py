@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from dipc_plus.api.errors import in_python_words
+from dipc_plus.api.keywords import mapping
 from dipc_plus.exact.cells import Cell
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.errors import UserError
@@ -69,60 +70,58 @@ class SymbolicResult:
     def _key(self, output: tuple):
         return output[0] if self._single else output
 
+    @in_python_words()
+    def _by_output(self) -> list[tuple[Any, str, list[SymbolicCell]]]:
+        """(output value, its text, its cells) per output: what `cells`, `latex` and `str` show."""
+        names = tuple(self.dist.input_names)
+        return [(o, self.dist.output_text(o), [SymbolicCell(self.dist.cell_text(pc.cell), pc.cell, pc.form, names)
+                                               for pc in pieces]) for o, pieces in self.dist.cells().items()]
+
     @property
     def cells(self) -> dict:
-        names = tuple(self.dist.input_names)
-        with in_python_words():
-            return {self._key(o): [SymbolicCell(self.dist.cell_text(pc.cell), pc.cell, pc.form, names)
-                                   for pc in pieces]
-                    for o, pieces in self.dist.cells().items()}
+        return {self._key(o): cells for o, _, cells in self._by_output()}
 
+    @in_python_words()
     def at(self, input: Mapping[str, Any] | None = None, **inputs: Any) -> dict:
         """{output value: its exact probability at this input} (every output, 0 included)."""
-        given = dict(input or {})
-        given.update(inputs)
         program = self.dist.program
-        with in_python_words():
-            flat: dict = {}
-            for name, value in given.items():
-                elems = program.arrays.get(name)
-                if elems is not None and isinstance(value, (list, tuple)) and len(value) == len(elems):
-                    flat.update(zip(elems, value))
-                else:
-                    flat[name] = value
-            missing = [n for n in self.dist.input_names if n not in flat]
-            extra = [n for n in flat if n not in self.dist.input_names]
-            if missing or extra:
-                raise UserError(f"at(): give the real inputs {', '.join(self.dist.input_names)}"
-                                + (f" ('{extra[0]}' is not one of them)" if extra else ""),
-                                hint="e.g. at(input={'q': [0, 1]})")
-            q = [python_value(flat[n]) for n in self.dist.input_names]
-            if not all(isinstance(x, Fraction) for x in q):
-                raise UserError(f"at(): the real inputs must be numbers, not {q}")
-            return {self._key(o): Exact(form) for o, form in self.dist.at(q).items()}
+        given = mapping(input, "input", "at(input={'q': [0, 1]})", inputs)
+        flat: dict = {}
+        for name, value in given.items():
+            elems = program.arrays.get(name)
+            if elems is not None and isinstance(value, (list, tuple)) and len(value) == len(elems):
+                flat.update(zip(elems, value))
+            else:
+                flat[name] = value
+        missing = [n for n in self.dist.input_names if n not in flat]
+        extra = [n for n in flat if n not in self.dist.input_names]
+        if missing or extra:
+            raise UserError(f"at(): give the real inputs {', '.join(self.dist.input_names)}"
+                            + (f" ('{extra[0]}' is not one of them)" if extra else ""),
+                            hint="e.g. at(input={'q': [0, 1]})")
+        q = [python_value(flat[n]) for n in self.dist.input_names]
+        if not all(isinstance(x, Fraction) for x in q):
+            raise UserError(f"at(): the real inputs must be numbers, not {q}")
+        return {self._key(o): Exact(form) for o, form in self.dist.at(q).items()}
 
     def latex(self) -> str:
-        import sympy
-        names = [n.replace("[", "_{").replace("]", "}") for n in self.dist.input_names]
-        symbols = [sympy.Symbol(n, real=True) for n in names]
-        eps = sympy.Symbol("epsilon", positive=True)
+        """An array of (output, cell, closed form) rows, the forms as `dipc prob --symbolic --latex` prints them."""
+        from dipc_plus.commands.prob import symbolic_latex
         rows = []
-        for o, pieces in self.dist.cells().items():
-            label = "\\text{" + self.dist.output_text(o).replace("_", "\\_") + "}"
-            for pc in pieces:
-                where = "\\text{" + self.dist.cell_text(pc.cell).replace("_", "\\_") + "}"
-                rows.append(f"{label} & {where} & {sympy.latex(pc.form.to_sympy(symbols, eps))}")
+        for _, output, cells in self._by_output():
+            label = "\\text{" + output.replace("_", "\\_") + "}"
+            for c in cells:
+                where = "\\text{" + c.constraints.replace("_", "\\_") + "}"
+                rows.append(f"{label} & {where} & {symbolic_latex(self.dist, c.form)}")
         return "\\begin{array}{lll}\n" + " \\\\\n".join(rows) + "\n\\end{array}"
 
     def _repr_latex_(self) -> str:   # Jupyter
         return "$" + self.latex() + "$"
 
     def __str__(self) -> str:
-        lines = []
-        for o, pieces in self.dist.cells().items():
-            lines.append(f"{self.dist.output_text(o)}:")
-            for pc in pieces:
-                lines.append(f"  where {self.dist.cell_text(pc.cell)}: {pc.form.text(self.dist.input_names)}")
+        lines: list[str] = []
+        for _, output, cells in self._by_output():
+            lines += [f"{output}:", *(f"  {c}" for c in cells)]
         return "\n".join(lines)
 
     def __repr__(self) -> str:

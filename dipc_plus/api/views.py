@@ -17,8 +17,10 @@ from fractions import Fraction
 from functools import cache, cached_property
 from typing import Any, Mapping
 
+from dipc_plus.accuracy.report import beta_over
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
+from dipc_plus.privacy.display import eps_point_text
 from dipc_plus.semantics.values import group_arrays
 
 
@@ -57,26 +59,16 @@ def env_repr(env: Mapping[str, Any]) -> str:
     return ", ".join(f"{k}={show(v)}" for k, v in env.items()) or "(no inputs)"
 
 
-def lower_text(ball: Any, digits: int = 6) -> str:
-    """A decimal <= every point of a certified ball (or an exact rational).
+def outward_text(ball: Any, digits: int = 6, *, upper: bool = False) -> str:
+    """A decimal <= every point of a certified ball (or an exact rational), or >= every point with
+    `upper`: what a printed inequality between two balls needs to stay certified.
 
     >>> from flint import arb
-    >>> lower_text(arb(1) / 3), lower_text(Fraction(2, 3), 3)
-    ('0.333333', '0.666')
+    >>> outward_text(arb(1) / 3), outward_text(arb(1) / 3, upper=True), outward_text(Fraction(2, 3), 3, upper=True)
+    ('0.333333', '0.333334', '0.667')
     """
-    lo = Fraction(ball) if isinstance(ball, (int, Fraction)) else arb_bounds(ball)[0]
-    return decimal_down(lo, digits)
-
-
-def upper_text(ball: Any, digits: int = 6) -> str:
-    """A decimal >= every point of a certified ball (or an exact rational).
-
-    >>> from flint import arb
-    >>> upper_text(arb(1) / 3), upper_text(Fraction(2, 3), 3)
-    ('0.333334', '0.667')
-    """
-    hi = Fraction(ball) if isinstance(ball, (int, Fraction)) else arb_bounds(ball)[1]
-    return decimal_up(hi, digits)
+    lo, hi = (Fraction(ball), Fraction(ball)) if isinstance(ball, (int, Fraction)) else arb_bounds(ball)
+    return decimal_up(hi, digits) if upper else decimal_down(lo, digits)
 
 
 def html_table(title: str, rows: list[tuple[str, object]], detail: str = "") -> str:
@@ -194,18 +186,16 @@ class Counterexample(RawView, Tabled):
 
     def __repr__(self) -> str:
         return (f"Counterexample(input={self.input!r}, eps={fmt_q(self.eps)}: P[error] >= "
-                f"{lower_text(self.error_ball)} > {upper_text(self.bound_ball)} >= {self.beta()})")
-
-    def beta(self) -> str:
-        return "beta" if self.kappa == 1 else f"beta/{self.kappa}"
+                f"{outward_text(self.error_ball)} > {outward_text(self.bound_ball, upper=True)} >= "
+                f"{beta_over(self.kappa)})")
 
     def html_rows(self) -> list[tuple[str, object]]:
         def enclosed(form: Any, ball: Any) -> str:
-            return f"{form}  in [{lower_text(ball, 12)}, {upper_text(ball, 12)}]"
+            return f"{form}  in [{outward_text(ball, 12)}, {outward_text(ball, 12, upper=True)}]"
         return [("input", env_repr(self.input)), ("eps", fmt_q(self.eps)),
                 ("alpha, gamma", f"{fmt_q(self.raw.alpha)}, {fmt_q(self.raw.gamma)}"),
                 ("P[error]", enclosed(self.error_probability, self.error_ball)),
-                (self.beta(), enclosed(self.bound, self.bound_ball))]
+                (beta_over(self.kappa), enclosed(self.bound, self.bound_ball))]
 
 
 class NeighbourPairView(RawView, Tabled):
@@ -225,6 +215,10 @@ class NeighbourPairView(RawView, Tabled):
     def failure_text(self) -> str:
         """Where the claim fails, as a report's summary says it."""
         return f"{env_repr(self.input)} vs {env_repr(self.neighbour)}, {self.output_text()}, eps = {self.eps_text()}"
+
+    def eps_text(self) -> str:
+        """The eps where it fails: a rational, or ``ln(r)`` for a point eps = ln r."""
+        return eps_point_text(self.raw.eps)
 
     def html_rows(self) -> list[tuple[str, object]]:
         return [("input", env_repr(self.input)), ("neighbour", env_repr(self.neighbour)), *self.output_rows(),
@@ -261,10 +255,7 @@ class PrivacyCounterexample(NeighbourPairView):
 
     @property
     def eps(self) -> Fraction | str:
-        return self.raw.eps if isinstance(self.raw.eps, Fraction) else self.raw.eps_text()
-
-    def eps_text(self) -> str:
-        return self.raw.eps_text()
+        return self.raw.eps if isinstance(self.raw.eps, Fraction) else self.eps_text()
 
     def output_text(self, key: str = "") -> str:
         """The output (``out=[...]``, or ``output={...}`` with `key`), or the set of outputs of a delta claim."""
@@ -274,8 +265,8 @@ class PrivacyCounterexample(NeighbourPairView):
 
     def __repr__(self) -> str:
         return (f"PrivacyCounterexample(input={self.input!r}, neighbour={self.neighbour!r}, "
-                f"{self.output_text('output')}, eps={self.eps_text()}: P >= {lower_text(self.raw.p_at)} > "
-                f"{upper_text(self.raw.bound_at)} >= e^budget P')")
+                f"{self.output_text('output')}, eps={self.eps_text()}: P >= {outward_text(self.raw.p_at)} > "
+                f"{outward_text(self.raw.bound_at, upper=True)} >= e^budget P')")
 
     def output_rows(self) -> list[tuple[str, object]]:
         shown = ("output", env_repr(self.output)) if self.output is not None else ("outputs", self.output_set)
@@ -306,9 +297,6 @@ class ValueCounterexample(NeighbourPairView):
     SAME, SHOWN = ("w", "eps", "density_ratio", "event_ratio"), ("output", "event")
     html_title, EVENT = "privacy counterexample on every output value (re-checked)", "in event"
 
-    def eps_text(self) -> str:
-        return fmt_q(self.eps)
-
     def output_text(self) -> str:
         return str(self.output)
 
@@ -316,11 +304,11 @@ class ValueCounterexample(NeighbourPairView):
         w = self.shown_json["w"]
         w = ", ".join(w) if isinstance(w, list) else w
         return (f"ValueCounterexample(input={self.input!r}, neighbour={self.neighbour!r}, output={self.output}, "
-                f"w={w}, eps={fmt_q(self.eps)}: P[value(s) in {self.event}] ratio {self.shown_json['event_ratio']} "
+                f"w={w}, eps={self.eps_text()}: P[value(s) in {self.event}] ratio {self.shown_json['event_ratio']} "
                 "> e^budget)")
 
     def output_rows(self) -> list[tuple[str, object]]:
-        return [("output", self.output), ("eps", fmt_q(self.eps)), ("event", self.event or "-")]
+        return [("output", self.output), ("eps", self.eps_text()), ("event", self.event or "-")]
 
     def ratio_rows(self) -> list[tuple[str, object]]:
         return [("event ratio", self.shown_json["event_ratio"])]
@@ -389,10 +377,8 @@ def sample_result(raw: Any) -> Any:
     >>> lap.simulate(1, 100, input={"q": [0, 1]}, seed=7)
     <SampleResult laplace: 100 runs at eps=1, q=[0, 1]>
     """
-    cls = sample_class()
-    view: Any = object.__new__(cls)
-    view.__dict__.update(raw.__dict__)
-    return view
+    raw.__class__ = sample_class()    # a subclass adding display methods and no state (as `shown` does)
+    return raw
 
 
 @cache
@@ -419,11 +405,9 @@ def sample_class() -> type:
 
         def html_rows(self, limit: int = 6) -> list[tuple[str, object]]:
             rows: list[tuple[str, object]] = []
-            for name in self.discrete_names():
-                dist = self.distribution([name])
-                for key, count in sorted(dist.items(), key=lambda kv: -_count(kv[1]))[:limit]:
-                    value = key[0] if isinstance(key, tuple) and len(key) == 1 else key
-                    rows.append((f"{name}={value}", f"{_count(count)} / {self.n}"))
+            for name in self.discrete_names():     # each output's `limit` most frequent values
+                for (value,), count in list(self.distribution([name]).items())[:limit]:
+                    rows.append((f"{name}={value}", f"{count} / {self.n}"))
             for name in self.real_names():
                 s = self.summary(name)
                 rows.append((name, f"mean {s.mean:.4g}, std {s.std:.4g} over {s.count} runs (Monte Carlo estimates)"))
@@ -435,10 +419,6 @@ def sample_class() -> type:
     SampleResult.__module__ = __name__
     SampleResult.__qualname__ = "SampleResult"
     return SampleResult
-
-
-def _count(x: Any) -> int:
-    return int(getattr(x, "count", x))
 
 
 @cache
