@@ -28,17 +28,16 @@ class InputTexts:
 
     def __init__(self, program: ir.Program):
         self.program = program
-        self._layouts: dict = {}   # the input names in order -> [(JSON key, key, array?, flat names)]
-        self._values: dict = {}    # id(value) -> (value, its JSON text, its shown text)
-        self._json_by_id: dict = {}   # id(value) -> its JSON text, for the values in _values
-        self._shown_by_id: dict = {}  # id(value) -> its shown text, for the values in _values
+        self._layouts: dict = {}   # the input names in order -> [((JSON key, key), array?, flat names)]
+        self._values: dict = {}    # id(value) -> (value, (its JSON text, its shown text))
+        self._known = ({}, {})     # per style (0 JSON, 1 shown): id(value) -> its text, for the values in _values
 
     def _layout(self, u: Mapping) -> list:
         names = tuple(u)
         found = self._layouts.get(names)
         if found is None:   # report.group_env's grouping, of the names themselves
             found = self._layouts[names] = [
-                (json.dumps(k), k, isinstance(flat, list), tuple(flat) if isinstance(flat, list) else (flat,))
+                ((json.dumps(k), k), isinstance(flat, list), tuple(flat) if isinstance(flat, list) else (flat,))
                 for k, flat in group_env(self.program, {name: name for name in names}).items()]
         return found
 
@@ -47,34 +46,32 @@ class InputTexts:
         if found is None or found[0] is not v:   # the value itself is kept, so its id is not reused
             if len(self._values) >= _MAX_VALUES:
                 self._values.clear()
-                self._json_by_id.clear()
-                self._shown_by_id.clear()
-            found = self._values[id(v)] = (v, json.dumps(json_value(v)), show_value(v))
-            self._json_by_id[id(v)] = found[1]
-            self._shown_by_id[id(v)] = found[2]
+                for known in self._known:
+                    known.clear()
+            found = self._values[id(v)] = (v, (json.dumps(json_value(v)), show_value(v)))
+            for known, text in zip(self._known, found[1]):
+                known[id(v)] = text
         return found
 
-    def _texts(self, u: Mapping, known: dict, which: int):
-        """(key as JSON, key, is an array, the value texts) per input name of u; `known` maps the id
-        of a value to its text (`which`: 1 JSON, 2 shown), every id of a value _values keeps alive."""
-        for key_json, key, array, names in self._layout(u):
+    def _parts(self, u: Mapping, style: int, assign: str, sep: str) -> list:
+        """Each input name's 'key<assign>text' (an array's texts joined by `sep`) in `style` (0 JSON,
+        1 shown); each value's text is looked up by its id, kept alive by _values."""
+        known, parts = self._known[style], []
+        for keys, array, names in self._layout(u):
             try:
                 texts = [known[id(v)] for v in map(u.__getitem__, names)]
             except KeyError:
-                texts = [self._value(u[n])[which] for n in names]
-            yield key_json, key, array, texts
+                texts = [self._value(u[n])[1][style] for n in names]
+            parts.append(f"{keys[style]}{assign}[{sep.join(texts)}]" if array else f"{keys[style]}{assign}{texts[0]}")
+        return parts
 
     def json(self, u: Mapping) -> str:
         """json.dumps(env_json(program, u))."""
-        parts = [f"{kj}: [{', '.join(texts)}]" if array else f"{kj}: {texts[0]}"
-                 for kj, _, array, texts in self._texts(u, self._json_by_id, 1)]
-        return "{" + ", ".join(parts) + "}"
+        return "{" + ", ".join(self._parts(u, 0, ": ", ", ")) + "}"
 
     def shown(self, u: Mapping) -> str:
         """env_text(program, u): 'q=[-1,0,1]'."""
-        parts = [f"{key}=[{','.join(texts)}]" if array else f"{key}={texts[0]}"
-                 for _, key, array, texts in self._texts(u, self._shown_by_id, 2)]
-        return ", ".join(parts) or ENV_STYLE["empty"]
+        return ", ".join(self._parts(u, 1, "=", ",")) or ENV_STYLE["empty"]
 
 
 class ReportClass:
@@ -105,7 +102,7 @@ class ReportClass:
                 pieces.append(json.dumps(out)[1:-1])
         elif how in ("text", "text-verbose"):
             shown = texts.shown(reports[0].input)
-            lead = f"{shown:<28}" if how == "text" else f"input {shown}"
+            lead = _lead(how, shown)
             for line in report_lines(reports, how == "text-verbose"):
                 if line.startswith(lead):
                     pieces.append((True, line[len(lead):]))
@@ -126,8 +123,12 @@ class ReportClass:
         elif self.how == "nothing":
             kept = []
         else:
-            shown = self.texts.shown(u)
-            lead = f"{shown:<28}" if self.how == "text" else f"input {shown}"
+            lead = _lead(self.how, self.texts.shown(u))
             kept = [lead + rest if first else rest for first, rest in self.pieces]
         return InputSummary(kept, self.marks, None, self.verdict, None, self.dd)
 
+
+
+def _lead(how: str, shown: str) -> str:
+    """How a report line of style `how` starts with the input it is about."""
+    return f"{shown:<28}" if how == "text" else f"input {shown}"

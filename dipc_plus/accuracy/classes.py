@@ -140,11 +140,8 @@ class InputClasses:
         samples = samples_at(self.shape, bind(self.program, u))
         if samples is None:
             return None
-        sign = -1 if self.shape.minimum else 1
-        best = 0
-        for k in range(1, len(samples)):
-            if sign * samples[k][2] > sign * samples[best][2]:
-                best = k
+        sign = -1 if self.shape.minimum else 1   # max gives the first index of the best centre
+        best = max(range(len(samples)), key=lambda k: sign * samples[k][2])
         return {self.shape.output: self.shape.label(best + 1)}
 
     def distribution(self, u: Mapping, compute: Callable):
@@ -285,7 +282,7 @@ class InputClasses:
         self.points += 1
         flat = self._flat(u)
         support = self.support
-        row = _row(flat)
+        row = {name: _cheap(x) for name, x in flat.items()}
         keys = tuple(support.key(o, row) for o in self._ball(claim, det_u, gamma))
         total = self._totals.get(keys)
         if total is not None:   # the same object for equal keys: its hash and text are made once
@@ -324,7 +321,7 @@ class InputClasses:
         return found
 
     def _fill(self, row: dict, dist: Distribution) -> None:
-        """Cache P[out = o] at the input (`_row`) for every output o (0 for those the chain never
+        """Cache P[out = o] at the input (its values as `_cheap` keys) for every output o (0 for those the chain never
         reaches)."""
         self.distributions += 1
         marginal = self._marginal(dist)
@@ -504,10 +501,6 @@ def _cheap(x):
     """A cache key for an exact number: equal keys are equal numbers, and hashing a pair of ints
     is much cheaper than hashing a Fraction."""
     return (x.numerator, x.denominator) if type(x) is Fraction else x
-
-
-def _row(flat: Mapping) -> dict:
-    return {name: _cheap(x) for name, x in flat.items()}
 
 
 def _hashable(value):
