@@ -184,7 +184,8 @@ class InputClasses:
         elif not self.share_dd:
             return None
         else:
-            key = self.regions.dd_key(self._flat(u), det_u)
+            flat, det_key = self._flat(u), self.regions.key_of(det_u)
+            key = det_key, tuple(_cheap(flat[name]) for name in self.regions.support[det_key])
         found = self._dd.get(key)
         if found is None:
             self.dd_computed += 1
@@ -251,15 +252,14 @@ class InputClasses:
         """(det region key, the input names `report_key` reads at u): every input that agrees with u
         on these names has u's report key (det's paths read only its region's names, and dd, gamma
         and the ball are functions of them); None where `report_key(claim, u)` is None."""
-        if self.report_key(claim, u) is None:
+        key = self.report_key(claim, u)
+        if key is None:
             return None
-        flat = self._flat(u)
-        det_key, det_u = self.regions.det(flat)
+        det_key = key[0][0]   # report_key found u's dd and every ball it reads under (det key, u on its support)
         read = set(self.regions.support[det_key])
-        dd = self._dd[(det_key, tuple(_cheap(flat[name]) for name in self.regions.support[det_key]))]
-        alpha = dd.value if claim.alpha == "dd" else claim.alpha
+        alpha = self._dd[key[0]].value if claim.alpha == "dd" else claim.alpha
         for gamma in claim.gamma_values(alpha):
-            for o in self._ball_of(claim, det_key, det_u, gamma):
+            for o in self._ball_by_region[(id(claim), det_key, gamma)][1]:
                 read.update(self.support.support[o])
         return det_key, tuple(name for name in self._names if name in read)
 
@@ -479,10 +479,6 @@ class DetRegions:
         if self.forms:
             return self._by_finite[self._finite_key(det_u)]
         return tuple((name, _hashable(v)) for name, v in det_u.items())
-
-    def dd_key(self, u: Mapping, det_u: Mapping) -> tuple:
-        key = self.key_of(det_u)
-        return key, tuple(_cheap(u[name]) for name in self.support[key])
 
 
 _COMPARE = {"<": operator.lt, "<=": operator.le, "==": operator.eq, ">=": operator.ge, ">": operator.gt}
