@@ -13,8 +13,7 @@ from __future__ import annotations
 import json
 from typing import Mapping
 
-from dipc_plus.accuracy.report import (ENV_STYLE, REFUTED, InputSummary, group_env, input_verdict, json_value,
-                                       report_lines)
+from dipc_plus.accuracy.report import ENV_STYLE, REFUTED, InputSummary, group_env, json_value
 from dipc_plus.execution.json_spool import RawJSON
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import show_value
@@ -76,34 +75,31 @@ class InputTexts:
 
 class ReportClass:
     """What a summarized run keeps of every input of one class, less the input: made from one
-    input's reports (`of`), then `summary(u)` for any input of the class."""
+    input's summary (`of`), then `summary(u)` for any input of the class."""
 
-    def __init__(self, how: str, pieces: list, marks: list, verdict: str, dd, texts: InputTexts):
+    def __init__(self, how: str, pieces: list, made: InputSummary, texts: InputTexts):
         self.how = how
-        self.pieces = pieces      # json: each report's text between its input and its seconds;
-        self.marks = marks        # text: (input first?, the rest of the line) per kept line
-        self.verdict = verdict
-        self.dd = dd
+        self.pieces = pieces   # json: each report's text between its input and its seconds;
+        #                        text: (input first?, the rest of the line) per kept line
+        self.made = made       # the summary it was made from: its marks, verdict and dd are the class's
         self.texts = texts
 
     @staticmethod
-    def of(reports: list, how: str, texts: InputTexts) -> "ReportClass | None":
-        """The class of these reports (one input's), or None where they cannot be shared."""
-        if not reports or any(r.verdict == REFUTED for r in reports):
+    def of(u: Mapping, made: InputSummary, how: str, texts: InputTexts) -> "ReportClass | None":
+        """The class of input u, `made` its summary in style `how` (`report.summarize_input`), or None
+        where it cannot be shared."""
+        if not made.marks or made.verdict == REFUTED:
             return None
-        marks = [(r.applies, False) for r in reports]
         pieces: list = []
         if how == "json":
-            for r in reports:
-                out = r.to_json()
+            for out in made.kept:
                 if list(out)[0] != "input" or list(out)[-1] != "seconds":
                     return None
-                del out["input"], out["seconds"]
-                pieces.append(json.dumps(out)[1:-1])
+                pieces.append(json.dumps({k: v for k, v in out.items() if k not in ("input", "seconds")})[1:-1])
         elif how in ("text", "text-verbose"):
-            shown = texts.shown(reports[0].input)
+            shown = texts.shown(u)
             lead = _lead(how, shown)
-            for line in report_lines(reports, how == "text-verbose"):
+            for line in made.kept:
                 if line.startswith(lead):
                     pieces.append((True, line[len(lead):]))
                 elif shown not in line:
@@ -112,7 +108,7 @@ class ReportClass:
                     return None
         elif how != "nothing":
             return None
-        return ReportClass(how, pieces, marks, input_verdict(reports), reports[0].dd.value, texts)
+        return ReportClass(how, pieces, made, texts)
 
     def summary(self, u: Mapping, seconds: float) -> InputSummary:
         """Input u's summary (u of this class); `seconds` what its reports print as their time."""
@@ -125,8 +121,8 @@ class ReportClass:
         else:
             lead = _lead(self.how, self.texts.shown(u))
             kept = [lead + rest if first else rest for first, rest in self.pieces]
-        return InputSummary(kept, self.marks, None, self.verdict, None, self.dd)
-
+        made = self.made
+        return InputSummary(kept, made.marks, None, made.verdict, None, made.dd)
 
 
 def _lead(how: str, shown: str) -> str:
