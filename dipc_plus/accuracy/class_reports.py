@@ -28,8 +28,7 @@ class InputTexts:
     def __init__(self, program: ir.Program):
         self.program = program
         self._layouts: dict = {}   # the input names in order -> [((JSON key, key), array?, flat names)]
-        self._values: dict = {}    # id(value) -> (value, (its JSON text, its shown text))
-        self._known = ({}, {})     # per style (0 JSON, 1 shown): id(value) -> its text, for the values in _values
+        self._values: dict = {}    # id(value) -> (value, its JSON text, its shown text)
 
     def _layout(self, u: Mapping) -> list:
         names = tuple(u)
@@ -45,22 +44,18 @@ class InputTexts:
         if found is None or found[0] is not v:   # the value itself is kept, so its id is not reused
             if len(self._values) >= _MAX_VALUES:
                 self._values.clear()
-                for known in self._known:
-                    known.clear()
-            found = self._values[id(v)] = (v, (json.dumps(json_value(v)), show_value(v)))
-            for known, text in zip(self._known, found[1]):
-                known[id(v)] = text
+            found = self._values[id(v)] = (v, json.dumps(json_value(v)), show_value(v))
         return found
 
     def _parts(self, u: Mapping, style: int, assign: str, sep: str) -> list:
         """Each input name's 'key<assign>text' (an array's texts joined by `sep`) in `style` (0 JSON,
-        1 shown); each value's text is looked up by its id, kept alive by _values."""
-        known, parts = self._known[style], []
+        1 shown); a value found by its id is that value (_values keeps it alive, so its id is not reused)."""
+        values, parts, which = self._values, [], style + 1
         for keys, array, names in self._layout(u):
             try:
-                texts = [known[id(v)] for v in map(u.__getitem__, names)]
+                texts = [values[id(v)][which] for v in map(u.__getitem__, names)]
             except KeyError:
-                texts = [self._value(u[n])[1][style] for n in names]
+                texts = [self._value(u[n])[which] for n in names]
             parts.append(f"{keys[style]}{assign}[{sep.join(texts)}]" if array else f"{keys[style]}{assign}{texts[0]}")
         return parts
 
