@@ -275,7 +275,7 @@ class InputClasses:
         """P[P(u) in B(det(u), u, gamma)] from per-output probabilities shared by support key, or
         None off the support path or for an output distance whose ball depends on more than det
         (the caller then uses the distribution at u).  `compute(u)` is u's output distribution."""
-        if self.support is None and self.released is not None:
+        if self.released is not None:   # made only where there are no output supports
             return self._released_probability(claim, u, det_u, gamma, compute)
         if self.support is None or type(claim.output_distance) not in _BALL_BY_DET:
             return None
@@ -398,7 +398,6 @@ class DetRegions:
     def __init__(self, program: ir.Program, paths: list):
         self.program = program
         self.paths = []      # (det output key, det output, condition compiled by _compiled)
-        self.support: dict = {}
         self.forms: dict = {}     # det output key -> ((real output, its LinForm), ...) read at u
         self.templates: dict = {}   # det output key -> the path's outputs (real ones as LinForms)
         order = {name: k for k, name in enumerate(noise_free.real_inputs(program))}
