@@ -56,9 +56,7 @@ def orbit_classes(ranges: dict):
     names = list(ranges)
     values = list(ranges[names[0]])
     for digits in itertools.combinations_with_replacement(range(len(values)), len(names)):   # nondecreasing
-        size = math.factorial(len(names))
-        for c in collections.Counter(digits).values():
-            size //= math.factorial(c)
+        size = math.factorial(len(names)) // math.prod(map(math.factorial, collections.Counter(digits).values()))
         first = dict(zip(names, (values[k] for k in digits)))   # the first of its class in grid order
 
         def first_inputs(n: int, digits=digits) -> list:

@@ -407,7 +407,7 @@ class AccuracyChecker:
             if summarize is not None:
                 out.append((u, summarize_input(reps, summarize, collect, absorb)))
                 if key is not None and len(self._report_classes) < _REPORT_CLASSES:
-                    made = ReportClass.of(reps, summarize, self._texts)
+                    made = ReportClass.of(u, out[-1][1], summarize, self._texts)
                     if made is not None:
                         self._report_classes[key] = made
                 self.forget_input(u)

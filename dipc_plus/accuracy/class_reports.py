@@ -13,8 +13,7 @@ from __future__ import annotations
 import json
 from typing import Mapping
 
-from dipc_plus.accuracy.report import (ENV_STYLE, REFUTED, InputSummary, group_env, input_verdict, json_value,
-                                       report_lines)
+from dipc_plus.accuracy.report import ENV_STYLE, REFUTED, InputSummary, group_env, json_value
 from dipc_plus.execution.json_spool import RawJSON
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import show_value
@@ -28,17 +27,15 @@ class InputTexts:
 
     def __init__(self, program: ir.Program):
         self.program = program
-        self._layouts: dict = {}   # the input names in order -> [(JSON key, key, array?, flat names)]
+        self._layouts: dict = {}   # the input names in order -> [((JSON key, key), array?, flat names)]
         self._values: dict = {}    # id(value) -> (value, its JSON text, its shown text)
-        self._json_by_id: dict = {}   # id(value) -> its JSON text, for the values in _values
-        self._shown_by_id: dict = {}  # id(value) -> its shown text, for the values in _values
 
     def _layout(self, u: Mapping) -> list:
         names = tuple(u)
         found = self._layouts.get(names)
         if found is None:   # report.group_env's grouping, of the names themselves
             found = self._layouts[names] = [
-                (json.dumps(k), k, isinstance(flat, list), tuple(flat) if isinstance(flat, list) else (flat,))
+                ((json.dumps(k), k), isinstance(flat, list), tuple(flat) if isinstance(flat, list) else (flat,))
                 for k, flat in group_env(self.program, {name: name for name in names}).items()]
         return found
 
@@ -47,66 +44,57 @@ class InputTexts:
         if found is None or found[0] is not v:   # the value itself is kept, so its id is not reused
             if len(self._values) >= _MAX_VALUES:
                 self._values.clear()
-                self._json_by_id.clear()
-                self._shown_by_id.clear()
             found = self._values[id(v)] = (v, json.dumps(json_value(v)), show_value(v))
-            self._json_by_id[id(v)] = found[1]
-            self._shown_by_id[id(v)] = found[2]
         return found
 
-    def _texts(self, u: Mapping, known: dict, which: int):
-        """(key as JSON, key, is an array, the value texts) per input name of u; `known` maps the id
-        of a value to its text (`which`: 1 JSON, 2 shown), every id of a value _values keeps alive."""
-        for key_json, key, array, names in self._layout(u):
+    def _parts(self, u: Mapping, style: int, assign: str, sep: str) -> list:
+        """Each input name's 'key<assign>text' (an array's texts joined by `sep`) in `style` (0 JSON,
+        1 shown); a value found by its id is that value (_values keeps it alive, so its id is not reused)."""
+        values, parts, which = self._values, [], style + 1
+        for keys, array, names in self._layout(u):
             try:
-                texts = [known[id(v)] for v in map(u.__getitem__, names)]
+                texts = [values[id(v)][which] for v in map(u.__getitem__, names)]
             except KeyError:
                 texts = [self._value(u[n])[which] for n in names]
-            yield key_json, key, array, texts
+            parts.append(f"{keys[style]}{assign}[{sep.join(texts)}]" if array else f"{keys[style]}{assign}{texts[0]}")
+        return parts
 
     def json(self, u: Mapping) -> str:
         """json.dumps(env_json(program, u))."""
-        parts = [f"{kj}: [{', '.join(texts)}]" if array else f"{kj}: {texts[0]}"
-                 for kj, _, array, texts in self._texts(u, self._json_by_id, 1)]
-        return "{" + ", ".join(parts) + "}"
+        return "{" + ", ".join(self._parts(u, 0, ": ", ", ")) + "}"
 
     def shown(self, u: Mapping) -> str:
         """env_text(program, u): 'q=[-1,0,1]'."""
-        parts = [f"{key}=[{','.join(texts)}]" if array else f"{key}={texts[0]}"
-                 for _, key, array, texts in self._texts(u, self._shown_by_id, 2)]
-        return ", ".join(parts) or ENV_STYLE["empty"]
+        return ", ".join(self._parts(u, 1, "=", ",")) or ENV_STYLE["empty"]
 
 
 class ReportClass:
     """What a summarized run keeps of every input of one class, less the input: made from one
-    input's reports (`of`), then `summary(u)` for any input of the class."""
+    input's summary (`of`), then `summary(u)` for any input of the class."""
 
-    def __init__(self, how: str, pieces: list, marks: list, verdict: str, dd, texts: InputTexts):
+    def __init__(self, how: str, pieces: list, made: InputSummary, texts: InputTexts):
         self.how = how
-        self.pieces = pieces      # json: each report's text between its input and its seconds;
-        self.marks = marks        # text: (input first?, the rest of the line) per kept line
-        self.verdict = verdict
-        self.dd = dd
+        self.pieces = pieces   # json: each report's text between its input and its seconds;
+        #                        text: (input first?, the rest of the line) per kept line
+        self.made = made       # the summary it was made from: its marks, verdict and dd are the class's
         self.texts = texts
 
     @staticmethod
-    def of(reports: list, how: str, texts: InputTexts) -> "ReportClass | None":
-        """The class of these reports (one input's), or None where they cannot be shared."""
-        if not reports or any(r.verdict == REFUTED for r in reports):
+    def of(u: Mapping, made: InputSummary, how: str, texts: InputTexts) -> "ReportClass | None":
+        """The class of input u, `made` its summary in style `how` (`report.summarize_input`), or None
+        where it cannot be shared."""
+        if not made.marks or made.verdict == REFUTED:
             return None
-        marks = [(r.applies, False) for r in reports]
         pieces: list = []
         if how == "json":
-            for r in reports:
-                out = r.to_json()
+            for out in made.kept:
                 if list(out)[0] != "input" or list(out)[-1] != "seconds":
                     return None
-                del out["input"], out["seconds"]
-                pieces.append(json.dumps(out)[1:-1])
+                pieces.append(json.dumps({k: v for k, v in out.items() if k not in ("input", "seconds")})[1:-1])
         elif how in ("text", "text-verbose"):
-            shown = texts.shown(reports[0].input)
-            lead = f"{shown:<28}" if how == "text" else f"input {shown}"
-            for line in report_lines(reports, how == "text-verbose"):
+            shown = texts.shown(u)
+            lead = _lead(how, shown)
+            for line in made.kept:
                 if line.startswith(lead):
                     pieces.append((True, line[len(lead):]))
                 elif shown not in line:
@@ -115,7 +103,7 @@ class ReportClass:
                     return None
         elif how != "nothing":
             return None
-        return ReportClass(how, pieces, marks, input_verdict(reports), reports[0].dd.value, texts)
+        return ReportClass(how, pieces, made, texts)
 
     def summary(self, u: Mapping, seconds: float) -> InputSummary:
         """Input u's summary (u of this class); `seconds` what its reports print as their time."""
@@ -126,8 +114,12 @@ class ReportClass:
         elif self.how == "nothing":
             kept = []
         else:
-            shown = self.texts.shown(u)
-            lead = f"{shown:<28}" if self.how == "text" else f"input {shown}"
+            lead = _lead(self.how, self.texts.shown(u))
             kept = [lead + rest if first else rest for first, rest in self.pieces]
-        return InputSummary(kept, self.marks, None, self.verdict, None, self.dd)
+        made = self.made
+        return InputSummary(kept, made.marks, None, made.verdict, None, made.dd)
 
+
+def _lead(how: str, shown: str) -> str:
+    """How a report line of style `how` starts with the input it is about."""
+    return f"{shown:<28}" if how == "text" else f"input {shown}"

@@ -141,11 +141,8 @@ class InputClasses:
         samples = samples_at(self.shape, bind(self.program, u))
         if samples is None:
             return None
-        sign = -1 if self.shape.minimum else 1
-        best = 0
-        for k in range(1, len(samples)):
-            if sign * samples[k][2] > sign * samples[best][2]:
-                best = k
+        sign = -1 if self.shape.minimum else 1   # max gives the first index of the best centre
+        best = max(range(len(samples)), key=lambda k: sign * samples[k][2])
         return {self.shape.output: self.shape.label(best + 1)}
 
     def distribution(self, u: Mapping, compute: Callable):
@@ -188,7 +185,8 @@ class InputClasses:
         elif not self.share_dd:
             return None
         else:
-            key = self.regions.dd_key(self._flat(u), det_u)
+            flat, det_key = self._flat(u), self.regions.key_of(det_u)
+            key = det_key, tuple(_cheap(flat[name]) for name in self.regions.support[det_key])
         found = self._dd.get(key)
         if found is None:
             self.dd_computed += 1
@@ -255,15 +253,14 @@ class InputClasses:
         """(det region key, the input names `report_key` reads at u): every input that agrees with u
         on these names has u's report key (det's paths read only its region's names, and dd, gamma
         and the ball are functions of them); None where `report_key(claim, u)` is None."""
-        if self.report_key(claim, u) is None:
+        key = self.report_key(claim, u)
+        if key is None:
             return None
-        flat = self._flat(u)
-        det_key, det_u = self.regions.det(flat)
+        det_key = key[0][0]   # report_key found u's dd and every ball it reads under (det key, u on its support)
         read = set(self.regions.support[det_key])
-        dd = self._dd[(det_key, tuple(_cheap(flat[name]) for name in self.regions.support[det_key]))]
-        alpha = dd.value if claim.alpha == "dd" else claim.alpha
+        alpha = self._dd[key[0]].value if claim.alpha == "dd" else claim.alpha
         for gamma in claim.gamma_values(alpha):
-            for o in self._ball_of(claim, det_key, det_u, gamma):
+            for o in self._ball_by_region[(id(claim), det_key, gamma)][1]:
                 read.update(self.support.support[o])
         return det_key, tuple(name for name in self._names if name in read)
 
@@ -279,14 +276,14 @@ class InputClasses:
         """P[P(u) in B(det(u), u, gamma)] from per-output probabilities shared by support key, or
         None off the support path or for an output distance whose ball depends on more than det
         (the caller then uses the distribution at u).  `compute(u)` is u's output distribution."""
-        if self.support is None and self.released is not None:
+        if self.released is not None:   # made only where there are no output supports
             return self._released_probability(claim, u, det_u, gamma, compute)
         if self.support is None or type(claim.output_distance) not in _BALL_BY_DET:
             return None
         self.points += 1
         flat = self._flat(u)
         support = self.support
-        row = _row(flat)
+        row = {name: _cheap(x) for name, x in flat.items()}
         keys = tuple(support.key(o, row) for o in self._ball(claim, det_u, gamma))
         total = self._totals.get(keys)
         if total is not None:   # the same object for equal keys: its hash and text are made once
@@ -325,7 +322,7 @@ class InputClasses:
         return found
 
     def _fill(self, row: dict, dist: Distribution) -> None:
-        """Cache P[out = o] at the input (`_row`) for every output o (0 for those the chain never
+        """Cache P[out = o] at the input (its values as `_cheap` keys) for every output o (0 for those the chain never
         reaches)."""
         self.distributions += 1
         marginal = self._marginal(dist)
@@ -402,7 +399,6 @@ class DetRegions:
     def __init__(self, program: ir.Program, paths: list):
         self.program = program
         self.paths = []      # (det output key, det output, condition compiled by _compiled)
-        self.support: dict = {}
         self.forms: dict = {}     # det output key -> ((real output, its LinForm), ...) read at u
         self.templates: dict = {}   # det output key -> the path's outputs (real ones as LinForms)
         order = {name: k for k, name in enumerate(noise_free.real_inputs(program))}
@@ -484,10 +480,6 @@ class DetRegions:
             return self._by_finite[self._finite_key(det_u)]
         return tuple((name, _hashable(v)) for name, v in det_u.items())
 
-    def dd_key(self, u: Mapping, det_u: Mapping) -> tuple:
-        key = self.key_of(det_u)
-        return key, tuple(_cheap(u[name]) for name in self.support[key])
-
 
 _COMPARE = {"<": operator.lt, "<=": operator.le, "==": operator.eq, ">=": operator.ge, ">": operator.gt}
 
@@ -505,10 +497,6 @@ def _cheap(x):
     """A cache key for an exact number: equal keys are equal numbers, and hashing a pair of ints
     is much cheaper than hashing a Fraction."""
     return (x.numerator, x.denominator) if type(x) is Fraction else x
-
-
-def _row(flat: Mapping) -> dict:
-    return {name: _cheap(x) for name, x in flat.items()}
 
 
 def _hashable(value):

@@ -81,34 +81,30 @@ def vacuity_from(basis: dict, inputs: int, dd_max) -> Vacuity:
 
 
 def sweep_vacuity(res) -> Vacuity | None:
-    """Why a sweep (accuracy.sweep_result.SweepResult) found no kappa that fails; None when it found one."""
-    if res.on_a_box:
-        return box_sweep_vacuity(res)
-    found = accuracy_vacuity(res.base)
-    if found is not None or not res.capped:
-        return found
-    star = res.kappa_star
-    if star.infinite:
-        return Vacuity("gamma",
-                       "P[error] is 0 for every eps wherever the claim applies, so beta/kappa holds for every kappa",
-                       "the error event never happens: check gamma and output_distance (a smaller gamma "
-                       "admits errors)")
+    """Why a sweep (accuracy.sweep_result.SweepResult) found no kappa that fails; None when it found one.
+    A sweep over a box is about the box (no inputs to count): it says so in its own words."""
+    box, star = res.on_a_box, res.kappa_star
+    if box:
+        if res.best_kappa is None or not res.capped:
+            return None
+        if res.base.vacuous:
+            return Vacuity("alpha", "the claim applies to no input of the box (dd <= alpha on every region), "
+                           "so beta/kappa holds for every kappa", "a smaller alpha, or a larger box")
+    else:
+        found = accuracy_vacuity(res.base)
+        if found is not None or not res.capped:
+            return found
+    if star is not None and star.infinite:
+        where = " in the box" if box else ""
+        return Vacuity("gamma", f"P[error] is 0 for every eps wherever the claim applies{where}, so "
+                       "beta/kappa holds for every kappa",
+                       "check gamma and output_distance" if box else "the error event never happens: check gamma "
+                       "and output_distance (a smaller gamma admits errors)")
+    if box:
+        at_least = "" if star is None else f" to at least {star.floor}"
+        return Vacuity("--kappa-max", f"beta/{res.kappa_max} is verified on the box: no kappa up to "
+                       "--kappa-max fails", f"raise --kappa-max{at_least} for the best kappa and a counterexample")
     return Vacuity("--kappa-max",
                    f"kappa* = {star.text} exceeds --kappa-max {res.kappa_max}: no kappa up to it fails",
                    f"raise --kappa-max to at least {math.floor(star.lo)} for the best kappa "
                    "and a counterexample")
-
-
-def box_sweep_vacuity(res) -> Vacuity | None:
-    """The same for a sweep over a box, whose answer is about the box (no inputs to count)."""
-    if res.best_kappa is None or not res.capped:
-        return None
-    if res.base.vacuous:
-        return Vacuity("alpha", "the claim applies to no input of the box (dd <= alpha on every region), "
-                       "so beta/kappa holds for every kappa", "a smaller alpha, or a larger box")
-    if res.kappa_star is not None and res.kappa_star.infinite:
-        return Vacuity("gamma", "P[error] is 0 for every eps wherever the claim applies in the box, so "
-                       "beta/kappa holds for every kappa", "check gamma and output_distance")
-    at_least = "" if res.kappa_star is None else f" to at least {res.kappa_star.floor}"
-    return Vacuity("--kappa-max", f"beta/{res.kappa_max} is verified on the box: no kappa up to "
-                   "--kappa-max fails", f"raise --kappa-max{at_least} for the best kappa and a counterexample")
