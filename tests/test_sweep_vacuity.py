@@ -48,3 +48,8 @@ def test_grid_sweep_answers():
     capped = sweep_vacuity(_grid(STRADDLING))
     assert capped.reason == "kappa* = 3.9 exceeds --kappa-max 10: no kappa up to it fails"
     assert capped.hint == "raise --kappa-max to at least 3 for the best kappa and a counterexample"
+
+
+def test_a_box_kappa_star_straddling_an_integer_still_names_a_number():
+    # it said "raise --kappa-max to at least None" (the floor is not determined by the enclosure)
+    assert sweep_vacuity(_box(STRADDLING)).hint == "raise --kappa-max to at least 3 for the best kappa and a counterexample"
