@@ -101,7 +101,8 @@ def sweep_vacuity(res) -> Vacuity | None:
                        "check gamma and output_distance" if box else "the error event never happens: check gamma "
                        "and output_distance (a smaller gamma admits errors)")
     if box:
-        at_least = "" if star is None else f" to at least {math.floor(star.lo)}"   # floor(lo): also when the enclosure straddles an integer
+        # floor(lo), a lower bound on the best kappa also when kappa*'s enclosure straddles an integer
+        at_least = "" if star is None else f" to at least {math.floor(star.lo)}"
         return Vacuity("--kappa-max", f"beta/{res.kappa_max} is verified on the box: no kappa up to "
                        "--kappa-max fails", f"raise --kappa-max{at_least} for the best kappa and a counterexample")
     return Vacuity("--kappa-max",
