@@ -81,11 +81,18 @@ class AccuracyClaim:
         return noise_free.run(self.program, u)
 
     # -- distance to disagreement -------------------------------------------------------------------
+    def dd_space(self, det=None, argmax_formula: bool = True) -> RealSpace | GridSpace:
+        """The space dd is taken over, as `dd_over` says: the claim's points, their det outputs from
+        `det` (default `det_at`; the checker passes its cached det), or the real input space
+        (`argmax_formula` as in `RealSpace`).  The one place the choice is made."""
+        if self.dd_over == "grid":
+            return GridSpace(self.points, self.det_at if det is None else det, self.input_distance)
+        return RealSpace(self.program, self.input_distance, argmax_formula=argmax_formula)
+
     def dd(self, u: Mapping, det_u: dict | None = None) -> Disagreement:
         det_u = self.det_at(u) if det_u is None else det_u
         if self._space is None:
-            self._space = (GridSpace(self.points, self.det_at, self.input_distance) if self.dd_over == "grid"
-                           else RealSpace(self.program, self.input_distance))
+            self._space = self.dd_space()
         return self._space.dd(u, det_u)
 
     # -- beta --------------------------------------------------------------------------------------------

@@ -268,7 +268,7 @@ class RealSpace:
             out = noise_free.run(self.program, close)
             if not dist <= result.value + self.tolerance or outputs_equal(out, det_u):
                 raise AssertionError(f"{route} near point {close} does not disagree with {dict(u)} within tolerance")
-            result.near, result.near_distance, result.output = close, dist, out
+            result.near, result.output = close, out
         return result
 
     def _approach(self, u, best: Disagreement, inner: dict | None) -> dict | None:

@@ -261,16 +261,11 @@ _OUTPUT_BUILDERS = {
 
 
 def _reads_only(expr, names: set) -> bool:
+    """Whether the expression reads only `names` (and constants) through plain operations."""
     if isinstance(expr, ir.Var):
         return expr.name in names
     if isinstance(expr, ir.Const):
         return True
-    if isinstance(expr, ir.Unary):
-        return _reads_only(expr.arg, names)
-    if isinstance(expr, ir.Binary):
-        return _reads_only(expr.left, names) and _reads_only(expr.right, names)
-    if isinstance(expr, ir.Cond):
-        return all(_reads_only(e, names) for e in (expr.cond, expr.then, expr.other))
-    if isinstance(expr, ir.Call):
-        return all(_reads_only(a, names) for a in expr.args)
+    if isinstance(expr, (ir.Unary, ir.Binary, ir.Cond, ir.Call)):
+        return all(_reads_only(e, names) for e in ir.children(expr))
     return False

@@ -62,7 +62,9 @@ class GridSpace:
         return None if row is None else scaled_integers(row, scale)
 
     # -- the distance to disagreement ---------------------------------------------------------
-    def dd(self, u: Mapping, det_u: dict | None = None) -> Disagreement:
+    def dd(self, u: Mapping, det_u: dict | None = None, near: bool = True) -> Disagreement:
+        """The nearest disagreeing grid point (always attained: `near`, as in `RealSpace.dd`, has
+        nothing to find here)."""
         det_u = self._det_fn(u) if det_u is None else det_u
         key = output_key(det_u)
         group = self._keys.get(key, -1)
