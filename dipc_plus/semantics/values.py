@@ -50,6 +50,15 @@ def freeze_env(env: Mapping) -> tuple:
     return tuple(sorted((k, freeze_value(v)) for k, v in env.items()))
 
 
+def distinct(items, key=freeze_env) -> list:
+    """The items in order, each once by `key` (default: an environment by value): repeated grid
+    values, symmetric inputs and the two sides of listed pairs give repeats."""
+    seen: dict = {}
+    for x in items:
+        seen.setdefault(key(x), x)
+    return list(seen.values())
+
+
 def show_value(v, list_sep: str = ",") -> str:
     """'true', '3', '1/2', 'a', '[1,0,true]' (`list_sep` between array elements).
 
