@@ -13,7 +13,8 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from dipc_plus.claims.adjacency import Adjacency, coord_distance
+from dipc_plus.claims.adjacency import Adjacency
+from dipc_plus.claims.distances import value_gap
 from dipc_plus.claims.grid_points import GridPoints
 from dipc_plus.semantics.values import distinct, freeze_env, freeze_value, values_equal
 from dipc_plus.privacy.output_tables import CHAIN_THRESHOLD, ZERO, TableSource
@@ -186,8 +187,8 @@ def _grid_neighbours(u: dict, names: list, grid: dict, adjacency: Adjacency) -> 
     for n in names:
         opts = []
         for b in grid[n]:
-            d = coord_distance(u[n], b)
-            if d is not None and d <= adjacency.bound:
+            d = value_gap(u[n], b)
+            if d <= adjacency.bound:
                 opts.append((b, d))
         options.append(opts)
     for combo in itertools.product(*options):
