@@ -132,8 +132,7 @@ class RealSpace:
         input that is >= T at u is kept at finite distance: moved below T, or
         left exactly where it is.
         """
-        above, T = self._above(u)
-        splits = finite_splits(above, T, u) if above else [[]]
+        splits = finite_splits(*self._above(u), u)   # [[]] when nothing is above T
         for fixed, region in self.regions(det_u):
             for extra in splits:
                 yield fixed, region + extra
@@ -168,10 +167,11 @@ class RealSpace:
         finding a disagreeing input near an infimum that is not attained (a run of det each;
         the accuracy checker needs only the value)."""
         det_u = noise_free.run(self.program, u) if det_u is None else det_u
-        fast = self.box_dd(u, det_u, near)
-        if fast is None:
-            fast = self.argmax_dd(u, det_u, near)
-        return fast if fast is not None else self.lp_dd(u, det_u, near)
+        for route in (self.box_dd, self.argmax_dd):
+            found = route(u, det_u, near)
+            if found is not None:
+                return found
+        return self.lp_dd(u, det_u, near)
 
     def argmax_dd(self, u: Mapping, det_u: Mapping, near: bool = True) -> Disagreement | None:
         """dd(u) in closed form for a recognised argmax of noisy reads (`claims.argmax_dd`; same
@@ -185,8 +185,6 @@ class RealSpace:
         (name, det_index), = det_u.items()
         if det_index != index:
             raise AssertionError(f"argmax det {index} differs from the noise-free program's {det_index} at {dict(u)}")
-        if value == INF:
-            return Disagreement(INF, False)
         return self._checked(u, det_u, Disagreement(value, attained, witness), close, "argmax dd")
 
     def lp_dd(self, u: Mapping, det_u: Mapping, near: bool = True) -> Disagreement:
@@ -206,50 +204,30 @@ class RealSpace:
                 full = None if point is None else {**fixed, **point}
                 best = Disagreement(value, attained, full)
                 best_inner = None if inner is None else {**fixed, **inner}
-        if best.value == INF:
-            return best
         return self._checked(u, det_u, best, self._approach(u, best, best_inner) if near else None, "dd")
 
     # -- closed form for box regions ----------------------------------------------------------
-    def _region_boxes(self, det_u: Mapping):
-        """[(fixed, box)] for the regions where det differs from det_u, or None if one is no box
-        (cached per det output: every input with the same det(u) has the same regions)."""
-        key = output_key(det_u)
-        if key not in self._boxes:
-            self._boxes[key] = boxes_of(self.regions(det_u))
-        return self._boxes[key]
-
-    def _box_units(self, u: Mapping, det_u: Mapping):
-        """The boxes to measure from u, split for the NumericSparse distance as `_units` splits regions."""
-        boxes = self._region_boxes(det_u)
-        if boxes is None:
-            return None
-        above, T = self._above(u)
-        return split_boxes(boxes, above, T, u)
-
     def box_dd(self, u: Mapping, det_u: Mapping, near: bool = True) -> Disagreement | None:
         """dd(u) in closed form (same value and attainment as `lp_dd`), or None when some region
-        is not a box or the distance is neither L-inf nor NumericSparse."""
+        is not a box or the distance is neither L-inf nor NumericSparse.  The witness is the
+        attaining point, or the closure point and (with `near`) a point of the box within the
+        tolerance; `_checked` runs det on them."""
         if not isinstance(self.distance, (LinfInput, NumericSparseInput)):
             return None
-        units = self._box_units(u, det_u)
-        if units is None:
+        key = output_key(det_u)   # every input with the same det(u) has the same regions
+        if key not in self._boxes:
+            self._boxes[key] = boxes_of(self.regions(det_u))
+        if self._boxes[key] is None:
             return None
         at = {n: Fraction(u[n]) for n in self.reals}
-        best = nearest_box(u, units, at, self.reals)
+        reals = self.reals
+        # the boxes split for the NumericSparse distance as `_units` splits regions
+        best = nearest_box(u, split_boxes(self._boxes[key], *self._above(u), u), at, reals)
         if best is None:
             return Disagreement(INF, False)
-        return self._box_witness(u, det_u, best, at, near)
-
-    def _box_witness(self, u: Mapping, det_u: Mapping, best: tuple, at: dict, near: bool) -> Disagreement:
-        """The disagreement of the nearest box with its witness, each re-checked on the noise-free
-        program: the attaining point, or the closure point and (with `near`) a point within the
-        tolerance."""
         value, attained, fixed, box = best
-        reals = self.reals
         point = point_within(at, box, reals, value) if attained else closure_point(at, box, reals)
         witness = {**{k: u[k] for k in u}, **fixed, **point}
-        # near an infimum: a disagreeing input of the box within the tolerance of it, in closed form
         close = {**witness, **point_within(at, box, reals, value + self.tolerance)} if near and not attained else None
         return self._checked(u, det_u, Disagreement(value, attained, witness), close, "box dd")
 
@@ -259,6 +237,8 @@ class RealSpace:
         """`result` after running det on what a route found: the attaining witness must disagree
         with u; otherwise `close` (when given) must disagree and lie within the tolerance of the
         infimum, and becomes the near point.  Every route's answer passes here."""
+        if result.value == INF:
+            return Disagreement(INF, False)
         if result.attained:
             result.output = noise_free.run(self.program, result.witness)
             if outputs_equal(result.output, det_u):
