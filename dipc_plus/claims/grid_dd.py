@@ -56,11 +56,6 @@ class GridSpace:
         dtype = np.int64 if biggest < 2 ** 61 else object
         return np.array(ints, dtype=dtype), scale
 
-    def _scaled(self, u: Mapping, scale: int):
-        """u's values times `scale` as integers, or None when one is no rational or not on the grid's scale."""
-        row = _rationals(u, self.names)
-        return None if row is None else scaled_integers(row, scale)
-
     # -- the distance to disagreement ---------------------------------------------------------
     def dd(self, u: Mapping, det_u: dict | None = None, near: bool = True) -> Disagreement:
         """The nearest disagreeing grid point (always attained: `near`, as in `RealSpace.dd`, has
@@ -92,10 +87,11 @@ class GridSpace:
         if self._matrix is None or list(u) != self.names:
             return None
         M, scale = self._matrix
-        row = self._scaled(u, scale)
-        if row is None:
+        row = _rationals(u, self.names)
+        ints = None if row is None else scaled_integers(row, scale)   # None: u is off the grid's scale
+        if ints is None:
             return None
-        x = np.array(row, dtype=M.dtype)
+        x = np.array(ints, dtype=M.dtype)
         sub = M[other]
         diff = sub - x
         if isinstance(self.distance, ZeroOneInput):
