@@ -46,11 +46,13 @@ class Box:
                                                            for n, b in bounds.items() if n in names)
         return found
 
-    def empty_over(self, names) -> bool:
-        """`is_empty(names)`, remembered."""
+    def is_empty(self, names) -> bool:
+        """Whether no value of `names` is within their bounds (or a constant constraint failed)."""
         found = self.__dict__.get("_empty")
         if found is None:
-            found = self._empty = self.is_empty(names)
+            found = self._empty = self.empty or any(
+                lo is not None and hi is not None and (lo[0] > hi[0] or (lo[0] == hi[0] and not (lo[1] and hi[1])))
+                for lo, hi in map(self.interval, names))
         return found
 
     def scaled(self, names, scale: int) -> list:
@@ -110,15 +112,6 @@ class Box:
         return ((lo is None or x > lo[0] or (x == lo[0] and lo[1]))
                 and (hi is None or x < hi[0] or (x == hi[0] and hi[1])))
 
-    def is_empty(self, names) -> bool:
-        if self.empty:
-            return True
-        for n in names:
-            lo, hi = self.interval(n)
-            if lo is not None and hi is not None:
-                if lo[0] > hi[0] or (lo[0] == hi[0] and not (lo[1] and hi[1])):
-                    return True
-        return False
 
 
 _ZERO = Fraction(0)
@@ -208,7 +201,7 @@ def nearest_box(u: Mapping, units: list, at: dict, reals) -> tuple | None:
     point = scaled_integers(at.values(), scale)
     best = None  # (value, attained, fixed, box)
     for fixed, box in units:
-        if box.empty_over(reals):
+        if box.is_empty(reals):
             continue
         gap = max((value_gap(u[k], v) for k, v in fixed.items()), default=_ZERO)
         if gap == INF:
