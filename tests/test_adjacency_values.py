@@ -30,3 +30,13 @@ def test_distance_bounds_per_kind():
 
 def test_neighbour_indices_skip_values_of_another_kind():
     assert neighbour_indices([0, 1, True, "s", 3], F(1)) == [[0, 1], [0, 1], [2], [3], [4]]
+
+
+def test_each_relation_says_itself_in_words():
+    said = {kind: Adjacency(kind, F(3, 2)).describe() for kind in ("hamming", "one-position", "linf", "l1")}
+    assert said == {"hamming": "Hamming distance 1 (one input position changes)",
+                    "one-position": "one input position changes by at most 3/2",
+                    "linf": "L-inf distance at most 3/2", "l1": "L1 distance at most 3/2"}
+    pairs = Adjacency("pairs")
+    pairs.set_pairs([({"a": 0}, {"a": 1})])
+    assert pairs.describe() == "1 explicit pair(s)"

@@ -16,6 +16,12 @@ from dipc_plus.claims.distances import value_gap
 from dipc_plus.semantics.values import freeze_env, values_equal
 
 ADJACENCIES = ("hamming", "one-position", "linf", "l1", "pairs")
+_DESCRIPTIONS = {   # kind -> the relation in words, for every kind but "pairs"
+    "hamming": "Hamming distance 1 (one input position changes)",
+    "one-position": "one input position changes by at most {bound}",
+    "linf": "L-inf distance at most {bound}",
+    "l1": "L1 distance at most {bound}",
+}
 
 @dataclass
 class Adjacency:
@@ -60,15 +66,9 @@ class Adjacency:
         return sum(ds) <= self.bound  # l1
 
     def describe(self) -> str:
-        if self.kind == "hamming":
-            return "Hamming distance 1 (one input position changes)"
-        if self.kind == "one-position":
-            return f"one input position changes by at most {fmt_q(self.bound)}"
-        if self.kind == "linf":
-            return f"L-inf distance at most {fmt_q(self.bound)}"
-        if self.kind == "l1":
-            return f"L1 distance at most {fmt_q(self.bound)}"
-        return f"{len(self.pairs)} explicit pair(s)"
+        if self.kind == "pairs":
+            return f"{len(self.pairs)} explicit pair(s)"
+        return _DESCRIPTIONS[self.kind].format(bound=fmt_q(self.bound))
 
 
 

@@ -28,6 +28,7 @@ The result type and the grid are re-exported here: a claim picks its space
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 from typing import Mapping
 
@@ -70,9 +71,7 @@ class RealSpace:
             if not isinstance(t, (ir.DomT, ir.BoolT)):
                 raise UserError(f"input '{n}' of type {t} cannot be enumerated for the distance to disagreement",
                                 hint="use dd_over = \"grid\"")
-        count = 1
-        for _, t in self.finite:
-            count *= len(domain_values(t))
+        count = math.prod(len(domain_values(t)) for _, t in self.finite)
         if count > MAX_FINITE_ASSIGNMENTS:
             raise ResourceLimit(f"{count} assignments of the finite inputs are too many to enumerate",
                                 hint="use dd_over = \"grid\"")
