@@ -26,25 +26,21 @@ Output distances (`OUTPUT_DISTANCES`):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 from fractions import Fraction
-from typing import Mapping
+from typing import ClassVar, Mapping
 
 from dipc_plus.semantics import ir
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.argmax import recognise as recognise_argmax
-from dipc_plus.semantics.evaluate import expmech_scores, values_equal
+from dipc_plus.semantics.evaluate import domain_values, expmech_scores
+from dipc_plus.semantics.values import is_number, values_equal
 
 INF = float("inf")
 
 
-def _is_number(v) -> bool:
-    return isinstance(v, (int, Fraction)) and not isinstance(v, bool)
-
-
 def value_gap(a, b):
     """|a - b| for numbers; 0/inf for equal/different symbols and Booleans."""
-    if _is_number(a) and _is_number(b):
+    if is_number(a) and is_number(b):
         return abs(Fraction(a) - Fraction(b))
     return Fraction(0) if values_equal(a, b) else INF
 
@@ -162,7 +158,6 @@ class ScoreOutput(OutputDistance):
 
     def scores(self, u) -> dict:
         typ = self.program.variables[self.output]
-        from dipc_plus.semantics.evaluate import domain_values
         return {v: s for v, s in expmech_scores(self.sample.dist, domain_values(typ), u, self.program,
                                                 self.sample.pos)}
 

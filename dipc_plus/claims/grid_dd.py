@@ -10,6 +10,7 @@ from typing import Callable, Mapping
 
 from dipc_plus.execution.lazy import lazy_import
 from dipc_plus.exact.convert import common_denominator, scaled_integers
+from dipc_plus.semantics.values import is_number
 
 np = lazy_import("numpy")
 
@@ -119,6 +120,6 @@ class GridSpace:
 
 def _rationals(env: Mapping, names: list) -> list | None:
     """The values of `names` in `env` as Fractions, or None when one is a Boolean or no number."""
-    if any(isinstance(env[n], bool) or not isinstance(env[n], (int, Fraction)) for n in names):
+    if not all(is_number(env[n]) for n in names):
         return None
     return [Fraction(env[n]) for n in names]

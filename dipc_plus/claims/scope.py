@@ -22,7 +22,7 @@ from typing import Mapping
 from dipc_plus.exact.convert import fmt_q, json_q
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
-from dipc_plus.semantics.values import show_value
+from dipc_plus.semantics.values import is_number, show_value
 
 MAX_SHOWN = 6
 
@@ -30,7 +30,7 @@ MAX_SHOWN = 6
 def values_text(values: list) -> str:
     """'{0, 1}', '{-1, -1/2, ..., 1} (step 1/2)', '{bot, top}'."""
     vals = list(values)
-    nums = all(isinstance(v, (int, Fraction)) and not isinstance(v, bool) for v in vals)
+    nums = all(is_number(v) for v in vals)
     if nums and len(vals) >= 4:
         xs = sorted(Fraction(v) for v in vals)
         step = xs[1] - xs[0]

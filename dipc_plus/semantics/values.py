@@ -18,6 +18,11 @@ def values_equal(a, b) -> bool:
     return a == b
 
 
+def is_number(value) -> bool:
+    """An int or Fraction that is no Boolean: what a program's numbers are at run time."""
+    return isinstance(value, (int, Fraction)) and not isinstance(value, bool)
+
+
 def plain_number(value):
     """An integral Fraction becomes an int, so DOM values compare and print alike.
 
