@@ -112,8 +112,7 @@ class RealSpace:
 
     # -- the distance from u to one region -------------------------------------------------
     def _finite_gap(self, u, fixed):
-        if isinstance(self.distance, ZeroOneInput):
-            return Fraction(0) if all(values_equal(u[k], v) for k, v in fixed.items()) else Fraction(1)
+        """The L-inf distance from u to the region's finite inputs."""
         return max((value_gap(u[k], v) for k, v in fixed.items()), default=Fraction(0))
 
     def _above(self, u) -> tuple[list, Fraction | None]:
@@ -125,7 +124,7 @@ class RealSpace:
         return [n for n in self.reals if n in self.distance.reals and Fraction(u[n]) >= T], T
 
     def _units(self, u, det_u):
-        """(fixed finite inputs, constraints) whose distance from u is plain L-inf (or zero-one).
+        """(fixed finite inputs, constraints) whose distance from u is plain L-inf.
 
         For the NumericSparse distance every region is split by how each real
         input that is >= T at u is kept at finite distance: moved below T, or
@@ -136,24 +135,11 @@ class RealSpace:
             for extra in splits:
                 yield fixed, region + extra
 
-    def _lower_bound(self, u, fixed, region):
-        """A cheap lower bound on the distance from u to the region: the farthest single
-        constraint (L-inf distance to a half-space is its violation over the 1-norm)."""
-        if isinstance(self.distance, ZeroOneInput):
-            return Fraction(0)
-        return constraint_bound(u, region, self._finite_gap(u, fixed))
-
     def _region_distance(self, u, fixed, region):
         """(value, attained, point, interior point) of the distance from u to one unit."""
         gap = self._finite_gap(u, fixed)
         if gap == INF:
             return INF, False, None, None
-        if isinstance(self.distance, ZeroOneInput):
-            inner = lp.interior_point(region, list(self.reals))
-            if inner is None:
-                return INF, False, None, None
-            w = {n: inner.get(n, Fraction(0)) for n in self.reals}
-            return Fraction(1), True, w, w
         value, attained, point, inner = linf_to_region(u, region, self.reals)
         if value == INF or gap <= value:
             return value, attained, point, inner
@@ -187,8 +173,11 @@ class RealSpace:
         return self._checked(u, det_u, Disagreement(value, attained, witness), close, "argmax dd")
 
     def lp_dd(self, u: Mapping, det_u: Mapping, near: bool = True) -> Disagreement:
-        """dd(u) by one exact LP per region (any affine regions)."""
-        units = [(self._lower_bound(u, fixed, region), k, fixed, region)
+        """dd(u) by one exact LP per region (any affine regions), nearest regions first."""
+        if isinstance(self.distance, ZeroOneInput):
+            return self._zero_one_dd(u, det_u)
+        # a cheap lower bound per region: its farthest single constraint (`lp_dd.constraint_bound`)
+        units = [(constraint_bound(u, region, self._finite_gap(u, fixed)), k, fixed, region)
                  for k, (fixed, region) in enumerate(self._units(u, det_u))]
         units.sort(key=lambda t: (t[0], t[1]))
         best = Disagreement(INF, False)
@@ -204,6 +193,16 @@ class RealSpace:
                 best = Disagreement(value, attained, full)
                 best_inner = None if inner is None else {**fixed, **inner}
         return self._checked(u, det_u, best, self._approach(u, best, best_inner) if near else None, "dd")
+
+    def _zero_one_dd(self, u: Mapping, det_u: Mapping) -> Disagreement:
+        """Under the zero-one distance every region with a point is at distance 1 (u is in none), so
+        dd(u) is 1, witnessed by an interior point of the first such region."""
+        for fixed, region in self.regions(det_u):
+            inner = lp.interior_point(region, list(self.reals))
+            if inner is not None:
+                witness = {**fixed, **{n: inner.get(n, Fraction(0)) for n in self.reals}}
+                return self._checked(u, det_u, Disagreement(Fraction(1), True, witness), None, "dd")
+        return Disagreement(INF, False)
 
     # -- closed form for box regions ----------------------------------------------------------
     def box_dd(self, u: Mapping, det_u: Mapping, near: bool = True) -> Disagreement | None:
