@@ -30,7 +30,6 @@ from fractions import Fraction
 from typing import ClassVar, Mapping
 
 from dipc_plus.semantics import ir
-from dipc_plus.errors import UserError
 from dipc_plus.semantics.argmax import recognise as recognise_argmax
 from dipc_plus.semantics.evaluate import domain_values, expmech_scores
 from dipc_plus.semantics.values import is_number, values_equal
@@ -177,15 +176,10 @@ def numeric_outputs(program: ir.Program) -> tuple:
 
 
 def make_output_distance(kind: str, program: ir.Program, *, scores: str | None = None,
-                         output: str | None = None, fail=None) -> OutputDistance:
-    """Build an output distance for `program`; `fail(message, hint)` raises the caller's UserError."""
-    if fail is None:
-        def fail(message, hint=None):
-            raise UserError(message, hint=hint)
-    build = _OUTPUT_BUILDERS.get(kind)
-    if build is None:
-        fail(f"unknown output distance '{kind}'", "choose one of " + ", ".join(OUTPUT_DISTANCES))
-    return build(program, scores, output, fail)
+                         output: str | None = None, fail) -> OutputDistance:
+    """Build the output distance `kind` (one of OUTPUT_DISTANCES: the reader has checked the name)
+    for `program`; `fail(message, hint)` raises the caller's located UserError."""
+    return _OUTPUT_BUILDERS[kind](program, scores, output, fail)
 
 
 def _noisy_max_distance(program: ir.Program, scores, output, fail) -> NoisyMaxOutput:
