@@ -17,9 +17,11 @@ from typing import Iterator, Mapping
 
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.disagreement import Disagreement, GridSpace, RealSpace
-from dipc_plus.claims.distances import INF, InputDistance, OutputDistance
+from dipc_plus.claims.distances import INF, InputDistance, LinfOutput, OutputDistance, ZeroOneOutput
 from dipc_plus.claims.formula import Formula
+from dipc_plus.claims.scope import box_text
 from dipc_plus.errors import UserError
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import freeze_env, show_env, show_value
 
@@ -147,8 +149,6 @@ class AccuracyClaim:
 
     def ball_probability(self, distribution, u: Mapping, det_u: Mapping, gamma):
         """P[P(u) in B(det(u), u, gamma)] from an exact `semantics.Distribution` at u."""
-        from dipc_plus.claims.distances import LinfOutput, ZeroOneOutput
-        from dipc_plus.exact.expoly import ExpFrac, ExpPoly
         if isinstance(self.output_distance, LinfOutput):
             return distribution.within(dict(det_u), gamma)
         if isinstance(self.output_distance, ZeroOneOutput):
@@ -176,6 +176,5 @@ class AccuracyClaim:
     def inputs_phrase(self) -> str:
         """'27 input(s)', or for a box claim 'every real input of the box q[1..3] each in [-1, 1]'."""
         if self.inputs_kind == "box":
-            from dipc_plus.claims.scope import box_text
             return f"every real input of the box {box_text(self.program, self.points.bounds)}"
         return f"{len(self.points)} input(s)"
