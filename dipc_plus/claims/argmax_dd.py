@@ -76,21 +76,13 @@ def argmax_dd(regions: ArgmaxRegions, u: Mapping, tolerance=None):
     tie by the tolerance); otherwise None."""
     sign = -1 if regions.minimum else 1
     values = [sign * Fraction(u[n]) for n in regions.means]
-    best = 0
-    for k in range(1, len(values)):
-        if values[k] > values[best]:
-            best = k
+    best = max(range(len(values)), key=values.__getitem__)   # the first largest
     if len(values) == 1:
         return regions.label(best + 1), INF, False, None, None
-    gap, nearest = None, None
-    for k, x in enumerate(values):
-        if k == best:
-            continue
-        d = (values[best] - x) / 2
-        # the first k with the least gap: the closed half-spaces (k < best) come first, so one of
-        # them is chosen whenever one reaches the minimum
-        if gap is None or d < gap:
-            gap, nearest = d, k
+    # the first k with the least gap (the largest other value): the closed half-spaces (k < best)
+    # come first, so one of them is chosen whenever one reaches the minimum
+    nearest = max((k for k in range(len(values)) if k != best), key=values.__getitem__)
+    gap = (values[best] - values[nearest]) / 2
     attained = nearest < best
     middle = (values[best] + values[nearest]) / 2
     witness = dict(u)
