@@ -22,7 +22,7 @@ from typing import Mapping
 from dipc_plus.exact.convert import fmt_q, json_q
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
-from dipc_plus.semantics.values import is_number, show_value
+from dipc_plus.semantics.values import is_number, show_env, show_value
 
 MAX_SHOWN = 6
 
@@ -229,6 +229,7 @@ class Scope:
 def inputs_scope(program: ir.Program, *, grid: Mapping | None = None, points: list | None = None,
                  kind: str = "grid", eps: str = "", events: Mapping | None = None) -> Scope:
     """The scope of a verdict over a grid (or the whole finite domain) or a list of inputs."""
+    named = {k: [str(e) for e in v] for k, v in (events or {}).items()}
     if grid is None and points is not None:
         found = grid_of_points(points) if kind != "list" else None
         if found is not None and len(points) > 1:
@@ -236,12 +237,11 @@ def inputs_scope(program: ir.Program, *, grid: Mapping | None = None, points: li
     if grid is not None:
         complete = is_whole_domain(program, grid)
         return Scope("domain" if complete else "grid", grid_text(program, grid), dict(program.params), eps,
-                     complete, {k: [str(e) for e in v] for k, v in (events or {}).items()})
+                     complete, named)
     pts = points or []
-    shown = "; ".join("{" + ", ".join(f"{k}={show_value(v)}" for k, v in u.items()) + "}" for u in pts[:3])
+    shown = "; ".join(show_env(u) for u in pts[:3])
     detail = f"{len(pts)} input(s): {shown}" + (", ..." if len(pts) > 3 else "")
-    return Scope("list", detail, dict(program.params), eps, False,
-                 {k: [str(e) for e in v] for k, v in (events or {}).items()})
+    return Scope("list", detail, dict(program.params), eps, False, named)
 
 
 def box_scope(program: ir.Program, bounds: Mapping, eps: str = "") -> Scope:
