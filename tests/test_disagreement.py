@@ -65,9 +65,10 @@ def test_above_threshold_hand_case():
 
 def test_noisy_max_tie_has_dd_zero():
     program = load("noisy_max", m=3)
-    d = RealSpace(program, LinfInput()).dd(env([-1, 0, 0]))
+    u = env([-1, 0, 0])
+    d = RealSpace(program, LinfInput()).dd(u)
     assert d.value == 0 and not d.attained
-    assert d.near is not None and d.output["out"] == 3 and 0 < d.near_distance <= F(1, 1000)
+    assert d.near is not None and d.output["out"] == 3 and 0 < LinfInput().between(u, d.near) <= F(1, 1000)
 
 
 def test_noisy_max_gap_two():
@@ -78,8 +79,7 @@ def test_noisy_max_gap_two():
     # the closure point ties q1 and q2 at 1: it still answers 1, so it does not disagree
     assert d.witness["q[1]"] == d.witness["q[2]"] == 1
     assert nf.run(program, d.witness) == {"out": 1}
-    assert d.output == {"out": 2} and 1 < d.near_distance <= 1 + F(1, 1000)
-    assert LinfInput().between(u, d.near) == d.near_distance
+    assert d.output == {"out": 2} and 1 < LinfInput().between(u, d.near) <= 1 + F(1, 1000)
 
 
 def test_noisy_max_grid_and_reals_differ():
@@ -108,7 +108,7 @@ def test_numeric_sparse_distance_versus_linf():
     d = RealSpace(program, special).dd(u)
     assert d.value == 1 and not d.attained
     assert d.output["out[1]"] == "bot" and d.near["q[1]"] < 0
-    assert special.between(u, d.near) == d.near_distance
+    assert 1 < special.between(u, d.near) <= 1 + F(1, 1000)
 
 
 def test_numeric_sparse_infinite_distance_rule():

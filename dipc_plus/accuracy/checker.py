@@ -146,7 +146,6 @@ class AccuracyChecker:
         self._sentences: OrderedDict = OrderedDict()   # see decide_sentence
         self._entries: dict = {}    # input key -> its keys in _perr and _decisions (forget_input)
         self._last_key = None                           # see _input_key
-        self._grid = None
         self._space = None
         # CPU seconds spent computing what the caches did not have (for benchmarks)
         # orbits, argmax det and decisions shared by exact key
@@ -179,33 +178,24 @@ class AccuracyChecker:
     def dd(self, u: Mapping) -> Disagreement:
         key = self._input_key(u)
         if key not in self._dd:
-            det_u = self.det(u)
-            if self.claim.dd_over == "grid":
-                start = time.process_time()
-                if self._grid is None:
-                    from dipc_plus.claims.disagreement import GridSpace
-                    self._grid = GridSpace(self.claim.points, self.det, self.claim.input_distance)
-                self._dd[key] = self._grid.dd(u, det_u)
-                self.timings["dd"] += time.process_time() - start
-            else:   # timed only where computed: a shared dd costs a lookup, not two clock reads
-                found = self.classes.dd(u, det_u, self._dd_reals) if self.claim.det == "noise-free" else None
-                self._dd[key] = found if found is not None else self._dd_reals(u, det_u)
+            det_u = self.det(u)   # the input classes share dd over the reals only (None otherwise)
+            found = self.classes.dd(u, det_u, self._space_dd)
+            self._dd[key] = found if found is not None else self._space_dd(u, det_u)
         return self._dd[key]
 
-    def _dd_reals(self, u: Mapping, det_u: dict) -> Disagreement:
-        """dd over the reals (`RealSpace.dd`: closed form for box regions, else the LP), with the
-        space shared between claims about the same program and input distance."""
-        start = time.process_time()
+    def _space_dd(self, u: Mapping, det_u: dict) -> Disagreement:
+        """dd in the claim's space (`AccuracyClaim.dd_space`: the grid with this checker's det, or
+        the reals, that space shared between claims about the same program and input distance)."""
+        start = time.process_time()   # timed only where computed: a shared dd costs a lookup
         try:
-            if self.claim.det != "noise-free":
-                return self.claim.dd(u, det_u)
             if self._space is None:
-                from dipc_plus.claims.disagreement import RealSpace
-                key = ("real-space", _key(self.claim.input_distance), self.classes.enabled)
-                if key not in self._shared:
-                    self._shared[key] = RealSpace(self.program, self.claim.input_distance,
-                                                  argmax_formula=self.classes.enabled)
-                self._space = self._shared[key]
+                if self.claim.dd_over == "grid":
+                    self._space = self.claim.dd_space(det=self.det)
+                else:
+                    key = ("real-space", _key(self.claim.input_distance), self.classes.enabled)
+                    if key not in self._shared:
+                        self._shared[key] = self.claim.dd_space(argmax_formula=self.classes.enabled)
+                    self._space = self._shared[key]
             return self._space.dd(u, det_u, near=False)  # only the value and attainment are used
         finally:
             self.timings["dd"] += time.process_time() - start

@@ -17,9 +17,11 @@ from typing import Iterator, Mapping
 
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.disagreement import Disagreement, GridSpace, RealSpace
-from dipc_plus.claims.distances import INF, InputDistance, OutputDistance
+from dipc_plus.claims.distances import INF, InputDistance, LinfOutput, OutputDistance, ZeroOneOutput
 from dipc_plus.claims.formula import Formula
+from dipc_plus.claims.scope import box_text
 from dipc_plus.errors import UserError
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import freeze_env, show_env, show_value
 
@@ -81,11 +83,18 @@ class AccuracyClaim:
         return noise_free.run(self.program, u)
 
     # -- distance to disagreement -------------------------------------------------------------------
+    def dd_space(self, det=None, argmax_formula: bool = True) -> RealSpace | GridSpace:
+        """The space dd is taken over, as `dd_over` says: the claim's points, their det outputs from
+        `det` (default `det_at`; the checker passes its cached det), or the real input space
+        (`argmax_formula` as in `RealSpace`).  The one place the choice is made."""
+        if self.dd_over == "grid":
+            return GridSpace(self.points, self.det_at if det is None else det, self.input_distance)
+        return RealSpace(self.program, self.input_distance, argmax_formula=argmax_formula)
+
     def dd(self, u: Mapping, det_u: dict | None = None) -> Disagreement:
         det_u = self.det_at(u) if det_u is None else det_u
         if self._space is None:
-            self._space = (GridSpace(self.points, self.det_at, self.input_distance) if self.dd_over == "grid"
-                           else RealSpace(self.program, self.input_distance))
+            self._space = self.dd_space()
         return self._space.dd(u, det_u)
 
     # -- beta --------------------------------------------------------------------------------------------
@@ -140,8 +149,6 @@ class AccuracyClaim:
 
     def ball_probability(self, distribution, u: Mapping, det_u: Mapping, gamma):
         """P[P(u) in B(det(u), u, gamma)] from an exact `semantics.Distribution` at u."""
-        from dipc_plus.claims.distances import LinfOutput, ZeroOneOutput
-        from dipc_plus.exact.expoly import ExpFrac, ExpPoly
         if isinstance(self.output_distance, LinfOutput):
             return distribution.within(dict(det_u), gamma)
         if isinstance(self.output_distance, ZeroOneOutput):
@@ -169,6 +176,5 @@ class AccuracyClaim:
     def inputs_phrase(self) -> str:
         """'27 input(s)', or for a box claim 'every real input of the box q[1..3] each in [-1, 1]'."""
         if self.inputs_kind == "box":
-            from dipc_plus.claims.scope import box_text
             return f"every real input of the box {box_text(self.program, self.points.bounds)}"
         return f"{len(self.points)} input(s)"

@@ -12,16 +12,16 @@ from fractions import Fraction
 from typing import Mapping
 
 from dipc_plus.exact.convert import fmt_q
+from dipc_plus.claims.distances import value_gap
 from dipc_plus.semantics.values import freeze_env, values_equal
 
 ADJACENCIES = ("hamming", "one-position", "linf", "l1", "pairs")
-
-def coord_distance(a, b):
-    """|a - b| for numbers; 0 / inf for symbols and Booleans."""
-    if isinstance(a, bool) or isinstance(b, bool) or isinstance(a, str) or isinstance(b, str):
-        return Fraction(0) if (type(a) is type(b) and a == b) else None  # None = infinitely far
-    return abs(Fraction(a) - Fraction(b))
-
+_DESCRIPTIONS = {   # kind -> the relation in words, for every kind but "pairs"
+    "hamming": "Hamming distance 1 (one input position changes)",
+    "one-position": "one input position changes by at most {bound}",
+    "linf": "L-inf distance at most {bound}",
+    "l1": "L1 distance at most {bound}",
+}
 
 @dataclass
 class Adjacency:
@@ -48,8 +48,7 @@ class Adjacency:
             return True
         if self.kind == "hamming":
             return True
-        d = coord_distance(a, b)
-        return d is not None and d <= self.bound
+        return value_gap(a, b) <= self.bound
 
     def adjacent(self, u: Mapping, w: Mapping) -> bool:
         if self.kind == "pairs":
@@ -61,23 +60,15 @@ class Adjacency:
             return len(diff) == 1
         if self.kind == "one-position":
             return len(diff) == 1 and self.coordinate_ok(u[diff[0]], w[diff[0]])
-        ds = [coord_distance(u[k], w[k]) for k in diff]
-        if any(d is None for d in ds):
-            return False
+        ds = [value_gap(u[k], w[k]) for k in diff]   # INF for symbols or Booleans that differ
         if self.kind == "linf":
             return max(ds) <= self.bound
         return sum(ds) <= self.bound  # l1
 
     def describe(self) -> str:
-        if self.kind == "hamming":
-            return "Hamming distance 1 (one input position changes)"
-        if self.kind == "one-position":
-            return f"one input position changes by at most {fmt_q(self.bound)}"
-        if self.kind == "linf":
-            return f"L-inf distance at most {fmt_q(self.bound)}"
-        if self.kind == "l1":
-            return f"L1 distance at most {fmt_q(self.bound)}"
-        return f"{len(self.pairs)} explicit pair(s)"
+        if self.kind == "pairs":
+            return f"{len(self.pairs)} explicit pair(s)"
+        return _DESCRIPTIONS[self.kind].format(bound=fmt_q(self.bound))
 
 
 

@@ -35,7 +35,7 @@ from typing import Mapping
 
 from dipc_plus.claims.distances import INF, LinfInput
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.argmax import recognise
+from dipc_plus.semantics.argmax import plain_variable, recognise
 
 __all__ = ["ArgmaxRegions", "recognise_regions", "argmax_dd"]
 
@@ -53,19 +53,6 @@ class ArgmaxRegions:
         return self.labels[index - 1] if self.labels else index
 
 
-def _plain_input(mean, reals: set) -> str | None:
-    """The input name if the mean is exactly 1 * input + 0, else None."""
-    if not isinstance(mean, ir.Lin) or len(mean.terms) != 1:
-        return None
-    const = mean.const
-    if not isinstance(const, ir.Const) or isinstance(const.value, bool) or const.value != 0:
-        return None
-    coef, var = mean.terms[0]
-    if not isinstance(coef, ir.Const) or isinstance(coef.value, bool) or coef.value != 1:
-        return None
-    return var if var in reals else None
-
-
 def recognise_regions(program: ir.Program, distance) -> ArgmaxRegions | None:
     """The argmax det regions of `program` under `distance`, or None unless the whitelist holds."""
     if type(distance) is not LinfInput:
@@ -73,12 +60,10 @@ def recognise_regions(program: ir.Program, distance) -> ArgmaxRegions | None:
     shape = recognise(program, relabelled=True)
     if shape is None:
         return None
-    inputs = [(n, t) for n, t in program.inputs]
-    if any(not isinstance(t, ir.RealT) for _, t in inputs):
+    if any(not isinstance(t, ir.RealT) for _, t in program.inputs):
         return None
-    reals = {n for n, _ in inputs}
-    means = [_plain_input(mean, reals) for _kind, _rate, mean in shape.samples]
-    if any(m is None for m in means) or len(set(means)) != len(means) or set(means) != reals:
+    means = [plain_variable(mean) for _kind, _rate, mean in shape.samples]
+    if len(set(means)) != len(means) or set(means) != set(program.input_names()):  # a None is no input
         return None
     return ArgmaxRegions(tuple(means), shape.minimum, shape.labels if shape.relabelled else ())
 
@@ -91,21 +76,13 @@ def argmax_dd(regions: ArgmaxRegions, u: Mapping, tolerance=None):
     tie by the tolerance); otherwise None."""
     sign = -1 if regions.minimum else 1
     values = [sign * Fraction(u[n]) for n in regions.means]
-    best = 0
-    for k in range(1, len(values)):
-        if values[k] > values[best]:
-            best = k
+    best = max(range(len(values)), key=values.__getitem__)   # the first largest
     if len(values) == 1:
         return regions.label(best + 1), INF, False, None, None
-    gap, nearest = None, None
-    for k, x in enumerate(values):
-        if k == best:
-            continue
-        d = (values[best] - x) / 2
-        # the first k with the least gap: the closed half-spaces (k < best) come first, so one of
-        # them is chosen whenever one reaches the minimum
-        if gap is None or d < gap:
-            gap, nearest = d, k
+    # the first k with the least gap (the largest other value): the closed half-spaces (k < best)
+    # come first, so one of them is chosen whenever one reaches the minimum
+    nearest = max((k for k in range(len(values)) if k != best), key=values.__getitem__)
+    gap = (values[best] - values[nearest]) / 2
     attained = nearest < best
     middle = (values[best] + values[nearest]) / 2
     witness = dict(u)

@@ -46,11 +46,13 @@ class Box:
                                                            for n, b in bounds.items() if n in names)
         return found
 
-    def empty_over(self, names) -> bool:
-        """`is_empty(names)`, remembered."""
+    def is_empty(self, names) -> bool:
+        """Whether no value of `names` is within their bounds (or a constant constraint failed)."""
         found = self.__dict__.get("_empty")
         if found is None:
-            found = self._empty = self.is_empty(names)
+            found = self._empty = self.empty or any(
+                lo is not None and hi is not None and (lo[0] > hi[0] or (lo[0] == hi[0] and not (lo[1] and hi[1])))
+                for lo, hi in map(self.interval, names))
         return found
 
     def scaled(self, names, scale: int) -> list:
@@ -110,15 +112,6 @@ class Box:
         return ((lo is None or x > lo[0] or (x == lo[0] and lo[1]))
                 and (hi is None or x < hi[0] or (x == hi[0] and hi[1])))
 
-    def is_empty(self, names) -> bool:
-        if self.empty:
-            return True
-        for n in names:
-            lo, hi = self.interval(n)
-            if lo is not None and hi is not None:
-                if lo[0] > hi[0] or (lo[0] == hi[0] and not (lo[1] and hi[1])):
-                    return True
-        return False
 
 
 _ZERO = Fraction(0)
@@ -144,20 +137,16 @@ def _box_coordinates(point: list, bounds: list, limit) -> list | None:
 
 
 def pick(u_n: Fraction, lo, hi, value: Fraction) -> Fraction:
-    """A point of the interval within `value` of u_n (it exists: the box attains `value`)."""
-    (d, included), = _box_coordinates([u_n], [(None if lo is None else lo[0], lo is not None and lo[1],
-                                             None if hi is None else hi[0], hi is not None and hi[1])], None)
-    if d == 0 and included:
-        return u_n
-    if lo is not None and u_n <= lo[0]:
-        target, inward = lo[0], 1
-    else:
-        target, inward = hi[0], -1
-    if included:
+    """A point of the interval within `value` of u_n (it exists: the box attains `value`): u_n's
+    nearest point of the closure, moved inward from an open end by half the room left."""
+    target = clamp(u_n, lo, hi)
+    at_lo = lo is not None and target == lo[0]
+    end = lo if at_lo else hi if hi is not None and target == hi[0] else None
+    if end is None or end[1]:   # strictly inside, or on a closed end
         return target
-    room = value - d  # > 0 here, and the interval is not a point
+    room = value - abs(target - u_n)  # > 0 here, and the interval is not a point
     width = (hi[0] - lo[0]) if lo is not None and hi is not None else room
-    return target + inward * min(room, width) / 2
+    return target + (1 if at_lo else -1) * min(room, width) / 2
 
 
 def clamp(x: Fraction, lo, hi) -> Fraction:
@@ -208,7 +197,7 @@ def nearest_box(u: Mapping, units: list, at: dict, reals) -> tuple | None:
     point = scaled_integers(at.values(), scale)
     best = None  # (value, attained, fixed, box)
     for fixed, box in units:
-        if box.empty_over(reals):
+        if box.is_empty(reals):
             continue
         gap = max((value_gap(u[k], v) for k, v in fixed.items()), default=_ZERO)
         if gap == INF:

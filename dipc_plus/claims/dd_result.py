@@ -22,15 +22,14 @@ class Disagreement:
     attained  some input w with det(w) != det(u) has d(u, w) == value
     witness   such a w when attained; otherwise a point of the closure of the
               disagreement region at distance value (it may itself agree with u)
-    near      when not attained (and finite): an input that does disagree, at
-              distance `near_distance` <= value + tolerance
+    near      when not attained (and finite): an input that does disagree, within
+              value + tolerance of u
     output    det(witness) (attained) or det(near)
     """
     value: object
     attained: bool
     witness: dict | None = None
     near: dict | None = None
-    near_distance: object = None
     output: dict | None = None
 
     def __str__(self) -> str:

@@ -28,6 +28,7 @@ The result type and the grid are re-exported here: a claim picks its space
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 from typing import Mapping
 
@@ -70,9 +71,7 @@ class RealSpace:
             if not isinstance(t, (ir.DomT, ir.BoolT)):
                 raise UserError(f"input '{n}' of type {t} cannot be enumerated for the distance to disagreement",
                                 hint="use dd_over = \"grid\"")
-        count = 1
-        for _, t in self.finite:
-            count *= len(domain_values(t))
+        count = math.prod(len(domain_values(t)) for _, t in self.finite)
         if count > MAX_FINITE_ASSIGNMENTS:
             raise ResourceLimit(f"{count} assignments of the finite inputs are too many to enumerate",
                                 hint="use dd_over = \"grid\"")
@@ -113,8 +112,7 @@ class RealSpace:
 
     # -- the distance from u to one region -------------------------------------------------
     def _finite_gap(self, u, fixed):
-        if isinstance(self.distance, ZeroOneInput):
-            return Fraction(0) if all(values_equal(u[k], v) for k, v in fixed.items()) else Fraction(1)
+        """The L-inf distance from u to the region's finite inputs."""
         return max((value_gap(u[k], v) for k, v in fixed.items()), default=Fraction(0))
 
     def _above(self, u) -> tuple[list, Fraction | None]:
@@ -126,36 +124,22 @@ class RealSpace:
         return [n for n in self.reals if n in self.distance.reals and Fraction(u[n]) >= T], T
 
     def _units(self, u, det_u):
-        """(fixed finite inputs, constraints) whose distance from u is plain L-inf (or zero-one).
+        """(fixed finite inputs, constraints) whose distance from u is plain L-inf.
 
         For the NumericSparse distance every region is split by how each real
         input that is >= T at u is kept at finite distance: moved below T, or
         left exactly where it is.
         """
-        above, T = self._above(u)
-        splits = finite_splits(above, T, u) if above else [[]]
+        splits = finite_splits(*self._above(u), u)   # [[]] when nothing is above T
         for fixed, region in self.regions(det_u):
             for extra in splits:
                 yield fixed, region + extra
-
-    def _lower_bound(self, u, fixed, region):
-        """A cheap lower bound on the distance from u to the region: the farthest single
-        constraint (L-inf distance to a half-space is its violation over the 1-norm)."""
-        if isinstance(self.distance, ZeroOneInput):
-            return Fraction(0)
-        return constraint_bound(u, region, self._finite_gap(u, fixed))
 
     def _region_distance(self, u, fixed, region):
         """(value, attained, point, interior point) of the distance from u to one unit."""
         gap = self._finite_gap(u, fixed)
         if gap == INF:
             return INF, False, None, None
-        if isinstance(self.distance, ZeroOneInput):
-            inner = lp.interior_point(region, list(self.reals))
-            if inner is None:
-                return INF, False, None, None
-            w = {n: inner.get(n, Fraction(0)) for n in self.reals}
-            return Fraction(1), True, w, w
         value, attained, point, inner = linf_to_region(u, region, self.reals)
         if value == INF or gap <= value:
             return value, attained, point, inner
@@ -168,10 +152,11 @@ class RealSpace:
         finding a disagreeing input near an infimum that is not attained (a run of det each;
         the accuracy checker needs only the value)."""
         det_u = noise_free.run(self.program, u) if det_u is None else det_u
-        fast = self.box_dd(u, det_u, near)
-        if fast is None:
-            fast = self.argmax_dd(u, det_u, near)
-        return fast if fast is not None else self.lp_dd(u, det_u, near)
+        for route in (self.box_dd, self.argmax_dd):
+            found = route(u, det_u, near)
+            if found is not None:
+                return found
+        return self.lp_dd(u, det_u, near)
 
     def argmax_dd(self, u: Mapping, det_u: Mapping, near: bool = True) -> Disagreement | None:
         """dd(u) in closed form for a recognised argmax of noisy reads (`claims.argmax_dd`; same
@@ -185,13 +170,14 @@ class RealSpace:
         (name, det_index), = det_u.items()
         if det_index != index:
             raise AssertionError(f"argmax det {index} differs from the noise-free program's {det_index} at {dict(u)}")
-        if value == INF:
-            return Disagreement(INF, False)
         return self._checked(u, det_u, Disagreement(value, attained, witness), close, "argmax dd")
 
     def lp_dd(self, u: Mapping, det_u: Mapping, near: bool = True) -> Disagreement:
-        """dd(u) by one exact LP per region (any affine regions)."""
-        units = [(self._lower_bound(u, fixed, region), k, fixed, region)
+        """dd(u) by one exact LP per region (any affine regions), nearest regions first."""
+        if isinstance(self.distance, ZeroOneInput):
+            return self._zero_one_dd(u, det_u)
+        # a cheap lower bound per region: its farthest single constraint (`lp_dd.constraint_bound`)
+        units = [(constraint_bound(u, region, self._finite_gap(u, fixed)), k, fixed, region)
                  for k, (fixed, region) in enumerate(self._units(u, det_u))]
         units.sort(key=lambda t: (t[0], t[1]))
         best = Disagreement(INF, False)
@@ -206,50 +192,40 @@ class RealSpace:
                 full = None if point is None else {**fixed, **point}
                 best = Disagreement(value, attained, full)
                 best_inner = None if inner is None else {**fixed, **inner}
-        if best.value == INF:
-            return best
         return self._checked(u, det_u, best, self._approach(u, best, best_inner) if near else None, "dd")
 
+    def _zero_one_dd(self, u: Mapping, det_u: Mapping) -> Disagreement:
+        """Under the zero-one distance every region with a point is at distance 1 (u is in none), so
+        dd(u) is 1, witnessed by an interior point of the first such region."""
+        for fixed, region in self.regions(det_u):
+            inner = lp.interior_point(region, list(self.reals))
+            if inner is not None:
+                witness = {**fixed, **{n: inner.get(n, Fraction(0)) for n in self.reals}}
+                return self._checked(u, det_u, Disagreement(Fraction(1), True, witness), None, "dd")
+        return Disagreement(INF, False)
+
     # -- closed form for box regions ----------------------------------------------------------
-    def _region_boxes(self, det_u: Mapping):
-        """[(fixed, box)] for the regions where det differs from det_u, or None if one is no box
-        (cached per det output: every input with the same det(u) has the same regions)."""
-        key = output_key(det_u)
-        if key not in self._boxes:
-            self._boxes[key] = boxes_of(self.regions(det_u))
-        return self._boxes[key]
-
-    def _box_units(self, u: Mapping, det_u: Mapping):
-        """The boxes to measure from u, split for the NumericSparse distance as `_units` splits regions."""
-        boxes = self._region_boxes(det_u)
-        if boxes is None:
-            return None
-        above, T = self._above(u)
-        return split_boxes(boxes, above, T, u)
-
     def box_dd(self, u: Mapping, det_u: Mapping, near: bool = True) -> Disagreement | None:
         """dd(u) in closed form (same value and attainment as `lp_dd`), or None when some region
-        is not a box or the distance is neither L-inf nor NumericSparse."""
+        is not a box or the distance is neither L-inf nor NumericSparse.  The witness is the
+        attaining point, or the closure point and (with `near`) a point of the box within the
+        tolerance; `_checked` runs det on them."""
         if not isinstance(self.distance, (LinfInput, NumericSparseInput)):
             return None
-        units = self._box_units(u, det_u)
-        if units is None:
+        key = output_key(det_u)   # every input with the same det(u) has the same regions
+        if key not in self._boxes:
+            self._boxes[key] = boxes_of(self.regions(det_u))
+        if self._boxes[key] is None:
             return None
         at = {n: Fraction(u[n]) for n in self.reals}
-        best = nearest_box(u, units, at, self.reals)
+        reals = self.reals
+        # the boxes split for the NumericSparse distance as `_units` splits regions
+        best = nearest_box(u, split_boxes(self._boxes[key], *self._above(u), u), at, reals)
         if best is None:
             return Disagreement(INF, False)
-        return self._box_witness(u, det_u, best, at, near)
-
-    def _box_witness(self, u: Mapping, det_u: Mapping, best: tuple, at: dict, near: bool) -> Disagreement:
-        """The disagreement of the nearest box with its witness, each re-checked on the noise-free
-        program: the attaining point, or the closure point and (with `near`) a point within the
-        tolerance."""
         value, attained, fixed, box = best
-        reals = self.reals
         point = point_within(at, box, reals, value) if attained else closure_point(at, box, reals)
         witness = {**{k: u[k] for k in u}, **fixed, **point}
-        # near an infimum: a disagreeing input of the box within the tolerance of it, in closed form
         close = {**witness, **point_within(at, box, reals, value + self.tolerance)} if near and not attained else None
         return self._checked(u, det_u, Disagreement(value, attained, witness), close, "box dd")
 
@@ -259,6 +235,8 @@ class RealSpace:
         """`result` after running det on what a route found: the attaining witness must disagree
         with u; otherwise `close` (when given) must disagree and lie within the tolerance of the
         infimum, and becomes the near point.  Every route's answer passes here."""
+        if result.value == INF:
+            return Disagreement(INF, False)
         if result.attained:
             result.output = noise_free.run(self.program, result.witness)
             if outputs_equal(result.output, det_u):
@@ -268,7 +246,7 @@ class RealSpace:
             out = noise_free.run(self.program, close)
             if not dist <= result.value + self.tolerance or outputs_equal(out, det_u):
                 raise AssertionError(f"{route} near point {close} does not disagree with {dict(u)} within tolerance")
-            result.near, result.near_distance, result.output = close, dist, out
+            result.near, result.output = close, out
         return result
 
     def _approach(self, u, best: Disagreement, inner: dict | None) -> dict | None:

@@ -26,25 +26,20 @@ Output distances (`OUTPUT_DISTANCES`):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 from fractions import Fraction
-from typing import Mapping
+from typing import ClassVar, Mapping
 
 from dipc_plus.semantics import ir
-from dipc_plus.errors import UserError
 from dipc_plus.semantics.argmax import recognise as recognise_argmax
-from dipc_plus.semantics.evaluate import expmech_scores, values_equal
+from dipc_plus.semantics.evaluate import domain_values, expmech_scores
+from dipc_plus.semantics.values import is_number, values_equal
 
 INF = float("inf")
 
 
-def _is_number(v) -> bool:
-    return isinstance(v, (int, Fraction)) and not isinstance(v, bool)
-
-
 def value_gap(a, b):
     """|a - b| for numbers; 0/inf for equal/different symbols and Booleans."""
-    if _is_number(a) and _is_number(b):
+    if is_number(a) and is_number(b):
         return abs(Fraction(a) - Fraction(b))
     return Fraction(0) if values_equal(a, b) else INF
 
@@ -162,7 +157,6 @@ class ScoreOutput(OutputDistance):
 
     def scores(self, u) -> dict:
         typ = self.program.variables[self.output]
-        from dipc_plus.semantics.evaluate import domain_values
         return {v: s for v, s in expmech_scores(self.sample.dist, domain_values(typ), u, self.program,
                                                 self.sample.pos)}
 
@@ -182,15 +176,10 @@ def numeric_outputs(program: ir.Program) -> tuple:
 
 
 def make_output_distance(kind: str, program: ir.Program, *, scores: str | None = None,
-                         output: str | None = None, fail=None) -> OutputDistance:
-    """Build an output distance for `program`; `fail(message, hint)` raises the caller's UserError."""
-    if fail is None:
-        def fail(message, hint=None):
-            raise UserError(message, hint=hint)
-    build = _OUTPUT_BUILDERS.get(kind)
-    if build is None:
-        fail(f"unknown output distance '{kind}'", "choose one of " + ", ".join(OUTPUT_DISTANCES))
-    return build(program, scores, output, fail)
+                         output: str | None = None, fail) -> OutputDistance:
+    """Build the output distance `kind` (one of OUTPUT_DISTANCES: the reader has checked the name)
+    for `program`; `fail(message, hint)` raises the caller's located UserError."""
+    return _OUTPUT_BUILDERS[kind](program, scores, output, fail)
 
 
 def _noisy_max_distance(program: ir.Program, scores, output, fail) -> NoisyMaxOutput:
@@ -261,16 +250,11 @@ _OUTPUT_BUILDERS = {
 
 
 def _reads_only(expr, names: set) -> bool:
+    """Whether the expression reads only `names` (and constants) through plain operations."""
     if isinstance(expr, ir.Var):
         return expr.name in names
     if isinstance(expr, ir.Const):
         return True
-    if isinstance(expr, ir.Unary):
-        return _reads_only(expr.arg, names)
-    if isinstance(expr, ir.Binary):
-        return _reads_only(expr.left, names) and _reads_only(expr.right, names)
-    if isinstance(expr, ir.Cond):
-        return all(_reads_only(e, names) for e in (expr.cond, expr.then, expr.other))
-    if isinstance(expr, ir.Call):
-        return all(_reads_only(a, names) for a in expr.args)
+    if isinstance(expr, (ir.Unary, ir.Binary, ir.Cond, ir.Call)):
+        return all(_reads_only(e, names) for e in ir.children(expr))
     return False

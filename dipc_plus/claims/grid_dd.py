@@ -10,6 +10,7 @@ from typing import Callable, Mapping
 
 from dipc_plus.execution.lazy import lazy_import
 from dipc_plus.exact.convert import common_denominator, scaled_integers
+from dipc_plus.semantics.values import is_number
 
 np = lazy_import("numpy")
 
@@ -56,52 +57,39 @@ class GridSpace:
         dtype = np.int64 if biggest < 2 ** 61 else object
         return np.array(ints, dtype=dtype), scale
 
-    def _scaled(self, u: Mapping, scale: int):
-        """u's values times `scale` as integers, or None when one is no rational or not on the grid's scale."""
-        row = _rationals(u, self.names)
-        return None if row is None else scaled_integers(row, scale)
-
     # -- the distance to disagreement ---------------------------------------------------------
-    def dd(self, u: Mapping, det_u: dict | None = None) -> Disagreement:
+    def dd(self, u: Mapping, det_u: dict | None = None, near: bool = True) -> Disagreement:
+        """The nearest disagreeing grid point (always attained: `near`, as in `RealSpace.dd`, has
+        nothing to find here)."""
         det_u = self._det_fn(u) if det_u is None else det_u
-        key = output_key(det_u)
-        group = self._keys.get(key, -1)
-        other = np.nonzero(self.groups != group)[0]
-        if len(other) == 0:
+        other = np.nonzero(self.groups != self._keys.get(output_key(det_u), -1))[0]
+        found = self._fast(u, other) if len(other) else (INF, None)
+        if found is None:   # the distance's own `between`, point by point
+            disagreeing = [i for i in other if not outputs_equal(self.dets[i], det_u)]  # not another key form
+            i = min(disagreeing, key=lambda i: self.distance.between(u, self.points[i]), default=None)  # first nearest
+            found = (INF, None) if i is None else (self.distance.between(u, self.points[i]), i)
+        value, i = found
+        if value == INF:
             return Disagreement(INF, False)
-        fast = self._fast(u, other)
-        if fast is not None:
-            return fast
-        best = None
-        for i in other:
-            w = self.points[i]
-            if outputs_equal(self.dets[i], det_u):  # same output, different key form
-                continue
-            d = self.distance.between(u, w)
-            if best is None or d < best[0]:
-                best = (d, i)
-                if d == 0:
-                    break
-        if best is None or best[0] == INF:
-            return Disagreement(INF, False)
-        return Disagreement(best[0], True, dict(self.points[best[1]]), output=self.dets[best[1]])
+        return Disagreement(value, True, dict(self.points[i]), output=self.dets[i])
 
-    def _fast(self, u: Mapping, other: np.ndarray) -> Disagreement | None:
+    def _fast(self, u: Mapping, other: np.ndarray) -> tuple | None:
+        """(dd, index of the nearest point) by the exact integer matrix, or None where it does not apply."""
         if self._matrix is None or list(u) != self.names:
             return None
         M, scale = self._matrix
-        row = self._scaled(u, scale)
-        if row is None:
+        row = _rationals(u, self.names)
+        ints = None if row is None else scaled_integers(row, scale)   # None: u is off the grid's scale
+        if ints is None:
             return None
-        x = np.array(row, dtype=M.dtype)
+        x = np.array(ints, dtype=M.dtype)
         sub = M[other]
         diff = sub - x
+        infinite = np.zeros(len(other), dtype=bool)
         if isinstance(self.distance, ZeroOneInput):
             dist = (diff != 0).any(axis=1).astype(np.int64) * scale
-            infinite = np.zeros(len(other), dtype=bool)
         else:
             dist = np.abs(diff).max(axis=1) if diff.shape[1] else np.zeros(len(other), dtype=M.dtype)
-            infinite = np.zeros(len(other), dtype=bool)
             if isinstance(self.distance, NumericSparseInput):
                 t = self.distance.threshold * scale
                 if t.denominator != 1:
@@ -112,15 +100,13 @@ class GridSpace:
                         infinite |= (sub[:, j] >= t) & (sub[:, j] != x[j])
         finite = np.nonzero(~infinite)[0]
         if len(finite) == 0:
-            return Disagreement(INF, False)
+            return INF, None
         k = finite[int(np.argmin(dist[finite]))]  # first minimum, in grid order
-        i = int(other[k])
-        value = Fraction(int(dist[k]), scale)
-        return Disagreement(value, True, dict(self.points[i]), output=self.dets[i])
+        return Fraction(int(dist[k]), scale), int(other[k])
 
 
 def _rationals(env: Mapping, names: list) -> list | None:
     """The values of `names` in `env` as Fractions, or None when one is a Boolean or no number."""
-    if any(isinstance(env[n], bool) or not isinstance(env[n], (int, Fraction)) for n in names):
+    if not all(is_number(env[n]) for n in names):
         return None
     return [Fraction(env[n]) for n in names]

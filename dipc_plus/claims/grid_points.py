@@ -46,13 +46,17 @@ class GridPoints(Sequence):
             raise IndexError("grid point index out of range")
         return self._point(self.start + index)
 
-    def _point(self, k: int) -> dict:
-        values = []
+    def _digits(self, k: int) -> list:
+        """The index of each input's value at point k of the product order."""
+        digits = []
         for name in reversed(self.names):
-            options = self.ranges[name]
-            k, digit = divmod(k, len(options))
-            values.append(options[digit])
-        return dict(zip(self.names, reversed(values)))
+            k, digit = divmod(k, len(self.ranges[name]))
+            digits.append(digit)
+        digits.reverse()
+        return digits
+
+    def _point(self, k: int) -> dict:
+        return {n: self.ranges[n][d] for n, d in zip(self.names, self._digits(k))}
 
     def __iter__(self):
         names = self.names
@@ -65,11 +69,7 @@ class GridPoints(Sequence):
         # a part: an odometer from its own first point (skipping the points before it made
         # one-input tasks quadratic)
         options = [self.ranges[n] for n in names]
-        digits, k = [], self.start
-        for values in reversed(options):
-            k, d = divmod(k, len(values))
-            digits.append(d)
-        digits.reverse()
+        digits = self._digits(self.start)
         current = [values[d] for values, d in zip(options, digits)]
         last = len(names) - 1
         for _ in range(self.stop - self.start):

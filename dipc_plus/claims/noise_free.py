@@ -82,11 +82,7 @@ class NoiseFree(Domain):
             return
         if isinstance(d, ir.ExpMech):
             scores = expmech_scores(d, domain_values(self.program.variables[s.target]), st.env, self.program, s.pos)
-            best = scores[0]
-            for cand in scores[1:]:
-                if cand[1] > best[1]:
-                    best = cand
-            st.env[s.target] = best[0]
+            st.env[s.target] = max(scores, key=lambda cand: cand[1])[0]   # the first best candidate
             return
         if isinstance(d, ir.Choose):
             raise UserError.at(s.pos, f"the noise-free program is not defined: '{s.target}' is drawn from the "

@@ -18,7 +18,7 @@ from dipc_plus.claims.claim_file import ClaimReader, load_claim, note_of, read_i
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.adjacency import ADJACENCIES, Adjacency
-from dipc_plus.semantics.values import freeze_env
+from dipc_plus.semantics.values import distinct, freeze_env
 from dipc_plus.claims.privacy_fields import MissingEvents, read_budget, read_delta, read_eps, read_events
 from dipc_plus.claims.privacy_types import DPClaim
 from dipc_plus.semantics import ir
@@ -88,7 +88,7 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: f
                           hint="remove [privacy.inputs]")
         pairs = _read_pairs(r, raw.get("pairs"), program)
         adjacency.set_pairs(pairs)
-        points_given, grid, inputs_kind = _distinct([x for pair in pairs for x in pair]), None, "pairs"
+        points_given, grid, inputs_kind = distinct([x for pair in pairs for x in pair]), None, "pairs"
     else:
         if "pairs" in raw:
             raise r.error("privacy.pairs", "pairs are only read with adjacency = \"pairs\"",
@@ -138,16 +138,8 @@ def read_points(r: ClaimReader, spec, program: ir.Program, key: str) -> tuple[li
     if kind == "box":
         return read_box(r, given, program, f"{key}.box", BOX_HINT), None, "box"
     if kind == "list":
-        return _distinct(given), None, "list"
+        return distinct(given), None, "list"
     return None, given, "grid"
-
-
-def _distinct(points) -> list:
-    """The points with repeats dropped, in order of first appearance."""
-    seen: dict = {}
-    for u in points:
-        seen.setdefault(freeze_env(u), u)
-    return list(seen.values())
 
 
 def _read_pairs(r: ClaimReader, rows, program: ir.Program) -> list:

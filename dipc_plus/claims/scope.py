@@ -22,28 +22,23 @@ from typing import Mapping
 from dipc_plus.exact.convert import fmt_q, json_q
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
+from dipc_plus.semantics.values import is_number, show_env, show_value
 
 MAX_SHOWN = 6
-
-
-def _q(x) -> str:
-    if isinstance(x, bool):
-        return "true" if x else "false"
-    return fmt_q(x) if isinstance(x, (int, Fraction)) else str(x)
 
 
 def values_text(values: list) -> str:
     """'{0, 1}', '{-1, -1/2, ..., 1} (step 1/2)', '{bot, top}'."""
     vals = list(values)
-    nums = all(isinstance(v, (int, Fraction)) and not isinstance(v, bool) for v in vals)
+    nums = all(is_number(v) for v in vals)
     if nums and len(vals) >= 4:
         xs = sorted(Fraction(v) for v in vals)
         step = xs[1] - xs[0]
         if step > 0 and all(b - a == step for a, b in zip(xs, xs[1:])):
-            return f"{{{_q(xs[0])}, {_q(xs[1])}, ..., {_q(xs[-1])}}} (step {_q(step)})"
+            return f"{{{show_value(xs[0])}, {show_value(xs[1])}, ..., {show_value(xs[-1])}}} (step {show_value(step)})"
     if len(vals) > 2 * MAX_SHOWN:
-        return "{" + ", ".join(_q(v) for v in vals[:MAX_SHOWN]) + f", ... ({len(vals)} values)}}"
-    return "{" + ", ".join(_q(v) for v in vals) + "}"
+        return "{" + ", ".join(show_value(v) for v in vals[:MAX_SHOWN]) + f", ... ({len(vals)} values)}}"
+    return "{" + ", ".join(show_value(v) for v in vals) + "}"
 
 
 def _same_values(a: list, b: list) -> bool:
@@ -135,6 +130,16 @@ def is_whole_domain(program: ir.Program, grid: Mapping) -> bool:
     return True
 
 
+# inputs kind -> (how a verdict names them, what it leaves out unless complete); a Pufferfish
+# claim's priors are "complete" (every scenario) and still leave other priors out
+_INPUT_WORDS = {
+    "grid": ("the grid {}", "inputs off the grid"),
+    "box": ("the box {}", "inputs outside the box"),
+    "list": ("the listed inputs ({})", "inputs not listed"),
+    "priors": ("the claim's scenario priors ({})", "other priors than the claim's scenarios"),
+}
+
+
 @dataclass
 class Scope:
     """What one verdict covers (see the module doc)."""
@@ -157,19 +162,16 @@ class Scope:
     def event_limited(self) -> bool:
         return bool(self.events)
 
+    def _words(self) -> tuple:
+        return _INPUT_WORDS.get(self.inputs, _INPUT_WORDS["list"])
+
     def inputs_phrase(self) -> str:
-        if self.inputs == "priors":
-            return f"the claim's scenario priors ({self.inputs_detail})"
-        if self.inputs == "domain" or self.complete:
+        if self.inputs != "priors" and (self.inputs == "domain" or self.complete):
             return f"every input ({self.inputs_detail})"
-        if self.inputs == "grid":
-            return f"the grid {self.inputs_detail}"
-        if self.inputs == "box":
-            return f"the box {self.inputs_detail}"
-        return f"the listed inputs ({self.inputs_detail})"
+        return self._words()[0].format(self.inputs_detail)
 
     def params_phrase(self) -> str:
-        return ", ".join(f"{k} = {_q(v)}" for k, v in self.params.items())
+        return ", ".join(f"{k} = {show_value(v)}" for k, v in self.params.items())
 
     def events_phrase(self) -> str:
         groups: dict = {}
@@ -192,11 +194,8 @@ class Scope:
 
     def not_covered(self) -> list[str]:
         out = []
-        if self.inputs == "priors":
-            out.append("other priors than the claim's scenarios")
-        elif not self.complete:
-            out.append("inputs off the grid" if self.inputs == "grid" else
-                       "inputs outside the box" if self.inputs == "box" else "inputs not listed")
+        if self.inputs == "priors" or not self.complete:
+            out.append(self._words()[1])
         if self.params:
             names = list(self.params)
             out.append("other values of " + (names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"))
@@ -230,6 +229,7 @@ class Scope:
 def inputs_scope(program: ir.Program, *, grid: Mapping | None = None, points: list | None = None,
                  kind: str = "grid", eps: str = "", events: Mapping | None = None) -> Scope:
     """The scope of a verdict over a grid (or the whole finite domain) or a list of inputs."""
+    named = {k: [str(e) for e in v] for k, v in (events or {}).items()}
     if grid is None and points is not None:
         found = grid_of_points(points) if kind != "list" else None
         if found is not None and len(points) > 1:
@@ -237,12 +237,11 @@ def inputs_scope(program: ir.Program, *, grid: Mapping | None = None, points: li
     if grid is not None:
         complete = is_whole_domain(program, grid)
         return Scope("domain" if complete else "grid", grid_text(program, grid), dict(program.params), eps,
-                     complete, {k: [str(e) for e in v] for k, v in (events or {}).items()})
+                     complete, named)
     pts = points or []
-    shown = "; ".join("{" + ", ".join(f"{k}={_q(v)}" for k, v in u.items()) + "}" for u in pts[:3])
+    shown = "; ".join(show_env(u) for u in pts[:3])
     detail = f"{len(pts)} input(s): {shown}" + (", ..." if len(pts) > 3 else "")
-    return Scope("list", detail, dict(program.params), eps, False,
-                 {k: [str(e) for e in v] for k, v in (events or {}).items()})
+    return Scope("list", detail, dict(program.params), eps, False, named)
 
 
 def box_scope(program: ir.Program, bounds: Mapping, eps: str = "") -> Scope:

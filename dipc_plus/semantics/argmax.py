@@ -105,8 +105,8 @@ def _is_number(c) -> bool:
             and isinstance(c.value, (int, Fraction)))
 
 
-def _var_of(lin) -> str | None:
-    """v if `lin` is exactly the real variable v (coefficient 1, constant 0)."""
+def plain_variable(lin) -> str | None:
+    """v if `lin` is exactly the real variable v (coefficient 1, constant 0): a plain read."""
     if (isinstance(lin, ir.Lin) and lin.kind == "real" and len(lin.terms) == 1
             and _is_number(lin.const) and lin.const.value == 0):
         coef, var = lin.terms[0]
@@ -200,7 +200,7 @@ def _builtin(program: ir.Program, out: str, body: tuple) -> ArgmaxShape | None:
                 c = c.then[0] if c.then else None
             if isinstance(c, ir.Compare):
                 lins.append(c.lhs)
-        order = [_var_of(x) for x in lins]
+        order = [plain_variable(x) for x in lins]
         if any(v is None for v in order) or len(set(order)) != len(order):
             return None
         if set(order) != set(samples) or b in samples or out in samples:

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Callable, Mapping
 
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.values import plain_number, show_value, values_equal
+from dipc_plus.semantics.values import is_number, plain_number, show_value, values_equal
 from dipc_plus.errors import UserError
 
 BUILTINS = ("EQ", "min", "max", "abs", "argmax", "argmin", "count")
@@ -31,10 +31,6 @@ COMPARISON = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": opera
 
 
 # --------------------------------------------------------------------------- values
-
-
-def _is_number(value) -> bool:
-    return isinstance(value, (int, Fraction)) and not isinstance(value, bool)
 
 
 
@@ -66,11 +62,11 @@ def fit(value, typ: ir.Type, pos: ir.Pos | None, what: str):
                            hint=f"its values are {_listing(typ.values)}; guard the assignment with an 'if' "
                                 "or widen the declared domain")
     if isinstance(typ, ir.RatT):
-        if _is_number(value):
+        if is_number(value):
             return Fraction(value)
         raise UserError.at(pos or ir.NOWHERE, f"{what} should be a number, not {show_value(value)}")
     if isinstance(typ, ir.IntT):
-        if _is_number(value) and Fraction(value).denominator == 1:
+        if is_number(value) and Fraction(value).denominator == 1:
             return int(value)
         raise UserError.at(pos or ir.NOWHERE, f"{what} should be an integer, not {show_value(value)}")
     if isinstance(typ, ir.RealT):
@@ -145,7 +141,7 @@ class _Eval:
         raise TypeError(f"not an expression: {expr!r}")
 
     def number(self, value, op: str):
-        if not _is_number(value):
+        if not is_number(value):
             self.fail(f"'{op}' needs numbers, not {show_value(value)}")
         return value
 
@@ -264,11 +260,11 @@ def lin_value_parts(lin: ir.Lin, env: Mapping[str, object], program: ir.Program,
     ev = _Eval(env, program, where)
     for coef_expr, var in lin.terms:
         value = ev.run(coef_expr)
-        if not _is_number(value):
+        if not is_number(value):
             raise UserError.at(where, f"the coefficient of '{var}' is {show_value(value)}, not a number")
         coefs[var] = coefs.get(var, Fraction(0)) + Fraction(value)
     const = ev.run(lin.const)
-    if not _is_number(const):
+    if not is_number(const):
         raise UserError.at(where, f"the constant of a linear expression is {show_value(const)}, not a number")
     const = Fraction(const)
     if lin.kind == "int":
@@ -306,7 +302,7 @@ def eval_weight(expr: ir.Expr, env: Mapping[str, object], program: ir.Program, r
     def walk(e):
         if not uses_eps(e):
             value = eval_expr(e, env, program, where)
-            if not _is_number(value):
+            if not is_number(value):
                 raise UserError.at(where, f"a weight is {show_value(value)}, not a number")
             return convert(Fraction(value))
         kind = type(e)
@@ -378,7 +374,7 @@ def expmech_scores(dist: ir.ExpMech, candidates, env: Mapping[str, object], prog
     result = []
     for v in candidates:
         score = call_function(function, args + [v], program, where)
-        if not _is_number(score):
+        if not is_number(score):
             raise UserError.at(where, f"the score function '{dist.fn}' returned {show_value(score)}, not a number")
         result.append((v, Fraction(score)))
     return result

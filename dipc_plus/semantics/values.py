@@ -18,6 +18,11 @@ def values_equal(a, b) -> bool:
     return a == b
 
 
+def is_number(value) -> bool:
+    """An int or Fraction that is no Boolean: what a program's numbers are at run time."""
+    return isinstance(value, (int, Fraction)) and not isinstance(value, bool)
+
+
 def plain_number(value):
     """An integral Fraction becomes an int, so DOM values compare and print alike.
 
@@ -57,6 +62,15 @@ def freeze_value(v):
 def freeze_env(env: Mapping) -> tuple:
     """A hashable form of a variable environment (sorted by name)."""
     return tuple(sorted((k, freeze_value(v)) for k, v in env.items()))
+
+
+def distinct(items, key=freeze_env) -> list:
+    """The items in order, each once by `key` (default: an environment by value): repeated grid
+    values, symmetric inputs and the two sides of listed pairs give repeats."""
+    seen: dict = {}
+    for x in items:
+        seen.setdefault(key(x), x)
+    return list(seen.values())
 
 
 def show_value(v, list_sep: str = ",") -> str:

@@ -13,8 +13,10 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from dipc_plus.claims.adjacency import Adjacency, coord_distance
-from dipc_plus.semantics.values import freeze_env, freeze_value, value_key, values_equal
+from dipc_plus.claims.adjacency import Adjacency
+from dipc_plus.claims.distances import value_gap
+from dipc_plus.claims.grid_points import GridPoints
+from dipc_plus.semantics.values import distinct, freeze_env, freeze_value, value_key, values_equal
 from dipc_plus.privacy.output_tables import CHAIN_THRESHOLD, ZERO, TableSource
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
@@ -121,18 +123,9 @@ def plan(claim, structure: bool | None = True, *, max_states: int = DEFAULT_MAX_
 def _component_unit(claim, k: int, c, structure: bool, max_states: int) -> Unit:
     """The unit of the k-th independent component `c`: its inputs' part of the claim's grid."""
     grid = {n: claim.grid[n] for n in c.inputs}
-    pts = _distinct(dict(zip(c.inputs, combo)) for combo in itertools.product(*(grid[n] for n in c.inputs)))
+    pts = distinct(GridPoints(grid))
     src = TableSource(c.program, claim.events, use_chain=structure, expected=len(pts), max_states=max_states)
     return Unit(f"component {k + 1} ({', '.join(c.outputs)})", c.program, c.inputs, pts, grid, src)
-
-
-def _distinct(items: Iterable, key=freeze_env) -> list:
-    """The inputs (or pairs) in order, each once by value: repeated grid values and symmetric
-    inputs give repeats."""
-    seen: dict = {}
-    for x in items:
-        seen.setdefault(key(x), x)
-    return list(seen.values())
 
 
 def _same_list(a, b) -> bool:
@@ -146,8 +139,7 @@ def canonical_points(unit: Unit) -> list:
     """Inputs up to the symmetry (all inputs without one)."""
     if not unit.runs:
         if unit.grid is not None:
-            names = list(unit.inputs)
-            return [dict(zip(names, c)) for c in itertools.product(*(unit.grid[n] for n in names))]
+            return list(GridPoints({n: unit.grid[n] for n in unit.inputs}))
         return unit.get_points()
     if unit.grid is not None and unit.symmetric_grid:
         in_run = {x for run in unit.runs for x in run.inputs}
@@ -160,7 +152,7 @@ def canonical_points(unit: Unit) -> list:
             parts.append([{n: v} for v in unit.grid[n]])
         merged = ({x: v for part in combo for x, v in part.items()} for combo in itertools.product(*parts))
         return [{n: env[n] for n in unit.inputs} for env in merged]
-    return _distinct(unit.canon(u) for u in unit.get_points())
+    return distinct(unit.canon(u) for u in unit.get_points())
 
 
 def unit_pairs(unit: Unit, adjacency: Adjacency, claim_pairs=None) -> list:
@@ -178,7 +170,7 @@ def unit_pairs(unit: Unit, adjacency: Adjacency, claim_pairs=None) -> list:
     else:
         pts = unit.get_points()
         found = ((u, w) for u in pts for w in pts if adjacency.adjacent(u, w))
-    return _distinct((unit.canon_pair(u, w) for u, w in found), key=lambda pair: tuple(map(freeze_env, pair)))
+    return distinct((unit.canon_pair(u, w) for u, w in found), key=lambda pair: tuple(map(freeze_env, pair)))
 
 
 def _grid_neighbours(u: dict, names: list, grid: dict, adjacency: Adjacency) -> Iterable[dict]:
@@ -195,8 +187,8 @@ def _grid_neighbours(u: dict, names: list, grid: dict, adjacency: Adjacency) -> 
     for n in names:
         opts = []
         for b in grid[n]:
-            d = coord_distance(u[n], b)
-            if d is not None and d <= adjacency.bound:
+            d = value_gap(u[n], b)
+            if d <= adjacency.bound:
                 opts.append((b, d))
         options.append(opts)
     for combo in itertools.product(*options):

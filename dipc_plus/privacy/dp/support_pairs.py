@@ -31,7 +31,7 @@ import math
 import os
 from dataclasses import dataclass, field
 
-from dipc_plus.claims.adjacency import coord_distance
+from dipc_plus.claims.distances import value_gap
 from dipc_plus.errors import UserError
 from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.semantics.output_monotone import output_directions
@@ -127,7 +127,7 @@ def neighbour_indices(values: list, bound) -> list:
     out = []
     for a in values:
         out.append([j for j, b in enumerate(values)
-                    if (d := coord_distance(a, b)) is not None and d <= bound])
+                    if value_gap(a, b) <= bound])
     return out
 
 
