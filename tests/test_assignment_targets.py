@@ -16,12 +16,12 @@ TARGETS = [
     ("q[2] <- 3\n", 6, 1, "cannot assign to 'q[2]': it is an input", "copy it into a local variable first"),
 ]
 DECLARATIONS = [
-    ("input q: rational\noutput o: real\n", 1, 10, "a input cannot have type rational",
+    ("input q: rational\noutput o: real\n", 1, 10, "an input cannot have type rational",
      "use real, int, bool or a finite domain"),
     ("function f(x: real) -> bool = true\ninput q: real\noutput o: real\n", 1, 15,
      "a parameter cannot have type real", "use bool, int, rational or a finite domain"),
     ("distribution D() over int { 1: 1 }\ninput q: real\noutput o: real\n", 1, 23,
-     "a over cannot have type int", "use bool or a finite domain"),
+     "a distribution's values cannot have type int", "use bool or a finite domain"),
     ("type T = int\ninput q: real\noutput o: real\n", 1, 10, "a type cannot have type int",
      "use a finite domain (a range lo..hi or a set {a, b})"),
 ]

@@ -30,6 +30,9 @@ _ALLOWED = {
     "over": ((ir.BoolT, ir.DomT), "bool or a finite domain"),
     "type": ((ir.DomT,), "a finite domain (a range lo..hi or a set {a, b})"),
 }
+# how a refusal names each role (with its article: "an input", not "a input")
+_ROLE_WORDS = {"input": "an input", "output": "an output", "var": "a local variable", "parameter": "a parameter",
+               "result": "a function's result", "over": "a distribution's values", "type": "a type"}
 
 
 def declare(module: S.Module, overrides: dict | None = None) -> Scope:
@@ -109,7 +112,8 @@ def resolve_type(scope: Scope, t: S.TypeExpr, role: str, name: str | None = None
     """A surface type -> ir type, or ('array', element type, size) when `role` allows arrays."""
     if isinstance(t, S.ArrayType):
         if role not in ("input", "output", "var"):
-            raise UserError.at(t.pos, f"a {role} cannot be an array", hint="arrays are inputs, outputs or locals")
+            raise UserError.at(t.pos, f"{_ROLE_WORDS[role]} cannot be an array",
+                               hint="arrays are inputs, outputs or locals")
         elem = resolve_type(scope, t.elem, role)
         if isinstance(elem, tuple):
             raise UserError.at(t.pos, "arrays of arrays are not supported", hint="use one flat array")
@@ -124,7 +128,7 @@ def resolve_type(scope: Scope, t: S.TypeExpr, role: str, name: str | None = None
     typ = _base_type(scope, t, name)
     allowed, words = _ALLOWED[role]
     if not isinstance(typ, allowed):
-        raise UserError.at(t.pos, f"a {role} cannot have type {typ}", hint=f"use {words}")
+        raise UserError.at(t.pos, f"{_ROLE_WORDS[role]} cannot have type {typ}", hint=f"use {words}")
     return typ
 
 
