@@ -252,16 +252,8 @@ def test_a_chain_s_constraint_set_on_cells_matches_the_per_point_probability():
     rng = random.Random(3)
 
     def at(q):
-        fixed = []
-        for a in atoms:
-            coeffs, const = {}, a.form.const
-            for i, c in a.form.coeffs:
-                if i in inputs:
-                    const += c * q[inputs[i]]
-                else:
-                    coeffs[i] = c
-            fixed.append(atom(LinForm.make(coeffs, const), a.op, LinForm.constant(0)))
-        return constraints.probability(fixed, noises)
+        from test_one_component_route import at_point
+        return constraints.probability(at_point(atoms, inputs, q), noises)
 
     assert any(any(o == "==" for _, o in pc.cell.constraints) for pc in pieces)
     for piece in pieces:
