@@ -4,10 +4,11 @@
     python experiments/sloc_cut.py --markdown experiments/sloc_cut.md
 
 SLOC is radon raw's source-lines count (docstrings and comments do not count, so moving a
-narration into docs/ changes nothing).  Three numbers are reported: the whole package at the
+narration into docs/ changes nothing).  Four numbers are reported: the whole package at the
 baseline, the whole package now, and the modules that existed at the baseline as they are now
 (the issue measures the cut "before the new capabilities of the other issues land": modules
-added since carry those capabilities, so they are shown apart).  The baseline is read with
+added since carry those capabilities, so they are shown apart), and the baseline's modules together
+with the modules issue 37's own folds created (FOLDED_OUT): code moved into a new module is not cut.  The baseline is read with
 `git show`, so the working tree is never touched.
 """
 from __future__ import annotations
@@ -22,6 +23,19 @@ from collections import defaultdict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BASELINE = "4008d73"  # main when issue 37 was filed
+
+# Modules added since the baseline that hold code folded OUT of the baseline's modules by issue 37's
+# own redesigns (one walker, one result type, one options object, ...), not a capability of another
+# issue.  Counting them with the baseline's modules is the honest measure of the cut: moving code into
+# a new module must not look like a cut.
+FOLDED_OUT = {
+    "accuracy/box_reduction.py", "accuracy/decide.py", "accuracy/sweep_result.py",
+    "api/keywords.py", "commands/parts/counterexample.py", "commands/parts/schema.py",
+    "decision/bisection.py", "decision/box_enclosure.py", "decision/first_order.py",
+    "exact/binding_bounds.py", "exact/memo.py", "exact/sparse.py",
+    "execution/accelerators.py", "execution/options.py",
+    "privacy/decide.py", "privacy/result.py", "semantics/walk.py",
+}
 
 
 def sloc_of_tree(folder: str) -> dict[str, int]:
@@ -45,6 +59,7 @@ def folder_of(path: str) -> str:
 def table(base: dict[str, int], now: dict[str, int]) -> list[str]:
     old_now = {p: s for p, s in now.items() if p in base}
     new = {p: s for p, s in now.items() if p not in base}
+    folded = {p: s for p, s in now.items() if p in base or p in FOLDED_OUT}
     rows = [f"| | modules | SLOC | vs baseline |", "|---|---:|---:|---:|"]
     b = sum(base.values())
 
@@ -54,6 +69,7 @@ def table(base: dict[str, int], now: dict[str, int]) -> list[str]:
     row(f"baseline ({BASELINE})", base)
     row("now, whole package", now)
     row("now, modules of the baseline", old_now)
+    row("now, modules of the baseline and the modules issue 37's folds created (the honest measure)", folded)
     rows.append(f"| now, modules added since | {len(new)} | {sum(new.values()):,} | |")
     rows.append(f"\nTarget of issue 37 (15% below the baseline): {int(b * 0.85):,} SLOC.\n")
     rows += ["| folder | baseline | now (baseline's modules) | now (all) |", "|---|---:|---:|---:|"]
