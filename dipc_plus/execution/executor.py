@@ -425,7 +425,18 @@ def _dead_workers(pool) -> str:
     from multiprocessing.connection import wait as wait_any
     procs = _workers(pool)
     ended = set(wait_any([p.sentinel for p in procs], timeout=1.0)) if procs else set()
-    dead = [(p.pid, _exit_status(p)) for p in procs if p.sentinel in ended or p.exitcode is not None]
+    return death_words([(p.pid, _exit_status(p)) for p in procs if p.sentinel in ended or p.exitcode is not None])
+
+
+def death_words(dead: list) -> str:
+    """(pid, exit code) of the dead workers in words.  After one worker dies, the pool's manager thread
+    SIGTERMs the survivors: a worker ended by SIGTERM beside one that ended otherwise is that shutdown,
+    not a cause, and is left out.
+
+    >>> death_words([(7, -9), (8, -15)])
+    'process 7 was killed by SIGKILL'
+    """
+    dead = [d for d in dead if d[1] != -signal.SIGTERM] or dead
     if not dead:
         return "killed, or out of memory"
     return " and ".join(f"process {pid} ended (its status was taken by another thread)" if code is None else
