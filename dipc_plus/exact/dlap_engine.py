@@ -194,13 +194,6 @@ class RF:
         c = other.num[0]
         return self * RF(other.den / c, other.num / c, -other.s, reduced=True)
 
-    def __eq__(self, other) -> bool:
-        if not isinstance(other, RF):
-            return NotImplemented
-        return (self - other).is_zero()
-
-    __hash__ = None
-
     def __repr__(self) -> str:
         return f"RF(T^{self.s} * ({self.num}) / ({self.den}))"
 
@@ -579,10 +572,8 @@ def probability(atoms, noises) -> ExpFrac:
             les.append((a, b + 1))
         elif at.op == "==":
             eqs.append((a, b))
-        elif at.op == "!=":
+        else:                  # "!=": an Atom's op is one of linear.OPS, checked by `atom`
             neqs.append((a, b))
-        else:
-            raise ValueError(f"unknown comparison {at.op!r}")
     total = _RF_ZERO
     # P[C and all f_k != 0] = sum over subsets S of (-1)^|S| P[C and f_k == 0 for k in S]
     for mask in range(1 << len(neqs)):
