@@ -97,19 +97,14 @@ def path_pieces(atom_sets, noises: dict, ids: dict, root: Cell, max_cells: int, 
     """[Piece] of the sum over `atom_sets` of P[the set's atoms] on the cells of `root` (`ids`: symbol
     id -> coordinate), the one way the symbolic routes turn paths into a piecewise closed form.
     More than `max_cells` cells raises `too_many()` (a ResourceLimit worded by the caller) when
-    given, else piecewise's ValueError."""
+    given, else piecewise's ValueError (`piecewise` raises either)."""
     def compute(cell):
         total = SymbolicForm(cell.p, {})
         for atoms in atom_sets:
             total = total + probability_of_set(atoms, noises, ids, cell)
         return total
 
-    try:
-        return piecewise(compute, root, max_cells, on_cell)
-    except ValueError as exc:
-        if too_many is None or "cells" not in str(exc):
-            raise
-        raise too_many() from None
+    return piecewise(compute, root, max_cells, on_cell, too_many)
 
 
 class SymbolicDistribution:
