@@ -106,10 +106,6 @@ class RealRoot:
         """A compact name for messages: exact where simple, else ~decimal."""
         return "~" + self.approx()
 
-    def describe(self) -> str:
-        return (f"eps = {self.short()}: simple zero of {self.factor} "
-                f"(multiplicity {self.multiplicity}) in [{fmt_q(self.lo)}, {fmt_q(self.hi)}]")
-
     def __str__(self) -> str:
         return self.short()
 
@@ -564,9 +560,7 @@ class _Factor:
 
     @property
     def kind(self) -> str:
-        de, dt = (int(x) for x in self.poly.degrees())
-        if de == 0 and dt == 0:
-            return "const"
+        de, dt = (int(x) for x in self.poly.degrees())     # not both 0: FLINT lists no constant factor
         if dt == 0:
             return "eps"
         return "t" if de == 0 else "mixed"
@@ -629,8 +623,6 @@ def factor_roots(fac: _Factor, I: Interval) -> list[RealRoot]:
     ['1']
     """
     kind = fac.kind
-    if kind == "const":
-        return []
     text = fac.as_exppoly()
     m = fac.multiplicity
     if kind in ("eps", "t"):
