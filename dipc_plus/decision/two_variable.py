@@ -22,7 +22,7 @@ from dipc_plus.decision.dominant_tail import SMALLEST, strip_by_dominant_terms, 
 from dipc_plus.decision.series_strip import strip_at_zero
 from dipc_plus.exact.convert import fmt_q, signed_sum, to_fmpq
 from dipc_plus.exact.expoly import ExpPoly, plain_product
-from dipc_plus.exact.sparse import add_keys, sparse_add, sparse_product
+from dipc_plus.exact.sparse import SparseSum
 
 Key = tuple   # (i, j, A, B): eps^i * d^j * e^(eps*(A + B*d))
 
@@ -31,7 +31,7 @@ PRECISION = 128
 TAIL_STARTS = (Fraction(8), Fraction(32), Fraction(128))     # the tail starts E tried, and the strip ends X
 
 
-class ExpPoly2:
+class ExpPoly2(SparseSum):
     """sum c * eps^i * d^j * e^(eps*(A + B*d)); `terms` maps (i, j, A, B) to a nonzero Fraction.
 
     e^(-x) - 1/2 with x = eps*d: negative at d = 1, eps = 2 (a certified ball), and at d = 1/2 a
@@ -57,22 +57,10 @@ class ExpPoly2:
     def term(c, i: int = 0, j: int = 0, A=0, B=0) -> "ExpPoly2":
         return ExpPoly2({(i, j, Fraction(A), Fraction(B)): Fraction(c)})
 
-    def is_zero(self) -> bool:
-        return not self.terms
-
-    def __add__(self, other: "ExpPoly2") -> "ExpPoly2":
-        return ExpPoly2(sparse_add(self.terms, other.terms))
-
-    def __neg__(self) -> "ExpPoly2":
-        return ExpPoly2({k: -c for k, c in self.terms.items()})
-
-    def __sub__(self, other: "ExpPoly2") -> "ExpPoly2":
-        return self + (-other)
-
     def __mul__(self, other) -> "ExpPoly2":
         if not isinstance(other, ExpPoly2):
             return ExpPoly2({k: c * Fraction(other) for k, c in self.terms.items()})
-        return ExpPoly2(sparse_product(self.terms, other.terms, add_keys))
+        return super().__mul__(other)
 
     __rmul__ = __mul__
 
