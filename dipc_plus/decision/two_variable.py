@@ -65,12 +65,12 @@ class ExpPoly2(SparseSum):
     __rmul__ = __mul__
 
     def derivative_d(self) -> "ExpPoly2":
-        return _sum(ExpPoly2({(i, j - 1, A, B): c * j, (i + 1, j, A, B): c * B})
-                    for (i, j, A, B), c in self.terms.items())
+        return sum((ExpPoly2({(i, j - 1, A, B): c * j, (i + 1, j, A, B): c * B})
+                    for (i, j, A, B), c in self.terms.items()), ExpPoly2())
 
     def derivative_eps(self) -> "ExpPoly2":
-        return _sum(ExpPoly2({(i - 1, j, A, B): c * i, (i, j, A, B): c * A, (i, j + 1, A, B): c * B})
-                    for (i, j, A, B), c in self.terms.items())
+        return sum((ExpPoly2({(i - 1, j, A, B): c * i, (i, j, A, B): c * A, (i, j + 1, A, B): c * B})
+                    for (i, j, A, B), c in self.terms.items()), ExpPoly2())
 
     def ball(self, d: arb, e: arb) -> arb:
         """An enclosure of F over the balls d, eps (naive interval evaluation, term by term)."""
@@ -121,14 +121,6 @@ class ExpPoly2(SparseSum):
 def _scaled(a: Fraction, x: str, b: Fraction, y: str) -> str:
     """a*x + b*y with unit coefficients and zero terms left out."""
     return signed_sum([("-" if c < 0 else "+", plain_product(abs(c), [name])) for c, name in ((a, x), (b, y)) if c])
-
-
-def _sum(parts) -> ExpPoly2:
-    """The sum of ExpPoly2s, added one by one (term by term: the order of the terms is kept)."""
-    out = ExpPoly2()
-    for part in parts:
-        out = out + part
-    return out
 
 
 def _exppolys(entries) -> dict:
