@@ -20,7 +20,7 @@ from dipc_plus.decision.certified import Interval, hull, lower_bound, q_ball, si
 from dipc_plus.decision.decide import decide
 from dipc_plus.decision.dominant_tail import SMALLEST, strip_by_dominant_terms, sup_on_tail
 from dipc_plus.decision.series_strip import strip_at_zero
-from dipc_plus.exact.convert import fmt_q, signed_sum, to_fmpq
+from dipc_plus.exact.convert import fmt_q, linear_text, signed_sum, to_fmpq
 from dipc_plus.exact.expoly import ExpPoly, plain_product
 from dipc_plus.exact.sparse import SparseSum
 
@@ -113,14 +113,9 @@ class ExpPoly2(SparseSum):
         for (i, j, A, B), c in sorted(self.terms.items(), key=lambda kv: (-kv[0][2], -kv[0][3], kv[0][:2])):
             factors = [f for f, k in (("eps", i), ("d", j)) if k for f in [f if k == 1 else f"{f}^{k}"]]
             if A or B:
-                factors.append(f"e^({_scaled(A, 'eps', B, 'eps*d')})")
+                factors.append(f"e^({linear_text((A, B), ('eps', 'eps*d'))})")
             parts.append(("-" if c < 0 else "+", plain_product(abs(c), factors)))
         return signed_sum(parts)
-
-
-def _scaled(a: Fraction, x: str, b: Fraction, y: str) -> str:
-    """a*x + b*y with unit coefficients and zero terms left out."""
-    return signed_sum([("-" if c < 0 else "+", plain_product(abs(c), [name])) for c, name in ((a, x), (b, y)) if c])
 
 
 def _exppolys(entries) -> dict:
