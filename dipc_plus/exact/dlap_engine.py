@@ -519,12 +519,6 @@ def _solve_equalities(piece, eqs: list, n: int):
     return piece
 
 
-def _integer_atom(at, n: int):
-    """Coefficient tuple and constant of an atom: `cells.primitive`, the same comparison."""
-    vec = primitive(atom_row(at, n))
-    return vec[:n], vec[n]
-
-
 def _sum_region(les: list, eqs: list, rates: list) -> RF:
     """sum over integer x with les (a.x + b <= 0) and eqs (a.x + b == 0) of prod_i T^(r_i |x_i|)."""
     n = len(rates)
@@ -565,7 +559,8 @@ def probability(atoms, noises) -> ExpFrac:
     rates = [int(q * L) for q in rates_q]
     les, eqs, neqs = [], [], []
     for at in atoms:
-        a, b = _integer_atom(at, n)
+        vec = primitive(atom_row(at, n))     # the same comparison, in coprime integers
+        a, b = vec[:n], vec[n]
         if at.op == "<=":
             les.append((a, b))
         elif at.op == "<":
