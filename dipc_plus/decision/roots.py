@@ -21,10 +21,10 @@ from dipc_plus.decision.certified import (CertificationError, Interval, ball_sig
                                           certified_sign, hull, lower_bound, q_ball, upper_bound,
                                           working_precision)
 from dipc_plus.errors import UserError
-from dipc_plus.exact.convert import fmt_q, signed_sum, to_fmpq, to_fraction
+from dipc_plus.exact.convert import fmt_q, linear_text, to_fmpq, to_fraction
 from dipc_plus.exact.decimals import arb_bounds, enclosure_text, midpoint_text
 from dipc_plus.execution import limits
-from dipc_plus.exact.expoly import ExpPoly, mpoly_ctx, plain_product
+from dipc_plus.exact.expoly import ExpPoly, mpoly_ctx
 
 # ---------------------------------------------------------------------------------------
 # real roots: exact or refinable isolating enclosures
@@ -249,13 +249,8 @@ class LogAlgebraicRoot(RealRoot):
 
 def _tpoly_text(p: fmpq_poly, L: int) -> str:
     """'t^3 - t - 1 (t = e^(eps/2))'."""
-    parts = []
-    for k in range(p.degree(), -1, -1):
-        c = to_fraction(p.coeffs()[k])
-        power = [] if k == 0 else ["t" if k == 1 else f"t^{k}"]
-        if c:
-            parts.append(("-" if c < 0 else "+", plain_product(abs(c), power)))
-    text = signed_sum(parts)
+    cs = [to_fraction(c) for c in p.coeffs()]
+    text = linear_text(cs[:0:-1], [f"t^{k}" if k > 1 else "t" for k in range(p.degree(), 0, -1)], cs[0])
     return f"{text} (t = e^eps)" if L == 1 else f"{text} (t = e^(eps/{L}))"
 
 
