@@ -21,7 +21,7 @@ from dipc_plus.decision.decide import decide
 from dipc_plus.decision.dominant_tail import SMALLEST, strip_by_dominant_terms, sup_on_tail
 from dipc_plus.decision.series_strip import strip_at_zero
 from dipc_plus.exact.convert import fmt_q, linear_text, signed_sum, to_fmpq
-from dipc_plus.exact.expoly import ExpPoly, plain_product
+from dipc_plus.exact.expoly import ExpPoly, eps_power_text, plain_product
 from dipc_plus.exact.sparse import SparseSum
 
 Key = tuple   # (i, j, A, B): eps^i * d^j * e^(eps*(A + B*d))
@@ -111,7 +111,7 @@ class ExpPoly2(SparseSum):
     def __str__(self) -> str:
         parts = []
         for (i, j, A, B), c in sorted(self.terms.items(), key=lambda kv: (-kv[0][2], -kv[0][3], kv[0][:2])):
-            factors = [f for f, k in (("eps", i), ("d", j)) if k for f in [f if k == 1 else f"{f}^{k}"]]
+            factors = eps_power_text(i) + eps_power_text(j, "d")
             if A or B:
                 factors.append(f"e^({linear_text((A, B), ('eps', 'eps*d'))})")
             parts.append(("-" if c < 0 else "+", plain_product(abs(c), factors)))
