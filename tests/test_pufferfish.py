@@ -146,7 +146,7 @@ def test_univariate_decision_is_exact():
     narrow[(0,)] -= Fraction(1, 10 ** 6)                                    # fails near 1/3 only
     bad = _decide_univariate(narrow, (Fraction(0), Fraction(1), False, False))
     assert bad is not None
-    x = bad[0][0]
+    x = bad[0]
     assert abs(x - third) < Fraction(1, 1000) and poly_eval(narrow, (x,)) < 0
 
 
@@ -156,14 +156,14 @@ def test_bernstein_never_guesses():
     G = {(2, 0): Fraction(1), (1, 1): Fraction(-2), (0, 2): Fraction(1)}
     box = [(Fraction(0), Fraction(1), False, False)] * 2
     with pytest.raises(UserError, match="could not decide"):
-        _bernstein_decide(G, box, rational=True, check=lambda c: c >= 0,
+        _bernstein_decide(G, box, check=lambda c: c >= 0,
                           refute=lambda pt: pt if poly_eval(G, pt) < 0 else None, max_boxes=200)
     shifted = dict(G)
     shifted[(0, 0)] = Fraction(1, 100)          # strictly positive: certified
-    assert _bernstein_decide(shifted, box, rational=True, check=lambda c: c >= 0,
+    assert _bernstein_decide(shifted, box, check=lambda c: c >= 0,
                              refute=lambda pt: pt if poly_eval(shifted, pt) < 0 else None) is None
     negative = dict(G)
     negative[(0, 0)] = Fraction(-1, 100)        # fails on the diagonal: a rational witness
-    pt = _bernstein_decide(negative, box, rational=True, check=lambda c: c >= 0,
+    pt = _bernstein_decide(negative, box, check=lambda c: c >= 0,
                            refute=lambda pt: pt if poly_eval(negative, pt) < 0 else None)
     assert poly_eval(negative, pt) < 0

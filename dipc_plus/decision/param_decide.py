@@ -20,38 +20,42 @@ from dipc_plus.decision.bisection import SETTLED, SPLIT, halves, subdivide
 from dipc_plus.decision.decide import Interval, decide, simplest_rational
 from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import to_fmpq
-from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.expoly import ExpPoly
 from dipc_plus.exact.param_poly import poly_eval
 
 
-def nonneg_on_box(poly: dict, box: list) -> bool:
-    """Is the rational polynomial >= 0 on the whole box [(lo, hi, lo closed, hi closed)]?
+def negative_point(poly: dict, box: list) -> tuple | None:
+    """None when the rational polynomial is >= 0 on the whole box [(lo, hi, lo closed, hi closed)];
+    else a rational point of the box where it is < 0 (exactly with one parameter, by Bernstein
+    subdivision with several).
 
     (p - 1/2)^2 >= 0 on (0, 1), p^2 - p is not; p q >= 0 on (0, 1)^2, p q - 1/4 is not:
 
     >>> unit = (Fraction(0), Fraction(1), False, False)
     >>> square = {(2,): Fraction(1), (1,): Fraction(-1), (0,): Fraction(1, 4)}
-    >>> nonneg_on_box(square, [unit]), nonneg_on_box({(2,): Fraction(1), (1,): Fraction(-1)}, [unit])
-    (True, False)
-    >>> nonneg_on_box({(1, 1): Fraction(1)}, [unit, unit]), nonneg_on_box({(1, 1): Fraction(1), (0, 0): Fraction(-1, 4)}, [unit, unit])
-    (True, False)
+    >>> negative_point(square, [unit]), negative_point({(2,): Fraction(1), (1,): Fraction(-1)}, [unit])
+    (None, (Fraction(1, 2),))
+    >>> negative_point({(1, 1): Fraction(1)}, [unit, unit]), negative_point({(1, 1): Fraction(1), (0, 0): Fraction(-1, 4)}, [unit, unit]) is not None
+    (None, True)
+    >>> negative_point({(): Fraction(-1)}, []), negative_point({}, [])
+    ((), None)
     """
     if not box:
-        return poly_eval(poly, ()) >= 0 if poly else True
+        return () if poly and poly_eval(poly, ()) < 0 else None
     if len(box) == 1:
-        return decide_univariate(poly, box[0]) is None
-    return bernstein_decide(poly, box, rational=True, check=lambda c: c >= 0,
-                            refute=lambda pt: pt if poly_eval(poly, pt) < 0 else None) is None
+        return decide_univariate(poly, box[0])
+    return bernstein_decide(poly, box, check=lambda c: c >= 0, refute=lambda pt: pt if poly_eval(poly, pt) < 0 else None)
 
 
 def decide_univariate(G: dict, rng) -> tuple | None:
-    """G(p) >= 0 on the range, exactly: p = x + shift maps the range into (0, inf) and the
-    polynomial sentence in x is decided by exact real-root isolation (decide, with x as its variable).
+    """None when G(p) >= 0 on the range, else a point (p,) where it is < 0, exactly: p = x + shift
+    maps the range into (0, inf) and the polynomial sentence in x is decided by exact real-root
+    isolation (decide, with x as its variable).
 
     p^2 - p < 0 on (0, 1), refuted at the simplest rational 1/2:
 
     >>> decide_univariate({(2,): Fraction(1), (1,): Fraction(-1)}, (Fraction(0), Fraction(1), False, False))
-    ((Fraction(1, 2),), None)
+    (Fraction(1, 2),)
     """
     lo, hi, lc, hc = rng
     shift = lo - 1
@@ -59,7 +63,7 @@ def decide_univariate(G: dict, rng) -> tuple | None:
     if not coeffs:
         return None
     if set(coeffs) == {0}:
-        return None if coeffs[0] >= 0 else ((simplest_in(lo, hi, lc, hc),), None)
+        return None if coeffs[0] >= 0 else (simplest_in(lo, hi, lc, hc),)
     deg = max(coeffs)
     poly = fmpq_poly([to_fmpq(coeffs.get(i, Fraction(0))) for i in range(deg + 1)])
     moved = poly(fmpq_poly([to_fmpq(shift), 1]))
@@ -68,8 +72,7 @@ def decide_univariate(G: dict, rng) -> tuple | None:
     d = decide(f, ">=", I)
     if d.holds:
         return None
-    w = d.witness
-    return ((w + shift,), None)
+    return (d.witness + shift,)
 
 
 def simplest_in(lo, hi, lc, hc) -> Fraction:
@@ -81,13 +84,9 @@ def simplest_in(lo, hi, lc, hc) -> Fraction:
     return simplest_rational(lo, hi, lc, hc) if lo >= 0 else (lo + hi) / 2
 
 
-def _scaled(c, w: Fraction, rational: bool):
-    """c * w for a rational or ExpFrac coefficient c."""
-    return c * w if rational or not isinstance(c, ExpFrac) else c * ExpFrac.of(ExpPoly.const(w))
-
-
-def _bernstein(G: dict, box: list, rational: bool) -> tuple[dict, list]:
-    """Bernstein coefficients of G on the box (tensor form): {multi-index: value}."""
+def _bernstein(G: dict, box: list) -> tuple[dict, list]:
+    """Bernstein coefficients of G on the box (tensor form): {multi-index: value}; the coefficients of G
+    are rationals or ExpFracs (which multiply by a rational weight alike)."""
     n = len(box)
     degs = [max((m[i] for m in G), default=0) for i in range(n)]
     # substitute p_i = a_i + (b_i - a_i) t_i
@@ -101,7 +100,7 @@ def _bernstein(G: dict, box: list, rational: bool) -> tuple[dict, list]:
         for combo in itertools.product(*parts):
             idx = tuple(k for k, _ in combo)
             w = prod((x for _, x in combo), start=Fraction(1))
-            term = _scaled(c, w, rational)
+            term = c * w
             sub[idx] = sub[idx] + term if idx in sub else term
     out = {}
     for K in itertools.product(*(range(d + 1) for d in degs)):
@@ -109,13 +108,13 @@ def _bernstein(G: dict, box: list, rational: bool) -> tuple[dict, list]:
         for J, c in sub.items():
             if all(j <= k for j, k in zip(J, K)):
                 w = prod((Fraction(comb(k, j), comb(d, j)) for j, k, d in zip(J, K, degs)), start=Fraction(1))
-                term = _scaled(c, w, rational)
+                term = c * w
                 total = term if total is None else total + term
-        out[K] = total if total is not None else (Fraction(0) if rational else ExpFrac.of(ExpPoly.ZERO))
+        out[K] = total if total is not None else Fraction(0)
     return out, degs
 
 
-def bernstein_decide(G: dict, box: list, *, rational: bool, check, refute, max_boxes: int = 4000):
+def bernstein_decide(G: dict, box: list, *, check, refute, max_boxes: int = 4000):
     """None when every sub-box's Bernstein coefficients pass `check`; else what `refute` returns at
     the first rational point (a sub-box's centre or corner, moved inside the box) where it finds G < 0
     (None from it: no counterexample there).
@@ -125,11 +124,11 @@ def bernstein_decide(G: dict, box: list, *, rational: bool, check, refute, max_b
     >>> from dipc_plus.exact.param_poly import poly_eval
     >>> G = {(1, 1): Fraction(1), (0, 0): Fraction(-1, 4)}
     >>> unit = (Fraction(0), Fraction(1), False, False)
-    >>> point = bernstein_decide(G, [unit, unit], rational=True, check=lambda c: c >= 0,
+    >>> point = bernstein_decide(G, [unit, unit], check=lambda c: c >= 0,
     ...                          refute=lambda pt: pt if poly_eval(G, pt) < 0 else None)
     >>> all(0 < x < 1 for x in point), poly_eval(G, point) < 0
     (True, True)
-    >>> bernstein_decide({(1, 1): Fraction(1)}, [unit, unit], rational=True, check=lambda c: c >= 0,
+    >>> bernstein_decide({(1, 1): Fraction(1)}, [unit, unit], check=lambda c: c >= 0,
     ...                  refute=lambda pt: pt) is None          # p q >= 0: every coefficient passes
     True
     """
@@ -141,7 +140,7 @@ def bernstein_decide(G: dict, box: list, *, rational: bool, check, refute, max_b
         if tried > max_boxes:
             raise UserError("the Pufferfish check could not decide a polynomial inequality within its "
                             "subdivision budget", hint="fix some parameters, or narrow their ranges")
-        coeffs, _ = _bernstein(G, sub, rational)
+        coeffs, _ = _bernstein(G, sub)
         if all(check(c) for c in coeffs.values()):
             return SETTLED
         # look for a counterexample: corners (when inside the declared box) and the centre

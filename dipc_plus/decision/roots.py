@@ -21,10 +21,10 @@ from dipc_plus.decision.certified import (CertificationError, Interval, ball_sig
                                           certified_sign, hull, lower_bound, q_ball, upper_bound,
                                           working_precision)
 from dipc_plus.errors import UserError
-from dipc_plus.exact.convert import fmt_q, signed_sum, to_fmpq, to_fraction
+from dipc_plus.exact.convert import fmt_q, linear_text, to_fmpq, to_fraction
 from dipc_plus.exact.decimals import arb_bounds, enclosure_text, midpoint_text
 from dipc_plus.execution import limits
-from dipc_plus.exact.expoly import ExpPoly, mpoly_ctx, plain_product
+from dipc_plus.exact.expoly import ExpPoly, mpoly_ctx
 
 # ---------------------------------------------------------------------------------------
 # real roots: exact or refinable isolating enclosures
@@ -105,10 +105,6 @@ class RealRoot:
     def short(self) -> str:
         """A compact name for messages: exact where simple, else ~decimal."""
         return "~" + self.approx()
-
-    def describe(self) -> str:
-        return (f"eps = {self.short()}: simple zero of {self.factor} "
-                f"(multiplicity {self.multiplicity}) in [{fmt_q(self.lo)}, {fmt_q(self.hi)}]")
 
     def __str__(self) -> str:
         return self.short()
@@ -253,13 +249,8 @@ class LogAlgebraicRoot(RealRoot):
 
 def _tpoly_text(p: fmpq_poly, L: int) -> str:
     """'t^3 - t - 1 (t = e^(eps/2))'."""
-    parts = []
-    for k in range(p.degree(), -1, -1):
-        c = to_fraction(p.coeffs()[k])
-        power = [] if k == 0 else ["t" if k == 1 else f"t^{k}"]
-        if c:
-            parts.append(("-" if c < 0 else "+", plain_product(abs(c), power)))
-    text = signed_sum(parts)
+    cs = [to_fraction(c) for c in p.coeffs()]
+    text = linear_text(cs[:0:-1], [f"t^{k}" if k > 1 else "t" for k in range(p.degree(), 0, -1)], cs[0])
     return f"{text} (t = e^eps)" if L == 1 else f"{text} (t = e^(eps/{L}))"
 
 
@@ -564,9 +555,7 @@ class _Factor:
 
     @property
     def kind(self) -> str:
-        de, dt = (int(x) for x in self.poly.degrees())
-        if de == 0 and dt == 0:
-            return "const"
+        de, dt = (int(x) for x in self.poly.degrees())     # not both 0: FLINT lists no constant factor
         if dt == 0:
             return "eps"
         return "t" if de == 0 else "mixed"
@@ -629,8 +618,6 @@ def factor_roots(fac: _Factor, I: Interval) -> list[RealRoot]:
     ['1']
     """
     kind = fac.kind
-    if kind == "const":
-        return []
     text = fac.as_exppoly()
     m = fac.multiplicity
     if kind in ("eps", "t"):

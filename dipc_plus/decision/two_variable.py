@@ -20,9 +20,9 @@ from dipc_plus.decision.certified import Interval, hull, lower_bound, q_ball, si
 from dipc_plus.decision.decide import decide
 from dipc_plus.decision.dominant_tail import SMALLEST, strip_by_dominant_terms, sup_on_tail
 from dipc_plus.decision.series_strip import strip_at_zero
-from dipc_plus.exact.convert import fmt_q, signed_sum, to_fmpq
-from dipc_plus.exact.expoly import ExpPoly, plain_product
-from dipc_plus.exact.sparse import add_keys, sparse_add, sparse_product
+from dipc_plus.exact.convert import fmt_q, linear_text, signed_sum, to_fmpq
+from dipc_plus.exact.expoly import ExpPoly, eps_power_text, plain_product
+from dipc_plus.exact.sparse import SparseSum
 
 Key = tuple   # (i, j, A, B): eps^i * d^j * e^(eps*(A + B*d))
 
@@ -31,7 +31,7 @@ PRECISION = 128
 TAIL_STARTS = (Fraction(8), Fraction(32), Fraction(128))     # the tail starts E tried, and the strip ends X
 
 
-class ExpPoly2:
+class ExpPoly2(SparseSum):
     """sum c * eps^i * d^j * e^(eps*(A + B*d)); `terms` maps (i, j, A, B) to a nonzero Fraction.
 
     e^(-x) - 1/2 with x = eps*d: negative at d = 1, eps = 2 (a certified ball), and at d = 1/2 a
@@ -57,32 +57,20 @@ class ExpPoly2:
     def term(c, i: int = 0, j: int = 0, A=0, B=0) -> "ExpPoly2":
         return ExpPoly2({(i, j, Fraction(A), Fraction(B)): Fraction(c)})
 
-    def is_zero(self) -> bool:
-        return not self.terms
-
-    def __add__(self, other: "ExpPoly2") -> "ExpPoly2":
-        return ExpPoly2(sparse_add(self.terms, other.terms))
-
-    def __neg__(self) -> "ExpPoly2":
-        return ExpPoly2({k: -c for k, c in self.terms.items()})
-
-    def __sub__(self, other: "ExpPoly2") -> "ExpPoly2":
-        return self + (-other)
-
     def __mul__(self, other) -> "ExpPoly2":
         if not isinstance(other, ExpPoly2):
             return ExpPoly2({k: c * Fraction(other) for k, c in self.terms.items()})
-        return ExpPoly2(sparse_product(self.terms, other.terms, add_keys))
+        return super().__mul__(other)
 
     __rmul__ = __mul__
 
     def derivative_d(self) -> "ExpPoly2":
-        return _sum(ExpPoly2({(i, j - 1, A, B): c * j, (i + 1, j, A, B): c * B})
-                    for (i, j, A, B), c in self.terms.items())
+        return sum((ExpPoly2({(i, j - 1, A, B): c * j, (i + 1, j, A, B): c * B})
+                    for (i, j, A, B), c in self.terms.items()), ExpPoly2())
 
     def derivative_eps(self) -> "ExpPoly2":
-        return _sum(ExpPoly2({(i - 1, j, A, B): c * i, (i, j, A, B): c * A, (i, j + 1, A, B): c * B})
-                    for (i, j, A, B), c in self.terms.items())
+        return sum((ExpPoly2({(i - 1, j, A, B): c * i, (i, j, A, B): c * A, (i, j + 1, A, B): c * B})
+                    for (i, j, A, B), c in self.terms.items()), ExpPoly2())
 
     def ball(self, d: arb, e: arb) -> arb:
         """An enclosure of F over the balls d, eps (naive interval evaluation, term by term)."""
@@ -123,24 +111,11 @@ class ExpPoly2:
     def __str__(self) -> str:
         parts = []
         for (i, j, A, B), c in sorted(self.terms.items(), key=lambda kv: (-kv[0][2], -kv[0][3], kv[0][:2])):
-            factors = [f for f, k in (("eps", i), ("d", j)) if k for f in [f if k == 1 else f"{f}^{k}"]]
+            factors = eps_power_text(i) + eps_power_text(j, "d")
             if A or B:
-                factors.append(f"e^({_scaled(A, 'eps', B, 'eps*d')})")
+                factors.append(f"e^({linear_text((A, B), ('eps', 'eps*d'))})")
             parts.append(("-" if c < 0 else "+", plain_product(abs(c), factors)))
         return signed_sum(parts)
-
-
-def _scaled(a: Fraction, x: str, b: Fraction, y: str) -> str:
-    """a*x + b*y with unit coefficients and zero terms left out."""
-    return signed_sum([("-" if c < 0 else "+", plain_product(abs(c), [name])) for c, name in ((a, x), (b, y)) if c])
-
-
-def _sum(parts) -> ExpPoly2:
-    """The sum of ExpPoly2s, added one by one (term by term: the order of the terms is kept)."""
-    out = ExpPoly2()
-    for part in parts:
-        out = out + part
-    return out
 
 
 def _exppolys(entries) -> dict:

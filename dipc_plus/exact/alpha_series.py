@@ -26,13 +26,13 @@ from fractions import Fraction
 
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly, binary_power, eps_power_text, exp_text
-from dipc_plus.exact.sparse import accumulate, add_keys, sparse_add, sparse_product
+from dipc_plus.exact.sparse import SparseSum, accumulate
 
 Key = tuple  # (p: Fraction, j: int): the term x^j * e^(p*x*eps)
 FREE: Key = (Fraction(0), 0)
 
 
-class XSum:
+class XSum(SparseSum):
     """sum over keys (p, j) of coefficient(eps) * x^j * e^(p*x*eps); immutable, no zero coefficient.
 
     >>> s = XSum.x() * XSum.x()
@@ -53,9 +53,6 @@ class XSum:
     def x() -> "XSum":
         return XSum({(Fraction(0), 1): ExpPoly.ONE})
 
-    def is_zero(self) -> bool:
-        return not self.terms
-
     def free(self) -> ExpPoly | None:
         """The coefficient when x does not occur, else None."""
         if not self.terms:
@@ -63,18 +60,6 @@ class XSum:
         if set(self.terms) == {FREE}:
             return self.terms[FREE]
         return None
-
-    def __add__(self, other: "XSum") -> "XSum":
-        return XSum(sparse_add(self.terms, other.terms))
-
-    def __neg__(self) -> "XSum":
-        return XSum({k: -c for k, c in self.terms.items()})
-
-    def __sub__(self, other: "XSum") -> "XSum":
-        return self + (-other)
-
-    def __mul__(self, other: "XSum") -> "XSum":
-        return XSum(sparse_product(self.terms, other.terms, add_keys))
 
     def scaled(self, c: ExpPoly) -> "XSum":
         return XSum({k: v * c for k, v in self.terms.items()})

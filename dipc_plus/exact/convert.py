@@ -66,6 +66,19 @@ def signed_sum(parts) -> str:
     return text + "".join(f" {sign} {body}" for sign, body in parts[1:])
 
 
+def linear_text(coeffs, names, const=0) -> str:
+    """sum coeffs_i * names_i + const as text, unit coefficients and zero terms left out ('' for 0):
+    the one way a linear form over named quantities is written (exponents, cells, rates).
+
+    >>> from fractions import Fraction
+    >>> linear_text([Fraction(1, 2), -1], ["q[1]", "q[2]"], Fraction(1, 4)), linear_text([0, -2], ["x", "y"]), linear_text([0], ["x"])
+    ('1/2*q[1] - q[2] + 1/4', '-2*y', '')
+    """
+    parts = [("-" if a < 0 else "+", fmt_q(abs(a)) if n is None else n if abs(a) == 1 else f"{fmt_q(abs(a))}*{n}")
+             for a, n in [*zip(coeffs, names), (const, None)] if a]
+    return signed_sum(parts) if parts else ""
+
+
 def json_q(x):
     """A rational for JSON (docs/json.md): an integer as a JSON number, any other as 'p/q';
     Booleans, symbols and None unchanged.  Every "params" object uses it, so a parameter has

@@ -194,13 +194,6 @@ class RF:
         c = other.num[0]
         return self * RF(other.den / c, other.num / c, -other.s, reduced=True)
 
-    def __eq__(self, other) -> bool:
-        if not isinstance(other, RF):
-            return NotImplemented
-        return (self - other).is_zero()
-
-    __hash__ = None
-
     def __repr__(self) -> str:
         return f"RF(T^{self.s} * ({self.num}) / ({self.den}))"
 
@@ -526,12 +519,6 @@ def _solve_equalities(piece, eqs: list, n: int):
     return piece
 
 
-def _integer_atom(at, n: int):
-    """Coefficient tuple and constant of an atom: `cells.primitive`, the same comparison."""
-    vec = primitive(atom_row(at, n))
-    return vec[:n], vec[n]
-
-
 def _sum_region(les: list, eqs: list, rates: list) -> RF:
     """sum over integer x with les (a.x + b <= 0) and eqs (a.x + b == 0) of prod_i T^(r_i |x_i|)."""
     n = len(rates)
@@ -572,17 +559,16 @@ def probability(atoms, noises) -> ExpFrac:
     rates = [int(q * L) for q in rates_q]
     les, eqs, neqs = [], [], []
     for at in atoms:
-        a, b = _integer_atom(at, n)
+        vec = primitive(atom_row(at, n))     # the same comparison, in coprime integers
+        a, b = vec[:n], vec[n]
         if at.op == "<=":
             les.append((a, b))
         elif at.op == "<":
             les.append((a, b + 1))
         elif at.op == "==":
             eqs.append((a, b))
-        elif at.op == "!=":
+        else:                  # "!=": an Atom's op is one of linear.OPS, checked by `atom`
             neqs.append((a, b))
-        else:
-            raise ValueError(f"unknown comparison {at.op!r}")
     total = _RF_ZERO
     # P[C and all f_k != 0] = sum over subsets S of (-1)^|S| P[C and f_k == 0 for k in S]
     for mask in range(1 << len(neqs)):

@@ -32,7 +32,7 @@ from dipc_plus.exact.binding_bounds import binding_cases
 from dipc_plus.exact.cells import Cell, CellPoint, substituted
 from dipc_plus.exact.exp_terms import Rescale, TermSpace, add_all_into, clear_term_caches
 from dipc_plus.exact.expoly import ExpPoly
-from dipc_plus.exact.linear import OPS, atom_row, engine_rates
+from dipc_plus.exact.linear import atom_row, engine_rates
 from dipc_plus.exact.memo import remember
 from dipc_plus.exact.open_regions import (breakpoint, clear_region_caches, constraint, primitive,
                                           simplify_region)
@@ -86,9 +86,6 @@ class _Problem:
                     vec[n + k] = s * int(c * den)
                 per_side.append((s, constraint(vec), tuple((i, s * a) for i, a in shift)))
             self.sides.append(per_side)
-
-    def atom_factor(self, c: tuple) -> dict:
-        return {frozenset([c]): {self.zero_key: self.one}}
 
     def is_atom_factor(self, F: dict) -> bool:
         for S, T in F.items():
@@ -183,14 +180,12 @@ class _Problem:
         return out
 
     def bound_constraint(self, b, v: int, side: int) -> tuple:
-        """u_v < b (side 1) or u_v > b (side -1) as a constraint."""
-        if self.cell is None:            # b = p/q: side (q u_v - p eps) < 0
-            vec = [0] * (self.n + 1)
-            vec[v], vec[-1] = side * int(b.q), -side * int(b.p)
-            return tuple(vec)
-        vec = [0] * (self.n + self.p + 1)     # side (d u_v - t) < 0 for b = t / d
-        vec[v] = side * b.d
-        for k, c in enumerate(b.t):
+        """u_v < b (side 1) or u_v > b (side -1) as the constraint side (d u_v - t) < 0, b = t / d:
+        a `CellPoint` on a cell, else a rational p/q read as t = (p,) (p eps), d = q."""
+        d, t = (int(b.q), (int(b.p),)) if self.cell is None else (b.d, b.t)
+        vec = [0] * (self.n + self.p + 1)
+        vec[v] = side * d
+        for k, c in enumerate(t):
             vec[self.n + k] = -side * c
         return constraint(vec)
 
@@ -201,11 +196,6 @@ class _Problem:
         if cv > 0:
             return True, CellPoint(tuple(-x for x in c[self.n:]), cv, self.cell)
         return False, CellPoint(c[self.n:], -cv, self.cell)
-
-    def resolve(self, c: tuple):
-        """A constraint without u on the cell: True if it holds on the cell (drop it), False if
-        it fails there (empty region); otherwise NeedSplit from the cell."""
-        return self.cell.sign(c[self.n:]) < 0
 
     # -- integration -----------------------------------------------------------
     def integrate(self, F: dict, x: int) -> dict:
@@ -274,10 +264,10 @@ class _Problem:
             if c is False:
                 return None
             if c is not True:
-                if symbolic and not any(c[:self.n]):
-                    if not self.resolve(c):
-                        return None
-                    continue
+                if symbolic and not any(c[:self.n]):     # decided by the cell (or NeedSplit from it)
+                    if self.cell.sign(c[self.n:]) >= 0:
+                        return None                   # it fails on the cell: an empty region
+                    continue                          # it holds on the cell: dropped
                 cons.add(c)
         return simplify_region(frozenset(cons))
 
@@ -364,9 +354,7 @@ def _noise_constraints(atoms, n: int, cell: Cell | None = None) -> set | None:
     p = 0 if cell is None else cell.p
     tied = () if cell is None else cell.eliminations()
     constraints = set()
-    for at in atoms:
-        if at.op not in OPS:
-            raise ValueError(f"unknown comparison {at.op!r}")
+    for at in atoms:       # at.op is one of linear.OPS: `atom` checks it when it builds the Atom
         vec = atom_row(at, n + p)
         vec[n:] = substituted(vec[n:], tied)    # an equality cell: tied inputs by the free ones
         if not any(vec[:n]):      # no noise; on a cell the probability jumps where it changes truth
@@ -460,7 +448,8 @@ def _eliminate(constraints: set, rates: list, D: int, means: list, cell: Cell | 
     prob = _Problem(rates, D, means, cell)
     n = prob.n
     # factors with their scopes (a superset of the variables they depend on)
-    factors = [(prob.atom_factor(c), frozenset(j for j in range(n) if c[j])) for c in sorted(constraints)]
+    factors = [({frozenset([c]): {prob.zero_key: prob.one}}, frozenset(j for j in range(n) if c[j]))
+               for c in sorted(constraints)]
     for x in elimination_order(constraints, n):
         bucket = [fs for fs in factors if x in fs[1]]
         others = [fs for fs in factors if x not in fs[1]]

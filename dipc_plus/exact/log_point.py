@@ -18,18 +18,11 @@ from dipc_plus.exact.convert import fmt_q, to_fraction
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 
 
-def _integer_root(m: int, n: int) -> int | None:
-    """m^(1/n) when it is an integer (m >= 0), exactly (FLINT's integer n-th root, rounded down)."""
-    root = int(fmpz(m).root(n))
-    return root if root ** n == m else None
-
-
 def _rational_root(x: Fraction, n: int) -> Fraction | None:
-    """x^(1/n) when it is rational, else None (x > 0)."""
-    a, b = _integer_root(x.numerator, n), _integer_root(x.denominator, n)
-    if a is None or b is None:
-        return None
-    return Fraction(a, b)
+    """x^(1/n) when it is rational, else None (x > 0): FLINT's integer n-th roots of the numerator
+    and the denominator (rounded down), checked exactly."""
+    root = Fraction(int(fmpz(x.numerator).root(n)), int(fmpz(x.denominator).root(n)))
+    return root if root ** n == x else None
 
 
 def rational_power(r: Fraction, q: Fraction) -> Fraction | None:

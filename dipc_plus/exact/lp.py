@@ -56,8 +56,6 @@ class Constraint:
 
     @staticmethod
     def make(coeffs: Mapping, op: str, rhs=0) -> "Constraint":
-        if op == "=":
-            op = "=="
         if op not in _OPS:
             raise ValueError(f"unknown constraint operator {op!r}")
         items = tuple(sorted(((v, Fraction(c)) for v, c in coeffs.items() if c != 0),

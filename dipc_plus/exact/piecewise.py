@@ -46,10 +46,11 @@ class Piece:
     form: SymbolicForm
 
 
-def piecewise(compute, root: Cell, max_cells: int = 10_000, on_cell=None) -> list:
+def piecewise(compute, root: Cell, max_cells: int = 10_000, on_cell=None, too_many=None) -> list:
     """[Piece] partitioning `root`, `compute(cell)` giving a cell's closed form or raising
-    NeedSplit; `max_cells` bounds the work (ValueError beyond it); `on_cell(cell, pieces_done)`,
-    if given, is called before each compute (to show progress).
+    NeedSplit; `max_cells` bounds the work: beyond it the error `too_many()` (worded by the caller)
+    is raised, or a ValueError without one; `on_cell(cell, pieces_done)`, if given, is called before
+    each compute (to show progress).
 
     A toy `compute` that needs the sign of q0 - 1/2 (2 q0 - 1) and answers with a constant:
 
@@ -73,7 +74,7 @@ def piecewise(compute, root: Cell, max_cells: int = 10_000, on_cell=None) -> lis
         except NeedSplit as split:
             stack.extend(reversed(cell.children(split)))
             if len(pieces) + len(stack) > max_cells:
-                raise ValueError(f"more than {max_cells} cells")
+                raise ValueError(f"more than {max_cells} cells") if too_many is None else too_many()
             continue
         pieces.append(Piece(cell, form))
     return pieces

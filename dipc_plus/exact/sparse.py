@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from operator import add, mul
 
-__all__ = ["accumulate", "add_keys", "sparse_add", "sparse_product"]
+__all__ = ["SparseSum", "accumulate", "add_keys", "sparse_add", "sparse_product"]
 
 
 def add_keys(k1: tuple, k2: tuple) -> tuple:
@@ -56,3 +56,35 @@ def sparse_product(a: dict, b: dict, combine=add, times=mul) -> dict:
             k, v = combine(k1, k2), times(v1, v2)
             out[k] = out[k] + v if k in out else v      # accumulate, inline: products are hot
     return out
+
+
+class SparseSum:
+    """The ring operations of a closed form kept as `terms` (key -> nonzero coefficient, keys
+    exponent tuples that add in a product), written once for the sums that have no more to them
+    (`alpha_series.XSum`, `decision.two_variable.ExpPoly2`).  A subclass is built from a terms dict
+    and drops the zero coefficients itself.
+
+    >>> class Poly(SparseSum):
+    ...     def __init__(self, terms):
+    ...         self.terms = {k: c for k, c in terms.items() if c}
+    >>> x, one = Poly({(1,): 1}), Poly({(0,): 1})
+    >>> ((x + one) * (x - one)).terms, (x - x).is_zero()
+    ({(2,): 1, (0,): -1}, True)
+    """
+
+    __slots__ = ()
+
+    def is_zero(self) -> bool:
+        return not self.terms
+
+    def __add__(self, other):
+        return type(self)(sparse_add(self.terms, other.terms))
+
+    def __neg__(self):
+        return type(self)({k: -c for k, c in self.terms.items()})
+
+    def __sub__(self, other):
+        return self + (-other)
+
+    def __mul__(self, other):
+        return type(self)(sparse_product(self.terms, other.terms, add_keys))

@@ -17,7 +17,7 @@ from math import prod
 
 from flint import fmpq, fmpq_poly
 
-from dipc_plus.exact.convert import fmt_q, signed_sum
+from dipc_plus.exact.convert import linear_text, signed_sum
 from dipc_plus.exact.expoly import ExpPoly, eps_power_text, exp_text, plain_product
 from dipc_plus.exact.sparse import accumulate, add_keys, sparse_add, sparse_product
 
@@ -128,7 +128,7 @@ class SymbolicForm:
         for c, k, powers, (lq, l) in self.monomials_in_q():
             factors = eps_power_text(k)
             factors += [n if a == 1 else f"{n}^{a}" for n, a in zip(names, powers) if a]
-            factors += exp_text(_linear_text(lq, l, names), compound=sum(1 for a in lq if a) + (l != 0) > 1)
+            factors += exp_text(linear_text(lq, names, l), compound=sum(1 for a in lq if a) + (l != 0) > 1)
             parts.append(("-" if c < 0 else "+", plain_product(abs(c), factors)))
         return signed_sum(parts)
 
@@ -158,13 +158,3 @@ def _product_key(k1: tuple, k2: tuple) -> tuple:
     """The key of a product of two terms: exponents and powers add."""
     return add_keys(k1[0], k2[0]), k1[1] + k2[1], add_keys(k1[2], k2[2])
 
-
-def _linear_text(coeffs, const, names) -> str:
-    """'1/2*q[1] - q[2] + 1/4' (empty for 0)."""
-    parts = [(a, n) for a, n in zip(coeffs, names) if a] + ([(const, None)] if const else [])
-    out = ""
-    for i, (a, n) in enumerate(parts):
-        mag = abs(a)
-        body = fmt_q(mag) if n is None else (n if mag == 1 else f"{fmt_q(mag)}*{n}")
-        out += ("-" if a < 0 else "") + body if i == 0 else f" {'-' if a < 0 else '+'} {body}"
-    return out

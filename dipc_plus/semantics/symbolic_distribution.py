@@ -23,7 +23,7 @@ from dipc_plus.semantics.inputs import coerce, input_elements
 from dipc_plus.semantics.symbolic_chain import HINT, SymbolicPaths, symbolic_paths
 from dipc_plus.semantics.symbolic_size import cells_at_least
 from dipc_plus.semantics.values import show_value
-from dipc_plus.exact.convert import fmt_q
+from dipc_plus.exact.convert import fmt_q, linear_text
 
 __all__ = ["SymbolicDistribution", "symbolic_distribution", "path_pieces", "bind_finite_inputs", "box_bounds", "cell_text"]
 
@@ -97,19 +97,14 @@ def path_pieces(atom_sets, noises: dict, ids: dict, root: Cell, max_cells: int, 
     """[Piece] of the sum over `atom_sets` of P[the set's atoms] on the cells of `root` (`ids`: symbol
     id -> coordinate), the one way the symbolic routes turn paths into a piecewise closed form.
     More than `max_cells` cells raises `too_many()` (a ResourceLimit worded by the caller) when
-    given, else piecewise's ValueError."""
+    given, else piecewise's ValueError (`piecewise` raises either)."""
     def compute(cell):
         total = SymbolicForm(cell.p, {})
         for atoms in atom_sets:
             total = total + probability_of_set(atoms, noises, ids, cell)
         return total
 
-    try:
-        return piecewise(compute, root, max_cells, on_cell)
-    except ValueError as exc:
-        if too_many is None or "cells" not in str(exc):
-            raise
-        raise too_many() from None
+    return piecewise(compute, root, max_cells, on_cell, too_many)
 
 
 class SymbolicDistribution:
@@ -215,16 +210,9 @@ def cell_text(cell: Cell, names: list, root: Cell | None = None) -> str:
     for h, op in cell.constraints:
         if (h, op) in skip:
             continue
-        terms = [(c, n) for c, n in zip(h[:-1], names) if c]
-        if terms and terms[0][0] < 0:    # -q[1] <= 0 reads better as q[1] >= 0
-            h = tuple(-c for c in h)
-            op = {"<": ">", "<=": ">="}.get(op, op)
-            terms = [(-c, n) for c, n in terms]
-        lhs = ""
-        for i, (c, n) in enumerate(terms):
-            body = n if abs(c) == 1 else f"{abs(c)}*{n}"
-            lhs += ("-" if c < 0 else "") + body if i == 0 else f" {'-' if c < 0 else '+'} {body}"
-        text = f"{lhs} {op} {fmt_q(Fraction(-h[-1]))}"
+        if next((c for c in h[:-1] if c), 0) < 0:    # -q[1] <= 0 reads better as q[1] >= 0
+            h, op = tuple(-c for c in h), {"<": ">", "<=": ">="}.get(op, op)
+        text = f"{linear_text(h[:-1], names)} {op} {fmt_q(Fraction(-h[-1]))}"
         if text not in parts:       # h == 0 and -h == 0 read the same
             parts.append(text)
     return " and ".join(parts) or "the whole box"

@@ -45,7 +45,7 @@ from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import constant_value, rational_at_log
 from dipc_plus.privacy.output_tables import ZERO, TableSource
 from dipc_plus.privacy.result import SettledPart, claim_lines, settled_lines
-from dipc_plus.decision.param_decide import bernstein_decide, decide_univariate, nonneg_on_box
+from dipc_plus.decision.param_decide import bernstein_decide, negative_point
 from dipc_plus.exact.param_poly import is_zero_value, poly_add, poly_eval, poly_mul, poly_scale
 
 
@@ -287,7 +287,7 @@ def check_pufferfish(claim: PufferfishClaim, executor=None, source=None, progres
     box = parameter_box(claim)
     for sc in claim.scenarios:      # a malformed prior is an error whatever else the claim says
         for wpoly in (w for _, w in sc.support):
-            if not nonneg_on_box(wpoly, box):
+            if negative_point(wpoly, box) is not None:
                 raise UserError(f"scenario '{sc.name}': a prior weight may be negative on the parameter ranges",
                                 file=claim.file, hint="weights must be probabilities (>= 0) for every parameter value")
     st = PufferfishSetup(claim, executor, source, progress)
@@ -324,10 +324,8 @@ def _decide_poly(G: dict, claim: PufferfishClaim, vals: Values, box: list):
         bad = _negative_at(G.get((), vals.zero()), vals, I)
         return None if bad is None else ((), *bad)
     if vals.rational:
-        if len(box) == 1:
-            return decide_univariate(G, box[0])
-        return bernstein_decide(G, box, rational=True, check=lambda c: c >= 0,
-                                refute=lambda pt: (pt, None) if poly_eval(G, pt) < 0 else None)
+        point = negative_point(G, box)
+        return None if point is None else (point, None)
 
     def check(c) -> bool:   # eps interval and parameters: Bernstein coefficients are functions of eps
         return ExpFrac.of(c).is_zero() or decide(ExpFrac.of(c), ">=", I).holds
@@ -336,7 +334,7 @@ def _decide_poly(G: dict, claim: PufferfishClaim, vals: Values, box: list):
         bad = _negative_at(poly_eval(G, pt), vals, I)
         return None if bad is None or bad[0] is None else (pt, *bad)
 
-    return bernstein_decide(G, box, rational=False, check=check, refute=refute)
+    return bernstein_decide(G, box, check=check, refute=refute)
 
 
 def _negative_at(g, vals: Values, I) -> tuple | None:
