@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 from dataclasses import dataclass
 
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.values import values_equal
+from dipc_plus.semantics.values import distinct, freeze_value
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
 from dipc_plus.exact.expoly import mul, ExpFrac
 from dipc_plus.semantics.instructions import (assigned, compile_program, contains_exit, contains_while, liveness,
@@ -351,33 +352,23 @@ class KernelChain:
 
     def _check_run(self, start: int, end: int, points: list[dict]) -> SymmetricRun | None:
         names = tuple(self.blocks[j].inputs[0] for j in range(start, end))
-        values = []
         before = [x for j in range(start) for x in self.blocks[j].inputs]
         grid = isinstance(points, dict)
-        for v in ([v for x in names for v in points[x]] if grid else [u[x] for u in points for x in names]):
-            if not any(values_equal(v, w) for w in values):
-                values.append(v)
+        values = distinct([v for x in names for v in points[x]] if grid else [u[x] for u in points for x in names],
+                          key=freeze_value)
         if grid:
-            size = 1
-            for x in before:
-                size *= len(points[x])
-            if size > 4096:
+            if math.prod(len(points[x]) for x in before) > 4096:
                 return None
             prefixes = [dict(zip(before, c)) for c in itertools.product(*(points[x] for x in before))]
         else:
             prefixes = points
+        def prefix(u):
+            return tuple(tuple(u[x] for x in self.blocks[j].inputs) for j in range(start))
+
         # states at the start of the run, over every prefix of the given points
         reach: set = set()
-        seen_prefix = set()
-        for u in prefixes:
-            key = tuple(tuple(u[x] for x in self.blocks[j].inputs) for j in range(start))
-            if key in seen_prefix:
-                continue
-            seen_prefix.add(key)
-            if start == 0:
-                reach.add(())
-            else:
-                reach |= set(self.state_after(start - 1, u))
+        for u in distinct(prefixes, key=prefix):
+            reach |= set(self.state_after(start - 1, u)) if start else {()}
         # a transposition of blocks j, j+1 (start <= j < end - 1) acts on the states before block j
         layer = set(reach)
         check = set(layer)
