@@ -11,7 +11,7 @@ independent Laplace/ExpNoise samples (semantics/argmax.py) gets its distribution
 from m exact one-dimensional integrals instead of the chain; the values are the
 same canonical closed forms, and `Distribution.method` says which path ran.
 
-`within(program, inputs, targets, gamma)` is the probability that every real
+`Distribution.within(targets, gamma)` is the probability that every real
 output lies within gamma of its target and every DOM output equals its target
 (for the outputs given): the atoms |o - v| <= gamma are added to each exit
 state's constraints, so no instrumentation of the program is needed.
@@ -162,7 +162,8 @@ class Distribution:
         return out
 
     def within(self, targets: Mapping, gamma) -> ExpFrac:
-        """P[every real output within gamma of its target and every finite one equal to it]."""
+        """P[every real output within gamma of its target and every finite one equal to it]:
+        `gamma` a rational or {output: rational}."""
         idx = {n: i for i, n in enumerate(self.names)}
         flat_targets = _flatten_targets(self.program, targets)
         gammas = _gammas(self.program, flat_targets, gamma)
@@ -347,14 +348,6 @@ def distribution_of_argmax(program: ir.Program, flat: dict, probabilities: list,
             p = ExpFrac.of(p)
             entries[Outcome((labels[i - 1] if labels else i,), frozenset())] = Entry(p, ONE, p)
     return Distribution(program, flat, _in_order(program, entries), {}, None, method="argmax-integral")
-
-
-def within(program: ir.Program, inputs: Mapping, targets: Mapping, gamma, *,
-           max_states: int = DEFAULT_MAX_STATES, shortcuts: bool = True, **options) -> ExpFrac:
-    """P[|o - targets[o]| <= gamma for each given real output o, and o == targets[o] for each
-    given finite output o].  `gamma` is a rational or {output: rational}."""
-    return output_distribution(program, inputs, max_states=max_states, shortcuts=shortcuts,
-                               **options).within(targets, gamma)
 
 
 def flat_outputs(program: ir.Program, given: Mapping, what: str = "", broadcast: bool = False) -> dict:
