@@ -81,33 +81,19 @@ def components(program: ir.Program) -> list[Component] | None:
         if a != b:
             parent[max(a, b)] = min(a, b)
 
-    last: dict[str, set] = {}
+    last: dict[str, int] = {}   # the latest statement that may write each variable
     for j, s in enumerate(body):
-        for v in exposed_reads([s]):
-            if v in input_names:
-                continue
-            for w in last.get(v, ()):
-                union(j, w)
-        must = must_write(s)
-        for v in assigned([s]):
-            if v in must:
-                last[v] = {j}
-            else:
-                for w in last.get(v, ()):
-                    union(j, w)
-                last[v] = set(last.get(v, ())) | {j}
-    for o in program.output_names():
-        ws = sorted(last.get(o, ()))
-        for w in ws[1:]:
-            union(ws[0], w)
+        written = assigned([s])
+        # a statement that writes a variable on some of its paths only keeps its old value on the
+        # others, so it depends on the earlier writers as a read does
+        for v in (exposed_reads([s]) - input_names) | (written - must_write(s)):
+            if v in last:
+                union(j, last[v])
+        last.update(dict.fromkeys(written, j))
     groups: dict[int, list[int]] = {}
     for j in range(len(body)):
         groups.setdefault(find(j), []).append(j)
-    out_owner = {}
-    for o in program.output_names():
-        ws = last.get(o)
-        if ws:
-            out_owner[o] = find(next(iter(ws)))
+    out_owner = {o: find(last[o]) for o in program.output_names() if o in last}
     comps = []
     for root, idx in sorted(groups.items()):
         outs = [o for o in program.output_names() if out_owner.get(o) == root]
