@@ -43,7 +43,7 @@ from dipc_plus.semantics.instructions import assigned as assigned_in, contains_e
 from dipc_plus.semantics.values import plain_number
 from dipc_plus.semantics.walk import constant_truth
 from dipc_plus.errors import UserError
-from dipc_plus.semantics.samples import UNSET_INT, SampleResult, distinct_rows, domain_of
+from dipc_plus.semantics.samples import UNSET_INT, SampleResult, distinct_rows, finite_domains
 
 DEFAULT_CHUNK = 1 << 17          # runs per lockstep batch (bounds memory)
 DEFAULT_MAX_ITERATIONS = 100_000  # guard for `while` loops that (almost) never end
@@ -102,7 +102,7 @@ class Sampler:
         # evaluation environment and are folded exactly into linear forms.
         self.constants = {n: v for n, v in self.inputs.items() if n not in assigned}
         self.state_vars = [n for n in self.types if n not in self.constants]
-        self.domains = {n: domain_of(t) for n, t in self.types.items() if domain_of(t) is not None}
+        self.domains = finite_domains(self.types.items())
         self.code_of = {n: {v: i for i, v in enumerate(vals)} for n, vals in self.domains.items()}
         self._cache: dict = {}
         self._reads: dict = {}
