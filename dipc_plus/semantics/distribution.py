@@ -26,6 +26,7 @@ from dipc_plus.semantics import ir
 from dipc_plus.exact.linear import Atom, LinForm, Noise, atom
 from dipc_plus.semantics.events import restricted_total
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
+from dipc_plus.semantics.evaluate import domain_rank
 from dipc_plus.exact.expoly import FRAC_ONE as ONE, FRAC_ZERO as ZERO, mul, ExpFrac
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_noise
 from dipc_plus.semantics.inputs import bind_inputs, python_value
@@ -300,14 +301,8 @@ def _in_order(program: ir.Program, entries: dict) -> dict:
 
 def _outcome_key(o: Outcome, types: list) -> tuple:
     """Outcomes in the order of the output domains (then by the text of real outputs)."""
-    key = []
-    for v, t in zip(o.values, types):
-        if isinstance(t, ir.DomT):
-            key.append((0, t.values.index(v) if v in t.values else len(t.values), ""))
-        elif isinstance(t, ir.BoolT):
-            key.append((0, int(bool(v)), ""))
-        else:
-            key.append((1, 0, str(v)))
+    key = [(0, domain_rank(v, t), "") if isinstance(t, (ir.DomT, ir.BoolT)) else (1, 0, str(v))
+           for v, t in zip(o.values, types)]
     key.append((2, 0, str(sorted(o.constraints))))
     return tuple(key)
 

@@ -30,6 +30,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact import noises
 from dipc_plus.exact.linear import LinForm, Noise, atom, negate
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.evaluate import domain_rank
 from dipc_plus.semantics.instructions import compiled
 from dipc_plus.semantics.values import freeze_env
 from dipc_plus.semantics.walk import Domain, PathState, Walk
@@ -180,12 +181,4 @@ def _trail(st: PathState) -> tuple:
 
 def _value_key(values: tuple, types: list) -> tuple:
     """Output values in the order of their domains (unassigned outputs first), as per-point reports."""
-    key = []
-    for v, t in zip(values, types):
-        if v is None:
-            key.append(-1)
-        elif isinstance(t, ir.DomT):
-            key.append(t.values.index(v) if v in t.values else len(t.values))
-        else:
-            key.append(int(bool(v)))
-    return tuple(key)
+    return tuple(-1 if v is None else domain_rank(v, t) for v, t in zip(values, types))
