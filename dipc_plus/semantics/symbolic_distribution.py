@@ -23,7 +23,7 @@ from dipc_plus.semantics.inputs import coerce, input_elements
 from dipc_plus.semantics.symbolic_chain import HINT, SymbolicPaths, symbolic_paths
 from dipc_plus.semantics.symbolic_size import cells_at_least
 from dipc_plus.semantics.values import show_value
-from dipc_plus.exact.convert import fmt_q
+from dipc_plus.exact.convert import fmt_q, signed_sum
 
 __all__ = ["SymbolicDistribution", "symbolic_distribution", "path_pieces", "bind_finite_inputs", "box_bounds", "cell_text"]
 
@@ -220,10 +220,8 @@ def cell_text(cell: Cell, names: list, root: Cell | None = None) -> str:
             h = tuple(-c for c in h)
             op = {"<": ">", "<=": ">="}.get(op, op)
             terms = [(-c, n) for c, n in terms]
-        lhs = ""
-        for i, (c, n) in enumerate(terms):
-            body = n if abs(c) == 1 else f"{abs(c)}*{n}"
-            lhs += ("-" if c < 0 else "") + body if i == 0 else f" {'-' if c < 0 else '+'} {body}"
+        magnitudes = [("-" if c < 0 else "+", n if abs(c) == 1 else f"{abs(c)}*{n}") for c, n in terms]
+        lhs = signed_sum(magnitudes) if terms else ""
         text = f"{lhs} {op} {fmt_q(Fraction(-h[-1]))}"
         if text not in parts:       # h == 0 and -h == 0 read the same
             parts.append(text)
