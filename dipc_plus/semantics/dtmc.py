@@ -446,7 +446,9 @@ class DTMC:
 
     def _build(self) -> None:
         work = self._initial_work()   # the start is remembered too, keyed by the finite inputs
-        [(_, state, comps, first)] = self._remembered(("start", tuple(work.env)), lambda: self._start(work))
+        # nothing to drop at the start: no constraints yet
+        [(_, state, comps, first)] = self._remembered(("start", tuple(work.env)),
+                                                      lambda: [self._settle(ONE, work, certain=True)])
         self.initial, _ = self._intern(state, comps)
         pending = {self.initial: first}   # node -> comparison already evaluated there
         stack = [self.initial]
@@ -468,10 +470,6 @@ class DTMC:
                     stack.append(target)
                 else:
                     self.stats.merged += 1
-
-    def _start(self, work: _Work) -> list:
-        """[(1, the initial state, its components, its pending comparison)]."""
-        return [self._settle(ONE, work, certain=True)]   # nothing to drop: no constraints yet
 
     def _expand(self, state: State, comps: tuple, pending) -> list:
         """[(factor, state, its components, its pending comparison)] one random choice from `state`
