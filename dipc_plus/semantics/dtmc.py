@@ -9,7 +9,7 @@ Design: docs/design/markov_chain.md.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -64,31 +64,27 @@ class State(NamedTuple):
     serial: int = 0  # only non-zero when merging is switched off (a tree of paths)
 
 
+@dataclass(slots=True)
 class _Work:
     """A mutable copy of a state while statements execute on an edge."""
-    __slots__ = ("pc", "env", "reals", "comps", "pending")
-
-    def __init__(self, pc, env, reals, comps, pending=None):
-        self.pc = pc
-        self.env = env
-        self.reals = reals
-        self.comps = comps
-        self.pending = pending  # a comparison evaluated at pc but not yet branched (see _compare)
+    pc: int
+    env: list
+    reals: dict
+    comps: list
+    pending: tuple | None = None  # a comparison evaluated at pc but not yet branched (see _compare)
 
     def copy(self) -> "_Work":
         return _Work(self.pc, list(self.env), dict(self.reals), list(self.comps))
 
 
+@dataclass(slots=True)
 class _Recording:
     """What an expansion did besides computing its successors, so a replay can do it too: the real
     inputs it read (names, in order, repeats allowed), the noises it declared and the constraint
     probabilities it stored."""
-    __slots__ = ("reads", "noises", "probs")
-
-    def __init__(self):
-        self.reads: list = []
-        self.noises: list = []
-        self.probs: list = []
+    reads: list = field(default_factory=list)
+    noises: list = field(default_factory=list)
+    probs: list = field(default_factory=list)
 
 
 @dataclass
