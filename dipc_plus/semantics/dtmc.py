@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -286,6 +287,8 @@ class DTMC:
             elif isinstance(d, ir.Choose):
                 eps = ExpFrac(ExpPoly.eps())
                 pairs = evaluate.choose_weights(d, env, self.program, eps, exact_exp, lambda q: ExpFrac(q), s.pos)
+                for _, weight in pairs:
+                    refuse_negative_weight(ExpFrac.of(weight), d.dist, s.pos)
                 probs = weights.normalise(dict(pairs))
             else:
                 raise TypeError(f"unknown distribution {d!r}")
@@ -629,6 +632,23 @@ def exact_exp(x):
         return ExpFrac(ExpPoly.exp(monos[0][0]))
     raise UserError(f"exp({p}) in a weight is not exp(c*eps) for a rational c",
                     hint="exact probabilities need exponents that are rational multiples of eps")
+
+
+def refuse_negative_weight(weight: ExpFrac, name: str, pos) -> None:
+    """A weight below 0 at some eps > 0 would give the chain negative probabilities there: the
+    sampler refuses it at its eps, the chain (which speaks for every eps) wherever it occurs."""
+    verdict = _nonnegative(weight)
+    if not verdict:
+        constant = weight.num.is_constant() and weight.den.is_constant()
+        at = f" at eps = {verdict.witness}" if verdict.witness is not None and not constant else ""
+        raise UserError.at(pos, f"distribution '{name}' has a negative weight here{at}",
+                           hint="weights must be non-negative")
+
+
+@lru_cache(maxsize=4096)
+def _nonnegative(weight: ExpFrac):
+    from dipc_plus.decision.decide import decide   # the certified decision only for chains with choose
+    return decide(weight, ">=", "(0, inf)")
 
 
 def _name(item: tuple) -> str:
