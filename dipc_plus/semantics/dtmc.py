@@ -487,8 +487,6 @@ class DTMC:
     def _successors(self, state: State, comps: tuple, pending) -> list:
         """`_expand`, remembered across the chains of this program at other inputs (see
         semantics.transitions): a remembered expansion is replayed with this input's values."""
-        if self._memo is None:
-            return self._expand(state, comps, pending)
         return self._remembered(self._without_inputs(state), lambda: self._expand(state, comps, pending))
 
     def _remembered(self, key, expand) -> list:
