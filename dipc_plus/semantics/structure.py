@@ -40,10 +40,6 @@ def exposed_reads(stmts) -> set:
     return set(liveness(compile_program(tuple(stmts)), ())[0])
 
 
-def is_finite(t) -> bool:
-    return isinstance(t, (ir.BoolT, ir.DomT))
-
-
 # --------------------------------------------------------------------------- independent components
 
 
@@ -198,9 +194,9 @@ class KernelChain:
             names = [v for v in live[starts[j]] if v not in inputs]
             return tuple(sorted(names, key=lambda v: order.get(v, len(order))))
 
-        cuts = [0]
+        cuts = [0]     # where every live variable is finite (Bool/DOM), so a kernel's state is a finite tuple
         for j in range(1, len(body)):
-            if all(is_finite(program.variables.get(v)) for v in live_at(j)):
+            if all(isinstance(program.variables.get(v), (ir.BoolT, ir.DomT)) for v in live_at(j)):
                 cuts.append(j)
         cuts.append(len(body))
         pieces = [(cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
