@@ -126,7 +126,7 @@ class _Atoms(Domain):
     def run(self) -> SymbolicPaths:
         ends = Walk(self.program, self, self.max_paths).run(self.start)
         paths, real_forms = {}, {}
-        for st in sorted(ends, key=_trail):
+        for st in sorted(ends, key=lambda st: st.facts[1]):     # depth first, by the trail of branch choices
             key = tuple(st.env.get(n) for n in self.finite_outputs)
             paths.setdefault(key, []).append(st.facts[0])
             real_forms.setdefault(key, []).append(tuple(st.reals.get(n) for n in self.real_outputs))
@@ -173,10 +173,6 @@ class _Atoms(Domain):
         pc = self.sample_ids[id(s)]
         self.noises[pc] = Noise(d.kind, Fraction(d.rate))
         st.reals[s.target] = walk.lin(d.mean, st, s.pos) + LinForm.symbol(pc)
-
-
-def _trail(st: PathState) -> tuple:
-    return st.facts[1]
 
 
 def _value_key(values: tuple, types: list) -> tuple:
