@@ -23,7 +23,7 @@ from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics.dtmc import EXIT, DTMC
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
-from dipc_plus.semantics.distribution import Exact, build_chain, distribution_of_chain, output_distribution, within
+from dipc_plus.semantics.distribution import Exact, build_chain, distribution_of_chain, output_distribution
 from conftest import PROGRAMS, lap_cdf, lap_pdf, quad
 
 EPS_POINTS = (0.3, 1.0, 2.7)
@@ -161,11 +161,11 @@ def test_laplace_within_is_the_product_of_tails():
     (outcome,) = dist.outcomes()
     assert all(isinstance(v, LinForm) for v in outcome.values)
     for g in (F(0), F(1, 3), F(2)):
-        got = within(h.laplace(2), {"q": [0, F(1, 2)]}, {"out": [0, F(1, 2)]}, g)
+        got = output_distribution(h.laplace(2), {"q": [0, F(1, 2)]}).within({"out": [0, F(1, 2)]}, g)
         tail = ONE - ExpFrac(ExpPoly.exp(-g))
         assert got == tail * tail
     # per-output gamma and an off-centre target: P[|N - 1| <= 1] = (1 - e^(-2 eps))/2
-    got = within(h.laplace(2), {"q": [0, 0]}, {"out[1]": 1}, {"out[1]": 1})
+    got = output_distribution(h.laplace(2), {"q": [0, 0]}).within({"out[1]": 1}, {"out[1]": 1})
     assert got == (ONE - ExpFrac(ExpPoly.exp(-2))) * ExpFrac(F(1, 2))
 
 
@@ -386,7 +386,7 @@ def test_real_programs_match_their_hand_built_twins(name, params, inputs):
 def test_example_2_through_the_real_program():
     prog = _load("numeric_sparse_fig4a")
     for x1, x2, xY in [(F(-1), F(3, 2), F(2)), (F(-1, 3), F(1, 5), F(1, 2))]:
-        got = within(prog, {"q1": x1, "q2": x2}, {"o1_1": 0, "o2_1": 1, "o2_2": x2}, xY)
+        got = output_distribution(prog, {"q1": x1, "q2": x2}).within({"o1_1": 0, "o2_1": 1, "o2_2": x2}, xY)
         assert got == example2(x1, x2, xY)
 
 
@@ -438,7 +438,7 @@ def test_smart_sum_within_against_the_sampler():
     x = [F(1), F(0), F(2), F(-1)]
     prefix = [sum(x[:i + 1]) for i in range(4)]
     eps, g = F(1), F(3)
-    exact = within(prog, {"x": x}, {"out": prefix}, g)
+    exact = output_distribution(prog, {"x": x}).within({"out": prefix}, g)
     result = simulate(prog, {f"x[{i + 1}]": x[i] for i in range(4)}, eps, 200_000, seed=13)
     cols = result.view()
     ok = None

@@ -10,7 +10,7 @@ import pytest
 from dipc_plus.errors import UserError
 from dipc_plus.frontend.load import parse_program
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.distribution import build_chain, distribution_of_chain, flat_outputs, within
+from dipc_plus.semantics.distribution import build_chain, distribution_of_chain, flat_outputs, output_distribution
 from dipc_plus.semantics.evaluate import eval_condition
 from dipc_plus.semantics.structure import exposed_reads
 
@@ -87,13 +87,13 @@ def test_output_arrays_are_given_as_lists_or_one_value_for_every_element():
     with pytest.raises(UserError, match="'o' is an array of 2 outputs"):
         flat_outputs(program, {"o": [1, 2, 3]})
     with pytest.raises(UserError, match="gamma of 'o' is an array of 2 outputs"):
-        within(program, {"q": [0, 0]}, {"o": [0, 0]}, {"o": [1, 1, 1]})
+        output_distribution(program, {"q": [0, 0]}).within({"o": [0, 0]}, {"o": [1, 1, 1]})
 
 
 def test_within_takes_one_gamma_for_an_output_array():
     program = parse_program(TWO_OUTPUTS)
-    one = within(program, {"q": [0, 0]}, {"o": [0, 0]}, {"o": 1})
-    each = within(program, {"q": [0, 0]}, {"o": [0, 0]}, {"o": [1, 1]})
+    one = output_distribution(program, {"q": [0, 0]}).within({"o": [0, 0]}, {"o": 1})
+    each = output_distribution(program, {"q": [0, 0]}).within({"o": [0, 0]}, {"o": [1, 1]})
     assert one == each
     # independent Laplace noises of scale 1/eps: P[|N| <= 1]^2 = (1 - e^-eps)^2, at eps = 1
     assert abs(float(one(1.0)) - (1 - 2.718281828459045 ** -1) ** 2) < 1e-12

@@ -11,7 +11,7 @@ independent Laplace/ExpNoise samples (semantics/argmax.py) gets its distribution
 from m exact one-dimensional integrals instead of the chain; the values are the
 same canonical closed forms, and `Distribution.method` says which path ran.
 
-`within(program, inputs, targets, gamma)` is the probability that every real
+`Distribution.within(targets, gamma)` is the probability that every real
 output lies within gamma of its target and every DOM output equals its target
 (for the outputs given): the atoms |o - v| <= gamma are added to each exit
 state's constraints, so no instrumentation of the program is needed.
@@ -26,6 +26,7 @@ from dipc_plus.semantics import ir
 from dipc_plus.exact.linear import Atom, LinForm, Noise, atom
 from dipc_plus.semantics.events import restricted_total
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
+from dipc_plus.semantics.evaluate import domain_rank
 from dipc_plus.exact.expoly import FRAC_ONE as ONE, FRAC_ZERO as ZERO, mul, ExpFrac
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_noise
 from dipc_plus.semantics.inputs import bind_inputs, python_value
@@ -162,7 +163,8 @@ class Distribution:
         return out
 
     def within(self, targets: Mapping, gamma) -> ExpFrac:
-        """P[every real output within gamma of its target and every finite one equal to it]."""
+        """P[every real output within gamma of its target and every finite one equal to it]:
+        `gamma` a rational or {output: rational}."""
         idx = {n: i for i, n in enumerate(self.names)}
         flat_targets = _flatten_targets(self.program, targets)
         gammas = _gammas(self.program, flat_targets, gamma)
@@ -299,14 +301,8 @@ def _in_order(program: ir.Program, entries: dict) -> dict:
 
 def _outcome_key(o: Outcome, types: list) -> tuple:
     """Outcomes in the order of the output domains (then by the text of real outputs)."""
-    key = []
-    for v, t in zip(o.values, types):
-        if isinstance(t, ir.DomT):
-            key.append((0, t.values.index(v) if v in t.values else len(t.values), ""))
-        elif isinstance(t, ir.BoolT):
-            key.append((0, int(bool(v)), ""))
-        else:
-            key.append((1, 0, str(v)))
+    key = [(0, domain_rank(v, t), "") if isinstance(t, (ir.DomT, ir.BoolT)) else (1, 0, str(v))
+           for v, t in zip(o.values, types)]
     key.append((2, 0, str(sorted(o.constraints))))
     return tuple(key)
 
@@ -347,14 +343,6 @@ def distribution_of_argmax(program: ir.Program, flat: dict, probabilities: list,
             p = ExpFrac.of(p)
             entries[Outcome((labels[i - 1] if labels else i,), frozenset())] = Entry(p, ONE, p)
     return Distribution(program, flat, _in_order(program, entries), {}, None, method="argmax-integral")
-
-
-def within(program: ir.Program, inputs: Mapping, targets: Mapping, gamma, *,
-           max_states: int = DEFAULT_MAX_STATES, shortcuts: bool = True, **options) -> ExpFrac:
-    """P[|o - targets[o]| <= gamma for each given real output o, and o == targets[o] for each
-    given finite output o].  `gamma` is a rational or {output: rational}."""
-    return output_distribution(program, inputs, max_states=max_states, shortcuts=shortcuts,
-                               **options).within(targets, gamma)
 
 
 def flat_outputs(program: ir.Program, given: Mapping, what: str = "", broadcast: bool = False) -> dict:

@@ -9,7 +9,8 @@ Design: docs/design/markov_chain.md.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -64,31 +65,27 @@ class State(NamedTuple):
     serial: int = 0  # only non-zero when merging is switched off (a tree of paths)
 
 
+@dataclass(slots=True)
 class _Work:
     """A mutable copy of a state while statements execute on an edge."""
-    __slots__ = ("pc", "env", "reals", "comps", "pending")
-
-    def __init__(self, pc, env, reals, comps, pending=None):
-        self.pc = pc
-        self.env = env
-        self.reals = reals
-        self.comps = comps
-        self.pending = pending  # a comparison evaluated at pc but not yet branched (see _compare)
+    pc: int
+    env: list
+    reals: dict
+    comps: list
+    pending: tuple | None = None  # a comparison evaluated at pc but not yet branched (see _compare)
 
     def copy(self) -> "_Work":
         return _Work(self.pc, list(self.env), dict(self.reals), list(self.comps))
 
 
+@dataclass(slots=True)
 class _Recording:
     """What an expansion did besides computing its successors, so a replay can do it too: the real
     inputs it read (names, in order, repeats allowed), the noises it declared and the constraint
     probabilities it stored."""
-    __slots__ = ("reads", "noises", "probs")
-
-    def __init__(self):
-        self.reads: list = []
-        self.noises: list = []
-        self.probs: list = []
+    reads: list = field(default_factory=list)
+    noises: list = field(default_factory=list)
+    probs: list = field(default_factory=list)
 
 
 @dataclass
@@ -290,6 +287,8 @@ class DTMC:
             elif isinstance(d, ir.Choose):
                 eps = ExpFrac(ExpPoly.eps())
                 pairs = evaluate.choose_weights(d, env, self.program, eps, exact_exp, lambda q: ExpFrac(q), s.pos)
+                for _, weight in pairs:
+                    refuse_negative_weight(ExpFrac.of(weight), d.dist, s.pos)
                 probs = weights.normalise(dict(pairs))
             else:
                 raise TypeError(f"unknown distribution {d!r}")
@@ -446,7 +445,9 @@ class DTMC:
 
     def _build(self) -> None:
         work = self._initial_work()   # the start is remembered too, keyed by the finite inputs
-        [(_, state, comps, first)] = self._remembered(("start", tuple(work.env)), lambda: self._start(work))
+        # nothing to drop at the start: no constraints yet
+        [(_, state, comps, first)] = self._remembered(("start", tuple(work.env)),
+                                                      lambda: [self._settle(ONE, work, certain=True)])
         self.initial, _ = self._intern(state, comps)
         pending = {self.initial: first}   # node -> comparison already evaluated there
         stack = [self.initial]
@@ -469,10 +470,6 @@ class DTMC:
                 else:
                     self.stats.merged += 1
 
-    def _start(self, work: _Work) -> list:
-        """[(1, the initial state, its components, its pending comparison)]."""
-        return [self._settle(ONE, work, certain=True)]   # nothing to drop: no constraints yet
-
     def _expand(self, state: State, comps: tuple, pending) -> list:
         """[(factor, state, its components, its pending comparison)] one random choice from `state`
         (then the deterministic statements up to the next one, on compressed chains)."""
@@ -490,8 +487,6 @@ class DTMC:
     def _successors(self, state: State, comps: tuple, pending) -> list:
         """`_expand`, remembered across the chains of this program at other inputs (see
         semantics.transitions): a remembered expansion is replayed with this input's values."""
-        if self._memo is None:
-            return self._expand(state, comps, pending)
         return self._remembered(self._without_inputs(state), lambda: self._expand(state, comps, pending))
 
     def _remembered(self, key, expand) -> list:
@@ -635,6 +630,23 @@ def exact_exp(x):
         return ExpFrac(ExpPoly.exp(monos[0][0]))
     raise UserError(f"exp({p}) in a weight is not exp(c*eps) for a rational c",
                     hint="exact probabilities need exponents that are rational multiples of eps")
+
+
+def refuse_negative_weight(weight: ExpFrac, name: str, pos) -> None:
+    """A weight below 0 at some eps > 0 would give the chain negative probabilities there: the
+    sampler refuses it at its eps, the chain (which speaks for every eps) wherever it occurs."""
+    verdict = _nonnegative(weight)
+    if not verdict:
+        constant = weight.num.is_constant() and weight.den.is_constant()
+        at = f" at eps = {verdict.witness}" if verdict.witness is not None and not constant else ""
+        raise UserError.at(pos, f"distribution '{name}' has a negative weight here{at}",
+                           hint="weights must be non-negative")
+
+
+@lru_cache(maxsize=4096)
+def _nonnegative(weight: ExpFrac):
+    from dipc_plus.decision.decide import decide   # the certified decision only for chains with choose
+    return decide(weight, ">=", "(0, inf)")
 
 
 def _name(item: tuple) -> str:

@@ -44,6 +44,14 @@ def domain_values(typ: ir.Type) -> tuple:
     raise TypeError(f"{typ} is not a finite type")
 
 
+def domain_rank(value, typ: ir.Type) -> int:
+    """Where a Bool/DOM value sorts in its type: its place among a DOM type's values (past them
+    when it is not one, e.g. unassigned), a Boolean as 0 or 1: the order reports list outcomes in."""
+    if isinstance(typ, ir.DomT):
+        return typ.values.index(value) if value in typ.values else len(typ.values)
+    return int(bool(value))
+
+
 def fit(value, typ: ir.Type, pos: ir.Pos | None, what: str):
     """Check `value` against `typ` and return it in the run-time representation.
 

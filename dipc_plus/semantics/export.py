@@ -25,7 +25,7 @@ from fractions import Fraction
 from math import lcm
 
 from dipc_plus.exact.convert import fmt_q, signed_sum
-from dipc_plus.semantics.values import show_value, value_key
+from dipc_plus.semantics.values import show_value, value_key, values_equal
 from dipc_plus.semantics.dtmc import DTMC, EXIT
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import LinForm
@@ -174,18 +174,12 @@ def to_prism(chain: DTMC, at: Fraction | None = None, header: str = "", parametr
 
 
 def exits_with_outputs(chain: DTMC, expected: dict) -> list[int]:
-    """The exit states whose finite outputs equal `expected` (flat output name -> value)."""
-    def norm(v):
-        if isinstance(v, bool) or v is None or isinstance(v, str):
-            return v
-        try:
-            return Fraction(v)
-        except (TypeError, ValueError):
-            return v
+    """The exit states whose finite outputs equal `expected` (flat output name -> value), by the
+    one equality of program values (a Boolean is never a number)."""
     found = []
     for e in chain.exits:
         env = dict(zip(chain.finite_vars, chain.graph.nodes[e]["state"].env))
-        if all(name in env and norm(env[name]) == norm(value) for name, value in expected.items()):
+        if all(name in env and values_equal(env[name], value) for name, value in expected.items()):
             found.append(e)
     return found
 

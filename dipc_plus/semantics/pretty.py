@@ -123,13 +123,7 @@ def format_lin(lin: ir.Lin) -> str:
                     parts.append((True, _fmt(positive, _PREC["+"] + 1)))
                 else:
                     parts.append((negative, _fmt(operand, _PREC["+"] + 1)))
-    text = ""
-    for i, (negative, body) in enumerate(parts):
-        if i == 0:
-            text = f"-{body}" if negative else body
-        else:
-            text += f" - {body}" if negative else f" + {body}"
-    return text
+    return signed_sum([("-" if negative else "+", body) for negative, body in parts])
 
 
 def format_rate(a: Fraction) -> str:

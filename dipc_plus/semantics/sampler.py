@@ -43,7 +43,7 @@ from dipc_plus.semantics.instructions import assigned as assigned_in, contains_e
 from dipc_plus.semantics.values import plain_number
 from dipc_plus.semantics.walk import constant_truth
 from dipc_plus.errors import UserError
-from dipc_plus.semantics.samples import UNSET_INT, SampleResult, distinct_rows, domain_of
+from dipc_plus.semantics.samples import UNSET_INT, SampleResult, distinct_rows, finite_domains
 
 DEFAULT_CHUNK = 1 << 17          # runs per lockstep batch (bounds memory)
 DEFAULT_MAX_ITERATIONS = 100_000  # guard for `while` loops that (almost) never end
@@ -102,7 +102,7 @@ class Sampler:
         # evaluation environment and are folded exactly into linear forms.
         self.constants = {n: v for n, v in self.inputs.items() if n not in assigned}
         self.state_vars = [n for n in self.types if n not in self.constants]
-        self.domains = {n: domain_of(t) for n, t in self.types.items() if domain_of(t) is not None}
+        self.domains = finite_domains(self.types.items())
         self.code_of = {n: {v: i for i, v in enumerate(vals)} for n, vals in self.domains.items()}
         self._cache: dict = {}
         self._reads: dict = {}
@@ -253,14 +253,9 @@ class Sampler:
         if isinstance(dist, ir.NoiseSample):
             spec = noises.by_kind(dist.kind)
             store = self.reals if spec.value_type == "real" else self.ints
-            if target not in store:
-                raise UserError.at(stmt.pos, f"{spec.surface} samples {'a real' if store is self.reals else 'an integer'}, "
-                                   f"but '{target}' is {self.types.get(target)}")
             mean = self._lin_values(stmt, dist.mean, idx, spec.value_type)
             store[target][idx] = mean + spec.draw(self.rng, Fraction(dist.rate) * self.eps, m)
         elif isinstance(dist, (ir.ExpMech, ir.Choose)):
-            if target not in self.codes:
-                raise UserError.at(stmt.pos, f"'{target}' must have a finite (DOM or bool) type to be sampled this way")
             weigh = self._exp_mech_probs if isinstance(dist, ir.ExpMech) else self._choose_probs
             table, inverse = self._per_group(stmt, idx, lambda e: weigh(stmt, e))
             self.codes[target][idx] = draw_categorical(self.rng, np.asarray(table), inverse)
@@ -272,8 +267,6 @@ class Sampler:
     def _exp_mech_probs(self, stmt: ir.Sample, env: dict) -> np.ndarray:
         """P(v) ∝ exp(a eps F(args, v)) over the target's domain, via log-sum-exp."""
         dist = stmt.dist
-        if dist.fn not in self.program.functions:
-            raise UserError.at(stmt.pos, f"unknown function '{dist.fn}' in Exp")
         scores = evaluate.expmech_scores(dist, self.domains[stmt.target], env, self.program, stmt.pos)
         scale = Fraction(dist.rate) * self.eps
         logs = [scale * score for _, score in scores]
@@ -284,8 +277,6 @@ class Sampler:
     def _choose_probs(self, stmt: ir.Sample, env: dict) -> np.ndarray:
         """The user distribution's weights (floats; mpmath when a float overflows), normalised."""
         dist = stmt.dist
-        if dist.dist not in self.program.distributions:
-            raise UserError.at(stmt.pos, f"unknown distribution '{dist.dist}'")
         size = len(self.domains[stmt.target])
         try:
             pairs = evaluate.choose_weights(dist, env, self.program, float(self.eps), math.exp, float, stmt.pos)

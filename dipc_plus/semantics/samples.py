@@ -27,9 +27,9 @@ UNSET_INT = -(2 ** 63)  # np.iinfo(np.int64).min: marks an integer variable not 
 _LOOKUP_LIMIT = 1 << 20  # packed row keys below this are found through a lookup table instead of a sort
 
 
-def domain_of(typ) -> tuple | None:
-    """The finite values of a Bool or DOM type, in the order its codes count them; None otherwise."""
-    return tuple(domain_values(typ)) if isinstance(typ, (ir.BoolT, ir.DomT)) else None
+def finite_domains(typed) -> dict:
+    """{name: the values of its Bool or DOM type, in the order its codes count them} of (name, type) pairs."""
+    return {name: domain_values(t) for name, t in typed if isinstance(t, (ir.BoolT, ir.DomT))}
 
 
 # --------------------------------------------------------------------------- results
@@ -76,7 +76,7 @@ class SampleResult:
         self.inputs = dict(inputs)
         self.outputs = tuple(program.outputs)
         self.columns = columns
-        self.domains = {name: domain_of(t) for name, t in self.outputs if domain_of(t) is not None}
+        self.domains = finite_domains(self.outputs)
         self.n = n
 
     # ----------------------------------------------------------------- columns

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 from dataclasses import dataclass
 
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.values import values_equal
+from dipc_plus.semantics.values import distinct, freeze_value
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
 from dipc_plus.exact.expoly import mul, ExpFrac
 from dipc_plus.semantics.instructions import (assigned, compile_program, contains_exit, contains_while, liveness,
@@ -37,10 +38,6 @@ def must_write(s) -> set:
 def exposed_reads(stmts) -> set:
     """Variables a statement list may read before writing them: the live ones on entry."""
     return set(liveness(compile_program(tuple(stmts)), ())[0])
-
-
-def is_finite(t) -> bool:
-    return isinstance(t, (ir.BoolT, ir.DomT))
 
 
 # --------------------------------------------------------------------------- independent components
@@ -80,33 +77,19 @@ def components(program: ir.Program) -> list[Component] | None:
         if a != b:
             parent[max(a, b)] = min(a, b)
 
-    last: dict[str, set] = {}
+    last: dict[str, int] = {}   # the latest statement that may write each variable
     for j, s in enumerate(body):
-        for v in exposed_reads([s]):
-            if v in input_names:
-                continue
-            for w in last.get(v, ()):
-                union(j, w)
-        must = must_write(s)
-        for v in assigned([s]):
-            if v in must:
-                last[v] = {j}
-            else:
-                for w in last.get(v, ()):
-                    union(j, w)
-                last[v] = set(last.get(v, ())) | {j}
-    for o in program.output_names():
-        ws = sorted(last.get(o, ()))
-        for w in ws[1:]:
-            union(ws[0], w)
+        written = assigned([s])
+        # a statement that writes a variable on some of its paths only keeps its old value on the
+        # others, so it depends on the earlier writers as a read does
+        for v in (exposed_reads([s]) - input_names) | (written - must_write(s)):
+            if v in last:
+                union(j, last[v])
+        last.update(dict.fromkeys(written, j))
     groups: dict[int, list[int]] = {}
     for j in range(len(body)):
         groups.setdefault(find(j), []).append(j)
-    out_owner = {}
-    for o in program.output_names():
-        ws = last.get(o)
-        if ws:
-            out_owner[o] = find(next(iter(ws)))
+    out_owner = {o: find(last[o]) for o in program.output_names() if o in last}
     comps = []
     for root, idx in sorted(groups.items()):
         outs = [o for o in program.output_names() if out_owner.get(o) == root]
@@ -211,9 +194,9 @@ class KernelChain:
             names = [v for v in live[starts[j]] if v not in inputs]
             return tuple(sorted(names, key=lambda v: order.get(v, len(order))))
 
-        cuts = [0]
+        cuts = [0]     # where every live variable is finite (Bool/DOM), so a kernel's state is a finite tuple
         for j in range(1, len(body)):
-            if all(is_finite(program.variables.get(v)) for v in live_at(j)):
+            if all(isinstance(program.variables.get(v), (ir.BoolT, ir.DomT)) for v in live_at(j)):
                 cuts.append(j)
         cuts.append(len(body))
         pieces = [(cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
@@ -351,33 +334,23 @@ class KernelChain:
 
     def _check_run(self, start: int, end: int, points: list[dict]) -> SymmetricRun | None:
         names = tuple(self.blocks[j].inputs[0] for j in range(start, end))
-        values = []
         before = [x for j in range(start) for x in self.blocks[j].inputs]
         grid = isinstance(points, dict)
-        for v in ([v for x in names for v in points[x]] if grid else [u[x] for u in points for x in names]):
-            if not any(values_equal(v, w) for w in values):
-                values.append(v)
+        values = distinct([v for x in names for v in points[x]] if grid else [u[x] for u in points for x in names],
+                          key=freeze_value)
         if grid:
-            size = 1
-            for x in before:
-                size *= len(points[x])
-            if size > 4096:
+            if math.prod(len(points[x]) for x in before) > 4096:
                 return None
             prefixes = [dict(zip(before, c)) for c in itertools.product(*(points[x] for x in before))]
         else:
             prefixes = points
+        def prefix(u):
+            return tuple(tuple(u[x] for x in self.blocks[j].inputs) for j in range(start))
+
         # states at the start of the run, over every prefix of the given points
         reach: set = set()
-        seen_prefix = set()
-        for u in prefixes:
-            key = tuple(tuple(u[x] for x in self.blocks[j].inputs) for j in range(start))
-            if key in seen_prefix:
-                continue
-            seen_prefix.add(key)
-            if start == 0:
-                reach.add(())
-            else:
-                reach |= set(self.state_after(start - 1, u))
+        for u in distinct(prefixes, key=prefix):
+            reach |= set(self.state_after(start - 1, u)) if start else {()}
         # a transposition of blocks j, j+1 (start <= j < end - 1) acts on the states before block j
         layer = set(reach)
         check = set(layer)

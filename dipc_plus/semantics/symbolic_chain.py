@@ -30,6 +30,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact import noises
 from dipc_plus.exact.linear import LinForm, Noise, atom, negate
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.evaluate import domain_rank
 from dipc_plus.semantics.instructions import compiled
 from dipc_plus.semantics.values import freeze_env
 from dipc_plus.semantics.walk import Domain, PathState, Walk
@@ -125,7 +126,7 @@ class _Atoms(Domain):
     def run(self) -> SymbolicPaths:
         ends = Walk(self.program, self, self.max_paths).run(self.start)
         paths, real_forms = {}, {}
-        for st in sorted(ends, key=_trail):
+        for st in sorted(ends, key=lambda st: st.facts[1]):     # depth first, by the trail of branch choices
             key = tuple(st.env.get(n) for n in self.finite_outputs)
             paths.setdefault(key, []).append(st.facts[0])
             real_forms.setdefault(key, []).append(tuple(st.reals.get(n) for n in self.real_outputs))
@@ -174,18 +175,6 @@ class _Atoms(Domain):
         st.reals[s.target] = walk.lin(d.mean, st, s.pos) + LinForm.symbol(pc)
 
 
-def _trail(st: PathState) -> tuple:
-    return st.facts[1]
-
-
 def _value_key(values: tuple, types: list) -> tuple:
     """Output values in the order of their domains (unassigned outputs first), as per-point reports."""
-    key = []
-    for v, t in zip(values, types):
-        if v is None:
-            key.append(-1)
-        elif isinstance(t, ir.DomT):
-            key.append(t.values.index(v) if v in t.values else len(t.values))
-        else:
-            key.append(int(bool(v)))
-    return tuple(key)
+    return tuple(-1 if v is None else domain_rank(v, t) for v, t in zip(values, types))
