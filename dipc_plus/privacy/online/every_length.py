@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from dipc_plus.claims.claim_file import key_error
 from dipc_plus.execution import ledger
 from dipc_plus.errors import UserError
 from dipc_plus.privacy.online.automaton import Automaton
@@ -33,21 +34,14 @@ from dipc_plus.decision.sup_ratio import SupRatio
 THROUGH_LINF = ("linf", "l1", "one-position")
 
 
-def _claim_key_error(claim_path: str, key: str, message: str, hint: str) -> UserError:
-    """A refusal at the line of the claim file's `key`."""
-    from dipc_plus.claims.claim_file import ClaimReader
-    from dipc_plus.execution.files import read_user_file
-    text = read_user_file(claim_path, "claim file").decode("utf-8", errors="replace")
-    return ClaimReader(claim_path, text).error(key, message, hint=hint)
-
-
 def adjacency_refusal(claim_path: str, kind: str) -> UserError:
     """The refusal of an adjacency the class does not decide, at the line of its key."""
     why = ("two inputs differing in one position by any amount are not within any linf bound, so the coupling "
            "bound (which pays for each |q[i] - q'[i]| <= bound) proves nothing about them"
            if kind == "hamming" else "the explicit pairs are not an adjacency of every length")
-    return _claim_key_error(
-        claim_path, "privacy.adjacency", f"cannot decide privacy for every m with adjacency \"{kind}\": {why}",
+    return key_error(
+        claim_path, "privacy.adjacency",
+        f"privacy.adjacency: cannot decide privacy for every m with adjacency \"{kind}\": {why}",
         'use adjacency = "linf", "l1" or "one-position" with a bound (decided through linf with that '
         'bound), or decide one m at a time without --every-length')
 
@@ -56,9 +50,9 @@ def integer_bound_refusal(claim_path: str, bound: Fraction, draw_at: str) -> Use
     """The refusal of a non-integer adjacency bound for a program with discrete noise, at the line of
     the bound: the discrete Laplace shift cost holds for integer shifts only, and the coupling shifts
     draws by the bound (docs/design/every_length.md, "Discrete Laplace draws")."""
-    return _claim_key_error(
-        claim_path, "privacy.bound", f"cannot decide privacy for every m: the program draws discrete Laplace noise "
-        f"({draw_at}), whose shift cost e^(k*eps*|s|) holds only for integer shifts s, but the adjacency bound "
+    return key_error(
+        claim_path, "privacy.bound", "privacy.bound: cannot decide privacy for every m: the program draws discrete "
+        f"Laplace noise ({draw_at}), whose shift cost e^(k*eps*|s|) holds only for integer shifts s, but the adjacency bound "
         f"{bound} is not an integer (the coupling shifts draws by the bound)",
         "use an integer bound (on integer inputs a bound B allows the same pairs as its floor), or decide "
         "one m at a time without --every-length")
