@@ -309,13 +309,12 @@ def _loss_by_point_filter(claim: DPClaim, pl: Plan, res: LossResult, t0: float) 
         npairs += math.prod(len(unit.grid[n]) for n in unit.inputs)
         if ratio is None:
             res.infinite = lifted_candidate(claim, pl, (unit, u, w, v), infinite=True)
-            res.pairs, res.seconds = npairs, time.perf_counter() - t0
-            return res
+            break
         if best is None or ratio > best[0]:
             best = (ratio, unit, u, w, v)
-    ratio, unit, u, w, v = best
-    res.point_ratio = ratio
-    res.point_candidate = lifted_candidate(claim, pl, (unit, u, w, v))
+    else:
+        res.point_ratio = best[0]
+        res.point_candidate = lifted_candidate(claim, pl, best[1:])
     res.pairs, res.seconds = npairs, time.perf_counter() - t0
     return res
 
