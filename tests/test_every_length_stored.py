@@ -110,7 +110,7 @@ BREAKS = {
     "stored between comparison and test": ("    g <- r >= x\n    x <- r\n    if g then\n        out[i] <- top\n"
                                            "    else\n        out[i] <- bot\n    end\nend\n", 9, "between the comparison"),
     "drawn after the store": ("    if r >= x then\n        out[i] <- top\n    else\n        out[i] <- bot\n    end\n"
-                              "    x <- r\n    x <- Lap(eps, 0)\nend\n", 14, "drawn again after"),
+                              "    x <- r\n    x <- Lap(eps, 0)\nend\n", 14, "given a value twice in one iteration"),
 }
 
 

@@ -249,7 +249,7 @@ def refuse_every_output_value(claim: DPClaim) -> None:
                          "[privacy] for a tight loss on those events")
 
 
-def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = True, symmetry: bool = True,
+def privacy_loss(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = True,
                  max_states: int = DEFAULT_MAX_STATES, executor=None, source=None,
                  progress: bool = False, options: RunOptions = DEFAULT_OPTIONS) -> LossResult:
     """The exact tight loss L(eps) over the claim's pairs and outputs; the ratios of the pairs are
@@ -283,7 +283,7 @@ def privacy_loss(claim: DPClaim, *, structure: bool | None = None, sup: bool = T
                 break
     res.pairs, res.candidates, res.distinct = npairs, nratios, len(cands)
     if res.infinite is None:
-        _tight_from_ratios(claim, pl, res, cands, executor, source, sup)
+        _tight_from_ratios(claim, pl, res, cands, executor, source)
     res.seconds = time.perf_counter() - t0
     return res
 
@@ -309,13 +309,12 @@ def _loss_by_point_filter(claim: DPClaim, pl: Plan, res: LossResult, t0: float) 
         npairs += math.prod(len(unit.grid[n]) for n in unit.inputs)
         if ratio is None:
             res.infinite = lifted_candidate(claim, pl, (unit, u, w, v), infinite=True)
-            res.pairs, res.seconds = npairs, time.perf_counter() - t0
-            return res
+            break
         if best is None or ratio > best[0]:
             best = (ratio, unit, u, w, v)
-    ratio, unit, u, w, v = best
-    res.point_ratio = ratio
-    res.point_candidate = lifted_candidate(claim, pl, (unit, u, w, v))
+    else:
+        res.point_ratio = best[0]
+        res.point_candidate = lifted_candidate(claim, pl, best[1:])
     res.pairs, res.seconds = npairs, time.perf_counter() - t0
     return res
 
@@ -330,11 +329,10 @@ def no_adjacent_pair(claim: DPClaim) -> UserError:
                      "grid = { q = [0, 1] }")
 
 
-def _tight_from_ratios(claim: DPClaim, pl: Plan, res: LossResult, cands: dict, executor, source,
-                       sup: bool) -> None:
+def _tight_from_ratios(claim: DPClaim, pl: Plan, res: LossResult, cands: dict, executor, source) -> None:
     """Fill `res` from the distinct finite ratios `cands` (ratio -> its first (unit, u, u', v)):
     the largest value at eps = ln r, the largest constant, or else the upper envelope over the
-    eps interval (and sup L(eps)/eps when `sup`)."""
+    eps interval and sup L(eps)/eps."""
     if not cands:
         raise no_adjacent_pair(claim)
     if claim.eps.is_log_point:
@@ -356,5 +354,4 @@ def _tight_from_ratios(claim: DPClaim, pl: Plan, res: LossResult, cands: dict, e
     else:
         pieces = envelope([(r, info) for r, info in cands.items()], claim.eps.interval, executor, source)
         res.pieces = [LossPiece(lo, hi, lifted_candidate(claim, pl, info, r)) for lo, hi, r, info in pieces]
-        if sup:
-            res.sup = sup_ratio(res.pieces, claim.eps.interval)
+        res.sup = sup_ratio(res.pieces, claim.eps.interval)

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from dipc_plus.claims.claim_file import key_error
 from dipc_plus.execution import ledger
 from dipc_plus.errors import UserError
 from dipc_plus.privacy.online.automaton import Automaton
@@ -33,21 +34,14 @@ from dipc_plus.decision.sup_ratio import SupRatio
 THROUGH_LINF = ("linf", "l1", "one-position")
 
 
-def _claim_key_error(claim_path: str, key: str, message: str, hint: str) -> UserError:
-    """A refusal at the line of the claim file's `key`."""
-    from dipc_plus.claims.claim_file import ClaimReader
-    from dipc_plus.execution.files import read_user_file
-    text = read_user_file(claim_path, "claim file").decode("utf-8", errors="replace")
-    return ClaimReader(claim_path, text).error(key, message, hint=hint)
-
-
 def adjacency_refusal(claim_path: str, kind: str) -> UserError:
     """The refusal of an adjacency the class does not decide, at the line of its key."""
     why = ("two inputs differing in one position by any amount are not within any linf bound, so the coupling "
            "bound (which pays for each |q[i] - q'[i]| <= bound) proves nothing about them"
            if kind == "hamming" else "the explicit pairs are not an adjacency of every length")
-    return _claim_key_error(
-        claim_path, "privacy.adjacency", f"cannot decide privacy for every m with adjacency \"{kind}\": {why}",
+    return key_error(
+        claim_path, "privacy.adjacency",
+        f"privacy.adjacency: cannot decide privacy for every m with adjacency \"{kind}\": {why}",
         'use adjacency = "linf", "l1" or "one-position" with a bound (decided through linf with that '
         'bound), or decide one m at a time without --every-length')
 
@@ -56,9 +50,9 @@ def integer_bound_refusal(claim_path: str, bound: Fraction, draw_at: str) -> Use
     """The refusal of a non-integer adjacency bound for a program with discrete noise, at the line of
     the bound: the discrete Laplace shift cost holds for integer shifts only, and the coupling shifts
     draws by the bound (docs/design/every_length.md, "Discrete Laplace draws")."""
-    return _claim_key_error(
-        claim_path, "privacy.bound", f"cannot decide privacy for every m: the program draws discrete Laplace noise "
-        f"({draw_at}), whose shift cost e^(k*eps*|s|) holds only for integer shifts s, but the adjacency bound "
+    return key_error(
+        claim_path, "privacy.bound", "privacy.bound: cannot decide privacy for every m: the program draws discrete "
+        f"Laplace noise ({draw_at}), whose shift cost e^(k*eps*|s|) holds only for integer shifts s, but the adjacency bound "
         f"{bound} is not an integer (the coupling shifts draws by the bound)",
         "use an integer bound (on integer inputs a bound B allows the same pairs as its floor), or decide "
         "one m at a time without --every-length")
@@ -222,15 +216,24 @@ def _witness_text(program, lr) -> str:
     return f"{show(cand.input)} vs {show(cand.neighbour)}, {show(cand.output)}"
 
 
-def claim_at_length(claim_path: str, overrides: tuple, m: int, witness_array: str | None):
-    """The claim at length m: on its own inputs (`witness_array` None), or on the two-block
-    witness inputs of that array (then also the text that says so).  Module-level and built
-    from the file alone, so a Dask worker rebuilds exactly what the client checks."""
+def claim_at_length(what: str, claim_path: str, overrides: tuple, m: int, array: str | None):
+    """The claim at length m and the text naming its inputs: for "family" on the family inputs of
+    `array` (`family_inputs`), else on its own inputs (`array` None) or on the two-block witness
+    inputs of `array`.  Module-level and built from the file alone, so a Dask worker rebuilds
+    exactly what the client checks.  The family claim's own grid is never expanded (it is replaced
+    before use), so the grid's size limit, which guards the expansion, is lifted while it is read."""
     from dipc_plus.claims.privacy_reader import load_privacy_claim
-    c = load_privacy_claim(claim_path, dict(overrides))
-    if witness_array is None:
-        return c, ""
-    w = witness_inputs(c, witness_array, m)
+    from dipc_plus.execution import limits
+    before = limits.get("grid_points")
+    if what == "family":
+        limits.set_limit("grid_points", 10 ** 300)
+    try:
+        c = load_privacy_claim(claim_path, dict(overrides))
+    finally:
+        limits.set_limit("grid_points", before)
+    if what == "family":
+        return on_points(c, family_inputs(m, c.adjacency.bound, array)), ""
+    w = None if array is None else witness_inputs(c, array, m)
     return (w, " (two-block inputs q = (x, ..., x, y, ..., y))") if w is not None else (c, "")
 
 
@@ -240,8 +243,7 @@ def build_length_work(what: str, claim_path: str, overrides: tuple, m: int, arra
     inputs of `array`; "family" the eps-DP check on the family inputs of `array`."""
     from dipc_plus.privacy.dp.check import DPWork
     from dipc_plus.privacy.dp.plan import PairWork, plan
-    c = (family_claim(claim_path, overrides, m, array) if what == "family"
-         else claim_at_length(claim_path, overrides, m, array)[0])
+    c = claim_at_length(what, claim_path, overrides, m, array)[0]
     if what == "loss":
         return PairWork(c, plan(c, c.structure, max_states=max_states, symmetry=True))
     return DPWork.build(c, None, True, max_states)
@@ -257,21 +259,6 @@ def family_inputs(m: int, bound: Fraction, array: str) -> list:
     shapes = [[0] * m, [1] * n + [-1] * (m - n), [-1] * n + [1] * (m - n), [1] * m, [-1] * m,
               [-1] * (m - 1) + [0], [1] * (m - 1) + [0]]
     return [{f"{array}[{i}]": v * bound for i, v in enumerate(shape, 1)} for shape in dict.fromkeys(map(tuple, shapes))]
-
-
-def family_claim(claim_path: str, overrides: tuple, m: int, array: str):
-    """The claim at length m on the family inputs only (module-level: a worker rebuilds it).  The
-    claim's own grid is never expanded here (it is replaced before use), so its size limit, which
-    guards the expansion, is lifted while it is read at a long m."""
-    from dipc_plus.claims.privacy_reader import load_privacy_claim
-    from dipc_plus.execution import limits
-    before = limits.get("grid_points")
-    limits.set_limit("grid_points", 10 ** 300)
-    try:
-        c = load_privacy_claim(claim_path, dict(overrides))
-    finally:
-        limits.set_limit("grid_points", before)
-    return on_points(c, family_inputs(m, c.adjacency.bound, array))
 
 
 def predicted_length(losses: list, k: Fraction) -> int | None:
@@ -351,12 +338,12 @@ class _LengthChecks:
                 f"{self.seconds} s on the checks beyond the claim's lengths (--limit length_seconds=N; the limit on "
                 "m is length_m)")
 
-    def key(self, m):   # what a worker needs to rebuild the claim at m (a path valid on any machine)
-        return (os.path.abspath(self.claim_path), tuple({**self.overrides, self.mname: m}.items()), m,
-                None if m in self.lengths else self.array)
+    def key(self, what, m):   # what a worker needs to rebuild the claim at m (a path valid on any machine)
+        return (what, os.path.abspath(self.claim_path), tuple({**self.overrides, self.mname: m}.items()), m,
+                self.array if what == "family" or m not in self.lengths else None)
 
     def at(self, m):
-        return claim_at_length(*self.key(m))
+        return claim_at_length(*self.key("dp", m))
 
     def run(self, what: str, m: int, c=None):
         """One exact check at m on the executor, its workers rebuilding the claim (`build_length_work`):
@@ -365,10 +352,10 @@ class _LengthChecks:
         from dipc_plus.execution.executor import Source
         from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, check_dp
         from dipc_plus.privacy.loss.tight import privacy_loss
-        args = (*self.key(m)[:3], self.array) if what == "family" else self.key(m)
-        c = family_claim(*args) if what == "family" else c
+        key = self.key(what, m)
+        c = claim_at_length(*key)[0] if what == "family" else c
         self.starting(what, m)
-        source = Source.of(build_length_work, (what, *args, DEFAULT_MAX_STATES), (self.claim_path, c.program.source))
+        source = Source.of(build_length_work, (*key, DEFAULT_MAX_STATES), (self.claim_path, c.program.source))
         t0 = time.perf_counter()
         try:
             return (privacy_loss if what == "loss" else check_dp)(c, executor=self.executor, source=source)

@@ -58,6 +58,25 @@ def refuse(pos, why: str, hint: str = HINT) -> UserError:
     return UserError.at(pos, f"cannot decide privacy for every m: {why}", hint=hint)
 
 
+def _threshold_output(pos, name: str) -> UserError:
+    return refuse(pos, f"a noisy value is drawn into the output '{name}'; the threshold may not be an output: the "
+                  "bound's table has no row for releasing it (its value tells which comparisons were above it)")
+
+
+def _guard_output(pos, name: str) -> UserError:
+    return refuse(pos, f"a comparison's result is written to the output '{name}'; a comparison may reach the outputs "
+                  "only through `if g then ... else ... end` writing constants at position i (the bound's table "
+                  "pays for the outcome of a tested comparison, not for a stored one)",
+                  hint="write  if r >= x then out[i] <- top else out[i] <- bot end, or " + HINT)
+
+
+def _given_once(pos, p: "_Path", name: str) -> None:
+    """Refuse a second value (a draw or a stored read) for a stored variable in one iteration."""
+    if p.has("store", name) or p.has("resample", name):
+        raise refuse(pos, f"the stored variable '{name}' is given a value twice in one iteration (a draw or a "
+                     "read already went to it)")
+
+
 def where(pos) -> str:
     return f"{pos.file}:{pos.line}"
 
@@ -168,9 +187,7 @@ class _Recogniser:
                     raise refuse(s.pos, f"the output '{s.target}' is given a value that is not a constant; "
                                  + PREFIX_RULE)
             elif isinstance(s, ir.Sample) and s.target in self.outputs:
-                raise refuse(s.pos, f"a noisy value is drawn into the output '{s.target}' before the loop; the "
-                             "threshold may not be an output: the bound's table has no row for releasing it "
-                             "(its value tells which comparisons were above it)")
+                raise _threshold_output(s.pos, s.target)
             elif isinstance(s, ir.Sample) and s.target in self.reals and _is_constant(s.dist.mean):
                 self._noise(s)
                 self._start_variable(s.target, s.dist.rate, s.pos)
@@ -275,14 +292,11 @@ class _Recogniser:
             return replace(p, reads={**p.reads, t: rate})
         if mean.keys() == {""}:
             if t in self.outputs:
-                raise refuse(s.pos, f"a noisy value is drawn into the output '{t}'; the threshold may not be an "
-                             "output: the bound's table has no row for releasing it")
+                raise _threshold_output(s.pos, t)
             if t not in self.variables:
                 raise refuse(s.pos, "a noisy value centred on a constant is drawn here; in the loop only a "
                              "stored variable started before the loop may be drawn again (x <- Lap(k*eps, constant))")
-            if p.has("store", t) or p.has("resample", t):
-                raise refuse(s.pos, f"the stored variable '{t}' is drawn again after it was given a value (x <- r "
-                             "or a draw) in the same iteration")
+            _given_once(s.pos, p, t)
             self._all_tested(s.pos, p, "the threshold is drawn again", t)
             if p.has("disclose") or p.has("gap"):
                 raise refuse(s.pos, "the threshold is drawn again after the noisy read (or its gap) was released")
@@ -302,10 +316,7 @@ class _Recogniser:
     def _compare(self, s: ir.Compare, p: _Path) -> _Path:
         t = s.target
         if t in self.outputs:
-            raise refuse(s.pos, f"the comparison's result is stored in the output '{t}'; a comparison may reach "
-                         "the outputs only through `if g then ... else ... end` writing constants at position i "
-                         "(the bound's table pays for the outcome of a tested comparison, not for a stored one)",
-                         hint="write  if r >= x then out[i] <- top else out[i] <- bot end, or " + HINT)
+            raise _guard_output(s.pos, t)
         sides = [self._side(_exact_var(e), p) for e in (s.lhs, s.rhs)]
         if sorted(map(type, sides), key=str) != sorted((str, tuple), key=str):
             raise refuse(s.pos, f"a comparison must test the noisy read of {self.q}[i] made in this iteration "
@@ -335,18 +346,16 @@ class _Recogniser:
             if isinstance(s.expr, ir.Const):
                 return p.with_event("write", label=(arr, s.expr.value))
             if used & self.guards:
-                raise refuse(s.pos, f"a comparison's result is written to the output '{arr}'; it may reach the "
-                             "outputs only through `if g then ... else ... end` writing constants",
-                             hint="write  if g then out[i] <- top else out[i] <- bot end, or " + HINT)
+                raise _guard_output(s.pos, arr)
             raise refuse(s.pos, f"the output '{arr}' is given a value computed from variables; in the class an "
                          "output gets a constant at position i (the outcome shows through which constant)")
         if t in self.guards:
             raise refuse(s.pos, f"'{t}' holds a comparison's result and may be given no other value")
-        if t in self.variables:
+        if t in self.variables and _exact_var(s.expr) in p.reads:
             return self._store(s, p)
         if t in self.reals:
             raise refuse(s.pos, f"'{t}' is a real variable given a computed value; in the class a real variable "
-                         "is only drawn (a threshold, a read of q[i]) or, for a stored variable, given "
+                         f"is only drawn (a threshold, a read of {self.q}[i]) or, for a stored variable, given "
                          "the read (x <- r)")
         raise refuse(s.pos, "this assignment is outside the class")
 
@@ -384,14 +393,9 @@ class _Recogniser:
                          "comparison tested against the threshold it was made with")
 
     def _store(self, s: ir.Assign, p: _Path) -> _Path:
-        """x <- r: the read's value becomes the threshold of the steps that follow."""
+        """x <- r (r this iteration's read): the read's value becomes the threshold of the steps that follow."""
         v = _exact_var(s.expr)
-        if v not in p.reads:
-            raise refuse(s.pos, f"'{s.target}' is a real variable given a computed value; in the class a real "
-                         f"variable is only drawn, or the stored variable given the read of {self.q}[i] (x <- r)")
-        if p.has("store", s.target) or p.has("resample", s.target):
-            raise refuse(s.pos, f"the stored variable '{s.target}' is given a value twice in one iteration (a draw "
-                         "or a read already went to it)")
+        _given_once(s.pos, p, s.target)
         self._all_tested(s.pos, p, "the read is stored")
         return p.with_event("store", rate=p.reads[v], var=s.target)
 

@@ -116,17 +116,13 @@ def bayes_attack(tables: Callable, prior: list, target: Callable, interval: Inte
 # --------------------------------------------------------------------------- from a Pufferfish claim
 
 
-def scenario_attacks(claim, params: dict | None = None, tables: Callable | None = None) -> list[AttackResult]:
+def scenario_attacks(claim, tables: Callable | None = None) -> list[AttackResult]:
     """For every scenario and discriminative pair of a Pufferfish claim: the adversary that
-    guesses which of the two secrets holds (prior restricted to the two secrets).  `tables`: the
+    guesses which of the two secrets holds (prior restricted to the two secrets), with the
+    parameters at the middle of their ranges (a prior is one distribution).  `tables`: the
     output tables the claim's loss or check computed already (input -> table); else computed here."""
-    names = list(claim.parameters)
-    values = dict(params or {})
-    for n in names:
-        if n not in values:
-            lo, hi, _, _ = claim.parameter_ranges[n]
-            values[n] = (lo + hi) / 2
-    point = tuple(values[n] for n in names)
+    values = {n: (claim.parameter_ranges[n][0] + claim.parameter_ranges[n][1]) / 2 for n in claim.parameters}
+    point = tuple(values.values())
     src = tables or TableSource(claim.program, claim.events, use_chain=True, expected=8)
     I = claim.eps.interval if claim.eps.interval is not None else Interval()
     results = []

@@ -292,7 +292,7 @@ def check_pufferfish(claim: PufferfishClaim, executor=None, source=None, progres
                                 file=claim.file, hint="weights must be probabilities (>= 0) for every parameter value")
     st = PufferfishSetup(claim, executor, source, progress)
     notes = []
-    todo = []                       # (scenario, si, sj, output key, the sums, G) in the order of the claim
+    todo = []                       # ((scenario, si, sj, output key, the sums), G) in the order of the claim
     for sc, si, sj, (Ai, Bi), (Aj, Bj) in st.ordered_pairs():
         if not Bi or not Bj:
             notes.append(f"scenario '{sc.name}': secret '{si if not Bi else sj}' has prior probability 0; "
@@ -301,16 +301,15 @@ def check_pufferfish(claim: PufferfishClaim, executor=None, source=None, progres
         for key in list(Ai) + [k for k in Aj if k not in Ai]:
             G = poly_add(poly_mul(poly_scale(Aj.get(key, {}), st.values.E), Bi),
                          poly_scale(poly_mul(Ai.get(key, {}), Bj), Fraction(-1)))
-            todo.append((sc, si, sj, key, (Ai, Bi, Aj, Bj), G))
+            todo.append(((sc, si, sj, key, Ai, Bi, Aj, Bj), G))
     outcomes = None                 # in one process each is decided when the walk reaches it
     if st.executor.parallel and len(todo) > 1:
-        outcomes = run_dealt(pufferfish_decide_task, st.source, [t[-1] for t in todo], executor=st.executor,
+        outcomes = run_dealt(pufferfish_decide_task, st.source, [G for _, G in todo], executor=st.executor,
                              context=st.constant)
-    for i, (sc, si, sj, key, (Ai, Bi, Aj, Bj), G) in enumerate(todo):
+    for i, (obligation, G) in enumerate(todo):
         bad = outcomes[i] if outcomes is not None else _decide_poly(G, claim, st.values, box)
-        if bad is not None:
-            point, eps = bad
-            cex = _counterexample(claim, st, sc, si, sj, key, Ai, Bi, Aj, Bj, point, eps)
+        if bad is not None:       # (parameter point, eps)
+            cex = _counterexample(claim, st, *obligation, *bad)
             return PufferfishCheck(claim, False, cex, i + 1, time.perf_counter() - t0, notes)
     return PufferfishCheck(claim, True, None, len(todo), time.perf_counter() - t0, notes)
 

@@ -20,7 +20,7 @@ from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import ln_text
 from dipc_plus.privacy.loss.tight import loss_expr
 from dipc_plus.decision.param_decide import decide_univariate
-from dipc_plus.exact.param_poly import poly_add, poly_cancel, poly_eval, poly_mul, ratio_text
+from dipc_plus.exact.param_poly import poly_add, poly_cancel, poly_eval, poly_mul, poly_scale, ratio_text
 from dipc_plus.privacy.pufferfish.check import PufferfishSetup, pufferfish_scope
 
 
@@ -100,15 +100,14 @@ def _sup_univariate_ratio(num: dict, den: dict, rng):
     by certified root isolation; otherwise an enclosure by bisection on the bound."""
     lo, hi, lc, hc = rng
     if poly_eval(den, ((lo + hi) / 2,)) < 0:
-        num = {m: -c for m, c in num.items()}
-        den = {m: -c for m, c in den.items()}
+        num, den = poly_scale(num, Fraction(-1)), poly_scale(den, Fraction(-1))
 
     def val(x):
         d = poly_eval(den, (x,))
         return poly_eval(num, (x,)) / d if d != 0 else None
 
     def G(k):       # k * den - num: >= 0 on the range when k bounds the ratio
-        return poly_add({m: k * c for m, c in den.items()}, {m: -c for m, c in num.items()})
+        return poly_add(poly_scale(den, k), poly_scale(num, Fraction(-1)))
 
     ends = [v for v in (val(lo), val(hi)) if v is not None]
     if ends and decide_univariate(G(max(ends)), (lo, hi, True, True)) is None:
