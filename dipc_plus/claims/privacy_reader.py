@@ -96,7 +96,7 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: f
             raise r.error("privacy.pairs", "pairs are only read with adjacency = \"pairs\"",
                           hint='write adjacency = "pairs" or remove the list')
         points_given, grid, inputs_kind = read_points(r, dp["inputs"], program, "privacy.inputs")
-    every_length = _read_length(r, dp["length"], path)
+    every_length = _read_length(r, dp["length"])
     if inputs_kind == "box":
         _check_box_claim(r, every_length)
     claim = DPClaim(path, program, adjacency, budget, delta_text, delta, eps, points_given, grid, events,
@@ -106,12 +106,10 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: f
     return claim
 
 
-def _read_length(r: ClaimReader, value, path: str) -> bool:
+def _read_length(r: ClaimReader, value) -> bool:
     """`length = "every"`: the claim is decided for every number of queries (privacy.online)."""
     if value is not None and value != "every":
-        line, column = r.loc.find("privacy.length")
-        raise UserError(f"privacy.length must be \"every\", not {value!r}", file=path, line=line, column=column,
-                        hint='write length = "every" or remove the key')
+        raise r.error("privacy.length", f"must be \"every\", not {value!r}", hint='write length = "every" or remove the key')
     return value == "every"
 
 
