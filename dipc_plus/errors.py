@@ -39,6 +39,14 @@ class UserError(Exception):
         return cls(message, file=getattr(pos, "file", None), line=getattr(pos, "line", None),
                    column=getattr(pos, "column", None), hint=hint)
 
+    @classmethod
+    def at_offset(cls, text: str, offset: int, message: str, *, file: str | None, hint: str | None = None
+                  ) -> "UserError":
+        """Build an error at the character `offset` of `text` (1-based line and column): the one place
+        a scanned file's offset becomes a location."""
+        return cls(message, file=file, line=text.count("\n", 0, offset) + 1,
+                   column=offset - (text.rfind("\n", 0, offset) + 1) + 1, hint=hint)
+
     def location(self) -> str:
         parts = [p for p in (self.file, self.line, self.column) if p is not None]
         return ":".join(str(p) for p in parts)

@@ -53,7 +53,7 @@ def claim_of(tmp_path, program: str, budget: str, bound: str = "1/4", eps: str =
 
 
 def on_points(claim, points):
-    return dataclasses.replace(claim, explicit_points=points, grid=None, inputs_kind="list", _points=None)
+    return dataclasses.replace(claim, explicit_points=points, grid=None, inputs_kind="list")
 
 
 def thirds(m: int) -> list[dict]:

@@ -111,7 +111,7 @@ def write_case(seed: int, folder) -> str:
 
 
 def on_points(claim, points: list[dict]):
-    return dataclasses.replace(claim, explicit_points=points, grid=None, inputs_kind="list", _points=None)
+    return dataclasses.replace(claim, explicit_points=points, grid=None, inputs_kind="list")
 
 
 def pair_refuted(claim, every_value: bool, points: list[dict]) -> bool:

@@ -348,7 +348,7 @@ def test_a_length_other_than_every_is_refused_at_its_line(tmp_path, capsys):
                      'adjacency = "linf"\nbudget = "eps"\nlength = "all"\n[privacy.inputs]\ngrid = { q = [-1, 1] }\n')
     assert main(["privacy", str(claim)]) == 2
     err = capsys.readouterr().err
-    assert f"{claim}:6:" in err and "privacy.length must be \"every\", not 'all'" in err
+    assert f"{claim}:6:" in err and "privacy.length: must be \"every\", not 'all'" in err
     claim.write_text(claim.read_text().replace('length = "all"', 'length = "every"'))
     assert load_privacy_claim(str(claim)).every_length
     claim.write_text(claim.read_text().replace('length = "every"\n', ''))

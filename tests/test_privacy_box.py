@@ -104,7 +104,7 @@ def test_verified_box_holds_at_off_grid_points():
         u = {n: F(rng.randint(-3, 3), 3) for n in names}
         w = {n: min(F(1), max(F(-1), u[n] + F(rng.randint(-3, 3), 3))) for n in names}
         assert u != w and any(x.denominator > 1 for x in (*u.values(), *w.values()))
-        listed = dataclasses.replace(claim, explicit_points=[u, w], grid=None, inputs_kind="list", _points=None)
+        listed = dataclasses.replace(claim, explicit_points=[u, w], grid=None, inputs_kind="list")
         r = check_dp(listed)
         assert r.verified and r.pairs >= 1        # the pair (in each order: its inputs are neighbours)
         loss = privacy_loss(listed)

@@ -260,11 +260,11 @@ def _naming_the_program(text: str, data: dict, target: str, name: str, base_dir:
     old = _named_program_path(data)
     if old is not None:
         if not _same_file_or_text(_from_base_dir(base_dir, old), target):
-            line, column = _line_column(text, _path_value_span(text, old, name)[0])
-            raise UserError(f"program.path names '{old}' but program= gives another program "
-                            f"({os.path.basename(target)})", file=name, line=line, column=column,
-                            hint="drop the [program] path (program= gives the program; params may stay), "
-                                 "or pass the program the path names")
+            raise UserError.at_offset(text, _path_value_span(text, old, name)[0],
+                                      f"program.path names '{old}' but program= gives another program "
+                                      f"({os.path.basename(target)})", file=name,
+                                      hint="drop the [program] path (program= gives the program; params may "
+                                           "stay), or pass the program the path names")
         return _with_program_path(text, old, target, name), None
     header = _PROGRAM_HEADER.search(text)
     if not isinstance(prog, dict) or "path" in prog or header is None:
@@ -277,11 +277,6 @@ def _naming_the_program(text: str, data: dict, target: str, name: str, base_dir:
     else:
         at, insert = len(text), f"\npath = {json.dumps(target)}\n"
     return text[:at] + insert + text[at:], line
-
-
-def _line_column(text: str, at: int) -> tuple[int, int]:
-    """The 1-based line and column of the character at offset `at`."""
-    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
 def _path_value_span(text: str, old: str, name: str) -> tuple[int, int]:
@@ -303,9 +298,7 @@ def _with_program_path(text: str, old: str, target: str, name: str, missing_in: 
     text's own relative path was read from), a missing program is reported here, at the path."""
     start, end = _path_value_span(text, old, name)
     if missing_in is not None and not os.path.isfile(target):
-        line, column = _line_column(text, start)
-        raise UserError(f"program.path: no program '{old}' in {os.path.abspath(missing_in)}", file=name,
-                        line=line, column=column,
-                        hint="a relative path is read from base_dir (default: the working directory); "
-                             "give base_dir=, an absolute path, or program=")
+        raise UserError.at_offset(text, start, f"program.path: no program '{old}' in {os.path.abspath(missing_in)}",
+                                  file=name, hint="a relative path is read from base_dir (default: the working "
+                                                  "directory); give base_dir=, an absolute path, or program=")
     return text[:start] + json.dumps(target) + text[end:]

@@ -48,11 +48,39 @@ from dipc_plus.semantics.evaluate import domain_values
 from dipc_plus.semantics.inputs import input_elements
 from dipc_plus.semantics.values import freeze_env, show_env
 
-TOP_KEYS = ("program", "accuracy", "privacy")
-PROGRAM_KEYS = ("path", "params", "function")
-ACCURACY_KEYS = ("inputs", "det", "table", "input_distance", "output_distance", "alpha", "gamma", "beta",
-                 "eps", "dd_over", "threshold", "scores", "output", "note")
-INPUT_KEYS = ("grid", "list", "box", "step")
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key of a claim table, declared once for `ClaimReader.table`: the TOML types its value may have
+    (otherwise the error says `message`, with `hint`; `nonempty` refuses an empty value), its value when
+    absent, and for a required key the hint that says how to write it."""
+    types: type | tuple = object
+    default: object = None
+    required: str | None = None
+    message: str = ""
+    hint: str = ""
+    nonempty: bool = False
+
+
+ANY = Key()   # an optional key whose value its reader checks
+TOP_KEYS = dict.fromkeys(("program", "accuracy", "privacy"), ANY)
+PROGRAM_KEYS = {"path": ANY, "params": Key(dict, {}, message="params must be a table", hint="write params = { m = 3, c = 1 }"),
+                "function": Key(str, message="function must be a string", hint='write function = "svt"')}
+ACCURACY_KEYS = {   # the required ones in the order they are asked for
+    "inputs": ANY, "det": Key(default="noise-free"), "table": ANY,
+    "input_distance": Key(required='write input_distance = "linf" (or "zero-one", "numeric-sparse")'),
+    "output_distance": Key(required='write output_distance = "zero-one" (or "linf", "noisy-max", "score")'),
+    "alpha": Key(required='write alpha = "dd" (each input\'s distance to disagreement) or a number such as 0'),
+    "gamma": Key(required="write gamma = 0 (or a number, a list of numbers, or \"alpha\")"),
+    "beta": Key(str, required='write beta = "2*m*exp(-alpha*eps/8)" (a formula in eps, alpha, gamma and the '
+                              'parameters)', message="beta must be a formula in a string",
+                hint='write beta = "2*m*exp(-alpha*eps/8)"'),
+    "eps": Key(str, "(0, inf)", message="eps must be an interval string", hint='write eps = "(0, inf)" or "[1/10, 5]"'),
+    "dd_over": ANY, "threshold": Key(default="T"), "scores": ANY, "output": ANY, "note": ANY,
+}
+INPUT_KEYS = {"grid": Key(dict, message="grid must be a table", hint="grid = { q = [-1, 1] }"), "list": ANY,
+              "box": ANY, "step": Key(default=1)}
 # the distances a box claim can have: the corner reduction's (numeric-sparse with real outputs as in
 # NumericSparse, accuracy.box checks its facets), and the argmax worst point's
 BOX_DISTANCES = {("linf", "zero-one"), ("linf", "noisy-max"), ("numeric-sparse", "linf")}
@@ -168,16 +196,19 @@ class ClaimReader:
         except UserError as exc:
             raise self.error(key, label + exc.message, exc.hint) from None
 
-    def check_keys(self, table: Mapping, allowed, where: str, required: Mapping | None = None) -> None:
-        """No key outside `allowed`, and every key of `required` (key -> the hint that says how to write it)."""
-        for key in table:
-            if key not in allowed:
-                hint = did_you_mean(key, allowed) or f"allowed keys: {', '.join(allowed)}"
-                raise self.error(f"{where}.{key}" if where else key,
-                                 f"unknown key '{key}'" + (f" in [{where}]" if where else ""), hint)
-        for key, hint in (required or {}).items():
-            if key not in table:
-                raise self.error(where, f"[{where}] has no '{key}'", hint=hint)
+    def table(self, raw: Mapping, where: str, keys: Mapping[str, Key]) -> dict:
+        """The table `raw` checked against its declaration `keys`: no other key, every required one (in
+        the declaration's order), each value of its declared types; an absent key is its default."""
+        for name in raw:
+            if name not in keys:
+                hint = did_you_mean(name, keys) or f"allowed keys: {', '.join(keys)}"
+                raise self.error(f"{where}.{name}" if where else name,
+                                 f"unknown key '{name}'" + (f" in [{where}]" if where else ""), hint)
+        for name, key in keys.items():
+            if key.required is not None and name not in raw:
+                raise self.error(where, f"[{where}] has no '{name}'", hint=key.required)
+        return {name: self.typed(f"{where}.{name}", raw[name], key.types, key.message, key.hint,
+                                 nonempty=key.nonempty) if name in raw else key.default for name, key in keys.items()}
 
     def number(self, key: str, value, *, nonnegative: bool = False) -> Fraction:
         too_many = limits.too_many_digits(value) if isinstance(value, str) else None
@@ -291,9 +322,7 @@ def to_user_value(value):
 
 def _function_name(r: "ClaimReader", prog: dict, program_path: str) -> str | None:
     """The `function` of [program]: required for a .py program, refused for a .dip one."""
-    function = prog.get("function")
-    if function is not None and not isinstance(function, str):
-        raise r.error("program.function", "function must be a string", hint='write function = "svt"')
+    function = prog["function"]
     if program_path.endswith(".py") and function is None:
         raise r.error("program", "a Python program needs the name of its function",
                       hint='write function = "NAME" in [program]')
@@ -322,13 +351,12 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
     text = raw.decode("utf-8", errors="replace")
     data = load_toml(text, path)
     r = ClaimReader(path, text)
-    r.check_keys(data, TOP_KEYS, "")
+    r.table(data, "", TOP_KEYS)
     if "program" not in data or not isinstance(data["program"], dict):
         raise UserError("the claim file has no [program] table", file=path,
                         hint='start with\n  [program]\n  path = "../programs/laplace.dip"')
-    prog = data["program"]
-    r.check_keys(prog, PROGRAM_KEYS, "program")
-    if "path" not in prog or not isinstance(prog["path"], str):
+    prog = r.table(data["program"], "program", PROGRAM_KEYS)
+    if prog["path"] is None or not isinstance(prog["path"], str):
         raise r.error("program", "no program path", hint='write path = "../programs/NAME.dip" (relative to this file)')
     program_path = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), prog["path"]))
     if not os.path.exists(program_path):
@@ -339,9 +367,7 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
         raise r.error("program.path", f"the program '{limits.clip(prog['path'])}' is not a regular file",
                       hint="give the path of a .dip file, relative to the claim file")
     params = {}
-    raw_params = r.typed("program.params", prog.get("params", {}), dict, "params must be a table",
-                         "write params = { m = 3, c = 1 }")
-    for name, value in raw_params.items():
+    for name, value in prog["params"].items():
         params[name] = r.number(f"program.params.{name}", value)
     for name, value in (overrides or {}).items():
         params[name] = Fraction(value)
@@ -370,19 +396,19 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
 # --------------------------------------------------------------------------- [accuracy]
 
 
-def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) -> AccuracyClaim:
-    r.check_keys(acc, ACCURACY_KEYS, "accuracy", REQUIRED_ACCURACY_KEYS)
+def _read_accuracy(r: ClaimReader, raw: dict, program: ir.Program, path: str) -> AccuracyClaim:
+    acc = r.table(raw, "accuracy", ACCURACY_KEYS)
 
-    det = r.choice("accuracy.det", acc.get("det", "noise-free"), ("noise-free", "table"))
+    det = r.choice("accuracy.det", acc["det"], ("noise-free", "table"))
     table = None
     if det == "table":
-        table = _read_table(r, acc.get("table"), program)
-    elif "table" in acc:
+        table = _read_table(r, acc["table"], program)
+    elif "table" in raw:
         raise r.error("accuracy.table", "a det table is given but det is not \"table\"",
                       hint='write det = "table" to use it, or remove the table')
 
     # inputs
-    points, kind = _read_inputs(r, acc.get("inputs"), program, table)
+    points, kind = _read_inputs(r, acc["inputs"], program, table)
 
     # distances
     d_name = r.choice("accuracy.input_distance", acc["input_distance"], INPUT_DISTANCES)
@@ -390,11 +416,11 @@ def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) ->
         d = NumericSparseInput(_threshold(r, acc, program), tuple(noise_free.real_inputs(program)))
     else:
         d = LinfInput() if d_name == "linf" else ZeroOneInput()
-    if "threshold" in acc and d_name != "numeric-sparse":
+    if "threshold" in raw and d_name != "numeric-sparse":
         raise r.error("accuracy.threshold", "threshold is only used by input_distance = \"numeric-sparse\"",
                       hint="remove it")
     od_name = r.choice("accuracy.output_distance", acc["output_distance"], OUTPUT_DISTANCES)
-    if "scores" in acc and od_name != "noisy-max":
+    if "scores" in raw and od_name != "noisy-max":
         raise r.error("accuracy.scores", "scores is only used by output_distance = \"noisy-max\"", hint="remove it")
 
     if kind == "box" and (d_name, od_name) not in BOX_DISTANCES:   # what accuracy.box reads
@@ -405,7 +431,7 @@ def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) ->
 
     def fail(message, hint=None):
         raise r.error("accuracy.output_distance", message, hint)
-    od = make_output_distance(od_name, program, scores=acc.get("scores"), output=acc.get("output"), fail=fail)
+    od = make_output_distance(od_name, program, scores=acc["scores"], output=acc["output"], fail=fail)
 
     # alpha, gamma
     alpha = acc["alpha"]
@@ -433,14 +459,12 @@ def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) ->
 
     # eps interval
     from dipc_plus.decision.decide import Interval
-    eps_text = r.typed("accuracy.eps", acc.get("eps", "(0, inf)"), str, "eps must be an interval string",
-                       'write eps = "(0, inf)" or "[1/10, 5]"')
     try:
-        eps = Interval.parse(eps_text)
+        eps = Interval.parse(acc["eps"])
     except UserError as exc:
         raise r.error("accuracy.eps", exc.message, exc.hint) from None
 
-    dd_over = r.choice("accuracy.dd_over", acc.get("dd_over", "grid" if det == "table" else "reals"),
+    dd_over = r.choice("accuracy.dd_over", raw.get("dd_over", "grid" if det == "table" else "reals"),
                        ("reals", "grid"))
     if det == "table" and dd_over == "reals":
         raise r.error("accuracy.dd_over", "with a det table, dd can only be taken over the table's inputs",
@@ -449,20 +473,11 @@ def _read_accuracy(r: ClaimReader, acc: dict, program: ir.Program, path: str) ->
         raise r.error("accuracy.dd_over", "a box claim takes dd over the reals (a box has no grid of points)",
                       hint='remove dd_over (or write dd_over = "reals")')
     return AccuracyClaim(path, program, kind, points, det, table, d, od, alpha, gammas, beta, eps, dd_over,
-                         note_of(acc))
-
-
-REQUIRED_ACCURACY_KEYS = {   # key -> how to write it, in the order they are asked for
-    "input_distance": 'write input_distance = "linf" (or "zero-one", "numeric-sparse")',
-    "output_distance": 'write output_distance = "zero-one" (or "linf", "noisy-max", "score")',
-    "alpha": 'write alpha = "dd" (each input\'s distance to disagreement) or a number such as 0',
-    "gamma": "write gamma = 0 (or a number, a list of numbers, or \"alpha\")",
-    "beta": 'write beta = "2*m*exp(-alpha*eps/8)" (a formula in eps, alpha, gamma and the parameters)',
-}
+                         note_of(raw))
 
 
 def _threshold(r: ClaimReader, acc: dict, program: ir.Program) -> Fraction:
-    value = acc.get("threshold", "T")
+    value = acc["threshold"]
     if isinstance(value, str) and value in program.params:
         return Fraction(program.params[value])
     q = parse_number(value)
@@ -475,7 +490,6 @@ def _threshold(r: ClaimReader, acc: dict, program: ir.Program) -> Fraction:
 
 def _read_beta(r: ClaimReader, text, program: ir.Program, alpha, gammas) -> Formula:
     where = r.where("accuracy.beta")
-    r.typed("accuracy.beta", text, str, "beta must be a formula in a string", 'write beta = "2*m*exp(-alpha*eps/8)"')
     names = ["alpha", "gamma"] + [p for p in program.params if p not in ("alpha", "gamma", "eps")]
     formula = parse_formula(text, names, where)
     if alpha == "dd":
@@ -534,7 +548,7 @@ def read_input_table(r: ClaimReader, spec, program: ir.Program, key: str, *, bou
     `bound_product` bounds a grid's real inputs together before any value is built (privacy claims
     factor finite inputs); otherwise each input is bounded alone and the product later."""
     r.typed(key, spec, dict, "inputs must be a table", f"write [{key}] with grid = {{...}} or list = [...]")
-    r.check_keys(spec, INPUT_KEYS, key)
+    table = r.table(spec, key, INPUT_KEYS)
     given = [k for k in ("grid", "list", "box") if k in spec]
     if len(given) != 1:
         raise r.error(key, "give exactly one of 'grid', 'list' and 'box'" +
@@ -545,18 +559,17 @@ def read_input_table(r: ClaimReader, spec, program: ir.Program, key: str, *, bou
         if "step" in spec:
             raise r.error(f"{key}.step", "step only applies to a grid (a box has every real value)",
                           hint="remove it")
-        return "box", spec["box"]
+        return "box", table["box"]
     if "list" in spec:
         if "step" in spec:
             raise r.error(f"{key}.step", "step only applies to a grid", hint="remove it")
-        rows = r.rows(f"{key}.list", spec["list"], "list must be a non-empty array of inline tables",
+        rows = r.rows(f"{key}.list", table["list"], "list must be a non-empty array of inline tables",
                       "list = [ { q = [-1, 0, 1] }, { q = [1, 1, 1] } ]")
         return "list", [r.bind(f"{key}.list", program, row, f"entry {k + 1}") for k, row in enumerate(rows)]
-    grid = r.typed(f"{key}.grid", spec["grid"], dict, "grid must be a table", "grid = { q = [-1, 1] }")
-    step = r.number(f"{key}.step", spec.get("step", 1))
+    step = r.number(f"{key}.step", table["step"])
     if step <= 0:
         raise r.error(f"{key}.step", "step must be positive", hint='step = "1/2"')
-    return "grid", _grid_ranges(r, grid, program, key, step, bound_product)
+    return "grid", _grid_ranges(r, table["grid"], program, key, step, bound_product)
 
 
 def step_hint(name: str, program: ir.Program, table: str) -> str | None:

@@ -27,7 +27,7 @@ from dipc_plus.semantics import ir
 
 # -- budget ---------------------------------------------------------------------------------------
 
-_BUDGET_HINT = ('write the budget as a multiple of eps plus optional logarithms of rationals: '
+BUDGET_HINT = ('write the budget as a multiple of eps plus optional logarithms of rationals: '
                 '"eps", "2*eps", "eps/2", "ln(3)", "eps + ln(2)"')
 
 
@@ -109,20 +109,18 @@ def _scaled(c, term: tuple) -> tuple:
 
 
 def read_budget(r: ClaimReader, text, program: ir.Program, key: str) -> Budget:
-    if text is None:
-        raise r.error(key.rsplit(".", 1)[0], "no 'budget'", hint=_BUDGET_HINT)
     if isinstance(text, (int, float)) and not isinstance(text, bool):
         raise r.error(key, f"a bare number {text} is ambiguous as a budget",
                       hint='write "eps" for eps-DP, or "ln(3)" for the constant ln 3')
-    r.typed(key, text, str, "budget must be a string", _BUDGET_HINT)
+    r.typed(key, text, str, "budget must be a string", BUDGET_HINT)
     where = r.where(key)
     tree = syntax_tree(text, where, ARITHMETIC | {"call"}, calls=("ln", "log"), what="budget",
-                       hint=_BUDGET_HINT)
+                       hint=BUDGET_HINT)
     params = {k: Fraction(v) for k, v in program.params.items()}
 
     def fail(msg, node=None):
         raise where.error(f"'{clip(text)}': {msg}", None if node is None else node.col,
-                          hint=_BUDGET_HINT)
+                          hint=BUDGET_HINT)
 
     k, logs, const = _BudgetFold(params, fail).value(tree)
     if const != 0:
@@ -175,7 +173,7 @@ def read_eps(r: ClaimReader, text, key: str) -> EpsRange:
         raise r.error(key, exc.message, exc.hint) from None
 
 
-def read_delta(r: ClaimReader, text, program: ir.Program, path: str, eps: EpsRange):
+def read_delta(r: ClaimReader, text, program: ir.Program, eps: EpsRange):
     from dipc_plus.claims.formula import parse as parse_formula
     if isinstance(text, (int, float)) and not isinstance(text, bool):
         text = str(text)

@@ -14,17 +14,22 @@ from fractions import Fraction
 from typing import Mapping
 
 from dipc_plus.claims.box import read_box
-from dipc_plus.claims.claim_file import ClaimReader, load_claim, note_of, read_input_table, with_finite_domains
+from dipc_plus.claims.claim_file import ANY, ClaimReader, Key, load_claim, note_of, read_input_table, with_finite_domains
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.adjacency import ADJACENCIES, Adjacency
 from dipc_plus.semantics.values import distinct, freeze_env
-from dipc_plus.claims.privacy_fields import MissingEvents, read_budget, read_delta, read_eps, read_events
+from dipc_plus.claims.privacy_fields import BUDGET_HINT, MissingEvents, read_budget, read_delta, read_eps, read_events
 from dipc_plus.claims.privacy_types import DPClaim
 from dipc_plus.semantics import ir
 
-PRIVACY_KEYS = ("kind", "adjacency", "bound", "pairs", "budget", "delta", "eps", "inputs", "events",
-                "structure", "note", "length")
+PRIVACY_KEYS = {
+    "kind": ANY, "adjacency": Key(required='write adjacency = "hamming" (or "one-position", "linf", "l1", "pairs")'),
+    "bound": ANY, "pairs": ANY, "budget": Key(required=BUDGET_HINT), "delta": Key(default="0"),
+    "eps": Key(default="(0, inf)"), "inputs": ANY, "events": ANY,
+    "structure": Key(bool, True, message="structure must be true or false", hint="structure = true"),
+    "note": ANY, "length": ANY,
+}
 BOX_HINT = ("`dipc privacy` decides box claims (the coupling bound, or a search at rational points); for other "
             "commands give the claim a grid")
 
@@ -52,9 +57,8 @@ def load_privacy_claim(path: str, overrides: Mapping | None = None):
 
 
 def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: frozenset) -> DPClaim:
-    r.check_keys(raw, PRIVACY_KEYS, "privacy",
-                 {"adjacency": 'write adjacency = "hamming" (or "one-position", "linf", "l1", "pairs")'})
-    kind = r.choice("privacy.adjacency", raw["adjacency"], ADJACENCIES)
+    dp = r.table(raw, "privacy", PRIVACY_KEYS)
+    kind = r.choice("privacy.adjacency", dp["adjacency"], ADJACENCIES)
     bound = Fraction(1)
     if "bound" in raw:
         if kind in ("hamming", "pairs"):
@@ -63,11 +67,11 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: f
         if bound <= 0:
             raise r.error("privacy.bound", "bound must be positive", hint="bound = 1")
     adjacency = Adjacency(kind, bound)
-    budget = read_budget(r, raw.get("budget"), program, "privacy.budget")
-    eps = read_eps(r, raw.get("eps", "(0, inf)"), "privacy.eps")
-    delta_text, delta = read_delta(r, raw.get("delta", "0"), program, path, eps)
+    budget = read_budget(r, dp["budget"], program, "privacy.budget")
+    eps = read_eps(r, dp["eps"], "privacy.eps")
+    delta_text, delta = read_delta(r, dp["delta"], program, eps)
     try:
-        events = read_events(r, raw.get("events"), program, "privacy.events")
+        events = read_events(r, dp["events"], program, "privacy.events")
         every_value = False
     except MissingEvents:
         # real outputs without events (with or without finite ones): decided on their densities, every value
@@ -80,36 +84,32 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: f
                       "quantifies over every measurable set of outputs, which needs the output densities; "
                       "checking the named events only would not decide it",
                       hint="use delta = 0 (eps-DP is checked per named event), or a program with finite outputs")
-    structure = r.typed("privacy.structure", raw.get("structure", True), bool, "structure must be true or false",
-                        "structure = true")
     if kind == "pairs":
         if "inputs" in raw:
             raise r.error("privacy.inputs", "with adjacency = \"pairs\" the inputs are the pairs' inputs",
                           hint="remove [privacy.inputs]")
-        pairs = _read_pairs(r, raw.get("pairs"), program)
+        pairs = _read_pairs(r, dp["pairs"], program)
         adjacency.set_pairs(pairs)
         points_given, grid, inputs_kind = distinct([x for pair in pairs for x in pair]), None, "pairs"
     else:
         if "pairs" in raw:
             raise r.error("privacy.pairs", "pairs are only read with adjacency = \"pairs\"",
                           hint='write adjacency = "pairs" or remove the list')
-        points_given, grid, inputs_kind = read_points(r, raw.get("inputs"), program, "privacy.inputs")
-    every_length = _read_length(r, raw.get("length"), path)
+        points_given, grid, inputs_kind = read_points(r, dp["inputs"], program, "privacy.inputs")
+    every_length = _read_length(r, dp["length"])
     if inputs_kind == "box":
         _check_box_claim(r, every_length)
     claim = DPClaim(path, program, adjacency, budget, delta_text, delta, eps, points_given, grid, events,
-                    structure, note_of(raw), inputs_kind=inputs_kind,
+                    dp["structure"], note_of(raw), inputs_kind=inputs_kind,
                     every_length=every_length, given_params=given)
     claim.every_output_value = every_value
     return claim
 
 
-def _read_length(r: ClaimReader, value, path: str) -> bool:
+def _read_length(r: ClaimReader, value) -> bool:
     """`length = "every"`: the claim is decided for every number of queries (privacy.online)."""
     if value is not None and value != "every":
-        line, column = r.loc.find("privacy.length")
-        raise UserError(f"privacy.length must be \"every\", not {value!r}", file=path, line=line, column=column,
-                        hint='write length = "every" or remove the key')
+        raise r.error("privacy.length", f"must be \"every\", not {value!r}", hint='write length = "every" or remove the key')
     return value == "every"
 
 

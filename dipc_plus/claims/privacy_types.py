@@ -11,10 +11,8 @@ the deciders consume; keeping the data classes apart from both keeps each side s
 """
 from __future__ import annotations
 
-import itertools
-import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 from dipc_plus.decision.certified import infinity_sign, interval_parts
@@ -22,6 +20,7 @@ from dipc_plus.decision.decide import Interval
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.claims.adjacency import Adjacency
+from dipc_plus.claims.grid_points import GridPoints
 from dipc_plus.claims.scope import box_text
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import ln_text, rational_power
@@ -156,29 +155,16 @@ class DPClaim:
     every_length: bool = False  # length = "every": decide the claim for every number of queries
     given_params: frozenset = frozenset()   # the parameters the claim's params or --set give a number
     every_output_value: bool = False   # no events on a real output: decided on densities for every value
-    _points: list | None = field(default=None, repr=False)
 
     @property
-    def points(self) -> list:
-        """Every claimed input (a grid is expanded on first use: prefer `grid` for big ones)."""
-        if self._points is None:
-            if self.explicit_points is not None:
-                self._points = self.explicit_points
-            else:
-                names = list(self.grid)
-                self._points = [dict(zip(names, c)) for c in itertools.product(*(self.grid[n] for n in names))]
-        return self._points
+    def points(self):
+        """Every claimed input: the explicit ones, or the grid's, each made when read (`GridPoints`;
+        prefer `grid` for a big one)."""
+        return self.explicit_points if self.explicit_points is not None else GridPoints(self.grid)
 
     @property
     def npoints(self) -> int:
-        if self.explicit_points is not None:
-            return len(self.explicit_points)
-        return math.prod(len(v) for v in self.grid.values())
-
-    def first_point(self) -> dict:
-        if self.explicit_points is not None:
-            return self.explicit_points[0]
-        return {n: vals[0] for n, vals in self.grid.items()}
+        return len(self.points)
 
     @property
     def delta_is_zero(self) -> bool:

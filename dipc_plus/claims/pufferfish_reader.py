@@ -14,10 +14,10 @@ import itertools
 import re
 from fractions import Fraction
 
-from dipc_plus.claims.claim_file import MAX_POINTS, ClaimReader, naming_hint, note_of
+from dipc_plus.claims.claim_file import ANY, MAX_POINTS, ClaimReader, Key, naming_hint, note_of
 from dipc_plus.claims.formula import parse_polynomial
 from dipc_plus.errors import UserError
-from dipc_plus.claims.privacy_fields import read_budget, read_eps, read_events
+from dipc_plus.claims.privacy_fields import BUDGET_HINT, read_budget, read_eps, read_events
 from dipc_plus.claims.privacy_types import read_rational
 from dipc_plus.claims.privacy_types import PufferfishClaim, Scenario
 from dipc_plus.exact.convert import fmt_q
@@ -26,35 +26,39 @@ from dipc_plus.claims.secrets import read_predicate
 from dipc_plus.decision.certified import interval_parts
 from dipc_plus.semantics import ir
 
-PUFFERFISH_KEYS = ("kind", "budget", "eps", "parameters", "secrets", "pairs", "scenarios", "events", "note")
-SCENARIO_KEYS = ("name", "prior", "independent", "note")
+_SECRETS_HINT = 'secrets = { sick = "x[1] == 1", healthy = "x[1] == 0" }'
+_PAIRS_HINT = 'pairs = [["sick", "healthy"]]'
+PUFFERFISH_KEYS = {
+    "kind": ANY, "budget": Key(required=BUDGET_HINT), "eps": Key(default="(0, inf)"),
+    "parameters": Key(dict, {}, message="parameters must be a table", hint='parameters = { p = "(0, 1)" }'),
+    "secrets": Key(dict, required=_SECRETS_HINT, message="give the secrets as a table", hint=_SECRETS_HINT,
+                   nonempty=True),
+    "pairs": Key(list, required=_PAIRS_HINT, message="give the discriminative pairs of secrets", hint=_PAIRS_HINT,
+                 nonempty=True),
+    "scenarios": Key(required='[[privacy.scenarios]]\n  name = "independent"\n  independent = { x = { "0" = "1 - p", '
+                              '"1" = "p" } }'),
+    "events": ANY, "note": ANY,
+}
+SCENARIO_KEYS = dict.fromkeys(("name", "prior", "independent", "note"), ANY)
 
 
 def read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -> PufferfishClaim:
     """The checked `PufferfishClaim` of a `[privacy]` table with kind = "pufferfish"."""
-    r.check_keys(raw, PUFFERFISH_KEYS, "privacy")
-    budget = read_budget(r, raw.get("budget"), program, "privacy.budget")
-    eps = read_eps(r, raw.get("eps", "(0, inf)"), "privacy.eps")
-    events = read_events(r, raw.get("events"), program, "privacy.events")
-    params_raw = r.typed("privacy.parameters", raw.get("parameters", {}), dict, "parameters must be a table",
-                         'parameters = { p = "(0, 1)" }')
+    table = r.table(raw, "privacy", PUFFERFISH_KEYS)
+    budget = read_budget(r, table["budget"], program, "privacy.budget")
+    eps = read_eps(r, table["eps"], "privacy.eps")
+    events = read_events(r, table["events"], program, "privacy.events")
     parameters = {}
-    for name, text in params_raw.items():
+    for name, text in table["parameters"].items():
         if not re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", name) or name in ("eps",) or name in program.params:
             raise r.error(f"privacy.parameters.{name}", f"'{name}' cannot name a symbolic parameter",
                           hint="use a fresh name such as p, different from eps and the program's params")
         parameters[name] = _read_param_interval(r, f"privacy.parameters.{name}", text)
-    sec_raw = raw.get("secrets")
-    r.typed("privacy.secrets" if sec_raw is not None else "privacy", sec_raw, dict, "give the secrets as a table",
-            'secrets = { sick = "x[1] == 1", healthy = "x[1] == 0" }', nonempty=True)
     secrets = {}
-    for name, text in sec_raw.items():
+    for name, text in table["secrets"].items():
         secrets[name] = read_predicate(r.where(f"privacy.secrets.{name}"), name, text, program)
-    pairs_raw = raw.get("pairs")
-    r.typed("privacy.pairs" if pairs_raw is not None else "privacy", pairs_raw, list,
-            "give the discriminative pairs of secrets", 'pairs = [["sick", "healthy"]]', nonempty=True)
     pairs = []
-    for k, pr in enumerate(pairs_raw):
+    for k, pr in enumerate(table["pairs"]):
         if not (isinstance(pr, list) and len(pr) == 2 and all(isinstance(x, str) for x in pr)):
             raise r.error("privacy.pairs", f"pair {k + 1} must be two secret names", hint='["sick", "healthy"]')
         for x in pr:
@@ -62,10 +66,8 @@ def read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -
                 raise r.error("privacy.pairs", f"'{x}' is not a secret",
                               hint=naming_hint(x, secrets, f"the secrets are: {', '.join(secrets)}"))
         pairs.append((pr[0], pr[1]))
-    sc_raw = raw.get("scenarios")
-    r.rows("privacy.scenarios", sc_raw, "give at least one scenario as [[privacy.scenarios]]",
-           '[[privacy.scenarios]]\n  name = "independent"\n  independent = { x = { "0" = "1 - p", "1" = "p" } }',
-           at=None if sc_raw is not None else "privacy")
+    sc_raw = r.rows("privacy.scenarios", table["scenarios"], "give at least one scenario as [[privacy.scenarios]]",
+                    PUFFERFISH_KEYS["scenarios"].required)
     scenarios = [_read_scenario(r, k, sc, program, list(parameters)) for k, sc in enumerate(sc_raw)]
     return PufferfishClaim(path, program, budget, eps, {n: _interval_text(iv) for n, iv in parameters.items()},
                            parameters, secrets, pairs, scenarios, events, note_of(raw))
@@ -92,7 +94,7 @@ def _read_param_interval(r: ClaimReader, key: str, text):
 def _read_scenario(r: ClaimReader, k: int, sc: dict, program: ir.Program, params: list) -> Scenario:
     """One scenario: its name, and its prior given as a list of weighted inputs or independently per position."""
     key = "privacy.scenarios"
-    r.check_keys(sc, SCENARIO_KEYS, key)
+    r.table(sc, key, SCENARIO_KEYS)
     name = sc.get("name", f"scenario {k + 1}")
     if ("prior" in sc) == ("independent" in sc):
         raise r.error(key, f"{name}: give exactly one of 'prior' (a list of inputs with weights) and "

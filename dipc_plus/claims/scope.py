@@ -149,7 +149,6 @@ class Scope:
     eps: str
     complete: bool = False      # every input of a finite input space
     events: dict = field(default_factory=dict)   # real output -> [event labels] when outputs are events
-    pairs: str = ""             # e.g. "neighbours: L-inf distance at most 1"
 
     @property
     def kind(self) -> str:

@@ -60,10 +60,8 @@ def check_number_tokens(text: str, path: str) -> None:
         else:
             too_many = f"{len(token) - 2} hexadecimal, octal or binary digits" if len(token) - 2 > most else None
         if too_many:
-            line = text.count("\n", 0, m.start()) + 1
-            column = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
-            raise UserError(f"the number {limits.clip(token)} has {too_many}",
-                            file=path, line=line, column=column, hint=limits.hint("digits"))
+            raise UserError.at_offset(text, m.start(), f"the number {limits.clip(token)} has {too_many}",
+                                      file=path, hint=limits.hint("digits"))
 
 
 def load_toml(text: str, path: str) -> dict:

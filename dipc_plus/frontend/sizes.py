@@ -29,10 +29,8 @@ def check_tokens(text: str, filename: str) -> None:
             continue
         count += 1
         if count > most:
-            line = text.count("\n", 0, m.start()) + 1
-            column = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
-            raise UserError(f"the program has more than {most} tokens (words, numbers and symbols)",
-                            file=filename, line=line, column=column, hint=limits.hint("tokens"))
+            raise UserError.at_offset(text, m.start(), f"the program has more than {most} tokens (words, numbers "
+                                      "and symbols)", file=filename, hint=limits.hint("tokens"))
 
 
 def check_shape(module: S.Module) -> None:

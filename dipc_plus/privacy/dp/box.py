@@ -285,7 +285,7 @@ def lattice_claim(claim: DPClaim, step: Fraction, most: int | None = None) -> DP
     """The claim on the lattice of `step` of its box (at most the `most` smallest values of each
     input): a grid claim, decided by the per-point path.  Check `lattice_points` first."""
     grid = {n: lattice(lo, hi, step, most) for n, (lo, hi) in claim.box_bounds.items()}
-    return dataclasses.replace(claim, explicit_points=None, grid=grid, inputs_kind="grid", _points=None)
+    return dataclasses.replace(claim, explicit_points=None, grid=grid, inputs_kind="grid")
 
 
 def every_eps(claim: DPClaim) -> DPClaim:
@@ -376,8 +376,8 @@ def two_block_lattice(claim: DPClaim, cp: Coupling, step: Fraction, most: int) -
     grid = {n: lattice(lo, hi, step) for n, (lo, hi) in claim.box_bounds.items()}
     if len({n for n in grid if n.startswith(f"{cp.input_name}[")}) != cp.length:
         return None
-    lc = witness_inputs(dataclasses.replace(claim, explicit_points=None, grid=grid, inputs_kind="grid",
-                                            _points=None), cp.input_name, cp.length)
+    lc = witness_inputs(dataclasses.replace(claim, explicit_points=None, grid=grid, inputs_kind="grid"),
+                        cp.input_name, cp.length)
     return lc if lc is not None and lc.npoints <= most else None
 
 
@@ -405,7 +405,7 @@ def search_targets(res: BoxCheck):
         return
     points, cuts = cell_points(claim, res.search_limit)
     if points:
-        lc = dataclasses.replace(claim, explicit_points=points, grid=None, inputs_kind="list", _points=None)
+        lc = dataclasses.replace(claim, explicit_points=points, grid=None, inputs_kind="list")
         check_point_scale(lc, "the points inside the cells of the box")
         yield (lc, Searched(Fraction(0), len(points), cuts=cuts), "search for a counterexample inside the cells",
                f"{len(points)} points inside the cells of {cuts} threshold(s) and their neighbours")

@@ -449,8 +449,7 @@ class PairSearch:
             return None
         first, second = dict(zip(self.names, u)), dict(zip(self.names, w))
         from dipc_plus.privacy.dp.check import check_dp       # the per-pair exact check of {u, u'} (both orders)
-        r = check_dp(dataclasses.replace(self.claim, explicit_points=[first, second], grid=None, inputs_kind="list",
-                                         _points=None))
+        r = check_dp(dataclasses.replace(self.claim, explicit_points=[first, second], grid=None, inputs_kind="list"))
         r = None if r.verified else r
         if r is None and not self.claim.events:
             raise CertificationError(f"G < 0 certified at {first}, {second}, eps = {fmt_q(eps)} but the "

@@ -206,7 +206,7 @@ def lift_witness(claim, pl: Plan, unit: Unit, u: dict, w: dict, v: tuple):
     if pl.how == "whole":
         P, Q = unit.table(u), unit.table(w)
         return dict(u), dict(w), dict(zip(out_names, v)), P.get(v, ZERO), Q.get(v, ZERO)
-    base = claim.first_point()
+    base = claim.points[0]
     full_u = {n: (u[n] if n in u else base[n]) for n in program.input_names()}
     full_w = {n: (w[n] if n in w else base[n]) for n in program.input_names()}
     outputs = dict(zip(unit.program.output_names(), v))

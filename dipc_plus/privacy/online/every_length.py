@@ -182,7 +182,7 @@ def classify(program, explicit=()) -> tuple[Automaton, Bound, list, float]:
 
 def on_points(claim, points: list):
     """The claim on the listed inputs `points` instead of its own."""
-    return dataclasses.replace(claim, explicit_points=points, grid=None, inputs_kind="list", _points=None)
+    return dataclasses.replace(claim, explicit_points=points, grid=None, inputs_kind="list")
 
 
 def witness_inputs(claim, array: str, m: int):
