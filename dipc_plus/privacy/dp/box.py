@@ -141,10 +141,7 @@ class BoxCheck:
     def undecided_reasons(self) -> list[str]:
         """What is missing for a verdict: the bound's reason and the search's extent."""
         out = [f"the coupling bound does not prove it: {self.coupling.reason}"]
-        if self.density is not None:
-            out.append(f"the density-ratio bound does not prove it: {self.density.reason}")
-        if self.worst is not None:
-            out.append(f"the worst-neighbour bound does not prove it: {self.worst.reason}")
+        out += [f"the {b.name} does not prove it: {b.reason}" for b in (self.density, self.worst) if b is not None]
         if self.pair is not None and self.pair.verdict != VERIFIED:
             out.append(self.pair.reason)
         done = [s for s in self.searched if s.verdict != "skipped"]

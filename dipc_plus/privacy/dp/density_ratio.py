@@ -24,6 +24,7 @@ from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.linear import LinForm, holds
 from dipc_plus.exact.noises.registry import by_kind
 from dipc_plus.privacy.display import eps_multiple
+from dipc_plus.privacy.dp.proved_bound import ProvedBound, shape_refusal
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import eval_expr
 from dipc_plus.semantics.instructions import reads
@@ -31,7 +32,6 @@ from dipc_plus.semantics.walk import Domain, PathState, Walk
 
 MAX_PATHS = 4096          # paths of the program walked (each If with an undecided condition forks)
 MAX_SIGN_VECTORS = 1 << 16   # linf: sign vectors enumerated; past it the row-sum upper bound
-BOUNDED = ("linf", "l1", "one-position")
 
 
 class Refused(Exception):
@@ -104,23 +104,18 @@ class _Draws:
 
 
 @dataclass
-class DensityRatio:
+class DensityRatio(ProvedBound):
     """What the bound says for one claim: applies (k <= budget on every in-cell pair), k, the cells."""
-    applies: bool
-    reason: str = ""
-    k: Fraction | None = None            # the loss bound, a multiple of eps
     paths: int = 0
     draws: int = 0                       # draws whose mean reads an input (on the widest path)
     cells: list = field(default_factory=list)   # positions of the input-only comparisons splitting the box
     how: str = ""                        # how the max over the adjacency set was taken
 
-    @property
-    def method(self) -> str:
-        return f"density-ratio bound: loss <= {eps_multiple(self.k)}" if self.k is not None else "density-ratio bound"
+    title = name = "density-ratio bound"
 
     def to_json(self) -> dict:
-        return {"applies": self.applies, "reason": self.reason, "k": None if self.k is None else fmt_q(self.k),
-                "paths": self.paths, "cells_split_by_lines": [p.line for p in self.cells], "how": self.how}
+        return {**self.json_head(), "paths": self.paths, "cells_split_by_lines": [p.line for p in self.cells],
+                "how": self.how}
 
 
 # --------------------------------------------------------------------------- the whitelist walk
@@ -320,10 +315,9 @@ def density_ratio_for(claim) -> DensityRatio:
     """The bound for a box DP claim: applies when its preconditions hold, the budget is k*eps with
     delta = 0, the adjacency bounded, the box not split by input-only comparisons, and k <= budget."""
     budget, adj = claim.budget, claim.adjacency
-    if budget.factor != 1 or not claim.delta_is_zero:
-        return DensityRatio(False, f"the budget {budget} is not k*eps with delta = 0")
-    if adj.kind not in BOUNDED:
-        return DensityRatio(False, f"the adjacency \"{adj.kind}\" does not bound the change of each input")
+    why_not = shape_refusal(claim)
+    if why_not is not None:
+        return DensityRatio(False, why_not)
     try:
         paths, cells = path_draws(claim.program, claim.box_bounds)
     except Refused as why:
