@@ -370,11 +370,10 @@ def two_block_lattice(claim: DPClaim, cp: Coupling, step: Fraction, most: int) -
     if cp.length is None or any(lattice_size(lo, hi, step) > SEARCH_POINTS for lo, hi in claim.box_bounds.values()):
         return None
     from dipc_plus.privacy.online.every_length import witness_inputs
-    grid = {n: lattice(lo, hi, step) for n, (lo, hi) in claim.box_bounds.items()}
-    if len({n for n in grid if n.startswith(f"{cp.input_name}[")}) != cp.length:
+    lattice_of_step = lattice_claim(claim, step)
+    if len({n for n in lattice_of_step.grid if n.startswith(f"{cp.input_name}[")}) != cp.length:
         return None
-    lc = witness_inputs(dataclasses.replace(claim, explicit_points=None, grid=grid, inputs_kind="grid",
-                                            _points=None), cp.input_name, cp.length)
+    lc = witness_inputs(lattice_of_step, cp.input_name, cp.length)
     return lc if lc is not None and lc.npoints <= most else None
 
 

@@ -31,7 +31,7 @@ from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.execution import ledger
 from dipc_plus.claims.privacy_types import DPClaim
 from dipc_plus.privacy.display import ENV_STYLE, dp_claim_json, eps_point_text, num_text, user_env
-from dipc_plus.semantics.values import show_env
+from dipc_plus.semantics.values import show_env, show_value
 from dipc_plus.privacy.dp.hockey_stick import check_pair, output_keys
 from dipc_plus.exact.log_point import constant_value, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
@@ -418,12 +418,8 @@ class DPWork(PairWork):
 
     @classmethod
     def build(cls, claim: DPClaim, structure, symmetry: bool, max_states: int) -> "DPWork":
-        if not claim.delta_is_zero and claim.events:
-            raise UserError(f"delta = {claim.delta_text}: (eps, delta)-DP of real or integer outputs quantifies "
-                            "over every measurable set of outputs, which needs the output densities; checking the "
-                            "named events only would not decide it",
-                            file=claim.file, hint="use delta = 0 (eps-DP is checked per named event), or a program "
-                                                  "with finite outputs")
+        """The work of a claim as `claims.privacy_reader` gives it (which refuses named events with
+        delta != 0: over real outputs they would not decide (eps, delta)-DP)."""
         return cls(claim, plan(claim, structure, max_states=max_states, symmetry=symmetry), Checker(claim))
 
 
@@ -545,13 +541,7 @@ def describe_set(S: list, universe: list, names: list, program: ir.Program | Non
         if {v for v in universe if v[j] in values} == inside:
             shown = sorted((json_exact(x) for x in values), key=str)
             if len(shown) == 1:
-                return f"{name} = {_show(shown[0])}"
-            return f"{name} in {{{', '.join(_show(x) for x in shown)}}}"
+                return f"{name} = {show_value(shown[0])}"
+            return f"{name} in {{{', '.join(show_value(x) for x in shown)}}}"
     listed = [show_env(user_env(program, dict(zip(names, v))), **ENV_STYLE) for v in S[:6]]
     return f"{len(S)} output(s): " + "; ".join(listed) + ("; ..." if len(S) > 6 else "")
-
-
-def _show(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
