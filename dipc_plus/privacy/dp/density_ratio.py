@@ -107,7 +107,6 @@ class _Draws:
 class DensityRatio(ProvedBound):
     """What the bound says for one claim: applies (k <= budget on every in-cell pair), k, the cells."""
     paths: int = 0
-    draws: int = 0                       # draws whose mean reads an input (on the widest path)
     cells: list = field(default_factory=list)   # positions of the input-only comparisons splitting the box
     how: str = ""                        # how the max over the adjacency set was taken
 
@@ -324,7 +323,7 @@ def density_ratio_for(claim) -> DensityRatio:
         return DensityRatio(False, f"a precondition fails: {why.text()}")
     inputs = [n for n, _ in claim.program.inputs]
     k, how = loss_bound(paths, inputs, adj.kind, adj.bound)
-    res = DensityRatio(False, "", k, len(paths), max((len(d) for d in paths), default=0), cells, how)
+    res = DensityRatio(False, "", k, len(paths), cells, how)
     if k > budget.k:
         res.reason = f"the bound {eps_multiple(k)} is above the claimed {budget} (it is only an upper bound)"
     elif cells:

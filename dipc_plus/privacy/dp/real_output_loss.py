@@ -56,10 +56,6 @@ class EndRatio:
     ratio: ExpFrac
     line: tuple | None = None    # several released values: (origin, direction, inside), see interval_loss
 
-    @property
-    def w(self):
-        return self.lo if self.end == "lo" else self.hi
-
 
 @dataclass
 class PairLoss:
