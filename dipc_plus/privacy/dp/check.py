@@ -30,12 +30,12 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.execution import ledger
 from dipc_plus.claims.privacy_types import DPClaim
-from dipc_plus.privacy.display import ENV_STYLE, dp_claim_json, eps_point_text, num_text, user_env
+from dipc_plus.privacy.display import ENV_STYLE, dp_claim_json, eps_phrase, eps_point_text, num_text, user_env
 from dipc_plus.semantics.values import show_env, show_value
 from dipc_plus.privacy.dp.hockey_stick import check_pair, output_keys
 from dipc_plus.exact.log_point import constant_value, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
-from dipc_plus.privacy.result import SettledPart
+from dipc_plus.privacy.result import SettledPart, claim_lines, settled_lines
 from dipc_plus.privacy.dp.plan import PairWork, Plan, Unit, lift_witness, plan
 from dipc_plus.privacy.dp.point_filter import filter_applies, point_filter_check
 from dipc_plus.execution.accelerators import switched_off
@@ -237,8 +237,26 @@ class PairCheck(SettledPart):
         return self.verified and self.pairs == 0
 
     def report(self) -> str:
-        from dipc_plus.privacy.display import dp_report
-        return dp_report(self)
+        claim = self.claim
+        sets = not claim.delta_is_zero
+        lines = claim_lines(claim)
+        if sets:
+            lines.insert(1, "        delta != 0: checked over every set of outputs (hockey-stick divergence), as "
+                            "(eps, delta)-DP requires")
+        for note in self.plan.notes:
+            lines.append(f"structure: {note}")
+        lines.append(f"checked {self.pairs} pair(s) of neighbouring inputs (up to symmetry), "
+                     f"{self.obligations} ({'pair' if sets else 'pair, output'}) obligation(s), {self.decisions} "
+                     f"decided by the certified procedure; {self.evaluations} distribution(s); {self.seconds:.2f} s")
+        eps = eps_phrase(claim)
+        if sets:
+            holds = (f"P[P(u) in S] <= e^({claim.budget}) P[P(u') in S] + {claim.delta_text} for every neighbouring "
+                     f"pair (u, u') of these inputs, every set S of outputs and {eps}")
+        else:
+            holds = (f"P[P(u)=v] <= e^({claim.budget}) P[P(u')=v] for every neighbouring pair (u, u') of these "
+                     f"inputs, every output{' event' if claim.events else ''} v and {eps}")
+        return "\n".join(lines + settled_lines(self, "no two of the claimed inputs are neighbours", holds,
+                                               "REFUTED (re-checked by an independent evaluation):"))
 
     def to_json(self) -> dict:
         c = self.claim
