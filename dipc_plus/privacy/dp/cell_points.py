@@ -17,8 +17,7 @@ from fractions import Fraction
 
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
-from dipc_plus.privacy.dp.density_ratio import input_only_comparisons
-from dipc_plus.privacy.dp.proved_bound import BOUNDED
+from dipc_plus.privacy.dp.density_ratio import BOUNDED, input_only_comparisons
 
 MAX_FREE_ENDS = 4     # a comparison over more inputs: thresholds with the others at their lower and upper ends only
 

@@ -20,7 +20,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.execution.accelerators import switched_off
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
-from dipc_plus.privacy.dp.proved_bound import BOUNDED
+from dipc_plus.privacy.dp.density_ratio import BOUNDED
 from dipc_plus.privacy.online.bound import bound_at_length
 from dipc_plus.privacy.online.recognise import recognise
 from dipc_plus.privacy.online.shape import online_shape, shape_at_length

@@ -12,6 +12,7 @@ one-sided exponential, pays no finite price and is refused when its mean reads a
 Comparisons that read inputs and no draw split the box into cells: the bound is proved for pairs
 inside one cell only.  The preconditions are checked statement by statement on `ir.Program` (a
 whitelist naming the refused line); all arithmetic is exact.  It proves, it never refutes.
+Its answer's shape (`ProvedBound`) and its refusal of claim shapes are the worst neighbour's too.
 """
 from __future__ import annotations
 
@@ -24,7 +25,6 @@ from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.linear import LinForm, holds
 from dipc_plus.exact.noises.registry import by_kind
 from dipc_plus.privacy.display import eps_multiple
-from dipc_plus.privacy.dp.proved_bound import ProvedBound, shape_refusal
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import eval_expr
 from dipc_plus.semantics.instructions import reads
@@ -32,6 +32,39 @@ from dipc_plus.semantics.walk import Domain, PathState, Walk
 
 MAX_PATHS = 4096          # paths of the program walked (each If with an undecided condition forks)
 MAX_SIGN_VECTORS = 1 << 16   # linf: sign vectors enumerated; past it the row-sum upper bound
+
+# the adjacencies whose pairs all have |q[i] - q'[i]| <= bound at every position (each ball lies
+# inside the linf ball of its bound): what the bounds on a loss per unit moved need
+BOUNDED = ("linf", "l1", "one-position")
+
+
+@dataclass
+class ProvedBound:
+    """A method's answer: applies (k <= the budget), why not, and k (a multiple of eps)."""
+    applies: bool
+    reason: str = ""
+    k: Fraction | None = None
+
+    title = ""      # the method in words, as the verdict names it
+    name = ""       # the bound, as an undecided verdict's reasons name it
+
+    @property
+    def method(self) -> str:
+        return self.title + ("" if self.k is None else f": loss <= {eps_multiple(self.k)}")
+
+    def json_head(self) -> dict:
+        return {"applies": self.applies, "reason": self.reason, "k": None if self.k is None else fmt_q(self.k)}
+
+
+def shape_refusal(claim) -> str | None:
+    """Why a bound on the loss per unit moved cannot prove the claim (a budget other than k*eps
+    with delta = 0, an adjacency that does not bound each input's change), or None."""
+    budget, adj = claim.budget, claim.adjacency
+    if budget.factor != 1 or not claim.delta_is_zero:
+        return f"the budget {budget} is not k*eps with delta = 0"
+    if adj.kind not in BOUNDED:
+        return f"the adjacency \"{adj.kind}\" does not bound the change of each input"
+    return None
 
 
 class Refused(Exception):

@@ -47,7 +47,7 @@ from dipc_plus.decision.first_order import MEAN_VALUE, SERIES, FirstOrderForm
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.exact.convert import fmt_q
-from dipc_plus.privacy.dp.proved_bound import BOUNDED
+from dipc_plus.privacy.dp.density_ratio import BOUNDED
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.symbolic_chain import symbolic_paths
 from dipc_plus.semantics.symbolic_distribution import SymbolicDistribution

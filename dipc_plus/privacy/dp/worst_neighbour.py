@@ -24,8 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dipc_plus.exact.convert import fmt_q
-from dipc_plus.privacy.dp.density_ratio import Refused, path_draws
-from dipc_plus.privacy.dp.proved_bound import ProvedBound, shape_refusal
+from dipc_plus.privacy.dp.density_ratio import ProvedBound, Refused, path_draws, shape_refusal
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.argmax import recognise
 from dipc_plus.semantics.output_monotone import output_directions
