@@ -96,6 +96,11 @@ def _holds_for_every_eps(c: ExpPoly) -> bool:
     return decide(c, ">=", ALL_EPS).holds
 
 
+def _sign_for_every_eps(c: ExpPoly) -> int:
+    """1 when c(eps) >= 0 for every eps > 0, -1 when c(eps) <= 0 for every eps, else 0 (decided)."""
+    return 1 if _holds_for_every_eps(c) else -1 if _holds_for_every_eps(-c) else 0
+
+
 def _by_shape(form: SymbolicForm) -> dict:
     """{(exponent of v, power of v): ExpPoly in eps} for a form in one coordinate."""
     out: dict = {}
@@ -124,13 +129,7 @@ def _monotone(f: SymbolicForm, g: SymbolicForm, lo, hi) -> str | None:
     for (mu, j), c in sorted(shapes.items()):
         if j % 2 and side == 0:
             return None
-        signed = c if (side ** j if j else 1) > 0 else -c
-        if _holds_for_every_eps(signed):
-            signs[(mu, j)] = 1
-        elif _holds_for_every_eps(-signed):
-            signs[(mu, j)] = -1
-        else:
-            signs[(mu, j)] = 0
+        signs[(mu, j)] = _sign_for_every_eps(c if (side ** j if j else 1) > 0 else -c)
     values = set(signs.values())
     if values == {1}:
         return "up"
@@ -378,11 +377,8 @@ def _power_free(H: SymbolicForm, lo, hi, delta) -> dict | None:
         if not j:
             add(mu, c)
             continue
-        if _holds_for_every_eps(c):
-            sign = 1
-        elif _holds_for_every_eps(-c):
-            sign = -1
-        else:
+        sign = _sign_for_every_eps(c)
+        if not sign:
             return None
         lower = sign * side ** j > 0          # the term is >= 0: bound |v|^j from below
         c = c * ExpPoly.const(side ** j)
