@@ -43,9 +43,9 @@ from dipc_plus.errors import UserError
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.privacy.display import every_value_coverage, every_value_scope_json
 from dipc_plus.privacy.dp.coupling import Coupling, coupling_for
-from dipc_plus.privacy.dp.real_output_loss import (EndRatio, SupCache, interval_text, pair_loss, place_text,
+from dipc_plus.privacy.dp.real_output_loss import (EndRatio, SupCache, interval_text, place_text,
                                                     prove_unproved)
-from dipc_plus.privacy.dp.real_output_regions import region_loss
+from dipc_plus.privacy.dp.real_output_regions import pair_loss
 from dipc_plus.privacy.output_tables import interval_atoms
 from dipc_plus.privacy.online.every_length import BoundContradiction
 from dipc_plus.semantics import ir
@@ -287,7 +287,7 @@ def _pass(result: RealOutputCheck, pairs, dens, names, k, sups: SupCache, thorou
     unproved = []
     memo: dict = {}
     for index, (u, v) in enumerate(pairs, start=1):
-        pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)], thorough, several=region_loss, memo=memo)
+        pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)], thorough, memo=memo)
         for outcome, why, *where in pl.infinite if thorough else ():
             cex = _counterexample_infinite(program, u, v, outcome, k, *where)
             if cex is not None:
