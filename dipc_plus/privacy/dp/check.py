@@ -493,11 +493,9 @@ def _check_unit_pairs(claim, unit: Unit, pairs: list, checker: Checker, counts: 
 def _pair_text(program, unit, u, w) -> str:
     """A pair as the ledger of a stopped run lists it: whole inputs as the user writes them,
     a component's own inputs after its label."""
-    if getattr(unit, "label", "whole program") in ("", "whole program"):
+    if unit.label == "whole program":
         return f"{show_env(user_env(program, u), **ENV_STYLE)} vs {show_env(user_env(program, w), **ENV_STYLE)}"
-    def env(x):
-        return ", ".join(f"{k}={v}" for k, v in x.items()) if isinstance(x, dict) else str(x)
-    return f"{unit.label}: {env(u)} vs {env(w)}"
+    return f"{unit.label}: " + " vs ".join(", ".join(f"{k}={v}" for k, v in x.items()) for x in (u, w))
 
 
 def counterexample(work: DPWork, unit: Unit, u, w, outputs: list, witness, expect=None) -> Counterexample:
