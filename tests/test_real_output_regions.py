@@ -19,8 +19,8 @@ from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.frontend.load import load_program
 from dipc_plus.privacy.dp.real_output_check import check_real_outputs
-from dipc_plus.privacy.dp.real_output_loss import SupCache, pair_loss
-from dipc_plus.privacy.dp.real_output_regions import region_loss, restrict, separable_direction
+from dipc_plus.privacy.dp.real_output_loss import SupCache
+from dipc_plus.privacy.dp.real_output_regions import pair_loss, restrict, separable_direction
 from dipc_plus.semantics.real_output_density import real_output_densities
 from dipc_plus.semantics.symbolic_chain import symbolic_paths
 from conftest import PROGRAMS, THEORIES, lap_cdf, lap_pdf, quad
@@ -81,7 +81,7 @@ def largest_two_value_candidate(lyu) -> F:
     for u in lyu:
         for v in lyu:
             if u != v:
-                pl = pair_loss(two_value_outcomes(lyu[u]), two_value_outcomes(lyu[v]), several=region_loss)
+                pl = pair_loss(two_value_outcomes(lyu[u]), two_value_outcomes(lyu[v]))
                 assert not pl.infinite and not pl.undecided
                 cands += pl.candidates
     cache = SupCache()

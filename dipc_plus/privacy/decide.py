@@ -35,12 +35,6 @@ def claim_source(build, claim, params: dict, *more) -> Source:
                      (claim.file, claim.program.source))
 
 
-def pufferfish_source(claim, params: dict) -> Source:
-    """How a worker rebuilds a Pufferfish check (the claim file at these parameters)."""
-    from dipc_plus.privacy.pufferfish.check import build_pufferfish_work
-    return claim_source(build_pufferfish_work, claim, params)
-
-
 # the routes decided as a whole (no pairs to deal out to --shard parts), as a refusal names them
 _WHOLE = {"every length": "--every-length", "pufferfish": "a Pufferfish claim",
           "every value": "a claim on every value of a real output (one with no events)"}
@@ -73,8 +67,8 @@ def decide_privacy(claim, options: RunOptions, params: dict, *, every_length: bo
         from dipc_plus.privacy.dp.real_output_check import check_real_outputs
         return PrivacyResult(claim, route, check_real_outputs(claim, options))
     if route == "pufferfish":
-        from dipc_plus.privacy.pufferfish.check import check_pufferfish
-        source = pufferfish_source(claim, params)
+        from dipc_plus.privacy.pufferfish.check import build_pufferfish_work, check_pufferfish
+        source = claim_source(build_pufferfish_work, claim, params)
         return PrivacyResult(claim, route, check_pufferfish(claim, executor=executor, source=source,
                                                       progress=options.progress), source)
     from dipc_plus.privacy.dp.check import build_dp_work, check_dp
@@ -91,8 +85,9 @@ def decide_loss(claim, options: RunOptions, params: dict, *, structure: bool | N
     (a `PufferfishLoss`, and with `attack` the Bayes-optimal adversary per scenario in `attacks`)."""
     executor = executor if executor is not None else options.run_on()
     if claim.kind == "pufferfish":
+        from dipc_plus.privacy.pufferfish.check import build_pufferfish_work
         from dipc_plus.privacy.pufferfish.loss import pufferfish_loss
-        source = pufferfish_source(claim, params)
+        source = claim_source(build_pufferfish_work, claim, params)
         result = pufferfish_loss(claim, executor=executor, source=source, progress=options.progress)
         if not attack:
             return PrivacyResult(claim, "pufferfish", result, source)

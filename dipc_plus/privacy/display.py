@@ -16,7 +16,6 @@ from dipc_plus.decision.decide import working_precision
 from dipc_plus.exact.decimals import ball_text, enclosure_text
 from dipc_plus.exact.convert import fmt_q, json_exact
 from dipc_plus.exact.log_point import ln_text
-from dipc_plus.privacy.result import claim_lines, settled_lines
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import group_arrays
 
@@ -87,26 +86,3 @@ def user_env(program: ir.Program | None, env: dict) -> dict:
     """{'x[1]': 0, 'x[2]': 1} -> {'x': [0, 1]} (arrays back together), JSON-ready values."""
     return group_arrays(program, env, json_exact)
 
-
-def dp_report(result) -> str:
-    """The text report of a grid or list eps-DP result (`dp.check.PairCheck.report`)."""
-    claim = result.claim
-    sets = not claim.delta_is_zero
-    lines = claim_lines(claim)
-    if sets:
-        lines.insert(1, "        delta != 0: checked over every set of outputs (hockey-stick divergence), as "
-                        "(eps, delta)-DP requires")
-    for note in result.plan.notes:
-        lines.append(f"structure: {note}")
-    lines.append(f"checked {result.pairs} pair(s) of neighbouring inputs (up to symmetry), "
-                 f"{result.obligations} ({'pair' if sets else 'pair, output'}) obligation(s), {result.decisions} "
-                 f"decided by the certified procedure; {result.evaluations} distribution(s); {result.seconds:.2f} s")
-    eps = eps_phrase(claim)
-    if sets:
-        holds = (f"P[P(u) in S] <= e^({claim.budget}) P[P(u') in S] + {claim.delta_text} for every neighbouring pair (u, u') of "
-                 f"these inputs, every set S of outputs and {eps}")
-    else:
-        holds = (f"P[P(u)=v] <= e^({claim.budget}) P[P(u')=v] for every neighbouring pair (u, u') of these inputs, "
-                 f"every output{' event' if claim.events else ''} v and {eps}")
-    return "\n".join(lines + settled_lines(result, "no two of the claimed inputs are neighbours", holds,
-                                           "REFUTED (re-checked by an independent evaluation):"))

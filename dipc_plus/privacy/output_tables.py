@@ -49,7 +49,7 @@ def outcome_table(dist, events: dict) -> dict:
             for i, ev in zip(real_idx, combo):
                 v = outcome.values[i]
                 if isinstance(v, LinForm) and not v.is_constant():
-                    extra += _interval_atoms(v, ev)
+                    extra += interval_atoms(v, ev)
                 else:
                     c = v.const if isinstance(v, LinForm) else v
                     if c is None or not ev.contains(Fraction(c)):
@@ -70,7 +70,8 @@ def outcome_table(dist, events: dict) -> dict:
     return {k: v for k, v in table.items() if not v.is_zero()}
 
 
-def _interval_atoms(form: LinForm, ev: EventInterval) -> list:
+def interval_atoms(form: LinForm, ev: EventInterval) -> list:
+    """The atoms saying that the noisy value `form` lies in the interval `ev`."""
     out = []
     if ev.lo is not None:
         out.append(atom(form, ">=" if ev.lo_closed else ">", LinForm.constant(ev.lo)))
@@ -134,11 +135,6 @@ class TableSource:
                 found = {k: rational_at_log(v, r) for k, v in self(sub).items()}
             self.cache[key] = found
         return found
-
-    @property
-    def evaluations(self) -> int:
-        """Output tables computed in this process (a measure of its work)."""
-        return len(self.cache)
 
     @property
     def markov_chains(self) -> int:

@@ -17,7 +17,7 @@ from fractions import Fraction
 
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
-from dipc_plus.privacy.dp.density_ratio import input_only_comparisons
+from dipc_plus.privacy.dp.density_ratio import BOUNDED, input_only_comparisons
 
 MAX_FREE_ENDS = 4     # a comparison over more inputs: thresholds with the others at their lower and upper ends only
 
@@ -95,7 +95,7 @@ def cell_points(claim, most: int) -> tuple[list[dict], int]:
         return True
 
     adj = claim.adjacency
-    bound = adj.bound if adj.kind in ("linf", "l1", "one-position") else max(hi - lo for lo, hi in box.values())
+    bound = adj.bound if adj.kind in BOUNDED else max(hi - lo for lo, hi in box.values())
     for combo in itertools.product(*values):
         u = dict(zip(names, combo))
         if not add(u) or not all(add(w) for w in neighbours(u, box, adj.kind, bound)):

@@ -30,12 +30,12 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.execution import ledger
 from dipc_plus.claims.privacy_types import DPClaim
-from dipc_plus.privacy.display import ENV_STYLE, dp_claim_json, eps_point_text, num_text, user_env
-from dipc_plus.semantics.values import show_env
+from dipc_plus.privacy.display import ENV_STYLE, dp_claim_json, eps_phrase, eps_point_text, num_text, user_env
+from dipc_plus.semantics.values import show_env, show_value
 from dipc_plus.privacy.dp.hockey_stick import check_pair, output_keys
 from dipc_plus.exact.log_point import constant_value, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
-from dipc_plus.privacy.result import SettledPart
+from dipc_plus.privacy.result import SettledPart, claim_lines, settled_lines
 from dipc_plus.privacy.dp.plan import PairWork, Plan, Unit, lift_witness, plan
 from dipc_plus.privacy.dp.point_filter import filter_applies, point_filter_check
 from dipc_plus.execution.accelerators import switched_off
@@ -237,8 +237,26 @@ class PairCheck(SettledPart):
         return self.verified and self.pairs == 0
 
     def report(self) -> str:
-        from dipc_plus.privacy.display import dp_report
-        return dp_report(self)
+        claim = self.claim
+        sets = not claim.delta_is_zero
+        lines = claim_lines(claim)
+        if sets:
+            lines.insert(1, "        delta != 0: checked over every set of outputs (hockey-stick divergence), as "
+                            "(eps, delta)-DP requires")
+        for note in self.plan.notes:
+            lines.append(f"structure: {note}")
+        lines.append(f"checked {self.pairs} pair(s) of neighbouring inputs (up to symmetry), "
+                     f"{self.obligations} ({'pair' if sets else 'pair, output'}) obligation(s), {self.decisions} "
+                     f"decided by the certified procedure; {self.evaluations} distribution(s); {self.seconds:.2f} s")
+        eps = eps_phrase(claim)
+        if sets:
+            holds = (f"P[P(u) in S] <= e^({claim.budget}) P[P(u') in S] + {claim.delta_text} for every neighbouring "
+                     f"pair (u, u') of these inputs, every set S of outputs and {eps}")
+        else:
+            holds = (f"P[P(u)=v] <= e^({claim.budget}) P[P(u')=v] for every neighbouring pair (u, u') of these "
+                     f"inputs, every output{' event' if claim.events else ''} v and {eps}")
+        return "\n".join(lines + settled_lines(self, "no two of the claimed inputs are neighbours", holds,
+                                               "REFUTED (re-checked by an independent evaluation):"))
 
     def to_json(self) -> dict:
         c = self.claim
@@ -418,12 +436,8 @@ class DPWork(PairWork):
 
     @classmethod
     def build(cls, claim: DPClaim, structure, symmetry: bool, max_states: int) -> "DPWork":
-        if not claim.delta_is_zero and claim.events:
-            raise UserError(f"delta = {claim.delta_text}: (eps, delta)-DP of real or integer outputs quantifies "
-                            "over every measurable set of outputs, which needs the output densities; checking the "
-                            "named events only would not decide it",
-                            file=claim.file, hint="use delta = 0 (eps-DP is checked per named event), or a program "
-                                                  "with finite outputs")
+        """The work of a claim as `claims.privacy_reader` gives it (which refuses named events with
+        delta != 0: over real outputs they would not decide (eps, delta)-DP)."""
         return cls(claim, plan(claim, structure, max_states=max_states, symmetry=symmetry), Checker(claim))
 
 
@@ -479,11 +493,9 @@ def _check_unit_pairs(claim, unit: Unit, pairs: list, checker: Checker, counts: 
 def _pair_text(program, unit, u, w) -> str:
     """A pair as the ledger of a stopped run lists it: whole inputs as the user writes them,
     a component's own inputs after its label."""
-    if getattr(unit, "label", "whole program") in ("", "whole program"):
+    if unit.label == "whole program":
         return f"{show_env(user_env(program, u), **ENV_STYLE)} vs {show_env(user_env(program, w), **ENV_STYLE)}"
-    def env(x):
-        return ", ".join(f"{k}={v}" for k, v in x.items()) if isinstance(x, dict) else str(x)
-    return f"{unit.label}: {env(u)} vs {env(w)}"
+    return f"{unit.label}: " + " vs ".join(", ".join(f"{k}={v}" for k, v in x.items()) for x in (u, w))
 
 
 def counterexample(work: DPWork, unit: Unit, u, w, outputs: list, witness, expect=None) -> Counterexample:
@@ -545,13 +557,7 @@ def describe_set(S: list, universe: list, names: list, program: ir.Program | Non
         if {v for v in universe if v[j] in values} == inside:
             shown = sorted((json_exact(x) for x in values), key=str)
             if len(shown) == 1:
-                return f"{name} = {_show(shown[0])}"
-            return f"{name} in {{{', '.join(_show(x) for x in shown)}}}"
+                return f"{name} = {show_value(shown[0])}"
+            return f"{name} in {{{', '.join(show_value(x) for x in shown)}}}"
     listed = [show_env(user_env(program, dict(zip(names, v))), **ENV_STYLE) for v in S[:6]]
     return f"{len(S)} output(s): " + "; ".join(listed) + ("; ..." if len(S) > 6 else "")
-
-
-def _show(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)

@@ -20,12 +20,11 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.execution.accelerators import switched_off
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
+from dipc_plus.privacy.dp.density_ratio import BOUNDED
 from dipc_plus.privacy.online.bound import bound_at_length
 from dipc_plus.privacy.online.recognise import recognise
 from dipc_plus.privacy.online.shape import online_shape, shape_at_length
 
-# the adjacencies whose pairs all have |q[i] - q'[i]| <= bound at every position: the coupling's premise
-BOUNDED = ("linf", "l1", "one-position")
 EVERY_M = "cannot decide privacy for every m: "   # the recogniser's prefix, not this claim's question
 
 

@@ -12,6 +12,7 @@ one-sided exponential, pays no finite price and is refused when its mean reads a
 Comparisons that read inputs and no draw split the box into cells: the bound is proved for pairs
 inside one cell only.  The preconditions are checked statement by statement on `ir.Program` (a
 whitelist naming the refused line); all arithmetic is exact.  It proves, it never refutes.
+Its answer's shape (`ProvedBound`) and its refusal of claim shapes are the worst neighbour's too.
 """
 from __future__ import annotations
 
@@ -31,7 +32,39 @@ from dipc_plus.semantics.walk import Domain, PathState, Walk
 
 MAX_PATHS = 4096          # paths of the program walked (each If with an undecided condition forks)
 MAX_SIGN_VECTORS = 1 << 16   # linf: sign vectors enumerated; past it the row-sum upper bound
+
+# the adjacencies whose pairs all have |q[i] - q'[i]| <= bound at every position (each ball lies
+# inside the linf ball of its bound): what the bounds on a loss per unit moved need
 BOUNDED = ("linf", "l1", "one-position")
+
+
+@dataclass
+class ProvedBound:
+    """A method's answer: applies (k <= the budget), why not, and k (a multiple of eps)."""
+    applies: bool
+    reason: str = ""
+    k: Fraction | None = None
+
+    title = ""      # the method in words, as the verdict names it
+    name = ""       # the bound, as an undecided verdict's reasons name it
+
+    @property
+    def method(self) -> str:
+        return self.title + ("" if self.k is None else f": loss <= {eps_multiple(self.k)}")
+
+    def json_head(self) -> dict:
+        return {"applies": self.applies, "reason": self.reason, "k": None if self.k is None else fmt_q(self.k)}
+
+
+def shape_refusal(claim) -> str | None:
+    """Why a bound on the loss per unit moved cannot prove the claim (a budget other than k*eps
+    with delta = 0, an adjacency that does not bound each input's change), or None."""
+    budget, adj = claim.budget, claim.adjacency
+    if budget.factor != 1 or not claim.delta_is_zero:
+        return f"the budget {budget} is not k*eps with delta = 0"
+    if adj.kind not in BOUNDED:
+        return f"the adjacency \"{adj.kind}\" does not bound the change of each input"
+    return None
 
 
 class Refused(Exception):
@@ -104,23 +137,17 @@ class _Draws:
 
 
 @dataclass
-class DensityRatio:
+class DensityRatio(ProvedBound):
     """What the bound says for one claim: applies (k <= budget on every in-cell pair), k, the cells."""
-    applies: bool
-    reason: str = ""
-    k: Fraction | None = None            # the loss bound, a multiple of eps
     paths: int = 0
-    draws: int = 0                       # draws whose mean reads an input (on the widest path)
     cells: list = field(default_factory=list)   # positions of the input-only comparisons splitting the box
     how: str = ""                        # how the max over the adjacency set was taken
 
-    @property
-    def method(self) -> str:
-        return f"density-ratio bound: loss <= {eps_multiple(self.k)}" if self.k is not None else "density-ratio bound"
+    title = name = "density-ratio bound"
 
     def to_json(self) -> dict:
-        return {"applies": self.applies, "reason": self.reason, "k": None if self.k is None else fmt_q(self.k),
-                "paths": self.paths, "cells_split_by_lines": [p.line for p in self.cells], "how": self.how}
+        return {**self.json_head(), "paths": self.paths, "cells_split_by_lines": [p.line for p in self.cells],
+                "how": self.how}
 
 
 # --------------------------------------------------------------------------- the whitelist walk
@@ -320,17 +347,16 @@ def density_ratio_for(claim) -> DensityRatio:
     """The bound for a box DP claim: applies when its preconditions hold, the budget is k*eps with
     delta = 0, the adjacency bounded, the box not split by input-only comparisons, and k <= budget."""
     budget, adj = claim.budget, claim.adjacency
-    if budget.factor != 1 or not claim.delta_is_zero:
-        return DensityRatio(False, f"the budget {budget} is not k*eps with delta = 0")
-    if adj.kind not in BOUNDED:
-        return DensityRatio(False, f"the adjacency \"{adj.kind}\" does not bound the change of each input")
+    why_not = shape_refusal(claim)
+    if why_not is not None:
+        return DensityRatio(False, why_not)
     try:
         paths, cells = path_draws(claim.program, claim.box_bounds)
     except Refused as why:
         return DensityRatio(False, f"a precondition fails: {why.text()}")
     inputs = [n for n, _ in claim.program.inputs]
     k, how = loss_bound(paths, inputs, adj.kind, adj.bound)
-    res = DensityRatio(False, "", k, len(paths), max((len(d) for d in paths), default=0), cells, how)
+    res = DensityRatio(False, "", k, len(paths), cells, how)
     if k > budget.k:
         res.reason = f"the bound {eps_multiple(k)} is above the claimed {budget} (it is only an upper bound)"
     elif cells:

@@ -47,12 +47,12 @@ from dipc_plus.decision.first_order import MEAN_VALUE, SERIES, FirstOrderForm
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.exact.convert import fmt_q
+from dipc_plus.privacy.dp.density_ratio import BOUNDED
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.symbolic_chain import symbolic_paths
 from dipc_plus.semantics.symbolic_distribution import SymbolicDistribution
 
 METHOD = "certified branch-and-bound over (u, u' - u, eps)"
-ADJACENCIES = ("linf", "l1", "one-position")
 TAIL_START = Fraction(8)    # an unbounded eps: [lo, max(TAIL_START, 2 lo)] compact, the rest a tail
 PRECISION = 128
 NARROWEST = Fraction(1, 2 ** 12)   # a side (relative to its start) not split further
@@ -491,8 +491,8 @@ class PairSearch:
 def check_whitelist(claim) -> None:
     """NotApplicable unless the claim is pure eps-DP on finite outputs of a box, at an eps interval,
     under an adjacency whose offsets form a box or an l1 ball."""
-    if claim.adjacency.kind not in ADJACENCIES:
-        raise NotApplicable(f"adjacency {claim.adjacency.kind} (it takes {', '.join(ADJACENCIES)})")
+    if claim.adjacency.kind not in BOUNDED:
+        raise NotApplicable(f"adjacency {claim.adjacency.kind} (it takes {', '.join(BOUNDED)})")
     if not claim.delta_is_zero:
         raise NotApplicable("delta > 0 (it decides pure eps-DP)")
     if claim.eps.is_log_point or claim.eps.interval is None:

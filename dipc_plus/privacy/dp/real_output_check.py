@@ -31,20 +31,22 @@ from fractions import Fraction
 from flint import arb
 
 from dipc_plus.claims.claim_file import key_error
+from dipc_plus.claims.privacy_types import EventInterval
 from dipc_plus.claims.scope import inputs_scope
 from dipc_plus.decision.certified import working_precision
 from dipc_plus.exact.constraints import probability as per_point_probability
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.decimals import decimal_down
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
-from dipc_plus.exact.linear import LinForm, atom
+from dipc_plus.exact.linear import LinForm
 from dipc_plus.errors import UserError
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.privacy.display import every_value_coverage, every_value_scope_json
 from dipc_plus.privacy.dp.coupling import Coupling, coupling_for
-from dipc_plus.privacy.dp.real_output_loss import (EndRatio, SupCache, interval_text, pair_loss, place_text,
+from dipc_plus.privacy.dp.real_output_loss import (EndRatio, SupCache, interval_text, place_text,
                                                     prove_unproved)
-from dipc_plus.privacy.dp.real_output_regions import region_loss
+from dipc_plus.privacy.dp.real_output_regions import pair_loss
+from dipc_plus.privacy.output_tables import interval_atoms
 from dipc_plus.privacy.online.every_length import BoundContradiction
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import output_distribution
@@ -285,7 +287,7 @@ def _pass(result: RealOutputCheck, pairs, dens, names, k, sups: SupCache, thorou
     unproved = []
     memo: dict = {}
     for index, (u, v) in enumerate(pairs, start=1):
-        pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)], thorough, several=region_loss, memo=memo)
+        pl = pair_loss(dens[_key(u, names)], dens[_key(v, names)], thorough, memo=memo)
         for outcome, why, *where in pl.infinite if thorough else ():
             cex = _counterexample_infinite(program, u, v, outcome, k, *where)
             if cex is not None:
@@ -413,10 +415,7 @@ def outcome_event_probability(program, u: dict, outcome, lo, hi) -> ExpFrac:
             x = vals[idx[n]]
             ok = ok and isinstance(x, LinForm) and not x.is_constant()
             if ok:
-                if a is not None:
-                    extra.append(atom(x, ">", LinForm.constant(a)))
-                if b is not None:
-                    extra.append(atom(x, "<=", LinForm.constant(b)))
+                extra += interval_atoms(x, EventInterval(a, b, lo_closed=False, hi_closed=True, label=""))
         if not ok:
             continue
         p = ExpFrac.of(per_point_probability(list(out.constraints) + extra, dist.noises))

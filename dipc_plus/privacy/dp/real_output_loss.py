@@ -24,11 +24,11 @@ coefficient ratio; f's slower decay: the loss is infinite).  Each end gives an e
 ratio r(eps) of exp-polynomials in eps, and L(eps) = max of their logarithms, so sup
 L(eps)/eps is the max of `sup_ratio.sup_one` over them.  Outcomes without a released
 output compare probabilities.  Outcomes with two or more released outputs are reduced to
-segments of lines, each decided here (`real_output_regions`, passed in as `several`).
+segments of lines, each decided here; `real_output_regions.pair_loss` takes the outcomes in turn.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from flint import fmpq_poly
@@ -41,7 +41,7 @@ from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.semantics.real_output_density import derivative
 
 __all__ = ["EndRatio", "PairLoss", "SupCache", "Unproved", "prove_unproved", "interval_loss", "middle", "nonnegative_on",
-           "pair_loss", "place_text", "interval_text"]
+           "place_text", "interval_text"]
 
 ALL_EPS = Interval()
 
@@ -55,10 +55,6 @@ class EndRatio:
     end: str                     # 'lo' or 'hi' or 'mass' (no released output)
     ratio: ExpFrac
     line: tuple | None = None    # several released values: (origin, direction, inside), see interval_loss
-
-    @property
-    def w(self):
-        return self.lo if self.end == "lo" else self.hi
 
 
 @dataclass
@@ -100,6 +96,11 @@ def _holds_for_every_eps(c: ExpPoly) -> bool:
     return decide(c, ">=", ALL_EPS).holds
 
 
+def _sign_for_every_eps(c: ExpPoly) -> int:
+    """1 when c(eps) >= 0 for every eps > 0, -1 when c(eps) <= 0 for every eps, else 0 (decided)."""
+    return 1 if _holds_for_every_eps(c) else -1 if _holds_for_every_eps(-c) else 0
+
+
 def _by_shape(form: SymbolicForm) -> dict:
     """{(exponent of v, power of v): ExpPoly in eps} for a form in one coordinate."""
     out: dict = {}
@@ -128,13 +129,7 @@ def _monotone(f: SymbolicForm, g: SymbolicForm, lo, hi) -> str | None:
     for (mu, j), c in sorted(shapes.items()):
         if j % 2 and side == 0:
             return None
-        signed = c if (side ** j if j else 1) > 0 else -c
-        if _holds_for_every_eps(signed):
-            signs[(mu, j)] = 1
-        elif _holds_for_every_eps(-signed):
-            signs[(mu, j)] = -1
-        else:
-            signs[(mu, j)] = 0
+        signs[(mu, j)] = _sign_for_every_eps(c if (side ** j if j else 1) > 0 else -c)
     values = set(signs.values())
     if values == {1}:
         return "up"
@@ -176,74 +171,16 @@ def _end_ratio(f: SymbolicForm, g: SymbolicForm, w, toward: int):
     return "inf" if (toward * kf[0], kf[1]) > (toward * kg[0], kg[1]) else "zero"
 
 
-def _piece_at(pieces: list, w: Fraction):
-    for pc in pieces:
-        if pc.cell.contains([w]):
-            return pc.form
-    return SymbolicForm(1, {})
 
 
-def _breakpoints(pieces: list) -> set:
-    return {Fraction(-h[-1], h[0]) for pc in pieces for h, _ in pc.cell.constraints}
 
 
-def pair_loss(dens_u: dict, dens_v: dict, thorough: bool = True, several=None, memo: dict | None = None) -> PairLoss:
-    """The loss of u against u' from their `real_output_densities` (one direction: f_u / f_u').
-    `thorough` False leaves out the outcomes with two or more released values (a quick search for
-    refutations).  `several(outcome, du, dv, out)` decides those outcomes
-    (`real_output_regions.region_loss`); without it they are undecided.  `memo` (a dict kept
-    across pairs) reuses the findings of an earlier pair whose two densities of an outcome were
-    the same closed forms on the same cells (a density often depends on a few inputs only, or
-    on their multiset), relabelled with this outcome."""
-    out = PairLoss()
-    for outcome, du in dens_u.items():
-        dv = dens_v.get(outcome)
-        if dv is None:
-            out.infinite.append((outcome, "positive at u, probability 0 at u'"))
-            continue
-        if memo is None:
-            _outcome_loss(outcome, du, dv, out, thorough, several)
-            continue
-        key = (len(outcome.released), density_key(du), density_key(dv), thorough)
-        if key not in memo:
-            memo[key] = PairLoss()
-            _outcome_loss(outcome, du, dv, memo[key], thorough, several)
-        _relabelled(memo[key], outcome, out)
-    return out
 
 
-def density_key(od) -> tuple:
-    """A hashable identity of an outcome's density: its cells and closed forms."""
-    return tuple((pc.cell.constraints, tuple(sorted((k, str(P)) for k, P in pc.form.terms.items())))
-                 for pc in od.density)
 
 
-def _relabelled(found: PairLoss, outcome, out: PairLoss) -> None:
-    """The findings `found` (for an outcome with the same densities) added to `out` for `outcome`."""
-    out.candidates += [replace(c, outcome=outcome) for c in found.candidates]
-    out.unproved += [replace(x, outcome=outcome) for x in found.unproved]
-    out.infinite += [(outcome,) + tuple(x[1:]) for x in found.infinite]
-    out.undecided += [(outcome,) + tuple(x[1:]) for x in found.undecided]
 
 
-def _outcome_loss(outcome, du, dv, out: PairLoss, thorough: bool, several) -> None:
-    """The findings of one outcome present at u and u' (see `pair_loss`), added to `out`."""
-    k = len(outcome.released)
-    if k == 0:
-        num, den = du.density[0].form.at([]), dv.density[0].form.at([])
-        out.candidates.append(EndRatio(outcome, None, None, "mass", ExpFrac(num, den)))
-        return
-    if k > 1:
-        if several is not None and thorough:
-            several(outcome, du, dv, out)
-        elif several is None:
-            out.undecided.append((outcome, None, f"{k} released real outputs: not handled here"))
-        return
-    points = sorted(_breakpoints(du.density) | _breakpoints(dv.density) | {Fraction(0)})
-    ends = [None] + points + [None]
-    for lo, hi in zip(ends, ends[1:]):
-        mid = middle(lo, hi)
-        interval_loss(outcome, _piece_at(du.density, mid), _piece_at(dv.density, mid), lo, hi, out)
 
 
 def middle(lo, hi) -> Fraction:
@@ -382,11 +319,8 @@ def _power_free(H: SymbolicForm, lo, hi, delta) -> dict | None:
         if not j:
             add(mu, c)
             continue
-        if _holds_for_every_eps(c):
-            sign = 1
-        elif _holds_for_every_eps(-c):
-            sign = -1
-        else:
+        sign = _sign_for_every_eps(c)
+        if not sign:
             return None
         lower = sign * side ** j > 0          # the term is >= 0: bound |v|^j from below
         c = c * ExpPoly.const(side ** j)

@@ -1,4 +1,8 @@
-"""The loss over two or more released values: sup of f_u/f_u' on a polyhedral cell of w-space.
+"""The loss of real outputs outcome by outcome (`pair_loss`), and over two or more released values:
+sup of f_u/f_u' on a polyhedral cell of w-space.
+
+`pair_loss` takes each outcome of a pair of inputs: a mass is one ratio, one released value is cut
+into intervals of w for `real_output_loss.interval_loss`, and two or more are reduced here.
 
 With k >= 2 released values w = (w_1..w_k) the two densities are closed forms on polyhedral
 cells (`real_output_density`).  On the intersection C of a cell of f = f_u and one of g =
@@ -28,15 +32,84 @@ the one-value machinery (`real_output_loss.interval_loss`) takes over:
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from flint import fmpq, fmpq_poly
 
 from dipc_plus.exact.cells import Cell, primitive
+from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.exact.symbolic_terms import SymbolicForm
-from dipc_plus.privacy.dp.real_output_loss import PairLoss, interval_loss
+from dipc_plus.privacy.dp.real_output_loss import EndRatio, PairLoss, interval_loss, middle
 
-__all__ = ["region_loss", "restrict", "separable_direction", "open_intersection"]
+__all__ = ["pair_loss", "region_loss", "restrict", "separable_direction", "open_intersection"]
+
+
+def _piece_at(pieces: list, w: Fraction):
+    for pc in pieces:
+        if pc.cell.contains([w]):
+            return pc.form
+    return SymbolicForm(1, {})
+
+
+def _breakpoints(pieces: list) -> set:
+    return {Fraction(-h[-1], h[0]) for pc in pieces for h, _ in pc.cell.constraints}
+
+
+def pair_loss(dens_u: dict, dens_v: dict, thorough: bool = True, memo: dict | None = None) -> PairLoss:
+    """The loss of u against u' from their `real_output_densities` (one direction: f_u / f_u').
+    `thorough` False leaves out the outcomes with two or more released values (a quick search for
+    refutations; `region_loss` decides them).  `memo` (a dict kept
+    across pairs) reuses the findings of an earlier pair whose two densities of an outcome were
+    the same closed forms on the same cells (a density often depends on a few inputs only, or
+    on their multiset), relabelled with this outcome."""
+    out = PairLoss()
+    for outcome, du in dens_u.items():
+        dv = dens_v.get(outcome)
+        if dv is None:
+            out.infinite.append((outcome, "positive at u, probability 0 at u'"))
+            continue
+        if memo is None:
+            _outcome_loss(outcome, du, dv, out, thorough)
+            continue
+        key = (len(outcome.released), density_key(du), density_key(dv), thorough)
+        if key not in memo:
+            memo[key] = PairLoss()
+            _outcome_loss(outcome, du, dv, memo[key], thorough)
+        _relabelled(memo[key], outcome, out)
+    return out
+
+
+def density_key(od) -> tuple:
+    """A hashable identity of an outcome's density: its cells and closed forms."""
+    return tuple((pc.cell.constraints, tuple(sorted((k, str(P)) for k, P in pc.form.terms.items())))
+                 for pc in od.density)
+
+
+def _relabelled(found: PairLoss, outcome, out: PairLoss) -> None:
+    """The findings `found` (for an outcome with the same densities) added to `out` for `outcome`."""
+    out.candidates += [replace(c, outcome=outcome) for c in found.candidates]
+    out.unproved += [replace(x, outcome=outcome) for x in found.unproved]
+    out.infinite += [(outcome,) + tuple(x[1:]) for x in found.infinite]
+    out.undecided += [(outcome,) + tuple(x[1:]) for x in found.undecided]
+
+
+def _outcome_loss(outcome, du, dv, out: PairLoss, thorough: bool) -> None:
+    """The findings of one outcome present at u and u' (see `pair_loss`), added to `out`."""
+    k = len(outcome.released)
+    if k == 0:
+        num, den = du.density[0].form.at([]), dv.density[0].form.at([])
+        out.candidates.append(EndRatio(outcome, None, None, "mass", ExpFrac(num, den)))
+        return
+    if k > 1:
+        if thorough:
+            region_loss(outcome, du, dv, out)
+        return
+    points = sorted(_breakpoints(du.density) | _breakpoints(dv.density) | {Fraction(0)})
+    ends = [None] + points + [None]
+    for lo, hi in zip(ends, ends[1:]):
+        mid = middle(lo, hi)
+        interval_loss(outcome, _piece_at(du.density, mid), _piece_at(dv.density, mid), lo, hi, out)
 
 
 def region_loss(outcome, du, dv, out: PairLoss) -> None:

@@ -24,28 +24,20 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from dipc_plus.exact.convert import fmt_q
-from dipc_plus.privacy.display import eps_multiple
-from dipc_plus.privacy.dp.density_ratio import Refused, path_draws
+from dipc_plus.privacy.dp.density_ratio import ProvedBound, Refused, path_draws, shape_refusal
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.argmax import recognise
 from dipc_plus.semantics.output_monotone import output_directions
 from dipc_plus.semantics.symbolic_chain import NotSymbolic, symbolic_paths
 
-ADJACENCIES = ("linf", "l1", "one-position")   # each ball lies inside the linf ball of its bound
-
 
 @dataclass
-class WorstNeighbour:
+class WorstNeighbour(ProvedBound):
     """The bound for one claim: applies when k <= the budget; k (a multiple of eps) and how."""
-    applies: bool
-    reason: str = ""
-    k: Fraction | None = None
     translation: bool = False         # step 2 was proved and used
     per_output: dict = field(default_factory=dict)   # output text -> (k_o, shift c, directions text)
 
-    @property
-    def method(self) -> str:
-        return "worst neighbour by monotonicity" + ("" if self.k is None else f": loss <= {eps_multiple(self.k)}")
+    title, name = "worst neighbour by monotonicity", "worst-neighbour bound"
 
     def lines(self) -> list[str]:
         out = []
@@ -56,8 +48,7 @@ class WorstNeighbour:
         return out
 
     def to_json(self) -> dict:
-        return {"applies": self.applies, "reason": self.reason, "k": None if self.k is None else fmt_q(self.k),
-                "translation_invariant": self.translation,
+        return {**self.json_head(), "translation_invariant": self.translation,
                 "per_output": {o: {"k": fmt_q(k), "shift": fmt_q(c), "directions": d}
                                for o, (k, c, d) in self.per_output.items()}}
 
@@ -146,10 +137,9 @@ def best_shift(paths: list, s: dict, names: list, bound: Fraction, translate: bo
 def worst_neighbour_for(claim) -> WorstNeighbour:
     """The worst-neighbour bound of a box DP claim (see the module docstring)."""
     budget, adj, program = claim.budget, claim.adjacency, claim.program
-    if budget.factor != 1 or not claim.delta_is_zero:
-        return WorstNeighbour(False, f"the budget {budget} is not k*eps with delta = 0")
-    if adj.kind not in ADJACENCIES:
-        return WorstNeighbour(False, f"the adjacency \"{adj.kind}\" does not bound the change of each input")
+    why_not = shape_refusal(claim)
+    if why_not is not None:
+        return WorstNeighbour(False, why_not)
     if any(isinstance(t, (ir.RealT, ir.IntT)) for _, t in program.outputs):
         return WorstNeighbour(False, "a real or integer output: a density at one value is not monotone in the inputs")
     shape = argmax_directions(program)
