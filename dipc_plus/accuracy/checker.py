@@ -39,8 +39,8 @@ from typing import Iterable, Mapping
 
 from dipc_plus.accuracy.class_reports import InputTexts, ReportClass
 from dipc_plus.accuracy.classes import InputClasses
-from dipc_plus.accuracy.report import (REFUTED, Counterexample, InputReport, fmt_q, input_key, input_verdict,
-                                       separated, summarize_input)
+from dipc_plus.accuracy.report import (REFUTED, Counterexample, InputReport, fmt_q, input_key, separated,
+                                       summarize_input)
 from dipc_plus.accuracy.result import AccuracyResult, Tally
 from dipc_plus.accuracy.tasks import SPOOLED, attach_program, check_range
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
@@ -371,10 +371,10 @@ class AccuracyChecker:
 
     def check_points(self, points: list, kappa: int = 1, stop_at_first: bool = False,
                      summarize: str | None = None, collect=None, absorb: bool = False) -> list:
-        """[(input, its reports)] for these inputs in order, each input's distribution dropped once
-        decided; with `summarize` (a key of SUMMARIES), [(input, InputSummary)] and nothing cached
-        about the input kept (`collect(reports)`, if given, goes into the summary, and with `absorb`
-        the reports themselves).  With
+        """[(input, InputSummary)] for these inputs in order, `summarize` (a key of SUMMARIES) saying
+        what each summary keeps (`collect(reports)`, if given, goes into the summary, and with
+        `absorb` the reports themselves).  A summarized input leaves nothing cached about it; an
+        unsummarized one (None) keeps its reports (`absorb`) and drops only its distribution.  With
         stop_at_first, up to and including the first input that refutes.
 
         A summarized input whose report class (`InputClasses.report_key`) was seen is summarized
@@ -392,19 +392,18 @@ class AccuracyChecker:
                     if found is not None:
                         out.append((u, found.summary(u, time.perf_counter() - start)))
                         continue
-            reps = self.check_input(u, kappa)
-            refuted = any(r.verdict == REFUTED for r in reps)
-            if summarize is not None:
-                out.append((u, summarize_input(reps, summarize, collect, absorb)))
-                if key is not None and len(self._report_classes) < _REPORT_CLASSES:
-                    made = ReportClass.of(u, out[-1][1], summarize, self._texts)
-                    if made is not None:
-                        self._report_classes[key] = made
-                self.forget_input(u)
-            else:
-                out.append((u, reps))
+            summary = summarize_input(self.check_input(u, kappa), summarize or "nothing", collect,
+                                      absorb or summarize is None)
+            out.append((u, summary))
+            if key is not None and len(self._report_classes) < _REPORT_CLASSES:
+                made = ReportClass.of(u, summary, summarize, self._texts)
+                if made is not None:
+                    self._report_classes[key] = made
+            if summarize is None:
                 self.forget_distribution(u)
-            if stop_at_first and refuted:
+            else:
+                self.forget_input(u)
+            if stop_at_first and summary.verdict == REFUTED:
                 break
         return out
 
@@ -463,25 +462,25 @@ class AccuracyChecker:
         rest = (kappa, stop_at_first, summarize, collect, absorb, ledger.active())
         tasks = (_RangeTasks(points, shrinking_ranges(len(points), executor.jobs, _WORKER_TASK_INPUTS), rest)
                  if executor.parallel else _TimedTasks(points, rest))
-        reports: list[InputReport] = []
-        tally = Tally() if summarize is not None else None
+        reports: list[InputReport] = []   # an unsummarized run's, brought home by its parts
+        tally = Tally()
         kept = JsonSpool() if summarize in SPOOLED else []   # each input's JSON or text goes to a file as it comes
         frozen = 0   # inputs kept when the garbage collector last froze what it had (see _FREEZE_EVERY)
         with TaskRun(len(points), description, "input", progress=progress) as run, _frozen_kept():
             for part in run.parts(check_range, source, tasks, executor=executor, sizes=tasks.sizes):
-                if tally is not None:   # a SummaryPart, in input order (accuracy.tasks)
-                    self._take_summary(part, tally, kept, gather, run)
-                    if stop_at_first and part.refuted:
-                        break
-                    if tally.inputs >= frozen + _FREEZE_EVERY:
-                        frozen = tally.inputs
-                        gc.freeze()
-                elif self._take_reports(part, reports, run, executor.parallel, stop_at_first):
+                self._take_summary(part, tally, kept, gather, run)   # a SummaryPart, in input order
+                if summarize is None:
+                    reports += part.reports
+                if stop_at_first and part.refuted:
                     break
+                if tally.inputs >= frozen + _FREEZE_EVERY:
+                    frozen = tally.inputs
+                    gc.freeze()
+        summarized = summarize is not None
         result = AccuracyResult(self.claim, reports, time.perf_counter() - start, kappa, self.boundary,
                                 self.claim.dd_over, self.claim.inputs_kind if given is None else "list",
-                                scope_points=points[:tally.inputs] if tally is not None else None, tally=tally,
-                                kept=kept if tally is not None else None)
+                                scope_points=points[:tally.inputs] if summarized else None,
+                                tally=tally if summarized else None, kept=kept if summarized else None)
         result.work = self.classes.work(result.inputs, in_process=not executor.parallel)
         return result
 
@@ -500,23 +499,6 @@ class AccuracyChecker:
             for collected in part.collected:
                 gather(collected)
         run.record_lines(part.records)
-
-    def _take_reports(self, part, reports: list, run, parallel: bool, stop_at_first: bool) -> bool:
-        """Add one unsummarized part's reports (from workers: attached to this program and their
-        closed forms absorbed into this checker's caches); True when a refutation ends the run."""
-        refuted = False
-        decided = []     # (input, verdict) for the ledger: one write per part
-        for u, reps in part:
-            if parallel:
-                self.absorb(reps)
-            reports += reps
-            verdict, refuted = input_verdict(reps), any(r.verdict == REFUTED for r in reps)
-            if run.recording:
-                decided.append((self._texts.shown(u), verdict))
-            if stop_at_first and refuted:
-                break
-        run.record(decided)
-        return stop_at_first and refuted
 
 
 class _TimedTasks:
