@@ -147,15 +147,14 @@ class AccuracyChecker:
         self._entries: dict = {}    # input key -> its keys in _perr and _decisions (forget_input)
         self._last_key = None                           # see _input_key
         self._space = None
-        # CPU seconds spent computing what the caches did not have (for benchmarks)
         # orbits, argmax det and decisions shared by exact key
         self.classes = InputClasses(self.program, enabled=None if options.allows("input-classes") else False,
                                     noise_free_det=claim.det == "noise-free",
                                     output_distance=claim.output_distance, input_distance=claim.input_distance,
                                     dd_over=claim.dd_over)
         self._report_classes: dict = {}   # see check_points
-        self._texts = InputTexts(self.program)
-        self.timings = {"dd": 0.0, "distribution": 0.0, "ball": 0.0, "decide": 0.0}
+        self.texts = InputTexts(self.program)   # inputs as the reports and the ledger print them
+        self.timings = {"dd": 0.0, "distribution": 0.0, "ball": 0.0, "decide": 0.0}   # see _timed
 
     # -- cached exact pieces ----------------------------------------------------------------
     def _input_key(self, u: Mapping) -> tuple:
@@ -186,8 +185,7 @@ class AccuracyChecker:
     def _space_dd(self, u: Mapping, det_u: dict) -> Disagreement:
         """dd in the claim's space (`AccuracyClaim.dd_space`: the grid with this checker's det, or
         the reals, that space shared between claims about the same program and input distance)."""
-        start = time.process_time()   # timed only where computed: a shared dd costs a lookup
-        try:
+        with self._timed("dd"):   # timed only where computed: a shared dd costs a lookup
             if self._space is None:
                 if self.claim.dd_over == "grid":
                     self._space = self.claim.dd_space(det=self.det)
@@ -197,8 +195,15 @@ class AccuracyChecker:
                         self._shared[key] = self.claim.dd_space(argmax_formula=self.classes.enabled)
                     self._space = self._shared[key]
             return self._space.dd(u, det_u, near=False)  # only the value and attainment are used
+
+    @contextlib.contextmanager
+    def _timed(self, part: str):
+        """Add the block's CPU seconds to `timings[part]` (what the caches did not have, for benchmarks)."""
+        start = time.process_time()
+        try:
+            yield
         finally:
-            self.timings["dd"] += time.process_time() - start
+            self.timings[part] += time.process_time() - start
 
     def beta(self, alpha, gamma):
         key = (alpha, gamma)
@@ -209,23 +214,16 @@ class AccuracyChecker:
     def distribution(self, u: Mapping):
         key = self._input_key(u)
         if key not in self._dist:
-            start = time.process_time()
-            self._dist[key] = self.classes.distribution(
-                u, lambda v: output_distribution(self.program, v, max_states=self.max_states,
-                                                 shortcuts=self._shortcuts))
-            self.timings["distribution"] += time.process_time() - start
+            with self._timed("distribution"):
+                self._dist[key] = self.classes.distribution(
+                    u, lambda v: output_distribution(self.program, v, max_states=self.max_states,
+                                                     shortcuts=self._shortcuts))
         return self._dist[key]
 
     def _compute_distribution(self, u: Mapping):
         """u's output distribution by the per-point path (no class, not cached here)."""
-        start = time.process_time()
-        try:
+        with self._timed("distribution"):
             return output_distribution(self.program, u, max_states=self.max_states, shortcuts=self._shortcuts)
-        finally:
-            self.timings["distribution"] += time.process_time() - start
-
-    def p_correct(self, u: Mapping, gamma) -> ExpFrac:
-        return self._one_minus(self.p_error(u, gamma))
 
     def _one_minus(self, p: ExpFrac) -> ExpFrac:
         """1 - p, one object per p for the inputs that share p (accuracy.classes), both ways: its
@@ -254,9 +252,8 @@ class AccuracyChecker:
             correct = self.classes.ball_probability(self.claim, u, self.det(u), key[1], self._compute_distribution)
             if correct is None:
                 dist = self.distribution(u)
-                start = time.process_time()
-                correct = self.claim.ball_probability(dist, u, self.det(u), key[1])
-                self.timings["ball"] += time.process_time() - start
+                with self._timed("ball"):
+                    correct = self.claim.ball_probability(dist, u, self.det(u), key[1])
             self._perr[key] = self._one_minus(ExpFrac.of(correct))
             self._entries.setdefault(key[0], []).append((self._perr, key))
         return self._perr[key]
@@ -305,9 +302,8 @@ class AccuracyChecker:
                 decision = self.classes.decide(report.p_error, bound, self.decide_sentence)
                 cex = None
                 if not decision.holds:
-                    start_decide = time.process_time()
-                    cex = self.counterexample(u, alpha, gamma, kappa, decision)
-                    self.timings["decide"] += time.process_time() - start_decide
+                    with self._timed("decide"):
+                        cex = self.counterexample(u, alpha, gamma, kappa, decision)
                 self._decisions[key] = (decision, cex)
                 self._entries.setdefault(key[0], []).append((self._decisions, key))
             report.decision, report.counterexample = self._decisions[key]
@@ -320,9 +316,8 @@ class AccuracyChecker:
         a Decision depends on nothing but the sentence and the interval."""
         found = self._sentences.get(sentence)
         if found is None:
-            start = time.process_time()
-            found = decide(sentence, ">=", self.claim.eps)
-            self.timings["decide"] += time.process_time() - start
+            with self._timed("decide"):
+                found = decide(sentence, ">=", self.claim.eps)
             self._sentences[sentence] = found
             if len(self._sentences) > _SENTENCES:
                 self._sentences.popitem(last=False)
@@ -396,7 +391,7 @@ class AccuracyChecker:
                                       absorb or summarize is None)
             out.append((u, summary))
             if key is not None and len(self._report_classes) < _REPORT_CLASSES:
-                made = ReportClass.of(u, summary, summarize, self._texts)
+                made = ReportClass.of(u, summary, summarize, self.texts)
                 if made is not None:
                     self._report_classes[key] = made
             if summarize is None:
@@ -406,10 +401,6 @@ class AccuracyChecker:
             if stop_at_first and summary.verdict == REFUTED:
                 break
         return out
-
-    def shown(self, u: Mapping) -> str:
-        """Input u as the reports and the ledger print it."""
-        return self._texts.shown(u)
 
     def absorb(self, reports: list) -> None:
         """Attach reports that arrive without their program to this checker's, and keep what they

@@ -45,14 +45,9 @@ def json_value(v):
         return v
     if kind is Fraction:
         return int(v) if v.denominator == 1 else fmt_q(v)
-    if isinstance(v, bool) or isinstance(v, str) or v is None:
-        return v
     if v == INF:
         return "inf"
-    if isinstance(v, (int, Fraction)):
-        q = Fraction(v)
-        return int(q) if q.denominator == 1 else fmt_q(q)
-    return str(v)
+    return json_q(v) if isinstance(v, (int, Fraction, str)) or v is None else str(v)   # bool, str, None kept
 
 
 _TEXTS: dict = {}

@@ -44,7 +44,7 @@ from dipc_plus.decision.decide import (CertificationError, Interval, RealRoot, a
                                        taylor_order_at_zero)
 from dipc_plus.claims.distances import INF
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
-from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
+from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up, exponent10
 
 DEFAULT_DIGITS = 6
 DEFAULT_KAPPA_MAX = 1000
@@ -58,9 +58,8 @@ def truncated_decimal(lo: Fraction, hi: Fraction, digits: int) -> str | None:
         return "0" if hi == 0 else None
 
     def trunc(x: Fraction) -> tuple[int, int]:
-        e = len(str(x.numerator // x.denominator)) - 1 if x >= 1 else -_leading_zeros(x) - 1
-        scale = Fraction(10) ** (digits - 1 - e)
-        return math.floor(x * scale), digits - 1 - e
+        places = digits - 1 - exponent10(x)
+        return math.floor(x * Fraction(10) ** places), places
 
     a, b = trunc(lo), trunc(hi)
     if a != b:
@@ -76,15 +75,6 @@ def outward(lo: Fraction, hi: Fraction, digits: int = 12) -> tuple[str, str]:
     """[lo, hi] widened to decimals of `digits` significant digits (lo rounded down, hi up),
     exactly (`exact.decimals`, the one printer of certified intervals)."""
     return decimal_down(lo, digits), decimal_up(hi, digits)
-
-
-def _leading_zeros(x: Fraction) -> int:
-    """For 0 < x < 1: the number k of zeros right after the point (x = 0.00ddd -> 2)."""
-    k = 0
-    while x * 10 < 1:
-        x *= 10
-        k += 1
-    return k
 
 
 # --------------------------------------------------------------------------- candidates for the infimum

@@ -58,7 +58,7 @@ def check_range(source, task):
     points, kappa, stop_at_first, summarize, collect, absorb, record = task
     checker = source.get()
     out = checker.check_points(points, kappa, stop_at_first, summarize, collect, absorb)
-    part = SummaryPart.of(out, summarize, collect, checker.shown, record)
+    part = SummaryPart.of(out, summarize, collect, checker.texts.shown, record)
     if in_worker():   # its reports (a few closed forms each, never a distribution) travel too
         attach_program(part.reports, None)
         if part.tally.counterexample is not None:
