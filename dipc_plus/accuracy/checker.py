@@ -462,7 +462,7 @@ class AccuracyChecker:
                 self._take_summary(part, tally, kept, gather, run)   # a SummaryPart, in input order
                 if summarize is None:
                     reports += part.reports
-                if stop_at_first and part.refuted:
+                if stop_at_first and part.tally.counterexample is not None:   # an input of the part refutes
                     break
                 if tally.inputs >= frozen + _FREEZE_EVERY:
                     frozen = tally.inputs

@@ -233,12 +233,10 @@ class InputClasses:
         key = [dd_key]
         alpha = dd.value if claim.alpha == "dd" else claim.alpha
         supports = self.support.support
-        balls = self._ball_by_region
         for gamma in claim.gamma_values(alpha):
             if type(gamma) not in (int, Fraction):
                 return None
-            found = balls.get((id(claim), det_key, gamma))
-            outputs = found[1] if found is not None and found[0] is claim else self._ball_of(claim, det_key, det_u, gamma)
+            outputs = self._ball_of(claim, det_key, det_u, gamma)
             key.append((_cheap(gamma), tuple([tuple([(v.numerator, v.denominator) if type(v) is fraction else v
                                                      for v in map(flat.__getitem__, supports[o])])
                                               for o in outputs])))

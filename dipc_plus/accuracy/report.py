@@ -319,10 +319,6 @@ class InputSummary:
     dd: object = None              # the input's dd(u) (why a vacuous verdict is vacuous: accuracy.vacuity)
     reports: list | None = None    # the reports themselves, brought home (a run with `absorb`)
 
-    @property
-    def refuted(self) -> bool:
-        return self.counterexample is not None
-
 
 def report_lines(reports: list, verbose: bool = False) -> list[str]:
     """The text of one input's reports: each described (verbose), or one line per gamma - one

@@ -28,7 +28,6 @@ class SummaryPart:
     kept: object
     collected: list | None = None
     records: str = ""
-    refuted: bool = False          # an input of the part refutes (tally.counterexample is its first)
     reports: list | None = None    # its inputs' reports, brought home (a run with `absorb`)
 
     @staticmethod
@@ -46,8 +45,7 @@ class SummaryPart:
         elif how in SPOOLED:   # text lines, each encoded as a JSON string (a line may hold newlines)
             kept = "".join(json.dumps(v) + "\n" for v in kept)
         return SummaryPart(tally, kept, [s.collected for _, s in pairs] if collect is not None else None,
-                           records, tally.counterexample is not None,
-                           [r for _, s in pairs for r in s.reports or ()])
+                           records, [r for _, s in pairs for r in s.reports or ()])
 
 
 def check_range(source, task):
