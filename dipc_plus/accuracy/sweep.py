@@ -31,7 +31,6 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
-import flint
 from flint import arb
 
 from dipc_plus.accuracy.checker import AccuracyChecker
@@ -43,7 +42,7 @@ from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.decision.decide import (CertificationError, Interval, RealRoot, analyse, dominant_term,
                                        taylor_order_at_zero)
 from dipc_plus.claims.distances import INF
-from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly, working_precision
 from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up, exponent10
 
 DEFAULT_DIGITS = 6
@@ -98,10 +97,6 @@ class Candidate:
     deriv: ExpPoly | None = None
     prec: int = 64
 
-    @property
-    def width(self) -> Fraction:
-        return self.hi - self.lo
-
     def refine(self) -> None:
         if self.exact or self.infinite:
             return
@@ -113,9 +108,7 @@ class Candidate:
 
     def _evaluate(self) -> None:
         prec = self.prec
-        old = flint.ctx.prec
-        flint.ctx.prec = prec
-        try:
+        with working_precision(prec):
             if self.kind in ("end", "constant"):
                 x = arb(to_fmpq(self.eps))
                 value = self.num.arb_value(x, prec) / self.den.arb_value(x, prec)
@@ -128,8 +121,6 @@ class Candidate:
                 den_box = self.den.arb_value(box, prec)
                 slope = self.deriv.arb_value(box, prec) / (den_box * den_box)
                 value = at_mid + slope * hull(-(hi - lo) / 2, (hi - lo) / 2)
-        finally:
-            flint.ctx.prec = old
         if not value.is_finite():
             self.lo, self.hi = Fraction(-10 ** 30), Fraction(10 ** 30)
             return
