@@ -284,10 +284,7 @@ class AccuracyChecker:
     # -- deciding ---------------------------------------------------------------------------------
     def check_input(self, u: Mapping, kappa: int = 1) -> list[InputReport]:
         """One report per gamma at input u (flat, bound values)."""
-        reports = []
-        for alpha, gamma, applies in self.obligations(u):
-            reports.append(self.check(u, alpha, gamma, applies, kappa))
-        return reports
+        return [self.check(u, alpha, gamma, applies, kappa) for alpha, gamma, applies in self.obligations(u)]
 
     def check(self, u: Mapping, alpha, gamma, applies: bool = True, kappa: int = 1) -> InputReport:
         start = time.perf_counter()

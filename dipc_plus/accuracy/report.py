@@ -336,17 +336,11 @@ SUMMARIES = {"json": lambda reps: [r.to_json() for r in reps],
 
 
 def summarize_input(reports: list, how: str, collect=None, absorb: bool = False) -> InputSummary:
-    failing = [r for r in reports if r.verdict == REFUTED]
-    return InputSummary(SUMMARIES[how](reports), [(r.applies, r.verdict == REFUTED) for r in reports],
-                        failing[0].counterexample if failing else None, input_verdict(reports),
+    """One input's reports reduced to what a summarized run keeps (`how`: a key of SUMMARIES); its
+    verdict over its gammas is refuted if one is, else verified if one applies."""
+    marks = [(r.applies, r.verdict == REFUTED) for r in reports]
+    failing = [r for r, (_, refuted) in zip(reports, marks) if refuted]
+    verdict = REFUTED if failing else VERIFIED if any(applies for applies, _ in marks) else NOT_APPLICABLE
+    return InputSummary(SUMMARIES[how](reports), marks, failing[0].counterexample if failing else None, verdict,
                         None if collect is None else collect(reports), reports[0].dd.value if reports else None,
                         reports if absorb else None)
-
-
-def input_verdict(reps: list[InputReport]) -> str:
-    """The verdict of one input over its gammas: refuted if any is, else verified if any applies."""
-    verdicts = {r.verdict for r in reps}
-    for v in (REFUTED, VERIFIED):
-        if v in verdicts:
-            return v
-    return NOT_APPLICABLE
