@@ -39,8 +39,8 @@ from typing import Iterable, Mapping
 
 from dipc_plus.accuracy.class_reports import InputTexts, ReportClass
 from dipc_plus.accuracy.classes import InputClasses
-from dipc_plus.accuracy.report import (REFUTED, Counterexample, InputReport, fmt_q, input_key, input_verdict,
-                                       separated, summarize_input)
+from dipc_plus.accuracy.report import (REFUTED, Counterexample, InputReport, fmt_q, input_key, separated,
+                                       summarize_input)
 from dipc_plus.accuracy.result import AccuracyResult, Tally
 from dipc_plus.accuracy.tasks import SPOOLED, attach_program, check_range
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
@@ -147,15 +147,14 @@ class AccuracyChecker:
         self._entries: dict = {}    # input key -> its keys in _perr and _decisions (forget_input)
         self._last_key = None                           # see _input_key
         self._space = None
-        # CPU seconds spent computing what the caches did not have (for benchmarks)
         # orbits, argmax det and decisions shared by exact key
         self.classes = InputClasses(self.program, enabled=None if options.allows("input-classes") else False,
                                     noise_free_det=claim.det == "noise-free",
                                     output_distance=claim.output_distance, input_distance=claim.input_distance,
                                     dd_over=claim.dd_over)
         self._report_classes: dict = {}   # see check_points
-        self._texts = InputTexts(self.program)
-        self.timings = {"dd": 0.0, "distribution": 0.0, "ball": 0.0, "decide": 0.0}
+        self.texts = InputTexts(self.program)   # inputs as the reports and the ledger print them
+        self.timings = {"dd": 0.0, "distribution": 0.0, "ball": 0.0, "decide": 0.0}   # see _timed
 
     # -- cached exact pieces ----------------------------------------------------------------
     def _input_key(self, u: Mapping) -> tuple:
@@ -186,8 +185,7 @@ class AccuracyChecker:
     def _space_dd(self, u: Mapping, det_u: dict) -> Disagreement:
         """dd in the claim's space (`AccuracyClaim.dd_space`: the grid with this checker's det, or
         the reals, that space shared between claims about the same program and input distance)."""
-        start = time.process_time()   # timed only where computed: a shared dd costs a lookup
-        try:
+        with self._timed("dd"):   # timed only where computed: a shared dd costs a lookup
             if self._space is None:
                 if self.claim.dd_over == "grid":
                     self._space = self.claim.dd_space(det=self.det)
@@ -197,8 +195,15 @@ class AccuracyChecker:
                         self._shared[key] = self.claim.dd_space(argmax_formula=self.classes.enabled)
                     self._space = self._shared[key]
             return self._space.dd(u, det_u, near=False)  # only the value and attainment are used
+
+    @contextlib.contextmanager
+    def _timed(self, part: str):
+        """Add the block's CPU seconds to `timings[part]` (what the caches did not have, for benchmarks)."""
+        start = time.process_time()
+        try:
+            yield
         finally:
-            self.timings["dd"] += time.process_time() - start
+            self.timings[part] += time.process_time() - start
 
     def beta(self, alpha, gamma):
         key = (alpha, gamma)
@@ -209,23 +214,16 @@ class AccuracyChecker:
     def distribution(self, u: Mapping):
         key = self._input_key(u)
         if key not in self._dist:
-            start = time.process_time()
-            self._dist[key] = self.classes.distribution(
-                u, lambda v: output_distribution(self.program, v, max_states=self.max_states,
-                                                 shortcuts=self._shortcuts))
-            self.timings["distribution"] += time.process_time() - start
+            with self._timed("distribution"):
+                self._dist[key] = self.classes.distribution(
+                    u, lambda v: output_distribution(self.program, v, max_states=self.max_states,
+                                                     shortcuts=self._shortcuts))
         return self._dist[key]
 
     def _compute_distribution(self, u: Mapping):
         """u's output distribution by the per-point path (no class, not cached here)."""
-        start = time.process_time()
-        try:
+        with self._timed("distribution"):
             return output_distribution(self.program, u, max_states=self.max_states, shortcuts=self._shortcuts)
-        finally:
-            self.timings["distribution"] += time.process_time() - start
-
-    def p_correct(self, u: Mapping, gamma) -> ExpFrac:
-        return self._one_minus(self.p_error(u, gamma))
 
     def _one_minus(self, p: ExpFrac) -> ExpFrac:
         """1 - p, one object per p for the inputs that share p (accuracy.classes), both ways: its
@@ -254,9 +252,8 @@ class AccuracyChecker:
             correct = self.classes.ball_probability(self.claim, u, self.det(u), key[1], self._compute_distribution)
             if correct is None:
                 dist = self.distribution(u)
-                start = time.process_time()
-                correct = self.claim.ball_probability(dist, u, self.det(u), key[1])
-                self.timings["ball"] += time.process_time() - start
+                with self._timed("ball"):
+                    correct = self.claim.ball_probability(dist, u, self.det(u), key[1])
             self._perr[key] = self._one_minus(ExpFrac.of(correct))
             self._entries.setdefault(key[0], []).append((self._perr, key))
         return self._perr[key]
@@ -287,10 +284,7 @@ class AccuracyChecker:
     # -- deciding ---------------------------------------------------------------------------------
     def check_input(self, u: Mapping, kappa: int = 1) -> list[InputReport]:
         """One report per gamma at input u (flat, bound values)."""
-        reports = []
-        for alpha, gamma, applies in self.obligations(u):
-            reports.append(self.check(u, alpha, gamma, applies, kappa))
-        return reports
+        return [self.check(u, alpha, gamma, applies, kappa) for alpha, gamma, applies in self.obligations(u)]
 
     def check(self, u: Mapping, alpha, gamma, applies: bool = True, kappa: int = 1) -> InputReport:
         start = time.perf_counter()
@@ -305,9 +299,8 @@ class AccuracyChecker:
                 decision = self.classes.decide(report.p_error, bound, self.decide_sentence)
                 cex = None
                 if not decision.holds:
-                    start_decide = time.process_time()
-                    cex = self.counterexample(u, alpha, gamma, kappa, decision)
-                    self.timings["decide"] += time.process_time() - start_decide
+                    with self._timed("decide"):
+                        cex = self.counterexample(u, alpha, gamma, kappa, decision)
                 self._decisions[key] = (decision, cex)
                 self._entries.setdefault(key[0], []).append((self._decisions, key))
             report.decision, report.counterexample = self._decisions[key]
@@ -320,9 +313,8 @@ class AccuracyChecker:
         a Decision depends on nothing but the sentence and the interval."""
         found = self._sentences.get(sentence)
         if found is None:
-            start = time.process_time()
-            found = decide(sentence, ">=", self.claim.eps)
-            self.timings["decide"] += time.process_time() - start
+            with self._timed("decide"):
+                found = decide(sentence, ">=", self.claim.eps)
             self._sentences[sentence] = found
             if len(self._sentences) > _SENTENCES:
                 self._sentences.popitem(last=False)
@@ -371,10 +363,10 @@ class AccuracyChecker:
 
     def check_points(self, points: list, kappa: int = 1, stop_at_first: bool = False,
                      summarize: str | None = None, collect=None, absorb: bool = False) -> list:
-        """[(input, its reports)] for these inputs in order, each input's distribution dropped once
-        decided; with `summarize` (a key of SUMMARIES), [(input, InputSummary)] and nothing cached
-        about the input kept (`collect(reports)`, if given, goes into the summary, and with `absorb`
-        the reports themselves).  With
+        """[(input, InputSummary)] for these inputs in order, `summarize` (a key of SUMMARIES) saying
+        what each summary keeps (`collect(reports)`, if given, goes into the summary, and with
+        `absorb` the reports themselves).  A summarized input leaves nothing cached about it; an
+        unsummarized one (None) keeps its reports (`absorb`) and drops only its distribution.  With
         stop_at_first, up to and including the first input that refutes.
 
         A summarized input whose report class (`InputClasses.report_key`) was seen is summarized
@@ -392,25 +384,20 @@ class AccuracyChecker:
                     if found is not None:
                         out.append((u, found.summary(u, time.perf_counter() - start)))
                         continue
-            reps = self.check_input(u, kappa)
-            refuted = any(r.verdict == REFUTED for r in reps)
-            if summarize is not None:
-                out.append((u, summarize_input(reps, summarize, collect, absorb)))
-                if key is not None and len(self._report_classes) < _REPORT_CLASSES:
-                    made = ReportClass.of(u, out[-1][1], summarize, self._texts)
-                    if made is not None:
-                        self._report_classes[key] = made
-                self.forget_input(u)
-            else:
-                out.append((u, reps))
+            summary = summarize_input(self.check_input(u, kappa), summarize or "nothing", collect,
+                                      absorb or summarize is None)
+            out.append((u, summary))
+            if key is not None and len(self._report_classes) < _REPORT_CLASSES:
+                made = ReportClass.of(u, summary, summarize, self.texts)
+                if made is not None:
+                    self._report_classes[key] = made
+            if summarize is None:
                 self.forget_distribution(u)
-            if stop_at_first and refuted:
+            else:
+                self.forget_input(u)
+            if stop_at_first and summary.verdict == REFUTED:
                 break
         return out
-
-    def shown(self, u: Mapping) -> str:
-        """Input u as the reports and the ledger print it."""
-        return self._texts.shown(u)
 
     def absorb(self, reports: list) -> None:
         """Attach reports that arrive without their program to this checker's, and keep what they
@@ -463,25 +450,25 @@ class AccuracyChecker:
         rest = (kappa, stop_at_first, summarize, collect, absorb, ledger.active())
         tasks = (_RangeTasks(points, shrinking_ranges(len(points), executor.jobs, _WORKER_TASK_INPUTS), rest)
                  if executor.parallel else _TimedTasks(points, rest))
-        reports: list[InputReport] = []
-        tally = Tally() if summarize is not None else None
+        reports: list[InputReport] = []   # an unsummarized run's, brought home by its parts
+        tally = Tally()
         kept = JsonSpool() if summarize in SPOOLED else []   # each input's JSON or text goes to a file as it comes
         frozen = 0   # inputs kept when the garbage collector last froze what it had (see _FREEZE_EVERY)
         with TaskRun(len(points), description, "input", progress=progress) as run, _frozen_kept():
             for part in run.parts(check_range, source, tasks, executor=executor, sizes=tasks.sizes):
-                if tally is not None:   # a SummaryPart, in input order (accuracy.tasks)
-                    self._take_summary(part, tally, kept, gather, run)
-                    if stop_at_first and part.refuted:
-                        break
-                    if tally.inputs >= frozen + _FREEZE_EVERY:
-                        frozen = tally.inputs
-                        gc.freeze()
-                elif self._take_reports(part, reports, run, executor.parallel, stop_at_first):
+                self._take_summary(part, tally, kept, gather, run)   # a SummaryPart, in input order
+                if summarize is None:
+                    reports += part.reports
+                if stop_at_first and part.tally.counterexample is not None:   # an input of the part refutes
                     break
+                if tally.inputs >= frozen + _FREEZE_EVERY:
+                    frozen = tally.inputs
+                    gc.freeze()
+        summarized = summarize is not None
         result = AccuracyResult(self.claim, reports, time.perf_counter() - start, kappa, self.boundary,
                                 self.claim.dd_over, self.claim.inputs_kind if given is None else "list",
-                                scope_points=points[:tally.inputs] if tally is not None else None, tally=tally,
-                                kept=kept if tally is not None else None)
+                                scope_points=points[:tally.inputs] if summarized else None,
+                                tally=tally if summarized else None, kept=kept if summarized else None)
         result.work = self.classes.work(result.inputs, in_process=not executor.parallel)
         return result
 
@@ -500,23 +487,6 @@ class AccuracyChecker:
             for collected in part.collected:
                 gather(collected)
         run.record_lines(part.records)
-
-    def _take_reports(self, part, reports: list, run, parallel: bool, stop_at_first: bool) -> bool:
-        """Add one unsummarized part's reports (from workers: attached to this program and their
-        closed forms absorbed into this checker's caches); True when a refutation ends the run."""
-        refuted = False
-        decided = []     # (input, verdict) for the ledger: one write per part
-        for u, reps in part:
-            if parallel:
-                self.absorb(reps)
-            reports += reps
-            verdict, refuted = input_verdict(reps), any(r.verdict == REFUTED for r in reps)
-            if run.recording:
-                decided.append((self._texts.shown(u), verdict))
-            if stop_at_first and refuted:
-                break
-        run.record(decided)
-        return stop_at_first and refuted
 
 
 class _TimedTasks:

@@ -81,7 +81,7 @@ class ReportClass:
 
     @staticmethod
     def of(u: Mapping, made: InputSummary, how: str, texts: InputTexts) -> "ReportClass | None":
-        """The class of input u, `made` its summary in style `how` (`report.summarize_input`), or None
+        """The class of input u, `made` its summary in style `how` (a key of `report.SUMMARIES`), or None
         where it cannot be shared."""
         if not made.marks or made.verdict == REFUTED:
             return None
@@ -101,8 +101,6 @@ class ReportClass:
                     pieces.append((False, line))
                 else:
                     return None
-        elif how != "nothing":
-            return None
         return ReportClass(how, pieces, made, texts)
 
     def summary(self, u: Mapping, seconds: float) -> InputSummary:

@@ -59,7 +59,7 @@ class InputClasses:
         is shared by det region for L-inf over the reals."""
         self.program = program
         self._names = program.input_names()
-        self._name_set = frozenset(self._names) if len(set(self._names)) == len(self._names) else None
+        self._name_set = frozenset(self._names)   # distinct: the frontend refuses a name declared twice
         self.output_distance = output_distance
         self.noise_free_det = noise_free_det
         self.enabled = classes_enabled() if enabled is None else enabled
@@ -169,12 +169,7 @@ class InputClasses:
 
     def _flat(self, u: Mapping) -> Mapping:
         """u with flat input names (grid points already are; `--input q=[...]` is bound)."""
-        if u.keys() == self._name_set:   # a set comparison in C (the names are distinct)
-            return u
-        names = self._names
-        if len(u) == len(names) and all(name in u for name in names):
-            return u
-        return bind(self.program, u)
+        return u if u.keys() == self._name_set else bind(self.program, u)   # a set comparison in C
 
     def dd(self, u: Mapping, det_u: Mapping, compute: Callable) -> Disagreement | None:
         """dd(u) shared by (det output, u on its region's support), `compute(u, det_u)` on a miss;
@@ -238,12 +233,10 @@ class InputClasses:
         key = [dd_key]
         alpha = dd.value if claim.alpha == "dd" else claim.alpha
         supports = self.support.support
-        balls = self._ball_by_region
         for gamma in claim.gamma_values(alpha):
             if type(gamma) not in (int, Fraction):
                 return None
-            found = balls.get((id(claim), det_key, gamma))
-            outputs = found[1] if found is not None and found[0] is claim else self._ball_of(claim, det_key, det_u, gamma)
+            outputs = self._ball_of(claim, det_key, det_u, gamma)
             key.append((_cheap(gamma), tuple([tuple([(v.numerator, v.denominator) if type(v) is fraction else v
                                                      for v in map(flat.__getitem__, supports[o])])
                                               for o in outputs])))

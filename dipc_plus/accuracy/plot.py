@@ -234,14 +234,10 @@ def mark_ratio_inf(bottom, star, color) -> None:
     """The infimum of beta/P[error] at this input (`sweep.KappaStar`) on the bottom panel: a line
     at its value, and a marker where it is attained (a critical point or an end of the interval)."""
     at = star.at
-    if at.kind == "critical":
-        ex = float(at.root.ball(64).mid())
+    if at.kind in ("critical", "end"):
+        ex = float(at.root.ball(64).mid()) if at.kind == "critical" else float(at.eps)
         bottom.plot([ex], [float(star.lo)], marker="v", ms=9, color=color, zorder=5)
-        where = f"at eps ~ {ex:.4g}"
-    elif at.kind == "end":
-        ex = float(at.eps)
-        bottom.plot([ex], [float(star.lo)], marker="v", ms=9, color=color, zorder=5)
-        where = f"at eps = {fmt_q(at.eps)}"
+        where = f"at eps ~ {ex:.4g}" if at.kind == "critical" else f"at eps = {fmt_q(at.eps)}"
     else:
         where = at.where().replace("approached as ", "as ")
     bottom.axhline(float(star.lo), color=color, lw=0.8, ls=":",
@@ -278,18 +274,13 @@ def scale_ratio_axis(bottom, data: PlotData) -> None:
         bottom.set_ylim(max(0.0, low - 0.15 * (high - low)), high)
 
 
-def draw(data: PlotData, path: str, *, log: bool | None = None, dpi: int = 150) -> None:
-    """Write the figure (PNG, PDF or SVG by the file's extension) with matplotlib's Agg canvas
-    (headless, without switching pyplot's backend)."""
+def plot_claim(checker: AccuracyChecker, u: Mapping, path: str, *, kappa: int = 1, eps_max: float | None = None,
+               log: bool | None = None, simulate: int = 0, seed: int = 0, dpi: int = 150) -> PlotData:
+    """Compute and write the figure (PNG, PDF or SVG by the file's extension) with matplotlib's Agg
+    canvas (headless, without switching pyplot's backend); returns the data drawn (for tests and notebooks)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
+    data = plot_data(checker, u, kappa=kappa, eps_max=eps_max, simulate=simulate, seed=seed)
     fig = figure(data, log=log)
     FigureCanvasAgg(fig)
     fig.savefig(path, dpi=dpi)
-
-
-def plot_claim(checker: AccuracyChecker, u: Mapping, path: str, *, kappa: int = 1, eps_max: float | None = None,
-               log: bool | None = None, simulate: int = 0, seed: int = 0, dpi: int = 150) -> PlotData:
-    """Compute and draw; returns the data drawn (for tests and notebooks)."""
-    data = plot_data(checker, u, kappa=kappa, eps_max=eps_max, simulate=simulate, seed=seed)
-    draw(data, path, log=log, dpi=dpi)
     return data

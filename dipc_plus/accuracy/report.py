@@ -45,14 +45,9 @@ def json_value(v):
         return v
     if kind is Fraction:
         return int(v) if v.denominator == 1 else fmt_q(v)
-    if isinstance(v, bool) or isinstance(v, str) or v is None:
-        return v
     if v == INF:
         return "inf"
-    if isinstance(v, (int, Fraction)):
-        q = Fraction(v)
-        return int(q) if q.denominator == 1 else fmt_q(q)
-    return str(v)
+    return json_q(v) if isinstance(v, (int, Fraction, str)) or v is None else str(v)   # bool, str, None kept
 
 
 _TEXTS: dict = {}
@@ -324,10 +319,6 @@ class InputSummary:
     dd: object = None              # the input's dd(u) (why a vacuous verdict is vacuous: accuracy.vacuity)
     reports: list | None = None    # the reports themselves, brought home (a run with `absorb`)
 
-    @property
-    def refuted(self) -> bool:
-        return self.counterexample is not None
-
 
 def report_lines(reports: list, verbose: bool = False) -> list[str]:
     """The text of one input's reports: each described (verbose), or one line per gamma - one
@@ -345,17 +336,11 @@ SUMMARIES = {"json": lambda reps: [r.to_json() for r in reps],
 
 
 def summarize_input(reports: list, how: str, collect=None, absorb: bool = False) -> InputSummary:
-    failing = [r for r in reports if r.verdict == REFUTED]
-    return InputSummary(SUMMARIES[how](reports), [(r.applies, r.verdict == REFUTED) for r in reports],
-                        failing[0].counterexample if failing else None, input_verdict(reports),
+    """One input's reports reduced to what a summarized run keeps (`how`: a key of SUMMARIES); its
+    verdict over its gammas is refuted if one is, else verified if one applies."""
+    marks = [(r.applies, r.verdict == REFUTED) for r in reports]
+    failing = [r for r, (_, refuted) in zip(reports, marks) if refuted]
+    verdict = REFUTED if failing else VERIFIED if any(applies for applies, _ in marks) else NOT_APPLICABLE
+    return InputSummary(SUMMARIES[how](reports), marks, failing[0].counterexample if failing else None, verdict,
                         None if collect is None else collect(reports), reports[0].dd.value if reports else None,
                         reports if absorb else None)
-
-
-def input_verdict(reps: list[InputReport]) -> str:
-    """The verdict of one input over its gammas: refuted if any is, else verified if any applies."""
-    verdicts = {r.verdict for r in reps}
-    for v in (REFUTED, VERIFIED):
-        if v in verdicts:
-            return v
-    return NOT_APPLICABLE

@@ -31,7 +31,6 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
-import flint
 from flint import arb
 
 from dipc_plus.accuracy.checker import AccuracyChecker
@@ -43,8 +42,8 @@ from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.decision.decide import (CertificationError, Interval, RealRoot, analyse, dominant_term,
                                        taylor_order_at_zero)
 from dipc_plus.claims.distances import INF
-from dipc_plus.exact.expoly import ExpFrac, ExpPoly
-from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly, working_precision
+from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up, exponent10
 
 DEFAULT_DIGITS = 6
 DEFAULT_KAPPA_MAX = 1000
@@ -58,9 +57,8 @@ def truncated_decimal(lo: Fraction, hi: Fraction, digits: int) -> str | None:
         return "0" if hi == 0 else None
 
     def trunc(x: Fraction) -> tuple[int, int]:
-        e = len(str(x.numerator // x.denominator)) - 1 if x >= 1 else -_leading_zeros(x) - 1
-        scale = Fraction(10) ** (digits - 1 - e)
-        return math.floor(x * scale), digits - 1 - e
+        places = digits - 1 - exponent10(x)
+        return math.floor(x * Fraction(10) ** places), places
 
     a, b = trunc(lo), trunc(hi)
     if a != b:
@@ -76,15 +74,6 @@ def outward(lo: Fraction, hi: Fraction, digits: int = 12) -> tuple[str, str]:
     """[lo, hi] widened to decimals of `digits` significant digits (lo rounded down, hi up),
     exactly (`exact.decimals`, the one printer of certified intervals)."""
     return decimal_down(lo, digits), decimal_up(hi, digits)
-
-
-def _leading_zeros(x: Fraction) -> int:
-    """For 0 < x < 1: the number k of zeros right after the point (x = 0.00ddd -> 2)."""
-    k = 0
-    while x * 10 < 1:
-        x *= 10
-        k += 1
-    return k
 
 
 # --------------------------------------------------------------------------- candidates for the infimum
@@ -108,10 +97,6 @@ class Candidate:
     deriv: ExpPoly | None = None
     prec: int = 64
 
-    @property
-    def width(self) -> Fraction:
-        return self.hi - self.lo
-
     def refine(self) -> None:
         if self.exact or self.infinite:
             return
@@ -123,9 +108,7 @@ class Candidate:
 
     def _evaluate(self) -> None:
         prec = self.prec
-        old = flint.ctx.prec
-        flint.ctx.prec = prec
-        try:
+        with working_precision(prec):
             if self.kind in ("end", "constant"):
                 x = arb(to_fmpq(self.eps))
                 value = self.num.arb_value(x, prec) / self.den.arb_value(x, prec)
@@ -138,8 +121,6 @@ class Candidate:
                 den_box = self.den.arb_value(box, prec)
                 slope = self.deriv.arb_value(box, prec) / (den_box * den_box)
                 value = at_mid + slope * hull(-(hi - lo) / 2, (hi - lo) / 2)
-        finally:
-            flint.ctx.prec = old
         if not value.is_finite():
             self.lo, self.hi = Fraction(-10 ** 30), Fraction(10 ** 30)
             return

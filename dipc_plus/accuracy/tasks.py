@@ -3,7 +3,7 @@ worker's `Source` gives (`accuracy.checker.build_checker` rebuilds it from the c
 
 Why apart from the checker: a task is a module-level function and small picklable data
 (`execution.executor`); only exact values travel, so a report leaves a worker without its
-program and the client attaches its own.  A summarized task returns one `SummaryPart`, reduced
+program and the client attaches its own.  A task returns one `SummaryPart`, reduced
 where it was checked: sending each input and its summary back (Sparse c = 1 m = 12: 531,441 of
 them) and adding them up one by one in the client made two workers slower than one process.
 """
@@ -28,7 +28,6 @@ class SummaryPart:
     kept: object
     collected: list | None = None
     records: str = ""
-    refuted: bool = False          # an input of the part refutes (tally.counterexample is its first)
     reports: list | None = None    # its inputs' reports, brought home (a run with `absorb`)
 
     @staticmethod
@@ -46,30 +45,23 @@ class SummaryPart:
         elif how in SPOOLED:   # text lines, each encoded as a JSON string (a line may hold newlines)
             kept = "".join(json.dumps(v) + "\n" for v in kept)
         return SummaryPart(tally, kept, [s.collected for _, s in pairs] if collect is not None else None,
-                           records, tally.counterexample is not None,
-                           [r for _, s in pairs for r in s.reports or ()])
+                           records, [r for _, s in pairs for r in s.reports or ()])
 
 
 def check_range(source, task):
-    """One task: the reports of a range of inputs ([(input, its reports)]), or with `summarize` its
-    `SummaryPart` (with `record`, the ledger's records of its inputs: a guard listens to the
-    client); in a worker, detached from the program (the client attaches its own), so only exact
-    values travel."""
+    """One task: the `SummaryPart` of a range of inputs (with `record`, the ledger's records of its
+    inputs: a guard listens to the client; an unsummarized run's reports ride in it); in a worker,
+    detached from the program (the client attaches its own), so only exact values travel."""
     from dipc_plus.execution.executor import in_worker
     points, kappa, stop_at_first, summarize, collect, absorb, record = task
     checker = source.get()
     out = checker.check_points(points, kappa, stop_at_first, summarize, collect, absorb)
-    if summarize is not None:
-        part = SummaryPart.of(out, summarize, collect, checker.shown, record)
-        if in_worker():   # its reports (a few closed forms each, never a distribution) travel too
-            attach_program(part.reports, None)
-            if part.tally.counterexample is not None:
-                part.tally.counterexample.program = None
-        return part
-    if in_worker():
-        for _, reps in out:
-            attach_program(reps, None)
-    return out
+    part = SummaryPart.of(out, summarize, collect, checker.texts.shown, record)
+    if in_worker():   # its reports (a few closed forms each, never a distribution) travel too
+        attach_program(part.reports, None)
+        if part.tally.counterexample is not None:
+            part.tally.counterexample.program = None
+    return part
 
 
 def attach_program(reports: list, program) -> None:

@@ -22,8 +22,12 @@ from flint import arb
 DEFAULT_DIGITS = 8
 
 
-def _exponent10(x: Fraction) -> int:
-    """floor(log10(x)) for x > 0, exactly."""
+def exponent10(x: Fraction) -> int:
+    """floor(log10(x)) for x > 0, exactly.
+
+    >>> exponent10(Fraction(7, 1000)), exponent10(Fraction(12345))
+    (-3, 4)
+    """
     e = len(str(x.numerator)) - len(str(x.denominator))
     # 10^(e-1) < x < 10^(e+1); fix the off-by-one exactly
     while Fraction(10) ** e > x:
@@ -47,7 +51,7 @@ def _plain(n: int, places: int) -> str:
 def _rounded(x: Fraction, digits: int, up: bool) -> str:
     if x == 0:
         return "0"
-    e = _exponent10(abs(x))
+    e = exponent10(abs(x))
     places = digits - 1 - e
     scaled = x * Fraction(10) ** places
     n = -((-scaled.numerator) // scaled.denominator) if up else scaled.numerator // scaled.denominator
