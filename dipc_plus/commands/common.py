@@ -239,7 +239,7 @@ def parse_shard(args) -> tuple[int, int] | None:
                         hint="e.g. --shard 1/8 ... --shard 8/8, then dipc merge the eight outputs")
     if not getattr(args, "json", False):
         raise UserError("--shard prints a part for `dipc merge`, which is JSON", hint="add --json and save the output "
-                        "to a file, e.g. dipc privacy CLAIM --shard 1/4 --json > part1.json")
+                        f"to a file, e.g. dipc {getattr(args, 'command', None) or 'privacy'} CLAIM --shard 1/4 --json > part1.json")
     return i, n
 
 
