@@ -455,9 +455,9 @@ class BoxDecider:
     def two_variables(self, region, gamma, corner, d0, d1, a, s):
         """The piece's sentence in (d, eps) by `accuracy.box_bnb` (exact closed forms on the cells
         the corner path crosses, then the two-variable procedure)."""
-        from dipc_plus.accuracy.box_bnb import PathSentences
+        from dipc_plus.accuracy.box_bnb import decide_piece
         try:
-            return PathSentences(self, region, gamma).decide(corner, d0, d1, a, s)
+            return decide_piece(self, region, gamma, corner, d0, d1, a, s)
         except UserError as exc:          # the symbolic engine does not apply to this program
             return UNDECIDED, "none", f"no closed form in (d, eps): {exc.message}", None
 
