@@ -19,7 +19,7 @@ from dipc_plus.accuracy.result import AccuracyResult, RegionResult
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.report import REFUTED, Counterexample, fmt_q
 from dipc_plus.accuracy.monotone import Monotonicity, NotReducible
-from dipc_plus.accuracy.polyhedral import PolyRegion, WorstPath, monotone_functionals, polyhedron_of
+from dipc_plus.accuracy.polyhedral import PolyRegion, WorstPath, linear_piece, monotone_functionals, polyhedron_of
 from dipc_plus.accuracy.union_regions import UnionRegion, union_region
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.box_dd import Box
@@ -223,13 +223,8 @@ class CornerPath:
         return out
 
     def pieces(self):
-        """[(d0, d1, a, s)]: v(d) = a + s*d for d in (d0, d1]."""
-        out = []
-        for d0, d1 in zip(self.breaks, self.breaks[1:]):
-            v0, v1 = self.at(d0), self.at(d1)
-            s = {n: (v1[n] - v0[n]) / (d1 - d0) for n in v0}
-            out.append((d0, d1, {n: v0[n] - s[n] * d0 for n in v0}, s))
-        return out
+        """[(d0, d1, a, s)]: v(d) = a + s*d for d in (d0, d1] (linear between the path's breaks)."""
+        return [linear_piece(d0, d1, self.at(d0), self.at(d1)) for d0, d1 in zip(self.breaks, self.breaks[1:])]
 
 
 # --------------------------------------------------------------------------- the decider
@@ -460,9 +455,9 @@ class BoxDecider:
     def two_variables(self, region, gamma, corner, d0, d1, a, s):
         """The piece's sentence in (d, eps) by `accuracy.box_bnb` (exact closed forms on the cells
         the corner path crosses, then the two-variable procedure)."""
-        from dipc_plus.accuracy.box_bnb import PathSentences
+        from dipc_plus.accuracy.box_bnb import decide_piece
         try:
-            return PathSentences(self, region, gamma).decide(corner, d0, d1, a, s)
+            return decide_piece(self, region, gamma, corner, d0, d1, a, s)
         except UserError as exc:          # the symbolic engine does not apply to this program
             return UNDECIDED, "none", f"no closed form in (d, eps): {exc.message}", None
 

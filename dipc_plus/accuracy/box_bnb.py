@@ -106,68 +106,63 @@ def _tighten(end, closed, t, t_closed, inward: int):
     return end, closed
 
 
-class PathSentences:
-    """The two-variable sentences of one corner piece, decided cell by cell."""
-
-    def __init__(self, decider, region, gamma: Fraction):
-        self.decider, self.region, self.gamma = decider, region, gamma
-        self.claim = decider.claim
-        self.names = list(decider.bounds)
-
-    def decide(self, corner, d0: Fraction, d1: Fraction, a: dict, s: dict):
-        """(verdict, method, reason, counterexample or None) on the piece d in (d0, d1]."""
-        try:     # beta in (d, eps) and the cells' closed forms, or why not (the same refusal for both)
-            beta = beta_in_d(self.claim, self.gamma, self.decider.kappa)
-            av, sv = [a[n] for n in self.names], [s[n] for n in self.names]
-            ends = [(av[i] + sv[i] * d0, av[i] + sv[i] * d1) for i in range(len(av))]
-            bounds = [(min(x, y), max(x, y)) for x, y in ends]
-            paths = self.decider.symbolic_paths()
-            key = tuple(self.region.det[n] for n in paths.output_names)
-            pieces = correct_pieces(paths, key, self.region.det, self.gamma, bounds) if key in paths.paths else []
-        except NotBuilt as exc:
-            return UNDECIDED, "none", f"a sentence in (d, eps) remains: {exc}", None
-        I = self.claim.eps
-        spans, methods, open_parts = [], set(), []
-        for pc in pieces:
-            span = d_range(pc.cell, av, sv, d0, d1)
-            if span is None:
-                continue
-            lo, lo_c, hi, hi_c = span
-            spans.append(span)
-            if lo == hi:
-                if lo == d0:
-                    continue                      # d0 is outside the piece (d0, d1]
-                cex = None if self.decider.at_point(self.region.det, corner.at(lo), lo, self.gamma) \
-                    else self.decider.recheck(corner.at(lo))
-                if cex is not None:
-                    return REFUTED, "corner (two variables)", "", cex
-                methods.add("corner point sentence")
-                continue
-            F = beta - (ExpPoly2.const(1) - form_on_path(pc.form, av, sv))
-            found = decide_two_variable(F, lo, hi, I)
-            if found.verdict == REFUTED:
-                d, eps = found.witness
-                cex = self.decider.recheck(corner.at(d))
-                if cex is None:
-                    raise AssertionError(f"F < 0 certified at d = {d}, eps = {eps} but the per-point path at "
-                                         f"{corner.at(d)} does not refute")
-                return REFUTED, f"corner (two variables: {found.method})", "", cex
-            if found.verdict == UNDECIDED:
-                open_parts.append(f"d in [{fmt_q(lo)}, {fmt_q(hi)}]: {found.note}; open: {describe(found)}")
-            else:
-                methods.add(f"corner (two variables: {found.method})")
-        if not _covers(spans, d0, d1):
-            return UNDECIDED, "none", (f"d in ({fmt_q(d0)}, {fmt_q(d1)}]: the cells of the symbolic engine "
-                                       "do not cover the corner path"), None
-        if open_parts:
-            return UNDECIDED, "corner (two variables)", "; ".join(open_parts), None
-        return VERIFIED, ", ".join(sorted(methods)), "", None
+def decide_piece(decider, region, gamma: Fraction, corner, d0: Fraction, d1: Fraction, a: dict, s: dict):
+    """(verdict, method, reason, counterexample or None) on the corner piece d in (d0, d1] of a
+    `accuracy.box.BoxDecider`: its two-variable sentences, decided cell by cell."""
+    names = list(decider.bounds)
+    try:     # beta in (d, eps) and the cells' closed forms, or why not (the same refusal for both)
+        beta = beta_in_d(decider.claim, gamma, decider.kappa)
+        av, sv = [a[n] for n in names], [s[n] for n in names]
+        ends = [(av[i] + sv[i] * d0, av[i] + sv[i] * d1) for i in range(len(av))]
+        bounds = [(min(x, y), max(x, y)) for x, y in ends]
+        paths = decider.symbolic_paths()
+        key = tuple(region.det[n] for n in paths.output_names)
+        pieces = correct_pieces(paths, key, region.det, gamma, bounds) if key in paths.paths else []
+    except NotBuilt as exc:
+        return UNDECIDED, "none", f"a sentence in (d, eps) remains: {exc}", None
+    I = decider.claim.eps
+    spans, methods, open_parts = [], set(), []
+    for pc in pieces:
+        span = d_range(pc.cell, av, sv, d0, d1)
+        if span is None:
+            continue
+        lo, lo_c, hi, hi_c = span
+        spans.append(span)
+        if lo == hi:
+            if lo == d0:
+                continue                      # d0 is outside the piece (d0, d1]
+            cex = None if decider.at_point(region.det, corner.at(lo), lo, gamma) \
+                else decider.recheck(corner.at(lo))
+            if cex is not None:
+                return REFUTED, "corner (two variables)", "", cex
+            methods.add("corner point sentence")
+            continue
+        F = beta - (ExpPoly2.const(1) - form_on_path(pc.form, av, sv))
+        found = decide_two_variable(F, lo, hi, I)
+        if found.verdict == REFUTED:
+            d, eps = found.witness
+            cex = decider.recheck(corner.at(d))
+            if cex is None:
+                raise AssertionError(f"F < 0 certified at d = {d}, eps = {eps} but the per-point path at "
+                                     f"{corner.at(d)} does not refute")
+            return REFUTED, f"corner (two variables: {found.method})", "", cex
+        if found.verdict == UNDECIDED:
+            open_parts.append(f"d in [{fmt_q(lo)}, {fmt_q(hi)}]: {found.note}; open: {describe(found)}")
+        else:
+            methods.add(f"corner (two variables: {found.method})")
+    if not _covers(spans, d0, d1):
+        return UNDECIDED, "none", (f"d in ({fmt_q(d0)}, {fmt_q(d1)}]: the cells of the symbolic engine "
+                                   "do not cover the corner path"), None
+    if open_parts:
+        return UNDECIDED, "corner (two variables)", "; ".join(open_parts), None
+    return VERIFIED, ", ".join(sorted(methods)), "", None
 
 
 def correct_pieces(paths, key, det: dict, gamma: Fraction, bounds: list) -> list:
     """[Piece] of the box `bounds`: P[finite outputs = key and every real output within gamma of det]
-    (det's real outputs are `LinForm`s in the inputs): each path's atoms with
-    -gamma <= output - det <= gamma added; without real outputs, P[out = key]."""
+    (det's real outputs are `LinForm`s in the inputs; every path assigns each real output, as the front
+    end's `check_flow` proves): each path's atoms with -gamma <= output - det <= gamma added; without real
+    outputs, P[out = key]."""
     if not paths.real_output_names:
         return SymbolicDistribution(paths, bounds).pieces(key)
     ident = {paths.real_inputs[index]: i for i, index in paths.input_ids.items()}
@@ -178,8 +173,6 @@ def correct_pieces(paths, key, det: dict, gamma: Fraction, bounds: list) -> list
             target = det[name]
             target = (LinForm.make({ident[n]: c for n, c in target.coeffs}, target.const)
                       if isinstance(target, LinForm) else LinForm.constant(target))
-            if form is None:
-                raise NotBuilt(f"the real output {name} is not assigned on some path")
             dev = form - target
             if dev.is_constant():
                 possible = possible and abs(dev.const) <= gamma

@@ -27,7 +27,7 @@ from fractions import Fraction
 from dipc_plus.accuracy import argmax_box
 from dipc_plus.accuracy.sweep_result import SweepResult
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
-from dipc_plus.accuracy.box import (CLOSURE, FIXED, HOMOGENEOUS, UNDECIDED, VERIFIED, BoxDecider,
+from dipc_plus.accuracy.box import (CLOSURE, FIXED, HOMOGENEOUS, TWO_VARIABLE, UNDECIDED, VERIFIED, BoxDecider,
                                     Region, decide_box, det_regions_by_shape, region_share)
 from dipc_plus.accuracy.polyhedral import PolyRegion
 from dipc_plus.accuracy.box_reduction import gammas_of, x_interval
@@ -107,25 +107,21 @@ def piece_ratios(claim: AccuracyClaim, decider: BoxDecider, two_variable: list |
             atoms = decider.monotone.output(region.det)
             corner = worst_point_path(decider, region, atoms)
 
-            def ratio(u, alpha, kind, piece, dd_exact=True):
-                return PieceRatio(program, u, alpha, g, ExpFrac.of(claim.beta_at(alpha, g)),
-                                  decider.p_error(region.det, u), kind, region.condition, region.det, piece,
-                                  dd_exact)
             for kind, d0, d1, a, s in decider.corner_sentences(corner, atoms, g):   # none: dd <= alpha here
-                piece = f"d in ({fmt_q(d0)}, {fmt_q(d1)}]"
-                if kind == CLOSURE:
-                    if a is None:
-                        raise NotCheap("no worst point of the polyhedral region at d = alpha")
-                    out.append((ratio(a, d1, CLOSURE, f"d = {fmt_q(d1)}", exact), I))
-                elif kind == FIXED:
-                    out.append((ratio(a, d1, FIXED, piece), I))
-                elif kind == HOMOGENEOUS:
-                    out.append((ratio({n: a[n] + s[n] for n in a}, Fraction(1), HOMOGENEOUS, piece,
-                                      exact and dd_is_d(region, a, s)), x_interval(I, d0, d1)))
-                elif two_variable is not None:
+                if kind == TWO_VARIABLE:
+                    if two_variable is None:
+                        raise NotCheap("a piece whose sentence has two variables (d, eps)")
                     two_variable.append((region, corner, g, d0, d1, a, s))
-                else:
-                    raise NotCheap("a piece whose sentence has two variables (d, eps)")
+                    continue
+                if a is None:                  # a closure point (the only sentence that may have none)
+                    raise NotCheap("no worst point of the polyhedral region at d = alpha")
+                homogeneous = kind == HOMOGENEOUS    # in x = eps*d at v(1); else in eps at a, beta at d1
+                u, alpha = ({n: a[n] + s[n] for n in a}, Fraction(1)) if homogeneous else (a, d1)
+                piece = f"d = {fmt_q(d1)}" if kind == CLOSURE else f"d in ({fmt_q(d0)}, {fmt_q(d1)}]"
+                dd_exact = kind == FIXED or (exact and (kind == CLOSURE or dd_is_d(region, a, s)))
+                out.append((PieceRatio(program, u, alpha, g, ExpFrac.of(claim.beta_at(alpha, g)),
+                                       decider.p_error(region.det, u), kind, region.condition, region.det, piece,
+                                       dd_exact), x_interval(I, d0, d1) if homogeneous else I))
             if getattr(corner, "open", []):
                 raise NotCheap("the polyhedral worst point is not proved linear in d on part of its region")
     return out

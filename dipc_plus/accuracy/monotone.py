@@ -111,16 +111,10 @@ class Monotonicity(Domain):
         return self.by_output.get(freeze_env({n: w[n] for n in self.finite}), OutputAtoms())
 
     def record(self, st: PathState) -> None:
-        w = {}
-        for name in self.finite:
-            if name not in st.env:
-                raise NotReducible("program-shape", f"output '{name}' is not assigned on some path")
-            w[name] = st.env[name]
-        found = self.by_output.setdefault(freeze_env(w), OutputAtoms())
+        """One path's half-spaces under its output value (every output is assigned on every path:
+        the front end's `check_flow` refuses a program where one may not be)."""
+        found = self.by_output.setdefault(freeze_env({n: st.env[n] for n in self.finite}), OutputAtoms())
         if self.reals_out:
-            missing = [n for n in self.reals_out if n not in st.reals]
-            if missing:
-                raise NotReducible("program-shape", f"output '{missing[0]}' is not assigned on some path")
             atom_noises = {n for g in st.facts for n, _ in g.coeffs if n.startswith(NOISE)}
             found.real_forms.append(({n: st.reals[n] for n in self.reals_out}, atom_noises))
         for g in st.facts:

@@ -100,6 +100,13 @@ def monotone_functionals(monotone, det: dict) -> list | str:
     return [{n: -x for n, x in c.items()} for c in other]
 
 
+def linear_piece(d0, d1, v0: dict, v1: dict) -> tuple:
+    """(d0, d1, a, s) with v(d) = a + s*d the segment from v0 at d0 to v1 at d1: a piece of a worst-point
+    path (`WorstPath`, `accuracy.box.CornerPath`) where the worst point is proved linear in d."""
+    s = {n: (v1[n] - v0[n]) / (d1 - d0) for n in v0}
+    return d0, d1, {n: v0[n] - s[n] * d0 for n in v0}, s
+
+
 class WorstPath:
     """v(d), the worst point of S(d) for one polyhedral region (see the module doc), with the
     interface of `accuracy.box.CornerPath`: `finite`, `dmax`, `at(d)`, `pieces()`."""
@@ -165,8 +172,7 @@ class WorstPath:
         if all(2 * x == y + z for x, y, z in zip(m_mid, m0, m1)):
             v0, v1 = self.worst(d0), self.worst(d1)
             if v0 is not None and v1 is not None:
-                s = {n: (v1[n] - v0[n]) / (d1 - d0) for n in self.names}
-                out.append((d0, d1, {n: v0[n] - s[n] * d0 for n in self.names}, s))
+                out.append(linear_piece(d0, d1, v0, v1))
                 return
         if depth >= MAX_DEPTH:
             self.open.append((d0, d1))

@@ -133,8 +133,6 @@ class RegionBnB:
             return UNDECIDED, "none", f"{METHOD}: {exc}", None
         self.relevant = self.inputs_read()
         start = [self.start_range(n) for n in self.names]
-        if any(a > b for a, b in start):
-            return VERIFIED, f"{METHOD} (no input of the box in the region)", "", None
         heap, opened = [], []
 
         def push(item):          # a sub-box not proved (F's lower bound < 0) waits its turn, least first
@@ -169,9 +167,7 @@ class RegionBnB:
     def cell_pieces(self) -> list:
         """[Piece]: P[out = det] on the cells of the box (one zero piece when det is never output)."""
         bounds = [self.decider.bounds[n] for n in self.names]
-        paths = self.decider.symbolic_paths()
-        if list(paths.real_inputs) != self.names:
-            raise NotBuilt("the symbolic engine's inputs are not the box's")
+        paths = self.decider.symbolic_paths()     # its real inputs are the box's, in order (`claims.box.read_box`)
         key = tuple(self.region.det[n] for n in paths.output_names)
         if key not in paths.paths:
             return [Piece(box_of(bounds), SymbolicForm(len(self.names), {}))]
@@ -188,6 +184,8 @@ class RegionBnB:
         return read
 
     def start_range(self, n):
+        """The box's range of input n, within the region's ends on a box region (never empty: `BoxDecider.run`
+        sends a region here only when its share of the box is positive, and share 0 is every empty range)."""
         lo, hi = self.decider.bounds[n]
         if hasattr(self.region, "box"):
             end_lo, end_hi = self.region.box.ends(n)

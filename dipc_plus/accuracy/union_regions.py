@@ -60,9 +60,7 @@ class UnionRegion:
 
 
 def reaches_inside(bounds: dict, facets: list) -> bool:
-    """Whether box ∩ {a.q >= b + d*||a||_1 for each facet} is non-empty for some d > 0."""
-    if not facets:
-        return True
+    """Whether box ∩ {a.q >= b + d*||a||_1 for each facet} (at least one) is non-empty for some d > 0."""
     path = WorstPath(bounds, PolyRegion({}, "", facets), [])
     return path.dmax > 0
 
