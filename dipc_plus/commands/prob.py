@@ -111,14 +111,11 @@ def run(args) -> int:
                 print(f"P[{e.text}] = {p}")
                 for x in points:
                     print(f"    at eps={x}: {_ball(p, x)}")
-        return 0 if ok else 1
-    if args.json:
+    elif args.json:
         print(json_text(json_report(dist, chain, given, points, total, ok, seconds)))
     else:
         print(text_report(dist, chain, given, points, total, ok, seconds, latex=args.latex))
-    if not ok:
-        return 1
-    return 0
+    return 0 if ok else 1
 
 
 def parse_events(args, dist) -> list:
@@ -221,8 +218,6 @@ def json_report(dist, chain, given, points, total, ok, seconds) -> dict:
     }
 
 
-
-
 # --------------------------------------------------------------------------- --symbolic
 
 def run_symbolic(args) -> int:
@@ -288,14 +283,11 @@ def parse_box(items) -> dict:
     return out
 
 
-def _box_text(box: dict) -> str:
-    return ", ".join(f"{n} in [{lo}, {hi}]" for n, (lo, hi) in box.items())
-
-
 def _symbolic_header(sd, box, given, cells, seconds) -> list:
     program = sd.program
     params = ", ".join(f"{k}={v}" for k, v in program.params.items())
-    where = _box_text(box) + (f", {inputs_text(program, given)}" if given else "")
+    where = ", ".join(f"{n} in [{lo}, {hi}]" for n, (lo, hi) in box.items()) + (
+        f", {inputs_text(program, given)}" if given else "")
     pairs = sum(len(v) for v in cells.values())
     paths = sum(len(v) for v in sd.paths.paths.values())
     return [f"{program.name} for every {where}" + (f"  ({params})" if params else ""),
@@ -335,7 +327,6 @@ def symbolic_latex(sd, form) -> str:
 
 
 def symbolic_json(sd, cells, box, given, seconds) -> dict:
-    from dipc_plus.semantics.distribution import group_outputs
     outcomes = []
     for output, pieces in cells.items():
         outcomes.append({
