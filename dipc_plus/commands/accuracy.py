@@ -96,7 +96,7 @@ def run(args) -> int:
     code = exit_status(result, args, vacuous=vacuity is not None)
     if args.json:
         part = None if shard is None else part_record(checker, result.scope_points, shard, kappa)
-        print_json({**result_json(result, args, worst, shard, part), **options.mode_json()}, checker.program)
+        print_json({**result_json(result, args, worst, part), **options.mode_json()}, checker.program)
     else:
         for line in result.report_lines(verbose=verbose, worst=None if worst is None else worst.worst()):
             print(line)
@@ -135,7 +135,7 @@ def check_summary_options(args, shard) -> None:
         raise UserError(f"--worst must be at least 1, not {args.worst}", hint="e.g. --summary --worst 10")
 
 
-def result_json(result: AccuracyResult, args, worst: WorstInputs | None, shard, part: dict | None) -> dict:
+def result_json(result: AccuracyResult, args, worst: WorstInputs | None, part: dict | None) -> dict:
     """The --json object: the result's JSON, with the worst inputs instead of the reports under
     --summary, the strict verdict, and for a part of a sharded run what `dipc merge` needs."""
     out = result.to_json(encoded=True)
@@ -143,9 +143,8 @@ def result_json(result: AccuracyResult, args, worst: WorstInputs | None, shard, 
         del out["reports"]
         out["worst_inputs"] = [m.to_json(result.claim.program) for m in worst.worst()]
     out["strict"] = strict_json(result, args)
-    if shard is not None:
+    if part is not None:   # a part of a sharded run: `dipc merge` judges vacuity from the basis
         out["vacuity"] = None
         out["vacuity_basis"] = vacuity_basis(result, given_inputs=result.given_inputs)
-    if part is not None:
         out["part"] = part
     return out
