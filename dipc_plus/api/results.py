@@ -63,6 +63,7 @@ class Report(Tabled):
     options = DEFAULT_OPTIONS    # the run's RunOptions (api.checks sets it)
     checked = ""
     html_scope = ""      # the HTML table's title after the program's name
+    strict_applies = True   # strict=True refuses a vacuous verdict (a privacy box or every-value route: never)
 
     @property
     def mode(self) -> str:
@@ -359,6 +360,10 @@ class PrivacyReport(Report):
         if not hasattr(raw, "neighbour"):     # none, or a Pufferfish one (secrets, not a neighbouring pair)
             return None
         return ValueCounterexample(raw, self.program) if hasattr(raw, "density_ratio") else PrivacyCounterexample(raw)
+
+    @property
+    def strict_applies(self) -> bool:
+        return self.result.strict_applies
 
     def raw_json(self) -> dict:
         return self.result.to_json(self.options.mode_json())
