@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import json_exact
+from dipc_plus.execution.limits import clip
 from dipc_plus.semantics import inputs as inputs_mod
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 from dipc_plus.semantics.values import show_value
@@ -76,7 +77,6 @@ def check_kappa(value, option: str = "--kappa", example: str = "--kappa 7") -> i
     """kappa (beta/kappa) is a positive integer; `option` and `example` are the caller's words
     for it (the API passes "kappa" and "kappa=7")."""
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:   # True is an int in Python
-        from dipc_plus.execution.limits import clip
         shown = repr(value) if isinstance(value, str) else clip(value)
         raise UserError(f"{option} must be a positive integer, not {shown}", hint=f"use e.g. {example}")
     return value
@@ -230,7 +230,6 @@ def parse_shard(args) -> tuple[int, int] | None:
         return None
     i, sep, n = str(text).partition("/")
     if not sep or not i.strip().isdigit() or not n.strip().isdigit() or len(text) > 20:
-        from dipc_plus.execution.limits import clip
         raise UserError(f"--shard {clip(str(text), 40)}: write I/N, e.g. --shard 3/8",
                         hint="I is this part's number (1..N), N the number of parts")
     i, n = int(i), int(n)

@@ -147,7 +147,7 @@ def _ball(value, eps: Fraction) -> str:
     return ball_text(certified(value, eps))
 
 
-def method_text(dist, chain, seconds) -> str:
+def method_text(chain, seconds) -> str:
     """The line that says which path computed the distribution, with its size and time."""
     if chain is None:
         return ("Method: argmax integral (one exact one-dimensional integral per sample; "
@@ -161,7 +161,7 @@ def header_lines(dist, chain, given, seconds) -> list[str]:
     program = dist.program
     params = ", ".join(f"{k}={v}" for k, v in program.params.items())
     return [f"{program.name} at {inputs_text(program, given)}" + (f"  ({params})" if params else ""),
-            method_text(dist, chain, seconds)]
+            method_text(chain, seconds)]
 
 
 def text_report(dist, chain, given, points, total, ok, seconds, latex=False) -> str:
