@@ -22,7 +22,6 @@ from dipc_plus.exact.convert import json_exact
 from dipc_plus.execution.limits import clip
 from dipc_plus.semantics import inputs as inputs_mod
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
-from dipc_plus.semantics.values import show_value
 
 
 # --------------------------------------------------------------------------- [PROGRAM] CLAIM
@@ -409,14 +408,6 @@ def load_program_input(args):
 def declared_names(program, names: list[str]) -> list[str]:
     """`names` as the user declared them: an array's elements once, by the array's name."""
     return list(dict.fromkeys(n.split("[")[0] if n.split("[")[0] in program.arrays else n for n in names))
-
-
-def inputs_text(program, given: dict) -> str:
-    def show(v):
-        if isinstance(v, list):
-            return "[" + ",".join(show(x) for x in v) + "]"
-        return show_value(v)
-    return ", ".join(f"{k}={show(v)}" for k, v in given.items()) or "(no inputs)"
 
 
 # --------------------------------------------------------------------------- JSON (docs/json.md)

@@ -19,12 +19,13 @@ from fractions import Fraction
 
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics.pretty import format_atom, format_linform
+from dipc_plus.semantics.values import show_env
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.exact.decimals import ball_text
 from dipc_plus.semantics.events import event_probability, parse_event, value_events
 from dipc_plus.exact.convert import json_exact
-from dipc_plus.commands.common import (add_program_input_arguments, declared_names, inputs_text, json_text,
+from dipc_plus.commands.common import (add_program_input_arguments, declared_names, json_text,
                                        load_program_input, parse_eps_values)
 from dipc_plus.semantics.distribution import (argmax_distribution, build_chain, certified,
                                               distribution_of_chain, group_outputs)
@@ -160,8 +161,8 @@ def header_lines(dist, chain, given, seconds) -> list[str]:
     """The program at its input (and parameters), then the method line."""
     program = dist.program
     params = ", ".join(f"{k}={v}" for k, v in program.params.items())
-    return [f"{program.name} at {inputs_text(program, given)}" + (f"  ({params})" if params else ""),
-            method_text(chain, seconds)]
+    return [f"{program.name} at {show_env(given, braces=False, empty='(no inputs)')}"
+            + (f"  ({params})" if params else ""), method_text(chain, seconds)]
 
 
 def text_report(dist, chain, given, points, total, ok, seconds, latex=False) -> str:
@@ -287,7 +288,7 @@ def _symbolic_header(sd, box, given, cells, seconds) -> list:
     program = sd.program
     params = ", ".join(f"{k}={v}" for k, v in program.params.items())
     where = ", ".join(f"{n} in [{lo}, {hi}]" for n, (lo, hi) in box.items()) + (
-        f", {inputs_text(program, given)}" if given else "")
+        f", {show_env(given, braces=False)}" if given else "")
     pairs = sum(len(v) for v in cells.values())
     paths = sum(len(v) for v in sd.paths.paths.values())
     return [f"{program.name} for every {where}" + (f"  ({params})" if params else ""),
