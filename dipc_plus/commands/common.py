@@ -286,12 +286,9 @@ def add_accuracy_arguments(parser, shard: bool = True, reference: bool = True) -
     add_execution_arguments(parser, shard, reference)
 
 
-def load_accuracy(args, options=None):
-    """(checker, points or None) from the command line (`options`: its RunOptions, made here when
-    not given); every mistake a UserError."""
+def load_accuracy(args, options):
+    """(checker, points or None) from the command line and its RunOptions; every mistake a UserError."""
     program, claim_file = claim_paths(args)
-    if options is None:     # `dipc plot`
-        options = run_options(args)
     params = inputs_mod.parse_params(args.set)
     checker = accuracy_checker(claim_file, params, program, args.dd_over, args.paper, options)
     points = None
