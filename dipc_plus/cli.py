@@ -217,33 +217,27 @@ def _check_outputs(args) -> None:
 
 def _execute(args, as_json: bool) -> int:
     """The command itself, every outcome turned into an exit code (runs in the guarded child).
-    A failed write to stdout is caught here also when it happened while reporting an error."""
+    A failed write to stdout is caught by the outer `try` also when it happened while reporting an error."""
     try:
-        return _execute_reporting(args, as_json)
+        try:
+            with bulk_gc():   # the whole command, not only its tasks: see execution.collector
+                code = int(args.func(args) or 0)
+            sys.stdout.flush()   # a closed pipe shows here, as BrokenPipeError, not at exit
+            return code
+        except UserError as err:
+            return _report(err, err.exit_code, as_json)
+        except (BrokenPipeError, StdoutFailed, MemoryError):
+            raise   # the outer try's (the report is cut short, not a bug of ours); the guard reports the memory limit
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            return 130
+        except Exception as exc:  # a bug of ours
+            return _internal_error(exc, as_json)
     except BrokenPipeError:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
     except StdoutFailed as exc:
         return _stdout_failed(exc)
-
-
-def _execute_reporting(args, as_json: bool) -> int:
-    try:
-        with bulk_gc():   # the whole command, not only its tasks: see execution.collector
-            code = int(args.func(args) or 0)
-        sys.stdout.flush()   # a closed pipe shows here, as BrokenPipeError, not at exit
-        return code
-    except UserError as err:
-        return _report(err, err.exit_code, as_json)
-    except (BrokenPipeError, StdoutFailed):
-        raise   # _execute's: the report is cut short, not a bug of ours
-    except MemoryError:
-        raise  # the guard reports the memory limit
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    except Exception as exc:  # a bug of ours
-        return _internal_error(exc, as_json)
 
 
 def _silence_stdout() -> None:

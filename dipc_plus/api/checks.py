@@ -76,7 +76,8 @@ RUN_KEYWORDS = frozenset(inspect.signature(run_options).parameters)   # the keyw
 def checked(body: Callable[[RunOptions], R], call: Mapping[str, Any]) -> R:
     """Every check's frame, written once: the run keywords among `call` (the check's arguments, its
     ``locals()``) read into one RunOptions (in Python words), `body(options)` run under the options'
-    limits (in a child process when they ask for one), the report holding the options.
+    limits (in a child process when they ask for one), the report holding the options; with ``strict=True``
+    a report verified vacuously (or only on named events) is raised in a `StrictVerdictError`.
 
     >>> checked(lambda options: LossReport(None), {"reference": True, "claim": "unused"}).mode
     'reference'
@@ -88,6 +89,8 @@ def checked(body: Callable[[RunOptions], R], call: Mapping[str, Any]) -> R:
         with in_python_words(), options.limits_applied():
             report = body(options)
             report.options = options
+            if options.strict and report.strict_applies and report.strict_reason:
+                raise StrictVerdictError(report.strict_reason, report)
             return report
     return guarded(options, run)
 
@@ -102,15 +105,6 @@ def _program_file(program: Any) -> str | None:
                         hint="leave program= out (the claim names its program), or use "
                              "Claim.from_text(text, program=...) to check a claim against it")
     return str(path)
-
-
-def _strict(report: R, options: RunOptions) -> R:
-    """The report (with its mode), unless `strict` and its verdict is verified vacuously (or only on named
-    events): then `StrictVerdictError` carries it."""
-    report.options = options
-    if options.strict and report.strict_reason:
-        raise StrictVerdictError(report.strict_reason, report)
-    return report
 
 
 # --------------------------------------------------------------------------- accuracy
@@ -216,8 +210,7 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
         with certified_or_exit_2():
             result = decide_accuracy(checker, points, kappa, options, paper=paper, first=first,
                                      executor=options.run_on())
-        report = BoxReport(result, checker, None) if result.on_a_box else AccuracyReport(result, checker, points)
-        return _strict(report, options)
+        return BoxReport(result, checker, None) if result.on_a_box else AccuracyReport(result, checker, points)
     return checked(run, locals())
 
 
@@ -301,9 +294,8 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
             result = decide_sweep(checker, points, options, paper=paper, reports=reports, executor=options.run_on(),
                                   kappa_max=DEFAULT_KAPPA_MAX if kappa_max is None else kappa_max,
                                   digits=DEFAULT_DIGITS if digits is None else digits)
-        report = (BoxSweepReport(result, None, None) if result.on_a_box else
-                  SweepReport(result, checker, points, reports=reports))
-        return _strict(report, options)
+        return (BoxSweepReport(result, None, None) if result.on_a_box else
+                SweepReport(result, checker, points, reports=reports))
     return checked(run, locals())
 
 
@@ -385,8 +377,7 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
         loaded, values = _privacy_claim(claim, program, params)
         with certified_or_exit_2():
             outcome = decide_privacy(loaded, options, values, every_length=every_length, structure=structure)
-        report = PrivacyReport(outcome)
-        return _strict(report, options) if outcome.strict_applies else report
+        return PrivacyReport(outcome)
     return checked(run, locals())
 
 

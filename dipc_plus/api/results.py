@@ -63,6 +63,7 @@ class Report(Tabled):
     options = DEFAULT_OPTIONS    # the run's RunOptions (api.checks sets it)
     checked = ""
     html_scope = ""      # the HTML table's title after the program's name
+    strict_applies = True   # strict=True refuses a vacuous verdict (a privacy box or every-value route: never)
 
     @property
     def mode(self) -> str:
@@ -211,7 +212,9 @@ class AccuracyReport(Report):
                 ("obligations (applicable)", f"{r.n_obligations} ({r.n_applicable})"), ("refuted", r.n_refuted)]
 
     def html_detail(self) -> str:
-        return accuracy_detail(self.result.counterexample)
+        """The text under the HTML table: the counterexample described (or nothing)."""
+        raw = self.result.counterexample
+        return "" if raw is None else raw.describe()
 
     def plot_input(self, input: dict | None = None) -> dict:
         """The input a plot shows: the one given, else the counterexample's, else the first applicable."""
@@ -288,10 +291,8 @@ class SweepReport(Report):
         star = self.result.kappa_star
         return None if star is None else KappaStar(star, self.program)
 
-    @property
-    def counterexample(self) -> Counterexample | None:
-        raw = self.result.counterexample
-        return None if raw is None else Counterexample(raw)
+    counterexample = AccuracyReport.counterexample     # beta/(best kappa + 1) refuted, as an accuracy check says it
+    html_detail = AccuracyReport.html_detail
 
     def raw_json(self) -> dict:
         return {**self.result.to_json(full=self.reports), **self.options.mode_json()}
@@ -312,9 +313,6 @@ class SweepReport(Report):
         best, star = self.best_and_star()
         return [("claim", self.claim.describe()), ("the claim itself", self.verdict), ("best kappa", best),
                 ("kappa* (least beta/P[error])", star)]
-
-    def html_detail(self) -> str:
-        return accuracy_detail(self.result.counterexample)
 
     def plot(self, *, log: bool | None = None, eps_max: float | None = None, points: int = 400) -> Any:
         """At the input where kappa* is reached, P[error] beside beta/(best kappa + 1): the failure drawn
@@ -362,6 +360,10 @@ class PrivacyReport(Report):
         if not hasattr(raw, "neighbour"):     # none, or a Pufferfish one (secrets, not a neighbouring pair)
             return None
         return ValueCounterexample(raw, self.program) if hasattr(raw, "density_ratio") else PrivacyCounterexample(raw)
+
+    @property
+    def strict_applies(self) -> bool:
+        return self.result.strict_applies
 
     def raw_json(self) -> dict:
         return self.result.to_json(self.options.mode_json())
@@ -451,15 +453,6 @@ class LossReport(Report):
                             hint="a Pufferfish claim's picture is its attack (dipc privacy-loss --attack --plot)")
         from dipc_plus.privacy.loss.plot import loss_figure
         return shown(loss_figure(self.result.part))
-
-
-def accuracy_detail(counterexample: Any) -> str:
-    """The text under an accuracy report's HTML table: its counterexample described (or nothing).
-
-    >>> accuracy_detail(None)
-    ''
-    """
-    return counterexample.describe() if counterexample is not None else ""
 
 
 def accuracy_figure(checker: Any, input: dict, kappa: int, log: bool | None, **drawing: Any) -> Any:

@@ -94,13 +94,7 @@ class Tabled:
     True
     """
 
-    @property
-    def html_title(self) -> str:
-        """The table's title: a subclass names it by a class attribute or a property."""
-        return ""
-
-    def html_rows(self) -> list[tuple[str, object]]:
-        return []
+    html_title: str     # a subclass names it by a class attribute or a property, and defines html_rows()
 
     def html_detail(self) -> str:
         return ""

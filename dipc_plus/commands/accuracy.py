@@ -89,30 +89,21 @@ def run(args) -> int:
     worst = WorstInputs(args.worst) if args.summary else None
     result = decide_accuracy(checker, points, kappa, options, paper=args.paper, first=args.first, worst=worst,
                              summarize=summarize, executor=None if box else executor_of(options))
-    if result.on_a_box:
-        return show_box(args, checker, result, options)
-    # a part of a sharded run is not the whole answer: `dipc merge` judges vacuity
+    # exit 0 verified, 1 refuted, 6 a box undecided (regions listed), 5 vacuous, 4 failing --strict; a part
+    # of a sharded run is not the whole answer: `dipc merge` judges vacuity (a box is never sharded, and
+    # says its vacuity in its text)
     vacuity = result.vacuity if shard is None else None
-    code = exit_status(result, args, vacuous=vacuity is not None)
+    code = exit_status(result, args, vacuous=result.vacuous and shard is None, open_exit=EXIT_UNDECIDED)
     if args.json:
         part = None if shard is None else part_record(checker, result.scope_points, shard, kappa)
-        print_json({**result_json(result, args, worst, shard, part), **options.mode_json()}, checker.program)
+        out = result.to_json() if result.on_a_box else result_json(result, args, worst, part)
+        print_json({**out, **options.mode_json()}, checker.program)
     else:
-        for line in result.report_lines(verbose=verbose, worst=None if worst is None else worst.worst()):
+        lines = [result.report()] if result.on_a_box else result.report_lines(
+            verbose=verbose, worst=None if worst is None else worst.worst())
+        for line in lines:
             print(line)
         print_verdict_tail(result, args, vacuity, code)
-    return code
-
-
-def show_box(args, checker, result, options) -> int:
-    """A box claim's answer (every real input of a box, `accuracy.box`).
-    Exit 0 verified, 1 refuted, 6 undecided (regions listed), 5 vacuous, 4 failing --strict."""
-    code = exit_status(result, args, vacuous=result.vacuous, open_exit=EXIT_UNDECIDED)
-    if args.json:
-        print_json({**result.to_json(), **options.mode_json()}, checker.program)
-    else:
-        print(result.report())
-        print_verdict_tail(result, args, code=code)
     return code
 
 
@@ -135,7 +126,7 @@ def check_summary_options(args, shard) -> None:
         raise UserError(f"--worst must be at least 1, not {args.worst}", hint="e.g. --summary --worst 10")
 
 
-def result_json(result: AccuracyResult, args, worst: WorstInputs | None, shard, part: dict | None) -> dict:
+def result_json(result: AccuracyResult, args, worst: WorstInputs | None, part: dict | None) -> dict:
     """The --json object: the result's JSON, with the worst inputs instead of the reports under
     --summary, the strict verdict, and for a part of a sharded run what `dipc merge` needs."""
     out = result.to_json(encoded=True)
@@ -143,9 +134,8 @@ def result_json(result: AccuracyResult, args, worst: WorstInputs | None, shard, 
         del out["reports"]
         out["worst_inputs"] = [m.to_json(result.claim.program) for m in worst.worst()]
     out["strict"] = strict_json(result, args)
-    if shard is not None:
+    if part is not None:   # a part of a sharded run: `dipc merge` judges vacuity from the basis
         out["vacuity"] = None
         out["vacuity_basis"] = vacuity_basis(result, given_inputs=result.given_inputs)
-    if part is not None:
         out["part"] = part
     return out

@@ -19,9 +19,9 @@ from fractions import Fraction
 
 from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import json_exact
+from dipc_plus.execution.limits import clip
 from dipc_plus.semantics import inputs as inputs_mod
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
-from dipc_plus.semantics.values import show_value
 
 
 # --------------------------------------------------------------------------- [PROGRAM] CLAIM
@@ -76,7 +76,6 @@ def check_kappa(value, option: str = "--kappa", example: str = "--kappa 7") -> i
     """kappa (beta/kappa) is a positive integer; `option` and `example` are the caller's words
     for it (the API passes "kappa" and "kappa=7")."""
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:   # True is an int in Python
-        from dipc_plus.execution.limits import clip
         shown = repr(value) if isinstance(value, str) else clip(value)
         raise UserError(f"{option} must be a positive integer, not {shown}", hint=f"use e.g. {example}")
     return value
@@ -230,7 +229,6 @@ def parse_shard(args) -> tuple[int, int] | None:
         return None
     i, sep, n = str(text).partition("/")
     if not sep or not i.strip().isdigit() or not n.strip().isdigit() or len(text) > 20:
-        from dipc_plus.execution.limits import clip
         raise UserError(f"--shard {clip(str(text), 40)}: write I/N, e.g. --shard 3/8",
                         hint="I is this part's number (1..N), N the number of parts")
     i, n = int(i), int(n)
@@ -288,12 +286,9 @@ def add_accuracy_arguments(parser, shard: bool = True, reference: bool = True) -
     add_execution_arguments(parser, shard, reference)
 
 
-def load_accuracy(args, options=None):
-    """(checker, points or None) from the command line (`options`: its RunOptions, made here when
-    not given); every mistake a UserError."""
+def load_accuracy(args, options):
+    """(checker, points or None) from the command line and its RunOptions; every mistake a UserError."""
     program, claim_file = claim_paths(args)
-    if options is None:     # `dipc plot`
-        options = run_options(args)
     params = inputs_mod.parse_params(args.set)
     checker = accuracy_checker(claim_file, params, program, args.dd_over, args.paper, options)
     points = None
@@ -410,14 +405,6 @@ def load_program_input(args):
 def declared_names(program, names: list[str]) -> list[str]:
     """`names` as the user declared them: an array's elements once, by the array's name."""
     return list(dict.fromkeys(n.split("[")[0] if n.split("[")[0] in program.arrays else n for n in names))
-
-
-def inputs_text(program, given: dict) -> str:
-    def show(v):
-        if isinstance(v, list):
-            return "[" + ",".join(show(x) for x in v) + "]"
-        return show_value(v)
-    return ", ".join(f"{k}={show(v)}" for k, v in given.items()) or "(no inputs)"
 
 
 # --------------------------------------------------------------------------- JSON (docs/json.md)

@@ -18,8 +18,9 @@ from dipc_plus.errors import UserError
 from dipc_plus.execution.files import check_output, write_text
 from dipc_plus.semantics.export import output_groups, prism_properties, to_dot, to_prism
 from dipc_plus.semantics.pretty import format_noise
+from dipc_plus.semantics.values import show_env
 from dipc_plus.semantics.distribution import build_chain
-from dipc_plus.commands.common import add_program_input_arguments, input_files, inputs_text, load_program_input, parse_eps_values
+from dipc_plus.commands.common import add_program_input_arguments, input_files, load_program_input, parse_eps_values
 
 EXAMPLE = """\
 examples:
@@ -81,7 +82,7 @@ def run(args) -> int:
             check_output(props_path(args.output), input_files(args), option="the .props file")
     program, env, given = load_program_input(args)
     chain = build_chain(program, env, max_states=args.max_states, compress=not args.full)
-    header = f"{program.name} at {inputs_text(program, given)}"
+    header = f"{program.name} at {show_env(given, braces=False, empty='(no inputs)')}"
     if program.params:
         header += " (" + ", ".join(f"{k}={v}" for k, v in program.params.items()) + ")"
     if chain.noises:

@@ -166,6 +166,9 @@ def _depth(value) -> int:
 
 # --------------------------------------------------------------------------- one part: its schema and its own counts
 
+CLAIM_HINT = "every part must be made from this claim, unchanged"
+
+
 def _bad(path: str, message: str, hint: str = "the part was changed or cut: run that part again") -> UserError:
     return UserError(f"this part is not what `dipc ... --shard` writes: {message}", file=path, hint=hint)
 
@@ -299,16 +302,12 @@ def check_against_claim(ordered: list[tuple[str, dict]], merged: dict) -> str | 
     return None
 
 
-def _claim_refusal(path: str, message: str) -> UserError:
-    return _bad(path, message, hint="every part must be made from this claim, unchanged")
-
-
 def _check_claim_pairs(ordered: list[tuple[str, dict]], work) -> None:
     """A privacy run's parts cover the claim's items, and each part checked the pairs its items hold."""
     from dipc_plus.privacy.dp.point_filter import filter_pairs
     total, stated = work.shard_range(None)[2], ordered[0][1]["part"]["total_items"]
     if stated != total:
-        raise _claim_refusal(ordered[0][0], f"the parts cover {stated} pairs but the claim has {total}")
+        raise _bad(ordered[0][0], f"the parts cover {stated} pairs but the claim has {total}", CLAIM_HINT)
     items = work.items()
     for path, out in ordered:
         a, b = out["part"]["items"]
@@ -316,8 +315,8 @@ def _check_claim_pairs(ordered: list[tuple[str, dict]], work) -> None:
         held = sum(1 if i is not None else filter_pairs(work.plan.units[k]) for k, i in items[a:b])
         pairs = out["pairs_checked"]
         if pairs > held or (pairs != held and out["verdict"] == "verified"):
-            raise _claim_refusal(path, f"it checked {pairs} pairs of the {held} its items {a}..{b} hold and says "
-                                       f"{out['verdict']}")
+            raise _bad(path, f"it checked {pairs} pairs of the {held} its items {a}..{b} hold and says "
+                             f"{out['verdict']}", CLAIM_HINT)
 
 
 def _check_claim_inputs(ordered: list[tuple[str, dict]], program, acc) -> None:
@@ -337,18 +336,18 @@ def _check_claim_inputs(ordered: list[tuple[str, dict]], program, acc) -> None:
                 raise _bad(path, f"a report's input is not an input of the program: {err.message}") from None
     stated, eps = first.get("scope"), str(acc.eps)
     if not any(inputs_scope(program, points=flats, kind=kind, eps=eps).to_json() == stated for kind in ("grid", "list")):
-        raise _claim_refusal(path0, "the parts' \"scope\" is not the scope of the inputs they report")
+        raise _bad(path0, "the parts' \"scope\" is not the scope of the inputs they report", CLAIM_HINT)
     kind = "grid" if acc.inputs_kind == "grid" else "list"
     if stated != inputs_scope(program, points=list(acc.points), kind=kind, eps=eps).to_json():
         return   # a run on other inputs than the claim's (--input): its scope says which
     expected = [json.dumps(env_json(program, u), sort_keys=True) for u in acc.points]
     if len(expected) != first["part"]["total_items"]:
-        raise _claim_refusal(path0, f"the parts cover {first['part']['total_items']} inputs but the claim has "
-                                    f"{len(expected)}")
+        raise _bad(path0, f"the parts cover {first['part']['total_items']} inputs but the claim has "
+                          f"{len(expected)}", CLAIM_HINT)
     for path, out in ordered:
         a, b = out["part"]["items"]
         if input_keys(out["reports"]) != expected[a:b]:
-            raise _claim_refusal(path, f"its reports are not the claim's inputs {a}..{b}")
+            raise _bad(path, f"its reports are not the claim's inputs {a}..{b}", CLAIM_HINT)
 
 
 # --------------------------------------------------------------------------- the merged run

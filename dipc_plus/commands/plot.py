@@ -12,7 +12,7 @@ from __future__ import annotations
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import FIGURE_EXTENSIONS, atomic_path
 from dipc_plus.accuracy.plot import plot_claim
-from dipc_plus.commands.common import add_accuracy_arguments, check_kappa, input_files, load_accuracy
+from dipc_plus.commands.common import add_accuracy_arguments, check_kappa, input_files, load_accuracy, run_options
 
 EXAMPLE = """\
 example:
@@ -50,7 +50,7 @@ def run(args) -> int:
         raise UserError("--simulate must be >= 0", hint="use e.g. --simulate 100000")
     if args.eps_max is not None and not args.eps_max > 0:
         raise UserError("--eps-max must be positive", hint="use e.g. --eps-max 10")
-    checker, points = load_accuracy(args)
+    checker, points = load_accuracy(args, run_options(args))
     with atomic_path(args.output, input_files(args), FIGURE_EXTENSIONS) as tmp:
         data = plot_claim(checker, points[0], tmp, kappa=kappa, eps_max=args.eps_max, log=args.log,
                           simulate=args.simulate, dpi=args.dpi)

@@ -19,12 +19,13 @@ from fractions import Fraction
 
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics.pretty import format_atom, format_linform
+from dipc_plus.semantics.values import show_env
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.exact.decimals import ball_text
 from dipc_plus.semantics.events import event_probability, parse_event, value_events
 from dipc_plus.exact.convert import json_exact
-from dipc_plus.commands.common import (add_program_input_arguments, declared_names, inputs_text, json_text,
+from dipc_plus.commands.common import (add_program_input_arguments, declared_names, json_text,
                                        load_program_input, parse_eps_values)
 from dipc_plus.semantics.distribution import (argmax_distribution, build_chain, certified,
                                               distribution_of_chain, group_outputs)
@@ -111,14 +112,11 @@ def run(args) -> int:
                 print(f"P[{e.text}] = {p}")
                 for x in points:
                     print(f"    at eps={x}: {_ball(p, x)}")
-        return 0 if ok else 1
-    if args.json:
+    elif args.json:
         print(json_text(json_report(dist, chain, given, points, total, ok, seconds)))
     else:
         print(text_report(dist, chain, given, points, total, ok, seconds, latex=args.latex))
-    if not ok:
-        return 1
-    return 0
+    return 0 if ok else 1
 
 
 def parse_events(args, dist) -> list:
@@ -150,7 +148,7 @@ def _ball(value, eps: Fraction) -> str:
     return ball_text(certified(value, eps))
 
 
-def method_text(dist, chain, seconds) -> str:
+def method_text(chain, seconds) -> str:
     """The line that says which path computed the distribution, with its size and time."""
     if chain is None:
         return ("Method: argmax integral (one exact one-dimensional integral per sample; "
@@ -163,8 +161,8 @@ def header_lines(dist, chain, given, seconds) -> list[str]:
     """The program at its input (and parameters), then the method line."""
     program = dist.program
     params = ", ".join(f"{k}={v}" for k, v in program.params.items())
-    return [f"{program.name} at {inputs_text(program, given)}" + (f"  ({params})" if params else ""),
-            method_text(dist, chain, seconds)]
+    return [f"{program.name} at {show_env(given, braces=False, empty='(no inputs)')}"
+            + (f"  ({params})" if params else ""), method_text(chain, seconds)]
 
 
 def text_report(dist, chain, given, points, total, ok, seconds, latex=False) -> str:
@@ -219,8 +217,6 @@ def json_report(dist, chain, given, points, total, ok, seconds) -> dict:
         "sums_to_one": ok,
         "seconds": round(seconds, 3),
     }
-
-
 
 
 # --------------------------------------------------------------------------- --symbolic
@@ -288,14 +284,11 @@ def parse_box(items) -> dict:
     return out
 
 
-def _box_text(box: dict) -> str:
-    return ", ".join(f"{n} in [{lo}, {hi}]" for n, (lo, hi) in box.items())
-
-
 def _symbolic_header(sd, box, given, cells, seconds) -> list:
     program = sd.program
     params = ", ".join(f"{k}={v}" for k, v in program.params.items())
-    where = _box_text(box) + (f", {inputs_text(program, given)}" if given else "")
+    where = ", ".join(f"{n} in [{lo}, {hi}]" for n, (lo, hi) in box.items()) + (
+        f", {show_env(given, braces=False)}" if given else "")
     pairs = sum(len(v) for v in cells.values())
     paths = sum(len(v) for v in sd.paths.paths.values())
     return [f"{program.name} for every {where}" + (f"  ({params})" if params else ""),
@@ -335,7 +328,6 @@ def symbolic_latex(sd, form) -> str:
 
 
 def symbolic_json(sd, cells, box, given, seconds) -> dict:
-    from dipc_plus.semantics.distribution import group_outputs
     outcomes = []
     for output, pieces in cells.items():
         outcomes.append({

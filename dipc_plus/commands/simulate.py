@@ -22,6 +22,7 @@ from dipc_plus.execution.progress import progress_bar
 from dipc_plus.semantics.sampler import DEFAULT_CHUNK, DEFAULT_MAX_ITERATIONS, as_eps, simulate
 from dipc_plus.semantics.samples import Frequency
 from dipc_plus.semantics.stats import z_value
+from dipc_plus.semantics.values import show_value
 
 EXAMPLE = """\
 example:
@@ -231,13 +232,12 @@ def _object_equal(col, value):
 
 
 def _show(value) -> str:
+    """A value as `show_value` prints it, an output no run assigned (also inside an array) as "unassigned"."""
     if value is None:
         return "unassigned"
-    if isinstance(value, bool):
-        return "true" if value else "false"
     if isinstance(value, list):
         return "[" + ",".join(_show(v) for v in value) + "]"
-    return str(value)
+    return show_value(value)
 
 
 def _interval_text(interval) -> str:
@@ -267,8 +267,7 @@ def render(report: dict) -> str:
     if rows:
         widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
         lines.append("")
-        lines.append("  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths))))
-        for row in rows:
+        for row in [header] + rows:   # the outcome left-aligned, the numbers right-aligned
             lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
     if within:
         centres = ", ".join(f"{k}={_show(v)}" for k, v in within["around"].items())

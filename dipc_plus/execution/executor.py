@@ -597,10 +597,6 @@ def _next_finished(queue, client, executor: "Executor", grace: float):
 
 def _dask_failure(exc: BaseException, executor: "Executor") -> UserError:
     """What died, in one line: the scheduler (the connection lost) or a worker (killed, out of memory)."""
-    try:
-        from distributed.scheduler import KilledWorker
-    except ImportError:  # pragma: no cover
-        KilledWorker = ()
     text = str(exc)
     where = executor.scheduler_text()
     if "scheduler-connection-lost" in text or "lost the connection to the scheduler" in text or \
@@ -608,7 +604,7 @@ def _dask_failure(exc: BaseException, executor: "Executor") -> UserError:
         return UserError(f"the Dask scheduler at {where} stopped answering before the run finished (it was "
                          f"stopped, or the network failed)",
                          hint="restart the scheduler and its workers, then run the check again")
-    if isinstance(exc, KilledWorker):
+    if type(exc).__name__ == "KilledWorker":   # by name, as `is_dask_failure` tells it
         return UserError(f"a Dask worker died while running a part, on every retry ({_one_line(exc)})",
                          hint="check the workers' memory limits and logs")
     if type(exc).__name__ in _CANCELLED:

@@ -74,9 +74,7 @@ def read_user_file(path, what: str = "file", hint: str | None = None) -> bytes:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise refused("no such file", "check the path") from None
-    except IsADirectoryError:
-        raise refused("it is a directory", "give a file") from None
-    except OSError as err:
+    except OSError as err:   # a folder opens read-only (EISDIR is for writing): refused below by its mode
         raise refused(err.strerror or str(err), "check the path and permissions") from None
     try:
         info = os.fstat(fd)

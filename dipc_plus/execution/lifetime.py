@@ -23,6 +23,7 @@ of ours, and `main()` takes that latch over (`take_process_latch`).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import threading
@@ -90,10 +91,16 @@ class SignalLatch:
         except (BlockingIOError, OSError):
             pass
 
-    def ending(self, end) -> "_Ending":
+    @contextlib.contextmanager
+    def ending(self, end):
         """A context in which the first signal (also one that came before) calls end(signum),
         which should not return (it leaves the process)."""
-        return _Ending(self, end)
+        self._end = end
+        self._end_if_due()
+        try:
+            yield
+        finally:
+            self._end = None
 
     def __enter__(self) -> "SignalLatch":
         if threading.current_thread() is threading.main_thread():
@@ -127,18 +134,6 @@ class SignalLatch:
 
 
 _HANDLE_CODE = SignalLatch._handle.__code__
-
-
-class _Ending:
-    def __init__(self, latch: SignalLatch, end):
-        self.latch, self.end = latch, end
-
-    def __enter__(self):
-        self.latch._end = self.end
-        self.latch._end_if_due()
-
-    def __exit__(self, *exc):
-        self.latch._end = None
 
 
 def die_with_parent(parent: int) -> None:
