@@ -94,7 +94,13 @@ class Tabled:
     True
     """
 
-    html_title: str     # a subclass names it by a class attribute or a property, and defines html_rows()
+    @property
+    def html_title(self) -> str:
+        """The table's title: a subclass names it by a class attribute or a property."""
+        return ""
+
+    def html_rows(self) -> list[tuple[str, object]]:
+        return []
 
     def html_detail(self) -> str:
         return ""
