@@ -63,7 +63,11 @@ class Report(Tabled):
     options = DEFAULT_OPTIONS    # the run's RunOptions (api.checks sets it)
     checked = ""
     html_scope = ""      # the HTML table's title after the program's name
-    strict_applies = True   # strict=True refuses a vacuous verdict (a privacy box or every-value route: never)
+
+    @property
+    def strict_applies(self) -> bool:
+        """strict=True refuses a vacuous verdict (a privacy box or every-value route: never)."""
+        return True
 
     @property
     def mode(self) -> str:
