@@ -430,13 +430,14 @@ def _dead_workers(pool) -> str:
 
 def death_words(dead: list) -> str:
     """(pid, exit code) of the dead workers in words.  After one worker dies, the pool's manager thread
-    SIGTERMs the survivors: a worker ended by SIGTERM beside one that ended otherwise is that shutdown,
-    not a cause, and is left out.
+    SIGTERMs the survivors: a worker ended by SIGTERM (or exit status 143, a worker forked a moment
+    before that had not yet set its own handling) beside one that ended otherwise is that shutdown, not
+    a cause, and is left out.
 
     >>> death_words([(7, -9), (8, -15)])
     'process 7 was killed by SIGKILL'
     """
-    dead = [d for d in dead if d[1] != -signal.SIGTERM] or dead
+    dead = [d for d in dead if d[1] not in (-signal.SIGTERM, EXIT_SIGNAL[signal.SIGTERM])] or dead
     if not dead:
         return "killed, or out of memory"
     return " and ".join(f"process {pid} ended (its status was taken by another thread)" if code is None else

@@ -54,11 +54,17 @@ class SignalLatch:
         self._end = None
         self._ended = False
         self._old: dict = {}
+        self._owner = os.getpid()
         self.fd, self._wfd = os.pipe()
         os.set_blocking(self._wfd, False)
         os.set_blocking(self.fd, False)
 
     def _handle(self, signum, frame):
+        if os.getpid() != self._owner:
+            # a forked child (a --jobs worker, the guard's child) before it set its own handling: its
+            # owner handles the signal; acting here printed a stray stop message from a worker the
+            # pool was shutting down, and woke the owner's select through the shared pipe
+            return
         self.count += 1
         if self.first is None:
             self.first = self._outer_signal(frame) or signum
