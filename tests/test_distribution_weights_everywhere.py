@@ -190,3 +190,22 @@ def test_a_negative_constant_weight_is_refused_at_the_weight(tmp_path):
     path = write(tmp_path, "p.dip", POINT.format(w0="-1", w1="2"))
     code, _, err = run_main(["show", path])
     assert code == 2 and "p.dip:3:40: error: a weight must not be negative, but this one is -1" in err
+
+
+# -- the sampler: the same check at its one eps, on exact weights ----------------------------------
+
+def test_sampler_takes_a_weight_that_is_exactly_zero_though_its_floats_are_negative(tmp_path):
+    # e^eps - e^(eps/2) e^(eps/2) = 0, but -4.4e-16 in floats at eps = 1: refused before
+    path = write(tmp_path, "p.dip", POINT.format(w0="exp(eps) - exp(eps/2) * exp(eps/2)", w1="1"))
+    code, out, err = run_main(["simulate", path, "--input", "x=0", "--eps", "1", "--runs", "200", "--seed", "1"])
+    assert code == 0 and "y=1" in out and "y=0" not in out, err
+
+
+def test_sampler_refuses_a_negative_weight_its_floats_call_positive(tmp_path):
+    # e^(eps/2) e^(eps/2) - e^eps - 10^-30 < 0, but +4.4e-16 in floats at eps = 1: drawn before
+    weight = "exp(eps/2) * exp(eps/2) - exp(eps) - 1/1000000000000000000000000000000"
+    path = write(tmp_path, "p.dip", POINT.format(w0=weight, w1="1"))
+    code, _, err = run_main(["simulate", path, "--input", "x=0", "--eps", "1", "--runs", "200", "--seed", "1"])
+    assert refused(code, err, NEGATIVE, 4), err
+    code, _, err = run_main(["prob", path, "--input", "x=0"])
+    assert refused(code, err, NEGATIVE, 4), err

@@ -13,6 +13,7 @@ density-ratio walk of box privacy) checks every argument the draw may receive
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
 from functools import lru_cache
 from typing import Mapping
 
@@ -46,14 +47,31 @@ def checked_weights(dist: ir.Choose, env: Mapping[str, object], program: ir.Prog
                     where: str = "") -> list[tuple[object, ExpFrac]]:
     """(outcome, exact weight) of the draw at `env`, refused unless every weight is >= 0 and their
     total > 0 at every eps > 0.  `where` is added to a refusal (e.g. the arguments checked)."""
-    eps = ExpFrac(ExpPoly.eps())
-    pairs = [(v, ExpFrac.of(w)) for v, w in
-             evaluate.choose_weights(dist, env, program, eps, exact_exp, ExpFrac, pos)]
+    pairs = exact_weights(dist, env, program, pos)
     for _, weight in pairs:
         _refuse(weight, ">=", f"distribution '{dist.dist}' has a negative weight here", where, HINT_NEGATIVE, pos)
     total = sum((w for _, w in pairs), ExpFrac(ExpPoly.ZERO))
     _refuse(total, ">", f"all weights of distribution '{dist.dist}' are zero here", where, HINT_ZERO, pos)
     return pairs
+
+
+def exact_weights(dist: ir.Choose, env: Mapping[str, object], program: ir.Program,
+                  pos: ir.Pos) -> list[tuple[object, ExpFrac]]:
+    """(outcome, weight as an exact function of eps) of the draw at `env`, unchecked."""
+    eps = ExpFrac(ExpPoly.eps())
+    return [(v, ExpFrac.of(w)) for v, w in evaluate.choose_weights(dist, env, program, eps, exact_exp, ExpFrac, pos)]
+
+
+def check_weights_at(dist: ir.Choose, env: Mapping[str, object], program: ir.Program, pos: ir.Pos,
+                     eps: Fraction) -> None:
+    """The sampler's check at its one rational eps, by certified signs of the exact weights: float
+    weights round (3/10 - 1/10 - 2/10 is -2.8e-17 in floats, 1 + 10^-20 - 1 is 0)."""
+    from dipc_plus.decision.certified import sign_at   # the certified evaluation only for programs with choose
+    pairs = exact_weights(dist, env, program, pos)
+    if any(sign_at(w, eps) < 0 for _, w in pairs):
+        raise UserError.at(pos, f"distribution '{dist.dist}' has a negative weight here", hint=HINT_NEGATIVE)
+    if sign_at(sum((w for _, w in pairs), ExpFrac(ExpPoly.ZERO)), eps) <= 0:
+        raise UserError.at(pos, f"all weights of distribution '{dist.dist}' are zero here", hint=HINT_ZERO)
 
 
 def check_choose_arguments(dist: ir.Choose, env: Mapping[str, object], program: ir.Program, pos: ir.Pos) -> None:
