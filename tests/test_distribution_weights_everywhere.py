@@ -209,3 +209,45 @@ def test_sampler_refuses_a_negative_weight_its_floats_call_positive(tmp_path):
     assert refused(code, err, NEGATIVE, 4), err
     code, _, err = run_main(["prob", path, "--input", "x=0"])
     assert refused(code, err, NEGATIVE, 4), err
+
+
+# -- Pufferfish: the scenario priors are distributions too -----------------------------------------
+
+PUFFER_BOX = """[program]
+path = "p.dip"
+[privacy]
+kind = "pufferfish"
+budget = "eps"
+eps = "ln(2)"
+parameters = {{ p = "(0, 1)" }}
+secrets = {{ zero = "x == 0", one = "x == 1" }}
+pairs = [["zero", "one"]]
+[[privacy.scenarios]]
+name = "s"
+independent = {{ "x" = {{ "0" = "{w0}", "1" = "{w1}", "2" = "{w2}" }} }}
+"""
+
+
+def puffer(tmp_path, w0: str, w1: str, w2: str):
+    write(tmp_path, "p.dip", POINT.format(w0="1", w1="exp(-eps)"))
+    return run_main(["privacy", write(tmp_path, "c.toml", PUFFER_BOX.format(w0=w0, w1=w1, w2=w2))])
+
+
+def test_a_prior_weight_negative_somewhere_on_the_parameter_box_is_refused_at_its_line(tmp_path):
+    code, _, err = puffer(tmp_path, "1 - 2*p", "2*p", "1")
+    assert code == 2 and "c.toml:12:" in err and "the prior weight 1 - 2*p (x = 0) is negative at p = 2/3" in err
+
+
+def test_negative_marginals_whose_products_are_positive_are_refused(tmp_path):
+    # an independent prior over two positions with marginals (-1, -1) each has products 1: it passed
+    text = POINT.replace("input x: 0..2", "input x: 0..2\ninput z: 0..1")
+    write(tmp_path, "p.dip", text.format(w0="1", w1="exp(-eps)"))
+    claim = PUFFER_BOX.format(w0="-1", w1="-1", w2="-1").replace(
+        '"2" = "-1" } }', '"2" = "-1" }, "z" = { "0" = "-1", "1" = "-1" } }')
+    code, _, err = run_main(["privacy", write(tmp_path, "c.toml", claim)])
+    assert code == 2 and "c.toml:12:" in err and "the prior weight -1 (x = 0) is negative" in err, err
+
+
+def test_unnormalised_priors_with_weights_non_negative_on_the_box_are_decided(tmp_path):
+    code, out, err = puffer(tmp_path, "1 - p", "p", "p*p")
+    assert code in (0, 1) and ("VERIFIED" in out or "REFUTED" in out), err
