@@ -75,6 +75,14 @@ def test_prob_refuses_a_total_that_is_zero_at_one_irrational_eps(tmp_path):
     assert refused(code, err, ZERO + " at eps = ln(2)", 4)
 
 
+def test_prob_refuses_a_weight_undefined_at_one_eps_with_a_clean_message(tmp_path):
+    # 1/(e^eps - 2)^2 has a pole at ln 2: refused before too, as "error: error: ... restrict the eps interval"
+    path = write(tmp_path, "p.dip", POINT.format(w0="1 / ((exp(eps) - 2) * (exp(eps) - 2))", w1="1"))
+    code, _, err = run_main(["prob", path, "--input", "x=0"])
+    assert refused(code, err, "a weight of distribution 'd' is undefined here: its denominator", 4), err
+    assert "vanishes at eps = ln(2)" in err and "error: error" not in err and "eps interval" not in err
+
+
 def test_unnormalised_weights_are_divided_by_their_total():
     # docs/language.md: weights are unnormalised; totals 1/2 and 3/4 give the same distributions
     # as the weights times 2 and times 4/3

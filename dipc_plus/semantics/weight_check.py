@@ -47,11 +47,17 @@ def checked_weights(dist: ir.Choose, env: Mapping[str, object], program: ir.Prog
                     where: str = "") -> list[tuple[object, ExpFrac]]:
     """(outcome, exact weight) of the draw at `env`, refused unless every weight is >= 0 and their
     total > 0 at every eps > 0.  `where` is added to a refusal (e.g. the arguments checked)."""
+    from dipc_plus.decision.certified import UndefinedError
     pairs = exact_weights(dist, env, program, pos)
-    for _, weight in pairs:
-        _refuse(weight, ">=", f"distribution '{dist.dist}' has a negative weight here", where, HINT_NEGATIVE, pos)
-    total = sum((w for _, w in pairs), ExpFrac(ExpPoly.ZERO))
-    _refuse(total, ">", f"all weights of distribution '{dist.dist}' are zero here", where, HINT_ZERO, pos)
+    try:
+        for _, weight in pairs:
+            _refuse(weight, ">=", f"distribution '{dist.dist}' has a negative weight here", where, HINT_NEGATIVE, pos)
+        total = sum((w for _, w in pairs), ExpFrac(ExpPoly.ZERO))
+        _refuse(total, ">", f"all weights of distribution '{dist.dist}' are zero here", where, HINT_ZERO, pos)
+    except UndefinedError as exc:   # "f is undefined inside (0, inf): its denominator ... vanishes at ..."
+        raise UserError.at(pos, f"a weight of distribution '{dist.dist}' is undefined here{where}: "
+                                f"{exc.message.split(': ', 1)[-1]}",
+                           hint="a weight's denominator must not be 0 at any eps > 0") from None
     return pairs
 
 
