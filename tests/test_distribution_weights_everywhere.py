@@ -259,3 +259,15 @@ def test_negative_marginals_whose_products_are_positive_are_refused(tmp_path):
 def test_unnormalised_priors_with_weights_non_negative_on_the_box_are_decided(tmp_path):
     code, out, err = puffer(tmp_path, "1 - p", "p", "p*p")
     assert code in (0, 1) and ("VERIFIED" in out or "REFUTED" in out), err
+
+
+def test_box_privacy_refuses_a_draw_with_too_many_unknown_argument_tuples_as_a_limit(tmp_path):
+    # d(k, k2) with both drawn: 101 x 101 argument tuples, past the 4096 the walk checks
+    text = BOX.format(w0="v + 1", k="choose(e(0))").replace(
+        "var k: 0..2", "var k: 0..2\nvar k2: 0..100").replace(
+        "distribution d(v: 0..2)", "distribution f(v: 0..2) over 0..100 { 0: 1; 100: 1 }\n"
+                                   "distribution d(v: 0..100, w: 0..100)").replace(
+        "y <- choose(d(k))", "k2 <- choose(f(0))\ny <- choose(d(k2, k2))")
+    write(tmp_path, "box.dip", text)
+    code, _, err = run_main(["privacy", write(tmp_path, "box.toml", BOX_CLAIM)])
+    assert code == 2 and "may receive 10201 argument tuples here, more than the 4096" in err, err

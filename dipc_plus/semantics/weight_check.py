@@ -80,9 +80,13 @@ def check_weights_at(dist: ir.Choose, env: Mapping[str, object], program: ir.Pro
         raise UserError.at(pos, f"all weights of distribution '{dist.dist}' are zero here", hint=HINT_ZERO)
 
 
-def check_choose_arguments(dist: ir.Choose, env: Mapping[str, object], program: ir.Program, pos: ir.Pos) -> None:
+def check_choose_arguments(dist: ir.Choose, env: Mapping[str, object], program: ir.Program, pos: ir.Pos,
+                           checked: set | None = None) -> None:
     """Check the draw for every argument tuple it may receive: an argument that evaluates at `env`
-    (the values known on a path) is that value, any other ranges over its parameter's domain."""
+    (the values known on a path) is that value, any other ranges over its parameter's domain.
+    `checked` holds the (distribution, rate, arguments) already checked, for a walk that reaches
+    the draw on many paths."""
+    checked = set() if checked is None else checked
     definition = program.distributions[dist.dist]
     choices, unknown = [], []
     for arg, (name, typ) in zip(dist.args, definition.params):
@@ -99,6 +103,9 @@ def check_choose_arguments(dist: ir.Choose, env: Mapping[str, object], program: 
                                     f"than the {MAX_ARGUMENT_TUPLES} whose weights are checked",
                                hint="give the distribution fewer or smaller parameters")
     for values in itertools.product(*choices):
+        if (dist.dist, dist.rate, values) in checked:
+            continue
+        checked.add((dist.dist, dist.rate, values))
         call = ir.Choose(dist.rate, dist.dist, tuple(ir.Const(v) for v in values))
         shown = ", ".join(f"{name} = {show_value(v)}" for (name, _), v in zip(definition.params, values)
                           if name in unknown)

@@ -136,6 +136,7 @@ class _Whitelist(Domain):
         self.program, self.box, self.one_sided, self.lenient = program, box, one_sided, lenient
         self.cells: dict = {}          # position -> None: input-only comparisons not constant on the box
         self.splits: list = []         # the forms f of those comparisons (f op 0), for the cell search
+        self.checked_draws: set = set()   # choose calls whose weights are checked (weight_check)
 
     def run(self) -> list[PathState]:
         forms = {n: (Form(LinForm.symbol(("u", n))), None) for n, t in self.program.inputs
@@ -201,7 +202,7 @@ class _Whitelist(Domain):
         for a in d.args:          # ExpMech / Choose: a distribution the inputs must not touch
             self.no_numbers(a, s.pos)
         if isinstance(d, ir.Choose):   # the bound never evaluates the draw, so its weights are checked here
-            check_choose_arguments(d, p.env, self.program, s.pos)
+            check_choose_arguments(d, p.env, self.program, s.pos, self.checked_draws)
         p.env.pop(s.target, None)
 
     def moved(self, s: ir.Sample, d: ir.NoiseSample, mean: Form, p: PathState) -> None:
