@@ -119,8 +119,7 @@ def _refuse(f: ExpFrac, relation: str, message: str, where: str, hint: str, pos:
     constant = f.num.is_constant() and f.den.is_constant()
     at = ""
     if not constant:
-        at = (f" at eps = {verdict.witness}" if verdict.witness is not None else
-              " at " + verdict.failing_regions[0].root.describe().split(":")[0])
+        at = f" at eps = {verdict.witness if verdict.witness is not None else verdict.failing_regions[0].root.short()}"
     raise UserError.at(pos, message + at + where, hint=hint)
 
 
