@@ -142,6 +142,14 @@ def test_box_privacy_refuses_a_negative_weight_the_density_ratio_walk_passes(tmp
     write(tmp_path, "box.dip", BOX.format(w0="v - 1", k="0"))
     claim = write(tmp_path, "box.toml", BOX_CLAIM)
     code, _, err = run_main(["privacy", claim])
+    assert refused(code, err, NEGATIVE, 10) and "(for" not in err, err     # k = 0 is known on the path
+
+
+def test_box_privacy_past_the_density_ratio_bound_refuses_a_negative_weight(tmp_path):
+    # r > q reads the input beside a draw: the bound declines and the later routes meet the draw
+    write(tmp_path, "box.dip", BOX.format(w0="v - 1", k="0").replace("r <- Lap(eps, q)\no <- r > 0",
+                                                                       "r <- Lap(eps, 0)\no <- r > q"))
+    code, _, err = run_main(["privacy", write(tmp_path, "box.toml", BOX_CLAIM)])
     assert refused(code, err, NEGATIVE, 10), err
 
 
