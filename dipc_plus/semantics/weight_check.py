@@ -8,7 +8,8 @@ eps > 0, so it must refuse a weight that is negative at SOME eps > 0 (certified
 would print negative probabilities, or a distribution where the program has none.  The chain
 (`dtmc`) checks the weights at the draw's arguments; a route that never evaluates the draw (the
 density-ratio walk of box privacy) checks every argument the draw may receive
-(`check_choose_arguments`).  Both use the messages of the sampler.
+(`check_choose_arguments`); the sampler checks its one eps (`check_weights_at`).  All three
+refuse with the same messages.
 """
 from __future__ import annotations
 
@@ -71,7 +72,7 @@ def exact_weights(dist: ir.Choose, env: Mapping[str, object], program: ir.Progra
 def check_weights_at(dist: ir.Choose, env: Mapping[str, object], program: ir.Program, pos: ir.Pos,
                      eps: Fraction) -> None:
     """The sampler's check at its one rational eps, by certified signs of the exact weights: float
-    weights round (3/10 - 1/10 - 2/10 is -2.8e-17 in floats, 1 + 10^-20 - 1 is 0)."""
+    weights round (e^eps - e^(eps/2) e^(eps/2), exactly 0, is -4.4e-16 in floats at eps = 1)."""
     from dipc_plus.decision.certified import sign_at   # the certified evaluation only for programs with choose
     pairs = exact_weights(dist, env, program, pos)
     if any(sign_at(w, eps) < 0 for _, w in pairs):
