@@ -24,6 +24,7 @@ from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.param_poly import poly_mul
 from dipc_plus.claims.secrets import read_predicate
 from dipc_plus.decision.certified import interval_parts
+from dipc_plus.decision.param_decide import negative_point
 from dipc_plus.semantics import ir
 
 _SECRETS_HINT = 'secrets = { sick = "x[1] == 1", healthy = "x[1] == 0" }'
@@ -68,7 +69,7 @@ def read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -
         pairs.append((pr[0], pr[1]))
     sc_raw = r.rows("privacy.scenarios", table["scenarios"], "give at least one scenario as [[privacy.scenarios]]",
                     PUFFERFISH_KEYS["scenarios"].required)
-    scenarios = [_read_scenario(r, k, sc, program, list(parameters)) for k, sc in enumerate(sc_raw)]
+    scenarios = [_read_scenario(r, k, sc, program, parameters) for k, sc in enumerate(sc_raw)]
     return PufferfishClaim(path, program, budget, eps, {n: _interval_text(iv) for n, iv in parameters.items()},
                            parameters, secrets, pairs, scenarios, events, note_of(raw))
 
@@ -91,8 +92,12 @@ def _read_param_interval(r: ClaimReader, key: str, text):
 
 
 
-def _read_scenario(r: ClaimReader, k: int, sc: dict, program: ir.Program, params: list) -> Scenario:
-    """One scenario: its name, and its prior given as a list of weighted inputs or independently per position."""
+def _read_scenario(r: ClaimReader, k: int, sc: dict, program: ir.Program, parameters: dict) -> Scenario:
+    """One scenario: its name, and its prior given as a list of weighted inputs or independently per
+    position.  Every written weight must be >= 0 on the whole parameter box (decided exactly): a
+    product of negative per-position weights is positive, so checking the prior's products would
+    pass a marginal of -1."""
+    params = list(parameters)
     key = "privacy.scenarios"
     r.table(sc, key, SCENARIO_KEYS)
     name = sc.get("name", f"scenario {k + 1}")
@@ -104,9 +109,16 @@ def _read_scenario(r: ClaimReader, k: int, sc: dict, program: ir.Program, params
 
     def weight(text, at):
         try:
-            return parse_polynomial(text, params, where, what=f"weight ({name}: {at})")
+            poly = parse_polynomial(text, params, where, what=f"weight ({name}: {at})")
         except UserError as exc:
             raise UserError(exc.message, file=exc.file, line=exc.line, column=None, hint=exc.hint) from None
+        point = negative_point(poly, list(parameters.values()))
+        if point is not None:
+            at_point = ", ".join(f"{p} = {fmt_q(v)}" for p, v in zip(params, point))
+            raise r.error(where.key, f"{name}: the prior weight {text} ({at}) is negative"
+                                     + (f" at {at_point}" if any(any(e) for e in poly) else ""),
+                          hint="weights must be probabilities (>= 0) for every parameter value")
+        return poly
 
     if "prior" in sc:
         support = _prior_support(r, key, name, sc["prior"], program, weight)

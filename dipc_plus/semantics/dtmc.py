@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -25,11 +24,12 @@ from dipc_plus.exact import noises
 from dipc_plus.exact.linear import LinForm, Noise, atom, negate
 from dipc_plus.exact.constraints import probability as constraints_probability
 from dipc_plus.errors import ResourceLimit, UserError
-from dipc_plus.exact.expoly import FRAC_ONE as ONE, ExpFrac, ExpPoly, mul
+from dipc_plus.exact.expoly import FRAC_ONE as ONE, ExpFrac, mul
 from dipc_plus.semantics.instructions import compiled, describe_instr, reads
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_noise  # one printer for programs and chains
 from dipc_plus.semantics.transitions import memo_for
 from dipc_plus.semantics.walk import assigned_value, linear_value
+from dipc_plus.semantics.weight_check import checked_weights
 
 EXIT = -1
 DEFAULT_MAX_STATES = 200_000
@@ -285,11 +285,7 @@ class DTMC:
                 scores = evaluate.expmech_scores(d, candidates, env, self.program, s.pos)
                 probs = weights.exp_mechanism(Fraction(d.rate), dict(scores))
             elif isinstance(d, ir.Choose):
-                eps = ExpFrac(ExpPoly.eps())
-                pairs = evaluate.choose_weights(d, env, self.program, eps, exact_exp, lambda q: ExpFrac(q), s.pos)
-                for _, weight in pairs:
-                    refuse_negative_weight(ExpFrac.of(weight), d.dist, s.pos)
-                probs = weights.normalise(dict(pairs))
+                probs = weights.normalise(dict(checked_weights(d, env, self.program, s.pos)))
             else:
                 raise TypeError(f"unknown distribution {d!r}")
         except ValueError as exc:
@@ -614,39 +610,6 @@ class DTMC:
         if self.noises:
             lines.append("noises: " + ", ".join(format_noise(i, self.noises[i]) for i in sorted(self.noises)))
         return "\n".join(lines)
-
-
-def exact_exp(x):
-    """exp(x) for a weight exponent x linear in eps: x = c*eps gives e^(c eps)."""
-    f = ExpFrac.of(x)
-    if not f.is_poly():
-        raise UserError("exp(...) in a weight needs an argument linear in eps (like -2*rate)",
-                        hint="write exp(c*rate) or exp(c*eps) with a rational c")
-    p = f.num
-    if p.is_zero():
-        return ExpFrac(ExpPoly.ONE)
-    monos = list(p.monomials())
-    if len(monos) == 1 and monos[0][1] == 1 and monos[0][2] == 0:
-        return ExpFrac(ExpPoly.exp(monos[0][0]))
-    raise UserError(f"exp({p}) in a weight is not exp(c*eps) for a rational c",
-                    hint="exact probabilities need exponents that are rational multiples of eps")
-
-
-def refuse_negative_weight(weight: ExpFrac, name: str, pos) -> None:
-    """A weight below 0 at some eps > 0 would give the chain negative probabilities there: the
-    sampler refuses it at its eps, the chain (which speaks for every eps) wherever it occurs."""
-    verdict = _nonnegative(weight)
-    if not verdict:
-        constant = weight.num.is_constant() and weight.den.is_constant()
-        at = f" at eps = {verdict.witness}" if verdict.witness is not None and not constant else ""
-        raise UserError.at(pos, f"distribution '{name}' has a negative weight here{at}",
-                           hint="weights must be non-negative")
-
-
-@lru_cache(maxsize=4096)
-def _nonnegative(weight: ExpFrac):
-    from dipc_plus.decision.decide import decide   # the certified decision only for chains with choose
-    return decide(weight, ">=", "(0, inf)")
 
 
 def _name(item: tuple) -> str:

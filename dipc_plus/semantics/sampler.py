@@ -42,6 +42,7 @@ from dipc_plus.semantics import evaluate, ir
 from dipc_plus.semantics.instructions import assigned as assigned_in, contains_exit, own_reads, reads
 from dipc_plus.semantics.values import plain_number
 from dipc_plus.semantics.walk import constant_truth
+from dipc_plus.semantics.weight_check import check_weights_at
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.samples import UNSET_INT, SampleResult, distinct_rows, finite_domains
 
@@ -277,26 +278,22 @@ class Sampler:
     def _choose_probs(self, stmt: ir.Sample, env: dict) -> np.ndarray:
         """The user distribution's weights (floats; mpmath when a float overflows), normalised."""
         dist = stmt.dist
+        check_weights_at(dist, env, self.program, stmt.pos, self.eps)   # exact signs; the floats below only draw
         size = len(self.domains[stmt.target])
         try:
             pairs = evaluate.choose_weights(dist, env, self.program, float(self.eps), math.exp, float, stmt.pos)
             weights = self._weight_vector(stmt, pairs, size, float)
         except (OverflowError, _NonFinite):
             weights = None
-        if weights is None:  # redo with mpmath's unbounded exponents, scaled by the largest weight
+        if weights is None or not np.maximum(weights, 0).sum() > 0:
+            # redo with mpmath's unbounded exponents, scaled by the largest weight
             import mpmath
             mp = lambda q: mpmath.mpf(Fraction(q).numerator) / Fraction(q).denominator  # noqa: E731
             pairs = evaluate.choose_weights(dist, env, self.program, mp(self.eps), mpmath.exp, mp, stmt.pos)
             top = max(abs(w) for _, w in pairs)
             weights = self._weight_vector(stmt, [(v, w / top if top else w) for v, w in pairs], size, float)
-        if (weights < 0).any():
-            raise UserError.at(stmt.pos, f"distribution '{dist.dist}' has a negative weight here",
-                               hint="weights must be non-negative")
-        total = weights.sum()
-        if not total > 0:
-            raise UserError.at(stmt.pos, f"all weights of distribution '{dist.dist}' are zero here",
-                               hint="at least one outcome needs a positive weight")
-        return weights / total
+        weights = np.maximum(weights, 0)   # a float below an exact 0 (rounding)
+        return weights / weights.sum()
 
     def _weight_vector(self, stmt, pairs, size, convert) -> np.ndarray:
         weights = np.zeros(size)

@@ -29,6 +29,7 @@ from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import eval_expr
 from dipc_plus.semantics.instructions import reads
 from dipc_plus.semantics.walk import Domain, PathState, Walk
+from dipc_plus.semantics.weight_check import check_choose_arguments
 
 MAX_PATHS = 4096          # paths of the program walked (each If with an undecided condition forks)
 MAX_SIGN_VECTORS = 1 << 16   # linf: sign vectors enumerated; past it the row-sum upper bound
@@ -162,6 +163,7 @@ class _Whitelist(Domain):
         self.program, self.box, self.one_sided, self.lenient = program, box, one_sided, lenient
         self.cells: dict = {}          # position -> None: input-only comparisons not constant on the box
         self.splits: list = []         # the forms f of those comparisons (f op 0), for the cell search
+        self.checked_draws: set = set()   # choose calls whose weights are checked (weight_check)
 
     def run(self) -> list[PathState]:
         forms = {n: (Form(LinForm.symbol(("u", n))), None) for n, t in self.program.inputs
@@ -226,6 +228,8 @@ class _Whitelist(Domain):
             return
         for a in d.args:          # ExpMech / Choose: a distribution the inputs must not touch
             self.no_numbers(a, s.pos)
+        if isinstance(d, ir.Choose):   # the bound never evaluates the draw, so its weights are checked here
+            check_choose_arguments(d, p.env, self.program, s.pos, self.checked_draws)
         p.env.pop(s.target, None)
 
     def moved(self, s: ir.Sample, d: ir.NoiseSample, mean: Form, p: PathState) -> None:

@@ -285,11 +285,6 @@ def check_pufferfish(claim: PufferfishClaim, executor=None, source=None, progres
     from dipc_plus.execution.executor import run_dealt
     t0 = time.perf_counter()
     box = parameter_box(claim)
-    for sc in claim.scenarios:      # a malformed prior is an error whatever else the claim says
-        for wpoly in (w for _, w in sc.support):
-            if negative_point(wpoly, box) is not None:
-                raise UserError(f"scenario '{sc.name}': a prior weight may be negative on the parameter ranges",
-                                file=claim.file, hint="weights must be probabilities (>= 0) for every parameter value")
     st = PufferfishSetup(claim, executor, source, progress)
     notes = []
     todo = []                       # ((scenario, si, sj, output key, the sums), G) in the order of the claim
