@@ -10,7 +10,6 @@ c/eps becomes the .dip rate eps/c.  Number literals are read from the source tex
 from __future__ import annotations
 
 import ast
-import operator
 import re
 from contextlib import contextmanager
 from fractions import Fraction
@@ -21,15 +20,14 @@ from dipc_plus.frontend.python.declarations import Declarations
 from dipc_plus.frontend.python.source import PythonFunction, error_at
 from dipc_plus.frontend.python.values import BOOL, CONST, INT, REAL, ListVar, Value, const, number_text, widened
 from dipc_plus.frontend.syntax_errors import is_reserved
+from dipc_plus.semantics.evaluate import ARITHMETIC, COMPARISON
 
 RANDOMNESS = ("prng", "rng")
 EPSILON = ("epsilon", "eps")
 _BUILTIN_NAMES = frozenset("count min max abs argmax argmin EQ none False True m".split())
-_ARITH = {ast.Add: "+", ast.Sub: "-"}
+# Python's operators as .dip writes them (the evaluator's tables fold constants)
+_ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 _COMPARE = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
-_ORDER = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Eq: operator.eq,
-          ast.NotEq: operator.ne}
-_FOLD = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
 
 
 class ExpressionTranslator(Declarations, Calls):
@@ -382,7 +380,7 @@ class ExpressionTranslator(Declarations, Calls):
             raise self.refuse(node, "arithmetic on a bool", "use if/else or sum() to count bools")
         if left.kind == CONST and right.kind == CONST:
             return self.fold(node, left.value, right.value)
-        if isinstance(node.op, tuple(_ARITH)):
+        if isinstance(node.op, (ast.Add, ast.Sub)):
             op, (a, b), (c, d) = _ARITH[type(node.op)], left.bounds(), right.bounds()
             if REAL in (left.kind, right.kind) or _fraction(left) or _fraction(right):
                 return Value(f"({left.text} {op} {right.text})", REAL)  # an index plus 1/2 is no integer
@@ -401,8 +399,8 @@ class ExpressionTranslator(Declarations, Calls):
 
     def fold(self, node, a: Fraction, b: Fraction) -> Value:
         op = type(node.op)
-        if op in _FOLD and (op is not ast.Div or b != 0):
-            return const(_FOLD[op](a, b))
+        if op in _ARITH and (op is not ast.Div or b != 0):
+            return const(ARITHMETIC[_ARITH[op]](a, b))
         raise self.refuse(node, f"the operation `{op.__name__}` on constants", "use + - * / (not by zero)")
 
     def unaryop(self, node) -> Value:
@@ -425,7 +423,7 @@ class ExpressionTranslator(Declarations, Calls):
         if (left.kind == BOOL) != (right.kind == BOOL):
             raise self.refuse(node, "a comparison of a bool with a number", "compare numbers with numbers")
         if left.kind == CONST and right.kind == CONST:
-            truth = _ORDER[type(node.ops[0])](left.value, right.value)
+            truth = COMPARISON[_COMPARE[type(node.ops[0])]](left.value, right.value)
             return Value("true" if truth else "false", BOOL)
         return Value(f"({left.text} {_COMPARE[type(node.ops[0])]} {right.text})", BOOL)
 
