@@ -313,10 +313,7 @@ class Lowerer:
                 raise UserError.at(node.pos, f"{what} mixes an integer and a real value",
                                    hint="integers (DLap samples) and reals (Lap samples, real inputs) never mix")
             return v
-        if not is_numeric(v.typ) or symbols_of(v.typ):
-            self.need_number(v, node, what)
-            if isinstance(v.typ, ir.DomT) and not is_numeric(v.typ):
-                raise UserError.at(node.pos, f"{what} needs numbers, but {describe(node)} is {value_words(v)}")
+        self.need_number(v, node, what)
         if kind == "int":
             self.check_integral(v.expr, node, "integer expressions and their constants")
         return ir.Lin(kind, (), v.expr)
