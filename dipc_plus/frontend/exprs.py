@@ -22,7 +22,7 @@ from dipc_plus.exact import noises
 from dipc_plus.semantics import ir
 from dipc_plus.frontend import surface as S
 from dipc_plus.errors import UserError
-from dipc_plus.semantics.evaluate import BUILTINS
+from dipc_plus.semantics.evaluate import BUILTINS, listing
 from dipc_plus.frontend.fold import arith, const, folded, merge_terms, neg, num_const
 from dipc_plus.frontend.scope import Scope, did_you_mean, type_words
 
@@ -477,7 +477,7 @@ class Lowerer:
                      (not isinstance(c, str) and Fraction(c).denominator == 1 and int(c) in target.values)
                 if not ok:
                     raise UserError.at(node.pos, f"{c} is outside the domain {target} of {what}",
-                                       hint=f"its values are {_listing(target.values)}")
+                                       hint=f"its values are {listing(target.values)}")
             elif isinstance(v.typ, ir.DomT) and not set(v.typ.values) & set(target.values):
                 raise UserError.at(node.pos, f"{describe(node)} (domain {v.typ}) can never be a value of "
                                    f"{what} (domain {target})", hint="the two domains share no value")
@@ -549,13 +549,6 @@ def _join(a: Det, b: Det) -> ir.Type:
 def _mapped(lin: ir.Lin, f) -> ir.Lin:
     """`lin` with `f` applied to each coefficient and to the constant (a scaling or a negation)."""
     return ir.Lin(lin.kind, merge_terms(tuple((f(c), x) for c, x in lin.terms)), f(lin.const))
-
-
-def _listing(values, limit: int = 12) -> str:
-    shown = [str(v) for v in values[:limit]]
-    if len(values) > limit:
-        shown.append("...")
-    return ", ".join(shown)
 
 
 def _mentions_eps(e: S.Expr) -> bool:
