@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
+from dipc_plus.execution import limits
 from dipc_plus.frontend.python.calls import Calls
 from dipc_plus.frontend.python.declarations import Declarations
 from dipc_plus.frontend.python.source import PythonFunction, error_at
@@ -158,8 +159,9 @@ class ExpressionTranslator(Declarations, Calls):
             return None
         text = ast.get_source_segment(self.fn.text, node) or repr(node.value)
         text = text.replace("_", "")
-        if len(text) > 60:
-            raise error_at(self.path, node, "a number literal of more than 60 characters", "write a shorter number")
+        too_many = limits.too_many_digits(text)     # before Fraction(text): 1e999999999 would compute 10^999999999
+        if too_many:
+            raise error_at(self.path, node, f"the number {limits.clip(text)} has {too_many}", limits.hint("digits"))
         try:
             return Fraction(text)
         except (ValueError, ZeroDivisionError):

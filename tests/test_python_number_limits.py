@@ -1,0 +1,32 @@
+"""A number literal of a .py program is bounded by the `digits` limit before it is read exactly,
+like a number of a .dip file or a claim: `1e999999999` is refused at once (reading it would
+compute 10^999999999), and `--limit digits=N` admits longer numbers."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from conftest import run_main
+
+HEAD = "def f(prng, queries, epsilon):\n"
+
+
+def test_huge_exponent_literal_is_refused_at_it(tmp_path):
+    path = tmp_path / "big.py"
+    path.write_text(HEAD + "    return queries[0] + prng.laplace(scale=1e999999999/epsilon)\n")
+    # a subprocess with a timeout: a regression would compute the number, not hang the test run
+    done = subprocess.run([sys.executable, "-m", "dipc_plus", "show", str(path), "--function", "f", "--set", "m=2"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith(f"{path}:2:44: error: the number 1e999999999 has far more than 60 digits"), done.stderr
+    assert "--limit digits=N" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_long_literal_is_refused_and_the_limit_can_be_raised(tmp_path):
+    path = tmp_path / "long.py"
+    digits = "1" * 70
+    path.write_text(HEAD + f"    return queries[0] + prng.laplace(scale={digits}/epsilon)\n")
+    code, _, err = run_main(["show", path, "--function", "f", "--set", "m=2"])
+    assert code == 2 and f"{path}:2:44: error: the number " in err and "has 70 digits, more than 60" in err, err
+    code, out, err = run_main(["show", path, "--function", "f", "--set", "m=2", "--limit", "digits=80"])
+    assert code == 0 and f"Lap(eps/{digits}" in out, out + err
