@@ -57,6 +57,12 @@ class ExpressionTranslator(Declarations, Calls):
         return error_at(self.path, node, f"{what} is outside the Python subset dipc reads", offers)
 
     def emit(self, text: str, node) -> None:
+        """Write a .dip line for `node`; past `tokens` lines the text is refused before it grows further (each
+        line is a token or more, so parsing would refuse it: a reduction over m = 10^8 queries wrote 10^8 lines)."""
+        most = limits.get("tokens")
+        if len(self.lines) >= most:
+            raise error_at(self.path, node, f"the program has more than {most} tokens (words, numbers and symbols) "
+                           f"(in the DiPWhile+ program translated from {self.fn.node.name})", limits.hint("tokens"))
         self.lines.append((self.depth, text, (getattr(node, "lineno", self.fn.node.lineno),
                                               getattr(node, "col_offset", self.fn.node.col_offset) + 1)))
 

@@ -1,6 +1,7 @@
-"""A number literal of a .py program is bounded by the `digits` limit before it is read exactly,
-like a number of a .dip file or a claim: `1e999999999` is refused at once (reading it would
-compute 10^999999999), and `--limit digits=N` admits longer numbers."""
+"""The sizes a .py program chooses are bounded before the work they cost, like those of a .dip file:
+a number literal by the `digits` limit before it is read exactly (`1e999999999` would compute
+10^999999999), the translated text by the `tokens` limit while it is written (a sum over
+m = 10^8 queries wrote 10^8 lines first)."""
 from __future__ import annotations
 
 import subprocess
@@ -30,3 +31,16 @@ def test_long_literal_is_refused_and_the_limit_can_be_raised(tmp_path):
     assert code == 2 and f"{path}:2:44: error: the number " in err and "has 70 digits, more than 60" in err, err
     code, out, err = run_main(["show", path, "--function", "f", "--set", "m=2", "--limit", "digits=80"])
     assert code == 0 and f"Lap(eps/{digits}" in out, out + err
+
+
+def test_translation_past_the_token_limit_is_refused_while_it_is_written(tmp_path):
+    path = tmp_path / "sum.py"
+    path.write_text(HEAD + "    return sum(queries) + prng.laplace(scale=1/epsilon)\n")
+    done = subprocess.run([sys.executable, "-m", "dipc_plus", "show", str(path), "--function", "f", "--set",
+                           "m=100000000"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith(f"{path}:2:12: error: the program has more than 50000 tokens (words, numbers and "
+                                  "symbols) (in the DiPWhile+ program translated from f)"), done.stderr
+    assert "--limit tokens=N" in done.stderr
+    code, out, err = run_main(["show", path, "--function", "f", "--set", "m=3"])
+    assert code == 0 and "queries[3]" in out, out + err
