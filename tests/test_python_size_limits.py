@@ -44,3 +44,26 @@ def test_translation_past_the_token_limit_is_refused_while_it_is_written(tmp_pat
     assert "--limit tokens=N" in done.stderr
     code, out, err = run_main(["show", path, "--function", "f", "--set", "m=3"])
     assert code == 0 and "queries[3]" in out, out + err
+
+
+def test_list_of_integers_past_the_token_limit_is_refused_before_its_type_is_written(tmp_path):
+    path = tmp_path / "ints.py"
+    path.write_text(HEAD + "    out = []\n    for i in range(100000000):\n        out.append(i)\n    return out\n")
+    done = subprocess.run([sys.executable, "-m", "dipc_plus", "show", str(path), "--function", "f", "--set", "m=2"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith(f"{path}:1:1: error: the program has more than 50000 tokens"), done.stderr
+
+
+def test_padded_count_past_the_token_limit_is_refused_at_the_count(tmp_path):
+    path = tmp_path / "count.py"
+    loop = ("    out = []\n    for i in range({n}):\n        b = queries[0] + prng.laplace(scale=1/epsilon) > 0\n"
+            "        out.append(b)\n        if b:\n            break\n    return out.count(True)\n")
+    path.write_text(HEAD + loop.format(n=100000000))
+    done = subprocess.run([sys.executable, "-m", "dipc_plus", "show", str(path), "--function", "f", "--set", "m=2"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith(f"{path}:8:12: error: the program has more than 50000 tokens"), done.stderr
+    path.write_text(HEAD + loop.format(n=3))
+    code, out, err = run_main(["show", path, "--function", "f", "--set", "m=2"])
+    assert code == 0 and "count(EQ(out[1], True), EQ(out[2], True), EQ(out[3], True))" in out, out + err

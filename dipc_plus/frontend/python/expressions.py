@@ -59,12 +59,16 @@ class ExpressionTranslator(Declarations, Calls):
     def emit(self, text: str, node) -> None:
         """Write a .dip line for `node`; past `tokens` lines the text is refused before it grows further (each
         line is a token or more, so parsing would refuse it: a reduction over m = 10^8 queries wrote 10^8 lines)."""
-        most = limits.get("tokens")
-        if len(self.lines) >= most:
-            raise error_at(self.path, node, f"the program has more than {most} tokens (words, numbers and symbols) "
-                           f"(in the DiPWhile+ program translated from {self.fn.node.name})", limits.hint("tokens"))
+        if len(self.lines) >= limits.get("tokens"):
+            raise self.too_long(node)
         self.lines.append((self.depth, text, (getattr(node, "lineno", self.fn.node.lineno),
                                               getattr(node, "col_offset", self.fn.node.col_offset) + 1)))
+
+    def too_long(self, node) -> UserError:
+        """The parser's refusal of a text past the `tokens` limit, given before such a text is written."""
+        most = limits.get("tokens")
+        return error_at(self.path, node, f"the program has more than {most} tokens (words, numbers and symbols) "
+                        f"(in the DiPWhile+ program translated from {self.fn.node.name})", limits.hint("tokens"))
 
     def new_name(self, prefix: str) -> str:
         self.fresh += 1
