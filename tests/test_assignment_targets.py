@@ -1,5 +1,5 @@
 """What may be assigned and what a declaration may be (frontend/unroll.py `target`, declare.py
-`_ALLOWED`): every refusal keeps its position, message and hint."""
+`_ROLES`): every refusal keeps its position, message and hint."""
 import pytest
 
 from dipc_plus.errors import UserError

@@ -23,16 +23,14 @@ MAX_DOMAIN = 100_000
 
 _VALUES = ((ir.RealT, ir.BoolT, ir.IntT, ir.DomT), "real, int, bool or a finite domain")
 _CONSTANTS = ((ir.BoolT, ir.DomT, ir.RatT, ir.IntT), "bool, int, rational or a finite domain")
-# The types a declaration of each role may have, and how a refusal says them.
-_ALLOWED = {
-    "input": _VALUES, "output": _VALUES, "var": _VALUES,
-    "parameter": _CONSTANTS, "result": _CONSTANTS,
-    "over": ((ir.BoolT, ir.DomT), "bool or a finite domain"),
-    "type": ((ir.DomT,), "a finite domain (a range lo..hi or a set {a, b})"),
+# Each role a declared type plays: how a refusal names it (with its article: "an input", not
+# "a input"), the types it may have and how a refusal lists them.
+_ROLES = {
+    "input": ("an input", *_VALUES), "output": ("an output", *_VALUES), "var": ("a local variable", *_VALUES),
+    "parameter": ("a parameter", *_CONSTANTS), "result": ("a function's result", *_CONSTANTS),
+    "over": ("a distribution's values", (ir.BoolT, ir.DomT), "bool or a finite domain"),
+    "type": ("a type", (ir.DomT,), "a finite domain (a range lo..hi or a set {a, b})"),
 }
-# how a refusal names each role (with its article: "an input", not "a input")
-_ROLE_WORDS = {"input": "an input", "output": "an output", "var": "a local variable", "parameter": "a parameter",
-               "result": "a function's result", "over": "a distribution's values", "type": "a type"}
 
 
 def declare(module: S.Module, overrides: dict | None = None) -> Scope:
@@ -112,7 +110,7 @@ def resolve_type(scope: Scope, t: S.TypeExpr, role: str, name: str | None = None
     """A surface type -> ir type, or ('array', element type, size) when `role` allows arrays."""
     if isinstance(t, S.ArrayType):
         if role not in ("input", "output", "var"):
-            raise UserError.at(t.pos, f"{_ROLE_WORDS[role]} cannot be an array",
+            raise UserError.at(t.pos, f"{_ROLES[role][0]} cannot be an array",
                                hint="arrays are inputs, outputs or locals")
         elem = resolve_type(scope, t.elem, role)
         if isinstance(elem, tuple):
@@ -126,9 +124,9 @@ def resolve_type(scope: Scope, t: S.TypeExpr, role: str, name: str | None = None
                                hint="check the parameter values (--set)")
         return ("array", elem, size)
     typ = _base_type(scope, t, name)
-    allowed, words = _ALLOWED[role]
+    role_words, allowed, words = _ROLES[role]
     if not isinstance(typ, allowed):
-        raise UserError.at(t.pos, f"{_ROLE_WORDS[role]} cannot have type {typ}", hint=f"use {words}")
+        raise UserError.at(t.pos, f"{role_words} cannot have type {typ}", hint=f"use {words}")
     return typ
 
 

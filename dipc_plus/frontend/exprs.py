@@ -22,8 +22,8 @@ from dipc_plus.exact import noises
 from dipc_plus.semantics import ir
 from dipc_plus.frontend import surface as S
 from dipc_plus.errors import UserError
-from dipc_plus.semantics.evaluate import BUILTINS
-from dipc_plus.frontend.fold import add, const, div, merge_terms, mul, neg, num_const, sub
+from dipc_plus.semantics.evaluate import BUILTINS, listing
+from dipc_plus.frontend.fold import arith, const, folded, merge_terms, neg, num_const
 from dipc_plus.frontend.scope import Scope, did_you_mean, type_words
 
 BOOL = ir.BoolT()
@@ -234,12 +234,10 @@ class Lowerer:
         v = self.value(e.arg)
         if e.op == "not":
             if isinstance(v, Det) and isinstance(v.typ, ir.BoolT):
-                if isinstance(v.expr, ir.Const):
-                    return Det(ir.Const(not v.expr.value), BOOL)
-                return Det(ir.Unary("not", v.expr), BOOL)
+                return Det(folded(ir.Unary("not", v.expr)), BOOL)
             raise UserError.at(e.pos, f"'not' needs true or false, but {describe(e.arg)} is {value_words(v)}")
         if isinstance(v, ir.Lin):
-            return ir.Lin(v.kind, tuple((neg(c), x) for c, x in v.terms), neg(v.const))
+            return _mapped(v, neg)
         self.need_number(v, e.arg, "'-'")
         return Det(neg(v.expr), RAT)
 
@@ -267,18 +265,13 @@ class Lowerer:
                     raise UserError.at(side.pos, f"'{e.op}' needs true or false, but {describe(side)} is "
                                        f"{value_words(v)}", hint="compare it first, e.g. 'x == 1'")
                 parts.append(v.expr)
-            a, b = parts
-            if isinstance(a, ir.Const) and isinstance(b, ir.Const):
-                return Det(ir.Const((a.value and b.value) if e.op == "and" else (a.value or b.value)), BOOL)
-            return Det(ir.Binary(e.op, a, b), BOOL)
+            return Det(folded(ir.Binary(e.op, *parts)), BOOL)
         a, b = self.value(e.left), self.value(e.right)
         for v, side in ((a, e.left), (b, e.right)):
             if isinstance(v, Det):
                 self.need_number(v, side, f"'{e.op}'")
         if isinstance(a, Det) and isinstance(b, Det):
-            fold = {"+": add, "-": sub, "*": mul}.get(e.op)
-            expr = fold(a.expr, b.expr) if fold else div(a.expr, b.expr, e.pos)
-            return Det(expr, RAT)
+            return Det(arith(e.op, a.expr, b.expr, e.pos), RAT)
         return self.linear_op(e, a, b)
 
     def linear_op(self, e: S.BinOp, a: Value, b: Value) -> ir.Lin:
@@ -288,10 +281,8 @@ class Lowerer:
         if e.op in ("+", "-"):
             kind = a.kind if isinstance(a, ir.Lin) else b.kind
             la, lb = self.as_lin(a, kind, e.left, "this sum"), self.as_lin(b, kind, e.right, "this sum")
-            if e.op == "-":
-                negated = tuple((neg(c), x) for c, x in lb.terms)
-                return ir.Lin(kind, merge_terms(la.terms + negated), sub(la.const, lb.const))
-            return ir.Lin(kind, merge_terms(la.terms + lb.terms), add(la.const, lb.const))
+            right = lb.terms if e.op == "+" else tuple((neg(c), x) for c, x in lb.terms)
+            return ir.Lin(kind, merge_terms(la.terms + right), arith(e.op, la.const, lb.const))
         if e.op == "*":
             if isinstance(a, ir.Lin) and isinstance(b, ir.Lin):
                 raise UserError.at(e.pos, "the product of two random values is not linear",
@@ -300,8 +291,7 @@ class Lowerer:
             lin, factor = (a, b.expr) if isinstance(a, ir.Lin) else (b, a.expr)
             if lin.kind == "int":
                 self.check_integral(factor, e, "an integer expression's coefficients")
-            return ir.Lin(lin.kind, merge_terms(tuple((mul(factor, c), x) for c, x in lin.terms)),
-                           mul(factor, lin.const))
+            return _mapped(lin, lambda c: arith("*", factor, c))
         # '/'
         if isinstance(b, ir.Lin):
             raise UserError.at(e.right.pos, "cannot divide by a random value",
@@ -309,8 +299,7 @@ class Lowerer:
         if a.kind == "int":
             raise UserError.at(e.pos, "an integer expression cannot be divided",
                                hint="integer expressions have integer coefficients; use a real (Lap) value instead")
-        return ir.Lin(a.kind, merge_terms(tuple((div(c, b.expr, e.pos), x) for c, x in a.terms)),
-                       div(a.const, b.expr, e.pos))
+        return _mapped(a, lambda c: arith("/", c, b.expr, e.pos))
 
     def check_integral(self, expr: ir.Expr, node: S.Expr, what: str):
         value = num_const(expr)
@@ -324,10 +313,7 @@ class Lowerer:
                 raise UserError.at(node.pos, f"{what} mixes an integer and a real value",
                                    hint="integers (DLap samples) and reals (Lap samples, real inputs) never mix")
             return v
-        if not is_numeric(v.typ) or symbols_of(v.typ):
-            self.need_number(v, node, what)
-            if isinstance(v.typ, ir.DomT) and not is_numeric(v.typ):
-                raise UserError.at(node.pos, f"{what} needs numbers, but {describe(node)} is {value_words(v)}")
+        self.need_number(v, node, what)
         if kind == "int":
             self.check_integral(v.expr, node, "integer expressions and their constants")
         return ir.Lin(kind, (), v.expr)
@@ -357,11 +343,7 @@ class Lowerer:
                     raise UserError.at(side.pos, f"'{op}' orders numbers, but {describe(side)} is a Boolean",
                                        hint="compare Booleans with == or !=")
                 self.need_number(v, side, f"'{op}'")
-        x, y = a.expr, b.expr
-        if isinstance(x, ir.Const) and isinstance(y, ir.Const):
-            from dipc_plus.semantics.evaluate import eval_expr
-            return ir.Const(eval_expr(ir.Binary(op, x, y), {}, None))
-        return ir.Binary(op, x, y)
+        return folded(ir.Binary(op, a.expr, b.expr))
 
     def check_comparable(self, e: S.CmpOp, a: Det, b: Det):
         if isinstance(a.typ, ir.BoolT) != isinstance(b.typ, ir.BoolT):
@@ -495,7 +477,7 @@ class Lowerer:
                      (not isinstance(c, str) and Fraction(c).denominator == 1 and int(c) in target.values)
                 if not ok:
                     raise UserError.at(node.pos, f"{c} is outside the domain {target} of {what}",
-                                       hint=f"its values are {_listing(target.values)}")
+                                       hint=f"its values are {listing(target.values)}")
             elif isinstance(v.typ, ir.DomT) and not set(v.typ.values) & set(target.values):
                 raise UserError.at(node.pos, f"{describe(node)} (domain {v.typ}) can never be a value of "
                                    f"{what} (domain {target})", hint="the two domains share no value")
@@ -564,11 +546,9 @@ def _join(a: Det, b: Det) -> ir.Type:
     return ir.DomT(tuple(dict.fromkeys(va + vb)))
 
 
-def _listing(values, limit: int = 12) -> str:
-    shown = [str(v) for v in values[:limit]]
-    if len(values) > limit:
-        shown.append("...")
-    return ", ".join(shown)
+def _mapped(lin: ir.Lin, f) -> ir.Lin:
+    """`lin` with `f` applied to each coefficient and to the constant (a scaling or a negation)."""
+    return ir.Lin(lin.kind, merge_terms(tuple((f(c), x) for c, x in lin.terms)), f(lin.const))
 
 
 def _mentions_eps(e: S.Expr) -> bool:

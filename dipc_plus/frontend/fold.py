@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from dipc_plus.semantics import ir
 from dipc_plus.errors import UserError
+from dipc_plus.semantics.evaluate import ARITHMETIC, eval_expr
 from dipc_plus.semantics.values import plain_number
 
 def const(value) -> ir.Const:
@@ -23,54 +24,35 @@ def num_const(e: ir.Expr):
     return None
 
 
-def add(a: ir.Expr, b: ir.Expr) -> ir.Expr:
+def arith(op: str, a: ir.Expr, b: ir.Expr, pos: ir.Pos | None = None) -> ir.Expr:
+    """``a op b`` for op in + - * /: a constant when both sides are numbers, without the
+    neutral element (x + 0, 0 + x, x - 0, x * 1, 1 * x, x / 1), 0 - x as -x, x * 0 as 0 and
+    x * -1 as -x.  `pos` places a division by the constant zero."""
     x, y = num_const(a), num_const(b)
-    if x is not None and y is not None:
-        return const(Fraction(x) + y)
-    if x == 0:
-        return b
-    if y == 0:
-        return a
-    return ir.Binary("+", a, b)
-
-
-def sub(a: ir.Expr, b: ir.Expr) -> ir.Expr:
-    x, y = num_const(a), num_const(b)
-    if x is not None and y is not None:
-        return const(Fraction(x) - y)
-    if y == 0:
-        return a
-    if x == 0:
-        return neg(b)
-    return ir.Binary("-", a, b)
-
-
-def mul(a: ir.Expr, b: ir.Expr) -> ir.Expr:
-    x, y = num_const(a), num_const(b)
-    if x is not None and y is not None:
-        return const(Fraction(x) * y)
-    if x == 0 or y == 0:
-        return const(0)
-    if x == 1:
-        return b
-    if y == 1:
-        return a
-    if x == -1:
-        return neg(b)
-    if y == -1:
-        return neg(a)
-    return ir.Binary("*", a, b)
-
-
-def div(a: ir.Expr, b: ir.Expr, pos: ir.Pos) -> ir.Expr:
-    x, y = num_const(a), num_const(b)
-    if y == 0:
+    if op == "/" and y == 0:
         raise UserError.at(pos, "division by zero")
     if x is not None and y is not None:
-        return const(Fraction(x) / y)
-    if y == 1:
+        return const(ARITHMETIC[op](Fraction(x), y))
+    if y == (1 if op in ("*", "/") else 0):
         return a
-    return ir.Binary("/", a, b)
+    if op == "*" and 0 in (x, y):
+        return const(0)
+    if (op == "+" and x == 0) or (op == "*" and x == 1):
+        return b
+    if (op == "-" and x == 0) or (op == "*" and x == -1):
+        return neg(b)
+    if op == "*" and y == -1:
+        return neg(a)
+    return ir.Binary(op, a, b)
+
+
+def folded(expr: ir.Unary | ir.Binary) -> ir.Expr:
+    """`expr` as its value when its operands are constants (not, and, or, comparisons), by the
+    evaluator that runs the program, so a folded constant is what the run would compute."""
+    operands = (expr.arg,) if isinstance(expr, ir.Unary) else (expr.left, expr.right)
+    if all(isinstance(x, ir.Const) for x in operands):
+        return ir.Const(eval_expr(expr, {}, None))
+    return expr
 
 
 def neg(a: ir.Expr) -> ir.Expr:
@@ -88,7 +70,7 @@ def merge_terms(terms) -> tuple:
     for coef, var in terms:
         for entry in merged:
             if entry[1] == var and num_const(entry[0]) is not None and num_const(coef) is not None:
-                entry[0] = add(entry[0], coef)
+                entry[0] = arith("+", entry[0], coef)
                 break
         else:
             merged.append([coef, var])

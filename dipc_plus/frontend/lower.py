@@ -174,15 +174,21 @@ class _Statements:
         """The rate `node` (a multiple of eps) as its rational multiple."""
         return rate_multiple(node, self.scope.params, lambda name: self.scope.not_constant(name, "rate"))
 
+    @staticmethod
+    def callee(e: S.SampleExpr, counts: tuple, takes: str, declared: dict, what: str, hint: str):
+        """The call that ends `e` (Exp or choose, taking `counts` arguments) and the declared function
+        or distribution it names: the two samplers that draw from a declaration read it alike."""
+        if len(e.args) not in counts or not isinstance(e.args[-1], S.CallExpr):
+            raise UserError.at(e.pos, f"{e.kind} takes {takes}", hint=hint)
+        call = e.args[-1]
+        if call.fn not in declared:
+            raise UserError.at(call.pos, f"unknown {what} '{call.fn}'", hint=did_you_mean(call.fn, declared) or hint)
+        return call, declared[call.fn]
+
     def exp_mech(self, target, typ, e: S.SampleExpr, lw: Lowerer) -> ir.ExpMech:
         hint = "write x <- Exp(a*eps, F(args)) with F a function whose last parameter is the candidate"
-        if len(e.args) != 2 or not isinstance(e.args[1], S.CallExpr):
-            raise UserError.at(e.pos, "Exp takes a rate and a call of a score function", hint=hint)
-        call = e.args[1]
-        f = self.scope.functions.get(call.fn)
-        if f is None:
-            raise UserError.at(call.pos, f"unknown score function '{call.fn}'",
-                               hint=did_you_mean(call.fn, self.scope.functions) or hint)
+        call, f = self.callee(e, (2,), "a rate and a call of a score function", self.scope.functions,
+                              "score function", hint)
         if not isinstance(typ, ir.DomT):
             raise UserError.at(e.pos, f"Exp draws a value of a finite domain, but '{target}' is {type_words(typ)}",
                                hint=f"declare it, e.g. 'var {target}: 1..3'")
@@ -206,13 +212,8 @@ class _Statements:
 
     def choose(self, target, typ, e: S.SampleExpr, lw: Lowerer) -> ir.Choose:
         hint = "write x <- choose(D(args)) or choose(a*eps, D(args)) with D a declared distribution"
-        if len(e.args) not in (1, 2) or not isinstance(e.args[-1], S.CallExpr):
-            raise UserError.at(e.pos, "choose takes an optional rate and a call of a distribution", hint=hint)
-        call = e.args[-1]
-        d = self.scope.distributions.get(call.fn)
-        if d is None:
-            raise UserError.at(call.pos, f"unknown distribution '{call.fn}'",
-                               hint=did_you_mean(call.fn, self.scope.distributions) or hint)
+        call, d = self.callee(e, (1, 2), "an optional rate and a call of a distribution", self.scope.distributions,
+                              "distribution", hint)
         rate = self.rate(e.args[0]) if len(e.args) == 2 else None
         if rate is None and any(isinstance(node, ir.Rate) for _, w in d.outcomes for node in S.nodes(w)):
             raise UserError.at(e.pos, f"the weights of '{d.name}' use 'rate', but this call gives none",

@@ -67,7 +67,7 @@ def fit(value, typ: ir.Type, pos: ir.Pos | None, what: str):
             if any(values_equal(candidate, v) for v in typ.values):
                 return candidate
         raise UserError.at(pos or ir.NOWHERE, f"{what} is {show_value(value)}, outside the domain {typ}",
-                           hint=f"its values are {_listing(typ.values)}; guard the assignment with an 'if' "
+                           hint=f"its values are {listing(typ.values)}; guard the assignment with an 'if' "
                                 "or widen the declared domain")
     if isinstance(typ, ir.RatT):
         if is_number(value):
@@ -84,7 +84,8 @@ def fit(value, typ: ir.Type, pos: ir.Pos | None, what: str):
     raise TypeError(f"unknown type {typ!r}")
 
 
-def _listing(values, limit: int = 12) -> str:
+def listing(values, limit: int = 12) -> str:
+    """At most `limit` values as a message lists them: '1, 2, 3, ...'."""
     shown = [show_value(v) for v in values[:limit]]
     if len(values) > limit:
         shown.append("...")

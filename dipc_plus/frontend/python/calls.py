@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from fractions import Fraction
 
+from dipc_plus.execution import limits
 from dipc_plus.frontend.consteval import show_eps_multiple
 from dipc_plus.frontend.python.values import BOOL, CONST, INT, REAL, ListVar, Value, const
 
@@ -165,6 +166,8 @@ class Calls:
         length (its entries never appended are `none`), so also where it is still growing."""
         if lst.elem == BOOL and self.is_padded_list(lst):
             n = max(self.known.get(("list", self.list_key(lst)), (0,))[0], 1)
+            if n > limits.get("tokens"):       # tokens per counted entry
+                raise self.too_long(node)
             items = ", ".join(f"EQ({lst.name}[{k}], {counted})" for k in range(1, n + 1))
             return Value(f"count({items})", INT, lo=0, hi=n)
         n = self.list_length(lst, node)

@@ -7,6 +7,7 @@ nothing else reads that record.  A list that `break` may cut short is an output 
 """
 from __future__ import annotations
 
+from dipc_plus.execution import limits
 from dipc_plus.frontend.python.source import error_at
 from dipc_plus.frontend.python.values import BOOL, CONST, INT, REAL, ListVar
 
@@ -89,6 +90,8 @@ class Declarations:
             name = "PyBool" if not pad else "PyBoolOrNone"
             decl = f"type {name} = {{{'none, ' if pad else ''}False, True}}"
         elif lst.elem == INT:
+            if hi - lo >= limits.get("tokens"):     # a token per value
+                raise self.too_long(self.fn.node)
             name = f"{lst.name}_values"
             decl = f"type {name} = {{{'none, ' if pad else ''}{', '.join(str(v) for v in range(lo, hi + 1))}}}"
         else:

@@ -10,26 +10,25 @@ c/eps becomes the .dip rate eps/c.  Number literals are read from the source tex
 from __future__ import annotations
 
 import ast
-import operator
 import re
 from contextlib import contextmanager
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
+from dipc_plus.execution import limits
 from dipc_plus.frontend.python.calls import Calls
 from dipc_plus.frontend.python.declarations import Declarations
 from dipc_plus.frontend.python.source import PythonFunction, error_at
 from dipc_plus.frontend.python.values import BOOL, CONST, INT, REAL, ListVar, Value, const, number_text, widened
 from dipc_plus.frontend.syntax_errors import is_reserved
+from dipc_plus.semantics.evaluate import ARITHMETIC, COMPARISON
 
 RANDOMNESS = ("prng", "rng")
 EPSILON = ("epsilon", "eps")
 _BUILTIN_NAMES = frozenset("count min max abs argmax argmin EQ none False True m".split())
-_ARITH = {ast.Add: "+", ast.Sub: "-"}
+# Python's operators as .dip writes them (the evaluator's tables fold constants)
+_ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/"}
 _COMPARE = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
-_ORDER = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Eq: operator.eq,
-          ast.NotEq: operator.ne}
-_FOLD = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
 
 
 class ExpressionTranslator(Declarations, Calls):
@@ -58,8 +57,18 @@ class ExpressionTranslator(Declarations, Calls):
         return error_at(self.path, node, f"{what} is outside the Python subset dipc reads", offers)
 
     def emit(self, text: str, node) -> None:
+        """Write a .dip line for `node`; past `tokens` lines the text is refused before it grows further (each
+        line is a token or more, so parsing would refuse it: a reduction over m = 10^8 queries wrote 10^8 lines)."""
+        if len(self.lines) >= limits.get("tokens"):
+            raise self.too_long(node)
         self.lines.append((self.depth, text, (getattr(node, "lineno", self.fn.node.lineno),
                                               getattr(node, "col_offset", self.fn.node.col_offset) + 1)))
+
+    def too_long(self, node) -> UserError:
+        """The parser's refusal of a text past the `tokens` limit, given before such a text is written."""
+        most = limits.get("tokens")
+        return error_at(self.path, node, f"the program has more than {most} tokens (words, numbers and symbols) "
+                        f"(in the DiPWhile+ program translated from {self.fn.node.name})", limits.hint("tokens"))
 
     def new_name(self, prefix: str) -> str:
         self.fresh += 1
@@ -160,8 +169,9 @@ class ExpressionTranslator(Declarations, Calls):
             return None
         text = ast.get_source_segment(self.fn.text, node) or repr(node.value)
         text = text.replace("_", "")
-        if len(text) > 60:
-            raise error_at(self.path, node, "a number literal of more than 60 characters", "write a shorter number")
+        too_many = limits.too_many_digits(text)     # before Fraction(text): 1e999999999 would compute 10^999999999
+        if too_many:
+            raise error_at(self.path, node, f"the number {limits.clip(text)} has {too_many}", limits.hint("digits"))
         try:
             return Fraction(text)
         except (ValueError, ZeroDivisionError):
@@ -382,7 +392,7 @@ class ExpressionTranslator(Declarations, Calls):
             raise self.refuse(node, "arithmetic on a bool", "use if/else or sum() to count bools")
         if left.kind == CONST and right.kind == CONST:
             return self.fold(node, left.value, right.value)
-        if isinstance(node.op, tuple(_ARITH)):
+        if isinstance(node.op, (ast.Add, ast.Sub)):
             op, (a, b), (c, d) = _ARITH[type(node.op)], left.bounds(), right.bounds()
             if REAL in (left.kind, right.kind) or _fraction(left) or _fraction(right):
                 return Value(f"({left.text} {op} {right.text})", REAL)  # an index plus 1/2 is no integer
@@ -401,8 +411,8 @@ class ExpressionTranslator(Declarations, Calls):
 
     def fold(self, node, a: Fraction, b: Fraction) -> Value:
         op = type(node.op)
-        if op in _FOLD and (op is not ast.Div or b != 0):
-            return const(_FOLD[op](a, b))
+        if op in _ARITH and (op is not ast.Div or b != 0):
+            return const(ARITHMETIC[_ARITH[op]](a, b))
         raise self.refuse(node, f"the operation `{op.__name__}` on constants", "use + - * / (not by zero)")
 
     def unaryop(self, node) -> Value:
@@ -425,7 +435,7 @@ class ExpressionTranslator(Declarations, Calls):
         if (left.kind == BOOL) != (right.kind == BOOL):
             raise self.refuse(node, "a comparison of a bool with a number", "compare numbers with numbers")
         if left.kind == CONST and right.kind == CONST:
-            truth = _ORDER[type(node.ops[0])](left.value, right.value)
+            truth = COMPARISON[_COMPARE[type(node.ops[0])]](left.value, right.value)
             return Value("true" if truth else "false", BOOL)
         return Value(f"({left.text} {_COMPARE[type(node.ops[0])]} {right.text})", BOOL)
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
-from dipc_plus.execution.files import read_user_file
+from dipc_plus.execution.files import read_user_file, utf8_text
 from dipc_plus.frontend.sizes import check_tokens
 from dipc_plus.frontend.syntax import check_nesting
 
@@ -38,12 +38,7 @@ def error_at(path: str, node, message: str, hint: str | None = None) -> UserErro
 def read_python_text(path: str) -> str:
     """The text of a .py file (UTF-8), within the file-size limit."""
     data = read_user_file(path, "program", hint="check the path; example functions are in programs/python/*.py")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data[:err.start].count(b"\n") + 1
-        raise UserError(f"the Python file is not UTF-8 text: byte 0x{data[err.start]:02x} ({err.reason})",
-                        file=path, line=line, hint="save the file as UTF-8 text") from None
+    return utf8_text(data, "Python file", path)
 
 
 def parse_function(text: str, path: str, function: str | None) -> PythonFunction:

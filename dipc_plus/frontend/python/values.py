@@ -8,15 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from dipc_plus.exact.convert import fmt_q
+
 REAL, BOOL, INT, CONST = "real", "bool", "int", "const"
 
 
 def number_text(value: Fraction) -> str:
-    """A rational as .dip text: `3`, `-1`, `(1/10)`."""
+    """A rational as .dip text: `3`, and in brackets `(-1)`, `(1/10)`."""
     value = Fraction(value)
-    if value.denominator == 1:
-        return str(value.numerator) if value >= 0 else f"({value.numerator})"
-    return f"({value.numerator}/{value.denominator})"
+    return fmt_q(value) if value.denominator == 1 and value >= 0 else f"({fmt_q(value)})"
 
 
 @dataclass(frozen=True)
