@@ -11,6 +11,7 @@ from typing import Callable, Mapping
 
 from dipc_plus.frontend import surface as S
 from dipc_plus.errors import UserError
+from dipc_plus.frontend.constant_size import bounded_arith
 
 _ZERO = Fraction(0)
 _RATE_HINT = "write a positive rational multiple of eps, e.g. eps, eps/2, 2*eps/9 or eps/(4*c)"
@@ -69,17 +70,16 @@ def _eps_linear(expr: S.Expr, env: Mapping[str, Fraction], what: str,
         if isinstance(e, S.BinOp) and e.op in ("+", "-", "*", "/"):
             (a1, c1), (a2, c2) = walk(e.left), walk(e.right)
             if e.op in ("+", "-"):
-                sign = 1 if e.op == "+" else -1
-                return a1 + sign * a2, c1 + sign * c2
+                return bounded_arith(e.op, a1, a2, e.pos), bounded_arith(e.op, c1, c2, e.pos)
             if e.op == "*":
                 if a1 and a2:
                     raise UserError.at(e.pos, "a rate cannot contain eps*eps", _RATE_HINT)
-                return a1 * c2 + a2 * c1, c1 * c2
+                return bounded_arith("*", a1 or a2, c2 if a1 else c1, e.pos), bounded_arith("*", c1, c2, e.pos)
             if a2:
                 _refuse_eps_divisor(e, a1, c1, a2, c2)
             if c2 == 0:
                 raise UserError.at(e.pos, f"division by zero in {what}", _RATE_HINT if rate else None)
-            return a1 / c2, c1 / c2
+            return bounded_arith("/", a1, c2, e.pos), bounded_arith("/", c1, c2, e.pos)
         if rate:
             raise UserError.at(e.pos, "a rate must be a rational multiple of eps", _RATE_HINT)
         raise UserError.at(e.pos, f"{what} must be a compile-time constant (numbers, parameters, for-loop indices "

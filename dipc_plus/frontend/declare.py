@@ -14,6 +14,7 @@ from fractions import Fraction
 from dipc_plus.semantics import ir
 from dipc_plus.frontend import surface as S
 from dipc_plus.frontend.consteval import const_int, const_value
+from dipc_plus.frontend.constant_size import within_digits
 from dipc_plus.errors import UserError
 from dipc_plus.frontend.exprs import Lowerer
 from dipc_plus.frontend.scope import BUILTIN_TYPES, Scope, did_you_mean
@@ -71,7 +72,7 @@ def _params(scope: Scope, items, overrides: dict):
         value = const_value(item.value, scope.params, f"the value of parameter '{item.name}'",
                             explain=lambda n: _param_name_error(scope, n, items))
         if item.name in overrides:
-            value = Fraction(overrides.pop(item.name))
+            value = within_digits(Fraction(overrides.pop(item.name)), item.pos, f"value of --set {item.name}")
         scope.params[item.name] = value
         scope.param_pos[item.name] = item.pos
     if overrides:

@@ -282,7 +282,7 @@ class Lowerer:
             kind = a.kind if isinstance(a, ir.Lin) else b.kind
             la, lb = self.as_lin(a, kind, e.left, "this sum"), self.as_lin(b, kind, e.right, "this sum")
             right = lb.terms if e.op == "+" else tuple((neg(c), x) for c, x in lb.terms)
-            return ir.Lin(kind, merge_terms(la.terms + right), arith(e.op, la.const, lb.const))
+            return ir.Lin(kind, merge_terms(la.terms + right, e.pos), arith(e.op, la.const, lb.const, e.pos))
         if e.op == "*":
             if isinstance(a, ir.Lin) and isinstance(b, ir.Lin):
                 raise UserError.at(e.pos, "the product of two random values is not linear",
@@ -291,7 +291,7 @@ class Lowerer:
             lin, factor = (a, b.expr) if isinstance(a, ir.Lin) else (b, a.expr)
             if lin.kind == "int":
                 self.check_integral(factor, e, "an integer expression's coefficients")
-            return _mapped(lin, lambda c: arith("*", factor, c))
+            return _mapped(lin, lambda c: arith("*", factor, c, e.pos))
         # '/'
         if isinstance(b, ir.Lin):
             raise UserError.at(e.right.pos, "cannot divide by a random value",

@@ -11,7 +11,8 @@ from fractions import Fraction
 
 from dipc_plus.semantics import ir
 from dipc_plus.errors import UserError
-from dipc_plus.semantics.evaluate import ARITHMETIC, eval_expr
+from dipc_plus.frontend.constant_size import bounded_arith
+from dipc_plus.semantics.evaluate import eval_expr
 from dipc_plus.semantics.values import plain_number
 
 def const(value) -> ir.Const:
@@ -27,12 +28,13 @@ def num_const(e: ir.Expr):
 def arith(op: str, a: ir.Expr, b: ir.Expr, pos: ir.Pos | None = None) -> ir.Expr:
     """``a op b`` for op in + - * /: a constant when both sides are numbers, without the
     neutral element (x + 0, 0 + x, x - 0, x * 1, 1 * x, x / 1), 0 - x as -x, x * 0 as 0 and
-    x * -1 as -x.  `pos` places a division by the constant zero."""
+    x * -1 as -x.  `pos` places a division by the constant zero and a folded constant past the
+    `digits` limit."""
     x, y = num_const(a), num_const(b)
     if op == "/" and y == 0:
         raise UserError.at(pos, "division by zero")
     if x is not None and y is not None:
-        return const(ARITHMETIC[op](Fraction(x), y))
+        return const(bounded_arith(op, x, y, pos))
     if y == (1 if op in ("*", "/") else 0):
         return a
     if op == "*" and 0 in (x, y):
@@ -64,13 +66,14 @@ def neg(a: ir.Expr) -> ir.Expr:
     return ir.Unary("-", a)
 
 
-def merge_terms(terms) -> tuple:
-    """Sum the constant coefficients of a repeated variable; drop zero terms."""
+def merge_terms(terms, pos: ir.Pos | None = None) -> tuple:
+    """Sum the constant coefficients of a repeated variable; drop zero terms.  `pos` places a sum
+    past the `digits` limit."""
     merged: list[list] = []
     for coef, var in terms:
         for entry in merged:
             if entry[1] == var and num_const(entry[0]) is not None and num_const(coef) is not None:
-                entry[0] = arith("+", entry[0], coef)
+                entry[0] = arith("+", entry[0], coef, pos)
                 break
         else:
             merged.append([coef, var])
