@@ -46,7 +46,7 @@ from dipc_plus.frontend.scope import did_you_mean
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
 from dipc_plus.semantics.inputs import input_elements
-from dipc_plus.semantics.values import freeze_env, show_env
+from dipc_plus.semantics.values import distinct, freeze_env, show_env
 
 
 
@@ -544,7 +544,8 @@ def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list
 
 def read_input_table(r: ClaimReader, spec, program: ir.Program, key: str, *, bound_product: bool):
     """The inputs table `key` of an accuracy or a privacy claim: ("box", the box's own table),
-    ("list", the entries bound in order) or ("grid", {flat input: values} in the program's order).
+    ("list", the entries bound in order, an entry written twice kept once: a list is the set of inputs
+    the verdict covers) or ("grid", {flat input: values} in the program's order).
     `bound_product` bounds a grid's real inputs together before any value is built (privacy claims
     factor finite inputs); otherwise each input is bounded alone and the product later."""
     r.typed(key, spec, dict, "inputs must be a table", f"write [{key}] with grid = {{...}} or list = [...]")
@@ -565,7 +566,7 @@ def read_input_table(r: ClaimReader, spec, program: ir.Program, key: str, *, bou
             raise r.error(f"{key}.step", "step only applies to a grid", hint="remove it")
         rows = r.rows(f"{key}.list", table["list"], "list must be a non-empty array of inline tables",
                       "list = [ { q = [-1, 0, 1] }, { q = [1, 1, 1] } ]")
-        return "list", [r.bind(f"{key}.list", program, row, f"entry {k + 1}") for k, row in enumerate(rows)]
+        return "list", distinct([r.bind(f"{key}.list", program, row, f"entry {k + 1}") for k, row in enumerate(rows)])
     step = r.number(f"{key}.step", table["step"])
     if step <= 0:
         raise r.error(f"{key}.step", "step must be positive", hint='step = "1/2"')

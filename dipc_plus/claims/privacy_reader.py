@@ -138,7 +138,7 @@ def read_points(r: ClaimReader, spec, program: ir.Program, key: str) -> tuple[li
     if kind == "box":
         return read_box(r, given, program, f"{key}.box", BOX_HINT), None, "box"
     if kind == "list":
-        return distinct(given), None, "list"
+        return given, None, "list"
     return None, given, "grid"
 
 

@@ -1,0 +1,71 @@
+"""Small consistency items: the command, --summary and the notebook API agree on the same claim.
+
+A listed input written twice is one input (as in a privacy claim's list): it adds no obligation,
+so every surface counts it once and the scope names it once.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+import dipc_plus
+from conftest import run_main
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+DUPLICATE_LIST = """\
+[program]
+path = "{program}"
+params = {{ k = 2, sens = 1 }}
+
+[accuracy]
+det = "noise-free"
+input_distance = "zero-one"
+output_distance = "linf"
+alpha = 0
+gamma = 1
+beta = "k*exp(-gamma*eps/sens)"
+eps = "(0, inf)"
+
+[accuracy.inputs]
+list = [ {{ q = [0, 1] }}, {{ q = [1, 1] }}, {{ q = [0, 1] }} ]
+"""
+
+TWO_INPUTS = "2 input(s): {q[1]=0, q[2]=1}; {q[1]=1, q[2]=1}"
+
+
+@pytest.fixture
+def duplicate_claim(tmp_path):
+    path = tmp_path / "dup.toml"
+    path.write_text(DUPLICATE_LIST.format(program=os.path.join(ROOT, "programs", "laplace.dip")))
+    return path
+
+
+def _counts(out: dict) -> tuple:
+    return out["inputs_checked"], out["obligations"], out["scope"]["inputs_detail"], len(out["reports"])
+
+
+def test_duplicate_listed_input_counts_once_in_the_command(duplicate_claim):
+    code, out, err = run_main(["accuracy", duplicate_claim, "--json", "--no-progress"])
+    assert code == 0, err
+    assert _counts(json.loads(out)) == (2, 2, TWO_INPUTS, 2)
+
+
+def test_duplicate_listed_input_counts_once_in_the_summary(duplicate_claim):
+    code, out, err = run_main(["accuracy", duplicate_claim, "--summary", "--no-progress"])
+    assert code == 0, err
+    assert "2 input(s), 2 obligation(s), 2 where the claim applies, 0 refuted" in out
+    assert "3 input(s)" not in out
+
+
+def test_duplicate_listed_input_counts_once_in_the_api(duplicate_claim):
+    report = dipc_plus.check_accuracy(duplicate_claim)
+    assert _counts(report.to_json()) == (2, 2, TWO_INPUTS, 2)
+    assert "2 input(s), 2 obligation(s)" in str(report)
+
+
+def test_api_inputs_given_twice_count_once(duplicate_claim):
+    report = dipc_plus.check_accuracy(duplicate_claim, inputs=[{"q": [0, 1]}, {"q": [0, 1]}])
+    assert _counts(report.to_json()) == (1, 1, "1 input(s): {q[1]=0, q[2]=1}", 1)
