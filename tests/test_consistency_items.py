@@ -69,3 +69,15 @@ def test_duplicate_listed_input_counts_once_in_the_api(duplicate_claim):
 def test_api_inputs_given_twice_count_once(duplicate_claim):
     report = dipc_plus.check_accuracy(duplicate_claim, inputs=[{"q": [0, 1]}, {"q": [0, 1]}])
     assert _counts(report.to_json()) == (1, 1, "1 input(s): {q[1]=0, q[2]=1}", 1)
+
+
+def test_a_sup_ratio_has_both_ends():
+    """`lower()` is the end the budget is compared with when refuting: an enclosure's lo, an exact
+    value itself, nothing for an infinite sup (which refutes every budget on its own)."""
+    from fractions import Fraction
+
+    from dipc_plus.decision.sup_ratio import SupRatio
+    enclosed = SupRatio(lo=Fraction(1, 3), hi=Fraction(1, 2))
+    assert (enclosed.lower(), enclosed.upper()) == (Fraction(1, 3), Fraction(1, 2))
+    assert SupRatio(value=Fraction(2)).lower() == SupRatio(value=Fraction(2)).upper() == 2
+    assert SupRatio(infinite=True).lower() is None
