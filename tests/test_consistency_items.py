@@ -81,3 +81,27 @@ def test_a_sup_ratio_has_both_ends():
     assert (enclosed.lower(), enclosed.upper()) == (Fraction(1, 3), Fraction(1, 2))
     assert SupRatio(value=Fraction(2)).lower() == SupRatio(value=Fraction(2)).upper() == 2
     assert SupRatio(infinite=True).lower() is None
+
+
+HALF_BUDGET_RR = """\
+[program]
+path = "{program}"
+
+[privacy]
+adjacency = "hamming"
+budget = "eps/2"
+eps = "(0, inf)"
+"""
+
+
+def test_the_api_prints_booleans_as_the_reports_do(tmp_path):
+    """Randomized response is eps-DP, not eps/2-DP: the counterexample's Boolean input, neighbour
+    and output read `false`/`true` in the API's repr and table, as in the command's report."""
+    path = tmp_path / "rr.toml"
+    path.write_text(HALF_BUDGET_RR.format(program=os.path.join(ROOT, "programs", "randomized_response.dip")))
+    report = dipc_plus.check_privacy(path)
+    assert "input      x=false" in str(report)
+    assert repr(report).endswith("refuted at x=false vs x=true, y=false, eps = 1>")
+    rows = dict(report.counterexample.html_rows())
+    assert (rows["input"], rows["neighbour"], rows["output"]) == ("x=false", "x=true", "y=false")
+    assert "True" not in report.counterexample._repr_html_()

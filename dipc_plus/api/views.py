@@ -21,7 +21,7 @@ from dipc_plus.accuracy.report import beta_over
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
 from dipc_plus.privacy.display import eps_point_text
-from dipc_plus.semantics.values import group_arrays
+from dipc_plus.semantics.values import group_arrays, show_env
 
 
 def python_value(v: Any) -> Any:
@@ -47,16 +47,13 @@ def grouped(program: Any, flat: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def env_repr(env: Mapping[str, Any]) -> str:
-    """{'q': [-1, Fraction(1, 2)]} as ``q=[-1, 1/2]`` (a reading form; the dict itself is `.input`).
+    """{'q': [-1, Fraction(1, 2)]} as ``q=[-1, 1/2]``, Booleans ``true``/``false``: the reports' form
+    (`semantics.values.show_env`), for reading; the dict itself is `.input`.
 
-    >>> env_repr({"q": [-1, Fraction(1, 2)]}), env_repr({})
-    ('q=[-1, 1/2]', '(no inputs)')
+    >>> env_repr({"q": [-1, Fraction(1, 2)], "b": True}), env_repr({})
+    ('q=[-1, 1/2], b=true', '(no inputs)')
     """
-    def show(v: Any) -> str:
-        if isinstance(v, list):
-            return "[" + ", ".join(show(x) for x in v) + "]"
-        return fmt_q(v) if isinstance(v, Fraction) else str(v)
-    return ", ".join(f"{k}={show(v)}" for k, v in env.items()) or "(no inputs)"
+    return show_env(env, braces=False, list_sep=", ", empty="(no inputs)")
 
 
 def outward_text(ball: Any, digits: int = 6, *, upper: bool = False) -> str:
