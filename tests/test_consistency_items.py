@@ -6,6 +6,7 @@ so every surface counts it once and the scope names it once.
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 import os
 
 import pytest
@@ -105,3 +106,57 @@ def test_the_api_prints_booleans_as_the_reports_do(tmp_path):
     rows = dict(report.counterexample.html_rows())
     assert (rows["input"], rows["neighbour"], rows["output"]) == ("x=false", "x=true", "y=false")
     assert "True" not in report.counterexample._repr_html_()
+
+
+def test_the_attack_runs_on_faiers_overlapping_secrets():
+    """FAIER's conditioning ("absent" the whole prior, "present" x >= 1) is a valid claim (the
+    check verifies it); its attack is the test between the two conditioned priors, and since every
+    input of "present" weighs the same under both, guessing "absent" is optimal at every eps:
+    success 4/7 = the prior's own, advantage 0."""
+    code, out, err = run_main(["privacy-loss", os.path.join(ROOT, "theories", "truncated_geometric_pufferfish.toml"),
+                               "--attack", "--json", "--no-progress"])
+    assert code == 0, err
+    (attack,) = json.loads(out)["attack"]
+    assert attack["baseline"] == "4/7"
+    assert [(p["success"], p["advantage"]) for p in attack["pieces"]] == [("4/7", "0")]
+
+
+OVERLAPPING_SECRETS = """\
+[program]
+path = "{program}"
+params = {{ k = 2 }}
+
+[privacy]
+kind = "pufferfish"
+budget = "2*eps"
+eps = "(0, inf)"
+secrets = {{ low = "x <= 1", high = "x >= 1" }}
+pairs = [["low", "high"]]
+
+[[privacy.scenarios]]
+name = "uniform"
+prior = [ {{ input = {{ x = 0 }}, weight = 1 }}, {{ input = {{ x = 1 }}, weight = 1 }}, {{ input = {{ x = 2 }}, weight = 1 }} ]
+"""
+
+
+def test_an_overlapping_attack_matches_the_hypothesis_test_by_hand(tmp_path):
+    """Secrets meeting at x = 1, uniform prior: each hypothesis is uniform on its two inputs with
+    prior 1/2, so the optimal success is (1/4) sum_y max(P[y|0] + P[y|1], P[y|1] + P[y|2])."""
+    import math
+
+    from dipc_plus.claims.privacy_reader import load_privacy_claim
+    from dipc_plus.privacy.pufferfish.attack import scenario_attacks
+    path = tmp_path / "overlap.toml"
+    path.write_text(OVERLAPPING_SECRETS.format(program=os.path.join(ROOT, "programs", "truncated_geometric.dip")))
+    (attack,) = scenario_attacks(load_privacy_claim(str(path)))
+    assert attack.baseline == Fraction(1, 2)
+
+    def by_hand(eps: float) -> float:
+        a = math.exp(-eps)
+        low_end = [a ** x / (1 + a) for x in (0, 1, 2)]            # P[y = 0 | x]
+        high_end = [a ** (2 - x) / (1 + a) for x in (0, 1, 2)]     # P[y = 2 | x]
+        table = [(low_end[x], 1 - low_end[x] - high_end[x], high_end[x]) for x in (0, 1, 2)]
+        return sum(max(table[0][y] + table[1][y], table[1][y] + table[2][y]) for y in range(3)) / 4
+    for eps in (0.1, 0.7, 2.0, 5.0):
+        assert attack.success_at(eps) == pytest.approx(by_hand(eps), rel=1e-12)
+    assert attack.success_at(5.0) > Fraction(1, 2)   # the output tells the two worlds apart
