@@ -160,3 +160,15 @@ def test_an_overlapping_attack_matches_the_hypothesis_test_by_hand(tmp_path):
     for eps in (0.1, 0.7, 2.0, 5.0):
         assert attack.success_at(eps) == pytest.approx(by_hand(eps), rel=1e-12)
     assert attack.success_at(5.0) > Fraction(1, 2)   # the output tells the two worlds apart
+
+
+def test_a_gamma_written_twice_is_one_obligation(tmp_path):
+    """gamma = [1, "1", 2] lists two gammas: the obligations and the reports count each once."""
+    path = tmp_path / "gammas.toml"
+    path.write_text(DUPLICATE_LIST.format(program=os.path.join(ROOT, "programs", "laplace.dip"))
+                    .replace("gamma = 1", 'gamma = [1, "1", 2]').replace("{ q = [1, 1] }, { q = [0, 1] } ", ""))
+    code, out, err = run_main(["accuracy", path, "--json", "--no-progress"])
+    assert code == 0, err
+    out = json.loads(out)
+    assert (out["inputs_checked"], out["obligations"]) == (1, 2)
+    assert "for each gamma in {1, 2} " in out["statement"]

@@ -450,7 +450,8 @@ def _read_accuracy(r: ClaimReader, raw: dict, program: ir.Program, path: str) ->
     elif isinstance(gamma, list):
         if not gamma:
             raise r.error("accuracy.gamma", "the list of gammas is empty", hint="write gamma = [1, 2, 3] or gamma = 0")
-        gammas = [r.number("accuracy.gamma", g, nonnegative=True) for g in gamma]
+        # a gamma written twice is one obligation, as a listed input written twice is one input
+        gammas = list(dict.fromkeys(r.number("accuracy.gamma", g, nonnegative=True) for g in gamma))
     else:
         gammas = [r.number("accuracy.gamma", gamma, nonnegative=True)]
 
