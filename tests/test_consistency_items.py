@@ -172,3 +172,30 @@ def test_a_gamma_written_twice_is_one_obligation(tmp_path):
     out = json.loads(out)
     assert (out["inputs_checked"], out["obligations"]) == (1, 2)
     assert "for each gamma in {1, 2} " in out["statement"]
+
+
+LISTED_PAIRS = """\
+[program]
+path = "{program}"
+params = {{ k = 1, sens = 1 }}
+
+[privacy]
+adjacency = "pairs"
+budget = "eps"
+eps = "(0, inf)"
+events = {{ out = ["(-inf, 0]", "(0, inf)"] }}
+pairs = [ {{ input = {{ q = [0] }}, neighbour = {{ q = [1] }} }}, {{ input = {{ q = [0] }}, neighbour = {{ q = [1] }} }},
+          {{ input = {{ q = [1] }}, neighbour = {{ q = [0] }} }} ]
+"""
+
+
+def test_a_pair_written_twice_or_reversed_is_one_pair(tmp_path):
+    """Each listed pair is used in both orders, so (0, 1), (0, 1) and (1, 0) are one pair of
+    neighbours: the statement and the scope say 1 pair, as the check compares one."""
+    path = tmp_path / "pairs.toml"
+    path.write_text(LISTED_PAIRS.format(program=os.path.join(ROOT, "programs", "laplace.dip")))
+    code, out, err = run_main(["privacy", path, "--json", "--no-progress"])
+    assert code == 0, err
+    out = json.loads(out)
+    assert "neighbours: 1 explicit pair(s)" in out["statement"]
+    assert out["scope"]["inputs_detail"] == "the inputs of 1 listed pair(s)"

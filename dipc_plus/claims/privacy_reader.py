@@ -154,6 +154,7 @@ def _read_pairs(r: ClaimReader, rows, program: ir.Program) -> list:
         if freeze_env(u) == freeze_env(w):
             raise r.error(key, f"pair {k + 1} is an input with itself", hint="neighbours must differ")
         out.append((u, w))
-    return out
+    # each pair is used in both orders: one written twice, or reversed, is the same pair of neighbours
+    return distinct(out, key=lambda pair: frozenset(map(freeze_env, pair)))
 
 
