@@ -199,3 +199,22 @@ def test_a_pair_written_twice_or_reversed_is_one_pair(tmp_path):
     out = json.loads(out)
     assert "neighbours: 1 explicit pair(s)" in out["statement"]
     assert out["scope"]["inputs_detail"] == "the inputs of 1 listed pair(s)"
+
+
+def test_a_grid_value_written_twice_is_one_value(tmp_path):
+    """q = { values = [0, 0, "0", 1] } is the grid {0, 1}: both claims count 2 inputs, and the
+    privacy scope writes the grid as the accuracy scope does."""
+    program = os.path.join(ROOT, "programs", "laplace.dip")
+    grid = 'grid = { q = { values = [0, 0, "0", 1] } }'
+    accuracy = tmp_path / "accuracy.toml"
+    accuracy.write_text(DUPLICATE_LIST.format(program=program).replace("k = 2", "k = 1")
+                        .split("list = ")[0] + grid + "\n")
+    privacy = tmp_path / "privacy.toml"
+    privacy.write_text(f'[program]\npath = "{program}"\nparams = {{ k = 1, sens = 1 }}\n\n[privacy]\n'
+                       'adjacency = "linf"\nbound = 1\nbudget = "eps"\neps = "(0, inf)"\n'
+                       'events = { out = ["(-inf, 0]", "(0, inf)"] }\n\n[privacy.inputs]\n' + grid + "\n")
+    for path, command, count in ((accuracy, "accuracy", "inputs_checked"), (privacy, "privacy", "inputs")):
+        code, out, err = run_main([command, path, "--json", "--no-progress"])
+        assert code == 0, err
+        out = json.loads(out)
+        assert (out[count], out["scope"]["inputs_detail"]) == (2, "q[1] in {0, 1}"), command

@@ -46,7 +46,7 @@ from dipc_plus.frontend.scope import did_you_mean
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
 from dipc_plus.semantics.inputs import input_elements
-from dipc_plus.semantics.values import distinct, freeze_env, show_env
+from dipc_plus.semantics.values import distinct, freeze_env, freeze_value, show_env
 
 
 
@@ -684,7 +684,9 @@ def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction)
         if set(value) != {"values"} or not isinstance(value["values"], list) or not value["values"]:
             raise r.error(key, f"{name}: write {{ values = [...] }} for an explicit list of values",
                           hint=f"{name} = {{ values = [0, \"1/2\", 1] }}")
-        return len(value["values"]), lambda: [r.value(key, v, typ, f"grid value of {name}") for v in value["values"]]
+        # a value written twice ("0" and 0 too) is one value of the grid; the count bounds the size check
+        return len(value["values"]), lambda: distinct([r.value(key, v, typ, f"grid value of {name}")
+                                                       for v in value["values"]], key=freeze_value)
     if not (isinstance(value, list) and len(value) == 2):
         raise r.error(key, f"{name}: a grid range is [low, high]",
                       hint=f"{name} = [-1, 1] (every value from -1 to 1 in steps of `step`), "
