@@ -218,3 +218,19 @@ def test_a_grid_value_written_twice_is_one_value(tmp_path):
         assert code == 0, err
         out = json.loads(out)
         assert (out[count], out["scope"]["inputs_detail"]) == (2, "q[1] in {0, 1}"), command
+
+
+def test_an_event_written_twice_is_one_event(tmp_path):
+    """events = { out = ["(-inf, 0]", "(-inf,0]", "(0, inf)"] } names two events: the scope lists
+    each once (the obligations already counted them once)."""
+    program = os.path.join(ROOT, "programs", "laplace.dip")
+    path = tmp_path / "events.toml"
+    path.write_text(f'[program]\npath = "{program}"\nparams = {{ k = 1, sens = 1 }}\n\n[privacy]\n'
+                    'adjacency = "linf"\nbound = 1\nbudget = "eps"\neps = "(0, inf)"\n'
+                    'events = { out = ["(-inf, 0]", "(-inf,0]", "(0, inf)"] }\n\n'
+                    '[privacy.inputs]\ngrid = { q = [0, 1] }\n')
+    code, out, err = run_main(["privacy", path, "--json", "--no-progress"])
+    assert code == 0, err
+    out = json.loads(out)
+    assert out["scope"]["events"] == {"out[1]": ["(-inf, 0]", "(0, inf)"]}
+    assert out["obligations"] == 4
