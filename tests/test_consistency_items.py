@@ -234,3 +234,21 @@ def test_an_event_written_twice_is_one_event(tmp_path):
     out = json.loads(out)
     assert out["scope"]["events"] == {"out[1]": ["(-inf, 0]", "(0, inf)"]}
     assert out["obligations"] == 4
+
+
+def test_a_discriminative_pair_written_twice_or_reversed_is_one_pair(tmp_path):
+    """Each Pufferfish pair is checked in both directions: ["present", "absent"] written twice and
+    reversed is one pair, 6 obligations (3 outputs, 2 directions) and one attack, not 18 and three."""
+    text = open(os.path.join(ROOT, "theories", "truncated_geometric_pufferfish.toml"), encoding="utf-8").read()
+    path = tmp_path / "pairs.toml"
+    path.write_text(text.replace("../programs", os.path.join(ROOT, "programs")).replace(
+        'pairs = [["present", "absent"]]',
+        'pairs = [["present", "absent"], ["absent", "present"], ["present", "absent"]]'))
+    code, out, err = run_main(["privacy-loss", path, "--attack", "--json", "--no-progress"])
+    assert code == 0, err
+    out = json.loads(out)
+    assert len(out["attack"]) == 1 and len(out["rows"]) == 6
+    code, out, err = run_main(["privacy", path, "--json", "--no-progress"])
+    assert code == 0, err
+    out = json.loads(out)
+    assert (out["pairs"], out["obligations"]) == ([["present", "absent"]], 6)

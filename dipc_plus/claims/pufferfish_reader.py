@@ -65,7 +65,8 @@ def read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -
             if x not in secrets:
                 raise r.error("privacy.pairs", f"'{x}' is not a secret",
                               hint=naming_hint(x, secrets, f"the secrets are: {', '.join(secrets)}"))
-        pairs.append((pr[0], pr[1]))
+        if (pr[0], pr[1]) not in pairs and (pr[1], pr[0]) not in pairs:   # each is checked in both directions
+            pairs.append((pr[0], pr[1]))
     sc_raw = r.rows("privacy.scenarios", table["scenarios"], "give at least one scenario as [[privacy.scenarios]]",
                     PUFFERFISH_KEYS["scenarios"].required)
     scenarios = [_read_scenario(r, k, sc, program, list(parameters)) for k, sc in enumerate(sc_raw)]
