@@ -252,3 +252,17 @@ def test_a_discriminative_pair_written_twice_or_reversed_is_one_pair(tmp_path):
     assert code == 0, err
     out = json.loads(out)
     assert (out["pairs"], out["obligations"]) == ([["present", "absent"]], 6)
+
+
+def test_the_api_names_an_accuracy_counterexample_as_the_report_does():
+    """The report's verdict line and the API's repr and table write the input alike (q=[-1,-1,1])."""
+    sparse = os.path.join(ROOT, "theories", "sparse.toml")
+    code, out, err = run_main(["accuracy", sparse, "--set", "c=1", "--input", "q=[-1,-1,1]", "--kappa", "7",
+                               "--no-progress"])
+    assert code == 1, err
+    (verdict,) = [line for line in out.splitlines() if line.startswith("REFUTED at ")]
+    where = verdict[len("REFUTED at "):verdict.index(" (re-checked")]
+    report = dipc_plus.check_accuracy(sparse, params={"c": 1}, input={"q": [-1, -1, 1]}, kappa=7)
+    assert where == "q=[-1,-1,1], eps = 1"
+    assert repr(report).endswith(f"refuted at {where}>")
+    assert dict(report.counterexample.html_rows())["input"] == "q=[-1,-1,1]"

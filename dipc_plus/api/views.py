@@ -46,14 +46,15 @@ def grouped(program: Any, flat: Mapping[str, Any]) -> dict[str, Any]:
     return group_arrays(program, flat, python_value)
 
 
-def env_repr(env: Mapping[str, Any]) -> str:
+def env_repr(env: Mapping[str, Any], list_sep: str = ", ") -> str:
     """{'q': [-1, Fraction(1, 2)]} as ``q=[-1, 1/2]``, Booleans ``true``/``false``: the reports' form
-    (`semantics.values.show_env`), for reading; the dict itself is `.input`.
+    (`semantics.values.show_env`), for reading; the dict itself is `.input`.  Privacy reports write
+    ", " inside arrays, accuracy reports "," (`list_sep`).
 
-    >>> env_repr({"q": [-1, Fraction(1, 2)], "b": True}), env_repr({})
-    ('q=[-1, 1/2], b=true', '(no inputs)')
+    >>> env_repr({"q": [-1, Fraction(1, 2)], "b": True}), env_repr({"q": [0, 1]}, ","), env_repr({})
+    ('q=[-1, 1/2], b=true', 'q=[0,1]', '(no inputs)')
     """
-    return show_env(env, braces=False, list_sep=", ", empty="(no inputs)")
+    return show_env(env, braces=False, list_sep=list_sep, empty="(no inputs)")
 
 
 def outward_text(ball: Any, digits: int = 6, *, upper: bool = False) -> str:
@@ -176,7 +177,7 @@ class Counterexample(RawView, Tabled):
 
     def failure_text(self) -> str:
         """Where the claim fails, as a report's summary says it."""
-        return f"{env_repr(self.input)}, eps = {self.raw.eps}"
+        return f"{env_repr(self.input, ',')}, eps = {self.raw.eps}"
 
     def __str__(self) -> str:
         return str(self.raw.describe())
@@ -189,7 +190,7 @@ class Counterexample(RawView, Tabled):
     def html_rows(self) -> list[tuple[str, object]]:
         def enclosed(form: Any, ball: Any) -> str:
             return f"{form}  in [{outward_text(ball, 12)}, {outward_text(ball, 12, upper=True)}]"
-        return [("input", env_repr(self.input)), ("eps", fmt_q(self.eps)),
+        return [("input", env_repr(self.input, ",")), ("eps", fmt_q(self.eps)),
                 ("alpha, gamma", f"{fmt_q(self.raw.alpha)}, {fmt_q(self.raw.gamma)}"),
                 ("P[error]", enclosed(self.error_probability, self.error_ball)),
                 (beta_over(self.kappa), enclosed(self.bound, self.bound_ball))]
