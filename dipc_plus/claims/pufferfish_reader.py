@@ -69,7 +69,7 @@ def read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -
             pairs.append((pr[0], pr[1]))
     sc_raw = r.rows("privacy.scenarios", table["scenarios"], "give at least one scenario as [[privacy.scenarios]]",
                     PUFFERFISH_KEYS["scenarios"].required)
-    scenarios = [_read_scenario(r, k, sc, program, list(parameters)) for k, sc in enumerate(sc_raw)]
+    scenarios = [_read_scenario(r.entry(k), k, sc, program, list(parameters)) for k, sc in enumerate(sc_raw)]
     return PufferfishClaim(path, program, budget, eps, {n: _interval_text(iv) for n, iv in parameters.items()},
                            parameters, secrets, pairs, scenarios, events, note_of(raw))
 
