@@ -78,3 +78,15 @@ def test_a_mistake_in_the_second_table_row_is_located_there(tmp_path, output):
         load_claim(str(path))
     assert "row 2" in info.value.message
     assert info.value.line == _line_of(text, "[[accuracy.table]]", 1)
+
+
+def test_two_scenarios_with_one_name_are_refused_at_the_second(tmp_path):
+    """A verdict and a counterexample name their scenario: two scenarios named alike are refused,
+    at the second one's name."""
+    text = SCENARIOS.format(programs=PROGRAMS.as_posix(), weight="1 - p").replace('name = "two"', 'name = "one"')
+    path = tmp_path / "claim.toml"
+    path.write_text(text)
+    with pytest.raises(UserError) as info:
+        load_privacy_claim(str(path))
+    assert info.value.message == "privacy.scenarios.name: scenarios 1 and 2 are both named 'one'"
+    assert info.value.line == _line_of(text, "name = ", 1)

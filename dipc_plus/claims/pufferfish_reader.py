@@ -69,7 +69,14 @@ def read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -
             pairs.append((pr[0], pr[1]))
     sc_raw = r.rows("privacy.scenarios", table["scenarios"], "give at least one scenario as [[privacy.scenarios]]",
                     PUFFERFISH_KEYS["scenarios"].required)
-    scenarios = [_read_scenario(r.entry(k), k, sc, program, list(parameters)) for k, sc in enumerate(sc_raw)]
+    scenarios: list[Scenario] = []
+    for k, sc in enumerate(sc_raw):
+        scenario = _read_scenario(r.entry(k), k, sc, program, list(parameters))
+        same = [j for j, other in enumerate(scenarios) if other.name == scenario.name]
+        if same:   # verdicts, notes and counterexamples name the scenario
+            raise r.entry(k).error("privacy.scenarios.name", f"scenarios {same[0] + 1} and {k + 1} are both "
+                                   f"named '{scenario.name}'", hint="give each scenario its own name")
+        scenarios.append(scenario)
     return PufferfishClaim(path, program, budget, eps, {n: _interval_text(iv) for n, iv in parameters.items()},
                            parameters, secrets, pairs, scenarios, events, note_of(raw))
 
