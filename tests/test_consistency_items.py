@@ -266,3 +266,17 @@ def test_the_api_names_an_accuracy_counterexample_as_the_report_does():
     assert where == "q=[-1,-1,1], eps = 1"
     assert repr(report).endswith(f"refuted at {where}>")
     assert dict(report.counterexample.html_rows())["input"] == "q=[-1,-1,1]"
+
+
+def test_a_discriminative_pair_of_one_secret_is_refused(tmp_path):
+    """["present", "present"] compares a secret with itself (always ratio 1, "verified"): refused as
+    a listed DP pair of an input with itself is, at the pairs key."""
+    text = open(os.path.join(ROOT, "theories", "truncated_geometric_pufferfish.toml"), encoding="utf-8").read()
+    path = tmp_path / "pairs.toml"
+    path.write_text(text.replace("../programs", os.path.join(ROOT, "programs")).replace(
+        'pairs = [["present", "absent"]]', 'pairs = [["present", "absent"], ["present", "present"]]'))
+    code, out, err = run_main(["privacy", path, "--no-progress"])
+    assert code == 2
+    assert "privacy.pairs: pair 2 compares 'present' with itself" in err
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if text.startswith("pairs = "))
+    assert f"pairs.toml:{line}:" in err

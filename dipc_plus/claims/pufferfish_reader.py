@@ -65,6 +65,9 @@ def read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -
             if x not in secrets:
                 raise r.error("privacy.pairs", f"'{x}' is not a secret",
                               hint=naming_hint(x, secrets, f"the secrets are: {', '.join(secrets)}"))
+        if pr[0] == pr[1]:
+            raise r.error("privacy.pairs", f"pair {k + 1} compares '{pr[0]}' with itself",
+                          hint="a discriminative pair names two different secrets")
         if (pr[0], pr[1]) not in pairs and (pr[1], pr[0]) not in pairs:   # each is checked in both directions
             pairs.append((pr[0], pr[1]))
     sc_raw = r.rows("privacy.scenarios", table["scenarios"], "give at least one scenario as [[privacy.scenarios]]",
