@@ -280,3 +280,27 @@ def test_a_discriminative_pair_of_one_secret_is_refused(tmp_path):
     assert "privacy.pairs: pair 2 compares 'present' with itself" in err
     line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if text.startswith("pairs = "))
     assert f"pairs.toml:{line}:" in err
+
+
+def _command_json(*argv) -> dict:
+    code, out, err = run_main([*argv, "--json", "--no-progress"])
+    assert code in (0, 1), err
+    return json.loads(out)
+
+
+@pytest.mark.parametrize("theory, check, strict", [
+    ("laplace.toml", "check_accuracy", False),
+    ("noisy_max.toml", "check_accuracy", True),
+    ("laplace_privacy.toml", "check_privacy", False),
+    ("truncated_geometric_count_pufferfish.toml", "check_privacy", False),
+])
+def test_the_api_json_is_the_commands_json(theory, check, strict):
+    """to_json() is the command's --json, its "strict" record included (requested: the call's
+    strict=..., reason: why a verified verdict would fail it), in the command's key order."""
+    from dipc_plus.commands.merge import without_timing
+    path = os.path.join(ROOT, "theories", theory)
+    command = "accuracy" if check == "check_accuracy" else "privacy"
+    cli = without_timing(_command_json(command, path, *(["--strict"] if strict else [])))
+    api = without_timing(json.loads(getattr(dipc_plus, check)(path, strict=strict).to_json_text()))
+    assert api == cli
+    assert list(api) == list(cli)

@@ -126,6 +126,10 @@ class Report(Tabled):
         """The result's JSON with the run's "mode" where the command puts it (RunOptions.mode_json)."""
         return {**self.result.to_json(), **self.options.mode_json()}
 
+    def strict_json(self) -> dict:
+        """The command's "strict" record: whether strict=True was asked, and why a verified verdict fails it."""
+        return {"requested": bool(self.options.strict), "reason": self.strict_reason}
+
     def to_json_text(self) -> str:
         """Exactly what the command prints with ``--json``."""
         return json.dumps(self.to_json(), indent=2)
@@ -186,6 +190,12 @@ class AccuracyReport(Report):
     @property
     def kappa(self) -> int:
         return int(self.result.kappa)
+
+    def raw_json(self) -> dict:
+        """As the command: "strict" after the result (a box claim's answer has none), then "mode"."""
+        if self.result.on_a_box:
+            return super().raw_json()
+        return {**self.result.to_json(), "strict": self.strict_json(), **self.options.mode_json()}
 
     def render_text(self, verbose: bool | None = None) -> str:
         """The command's text report (``verbose``: every input's line; default: when the inputs were given)."""
@@ -364,7 +374,11 @@ class PrivacyReport(Report):
         return ValueCounterexample(raw, self.program) if hasattr(raw, "density_ratio") else PrivacyCounterexample(raw)
 
     def raw_json(self) -> dict:
-        return self.result.to_json(self.options.mode_json())
+        """As the command: "mode", then "strict" where strict=True may qualify a verified verdict."""
+        out = self.result.to_json(self.options.mode_json())
+        if self.result.strict_applies:
+            out["strict"] = self.strict_json()
+        return out
 
     def summary(self) -> str:
         scope = " for every m" if self.every_length else ""
