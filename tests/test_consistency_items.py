@@ -291,15 +291,19 @@ def _command_json(*argv) -> dict:
 @pytest.mark.parametrize("theory, check, strict", [
     ("laplace.toml", "check_accuracy", False),
     ("noisy_max.toml", "check_accuracy", True),
+    ("laplace.toml", "sweep", False),
+    ("noisy_compare_box.toml", "sweep", False),
     ("laplace_privacy.toml", "check_privacy", False),
     ("truncated_geometric_count_pufferfish.toml", "check_privacy", False),
+    ("laplace_privacy_box.toml", "check_privacy", False),
 ])
 def test_the_api_json_is_the_commands_json(theory, check, strict):
     """to_json() is the command's --json, its "strict" record included (requested: the call's
-    strict=..., reason: why a verified verdict would fail it), in the command's key order."""
+    strict=..., reason: why a verified verdict would fail it) and a box privacy claim's "exit", in
+    the command's key order."""
     from dipc_plus.commands.merge import without_timing
     path = os.path.join(ROOT, "theories", theory)
-    command = "accuracy" if check == "check_accuracy" else "privacy"
+    command = {"check_accuracy": "accuracy", "sweep": "sweep", "check_privacy": "privacy"}[check]
     cli = without_timing(_command_json(command, path, *(["--strict"] if strict else [])))
     api = without_timing(json.loads(getattr(dipc_plus, check)(path, strict=strict).to_json_text()))
     assert api == cli

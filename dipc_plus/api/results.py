@@ -304,7 +304,8 @@ class SweepReport(Report):
         return None if raw is None else Counterexample(raw)
 
     def raw_json(self) -> dict:
-        return {**self.result.to_json(full=self.reports), **self.options.mode_json()}
+        """As the command: the sweep, "mode", then "strict" (read on the claim itself)."""
+        return {**self.result.to_json(full=self.reports), **self.options.mode_json(), "strict": self.strict_json()}
 
     def best_and_star(self) -> tuple[str, str]:
         """The best kappa and kappa* as the summary and the HTML table say them."""
@@ -374,10 +375,15 @@ class PrivacyReport(Report):
         return ValueCounterexample(raw, self.program) if hasattr(raw, "density_ratio") else PrivacyCounterexample(raw)
 
     def raw_json(self) -> dict:
-        """As the command: "mode", then "strict" where strict=True may qualify a verified verdict."""
+        """As the command: "mode", then "strict" where strict=True may qualify a verified verdict, or a
+        box or every-value verdict's "exit"."""
         out = self.result.to_json(self.options.mode_json())
         if self.result.strict_applies:
             out["strict"] = self.strict_json()
+        elif self.result.route in ("box", "every value"):   # the command's exit, which no strict=... changes
+            from dipc_plus.commands.common import verdict_exit
+            from dipc_plus.commands.privacy import OPEN_EXIT
+            out["exit"] = verdict_exit(self.verdict, open_exit=OPEN_EXIT[self.result.route])
         return out
 
     def summary(self) -> str:
