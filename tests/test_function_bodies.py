@@ -7,12 +7,12 @@ from dipc_plus.frontend.load import parse_program
 
 CASES = [
     ("function f(x: 0..2) -> 0..2 = q[1]\ninput q: real[2]\noutput o: real\no <- Lap(eps, q[1])\n", 1, 31,
-     "'q[...]': a the body of 'function 'f'' has no arrays", "pass the element as an argument"),
+     "'q[...]': the body of function 'f' has no arrays", "pass the element as an argument"),
     ("distribution D(x: 0..2) over bool { true: q[1]; false: 1 }\ninput q: real[2]\noutput o: real\n"
      "o <- Lap(eps, q[1])\n", 1, 43,
-     "'q[...]': a the body of 'distribution 'D'' has no arrays", "pass the element as an argument"),
+     "'q[...]': the body of distribution 'D' has no arrays", "pass the element as an argument"),
     ("function f(x: 0..2) -> 0..2 = z\ninput z: 0..2\noutput o: real\no <- Lap(eps, z)\n", 1, 31,
-     "'z' is a program variable; the body of 'function 'f'' only sees its own parameters",
+     "'z' is a program variable; the body of function 'f' only sees its own parameters",
      "add a parameter for it and pass z as an argument"),
 ]
 

@@ -73,10 +73,10 @@ def _write(tmp_path, template: str, inputs: str) -> str:
     return str(path)
 
 
-def test_a_privacy_list_drops_repeats_and_an_accuracy_list_keeps_them(tmp_path):
+def test_a_list_drops_repeats_in_both_claims(tmp_path):
     inputs = 'list = [ { q = [0, 1] }, { q = [1, 0] }, { q = [0, 1] } ]'
     accuracy = load_claim(_write(tmp_path, ACCURACY, inputs)).accuracy
-    assert [list(u.values()) for u in accuracy.points] == [[0, 1], [1, 0], [0, 1]]
+    assert [list(u.values()) for u in accuracy.points] == [[0, 1], [1, 0]]
     privacy = load_privacy_claim(_write(tmp_path, PRIVACY, inputs))
     assert privacy.inputs_kind == "list"
     assert [list(u.values()) for u in privacy.points] == [[0, 1], [1, 0]]

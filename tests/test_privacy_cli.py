@@ -136,13 +136,14 @@ def test_bad_event_interval(tmp_path):
 def test_pufferfish_claim_errors(tmp_path):
     base = ('[program]\npath = "@ROOT@/programs/truncated_geometric_count.dip"\n[privacy]\nkind = "pufferfish"\n'
             'budget = "eps"\nparameters = { p = "(0, 1)" }\nsecrets = { a = "x[1] == 1", b = "x[1] == 0" }\n')
+    scenario = '[[privacy.scenarios]]\nindependent = { x = { "0" = "1 - p", "1" = "p" } }\n'
     with pytest.raises(UserError, match="not a secret"):
-        load_privacy_claim(write(tmp_path, base + 'pairs = [["a", "c"]]\n'))
+        load_privacy_claim(write(tmp_path, base + 'pairs = [["a", "c"]]\n' + scenario))
     with pytest.raises(UserError, match="unknown name 'q'"):
         load_privacy_claim(write(tmp_path, base + 'pairs = [["a", "b"]]\n[[privacy.scenarios]]\n'
                                  'independent = { x = { "0" = "1 - q", "1" = "q" } }\n'))
     with pytest.raises(UserError, match="not an input"):
-        load_privacy_claim(write(tmp_path, base.replace('x[1] == 0', 'z[1] == 0') + 'pairs = [["a", "b"]]\n'))
+        load_privacy_claim(write(tmp_path, base.replace('x[1] == 0', 'z[1] == 0') + 'pairs = [["a", "b"]]\n' + scenario))
 
 
 def test_cli_turns_claim_errors_into_exit_2(capsys, tmp_path):

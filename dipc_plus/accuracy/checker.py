@@ -464,11 +464,10 @@ class AccuracyChecker:
                 if tally.inputs >= frozen + _FREEZE_EVERY:
                     frozen = tally.inputs
                     gc.freeze()
-        summarized = summarize is not None
         result = AccuracyResult(self.claim, reports, time.perf_counter() - start, kappa, self.boundary,
                                 self.claim.dd_over, self.claim.inputs_kind if given is None else "list",
-                                scope_points=points[:tally.inputs] if summarized else None,
-                                tally=tally if summarized else None, kept=kept if summarized else None)
+                                scope_points=points[:tally.inputs], tally=tally,
+                                kept=kept if summarize is not None else None)
         result.work = self.classes.work(result.inputs, in_process=not executor.parallel)
         return result
 

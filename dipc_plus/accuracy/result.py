@@ -15,8 +15,7 @@ from fractions import Fraction
 from typing import Iterator
 
 from dipc_plus.accuracy.report import (NOT_APPLICABLE, REFUTED, UNDECIDED, VERIFIED, Counterexample, InputSummary,
-                                       beta_over, claim_json, env_json, env_text, fmt_q, input_key, kappa_clause,
-                                       summarize_input)
+                                       beta_over, claim_json, env_json, env_text, fmt_q, input_key, kappa_clause)
 from dipc_plus.accuracy.report import report_lines as input_report_lines
 from dipc_plus.accuracy.vacuity import Vacuity, accuracy_vacuity
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
@@ -101,7 +100,7 @@ class AccuracyResult:
     dd_over: str = "reals"
     inputs_kind: str = "grid"      # 'grid' | 'list' | 'table': the claim's inputs, or 'list' for --input; or BOX
     scope_points: list | None = None   # the inputs the verdict is about (all of a sharded run's)
-    tally: Tally | None = None         # set when the reports were summarized, not kept
+    tally: Tally | None = None         # the counts, made as the inputs were checked (None on a box)
     kept: list | None = None           # what `summarize` kept of each input (JSON dicts, text lines)
     work: dict | None = None           # how the work was shared (accuracy.classes.InputClasses.work)
     checks: list = field(default_factory=list)     # box: (name, what was proved)
@@ -129,11 +128,8 @@ class AccuracyResult:
         from dipc_plus.claims.scope import box_scope, inputs_scope
         if self.on_a_box:
             return box_scope(self.claim.program, self.claim.points.bounds, str(self.claim.eps))
-        points = self.scope_points
-        if points is None:
-            points = [reps[0].input for reps in self.by_input().values()]
         kind = "grid" if self.inputs_kind == "grid" else "list"
-        return inputs_scope(self.claim.program, points=points, kind=kind, eps=str(self.claim.eps))
+        return inputs_scope(self.claim.program, points=self.scope_points, kind=kind, eps=str(self.claim.eps))
 
     @property
     def vacuous(self) -> bool:
@@ -163,15 +159,10 @@ class AccuracyResult:
             out.setdefault(input_key(r.input), []).append(r)
         return out
 
-    @functools.cached_property
+    @property
     def counts(self) -> Tally:
-        """The run's counts: a summarized run's tally, or the same counts made from its reports."""
-        if self.tally is not None:
-            return self.tally
-        counts = Tally()
-        for reps in self.by_input().values():
-            counts.add(summarize_input(reps, "nothing"))
-        return counts
+        """The run's counts, made where its inputs were checked (a box result has none)."""
+        return self.tally if self.tally is not None else Tally()
 
     @property
     def dd_max(self):

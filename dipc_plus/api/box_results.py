@@ -34,7 +34,7 @@ class RegionView(RawView):
         return dict(self.raw.to_json(self._program))
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.region}: det {env_repr(self.det)}, {self.what()})"
+        return f"{type(self).__name__}({self.region}: det {env_repr(self.det, ',')}, {self.what()})"
 
 
 class RegionVerdict(RegionView):
@@ -46,7 +46,7 @@ class RegionVerdict(RegionView):
     >>> import dipc_plus
     >>> r = dipc_plus.check_accuracy(dipc_plus.example("theories/sparse_box.toml"))
     >>> r.regions[0]
-    RegionVerdict(q[1] >= 0 and q[2] < 0 and q[3] < 0: det out=[top, bot, bot], share 1/8, verified by corner (homogeneous))
+    RegionVerdict(q[1] >= 0 and q[2] < 0 and q[3] < 0: det out=[top,bot,bot], share 1/8, verified by corner (homogeneous))
     """
 
     SAME = ("gamma", "verdict", "method", "share", "reason")

@@ -27,6 +27,7 @@ from dipc_plus.execution.limits import clip
 from dipc_plus.execution.options import RunOptions
 from dipc_plus.semantics.distribution import bind
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
+from dipc_plus.semantics.values import distinct
 
 ClaimLike = Claim | str | os.PathLike[str]
 Executor = Literal["local", "dask"]
@@ -127,7 +128,8 @@ def _points(checker: Any, input: Mapping[str, Any] | None, inputs: Sequence[Mapp
         return None
     if not isinstance(chosen, (list, tuple)) or not chosen:
         raise UserError("inputs is a non-empty list of inputs, e.g. inputs=[{'q': [0, 1]}, {'q': [1, 1]}]")
-    return [bind(checker.program, mapping(u, "input", "input={'q': [0, 1]}")) for u in chosen]
+    # an input given twice is one input, as in a claim's list
+    return distinct([bind(checker.program, mapping(u, "input", "input={'q': [0, 1]}")) for u in chosen])
 
 
 def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = None,

@@ -131,6 +131,10 @@ class Report(Tabled):
         """The result's JSON with the run's "mode" where the command puts it (RunOptions.mode_json)."""
         return {**self.result.to_json(), **self.options.mode_json()}
 
+    def strict_json(self) -> dict:
+        """The command's "strict" record: whether strict=True was asked, and why a verified verdict fails it."""
+        return {"requested": bool(self.options.strict), "reason": self.strict_reason}
+
     def to_json_text(self) -> str:
         """Exactly what the command prints with ``--json``."""
         return json.dumps(self.to_json(), indent=2)
@@ -191,6 +195,12 @@ class AccuracyReport(Report):
     @property
     def kappa(self) -> int:
         return int(self.result.kappa)
+
+    def raw_json(self) -> dict:
+        """As the command: "strict" after the result (a box claim's answer has none), then "mode"."""
+        if self.result.on_a_box:
+            return super().raw_json()
+        return {**self.result.to_json(), "strict": self.strict_json(), **self.options.mode_json()}
 
     def render_text(self, verbose: bool | None = None) -> str:
         """The command's text report (``verbose``: every input's line; default: when the inputs were given)."""
@@ -299,7 +309,8 @@ class SweepReport(Report):
     html_detail = AccuracyReport.html_detail
 
     def raw_json(self) -> dict:
-        return {**self.result.to_json(full=self.reports), **self.options.mode_json()}
+        """As the command: the sweep, "mode", then "strict" (read on the claim itself)."""
+        return {**self.result.to_json(full=self.reports), **self.options.mode_json(), "strict": self.strict_json()}
 
     def best_and_star(self) -> tuple[str, str]:
         """The best kappa and kappa* as the summary and the HTML table say them."""
@@ -370,7 +381,16 @@ class PrivacyReport(Report):
         return self.result.strict_applies
 
     def raw_json(self) -> dict:
-        return self.result.to_json(self.options.mode_json())
+        """As the command: "mode", then "strict" where strict=True may qualify a verified verdict, or a
+        box or every-value verdict's "exit"."""
+        out = self.result.to_json(self.options.mode_json())
+        if self.result.strict_applies:
+            out["strict"] = self.strict_json()
+        elif self.result.route in ("box", "every value"):   # the command's exit, which no strict=... changes
+            from dipc_plus.commands.common import verdict_exit
+            from dipc_plus.commands.privacy import OPEN_EXIT
+            out["exit"] = verdict_exit(self.verdict, open_exit=OPEN_EXIT[self.result.route])
+        return out
 
     def summary(self) -> str:
         scope = " for every m" if self.every_length else ""

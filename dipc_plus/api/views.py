@@ -21,7 +21,7 @@ from dipc_plus.accuracy.report import beta_over
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
 from dipc_plus.privacy.display import eps_point_text
-from dipc_plus.semantics.values import group_arrays
+from dipc_plus.semantics.values import group_arrays, show_env
 
 
 def python_value(v: Any) -> Any:
@@ -46,17 +46,15 @@ def grouped(program: Any, flat: Mapping[str, Any]) -> dict[str, Any]:
     return group_arrays(program, flat, python_value)
 
 
-def env_repr(env: Mapping[str, Any]) -> str:
-    """{'q': [-1, Fraction(1, 2)]} as ``q=[-1, 1/2]`` (a reading form; the dict itself is `.input`).
+def env_repr(env: Mapping[str, Any], list_sep: str = ", ") -> str:
+    """{'q': [-1, Fraction(1, 2)]} as ``q=[-1, 1/2]``, Booleans ``true``/``false``: the reports' form
+    (`semantics.values.show_env`), for reading; the dict itself is `.input`.  Privacy reports write
+    ", " inside arrays, accuracy reports "," (`list_sep`).
 
-    >>> env_repr({"q": [-1, Fraction(1, 2)]}), env_repr({})
-    ('q=[-1, 1/2]', '(no inputs)')
+    >>> env_repr({"q": [-1, Fraction(1, 2)], "b": True}), env_repr({"q": [0, 1]}, ","), env_repr({})
+    ('q=[-1, 1/2], b=true', 'q=[0,1]', '(no inputs)')
     """
-    def show(v: Any) -> str:
-        if isinstance(v, list):
-            return "[" + ", ".join(show(x) for x in v) + "]"
-        return fmt_q(v) if isinstance(v, Fraction) else str(v)
-    return ", ".join(f"{k}={show(v)}" for k, v in env.items()) or "(no inputs)"
+    return show_env(env, braces=False, list_sep=list_sep, empty="(no inputs)")
 
 
 def outward_text(ball: Any, digits: int = 6, *, upper: bool = False) -> str:
@@ -179,7 +177,7 @@ class Counterexample(RawView, Tabled):
 
     def failure_text(self) -> str:
         """Where the claim fails, as a report's summary says it."""
-        return f"{env_repr(self.input)}, eps = {self.raw.eps}"
+        return f"{env_repr(self.input, ',')}, eps = {self.raw.eps}"
 
     def __str__(self) -> str:
         return str(self.raw.describe())
@@ -192,7 +190,7 @@ class Counterexample(RawView, Tabled):
     def html_rows(self) -> list[tuple[str, object]]:
         def enclosed(form: Any, ball: Any) -> str:
             return f"{form}  in [{outward_text(ball, 12)}, {outward_text(ball, 12, upper=True)}]"
-        return [("input", env_repr(self.input)), ("eps", fmt_q(self.eps)),
+        return [("input", env_repr(self.input, ",")), ("eps", fmt_q(self.eps)),
                 ("alpha, gamma", f"{fmt_q(self.raw.alpha)}, {fmt_q(self.raw.gamma)}"),
                 ("P[error]", enclosed(self.error_probability, self.error_ball)),
                 (beta_over(self.kappa), enclosed(self.bound, self.bound_ball))]

@@ -24,6 +24,7 @@ key, what is wrong and how to fix it.
 """
 from __future__ import annotations
 
+import copy
 import os
 import re
 import sys
@@ -46,7 +47,7 @@ from dipc_plus.frontend.scope import did_you_mean
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
 from dipc_plus.semantics.inputs import input_elements
-from dipc_plus.semantics.values import freeze_env, show_env
+from dipc_plus.semantics.values import distinct, freeze_env, freeze_value, show_env
 
 
 
@@ -101,34 +102,40 @@ class _Locator:
 
     tomllib gives no positions, so this scans the text: table headers, then
     `key = value` lines (dotted keys included).  Inline tables nested in a value
-    are reported at the line of their key.
+    are reported at the line of their key.  A key of an array of tables
+    ([[privacy.scenarios]]) is found in the table `occurrence` (0-based) asks for.
     """
 
     _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
     _KEY = re.compile(r"^\s*([A-Za-z0-9_\-\.\"' ]+?)\s*=\s*")
 
     def __init__(self, text: str):
-        self.entries = []  # (full dotted key, line, value column)
-        table = ""
+        self.entries = []  # (full dotted key, line, value column, which table of its array)
+        table, occurrence, seen = "", 0, {}
         for number, line in enumerate(text.splitlines(), start=1):
             m = self._HEADER.match(line)
             if m and "=" not in line.split("#")[0]:
                 table = _norm_key(m.group(1))
-                self.entries.append((table, number, 1))
+                occurrence = seen[table] = seen.get(table, -1) + 1
+                self.entries.append((table, number, 1, occurrence))
                 continue
             m = self._KEY.match(line)
             if m:
                 key = _norm_key(m.group(1))
                 full = f"{table}.{key}" if table else key
-                self.entries.append((full, number, m.end() + 1))
+                self.entries.append((full, number, m.end() + 1, occurrence))
 
-    def find(self, dotted: str) -> tuple[int | None, int | None]:
-        best = (None, None, -1)
-        for key, line, col in self.entries:
+    def find(self, dotted: str, occurrence: int | None = None) -> tuple[int | None, int | None]:
+        """The line and value column of the longest key that `dotted` is or lies under: its first
+        entry, or with `occurrence` its entry in that table of an array of tables (a key the
+        table leaves out: the table's header)."""
+        best, rank = (None, None), (False, -1)
+        for key, line, col, occ in self.entries:
             if dotted == key or dotted.startswith(key + "."):
-                if len(key) > best[2]:
-                    best = (line, col, len(key))
-        return best[0], best[1]
+                here = (occurrence is not None and occ == occurrence, len(key))
+                if here > rank:
+                    best, rank = (line, col), here
+        return best
 
 
 def key_error(path: str | None, dotted: str, message: str, hint: str | None) -> UserError:
@@ -168,14 +175,22 @@ class ClaimReader:
     def __init__(self, path: str, text: str):
         self.path = path
         self.loc = _Locator(text)
+        self.occurrence: int | None = None   # which table of an array of tables its keys are found in
+
+    def entry(self, k: int) -> "ClaimReader":
+        """This reader locating keys in table k (0-based) of an array of tables, e.g. the k-th
+        [[privacy.scenarios]]: a mistake there is reported at its own line, not the first table's."""
+        view = copy.copy(self)
+        view.occurrence = k
+        return view
 
     def error(self, key: str, message: str, hint: str | None = None) -> UserError:
-        line, col = self.loc.find(key)
+        line, col = self.loc.find(key, self.occurrence)
         return UserError(f"{key}: {message}", file=self.path, line=line, column=col, hint=hint)
 
     def where(self, key: str) -> Where:
         """The location of a key's value, for errors inside a string."""
-        line, col = self.loc.find(key)
+        line, col = self.loc.find(key, self.occurrence)
         return Where(self.path, line, None if col is None else col + 1, key)   # + 1: after the opening quote
 
     def bind(self, key: str, program: ir.Program, given: dict, label: str) -> dict:
@@ -450,7 +465,8 @@ def _read_accuracy(r: ClaimReader, raw: dict, program: ir.Program, path: str) ->
     elif isinstance(gamma, list):
         if not gamma:
             raise r.error("accuracy.gamma", "the list of gammas is empty", hint="write gamma = [1, 2, 3] or gamma = 0")
-        gammas = [r.number("accuracy.gamma", g, nonnegative=True) for g in gamma]
+        # a gamma written twice is one obligation, as a listed input written twice is one input
+        gammas = list(dict.fromkeys(r.number("accuracy.gamma", g, nonnegative=True) for g in gamma))
     else:
         gammas = [r.number("accuracy.gamma", gamma, nonnegative=True)]
 
@@ -544,7 +560,8 @@ def _read_inputs(r: ClaimReader, spec, program: ir.Program, table) -> tuple[list
 
 def read_input_table(r: ClaimReader, spec, program: ir.Program, key: str, *, bound_product: bool):
     """The inputs table `key` of an accuracy or a privacy claim: ("box", the box's own table),
-    ("list", the entries bound in order) or ("grid", {flat input: values} in the program's order).
+    ("list", the entries bound in order, an entry written twice kept once: a list is the set of inputs
+    the verdict covers) or ("grid", {flat input: values} in the program's order).
     `bound_product` bounds a grid's real inputs together before any value is built (privacy claims
     factor finite inputs); otherwise each input is bounded alone and the product later."""
     r.typed(key, spec, dict, "inputs must be a table", f"write [{key}] with grid = {{...}} or list = [...]")
@@ -565,7 +582,7 @@ def read_input_table(r: ClaimReader, spec, program: ir.Program, key: str, *, bou
             raise r.error(f"{key}.step", "step only applies to a grid", hint="remove it")
         rows = r.rows(f"{key}.list", table["list"], "list must be a non-empty array of inline tables",
                       "list = [ { q = [-1, 0, 1] }, { q = [1, 1, 1] } ]")
-        return "list", [r.bind(f"{key}.list", program, row, f"entry {k + 1}") for k, row in enumerate(rows)]
+        return "list", distinct([r.bind(f"{key}.list", program, row, f"entry {k + 1}") for k, row in enumerate(rows)])
     step = r.number(f"{key}.step", table["step"])
     if step <= 0:
         raise r.error(f"{key}.step", "step must be positive", hint='step = "1/2"')
@@ -682,7 +699,9 @@ def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction)
         if set(value) != {"values"} or not isinstance(value["values"], list) or not value["values"]:
             raise r.error(key, f"{name}: write {{ values = [...] }} for an explicit list of values",
                           hint=f"{name} = {{ values = [0, \"1/2\", 1] }}")
-        return len(value["values"]), lambda: [r.value(key, v, typ, f"grid value of {name}") for v in value["values"]]
+        # a value written twice ("0" and 0 too) is one value of the grid; the count bounds the size check
+        return len(value["values"]), lambda: distinct([r.value(key, v, typ, f"grid value of {name}")
+                                                       for v in value["values"]], key=freeze_value)
     if not (isinstance(value, list) and len(value) == 2):
         raise r.error(key, f"{name}: a grid range is [low, high]",
                       hint=f"{name} = [-1, 1] (every value from -1 to 1 in steps of `step`), "
@@ -716,10 +735,11 @@ def _read_table(r: ClaimReader, rows, program: ir.Program) -> dict:
            'add rows\n  [[accuracy.table]]\n  input = { q = [-1, 0, 1] }\n  output = { out = 3 }', at="accuracy.det")
     table: dict = {"__inputs__": []}
     for k, row in enumerate(rows):
-        r.exact_keys(key, row, ("input", "output"), f"row {k + 1}", "input = { q = [...] } and output = { out = ... }")
-        u = r.bind(key, program, row["input"], f"row {k + 1} input")
-        v = _bind_outputs(r, program, row["output"], k)
-        table[r.first_time(key, table, u, f"row {k + 1}")] = v
+        at = r.entry(k)   # a row's mistakes at its own [[accuracy.table]]
+        at.exact_keys(key, row, ("input", "output"), f"row {k + 1}", "input = { q = [...] } and output = { out = ... }")
+        u = at.bind(key, program, row["input"], f"row {k + 1} input")
+        v = _bind_outputs(at, program, row["output"], k)
+        table[at.first_time(key, table, u, f"row {k + 1}")] = v
         table["__inputs__"].append(tuple(u.items()))
     return table
 

@@ -23,6 +23,7 @@ from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.privacy_types import Budget, EpsRange, parse_event, read_rational
 from dipc_plus.exact.log_point import rational_power, value_at_log
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.values import distinct
 
 
 # -- budget ---------------------------------------------------------------------------------------
@@ -209,7 +210,8 @@ def read_events(r: ClaimReader, spec, program: ir.Program, key: str) -> dict:
             r.typed(key, value, list, f"{name}: give a non-empty list of intervals",
                     f'{name} = ["(-inf, 0]", "(0, inf)"]', nonempty=True)
             try:
-                ivs = [parse_event(v) for v in value]
+                # an interval written twice (however spaced) is one event
+                ivs = distinct([parse_event(v) for v in value], key=lambda e: (e.lo, e.hi, e.lo_closed, e.hi_closed))
             except UserError as exc:
                 raise r.error(key, f"{name}: {exc.message}", exc.hint) from None
             for t in targets:

@@ -138,7 +138,7 @@ def read_points(r: ClaimReader, spec, program: ir.Program, key: str) -> tuple[li
     if kind == "box":
         return read_box(r, given, program, f"{key}.box", BOX_HINT), None, "box"
     if kind == "list":
-        return distinct(given), None, "list"
+        return given, None, "list"
     return None, given, "grid"
 
 
@@ -154,6 +154,7 @@ def _read_pairs(r: ClaimReader, rows, program: ir.Program) -> list:
         if freeze_env(u) == freeze_env(w):
             raise r.error(key, f"pair {k + 1} is an input with itself", hint="neighbours must differ")
         out.append((u, w))
-    return out
+    # each pair is used in both orders: one written twice, or reversed, is the same pair of neighbours
+    return distinct(out, key=lambda pair: frozenset(map(freeze_env, pair)))
 
 

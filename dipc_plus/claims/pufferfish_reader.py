@@ -66,10 +66,21 @@ def read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -
             if x not in secrets:
                 raise r.error("privacy.pairs", f"'{x}' is not a secret",
                               hint=naming_hint(x, secrets, f"the secrets are: {', '.join(secrets)}"))
-        pairs.append((pr[0], pr[1]))
+        if pr[0] == pr[1]:
+            raise r.error("privacy.pairs", f"pair {k + 1} compares '{pr[0]}' with itself",
+                          hint="a discriminative pair names two different secrets")
+        if (pr[0], pr[1]) not in pairs and (pr[1], pr[0]) not in pairs:   # each is checked in both directions
+            pairs.append((pr[0], pr[1]))
     sc_raw = r.rows("privacy.scenarios", table["scenarios"], "give at least one scenario as [[privacy.scenarios]]",
                     PUFFERFISH_KEYS["scenarios"].required)
-    scenarios = [_read_scenario(r, k, sc, program, parameters) for k, sc in enumerate(sc_raw)]
+    scenarios: list[Scenario] = []
+    for k, sc in enumerate(sc_raw):
+        scenario = _read_scenario(r.entry(k), k, sc, program, parameters)
+        same = [j for j, other in enumerate(scenarios) if other.name == scenario.name]
+        if same:   # verdicts, notes and counterexamples name the scenario
+            raise r.entry(k).error("privacy.scenarios.name", f"scenarios {same[0] + 1} and {k + 1} are both "
+                                   f"named '{scenario.name}'", hint="give each scenario its own name")
+        scenarios.append(scenario)
     return PufferfishClaim(path, program, budget, eps, {n: _interval_text(iv) for n, iv in parameters.items()},
                            parameters, secrets, pairs, scenarios, events, note_of(raw))
 

@@ -50,6 +50,8 @@ class SupRatio:
     ('1/2', 'in [0.3333, 0.5]')
     >>> SupRatio(infinite=True).text(), SupRatio(lo=Fraction(1, 3), hi=Fraction(1, 2)).upper()
     ('inf', Fraction(1, 2))
+    >>> SupRatio(lo=Fraction(1, 3), hi=Fraction(1, 2)).lower(), SupRatio(value=Fraction(1, 2)).lower()
+    (Fraction(1, 3), Fraction(1, 2))
     """
     value: Fraction | None = None
     lo: Fraction | None = None
@@ -67,8 +69,13 @@ class SupRatio:
             return fmt_q(self.value)
         return f"in [{decimal_down(self.lo, digits)}, {decimal_up(self.hi, digits)}]"
 
-    def upper(self) -> Fraction:
+    def upper(self) -> Fraction | None:
+        """The least bound proved above the sup (its exact value when known); None when it is infinite."""
         return self.value if self.value is not None else self.hi
+
+    def lower(self) -> Fraction | None:
+        """The greatest bound proved below the sup (its exact value when known); None when it is infinite."""
+        return self.value if self.value is not None else self.lo
 
 
 class NotCertified(UserError):
@@ -99,7 +106,7 @@ def sup_ratio(pieces: list, I: Interval, tolerance: Fraction = TOLERANCE) -> Sup
             return s
         sups.append(s)
     top = max(sups, key=lambda s: s.upper())
-    lower = max(s.value if s.value is not None else s.lo for s in sups)
+    lower = max(s.lower() for s in sups)
     if top.value is not None and top.value >= lower:
         return top
     return SupRatio(lo=lower, hi=top.upper(), how=top.how, at_eps=top.at_eps, candidate=top.candidate,

@@ -197,11 +197,12 @@ class Lowerer:
 
     def _Index(self, e: S.Index) -> Value:
         """Only a function or distribution meets an index here: the program's are flattened by unrolling."""
-        raise UserError.at(e.pos, f"'{e.name}[...]': a {self._context()} has no arrays",
+        raise UserError.at(e.pos, f"'{e.name}[...]': {self._context()} has no arrays",
                            hint="pass the element as an argument")
 
     def _context(self) -> str:
-        return f"the body of '{self.owner}'"
+        """The body as messages name it: the body of function 'f' (the owner gives its kind and quoted name)."""
+        return f"the body of {self.owner or 'this function'}"
 
     def _Name(self, e: S.Name) -> Value:
         name = e.name

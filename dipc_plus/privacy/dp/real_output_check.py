@@ -264,7 +264,7 @@ def _key(u: dict, names) -> tuple:
 
 def _above(s, k) -> bool:
     """Whether a sup of the loss is proved above the budget k (or infinite)."""
-    return s.infinite or (s.value is not None and s.value > k) or (s.lo is not None and s.lo > k)
+    return s.infinite or s.lower() > k
 
 
 def _refute(result: RealOutputCheck, cex, s) -> bool:
@@ -322,7 +322,7 @@ def _within_coupling(result: RealOutputCheck) -> None:
     """The candidates are exact lower bounds of the loss: above d*B, the coupling bound (our code)
     is wrong, and no verdict is given."""
     best, cp = result.best, result.coupling
-    lower = None if best is None or best.infinite else (best.value if best.value is not None else best.lo)
+    lower = None if best is None or best.infinite else best.lower()
     if best is not None and (best.infinite or lower > cp.bound):
         raise BoundContradiction(f"the coupling bound is wrong: an exact candidate of the loss, {best.text()}, is "
                                  f"above d*B = {fmt_q(cp.bound)}; no verdict is given")
@@ -339,7 +339,7 @@ def _lower_bound_only(result: RealOutputCheck) -> None:
     if best is None:
         return
     result.sup_exact = best.value is not None and not result.unproved_intervals
-    lower = best.value if best.value is not None else best.lo
+    lower = best.lower()
     result.sup_text = fmt_q(lower) if result.sup_exact else "at least " + decimal_down(lower, 8)
 
 
@@ -352,7 +352,7 @@ def _bound_unproved(result: RealOutputCheck, k) -> None:
     if best is not None:
         result.sup_exact = best.value is not None
         result.sup_text = best.text()
-    K = None if best is None else (best.value if best.value is not None else best.hi)
+    K = None if best is None else best.upper()
     exact_sup = True
     bounded: dict = {}          # the same interval and closed forms met for several pairs: one proof
     deadline = None if cp is None else time.time() + COUPLED_PROOF_SECONDS

@@ -399,7 +399,7 @@ def _cross_check(checks: _LengthChecks, claim, d) -> None:
     for m, c in todo:
         s = checks.exact_loss(m, c)
         if s is not None and (s.infinite or s.upper() > d):
-            above = s.infinite or (s.value if s.value is not None else s.lo) > d
+            above = s.infinite or s.lower() > d
             raise BoundContradiction(
                 f"the every-length bound is wrong: at m = {m} the exact tight sup L(eps)/eps is "
                 f"{res.losses[-1][1]}, " + ("above" if above else "not certified to be at most")
@@ -490,7 +490,7 @@ def _first_failure(checks: _LengthChecks, lengths: tuple, k: Fraction, with_loss
         c, scope = checks.at(m)
         if with_losses:
             s = checks.exact_loss(m, c, scope)
-            if s is None or not (s.infinite or (s.value if s.value is not None else s.lo) > k):
+            if s is None or not (s.infinite or s.lower() > k):
                 continue
         r = checks.run("dp", m, c)
         if not r.verified:

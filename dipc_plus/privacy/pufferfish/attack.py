@@ -75,16 +75,25 @@ def bayes_attack(tables: Callable, prior: list, target: Callable, interval: Inte
                  name: str = "attack") -> AttackResult:
     """prior: [(flat input env, Fraction weight)] (normalised here); target(env) -> hashable guess.
     tables(env) -> {output key: exact probability}."""
+    return hypothesis_attack(tables, [(u, w, target(u)) for u, w in prior], interval, name)
+
+
+def hypothesis_attack(tables: Callable, weighted: list, interval: Interval | None = None,
+                      name: str = "attack") -> AttackResult:
+    """The adversary who guesses a hypothesis t from the output: `weighted` lists (flat input env,
+    Fraction weight, t), the weights of each t its input distribution times its prior (normalised
+    here).  An input may appear under several hypotheses (overlapping secrets)."""
     t0 = time.perf_counter()
     I = interval or Interval()
-    total = sum(w for _, w in prior)
+    total = sum(w for _, w, _ in weighted)
     if total <= 0:
         raise UserError("the prior has no positive weight")
-    prior = [(u, Fraction(w) / total) for u, w in prior if w]
     tmass: dict = {}
     joint: dict = {}          # output -> target -> ExpFrac
-    for u, w in prior:
-        t = target(u)
+    for u, w, t in weighted:
+        if not w:
+            continue
+        w = Fraction(w) / total
         tmass[t] = tmass.get(t, Fraction(0)) + w
         for key, p in tables(u).items():
             row = joint.setdefault(key, {})
@@ -117,10 +126,15 @@ def bayes_attack(tables: Callable, prior: list, target: Callable, interval: Inte
 
 
 def scenario_attacks(claim, tables: Callable | None = None) -> list[AttackResult]:
-    """For every scenario and discriminative pair of a Pufferfish claim: the adversary that
-    guesses which of the two secrets holds (prior restricted to the two secrets), with the
-    parameters at the middle of their ranges (a prior is one distribution).  `tables`: the
-    output tables the claim's loss or check computed already (input -> table); else computed here."""
+    """For every scenario and discriminative pair (s, s') of a Pufferfish claim: the adversary that
+    guesses from the output which of the two secrets is the more likely, with the parameters at the
+    middle of their ranges (a prior is one distribution).  Its hypotheses are the scenario's prior
+    conditioned on s and on s', weighted by their prior masses: its posterior odds are then
+    P[s | w] / P[s' | w], which the claim bounds by e^eps times the prior odds.  Disjoint secrets
+    make this the guess of which one holds (the prior restricted to the two); when they overlap
+    (FAIER's conditioning: "absent" the whole prior, "present" x >= 1) an input where both hold
+    counts under both.  `tables`: the output tables the claim's loss or check computed already
+    (input -> table); else computed here."""
     values = {n: (claim.parameter_ranges[n][0] + claim.parameter_ranges[n][1]) / 2 for n in claim.parameters}
     point = tuple(values.values())
     src = tables or TableSource(claim.program, claim.events, use_chain=True, expected=8)
@@ -129,18 +143,11 @@ def scenario_attacks(claim, tables: Callable | None = None) -> list[AttackResult
     for sc in claim.scenarios:
         for a, b in claim.pairs:
             sa, sb = claim.secrets[a], claim.secrets[b]
-            prior = []
-            for u, w in sc.support:
-                ina, inb = sa.holds(u), sb.holds(u)
-                if ina and inb:
-                    raise UserError(f"the secrets '{a}' and '{b}' overlap at {u}: the attack guesses one of them",
-                                    hint="use disjoint secrets")
-                if ina or inb:
-                    prior.append((u, poly_eval(w, point)))
+            weighted = [(u, poly_eval(w, point), name) for u, w in sc.support
+                        for name, secret in ((a, sa), (b, sb)) if secret.holds(u)]
             fixed = ", ".join(f"{n} = {fmt_q(v)}" for n, v in values.items())
-            res = bayes_attack(src, prior, lambda u, sa=sa, a=a, b=b: a if sa.holds(u) else b, I,
-                               name=f"{sc.name}: {a} or {b}?" + (f" ({fixed})" if fixed else ""))
-            results.append(res)
+            results.append(hypothesis_attack(src, weighted, I,
+                                             name=f"{sc.name}: {a} or {b}?" + (f" ({fixed})" if fixed else "")))
     return results
 
 
