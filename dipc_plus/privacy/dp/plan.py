@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from dipc_plus.claims.adjacency import Adjacency
 from dipc_plus.claims.distances import value_gap
@@ -28,19 +28,11 @@ class Unit:
     label: str
     program: ir.Program
     inputs: tuple
-    points: list
+    points: Sequence            # its inputs: a list, or the claim's `GridPoints` (made when read)
     grid: dict | None
     source: TableSource
     runs: list = field(default_factory=list)   # SymmetricRun
     symmetric_grid: bool = False
-    all_points: object = None   # the claim, when `points` is None: its (possibly huge) input set
-
-    def get_points(self) -> list:
-        return self.all_points.points if self.points is None else self.points
-
-    @property
-    def npoints(self) -> int:
-        return self.all_points.npoints if self.points is None else len(self.points)
 
     def table(self, env: dict) -> dict:
         return self.source(self.canon(env))
@@ -97,15 +89,14 @@ def plan(claim, structure: bool | None = True, *, max_states: int = DEFAULT_MAX_
     else:
         src = TableSource(program, claim.events, use_chain=structure, expected=claim.npoints,
                           max_states=max_states)
-        units = [Unit("whole program", program, tuple(program.input_names()), None, claim.grid, src,
-                      all_points=claim)]
+        units = [Unit("whole program", program, tuple(program.input_names()), claim.points, claim.grid, src)]
         how = "whole"
     if structure and symmetry:
         for unit in units:
             chain = unit.source.chain
-            if chain is None or unit.npoints < CHAIN_THRESHOLD:
+            if chain is None or len(unit.points) < CHAIN_THRESHOLD:
                 continue
-            runs = chain.symmetric_runs(unit.grid if unit.grid is not None else unit.get_points())
+            runs = chain.symmetric_runs(unit.grid if unit.grid is not None else unit.points)
             if runs:
                 unit.runs = runs
                 unit.source.use_chain = True
@@ -140,7 +131,7 @@ def canonical_points(unit: Unit) -> list:
     if not unit.runs:
         if unit.grid is not None:
             return list(GridPoints({n: unit.grid[n] for n in unit.inputs}))
-        return unit.get_points()
+        return unit.points
     if unit.grid is not None and unit.symmetric_grid:
         in_run = {x for run in unit.runs for x in run.inputs}
         others = [n for n in unit.inputs if n not in in_run]
@@ -152,7 +143,7 @@ def canonical_points(unit: Unit) -> list:
             parts.append([{n: v} for v in unit.grid[n]])
         merged = ({x: v for part in combo for x, v in part.items()} for combo in itertools.product(*parts))
         return [{n: env[n] for n in unit.inputs} for env in merged]
-    return distinct(unit.canon(u) for u in unit.get_points())
+    return distinct(unit.canon(u) for u in unit.points)
 
 
 def unit_pairs(unit: Unit, adjacency: Adjacency, claim_pairs=None) -> list:
@@ -168,7 +159,7 @@ def unit_pairs(unit: Unit, adjacency: Adjacency, claim_pairs=None) -> list:
         if not unit.runs and all(len({freeze_value(b) for b in unit.grid[n]}) == len(unit.grid[n]) for n in names):
             return list(found)
     else:
-        pts = unit.get_points()
+        pts = unit.points
         found = ((u, w) for u in pts for w in pts if adjacency.adjacent(u, w))
     return distinct((unit.canon_pair(u, w) for u, w in found), key=lambda pair: tuple(map(freeze_env, pair)))
 
