@@ -127,29 +127,26 @@ def _same_list(a, b) -> bool:
 
 
 def canonical_points(unit: Unit) -> list:
-    """Inputs up to the symmetry (all inputs without one)."""
+    """The inputs of a grid unit up to its symmetry: every input without one; with one (only when
+    `symmetric_grid`: every run's inputs have the same values), each run's values as a multiset."""
     if not unit.runs:
-        if unit.grid is not None:
-            return list(GridPoints({n: unit.grid[n] for n in unit.inputs}))
-        return unit.points
-    if unit.grid is not None and unit.symmetric_grid:
-        in_run = {x for run in unit.runs for x in run.inputs}
-        others = [n for n in unit.inputs if n not in in_run]
-        parts = []
-        for run in unit.runs:
-            vals = unit.grid[run.inputs[0]]
-            parts.append([dict(zip(run.inputs, c)) for c in itertools.combinations_with_replacement(vals, len(run.inputs))])
-        for n in others:
-            parts.append([{n: v} for v in unit.grid[n]])
-        merged = ({x: v for part in combo for x, v in part.items()} for combo in itertools.product(*parts))
-        return [{n: env[n] for n in unit.inputs} for env in merged]
-    return distinct(unit.canon(u) for u in unit.points)
+        return list(GridPoints({n: unit.grid[n] for n in unit.inputs}))
+    in_run = {x for run in unit.runs for x in run.inputs}
+    others = [n for n in unit.inputs if n not in in_run]
+    parts = []
+    for run in unit.runs:
+        vals = unit.grid[run.inputs[0]]
+        parts.append([dict(zip(run.inputs, c)) for c in itertools.combinations_with_replacement(vals, len(run.inputs))])
+    for n in others:
+        parts.append([{n: v} for v in unit.grid[n]])
+    merged = ({x: v for part in combo for x, v in part.items()} for combo in itertools.product(*parts))
+    return [{n: env[n] for n in unit.inputs} for env in merged]
 
 
-def unit_pairs(unit: Unit, adjacency: Adjacency, claim_pairs=None) -> list:
+def unit_pairs(unit: Unit, adjacency: Adjacency) -> list:
     """Ordered adjacent pairs (u, u') of the unit's inputs, one per symmetry class."""
     if adjacency.kind == "pairs":
-        listed = [pair for u, w in claim_pairs or adjacency.pairs for pair in ((u, w), (w, u))]
+        listed = [pair for u, w in adjacency.pairs for pair in ((u, w), (w, u))]
         found = (({n: u[n] for n in unit.inputs}, {n: w[n] for n in unit.inputs}) for u, w in listed)
     elif unit.grid is not None and (not unit.runs or unit.symmetric_grid):
         names = list(unit.inputs)
