@@ -163,7 +163,11 @@ def orbit_tables(claim, unit, tables=None) -> Orbits | str:
     if isinstance(stored, str):
         return stored
     nb = neighbour_indices(grid[0], claim.adjacency.bound)
-    return Orbits(sup, directions, names, grid, nb, keys, *stored, _used_tables(unit, grid, nb))
+    # the tables some pair uses, as the per-pair walk counts them: counted, not listed where the count
+    # applies (SVT with 15 queries: 3^15 keys reached the 8 GiB limit in a set)
+    used = used_table_count(unit, grid, nb)
+    used = used if used is not None else used_table_keys(unit, grid, nb)
+    return Orbits(sup, directions, names, grid, nb, keys, *stored, used)
 
 
 def check_by_sharing(claim, unit, checker, run=None, tables=None, decide_many=None) -> SupportOutcome:
@@ -212,14 +216,6 @@ def _store_orbit_tables(unit, grid, keys: dict, tables) -> tuple | str:
     stored = store_forms(unit, grid, list(reps), keys, lambda o, idx: keys[o] and keys[o].of_input(idx), tables,
                          "inputs of one orbit")
     return stored if isinstance(stored, str) else (stored, len(reps))
-
-
-def _used_tables(unit, grid, nb) -> int | set:
-    """The number of table keys of the inputs some pair uses (every input with a neighbour), as the
-    per-pair walk counts them (the symmetry stands for those it did not compute): counted, not
-    listed (SVT with 15 queries: 3^15 keys reached the 8 GiB limit in a set)."""
-    counted = used_table_count(unit, grid, nb)
-    return counted if counted is not None else used_table_keys(unit, grid, nb)
 
 
 def used_table_count(unit, grid, nb) -> int | None:
