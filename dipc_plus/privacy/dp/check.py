@@ -84,7 +84,9 @@ class Checker:
         key = (p, q)
         found = self.cache.get(key)
         if found is None:
-            found = self._check(p, q)
+            found = self.shortcut(p, q)
+            if found is None:
+                found = self.nonnegative(self.E * ExpFrac.of(q) + self.delta - ExpFrac.of(p))
             self.cache[key] = found
         if found.how == "decided":
             self.decisions += 1
@@ -109,10 +111,6 @@ class Checker:
             return Obligation(ok, None if ok else simplest_rational(I.lo, I.hi, I.lo_closed, I.hi_closed),
                               "exact rationals")
         return None
-
-    def _check(self, p, q) -> Obligation:
-        found = self.shortcut(p, q)
-        return found if found is not None else self.nonnegative(self.E * ExpFrac.of(q) + self.delta - ExpFrac.of(p))
 
     def nonnegative(self, f) -> Obligation:
         """"f >= 0 for every eps of the claim's range", decided; a failure names a rational eps (a
