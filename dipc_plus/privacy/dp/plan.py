@@ -170,15 +170,8 @@ def _grid_neighbours(u: dict, names: list, grid: dict, adjacency: Adjacency) -> 
                     w[n] = b
                     yield w
         return
-    # linf / l1: every position may move
-    options = []
-    for n in names:
-        opts = []
-        for b in grid[n]:
-            d = value_gap(u[n], b)
-            if d <= adjacency.bound:
-                opts.append((b, d))
-        options.append(opts)
+    # linf / l1: every position may move, each to the values within the bound (with their distance)
+    options = [[(b, d) for b in grid[n] if (d := value_gap(u[n], b)) <= adjacency.bound] for n in names]
     for combo in itertools.product(*options):
         if all(values_equal(b, u[n]) for (b, _), n in zip(combo, names)):
             continue
@@ -251,24 +244,19 @@ class PairWork:
         a, b = chunks(total, n)[i - 1] if i <= total else (total, total)
         return a, b, total
 
-    def tasks(self, shard, parts: int) -> list[tuple]:
-        """Tasks (unit, start, stop) - start None for a unit checked whole - covering the items of
-        `shard` or of the whole check, about `parts` of them."""
+    def sized_tasks(self, executor, shard=None) -> tuple[list, list]:
+        """(tasks, their sizes) covering the items of `shard` or of the whole check, for `executor`: in
+        this process one item per task (the ledger and the bar move with each pair), in workers a few
+        contiguous ranges per worker.  A task is (unit, start, stop), start None for a unit checked whole."""
         from dipc_plus.execution.executor import chunks
         a, b, _ = self.shard_range(shard)
         items = self.items()[a:b]
-        out = []
-        for a, b in chunks(len(items), parts):
+        tasks = []
+        for a, b in chunks(len(items), 4 * executor.jobs if executor.parallel else len(self.items())):
             run = items[a:b]
             while run:
                 k = run[0][0]
                 same = [it for it in run if it[0] == k]
                 run = run[len(same):]
-                out.append((k, None, None) if same[0][1] is None else (k, same[0][1], same[-1][1] + 1))
-        return out
-
-    def sized_tasks(self, executor, shard=None) -> tuple[list, list]:
-        """(tasks, their sizes) for `executor`: in this process one item per task (the ledger and the
-        bar move with each pair), in workers a few contiguous ranges per worker."""
-        tasks = self.tasks(shard, 4 * executor.jobs if executor.parallel else len(self.items()))
+                tasks.append((k, None, None) if same[0][1] is None else (k, same[0][1], same[-1][1] + 1))
         return tasks, [1 if a is None else b - a for _, a, b in tasks]

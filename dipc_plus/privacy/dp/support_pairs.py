@@ -124,11 +124,7 @@ def refusal(claim, plan, shard) -> str | None:
 def neighbour_indices(values: list, bound) -> list:
     """For each grid value's index, the indices within L-inf distance `bound` (itself included),
     in grid order (as plan._grid_neighbours lists them)."""
-    out = []
-    for a in values:
-        out.append([j for j, b in enumerate(values)
-                    if value_gap(a, b) <= bound])
-    return out
+    return [[j for j, b in enumerate(values) if value_gap(a, b) <= bound] for a in values]
 
 
 def grid_pair_count(unit, bound) -> int:
