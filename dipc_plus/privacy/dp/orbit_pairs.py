@@ -134,13 +134,10 @@ class Orbits(SharedForms):
         return self.stored[o][k.of_sub(worst(k.sub_representative(a, len(k.S))))]
 
 
-def orbit_tables(claim, unit, tables=None) -> Orbits | str:
-    """The symmetry proof, then the tables at one representative per (output, orbit key); or why
-    the check must compute every input."""
-    found = supports_of(claim, unit)
-    if isinstance(found, str):
-        return found
-    sup, directions, names, grid, where = found
+def orbit_tables(claim, unit, supports: tuple, tables=None) -> Orbits | str:
+    """The symmetry proof, then the tables at one representative per (output, orbit key) (`supports`:
+    what `support_pairs.supports_of` found); or why the check must compute every input."""
+    sup, directions, names, grid, where = supports
     try:
         proof = Exchangeability(unit.program)
     except UserError as err:
@@ -175,10 +172,13 @@ def check_by_sharing(claim, unit, checker, run=None, tables=None, decide_many=No
     is proved, else by output support (`support_pairs`; the work record says why not orbits), both
     walked by `check_shared`.  `tables(envs)` yields the output tables of a list of inputs in order
     (default `tables_here`); `decide_many(pairs)` (with workers) decides a list of (p, p') at once
-    into the checker's cache."""
-    orbits = orbit_tables(claim, unit, tables)
+    into the checker's cache.  The supports and directions are found once, for both."""
+    supports = supports_of(claim, unit)
+    if isinstance(supports, str):
+        return check_shared(supports, checker, run)
+    orbits = orbit_tables(claim, unit, supports, tables)
     if isinstance(orbits, str):
-        forms = support_forms(claim, unit, tables)
+        forms = support_forms(claim, unit, supports, tables)
         if not isinstance(forms, str):
             forms.extra["symmetry"] = orbits
         return check_shared(forms, checker, run)

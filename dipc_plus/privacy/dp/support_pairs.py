@@ -230,13 +230,10 @@ class SharedForms:
         return self.stored[o][worst(a)]
 
 
-def support_forms(claim, unit, tables=None) -> SharedForms | str:
-    """Every input's table, stored per output under its indices on the output's support; or the
-    reason the per-pair walk applies."""
-    found = supports_of(claim, unit)
-    if isinstance(found, str):
-        return found
-    sup, directions, names, grid, where = found
+def support_forms(claim, unit, supports: tuple, tables=None) -> SharedForms | str:
+    """Every input's table, stored per output under its indices on the output's support (`supports`:
+    what `supports_of` found); or the reason the per-pair walk applies."""
+    sup, directions, names, grid, where = supports
     nbrs = [neighbour_indices(vals, claim.adjacency.bound) for vals in grid]
     used: set = set()
     def note_used(idx, env):   # u has a neighbour: its table is used
