@@ -444,11 +444,7 @@ def check_pairs(source, task) -> dict:
     unit.source.used = set()
     out = {"unit": k, "pairs": 0, "obligations": 0, "decisions": 0, "failure": None, "held": []}
     if a is None:
-        n, m, bad = point_filter_check(claim, unit, checker)
-        out.update(pairs=n, obligations=m)
-        if bad is not None:
-            u, w, v = bad
-            out["failure"] = (u, w, [v], claim.eps.log_of)
+        out["pairs"], out["obligations"], out["failure"] = point_filter_check(claim, unit, checker)
     else:
         out["failure"] = _check_unit_pairs(claim, unit, work.pairs[k][a:b], checker, out)
     out["decisions"] = checker.decisions - before

@@ -114,7 +114,8 @@ def filter_pairs(unit: "Unit") -> int:
 
 
 def point_filter_check(claim, unit: "Unit", checker):
-    """(pairs, obligations, failing (u, w, v) or None) for a claim at eps = ln r."""
+    """(pairs, obligations, the failure or None) for a claim at eps = ln r: a failure is (u, w, [the
+    output], eps), the arguments of `check.counterexample` after the unit."""
     arrays = point_arrays(claim, unit)
     E, d = checker.E_at, checker.delta_at
     n = filter_pairs(unit) if arrays else 0
@@ -122,7 +123,7 @@ def point_filter_check(claim, unit: "Unit", checker):
         if A[idx] > E * m + d:
             u, w, at_w = _smallest_neighbour(claim, unit, A, idx)
             if A[idx] > E * at_w + d:
-                return n, n * len(arrays), (u, w, k)
+                return n, n * len(arrays), (u, w, [k], claim.eps.log_of)
     return n, n * len(arrays), None
 
 
