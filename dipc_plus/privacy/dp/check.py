@@ -382,8 +382,7 @@ def prefetch(work: "DPWork", items: list, source, executor, run) -> None:
         for v in output_keys(P, Q):
             p, q = P.get(v, ZERO), Q.get(v, ZERO)
             distinct.setdefault((id(p), id(q)), (p, q))
-    forms = list(distinct.values())
-    decide_on_workers(work, forms, source, executor)
+    decide_on_workers(work, list(distinct.values()), source, executor)
 
 
 def decide_on_workers(work: "DPWork", pairs: list, source, executor) -> None:

@@ -46,9 +46,8 @@ class SetViolation:
 
 
 def output_keys(P: dict, Q: dict) -> list:
-    keys = list(P)
-    keys += [k for k in Q if k not in P]
-    return keys
+    """The outputs of either table, P's first (in its order), then Q's others."""
+    return list(P) + [k for k in Q if k not in P]
 
 
 def check_pair(P: dict, Q: dict, checker) -> SetViolation | None:

@@ -49,7 +49,8 @@ def _placed(groups: tuple, key: tuple, size: int) -> tuple:
 
 class OrbitKeys:
     """Per output, its groups restricted to its support S: the key of an input (indices into the
-    common grid, all positions) and of a sub-input (indices on S, in S's order)."""
+    common grid, all positions) and of a sub-input (indices on S, in S's order).  A key's
+    representative is `_placed(groups, key, n)` (on S: `_placed(on_s, key, len(S))`)."""
 
     def __init__(self, S: tuple, groups):
         inside = set(S)
@@ -63,12 +64,6 @@ class OrbitKeys:
 
     def of_sub(self, a: tuple) -> tuple:
         return tuple(tuple(sorted(a[i] for i in g)) for g in self.on_s)
-
-    def representative(self, key: tuple, n: int) -> tuple:
-        return _placed(self.groups, key, n)
-
-    def sub_representative(self, key: tuple, size: int) -> tuple:
-        return _placed(self.on_s, key, size)
 
     def keys(self, values: int):
         """Every key: per group a multiset of grid indices of its size."""
@@ -131,7 +126,7 @@ class Orbits(SharedForms):
 
     def corner(self, o, a, worst):
         k = self.keys[o]
-        return self.stored[o][k.of_sub(worst(k.sub_representative(a, len(k.S))))]
+        return self.stored[o][k.of_sub(worst(_placed(k.on_s, a, len(k.S))))]
 
 
 def orbit_tables(claim, unit, supports: tuple, tables=None) -> Orbits | str:
@@ -212,7 +207,7 @@ def _store_orbit_tables(unit, grid, keys: dict, tables) -> tuple | str:
     for k in keys.values():
         if k is not None:
             for key in k.keys(len(grid[0])):
-                reps.setdefault(k.representative(key, len(grid)), None)
+                reps.setdefault(_placed(k.groups, key, len(grid)), None)
     stored = store_forms(unit, grid, list(reps), keys, lambda o, idx: keys[o] and keys[o].of_input(idx), tables,
                          "inputs of one orbit")
     return stored if isinstance(stored, str) else (stored, len(reps))
