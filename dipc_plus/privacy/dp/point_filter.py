@@ -29,7 +29,7 @@ def filter_applies(claim, unit: "Unit") -> bool:
         return False
     if claim.adjacency.kind not in ("linf", "one-position", "hamming"):
         return False
-    return math.prod(len(unit.grid[n]) for n in unit.inputs) <= FILTER_LIMIT
+    return filter_pairs(unit) <= FILTER_LIMIT
 
 
 def _axis_neighbours(values: list, adjacency) -> list:
@@ -40,11 +40,9 @@ def _axis_neighbours(values: list, adjacency) -> list:
 
 
 def _axis_min(A, axis: int, nbrs: list):
+    """Along one axis, each index's minimum over its neighbouring indices `nbrs[index]`."""
     import numpy as np
-    parts = []
-    for js in nbrs:
-        parts.append(np.minimum.reduce([A.take(j, axis=axis) for j in js]))
-    return np.stack(parts, axis=axis)
+    return np.stack([np.minimum.reduce([A.take(j, axis=axis) for j in js]) for js in nbrs], axis=axis)
 
 
 def point_arrays(claim, unit: "Unit") -> dict:
