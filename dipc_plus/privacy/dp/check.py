@@ -445,7 +445,15 @@ def check_pairs(source, task) -> dict:
     if a is None:
         out["pairs"], out["obligations"], out["failure"] = point_filter_check(claim, unit, checker)
     else:
-        out["failure"] = _check_unit_pairs(claim, unit, work.pairs[k][a:b], checker, out)
+        for u, w in work.pairs[k][a:b]:
+            out["pairs"] += 1
+            asked, bad = pair_failure(claim, unit.table(u), unit.table(w), checker)
+            out["obligations"] += asked
+            if bad is not None:
+                out["failure"] = (u, w, *bad)
+                break
+            if ledger.active():   # the client records it (a worker's ledger is not the one printed)
+                out["held"].append(_pair_text(claim.program, unit, u, w))
     out["decisions"] = checker.decisions - before
     out["used"] = unit.source.used   # which output tables this task needed (their union is counted)
     return out
@@ -465,18 +473,6 @@ def pair_failure(claim, P: dict, Q: dict, checker: Checker, outputs: list | None
         if not ob.holds:
             return asked, ([v], ob.witness)
     return len(keys), None
-
-
-def _check_unit_pairs(claim, unit: Unit, pairs: list, checker: Checker, counts: dict):
-    for u, w in pairs:
-        counts["pairs"] += 1
-        asked, bad = pair_failure(claim, unit.table(u), unit.table(w), checker)
-        counts["obligations"] += asked
-        if bad is not None:
-            return (u, w, *bad)
-        if ledger.active():   # the client records it (a worker's ledger is not the one printed)
-            counts["held"].append(_pair_text(claim.program, unit, u, w))
-    return None
 
 
 def _pair_text(program, unit, u, w) -> str:
