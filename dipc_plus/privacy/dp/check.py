@@ -70,10 +70,10 @@ class Checker:
                 raise UserError(f"e^({claim.budget}) is not rational at {self.eps}",
                                 hint="with eps = ln(r) use an integer multiple of eps in the budget")
             self.delta_at = value_at_log(self.delta, r)
-            self.delta_nonneg = self.delta_at >= 0
+            nonnegative = self.delta_at >= 0
         else:
-            self.delta_nonneg = self.delta.is_zero() or bool(decide(self.delta, ">=", self.eps.interval))
-        if not self.delta_nonneg:
+            nonnegative = self.delta.is_zero() or bool(decide(self.delta, ">=", self.eps.interval))
+        if not nonnegative:   # so a checker's delta is >= 0 on its whole eps range
             raise UserError(f"delta = {claim.delta_text} is negative for some eps in {claim.eps}",
                             file=claim.file, hint="delta is a probability slack: it must be >= 0")
 
@@ -100,9 +100,9 @@ class Checker:
             pv, qv = rational_at_log(p, self.eps.log_of), rational_at_log(q, self.eps.log_of)
             ok = pv <= self.E_at * qv + self.delta_at
             return Obligation(ok, None if ok else self.eps.log_of, "exact rationals at the point")
-        if p.is_zero() and self.delta_nonneg:
+        if p.is_zero():
             return Obligation(True, how="p = 0")
-        if p == q and self.delta_nonneg and self.budget.factor >= 1:
+        if p == q and self.budget.factor >= 1:
             return Obligation(True, how="p = p'")
         pc, qc, dc = constant_value(p), constant_value(q), constant_value(self.delta)
         I = self.eps.interval
