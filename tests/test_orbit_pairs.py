@@ -25,7 +25,7 @@ from dipc_plus.frontend.load import parse_program
 from dipc_plus.privacy.dp.check import check_dp
 from dipc_plus.privacy.dp.orbit_pairs import Orbits, orbit_tables, pair_multisets
 from dipc_plus.privacy.dp.plan import plan
-from dipc_plus.privacy.dp.support_pairs import refusal
+from dipc_plus.privacy.dp.support_pairs import refusal, supports_of
 from dipc_plus.privacy.online.symmetry import Exchangeability
 from dipc_plus.semantics.distribution import output_distribution
 from conftest import PROGRAMS
@@ -169,7 +169,8 @@ def check_every_lookup(claim) -> Orbits | str:
     if why is not None:
         return why
     unit = pl.units[0]
-    orbits = orbit_tables(claim, unit)
+    supports = supports_of(claim, unit)
+    orbits = supports if isinstance(supports, str) else orbit_tables(claim, unit, supports)
     if isinstance(orbits, str):
         return orbits
     program = claim.program

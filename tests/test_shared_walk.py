@@ -11,7 +11,7 @@ from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.privacy.dp.check import Checker
 from dipc_plus.privacy.dp.orbit_pairs import ORBIT_PATH, orbit_tables
 from dipc_plus.privacy.dp.plan import plan
-from dipc_plus.privacy.dp.support_pairs import SUPPORT_PATH, check_shared, support_forms
+from dipc_plus.privacy.dp.support_pairs import SUPPORT_PATH, check_shared, support_forms, supports_of
 
 CLAIMS = [("svt_lyu_alg1_privacy", {"m": 3}), ("svt_lyu_alg2_privacy", {}), ("sparse_privacy", {})]
 
@@ -19,7 +19,8 @@ CLAIMS = [("svt_lyu_alg1_privacy", {"m": 3}), ("svt_lyu_alg2_privacy", {}), ("sp
 def both_walks(theory: str, params: dict):
     claim = load_privacy_claim(str(THEORIES / f"{theory}.toml"), params)
     unit = plan(claim, symmetry=False).units[0]
-    orbits, forms = orbit_tables(claim, unit), support_forms(claim, unit)
+    supports = supports_of(claim, unit)
+    orbits, forms = orbit_tables(claim, unit, supports), support_forms(claim, unit, supports)
     assert not isinstance(orbits, str) and not isinstance(forms, str), (orbits, forms)
     return check_shared(orbits, Checker(claim)), check_shared(forms, Checker(claim))
 

@@ -10,7 +10,7 @@ from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.privacy.dp.check import check_dp
 from dipc_plus.privacy.dp.orbit_pairs import ORBIT_PATH, orbit_tables, used_table_count, used_table_keys
 from dipc_plus.privacy.dp.plan import plan
-from dipc_plus.privacy.dp.support_pairs import neighbour_indices, refusal
+from dipc_plus.privacy.dp.support_pairs import neighbour_indices, refusal, supports_of
 
 ORBIT_CLAIMS = [("svt_lyu_alg1_privacy", {"m": m}) for m in (2, 3, 4, 5)] + [
     ("svt_lyu_alg2_privacy", {}), ("sparse_privacy", {})]
@@ -23,7 +23,7 @@ def test_counted_tables_equal_listed_keys(theory, params, symmetry):
     pl = plan(claim, symmetry=symmetry)
     assert refusal(claim, pl, None) is None
     unit = pl.units[0]
-    orbits = orbit_tables(claim, unit)
+    orbits = orbit_tables(claim, unit, supports_of(claim, unit))
     assert not isinstance(orbits, str), orbits
     nb = neighbour_indices(orbits.grid[0], claim.adjacency.bound)
     counted = used_table_count(unit, orbits.grid, nb)

@@ -104,37 +104,36 @@ class TableSource:
         return tuple(freeze_value(env[n]) for n in self.names)
 
     def __call__(self, env: dict) -> dict:
-        key = self.key_of(env)
-        self.used.add(key)
-        found = self.cache.get(key)
-        if found is None:
-            sub = {n: env[n] for n in self.names}
-            if self.use_chain:
-                found = {k: v for k, v in self.chain.distribution(sub).items() if not v.is_zero()}
-            else:
-                dist = output_distribution(self.program, sub, max_states=self.max_states)
-                found = outcome_table(dist, self.events)
-                if dist.method == "chain":  # the argmax integral builds no chain
-                    self.chains_built += 1
-            self.cache[key] = found
-        return found
+        return self._cached(self.key_of(env), env, self._table)
 
     def at_log(self, env: dict, r: Fraction) -> dict:
-        """{output key: exact rational probability at eps = ln r} (None where it is irrational)."""
-        key = (r,) + tuple(freeze_value(env[n]) for n in self.names)
+        """{output key: exact rational probability at eps = ln r} (a `UserError` where one is irrational)."""
+        return self._cached((r,) + self.key_of(env), env, lambda sub: self._table_at_log(sub, r))
+
+    def _cached(self, key: tuple, env: dict, make) -> dict:
+        """The table cached under `key`, made by `make(env restricted to this program's inputs)` when
+        first asked; every key asked is `used`."""
         self.used.add(key)
         found = self.cache.get(key)
         if found is None:
-            sub = {n: env[n] for n in self.names}
-            if self.use_chain:
-                if self._point_chain is None or self._point_r != r:
-                    self._point_chain = self.chain.at_point(lambda f: rational_at_log(f, r))
-                    self._point_r = r
-                found = {k: v for k, v in self._point_chain.distribution(sub).items() if v != 0}
-            else:
-                found = {k: rational_at_log(v, r) for k, v in self(sub).items()}
-            self.cache[key] = found
+            found = self.cache[key] = make({n: env[n] for n in self.names})
         return found
+
+    def _table(self, sub: dict) -> dict:
+        if self.use_chain:
+            return {k: v for k, v in self.chain.distribution(sub).items() if not v.is_zero()}
+        dist = output_distribution(self.program, sub, max_states=self.max_states)
+        if dist.method == "chain":  # the argmax integral builds no chain
+            self.chains_built += 1
+        return outcome_table(dist, self.events)
+
+    def _table_at_log(self, sub: dict, r: Fraction) -> dict:
+        if not self.use_chain:
+            return {k: rational_at_log(v, r) for k, v in self(sub).items()}
+        if self._point_chain is None or self._point_r != r:
+            self._point_chain = self.chain.at_point(lambda f: rational_at_log(f, r))
+            self._point_r = r
+        return {k: v for k, v in self._point_chain.distribution(sub).items() if v != 0}
 
     @property
     def markov_chains(self) -> int:

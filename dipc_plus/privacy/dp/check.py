@@ -33,7 +33,7 @@ from dipc_plus.claims.privacy_types import DPClaim
 from dipc_plus.privacy.display import ENV_STYLE, dp_claim_json, eps_phrase, eps_point_text, num_text, user_env
 from dipc_plus.semantics.values import show_env, show_value
 from dipc_plus.privacy.dp.hockey_stick import check_pair, output_keys
-from dipc_plus.exact.log_point import constant_value, value_at_log
+from dipc_plus.exact.log_point import constant_value, rational_at_log, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.privacy.result import SettledPart, claim_lines, settled_lines
 from dipc_plus.privacy.dp.plan import PairWork, Plan, Unit, lift_witness, plan
@@ -70,20 +70,12 @@ class Checker:
                 raise UserError(f"e^({claim.budget}) is not rational at {self.eps}",
                                 hint="with eps = ln(r) use an integer multiple of eps in the budget")
             self.delta_at = value_at_log(self.delta, r)
-            self.delta_nonneg = self.delta_at >= 0
+            nonnegative = self.delta_at >= 0
         else:
-            self.delta_nonneg = self.delta.is_zero() or bool(decide(self.delta, ">=", self.eps.interval))
-        if not self.delta_nonneg:
+            nonnegative = self.delta.is_zero() or bool(decide(self.delta, ">=", self.eps.interval))
+        if not nonnegative:   # so a checker's delta is >= 0 on its whole eps range
             raise UserError(f"delta = {claim.delta_text} is negative for some eps in {claim.eps}",
                             file=claim.file, hint="delta is a probability slack: it must be >= 0")
-
-    def exact_at(self, f, what: str) -> Fraction:
-        v = value_at_log(f, self.eps.log_of)
-        if v is None:
-            raise UserError(f"the {what} {f} is not rational at {self.eps}",
-                            hint="a claim at eps = ln(r) needs probabilities that are rational functions of "
-                                 "e^eps with integer exponents; give an eps interval instead")
-        return v
 
     def check(self, p, q) -> Obligation:
         """The obligation, cached; `decisions` counts every obligation the certified procedure
@@ -92,7 +84,9 @@ class Checker:
         key = (p, q)
         found = self.cache.get(key)
         if found is None:
-            found = self._check(p, q)
+            found = self.shortcut(p, q)
+            if found is None:
+                found = self.nonnegative(self.E * ExpFrac.of(q) + self.delta - ExpFrac.of(p))
             self.cache[key] = found
         if found.how == "decided":
             self.decisions += 1
@@ -103,12 +97,12 @@ class Checker:
         rationals), else None; not cached (`support_pairs` asks it to count what is decided)."""
         p, q = ExpFrac.of(p), ExpFrac.of(q)
         if self.eps.is_log_point:
-            pv, qv = self.exact_at(p, "probability"), self.exact_at(q, "probability")
+            pv, qv = rational_at_log(p, self.eps.log_of), rational_at_log(q, self.eps.log_of)
             ok = pv <= self.E_at * qv + self.delta_at
             return Obligation(ok, None if ok else self.eps.log_of, "exact rationals at the point")
-        if p.is_zero() and self.delta_nonneg:
+        if p.is_zero():
             return Obligation(True, how="p = 0")
-        if p == q and self.delta_nonneg and self.budget.factor >= 1:
+        if p == q and self.budget.factor >= 1:
             return Obligation(True, how="p = p'")
         pc, qc, dc = constant_value(p), constant_value(q), constant_value(self.delta)
         I = self.eps.interval
@@ -118,17 +112,13 @@ class Checker:
                               "exact rationals")
         return None
 
-    def _check(self, p, q) -> Obligation:
-        found = self.shortcut(p, q)
-        if found is not None:
-            return found
-        p, q = ExpFrac.of(p), ExpFrac.of(q)
-        I = self.eps.interval
-        f = self.E * q + self.delta - p
-        d = decide(f, ">=", I)
+    def nonnegative(self, f) -> Obligation:
+        """"f >= 0 for every eps of the claim's range", decided; a failure names a rational eps (a
+        failed '>=' sentence fails on an open set, so one exists)."""
+        d = decide(f, ">=", self.eps.interval)
         if d.holds:
             return Obligation(True, how="decided")
-        if d.witness is None:  # a '>=' sentence fails on an open set, so a rational witness exists
+        if d.witness is None:
             raise CertificationError("a failed '>=' sentence without a rational witness")
         return Obligation(False, d.witness, "decided")
 
@@ -294,16 +284,15 @@ def claim_scope(claim) -> Scope:
         sc = inputs_scope(claim.program, points=claim.points, kind="list", eps=str(claim.eps), events=events)
         if claim.inputs_kind == "pairs":
             sc.inputs_detail = f"the inputs of {len(claim.adjacency.pairs)} listed pair(s)"
-    sc.pairs = claim.adjacency.describe()
     return sc
 
 
 # --------------------------------------------------------------------------- checking a claim
 
 
-def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = True,
-             max_states: int = DEFAULT_MAX_STATES, executor=None, source=None, shard=None,
-             progress: bool = False, options: RunOptions = DEFAULT_OPTIONS) -> PairCheck:
+def check_dp(claim: DPClaim, *, structure: bool | None = None, max_states: int = DEFAULT_MAX_STATES,
+             executor=None, source=None, shard=None, progress: bool = False,
+             options: RunOptions = DEFAULT_OPTIONS) -> PairCheck:
     """Decide the claim exactly; the first failing pair (and output, or set of outputs) in
     input order is returned as a re-checked counterexample.
 
@@ -316,7 +305,7 @@ def check_dp(claim: DPClaim, *, structure: bool | None = None, symmetry: bool = 
     t0 = time.perf_counter()
     if not options.allows("privacy-structure"):
         structure = False
-    work = DPWork.build(claim, structure, symmetry, max_states)
+    work = DPWork(claim, structure, max_states)
     source = source if source is not None else Source(None, (), (), key=f"dp-{id(work)}")
     source.seed(work)
     executor = executor or SERIAL
@@ -358,17 +347,12 @@ def _check_by_sharing(work: "DPWork", source, executor, progress: bool, t0: floa
     not, a result whose work record says why, and check_dp walks the pairs instead.  With workers,
     they compute the output tables (in order, a few ranges per worker) and, on the orbit path, the
     decisions at the worst neighbours; this process the rest."""
-    from dipc_plus.execution.executor import chunks
     from dipc_plus.execution.run import TaskRun
     claim, pl = work.claim, work.plan
     unit = pl.units[0]
     total = grid_pair_count(unit, claim.adjacency.bound)
     with TaskRun(total, "privacy", "pair", progress=progress) as run:
-        def on_workers(envs: list):
-            tasks = [(0, envs[a:b]) for a, b in chunks(len(envs), 4 * executor.jobs)]
-            for got in run.parts(output_tables_task, source, tasks, executor=executor):
-                yield from got
-        feed = on_workers if executor.parallel else None
+        feed = (lambda envs: tables_on_workers([(0, envs)], source, executor, run)) if executor.parallel else None
         deal = (lambda pairs: decide_on_workers(work, pairs, source, executor)) if executor.parallel else None
         found = check_by_sharing(claim, unit, work.checker, run, tables=feed, decide_many=deal)
     return PairCheck(claim, True, None, found.pairs, found.obligations, found.decisions, time.perf_counter() - t0,
@@ -380,29 +364,25 @@ def prefetch(work: "DPWork", items: list, source, executor, run) -> None:
     distinct (p, p') obligations they raise, each decided once by some worker, both put in this
     process's caches for the walk to find.  Cutting the pairs instead would make every worker decide
     the many obligations that pairs share."""
-    from dipc_plus.execution.executor import chunks
     units = work.plan.units
     wanted: dict = {}                    # unit -> {table key: an input with that table} (symmetric inputs share one)
     for k, i in items:
         for x in work.pairs[k][i]:
             wanted.setdefault(k, {}).setdefault(units[k].table_key(x), x)
-    tasks = [(k, list(by_key.items())[c:d]) for k, by_key in wanted.items()
-             for c, d in chunks(len(by_key), 4 * executor.jobs)]
     # one object per distinct closed form (tables come back as copies): an obligation is then found by identity
     interned: dict = {ZERO: ZERO}
-    inputs = [(k, [x for _, x in part]) for k, part in tasks]
+    keys = [(k, key) for k, by_key in wanted.items() for key in by_key]
+    tables = tables_on_workers([(k, list(by_key.values())) for k, by_key in wanted.items()], source, executor, run)
     # the stream first: zip then reads it to its end, which shuts its workers down at once
-    for got, (k, part) in zip(run.parts(output_tables_task, source, inputs, executor=executor), tasks):
-        for (key, _), table in zip(part, got):
-            units[k].source.cache[key] = {v: interned.setdefault(p, p) for v, p in table.items()}
+    for table, (k, key) in zip(tables, keys):
+        units[k].source.cache[key] = {v: interned.setdefault(p, p) for v, p in table.items()}
     distinct: dict = {}                  # (id(p), id(p')) -> (p, p')
     for k, i in items:
         P, Q = (units[k].table(x) for x in work.pairs[k][i])
         for v in output_keys(P, Q):
             p, q = P.get(v, ZERO), Q.get(v, ZERO)
             distinct.setdefault((id(p), id(q)), (p, q))
-    forms = list(distinct.values())
-    decide_on_workers(work, forms, source, executor)
+    decide_on_workers(work, list(distinct.values()), source, executor)
 
 
 def decide_on_workers(work: "DPWork", pairs: list, source, executor) -> None:
@@ -410,6 +390,15 @@ def decide_on_workers(work: "DPWork", pairs: list, source, executor) -> None:
     process's checker cache, where the walk that asks them finds them."""
     from dipc_plus.execution.executor import run_dealt
     work.checker.cache.update(zip(pairs, run_dealt(decide_task, source, pairs, executor=executor)))
+
+
+def tables_on_workers(inputs: list, source, executor, run):
+    """The output tables of the inputs `inputs` ([(unit, inputs of that unit)]), computed by the
+    workers (a few ranges of each unit's inputs per worker) and yielded in order."""
+    from dipc_plus.execution.executor import chunks
+    tasks = [(k, envs[c:d]) for k, envs in inputs for c, d in chunks(len(envs), 4 * executor.jobs)]
+    for got in run.parts(output_tables_task, source, tasks, executor=executor):
+        yield from got
 
 
 def output_tables_task(source, task) -> list:
@@ -428,23 +417,19 @@ def decide_task(source, task) -> list:
 
 class DPWork(PairWork):
     """What every task of one DP check needs: the pairs (`plan.PairWork`) and the checker (a worker
-    builds it once: `build_dp_work`)."""
+    builds it once: `build_dp_work`), for a claim as `claims.privacy_reader` gives it (which refuses
+    named events with delta != 0: over real outputs they would not decide (eps, delta)-DP)."""
 
-    def __init__(self, claim: DPClaim, pl: Plan, checker: Checker):
-        super().__init__(claim, pl, whole=lambda unit: filter_applies(claim, unit))
-        self.checker = checker
-
-    @classmethod
-    def build(cls, claim: DPClaim, structure, symmetry: bool, max_states: int) -> "DPWork":
-        """The work of a claim as `claims.privacy_reader` gives it (which refuses named events with
-        delta != 0: over real outputs they would not decide (eps, delta)-DP)."""
-        return cls(claim, plan(claim, structure, max_states=max_states, symmetry=symmetry), Checker(claim))
+    def __init__(self, claim: DPClaim, structure, max_states: int):
+        super().__init__(claim, plan(claim, structure, max_states=max_states),
+                         whole=lambda unit: filter_applies(claim, unit))
+        self.checker = Checker(claim)
 
 
 def build_dp_work(claim_path: str, params: tuple, structure, max_states: int) -> DPWork:
     """The DP check a worker rebuilds from the claim file (`execution.executor.Source`)."""
     from dipc_plus.claims.privacy_reader import load_privacy_claim
-    return DPWork.build(load_privacy_claim(claim_path, dict(params)), structure, True, max_states)
+    return DPWork(load_privacy_claim(claim_path, dict(params)), structure, max_states)
 
 
 def check_pairs(source, task) -> dict:
@@ -458,36 +443,36 @@ def check_pairs(source, task) -> dict:
     unit.source.used = set()
     out = {"unit": k, "pairs": 0, "obligations": 0, "decisions": 0, "failure": None, "held": []}
     if a is None:
-        n, m, bad = point_filter_check(claim, unit, checker)
-        out.update(pairs=n, obligations=m)
-        if bad is not None:
-            u, w, v = bad
-            out["failure"] = (u, w, [v], claim.eps.log_of)
+        out["pairs"], out["obligations"], out["failure"] = point_filter_check(claim, unit, checker)
     else:
-        out["failure"] = _check_unit_pairs(claim, unit, work.pairs[k][a:b], checker, out)
+        for u, w in work.pairs[k][a:b]:
+            out["pairs"] += 1
+            asked, bad = pair_failure(claim, unit.table(u), unit.table(w), checker)
+            out["obligations"] += asked
+            if bad is not None:
+                out["failure"] = (u, w, *bad)
+                break
+            if ledger.active():   # the client records it (a worker's ledger is not the one printed)
+                out["held"].append(_pair_text(claim.program, unit, u, w))
     out["decisions"] = checker.decisions - before
     out["used"] = unit.source.used   # which output tables this task needed (their union is counted)
     return out
 
 
-def _check_unit_pairs(claim, unit: Unit, pairs: list, checker: Checker, counts: dict):
-    for u, w in pairs:
-        counts["pairs"] += 1
-        P, Q = unit.table(u), unit.table(w)
-        if not claim.delta_is_zero:
-            counts["obligations"] += 1
-            bad = check_pair(P, Q, checker)
-            if bad is not None:
-                return (u, w, bad.outputs, bad.eps, (bad.p, bad.q))
-        else:
-            for v in output_keys(P, Q):
-                counts["obligations"] += 1
-                ob = checker.check(P.get(v, ZERO), Q.get(v, ZERO))
-                if not ob.holds:
-                    return (u, w, [v], ob.witness)
-        if ledger.active():   # the client records it (a worker's ledger is not the one printed)
-            counts["held"].append(_pair_text(claim.program, unit, u, w))
-    return None
+def pair_failure(claim, P: dict, Q: dict, checker: Checker, outputs: list | None = None) -> tuple[int, tuple | None]:
+    """One pair, given its output tables P and Q: (the obligations asked, the first failure as the
+    arguments of `counterexample` after the pair, or None).  With delta = 0 one obligation per output
+    (`outputs`, default those of either table), else one over every set of outputs (`check_pair`).
+    The walk and the re-check of a stated counterexample (`restate`) both ask it."""
+    if not claim.delta_is_zero:
+        bad = check_pair(P, Q, checker)
+        return 1, None if bad is None else (bad.outputs, bad.eps, (bad.p, bad.q))
+    keys = output_keys(P, Q) if outputs is None else outputs
+    for asked, v in enumerate(keys, 1):
+        ob = checker.check(P.get(v, ZERO), Q.get(v, ZERO))
+        if not ob.holds:
+            return asked, ([v], ob.witness)
+    return len(keys), None
 
 
 def _pair_text(program, unit, u, w) -> str:
@@ -524,8 +509,8 @@ def _rechecked(p, q, parts_p: list, parts_q: list, checker: Checker, witness, wh
     re-checked: exact rationals at eps = ln r (equal to `expect` when given), else `decide.recheck`
     at the witness and an independent term-by-term evaluation as arb balls, at rising precision."""
     if checker.eps.is_log_point:
-        pv = sum((checker.exact_at(x, "probability") for x in parts_p), Fraction(0))
-        qv = sum((checker.exact_at(x, "probability") for x in parts_q), Fraction(0))
+        pv = sum((rational_at_log(x, checker.eps.log_of) for x in parts_p), Fraction(0))
+        qv = sum((rational_at_log(x, checker.eps.log_of) for x in parts_q), Fraction(0))
         bound = checker.E_at * qv + checker.delta_at
         if not pv > bound or (expect is not None and (pv, qv) != expect):
             raise CertificationError(f"the exact re-check of the {what} failed")

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dipc_plus.decision.decide import CertificationError, decide, sign_at
+from dipc_plus.decision.decide import sign_at
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.decision.envelope import distinct_zeros, pieces_between
 from dipc_plus.exact.log_point import constant_value, rational_at_log
@@ -46,9 +46,8 @@ class SetViolation:
 
 
 def output_keys(P: dict, Q: dict) -> list:
-    keys = list(P)
-    keys += [k for k in Q if k not in P]
-    return keys
+    """The outputs of either table, P's first (in its order), then Q's others."""
+    return list(P) + [k for k in Q if k not in P]
 
 
 def check_pair(P: dict, Q: dict, checker) -> SetViolation | None:
@@ -78,13 +77,11 @@ def _check_rational(Pr: dict, Qr: dict, E: Fraction, checker, log_point=None) ->
     else:
         if not S:
             return None
-        d = decide(checker.delta - ExpFrac.of(H), ">=", checker.claim.eps.interval)
-        if d.holds:
+        found = checker.nonnegative(checker.delta - ExpFrac.of(H))
+        if found.holds:
             return None
         checker.decisions += 1
-        if d.witness is None:
-            raise CertificationError("a failed '>=' sentence without a rational witness")
-        eps = d.witness
+        eps = found.witness
     return SetViolation(S, eps, sum((Pr[v] for v in S), Fraction(0)), sum((Qr[v] for v in S), Fraction(0)))
 
 
@@ -108,11 +105,9 @@ def _check_piecewise(P: dict, Q: dict, keys: list, checker) -> SetViolation | No
     live = {v: d for v, d in diffs.items() if not d.is_zero()}
     for S in _worst_sets(live, I):
         checker.decisions += 1
-        d = decide(checker.delta - sum((live[v] for v in S), ExpFrac.of(ZERO)), ">=", I)
-        if not d.holds:
-            eps = d.witness
-            if eps is None:
-                raise CertificationError("a failed '>=' sentence without a rational witness")
+        found = checker.nonnegative(checker.delta - sum((live[v] for v in S), ExpFrac.of(ZERO)))
+        if not found.holds:
+            eps = found.witness
             worst = [v for v, dv in live.items() if sign_at(dv, eps) > 0]
             p, q = (sum((ExpFrac.of(T.get(v, ZERO)) for v in worst), ExpFrac.of(ZERO)) for T in (P, Q))
             return SetViolation(worst, eps, p, q)

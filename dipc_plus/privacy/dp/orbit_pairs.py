@@ -49,7 +49,8 @@ def _placed(groups: tuple, key: tuple, size: int) -> tuple:
 
 class OrbitKeys:
     """Per output, its groups restricted to its support S: the key of an input (indices into the
-    common grid, all positions) and of a sub-input (indices on S, in S's order)."""
+    common grid, all positions) and of a sub-input (indices on S, in S's order).  A key's
+    representative is `_placed(groups, key, n)` (on S: `_placed(on_s, key, len(S))`)."""
 
     def __init__(self, S: tuple, groups):
         inside = set(S)
@@ -63,12 +64,6 @@ class OrbitKeys:
 
     def of_sub(self, a: tuple) -> tuple:
         return tuple(tuple(sorted(a[i] for i in g)) for g in self.on_s)
-
-    def representative(self, key: tuple, n: int) -> tuple:
-        return _placed(self.groups, key, n)
-
-    def sub_representative(self, key: tuple, size: int) -> tuple:
-        return _placed(self.on_s, key, size)
 
     def keys(self, values: int):
         """Every key: per group a multiset of grid indices of its size."""
@@ -131,16 +126,13 @@ class Orbits(SharedForms):
 
     def corner(self, o, a, worst):
         k = self.keys[o]
-        return self.stored[o][k.of_sub(worst(k.sub_representative(a, len(k.S))))]
+        return self.stored[o][k.of_sub(worst(_placed(k.on_s, a, len(k.S))))]
 
 
-def orbit_tables(claim, unit, tables=None) -> Orbits | str:
-    """The symmetry proof, then the tables at one representative per (output, orbit key); or why
-    the check must compute every input."""
-    found = supports_of(claim, unit)
-    if isinstance(found, str):
-        return found
-    sup, directions, names, grid, where = found
+def orbit_tables(claim, unit, supports: tuple, tables=None) -> Orbits | str:
+    """The symmetry proof, then the tables at one representative per (output, orbit key) (`supports`:
+    what `support_pairs.supports_of` found); or why the check must compute every input."""
+    sup, directions, names, grid, where = supports
     try:
         proof = Exchangeability(unit.program)
     except UserError as err:
@@ -163,7 +155,11 @@ def orbit_tables(claim, unit, tables=None) -> Orbits | str:
     if isinstance(stored, str):
         return stored
     nb = neighbour_indices(grid[0], claim.adjacency.bound)
-    return Orbits(sup, directions, names, grid, nb, keys, *stored, _used_tables(unit, grid, nb))
+    # the tables some pair uses, as the per-pair walk counts them: counted, not listed where the count
+    # applies (SVT with 15 queries: 3^15 keys reached the 8 GiB limit in a set)
+    used = used_table_count(unit, grid, nb)
+    used = used if used is not None else used_table_keys(unit, grid, nb)
+    return Orbits(sup, directions, names, grid, nb, keys, *stored, used)
 
 
 def check_by_sharing(claim, unit, checker, run=None, tables=None, decide_many=None) -> SupportOutcome:
@@ -171,10 +167,13 @@ def check_by_sharing(claim, unit, checker, run=None, tables=None, decide_many=No
     is proved, else by output support (`support_pairs`; the work record says why not orbits), both
     walked by `check_shared`.  `tables(envs)` yields the output tables of a list of inputs in order
     (default `tables_here`); `decide_many(pairs)` (with workers) decides a list of (p, p') at once
-    into the checker's cache."""
-    orbits = orbit_tables(claim, unit, tables)
+    into the checker's cache.  The supports and directions are found once, for both."""
+    supports = supports_of(claim, unit)
+    if isinstance(supports, str):
+        return check_shared(supports, checker, run)
+    orbits = orbit_tables(claim, unit, supports, tables)
     if isinstance(orbits, str):
-        forms = support_forms(claim, unit, tables)
+        forms = support_forms(claim, unit, supports, tables)
         if not isinstance(forms, str):
             forms.extra["symmetry"] = orbits
         return check_shared(forms, checker, run)
@@ -208,18 +207,10 @@ def _store_orbit_tables(unit, grid, keys: dict, tables) -> tuple | str:
     for k in keys.values():
         if k is not None:
             for key in k.keys(len(grid[0])):
-                reps.setdefault(k.representative(key, len(grid)), None)
+                reps.setdefault(_placed(k.groups, key, len(grid)), None)
     stored = store_forms(unit, grid, list(reps), keys, lambda o, idx: keys[o] and keys[o].of_input(idx), tables,
                          "inputs of one orbit")
     return stored if isinstance(stored, str) else (stored, len(reps))
-
-
-def _used_tables(unit, grid, nb) -> int | set:
-    """The number of table keys of the inputs some pair uses (every input with a neighbour), as the
-    per-pair walk counts them (the symmetry stands for those it did not compute): counted, not
-    listed (SVT with 15 queries: 3^15 keys reached the 8 GiB limit in a set)."""
-    counted = used_table_count(unit, grid, nb)
-    return counted if counted is not None else used_table_keys(unit, grid, nb)
 
 
 def used_table_count(unit, grid, nb) -> int | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from dipc_plus.claims.adjacency import Adjacency
 from dipc_plus.claims.distances import value_gap
@@ -28,19 +28,11 @@ class Unit:
     label: str
     program: ir.Program
     inputs: tuple
-    points: list
+    points: Sequence            # its inputs: a list, or the claim's `GridPoints` (made when read)
     grid: dict | None
     source: TableSource
     runs: list = field(default_factory=list)   # SymmetricRun
     symmetric_grid: bool = False
-    all_points: object = None   # the claim, when `points` is None: its (possibly huge) input set
-
-    def get_points(self) -> list:
-        return self.all_points.points if self.points is None else self.points
-
-    @property
-    def npoints(self) -> int:
-        return self.all_points.npoints if self.points is None else len(self.points)
 
     def table(self, env: dict) -> dict:
         return self.source(self.canon(env))
@@ -97,15 +89,14 @@ def plan(claim, structure: bool | None = True, *, max_states: int = DEFAULT_MAX_
     else:
         src = TableSource(program, claim.events, use_chain=structure, expected=claim.npoints,
                           max_states=max_states)
-        units = [Unit("whole program", program, tuple(program.input_names()), None, claim.grid, src,
-                      all_points=claim)]
+        units = [Unit("whole program", program, tuple(program.input_names()), claim.points, claim.grid, src)]
         how = "whole"
     if structure and symmetry:
         for unit in units:
             chain = unit.source.chain
-            if chain is None or unit.npoints < CHAIN_THRESHOLD:
+            if chain is None or len(unit.points) < CHAIN_THRESHOLD:
                 continue
-            runs = chain.symmetric_runs(unit.grid if unit.grid is not None else unit.get_points())
+            runs = chain.symmetric_runs(unit.grid if unit.grid is not None else unit.points)
             if runs:
                 unit.runs = runs
                 unit.source.use_chain = True
@@ -136,29 +127,26 @@ def _same_list(a, b) -> bool:
 
 
 def canonical_points(unit: Unit) -> list:
-    """Inputs up to the symmetry (all inputs without one)."""
+    """The inputs of a grid unit up to its symmetry: every input without one; with one (only when
+    `symmetric_grid`: every run's inputs have the same values), each run's values as a multiset."""
     if not unit.runs:
-        if unit.grid is not None:
-            return list(GridPoints({n: unit.grid[n] for n in unit.inputs}))
-        return unit.get_points()
-    if unit.grid is not None and unit.symmetric_grid:
-        in_run = {x for run in unit.runs for x in run.inputs}
-        others = [n for n in unit.inputs if n not in in_run]
-        parts = []
-        for run in unit.runs:
-            vals = unit.grid[run.inputs[0]]
-            parts.append([dict(zip(run.inputs, c)) for c in itertools.combinations_with_replacement(vals, len(run.inputs))])
-        for n in others:
-            parts.append([{n: v} for v in unit.grid[n]])
-        merged = ({x: v for part in combo for x, v in part.items()} for combo in itertools.product(*parts))
-        return [{n: env[n] for n in unit.inputs} for env in merged]
-    return distinct(unit.canon(u) for u in unit.get_points())
+        return list(GridPoints({n: unit.grid[n] for n in unit.inputs}))
+    in_run = {x for run in unit.runs for x in run.inputs}
+    others = [n for n in unit.inputs if n not in in_run]
+    parts = []
+    for run in unit.runs:
+        vals = unit.grid[run.inputs[0]]
+        parts.append([dict(zip(run.inputs, c)) for c in itertools.combinations_with_replacement(vals, len(run.inputs))])
+    for n in others:
+        parts.append([{n: v} for v in unit.grid[n]])
+    merged = ({x: v for part in combo for x, v in part.items()} for combo in itertools.product(*parts))
+    return [{n: env[n] for n in unit.inputs} for env in merged]
 
 
-def unit_pairs(unit: Unit, adjacency: Adjacency, claim_pairs=None) -> list:
+def unit_pairs(unit: Unit, adjacency: Adjacency) -> list:
     """Ordered adjacent pairs (u, u') of the unit's inputs, one per symmetry class."""
     if adjacency.kind == "pairs":
-        listed = [pair for u, w in claim_pairs or adjacency.pairs for pair in ((u, w), (w, u))]
+        listed = [pair for u, w in adjacency.pairs for pair in ((u, w), (w, u))]
         found = (({n: u[n] for n in unit.inputs}, {n: w[n] for n in unit.inputs}) for u, w in listed)
     elif unit.grid is not None and (not unit.runs or unit.symmetric_grid):
         names = list(unit.inputs)
@@ -168,7 +156,7 @@ def unit_pairs(unit: Unit, adjacency: Adjacency, claim_pairs=None) -> list:
         if not unit.runs and all(len({freeze_value(b) for b in unit.grid[n]}) == len(unit.grid[n]) for n in names):
             return list(found)
     else:
-        pts = unit.get_points()
+        pts = unit.points
         found = ((u, w) for u in pts for w in pts if adjacency.adjacent(u, w))
     return distinct((unit.canon_pair(u, w) for u, w in found), key=lambda pair: tuple(map(freeze_env, pair)))
 
@@ -182,15 +170,8 @@ def _grid_neighbours(u: dict, names: list, grid: dict, adjacency: Adjacency) -> 
                     w[n] = b
                     yield w
         return
-    # linf / l1: every position may move
-    options = []
-    for n in names:
-        opts = []
-        for b in grid[n]:
-            d = value_gap(u[n], b)
-            if d <= adjacency.bound:
-                opts.append((b, d))
-        options.append(opts)
+    # linf / l1: every position may move, each to the values within the bound (with their distance)
+    options = [[(b, d) for b in grid[n] if (d := value_gap(u[n], b)) <= adjacency.bound] for n in names]
     for combo in itertools.product(*options):
         if all(values_equal(b, u[n]) for (b, _), n in zip(combo, names)):
             continue
@@ -263,24 +244,19 @@ class PairWork:
         a, b = chunks(total, n)[i - 1] if i <= total else (total, total)
         return a, b, total
 
-    def tasks(self, shard, parts: int) -> list[tuple]:
-        """Tasks (unit, start, stop) - start None for a unit checked whole - covering the items of
-        `shard` or of the whole check, about `parts` of them."""
+    def sized_tasks(self, executor, shard=None) -> tuple[list, list]:
+        """(tasks, their sizes) covering the items of `shard` or of the whole check, for `executor`: in
+        this process one item per task (the ledger and the bar move with each pair), in workers a few
+        contiguous ranges per worker.  A task is (unit, start, stop), start None for a unit checked whole."""
         from dipc_plus.execution.executor import chunks
         a, b, _ = self.shard_range(shard)
         items = self.items()[a:b]
-        out = []
-        for a, b in chunks(len(items), parts):
+        tasks = []
+        for a, b in chunks(len(items), 4 * executor.jobs if executor.parallel else len(self.items())):
             run = items[a:b]
             while run:
                 k = run[0][0]
                 same = [it for it in run if it[0] == k]
                 run = run[len(same):]
-                out.append((k, None, None) if same[0][1] is None else (k, same[0][1], same[-1][1] + 1))
-        return out
-
-    def sized_tasks(self, executor, shard=None) -> tuple[list, list]:
-        """(tasks, their sizes) for `executor`: in this process one item per task (the ledger and the
-        bar move with each pair), in workers a few contiguous ranges per worker."""
-        tasks = self.tasks(shard, 4 * executor.jobs if executor.parallel else len(self.items()))
+                tasks.append((k, None, None) if same[0][1] is None else (k, same[0][1], same[-1][1] + 1))
         return tasks, [1 if a is None else b - a for _, a, b in tasks]

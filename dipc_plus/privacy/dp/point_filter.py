@@ -29,7 +29,7 @@ def filter_applies(claim, unit: "Unit") -> bool:
         return False
     if claim.adjacency.kind not in ("linf", "one-position", "hamming"):
         return False
-    return math.prod(len(unit.grid[n]) for n in unit.inputs) <= FILTER_LIMIT
+    return filter_pairs(unit) <= FILTER_LIMIT
 
 
 def _axis_neighbours(values: list, adjacency) -> list:
@@ -40,11 +40,9 @@ def _axis_neighbours(values: list, adjacency) -> list:
 
 
 def _axis_min(A, axis: int, nbrs: list):
+    """Along one axis, each index's minimum over its neighbouring indices `nbrs[index]`."""
     import numpy as np
-    parts = []
-    for js in nbrs:
-        parts.append(np.minimum.reduce([A.take(j, axis=axis) for j in js]))
-    return np.stack(parts, axis=axis)
+    return np.stack([np.minimum.reduce([A.take(j, axis=axis) for j in js]) for js in nbrs], axis=axis)
 
 
 def point_arrays(claim, unit: "Unit") -> dict:
@@ -114,7 +112,8 @@ def filter_pairs(unit: "Unit") -> int:
 
 
 def point_filter_check(claim, unit: "Unit", checker):
-    """(pairs, obligations, failing (u, w, v) or None) for a claim at eps = ln r."""
+    """(pairs, obligations, the failure or None) for a claim at eps = ln r: a failure is (u, w, [the
+    output], eps), the arguments of `check.counterexample` after the unit."""
     arrays = point_arrays(claim, unit)
     E, d = checker.E_at, checker.delta_at
     n = filter_pairs(unit) if arrays else 0
@@ -122,7 +121,7 @@ def point_filter_check(claim, unit: "Unit", checker):
         if A[idx] > E * m + d:
             u, w, at_w = _smallest_neighbour(claim, unit, A, idx)
             if A[idx] > E * at_w + d:
-                return n, n * len(arrays), (u, w, k)
+                return n, n * len(arrays), (u, w, [k], claim.eps.log_of)
     return n, n * len(arrays), None
 
 

@@ -2,8 +2,8 @@
 
 Why it exists: a counterexample read back from a file (a part of a sharded run, for `dipc merge`) is
 untrusted data.  Its pair must be a pair of the claim (both inputs claimed, and neighbours), and the
-per-pair check that made it (`Checker.check` for one output, `hockey_stick.check_pair` for a set of
-outputs when delta != 0, then `check.counterexample`) must refute the claim at that
+per-pair check that made it (`check.pair_failure` at the stated output, or over every set of outputs
+when delta != 0, then `check.counterexample`) must refute the claim at that
 pair and give this very counterexample - the same exact re-check every printed counterexample had.
 """
 from __future__ import annotations
@@ -11,10 +11,9 @@ from __future__ import annotations
 import json
 
 from dipc_plus.privacy.display import user_env
-from dipc_plus.privacy.dp.check import DPWork, counterexample
-from dipc_plus.privacy.dp.hockey_stick import check_pair, output_keys
+from dipc_plus.privacy.dp.check import DPWork, counterexample, pair_failure
+from dipc_plus.privacy.dp.hockey_stick import output_keys
 from dipc_plus.privacy.dp.plan import lift_witness
-from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.semantics.values import freeze_env, values_equal
 
 __all__ = ["why_not_a_counterexample"]
@@ -34,24 +33,21 @@ def why_not_a_counterexample(work: DPWork, u: dict, w: dict, stated: dict) -> tu
         return "neighbour", "differs from the input in more than one independent component"
     uk, wk = ({n: x[n] for n in unit.inputs} for x in (u, w))
     P, Q = unit.table(uk), unit.table(wk)
-    if "outputs" in stated:
-        if claim.delta_is_zero:
-            return "outputs", "is a set of outputs, but the claim has delta = 0 (one output is compared)"
-        bad = check_pair(P, Q, work.checker)
-        if bad is None:
-            return "outputs", "the claim holds at this input and neighbour for every set of outputs when checked again here"
-        again = counterexample(work, unit, uk, wk, bad.outputs, bad.eps, (bad.p, bad.q))
-    else:
+    outputs = None                 # delta != 0: every set of outputs
+    if "outputs" in stated and claim.delta_is_zero:
+        return "outputs", "is a set of outputs, but the claim has delta = 0 (one output is compared)"
+    if "outputs" not in stated:
         if not claim.delta_is_zero:
             return "output", "is one output, but the claim has delta != 0 (sets of outputs are compared)"
-        v = _output_key(work, unit, uk, wk, P, Q, stated.get("output"))
-        if v is None:
+        outputs = [_output_key(work, unit, uk, wk, P, Q, stated.get("output"))]
+        if outputs[0] is None:
             return "output", "is not an output of the program at this pair"
-        found = work.checker.check(P.get(v, ZERO), Q.get(v, ZERO))
-        if found.holds:
-            return "output", "the claim holds at this input, neighbour and output when checked again here"
-        again = counterexample(work, unit, uk, wk, [v], found.witness)
-    given = again.to_json()
+    bad = pair_failure(claim, P, Q, work.checker, outputs)[1]
+    if bad is None:
+        return (("outputs", "the claim holds at this input and neighbour for every set of outputs when checked again here")
+                if outputs is None else
+                ("output", "the claim holds at this input, neighbour and output when checked again here"))
+    given = counterexample(work, unit, uk, wk, *bad).to_json()
     for key in sorted(set(given) | set(stated)):
         if _json(given.get(key)) != _json(stated.get(key)):
             return key, "is not what the claim gives at this pair when checked again here"

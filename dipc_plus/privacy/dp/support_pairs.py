@@ -124,11 +124,7 @@ def refusal(claim, plan, shard) -> str | None:
 def neighbour_indices(values: list, bound) -> list:
     """For each grid value's index, the indices within L-inf distance `bound` (itself included),
     in grid order (as plan._grid_neighbours lists them)."""
-    out = []
-    for a in values:
-        out.append([j for j, b in enumerate(values)
-                    if value_gap(a, b) <= bound])
-    return out
+    return [[j for j, b in enumerate(values) if value_gap(a, b) <= bound] for a in values]
 
 
 def grid_pair_count(unit, bound) -> int:
@@ -234,13 +230,10 @@ class SharedForms:
         return self.stored[o][worst(a)]
 
 
-def support_forms(claim, unit, tables=None) -> SharedForms | str:
-    """Every input's table, stored per output under its indices on the output's support; or the
-    reason the per-pair walk applies."""
-    found = supports_of(claim, unit)
-    if isinstance(found, str):
-        return found
-    sup, directions, names, grid, where = found
+def support_forms(claim, unit, supports: tuple, tables=None) -> SharedForms | str:
+    """Every input's table, stored per output under its indices on the output's support (`supports`:
+    what `supports_of` found); or the reason the per-pair walk applies."""
+    sup, directions, names, grid, where = supports
     nbrs = [neighbour_indices(vals, claim.adjacency.bound) for vals in grid]
     used: set = set()
     def note_used(idx, env):   # u has a neighbour: its table is used

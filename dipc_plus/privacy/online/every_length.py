@@ -246,7 +246,7 @@ def build_length_work(what: str, claim_path: str, overrides: tuple, m: int, arra
     c = claim_at_length(what, claim_path, overrides, m, array)[0]
     if what == "loss":
         return PairWork(c, plan(c, c.structure, max_states=max_states, symmetry=True))
-    return DPWork.build(c, None, True, max_states)
+    return DPWork(c, None, max_states)
 
 
 def family_inputs(m: int, bound: Fraction, array: str) -> list:
