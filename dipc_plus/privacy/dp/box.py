@@ -135,7 +135,6 @@ class BoxCheck:
     @property
     def scope(self):
         sc = box_scope(self.claim.program, self.claim.box_bounds, str(self.claim.eps))
-        sc.pairs = self.claim.adjacency.describe()
         return sc
 
     def undecided_reasons(self) -> list[str]:
