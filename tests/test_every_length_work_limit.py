@@ -56,6 +56,19 @@ def test_the_verdict_is_the_same_on_a_busy_machine(theory, work):
     assert "--limit length_work=N" in record["pattern_counterexample"]
 
 
+def test_the_work_is_the_same_with_worker_processes():
+    # the work is counted from the checks' results, which do not depend on which process ran the pairs:
+    # the guess for m = 4 (from the work at m = 2, 3) is the same number with two workers
+    def record(jobs: str) -> dict:
+        run = _dipc(["privacy", str(THEORIES / FOREVER[1]), "--json", "--no-progress", "--jobs", jobs,
+                     "--limit", "length_work=1000"])
+        assert run.returncode == 1, run.stderr
+        return without_timing(json.loads(run.stdout))
+    serial, workers = record("1"), record("2")
+    assert serial == workers
+    assert "the checks at m = 4 were predicted to do about" in serial["pattern_counterexample"]
+
+
 def _forever_claim(tmp_path, budget: str) -> str:
     p = tmp_path / "forever.toml"
     p.write_text(f'[program]\npath = "{(PROGRAMS / "above_threshold_forever.dip").as_posix()}"\n'
