@@ -28,7 +28,7 @@ def test_a_verified_bound_notes_its_cross_checks(monkeypatch):
 
 def test_no_constant_notes_losses_then_the_checks_that_refute(monkeypatch):
     res, items = noted_checks(monkeypatch, "online_noisy_max_every_length.toml", lengths=(1, 2), longer=(),
-                              family_limit=3, search_seconds=float("inf"))
+                              family_limit=3, search_work=10 ** 18)
     assert res.verdict == "not private for any constant"
     assert res.counterexample[0] == 3
     assert items == ["exact loss at m = 1", "exact loss at m = 2", "pattern's inputs at m = 3"]

@@ -1,6 +1,6 @@
 """The search for a counterexample past m = 1..3 is bounded (issue 40 item 6): Min-Max with budget
 eps searched for 697 s in silence.  Now a check past the claim's lengths is started only within the
-limits length_m (the largest m) and length_seconds (its time, guessed from the growth of the last
+limits length_m (the largest m) and length_work (its work, guessed from the growth of the last
 two); reaching one keeps the verdict and reports "no counterexample found up to m = K (limit)"."""
 from __future__ import annotations
 
@@ -20,16 +20,16 @@ def _claim(tmp_path, budget: str) -> str:
     return str(p)
 
 
-def test_a_time_budget_stops_the_search_before_the_next_m(tmp_path):
+def test_a_work_budget_stops_the_search_before_the_next_m(tmp_path):
     # AboveThreshold that keeps going: 3/2*eps holds at m <= 6 and first fails at m = 7.  With no
-    # time for checks past m = 3, none is started, and the verdict says where it stopped.
+    # work allowed for checks past m = 3, none is started, and the verdict says where it stopped.
     path = _claim(tmp_path, "3/2*eps")
-    res = decide_every_length(load_privacy_claim(path), path, {}, search_seconds=0)
+    res = decide_every_length(load_privacy_claim(path), path, {}, search_work=0)
     assert res.verdict == "not private for any constant" and res.counterexample is None
     assert [m for m, *_ in res.losses] == [1, 2, 3]
     text = res.report()
     assert "no counterexample to the claimed 3/2*eps found up to m = 3 (limit)" in text
-    assert "checks at m = 4 were predicted" in text and "length_seconds" in text
+    assert "checks at m = 4 were predicted" in text and "length_work" in text
     assert "NOT PRIVATE FOR ANY CONSTANT" in text
     assert res.to_json()["pattern_counterexample"].startswith("no counterexample")
 
@@ -49,5 +49,5 @@ def test_the_command_takes_the_limits(tmp_path):
     record = json.loads(out)
     assert record["verdict"] == "not private for any constant"
     assert "found up to m = 5 (limit): m = 6 is past the limit m = 5" in record["pattern_counterexample"]
-    code, _, err = run_main(["privacy", path, "--every-length", "--limit", "length_seconds=0"])
-    assert code == 2 and "length_seconds must be positive" in err
+    code, _, err = run_main(["privacy", path, "--every-length", "--limit", "length_work=0"])
+    assert code == 2 and "length_work must be positive" in err

@@ -272,12 +272,31 @@ def predicted_length(losses: list, k: Fraction) -> int | None:
     return last_m + int((k - last) // step) + 1
 
 
-def per_step_growth(timed: list) -> float:
-    """The growth per step of m of the last two (m, seconds), at least 1 (1 with fewer than two)."""
-    if len(timed) < 2:
+# What the limit length_work counts, for the verdict's note.
+WORK_UNIT = "a (pair, output) comparison of an eps-DP check is 1, a distinct ratio of an exact loss 8"
+# The CPU time of a distinct ratio of the tight loss (placed on the upper envelope by certified
+# decisions) over that of one comparison of the DP check: about 8 in experiments/every_length_work.md
+# (medians 4.2 ms and 0.53 ms on an idle core), so that one unit is about the same time in both.
+LOSS_RATIO_WORK = 8
+
+
+def check_work(result) -> int:
+    """The work of one finished exact check, counted from its result: the DP check's (pair, output)
+    comparisons, or LOSS_RATIO_WORK per distinct ratio of the tight loss.  A count, not a time, so
+    the limit `length_work` stops the search at the same m on an idle machine and a loaded one; the
+    counts are the same whichever process ran the pairs (experiments/every_length_work.md measures how
+    they track the CPU time: within a factor of about 3 of the median either way)."""
+    if hasattr(result, "obligations"):
+        return max(1, result.obligations)
+    return max(1, LOSS_RATIO_WORK * result.distinct)
+
+
+def per_step_growth(done: list) -> float:
+    """The growth per step of m of the last two (m, work), at least 1 (1 with fewer than two)."""
+    if len(done) < 2:
         return 1.0
-    (m1, t1), (m2, t2) = timed[-2], timed[-1]
-    return max(1.0, (t2 / t1) ** (1.0 / (m2 - m1))) if m2 > m1 and t1 > 0 else 1.0
+    (m1, w1), (m2, w2) = done[-2], done[-1]
+    return max(1.0, (w2 / w1) ** (1.0 / (m2 - m1))) if m2 > m1 and w1 > 0 else 1.0
 
 
 class _LengthChecks:
@@ -285,58 +304,58 @@ class _LengthChecks:
     claim's own inputs for m in `lengths`, on the two-block witness inputs for longer m; their
     pairs run on `executor`, whose workers rebuild the claim at m from the file alone."""
 
-    def __init__(self, claim_path, overrides, lengths, executor, res, seconds=None, max_m=None, bar=None):
+    def __init__(self, claim_path, overrides, lengths, executor, res, work=None, max_m=None, bar=None):
         self.claim_path, self.overrides, self.lengths = claim_path, overrides, lengths
         self.executor, self.res = executor, res
         self.bar = bar                     # a progress bar over m (None: no bar), moved as checks start
         self.mname, self.array = res.automaton.size_param, res.automaton.input_name
-        self.seconds = seconds             # the budget of the checks past `lengths` (None: none)
+        self.work = work                   # the budget of work of the checks past `lengths` (None: none)
         self.max_m = max_m                 # the largest m checked past `lengths` (None: none)
-        self.spent: dict = {}              # m -> seconds its checks took
-        self.stopped = None                # (m, predicted seconds) of the check not started
+        self.spent: dict = {}              # m -> the work its checks did (`check_work`)
+        self.stopped = None                # (m, predicted work) of the check not started
 
-    def predicted(self, m) -> float:
-        """A guess of the seconds the checks at m take: the last measured time, grown by the per-step
-        ratio of the last two checks on the same kind of inputs (at least 1).  The first check past
+    def predicted(self, m) -> int:
+        """A guess of the work of the checks at m: the last one's, grown by the per-step ratio of the
+        last two checks on the same kind of inputs (at least 1).  The first check past
         the claim's lengths counts one step only: its two-block or family inputs are far fewer than the
         whole grid.  Only decides whether to start a check; never a verdict."""
         done = sorted(self.spent.items())
         if not done:
-            return 0.0
+            return 0
         past = [x for x in done if x[0] not in self.lengths]
         own = [x for x in done if x[0] in self.lengths]
-        m2, t2 = done[-1]
+        m2, w2 = done[-1]
         steps = m - m2 if past else 1
-        return t2 * per_step_growth(past if len(past) > 1 else own) ** max(0, steps)
+        return round(w2 * per_step_growth(past if len(past) > 1 else own) ** max(0, steps))
 
     def affordable(self, m) -> bool:
         """Whether the checks at m may start: always at the claim's own lengths; past them only while
-        the time spent there plus the guess for m stays within the budget (else `stopped` says so)."""
+        the work done there plus the guess for m stays within the budget (else `stopped` says so)."""
         if m in self.lengths:
             return True
         if self.max_m is not None and m > self.max_m:
             self.stopped = (m, None)
             return False
-        if self.seconds is None:
+        if self.work is None:
             return True
-        past = sum(t for n, t in self.spent.items() if n not in self.lengths)
+        past = sum(w for n, w in self.spent.items() if n not in self.lengths)
         guess = self.predicted(m)
-        if past + guess <= self.seconds:
+        if past + guess <= self.work:
             return True
         self.stopped = (m, guess)
         return False
 
     def limit_text(self, k: Fraction) -> str:
-        """The verdict's note when a limit (on m, or on the time of the checks past the claim's
+        """The verdict's note when a limit (on m, or on the work of the checks past the claim's
         lengths) stopped the search for a counterexample."""
         m, guess = self.stopped
         tried = sorted(self.spent)
         found = f"no counterexample to the claimed {k}*eps found up to m = {tried[-1] if tried else 0} (limit): "
         if guess is None:
             return found + f"m = {m} is past the limit m = {self.max_m} (--limit length_m=N)"
-        return (found + f"the checks at m = {m} were predicted to take about {guess:.0f} s, past the limit of "
-                f"{self.seconds} s on the checks beyond the claim's lengths (--limit length_seconds=N; the limit on "
-                "m is length_m)")
+        return (found + f"the checks at m = {m} were predicted to do about {guess} units of work ({WORK_UNIT}), "
+                f"past the limit of {self.work} on the checks beyond the claim's lengths (--limit length_work=N; "
+                "the limit on m is length_m)")
 
     def key(self, what, m):   # what a worker needs to rebuild the claim at m (a path valid on any machine)
         return (what, os.path.abspath(self.claim_path), tuple({**self.overrides, self.mname: m}.items()), m,
@@ -356,12 +375,12 @@ class _LengthChecks:
         c = claim_at_length(*key)[0] if what == "family" else c
         self.starting(what, m)
         source = Source.of(build_length_work, (*key, DEFAULT_MAX_STATES), (self.claim_path, c.program.source))
-        t0 = time.perf_counter()
         try:
-            return (privacy_loss if what == "loss" else check_dp)(c, executor=self.executor, source=source)
+            result = (privacy_loss if what == "loss" else check_dp)(c, executor=self.executor, source=source)
         finally:
             source.forget()
-            self.spent[m] = self.spent.get(m, 0.0) + time.perf_counter() - t0
+        self.spent[m] = self.spent.get(m, 0) + check_work(result)
+        return result
 
     def starting(self, what: str, m: int) -> None:
         """Name the check starting (the ledger's "working on" line: a run stopped by --timeout says
@@ -416,14 +435,14 @@ def _budget_multiple(claim, claim_path):
 
 def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 3),
                         longer=(4, 5, 6), executor=None, family_limit: int | None = None,
-                        search_seconds: float | None = None, progress: bool = False) -> EveryLengthCheck:
+                        search_work: int | None = None, progress: bool = False) -> EveryLengthCheck:
     """The every-length verdict for a DP claim whose program is online.  `lengths` are
     checked on the claim's own inputs; `longer` ones (for "no constant" verdicts and for a
     refutation) on the witness inputs of `witness_inputs`.  The exact checks at each m run
     their pairs on `executor` (default this process).  A "no constant" verdict whose claim holds
     at those m looks for its counterexample on the pattern's inputs up to m = `family_limit`
     (default: the limit length_m).  The checks past `lengths` stop, with the limit reported, before
-    one predicted to pass `search_seconds` of them in all (default: the limit length_seconds).
+    one predicted to pass `search_work` units of work in all (`check_work`; default: the limit length_work).
     `progress`: a bar on stderr (a terminal only) naming the check and its m."""
     from dipc_plus.execution import limits
     from dipc_plus.execution.progress import progress_bar
@@ -442,10 +461,10 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     d = None if bound.d is None else bound.d * adj.bound
     res = EveryLengthCheck("", auto, d, pats, secs, budget_k=k, adjacency=adj.kind)
     family_limit = limits.get("length_m") if family_limit is None else family_limit
-    seconds = limits.get("length_seconds") if search_seconds is None else search_seconds
+    work = limits.get("length_work") if search_work is None else search_work
     bar = progress_bar(max(family_limit, *lengths, *longer), "every length", unit="m") if progress else None
     try:
-        _decide(_LengthChecks(claim_path, overrides, lengths, executor, res, seconds, family_limit, bar),
+        _decide(_LengthChecks(claim_path, overrides, lengths, executor, res, work, family_limit, bar),
                 claim, adj, auto, d, k, lengths, longer, family_limit)
     finally:
         if bar is not None:
