@@ -30,14 +30,13 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import Counter
 from fractions import Fraction
 
 from dipc_plus.accuracy.vacuity import Vacuity, vacuity_from
-from dipc_plus.commands.common import (EXIT_VACUOUS, MAX_SHARDS, json_text, strict_reason_text, vacuity_lines,
-                                       verdict_exit)
+from dipc_plus.commands.common import EXIT_VACUOUS, json_text, strict_reason_text, vacuity_lines, verdict_exit
 from dipc_plus.commands.parts.counterexample import recheck_counterexample
-from dipc_plus.commands.parts.schema import ACCURACY_SUMS, PART, PRIVACY_SUMS, SchemaError, distance, validate
+from dipc_plus.commands.parts.schema import (ACCURACY_SUMS, PART, PRIVACY_SUMS, SchemaError, accuracy_summary, distance,
+                                             input_keys, validate)
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import read_user_file
 from dipc_plus.execution.limits import clip
@@ -130,8 +129,6 @@ def _read_part(path: str) -> dict:
         raise UserError(f"the part is not a part of a run: {exc}", file=path, hint=keep) from None
     except (RecursionError, MemoryError):
         raise UserError(too_deep, file=path, hint=keep) from None
-    except ValueError as exc:   # anything else the reader refuses (e.g. Python's own digit limit)
-        raise UserError(f"the part is not JSON: {clip(str(exc), 80)}", file=path, hint=keep) from None
     if not isinstance(out, dict):
         raise UserError("the part is not a JSON object", file=path, hint="give the --json output of a --shard run")
     if _depth(out) > MAX_DEPTH:
@@ -174,62 +171,11 @@ def _bad(path: str, message: str, hint: str = "the part was changed or cut: run 
 
 
 def check_part(path: str, out: dict) -> None:
-    """The schema of a part (`parts.schema`), its range, and the fields its own content implies."""
+    """The schema of a part (`parts.schema`): its fields, its range and what its own content implies."""
     try:
         validate(out, PART[out["part"]["command"]])
     except SchemaError as err:
-        raise _bad(path, str(err)) from None
-    part = out["part"]
-    index, of, items, total = part["index"], part["of"], part["items"], part["total_items"]
-    if not 1 <= index <= of <= MAX_SHARDS:
-        raise UserError(f"part index {index}/{of} is outside 1..N", file=path, hint="give the parts of one run")
-    from dipc_plus.execution.executor import chunks
-    expected = list(chunks(total, of)[index - 1]) if index <= total else [total, total]
-    if items != expected:
-        raise _bad(path, f"it covers items {items[0]}..{items[1]}, but part {index}/{of} of {total} items is "
-                         f"{expected[0]}..{expected[1]}")
-    (_check_accuracy_part if part["command"] == "accuracy" else _check_privacy_part)(path, out, items)
-
-
-def input_keys(reports: list) -> list[str]:
-    """The inputs of a run's reports, once each in order (an input's reports are consecutive)."""
-    keys = [json.dumps(r["input"], sort_keys=True) for r in reports]
-    return [key for k, key in enumerate(keys) if k == 0 or keys[k - 1] != key]
-
-
-def accuracy_summary(reports: list) -> dict:
-    """What a list of accuracy reports makes: the counts, the verdict, "vacuous" and the counterexample
-    (the first refuted report's).  A part must say what its own reports make; the merged run says what
-    the joined reports make."""
-    tally = Counter(r["verdict"] for r in reports)
-    applicable = tally["verified"] + tally["refuted"]
-    verdict = "refuted" if tally["refuted"] else "verified"
-    return {"obligations": len(reports), "obligations_applicable": applicable, "obligations_refuted": tally["refuted"],
-            "inputs_checked": len(input_keys(reports)), "verdict": verdict,
-            "counterexample": next((r["counterexample"] for r in reports if "counterexample" in r), None),
-            "vacuous": verdict == "verified" and not applicable}
-
-
-def _check_accuracy_part(path: str, out: dict, items: list) -> None:
-    inputs = input_keys(out["reports"])
-    if len(set(inputs)) != len(inputs):
-        raise _bad(path, "an input's reports are not together (an input repeated)")
-    for key, value in accuracy_summary(out["reports"]).items():
-        if out.get(key) != value:
-            raise _bad(path, f"\"{key}\" is {clip(json.dumps(out.get(key)), 40)} but its reports make "
-                             f"{clip(json.dumps(value), 40)}")
-    if len(inputs) != items[1] - items[0]:
-        raise _bad(path, f"it covers items {items[0]}..{items[1]} ({items[1] - items[0]} inputs) but reports "
-                         f"{len(inputs)} input(s)")
-
-
-def _check_privacy_part(path: str, out: dict, items: list) -> None:
-    """An item is a pair, or a unit the point filter checks whole (many pairs), so a verified part
-    checked at least one pair per item; the exact number is checked against the claim."""
-    span, pairs = items[1] - items[0], out["pairs_checked"]
-    if out["verdict"] == "verified" and pairs < span:
-        raise _bad(path, f"it checked {pairs} pairs of the {span} items it covers (items {items[0]}..{items[1]}) "
-                         "and says verified")
+        raise (_bad(path, str(err)) if err.hint is None else UserError(str(err), file=path, hint=err.hint)) from None
 
 
 # --------------------------------------------------------------------------- the parts together

@@ -3,8 +3,9 @@
 Why it exists: a part is untrusted data (a job's output file, perhaps cut short or edited), so
 `dipc merge` checks every field it reads - type, size, nesting, the exact numbers of docs/json.md,
 the counterexample fields of docs/claims.md - against this table before it reads it.  What ties one
-object's fields together (a refuted verdict has a counterexample) is a rule of that object here; what
-ties parts together (counts against reports, a counterexample re-checked) is merge's.
+object's fields together (a refuted verdict has a counterexample, an accuracy part's counts are what its
+reports make, its items are its chunk of the run) is a rule of that object here; what ties parts together
+(the same run, each part once, a counterexample re-checked) is merge's.
 
 A spec is an atom (a function: value -> None when it fits, else what the value should be), an
 `Obj` (its fields in the order they are checked, a name ending in "?" may be absent, then its
@@ -16,10 +17,13 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
+from dipc_plus.commands.common import MAX_SHARDS
+from dipc_plus.execution.executor import chunks
 from dipc_plus.execution.limits import clip
 
 MAX_COUNT = 10 ** 18
@@ -31,11 +35,12 @@ _LOG_POINT = re.compile(r"ln\((?:[1-9][0-9]*|[1-9][0-9]*/[1-9][0-9]*)\)")
 
 
 class SchemaError(ValueError):
-    """A value that does not fit the schema: `where` is its path ("part.items", "reports[0].dd")."""
+    """A value that does not fit the schema, said of its path `where` ("part.items", "reports[0].dd"; ""
+    the object itself: "it ..."; None: the message alone), with its own `hint` when it has one."""
 
-    def __init__(self, where: str, message: str):
-        super().__init__(f"\"{where}\" {message}" if where else f"it {message}")
-        self.where = where
+    def __init__(self, where: str | None, message: str, hint: str | None = None):
+        super().__init__(message if where is None else f"\"{where}\" {message}" if where else f"it {message}")
+        self.hint = hint
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,7 @@ class Obj:
     closed: bool = False        # a field the table does not list is refused
     what: str = "an object"
     rules: tuple = ()           # functions: the object (its fields fit) -> None, or what is wrong with it
+    #                             (a rule of a part may raise its own SchemaError, said of a field or whole)
 
 
 @dataclass(frozen=True)
@@ -281,10 +287,68 @@ ACCURACY_SUMS = ("inputs_checked", "obligations", "obligations_applicable", "obl
 PRIVACY_SUMS = ("pairs_checked", "obligations", "decisions")
 
 
-def _part(command: str, fields: dict, rules: tuple = ()) -> Obj:
+def _index_in_range(part: dict) -> None:
+    index, of = part["part"]["index"], part["part"]["of"]
+    if not 1 <= index <= of <= MAX_SHARDS:
+        raise SchemaError(None, f"part index {index}/{of} is outside 1..N", hint="give the parts of one run")
+
+
+def _items_are_its_chunk(part: dict) -> str | None:
+    """A part covers its chunk of the run's items, as `--shard I/N` cut them (`executor.chunks`)."""
+    record = part["part"]
+    index, of, items, total = record["index"], record["of"], record["items"], record["total_items"]
+    expected = list(chunks(total, of)[index - 1]) if index <= total else [total, total]
+    if items == expected:
+        return None
+    return (f"covers items {items[0]}..{items[1]}, but part {index}/{of} of {total} items is "
+            f"{expected[0]}..{expected[1]}")
+
+
+def _part(command: str, fields: dict, rules: tuple = (), then: tuple = ()) -> Obj:
+    """A part's schema: its own `rules`, its index and items, then the rules (`then`) that read its items."""
     return Obj({"part": _part_record(command), "verdict": one_of("verified", "refuted"), "seconds?": SECONDS,
                 "vacuous": BOOL, "counterexample?": Maybe(COUNTEREXAMPLE[command]), "strict?": Maybe(STRICT),
-                **fields}, rules=rules)
+                **fields}, rules=(*rules, _index_in_range, _items_are_its_chunk, *then))
+
+
+def input_keys(reports: list) -> list[str]:
+    """The inputs of a run's reports, once each in order (an input's reports are consecutive)."""
+    keys = [json.dumps(r["input"], sort_keys=True) for r in reports]
+    return [key for k, key in enumerate(keys) if k == 0 or keys[k - 1] != key]
+
+
+def accuracy_summary(reports: list) -> dict:
+    """What a list of accuracy reports makes: the counts, the verdict, "vacuous" and the counterexample
+    (the first refuted report's).  A part must say what its own reports make; the merged run says what
+    the joined reports make."""
+    tally = Counter(r["verdict"] for r in reports)
+    applicable = tally["verified"] + tally["refuted"]
+    verdict = "refuted" if tally["refuted"] else "verified"
+    return {"obligations": len(reports), "obligations_applicable": applicable, "obligations_refuted": tally["refuted"],
+            "inputs_checked": len(input_keys(reports)), "verdict": verdict,
+            "counterexample": next((r["counterexample"] for r in reports if "counterexample" in r), None),
+            "vacuous": verdict == "verified" and not applicable}
+
+
+def _reports_make_the_part(part: dict) -> str | None:
+    """An accuracy part's fields are what its reports make, an input's reports together, one input per item."""
+    inputs, (a, b) = input_keys(part["reports"]), part["part"]["items"]
+    if len(set(inputs)) != len(inputs):
+        raise SchemaError(None, "an input's reports are not together (an input repeated)")
+    for key, value in accuracy_summary(part["reports"]).items():
+        if part.get(key) != value:
+            raise SchemaError(key, f"is {clip(json.dumps(part.get(key)), 40)} but its reports make "
+                                   f"{clip(json.dumps(value), 40)}")
+    return None if len(inputs) == b - a else f"covers items {a}..{b} ({b - a} inputs) but reports {len(inputs)} input(s)"
+
+
+def _a_pair_per_item(part: dict) -> str | None:
+    """An item is a pair, or a unit the point filter checks whole (many pairs), so a verified part
+    checked at least one pair per item; the exact number is checked against the claim (merge)."""
+    (a, b), pairs = part["part"]["items"], part["pairs_checked"]
+    if part["verdict"] == "verified" and pairs < b - a:
+        return f"checked {pairs} pairs of the {b - a} items it covers (items {a}..{b}) and says verified"
+    return None
 
 
 def _decisions_within_obligations(part: dict) -> str | None:
@@ -298,10 +362,10 @@ def _refuted_on_a_pair(part: dict) -> str | None:
     return "says refuted without checking a pair" if refuted_on_none else None
 
 
-PART = {   # an accuracy part's verdict and counterexample are checked against its reports (merge)
+PART = {
     "accuracy": _part("accuracy", {**dict.fromkeys(ACCURACY_SUMS, COUNT), "reports": ListOf(REPORT),
-                                   "vacuity_basis": VACUITY_BASIS}),
+                                   "vacuity_basis": VACUITY_BASIS}, then=(_reports_make_the_part,)),
     "privacy": _part("privacy", dict.fromkeys((*PRIVACY_SUMS, "distributions"), COUNT),
                      rules=(present_when("counterexample", ("refuted",), "a counterexample"),
-                            _refuted_on_a_pair, _decisions_within_obligations)),
+                            _refuted_on_a_pair, _decisions_within_obligations), then=(_a_pair_per_item,)),
 }
