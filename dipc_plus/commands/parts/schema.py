@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Callable
 
 from dipc_plus.commands.common import MAX_SHARDS
-from dipc_plus.execution.executor import chunks
+from dipc_plus.execution.executor import shard_chunk
 from dipc_plus.execution.limits import clip
 
 MAX_COUNT = 10 ** 18
@@ -239,7 +239,7 @@ COUNTEREXAMPLE = {"accuracy": ACCURACY_COUNTEREXAMPLE, "privacy": PRIVACY_COUNTE
 
 _PARAMS = ListOf(Tuple((TEXT, atom("a number", lambda v: is_int(v) or rational(v) is not None)), "NAME, VALUE"))
 _MAX_STATES = atom("a positive integer", lambda v: is_int(v) and v > 0)
-OPTIONS = {   # what a worker rebuilds the check from (`commands.accuracy.part_record`, `commands.privacy`)
+OPTIONS = {   # what a worker rebuilds the check from (`commands.accuracy`, `commands.privacy`)
     "accuracy": Obj({"args": Tuple((TEXT, _PARAMS, Maybe(one_of("reals", "grid")), BOOL, _MAX_STATES),
                                    "the claim and options of an accuracy run"), "kappa": KAPPA}),
     "privacy": Obj({"args": Tuple((TEXT, _PARAMS, Maybe(BOOL), _MAX_STATES), "the claim and options of a privacy run")}),
@@ -294,10 +294,10 @@ def _index_in_range(part: dict) -> None:
 
 
 def _items_are_its_chunk(part: dict) -> str | None:
-    """A part covers its chunk of the run's items, as `--shard I/N` cut them (`executor.chunks`)."""
+    """A part covers its chunk of the run's items, as `--shard I/N` cut them."""
     record = part["part"]
     index, of, items, total = record["index"], record["of"], record["items"], record["total_items"]
-    expected = list(chunks(total, of)[index - 1]) if index <= total else [total, total]
+    expected = list(shard_chunk(total, (index, of)))
     if items == expected:
         return None
     return (f"covers items {items[0]}..{items[1]}, but part {index}/{of} of {total} items is "

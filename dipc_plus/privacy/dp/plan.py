@@ -255,13 +255,9 @@ class PairWork:
 
     def shard_range(self, shard) -> tuple[int, int, int]:
         """(start, stop, total): the items of part i of n (`shard`), or all of them for None."""
-        from dipc_plus.execution.executor import chunks
+        from dipc_plus.execution.executor import shard_chunk
         total = len(self.items())
-        if shard is None:
-            return 0, total, total
-        i, n = shard
-        a, b = chunks(total, n)[i - 1] if i <= total else (total, total)
-        return a, b, total
+        return (*shard_chunk(total, shard), total)
 
     def tasks(self, shard, parts: int) -> list[tuple]:
         """Tasks (unit, start, stop) - start None for a unit checked whole - covering the items of
