@@ -74,6 +74,13 @@ def cases(folder: str) -> dict:
     repeated = copy.deepcopy(acc1)
     repeated["reports"] = [reports[0], reports[3], reports[0]] + reports[4:]
     cex = ref1["counterexample"]
+    changed_cex = copy.deepcopy(ref1)
+    for holder in [changed_cex] + [r for r in changed_cex["reports"] if "counterexample" in r][:1]:
+        holder["counterexample"]["error_probability_value"] = "0.5"
+    bad_input = copy.deepcopy(acc1)
+    for r in bad_input["reports"]:
+        if r["input"] == reports[0]["input"]:
+            r["input"] = {"q": "abc"}
     out = {f"good-{k}": v for k, v in p.items()}
     out.update({f"text-{k}": v + ["--text"] for k, v in p.items()})
     out.update({
@@ -106,6 +113,13 @@ def cases(folder: str) -> dict:
             write(f"pnostrict{i}", _edit(load(f"p4{i}"), ["strict"], KeyError)) for i in (2, 3)],
         "p-no-cex": [write("pnocex", _edit(p41, ["counterexample"], None))] + p["p4"][1:],
         "p-total": [write("ptotal", _edit(p11, ["part", "total_items"], 400))] + p["p1"][1:],
+        "cex-changed": [write("cexchanged", changed_cex)] + p["accref"][1:],
+        "report-input": [write("reportinput", bad_input)] + p["acc"][1:],
+        "p-cex-bind": [write("pbind", _edit(p41, ["counterexample", "neighbour"], {"q": "abc"}))] + p["p4"][1:],
+        "p-cex-input": [write("pinput", _edit(p41, ["counterexample", "input"], {"q": [9, 9, 9]}))] + p["p4"][1:],
+        "p-cex-set": [write("pset", _edit(p41, ["counterexample", "outputs"], []))] + p["p4"][1:],
+        "claim-path": [write(f"claimpath{i}", _edit(load(f"acc{i}"), ["part", "options", "args", 0], "x.toml"))
+                       for i in (1, 2, 3)],
         "not-json": [write("notjson", "{]")] + p["acc"][1:],
         "not-object": [write("list", "[1]")] + p["acc"][1:],
         "big-int": [write("bigint", '{"a": 1' + "0" * 40 + "}")],

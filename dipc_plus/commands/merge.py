@@ -23,20 +23,19 @@ counterexample's fields, the run's options), nesting depth and integer length; i
 are recomputed from its own content; an accuracy part's reports must be exactly its
 inputs, and when the claim file named in the parts is here with the same SHA-256, exactly
 the claim's inputs in order (a privacy run: its pairs), and the merged counterexample is
-re-checked exactly, once (`commands.parts.counterexample`).  A part that fails any of this is
+re-checked exactly, once (`commands.parts.claim`).  A part that fails any of this is
 exit 2 naming the part and the field, never a verdict.
 """
 from __future__ import annotations
 
 import json
 import sys
-from fractions import Fraction
 
 from dipc_plus.accuracy.vacuity import Vacuity, vacuity_from
 from dipc_plus.commands.common import EXIT_VACUOUS, json_text, strict_reason_text, vacuity_lines, verdict_exit
-from dipc_plus.commands.parts.counterexample import recheck_counterexample
-from dipc_plus.commands.parts.schema import (ACCURACY_SUMS, PART, PRIVACY_SUMS, SchemaError, accuracy_summary, distance,
-                                             input_keys, validate)
+from dipc_plus.commands.parts.claim import check_against_claim
+from dipc_plus.commands.parts.schema import (ACCURACY_SUMS, PART, PRIVACY_SUMS, accuracy_summary, check_part, distance,
+                                             input_keys, part_error)
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import read_user_file
 from dipc_plus.execution.limits import clip
@@ -161,23 +160,6 @@ def _depth(value) -> int:
     return deepest
 
 
-# --------------------------------------------------------------------------- one part: its schema and its own counts
-
-CLAIM_HINT = "every part must be made from this claim, unchanged"
-
-
-def _bad(path: str, message: str, hint: str = "the part was changed or cut: run that part again") -> UserError:
-    return UserError(f"this part is not what `dipc ... --shard` writes: {message}", file=path, hint=hint)
-
-
-def check_part(path: str, out: dict) -> None:
-    """The schema of a part (`parts.schema`): its fields, its range and what its own content implies."""
-    try:
-        validate(out, PART[out["part"]["command"]])
-    except SchemaError as err:
-        raise (_bad(path, str(err)) if err.hint is None else UserError(str(err), file=path, hint=err.hint)) from None
-
-
 # --------------------------------------------------------------------------- the parts together
 
 def join_parts(parts: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
@@ -209,91 +191,9 @@ def join_parts(parts: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
     for path, out in ordered:
         for key in input_keys(out.get("reports", [])):
             if key in seen:
-                raise _bad(path, f"it reports an input that {clip(seen[key], 80)} reports too")
+                raise part_error(path, f"it reports an input that {clip(seen[key], 80)} reports too")
             seen[key] = path
     return ordered
-
-
-def check_against_claim(ordered: list[tuple[str, dict]], merged: dict) -> str | None:
-    """The parts against their claim, when the claim and program files are here with the parts' SHA-256:
-    the check rebuilt as a worker rebuilds it, the parts' items against the claim's (an accuracy run's
-    inputs, a privacy run's pairs), and the merged counterexample re-checked exactly.  Returns why it
-    could not be checked (None: checked)."""
-    from dipc_plus.execution.executor import file_digest
-    path0, first = ordered[0]
-    files = first["part"]["files"]
-    for name, digest in files.items():
-        try:
-            if file_digest(name) != digest:
-                return f"{clip(name, 80)} here differs from the run's"
-        except OSError:
-            return f"{clip(name, 80)} is not here"
-    options = first["part"]["options"]    # its types: `parts.schema.OPTIONS`
-    claim_path, params, *rest = options["args"]
-    if claim_path not in files:
-        raise _bad(path0, "\"part.options\" does not name the claim of the run")
-    built = (tuple((name, Fraction(value)) for name, value in params), *rest)
-    if first["part"]["command"] == "accuracy":
-        from dipc_plus.accuracy.checker import build_checker
-        check = build_checker(claim_path, *built)   # a claim without [accuracy]: the refusal every entry point gives
-        _check_claim_inputs(ordered, check.program, check.claim)
-    else:
-        from dipc_plus.privacy.dp.check import build_dp_work
-        check = build_dp_work(claim_path, *built)
-        _check_claim_pairs(ordered, check)
-    cex = merged.get("counterexample")
-    if cex is not None:
-        holder = next(path for path, out in ordered if out.get("counterexample") is not None)
-        recheck_counterexample(holder, first["part"]["command"], check, cex, options.get("kappa"))
-    return None
-
-
-def _check_claim_pairs(ordered: list[tuple[str, dict]], work) -> None:
-    """A privacy run's parts cover the claim's items, and each part checked the pairs its items hold."""
-    from dipc_plus.privacy.dp.point_filter import filter_pairs
-    total, stated = work.shard_range(None)[2], ordered[0][1]["part"]["total_items"]
-    if stated != total:
-        raise _bad(ordered[0][0], f"the parts cover {stated} pairs but the claim has {total}", CLAIM_HINT)
-    items = work.items()
-    for path, out in ordered:
-        a, b = out["part"]["items"]
-        # an item is one pair, or a unit the point filter checks whole (eps = ln r on a grid)
-        held = sum(1 if i is not None else filter_pairs(work.plan.units[k]) for k, i in items[a:b])
-        pairs = out["pairs_checked"]
-        if pairs > held or (pairs != held and out["verdict"] == "verified"):
-            raise _bad(path, f"it checked {pairs} pairs of the {held} its items {a}..{b} hold and says "
-                             f"{out['verdict']}", CLAIM_HINT)
-
-
-def _check_claim_inputs(ordered: list[tuple[str, dict]], program, acc) -> None:
-    """An accuracy run's scope is the scope of the inputs it reports, and a run over the claim's inputs
-    (not --input) reports exactly those, in order."""
-    from dipc_plus.accuracy.report import env_json
-    from dipc_plus.claims.claim_file import to_user_value
-    from dipc_plus.claims.scope import inputs_scope
-    from dipc_plus.semantics.inputs import bind_inputs
-    path0, first = ordered[0]
-    flats = []
-    for path, out in ordered:
-        for key in input_keys(out["reports"]):
-            try:
-                flats.append(bind_inputs(program, {k: to_user_value(v) for k, v in json.loads(key).items()}))
-            except UserError as err:
-                raise _bad(path, f"a report's input is not an input of the program: {err.message}") from None
-    stated, eps = first.get("scope"), str(acc.eps)
-    if not any(inputs_scope(program, points=flats, kind=kind, eps=eps).to_json() == stated for kind in ("grid", "list")):
-        raise _bad(path0, "the parts' \"scope\" is not the scope of the inputs they report", CLAIM_HINT)
-    kind = "grid" if acc.inputs_kind == "grid" else "list"
-    if stated != inputs_scope(program, points=list(acc.points), kind=kind, eps=eps).to_json():
-        return   # a run on other inputs than the claim's (--input): its scope says which
-    expected = [json.dumps(env_json(program, u), sort_keys=True) for u in acc.points]
-    if len(expected) != first["part"]["total_items"]:
-        raise _bad(path0, f"the parts cover {first['part']['total_items']} inputs but the claim has "
-                          f"{len(expected)}", CLAIM_HINT)
-    for path, out in ordered:
-        a, b = out["part"]["items"]
-        if input_keys(out["reports"]) != expected[a:b]:
-            raise _bad(path, f"its reports are not the claim's inputs {a}..{b}", CLAIM_HINT)
 
 
 # --------------------------------------------------------------------------- the merged run

@@ -23,9 +23,11 @@ from fractions import Fraction
 from typing import Callable
 
 from dipc_plus.commands.common import MAX_SHARDS
+from dipc_plus.errors import UserError
 from dipc_plus.execution.executor import shard_chunk
 from dipc_plus.execution.limits import clip
 
+CHANGED = "the part was changed or cut: run that part again"
 MAX_COUNT = 10 ** 18
 MAX_DIGITS = 60                 # digits of a numerator or denominator a counterexample's number may have
 MAX_TEXT = 1_000_000            # characters of a closed form or ball
@@ -134,6 +136,19 @@ def _validate_obj(value, spec: Obj, where: str) -> None:
         if wrong is not None:
             raise SchemaError(where, wrong)
     return None
+
+
+def part_error(path: str, message: str, hint: str = CHANGED) -> UserError:
+    """The refusal of a part that is not what a sharded run writes, naming the part."""
+    return UserError(f"this part is not what `dipc ... --shard` writes: {message}", file=path, hint=hint)
+
+
+def check_part(path: str, out: dict) -> None:
+    """Refuse the part at `path` unless it fits the schema of a part of its command (`PART`)."""
+    try:
+        validate(out, PART[out["part"]["command"]])
+    except SchemaError as err:
+        raise (part_error(path, str(err)) if err.hint is None else UserError(str(err), file=path, hint=err.hint)) from None
 
 
 def _refuse(value, where: str, what: str):
