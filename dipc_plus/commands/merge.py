@@ -214,12 +214,21 @@ def without_timing(value):
 
 def merge_parts(ordered: list[tuple[str, dict]]) -> dict:
     """The unsharded run's JSON from its joined parts: the first part's fields in its order, "part"
-    dropped, the per-part fields (`_PER_PART`) made from every part, "counterexample" where the
-    unsharded command puts it."""
+    dropped, the per-part fields (`_PER_PART`) made from the parts the unsharded run would have run
+    (a privacy run stops at its first failure), "counterexample" where the unsharded command puts it."""
     parts = [out for _, out in ordered]
-    values, before = (_merge_accuracy(parts), "reports") if parts[0]["part"]["command"] == "accuracy" else \
-        (_merge_privacy(parts), "strict")
-    cex = values.pop("counterexample", None)
+    accuracy = parts[0]["part"]["command"] == "accuracy"
+    refuted = next((k for k, out in enumerate(parts) if out["verdict"] == "refuted"), len(parts))
+    used = parts if accuracy else parts[:refuted + 1]
+    values = _merge_accuracy(parts) if accuracy else _merge_privacy(used)
+    values["seconds"] = round(sum(out.get("seconds", 0) for out in used), 3)
+    if "strict" in parts[0]:   # the parts' request, the reason recomputed
+        reasons = [] if accuracy else [(out.get("strict") or {}).get("reason") for out in parts]
+        vacuous_reason = strict_reason_text["vacuous"]
+        reason = None if values["verdict"] != "verified" else vacuous_reason if values["vacuous"] else \
+            next((r for r in reasons if r and r != vacuous_reason), None)
+        values["strict"] = {"requested": bool((parts[0].get("strict") or {}).get("requested")), "reason": reason}
+    cex, before = values.pop("counterexample", None), "reports" if accuracy else "strict"
     out = {}
     for key, value in parts[0].items():
         if key in ("part", "counterexample", "vacuity_basis"):
@@ -232,22 +241,10 @@ def merge_parts(ordered: list[tuple[str, dict]]) -> dict:
     return out
 
 
-def _strict(template: dict, verdict: str, vacuous: bool, reasons: list) -> dict:
-    """The "strict" record of the merged run: the parts' request, the reason recomputed."""
-    reason = None
-    if verdict == "verified":
-        reason = strict_reason_text["vacuous"] if vacuous else \
-            next((r for r in reasons if r and r != strict_reason_text["vacuous"]), None)
-    return {"requested": bool((template.get("strict") or {}).get("requested")), "reason": reason}
-
-
 def _merge_accuracy(parts: list[dict]) -> dict:
     """What the joined reports make (`accuracy_summary`), the vacuity recomputed, the work added up."""
     reports = [r for out in parts for r in out["reports"]]
-    values = {**accuracy_summary(reports), "reports": reports,
-              "seconds": round(sum(out.get("seconds", 0) for out in parts), 3)}
-    if "strict" in parts[0]:
-        values["strict"] = _strict(parts[0], values["verdict"], values["vacuous"], [])
+    values = {**accuracy_summary(reports), "reports": reports}
     if values["vacuous"]:
         dd_max = max((distance(r["dd"]) for r in reports), default=None)
         values["vacuity"] = vacuity_from(parts[0]["vacuity_basis"], values["inputs_checked"], dd_max).to_json()
@@ -260,26 +257,17 @@ def _merge_accuracy(parts: list[dict]) -> dict:
     return values
 
 
-def _merge_privacy(parts: list[dict]) -> dict:
-    """Up to and including the first refuted part: the unsharded run stops at its first failure."""
-    used = []
-    for out in parts:
-        used.append(out)
-        if out["verdict"] == "refuted":
-            break
-    verdict = used[-1]["verdict"]
+def _merge_privacy(used: list[dict]) -> dict:
+    """The sums and the tables' distributions of the parts the unsharded run would have run."""
     values = {key: sum(out[key] for out in used) for key in PRIVACY_SUMS}
     tables: dict = {}
     for out in used:
         for unit, digests in (out["part"].get("tables") or {}).items():
             tables.setdefault(unit, set()).update(digests)
     values["distributions"] = sum(len(d) for d in tables.values())
-    vacuous = verdict == "verified" and values["pairs_checked"] == 0
-    values.update(verdict=verdict, vacuous=vacuous, seconds=round(sum(out.get("seconds", 0) for out in used), 3),
+    verdict = used[-1]["verdict"]
+    values.update(verdict=verdict, vacuous=verdict == "verified" and values["pairs_checked"] == 0,
                   counterexample=used[-1].get("counterexample"))
-    if "strict" in parts[0]:
-        values["strict"] = _strict(parts[0], verdict, vacuous, [(out.get("strict") or {}).get("reason")
-                                                                for out in parts])
     return values
 
 
