@@ -361,15 +361,13 @@ def _a_pair_per_item(part: dict) -> str | None:
     return None
 
 
-def _decisions_within_obligations(part: dict) -> str | None:
-    if part["decisions"] <= part["obligations"]:
-        return None
-    return f"made {part['decisions']} decisions for {part['obligations']} obligations"
-
-
-def _refuted_on_a_pair(part: dict) -> str | None:
-    refuted_on_none = part["verdict"] == "refuted" and not part["pairs_checked"]
-    return "says refuted without checking a pair" if refuted_on_none else None
+def _privacy_counts(part: dict) -> str | None:
+    """A refuted privacy part checked a pair, and no part made more decisions than its obligations."""
+    if part["verdict"] == "refuted" and not part["pairs_checked"]:
+        return "says refuted without checking a pair"
+    if part["decisions"] > part["obligations"]:
+        return f"made {part['decisions']} decisions for {part['obligations']} obligations"
+    return None
 
 
 PART = {
@@ -377,5 +375,5 @@ PART = {
                                    "vacuity_basis": VACUITY_BASIS}, then=(_reports_make_the_part,)),
     "privacy": _part("privacy", dict.fromkeys((*PRIVACY_SUMS, "distributions"), COUNT),
                      rules=(present_when("counterexample", ("refuted",), "a counterexample"),
-                            _refuted_on_a_pair, _decisions_within_obligations), then=(_a_pair_per_item,)),
+                            _privacy_counts), then=(_a_pair_per_item,)),
 }
