@@ -35,7 +35,7 @@ from dipc_plus.accuracy.vacuity import Vacuity, vacuity_from
 from dipc_plus.commands.common import EXIT_VACUOUS, json_text, strict_reason_text, vacuity_lines, verdict_exit
 from dipc_plus.commands.parts.claim import check_against_claim
 from dipc_plus.commands.parts.schema import (ACCURACY_SUMS, PART, PRIVACY_SUMS, accuracy_summary, check_part, distance,
-                                             input_keys, part_error)
+                                             input_keys, part_error, run_fields_differing)
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import read_user_file
 from dipc_plus.execution.limits import clip
@@ -55,11 +55,6 @@ examples:
 exit codes: 0 verified, 1 refuted, 2 parts that do not belong together, 4 with --strict: verified vacuously,
 5 a vacuous accuracy answer (--allow-vacuous: 0)
 """
-
-# what every part of one run repeats; everything else is per part
-_PER_PART = {"verdict", "vacuous", "seconds", "counterexample", "reports", "strict", "part", "distributions",
-             "work", *PRIVACY_SUMS, *ACCURACY_SUMS}
-
 
 def register(parser) -> None:
     """Fill in the parser cli.py made from this command's entry in COMMANDS."""
@@ -169,9 +164,7 @@ def join_parts(parts: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
     n = first["part"]["of"]
     by_index: dict = {}
     for path, out in parts:
-        differs = [k for k in ("command", "of", "files", "options", "total_items")
-                   if out["part"].get(k) != first["part"].get(k)]
-        differs += sorted(k for k in set(out) | set(first) if k not in _PER_PART and out.get(k, out) != first.get(k, out))
+        differs = run_fields_differing(out, first)
         if differs:
             raise UserError(f"this part belongs to another run than {clip(first_path, 80)}: its \"{differs[0]}\" "
                             "differs", file=path, hint="merge only the parts of one run (same claim, files, options "
@@ -214,7 +207,7 @@ def without_timing(value):
 
 def merge_parts(ordered: list[tuple[str, dict]]) -> dict:
     """The unsharded run's JSON from its joined parts: the first part's fields in its order, "part"
-    dropped, the per-part fields (`_PER_PART`) made from the parts the unsharded run would have run
+    dropped, the per-part fields (`parts.schema.PER_PART`) made from the parts the unsharded run would have run
     (a privacy run stops at its first failure), "counterexample" where the unsharded command puts it."""
     parts = [out for _, out in ordered]
     accuracy = parts[0]["part"]["command"] == "accuracy"

@@ -147,7 +147,9 @@ def check_part(path: str, out: dict) -> None:
     try:
         validate(out, PART[out["part"]["command"]])
     except SchemaError as err:
-        raise (part_error(path, str(err)) if err.hint is None else UserError(str(err), file=path, hint=err.hint)) from None
+        if err.hint is not None:   # a refusal in its own words (a part index outside 1..N)
+            raise UserError(str(err), file=path, hint=err.hint) from None
+        raise part_error(path, str(err)) from None
 
 
 def _refuse(value, where: str, what: str):
@@ -349,7 +351,9 @@ def _reports_make_the_part(part: dict) -> str | None:
         if part.get(key) != value:
             raise SchemaError(key, f"is {clip(json.dumps(part.get(key)), 40)} but its reports make "
                                    f"{clip(json.dumps(value), 40)}")
-    return None if len(inputs) == b - a else f"covers items {a}..{b} ({b - a} inputs) but reports {len(inputs)} input(s)"
+    if len(inputs) == b - a:
+        return None
+    return f"covers items {a}..{b} ({b - a} inputs) but reports {len(inputs)} input(s)"
 
 
 def _a_pair_per_item(part: dict) -> str | None:
@@ -368,6 +372,20 @@ def _privacy_counts(part: dict) -> str | None:
     if part["decisions"] > part["obligations"]:
         return f"made {part['decisions']} decisions for {part['obligations']} obligations"
     return None
+
+
+# Same across parts: what every part of one run repeats is its part record's RUN_RECORD and its fields
+# but PER_PART (which each part has its own, and merge makes from every part)
+RUN_RECORD = ("command", "of", "files", "options", "total_items")
+PER_PART = {"verdict", "vacuous", "seconds", "counterexample", "reports", "strict", "part", "distributions", "work",
+            *PRIVACY_SUMS, *ACCURACY_SUMS}
+
+
+def run_fields_differing(part: dict, other: dict) -> list[str]:
+    """The fields of the run that two parts do not repeat alike: its record's in order, then its own sorted."""
+    record = [k for k in RUN_RECORD if part["part"].get(k) != other["part"].get(k)]
+    return record + sorted(k for k in set(part) | set(other)
+                           if k not in PER_PART and part.get(k, part) != other.get(k, part))
 
 
 PART = {
