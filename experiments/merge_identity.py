@@ -73,7 +73,6 @@ def cases(folder: str) -> dict:
     swapped["reports"] = reports[3:] + reports[:3]
     repeated = copy.deepcopy(acc1)
     repeated["reports"] = [reports[0], reports[3], reports[0]] + reports[4:]
-    cex = ref1["counterexample"]
     changed_cex = copy.deepcopy(ref1)
     for holder in [changed_cex] + [r for r in changed_cex["reports"] if "counterexample" in r][:1]:
         holder["counterexample"]["error_probability_value"] = "0.5"
