@@ -13,19 +13,12 @@ from dipc_plus.accuracy.grid_classes import counted_summary
 from dipc_plus.accuracy.summary import WorstInputs, input_margin
 from dipc_plus.claims.grid_points import GridPoints
 from dipc_plus.errors import UserError
-from dipc_plus.execution.executor import chunks
+from dipc_plus.execution.executor import shard_chunk
 
 
 def decides_box(checker, points) -> bool:
     """A box claim with no inputs given is decided over every real input of its box."""
     return checker.claim.inputs_kind == "box" and points is None
-
-
-def shard_range(total: int, shard: tuple[int, int] | None) -> tuple[int, int]:
-    """[start, stop) of the inputs part `shard` = (i, n) of a sharded run checks (all without one)."""
-    if shard is None:
-        return 0, total
-    return chunks(total, shard[1])[shard[0] - 1] if shard[0] <= total else (total, total)
 
 
 def decide_accuracy(checker, points, kappa: int, options, *, paper: bool = False, first: bool = False,
@@ -42,7 +35,7 @@ def decide_accuracy(checker, points, kappa: int, options, *, paper: bool = False
     every = checker.claim.points if points is None else points
     if not isinstance(every, GridPoints):   # a claim's grid stays one: its points are made when read
         every = list(every)
-    start, stop = shard_range(len(every), options.shard)
+    start, stop = shard_chunk(len(every), options.shard)
     todo = every if options.shard is None else every[start:stop]
     collect = functools.partial(input_margin, interval=checker.claim.eps) if worst else None
     # counting a summary by report class is an accelerator: not in reference mode

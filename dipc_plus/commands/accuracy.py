@@ -19,7 +19,7 @@ overrides parameters of both.
 """
 from __future__ import annotations
 
-from dipc_plus.accuracy.decide import decide_accuracy, decides_box, shard_range
+from dipc_plus.accuracy.decide import decide_accuracy, decides_box
 from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.vacuity import vacuity_basis
 from dipc_plus.accuracy.summary import DEFAULT_WORST, WorstInputs
@@ -95,7 +95,8 @@ def run(args) -> int:
     vacuity = result.vacuity if shard is None else None
     code = exit_status(result, args, vacuous=result.vacuous and shard is None, open_exit=EXIT_UNDECIDED)
     if args.json:
-        part = None if shard is None else part_record(checker, result.scope_points, shard, kappa)
+        part = None if shard is None else part_json("accuracy", shard, checker.source, {
+            "args": list(checker.source.args), "kappa": kappa}, len(result.scope_points))
         out = result.to_json() if result.on_a_box else result_json(result, args, worst, part)
         print_json({**out, **options.mode_json()}, checker.program)
     else:
@@ -105,12 +106,6 @@ def run(args) -> int:
             print(line)
         print_verdict_tail(result, args, vacuity, code)
     return code
-
-
-def part_record(checker, every, shard, kappa: int) -> dict:
-    """The "part" record of a sharded run's part (`--shard i/n`), by which `dipc merge` joins the parts."""
-    return part_json("accuracy", shard, checker.source, {"args": list(checker.source.args), "kappa": kappa},
-                     shard_range(len(every), shard), len(every))
 
 
 def check_summary_options(args, shard) -> None:

@@ -261,12 +261,13 @@ def run_options(args):
                       strict=bool(getattr(args, "strict", False)), reference=bool(getattr(args, "reference", False)))
 
 
-def part_json(command: str, shard: tuple[int, int], source, options: dict, items: tuple[int, int],
-              total: int) -> dict:
-    """What `dipc merge` needs to know about one part: which run it belongs to and what it covers."""
+def part_json(command: str, shard: tuple[int, int], source, options: dict, total: int) -> dict:
+    """What `dipc merge` needs to know about one part: which run it belongs to and what it covers (its
+    chunk of the run's `total` items)."""
+    from dipc_plus.execution.executor import shard_chunk
     return {"command": command, "index": shard[0], "of": shard[1],
             "files": {path: digest for path, digest in source.files},
-            "options": json_exact(options), "items": list(items), "total_items": total}
+            "options": json_exact(options), "items": list(shard_chunk(total, shard)), "total_items": total}
 
 
 # --------------------------------------------------------------------------- accuracy claims

@@ -23,21 +23,19 @@ counterexample's fields, the run's options), nesting depth and integer length; i
 are recomputed from its own content; an accuracy part's reports must be exactly its
 inputs, and when the claim file named in the parts is here with the same SHA-256, exactly
 the claim's inputs in order (a privacy run: its pairs), and the merged counterexample is
-re-checked exactly, once (`commands.parts.counterexample`).  A part that fails any of this is
+re-checked exactly, once (`commands.parts.claim`).  A part that fails any of this is
 exit 2 naming the part and the field, never a verdict.
 """
 from __future__ import annotations
 
 import json
 import sys
-from collections import Counter
-from fractions import Fraction
 
 from dipc_plus.accuracy.vacuity import Vacuity, vacuity_from
-from dipc_plus.commands.common import (EXIT_VACUOUS, MAX_SHARDS, json_text, strict_reason_text, vacuity_lines,
-                                       verdict_exit)
-from dipc_plus.commands.parts.counterexample import recheck_counterexample
-from dipc_plus.commands.parts.schema import ACCURACY_SUMS, PART, PRIVACY_SUMS, SchemaError, distance, validate
+from dipc_plus.commands.common import EXIT_VACUOUS, json_text, strict_reason_text, vacuity_lines, verdict_exit
+from dipc_plus.commands.parts.claim import check_against_claim
+from dipc_plus.commands.parts.schema import (ACCURACY_SUMS, PART, PRIVACY_SUMS, accuracy_summary, check_part, distance,
+                                             input_keys, part_error, run_fields_differing)
 from dipc_plus.errors import UserError
 from dipc_plus.execution.files import read_user_file
 from dipc_plus.execution.limits import clip
@@ -57,11 +55,6 @@ examples:
 exit codes: 0 verified, 1 refuted, 2 parts that do not belong together, 4 with --strict: verified vacuously,
 5 a vacuous accuracy answer (--allow-vacuous: 0)
 """
-
-# what every part of one run repeats; everything else is per part
-_PER_PART = {"verdict", "vacuous", "seconds", "counterexample", "reports", "strict", "part", "distributions",
-             "work", *PRIVACY_SUMS, *ACCURACY_SUMS}
-
 
 def register(parser) -> None:
     """Fill in the parser cli.py made from this command's entry in COMMANDS."""
@@ -130,8 +123,6 @@ def _read_part(path: str) -> dict:
         raise UserError(f"the part is not a part of a run: {exc}", file=path, hint=keep) from None
     except (RecursionError, MemoryError):
         raise UserError(too_deep, file=path, hint=keep) from None
-    except ValueError as exc:   # anything else the reader refuses (e.g. Python's own digit limit)
-        raise UserError(f"the part is not JSON: {clip(str(exc), 80)}", file=path, hint=keep) from None
     if not isinstance(out, dict):
         raise UserError("the part is not a JSON object", file=path, hint="give the --json output of a --shard run")
     if _depth(out) > MAX_DEPTH:
@@ -164,74 +155,6 @@ def _depth(value) -> int:
     return deepest
 
 
-# --------------------------------------------------------------------------- one part: its schema and its own counts
-
-CLAIM_HINT = "every part must be made from this claim, unchanged"
-
-
-def _bad(path: str, message: str, hint: str = "the part was changed or cut: run that part again") -> UserError:
-    return UserError(f"this part is not what `dipc ... --shard` writes: {message}", file=path, hint=hint)
-
-
-def check_part(path: str, out: dict) -> None:
-    """The schema of a part (`parts.schema`), its range, and the fields its own content implies."""
-    try:
-        validate(out, PART[out["part"]["command"]])
-    except SchemaError as err:
-        raise _bad(path, str(err)) from None
-    part = out["part"]
-    index, of, items, total = part["index"], part["of"], part["items"], part["total_items"]
-    if not 1 <= index <= of <= MAX_SHARDS:
-        raise UserError(f"part index {index}/{of} is outside 1..N", file=path, hint="give the parts of one run")
-    from dipc_plus.execution.executor import chunks
-    expected = list(chunks(total, of)[index - 1]) if index <= total else [total, total]
-    if items != expected:
-        raise _bad(path, f"it covers items {items[0]}..{items[1]}, but part {index}/{of} of {total} items is "
-                         f"{expected[0]}..{expected[1]}")
-    (_check_accuracy_part if part["command"] == "accuracy" else _check_privacy_part)(path, out, items)
-
-
-def input_keys(reports: list) -> list[str]:
-    """The inputs of a run's reports, once each in order (an input's reports are consecutive)."""
-    keys = [json.dumps(r["input"], sort_keys=True) for r in reports]
-    return [key for k, key in enumerate(keys) if k == 0 or keys[k - 1] != key]
-
-
-def accuracy_summary(reports: list) -> dict:
-    """What a list of accuracy reports makes: the counts, the verdict, "vacuous" and the counterexample
-    (the first refuted report's).  A part must say what its own reports make; the merged run says what
-    the joined reports make."""
-    tally = Counter(r["verdict"] for r in reports)
-    applicable = tally["verified"] + tally["refuted"]
-    verdict = "refuted" if tally["refuted"] else "verified"
-    return {"obligations": len(reports), "obligations_applicable": applicable, "obligations_refuted": tally["refuted"],
-            "inputs_checked": len(input_keys(reports)), "verdict": verdict,
-            "counterexample": next((r["counterexample"] for r in reports if "counterexample" in r), None),
-            "vacuous": verdict == "verified" and not applicable}
-
-
-def _check_accuracy_part(path: str, out: dict, items: list) -> None:
-    inputs = input_keys(out["reports"])
-    if len(set(inputs)) != len(inputs):
-        raise _bad(path, "an input's reports are not together (an input repeated)")
-    for key, value in accuracy_summary(out["reports"]).items():
-        if out.get(key) != value:
-            raise _bad(path, f"\"{key}\" is {clip(json.dumps(out.get(key)), 40)} but its reports make "
-                             f"{clip(json.dumps(value), 40)}")
-    if len(inputs) != items[1] - items[0]:
-        raise _bad(path, f"it covers items {items[0]}..{items[1]} ({items[1] - items[0]} inputs) but reports "
-                         f"{len(inputs)} input(s)")
-
-
-def _check_privacy_part(path: str, out: dict, items: list) -> None:
-    """An item is a pair, or a unit the point filter checks whole (many pairs), so a verified part
-    checked at least one pair per item; the exact number is checked against the claim."""
-    span, pairs = items[1] - items[0], out["pairs_checked"]
-    if out["verdict"] == "verified" and pairs < span:
-        raise _bad(path, f"it checked {pairs} pairs of the {span} items it covers (items {items[0]}..{items[1]}) "
-                         "and says verified")
-
-
 # --------------------------------------------------------------------------- the parts together
 
 def join_parts(parts: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
@@ -241,9 +164,7 @@ def join_parts(parts: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
     n = first["part"]["of"]
     by_index: dict = {}
     for path, out in parts:
-        differs = [k for k in ("command", "of", "files", "options", "total_items")
-                   if out["part"].get(k) != first["part"].get(k)]
-        differs += sorted(k for k in set(out) | set(first) if k not in _PER_PART and out.get(k, out) != first.get(k, out))
+        differs = run_fields_differing(out, first)
         if differs:
             raise UserError(f"this part belongs to another run than {clip(first_path, 80)}: its \"{differs[0]}\" "
                             "differs", file=path, hint="merge only the parts of one run (same claim, files, options "
@@ -263,91 +184,9 @@ def join_parts(parts: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
     for path, out in ordered:
         for key in input_keys(out.get("reports", [])):
             if key in seen:
-                raise _bad(path, f"it reports an input that {clip(seen[key], 80)} reports too")
+                raise part_error(path, f"it reports an input that {clip(seen[key], 80)} reports too")
             seen[key] = path
     return ordered
-
-
-def check_against_claim(ordered: list[tuple[str, dict]], merged: dict) -> str | None:
-    """The parts against their claim, when the claim and program files are here with the parts' SHA-256:
-    the check rebuilt as a worker rebuilds it, the parts' items against the claim's (an accuracy run's
-    inputs, a privacy run's pairs), and the merged counterexample re-checked exactly.  Returns why it
-    could not be checked (None: checked)."""
-    from dipc_plus.execution.executor import file_digest
-    path0, first = ordered[0]
-    files = first["part"]["files"]
-    for name, digest in files.items():
-        try:
-            if file_digest(name) != digest:
-                return f"{clip(name, 80)} here differs from the run's"
-        except OSError:
-            return f"{clip(name, 80)} is not here"
-    options = first["part"]["options"]    # its types: `parts.schema.OPTIONS`
-    claim_path, params, *rest = options["args"]
-    if claim_path not in files:
-        raise _bad(path0, "\"part.options\" does not name the claim of the run")
-    built = (tuple((name, Fraction(value)) for name, value in params), *rest)
-    if first["part"]["command"] == "accuracy":
-        from dipc_plus.accuracy.checker import build_checker
-        check = build_checker(claim_path, *built)   # a claim without [accuracy]: the refusal every entry point gives
-        _check_claim_inputs(ordered, check.program, check.claim)
-    else:
-        from dipc_plus.privacy.dp.check import build_dp_work
-        check = build_dp_work(claim_path, *built)
-        _check_claim_pairs(ordered, check)
-    cex = merged.get("counterexample")
-    if cex is not None:
-        holder = next(path for path, out in ordered if out.get("counterexample") is not None)
-        recheck_counterexample(holder, first["part"]["command"], check, cex, options.get("kappa"))
-    return None
-
-
-def _check_claim_pairs(ordered: list[tuple[str, dict]], work) -> None:
-    """A privacy run's parts cover the claim's items, and each part checked the pairs its items hold."""
-    from dipc_plus.privacy.dp.point_filter import filter_pairs
-    total, stated = work.shard_range(None)[2], ordered[0][1]["part"]["total_items"]
-    if stated != total:
-        raise _bad(ordered[0][0], f"the parts cover {stated} pairs but the claim has {total}", CLAIM_HINT)
-    items = work.items()
-    for path, out in ordered:
-        a, b = out["part"]["items"]
-        # an item is one pair, or a unit the point filter checks whole (eps = ln r on a grid)
-        held = sum(1 if i is not None else filter_pairs(work.plan.units[k]) for k, i in items[a:b])
-        pairs = out["pairs_checked"]
-        if pairs > held or (pairs != held and out["verdict"] == "verified"):
-            raise _bad(path, f"it checked {pairs} pairs of the {held} its items {a}..{b} hold and says "
-                             f"{out['verdict']}", CLAIM_HINT)
-
-
-def _check_claim_inputs(ordered: list[tuple[str, dict]], program, acc) -> None:
-    """An accuracy run's scope is the scope of the inputs it reports, and a run over the claim's inputs
-    (not --input) reports exactly those, in order."""
-    from dipc_plus.accuracy.report import env_json
-    from dipc_plus.claims.claim_file import to_user_value
-    from dipc_plus.claims.scope import inputs_scope
-    from dipc_plus.semantics.inputs import bind_inputs
-    path0, first = ordered[0]
-    flats = []
-    for path, out in ordered:
-        for key in input_keys(out["reports"]):
-            try:
-                flats.append(bind_inputs(program, {k: to_user_value(v) for k, v in json.loads(key).items()}))
-            except UserError as err:
-                raise _bad(path, f"a report's input is not an input of the program: {err.message}") from None
-    stated, eps = first.get("scope"), str(acc.eps)
-    if not any(inputs_scope(program, points=flats, kind=kind, eps=eps).to_json() == stated for kind in ("grid", "list")):
-        raise _bad(path0, "the parts' \"scope\" is not the scope of the inputs they report", CLAIM_HINT)
-    kind = "grid" if acc.inputs_kind == "grid" else "list"
-    if stated != inputs_scope(program, points=list(acc.points), kind=kind, eps=eps).to_json():
-        return   # a run on other inputs than the claim's (--input): its scope says which
-    expected = [json.dumps(env_json(program, u), sort_keys=True) for u in acc.points]
-    if len(expected) != first["part"]["total_items"]:
-        raise _bad(path0, f"the parts cover {first['part']['total_items']} inputs but the claim has "
-                          f"{len(expected)}", CLAIM_HINT)
-    for path, out in ordered:
-        a, b = out["part"]["items"]
-        if input_keys(out["reports"]) != expected[a:b]:
-            raise _bad(path, f"its reports are not the claim's inputs {a}..{b}", CLAIM_HINT)
 
 
 # --------------------------------------------------------------------------- the merged run
@@ -368,12 +207,21 @@ def without_timing(value):
 
 def merge_parts(ordered: list[tuple[str, dict]]) -> dict:
     """The unsharded run's JSON from its joined parts: the first part's fields in its order, "part"
-    dropped, the per-part fields (`_PER_PART`) made from every part, "counterexample" where the
-    unsharded command puts it."""
+    dropped, the per-part fields (`parts.schema.PER_PART`) made from the parts the unsharded run would have run
+    (a privacy run stops at its first failure), "counterexample" where the unsharded command puts it."""
     parts = [out for _, out in ordered]
-    values, before = (_merge_accuracy(parts), "reports") if parts[0]["part"]["command"] == "accuracy" else \
-        (_merge_privacy(parts), "strict")
-    cex = values.pop("counterexample", None)
+    accuracy = parts[0]["part"]["command"] == "accuracy"
+    refuted = next((k for k, out in enumerate(parts) if out["verdict"] == "refuted"), len(parts))
+    used = parts if accuracy else parts[:refuted + 1]
+    values = _merge_accuracy(parts) if accuracy else _merge_privacy(used)
+    values["seconds"] = round(sum(out.get("seconds", 0) for out in used), 3)
+    if "strict" in parts[0]:   # the parts' request, the reason recomputed
+        reasons = [] if accuracy else [(out.get("strict") or {}).get("reason") for out in parts]
+        vacuous_reason = strict_reason_text["vacuous"]
+        reason = None if values["verdict"] != "verified" else vacuous_reason if values["vacuous"] else \
+            next((r for r in reasons if r and r != vacuous_reason), None)
+        values["strict"] = {"requested": bool((parts[0].get("strict") or {}).get("requested")), "reason": reason}
+    cex, before = values.pop("counterexample", None), "reports" if accuracy else "strict"
     out = {}
     for key, value in parts[0].items():
         if key in ("part", "counterexample", "vacuity_basis"):
@@ -386,22 +234,10 @@ def merge_parts(ordered: list[tuple[str, dict]]) -> dict:
     return out
 
 
-def _strict(template: dict, verdict: str, vacuous: bool, reasons: list) -> dict:
-    """The "strict" record of the merged run: the parts' request, the reason recomputed."""
-    reason = None
-    if verdict == "verified":
-        reason = strict_reason_text["vacuous"] if vacuous else \
-            next((r for r in reasons if r and r != strict_reason_text["vacuous"]), None)
-    return {"requested": bool((template.get("strict") or {}).get("requested")), "reason": reason}
-
-
 def _merge_accuracy(parts: list[dict]) -> dict:
     """What the joined reports make (`accuracy_summary`), the vacuity recomputed, the work added up."""
     reports = [r for out in parts for r in out["reports"]]
-    values = {**accuracy_summary(reports), "reports": reports,
-              "seconds": round(sum(out.get("seconds", 0) for out in parts), 3)}
-    if "strict" in parts[0]:
-        values["strict"] = _strict(parts[0], values["verdict"], values["vacuous"], [])
+    values = {**accuracy_summary(reports), "reports": reports}
     if values["vacuous"]:
         dd_max = max((distance(r["dd"]) for r in reports), default=None)
         values["vacuity"] = vacuity_from(parts[0]["vacuity_basis"], values["inputs_checked"], dd_max).to_json()
@@ -414,26 +250,17 @@ def _merge_accuracy(parts: list[dict]) -> dict:
     return values
 
 
-def _merge_privacy(parts: list[dict]) -> dict:
-    """Up to and including the first refuted part: the unsharded run stops at its first failure."""
-    used = []
-    for out in parts:
-        used.append(out)
-        if out["verdict"] == "refuted":
-            break
-    verdict = used[-1]["verdict"]
+def _merge_privacy(used: list[dict]) -> dict:
+    """The sums and the tables' distributions of the parts the unsharded run would have run."""
     values = {key: sum(out[key] for out in used) for key in PRIVACY_SUMS}
     tables: dict = {}
     for out in used:
         for unit, digests in (out["part"].get("tables") or {}).items():
             tables.setdefault(unit, set()).update(digests)
     values["distributions"] = sum(len(d) for d in tables.values())
-    vacuous = verdict == "verified" and values["pairs_checked"] == 0
-    values.update(verdict=verdict, vacuous=vacuous, seconds=round(sum(out.get("seconds", 0) for out in used), 3),
+    verdict = used[-1]["verdict"]
+    values.update(verdict=verdict, vacuous=verdict == "verified" and values["pairs_checked"] == 0,
                   counterexample=used[-1].get("counterexample"))
-    if "strict" in parts[0]:
-        values["strict"] = _strict(parts[0], verdict, vacuous, [(out.get("strict") or {}).get("reason")
-                                                                for out in parts])
     return values
 
 

@@ -244,6 +244,14 @@ class Executor:
 SERIAL = Executor()
 
 
+def shard_chunk(total: int, shard: tuple[int, int] | None) -> tuple[int, int]:
+    """[start, stop) of the items part `shard` = (i, n) of a sharded run covers (all of them without one):
+    the run writes it in its part and `dipc merge` checks a part's items against it."""
+    if shard is None:
+        return 0, total
+    return chunks(total, shard[1])[shard[0] - 1] if shard[0] <= total else (total, total)
+
+
 def chunks(n: int, parts: int) -> list[tuple[int, int]]:
     """[start, stop) ranges cutting range(n) into `parts` contiguous, nearly equal pieces (none empty)."""
     parts = max(1, min(parts, n))

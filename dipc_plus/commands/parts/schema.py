@@ -3,8 +3,9 @@
 Why it exists: a part is untrusted data (a job's output file, perhaps cut short or edited), so
 `dipc merge` checks every field it reads - type, size, nesting, the exact numbers of docs/json.md,
 the counterexample fields of docs/claims.md - against this table before it reads it.  What ties one
-object's fields together (a refuted verdict has a counterexample) is a rule of that object here; what
-ties parts together (counts against reports, a counterexample re-checked) is merge's.
+object's fields together (a refuted verdict has a counterexample, an accuracy part's counts are what its
+reports make, its items are its chunk of the run) is a rule of that object here; what ties parts together
+(the same run, each part once, a counterexample re-checked) is merge's.
 
 A spec is an atom (a function: value -> None when it fits, else what the value should be), an
 `Obj` (its fields in the order they are checked, a name ending in "?" may be absent, then its
@@ -16,12 +17,17 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
+from dipc_plus.commands.common import MAX_SHARDS
+from dipc_plus.errors import UserError
+from dipc_plus.execution.executor import shard_chunk
 from dipc_plus.execution.limits import clip
 
+CHANGED = "the part was changed or cut: run that part again"
 MAX_COUNT = 10 ** 18
 MAX_DIGITS = 60                 # digits of a numerator or denominator a counterexample's number may have
 MAX_TEXT = 1_000_000            # characters of a closed form or ball
@@ -31,11 +37,12 @@ _LOG_POINT = re.compile(r"ln\((?:[1-9][0-9]*|[1-9][0-9]*/[1-9][0-9]*)\)")
 
 
 class SchemaError(ValueError):
-    """A value that does not fit the schema: `where` is its path ("part.items", "reports[0].dd")."""
+    """A value that does not fit the schema, said of its path `where` ("part.items", "reports[0].dd"; ""
+    the object itself: "it ..."; None: the message alone), with its own `hint` when it has one."""
 
-    def __init__(self, where: str, message: str):
-        super().__init__(f"\"{where}\" {message}" if where else f"it {message}")
-        self.where = where
+    def __init__(self, where: str | None, message: str, hint: str | None = None):
+        super().__init__(message if where is None else f"\"{where}\" {message}" if where else f"it {message}")
+        self.hint = hint
 
 
 @dataclass(frozen=True)
@@ -44,12 +51,12 @@ class Obj:
     closed: bool = False        # a field the table does not list is refused
     what: str = "an object"
     rules: tuple = ()           # functions: the object (its fields fit) -> None, or what is wrong with it
+    #                             (a rule of a part may raise its own SchemaError, said of a field or whole)
 
 
 @dataclass(frozen=True)
 class ListOf:
     item: object
-    length: int | None = None
 
 
 @dataclass(frozen=True)
@@ -89,8 +96,8 @@ def validate(value, spec, where: str = "") -> None:
     if isinstance(spec, Obj):
         return _validate_obj(value, spec, where)
     if isinstance(spec, ListOf):
-        if not isinstance(value, list) or spec.length not in (None, len(value)):
-            return _refuse(value, where, f"a list of {spec.length}" if spec.length else "a list")
+        if not isinstance(value, list):
+            return _refuse(value, where, "a list")
         for k, item in enumerate(value):
             validate(item, spec.item, f"{where}[{k}]")
         return None
@@ -130,6 +137,21 @@ def _validate_obj(value, spec: Obj, where: str) -> None:
     return None
 
 
+def part_error(path: str, message: str, hint: str = CHANGED) -> UserError:
+    """The refusal of a part that is not what a sharded run writes, naming the part."""
+    return UserError(f"this part is not what `dipc ... --shard` writes: {message}", file=path, hint=hint)
+
+
+def check_part(path: str, out: dict) -> None:
+    """Refuse the part at `path` unless it fits the schema of a part of its command (`PART`)."""
+    try:
+        validate(out, PART[out["part"]["command"]])
+    except SchemaError as err:
+        if err.hint is not None:   # a refusal in its own words (a part index outside 1..N)
+            raise UserError(str(err), file=path, hint=err.hint) from None
+        raise part_error(path, str(err)) from None
+
+
 def _refuse(value, where: str, what: str):
     raise SchemaError(where, f"is {clip(json.dumps(value), 40)}, not {what}")
 
@@ -149,13 +171,6 @@ def exact_number(value) -> Fraction | None:
         return None
     q = Fraction(value)
     return q if q.denominator > 1 and f"{q.numerator}/{q.denominator}" == value else None
-
-
-def eps_number(value) -> Fraction | None:
-    """An eps as a counterexample writes it: a string, "p/q" or an integer ("20"), canonical; else None."""
-    if isinstance(value, str) and _INTEGER.fullmatch(value) and len(value) <= MAX_DIGITS:
-        return Fraction(int(value))
-    return exact_number(value) if isinstance(value, str) else None
 
 
 def rational(value) -> Fraction | None:
@@ -203,7 +218,10 @@ ANY_OBJECT = Obj({})
 
 
 def positive_eps(value) -> str | None:
-    q = eps_number(value)
+    """An eps as a counterexample writes it: a string, "p/q" or an integer ("20"), canonical and positive."""
+    if not isinstance(value, str):
+        return EXACT_WHAT
+    q = Fraction(int(value)) if _INTEGER.fullmatch(value) and len(value) <= MAX_DIGITS else exact_number(value)
     return EXACT_WHAT if q is None else (None if q > 0 else "a positive number")
 
 
@@ -233,7 +251,7 @@ COUNTEREXAMPLE = {"accuracy": ACCURACY_COUNTEREXAMPLE, "privacy": PRIVACY_COUNTE
 
 _PARAMS = ListOf(Tuple((TEXT, atom("a number", lambda v: is_int(v) or rational(v) is not None)), "NAME, VALUE"))
 _MAX_STATES = atom("a positive integer", lambda v: is_int(v) and v > 0)
-OPTIONS = {   # what a worker rebuilds the check from (`commands.accuracy.part_record`, `commands.privacy`)
+OPTIONS = {   # what a worker rebuilds the check from (`commands.accuracy`, `commands.privacy`)
     "accuracy": Obj({"args": Tuple((TEXT, _PARAMS, Maybe(one_of("reals", "grid")), BOOL, _MAX_STATES),
                                    "the claim and options of an accuracy run"), "kappa": KAPPA}),
     "privacy": Obj({"args": Tuple((TEXT, _PARAMS, Maybe(BOOL), _MAX_STATES), "the claim and options of a privacy run")}),
@@ -243,7 +261,7 @@ OPTIONS = {   # what a worker rebuilds the check from (`commands.accuracy.part_r
 def _part_record(command: str) -> Obj:
     return Obj({"command": one_of(command), "index": COUNT, "of": COUNT,
                 "files": MapOf(DIGEST, "an object of file digests"), "options": OPTIONS[command],
-                "items": ListOf(COUNT, 2), "total_items": COUNT,
+                "items": Tuple((COUNT, COUNT), "a list of 2"), "total_items": COUNT,
                 "tables?": MapOf(ListOf(atom("a digest", lambda v: isinstance(v, str) and len(v) <= 64)),
                                  "an object of table digests", nonempty=False)})
 
@@ -281,27 +299,99 @@ ACCURACY_SUMS = ("inputs_checked", "obligations", "obligations_applicable", "obl
 PRIVACY_SUMS = ("pairs_checked", "obligations", "decisions")
 
 
-def _part(command: str, fields: dict, rules: tuple = ()) -> Obj:
+def _index_in_range(part: dict) -> None:
+    index, of = part["part"]["index"], part["part"]["of"]
+    if not 1 <= index <= of <= MAX_SHARDS:
+        raise SchemaError(None, f"part index {index}/{of} is outside 1..N", hint="give the parts of one run")
+
+
+def _items_are_its_chunk(part: dict) -> str | None:
+    """A part covers its chunk of the run's items, as `--shard I/N` cut them."""
+    record = part["part"]
+    index, of, items, total = record["index"], record["of"], record["items"], record["total_items"]
+    expected = list(shard_chunk(total, (index, of)))
+    if items == expected:
+        return None
+    return (f"covers items {items[0]}..{items[1]}, but part {index}/{of} of {total} items is "
+            f"{expected[0]}..{expected[1]}")
+
+
+def _part(command: str, fields: dict, rules: tuple = (), then: tuple = ()) -> Obj:
+    """A part's schema: its own `rules`, its index and items, then the rules (`then`) that read its items."""
     return Obj({"part": _part_record(command), "verdict": one_of("verified", "refuted"), "seconds?": SECONDS,
                 "vacuous": BOOL, "counterexample?": Maybe(COUNTEREXAMPLE[command]), "strict?": Maybe(STRICT),
-                **fields}, rules=rules)
+                **fields}, rules=(*rules, _index_in_range, _items_are_its_chunk, *then))
 
 
-def _decisions_within_obligations(part: dict) -> str | None:
-    if part["decisions"] <= part["obligations"]:
+def input_keys(reports: list) -> list[str]:
+    """The inputs of a run's reports, once each in order (an input's reports are consecutive)."""
+    keys = [json.dumps(r["input"], sort_keys=True) for r in reports]
+    return [key for k, key in enumerate(keys) if k == 0 or keys[k - 1] != key]
+
+
+def accuracy_summary(reports: list) -> dict:
+    """What a list of accuracy reports makes: the counts, the verdict, "vacuous" and the counterexample
+    (the first refuted report's).  A part must say what its own reports make; the merged run says what
+    the joined reports make."""
+    tally = Counter(r["verdict"] for r in reports)
+    applicable = tally["verified"] + tally["refuted"]
+    verdict = "refuted" if tally["refuted"] else "verified"
+    return {"obligations": len(reports), "obligations_applicable": applicable, "obligations_refuted": tally["refuted"],
+            "inputs_checked": len(input_keys(reports)), "verdict": verdict,
+            "counterexample": next((r["counterexample"] for r in reports if "counterexample" in r), None),
+            "vacuous": verdict == "verified" and not applicable}
+
+
+def _reports_make_the_part(part: dict) -> str | None:
+    """An accuracy part's fields are what its reports make, an input's reports together, one input per item."""
+    inputs, (a, b) = input_keys(part["reports"]), part["part"]["items"]
+    if len(set(inputs)) != len(inputs):
+        raise SchemaError(None, "an input's reports are not together (an input repeated)")
+    for key, value in accuracy_summary(part["reports"]).items():
+        if part.get(key) != value:
+            raise SchemaError(key, f"is {clip(json.dumps(part.get(key)), 40)} but its reports make "
+                                   f"{clip(json.dumps(value), 40)}")
+    if len(inputs) == b - a:
         return None
-    return f"made {part['decisions']} decisions for {part['obligations']} obligations"
+    return f"covers items {a}..{b} ({b - a} inputs) but reports {len(inputs)} input(s)"
 
 
-def _refuted_on_a_pair(part: dict) -> str | None:
-    refuted_on_none = part["verdict"] == "refuted" and not part["pairs_checked"]
-    return "says refuted without checking a pair" if refuted_on_none else None
+def _a_pair_per_item(part: dict) -> str | None:
+    """An item is a pair, or a unit the point filter checks whole (many pairs), so a verified part
+    checked at least one pair per item; the exact number is checked against the claim (merge)."""
+    (a, b), pairs = part["part"]["items"], part["pairs_checked"]
+    if part["verdict"] == "verified" and pairs < b - a:
+        return f"checked {pairs} pairs of the {b - a} items it covers (items {a}..{b}) and says verified"
+    return None
 
 
-PART = {   # an accuracy part's verdict and counterexample are checked against its reports (merge)
+def _privacy_counts(part: dict) -> str | None:
+    """A refuted privacy part checked a pair, and no part made more decisions than its obligations."""
+    if part["verdict"] == "refuted" and not part["pairs_checked"]:
+        return "says refuted without checking a pair"
+    if part["decisions"] > part["obligations"]:
+        return f"made {part['decisions']} decisions for {part['obligations']} obligations"
+    return None
+
+
+# Same across parts: what every part of one run repeats is its part record's RUN_RECORD and its fields
+# but PER_PART (which each part has its own, and merge makes from every part)
+RUN_RECORD = ("command", "of", "files", "options", "total_items")
+PER_PART = {"verdict", "vacuous", "seconds", "counterexample", "reports", "strict", "part", "distributions", "work",
+            *PRIVACY_SUMS, *ACCURACY_SUMS}
+
+
+def run_fields_differing(part: dict, other: dict) -> list[str]:
+    """The fields of the run that two parts do not repeat alike: its record's in order, then its own sorted."""
+    record = [k for k in RUN_RECORD if part["part"].get(k) != other["part"].get(k)]
+    return record + sorted(k for k in set(part) | set(other)
+                           if k not in PER_PART and part.get(k, part) != other.get(k, part))
+
+
+PART = {
     "accuracy": _part("accuracy", {**dict.fromkeys(ACCURACY_SUMS, COUNT), "reports": ListOf(REPORT),
-                                   "vacuity_basis": VACUITY_BASIS}),
+                                   "vacuity_basis": VACUITY_BASIS}, then=(_reports_make_the_part,)),
     "privacy": _part("privacy", dict.fromkeys((*PRIVACY_SUMS, "distributions"), COUNT),
                      rules=(present_when("counterexample", ("refuted",), "a counterexample"),
-                            _refuted_on_a_pair, _decisions_within_obligations)),
+                            _privacy_counts), then=(_a_pair_per_item,)),
 }

@@ -236,13 +236,9 @@ class PairWork:
 
     def shard_range(self, shard) -> tuple[int, int, int]:
         """(start, stop, total): the items of part i of n (`shard`), or all of them for None."""
-        from dipc_plus.execution.executor import chunks
+        from dipc_plus.execution.executor import shard_chunk
         total = len(self.items())
-        if shard is None:
-            return 0, total, total
-        i, n = shard
-        a, b = chunks(total, n)[i - 1] if i <= total else (total, total)
-        return a, b, total
+        return (*shard_chunk(total, shard), total)
 
     def sized_tasks(self, executor, shard=None) -> tuple[list, list]:
         """(tasks, their sizes) covering the items of `shard` or of the whole check, for `executor`: in
