@@ -25,7 +25,7 @@ from dipc_plus.decision.roots import (AlgebraicRoot, LogAlgebraicRoot, RationalR
                                       reset_budget, zero_free_near_zero, zeros_in)
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.decimals import ball_text
-from dipc_plus.exact.expoly import ExpPoly
+from dipc_plus.exact.expoly import ExpPoly  # noqa: F401 (the doctests use it)
 
 Boundary = Union[Fraction, RealRoot]
 
@@ -134,12 +134,13 @@ def boundary_text(b: Boundary | None) -> str:
 
 
 def same_point(a: Boundary, b: Boundary | None) -> bool:
-    """Whether two ends are one point: the same zero, or equal rationals.
+    """Whether two ends are one point: the same zero, or equal rationals (a rational zero is its value).
 
-    >>> same_point(Fraction(1), Fraction(1)), same_point(Fraction(1), None)
-    (True, False)
+    >>> same_point(Fraction(1), Fraction(1)), same_point(Fraction(1), None), same_point(Fraction(1), analyse(ExpPoly.eps() - 1).roots[0])
+    (True, False, True)
     """
-    return a is b or (not isinstance(a, RealRoot) and a == b)
+    exact = [x.exact if isinstance(x, RealRoot) else x for x in (a, b)]
+    return a is b or (exact[0] is not None and exact[0] == exact[1])
 
 
 _SIGN_TEXT = {1: "> 0", 0: "= 0", -1: "< 0"}
@@ -222,24 +223,38 @@ def sample_between(left: Boundary, right: Boundary | None) -> Fraction:
     return simplest_rational(a, b)
 
 
+def pieces_between(points: list, I: Interval) -> list:
+    """[(left, right, sample)]: the open pieces of I between consecutive points (and its ends),
+    each with a simple rational sample inside it (a point interval is one piece).  The one walk of
+    the pieces between sorted points: the sign regions here, the envelopes' and the attack's pieces.
+
+    >>> cuts = analyse(ExpPoly.eps(2) - 3 * ExpPoly.eps() + 2).roots       # zeros 1 and 2
+    >>> [(boundary_text(a), boundary_text(b), x) for a, b, x in pieces_between(cuts, Interval())]
+    [('0', '1', Fraction(1, 2)), ('1', '2', Fraction(3, 2)), ('2', 'inf', Fraction(3, 1))]
+    """
+    if I.is_point():
+        return [(I.lo, I.hi, I.lo)]
+    edges = [I.lo] + list(points) + [I.hi]
+    out = []
+    for left, right in zip(edges, edges[1:]):
+        if not same_point(left, right):
+            out.append((left, right, sample_between(left, right)))
+    return out
+
+
 def _regions(f, I: Interval, roots: list[RealRoot]) -> list[SignRegion]:
-    """Cut I at the (sorted, separated) zeros; certify each piece's sign at a sample."""
+    """Cut I at the (sorted, separated) zeros; certify each open piece's sign at its sample."""
+    def zero(r: RealRoot) -> SignRegion:
+        return SignRegion(r, r, True, True, 0, r.exact)
+
     out: list[SignRegion] = []
-    left: Boundary = I.lo
-    left_closed = I.lo_closed
-
-    def piece(right, right_closed):
-        s = sample_between(left, right)
-        out.append(SignRegion(left, right, left_closed, right_closed, sign_at(f, s), s))
-
-    for i, r in enumerate(roots):
-        if not (i == 0 and r.exact is not None and r.exact == I.lo):
-            piece(r, False)
-        out.append(SignRegion(r, r, True, True, 0, r.exact))
-        left, left_closed = r, False
-    last = roots[-1] if roots else None
-    if not (last is not None and I.hi is not None and last.exact is not None and last.exact == I.hi):
-        piece(I.hi, I.hi_closed)
+    for left, right, s in pieces_between(roots, I):
+        if isinstance(left, RealRoot) and not out:      # a zero at the closed lower end
+            out.append(zero(left))
+        out.append(SignRegion(left, right, left is I.lo and I.lo_closed, right is I.hi and I.hi_closed,
+                              sign_at(f, s), s))
+        if isinstance(right, RealRoot):
+            out.append(zero(right))
     return out
 
 
@@ -272,9 +287,6 @@ class Analysis:
     roots: list[RealRoot]
 
 
-def _common_L(num: ExpPoly, den: ExpPoly) -> int:
-    return lcm(num.denominator_lcm(), den.denominator_lcm())
-
 def analyse(f, interval=None) -> Analysis:
     """Zeros of f in I and the sign of f on every piece between them.
 
@@ -288,7 +300,7 @@ def analyse(f, interval=None) -> Analysis:
     I = as_interval(interval)
     reset_budget()
     num, den = split_quotient(f)
-    L = _common_L(num, den)
+    L = lcm(num.denominator_lcm(), den.denominator_lcm())
     poles = zeros_in(den, L, I)
     if poles:
         raise UndefinedError(

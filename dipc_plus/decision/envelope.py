@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from dipc_plus.decision.decide import (Interval, analyse, boundary_text, compare_boundary, decide,  # noqa: F401
-                                       same_point, sample_between, sample_points, sign_at)
+                                       pieces_between, sample_points, sign_at)
 from dipc_plus.decision.roots import separate
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 
@@ -85,24 +85,6 @@ def distinct_zeros(functions: list, I: Interval) -> list:
         seen.add(f)
         found += analyse(f, I).roots
     return distinct_points(found, I)
-
-
-def pieces_between(points: list, I: Interval) -> list:
-    """[(left, right, sample)]: the open pieces of I between consecutive points (and its ends),
-    each with a simple rational sample inside it (a point interval is one piece).
-
-    >>> cuts = distinct_zeros([ExpPoly.exp(1) - 2, ExpPoly.eps() - 1], Interval())
-    >>> [(boundary_text(a), boundary_text(b), x) for a, b, x in pieces_between(cuts, Interval())]
-    [('0', 'ln(2)', Fraction(1, 2)), ('ln(2)', '1', Fraction(3, 4)), ('1', 'inf', Fraction(2, 1))]
-    """
-    if I.is_point():
-        return [(I.lo, I.hi, I.lo)]
-    edges = [I.lo] + list(points) + [I.hi]
-    out = []
-    for left, right in zip(edges, edges[1:]):
-        if not same_point(left, right):
-            out.append((left, right, sample_between(left, right)))
-    return out
 
 
 def _argmax_at(funcs: list, x: Fraction) -> int:
