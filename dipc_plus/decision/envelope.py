@@ -135,8 +135,6 @@ def envelope(cands: list, I: Interval, executor=None, source=None) -> list:
     """
     from dipc_plus.execution.executor import SERIAL, Source, run_dealt
     funcs = [ExpFrac.of(r) for r, _ in cands]
-    if len(funcs) == 1:
-        return [(I.lo, I.hi, cands[0][0], cands[0][1])]
     samples = sample_points(I, 8)
     keep: list[int] = []
     for x in samples:
@@ -157,13 +155,10 @@ def envelope(cands: list, I: Interval, executor=None, source=None) -> list:
             continue
         if not any(decide(funcs[i] - funcs[j], ">=", I).holds for i in keep[first_found:]):
             keep.append(j)
-    if len(keep) == 1:
-        i = keep[0]
-        return [(I.lo, I.hi, cands[i][0], cands[i][1])]
     cuts = distinct_zeros([funcs[a] - funcs[b] for a, b in itertools.combinations(keep, 2)], I)
     pieces = []
+    sub = [funcs[i] for i in keep]
     for left, right, x in pieces_between(cuts, I):
-        sub = [funcs[i] for i in keep]
         i = keep[_argmax_at(sub, x)]
         if pieces and pieces[-1][3] == i:
             pieces[-1][1] = right
