@@ -16,13 +16,9 @@ from typing import Callable, Union
 
 from flint import arb
 
-# the decision stage's public names are importable from here (privacy/ and the tests use them)
-from dipc_plus.decision.certified import (RELATIONS, CertificationError, Interval, IntervalError,  # noqa: F401
-                                          UndefinedError, as_interval, exact_zero_at, holds, normalise_relation,
-                                          recheck, sign_at, split_quotient, value_ball, working_precision)
-from dipc_plus.decision.roots import (AlgebraicRoot, LogAlgebraicRoot, RationalRoot, RealRoot,  # noqa: F401
-                                      TranscendentalRoot, dominant_term, taylor_order_at_zero, zero_free_beyond,
-                                      reset_budget, zero_free_near_zero, zeros_in)
+from dipc_plus.decision.certified import (CertificationError, Interval, UndefinedError, as_interval, holds,
+                                          normalise_relation, recheck, sign_at, split_quotient, value_ball)
+from dipc_plus.decision.roots import RealRoot, reset_budget, zeros_in
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.decimals import ball_text
 from dipc_plus.exact.expoly import ExpPoly  # noqa: F401 (the doctests use it)

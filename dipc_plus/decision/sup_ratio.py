@@ -29,9 +29,9 @@ from fractions import Fraction
 
 from flint import arb
 
-from dipc_plus.decision.certified import hull, q_ball
-from dipc_plus.decision.decide import Interval, decide, dominant_term, sample_points, working_precision
-from dipc_plus.decision.roots import dominant_rest, rest_ball, value_at_zero
+from dipc_plus.decision.certified import hull, q_ball, working_precision
+from dipc_plus.decision.decide import Interval, decide, sample_points
+from dipc_plus.decision.roots import dominant_rest, dominant_term, rest_ball, value_at_zero
 from dipc_plus.errors import UserError
 from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
