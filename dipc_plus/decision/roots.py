@@ -58,11 +58,13 @@ class RealRoot:
 
     kind = "root"
 
-    def __init__(self, factor: ExpPoly, multiplicity: int, lo: Fraction, hi: Fraction):
+    def __init__(self, factor: ExpPoly, multiplicity: int, lo: Fraction, hi: Fraction, sign_at=None,
+                 sign_lo: int = 0):
         self.factor = factor
         self.multiplicity = multiplicity
         self.lo = lo
         self.hi = hi
+        self._sign_at, self._sign_lo = sign_at, sign_lo     # the certified sign at a rational, and at lo
 
     @property
     def exact(self) -> Fraction | None:
@@ -70,7 +72,8 @@ class RealRoot:
         return None
 
     def refine(self) -> None:
-        raise NotImplementedError
+        """Halve the enclosure by the sign at its midpoint (rational and log-algebraic zeros refine their own way)."""
+        self.lo, self.hi = _halve(self.lo, self.hi, self._sign_lo, self._sign_at, self.factor)
 
     def compare(self, q) -> int:
         """sign(root - q), decided exactly."""
@@ -83,9 +86,6 @@ class RealRoot:
             if q > self.hi:
                 return -1
             self.refine()
-
-    def _bisect(self, sign_at) -> None:
-        self.lo, self.hi = _halve(self.lo, self.hi, self._sign_lo, sign_at, self.factor)
 
     def refine_to(self, width: Fraction) -> None:
         while self.exact is None and self.hi - self.lo > width:
@@ -158,14 +158,11 @@ class AlgebraicRoot(RealRoot):
     kind = "algebraic"
 
     def __init__(self, factor, multiplicity, poly: fmpq_poly, lo: Fraction, hi: Fraction):
-        super().__init__(factor, multiplicity, lo, hi)
-        self.poly = poly
-        self._sign_lo = _sign_q(poly, lo)
-        if self._sign_lo == 0 or self._sign_lo == _sign_q(poly, hi):
+        sign_lo = _sign_q(poly, lo)     # never 0 at a midpoint: an irreducible p of degree >= 2 has no rational zero
+        if sign_lo == 0 or sign_lo == _sign_q(poly, hi):
             raise CertificationError(f"[{lo}, {hi}] does not isolate a zero of {factor}")
-
-    def refine(self):  # an irreducible polynomial of degree >= 2 has no rational zero
-        self._bisect(lambda x: _sign_q(self.poly, x))
+        super().__init__(factor, multiplicity, lo, hi, lambda x: _sign_q(poly, x), sign_lo)
+        self.poly = poly
 
     def short(self):
         if self.poly.degree() == 2:
@@ -200,15 +197,15 @@ class LogAlgebraicRoot(RealRoot):
     kind = "log-algebraic"
 
     def __init__(self, factor, multiplicity, poly: fmpq_poly, L: int, t_lo: Fraction, t_hi: Fraction):
+        # the signs are p's at rationals t: the enclosure of t0 is what is halved
+        super().__init__(factor, multiplicity, Fraction(0), Fraction(0), lambda t: _sign_q(poly, t),
+                         _sign_q(poly, t_lo))
         self.poly = poly
         self.L = L
         self.t_lo, self.t_hi = t_lo, t_hi
         self._prec = 64
-        if t_lo != t_hi:
-            self._sign_lo = _sign_q(poly, t_lo)
-            while self.t_lo <= 0:  # keep ln defined
-                self._bisect_t()
-        super().__init__(factor, multiplicity, Fraction(0), Fraction(0))
+        while self.t_exact is None and self.t_lo <= 0:  # keep ln defined
+            self._bisect_t()
         self.lo, self.hi = self._eps_enclosure()
 
     @property
@@ -216,8 +213,7 @@ class LogAlgebraicRoot(RealRoot):
         return self.t_lo if self.t_lo == self.t_hi else None
 
     def _bisect_t(self):
-        self.t_lo, self.t_hi = _halve(self.t_lo, self.t_hi, self._sign_lo, lambda x: _sign_q(self.poly, x),
-                                      self.poly)  # called before `factor` is set
+        self.t_lo, self.t_hi = _halve(self.t_lo, self.t_hi, self._sign_lo, self._sign_at, self.poly)
 
     def _eps_enclosure(self) -> tuple[Fraction, Fraction]:
         with working_precision(self._prec):
@@ -268,11 +264,8 @@ class TranscendentalRoot(RealRoot):
     kind = "exp-transcendental"
 
     def __init__(self, factor, multiplicity, lo: Fraction, hi: Fraction, sign_lo: int):
-        super().__init__(factor, multiplicity, lo, hi)
-        self._sign_lo = sign_lo
-
-    def refine(self):  # g(r, e^(r/L)) != 0 for rational r > 0 (Hermite-Lindemann)
-        self._bisect(lambda x: certified_sign(self.factor, x))
+        # the sign at a midpoint is never 0: g(r, e^(r/L)) != 0 for rational r > 0 (Hermite-Lindemann)
+        super().__init__(factor, multiplicity, lo, hi, lambda x: certified_sign(factor, x), sign_lo)
 
     def describe(self):
         return (f"eps ~ {self.approx()}: the unique (simple) zero of {self.factor} in "
