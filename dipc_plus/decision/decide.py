@@ -388,12 +388,8 @@ def decide(f, relation: str = ">=", interval=None) -> Decision:
     if not failing:
         return Decision(True, rel, I, f, a.regions, a.roots,
                         explanation=f"holds: {claim}. {_region_summary(a.regions)}.")
-    best: tuple[Fraction, SignRegion] | None = None
-    for region in failing:
-        w = _region_witness(region)
-        if w is not None and (best is None or (w.denominator, w.numerator) <
-                              (best[0].denominator, best[0].numerator)):
-            best = (w, region)
+    witnesses = [(w, region) for region in failing if (w := _region_witness(region)) is not None]
+    best = min(witnesses, key=lambda p: (p[0].denominator, p[0].numerator), default=None)   # the simplest, then first
     if best is None:
         region = failing[0]
         where = ", ".join(r.root.describe() for r in failing)
