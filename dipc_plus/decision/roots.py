@@ -158,10 +158,9 @@ class AlgebraicRoot(RealRoot):
     kind = "algebraic"
 
     def __init__(self, factor, multiplicity, poly: fmpq_poly, lo: Fraction, hi: Fraction):
-        sign_lo = _sign_q(poly, lo)     # never 0 at a midpoint: an irreducible p of degree >= 2 has no rational zero
-        if sign_lo == 0 or sign_lo == _sign_q(poly, hi):
-            raise CertificationError(f"[{lo}, {hi}] does not isolate a zero of {factor}")
-        super().__init__(factor, multiplicity, lo, hi, lambda x: _sign_q(poly, x), sign_lo)
+        # (lo, hi) from _isolate_positive_zeros, which checked the sign change; the sign at a midpoint is
+        # never 0: an irreducible p of degree >= 2 has no rational zero
+        super().__init__(factor, multiplicity, lo, hi, lambda x: _sign_q(poly, x), _sign_q(poly, lo))
         self.poly = poly
 
     def short(self):
