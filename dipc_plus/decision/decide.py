@@ -207,22 +207,11 @@ def rational_gap(left: Boundary, right: Boundary | None) -> tuple[Fraction, Frac
             raise CertificationError(f"empty gap between {left} and {right}")
 
 
-def sample_between(left: Boundary, right: Boundary | None) -> Fraction:
-    """A simple rational inside the piece between left and right (the point itself for [a, a]).
-
-    >>> sample_between(Fraction(1, 3), Fraction(1, 2)), sample_between(Fraction(2), Fraction(2))
-    (Fraction(2, 5), Fraction(2, 1))
-    """
-    if same_point(left, right):
-        return left
-    a, b = rational_gap(left, right)
-    return simplest_rational(a, b)
-
-
 def pieces_between(points: list, I: Interval) -> list:
     """[(left, right, sample)]: the open pieces of I between consecutive points (and its ends),
-    each with a simple rational sample inside it (a point interval is one piece).  The one walk of
-    the pieces between sorted points: the sign regions here, the envelopes' and the attack's pieces.
+    each with a simple rational sample inside it (the simplest rational between the enclosures of its
+    ends; a point interval is one piece).  The one walk of the pieces between sorted points: the sign
+    regions here, the envelopes' and the attack's pieces.
 
     >>> cuts = analyse(ExpPoly.eps(2) - 3 * ExpPoly.eps() + 2).roots       # zeros 1 and 2
     >>> [(boundary_text(a), boundary_text(b), x) for a, b, x in pieces_between(cuts, Interval())]
@@ -234,7 +223,7 @@ def pieces_between(points: list, I: Interval) -> list:
     out = []
     for left, right in zip(edges, edges[1:]):
         if not same_point(left, right):
-            out.append((left, right, sample_between(left, right)))
+            out.append((left, right, simplest_rational(*rational_gap(left, right))))
     return out
 
 
@@ -305,10 +294,7 @@ def analyse(f, interval=None) -> Analysis:
     if I.is_point():
         s = sign_at(f, I.lo)
         return Analysis([SignRegion(I.lo, I.lo, True, True, s, I.lo)], [])
-    if num.is_zero():
-        s = sample_between(I.lo, I.hi)
-        return Analysis([SignRegion(I.lo, I.hi, I.lo_closed, I.hi_closed, 0, s)], [])
-    roots = zeros_in(num, L, I)
+    roots = zeros_in(num, L, I)     # none for f = 0: one region, of sign 0
     regions = _regions(f, I, roots)
     _check_parity(regions)
     return Analysis(regions, roots)
