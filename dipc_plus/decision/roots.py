@@ -415,8 +415,6 @@ def zero_free_beyond(h: ExpPoly) -> Fraction:
     Fraction(6, 1)
     """
     c, _, _, rest, x0 = dominant_rest(h)
-    if not rest:
-        return Fraction(1)
     X = Fraction(-((-x0.numerator) // x0.denominator))  # ceil
     with working_precision(64):
         while True:
