@@ -68,12 +68,13 @@ class RealRoot:
 
     @property
     def exact(self) -> Fraction | None:
-        """The value when it is rational, else None."""
-        return None
+        """The value when it is rational (the enclosure is that point; an irrational zero's never is), else None."""
+        return self.lo if self.lo == self.hi else None
 
     def refine(self) -> None:
-        """Halve the enclosure by the sign at its midpoint (rational and log-algebraic zeros refine their own way)."""
-        self.lo, self.hi = _halve(self.lo, self.hi, self._sign_lo, self._sign_at, self.factor)
+        """Halve the enclosure by the sign at its midpoint (a log-algebraic zero refines its own way)."""
+        if self.exact is None:
+            self.lo, self.hi = _halve(self.lo, self.hi, self._sign_lo, self._sign_at, self.factor)
 
     def compare(self, q) -> int:
         """sign(root - q), decided exactly."""
@@ -125,13 +126,6 @@ class RationalRoot(RealRoot):
 
     def __init__(self, factor, multiplicity, value: Fraction):
         super().__init__(factor, multiplicity, value, value)
-
-    @property
-    def exact(self):
-        return self.lo
-
-    def refine(self):
-        pass
 
     def short(self):
         return fmt_q(self.lo)
