@@ -158,9 +158,7 @@ class AlgebraicRoot(RealRoot):
         self.poly = poly
 
     def short(self):
-        if self.poly.degree() == 2:
-            return _quadratic_root_text(self)
-        return "~" + self.approx()
+        return _quadratic_root_text(self) if self.poly.degree() == 2 else super().short()
 
     def describe(self):
         return (f"eps = {self.short()}: zero of {self.factor} (multiplicity {self.multiplicity}) "
@@ -221,11 +219,9 @@ class LogAlgebraicRoot(RealRoot):
         self.lo, self.hi = max(self.lo, lo), min(self.hi, hi)
 
     def short(self):
-        t0 = self.t_exact
-        if t0 is None:
-            return "~" + self.approx()
-        arg = fmt_q(t0)
-        return f"ln({arg})" if self.L == 1 else f"{self.L}*ln({arg})"
+        if self.t_exact is None:
+            return super().short()
+        return f"ln({fmt_q(self.t_exact)})" if self.L == 1 else f"{self.L}*ln({fmt_q(self.t_exact)})"
 
     def describe(self):
         if self.t_exact is not None:
