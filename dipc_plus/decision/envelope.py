@@ -58,15 +58,10 @@ def distinct_points(found: list, I: Interval) -> list:
     >>> [str(p) for p in distinct_points(found, Interval())]
     ['ln(2)', '1']
     """
-    fresh: dict = {}
-    points: list = []
-    for r in found:
-        key = _factor_key(r.factor)
-        if key not in fresh:
-            fresh[key] = analyse(ExpFrac.of(key), I).roots
-            points += fresh[key]
-        # r is one of fresh[key] (they are all the zeros of this factor in I); nothing to add
-    return separate(points)     # zeros of different factors are different points
+    # each factor once, in the order found, isolated afresh: a zero of it is one of these (they are all
+    # its zeros in I), and zeros of different factors are different points
+    keys = dict.fromkeys(_factor_key(r.factor) for r in found)
+    return separate([z for key in keys for z in analyse(ExpFrac.of(key), I).roots])
 
 
 def distinct_zeros(functions: list, I: Interval) -> list:
@@ -77,13 +72,9 @@ def distinct_zeros(functions: list, I: Interval) -> list:
     ['1/2', 'ln(2)', '1']
     """
     found: list = []
-    seen: set = set()
-    for f in functions:
-        f = ExpFrac.of(f)
-        if f.num.is_zero() or f in seen:
-            continue
-        seen.add(f)
-        found += analyse(f, I).roots
+    for f in dict.fromkeys(map(ExpFrac.of, functions)):     # each function once, in order
+        if not f.num.is_zero():
+            found += analyse(f, I).roots
     return distinct_points(found, I)
 
 
