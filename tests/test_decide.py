@@ -14,10 +14,10 @@ import mpmath
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from dipc_plus.decision.decide import (AlgebraicRoot, Interval, IntervalError, LogAlgebraicRoot, RationalRoot,
-                              TranscendentalRoot, UndefinedError, decide, dominant_term, exact_zero_at,
-                              analyse, recheck, sign_at, simplest_rational, taylor_order_at_zero,
-                              zero_free_beyond, zero_free_near_zero)
+from dipc_plus.decision.certified import Interval, IntervalError, UndefinedError, exact_zero_at, recheck, sign_at
+from dipc_plus.decision.decide import analyse, decide, simplest_rational
+from dipc_plus.decision.roots import (AlgebraicRoot, LogAlgebraicRoot, RationalRoot, TranscendentalRoot, dominant_term,
+                                      taylor_order_at_zero, zero_free_beyond, zero_free_near_zero)
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 

@@ -14,7 +14,7 @@ import pytest
 from flint import arb
 
 from dipc_plus.claims.privacy_reader import load_privacy_claim
-from dipc_plus.decision.decide import working_precision
+from dipc_plus.exact.expoly import working_precision
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.frontend.load import parse_program
 from dipc_plus.privacy.dp.check import check_dp

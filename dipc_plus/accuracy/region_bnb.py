@@ -37,8 +37,8 @@ from dipc_plus.accuracy.box_bnb import NotBuilt, beta_in_d, correct_pieces
 from dipc_plus.accuracy.box_reduction import REFUTED, UNDECIDED, VERIFIED
 from dipc_plus.accuracy.polyhedral import PolyRegion
 from dipc_plus.accuracy.union_regions import UnionRegion
-from dipc_plus.decision.box_enclosure import cell_may_meet, linear_range, q_ball, tail_factor
-from dipc_plus.decision.certified import CertificationError, hull, lower_bound, working_precision
+from dipc_plus.decision.box_enclosure import cell_may_meet, linear_range, tail_factor
+from dipc_plus.decision.certified import CertificationError, hull, lower_bound, q_ball, working_precision
 from dipc_plus.exact.cells import box_of
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.piecewise import Piece

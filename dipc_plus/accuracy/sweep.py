@@ -39,8 +39,8 @@ from dipc_plus.accuracy.result import AccuracyResult
 from dipc_plus.accuracy.sweep_result import SweepResult
 from dipc_plus.decision.certified import hull
 from dipc_plus.exact.convert import to_fmpq
-from dipc_plus.decision.decide import (CertificationError, Interval, RealRoot, analyse, dominant_term,
-                                       taylor_order_at_zero)
+from dipc_plus.decision.decide import CertificationError, Interval, RealRoot, analyse
+from dipc_plus.decision.roots import dominant_term, taylor_order_at_zero
 from dipc_plus.claims.distances import INF
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly, working_precision
 from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up, exponent10

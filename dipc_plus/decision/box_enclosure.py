@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from flint import arb
 
-from dipc_plus.decision.certified import hull, q_ball, upper_bound  # noqa: F401 (q_ball: imported from here)
+from dipc_plus.decision.certified import hull, q_ball, upper_bound
 
 
 def linear_range(coeffs, const, box: list) -> tuple[Fraction, Fraction]:

@@ -16,16 +16,12 @@ from typing import Callable, Union
 
 from flint import arb
 
-# the decision stage's public names are importable from here (privacy/ and the tests use them)
-from dipc_plus.decision.certified import (RELATIONS, CertificationError, Interval, IntervalError,  # noqa: F401
-                                          UndefinedError, as_interval, exact_zero_at, holds, normalise_relation,
-                                          recheck, sign_at, split_quotient, value_ball, working_precision)
-from dipc_plus.decision.roots import (AlgebraicRoot, LogAlgebraicRoot, RationalRoot, RealRoot,  # noqa: F401
-                                      TranscendentalRoot, dominant_term, taylor_order_at_zero, zero_free_beyond,
-                                      reset_budget, zero_free_near_zero, zeros_in)
+from dipc_plus.decision.certified import (CertificationError, Interval, UndefinedError, as_interval, holds,
+                                          normalise_relation, recheck, sign_at, split_quotient, value_ball)
+from dipc_plus.decision.roots import RealRoot, reset_budget, zeros_in
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.decimals import ball_text
-from dipc_plus.exact.expoly import ExpPoly
+from dipc_plus.exact.expoly import ExpPoly  # noqa: F401 (the doctests use it)
 
 Boundary = Union[Fraction, RealRoot]
 
@@ -134,12 +130,13 @@ def boundary_text(b: Boundary | None) -> str:
 
 
 def same_point(a: Boundary, b: Boundary | None) -> bool:
-    """Whether two ends are one point: the same zero, or equal rationals.
+    """Whether two ends are one point: the same zero, or equal rationals (a rational zero is its value).
 
-    >>> same_point(Fraction(1), Fraction(1)), same_point(Fraction(1), None)
-    (True, False)
+    >>> same_point(Fraction(1), Fraction(1)), same_point(Fraction(1), None), same_point(Fraction(1), analyse(ExpPoly.eps() - 1).roots[0])
+    (True, False, True)
     """
-    return a is b or (not isinstance(a, RealRoot) and a == b)
+    exact = [x.exact if isinstance(x, RealRoot) else x for x in (a, b)]
+    return a is b or (exact[0] is not None and exact[0] == exact[1])
 
 
 _SIGN_TEXT = {1: "> 0", 0: "= 0", -1: "< 0"}
@@ -210,36 +207,39 @@ def rational_gap(left: Boundary, right: Boundary | None) -> tuple[Fraction, Frac
             raise CertificationError(f"empty gap between {left} and {right}")
 
 
-def sample_between(left: Boundary, right: Boundary | None) -> Fraction:
-    """A simple rational inside the piece between left and right (the point itself for [a, a]).
+def pieces_between(points: list, I: Interval) -> list:
+    """[(left, right, sample)]: the open pieces of I between consecutive points (and its ends),
+    each with a simple rational sample inside it (the simplest rational between the enclosures of its
+    ends; a point interval is one piece).  The one walk of the pieces between sorted points: the sign
+    regions here, the envelopes' and the attack's pieces.
 
-    >>> sample_between(Fraction(1, 3), Fraction(1, 2)), sample_between(Fraction(2), Fraction(2))
-    (Fraction(2, 5), Fraction(2, 1))
+    >>> cuts = analyse(ExpPoly.eps(2) - 3 * ExpPoly.eps() + 2).roots       # zeros 1 and 2
+    >>> [(boundary_text(a), boundary_text(b), x) for a, b, x in pieces_between(cuts, Interval())]
+    [('0', '1', Fraction(1, 2)), ('1', '2', Fraction(3, 2)), ('2', 'inf', Fraction(3, 1))]
     """
-    if same_point(left, right):
-        return left
-    a, b = rational_gap(left, right)
-    return simplest_rational(a, b)
+    if I.is_point():
+        return [(I.lo, I.hi, I.lo)]
+    edges = [I.lo] + list(points) + [I.hi]
+    out = []
+    for left, right in zip(edges, edges[1:]):
+        if not same_point(left, right):
+            out.append((left, right, simplest_rational(*rational_gap(left, right))))
+    return out
 
 
 def _regions(f, I: Interval, roots: list[RealRoot]) -> list[SignRegion]:
-    """Cut I at the (sorted, separated) zeros; certify each piece's sign at a sample."""
+    """Cut I at the (sorted, separated) zeros; certify each open piece's sign at its sample."""
+    def zero(r: RealRoot) -> SignRegion:
+        return SignRegion(r, r, True, True, 0, r.exact)
+
     out: list[SignRegion] = []
-    left: Boundary = I.lo
-    left_closed = I.lo_closed
-
-    def piece(right, right_closed):
-        s = sample_between(left, right)
-        out.append(SignRegion(left, right, left_closed, right_closed, sign_at(f, s), s))
-
-    for i, r in enumerate(roots):
-        if not (i == 0 and r.exact is not None and r.exact == I.lo):
-            piece(r, False)
-        out.append(SignRegion(r, r, True, True, 0, r.exact))
-        left, left_closed = r, False
-    last = roots[-1] if roots else None
-    if not (last is not None and I.hi is not None and last.exact is not None and last.exact == I.hi):
-        piece(I.hi, I.hi_closed)
+    for left, right, s in pieces_between(roots, I):
+        if isinstance(left, RealRoot) and not out:      # a zero at the closed lower end
+            out.append(zero(left))
+        out.append(SignRegion(left, right, left is I.lo and I.lo_closed, right is I.hi and I.hi_closed,
+                              sign_at(f, s), s))
+        if isinstance(right, RealRoot):
+            out.append(zero(right))
     return out
 
 
@@ -272,9 +272,6 @@ class Analysis:
     roots: list[RealRoot]
 
 
-def _common_L(num: ExpPoly, den: ExpPoly) -> int:
-    return lcm(num.denominator_lcm(), den.denominator_lcm())
-
 def analyse(f, interval=None) -> Analysis:
     """Zeros of f in I and the sign of f on every piece between them.
 
@@ -288,7 +285,7 @@ def analyse(f, interval=None) -> Analysis:
     I = as_interval(interval)
     reset_budget()
     num, den = split_quotient(f)
-    L = _common_L(num, den)
+    L = lcm(num.denominator_lcm(), den.denominator_lcm())
     poles = zeros_in(den, L, I)
     if poles:
         raise UndefinedError(
@@ -297,10 +294,7 @@ def analyse(f, interval=None) -> Analysis:
     if I.is_point():
         s = sign_at(f, I.lo)
         return Analysis([SignRegion(I.lo, I.lo, True, True, s, I.lo)], [])
-    if num.is_zero():
-        s = sample_between(I.lo, I.hi)
-        return Analysis([SignRegion(I.lo, I.hi, I.lo_closed, I.hi_closed, 0, s)], [])
-    roots = zeros_in(num, L, I)
+    roots = zeros_in(num, L, I)     # none for f = 0: one region, of sign 0
     regions = _regions(f, I, roots)
     _check_parity(regions)
     return Analysis(regions, roots)
@@ -380,12 +374,8 @@ def decide(f, relation: str = ">=", interval=None) -> Decision:
     if not failing:
         return Decision(True, rel, I, f, a.regions, a.roots,
                         explanation=f"holds: {claim}. {_region_summary(a.regions)}.")
-    best: tuple[Fraction, SignRegion] | None = None
-    for region in failing:
-        w = _region_witness(region)
-        if w is not None and (best is None or (w.denominator, w.numerator) <
-                              (best[0].denominator, best[0].numerator)):
-            best = (w, region)
+    witnesses = [(w, region) for region in failing if (w := _region_witness(region)) is not None]
+    best = min(witnesses, key=lambda p: (p[0].denominator, p[0].numerator), default=None)   # the simplest, then first
     if best is None:
         region = failing[0]
         where = ", ".join(r.root.describe() for r in failing)

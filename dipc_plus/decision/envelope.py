@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from dipc_plus.decision.decide import (Interval, analyse, boundary_text, compare_boundary, decide,  # noqa: F401
-                                       same_point, sample_between, sample_points, sign_at)
+                                       pieces_between, sample_points, sign_at)
 from dipc_plus.decision.roots import separate
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 
@@ -58,15 +58,10 @@ def distinct_points(found: list, I: Interval) -> list:
     >>> [str(p) for p in distinct_points(found, Interval())]
     ['ln(2)', '1']
     """
-    fresh: dict = {}
-    points: list = []
-    for r in found:
-        key = _factor_key(r.factor)
-        if key not in fresh:
-            fresh[key] = analyse(ExpFrac.of(key), I).roots
-            points += fresh[key]
-        # r is one of fresh[key] (they are all the zeros of this factor in I); nothing to add
-    return separate(points)     # zeros of different factors are different points
+    # each factor once, in the order found, isolated afresh: a zero of it is one of these (they are all
+    # its zeros in I), and zeros of different factors are different points
+    keys = dict.fromkeys(_factor_key(r.factor) for r in found)
+    return separate([z for key in keys for z in analyse(ExpFrac.of(key), I).roots])
 
 
 def distinct_zeros(functions: list, I: Interval) -> list:
@@ -77,32 +72,10 @@ def distinct_zeros(functions: list, I: Interval) -> list:
     ['1/2', 'ln(2)', '1']
     """
     found: list = []
-    seen: set = set()
-    for f in functions:
-        f = ExpFrac.of(f)
-        if f.num.is_zero() or f in seen:
-            continue
-        seen.add(f)
-        found += analyse(f, I).roots
+    for f in dict.fromkeys(map(ExpFrac.of, functions)):     # each function once, in order
+        if not f.num.is_zero():
+            found += analyse(f, I).roots
     return distinct_points(found, I)
-
-
-def pieces_between(points: list, I: Interval) -> list:
-    """[(left, right, sample)]: the open pieces of I between consecutive points (and its ends),
-    each with a simple rational sample inside it (a point interval is one piece).
-
-    >>> cuts = distinct_zeros([ExpPoly.exp(1) - 2, ExpPoly.eps() - 1], Interval())
-    >>> [(boundary_text(a), boundary_text(b), x) for a, b, x in pieces_between(cuts, Interval())]
-    [('0', 'ln(2)', Fraction(1, 2)), ('ln(2)', '1', Fraction(3, 4)), ('1', 'inf', Fraction(2, 1))]
-    """
-    if I.is_point():
-        return [(I.lo, I.hi, I.lo)]
-    edges = [I.lo] + list(points) + [I.hi]
-    out = []
-    for left, right in zip(edges, edges[1:]):
-        if not same_point(left, right):
-            out.append((left, right, sample_between(left, right)))
-    return out
 
 
 def _argmax_at(funcs: list, x: Fraction) -> int:
@@ -153,8 +126,6 @@ def envelope(cands: list, I: Interval, executor=None, source=None) -> list:
     """
     from dipc_plus.execution.executor import SERIAL, Source, run_dealt
     funcs = [ExpFrac.of(r) for r, _ in cands]
-    if len(funcs) == 1:
-        return [(I.lo, I.hi, cands[0][0], cands[0][1])]
     samples = sample_points(I, 8)
     keep: list[int] = []
     for x in samples:
@@ -175,13 +146,10 @@ def envelope(cands: list, I: Interval, executor=None, source=None) -> list:
             continue
         if not any(decide(funcs[i] - funcs[j], ">=", I).holds for i in keep[first_found:]):
             keep.append(j)
-    if len(keep) == 1:
-        i = keep[0]
-        return [(I.lo, I.hi, cands[i][0], cands[i][1])]
     cuts = distinct_zeros([funcs[a] - funcs[b] for a, b in itertools.combinations(keep, 2)], I)
     pieces = []
+    sub = [funcs[i] for i in keep]
     for left, right, x in pieces_between(cuts, I):
-        sub = [funcs[i] for i in keep]
         i = keep[_argmax_at(sub, x)]
         if pieces and pieces[-1][3] == i:
             pieces[-1][1] = right

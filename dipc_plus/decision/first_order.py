@@ -31,8 +31,8 @@ from operator import add
 
 from flint import arb
 
-from dipc_plus.decision.box_enclosure import interval_times, linear_range, power_range, q_ball, reader_images
-from dipc_plus.decision.certified import hull, lower_bound, upper_bound
+from dipc_plus.decision.box_enclosure import interval_times, linear_range, power_range, reader_images
+from dipc_plus.decision.certified import hull, lower_bound, q_ball, upper_bound
 from dipc_plus.exact.param_poly import poly_mul
 from dipc_plus.exact.sparse import accumulate, add_keys, sparse_product
 

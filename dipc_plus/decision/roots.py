@@ -58,19 +58,23 @@ class RealRoot:
 
     kind = "root"
 
-    def __init__(self, factor: ExpPoly, multiplicity: int, lo: Fraction, hi: Fraction):
+    def __init__(self, factor: ExpPoly, multiplicity: int, lo: Fraction, hi: Fraction, sign_at=None,
+                 sign_lo: int = 0):
         self.factor = factor
         self.multiplicity = multiplicity
         self.lo = lo
         self.hi = hi
+        self._sign_at, self._sign_lo = sign_at, sign_lo     # the certified sign at a rational, and at lo
 
     @property
     def exact(self) -> Fraction | None:
-        """The value when it is rational, else None."""
-        return None
+        """The value when it is rational (the enclosure is that point; an irrational zero's never is), else None."""
+        return self.lo if self.lo == self.hi else None
 
     def refine(self) -> None:
-        raise NotImplementedError
+        """Halve the enclosure by the sign at its midpoint (a log-algebraic zero refines its own way)."""
+        if self.exact is None:
+            self.lo, self.hi = _halve(self.lo, self.hi, self._sign_lo, self._sign_at, self.factor)
 
     def compare(self, q) -> int:
         """sign(root - q), decided exactly."""
@@ -83,9 +87,6 @@ class RealRoot:
             if q > self.hi:
                 return -1
             self.refine()
-
-    def _bisect(self, sign_at) -> None:
-        self.lo, self.hi = _halve(self.lo, self.hi, self._sign_lo, sign_at, self.factor)
 
     def refine_to(self, width: Fraction) -> None:
         while self.exact is None and self.hi - self.lo > width:
@@ -126,13 +127,6 @@ class RationalRoot(RealRoot):
     def __init__(self, factor, multiplicity, value: Fraction):
         super().__init__(factor, multiplicity, value, value)
 
-    @property
-    def exact(self):
-        return self.lo
-
-    def refine(self):
-        pass
-
     def short(self):
         return fmt_q(self.lo)
 
@@ -158,19 +152,13 @@ class AlgebraicRoot(RealRoot):
     kind = "algebraic"
 
     def __init__(self, factor, multiplicity, poly: fmpq_poly, lo: Fraction, hi: Fraction):
-        super().__init__(factor, multiplicity, lo, hi)
+        # (lo, hi) from _isolate_positive_zeros, which checked the sign change; the sign at a midpoint is
+        # never 0: an irreducible p of degree >= 2 has no rational zero
+        super().__init__(factor, multiplicity, lo, hi, lambda x: _sign_q(poly, x), _sign_q(poly, lo))
         self.poly = poly
-        self._sign_lo = _sign_q(poly, lo)
-        if self._sign_lo == 0 or self._sign_lo == _sign_q(poly, hi):
-            raise CertificationError(f"[{lo}, {hi}] does not isolate a zero of {factor}")
-
-    def refine(self):  # an irreducible polynomial of degree >= 2 has no rational zero
-        self._bisect(lambda x: _sign_q(self.poly, x))
 
     def short(self):
-        if self.poly.degree() == 2:
-            return _quadratic_root_text(self)
-        return "~" + self.approx()
+        return _quadratic_root_text(self) if self.poly.degree() == 2 else super().short()
 
     def describe(self):
         return (f"eps = {self.short()}: zero of {self.factor} (multiplicity {self.multiplicity}) "
@@ -200,15 +188,15 @@ class LogAlgebraicRoot(RealRoot):
     kind = "log-algebraic"
 
     def __init__(self, factor, multiplicity, poly: fmpq_poly, L: int, t_lo: Fraction, t_hi: Fraction):
+        # the signs are p's at rationals t: the enclosure of t0 is what is halved
+        super().__init__(factor, multiplicity, Fraction(0), Fraction(0), lambda t: _sign_q(poly, t),
+                         _sign_q(poly, t_lo))
         self.poly = poly
         self.L = L
         self.t_lo, self.t_hi = t_lo, t_hi
         self._prec = 64
-        if t_lo != t_hi:
-            self._sign_lo = _sign_q(poly, t_lo)
-            while self.t_lo <= 0:  # keep ln defined
-                self._bisect_t()
-        super().__init__(factor, multiplicity, Fraction(0), Fraction(0))
+        while self.t_exact is None and self.t_lo <= 0:  # keep ln defined
+            self._bisect_t()
         self.lo, self.hi = self._eps_enclosure()
 
     @property
@@ -216,8 +204,7 @@ class LogAlgebraicRoot(RealRoot):
         return self.t_lo if self.t_lo == self.t_hi else None
 
     def _bisect_t(self):
-        self.t_lo, self.t_hi = _halve(self.t_lo, self.t_hi, self._sign_lo, lambda x: _sign_q(self.poly, x),
-                                      self.poly)  # called before `factor` is set
+        self.t_lo, self.t_hi = _halve(self.t_lo, self.t_hi, self._sign_lo, self._sign_at, self.poly)
 
     def _eps_enclosure(self) -> tuple[Fraction, Fraction]:
         with working_precision(self._prec):
@@ -232,11 +219,9 @@ class LogAlgebraicRoot(RealRoot):
         self.lo, self.hi = max(self.lo, lo), min(self.hi, hi)
 
     def short(self):
-        t0 = self.t_exact
-        if t0 is None:
-            return "~" + self.approx()
-        arg = fmt_q(t0)
-        return f"ln({arg})" if self.L == 1 else f"{self.L}*ln({arg})"
+        if self.t_exact is None:
+            return super().short()
+        return f"ln({fmt_q(self.t_exact)})" if self.L == 1 else f"{self.L}*ln({fmt_q(self.t_exact)})"
 
     def describe(self):
         if self.t_exact is not None:
@@ -268,11 +253,8 @@ class TranscendentalRoot(RealRoot):
     kind = "exp-transcendental"
 
     def __init__(self, factor, multiplicity, lo: Fraction, hi: Fraction, sign_lo: int):
-        super().__init__(factor, multiplicity, lo, hi)
-        self._sign_lo = sign_lo
-
-    def refine(self):  # g(r, e^(r/L)) != 0 for rational r > 0 (Hermite-Lindemann)
-        self._bisect(lambda x: certified_sign(self.factor, x))
+        # the sign at a midpoint is never 0: g(r, e^(r/L)) != 0 for rational r > 0 (Hermite-Lindemann)
+        super().__init__(factor, multiplicity, lo, hi, lambda x: certified_sign(factor, x), sign_lo)
 
     def describe(self):
         return (f"eps ~ {self.approx()}: the unique (simple) zero of {self.factor} in "
@@ -423,8 +405,6 @@ def zero_free_beyond(h: ExpPoly) -> Fraction:
     Fraction(6, 1)
     """
     c, _, _, rest, x0 = dominant_rest(h)
-    if not rest:
-        return Fraction(1)
     X = Fraction(-((-x0.numerator) // x0.denominator))  # ceil
     with working_precision(64):
         while True:

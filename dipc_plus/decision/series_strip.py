@@ -85,9 +85,7 @@ def strip_at_zero(terms: dict, d0: Fraction, d1: Fraction) -> Fraction | None:
         return None
     N, _ = lead
     K = N + 2
-    poly = {k: v for k, v in series(terms, K).items() if k[0] >= N}
-    if any(m < N for m, _ in series(terms, K)):
-        return None
+    poly = series(terms, K)     # no order below N: leading_order found each of them complete and 0
     with working_precision(PRECISION):
         for delta in DELTAS:
             E = hull(Fraction(0), delta)

@@ -29,9 +29,9 @@ from fractions import Fraction
 
 from flint import arb
 
-from dipc_plus.decision.certified import hull, q_ball
-from dipc_plus.decision.decide import Interval, decide, dominant_term, sample_points, working_precision
-from dipc_plus.decision.roots import dominant_rest, rest_ball, value_at_zero
+from dipc_plus.decision.certified import hull, q_ball, working_precision
+from dipc_plus.decision.decide import Interval, decide, sample_points
+from dipc_plus.decision.roots import dominant_rest, dominant_term, rest_ball, value_at_zero
 from dipc_plus.errors import UserError
 from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
@@ -206,12 +206,12 @@ def sup_one(cand, I: Interval, tolerance: Fraction = TOLERANCE, against: Fractio
             return SupRatio(value=k, how=f"exact: the limit as {where}, an upper bound on I (decided)",
                             candidate=cand)
     found = enclose(r, I, tolerance, against)
-    lo, at, hi, converged = found.lo, found.at, found.hi, found.converged
-    how = "certified enclosure (interval branch and bound; the maximum is near eps = " \
-          f"{decimal_down(at, 6) if at is not None else '?'})"
-    if not converged:
-        how += f"; the tolerance {fmt_q(tolerance)} was not reached, the enclosure is wider"
-    return SupRatio(lo=lo, hi=hi, how=how, at_eps=at, candidate=cand, converged=converged)
+    found.candidate, at = cand, found.at_eps
+    found.how = "certified enclosure (interval branch and bound; the maximum is near eps = " \
+                f"{decimal_down(at, 6) if at is not None else '?'})"
+    if not found.converged:
+        found.how += f"; the tolerance {fmt_q(tolerance)} was not reached, the enclosure is wider"
+    return found
 
 
 # --------------------------------------------------------------------------- certified pieces
@@ -320,23 +320,6 @@ def _tail_bound(r: ExpFrac, B: Fraction, prec: int):
 # --------------------------------------------------------------------------- branch and bound
 
 
-@dataclass(frozen=True)
-class Enclosure:
-    """lo <= sup g <= hi on the interval, both certified; lo is g's value bound at `at`;
-    `converged` when hi - lo reached the tolerance.
-
-    >>> Enclosure(Fraction(1, 3), None, Fraction(1, 2), True).width()
-    Fraction(1, 6)
-    """
-    lo: Fraction
-    at: Fraction | None
-    hi: Fraction
-    converged: bool
-
-    def width(self) -> Fraction:
-        return self.hi - self.lo
-
-
 # A box's upper bound on g: a Fraction, or UNBOUNDED when no finite certified bound was found.
 UNBOUNDED = None
 
@@ -346,8 +329,9 @@ def _priority(u: Fraction | None) -> tuple:
     return (0, Fraction(0)) if u is UNBOUNDED else (1, -u)
 
 
-def enclose(r: ExpFrac, I: Interval, tol: Fraction = TOLERANCE, against: Fraction | None = None) -> Enclosure:
-    """A certified enclosure of sup ln r(eps)/eps on I, raising the precision when a round
+def enclose(r: ExpFrac, I: Interval, tol: Fraction = TOLERANCE, against: Fraction | None = None) -> SupRatio:
+    """A certified enclosure lo <= sup ln r(eps)/eps <= hi on I (lo is g's value bound at `at_eps`;
+    `converged` when hi - lo reached the tolerance), raising the precision when a round
     does not reach the tolerance (the narrowest round's enclosure otherwise).  With `against`
     (a budget k, for a search that only asks whether the sup is above it), the branch and bound
     stops as soon as the enclosure lies on one side of k: lo > k or hi <= k.
@@ -355,13 +339,13 @@ def enclose(r: ExpFrac, I: Interval, tol: Fraction = TOLERANCE, against: Fractio
     sup of ln(1 + eps^2)/eps on [1, 3] is 0.80474234... (mpmath, at eps = 1.98029):
 
     >>> e = enclose(ExpFrac.of(ExpPoly.eps(2) + 1), Interval(Fraction(1), Fraction(3), True, True), Fraction(1, 100))
-    >>> e.lo <= Fraction(8047423425, 10**10) < Fraction(8047423426, 10**10) <= e.hi, e.width() <= Fraction(1, 100)
+    >>> e.lo <= Fraction(8047423425, 10**10) < Fraction(8047423426, 10**10) <= e.hi, e.hi - e.lo <= Fraction(1, 100)
     (True, True)
     """
     best = None
     for prec in PRECISIONS:
         result = _enclose_at(r, I, tol, prec, against)
-        if result is not None and (best is None or result.width() < best.width()):
+        if result is not None and (best is None or result.hi - result.lo < best.hi - best.lo):
             best = result
         if best is not None and (best.converged or sides_of(best, against)):
             return best
@@ -372,17 +356,17 @@ def enclose(r: ExpFrac, I: Interval, tol: Fraction = TOLERANCE, against: Fractio
     return best
 
 
-def sides_of(e: Enclosure, against: Fraction | None) -> bool:
+def sides_of(e: SupRatio, against: Fraction | None) -> bool:
     """Whether the enclosure is on one side of `against` (never when it is None).
 
-    >>> e = Enclosure(Fraction(1, 3), None, Fraction(1, 2), True)
+    >>> e = SupRatio(lo=Fraction(1, 3), hi=Fraction(1, 2))
     >>> sides_of(e, Fraction(1, 4)), sides_of(e, Fraction(1, 2)), sides_of(e, Fraction(2, 5)), sides_of(e, None)
     (True, True, False, False)
     """
     return against is not None and (e.lo > against or e.hi <= against)
 
 
-def _enclose_at(r: ExpFrac, I: Interval, tol: Fraction, prec: int, against: Fraction | None = None) -> Enclosure | None:
+def _enclose_at(r: ExpFrac, I: Interval, tol: Fraction, prec: int, against: Fraction | None = None) -> SupRatio | None:
     """The enclosure at one precision, or None when some part of I has no finite certified
     bound at it: a certified lower bound from a scan, the ends near 0 and inf bounded
     separately, the rest by branch and bound."""
@@ -437,7 +421,7 @@ def _right_end(r: ExpFrac, I: Interval, a: Fraction, lo_k: Fraction, tol: Fracti
 
 
 def _branch_and_bound(R: _Ratio, a: Fraction, b: Fraction, lo_k: Fraction, at: Fraction | None,
-                      side: list, tol: Fraction, against: Fraction | None = None) -> Enclosure | None:
+                      side: list, tol: Fraction, against: Fraction | None = None) -> SupRatio | None:
     """Best first on [a, b]: the box with the largest upper bound is split, its midpoint
     raising the lower bound, until every box is within the tolerance of it (or the box
     budget runs out: then the remaining boxes keep their finite bounds, not converged)."""
@@ -478,14 +462,14 @@ def _branch_and_bound(R: _Ratio, a: Fraction, b: Fraction, lo_k: Fraction, at: F
 
 
 def _closing(heap: list, settled: list, lo_k: Fraction, at: Fraction | None,
-             tol: Fraction | None = None) -> Enclosure | None:
+             tol: Fraction | None = None) -> SupRatio | None:
     """The enclosure once the search stops: the boxes left on the heap keep their bounds, beside
     the `settled` ones (None when a box has none); converged only when given a tolerance it meets."""
     rest = [v for _, _, _, v in heap]
     if any(v is UNBOUNDED for v in rest):
         return None
     hi = max([lo_k, *settled, *rest])
-    return Enclosure(lo_k, at, hi, tol is not None and hi - lo_k <= tol)
+    return SupRatio(lo=lo_k, hi=hi, at_eps=at, converged=tol is not None and hi - lo_k <= tol)
 
 
 def _zero_side_delta(R: _Ratio, lo_k: Fraction) -> Fraction | None:

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from flint import arb
 
-from dipc_plus.decision.decide import working_precision
+from dipc_plus.exact.expoly import working_precision
 from dipc_plus.exact.decimals import ball_text, enclosure_text
 from dipc_plus.exact.convert import fmt_q, json_exact
 from dipc_plus.exact.log_point import ln_text

@@ -25,9 +25,9 @@ from flint import arb
 
 from dipc_plus.exact.convert import json_exact
 from dipc_plus.claims.scope import Scope, inputs_scope
-from dipc_plus.decision.decide import CertificationError, decide, recheck, simplest_rational, working_precision
+from dipc_plus.decision.decide import CertificationError, decide, recheck, simplest_rational
 from dipc_plus.errors import UserError
-from dipc_plus.exact.expoly import ExpFrac
+from dipc_plus.exact.expoly import ExpFrac, working_precision
 from dipc_plus.execution import ledger
 from dipc_plus.claims.privacy_types import DPClaim
 from dipc_plus.privacy.display import ENV_STYLE, dp_claim_json, eps_phrase, eps_point_text, num_text, user_env

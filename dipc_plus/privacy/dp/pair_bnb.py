@@ -41,8 +41,8 @@ from fractions import Fraction
 
 from flint import arb
 
-from dipc_plus.decision.box_enclosure import cell_may_meet, linear_range, q_ball, tail_factor
-from dipc_plus.decision.certified import CertificationError, hull, lower_bound, upper_bound, working_precision
+from dipc_plus.decision.box_enclosure import cell_may_meet, linear_range, tail_factor
+from dipc_plus.decision.certified import CertificationError, hull, lower_bound, q_ball, upper_bound, working_precision
 from dipc_plus.decision.first_order import MEAN_VALUE, SERIES, FirstOrderForm
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits

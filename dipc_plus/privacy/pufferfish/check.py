@@ -35,9 +35,9 @@ from fractions import Fraction
 
 from dipc_plus.exact.convert import json_exact
 from dipc_plus.claims.scope import Scope
-from dipc_plus.decision.decide import CertificationError, decide, working_precision
+from dipc_plus.decision.decide import CertificationError, decide
 from dipc_plus.errors import UserError
-from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly, working_precision
 from dipc_plus.claims.privacy_types import PufferfishClaim
 from dipc_plus.privacy.display import ENV_STYLE, eps_point_text, num_text, user_env
 from dipc_plus.semantics.values import show_env
