@@ -27,8 +27,7 @@ from dipc_plus.semantics.events import event_probability, parse_event, value_eve
 from dipc_plus.exact.convert import json_exact
 from dipc_plus.commands.common import (add_program_input_arguments, declared_names, json_text,
                                        load_program_input, parse_eps_values)
-from dipc_plus.semantics.distribution import (argmax_distribution, build_chain, certified,
-                                              distribution_of_chain, group_outputs)
+from dipc_plus.semantics.distribution import certified, group_outputs, output_distribution
 
 EXAMPLE = """\
 example:
@@ -87,11 +86,8 @@ def run(args) -> int:
     points = parse_eps_values(args.at)
     program, env, given = load_program_input(args)
     t0 = time.perf_counter()
-    dist = None if args.chain else argmax_distribution(program, env)
-    chain = None
-    if dist is None:
-        chain = build_chain(program, env, max_states=args.max_states)
-        dist = distribution_of_chain(chain)
+    dist = output_distribution(program, env, max_states=args.max_states, shortcuts=not args.chain)
+    chain = dist.chain
     total = dist.total()
     ok = dist.sums_to_one()
     seconds = time.perf_counter() - t0
