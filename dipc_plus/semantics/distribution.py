@@ -73,15 +73,12 @@ class Outcome:
     values: tuple
     constraints: frozenset = frozenset()
 
-    def is_finite(self) -> bool:
-        return not any(isinstance(v, LinForm) for v in self.values)
-
 
 @dataclass
 class Entry:
-    """An outcome's exact probability = weight * P[constraints] (kept apart for `within`)."""
+    """An outcome's exact probability = weight * P[constraints]; events and `within` multiply the
+    weight by P[constraints and the event's atoms]."""
     weight: ExpFrac
-    constraint_probability: ExpFrac
     probability: ExpFrac
 
 
@@ -282,15 +279,14 @@ def distribution_of_chain(chain: DTMC) -> Distribution:
     weights = exit_weights(chain)
     entries: dict = {}
     for e in chain.exits:
-        pc = chain.constraint_probability(e)
-        p = mul(weights[e], pc)
+        p = mul(weights[e], chain.constraint_probability(e))
         outcome = Outcome(chain.outputs_at(e), chain.graph.nodes[e]["state"].constraints)
         if outcome in entries:  # only possible without merging
             old = entries[outcome]
             old.weight = old.weight + weights[e]
             old.probability = old.probability + p
         else:
-            entries[outcome] = Entry(weights[e], pc, p)
+            entries[outcome] = Entry(weights[e], p)
     return Distribution(chain.program, chain.inputs, _in_order(chain.program, entries), dict(chain.noises), chain)
 
 
@@ -341,7 +337,7 @@ def distribution_of_argmax(program: ir.Program, flat: dict, probabilities: list,
     for i, p in enumerate(probabilities, start=1):
         if not p.is_zero():
             p = ExpFrac.of(p)
-            entries[Outcome((labels[i - 1] if labels else i,), frozenset())] = Entry(p, ONE, p)
+            entries[Outcome((labels[i - 1] if labels else i,), frozenset())] = Entry(p, p)
     return Distribution(program, flat, _in_order(program, entries), {}, None, method="argmax-integral")
 
 
