@@ -284,10 +284,8 @@ class DTMC:
                 candidates = evaluate.domain_values(typ)
                 scores = evaluate.expmech_scores(d, candidates, env, self.program, s.pos)
                 probs = weights.exp_mechanism(Fraction(d.rate), dict(scores))
-            elif isinstance(d, ir.Choose):
+            else:   # an ir.Choose: noise draws (ir.NoiseSample) never come here (see _sample)
                 probs = weights.normalise(dict(checked_weights(d, env, self.program, s.pos)))
-            else:
-                raise TypeError(f"unknown distribution {d!r}")
         except ValueError as exc:
             raise UserError.at(s.pos, str(exc)) from None
         except UserError as exc:
@@ -382,23 +380,17 @@ class DTMC:
 
     def _canon(self, work: _Work) -> tuple[State, tuple, ExpFrac]:
         """(state, its constraint components, factor of the components dropped here)."""
-        at_exit = self.code[work.pc].op == "exit"
-        pc = EXIT if at_exit else work.pc
-        if not self.drop:
-            comps = tuple(sorted(work.comps, key=_comp_key))
-            env = tuple(work.env)
-            reals = tuple(sorted(work.reals.items()))
-            return State(pc, env, reals, frozenset().union(*comps) if comps else frozenset()), comps, ONE
-        live = self.exit_live if at_exit else self.live[work.pc]
-        env = tuple(v if name in live else None for name, v in zip(self.finite_vars, work.env))
-        reals = tuple(sorted((n, f) for n, f in work.reals.items() if n in live))
+        pc = EXIT if self.code[work.pc].op == "exit" else work.pc
+        live = self._live_at(pc)
+        env = tuple(v if live is None or name in live else None for name, v in zip(self.finite_vars, work.env))
+        reals = tuple(sorted((n, f) for n, f in work.reals.items() if live is None or n in live))
         live_noises: set = set()
         for _, f in reals:
             live_noises.update(i for i, _ in f.coeffs)
         factor = ONE
         kept = []
         for comp in work.comps:
-            if self.component_noises(comp) & live_noises:
+            if live is None or self.component_noises(comp) & live_noises:
                 kept.append(comp)
             else:
                 factor = mul(factor, self.component_probability(comp))
@@ -406,6 +398,12 @@ class DTMC:
         kept.sort(key=_comp_key)
         constraints = frozenset().union(*kept) if kept else frozenset()
         return State(pc, env, reals, constraints), tuple(kept), factor
+
+    def _live_at(self, pc: int) -> frozenset | None:
+        """The variables a state at `pc` keeps (at EXIT the outputs); None: every one (drop=False)."""
+        if self.live is None:
+            return None
+        return self.exit_live if pc == EXIT else self.live[pc]
 
     def _intern(self, state: State, comps: tuple) -> tuple[int, bool]:
         if not self.merge:
@@ -466,11 +464,6 @@ class DTMC:
                 else:
                     self.stats.merged += 1
 
-    def _expand(self, state: State, comps: tuple, pending) -> list:
-        """[(factor, state, its components, its pending comparison)] one random choice from `state`
-        (then the deterministic statements up to the next one, on compressed chains)."""
-        work = _Work(state.pc, list(state.env), dict(state.reals), list(comps), pending)
-        return [self._settle(factor, child) for factor, child in self._step(work, branch_ok=True)]
 
     def _settle(self, factor: ExpFrac, work: _Work, certain: bool = False) -> tuple:
         """(factor, state, components, pending) of `work` run up to its next random choice (on
@@ -481,9 +474,14 @@ class DTMC:
         return mul(factor, dropped), state, comps, work.pending
 
     def _successors(self, state: State, comps: tuple, pending) -> list:
-        """`_expand`, remembered across the chains of this program at other inputs (see
-        semantics.transitions): a remembered expansion is replayed with this input's values."""
-        return self._remembered(self._without_inputs(state), lambda: self._expand(state, comps, pending))
+        """[(factor, state, its components, its pending comparison)] one random choice from `state`
+        (then the deterministic statements up to the next one, on compressed chains), remembered
+        across the chains of this program at other inputs (semantics.transitions): a remembered
+        expansion is replayed with this input's values."""
+        def expand() -> list:
+            work = _Work(state.pc, list(state.env), dict(state.reals), list(comps), pending)
+            return [self._settle(factor, child) for factor, child in self._step(work, branch_ok=True)]
+        return self._remembered(self._without_inputs(state), expand)
 
     def _remembered(self, key, expand) -> list:
         """expand(), or its replay when the memo has it for this key and these input values."""
@@ -524,7 +522,7 @@ class DTMC:
         """A state of `_without_inputs` with this input's live real inputs back (as `_canon` has them)."""
         names = self._live_inputs.get(state.pc)
         if names is None:
-            live = self.exit_live if state.pc == EXIT else self.live[state.pc]
+            live = self._live_at(state.pc)
             names = self._live_inputs[state.pc] = tuple(n for n in self._input_reals if n in live)
         if not names:
             return state
