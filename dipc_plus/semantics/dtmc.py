@@ -19,6 +19,7 @@ nx = lazy_import("networkx")   # for cyclic chains only (see digraph.py)
 
 from dipc_plus.semantics import evaluate, ir
 from dipc_plus.semantics.digraph import Digraph
+from dipc_plus.semantics.identity_cache import by_identity
 from dipc_plus.semantics.values import show_value
 from dipc_plus.exact import noises
 from dipc_plus.exact.linear import LinForm, Noise, atom, negate
@@ -40,17 +41,12 @@ _CONSTANT_PARTS: dict = {}
 
 
 def _lin_parts(lin: ir.Lin, env: dict, program: ir.Program, pos) -> tuple:
-    """lin_value_parts, remembered for forms whose coefficients read no variable (most of them)."""
-    key = (id(lin), id(program))
-    found = _CONSTANT_PARTS.get(key)
-    if found is not None and found[0] is lin and found[1] is program:
-        return found[2]
-    parts = evaluate.lin_value_parts(lin, env, program, pos)
-    if not reads([c for c, _ in lin.terms] + [lin.const]):
-        if len(_CONSTANT_PARTS) > 100_000:
-            _CONSTANT_PARTS.clear()
-        _CONSTANT_PARTS[key] = (lin, program, parts)
-    return parts
+    """lin_value_parts, remembered for forms whose coefficients read no variable (most of them;
+    None is remembered for the others)."""
+    def constant_parts():
+        return None if reads([c for c, _ in lin.terms] + [lin.const]) else evaluate.lin_value_parts(lin, env, program, pos)
+    parts = by_identity(_CONSTANT_PARTS, (lin, program), constant_parts, limit=100_000)
+    return parts if parts is not None else evaluate.lin_value_parts(lin, env, program, pos)
 
 
 # --------------------------------------------------------------------------- states
