@@ -534,24 +534,16 @@ class DTMC:
                             hint="every run must end with probability 1: make sure the loop condition can become false")
 
     def _check_termination(self) -> None:
-        """A reachable bottom SCC that is not an exit state means runs that never end."""
+        """A reachable bottom SCC that is not an exit state means runs that never end (an exit state
+        has no successors, so it is an SCC of its own, and every other state has a statement)."""
         g = self.graph
         if all(g.out_degree(u) or g.nodes[u]["state"].pc == EXIT for u in g) and g.topological_order() is not None:
             return  # every bottom SCC of an acyclic graph is a sink, and every sink is an exit
         cond = nx.condensation(g.to_networkx())
         for c in cond.nodes:
-            if cond.out_degree(c) == 0:
-                members = cond.nodes[c]["members"]
-                if len(members) == 1 and self.graph.nodes[next(iter(members))]["state"].pc == EXIT:
-                    continue
-                stmt = None
-                for m in sorted(members):
-                    pc = self.graph.nodes[m]["state"].pc
-                    if pc != EXIT:
-                        stmt = self._enclosing_loop(pc)
-                        if stmt is not None:
-                            break
-                raise self._nontermination(stmt, certain=False)
+            pc = g.nodes[min(cond.nodes[c]["members"])]["state"].pc
+            if cond.out_degree(c) == 0 and pc != EXIT:
+                raise self._nontermination(self._enclosing_loop(pc), certain=False)
 
     def _enclosing_loop(self, pc: int):
         best = None

@@ -159,12 +159,9 @@ def to_prism(chain: DTMC, at: Fraction | None = None, header: str = "", parametr
 def exits_with_outputs(chain: DTMC, expected: dict) -> list[int]:
     """The exit states whose finite outputs equal `expected` (flat output name -> value), by the
     one equality of program values (a Boolean is never a number)."""
-    found = []
-    for e in chain.exits:
-        env = dict(zip(chain.finite_vars, chain.graph.nodes[e]["state"].env))
-        if all(name in env and values_equal(env[name], value) for name, value in expected.items()):
-            found.append(e)
-    return found
+    outputs = {e: dict(zip(chain.outputs, chain.outputs_at(e))) for e in chain.exits}
+    return [e for e, values in outputs.items()
+            if all(values_equal(values.get(name), value) for name, value in expected.items())]
 
 
 def prism_properties(chain: DTMC, header: str = "", correct: list[int] | None = None,
