@@ -26,7 +26,7 @@ from dipc_plus.exact.linear import LinForm, Noise, atom, negate
 from dipc_plus.exact.constraints import probability as constraints_probability
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.exact.expoly import FRAC_ONE as ONE, ExpFrac, mul
-from dipc_plus.semantics.instructions import compiled, describe_instr, reads
+from dipc_plus.semantics.instructions import assigned, compiled, describe_instr, reads
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_noise  # one printer for programs and chains
 from dipc_plus.semantics.transitions import memo_for
 from dipc_plus.semantics.walk import assigned_value, linear_value
@@ -126,9 +126,9 @@ class DTMC:
         self._comp_noises: dict[frozenset, frozenset] = {}
         # real inputs no statement assigns: the only part of a state that differs between inputs
         # without being read, so the successor memo (semantics.transitions) leaves them out
-        assigned = {instr.stmt.target for instr in self.code if instr.op in ("assign", "sample", "compare")}
+        written = assigned(program.body)
         self._input_reals = frozenset(name for name, typ in program.inputs
-                                      if isinstance(typ, (ir.RealT, ir.IntT)) and name not in assigned)
+                                      if isinstance(typ, (ir.RealT, ir.IntT)) and name not in written)
         self._input_forms: dict = {}
         self._live_inputs: dict = {}
         self._memo = memo_for(program, self.code) if compress and merge and drop else None
