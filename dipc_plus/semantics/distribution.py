@@ -128,10 +128,7 @@ class Distribution:
         """P[the named outputs take the given values] (finite outputs only; an array as a list)."""
         fixed = flat_outputs(self.program, fixed)
         for name in fixed:
-            if name not in self.names:
-                raise UserError(f"'{name}' is not an output of {self.program.name}",
-                                hint=f"its outputs are: {', '.join(self.names)}")
-            if isinstance(self.types[name], (ir.RealT, ir.IntT)):
+            if isinstance(_output_type(self.program, name), (ir.RealT, ir.IntT)):
                 raise UserError(f"'{name}' is a real output: use within(...) for it")
         idx = {n: i for i, n in enumerate(self.names)}
         total = ZERO
@@ -359,15 +356,20 @@ def flat_outputs(program: ir.Program, given: Mapping, what: str = "", broadcast:
     return flat
 
 
+def _output_type(program: ir.Program, name: str) -> ir.Type:
+    """The type of the flat output `name`, refused when `program` has no such output."""
+    types = dict(program.outputs)
+    if name not in types:
+        raise UserError(f"'{name}' is not an output of {program.name}",
+                        hint=f"its outputs are: {', '.join(program.output_names())}")
+    return types[name]
+
+
 def _flatten_targets(program: ir.Program, targets: Mapping) -> dict:
     """{'val': [1, 2]} -> {'val[1]': 1, 'val[2]': 2}; values checked against the output types."""
-    types = dict(program.outputs)
     out = flat_outputs(program, targets, "target ")
     for name, value in out.items():
-        if name not in types:
-            raise UserError(f"'{name}' is not an output of {program.name}",
-                            hint=f"its outputs are: {', '.join(program.output_names())}")
-        if isinstance(types[name], (ir.RealT, ir.IntT)):
+        if isinstance(_output_type(program, name), (ir.RealT, ir.IntT)):
             v = python_value(value, f"target '{name}'")
             if not isinstance(v, Fraction):
                 raise UserError(f"target of the real output '{name}' must be a number, not {value!r}")
