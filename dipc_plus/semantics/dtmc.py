@@ -152,10 +152,7 @@ class DTMC:
     def component_noises(self, comp: frozenset) -> frozenset:
         found = self._comp_noises.get(comp)
         if found is None:
-            ids: set = set()
-            for a in comp:
-                ids |= a.noises()
-            found = self._comp_noises[comp] = frozenset(ids)
+            found = self._comp_noises[comp] = frozenset().union(*(a.noises() for a in comp))
         return found
 
     def component_probability(self, comp: frozenset) -> ExpFrac:
@@ -380,9 +377,7 @@ class DTMC:
         live = self._live_at(pc)
         env = tuple(v if live is None or name in live else None for name, v in zip(self.finite_vars, work.env))
         reals = tuple(sorted((n, f) for n, f in work.reals.items() if live is None or n in live))
-        live_noises: set = set()
-        for _, f in reals:
-            live_noises.update(i for i, _ in f.coeffs)
+        live_noises = {i for _, f in reals for i, _ in f.coeffs}
         factor = ONE
         kept = []
         for comp in work.comps:
