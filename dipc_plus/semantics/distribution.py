@@ -302,33 +302,23 @@ def _outcome_key(o: Outcome, types: list) -> tuple:
 
 def output_distribution(program: ir.Program, inputs: Mapping, *, max_states: int = DEFAULT_MAX_STATES,
                         shortcuts: bool = True, **options) -> Distribution:
-    """The exact distribution of the outputs of `program` at `inputs` (`shortcuts`: allow the
-    argmax integral when the program is recognised; False forces the chain)."""
-    if shortcuts:
-        dist = argmax_distribution(program, inputs)
-        if dist is not None:
-            return dist
+    """The exact distribution of the outputs of `program` at `inputs`: by the argmax integral
+    (method "argmax-integral") when `shortcuts` allows it and `program` is recognised as argmax/argmin
+    of independent samples, else by the chain."""
+    shape = recognise_argmax(program, relabelled=True) if shortcuts else None
+    if shape is not None:
+        flat = bind(program, inputs)
+        samples = samples_at(shape, flat)
+        if samples is not None:
+            return distribution_of_argmax(program, flat, argmax_probabilities(samples, minimum=shape.minimum),
+                                          shape.labels)
     return distribution_of_chain(build_chain(program, inputs, max_states=max_states, **options))
-
-
-def argmax_distribution(program: ir.Program, inputs: Mapping) -> Distribution | None:
-    """The distribution by the argmax integral (method "argmax-integral"), or None when
-    `program` is not recognised as argmax/argmin of independent samples."""
-    shape = recognise_argmax(program, relabelled=True)
-    if shape is None:
-        return None
-    flat = bind(program, inputs)
-    samples = samples_at(shape, flat)
-    if samples is None:
-        return None
-    return distribution_of_argmax(program, flat, argmax_probabilities(samples, minimum=shape.minimum),
-                                  shape.labels)
 
 
 def distribution_of_argmax(program: ir.Program, flat: dict, probabilities: list,
                            labels: tuple = ()) -> Distribution:
     """The Distribution of an argmax program's one output at flat inputs, given P[index = i] for
-    i = 1..m (`argmax_distribution`'s, and accuracy.classes' for a permuted orbit representative);
+    i = 1..m (`output_distribution`'s, and accuracy.classes' for a permuted orbit representative);
     index i is the output value labels[i-1] (i itself when `labels` is empty)."""
     entries: dict = {}
     for i, p in enumerate(probabilities, start=1):
