@@ -88,7 +88,8 @@ class Distribution:
     ``dist[values]`` for programs with only Bool/DOM outputs (values a tuple in
     output order, or a single value when there is one output); otherwise
     iterate ``dist.items()`` over (Outcome, ExpFrac).  ``dist.probability(out=2)``
-    adds up the outcomes whose named finite outputs have the given values.
+    adds up the outcomes whose named finite outputs have the given values.  The outcomes are kept
+    in the order of the output domains (real outputs by their text).
     """
 
     def __init__(self, program: ir.Program, inputs: dict, entries: dict, noises: dict, chain: DTMC | None = None,
@@ -98,7 +99,7 @@ class Distribution:
         self.inputs = inputs
         self.names = program.output_names()
         self.types = dict(program.outputs)
-        self.entries: dict[Outcome, Entry] = entries
+        self.entries: dict[Outcome, Entry] = dict(sorted(entries.items(), key=lambda kv: _outcome_key(kv[0], program)))
         self.noises: dict[int, Noise] = noises
         self.chain = chain
 
@@ -284,18 +285,13 @@ def distribution_of_chain(chain: DTMC) -> Distribution:
             old.probability = old.probability + p
         else:
             entries[outcome] = Entry(weights[e], p)
-    return Distribution(chain.program, chain.inputs, _in_order(chain.program, entries), dict(chain.noises), chain)
+    return Distribution(chain.program, chain.inputs, entries, dict(chain.noises), chain)
 
 
-def _in_order(program: ir.Program, entries: dict) -> dict:
-    types = [t for _, t in program.outputs]
-    return dict(sorted(entries.items(), key=lambda kv: _outcome_key(kv[0], types)))
-
-
-def _outcome_key(o: Outcome, types: list) -> tuple:
+def _outcome_key(o: Outcome, program: ir.Program) -> tuple:
     """Outcomes in the order of the output domains (then by the text of real outputs)."""
     key = [(0, domain_rank(v, t), "") if isinstance(t, (ir.DomT, ir.BoolT)) else (1, 0, str(v))
-           for v, t in zip(o.values, types)]
+           for v, (_, t) in zip(o.values, program.outputs)]
     key.append((2, 0, str(sorted(o.constraints))))
     return tuple(key)
 
@@ -325,7 +321,7 @@ def distribution_of_argmax(program: ir.Program, flat: dict, probabilities: list,
         if not p.is_zero():
             p = ExpFrac.of(p)
             entries[Outcome((labels[i - 1] if labels else i,), frozenset())] = Entry(p, p)
-    return Distribution(program, flat, _in_order(program, entries), {}, None, method="argmax-integral")
+    return Distribution(program, flat, entries, {}, None, method="argmax-integral")
 
 
 def flat_outputs(program: ir.Program, given: Mapping, what: str = "", broadcast: bool = False) -> dict:
