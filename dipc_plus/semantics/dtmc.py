@@ -8,7 +8,6 @@ Design: docs/design/markov_chain.md.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
@@ -89,7 +88,6 @@ class BuildStats:
     states: int = 0
     edges: int = 0
     exits: int = 0
-    seconds: float = 0.0
     dropped_components: int = 0
     merged: int = 0  # edges that reached an already known state
 
@@ -139,10 +137,8 @@ class DTMC:
         self._serial = 0
         self.initial = -1
         self.exits: list[int] = []
-        t0 = time.perf_counter()
         self._build()
         self._check_termination()
-        self.stats.seconds = time.perf_counter() - t0
         self.stats.states = self.graph.number_of_nodes()
         self.stats.edges = self.graph.number_of_edges()
         self.stats.exits = len(self.exits)
