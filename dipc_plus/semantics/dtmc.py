@@ -111,13 +111,11 @@ class DTMC:
         self.max_states = max_states
         self.compress = compress
         self.merge = merge
-        self.drop = drop
         self.outputs = program.output_names()
         self.code, live = compiled(program.body, self.outputs)
         self.live = live if drop else None
         self.exit_live = frozenset(self.outputs)
-        types = program.variables
-        self.finite_vars = [v for v, t in types.items() if isinstance(t, (ir.BoolT, ir.DomT))]
+        self.finite_vars = [v for v, t in program.variables.items() if isinstance(t, (ir.BoolT, ir.DomT))]
         self.finite_index = {v: i for i, v in enumerate(self.finite_vars)}
         self.noises: dict[int, Noise] = {}
         self._comp_prob: dict[frozenset, ExpFrac] = {}
