@@ -338,7 +338,7 @@ class InputClasses:
         if found is None:
             inside = []
             for o in self.support.outputs:
-                one = Distribution(self.program, {}, {Outcome(o): Entry(_ONE, _ONE, _ONE)}, {})
+                one = Distribution(self.program, {}, {Outcome(o): Entry(_ONE, _ONE)}, {})
                 p = ExpFrac.of(claim.ball_probability(one, {}, det_u, gamma))
                 if p == _ONE:
                     inside.append(o)

@@ -19,8 +19,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.execution.files import user_text
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.inputs import python_value
-from dipc_plus.semantics.distribution import (Distribution, Exact, argmax_distribution, bind, build_chain,
-                                              distribution_of_chain)
+from dipc_plus.semantics.distribution import Distribution, Exact, bind, build_chain, output_distribution
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
 
 if TYPE_CHECKING:    # the return type of Program.symbolic, imported there when used
@@ -228,11 +227,7 @@ class Program:
         ('argmax-integral', '1/2')
         """
         given = mapping(input, "input", INPUT_EXAMPLE, inputs)
-        if shortcuts:
-            d = argmax_distribution(self.ir, given)
-            if d is not None:
-                return d
-        return distribution_of_chain(self.dtmc(given, max_states=max_states))
+        return output_distribution(self.ir, given, max_states=max_states, shortcuts=shortcuts)
 
     @in_python_words()
     def symbolic(self, box: Mapping[str, Any], input: Mapping[str, Any] | None = None, *,

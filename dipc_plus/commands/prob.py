@@ -27,8 +27,7 @@ from dipc_plus.semantics.events import event_probability, parse_event, value_eve
 from dipc_plus.exact.convert import json_exact
 from dipc_plus.commands.common import (add_program_input_arguments, declared_names, json_text,
                                        load_program_input, parse_eps_values)
-from dipc_plus.semantics.distribution import (argmax_distribution, build_chain, certified,
-                                              distribution_of_chain, group_outputs)
+from dipc_plus.semantics.distribution import certified, group_outputs, output_distribution
 
 EXAMPLE = """\
 example:
@@ -87,11 +86,7 @@ def run(args) -> int:
     points = parse_eps_values(args.at)
     program, env, given = load_program_input(args)
     t0 = time.perf_counter()
-    dist = None if args.chain else argmax_distribution(program, env)
-    chain = None
-    if dist is None:
-        chain = build_chain(program, env, max_states=args.max_states)
-        dist = distribution_of_chain(chain)
+    dist = output_distribution(program, env, max_states=args.max_states, shortcuts=not args.chain)
     total = dist.total()
     ok = dist.sums_to_one()
     seconds = time.perf_counter() - t0
@@ -107,15 +102,15 @@ def run(args) -> int:
                               for e, p in table]}
             print(json_text(out))
         else:
-            print("\n".join(header_lines(dist, chain, given, seconds)))
+            print("\n".join(header_lines(dist, given, seconds)))
             for e, p in table:
                 print(f"P[{e.text}] = {p}")
                 for x in points:
                     print(f"    at eps={x}: {_ball(p, x)}")
     elif args.json:
-        print(json_text(json_report(dist, chain, given, points, total, ok, seconds)))
+        print(json_text(json_report(dist, given, points, total, ok, seconds)))
     else:
-        print(text_report(dist, chain, given, points, total, ok, seconds, latex=args.latex))
+        print(text_report(dist, given, points, total, ok, seconds, latex=args.latex))
     return 0 if ok else 1
 
 
@@ -148,25 +143,20 @@ def _ball(value, eps: Fraction) -> str:
     return ball_text(certified(value, eps))
 
 
-def method_text(chain, seconds) -> str:
-    """The line that says which path computed the distribution, with its size and time."""
-    if chain is None:
-        return ("Method: argmax integral (one exact one-dimensional integral per sample; "
-                f"no Markov chain built); {seconds:.2f} s")
-    return (f"Method: Markov chain, {chain.stats.states} states ({chain.stats.exits} exits), "
-            f"{chain.stats.edges} transitions; {seconds:.2f} s")
-
-
-def header_lines(dist, chain, given, seconds) -> list[str]:
-    """The program at its input (and parameters), then the method line."""
-    program = dist.program
+def header_lines(dist, given, seconds) -> list[str]:
+    """The program at its input (and parameters), then the line that says which path computed the
+    distribution, with its size and time."""
+    program, chain = dist.program, dist.chain
     params = ", ".join(f"{k}={v}" for k, v in program.params.items())
+    method = ("argmax integral (one exact one-dimensional integral per sample; no Markov chain built)"
+              if chain is None else f"Markov chain, {chain.stats.states} states ({chain.stats.exits} exits), "
+                                    f"{chain.stats.edges} transitions")
     return [f"{program.name} at {show_env(given, braces=False, empty='(no inputs)')}"
-            + (f"  ({params})" if params else ""), method_text(chain, seconds)]
+            + (f"  ({params})" if params else ""), f"Method: {method}; {seconds:.2f} s"]
 
 
-def text_report(dist, chain, given, points, total, ok, seconds, latex=False) -> str:
-    lines = header_lines(dist, chain, given, seconds) + [""]
+def text_report(dist, given, points, total, ok, seconds, latex=False) -> str:
+    lines = header_lines(dist, given, seconds) + [""]
     for outcome, p in dist.items():
         value = p.latex() if latex else str(p)
         lines.append(f"{dist.describe(outcome)}:")
@@ -185,7 +175,7 @@ def text_report(dist, chain, given, points, total, ok, seconds, latex=False) -> 
     return "\n".join(lines)
 
 
-def json_report(dist, chain, given, points, total, ok, seconds) -> dict:
+def json_report(dist, given, points, total, ok, seconds) -> dict:
     def value_json(v):
         if isinstance(v, LinForm):
             return {"noise": {f"N{i}": json_exact(c) for i, c in v.coeffs}, "constant": json_exact(v.const),
@@ -204,6 +194,7 @@ def json_report(dist, chain, given, points, total, ok, seconds) -> dict:
             entry["at"] = {str(eps): _ball(p, eps) for eps in points}
         outcomes.append(entry)
     noises = {f"N{i}": {"kind": n.kind, "rate": json_exact(n.rate)} for i, n in dist.noises.items()}
+    chain = dist.chain
     return {
         "program": dist.program.name,
         "params": {k: json_exact(v) for k, v in dist.program.params.items()},

@@ -37,8 +37,12 @@ def exponent10(x: Fraction) -> int:
     return e
 
 
-def _plain(n: int, places: int) -> str:
-    """n * 10^-places as plain decimal text (trailing zeros removed)."""
+def plain_decimal(n: int, places: int) -> str:
+    """n * 10^-places as plain decimal text (trailing zeros removed).
+
+    >>> plain_decimal(-5, 2), plain_decimal(120, 2), plain_decimal(7, -1)
+    ('-0.05', '1.2', '70')
+    """
     sign = "-" if n < 0 else ""
     n = abs(n)
     if places <= 0:
@@ -56,9 +60,9 @@ def _rounded(x: Fraction, digits: int, up: bool) -> str:
     scaled = x * Fraction(10) ** places
     n = -((-scaled.numerator) // scaled.denominator) if up else scaled.numerator // scaled.denominator
     if -6 <= e < 21:
-        return _plain(n, places)
+        return plain_decimal(n, places)
     # scientific notation: n * 10^-places = m * 10^e with 1 <= |m| < 10 (|m| may round to 10)
-    mantissa = _plain(n, digits - 1)
+    mantissa = plain_decimal(n, digits - 1)
     return f"{mantissa}e{e:+d}"
 
 
@@ -93,10 +97,15 @@ def arb_bounds(b: arb) -> tuple[Fraction, Fraction]:
     """
     if not b.is_finite():
         raise ValueError(f"the ball {b} is not finite")
-    return _dyadic(b.lower()), _dyadic(b.upper())
+    return dyadic(b.lower()), dyadic(b.upper())
 
 
-def _dyadic(x: arb) -> Fraction:
+def dyadic(x: arb) -> Fraction:
+    """The exact value of an exact ball (an end, a midpoint), mantissa times a power of 2.
+
+    >>> dyadic((arb(1) / 3).mid()) == Fraction(1, 3), dyadic(arb("0.75"))
+    (False, Fraction(3, 4))
+    """
     m, e = x.man_exp()
     m, e = int(m), int(e)
     return Fraction(m * 2 ** e) if e >= 0 else Fraction(m, 2 ** -e)

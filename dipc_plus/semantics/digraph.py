@@ -31,13 +31,6 @@ class _EdgeView:
             for v in targets:
                 yield u, v
 
-    def __len__(self) -> int:
-        return sum(len(targets) for targets in self._succ.values())
-
-    def __contains__(self, edge) -> bool:
-        u, v = edge
-        return v in self._succ.get(u, ())
-
     def __getitem__(self, edge) -> dict:
         u, v = edge
         return self._succ[u][v]
@@ -93,12 +86,6 @@ class Digraph:
 
     def __iter__(self):
         return iter(self.nodes)
-
-    def __len__(self) -> int:
-        return len(self.nodes)
-
-    def __contains__(self, node) -> bool:
-        return node in self.nodes
 
     def topological_order(self) -> list | None:
         """networkx.topological_sort's order (generation by generation of in-degree zero), or

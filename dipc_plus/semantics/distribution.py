@@ -73,15 +73,12 @@ class Outcome:
     values: tuple
     constraints: frozenset = frozenset()
 
-    def is_finite(self) -> bool:
-        return not any(isinstance(v, LinForm) for v in self.values)
-
 
 @dataclass
 class Entry:
-    """An outcome's exact probability = weight * P[constraints] (kept apart for `within`)."""
+    """An outcome's exact probability = weight * P[constraints]; events and `within` multiply the
+    weight by P[constraints and the event's atoms]."""
     weight: ExpFrac
-    constraint_probability: ExpFrac
     probability: ExpFrac
 
 
@@ -91,7 +88,8 @@ class Distribution:
     ``dist[values]`` for programs with only Bool/DOM outputs (values a tuple in
     output order, or a single value when there is one output); otherwise
     iterate ``dist.items()`` over (Outcome, ExpFrac).  ``dist.probability(out=2)``
-    adds up the outcomes whose named finite outputs have the given values.
+    adds up the outcomes whose named finite outputs have the given values.  The outcomes are kept
+    in the order of the output domains (real outputs by their text).
     """
 
     def __init__(self, program: ir.Program, inputs: dict, entries: dict, noises: dict, chain: DTMC | None = None,
@@ -101,7 +99,7 @@ class Distribution:
         self.inputs = inputs
         self.names = program.output_names()
         self.types = dict(program.outputs)
-        self.entries: dict[Outcome, Entry] = entries
+        self.entries: dict[Outcome, Entry] = dict(sorted(entries.items(), key=lambda kv: _outcome_key(kv[0], program)))
         self.noises: dict[int, Noise] = noises
         self.chain = chain
 
@@ -131,10 +129,7 @@ class Distribution:
         """P[the named outputs take the given values] (finite outputs only; an array as a list)."""
         fixed = flat_outputs(self.program, fixed)
         for name in fixed:
-            if name not in self.names:
-                raise UserError(f"'{name}' is not an output of {self.program.name}",
-                                hint=f"its outputs are: {', '.join(self.names)}")
-            if isinstance(self.types[name], (ir.RealT, ir.IntT)):
+            if isinstance(_output_type(self.program, name), (ir.RealT, ir.IntT)):
                 raise UserError(f"'{name}' is a real output: use within(...) for it")
         idx = {n: i for i, n in enumerate(self.names)}
         total = ZERO
@@ -282,67 +277,51 @@ def distribution_of_chain(chain: DTMC) -> Distribution:
     weights = exit_weights(chain)
     entries: dict = {}
     for e in chain.exits:
-        pc = chain.constraint_probability(e)
-        p = mul(weights[e], pc)
+        p = mul(weights[e], chain.constraint_probability(e))
         outcome = Outcome(chain.outputs_at(e), chain.graph.nodes[e]["state"].constraints)
         if outcome in entries:  # only possible without merging
             old = entries[outcome]
             old.weight = old.weight + weights[e]
             old.probability = old.probability + p
         else:
-            entries[outcome] = Entry(weights[e], pc, p)
-    return Distribution(chain.program, chain.inputs, _in_order(chain.program, entries), dict(chain.noises), chain)
+            entries[outcome] = Entry(weights[e], p)
+    return Distribution(chain.program, chain.inputs, entries, dict(chain.noises), chain)
 
 
-def _in_order(program: ir.Program, entries: dict) -> dict:
-    types = [t for _, t in program.outputs]
-    return dict(sorted(entries.items(), key=lambda kv: _outcome_key(kv[0], types)))
-
-
-def _outcome_key(o: Outcome, types: list) -> tuple:
+def _outcome_key(o: Outcome, program: ir.Program) -> tuple:
     """Outcomes in the order of the output domains (then by the text of real outputs)."""
     key = [(0, domain_rank(v, t), "") if isinstance(t, (ir.DomT, ir.BoolT)) else (1, 0, str(v))
-           for v, t in zip(o.values, types)]
+           for v, (_, t) in zip(o.values, program.outputs)]
     key.append((2, 0, str(sorted(o.constraints))))
     return tuple(key)
 
 
 def output_distribution(program: ir.Program, inputs: Mapping, *, max_states: int = DEFAULT_MAX_STATES,
                         shortcuts: bool = True, **options) -> Distribution:
-    """The exact distribution of the outputs of `program` at `inputs` (`shortcuts`: allow the
-    argmax integral when the program is recognised; False forces the chain)."""
-    if shortcuts:
-        dist = argmax_distribution(program, inputs)
-        if dist is not None:
-            return dist
+    """The exact distribution of the outputs of `program` at `inputs`: by the argmax integral
+    (method "argmax-integral") when `shortcuts` allows it and `program` is recognised as argmax/argmin
+    of independent samples, else by the chain."""
+    shape = recognise_argmax(program, relabelled=True) if shortcuts else None
+    if shape is not None:
+        flat = bind(program, inputs)
+        samples = samples_at(shape, flat)
+        if samples is not None:
+            return distribution_of_argmax(program, flat, argmax_probabilities(samples, minimum=shape.minimum),
+                                          shape.labels)
     return distribution_of_chain(build_chain(program, inputs, max_states=max_states, **options))
-
-
-def argmax_distribution(program: ir.Program, inputs: Mapping) -> Distribution | None:
-    """The distribution by the argmax integral (method "argmax-integral"), or None when
-    `program` is not recognised as argmax/argmin of independent samples."""
-    shape = recognise_argmax(program, relabelled=True)
-    if shape is None:
-        return None
-    flat = bind(program, inputs)
-    samples = samples_at(shape, flat)
-    if samples is None:
-        return None
-    return distribution_of_argmax(program, flat, argmax_probabilities(samples, minimum=shape.minimum),
-                                  shape.labels)
 
 
 def distribution_of_argmax(program: ir.Program, flat: dict, probabilities: list,
                            labels: tuple = ()) -> Distribution:
     """The Distribution of an argmax program's one output at flat inputs, given P[index = i] for
-    i = 1..m (`argmax_distribution`'s, and accuracy.classes' for a permuted orbit representative);
+    i = 1..m (`output_distribution`'s, and accuracy.classes' for a permuted orbit representative);
     index i is the output value labels[i-1] (i itself when `labels` is empty)."""
     entries: dict = {}
     for i, p in enumerate(probabilities, start=1):
         if not p.is_zero():
             p = ExpFrac.of(p)
-            entries[Outcome((labels[i - 1] if labels else i,), frozenset())] = Entry(p, ONE, p)
-    return Distribution(program, flat, _in_order(program, entries), {}, None, method="argmax-integral")
+            entries[Outcome((labels[i - 1] if labels else i,), frozenset())] = Entry(p, p)
+    return Distribution(program, flat, entries, {}, None, method="argmax-integral")
 
 
 def flat_outputs(program: ir.Program, given: Mapping, what: str = "", broadcast: bool = False) -> dict:
@@ -363,15 +342,20 @@ def flat_outputs(program: ir.Program, given: Mapping, what: str = "", broadcast:
     return flat
 
 
+def _output_type(program: ir.Program, name: str) -> ir.Type:
+    """The type of the flat output `name`, refused when `program` has no such output."""
+    types = dict(program.outputs)
+    if name not in types:
+        raise UserError(f"'{name}' is not an output of {program.name}",
+                        hint=f"its outputs are: {', '.join(program.output_names())}")
+    return types[name]
+
+
 def _flatten_targets(program: ir.Program, targets: Mapping) -> dict:
     """{'val': [1, 2]} -> {'val[1]': 1, 'val[2]': 2}; values checked against the output types."""
-    types = dict(program.outputs)
     out = flat_outputs(program, targets, "target ")
     for name, value in out.items():
-        if name not in types:
-            raise UserError(f"'{name}' is not an output of {program.name}",
-                            hint=f"its outputs are: {', '.join(program.output_names())}")
-        if isinstance(types[name], (ir.RealT, ir.IntT)):
+        if isinstance(_output_type(program, name), (ir.RealT, ir.IntT)):
             v = python_value(value, f"target '{name}'")
             if not isinstance(v, Fraction):
                 raise UserError(f"target of the real output '{name}' must be a number, not {value!r}")

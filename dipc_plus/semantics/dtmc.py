@@ -8,7 +8,6 @@ Design: docs/design/markov_chain.md.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
@@ -19,13 +18,14 @@ nx = lazy_import("networkx")   # for cyclic chains only (see digraph.py)
 
 from dipc_plus.semantics import evaluate, ir
 from dipc_plus.semantics.digraph import Digraph
+from dipc_plus.semantics.identity_cache import by_identity
 from dipc_plus.semantics.values import show_value
 from dipc_plus.exact import noises
 from dipc_plus.exact.linear import LinForm, Noise, atom, negate
 from dipc_plus.exact.constraints import probability as constraints_probability
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.exact.expoly import FRAC_ONE as ONE, ExpFrac, mul
-from dipc_plus.semantics.instructions import compiled, describe_instr, reads
+from dipc_plus.semantics.instructions import assigned, compiled, describe_instr, reads
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_noise  # one printer for programs and chains
 from dipc_plus.semantics.transitions import memo_for
 from dipc_plus.semantics.walk import assigned_value, linear_value
@@ -40,17 +40,12 @@ _CONSTANT_PARTS: dict = {}
 
 
 def _lin_parts(lin: ir.Lin, env: dict, program: ir.Program, pos) -> tuple:
-    """lin_value_parts, remembered for forms whose coefficients read no variable (most of them)."""
-    key = (id(lin), id(program))
-    found = _CONSTANT_PARTS.get(key)
-    if found is not None and found[0] is lin and found[1] is program:
-        return found[2]
-    parts = evaluate.lin_value_parts(lin, env, program, pos)
-    if not reads([c for c, _ in lin.terms] + [lin.const]):
-        if len(_CONSTANT_PARTS) > 100_000:
-            _CONSTANT_PARTS.clear()
-        _CONSTANT_PARTS[key] = (lin, program, parts)
-    return parts
+    """lin_value_parts, remembered for forms whose coefficients read no variable (most of them;
+    None is remembered for the others)."""
+    def constant_parts():
+        return None if reads([c for c, _ in lin.terms] + [lin.const]) else evaluate.lin_value_parts(lin, env, program, pos)
+    parts = by_identity(_CONSTANT_PARTS, (lin, program), constant_parts, limit=100_000)
+    return parts if parts is not None else evaluate.lin_value_parts(lin, env, program, pos)
 
 
 # --------------------------------------------------------------------------- states
@@ -93,7 +88,6 @@ class BuildStats:
     states: int = 0
     edges: int = 0
     exits: int = 0
-    seconds: float = 0.0
     dropped_components: int = 0
     merged: int = 0  # edges that reached an already known state
 
@@ -117,22 +111,20 @@ class DTMC:
         self.max_states = max_states
         self.compress = compress
         self.merge = merge
-        self.drop = drop
         self.outputs = program.output_names()
         self.code, live = compiled(program.body, self.outputs)
         self.live = live if drop else None
         self.exit_live = frozenset(self.outputs)
-        types = program.variables
-        self.finite_vars = [v for v, t in types.items() if isinstance(t, (ir.BoolT, ir.DomT))]
+        self.finite_vars = [v for v, t in program.variables.items() if isinstance(t, (ir.BoolT, ir.DomT))]
         self.finite_index = {v: i for i, v in enumerate(self.finite_vars)}
         self.noises: dict[int, Noise] = {}
         self._comp_prob: dict[frozenset, ExpFrac] = {}
         self._comp_noises: dict[frozenset, frozenset] = {}
         # real inputs no statement assigns: the only part of a state that differs between inputs
         # without being read, so the successor memo (semantics.transitions) leaves them out
-        assigned = {instr.stmt.target for instr in self.code if instr.op in ("assign", "sample", "compare")}
+        written = assigned(program.body)
         self._input_reals = frozenset(name for name, typ in program.inputs
-                                      if isinstance(typ, (ir.RealT, ir.IntT)) and name not in assigned)
+                                      if isinstance(typ, (ir.RealT, ir.IntT)) and name not in written)
         self._input_forms: dict = {}
         self._live_inputs: dict = {}
         self._memo = memo_for(program, self.code) if compress and merge and drop else None
@@ -143,10 +135,8 @@ class DTMC:
         self._serial = 0
         self.initial = -1
         self.exits: list[int] = []
-        t0 = time.perf_counter()
         self._build()
         self._check_termination()
-        self.stats.seconds = time.perf_counter() - t0
         self.stats.states = self.graph.number_of_nodes()
         self.stats.edges = self.graph.number_of_edges()
         self.stats.exits = len(self.exits)
@@ -156,10 +146,7 @@ class DTMC:
     def component_noises(self, comp: frozenset) -> frozenset:
         found = self._comp_noises.get(comp)
         if found is None:
-            ids: set = set()
-            for a in comp:
-                ids |= a.noises()
-            found = self._comp_noises[comp] = frozenset(ids)
+            found = self._comp_noises[comp] = frozenset().union(*(a.noises() for a in comp))
         return found
 
     def component_probability(self, comp: frozenset) -> ExpFrac:
@@ -284,10 +271,8 @@ class DTMC:
                 candidates = evaluate.domain_values(typ)
                 scores = evaluate.expmech_scores(d, candidates, env, self.program, s.pos)
                 probs = weights.exp_mechanism(Fraction(d.rate), dict(scores))
-            elif isinstance(d, ir.Choose):
+            else:   # an ir.Choose: noise draws (ir.NoiseSample) never come here (see _sample)
                 probs = weights.normalise(dict(checked_weights(d, env, self.program, s.pos)))
-            else:
-                raise TypeError(f"unknown distribution {d!r}")
         except ValueError as exc:
             raise UserError.at(s.pos, str(exc)) from None
         except UserError as exc:
@@ -382,23 +367,15 @@ class DTMC:
 
     def _canon(self, work: _Work) -> tuple[State, tuple, ExpFrac]:
         """(state, its constraint components, factor of the components dropped here)."""
-        at_exit = self.code[work.pc].op == "exit"
-        pc = EXIT if at_exit else work.pc
-        if not self.drop:
-            comps = tuple(sorted(work.comps, key=_comp_key))
-            env = tuple(work.env)
-            reals = tuple(sorted(work.reals.items()))
-            return State(pc, env, reals, frozenset().union(*comps) if comps else frozenset()), comps, ONE
-        live = self.exit_live if at_exit else self.live[work.pc]
-        env = tuple(v if name in live else None for name, v in zip(self.finite_vars, work.env))
-        reals = tuple(sorted((n, f) for n, f in work.reals.items() if n in live))
-        live_noises: set = set()
-        for _, f in reals:
-            live_noises.update(i for i, _ in f.coeffs)
+        pc = EXIT if self.code[work.pc].op == "exit" else work.pc
+        live = self._live_at(pc)
+        env = tuple(v if live is None or name in live else None for name, v in zip(self.finite_vars, work.env))
+        reals = tuple(sorted((n, f) for n, f in work.reals.items() if live is None or n in live))
+        live_noises = {i for _, f in reals for i, _ in f.coeffs}
         factor = ONE
         kept = []
         for comp in work.comps:
-            if self.component_noises(comp) & live_noises:
+            if live is None or self.component_noises(comp) & live_noises:
                 kept.append(comp)
             else:
                 factor = mul(factor, self.component_probability(comp))
@@ -406,6 +383,12 @@ class DTMC:
         kept.sort(key=_comp_key)
         constraints = frozenset().union(*kept) if kept else frozenset()
         return State(pc, env, reals, constraints), tuple(kept), factor
+
+    def _live_at(self, pc: int) -> frozenset | None:
+        """The variables a state at `pc` keeps (at EXIT the outputs); None: every one (drop=False)."""
+        if self.live is None:
+            return None
+        return self.exit_live if pc == EXIT else self.live[pc]
 
     def _intern(self, state: State, comps: tuple) -> tuple[int, bool]:
         if not self.merge:
@@ -466,11 +449,6 @@ class DTMC:
                 else:
                     self.stats.merged += 1
 
-    def _expand(self, state: State, comps: tuple, pending) -> list:
-        """[(factor, state, its components, its pending comparison)] one random choice from `state`
-        (then the deterministic statements up to the next one, on compressed chains)."""
-        work = _Work(state.pc, list(state.env), dict(state.reals), list(comps), pending)
-        return [self._settle(factor, child) for factor, child in self._step(work, branch_ok=True)]
 
     def _settle(self, factor: ExpFrac, work: _Work, certain: bool = False) -> tuple:
         """(factor, state, components, pending) of `work` run up to its next random choice (on
@@ -481,9 +459,14 @@ class DTMC:
         return mul(factor, dropped), state, comps, work.pending
 
     def _successors(self, state: State, comps: tuple, pending) -> list:
-        """`_expand`, remembered across the chains of this program at other inputs (see
-        semantics.transitions): a remembered expansion is replayed with this input's values."""
-        return self._remembered(self._without_inputs(state), lambda: self._expand(state, comps, pending))
+        """[(factor, state, its components, its pending comparison)] one random choice from `state`
+        (then the deterministic statements up to the next one, on compressed chains), remembered
+        across the chains of this program at other inputs (semantics.transitions): a remembered
+        expansion is replayed with this input's values."""
+        def expand() -> list:
+            work = _Work(state.pc, list(state.env), dict(state.reals), list(comps), pending)
+            return [self._settle(factor, child) for factor, child in self._step(work, branch_ok=True)]
+        return self._remembered(self._without_inputs(state), expand)
 
     def _remembered(self, key, expand) -> list:
         """expand(), or its replay when the memo has it for this key and these input values."""
@@ -524,7 +507,7 @@ class DTMC:
         """A state of `_without_inputs` with this input's live real inputs back (as `_canon` has them)."""
         names = self._live_inputs.get(state.pc)
         if names is None:
-            live = self.exit_live if state.pc == EXIT else self.live[state.pc]
+            live = self._live_at(state.pc)
             names = self._live_inputs[state.pc] = tuple(n for n in self._input_reals if n in live)
         if not names:
             return state
@@ -540,24 +523,16 @@ class DTMC:
                             hint="every run must end with probability 1: make sure the loop condition can become false")
 
     def _check_termination(self) -> None:
-        """A reachable bottom SCC that is not an exit state means runs that never end."""
+        """A reachable bottom SCC that is not an exit state means runs that never end (an exit state
+        has no successors, so it is an SCC of its own, and every other state has a statement)."""
         g = self.graph
         if all(g.out_degree(u) or g.nodes[u]["state"].pc == EXIT for u in g) and g.topological_order() is not None:
             return  # every bottom SCC of an acyclic graph is a sink, and every sink is an exit
         cond = nx.condensation(g.to_networkx())
         for c in cond.nodes:
-            if cond.out_degree(c) == 0:
-                members = cond.nodes[c]["members"]
-                if len(members) == 1 and self.graph.nodes[next(iter(members))]["state"].pc == EXIT:
-                    continue
-                stmt = None
-                for m in sorted(members):
-                    pc = self.graph.nodes[m]["state"].pc
-                    if pc != EXIT:
-                        stmt = self._enclosing_loop(pc)
-                        if stmt is not None:
-                            break
-                raise self._nontermination(stmt, certain=False)
+            pc = g.nodes[min(cond.nodes[c]["members"])]["state"].pc
+            if cond.out_degree(c) == 0 and pc != EXIT:
+                raise self._nontermination(self._enclosing_loop(pc), certain=False)
 
     def _enclosing_loop(self, pc: int):
         best = None

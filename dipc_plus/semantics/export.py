@@ -25,6 +25,7 @@ from fractions import Fraction
 from math import lcm
 
 from dipc_plus.exact.convert import fmt_q, signed_sum
+from dipc_plus.exact.decimals import dyadic, plain_decimal
 from dipc_plus.semantics.values import show_value, value_key, values_equal
 from dipc_plus.semantics.dtmc import DTMC, EXIT
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
@@ -77,34 +78,16 @@ def frac_eps_t(f: ExpFrac, L: int) -> str:
     return f"({num})/({den})"
 
 
-def _decimal(ball, digits: int = DIGITS) -> Fraction:
-    """A rational approximation of an arb ball's midpoint with `digits` significant digits."""
-    mid = ball.mid()
-    m, e = mid.man_exp()
-    value = Fraction(int(m)) * Fraction(2) ** int(e)
-    if value == 0:
-        return Fraction(0)
-    scale = Fraction(10) ** digits
-    return Fraction(round(value * scale), scale)
-
-
-def _fmt_decimal(x: Fraction, digits: int = DIGITS) -> str:
-    sign = "-" if x < 0 else ""
-    x = abs(x)
-    whole = int(x)
-    frac = x - whole
-    text = str(round(frac * 10 ** digits)).rjust(digits, "0").rstrip("0")
-    return f"{sign}{whole}" + (f".{text}" if text else "")
-
-
 def row_decimals(chain: DTMC, u: int, eps: Fraction) -> list[tuple[int, str]]:
-    """Successors of u with decimal probabilities at eps that add up to exactly 1."""
+    """Successors of u with decimal probabilities at eps that add up to exactly 1: each the midpoint
+    of a certified ball rounded to DIGITS places, the largest adjusted in its last place."""
     succ = sorted(chain.graph.succ[u])
-    vals = [_decimal(chain.edge_probability(u, v).arb_value(eps, 128)) for v in succ]
-    if vals:
-        big = max(range(len(vals)), key=lambda i: vals[i])
-        vals[big] += 1 - sum(vals)
-    return [(v, _fmt_decimal(x)) for v, x in zip(succ, vals)]
+    units = [round(dyadic(chain.edge_probability(u, v).arb_value(eps, 128).mid()) * 10 ** DIGITS)
+             for v in succ]    # in units of 10^-DIGITS
+    if units:
+        big = max(range(len(units)), key=lambda i: units[i])
+        units[big] += 10 ** DIGITS - sum(units)
+    return [(v, plain_decimal(n, DIGITS)) for v, n in zip(succ, units)]
 
 
 def transition_rows(chain: DTMC, at: Fraction | None, exact) -> list:
@@ -176,12 +159,9 @@ def to_prism(chain: DTMC, at: Fraction | None = None, header: str = "", parametr
 def exits_with_outputs(chain: DTMC, expected: dict) -> list[int]:
     """The exit states whose finite outputs equal `expected` (flat output name -> value), by the
     one equality of program values (a Boolean is never a number)."""
-    found = []
-    for e in chain.exits:
-        env = dict(zip(chain.finite_vars, chain.graph.nodes[e]["state"].env))
-        if all(name in env and values_equal(env[name], value) for name, value in expected.items()):
-            found.append(e)
-    return found
+    outputs = {e: dict(zip(chain.outputs, chain.outputs_at(e))) for e in chain.exits}
+    return [e for e, values in outputs.items()
+            if all(values_equal(values.get(name), value) for name, value in expected.items())]
 
 
 def prism_properties(chain: DTMC, header: str = "", correct: list[int] | None = None,

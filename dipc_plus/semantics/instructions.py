@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.identity_cache import by_identity
 from dipc_plus.semantics.pretty import format_expr, format_stmt
 
 
@@ -174,16 +175,11 @@ _COMPILED: dict = {}
 
 def compiled(body: tuple, outputs) -> tuple[list, list]:
     """(code, liveness) of a program body, computed once per body object (grids build
-    many chains of one program).  The entry keeps `body` alive, so its id stays unique."""
-    key = (id(body), tuple(outputs))
-    found = _COMPILED.get(key)
-    if found is None or found[0] is not body:
+    many chains of one program)."""
+    def make() -> tuple[list, list]:
         code = compile_program(body)
-        found = (body, code, liveness(code, outputs))
-        if len(_COMPILED) > 64:
-            _COMPILED.clear()
-        _COMPILED[key] = found
-    return found[1], found[2]
+        return code, liveness(code, outputs)
+    return by_identity(_COMPILED, (body,), make, limit=65, extra=tuple(outputs))
 
 
 def describe_instr(instr: Instr) -> str:

@@ -29,14 +29,11 @@ __all__ = ["OutputSupport", "output_support"]
 class OutputSupport:
     """Per finite output value tuple o (in `outputs`, the per-point distribution's order):
     `support[o]`, the flat names of the real inputs P[out = o] reads, in input order.
-    `names` are the output names (the order of a value tuple); `inputs` every real input's
-    flat name; `finite_inputs` the Bool/DOM input values the walk was run at."""
+    `inputs` is every real input's flat name."""
     program: ir.Program
-    names: list
     inputs: list
     outputs: list
     support: dict
-    finite_inputs: dict
 
     def key(self, output: tuple, flat: Mapping) -> tuple:
         """(output, the values of `flat` on the output's support): inputs with equal keys have
@@ -65,5 +62,4 @@ def output_support(program: ir.Program, finite_inputs: dict | None = None,
     for output in walk.paths:
         used = {k for k, _, _ in walk.input_terms(output)}
         support[output] = tuple(walk.real_inputs[k] for k in sorted(used))
-    return OutputSupport(program, list(walk.output_names), list(walk.real_inputs), list(walk.paths),
-                         support, dict(finite_inputs or {}))
+    return OutputSupport(program, list(walk.real_inputs), list(walk.paths), support)

@@ -30,9 +30,8 @@ from dipc_plus.semantics.digraph import Digraph
 
 def absorption(graph, initial, attr: str = "factor") -> dict:
     """w(u) for every node reachable from `initial` (see the module docstring); `graph` a
-    networkx.DiGraph or a chain's `digraph.Digraph` (networkx only for a cyclic one)."""
-    if graph.number_of_nodes() == 0:
-        return {}
+    networkx.DiGraph or a chain's `digraph.Digraph` (networkx only for a cyclic one), holding
+    `initial`."""
     if isinstance(graph, Digraph):
         order = graph.topological_order()
         if order is not None:

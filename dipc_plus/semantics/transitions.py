@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Callable
 
+from dipc_plus.semantics.identity_cache import by_identity
+
 _LIMIT = 1024         # remembered expansions per program (least recently used forgotten first)
 _PROGRAMS = 8          # programs with a memo (all forgotten when exceeded)
 
@@ -89,14 +91,8 @@ _MEMOS: dict = {}
 
 
 def memo_for(program, code) -> TransitionMemo:
-    """The memo of one program's compiled code (the entry keeps both alive, so ids stay unique)."""
-    key = (id(program), id(code))
-    found = _MEMOS.get(key)
-    if found is None or found[0] is not program or found[1] is not code:
-        if len(_MEMOS) >= _PROGRAMS:
-            _MEMOS.clear()
-        found = _MEMOS[key] = (program, code, TransitionMemo())
-    return found[2]
+    """The memo of one program's compiled code."""
+    return by_identity(_MEMOS, (program, code), TransitionMemo, limit=_PROGRAMS)
 
 
 def forget_transitions() -> None:
