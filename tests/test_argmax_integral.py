@@ -17,7 +17,7 @@ import pytest
 from dipc_plus.exact.argmax_integral import argmax_probabilities
 from dipc_plus.frontend.load import load_program, parse_program
 from dipc_plus.semantics.argmax import recognise
-from dipc_plus.semantics.distribution import output_distribution, within
+from dipc_plus.semantics.distribution import output_distribution
 from conftest import PROGRAMS, lap_cdf, lap_pdf, quad
 
 
@@ -80,7 +80,8 @@ def test_mixed_scales_and_kinds_identical_to_chain(fn, qs):
 def test_within_passes_shortcuts_on():
     p = load("noisy_max", 4)
     qs = [0, 1, 1, F(1, 2)]
-    assert within(p, {"q": qs}, {"out": 2}, None) == within(p, {"q": qs}, {"out": 2}, None, shortcuts=False)
+    assert (output_distribution(p, {"q": qs}).within({"out": 2}, None)
+            == output_distribution(p, {"q": qs}, shortcuts=False).within({"out": 2}, None))
 
 
 # --------------------------------------------------------------- (b) independent numerics
