@@ -14,7 +14,7 @@ from fractions import Fraction as F
 import pytest
 
 from dipc_plus.accuracy import class_reports
-from dipc_plus.accuracy.classes import CLASSES_ENV
+from dipc_plus.execution.accelerators import CLASSES_ENV
 from dipc_plus.accuracy.report import env_json, env_text
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.commands.merge import without_timing

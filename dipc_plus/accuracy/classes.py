@@ -8,11 +8,11 @@ benchmarks and identity checks).  Design: docs/design/input_classes.md.
 from __future__ import annotations
 
 import operator
-import os
 from collections import OrderedDict
 from fractions import Fraction
 from typing import Callable, Mapping
 
+from dipc_plus.execution.accelerators import classes_enabled
 from dipc_plus.errors import UserError
 from dipc_plus.accuracy.released_values import ReleasedValues
 from dipc_plus.claims import noise_free
@@ -28,7 +28,6 @@ from dipc_plus.semantics.distribution import Distribution, Entry, Outcome, bind,
 from dipc_plus.semantics.output_support import OutputSupport, output_support
 from dipc_plus.semantics.symbolic_chain import NotSymbolic
 
-CLASSES_ENV = "DIPC_CLASSES"
 MAX_ORBITS = 4096      # orbit representatives remembered (least recently used dropped)
 MAX_DECISIONS = 65536  # decisions remembered by exact key
 MAX_SCANNED_PATHS = 64      # det read off the noise-free paths when there are at most this many
@@ -42,10 +41,6 @@ _BALL_BY_DET = (ZeroOneOutput, LinfOutput)   # output distances whose ball (of f
 _ZERO = ExpFrac.of(0)
 _ONE = ExpFrac.of(1)
 
-
-def classes_enabled() -> bool:
-    """False when the environment turns classes off (DIPC_CLASSES=off)."""
-    return os.environ.get(CLASSES_ENV, "").strip().lower() not in ("off", "0", "no", "false")
 
 
 class InputClasses:

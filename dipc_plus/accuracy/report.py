@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping
 
+from dipc_plus.semantics.identity_cache import by_identity
 from dipc_plus.claims.disagreement import Disagreement
 from dipc_plus.claims.distances import INF
 from dipc_plus.decision.decide import CertificationError, Decision
@@ -110,12 +111,7 @@ _OWNERS: dict = {}
 
 def array_owners(program: ir.Program) -> dict:
     """{flat element name: its array's name}, once per program (each report's JSON asks twice)."""
-    found = _OWNERS.get(id(program))
-    if found is None or found[0] is not program:
-        if len(_OWNERS) > 64:
-            _OWNERS.clear()
-        found = _OWNERS[id(program)] = (program, {e: a for a, elems in program.arrays.items() for e in elems})
-    return found[1]
+    return by_identity(_OWNERS, (program,), lambda: {e: a for a, elems in program.arrays.items() for e in elems}, 64)
 
 
 def env_json(program: ir.Program, flat: Mapping) -> dict:

@@ -8,6 +8,7 @@ and so covered by tests/test_reference_mode.py without more work.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 
@@ -51,3 +52,12 @@ def accelerator(name: str) -> Accelerator:
 def switched_off(name: str) -> str:
     """The reason a reference run gives where only accelerator `name` could decide."""
     return f"reference mode: the accelerator '{name}' ({accelerator(name).meaning}) is switched off"
+
+
+CLASSES_ENV = "DIPC_CLASSES"
+
+
+def classes_enabled() -> bool:
+    """False when the environment turns the shared work of accuracy and privacy grids off
+    (DIPC_CLASSES=off: the test suites' switch, beside --reference)."""
+    return os.environ.get(CLASSES_ENV, "").strip().lower() not in ("off", "0", "no", "false")

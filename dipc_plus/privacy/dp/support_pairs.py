@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import itertools
 import math
-import os
 from dataclasses import dataclass, field
 
+from dipc_plus.execution.accelerators import CLASSES_ENV, classes_enabled
 from dipc_plus.claims.distances import value_gap
 from dipc_plus.errors import UserError
 from dipc_plus.privacy.output_tables import ZERO
@@ -39,14 +39,9 @@ from dipc_plus.semantics import ir
 from dipc_plus.semantics.output_support import output_support
 from dipc_plus.semantics.values import freeze_value
 
-CLASSES_ENV = "DIPC_CLASSES"   # the same switch as accuracy.classes (a peer stage: not imported)
 SUPPORT_PATH = "output supports"
 PAIR_PATH = "per pair"
 
-
-def classes_enabled() -> bool:
-    """False when the environment turns shared work off (DIPC_CLASSES=off)."""
-    return os.environ.get(CLASSES_ENV, "").strip().lower() not in ("off", "0", "no", "false")
 
 
 @dataclass
