@@ -19,12 +19,12 @@ from flint import fmpq, fmpq_poly
 
 from dipc_plus.exact.convert import linear_text, signed_sum
 from dipc_plus.exact.expoly import ExpPoly, eps_power_text, exp_text, plain_product
-from dipc_plus.exact.sparse import accumulate, add_keys, sparse_add, sparse_product
+from dipc_plus.exact.sparse import SparseSum, accumulate, add_keys
 
 __all__ = ["SymbolicForm"]
 
 
-class SymbolicForm:
+class SymbolicForm(SparseSum):
     """`terms` maps (exponents of v (Fractions), exponent of eps, powers of v) to a nonzero
     fmpq_poly in eps; p is the number of inputs.
 
@@ -59,30 +59,22 @@ class SymbolicForm:
             accumulate(out, k, P)
         return SymbolicForm(p, out)
 
-    def is_zero(self) -> bool:
-        return not self.terms
+    def like(self, terms: dict, other=None) -> "SymbolicForm":
+        """A form over the same inputs (sums and products of forms over different ones are refused)."""
+        if other is not None and other.p != self.p:
+            raise ValueError("forms over different inputs")
+        return SymbolicForm(self.p, terms)
+
+    @staticmethod
+    def combine(k1: tuple, k2: tuple) -> tuple:
+        """The key of a product of two terms (of the probabilities of independent constraint
+        sets): exponents and powers add."""
+        return add_keys(k1[0], k2[0]), k1[1] + k2[1], add_keys(k1[2], k2[2])
 
     def __eq__(self, other):
         return isinstance(other, SymbolicForm) and self.p == other.p and self.terms == other.terms
 
     __hash__ = None
-
-    def __mul__(self, other: "SymbolicForm") -> "SymbolicForm":
-        """The product (of the probabilities of independent constraint sets)."""
-        return SymbolicForm(self._same_inputs(other), sparse_product(self.terms, other.terms, _product_key))
-
-    def __add__(self, other: "SymbolicForm") -> "SymbolicForm":
-        """The sum (of the probabilities of disjoint events, on one cell)."""
-        return SymbolicForm(self._same_inputs(other), sparse_add(self.terms, other.terms))
-
-    def scaled(self, c: int) -> "SymbolicForm":
-        """The form times the number c (2^k for k one-sided noises, `constraints.component_probability`)."""
-        return SymbolicForm(self.p, {k: P * c for k, P in self.terms.items()})
-
-    def _same_inputs(self, other: "SymbolicForm") -> int:
-        if self.p != other.p:
-            raise ValueError("forms over different inputs")
-        return self.p
 
     @staticmethod
     def one(p: int) -> "SymbolicForm":
@@ -152,9 +144,4 @@ class SymbolicForm:
             e = " + ".join([f"{a}*v{i}" for i, a in enumerate(lv) if a] + ([f"{le}*eps"] if le else []))
             parts.append(f"({P}){v}" + (f" e^({e})" if e else ""))
         return " + ".join(parts) or "0"
-
-
-def _product_key(k1: tuple, k2: tuple) -> tuple:
-    """The key of a product of two terms: exponents and powers add."""
-    return add_keys(k1[0], k2[0]), k1[1] + k2[1], add_keys(k1[2], k2[2])
 
