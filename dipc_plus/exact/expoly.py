@@ -404,11 +404,17 @@ def exppoly_text(f: ExpPoly, notation: Notation = PLAIN) -> str:
     >>> print(exppoly_text(ExpPoly.ONE - ExpPoly.monomial(Fraction(3), 2, Fraction(-5, 2)), LATEX))
     1 - 3 \\epsilon^{2} e^{-\\frac{5}{2} \\epsilon}
     """
-    def term(mag, k, q):
-        factors = ([notation.eps_power(k)] if k else []) + ([notation.exp(q)] if q else [])
-        return plain_product(Fraction(mag), factors, notation)
-    return signed_sum([("-" if c < 0 else "+", term(abs(c), k, q))
-                       for c, k, q in sorted(f.monomials(), key=lambda m: (-m[2], m[1]))])
+    return monomial_sum_text([(c, ([notation.eps_power(k)] if k else []) + ([notation.exp(q)] if q else []))
+                              for c, k, q in sorted(f.monomials(), key=lambda m: (-m[2], m[1]))], notation)
+
+
+def monomial_sum_text(terms: list, notation: Notation = PLAIN) -> str:
+    """[(rational c, its factors' texts)] as one signed sum: the layout of every closed form's terms.
+
+    >>> monomial_sum_text([(Fraction(-1, 2), ["eps"]), (Fraction(1), [])])
+    '-1/2*eps + 1'
+    """
+    return signed_sum([("-" if c < 0 else "+", plain_product(abs(c), factors, notation)) for c, factors in terms])
 
 
 class ExpFrac:

@@ -17,8 +17,8 @@ from math import prod
 
 from flint import fmpq, fmpq_poly
 
-from dipc_plus.exact.convert import linear_text, signed_sum
-from dipc_plus.exact.expoly import ExpPoly, eps_power_text, exp_text, plain_product
+from dipc_plus.exact.convert import linear_text
+from dipc_plus.exact.expoly import ExpPoly, eps_power_text, exp_text, monomial_sum_text
 from dipc_plus.exact.sparse import SparseSum, accumulate, add_keys
 
 __all__ = ["SymbolicForm"]
@@ -114,15 +114,11 @@ class SymbolicForm(SparseSum):
     def text(self, names) -> str:
         """Plain text in eps and the inputs (named by `names`), in the style of the per-point
         closed forms: '1/2*eps*q[1]*e^((1/4*q[1] - 1/2)*eps) + ...'."""
-        if not self.terms:
-            return "0"
-        parts = []
-        for c, k, powers, (lq, l) in self.monomials_in_q():
-            factors = eps_power_text(k)
-            factors += [n if a == 1 else f"{n}^{a}" for n, a in zip(names, powers) if a]
-            factors += exp_text(linear_text(lq, names, l), compound=sum(1 for a in lq if a) + (l != 0) > 1)
-            parts.append(("-" if c < 0 else "+", plain_product(abs(c), factors)))
-        return signed_sum(parts)
+        def factors(k, powers, lq, l):
+            named = [n if a == 1 else f"{n}^{a}" for n, a in zip(names, powers) if a]
+            compound = sum(1 for a in lq if a) + (l != 0) > 1
+            return eps_power_text(k) + named + exp_text(linear_text(lq, names, l), compound=compound)
+        return monomial_sum_text([(c, factors(k, powers, lq, l)) for c, k, powers, (lq, l) in self.monomials_in_q()])
 
     def to_sympy(self, symbols, eps):
         """The form as a sympy expression in the given input symbols and eps (for LaTeX)."""
