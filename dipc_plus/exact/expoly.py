@@ -138,12 +138,9 @@ class ExpPoly:
         """L such that every exponent q is a multiple of 1/L."""
         return reduce(lcm, (q.denominator for q in self.terms), 1)
 
-    def _key(self):
-        return tuple((q, tuple(self.terms[q].coeffs())) for q in sorted(self.terms))
-
     def __hash__(self):
         if self._hash is None:
-            self._hash = hash(tuple((q, tuple(str(c) for c in cs)) for q, cs in self._key()))
+            self._hash = hash(tuple((q, tuple(str(c) for c in self.terms[q].coeffs())) for q in sorted(self.terms)))
         return self._hash
 
     def __eq__(self, other):
