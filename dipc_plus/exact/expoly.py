@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from fractions import Fraction
 from functools import cache, reduce
 from math import lcm
+from operator import add
 from typing import Callable, Iterable, NamedTuple, Union
 
 import flint
@@ -26,7 +27,7 @@ from flint import arb, fmpq, fmpq_poly
 
 from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import fmt_q, signed_sum, to_fmpq, to_fraction
-from dipc_plus.exact.sparse import sparse_add, sparse_product
+from dipc_plus.exact.sparse import SparseSum
 from dipc_plus.execution import limits
 
 Number = Union[int, Fraction, fmpq]
@@ -51,8 +52,9 @@ def working_precision(prec: int):
         flint.ctx.prec = old
 
 
-class ExpPoly:
-    """sum_q P_q(eps) e^(q eps); immutable; `terms` maps Fraction q -> nonzero fmpq_poly.
+class ExpPoly(SparseSum):
+    """sum_q P_q(eps) e^(q eps); immutable; `terms` maps Fraction q -> nonzero fmpq_poly (the ring
+    operations of `SparseSum`, with numbers and `ExpFrac`s lifted first).
 
     P[N > 1] for N ~ Lap(eps) is e^(-eps)/2; its complement, its square, its value at eps = 1
     (1 - 1/(2e) = 0.81606028 by hand) and its derivative:
@@ -65,6 +67,7 @@ class ExpPoly:
     """
 
     __slots__ = ("terms", "_hash", "_balls")
+    combine = staticmethod(add)     # exponents q add in a product
 
     def __init__(self, terms: dict | None = None):
         self._balls = None
@@ -111,9 +114,6 @@ class ExpPoly:
     ONE: "ExpPoly"
 
     # -- structure ---------------------------------------------------------------------
-    def is_zero(self) -> bool:
-        return not self.terms
-
     def is_constant(self) -> bool:
         terms = self.terms
         return not terms or (len(terms) == 1 and 0 in terms and terms[0].degree() == 0)
@@ -165,15 +165,9 @@ class ExpPoly:
     def __add__(self, other):
         if isinstance(other, ExpFrac):
             return ExpFrac.of(self) + other
-        return ExpPoly(sparse_add(self.terms, ExpPoly.lift(other).terms))
+        return super().__add__(ExpPoly.lift(other))
 
     __radd__ = __add__
-
-    def __neg__(self):
-        return ExpPoly({q: -p for q, p in self.terms.items()})
-
-    def __sub__(self, other):
-        return self + (-other)    # an ExpFrac's negation stays one, and __add__ lifts self to it
 
     def __rsub__(self, other):
         return ExpPoly.lift(other) - self
@@ -182,9 +176,8 @@ class ExpPoly:
         if isinstance(other, ExpFrac):
             return ExpFrac.of(self) * other
         if isinstance(other, (int, Fraction, fmpq)):
-            c = to_fmpq(other)
-            return ExpPoly({q: p * c for q, p in self.terms.items()}) if c != 0 else ExpPoly()
-        return ExpPoly(sparse_product(self.terms, ExpPoly.lift(other).terms))
+            return self.scaled(to_fmpq(other))
+        return super().__mul__(ExpPoly.lift(other))
 
     __rmul__ = __mul__
 
