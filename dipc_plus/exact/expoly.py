@@ -478,7 +478,18 @@ class ExpFrac:
         return ExpFrac.of(other) - self
 
     def __mul__(self, other):
+        """The product; a factor 1 (as a chain's edge factors often are) leaves the other one as it is.
+
+        >>> half = ExpFrac(ExpPoly.const(Fraction(1, 2)))
+        >>> FRAC_ONE * half is half, print(half * ExpFrac(ExpPoly.exp(1)))
+        1/2*e^eps
+        (True, None)
+        """
         other = ExpFrac.of(other)
+        if other.is_poly() and other.num == ExpPoly.ONE:
+            return self
+        if self.is_poly() and self.num == ExpPoly.ONE:
+            return other
         if self.is_poly() and other.is_poly():   # as in __add__: nothing to cancel
             return ExpFrac(self.num * other.num, ExpPoly.ONE, reduce=False)
         return ExpFrac(self.num * other.num, self.den * other.den)
@@ -575,17 +586,3 @@ def _reduce(num: ExpPoly, den: ExpPoly) -> tuple[ExpPoly, ExpPoly]:
 FRAC_ONE = ExpFrac(ExpPoly.ONE)
 FRAC_ZERO = ExpFrac(ExpPoly.ZERO)
 
-
-def mul(a: ExpFrac, b: ExpFrac) -> ExpFrac:
-    """a * b, skipping the gcd when one side is 1 (the common case for a chain's edge factors).
-
-    >>> half = ExpFrac(ExpPoly.const(Fraction(1, 2)))
-    >>> mul(FRAC_ONE, half) is half, print(mul(half, ExpFrac(ExpPoly.exp(1))))
-    1/2*e^eps
-    (True, None)
-    """
-    if b is FRAC_ONE or b == FRAC_ONE:
-        return a
-    if a is FRAC_ONE or a == FRAC_ONE:
-        return b
-    return a * b
