@@ -232,8 +232,7 @@ class Cell:
             if k is None:
                 continue                    # implied by the others
             expr = tuple(Fraction(0) if i == k else -row[i] / row[k] for i in range(self.p + 1))
-            solved = [(j, tuple(Fraction(0) if i == k else e[i] + e[k] * expr[i] for i in range(self.p + 1)))
-                      for j, e in solved]
+            solved = [(j, tuple(substituted(e, [(k, expr)]))) for j, e in solved]     # expr[k] is 0
             solved.append((k, expr))
         return solved
 
