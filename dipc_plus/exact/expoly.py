@@ -145,10 +145,8 @@ class ExpPoly(SparseSum):
 
     def __eq__(self, other):
         if type(other) is not ExpPoly:   # the usual case skips the isinstance chain
-            if isinstance(other, ExpFrac):
-                return ExpFrac.of(self) == other
             if not isinstance(other, (int, Fraction, fmpq, ExpPoly)):
-                return NotImplemented
+                return NotImplemented    # an ExpFrac then compares itself with self (ExpFrac.__eq__)
             other = ExpPoly.lift(other)
         return self.terms.keys() == other.terms.keys() and all(
             self.terms[q] == other.terms[q] for q in self.terms)
