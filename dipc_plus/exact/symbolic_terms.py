@@ -17,8 +17,8 @@ from math import prod
 
 from flint import fmpq, fmpq_poly
 
-from dipc_plus.exact.convert import linear_text
-from dipc_plus.exact.expoly import ExpPoly, eps_power_text, exp_text, monomial_sum_text
+from dipc_plus.exact.convert import linear_text, to_fmpq
+from dipc_plus.exact.expoly import ExpPoly, binary_power, eps_power_text, exp_text, monomial_sum_text
 from dipc_plus.exact.sparse import SparseSum, accumulate, add_keys
 
 __all__ = ["SymbolicForm"]
@@ -98,6 +98,36 @@ class SymbolicForm(SparseSum):
             shifted = P * fmpq_poly([0] * sum(powers) + [fmpq(coeff.numerator, coeff.denominator)])
             accumulate(out, exponent, shifted)
         return ExpPoly(out)
+
+    def substituted(self, origin: list, basis: list) -> "SymbolicForm":
+        """The form at q = origin + sum_l w_l basis[l], over the new inputs w (v'_l = eps w_l): each
+        exponent maps linearly, and each power of v_i = eps origin_i + sum_l basis[l][i] v'_l expands
+        through the ring.  On the line q0 = 1/2 + w0 of the module's example, P[N < q0] at w0 = 0:
+
+        >>> from dipc_plus.exact.cells import Cell
+        >>> from dipc_plus.exact.laplace_engine import probability_on_cell
+        >>> from dipc_plus.exact.linear import LinForm, Noise, atom
+        >>> below_q = atom(LinForm.make({0: 1}), "<", LinForm.make({1: 1}))
+        >>> form = probability_on_cell((below_q,), (Noise("lap", Fraction(1)),), Cell(1, [((-1, 0), "<=")]))
+        >>> print(form.substituted([Fraction(1, 2)], [[Fraction(1)]]).at([Fraction(0)]))
+        1 - 1/2*e^(-1/2*eps)
+        """
+        p, zero = len(basis), (Fraction(0),) * len(basis)
+        units = [tuple(int(l == m) for m in range(p)) for l in range(p)]
+        lines = []
+        for i, o in enumerate(origin):
+            terms = {(zero, Fraction(0), units[l]): fmpq_poly([to_fmpq(b[i])]) for l, b in enumerate(basis)}
+            terms[(zero, Fraction(0), (0,) * p)] = fmpq_poly([0, to_fmpq(o)])
+            lines.append(SymbolicForm(p, terms))
+        total = SymbolicForm(p, {})
+        for (lv, le, powers), P in self.terms.items():
+            exponent = tuple(sum((a * b[i] for i, a in enumerate(lv)), Fraction(0)) for b in basis)
+            shift = sum((a * o for a, o in zip(lv, origin)), Fraction(0))
+            term = SymbolicForm(p, {(exponent, le + shift, (0,) * p): P})
+            for line, k in zip(lines, powers):
+                term = term * binary_power(line, k, SymbolicForm.one(p))
+            total = total + term
+        return total
 
     def monomials_in_q(self) -> list:
         """[(c, k, powers, (l_q, l))]: the form as sum c eps^k q^powers e^((l_q.q + l) eps), c
