@@ -125,7 +125,8 @@ class SymbolicForm(SparseSum):
             shift = sum((a * o for a, o in zip(lv, origin)), Fraction(0))
             term = SymbolicForm(p, {(exponent, le + shift, (0,) * p): P})
             for line, k in zip(lines, powers):
-                term = term * binary_power(line, k, SymbolicForm.one(p))
+                if k:
+                    term = term * binary_power(line, k - 1, line)
             total = total + term
         return total
 
