@@ -119,7 +119,7 @@ class SymbolicForm(SparseSum):
             terms = {(zero, Fraction(0), units[l]): fmpq_poly([to_fmpq(b[i])]) for l, b in enumerate(basis)}
             terms[(zero, Fraction(0), (0,) * p)] = fmpq_poly([0, to_fmpq(o)])
             lines.append(SymbolicForm(p, terms))
-        total = SymbolicForm(p, {})
+        out: dict = {}
         for (lv, le, powers), P in self.terms.items():
             exponent = tuple(sum((a * b[i] for i, a in enumerate(lv)), Fraction(0)) for b in basis)
             shift = sum((a * o for a, o in zip(lv, origin)), Fraction(0))
@@ -127,8 +127,9 @@ class SymbolicForm(SparseSum):
             for line, k in zip(lines, powers):
                 if k:
                     term = term * binary_power(line, k - 1, line)
-            total = total + term
-        return total
+            for key, Q in term.terms.items():
+                accumulate(out, key, Q)
+        return SymbolicForm(p, out)
 
     def monomials_in_q(self) -> list:
         """[(c, k, powers, (l_q, l))]: the form as sum c eps^k q^powers e^((l_q.q + l) eps), c
