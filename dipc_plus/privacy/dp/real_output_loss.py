@@ -37,6 +37,7 @@ from dipc_plus.decision.certified import Interval
 from dipc_plus.decision.decide import decide
 from dipc_plus.decision.sup_ratio import TOLERANCE, NotCertified, SupRatio, sup_one
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.sparse import accumulate
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.semantics.real_output_density import derivative
 
@@ -105,10 +106,7 @@ def _by_shape(form: SymbolicForm) -> dict:
     """{(exponent of v, power of v): ExpPoly in eps} for a form in one coordinate."""
     out: dict = {}
     for (lv, le, powers), P in form.terms.items():
-        key = (lv[0], powers[0])
-        out.setdefault(key, {})
-        old = out[key].get(le)
-        out[key][le] = P if old is None else old + P
+        accumulate(out.setdefault((lv[0], powers[0]), {}), le, P)
     return {k: ExpPoly(v) for k, v in out.items() if not ExpPoly(v).is_zero()}
 
 
