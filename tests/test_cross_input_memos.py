@@ -51,7 +51,7 @@ def test_a_remembered_decision_is_the_decision_of_its_sentence():
     claim = load_claim(str(THEORIES / "sparse.toml"), {"m": 2, "c": 1})
     checker = AccuracyChecker(claim)
     u = checker.claim.points[0]
-    sentence = checker.p_correct(u, 0) - F(1, 2)
+    sentence = F(1, 2) - checker.p_error(u, 0)     # P[correct] - 1/2
     first = checker.decide_sentence(sentence)
     assert checker.decide_sentence(sentence + 0) is first  # an equal sentence built anew
     fresh = decide(sentence, ">=", checker.claim.eps)

@@ -18,7 +18,6 @@ from dipc_plus.frontend.load import load_program, parse_program
 from dipc_plus.privacy.dp.density_ratio import Refused, loss_bound, path_draws
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import output_distribution
-from dipc_plus.semantics.dtmc import mul
 
 ROOT = Path(__file__).resolve().parent.parent
 EPSES = (F(1, 4), F(1), F(3))
@@ -61,7 +60,7 @@ def event_probabilities(program, u: dict, events: list) -> dict:
             p = ExpFrac.of(per_point_probability(atoms, dist.noises))
             key = (key_f, choice)
             total = out.get(key, ExpFrac.of(ExpPoly.ZERO))
-            out[key] = total + mul(entry.weight, p)
+            out[key] = total + entry.weight * p
     return out
 
 

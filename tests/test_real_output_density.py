@@ -14,7 +14,6 @@ from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import LinForm, atom
 from dipc_plus.frontend.load import load_program
 from dipc_plus.semantics.distribution import output_distribution
-from dipc_plus.semantics.dtmc import mul
 from dipc_plus.semantics.real_output_density import real_output_densities
 from dipc_plus.semantics.symbolic_chain import symbolic_paths
 from conftest import PROGRAMS
@@ -65,7 +64,7 @@ def per_point_cdf(dist, outcome, w: F) -> ExpFrac:
         extra = atom(x, "<=", LinForm.constant(w))
         p = ExpFrac.of(per_point_probability(list(out.constraints) + [extra], dist.noises))
         if not p.is_zero():
-            total = total + mul(entry.weight, p)
+            total = total + entry.weight * p
     return total
 
 

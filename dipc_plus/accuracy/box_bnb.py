@@ -20,7 +20,7 @@ from fractions import Fraction
 from dipc_plus.decision.two_variable import (REFUTED, UNDECIDED, VERIFIED, ExpPoly2, decide_two_variable,
                                              describe)
 from dipc_plus.exact.cells import box_of
-from dipc_plus.exact.convert import fmt_q
+from dipc_plus.exact.convert import fmt_q, to_fraction
 from dipc_plus.exact.linear import LinForm, atom
 from dipc_plus.execution import limits
 from dipc_plus.semantics.symbolic_distribution import SymbolicDistribution, path_pieces
@@ -50,29 +50,11 @@ def beta_in_d(claim, gamma, kappa: int) -> ExpPoly2:
 
 
 def form_on_path(form, a: list, s: list) -> ExpPoly2:
-    """A `SymbolicForm` (in v = eps*q) at q = a + s*d."""
-    out: dict = {}
-    for (lv, le, powers), P in form.terms.items():
-        A = le + sum((l * x for l, x in zip(lv, a)), Fraction(0))
-        B = sum((l * x for l, x in zip(lv, s)), Fraction(0))
-        poly = {0: Fraction(1)}                        # prod (a_i + s_i d)^k_i, by power of d
-        for x, y, k in zip(a, s, powers):
-            for _ in range(k):
-                nxt: dict = {}
-                for j, c in poly.items():
-                    nxt[j] = nxt.get(j, Fraction(0)) + c * x
-                    nxt[j + 1] = nxt.get(j + 1, Fraction(0)) + c * y
-                poly = nxt
-        shift = sum(powers)
-        for k, c in enumerate(P.coeffs()):
-            if not c:
-                continue
-            c = Fraction(int(c.p), int(c.q))
-            for j, pc in poly.items():
-                if pc:
-                    key = (k + shift, j, A, B)
-                    out[key] = out.get(key, Fraction(0)) + c * pc
-    return ExpPoly2(out)
+    """A `SymbolicForm` (in v = eps*q) at q = a + s*d: on the line its one input is w = d, so a term
+    P(eps) (eps d)^j e^(le eps + lw eps d) gives eps^(k + j) d^j e^(eps (le + lw d)) per eps^k of P."""
+    line = form.substituted(a, [s])
+    return ExpPoly2({(k + j, j, le, lw): to_fraction(c) for ((lw,), le, (j,)), P in line.terms.items()
+                     for k, c in enumerate(P.coeffs()) if c})
 
 
 def d_range(cell, a: list, s: list, d0: Fraction, d1: Fraction):

@@ -20,8 +20,8 @@ from dipc_plus.decision.certified import Interval, hull, lower_bound, q_ball, si
 from dipc_plus.decision.decide import decide
 from dipc_plus.decision.dominant_tail import SMALLEST, strip_by_dominant_terms, sup_on_tail
 from dipc_plus.decision.series_strip import strip_at_zero
-from dipc_plus.exact.convert import fmt_q, linear_text, signed_sum, to_fmpq
-from dipc_plus.exact.expoly import ExpPoly, eps_power_text, plain_product
+from dipc_plus.exact.convert import fmt_q, linear_text, to_fmpq
+from dipc_plus.exact.expoly import ExpPoly, eps_power_text, monomial_sum_text
 from dipc_plus.exact.sparse import SparseSum
 
 Key = tuple   # (i, j, A, B): eps^i * d^j * e^(eps*(A + B*d))
@@ -109,13 +109,11 @@ class ExpPoly2(SparseSum):
         return _exppolys(((j, B), A, i - j + J, c) for (i, j, A, B), c in self.terms.items())
 
     def __str__(self) -> str:
-        parts = []
-        for (i, j, A, B), c in sorted(self.terms.items(), key=lambda kv: (-kv[0][2], -kv[0][3], kv[0][:2])):
-            factors = eps_power_text(i) + eps_power_text(j, "d")
-            if A or B:
-                factors.append(f"e^({linear_text((A, B), ('eps', 'eps*d'))})")
-            parts.append(("-" if c < 0 else "+", plain_product(abs(c), factors)))
-        return signed_sum(parts)
+        def factors(i, j, A, B):
+            exponent = [f"e^({linear_text((A, B), ('eps', 'eps*d'))})"] if A or B else []
+            return eps_power_text(i) + eps_power_text(j, "d") + exponent
+        return monomial_sum_text([(c, factors(*key)) for key, c in
+                                  sorted(self.terms.items(), key=lambda kv: (-kv[0][2], -kv[0][3], kv[0][:2]))])
 
 
 def _exppolys(entries) -> dict:

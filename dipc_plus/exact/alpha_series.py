@@ -61,9 +61,6 @@ class XSum(SparseSum):
             return self.terms[FREE]
         return None
 
-    def scaled(self, c: ExpPoly) -> "XSum":
-        return XSum({k: v * c for k, v in self.terms.items()})
-
     def derivative(self) -> "XSum":
         """d/dx: x^j e^(p x eps) -> j x^(j-1) e^(p x eps) + p eps x^j e^(p x eps)."""
         out: dict = {}

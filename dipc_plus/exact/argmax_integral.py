@@ -57,10 +57,9 @@ def _pieces(kind: str, b: fmpq, B: int):
     if kind == "exp":     # support u > c eps
         return (([], [(b, -B)]),
                 ([], [(_ONE, 0), (-_ONE, -B)]))
-    if kind == "negexp":  # the mirror image: support u < c eps
-        return (([(b, B)], []),
-                ([(_ONE, B)], [(_ONE, 0)]))
-    raise ValueError(f"unknown noise kind {kind!r}")
+    # "negexp", the mirror image (support u < c eps): `argmax_probabilities` admits no other kind
+    return (([(b, B)], []),
+            ([(_ONE, B)], [(_ONE, 0)]))
 
 
 class _Scale:

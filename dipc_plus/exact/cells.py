@@ -108,16 +108,18 @@ class Cell:
         if relative_interior and self._differences and op in ("<", ">") and is_difference(h[:-1]):
             # an open system of difference constraints: shortest paths (open_regions), no LP
             return region_is_feasible([c for c, _ in self.constraints] + [h if op == "<" else _neg(h)])
-        extra = lp.Constraint.row(h, op)
-        pt = lp.interior_point(self._system(relative_interior) + [extra], list(range(self.p)))
-        if pt is None:
-            return False
-        if relative_interior:   # a witness: later questions may be settled by it without an LP
-            self._witnesses.append([Fraction(pt.get(i, 0)) for i in range(self.p)])
-        return True
+        pt = self._point(self._system(relative_interior) + [lp.Constraint.row(h, op)])
+        if pt is not None and relative_interior:   # a witness: later questions may be settled by it without an LP
+            self._witnesses.append(pt)
+        return pt is not None
+
+    def _point(self, system: list) -> list | None:
+        """A point (Fractions) of the exact LP's `system` over the p inputs, or None if it has none."""
+        pt = lp.interior_point(system, list(range(self.p)))
+        return None if pt is None else [Fraction(pt.get(i, 0)) for i in range(self.p)]
 
     def is_empty(self) -> bool:
-        return lp.interior_point(self._system(False), list(range(self.p))) is None
+        return self._point(self._system(False)) is None
 
     def _relative_interior_is_nonempty(self) -> bool:
         if self._differences:
@@ -126,8 +128,7 @@ class Cell:
 
     def interior_point(self) -> list | None:
         """A point of the relative interior (Fractions), or None if it is empty."""
-        pt = lp.interior_point(self._system(True), list(range(self.p)))
-        return None if pt is None else [Fraction(pt.get(i, 0)) for i in range(self.p)]
+        return self._point(self._system(True))
 
     def sign(self, h: tuple) -> int:
         """-1 / +1 if h.(q, 1) < 0 / > 0 on the whole relative interior, 0 if h vanishes on it;
@@ -231,8 +232,7 @@ class Cell:
             if k is None:
                 continue                    # implied by the others
             expr = tuple(Fraction(0) if i == k else -row[i] / row[k] for i in range(self.p + 1))
-            solved = [(j, tuple(Fraction(0) if i == k else e[i] + e[k] * expr[i] for i in range(self.p + 1)))
-                      for j, e in solved]
+            solved = [(j, tuple(substituted(e, [(k, expr)]))) for j, e in solved]     # expr[k] is 0
             solved.append((k, expr))
         return solved
 

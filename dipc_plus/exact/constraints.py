@@ -75,22 +75,17 @@ def components(atoms, ignore=frozenset()) -> list[frozenset]:
             x = parent[x]
         return x
 
-    for a in atoms:
-        ids = sorted(a.noises() - ignore) if ignore else sorted(a.noises())
+    noise_ids = {a: sorted(a.noises() - ignore) for a in atoms}
+    for ids in noise_ids.values():
         for i in ids[1:]:
             ra, rb = find(ids[0]), find(i)
             if ra != rb:
                 parent[rb] = ra
-        if ids:
-            find(ids[0])
     groups: dict = {}
-    for a in atoms:
-        ids = a.noises() - ignore if ignore else a.noises()
+    for a, ids in noise_ids.items():
         if ids:
-            groups.setdefault(find(next(iter(ids))), set()).add(a)
-    first = {root: min(i for a in g for i in (a.noises() - ignore if ignore else a.noises()))
-             for root, g in groups.items()}
-    return [frozenset(groups[root]) for root in sorted(groups, key=first.__getitem__)]
+            groups.setdefault(find(ids[0]), set()).add(a)
+    return [frozenset(g) for g in sorted(groups.values(), key=lambda g: min(noise_ids[a][0] for a in g))]
 
 
 _MAX_ORDERINGS = 120   # tie-breaking renamings tried per component (beyond: one fixed choice)

@@ -37,9 +37,9 @@ def to_fraction(x) -> Fraction:
     >>> to_fraction(fmpq(-6, 4))
     Fraction(-3, 2)
     """
-    if isinstance(x, fmpq):
-        return Fraction(int(x.p), int(x.q))
-    return x if type(x) is Fraction else Fraction(x)
+    if type(x) is Fraction:     # the common case first: linear forms convert every coefficient
+        return x
+    return Fraction(int(x.p), int(x.q)) if isinstance(x, fmpq) else Fraction(x)
 
 
 def fmt_q(x) -> str:

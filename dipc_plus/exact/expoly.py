@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from fractions import Fraction
 from functools import cache, reduce
 from math import lcm
+from operator import add
 from typing import Callable, Iterable, NamedTuple, Union
 
 import flint
@@ -26,7 +27,7 @@ from flint import arb, fmpq, fmpq_poly
 
 from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import fmt_q, signed_sum, to_fmpq, to_fraction
-from dipc_plus.exact.sparse import sparse_add, sparse_product
+from dipc_plus.exact.sparse import SparseSum
 from dipc_plus.execution import limits
 
 Number = Union[int, Fraction, fmpq]
@@ -51,8 +52,9 @@ def working_precision(prec: int):
         flint.ctx.prec = old
 
 
-class ExpPoly:
-    """sum_q P_q(eps) e^(q eps); immutable; `terms` maps Fraction q -> nonzero fmpq_poly.
+class ExpPoly(SparseSum):
+    """sum_q P_q(eps) e^(q eps); immutable; `terms` maps Fraction q -> nonzero fmpq_poly (the ring
+    operations of `SparseSum`, with numbers and `ExpFrac`s lifted first).
 
     P[N > 1] for N ~ Lap(eps) is e^(-eps)/2; its complement, its square, its value at eps = 1
     (1 - 1/(2e) = 0.81606028 by hand) and its derivative:
@@ -65,6 +67,7 @@ class ExpPoly:
     """
 
     __slots__ = ("terms", "_hash", "_balls")
+    combine = staticmethod(add)     # exponents q add in a product
 
     def __init__(self, terms: dict | None = None):
         self._balls = None
@@ -111,9 +114,6 @@ class ExpPoly:
     ONE: "ExpPoly"
 
     # -- structure ---------------------------------------------------------------------
-    def is_zero(self) -> bool:
-        return not self.terms
-
     def is_constant(self) -> bool:
         terms = self.terms
         return not terms or (len(terms) == 1 and 0 in terms and terms[0].degree() == 0)
@@ -138,20 +138,15 @@ class ExpPoly:
         """L such that every exponent q is a multiple of 1/L."""
         return reduce(lcm, (q.denominator for q in self.terms), 1)
 
-    def _key(self):
-        return tuple((q, tuple(self.terms[q].coeffs())) for q in sorted(self.terms))
-
     def __hash__(self):
         if self._hash is None:
-            self._hash = hash(tuple((q, tuple(str(c) for c in cs)) for q, cs in self._key()))
+            self._hash = hash(tuple((q, tuple(str(c) for c in self.terms[q].coeffs())) for q in sorted(self.terms)))
         return self._hash
 
     def __eq__(self, other):
         if type(other) is not ExpPoly:   # the usual case skips the isinstance chain
-            if isinstance(other, ExpFrac):
-                return ExpFrac.of(self) == other
             if not isinstance(other, (int, Fraction, fmpq, ExpPoly)):
-                return NotImplemented
+                return NotImplemented    # an ExpFrac then compares itself with self (ExpFrac.__eq__)
             other = ExpPoly.lift(other)
         return self.terms.keys() == other.terms.keys() and all(
             self.terms[q] == other.terms[q] for q in self.terms)
@@ -168,15 +163,9 @@ class ExpPoly:
     def __add__(self, other):
         if isinstance(other, ExpFrac):
             return ExpFrac.of(self) + other
-        return ExpPoly(sparse_add(self.terms, ExpPoly.lift(other).terms))
+        return super().__add__(ExpPoly.lift(other))
 
     __radd__ = __add__
-
-    def __neg__(self):
-        return ExpPoly({q: -p for q, p in self.terms.items()})
-
-    def __sub__(self, other):
-        return self + (-other)    # an ExpFrac's negation stays one, and __add__ lifts self to it
 
     def __rsub__(self, other):
         return ExpPoly.lift(other) - self
@@ -185,9 +174,8 @@ class ExpPoly:
         if isinstance(other, ExpFrac):
             return ExpFrac.of(self) * other
         if isinstance(other, (int, Fraction, fmpq)):
-            c = to_fmpq(other)
-            return ExpPoly({q: p * c for q, p in self.terms.items()}) if c != 0 else ExpPoly()
-        return ExpPoly(sparse_product(self.terms, ExpPoly.lift(other).terms))
+            return self.scaled(to_fmpq(other))
+        return super().__mul__(ExpPoly.lift(other))
 
     __rmul__ = __mul__
 
@@ -404,11 +392,17 @@ def exppoly_text(f: ExpPoly, notation: Notation = PLAIN) -> str:
     >>> print(exppoly_text(ExpPoly.ONE - ExpPoly.monomial(Fraction(3), 2, Fraction(-5, 2)), LATEX))
     1 - 3 \\epsilon^{2} e^{-\\frac{5}{2} \\epsilon}
     """
-    def term(mag, k, q):
-        factors = ([notation.eps_power(k)] if k else []) + ([notation.exp(q)] if q else [])
-        return plain_product(Fraction(mag), factors, notation)
-    return signed_sum([("-" if c < 0 else "+", term(abs(c), k, q))
-                       for c, k, q in sorted(f.monomials(), key=lambda m: (-m[2], m[1]))])
+    return monomial_sum_text([(c, ([notation.eps_power(k)] if k else []) + ([notation.exp(q)] if q else []))
+                              for c, k, q in sorted(f.monomials(), key=lambda m: (-m[2], m[1]))], notation)
+
+
+def monomial_sum_text(terms: list, notation: Notation = PLAIN) -> str:
+    """[(rational c, its factors' texts)] as one signed sum: the layout of every closed form's terms.
+
+    >>> monomial_sum_text([(Fraction(-1, 2), ["eps"]), (Fraction(1), [])])
+    '-1/2*eps + 1'
+    """
+    return signed_sum([("-" if c < 0 else "+", plain_product(abs(c), factors, notation)) for c, factors in terms])
 
 
 class ExpFrac:
@@ -482,7 +476,18 @@ class ExpFrac:
         return ExpFrac.of(other) - self
 
     def __mul__(self, other):
+        """The product; a factor 1 (as a chain's edge factors often are) leaves the other one as it is.
+
+        >>> half = ExpFrac(ExpPoly.const(Fraction(1, 2)))
+        >>> FRAC_ONE * half is half, print(half * ExpFrac(ExpPoly.exp(1)))
+        1/2*e^eps
+        (True, None)
+        """
         other = ExpFrac.of(other)
+        if other.is_poly() and other.num == ExpPoly.ONE:
+            return self
+        if self.is_poly() and self.num == ExpPoly.ONE:
+            return other
         if self.is_poly() and other.is_poly():   # as in __add__: nothing to cancel
             return ExpFrac(self.num * other.num, ExpPoly.ONE, reduce=False)
         return ExpFrac(self.num * other.num, self.den * other.den)
@@ -579,17 +584,3 @@ def _reduce(num: ExpPoly, den: ExpPoly) -> tuple[ExpPoly, ExpPoly]:
 FRAC_ONE = ExpFrac(ExpPoly.ONE)
 FRAC_ZERO = ExpFrac(ExpPoly.ZERO)
 
-
-def mul(a: ExpFrac, b: ExpFrac) -> ExpFrac:
-    """a * b, skipping the gcd when one side is 1 (the common case for a chain's edge factors).
-
-    >>> half = ExpFrac(ExpPoly.const(Fraction(1, 2)))
-    >>> mul(FRAC_ONE, half) is half, print(mul(half, ExpFrac(ExpPoly.exp(1))))
-    1/2*e^eps
-    (True, None)
-    """
-    if b is FRAC_ONE or b == FRAC_ONE:
-        return a
-    if a is FRAC_ONE or a == FRAC_ONE:
-        return b
-    return a * b

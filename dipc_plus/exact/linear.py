@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from dipc_plus.exact.convert import to_fraction
+
 
 # Canonical operators: the form is compared with 0.
 OPS = ("<", "<=", "==", "!=")
@@ -76,10 +78,6 @@ def engine_rates(noises, kind: str) -> list:
     return rates
 
 
-def _frac(c) -> Fraction:
-    return c if type(c) is Fraction else Fraction(c)
-
-
 _ZERO = Fraction(0)
 _ONE = Fraction(1)
 
@@ -108,11 +106,11 @@ class LinForm:
 
     @staticmethod
     def make(coeffs: dict, const=Fraction(0)) -> "LinForm":
-        return LinForm(tuple(sorted((i, _frac(c)) for i, c in coeffs.items() if c != 0)), _frac(const))
+        return LinForm(tuple(sorted((i, to_fraction(c)) for i, c in coeffs.items() if c != 0)), to_fraction(const))
 
     @staticmethod
     def constant(k) -> "LinForm":
-        return LinForm((), _frac(k))
+        return LinForm((), to_fraction(k))
 
     @staticmethod
     def symbol(key) -> "LinForm":
@@ -140,7 +138,7 @@ class LinForm:
         return LinForm.make(d, self.const + other.const)
 
     def scale(self, s) -> "LinForm":
-        s = _frac(s)
+        s = to_fraction(s)
         if s == 1:
             return self
         if not s:
@@ -168,7 +166,7 @@ class LinForm:
         >>> LinForm.make({"x": 2}, 1).value({"x": Fraction(1, 2)})
         Fraction(2, 1)
         """
-        return self.const + sum((c * _frac(point[k]) for k, c in self.coeffs), _ZERO)
+        return self.const + sum((c * to_fraction(point[k]) for k, c in self.coeffs), _ZERO)
 
     def __str__(self) -> str:
         """'2*x + y + 1/2' ('0' for the zero form)."""
@@ -243,8 +241,8 @@ def atom_row(a: "Atom", width: int) -> list:
     for i, c in a.form.coeffs:
         if not 0 <= i < width:
             raise ValueError(f"atom coefficient id {i} is outside the engine's ids 0..{width - 1}")
-        row[i] = _frac(c)
-    row[-1] = _frac(a.form.const)
+        row[i] = to_fraction(c)
+    row[-1] = to_fraction(a.form.const)
     return row
 
 

@@ -18,6 +18,7 @@ from operator import add
 from flint import fmpq, fmpq_mpoly_ctx
 
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.open_regions import primitive
 from dipc_plus.exact.sparse import add_keys, sparse_add, sparse_product
 
 
@@ -90,12 +91,9 @@ def poly_cancel(num: dict, den: dict, names: list) -> tuple[dict, dict]:
     n, d = _mpoly(ctx, num), _mpoly(ctx, den)
     g = n.gcd(d)
     n, d = _rational_dict(n / g), _rational_dict(d / g)
-    values = list(n.values()) + list(d.values())
-    scale = Fraction(math.lcm(*(c.denominator for c in values)))
-    scale /= math.gcd(*(int(c * scale) for c in values))
-    if d[max(d)] < 0:
-        scale = -scale
-    return {m: c * scale for m, c in n.items()}, {m: c * scale for m, c in d.items()}
+    sign = -1 if d[max(d)] < 0 else 1
+    ints = iter(primitive([sign * c for c in (*n.values(), *d.values())]))    # n's, then d's
+    return {m: Fraction(next(ints)) for m in n}, {m: Fraction(next(ints)) for m in d}
 
 
 def _mpoly(ctx, a: dict):

@@ -59,32 +59,42 @@ def sparse_product(a: dict, b: dict, combine=add, times=mul) -> dict:
 
 
 class SparseSum:
-    """The ring operations of a closed form kept as `terms` (key -> nonzero coefficient, keys
-    exponent tuples that add in a product), written once for the sums that have no more to them
-    (`alpha_series.XSum`, `decision.two_variable.ExpPoly2`).  A subclass is built from a terms dict
-    and drops the zero coefficients itself.
+    """The ring operations of a closed form kept as `terms` (key -> nonzero coefficient), written
+    once for every sum built on them (`alpha_series.XSum`, `symbolic_terms.SymbolicForm`,
+    `decision.two_variable.ExpPoly2`).  A subclass is built from a terms dict and drops the zero
+    coefficients itself; `combine` says how two keys meet in a product (exponent tuples add), and
+    `like` builds a result (a subclass with more state than its terms passes that state on).
 
     >>> class Poly(SparseSum):
     ...     def __init__(self, terms):
     ...         self.terms = {k: c for k, c in terms.items() if c}
     >>> x, one = Poly({(1,): 1}), Poly({(0,): 1})
-    >>> ((x + one) * (x - one)).terms, (x - x).is_zero()
-    ({(2,): 1, (0,): -1}, True)
+    >>> ((x + one) * (x - one)).terms, (x - x).is_zero(), x.scaled(3).terms
+    ({(2,): 1, (0,): -1}, True, {(1,): 3})
     """
 
     __slots__ = ()
+    combine = staticmethod(add_keys)
+
+    def like(self, terms: dict, other=None):
+        """A sum of this kind with `terms` (made from self and, in a binary operation, `other`)."""
+        return type(self)(terms)
 
     def is_zero(self) -> bool:
         return not self.terms
 
     def __add__(self, other):
-        return type(self)(sparse_add(self.terms, other.terms))
+        return self.like(sparse_add(self.terms, other.terms), other)
 
     def __neg__(self):
-        return type(self)({k: -c for k, c in self.terms.items()})
+        return self.like({k: -c for k, c in self.terms.items()})
 
     def __sub__(self, other):
         return self + (-other)
 
     def __mul__(self, other):
-        return type(self)(sparse_product(self.terms, other.terms, add_keys))
+        return self.like(sparse_product(self.terms, other.terms, self.combine), other)
+
+    def scaled(self, c):
+        """Every coefficient times c."""
+        return self.like({k: v * c for k, v in self.terms.items()})

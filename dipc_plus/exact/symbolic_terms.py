@@ -17,14 +17,14 @@ from math import prod
 
 from flint import fmpq, fmpq_poly
 
-from dipc_plus.exact.convert import linear_text, signed_sum
-from dipc_plus.exact.expoly import ExpPoly, eps_power_text, exp_text, plain_product
-from dipc_plus.exact.sparse import accumulate, add_keys, sparse_add, sparse_product
+from dipc_plus.exact.convert import linear_text, to_fmpq
+from dipc_plus.exact.expoly import ExpPoly, binary_power, eps_power_text, exp_text, monomial_sum_text
+from dipc_plus.exact.sparse import SparseSum, accumulate, add_keys
 
 __all__ = ["SymbolicForm"]
 
 
-class SymbolicForm:
+class SymbolicForm(SparseSum):
     """`terms` maps (exponents of v (Fractions), exponent of eps, powers of v) to a nonzero
     fmpq_poly in eps; p is the number of inputs.
 
@@ -59,30 +59,22 @@ class SymbolicForm:
             accumulate(out, k, P)
         return SymbolicForm(p, out)
 
-    def is_zero(self) -> bool:
-        return not self.terms
+    def like(self, terms: dict, other=None) -> "SymbolicForm":
+        """A form over the same inputs (sums and products of forms over different ones are refused)."""
+        if other is not None and other.p != self.p:
+            raise ValueError("forms over different inputs")
+        return SymbolicForm(self.p, terms)
+
+    @staticmethod
+    def combine(k1: tuple, k2: tuple) -> tuple:
+        """The key of a product of two terms (of the probabilities of independent constraint
+        sets): exponents and powers add."""
+        return add_keys(k1[0], k2[0]), k1[1] + k2[1], add_keys(k1[2], k2[2])
 
     def __eq__(self, other):
         return isinstance(other, SymbolicForm) and self.p == other.p and self.terms == other.terms
 
     __hash__ = None
-
-    def __mul__(self, other: "SymbolicForm") -> "SymbolicForm":
-        """The product (of the probabilities of independent constraint sets)."""
-        return SymbolicForm(self._same_inputs(other), sparse_product(self.terms, other.terms, _product_key))
-
-    def __add__(self, other: "SymbolicForm") -> "SymbolicForm":
-        """The sum (of the probabilities of disjoint events, on one cell)."""
-        return SymbolicForm(self._same_inputs(other), sparse_add(self.terms, other.terms))
-
-    def scaled(self, c: int) -> "SymbolicForm":
-        """The form times the number c (2^k for k one-sided noises, `constraints.component_probability`)."""
-        return SymbolicForm(self.p, {k: P * c for k, P in self.terms.items()})
-
-    def _same_inputs(self, other: "SymbolicForm") -> int:
-        if self.p != other.p:
-            raise ValueError("forms over different inputs")
-        return self.p
 
     @staticmethod
     def one(p: int) -> "SymbolicForm":
@@ -107,6 +99,38 @@ class SymbolicForm:
             accumulate(out, exponent, shifted)
         return ExpPoly(out)
 
+    def substituted(self, origin: list, basis: list) -> "SymbolicForm":
+        """The form at q = origin + sum_l w_l basis[l], over the new inputs w (v'_l = eps w_l): each
+        exponent maps linearly, and each power of v_i = eps origin_i + sum_l basis[l][i] v'_l expands
+        through the ring.  On the line q0 = 1/2 + w0 of the module's example, P[N < q0] at w0 = 0:
+
+        >>> from dipc_plus.exact.cells import Cell
+        >>> from dipc_plus.exact.laplace_engine import probability_on_cell
+        >>> from dipc_plus.exact.linear import LinForm, Noise, atom
+        >>> below_q = atom(LinForm.make({0: 1}), "<", LinForm.make({1: 1}))
+        >>> form = probability_on_cell((below_q,), (Noise("lap", Fraction(1)),), Cell(1, [((-1, 0), "<=")]))
+        >>> print(form.substituted([Fraction(1, 2)], [[Fraction(1)]]).at([Fraction(0)]))
+        1 - 1/2*e^(-1/2*eps)
+        """
+        p, zero = len(basis), (Fraction(0),) * len(basis)
+        units = [tuple(int(l == m) for m in range(p)) for l in range(p)]
+        lines = []
+        for i, o in enumerate(origin):
+            terms = {(zero, Fraction(0), units[l]): fmpq_poly([to_fmpq(b[i])]) for l, b in enumerate(basis)}
+            terms[(zero, Fraction(0), (0,) * p)] = fmpq_poly([0, to_fmpq(o)])
+            lines.append(SymbolicForm(p, terms))
+        out: dict = {}
+        for (lv, le, powers), P in self.terms.items():
+            exponent = tuple(sum((a * b[i] for i, a in enumerate(lv)), Fraction(0)) for b in basis)
+            shift = sum((a * o for a, o in zip(lv, origin)), Fraction(0))
+            term = SymbolicForm(p, {(exponent, le + shift, (0,) * p): P})
+            for line, k in zip(lines, powers):
+                if k:
+                    term = term * binary_power(line, k - 1, line)
+            for key, Q in term.terms.items():
+                accumulate(out, key, Q)
+        return SymbolicForm(p, out)
+
     def monomials_in_q(self) -> list:
         """[(c, k, powers, (l_q, l))]: the form as sum c eps^k q^powers e^((l_q.q + l) eps), c
         rational (v = eps q substituted): terms in eps alone first, then by exponent, powers, k."""
@@ -122,15 +146,11 @@ class SymbolicForm:
     def text(self, names) -> str:
         """Plain text in eps and the inputs (named by `names`), in the style of the per-point
         closed forms: '1/2*eps*q[1]*e^((1/4*q[1] - 1/2)*eps) + ...'."""
-        if not self.terms:
-            return "0"
-        parts = []
-        for c, k, powers, (lq, l) in self.monomials_in_q():
-            factors = eps_power_text(k)
-            factors += [n if a == 1 else f"{n}^{a}" for n, a in zip(names, powers) if a]
-            factors += exp_text(linear_text(lq, names, l), compound=sum(1 for a in lq if a) + (l != 0) > 1)
-            parts.append(("-" if c < 0 else "+", plain_product(abs(c), factors)))
-        return signed_sum(parts)
+        def factors(k, powers, lq, l):
+            named = [n if a == 1 else f"{n}^{a}" for n, a in zip(names, powers) if a]
+            compound = sum(1 for a in lq if a) + (l != 0) > 1
+            return eps_power_text(k) + named + exp_text(linear_text(lq, names, l), compound=compound)
+        return monomial_sum_text([(c, factors(k, powers, lq, l)) for c, k, powers, (lq, l) in self.monomials_in_q()])
 
     def to_sympy(self, symbols, eps):
         """The form as a sympy expression in the given input symbols and eps (for LaTeX)."""
@@ -152,9 +172,4 @@ class SymbolicForm:
             e = " + ".join([f"{a}*v{i}" for i, a in enumerate(lv) if a] + ([f"{le}*eps"] if le else []))
             parts.append(f"({P}){v}" + (f" e^({e})" if e else ""))
         return " + ".join(parts) or "0"
-
-
-def _product_key(k1: tuple, k2: tuple) -> tuple:
-    """The key of a product of two terms: exponents and powers add."""
-    return add_keys(k1[0], k2[0]), k1[1] + k2[1], add_keys(k1[2], k2[2])
 

@@ -20,7 +20,7 @@ from dipc_plus.exact.log_point import rational_at_log
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import output_distribution
 from dipc_plus.semantics.values import freeze_value
-from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, mul
+from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 from dipc_plus.semantics.structure import KernelChain
 
 ZERO = ExpFrac.of(ExpPoly.ZERO)
@@ -61,7 +61,7 @@ def outcome_table(dist, events: dict) -> dict:
                 p = ExpFrac.of(constraints_probability(list(outcome.constraints) + extra, dist.noises))
                 if p.is_zero():
                     continue
-                p = mul(entry.weight, p)
+                p = entry.weight * p
             else:
                 p = entry.probability
             key = tuple(outcome.values[i] if i not in real_idx else combo[real_idx.index(i)].label

@@ -27,7 +27,7 @@ from dipc_plus.exact.linear import Atom, LinForm, Noise, atom
 from dipc_plus.semantics.events import restricted_total
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
 from dipc_plus.semantics.evaluate import domain_rank
-from dipc_plus.exact.expoly import FRAC_ONE as ONE, FRAC_ZERO as ZERO, mul, ExpFrac
+from dipc_plus.exact.expoly import FRAC_ONE as ONE, FRAC_ZERO as ZERO, ExpFrac
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_noise
 from dipc_plus.semantics.inputs import bind_inputs, python_value
 from dipc_plus.semantics.values import plain_number, show_value, values_equal
@@ -277,7 +277,7 @@ def distribution_of_chain(chain: DTMC) -> Distribution:
     weights = exit_weights(chain)
     entries: dict = {}
     for e in chain.exits:
-        p = mul(weights[e], chain.constraint_probability(e))
+        p = weights[e] * chain.constraint_probability(e)
         outcome = Outcome(chain.outputs_at(e), chain.graph.nodes[e]["state"].constraints)
         if outcome in entries:  # only possible without merging
             old = entries[outcome]

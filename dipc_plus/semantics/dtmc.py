@@ -24,7 +24,7 @@ from dipc_plus.exact import noises
 from dipc_plus.exact.linear import LinForm, Noise, atom, negate
 from dipc_plus.exact.constraints import probability as constraints_probability
 from dipc_plus.errors import ResourceLimit, UserError
-from dipc_plus.exact.expoly import FRAC_ONE as ONE, ExpFrac, mul
+from dipc_plus.exact.expoly import FRAC_ONE as ONE, ExpFrac
 from dipc_plus.semantics.instructions import assigned, compiled, describe_instr, reads
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_noise  # one printer for programs and chains
 from dipc_plus.semantics.transitions import memo_for
@@ -162,7 +162,7 @@ class DTMC:
             return cached
         total = ONE
         for comp in self.graph.nodes[node]["components"]:
-            total = mul(total, self.component_probability(comp))
+            total = total * self.component_probability(comp)
         self.graph.nodes[node]["pc_prob"] = total
         return total
 
@@ -315,7 +315,7 @@ class DTMC:
                 return [(ONE, self._set(work, s, False))]
             base = ONE
             for c in touched:
-                base = mul(base, self.component_probability(c))
+                base = base * self.component_probability(c)
             both = self.component_probability(merged | {a})
             if both.is_zero():
                 return [(ONE, self._set(work, s, False))]
@@ -378,7 +378,7 @@ class DTMC:
             if live is None or self.component_noises(comp) & live_noises:
                 kept.append(comp)
             else:
-                factor = mul(factor, self.component_probability(comp))
+                factor = factor * self.component_probability(comp)
                 self.stats.dropped_components += 1
         kept.sort(key=_comp_key)
         constraints = frozenset().union(*kept) if kept else frozenset()
@@ -456,7 +456,7 @@ class DTMC:
         if self.compress:
             self._advance(work, certain)
         state, comps, dropped = self._canon(work)
-        return mul(factor, dropped), state, comps, work.pending
+        return factor * dropped, state, comps, work.pending
 
     def _successors(self, state: State, comps: tuple, pending) -> list:
         """[(factor, state, its components, its pending comparison)] one random choice from `state`

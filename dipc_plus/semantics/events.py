@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from dipc_plus.errors import UserError
 from dipc_plus.exact.constraints import probability as constraints_probability
-from dipc_plus.exact.expoly import ExpFrac, ExpPoly, mul
+from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import LinForm, atom
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.walk import constant_truth
@@ -112,7 +112,7 @@ def restricted_total(dist, atoms_of) -> ExpFrac:
         extra = atoms_of(outcome)
         if extra:
             p = ExpFrac.of(constraints_probability(list(outcome.constraints) + extra, dist.noises))
-            total = total + (p if p.is_zero() else mul(entry.weight, p))
+            total = total + (p if p.is_zero() else entry.weight * p)
         elif extra is not None:
             total = total + entry.probability
     return total

@@ -24,7 +24,8 @@ from dipc_plus.execution.lazy import lazy_import
 
 nx = lazy_import("networkx")
 
-from dipc_plus.exact.expoly import FRAC_ONE as ONE, FRAC_ZERO as ZERO, mul
+from dipc_plus.exact.expoly import FRAC_ONE as ONE, FRAC_ZERO as ZERO
+from dipc_plus.exact.sparse import accumulate
 from dipc_plus.semantics.digraph import Digraph
 
 
@@ -67,9 +68,7 @@ def _propagate(graph, initial, attr: str, groups: list, reachable: set) -> dict:
             for v, data in succ[u].items():
                 if v in members:
                     continue
-                contribution = mul(w, data[attr])
-                old = inflow.get(v)
-                inflow[v] = contribution if old is None else old + contribution
+                accumulate(inflow, v, w * data[attr])
     return result
 
 

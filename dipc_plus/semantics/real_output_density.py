@@ -27,12 +27,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from flint import fmpq, fmpq_poly
+from flint import fmpq_poly
 
 from dipc_plus.errors import ResourceLimit
 from dipc_plus.exact.cells import Cell
+from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.exact.linear import Atom, LinForm
 from dipc_plus.exact.piecewise import Piece
+from dipc_plus.exact.sparse import accumulate
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.semantics.symbolic_chain import SymbolicPaths
 from dipc_plus.semantics.symbolic_distribution import path_pieces
@@ -76,17 +78,10 @@ def derivative(form: SymbolicForm, j: int) -> SymbolicForm:
     out: dict = {}
     eps = fmpq_poly([0, 1])
     for (lv, le, powers), P in form.terms.items():
-        parts = []
         if powers[j]:
-            lowered = powers[:j] + (powers[j] - 1,) + powers[j + 1:]
-            parts.append((lowered, P * powers[j]))
+            accumulate(out, (lv, le, powers[:j] + (powers[j] - 1,) + powers[j + 1:]), P * powers[j] * eps)
         if lv[j]:
-            a = lv[j]
-            parts.append((powers, P * fmpq(a.numerator, a.denominator)))
-        for pw, Q in parts:
-            key = (lv, le, pw)
-            old = out.get(key)
-            out[key] = Q * eps if old is None else old + Q * eps
+            accumulate(out, (lv, le, powers), P * to_fmpq(lv[j]) * eps)
     return SymbolicForm(form.p, out)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import distinct, freeze_value
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
-from dipc_plus.exact.expoly import mul, ExpFrac
+from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.instructions import (assigned, compile_program, contains_exit, contains_while, liveness,
                                               stmts_read)
 from dipc_plus.semantics.distribution import distribution_of_chain
@@ -274,10 +274,9 @@ class KernelChain:
 
     def _step(self, k: int, xs: tuple, before: dict) -> dict:
         after: dict = {}
-        product = mul if self.transform is None else (lambda a, b: a * b)
         for state, p in before.items():
             for nxt, q in self.row(k, xs, state).items():
-                term = product(p, q)
+                term = p * q
                 after[nxt] = after[nxt] + term if nxt in after else term
         return after
 

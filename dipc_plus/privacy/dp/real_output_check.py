@@ -50,7 +50,6 @@ from dipc_plus.privacy.output_tables import interval_atoms
 from dipc_plus.privacy.online.every_length import BoundContradiction
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import output_distribution
-from dipc_plus.semantics.dtmc import mul
 from dipc_plus.semantics.real_output_density import real_output_densities
 from dipc_plus.semantics.symbolic_chain import NotSymbolic, symbolic_paths
 from dipc_plus.semantics.values import group_arrays
@@ -420,7 +419,7 @@ def outcome_event_probability(program, u: dict, outcome, lo, hi) -> ExpFrac:
             continue
         p = ExpFrac.of(per_point_probability(list(out.constraints) + extra, dist.noises))
         if not p.is_zero():
-            total = total + mul(entry.weight, p)
+            total = total + entry.weight * p
     return total
 
 

@@ -37,6 +37,7 @@ from dipc_plus.decision.certified import Interval
 from dipc_plus.decision.decide import decide
 from dipc_plus.decision.sup_ratio import TOLERANCE, NotCertified, SupRatio, sup_one
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.sparse import accumulate
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.semantics.real_output_density import derivative
 
@@ -105,15 +106,8 @@ def _by_shape(form: SymbolicForm) -> dict:
     """{(exponent of v, power of v): ExpPoly in eps} for a form in one coordinate."""
     out: dict = {}
     for (lv, le, powers), P in form.terms.items():
-        key = (lv[0], powers[0])
-        out.setdefault(key, {})
-        old = out[key].get(le)
-        out[key][le] = P if old is None else old + P
+        accumulate(out.setdefault((lv[0], powers[0]), {}), le, P)
     return {k: ExpPoly(v) for k, v in out.items() if not ExpPoly(v).is_zero()}
-
-
-def _negated(form: SymbolicForm) -> SymbolicForm:
-    return SymbolicForm(form.p, {k: -P for k, P in form.terms.items()})
 
 
 def _monotone(f: SymbolicForm, g: SymbolicForm, lo, hi) -> str | None:
@@ -261,15 +255,15 @@ def prove_unproved(item: Unproved, K: Fraction) -> bool:
     the interval up to 3 times; the three goals are tried at each depth in turn, so that the
     one that holds cheaply is found before a failing one has been split deep (which is where
     the time goes: each split proof decides many exp-polynomials)."""
-    H = item.g * SymbolicForm(1, {((Fraction(0),), K, (0,)): fmpq_poly([1])}) + _negated(item.f)
+    H = item.g * SymbolicForm(1, {((Fraction(0),), K, (0,)): fmpq_poly([1])}) - item.f
     W = _wronskian(item.f, item.g) if item.ends_known else None
-    goals = [H] + ([W, _negated(W)] if W is not None else [])
+    goals = [H] + ([W, -W] if W is not None else [])
     return any(_nonnegative_split(G, item.lo, item.hi, depth) for depth in range(4) for G in goals)
 
 
 def _wronskian(f: SymbolicForm, g: SymbolicForm) -> SymbolicForm:
     """W = f'g - fg', the sign of the ratio's derivative where g > 0."""
-    return derivative(f, 0) * g + _negated(f * derivative(g, 0))
+    return derivative(f, 0) * g - f * derivative(g, 0)
 
 
 def _nonnegative_split(H: SymbolicForm, lo, hi, depth: int) -> bool:

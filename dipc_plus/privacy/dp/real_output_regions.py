@@ -35,8 +35,6 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
-from flint import fmpq, fmpq_poly
-
 from dipc_plus.exact.cells import Cell, primitive
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.exact.symbolic_terms import SymbolicForm
@@ -171,38 +169,9 @@ def separable_direction(f: SymbolicForm, g: SymbolicForm) -> tuple | None:
 def restrict(form: SymbolicForm, j: int, c0: Fraction, coeffs: dict) -> SymbolicForm:
     """The form on the hyperplane w_j = c0 + sum_l coeffs[l] w_l, in the other coordinates (in
     order): v_j = eps c0 + sum_l coeffs[l] v_l, substituted in each exponent and power."""
-    p = form.p
-    rest = [l for l in range(p) if l != j]
-    out: dict = {}
-    for (lv, le, powers), P in form.terms.items():
-        new_lv = tuple(lv[l] + lv[j] * coeffs.get(l, 0) for l in rest)
-        new_le = le + lv[j] * c0
-        base = tuple(powers[l] for l in rest)
-        for extra, Q in _power_expansion(powers[j], c0, [coeffs.get(l, Fraction(0)) for l in rest]).items():
-            key = (new_lv, new_le, tuple(a + b for a, b in zip(base, extra)))
-            old = out.get(key)
-            out[key] = P * Q if old is None else old + P * Q
-    return SymbolicForm(p - 1, out)
-
-
-def _q(x: Fraction) -> fmpq:
-    return fmpq(x.numerator, x.denominator)
-
-
-def _power_expansion(n: int, c0: Fraction, cs: list) -> dict:
-    """(eps c0 + sum_l cs[l] v_l)^n as {powers of the v_l: polynomial in eps}."""
-    zero = tuple(0 for _ in cs)
-    poly = {zero: fmpq_poly([1])}
-    for _ in range(n):
-        nxt: dict = {}
-        for pw, P in poly.items():
-            parts = [(pw, P * fmpq_poly([0, _q(c0)]))] if c0 else []
-            parts += [(pw[:l] + (pw[l] + 1,) + pw[l + 1:], P * _q(c)) for l, c in enumerate(cs) if c]
-            for key, Q in parts:
-                old = nxt.get(key)
-                nxt[key] = Q if old is None else old + Q
-        poly = nxt
-    return poly
+    rest = [l for l in range(form.p) if l != j]
+    basis = [[Fraction(i == l) if i != j else Fraction(coeffs.get(l, 0)) for i in range(form.p)] for l in rest]
+    return form.substituted([c0 if i == j else Fraction(0) for i in range(form.p)], basis)
 
 
 def _compose(frame: tuple, j: int, c0: Fraction, coeffs: dict) -> tuple:
