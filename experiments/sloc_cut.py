@@ -34,7 +34,7 @@ FOLDED_OUT = {
     "decision/bisection.py", "decision/box_enclosure.py", "decision/first_order.py",
     "exact/binding_bounds.py", "exact/memo.py", "exact/sparse.py",
     "execution/accelerators.py", "execution/options.py",
-    "privacy/decide.py", "privacy/result.py", "semantics/walk.py",
+    "privacy/decide.py", "privacy/result.py", "semantics/identity_cache.py", "semantics/walk.py",
 }
 
 
