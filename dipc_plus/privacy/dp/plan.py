@@ -81,6 +81,10 @@ def plan(claim, structure: bool | None = True, *, max_states: int = DEFAULT_MAX_
     # claim's pairs (with an explicit list, a projected pair may have no pair of the list above it)
     if structure and single and claim.delta_is_zero and claim.grid is not None:
         comps = components(program)
+        # an input two components read changes both at once: their losses add, so split only when
+        # every input belongs to at most one component
+        if comps and not _inputs_disjoint(comps):
+            comps = None
     if comps:
         units = [_component_unit(claim, k, c, structure, max_states) for k, c in enumerate(comps)]
         notes.append(f"independent components: {len(units)} (a pair differing in one position changes one "
@@ -109,6 +113,12 @@ def plan(claim, structure: bool | None = True, *, max_states: int = DEFAULT_MAX_
                 notes.append(f"{unit.label}: kernel chain with {len(unit.source.chain.blocks)} blocks "
                              "(shared prefixes)")
     return Plan(units, how, notes)
+
+
+def _inputs_disjoint(comps) -> bool:
+    """Does no input belong to two of the components?"""
+    seen = [n for c in comps for n in c.inputs]
+    return len(seen) == len(set(seen))
 
 
 def _component_unit(claim, k: int, c, structure: bool, max_states: int) -> Unit:
