@@ -28,9 +28,11 @@ def why_not_a_counterexample(work: DPWork, u: dict, w: dict, stated: dict) -> tu
             return key, "is not one of the claim's inputs"
     if not claim.adjacency.adjacent(u, w):
         return "neighbour", f"is not a neighbour of the input ({claim.adjacency.describe()})"
-    unit = _unit_of(work, u, w)
-    if unit is None:
-        return "neighbour", "differs from the input in more than one independent component"
+    units = _units_changed(work, u, w)
+    if len(units) != 1:
+        return "neighbour", ("differs from the input only in inputs no output reads" if not units else
+                             "differs from the input in more than one independent component")
+    unit = units[0]
     uk, wk = ({n: x[n] for n in unit.inputs} for x in (u, w))
     P, Q = unit.table(uk), unit.table(wk)
     outputs = None                 # delta != 0: every set of outputs
@@ -65,10 +67,10 @@ def claimed_input(claim, env: dict) -> bool:
     return False
 
 
-def _unit_of(work: DPWork, u: dict, w: dict):
-    """The unit whose inputs the pair changes (the whole program, or the one component)."""
-    units = [unit for unit in work.plan.units if any(not values_equal(u[n], w[n]) for n in unit.inputs)]
-    return units[0] if len(units) == 1 else None
+def _units_changed(work: DPWork, u: dict, w: dict) -> list:
+    """The units whose inputs the pair changes (a counterexample's pair changes exactly one: the whole
+    program, or one component)."""
+    return [unit for unit in work.plan.units if any(not values_equal(u[n], w[n]) for n in unit.inputs)]
 
 
 def _output_key(work: DPWork, unit, uk: dict, wk: dict, P: dict, Q: dict, stated):
