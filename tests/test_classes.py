@@ -13,7 +13,8 @@ from conftest import PROGRAMS, THEORIES
 from dipc_plus.accuracy.checker import AccuracyChecker
 import dataclasses
 
-from dipc_plus.accuracy.classes import (CLASS_PATH, CLASSES_ENV, POINT_PATH, RELEASED_PATH, SUPPORT_PATH,
+from dipc_plus.execution.accelerators import CLASSES_ENV
+from dipc_plus.accuracy.classes import (CLASS_PATH, POINT_PATH, RELEASED_PATH, SUPPORT_PATH,
                                         InputClasses)
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.distances import LinfOutput, ZeroOneOutput

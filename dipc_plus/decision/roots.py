@@ -58,13 +58,17 @@ class RealRoot:
 
     kind = "root"
 
-    def __init__(self, factor: ExpPoly, multiplicity: int, lo: Fraction, hi: Fraction, sign_at=None,
-                 sign_lo: int = 0):
+    def __init__(self, factor: ExpPoly, multiplicity: int, lo: Fraction, hi: Fraction, sign_lo: int = 0):
         self.factor = factor
         self.multiplicity = multiplicity
         self.lo = lo
         self.hi = hi
-        self._sign_at, self._sign_lo = sign_at, sign_lo     # the certified sign at a rational, and at lo
+        self._sign_lo = sign_lo     # the certified sign at lo (`sign_at` gives it at any rational)
+
+    def sign_at(self, x: Fraction) -> int:
+        """The certified sign at a rational, by which `refine` halves (a method, not a stored
+        function: a root travels to and from worker processes by pickle)."""
+        raise NotImplementedError(f"{type(self).__name__} is exact and never refined")
 
     @property
     def exact(self) -> Fraction | None:
@@ -74,7 +78,7 @@ class RealRoot:
     def refine(self) -> None:
         """Halve the enclosure by the sign at its midpoint (a log-algebraic zero refines its own way)."""
         if self.exact is None:
-            self.lo, self.hi = _halve(self.lo, self.hi, self._sign_lo, self._sign_at, self.factor)
+            self.lo, self.hi = _halve(self.lo, self.hi, self._sign_lo, self.sign_at, self.factor)
 
     def compare(self, q) -> int:
         """sign(root - q), decided exactly."""
@@ -154,8 +158,11 @@ class AlgebraicRoot(RealRoot):
     def __init__(self, factor, multiplicity, poly: fmpq_poly, lo: Fraction, hi: Fraction):
         # (lo, hi) from _isolate_positive_zeros, which checked the sign change; the sign at a midpoint is
         # never 0: an irreducible p of degree >= 2 has no rational zero
-        super().__init__(factor, multiplicity, lo, hi, lambda x: _sign_q(poly, x), _sign_q(poly, lo))
+        super().__init__(factor, multiplicity, lo, hi, _sign_q(poly, lo))
         self.poly = poly
+
+    def sign_at(self, x: Fraction) -> int:
+        return _sign_q(self.poly, x)
 
     def short(self):
         return _quadratic_root_text(self) if self.poly.degree() == 2 else super().short()
@@ -189,8 +196,7 @@ class LogAlgebraicRoot(RealRoot):
 
     def __init__(self, factor, multiplicity, poly: fmpq_poly, L: int, t_lo: Fraction, t_hi: Fraction):
         # the signs are p's at rationals t: the enclosure of t0 is what is halved
-        super().__init__(factor, multiplicity, Fraction(0), Fraction(0), lambda t: _sign_q(poly, t),
-                         _sign_q(poly, t_lo))
+        super().__init__(factor, multiplicity, Fraction(0), Fraction(0), _sign_q(poly, t_lo))
         self.poly = poly
         self.L = L
         self.t_lo, self.t_hi = t_lo, t_hi
@@ -199,12 +205,16 @@ class LogAlgebraicRoot(RealRoot):
             self._bisect_t()
         self.lo, self.hi = self._eps_enclosure()
 
+    def sign_at(self, t: Fraction) -> int:
+        """p's sign at a rational t: the enclosure of t0 is what is halved."""
+        return _sign_q(self.poly, t)
+
     @property
     def t_exact(self) -> Fraction | None:
         return self.t_lo if self.t_lo == self.t_hi else None
 
     def _bisect_t(self):
-        self.t_lo, self.t_hi = _halve(self.t_lo, self.t_hi, self._sign_lo, self._sign_at, self.poly)
+        self.t_lo, self.t_hi = _halve(self.t_lo, self.t_hi, self._sign_lo, self.sign_at, self.poly)
 
     def _eps_enclosure(self) -> tuple[Fraction, Fraction]:
         with working_precision(self._prec):
@@ -254,7 +264,10 @@ class TranscendentalRoot(RealRoot):
 
     def __init__(self, factor, multiplicity, lo: Fraction, hi: Fraction, sign_lo: int):
         # the sign at a midpoint is never 0: g(r, e^(r/L)) != 0 for rational r > 0 (Hermite-Lindemann)
-        super().__init__(factor, multiplicity, lo, hi, lambda x: certified_sign(factor, x), sign_lo)
+        super().__init__(factor, multiplicity, lo, hi, sign_lo)
+
+    def sign_at(self, x: Fraction) -> int:
+        return certified_sign(self.factor, x)
 
     def describe(self):
         return (f"eps ~ {self.approx()}: the unique (simple) zero of {self.factor} in "
