@@ -351,10 +351,9 @@ class Lowerer:
         if isinstance(a.typ, ir.BoolT) != isinstance(b.typ, ir.BoolT):
             raise UserError.at(e.pos, f"'{e.op}' compares {value_words(a)} with {value_words(b)}",
                                hint="a Boolean can only be compared with a Boolean")
-        for v, w, side in ((a, b, e.left), (b, a, e.right)):
+        for v, w, side, other in ((a, b, e.left, e.right), (b, a, e.right, e.left)):
             if isinstance(v.expr, ir.Const) and isinstance(v.expr.value, str) and isinstance(w.typ, ir.DomT) \
                     and len(w.typ.values) > 1 and v.expr.value not in w.typ.values:
-                other = e.right if side is e.left else e.left
                 raise UserError.at(side.pos, f"{describe(other)} can never be '{v.expr.value}': its domain is {w.typ}",
                                    hint=did_you_mean(v.expr.value, [str(x) for x in w.typ.values])
                                    or f"its values are {', '.join(map(str, w.typ.values))}")

@@ -131,7 +131,7 @@ class _Statements:
     def assignment(self, target: str, typ: ir.Type, value, pos: ir.Pos, lw: Lowerer) -> list:
         if isinstance(value, S.SampleExpr):
             return [ir.Sample(target, self.sample(target, typ, value, pos, lw), pos)]
-        if isinstance(value, S.CallExpr) and value.fn in ("argmax", "argmin") and value.fn not in self.scope.functions:
+        if isinstance(value, S.CallExpr) and value.fn in ("argmax", "argmin"):   # built-ins: no function has their names
             args = lw.expand_args(value)
             if any(isinstance(v, ir.Lin) for _, v in args):
                 return self.argmax(target, typ, value, args, lw, pos)
