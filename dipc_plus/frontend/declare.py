@@ -18,6 +18,7 @@ from dipc_plus.frontend.constant_size import within_digits
 from dipc_plus.errors import UserError
 from dipc_plus.frontend.exprs import Lowerer
 from dipc_plus.frontend.scope import BUILTIN_TYPES, Scope, did_you_mean
+from dipc_plus.semantics.evaluate import BUILTINS
 
 MAX_ARRAY = 100_000
 MAX_DOMAIN = 100_000
@@ -133,9 +134,8 @@ def resolve_type(scope: Scope, t: S.TypeExpr, role: str, name: str | None = None
 
 def _base_type(scope: Scope, t: S.TypeExpr, name: str | None) -> ir.Type:
     if isinstance(t, S.TypeName):
-        builtin = {"real": ir.RealT(), "bool": ir.BoolT(), "int": ir.IntT(), "rational": ir.RatT()}
-        if t.name in builtin:
-            return builtin[t.name]
+        if t.name in BUILTIN_TYPES:
+            return BUILTIN_TYPES[t.name]
         if t.name in scope.types:
             return scope.types[t.name]
         raise UserError.at(t.pos, f"unknown type '{t.name}'",
@@ -202,7 +202,14 @@ def _variable(scope: Scope, item):
 # --------------------------------------------------------------------------- functions and distributions
 
 
-def _signature(scope: Scope, item, owner: str) -> dict:
+def _callable(scope: Scope, item, kind: str) -> tuple[dict, Lowerer]:
+    """The parameters of a new function or distribution (`kind`) and the lowerer of its body: its
+    name must be new and not a built-in, its parameters distinct and not domain symbols."""
+    if item.name in BUILTINS:
+        raise UserError.at(item.pos, f"'{item.name}' is a built-in function", hint="choose another name")
+    if item.name in scope.functions or item.name in scope.distributions:
+        raise UserError.at(item.pos, f"'{item.name}' is declared twice")
+    owner = f"{kind} '{item.name}'"
     params = {}
     for p in item.params:
         if p.name in params:
@@ -210,35 +217,23 @@ def _signature(scope: Scope, item, owner: str) -> dict:
         if p.name in scope.symbols:
             raise UserError.at(p.pos, f"'{p.name}' is a domain symbol; choose another parameter name")
         params[p.name] = resolve_type(scope, p.type, "parameter")
-    return params
-
-
-def _check_new_callable(scope: Scope, item):
-    from dipc_plus.semantics.evaluate import BUILTINS
-    if item.name in BUILTINS:
-        raise UserError.at(item.pos, f"'{item.name}' is a built-in function", hint="choose another name")
-    if item.name in scope.functions or item.name in scope.distributions:
-        raise UserError.at(item.pos, f"'{item.name}' is declared twice")
+    return params, Lowerer(scope, local_types=params, owner=owner)
 
 
 def _function(scope: Scope, item: S.FunctionDecl):
-    _check_new_callable(scope, item)
-    params = _signature(scope, item, f"function '{item.name}'")
+    params, lowerer = _callable(scope, item, "function")
     result = resolve_type(scope, item.result, "result")
-    lowerer = Lowerer(scope, local_types=params, owner=f"function '{item.name}'")
     body = lowerer.det(item.body, f"the body of '{item.name}'")
     lowerer.check_fits(body, result, item.body, f"the result of '{item.name}'")
     scope.functions[item.name] = ir.Function(item.name, tuple(params.items()), result, body.expr, item.pos)
 
 
 def _distribution(scope: Scope, item: S.DistDecl):
-    _check_new_callable(scope, item)
-    params = _signature(scope, item, f"distribution '{item.name}'")
+    params, lowerer = _callable(scope, item, "distribution")
     over = resolve_type(scope, item.over, "over")
     if not item.outcomes:
         raise UserError.at(item.pos, f"distribution '{item.name}' lists no outcome",
                            hint="write 'distribution D(x: bool) over bool { x: 3; not x: 1 }'")
-    lowerer = Lowerer(scope, local_types=params, owner=f"distribution '{item.name}'")
     outcomes = []
     for value_node, weight_node in item.outcomes:
         value = lowerer.det(value_node, "an outcome")

@@ -97,6 +97,18 @@ def value_words(v: Value) -> str:
     return "a number"
 
 
+_NEVER_MIX = "integers (DLap samples) and reals (Lap samples, real inputs) never mix"
+
+
+def common_kind(values, pos: ir.Pos, what: str, hint: str = _NEVER_MIX) -> str:
+    """The kind ('real' or 'int') of the random ones of `values`, operands of `what`; refused at
+    `pos` when they mix an integer (DLap) and a real (Lap) value."""
+    kinds = {v.kind for v in values if isinstance(v, ir.Lin)}
+    if len(kinds) > 1:
+        raise UserError.at(pos, f"{what} mixes an integer and a real value", hint=hint)
+    return kinds.pop()
+
+
 def not_a_value(node: S.Name, scope: Scope, more_names=()) -> UserError:
     """The error for a name that holds no value: a function's, or an unknown one (with the closest
     known value name, `more_names` included)."""
@@ -149,19 +161,14 @@ class Lowerer:
         """A real (or int) linear expression; deterministic numbers become constant forms."""
         return self.as_lin(self.value(e), kind, e, what)
 
-    def random_compare(self, e: S.CmpOp, a: Value, b: Value) -> tuple[ir.Lin, str, ir.Lin] | None:
-        """``lhs op rhs`` when the comparison involves a Real/Int value, else None.
-
-        `a` and `b` are the sides' values, which the caller has (each side must be lowered
-        once: lowering may hoist comparisons).
-        """
+    def comparison(self, e: S.CmpOp) -> Det | tuple[ir.Lin, str, ir.Lin]:
+        """A comparison: a Boolean `Det`, or ``(lhs, op, rhs)`` when it involves a Real/Int value
+        (its caller hoists it, or assigns it as the paper's ``b <- R ~ R``)."""
+        a, b = self.value(e.left), self.value(e.right)
         if isinstance(a, Det) and isinstance(b, Det):
-            return None
-        kind = a.kind if isinstance(a, ir.Lin) else b.kind
-        if isinstance(a, ir.Lin) and isinstance(b, ir.Lin) and a.kind != b.kind:
-            raise UserError.at(e.pos, "this comparison mixes an integer and a real value",
-                               hint="integers (DLap samples) and reals (Lap samples, real inputs) never mix; "
-                                    "compare reals with reals and integers with integers")
+            return Det(self.det_compare(e, a, b), BOOL)
+        kind = common_kind((a, b), e.pos, "this comparison",
+                           _NEVER_MIX + "; compare reals with reals and integers with integers")
         lhs = self.as_lin(a, kind, e.left, "the left side of the comparison")
         rhs = self.as_lin(b, kind, e.right, "the right side of the comparison")
         return lhs, e.op, rhs
@@ -232,15 +239,20 @@ class Lowerer:
     # ------------------------------------------------------------------ operators
 
     def _UnOp(self, e: S.UnOp) -> Value:
-        v = self.value(e.arg)
         if e.op == "not":
-            if isinstance(v, Det) and isinstance(v.typ, ir.BoolT):
-                return Det(folded(ir.Unary("not", v.expr)), BOOL)
-            raise UserError.at(e.pos, f"'not' needs true or false, but {describe(e.arg)} is {value_words(v)}")
+            return Det(folded(ir.Unary("not", self.truth(e.arg, "'not'", e.pos))), BOOL)
+        v = self.value(e.arg)
         if isinstance(v, ir.Lin):
             return _mapped(v, neg)
         self.need_number(v, e.arg, "'-'")
         return Det(neg(v.expr), RAT)
+
+    def truth(self, e: S.Expr, op: str, pos: ir.Pos, hint: str | None = None) -> ir.Expr:
+        """An operand of a Boolean operator `op`, which must be true or false (refused at `pos`)."""
+        v = self.value(e)
+        if not (isinstance(v, Det) and isinstance(v.typ, ir.BoolT)):
+            raise UserError.at(pos, f"{op} needs true or false, but {describe(e)} is {value_words(v)}", hint=hint)
+        return v.expr
 
     def need_number(self, v: Det, node: S.Expr, op: str):
         if isinstance(v.typ, ir.BoolT):
@@ -259,13 +271,8 @@ class Lowerer:
 
     def _BinOp(self, e: S.BinOp) -> Value:
         if e.op in ("and", "or"):
-            parts = []
-            for side in (e.left, e.right):
-                v = self.value(side)
-                if not (isinstance(v, Det) and isinstance(v.typ, ir.BoolT)):
-                    raise UserError.at(side.pos, f"'{e.op}' needs true or false, but {describe(side)} is "
-                                       f"{value_words(v)}", hint="compare it first, e.g. 'x == 1'")
-                parts.append(v.expr)
+            parts = [self.truth(side, f"'{e.op}'", side.pos, hint="compare it first, e.g. 'x == 1'")
+                     for side in (e.left, e.right)]
             return Det(folded(ir.Binary(e.op, *parts)), BOOL)
         a, b = self.value(e.left), self.value(e.right)
         for v, side in ((a, e.left), (b, e.right)):
@@ -276,11 +283,8 @@ class Lowerer:
         return self.linear_op(e, a, b)
 
     def linear_op(self, e: S.BinOp, a: Value, b: Value) -> ir.Lin:
-        if isinstance(a, ir.Lin) and isinstance(b, ir.Lin) and a.kind != b.kind:
-            raise UserError.at(e.pos, f"'{e.op}' mixes an integer and a real value",
-                               hint="integers (DLap samples) and reals (Lap samples, real inputs) never mix")
+        kind = common_kind((a, b), e.pos, f"'{e.op}'")
         if e.op in ("+", "-"):
-            kind = a.kind if isinstance(a, ir.Lin) else b.kind
             la, lb = self.as_lin(a, kind, e.left, "this sum"), self.as_lin(b, kind, e.right, "this sum")
             right = lb.terms if e.op == "+" else tuple((neg(c), x) for c, x in lb.terms)
             return ir.Lin(kind, merge_terms(la.terms + right, e.pos), arith(e.op, la.const, lb.const, e.pos))
@@ -311,8 +315,7 @@ class Lowerer:
     def as_lin(self, v: Value, kind: str, node: S.Expr, what: str) -> ir.Lin:
         if isinstance(v, ir.Lin):
             if v.kind != kind:
-                raise UserError.at(node.pos, f"{what} mixes an integer and a real value",
-                                   hint="integers (DLap samples) and reals (Lap samples, real inputs) never mix")
+                raise UserError.at(node.pos, f"{what} mixes an integer and a real value", hint=_NEVER_MIX)
             return v
         self.need_number(v, node, what)
         if kind == "int":
@@ -322,16 +325,14 @@ class Lowerer:
     # ------------------------------------------------------------------ comparisons
 
     def _CmpOp(self, e: S.CmpOp) -> Value:
-        a, b = self.value(e.left), self.value(e.right)
-        parts = self.random_compare(e, a, b)
-        if parts is None:
-            return Det(self.det_compare(e, a, b), BOOL)
+        compared = self.comparison(e)
+        if isinstance(compared, Det):
+            return compared
         if self.pre is None:
             raise UserError.at(e.pos, "a comparison of random values cannot appear here",
                                hint="compare in the program body: 'b <- r >= t'")
-        lhs, op, rhs = parts
         name = self.fresh()
-        self.pre.append(ir.Compare(name, lhs, op, rhs, e.pos))
+        self.pre.append(ir.Compare(name, *compared, e.pos))
         return Det(ir.Var(name), BOOL)
 
     def det_compare(self, e: S.CmpOp, a: Det, b: Det) -> ir.Expr:
@@ -350,10 +351,9 @@ class Lowerer:
         if isinstance(a.typ, ir.BoolT) != isinstance(b.typ, ir.BoolT):
             raise UserError.at(e.pos, f"'{e.op}' compares {value_words(a)} with {value_words(b)}",
                                hint="a Boolean can only be compared with a Boolean")
-        for v, w, side in ((a, b, e.left), (b, a, e.right)):
+        for v, w, side, other in ((a, b, e.left, e.right), (b, a, e.right, e.left)):
             if isinstance(v.expr, ir.Const) and isinstance(v.expr.value, str) and isinstance(w.typ, ir.DomT) \
                     and len(w.typ.values) > 1 and v.expr.value not in w.typ.values:
-                other = e.right if side is e.left else e.left
                 raise UserError.at(side.pos, f"{describe(other)} can never be '{v.expr.value}': its domain is {w.typ}",
                                    hint=did_you_mean(v.expr.value, [str(x) for x in w.typ.values])
                                    or f"its values are {', '.join(map(str, w.typ.values))}")

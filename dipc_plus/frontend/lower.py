@@ -28,7 +28,7 @@ from dipc_plus.frontend.checks import check_flow
 from dipc_plus.frontend.consteval import rate_multiple
 from dipc_plus.frontend.declare import declare
 from dipc_plus.errors import UserError
-from dipc_plus.frontend.exprs import Lowerer, is_numeric, symbols_of
+from dipc_plus.frontend.exprs import Det, Lowerer, is_numeric, common_kind, symbols_of
 from dipc_plus.frontend.infer import infer_locals
 from dipc_plus.frontend.scope import Scope, did_you_mean, type_words
 from dipc_plus.frontend.unroll import flatten
@@ -131,7 +131,7 @@ class _Statements:
     def assignment(self, target: str, typ: ir.Type, value, pos: ir.Pos, lw: Lowerer) -> list:
         if isinstance(value, S.SampleExpr):
             return [ir.Sample(target, self.sample(target, typ, value, pos, lw), pos)]
-        if isinstance(value, S.CallExpr) and value.fn in ("argmax", "argmin") and value.fn not in self.scope.functions:
+        if isinstance(value, S.CallExpr) and value.fn in ("argmax", "argmin"):   # built-ins: no function has their names
             args = lw.expand_args(value)
             if any(isinstance(v, ir.Lin) for _, v in args):
                 return self.argmax(target, typ, value, args, lw, pos)
@@ -142,11 +142,9 @@ class _Statements:
             kind = "real" if isinstance(typ, ir.RealT) else "int"
             return [ir.Assign(target, lw.linear(value, kind, f"the {kind} variable '{target}'"), pos)]
         if isinstance(typ, ir.BoolT) and isinstance(value, S.CmpOp):
-            a, b = lw.value(value.left), lw.value(value.right)  # once: lowering may hoist
-            parts = lw.random_compare(value, a, b)
-            if parts is not None:  # b <- R ~ R: the paper's probabilistic assignment, into b itself
-                return [ir.Compare(target, parts[0], parts[1], parts[2], pos)]
-            return [ir.Assign(target, lw.det_compare(value, a, b), pos)]
+            compared = lw.comparison(value)   # random: b <- R ~ R, the paper's probabilistic assignment
+            return [ir.Assign(target, compared.expr, pos) if isinstance(compared, Det)
+                    else ir.Compare(target, *compared, pos)]
         v = lw.det(value, f"the value assigned to '{target}'")
         lw.check_fits(v, typ, value, f"'{target}'")
         return [ir.Assign(target, v.expr, pos)]
@@ -243,11 +241,7 @@ class _Statements:
         if missing:
             raise UserError.at(pos, f"{call.fn} gives an index 1..{n}, but {missing[0]} is outside the domain "
                                f"{typ} of '{target}'", hint=f"declare it with domain 1..{n}")
-        kinds = {v.kind for _, v in args if isinstance(v, ir.Lin)}
-        if len(kinds) > 1:
-            raise UserError.at(call.pos, f"{call.fn} mixes integer and real values",
-                               hint="integers (DLap samples) and reals (Lap samples, real inputs) never mix")
-        kind = kinds.pop()
+        kind = common_kind([v for _, v in args], call.pos, call.fn)
         lins = [lw.as_lin(v, kind, node, f"argument of {call.fn}") for node, v in args]
         b = self.fresh() if n > 1 else None    # the comparisons' Boolean, from two elements on
         out = argmax_scan(target, lins, ">" if call.fn == "argmax" else "<", b, pos)

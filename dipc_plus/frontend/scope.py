@@ -13,7 +13,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.semantics import ir
 from dipc_plus.frontend import surface as S
 
-BUILTIN_TYPES = ("bool", "int", "real", "rational")
+BUILTIN_TYPES = {"bool": ir.BoolT(), "int": ir.IntT(), "real": ir.RealT(), "rational": ir.RatT()}   # name -> type
 
 _INDEX_HINT = "indices and loop bounds use numbers, parameters and for-loop indices"
 # Why a name cannot stand in a compile-time constant, by where the constant is needed: the
@@ -83,6 +83,4 @@ def did_you_mean(name: str, candidates) -> str | None:
 
 def type_words(typ: ir.Type) -> str:
     """A type as the user reads it in messages."""
-    if isinstance(typ, ir.DomT):
-        return f"of domain {typ}"
-    return {"BoolT": "bool", "IntT": "int", "RealT": "real", "RatT": "rational"}.get(type(typ).__name__, str(typ))
+    return f"of domain {typ}" if isinstance(typ, ir.DomT) else str(typ)
