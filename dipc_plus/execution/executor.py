@@ -210,21 +210,6 @@ class Executor:
             jobs = available_cores()
         return cls("serial") if jobs <= 1 else cls("local", jobs)
 
-    @classmethod
-    def from_options(cls, jobs: int = 1, executor: str = "local", scheduler: str | None = None) -> "Executor":
-        if executor == "dask":
-            origin = "--scheduler"
-            if not scheduler and os.environ.get("DASK_SCHEDULER_ADDRESS", "").strip():
-                scheduler, origin = os.environ["DASK_SCHEDULER_ADDRESS"], "DASK_SCHEDULER_ADDRESS"
-            if not scheduler:
-                raise UserError("--executor dask needs --scheduler ADDRESS (or DASK_SCHEDULER_ADDRESS set)",
-                                hint="start one with `dask scheduler` and give its address, e.g. "
-                                     "--scheduler tcp://127.0.0.1:8786 (docs/cluster.md)")
-            return cls("dask", max(jobs, 1), scheduler_address(scheduler, origin), origin)
-        if scheduler:
-            raise UserError("--scheduler is for --executor dask", hint="add --executor dask")
-        return cls.local(jobs)
-
     @property
     def parallel(self) -> bool:
         return self.kind != "serial" and not _IN_WORKER
