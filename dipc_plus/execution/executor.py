@@ -336,41 +336,36 @@ def _run_local(fn, source, tasks, executor, done):
                                initializer=_worker_init, initargs=(os.getpid(),))
     window = _IN_FLIGHT * executor.jobs
     pending: dict = {}   # task index -> its future, for the tasks submitted and not yet yielded
-    submitted = 0
+    unheard: dict = {}   # the same for the tasks whose end `done` has not heard of yet
 
-    def submit_up_to(limit: int) -> None:
-        nonlocal submitted
-        while submitted < min(limit, len(tasks)):
-            pending[submitted] = pool.submit(_call, fn, source, tasks[submitted])
-            submitted += 1
+    def submit(j: int) -> None:
+        if j < len(tasks):
+            pending[j] = unheard[j] = pool.submit(_call, fn, source, tasks[j])
+
+    def hear_ended() -> None:
+        for j in [j for j, f in unheard.items() if f.done()]:
+            f = unheard.pop(j)
+            if done is not None and f.exception() is None:
+                done(j, f.result())
 
     # the workers are forked at the first submit: frozen, the client's objects are never walked by
     # a worker's collector, so their pages stay shared instead of being copied into every worker
     gc.freeze()
     try:
-        submit_up_to(window)
+        for j in range(window):
+            submit(j)
     finally:
         gc.unfreeze()
-    reported: set = set()   # indices of the pending tasks whose end `done` has heard of
-
-    def report_finished() -> None:
-        for j, f in pending.items():
-            if j not in reported and f.done():
-                reported.add(j)
-                if done is not None and f.exception() is None:
-                    done(j, f.result())
-
     try:
-        for i in range(len(tasks)):
+        for i in range(len(tasks)):   # pending holds tasks i .. i + window - 1
             while not pending[i].done():
                 wait([f for f in pending.values() if not f.done()], timeout=_SIGNAL_POLL, return_when=FIRST_COMPLETED)
-                report_finished()
-            report_finished()
+                hear_ended()
+            hear_ended()
             try:
                 result = pending[i].result()
                 del pending[i]
-                reported.discard(i)
-                submit_up_to(i + 1 + window)
+                submit(i + window)
             except BrokenProcessPool:
                 raise UserError(f"a worker process died before finishing its part ({_dead_workers(pool)})",
                                 hint="run again with fewer --jobs or a larger --max-memory") from None
