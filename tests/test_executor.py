@@ -16,6 +16,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.execution.executor import (Executor, Source, available_cores, chunks, in_worker, run_dealt,
                                          run_tasks, shrinking_ranges)
+from dipc_plus.execution.options import RunOptions
 from dipc_plus.semantics.distribution import bind, distribution_of_chain
 from conftest import PROGRAMS
 
@@ -141,10 +142,10 @@ def _read_text(path):
 
 def test_executor_options_are_checked():
     with pytest.raises(UserError, match="--scheduler"):
-        Executor.from_options(2, "dask", None)
+        RunOptions(jobs=2, executor="dask").run_on()
     with pytest.raises(UserError, match="--executor dask"):
-        Executor.from_options(2, "local", "tcp://127.0.0.1:1")
-    assert Executor.from_options(1).kind == "serial" and Executor.from_options(0).jobs >= 1
+        RunOptions(jobs=2, scheduler="tcp://127.0.0.1:1").run_on()
+    assert RunOptions(jobs=1).run_on().kind == "serial" and Executor.local(0).jobs >= 1
 
 
 def test_exact_values_pickle():

@@ -41,10 +41,10 @@ def test_record_without_guard_is_silent(capfd):
     r, w = os.pipe()
     try:
         ledger.attach(w)
-        ledger.record("input", "q=[1]", "verified")
+        ledger.record("input", [("q=[1]", "verified")])
         ledger.attach(None)
         assert not ledger.active()
-        ledger.record("input", "q=[0]", "verified")
+        ledger.record("input", [("q=[0]", "verified")])
     finally:
         ledger.attach(None)
         os.close(w)

@@ -10,6 +10,7 @@ import time
 import pytest
 from conftest import count_ledger_writes, ledger_of
 
+from dipc_plus.execution import ledger
 from dipc_plus.execution import run as run_module
 from dipc_plus.execution.executor import Executor, Source, available_cores
 from dipc_plus.execution.run import TaskRun
@@ -112,7 +113,7 @@ def test_an_exception_in_the_block_still_closes_everything(bars):
 
 def test_records_go_to_the_ledger_under_the_runs_unit_in_one_write(monkeypatch):
     with TaskRun(2, "check", "pair") as run:
-        assert not run.recording
+        assert not ledger.active()
         run.record([("x", "holds")])    # no guard listening: nothing happens
     writes = []
 
@@ -120,7 +121,7 @@ def test_records_go_to_the_ledger_under_the_runs_unit_in_one_write(monkeypatch):
         count_ledger_writes(monkeypatch, w, writes)
         try:
             with TaskRun(2, "check", "pair") as run:
-                assert run.recording
+                assert ledger.active()
                 run.record([("u=1 vs u=2", "holds"), ("u=2 vs u=3", "fails")])
         finally:
             monkeypatch.undo()

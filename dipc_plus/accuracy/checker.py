@@ -485,7 +485,7 @@ class AccuracyChecker:
         if gather is not None:
             for collected in part.collected:
                 gather(collected)
-        run.record_lines(part.records)
+        ledger.record_lines(part.records)
 
 
 class _TimedTasks:

@@ -258,7 +258,7 @@ def symbolic_cells_watched(sd) -> dict:
         for output in sd.outputs():
             cells[output] = sd.pieces(output, lambda cell, done, output=output: on_cell(output, cell, done))
             if ledger.active():
-                ledger.record("output", f"{sd.output_text(output)} ({len(cells[output])} cells)", "computed")
+                ledger.record("output", [(f"{sd.output_text(output)} ({len(cells[output])} cells)", "computed")])
     return cells
 
 

@@ -48,16 +48,9 @@ __all__ = ["Source", "Executor", "run_tasks", "run_dealt", "available_cores", "c
            "in_worker"]
 
 
-# exact values carry python-flint polynomials: make them picklable for every executor
-def _rebuild_fmpq_poly(coeffs):
-    return fmpq_poly(list(coeffs))
-
-
-def _reduce_fmpq_poly(p):
-    return _rebuild_fmpq_poly, (tuple(p.coeffs()),)
-
-
-copyreg.pickle(fmpq_poly, _reduce_fmpq_poly)
+# exact values carry python-flint polynomials: make them picklable for every executor (rebuilt from
+# their coefficients by the class itself)
+copyreg.pickle(fmpq_poly, lambda p: (fmpq_poly, (p.coeffs(),)))
 
 
 # certified balls (a decision's roots and witness values) travel as exact dyadic midpoint and
@@ -217,21 +210,6 @@ class Executor:
             jobs = available_cores()
         return cls("serial") if jobs <= 1 else cls("local", jobs)
 
-    @classmethod
-    def from_options(cls, jobs: int = 1, executor: str = "local", scheduler: str | None = None) -> "Executor":
-        if executor == "dask":
-            origin = "--scheduler"
-            if not scheduler and os.environ.get("DASK_SCHEDULER_ADDRESS", "").strip():
-                scheduler, origin = os.environ["DASK_SCHEDULER_ADDRESS"], "DASK_SCHEDULER_ADDRESS"
-            if not scheduler:
-                raise UserError("--executor dask needs --scheduler ADDRESS (or DASK_SCHEDULER_ADDRESS set)",
-                                hint="start one with `dask scheduler` and give its address, e.g. "
-                                     "--scheduler tcp://127.0.0.1:8786 (docs/cluster.md)")
-            return cls("dask", max(jobs, 1), scheduler_address(scheduler, origin), origin)
-        if scheduler:
-            raise UserError("--scheduler is for --executor dask", hint="add --executor dask")
-        return cls.local(jobs)
-
     @property
     def parallel(self) -> bool:
         return self.kind != "serial" and not _IN_WORKER
@@ -255,15 +233,8 @@ def shard_chunk(total: int, shard: tuple[int, int] | None) -> tuple[int, int]:
 def chunks(n: int, parts: int) -> list[tuple[int, int]]:
     """[start, stop) ranges cutting range(n) into `parts` contiguous, nearly equal pieces (none empty)."""
     parts = max(1, min(parts, n))
-    if n == 0:
-        return []
-    size, extra = divmod(n, parts)
-    out, start = [], 0
-    for k in range(parts):
-        stop = start + size + (1 if k < extra else 0)
-        out.append((start, stop))
-        start = stop
-    return out
+    size, extra = divmod(n, parts)   # the first `extra` pieces hold one item more
+    return [(k * size + min(k, extra), (k + 1) * size + min(k + 1, extra)) for k in range(parts)] if n else []
 
 
 _SMALLEST_SHARE = 64   # the smallest range of shrinking_ranges is n / (this * workers)
@@ -283,14 +254,11 @@ def shrinking_ranges(n: int, workers: int, largest: int | None = None) -> list[t
     if n <= 0:
         return []
     workers = max(1, workers)
-    smallest = max(1, n // (_SMALLEST_SHARE * workers))
-    if largest is not None:
-        smallest = min(smallest, max(1, largest))
+    cap = n if largest is None else max(1, largest)
+    smallest = min(cap, max(1, n // (_SMALLEST_SHARE * workers)))
     out, start = [], 0
     while start < n:
-        size = max(smallest, -(-(n - start) // (2 * workers)))
-        if largest is not None:
-            size = min(size, max(1, largest))
+        size = min(cap, max(smallest, -(-(n - start) // (2 * workers))))
         out.append((start, min(n, start + size)))
         start += size
     return out
@@ -368,41 +336,36 @@ def _run_local(fn, source, tasks, executor, done):
                                initializer=_worker_init, initargs=(os.getpid(),))
     window = _IN_FLIGHT * executor.jobs
     pending: dict = {}   # task index -> its future, for the tasks submitted and not yet yielded
-    submitted = 0
+    unheard: dict = {}   # the same for the tasks whose end `done` has not heard of yet
 
-    def submit_up_to(limit: int) -> None:
-        nonlocal submitted
-        while submitted < min(limit, len(tasks)):
-            pending[submitted] = pool.submit(_call, fn, source, tasks[submitted])
-            submitted += 1
+    def submit(j: int) -> None:
+        if j < len(tasks):
+            pending[j] = unheard[j] = pool.submit(_call, fn, source, tasks[j])
+
+    def hear_ended() -> None:
+        for j in [j for j, f in unheard.items() if f.done()]:
+            f = unheard.pop(j)
+            if done is not None and f.exception() is None:
+                done(j, f.result())
 
     # the workers are forked at the first submit: frozen, the client's objects are never walked by
     # a worker's collector, so their pages stay shared instead of being copied into every worker
     gc.freeze()
     try:
-        submit_up_to(window)
+        for j in range(window):
+            submit(j)
     finally:
         gc.unfreeze()
-    reported: set = set()   # indices of the pending tasks whose end `done` has heard of
-
-    def report_finished() -> None:
-        for j, f in pending.items():
-            if j not in reported and f.done():
-                reported.add(j)
-                if done is not None and f.exception() is None:
-                    done(j, f.result())
-
     try:
-        for i in range(len(tasks)):
+        for i in range(len(tasks)):   # pending holds tasks i .. i + window - 1
             while not pending[i].done():
                 wait([f for f in pending.values() if not f.done()], timeout=_SIGNAL_POLL, return_when=FIRST_COMPLETED)
-                report_finished()
-            report_finished()
+                hear_ended()
+            hear_ended()
             try:
                 result = pending[i].result()
                 del pending[i]
-                reported.discard(i)
-                submit_up_to(i + 1 + window)
+                submit(i + window)
             except BrokenProcessPool:
                 raise UserError(f"a worker process died before finishing its part ({_dead_workers(pool)})",
                                 hint="run again with fewer --jobs or a larger --max-memory") from None
@@ -500,17 +463,15 @@ def _one_line(exc: BaseException) -> str:
     return text if len(text) <= 200 else text[:200] + "..."
 
 
-_CONNECTION_LOST = ("CommClosedError", "StreamClosedError")   # Dask's names of a dropped connection
-_CANCELLED = ("CancelledError", "FutureCancelledError")
+# Dask's exceptions by name (told apart without importing Dask) -> what failed
+DASK_FAILURES = {"CommClosedError": "connection", "StreamClosedError": "connection", "KilledWorker": "worker",
+                 "CancelledError": "cancelled", "FutureCancelledError": "cancelled"}
 
 
 def is_dask_failure(exc: BaseException, fut=None) -> bool:
     """True when Dask itself failed (a worker killed, the scheduler lost, a part cancelled), False
     for an exception the task raised."""
-    name = type(exc).__name__
-    if name == "KilledWorker" or name in _CONNECTION_LOST or name in _CANCELLED:
-        return True
-    return fut is not None and getattr(fut, "status", None) in ("cancelled", "lost")
+    return type(exc).__name__ in DASK_FAILURES or getattr(fut, "status", None) in ("cancelled", "lost")
 
 
 def _run_dask(fn, source, tasks, executor, done):
@@ -606,17 +567,16 @@ def _next_finished(queue, client, executor: "Executor", grace: float):
 
 def _dask_failure(exc: BaseException, executor: "Executor") -> UserError:
     """What died, in one line: the scheduler (the connection lost) or a worker (killed, out of memory)."""
-    text = str(exc)
-    where = executor.scheduler_text()
+    text, where, failed = str(exc), executor.scheduler_text(), DASK_FAILURES.get(type(exc).__name__)
     if "scheduler-connection-lost" in text or "lost the connection to the scheduler" in text or \
-            type(exc).__name__ in _CONNECTION_LOST or isinstance(exc, (OSError, TimeoutError)):
+            failed == "connection" or isinstance(exc, (OSError, TimeoutError)):
         return UserError(f"the Dask scheduler at {where} stopped answering before the run finished (it was "
                          f"stopped, or the network failed)",
                          hint="restart the scheduler and its workers, then run the check again")
-    if type(exc).__name__ == "KilledWorker":   # by name, as `is_dask_failure` tells it
+    if failed == "worker":
         return UserError(f"a Dask worker died while running a part, on every retry ({_one_line(exc)})",
                          hint="check the workers' memory limits and logs")
-    if type(exc).__name__ in _CANCELLED:
+    if failed == "cancelled":
         return UserError(f"the Dask scheduler at {where} cancelled a part: {_one_line(exc)}",
                          hint="check the scheduler's log, then run the check again")
     return UserError(f"the Dask run failed: {type(exc).__name__}: {_one_line(exc)}",

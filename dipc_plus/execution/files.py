@@ -13,6 +13,7 @@ then renamed over the target (`os.replace`), so a crash never leaves half a file
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import stat
 import tempfile
@@ -29,29 +30,26 @@ PSEUDO_FILE_SYSTEMS = frozenset({"proc", "sysfs", "debugfs", "tracefs", "securit
                                  "configfs", "pstore", "bpf", "efivarfs", "fusectl", "binfmt_misc", "devpts",
                                  "mqueue", "hugetlbfs", "autofs", "rpc_pipefs", "nsfs"})
 _PSEUDO_PREFIXES = ("/proc/", "/sys/")
-_PSEUDO_DEVICES: frozenset | None = None   # their st_dev numbers, read once (pseudo_devices)
 
 
+@functools.cache
 def pseudo_devices() -> frozenset:
-    """The st_dev numbers of the pseudo file systems mounted here (from /proc/self/mountinfo; empty
-    where it cannot be read: the path prefixes still apply)."""
-    global _PSEUDO_DEVICES
-    if _PSEUDO_DEVICES is None:
-        found = set()
-        try:
-            with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as fh:
-                for line in fh:
-                    fields = line.split()
-                    if "-" not in fields:
-                        continue
-                    fstype = fields[fields.index("-") + 1]
-                    major, _, minor = fields[2].partition(":")
-                    if fstype in PSEUDO_FILE_SYSTEMS and major.isdigit() and minor.isdigit():
-                        found.add(os.makedev(int(major), int(minor)))
-        except OSError:
-            pass
-        _PSEUDO_DEVICES = frozenset(found)
-    return _PSEUDO_DEVICES
+    """The st_dev numbers of the pseudo file systems mounted here, read once (from /proc/self/mountinfo;
+    empty where it cannot be read: the path prefixes still apply)."""
+    found = set()
+    try:
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                fields = line.split()
+                if "-" not in fields:
+                    continue
+                fstype = fields[fields.index("-") + 1]
+                major, _, minor = fields[2].partition(":")
+                if fstype in PSEUDO_FILE_SYSTEMS and major.isdigit() and minor.isdigit():
+                    found.add(os.makedev(int(major), int(minor)))
+    except OSError:
+        pass
+    return frozenset(found)
 
 
 def is_pseudo_file(path: str, info: os.stat_result | None = None) -> bool:

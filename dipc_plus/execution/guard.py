@@ -142,28 +142,28 @@ def run_guarded(fn: Callable[[], int], *, timeout: float | None, max_memory: int
         flush_quietly(sys.stdout, sys.stderr)
         r, w = os.pipe()
         lr, lw = os.pipe()   # the ledger: what was decided so far, one JSON line per item
-        spool = _stdout_spool() if buffer_out else None   # the child's stdout, shown once it finished
         parent = os.getpid()
-        gc.freeze()  # the child's collector then leaves the parent's objects alone: no copy-on-write storm
-        pid = os.fork()
-        if pid == 0:
-            _child(fn, parent, (r, w, lr, lw), latch, timeout, max_memory, spool, buffer_err)
-        gc.unfreeze()
-        os.close(w)
-        os.close(lw)
-        try:
-            os.setpgid(pid, pid)
-        except OSError:
-            pass
-        with contextlib.closing(spool) if spool is not None else contextlib.nullcontext():
+        with _stdout_spool(buffer_out) as spool:   # the child's stdout, shown once it finished
+            gc.freeze()  # the child's collector then leaves the parent's objects alone: no copy-on-write storm
+            pid = os.fork()
+            if pid == 0:
+                _child(fn, parent, (r, w, lr, lw), latch, timeout, max_memory, spool, buffer_err)
+            gc.unfreeze()
+            os.close(w)
+            os.close(lw)
+            try:
+                os.setpgid(pid, pid)
+            except OSError:
+                pass
             return _outcome(_watch(pid, r, lr, latch, timeout), max_memory, on_stop, spool)
 
 
-def _stdout_spool():
-    """A temporary file that stands for stdout until the command finished.  Why not a string:
-    a grid check's JSON is large (170 MB at Sparse m = 12), and as a string it was held several
-    times over (the text, its JSON-escaped copy through the result pipe, the parent's copies)."""
-    return tempfile.TemporaryFile(mode="w+", encoding="utf-8")
+def _stdout_spool(wanted: bool):
+    """A temporary file that stands for stdout until the command finished (closed when the context
+    ends), or None when not `wanted`.  Why not a string: a grid check's JSON is large (170 MB at
+    Sparse m = 12), and as a string it was held several times over (the text, its JSON-escaped copy
+    through the result pipe, the parent's copies)."""
+    return tempfile.TemporaryFile(mode="w+", encoding="utf-8") if wanted else contextlib.nullcontext()
 
 
 def _copy_spool(spool, out) -> None:
@@ -186,18 +186,17 @@ def _run_here(fn, on_stop, buffer_stdout, latch) -> int:
             flush_quietly(sys.stdout, sys.stderr)
         finally:
             os._exit(code)
-    spool = _stdout_spool() if buffer_stdout else None
-    if spool is not None:
-        sys.stdout = spool
-    stop = None
-    try:
-        with latch.ending(end):
-            code = fn()
-    except MemoryError:
-        stop = Stopped("ran out of memory", "set a limit with --max-memory SIZE to stop cleanly", EXIT_LIMIT)
-    finally:
-        sys.stdout = real
-    with contextlib.closing(spool) if spool is not None else contextlib.nullcontext():
+    with _stdout_spool(buffer_stdout) as spool:
+        stop = None
+        try:
+            if spool is not None:
+                sys.stdout = spool
+            with latch.ending(end):
+                code = fn()
+        except MemoryError:
+            stop = Stopped("ran out of memory", "set a limit with --max-memory SIZE to stop cleanly", EXIT_LIMIT)
+        finally:
+            sys.stdout = real
         if stop is not None:
             return on_stop(stop)
         if spool is not None:

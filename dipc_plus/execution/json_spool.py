@@ -72,11 +72,8 @@ def write_json(value, out, pad: str = "") -> None:
         out.write(value)
     elif isinstance(value, dict) and value:
         inner = pad + "  "
-        out.write("{\n")
-        first = True
-        for k, v in value.items():
-            out.write(f"{inner}{json.dumps(k)}: " if first else f",\n{inner}{json.dumps(k)}: ")
-            first = False
+        for n, (k, v) in enumerate(value.items()):
+            out.write(("{\n" if n == 0 else ",\n") + f"{inner}{json.dumps(k)}: ")
             write_json(v, out, inner)
         out.write("\n" + pad + "}")
     elif isinstance(value, JsonSpool) or (isinstance(value, list) and

@@ -40,16 +40,12 @@ def active() -> bool:
 def working_on(scope: str, item: str) -> None:
     """Note that `item` is being worked on (a stopped run names the last one: a long item, such as
     one cell of `prob --symbolic`, may be all the run was doing)."""
-    record_many(scope, [(item, IN_PROGRESS)])
+    record(scope, [(item, IN_PROGRESS)])
 
 
-def record(scope: str, item: str, verdict: str) -> None:
-    """Note that `item` (an input or pair, as printed) of `scope` ('input', 'pair', ...) got `verdict`."""
-    record_many(scope, [(item, verdict)])
-
-
-def record_many(scope: str, decided) -> None:
-    """record(scope, item, verdict) for each (item, verdict) of `decided`, in one write.
+def record(scope: str, decided) -> None:
+    """Note that each `item` (an input or pair, as printed) of `scope` ('input', 'pair', ...) got its
+    `verdict`, for each (item, verdict) of `decided`, in one write.
 
     Why: a worker's range of inputs arrives at once, and one write per input woke the guard
     up once per input (2187 times on Sparse m=7) while the workers wanted both CPUs."""
@@ -59,7 +55,7 @@ def record_many(scope: str, decided) -> None:
 
 
 def lines(scope: str, decided) -> str:
-    """The records of `decided` as `record_many` writes them: made where the items were decided (a
+    """The records of `decided` as `record` writes them: made where the items were decided (a
     worker, which must not write to the pipe itself: two writers' long writes interleave), then
     written by `record_lines` in the process that owns the run."""
     quote = encode_basestring_ascii   # what json.dumps writes for a str, without its per-call set-up

@@ -7,10 +7,12 @@ RunOptions (`commands.common.run_options`, `api.checks.run_options`) and the che
 """
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterator
 
+from dipc_plus.errors import UserError
 from dipc_plus.execution.accelerators import accelerator
 
 
@@ -34,9 +36,22 @@ class RunOptions:
         return not self.reference
 
     def run_on(self):
-        """The execution.executor.Executor of jobs/executor/scheduler."""
-        from dipc_plus.execution.executor import Executor
-        return Executor.from_options(self.jobs or 1, self.executor, self.scheduler)
+        """The execution.executor.Executor of jobs/executor/scheduler; a Dask run's scheduler comes from
+        `scheduler` or else the DASK_SCHEDULER_ADDRESS variable Dask users set."""
+        from dipc_plus.execution.executor import Executor, scheduler_address
+        jobs, scheduler = self.jobs or 1, self.scheduler
+        if self.executor == "dask":
+            origin = "--scheduler"
+            if not scheduler and os.environ.get("DASK_SCHEDULER_ADDRESS", "").strip():
+                scheduler, origin = os.environ["DASK_SCHEDULER_ADDRESS"], "DASK_SCHEDULER_ADDRESS"
+            if not scheduler:
+                raise UserError("--executor dask needs --scheduler ADDRESS (or DASK_SCHEDULER_ADDRESS set)",
+                                hint="start one with `dask scheduler` and give its address, e.g. "
+                                     "--scheduler tcp://127.0.0.1:8786 (docs/cluster.md)")
+            return Executor("dask", max(jobs, 1), scheduler_address(scheduler, origin), origin)
+        if scheduler:
+            raise UserError("--scheduler is for --executor dask", hint="add --executor dask")
+        return Executor.local(jobs)
 
     @contextmanager
     def limits_applied(self) -> Iterator[None]:

@@ -49,18 +49,9 @@ class TaskRun:
         if self.bar is not None:
             self.bar.update(n)
 
-    @property
-    def recording(self) -> bool:
-        """Is a guard listening?  Test it before formatting items for `record` (free when not)."""
-        return ledger.active()
-
     def record(self, decided: Iterable[tuple[str, str]]) -> None:
         """Note each (item as printed, verdict) in the ledger, under this run's unit, in one write."""
-        ledger.record_many(self.unit, decided)
-
-    def record_lines(self, text: str) -> None:
-        """Write records already made by `ledger.lines` (where the items were decided)."""
-        ledger.record_lines(text)
+        ledger.record(self.unit, decided)
 
     def close(self) -> None:
         """Stop every task stream still open (cancelling its tasks), then the bar."""

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from dipc_plus.execution.accelerators import CLASSES_ENV, classes_enabled
 from dipc_plus.claims.distances import value_gap
 from dipc_plus.errors import UserError
+from dipc_plus.execution import ledger
 from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.semantics.output_monotone import output_directions
 from dipc_plus.semantics import ir
@@ -269,7 +270,7 @@ def check_shared(forms: SharedForms | str, checker, run=None) -> SupportOutcome:
             if not out.settle(p, q, many, decided, checker, worst and (lambda: forms.corner(o, a, worst))):
                 return SupportOutcome(fallback=f"output {o} fails at some pair: the per-pair walk finds the first")
             held += many
-        if run is not None and run.recording:
+        if run is not None and ledger.active():
             run.record([(f"every pair of neighbouring inputs, output {o} ({held} obligations)", "holds")])
     out.distinct = len(decided)
     out.monotone = sum(1 for d in forms.directions.values() if d is not None)
