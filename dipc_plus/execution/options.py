@@ -38,8 +38,8 @@ class RunOptions:
     def run_on(self):
         """The execution.executor.Executor of jobs/executor/scheduler; a Dask run's scheduler comes from
         `scheduler` or else the DASK_SCHEDULER_ADDRESS variable Dask users set."""
-        from dipc_plus.execution.executor import Executor, scheduler_address
-        jobs, scheduler = self.jobs or 1, self.scheduler
+        from dipc_plus.execution.executor import Executor, available_cores, scheduler_address
+        jobs, scheduler = self.jobs if self.jobs > 0 else available_cores(), self.scheduler   # 0: one per core
         if self.executor == "dask":
             origin = "--scheduler"
             if not scheduler and os.environ.get("DASK_SCHEDULER_ADDRESS", "").strip():
