@@ -38,7 +38,7 @@ from math import comb, gcd, lcm
 from flint import fmpq_poly
 
 from dipc_plus.exact import lp
-from dipc_plus.exact.binding_bounds import binding_cases
+from dipc_plus.exact.binding_bounds import binding_cases, by_sign
 from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.exact.cells import primitive
 from dipc_plus.exact.exp_terms import add_all_into, add_into
@@ -413,6 +413,13 @@ def _unit_residues(piece, i: int) -> list:
     return out
 
 
+def _bound(row: tuple, i: int) -> tuple:
+    """The bound f on x_i of a row a.x + b <= 0 with a_i = +-1 (x_i <= f for +1, x_i >= f for -1):
+    f = -a_i (rest + b), an affine form (coefficients, constant) without x_i."""
+    (a, b), c = row, row[0][i]
+    return tuple(0 if j == i else -c * x for j, x in enumerate(a)), -c * b
+
+
 def _le(p: tuple, q: tuple, strict: bool) -> tuple:
     """The row for p <= q (p < q if strict) of two bounds (a, b) meaning a.x + b."""
     return tuple(x - y for x, y in zip(p[0], q[0])), p[1] - q[1] + strict
@@ -423,17 +430,8 @@ def _eliminate(piece, i: int) -> list:
     result = []
     for p in _split_signs(piece, i):
         for cons, pend, summ in _unit_residues(p, i):
-            lows, highs, others = [], [], []
-            for a, b in cons:
-                c = a[i]
-                rest = a[:i] + (0,) + a[i + 1:]
-                if c == 1:       # x + rest + b <= 0  ->  x <= -(rest + b)
-                    highs.append((tuple(-x for x in rest), -b))
-                elif c == -1:    # -x + rest + b <= 0 ->  x >= rest + b
-                    lows.append((rest, b))
-                else:
-                    others.append((a, b))
-            for lo, up, rows in binding_cases(lows, highs, _le):
+            lows, highs, others = by_sign(cons, lambda row: row[0][i])
+            for lo, up, rows in binding_cases([_bound(r, i) for r in lows], [_bound(r, i) for r in highs], _le):
                 cons2 = _pruned(others + rows)
                 if cons2 is None:
                     continue

@@ -27,8 +27,9 @@ from __future__ import annotations
 from bisect import bisect_left
 from fractions import Fraction
 from math import lcm
+from operator import add
 
-from dipc_plus.exact.binding_bounds import binding_cases
+from dipc_plus.exact.binding_bounds import binding_cases, by_sign
 from dipc_plus.exact.cells import Cell, CellPoint, substituted
 from dipc_plus.exact.exp_terms import Rescale, TermSpace, add_all_into, clear_term_caches
 from dipc_plus.exact.expoly import ExpPoly
@@ -68,24 +69,18 @@ class _Problem:
         self.terms = TermSpace.of(tuple(self.rate_d) + (0,) * p, D)
         self.one = self.terms.one
         self.zero_key = self.terms.zero_key
-        # side s of the kink: s (w_x - m_x) > 0, i.e. -s w_x + s m_x < 0 (m_x over (v, eps))
+        # side s of the kink: s (w_x - m_x) > 0, i.e. -s w_x + s m_x < 0 (m_x over (v, eps)),
+        # where the density's factor e^(s a_x m_x) adds `offset` (None: nothing) to a term's key
         self.sides = []
         for x, m in enumerate(means):
             den = lcm(*(c.denominator for c in m))
-            shift = []                                        # (key index, s-free a_x m_x on the grid)
-            for k, c in enumerate(m):
-                a_m = self.rate_d[x] * c                      # D makes it whole
-                assert a_m.denominator == 1
-                if a_m:
-                    shift.append((n + k, int(a_m)))
-            per_side = []
-            for s in (1, -1):
-                vec = [0] * (n + p + 1)
-                vec[x] = -s * den
-                for k, c in enumerate(m):
-                    vec[n + k] = s * int(c * den)
-                per_side.append((s, constraint(vec), tuple((i, s * a) for i, a in shift)))
-            self.sides.append(per_side)
+            row = [0] * n + [int(c * den) for c in m]         # den (m_x - w_x)
+            row[x] = -den
+            a_m = [self.rate_d[x] * c for c in m]             # D makes them whole
+            assert all(c.denominator == 1 for c in a_m)
+            self.sides.append([(s, constraint([s * c for c in row]),
+                                tuple([0] * n + [s * int(c) for c in a_m] + [0] * (n + p)) if any(a_m) else None)
+                               for s in (1, -1)])
 
     def is_atom_factor(self, F: dict) -> bool:
         for S, T in F.items():
@@ -211,19 +206,11 @@ class _Problem:
         for S0, T0 in F.items():
             # per term: the exponent of x (on the grid), the power of x, the rest of the key
             split = [(e[x], e[px], space.without(e, x), p) for e, p in T0.items()]
-            for s, sign_c, shift in self.sides[x]:
+            for s, sign_c, offset in self.sides[x]:
                 S = simplify_region(S0 | {sign_c})
                 if S is None:
                     continue
-                lowers, uppers, rest = [], [], []
-                for c in S:
-                    cx = c[x]
-                    if cx == 0:
-                        rest.append(c)
-                    elif cx > 0:
-                        uppers.append(c)
-                    else:
-                        lowers.append(c)
+                lowers, uppers, rest = by_sign(S, lambda c: c[x])
                 # b (x-coefficient incl. the density on this side, on the grid) per term
                 # the density on side s is (a/2) e^(-s a w_x) e^(s a m_x eps): its eps factor
                 # joins the rest of each term's key
@@ -234,15 +221,7 @@ class _Problem:
                         raise AssertionError("divergent term at +infinity")
                     if not lowers and bD <= 0:
                         raise AssertionError("divergent term at -infinity")
-                    if len(shift) == 1:
-                        ((i, a),) = shift
-                        e_rest = e_rest[:i] + (e_rest[i] + a,) + e_rest[i + 1:]
-                    elif shift:
-                        e_rest = list(e_rest)
-                        for i, a in shift:
-                            e_rest[i] += a
-                        e_rest = tuple(e_rest)
-                    sided.append((bD, k, e_rest, p))
+                    sided.append((bD, k, e_rest if offset is None else tuple(map(add, e_rest, offset)), p))
                 upper_values = {U: space.at_bound(sided, U, x, 1) for U in uppers}
                 lower_values = {L: space.at_bound(sided, L, x, -1) for L in lowers}
                 for L, U, rows in binding_cases(lowers, uppers, lambda a, b, strict: _below(a, b, x)):
