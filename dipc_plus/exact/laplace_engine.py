@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from fractions import Fraction
+from itertools import groupby
 from math import lcm
 from operator import add
 
@@ -112,7 +113,9 @@ class _Problem:
         return {S: T for S, T in out.items() if T}
 
     def canonical(self, F: dict, scope) -> dict:
-        """Factors of at most one variable as a partition into intervals (fewer, disjoint pieces).
+        """Factors of at most one variable as a partition into intervals (fewer, disjoint pieces):
+        the terms summed per cell between consecutive breakpoints, adjacent cells with equal
+        terms merged into one interval, empty cells left out.
 
         `scope` contains every variable F depends on.
         """
@@ -126,7 +129,18 @@ class _Problem:
             return {frozenset(): acc} if acc else {}
         (v,) = scope
         pieces, pts = self._intervals(F, v)
-        return self._partition(_cell_sums(pieces, pts), pts, v)
+        out, first = {}, 0
+        for acc, run in groupby(_cell_sums(pieces, pts), key=lambda acc: acc or {}):
+            end = first + sum(1 for _ in run)      # the run is cells first .. end - 1
+            if acc:
+                S = []
+                if first > 0:                      # u_v > lo
+                    S.append(self.bound_constraint(pts[first - 1], v, -1))
+                if end <= len(pts):                # u_v < hi
+                    S.append(self.bound_constraint(pts[end - 1], v, 1))
+                out[frozenset(S)] = acc
+            first = end
+        return out
 
     def _intervals(self, F: dict, v: int) -> tuple[list, list]:
         """Each region of a factor of u_v alone as an interval (lo, hi, terms), None unbounded, and
@@ -150,29 +164,6 @@ class _Problem:
                 points.append(hi)
         points.sort()
         return pieces, [b for i, b in enumerate(points) if i == 0 or b != points[i - 1]]
-
-    def _partition(self, accs: list, pts: list, v: int) -> dict:
-        """The cells' terms as a factor: adjacent cells with equal terms merged into one interval,
-        empty cells left out."""
-        cells = []   # (first cell, last cell, terms), adjacent equal cells merged
-        for k, acc in enumerate(accs):
-            acc = acc or {}
-            if cells and cells[-1][2] == acc:
-                cells[-1] = (cells[-1][0], k, acc)
-            else:
-                cells.append((k, k, acc))
-        out = {}
-        ncells = len(accs)
-        for first, last, acc in cells:
-            if not acc:
-                continue
-            S = []
-            if first > 0:                  # u_v > lo
-                S.append(self.bound_constraint(pts[first - 1], v, -1))
-            if last < ncells - 1:          # u_v < hi
-                S.append(self.bound_constraint(pts[last], v, 1))
-            out[frozenset(S)] = acc
-        return out
 
     def bound_constraint(self, b, v: int, side: int) -> tuple:
         """u_v < b (side 1) or u_v > b (side -1) as the constraint side (d u_v - t) < 0, b = t / d:
@@ -322,8 +313,15 @@ def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell | None = None) -
     if not constraints:
         return SymbolicForm(p, {}) if constraints is None else SymbolicForm.one(p)
     means = sample_means(constraints, n)
-    space, terms = _eliminate_on_grid(shift_to_samples(constraints, means, n), rates, means, cell)
-    return SymbolicForm.from_engine(terms, n, p, space.D)
+    shifted = shift_to_samples(constraints, means, n)
+    # the coarsest exponent grid 1/D that holds every rate and every a_j m_j, refined
+    # whenever the elimination asks for it (`Rescale`)
+    D = lcm(*(r.denominator for r in rates)) * lcm(*(c.denominator for m in means for c in m))
+    while True:
+        try:
+            return SymbolicForm.from_engine(_eliminate(shifted, rates, D, means, cell), n, p, D)
+        except Rescale as grow:
+            D *= grow.factor
 
 
 def _noise_constraints(atoms, n: int, cell: Cell | None = None) -> set | None:
@@ -346,17 +344,6 @@ def _noise_constraints(atoms, n: int, cell: Cell | None = None) -> set | None:
     if constraints and simplify_region(frozenset(constraints)) is None:
         return None
     return constraints
-
-
-def _eliminate_on_grid(constraints: set, rates: list, means: list, cell: Cell | None = None):
-    """`_eliminate` on the coarsest exponent grid D that holds every rate and every a_j m_j,
-    refined whenever the elimination asks for it (`Rescale`)."""
-    D = lcm(*(r.denominator for r in rates)) * lcm(*(c.denominator for m in means for c in m))
-    while True:
-        try:
-            return _eliminate(constraints, rates, D, means, cell)
-        except Rescale as grow:
-            D *= grow.factor
 
 
 # --------------------------------------------------------------------------- sample coordinates
@@ -423,7 +410,7 @@ def clear_caches() -> None:
 
 
 def _eliminate(constraints: set, rates: list, D: int, means: list, cell: Cell | None = None):
-    """(the term space, the integral's terms): every noise integrated out."""
+    """The integral's terms on the grid 1/D, every noise integrated out."""
     prob = _Problem(rates, D, means, cell)
     n = prob.n
     # factors with their scopes (a superset of the variables they depend on)
@@ -451,4 +438,4 @@ def _eliminate(constraints: set, rates: list, D: int, means: list, cell: Cell | 
     result = {frozenset(): {prob.zero_key: prob.one}}
     for f, _ in factors:
         result = prob.canonical(prob.multiply(result, f), ())
-    return prob.terms, result.get(frozenset(), {})
+    return result.get(frozenset(), {})
