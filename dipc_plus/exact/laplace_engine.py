@@ -65,7 +65,6 @@ class _Problem:
         self.n = n = len(rates)
         self.p = p = 0 if cell is None else cell.p
         self.cell = cell
-        self.D = D
         self.rate_d = [int(r * D) for r in rates]            # a_j on the grid
         self.terms = TermSpace.of(tuple(self.rate_d) + (0,) * p, D)
         self.one = self.terms.one
@@ -83,24 +82,21 @@ class _Problem:
                                 tuple([0] * n + [s * int(c) for c in a_m] + [0] * (n + p)) if any(a_m) else None)
                                for s in (1, -1)])
 
-    def is_atom_factor(self, F: dict) -> bool:
-        for S, T in F.items():
-            if len(S) != 1 or len(T) != 1 or T.get(self.zero_key) is not self.one:
-                return False
-        return True
+    def is_unit(self, T: dict) -> bool:
+        """Are the terms T the constant 1 (the terms of a constraint's indicator)?"""
+        return len(T) == 1 and T.get(self.zero_key) is self.one
 
     def multiply(self, F: dict, G: dict) -> dict:
         out: dict = {}
-        one, zero = self.one, self.zero_key
         for S1, T1 in F.items():
-            unit1 = len(T1) == 1 and T1.get(zero) is one
+            unit1 = self.is_unit(T1)
             for S2, T2 in G.items():
                 S = simplify_region(S1 | S2)
                 if S is None:
                     continue
                 if unit1:
                     prod = dict(T2)
-                elif len(T2) == 1 and T2.get(zero) is one:
+                elif self.is_unit(T2):
                     prod = dict(T1)
                 else:
                     prod = self.terms.multiply(T1, T2)
@@ -425,7 +421,7 @@ def _eliminate(constraints: set, rates: list, D: int, means: list, cell: Cell | 
             scope = scope | fscope
             prod = prob.canonical(prob.multiply(prod, f), scope)
         scope = scope - {x}
-        if len(bucket) == 1 and len(prod) == 1 and prob.is_atom_factor(prod):
+        if len(bucket) == 1 and len(prod) == 1 and all(len(S) == 1 and prob.is_unit(T) for S, T in prod.items()):
             # a single atom: the same integral recurs across problems (a leaf of a star)
             (region,) = prod
             key = (D, prob.rate_d[x], x, prob.sides[x][0][1], next(iter(region)), cell)
