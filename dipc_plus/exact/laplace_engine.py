@@ -174,10 +174,8 @@ class _Problem:
     def cell_breakpoint(self, c: tuple, v: int) -> tuple:
         """(is an upper bound, b) for a constraint c on u_v alone: u_v < b or u_v > b, b a
         linear form in (v, eps) the cell orders."""
-        cv = c[v]
-        if cv > 0:
-            return True, CellPoint(tuple(-x for x in c[self.n:]), cv, self.cell)
-        return False, CellPoint(c[self.n:], -cv, self.cell)
+        s = 1 if c[v] > 0 else -1           # s c_v u_v < -s (c without u)
+        return s > 0, CellPoint(tuple(-s * x for x in c[self.n:]), s * c[v], self.cell)
 
     # -- integration -----------------------------------------------------------
     def integrate(self, F: dict, x: int) -> dict:
