@@ -34,14 +34,10 @@ from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.exact.expoly import ExpPoly
 from dipc_plus.exact.sparse import add_keys, sparse_product
 
-__all__ = ["argmax_probabilities", "KINDS"]
+__all__ = ["argmax_probabilities"]
 
 # Every number here is an fmpq (FLINT's rational): the products of m - 1 CDFs make millions
 # of additions and hashes, which with Fraction took 70% of NoisyMax m=20.
-# kind -> rate b -> ((pdf left, pdf right), (cdf left, cdf right)), each a list of
-# (coef, alpha) meaning coef * e^(alpha (u - c eps)); "left" is u < c eps.
-KINDS = ("lap", "exp", "negexp")
-
 # Coefficients are fmpq (FLINT's rationals).  The exponents are kept as integers over common
 # denominators - alpha = A/D, beta = B/E, q = Q/G (`_Scale`) - so that the dict keys of the
 # products of m - 1 CDFs are pairs of ints: hashing rational keys (Fraction, or fmpq, which
@@ -50,16 +46,12 @@ _ZERO, _ONE, _HALF = fmpq(0), fmpq(1), fmpq(1, 2)
 
 
 def _pieces(kind: str, b: fmpq, B: int):
-    """The pdf and cdf pieces as (coef, alpha, A) with A = alpha * D (B = b * D)."""
-    if kind == "lap":
-        return (([(b / 2, B)], [(b / 2, -B)]),
-                ([(_HALF, B)], [(_ONE, 0), (-_HALF, -B)]))
-    if kind == "exp":     # support u > c eps
-        return (([], [(b, -B)]),
-                ([], [(_ONE, 0), (-_ONE, -B)]))
-    # "negexp", the mirror image (support u < c eps): `argmax_probabilities` admits no other kind
-    return (([(b, B)], []),
-            ([(_ONE, B)], [(_ONE, 0)]))
+    """((pdf left, pdf right), (cdf left, cdf right)) of the sample of kind `kind` and rate b, each
+    a list of (coef, A) meaning coef * e^(alpha (u - c eps)) with A = alpha * D (B = b * D); "left"
+    is u < c eps.  'exp' has its support right of c eps, 'negexp' (its mirror image) left of it."""
+    return {"lap": (([(b / 2, B)], [(b / 2, -B)]), ([(_HALF, B)], [(_ONE, 0), (-_HALF, -B)])),
+            "exp": (([], [(b, -B)]), ([], [(_ONE, 0), (-_ONE, -B)])),
+            "negexp": (([(b, B)], []), ([(_ONE, B)], [(_ONE, 0)]))}[kind]
 
 
 class _Scale:

@@ -4,11 +4,12 @@ Integrating (Laplace) or summing (discrete Laplace) one variable over a polyhedr
 needs its largest lower bound and its smallest upper bound, which differ from place to
 place; both engines split into one case per choice of the two and add the rows that
 make the choice true.  Only the rows differ (a real bound comparison or an integer
-one), so each engine passes the function that writes them.
+one), so each engine passes the function that writes them; `by_sign` sorts an engine's
+rows into the bounds of the variable and the rest, for any row representation.
 """
 from __future__ import annotations
 
-__all__ = ["binding_cases"]
+__all__ = ["binding_cases", "by_sign"]
 
 
 def binding_cases(lows: list, highs: list, below):
@@ -35,3 +36,17 @@ def binding_cases(lows: list, highs: list, below):
             if low is not None and high is not None:
                 rows.append(below(low, high, False))
             yield low, high, rows
+
+
+def by_sign(rows, coefficient) -> tuple[list, list, list]:
+    """(lower bounds, upper bounds, the rest): the rows ``c x + ... <= 0`` (or < 0) whose
+    coefficient c = coefficient(row) of the variable x is < 0, > 0, 0.
+
+    >>> by_sign([(1, 0), (-2, 1), (0, 3)], lambda row: row[0])
+    ([(-2, 1)], [(1, 0)], [(0, 3)])
+    """
+    lows, highs, rest = [], [], []
+    for row in rows:
+        c = coefficient(row)
+        (rest if c == 0 else highs if c > 0 else lows).append(row)
+    return lows, highs, rest

@@ -374,9 +374,8 @@ def box_of(bounds: list) -> Cell:
     p = len(bounds)
     cons = []
     for i, (lo, hi) in enumerate(bounds):
-        up = [0] * (p + 1)
-        up[i], up[-1] = 1, -hi
-        down = [0] * (p + 1)
-        down[i], down[-1] = -1, lo
-        cons += [(primitive(up), "<="), (primitive(down), "<=")]
+        for side, end in ((1, hi), (-1, lo)):     # q_i <= hi, -q_i <= -lo
+            row = [0] * (p + 1)
+            row[i], row[-1] = side, -side * end
+            cons.append((primitive(row), "<="))
     return Cell(p, cons)

@@ -130,7 +130,7 @@ def _colours(ints: list, noises: dict) -> dict:
     for _ in range(len(ids)):
         seen: dict = {i: [] for i in ids}
         for op, cs, k in ints:
-            label = _label(op, cs, k, colour)
+            label = _form(op, cs, k, colour)
             equality = op in ("==", "!=")
             for i, c in cs.items():
                 seen[i].append((label, abs(c) if equality else c))
@@ -193,20 +193,13 @@ def _integer_atom(a: Atom) -> tuple:
     return found
 
 
-def _form(op: str, cs: dict, k: int) -> tuple:
-    """A hashable, comparable integer atom; equalities with the sign that makes it least."""
-    plain = (op, tuple(sorted(cs.items())), k)
-    if op in ("==", "!="):
-        return min(plain, (op, tuple(sorted((i, -c) for i, c in cs.items())), -k))
-    return plain
-
-
-def _label(op: str, cs: dict, k: int, colour: dict) -> tuple:
-    """The atom without noise ids: coefficients paired with the colours of their noises."""
-    plain = (op, tuple(sorted((c, colour[i]) for i, c in cs.items())), k)
-    if op in ("==", "!="):
-        return min(plain, (op, tuple(sorted((-c, colour[i]) for i, c in cs.items())), -k))
-    return plain
+def _form(op: str, cs: dict, k: int, colour: dict | None = None) -> tuple:
+    """A hashable, comparable integer atom; equalities with the sign that makes it least.  With
+    `colour`, the atom without noise ids: coefficients paired with the colours of their noises."""
+    def signed(s: int) -> tuple:
+        pairs = ((i, s * c) for i, c in cs.items()) if colour is None else ((s * c, colour[i]) for i, c in cs.items())
+        return op, tuple(sorted(pairs)), s * k
+    return min(signed(1), signed(-1)) if op in ("==", "!=") else signed(1)
 
 
 def _swap_keeps(shape: frozenset, ints: list, i: int, j: int) -> bool:

@@ -35,12 +35,13 @@ from functools import lru_cache, reduce
 from itertools import product
 from math import comb, gcd, lcm
 
-from flint import fmpq, fmpq_poly
+from flint import fmpq_poly
 
 from dipc_plus.exact import lp
-from dipc_plus.exact.binding_bounds import binding_cases
+from dipc_plus.exact.binding_bounds import binding_cases, by_sign
+from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.exact.cells import primitive
-from dipc_plus.exact.exp_terms import add_into
+from dipc_plus.exact.exp_terms import add_all_into, add_into
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import atom_row, engine_rates
 from dipc_plus.exact.param_poly import poly_mul
@@ -67,7 +68,7 @@ class RF:
 
     Products cancel common factors across their operands, sums skip the gcd
     (see __add__), so num and den may share a factor until `reduced()`;
-    `is_zero` and `==` are exact regardless.  Kept apart from `ExpFrac`: the summation's hot
+    its truth value (zero or not) is exact regardless.  Kept apart from `ExpFrac`: the summation's hot
     path needs that lazy gcd and integer powers of one T, which ExpFrac's general exponents lack."""
 
     __slots__ = ("num", "den", "s")
@@ -91,18 +92,6 @@ class RF:
                     if c != 1:
                         num, den = num / c, den / c
         self.num, self.den, self.s = num, den, s
-
-    @staticmethod
-    def const(c) -> "RF":
-        c = fmpq(c.numerator, c.denominator) if isinstance(c, Fraction) else fmpq(c)
-        return RF(fmpq_poly([c]))
-
-    @staticmethod
-    def tpow(k: int) -> "RF":
-        return RF(_ONE, _ONE, k, reduced=True)
-
-    def is_zero(self) -> bool:
-        return self.num == 0
 
     def __bool__(self) -> bool:
         return self.num != 0
@@ -131,8 +120,7 @@ class RF:
             return _RF_ZERO
         if c == 1:
             return self
-        q = fmpq(c.numerator, c.denominator) if isinstance(c, Fraction) else fmpq(c)
-        return RF(self.num * q, self.den, self.s, reduced=True)
+        return RF(self.num * to_fmpq(c), self.den, self.s, reduced=True)
 
     def shift(self, k: int) -> "RF":
         """self * T^k."""
@@ -188,12 +176,6 @@ class RF:
     def __sub__(self, other: "RF") -> "RF":
         return self + (-other)
 
-    def __truediv__(self, other: "RF") -> "RF":
-        if other.num == 0:
-            raise ZeroDivisionError("division by zero in Q(T)")
-        c = other.num[0]
-        return self * RF(other.den / c, other.num / c, -other.s, reduced=True)
-
     def __repr__(self) -> str:
         return f"RF(T^{self.s} * ({self.num}) / ({self.den}))"
 
@@ -208,11 +190,10 @@ _RF_ZERO = RF(fmpq_poly([0]))
 _RF_ONE = RF(_ONE)
 
 
-def _t_minus_one(e: int) -> RF:
-    """z - 1 for z = T^e."""
-    if e > 0:
-        return RF(fmpq_poly([-1] + [0] * (e - 1) + [1]))
-    return RF(fmpq_poly([1] + [0] * (-e - 1) + [-1]), _ONE, e)  # T^e (1 - T^-e)
+def _over_t_minus_one(e: int) -> RF:
+    """1 / (z - 1) for z = T^e != 1: -1 / (1 - T^e), or T^-e / (1 - T^-e) when e < 0."""
+    one_minus = fmpq_poly([1] + [0] * (abs(e) - 1) + [-1])
+    return RF(fmpq_poly([-1]), one_minus) if e > 0 else RF(_ONE, one_minus, -e)
 
 
 @lru_cache(maxsize=None)
@@ -227,15 +208,15 @@ def _antidifference(p: int, e: int) -> tuple:
         for m in range(p, -1, -1):  # coefficient of n^m in A(n+1) - A(n)
             rhs = Fraction(1 if m == p else 0) - sum(q[k] * comb(k, m) for k in range(m + 2, p + 2))
             q[m + 1] = rhs / (m + 1)
-        return tuple(RF.const(c) for c in q)
-    z = RF.tpow(e)
-    inv = _RF_ONE / _t_minus_one(e)
+        return tuple(_RF_ONE.scale(c) for c in q)
+    z = _RF_ONE.shift(e)
+    inv = _over_t_minus_one(e)
     q = [_RF_ZERO] * (p + 1)
     for m in range(p, -1, -1):  # coefficient of n^m in z Q(n+1) - Q(n)
         acc = _RF_ONE if m == p else _RF_ZERO
         tail = _RF_ZERO
         for k in range(m + 1, p + 1):
-            if not q[k].is_zero():
+            if q[k]:
                 tail = tail + q[k].scale(comb(k, m))
         q[m] = (acc - z * tail) * inv
     return tuple(q)
@@ -253,11 +234,13 @@ def _norm_le(a: tuple, b: int):
     return tuple(c // g for c in a), -((-b) // g)  # ceil(b / g)
 
 
-def _add_scaled(a: tuple, k: int, c: int, form: tuple) -> tuple:
-    """a with a[k] removed and c*form added (form a coefficient tuple)."""
-    if c == 0:
-        return a
-    return tuple((0 if i == k else x) + c * f for i, (x, f) in enumerate(zip(a, form)))
+def _after(row: tuple, k: int, a: tuple, b: int) -> tuple:
+    """The affine form row = (c, d), meaning c.x + d, after x_k := a.x + b."""
+    c, d = row
+    ck = c[k]
+    if ck == 0:
+        return row
+    return tuple((0 if i == k else x) + ck * f for i, (x, f) in enumerate(zip(c, a))), d + ck * b
 
 
 class _Infeasible(Exception):
@@ -325,10 +308,10 @@ def _substitute(piece, k: int, a: tuple, b: int):
     """The piece after x_k := a.x + b (a may involve x_k itself: an integer change of variables
     that must be a bijection of Z^n, or a residue class x_k = M x_k' + r). Raises _Infeasible."""
     cons, pend, summ = piece
-    new_cons = _constraint_set((_add_scaled(ca, k, ca[k], a), cb + ca[k] * b) for ca, cb in cons)
+    new_cons = _constraint_set(_after(row, k, a, b) for row in cons)
     new_pend, fixed = [], 0
     for r, pa, pb in pend:
-        pa, pb = _add_scaled(pa, k, pa[k], a), pb + pa[k] * b
+        pa, pb = _after((pa, pb), k, a, b)
         if any(pa):
             new_pend.append((r, pa, pb))
         else:  # the factor no longer depends on any variable: T^(r |pb|)
@@ -336,9 +319,9 @@ def _substitute(piece, k: int, a: tuple, b: int):
     new_pend = tuple(sorted(new_pend))
     new_summ: dict = {}
     for (exp, mono), c in summ.items():
-        ek, mk = exp[k], mono[k]
-        exp2 = _add_scaled(exp, k, ek, a)
-        c = c.shift(ek * b + fixed)
+        mk = mono[k]
+        exp2, shift = _after((exp, fixed), k, a, b)
+        c = c.shift(shift)
         if mk == 0:
             add_into(new_summ, (exp2, mono), c)
             continue
@@ -369,7 +352,7 @@ def _sum_out(summ: dict, i: int, lo, hi) -> dict:
             if sign < 0:
                 cz = -cz
             for k, qk in enumerate(q):
-                if qk.is_zero():
+                if not qk:
                     continue
                 ck = cz * qk
                 for m, coef in _pow_form(ba, bb, k).items():
@@ -430,6 +413,13 @@ def _unit_residues(piece, i: int) -> list:
     return out
 
 
+def _bound(row: tuple, i: int) -> tuple:
+    """The bound f on x_i of a row a.x + b <= 0 with a_i = +-1 (x_i <= f for +1, x_i >= f for -1):
+    f = -a_i (rest + b), an affine form (coefficients, constant) without x_i."""
+    (a, b), c = row, row[0][i]
+    return tuple(0 if j == i else -c * x for j, x in enumerate(a)), -c * b
+
+
 def _le(p: tuple, q: tuple, strict: bool) -> tuple:
     """The row for p <= q (p < q if strict) of two bounds (a, b) meaning a.x + b."""
     return tuple(x - y for x, y in zip(p[0], q[0])), p[1] - q[1] + strict
@@ -440,17 +430,8 @@ def _eliminate(piece, i: int) -> list:
     result = []
     for p in _split_signs(piece, i):
         for cons, pend, summ in _unit_residues(p, i):
-            lows, highs, others = [], [], []
-            for a, b in cons:
-                c = a[i]
-                rest = a[:i] + (0,) + a[i + 1:]
-                if c == 1:       # x + rest + b <= 0  ->  x <= -(rest + b)
-                    highs.append((tuple(-x for x in rest), -b))
-                elif c == -1:    # -x + rest + b <= 0 ->  x >= rest + b
-                    lows.append((rest, b))
-                else:
-                    others.append((a, b))
-            for lo, up, rows in binding_cases(lows, highs, _le):
+            lows, highs, others = by_sign(cons, lambda row: row[0][i])
+            for lo, up, rows in binding_cases([_bound(r, i) for r in lows], [_bound(r, i) for r in highs], _le):
                 cons2 = _pruned(others + rows)
                 if cons2 is None:
                     continue
@@ -461,15 +442,10 @@ def _eliminate(piece, i: int) -> list:
 
 
 def _merge(pieces) -> list:
+    """The pieces with equal constraints and pending factors added into one."""
     acc: dict = {}
     for cons, pend, summ in pieces:
-        key = (cons, pend)
-        if key not in acc:
-            acc[key] = dict(summ)
-        else:
-            d = acc[key]
-            for k, v in summ.items():
-                add_into(d, k, v)
+        add_all_into(acc.setdefault((cons, pend), {}), summ)
     return [(c, p, s) for (c, p), s in acc.items() if s]
 
 
@@ -509,13 +485,13 @@ def _solve_equalities(piece, eqs: list, n: int):
             # x_k := x_k - q x_j  keeps the lattice and makes a_j -> a_j - q a_k
             sub = tuple(1 if t == k else (-q if t == j else 0) for t in range(n))
             piece = _substitute(piece, k, sub, 0)
-            eqs = [(_add_scaled(ea, k, ea[k], sub), eb) for ea, eb in eqs]
-            a = _add_scaled(a, k, a[k], sub)
+            eqs = [_after(eq, k, sub, 0) for eq in eqs]
+            a = _after((a, b), k, sub, 0)[0]
         k = next(j for j in range(n) if abs(a[j]) == 1)
         s = a[k]  # x_k = -s (b + sum_{j != k} a_j x_j)
         sub = tuple(0 if t == k else -s * a[t] for t in range(n))
         piece = _substitute(piece, k, sub, -s * b)
-        eqs = [(_add_scaled(ea, k, ea[k], sub), eb + ea[k] * (-s * b)) for ea, eb in eqs]
+        eqs = [_after(eq, k, sub, -s * b) for eq in eqs]
     return piece
 
 
@@ -558,17 +534,13 @@ def probability(atoms, noises) -> ExpFrac:
     L = reduce(lcm, (q.denominator for q in rates_q), 1)
     rates = [int(q * L) for q in rates_q]
     les, eqs, neqs = [], [], []
+    # per op (one of linear.OPS, checked by `atom`): the list of a.x + b op 0, and b's shift
+    # (over the integers a.x + b < 0 is a.x + b + 1 <= 0)
+    rows_of = {"<=": (les, 0), "<": (les, 1), "==": (eqs, 0), "!=": (neqs, 0)}
     for at in atoms:
         vec = primitive(atom_row(at, n))     # the same comparison, in coprime integers
-        a, b = vec[:n], vec[n]
-        if at.op == "<=":
-            les.append((a, b))
-        elif at.op == "<":
-            les.append((a, b + 1))
-        elif at.op == "==":
-            eqs.append((a, b))
-        else:                  # "!=": an Atom's op is one of linear.OPS, checked by `atom`
-            neqs.append((a, b))
+        rows, shift = rows_of[at.op]
+        rows.append((vec[:n], vec[n] + shift))
     total = _RF_ZERO
     # P[C and all f_k != 0] = sum over subsets S of (-1)^|S| P[C and f_k == 0 for k in S]
     for mask in range(1 << len(neqs)):

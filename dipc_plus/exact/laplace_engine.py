@@ -26,9 +26,11 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from fractions import Fraction
+from itertools import groupby
 from math import lcm
+from operator import add
 
-from dipc_plus.exact.binding_bounds import binding_cases
+from dipc_plus.exact.binding_bounds import binding_cases, by_sign
 from dipc_plus.exact.cells import Cell, CellPoint, substituted
 from dipc_plus.exact.exp_terms import Rescale, TermSpace, add_all_into, clear_term_caches
 from dipc_plus.exact.expoly import ExpPoly
@@ -63,48 +65,38 @@ class _Problem:
         self.n = n = len(rates)
         self.p = p = 0 if cell is None else cell.p
         self.cell = cell
-        self.D = D
         self.rate_d = [int(r * D) for r in rates]            # a_j on the grid
         self.terms = TermSpace.of(tuple(self.rate_d) + (0,) * p, D)
         self.one = self.terms.one
         self.zero_key = self.terms.zero_key
-        # side s of the kink: s (w_x - m_x) > 0, i.e. -s w_x + s m_x < 0 (m_x over (v, eps))
+        # side s of the kink: s (w_x - m_x) > 0, i.e. -s w_x + s m_x < 0 (m_x over (v, eps)),
+        # where the density's factor e^(s a_x m_x) adds `offset` (None: nothing) to a term's key
         self.sides = []
         for x, m in enumerate(means):
             den = lcm(*(c.denominator for c in m))
-            shift = []                                        # (key index, s-free a_x m_x on the grid)
-            for k, c in enumerate(m):
-                a_m = self.rate_d[x] * c                      # D makes it whole
-                assert a_m.denominator == 1
-                if a_m:
-                    shift.append((n + k, int(a_m)))
-            per_side = []
-            for s in (1, -1):
-                vec = [0] * (n + p + 1)
-                vec[x] = -s * den
-                for k, c in enumerate(m):
-                    vec[n + k] = s * int(c * den)
-                per_side.append((s, constraint(vec), tuple((i, s * a) for i, a in shift)))
-            self.sides.append(per_side)
+            row = [0] * n + [int(c * den) for c in m]         # den (m_x - w_x)
+            row[x] = -den
+            a_m = [self.rate_d[x] * c for c in m]             # D makes them whole
+            assert all(c.denominator == 1 for c in a_m)
+            self.sides.append([(s, constraint([s * c for c in row]),
+                                tuple([0] * n + [s * int(c) for c in a_m] + [0] * (n + p)) if any(a_m) else None)
+                               for s in (1, -1)])
 
-    def is_atom_factor(self, F: dict) -> bool:
-        for S, T in F.items():
-            if len(S) != 1 or len(T) != 1 or T.get(self.zero_key) is not self.one:
-                return False
-        return True
+    def is_unit(self, T: dict) -> bool:
+        """Are the terms T the constant 1 (the terms of a constraint's indicator)?"""
+        return len(T) == 1 and T.get(self.zero_key) is self.one
 
     def multiply(self, F: dict, G: dict) -> dict:
         out: dict = {}
-        one, zero = self.one, self.zero_key
         for S1, T1 in F.items():
-            unit1 = len(T1) == 1 and T1.get(zero) is one
+            unit1 = self.is_unit(T1)
             for S2, T2 in G.items():
                 S = simplify_region(S1 | S2)
                 if S is None:
                     continue
                 if unit1:
                     prod = dict(T2)
-                elif len(T2) == 1 and T2.get(zero) is one:
+                elif self.is_unit(T2):
                     prod = dict(T1)
                 else:
                     prod = self.terms.multiply(T1, T2)
@@ -117,7 +109,9 @@ class _Problem:
         return {S: T for S, T in out.items() if T}
 
     def canonical(self, F: dict, scope) -> dict:
-        """Factors of at most one variable as a partition into intervals (fewer, disjoint pieces).
+        """Factors of at most one variable as a partition into intervals (fewer, disjoint pieces):
+        the terms summed per cell between consecutive breakpoints, adjacent cells with equal
+        terms merged into one interval, empty cells left out.
 
         `scope` contains every variable F depends on.
         """
@@ -131,7 +125,18 @@ class _Problem:
             return {frozenset(): acc} if acc else {}
         (v,) = scope
         pieces, pts = self._intervals(F, v)
-        return self._partition(_cell_sums(pieces, pts), pts, v)
+        out, first = {}, 0
+        for acc, run in groupby(_cell_sums(pieces, pts), key=lambda acc: acc or {}):
+            end = first + sum(1 for _ in run)      # the run is cells first .. end - 1
+            if acc:
+                S = []
+                if first > 0:                      # u_v > lo
+                    S.append(self.bound_constraint(pts[first - 1], v, -1))
+                if end <= len(pts):                # u_v < hi
+                    S.append(self.bound_constraint(pts[end - 1], v, 1))
+                out[frozenset(S)] = acc
+            first = end
+        return out
 
     def _intervals(self, F: dict, v: int) -> tuple[list, list]:
         """Each region of a factor of u_v alone as an interval (lo, hi, terms), None unbounded, and
@@ -156,29 +161,6 @@ class _Problem:
         points.sort()
         return pieces, [b for i, b in enumerate(points) if i == 0 or b != points[i - 1]]
 
-    def _partition(self, accs: list, pts: list, v: int) -> dict:
-        """The cells' terms as a factor: adjacent cells with equal terms merged into one interval,
-        empty cells left out."""
-        cells = []   # (first cell, last cell, terms), adjacent equal cells merged
-        for k, acc in enumerate(accs):
-            acc = acc or {}
-            if cells and cells[-1][2] == acc:
-                cells[-1] = (cells[-1][0], k, acc)
-            else:
-                cells.append((k, k, acc))
-        out = {}
-        ncells = len(accs)
-        for first, last, acc in cells:
-            if not acc:
-                continue
-            S = []
-            if first > 0:                  # u_v > lo
-                S.append(self.bound_constraint(pts[first - 1], v, -1))
-            if last < ncells - 1:          # u_v < hi
-                S.append(self.bound_constraint(pts[last], v, 1))
-            out[frozenset(S)] = acc
-        return out
-
     def bound_constraint(self, b, v: int, side: int) -> tuple:
         """u_v < b (side 1) or u_v > b (side -1) as the constraint side (d u_v - t) < 0, b = t / d:
         a `CellPoint` on a cell, else a rational p/q read as t = (p,) (p eps), d = q."""
@@ -192,10 +174,8 @@ class _Problem:
     def cell_breakpoint(self, c: tuple, v: int) -> tuple:
         """(is an upper bound, b) for a constraint c on u_v alone: u_v < b or u_v > b, b a
         linear form in (v, eps) the cell orders."""
-        cv = c[v]
-        if cv > 0:
-            return True, CellPoint(tuple(-x for x in c[self.n:]), cv, self.cell)
-        return False, CellPoint(c[self.n:], -cv, self.cell)
+        s = 1 if c[v] > 0 else -1           # s c_v u_v < -s (c without u)
+        return s > 0, CellPoint(tuple(-s * x for x in c[self.n:]), s * c[v], self.cell)
 
     # -- integration -----------------------------------------------------------
     def integrate(self, F: dict, x: int) -> dict:
@@ -211,19 +191,11 @@ class _Problem:
         for S0, T0 in F.items():
             # per term: the exponent of x (on the grid), the power of x, the rest of the key
             split = [(e[x], e[px], space.without(e, x), p) for e, p in T0.items()]
-            for s, sign_c, shift in self.sides[x]:
+            for s, sign_c, offset in self.sides[x]:
                 S = simplify_region(S0 | {sign_c})
                 if S is None:
                     continue
-                lowers, uppers, rest = [], [], []
-                for c in S:
-                    cx = c[x]
-                    if cx == 0:
-                        rest.append(c)
-                    elif cx > 0:
-                        uppers.append(c)
-                    else:
-                        lowers.append(c)
+                lowers, uppers, rest = by_sign(S, lambda c: c[x])
                 # b (x-coefficient incl. the density on this side, on the grid) per term
                 # the density on side s is (a/2) e^(-s a w_x) e^(s a m_x eps): its eps factor
                 # joins the rest of each term's key
@@ -234,15 +206,7 @@ class _Problem:
                         raise AssertionError("divergent term at +infinity")
                     if not lowers and bD <= 0:
                         raise AssertionError("divergent term at -infinity")
-                    if len(shift) == 1:
-                        ((i, a),) = shift
-                        e_rest = e_rest[:i] + (e_rest[i] + a,) + e_rest[i + 1:]
-                    elif shift:
-                        e_rest = list(e_rest)
-                        for i, a in shift:
-                            e_rest[i] += a
-                        e_rest = tuple(e_rest)
-                    sided.append((bD, k, e_rest, p))
+                    sided.append((bD, k, e_rest if offset is None else tuple(map(add, e_rest, offset)), p))
                 upper_values = {U: space.at_bound(sided, U, x, 1) for U in uppers}
                 lower_values = {L: space.at_bound(sided, L, x, -1) for L in lowers}
                 for L, U, rows in binding_cases(lowers, uppers, lambda a, b, strict: _below(a, b, x)):
@@ -343,8 +307,15 @@ def probability_on_cell(atoms: tuple, noises: tuple, cell: Cell | None = None) -
     if not constraints:
         return SymbolicForm(p, {}) if constraints is None else SymbolicForm.one(p)
     means = sample_means(constraints, n)
-    space, terms = _eliminate_on_grid(shift_to_samples(constraints, means, n), rates, means, cell)
-    return SymbolicForm.from_engine(terms, n, p, space.D)
+    shifted = shift_to_samples(constraints, means, n)
+    # the coarsest exponent grid 1/D that holds every rate and every a_j m_j, refined
+    # whenever the elimination asks for it (`Rescale`)
+    D = lcm(*(r.denominator for r in rates)) * lcm(*(c.denominator for m in means for c in m))
+    while True:
+        try:
+            return SymbolicForm.from_engine(_eliminate(shifted, rates, D, means, cell), n, p, D)
+        except Rescale as grow:
+            D *= grow.factor
 
 
 def _noise_constraints(atoms, n: int, cell: Cell | None = None) -> set | None:
@@ -367,17 +338,6 @@ def _noise_constraints(atoms, n: int, cell: Cell | None = None) -> set | None:
     if constraints and simplify_region(frozenset(constraints)) is None:
         return None
     return constraints
-
-
-def _eliminate_on_grid(constraints: set, rates: list, means: list, cell: Cell | None = None):
-    """`_eliminate` on the coarsest exponent grid D that holds every rate and every a_j m_j,
-    refined whenever the elimination asks for it (`Rescale`)."""
-    D = lcm(*(r.denominator for r in rates)) * lcm(*(c.denominator for m in means for c in m))
-    while True:
-        try:
-            return _eliminate(constraints, rates, D, means, cell)
-        except Rescale as grow:
-            D *= grow.factor
 
 
 # --------------------------------------------------------------------------- sample coordinates
@@ -444,7 +404,7 @@ def clear_caches() -> None:
 
 
 def _eliminate(constraints: set, rates: list, D: int, means: list, cell: Cell | None = None):
-    """(the term space, the integral's terms): every noise integrated out."""
+    """The integral's terms on the grid 1/D, every noise integrated out."""
     prob = _Problem(rates, D, means, cell)
     n = prob.n
     # factors with their scopes (a superset of the variables they depend on)
@@ -459,7 +419,7 @@ def _eliminate(constraints: set, rates: list, D: int, means: list, cell: Cell | 
             scope = scope | fscope
             prod = prob.canonical(prob.multiply(prod, f), scope)
         scope = scope - {x}
-        if len(bucket) == 1 and len(prod) == 1 and prob.is_atom_factor(prod):
+        if len(bucket) == 1 and len(prod) == 1 and all(len(S) == 1 and prob.is_unit(T) for S, T in prod.items()):
             # a single atom: the same integral recurs across problems (a leaf of a star)
             (region,) = prod
             key = (D, prob.rate_d[x], x, prob.sides[x][0][1], next(iter(region)), cell)
@@ -472,4 +432,4 @@ def _eliminate(constraints: set, rates: list, D: int, means: list, cell: Cell | 
     result = {frozenset(): {prob.zero_key: prob.one}}
     for f, _ in factors:
         result = prob.canonical(prob.multiply(result, f), ())
-    return prob.terms, result.get(frozenset(), {})
+    return result.get(frozenset(), {})
