@@ -40,10 +40,6 @@ class OutputSupport:
         equal P[out = output].  `flat` maps flat input names to values (as `distribution.bind`)."""
         return (output, tuple(flat[name] for name in self.support[output]))
 
-    def largest(self) -> int:
-        """The size of the largest support (m for Sparse with m queries)."""
-        return max((len(s) for s in self.support.values()), default=0)
-
     def __repr__(self) -> str:
         sizes = sorted(len(s) for s in self.support.values())
         return f"<OutputSupport of {self.program.name}: {len(self.outputs)} outputs, support sizes {sizes}>"
