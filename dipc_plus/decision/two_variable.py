@@ -217,8 +217,7 @@ def wedge_bound(F: ExpPoly2, d1: Fraction | None) -> ExpPoly | None:
     return _exppolys(kept).get(None, ExpPoly())
 
 
-def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval,
-                        max_rects: int | None = None, exact_first: bool = True) -> TwoVariableDecision:
+def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval) -> TwoVariableDecision:
     """for all d in (d0, d1], eps in I: F(d, eps) >= 0 (see the module doc).
 
     e^(-x) - 1/2 fails for eps*d > ln 2; on d in (0, 1], eps in [1/2, 2] the B&B finds a rational
@@ -230,14 +229,13 @@ def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval,
     ('refuted', (Fraction(3, 4), Fraction(5, 4)))
     """
     d0, d1 = Fraction(d0), Fraction(d1)
-    if exact_first:
-        how = separable(F, d0, d1, I)
-        if how:
-            return TwoVariableDecision(VERIFIED, how)
+    how = separable(F, d0, d1, I)
+    if how:
+        return TwoVariableDecision(VERIFIED, how)
     tail_note, E = "", I.hi
     if I.hi is None:
         E = None
-        for t in TAIL_STARTS if exact_first else ():
+        for t in TAIL_STARTS:
             t = max(t, I.lo * 2, Fraction(1))
             if separable(F, d0, d1, Interval(t, None, True, False)):
                 E, tail_note = t, f"tail eps >= {fmt_q(t)}: separable"
@@ -253,14 +251,14 @@ def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval,
             if cex is not None:
                 return TwoVariableDecision(REFUTED, "branch-and-bound (tail sample)", cex)
     low, strip_note = I.lo, ""
-    if I.lo == 0 and exact_first:            # F may tend to 0 as eps -> 0: decide that strip by its series
+    if I.lo == 0:            # F may tend to 0 as eps -> 0: decide that strip by its series
         delta = strip_at_zero(F.terms, d0, d1)
         if delta is not None:
             low, strip_note = delta, f"strip eps <= {fmt_q(delta)}: series at eps -> 0"
             if E is not None and delta >= E:
                 method = "series at eps -> 0" + (f"; {tail_note}" if tail_note else "")
                 return TwoVariableDecision(VERIFIED, method)
-    found = branch_and_bound(F, Rect(d0, d1, low, E), max_rects)
+    found = branch_and_bound(F, Rect(d0, d1, low, E))
     if strip_note and found.verdict != REFUTED:
         found.method += f"; {strip_note}"
     if found.verdict == REFUTED:
