@@ -9,6 +9,7 @@ from fractions import Fraction
 import mpmath
 import pytest
 from conftest import PROGRAMS
+from expoly2_reference import at_d
 
 from dipc_plus.accuracy.box import BoxDecider, det_regions_by_shape
 from dipc_plus.accuracy.box_bnb import beta_in_d, form_on_path
@@ -159,7 +160,7 @@ def test_closed_form_on_the_corner_path_equals_the_per_point_engine(tmp_path):
         expected = dec.claim.beta_at(d, 0) * F(1, 2) - dec.p_error(region.det, u)
         assert expected.den.terms == {F(0): expected.den.terms[F(0)]}
         den = expected.den.terms[F(0)][0]
-        assert G.at_d(d) * F(int(den.p), int(den.q)) == expected.num
+        assert at_d(G, d) * F(int(den.p), int(den.q)) == expected.num
 
 
 def test_box_claims_decided_in_two_variables(tmp_path):
