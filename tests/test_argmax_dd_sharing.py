@@ -41,7 +41,7 @@ def test_argmax_key_gives_det_and_dd(name, m):
         u = {n: rng.choice([F(-1), F(0), F(1, 2), F(1), F(rng.randint(-3, 3), 2)]) for n in names}
         det_u = noise_free.run(program, u)
         assert classes.det(u) == det_u
-        dd = space.lp_dd(u, det_u, near=False)
+        dd = space.lp_dd(u, det_u)
         key = classes.argmax_key(u)[1:]
         seen = by_key.setdefault(key, (dd.value, dd.attained, u))
         assert (dd.value, dd.attained) == seen[:2], (u, seen[2])

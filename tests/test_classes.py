@@ -197,8 +197,8 @@ def test_det_regions_and_shared_dd_equal_the_per_point_ones(seed):
             u = {f"q[{i}]": x for i, x in enumerate(point, start=1)}
             det = noise_free.run(program, u)
             assert classes.det(u) == det, (point,)
-            direct = space.dd(u, det, near=False)
-            got = classes.dd(u, det, lambda v, d: computed.append(v) or space.dd(v, d, near=False))
+            direct = space.dd(u, det)
+            got = classes.dd(u, det, lambda v, d: computed.append(v) or space.dd(v, d))
             assert (got.value, got.attained) == (direct.value, direct.attained), (point,)
         shared += 125 - len(computed)
     assert shared > 0

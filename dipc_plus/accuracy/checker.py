@@ -194,7 +194,7 @@ class AccuracyChecker:
                     if key not in self._shared:
                         self._shared[key] = self.claim.dd_space(argmax_formula=self.classes.enabled)
                     self._space = self._shared[key]
-            return self._space.dd(u, det_u, near=False)  # only the value and attainment are used
+            return self._space.dd(u, det_u)
 
     @contextlib.contextmanager
     def _timed(self, part: str):
