@@ -17,6 +17,7 @@ import pytest
 from conftest import lap_pdf, lap_cdf, lap_sf, quad, run_main
 
 from dipc_plus.exact import noises
+from dipc_plus.exact.noises import registry
 
 # Step 1 of the walk-through: one module that draws the noise, says how the engines read
 # it, and registers it.
@@ -43,12 +44,14 @@ SPEC = register(NoiseSpec(kind="widelap", surface="WideLap", title="wide Laplace
 
 @pytest.fixture
 def widelap(tmp_path, monkeypatch):
-    """The toy noise, registered for one test and forgotten after it."""
+    """The toy noise, registered for one test and forgotten after it (the registry's two tables
+    are copies for the test, the originals come back after it)."""
+    for table in ("_BY_KIND", "_BY_SURFACE"):
+        monkeypatch.setattr(registry, table, dict(getattr(registry, table)))
     (tmp_path / "toy_widelap.py").write_text(TOY_MODULE, encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     module = importlib.import_module("toy_widelap")
     yield module.SPEC
-    noises.unregister("widelap")
     sys.modules.pop("toy_widelap", None)
 
 

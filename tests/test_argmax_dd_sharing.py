@@ -41,21 +41,34 @@ def test_argmax_key_gives_det_and_dd(name, m):
         u = {n: rng.choice([F(-1), F(0), F(1, 2), F(1), F(rng.randint(-3, 3), 2)]) for n in names}
         det_u = noise_free.run(program, u)
         assert classes.det(u) == det_u
-        dd = space.lp_dd(u, det_u, near=False)
+        dd = space.lp_dd(u, det_u)
         key = classes.argmax_key(u)[1:]
         seen = by_key.setdefault(key, (dd.value, dd.attained, u))
         assert (dd.value, dd.attained) == seen[:2], (u, seen[2])
     assert len(by_key) < 60   # keys were shared
 
 
-def test_one_dd_per_key_and_off_in_reference_mode():
+def counting_dd(monkeypatch) -> list:
+    """The inputs whose dd a checker computes in its space (a miss of the classes' shared dd)."""
+    computed: list = []
+    space_dd = AccuracyChecker._space_dd
+
+    def counted(self, u, det_u):
+        computed.append(u)
+        return space_dd(self, u, det_u)
+    monkeypatch.setattr(AccuracyChecker, "_space_dd", counted)
+    return computed
+
+
+def test_one_dd_per_key_and_off_in_reference_mode(monkeypatch):
     """A grid run computes dd once per key (not once per input); the reference mode (and
     DIPC_CLASSES=off) do not share it."""
     claim = load_claim(THEORIES / "noisy_max.toml", {"m": 4})
     checker = AccuracyChecker(claim)
+    computed = counting_dd(monkeypatch)
     result = checker.run()
     assert result.work["dd"] == "shared by the two largest values"
-    assert 0 < checker.classes.dd_computed < 81 / 4
+    assert 0 < len(computed) < 81 / 4
     reference = AccuracyChecker(claim, options=RunOptions(reference=True))
     assert not reference.classes.share_argmax_dd and reference.classes.argmax is None
 

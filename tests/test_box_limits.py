@@ -17,7 +17,8 @@ from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.decision.certified import Interval
 from dipc_plus.decision.series_strip import leading_order, strip_at_zero
-from dipc_plus.decision.two_variable import UNDECIDED, ExpPoly2, decide_two_variable
+from dipc_plus.decision import two_variable
+from dipc_plus.decision.two_variable import UNDECIDED, ExpPoly2, Rect, branch_and_bound, decide_two_variable
 
 F = Fraction
 LIMIT = THEORIES / "noisy_compare_limit_box.toml"
@@ -51,11 +52,12 @@ def test_a_negative_limit_is_not_proved():
     assert strip_at_zero(worse.terms, F(0), F(1)) is None
 
 
-def test_the_branch_and_bound_alone_leaves_the_strip_open():
+def test_the_branch_and_bound_alone_leaves_the_strip_open(monkeypatch):
     I = Interval(F(0), F(4), False, True)
-    alone = decide_two_variable(GAP, F(0), F(1), I, max_rects=2000, exact_first=False)
+    alone = branch_and_bound(GAP, Rect(F(0), F(1), F(0), F(4)), 2000)
     assert alone.verdict == UNDECIDED and any(r.e0 == 0 for r in alone.undecided)
-    found = decide_two_variable(GAP, F(0), F(1), I, max_rects=2000)
+    monkeypatch.setattr(two_variable, "BNB_RECTANGLES", 2000)
+    found = decide_two_variable(GAP, F(0), F(1), I)
     assert found.verdict == VERIFIED and "series at eps -> 0" in found.method
 
 

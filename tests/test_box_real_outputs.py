@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 
 from conftest import THEORIES, run_main
+from expoly2_reference import at_d
 
 from dipc_plus.accuracy.box import BoxDecider, CornerPath, decide_box, det_regions_by_shape
 from dipc_plus.accuracy.box_bnb import beta_in_d, correct_pieces, form_on_path
@@ -55,7 +56,7 @@ def test_corner_closed_form_with_released_values_equals_the_per_point_engine():
             expected = claim.beta_at(d, gamma) * F(1, 3) - dec.p_error(region.det, u, gamma)
             den = expected.den.terms[F(0)][0]
             assert expected.den.terms.keys() == {F(0)}
-            assert G.at_d(d) * F(int(den.p), int(den.q)) == expected.num
+            assert at_d(G, d) * F(int(den.p), int(den.q)) == expected.num
 
 
 def test_numeric_sparse_kappa_three_needs_the_tail_argument():

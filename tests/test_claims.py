@@ -16,6 +16,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.claims.formula import Where, parse
 from conftest import PROGRAMS, ROOT
+from wilson_inside import in_interval
 
 # accuracy claims only: privacy/Pufferfish claim files have their own tests
 THEORIES = sorted(p for p in (ROOT / "theories").glob("*.toml") if "[accuracy]" in p.read_text())
@@ -235,7 +236,7 @@ def test_det_table(tmp_path):
     claim = load_claim(write(tmp_path, TABLE.format(programs=PROGRAMS.as_posix(), third=1)))
     acc = claim.accuracy
     assert acc.dd_over == "grid" and len(acc.points) == 3
-    obs = {tuple(o.input.values()): o for o in acc.obligations()}
+    obs = {tuple(o.input.values()): o for o in _obligations(acc)}
     # (0,0) -> 1 disagrees with (0,2) -> 2 at distance 2: dd = 2, beta at alpha = 2
     assert obs[(0, 0)].dd.value == 2 and obs[(0, 0)].beta == m_exp(2, -1)
     # (3,0) -> 1: nearest disagreeing table input is (0,2), at distance 3
@@ -263,25 +264,37 @@ def test_table_must_cover_the_inputs(tmp_path):
 # --------------------------------------------------------------------------- obligations
 
 
+def _obligations(acc, points=None):
+    """Per input and gamma, what the checker decides there: the statement's parts read off
+    `AccuracyChecker` (the route `dipc accuracy` takes), beta only where the claim applies."""
+    from types import SimpleNamespace
+    from dipc_plus.accuracy.checker import AccuracyChecker
+    checker = AccuracyChecker(acc)
+    for u in (acc.points if points is None else points):
+        for alpha, gamma, applies in checker.obligations(u):
+            yield SimpleNamespace(input=dict(u), det=checker.det(u), dd=checker.dd(u), alpha=alpha, gamma=gamma,
+                                  beta=checker.beta(alpha, gamma) if applies else None, applies=applies)
+
+
 def test_obligations_follow_definition_2():
     at = load_claim(str(ROOT / "theories" / "above_threshold.toml")).accuracy
-    for o in at.obligations():
+    for o in _obligations(at):
         assert o.applies == (o.dd.value > 0)
         if o.applies:
             assert o.alpha == o.dd.value and o.beta == at.beta_at(o.dd.value, F(0))
     cor7 = load_claim(str(ROOT / "theories" / "numeric_sparse_cor7.toml")).accuracy
     some = [u for u in cor7.points if all(v in (-2, 2) for v in u.values())]
-    for o in cor7.obligations(some):
+    for o in _obligations(cor7, some):
         assert o.applies == (o.dd.value > 1) and o.alpha == 1 and o.gamma == 1
     # q = (-2, -2, -2): every query must rise to 0 to change anything: dd = 2 > 1
-    assert any(o.applies for o in cor7.obligations([{"q[1]": F(-2), "q[2]": F(-2), "q[3]": F(-2)}]))
+    assert any(o.applies for o in _obligations(cor7, [{"q[1]": F(-2), "q[2]": F(-2), "q[3]": F(-2)}]))
 
 
 def _decide_all(acc, points=None):
     from dipc_plus.decision.decide import decide
     from dipc_plus.semantics.distribution import output_distribution
     results = []
-    for o in acc.obligations(points):
+    for o in _obligations(acc, points):
         if not o.applies:
             continue
         dist = output_distribution(acc.program, o.input)
@@ -352,7 +365,7 @@ def test_ball_probability_matches_simulation(theory, u, gamma):
     n = 60_000
     hits = _simulated(acc, u, det_u, gamma, eps, n)
     interval = wilson(hits, n, 0.9999)
-    assert interval.contains(exact.arb_value(eps))
+    assert in_interval(interval, exact.arb_value(eps))
     assert 0 < hits < n  # the event is neither sure nor impossible: the check has teeth
 
 
@@ -374,6 +387,6 @@ def test_infinite_dd_uses_the_limit_of_beta(tmp_path):
     text = TABLE.format(programs=PROGRAMS.as_posix(), third=1).replace(
         "input = { q = [0, 2] }\noutput = { out = 2 }", "input = { q = [2, 0] }\noutput = { out = 1 }")
     acc = load_claim(write(tmp_path, text)).accuracy
-    obs = list(acc.obligations())
+    obs = list(_obligations(acc))
     assert obs and all(o.applies and o.dd.value == INF and o.alpha == INF for o in obs)
     assert all(o.beta == ExpPoly.ZERO for o in obs)

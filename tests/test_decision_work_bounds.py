@@ -12,8 +12,7 @@ from fractions import Fraction as F
 import pytest
 
 from dipc_plus.decision import two_variable
-from dipc_plus.decision.certified import Interval
-from dipc_plus.decision.two_variable import ExpPoly2, decide_two_variable
+from dipc_plus.decision.two_variable import ExpPoly2, Rect, branch_and_bound
 
 
 class JumpingClock:
@@ -37,23 +36,23 @@ def slow_clock(monkeypatch):
 
 def sentence():
     """1 - eps*d/2 + (eps*d)^2/4 - e^(-eps)/2 > 0 on d in (0, 1], eps in [1/10, 1]: the branch-and-bound
-    alone (exact_first=False) needs several rectangles to prove it."""
+    alone (`branch_and_bound`, without the exact routes) needs several rectangles to prove it."""
     x = ExpPoly2.term
     return x(1) - x(F(1, 2), 1, 1) + x(F(1, 4), 2, 2) - x(F(1, 2), A=-1)
 
 
-I = Interval(F(1, 10), F(1), True, True)
+RECT = Rect(F(0), F(1), F(1, 10), F(1))   # d in [0, 1], eps in [1/10, 1]
 
 
 def test_two_variable_verdict_ignores_a_slow_clock(slow_clock):
-    found = decide_two_variable(sentence(), 0, 1, I, exact_first=False)
+    found = branch_and_bound(sentence(), RECT)
     assert found.verdict == "verified" and found.rectangles > 1
     assert slow_clock.now == 1_000.0       # the decision never reads the clock
 
 
 def test_two_variable_tiny_bound_is_undecided_and_named(monkeypatch):
-    full = decide_two_variable(sentence(), 0, 1, I, exact_first=False)
+    full = branch_and_bound(sentence(), RECT)
     monkeypatch.setattr(two_variable, "BNB_RECTANGLES", 1)
-    found = decide_two_variable(sentence(), 0, 1, I, exact_first=False)
+    found = branch_and_bound(sentence(), RECT)
     assert full.rectangles > 1 and found.verdict == "undecided" and found.undecided
     assert "budget of 1 rectangles" in found.note and "BNB_RECTANGLES" in found.note

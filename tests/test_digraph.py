@@ -51,7 +51,7 @@ def test_a_digraph_answers_as_the_networkx_graph_built_by_the_same_calls(seed):
     for g in (ours, ours.to_networkx()):
         assert list(g.nodes) == list(theirs.nodes)
         assert list(g.edges) == list(theirs.edges)
-        assert list(g.edges(data=True)) == list(theirs.edges(data=True))
+        assert [(u, v, g.edges[u, v]) for u, v in g.edges] == list(theirs.edges(data=True))
         assert g.number_of_nodes() == theirs.number_of_nodes()
         assert g.number_of_edges() == theirs.number_of_edges()
         for u in theirs.nodes:

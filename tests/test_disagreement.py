@@ -38,6 +38,7 @@ from dipc_plus.frontend.load import load_program
 
 from test_noise_free import first_argmax, numeric_sparse_reference, sparse_reference
 from conftest import PROGRAMS, ROOT, THEORIES
+from dd_near import near_disagreeing
 
 
 
@@ -68,7 +69,8 @@ def test_noisy_max_tie_has_dd_zero():
     u = env([-1, 0, 0])
     d = RealSpace(program, LinfInput()).dd(u)
     assert d.value == 0 and not d.attained
-    assert d.near is not None and d.output["out"] == 3 and 0 < LinfInput().between(u, d.near) <= F(1, 1000)
+    near = near_disagreeing(lambda w: nf.run(program, w), u, d, LinfInput(), nf.run(program, u))
+    assert near is not None and nf.run(program, near)["out"] == 3 and 0 < LinfInput().between(u, near) <= F(1, 1000)
 
 
 def test_noisy_max_gap_two():
@@ -79,7 +81,8 @@ def test_noisy_max_gap_two():
     # the closure point ties q1 and q2 at 1: it still answers 1, so it does not disagree
     assert d.witness["q[1]"] == d.witness["q[2]"] == 1
     assert nf.run(program, d.witness) == {"out": 1}
-    assert d.output == {"out": 2} and 1 < LinfInput().between(u, d.near) <= 1 + F(1, 1000)
+    near = near_disagreeing(lambda w: nf.run(program, w), u, d, LinfInput(), {"out": 1})
+    assert nf.run(program, near) == {"out": 2} and 1 < LinfInput().between(u, near) <= 1 + F(1, 1000)
 
 
 def test_noisy_max_grid_and_reals_differ():
@@ -94,9 +97,11 @@ def test_noisy_max_grid_and_reals_differ():
 
 def test_sparse_stops_after_c_tops():
     program = load("sparse", m=3, c=2, T=0)
-    d = RealSpace(program, LinfInput()).dd(env([1, 1, -1]))
+    u = env([1, 1, -1])
+    d = RealSpace(program, LinfInput()).dd(u)
     assert d.value == 1 and not d.attained
-    assert d.output["out[1]"] == "bot" or d.output["out[2]"] == "bot"
+    near = nf.run(program, near_disagreeing(lambda w: nf.run(program, w), u, d, LinfInput(), nf.run(program, u)))
+    assert near["out[1]"] == "bot" or near["out[2]"] == "bot"
 
 
 def test_numeric_sparse_distance_versus_linf():
@@ -107,8 +112,9 @@ def test_numeric_sparse_distance_versus_linf():
     special = NumericSparseInput(F(0), tuple(nf.real_inputs(program)))
     d = RealSpace(program, special).dd(u)
     assert d.value == 1 and not d.attained
-    assert d.output["out[1]"] == "bot" and d.near["q[1]"] < 0
-    assert 1 < special.between(u, d.near) <= 1 + F(1, 1000)
+    near = near_disagreeing(lambda w: nf.run(program, w), u, d, special, nf.run(program, u))
+    assert nf.run(program, near)["out[1]"] == "bot" and near["q[1]"] < 0
+    assert 1 < special.between(u, near) <= 1 + F(1, 1000)
 
 
 def test_numeric_sparse_infinite_distance_rule():
@@ -189,7 +195,7 @@ def test_dd_against_fine_grid(name):
                 assert outputs_equal(det(w), det_u), (u, w, d.value)
         if d.value == INF:
             continue
-        found = d.witness if d.attained else d.near
+        found = d.witness if d.attained else near_disagreeing(det, u, d, distance, det_u)
         assert found is not None
         assert not outputs_equal(det(found), det_u)
         got = distance.between(u, found)
@@ -250,14 +256,13 @@ def test_box_closed_form_equals_the_lp(tmp_path, name, params, step):
         assert (fast.value, fast.attained) == (slow.value, slow.attained), u
         got = space.dd(u, det)
         assert (got.value, got.attained, got.witness) == (fast.value, fast.attained, fast.witness), u
-        bare = space.dd(u, det, near=False)  # what the accuracy checker asks for
-        assert (bare.value, bare.attained, bare.witness) == (got.value, got.attained, got.witness), u
         if fast.attained:
             assert claim.input_distance.between(u, fast.witness) == fast.value
             assert not outputs_equal(nf.run(claim.program, fast.witness), det)
-        elif fast.value != INF and fast.near is not None:
-            assert fast.value < claim.input_distance.between(u, fast.near) <= fast.value + F(1, 1000)
-            assert not outputs_equal(nf.run(claim.program, fast.near), det)
+        elif fast.value != INF:
+            near = near_disagreeing(lambda w: nf.run(claim.program, w), u, fast, claim.input_distance, det)
+            assert near is not None, u
+            assert fast.value < claim.input_distance.between(u, near) <= fast.value + F(1, 1000)
     assert used_boxes == len(claim.points)
 
 

@@ -19,7 +19,7 @@ import pytest
 from flint import arb
 
 from dipc_plus.cli import main
-from dipc_plus.exact.decimals import (decimal_down, decimal_up, enclosure_text, parse_enclosure)
+from dipc_plus.exact.decimals import decimal_down, decimal_up, enclosure_text
 from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.privacy.display import log_text
 from dipc_plus.privacy.loss.tight import privacy_loss
@@ -28,6 +28,24 @@ from conftest import ROOT
 SVT4 = os.path.join(ROOT, "theories", "svt_lyu_alg4_privacy.toml")
 SVT4_PROGRAM = os.path.join(ROOT, "programs", "svt_lyu_alg4.dip")
 mpmath.mp.dps = 50
+
+
+def parse_enclosure(text: str) -> tuple[Fraction, Fraction]:
+    """The rational ends of a printed '[a, b]' or '[m +/- r]', read back for the comparisons."""
+    s = text.strip()
+    if not (s.startswith("[") and s.endswith("]")):
+        raise ValueError(f"not an enclosure: {text!r}")
+    body = s[1:-1]
+    if "+/-" in body:
+        m, r = (Fraction(p.strip()) for p in body.split("+/-"))
+        return m - r, m + r
+    a, b = (Fraction(p.strip()) for p in body.split(","))
+    return a, b
+
+
+def test_parse_enclosure_reads_both_forms():
+    assert parse_enclosure("[0.25, 0.5]") == (Fraction(1, 4), Fraction(1, 2))
+    assert parse_enclosure("[1 +/- 0.5]") == (Fraction(1, 2), Fraction(3, 2))
 
 
 def mp(x) -> mpmath.mpf:

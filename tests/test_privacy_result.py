@@ -8,9 +8,10 @@ import pytest
 from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.execution.options import RunOptions
 from dipc_plus.privacy.decide import decide_privacy
-from dipc_plus.privacy.result import ROUTES, PrivacyResult
+from dipc_plus.privacy.result import PrivacyResult
 
 THEORIES = Path(__file__).resolve().parent.parent / "theories"
+ROUTES = ("pairs", "box", "every value", "every length", "pufferfish")   # the scopes PrivacyResult.route names
 
 
 def decided(stem: str, **kw) -> PrivacyResult:

@@ -38,7 +38,7 @@ def signature(build) -> object:
         return ("error", str(exc))
     g = chain.graph
     nodes = [(n, g.nodes[n]["state"], g.nodes[n]["components"]) for n in sorted(g.nodes)]
-    edges = sorted((u, v, d["factor"]) for u, v, d in g.edges(data=True))
+    edges = sorted((u, v, g.edges[u, v]["factor"]) for u, v in g.edges)
     stats = {k: v for k, v in vars(chain.stats).items() if k != "seconds"}
     return chain.initial, chain.exits, nodes, edges, list(chain.noises.items()), stats
 

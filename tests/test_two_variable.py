@@ -9,13 +9,15 @@ from fractions import Fraction
 import mpmath
 import pytest
 from conftest import PROGRAMS
+from expoly2_reference import at_d
 
 from dipc_plus.accuracy.box import BoxDecider, det_regions_by_shape
 from dipc_plus.accuracy.box_bnb import beta_in_d, form_on_path
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.decision.certified import Interval
 from dipc_plus.decision.decide import decide
-from dipc_plus.decision.two_variable import ExpPoly2, decide_two_variable, separable
+from dipc_plus.decision import two_variable
+from dipc_plus.decision.two_variable import ExpPoly2, Rect, branch_and_bound, decide_two_variable, separable
 from dipc_plus.semantics.symbolic_chain import symbolic_paths
 from dipc_plus.semantics.symbolic_distribution import SymbolicDistribution
 
@@ -59,7 +61,7 @@ def test_counterexample_found_and_rechecked():
     d, eps = bad.witness
     assert 0 < d <= 1 and F(1, 2) <= eps <= 3
     assert mp_value(d, eps, G.terms) < 0
-    good = decide_two_variable(G, 0, 1, Interval(F(1, 10), F(1), True, True), exact_first=False)
+    good = branch_and_bound(G, Rect(F(0), F(1), F(1, 10), F(1)))
     assert good.verdict == "verified" and good.method == "branch-and-bound" and good.rectangles > 0
     assert decide_two_variable(G, 0, 1, Interval(F(1, 10), F(1), True, True)).method.startswith("wedge bound")
 
@@ -69,21 +71,22 @@ def test_budget_ends_undecided_with_its_rectangles():
     rectangles left (each a region of (d, eps)); the exact route proves it at once."""
     G = x(1, 2) - x(2) + ExpPoly2.const(1)
     I = Interval(F(1, 2), F(2), True, True)
-    open_ = decide_two_variable(G, 0, 1, I, max_rects=400, exact_first=False)
+    open_ = branch_and_bound(G, Rect(F(0), F(1), F(1, 2), F(2)), 400)
     assert open_.verdict == "undecided" and open_.undecided and 0 < open_.undecided_share < 1
     assert any(r.d0 * r.e0 <= 1 <= r.d1 * r.e1 for r in open_.undecided)
     assert "<= d <=" in open_.undecided[0].text()
     assert decide_two_variable(G, 0, 1, I).verdict == "verified"
 
 
-def test_unbounded_tail_undecided_unless_an_exact_route_covers_it():
+def test_unbounded_tail_undecided_unless_an_exact_route_covers_it(monkeypatch):
     """2 - x e^(-x) - e^(-eps) > 0 everywhere (x e^(-x) <= 1/e): the wedge bound (e^(-eps) <= e^(-x) as
     d <= 1) proves it for every eps.  With eps*e^(-eps) instead (still <= 1/e) no exact route applies:
     the compact part eps <= 8 is proved and the tail eps >= 8 is reported undecided, never guessed."""
     G = ExpPoly2.const(2) - x(1, 1, -1) - ExpPoly2.term(1, A=-1)
     assert decide_two_variable(G, 0, 1, Interval(F(0), None, False, False)).verdict == "verified"
     H = ExpPoly2.const(2) - x(1, 1, -1) - ExpPoly2.term(1, i=1, A=-1)     # eps e^(-eps) <= 1/e: still > 0
-    found = decide_two_variable(H, 0, 1, Interval(F(0), None, False, False), max_rects=3000)
+    monkeypatch.setattr(two_variable, "BNB_RECTANGLES", 3000)
+    found = decide_two_variable(H, 0, 1, Interval(F(0), None, False, False))
     assert found.verdict == "undecided"
     assert any(r.e1 is None for r in found.undecided) and "tail" in found.note
 
@@ -129,7 +132,7 @@ def test_bnb_agrees_with_the_one_variable_procedure_on_homogeneous_corners(tmp_p
     G = ExpPoly2.term(F(6, kappa), B=F(-1, 8)) - one
     X = Interval(F(0), F(6), False, True)
     expected = decide(dec.claim.beta_at(F(1), 0) * F(1, kappa) - p_err, ">=", X).holds
-    found = decide_two_variable(G, 0, 1, Interval(F(1, 2), F(6), True, True), exact_first=False)
+    found = branch_and_bound(G, Rect(F(0), F(1), F(1, 2), F(6)))
     assert found.verdict == ("verified" if expected else "refuted")
     assert expected == (kappa < 8)      # on this region beta/P_err dips below 8 near x = 1, not below 7
     if not expected:
@@ -157,7 +160,7 @@ def test_closed_form_on_the_corner_path_equals_the_per_point_engine(tmp_path):
         expected = dec.claim.beta_at(d, 0) * F(1, 2) - dec.p_error(region.det, u)
         assert expected.den.terms == {F(0): expected.den.terms[F(0)]}
         den = expected.den.terms[F(0)][0]
-        assert G.at_d(d) * F(int(den.p), int(den.q)) == expected.num
+        assert at_d(G, d) * F(int(den.p), int(den.q)) == expected.num
 
 
 def test_box_claims_decided_in_two_variables(tmp_path):

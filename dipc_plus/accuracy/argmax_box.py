@@ -158,10 +158,10 @@ class ArgmaxBox:
         self.dmax = (self.hi - self.lo) / 2
         self.checker = AccuracyChecker(claim, max_states=max_states)   # None: its default
 
-    def worst(self, d, i: int = 1, top=None) -> dict:
-        """w_i(d): q_i = top (default hi), every other query top - 2d."""
-        top = self.hi if top is None else top
-        return {n: top if k == i else top - 2 * d for k, n in enumerate(self.scores, start=1)}
+    def worst(self, d) -> dict:
+        """w_1(d): q_1 = hi, every other query hi - 2d (region 1 stands for every region: the
+        noises are iid, so P_err at w_i(d) does not depend on i)."""
+        return {n: self.hi if k == 1 else self.hi - 2 * d for k, n in enumerate(self.scores, start=1)}
 
     def det_of(self, i: int) -> dict:
         """det on region i (q_i the first largest): the output value that reports index i."""

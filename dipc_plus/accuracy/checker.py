@@ -20,7 +20,7 @@ Two conventions for which inputs a claim speaks about:
 * `boundary=True` (the paper's section 7 tool): inputs with dd(u) >= alpha.  With
   beta continuous this is the limit alpha' -> dd(u) of the claims at alpha' < dd(u).
 
-The rule is `AccuracyClaim.applies_at`, shared with `AccuracyClaim.obligations`.
+The rule is `AccuracyClaim.applies_at`; `AccuracyChecker.obligations` applies it.
 
 Every counterexample also carries `alpha_strict`, a rational alpha' < dd(u) at
 which the same (input, eps) still fails, so it refutes Definition 2 literally
@@ -119,7 +119,7 @@ class AccuracyChecker:
             if claim.det == "table" and dd_over == "reals":
                 raise UserError("with a det table, dd can only be taken over the table's inputs",
                                 file=claim.file, hint="use --dd-over grid (or det = \"noise-free\")")
-            claim = dataclasses.replace(claim, dd_over=dd_over, _space=None)
+            claim = dataclasses.replace(claim, dd_over=dd_over)
         self.claim = claim
         self.program = claim.program
         self.boundary = boundary
@@ -194,7 +194,7 @@ class AccuracyChecker:
                     if key not in self._shared:
                         self._shared[key] = self.claim.dd_space(argmax_formula=self.classes.enabled)
                     self._space = self._shared[key]
-            return self._space.dd(u, det_u, near=False)  # only the value and attainment are used
+            return self._space.dd(u, det_u)
 
     @contextlib.contextmanager
     def _timed(self, part: str):

@@ -82,7 +82,6 @@ class InputClasses:
         self._last_released = None  # (input, its distribution) last computed for _released
         self._last_argmax = None      # (input, a copy of it, its argmax_key)
         self._dd: dict = {}           # (det output, u on its support) -> Disagreement without witness
-        self.dd_computed = 0          # dd computed (not shared)
         self._by_support: dict = {}   # OutputSupport.key -> P[out = o] (exact)
         self._totals: dict = {}       # the keys of a ball's outputs -> P[in the ball]
         self._balls: dict = {}        # (distance, det, gamma) -> the outputs in the ball of det
@@ -179,7 +178,6 @@ class InputClasses:
             key = det_key, tuple(_cheap(flat[name]) for name in self.regions.support[det_key])
         found = self._dd.get(key)
         if found is None:
-            self.dd_computed += 1
             found = compute(u, det_u)
             if len(self._dd) < MAX_SUPPORT_KEYS:
                 self._dd[key] = Disagreement(found.value, found.attained)

@@ -5,51 +5,25 @@
 (the noise-free program or a table), the distance to disagreement dd(u), beta as an
 exact closed form, the output ball B(det(u), u, gamma), and -- in one place,
 `AccuracyClaim.applies_at` -- the rule for which inputs it speaks about, with and
-without the paper's boundary convention.  `obligations()` lists the exact sentences;
-`accuracy.checker` decides them (with caches), using the same rule.
+without the paper's boundary convention.  `accuracy.checker` lists the exact sentences
+by that rule and decides them (with caches).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterator, Mapping
+from typing import Mapping
 
 from dipc_plus.claims import noise_free
-from dipc_plus.claims.disagreement import Disagreement, GridSpace, RealSpace
+from dipc_plus.claims.disagreement import GridSpace, RealSpace
 from dipc_plus.claims.distances import INF, InputDistance, LinfOutput, OutputDistance, ZeroOneOutput
 from dipc_plus.claims.formula import Formula
 from dipc_plus.claims.scope import box_text
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.values import freeze_env, show_env, show_value
-
-
-@dataclass
-class Obligation:
-    """One exact statement an accuracy claim reduces to at one input and gamma.
-
-    applies  whether the claim says anything here (dd(u) > alpha; for alpha = "dd",
-             dd(u) > 0).  When it applies: for every eps in the interval,
-             P[P(u) in B(det(u), u, gamma)] >= 1 - beta.
-    alpha    the alpha beta is evaluated at: the claim's number, or dd(u) (by
-             continuity of beta, alpha = dd(u) covers every alpha < dd(u)), or INF.
-    """
-    input: dict
-    det: dict
-    dd: Disagreement
-    alpha: object
-    gamma: Fraction
-    beta: object  # ExpPoly | ExpFrac | None (None when it does not apply)
-    applies: bool
-
-    def describe(self) -> str:
-        u = ", ".join(f"{k}={show_value(v)}" for k, v in self.input.items())
-        alpha = "inf" if self.alpha == INF else str(self.alpha)
-        if not self.applies:
-            return f"at {u}: dd = {self.dd} does not exceed alpha = {alpha}; nothing to check"
-        return f"at {u}: dd = {self.dd}, alpha = {alpha}, gamma = {self.gamma}, beta = {self.beta}"
+from dipc_plus.semantics.values import freeze_env, show_env
 
 
 @dataclass
@@ -69,7 +43,6 @@ class AccuracyClaim:
     eps: object                      # decide.Interval
     dd_over: str                     # 'reals' | 'grid'
     note: str = ""
-    _space: RealSpace | GridSpace | None = field(default=None, repr=False)
 
     # -- the deterministic function ------------------------------------------------------------
     def det_at(self, u: Mapping) -> dict:
@@ -90,12 +63,6 @@ class AccuracyClaim:
         if self.dd_over == "grid":
             return GridSpace(self.points, self.det_at if det is None else det, self.input_distance)
         return RealSpace(self.program, self.input_distance, argmax_formula=argmax_formula)
-
-    def dd(self, u: Mapping, det_u: dict | None = None) -> Disagreement:
-        det_u = self.det_at(u) if det_u is None else det_u
-        if self._space is None:
-            self._space = self.dd_space()
-        return self._space.dd(u, det_u)
 
     # -- beta --------------------------------------------------------------------------------------------
     def beta_at(self, alpha, gamma):
@@ -135,17 +102,6 @@ class AccuracyClaim:
         if self.alpha == "dd":
             return dd, dd > 0 or boundary
         return self.alpha, dd > self.alpha or (boundary and dd == self.alpha)
-
-    def obligations(self, points=None, boundary: bool = False) -> Iterator[Obligation]:
-        """Per input (default: every claimed input) and gamma, the statement to decide;
-        `boundary` as in `applies_at`."""
-        for u in (self.points if points is None else points):
-            det_u = self.det_at(u)
-            dd = self.dd(u, det_u)
-            alpha, applies = self.applies_at(dd.value, boundary)
-            for gamma in self.gamma_values(alpha):
-                beta = self.beta_at(alpha, gamma) if applies else None
-                yield Obligation(dict(u), det_u, dd, alpha, gamma, beta, applies)
 
     def ball_probability(self, distribution, u: Mapping, det_u: Mapping, gamma):
         """P[P(u) in B(det(u), u, gamma)] from an exact `semantics.Distribution` at u."""

@@ -68,17 +68,15 @@ def recognise_regions(program: ir.Program, distance) -> ArgmaxRegions | None:
     return ArgmaxRegions(tuple(means), shape.minimum, shape.labels if shape.relabelled else ())
 
 
-def argmax_dd(regions: ArgmaxRegions, u: Mapping, tolerance=None):
-    """(det output value (the index, or its label), dd value, attained, witness, near) at input u, from the formula of the
-    docstring.  The witness (attained: a disagreeing input at distance dd; otherwise the closure
-    point) is u with u_i and u_k both moved to their midpoint.  With a `tolerance` and dd not
-    attained, `near` is an input within dd + tolerance whose det differs (u_k pushed past the
-    tie by the tolerance); otherwise None."""
+def argmax_dd(regions: ArgmaxRegions, u: Mapping):
+    """(det output value (the index, or its label), dd value, attained, witness) at input u, from the
+    formula of the docstring.  The witness (attained: a disagreeing input at distance dd; otherwise
+    the closure point) is u with u_i and u_k both moved to their midpoint."""
     sign = -1 if regions.minimum else 1
     values = [sign * Fraction(u[n]) for n in regions.means]
     best = max(range(len(values)), key=values.__getitem__)   # the first largest
     if len(values) == 1:
-        return regions.label(best + 1), INF, False, None, None
+        return regions.label(best + 1), INF, False, None
     # the first k with the least gap (the largest other value): the closed half-spaces (k < best)
     # come first, so one of them is chosen whenever one reaches the minimum
     nearest = max((k for k in range(len(values)) if k != best), key=values.__getitem__)
@@ -88,8 +86,4 @@ def argmax_dd(regions: ArgmaxRegions, u: Mapping, tolerance=None):
     witness = dict(u)
     for k in (best, nearest):
         witness[regions.means[k]] = sign * middle
-    near = None
-    if not attained and tolerance is not None:
-        near = dict(witness)
-        near[regions.means[nearest]] = sign * (middle + tolerance)
-    return regions.label(best + 1), gap, attained, witness, near
+    return regions.label(best + 1), gap, attained, witness

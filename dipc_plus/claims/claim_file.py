@@ -15,7 +15,7 @@ turns it into exact objects:
   ExpPoly/ExpFrac in eps once alpha, gamma and the parameters are fixed;
 * the eps interval (`decide.Interval`).
 
-`AccuracyClaim.obligations()` (`claims.accuracy_claim`) then lists, per input and gamma, the exact
+`AccuracyChecker.obligations` (`accuracy.checker`) then lists, per input and gamma, the exact
 statement to decide: P[P(u) in B(det(u), u, gamma)] >= 1 - beta for every eps in
 the interval, whenever dd(u) > alpha.
 

@@ -22,14 +22,11 @@ class Disagreement:
     attained  some input w with det(w) != det(u) has d(u, w) == value
     witness   such a w when attained; otherwise a point of the closure of the
               disagreement region at distance value (it may itself agree with u)
-    near      when not attained (and finite): an input that does disagree, within
-              value + tolerance of u
-    output    det(witness) (attained) or det(near)
+    output    det(witness) when attained
     """
     value: object
     attained: bool
     witness: dict | None = None
-    near: dict | None = None
     output: dict | None = None
 
     def __str__(self) -> str:

@@ -19,8 +19,8 @@ alpha = dd(u) covers every alpha < dd(u)).  Two versions:
 
 The infimum may not be attained (open regions, e.g. a tie broken by a strict
 comparison): the result (`dd_result.Disagreement`) says so and gives a closure
-point approaching it and a genuine disagreeing input within a stated tolerance
-of it.  Every witness is re-checked by running the noise-free program.
+point approaching it.  Every attaining witness is re-checked by running the
+noise-free program.
 
 The result type and the grid are re-exported here: a claim picks its space
 (`AccuracyClaim.dd`).
@@ -45,10 +45,9 @@ from dipc_plus.claims.lp_dd import constraint_bound, linf_to_region, nearest_wit
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.semantics.evaluate import domain_values, values_equal
 
-__all__ = ["DEFAULT_TOLERANCE", "MAX_FINITE_ASSIGNMENTS", "INF", "Disagreement", "outputs_equal",
+__all__ = ["MAX_FINITE_ASSIGNMENTS", "INF", "Disagreement", "outputs_equal",
            "GridSpace", "RealSpace"]
 
-DEFAULT_TOLERANCE = Fraction(1, 1000)
 MAX_FINITE_ASSIGNMENTS = 100_000
 
 
@@ -60,11 +59,9 @@ class RealSpace:
     """
 
     def __init__(self, program: ir.Program, distance: InputDistance,
-                 tolerance: Fraction = DEFAULT_TOLERANCE, max_paths: int = noise_free.DEFAULT_MAX_PATHS,
-                 argmax_formula: bool = True):
+                 max_paths: int = noise_free.DEFAULT_MAX_PATHS, argmax_formula: bool = True):
         self.program = program
         self.distance = distance
-        self.tolerance = Fraction(tolerance)
         self.reals = noise_free.real_inputs(program)
         self.finite = [(n, t) for n, t in program.inputs if not isinstance(t, ir.RealT)]
         for n, t in self.finite:
@@ -136,43 +133,40 @@ class RealSpace:
                 yield fixed, region + extra
 
     def _region_distance(self, u, fixed, region):
-        """(value, attained, point, interior point) of the distance from u to one unit."""
+        """(value, attained, point) of the distance from u to one unit."""
         gap = self._finite_gap(u, fixed)
         if gap == INF:
-            return INF, False, None, None
-        value, attained, point, inner = linf_to_region(u, region, self.reals)
+            return INF, False, None
+        value, attained, point = linf_to_region(u, region, self.reals)
         if value == INF or gap <= value:
-            return value, attained, point, inner
+            return value, attained, point
         # max(gap, ||w-u||) is gap wherever ||w-u|| <= gap: such a w exists since inf < gap.
-        return gap, True, nearest_within(region, u, gap, self.reals), inner
+        return gap, True, nearest_within(region, u, gap, self.reals)
 
     # -- public ---------------------------------------------------------------------------------
-    def dd(self, u: Mapping, det_u: dict | None = None, near: bool = True) -> Disagreement:
-        """dd(u): in closed form when every region is a box, else by exact LPs.  near=False skips
-        finding a disagreeing input near an infimum that is not attained (a run of det each;
-        the accuracy checker needs only the value)."""
+    def dd(self, u: Mapping, det_u: dict | None = None) -> Disagreement:
+        """dd(u): in closed form when every region is a box, else by exact LPs."""
         det_u = noise_free.run(self.program, u) if det_u is None else det_u
         for route in (self.box_dd, self.argmax_dd):
-            found = route(u, det_u, near)
+            found = route(u, det_u)
             if found is not None:
                 return found
-        return self.lp_dd(u, det_u, near)
+        return self.lp_dd(u, det_u)
 
-    def argmax_dd(self, u: Mapping, det_u: Mapping, near: bool = True) -> Disagreement | None:
+    def argmax_dd(self, u: Mapping, det_u: Mapping) -> Disagreement | None:
         """dd(u) in closed form for a recognised argmax of noisy reads (`claims.argmax_dd`; same
         value and attainment as `lp_dd`), or None when the program is not one."""
         if self._argmax is False:
             self._argmax = argmax_regions(self.program, self.distance)
         if self._argmax is None:
             return None
-        index, value, attained, witness, close = argmax_closed_form(
-            self._argmax, u, self.tolerance if near else None)
+        index, value, attained, witness = argmax_closed_form(self._argmax, u)
         (name, det_index), = det_u.items()
         if det_index != index:
             raise AssertionError(f"argmax det {index} differs from the noise-free program's {det_index} at {dict(u)}")
-        return self._checked(u, det_u, Disagreement(value, attained, witness), close, "argmax dd")
+        return self._checked(u, det_u, Disagreement(value, attained, witness), "argmax dd")
 
-    def lp_dd(self, u: Mapping, det_u: Mapping, near: bool = True) -> Disagreement:
+    def lp_dd(self, u: Mapping, det_u: Mapping) -> Disagreement:
         """dd(u) by one exact LP per region (any affine regions), nearest regions first."""
         if isinstance(self.distance, ZeroOneInput):
             return self._zero_one_dd(u, det_u)
@@ -181,18 +175,16 @@ class RealSpace:
                  for k, (fixed, region) in enumerate(self._units(u, det_u))]
         units.sort(key=lambda t: (t[0], t[1]))
         best = Disagreement(INF, False)
-        best_inner = None
         for bound, _, fixed, region in units:
             if bound > best.value or (bound == best.value and best.attained):
                 break  # sorted by bound: nothing later can do better
-            value, attained, point, inner = self._region_distance(u, fixed, region)
+            value, attained, point = self._region_distance(u, fixed, region)
             if value == INF:
                 continue
             if value < best.value or (value == best.value and attained and not best.attained):
                 full = None if point is None else {**fixed, **point}
                 best = Disagreement(value, attained, full)
-                best_inner = None if inner is None else {**fixed, **inner}
-        return self._checked(u, det_u, best, self._approach(u, best, best_inner) if near else None, "dd")
+        return self._checked(u, det_u, best, "dd")
 
     def _zero_one_dd(self, u: Mapping, det_u: Mapping) -> Disagreement:
         """Under the zero-one distance every region with a point is at distance 1 (u is in none), so
@@ -201,15 +193,14 @@ class RealSpace:
             inner = lp.interior_point(region, list(self.reals))
             if inner is not None:
                 witness = {**fixed, **{n: inner.get(n, Fraction(0)) for n in self.reals}}
-                return self._checked(u, det_u, Disagreement(Fraction(1), True, witness), None, "dd")
+                return self._checked(u, det_u, Disagreement(Fraction(1), True, witness), "dd")
         return Disagreement(INF, False)
 
     # -- closed form for box regions ----------------------------------------------------------
-    def box_dd(self, u: Mapping, det_u: Mapping, near: bool = True) -> Disagreement | None:
+    def box_dd(self, u: Mapping, det_u: Mapping) -> Disagreement | None:
         """dd(u) in closed form (same value and attainment as `lp_dd`), or None when some region
         is not a box or the distance is neither L-inf nor NumericSparse.  The witness is the
-        attaining point, or the closure point and (with `near`) a point of the box within the
-        tolerance; `_checked` runs det on them."""
+        attaining point (`_checked` runs det on it), or the closure point."""
         if not isinstance(self.distance, (LinfInput, NumericSparseInput)):
             return None
         key = output_key(det_u)   # every input with the same det(u) has the same regions
@@ -226,39 +217,16 @@ class RealSpace:
         value, attained, fixed, box = best
         point = point_within(at, box, reals, value) if attained else closure_point(at, box, reals)
         witness = {**{k: u[k] for k in u}, **fixed, **point}
-        close = {**witness, **point_within(at, box, reals, value + self.tolerance)} if near and not attained else None
-        return self._checked(u, det_u, Disagreement(value, attained, witness), close, "box dd")
+        return self._checked(u, det_u, Disagreement(value, attained, witness), "box dd")
 
     # -- re-checking what a route found ---------------------------------------------------------
-    def _checked(self, u: Mapping, det_u: Mapping, result: Disagreement, close: dict | None,
-                 route: str) -> Disagreement:
+    def _checked(self, u: Mapping, det_u: Mapping, result: Disagreement, route: str) -> Disagreement:
         """`result` after running det on what a route found: the attaining witness must disagree
-        with u; otherwise `close` (when given) must disagree and lie within the tolerance of the
-        infimum, and becomes the near point.  Every route's answer passes here."""
+        with u.  Every route's answer passes here."""
         if result.value == INF:
             return Disagreement(INF, False)
         if result.attained:
             result.output = noise_free.run(self.program, result.witness)
             if outputs_equal(result.output, det_u):
                 raise AssertionError(f"{route} witness {result.witness} does not disagree with {dict(u)}")
-        elif close is not None:
-            dist = self.distance.between(u, close)
-            out = noise_free.run(self.program, close)
-            if not dist <= result.value + self.tolerance or outputs_equal(out, det_u):
-                raise AssertionError(f"{route} near point {close} does not disagree with {dict(u)} within tolerance")
-            result.near, result.output = close, out
         return result
-
-    def _approach(self, u, best: Disagreement, inner: dict | None) -> dict | None:
-        """A point within `tolerance` of the infimum on the way to an interior point (p + lambda (r - p)),
-        for `_checked` to re-check; None without an interior point or within 200 halvings."""
-        if inner is None or best.attained:
-            return None
-        p, r = best.witness, inner
-        lam = Fraction(1)
-        for _ in range(200):
-            w = {k: (p[k] + lam * (Fraction(r[k]) - p[k])) if k in self.reals else p[k] for k in p}
-            if self.distance.between(u, w) <= best.value + self.tolerance:
-                return w
-            lam /= 2
-        return None

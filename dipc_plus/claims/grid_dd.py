@@ -58,9 +58,8 @@ class GridSpace:
         return np.array(ints, dtype=dtype), scale
 
     # -- the distance to disagreement ---------------------------------------------------------
-    def dd(self, u: Mapping, det_u: dict | None = None, near: bool = True) -> Disagreement:
-        """The nearest disagreeing grid point (always attained: `near`, as in `RealSpace.dd`, has
-        nothing to find here)."""
+    def dd(self, u: Mapping, det_u: dict | None = None) -> Disagreement:
+        """The nearest disagreeing grid point (always attained)."""
         det_u = self._det_fn(u) if det_u is None else det_u
         other = np.nonzero(self.groups != self._keys.get(output_key(det_u), -1))[0]
         found = self._fast(u, other) if len(other) else (INF, None)

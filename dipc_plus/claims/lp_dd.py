@@ -17,7 +17,7 @@ _S = ("__dd_s__",)  # the LP variable bounding the distance (a name no input has
 
 
 def linf_to_region(u: Mapping, region: list, reals) -> tuple:
-    """(value, attained, witness point, interior point) of min ||w - u||_inf over the region,
+    """(value, attained, witness point) of min ||w - u||_inf over the region,
     w ranging over the `reals` inputs.
 
     The LP is written in y_i = w_i - u_i + s, so every variable is >= 0:
@@ -25,7 +25,7 @@ def linf_to_region(u: Mapping, region: list, reals) -> tuple:
     """
     if not reals:  # nothing can move: the region is all or nothing
         ok = all(c.holds({}) for c in region)
-        return (Fraction(0), True, {}, {}) if ok else (INF, False, None, None)
+        return (Fraction(0), True, {}) if ok else (INF, False, None)
     ys = {name: ("__dd_y__", name) for name in reals}
     cons = []
     for c in region:
@@ -36,13 +36,13 @@ def linf_to_region(u: Mapping, region: list, reals) -> tuple:
     variables = list(ys.values()) + [_S]
     res = lp.minimize({_S: 1}, cons, variables, nonneg=variables)
     if res.status == "infeasible":
-        return INF, False, None, None
+        return INF, False, None
 
     def back(p):
         if p is None:
             return None
         return {n: p[ys[n]] - p[_S] + Fraction(u[n]) for n in reals}
-    return res.value, res.attained, back(res.point), back(res.interior)
+    return res.value, res.attained, back(res.point)
 
 
 def constraint_bound(u: Mapping, region: list, bound):

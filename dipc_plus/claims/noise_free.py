@@ -50,10 +50,6 @@ class Path:
     outputs: dict             # output name -> DOM/Bool value, int (integer output) or LinForm (real output)
     fixed: dict               # the concrete (non-symbolic) inputs this path was run with
 
-    def output_at(self, point: Mapping) -> dict:
-        """The concrete output at a point of the path's region (reals as Fractions)."""
-        return {n: (v.value(point) if isinstance(v, LinForm) else v) for n, v in self.outputs.items()}
-
     def contains(self, point: Mapping) -> bool:
         return all(c.holds(point) for c in self.condition)
 

@@ -38,12 +38,11 @@ BNB_RECTANGLES = 20_000
 class ExpPoly2(SparseSum):
     """sum c * eps^i * d^j * e^(eps*(A + B*d)); `terms` maps (i, j, A, B) to a nonzero Fraction.
 
-    e^(-x) - 1/2 with x = eps*d: negative at d = 1, eps = 2 (a certified ball), and at d = 1/2 a
-    closed form in eps:
+    e^(-x) - 1/2 with x = eps*d: negative at d = 1, eps = 2 (a certified ball):
 
     >>> f = ExpPoly2.term(1, B=-1) - ExpPoly2.const(Fraction(1, 2))
-    >>> print(f, "|", f.at(Fraction(1), Fraction(2)) < 0, "|", f.at_d(Fraction(1, 2)))
-    -1/2 + e^(-eps*d) | True | -1/2 + e^(-1/2*eps)
+    >>> print(f, "|", f.at(Fraction(1), Fraction(2)) < 0)
+    -1/2 + e^(-eps*d) | True
     >>> print(f.derivative_d(), "|", ExpPoly2.term(1, 2, 2) - ExpPoly2.term(2, 1, 1) + ExpPoly2.const(1))
     -eps*e^(-eps*d) | 1 - 2*eps*d + eps^2*d^2
     """
@@ -94,12 +93,6 @@ class ExpPoly2(SparseSum):
             with working_precision(bits):
                 return self.ball(q_ball(d), q_ball(eps))
         return signed_ball(at, PRECISION, most=1024)[1]
-
-    def at_d(self, d) -> ExpPoly:
-        """F at a fixed rational d: a closed form in eps (for exact comparisons with per-point forms)."""
-        d = Fraction(d)
-        terms = ((None, A + B * d, i, c * d ** j) for (i, j, A, B), c in self.terms.items())
-        return _exppolys(terms).get(None, ExpPoly())
 
     def eps_groups(self) -> dict:
         """{(k, A): G(x)} with F = sum eps^k e^(A eps) G(x) in x = eps*d (G an `ExpPoly` in x)."""
@@ -217,8 +210,7 @@ def wedge_bound(F: ExpPoly2, d1: Fraction | None) -> ExpPoly | None:
     return _exppolys(kept).get(None, ExpPoly())
 
 
-def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval,
-                        max_rects: int | None = None, exact_first: bool = True) -> TwoVariableDecision:
+def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval) -> TwoVariableDecision:
     """for all d in (d0, d1], eps in I: F(d, eps) >= 0 (see the module doc).
 
     e^(-x) - 1/2 fails for eps*d > ln 2; on d in (0, 1], eps in [1/2, 2] the B&B finds a rational
@@ -230,14 +222,13 @@ def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval,
     ('refuted', (Fraction(3, 4), Fraction(5, 4)))
     """
     d0, d1 = Fraction(d0), Fraction(d1)
-    if exact_first:
-        how = separable(F, d0, d1, I)
-        if how:
-            return TwoVariableDecision(VERIFIED, how)
+    how = separable(F, d0, d1, I)
+    if how:
+        return TwoVariableDecision(VERIFIED, how)
     tail_note, E = "", I.hi
     if I.hi is None:
         E = None
-        for t in TAIL_STARTS if exact_first else ():
+        for t in TAIL_STARTS:
             t = max(t, I.lo * 2, Fraction(1))
             if separable(F, d0, d1, Interval(t, None, True, False)):
                 E, tail_note = t, f"tail eps >= {fmt_q(t)}: separable"
@@ -253,14 +244,14 @@ def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval,
             if cex is not None:
                 return TwoVariableDecision(REFUTED, "branch-and-bound (tail sample)", cex)
     low, strip_note = I.lo, ""
-    if I.lo == 0 and exact_first:            # F may tend to 0 as eps -> 0: decide that strip by its series
+    if I.lo == 0:            # F may tend to 0 as eps -> 0: decide that strip by its series
         delta = strip_at_zero(F.terms, d0, d1)
         if delta is not None:
             low, strip_note = delta, f"strip eps <= {fmt_q(delta)}: series at eps -> 0"
             if E is not None and delta >= E:
                 method = "series at eps -> 0" + (f"; {tail_note}" if tail_note else "")
                 return TwoVariableDecision(VERIFIED, method)
-    found = branch_and_bound(F, Rect(d0, d1, low, E), max_rects)
+    found = branch_and_bound(F, Rect(d0, d1, low, E))
     if strip_note and found.verdict != REFUTED:
         found.method += f"; {strip_note}"
     if found.verdict == REFUTED:

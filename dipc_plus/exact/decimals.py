@@ -163,19 +163,3 @@ def midpoint_text(b: arb, digits: int = 7) -> str:
     """
     return b.str(digits, radius=False)
 
-
-def parse_enclosure(text: str) -> tuple[Fraction, Fraction]:
-    """The rational ends of a printed '[a, b]' or '[m +/- r]' (for tests and readers).
-
-    >>> parse_enclosure("[0.25, 0.5]"), parse_enclosure("[1 +/- 0.5]")
-    ((Fraction(1, 4), Fraction(1, 2)), (Fraction(1, 2), Fraction(3, 2)))
-    """
-    s = text.strip()
-    if not (s.startswith("[") and s.endswith("]")):
-        raise ValueError(f"not an enclosure: {text!r}")
-    body = s[1:-1]
-    if "+/-" in body:
-        m, r = (Fraction(p.strip()) for p in body.split("+/-"))
-        return m - r, m + r
-    a, b = (Fraction(p.strip()) for p in body.split(","))
-    return a, b

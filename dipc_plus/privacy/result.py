@@ -14,16 +14,16 @@ from typing import Any
 
 from dipc_plus.execution.executor import Source
 
-ROUTES = ("pairs", "box", "every value", "every length", "pufferfish")
 STRICT_ROUTES = ("pairs", "pufferfish")      # the scopes whose verified verdicts --strict may qualify
 
 
 @dataclass
 class PrivacyResult:
-    """The verdict of one privacy claim: the claim, the scope that decided it (`route`, one of
-    ROUTES), that scope's data (`part`: counts, bounds, losses and limits, and its own lines of text
-    and JSON), how workers rebuilt the claim (`source`; a shard's part names it) and, for a Pufferfish
-    loss with --attack, the Bayes-optimal adversaries (`attacks`), printed after the part."""
+    """The verdict of one privacy claim: the claim, the scope that decided it (`route`: "pairs", "box",
+    "every value", "every length" or "pufferfish"), that scope's data (`part`: counts, bounds, losses
+    and limits, and its own lines of text and JSON), how workers rebuilt the claim (`source`; a
+    shard's part names it) and, for a Pufferfish loss with --attack, the Bayes-optimal adversaries
+    (`attacks`), printed after the part."""
     claim: Any
     route: str
     part: Any

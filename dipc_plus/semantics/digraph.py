@@ -18,8 +18,7 @@ __all__ = ["Digraph"]
 
 
 class _EdgeView:
-    """``graph.edges``: (u, v) pairs in networkx's order, ``edges[u, v]`` the attribute dict,
-    ``edges(data=True)`` (u, v, attributes) triples."""
+    """``graph.edges``: (u, v) pairs in networkx's order, ``edges[u, v]`` the attribute dict."""
 
     __slots__ = ("_succ",)
 
@@ -34,11 +33,6 @@ class _EdgeView:
     def __getitem__(self, edge) -> dict:
         u, v = edge
         return self._succ[u][v]
-
-    def __call__(self, data: bool = False):
-        if not data:
-            return iter(self)
-        return ((u, v, attrs) for u, targets in self._succ.items() for v, attrs in targets.items())
 
 
 class Digraph:

@@ -198,10 +198,10 @@ class Distribution:
         """`out=[bot, top]` or `o1_1=1, o1_2=N9 - 1` (noises named N<k>, arrays grouped)."""
         return outputs_text(self.program, self.names, o.values, _render)
 
-    def noise_legend(self, o: Outcome | None = None) -> str:
-        """`N9 ~ Lap(eps/9, 0)` for the noises an outcome (or any outcome) mentions."""
+    def noise_legend(self) -> str:
+        """`N9 ~ Lap(eps/9, 0)` for the noises the outcomes mention."""
         ids: set = set()
-        for oc in ([o] if o is not None else self.entries):
+        for oc in self.entries:
             for v in oc.values:
                 if isinstance(v, LinForm):
                     ids |= v.noises()

@@ -175,11 +175,6 @@ class DTMC:
             data["prob"] = found
         return found
 
-    def annotate_probabilities(self) -> None:
-        """Store the exact transition probability on every edge (attribute ``prob``)."""
-        for u, v in self.graph.edges:
-            self.edge_probability(u, v)
-
     # ----------------------------------------------------------------- evaluation helpers
 
     def _env_dict(self, work: _Work) -> dict:

@@ -17,7 +17,7 @@ for q_j and callers compare every neighbour.
 from __future__ import annotations
 
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.symbolic_chain import DEFAULT_MAX_PATHS, NotSymbolic, symbolic_paths
+from dipc_plus.semantics.symbolic_chain import NotSymbolic, symbolic_paths
 
 __all__ = ["output_directions", "UP", "DOWN"]
 
@@ -25,14 +25,14 @@ UP = 1      # P[o] is non-decreasing in the input
 DOWN = -1   # P[o] is non-increasing in the input
 
 
-def output_directions(program: ir.Program, max_paths: int = DEFAULT_MAX_PATHS) -> dict:
+def output_directions(program: ir.Program) -> dict:
     """{output value tuple: {flat input name: UP or DOWN} for the inputs its atoms read, or None
     when P[o] is not proved monotone in one of them}.  Raises `NotSymbolic` where the walk does
     not apply (real inputs only: a program with Bool/DOM inputs is refused here)."""
     finite = [name for name, t in program.inputs if not isinstance(t, ir.RealT)]
     if finite:
         raise NotSymbolic(f"the input '{finite[0]}' is not real")
-    walk = symbolic_paths(program, {}, max_paths)
+    walk = symbolic_paths(program, {})
     out: dict = {}
     for output in walk.paths:
         signs: dict = {}

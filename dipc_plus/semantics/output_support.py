@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.symbolic_chain import DEFAULT_MAX_PATHS, NotSymbolic, symbolic_paths
+from dipc_plus.semantics.symbolic_chain import NotSymbolic, symbolic_paths
 
 __all__ = ["OutputSupport", "output_support"]
 
@@ -40,24 +40,19 @@ class OutputSupport:
         equal P[out = output].  `flat` maps flat input names to values (as `distribution.bind`)."""
         return (output, tuple(flat[name] for name in self.support[output]))
 
-    def largest(self) -> int:
-        """The size of the largest support (m for Sparse with m queries)."""
-        return max((len(s) for s in self.support.values()), default=0)
-
     def __repr__(self) -> str:
         sizes = sorted(len(s) for s in self.support.values())
         return f"<OutputSupport of {self.program.name}: {len(self.outputs)} outputs, support sizes {sizes}>"
 
 
-def output_support(program: ir.Program, finite_inputs: dict | None = None,
-                   max_paths: int = DEFAULT_MAX_PATHS) -> OutputSupport:
-    """The support of every output of `program` (Bool/DOM inputs fixed by `finite_inputs`, flat
-    names -> checked values).  Raises `NotSymbolic` (a `UserError`) where it does not apply."""
+def output_support(program: ir.Program) -> OutputSupport:
+    """The support of every output of `program`.  Raises `NotSymbolic` (a `UserError`) where it
+    does not apply."""
     not_finite = [name for name, t in program.outputs if not isinstance(t, (ir.BoolT, ir.DomT))]
     if not_finite:
         raise NotSymbolic(f"{program.name}: the output '{not_finite[0]}' is not Bool or DOM; "
                           "per-output supports are read for finite outputs only")
-    walk = symbolic_paths(program, finite_inputs, max_paths)
+    walk = symbolic_paths(program)
     support: dict = {}
     for output in walk.paths:
         used = {k for k, _, _ in walk.input_terms(output)}

@@ -145,8 +145,3 @@ def gaussian_solve(rows: dict, rhs: dict, unknowns: list) -> dict:
         x[k] = total / row[k]
     return x
 
-
-def reach_probabilities(graph: nx.DiGraph, initial, attr: str = "prob") -> dict:
-    """Probability of ending in each absorbing node, from true transition probabilities."""
-    w = absorption(graph, initial, attr)
-    return {u: p for u, p in w.items() if graph.out_degree(u) == 0}

@@ -473,18 +473,16 @@ def draw_categorical(rng: np.random.Generator, probs: np.ndarray, inverse: np.nd
 # --------------------------------------------------------------------------- entry point
 
 
-def simulate(program: ir.Program, inputs: Mapping[str, object], eps, n: int,
-             rng: np.random.Generator | None = None, *, seed: int | None = None,
+def simulate(program: ir.Program, inputs: Mapping[str, object], eps, n: int, *, seed: int | None = None,
              chunk: int = DEFAULT_CHUNK, max_iterations: int = DEFAULT_MAX_ITERATIONS,
              progress: Callable[[int], None] | None = None) -> SampleResult:
     """Run `program` n times at `eps` on `inputs` ({flat name: value}, as from
     `inputs.bind_inputs`), in chunks of at most `chunk` runs.
 
-    Pass a `numpy.random.Generator` or a seed; the same seed and chunk size give
-    the same result.  `progress(k)` is called after each chunk with its size.
+    The same seed and chunk size give the same result.  `progress(k)` is called after each
+    chunk with its size.
     """
-    if rng is None:
-        rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed)
     n = int(n)
     if n <= 0:
         raise UserError(f"the number of runs must be positive, not {n}", hint="use e.g. -n 100000")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 from statistics import NormalDist
 
 from dipc_plus.errors import UserError
@@ -30,18 +29,6 @@ class Interval:
     low: float
     high: float
     confidence: float
-
-    def contains(self, value) -> bool:
-        """Whether an exact value lies in the interval: an int, Fraction or float (compared
-        exactly, no tolerance), or a flint `arb` ball, inside only when the whole ball is."""
-        low, high = Fraction(self.low), Fraction(self.high)
-        if hasattr(value, "rad") and hasattr(value, "mid"):  # flint.arb
-            from dipc_plus.exact.decimals import arb_bounds   # flint only when a ball is given
-            lo_b, hi_b = arb_bounds(value)
-            return low <= lo_b and hi_b <= high
-        if isinstance(value, float) and math.isnan(value):
-            return False
-        return low <= Fraction(value) <= high
 
     def __str__(self) -> str:
         """Printed outward (6 digits), so the printed interval contains the computed one."""

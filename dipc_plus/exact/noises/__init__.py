@@ -6,5 +6,4 @@ here that calls `register`, and a line below (CONTRIBUTING.md, "Add a noise").
 """
 from dipc_plus.exact.noises import laplace, exponential, dlap  # noqa: F401  (each registers its noise)
 from dipc_plus.exact.noises.registry import (  # noqa: F401  (the package's interface)
-    EngineReading, NoiseSpec, all_noises, by_kind, by_surface, engine_reading, register, surface_names,
-    unregister)
+    EngineReading, NoiseSpec, all_noises, by_kind, by_surface, engine_reading, register, surface_names)

@@ -75,12 +75,6 @@ def register(spec: NoiseSpec) -> NoiseSpec:
     return spec
 
 
-def unregister(kind: str) -> None:
-    """Forget the noise of kind `kind` (for tests that register a temporary noise)."""
-    spec = _BY_KIND.pop(kind)
-    del _BY_SURFACE[spec.surface]
-
-
 def by_kind(kind: str) -> NoiseSpec:
     """The noise whose `linear.Noise` kind is `kind`."""
     return _BY_KIND[kind]

@@ -49,9 +49,6 @@ class AttackResult:
     def advantage(self, piece: AttackPiece) -> ExpFrac:
         return piece.success - ExpFrac.of(ExpPoly.const(self.baseline))
 
-    def success_at(self, eps: float) -> float:
-        return max(p.success(eps) for p in self.pieces) if len(self.pieces) > 1 else self.pieces[0].success(eps)
-
     def to_json(self) -> dict:
         return {"name": self.name, "targets": [str(t) for t in self.targets], "baseline": fmt_q(self.baseline),
                 "pieces": [{"from": boundary_text(p.lo), "to": boundary_text(p.hi), "success": str(p.success),
