@@ -33,11 +33,6 @@ def add_program_claim(parser, table: str) -> None:
                         help=f"a claim file (theories/*.toml) with a [{table}] table")
 
 
-def check_program_exists(program: str | None) -> None:
-    if program is not None and not os.path.exists(program):
-        raise UserError(f"cannot read the program: no file {program}", hint="give the path of a .dip file")
-
-
 def claim_paths(args) -> tuple[str | None, str]:
     """(program or None, claim) of `[PROGRAM] CLAIM` (one path: the claim) and --max-states, checked."""
     check_max_states(args.max_states)
@@ -47,7 +42,6 @@ def claim_paths(args) -> tuple[str | None, str]:
                             hint="give the claim (theories/*.toml), which names its program, e.g. "
                                  "dipc accuracy theories/sparse.toml")
         return None, args.program
-    check_program_exists(args.program)
     return args.program, args.claim
 
 
@@ -55,7 +49,8 @@ def check_same_program(program: str | None, claim_path: str, claim_file: str) ->
     """PROGRAM, when given, must be the file the claim names."""
     if program is None:
         return
-    check_program_exists(program)
+    if not os.path.exists(program):
+        raise UserError(f"cannot read the program: no file {program}", hint="give the path of a .dip file")
     if not os.path.exists(claim_path) or not os.path.samefile(program, claim_path):
         raise UserError(f"the claim is about {os.path.relpath(claim_path)}, not {program}", file=claim_file,
                         hint="leave PROGRAM out (the claim names it), or copy the claim and change its "
@@ -331,10 +326,11 @@ def add_privacy_arguments(parser, execution: bool = False, shard: bool = True) -
     add_max_states_argument(parser)
 
 
-def load_privacy(args):
-    """The privacy claim named on the command line (a DPClaim or PufferfishClaim)."""
+def load_privacy(args) -> tuple:
+    """(the privacy claim named on the command line (a DPClaim or PufferfishClaim), the --set parameters)."""
     program, claim_file = claim_paths(args)
-    return read_privacy_claim(claim_file, inputs_mod.parse_params(args.set), program)
+    params = inputs_mod.parse_params(args.set)
+    return read_privacy_claim(claim_file, params, program), params
 
 
 def read_privacy_claim(claim_file: str, params: dict, program: str | None = None):

@@ -15,7 +15,6 @@ from __future__ import annotations
 from dipc_plus.commands.common import (EXIT_UNDECIDED, add_privacy_arguments, add_strict_argument, certified_or_exit_2,
                                        executor_of, exit_status, load_privacy, part_json, print_json,
                                        print_verdict_tail, run_options, strict_json, verdict_exit)
-from dipc_plus.semantics.inputs import parse_params
 
 EXAMPLE = """\
 examples:
@@ -55,9 +54,9 @@ def run(args) -> int:
     from dipc_plus.privacy.decide import decide_privacy
     options = run_options(args)
     executor = executor_of(options)
-    claim = load_privacy(args)
+    claim, params = load_privacy(args)
     with certified_or_exit_2():
-        outcome = decide_privacy(claim, options, parse_params(args.set) or {}, every_length=args.every_length,
+        outcome = decide_privacy(claim, options, params, every_length=args.every_length,
                                  structure=False if args.no_structure else None, executor=executor)
     result = outcome.part
     code = exit_code(outcome, args)
