@@ -256,13 +256,15 @@ def run_options(args):
                       strict=bool(getattr(args, "strict", False)), reference=bool(getattr(args, "reference", False)))
 
 
-def part_json(command: str, shard: tuple[int, int], source, options: dict, total: int) -> dict:
-    """What `dipc merge` needs to know about one part: which run it belongs to and what it covers (its
-    chunk of the run's `total` items)."""
+def part_json(command: str, shard: tuple[int, int], source, total: int, **options) -> dict:
+    """What `dipc merge` needs to know about one part: which run it belongs to (the Source its workers
+    rebuild the check from, and the command's `options`) and what it covers (its chunk of the run's
+    `total` items)."""
     from dipc_plus.execution.executor import shard_chunk
     return {"command": command, "index": shard[0], "of": shard[1],
             "files": {path: digest for path, digest in source.files},
-            "options": json_exact(options), "items": list(shard_chunk(total, shard)), "total_items": total}
+            "options": json_exact({"args": list(source.args), **options}),
+            "items": list(shard_chunk(total, shard)), "total_items": total}
 
 
 # --------------------------------------------------------------------------- accuracy claims
@@ -406,19 +408,17 @@ def declared_names(program, names: list[str]) -> list[str]:
 
 # --------------------------------------------------------------------------- JSON (docs/json.md)
 
-def conventional_json(out: dict, program=None) -> dict:
+def conventional_json(out: dict, program) -> dict:
     """One JSON convention across commands (docs/json.md): "program" is the program's name,
     "program_path" its file and "params" its parameters, whichever stage built the object."""
-    if program is not None and isinstance(out, dict):
-        source = getattr(program, "source", None)
-        out["program"] = program.name
-        if source:
-            out["program_path"] = source
-        out.setdefault("params", json_exact(dict(getattr(program, "params", {}))))
+    out["program"] = program.name
+    if program.source:
+        out["program_path"] = program.source
+    out.setdefault("params", json_exact(dict(program.params)))
     return out
 
 
-def print_json(out: dict, program=None) -> None:
+def print_json(out: dict, program) -> None:
     """`out` (docs/json.md conventions) on stdout, written piece by piece (`execution.json_spool`:
     a spooled list of reports is copied from its file, never held as one string)."""
     from dipc_plus.execution.json_spool import write_json

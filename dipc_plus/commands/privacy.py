@@ -67,8 +67,7 @@ def run(args) -> int:
         elif outcome.strict_applies:
             out["strict"] = strict_json(result, args)
         if options.shard is not None:
-            out["part"] = part_json("privacy", options.shard, outcome.source, {"args": list(outcome.source.args)},
-                                    result.part[2])
+            out["part"] = part_json("privacy", options.shard, outcome.source, result.part[2])
             out["part"]["tables"] = table_digests(result.tables_used)
         print_json(out, claim.program)
     else:

@@ -25,7 +25,7 @@ from dipc_plus.execution import limits
 from dipc_plus.exact.decimals import ball_text
 from dipc_plus.semantics.events import event_probability, parse_event, value_events
 from dipc_plus.exact.convert import json_exact
-from dipc_plus.commands.common import (add_program_input_arguments, declared_names, json_text,
+from dipc_plus.commands.common import (add_program_input_arguments, conventional_json, declared_names, json_text,
                                        load_program_input, parse_eps_values)
 from dipc_plus.semantics.distribution import certified, group_outputs, output_distribution
 
@@ -167,19 +167,12 @@ def text_report(dist, given, points, total, ok, seconds, latex=False) -> str:
     return "\n".join(lines)
 
 
-def json_head(program, given, method: str) -> dict:
-    """The fields every `dipc prob` JSON object starts with (docs/json.md)."""
-    return {"program": program.name, "params": json_exact(dict(program.params)), "inputs": json_exact(given),
-            "method": method}
-
-
 def events_json(dist, given, events, points) -> dict:
     rows = []
     for e in events:
         p = event_probability(dist, e)
         rows.append({"event": e.text, "probability": str(p), **({"at": balls(p, points)} if points else {})})
-    return {"program": dist.program.name, "program_path": dist.program.source,
-            **json_head(dist.program, given, dist.method), "events": rows}
+    return {**conventional_json({}, dist.program), "inputs": json_exact(given), "method": dist.method, "events": rows}
 
 
 def value_json(v):
@@ -196,8 +189,8 @@ def json_report(dist, given, points, total, ok, seconds) -> dict:
                  "probability": str(p), "latex": p.latex(), **({"at": balls(p, points)} if points else {})}
                 for outcome, p in dist.items()]
     stats = None if dist.chain is None else dist.chain.stats
-    return {**json_head(dist.program, given, dist.method),
-            "chain": None if stats is None else {"states": stats.states, "transitions": stats.edges,
+    return {"program": dist.program.name, "params": json_exact(dict(dist.program.params)), "inputs": json_exact(given),
+            "method": dist.method, "chain": None if stats is None else {"states": stats.states, "transitions": stats.edges,
                                                  "exits": stats.exits},
             "noises": {f"N{i}": {"kind": n.kind, "rate": json_exact(n.rate)} for i, n in dist.noises.items()},
             "outcomes": outcomes, "sum": str(total), "sums_to_one": ok, "seconds": round(seconds, 3)}
@@ -316,8 +309,7 @@ def symbolic_json(sd, cells, box, given, seconds) -> dict:
                        "probability": pc.form.text(sd.input_names),
                        "latex": symbolic_latex(sd, pc.form)} for pc in pieces],
         })
-    return {"program": sd.program.name, "program_path": sd.program.source,
-            "params": json_exact(dict(sd.program.params)), "inputs": json_exact(given),
+    return {**conventional_json({}, sd.program), "inputs": json_exact(given),
             "box": {n: [json_exact(lo), json_exact(hi)] for n, (lo, hi) in box.items()},
             "method": "symbolic", "input_names": sd.input_names, "summed_out": real_outputs(sd),
             "outcomes": outcomes, "cells": sum(len(v) for v in cells.values()),
