@@ -244,17 +244,15 @@ def render(report: dict) -> str:
     seed = f", seed {report['seed']}" if report["seed"] is not None else ""
     lines = [f"{report['program']} at eps = {report['eps']} on {inputs}: {report['runs']} runs{seed}"]
     within = report.get("within")
+
+    def cells(freq: dict) -> list[str]:
+        return [str(freq["count"]), f"{freq['frequency']:.6f}", _interval_text(freq["interval"])]
     rows = []
     for entry in report["outcomes"]:
         label = " ".join(f"{k}={_show(v)}" for k, v in entry["values"].items()) or "(any)"
-        row = [label, str(entry["count"]), f"{entry['frequency']:.6f}", _interval_text(entry["interval"])]
-        if within:
-            w = entry["within"]
-            row += [str(w["count"]), f"{w['frequency']:.6f}", _interval_text(w["interval"])]
-        rows.append(row)
-    header = ["outcome", "count", "frequency", f"{conf} interval"]
-    if within:
-        header += ["within", "frequency", f"{conf} interval"]
+        rows.append([label] + cells(entry) + (cells(entry["within"]) if within else []))
+    header = ["outcome", "count", "frequency", f"{conf} interval"] + (
+        ["within", "frequency", f"{conf} interval"] if within else [])
     if rows:
         widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
         lines.append("")
