@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics.pretty import format_atom, format_linform
+from dipc_plus.semantics import inputs as inputs_mod, ir
 from dipc_plus.semantics.values import show_env
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
@@ -201,7 +202,6 @@ def json_report(dist, given, points, total, ok, seconds) -> dict:
 def run_symbolic(args) -> int:
     """`prob --symbolic --box q=[-1,1]`: per output, the cells of the box and the closed form on each."""
     from dipc_plus.frontend.load import load_program
-    from dipc_plus.semantics import inputs as inputs_mod
     from dipc_plus.semantics.symbolic_chain import HINT
     from dipc_plus.semantics.symbolic_distribution import bind_finite_inputs, symbolic_distribution
     if not args.symbolic:
@@ -250,7 +250,6 @@ def symbolic_cells_watched(sd) -> dict:
 
 def parse_box(items) -> dict:
     """--box q=[-1,1] (repeatable) -> {'q': (Fraction(-1), Fraction(1))}."""
-    from dipc_plus.semantics import inputs as inputs_mod
     out = {}
     for name, value in inputs_mod.parse_assignments(items, "--box").items():
         if (not isinstance(value, list) or len(value) != 2
@@ -276,7 +275,6 @@ def _symbolic_header(sd, box, given, cells, seconds) -> list:
 
 def real_outputs(sd) -> list:
     """The real outputs the symbolic report sums out (arrays by their name)."""
-    from dipc_plus.semantics import ir
     return declared_names(sd.program, [n for n, t in sd.program.outputs if isinstance(t, (ir.RealT, ir.IntT))])
 
 
