@@ -316,10 +316,9 @@ def accuracy_checker(claim_file: str, params: dict, program: str | None, dd_over
 
 # --------------------------------------------------------------------------- privacy claims
 
-def add_privacy_arguments(parser, execution: bool = False, shard: bool = True) -> None:
+def add_privacy_arguments(parser, shard: bool = True) -> None:
     add_program_claim(parser, "privacy")
-    if execution:
-        add_execution_arguments(parser, shard)
+    add_execution_arguments(parser, shard)
     parser.add_argument("--set", action="append", metavar="NAME=VALUE",
                         help="override a parameter of the program and claim, e.g. --set n=12")
     parser.add_argument("--no-structure", action="store_true",

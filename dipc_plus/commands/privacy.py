@@ -41,7 +41,7 @@ def register(parser) -> None:
     parser.description = ("Decide the [privacy] claim of a claim file (theories/*.toml) exactly: every adjacent pair "
                           "of inputs, every output and every eps of the claim's interval.")
     parser.epilog = EXAMPLE
-    add_privacy_arguments(parser, execution=True)
+    add_privacy_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object (schema: docs/claims.md)")
     add_strict_argument(parser)
     parser.add_argument("--every-length", action="store_true",

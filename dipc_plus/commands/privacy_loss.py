@@ -32,7 +32,7 @@ def register(parser) -> None:
     parser.description = ("Compute the tight privacy loss of PROGRAM over the neighbouring inputs of CLAIM's [privacy] "
                           "table, exactly, as closed forms in eps.")
     parser.epilog = EXAMPLE
-    add_privacy_arguments(parser, execution=True, shard=False)   # the envelope needs every ratio: no parts
+    add_privacy_arguments(parser, shard=False)   # the envelope needs every ratio: no parts
     parser.add_argument("--plot", metavar="FILE",
                         help="also plot L(eps) and the claimed budget to FILE (.png, .pdf or .svg); with a Pufferfish "
                              "claim and --attack, the adversary's advantage")
