@@ -35,7 +35,6 @@ from dipc_plus.execution.collector import bulk_gc
 EXIT_INTERNAL = 3
 EXIT_BROKEN_PIPE = 141
 EXIT_STDOUT_FAILED = 2
-INPUT_OPTIONS = ("program", "claim")
 
 EXIT_CODES = """\
 exit codes (every command):
@@ -208,11 +207,11 @@ def _cap_jobs(args) -> None:
 def _check_outputs(args) -> None:
     """The output files a command declares (`outputs`: (option dest, what it is, extensions or None),
     set by its register), each refused here, once and before any work, when it cannot be written."""
-    inputs = [getattr(args, k) for k in INPUT_OPTIONS if isinstance(getattr(args, k, None), str)]
+    from dipc_plus.commands.common import input_files   # loaded already: the command's module imports it
     for key, what, extensions in getattr(args, "outputs", ()):
         out = getattr(args, key, None)
         if isinstance(out, str):
-            files.check_output(out, inputs, extensions, what)
+            files.check_output(out, input_files(args), extensions, what)
 
 
 def _execute(args, as_json: bool) -> int:

@@ -95,8 +95,8 @@ def run(args) -> int:
     vacuity = result.vacuity if shard is None else None
     code = exit_status(result, args, vacuous=result.vacuous and shard is None, open_exit=EXIT_UNDECIDED)
     if args.json:
-        part = None if shard is None else part_json("accuracy", shard, checker.source, {
-            "args": list(checker.source.args), "kappa": kappa}, len(result.scope_points))
+        part = None if shard is None else part_json("accuracy", shard, checker.source, len(result.scope_points),
+                                                        kappa=kappa)
         out = result.to_json() if result.on_a_box else result_json(result, args, worst, part)
         print_json({**out, **options.mode_json()}, checker.program)
     else:

@@ -33,11 +33,6 @@ def add_program_claim(parser, table: str) -> None:
                         help=f"a claim file (theories/*.toml) with a [{table}] table")
 
 
-def check_program_exists(program: str | None) -> None:
-    if program is not None and not os.path.exists(program):
-        raise UserError(f"cannot read the program: no file {program}", hint="give the path of a .dip file")
-
-
 def claim_paths(args) -> tuple[str | None, str]:
     """(program or None, claim) of `[PROGRAM] CLAIM` (one path: the claim) and --max-states, checked."""
     check_max_states(args.max_states)
@@ -47,7 +42,6 @@ def claim_paths(args) -> tuple[str | None, str]:
                             hint="give the claim (theories/*.toml), which names its program, e.g. "
                                  "dipc accuracy theories/sparse.toml")
         return None, args.program
-    check_program_exists(args.program)
     return args.program, args.claim
 
 
@@ -55,7 +49,8 @@ def check_same_program(program: str | None, claim_path: str, claim_file: str) ->
     """PROGRAM, when given, must be the file the claim names."""
     if program is None:
         return
-    check_program_exists(program)
+    if not os.path.exists(program):
+        raise UserError(f"cannot read the program: no file {program}", hint="give the path of a .dip file")
     if not os.path.exists(claim_path) or not os.path.samefile(program, claim_path):
         raise UserError(f"the claim is about {os.path.relpath(claim_path)}, not {program}", file=claim_file,
                         hint="leave PROGRAM out (the claim names it), or copy the claim and change its "
@@ -261,13 +256,15 @@ def run_options(args):
                       strict=bool(getattr(args, "strict", False)), reference=bool(getattr(args, "reference", False)))
 
 
-def part_json(command: str, shard: tuple[int, int], source, options: dict, total: int) -> dict:
-    """What `dipc merge` needs to know about one part: which run it belongs to and what it covers (its
-    chunk of the run's `total` items)."""
+def part_json(command: str, shard: tuple[int, int], source, total: int, **options) -> dict:
+    """What `dipc merge` needs to know about one part: which run it belongs to (the Source its workers
+    rebuild the check from, and the command's `options`) and what it covers (its chunk of the run's
+    `total` items)."""
     from dipc_plus.execution.executor import shard_chunk
     return {"command": command, "index": shard[0], "of": shard[1],
             "files": {path: digest for path, digest in source.files},
-            "options": json_exact(options), "items": list(shard_chunk(total, shard)), "total_items": total}
+            "options": json_exact({"args": list(source.args), **options}),
+            "items": list(shard_chunk(total, shard)), "total_items": total}
 
 
 # --------------------------------------------------------------------------- accuracy claims
@@ -319,10 +316,9 @@ def accuracy_checker(claim_file: str, params: dict, program: str | None, dd_over
 
 # --------------------------------------------------------------------------- privacy claims
 
-def add_privacy_arguments(parser, execution: bool = False, shard: bool = True) -> None:
+def add_privacy_arguments(parser, shard: bool = True) -> None:
     add_program_claim(parser, "privacy")
-    if execution:
-        add_execution_arguments(parser, shard)
+    add_execution_arguments(parser, shard)
     parser.add_argument("--set", action="append", metavar="NAME=VALUE",
                         help="override a parameter of the program and claim, e.g. --set n=12")
     parser.add_argument("--no-structure", action="store_true",
@@ -331,10 +327,11 @@ def add_privacy_arguments(parser, execution: bool = False, shard: bool = True) -
     add_max_states_argument(parser)
 
 
-def load_privacy(args):
-    """The privacy claim named on the command line (a DPClaim or PufferfishClaim)."""
+def load_privacy(args) -> tuple:
+    """(the privacy claim named on the command line (a DPClaim or PufferfishClaim), the --set parameters)."""
     program, claim_file = claim_paths(args)
-    return read_privacy_claim(claim_file, inputs_mod.parse_params(args.set), program)
+    params = inputs_mod.parse_params(args.set)
+    return read_privacy_claim(claim_file, params, program), params
 
 
 def read_privacy_claim(claim_file: str, params: dict, program: str | None = None):
@@ -410,19 +407,17 @@ def declared_names(program, names: list[str]) -> list[str]:
 
 # --------------------------------------------------------------------------- JSON (docs/json.md)
 
-def conventional_json(out: dict, program=None) -> dict:
+def conventional_json(out: dict, program) -> dict:
     """One JSON convention across commands (docs/json.md): "program" is the program's name,
     "program_path" its file and "params" its parameters, whichever stage built the object."""
-    if program is not None and isinstance(out, dict):
-        source = getattr(program, "source", None)
-        out["program"] = program.name
-        if source:
-            out["program_path"] = source
-        out.setdefault("params", json_exact(dict(getattr(program, "params", {}))))
+    out["program"] = program.name
+    if program.source:
+        out["program_path"] = program.source
+    out.setdefault("params", json_exact(dict(program.params)))
     return out
 
 
-def print_json(out: dict, program=None) -> None:
+def print_json(out: dict, program) -> None:
     """`out` (docs/json.md conventions) on stdout, written piece by piece (`execution.json_spool`:
     a spooled list of reports is copied from its file, never held as one string)."""
     from dipc_plus.execution.json_spool import write_json

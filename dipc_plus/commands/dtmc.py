@@ -75,11 +75,16 @@ def run(args) -> int:
     if len(points) > 1:
         raise UserError("dtmc export takes at most one --eps", hint="give a single --eps VALUE")
     at = points[0] if points else None
-    if args.output:
-        # the .props file too is checked before any work (cli.py checked -o): a special file at
-        # the .props path is refused before the .pm is written, not after
-        if args.format == "prism":
-            check_output(props_path(args.output), input_files(args), option="the .props file")
+    if args.parametric and (args.format != "prism" or at is not None):
+        raise UserError("--parametric goes with --format prism and no --eps", hint="drop --parametric or --eps")
+    if args.claim and (args.format != "prism" or not args.output):
+        raise UserError("--claim adds P[correct] to the .props file of --format prism -o FILE",
+                        hint="add --format prism -o FILE.pm")
+    # the .props file too is checked before any work (cli.py checked -o): a special file at the
+    # .props path is refused before the .pm is written, not after
+    props = props_path(args.output) if args.output and args.format == "prism" else None
+    if props:
+        check_output(props, input_files(args), option="the .props file")
     program, env, given = load_program_input(args)
     chain = build_chain(program, env, max_states=args.max_states, compress=not args.full)
     header = f"{program.name} at {show_env(given, braces=False, empty='(no inputs)')}"
@@ -87,22 +92,17 @@ def run(args) -> int:
         header += " (" + ", ".join(f"{k}={v}" for k, v in program.params.items()) + ")"
     if chain.noises:
         header += "; noises: " + ", ".join(format_noise(i, chain.noises[i]) for i in sorted(chain.noises))
-    if args.parametric and (args.format != "prism" or at is not None):
-        raise UserError("--parametric goes with --format prism and no --eps", hint="drop --parametric or --eps")
-    if args.claim and (args.format != "prism" or not args.output):
-        raise UserError("--claim adds P[correct] to the .props file of --format prism -o FILE",
-                        hint="add --format prism -o FILE.pm")
     text = to_dot(chain, at, header) if args.format == "dot" else to_prism(chain, at, header, args.parametric)
-    props_text = prism_properties(chain, header, *_correct(args, program, env, chain)) if args.output else ""
-    if args.output:
-        write_text(args.output, text, input_files(args))
-        print(f"wrote {args.output}: {chain.stats.states} states, {chain.stats.edges} transitions", file=sys.stderr)
-        if args.format == "prism":
-            props = props_path(args.output)
-            write_text(props, props_text, input_files(args))
-            print(f"wrote {props}: {_label_properties(len(output_groups(chain)))}, P=? [F \"exit\"]", file=sys.stderr)
-    else:
+    if not args.output:
         sys.stdout.write(text)
+        return 0
+    # the claim is read (and may be refused) before anything is written
+    props_text = props and prism_properties(chain, header, *_correct(args, program, env, chain))
+    write_text(args.output, text, input_files(args))
+    print(f"wrote {args.output}: {chain.stats.states} states, {chain.stats.edges} transitions", file=sys.stderr)
+    if props:
+        write_text(props, props_text, input_files(args))
+        print(f"wrote {props}: {_label_properties(len(output_groups(chain)))}, P=? [F \"exit\"]", file=sys.stderr)
     return 0
 
 

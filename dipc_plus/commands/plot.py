@@ -54,12 +54,8 @@ def run(args) -> int:
     with atomic_path(args.output, input_files(args), FIGURE_EXTENSIONS) as tmp:
         data = plot_claim(checker, points[0], tmp, kappa=kappa, eps_max=args.eps_max, log=args.log,
                           simulate=args.simulate, dpi=args.dpi)
-    failed = [c.report for c in data.curves if c.report.verdict == "refuted"]
-    for c in data.curves:
-        r = c.report
-        line = f"gamma = {r.gamma}: {r.verdict}"
-        if r.counterexample is not None:
-            line += f" (counterexample eps = {r.counterexample.eps})"
-        print(line)
+    for r in (c.report for c in data.curves):
+        cex = "" if r.counterexample is None else f" (counterexample eps = {r.counterexample.eps})"
+        print(f"gamma = {r.gamma}: {r.verdict}{cex}")
     print(f"wrote {args.output}")
-    return 1 if failed else 0
+    return 1 if any(c.report.verdict == "refuted" for c in data.curves) else 0

@@ -15,7 +15,6 @@ from __future__ import annotations
 from dipc_plus.commands.common import (EXIT_UNDECIDED, add_privacy_arguments, add_strict_argument, certified_or_exit_2,
                                        executor_of, exit_status, load_privacy, part_json, print_json,
                                        print_verdict_tail, run_options, strict_json, verdict_exit)
-from dipc_plus.semantics.inputs import parse_params
 
 EXAMPLE = """\
 examples:
@@ -42,7 +41,7 @@ def register(parser) -> None:
     parser.description = ("Decide the [privacy] claim of a claim file (theories/*.toml) exactly: every adjacent pair "
                           "of inputs, every output and every eps of the claim's interval.")
     parser.epilog = EXAMPLE
-    add_privacy_arguments(parser, execution=True)
+    add_privacy_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object (schema: docs/claims.md)")
     add_strict_argument(parser)
     parser.add_argument("--every-length", action="store_true",
@@ -55,9 +54,9 @@ def run(args) -> int:
     from dipc_plus.privacy.decide import decide_privacy
     options = run_options(args)
     executor = executor_of(options)
-    claim = load_privacy(args)
+    claim, params = load_privacy(args)
     with certified_or_exit_2():
-        outcome = decide_privacy(claim, options, parse_params(args.set) or {}, every_length=args.every_length,
+        outcome = decide_privacy(claim, options, params, every_length=args.every_length,
                                  structure=False if args.no_structure else None, executor=executor)
     result = outcome.part
     code = exit_code(outcome, args)
@@ -68,8 +67,7 @@ def run(args) -> int:
         elif outcome.strict_applies:
             out["strict"] = strict_json(result, args)
         if options.shard is not None:
-            out["part"] = part_json("privacy", options.shard, outcome.source, {"args": list(outcome.source.args)},
-                                    result.part[2])
+            out["part"] = part_json("privacy", options.shard, outcome.source, result.part[2])
             out["part"]["tables"] = table_digests(result.tables_used)
         print_json(out, claim.program)
     else:

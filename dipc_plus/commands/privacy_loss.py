@@ -15,7 +15,6 @@ from dipc_plus.errors import UserError
 from dipc_plus.execution.files import FIGURE_EXTENSIONS, write_figure
 from dipc_plus.commands.common import (add_privacy_arguments, certified_or_exit_2, executor_of, input_files,
                                        load_privacy, print_json, run_options)
-from dipc_plus.semantics.inputs import parse_params
 
 EXAMPLE = """\
 examples:
@@ -33,7 +32,7 @@ def register(parser) -> None:
     parser.description = ("Compute the tight privacy loss of PROGRAM over the neighbouring inputs of CLAIM's [privacy] "
                           "table, exactly, as closed forms in eps.")
     parser.epilog = EXAMPLE
-    add_privacy_arguments(parser, execution=True, shard=False)   # the envelope needs every ratio: no parts
+    add_privacy_arguments(parser, shard=False)   # the envelope needs every ratio: no parts
     parser.add_argument("--plot", metavar="FILE",
                         help="also plot L(eps) and the claimed budget to FILE (.png, .pdf or .svg); with a Pufferfish "
                              "claim and --attack, the adversary's advantage")
@@ -47,13 +46,13 @@ def register(parser) -> None:
 def run(args) -> int:
     """The loss through `privacy.decide.decide_loss`; printed, plotted, exit 0."""
     from dipc_plus.privacy.decide import decide_loss
-    claim = load_privacy(args)
+    claim, params = load_privacy(args)
     pufferfish = claim.kind == "pufferfish"
     if args.plot and pufferfish and not args.attack:
         raise UserError("--plot with a Pufferfish claim plots the attack: add --attack")
     options = run_options(args)
     with certified_or_exit_2():
-        result = decide_loss(claim, options, parse_params(args.set), attack=args.attack,
+        result = decide_loss(claim, options, params, attack=args.attack,
                              structure=False if args.no_structure else None, executor=executor_of(options))
     if args.plot and not pufferfish:
         from dipc_plus.privacy.loss.plot import loss_figure

@@ -19,13 +19,14 @@ from fractions import Fraction
 
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics.pretty import format_atom, format_linform
+from dipc_plus.semantics import inputs as inputs_mod, ir
 from dipc_plus.semantics.values import show_env
 from dipc_plus.errors import UserError
 from dipc_plus.execution import limits
 from dipc_plus.exact.decimals import ball_text
 from dipc_plus.semantics.events import event_probability, parse_event, value_events
 from dipc_plus.exact.convert import json_exact
-from dipc_plus.commands.common import (add_program_input_arguments, declared_names, json_text,
+from dipc_plus.commands.common import (add_program_input_arguments, conventional_json, declared_names, json_text,
                                        load_program_input, parse_eps_values)
 from dipc_plus.semantics.distribution import certified, group_outputs, output_distribution
 
@@ -87,28 +88,16 @@ def run(args) -> int:
     program, env, given = load_program_input(args)
     t0 = time.perf_counter()
     dist = output_distribution(program, env, max_states=args.max_states, shortcuts=not args.chain)
-    total = dist.total()
-    ok = dist.sums_to_one()
+    total, ok = dist.total(), dist.sums_to_one()
     seconds = time.perf_counter() - t0
     events = parse_events(args, dist)
-    if events:
-        table = [(e, event_probability(dist, e)) for e in events]
-        if args.json:
-            out = {"program": program.name, "program_path": program.source,
-                   "params": json_exact(dict(program.params)), "inputs": json_exact(given),
-                   "method": dist.method,
-                   "events": [{"event": e.text, "probability": str(p),
-                               **({"at": {str(x): _ball(p, x) for x in points}} if points else {})}
-                              for e, p in table]}
-            print(json_text(out))
-        else:
-            print("\n".join(header_lines(dist, given, seconds)))
-            for e, p in table:
-                print(f"P[{e.text}] = {p}")
-                for x in points:
-                    print(f"    at eps={x}: {_ball(p, x)}")
-    elif args.json:
-        print(json_text(json_report(dist, given, points, total, ok, seconds)))
+    if args.json:
+        print(json_text(events_json(dist, given, events, points) if events else
+                        json_report(dist, given, points, total, ok, seconds)))
+    elif events:
+        print("\n".join(header_lines(dist, given, seconds)
+                        + [line for e in events for line in probability_lines(
+                            f"P[{e.text}] = ", event_probability(dist, e), points)]))
     else:
         print(text_report(dist, given, points, total, ok, seconds, latex=args.latex))
     return 0 if ok else 1
@@ -139,75 +128,73 @@ def parse_events(args, dist) -> list:
     return events
 
 
-def _ball(value, eps: Fraction) -> str:
-    return ball_text(certified(value, eps))
+def balls(value, points) -> dict:
+    """{eps as text: the certified ball of `value` there} for each --eps point."""
+    return {str(eps): ball_text(certified(value, eps)) for eps in points}
+
+
+def probability_lines(head: str, value, points, shown: str | None = None) -> list[str]:
+    """`head` then the closed form (`shown` if given), then one line per --eps point."""
+    return [f"{head}{value if shown is None else shown}"] + [f"    at eps={x}: {b}" for x, b in balls(value, points).items()]
+
+
+def program_line(program, where: str) -> str:
+    """The first line of a report: the program, where it is evaluated, and its parameters."""
+    params = ", ".join(f"{k}={v}" for k, v in program.params.items())
+    return f"{program.name} {where}" + (f"  ({params})" if params else "")
 
 
 def header_lines(dist, given, seconds) -> list[str]:
     """The program at its input (and parameters), then the line that says which path computed the
     distribution, with its size and time."""
-    program, chain = dist.program, dist.chain
-    params = ", ".join(f"{k}={v}" for k, v in program.params.items())
+    chain = dist.chain
     method = ("argmax integral (one exact one-dimensional integral per sample; no Markov chain built)"
               if chain is None else f"Markov chain, {chain.stats.states} states ({chain.stats.exits} exits), "
                                     f"{chain.stats.edges} transitions")
-    return [f"{program.name} at {show_env(given, braces=False, empty='(no inputs)')}"
-            + (f"  ({params})" if params else ""), f"Method: {method}; {seconds:.2f} s"]
+    return [program_line(dist.program, f"at {show_env(given, braces=False, empty='(no inputs)')}"),
+            f"Method: {method}; {seconds:.2f} s"]
 
 
 def text_report(dist, given, points, total, ok, seconds, latex=False) -> str:
     lines = header_lines(dist, given, seconds) + [""]
     for outcome, p in dist.items():
-        value = p.latex() if latex else str(p)
         lines.append(f"{dist.describe(outcome)}:")
-        lines.append(f"    {value}")
-        for eps in points:
-            lines.append(f"    at eps={eps}: {_ball(p, eps)}")
+        lines += probability_lines("    ", p, points, p.latex() if latex else None)
     legend = dist.noise_legend()
     if legend:
-        lines.append("")
-        lines.append(f"where {legend}")
-    lines.append("")
-    if ok:
-        lines.append("The probabilities sum to exactly 1 (checked as an identity in eps).")
-    else:
-        lines.append(f"WARNING: the probabilities sum to {total}, not 1 (a bug: please report it).")
+        lines += ["", f"where {legend}"]
+    lines += ["", "The probabilities sum to exactly 1 (checked as an identity in eps)." if ok else
+              f"WARNING: the probabilities sum to {total}, not 1 (a bug: please report it)."]
     return "\n".join(lines)
 
 
-def json_report(dist, given, points, total, ok, seconds) -> dict:
-    def value_json(v):
-        if isinstance(v, LinForm):
-            return {"noise": {f"N{i}": json_exact(c) for i, c in v.coeffs}, "constant": json_exact(v.const),
-                    "text": format_linform(v)}
-        return json_exact(v)
+def events_json(dist, given, events, points) -> dict:
+    rows = []
+    for e in events:
+        p = event_probability(dist, e)
+        rows.append({"event": e.text, "probability": str(p), **({"at": balls(p, points)} if points else {})})
+    return {**conventional_json({}, dist.program), "inputs": json_exact(given), "method": dist.method, "events": rows}
 
-    outcomes = []
-    for outcome, p in dist.items():
-        entry = {
-            "outputs": dict(group_outputs(dist.program, dist.names, outcome.values, value_json)),
-            "constraints": [format_atom(a) for a in sorted(outcome.constraints)],
-            "probability": str(p),
-            "latex": p.latex(),
-        }
-        if points:
-            entry["at"] = {str(eps): _ball(p, eps) for eps in points}
-        outcomes.append(entry)
-    noises = {f"N{i}": {"kind": n.kind, "rate": json_exact(n.rate)} for i, n in dist.noises.items()}
-    chain = dist.chain
-    return {
-        "program": dist.program.name,
-        "params": {k: json_exact(v) for k, v in dist.program.params.items()},
-        "inputs": json_exact(given),
-        "method": dist.method,
-        "chain": (None if chain is None else
-                  {"states": chain.stats.states, "transitions": chain.stats.edges, "exits": chain.stats.exits}),
-        "noises": noises,
-        "outcomes": outcomes,
-        "sum": str(total),
-        "sums_to_one": ok,
-        "seconds": round(seconds, 3),
-    }
+
+def value_json(v):
+    """An output's value in JSON: a real output is its linear form in the named noises."""
+    if isinstance(v, LinForm):
+        return {"noise": {f"N{i}": json_exact(c) for i, c in v.coeffs}, "constant": json_exact(v.const),
+                "text": format_linform(v)}
+    return json_exact(v)
+
+
+def json_report(dist, given, points, total, ok, seconds) -> dict:
+    outcomes = [{"outputs": dict(group_outputs(dist.program, dist.names, outcome.values, value_json)),
+                 "constraints": [format_atom(a) for a in sorted(outcome.constraints)],
+                 "probability": str(p), "latex": p.latex(), **({"at": balls(p, points)} if points else {})}
+                for outcome, p in dist.items()]
+    stats = None if dist.chain is None else dist.chain.stats
+    return {"program": dist.program.name, "params": json_exact(dict(dist.program.params)), "inputs": json_exact(given),
+            "method": dist.method, "chain": None if stats is None else {"states": stats.states, "transitions": stats.edges,
+                                                 "exits": stats.exits},
+            "noises": {f"N{i}": {"kind": n.kind, "rate": json_exact(n.rate)} for i, n in dist.noises.items()},
+            "outcomes": outcomes, "sum": str(total), "sums_to_one": ok, "seconds": round(seconds, 3)}
 
 
 # --------------------------------------------------------------------------- --symbolic
@@ -215,7 +202,6 @@ def json_report(dist, given, points, total, ok, seconds) -> dict:
 def run_symbolic(args) -> int:
     """`prob --symbolic --box q=[-1,1]`: per output, the cells of the box and the closed form on each."""
     from dipc_plus.frontend.load import load_program
-    from dipc_plus.semantics import inputs as inputs_mod
     from dipc_plus.semantics.symbolic_chain import HINT
     from dipc_plus.semantics.symbolic_distribution import bind_finite_inputs, symbolic_distribution
     if not args.symbolic:
@@ -264,7 +250,6 @@ def symbolic_cells_watched(sd) -> dict:
 
 def parse_box(items) -> dict:
     """--box q=[-1,1] (repeatable) -> {'q': (Fraction(-1), Fraction(1))}."""
-    from dipc_plus.semantics import inputs as inputs_mod
     out = {}
     for name, value in inputs_mod.parse_assignments(items, "--box").items():
         if (not isinstance(value, list) or len(value) != 2
@@ -276,27 +261,21 @@ def parse_box(items) -> dict:
 
 
 def _symbolic_header(sd, box, given, cells, seconds) -> list:
-    program = sd.program
-    params = ", ".join(f"{k}={v}" for k, v in program.params.items())
     where = ", ".join(f"{n} in [{lo}, {hi}]" for n, (lo, hi) in box.items()) + (
         f", {show_env(given, braces=False)}" if given else "")
     pairs = sum(len(v) for v in cells.values())
     paths = sum(len(v) for v in sd.paths.paths.values())
-    return [f"{program.name} for every {where}" + (f"  ({params})" if params else ""),
+    real = real_outputs(sd)
+    return [program_line(sd.program, f"for every {where}"),
             f"Method: symbolic inputs ({paths} paths), {pairs} (output, cell) pairs; {seconds:.2f} s",
             "Each output's cells partition the box (constraints beyond the box shown); on each cell "
-            "the probability is one exact closed form in eps and the inputs."] + _summed_out(sd)
+            "the probability is one exact closed form in eps and the inputs."] + (
+                [f"The real outputs ({', '.join(real)}) are summed out."] if real else [])
 
 
 def real_outputs(sd) -> list:
     """The real outputs the symbolic report sums out (arrays by their name)."""
-    from dipc_plus.semantics import ir
     return declared_names(sd.program, [n for n, t in sd.program.outputs if isinstance(t, (ir.RealT, ir.IntT))])
-
-
-def _summed_out(sd) -> list:
-    real = real_outputs(sd)
-    return [f"The real outputs ({', '.join(real)}) are summed out."] if real else []
 
 
 def symbolic_text(sd, cells, box, given, seconds, latex=False) -> str:
@@ -328,8 +307,7 @@ def symbolic_json(sd, cells, box, given, seconds) -> dict:
                        "probability": pc.form.text(sd.input_names),
                        "latex": symbolic_latex(sd, pc.form)} for pc in pieces],
         })
-    return {"program": sd.program.name, "program_path": sd.program.source,
-            "params": json_exact(dict(sd.program.params)), "inputs": json_exact(given),
+    return {**conventional_json({}, sd.program), "inputs": json_exact(given),
             "box": {n: [json_exact(lo), json_exact(hi)] for n, (lo, hi) in box.items()},
             "method": "symbolic", "input_names": sd.input_names, "summed_out": real_outputs(sd),
             "outcomes": outcomes, "cells": sum(len(v) for v in cells.values()),

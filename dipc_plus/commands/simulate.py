@@ -80,16 +80,12 @@ def register(parser) -> None:
 
 def run(args) -> int:
     eps = as_eps(args.eps)
-    if args.runs <= 0:
-        raise UserError(f"-n must be a positive number of runs, not {args.runs}", hint="use e.g. -n 100000")
-    for option, value, limit in (("-n", args.runs, "runs"), ("--chunk", args.chunk, "runs"),
-                                 ("--max-iterations", args.max_iterations, "runs")):
-        if value > limits.get(limit):
-            raise UserError(f"{option} {limits.clip(value)} is more than {limits.get(limit)}", hint=limits.hint(limit))
-    z_value(args.confidence)  # validates the level early
-    for option, value in (("--max-iterations", args.max_iterations), ("--chunk", args.chunk)):
+    for option, value in (("-n", args.runs), ("--chunk", args.chunk), ("--max-iterations", args.max_iterations)):
         if value <= 0:
-            raise UserError(f"{option} must be positive", hint=f"use e.g. {option} 100000")
+            raise UserError(f"{option} must be positive, not {value}", hint=f"use e.g. {option} 100000")
+        if value > limits.get("runs"):
+            raise UserError(f"{option} {limits.clip(value)} is more than {limits.get('runs')}", hint=limits.hint("runs"))
+    z_value(args.confidence)  # validates the level early
     gamma = None
     if args.within is not None:
         value = inputs_mod.parse_scalar(args.within, "--within")
@@ -159,12 +155,6 @@ def _json_value(value):
     return value
 
 
-def _group_values(program: ir.Program, names: list[str], values: tuple) -> dict:
-    """{display name: value or list of element values} for one outcome tuple."""
-    from dipc_plus.semantics.distribution import group_outputs   # the exact engines: not at start-up
-    return dict(group_outputs(program, names, values, _json_value))
-
-
 def _freq(freq: Frequency, confidence: float) -> dict:
     interval = freq.interval(confidence)
     return {"count": freq.successes, "frequency": freq.estimate, "interval": [interval.low, interval.high]}
@@ -187,13 +177,14 @@ def _ordered(program, names: list, distribution: dict) -> list:
 
 def build_report(result, confidence: float, gamma=None, around=None, seed=None) -> dict:
     """Everything `dipc simulate` prints, as plain data (also the --json output)."""
+    from dipc_plus.semantics.distribution import group_outputs   # the exact engines: not at start-up
     program = result.program
     discrete = result.discrete_names()
     reals = result.real_names()
     report = {
         "program": program.name,
         "eps": str(result.eps),
-        "inputs": _group_values(program, list(result.inputs), tuple(result.inputs.values())),
+        "inputs": dict(group_outputs(program, list(result.inputs), tuple(result.inputs.values()), _json_value)),
         "runs": result.n,
         "seed": seed,
         "confidence": confidence,
@@ -208,7 +199,7 @@ def build_report(result, confidence: float, gamma=None, around=None, seed=None) 
                             **_freq(Frequency(int(within_hits.sum()), result.n), confidence)}
     columns = {name: result.column(name) for name in discrete}
     for values, count in _ordered(program, discrete, result.distribution()):
-        entry = {"values": _group_values(program, discrete, values),
+        entry = {"values": dict(group_outputs(program, discrete, values, _json_value)),
                  **_freq(Frequency(count, result.n), confidence)}
         if within_hits is not None:
             mask = within_hits.copy()
@@ -253,17 +244,15 @@ def render(report: dict) -> str:
     seed = f", seed {report['seed']}" if report["seed"] is not None else ""
     lines = [f"{report['program']} at eps = {report['eps']} on {inputs}: {report['runs']} runs{seed}"]
     within = report.get("within")
+
+    def cells(freq: dict) -> list[str]:
+        return [str(freq["count"]), f"{freq['frequency']:.6f}", _interval_text(freq["interval"])]
     rows = []
     for entry in report["outcomes"]:
         label = " ".join(f"{k}={_show(v)}" for k, v in entry["values"].items()) or "(any)"
-        row = [label, str(entry["count"]), f"{entry['frequency']:.6f}", _interval_text(entry["interval"])]
-        if within:
-            w = entry["within"]
-            row += [str(w["count"]), f"{w['frequency']:.6f}", _interval_text(w["interval"])]
-        rows.append(row)
-    header = ["outcome", "count", "frequency", f"{conf} interval"]
-    if within:
-        header += ["within", "frequency", f"{conf} interval"]
+        rows.append([label] + cells(entry) + (cells(entry["within"]) if within else []))
+    header = ["outcome", "count", "frequency", f"{conf} interval"] + (
+        ["within", "frequency", f"{conf} interval"] if within else [])
     if rows:
         widths = [max(len(r[i]) for r in rows + [header]) for i in range(len(header))]
         lines.append("")
