@@ -111,25 +111,25 @@ def _program_file(program: Any) -> str | None:
 # --------------------------------------------------------------------------- accuracy
 
 
-def _checker(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None, dd_over: str | None,
-             paper: bool, options: RunOptions) -> Any:
+def _accuracy_inputs(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None, dd_over: str | None,
+                     paper: bool, options: RunOptions, input: Mapping[str, Any] | None,
+                     inputs: Sequence[Mapping[str, Any]] | None) -> tuple[Any, list | None]:
+    """The accuracy claim's checker and the inputs asked for (None: the claim's own), as check_accuracy and
+    sweep read them."""
     from dipc_plus.commands.common import accuracy_checker
     if dd_over not in (None, "reals", "grid"):
         raise UserError(f"dd_over={dd_over!r}: choose 'reals' or 'grid' (or None: the claim's)")
-    path, _ = claim_path(claim)
-    return accuracy_checker(path, parameter_values(params), _program_file(program), dd_over, paper, options)
-
-
-def _points(checker: Any, input: Mapping[str, Any] | None, inputs: Sequence[Mapping[str, Any]] | None) -> list | None:
+    checker = accuracy_checker(claim_path(claim)[0], parameter_values(params), _program_file(program), dd_over, paper,
+                               options)
     if input is not None and inputs is not None:
         raise UserError("give input={...} (one input) or inputs=[...] (several), not both")
     chosen = [input] if input is not None else inputs
     if chosen is None:
-        return None
+        return checker, None
     if not isinstance(chosen, (list, tuple)) or not chosen:
         raise UserError("inputs is a non-empty list of inputs, e.g. inputs=[{'q': [0, 1]}, {'q': [1, 1]}]")
     # an input given twice is one input, as in a claim's list
-    return distinct([bind(checker.program, mapping(u, "input", "input={'q': [0, 1]}")) for u in chosen])
+    return checker, distinct([bind(checker.program, mapping(u, "input", "input={'q': [0, 1]}")) for u in chosen])
 
 
 def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = None,
@@ -207,8 +207,7 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
     """
     def run(options: RunOptions) -> AccuracyReport | BoxReport:
         check_kappa(kappa, "kappa", "kappa=7")
-        checker = _checker(claim, program, params, dd_over, paper, options)
-        points = _points(checker, input, inputs)
+        checker, points = _accuracy_inputs(claim, program, params, dd_over, paper, options, input, inputs)
         with certified_or_exit_2():
             result = decide_accuracy(checker, points, kappa, options, paper=paper, first=first,
                                      executor=options.run_on())
@@ -290,8 +289,7 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
     from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX
 
     def run(options: RunOptions) -> SweepReport | BoxSweepReport:
-        checker = _checker(claim, program, params, dd_over, paper, options)
-        points = _points(checker, input, inputs)
+        checker, points = _accuracy_inputs(claim, program, params, dd_over, paper, options, input, inputs)
         with certified_or_exit_2():
             result = decide_sweep(checker, points, options, paper=paper, reports=reports, executor=options.run_on(),
                                   kappa_max=DEFAULT_KAPPA_MAX if kappa_max is None else kappa_max,
@@ -304,10 +302,14 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
 # --------------------------------------------------------------------------- privacy
 
 
-def _privacy_claim(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None) -> tuple[Any, dict]:
+def _decided_privacy(decide: Callable[..., Any], claim: ClaimLike, program: Any, params: Mapping[str, Number] | None,
+                     options: RunOptions, **how: Any) -> Any:
+    """The PrivacyResult of `decide` (decide_privacy or decide_loss) on the claim, read once."""
     path, _ = claim_path(claim)
     values = parameter_values(params)
-    return read_privacy_claim(path, values, _program_file(program)), values
+    loaded = read_privacy_claim(path, values, _program_file(program))
+    with certified_or_exit_2():
+        return decide(loaded, options, values, **how)
 
 
 def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, every_length: bool = False,
@@ -376,10 +378,8 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
     """
     def run(options: RunOptions) -> PrivacyReport:
         from dipc_plus.privacy.decide import decide_privacy
-        loaded, values = _privacy_claim(claim, program, params)
-        with certified_or_exit_2():
-            outcome = decide_privacy(loaded, options, values, every_length=every_length, structure=structure)
-        return PrivacyReport(outcome)
+        return PrivacyReport(_decided_privacy(decide_privacy, claim, program, params, options,
+                                              every_length=every_length, structure=structure))
     return checked(run, locals())
 
 
@@ -442,7 +442,6 @@ def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None
     """
     def run(options: RunOptions) -> LossReport:
         from dipc_plus.privacy.decide import decide_loss
-        loaded, values = _privacy_claim(claim, program, params)
-        with certified_or_exit_2():
-            return LossReport(decide_loss(loaded, options, values, structure=structure, attack=attack))
+        return LossReport(_decided_privacy(decide_loss, claim, program, params, options, structure=structure,
+                                           attack=attack))
     return checked(run, locals())
