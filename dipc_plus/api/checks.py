@@ -119,7 +119,7 @@ def _accuracy_inputs(claim: ClaimLike, program: Any, params: Mapping[str, Number
     from dipc_plus.commands.common import accuracy_checker
     if dd_over not in (None, "reals", "grid"):
         raise UserError(f"dd_over={dd_over!r}: choose 'reals' or 'grid' (or None: the claim's)")
-    checker = accuracy_checker(claim_path(claim)[0], parameter_values(params), _program_file(program), dd_over, paper,
+    checker = accuracy_checker(claim_path(claim), parameter_values(params), _program_file(program), dd_over, paper,
                                options)
     if input is not None and inputs is not None:
         raise UserError("give input={...} (one input) or inputs=[...] (several), not both")
@@ -305,7 +305,7 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
 def _decided_privacy(decide: Callable[..., Any], claim: ClaimLike, program: Any, params: Mapping[str, Number] | None,
                      options: RunOptions, **how: Any) -> Any:
     """The PrivacyResult of `decide` (decide_privacy or decide_loss) on the claim, read once."""
-    path, _ = claim_path(claim)
+    path = claim_path(claim)
     values = parameter_values(params)
     loaded = read_privacy_claim(path, values, _program_file(program))
     with certified_or_exit_2():

@@ -188,21 +188,21 @@ class Claim:
         return f"<Claim {self.name}: {what} of {os.path.basename(prog) if prog else '(no program)'}>"
 
 
-def claim_path(claim: "Claim | str | os.PathLike[str]") -> tuple[str, "Claim | None"]:
-    """(the file the deciding stages read, the Claim that keeps it alive or None).
+def claim_path(claim: "Claim | str | os.PathLike[str]") -> str:
+    """The file the deciding stages read for `claim` (a Claim stays alive while the check's caller holds it).
 
     >>> claim_path("theories/sparse.toml")
-    ('theories/sparse.toml', None)
+    'theories/sparse.toml'
     >>> claim = Claim.from_file(example("theories/sparse.toml"))
-    >>> claim_path(claim) == (claim.path, claim)
+    >>> claim_path(claim) == claim.path
     True
     """
     if isinstance(claim, Claim):
-        return claim.path, claim
+        return claim.path
     if not isinstance(claim, (str, os.PathLike)):
         raise UserError(f"a claim is a path or a dipc_plus.Claim, not {type(claim).__name__}",
                         hint="e.g. dipc_plus.example('theories/sparse.toml'), or Claim.from_text(text)")
-    return os.fspath(claim), None
+    return os.fspath(claim)
 
 
 def _remove(folder: str, path: str) -> None:
