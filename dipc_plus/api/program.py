@@ -258,13 +258,12 @@ class Program:
         from dipc_plus.semantics.symbolic_distribution import bind_finite_inputs, symbolic_distribution
         bounds = {}
         for name, pair in mapping(box, "box", "box={'q': (-1, 1)}").items():
-            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-                raise UserError(f"--box {name}: give two numbers (lo, hi)", hint="e.g. box={'q': (-1, 1)}")
-            lo, hi = (python_value(x, f"--box {name}") for x in pair)
-            if not isinstance(lo, Fraction) or not isinstance(hi, Fraction):
-                raise UserError(f"--box {name}: the ends must be numbers, not {pair!r}",
+            two = isinstance(pair, (tuple, list)) and len(pair) == 2
+            ends = tuple(python_value(x, f"--box {name}") for x in pair) if two else ()
+            if not two or not all(isinstance(x, Fraction) for x in ends):
+                raise UserError(f"--box {name}: give two numbers (lo, hi), not {pair!r}",
                                 hint="e.g. box={'q': (-1, 1)}")
-            bounds[str(name)] = (lo, hi)
+            bounds[str(name)] = ends
         finite = bind_finite_inputs(self.ir, {k: python_value(v, f"--input {k}")
                                                for k, v in mapping(input, 'input', "input={'b': True}").items()})
         return SymbolicResult(symbolic_distribution(self.ir, bounds, finite, max_cells))
