@@ -21,18 +21,7 @@ from dipc_plus.accuracy.report import beta_over
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
 from dipc_plus.privacy.display import eps_point_text
-from dipc_plus.semantics.values import group_arrays, show_env
-
-
-def python_value(v: Any) -> Any:
-    """An exact value as a user writes it: 3 rather than Fraction(3, 1); bools and symbols unchanged.
-
-    >>> python_value(Fraction(3)), python_value(Fraction(1, 2)), python_value(True)
-    (3, Fraction(1, 2), True)
-    """
-    if isinstance(v, Fraction):
-        return int(v) if v.denominator == 1 else v
-    return v
+from dipc_plus.semantics.values import group_arrays, plain_number, show_env
 
 
 def grouped(program: Any, flat: Mapping[str, Any]) -> dict[str, Any]:
@@ -43,7 +32,7 @@ def grouped(program: Any, flat: Mapping[str, Any]) -> dict[str, Any]:
     >>> grouped(lap.ir, {"q[1]": Fraction(-1), "q[2]": Fraction(1, 2), "c": Fraction(1)})
     {'q': [-1, Fraction(1, 2)], 'c': 1}
     """
-    return group_arrays(program, flat, python_value)
+    return group_arrays(program, flat, plain_number)
 
 
 def env_repr(env: Mapping[str, Any], list_sep: str = ", ") -> str:
@@ -110,8 +99,8 @@ class Tabled:
 class RawView:
     """A face of one object of the deciding stage (`raw`) that reads it rather than copying it: the
     fields named in `SAME` and `RENAMED` straight through, those in `GROUPED` grouped by array, those in
-    `PLAIN` as a user writes them (`python_value`), those in `SHOWN` as the object's JSON says them.
-    Subclasses add only what they derive.
+    `PLAIN` as a user writes them (`plain_number`: 3 rather than Fraction(3, 1)), those in `SHOWN` as the
+    object's JSON says them.  Subclasses add only what they derive.
 
     >>> from types import SimpleNamespace as NS
     >>> class Pair(RawView):
@@ -139,7 +128,7 @@ class RawView:
             value = getattr(self.raw, name)
             return None if value is None else grouped(self._program, value)
         if name in cls.PLAIN:
-            return python_value(getattr(self.raw, name))
+            return plain_number(getattr(self.raw, name))
         if name in cls.SHOWN:
             return self.shown_json[name]
         raise AttributeError(f"'{cls.__name__}' object has no attribute '{name}'")
