@@ -161,8 +161,7 @@ class Claim:
                         text, old, _from_base_dir(base_dir, old), name, missing_in=base_dir or os.getcwd())
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(written)
-            with in_python_words():
-                claim = cls(path, name=name, text=written)
+            claim = cls(path, name=name, text=written)     # __init__ words its errors for Python
         except BaseException:
             _remove(folder, path)
             raise
