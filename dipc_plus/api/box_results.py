@@ -83,8 +83,7 @@ class BoxReport(AccuracyReport):
     @property
     def undecided_share(self) -> Fraction | None:
         """The undecided regions' share of the box (0 when decided; None: a region that is not a box)."""
-        share = self.result.undecided_share()
-        return None if share is None else Fraction(share)
+        return self.result.undecided_share()     # a Fraction: the regions' shares are (accuracy.result.RegionResult)
 
     html_scope = " on a box"
 
