@@ -276,8 +276,8 @@ class SweepReport(Report):
 
     checked = "sweep"
 
-    def __init__(self, result: Any, checker: Any, points: list | None, reports: bool = False):
-        self.result, self.checker, self.points, self.reports = result, checker, points, reports
+    def __init__(self, result: Any, checker: Any, reports: bool = False):
+        self.result, self.checker, self.reports = result, checker, reports
 
     @property
     def decided(self) -> Any:
