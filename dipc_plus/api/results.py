@@ -60,10 +60,12 @@ class Report(Tabled):
     it checked in `checked` (the summary's and the HTML table's first words).
     """
 
-    result: Any
     options = DEFAULT_OPTIONS    # the run's RunOptions (api.checks sets it)
     checked = ""
     html_scope = ""      # the HTML table's title after the program's name
+
+    def __init__(self, result: Any):
+        self.result = result     # the core result (AccuracyResult, SweepResult, PrivacyResult): it owns text and JSON
 
     @property
     def strict_applies(self) -> bool:
@@ -355,9 +357,6 @@ class PrivacyReport(Report):
 
     checked = "privacy"
 
-    def __init__(self, result: Any):
-        self.result = result            # privacy.result.PrivacyResult (it owns the text and the JSON)
-
     @property
     def every_length(self) -> bool:
         """True when the verdict is about every number of queries m (``every_length=True``)."""
@@ -422,9 +421,6 @@ class LossReport(Report):
     """
 
     checked = "privacy loss"
-
-    def __init__(self, result: Any):
-        self.result = result      # privacy.result.PrivacyResult: the loss is its part; it owns the text and the JSON
 
     @property
     def attack(self) -> list | None:
