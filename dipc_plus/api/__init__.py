@@ -9,8 +9,8 @@ exactly the machinery the commands run and its `.to_json()` is the command's
 The result types are public so that a user can name them (``isinstance``, type hints): the
 reports (`Report` and its subclasses, whose `text` is a `ReportText`), the views of their
 parts (`Counterexample`, `KappaStar`, ...), what a `Program` answers (`Distribution`, `Exact`,
-`DTMC`, `SymbolicResult`, `SampleResult`) and what `.plot()` returns (`PlotFigure`).  The last
-three load on first use (they import the symbolic engine, numpy or matplotlib).
+`DTMC`, `SymbolicResult`, `SampleResult`) and what `.plot()` returns (`PlotFigure`).
+`SymbolicResult` and `PlotFigure` load on first use (they import the symbolic engine or matplotlib).
 """
 from typing import TYPE_CHECKING
 
@@ -20,8 +20,8 @@ from dipc_plus.api.claim import Claim, example
 from dipc_plus.api.errors import StrictVerdictError, UserError
 from dipc_plus.api.program import LoadedProgram, Program, load
 from dipc_plus.api.results import AccuracyReport, LossReport, PrivacyReport, Report, ReportText, SweepReport
-from dipc_plus.api.views import (Counterexample, KappaStar, PrivacyCounterexample, ValueCounterexample, figure_class,
-                                 sample_class)
+from dipc_plus.api.views import (Counterexample, KappaStar, PrivacyCounterexample, SampleResult, ValueCounterexample,
+                                 figure_class)
 from dipc_plus.semantics.distribution import Distribution, Exact
 from dipc_plus.semantics.dtmc import DTMC
 
@@ -38,9 +38,7 @@ __all__ = ["load", "check_accuracy", "sweep", "check_privacy", "privacy_loss", "
 
 
 def __getattr__(name: str) -> type:
-    """The result types made or imported on first use (numpy, matplotlib, the symbolic engine)."""
-    if name == "SampleResult":
-        return sample_class()
+    """The result types made or imported on first use (matplotlib, the symbolic engine)."""
     if name == "PlotFigure":
         return figure_class()
     if name == "SymbolicResult":
