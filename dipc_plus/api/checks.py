@@ -14,17 +14,19 @@ import os
 from typing import Any, Callable, Literal, Mapping, Sequence, TypeVar
 
 from dipc_plus.accuracy.decide import decide_accuracy, decide_sweep
+from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX
 from dipc_plus.api.box_results import BoxReport, BoxSweepReport
 from dipc_plus.api.claim import Claim, claim_path
 from dipc_plus.api.errors import StrictVerdictError, in_python_words
 from dipc_plus.api.guarded import guarded
 from dipc_plus.api.keywords import Number, mapping, parameter_values
 from dipc_plus.api.results import AccuracyReport, LossReport, PrivacyReport, Report, SweepReport
-from dipc_plus.commands.common import certified_or_exit_2, check_kappa, read_privacy_claim
+from dipc_plus.commands.common import accuracy_checker, certified_or_exit_2, check_kappa, read_privacy_claim
 from dipc_plus.errors import UserError
 from dipc_plus.execution.guard import checked_limits
 from dipc_plus.execution.limits import clip
 from dipc_plus.execution.options import RunOptions
+from dipc_plus.privacy.decide import decide_loss, decide_privacy
 from dipc_plus.semantics.distribution import bind
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 from dipc_plus.semantics.values import distinct
@@ -116,7 +118,6 @@ def _accuracy_inputs(claim: ClaimLike, program: Any, params: Mapping[str, Number
                      inputs: Sequence[Mapping[str, Any]] | None) -> tuple[Any, list | None]:
     """The accuracy claim's checker and the inputs asked for (None: the claim's own), as check_accuracy and
     sweep read them."""
-    from dipc_plus.commands.common import accuracy_checker
     if dd_over not in (None, "reals", "grid"):
         raise UserError(f"dd_over={dd_over!r}: choose 'reals' or 'grid' (or None: the claim's)")
     checker = accuracy_checker(claim_path(claim), parameter_values(params), _program_file(program), dd_over, paper,
@@ -286,8 +287,6 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
     >>> s.best_kappa, s.kappa_star.text[:6], s.counterexample.kappa
     (6, '6.3758', 7)
     """
-    from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX
-
     def run(options: RunOptions) -> SweepReport | BoxSweepReport:
         checker, points = _accuracy_inputs(claim, program, params, dd_over, paper, options, input, inputs)
         with certified_or_exit_2():
@@ -376,7 +375,6 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
     True
     """
     def run(options: RunOptions) -> PrivacyReport:
-        from dipc_plus.privacy.decide import decide_privacy
         return PrivacyReport(_decided_privacy(decide_privacy, claim, program, params, options,
                                               every_length=every_length, structure=structure))
     return checked(run, locals())
@@ -440,7 +438,6 @@ def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None
     ('ln(3)', True)
     """
     def run(options: RunOptions) -> LossReport:
-        from dipc_plus.privacy.decide import decide_loss
         return LossReport(_decided_privacy(decide_loss, claim, program, params, options, structure=structure,
                                            attack=attack))
     return checked(run, locals())
