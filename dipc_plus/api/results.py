@@ -17,6 +17,7 @@ from dipc_plus.api.views import Counterexample, KappaStar, PrivacyCounterexample
 from dipc_plus.commands.common import conventional_json, strict_json, strict_reason
 from dipc_plus.errors import UserError
 from dipc_plus.execution.options import DEFAULT_OPTIONS
+from dipc_plus.privacy.loss.plot import loss_figure     # matplotlib loads when it draws
 
 
 class ReportText(str):
@@ -400,7 +401,6 @@ class PrivacyReport(Report):
         if self.claim.kind != "dp":
             raise UserError("plot() draws the privacy loss of a DP claim",
                             hint="for a Pufferfish claim use privacy_loss(claim) and its attack")
-        from dipc_plus.privacy.loss.plot import loss_figure
         from dipc_plus.privacy.loss.tight import privacy_loss
         return shown(loss_figure(privacy_loss(self.claim)))
 
@@ -466,7 +466,6 @@ class LossReport(Report):
         if self.claim.kind != "dp":
             raise UserError("plot() draws the loss of a DP claim",
                             hint="a Pufferfish claim's picture is its attack (dipc privacy-loss --attack --plot)")
-        from dipc_plus.privacy.loss.plot import loss_figure
         return shown(loss_figure(self.result.part))
 
 
