@@ -16,7 +16,7 @@ from typing import Any, Callable, Literal, Mapping, Sequence, TypeVar
 from dipc_plus.accuracy.decide import decide_accuracy, decide_sweep
 from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX
 from dipc_plus.api.box_results import BoxReport, BoxSweepReport
-from dipc_plus.api.claim import Claim, claim_path
+from dipc_plus.api.claim import Claim, claim_path, program_file
 from dipc_plus.api.errors import StrictVerdictError, in_python_words
 from dipc_plus.api.guarded import guarded
 from dipc_plus.api.keywords import Number, mapping, parameter_values
@@ -98,18 +98,6 @@ def checked(body: Callable[[RunOptions], R], call: Mapping[str, Any]) -> R:
     return guarded(options, run)
 
 
-def _program_file(program: Any) -> str | None:
-    """The file of `program=` (a path or a Program read from a file), to compare with the claim's."""
-    if program is None or isinstance(program, (str, os.PathLike)):
-        return None if program is None else os.fspath(program)
-    path = getattr(program, "path", None)
-    if path is None:
-        raise UserError("program= names the claim's program file; this Program was made from text",
-                        hint="leave program= out (the claim names its program), or use "
-                             "Claim.from_text(text, program=...) to check a claim against it")
-    return str(path)
-
-
 # --------------------------------------------------------------------------- accuracy
 
 
@@ -120,7 +108,8 @@ def _accuracy_inputs(claim: ClaimLike, program: Any, params: Mapping[str, Number
     sweep read them."""
     if dd_over not in (None, "reals", "grid"):
         raise UserError(f"dd_over={dd_over!r}: choose 'reals' or 'grid' (or None: the claim's)")
-    checker = accuracy_checker(claim_path(claim), parameter_values(params), _program_file(program), dd_over, paper,
+    path, values = claim_path(claim), parameter_values(params)
+    checker = accuracy_checker(path, values, None if program is None else program_file(program), dd_over, paper,
                                options)
     if input is not None and inputs is not None:
         raise UserError("give input={...} (one input) or inputs=[...] (several), not both")
@@ -303,9 +292,8 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
 def _decided_privacy(decide: Callable[..., Any], claim: ClaimLike, program: Any, params: Mapping[str, Number] | None,
                      options: RunOptions, **how: Any) -> Any:
     """The PrivacyResult of `decide` (decide_privacy or decide_loss) on the claim, read once."""
-    path = claim_path(claim)
-    values = parameter_values(params)
-    loaded = read_privacy_claim(path, values, _program_file(program))
+    path, values = claim_path(claim), parameter_values(params)
+    loaded = read_privacy_claim(path, values, None if program is None else program_file(program))
     with certified_or_exit_2():
         return decide(loaded, options, values, **how)
 
