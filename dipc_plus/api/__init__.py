@@ -9,24 +9,20 @@ exactly the machinery the commands run and its `.to_json()` is the command's
 The result types are public so that a user can name them (``isinstance``, type hints): the
 reports (`Report` and its subclasses, whose `text` is a `ReportText`), the views of their
 parts (`Counterexample`, `KappaStar`, ...), what a `Program` answers (`Distribution`, `Exact`,
-`DTMC`, `SymbolicResult`, `SampleResult`) and what `.plot()` returns (`PlotFigure`).  The last
-three load on first use (they import the symbolic engine, numpy or matplotlib).
+`DTMC`, `SymbolicResult`, `SampleResult`) and what `.plot()` returns (`PlotFigure`).
+`PlotFigure` loads on first use (it imports matplotlib).
 """
-from typing import TYPE_CHECKING
-
 from dipc_plus.api.box_results import BoxReport, BoxSweepReport, RegionKappaStar, RegionVerdict
 from dipc_plus.api.checks import check_accuracy, check_privacy, privacy_loss, sweep
 from dipc_plus.api.claim import Claim, example
 from dipc_plus.api.errors import StrictVerdictError, UserError
 from dipc_plus.api.program import LoadedProgram, Program, load
 from dipc_plus.api.results import AccuracyReport, LossReport, PrivacyReport, Report, ReportText, SweepReport
-from dipc_plus.api.views import (Counterexample, KappaStar, PrivacyCounterexample, ValueCounterexample, figure_class,
-                                 sample_class)
+from dipc_plus.api.symbolic import SymbolicResult
+from dipc_plus.api.views import (Counterexample, KappaStar, PrivacyCounterexample, SampleResult, ValueCounterexample,
+                                 figure_class)
 from dipc_plus.semantics.distribution import Distribution, Exact
 from dipc_plus.semantics.dtmc import DTMC
-
-if TYPE_CHECKING:
-    from dipc_plus.api.symbolic import SymbolicResult
 
 
 __all__ = ["load", "check_accuracy", "sweep", "check_privacy", "privacy_loss", "example",
@@ -38,12 +34,7 @@ __all__ = ["load", "check_accuracy", "sweep", "check_privacy", "privacy_loss", "
 
 
 def __getattr__(name: str) -> type:
-    """The result types made or imported on first use (numpy, matplotlib, the symbolic engine)."""
-    if name == "SampleResult":
-        return sample_class()
+    """PlotFigure, made on first use (matplotlib loads only when a plot is drawn)."""
     if name == "PlotFigure":
         return figure_class()
-    if name == "SymbolicResult":
-        from dipc_plus.api.symbolic import SymbolicResult
-        return SymbolicResult
     raise AttributeError(f"module 'dipc_plus.api' has no attribute '{name}'")

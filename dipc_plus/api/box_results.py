@@ -14,8 +14,9 @@ from fractions import Fraction
 from typing import Any
 
 from dipc_plus.api.results import AccuracyReport, Report, SweepReport
-from dipc_plus.api.views import KappaStar, RawView, env_repr, grouped, python_value
+from dipc_plus.api.views import KappaStar, RawView, env_repr, grouped
 from dipc_plus.exact.convert import fmt_q
+from dipc_plus.semantics.values import plain_number
 from dipc_plus.errors import UserError
 
 class RegionView(RawView):
@@ -82,8 +83,7 @@ class BoxReport(AccuracyReport):
     @property
     def undecided_share(self) -> Fraction | None:
         """The undecided regions' share of the box (0 when decided; None: a region that is not a box)."""
-        share = self.result.undecided_share()
-        return None if share is None else Fraction(share)
+        return self.result.undecided_share()     # a Fraction: the regions' shares are (accuracy.result.RegionResult)
 
     html_scope = " on a box"
 
@@ -115,7 +115,7 @@ def box_text(claim: Any) -> str:
         if len(set(pairs)) == 1:
             lo, hi = fmt_q(pairs[0][0]), fmt_q(pairs[0][1])
         else:
-            lo, hi = str([python_value(lo) for lo, _ in pairs]), str([python_value(hi) for _, hi in pairs])
+            lo, hi = str([plain_number(lo) for lo, _ in pairs]), str([plain_number(hi) for _, hi in pairs])
         parts.append(f"{name} in [{lo}, {hi}]")
     return ", ".join(parts)
 

@@ -14,17 +14,19 @@ import os
 from typing import Any, Callable, Literal, Mapping, Sequence, TypeVar
 
 from dipc_plus.accuracy.decide import decide_accuracy, decide_sweep
+from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX
 from dipc_plus.api.box_results import BoxReport, BoxSweepReport
-from dipc_plus.api.claim import Claim, claim_path
+from dipc_plus.api.claim import Claim, claim_path, program_file
 from dipc_plus.api.errors import StrictVerdictError, in_python_words
 from dipc_plus.api.guarded import guarded
 from dipc_plus.api.keywords import Number, mapping, parameter_values
 from dipc_plus.api.results import AccuracyReport, LossReport, PrivacyReport, Report, SweepReport
-from dipc_plus.commands.common import certified_or_exit_2, check_kappa, read_privacy_claim
+from dipc_plus.commands.common import accuracy_checker, certified_or_exit_2, check_kappa, read_privacy_claim
 from dipc_plus.errors import UserError
 from dipc_plus.execution.guard import checked_limits
 from dipc_plus.execution.limits import clip
 from dipc_plus.execution.options import RunOptions
+from dipc_plus.privacy.decide import decide_loss, decide_privacy
 from dipc_plus.semantics.distribution import bind
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 from dipc_plus.semantics.values import distinct
@@ -96,40 +98,28 @@ def checked(body: Callable[[RunOptions], R], call: Mapping[str, Any]) -> R:
     return guarded(options, run)
 
 
-def _program_file(program: Any) -> str | None:
-    """The file of `program=` (a path or a Program read from a file), to compare with the claim's."""
-    if program is None or isinstance(program, (str, os.PathLike)):
-        return None if program is None else os.fspath(program)
-    path = getattr(program, "path", None)
-    if path is None:
-        raise UserError("program= names the claim's program file; this Program was made from text",
-                        hint="leave program= out (the claim names its program), or use "
-                             "Claim.from_text(text, program=...) to check a claim against it")
-    return str(path)
-
-
 # --------------------------------------------------------------------------- accuracy
 
 
-def _checker(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None, dd_over: str | None,
-             paper: bool, options: RunOptions) -> Any:
-    from dipc_plus.commands.common import accuracy_checker
+def _accuracy_inputs(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None, dd_over: str | None,
+                     paper: bool, options: RunOptions, input: Mapping[str, Any] | None,
+                     inputs: Sequence[Mapping[str, Any]] | None) -> tuple[Any, list | None]:
+    """The accuracy claim's checker and the inputs asked for (None: the claim's own), as check_accuracy and
+    sweep read them."""
     if dd_over not in (None, "reals", "grid"):
         raise UserError(f"dd_over={dd_over!r}: choose 'reals' or 'grid' (or None: the claim's)")
-    path, _ = claim_path(claim)
-    return accuracy_checker(path, parameter_values(params), _program_file(program), dd_over, paper, options)
-
-
-def _points(checker: Any, input: Mapping[str, Any] | None, inputs: Sequence[Mapping[str, Any]] | None) -> list | None:
+    path, values = claim_path(claim), parameter_values(params)
+    checker = accuracy_checker(path, values, None if program is None else program_file(program), dd_over, paper,
+                               options)
     if input is not None and inputs is not None:
         raise UserError("give input={...} (one input) or inputs=[...] (several), not both")
     chosen = [input] if input is not None else inputs
     if chosen is None:
-        return None
+        return checker, None
     if not isinstance(chosen, (list, tuple)) or not chosen:
         raise UserError("inputs is a non-empty list of inputs, e.g. inputs=[{'q': [0, 1]}, {'q': [1, 1]}]")
     # an input given twice is one input, as in a claim's list
-    return distinct([bind(checker.program, mapping(u, "input", "input={'q': [0, 1]}")) for u in chosen])
+    return checker, distinct([bind(checker.program, mapping(u, "input", "input={'q': [0, 1]}")) for u in chosen])
 
 
 def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = None,
@@ -207,8 +197,7 @@ def check_accuracy(claim: ClaimLike, *, params: Mapping[str, Number] | None = No
     """
     def run(options: RunOptions) -> AccuracyReport | BoxReport:
         check_kappa(kappa, "kappa", "kappa=7")
-        checker = _checker(claim, program, params, dd_over, paper, options)
-        points = _points(checker, input, inputs)
+        checker, points = _accuracy_inputs(claim, program, params, dd_over, paper, options, input, inputs)
         with certified_or_exit_2():
             result = decide_accuracy(checker, points, kappa, options, paper=paper, first=first,
                                      executor=options.run_on())
@@ -287,27 +276,26 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
     >>> s.best_kappa, s.kappa_star.text[:6], s.counterexample.kappa
     (6, '6.3758', 7)
     """
-    from dipc_plus.accuracy.sweep import DEFAULT_DIGITS, DEFAULT_KAPPA_MAX
-
     def run(options: RunOptions) -> SweepReport | BoxSweepReport:
-        checker = _checker(claim, program, params, dd_over, paper, options)
-        points = _points(checker, input, inputs)
+        checker, points = _accuracy_inputs(claim, program, params, dd_over, paper, options, input, inputs)
         with certified_or_exit_2():
             result = decide_sweep(checker, points, options, paper=paper, reports=reports, executor=options.run_on(),
                                   kappa_max=DEFAULT_KAPPA_MAX if kappa_max is None else kappa_max,
                                   digits=DEFAULT_DIGITS if digits is None else digits)
-        return (BoxSweepReport(result, None, None) if result.on_a_box else
-                SweepReport(result, checker, points, reports=reports))
+        return BoxSweepReport(result, None) if result.on_a_box else SweepReport(result, checker, reports=reports)
     return checked(run, locals())
 
 
 # --------------------------------------------------------------------------- privacy
 
 
-def _privacy_claim(claim: ClaimLike, program: Any, params: Mapping[str, Number] | None) -> tuple[Any, dict]:
-    path, _ = claim_path(claim)
-    values = parameter_values(params)
-    return read_privacy_claim(path, values, _program_file(program)), values
+def _decided_privacy(decide: Callable[..., Any], claim: ClaimLike, program: Any, params: Mapping[str, Number] | None,
+                     options: RunOptions, **how: Any) -> Any:
+    """The PrivacyResult of `decide` (decide_privacy or decide_loss) on the claim, read once."""
+    path, values = claim_path(claim), parameter_values(params)
+    loaded = read_privacy_claim(path, values, None if program is None else program_file(program))
+    with certified_or_exit_2():
+        return decide(loaded, options, values, **how)
 
 
 def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, every_length: bool = False,
@@ -375,11 +363,8 @@ def check_privacy(claim: ClaimLike, *, params: Mapping[str, Number] | None = Non
     True
     """
     def run(options: RunOptions) -> PrivacyReport:
-        from dipc_plus.privacy.decide import decide_privacy
-        loaded, values = _privacy_claim(claim, program, params)
-        with certified_or_exit_2():
-            outcome = decide_privacy(loaded, options, values, every_length=every_length, structure=structure)
-        return PrivacyReport(outcome)
+        return PrivacyReport(_decided_privacy(decide_privacy, claim, program, params, options,
+                                              every_length=every_length, structure=structure))
     return checked(run, locals())
 
 
@@ -441,8 +426,6 @@ def privacy_loss(claim: ClaimLike, *, params: Mapping[str, Number] | None = None
     ('ln(3)', True)
     """
     def run(options: RunOptions) -> LossReport:
-        from dipc_plus.privacy.decide import decide_loss
-        loaded, values = _privacy_claim(claim, program, params)
-        with certified_or_exit_2():
-            return LossReport(decide_loss(loaded, options, values, structure=structure, attack=attack))
+        return LossReport(_decided_privacy(decide_loss, claim, program, params, options, structure=structure,
+                                           attack=attack))
     return checked(run, locals())

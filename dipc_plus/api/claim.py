@@ -151,8 +151,8 @@ class Claim:
                 text = user_text(text, "claim", name)
                 data = load_toml(text, name)
                 if program is not None:
-                    written, inserted = _naming_the_program(text, data, _program_file(program, folder), name,
-                                                            base_dir)
+                    target = os.path.abspath(program_file(program, folder))
+                    written, inserted = _naming_the_program(text, data, target, name, base_dir)
                     if inserted is not None:
                         INSERTED_LINES[path] = inserted
                 else:
@@ -161,8 +161,7 @@ class Claim:
                         text, old, _from_base_dir(base_dir, old), name, missing_in=base_dir or os.getcwd())
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(written)
-            with in_python_words():
-                claim = cls(path, name=name, text=written)
+            claim = cls(path, name=name, text=written)     # __init__ words its errors for Python
         except BaseException:
             _remove(folder, path)
             raise
@@ -188,21 +187,21 @@ class Claim:
         return f"<Claim {self.name}: {what} of {os.path.basename(prog) if prog else '(no program)'}>"
 
 
-def claim_path(claim: "Claim | str | os.PathLike[str]") -> tuple[str, "Claim | None"]:
-    """(the file the deciding stages read, the Claim that keeps it alive or None).
+def claim_path(claim: "Claim | str | os.PathLike[str]") -> str:
+    """The file the deciding stages read for `claim` (a Claim stays alive while the check's caller holds it).
 
     >>> claim_path("theories/sparse.toml")
-    ('theories/sparse.toml', None)
+    'theories/sparse.toml'
     >>> claim = Claim.from_file(example("theories/sparse.toml"))
-    >>> claim_path(claim) == (claim.path, claim)
+    >>> claim_path(claim) == claim.path
     True
     """
     if isinstance(claim, Claim):
-        return claim.path, claim
+        return claim.path
     if not isinstance(claim, (str, os.PathLike)):
         raise UserError(f"a claim is a path or a dipc_plus.Claim, not {type(claim).__name__}",
                         hint="e.g. dipc_plus.example('theories/sparse.toml'), or Claim.from_text(text)")
-    return os.fspath(claim), None
+    return os.fspath(claim)
 
 
 def _remove(folder: str, path: str) -> None:
@@ -211,19 +210,31 @@ def _remove(folder: str, path: str) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def _program_file(program: Any, folder: str) -> str:
-    """The absolute path of the file that holds `program` (a Program made from text is written into
-    `folder` for the claim to name)."""
-    path = getattr(program, "path", None) if not isinstance(program, (str, os.PathLike)) else os.fspath(program)
-    text = getattr(program, "text", None)
-    if path is None and text is not None:     # a Program made from text: give it a file too
+def program_file(program: Any, folder: str | None = None) -> str:
+    """The file that holds `program=` (a path, or a Program read from a file): the checks compare it with
+    the claim's.  With `folder` (Claim.from_text), a Program made from text is written there to be named.
+
+    >>> program_file("programs/laplace.dip")
+    'programs/laplace.dip'
+    >>> import dipc_plus
+    >>> program_file(dipc_plus.load(example("programs/laplace.dip"))) == str(example("programs/laplace.dip"))
+    True
+    """
+    if isinstance(program, (str, os.PathLike)):
+        return os.fspath(program)
+    path, text = getattr(program, "path", None), getattr(program, "text", None)
+    if path is None and text is not None and folder is not None:     # a Program made from text: give it a file
         path = os.path.join(folder, f"{program.name}.dip")
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
+    if path is None and folder is None:
+        raise UserError("program= names the claim's program file; this Program was made from text",
+                        hint="leave program= out (the claim names its program), or use "
+                             "Claim.from_text(text, program=...) to check a claim against it")
     if path is None:
         raise UserError(f"program must be a dipc_plus.Program or the path of a .dip file, not {type(program).__name__}",
                         hint="e.g. program=dipc_plus.load('noisy_max.dip', params={'m': 3})")
-    return os.path.abspath(path)
+    return str(path)
 
 
 def _named_program_path(data: dict) -> str | None:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
 from dipc_plus.api.errors import in_python_words
 from dipc_plus.api.keywords import INPUT_EXAMPLE, Number, mapping, parameter_values
+from dipc_plus.api.symbolic import SymbolicResult
 from dipc_plus.api.views import grouped, sample_result
 from dipc_plus.commands.common import declared_names
 from dipc_plus.errors import UserError
@@ -21,9 +22,8 @@ from dipc_plus.semantics import ir
 from dipc_plus.semantics.inputs import python_value
 from dipc_plus.semantics.distribution import Distribution, Exact, bind, build_chain, output_distribution
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
+from dipc_plus.semantics.symbolic_distribution import bind_finite_inputs, symbolic_distribution
 
-if TYPE_CHECKING:    # the return type of Program.symbolic, imported there when used
-    from dipc_plus.api.symbolic import SymbolicResult
 
 class Program:
     """A checked, desugared DiPWhile+ program with its parameters fixed.
@@ -231,7 +231,7 @@ class Program:
 
     @in_python_words()
     def symbolic(self, box: Mapping[str, Any], input: Mapping[str, Any] | None = None, *,
-                 max_cells: int | None = None) -> "SymbolicResult":
+                 max_cells: int | None = None) -> SymbolicResult:
         """The output distribution for every input of a box of the real inputs: per output, the
         cells of the box and a closed form in eps and the inputs on each (``dipc prob --symbolic``).
 
@@ -254,17 +254,14 @@ class Program:
         >>> s.at(input={"q": [0, 0]})[1] == nm.distribution(input={"q": [0, 0]})[1]
         True
         """
-        from dipc_plus.api.symbolic import SymbolicResult
-        from dipc_plus.semantics.symbolic_distribution import bind_finite_inputs, symbolic_distribution
         bounds = {}
         for name, pair in mapping(box, "box", "box={'q': (-1, 1)}").items():
-            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
-                raise UserError(f"--box {name}: give two numbers (lo, hi)", hint="e.g. box={'q': (-1, 1)}")
-            lo, hi = (python_value(x, f"--box {name}") for x in pair)
-            if not isinstance(lo, Fraction) or not isinstance(hi, Fraction):
-                raise UserError(f"--box {name}: the ends must be numbers, not {pair!r}",
+            two = isinstance(pair, (tuple, list)) and len(pair) == 2
+            ends = tuple(python_value(x, f"--box {name}") for x in pair) if two else ()
+            if not two or not all(isinstance(x, Fraction) for x in ends):
+                raise UserError(f"--box {name}: give two numbers (lo, hi), not {pair!r}",
                                 hint="e.g. box={'q': (-1, 1)}")
-            bounds[str(name)] = (lo, hi)
+            bounds[str(name)] = ends
         finite = bind_finite_inputs(self.ir, {k: python_value(v, f"--input {k}")
                                                for k, v in mapping(input, 'input', "input={'b': True}").items()})
         return SymbolicResult(symbolic_distribution(self.ir, bounds, finite, max_cells))

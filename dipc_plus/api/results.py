@@ -14,8 +14,10 @@ from typing import Any
 
 from dipc_plus.api.errors import TEXT_NAMES
 from dipc_plus.api.views import Counterexample, KappaStar, PrivacyCounterexample, Tabled, ValueCounterexample, shown
+from dipc_plus.commands.common import conventional_json, strict_json, strict_reason
 from dipc_plus.errors import UserError
 from dipc_plus.execution.options import DEFAULT_OPTIONS
+from dipc_plus.privacy.loss.plot import loss_figure     # matplotlib loads when it draws
 
 
 class ReportText(str):
@@ -59,10 +61,12 @@ class Report(Tabled):
     it checked in `checked` (the summary's and the HTML table's first words).
     """
 
-    result: Any
     options = DEFAULT_OPTIONS    # the run's RunOptions (api.checks sets it)
     checked = ""
     html_scope = ""      # the HTML table's title after the program's name
+
+    def __init__(self, result: Any):
+        self.result = result     # the core result (AccuracyResult, SweepResult, PrivacyResult): it owns text and JSON
 
     @property
     def strict_applies(self) -> bool:
@@ -101,7 +105,6 @@ class Report(Tabled):
     def strict_reason(self) -> str | None:
         """Why a verified verdict would fail ``strict=True`` (vacuous, or real outputs checked only on
         named events), else None."""
-        from dipc_plus.commands.common import strict_reason
         return strict_reason(self.decided, self.verdict)
 
     @property
@@ -121,7 +124,6 @@ class Report(Tabled):
 
     def to_json(self) -> dict:
         """The command's ``--json`` object (docs/json.md)."""
-        from dipc_plus.commands.common import conventional_json
         out = conventional_json(self.raw_json(), self.program)
         if str(out.get("claim")) in TEXT_NAMES:    # a claim given as text: named as the user named it
             out["claim"] = TEXT_NAMES[str(out["claim"])]
@@ -130,10 +132,6 @@ class Report(Tabled):
     def raw_json(self) -> dict:
         """The result's JSON with the run's "mode" where the command puts it (RunOptions.mode_json)."""
         return {**self.result.to_json(), **self.options.mode_json()}
-
-    def strict_json(self) -> dict:
-        """The command's "strict" record: whether strict=True was asked, and why a verified verdict fails it."""
-        return {"requested": bool(self.options.strict), "reason": self.strict_reason}
 
     def to_json_text(self) -> str:
         """Exactly what the command prints with ``--json``."""
@@ -200,7 +198,7 @@ class AccuracyReport(Report):
         """As the command: "strict" after the result (a box claim's answer has none), then "mode"."""
         if self.result.on_a_box:
             return super().raw_json()
-        return {**self.result.to_json(), "strict": self.strict_json(), **self.options.mode_json()}
+        return {**self.result.to_json(), "strict": strict_json(self.result, self.options), **self.options.mode_json()}
 
     def render_text(self, verbose: bool | None = None) -> str:
         """The command's text report (``verbose``: every input's line; default: when the inputs were given)."""
@@ -281,8 +279,8 @@ class SweepReport(Report):
 
     checked = "sweep"
 
-    def __init__(self, result: Any, checker: Any, points: list | None, reports: bool = False):
-        self.result, self.checker, self.points, self.reports = result, checker, points, reports
+    def __init__(self, result: Any, checker: Any, reports: bool = False):
+        self.result, self.checker, self.reports = result, checker, reports
 
     @property
     def decided(self) -> Any:
@@ -310,7 +308,8 @@ class SweepReport(Report):
 
     def raw_json(self) -> dict:
         """As the command: the sweep, "mode", then "strict" (read on the claim itself)."""
-        return {**self.result.to_json(full=self.reports), **self.options.mode_json(), "strict": self.strict_json()}
+        return {**self.result.to_json(full=self.reports), **self.options.mode_json(),
+                "strict": strict_json(self.result.base, self.options)}
 
     def best_and_star(self) -> tuple[str, str]:
         """The best kappa and kappa* as the summary and the HTML table say them."""
@@ -359,9 +358,6 @@ class PrivacyReport(Report):
 
     checked = "privacy"
 
-    def __init__(self, result: Any):
-        self.result = result            # privacy.result.PrivacyResult (it owns the text and the JSON)
-
     @property
     def every_length(self) -> bool:
         """True when the verdict is about every number of queries m (``every_length=True``)."""
@@ -381,15 +377,14 @@ class PrivacyReport(Report):
         return self.result.strict_applies
 
     def raw_json(self) -> dict:
-        """As the command: "mode", then "strict" where strict=True may qualify a verified verdict, or a
-        box or every-value verdict's "exit"."""
+        """As the command: "mode", then a box or every-value verdict's "exit" (which no strict=... changes),
+        or "strict" where strict=True may qualify a verified verdict."""
+        from dipc_plus.commands.privacy import exit_code
         out = self.result.to_json(self.options.mode_json())
-        if self.result.strict_applies:
-            out["strict"] = self.strict_json()
-        elif self.result.route in ("box", "every value"):   # the command's exit, which no strict=... changes
-            from dipc_plus.commands.common import verdict_exit
-            from dipc_plus.commands.privacy import OPEN_EXIT
-            out["exit"] = verdict_exit(self.verdict, open_exit=OPEN_EXIT[self.result.route])
+        if self.result.route in ("box", "every value"):
+            out["exit"] = exit_code(self.result, self.options)
+        elif self.result.strict_applies:
+            out["strict"] = strict_json(self.result, self.options)
         return out
 
     def summary(self) -> str:
@@ -406,7 +401,6 @@ class PrivacyReport(Report):
         if self.claim.kind != "dp":
             raise UserError("plot() draws the privacy loss of a DP claim",
                             hint="for a Pufferfish claim use privacy_loss(claim) and its attack")
-        from dipc_plus.privacy.loss.plot import loss_figure
         from dipc_plus.privacy.loss.tight import privacy_loss
         return shown(loss_figure(privacy_loss(self.claim)))
 
@@ -427,9 +421,6 @@ class LossReport(Report):
     """
 
     checked = "privacy loss"
-
-    def __init__(self, result: Any):
-        self.result = result      # privacy.result.PrivacyResult: the loss is its part; it owns the text and the JSON
 
     @property
     def attack(self) -> list | None:
@@ -475,7 +466,6 @@ class LossReport(Report):
         if self.claim.kind != "dp":
             raise UserError("plot() draws the loss of a DP claim",
                             hint="a Pufferfish claim's picture is its attack (dipc privacy-loss --attack --plot)")
-        from dipc_plus.privacy.loss.plot import loss_figure
         return shown(loss_figure(self.result.part))
 
 

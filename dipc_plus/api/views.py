@@ -21,18 +21,8 @@ from dipc_plus.accuracy.report import beta_over
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.decimals import arb_bounds, decimal_down, decimal_up
 from dipc_plus.privacy.display import eps_point_text
-from dipc_plus.semantics.values import group_arrays, show_env
-
-
-def python_value(v: Any) -> Any:
-    """An exact value as a user writes it: 3 rather than Fraction(3, 1); bools and symbols unchanged.
-
-    >>> python_value(Fraction(3)), python_value(Fraction(1, 2)), python_value(True)
-    (3, Fraction(1, 2), True)
-    """
-    if isinstance(v, Fraction):
-        return int(v) if v.denominator == 1 else v
-    return v
+from dipc_plus.semantics.samples import SampleResult as Samples     # numpy loads on first use (execution.lazy)
+from dipc_plus.semantics.values import group_arrays, plain_number, show_env
 
 
 def grouped(program: Any, flat: Mapping[str, Any]) -> dict[str, Any]:
@@ -43,7 +33,7 @@ def grouped(program: Any, flat: Mapping[str, Any]) -> dict[str, Any]:
     >>> grouped(lap.ir, {"q[1]": Fraction(-1), "q[2]": Fraction(1, 2), "c": Fraction(1)})
     {'q': [-1, Fraction(1, 2)], 'c': 1}
     """
-    return group_arrays(program, flat, python_value)
+    return group_arrays(program, flat, plain_number)
 
 
 def env_repr(env: Mapping[str, Any], list_sep: str = ", ") -> str:
@@ -110,8 +100,8 @@ class Tabled:
 class RawView:
     """A face of one object of the deciding stage (`raw`) that reads it rather than copying it: the
     fields named in `SAME` and `RENAMED` straight through, those in `GROUPED` grouped by array, those in
-    `PLAIN` as a user writes them (`python_value`), those in `SHOWN` as the object's JSON says them.
-    Subclasses add only what they derive.
+    `PLAIN` as a user writes them (`plain_number`: 3 rather than Fraction(3, 1)), those in `SHOWN` as the
+    object's JSON says them.  Subclasses add only what they derive.
 
     >>> from types import SimpleNamespace as NS
     >>> class Pair(RawView):
@@ -139,7 +129,7 @@ class RawView:
             value = getattr(self.raw, name)
             return None if value is None else grouped(self._program, value)
         if name in cls.PLAIN:
-            return python_value(getattr(self.raw, name))
+            return plain_number(getattr(self.raw, name))
         if name in cls.SHOWN:
             return self.shown_json[name]
         raise AttributeError(f"'{cls.__name__}' object has no attribute '{name}'")
@@ -366,7 +356,39 @@ class KappaStar(RawView):
         return f"KappaStar({self.text}{'' if self.exact else '...'}{at})"
 
 
-def sample_result(raw: Any) -> Any:
+class SampleResult(Tabled, Samples):
+    """Outputs of n Monte Carlo runs at one rational eps (`column`, `distribution`, `probability`,
+    `summary`, `within`, as `dipc_plus.semantics.samples.SampleResult`), with a readable repr and an
+    HTML table of the outputs' frequencies.
+
+    >>> import dipc_plus
+    >>> lap = dipc_plus.load(dipc_plus.example("programs/laplace.dip"), params={"k": 1})
+    >>> type(lap.simulate(1, 10, input={"q": [0]}, seed=1)) is SampleResult
+    True
+    """
+
+    @property
+    def html_title(self) -> str:
+        return f"{self.program.name}: {self.n} runs at eps = {fmt_q(self.eps)}, {self.inputs_text()}"
+
+    def inputs_text(self) -> str:
+        return env_repr(grouped(self.program, self.inputs))
+
+    def html_rows(self, limit: int = 6) -> list[tuple[str, object]]:
+        rows: list[tuple[str, object]] = []
+        for name in self.discrete_names():     # each output's `limit` most frequent values
+            for (value,), count in list(self.distribution([name]).items())[:limit]:
+                rows.append((f"{name}={value}", f"{count} / {self.n}"))
+        for name in self.real_names():
+            s = self.summary(name)
+            rows.append((name, f"mean {s.mean:.4g}, std {s.std:.4g} over {s.count} runs (Monte Carlo estimates)"))
+        return rows
+
+    def __repr__(self) -> str:
+        return f"<SampleResult {self.program.name}: {self.n} runs at eps={fmt_q(self.eps)}, {self.inputs_text()}>"
+
+
+def sample_result(raw: Any) -> SampleResult:
     """The sampler's SampleResult, as an object of the API's `SampleResult` (same data and methods,
     with a readable repr and an HTML table of the outputs' frequencies).
 
@@ -375,48 +397,8 @@ def sample_result(raw: Any) -> Any:
     >>> lap.simulate(1, 100, input={"q": [0, 1]}, seed=7)
     <SampleResult laplace: 100 runs at eps=1, q=[0, 1]>
     """
-    raw.__class__ = sample_class()    # a subclass adding display methods and no state (as `shown` does)
+    raw.__class__ = SampleResult    # a subclass adding display methods and no state (as `shown` does)
     return raw
-
-
-@cache
-def sample_class() -> type:
-    """The API's SampleResult class, made on first use: the sampler imports numpy, which `import dipc_plus` must not.
-
-    >>> import dipc_plus
-    >>> lap = dipc_plus.load(dipc_plus.example("programs/laplace.dip"), params={"k": 1})
-    >>> type(lap.simulate(1, 10, input={"q": [0]}, seed=1)) is sample_class()
-    True
-    """
-    from dipc_plus.semantics.samples import SampleResult as Base
-
-    class SampleResult(Tabled, Base):
-        """Outputs of n Monte Carlo runs at one rational eps (`column`, `distribution`, `probability`,
-        `summary`, `within`, as `dipc_plus.semantics.samples.SampleResult`)."""
-
-        @property
-        def html_title(self) -> str:
-            return f"{self.program.name}: {self.n} runs at eps = {fmt_q(self.eps)}, {self.inputs_text()}"
-
-        def inputs_text(self) -> str:
-            return env_repr(grouped(self.program, self.inputs))
-
-        def html_rows(self, limit: int = 6) -> list[tuple[str, object]]:
-            rows: list[tuple[str, object]] = []
-            for name in self.discrete_names():     # each output's `limit` most frequent values
-                for (value,), count in list(self.distribution([name]).items())[:limit]:
-                    rows.append((f"{name}={value}", f"{count} / {self.n}"))
-            for name in self.real_names():
-                s = self.summary(name)
-                rows.append((name, f"mean {s.mean:.4g}, std {s.std:.4g} over {s.count} runs (Monte Carlo estimates)"))
-            return rows
-
-        def __repr__(self) -> str:
-            return f"<SampleResult {self.program.name}: {self.n} runs at eps={fmt_q(self.eps)}, {self.inputs_text()}>"
-
-    SampleResult.__module__ = __name__
-    SampleResult.__qualname__ = "SampleResult"
-    return SampleResult
 
 
 @cache
