@@ -38,3 +38,12 @@ def test_the_claims_program_given_as_a_path_or_a_program_is_accepted():
     by_path = dipc_plus.check_privacy(LAPLACE, program=laplace, params={"sens": "1/2"})
     by_program = dipc_plus.check_privacy(LAPLACE, program=dipc_plus.load(laplace), params={"sens": "1/2"})
     assert by_path.verdict == by_program.verdict == "refuted"
+
+
+@pytest.mark.parametrize("check", [dipc_plus.check_privacy, dipc_plus.privacy_loss, dipc_plus.check_accuracy])
+def test_a_check_refuses_a_value_that_is_no_program_by_its_type(check):
+    """program=5 said "this Program was made from text" (a check has no folder to write one to)."""
+    claim = LAPLACE if check is not dipc_plus.check_accuracy else dipc_plus.example("theories/laplace.toml")
+    with pytest.raises(UserError) as err:
+        check(claim, program=5)
+    assert err.value.message == "program must be a dipc_plus.Program or the path of a .dip file, not int"

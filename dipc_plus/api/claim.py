@@ -222,7 +222,10 @@ def program_file(program: Any, folder: str | None = None) -> str:
     """
     if isinstance(program, (str, os.PathLike)):
         return os.fspath(program)
-    path, text = getattr(program, "path", None), getattr(program, "text", None)
+    if not (hasattr(program, "path") and hasattr(program, "text")):     # not a Program at all
+        raise UserError(f"program must be a dipc_plus.Program or the path of a .dip file, not {type(program).__name__}",
+                        hint="e.g. program=dipc_plus.load('noisy_max.dip', params={'m': 3})")
+    path, text = program.path, program.text
     if path is None and text is not None and folder is not None:     # a Program made from text: give it a file
         path = os.path.join(folder, f"{program.name}.dip")
         with open(path, "w", encoding="utf-8") as fh:
