@@ -52,7 +52,7 @@ def test_a_bound_off_the_step_is_refused_and_one_on_it_is_kept(tmp_path):
     path, text = claim_file(tmp_path, "noisy_max", "grid = { q = [-1, 1] }", 'grid = { q = [0, 0.75] }\nstep = "1/2"')
     code, _, err = run_main(["accuracy", path])
     line, column = line_and_column(text, "0.75")
-    assert code == 2 and f":{line}:{column}: error: accuracy.inputs.grid: q: the range bound 3/4 is not a multiple " \
+    assert code == 2 and f":{line}:{column}: error: accuracy.inputs.grid: q: the range bound 0.75 is not a multiple " \
                          "of the step 1/2" in err, err
     path, _ = claim_file(tmp_path, "laplace_privacy", "grid = { q = [-1, 1] }", 'grid = { q = [0, 0.5] }\nstep = "1/2"',
                          name="u.toml")

@@ -35,6 +35,7 @@ from typing import Mapping
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.box import read_box
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
+from dipc_plus.claims.array_items import item_column
 from dipc_plus.claims.distances import (INF, INPUT_DISTANCES, OUTPUT_DISTANCES, LinfInput, NumericSparseInput,
                                         ZeroOneInput, make_output_distance)
 from dipc_plus.execution import limits
@@ -43,6 +44,7 @@ from dipc_plus.claims.grid_points import GridPoints
 from dipc_plus.claims.formula import Formula, Where, parse as parse_formula
 from dipc_plus.claims.written_numbers import load_toml
 from dipc_plus.errors import UserError
+from dipc_plus.exact.convert import fmt_q
 from dipc_plus.frontend.scope import did_you_mean
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
@@ -111,6 +113,7 @@ class _Locator:
 
     def __init__(self, text: str):
         self.entries = []  # (full dotted key, line, value column, which table of its array)
+        self.lines = text.splitlines()
         table, occurrence, seen = "", 0, {}
         for number, line in enumerate(text.splitlines(), start=1):
             m = self._HEADER.match(line)
@@ -187,6 +190,17 @@ class ClaimReader:
     def error(self, key: str, message: str, hint: str | None = None) -> UserError:
         line, col = self.loc.find(key, self.occurrence)
         return UserError(f"{key}: {message}", file=self.path, line=line, column=col, hint=hint)
+
+    def item_error(self, key: str, name: str, index: int, message: str, hint: str | None = None) -> UserError:
+        """The error at item `index` of the array `name = [...]` in the value of `key` (written inline,
+        `key = { name = [...] }`, or as a table `[key]` with `name = [...]`), else at `key`."""
+        error = self.error(key, message, hint)
+        line, col = self.loc.find(f"{key}.{name}", self.occurrence)
+        if line is not None and col is not None:
+            column = item_column(self.loc.lines[line - 1], col, name, index)
+            if column is not None:
+                error.line, error.column = line, column
+        return error
 
     def where(self, key: str) -> Where:
         """The location of a key's value, for errors inside a string."""
@@ -709,6 +723,9 @@ def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction)
     lo, hi = (r.number(key, v) for v in value)
     if hi < lo:
         raise r.error(key, f"{name}: the range [{lo}, {hi}] is empty", hint="write [low, high] with low <= high")
+    for index, bound in enumerate((lo, hi)):
+        if (bound / step).denominator != 1:
+            raise _bound_off_step(r, key, name, index, value[index], (lo, hi), step)
     count = int((hi - lo) // step) + 1
 
     def build() -> list:     # a finite input's range is bounded here, not by the product's check
@@ -717,6 +734,19 @@ def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction)
                           hint="use a larger step; " + limits.hint("grid_points"))
         return [r.value(key, lo + k * step, typ, f"grid value of {name}") for k in range(count)]
     return count, build
+
+
+def _bound_off_step(r: ClaimReader, key: str, name: str, index: int, written, bounds, step: Fraction) -> UserError:
+    """The refusal of a range bound that is not a multiple of the step: the range would silently
+    lose it ([0, 0.5] is the one point 0), so the user is told what a range is and how to list values."""
+    whole = step == 1
+    what = "a whole number" if whole else f"a multiple of the step {fmt_q(step)}"
+    values = ", ".join(fmt_q(b) if b.denominator == 1 else f'"{fmt_q(b)}"' for b in bounds)
+    meaning = ("every whole number from low to high (add step = \"1/2\" beside grid for the multiples of 1/2)"
+               if whole else f"every multiple of {fmt_q(step)} from low to high")
+    return r.item_error(key, name, index, f"{name}: the range bound {written} is not {what}",
+                        hint=f"a range [low, high] is {meaning}; for other values list them: "
+                             f"{name} = {{ values = [{values}] }}")
 
 
 def _check_table_covers(r: ClaimReader, points, table):
