@@ -246,4 +246,5 @@ def _distribution(scope: Scope, item: S.DistDecl):
         value = lowerer.det(value_node, "an outcome")
         lowerer.check_fits(value, over, value_node, f"an outcome of '{item.name}'")
         outcomes.append((value.expr, lowerer.weight(weight_node)))
-    scope.distributions[item.name] = ir.DistDef(item.name, tuple(params.items()), over, tuple(outcomes), item.pos)
+    scope.distributions[item.name] = ir.DistDef(item.name, tuple(params.items()), over, tuple(outcomes), item.pos,
+                                                tuple(w.pos for _, w in item.outcomes))
