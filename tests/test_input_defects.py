@@ -69,6 +69,16 @@ def test_a_grid_written_as_a_table_is_refused_at_the_bound(tmp_path):
     assert code == 2 and f"t.toml:{line}:{column}: error: privacy.inputs.grid: q: the range bound 1.5" in err, err
 
 
+def test_a_finite_input_is_told_which_whole_bounds_to_write(tmp_path):
+    (tmp_path / "p.dip").write_text("input x: 0..2\noutput y: 0..2\ny <- x\n")
+    path = tmp_path / "t.toml"
+    path.write_text('[program]\npath = "p.dip"\n[privacy]\nadjacency = "hamming"\nbudget = "eps"\n'
+                    '[privacy.inputs]\ngrid = { x = [0, 1.5] }\n')
+    code, out, err = run_main(["privacy", path])
+    assert code == 2 and "t.toml:7:18: error: privacy.inputs.grid: x: the range bound 1.5 is not a whole number" in err
+    assert "hint: 'x' takes whole values only: write x = [0, 1]" in err, (out, err)
+
+
 def test_the_api_refuses_a_bound_that_is_not_whole(tmp_path):
     _, text = claim_file(tmp_path, "laplace_privacy", "grid = { q = [-1, 1] }", "grid = { q = [-1, 0.5] }")
     claim = dipc_plus.Claim.from_text(text, name="api_claim")

@@ -25,6 +25,7 @@ key, what is wrong and how to fix it.
 from __future__ import annotations
 
 import copy
+import math
 import os
 import re
 import sys
@@ -725,7 +726,7 @@ def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction)
         raise r.error(key, f"{name}: the range [{lo}, {hi}] is empty", hint="write [low, high] with low <= high")
     for index, bound in enumerate((lo, hi)):
         if (bound / step).denominator != 1:
-            raise _bound_off_step(r, key, name, index, value[index], (lo, hi), step)
+            raise _bound_off_step(r, key, name, index, value[index], (lo, hi), step, typ)
     count = int((hi - lo) // step) + 1
 
     def build() -> list:     # a finite input's range is bounded here, not by the product's check
@@ -736,11 +737,17 @@ def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction)
     return count, build
 
 
-def _bound_off_step(r: ClaimReader, key: str, name: str, index: int, written, bounds, step: Fraction) -> UserError:
+def _bound_off_step(r: ClaimReader, key: str, name: str, index: int, written, bounds, step: Fraction,
+                    typ) -> UserError:
     """The refusal of a range bound that is not a multiple of the step: the range would silently
-    lose it ([0, 0.5] is the one point 0), so the user is told what a range is and how to list values."""
+    lose it ([0, 0.5] is the one point 0), so the user is told what a range is and how to list values
+    (or, for an input with whole values only, which whole bounds to write)."""
     whole = step == 1
     what = "a whole number" if whole else f"a multiple of the step {fmt_q(step)}"
+    if isinstance(typ, (ir.DomT, ir.BoolT, ir.IntT)) and math.ceil(bounds[0]) <= math.floor(bounds[1]):
+        return r.item_error(key, name, index, f"{name}: the range bound {written} is not {what}",
+                            hint=f"'{name}' takes whole values only: write {name} = "
+                                 f"[{math.ceil(bounds[0])}, {math.floor(bounds[1])}]")
     values = ", ".join(fmt_q(b) if b.denominator == 1 else f'"{fmt_q(b)}"' for b in bounds)
     meaning = ("every whole number from low to high (add step = \"1/2\" beside grid for the multiples of 1/2)"
                if whole else f"every multiple of {fmt_q(step)} from low to high")
