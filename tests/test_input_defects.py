@@ -120,6 +120,13 @@ def test_a_claims_params_override_a_default_that_fails(tmp_path):
     assert code == 0 and "VERIFIED" in out and "n = 2" in out, (out, err)
 
 
+def test_the_api_overrides_a_default_that_fails():
+    program = dipc_plus.Program.from_text(DEFAULT.format(default="1/0"), params={"n": 3}, name="p")
+    assert program.params == {"n": 3} and program.distribution({"q": [0]}).sums_to_one()
+    with pytest.raises(UserError, match="division by zero in the value of parameter 'n'"):
+        dipc_plus.Program.from_text(DEFAULT.format(default="1/0"), name="p")
+
+
 # -- 3 and 4. a negative weight is refused at the weight, one outcome row at a time ----------------
 
 WEIGHTS = """input x: 0..2
