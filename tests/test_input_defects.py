@@ -176,3 +176,29 @@ def test_equal_outcomes_still_add_up(tmp_path):
     path, _ = weights_program(tmp_path, "0: v\n  1: 1")                # outcome 0 rows 1 and v = 2: 3/4
     code, out, err = run_main(["prob", path, "--input", "x=2"])
     assert code == 0 and "y=0:\n    3/4" in out and "y=1:\n    1/4" in out, (out, err)
+
+
+# -- 5. events of one output are disjoint: a verdict covers their unions ----------------------------
+
+def test_overlapping_events_are_refused_at_the_later_event(tmp_path):
+    # before: VERIFIED, "not covered: other sets of real outputs than unions of the named events",
+    # though the union (0, 1] of these two is not the sum of their probabilities
+    path, text = claim_file(tmp_path, "laplace_privacy", '"(0, 1]", "(1, 2]"', '"(0, 1]", "(1/2, 2]"')
+    code, out, err = run_main(["privacy", path])
+    line, column = line_and_column(text, '"(1/2, 2]"')
+    assert code == 2 and f"t.toml:{line}:{column}: error: privacy.events: out: the events '(0, 1]' and " \
+                         "'(1/2, 2]' overlap" in err and "give disjoint events" in err, (out, err)
+
+
+@pytest.mark.parametrize("events, code", [
+    ('"(-inf, 0]", "(0, inf)"', 0),            # touching at 0, one side open: disjoint
+    ('"(-inf, 0]", "[0, inf)"', 2),            # both closed at 0: they share it
+    ('"(-inf, 0]", "(-inf,0]", "(0, inf)"', 0),   # one event written twice is one event
+    ('"[1, 1]", "(1, 2]"', 0),
+    ('"(-inf, 5]", "(-inf, 0]"', 2),
+])
+def test_which_events_overlap(tmp_path, events, code):
+    path, _ = claim_file(tmp_path, "laplace_privacy",
+                         '"(-inf, -1]", "(-1, 0]", "(0, 1]", "(1, 2]", "(2, inf)"', events)
+    got, out, err = run_main(["privacy", path])
+    assert got == code and ("overlap" in err) == (code == 2), (out, err)
