@@ -79,6 +79,12 @@ def test_a_finite_input_is_told_which_whole_bounds_to_write(tmp_path):
     assert "hint: 'x' takes whole values only: write x = [0, 1]" in err, (out, err)
 
 
+def test_a_boolean_bound_is_named_as_toml_writes_it(tmp_path):
+    path, _ = claim_file(tmp_path, "laplace_privacy", "grid = { q = [-1, 1] }", "grid = { q = [0, true] }")
+    code, _, err = run_main(["privacy", path])
+    assert code == 2 and "privacy.inputs.grid: 'true' is not a number" in err, err
+
+
 def test_the_api_refuses_a_bound_that_is_not_whole(tmp_path):
     _, text = claim_file(tmp_path, "laplace_privacy", "grid = { q = [-1, 1] }", "grid = { q = [-1, 0.5] }")
     claim = dipc_plus.Claim.from_text(text, name="api_claim")

@@ -246,7 +246,8 @@ class ClaimReader:
             raise self.error(key, f"{limits.clip(value, 30)} has {too_many}", hint=limits.hint("digits"))
         q = parse_number(value)
         if q is None:
-            raise self.error(key, f"'{value}' is not a number",
+            shown = str(value).lower() if isinstance(value, bool) else value   # as TOML spells it, not 'True'
+            raise self.error(key, f"'{shown}' is not a number",
                              hint='write an integer (3), a decimal (0.5) or a rational as a string ("1/2")')
         if nonnegative and q < 0:
             raise self.error(key, f"{q} is negative", hint="it must be >= 0")
