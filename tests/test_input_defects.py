@@ -208,3 +208,25 @@ def test_which_events_overlap(tmp_path, events, code):
                          '"(-inf, -1]", "(-1, 0]", "(0, 1]", "(1, 2]", "(2, inf)"', events)
     got, out, err = run_main(["privacy", path])
     assert got == code and ("overlap" in err) == (code == 2), (out, err)
+
+
+# -- 6. an input (or output) named twice in one table is refused, not overwritten -------------------
+
+@pytest.mark.parametrize("inputs, where", [
+    ('grid = { q = [0, 1], "q[1]" = [5, 5] }', "privacy.inputs.grid: 'q[1]' is given twice, by 'q' and by 'q[1]'"),
+    ('box = { q = [0, 1], "q[1]" = [5, 5] }', "privacy.inputs.box: 'q[1]' is given twice, by 'q' and by 'q[1]'"),
+    ('list = [ { q = [0], "q[1]" = 5 } ]', "privacy.inputs.list: entry 1: input q[1] is given twice, by 'q' and by "
+                                           "'q[1]'"),
+], ids=["grid", "box", "list"])
+def test_an_input_given_twice_is_refused(tmp_path, inputs, where):
+    # before: the later one silently won (the grid q[1] in {5}, VERIFIED vacuously)
+    path, _ = claim_file(tmp_path, "laplace_privacy", "grid = { q = [-1, 1] }", inputs)
+    code, out, err = run_main(["privacy", path])
+    assert code == 2 and where in err and "give each input once" in err, (out, err)
+
+
+def test_an_output_given_events_twice_is_refused(tmp_path):
+    path, _ = claim_file(tmp_path, "laplace_privacy", "events = { out = [",
+                         'events = { "out[1]" = ["(-inf, 0]", "(0, inf)"], out = [')
+    code, out, err = run_main(["privacy", path])
+    assert code == 2 and "privacy.events: 'out[1]' is given twice, by 'out[1]' and by 'out'" in err, (out, err)

@@ -300,6 +300,19 @@ class ClaimReader:
                              hint or naming_hint(name, [*words.split(", "), *dict(flat)], f"its {side}s are: {words}"))
         return elems
 
+    def named_once(self, key: str, program: ir.Program, name: str, given: dict, side: str = "input",
+                   hint: str | None = None) -> list:
+        """As `named`, refusing an element that an earlier name of the same table gave already
+        (`q = [0, 1]` and `"q[1]" = [5, 5]`: the later silently won); `given` maps each element
+        to the name that gave it."""
+        elems = self.named(key, program, name, side, hint=hint)
+        for e in elems:
+            if e in given:
+                raise self.error(key, f"'{e}' is given twice, by '{given[e]}' and by '{name}'",
+                                 hint=f"give each {side} once: the whole array, or some of its elements")
+            given[e] = name
+        return elems
+
 
 def naming_hint(name: str, candidates, rest: str) -> str:
     """'did you mean 'x'? ' (when a candidate is close) followed by `rest`."""
@@ -628,8 +641,9 @@ def _grid_ranges(r: ClaimReader, grid: dict, program: ir.Program, key: str, step
     the whole domain of a finite input it leaves out; a real input left out is an error."""
     types = dict(program.inputs)
     ranges: dict[str, list] = {}
+    given: dict = {}
     for name, value in grid.items():
-        elems = r.named(f"{key}.grid", program, name, hint=step_hint(name, program, key))
+        elems = r.named_once(f"{key}.grid", program, name, given, hint=step_hint(name, program, key))
         counted = {e: grid_values(r, f"{key}.grid", name, value, types[e], step) for e in elems}
         if bound_product:   # the real inputs together (finite ones range over their domains, which factor)
             real = [e for e in elems if not isinstance(types[e], (ir.DomT, ir.BoolT))]

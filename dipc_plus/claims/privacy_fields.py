@@ -220,10 +220,11 @@ def read_events(r: ClaimReader, spec, program: ir.Program, key: str) -> dict:
     types = dict(program.outputs)
     needing = [n for n, t in program.outputs if isinstance(t, (ir.RealT, ir.IntT))]
     events: dict = {}
+    given: dict = {}
     if spec is not None:
         r.typed(key, spec, dict, "events must be a table", 'events = { out = ["(-inf, 0]", "(0, inf)"] }')
         for name, value in spec.items():
-            targets = r.named(key, program, name, "output")
+            targets = r.named_once(key, program, name, given, "output")
             r.typed(key, value, list, f"{name}: give a non-empty list of intervals",
                     f'{name} = ["(-inf, 0]", "(0, inf)"]', nonempty=True)
             try:
