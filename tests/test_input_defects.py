@@ -60,8 +60,16 @@ def test_a_bound_off_the_step_is_refused_and_one_on_it_is_kept(tmp_path):
     assert code == 0 and "q[1] in {0, 1/2}" in out, (out, err)
 
 
+def test_a_step_that_no_range_uses_is_refused(tmp_path):
+    path, _ = claim_file(tmp_path, "laplace_privacy", "grid = { q = [-1, 1] }",
+                         'grid = { q = { values = [0, 1] } }\nstep = "1/2"')
+    code, out, err = run_main(["privacy", path])
+    assert code == 2 and "privacy.inputs.step: step applies to no range of the grid" in err, (out, err)
+
+
 def test_a_grid_written_as_a_table_is_refused_at_the_bound(tmp_path):
-    path, text = claim_file(tmp_path, "laplace_privacy", "grid = { q = [-1, 1] }", "[privacy.inputs.grid]\nq = [-1, 1.5]")
+    path, text = claim_file(tmp_path, "laplace_privacy", "grid = { q = [-1, 1] }",
+                            "[privacy.inputs.grid]\nq = [-1, 1.5]")
     path.write_text(text.replace("[privacy.inputs]\n", ""))
     text = path.read_text()
     code, _, err = run_main(["privacy", path])

@@ -615,6 +615,10 @@ def read_input_table(r: ClaimReader, spec, program: ir.Program, key: str, *, bou
     step = r.number(f"{key}.step", table["step"])
     if step <= 0:
         raise r.error(f"{key}.step", "step must be positive", hint='step = "1/2"')
+    if "step" in spec and not any(isinstance(v, list) for v in table["grid"].values()):   # grid: a table
+        raise r.error(f"{key}.step", "step applies to no range of the grid (every input of it is given its "
+                                     "values or \"all\"), so it would be ignored",
+                      hint="remove it, or give an input a range [low, high]")
     return "grid", _grid_ranges(r, table["grid"], program, key, step, bound_product)
 
 
