@@ -93,6 +93,16 @@ def test_a_boolean_bound_is_named_as_toml_writes_it(tmp_path):
     assert code == 2 and "privacy.inputs.grid: 'true' is not a number" in err, err
 
 
+@pytest.mark.parametrize("old, new, message", [
+    ('adjacency = "linf"', "adjacency = true", "privacy.adjacency: 'true' is not allowed"),
+    ("bound = 1", "bound = false", "privacy.bound: 'false' is not a number"),
+])
+def test_other_booleans_are_named_as_toml_writes_them(tmp_path, old, new, message):
+    path, _ = claim_file(tmp_path, "laplace_privacy", old, new)
+    code, _, err = run_main(["privacy", path])
+    assert code == 2 and message in err, err
+
+
 def test_the_api_refuses_a_bound_that_is_not_whole(tmp_path):
     _, text = claim_file(tmp_path, "laplace_privacy", "grid = { q = [-1, 1] }", "grid = { q = [-1, 0.5] }")
     claim = dipc_plus.Claim.from_text(text, name="api_claim")

@@ -246,8 +246,7 @@ class ClaimReader:
             raise self.error(key, f"{limits.clip(value, 30)} has {too_many}", hint=limits.hint("digits"))
         q = parse_number(value)
         if q is None:
-            shown = str(value).lower() if isinstance(value, bool) else value   # as TOML spells it, not 'True'
-            raise self.error(key, f"'{shown}' is not a number",
+            raise self.error(key, f"'{as_written(value)}' is not a number",
                              hint='write an integer (3), a decimal (0.5) or a rational as a string ("1/2")')
         if nonnegative and q < 0:
             raise self.error(key, f"{q} is negative", hint="it must be >= 0")
@@ -259,7 +258,7 @@ class ClaimReader:
 
     def choice(self, key: str, value, options) -> str:
         if value not in options:
-            raise self.error(key, f"'{value}' is not allowed",
+            raise self.error(key, f"'{as_written(value)}' is not allowed",
                              naming_hint(str(value), options, "choose one of " + ", ".join(f'"{o}"' for o in options)))
         return value
 
@@ -312,6 +311,11 @@ class ClaimReader:
                                  hint=f"give each {side} once: the whole array, or some of its elements")
             given[e] = name
         return elems
+
+
+def as_written(value) -> str:
+    """A TOML value as the file spells it, for messages: 'true', not Python's 'True'."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def naming_hint(name: str, candidates, rest: str) -> str:
@@ -528,7 +532,7 @@ def _threshold(r: ClaimReader, acc: dict, program: ir.Program) -> Fraction:
     q = parse_number(value)
     if q is None:
         raise r.error("accuracy.threshold",
-                      f"'{value}' is neither a number nor a parameter of {program.name}",
+                      f"'{as_written(value)}' is neither a number nor a parameter of {program.name}",
                       hint="write threshold = \"T\" (a parameter) or a number such as 0")
     return q
 
