@@ -103,6 +103,14 @@ def test_other_booleans_are_named_as_toml_writes_them(tmp_path, old, new, messag
     assert code == 2 and message in err, err
 
 
+def test_an_array_over_several_lines_is_refused_at_its_key(tmp_path):
+    path, text = claim_file(tmp_path, "laplace_privacy", "[privacy.inputs]\ngrid = { q = [-1, 1] }",
+                            "[privacy.inputs.grid]\nq = [\n  0,\n  0.5,\n]")
+    code, _, err = run_main(["privacy", path])
+    line, column = line_and_column(text, "q = [")
+    assert code == 2 and f"t.toml:{line}:{column + 4}: error: privacy.inputs.grid: q: the range bound 0.5" in err, err
+
+
 def test_the_api_refuses_a_bound_that_is_not_whole(tmp_path):
     _, text = claim_file(tmp_path, "laplace_privacy", "grid = { q = [-1, 1] }", "grid = { q = [-1, 0.5] }")
     claim = dipc_plus.Claim.from_text(text, name="api_claim")

@@ -194,13 +194,14 @@ class ClaimReader:
 
     def item_error(self, key: str, name: str, index: int, message: str, hint: str | None = None) -> UserError:
         """The error at item `index` of the array `name = [...]` in the value of `key` (written inline,
-        `key = { name = [...] }`, or as a table `[key]` with `name = [...]`), else at `key`."""
+        `key = { name = [...] }`, or as a table `[key]` with `name = [...]`); at the array when the
+        item is on another line, else at `key`."""
         error = self.error(key, message, hint)
         line, col = self.loc.find(f"{key}.{name}", self.occurrence)
         if line is not None and col is not None:
             column = item_column(self.loc.lines[line - 1], col, name, index)
-            if column is not None:
-                error.line, error.column = line, column
+            if column is not None or line != error.line:   # a table's own `name = [` line is nearer than `[key]`
+                error.line, error.column = line, column if column is not None else col
         return error
 
     def where(self, key: str) -> Where:
