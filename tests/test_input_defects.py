@@ -256,3 +256,12 @@ def test_an_output_given_events_twice_is_refused(tmp_path):
                          'events = { "out[1]" = ["(-inf, 0]", "(0, inf)"], out = [')
     code, out, err = run_main(["privacy", path])
     assert code == 2 and "privacy.events: 'out[1]' is given twice, by 'out[1]' and by 'out'" in err, (out, err)
+
+
+def test_a_table_row_giving_an_output_twice_is_refused(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text(f'[program]\npath = "{PROGRAMS}/laplace.dip"\nparams = {{ k = 1 }}\n[accuracy]\ndet = "table"\n'
+                    'input_distance = "linf"\noutput_distance = "linf"\nalpha = 0\ngamma = 1\nbeta = "exp(-eps)"\n'
+                    '[[accuracy.table]]\ninput = { q = [0] }\noutput = { out = [0], "out[1]" = 5 }\n')
+    code, out, err = run_main(["accuracy", path])
+    assert code == 2 and "accuracy.table: row 1: 'out[1]' is given twice, by 'out' and by 'out[1]'" in err, (out, err)

@@ -301,14 +301,14 @@ class ClaimReader:
         return elems
 
     def named_once(self, key: str, program: ir.Program, name: str, given: dict, side: str = "input",
-                   hint: str | None = None) -> list:
+                   hint: str | None = None, label: str = "") -> list:
         """As `named`, refusing an element that an earlier name of the same table gave already
         (`q = [0, 1]` and `"q[1]" = [5, 5]`: the later silently won); `given` maps each element
         to the name that gave it."""
-        elems = self.named(key, program, name, side, hint=hint)
+        elems = self.named(key, program, name, side, label, hint)
         for e in elems:
             if e in given:
-                raise self.error(key, f"'{e}' is given twice, by '{given[e]}' and by '{name}'",
+                raise self.error(key, f"{label}'{e}' is given twice, by '{given[e]}' and by '{name}'",
                                  hint=f"give each {side} once: the whole array, or some of its elements")
             given[e] = name
         return elems
@@ -807,10 +807,11 @@ def _read_table(r: ClaimReader, rows, program: ir.Program) -> dict:
 
 def _bind_outputs(r: ClaimReader, program: ir.Program, given: dict, k: int) -> dict:
     types = dict(program.outputs)
-    out = {}
+    out: dict = {}
+    named: dict = {}
     r.typed("accuracy.table", given, dict, f"row {k + 1}: output must be a table", "output = { out = 3 }")
     for name, value in given.items():
-        elems = r.named("accuracy.table", program, name, "output", f"row {k + 1}: ")
+        elems = r.named_once("accuracy.table", program, name, named, "output", label=f"row {k + 1}: ")
         if name not in types and (not isinstance(value, list) or len(value) != len(elems)):
             raise r.error("accuracy.table", f"row {k + 1}: output '{name}' is an array of {len(elems)}",
                           hint=f"give a list of {len(elems)} values")
