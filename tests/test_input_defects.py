@@ -265,3 +265,14 @@ def test_a_table_row_giving_an_output_twice_is_refused(tmp_path):
                     '[[accuracy.table]]\ninput = { q = [0] }\noutput = { out = [0], "out[1]" = 5 }\n')
     code, out, err = run_main(["accuracy", path])
     assert code == 2 and "accuracy.table: row 1: 'out[1]' is given twice, by 'out' and by 'out[1]'" in err, (out, err)
+
+
+def test_a_pufferfish_position_given_two_distributions_is_refused(tmp_path):
+    # before: "x[1]" = { "0" = "1" } silently replaced x's distribution for x[1] (secret 'sick' then had
+    # prior probability 0, so the pair was "not constrained")
+    path, _ = claim_file(tmp_path, "truncated_geometric_count_pufferfish",
+                         'independent = { x = { "0" = "1 - p", "1" = "p" } }',
+                         'independent = { x = { "0" = "1 - p", "1" = "p" }, "x[1]" = { "0" = "1" } }')
+    code, out, err = run_main(["privacy", path])
+    assert code == 2 and "privacy.scenarios: independent (Ex. 4.5): 'x[1]' is given twice, by 'x' and by 'x[1]'" \
+        in err, (out, err)
