@@ -20,16 +20,16 @@ def program(weight: str, rate: str = ""):
     return parse_program(TEXT.format(weight=weight, rate=rate), "negative.dip")
 
 
-def test_a_weight_negative_at_this_input_is_refused_at_the_draw():
+def test_a_weight_negative_at_this_input_is_refused_at_the_weight_naming_the_draw():
     with pytest.raises(UserError) as err:
         output_distribution(program("v - 1"), {"x": 0})
-    assert err.value.message == "distribution 'd' has a negative weight here" and err.value.line == 5
-    assert err.value.hint == "weights must be non-negative"
+    assert err.value.message == "distribution 'd' has a negative weight (outcome 0) at the draw on line 5"
+    assert (err.value.line, err.value.column) == (4, 40) and err.value.hint == "weights must be non-negative"
 
 
 def test_a_weight_negative_only_for_small_eps_is_refused_with_a_witness():
     # e^(eps) - 2 < 0 for eps < ln 2: the chain speaks for every eps, so it is refused
-    with pytest.raises(UserError, match=r"negative weight here at eps = 1/2"):
+    with pytest.raises(UserError, match=r"negative weight \(outcome 0\) at the draw on line 5 at eps = 1/2"):
         output_distribution(program("exp(rate) - 2", "eps, "), {"x": 0})
 
 

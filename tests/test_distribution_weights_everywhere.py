@@ -1,5 +1,6 @@
 """A `choose` weight below 0, or weights whose total is 0, at some eps > 0: every route that reads a
-user distribution refuses it (exit 2, the draw's file/line/column, the sampler's wording) or cannot
+user distribution refuses it (exit 2, at the weight's file/line/column naming the draw's line - the
+total at the distribution - in the sampler's wording) or cannot
 reach it (it refuses the draw itself); weights that are non-negative with a positive total are
 unnormalised (docs/language.md) and still give their distribution."""
 from __future__ import annotations
@@ -11,8 +12,9 @@ from conftest import run_main
 from dipc_plus.frontend.load import parse_program
 from dipc_plus.semantics.distribution import output_distribution
 
-NEGATIVE = "distribution 'd' has a negative weight here"
-ZERO = "all weights of distribution 'd' are zero here"
+NEGATIVE = "distribution 'd' has a negative weight (outcome 0) at the draw on line {}"
+ZERO = "all weights of distribution 'd' are zero at the draw on line {}"
+W0 = 40   # the column of {w0} in POINT and BOX
 
 POINT = """input x: 0..2
 output y: 0..2
@@ -48,8 +50,8 @@ def write(tmp_path, name: str, text: str):
     return path
 
 
-def refused(code: int, err: str, message: str, line: int) -> bool:
-    return code == 2 and f":{line}:1: error: {message}" in err and "Traceback" not in err
+def refused(code: int, err: str, message: str, line: int, column: int = 1) -> bool:
+    return code == 2 and f":{line}:{column}: error: {message}" in err and "Traceback" not in err
 
 
 # -- the per-point chain (prob, dtmc, accuracy/privacy on grids, Pufferfish, kernels) ---------------
@@ -57,14 +59,14 @@ def refused(code: int, err: str, message: str, line: int) -> bool:
 def test_prob_refuses_a_weight_negative_at_the_input(tmp_path):
     path = write(tmp_path, "p.dip", POINT.format(w0="v - 1", w1="2"))
     code, _, err = run_main(["prob", path, "--input", "x=0"])
-    assert refused(code, err, NEGATIVE, 4)
+    assert refused(code, err, NEGATIVE.format(4), 3, W0)
     assert "weights must be non-negative" in err
 
 
 def test_prob_refuses_weights_whose_total_is_zero_at_the_input(tmp_path):
     path = write(tmp_path, "p.dip", POINT.format(w0="v", w1="0"))
     code, _, err = run_main(["prob", path, "--input", "x=0"])
-    assert refused(code, err, ZERO, 4)
+    assert refused(code, err, ZERO.format(4), 3, 14)        # at the distribution's name
 
 
 def test_prob_refuses_a_total_that_is_zero_at_one_irrational_eps(tmp_path):
@@ -72,14 +74,15 @@ def test_prob_refuses_a_total_that_is_zero_at_one_irrational_eps(tmp_path):
     # refuses it there); the chain printed P[y=0] = 1 for every eps
     path = write(tmp_path, "p.dip", POINT.format(w0="(exp(eps) - 2) * (exp(eps) - 2)", w1="0"))
     code, _, err = run_main(["prob", path, "--input", "x=0"])
-    assert refused(code, err, ZERO + " at eps = ln(2)", 4)
+    assert refused(code, err, ZERO.format(4) + " at eps = ln(2)", 3, 14)
 
 
 def test_prob_refuses_a_weight_undefined_at_one_eps_with_a_clean_message(tmp_path):
     # 1/(e^eps - 2)^2 has a pole at ln 2: refused before too, as "error: error: ... restrict the eps interval"
     path = write(tmp_path, "p.dip", POINT.format(w0="1 / ((exp(eps) - 2) * (exp(eps) - 2))", w1="1"))
     code, _, err = run_main(["prob", path, "--input", "x=0"])
-    assert refused(code, err, "a weight of distribution 'd' is undefined here: its denominator", 4), err
+    assert refused(code, err, "a weight of distribution 'd' (outcome 0) is undefined at the draw on line 4: its "
+                              "denominator", 3, W0), err
     assert "vanishes at eps = ln(2)" in err and "error: error" not in err and "eps interval" not in err
 
 
@@ -106,7 +109,7 @@ def test_sampler_normalises_unnormalised_weights(tmp_path):
 def test_dtmc_export_refuses_a_negative_weight(tmp_path):
     path = write(tmp_path, "p.dip", POINT.format(w0="exp(eps) - 2", w1="1"))
     code, _, err = run_main(["dtmc", path, "--input", "x=0"])
-    assert refused(code, err, NEGATIVE + " at eps = 1/2", 4)
+    assert refused(code, err, NEGATIVE.format(4) + " at eps = 1/2", 3, W0)
 
 
 def test_grid_privacy_and_pufferfish_refuse_a_negative_weight(tmp_path):
@@ -119,7 +122,7 @@ def test_grid_privacy_and_pufferfish_refuse_a_negative_weight(tmp_path):
                    'independent = { "x" = { "0" = "1/2", "1" = "1/2" } }\n')
     for claim in (grid, puffer):
         code, _, err = run_main(["privacy", claim])
-        assert refused(code, err, NEGATIVE, 4), (claim, err)
+        assert refused(code, err, NEGATIVE.format(4), 3, W0), (claim, err)
 
 
 def test_symmetry_reduced_privacy_refuses_a_negative_weight(tmp_path):
@@ -132,7 +135,8 @@ def test_symmetry_reduced_privacy_refuses_a_negative_weight(tmp_path):
     claim = write(tmp_path, "rr.toml", '[program]\npath = "rr.dip"\nparams = { n = 12 }\n[privacy]\n'
                                        'adjacency = "hamming"\nbudget = "ln(4)"\n')
     code, _, err = run_main(["privacy", claim])
-    assert code == 2 and re.search(r"rr\.dip:10:5: error: " + re.escape(NEGATIVE), err), err
+    column = text.splitlines()[3].index("lam - x") + 1                   # the weight, on line 4; the draw on line 10
+    assert code == 2 and re.search(rf"rr\.dip:4:{column}: error: " + re.escape(NEGATIVE.format(10)), err), err
 
 
 # -- box privacy: the density-ratio bound never evaluates the draw ---------------------------------
@@ -142,7 +146,7 @@ def test_box_privacy_refuses_a_negative_weight_the_density_ratio_walk_passes(tmp
     write(tmp_path, "box.dip", BOX.format(w0="v - 1", k="0"))
     claim = write(tmp_path, "box.toml", BOX_CLAIM)
     code, _, err = run_main(["privacy", claim])
-    assert refused(code, err, NEGATIVE, 10) and "(for" not in err, err     # k = 0 is known on the path
+    assert refused(code, err, NEGATIVE.format(10), 6, W0) and "(for" not in err, err     # k = 0 is known on the path
 
 
 def test_box_privacy_past_the_density_ratio_bound_refuses_a_negative_weight(tmp_path):
@@ -150,7 +154,7 @@ def test_box_privacy_past_the_density_ratio_bound_refuses_a_negative_weight(tmp_
     write(tmp_path, "box.dip", BOX.format(w0="v - 1", k="0").replace("r <- Lap(eps, q)\no <- r > 0",
                                                                        "r <- Lap(eps, 0)\no <- r > q"))
     code, _, err = run_main(["privacy", write(tmp_path, "box.toml", BOX_CLAIM)])
-    assert refused(code, err, NEGATIVE, 10), err
+    assert refused(code, err, NEGATIVE.format(10), 6, W0), err
 
 
 def test_box_privacy_checks_every_argument_a_draw_may_receive(tmp_path):
@@ -158,7 +162,7 @@ def test_box_privacy_checks_every_argument_a_draw_may_receive(tmp_path):
     write(tmp_path, "box.dip", BOX.format(w0="v - 1", k="choose(e(0))"))
     claim = write(tmp_path, "box.toml", BOX_CLAIM)
     code, _, err = run_main(["privacy", claim])
-    assert refused(code, err, NEGATIVE + " (for v = 0, which this draw may receive)", 10), err
+    assert refused(code, err, NEGATIVE.format(10) + " (for v = 0, which this draw may receive)", 6, W0), err
 
 
 def test_box_privacy_with_valid_weights_is_still_verified(tmp_path):
@@ -222,9 +226,9 @@ def test_sampler_refuses_a_negative_weight_its_floats_call_positive(tmp_path):
     weight = "exp(eps/2) * exp(eps/2) - exp(eps) - 1/1000000000000000000000000000000"
     path = write(tmp_path, "p.dip", POINT.format(w0=weight, w1="1"))
     code, _, err = run_main(["simulate", path, "--input", "x=0", "--eps", "1", "--runs", "200", "--seed", "1"])
-    assert refused(code, err, NEGATIVE, 4), err
+    assert refused(code, err, NEGATIVE.format(4), 3, W0), err
     code, _, err = run_main(["prob", path, "--input", "x=0"])
-    assert refused(code, err, NEGATIVE, 4), err
+    assert refused(code, err, NEGATIVE.format(4), 3, W0), err
 
 
 # -- Pufferfish: the scenario priors are distributions too -----------------------------------------

@@ -56,8 +56,9 @@ def read_box(reader, spec, program: ir.Program, key: str = "accuracy.inputs.box"
         raise reader.error(key, "box must be a non-empty table of ranges", hint="box = { q = [-1, 1] }")
     types = dict(program.inputs)
     bounds: dict = {}
+    given: dict = {}
     for name, value in spec.items():
-        elems = reader.named(key, program, name)
+        elems = reader.named_once(key, program, name, given)
         finite = [e for e in elems if not isinstance(types[e], ir.RealT)]
         if finite:
             raise reader.error(key, f"'{name}' is not a real input (it is {_type_name(types[finite[0]])}): a box "

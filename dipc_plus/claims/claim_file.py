@@ -25,6 +25,7 @@ key, what is wrong and how to fix it.
 from __future__ import annotations
 
 import copy
+import math
 import os
 import re
 import sys
@@ -35,6 +36,7 @@ from typing import Mapping
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.box import read_box
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
+from dipc_plus.claims.array_items import item_column
 from dipc_plus.claims.distances import (INF, INPUT_DISTANCES, OUTPUT_DISTANCES, LinfInput, NumericSparseInput,
                                         ZeroOneInput, make_output_distance)
 from dipc_plus.execution import limits
@@ -43,6 +45,7 @@ from dipc_plus.claims.grid_points import GridPoints
 from dipc_plus.claims.formula import Formula, Where, parse as parse_formula
 from dipc_plus.claims.written_numbers import load_toml
 from dipc_plus.errors import UserError
+from dipc_plus.exact.convert import fmt_q
 from dipc_plus.frontend.scope import did_you_mean
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
@@ -111,6 +114,7 @@ class _Locator:
 
     def __init__(self, text: str):
         self.entries = []  # (full dotted key, line, value column, which table of its array)
+        self.lines = text.splitlines()
         table, occurrence, seen = "", 0, {}
         for number, line in enumerate(text.splitlines(), start=1):
             m = self._HEADER.match(line)
@@ -188,6 +192,18 @@ class ClaimReader:
         line, col = self.loc.find(key, self.occurrence)
         return UserError(f"{key}: {message}", file=self.path, line=line, column=col, hint=hint)
 
+    def item_error(self, key: str, name: str, index: int, message: str, hint: str | None = None) -> UserError:
+        """The error at item `index` of the array `name = [...]` in the value of `key` (written inline,
+        `key = { name = [...] }`, or as a table `[key]` with `name = [...]`); at the array when the
+        item is on another line, else at `key`."""
+        error = self.error(key, message, hint)
+        line, col = self.loc.find(f"{key}.{name}", self.occurrence)
+        if line is not None and col is not None:
+            column = item_column(self.loc.lines[line - 1], col, name, index)
+            if column is not None or line != error.line:   # a table's own `name = [` line is nearer than `[key]`
+                error.line, error.column = line, column if column is not None else col
+        return error
+
     def where(self, key: str) -> Where:
         """The location of a key's value, for errors inside a string."""
         line, col = self.loc.find(key, self.occurrence)
@@ -231,7 +247,7 @@ class ClaimReader:
             raise self.error(key, f"{limits.clip(value, 30)} has {too_many}", hint=limits.hint("digits"))
         q = parse_number(value)
         if q is None:
-            raise self.error(key, f"'{value}' is not a number",
+            raise self.error(key, f"'{as_written(value)}' is not a number",
                              hint='write an integer (3), a decimal (0.5) or a rational as a string ("1/2")')
         if nonnegative and q < 0:
             raise self.error(key, f"{q} is negative", hint="it must be >= 0")
@@ -243,7 +259,7 @@ class ClaimReader:
 
     def choice(self, key: str, value, options) -> str:
         if value not in options:
-            raise self.error(key, f"'{value}' is not allowed",
+            raise self.error(key, f"'{as_written(value)}' is not allowed",
                              naming_hint(str(value), options, "choose one of " + ", ".join(f'"{o}"' for o in options)))
         return value
 
@@ -283,6 +299,24 @@ class ClaimReader:
             raise self.error(key, f"{label}'{name}' is not an {side} of {program.name}",
                              hint or naming_hint(name, [*words.split(", "), *dict(flat)], f"its {side}s are: {words}"))
         return elems
+
+    def named_once(self, key: str, program: ir.Program, name: str, given: dict, side: str = "input",
+                   hint: str | None = None, label: str = "") -> list:
+        """As `named`, refusing an element that an earlier name of the same table gave already
+        (`q = [0, 1]` and `"q[1]" = [5, 5]`: the later silently won); `given` maps each element
+        to the name that gave it."""
+        elems = self.named(key, program, name, side, label, hint)
+        for e in elems:
+            if e in given:
+                raise self.error(key, f"{label}'{e}' is given twice, by '{given[e]}' and by '{name}'",
+                                 hint=f"give each {side} once: the whole array, or some of its elements")
+            given[e] = name
+        return elems
+
+
+def as_written(value) -> str:
+    """A TOML value as the file spells it, for messages: 'true', not Python's 'True'."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def naming_hint(name: str, candidates, rest: str) -> str:
@@ -499,7 +533,7 @@ def _threshold(r: ClaimReader, acc: dict, program: ir.Program) -> Fraction:
     q = parse_number(value)
     if q is None:
         raise r.error("accuracy.threshold",
-                      f"'{value}' is neither a number nor a parameter of {program.name}",
+                      f"'{as_written(value)}' is neither a number nor a parameter of {program.name}",
                       hint="write threshold = \"T\" (a parameter) or a number such as 0")
     return q
 
@@ -586,6 +620,10 @@ def read_input_table(r: ClaimReader, spec, program: ir.Program, key: str, *, bou
     step = r.number(f"{key}.step", table["step"])
     if step <= 0:
         raise r.error(f"{key}.step", "step must be positive", hint='step = "1/2"')
+    if "step" in spec and not any(isinstance(v, list) for v in table["grid"].values()):   # grid: a table
+        raise r.error(f"{key}.step", "step applies to no range of the grid (every input of it is given its "
+                                     "values or \"all\"), so it would be ignored",
+                      hint="remove it, or give an input a range [low, high]")
     return "grid", _grid_ranges(r, table["grid"], program, key, step, bound_product)
 
 
@@ -612,8 +650,9 @@ def _grid_ranges(r: ClaimReader, grid: dict, program: ir.Program, key: str, step
     the whole domain of a finite input it leaves out; a real input left out is an error."""
     types = dict(program.inputs)
     ranges: dict[str, list] = {}
+    given: dict = {}
     for name, value in grid.items():
-        elems = r.named(f"{key}.grid", program, name, hint=step_hint(name, program, key))
+        elems = r.named_once(f"{key}.grid", program, name, given, hint=step_hint(name, program, key))
         counted = {e: grid_values(r, f"{key}.grid", name, value, types[e], step) for e in elems}
         if bound_product:   # the real inputs together (finite ones range over their domains, which factor)
             real = [e for e in elems if not isinstance(types[e], (ir.DomT, ir.BoolT))]
@@ -709,6 +748,9 @@ def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction)
     lo, hi = (r.number(key, v) for v in value)
     if hi < lo:
         raise r.error(key, f"{name}: the range [{lo}, {hi}] is empty", hint="write [low, high] with low <= high")
+    for index, bound in enumerate((lo, hi)):
+        if (bound / step).denominator != 1:
+            raise _bound_off_step(r, key, name, index, value[index], (lo, hi), step, typ)
     count = int((hi - lo) // step) + 1
 
     def build() -> list:     # a finite input's range is bounded here, not by the product's check
@@ -717,6 +759,25 @@ def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction)
                           hint="use a larger step; " + limits.hint("grid_points"))
         return [r.value(key, lo + k * step, typ, f"grid value of {name}") for k in range(count)]
     return count, build
+
+
+def _bound_off_step(r: ClaimReader, key: str, name: str, index: int, written, bounds, step: Fraction,
+                    typ) -> UserError:
+    """The refusal of a range bound that is not a multiple of the step: the range would silently
+    lose it ([0, 0.5] is the one point 0), so the user is told what a range is and how to list values
+    (or, for an input with whole values only, which whole bounds to write)."""
+    whole = step == 1
+    what = "a whole number" if whole else f"a multiple of the step {fmt_q(step)}"
+    if isinstance(typ, (ir.DomT, ir.BoolT, ir.IntT)) and math.ceil(bounds[0]) <= math.floor(bounds[1]):
+        return r.item_error(key, name, index, f"{name}: the range bound {written} is not {what}",
+                            hint=f"'{name}' takes whole values only: write {name} = "
+                                 f"[{math.ceil(bounds[0])}, {math.floor(bounds[1])}]")
+    values = ", ".join(fmt_q(b) if b.denominator == 1 else f'"{fmt_q(b)}"' for b in bounds)
+    meaning = ("every whole number from low to high (add step = \"1/2\" beside grid for the multiples of 1/2)"
+               if whole else f"every multiple of {fmt_q(step)} from low to high")
+    return r.item_error(key, name, index, f"{name}: the range bound {written} is not {what}",
+                        hint=f"a range [low, high] is {meaning}; for other values list them: "
+                             f"{name} = {{ values = [{values}] }}")
 
 
 def _check_table_covers(r: ClaimReader, points, table):
@@ -746,10 +807,11 @@ def _read_table(r: ClaimReader, rows, program: ir.Program) -> dict:
 
 def _bind_outputs(r: ClaimReader, program: ir.Program, given: dict, k: int) -> dict:
     types = dict(program.outputs)
-    out = {}
+    out: dict = {}
+    named: dict = {}
     r.typed("accuracy.table", given, dict, f"row {k + 1}: output must be a table", "output = { out = 3 }")
     for name, value in given.items():
-        elems = r.named("accuracy.table", program, name, "output", f"row {k + 1}: ")
+        elems = r.named_once("accuracy.table", program, name, named, "output", label=f"row {k + 1}: ")
         if name not in types and (not isinstance(value, list) or len(value) != len(elems)):
             raise r.error("accuracy.table", f"row {k + 1}: output '{name}' is an array of {len(elems)}",
                           hint=f"give a list of {len(elems)} values")

@@ -199,21 +199,40 @@ class MissingEvents(UserError):
     """Real outputs without events: a DP claim may then be decided on every output value."""
 
 
+def _event_key(event) -> tuple:
+    return event.lo, event.hi, event.lo_closed, event.hi_closed
+
+
+def _refuse_overlapping(r: ClaimReader, key: str, name: str, events: list) -> None:
+    """Two events of one output that share a point are refused, at the later one: the verdict
+    covers the unions of the events, which follows from the per-event inequalities only when the
+    events are disjoint (an event written twice is one event, not an overlap)."""
+    for j, b in enumerate(events):
+        for a in events[:j]:
+            if _event_key(a) != _event_key(b) and a.overlaps(b):
+                raise r.item_error(key, name, j, f"{name}: the events '{a}' and '{b}' overlap",
+                                   hint="give disjoint events (a verdict covers their unions): split them where "
+                                        "they meet, e.g. \"(-inf, 0]\", \"(0, 1]\", \"(1, inf)\" instead of "
+                                        "\"(-inf, 1]\", \"(0, inf)\"")
+
+
 def read_events(r: ClaimReader, spec, program: ir.Program, key: str) -> dict:
     types = dict(program.outputs)
     needing = [n for n, t in program.outputs if isinstance(t, (ir.RealT, ir.IntT))]
     events: dict = {}
+    given: dict = {}
     if spec is not None:
         r.typed(key, spec, dict, "events must be a table", 'events = { out = ["(-inf, 0]", "(0, inf)"] }')
         for name, value in spec.items():
-            targets = r.named(key, program, name, "output")
+            targets = r.named_once(key, program, name, given, "output")
             r.typed(key, value, list, f"{name}: give a non-empty list of intervals",
                     f'{name} = ["(-inf, 0]", "(0, inf)"]', nonempty=True)
             try:
-                # an interval written twice (however spaced) is one event
-                ivs = distinct([parse_event(v) for v in value], key=lambda e: (e.lo, e.hi, e.lo_closed, e.hi_closed))
+                written = [parse_event(v) for v in value]
             except UserError as exc:
                 raise r.error(key, f"{name}: {exc.message}", exc.hint) from None
+            _refuse_overlapping(r, key, name, written)
+            ivs = distinct(written, key=_event_key)   # an interval written twice (however spaced) is one event
             for t in targets:
                 if not isinstance(types[t], (ir.RealT, ir.IntT)):
                     raise r.error(key, f"'{t}' is a finite output: its values are checked one by one",

@@ -85,6 +85,21 @@ class EventInterval:
             return False
         return True
 
+    def overlaps(self, other: "EventInterval") -> bool:
+        """Whether the two intervals share a point (two events of one output must not: a verdict on
+        events covers their unions, which only disjoint events' inequalities add up to).
+
+        >>> a, b, c = parse_event("(0, 1/2]"), parse_event("(1/4, 1]"), parse_event("(1/2, inf)")
+        >>> a.overlaps(b), a.overlaps(c), b.overlaps(c), parse_event("[1, 1]").overlaps(parse_event("[1, 2)"))
+        (True, False, True, True)
+        """
+        lows = [(e.lo, not e.lo_closed) for e in (self, other) if e.lo is not None]
+        highs = [(e.hi, e.hi_closed) for e in (self, other) if e.hi is not None]
+        if not lows or not highs:
+            return True                       # both unbounded on one side: they meet far out there
+        (lo, lo_open), (hi, hi_closed) = max(lows), min(highs)
+        return lo < hi or (lo == hi and not lo_open and hi_closed)
+
     def __str__(self) -> str:
         return self.label
 

@@ -188,8 +188,9 @@ def _position_distributions(r: ClaimReader, key: str, name: str, spec: dict, pro
     """{input position: [(value, weight polynomial)]}; an array's distribution applies to each element."""
     types = dict(program.inputs)
     per: dict = {}
+    given: dict = {}
     for nm, dist in spec.items():
-        elems = r.named(key, program, nm, label=f"{name}: ")
+        elems = r.named_once(key, program, nm, given, label=f"{name}: ")
         r.typed(key, dist, dict, f"{name}: {nm}: give {{ value = weight, ... }}",
                 f'{nm} = {{ "0" = "1 - p", "1" = "p" }}', nonempty=True)
         for e in elems:

@@ -1,8 +1,9 @@
 """Read the declarations of a module into a `Scope`: parameters, types, variables,
 functions and distributions.
 
-Parameters are resolved first (defaults, then `--set` overrides), because
-every size, bound and domain may depend on them.  Declarations are global:
+Parameters are resolved first (an override from `--set` or the claim's params, else the default:
+a default is evaluated only when it is used, so one that fails cannot break a run that overrides
+it), because every size, bound and domain may depend on them.  Declarations are global:
 they may appear anywhere at the top level, except that a parameter may only
 use parameters above it and a function only call functions above it (so
 there is no recursion).
@@ -70,10 +71,11 @@ def _params(scope: Scope, items, overrides: dict):
         if item.name in scope.params:
             raise UserError.at(item.pos, f"parameter '{item.name}' is declared twice "
                                f"(first at line {scope.param_pos[item.name].line})")
-        value = const_value(item.value, scope.params, f"the value of parameter '{item.name}'",
-                            explain=lambda n: _param_name_error(scope, n, items))
-        if item.name in overrides:
+        if item.name in overrides:   # the default is not evaluated: it may fail or be huge (param n = 1/0)
             value = within_digits(Fraction(overrides.pop(item.name)), item.pos, f"value of --set {item.name}")
+        else:
+            value = const_value(item.value, scope.params, f"the value of parameter '{item.name}'",
+                                explain=lambda n: _param_name_error(scope, n, items))
         scope.params[item.name] = value
         scope.param_pos[item.name] = item.pos
     if overrides:
@@ -239,4 +241,5 @@ def _distribution(scope: Scope, item: S.DistDecl):
         value = lowerer.det(value_node, "an outcome")
         lowerer.check_fits(value, over, value_node, f"an outcome of '{item.name}'")
         outcomes.append((value.expr, lowerer.weight(weight_node)))
-    scope.distributions[item.name] = ir.DistDef(item.name, tuple(params.items()), over, tuple(outcomes), item.pos)
+    scope.distributions[item.name] = ir.DistDef(item.name, tuple(params.items()), over, tuple(outcomes), item.pos,
+                                                tuple(w.pos for _, w in item.outcomes))

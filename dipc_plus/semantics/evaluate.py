@@ -348,11 +348,18 @@ def bind_params(params: tuple, args: list, program_pos: ir.Pos, owner: str) -> d
 
 def choose_weights(dist: ir.Choose, env: Mapping[str, object], program: ir.Program, eps, exp: Callable,
                    num: Callable | None = None, pos: ir.Pos | None = None) -> list[tuple[object, object]]:
-    """(outcome, unnormalised weight) of a `choose` call at `env`, equal outcomes added up.
+    """(outcome, unnormalised weight) of a `choose` call at `env`, equal outcomes added up (in the
+    order of first appearance): the probabilities' numerators, from `choose_rows`."""
+    return add_equal_outcomes(choose_rows(dist, env, program, eps, exp, num, pos))
+
+
+def choose_rows(dist: ir.Choose, env: Mapping[str, object], program: ir.Program, eps, exp: Callable,
+                num: Callable | None = None, pos: ir.Pos | None = None) -> list[tuple[object, object]]:
+    """(outcome, weight) of each outcome row of the distribution, in its order, before equal
+    outcomes are added up: every written weight must be >= 0 on its own (`weight_check`).
 
     The rate passed to the weights is ``num(dist.rate) * eps`` (None without a rate).
-    Outcomes are checked against the distribution's declared range; the order
-    is the order of first appearance.
+    Outcomes are checked against the distribution's declared range.
     """
     where = pos or ir.NOWHERE
     definition = program.distributions[dist.dist]
@@ -360,11 +367,18 @@ def choose_weights(dist: ir.Choose, env: Mapping[str, object], program: ir.Progr
     args = [eval_expr(a, env, program, where) for a in dist.args]
     local = bind_params(definition.params, args, where, f"distribution '{definition.name}'")
     rate = None if dist.rate is None else convert(Fraction(dist.rate)) * eps
-    totals: list[list] = []
+    rows = []
     for value_expr, weight_expr in definition.outcomes:
         value = fit(eval_expr(value_expr, local, program, where), definition.over, where,
                     f"an outcome of distribution '{definition.name}'")
-        weight = eval_weight(weight_expr, local, program, rate, eps, exp, num, where)
+        rows.append((value, eval_weight(weight_expr, local, program, rate, eps, exp, num, where)))
+    return rows
+
+
+def add_equal_outcomes(rows) -> list[tuple[object, object]]:
+    """(outcome, weight) rows with equal outcomes added up, in the order of first appearance."""
+    totals: list[list] = []
+    for value, weight in rows:
         for entry in totals:
             if values_equal(entry[0], value):
                 entry[1] = entry[1] + weight

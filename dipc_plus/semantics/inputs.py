@@ -184,6 +184,14 @@ def bind_inputs(program: ir.Program, given: dict[str, object]) -> dict[str, obje
     declared = {name for name, _ in program.inputs}
     types = dict(program.inputs)
     env: dict[str, object] = {}
+    source: dict[str, str] = {}     # flat input -> the name that gave it: given twice is refused, not overwritten
+
+    def once(flat: str, name: str) -> None:
+        if flat in source:
+            raise UserError(f"input {flat} is given twice, by '{source[flat]}' and by '{name}'",
+                            hint="give each input once: the whole array, or some of its elements")
+        source[flat] = name
+
     for name, value in given.items():
         if name in program.arrays:
             elements = program.arrays[name]
@@ -196,10 +204,12 @@ def bind_inputs(program: ir.Program, given: dict[str, object]) -> dict[str, obje
             for flat, item in zip(elements, value):
                 if flat not in declared:
                     raise UserError(f"'{name}' is not an input of {program.name}")
+                once(flat, name)
                 env[flat] = coerce(item, types[flat], f"input {flat}")
         elif name in declared:
             if isinstance(value, list):
                 raise UserError(f"input '{name}' is a scalar: give one value, not a list")
+            once(name, name)
             env[name] = coerce(value, types[name], f"input {name}")
         else:
             known = sorted({n.split("[")[0] for n in declared})

@@ -314,12 +314,19 @@ class Function:
 class DistDef:
     """A user distribution over `over`: each outcome (a deterministic Expr of the
     params, giving a value of `over`) has an unnormalised weight, an Expr that may
-    use Rate, Eps and ExpOf.  Weights of equal outcomes add up."""
+    use Rate, Eps and ExpOf.  Weights of equal outcomes add up (each is checked >= 0 alone)."""
     name: str
     params: tuple  # of (name, Type)
     over: DomT  # or BoolT for a distribution over bool (`over bool`)
     outcomes: tuple  # of (Expr value, Expr weight)
     pos: Pos
+    # where each outcome's weight is written (one Pos per outcome; empty when not known), so that
+    # a weight refused at a draw is shown at the weight; not part of the distribution's identity
+    weight_pos: tuple = field(default=(), compare=False)
+
+    def weight_at(self, k: int) -> Pos:
+        """Where outcome k's weight is written (the declaration when that is not known)."""
+        return self.weight_pos[k] if k < len(self.weight_pos) else self.pos
 
 
 @dataclass

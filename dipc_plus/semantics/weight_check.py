@@ -9,7 +9,9 @@ would print negative probabilities, or a distribution where the program has none
 (`dtmc`) checks the weights at the draw's arguments; a route that never evaluates the draw (the
 density-ratio walk of box privacy) checks every argument the draw may receive
 (`check_choose_arguments`); the sampler checks its one eps (`check_weights_at`).  All three
-refuse with the same messages.
+refuse with the same messages, at the weight written in the distribution (the total: at the
+distribution) and naming the draw's line.  Each outcome row's weight is checked on its own, before
+equal outcomes add up (docs/language.md: "every weight must be >= 0").
 """
 from __future__ import annotations
 
@@ -46,39 +48,60 @@ def exact_exp(x):
 
 def checked_weights(dist: ir.Choose, env: Mapping[str, object], program: ir.Program, pos: ir.Pos,
                     where: str = "") -> list[tuple[object, ExpFrac]]:
-    """(outcome, exact weight) of the draw at `env`, refused unless every weight is >= 0 and their
-    total > 0 at every eps > 0.  `where` is added to a refusal (e.g. the arguments checked)."""
+    """(outcome, exact weight) of the draw at `env`, equal outcomes added up, refused unless every
+    written weight (each outcome row, before equal outcomes add up: `{ 0: -1; 0: 2 }` has a
+    negative weight) is >= 0 and their total > 0 at every eps > 0.  A refusal points at the weight
+    (the total: at the distribution) and names the draw at `pos`; `where` is added to it (e.g. the
+    arguments checked)."""
     from dipc_plus.decision.certified import UndefinedError
-    pairs = exact_weights(dist, env, program, pos)
-    try:
-        for _, weight in pairs:
-            _refuse(weight, ">=", f"distribution '{dist.dist}' has a negative weight here", where, HINT_NEGATIVE, pos)
-        total = sum((w for _, w in pairs), ExpFrac(ExpPoly.ZERO))
-        _refuse(total, ">", f"all weights of distribution '{dist.dist}' are zero here", where, HINT_ZERO, pos)
-    except UndefinedError as exc:   # "f is undefined inside (0, inf): its denominator ... vanishes at ..."
-        raise UserError.at(pos, f"a weight of distribution '{dist.dist}' is undefined here{where}: "
-                                f"{exc.message.split(': ', 1)[-1]}",
-                           hint="a weight's denominator must not be 0 at any eps > 0") from None
-    return pairs
+    definition = program.distributions[dist.dist]
+    rows = exact_rows(dist, env, program, pos)
+    for k, (value, weight) in enumerate(rows):
+        try:
+            _refuse(weight, ">=", negative_message(dist, value, pos), where, HINT_NEGATIVE, definition.weight_at(k))
+        except UndefinedError as exc:   # "f is undefined inside (0, inf): its denominator ... vanishes at ..."
+            raise UserError.at(definition.weight_at(k), f"a weight of distribution '{dist.dist}' (outcome "
+                               f"{show_value(value)}) is undefined{at_the_draw(pos)}{where}: "
+                               f"{exc.message.split(': ', 1)[-1]}",
+                               hint="a weight's denominator must not be 0 at any eps > 0") from None
+    total = sum((w for _, w in rows), ExpFrac(ExpPoly.ZERO))
+    _refuse(total, ">", zero_message(dist, pos), where, HINT_ZERO, definition.pos)
+    return evaluate.add_equal_outcomes(rows)
 
 
-def exact_weights(dist: ir.Choose, env: Mapping[str, object], program: ir.Program,
-                  pos: ir.Pos) -> list[tuple[object, ExpFrac]]:
-    """(outcome, weight as an exact function of eps) of the draw at `env`, unchecked."""
+def negative_message(dist: ir.Choose, value, pos: ir.Pos) -> str:
+    return f"distribution '{dist.dist}' has a negative weight (outcome {show_value(value)}){at_the_draw(pos)}"
+
+
+def zero_message(dist: ir.Choose, pos: ir.Pos) -> str:
+    return f"all weights of distribution '{dist.dist}' are zero{at_the_draw(pos)}"
+
+
+def at_the_draw(pos: ir.Pos) -> str:
+    """' at the draw on line 7': the refusal is shown at the weight, and the draw matters too."""
+    return f" at the draw on line {pos.line}" if pos.line else " at this draw"
+
+
+def exact_rows(dist: ir.Choose, env: Mapping[str, object], program: ir.Program,
+               pos: ir.Pos) -> list[tuple[object, ExpFrac]]:
+    """(outcome, weight as an exact function of eps) of each outcome row of the draw at `env`, unchecked."""
     eps = ExpFrac(ExpPoly.eps())
-    return [(v, ExpFrac.of(w)) for v, w in evaluate.choose_weights(dist, env, program, eps, exact_exp, ExpFrac, pos)]
+    return [(v, ExpFrac.of(w)) for v, w in evaluate.choose_rows(dist, env, program, eps, exact_exp, ExpFrac, pos)]
 
 
 def check_weights_at(dist: ir.Choose, env: Mapping[str, object], program: ir.Program, pos: ir.Pos,
                      eps: Fraction) -> None:
-    """The sampler's check at its one rational eps, by certified signs of the exact weights: float
-    weights round (e^eps - e^(eps/2) e^(eps/2), exactly 0, is -4.4e-16 in floats at eps = 1)."""
+    """The sampler's check at its one rational eps, by certified signs of the exact weights (each
+    row, as `checked_weights`): float weights round (e^eps - e^(eps/2) e^(eps/2), exactly 0, is
+    -4.4e-16 in floats at eps = 1)."""
     from dipc_plus.decision.certified import sign_at   # the certified evaluation only for programs with choose
-    pairs = exact_weights(dist, env, program, pos)
-    if any(sign_at(w, eps) < 0 for _, w in pairs):
-        raise UserError.at(pos, f"distribution '{dist.dist}' has a negative weight here", hint=HINT_NEGATIVE)
-    if sign_at(sum((w for _, w in pairs), ExpFrac(ExpPoly.ZERO)), eps) <= 0:
-        raise UserError.at(pos, f"all weights of distribution '{dist.dist}' are zero here", hint=HINT_ZERO)
+    definition = program.distributions[dist.dist]
+    rows = exact_rows(dist, env, program, pos)
+    for k, (value, weight) in enumerate(rows):
+        if sign_at(weight, eps) < 0:
+            raise UserError.at(definition.weight_at(k), negative_message(dist, value, pos), hint=HINT_NEGATIVE)
+    if sign_at(sum((w for _, w in rows), ExpFrac(ExpPoly.ZERO)), eps) <= 0:
+        raise UserError.at(definition.pos, zero_message(dist, pos), hint=HINT_ZERO)
 
 
 def check_choose_arguments(dist: ir.Choose, env: Mapping[str, object], program: ir.Program, pos: ir.Pos,
