@@ -26,6 +26,14 @@ from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import freeze_env, show_env, show_value
 
 
+def beta_closed_form(beta: Formula, params: Mapping, alpha, gamma):
+    """beta at alpha (INF: the limit alpha -> infinity), gamma and the parameters, as an exact closed
+    form in eps: for the claim's obligations, and at sample values when the claim is read (so that a
+    formula with no exact form fails at load time)."""
+    values = {**params, "gamma": gamma}
+    return beta.limit("alpha", values) if alpha == INF else beta.exact({**values, "alpha": alpha})
+
+
 @dataclass
 class Obligation:
     """One exact statement an accuracy claim reduces to at one input and gamma.
@@ -100,12 +108,7 @@ class AccuracyClaim:
     # -- beta --------------------------------------------------------------------------------------------
     def beta_at(self, alpha, gamma):
         """beta as an exact closed form in eps; alpha may be INF (the limit alpha -> infinity)."""
-        values = {k: v for k, v in self.program.params.items()}
-        values["gamma"] = gamma
-        if alpha == INF:
-            return self.beta.limit("alpha", values)
-        values["alpha"] = alpha
-        return self.beta.exact(values)
+        return beta_closed_form(self.beta, self.program.params, alpha, gamma)
 
     def beta_of_alpha_eps(self, gamma) -> bool:
         """Whether beta(alpha, eps) at this gamma is proved a function of alpha*eps alone: every term

@@ -34,7 +34,7 @@ from typing import Mapping
 
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.box import read_box
-from dipc_plus.claims.accuracy_claim import AccuracyClaim
+from dipc_plus.claims.accuracy_claim import AccuracyClaim, beta_closed_form
 from dipc_plus.claims.distances import (INF, INPUT_DISTANCES, OUTPUT_DISTANCES, LinfInput, NumericSparseInput,
                                         ZeroOneInput, make_output_distance)
 from dipc_plus.execution import limits
@@ -85,12 +85,9 @@ INPUT_KEYS = {"grid": Key(dict, message="grid must be a table", hint="grid = { q
 # the distances a box claim can have: the corner reduction's (numeric-sparse with real outputs as in
 # NumericSparse, accuracy.box checks its facets), and the argmax worst point's
 BOX_DISTANCES = {("linf", "zero-one"), ("linf", "noisy-max"), ("numeric-sparse", "linf")}
-# per input distance, (key, what it has, what a box needs) for a refused pair
-BOX_DISTANCE_FIX = {
-    "zero-one": lambda d, od: ("accuracy.input_distance", d, "linf"),
-    "linf": lambda d, od: ("accuracy.output_distance", od, "zero-one\" or \"noisy-max"),
-    "numeric-sparse": lambda d, od: ("accuracy.output_distance", od, "linf"),
-}
+# per input distance, (the key to change, what a box needs there) for a refused pair
+BOX_DISTANCE_FIX = {"zero-one": ("input_distance", "linf"), "linf": ("output_distance", "zero-one\" or \"noisy-max"),
+                    "numeric-sparse": ("output_distance", "linf")}
 MAX_POINTS = limits.LIMITS["grid_points"].default   # the default of --limit grid_points
 
 
@@ -246,6 +243,12 @@ class ClaimReader:
             raise self.error(key, f"'{value}' is not allowed",
                              naming_hint(str(value), options, "choose one of " + ", ".join(f'"{o}"' for o in options)))
         return value
+
+    def unused(self, raw: Mapping, key: str, used: bool, message: str, hint: str = "remove it") -> None:
+        """Refuse the dotted `key` (its last part a key of `raw`) when it is written but this claim does not
+        read it: one check for every key that only some claims use."""
+        if key.rsplit(".", 1)[-1] in raw and not used:
+            raise self.error(key, message, hint)
 
     def typed(self, key: str, value, types, message: str, hint: str, *, nonempty: bool = False):
         """`value` when it has one of the TOML `types` (and, with `nonempty`, is not empty); otherwise the
@@ -415,12 +418,9 @@ def _read_accuracy(r: ClaimReader, raw: dict, program: ir.Program, path: str) ->
     acc = r.table(raw, "accuracy", ACCURACY_KEYS)
 
     det = r.choice("accuracy.det", acc["det"], ("noise-free", "table"))
-    table = None
-    if det == "table":
-        table = _read_table(r, acc["table"], program)
-    elif "table" in raw:
-        raise r.error("accuracy.table", "a det table is given but det is not \"table\"",
-                      hint='write det = "table" to use it, or remove the table')
+    r.unused(raw, "accuracy.table", det == "table", "a det table is given but det is not \"table\"",
+             hint='write det = "table" to use it, or remove the table')
+    table = _read_table(r, acc["table"], program) if det == "table" else None
 
     # inputs
     points, kind = _read_inputs(r, acc["inputs"], program, table)
@@ -431,16 +431,14 @@ def _read_accuracy(r: ClaimReader, raw: dict, program: ir.Program, path: str) ->
         d = NumericSparseInput(_threshold(r, acc, program), tuple(noise_free.real_inputs(program)))
     else:
         d = LinfInput() if d_name == "linf" else ZeroOneInput()
-    if "threshold" in raw and d_name != "numeric-sparse":
-        raise r.error("accuracy.threshold", "threshold is only used by input_distance = \"numeric-sparse\"",
-                      hint="remove it")
+    r.unused(raw, "accuracy.threshold", d_name == "numeric-sparse",
+             "threshold is only used by input_distance = \"numeric-sparse\"")
     od_name = r.choice("accuracy.output_distance", acc["output_distance"], OUTPUT_DISTANCES)
-    if "scores" in raw and od_name != "noisy-max":
-        raise r.error("accuracy.scores", "scores is only used by output_distance = \"noisy-max\"", hint="remove it")
+    r.unused(raw, "accuracy.scores", od_name == "noisy-max", "scores is only used by output_distance = \"noisy-max\"")
 
     if kind == "box" and (d_name, od_name) not in BOX_DISTANCES:   # what accuracy.box reads
-        key, have, want = BOX_DISTANCE_FIX[d_name](d_name, od_name)
-        raise r.error(key, f"a box claim needs {key.split('.')[1]} = \"{want}\", not \"{have}\"",
+        key, want = BOX_DISTANCE_FIX[d_name]
+        raise r.error(f"accuracy.{key}", f"a box claim needs {key} = \"{want}\", not \"{acc[key]}\"",
                       hint="box claims are decided by the corner reduction (docs/claims.md, \"Box claims\"); "
                            "use a grid for this claim")
 
@@ -462,13 +460,11 @@ def _read_accuracy(r: ClaimReader, raw: dict, program: ir.Program, path: str) ->
                           hint="with alpha = \"dd\" gamma must be fixed (POPL 2021, Thm 15); give alpha a number, "
                                "as in the paper's Table 3 (alpha = 1, gamma = \"alpha\")")
         gammas = "alpha"
-    elif isinstance(gamma, list):
-        if not gamma:
-            raise r.error("accuracy.gamma", "the list of gammas is empty", hint="write gamma = [1, 2, 3] or gamma = 0")
-        # a gamma written twice is one obligation, as a listed input written twice is one input
-        gammas = list(dict.fromkeys(r.number("accuracy.gamma", g, nonnegative=True) for g in gamma))
-    else:
-        gammas = [r.number("accuracy.gamma", gamma, nonnegative=True)]
+    elif gamma == []:
+        raise r.error("accuracy.gamma", "the list of gammas is empty", hint="write gamma = [1, 2, 3] or gamma = 0")
+    else:   # a gamma written twice is one obligation, as a listed input written twice is one input
+        gammas = list(dict.fromkeys(r.number("accuracy.gamma", g, nonnegative=True)
+                                    for g in (gamma if isinstance(gamma, list) else [gamma])))
 
     # beta
     beta = _read_beta(r, acc["beta"], program, alpha, gammas)
@@ -510,18 +506,9 @@ def _read_beta(r: ClaimReader, text, program: ir.Program, alpha, gammas) -> Form
     formula = parse_formula(text, names, where)
     if alpha == "dd":
         _check_decreasing_in_alpha(r, formula, program, gammas)
-    # Convert now at sample values, so a formula with no exact form fails at load time.
-    values = dict(program.params)
-    sample_alphas = [Fraction(1), INF] if alpha == "dd" else [alpha]
-    for a in sample_alphas:
-        for g in (gammas if gammas != "alpha" else [None]):
-            v = dict(values)
-            v["gamma"] = a if gammas == "alpha" else g
-            if a == INF:
-                formula.limit("alpha", v)
-            else:
-                v["alpha"] = a
-                formula.exact(v)
+    for a in ([Fraction(1), INF] if alpha == "dd" else [alpha]):   # samples: no exact form fails now
+        for g in ([a] if gammas == "alpha" else gammas):
+            beta_closed_form(formula, program.params, a, g)
     return formula
 
 
@@ -572,14 +559,11 @@ def read_input_table(r: ClaimReader, spec, program: ir.Program, key: str, *, bou
                       (f" (this table has {' and '.join(given)})" if given else ""),
                       hint="grid = { q = [-1, 1] }, list = [ { q = [0, 1, -1] } ] or box = { q = [-1, 1] } "
                            "(every real input of the box); one claim per kind of inputs")
+    r.unused(spec, f"{key}.step", "grid" in spec,
+             "step only applies to a grid" + (" (a box has every real value)" if "box" in spec else ""))
     if "box" in spec:
-        if "step" in spec:
-            raise r.error(f"{key}.step", "step only applies to a grid (a box has every real value)",
-                          hint="remove it")
         return "box", table["box"]
     if "list" in spec:
-        if "step" in spec:
-            raise r.error(f"{key}.step", "step only applies to a grid", hint="remove it")
         rows = r.rows(f"{key}.list", table["list"], "list must be a non-empty array of inline tables",
                       "list = [ { q = [-1, 0, 1] }, { q = [1, 1, 1] } ]")
         return "list", distinct([r.bind(f"{key}.list", program, row, f"entry {k + 1}") for k, row in enumerate(rows)])

@@ -59,10 +59,9 @@ def load_privacy_claim(path: str, overrides: Mapping | None = None):
 def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: frozenset) -> DPClaim:
     dp = r.table(raw, "privacy", PRIVACY_KEYS)
     kind = r.choice("privacy.adjacency", dp["adjacency"], ADJACENCIES)
+    r.unused(raw, "privacy.bound", kind not in ("hamming", "pairs"), f"bound is not used with adjacency = \"{kind}\"")
     bound = Fraction(1)
     if "bound" in raw:
-        if kind in ("hamming", "pairs"):
-            raise r.error("privacy.bound", f"bound is not used with adjacency = \"{kind}\"", hint="remove it")
         bound = r.number("privacy.bound", raw["bound"], nonnegative=True)
         if bound <= 0:
             raise r.error("privacy.bound", "bound must be positive", hint="bound = 1")
@@ -84,17 +83,15 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: f
                       "quantifies over every measurable set of outputs, which needs the output densities; "
                       "checking the named events only would not decide it",
                       hint="use delta = 0 (eps-DP is checked per named event), or a program with finite outputs")
+    r.unused(raw, "privacy.inputs", kind != "pairs", "with adjacency = \"pairs\" the inputs are the pairs' inputs",
+             hint="remove [privacy.inputs]")
+    r.unused(raw, "privacy.pairs", kind == "pairs", "pairs are only read with adjacency = \"pairs\"",
+             hint='write adjacency = "pairs" or remove the list')
     if kind == "pairs":
-        if "inputs" in raw:
-            raise r.error("privacy.inputs", "with adjacency = \"pairs\" the inputs are the pairs' inputs",
-                          hint="remove [privacy.inputs]")
         pairs = _read_pairs(r, dp["pairs"], program)
         adjacency.set_pairs(pairs)
         points_given, grid, inputs_kind = distinct([x for pair in pairs for x in pair]), None, "pairs"
     else:
-        if "pairs" in raw:
-            raise r.error("privacy.pairs", "pairs are only read with adjacency = \"pairs\"",
-                          hint='write adjacency = "pairs" or remove the list')
         points_given, grid, inputs_kind = read_points(r, dp["inputs"], program, "privacy.inputs")
     every_length = _read_length(r, dp["length"])
     if inputs_kind == "box":

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dipc_plus.decision.certified import infinity_sign, interval_parts
+from dipc_plus.decision.certified import infinity_sign, interval_parts, interval_text
 from dipc_plus.decision.decide import Interval
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
@@ -126,9 +126,7 @@ def parse_event(text: str) -> EventInterval:
         raise UserError(f"the event {text!r} is closed at an infinite end", hint=hint)
     if lo is not None and hi is not None and (hi < lo or (hi == lo and not (lo_closed and hi_closed))):
         raise UserError(f"the event {text!r} is empty", hint=hint)
-    label = f"{'[' if lo_closed else '('}{'-inf' if lo is None else fmt_q(lo)}, " \
-            f"{'inf' if hi is None else fmt_q(hi)}{']' if hi_closed else ')'}"
-    return EventInterval(lo, hi, lo_closed, hi_closed, label)
+    return EventInterval(lo, hi, lo_closed, hi_closed, interval_text(lo, hi, lo_closed, hi_closed))
 
 
 

@@ -23,7 +23,7 @@ from dipc_plus.claims.privacy_types import PufferfishClaim, Scenario
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.param_poly import poly_mul
 from dipc_plus.claims.secrets import read_predicate
-from dipc_plus.decision.certified import interval_parts
+from dipc_plus.decision.certified import interval_parts, interval_text
 from dipc_plus.decision.param_decide import negative_point
 from dipc_plus.semantics import ir
 
@@ -81,13 +81,8 @@ def read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -
             raise r.entry(k).error("privacy.scenarios.name", f"scenarios {same[0] + 1} and {k + 1} are both "
                                    f"named '{scenario.name}'", hint="give each scenario its own name")
         scenarios.append(scenario)
-    return PufferfishClaim(path, program, budget, eps, {n: _interval_text(iv) for n, iv in parameters.items()},
+    return PufferfishClaim(path, program, budget, eps, {n: interval_text(*iv) for n, iv in parameters.items()},
                            parameters, secrets, pairs, scenarios, events, note_of(raw))
-
-
-def _interval_text(iv) -> str:
-    lo, hi, lc, hc = iv
-    return f"{'[' if lc else '('}{fmt_q(lo)}, {fmt_q(hi)}{']' if hc else ')'}"
 
 
 def _read_param_interval(r: ClaimReader, key: str, text):
