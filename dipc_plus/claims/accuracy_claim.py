@@ -122,9 +122,7 @@ class AccuracyClaim:
         return True
 
     def gamma_values(self, alpha) -> list:
-        if self.gammas == "alpha":
-            return [alpha]
-        return list(self.gammas)
+        return [alpha] if self.gammas == "alpha" else list(self.gammas)
 
     # -- what must be decided ---------------------------------------------------------------------
     def applies_at(self, dd, boundary: bool = False) -> tuple:

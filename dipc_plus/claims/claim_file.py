@@ -28,6 +28,7 @@ import copy
 import os
 import re
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping
@@ -194,17 +195,22 @@ class ClaimReader:
         """A TOML table of input values bound as the program's inputs; a mistake is located at `key`
         and its message starts with `label` (which entry, row or pair)."""
         from dipc_plus.semantics.inputs import bind_inputs
-        try:
+        with self.located(key, f"{label}: "):
             return bind_inputs(program, {n: to_user_value(v) for n, v in given.items()})
-        except UserError as exc:
-            raise self.error(key, f"{label}: {exc.message}", exc.hint) from None
 
     def value(self, key: str, written, typ: ir.Type, what: str, label: str = ""):
         """A value written in the file (`to_user_value`) as a value of `typ`; a mistake is located at
         `key`, its message after `label`."""
         from dipc_plus.semantics.inputs import coerce
-        try:
+        with self.located(key, label):
             return coerce(to_user_value(written), typ, what)
+
+    @contextmanager
+    def located(self, key: str, label: str = ""):
+        """A `UserError` of a lower layer (which knows no claim file) raised inside, located at `key` and
+        its message after `label`."""
+        try:
+            yield
         except UserError as exc:
             raise self.error(key, label + exc.message, exc.hint) from None
 
@@ -384,11 +390,8 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
     if not os.path.isfile(program_path):
         raise r.error("program.path", f"the program '{limits.clip(prog['path'])}' is not a regular file",
                       hint="give the path of a .dip file, relative to the claim file")
-    params = {}
-    for name, value in prog["params"].items():
-        params[name] = r.number(f"program.params.{name}", value)
-    for name, value in (overrides or {}).items():
-        params[name] = Fraction(value)
+    params = {name: r.number(f"program.params.{name}", value) for name, value in prog["params"].items()}
+    params.update({name: Fraction(value) for name, value in (overrides or {}).items()})
     function = _function_name(r, prog, program_path)
     from dipc_plus.frontend.load import declared_params, lower_program
     module = _read_program(r, program_path, function, params)
@@ -471,10 +474,8 @@ def _read_accuracy(r: ClaimReader, raw: dict, program: ir.Program, path: str) ->
 
     # eps interval
     from dipc_plus.decision.decide import Interval
-    try:
+    with r.located("accuracy.eps"):
         eps = Interval.parse(acc["eps"])
-    except UserError as exc:
-        raise r.error("accuracy.eps", exc.message, exc.hint) from None
 
     dd_over = r.choice("accuracy.dd_over", raw.get("dd_over", "grid" if det == "table" else "reals"),
                        ("reals", "grid"))
@@ -626,10 +627,8 @@ def with_finite_domains(program: ir.Program, ranges: dict, refuse) -> dict:
 
 def _grid_points(r: ClaimReader, ranges: dict, table):
     """The product of the ranges as input points, or an `OversizeGrid` past the grid_points limit."""
-    size = 1
-    for vals in ranges.values():
-        size *= len(vals)
-    most = limits.get("grid_points")
+    points = GridPoints(ranges)   # each point made when read
+    size, most = points.total, limits.get("grid_points")
     if size > sys.maxsize:   # not even countable by len(): no --input can make this claim's grid useful
         raise r.error("accuracy.inputs.grid", f"the grid has more than {sys.maxsize} points",
                       hint="use a smaller range, a larger step, or an explicit list")
@@ -637,7 +636,6 @@ def _grid_points(r: ClaimReader, ranges: dict, table):
         return OversizeGrid(size, r.error("accuracy.inputs.grid", f"the grid has {size} points, more than {most}",
                                           hint="use a smaller range, a larger step, an explicit list, or --input "
                                           "for one point; " + limits.hint("grid_points")))
-    points = GridPoints(ranges)   # each point made when read
     return _check_table_covers(r, points, table)
 
 

@@ -168,10 +168,8 @@ def read_eps(r: ClaimReader, text, key: str) -> EpsRange:
     if parts is None or any(read_rational(e) is None and not infinity_sign(e) for e in parts[:2]):
         raise r.error(key, f"cannot read the interval {text!r}",
                       hint='write eps = "(0, inf)", "[1/10, 5]", "1/2" or "ln(2)" (rational ends)')
-    try:
+    with r.located(key):
         return EpsRange(Interval.parse(s))
-    except UserError as exc:
-        raise r.error(key, exc.message, exc.hint) from None
 
 
 def read_delta(r: ClaimReader, text, program: ir.Program, eps: EpsRange):
@@ -209,11 +207,8 @@ def read_events(r: ClaimReader, spec, program: ir.Program, key: str) -> dict:
             targets = r.named(key, program, name, "output")
             r.typed(key, value, list, f"{name}: give a non-empty list of intervals",
                     f'{name} = ["(-inf, 0]", "(0, inf)"]', nonempty=True)
-            try:
-                # an interval written twice (however spaced) is one event
+            with r.located(key, f"{name}: "):   # an interval written twice (however spaced) is one event
                 ivs = distinct([parse_event(v) for v in value], key=lambda e: (e.lo, e.hi, e.lo_closed, e.hi_closed))
-            except UserError as exc:
-                raise r.error(key, f"{name}: {exc.message}", exc.hint) from None
             for t in targets:
                 if not isinstance(types[t], (ir.RealT, ir.IntT)):
                     raise r.error(key, f"'{t}' is a finite output: its values are checked one by one",

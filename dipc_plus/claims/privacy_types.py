@@ -41,16 +41,13 @@ class Budget:
         p = rational_power(r, self.k)
         return None if p is None else self.factor * p
 
-    def describe(self) -> str:
+    def __str__(self) -> str:
         parts = []
         if self.k:
             parts.append("eps" if self.k == 1 else f"{fmt_q(self.k)}*eps")
         if self.factor != 1:
             parts.append(ln_text(self.factor))
         return " + ".join(parts) or "0"
-
-    def __str__(self) -> str:
-        return self.describe()
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,9 @@ a weight like '[__import__("os").system(...), 1 - p][1]' is refused, not run.
 """
 from __future__ import annotations
 
+import functools
 import itertools
+import math
 import re
 from fractions import Fraction
 
@@ -163,18 +165,13 @@ def _independent_support(r: ClaimReader, key: str, name: str, spec, program: ir.
         raise r.error(key, f"{name}: no distribution for the input(s) {', '.join(missing)}",
                       hint="give every input position a distribution")
     names = program.input_names()
-    total = 1
-    for n in names:
-        total *= len(per[n])
+    total = math.prod(len(per[n]) for n in names)
     if total > MAX_POINTS:
         raise r.error(key, f"{name}: the prior has {total} inputs, too many", hint="use fewer positions")
     support = []
     for combo in itertools.product(*(per[n] for n in names)):
-        u = {n: v for n, (v, _) in zip(names, combo)}
-        w = {(0,) * len(params): Fraction(1)}
-        for _, wi in combo:
-            w = poly_mul(w, wi)
-        support.append((u, w))
+        product = functools.reduce(poly_mul, (w for _, w in combo), {(0,) * len(params): Fraction(1)})
+        support.append(({n: v for n, (v, _) in zip(names, combo)}, product))
     return support
 
 

@@ -15,6 +15,7 @@ named events; the input part is then described as well).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Mapping
@@ -94,12 +95,8 @@ def grid_of_points(points: list) -> dict | None:
             return None
         distinct.add(row)
         for n, key in zip(names, row):
-            if key not in values[n]:
-                values[n][key] = u[n]
-    size = 1
-    for n in names:
-        size *= len(values[n])
-    if size != len(distinct):
+            values[n].setdefault(key, u[n])
+    if math.prod(len(values[n]) for n in names) != len(distinct):
         return None
     return {n: sorted(values[n].values(), key=_order) for n in names}
 
@@ -120,8 +117,7 @@ def _order(v):
 
 def is_whole_domain(program: ir.Program, grid: Mapping) -> bool:
     """Every input finite and every value of its domain on the grid."""
-    types = dict(program.inputs)
-    for name, typ in types.items():
+    for name, typ in program.inputs:
         if not isinstance(typ, (ir.DomT, ir.BoolT)):
             return False
         have = list(grid.get(name, ()))
