@@ -47,7 +47,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.frontend.scope import did_you_mean
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
-from dipc_plus.semantics.inputs import input_elements
+from dipc_plus.semantics.inputs import flat_elements
 from dipc_plus.semantics.values import distinct, freeze_env, freeze_value, show_env
 
 
@@ -286,7 +286,7 @@ class ClaimReader:
         """The flat inputs (or outputs, `side`) `name` stands for; an error at `key` (after `label`)
         when it names none."""
         flat = program.inputs if side == "input" else program.outputs
-        elems = (input_elements if side == "input" else output_elements)(program, name)
+        elems = flat_elements(program, name, flat)
         if elems is None:
             words = names_in_words(flat)
             raise self.error(key, f"{label}'{name}' is not an {side} of {program.name}",
@@ -582,13 +582,6 @@ def step_hint(name: str, program: ir.Program, table: str) -> str | None:
     first = names_in_words(program.inputs).split(", ")[0] or "q"
     return (f"step is a key of [{table}] beside grid, not inside it: write grid = {{ {first} "
             f"= [-1, 1] }} and, on the next line, step = \"1/2\"")
-
-
-def output_elements(program: ir.Program, name: str) -> list | None:
-    """The flat outputs an output name stands for (itself, or an array's elements); None if it names none."""
-    types = dict(program.outputs)
-    elems = program.arrays.get(name) if name not in types else None
-    return list(elems) if elems is not None and all(e in types for e in elems) else ([name] if name in types else None)
 
 
 def _grid_ranges(r: ClaimReader, grid: dict, program: ir.Program, key: str, step: Fraction,
