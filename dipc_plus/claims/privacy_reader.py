@@ -19,7 +19,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.adjacency import ADJACENCIES, Adjacency
 from dipc_plus.semantics.values import distinct, freeze_env
-from dipc_plus.claims.privacy_fields import BUDGET_HINT, MissingEvents, read_budget, read_delta, read_eps, read_events
+from dipc_plus.claims.privacy_fields import BUDGET_HINT, read_budget, read_delta, read_eps, read_events
 from dipc_plus.claims.privacy_types import DPClaim
 from dipc_plus.semantics import ir
 
@@ -69,16 +69,12 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: f
     budget = read_budget(r, dp["budget"], program, "privacy.budget")
     eps = read_eps(r, dp["eps"], "privacy.eps")
     delta_text, delta = read_delta(r, dp["delta"], program, eps)
-    try:
-        events = read_events(r, dp["events"], program, "privacy.events")
-        every_value = False
-    except MissingEvents:
-        # real outputs without events (with or without finite ones): decided on their densities, every value
-        types = [t for _, t in program.outputs]
-        if not ExpFrac.of(delta).is_zero() or any(isinstance(t, ir.IntT) for t in types):
-            raise
-        events, every_value = {}, True
-    if events and not ExpFrac.of(delta).is_zero():
+    delta_zero = ExpFrac.of(delta).is_zero()
+    # real outputs without events (with or without finite ones) are decided on their densities, every value
+    events = read_events(r, dp["events"], program, "privacy.events",
+                         densities=delta_zero and not any(isinstance(t, ir.IntT) for _, t in program.outputs))
+    every_value, events = events is None, events or {}
+    if events and not delta_zero:
         raise r.error("privacy.delta", f"delta = {delta_text}: (eps, delta)-DP of real or integer outputs "
                       "quantifies over every measurable set of outputs, which needs the output densities; "
                       "checking the named events only would not decide it",
@@ -96,11 +92,9 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: f
     every_length = _read_length(r, dp["length"])
     if inputs_kind == "box":
         _check_box_claim(r, every_length)
-    claim = DPClaim(path, program, adjacency, budget, delta_text, delta, eps, points_given, grid, events,
-                    dp["structure"], note_of(raw), inputs_kind=inputs_kind,
-                    every_length=every_length, given_params=given)
-    claim.every_output_value = every_value
-    return claim
+    return DPClaim(path, program, adjacency, budget, delta_text, delta, eps, points_given, grid, events,
+                   dp["structure"], note_of(raw), inputs_kind=inputs_kind,
+                   every_length=every_length, given_params=given, every_output_value=every_value)
 
 
 def _read_length(r: ClaimReader, value) -> bool:
