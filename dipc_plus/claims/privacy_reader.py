@@ -10,7 +10,6 @@ mistake is a `UserError` with the file, the line of the key and a hint.  The
 """
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Mapping
 
 from dipc_plus.claims.box import read_box
@@ -25,7 +24,7 @@ from dipc_plus.semantics import ir
 
 PRIVACY_KEYS = {
     "kind": ANY, "adjacency": Key(required='write adjacency = "hamming" (or "one-position", "linf", "l1", "pairs")'),
-    "bound": ANY, "pairs": ANY, "budget": Key(required=BUDGET_HINT), "delta": Key(default="0"),
+    "bound": Key(default=1), "pairs": ANY, "budget": Key(required=BUDGET_HINT), "delta": Key(default="0"),
     "eps": Key(default="(0, inf)"), "inputs": ANY, "events": ANY,
     "structure": Key(bool, True, message="structure must be true or false", hint="structure = true"),
     "note": ANY, "length": ANY,
@@ -60,11 +59,9 @@ def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: f
     dp = r.table(raw, "privacy", PRIVACY_KEYS)
     kind = r.choice("privacy.adjacency", dp["adjacency"], ADJACENCIES)
     r.unused(raw, "privacy.bound", kind not in ("hamming", "pairs"), f"bound is not used with adjacency = \"{kind}\"")
-    bound = Fraction(1)
-    if "bound" in raw:
-        bound = r.number("privacy.bound", raw["bound"], nonnegative=True)
-        if bound <= 0:
-            raise r.error("privacy.bound", "bound must be positive", hint="bound = 1")
+    bound = r.number("privacy.bound", dp["bound"], nonnegative=True)
+    if bound <= 0:
+        raise r.error("privacy.bound", "bound must be positive", hint="bound = 1")
     adjacency = Adjacency(kind, bound)
     budget = read_budget(r, dp["budget"], program, "privacy.budget")
     eps = read_eps(r, dp["eps"], "privacy.eps")
