@@ -19,7 +19,7 @@ from dipc_plus.claims import noise_free
 from dipc_plus.claims.disagreement import Disagreement, GridSpace, RealSpace
 from dipc_plus.claims.distances import INF, InputDistance, LinfOutput, OutputDistance, ZeroOneOutput
 from dipc_plus.claims.formula import Formula
-from dipc_plus.claims.scope import box_text
+from dipc_plus.claims.scope import claimed_inputs_text
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.semantics import ir
@@ -172,10 +172,4 @@ class AccuracyClaim:
             gamma, each = "gamma", f" for each gamma in {{{', '.join(map(str, self.gammas))}}}"
         return (f"({alpha}, {self.beta}, {gamma})-accuracy of {self.program.name}{each} for eps in {self.eps}, "
                 f"d = {self.input_distance.name}, d' = {self.output_distance.name}, det = {self.det}, "
-                f"{self.inputs_phrase()}, dd over {self.dd_over}")
-
-    def inputs_phrase(self) -> str:
-        """'27 input(s)', or for a box claim 'every real input of the box q[1..3] each in [-1, 1]'."""
-        if self.inputs_kind == "box":
-            return f"every real input of the box {box_text(self.program, self.points.bounds)}"
-        return f"{len(self.points)} input(s)"
+                f"{claimed_inputs_text(self.program, self.inputs_kind, self.points)}, dd over {self.dd_over}")

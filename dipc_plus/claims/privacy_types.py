@@ -21,7 +21,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.claims.adjacency import Adjacency
 from dipc_plus.claims.grid_points import GridPoints
-from dipc_plus.claims.scope import box_text
+from dipc_plus.claims.scope import claimed_inputs_text
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import ln_text, rational_power
 from dipc_plus.semantics import ir
@@ -172,10 +172,7 @@ class DPClaim:
 
     def describe(self) -> str:
         d = "" if self.delta_is_zero else f", delta = {self.delta_text}"
-        if self.inputs_kind == "box":
-            inputs = f"every real input of the box {box_text(self.program, self.box_bounds)}"
-        else:
-            inputs = f"{self.npoints} input(s)"
+        inputs = claimed_inputs_text(self.program, self.inputs_kind, self.points)
         return (f"({self.budget}{d})-differential privacy of {self.program.name} for {self.eps}, "
                 f"neighbours: {self.adjacency.describe()}, {inputs}")
 

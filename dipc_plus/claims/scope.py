@@ -57,6 +57,14 @@ def box_text(program: ir.Program, bounds: dict) -> str:
     return grouped_text(program, bounds, lambda b: f"[{fmt_q(b[0])}, {fmt_q(b[1])}]")
 
 
+def claimed_inputs_text(program: ir.Program, kind: str, points) -> str:
+    """How a claim's description counts its inputs: '27 input(s)', or for a box (`points` a
+    `claims.box.BoxInputs`) 'every real input of the box q[1..3] each in [-1, 1]'."""
+    if kind == "box":
+        return f"every real input of the box {box_text(program, points.bounds)}"
+    return f"{len(points)} input(s)"
+
+
 def grouped_text(program: ir.Program, table: Mapping, show, same=lambda a, b: a == b) -> str:
     """'q[1..3] each in X; h in Y': each input's entry of `table` shown by `show`, the elements of an
     array whose entries are all the `same` grouped."""
