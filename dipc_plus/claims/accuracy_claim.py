@@ -19,11 +19,19 @@ from dipc_plus.claims import noise_free
 from dipc_plus.claims.disagreement import GridSpace, RealSpace
 from dipc_plus.claims.distances import INF, InputDistance, LinfOutput, OutputDistance, ZeroOneOutput
 from dipc_plus.claims.formula import Formula
-from dipc_plus.claims.scope import box_text
+from dipc_plus.claims.scope import claimed_inputs_text
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import freeze_env, show_env
+
+
+def beta_closed_form(beta: Formula, params: Mapping, alpha, gamma):
+    """beta at alpha (INF: the limit alpha -> infinity), gamma and the parameters, as an exact closed
+    form in eps: for the claim's obligations, and at sample values when the claim is read (so that a
+    formula with no exact form fails at load time)."""
+    values = {**params, "gamma": gamma}
+    return beta.limit("alpha", values) if alpha == INF else beta.exact({**values, "alpha": alpha})
 
 
 @dataclass
@@ -67,12 +75,7 @@ class AccuracyClaim:
     # -- beta --------------------------------------------------------------------------------------------
     def beta_at(self, alpha, gamma):
         """beta as an exact closed form in eps; alpha may be INF (the limit alpha -> infinity)."""
-        values = {k: v for k, v in self.program.params.items()}
-        values["gamma"] = gamma
-        if alpha == INF:
-            return self.beta.limit("alpha", values)
-        values["alpha"] = alpha
-        return self.beta.exact(values)
+        return beta_closed_form(self.beta, self.program.params, alpha, gamma)
 
     def beta_of_alpha_eps(self, gamma) -> bool:
         """Whether beta(alpha, eps) at this gamma is proved a function of alpha*eps alone: every term
@@ -86,9 +89,7 @@ class AccuracyClaim:
         return True
 
     def gamma_values(self, alpha) -> list:
-        if self.gammas == "alpha":
-            return [alpha]
-        return list(self.gammas)
+        return [alpha] if self.gammas == "alpha" else list(self.gammas)
 
     # -- what must be decided ---------------------------------------------------------------------
     def applies_at(self, dd, boundary: bool = False) -> tuple:
@@ -127,10 +128,4 @@ class AccuracyClaim:
             gamma, each = "gamma", f" for each gamma in {{{', '.join(map(str, self.gammas))}}}"
         return (f"({alpha}, {self.beta}, {gamma})-accuracy of {self.program.name}{each} for eps in {self.eps}, "
                 f"d = {self.input_distance.name}, d' = {self.output_distance.name}, det = {self.det}, "
-                f"{self.inputs_phrase()}, dd over {self.dd_over}")
-
-    def inputs_phrase(self) -> str:
-        """'27 input(s)', or for a box claim 'every real input of the box q[1..3] each in [-1, 1]'."""
-        if self.inputs_kind == "box":
-            return f"every real input of the box {box_text(self.program, self.points.bounds)}"
-        return f"{len(self.points)} input(s)"
+                f"{claimed_inputs_text(self.program, self.inputs_kind, self.points)}, dd over {self.dd_over}")

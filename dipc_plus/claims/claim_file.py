@@ -29,13 +29,14 @@ import math
 import os
 import re
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping
 
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.box import read_box
-from dipc_plus.claims.accuracy_claim import AccuracyClaim
+from dipc_plus.claims.accuracy_claim import AccuracyClaim, beta_closed_form
 from dipc_plus.claims.array_items import item_column
 from dipc_plus.claims.distances import (INF, INPUT_DISTANCES, OUTPUT_DISTANCES, LinfInput, NumericSparseInput,
                                         ZeroOneInput, make_output_distance)
@@ -49,7 +50,7 @@ from dipc_plus.exact.convert import fmt_q
 from dipc_plus.frontend.scope import did_you_mean
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
-from dipc_plus.semantics.inputs import input_elements
+from dipc_plus.semantics.inputs import flat_elements
 from dipc_plus.semantics.values import distinct, freeze_env, freeze_value, show_env
 
 
@@ -88,12 +89,9 @@ INPUT_KEYS = {"grid": Key(dict, message="grid must be a table", hint="grid = { q
 # the distances a box claim can have: the corner reduction's (numeric-sparse with real outputs as in
 # NumericSparse, accuracy.box checks its facets), and the argmax worst point's
 BOX_DISTANCES = {("linf", "zero-one"), ("linf", "noisy-max"), ("numeric-sparse", "linf")}
-# per input distance, (key, what it has, what a box needs) for a refused pair
-BOX_DISTANCE_FIX = {
-    "zero-one": lambda d, od: ("accuracy.input_distance", d, "linf"),
-    "linf": lambda d, od: ("accuracy.output_distance", od, "zero-one\" or \"noisy-max"),
-    "numeric-sparse": lambda d, od: ("accuracy.output_distance", od, "linf"),
-}
+# per input distance, (the key to change, what a box needs there) for a refused pair
+BOX_DISTANCE_FIX = {"zero-one": ("input_distance", "linf"), "linf": ("output_distance", "zero-one\" or \"noisy-max"),
+                    "numeric-sparse": ("output_distance", "linf")}
 MAX_POINTS = limits.LIMITS["grid_points"].default   # the default of --limit grid_points
 
 
@@ -213,17 +211,22 @@ class ClaimReader:
         """A TOML table of input values bound as the program's inputs; a mistake is located at `key`
         and its message starts with `label` (which entry, row or pair)."""
         from dipc_plus.semantics.inputs import bind_inputs
-        try:
+        with self.located(key, f"{label}: "):
             return bind_inputs(program, {n: to_user_value(v) for n, v in given.items()})
-        except UserError as exc:
-            raise self.error(key, f"{label}: {exc.message}", exc.hint) from None
 
     def value(self, key: str, written, typ: ir.Type, what: str, label: str = ""):
         """A value written in the file (`to_user_value`) as a value of `typ`; a mistake is located at
         `key`, its message after `label`."""
         from dipc_plus.semantics.inputs import coerce
-        try:
+        with self.located(key, label):
             return coerce(to_user_value(written), typ, what)
+
+    @contextmanager
+    def located(self, key: str, label: str = ""):
+        """A `UserError` of a lower layer (which knows no claim file) raised inside, located at `key` and
+        its message after `label`."""
+        try:
+            yield
         except UserError as exc:
             raise self.error(key, label + exc.message, exc.hint) from None
 
@@ -263,6 +266,12 @@ class ClaimReader:
                              naming_hint(str(value), options, "choose one of " + ", ".join(f'"{o}"' for o in options)))
         return value
 
+    def unused(self, raw: Mapping, key: str, used: bool, message: str, hint: str = "remove it") -> None:
+        """Refuse the dotted `key` (its last part a key of `raw`) when it is written but this claim does not
+        read it: one check for every key that only some claims use."""
+        if key.rsplit(".", 1)[-1] in raw and not used:
+            raise self.error(key, message, hint)
+
     def typed(self, key: str, value, types, message: str, hint: str, *, nonempty: bool = False):
         """`value` when it has one of the TOML `types` (and, with `nonempty`, is not empty); otherwise the
         error at `key`: the one type check of every claim field."""
@@ -293,7 +302,7 @@ class ClaimReader:
         """The flat inputs (or outputs, `side`) `name` stands for; an error at `key` (after `label`)
         when it names none."""
         flat = program.inputs if side == "input" else program.outputs
-        elems = (input_elements if side == "input" else output_elements)(program, name)
+        elems = flat_elements(program, name, flat)
         if elems is None:
             words = names_in_words(flat)
             raise self.error(key, f"{label}'{name}' is not an {side} of {program.name}",
@@ -415,11 +424,8 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
     if not os.path.isfile(program_path):
         raise r.error("program.path", f"the program '{limits.clip(prog['path'])}' is not a regular file",
                       hint="give the path of a .dip file, relative to the claim file")
-    params = {}
-    for name, value in prog["params"].items():
-        params[name] = r.number(f"program.params.{name}", value)
-    for name, value in (overrides or {}).items():
-        params[name] = Fraction(value)
+    params = {name: r.number(f"program.params.{name}", value) for name, value in prog["params"].items()}
+    params.update({name: Fraction(value) for name, value in (overrides or {}).items()})
     function = _function_name(r, prog, program_path)
     from dipc_plus.frontend.load import declared_params, lower_program
     module = _read_program(r, program_path, function, params)
@@ -449,12 +455,9 @@ def _read_accuracy(r: ClaimReader, raw: dict, program: ir.Program, path: str) ->
     acc = r.table(raw, "accuracy", ACCURACY_KEYS)
 
     det = r.choice("accuracy.det", acc["det"], ("noise-free", "table"))
-    table = None
-    if det == "table":
-        table = _read_table(r, acc["table"], program)
-    elif "table" in raw:
-        raise r.error("accuracy.table", "a det table is given but det is not \"table\"",
-                      hint='write det = "table" to use it, or remove the table')
+    r.unused(raw, "accuracy.table", det == "table", "a det table is given but det is not \"table\"",
+             hint='write det = "table" to use it, or remove the table')
+    table = _read_table(r, acc["table"], program) if det == "table" else None
 
     # inputs
     points, kind = _read_inputs(r, acc["inputs"], program, table)
@@ -465,16 +468,14 @@ def _read_accuracy(r: ClaimReader, raw: dict, program: ir.Program, path: str) ->
         d = NumericSparseInput(_threshold(r, acc, program), tuple(noise_free.real_inputs(program)))
     else:
         d = LinfInput() if d_name == "linf" else ZeroOneInput()
-    if "threshold" in raw and d_name != "numeric-sparse":
-        raise r.error("accuracy.threshold", "threshold is only used by input_distance = \"numeric-sparse\"",
-                      hint="remove it")
+    r.unused(raw, "accuracy.threshold", d_name == "numeric-sparse",
+             "threshold is only used by input_distance = \"numeric-sparse\"")
     od_name = r.choice("accuracy.output_distance", acc["output_distance"], OUTPUT_DISTANCES)
-    if "scores" in raw and od_name != "noisy-max":
-        raise r.error("accuracy.scores", "scores is only used by output_distance = \"noisy-max\"", hint="remove it")
+    r.unused(raw, "accuracy.scores", od_name == "noisy-max", "scores is only used by output_distance = \"noisy-max\"")
 
     if kind == "box" and (d_name, od_name) not in BOX_DISTANCES:   # what accuracy.box reads
-        key, have, want = BOX_DISTANCE_FIX[d_name](d_name, od_name)
-        raise r.error(key, f"a box claim needs {key.split('.')[1]} = \"{want}\", not \"{have}\"",
+        key, want = BOX_DISTANCE_FIX[d_name]
+        raise r.error(f"accuracy.{key}", f"a box claim needs {key} = \"{want}\", not \"{acc[key]}\"",
                       hint="box claims are decided by the corner reduction (docs/claims.md, \"Box claims\"); "
                            "use a grid for this claim")
 
@@ -496,23 +497,19 @@ def _read_accuracy(r: ClaimReader, raw: dict, program: ir.Program, path: str) ->
                           hint="with alpha = \"dd\" gamma must be fixed (POPL 2021, Thm 15); give alpha a number, "
                                "as in the paper's Table 3 (alpha = 1, gamma = \"alpha\")")
         gammas = "alpha"
-    elif isinstance(gamma, list):
-        if not gamma:
-            raise r.error("accuracy.gamma", "the list of gammas is empty", hint="write gamma = [1, 2, 3] or gamma = 0")
-        # a gamma written twice is one obligation, as a listed input written twice is one input
-        gammas = list(dict.fromkeys(r.number("accuracy.gamma", g, nonnegative=True) for g in gamma))
-    else:
-        gammas = [r.number("accuracy.gamma", gamma, nonnegative=True)]
+    elif gamma == []:
+        raise r.error("accuracy.gamma", "the list of gammas is empty", hint="write gamma = [1, 2, 3] or gamma = 0")
+    else:   # a gamma written twice is one obligation, as a listed input written twice is one input
+        gammas = list(dict.fromkeys(r.number("accuracy.gamma", g, nonnegative=True)
+                                    for g in (gamma if isinstance(gamma, list) else [gamma])))
 
     # beta
     beta = _read_beta(r, acc["beta"], program, alpha, gammas)
 
     # eps interval
     from dipc_plus.decision.decide import Interval
-    try:
+    with r.located("accuracy.eps"):
         eps = Interval.parse(acc["eps"])
-    except UserError as exc:
-        raise r.error("accuracy.eps", exc.message, exc.hint) from None
 
     dd_over = r.choice("accuracy.dd_over", raw.get("dd_over", "grid" if det == "table" else "reals"),
                        ("reals", "grid"))
@@ -544,18 +541,9 @@ def _read_beta(r: ClaimReader, text, program: ir.Program, alpha, gammas) -> Form
     formula = parse_formula(text, names, where)
     if alpha == "dd":
         _check_decreasing_in_alpha(r, formula, program, gammas)
-    # Convert now at sample values, so a formula with no exact form fails at load time.
-    values = dict(program.params)
-    sample_alphas = [Fraction(1), INF] if alpha == "dd" else [alpha]
-    for a in sample_alphas:
-        for g in (gammas if gammas != "alpha" else [None]):
-            v = dict(values)
-            v["gamma"] = a if gammas == "alpha" else g
-            if a == INF:
-                formula.limit("alpha", v)
-            else:
-                v["alpha"] = a
-                formula.exact(v)
+    for a in ([Fraction(1), INF] if alpha == "dd" else [alpha]):   # samples: no exact form fails now
+        for g in ([a] if gammas == "alpha" else gammas):
+            beta_closed_form(formula, program.params, a, g)
     return formula
 
 
@@ -606,14 +594,11 @@ def read_input_table(r: ClaimReader, spec, program: ir.Program, key: str, *, bou
                       (f" (this table has {' and '.join(given)})" if given else ""),
                       hint="grid = { q = [-1, 1] }, list = [ { q = [0, 1, -1] } ] or box = { q = [-1, 1] } "
                            "(every real input of the box); one claim per kind of inputs")
+    r.unused(spec, f"{key}.step", "grid" in spec,
+             "step only applies to a grid" + (" (a box has every real value)" if "box" in spec else ""))
     if "box" in spec:
-        if "step" in spec:
-            raise r.error(f"{key}.step", "step only applies to a grid (a box has every real value)",
-                          hint="remove it")
         return "box", table["box"]
     if "list" in spec:
-        if "step" in spec:
-            raise r.error(f"{key}.step", "step only applies to a grid", hint="remove it")
         rows = r.rows(f"{key}.list", table["list"], "list must be a non-empty array of inline tables",
                       "list = [ { q = [-1, 0, 1] }, { q = [1, 1, 1] } ]")
         return "list", distinct([r.bind(f"{key}.list", program, row, f"entry {k + 1}") for k, row in enumerate(rows)])
@@ -635,13 +620,6 @@ def step_hint(name: str, program: ir.Program, table: str) -> str | None:
     first = names_in_words(program.inputs).split(", ")[0] or "q"
     return (f"step is a key of [{table}] beside grid, not inside it: write grid = {{ {first} "
             f"= [-1, 1] }} and, on the next line, step = \"1/2\"")
-
-
-def output_elements(program: ir.Program, name: str) -> list | None:
-    """The flat outputs an output name stands for (itself, or an array's elements); None if it names none."""
-    types = dict(program.outputs)
-    elems = program.arrays.get(name) if name not in types else None
-    return list(elems) if elems is not None and all(e in types for e in elems) else ([name] if name in types else None)
 
 
 def _grid_ranges(r: ClaimReader, grid: dict, program: ir.Program, key: str, step: Fraction,
@@ -681,10 +659,8 @@ def with_finite_domains(program: ir.Program, ranges: dict, refuse) -> dict:
 
 def _grid_points(r: ClaimReader, ranges: dict, table):
     """The product of the ranges as input points, or an `OversizeGrid` past the grid_points limit."""
-    size = 1
-    for vals in ranges.values():
-        size *= len(vals)
-    most = limits.get("grid_points")
+    points = GridPoints(ranges)   # each point made when read
+    size, most = points.total, limits.get("grid_points")
     if size > sys.maxsize:   # not even countable by len(): no --input can make this claim's grid useful
         raise r.error("accuracy.inputs.grid", f"the grid has more than {sys.maxsize} points",
                       hint="use a smaller range, a larger step, or an explicit list")
@@ -692,7 +668,6 @@ def _grid_points(r: ClaimReader, ranges: dict, table):
         return OversizeGrid(size, r.error("accuracy.inputs.grid", f"the grid has {size} points, more than {most}",
                                           hint="use a smaller range, a larger step, an explicit list, or --input "
                                           "for one point; " + limits.hint("grid_points")))
-    points = GridPoints(ranges)   # each point made when read
     return _check_table_covers(r, points, table)
 
 

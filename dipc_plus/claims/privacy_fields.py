@@ -16,7 +16,6 @@ from dipc_plus.claims.claim_file import ClaimReader
 from dipc_plus.claims.expression import ARITHMETIC, TreeFold, check_rational_power, read, syntax_tree
 from dipc_plus.decision.certified import infinity_sign, interval_parts
 from dipc_plus.decision.decide import Interval
-from dipc_plus.errors import UserError
 from dipc_plus.execution.limits import clip
 from dipc_plus.frontend.scope import did_you_mean
 from dipc_plus.exact.expoly import ExpFrac
@@ -168,10 +167,8 @@ def read_eps(r: ClaimReader, text, key: str) -> EpsRange:
     if parts is None or any(read_rational(e) is None and not infinity_sign(e) for e in parts[:2]):
         raise r.error(key, f"cannot read the interval {text!r}",
                       hint='write eps = "(0, inf)", "[1/10, 5]", "1/2" or "ln(2)" (rational ends)')
-    try:
+    with r.located(key):
         return EpsRange(Interval.parse(s))
-    except UserError as exc:
-        raise r.error(key, exc.message, exc.hint) from None
 
 
 def read_delta(r: ClaimReader, text, program: ir.Program, eps: EpsRange):
@@ -195,10 +192,6 @@ def read_delta(r: ClaimReader, text, program: ir.Program, eps: EpsRange):
 
 # -- events on real outputs -----------------------------------------------------------------------------
 
-class MissingEvents(UserError):
-    """Real outputs without events: a DP claim may then be decided on every output value."""
-
-
 def _event_key(event) -> tuple:
     return event.lo, event.hi, event.lo_closed, event.hi_closed
 
@@ -216,7 +209,9 @@ def _refuse_overlapping(r: ClaimReader, key: str, name: str, events: list) -> No
                                         "\"(-inf, 1]\", \"(0, inf)\"")
 
 
-def read_events(r: ClaimReader, spec, program: ir.Program, key: str) -> dict:
+def read_events(r: ClaimReader, spec, program: ir.Program, key: str, *, densities: bool = False) -> dict | None:
+    """{flat real or integer output: its events}; with `densities` (a DP claim that can decide real outputs
+    on their densities, at every value) None when some real output has none, otherwise an error."""
     types = dict(program.outputs)
     needing = [n for n, t in program.outputs if isinstance(t, (ir.RealT, ir.IntT))]
     events: dict = {}
@@ -227,10 +222,8 @@ def read_events(r: ClaimReader, spec, program: ir.Program, key: str) -> dict:
             targets = r.named_once(key, program, name, given, "output")
             r.typed(key, value, list, f"{name}: give a non-empty list of intervals",
                     f'{name} = ["(-inf, 0]", "(0, inf)"]', nonempty=True)
-            try:
+            with r.located(key, f"{name}: "):
                 written = [parse_event(v) for v in value]
-            except UserError as exc:
-                raise r.error(key, f"{name}: {exc.message}", exc.hint) from None
             _refuse_overlapping(r, key, name, written)
             ivs = distinct(written, key=_event_key)   # an interval written twice (however spaced) is one event
             for t in targets:
@@ -239,10 +232,11 @@ def read_events(r: ClaimReader, spec, program: ir.Program, key: str) -> dict:
                                   hint="events are only for real or integer outputs")
                 events[t] = ivs
     missing = [n for n in needing if n not in events]
+    if missing and densities:
+        return None
     if missing:
-        err = r.error(key if spec is not None else "privacy",
+        raise r.error(key if spec is not None else "privacy",
                       f"the real output(s) {', '.join(missing)} need output events",
                       hint=f'add events = {{ {missing[0].split("[")[0]} = ["(-inf, 0]", "(0, 1]", "(1, inf)"] }}: '
                            "the claim is checked for each named event (a real output has no finite set of values)")
-        raise MissingEvents(err.message, file=err.file, line=err.line, column=err.column, hint=err.hint)
     return events

@@ -10,7 +10,6 @@ mistake is a `UserError` with the file, the line of the key and a hint.  The
 """
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Mapping
 
 from dipc_plus.claims.box import read_box
@@ -19,13 +18,13 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.adjacency import ADJACENCIES, Adjacency
 from dipc_plus.semantics.values import distinct, freeze_env
-from dipc_plus.claims.privacy_fields import BUDGET_HINT, MissingEvents, read_budget, read_delta, read_eps, read_events
+from dipc_plus.claims.privacy_fields import BUDGET_HINT, read_budget, read_delta, read_eps, read_events
 from dipc_plus.claims.privacy_types import DPClaim
 from dipc_plus.semantics import ir
 
 PRIVACY_KEYS = {
     "kind": ANY, "adjacency": Key(required='write adjacency = "hamming" (or "one-position", "linf", "l1", "pairs")'),
-    "bound": ANY, "pairs": ANY, "budget": Key(required=BUDGET_HINT), "delta": Key(default="0"),
+    "bound": Key(default=1), "pairs": ANY, "budget": Key(required=BUDGET_HINT), "delta": Key(default="0"),
     "eps": Key(default="(0, inf)"), "inputs": ANY, "events": ANY,
     "structure": Key(bool, True, message="structure must be true or false", hint="structure = true"),
     "note": ANY, "length": ANY,
@@ -59,51 +58,40 @@ def load_privacy_claim(path: str, overrides: Mapping | None = None):
 def _read_dp(r: ClaimReader, raw: dict, program: ir.Program, path: str, given: frozenset) -> DPClaim:
     dp = r.table(raw, "privacy", PRIVACY_KEYS)
     kind = r.choice("privacy.adjacency", dp["adjacency"], ADJACENCIES)
-    bound = Fraction(1)
-    if "bound" in raw:
-        if kind in ("hamming", "pairs"):
-            raise r.error("privacy.bound", f"bound is not used with adjacency = \"{kind}\"", hint="remove it")
-        bound = r.number("privacy.bound", raw["bound"], nonnegative=True)
-        if bound <= 0:
-            raise r.error("privacy.bound", "bound must be positive", hint="bound = 1")
+    r.unused(raw, "privacy.bound", kind not in ("hamming", "pairs"), f"bound is not used with adjacency = \"{kind}\"")
+    bound = r.number("privacy.bound", dp["bound"], nonnegative=True)
+    if bound <= 0:
+        raise r.error("privacy.bound", "bound must be positive", hint="bound = 1")
     adjacency = Adjacency(kind, bound)
     budget = read_budget(r, dp["budget"], program, "privacy.budget")
     eps = read_eps(r, dp["eps"], "privacy.eps")
     delta_text, delta = read_delta(r, dp["delta"], program, eps)
-    try:
-        events = read_events(r, dp["events"], program, "privacy.events")
-        every_value = False
-    except MissingEvents:
-        # real outputs without events (with or without finite ones): decided on their densities, every value
-        types = [t for _, t in program.outputs]
-        if not ExpFrac.of(delta).is_zero() or any(isinstance(t, ir.IntT) for t in types):
-            raise
-        events, every_value = {}, True
-    if events and not ExpFrac.of(delta).is_zero():
+    delta_zero = ExpFrac.of(delta).is_zero()
+    # real outputs without events (with or without finite ones) are decided on their densities, every value
+    events = read_events(r, dp["events"], program, "privacy.events",
+                         densities=delta_zero and not any(isinstance(t, ir.IntT) for _, t in program.outputs))
+    every_value, events = events is None, events or {}
+    if events and not delta_zero:
         raise r.error("privacy.delta", f"delta = {delta_text}: (eps, delta)-DP of real or integer outputs "
                       "quantifies over every measurable set of outputs, which needs the output densities; "
                       "checking the named events only would not decide it",
                       hint="use delta = 0 (eps-DP is checked per named event), or a program with finite outputs")
+    r.unused(raw, "privacy.inputs", kind != "pairs", "with adjacency = \"pairs\" the inputs are the pairs' inputs",
+             hint="remove [privacy.inputs]")
+    r.unused(raw, "privacy.pairs", kind == "pairs", "pairs are only read with adjacency = \"pairs\"",
+             hint='write adjacency = "pairs" or remove the list')
     if kind == "pairs":
-        if "inputs" in raw:
-            raise r.error("privacy.inputs", "with adjacency = \"pairs\" the inputs are the pairs' inputs",
-                          hint="remove [privacy.inputs]")
         pairs = _read_pairs(r, dp["pairs"], program)
         adjacency.set_pairs(pairs)
         points_given, grid, inputs_kind = distinct([x for pair in pairs for x in pair]), None, "pairs"
     else:
-        if "pairs" in raw:
-            raise r.error("privacy.pairs", "pairs are only read with adjacency = \"pairs\"",
-                          hint='write adjacency = "pairs" or remove the list')
         points_given, grid, inputs_kind = read_points(r, dp["inputs"], program, "privacy.inputs")
     every_length = _read_length(r, dp["length"])
     if inputs_kind == "box":
         _check_box_claim(r, every_length)
-    claim = DPClaim(path, program, adjacency, budget, delta_text, delta, eps, points_given, grid, events,
-                    dp["structure"], note_of(raw), inputs_kind=inputs_kind,
-                    every_length=every_length, given_params=given)
-    claim.every_output_value = every_value
-    return claim
+    return DPClaim(path, program, adjacency, budget, delta_text, delta, eps, points_given, grid, events,
+                   dp["structure"], note_of(raw), inputs_kind=inputs_kind,
+                   every_length=every_length, given_params=given, every_output_value=every_value)
 
 
 def _read_length(r: ClaimReader, value) -> bool:

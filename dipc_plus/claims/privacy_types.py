@@ -15,13 +15,13 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dipc_plus.decision.certified import infinity_sign, interval_parts
+from dipc_plus.decision.certified import infinity_sign, interval_parts, interval_text
 from dipc_plus.decision.decide import Interval
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.claims.adjacency import Adjacency
 from dipc_plus.claims.grid_points import GridPoints
-from dipc_plus.claims.scope import box_text
+from dipc_plus.claims.scope import claimed_inputs_text
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import ln_text, rational_power
 from dipc_plus.semantics import ir
@@ -41,16 +41,13 @@ class Budget:
         p = rational_power(r, self.k)
         return None if p is None else self.factor * p
 
-    def describe(self) -> str:
+    def __str__(self) -> str:
         parts = []
         if self.k:
             parts.append("eps" if self.k == 1 else f"{fmt_q(self.k)}*eps")
         if self.factor != 1:
             parts.append(ln_text(self.factor))
         return " + ".join(parts) or "0"
-
-    def __str__(self) -> str:
-        return self.describe()
 
 
 @dataclass(frozen=True)
@@ -141,9 +138,7 @@ def parse_event(text: str) -> EventInterval:
         raise UserError(f"the event {text!r} is closed at an infinite end", hint=hint)
     if lo is not None and hi is not None and (hi < lo or (hi == lo and not (lo_closed and hi_closed))):
         raise UserError(f"the event {text!r} is empty", hint=hint)
-    label = f"{'[' if lo_closed else '('}{'-inf' if lo is None else fmt_q(lo)}, " \
-            f"{'inf' if hi is None else fmt_q(hi)}{']' if hi_closed else ')'}"
-    return EventInterval(lo, hi, lo_closed, hi_closed, label)
+    return EventInterval(lo, hi, lo_closed, hi_closed, interval_text(lo, hi, lo_closed, hi_closed))
 
 
 
@@ -192,10 +187,7 @@ class DPClaim:
 
     def describe(self) -> str:
         d = "" if self.delta_is_zero else f", delta = {self.delta_text}"
-        if self.inputs_kind == "box":
-            inputs = f"every real input of the box {box_text(self.program, self.box_bounds)}"
-        else:
-            inputs = f"{self.npoints} input(s)"
+        inputs = claimed_inputs_text(self.program, self.inputs_kind, self.points)
         return (f"({self.budget}{d})-differential privacy of {self.program.name} for {self.eps}, "
                 f"neighbours: {self.adjacency.describe()}, {inputs}")
 

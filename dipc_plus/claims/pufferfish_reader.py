@@ -10,22 +10,25 @@ a weight like '[__import__("os").system(...), 1 - p][1]' is refused, not run.
 """
 from __future__ import annotations
 
+import dataclasses
+import functools
 import itertools
+import math
 import re
 from fractions import Fraction
 
 from dipc_plus.claims.claim_file import ANY, MAX_POINTS, ClaimReader, Key, naming_hint, note_of
 from dipc_plus.claims.formula import parse_polynomial
-from dipc_plus.errors import UserError
 from dipc_plus.claims.privacy_fields import BUDGET_HINT, read_budget, read_eps, read_events
 from dipc_plus.claims.privacy_types import read_rational
 from dipc_plus.claims.privacy_types import PufferfishClaim, Scenario
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.param_poly import poly_mul
 from dipc_plus.claims.secrets import read_predicate
-from dipc_plus.decision.certified import interval_parts
+from dipc_plus.decision.certified import interval_parts, interval_text
 from dipc_plus.decision.param_decide import negative_point
 from dipc_plus.semantics import ir
+from dipc_plus.semantics.values import distinct
 
 _SECRETS_HINT = 'secrets = { sick = "x[1] == 1", healthy = "x[1] == 0" }'
 _PAIRS_HINT = 'pairs = [["sick", "healthy"]]'
@@ -69,8 +72,7 @@ def read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -
         if pr[0] == pr[1]:
             raise r.error("privacy.pairs", f"pair {k + 1} compares '{pr[0]}' with itself",
                           hint="a discriminative pair names two different secrets")
-        if (pr[0], pr[1]) not in pairs and (pr[1], pr[0]) not in pairs:   # each is checked in both directions
-            pairs.append((pr[0], pr[1]))
+        pairs.append((pr[0], pr[1]))
     sc_raw = r.rows("privacy.scenarios", table["scenarios"], "give at least one scenario as [[privacy.scenarios]]",
                     PUFFERFISH_KEYS["scenarios"].required)
     scenarios: list[Scenario] = []
@@ -81,13 +83,9 @@ def read_pufferfish(r: ClaimReader, raw: dict, program: ir.Program, path: str) -
             raise r.entry(k).error("privacy.scenarios.name", f"scenarios {same[0] + 1} and {k + 1} are both "
                                    f"named '{scenario.name}'", hint="give each scenario its own name")
         scenarios.append(scenario)
-    return PufferfishClaim(path, program, budget, eps, {n: _interval_text(iv) for n, iv in parameters.items()},
+    pairs = distinct(pairs, key=frozenset)   # each is checked in both directions: a reversed pair is the same
+    return PufferfishClaim(path, program, budget, eps, {n: interval_text(*iv) for n, iv in parameters.items()},
                            parameters, secrets, pairs, scenarios, events, note_of(raw))
-
-
-def _interval_text(iv) -> str:
-    lo, hi, lc, hc = iv
-    return f"{'[' if lc else '('}{fmt_q(lo)}, {fmt_q(hi)}{']' if hc else ')'}"
 
 
 def _read_param_interval(r: ClaimReader, key: str, text):
@@ -117,12 +115,10 @@ def _read_scenario(r: ClaimReader, k: int, sc: dict, program: ir.Program, parame
                            "'independent' (a distribution per input position)",
                       hint='prior = [ { input = { x = [0, 0] }, weight = "1 - p" }, ... ]')
     where = r.where(f"{key}.{'prior' if 'prior' in sc else 'independent'}")
+    lined = dataclasses.replace(where, column=None)   # a weight's column is not the table's: name the line only
 
     def weight(text, at):
-        try:
-            poly = parse_polynomial(text, params, where, what=f"weight ({name}: {at})")
-        except UserError as exc:
-            raise UserError(exc.message, file=exc.file, line=exc.line, column=None, hint=exc.hint) from None
+        poly = parse_polynomial(text, params, lined, what=f"weight ({name}: {at})")
         point = negative_point(poly, list(parameters.values()))
         if point is not None:
             at_point = ", ".join(f"{p} = {fmt_q(v)}" for p, v in zip(params, point))
@@ -168,18 +164,13 @@ def _independent_support(r: ClaimReader, key: str, name: str, spec, program: ir.
         raise r.error(key, f"{name}: no distribution for the input(s) {', '.join(missing)}",
                       hint="give every input position a distribution")
     names = program.input_names()
-    total = 1
-    for n in names:
-        total *= len(per[n])
+    total = math.prod(len(per[n]) for n in names)
     if total > MAX_POINTS:
         raise r.error(key, f"{name}: the prior has {total} inputs, too many", hint="use fewer positions")
     support = []
     for combo in itertools.product(*(per[n] for n in names)):
-        u = {n: v for n, (v, _) in zip(names, combo)}
-        w = {(0,) * len(params): Fraction(1)}
-        for _, wi in combo:
-            w = poly_mul(w, wi)
-        support.append((u, w))
+        product = functools.reduce(poly_mul, (w for _, w in combo), {(0,) * len(params): Fraction(1)})
+        support.append(({n: v for n, (v, _) in zip(names, combo)}, product))
     return support
 
 

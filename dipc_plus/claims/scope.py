@@ -15,6 +15,7 @@ named events; the input part is then described as well).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Mapping
@@ -56,6 +57,14 @@ def box_text(program: ir.Program, bounds: dict) -> str:
     return grouped_text(program, bounds, lambda b: f"[{fmt_q(b[0])}, {fmt_q(b[1])}]")
 
 
+def claimed_inputs_text(program: ir.Program, kind: str, points) -> str:
+    """How a claim's description counts its inputs: '27 input(s)', or for a box (`points` a
+    `claims.box.BoxInputs`) 'every real input of the box q[1..3] each in [-1, 1]'."""
+    if kind == "box":
+        return f"every real input of the box {box_text(program, points.bounds)}"
+    return f"{len(points)} input(s)"
+
+
 def grouped_text(program: ir.Program, table: Mapping, show, same=lambda a, b: a == b) -> str:
     """'q[1..3] each in X; h in Y': each input's entry of `table` shown by `show`, the elements of an
     array whose entries are all the `same` grouped."""
@@ -94,12 +103,8 @@ def grid_of_points(points: list) -> dict | None:
             return None
         distinct.add(row)
         for n, key in zip(names, row):
-            if key not in values[n]:
-                values[n][key] = u[n]
-    size = 1
-    for n in names:
-        size *= len(values[n])
-    if size != len(distinct):
+            values[n].setdefault(key, u[n])
+    if math.prod(len(values[n]) for n in names) != len(distinct):
         return None
     return {n: sorted(values[n].values(), key=_order) for n in names}
 
@@ -120,8 +125,7 @@ def _order(v):
 
 def is_whole_domain(program: ir.Program, grid: Mapping) -> bool:
     """Every input finite and every value of its domain on the grid."""
-    types = dict(program.inputs)
-    for name, typ in types.items():
+    for name, typ in program.inputs:
         if not isinstance(typ, (ir.DomT, ir.BoolT)):
             return False
         have = list(grid.get(name, ()))

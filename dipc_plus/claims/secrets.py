@@ -43,9 +43,7 @@ def read_predicate(where: Where, name: str, text, program: ir.Program) -> Predic
     tree = syntax_tree(text, where, CONDITIONS, calls=("sum", "count"), strings=True, what="condition",
                        hint=HINT)
     pred = Predicate(name, text, tree)
-    sample = {}
-    for n, t in program.inputs:
-        sample[n] = domain_values(t)[0] if isinstance(t, (ir.DomT, ir.BoolT)) else Fraction(0)
+    sample = {n: domain_values(t)[0] if isinstance(t, (ir.DomT, ir.BoolT)) else Fraction(0) for n, t in program.inputs}
     try:   # a mistake the sample shows (a wrong type, not a true/false condition) is located here
         pred.holds(sample)
     except UserError as exc:

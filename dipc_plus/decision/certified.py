@@ -174,6 +174,16 @@ def interval_parts(text: str) -> tuple[str, str, bool, bool] | None:
     return left, right, s[0] == "[", s[-1] == "]"
 
 
+def interval_text(lo, hi, lo_closed: bool, hi_closed: bool) -> str:
+    """An interval as the user writes it, ends by `fmt_q` (None: an infinite end).
+
+    >>> interval_text(None, Fraction(1, 2), False, True)
+    '(-inf, 1/2]'
+    """
+    return (f"{'[' if lo_closed else '('}{'-inf' if lo is None else fmt_q(lo)}, "
+            f"{'inf' if hi is None else fmt_q(hi)}{']' if hi_closed else ')'}")
+
+
 @dataclass(frozen=True)
 class Interval:
     """An interval of eps inside (0, inf) with rational ends; hi=None means +inf.
@@ -239,8 +249,7 @@ class Interval:
         return self.hi is not None and self.hi == self.lo
 
     def __str__(self) -> str:
-        hi = "inf" if self.hi is None else fmt_q(self.hi)
-        return f"{'[' if self.lo_closed else '('}{fmt_q(self.lo)}, {hi}{']' if self.hi_closed else ')'}"
+        return interval_text(self.lo, self.hi, self.lo_closed, self.hi_closed)
 
 
 def normalise_relation(rel: str) -> str:

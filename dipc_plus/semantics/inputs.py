@@ -172,11 +172,12 @@ def coerce(value: object, typ: ir.Type, where: str) -> object:
     raise UserError(f"{where}: inputs of type {typ} are not supported")
 
 
-def input_elements(program: ir.Program, name: str) -> list | None:
-    """The flat inputs an input name stands for (an array's elements, or itself); None if it names none."""
-    types = dict(program.inputs)
+def flat_elements(program: ir.Program, name: str, flat: list) -> list | None:
+    """The names of `flat` (the program's inputs or its outputs, (name, type) pairs) that `name` stands
+    for: an array's elements, or itself; None if it names none."""
+    types = dict(flat)
     elems = program.arrays.get(name, [name] if name in types else None)
-    return None if elems is None or not all(e in types for e in elems) else elems
+    return None if elems is None or not all(e in types for e in elems) else list(elems)
 
 
 def bind_inputs(program: ir.Program, given: dict[str, object]) -> dict[str, object]:

@@ -19,7 +19,7 @@ from dipc_plus.exact.piecewise import Piece, piecewise
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.execution import limits
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.inputs import coerce, input_elements
+from dipc_plus.semantics.inputs import coerce, flat_elements
 from dipc_plus.semantics.symbolic_chain import HINT, SymbolicPaths, symbolic_paths
 from dipc_plus.semantics.symbolic_size import cells_at_least
 from dipc_plus.semantics.values import show_value
@@ -64,7 +64,7 @@ def bind_finite_inputs(program: ir.Program, given: dict) -> dict:
 
 def named_inputs(program: ir.Program, name: str, option: str) -> list:
     """The flat inputs `name` stands for (itself, or its array's elements); `option` starts the error."""
-    elems = input_elements(program, name)
+    elems = flat_elements(program, name, program.inputs)
     if elems is None:
         raise UserError(f"{option} {name}: '{name}' is not an input of {program.name}",
                         hint=f"its inputs are {', '.join(program.input_names())}")
