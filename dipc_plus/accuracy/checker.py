@@ -541,6 +541,5 @@ def build_checker(claim_path: str, params: tuple, dd_over, boundary: bool, max_s
                   reference: bool = False) -> AccuracyChecker:
     """The checker a worker rebuilds from the claim file (`execution.executor.Source`)."""
     from dipc_plus.claims.claim_file import load_claim
-    checker = AccuracyChecker(load_claim(claim_path, dict(params)), dd_over=dd_over, boundary=boundary,
-                              max_states=max_states, options=RunOptions(max_states=max_states, reference=reference))
-    return checker
+    return AccuracyChecker(load_claim(claim_path, dict(params)), dd_over=dd_over, boundary=boundary,
+                           max_states=max_states, options=RunOptions(max_states=max_states, reference=reference))

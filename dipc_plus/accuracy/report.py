@@ -8,6 +8,7 @@ those needs the others to show a report.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping
@@ -51,21 +52,18 @@ def json_value(v):
     return json_q(v) if isinstance(v, (int, Fraction, str)) or v is None else str(v)   # bool, str, None kept
 
 
-_TEXTS: dict = {}
 _MAX_TEXTS = 4096
 
 
 def closed_form_text(value) -> str:
     """str(value), remembered for the latest closed forms: the inputs of a grid share a few
     (accuracy.classes hands them the same objects), and printing one costs more than checking it."""
-    if not isinstance(value, (ExpFrac, ExpPoly)):
-        return str(value)
-    found = _TEXTS.get(value)
-    if found is None:
-        if len(_TEXTS) >= _MAX_TEXTS:
-            _TEXTS.clear()
-        found = _TEXTS[value] = str(value)
-    return found
+    return _remembered_text(value) if isinstance(value, (ExpFrac, ExpPoly)) else str(value)
+
+
+@functools.lru_cache(maxsize=_MAX_TEXTS)
+def _remembered_text(value) -> str:
+    return str(value)
 
 
 def beta_over(kappa: int) -> str:

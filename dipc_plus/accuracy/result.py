@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterator
@@ -100,7 +101,7 @@ class AccuracyResult:
     dd_over: str = "reals"
     inputs_kind: str = "grid"      # 'grid' | 'list' | 'table': the claim's inputs, or 'list' for --input; or BOX
     scope_points: list | None = None   # the inputs the verdict is about (all of a sharded run's)
-    tally: Tally | None = None         # the counts, made as the inputs were checked (None on a box)
+    tally: Tally = field(default_factory=Tally)   # the counts, made as the inputs were checked (none on a box)
     kept: list | None = None           # what `summarize` kept of each input (JSON dicts, text lines)
     work: dict | None = None           # how the work was shared (accuracy.classes.InputClasses.work)
     checks: list = field(default_factory=list)     # box: (name, what was proved)
@@ -160,14 +161,9 @@ class AccuracyResult:
         return out
 
     @property
-    def counts(self) -> Tally:
-        """The run's counts, made where its inputs were checked (a box result has none)."""
-        return self.tally if self.tally is not None else Tally()
-
-    @property
     def dd_max(self):
         """The largest dd(u) over the inputs checked (INF possible), None when none was."""
-        return self.counts.dd_max
+        return self.tally.dd_max
 
     @property
     def failing(self) -> list:
@@ -179,15 +175,15 @@ class AccuracyResult:
 
     @property
     def n_obligations(self) -> int:
-        return self.counts.obligations
+        return self.tally.obligations
 
     @property
     def n_applicable(self) -> int:
-        return self.counts.applicable
+        return self.tally.applicable
 
     @property
     def n_refuted(self) -> int:
-        return self.counts.refuted
+        return self.tally.refuted
 
     @property
     def verdict(self) -> str:
@@ -199,16 +195,11 @@ class AccuracyResult:
 
     @property
     def counterexample(self) -> Counterexample | None:
-        return self.found if self.on_a_box else self.counts.counterexample
-
-    @counterexample.setter
-    def counterexample(self, found: Counterexample | None) -> None:
-        """A box reduction's re-checked counterexample (a grid's comes from its reports)."""
-        self.found = found
+        return self.found if self.on_a_box else self.tally.counterexample
 
     @property
     def inputs(self) -> int:
-        return self.counts.inputs
+        return self.tally.inputs
 
     def to_json(self, full: bool = True, encoded: bool = False) -> dict:
         """The result as JSON values.  `encoded`: a summarized run's reports as kept (each input's
@@ -319,15 +310,11 @@ class AccuracyResult:
 
     def others_text(self) -> str:
         """What the regions that are not undecided are, counted by verdict (true for any mix)."""
-        counts: dict = {}
-        for r in self.regions:
-            if r.verdict != UNDECIDED:
-                counts[r.verdict] = counts.get(r.verdict, 0) + 1
+        counts = Counter(r.verdict for r in self.regions if r.verdict != UNDECIDED)
         if not counts:
             return "no other region"
         if len(counts) == 1:
-            (verdict, n), = counts.items()
-            return f"every other region is {verdict}"
+            return f"every other region is {next(iter(counts))}"
         return "of the others, " + ", ".join(f"{n} {verdict}" for verdict, n in counts.items())
 
     def box_json(self) -> dict:
