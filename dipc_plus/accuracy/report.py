@@ -205,10 +205,9 @@ class Counterexample:
         return out
 
     def describe(self) -> str:
-        kappa = f"/{self.kappa}" if self.kappa != 1 else ""
         lines = [f"counterexample: {env_text(self.program, self.input)}, eps = {fmt_q(self.eps)}",
                  f"  P[error]   = {midpoint_text(self.error_ball, 15)}  (certified: {ball_text(self.error_ball, 15)})",
-                 f"  beta{kappa:<6}= {midpoint_text(self.bound_ball, 15)}  (certified: {ball_text(self.bound_ball, 15)})",
+                 f"  {beta_over(self.kappa):<10}= {midpoint_text(self.bound_ball, 15)}  (certified: {ball_text(self.bound_ball, 15)})",
                  f"  at alpha = {fmt_q(self.alpha)}, gamma = {fmt_q(self.gamma)}"]
         if self.alpha_strict is not None and self.alpha_strict != self.alpha:
             lines.append(f"  (it fails as well at the rational alpha = {fmt_q(self.alpha_strict)} < dd(u), "

@@ -39,25 +39,21 @@ class Tally:
     def add(self, summary: InputSummary, count: int = 1) -> None:
         """Count one input's summary, or `count` inputs' that share it (a report class)."""
         marks = summary.marks
-        self._count(count, count * len(marks), count * sum(applies for applies, _ in marks),
-                    count * sum(refuted for _, refuted in marks), summary.dd, summary.counterexample)
+        self.merge(Tally(count, count * len(marks), count * sum(applies for applies, _ in marks),
+                         count * sum(refuted for _, refuted in marks), summary.counterexample, summary.dd))
 
     def merge(self, later: "Tally") -> None:
         """Add the counts of the inputs that come after these (a worker's part, in input order)."""
-        self._count(later.inputs, later.obligations, later.applicable, later.refuted, later.dd_max,
-                    later.counterexample)
-
-    def _count(self, inputs: int, obligations: int, applicable: int, refuted: int, dd, counterexample) -> None:
-        """Add counts that come after these; `dd` the largest dd(u) among them (None: no input)."""
-        self.inputs += inputs
-        self.obligations += obligations
-        self.applicable += applicable
-        self.refuted += refuted
+        self.inputs += later.inputs
+        self.obligations += later.obligations
+        self.applicable += later.applicable
+        self.refuted += later.refuted
         # inputs of one class share their dd object: no comparison then
+        dd = later.dd_max
         if dd is not None and dd is not self.dd_max and (self.dd_max is None or dd > self.dd_max):
             self.dd_max = dd
         if self.counterexample is None:
-            self.counterexample = counterexample
+            self.counterexample = later.counterexample
 
 
 @dataclass
