@@ -42,7 +42,7 @@ from dipc_plus.accuracy.classes import InputClasses
 from dipc_plus.accuracy.report import (REFUTED, Counterexample, InputReport, fmt_q, input_key, separated,
                                        summarize_input)
 from dipc_plus.accuracy.result import AccuracyResult, Tally
-from dipc_plus.accuracy.tasks import SPOOLED, attach_program, check_range
+from dipc_plus.accuracy.tasks import SPOOLED, check_range
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.claim_file import Claim
 from dipc_plus.claims.disagreement import Disagreement
@@ -400,10 +400,8 @@ class AccuracyChecker:
         return out
 
     def absorb(self, reports: list) -> None:
-        """Attach reports that arrive without their program to this checker's, and keep what they
-        computed (det, dd, P_err, decisions), so a later run in this process (the sweep's other
-        kappas) reuses it."""
-        attach_program(reports, self.program)
+        """Keep what reports that arrived from a run's parts (their program attached) computed (det,
+        dd, P_err, decisions), so a later run in this process (the sweep's other kappas) reuses it."""
         for r in reports:
             key = input_key(r.input)
             self._det.setdefault(key, r.det)
@@ -474,8 +472,7 @@ class AccuracyChecker:
     def _take_summary(self, part, tally: Tally, kept, gather, run) -> None:
         """Merge one summarized part (in input order): its counts, its JSON or text lines, what it
         collected (to `gather`) and its ledger records."""
-        if part.tally.counterexample is not None:
-            part.tally.counterexample.program = self.program
+        part.attach(self.program)
         tally.merge(part.tally)
         if isinstance(kept, JsonSpool):
             kept.append_lines(part.kept, part.kept.count("\n"))
