@@ -55,6 +55,7 @@ from dipc_plus.execution import ledger
 from dipc_plus.execution.json_spool import JsonSpool
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.exact.expoly import ExpFrac
+from dipc_plus.exact.memo import remember
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 from dipc_plus.semantics.distribution import certified, output_distribution
 
@@ -230,10 +231,7 @@ class AccuracyChecker:
         hash (decisions by key) and its text (the report) are then made once."""
         found = self._complements.get(p)
         if found is None:
-            found = ExpFrac.of(1) - p
-            if len(self._complements) > _COMPLEMENTS:
-                self._complements.clear()
-            self._complements[p] = found
+            found = remember(self._complements, _COMPLEMENTS, p, ExpFrac.of(1) - p)
             self._complements[found] = p
         return found
 

@@ -20,6 +20,7 @@ from dipc_plus.decision.decide import CertificationError, Decision
 from dipc_plus.exact.convert import fmt_q as exact_fmt_q, json_q
 from dipc_plus.exact.decimals import ball_text, midpoint_text
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.memo import remember
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import certified
 from dipc_plus.semantics.values import show_env
@@ -127,9 +128,7 @@ def _det_json(program: ir.Program, det: dict) -> dict:
     if found is not None and found[0] is det and found[1] is program and found[2] == det:
         return dict(found[3])
     made = env_json(program, det)
-    if len(_DET_JSON) >= _MAX_TEXTS:
-        _DET_JSON.clear()
-    _DET_JSON[id(det)] = (det, program, dict(det), made)
+    remember(_DET_JSON, _MAX_TEXTS, id(det), (det, program, dict(det), made))
     return dict(made)
 
 
