@@ -186,7 +186,7 @@ class ArgmaxBox:
                 result.regions.append(RegionResult(self.det_of(i), self.condition(i), Fraction(1, m), Fraction(g),
                                                    verdict, method, reason, seconds if i == 1 else 0.0))
             if cex is not None:
-                result.counterexample = cex
+                result.found = cex
                 break
         result.seconds = time.perf_counter() - start
         return result

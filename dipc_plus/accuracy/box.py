@@ -274,7 +274,7 @@ class BoxDecider:
                 result.regions.append(RegionResult(region.det, region.condition, share, Fraction(g), verdict,
                                                    method, reason, time.perf_counter() - t))
                 if cex is not None:
-                    result.counterexample = cex
+                    result.found = cex
                     result.seconds = time.perf_counter() - start
                     return result
         if not self.reference and not any("check 'monotone'" in r.reason for r in result.regions):
@@ -565,18 +565,17 @@ def reference_box(claim: AccuracyClaim, kappa: int, max_states: int | None, boun
     points of the box, each a real input, re-checked as a grid claim's).  What neither decides is
     UNDECIDED, naming the reduction switched off.  Never a different verdict."""
     from dipc_plus.accuracy import box_two_ends
-    decided = None
     try:
         decided = BoxDecider(claim, kappa, max_states, boundary, options).run()
-        decided.method = box_two_ends.METHOD if box_two_ends.applies(claim) else REFERENCE_BNB_METHOD
     except NotReducible:       # not a straight-line program the symbolic sentences read
-        pass
-    if decided is not None and decided.verdict != UNDECIDED:
+        return vertex_search(claim, kappa, max_states, boundary, options, needed)
+    decided.method = box_two_ends.METHOD if box_two_ends.applies(claim) else REFERENCE_BNB_METHOD
+    if decided.verdict != UNDECIDED:
         return decided
-    if decided is not None and needed != "corner-reduction":
+    if needed != "corner-reduction":
         decided.method_note = f"; {switched_off(needed)}"
     searched = vertex_search(claim, kappa, max_states, boundary, options, needed)
-    return decided if decided is not None and searched.verdict == UNDECIDED else searched
+    return decided if searched.verdict == UNDECIDED else searched
 
 
 def vertex_search(claim: AccuracyClaim, kappa: int, max_states: int | None, boundary: bool, options: RunOptions,
@@ -598,10 +597,10 @@ def vertex_search(claim: AccuracyClaim, kappa: int, max_states: int | None, boun
     if 2 ** len(bounds) <= REFERENCE_VERTICES:
         points += [dict(zip(bounds, corner)) for corner in itertools.product(*bounds.values())]
     for u in points:
-        result.counterexample = recheck(checker, u, kappa)
-        if result.counterexample is not None:
+        result.found = recheck(checker, u, kappa)
+        if result.found is not None:
             break
-    if result.counterexample is None:
+    if result.found is None:
         gammas = gammas_of(claim)
         why = f"{switched_off(needed)}; no counterexample at {len(points)} rational point(s) of the box"
         result.regions = [RegionResult({}, "the whole box", Fraction(1), Fraction(g), UNDECIDED, "none", why)

@@ -322,15 +322,12 @@ def _search(res: SweepResult, at, kappa_max: int, digits: int, max_states, searc
         at(int(floor))
         res.best_kappa, res.counterexample = int(floor), at(int(floor) + 1).counterexample
         return True
-    # doubling, then bisection: verified at lo, refuted at hi
-    lo, hi, k = 1, None, 2
-    while k <= kappa_max:
-        if at(k).verdict != VERIFIED:
-            hi = k
-            break
-        lo, k = k, 2 * k
-    for k in ((kappa_max, kappa_max + 1) if hi is None else ()):   # as the grid sweep: capped when
-        if at(k).verdict == REFUTED:                                # beta/(kappa_max + 1) holds too
+    # doubling up to kappa_max, then kappa_max and kappa_max + 1 (as the grid sweep: capped when
+    # beta/(kappa_max + 1) holds too), then bisection: verified at lo, refuted at hi (at() stops when undecided)
+    doubling = [2 ** j for j in range(1, kappa_max.bit_length())]
+    lo, hi = 1, None
+    for k in doubling + [kappa_max, kappa_max + 1]:
+        if at(k).verdict == REFUTED:
             hi = k
             break
         lo = k

@@ -42,7 +42,7 @@ from dipc_plus.accuracy.classes import InputClasses
 from dipc_plus.accuracy.report import (REFUTED, Counterexample, InputReport, fmt_q, input_key, separated,
                                        summarize_input)
 from dipc_plus.accuracy.result import AccuracyResult, Tally
-from dipc_plus.accuracy.tasks import SPOOLED, attach_program, check_range
+from dipc_plus.accuracy.tasks import SPOOLED, check_range
 from dipc_plus.claims.accuracy_claim import AccuracyClaim
 from dipc_plus.claims.claim_file import Claim
 from dipc_plus.claims.disagreement import Disagreement
@@ -55,6 +55,7 @@ from dipc_plus.execution import ledger
 from dipc_plus.execution.json_spool import JsonSpool
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.exact.expoly import ExpFrac
+from dipc_plus.exact.memo import remember
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES
 from dipc_plus.semantics.distribution import certified, output_distribution
 
@@ -230,10 +231,7 @@ class AccuracyChecker:
         hash (decisions by key) and its text (the report) are then made once."""
         found = self._complements.get(p)
         if found is None:
-            found = ExpFrac.of(1) - p
-            if len(self._complements) > _COMPLEMENTS:
-                self._complements.clear()
-            self._complements[p] = found
+            found = remember(self._complements, _COMPLEMENTS, p, ExpFrac.of(1) - p)
             self._complements[found] = p
         return found
 
@@ -400,10 +398,8 @@ class AccuracyChecker:
         return out
 
     def absorb(self, reports: list) -> None:
-        """Attach reports that arrive without their program to this checker's, and keep what they
-        computed (det, dd, P_err, decisions), so a later run in this process (the sweep's other
-        kappas) reuses it."""
-        attach_program(reports, self.program)
+        """Keep what reports that arrived from a run's parts (their program attached) computed (det,
+        dd, P_err, decisions), so a later run in this process (the sweep's other kappas) reuses it."""
         for r in reports:
             key = input_key(r.input)
             self._det.setdefault(key, r.det)
@@ -474,8 +470,7 @@ class AccuracyChecker:
     def _take_summary(self, part, tally: Tally, kept, gather, run) -> None:
         """Merge one summarized part (in input order): its counts, its JSON or text lines, what it
         collected (to `gather`) and its ledger records."""
-        if part.tally.counterexample is not None:
-            part.tally.counterexample.program = self.program
+        part.attach(self.program)
         tally.merge(part.tally)
         if isinstance(kept, JsonSpool):
             kept.append_lines(part.kept, part.kept.count("\n"))
@@ -541,6 +536,5 @@ def build_checker(claim_path: str, params: tuple, dd_over, boundary: bool, max_s
                   reference: bool = False) -> AccuracyChecker:
     """The checker a worker rebuilds from the claim file (`execution.executor.Source`)."""
     from dipc_plus.claims.claim_file import load_claim
-    checker = AccuracyChecker(load_claim(claim_path, dict(params)), dd_over=dd_over, boundary=boundary,
-                              max_states=max_states, options=RunOptions(max_states=max_states, reference=reference))
-    return checker
+    return AccuracyChecker(load_claim(claim_path, dict(params)), dd_over=dd_over, boundary=boundary,
+                           max_states=max_states, options=RunOptions(max_states=max_states, reference=reference))

@@ -14,6 +14,7 @@ import json
 from typing import Mapping
 
 from dipc_plus.accuracy.report import ENV_STYLE, REFUTED, InputSummary, group_env, json_value
+from dipc_plus.exact.memo import remember
 from dipc_plus.execution.json_spool import RawJSON
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.values import show_value
@@ -42,9 +43,7 @@ class InputTexts:
     def _value(self, v) -> tuple:
         found = self._values.get(id(v))
         if found is None or found[0] is not v:   # the value itself is kept, so its id is not reused
-            if len(self._values) >= _MAX_VALUES:
-                self._values.clear()
-            found = self._values[id(v)] = (v, json.dumps(json_value(v)), show_value(v))
+            found = remember(self._values, _MAX_VALUES, id(v), (v, json.dumps(json_value(v)), show_value(v)))
         return found
 
     def _parts(self, u: Mapping, style: int, assign: str, sep: str) -> list:

@@ -8,6 +8,7 @@ those needs the others to show a report.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping
@@ -19,6 +20,7 @@ from dipc_plus.decision.decide import CertificationError, Decision
 from dipc_plus.exact.convert import fmt_q as exact_fmt_q, json_q
 from dipc_plus.exact.decimals import ball_text, midpoint_text
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.memo import remember
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.distribution import certified
 from dipc_plus.semantics.values import show_env
@@ -51,21 +53,18 @@ def json_value(v):
     return json_q(v) if isinstance(v, (int, Fraction, str)) or v is None else str(v)   # bool, str, None kept
 
 
-_TEXTS: dict = {}
 _MAX_TEXTS = 4096
 
 
 def closed_form_text(value) -> str:
     """str(value), remembered for the latest closed forms: the inputs of a grid share a few
     (accuracy.classes hands them the same objects), and printing one costs more than checking it."""
-    if not isinstance(value, (ExpFrac, ExpPoly)):
-        return str(value)
-    found = _TEXTS.get(value)
-    if found is None:
-        if len(_TEXTS) >= _MAX_TEXTS:
-            _TEXTS.clear()
-        found = _TEXTS[value] = str(value)
-    return found
+    return _remembered_text(value) if isinstance(value, (ExpFrac, ExpPoly)) else str(value)
+
+
+@functools.lru_cache(maxsize=_MAX_TEXTS)
+def _remembered_text(value) -> str:
+    return str(value)
 
 
 def beta_over(kappa: int) -> str:
@@ -129,9 +128,7 @@ def _det_json(program: ir.Program, det: dict) -> dict:
     if found is not None and found[0] is det and found[1] is program and found[2] == det:
         return dict(found[3])
     made = env_json(program, det)
-    if len(_DET_JSON) >= _MAX_TEXTS:
-        _DET_JSON.clear()
-    _DET_JSON[id(det)] = (det, program, dict(det), made)
+    remember(_DET_JSON, _MAX_TEXTS, id(det), (det, program, dict(det), made))
     return dict(made)
 
 
@@ -207,10 +204,9 @@ class Counterexample:
         return out
 
     def describe(self) -> str:
-        kappa = f"/{self.kappa}" if self.kappa != 1 else ""
         lines = [f"counterexample: {env_text(self.program, self.input)}, eps = {fmt_q(self.eps)}",
                  f"  P[error]   = {midpoint_text(self.error_ball, 15)}  (certified: {ball_text(self.error_ball, 15)})",
-                 f"  beta{kappa:<6}= {midpoint_text(self.bound_ball, 15)}  (certified: {ball_text(self.bound_ball, 15)})",
+                 f"  {beta_over(self.kappa):<10}= {midpoint_text(self.bound_ball, 15)}  (certified: {ball_text(self.bound_ball, 15)})",
                  f"  at alpha = {fmt_q(self.alpha)}, gamma = {fmt_q(self.gamma)}"]
         if self.alpha_strict is not None and self.alpha_strict != self.alpha:
             lines.append(f"  (it fails as well at the rational alpha = {fmt_q(self.alpha_strict)} < dd(u), "

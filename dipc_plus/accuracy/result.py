@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterator
@@ -38,25 +39,21 @@ class Tally:
     def add(self, summary: InputSummary, count: int = 1) -> None:
         """Count one input's summary, or `count` inputs' that share it (a report class)."""
         marks = summary.marks
-        self._count(count, count * len(marks), count * sum(applies for applies, _ in marks),
-                    count * sum(refuted for _, refuted in marks), summary.dd, summary.counterexample)
+        self.merge(Tally(count, count * len(marks), count * sum(applies for applies, _ in marks),
+                         count * sum(refuted for _, refuted in marks), summary.counterexample, summary.dd))
 
     def merge(self, later: "Tally") -> None:
         """Add the counts of the inputs that come after these (a worker's part, in input order)."""
-        self._count(later.inputs, later.obligations, later.applicable, later.refuted, later.dd_max,
-                    later.counterexample)
-
-    def _count(self, inputs: int, obligations: int, applicable: int, refuted: int, dd, counterexample) -> None:
-        """Add counts that come after these; `dd` the largest dd(u) among them (None: no input)."""
-        self.inputs += inputs
-        self.obligations += obligations
-        self.applicable += applicable
-        self.refuted += refuted
+        self.inputs += later.inputs
+        self.obligations += later.obligations
+        self.applicable += later.applicable
+        self.refuted += later.refuted
         # inputs of one class share their dd object: no comparison then
+        dd = later.dd_max
         if dd is not None and dd is not self.dd_max and (self.dd_max is None or dd > self.dd_max):
             self.dd_max = dd
         if self.counterexample is None:
-            self.counterexample = counterexample
+            self.counterexample = later.counterexample
 
 
 @dataclass
@@ -100,7 +97,7 @@ class AccuracyResult:
     dd_over: str = "reals"
     inputs_kind: str = "grid"      # 'grid' | 'list' | 'table': the claim's inputs, or 'list' for --input; or BOX
     scope_points: list | None = None   # the inputs the verdict is about (all of a sharded run's)
-    tally: Tally | None = None         # the counts, made as the inputs were checked (None on a box)
+    tally: Tally = field(default_factory=Tally)   # the counts, made as the inputs were checked (none on a box)
     kept: list | None = None           # what `summarize` kept of each input (JSON dicts, text lines)
     work: dict | None = None           # how the work was shared (accuracy.classes.InputClasses.work)
     checks: list = field(default_factory=list)     # box: (name, what was proved)
@@ -160,14 +157,9 @@ class AccuracyResult:
         return out
 
     @property
-    def counts(self) -> Tally:
-        """The run's counts, made where its inputs were checked (a box result has none)."""
-        return self.tally if self.tally is not None else Tally()
-
-    @property
     def dd_max(self):
         """The largest dd(u) over the inputs checked (INF possible), None when none was."""
-        return self.counts.dd_max
+        return self.tally.dd_max
 
     @property
     def failing(self) -> list:
@@ -179,15 +171,15 @@ class AccuracyResult:
 
     @property
     def n_obligations(self) -> int:
-        return self.counts.obligations
+        return self.tally.obligations
 
     @property
     def n_applicable(self) -> int:
-        return self.counts.applicable
+        return self.tally.applicable
 
     @property
     def n_refuted(self) -> int:
-        return self.counts.refuted
+        return self.tally.refuted
 
     @property
     def verdict(self) -> str:
@@ -199,16 +191,11 @@ class AccuracyResult:
 
     @property
     def counterexample(self) -> Counterexample | None:
-        return self.found if self.on_a_box else self.counts.counterexample
-
-    @counterexample.setter
-    def counterexample(self, found: Counterexample | None) -> None:
-        """A box reduction's re-checked counterexample (a grid's comes from its reports)."""
-        self.found = found
+        return self.found if self.on_a_box else self.tally.counterexample
 
     @property
     def inputs(self) -> int:
-        return self.counts.inputs
+        return self.tally.inputs
 
     def to_json(self, full: bool = True, encoded: bool = False) -> dict:
         """The result as JSON values.  `encoded`: a summarized run's reports as kept (each input's
@@ -319,15 +306,11 @@ class AccuracyResult:
 
     def others_text(self) -> str:
         """What the regions that are not undecided are, counted by verdict (true for any mix)."""
-        counts: dict = {}
-        for r in self.regions:
-            if r.verdict != UNDECIDED:
-                counts[r.verdict] = counts.get(r.verdict, 0) + 1
+        counts = Counter(r.verdict for r in self.regions if r.verdict != UNDECIDED)
         if not counts:
             return "no other region"
         if len(counts) == 1:
-            (verdict, n), = counts.items()
-            return f"every other region is {verdict}"
+            return f"every other region is {next(iter(counts))}"
         return "of the others, " + ", ".join(f"{n} {verdict}" for verdict, n in counts.items())
 
     def box_json(self) -> dict:

@@ -97,6 +97,11 @@ class Candidate:
     deriv: ExpPoly | None = None
     prec: int = 64
 
+    def __post_init__(self) -> None:
+        """A place whose value is not known exactly (nor infinite) is enclosed at once."""
+        if not (self.exact or self.infinite):
+            self._evaluate()
+
     def refine(self) -> None:
         if self.exact or self.infinite:
             return
@@ -165,11 +170,6 @@ def candidates(report: InputReport, interval: Interval) -> list[Candidate]:
     def make(kind, **kw) -> Candidate:
         return Candidate(report, kind, num=num, den=den, deriv=deriv, **kw)
 
-    def evaluated(kind, **kw) -> Candidate:
-        c = make(kind, **kw)
-        c._evaluate()
-        return c
-
     def limit(kind, order_num, order_den, lead_num, lead_den) -> Candidate:
         """The ratio's limit at an open end, from the orders of num and den there (larger: smaller there)."""
         if order_num > order_den:
@@ -180,23 +180,23 @@ def candidates(report: InputReport, interval: Interval) -> list[Candidate]:
         return make(kind, infinite=True)
 
     if deriv.is_zero():  # constant ratio
-        return [evaluated("constant", eps=_inside(interval))]
+        return [make("constant", eps=_inside(interval))]
     if interval.lo == 0:   # left end
         kn, vn, _ = taylor_order_at_zero(num)
         kd, vd, _ = taylor_order_at_zero(den)
         out.append(limit("eps->0", kn, kd, vn, vd))
     else:
-        out.append(evaluated("end", eps=interval.lo, closed=interval.lo_closed))
+        out.append(make("end", eps=interval.lo, closed=interval.lo_closed))
     if interval.hi is None:   # right end: the dominant term decays faster where (rate, degree) is smaller
         cn, dn, qn = dominant_term(num)
         cd, dd, qd = dominant_term(den)
         out.append(limit("eps->inf", (-qn, -dn), (-qd, -dd), cn, cd))
     else:
-        out.append(evaluated("end", eps=interval.hi, closed=interval.hi_closed))
+        out.append(make("end", eps=interval.hi, closed=interval.hi_closed))
     # interior critical points
     inner = Interval(interval.lo, interval.hi, False, False) if not interval.is_point() else None
     if inner is not None:
-        out += [evaluated("critical", root=root) for root in analyse(deriv, inner).roots]
+        out += [make("critical", root=root) for root in analyse(deriv, inner).roots]
     for c in out:
         if c.exact and c.lo < 0:
             raise CertificationError(f"negative limit {c.lo} of beta/P[error] at {report.input}")

@@ -30,6 +30,16 @@ class SummaryPart:
     records: str = ""
     reports: list | None = None    # its inputs' reports, brought home (a run with `absorb`)
 
+    def attach(self, program) -> None:
+        """Point every report and counterexample of the part at `program`: None before the part
+        leaves a worker, the client's own program when it arrives."""
+        reports = self.reports or []
+        for r in reports:
+            r.program = program
+        for cex in [r.counterexample for r in reports] + [self.tally.counterexample]:
+            if cex is not None:
+                cex.program = program
+
     @staticmethod
     def of(pairs: list, how: str, collect, shown, record: bool) -> "SummaryPart":
         """The part of these (input, InputSummary) pairs; with `record`, their ledger records, each
@@ -58,16 +68,5 @@ def check_range(source, task):
     out = checker.check_points(points, kappa, stop_at_first, summarize, collect, absorb)
     part = SummaryPart.of(out, summarize, collect, checker.texts.shown, record)
     if in_worker():   # its reports (a few closed forms each, never a distribution) travel too
-        attach_program(part.reports, None)
-        if part.tally.counterexample is not None:
-            part.tally.counterexample.program = None
+        part.attach(None)
     return part
-
-
-def attach_program(reports: list, program) -> None:
-    """Point every report (and its counterexample) at `program`: None before a report leaves a
-    worker, the client's own program when it arrives."""
-    for r in reports:
-        r.program = program
-        if r.counterexample is not None:
-            r.counterexample.program = program
