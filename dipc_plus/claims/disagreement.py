@@ -37,9 +37,9 @@ from dipc_plus.exact import lp
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.argmax_dd import argmax_dd as argmax_closed_form, recognise_regions as argmax_regions
-from dipc_plus.claims.box_dd import boxes_of, closure_point, finite_splits, nearest_box, point_within, split_boxes
+from dipc_plus.claims.box_dd import boxes_of, finite_splits, nearest_box, split_boxes, witness_point
 from dipc_plus.claims.dd_result import Disagreement, output_key, outputs_equal
-from dipc_plus.claims.distances import INF, InputDistance, LinfInput, NumericSparseInput, ZeroOneInput, value_gap
+from dipc_plus.claims.distances import INF, InputDistance, LinfInput, NumericSparseInput, ZeroOneInput, linf_gap
 from dipc_plus.claims.grid_dd import GridSpace
 from dipc_plus.claims.lp_dd import constraint_bound, linf_to_region, nearest_within
 from dipc_plus.errors import ResourceLimit, UserError
@@ -108,10 +108,6 @@ class RealSpace:
                         lp.Constraint.of(form - LinForm.constant(target), op)]
 
     # -- the distance from u to one region -------------------------------------------------
-    def _finite_gap(self, u, fixed):
-        """The L-inf distance from u to the region's finite inputs."""
-        return max((value_gap(u[k], v) for k, v in fixed.items()), default=Fraction(0))
-
     def _above(self, u) -> tuple[list, Fraction | None]:
         """(the real inputs >= T at u that the NumericSparse distance keeps at finite distance, T);
         ([], None) for any other distance."""
@@ -134,7 +130,7 @@ class RealSpace:
 
     def _region_distance(self, u, fixed, region):
         """(value, attained, point) of the distance from u to one unit."""
-        gap = self._finite_gap(u, fixed)
+        gap = linf_gap(u, fixed)
         if gap == INF:
             return INF, False, None
         value, attained, point = linf_to_region(u, region, self.reals)
@@ -171,7 +167,7 @@ class RealSpace:
         if isinstance(self.distance, ZeroOneInput):
             return self._zero_one_dd(u, det_u)
         # a cheap lower bound per region: its farthest single constraint (`lp_dd.constraint_bound`)
-        units = [(constraint_bound(u, region, self._finite_gap(u, fixed)), k, fixed, region)
+        units = [(constraint_bound(u, region, linf_gap(u, fixed)), k, fixed, region)
                  for k, (fixed, region) in enumerate(self._units(u, det_u))]
         units.sort(key=lambda t: (t[0], t[1]))
         best = Disagreement(INF, False)
@@ -215,8 +211,7 @@ class RealSpace:
         if best is None:
             return Disagreement(INF, False)
         value, attained, fixed, box = best
-        point = point_within(at, box, reals, value) if attained else closure_point(at, box, reals)
-        witness = {**{k: u[k] for k in u}, **fixed, **point}
+        witness = {**u, **fixed, **witness_point(at, box, reals, value, attained)}
         return self._checked(u, det_u, Disagreement(value, attained, witness), "box dd")
 
     # -- re-checking what a route found ---------------------------------------------------------

@@ -44,6 +44,16 @@ def value_gap(a, b):
     return Fraction(0) if values_equal(a, b) else INF
 
 
+def linf_gap(u: Mapping, w: Mapping):
+    """max over the keys of w of |u_k - w_k| (`value_gap`), 0 when w is empty."""
+    return max((value_gap(u[k], w[k]) for k in w), default=Fraction(0))
+
+
+def zero_one(v: Mapping, w: Mapping) -> Fraction:
+    """0 when w agrees with v on every key of v, else 1."""
+    return Fraction(0) if all(values_equal(v[k], w[k]) for k in v) else Fraction(1)
+
+
 # --------------------------------------------------------------------------- input distances
 
 
@@ -59,7 +69,7 @@ class LinfInput(InputDistance):
     name: ClassVar[str] = "linf"
 
     def between(self, u, w):
-        return max((value_gap(u[k], w[k]) for k in u), default=Fraction(0))
+        return linf_gap(w, u)
 
 
 @dataclass(frozen=True)
@@ -67,7 +77,7 @@ class ZeroOneInput(InputDistance):
     name: ClassVar[str] = "zero-one"
 
     def between(self, u, w):
-        return Fraction(0) if all(values_equal(u[k], w[k]) for k in u) else Fraction(1)
+        return zero_one(u, w)
 
 
 @dataclass(frozen=True)
@@ -81,7 +91,7 @@ class NumericSparseInput(InputDistance):
         for k in self.reals:
             if u[k] >= self.threshold and w[k] >= self.threshold and u[k] != w[k]:
                 return INF
-        return max((value_gap(u[k], w[k]) for k in u), default=Fraction(0))
+        return linf_gap(w, u)
 
 
 INPUT_DISTANCES = ("linf", "zero-one", "numeric-sparse")
@@ -106,7 +116,7 @@ class ZeroOneOutput(OutputDistance):
     name: ClassVar[str] = "zero-one"
 
     def between(self, u, v, w):
-        return Fraction(0) if all(values_equal(v[k], w[k]) for k in v) else Fraction(1)
+        return zero_one(v, w)
 
 
 @dataclass(frozen=True)
@@ -169,10 +179,6 @@ OUTPUT_DISTANCES = ("zero-one", "linf", "noisy-max", "score")
 
 
 # --------------------------------------------------------------------------- construction
-
-
-def numeric_outputs(program: ir.Program) -> tuple:
-    return tuple(n for n, t in program.outputs if isinstance(t, (ir.RealT, ir.IntT)))
 
 
 def make_output_distance(kind: str, program: ir.Program, *, scores: str | None = None,
@@ -243,7 +249,8 @@ def _score_distance(program: ir.Program, scores, output, fail) -> ScoreOutput:
 # kind -> builder(program, scores, output, fail); the keys are OUTPUT_DISTANCES
 _OUTPUT_BUILDERS = {
     "zero-one": lambda program, scores, output, fail: ZeroOneOutput(),
-    "linf": lambda program, scores, output, fail: LinfOutput(numeric_outputs(program)),
+    "linf": lambda program, scores, output, fail: LinfOutput(tuple(n for n, t in program.outputs
+                                                                          if isinstance(t, (ir.RealT, ir.IntT)))),
     "noisy-max": _noisy_max_distance,
     "score": _score_distance,
 }

@@ -45,12 +45,9 @@ class GridSpace:
         """(integer matrix, scale) with point[i][name_j] = M[i, j] / scale, or None."""
         if not self.points or not isinstance(self.distance, (LinfInput, NumericSparseInput, ZeroOneInput)):
             return None
-        values = []
-        for w in self.points:
-            row = _rationals(w, self.names) if list(w) == self.names else None
-            if row is None:
-                return None
-            values.append(row)
+        values = [_rationals(w, self.names) if list(w) == self.names else None for w in self.points]
+        if None in values:
+            return None
         scale = common_denominator(v for row in values for v in row)
         ints = [scaled_integers(row, scale) for row in values]
         biggest = max((abs(x) for row in ints for x in row), default=0)
