@@ -100,15 +100,6 @@ def caret_to_power(text: str):
     return source, back
 
 
-def check_digits(text: str, error) -> None:
-    """Refuse a number written with more than `digits` digits before Python converts it."""
-    most = limits.get("digits")       # runs of digits, not a regex repetition: a raised limit may pass re's
-    m = next((m for m in re.finditer(r"\d+", text) if len(m.group()) > most), None)   # largest count
-    if m:
-        raise error(f"the number {clip(m.group())} has more than {limits.get('digits')} digits", m.start(),
-                    limits.hint("digits"))
-
-
 def read(text: str, where: Where, *, what: str = "formula", hint: str | None = None,
          max_text: int = MAX_TEXT, deep: str | None = None, shown: str | None = None) -> Expr:
     """Parse, check the size limits of, and convert one claim string (located at `where`).
@@ -123,7 +114,10 @@ def read(text: str, where: Where, *, what: str = "formula", hint: str | None = N
         raise where.error(f"the {what} has {len(text)} characters, more than {max_text}", hint=hint)
     source, back = caret_to_power(text)
     shown = shown or repr(clip(text))
-    check_digits(text, lambda message, col, hint_: where.error(message, col, hint_))
+    most = limits.get("digits")   # a number written with more digits is refused before Python converts it
+    m = next((m for m in re.finditer(r"\d+", text) if len(m.group()) > most), None)   # runs, not a regex count
+    if m:
+        raise where.error(f"the number {clip(m.group())} has more than {most} digits", m.start(), limits.hint("digits"))
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError as exc:
@@ -151,13 +145,10 @@ def _check_sizes(root, error) -> None:
             raise error(f"the formula has more than {max_nodes} parts", col, limits.hint("nodes"))
         if depth > max_depth:
             raise error(f"the formula is nested more than {max_depth} deep", col, limits.hint("depth"))
-        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
-            if integer_digits(node.value) > max_digits:
-                raise error(f"the number {clip(node.value)} has more than {max_digits} digits", col,
-                            limits.hint("digits"))
-        if isinstance(node, ast.Constant) and isinstance(node.value, float) and len(repr(node.value)) > max_digits:
-            raise error(f"the number {clip(node.value)} has more than {max_digits} digits", col,
-                        limits.hint("digits"))
+        value = node.value if isinstance(node, ast.Constant) else None
+        digits = integer_digits(value) if type(value) is int else len(repr(value)) if type(value) is float else 0
+        if digits > max_digits:
+            raise error(f"the number {clip(value)} has more than {max_digits} digits", col, limits.hint("digits"))
         stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
 
 
@@ -371,11 +362,14 @@ def integer_digits(n: int) -> int:
     return len(str(abs(n)))
 
 
-def check_rational_power(base: Fraction, n: int, fail) -> None:
+def check_rational_power(base: Fraction | None, n: int, fail) -> None:
     """Call fail(message, hint) unless base**n is within the `power` and `digits` limits (a power certainly
-    past the limit is refused before it is computed; one that may fit is computed and its digits counted)."""
+    past the limit is refused before it is computed; one that may fit is computed and its digits counted).
+    A base that is no number (None) is held to the `power` limit only."""
     if abs(n) > limits.get("power"):
         fail(f"the exponent {clip(n)} is larger than {limits.get('power')}", limits.hint("power"))
+    if base is None:
+        return
     most = limits.get("digits")
     widest = max(abs(base.numerator).bit_length(), base.denominator.bit_length())
     if widest <= 1:   # 0, 1 or -1: so is every power
