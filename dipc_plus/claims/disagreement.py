@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from functools import cached_property
 from fractions import Fraction
 from typing import Mapping
 
@@ -73,25 +74,25 @@ class RealSpace:
             raise ResourceLimit(f"{count} assignments of the finite inputs are too many to enumerate",
                                 hint="use dd_over = \"grid\"")
         self.max_paths = max_paths
-        self._paths: list[noise_free.Path] | None = None
-        # claims.argmax_dd regions, once looked for (None: not an argmax, or argmax_formula off)
-        self._argmax = False if argmax_formula else None
+        self.argmax_formula = argmax_formula
         self._boxes: dict = {}  # det output -> [(fixed, box)] of its regions, or None (some region no box)
 
-    def all_paths(self) -> list[noise_free.Path]:
-        if self._paths is None:
-            found = []
-            names = [n for n, _ in self.finite]
-            for values in itertools.product(*(domain_values(t) for _, t in self.finite)):
-                fixed = dict(zip(names, values))
-                found.extend(noise_free.paths(self.program, fixed, self.reals, self.max_paths))
-            self._paths = found
-        return self._paths
+    @cached_property
+    def paths(self) -> list[noise_free.Path]:
+        """The noise-free program's paths, for every assignment of the finite inputs."""
+        names = [n for n, _ in self.finite]
+        return [path for values in itertools.product(*(domain_values(t) for _, t in self.finite))
+                for path in noise_free.paths(self.program, dict(zip(names, values)), self.reals, self.max_paths)]
+
+    @cached_property
+    def argmax_regions(self):
+        """The `claims.argmax_dd` regions (None: not an argmax, or argmax_formula off)."""
+        return argmax_regions(self.program, self.distance) if self.argmax_formula else None
 
     # -- regions where det differs from det(u) ----------------------------------------------
     def regions(self, det_u: Mapping):
         """(fixed finite inputs, constraints) for every region of inputs whose det differs from det_u."""
-        for path in self.all_paths():
+        for path in self.paths:
             affine = {k: v for k, v in path.outputs.items() if isinstance(v, LinForm)}
             if any(not values_equal(v, det_u[k]) for k, v in path.outputs.items() if k not in affine):
                 yield path.fixed, list(path.condition)
@@ -152,11 +153,9 @@ class RealSpace:
     def argmax_dd(self, u: Mapping, det_u: Mapping) -> Disagreement | None:
         """dd(u) in closed form for a recognised argmax of noisy reads (`claims.argmax_dd`; same
         value and attainment as `lp_dd`), or None when the program is not one."""
-        if self._argmax is False:
-            self._argmax = argmax_regions(self.program, self.distance)
-        if self._argmax is None:
+        if self.argmax_regions is None:
             return None
-        index, value, attained, witness = argmax_closed_form(self._argmax, u)
+        index, value, attained, witness = argmax_closed_form(self.argmax_regions, u)
         (name, det_index), = det_u.items()
         if det_index != index:
             raise AssertionError(f"argmax det {index} differs from the noise-free program's {det_index} at {dict(u)}")
