@@ -59,8 +59,7 @@ class RealSpace:
     assignment of the finite (non-real) inputs and reused for every u.
     """
 
-    def __init__(self, program: ir.Program, distance: InputDistance,
-                 max_paths: int = noise_free.DEFAULT_MAX_PATHS, argmax_formula: bool = True):
+    def __init__(self, program: ir.Program, distance: InputDistance, argmax_formula: bool = True):
         self.program = program
         self.distance = distance
         self.reals = noise_free.real_inputs(program)
@@ -73,7 +72,6 @@ class RealSpace:
         if count > MAX_FINITE_ASSIGNMENTS:
             raise ResourceLimit(f"{count} assignments of the finite inputs are too many to enumerate",
                                 hint="use dd_over = \"grid\"")
-        self.max_paths = max_paths
         self.argmax_formula = argmax_formula
         self._boxes: dict = {}  # det output -> [(fixed, box)] of its regions, or None (some region no box)
 
@@ -82,7 +80,7 @@ class RealSpace:
         """The noise-free program's paths, for every assignment of the finite inputs."""
         names = [n for n, _ in self.finite]
         return [path for values in itertools.product(*(domain_values(t) for _, t in self.finite))
-                for path in noise_free.paths(self.program, dict(zip(names, values)), self.reals, self.max_paths)]
+                for path in noise_free.paths(self.program, dict(zip(names, values)), self.reals)]
 
     @cached_property
     def argmax_regions(self):

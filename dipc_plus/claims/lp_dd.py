@@ -37,12 +37,8 @@ def linf_to_region(u: Mapping, region: list, reals) -> tuple:
     res = lp.minimize({_S: 1}, cons, variables, nonneg=variables)
     if res.status == "infeasible":
         return INF, False, None
-
-    def back(p):
-        if p is None:
-            return None
-        return {n: p[ys[n]] - p[_S] + Fraction(u[n]) for n in reals}
-    return res.value, res.attained, back(res.point)
+    p = res.point     # back from y to w
+    return res.value, res.attained, None if p is None else {n: p[ys[n]] - p[_S] + Fraction(u[n]) for n in reals}
 
 
 def constraint_bound(u: Mapping, region: list, bound):

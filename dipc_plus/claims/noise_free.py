@@ -35,7 +35,7 @@ from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values, expmech_scores
 from dipc_plus.semantics.walk import Domain, PathState, Walk
 
-DEFAULT_MAX_PATHS = 20_000
+MAX_PATHS = 20_000
 
 
 def _frac(x) -> Fraction:
@@ -49,9 +49,6 @@ class Path:
     condition: tuple          # of lp.Constraint over the symbolic input names
     outputs: dict             # output name -> DOM/Bool value, int (integer output) or LinForm (real output)
     fixed: dict               # the concrete (non-symbolic) inputs this path was run with
-
-    def contains(self, point: Mapping) -> bool:
-        return all(c.holds(point) for c in self.condition)
 
 
 _SPLITS = {   # op -> (truth, op of the constraint 'form op rhs') per outcome
@@ -146,15 +143,14 @@ def _initial(program: ir.Program, fixed: Mapping, symbols: list[str]) -> PathSta
     return PathState(denv, reals, ())
 
 
-def paths(program: ir.Program, fixed: Mapping, symbols: list[str] | tuple = (),
-          max_paths: int = DEFAULT_MAX_PATHS) -> list[Path]:
+def paths(program: ir.Program, fixed: Mapping, symbols: list[str] | tuple = ()) -> list[Path]:
     """Every feasible path of the noise-free program; `symbols` are the real inputs left unknown.
 
     `fixed` gives the value of every other input (flat names, run-time values).
     """
     symbols = list(symbols)
     domain = NoiseFree(program)
-    ends = Walk(program, domain, max_paths).run(_initial(program, fixed, symbols))
+    ends = Walk(program, domain, MAX_PATHS).run(_initial(program, fixed, symbols))
     concrete = {n: v for n, v in fixed.items() if n not in symbols}
     return [Path(st.facts, domain.outputs(st), concrete) for st in ends]
 
