@@ -14,6 +14,7 @@ from fractions import Fraction
 from math import floor, lcm
 from typing import Mapping
 
+from dipc_plus.claims.dd_result import Disagreement
 from dipc_plus.claims.distances import INF, linf_gap
 from dipc_plus.exact import lp
 from dipc_plus.exact.convert import common_denominator, scaled_integers
@@ -177,9 +178,11 @@ def split_boxes(boxes: list, above: list, T: Fraction, u: Mapping) -> list:
     return units
 
 
-def nearest_box(u: Mapping, units: list, at: dict, reals) -> tuple | None:
-    """(value, attained, fixed, box) of the box nearest to u in the distance (an attained
-    value preferred on a tie), or None when every box is empty or infinitely far."""
+def nearest_box(u: Mapping, units: list, reals) -> Disagreement:
+    """dd(u) over the (fixed, box) units: the box nearest to u in the distance (an attained value
+    preferred on a tie), witnessed by a point of it within the value when attained, else by the
+    point of its closure nearest to u; infinite when every box is empty or infinitely far."""
+    at = {n: Fraction(u[n]) for n in reals}
     # distances measured in integers: u and every bound over their common denominator
     scale = lcm(common_denominator(at.values()), *(box.denominator(reals) for _, box in units))
     point = scaled_integers(at.values(), scale)
@@ -201,12 +204,9 @@ def nearest_box(u: Mapping, units: list, at: dict, reals) -> tuple | None:
             value, attained = gap, True
         if best is None or value < best[0] or (value == best[0] and attained and not best[1]):
             best = (value, attained, fixed, box)
-    return best
-
-
-def witness_point(at: dict, box: Box, reals, value: Fraction, attained: bool) -> dict:
-    """When the box attains `value`, a point of it within `value` of `at` in every real coordinate;
-    otherwise the point of its closure nearest to `at`, coordinate by coordinate."""
-    if attained:
-        return {n: pick(at[n], *box.interval(n), value) for n in reals}
-    return {n: clamp(at[n], *box.interval(n)) for n in reals}
+    if best is None:
+        return Disagreement(INF, False)
+    value, attained, fixed, box = best
+    witness = {n: pick(at[n], *box.interval(n), value) if attained else clamp(at[n], *box.interval(n))
+               for n in reals}
+    return Disagreement(value, attained, {**u, **fixed, **witness})

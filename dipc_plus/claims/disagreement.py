@@ -38,7 +38,7 @@ from dipc_plus.exact import lp
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.argmax_dd import argmax_dd as argmax_closed_form, recognise_regions as argmax_regions
-from dipc_plus.claims.box_dd import boxes_of, finite_splits, nearest_box, split_boxes, witness_point
+from dipc_plus.claims.box_dd import boxes_of, finite_splits, nearest_box, split_boxes
 from dipc_plus.claims.dd_result import Disagreement, output_key, outputs_equal
 from dipc_plus.claims.distances import INF, InputDistance, LinfInput, NumericSparseInput, ZeroOneInput, linf_gap
 from dipc_plus.claims.grid_dd import GridSpace
@@ -153,11 +153,11 @@ class RealSpace:
         value and attainment as `lp_dd`), or None when the program is not one."""
         if self.argmax_regions is None:
             return None
-        index, value, attained, witness = argmax_closed_form(self.argmax_regions, u)
+        index, found = argmax_closed_form(self.argmax_regions, u)
         (name, det_index), = det_u.items()
         if det_index != index:
             raise AssertionError(f"argmax det {index} differs from the noise-free program's {det_index} at {dict(u)}")
-        return self._checked(u, det_u, Disagreement(value, attained, witness), "argmax dd")
+        return self._checked(u, det_u, found, "argmax dd")
 
     def lp_dd(self, u: Mapping, det_u: Mapping) -> Disagreement:
         """dd(u) by one exact LP per region (any affine regions), nearest regions first."""
@@ -201,15 +201,9 @@ class RealSpace:
             self._boxes[key] = boxes_of(self.regions(det_u))
         if self._boxes[key] is None:
             return None
-        at = {n: Fraction(u[n]) for n in self.reals}
-        reals = self.reals
         # the boxes split for the NumericSparse distance as `_units` splits regions
-        best = nearest_box(u, split_boxes(self._boxes[key], *self._above(u), u), at, reals)
-        if best is None:
-            return Disagreement(INF, False)
-        value, attained, fixed, box = best
-        witness = {**u, **fixed, **witness_point(at, box, reals, value, attained)}
-        return self._checked(u, det_u, Disagreement(value, attained, witness), "box dd")
+        found = nearest_box(u, split_boxes(self._boxes[key], *self._above(u), u), self.reals)
+        return self._checked(u, det_u, found, "box dd")
 
     # -- re-checking what a route found ---------------------------------------------------------
     def _checked(self, u: Mapping, det_u: Mapping, result: Disagreement, route: str) -> Disagreement:
