@@ -42,7 +42,7 @@ from dipc_plus.claims.box_dd import boxes_of, finite_splits, nearest_box, split_
 from dipc_plus.claims.dd_result import Disagreement, output_key, outputs_equal
 from dipc_plus.claims.distances import INF, InputDistance, LinfInput, NumericSparseInput, ZeroOneInput, linf_gap
 from dipc_plus.claims.grid_dd import GridSpace
-from dipc_plus.claims.lp_dd import constraint_bound, linf_to_region, nearest_within
+from dipc_plus.claims.lp_dd import constraint_bound, linf_to_region
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.semantics.evaluate import domain_values, values_equal
 
@@ -127,17 +127,6 @@ class RealSpace:
             for extra in splits:
                 yield fixed, region + extra
 
-    def _region_distance(self, u, fixed, region):
-        """(value, attained, point) of the distance from u to one unit."""
-        gap = linf_gap(u, fixed)
-        if gap == INF:
-            return INF, False, None
-        value, attained, point = linf_to_region(u, region, self.reals)
-        if value == INF or gap <= value:
-            return value, attained, point
-        # max(gap, ||w-u||) is gap wherever ||w-u|| <= gap: such a w exists since inf < gap.
-        return gap, True, nearest_within(region, u, gap, self.reals)
-
     # -- public ---------------------------------------------------------------------------------
     def dd(self, u: Mapping, det_u: dict | None = None) -> Disagreement:
         """dd(u): in closed form when every region is a box, else by exact LPs."""
@@ -164,14 +153,17 @@ class RealSpace:
         if isinstance(self.distance, ZeroOneInput):
             return self._zero_one_dd(u, det_u)
         # a cheap lower bound per region: its farthest single constraint (`lp_dd.constraint_bound`)
-        units = [(constraint_bound(u, region, linf_gap(u, fixed)), k, fixed, region)
-                 for k, (fixed, region) in enumerate(self._units(u, det_u))]
-        units.sort(key=lambda t: (t[0], t[1]))
+        # (INF when the finite inputs are infinitely far or a constant constraint fails)
+        units = []
+        for fixed, region in self._units(u, det_u):
+            gap = linf_gap(u, fixed)
+            units.append((constraint_bound(u, region, gap), gap, fixed, region))
+        units.sort(key=lambda t: t[0])   # stable: ties keep the regions' order
         best = Disagreement(INF, False)
-        for bound, _, fixed, region in units:
-            if bound > best.value or (bound == best.value and best.attained):
+        for bound, gap, fixed, region in units:
+            if bound == INF or bound > best.value or (bound == best.value and best.attained):
                 break  # sorted by bound: nothing later can do better
-            value, attained, point = self._region_distance(u, fixed, region)
+            value, attained, point = linf_to_region(u, region, self.reals, gap)
             if value == INF:
                 continue
             if value < best.value or (value == best.value and attained and not best.attained):

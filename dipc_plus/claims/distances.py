@@ -49,11 +49,6 @@ def linf_gap(u: Mapping, w: Mapping):
     return max((value_gap(u[k], w[k]) for k in w), default=Fraction(0))
 
 
-def zero_one(v: Mapping, w: Mapping) -> Fraction:
-    """0 when w agrees with v on every key of v, else 1."""
-    return Fraction(0) if all(values_equal(v[k], w[k]) for k in v) else Fraction(1)
-
-
 # --------------------------------------------------------------------------- input distances
 
 
@@ -77,7 +72,7 @@ class ZeroOneInput(InputDistance):
     name: ClassVar[str] = "zero-one"
 
     def between(self, u, w):
-        return zero_one(u, w)
+        return Fraction(0) if all(values_equal(u[k], w[k]) for k in u) else Fraction(1)
 
 
 @dataclass(frozen=True)
@@ -116,7 +111,7 @@ class ZeroOneOutput(OutputDistance):
     name: ClassVar[str] = "zero-one"
 
     def between(self, u, v, w):
-        return zero_one(v, w)
+        return Fraction(0) if all(values_equal(v[k], w[k]) for k in v) else Fraction(1)
 
 
 @dataclass(frozen=True)
