@@ -49,9 +49,7 @@ class Where:
     key: str = "formula"
 
     def error(self, message: str, offset: int | None = None, hint: str | None = None) -> UserError:
-        column = None
-        if self.column is not None:
-            column = self.column + (offset or 0)
+        column = None if self.column is None else self.column + (offset or 0)
         return UserError(f"{self.key}: {message}", file=self.file, line=self.line, column=column, hint=hint)
 
 
@@ -83,15 +81,8 @@ class Expr:
 
 def caret_to_power(text: str):
     """(text with '^' -> '**', a function mapping a column of the new text to the old)."""
-    out, starts = [], []
-    for k, ch in enumerate(text):
-        if ch == "^":
-            out.append("**")
-            starts.extend([k, k])
-        else:
-            out.append(ch)
-            starts.append(k)
-    source = "".join(out)
+    source = text.replace("^", "**")
+    starts = [k for k, ch in enumerate(text) for _ in range(2 if ch == "^" else 1)]   # new column -> old
 
     def back(col: int) -> int:
         if col < 0:
