@@ -92,19 +92,16 @@ def caret_to_power(text: str):
 
 
 def read(text: str, where: Where, *, what: str = "formula", hint: str | None = None,
-         max_text: int = MAX_TEXT, deep: str | None = None, shown: str | None = None) -> Expr:
-    """Parse, check the size limits of, and convert one claim string (located at `where`).
-
-    `what` names it in messages and `shown` quotes it (default: its repr, clipped); `deep` is
-    the message for a text nested too deeply for Python's parser (default: "cannot read ...:
-    RecursionError")."""
+         max_text: int = MAX_TEXT) -> Expr:
+    """Parse, check the size limits of, and convert one claim string (located at `where`);
+    `what` names it in messages."""
     hint = hint or "use numbers, names, + - * / and ** (or ^)"
     if not isinstance(text, str) or not text.strip():
         raise where.error(f"the {what} is empty", hint=hint)
     if len(text) > max_text:
         raise where.error(f"the {what} has {len(text)} characters, more than {max_text}", hint=hint)
     source, back = caret_to_power(text)
-    shown = shown or repr(clip(text))
+    shown = repr(clip(text))
     most = limits.get("digits")   # a number written with more digits is refused before Python converts it
     m = next((m for m in re.finditer(r"\d+", text) if len(m.group()) > most), None)   # runs, not a regex count
     if m:
@@ -113,8 +110,8 @@ def read(text: str, where: Where, *, what: str = "formula", hint: str | None = N
         tree = ast.parse(source, mode="eval")
     except SyntaxError as exc:
         raise where.error(f"cannot read {shown}: {exc.msg}", back((exc.offset or 1) - 1), hint=hint) from None
-    except (RecursionError, MemoryError) as exc:
-        raise where.error(deep or f"cannot read {shown}: {type(exc).__name__}", hint=limits.hint("depth")) from None
+    except (RecursionError, MemoryError):
+        raise where.error(f"{shown} is nested too deeply to read", hint=limits.hint("depth")) from None
     except ValueError as exc:  # e.g. an integer literal past Python's own digit limit
         raise where.error(f"cannot read {shown}: {clip(exc, 60)}", hint=limits.hint("digits")) from None
 

@@ -99,8 +99,7 @@ def parse(text: str, names: list[str], where: Where, tree: Expr | None = None, *
             raise where.error("the formula is empty", hint='write it as a string, e.g. "2*m*exp(-alpha*eps/8)"')
         if len(text) > 40 * limits.get("nodes"):
             raise where.error(f"the formula has {len(text)} characters", hint=limits.hint("nodes"))
-        tree = read(text, where, hint=_usage_hint(names), max_text=len(text),
-                    deep=f"'{clip(text)}' is nested too deeply to read", shown=f"'{clip(text)}'")
+        tree = read(text, where, hint=_usage_hint(names), max_text=len(text))
     formula = Formula(text, tree, tuple(names), where)
     _FormulaCheck(formula, what, hint).run(tree)
     terms = expanded_terms(formula.tree)
