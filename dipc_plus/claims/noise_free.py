@@ -121,19 +121,14 @@ def _int_value(v: LinForm, name: str):
 
 
 def _initial(program: ir.Program, fixed: Mapping, symbols: list[str]) -> PathState:
+    """The start state: `symbols` (real inputs, as the callers pass them) unknown, every other input of
+    `fixed` (bound to the program's inputs by the caller) at its value."""
     types = dict(program.inputs)
-    denv, reals = {}, {}
-    for name in symbols:
-        if name not in types or not isinstance(types[name], ir.RealT):
-            raise ValueError(f"'{name}' is not a real input of {program.name}")
-        reals[name] = LinForm.symbol(name)
+    denv, reals = {}, {name: LinForm.symbol(name) for name in symbols}
     for name, value in fixed.items():
         if name in symbols:
             continue
-        typ = types.get(name)
-        if typ is None:
-            raise ValueError(f"'{name}' is not an input of {program.name}")
-        if isinstance(typ, (ir.RealT, ir.IntT)):
+        if isinstance(types[name], (ir.RealT, ir.IntT)):
             reals[name] = LinForm.constant(value)
         else:
             denv[name] = value
