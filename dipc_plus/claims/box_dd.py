@@ -163,12 +163,12 @@ def finite_splits(above: list, T: Fraction, u: Mapping) -> list:
             for choice in itertools.product((True, False), repeat=len(above))]
 
 
-def split_boxes(boxes: list, above: list, T: Fraction, u: Mapping) -> list:
-    """Each box split by `finite_splits` (the boxes themselves when nothing is `above`)."""
-    if not above:
+def split_boxes(boxes: list, splits: list) -> list:
+    """Each box intersected with each split of `finite_splits` (the boxes themselves when the one
+    split is empty)."""
+    if splits == [[]]:
         return boxes
     units = []
-    splits = finite_splits(above, T, u)
     for fixed, base in boxes:
         for extra in splits:
             box = base.copy()

@@ -107,22 +107,19 @@ class RealSpace:
                         lp.Constraint.of(form - LinForm.constant(target), op)]
 
     # -- the distance from u to one region -------------------------------------------------
-    def _above(self, u) -> tuple[list, Fraction | None]:
-        """(the real inputs >= T at u that the NumericSparse distance keeps at finite distance, T);
-        ([], None) for any other distance."""
+    def _splits(self, u) -> list:
+        """The constraints of each way the NumericSparse distance stays finite at u: every real input
+        that is >= T at u moved below T, or left exactly where it is (`box_dd.finite_splits`); one
+        empty way for any other distance."""
         if not isinstance(self.distance, NumericSparseInput):
-            return [], None
+            return [[]]
         T = self.distance.threshold
-        return [n for n in self.reals if n in self.distance.reals and Fraction(u[n]) >= T], T
+        return finite_splits([n for n in self.reals if n in self.distance.reals and Fraction(u[n]) >= T], T, u)
 
     def _units(self, u, det_u):
-        """(fixed finite inputs, constraints) whose distance from u is plain L-inf.
-
-        For the NumericSparse distance every region is split by how each real
-        input that is >= T at u is kept at finite distance: moved below T, or
-        left exactly where it is.
-        """
-        splits = finite_splits(*self._above(u), u)   # [[]] when nothing is above T
+        """(fixed finite inputs, constraints) whose distance from u is plain L-inf: every region
+        split by `_splits`."""
+        splits = self._splits(u)
         for fixed, region in self.regions(det_u):
             for extra in splits:
                 yield fixed, region + extra
@@ -194,7 +191,7 @@ class RealSpace:
         if self._boxes[key] is None:
             return None
         # the boxes split for the NumericSparse distance as `_units` splits regions
-        found = nearest_box(u, split_boxes(self._boxes[key], *self._above(u), u), self.reals)
+        found = nearest_box(u, split_boxes(self._boxes[key], self._splits(u)), self.reals)
         return self._checked(u, det_u, found, "box dd")
 
     # -- re-checking what a route found ---------------------------------------------------------
