@@ -30,7 +30,6 @@ from dipc_plus.execution.limits import clip
 from dipc_plus.frontend.scope import did_you_mean
 
 
-_FUNCTIONS = {"exp"}
 _NOT_EXPRESSIBLE = {
     "log": "a logarithm is not a rational number, so it has no exact form here",
     "ln": "a logarithm is not a rational number, so it has no exact form here",
@@ -194,7 +193,7 @@ class _FormulaCheck(NodeCheck):
             self.fail(node, f"'{clip(node.value.part())}' is not a function")
         if node.op in _NOT_EXPRESSIBLE:
             self.fail(node, f"'{node.op}(...)': {_NOT_EXPRESSIBLE[node.op]}", self.inexpressible_hint)
-        if node.op not in _FUNCTIONS:
+        if node.op not in self.calls:
             self.fail(node, f"unknown function '{node.op}'", "only exp(...) is available")
         if node.keywords or len(node.args) != 1:
             self.fail(node, "exp takes exactly one argument")
