@@ -35,9 +35,9 @@ class GridSpace:
         self.names = list(self.points[0]) if self.points else []
         self._det_fn = det
         self.dets = [det(w) for w in self.points]
-        keys = {}
-        self.groups = np.array([keys.setdefault(output_key(o), len(keys)) for o in self.dets], dtype=np.int64)
-        self._keys = keys
+        self._keys: dict = {}   # det output -> its group number
+        self.groups = np.array([self._keys.setdefault(output_key(o), len(self._keys)) for o in self.dets],
+                               dtype=np.int64)
         self._matrix = self._numeric_matrix()
 
     # -- exact integer view of the grid --------------------------------------------------
