@@ -39,12 +39,13 @@ from dipc_plus.exact.linear import LinForm
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.argmax_dd import argmax_dd as argmax_closed_form, recognise_regions as argmax_regions
 from dipc_plus.claims.box_dd import boxes_of, finite_splits, nearest_box, split_boxes
-from dipc_plus.claims.dd_result import Disagreement, output_key, outputs_equal
+from dipc_plus.claims.dd_result import Disagreement, outputs_equal
 from dipc_plus.claims.distances import INF, InputDistance, LinfInput, NumericSparseInput, ZeroOneInput, linf_gap
 from dipc_plus.claims.grid_dd import GridSpace
 from dipc_plus.claims.lp_dd import constraint_bound, linf_to_region
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.semantics.evaluate import domain_values, values_equal
+from dipc_plus.semantics.values import freeze_env
 
 __all__ = ["MAX_FINITE_ASSIGNMENTS", "INF", "Disagreement", "outputs_equal",
            "GridSpace", "RealSpace"]
@@ -185,7 +186,7 @@ class RealSpace:
         attaining point (`_checked` runs det on it), or the closure point."""
         if not isinstance(self.distance, (LinfInput, NumericSparseInput)):
             return None
-        key = output_key(det_u)   # every input with the same det(u) has the same regions
+        key = freeze_env(det_u)   # every input with the same det(u) has the same regions
         if key not in self._boxes:
             self._boxes[key] = boxes_of(self.regions(det_u))
         if self._boxes[key] is None:

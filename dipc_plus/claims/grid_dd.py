@@ -10,11 +10,11 @@ from typing import Callable, Mapping
 
 from dipc_plus.execution.lazy import lazy_import
 from dipc_plus.exact.convert import common_denominator, scaled_integers
-from dipc_plus.semantics.values import is_number
+from dipc_plus.semantics.values import freeze_env, is_number
 
 np = lazy_import("numpy")
 
-from dipc_plus.claims.dd_result import Disagreement, output_key, outputs_equal
+from dipc_plus.claims.dd_result import Disagreement, outputs_equal
 from dipc_plus.claims.distances import INF, InputDistance, LinfInput, NumericSparseInput, ZeroOneInput
 
 
@@ -36,7 +36,7 @@ class GridSpace:
         self._det_fn = det
         self.dets = [det(w) for w in self.points]
         self._keys: dict = {}   # det output -> its group number
-        self.groups = np.array([self._keys.setdefault(output_key(o), len(self._keys)) for o in self.dets],
+        self.groups = np.array([self._keys.setdefault(freeze_env(o), len(self._keys)) for o in self.dets],
                                dtype=np.int64)
         self._matrix = self._numeric_matrix()
 
@@ -58,7 +58,7 @@ class GridSpace:
     def dd(self, u: Mapping, det_u: dict | None = None) -> Disagreement:
         """The nearest disagreeing grid point (always attained)."""
         det_u = self._det_fn(u) if det_u is None else det_u
-        other = np.nonzero(self.groups != self._keys.get(output_key(det_u), -1))[0]
+        other = np.nonzero(self.groups != self._keys.get(freeze_env(det_u), -1))[0]
         found = self._fast(u, other) if len(other) else (INF, None)
         if found is None:   # the distance's own `between`, point by point
             disagreeing = [i for i in other if not outputs_equal(self.dets[i], det_u)]  # not another key form
