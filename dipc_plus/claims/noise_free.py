@@ -25,22 +25,17 @@ a UserError rather than looping forever.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Mapping
 
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.exact import lp
+from dipc_plus.exact.convert import to_fraction
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values, expmech_scores
 from dipc_plus.semantics.walk import Domain, PathState, Walk
 
 MAX_PATHS = 20_000
-
-
-def _frac(x) -> Fraction:
-    """x as a Fraction, without a new one when it is one already (det runs make many)."""
-    return x if type(x) is Fraction else Fraction(x)
 
 
 @dataclass(frozen=True)
@@ -156,7 +151,7 @@ def real_inputs(program: ir.Program) -> list[str]:
 
 def run(program: ir.Program, env: Mapping) -> dict:
     """det(P)(env): the noise-free output at a concrete input (reals as exact Fractions)."""
-    found = paths(program, {n: (_frac(v) if isinstance(program.variables.get(n), ir.RealT) else v)
+    found = paths(program, {n: (to_fraction(v) if isinstance(program.variables.get(n), ir.RealT) else v)
                             for n, v in env.items()}, ())
     if len(found) != 1:  # cannot happen: with no symbols every comparison is decided
         raise AssertionError(f"concrete noise-free run gave {len(found)} paths")
