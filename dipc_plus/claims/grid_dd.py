@@ -62,8 +62,8 @@ class GridSpace:
         found = self._fast(u, other) if len(other) else (INF, None)
         if found is None:   # the distance's own `between`, point by point
             disagreeing = [i for i in other if not outputs_equal(self.dets[i], det_u)]  # not another key form
-            i = min(disagreeing, key=lambda i: self.distance.between(u, self.points[i]), default=None)  # first nearest
-            found = (INF, None) if i is None else (self.distance.between(u, self.points[i]), i)
+            found = min(((self.distance.between(u, self.points[i]), i) for i in disagreeing),
+                        key=lambda found: found[0], default=(INF, None))   # the first nearest
         value, i = found
         if value == INF:
             return Disagreement(INF, False)
