@@ -162,8 +162,7 @@ class ScoreOutput(OutputDistance):
 
     def scores(self, u) -> dict:
         typ = self.program.variables[self.output]
-        return {v: s for v, s in expmech_scores(self.sample.dist, domain_values(typ), u, self.program,
-                                                self.sample.pos)}
+        return dict(expmech_scores(self.sample.dist, domain_values(typ), u, self.program, self.sample.pos))
 
     def between(self, u, v, w):
         table = self.scores(u)
