@@ -100,7 +100,7 @@ def test_paths_partition_the_input_space(name):
     assert paths
     for q in sample_points(len(reals), random.Random(name + "p")):
         env = env_of(q)
-        holding = [p for p in paths if p.contains(env)]
+        holding = [p for p in paths if all(c.holds(env) for c in p.condition)]
         assert len(holding) == 1, (q, [[str(c) for c in p.condition] for p in holding])
         at_env = {n: (v.value(env) if isinstance(v, LinForm) else v) for n, v in holding[0].outputs.items()}
         assert at_env == nf.run(program, env)

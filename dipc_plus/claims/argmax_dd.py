@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping
 
+from dipc_plus.claims.dd_result import Disagreement
 from dipc_plus.claims.distances import INF, LinfInput
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.argmax import plain_variable, recognise
@@ -68,15 +69,15 @@ def recognise_regions(program: ir.Program, distance) -> ArgmaxRegions | None:
     return ArgmaxRegions(tuple(means), shape.minimum, shape.labels if shape.relabelled else ())
 
 
-def argmax_dd(regions: ArgmaxRegions, u: Mapping):
-    """(det output value (the index, or its label), dd value, attained, witness) at input u, from the
+def argmax_dd(regions: ArgmaxRegions, u: Mapping) -> tuple:
+    """(det output value (the index, or its label), `Disagreement`) at input u, from the
     formula of the docstring.  The witness (attained: a disagreeing input at distance dd; otherwise
     the closure point) is u with u_i and u_k both moved to their midpoint."""
     sign = -1 if regions.minimum else 1
     values = [sign * Fraction(u[n]) for n in regions.means]
     best = max(range(len(values)), key=values.__getitem__)   # the first largest
     if len(values) == 1:
-        return regions.label(best + 1), INF, False, None
+        return regions.label(best + 1), Disagreement(INF, False)
     # the first k with the least gap (the largest other value): the closed half-spaces (k < best)
     # come first, so one of them is chosen whenever one reaches the minimum
     nearest = max((k for k in range(len(values)) if k != best), key=values.__getitem__)
@@ -86,4 +87,4 @@ def argmax_dd(regions: ArgmaxRegions, u: Mapping):
     witness = dict(u)
     for k in (best, nearest):
         witness[regions.means[k]] = sign * middle
-    return regions.label(best + 1), gap, attained, witness
+    return regions.label(best + 1), Disagreement(gap, attained, witness)

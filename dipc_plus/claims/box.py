@@ -12,6 +12,7 @@ accident; `accuracy.box` and `privacy.dp.box` decide such claims.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
@@ -22,14 +23,13 @@ ACCURACY_HINT = ("`dipc accuracy` decides box claims (corner reduction); for one
 _INFINITE = {"inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
 
 
+@dataclass(eq=False, repr=False)
 class BoxInputs:
     """The box of a claim: `bounds` maps every real input (flat name) to (lo, hi), lo <= hi.
     Always closed, so plain pairs; `claims.box_dd.Box` is the box whose ends may be open."""
-
-    def __init__(self, bounds: dict, file: str = "", hint: str = ACCURACY_HINT):
-        self.bounds = dict(bounds)
-        self.file = file
-        self.hint = hint     # what to do instead of enumerating the box
+    bounds: dict
+    file: str = ""
+    hint: str = ACCURACY_HINT     # what to do instead of enumerating the box
 
     def __len__(self) -> int:
         return 0
@@ -37,15 +37,10 @@ class BoxInputs:
     def __bool__(self) -> bool:    # a box is never empty (lo <= hi), though it lists no points
         return True
 
-    def _refuse(self):
-        return UserError("a box claim has no finite list of inputs to enumerate", file=self.file,
-                         hint=self.hint)
+    def __getitem__(self, index=None):
+        raise UserError("a box claim has no finite list of inputs to enumerate", file=self.file, hint=self.hint)
 
-    def __iter__(self):
-        raise self._refuse()
-
-    def __getitem__(self, index):
-        raise self._refuse()
+    __iter__ = __getitem__     # iterating or indexing it is the same mistake
 
 
 def read_box(reader, spec, program: ir.Program, key: str = "accuracy.inputs.box",
@@ -80,11 +75,7 @@ def read_box(reader, spec, program: ir.Program, key: str = "accuracy.inputs.box"
 
 
 def _type_name(typ) -> str:
-    if isinstance(typ, ir.BoolT):
-        return "Boolean"
-    if isinstance(typ, ir.IntT):
-        return "an integer"
-    return "a finite domain"
+    return {ir.BoolT: "Boolean", ir.IntT: "an integer"}.get(type(typ), "a finite domain")
 
 
 def _range(reader, key: str, name: str, value) -> tuple[Fraction, Fraction]:

@@ -9,17 +9,20 @@ the paper's grids (`disagreement.RealSpace.box_dd` uses it; tests compare it wit
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass, field
 from fractions import Fraction
 from math import floor, lcm
 from typing import Mapping
 
-from dipc_plus.claims.distances import INF, value_gap
+from dipc_plus.claims.dd_result import Disagreement
+from dipc_plus.claims.distances import INF, linf_gap
 from dipc_plus.exact import lp
 from dipc_plus.exact.convert import common_denominator, scaled_integers
 
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "=="}
 
 
+@dataclass(eq=False)
 class Box:
     """Per variable: lower and upper bounds, each (value, closed) or None: the box of inputs with open
     or closed ends (a disagreement region here, a box-shaped det region in `accuracy.box`).
@@ -30,49 +33,38 @@ class Box:
     ((Fraction(0, 1), Fraction(1, 1)), False, True)
     """
 
-    def __init__(self):
-        self.lo: dict = {}
-        self.hi: dict = {}
-        self.empty = False
-
+    lo: dict = field(default_factory=dict)
+    hi: dict = field(default_factory=dict)
+    empty: bool = False
     # A box is not changed once it is measured (`split_boxes` changes copies), so `nearest_box`'s
     # views of it below are remembered on it, for the same `names` every time.
+    _views: dict = field(default_factory=dict, init=False, repr=False)
+
+    def _remembered(self, key, compute):
+        if key not in self._views:
+            self._views[key] = compute()
+        return self._views[key]
 
     def denominator(self, names) -> int:
         """The least common denominator of the bounds on `names`."""
-        found = self.__dict__.get("_denominator")
-        if found is None:
-            found = self._denominator = common_denominator(b[0] for bounds in (self.lo, self.hi)
-                                                           for n, b in bounds.items() if n in names)
-        return found
+        return self._remembered("denominator", lambda: common_denominator(
+            b[0] for bounds in (self.lo, self.hi) for n, b in bounds.items() if n in names))
 
     def is_empty(self, names) -> bool:
         """Whether no value of `names` is within their bounds (or a constant constraint failed)."""
-        found = self.__dict__.get("_empty")
-        if found is None:
-            found = self._empty = self.empty or any(
-                lo is not None and hi is not None and (lo[0] > hi[0] or (lo[0] == hi[0] and not (lo[1] and hi[1])))
-                for lo, hi in map(self.interval, names))
-        return found
+        return self._remembered("empty", lambda: self.empty or any(
+            lo is not None and hi is not None and (lo[0] > hi[0] or (lo[0] == hi[0] and not (lo[1] and hi[1])))
+            for lo, hi in map(self.interval, names)))
 
     def scaled(self, names, scale: int) -> list:
         """[(lo, lo closed, hi, hi closed)] per name, the bounds times `scale` (a multiple of
         `denominator`) as integers, None where unbounded, remembered per scale."""
-        cache = self.__dict__.setdefault("_scaled", {})
-        found = cache.get(scale)
-        if found is None:
-            found = []
-            for n in names:
-                lo, hi = self.lo.get(n), self.hi.get(n)
-                found.append((None if lo is None else int(lo[0] * scale), lo is not None and lo[1],
-                              None if hi is None else int(hi[0] * scale), hi is not None and hi[1]))
-            cache[scale] = found
-        return found
+        def end(bound):
+            return (None, False) if bound is None else (int(bound[0] * scale), bound[1])
+        return self._remembered(scale, lambda: [(*end(lo), *end(hi)) for lo, hi in map(self.interval, names)])
 
     def copy(self) -> "Box":
-        other = Box()
-        other.lo, other.hi, other.empty = dict(self.lo), dict(self.hi), self.empty
-        return other
+        return Box(dict(self.lo), dict(self.hi), self.empty)
 
     def add(self, c: lp.Constraint) -> bool:
         """Intersect with one constraint; False if it bounds more than one variable."""
@@ -112,9 +104,6 @@ class Box:
         return ((lo is None or x > lo[0] or (x == lo[0] and lo[1]))
                 and (hi is None or x < hi[0] or (x == hi[0] and hi[1])))
 
-
-
-_ZERO = Fraction(0)
 
 
 def _box_coordinates(point: list, bounds: list, limit) -> list | None:
@@ -174,12 +163,12 @@ def finite_splits(above: list, T: Fraction, u: Mapping) -> list:
             for choice in itertools.product((True, False), repeat=len(above))]
 
 
-def split_boxes(boxes: list, above: list, T: Fraction, u: Mapping) -> list:
-    """Each box split by `finite_splits` (the boxes themselves when nothing is `above`)."""
-    if not above:
+def split_boxes(boxes: list, splits: list) -> list:
+    """Each box intersected with each split of `finite_splits` (the boxes themselves when the one
+    split is empty)."""
+    if splits == [[]]:
         return boxes
     units = []
-    splits = finite_splits(above, T, u)
     for fixed, base in boxes:
         for extra in splits:
             box = base.copy()
@@ -189,9 +178,11 @@ def split_boxes(boxes: list, above: list, T: Fraction, u: Mapping) -> list:
     return units
 
 
-def nearest_box(u: Mapping, units: list, at: dict, reals) -> tuple | None:
-    """(value, attained, fixed, box) of the box nearest to u in the distance (an attained
-    value preferred on a tie), or None when every box is empty or infinitely far."""
+def nearest_box(u: Mapping, units: list, reals) -> Disagreement:
+    """dd(u) over the (fixed, box) units: the box nearest to u in the distance (an attained value
+    preferred on a tie), witnessed by a point of it within the value when attained, else by the
+    point of its closure nearest to u; infinite when every box is empty or infinitely far."""
+    at = {n: Fraction(u[n]) for n in reals}
     # distances measured in integers: u and every bound over their common denominator
     scale = lcm(common_denominator(at.values()), *(box.denominator(reals) for _, box in units))
     point = scaled_integers(at.values(), scale)
@@ -199,7 +190,7 @@ def nearest_box(u: Mapping, units: list, at: dict, reals) -> tuple | None:
     for fixed, box in units:
         if box.is_empty(reals):
             continue
-        gap = max((value_gap(u[k], v) for k, v in fixed.items()), default=_ZERO)
+        gap = linf_gap(u, fixed)
         if gap == INF:
             continue
         coords = _box_coordinates(point, box.scaled(reals, scale),
@@ -213,14 +204,9 @@ def nearest_box(u: Mapping, units: list, at: dict, reals) -> tuple | None:
             value, attained = gap, True
         if best is None or value < best[0] or (value == best[0] and attained and not best[1]):
             best = (value, attained, fixed, box)
-    return best
-
-
-def point_within(at: dict, box: Box, reals, value: Fraction) -> dict:
-    """A point of the box within `value` of `at` in every real coordinate (the box attains `value`)."""
-    return {n: pick(at[n], *box.interval(n), value) for n in reals}
-
-
-def closure_point(at: dict, box: Box, reals) -> dict:
-    """The point of the box's closure nearest to `at`, coordinate by coordinate."""
-    return {n: clamp(at[n], *box.interval(n)) for n in reals}
+    if best is None:
+        return Disagreement(INF, False)
+    value, attained, fixed, box = best
+    witness = {n: pick(at[n], *box.interval(n), value) if attained else clamp(at[n], *box.interval(n))
+               for n in reals}
+    return Disagreement(value, attained, {**u, **fixed, **witness})

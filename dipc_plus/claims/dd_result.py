@@ -2,12 +2,12 @@
 
 The real-space search (`disagreement`), its closed forms (`box_dd`, `argmax_dd`), the LP
 (`lp_dd`) and the grid (`grid_dd`) all return a `Disagreement`, and compare det outputs
-the same way (`outputs_equal`, `output_key`), so they live below all of them.
+the same way (`outputs_equal`; as keys, `semantics.values.freeze_env`), so they live below
+all of them.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Mapping
 
 from dipc_plus.claims.distances import INF
@@ -37,12 +37,3 @@ class Disagreement:
 
 def outputs_equal(a: Mapping, b: Mapping) -> bool:
     return a.keys() == b.keys() and all(values_equal(a[k], b[k]) for k in a)
-
-
-def output_key(env: Mapping) -> tuple:
-    """A hashable form of an input or output, equal numbers equal whatever their type."""
-    def norm(v):
-        if isinstance(v, (bool, str)):
-            return (type(v).__name__, v)
-        return ("num", Fraction(v))
-    return tuple(sorted((k, norm(v)) for k, v in env.items()))

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from functools import cached_property
 from fractions import Fraction
 from typing import Mapping
 
@@ -37,13 +38,14 @@ from dipc_plus.exact import lp
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.claims import noise_free
 from dipc_plus.claims.argmax_dd import argmax_dd as argmax_closed_form, recognise_regions as argmax_regions
-from dipc_plus.claims.box_dd import boxes_of, closure_point, finite_splits, nearest_box, point_within, split_boxes
-from dipc_plus.claims.dd_result import Disagreement, output_key, outputs_equal
-from dipc_plus.claims.distances import INF, InputDistance, LinfInput, NumericSparseInput, ZeroOneInput, value_gap
+from dipc_plus.claims.box_dd import boxes_of, finite_splits, nearest_box, split_boxes
+from dipc_plus.claims.dd_result import Disagreement, outputs_equal
+from dipc_plus.claims.distances import INF, InputDistance, LinfInput, NumericSparseInput, ZeroOneInput, linf_gap
 from dipc_plus.claims.grid_dd import GridSpace
-from dipc_plus.claims.lp_dd import constraint_bound, linf_to_region, nearest_within
+from dipc_plus.claims.lp_dd import constraint_bound, linf_to_region
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.semantics.evaluate import domain_values, values_equal
+from dipc_plus.semantics.values import freeze_env
 
 __all__ = ["MAX_FINITE_ASSIGNMENTS", "INF", "Disagreement", "outputs_equal",
            "GridSpace", "RealSpace"]
@@ -58,8 +60,7 @@ class RealSpace:
     assignment of the finite (non-real) inputs and reused for every u.
     """
 
-    def __init__(self, program: ir.Program, distance: InputDistance,
-                 max_paths: int = noise_free.DEFAULT_MAX_PATHS, argmax_formula: bool = True):
+    def __init__(self, program: ir.Program, distance: InputDistance, argmax_formula: bool = True):
         self.program = program
         self.distance = distance
         self.reals = noise_free.real_inputs(program)
@@ -72,26 +73,25 @@ class RealSpace:
         if count > MAX_FINITE_ASSIGNMENTS:
             raise ResourceLimit(f"{count} assignments of the finite inputs are too many to enumerate",
                                 hint="use dd_over = \"grid\"")
-        self.max_paths = max_paths
-        self._paths: list[noise_free.Path] | None = None
-        # claims.argmax_dd regions, once looked for (None: not an argmax, or argmax_formula off)
-        self._argmax = False if argmax_formula else None
+        self.argmax_formula = argmax_formula
         self._boxes: dict = {}  # det output -> [(fixed, box)] of its regions, or None (some region no box)
 
-    def all_paths(self) -> list[noise_free.Path]:
-        if self._paths is None:
-            found = []
-            names = [n for n, _ in self.finite]
-            for values in itertools.product(*(domain_values(t) for _, t in self.finite)):
-                fixed = dict(zip(names, values))
-                found.extend(noise_free.paths(self.program, fixed, self.reals, self.max_paths))
-            self._paths = found
-        return self._paths
+    @cached_property
+    def paths(self) -> list[noise_free.Path]:
+        """The noise-free program's paths, for every assignment of the finite inputs."""
+        names = [n for n, _ in self.finite]
+        return [path for values in itertools.product(*(domain_values(t) for _, t in self.finite))
+                for path in noise_free.paths(self.program, dict(zip(names, values)), self.reals)]
+
+    @cached_property
+    def argmax_regions(self):
+        """The `claims.argmax_dd` regions (None: not an argmax, or argmax_formula off)."""
+        return argmax_regions(self.program, self.distance) if self.argmax_formula else None
 
     # -- regions where det differs from det(u) ----------------------------------------------
     def regions(self, det_u: Mapping):
         """(fixed finite inputs, constraints) for every region of inputs whose det differs from det_u."""
-        for path in self.all_paths():
+        for path in self.paths:
             affine = {k: v for k, v in path.outputs.items() if isinstance(v, LinForm)}
             if any(not values_equal(v, det_u[k]) for k, v in path.outputs.items() if k not in affine):
                 yield path.fixed, list(path.condition)
@@ -108,40 +108,22 @@ class RealSpace:
                         lp.Constraint.of(form - LinForm.constant(target), op)]
 
     # -- the distance from u to one region -------------------------------------------------
-    def _finite_gap(self, u, fixed):
-        """The L-inf distance from u to the region's finite inputs."""
-        return max((value_gap(u[k], v) for k, v in fixed.items()), default=Fraction(0))
-
-    def _above(self, u) -> tuple[list, Fraction | None]:
-        """(the real inputs >= T at u that the NumericSparse distance keeps at finite distance, T);
-        ([], None) for any other distance."""
+    def _splits(self, u) -> list:
+        """The constraints of each way the NumericSparse distance stays finite at u: every real input
+        that is >= T at u moved below T, or left exactly where it is (`box_dd.finite_splits`); one
+        empty way for any other distance."""
         if not isinstance(self.distance, NumericSparseInput):
-            return [], None
+            return [[]]
         T = self.distance.threshold
-        return [n for n in self.reals if n in self.distance.reals and Fraction(u[n]) >= T], T
+        return finite_splits([n for n in self.reals if n in self.distance.reals and Fraction(u[n]) >= T], T, u)
 
     def _units(self, u, det_u):
-        """(fixed finite inputs, constraints) whose distance from u is plain L-inf.
-
-        For the NumericSparse distance every region is split by how each real
-        input that is >= T at u is kept at finite distance: moved below T, or
-        left exactly where it is.
-        """
-        splits = finite_splits(*self._above(u), u)   # [[]] when nothing is above T
+        """(fixed finite inputs, constraints) whose distance from u is plain L-inf: every region
+        split by `_splits`."""
+        splits = self._splits(u)
         for fixed, region in self.regions(det_u):
             for extra in splits:
                 yield fixed, region + extra
-
-    def _region_distance(self, u, fixed, region):
-        """(value, attained, point) of the distance from u to one unit."""
-        gap = self._finite_gap(u, fixed)
-        if gap == INF:
-            return INF, False, None
-        value, attained, point = linf_to_region(u, region, self.reals)
-        if value == INF or gap <= value:
-            return value, attained, point
-        # max(gap, ||w-u||) is gap wherever ||w-u|| <= gap: such a w exists since inf < gap.
-        return gap, True, nearest_within(region, u, gap, self.reals)
 
     # -- public ---------------------------------------------------------------------------------
     def dd(self, u: Mapping, det_u: dict | None = None) -> Disagreement:
@@ -156,29 +138,30 @@ class RealSpace:
     def argmax_dd(self, u: Mapping, det_u: Mapping) -> Disagreement | None:
         """dd(u) in closed form for a recognised argmax of noisy reads (`claims.argmax_dd`; same
         value and attainment as `lp_dd`), or None when the program is not one."""
-        if self._argmax is False:
-            self._argmax = argmax_regions(self.program, self.distance)
-        if self._argmax is None:
+        if self.argmax_regions is None:
             return None
-        index, value, attained, witness = argmax_closed_form(self._argmax, u)
+        index, found = argmax_closed_form(self.argmax_regions, u)
         (name, det_index), = det_u.items()
         if det_index != index:
             raise AssertionError(f"argmax det {index} differs from the noise-free program's {det_index} at {dict(u)}")
-        return self._checked(u, det_u, Disagreement(value, attained, witness), "argmax dd")
+        return self._checked(u, det_u, found, "argmax dd")
 
     def lp_dd(self, u: Mapping, det_u: Mapping) -> Disagreement:
         """dd(u) by one exact LP per region (any affine regions), nearest regions first."""
         if isinstance(self.distance, ZeroOneInput):
             return self._zero_one_dd(u, det_u)
         # a cheap lower bound per region: its farthest single constraint (`lp_dd.constraint_bound`)
-        units = [(constraint_bound(u, region, self._finite_gap(u, fixed)), k, fixed, region)
-                 for k, (fixed, region) in enumerate(self._units(u, det_u))]
-        units.sort(key=lambda t: (t[0], t[1]))
+        # (INF when the finite inputs are infinitely far or a constant constraint fails)
+        units = []
+        for fixed, region in self._units(u, det_u):
+            gap = linf_gap(u, fixed)
+            units.append((constraint_bound(u, region, gap), gap, fixed, region))
+        units.sort(key=lambda t: t[0])   # stable: ties keep the regions' order
         best = Disagreement(INF, False)
-        for bound, _, fixed, region in units:
-            if bound > best.value or (bound == best.value and best.attained):
+        for bound, gap, fixed, region in units:
+            if bound == INF or bound > best.value or (bound == best.value and best.attained):
                 break  # sorted by bound: nothing later can do better
-            value, attained, point = self._region_distance(u, fixed, region)
+            value, attained, point = linf_to_region(u, region, self.reals, gap)
             if value == INF:
                 continue
             if value < best.value or (value == best.value and attained and not best.attained):
@@ -203,21 +186,14 @@ class RealSpace:
         attaining point (`_checked` runs det on it), or the closure point."""
         if not isinstance(self.distance, (LinfInput, NumericSparseInput)):
             return None
-        key = output_key(det_u)   # every input with the same det(u) has the same regions
+        key = freeze_env(det_u)   # every input with the same det(u) has the same regions
         if key not in self._boxes:
             self._boxes[key] = boxes_of(self.regions(det_u))
         if self._boxes[key] is None:
             return None
-        at = {n: Fraction(u[n]) for n in self.reals}
-        reals = self.reals
         # the boxes split for the NumericSparse distance as `_units` splits regions
-        best = nearest_box(u, split_boxes(self._boxes[key], *self._above(u), u), at, reals)
-        if best is None:
-            return Disagreement(INF, False)
-        value, attained, fixed, box = best
-        point = point_within(at, box, reals, value) if attained else closure_point(at, box, reals)
-        witness = {**{k: u[k] for k in u}, **fixed, **point}
-        return self._checked(u, det_u, Disagreement(value, attained, witness), "box dd")
+        found = nearest_box(u, split_boxes(self._boxes[key], self._splits(u)), self.reals)
+        return self._checked(u, det_u, found, "box dd")
 
     # -- re-checking what a route found ---------------------------------------------------------
     def _checked(self, u: Mapping, det_u: Mapping, result: Disagreement, route: str) -> Disagreement:

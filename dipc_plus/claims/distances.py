@@ -44,6 +44,11 @@ def value_gap(a, b):
     return Fraction(0) if values_equal(a, b) else INF
 
 
+def linf_gap(u: Mapping, w: Mapping):
+    """max over the keys of w of |u_k - w_k| (`value_gap`), 0 when w is empty."""
+    return max((value_gap(u[k], w[k]) for k in w), default=Fraction(0))
+
+
 # --------------------------------------------------------------------------- input distances
 
 
@@ -59,7 +64,7 @@ class LinfInput(InputDistance):
     name: ClassVar[str] = "linf"
 
     def between(self, u, w):
-        return max((value_gap(u[k], w[k]) for k in u), default=Fraction(0))
+        return linf_gap(w, u)
 
 
 @dataclass(frozen=True)
@@ -81,7 +86,7 @@ class NumericSparseInput(InputDistance):
         for k in self.reals:
             if u[k] >= self.threshold and w[k] >= self.threshold and u[k] != w[k]:
                 return INF
-        return max((value_gap(u[k], w[k]) for k in u), default=Fraction(0))
+        return linf_gap(w, u)
 
 
 INPUT_DISTANCES = ("linf", "zero-one", "numeric-sparse")
@@ -157,8 +162,7 @@ class ScoreOutput(OutputDistance):
 
     def scores(self, u) -> dict:
         typ = self.program.variables[self.output]
-        return {v: s for v, s in expmech_scores(self.sample.dist, domain_values(typ), u, self.program,
-                                                self.sample.pos)}
+        return dict(expmech_scores(self.sample.dist, domain_values(typ), u, self.program, self.sample.pos))
 
     def between(self, u, v, w):
         table = self.scores(u)
@@ -169,10 +173,6 @@ OUTPUT_DISTANCES = ("zero-one", "linf", "noisy-max", "score")
 
 
 # --------------------------------------------------------------------------- construction
-
-
-def numeric_outputs(program: ir.Program) -> tuple:
-    return tuple(n for n, t in program.outputs if isinstance(t, (ir.RealT, ir.IntT)))
 
 
 def make_output_distance(kind: str, program: ir.Program, *, scores: str | None = None,
@@ -243,7 +243,8 @@ def _score_distance(program: ir.Program, scores, output, fail) -> ScoreOutput:
 # kind -> builder(program, scores, output, fail); the keys are OUTPUT_DISTANCES
 _OUTPUT_BUILDERS = {
     "zero-one": lambda program, scores, output, fail: ZeroOneOutput(),
-    "linf": lambda program, scores, output, fail: LinfOutput(numeric_outputs(program)),
+    "linf": lambda program, scores, output, fail: LinfOutput(tuple(n for n, t in program.outputs
+                                                                          if isinstance(t, (ir.RealT, ir.IntT)))),
     "noisy-max": _noisy_max_distance,
     "score": _score_distance,
 }

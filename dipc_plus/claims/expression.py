@@ -49,9 +49,7 @@ class Where:
     key: str = "formula"
 
     def error(self, message: str, offset: int | None = None, hint: str | None = None) -> UserError:
-        column = None
-        if self.column is not None:
-            column = self.column + (offset or 0)
+        column = None if self.column is None else self.column + (offset or 0)
         return UserError(f"{self.key}: {message}", file=self.file, line=self.line, column=column, hint=hint)
 
 
@@ -83,15 +81,8 @@ class Expr:
 
 def caret_to_power(text: str):
     """(text with '^' -> '**', a function mapping a column of the new text to the old)."""
-    out, starts = [], []
-    for k, ch in enumerate(text):
-        if ch == "^":
-            out.append("**")
-            starts.extend([k, k])
-        else:
-            out.append(ch)
-            starts.append(k)
-    source = "".join(out)
+    source = text.replace("^", "**")
+    starts = [k for k, ch in enumerate(text) for _ in range(2 if ch == "^" else 1)]   # new column -> old
 
     def back(col: int) -> int:
         if col < 0:
@@ -100,36 +91,27 @@ def caret_to_power(text: str):
     return source, back
 
 
-def check_digits(text: str, error) -> None:
-    """Refuse a number written with more than `digits` digits before Python converts it."""
-    most = limits.get("digits")       # runs of digits, not a regex repetition: a raised limit may pass re's
-    m = next((m for m in re.finditer(r"\d+", text) if len(m.group()) > most), None)   # largest count
-    if m:
-        raise error(f"the number {clip(m.group())} has more than {limits.get('digits')} digits", m.start(),
-                    limits.hint("digits"))
-
-
 def read(text: str, where: Where, *, what: str = "formula", hint: str | None = None,
-         max_text: int = MAX_TEXT, deep: str | None = None, shown: str | None = None) -> Expr:
-    """Parse, check the size limits of, and convert one claim string (located at `where`).
-
-    `what` names it in messages and `shown` quotes it (default: its repr, clipped); `deep` is
-    the message for a text nested too deeply for Python's parser (default: "cannot read ...:
-    RecursionError")."""
+         max_text: int = MAX_TEXT) -> Expr:
+    """Parse, check the size limits of, and convert one claim string (located at `where`);
+    `what` names it in messages."""
     hint = hint or "use numbers, names, + - * / and ** (or ^)"
     if not isinstance(text, str) or not text.strip():
         raise where.error(f"the {what} is empty", hint=hint)
     if len(text) > max_text:
         raise where.error(f"the {what} has {len(text)} characters, more than {max_text}", hint=hint)
     source, back = caret_to_power(text)
-    shown = shown or repr(clip(text))
-    check_digits(text, lambda message, col, hint_: where.error(message, col, hint_))
+    shown = repr(clip(text))
+    most = limits.get("digits")   # a number written with more digits is refused before Python converts it
+    m = next((m for m in re.finditer(r"\d+", text) if len(m.group()) > most), None)   # runs, not a regex count
+    if m:
+        raise where.error(f"the number {clip(m.group())} has more than {most} digits", m.start(), limits.hint("digits"))
     try:
         tree = ast.parse(source, mode="eval")
     except SyntaxError as exc:
         raise where.error(f"cannot read {shown}: {exc.msg}", back((exc.offset or 1) - 1), hint=hint) from None
-    except (RecursionError, MemoryError) as exc:
-        raise where.error(deep or f"cannot read {shown}: {type(exc).__name__}", hint=limits.hint("depth")) from None
+    except (RecursionError, MemoryError):
+        raise where.error(f"{shown} is nested too deeply to read", hint=limits.hint("depth")) from None
     except ValueError as exc:  # e.g. an integer literal past Python's own digit limit
         raise where.error(f"cannot read {shown}: {clip(exc, 60)}", hint=limits.hint("digits")) from None
 
@@ -151,13 +133,10 @@ def _check_sizes(root, error) -> None:
             raise error(f"the formula has more than {max_nodes} parts", col, limits.hint("nodes"))
         if depth > max_depth:
             raise error(f"the formula is nested more than {max_depth} deep", col, limits.hint("depth"))
-        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
-            if integer_digits(node.value) > max_digits:
-                raise error(f"the number {clip(node.value)} has more than {max_digits} digits", col,
-                            limits.hint("digits"))
-        if isinstance(node, ast.Constant) and isinstance(node.value, float) and len(repr(node.value)) > max_digits:
-            raise error(f"the number {clip(node.value)} has more than {max_digits} digits", col,
-                        limits.hint("digits"))
+        value = node.value if isinstance(node, ast.Constant) else None
+        digits = integer_digits(value) if type(value) is int else len(repr(value)) if type(value) is float else 0
+        if digits > max_digits:
+            raise error(f"the number {clip(value)} has more than {max_digits} digits", col, limits.hint("digits"))
         stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
 
 
@@ -371,11 +350,14 @@ def integer_digits(n: int) -> int:
     return len(str(abs(n)))
 
 
-def check_rational_power(base: Fraction, n: int, fail) -> None:
+def check_rational_power(base: Fraction | None, n: int, fail) -> None:
     """Call fail(message, hint) unless base**n is within the `power` and `digits` limits (a power certainly
-    past the limit is refused before it is computed; one that may fit is computed and its digits counted)."""
+    past the limit is refused before it is computed; one that may fit is computed and its digits counted).
+    A base that is no number (None) is held to the `power` limit only."""
     if abs(n) > limits.get("power"):
         fail(f"the exponent {clip(n)} is larger than {limits.get('power')}", limits.hint("power"))
+    if base is None:
+        return
     most = limits.get("digits")
     widest = max(abs(base.numerator).bit_length(), base.denominator.bit_length())
     if widest <= 1:   # 0, 1 or -1: so is every power

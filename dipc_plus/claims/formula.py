@@ -30,7 +30,6 @@ from dipc_plus.execution.limits import clip
 from dipc_plus.frontend.scope import did_you_mean
 
 
-_FUNCTIONS = {"exp"}
 _NOT_EXPRESSIBLE = {
     "log": "a logarithm is not a rational number, so it has no exact form here",
     "ln": "a logarithm is not a rational number, so it has no exact form here",
@@ -99,8 +98,7 @@ def parse(text: str, names: list[str], where: Where, tree: Expr | None = None, *
             raise where.error("the formula is empty", hint='write it as a string, e.g. "2*m*exp(-alpha*eps/8)"')
         if len(text) > 40 * limits.get("nodes"):
             raise where.error(f"the formula has {len(text)} characters", hint=limits.hint("nodes"))
-        tree = read(text, where, hint=_usage_hint(names), max_text=len(text),
-                    deep=f"'{clip(text)}' is nested too deeply to read", shown=f"'{clip(text)}'")
+        tree = read(text, where, hint=_usage_hint(names), max_text=len(text))
     formula = Formula(text, tree, tuple(names), where)
     _FormulaCheck(formula, what, hint).run(tree)
     terms = expanded_terms(formula.tree)
@@ -195,7 +193,7 @@ class _FormulaCheck(NodeCheck):
             self.fail(node, f"'{clip(node.value.part())}' is not a function")
         if node.op in _NOT_EXPRESSIBLE:
             self.fail(node, f"'{node.op}(...)': {_NOT_EXPRESSIBLE[node.op]}", self.inexpressible_hint)
-        if node.op not in _FUNCTIONS:
+        if node.op not in self.calls:
             self.fail(node, f"unknown function '{node.op}'", "only exp(...) is available")
         if node.keywords or len(node.args) != 1:
             self.fail(node, "exp takes exactly one argument")
@@ -203,11 +201,7 @@ class _FormulaCheck(NodeCheck):
     def power(self, node) -> None:
         base, exponent = bounded_constant(node.args[0]), bounded_constant(node.args[1])
         if exponent is not None and exponent.denominator == 1:
-            if base is not None:
-                check_rational_power(base, int(exponent), lambda m, h: self.fail(node, m, h))
-            elif abs(exponent) > limits.get("power"):
-                self.fail(node, f"the exponent {clip(exponent)} is larger than {limits.get('power')}",
-                          limits.hint("power"))
+            check_rational_power(base, int(exponent), lambda m, h: self.fail(node, m, h))
 
 
 class _Evaluator(TreeFold):
@@ -219,12 +213,15 @@ class _Evaluator(TreeFold):
         self.variable = variable
         self.values = {n: Fraction(v) for n, v in values.items() if v is not None and n != variable}
 
-    def fail(self, node, part: str, why: str, hint: str | None = _EXACT_HINT):
-        text = self.formula.text
-        raise self.formula.where.error(f"'{clip(part)}' in '{clip(text)}' {why}", node.col, hint)
+    def error(self, node, message: str, hint: str | None):
+        raise self.formula.where.error(message, node.col, hint)
+
+    def fail(self, node, why: str, hint: str | None = _EXACT_HINT):
+        """An error quoting the node's own text inside the formula's."""
+        self.error(node, f"'{clip(node.part())}' in '{clip(self.formula.text)}' {why}", hint)
 
     def refuse(self, node):
-        self.fail(node, node.part(), "is not allowed in a formula")
+        self.fail(node, "is not allowed in a formula")
 
     constant = staticmethod(XFrac.const)
 
@@ -235,7 +232,7 @@ class _Evaluator(TreeFold):
         try:
             return left / right
         except ZeroDivisionError:
-            self.fail(node, node.part(), "divides by zero", hint="check the parameters' values")
+            self.fail(node, "divides by zero", hint="check the parameters' values")
 
     def fold_name(self, node) -> XFrac:
         n = node.value
@@ -246,24 +243,22 @@ class _Evaluator(TreeFold):
         if n == "eps":
             return XFrac.eps()
         if n in _EULER and n not in self.formula.names:
-            self.fail(node, n, "has no exact form (only rationals, eps, + - * /, integer powers and exp(q*eps)); "
+            self.fail(node, "has no exact form (only rationals, eps, + - * /, integer powers and exp(q*eps)); "
                                "write e^x as exp(x)")
-        raise self.formula.where.error(
-            f"no value for {n} in '{clip(self.formula.text)}'", node.col,
-            hint="give every parameter the formula uses a value (in [program] params or the program's own defaults)")
+        self.error(node, f"no value for {n} in '{clip(self.formula.text)}'",
+                   hint="give every parameter the formula uses a value (in [program] params or the program's own defaults)")
 
     def exp(self, node, argument: XFrac) -> XFrac:
         try:
             result = argument.exp()
         except ValueError as exc:
-            self.fail(node, node.part(), str(exc))
+            self.fail(node, str(exc))
         bound = limits.get("exp_rate")
         for q in result.rates():
             if max(abs(q.numerator), q.denominator) > bound:
-                raise self.formula.where.error(
-                    f"the rate {clip(q)} in exp({clip(q)}*eps) of '{clip(self.formula.text)}' is beyond the exact "
-                    f"kernel's range (numerator and denominator at most {bound})",
-                    node.col, hint=limits.hint("exp_rate"))
+                self.error(node, f"the rate {clip(q)} in exp({clip(q)}*eps) of '{clip(self.formula.text)}' is "
+                                 f"beyond the exact kernel's range (numerator and denominator at most {bound})",
+                           limits.hint("exp_rate"))
         return result
 
     def power(self, node) -> XFrac:
@@ -274,21 +269,16 @@ class _Evaluator(TreeFold):
         base, exponent = self.value(left), self.value(right)
         n = exponent.constant()
         if n is None or n.denominator != 1:
-            self.fail(node, node.part(), "is a power with a non-integer exponent")
+            self.fail(node, "is a power with a non-integer exponent")
         n = int(n)
         if abs(n) > limits.get("power"):
-            raise self.formula.where.error(f"the exponent {clip(n)} in '{clip(self.formula.text)}' is larger than "
-                                           f"{limits.get('power')}", node.col,
-                                           hint=limits.hint("power"))
-        number = base.constant()
-        if number is not None:
-            def too_large(message, hint):
-                raise self.formula.where.error(message, node.col, hint)
-            check_rational_power(number, n, too_large)
+            self.error(node, f"the exponent {clip(n)} in '{clip(self.formula.text)}' is larger than "
+                             f"{limits.get('power')}", limits.hint("power"))
+        check_rational_power(base.constant(), n, lambda message, hint: self.error(node, message, hint))
         try:
             return base.power(n)
         except ZeroDivisionError:
-            self.fail(node, node.part(), "divides by zero", hint="check the parameters' values")
+            self.fail(node, "divides by zero", hint="check the parameters' values")
 
 
 MAX_DEGREE = 64          # of a polynomial weight in any parameter

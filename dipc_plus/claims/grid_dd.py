@@ -10,11 +10,11 @@ from typing import Callable, Mapping
 
 from dipc_plus.execution.lazy import lazy_import
 from dipc_plus.exact.convert import common_denominator, scaled_integers
-from dipc_plus.semantics.values import is_number
+from dipc_plus.semantics.values import freeze_env, is_number
 
 np = lazy_import("numpy")
 
-from dipc_plus.claims.dd_result import Disagreement, output_key, outputs_equal
+from dipc_plus.claims.dd_result import Disagreement, outputs_equal
 from dipc_plus.claims.distances import INF, InputDistance, LinfInput, NumericSparseInput, ZeroOneInput
 
 
@@ -35,9 +35,9 @@ class GridSpace:
         self.names = list(self.points[0]) if self.points else []
         self._det_fn = det
         self.dets = [det(w) for w in self.points]
-        keys = {}
-        self.groups = np.array([keys.setdefault(output_key(o), len(keys)) for o in self.dets], dtype=np.int64)
-        self._keys = keys
+        self._keys: dict = {}   # det output -> its group number
+        self.groups = np.array([self._keys.setdefault(freeze_env(o), len(self._keys)) for o in self.dets],
+                               dtype=np.int64)
         self._matrix = self._numeric_matrix()
 
     # -- exact integer view of the grid --------------------------------------------------
@@ -45,12 +45,9 @@ class GridSpace:
         """(integer matrix, scale) with point[i][name_j] = M[i, j] / scale, or None."""
         if not self.points or not isinstance(self.distance, (LinfInput, NumericSparseInput, ZeroOneInput)):
             return None
-        values = []
-        for w in self.points:
-            row = _rationals(w, self.names) if list(w) == self.names else None
-            if row is None:
-                return None
-            values.append(row)
+        values = [_rationals(w, self.names) if list(w) == self.names else None for w in self.points]
+        if None in values:
+            return None
         scale = common_denominator(v for row in values for v in row)
         ints = [scaled_integers(row, scale) for row in values]
         biggest = max((abs(x) for row in ints for x in row), default=0)
@@ -61,12 +58,12 @@ class GridSpace:
     def dd(self, u: Mapping, det_u: dict | None = None) -> Disagreement:
         """The nearest disagreeing grid point (always attained)."""
         det_u = self._det_fn(u) if det_u is None else det_u
-        other = np.nonzero(self.groups != self._keys.get(output_key(det_u), -1))[0]
+        other = np.nonzero(self.groups != self._keys.get(freeze_env(det_u), -1))[0]
         found = self._fast(u, other) if len(other) else (INF, None)
         if found is None:   # the distance's own `between`, point by point
             disagreeing = [i for i in other if not outputs_equal(self.dets[i], det_u)]  # not another key form
-            i = min(disagreeing, key=lambda i: self.distance.between(u, self.points[i]), default=None)  # first nearest
-            found = (INF, None) if i is None else (self.distance.between(u, self.points[i]), i)
+            found = min(((self.distance.between(u, self.points[i]), i) for i in disagreeing),
+                        key=lambda found: found[0], default=(INF, None))   # the first nearest
         value, i = found
         if value == INF:
             return Disagreement(INF, False)

@@ -16,16 +16,17 @@ from dipc_plus.exact import lp
 _S = ("__dd_s__",)  # the LP variable bounding the distance (a name no input has)
 
 
-def linf_to_region(u: Mapping, region: list, reals) -> tuple:
-    """(value, attained, witness point) of min ||w - u||_inf over the region,
-    w ranging over the `reals` inputs.
+def linf_to_region(u: Mapping, region: list, reals, at_least: Fraction = Fraction(0)) -> tuple:
+    """(value, attained, witness point) of max(at_least, min ||w - u||_inf) over the region,
+    w ranging over the `reals` inputs; `at_least` is the distance the finite inputs already put
+    between u and the region.
 
     The LP is written in y_i = w_i - u_i + s, so every variable is >= 0:
-    minimise s subject to y_i <= 2s and the region's constraints in y and s.
+    minimise s subject to y_i <= 2s, s >= at_least and the region's constraints in y and s.
     """
     if not reals:  # nothing can move: the region is all or nothing
         ok = all(c.holds({}) for c in region)
-        return (Fraction(0), True, {}) if ok else (INF, False, None)
+        return (at_least, True, {}) if ok else (INF, False, None)
     ys = {name: ("__dd_y__", name) for name in reals}
     cons = []
     for c in region:
@@ -33,16 +34,14 @@ def linf_to_region(u: Mapping, region: list, reals) -> tuple:
         cons.append(lp.Constraint.make(coeffs, c.op, c.rhs - c.lhs_value(u)))
     for name in reals:
         cons.append(lp.Constraint.make({ys[name]: 1, _S: -2}, "<=", 0))
+    if at_least > 0:
+        cons.append(lp.Constraint.make({_S: 1}, ">=", at_least))
     variables = list(ys.values()) + [_S]
     res = lp.minimize({_S: 1}, cons, variables, nonneg=variables)
     if res.status == "infeasible":
         return INF, False, None
-
-    def back(p):
-        if p is None:
-            return None
-        return {n: p[ys[n]] - p[_S] + Fraction(u[n]) for n in reals}
-    return res.value, res.attained, back(res.point)
+    p = res.point     # back from y to w
+    return res.value, res.attained, None if p is None else {n: p[ys[n]] - p[_S] + Fraction(u[n]) for n in reals}
 
 
 def constraint_bound(u: Mapping, region: list, bound):
@@ -65,11 +64,3 @@ def constraint_bound(u: Mapping, region: list, bound):
         if viol > 0:
             bound = max(bound, viol / norm)
     return bound
-
-
-def nearest_within(region: list, u: Mapping, gap: Fraction, reals) -> dict | None:
-    """An interior point of the region within L-inf distance `gap` of u (None if there is none)."""
-    closed = region + [c for n in reals for c in (
-        lp.Constraint.make({n: 1}, "<=", Fraction(u[n]) + gap),
-        lp.Constraint.make({n: 1}, ">=", Fraction(u[n]) - gap))]
-    return lp.interior_point(closed, list(reals))

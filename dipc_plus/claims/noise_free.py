@@ -25,22 +25,17 @@ a UserError rather than looping forever.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Mapping
 
 from dipc_plus.errors import ResourceLimit, UserError
 from dipc_plus.exact import lp
+from dipc_plus.exact.convert import to_fraction
 from dipc_plus.exact.linear import LinForm
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values, expmech_scores
 from dipc_plus.semantics.walk import Domain, PathState, Walk
 
-DEFAULT_MAX_PATHS = 20_000
-
-
-def _frac(x) -> Fraction:
-    """x as a Fraction, without a new one when it is one already (det runs make many)."""
-    return x if type(x) is Fraction else Fraction(x)
+MAX_PATHS = 20_000
 
 
 @dataclass(frozen=True)
@@ -49,9 +44,6 @@ class Path:
     condition: tuple          # of lp.Constraint over the symbolic input names
     outputs: dict             # output name -> DOM/Bool value, int (integer output) or LinForm (real output)
     fixed: dict               # the concrete (non-symbolic) inputs this path was run with
-
-    def contains(self, point: Mapping) -> bool:
-        return all(c.holds(point) for c in self.condition)
 
 
 _SPLITS = {   # op -> (truth, op of the constraint 'form op rhs') per outcome
@@ -124,19 +116,14 @@ def _int_value(v: LinForm, name: str):
 
 
 def _initial(program: ir.Program, fixed: Mapping, symbols: list[str]) -> PathState:
+    """The start state: `symbols` (real inputs, as the callers pass them) unknown, every other input of
+    `fixed` (bound to the program's inputs by the caller) at its value."""
     types = dict(program.inputs)
-    denv, reals = {}, {}
-    for name in symbols:
-        if name not in types or not isinstance(types[name], ir.RealT):
-            raise ValueError(f"'{name}' is not a real input of {program.name}")
-        reals[name] = LinForm.symbol(name)
+    denv, reals = {}, {name: LinForm.symbol(name) for name in symbols}
     for name, value in fixed.items():
         if name in symbols:
             continue
-        typ = types.get(name)
-        if typ is None:
-            raise ValueError(f"'{name}' is not an input of {program.name}")
-        if isinstance(typ, (ir.RealT, ir.IntT)):
+        if isinstance(types[name], (ir.RealT, ir.IntT)):
             reals[name] = LinForm.constant(value)
         else:
             denv[name] = value
@@ -146,15 +133,14 @@ def _initial(program: ir.Program, fixed: Mapping, symbols: list[str]) -> PathSta
     return PathState(denv, reals, ())
 
 
-def paths(program: ir.Program, fixed: Mapping, symbols: list[str] | tuple = (),
-          max_paths: int = DEFAULT_MAX_PATHS) -> list[Path]:
+def paths(program: ir.Program, fixed: Mapping, symbols: list[str] | tuple = ()) -> list[Path]:
     """Every feasible path of the noise-free program; `symbols` are the real inputs left unknown.
 
     `fixed` gives the value of every other input (flat names, run-time values).
     """
     symbols = list(symbols)
     domain = NoiseFree(program)
-    ends = Walk(program, domain, max_paths).run(_initial(program, fixed, symbols))
+    ends = Walk(program, domain, MAX_PATHS).run(_initial(program, fixed, symbols))
     concrete = {n: v for n, v in fixed.items() if n not in symbols}
     return [Path(st.facts, domain.outputs(st), concrete) for st in ends]
 
@@ -165,7 +151,7 @@ def real_inputs(program: ir.Program) -> list[str]:
 
 def run(program: ir.Program, env: Mapping) -> dict:
     """det(P)(env): the noise-free output at a concrete input (reals as exact Fractions)."""
-    found = paths(program, {n: (_frac(v) if isinstance(program.variables.get(n), ir.RealT) else v)
+    found = paths(program, {n: (to_fraction(v) if isinstance(program.variables.get(n), ir.RealT) else v)
                             for n, v in env.items()}, ())
     if len(found) != 1:  # cannot happen: with no symbols every comparison is decided
         raise AssertionError(f"concrete noise-free run gave {len(found)} paths")
