@@ -262,11 +262,8 @@ class TranscendentalRoot(RealRoot):
 
     kind = "exp-transcendental"
 
-    def __init__(self, factor, multiplicity, lo: Fraction, hi: Fraction, sign_lo: int):
-        # the sign at a midpoint is never 0: g(r, e^(r/L)) != 0 for rational r > 0 (Hermite-Lindemann)
-        super().__init__(factor, multiplicity, lo, hi, sign_lo)
-
     def sign_at(self, x: Fraction) -> int:
+        # never 0 at a midpoint: g(r, e^(r/L)) != 0 for rational r > 0 (Hermite-Lindemann)
         return certified_sign(self.factor, x)
 
     def describe(self):
@@ -555,9 +552,7 @@ class _Factor:
 
     def univariate(self) -> fmpq_poly:
         idx = 0 if self.kind == "eps" else 1
-        cs: dict[int, object] = {}
-        for exps, c in self.poly.to_dict().items():
-            cs[int(exps[idx])] = c
+        cs = {int(exps[idx]): c for exps, c in self.poly.to_dict().items()}
         return fmpq_poly([cs.get(i, 0) for i in range(max(cs) + 1)])
 
     def as_exppoly(self) -> ExpPoly:
@@ -610,22 +605,19 @@ def factor_roots(fac: _Factor, I: Interval) -> list[RealRoot]:
     >>> [str(r) for f in factors(h, 1) for r in factor_roots(f, Interval(Fraction(1), None, True))]
     ['1']
     """
-    kind = fac.kind
-    text = fac.as_exppoly()
-    m = fac.multiplicity
+    kind, text, m = fac.kind, fac.as_exppoly(), fac.multiplicity
     if kind in ("eps", "t"):
         p = fac.univariate()
-        if p.degree() == 1:
+        if p.degree() == 1:     # the one zero z, exactly; t0 = 1 gives eps = 0, t0 <= 0 is not a value of e^(eps/L)
             c0, c1 = (to_fraction(c) for c in p.coeffs())
             z = -c0 / c1
-            if kind == "eps":
-                cands = [RationalRoot(text, m, z)] if z > 0 else []
-            else:  # t0 = 1 gives eps = 0, t0 <= 0 is not a value of e^(eps/L)
-                cands = [LogAlgebraicRoot(text, m, p, fac.L, z, z)] if z > 0 and z != 1 else []
-        elif kind == "eps":
-            cands = [AlgebraicRoot(text, m, p, a, b) for a, b in _isolate_positive_zeros(p)]
+            ends = [(z, z)] if z > 0 and (kind == "eps" or z != 1) else []
         else:
-            cands = [LogAlgebraicRoot(text, m, p, fac.L, a, b) for a, b in _isolate_positive_zeros(p)]
+            ends = _isolate_positive_zeros(p)       # a < b: an irreducible p of degree >= 2 has no rational zero
+        if kind == "eps":
+            cands = [RationalRoot(text, m, a) if a == b else AlgebraicRoot(text, m, p, a, b) for a, b in ends]
+        else:
+            cands = [LogAlgebraicRoot(text, m, p, fac.L, a, b) for a, b in ends]
         return [r for r in cands if _in_interval(r, I)]
     # mixed factor: bisection on a bounded interval, zero-free ends certified
     h = text
