@@ -28,6 +28,7 @@ from dipc_plus.decision.envelope import Piece, boundary_text, distinct_points, e
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.privacy.output_tables import ZERO, TableSource
 from dipc_plus.exact.param_poly import poly_eval
+from dipc_plus.exact.sparse import accumulate
 
 
 @dataclass
@@ -68,18 +69,12 @@ class AttackResult:
         return "\n".join(lines)
 
 
-def bayes_attack(tables: Callable, prior: list, target: Callable, interval: Interval | None = None,
-                 name: str = "attack") -> AttackResult:
-    """prior: [(flat input env, Fraction weight)] (normalised here); target(env) -> hashable guess.
-    tables(env) -> {output key: exact probability}."""
-    return hypothesis_attack(tables, [(u, w, target(u)) for u, w in prior], interval, name)
-
-
 def hypothesis_attack(tables: Callable, weighted: list, interval: Interval | None = None,
                       name: str = "attack") -> AttackResult:
     """The adversary who guesses a hypothesis t from the output: `weighted` lists (flat input env,
     Fraction weight, t), the weights of each t its input distribution times its prior (normalised
-    here).  An input may appear under several hypotheses (overlapping secrets)."""
+    here; a Bayes attack on a target t(u) lists each input once, under t(u)).  An input may appear
+    under several hypotheses (overlapping secrets).  tables(env) -> {output key: exact probability}."""
     t0 = time.perf_counter()
     I = interval or Interval()
     total = sum(w for _, w, _ in weighted)
@@ -91,11 +86,9 @@ def hypothesis_attack(tables: Callable, weighted: list, interval: Interval | Non
         if not w:
             continue
         w = Fraction(w) / total
-        tmass[t] = tmass.get(t, Fraction(0)) + w
+        accumulate(tmass, t, w)
         for key, p in tables(u).items():
-            row = joint.setdefault(key, {})
-            term = ExpFrac.of(p) * ExpFrac.of(ExpPoly.const(w))
-            row[t] = row[t] + term if t in row else term
+            accumulate(joint.setdefault(key, {}), t, ExpFrac.of(p) * ExpFrac.of(ExpPoly.const(w)))
     targets = list(tmass)
     baseline = max(tmass.values())
     per_output = {}
