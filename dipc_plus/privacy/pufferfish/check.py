@@ -196,12 +196,6 @@ class PufferfishWork:
         self.inputs = inputs
         self.source = TableSource(claim.program, claim.events, use_chain=True, expected=len(inputs))
         self.box = parameter_box(claim)
-        self._values: dict = {}
-
-    def values(self, constant: bool) -> Values:
-        if constant not in self._values:
-            self._values[constant] = Values(self.claim, constant)
-        return self._values[constant]
 
 
 def build_pufferfish_work(claim_path: str, params: tuple) -> PufferfishWork:
@@ -220,7 +214,8 @@ def pufferfish_decide_task(source, task) -> list:
     """One task (`run_dealt`): the outcomes (`_decide_poly`) of some obligations G >= 0."""
     constant, polys = task
     work = source.get()
-    return [_decide_poly(G, work.claim, work.values(constant), work.box) for G in polys]
+    values = Values(work.claim, constant)
+    return [_decide_poly(G, work.claim, values, work.box) for G in polys]
 
 
 class PufferfishSetup:
@@ -246,7 +241,7 @@ class PufferfishSetup:
                                              executor=self.executor, sizes=[b - a for a, b in ranges]), ranges):
                 self.tables.update(zip(keys[a:b], got))
         self.constant = all(constant_value(p) is not None for T in self.tables.values() for p in T.values())
-        self.values = work.values(self.constant)
+        self.values = Values(claim, self.constant)
 
     def table(self, u) -> dict:
         return self.tables[input_key(u)]
