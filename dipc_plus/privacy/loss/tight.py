@@ -22,9 +22,8 @@ from dipc_plus.exact.decimals import decimal_down, decimal_up
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.claim_file import key_error
 from dipc_plus.claims.privacy_types import DPClaim
-from dipc_plus.privacy.display import ENV_STYLE, log_text, user_env
+from dipc_plus.privacy.display import ENV_STYLE, eps_multiple, log_text, user_env
 from dipc_plus.decision.envelope import Piece, boundary_text, envelope
-from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import constant_value, ln_text, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.privacy.dp.plan import PairWork, Plan, lift_witness, plan
@@ -188,9 +187,7 @@ def loss_expr(r) -> str:
         if len(mons) == 1 and mons[0][1] == 0 and mons[0][0] > 0:
             c, _, a = mons[0]
             c = c / r.den.constant_value()
-            parts = []
-            if a:
-                parts.append("eps" if a == 1 else f"{fmt_q(a)}*eps")
+            parts = [eps_multiple(a)] if a else []
             if c != 1 or not parts:
                 parts.append(ln_text(c))
             return " + ".join(parts).replace("+ -", "- ")
