@@ -26,6 +26,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.decision.envelope import Piece, boundary_text, distinct_points, envelope, pieces_between
 from dipc_plus.exact.convert import fmt_q
+from dipc_plus.privacy.loss.plot import styled_figure
 from dipc_plus.privacy.output_tables import ZERO, TableSource
 from dipc_plus.exact.param_poly import poly_eval
 from dipc_plus.exact.sparse import accumulate
@@ -143,23 +144,17 @@ def scenario_attacks(claim, tables: Callable | None = None) -> list[AttackResult
 
 def attack_figure(results: list[AttackResult], hi: float = 5.0, program: str = ""):
     """The adversaries' advantage against eps, one curve per scenario, as a matplotlib Figure
-    in the style of the other plots (not attached to pyplot; legend outside the data)."""
-    from matplotlib.figure import Figure
-    fig = Figure(figsize=(10, 5), layout="constrained")
-    ax = fig.subplots()
+    in the style of the other plots (`loss.plot.styled_figure`)."""
     xs = [0.01 + (hi - 0.01) * i / 300 for i in range(301)]
-    for r in results:
-        ys = []
-        for x in xs:
-            fx = Fraction(x).limit_denominator(10 ** 6)
-            piece = next((p for p in r.pieces if p.contains(fx)), None)
-            ys.append(piece.success(x) - float(r.baseline) if piece is not None else float("nan"))
-        ax.plot(xs, ys, lw=2, label=r.name)
-    ax.set_xlabel("eps")
-    ax.set_ylabel("advantage of the Bayes-optimal adversary")
-    ax.set_title((f"{program}: " if program else "") +
-                 "Bayes-optimal attack per scenario (success minus the best guess without the output)", fontsize=10)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-    return fig
 
+    def draw(ax):
+        for r in results:
+            ys = []
+            for x in xs:
+                fx = Fraction(x).limit_denominator(10 ** 6)
+                piece = next((p for p in r.pieces if p.contains(fx)), None)
+                ys.append(piece.success(x) - float(r.baseline) if piece is not None else float("nan"))
+            ax.plot(xs, ys, lw=2, label=r.name)
+
+    return styled_figure((f"{program}: " if program else "") + "Bayes-optimal attack per scenario (success minus the "
+                         "best guess without the output)", "advantage of the Bayes-optimal adversary", draw)
