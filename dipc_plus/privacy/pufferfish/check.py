@@ -58,7 +58,6 @@ class Values:
     of the tables is a constant (the mechanism does not depend on eps)."""
 
     def __init__(self, claim: PufferfishClaim, constant: bool):
-        self.claim = claim
         self.point = claim.eps.log_of
         self.rational = self.point is not None or constant and claim.budget.k == 0
         if self.point is not None:
@@ -177,11 +176,6 @@ def input_key(u: dict) -> tuple:
     return tuple(sorted((k, repr(v)) for k, v in u.items()))
 
 
-def parameter_box(claim: PufferfishClaim) -> list:
-    """The ranges of the claim's symbolic parameters, in their order."""
-    return [claim.parameter_ranges[p] for p in claim.parameters]
-
-
 class PufferfishWork:
     """What every task of a Pufferfish check needs: the claim, the inputs of the scenarios'
     supports and a source of their output tables (a worker rebuilds it once:
@@ -195,7 +189,7 @@ class PufferfishWork:
                 inputs[input_key(u)] = u
         self.inputs = inputs
         self.source = TableSource(claim.program, claim.events, use_chain=True, expected=len(inputs))
-        self.box = parameter_box(claim)
+        self.box = [claim.parameter_ranges[p] for p in claim.parameters]     # the parameters' ranges, in order
 
 
 def build_pufferfish_work(claim_path: str, params: tuple) -> PufferfishWork:
@@ -242,6 +236,7 @@ class PufferfishSetup:
                 self.tables.update(zip(keys[a:b], got))
         self.constant = all(constant_value(p) is not None for T in self.tables.values() for p in T.values())
         self.values = Values(claim, self.constant)
+        self.box = work.box
 
     def table(self, u) -> dict:
         return self.tables[input_key(u)]
@@ -279,7 +274,6 @@ def check_pufferfish(claim: PufferfishClaim, executor=None, source=None, progres
     on workers, and the walk in order here finds the same first failure and counts the same."""
     from dipc_plus.execution.executor import run_dealt
     t0 = time.perf_counter()
-    box = parameter_box(claim)
     st = PufferfishSetup(claim, executor, source, progress)
     notes = []
     todo = []                       # ((scenario, si, sj, output key, the sums), G) in the order of the claim
@@ -297,7 +291,7 @@ def check_pufferfish(claim: PufferfishClaim, executor=None, source=None, progres
         outcomes = run_dealt(pufferfish_decide_task, st.source, [G for _, G in todo], executor=st.executor,
                              context=st.constant)
     for i, (obligation, G) in enumerate(todo):
-        bad = outcomes[i] if outcomes is not None else _decide_poly(G, claim, st.values, box)
+        bad = outcomes[i] if outcomes is not None else _decide_poly(G, claim, st.values, st.box)
         if bad is not None:       # (parameter point, eps)
             cex = _counterexample(claim, st, *obligation, *bad)
             return PufferfishCheck(claim, False, cex, i + 1, time.perf_counter() - t0, notes)
