@@ -18,7 +18,7 @@ from flint import arb, fmpq_poly
 
 from dipc_plus.decision.bisection import SETTLED, SPLIT, halves, subdivide
 from dipc_plus.decision.certified import (CertificationError, Interval, ball_sign, bits_below,
-                                          certified_sign, hull, lower_bound, q_ball, upper_bound,
+                                          certified_sign, hull, lower_bound, position, q_ball, upper_bound,
                                           working_precision)
 from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import fmt_q, linear_text, to_fmpq, to_fraction
@@ -586,16 +586,6 @@ def factors(h: ExpPoly, L: int) -> list[_Factor]:
     return [_Factor(g, int(m), L) for g, m in fs]
 
 
-def _in_interval(r: RealRoot, I: Interval) -> bool:
-    c = r.compare(I.lo)
-    if c < 0 or (c == 0 and not I.lo_closed):
-        return False
-    if I.hi is None:
-        return True
-    c = r.compare(I.hi)
-    return c < 0 or (c == 0 and I.hi_closed)
-
-
 def factor_roots(fac: _Factor, I: Interval) -> list[RealRoot]:
     """The zeros of one irreducible factor inside I.
 
@@ -618,7 +608,7 @@ def factor_roots(fac: _Factor, I: Interval) -> list[RealRoot]:
             cands = [RationalRoot(text, m, a) if a == b else AlgebraicRoot(text, m, p, a, b) for a, b in ends]
         else:
             cands = [LogAlgebraicRoot(text, m, p, fac.L, a, b) for a, b in ends]
-        return [r for r in cands if _in_interval(r, I)]
+        return [r for r in cands if position(r.compare, I.lo, I.hi, I.lo_closed, I.hi_closed) == 0]
     # mixed factor: bisection on a bounded interval, zero-free ends certified
     h = text
     a = I.lo if I.lo > 0 else zero_free_near_zero(h)
