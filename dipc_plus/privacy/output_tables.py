@@ -90,8 +90,7 @@ class TableSource:
         self.use_chain = self.chain is not None and expected >= CHAIN_THRESHOLD
         self.cache: dict = {}
         self.chains_built = 0
-        self._point_chain = None
-        self._point_r = None
+        self._point = None        # (r, the kernel chain at eps = ln r), for the tables at that point
         self.used: set = set()    # the tables a check asked for: its 'distributions', whichever process
 
     def key_of(self, env: dict) -> tuple:
@@ -125,10 +124,9 @@ class TableSource:
     def _table_at_log(self, sub: dict, r: Fraction) -> dict:
         if not self.use_chain:
             return {k: rational_at_log(v, r) for k, v in self(sub).items()}
-        if self._point_chain is None or self._point_r != r:
-            self._point_chain = self.chain.at_point(lambda f: rational_at_log(f, r))
-            self._point_r = r
-        return {k: v for k, v in self._point_chain.distribution(sub).items() if v != 0}
+        if self._point is None or self._point[0] != r:
+            self._point = (r, self.chain.at_point(lambda f: rational_at_log(f, r)))
+        return {k: v for k, v in self._point[1].distribution(sub).items() if v != 0}
 
     @property
     def markov_chains(self) -> int:

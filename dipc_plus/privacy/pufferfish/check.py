@@ -341,25 +341,22 @@ def _counterexample(claim, st: PufferfishSetup, sc, si, sj, key, Ai, Bi, Aj, Bj,
         return a / b if not isinstance(a, ExpFrac) else a * ExpFrac.of(ExpPoly.const(1 / b))
 
     p, q = cond(Ai, Bi), cond(Aj, Bj)
-    program = claim.program
-    output = dict(zip(program.output_names(), key))
-    if vals.rational:
-        bound = vals.E * q
-        if not p > bound:
+    if vals.rational:       # exact values: P, P' and the bound e^budget P' themselves
+        e, pa, qa, ba = ("ln", vals.point) if vals.point is not None else None, p, q, vals.E * q
+        if not pa > ba:
             raise CertificationError("the exact re-check of the Pufferfish counterexample failed")
-        ep = ("ln", vals.point) if vals.point is not None else None
-        return PufferfishCounterexample(sc.name, si, sj, output, params, ep, p, q, p, q, bound, program)
-    e = Fraction(eps)
-    prec = 256
-    while True:
-        with working_precision(prec):
-            pa, qa = ExpFrac.of(p).arb_value(e, prec), ExpFrac.of(q).arb_value(e, prec)
-            ba = vals.E.arb_value(e, prec) * qa
-        if pa > ba:
-            break
-        if pa <= ba:
-            raise CertificationError("the independent re-check of the Pufferfish counterexample failed")
-        prec *= 2
-    return PufferfishCounterexample(sc.name, si, sj, output, params, e, p, q, pa, qa, ba, program)
+    else:                   # certified balls at the witness eps, the precision raised until they separate
+        e, prec = Fraction(eps), 256
+        while True:
+            with working_precision(prec):
+                pa, qa = ExpFrac.of(p).arb_value(e, prec), ExpFrac.of(q).arb_value(e, prec)
+                ba = vals.E.arb_value(e, prec) * qa
+            if pa > ba:
+                break
+            if pa <= ba:
+                raise CertificationError("the independent re-check of the Pufferfish counterexample failed")
+            prec *= 2
+    output = dict(zip(claim.program.output_names(), key))
+    return PufferfishCounterexample(sc.name, si, sj, output, params, e, p, q, pa, qa, ba, claim.program)
 
 
