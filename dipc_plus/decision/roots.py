@@ -414,10 +414,7 @@ def dominant_rest(h: ExpPoly) -> tuple[Fraction, int, Fraction, list, Fraction]:
     """
     c, d, Q = dominant_term(h)
     rest = [(abs(a), i - d, q - Q) for a, i, q in h.monomials() if (i, q) != (d, Q)]
-    x0 = Fraction(1)
-    for _, m, k in rest:
-        if k < 0 and m > 0:
-            x0 = max(x0, Fraction(m) / -k)
+    x0 = max([Fraction(1)] + [Fraction(m) / -k for _, m, k in rest if k < 0 and m > 0])
     return c, d, Q, rest, x0
 
 

@@ -137,8 +137,8 @@ class LossResult:
                            for pc in self.pieces]
             if self.sup is not None:
                 out["sup_loss_over_eps"] = self.sup.text()
-            if self.sup is not None and self.sup.value is None:
-                out["sup_loss_over_eps_enclosure"] = [decimal_down(self.sup.lo), decimal_up(self.sup.hi)]
+                if self.sup.value is None:
+                    out["sup_loss_over_eps_enclosure"] = [decimal_down(self.sup.lo), decimal_up(self.sup.hi)]
         out["budget_holds"] = self.budget_holds()
         return out
 
@@ -348,6 +348,6 @@ def _tight_from_ratios(claim: DPClaim, pl: Plan, res: LossResult, cands: dict, e
         res.constant = constant_value(best)
         res.constant_candidate = lifted_candidate(claim, pl, cands[best], best)
     else:
-        pieces = envelope([(r, info) for r, info in cands.items()], claim.eps.interval, executor, source)
+        pieces = envelope(list(cands.items()), claim.eps.interval, executor, source)
         res.pieces = [LossPiece(lo, hi, lifted_candidate(claim, pl, info, r)) for lo, hi, r, info in pieces]
         res.sup = sup_ratio(res.pieces, claim.eps.interval)
