@@ -226,8 +226,7 @@ class PufferfishSetup:
         work = PufferfishWork(claim)
         self.source.seed(work)
         keys = list(work.inputs)
-        ranges = (chunks(len(keys), 4 * self.executor.jobs) if self.executor.parallel
-                  else [(i, i + 1) for i in range(len(keys))])
+        ranges = chunks(len(keys), 4 * self.executor.jobs if self.executor.parallel else len(keys))   # serial: one each
         self.tables: dict = {}
         with TaskRun(len(keys), "Pufferfish tables", "input", progress=progress) as run:
             # the stream first: zip then reads it to its end, which shuts its workers down at once
