@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import dipc_plus
-from dipc_plus.privacy.pufferfish.attack import bayes_attack, scenario_attacks
+from dipc_plus.privacy.pufferfish.attack import hypothesis_attack, scenario_attacks
 from dipc_plus.privacy.output_tables import TableSource
 from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.semantics.sampler import simulate
@@ -48,7 +48,7 @@ def simulate_adversary(program, prior, guess, eps: Fraction, out_name: str, n=20
 def test_randomized_response_uniform_prior():
     p, src = source("randomized_response")
     prior = [({"x": False}, Fraction(1)), ({"x": True}, Fraction(1))]
-    res = bayes_attack(src, prior, lambda u: u["x"])
+    res = hypothesis_attack(src, [(u, w, u["x"]) for u, w in prior])
     assert len(res.pieces) == 1 and res.baseline == Fraction(1, 2)
     for e in (0.2, 1.0, 3.0):
         assert res.pieces[0].success(e) == pytest.approx(math.exp(e) / (1 + math.exp(e)), rel=1e-12)
@@ -58,7 +58,7 @@ def test_randomized_response_uniform_prior():
 
 def test_skewed_prior_has_a_breakpoint_at_ln3():
     _, src = source("randomized_response")
-    res = bayes_attack(src, [({"x": False}, Fraction(1)), ({"x": True}, Fraction(3))], lambda u: u["x"])
+    res = hypothesis_attack(src, [({"x": False}, Fraction(1), False), ({"x": True}, Fraction(3), True)])
     assert len(res.pieces) == 2
     cut = res.pieces[0].hi
     b = cut.ball(80)
@@ -70,7 +70,7 @@ def test_skewed_prior_has_a_breakpoint_at_ln3():
 def test_truncated_geometric_guessing_the_count():
     p, src = source("truncated_geometric", k=2)
     prior = [({"x": x}, Fraction(1)) for x in (0, 1, 2)]
-    res = bayes_attack(src, prior, lambda u: u["x"])
+    res = hypothesis_attack(src, [(u, w, u["x"]) for u, w in prior])
     # by hand: guess y itself; success = (1/3) * sum_x P[y = x | x]
     for e in (0.3, 1.0, 2.0):
         a = math.exp(-e)

@@ -178,7 +178,7 @@ def test_zeros_at_logarithms_of_irrational_algebraic_numbers():
     d = decide(f, ">=")
     assert_refuted(d, f, ">=")
     [r] = d.roots
-    assert isinstance(r, LogAlgebraicRoot) and r.t_exact is None
+    assert isinstance(r, LogAlgebraicRoot) and r.t.exact is None
     assert_encloses(r, mpmath.log(plastic))
     assert d.witness == F(1, 4)  # ln(plastic) = 0.2812...
     g = ExpPoly.exp(F(2, 3)) - 3  # zero at (3/2) ln 3

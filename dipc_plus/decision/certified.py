@@ -241,15 +241,31 @@ class Interval:
 
     def contains(self, x) -> bool:
         x = Fraction(x)
-        if x < self.lo or (x == self.lo and not self.lo_closed):
-            return False
-        return self.hi is None or x < self.hi or (x == self.hi and self.hi_closed)
+        return position(lambda end: (x > end) - (x < end), self.lo, self.hi, self.lo_closed, self.hi_closed) == 0
 
     def is_point(self) -> bool:
         return self.hi is not None and self.hi == self.lo
 
     def __str__(self) -> str:
         return interval_text(self.lo, self.hi, self.lo_closed, self.hi_closed)
+
+
+def position(compare, lo, hi, lo_closed: bool, hi_closed: bool) -> int:
+    """Where a point lies against the interval between lo and hi (hi None: inf): -1 before it, 0 in it,
+    +1 after it.  compare(end) is sign(point - end), decided exactly for the caller's kind of point and
+    end (rationals, or the zeros of `decision.roots`); the lower end is compared first.
+
+    >>> [position(lambda end: (x > end) - (x < end), Fraction(1), Fraction(2), False, True) for x in (1, 2, 3)]
+    [-1, 0, 1]
+    """
+    c = compare(lo)
+    if c < 0 or (c == 0 and not lo_closed):
+        return -1
+    if hi is not None:
+        c = compare(hi)
+        if c > 0 or (c == 0 and not hi_closed):
+            return 1
+    return 0
 
 
 def normalise_relation(rel: str) -> str:

@@ -17,7 +17,8 @@ from typing import Callable, Union
 from flint import arb
 
 from dipc_plus.decision.certified import (CertificationError, Interval, UndefinedError, as_interval, holds,
-                                          normalise_relation, recheck, sign_at, split_quotient, value_ball)
+                                          normalise_relation, position, recheck, sign_at, split_quotient,
+                                          value_ball)
 from dipc_plus.decision.roots import RealRoot, reset_budget, zeros_in
 from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.decimals import ball_text
@@ -67,14 +68,7 @@ def simplest_rational(lo: Boundary, hi: Boundary | None, lo_closed: bool = False
     """
 
     def where(q: Fraction) -> int:  # -1: left of the interval, 0: inside, +1: right of it
-        c = compare_boundary(q, lo)
-        if c < 0 or (c == 0 and not lo_closed):
-            return -1
-        if hi is not None:
-            c = compare_boundary(q, hi)
-            if c > 0 or (c == 0 and not hi_closed):
-                return 1
-        return 0
+        return position(lambda end: compare_boundary(q, end), lo, hi, lo_closed, hi_closed)
 
     # Invariant: the interval S lies strictly between left = p1/q1 and right = p2/q2, so
     # every rational in S lies in the Stern-Brocot subtree of their mediant, whose root (the

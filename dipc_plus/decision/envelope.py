@@ -151,8 +151,8 @@ def envelope(cands: list, I: Interval, executor=None, source=None) -> list:
     sub = [funcs[i] for i in keep]
     for left, right, x in pieces_between(cuts, I):
         i = keep[_argmax_at(sub, x)]
-        if pieces and pieces[-1][3] == i:
+        if pieces and pieces[-1][2] == i:
             pieces[-1][1] = right
         else:
-            pieces.append([left, right, funcs[i], i])
-    return [(lo, hi, cands[i][0], cands[i][1]) for lo, hi, _, i in pieces]
+            pieces.append([left, right, i])
+    return [(lo, hi, *cands[i]) for lo, hi, i in pieces]

@@ -22,6 +22,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import to_fmpq
 from dipc_plus.exact.expoly import ExpPoly
 from dipc_plus.exact.param_poly import poly_eval
+from dipc_plus.exact.sparse import accumulate
 
 
 def negative_point(poly: dict, box: list) -> tuple | None:
@@ -84,34 +85,23 @@ def simplest_in(lo, hi, lc, hc) -> Fraction:
     return simplest_rational(lo, hi, lc, hc) if lo >= 0 else (lo + hi) / 2
 
 
-def _bernstein(G: dict, box: list) -> tuple[dict, list]:
+def _bernstein(G: dict, box: list) -> dict:
     """Bernstein coefficients of G on the box (tensor form): {multi-index: value}; the coefficients of G
     are rationals or ExpFracs (which multiply by a rational weight alike)."""
-    n = len(box)
-    degs = [max((m[i] for m in G), default=0) for i in range(n)]
+    degs = [max((m[i] for m in G), default=0) for i in range(len(box))]
     # substitute p_i = a_i + (b_i - a_i) t_i
     sub: dict = {}
     for m, c in G.items():
-        parts = []
-        for i, e in enumerate(m):
-            a, b = box[i][0], box[i][1]
-            h = b - a
-            parts.append([(k, Fraction(comb(e, k)) * a ** (e - k) * h ** k) for k in range(e + 1)])
+        parts = [[(k, Fraction(comb(e, k)) * a ** (e - k) * (b - a) ** k) for k in range(e + 1)]
+                 for e, (a, b, *_) in zip(m, box)]
         for combo in itertools.product(*parts):
-            idx = tuple(k for k, _ in combo)
-            w = prod((x for _, x in combo), start=Fraction(1))
-            term = c * w
-            sub[idx] = sub[idx] + term if idx in sub else term
+            accumulate(sub, tuple(k for k, _ in combo), c * prod((x for _, x in combo), start=Fraction(1)))
     out = {}
     for K in itertools.product(*(range(d + 1) for d in degs)):
-        total = None
-        for J, c in sub.items():
-            if all(j <= k for j, k in zip(J, K)):
-                w = prod((Fraction(comb(k, j), comb(d, j)) for j, k, d in zip(J, K, degs)), start=Fraction(1))
-                term = c * w
-                total = term if total is None else total + term
-        out[K] = total if total is not None else Fraction(0)
-    return out, degs
+        terms = [c * prod((Fraction(comb(k, j), comb(d, j)) for j, k, d in zip(J, K, degs)), start=Fraction(1))
+                 for J, c in sub.items() if all(j <= k for j, k in zip(J, K))]
+        out[K] = sum(terms[1:], terms[0]) if terms else Fraction(0)
+    return out
 
 
 def bernstein_decide(G: dict, box: list, *, check, refute, max_boxes: int = 4000):
@@ -140,15 +130,10 @@ def bernstein_decide(G: dict, box: list, *, check, refute, max_boxes: int = 4000
         if tried > max_boxes:
             raise UserError("the Pufferfish check could not decide a polynomial inequality within its "
                             "subdivision budget", hint="fix some parameters, or narrow their ranges")
-        coeffs, _ = _bernstein(G, sub)
-        if all(check(c) for c in coeffs.values()):
+        if all(check(c) for c in _bernstein(G, sub).values()):
             return SETTLED
-        # look for a counterexample: corners (when inside the declared box) and the centre
-        cands = [tuple((s[0] + s[1]) / 2 for s in sub)]
-        for corner in itertools.product(*[(0, 1)] * len(sub)):
-            pt = tuple(s[0] if c == 0 else s[1] for s, c in zip(sub, corner))
-            cands.append(pt)
-        for pt in cands:
+        # look for a counterexample: the centre, then the corners (moved inside the declared box)
+        for pt in [tuple((lo + hi) / 2 for lo, hi in sub), *itertools.product(*sub)]:
             found = refute(_inside(pt, box))
             if found is not None:
                 return found

@@ -18,7 +18,7 @@ from flint import arb, fmpq_poly
 
 from dipc_plus.decision.bisection import SETTLED, SPLIT, halves, subdivide
 from dipc_plus.decision.certified import (CertificationError, Interval, ball_sign, bits_below,
-                                          certified_sign, hull, lower_bound, q_ball, upper_bound,
+                                          certified_sign, hull, lower_bound, position, q_ball, upper_bound,
                                           working_precision)
 from dipc_plus.errors import UserError
 from dipc_plus.exact.convert import fmt_q, linear_text, to_fmpq, to_fraction
@@ -29,16 +29,6 @@ from dipc_plus.exact.expoly import ExpPoly, mpoly_ctx
 # ---------------------------------------------------------------------------------------
 # real roots: exact or refinable isolating enclosures
 # ---------------------------------------------------------------------------------------
-
-def _halve(lo: Fraction, hi: Fraction, sign_lo: int, sign_at, factor) -> tuple[Fraction, Fraction]:
-    """The half of [lo, hi] where the factor still changes sign (sign_lo: its sign at lo).
-    sign_at(mid) is never 0: the zero is irrational, so no rational midpoint hits it."""
-    mid = (lo + hi) / 2
-    s = sign_at(mid)
-    if s == 0:
-        raise CertificationError(f"rational zero {mid} of irreducible {factor}")
-    return (mid, hi) if s == sign_lo else (lo, mid)
-
 
 class RealRoot:
     """A zero of one irreducible factor of f, inside the closed rational enclosure [lo, hi]
@@ -76,9 +66,14 @@ class RealRoot:
         return self.lo if self.lo == self.hi else None
 
     def refine(self) -> None:
-        """Halve the enclosure by the sign at its midpoint (a log-algebraic zero refines its own way)."""
+        """Keep the half of the enclosure where the sign still changes (a log-algebraic zero refines its own
+        way).  The sign at the midpoint is never 0: the zero is irrational, so no rational midpoint hits it."""
         if self.exact is None:
-            self.lo, self.hi = _halve(self.lo, self.hi, self._sign_lo, self.sign_at, self.factor)
+            mid = (self.lo + self.hi) / 2
+            s = self.sign_at(mid)
+            if s == 0:
+                raise CertificationError(f"rational zero {mid} of irreducible {self.factor}")
+            self.lo, self.hi = (mid, self.hi) if s == self._sign_lo else (self.lo, mid)
 
     def compare(self, q) -> int:
         """sign(root - q), decided exactly."""
@@ -194,51 +189,37 @@ class LogAlgebraicRoot(RealRoot):
 
     kind = "log-algebraic"
 
-    def __init__(self, factor, multiplicity, poly: fmpq_poly, L: int, t_lo: Fraction, t_hi: Fraction):
-        # the signs are p's at rationals t: the enclosure of t0 is what is halved
-        super().__init__(factor, multiplicity, Fraction(0), Fraction(0), _sign_q(poly, t_lo))
-        self.poly = poly
-        self.L = L
-        self.t_lo, self.t_hi = t_lo, t_hi
-        self._prec = 64
-        while self.t_exact is None and self.t_lo <= 0:  # keep ln defined
-            self._bisect_t()
+    def __init__(self, factor, multiplicity, t: RealRoot, L: int):
+        # t: the zero t0 of p, exact or refined by p's signs (a root whose factor is p): its enclosure is what is halved
+        super().__init__(factor, multiplicity, Fraction(0), Fraction(0))
+        self.t, self.L, self._prec = t, L, 64
+        while t.exact is None and t.lo <= 0:  # keep ln defined
+            t.refine()
         self.lo, self.hi = self._eps_enclosure()
-
-    def sign_at(self, t: Fraction) -> int:
-        """p's sign at a rational t: the enclosure of t0 is what is halved."""
-        return _sign_q(self.poly, t)
-
-    @property
-    def t_exact(self) -> Fraction | None:
-        return self.t_lo if self.t_lo == self.t_hi else None
-
-    def _bisect_t(self):
-        self.t_lo, self.t_hi = _halve(self.t_lo, self.t_hi, self._sign_lo, self.sign_at, self.poly)
 
     def _eps_enclosure(self) -> tuple[Fraction, Fraction]:
         with working_precision(self._prec):
             L = arb(self.L)
-            return lower_bound(L * q_ball(self.t_lo).log()), upper_bound(L * q_ball(self.t_hi).log())
+            return lower_bound(L * q_ball(self.t.lo).log()), upper_bound(L * q_ball(self.t.hi).log())
 
     def refine(self):
-        if self.t_exact is None:
-            self._bisect_t()
+        self.t.refine()
         self._prec += 32
         lo, hi = self._eps_enclosure()
         self.lo, self.hi = max(self.lo, lo), min(self.hi, hi)
 
     def short(self):
-        if self.t_exact is None:
+        t0 = self.t.exact
+        if t0 is None:
             return super().short()
-        return f"ln({fmt_q(self.t_exact)})" if self.L == 1 else f"{self.L}*ln({fmt_q(self.t_exact)})"
+        return f"ln({fmt_q(t0)})" if self.L == 1 else f"{self.L}*ln({fmt_q(t0)})"
 
     def describe(self):
-        if self.t_exact is not None:
+        if self.t.exact is not None:
             return (f"eps = {self.short()} ~ {self.approx()}: zero of {self.factor} "
                     f"(multiplicity {self.multiplicity})")
-        return (f"eps = {self.L}*ln(t0) ~ {self.approx()}, t0 the zero of {_tpoly_text(self.poly, self.L)} "
-                f"in ({fmt_q(self.t_lo)}, {fmt_q(self.t_hi)}): zero of {self.factor} "
+        return (f"eps = {self.L}*ln(t0) ~ {self.approx()}, t0 the zero of {_tpoly_text(self.t.poly, self.L)} "
+                f"in ({fmt_q(self.t.lo)}, {fmt_q(self.t.hi)}): zero of {self.factor} "
                 f"(multiplicity {self.multiplicity})")
 
 
@@ -262,11 +243,8 @@ class TranscendentalRoot(RealRoot):
 
     kind = "exp-transcendental"
 
-    def __init__(self, factor, multiplicity, lo: Fraction, hi: Fraction, sign_lo: int):
-        # the sign at a midpoint is never 0: g(r, e^(r/L)) != 0 for rational r > 0 (Hermite-Lindemann)
-        super().__init__(factor, multiplicity, lo, hi, sign_lo)
-
     def sign_at(self, x: Fraction) -> int:
+        # never 0 at a midpoint: g(r, e^(r/L)) != 0 for rational r > 0 (Hermite-Lindemann)
         return certified_sign(self.factor, x)
 
     def describe(self):
@@ -436,10 +414,7 @@ def dominant_rest(h: ExpPoly) -> tuple[Fraction, int, Fraction, list, Fraction]:
     """
     c, d, Q = dominant_term(h)
     rest = [(abs(a), i - d, q - Q) for a, i, q in h.monomials() if (i, q) != (d, Q)]
-    x0 = Fraction(1)
-    for _, m, k in rest:
-        if k < 0 and m > 0:
-            x0 = max(x0, Fraction(m) / -k)
+    x0 = max([Fraction(1)] + [Fraction(m) / -k for _, m, k in rest if k < 0 and m > 0])
     return c, d, Q, rest, x0
 
 
@@ -555,9 +530,7 @@ class _Factor:
 
     def univariate(self) -> fmpq_poly:
         idx = 0 if self.kind == "eps" else 1
-        cs: dict[int, object] = {}
-        for exps, c in self.poly.to_dict().items():
-            cs[int(exps[idx])] = c
+        cs = {int(exps[idx]): c for exps, c in self.poly.to_dict().items()}
         return fmpq_poly([cs.get(i, 0) for i in range(max(cs) + 1)])
 
     def as_exppoly(self) -> ExpPoly:
@@ -591,16 +564,6 @@ def factors(h: ExpPoly, L: int) -> list[_Factor]:
     return [_Factor(g, int(m), L) for g, m in fs]
 
 
-def _in_interval(r: RealRoot, I: Interval) -> bool:
-    c = r.compare(I.lo)
-    if c < 0 or (c == 0 and not I.lo_closed):
-        return False
-    if I.hi is None:
-        return True
-    c = r.compare(I.hi)
-    return c < 0 or (c == 0 and I.hi_closed)
-
-
 def factor_roots(fac: _Factor, I: Interval) -> list[RealRoot]:
     """The zeros of one irreducible factor inside I.
 
@@ -610,23 +573,24 @@ def factor_roots(fac: _Factor, I: Interval) -> list[RealRoot]:
     >>> [str(r) for f in factors(h, 1) for r in factor_roots(f, Interval(Fraction(1), None, True))]
     ['1']
     """
-    kind = fac.kind
-    text = fac.as_exppoly()
-    m = fac.multiplicity
+    kind, text, m = fac.kind, fac.as_exppoly(), fac.multiplicity
     if kind in ("eps", "t"):
         p = fac.univariate()
-        if p.degree() == 1:
+        if p.degree() == 1:     # the one zero z, exactly; t0 = 1 gives eps = 0, t0 <= 0 is not a value of e^(eps/L)
             c0, c1 = (to_fraction(c) for c in p.coeffs())
             z = -c0 / c1
-            if kind == "eps":
-                cands = [RationalRoot(text, m, z)] if z > 0 else []
-            else:  # t0 = 1 gives eps = 0, t0 <= 0 is not a value of e^(eps/L)
-                cands = [LogAlgebraicRoot(text, m, p, fac.L, z, z)] if z > 0 and z != 1 else []
-        elif kind == "eps":
-            cands = [AlgebraicRoot(text, m, p, a, b) for a, b in _isolate_positive_zeros(p)]
+            ends = [(z, z)] if z > 0 and (kind == "eps" or z != 1) else []
         else:
-            cands = [LogAlgebraicRoot(text, m, p, fac.L, a, b) for a, b in _isolate_positive_zeros(p)]
-        return [r for r in cands if _in_interval(r, I)]
+            ends = _isolate_positive_zeros(p)       # a < b: an irreducible p of degree >= 2 has no rational zero
+
+        def zero(factor, a: Fraction, b: Fraction) -> RealRoot:
+            return RationalRoot(factor, m, a) if a == b else AlgebraicRoot(factor, m, p, a, b)
+
+        if kind == "eps":
+            cands = [zero(text, a, b) for a, b in ends]
+        else:   # the zero t0 of p (named by p where its refinement fails), read as eps = L ln t0
+            cands = [LogAlgebraicRoot(text, m, zero(p, a, b), fac.L) for a, b in ends]
+        return [r for r in cands if position(r.compare, I.lo, I.hi, I.lo_closed, I.hi_closed) == 0]
     # mixed factor: bisection on a bounded interval, zero-free ends certified
     h = text
     a = I.lo if I.lo > 0 else zero_free_near_zero(h)

@@ -252,19 +252,18 @@ def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval) ->
                 method = "series at eps -> 0" + (f"; {tail_note}" if tail_note else "")
                 return TwoVariableDecision(VERIFIED, method)
     found = branch_and_bound(F, Rect(d0, d1, low, E))
-    if strip_note and found.verdict != REFUTED:
-        found.method += f"; {strip_note}"
     if found.verdict == REFUTED:
         return found
-    if I.hi is None and not tail_note:
+    if strip_note:
+        found.method += f"; {strip_note}"
+    if tail_note:
+        found.method += f"; {tail_note}"
+    elif I.hi is None:
         found.undecided.append(Rect(d0, d1, E, None))
         found.note = (f"the tail eps >= {fmt_q(E)} is not proved: no exact grouping of the terms has factors of one "
                       "sign there")
         found.verdict = UNDECIDED
         found.undecided_share = None
-        return found
-    if tail_note:
-        found.method += f"; {tail_note}"
     return found
 
 

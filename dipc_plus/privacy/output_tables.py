@@ -15,6 +15,7 @@ from fractions import Fraction
 from dipc_plus.exact.constraints import probability as constraints_probability
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.exact.linear import LinForm, atom
+from dipc_plus.exact.sparse import accumulate
 from dipc_plus.claims.privacy_types import EventInterval
 from dipc_plus.exact.log_point import rational_at_log
 from dipc_plus.semantics import ir
@@ -35,39 +36,33 @@ def outcome_table(dist, events: dict) -> dict:
     """{output key: exact probability} from a `semantics.Distribution`: finite outputs by
     value, real/integer outputs by the named event (an interval label)."""
     names = dist.names
-    types = dist.types
-    real_idx = [i for i, n in enumerate(names) if isinstance(types[n], (ir.RealT, ir.IntT))]
+    real_idx = [i for i, n in enumerate(names) if isinstance(dist.types[n], (ir.RealT, ir.IntT))]
     table: dict = {}
     for outcome, entry in dist.entries.items():
-        if not real_idx:
-            key = tuple(outcome.values)
-            table[key] = table[key] + entry.probability if key in table else entry.probability
-            continue
-        choices = [events[names[i]] for i in real_idx]
-        for combo in itertools.product(*choices):
-            extra, ok = [], True
-            for i, ev in zip(real_idx, combo):
-                v = outcome.values[i]
-                if isinstance(v, LinForm) and not v.is_constant():
-                    extra += interval_atoms(v, ev)
-                else:
-                    c = v.const if isinstance(v, LinForm) else v
-                    if c is None or not ev.contains(Fraction(c)):
-                        ok = False
-                        break
-            if not ok:
-                continue
-            if extra:
-                p = ExpFrac.of(constraints_probability(list(outcome.constraints) + extra, dist.noises))
-                if p.is_zero():
-                    continue
-                p = entry.weight * p
-            else:
-                p = entry.probability
-            key = tuple(outcome.values[i] if i not in real_idx else combo[real_idx.index(i)].label
-                        for i in range(len(names)))
-            table[key] = table[key] + p if key in table else p
+        for combo in itertools.product(*(events[names[i]] for i in real_idx)):
+            chosen = dict(zip(real_idx, combo))
+            p = _event_probability(outcome, entry, chosen, dist.noises)
+            if p is not None:
+                accumulate(table, tuple(chosen[i].label if i in chosen else v for i, v in enumerate(outcome.values)), p)
     return {k: v for k, v in table.items() if not v.is_zero()}
+
+
+def _event_probability(outcome, entry, chosen: dict, noises) -> ExpFrac | None:
+    """The probability that the outcome's output i lies in the event chosen[i] for every real output
+    i, or None when it cannot (a constant outside its event, or probability 0)."""
+    extra = []
+    for i, ev in chosen.items():
+        v = outcome.values[i]
+        if isinstance(v, LinForm) and not v.is_constant():
+            extra += interval_atoms(v, ev)
+        else:
+            c = v.const if isinstance(v, LinForm) else v
+            if c is None or not ev.contains(Fraction(c)):
+                return None
+    if not extra:
+        return entry.probability
+    p = ExpFrac.of(constraints_probability(list(outcome.constraints) + extra, noises))
+    return None if p.is_zero() else entry.weight * p
 
 
 def interval_atoms(form: LinForm, ev: EventInterval) -> list:
@@ -95,8 +90,7 @@ class TableSource:
         self.use_chain = self.chain is not None and expected >= CHAIN_THRESHOLD
         self.cache: dict = {}
         self.chains_built = 0
-        self._point_chain = None
-        self._point_r = None
+        self._point = None        # (r, the kernel chain at eps = ln r), for the tables at that point
         self.used: set = set()    # the tables a check asked for: its 'distributions', whichever process
 
     def key_of(self, env: dict) -> tuple:
@@ -130,10 +124,9 @@ class TableSource:
     def _table_at_log(self, sub: dict, r: Fraction) -> dict:
         if not self.use_chain:
             return {k: rational_at_log(v, r) for k, v in self(sub).items()}
-        if self._point_chain is None or self._point_r != r:
-            self._point_chain = self.chain.at_point(lambda f: rational_at_log(f, r))
-            self._point_r = r
-        return {k: v for k, v in self._point_chain.distribution(sub).items() if v != 0}
+        if self._point is None or self._point[0] != r:
+            self._point = (r, self.chain.at_point(lambda f: rational_at_log(f, r)))
+        return {k: v for k, v in self._point[1].distribution(sub).items() if v != 0}
 
     @property
     def markov_chains(self) -> int:

@@ -57,24 +57,33 @@ def _inputs_text(claim, limit: int = 6) -> str:
     return ", ".join(shown) + (", ..." if len(points) > 3 else "")
 
 
-def loss_figure(result):
-    """L(eps) and the claimed budget as a matplotlib Figure (nothing global touched)."""
+def styled_figure(title: str, ylabel: str, draw):
+    """A matplotlib Figure in the style of every privacy plot (nothing global touched: not attached to
+    pyplot; eps across, legend outside the data); `draw(ax)` puts the curves on its axes."""
     from matplotlib.figure import Figure
-    xs, ys, budget = loss_curve(result)
-    claim = result.claim
     fig = Figure(figsize=(10, 5), layout="constrained")
     ax = fig.subplots()
-    ax.plot(xs, ys, color="#1f77b4", lw=2, label="tight loss L(eps)")
-    ax.plot(xs, budget, color="#1f77b4", lw=1.5, ls="--", label=f"claimed budget {claim.budget}")
-    above = [y > b for y, b in zip(ys, budget)]
-    if any(above):
-        ax.fill_between(xs, budget, ys, where=above, color="#d62728", alpha=0.18, lw=0,
-                        label="loss above the budget")
+    draw(ax)
     ax.set_xlabel("eps")
-    ax.set_ylabel("privacy loss")
-    ax.set_title(title(result), fontsize=10)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3)
-    ax.set_xlim(0, xs[-1])
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     return fig
 
+
+def loss_figure(result):
+    """L(eps) and the claimed budget as a matplotlib Figure (nothing global touched)."""
+    xs, ys, budget = loss_curve(result)
+    claim = result.claim
+
+    def draw(ax):
+        ax.plot(xs, ys, color="#1f77b4", lw=2, label="tight loss L(eps)")
+        ax.plot(xs, budget, color="#1f77b4", lw=1.5, ls="--", label=f"claimed budget {claim.budget}")
+        above = [y > b for y, b in zip(ys, budget)]
+        if any(above):
+            ax.fill_between(xs, budget, ys, where=above, color="#d62728", alpha=0.18, lw=0,
+                            label="loss above the budget")
+        ax.set_xlim(0, xs[-1])
+
+    return styled_figure(title(result), "privacy loss", draw)

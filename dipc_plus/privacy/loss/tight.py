@@ -22,9 +22,8 @@ from dipc_plus.exact.decimals import decimal_down, decimal_up
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.claims.claim_file import key_error
 from dipc_plus.claims.privacy_types import DPClaim
-from dipc_plus.privacy.display import ENV_STYLE, log_text, user_env
+from dipc_plus.privacy.display import ENV_STYLE, eps_multiple, log_text, user_env
 from dipc_plus.decision.envelope import Piece, boundary_text, envelope
-from dipc_plus.exact.convert import fmt_q
 from dipc_plus.exact.log_point import constant_value, ln_text, value_at_log
 from dipc_plus.privacy.output_tables import ZERO
 from dipc_plus.privacy.dp.plan import PairWork, Plan, lift_witness, plan
@@ -138,8 +137,8 @@ class LossResult:
                            for pc in self.pieces]
             if self.sup is not None:
                 out["sup_loss_over_eps"] = self.sup.text()
-            if self.sup is not None and self.sup.value is None:
-                out["sup_loss_over_eps_enclosure"] = [decimal_down(self.sup.lo), decimal_up(self.sup.hi)]
+                if self.sup.value is None:
+                    out["sup_loss_over_eps_enclosure"] = [decimal_down(self.sup.lo), decimal_up(self.sup.hi)]
         out["budget_holds"] = self.budget_holds()
         return out
 
@@ -188,9 +187,7 @@ def loss_expr(r) -> str:
         if len(mons) == 1 and mons[0][1] == 0 and mons[0][0] > 0:
             c, _, a = mons[0]
             c = c / r.den.constant_value()
-            parts = []
-            if a:
-                parts.append("eps" if a == 1 else f"{fmt_q(a)}*eps")
+            parts = [eps_multiple(a)] if a else []
             if c != 1 or not parts:
                 parts.append(ln_text(c))
             return " + ".join(parts).replace("+ -", "- ")
@@ -255,17 +252,25 @@ def privacy_loss(claim: DPClaim, *, structure: bool | None = None, symmetry: boo
     """The exact tight loss L(eps) over the claim's pairs and outputs; the ratios of the pairs are
     collected by `executor` (execution.executor; default this process), first occurrence in pair
     order, so the result does not depend on it.  `options`: its reference mode drops the structure."""
-    from dipc_plus.execution.executor import SERIAL, Source
-    from dipc_plus.execution.run import TaskRun
     refuse_every_output_value(claim)
     t0 = time.perf_counter()
     reference = not options.allows("privacy-structure")      # reference mode: one chain per input
     pl = plan(claim, False if reference else structure, max_states=max_states, symmetry=symmetry)
     res = LossResult(claim, plan=pl)
-    cands: dict = {}
-    npairs = nratios = 0
     if claim.eps.is_log_point and all(filter_applies(claim, unit) for unit in pl.units):
-        return _loss_by_point_filter(claim, pl, res, t0)
+        _loss_by_point_filter(claim, pl, res)
+    else:
+        _loss_by_ratios(claim, pl, res, executor, source, progress)
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def _loss_by_ratios(claim: DPClaim, pl: Plan, res: LossResult, executor, source, progress: bool) -> None:
+    """Collect the distinct ratios of every pair on `executor` (the first occurrence of each in pair
+    order), stopping at an infinite one, then the tight loss from them."""
+    from dipc_plus.execution.executor import SERIAL, Source
+    from dipc_plus.execution.run import TaskRun
+    cands: dict = {}
     work = PairWork(claim, pl)
     executor = executor or SERIAL
     source = source if source is not None else Source(None, (), (), key=f"loss-{id(work)}")
@@ -274,18 +279,16 @@ def privacy_loss(claim: DPClaim, *, structure: bool | None = None, symmetry: boo
     with TaskRun(sum(sizes), "privacy-loss", "pair", progress=progress) as run:
         for part in run.parts(loss_ratios, source, tasks, executor=executor, sizes=sizes):
             unit = pl.units[part["unit"]]
-            npairs += part["pairs"]
-            nratios += part["ratios"]
+            res.pairs += part["pairs"]
+            res.candidates += part["ratios"]
             for r, (u, w, v) in part["found"].items():
                 cands.setdefault(r, (unit, u, w, v))
             if part["infinite"] is not None:
                 res.infinite = lifted_candidate(claim, pl, (unit, *part["infinite"]), infinite=True)
                 break
-    res.pairs, res.candidates, res.distinct = npairs, nratios, len(cands)
+    res.distinct = len(cands)
     if res.infinite is None:
         _tight_from_ratios(claim, pl, res, cands, executor, source)
-    res.seconds = time.perf_counter() - t0
-    return res
 
 
 def lifted_candidate(claim: DPClaim, pl: Plan, info: tuple, ratio=None, infinite: bool = False) -> Candidate:
@@ -299,24 +302,20 @@ def lifted_candidate(claim: DPClaim, pl: Plan, info: tuple, ratio=None, infinite
     return Candidate(p / q if ratio is None else ratio, fu, fw, out, p, q)
 
 
-def _loss_by_point_filter(claim: DPClaim, pl: Plan, res: LossResult, t0: float) -> LossResult:
+def _loss_by_point_filter(claim: DPClaim, pl: Plan, res: LossResult) -> None:
     """At eps = ln r on grids the min filter (`point_filter`) gives each unit's largest ratio
     directly; the largest over the units, or the first infinite one, is the loss."""
-    npairs = 0
     best = None
     for unit in pl.units:
         ratio, u, w, v = point_filter_loss(claim, unit)
-        npairs += math.prod(len(unit.grid[n]) for n in unit.inputs)
+        res.pairs += math.prod(len(unit.grid[n]) for n in unit.inputs)
         if ratio is None:
             res.infinite = lifted_candidate(claim, pl, (unit, u, w, v), infinite=True)
-            break
+            return
         if best is None or ratio > best[0]:
             best = (ratio, unit, u, w, v)
-    else:
-        res.point_ratio = best[0]
-        res.point_candidate = lifted_candidate(claim, pl, best[1:])
-    res.pairs, res.seconds = npairs, time.perf_counter() - t0
-    return res
+    res.point_ratio = best[0]
+    res.point_candidate = lifted_candidate(claim, pl, best[1:])
 
 
 def no_adjacent_pair(claim: DPClaim) -> UserError:
@@ -336,22 +335,19 @@ def _tight_from_ratios(claim: DPClaim, pl: Plan, res: LossResult, cands: dict, e
     if not cands:
         raise no_adjacent_pair(claim)
     if claim.eps.is_log_point:
-        rr = claim.eps.log_of
-        best = None
-        for r, info in cands.items():
-            val = value_at_log(r, rr)
-            if val is None:
-                raise UserError(f"the ratio {r} is not rational at {claim.eps}",
-                                hint="give an eps interval instead")
-            if best is None or val > best[0]:
-                best = (val, r, info)
-        res.point_ratio = best[0]
-        res.point_candidate = lifted_candidate(claim, pl, best[2], best[1])
+        values = {}
+        for r in cands:
+            values[r] = value_at_log(r, claim.eps.log_of)
+            if values[r] is None:
+                raise UserError(f"the ratio {r} is not rational at {claim.eps}", hint="give an eps interval instead")
+        best = max(values, key=values.get)      # the first largest
+        res.point_ratio = values[best]
+        res.point_candidate = lifted_candidate(claim, pl, cands[best], best)
     elif all(constant_value(r) is not None for r in cands):
         best = max(cands, key=lambda r: constant_value(r))
         res.constant = constant_value(best)
         res.constant_candidate = lifted_candidate(claim, pl, cands[best], best)
     else:
-        pieces = envelope([(r, info) for r, info in cands.items()], claim.eps.interval, executor, source)
+        pieces = envelope(list(cands.items()), claim.eps.interval, executor, source)
         res.pieces = [LossPiece(lo, hi, lifted_candidate(claim, pl, info, r)) for lo, hi, r, info in pieces]
         res.sup = sup_ratio(res.pieces, claim.eps.interval)

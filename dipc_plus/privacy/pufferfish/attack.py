@@ -26,8 +26,10 @@ from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.decision.envelope import Piece, boundary_text, distinct_points, envelope, pieces_between
 from dipc_plus.exact.convert import fmt_q
+from dipc_plus.privacy.loss.plot import styled_figure
 from dipc_plus.privacy.output_tables import ZERO, TableSource
 from dipc_plus.exact.param_poly import poly_eval
+from dipc_plus.exact.sparse import accumulate
 
 
 @dataclass
@@ -68,18 +70,12 @@ class AttackResult:
         return "\n".join(lines)
 
 
-def bayes_attack(tables: Callable, prior: list, target: Callable, interval: Interval | None = None,
-                 name: str = "attack") -> AttackResult:
-    """prior: [(flat input env, Fraction weight)] (normalised here); target(env) -> hashable guess.
-    tables(env) -> {output key: exact probability}."""
-    return hypothesis_attack(tables, [(u, w, target(u)) for u, w in prior], interval, name)
-
-
 def hypothesis_attack(tables: Callable, weighted: list, interval: Interval | None = None,
                       name: str = "attack") -> AttackResult:
     """The adversary who guesses a hypothesis t from the output: `weighted` lists (flat input env,
     Fraction weight, t), the weights of each t its input distribution times its prior (normalised
-    here).  An input may appear under several hypotheses (overlapping secrets)."""
+    here; a Bayes attack on a target t(u) lists each input once, under t(u)).  An input may appear
+    under several hypotheses (overlapping secrets).  tables(env) -> {output key: exact probability}."""
     t0 = time.perf_counter()
     I = interval or Interval()
     total = sum(w for _, w, _ in weighted)
@@ -91,11 +87,9 @@ def hypothesis_attack(tables: Callable, weighted: list, interval: Interval | Non
         if not w:
             continue
         w = Fraction(w) / total
-        tmass[t] = tmass.get(t, Fraction(0)) + w
+        accumulate(tmass, t, w)
         for key, p in tables(u).items():
-            row = joint.setdefault(key, {})
-            term = ExpFrac.of(p) * ExpFrac.of(ExpPoly.const(w))
-            row[t] = row[t] + term if t in row else term
+            accumulate(joint.setdefault(key, {}), t, ExpFrac.of(p) * ExpFrac.of(ExpPoly.const(w)))
     targets = list(tmass)
     baseline = max(tmass.values())
     per_output = {}
@@ -150,23 +144,17 @@ def scenario_attacks(claim, tables: Callable | None = None) -> list[AttackResult
 
 def attack_figure(results: list[AttackResult], hi: float = 5.0, program: str = ""):
     """The adversaries' advantage against eps, one curve per scenario, as a matplotlib Figure
-    in the style of the other plots (not attached to pyplot; legend outside the data)."""
-    from matplotlib.figure import Figure
-    fig = Figure(figsize=(10, 5), layout="constrained")
-    ax = fig.subplots()
+    in the style of the other plots (`loss.plot.styled_figure`)."""
     xs = [0.01 + (hi - 0.01) * i / 300 for i in range(301)]
-    for r in results:
-        ys = []
-        for x in xs:
-            fx = Fraction(x).limit_denominator(10 ** 6)
-            piece = next((p for p in r.pieces if p.contains(fx)), None)
-            ys.append(piece.success(x) - float(r.baseline) if piece is not None else float("nan"))
-        ax.plot(xs, ys, lw=2, label=r.name)
-    ax.set_xlabel("eps")
-    ax.set_ylabel("advantage of the Bayes-optimal adversary")
-    ax.set_title((f"{program}: " if program else "") +
-                 "Bayes-optimal attack per scenario (success minus the best guess without the output)", fontsize=10)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
-    return fig
 
+    def draw(ax):
+        for r in results:
+            ys = []
+            for x in xs:
+                fx = Fraction(x).limit_denominator(10 ** 6)
+                piece = next((p for p in r.pieces if p.contains(fx)), None)
+                ys.append(piece.success(x) - float(r.baseline) if piece is not None else float("nan"))
+            ax.plot(xs, ys, lw=2, label=r.name)
+
+    return styled_figure((f"{program}: " if program else "") + "Bayes-optimal attack per scenario (success minus the "
+                         "best guess without the output)", "advantage of the Bayes-optimal adversary", draw)

@@ -58,7 +58,6 @@ class Values:
     of the tables is a constant (the mechanism does not depend on eps)."""
 
     def __init__(self, claim: PufferfishClaim, constant: bool):
-        self.claim = claim
         self.point = claim.eps.log_of
         self.rational = self.point is not None or constant and claim.budget.k == 0
         if self.point is not None:
@@ -177,11 +176,6 @@ def input_key(u: dict) -> tuple:
     return tuple(sorted((k, repr(v)) for k, v in u.items()))
 
 
-def parameter_box(claim: PufferfishClaim) -> list:
-    """The ranges of the claim's symbolic parameters, in their order."""
-    return [claim.parameter_ranges[p] for p in claim.parameters]
-
-
 class PufferfishWork:
     """What every task of a Pufferfish check needs: the claim, the inputs of the scenarios'
     supports and a source of their output tables (a worker rebuilds it once:
@@ -195,13 +189,7 @@ class PufferfishWork:
                 inputs[input_key(u)] = u
         self.inputs = inputs
         self.source = TableSource(claim.program, claim.events, use_chain=True, expected=len(inputs))
-        self.box = parameter_box(claim)
-        self._values: dict = {}
-
-    def values(self, constant: bool) -> Values:
-        if constant not in self._values:
-            self._values[constant] = Values(self.claim, constant)
-        return self._values[constant]
+        self.box = [claim.parameter_ranges[p] for p in claim.parameters]     # the parameters' ranges, in order
 
 
 def build_pufferfish_work(claim_path: str, params: tuple) -> PufferfishWork:
@@ -220,7 +208,8 @@ def pufferfish_decide_task(source, task) -> list:
     """One task (`run_dealt`): the outcomes (`_decide_poly`) of some obligations G >= 0."""
     constant, polys = task
     work = source.get()
-    return [_decide_poly(G, work.claim, work.values(constant), work.box) for G in polys]
+    values = Values(work.claim, constant)
+    return [_decide_poly(G, work.claim, values, work.box) for G in polys]
 
 
 class PufferfishSetup:
@@ -237,8 +226,7 @@ class PufferfishSetup:
         work = PufferfishWork(claim)
         self.source.seed(work)
         keys = list(work.inputs)
-        ranges = (chunks(len(keys), 4 * self.executor.jobs) if self.executor.parallel
-                  else [(i, i + 1) for i in range(len(keys))])
+        ranges = chunks(len(keys), 4 * self.executor.jobs if self.executor.parallel else len(keys))   # serial: one each
         self.tables: dict = {}
         with TaskRun(len(keys), "Pufferfish tables", "input", progress=progress) as run:
             # the stream first: zip then reads it to its end, which shuts its workers down at once
@@ -246,7 +234,8 @@ class PufferfishSetup:
                                              executor=self.executor, sizes=[b - a for a, b in ranges]), ranges):
                 self.tables.update(zip(keys[a:b], got))
         self.constant = all(constant_value(p) is not None for T in self.tables.values() for p in T.values())
-        self.values = work.values(self.constant)
+        self.values = Values(claim, self.constant)
+        self.box = work.box
 
     def table(self, u) -> dict:
         return self.tables[input_key(u)]
@@ -284,7 +273,6 @@ def check_pufferfish(claim: PufferfishClaim, executor=None, source=None, progres
     on workers, and the walk in order here finds the same first failure and counts the same."""
     from dipc_plus.execution.executor import run_dealt
     t0 = time.perf_counter()
-    box = parameter_box(claim)
     st = PufferfishSetup(claim, executor, source, progress)
     notes = []
     todo = []                       # ((scenario, si, sj, output key, the sums), G) in the order of the claim
@@ -302,7 +290,7 @@ def check_pufferfish(claim: PufferfishClaim, executor=None, source=None, progres
         outcomes = run_dealt(pufferfish_decide_task, st.source, [G for _, G in todo], executor=st.executor,
                              context=st.constant)
     for i, (obligation, G) in enumerate(todo):
-        bad = outcomes[i] if outcomes is not None else _decide_poly(G, claim, st.values, box)
+        bad = outcomes[i] if outcomes is not None else _decide_poly(G, claim, st.values, st.box)
         if bad is not None:       # (parameter point, eps)
             cex = _counterexample(claim, st, *obligation, *bad)
             return PufferfishCheck(claim, False, cex, i + 1, time.perf_counter() - t0, notes)
@@ -352,25 +340,22 @@ def _counterexample(claim, st: PufferfishSetup, sc, si, sj, key, Ai, Bi, Aj, Bj,
         return a / b if not isinstance(a, ExpFrac) else a * ExpFrac.of(ExpPoly.const(1 / b))
 
     p, q = cond(Ai, Bi), cond(Aj, Bj)
-    program = claim.program
-    output = dict(zip(program.output_names(), key))
-    if vals.rational:
-        bound = vals.E * q
-        if not p > bound:
+    if vals.rational:       # exact values: P, P' and the bound e^budget P' themselves
+        e, pa, qa, ba = ("ln", vals.point) if vals.point is not None else None, p, q, vals.E * q
+        if not pa > ba:
             raise CertificationError("the exact re-check of the Pufferfish counterexample failed")
-        ep = ("ln", vals.point) if vals.point is not None else None
-        return PufferfishCounterexample(sc.name, si, sj, output, params, ep, p, q, p, q, bound, program)
-    e = Fraction(eps)
-    prec = 256
-    while True:
-        with working_precision(prec):
-            pa, qa = ExpFrac.of(p).arb_value(e, prec), ExpFrac.of(q).arb_value(e, prec)
-            ba = vals.E.arb_value(e, prec) * qa
-        if pa > ba:
-            break
-        if pa <= ba:
-            raise CertificationError("the independent re-check of the Pufferfish counterexample failed")
-        prec *= 2
-    return PufferfishCounterexample(sc.name, si, sj, output, params, e, p, q, pa, qa, ba, program)
+    else:                   # certified balls at the witness eps, the precision raised until they separate
+        e, prec = Fraction(eps), 256
+        while True:
+            with working_precision(prec):
+                pa, qa = ExpFrac.of(p).arb_value(e, prec), ExpFrac.of(q).arb_value(e, prec)
+                ba = vals.E.arb_value(e, prec) * qa
+            if pa > ba:
+                break
+            if pa <= ba:
+                raise CertificationError("the independent re-check of the Pufferfish counterexample failed")
+            prec *= 2
+    output = dict(zip(claim.program.output_names(), key))
+    return PufferfishCounterexample(sc.name, si, sj, output, params, e, p, q, pa, qa, ba, claim.program)
 
 

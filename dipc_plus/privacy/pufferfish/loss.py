@@ -86,8 +86,7 @@ def _ratio_summary(num: dict, den: dict, st: PufferfishSetup, claim):
             return fmt_q(r), ln_text(r) + " (for every parameter value)", r
         text = ratio_text(num, den, names)
         if len(names) == 1:
-            sup = _sup_univariate_ratio(num, den, claim.parameter_ranges[names[0]])
-            return text, sup[0], sup[1]
+            return text, *sup_univariate_ratio(num, den, claim.parameter_ranges[names[0]])
         return text, "(several parameters: not maximised)", None
     if not names:
         r = ExpFrac.of(poly_eval(num, ())) / ExpFrac.of(poly_eval(den, ()))
@@ -95,10 +94,21 @@ def _ratio_summary(num: dict, den: dict, st: PufferfishSetup, claim):
     return "(a function of the parameters and eps)", "(not maximised)", None
 
 
-def _sup_univariate_ratio(num: dict, den: dict, rng):
+def sup_univariate_ratio(num: dict, den: dict, rng):
     """sup of N(p)/D(p) on the range: exact when it is the value (or limit) at an end, decided
-    by certified root isolation; otherwise an enclosure by bisection on the bound."""
-    lo, hi, lc, hc = rng
+    by certified root isolation; otherwise an enclosure by bisection on the bound.
+
+    1 + p - p^2 peaks inside (0, 1), at 5/4; 1/p is unbounded there; (2 + 3p)/(1 + p) is largest at p = 1:
+
+    >>> unit = (Fraction(0), Fraction(1), False, False)
+    >>> sup_univariate_ratio({(0,): Fraction(1), (1,): Fraction(1), (2,): Fraction(-1)}, {(0,): Fraction(1)}, unit)[0]
+    'ln(r) with r in [1.25, 1.250000001]'
+    >>> sup_univariate_ratio({(0,): Fraction(1)}, {(1,): Fraction(1)}, unit)
+    ('unbounded on the parameter range', None)
+    >>> sup_univariate_ratio({(0,): Fraction(2), (1,): Fraction(3)}, {(0,): Fraction(1), (1,): Fraction(1)}, unit)
+    ('ln(5/2) (sup at an end of the parameter range)', Fraction(5, 2))
+    """
+    lo, hi, _, _ = rng
     if poly_eval(den, ((lo + hi) / 2,)) < 0:
         num, den = poly_scale(num, Fraction(-1)), poly_scale(den, Fraction(-1))
 
@@ -106,25 +116,26 @@ def _sup_univariate_ratio(num: dict, den: dict, rng):
         d = poly_eval(den, (x,))
         return poly_eval(num, (x,)) / d if d != 0 else None
 
-    def G(k):       # k * den - num: >= 0 on the range when k bounds the ratio
-        return poly_add(poly_scale(den, k), poly_scale(num, Fraction(-1)))
+    def bounds(k) -> bool:      # k bounds the ratio: k * den - num >= 0 on the closed range, decided exactly
+        G = poly_add(poly_scale(den, k), poly_scale(num, Fraction(-1)))
+        return decide_univariate(G, (lo, hi, True, True)) is None
 
     ends = [v for v in (val(lo), val(hi)) if v is not None]
-    if ends and decide_univariate(G(max(ends)), (lo, hi, True, True)) is None:
+    if ends and bounds(max(ends)):
         return f"{ln_text(max(ends))} (sup at an end of the parameter range)", max(ends)
-    # interior: bisection with exact univariate decisions
+    # interior: bisection with exact univariate decisions, from a bound found by doubling
     samples = [lo + (hi - lo) * Fraction(i, 64) for i in range(1, 64)]
-    best = max(v for v in (val(x) for x in samples) if v is not None)
-    lo_k, hi_k = best, best * 2
-    tries = 0
-    while decide_univariate(G(hi_k), (lo, hi, True, True)) is not None:
+    lo_k = max(v for v in (val(x) for x in samples) if v is not None)
+    hi_k = lo_k * 2
+    for _ in range(201):
+        if bounds(hi_k):
+            break
         hi_k *= 2
-        tries += 1
-        if tries > 200:
-            return "unbounded on the parameter range", None
+    else:
+        return "unbounded on the parameter range", None
     for _ in range(40):
         mid = (lo_k + hi_k) / 2
-        if decide_univariate(G(mid), (lo, hi, True, True)) is None:
+        if bounds(mid):
             hi_k = mid
         else:
             lo_k = mid
