@@ -57,6 +57,10 @@ def _inputs_text(claim, limit: int = 6) -> str:
     return ", ".join(shown) + (", ..." if len(points) > 3 else "")
 
 
+TITLE_WIDTH = 90     # characters of a title line that fit over the axes at fontsize 10
+LONG_LABEL = 40      # a legend label longer than this puts the legend below the axes
+
+
 def styled_figure(title: str, ylabel: str, draw):
     """A matplotlib Figure in the style of every privacy plot (nothing global touched: not attached to
     pyplot; eps across, legend outside the data); `draw(ax)` puts the curves on its axes."""
@@ -66,9 +70,13 @@ def styled_figure(title: str, ylabel: str, draw):
     draw(ax)
     ax.set_xlabel("eps")
     ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
+    ax.set_title("\n".join(textwrap.fill(line, TITLE_WIDTH) for line in title.splitlines()), fontsize=10)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    if max((len(label) for label in ax.get_legend_handles_labels()[1]), default=0) > LONG_LABEL:
+        # long labels (the attack's scenarios) go below the data: beside it they squeeze the axes
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.12), borderaxespad=0)
+    else:
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     return fig
 
 
