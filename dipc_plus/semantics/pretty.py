@@ -127,14 +127,10 @@ def format_lin(lin: ir.Lin) -> str:
 
 
 def format_rate(a: Fraction) -> str:
+    """eps, eps/2, 3*eps, 3*eps/2: a multiple of eps as a program writes it."""
     a = Fraction(a)
-    if a == 1:
-        return "eps"
-    if a.denominator == 1:
-        return f"{a.numerator}*eps"
-    if a.numerator == 1:
-        return f"eps/{a.denominator}"
-    return f"{a.numerator}*eps/{a.denominator}"
+    head = "eps" if a.numerator == 1 else f"{a.numerator}*eps"
+    return head if a.denominator == 1 else f"{head}/{a.denominator}"
 
 
 # --------------------------------------------------------------------------- types
@@ -145,7 +141,7 @@ def type_text(t: ir.Type, program: ir.Program) -> str:
         if t.name and t.name in program.types and program.types[t.name].values == t.values:
             return t.name
         return str(ir.DomT(t.values))   # the values written out, not the name
-    return {ir.BoolT: "bool", ir.RealT: "real", ir.IntT: "int", ir.RatT: "rational"}[type(t)]
+    return str(t)
 
 
 # --------------------------------------------------------------------------- statements
