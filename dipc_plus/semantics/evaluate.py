@@ -212,22 +212,18 @@ class _Eval:
             return sum(1 for a in args if a)
         if not args:
             self.fail(f"{fn} needs at least one argument")
-        if fn in ("min", "max", "argmax", "argmin", "abs"):
-            nums = [self.number(a, fn) for a in args]
-            if fn == "abs":
-                if len(nums) != 1:
-                    self.fail(f"abs takes 1 argument, not {len(nums)}")
-                return abs(nums[0])
-            if fn == "min":
-                return min(nums)
-            if fn == "max":
-                return max(nums)
-            best = 0
-            for i, v in enumerate(nums):
-                if (fn == "argmax" and v > nums[best]) or (fn == "argmin" and v < nums[best]):
-                    best = i
-            return best + 1
-        self.fail(f"unknown function '{fn}'")
+        if fn not in _NUMERIC_CALLS:
+            self.fail(f"unknown function '{fn}'")
+        nums = [self.number(a, fn) for a in args]
+        if fn == "abs" and len(nums) != 1:
+            self.fail(f"abs takes 1 argument, not {len(nums)}")
+        return _NUMERIC_CALLS[fn](nums)
+
+
+# the built-ins of numbers; argmax/argmin give the 1-based place of the first best value
+_NUMERIC_CALLS = {"min": min, "max": max, "abs": lambda nums: abs(nums[0]),
+                  "argmax": lambda nums: 1 + max(range(len(nums)), key=nums.__getitem__),
+                  "argmin": lambda nums: 1 + min(range(len(nums)), key=nums.__getitem__)}
 
 
 def eval_condition(expr: ir.Expr, env: Mapping[str, object], program: ir.Program, pos: ir.Pos,
