@@ -49,6 +49,8 @@ from dipc_plus.semantics.samples import UNSET_INT, SampleResult, distinct_rows, 
 DEFAULT_CHUNK = 1 << 17          # runs per lockstep batch (bounds memory)
 DEFAULT_MAX_ITERATIONS = 100_000  # guard for `while` loops that (almost) never end
 
+# how each kind of variable is held: its column's dtype and the mark of "not yet assigned"
+_COLUMNS = {"code": ("int32", -1), "real": ("float64", math.nan), "int": ("int64", UNSET_INT)}
 
 
 # --------------------------------------------------------------------------- eps and inputs
@@ -118,38 +120,29 @@ class Sampler:
         n = int(n)
         self.rng = rng
         self.n = n
-        self.codes: dict = {}
-        self.reals: dict = {}
-        self.ints: dict = {}
+        stores = {kind: {} for kind in _COLUMNS}
+        self.codes, self.reals, self.ints = stores.values()
+        columns = {}
         for name in self.state_vars:
-            typ = self.types[name]
-            if name in self.domains:
-                self.codes[name] = np.full(n, -1, dtype=np.int32)
-            elif isinstance(typ, ir.RealT):
-                self.reals[name] = np.full(n, np.nan)
-            elif isinstance(typ, ir.IntT):
-                self.ints[name] = np.full(n, UNSET_INT, dtype=np.int64)
+            dtype, unset = _COLUMNS[self._kind(name)]
+            stores[self._kind(name)][name] = columns[name] = np.full(n, unset, dtype=dtype)
         for name, value in self.inputs.items():
             if name not in self.constants:
-                self._column(name)[:] = self._stored(name, value)
+                columns[name][:] = self._stored(name, value)
         self._block(self.program.body, np.arange(n, dtype=np.intp))
-        columns = {}
-        for name, typ in self.program.outputs:
-            if name in self.constants:  # an output that is also an untouched input
-                dtype = np.int32 if name in self.domains else np.float64 if isinstance(typ, ir.RealT) else np.int64
-                columns[name] = np.full(n, self._stored(name, self.constants[name]), dtype=dtype)
-            else:
-                columns[name] = self._column(name)
-        return SampleResult(self.program, self.eps, self.inputs, columns, n)
+        outputs = {name: np.full(n, self._stored(name, self.constants[name]), dtype=_COLUMNS[self._kind(name)][0])
+                   if name in self.constants else columns[name]   # an output that is also an untouched input
+                   for name, _ in self.program.outputs}
+        return SampleResult(self.program, self.eps, self.inputs, outputs, n)
 
-    def _column(self, name: str) -> np.ndarray:
-        return self.codes.get(name, self.reals.get(name, self.ints.get(name)))
+    def _kind(self, name: str) -> str:
+        """How a variable is held (a key of _COLUMNS): a Bool/DOM code, a real or an integer."""
+        return "code" if name in self.domains else "real" if isinstance(self.types[name], ir.RealT) else "int"
 
     def _stored(self, name: str, value):
         """A value as its variable's column holds it: a code, a float or an int."""
-        if name in self.domains:
-            return self._code(name, value, ir.NOWHERE)
-        return float(value) if isinstance(self.types[name], ir.RealT) else int(value)
+        kind = self._kind(name)
+        return self._code(name, value, ir.NOWHERE) if kind == "code" else float(value) if kind == "real" else int(value)
 
     # ----------------------------------------------------------------- statements
 
