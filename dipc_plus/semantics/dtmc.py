@@ -8,6 +8,7 @@ Design: docs/design/markov_chain.md.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
@@ -19,7 +20,7 @@ nx = lazy_import("networkx")   # for cyclic chains only (see digraph.py)
 from dipc_plus.semantics import evaluate, ir
 from dipc_plus.semantics.digraph import Digraph
 from dipc_plus.semantics.identity_cache import by_identity
-from dipc_plus.semantics.values import show_value
+from dipc_plus.semantics.values import show_env
 from dipc_plus.exact import noises
 from dipc_plus.exact.linear import LinForm, Noise, atom, negate
 from dipc_plus.exact.constraints import probability as constraints_probability
@@ -157,14 +158,10 @@ class DTMC:
 
     def constraint_probability(self, node: int) -> ExpFrac:
         """P[C] for the constraints of a node (1 when it has none)."""
-        cached = self.graph.nodes[node].get("pc_prob")
-        if cached is not None:
-            return cached
-        total = ONE
-        for comp in self.graph.nodes[node]["components"]:
-            total = total * self.component_probability(comp)
-        self.graph.nodes[node]["pc_prob"] = total
-        return total
+        data = self.graph.nodes[node]
+        if "pc_prob" not in data:
+            data["pc_prob"] = math.prod(map(self.component_probability, data["components"]), start=ONE)
+        return data["pc_prob"]
 
     def edge_probability(self, u: int, v: int) -> ExpFrac:
         """The transition probability u -> v (a quotient: only for display, export and checks)."""
@@ -308,9 +305,7 @@ class DTMC:
                 return [(ONE, self._set(work, s, True))]
             if na in merged:
                 return [(ONE, self._set(work, s, False))]
-            base = ONE
-            for c in touched:
-                base = base * self.component_probability(c)
+            base = math.prod(map(self.component_probability, touched), start=ONE)
             both = self.component_probability(merged | {a})
             if both.is_zero():
                 return [(ONE, self._set(work, s, False))]
@@ -513,8 +508,8 @@ class DTMC:
 
     def _nontermination(self, stmt, certain: bool) -> UserError:
         what = "never terminates" if certain else "may not terminate (with positive probability it loops forever)"
-        shown = ", ".join(f"{k}={show_value(v)}" for k, v in self.inputs.items())
-        return UserError.at(getattr(stmt, "pos", None), f"{self.program.name} {what} on the input {shown or '(none)'}",
+        shown = show_env(self.inputs, braces=False, empty="(none)")
+        return UserError.at(getattr(stmt, "pos", None), f"{self.program.name} {what} on the input {shown}",
                             hint="every run must end with probability 1: make sure the loop condition can become false")
 
     def _check_termination(self) -> None:
@@ -554,9 +549,9 @@ class DTMC:
             instr = self.code[st.pc]
             pos = getattr(instr.stmt, "pos", None)
             lines.append(f"pc {st.pc}: {describe_instr(instr)}" + (f"  (line {pos.line})" if pos else ""))
-        env = [f"{n}={show_value(v)}" for n, v in zip(self.finite_vars, st.env) if v is not None]
+        env = show_env({n: v for n, v in zip(self.finite_vars, st.env) if v is not None}, braces=False)
         if env:
-            lines.append(", ".join(env))
+            lines.append(env)
         if st.reals:
             lines.append(", ".join(f"{n} = {format_linform(f)}" for n, f in st.reals))
         if st.constraints:
