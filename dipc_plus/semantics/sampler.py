@@ -6,7 +6,7 @@ stays its own, vectorised: N runs execute in lockstep (a statement applies to th
 of *active* run indices; `if` splits them, `while` iterates until no run is left inside
 it, `exit` retires runs), which the one-path-at-a-time walks (`semantics.walk`, the chain)
 cannot do.  What it shares with them: `instructions.reads`, `evaluate` (every expression,
-condition, linear form and weight) and `walk.constant_truth`.
+condition, linear form and weight) and `exact.linear.holds`.
 
 State per variable: Bool and DOM values as small integer codes (index into the
 variable's domain, -1 = unassigned), reals as float64 (NaN = unassigned), integer
@@ -38,10 +38,10 @@ from dipc_plus.execution.lazy import lazy_import
 np = lazy_import("numpy")
 
 from dipc_plus.exact import noises
+from dipc_plus.exact.linear import holds
 from dipc_plus.semantics import evaluate, ir
 from dipc_plus.semantics.instructions import assigned as assigned_in, contains_exit, own_reads, reads
 from dipc_plus.semantics.values import plain_number
-from dipc_plus.semantics.walk import constant_truth
 from dipc_plus.semantics.weight_check import check_weights_at
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.samples import UNSET_INT, SampleResult, distinct_rows, finite_domains
@@ -229,7 +229,7 @@ class Sampler:
             return {v: c for v, c in coefs.items() if c != 0}, lk - rk
 
         parts, inverse = self._per_group(stmt, idx, difference)
-        fixed = [None if coefs else constant_truth(const, stmt.op) for coefs, const in parts]
+        fixed = [None if coefs else holds(const, stmt.op) for coefs, const in parts]
         if all(f is not None for f in fixed):
             result = np.asarray(fixed, dtype=bool)[inverse]
         else:

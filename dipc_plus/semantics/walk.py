@@ -12,15 +12,10 @@ of its own and leaves conditions undecided, and the walk then runs both branches
 from __future__ import annotations
 
 from dipc_plus.errors import UserError
-from dipc_plus.exact.linear import LinForm
+from dipc_plus.exact.linear import LinForm, holds
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.evaluate import COMPARISON, eval_assign, eval_condition, eval_expr, fit, lin_value_parts
+from dipc_plus.semantics.evaluate import eval_assign, eval_condition, eval_expr, fit, lin_value_parts
 from dipc_plus.semantics.values import freeze_env
-
-
-def constant_truth(k, op: str) -> bool:
-    """The truth of 'k op 0' for a number k."""
-    return COMPARISON["==" if op == "=" else op](k, 0)
 
 
 class PathState:
@@ -176,7 +171,7 @@ class Walk:
     def compare(self, s: ir.Compare, st: PathState) -> list:
         form = self.lin(s.lhs, st, s.pos) - self.lin(s.rhs, st, s.pos)
         if form.is_constant():
-            st.env[s.target] = constant_truth(form.const, s.op)
+            st.env[s.target] = holds(form.const, s.op)
             return [st]
         outcomes = self.domain.split(st, form, s.op)
         out = []
