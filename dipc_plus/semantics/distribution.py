@@ -139,10 +139,7 @@ class Distribution:
         return total
 
     def total(self) -> ExpFrac:
-        total = ZERO
-        for e in self.entries.values():
-            total = total + e.probability
-        return total
+        return sum((e.probability for e in self.entries.values()), ZERO)
 
     def sums_to_one(self) -> bool:
         """Whether the probabilities add up to 1 identically in eps (an exact check)."""

@@ -204,10 +204,8 @@ class SampleResult:
         if missing:
             raise UserError(f"no centre for real output(s) {', '.join(missing)}",
                             hint="give each with --around NAME=VALUE")
-        unknown = [n for n in around if n not in self.columns]
-        if unknown:
-            raise UserError(f"'{unknown[0]}' is not an output of {self.program.name}",
-                            hint=f"its outputs are: {', '.join(self.names())}")
+        for name in around:
+            self._raw(name)   # a name that is not an output is refused as every reader refuses it
         checks = {name: plain_number(value) for name, value in around.items()}
 
         def event(columns: dict) -> np.ndarray:
