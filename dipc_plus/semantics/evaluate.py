@@ -57,10 +57,6 @@ def fit(value, typ: ir.Type, pos: ir.Pos | None, what: str):
 
     `what` names the value in the message ("the value assigned to out").
     """
-    if isinstance(typ, ir.BoolT):
-        if isinstance(value, bool):
-            return value
-        raise UserError.at(pos or ir.NOWHERE, f"{what} should be true or false, not {show_value(value)}")
     if isinstance(typ, ir.DomT):
         candidate = plain_number(value)
         if not isinstance(candidate, bool) and isinstance(candidate, (int, str)):
@@ -69,19 +65,19 @@ def fit(value, typ: ir.Type, pos: ir.Pos | None, what: str):
         raise UserError.at(pos or ir.NOWHERE, f"{what} is {show_value(value)}, outside the domain {typ}",
                            hint=f"its values are {listing(typ.values)}; guard the assignment with an 'if' "
                                 "or widen the declared domain")
-    if isinstance(typ, ir.RatT):
-        if is_number(value):
-            return Fraction(value)
-        raise UserError.at(pos or ir.NOWHERE, f"{what} should be a number, not {show_value(value)}")
-    if isinstance(typ, ir.IntT):
-        if is_number(value) and Fraction(value).denominator == 1:
-            return int(value)
-        raise UserError.at(pos or ir.NOWHERE, f"{what} should be an integer, not {show_value(value)}")
-    if isinstance(typ, ir.RealT):
-        if isinstance(value, bool) or isinstance(value, str):
-            raise UserError.at(pos or ir.NOWHERE, f"{what} should be a number, not {show_value(value)}")
-        return value
-    raise TypeError(f"unknown type {typ!r}")
+    if type(typ) not in _FITS:
+        raise TypeError(f"unknown type {typ!r}")
+    accepts, convert, expected = _FITS[type(typ)]
+    if not accepts(value):
+        raise UserError.at(pos or ir.NOWHERE, f"{what} should be {expected}, not {show_value(value)}")
+    return convert(value)
+
+
+# the types other than DOM: which values they take, as what, and the words for what they expect
+_FITS = {ir.BoolT: (lambda v: isinstance(v, bool), lambda v: v, "true or false"),
+         ir.RatT: (is_number, Fraction, "a number"),
+         ir.IntT: (lambda v: is_number(v) and Fraction(v).denominator == 1, int, "an integer"),
+         ir.RealT: (lambda v: not isinstance(v, (bool, str)), lambda v: v, "a number")}
 
 
 def listing(values, limit: int = 12) -> str:
