@@ -21,6 +21,7 @@ from dipc_plus.semantics.instructions import (assigned, compile_program, contain
                                               stmts_read)
 from dipc_plus.semantics.distribution import distribution_of_chain
 from dipc_plus.exact.constraints import linked_groups
+from dipc_plus.exact.sparse import accumulate
 
 HALT = "__halted"
 
@@ -247,24 +248,21 @@ class KernelChain:
         chain = DTMC(blk.program, env, max_states=self.max_states)
         self.kernel_chains_built += 1
         dist = distribution_of_chain(chain)
-        names = dist.names
-        n_live = len(blk.live_out)
         found = {}
         for outcome, p in dist.items():
-            values = dict(zip(names, outcome.values))
+            values = dict(zip(dist.names, outcome.values))
             if self.has_exit and values.get(HALT):
                 nxt = (HALT,) + tuple(values.get(o) for o in self.outputs)
             else:
-                nxt = tuple(values[v] for v in blk.live_out[:n_live])
-            found[nxt] = found[nxt] + p if nxt in found else p
+                nxt = tuple(values[v] for v in blk.live_out)
+            accumulate(found, nxt, p)
         return found
 
     def _step(self, k: int, xs: tuple, before: dict) -> dict:
         after: dict = {}
         for state, p in before.items():
             for nxt, q in self.row(k, xs, state).items():
-                term = p * q
-                after[nxt] = after[nxt] + term if nxt in after else term
+                accumulate(after, nxt, p * q)
         return after
 
     def state_after(self, k: int, env: dict) -> dict:
@@ -290,7 +288,7 @@ class KernelChain:
             else:
                 named = dict(zip(last.live_out, state))
                 values = tuple(named[o] for o in self.outputs)
-            out[values] = out[values] + p if values in out else p
+            accumulate(out, values, p)
         return out
 
     # -- symmetry ------------------------------------------------------------------------------
