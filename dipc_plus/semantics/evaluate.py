@@ -88,6 +88,12 @@ def listing(values, limit: int = 12) -> str:
     return ", ".join(shown)
 
 
+def read_before_assigned(pos: ir.Pos | None, name: str) -> UserError:
+    """The one error of every evaluator for a variable read on a path where it has no value yet."""
+    return UserError.at(pos, f"'{name}' is read before it is assigned",
+                        hint="assign it on every path that reaches this statement")
+
+
 # --------------------------------------------------------------------------- expressions
 
 
@@ -119,8 +125,7 @@ class _Eval:
             try:
                 return self.env[expr.name]
             except KeyError:
-                self.fail(f"'{expr.name}' is read before it is assigned",
-                          hint="assign it on every path that reaches this statement")
+                raise read_before_assigned(self.pos, expr.name) from None
         if kind is ir.Binary:
             return self.binary(expr)
         if kind is ir.Unary:
@@ -137,8 +142,7 @@ class _Eval:
             total = const
             for name, coef in coefs.items():
                 if name not in self.env:
-                    self.fail(f"'{name}' is read before it is assigned",
-                              hint="assign it on every path that reaches this statement")
+                    raise read_before_assigned(self.pos, name)
                 total = total + coef * self.env[name]
             return plain_number(total)
         if kind in (ir.Rate, ir.Eps, ir.ExpOf):

@@ -340,8 +340,7 @@ class Sampler:
         for codes in keys:
             for name, code in zip(names, codes):
                 if code < 0:
-                    raise UserError.at(getattr(node, "pos", ir.NOWHERE), f"'{name}' is read before it is assigned",
-                                       hint="assign it on every path that reaches this statement")
+                    raise evaluate.read_before_assigned(getattr(node, "pos", ir.NOWHERE), name)
         return keys, inverse
 
     def _code(self, target: str, value, pos) -> int:
@@ -419,8 +418,7 @@ class Sampler:
                 term = np.where(nonzero, per_run * column, 0)
             unset = (used == UNSET_INT) if integer else np.isnan(used)
             if unset.any():
-                raise UserError.at(pos, f"'{var}' is read before it is assigned",
-                                   hint="assign it on every path that reaches this statement")
+                raise evaluate.read_before_assigned(pos, var)
             values = term if values is None else values + term
         consts = np.asarray([convert(const) for _, const in parts], dtype=dtype)
         if values is None:

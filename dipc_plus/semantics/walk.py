@@ -14,7 +14,8 @@ from __future__ import annotations
 from dipc_plus.errors import UserError
 from dipc_plus.exact.linear import LinForm, holds
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.evaluate import eval_assign, eval_condition, eval_expr, fit, lin_value_parts
+from dipc_plus.semantics.evaluate import (eval_assign, eval_condition, eval_expr, fit, lin_value_parts,
+                                          read_before_assigned)
 from dipc_plus.semantics.values import freeze_env
 
 
@@ -73,8 +74,7 @@ def linear_value(coefs: dict, const, reals: dict, pos) -> LinForm:
     for name, c in coefs.items():
         form = reals.get(name)
         if form is None:
-            raise UserError.at(pos, f"'{name}' is read before it is assigned",
-                               hint="assign it on every path that reaches this statement")
+            raise read_before_assigned(pos, name)
         total = total + form.scale(c)
     return total
 
