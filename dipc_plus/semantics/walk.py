@@ -14,8 +14,7 @@ from __future__ import annotations
 from dipc_plus.errors import UserError
 from dipc_plus.exact.linear import LinForm, holds
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.evaluate import (eval_assign, eval_condition, eval_expr, fit, lin_value_parts,
-                                          read_before_assigned)
+from dipc_plus.semantics.evaluate import eval_assign, eval_condition, lin_value_parts, read_before_assigned
 from dipc_plus.semantics.values import freeze_env
 
 
@@ -91,8 +90,7 @@ def assigned_value(program: ir.Program, s: ir.Assign, env: dict, lin, *, linear_
         return lin(s.expr)
     if linear_only:
         raise UserError.at(s.pos, f"'{s.target}' is {typ}: it needs a linear expression")
-    value = eval_expr(s.expr, env, program, s.pos)
-    return LinForm.constant(fit(value, typ, s.pos, f"the value assigned to '{s.target}'"))
+    return LinForm.constant(eval_assign(s, env, program))
 
 
 class Walk:
