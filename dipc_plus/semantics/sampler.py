@@ -39,6 +39,7 @@ np = lazy_import("numpy")
 
 from dipc_plus.exact import noises
 from dipc_plus.exact.linear import holds
+from dipc_plus.exact.sparse import sparse_add
 from dipc_plus.semantics import evaluate, ir
 from dipc_plus.semantics.instructions import assigned as assigned_in, contains_exit, own_reads, reads
 from dipc_plus.semantics.values import plain_number
@@ -223,9 +224,7 @@ class Sampler:
         def difference(env):
             lc, lk = self._lin_parts(stmt, stmt.lhs, env)
             rc, rk = self._lin_parts(stmt, stmt.rhs, env)
-            coefs = dict(lc)
-            for var, c in rc.items():
-                coefs[var] = coefs.get(var, 0) - c
+            coefs = sparse_add(lc, {var: -c for var, c in rc.items()})
             return {v: c for v, c in coefs.items() if c != 0}, lk - rk
 
         parts, inverse = self._per_group(stmt, idx, difference)
