@@ -261,13 +261,7 @@ def distinct_rows(codes: list, radices: list):
             inverse = table[key]
     else:
         present, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
-    rows = []
-    for k in present.tolist():
-        row = []
-        for radix in reversed(radices):
-            k, code = divmod(k, radix)
-            row.append(code)
-        rows.append(tuple(reversed(row)))
+    rows = list(zip(*(column.tolist() for column in np.unravel_index(present, radices))))   # the packing undone
     return rows, np.asarray(inverse).reshape(-1), counts
 
 
