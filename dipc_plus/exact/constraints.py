@@ -61,12 +61,14 @@ from dipc_plus.exact.symbolic_terms import SymbolicForm
 # --------------------------------------------------------------------------- probability
 
 
-def components(atoms, ignore=frozenset()) -> list[frozenset]:
-    """Partition atoms into groups that share no noise (union-find on noise ids); ids in
-    `ignore` (symbolic inputs) link nothing, and atoms with no other id are left out.  The groups
-    come in the order of their smallest noise id, whatever order the atoms come in (a frozenset's
-    order changes with PYTHONHASHSEED, and on a cell the first component to need a split decides
-    how the cell is cut, so the printed cells would too)."""
+def linked_groups(keys: dict) -> list[list]:
+    """The items of {item: its sorted keys} grouped by shared keys (union-find on the keys), items
+    with no key left out, each group in the items' order and the groups in the order of their
+    smallest key: the one partition of atoms by noise and of statements by the variables they share.
+
+    >>> linked_groups({"a": [1, 4], "b": [2], "c": [4, 9], "d": []})
+    [['a', 'c'], ['b']]
+    """
     parent: dict = {}
 
     def find(x):
@@ -75,17 +77,25 @@ def components(atoms, ignore=frozenset()) -> list[frozenset]:
             x = parent[x]
         return x
 
-    noise_ids = {a: sorted(a.noises() - ignore) for a in atoms}
-    for ids in noise_ids.values():
+    for ids in keys.values():
         for i in ids[1:]:
             ra, rb = find(ids[0]), find(i)
             if ra != rb:
                 parent[rb] = ra
     groups: dict = {}
-    for a, ids in noise_ids.items():
+    for item, ids in keys.items():
         if ids:
-            groups.setdefault(find(ids[0]), set()).add(a)
-    return [frozenset(g) for g in sorted(groups.values(), key=lambda g: min(noise_ids[a][0] for a in g))]
+            groups.setdefault(find(ids[0]), []).append(item)
+    return sorted(groups.values(), key=lambda g: min(keys[item][0] for item in g))
+
+
+def components(atoms, ignore=frozenset()) -> list[frozenset]:
+    """Partition atoms into groups that share no noise (`linked_groups` on noise ids); ids in
+    `ignore` (symbolic inputs) link nothing, and atoms with no other id are left out.  The groups
+    come in the order of their smallest noise id, whatever order the atoms come in (a frozenset's
+    order changes with PYTHONHASHSEED, and on a cell the first component to need a split decides
+    how the cell is cut, so the printed cells would too)."""
+    return [frozenset(g) for g in linked_groups({a: sorted(a.noises() - ignore) for a in atoms})]
 
 
 _MAX_ORDERINGS = 120   # tie-breaking renamings tried per component (beyond: one fixed choice)

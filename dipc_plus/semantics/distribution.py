@@ -30,7 +30,7 @@ from dipc_plus.semantics.evaluate import domain_rank
 from dipc_plus.exact.expoly import FRAC_ONE as ONE, FRAC_ZERO as ZERO, ExpFrac
 from dipc_plus.semantics.pretty import format_atom, format_linform, format_noise
 from dipc_plus.semantics.inputs import bind_inputs, python_value
-from dipc_plus.semantics.values import plain_number, show_value, values_equal
+from dipc_plus.semantics.values import plain_number, show_env, show_value, values_equal
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.reach import absorption
 from dipc_plus.semantics.argmax import recognise as recognise_argmax, samples_at
@@ -139,10 +139,7 @@ class Distribution:
         return total
 
     def total(self) -> ExpFrac:
-        total = ZERO
-        for e in self.entries.values():
-            total = total + e.probability
-        return total
+        return sum((e.probability for e in self.entries.values()), ZERO)
 
     def sums_to_one(self) -> bool:
         """Whether the probabilities add up to 1 identically in eps (an exact check)."""
@@ -252,8 +249,7 @@ def group_outputs(program: ir.Program, names: list, values: tuple, render) -> li
 
 def outputs_text(program: ir.Program, names: list, values: tuple, render) -> str:
     """`out=[bot, top]`, `o1_1=1, o1_2=N9 - 1`: how reports name an outcome (arrays grouped)."""
-    return ", ".join(f"{name}=[{', '.join(v)}]" if isinstance(v, list) else f"{name}={v}"
-                     for name, v in group_outputs(program, names, values, render))
+    return show_env(dict(group_outputs(program, names, values, render)), braces=False, list_sep=", ")
 
 
 def _latex_label(text: str) -> str:

@@ -8,6 +8,7 @@ Design: docs/design/markov_chain.md.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
@@ -19,7 +20,7 @@ nx = lazy_import("networkx")   # for cyclic chains only (see digraph.py)
 from dipc_plus.semantics import evaluate, ir
 from dipc_plus.semantics.digraph import Digraph
 from dipc_plus.semantics.identity_cache import by_identity
-from dipc_plus.semantics.values import show_value
+from dipc_plus.semantics.values import show_env
 from dipc_plus.exact import noises
 from dipc_plus.exact.linear import LinForm, Noise, atom, negate
 from dipc_plus.exact.constraints import probability as constraints_probability
@@ -67,7 +68,6 @@ class _Work:
     env: list
     reals: dict
     comps: list
-    pending: tuple | None = None  # a comparison evaluated at pc but not yet branched (see _compare)
 
     def copy(self) -> "_Work":
         return _Work(self.pc, list(self.env), dict(self.reals), list(self.comps))
@@ -157,14 +157,10 @@ class DTMC:
 
     def constraint_probability(self, node: int) -> ExpFrac:
         """P[C] for the constraints of a node (1 when it has none)."""
-        cached = self.graph.nodes[node].get("pc_prob")
-        if cached is not None:
-            return cached
-        total = ONE
-        for comp in self.graph.nodes[node]["components"]:
-            total = total * self.component_probability(comp)
-        self.graph.nodes[node]["pc_prob"] = total
-        return total
+        data = self.graph.nodes[node]
+        if "pc_prob" not in data:
+            data["pc_prob"] = math.prod(map(self.component_probability, data["components"]), start=ONE)
+        return data["pc_prob"]
 
     def edge_probability(self, u: int, v: int) -> ExpFrac:
         """The transition probability u -> v (a quotient: only for display, export and checks)."""
@@ -284,48 +280,32 @@ class DTMC:
         return out
 
     def _compare(self, work: _Work, s: ir.Compare, branch_ok: bool):
-        pending = work.pending
-        recording = self._recording
-        if pending is not None and pending[0] == work.pc:
-            # evaluated when the chain stopped here (compressed chains): the state is the same
-            _, a, na, ids, merged, base, both, reads = pending
-            work.pending = None
-            if recording is not None:
-                recording.reads += reads
-        else:
-            first_read = len(recording.reads) if recording is not None else 0
-            env = self._env_dict(work)
-            lhs = self._lin(s.lhs, work, env, s.pos)
-            rhs = self._lin(s.rhs, work, env, s.pos)
-            a = atom(lhs, s.op, rhs)
-            if a.form.is_constant():
-                return [(ONE, self._set(work, s, a.holds_constant()))]
-            na = negate(a)
-            ids = a.noises()
-            touched = [c for c in work.comps if self.component_noises(c) & ids]
-            merged = frozenset().union(*touched) if touched else frozenset()
-            if a in merged:
-                return [(ONE, self._set(work, s, True))]
-            if na in merged:
-                return [(ONE, self._set(work, s, False))]
-            base = ONE
-            for c in touched:
-                base = base * self.component_probability(c)
-            both = self.component_probability(merged | {a})
-            if both.is_zero():
-                return [(ONE, self._set(work, s, False))]
-            if both == base:
-                return [(ONE, self._set(work, s, True))]
-            if not branch_ok:
-                reads = tuple(recording.reads[first_read:]) if recording is not None else ()
-                work.pending = (work.pc, a, na, ids, merged, base, both, reads)
-                return None
+        env = self._env_dict(work)
+        a = atom(self._lin(s.lhs, work, env, s.pos), s.op, self._lin(s.rhs, work, env, s.pos))
+        if a.form.is_constant():
+            return [(ONE, self._set(work, s, a.holds_constant()))]
+        na = negate(a)
+        ids = a.noises()
+        touched = [c for c in work.comps if self.component_noises(c) & ids]
+        merged = frozenset().union(*touched) if touched else frozenset()
+        if a in merged:
+            return [(ONE, self._set(work, s, True))]
+        if na in merged:
+            return [(ONE, self._set(work, s, False))]
+        base = math.prod(map(self.component_probability, touched), start=ONE)
+        both = self.component_probability(merged | {a})
+        if both.is_zero():
+            return [(ONE, self._set(work, s, False))]
+        if both == base:
+            return [(ONE, self._set(work, s, True))]
+        if not branch_ok:
+            return None
         with_a = merged | {a}
         with_na = merged | {na}
         if with_na not in self._comp_prob:
             self._comp_prob[with_na] = base - both  # no gcd when both are polynomials (ExpFrac.__add__)
-        if recording is not None:
-            recording.probs += ((with_a, both), (with_na, self._comp_prob[with_na]))
+        if self._recording is not None:
+            self._recording.probs += ((with_a, both), (with_na, self._comp_prob[with_na]))
         rest = [c for c in work.comps if not (self.component_noises(c) & ids)]
         result = []
         for value, comp in ((True, with_a), (False, with_na)):
@@ -420,10 +400,9 @@ class DTMC:
     def _build(self) -> None:
         work = self._initial_work()   # the start is remembered too, keyed by the finite inputs
         # nothing to drop at the start: no constraints yet
-        [(_, state, comps, first)] = self._remembered(("start", tuple(work.env)),
-                                                      lambda: [self._settle(ONE, work, certain=True)])
+        [(_, state, comps)] = self._remembered(("start", tuple(work.env)),
+                                               lambda: [self._settle(ONE, work, certain=True)])
         self.initial, _ = self._intern(state, comps)
-        pending = {self.initial: first}   # node -> comparison already evaluated there
         stack = [self.initial]
         while stack:
             node = stack.pop()
@@ -431,10 +410,8 @@ class DTMC:
             state = data["state"]
             if state.pc == EXIT:
                 continue
-            for f, cstate, ccomps, cpending in self._successors(state, data["components"], pending.pop(node, None)):
+            for f, cstate, ccomps in self._successors(state, data["components"]):
                 target, new = self._intern(cstate, ccomps)
-                if new and cpending is not None:
-                    pending[target] = cpending
                 if self.graph.has_edge(node, target):
                     self.graph.edges[node, target]["factor"] = self.graph.edges[node, target]["factor"] + f
                 else:
@@ -446,20 +423,20 @@ class DTMC:
 
 
     def _settle(self, factor: ExpFrac, work: _Work, certain: bool = False) -> tuple:
-        """(factor, state, components, pending) of `work` run up to its next random choice (on
+        """(factor, state, components) of `work` run up to its next random choice (on
         compressed chains), the components it no longer needs dropped into the factor."""
         if self.compress:
             self._advance(work, certain)
         state, comps, dropped = self._canon(work)
-        return factor * dropped, state, comps, work.pending
+        return factor * dropped, state, comps
 
-    def _successors(self, state: State, comps: tuple, pending) -> list:
-        """[(factor, state, its components, its pending comparison)] one random choice from `state`
+    def _successors(self, state: State, comps: tuple) -> list:
+        """[(factor, state, its components)] one random choice from `state`
         (then the deterministic statements up to the next one, on compressed chains), remembered
         across the chains of this program at other inputs (semantics.transitions): a remembered
         expansion is replayed with this input's values."""
         def expand() -> list:
-            work = _Work(state.pc, list(state.env), dict(state.reals), list(comps), pending)
+            work = _Work(state.pc, list(state.env), dict(state.reals), list(comps))
             return [self._settle(factor, child) for factor, child in self._step(work, branch_ok=True)]
         return self._remembered(self._without_inputs(state), expand)
 
@@ -479,7 +456,7 @@ class DTMC:
         reads = [(name, self._input_value(name)) for name in dict.fromkeys(recording.reads)]
         self._memo.add(key, reads, (tuple(recording.noises), tuple(recording.probs),
                                     self.stats.dropped_components - dropped_before,
-                                    tuple((f, self._without_inputs(s), c, p) for f, s, c, p in out)))
+                                    tuple((f, self._without_inputs(s), c) for f, s, c in out)))
         return out
 
     def _replay(self, expansion) -> list:
@@ -488,7 +465,7 @@ class DTMC:
         self.noises.update(noises)
         self._comp_prob.update(probs)
         self.stats.dropped_components += dropped
-        return [(f, self._with_inputs(s), c, p) for f, s, c, p in outcomes]
+        return [(f, self._with_inputs(s), c) for f, s, c in outcomes]
 
     def _input_value(self, name: str):
         return self._input_forms[name].const
@@ -513,8 +490,8 @@ class DTMC:
 
     def _nontermination(self, stmt, certain: bool) -> UserError:
         what = "never terminates" if certain else "may not terminate (with positive probability it loops forever)"
-        shown = ", ".join(f"{k}={show_value(v)}" for k, v in self.inputs.items())
-        return UserError.at(getattr(stmt, "pos", None), f"{self.program.name} {what} on the input {shown or '(none)'}",
+        shown = show_env(self.inputs, braces=False, empty="(none)")
+        return UserError.at(getattr(stmt, "pos", None), f"{self.program.name} {what} on the input {shown}",
                             hint="every run must end with probability 1: make sure the loop condition can become false")
 
     def _check_termination(self) -> None:
@@ -554,9 +531,9 @@ class DTMC:
             instr = self.code[st.pc]
             pos = getattr(instr.stmt, "pos", None)
             lines.append(f"pc {st.pc}: {describe_instr(instr)}" + (f"  (line {pos.line})" if pos else ""))
-        env = [f"{n}={show_value(v)}" for n, v in zip(self.finite_vars, st.env) if v is not None]
+        env = show_env({n: v for n, v in zip(self.finite_vars, st.env) if v is not None}, braces=False)
         if env:
-            lines.append(", ".join(env))
+            lines.append(env)
         if st.reals:
             lines.append(", ".join(f"{n} = {format_linform(f)}" for n, f in st.reals))
         if st.constraints:

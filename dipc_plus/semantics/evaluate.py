@@ -57,10 +57,6 @@ def fit(value, typ: ir.Type, pos: ir.Pos | None, what: str):
 
     `what` names the value in the message ("the value assigned to out").
     """
-    if isinstance(typ, ir.BoolT):
-        if isinstance(value, bool):
-            return value
-        raise UserError.at(pos or ir.NOWHERE, f"{what} should be true or false, not {show_value(value)}")
     if isinstance(typ, ir.DomT):
         candidate = plain_number(value)
         if not isinstance(candidate, bool) and isinstance(candidate, (int, str)):
@@ -69,19 +65,19 @@ def fit(value, typ: ir.Type, pos: ir.Pos | None, what: str):
         raise UserError.at(pos or ir.NOWHERE, f"{what} is {show_value(value)}, outside the domain {typ}",
                            hint=f"its values are {listing(typ.values)}; guard the assignment with an 'if' "
                                 "or widen the declared domain")
-    if isinstance(typ, ir.RatT):
-        if is_number(value):
-            return Fraction(value)
-        raise UserError.at(pos or ir.NOWHERE, f"{what} should be a number, not {show_value(value)}")
-    if isinstance(typ, ir.IntT):
-        if is_number(value) and Fraction(value).denominator == 1:
-            return int(value)
-        raise UserError.at(pos or ir.NOWHERE, f"{what} should be an integer, not {show_value(value)}")
-    if isinstance(typ, ir.RealT):
-        if isinstance(value, bool) or isinstance(value, str):
-            raise UserError.at(pos or ir.NOWHERE, f"{what} should be a number, not {show_value(value)}")
-        return value
-    raise TypeError(f"unknown type {typ!r}")
+    if type(typ) not in _FITS:
+        raise TypeError(f"unknown type {typ!r}")
+    accepts, convert, expected = _FITS[type(typ)]
+    if not accepts(value):
+        raise UserError.at(pos or ir.NOWHERE, f"{what} should be {expected}, not {show_value(value)}")
+    return convert(value)
+
+
+# the types other than DOM: which values they take, as what, and the words for what they expect
+_FITS = {ir.BoolT: (lambda v: isinstance(v, bool), lambda v: v, "true or false"),
+         ir.RatT: (is_number, Fraction, "a number"),
+         ir.IntT: (lambda v: is_number(v) and Fraction(v).denominator == 1, int, "an integer"),
+         ir.RealT: (lambda v: not isinstance(v, (bool, str)), lambda v: v, "a number")}
 
 
 def listing(values, limit: int = 12) -> str:
@@ -90,6 +86,12 @@ def listing(values, limit: int = 12) -> str:
     if len(values) > limit:
         shown.append("...")
     return ", ".join(shown)
+
+
+def read_before_assigned(pos: ir.Pos | None, name: str) -> UserError:
+    """The one error of every evaluator for a variable read on a path where it has no value yet."""
+    return UserError.at(pos, f"'{name}' is read before it is assigned",
+                        hint="assign it on every path that reaches this statement")
 
 
 # --------------------------------------------------------------------------- expressions
@@ -123,8 +125,7 @@ class _Eval:
             try:
                 return self.env[expr.name]
             except KeyError:
-                self.fail(f"'{expr.name}' is read before it is assigned",
-                          hint="assign it on every path that reaches this statement")
+                raise read_before_assigned(self.pos, expr.name) from None
         if kind is ir.Binary:
             return self.binary(expr)
         if kind is ir.Unary:
@@ -141,8 +142,7 @@ class _Eval:
             total = const
             for name, coef in coefs.items():
                 if name not in self.env:
-                    self.fail(f"'{name}' is read before it is assigned",
-                              hint="assign it on every path that reaches this statement")
+                    raise read_before_assigned(self.pos, name)
                 total = total + coef * self.env[name]
             return plain_number(total)
         if kind in (ir.Rate, ir.Eps, ir.ExpOf):
@@ -212,22 +212,18 @@ class _Eval:
             return sum(1 for a in args if a)
         if not args:
             self.fail(f"{fn} needs at least one argument")
-        if fn in ("min", "max", "argmax", "argmin", "abs"):
-            nums = [self.number(a, fn) for a in args]
-            if fn == "abs":
-                if len(nums) != 1:
-                    self.fail(f"abs takes 1 argument, not {len(nums)}")
-                return abs(nums[0])
-            if fn == "min":
-                return min(nums)
-            if fn == "max":
-                return max(nums)
-            best = 0
-            for i, v in enumerate(nums):
-                if (fn == "argmax" and v > nums[best]) or (fn == "argmin" and v < nums[best]):
-                    best = i
-            return best + 1
-        self.fail(f"unknown function '{fn}'")
+        if fn not in _NUMERIC_CALLS:
+            self.fail(f"unknown function '{fn}'")
+        nums = [self.number(a, fn) for a in args]
+        if fn == "abs" and len(nums) != 1:
+            self.fail(f"abs takes 1 argument, not {len(nums)}")
+        return _NUMERIC_CALLS[fn](nums)
+
+
+# the built-ins of numbers; argmax/argmin give the 1-based place of the first best value
+_NUMERIC_CALLS = {"min": min, "max": max, "abs": lambda nums: abs(nums[0]),
+                  "argmax": lambda nums: 1 + max(range(len(nums)), key=nums.__getitem__),
+                  "argmin": lambda nums: 1 + min(range(len(nums)), key=nums.__getitem__)}
 
 
 def eval_condition(expr: ir.Expr, env: Mapping[str, object], program: ir.Program, pos: ir.Pos,

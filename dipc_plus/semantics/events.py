@@ -17,9 +17,8 @@ from fractions import Fraction
 from dipc_plus.errors import UserError
 from dipc_plus.exact.constraints import probability as constraints_probability
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
-from dipc_plus.exact.linear import LinForm, atom
+from dipc_plus.exact.linear import LinForm, atom, holds
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.walk import constant_truth
 
 _OPS = ("<", "<=", ">", ">=", "==", "!=")
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
@@ -98,7 +97,7 @@ def event_probability(dist, event: Event) -> ExpFrac:
                     raise UserError(f"the event '{event.text}' compares {c.output}, which is not a number",
                                     hint="events compare real or integer outputs with numbers")
                 return None  # never assigned on this path: not in the event
-            if not constant_truth(Fraction(const) - c.value, c.op):
+            if not holds(Fraction(const) - c.value, c.op):
                 return None
         return extra
     return restricted_total(dist, atoms)

@@ -151,25 +151,25 @@ def _digits(n: int) -> int:
 
 def coerce(value: object, typ: ir.Type, where: str) -> object:
     """Check one scalar against a declared type; return it in the run-time representation."""
-    if isinstance(typ, ir.RealT):
-        if isinstance(value, Fraction):
-            return value
-        raise UserError(f"{where} is real: '{value}' is not a number", hint="write e.g. 1/2 or -3")
-    if isinstance(typ, ir.BoolT):
-        if isinstance(value, bool):
-            return value
-        raise UserError(f"{where} is bool: '{value}' is not true or false", hint="write true or false")
     if isinstance(typ, ir.DomT):
         candidate = plain_number(value)
         if candidate in typ.values and not isinstance(candidate, bool):
             return candidate
         raise UserError(f"{where} has domain {typ}: '{value}' is not in it",
                         hint=f"choose one of {', '.join(map(str, typ.values))}")
-    if isinstance(typ, ir.IntT):
-        if isinstance(value, Fraction) and value.denominator == 1:
-            return int(value)
-        raise UserError(f"{where} is an integer: '{value}' is not", hint="write e.g. 3")
-    raise UserError(f"{where}: inputs of type {typ} are not supported")
+    if type(typ) not in _INPUT_TYPES:
+        raise UserError(f"{where}: inputs of type {typ} are not supported")
+    accepts, convert, refusal, hint = _INPUT_TYPES[type(typ)]
+    if not accepts(value):
+        raise UserError(f"{where} {refusal.format(value=value)}", hint=hint)
+    return convert(value)
+
+
+# the input types other than DOM: which values they take, as what, and the refusal's words and hint
+_INPUT_TYPES = {
+    ir.RealT: (lambda v: isinstance(v, Fraction), lambda v: v, "is real: '{value}' is not a number", "write e.g. 1/2 or -3"),
+    ir.BoolT: (lambda v: isinstance(v, bool), lambda v: v, "is bool: '{value}' is not true or false", "write true or false"),
+    ir.IntT: (lambda v: isinstance(v, Fraction) and v.denominator == 1, int, "is an integer: '{value}' is not", "write e.g. 3")}
 
 
 def flat_elements(program: ir.Program, name: str, flat: list) -> list | None:

@@ -127,14 +127,10 @@ def format_lin(lin: ir.Lin) -> str:
 
 
 def format_rate(a: Fraction) -> str:
+    """eps, eps/2, 3*eps, 3*eps/2: a multiple of eps as a program writes it."""
     a = Fraction(a)
-    if a == 1:
-        return "eps"
-    if a.denominator == 1:
-        return f"{a.numerator}*eps"
-    if a.numerator == 1:
-        return f"eps/{a.denominator}"
-    return f"{a.numerator}*eps/{a.denominator}"
+    head = "eps" if a.numerator == 1 else f"{a.numerator}*eps"
+    return head if a.denominator == 1 else f"{head}/{a.denominator}"
 
 
 # --------------------------------------------------------------------------- types
@@ -145,7 +141,7 @@ def type_text(t: ir.Type, program: ir.Program) -> str:
         if t.name and t.name in program.types and program.types[t.name].values == t.values:
             return t.name
         return str(ir.DomT(t.values))   # the values written out, not the name
-    return {ir.BoolT: "bool", ir.RealT: "real", ir.IntT: "int", ir.RatT: "rational"}[type(t)]
+    return str(t)
 
 
 # --------------------------------------------------------------------------- statements
@@ -216,20 +212,21 @@ def format_atom(a: Atom, name=lambda i: f"N{i}") -> str:
 # --------------------------------------------------------------------------- programs
 
 
-def _by_array(entries, program: ir.Program) -> dict:
-    """{array or scalar name: [the types of its elements]} from (flat name, type) pairs, in order."""
+def _by_array(entries, program: ir.Program) -> list[tuple[str, str, int | None]]:
+    """(array or scalar name, its type's text, the array's size or None) from (flat name, type) pairs,
+    in order: the declarations and the header list variables this way."""
     owner = {flat: name for name, flats in program.arrays.items() for flat in flats}
     groups: dict[str, list] = {}
     for flat, typ in entries:
         groups.setdefault(owner.get(flat, flat), []).append(typ)
-    return groups
+    return [(name, type_text(types[0], program), len(types) if name in program.arrays else None)
+            for name, types in groups.items()]
 
 
 def _declarations(kind: str, entries, program: ir.Program) -> list[str]:
     """`input q: real[3]` for an array, one line per scalar."""
-    return [f"{kind} {name}: {type_text(types[0], program)}"
-            + (f"[{len(program.arrays[name])}]" if name in program.arrays else "")
-            for name, types in _by_array(entries, program).items()]
+    return [f"{kind} {name}: {typ}" + (f"[{size}]" if size is not None else "")
+            for name, typ, size in _by_array(entries, program)]
 
 
 def _signature(params, program) -> str:
@@ -238,11 +235,8 @@ def _signature(params, program) -> str:
 
 def _header(program: ir.Program) -> list[str]:
     def listing(entries):
-        items = []
-        for name, types in _by_array(entries, program).items():
-            size = f"[1..{len(types)}]" if name in program.arrays else ""
-            items.append(f"{name}{size}: {type_text(types[0], program)}")
-        return ", ".join(items) or "(none)"
+        return ", ".join(f"{name}{f'[1..{size}]' if size is not None else ''}: {typ}"
+                         for name, typ, size in _by_array(entries, program)) or "(none)"
 
     params = ", ".join(f"{n} = {v}" for n, v in program.params.items()) or "(none)"
     return [f"# {program.name}: checked and desugared from {program.source}",

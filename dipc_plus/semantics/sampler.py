@@ -6,7 +6,7 @@ stays its own, vectorised: N runs execute in lockstep (a statement applies to th
 of *active* run indices; `if` splits them, `while` iterates until no run is left inside
 it, `exit` retires runs), which the one-path-at-a-time walks (`semantics.walk`, the chain)
 cannot do.  What it shares with them: `instructions.reads`, `evaluate` (every expression,
-condition, linear form and weight) and `walk.constant_truth`.
+condition, linear form and weight) and `exact.linear.holds`.
 
 State per variable: Bool and DOM values as small integer codes (index into the
 variable's domain, -1 = unassigned), reals as float64 (NaN = unassigned), integer
@@ -38,10 +38,11 @@ from dipc_plus.execution.lazy import lazy_import
 np = lazy_import("numpy")
 
 from dipc_plus.exact import noises
+from dipc_plus.exact.linear import holds
+from dipc_plus.exact.sparse import sparse_add
 from dipc_plus.semantics import evaluate, ir
 from dipc_plus.semantics.instructions import assigned as assigned_in, contains_exit, own_reads, reads
 from dipc_plus.semantics.values import plain_number
-from dipc_plus.semantics.walk import constant_truth
 from dipc_plus.semantics.weight_check import check_weights_at
 from dipc_plus.errors import UserError
 from dipc_plus.semantics.samples import UNSET_INT, SampleResult, distinct_rows, finite_domains
@@ -49,6 +50,8 @@ from dipc_plus.semantics.samples import UNSET_INT, SampleResult, distinct_rows, 
 DEFAULT_CHUNK = 1 << 17          # runs per lockstep batch (bounds memory)
 DEFAULT_MAX_ITERATIONS = 100_000  # guard for `while` loops that (almost) never end
 
+# how each kind of variable is held: its column's dtype and the mark of "not yet assigned"
+_COLUMNS = {"code": ("int32", -1), "real": ("float64", math.nan), "int": ("int64", UNSET_INT)}
 
 
 # --------------------------------------------------------------------------- eps and inputs
@@ -118,38 +121,29 @@ class Sampler:
         n = int(n)
         self.rng = rng
         self.n = n
-        self.codes: dict = {}
-        self.reals: dict = {}
-        self.ints: dict = {}
+        stores = {kind: {} for kind in _COLUMNS}
+        self.codes, self.reals, self.ints = stores.values()
+        columns = {}
         for name in self.state_vars:
-            typ = self.types[name]
-            if name in self.domains:
-                self.codes[name] = np.full(n, -1, dtype=np.int32)
-            elif isinstance(typ, ir.RealT):
-                self.reals[name] = np.full(n, np.nan)
-            elif isinstance(typ, ir.IntT):
-                self.ints[name] = np.full(n, UNSET_INT, dtype=np.int64)
+            dtype, unset = _COLUMNS[self._kind(name)]
+            stores[self._kind(name)][name] = columns[name] = np.full(n, unset, dtype=dtype)
         for name, value in self.inputs.items():
             if name not in self.constants:
-                self._column(name)[:] = self._stored(name, value)
+                columns[name][:] = self._stored(name, value)
         self._block(self.program.body, np.arange(n, dtype=np.intp))
-        columns = {}
-        for name, typ in self.program.outputs:
-            if name in self.constants:  # an output that is also an untouched input
-                dtype = np.int32 if name in self.domains else np.float64 if isinstance(typ, ir.RealT) else np.int64
-                columns[name] = np.full(n, self._stored(name, self.constants[name]), dtype=dtype)
-            else:
-                columns[name] = self._column(name)
-        return SampleResult(self.program, self.eps, self.inputs, columns, n)
+        outputs = {name: np.full(n, self._stored(name, self.constants[name]), dtype=_COLUMNS[self._kind(name)][0])
+                   if name in self.constants else columns[name]   # an output that is also an untouched input
+                   for name, _ in self.program.outputs}
+        return SampleResult(self.program, self.eps, self.inputs, outputs, n)
 
-    def _column(self, name: str) -> np.ndarray:
-        return self.codes.get(name, self.reals.get(name, self.ints.get(name)))
+    def _kind(self, name: str) -> str:
+        """How a variable is held (a key of _COLUMNS): a Bool/DOM code, a real or an integer."""
+        return "code" if name in self.domains else "real" if isinstance(self.types[name], ir.RealT) else "int"
 
     def _stored(self, name: str, value):
         """A value as its variable's column holds it: a code, a float or an int."""
-        if name in self.domains:
-            return self._code(name, value, ir.NOWHERE)
-        return float(value) if isinstance(self.types[name], ir.RealT) else int(value)
+        kind = self._kind(name)
+        return self._code(name, value, ir.NOWHERE) if kind == "code" else float(value) if kind == "real" else int(value)
 
     # ----------------------------------------------------------------- statements
 
@@ -230,13 +224,11 @@ class Sampler:
         def difference(env):
             lc, lk = self._lin_parts(stmt, stmt.lhs, env)
             rc, rk = self._lin_parts(stmt, stmt.rhs, env)
-            coefs = dict(lc)
-            for var, c in rc.items():
-                coefs[var] = coefs.get(var, 0) - c
+            coefs = sparse_add(lc, {var: -c for var, c in rc.items()})
             return {v: c for v, c in coefs.items() if c != 0}, lk - rk
 
         parts, inverse = self._per_group(stmt, idx, difference)
-        fixed = [None if coefs else constant_truth(const, stmt.op) for coefs, const in parts]
+        fixed = [None if coefs else holds(const, stmt.op) for coefs, const in parts]
         if all(f is not None for f in fixed):
             result = np.asarray(fixed, dtype=bool)[inverse]
         else:
@@ -347,8 +339,7 @@ class Sampler:
         for codes in keys:
             for name, code in zip(names, codes):
                 if code < 0:
-                    raise UserError.at(getattr(node, "pos", ir.NOWHERE), f"'{name}' is read before it is assigned",
-                                       hint="assign it on every path that reaches this statement")
+                    raise evaluate.read_before_assigned(getattr(node, "pos", ir.NOWHERE), name)
         return keys, inverse
 
     def _code(self, target: str, value, pos) -> int:
@@ -426,8 +417,7 @@ class Sampler:
                 term = np.where(nonzero, per_run * column, 0)
             unset = (used == UNSET_INT) if integer else np.isnan(used)
             if unset.any():
-                raise UserError.at(pos, f"'{var}' is read before it is assigned",
-                                   hint="assign it on every path that reaches this statement")
+                raise evaluate.read_before_assigned(pos, var)
             values = term if values is None else values + term
         consts = np.asarray([convert(const) for _, const in parts], dtype=dtype)
         if values is None:

@@ -204,10 +204,8 @@ class SampleResult:
         if missing:
             raise UserError(f"no centre for real output(s) {', '.join(missing)}",
                             hint="give each with --around NAME=VALUE")
-        unknown = [n for n in around if n not in self.columns]
-        if unknown:
-            raise UserError(f"'{unknown[0]}' is not an output of {self.program.name}",
-                            hint=f"its outputs are: {', '.join(self.names())}")
+        for name in around:
+            self._raw(name)   # a name that is not an output is refused as every reader refuses it
         checks = {name: plain_number(value) for name, value in around.items()}
 
         def event(columns: dict) -> np.ndarray:
@@ -263,13 +261,7 @@ def distinct_rows(codes: list, radices: list):
             inverse = table[key]
     else:
         present, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
-    rows = []
-    for k in present.tolist():
-        row = []
-        for radix in reversed(radices):
-            k, code = divmod(k, radix)
-            row.append(code)
-        rows.append(tuple(reversed(row)))
+    rows = list(zip(*(column.tolist() for column in np.unravel_index(present, radices))))   # the packing undone
     return rows, np.asarray(inverse).reshape(-1), counts
 
 

@@ -20,6 +20,8 @@ from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.semantics.instructions import (assigned, compile_program, contains_exit, contains_while, liveness,
                                               stmts_read)
 from dipc_plus.semantics.distribution import distribution_of_chain
+from dipc_plus.exact.constraints import linked_groups
+from dipc_plus.exact.sparse import accumulate
 
 HALT = "__halted"
 
@@ -64,35 +66,21 @@ def components(program: ir.Program) -> list[Component] | None:
     if contains_exit(body) or len(body) < 2:
         return None
     input_names = set(program.input_names())
-    parent = list(range(len(body)))
-
-    def find(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    def union(i, j):
-        a, b = find(i), find(j)
-        if a != b:
-            parent[max(a, b)] = min(a, b)
-
+    links: dict[int, list[int]] = {}   # statement -> itself and the earlier statements it depends on
     last: dict[str, int] = {}   # the latest statement that may write each variable
     for j, s in enumerate(body):
         written = assigned([s])
         # a statement that writes a variable on some of its paths only keeps its old value on the
         # others, so it depends on the earlier writers as a read does
-        for v in (exposed_reads([s]) - input_names) | (written - must_write(s)):
-            if v in last:
-                union(j, last[v])
+        links[j] = sorted({j} | {last[v] for v in (exposed_reads([s]) - input_names) | (written - must_write(s))
+                                 if v in last})
         last.update(dict.fromkeys(written, j))
-    groups: dict[int, list[int]] = {}
-    for j in range(len(body)):
-        groups.setdefault(find(j), []).append(j)
-    out_owner = {o: find(last[o]) for o in program.output_names() if o in last}
+    groups = linked_groups(links)
+    group_of = {j: k for k, idx in enumerate(groups) for j in idx}
+    out_owner = {o: group_of[last[o]] for o in program.output_names() if o in last}
     comps = []
-    for root, idx in sorted(groups.items()):
-        outs = [o for o in program.output_names() if out_owner.get(o) == root]
+    for k, idx in enumerate(groups):
+        outs = [o for o in program.output_names() if out_owner.get(o) == k]
         stmts = [body[j] for j in idx]
         if not outs:
             if contains_while(stmts):
@@ -260,24 +248,21 @@ class KernelChain:
         chain = DTMC(blk.program, env, max_states=self.max_states)
         self.kernel_chains_built += 1
         dist = distribution_of_chain(chain)
-        names = dist.names
-        n_live = len(blk.live_out)
         found = {}
         for outcome, p in dist.items():
-            values = dict(zip(names, outcome.values))
+            values = dict(zip(dist.names, outcome.values))
             if self.has_exit and values.get(HALT):
                 nxt = (HALT,) + tuple(values.get(o) for o in self.outputs)
             else:
-                nxt = tuple(values[v] for v in blk.live_out[:n_live])
-            found[nxt] = found[nxt] + p if nxt in found else p
+                nxt = tuple(values[v] for v in blk.live_out)
+            accumulate(found, nxt, p)
         return found
 
     def _step(self, k: int, xs: tuple, before: dict) -> dict:
         after: dict = {}
         for state, p in before.items():
             for nxt, q in self.row(k, xs, state).items():
-                term = p * q
-                after[nxt] = after[nxt] + term if nxt in after else term
+                accumulate(after, nxt, p * q)
         return after
 
     def state_after(self, k: int, env: dict) -> dict:
@@ -303,7 +288,7 @@ class KernelChain:
             else:
                 named = dict(zip(last.live_out, state))
                 values = tuple(named[o] for o in self.outputs)
-            out[values] = out[values] + p if values in out else p
+            accumulate(out, values, p)
         return out
 
     # -- symmetry ------------------------------------------------------------------------------

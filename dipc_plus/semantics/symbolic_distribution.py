@@ -115,19 +115,13 @@ class SymbolicDistribution:
     def __init__(self, paths: SymbolicPaths, bounds: list, max_cells: int | None = None):
         self.paths = paths
         self.program = paths.program
+        self.input_names = paths.real_inputs   # the symbolic inputs, in the order of q
+        self.output_names = paths.output_names
         self.bounds = bounds
         self.root = box_of(bounds)
         self.max_cells = limits.get("cells") if max_cells is None else max_cells
         self._pieces: dict = {}
         self._least: dict | None = None
-
-    @property
-    def input_names(self) -> list:
-        return self.paths.real_inputs
-
-    @property
-    def output_names(self) -> list:
-        return self.paths.output_names
 
     def outputs(self) -> list:
         return self.paths.outputs()

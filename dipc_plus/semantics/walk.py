@@ -12,15 +12,10 @@ of its own and leaves conditions undecided, and the walk then runs both branches
 from __future__ import annotations
 
 from dipc_plus.errors import UserError
-from dipc_plus.exact.linear import LinForm
+from dipc_plus.exact.linear import LinForm, holds
 from dipc_plus.semantics import ir
-from dipc_plus.semantics.evaluate import COMPARISON, eval_assign, eval_condition, eval_expr, fit, lin_value_parts
+from dipc_plus.semantics.evaluate import eval_assign, eval_condition, lin_value_parts, read_before_assigned
 from dipc_plus.semantics.values import freeze_env
-
-
-def constant_truth(k, op: str) -> bool:
-    """The truth of 'k op 0' for a number k."""
-    return COMPARISON["==" if op == "=" else op](k, 0)
 
 
 class PathState:
@@ -78,8 +73,7 @@ def linear_value(coefs: dict, const, reals: dict, pos) -> LinForm:
     for name, c in coefs.items():
         form = reals.get(name)
         if form is None:
-            raise UserError.at(pos, f"'{name}' is read before it is assigned",
-                               hint="assign it on every path that reaches this statement")
+            raise read_before_assigned(pos, name)
         total = total + form.scale(c)
     return total
 
@@ -96,8 +90,7 @@ def assigned_value(program: ir.Program, s: ir.Assign, env: dict, lin, *, linear_
         return lin(s.expr)
     if linear_only:
         raise UserError.at(s.pos, f"'{s.target}' is {typ}: it needs a linear expression")
-    value = eval_expr(s.expr, env, program, s.pos)
-    return LinForm.constant(fit(value, typ, s.pos, f"the value assigned to '{s.target}'"))
+    return LinForm.constant(eval_assign(s, env, program))
 
 
 class Walk:
@@ -176,7 +169,7 @@ class Walk:
     def compare(self, s: ir.Compare, st: PathState) -> list:
         form = self.lin(s.lhs, st, s.pos) - self.lin(s.rhs, st, s.pos)
         if form.is_constant():
-            st.env[s.target] = constant_truth(form.const, s.op)
+            st.env[s.target] = holds(form.const, s.op)
             return [st]
         outcomes = self.domain.split(st, form, s.op)
         out = []

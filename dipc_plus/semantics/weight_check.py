@@ -16,6 +16,7 @@ equal outcomes add up (docs/language.md: "every weight must be >= 0").
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 from functools import lru_cache
 from typing import Mapping
@@ -119,9 +120,7 @@ def check_choose_arguments(dist: ir.Choose, env: Mapping[str, object], program: 
         except (UserError, KeyError, TypeError, ValueError, ZeroDivisionError):
             choices.append(evaluate.domain_values(typ))
             unknown.append(name)
-    count = 1
-    for values in choices:
-        count *= len(values)
+    count = math.prod(len(values) for values in choices)
     if count > MAX_ARGUMENT_TUPLES:
         raise ResourceLimit.at(pos, f"distribution '{dist.dist}' may receive {count} argument tuples here, more "
                                     f"than the {MAX_ARGUMENT_TUPLES} whose weights are checked",
