@@ -33,6 +33,7 @@ from dipc_plus.exact.open_regions import is_difference, primitive, region_is_fea
 __all__ = ["Cell", "CellPoint", "NeedSplit", "box", "primitive", "substituted"]
 
 _OPS = ("<", "<=", "==")
+_UNKNOWN = object()
 
 
 class NeedSplit(Exception):
@@ -77,7 +78,7 @@ class Cell:
         # signs already decided (a child inherits its parent's: a subset keeps them)
         self._signs: dict = dict(known) if known else {}
         self._hash = hash((p, self.constraints))
-        self._inside = None     # a relative-interior point, found once
+        self._inside = _UNKNOWN     # a relative-interior point (None: there is none), found once
         self._bounds = None     # per input, bounds (lo, hi) from the one-input constraints
         self._witnesses: list = []   # points of the relative interior met so far
         self._differences = all(op != "==" and is_difference(c[:-1]) for c, op in self.constraints)
@@ -121,14 +122,14 @@ class Cell:
     def is_empty(self) -> bool:
         return self._point(self._system(False)) is None
 
-    def _relative_interior_is_nonempty(self) -> bool:
-        if self._differences:
-            return region_is_feasible([c for c, _ in self.constraints])
-        return self._inside_point(required=False) is not None
-
     def interior_point(self) -> list | None:
-        """A point of the relative interior (Fractions), or None if it is empty."""
-        return self._point(self._system(True))
+        """A point of the relative interior (Fractions), or None if it is empty: found once, and kept
+        as the first witness of `sign`."""
+        if self._inside is _UNKNOWN:
+            self._inside = self._point(self._system(True))
+            if self._inside is not None:
+                self._witnesses.append(self._inside)
+        return self._inside
 
     def sign(self, h: tuple) -> int:
         """-1 / +1 if h.(q, 1) < 0 / > 0 on the whole relative interior, 0 if h vanishes on it;
@@ -155,7 +156,8 @@ class Cell:
             return -1 if neg else (1 if pos else 0)
         # the signs at known inside points: two different ones split at once; otherwise
         # the one seen is the only candidate and one LP looks for the other
-        self._inside_point()
+        if self.interior_point() is None:
+            raise ValueError(f"the cell {self.describe()} is empty")
         at = 0
         for z in self._witnesses:
             value = sum((c * x for c, x in zip(h, z)), Fraction(h[-1]))
@@ -167,17 +169,6 @@ class Cell:
         if self._feasible_with(h, ">" if at < 0 else "<", True):
             raise NeedSplit(h)
         return (at > 0) - (at < 0)
-
-    def _inside_point(self, required: bool = True) -> list | None:
-        """The relative-interior point found once (kept as a witness); None or, if `required`,
-        ValueError when the relative interior is empty."""
-        if self._inside is None:
-            self._inside = self.interior_point()
-            if self._inside is not None:
-                self._witnesses.append(self._inside)
-            elif required:
-                raise ValueError(f"the cell {self.describe()} is empty")
-        return self._inside
 
     def _range_on_bounds(self, h: tuple) -> tuple:
         """(min, max) of h.(q, 1) over the bounding box of the cell's one-input constraints
@@ -255,7 +246,8 @@ class Cell:
     def normalised(self):
         """The same point set with a non-empty relative interior (None if the cell is empty):
         each ``<=`` that the others force to equality becomes ``==``."""
-        if self._relative_interior_is_nonempty():
+        differences_open = self._differences and region_is_feasible([c for c, _ in self.constraints])
+        if differences_open or (not self._differences and self.interior_point() is not None):
             return self
         if self.is_empty():
             return None
