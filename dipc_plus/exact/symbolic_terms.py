@@ -166,10 +166,5 @@ class SymbolicForm(SparseSum):
         return total
 
     def __str__(self) -> str:
-        parts = []
-        for (lv, le, powers), P in sorted(self.terms.items()):
-            v = "".join(f" v{i}^{k}" if k > 1 else f" v{i}" for i, k in enumerate(powers) if k)
-            e = " + ".join([f"{a}*v{i}" for i, a in enumerate(lv) if a] + ([f"{le}*eps"] if le else []))
-            parts.append(f"({P}){v}" + (f" e^({e})" if e else ""))
-        return " + ".join(parts) or "0"
-
+        """The form in the inputs q0, q1, ... (the one printer, `text`, with default names)."""
+        return self.text([f"q{i}" for i in range(self.p)])
