@@ -445,9 +445,9 @@ class ExpFrac:
 
     def __eq__(self, other):
         if type(other) is not ExpFrac:
-            if not isinstance(other, (int, Fraction, fmpq, ExpPoly, ExpFrac)):
+            if not isinstance(other, (int, Fraction, fmpq, ExpPoly)):
                 return NotImplemented
-            other = ExpFrac(other) if not isinstance(other, ExpFrac) else other
+            other = ExpFrac.of(other)     # a polynomial is its own canonical fraction over 1
         return self.num == other.num and self.den == other.den
 
     def __hash__(self):

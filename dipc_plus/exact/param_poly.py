@@ -15,8 +15,9 @@ from fractions import Fraction
 from functools import reduce
 from operator import add
 
-from flint import fmpq, fmpq_mpoly_ctx
+from flint import fmpq_mpoly_ctx
 
+from dipc_plus.exact.convert import to_fmpq, to_fraction
 from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.exact.open_regions import primitive
 from dipc_plus.exact.sparse import add_keys, sparse_add, sparse_product
@@ -98,11 +99,11 @@ def poly_cancel(num: dict, den: dict, names: list) -> tuple[dict, dict]:
 
 
 def _mpoly(ctx, a: dict):
-    return ctx.from_dict({m: fmpq(c.numerator, c.denominator) for m, c in a.items()})
+    return ctx.from_dict({m: to_fmpq(c) for m, c in a.items()})
 
 
 def _rational_dict(p) -> dict:
-    return {tuple(int(e) for e in m): Fraction(int(c.p), int(c.q)) for m, c in p.to_dict().items() if c != 0}
+    return {tuple(int(e) for e in m): to_fraction(c) for m, c in p.to_dict().items() if c != 0}
 
 
 # --------------------------------------------------------------------------- presentation only
