@@ -227,9 +227,7 @@ def probability(atoms, noises: dict, inputs: dict | None = None, cell: Cell | No
     if cell is not None:
         return _probability(list(atoms), noises, inputs or {}, cell)
     atoms = frozenset(atoms)
-    ids: set = set()
-    for a in atoms:
-        ids.update(a.form.noises())
+    ids = frozenset().union(*(a.noises() for a in atoms))
     key = (atoms, tuple(noises[i] for i in sorted(ids)))
     found = _PROBABILITY_CACHE.get(key)
     if found is None:
