@@ -102,31 +102,25 @@ class Cell:
 
     # -- exact LP questions ------------------------------------------------------
     def _system(self, relative_interior: bool) -> list:
-        return [lp.Constraint.row(h, "<" if relative_interior and op == "<=" else op)
-                for h, op in self.constraints]
+        return [(h, "<" if relative_interior and op == "<=" else op) for h, op in self.constraints]
 
     def _feasible_with(self, h: tuple, op: str, relative_interior: bool) -> bool:
         if relative_interior and self._differences and op in ("<", ">") and is_difference(h[:-1]):
             # an open system of difference constraints: shortest paths (open_regions), no LP
             return region_is_feasible([c for c, _ in self.constraints] + [h if op == "<" else _neg(h)])
-        pt = self._point(self._system(relative_interior) + [lp.Constraint.row(h, op)])
+        pt = lp.row_point(self._system(relative_interior) + [(h, op)], self.p)
         if pt is not None and relative_interior:   # a witness: later questions may be settled by it without an LP
             self._witnesses.append(pt)
         return pt is not None
 
-    def _point(self, system: list) -> list | None:
-        """A point (Fractions) of the exact LP's `system` over the p inputs, or None if it has none."""
-        pt = lp.interior_point(system, list(range(self.p)))
-        return None if pt is None else [Fraction(pt.get(i, 0)) for i in range(self.p)]
-
     def is_empty(self) -> bool:
-        return self._point(self._system(False)) is None
+        return lp.row_point(self.constraints, self.p) is None
 
     def interior_point(self) -> list | None:
         """A point of the relative interior (Fractions), or None if it is empty: found once, and kept
         as the first witness of `sign`."""
         if self._inside is _UNKNOWN:
-            self._inside = self._point(self._system(True))
+            self._inside = lp.row_point(self._system(True), self.p)
             if self._inside is not None:
                 self._witnesses.append(self._inside)
         return self._inside
@@ -275,7 +269,7 @@ class Cell:
         """k random rational points of the relative interior: the LP's interior point z moved
         toward vertices of the closure (z + t (vertex - z), 0 <= t < 1, stays inside)."""
         z = self.interior_point()
-        closed = [c.closed() for c in self._system(False)]
+        closed = [lp.Constraint.row(h, op).closed() for h, op in self.constraints]
         points = [z]
         while len(points) < k:
             objective = {i: rng.randint(-5, 5) for i in range(self.p)}

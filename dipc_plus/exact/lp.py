@@ -300,6 +300,19 @@ def interior_point(constraints: list[Constraint], variables: list | None = None,
     return point
 
 
+def row_point(rows, width: int) -> list | None:
+    """A point [x_0, ..., x_{width-1}] (Fractions) of the integer rows (h, op), each h.(x, 1) op 0 (strict
+    ones strictly), or None: the one LP question of the cells and of the engine's open regions.
+
+    0 < x_0 < 1/2, written 2 x_0 - 1 < 0 and -x_0 < 0:
+
+    >>> row_point([((2, -1), "<"), ((-1, 0), "<")], 1)
+    [Fraction(1, 3)]
+    """
+    point = interior_point([Constraint.row(h, op) for h, op in rows], list(range(width)))
+    return None if point is None else [point[i] for i in range(width)]
+
+
 def feasible(constraints: list[Constraint]) -> bool:
     """Whether the system (strict inequalities strict) has a solution.
 
