@@ -122,9 +122,7 @@ def _colours(ints: list, noises: dict) -> dict:
     """Colour refinement of the noises: {noise id: colour}, started from (kind, rate) and refined by
     the atoms each noise appears in (read without ids) until the partition stops splitting."""
     ids = sorted({i for _, cs, _ in ints for i in cs})
-    kinds = {noises[i] for i in ids}    # Noise hashes are cached; Fraction rates are not
-    kind_rank = {nz: r for r, nz in enumerate(sorted(kinds, key=lambda nz: (nz.kind, nz.rate)))}
-    colour = {i: kind_rank[noises[i]] for i in ids}
+    colour = _rank({i: (noises[i].kind, noises[i].rate) for i in ids})
     for _ in range(len(ids)):
         seen: dict = {i: [] for i in ids}
         for op, cs, k in ints:
