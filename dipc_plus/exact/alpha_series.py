@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dipc_plus.exact.convert import fmt_q
+from dipc_plus.exact.convert import fmt_q, to_fraction
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly, binary_power, eps_power_text, exp_text
 from dipc_plus.exact.sparse import SparseSum, accumulate
 
@@ -191,7 +191,7 @@ class XFrac:
             if set(c.terms) != {Fraction(0)} or c.terms[Fraction(0)].degree() > 1:
                 raise ValueError("has an exponent that is not linear in eps")
             poly = c.terms[Fraction(0)]
-            constant, slope = Fraction(int(poly[0].p), int(poly[0].q)), Fraction(int(poly[1].p), int(poly[1].q))
+            constant, slope = to_fraction(poly[0]), to_fraction(poly[1])
             if constant:
                 raise ValueError(f"contains the constant factor exp({fmt_q(constant)}"
                                  f"{'*alpha' if j else ''}), which is not rational")

@@ -143,7 +143,7 @@ def argmax_probabilities(samples: Sequence[tuple], *, minimum: bool = False) -> 
         raise ValueError("argmax of no samples")
     scale = _Scale(items)
     cuts = sorted({c for _, _, c in items})
-    bounds = [None] + cuts + [None]          # piece p is (bounds[p], bounds[p + 1])
+    bounds = [None] + cuts + [None]          # the pieces are (bounds[p], bounds[p + 1])
     funcs = [_pieces(kind, to_fmpq(b), int(b * scale.D)) for kind, b, _ in items]
     # per sample and side: its pdf and cdf as term dicts
     pdf, cdf = ([tuple(_terms(side, c, scale) for side in f[which]) for f, (_, _, c) in zip(funcs, items)]
@@ -152,8 +152,7 @@ def argmax_probabilities(samples: Sequence[tuple], *, minimum: bool = False) -> 
     for i in range(m):
         acc: dict = {}
         right_prod = {(0, 0): _ONE}  # over j != i with c_j <= lo
-        for p in range(len(bounds) - 1):
-            lo, hi = bounds[p], bounds[p + 1]
+        for lo, hi in zip(bounds, bounds[1:]):
             if lo is not None:   # samples centred at lo are now to the left of u
                 for j, (_, _, c) in enumerate(items):
                     if j != i and c == lo:
@@ -163,13 +162,12 @@ def argmax_probabilities(samples: Sequence[tuple], *, minimum: bool = False) -> 
             left_prod = {(0, 0): _ONE}  # over j != i with c_j >= hi
             for j, (_, _, c) in enumerate(items):
                 if j != i and (lo is None or c > lo):
-                    left_prod = _mul(left_prod, cdf[j][0]) if cdf[j][0] else {}
+                    left_prod = _mul(left_prod, cdf[j][0])      # {} when the side has no mass
                     if not left_prod:
                         break
             if not left_prod:
                 continue
-            ci = items[i][2]
-            dens = pdf[i][1] if (lo is not None and ci <= lo) else pdf[i][0]
+            dens = pdf[i][1] if (lo is not None and items[i][2] <= lo) else pdf[i][0]
             if not dens:
                 continue
             _integrate(_mul(right_prod, _mul(left_prod, dens)), lo, hi, scale, acc)

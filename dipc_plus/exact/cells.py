@@ -33,6 +33,7 @@ from dipc_plus.exact.open_regions import is_difference, primitive, region_is_fea
 __all__ = ["Cell", "CellPoint", "NeedSplit", "box", "primitive", "substituted"]
 
 _OPS = ("<", "<=", "==")
+_UNKNOWN = object()
 
 
 class NeedSplit(Exception):
@@ -77,7 +78,7 @@ class Cell:
         # signs already decided (a child inherits its parent's: a subset keeps them)
         self._signs: dict = dict(known) if known else {}
         self._hash = hash((p, self.constraints))
-        self._inside = None     # a relative-interior point, found once
+        self._inside = _UNKNOWN     # a relative-interior point (None: there is none), found once
         self._bounds = None     # per input, bounds (lo, hi) from the one-input constraints
         self._witnesses: list = []   # points of the relative interior met so far
         self._differences = all(op != "==" and is_difference(c[:-1]) for c, op in self.constraints)
@@ -101,34 +102,28 @@ class Cell:
 
     # -- exact LP questions ------------------------------------------------------
     def _system(self, relative_interior: bool) -> list:
-        return [lp.Constraint.row(h, "<" if relative_interior and op == "<=" else op)
-                for h, op in self.constraints]
+        return [(h, "<" if relative_interior and op == "<=" else op) for h, op in self.constraints]
 
     def _feasible_with(self, h: tuple, op: str, relative_interior: bool) -> bool:
         if relative_interior and self._differences and op in ("<", ">") and is_difference(h[:-1]):
             # an open system of difference constraints: shortest paths (open_regions), no LP
             return region_is_feasible([c for c, _ in self.constraints] + [h if op == "<" else _neg(h)])
-        pt = self._point(self._system(relative_interior) + [lp.Constraint.row(h, op)])
+        pt = lp.row_point(self._system(relative_interior) + [(h, op)], self.p)
         if pt is not None and relative_interior:   # a witness: later questions may be settled by it without an LP
             self._witnesses.append(pt)
         return pt is not None
 
-    def _point(self, system: list) -> list | None:
-        """A point (Fractions) of the exact LP's `system` over the p inputs, or None if it has none."""
-        pt = lp.interior_point(system, list(range(self.p)))
-        return None if pt is None else [Fraction(pt.get(i, 0)) for i in range(self.p)]
-
     def is_empty(self) -> bool:
-        return self._point(self._system(False)) is None
-
-    def _relative_interior_is_nonempty(self) -> bool:
-        if self._differences:
-            return region_is_feasible([c for c, _ in self.constraints])
-        return self._inside_point(required=False) is not None
+        return lp.row_point(self.constraints, self.p) is None
 
     def interior_point(self) -> list | None:
-        """A point of the relative interior (Fractions), or None if it is empty."""
-        return self._point(self._system(True))
+        """A point of the relative interior (Fractions), or None if it is empty: found once, and kept
+        as the first witness of `sign`."""
+        if self._inside is _UNKNOWN:
+            self._inside = lp.row_point(self._system(True), self.p)
+            if self._inside is not None:
+                self._witnesses.append(self._inside)
+        return self._inside
 
     def sign(self, h: tuple) -> int:
         """-1 / +1 if h.(q, 1) < 0 / > 0 on the whole relative interior, 0 if h vanishes on it;
@@ -155,7 +150,8 @@ class Cell:
             return -1 if neg else (1 if pos else 0)
         # the signs at known inside points: two different ones split at once; otherwise
         # the one seen is the only candidate and one LP looks for the other
-        self._inside_point()
+        if self.interior_point() is None:
+            raise ValueError(f"the cell {self.describe()} is empty")
         at = 0
         for z in self._witnesses:
             value = sum((c * x for c, x in zip(h, z)), Fraction(h[-1]))
@@ -167,17 +163,6 @@ class Cell:
         if self._feasible_with(h, ">" if at < 0 else "<", True):
             raise NeedSplit(h)
         return (at > 0) - (at < 0)
-
-    def _inside_point(self, required: bool = True) -> list | None:
-        """The relative-interior point found once (kept as a witness); None or, if `required`,
-        ValueError when the relative interior is empty."""
-        if self._inside is None:
-            self._inside = self.interior_point()
-            if self._inside is not None:
-                self._witnesses.append(self._inside)
-            elif required:
-                raise ValueError(f"the cell {self.describe()} is empty")
-        return self._inside
 
     def _range_on_bounds(self, h: tuple) -> tuple:
         """(min, max) of h.(q, 1) over the bounding box of the cell's one-input constraints
@@ -255,7 +240,8 @@ class Cell:
     def normalised(self):
         """The same point set with a non-empty relative interior (None if the cell is empty):
         each ``<=`` that the others force to equality becomes ``==``."""
-        if self._relative_interior_is_nonempty():
+        differences_open = self._differences and region_is_feasible([c for c, _ in self.constraints])
+        if differences_open or (not self._differences and self.interior_point() is not None):
             return self
         if self.is_empty():
             return None
@@ -283,7 +269,7 @@ class Cell:
         """k random rational points of the relative interior: the LP's interior point z moved
         toward vertices of the closure (z + t (vertex - z), 0 <= t < 1, stays inside)."""
         z = self.interior_point()
-        closed = [c.closed() for c in self._system(False)]
+        closed = [lp.Constraint.row(h, op).closed() for h, op in self.constraints]
         points = [z]
         while len(points) < k:
             objective = {i: rng.randint(-5, 5) for i in range(self.p)}

@@ -119,10 +119,8 @@ def canonical(component, noises: dict) -> tuple:
     atoms = list(component)
     ints = [_integer_atom(a) for a in atoms]
     colour = _colours(ints, noises)
-    classes: dict = {}
-    for i in sorted(colour):
-        classes.setdefault(colour[i], []).append(i)
-    order = _least_order(ints, [classes[c] for c in sorted(classes)])
+    groups = [sorted(i for i in colour if colour[i] == c) for c in sorted(set(colour.values()))]
+    order = _least_order(ints, groups)
     new_id = {i: n for n, i in enumerate(order)}
     # atoms in the order of their integer forms (a deterministic order, cheaper than comparing Atoms)
     renamed = sorted((_form(op, {new_id[i]: c for i, c in cs.items()}, k), _renamed(a, new_id))
@@ -134,9 +132,7 @@ def _colours(ints: list, noises: dict) -> dict:
     """Colour refinement of the noises: {noise id: colour}, started from (kind, rate) and refined by
     the atoms each noise appears in (read without ids) until the partition stops splitting."""
     ids = sorted({i for _, cs, _ in ints for i in cs})
-    kinds = {noises[i] for i in ids}    # Noise hashes are cached; Fraction rates are not
-    kind_rank = {nz: r for r, nz in enumerate(sorted(kinds, key=lambda nz: (nz.kind, nz.rate)))}
-    colour = {i: kind_rank[noises[i]] for i in ids}
+    colour = _rank({i: (noises[i].kind, noises[i].rate) for i in ids})
     for _ in range(len(ids)):
         seen: dict = {i: [] for i in ids}
         for op, cs, k in ints:
@@ -154,14 +150,12 @@ def _colours(ints: list, noises: dict) -> dict:
 def _least_order(ints: list, groups: list) -> list:
     """The order of the noises (colour classes in turn) whose renaming gives the least atom set,
     over the orders of tied noises worth trying (see `canonical`)."""
-    best = None
-    for choice in product(*_tie_choices(ints, groups)):
-        order = [i for part in choice for i in part]
+    def renamed_atoms(order: list) -> tuple:
         new_id = {i: n for n, i in enumerate(order)}
-        key = tuple(sorted(_form(op, {new_id[i]: c for i, c in cs.items()}, k) for op, cs, k in ints))
-        if best is None or key < best[0]:
-            best = (key, order)
-    return best[1]
+        return tuple(sorted(_form(op, {new_id[i]: c for i, c in cs.items()}, k) for op, cs, k in ints))
+    # min keeps the first of equal keys, as the search always did
+    return min(([i for part in choice for i in part] for choice in product(*_tie_choices(ints, groups))),
+               key=renamed_atoms)
 
 
 def _tie_choices(ints: list, groups: list) -> list:
@@ -237,9 +231,7 @@ def probability(atoms, noises: dict, inputs: dict | None = None, cell: Cell | No
     if cell is not None:
         return _probability(list(atoms), noises, inputs or {}, cell)
     atoms = frozenset(atoms)
-    ids: set = set()
-    for a in atoms:
-        ids.update(a.form.noises())
+    ids = frozenset().union(*(a.noises() for a in atoms))
     key = (atoms, tuple(noises[i] for i in sorted(ids)))
     found = _PROBABILITY_CACHE.get(key)
     if found is None:

@@ -246,22 +246,15 @@ class ExpPoly(SparseSum):
             if k.denominator != 1:
                 raise ValueError(f"exponent {q} is not a multiple of 1/{L}")
         smin = min(int(k) for k in ks.values())
-        data = {}
-        for q, p in self.terms.items():
-            tpow = int(ks[q]) - smin
-            for e_pow, c in enumerate(p.coeffs()):
-                if c != 0:
-                    data[(e_pow, tpow)] = c
+        data = {(e_pow, int(ks[q]) - smin): c for q, p in self.terms.items()
+                for e_pow, c in enumerate(p.coeffs()) if c != 0}
         return ctx.from_dict(data), smin
 
     @staticmethod
     def from_mpoly(F, L: int, shift: int = 0) -> "ExpPoly":
-        out: dict = {}
+        out: dict = {}     # exponent q -> {power of eps: coefficient}
         for (e_pow, tpow), c in F.to_dict().items():
-            e_pow, tpow = int(e_pow), int(tpow)
-            q = Fraction(tpow + shift, L)
-            coeffs = out.setdefault(q, {})
-            coeffs[e_pow] = c
+            out.setdefault(Fraction(int(tpow) + shift, L), {})[int(e_pow)] = c
         return ExpPoly({q: fmpq_poly([cs.get(i, 0) for i in range(max(cs) + 1)]) for q, cs in out.items()})
 
     # -- printing ------------------------------------------------------------------------
@@ -445,9 +438,9 @@ class ExpFrac:
 
     def __eq__(self, other):
         if type(other) is not ExpFrac:
-            if not isinstance(other, (int, Fraction, fmpq, ExpPoly, ExpFrac)):
+            if not isinstance(other, (int, Fraction, fmpq, ExpPoly)):
                 return NotImplemented
-            other = ExpFrac(other) if not isinstance(other, ExpFrac) else other
+            other = ExpFrac.of(other)     # a polynomial is its own canonical fraction over 1
         return self.num == other.num and self.den == other.den
 
     def __hash__(self):

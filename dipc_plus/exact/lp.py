@@ -203,10 +203,6 @@ _ZERO = fmpq(0)
 _ONE = fmpq(1)
 
 
-
-
-
-
 def _solve_closed(objective: Mapping, constraints: list[Constraint], variables: list,
                   nonneg=frozenset()):
     """min objective over the closed system (variables in `nonneg` are >= 0, the others
@@ -214,32 +210,31 @@ def _solve_closed(objective: Mapping, constraints: list[Constraint], variables: 
     # columns: x+ for every variable, x- for the free ones, one slack per inequality,
     # then one artificial per row
     plus = {v: k for k, v in enumerate(variables)}
-    free = [v for v in variables if v not in nonneg]
-    minus = {v: len(variables) + k for k, v in enumerate(free)}
-    nvar = len(variables) + len(free)
-    ineq = [k for k, c in enumerate(constraints) if c.op != "=="]
-    slack_col = {k: nvar + j for j, k in enumerate(ineq)}
-    nstruct = nvar + len(ineq)
+    minus = {v: len(plus) + k for k, v in enumerate(v for v in variables if v not in nonneg)}
+    slack_col = {k: len(plus) + len(minus) + j for j, k in enumerate(
+        k for k, c in enumerate(constraints) if c.op != "==")}
+    nstruct = len(plus) + len(minus) + len(slack_col)
     m = len(constraints)
     ncols = nstruct + m
+
+    def dense(coeffs, width: int) -> list:
+        """The coefficients over the columns (a free variable's x- column gets the negated one)."""
+        row = [_ZERO] * width
+        for v, a in coeffs:
+            row[plus[v]] += to_fmpq(a)
+            if v in minus:
+                row[minus[v]] -= to_fmpq(a)
+        return row
+
     rows = []
     for k, c in enumerate(constraints):
-        row = [_ZERO] * (ncols + 1)
-        for v, a in c.coeffs:
-            qa = to_fmpq(a)
-            row[plus[v]] += qa
-            if v in minus:
-                row[minus[v]] -= qa
-        if c.op in ("<", "<="):
-            row[slack_col[k]] = _ONE
-        elif c.op in (">", ">="):
-            row[slack_col[k]] = -_ONE
+        row = dense(c.coeffs, ncols + 1)
+        if k in slack_col:
+            row[slack_col[k]] = _ONE if c.op in ("<", "<=") else -_ONE
         b = to_fmpq(c.rhs)
         if b < 0:
-            row = [-a for a in row]
-            b = -b
-        row[nstruct + k] = _ONE
-        row[-1] = b
+            row, b = [-a for a in row], -b
+        row[nstruct + k], row[-1] = _ONE, b
         rows.append(row)
     tab = _Tableau(rows, ncols)
     tab.basis = [nstruct + i for i in range(m)]
@@ -259,14 +254,7 @@ def _solve_closed(objective: Mapping, constraints: list[Constraint], variables: 
                 continue
             tab.pivot(i, col)
         i += 1
-    cost = [_ZERO] * ncols
-    for v, a in objective.items():
-        if a != 0:
-            cost[plus[v]] += to_fmpq(a)
-            if v in minus:
-                cost[minus[v]] -= to_fmpq(a)
-    red = tab.add_objective(cost)
-    status = tab.run(red, nstruct)
+    status = tab.run(tab.add_objective(dense(objective.items(), ncols)), nstruct)
     y = tab.solution()
     point = {v: to_fraction(y[plus[v]] - (y[minus[v]] if v in minus else 0)) for v in variables}
     if status == "unbounded":
@@ -297,9 +285,6 @@ def interior_point(constraints: list[Constraint], variables: list | None = None,
     """
     constraints = list(constraints)
     variables = variables if variables is not None else _variables_of({}, constraints)
-    for c in constraints:  # constant constraints decide themselves
-        if not c.coeffs and not c.holds({}):
-            return None
     strict = [c for c in constraints if c.is_strict()]
     if not strict:
         status, _, point = _solve_closed({}, constraints, variables, nonneg)
@@ -313,6 +298,19 @@ def interior_point(constraints: list[Constraint], variables: list | None = None,
         return None
     point.pop(t)
     return point
+
+
+def row_point(rows, width: int) -> list | None:
+    """A point [x_0, ..., x_{width-1}] (Fractions) of the integer rows (h, op), each h.(x, 1) op 0 (strict
+    ones strictly), or None: the one LP question of the cells and of the engine's open regions.
+
+    0 < x_0 < 1/2, written 2 x_0 - 1 < 0 and -x_0 < 0:
+
+    >>> row_point([((2, -1), "<"), ((-1, 0), "<")], 1)
+    [Fraction(1, 3)]
+    """
+    point = interior_point([Constraint.row(h, op) for h, op in rows], list(range(width)))
+    return None if point is None else [point[i] for i in range(width)]
 
 
 def feasible(constraints: list[Constraint]) -> bool:
@@ -342,32 +340,24 @@ def minimize(objective: Mapping, constraints: list[Constraint], variables: list 
     nonneg = frozenset(nonneg)
     constraints = list(constraints)
     variables = _variables_of(objective, constraints, variables or ())
-
-    def full(p):
-        for v in variables:
-            p.setdefault(v, Fraction(0))
-        return p
-    for c in constraints:
-        if not c.coeffs and not c.holds({}):
-            return LPResult("infeasible", INF, False)
-    strict = any(c.is_strict() for c in constraints)
     # With strict constraints, first decide whether the open system is empty at all
     # (its closure may not be: x < 0 and x >= 0); that one LP settles most empty cases.
+    # A constant constraint needs no test of its own: the LP of its row decides it.
+    strict = any(c.is_strict() for c in constraints)
     inner = interior_point(constraints, variables, nonneg) if strict else None
     if strict and inner is None:
         return LPResult("infeasible", INF, False)
-    closed = [c.closed() for c in constraints]
-    status, value, point = _solve_closed(objective, closed, variables, nonneg)
+    status, value, point = _solve_closed(objective, [c.closed() for c in constraints], variables, nonneg)
     if status == "infeasible":
         return LPResult("infeasible", INF, False)
+    # the LP points carry every variable (they come from `variables`), so none needs filling in
+    interior = inner if inner is not None else dict(point)
     if status == "unbounded":
-        return LPResult("unbounded", -INF, False, None, full(inner if inner is not None else dict(point)))
-    if all(c.holds(point) for c in constraints):
-        return LPResult("optimal", value, True, point, full(inner) if inner is not None else dict(point))
+        return LPResult("unbounded", -INF, False, None, interior)
+    if inner is None or all(c.holds(point) for c in constraints):
+        return LPResult("optimal", value, True, point, interior)
     witness = interior_point(constraints + [Constraint.make(objective, "<=", value)], variables, nonneg)
-    if witness is not None:
-        return LPResult("optimal", value, True, full(witness), full(inner))
-    return LPResult("optimal", value, False, point, full(inner))
+    return LPResult("optimal", value, witness is not None, point if witness is None else witness, interior)
 
 
 def maximize(objective: Mapping, constraints: list[Constraint], variables: list | None = None,
@@ -381,10 +371,5 @@ def maximize(objective: Mapping, constraints: list[Constraint], variables: list 
     ('optimal', Fraction(1, 1), False)
     """
     res = minimize({v: -Fraction(c) for v, c in objective.items()}, constraints, variables, nonneg)
-    if res.status == "optimal":
-        res.value = -res.value
-    elif res.status == "unbounded":
-        res.value = INF
-    else:
-        res.value = -INF
+    res.value = -res.value      # also swaps the infinities: unbounded is +inf, infeasible -inf
     return res

@@ -253,8 +253,5 @@ def _lp_interior_point(cons):
 
     Each row of `cons` is (a_0, ..., a_{n-1}, d); the exact LP of `lp` decides it.
     """
-    nv = len(cons[0]) - 1
-    point = lp.interior_point([lp.Constraint.row(c, "<") for c in cons], list(range(nv)))
-    if point is None:
-        return None
-    return [to_fmpq(point.get(j, 0)) for j in range(nv)]   # lp speaks Fraction; the ray shooting fmpq
+    point = lp.row_point([(c, "<") for c in cons], len(cons[0]) - 1)
+    return None if point is None else [to_fmpq(x) for x in point]   # lp speaks Fraction; the ray shooting fmpq

@@ -15,9 +15,10 @@ from fractions import Fraction
 from functools import reduce
 from operator import add
 
-from flint import fmpq, fmpq_mpoly_ctx
+from flint import fmpq_mpoly_ctx
 
-from dipc_plus.exact.expoly import ExpFrac, ExpPoly
+from dipc_plus.exact.convert import to_fmpq, to_fraction
+from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.exact.open_regions import primitive
 from dipc_plus.exact.sparse import add_keys, sparse_add, sparse_product
 
@@ -25,6 +26,7 @@ from dipc_plus.exact.sparse import add_keys, sparse_add, sparse_product
 def is_zero_value(c) -> bool:
     """Whether a coefficient (a Fraction or an ExpFrac) is exactly zero.
 
+    >>> from dipc_plus.exact.expoly import ExpPoly
     >>> is_zero_value(Fraction(0)), is_zero_value(ExpFrac(ExpPoly.exp(-1)))
     (True, False)
     """
@@ -97,48 +99,30 @@ def poly_cancel(num: dict, den: dict, names: list) -> tuple[dict, dict]:
 
 
 def _mpoly(ctx, a: dict):
-    return ctx.from_dict({m: fmpq(c.numerator, c.denominator) for m, c in a.items()})
+    return ctx.from_dict({m: to_fmpq(c) for m, c in a.items()})
 
 
 def _rational_dict(p) -> dict:
-    return {tuple(int(e) for e in m): Fraction(int(c.p), int(c.q)) for m, c in p.to_dict().items() if c != 0}
+    return {tuple(int(e) for e in m): to_fraction(c) for m, c in p.to_dict().items() if c != 0}
 
 
 # --------------------------------------------------------------------------- presentation only
 
 
-def poly_text(a: dict, names: list) -> str:
-    """A readable, factored form (sympy builds it from the exact coefficients; no text is parsed).
-
-    >>> poly_text({(2, 0): Fraction(1), (1, 1): Fraction(2), (0, 2): Fraction(1)}, ["p", "q"])
-    '(p + q)**2'
-    """
-    if not a:
-        return "0"
-    import sympy
-    return str(sympy.factor(_sympy_expr(a, names)[0]))
-
-
 def ratio_text(num: dict, den: dict, names: list) -> str:
-    """'(N) / (D)' for a ratio of rational polynomials, each factored, in sympy's normal form of
-    the quotient (printing only: the value was cancelled exactly by `poly_cancel`).
+    """'(N) / (D)' for a ratio of rational polynomials: sympy's normal form of the quotient, each side
+    factored (printing only: the value was cancelled exactly by `poly_cancel`; no text is parsed).
 
     >>> ratio_text({(2,): Fraction(1), (0,): Fraction(-1)}, {(2,): Fraction(1), (1,): Fraction(1)}, ["p"])
     '(p - 1) / (p)'
+    >>> ratio_text({(2, 0): Fraction(1), (1, 1): Fraction(2), (0, 2): Fraction(1)}, {(0, 0): Fraction(3)}, ["p", "q"])
+    '((p + q)**2/3) / (1)'
     """
     import sympy
-    n_expr, syms = _sympy_expr(num, names)
-    d_expr, _ = _sympy_expr(den, names)
-    n, d = sympy.fraction(sympy.cancel(n_expr / d_expr))
-
-    def back(e):
-        poly = sympy.Poly(sympy.expand(e), *syms)
-        return {tuple(m): Fraction(int(c.p), int(c.q)) for m, c in poly.terms() if c != 0}
-    return f"({poly_text(back(n), names)}) / ({poly_text(back(d), names)})"
-
-
-def _sympy_expr(a: dict, names: list):
-    import sympy
     syms = [sympy.Symbol(n) for n in names]
-    return sum(sympy.Rational(c.numerator, c.denominator) * sympy.Mul(*[s ** e for s, e in zip(syms, m)])
-               for m, c in a.items()), syms
+
+    def expression(a: dict):
+        return sum((sympy.Rational(c.numerator, c.denominator) * sympy.Mul(*[s ** e for s, e in zip(syms, m)])
+                    for m, c in a.items()), sympy.Integer(0))
+    n, d = sympy.fraction(sympy.cancel(expression(num) / expression(den)))
+    return f"({sympy.factor(n)}) / ({sympy.factor(d)})"

@@ -29,7 +29,7 @@ class Piece:
     >>> print(piece.cell, "|", piece.form.at([0]))
     Cell(-1*q0 <= 1 and q0 <= 1) | 1
 
-    P[N < q] for N ~ Lap(eps) and an input q in [-1, 1] (the form's v0 is eps q), by the Laplace
+    P[N < q] for N ~ Lap(eps) and an input q in [-1, 1], by the Laplace
     engine on each cell: the Laplace CDF, 1 - e^(-q eps)/2 for q >= 0 and e^(q eps)/2 for q < 0:
 
     >>> from fractions import Fraction
@@ -39,8 +39,8 @@ class Piece:
     >>> lap = (Noise("lap", Fraction(1)),)
     >>> for piece in piecewise(lambda cell: probability_on_cell((below_q,), lap, cell), box(1)):
     ...     print(piece.cell, "|", piece.form)
-    Cell(-1*q0 <= 1 and -1*q0 <= 0 and q0 <= 1) | ((-1/2)) e^(-1*v0) + (1)
-    Cell(-1*q0 <= 1 and q0 <= 1 and q0 < 0) | (1/2) e^(1*v0)
+    Cell(-1*q0 <= 1 and -1*q0 <= 0 and q0 <= 1) | 1 - 1/2*e^(-q0*eps)
+    Cell(-1*q0 <= 1 and q0 <= 1 and q0 < 0) | 1/2*e^(q0*eps)
     """
     cell: Cell
     form: SymbolicForm

@@ -15,9 +15,9 @@ from __future__ import annotations
 from fractions import Fraction
 from math import prod
 
-from flint import fmpq, fmpq_poly
+from flint import fmpq_poly
 
-from dipc_plus.exact.convert import linear_text, to_fmpq
+from dipc_plus.exact.convert import linear_text, to_fmpq, to_fraction
 from dipc_plus.exact.expoly import ExpPoly, binary_power, eps_power_text, exp_text, monomial_sum_text
 from dipc_plus.exact.sparse import SparseSum, accumulate, add_keys
 
@@ -95,7 +95,7 @@ class SymbolicForm(SparseSum):
             coeff = prod((x ** k for x, k in zip(q, powers)), start=Fraction(1))
             if not coeff:
                 continue
-            shifted = P * fmpq_poly([0] * sum(powers) + [fmpq(coeff.numerator, coeff.denominator)])
+            shifted = P * fmpq_poly([0] * sum(powers) + [to_fmpq(coeff)])
             accumulate(out, exponent, shifted)
         return ExpPoly(out)
 
@@ -139,7 +139,7 @@ class SymbolicForm(SparseSum):
             shift = sum(powers)
             for k, c in enumerate(P.coeffs()):
                 if c:
-                    out.append((Fraction(int(c.p), int(c.q)), k + shift, powers, (lv, le)))
+                    out.append((to_fraction(c), k + shift, powers, (lv, le)))
         out.sort(key=lambda m: (any(m[3][0]), [-x for x in m[3][0]], -m[3][1], m[2], m[1]))
         return out
 
@@ -166,10 +166,5 @@ class SymbolicForm(SparseSum):
         return total
 
     def __str__(self) -> str:
-        parts = []
-        for (lv, le, powers), P in sorted(self.terms.items()):
-            v = "".join(f" v{i}^{k}" if k > 1 else f" v{i}" for i, k in enumerate(powers) if k)
-            e = " + ".join([f"{a}*v{i}" for i, a in enumerate(lv) if a] + ([f"{le}*eps"] if le else []))
-            parts.append(f"({P}){v}" + (f" e^({e})" if e else ""))
-        return " + ".join(parts) or "0"
-
+        """The form in the inputs q0, q1, ... (the one printer, `text`, with default names)."""
+        return self.text([f"q{i}" for i in range(self.p)])
