@@ -128,8 +128,11 @@ def test_malformed_programs_and_claims_end_cleanly(tmp_path):
     todo = cases(SEED, 1000 // scale, 300 // scale)
     outcomes = _run_cases(tmp_path, todo)
     # the generator really makes malformed files, most of them refused (exit 2: 382 of 650, 800+
-    # of 1,300), and some that stay valid (0: 243 of 650)
-    assert outcomes[2] > len(todo) // 2 and outcomes[0] > len(todo) // 10, outcomes
+    # of 1,300), and some that stay valid (0: 243 of 650).  The shares are of the runs that ended
+    # before the guard's short limit: on a loaded machine more runs reach it (at load 15: 175 of
+    # 650, leaving 317 refused and 158 valid), which says nothing about the generator
+    ended = len(todo) - outcomes["time limit"]
+    assert outcomes[2] > ended // 2 and outcomes[0] > ended // 10, outcomes
 
 
 # -- the size fuzz (issue 26): hostile sizes on top of the malformed files -------------------------
