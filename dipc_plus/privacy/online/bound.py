@@ -9,29 +9,13 @@ infinite, `patterns` decides whether a proof of "no constant" applies.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
 from dipc_plus.privacy.online.automaton import EXIT, Automaton, Event, Step, reachable
 from dipc_plus.privacy.online.order import next_facts
-
-INF = None  # an infinite cost; every arithmetic helper below treats None as +infinity
-
-
-def _add(a, b):
-    return None if a is None or b is None else a + b
-
-
-def _max(a, b):
-    return None if a is None or b is None else max(a, b)
-
-
-def _min(a, b):
-    return b if a is None else a if b is None else min(a, b)
-
-
-
 
 # --------------------------------------------------------------------------- the coupling bound
 
@@ -117,8 +101,7 @@ def _event_allows(e: Event, shift: str, mode: str) -> bool:
 
 
 def _fresh_tag(modes: tuple) -> str:
-    used = set(modes)
-    return next(tag_name(n) for n in range(len(modes) + 1) if tag_name(n) not in used)
+    return next(tag_name(n) for n in range(len(modes) + 1) if tag_name(n) not in modes)
 
 
 def _fresh_group(modes: tuple) -> int:
@@ -175,8 +158,7 @@ def step_options(st: Step, modes: tuple, facts: frozenset, index: dict, exact_or
                 continue
             if k is not None and isinstance(ms[k], Pending) and e.kind in ("guard", "gap"):
                 # drawn again earlier in this step and used now: its shift is chosen here
-                return [o for mode, paid in ms[k].options()
-                        for o in rest(j, _resolve(ms, ms[k].group, mode), shift, group, total + paid)]
+                return [o for chosen, paid in _resolutions(ms, [k]) for o in rest(j, chosen, shift, group, total + paid)]
             if not _event_allows(e, shift, ms[k] if k is not None else "Z"):
                 return []
             if e.kind == "noisy_out":
@@ -198,18 +180,12 @@ def step_options(st: Step, modes: tuple, facts: frozenset, index: dict, exact_or
     return out
 
 
-def _resolutions(modes: tuple, used: list):
+def _resolutions(modes: tuple, used: list) -> list:
     """(modes, paid) for every choice of shifts of the pending groups among the `used` variables."""
     out = [(modes, Fraction(0))]
     for k in used:
-        grown = []
-        for ms, paid in out:
-            m = ms[k]
-            if not isinstance(m, Pending):
-                grown.append((ms, paid))
-                continue
-            grown += [(_resolve(ms, m.group, mode), paid + cost) for mode, cost in m.options()]
-        out = grown
+        if isinstance(out[0][0][k], Pending):   # alike in every entry: each has resolved the same groups
+            out = [(_resolve(ms, ms[k].group, mode), paid + cost) for ms, paid in out for mode, cost in ms[k].options()]
     return out
 
 
@@ -221,19 +197,11 @@ class Bound:
 
 
 def _round(V: dict, game: "_Game") -> dict:
-    """One round of the game: each position takes its worst step under that step's best choice."""
-    W = {}
-    for pos in V:
-        worst = Fraction(0)
-        for options in game.moves[pos]:
-            best = INF
-            for cost, nxt in options:
-                best = _min(best, cost if nxt is None else _add(cost, V[nxt]))
-            worst = _max(worst, best)
-            if worst is None:
-                break
-        W[pos] = worst
-    return W
+    """One round of the game: each position takes its worst step under that step's best choice
+    (math.inf, the only float, stands for a step no choice couples)."""
+    return {pos: max([Fraction(0), *(min((cost if nxt is None else cost + V[nxt] for cost, nxt in options),
+                                         default=math.inf) for options in game.moves[pos])])
+            for pos in V}
 
 
 class _Game:
@@ -307,7 +275,7 @@ def _iterate(game: _Game, length: int | None) -> Bound:
             break
         rounds += 1
         if length is None and rounds >= budget:
-            W = {key: (INF if W[key] != V[key] else W[key]) for key in W}
+            W = {key: (math.inf if W[key] != V[key] else W[key]) for key in W}
             rounds = 0
         V = W
-    return Bound(V[game.start], total, V)
+    return Bound(None if V[game.start] == math.inf else V[game.start], total, V)
