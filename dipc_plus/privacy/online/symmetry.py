@@ -98,17 +98,9 @@ class Exchangeability:
             if hit is None:
                 raise _refuse(None, f"the output '{name}' is not an array element", program.source)
             self.place.append((hit.group(1), int(hit.group(2))))
-        self.initial = self._initial(shape.prefix)
+        # output element -> its frozen value after the prefix (absent: not given one there)
+        self.initial = {name: freeze_value(v) for name, v in self.auto.initial.items()}
         self.by_src = self.auto.by_src()
-
-    def _initial(self, prefix) -> dict:
-        """Output element -> its frozen value after the prefix (absent: not given one there)."""
-        out = {}
-        for s in prefix:
-            if isinstance(s, ir.Assign) and s.target in self.names:
-                value = s.expr.value if isinstance(s.expr, ir.Const) else s.expr.const.value
-                out[s.target] = freeze_value(value)
-        return out
 
     def _paths(self, o: tuple) -> list:
         """The step sequences consistent with output o: lists of the steps taken at 1..n (fewer
