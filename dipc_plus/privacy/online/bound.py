@@ -193,7 +193,7 @@ def _resolutions(modes: tuple, used: list) -> list:
 class Bound:
     d: Fraction | None      # None: the coupling argument gives no finite bound
     rounds: int
-    values: dict
+    values: dict            # every reachable position of the game (control state, modes, order facts) -> its value
 
 
 def _round(V: dict, game: "_Game") -> dict:
@@ -235,11 +235,6 @@ class _Game:
                             f"{MAX_COUPLING_STATES}",
                             hint="use fewer stored variables or a smaller finite state, or decide one m at a time "
                                  "without --every-length")
-
-
-def coupling_states(auto: Automaton) -> int:
-    """The number of reachable positions of the coupling game (control state, modes, order facts)."""
-    return len(_Game(auto).moves)
 
 
 def coupling_bound(auto: Automaton) -> Bound:

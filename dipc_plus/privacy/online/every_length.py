@@ -23,7 +23,7 @@ from dipc_plus.claims.claim_file import key_error
 from dipc_plus.execution import ledger
 from dipc_plus.errors import UserError
 from dipc_plus.privacy.online.automaton import Automaton
-from dipc_plus.privacy.online.bound import Bound, coupling_bound, coupling_states
+from dipc_plus.privacy.online.bound import Bound, coupling_bound
 from dipc_plus.privacy.online.patterns import hidden_guard, leaks
 from dipc_plus.privacy.online.recognise import recognise
 from dipc_plus.privacy.online.shape import online_shape
@@ -93,13 +93,14 @@ class EveryLengthCheck:
     budget_k: Fraction | None = None
     adjacency: str = "linf"                      # the claim's; l1 / one-position are decided through linf
     family: str = ""                             # how the pattern's counterexample was found (or the limit hit)
+    coupling_states: int = 0                     # the coupling game's reachable positions
 
     def to_json(self) -> dict:
         a = self.automaton
         return {"verdict": self.verdict, "scope": "every m >= 1", "d": None if self.d is None else str(self.d),
                 "budget": None if self.budget_k is None else str(self.budget_k), "adjacency": self.adjacency,
                 "loop": a.loop_pos, "control_states": len(a.states()), "steps": len(a.steps),
-                "stored_variables": list(a.variables), "coupling_states": coupling_states(a),
+                "stored_variables": list(a.variables), "coupling_states": self.coupling_states,
                 "class_check_ms": round(self.class_seconds * 1000, 3), "patterns": self.patterns,
                 "losses": [{"m": m, "sup_loss_over_eps": t, "witness": w} for m, t, _, w in self.losses],
                 "counterexample_m": None if self.counterexample is None else self.counterexample[0],
@@ -109,7 +110,7 @@ class EveryLengthCheck:
         a = self.automaton
         lines = [f"every-length: the loop over the queries (body at {a.loop_pos}) is an online automaton "
                  f"({len(a.states())} control state(s), {len(a.steps)} step(s), {len(a.variables)} stored variable(s), "
-                 f"{coupling_states(a)} coupling game position(s)); class check {self.class_seconds*1000:.1f} ms"]
+                 f"{self.coupling_states} coupling game position(s)); class check {self.class_seconds*1000:.1f} ms"]
         if self.d is not None:
             lines.append(f"coupling bound: d = {self.d}  (every m: P[P(q)=w] <= e^(d*eps) P[P(q')=w], "
                          "||q-q'||_inf <= the claim's bound)")
@@ -456,7 +457,7 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
         raise UserError("cannot decide privacy for every m: the budget must be a multiple of eps",
                         file=claim_path, hint='budget = "eps" or "2*eps"')
     d = None if bound.d is None else bound.d * adj.bound
-    res = EveryLengthCheck("", auto, d, pats, secs, budget_k=k, adjacency=adj.kind)
+    res = EveryLengthCheck("", auto, d, pats, secs, budget_k=k, adjacency=adj.kind, coupling_states=len(bound.values))
     family_limit = limits.get("length_m") if family_limit is None else family_limit
     work = limits.get("length_work") if search_work is None else search_work
     bar = progress_bar(max(family_limit, *lengths, *longer), "every length", unit="m") if progress else None
