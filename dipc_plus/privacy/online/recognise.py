@@ -106,7 +106,7 @@ def _exactly(lin, *coefs) -> tuple | None:
     """The variables (v1, v2, ...) when `lin` is exactly coefs[0]*v1 + coefs[1]*v2 + ... (constant 0,
     distinct coefficients): (r,) for the variable r itself, (r, x) for a gap r - x."""
     form = _form(lin) or {}
-    if form.pop("", None) != 0 or sorted(form.values()) != sorted(coefs):
+    if form.pop("", None) != 0 or len(form) != len(coefs) or set(form.values()) != set(coefs):
         return None
     by_coef = {c: v for v, c in form.items()}
     return tuple(by_coef[c] for c in coefs)
