@@ -111,21 +111,19 @@ class EveryLengthCheck:
         lines = [f"every-length: the loop over the queries (body at {a.loop_pos}) is an online automaton "
                  f"({len(a.states())} control state(s), {len(a.steps)} step(s), {len(a.variables)} stored variable(s), "
                  f"{self.coupling_states} coupling game position(s)); class check {self.class_seconds*1000:.1f} ms"]
-        if self.d is not None:
-            lines.append(f"coupling bound: d = {self.d}  (every m: P[P(q)=w] <= e^(d*eps) P[P(q')=w], "
-                         "||q-q'||_inf <= the claim's bound)")
-        if a.derived:
-            lines.append(f"post-processing: {', '.join(a.derived)} computed after the loop from the per-step "
-                         "outputs alone; the bound is the per-step outputs' and carries over to "
-                         f"{', '.join(a.derived)} (a function of them); a refutation is a counterexample of the "
-                         "program as written")
-        if self.adjacency != "linf":
-            lines.append(f"adjacency {self.adjacency}: decided through linf with the same bound (each of its pairs "
-                         f"is an linf pair); refuted only by a counterexample under {self.adjacency} itself")
-        for p in self.patterns:
-            lines.append(f"pattern: {p}")
-        for m, text, _, witness in self.losses:
-            lines.append(f"  m = {m}: exact tight sup L(eps)/eps = {text}" + (f"  at {witness}" if witness else ""))
+        derived = ", ".join(a.derived)
+        lines += [text for shown, text in (
+            (self.d is not None, f"coupling bound: d = {self.d}  (every m: P[P(q)=w] <= e^(d*eps) P[P(q')=w], "
+                                 "||q-q'||_inf <= the claim's bound)"),
+            (derived, f"post-processing: {derived} computed after the loop from the per-step outputs alone; the "
+                      f"bound is the per-step outputs' and carries over to {derived} (a function of them); a "
+                      "refutation is a counterexample of the program as written"),
+            (self.adjacency != "linf", f"adjacency {self.adjacency}: decided through linf with the same bound (each "
+                                       f"of its pairs is an linf pair); refuted only by a counterexample under "
+                                       f"{self.adjacency} itself")) if shown]
+        lines += [f"pattern: {p}" for p in self.patterns]
+        lines += [f"  m = {m}: exact tight sup L(eps)/eps = {text}" + (f"  at {witness}" if witness else "")
+                  for m, text, _, witness in self.losses]
         if self.family and self.verdict in ("undecided", "not private for any constant"):
             lines.append(self.family)
         if self.verdict == "verified":
@@ -133,9 +131,9 @@ class EveryLengthCheck:
                          f"loss at m = {', '.join(str(m) for m, *_ in self.losses)} is at most d)")
         elif self.verdict == "refuted" and self.counterexample is not None:
             lines.append(f"REFUTED at m = {self.counterexample[0]} (the exact engine's counterexample below)")
-        elif self.verdict == "undecided" and self.d is None and a.derived:
+        elif self.verdict == "undecided" and self.d is None and derived:
             lines.append(f"UNDECIDED: the per-step outputs are private for no constant d (d = inf), which proves "
-                         f"nothing about {', '.join(a.derived)} computed from them, and the program as written "
+                         f"nothing about {derived} computed from them, and the program as written "
                          "has no counterexample to the claim at the m tried")
         elif self.verdict == "undecided" and self.d is None:
             lines.append(f"UNDECIDED: under linf the program is private for no constant (the pattern above), but "
