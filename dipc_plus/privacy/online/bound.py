@@ -196,45 +196,37 @@ class Bound:
     values: dict            # every reachable position of the game (control state, modes, order facts) -> its value
 
 
-def _round(V: dict, game: "_Game") -> dict:
+def _round(V: dict, moves: dict) -> dict:
     """One round of the game: each position takes its worst step under that step's best choice
     (math.inf, the only float, stands for a step no choice couples)."""
     return {pos: max([Fraction(0), *(min((cost if nxt is None else cost + V[nxt] for cost, nxt in options),
-                                         default=math.inf) for options in game.moves[pos])])
+                                         default=math.inf) for options in moves[pos])])
             for pos in V}
 
 
-class _Game:
+def _game(auto: Automaton) -> tuple:
     """The coupling game of an automaton: its start position, and the moves of every reachable
     position (per step from its control state, that step's `step_options`)."""
+    index = {v: k for k, v in enumerate(auto.variables)}
+    by_src = auto.by_src()
+    # a drawn variable's shift waits for its first use; a constant start keeps Z (x' = x = c)
+    modes = tuple("Z" if a0 is None else Pending(k, a0, False) for k, a0 in enumerate(auto.start_rates))
+    start, moves = (auto.start, canonical(modes), frozenset()), {}
 
-    def __init__(self, auto: Automaton):
-        self.auto = auto
-        index = {v: k for k, v in enumerate(auto.variables)}
-        by_src = auto.by_src()
-        # a drawn variable's shift waits for its first use; a constant start keeps Z (x' = x = c)
-        modes = tuple("Z" if a0 is None else Pending(k, a0, False) for k, a0 in enumerate(auto.start_rates))
-        self.start = (auto.start, canonical(modes), frozenset())
-        self.moves = {}
+    def successors(pos):
+        moves[pos] = [step_options(st, pos[1], pos[2], index, not auto.integer_draw) for st in by_src.get(pos[0], [])]
+        if len(moves) > MAX_COUPLING_STATES:
+            raise UserError.at(auto.loop_at,
+                               f"cannot decide privacy for every m: the coupling game has more than {len(moves) - 1} "
+                               f"positions ({len(auto.states())} control states times the modes and order facts of "
+                               f"{len(auto.variables)} stored variables), past the limit MAX_COUPLING_STATES = "
+                               f"{MAX_COUPLING_STATES}",
+                               hint="use fewer stored variables or a smaller finite state, or decide one m at a time "
+                                    "without --every-length")
+        return [nxt for options in moves[pos] for _, nxt in options if nxt is not None]
 
-        def successors(pos):
-            self.moves[pos] = [step_options(st, pos[1], pos[2], index, not auto.integer_draw)
-                               for st in by_src.get(pos[0], [])]
-            if len(self.moves) > MAX_COUPLING_STATES:
-                raise self._too_many(len(self.moves))
-            return [nxt for options in self.moves[pos] for _, nxt in options if nxt is not None]
-
-        reachable(self.start, successors)
-
-    def _too_many(self, size: int) -> UserError:
-        auto = self.auto
-        return UserError.at(auto.loop_at,
-                            f"cannot decide privacy for every m: the coupling game has more than {size - 1} positions "
-                            f"({len(auto.states())} control states times the modes and order facts of "
-                            f"{len(auto.variables)} stored variables), past the limit MAX_COUPLING_STATES = "
-                            f"{MAX_COUPLING_STATES}",
-                            hint="use fewer stored variables or a smaller finite state, or decide one m at a time "
-                                 "without --every-length")
+    reachable(start, successors)
+    return start, moves
 
 
 def coupling_bound(auto: Automaton) -> Bound:
@@ -244,7 +236,7 @@ def coupling_bound(auto: Automaton) -> Bound:
     budget of 2|V|+5 without stabilising widens the still-growing values to infinity.
     Widening only raises values, and any fixpoint of a monotone operator lies above its
     least one, so the returned d is a sound upper bound (docs/design/every_length.md, section 3)."""
-    return _iterate(_Game(auto), None)
+    return _iterate(*_game(auto), None)
 
 
 def bound_at_length(auto: Automaton, length: int) -> Bound:
@@ -255,16 +247,16 @@ def bound_at_length(auto: Automaton, length: int) -> Bound:
     one is not (a released noisy value per iteration: the Laplace mechanism)."""
     if length < 0:
         raise ValueError("a length is a number of iterations, at least 0")
-    return _iterate(_Game(auto), length)
+    return _iterate(*_game(auto), length)
 
 
-def _iterate(game: _Game, length: int | None) -> Bound:
+def _iterate(start, moves: dict, length: int | None) -> Bound:
     """The game's values from 0 after `length` rounds, or (None) at the fixpoint, widening the values
     still growing after a budget of 2|V|+5 rounds to infinity."""
-    V = dict.fromkeys(game.moves, Fraction(0))
+    V = dict.fromkeys(moves, Fraction(0))
     budget, rounds, total = 2 * len(V) + 5, 0, 0
     while total != length:
-        W = _round(V, game)
+        W = _round(V, moves)
         total += 1
         if length is None and W == V:
             break
@@ -273,4 +265,4 @@ def _iterate(game: _Game, length: int | None) -> Bound:
             W = {key: (math.inf if W[key] != V[key] else W[key]) for key in W}
             rounds = 0
         V = W
-    return Bound(None if V[game.start] == math.inf else V[game.start], total, V)
+    return Bound(None if V[start] == math.inf else V[start], total, V)
