@@ -19,7 +19,7 @@ from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.errors import UserError
 from dipc_plus.frontend.load import load_program
 from dipc_plus.privacy.online import bound as bound_module
-from dipc_plus.privacy.online.bound import Pending, canonical, coupling_bound, coupling_states
+from dipc_plus.privacy.online.bound import Pending, canonical, coupling_bound
 from dipc_plus.privacy.online.every_length import classify, decide_every_length
 from dipc_plus.privacy.online.symmetry import Exchangeability
 
@@ -46,7 +46,7 @@ def test_two_stored_variables_have_a_finite_bound(name, params, d):
     auto, bound, pats, _ = _classify(str(PROGRAMS / f"{name}.dip"), params)
     assert auto.variables in (("lo", "hi"), ("mn", "mx"))
     assert bound.d == d and not pats
-    assert len(auto.states()) <= coupling_states(auto) <= bound_module.MAX_COUPLING_STATES   # reachable positions
+    assert len(auto.states()) <= len(bound.values) <= bound_module.MAX_COUPLING_STATES   # reachable positions
 
 
 HEAD = """param m = 3

@@ -103,6 +103,7 @@ class Automaton:
     integer_draw: str = ""        # file:line of the first integer-valued (discrete Laplace) draw, "" when
                                   # none: then the coupling's shifts must be integers (an integer bound)
     loop_at: object = None        # the ir.Pos of the loop's first statement (file, line, column), for refusals
+    initial: dict = field(default_factory=dict)   # output element -> the constant the prefix gives it
 
     def constant_start(self, var: str) -> bool:
         return self.start_rates[self.variables.index(var)] is None

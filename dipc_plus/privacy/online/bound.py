@@ -9,29 +9,13 @@ infinite, `patterns` decides whether a proof of "no constant" applies.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 from dipc_plus.errors import UserError
 from dipc_plus.privacy.online.automaton import EXIT, Automaton, Event, Step, reachable
 from dipc_plus.privacy.online.order import next_facts
-
-INF = None  # an infinite cost; every arithmetic helper below treats None as +infinity
-
-
-def _add(a, b):
-    return None if a is None or b is None else a + b
-
-
-def _max(a, b):
-    return None if a is None or b is None else max(a, b)
-
-
-def _min(a, b):
-    return b if a is None else a if b is None else min(a, b)
-
-
-
 
 # --------------------------------------------------------------------------- the coupling bound
 
@@ -117,8 +101,7 @@ def _event_allows(e: Event, shift: str, mode: str) -> bool:
 
 
 def _fresh_tag(modes: tuple) -> str:
-    used = set(modes)
-    return next(tag_name(n) for n in range(len(modes) + 1) if tag_name(n) not in used)
+    return next(tag_name(n) for n in range(len(modes) + 1) if tag_name(n) not in modes)
 
 
 def _fresh_group(modes: tuple) -> int:
@@ -175,8 +158,7 @@ def step_options(st: Step, modes: tuple, facts: frozenset, index: dict, exact_or
                 continue
             if k is not None and isinstance(ms[k], Pending) and e.kind in ("guard", "gap"):
                 # drawn again earlier in this step and used now: its shift is chosen here
-                return [o for mode, paid in ms[k].options()
-                        for o in rest(j, _resolve(ms, ms[k].group, mode), shift, group, total + paid)]
+                return [o for chosen, paid in _resolutions(ms, [k]) for o in rest(j, chosen, shift, group, total + paid)]
             if not _event_allows(e, shift, ms[k] if k is not None else "Z"):
                 return []
             if e.kind == "noisy_out":
@@ -198,18 +180,12 @@ def step_options(st: Step, modes: tuple, facts: frozenset, index: dict, exact_or
     return out
 
 
-def _resolutions(modes: tuple, used: list):
+def _resolutions(modes: tuple, used: list) -> list:
     """(modes, paid) for every choice of shifts of the pending groups among the `used` variables."""
     out = [(modes, Fraction(0))]
     for k in used:
-        grown = []
-        for ms, paid in out:
-            m = ms[k]
-            if not isinstance(m, Pending):
-                grown.append((ms, paid))
-                continue
-            grown += [(_resolve(ms, m.group, mode), paid + cost) for mode, cost in m.options()]
-        out = grown
+        if isinstance(out[0][0][k], Pending):   # alike in every entry: each has resolved the same groups
+            out = [(_resolve(ms, ms[k].group, mode), paid + cost) for ms, paid in out for mode, cost in ms[k].options()]
     return out
 
 
@@ -217,61 +193,40 @@ def _resolutions(modes: tuple, used: list):
 class Bound:
     d: Fraction | None      # None: the coupling argument gives no finite bound
     rounds: int
-    values: dict
+    values: dict            # every reachable position of the game (control state, modes, order facts) -> its value
 
 
-def _round(V: dict, game: "_Game") -> dict:
-    """One round of the game: each position takes its worst step under that step's best choice."""
-    W = {}
-    for pos in V:
-        worst = Fraction(0)
-        for options in game.moves[pos]:
-            best = INF
-            for cost, nxt in options:
-                best = _min(best, cost if nxt is None else _add(cost, V[nxt]))
-            worst = _max(worst, best)
-            if worst is None:
-                break
-        W[pos] = worst
-    return W
+def _round(V: dict, moves: dict) -> dict:
+    """One round of the game: each position takes its worst step under that step's best choice
+    (math.inf, the only float, stands for a step no choice couples)."""
+    return {pos: max([Fraction(0), *(min((cost if nxt is None else cost + V[nxt] for cost, nxt in options),
+                                         default=math.inf) for options in moves[pos])])
+            for pos in V}
 
 
-class _Game:
+def _game(auto: Automaton) -> tuple:
     """The coupling game of an automaton: its start position, and the moves of every reachable
     position (per step from its control state, that step's `step_options`)."""
+    index = {v: k for k, v in enumerate(auto.variables)}
+    by_src = auto.by_src()
+    # a drawn variable's shift waits for its first use; a constant start keeps Z (x' = x = c)
+    modes = tuple("Z" if a0 is None else Pending(k, a0, False) for k, a0 in enumerate(auto.start_rates))
+    start, moves = (auto.start, canonical(modes), frozenset()), {}
 
-    def __init__(self, auto: Automaton):
-        self.auto = auto
-        index = {v: k for k, v in enumerate(auto.variables)}
-        by_src = auto.by_src()
-        # a drawn variable's shift waits for its first use; a constant start keeps Z (x' = x = c)
-        modes = tuple("Z" if a0 is None else Pending(k, a0, False) for k, a0 in enumerate(auto.start_rates))
-        self.start = (auto.start, canonical(modes), frozenset())
-        self.moves = {}
+    def successors(pos):
+        moves[pos] = [step_options(st, pos[1], pos[2], index, not auto.integer_draw) for st in by_src.get(pos[0], [])]
+        if len(moves) > MAX_COUPLING_STATES:
+            raise UserError.at(auto.loop_at,
+                               f"cannot decide privacy for every m: the coupling game has more than {len(moves) - 1} "
+                               f"positions ({len(auto.states())} control states times the modes and order facts of "
+                               f"{len(auto.variables)} stored variables), past the limit MAX_COUPLING_STATES = "
+                               f"{MAX_COUPLING_STATES}",
+                               hint="use fewer stored variables or a smaller finite state, or decide one m at a time "
+                                    "without --every-length")
+        return [nxt for options in moves[pos] for _, nxt in options if nxt is not None]
 
-        def successors(pos):
-            self.moves[pos] = [step_options(st, pos[1], pos[2], index, not auto.integer_draw)
-                               for st in by_src.get(pos[0], [])]
-            if len(self.moves) > MAX_COUPLING_STATES:
-                raise self._too_many(len(self.moves))
-            return [nxt for options in self.moves[pos] for _, nxt in options if nxt is not None]
-
-        reachable(self.start, successors)
-
-    def _too_many(self, size: int) -> UserError:
-        auto = self.auto
-        return UserError.at(auto.loop_at,
-                            f"cannot decide privacy for every m: the coupling game has more than {size - 1} positions "
-                            f"({len(auto.states())} control states times the modes and order facts of "
-                            f"{len(auto.variables)} stored variables), past the limit MAX_COUPLING_STATES = "
-                            f"{MAX_COUPLING_STATES}",
-                            hint="use fewer stored variables or a smaller finite state, or decide one m at a time "
-                                 "without --every-length")
-
-
-def coupling_states(auto: Automaton) -> int:
-    """The number of reachable positions of the coupling game (control state, modes, order facts)."""
-    return len(_Game(auto).moves)
+    reachable(start, successors)
+    return start, moves
 
 
 def coupling_bound(auto: Automaton) -> Bound:
@@ -281,7 +236,7 @@ def coupling_bound(auto: Automaton) -> Bound:
     budget of 2|V|+5 without stabilising widens the still-growing values to infinity.
     Widening only raises values, and any fixpoint of a monotone operator lies above its
     least one, so the returned d is a sound upper bound (docs/design/every_length.md, section 3)."""
-    return _iterate(_Game(auto), None)
+    return _iterate(*_game(auto), None)
 
 
 def bound_at_length(auto: Automaton, length: int) -> Bound:
@@ -292,22 +247,22 @@ def bound_at_length(auto: Automaton, length: int) -> Bound:
     one is not (a released noisy value per iteration: the Laplace mechanism)."""
     if length < 0:
         raise ValueError("a length is a number of iterations, at least 0")
-    return _iterate(_Game(auto), length)
+    return _iterate(*_game(auto), length)
 
 
-def _iterate(game: _Game, length: int | None) -> Bound:
+def _iterate(start, moves: dict, length: int | None) -> Bound:
     """The game's values from 0 after `length` rounds, or (None) at the fixpoint, widening the values
     still growing after a budget of 2|V|+5 rounds to infinity."""
-    V = dict.fromkeys(game.moves, Fraction(0))
+    V = dict.fromkeys(moves, Fraction(0))
     budget, rounds, total = 2 * len(V) + 5, 0, 0
     while total != length:
-        W = _round(V, game)
+        W = _round(V, moves)
         total += 1
         if length is None and W == V:
             break
         rounds += 1
         if length is None and rounds >= budget:
-            W = {key: (INF if W[key] != V[key] else W[key]) for key in W}
+            W = {key: (math.inf if W[key] != V[key] else W[key]) for key in W}
             rounds = 0
         V = W
-    return Bound(V[game.start], total, V)
+    return Bound(None if V[start] == math.inf else V[start], total, V)

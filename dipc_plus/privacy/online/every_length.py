@@ -23,7 +23,7 @@ from dipc_plus.claims.claim_file import key_error
 from dipc_plus.execution import ledger
 from dipc_plus.errors import UserError
 from dipc_plus.privacy.online.automaton import Automaton
-from dipc_plus.privacy.online.bound import Bound, coupling_bound, coupling_states
+from dipc_plus.privacy.online.bound import Bound, coupling_bound
 from dipc_plus.privacy.online.patterns import hidden_guard, leaks
 from dipc_plus.privacy.online.recognise import recognise
 from dipc_plus.privacy.online.shape import online_shape
@@ -93,13 +93,14 @@ class EveryLengthCheck:
     budget_k: Fraction | None = None
     adjacency: str = "linf"                      # the claim's; l1 / one-position are decided through linf
     family: str = ""                             # how the pattern's counterexample was found (or the limit hit)
+    coupling_states: int = 0                     # the coupling game's reachable positions
 
     def to_json(self) -> dict:
         a = self.automaton
         return {"verdict": self.verdict, "scope": "every m >= 1", "d": None if self.d is None else str(self.d),
                 "budget": None if self.budget_k is None else str(self.budget_k), "adjacency": self.adjacency,
                 "loop": a.loop_pos, "control_states": len(a.states()), "steps": len(a.steps),
-                "stored_variables": list(a.variables), "coupling_states": coupling_states(a),
+                "stored_variables": list(a.variables), "coupling_states": self.coupling_states,
                 "class_check_ms": round(self.class_seconds * 1000, 3), "patterns": self.patterns,
                 "losses": [{"m": m, "sup_loss_over_eps": t, "witness": w} for m, t, _, w in self.losses],
                 "counterexample_m": None if self.counterexample is None else self.counterexample[0],
@@ -109,22 +110,20 @@ class EveryLengthCheck:
         a = self.automaton
         lines = [f"every-length: the loop over the queries (body at {a.loop_pos}) is an online automaton "
                  f"({len(a.states())} control state(s), {len(a.steps)} step(s), {len(a.variables)} stored variable(s), "
-                 f"{coupling_states(a)} coupling game position(s)); class check {self.class_seconds*1000:.1f} ms"]
-        if self.d is not None:
-            lines.append(f"coupling bound: d = {self.d}  (every m: P[P(q)=w] <= e^(d*eps) P[P(q')=w], "
-                         "||q-q'||_inf <= the claim's bound)")
-        if a.derived:
-            lines.append(f"post-processing: {', '.join(a.derived)} computed after the loop from the per-step "
-                         "outputs alone; the bound is the per-step outputs' and carries over to "
-                         f"{', '.join(a.derived)} (a function of them); a refutation is a counterexample of the "
-                         "program as written")
-        if self.adjacency != "linf":
-            lines.append(f"adjacency {self.adjacency}: decided through linf with the same bound (each of its pairs "
-                         f"is an linf pair); refuted only by a counterexample under {self.adjacency} itself")
-        for p in self.patterns:
-            lines.append(f"pattern: {p}")
-        for m, text, _, witness in self.losses:
-            lines.append(f"  m = {m}: exact tight sup L(eps)/eps = {text}" + (f"  at {witness}" if witness else ""))
+                 f"{self.coupling_states} coupling game position(s)); class check {self.class_seconds*1000:.1f} ms"]
+        derived = ", ".join(a.derived)
+        lines += [text for shown, text in (
+            (self.d is not None, f"coupling bound: d = {self.d}  (every m: P[P(q)=w] <= e^(d*eps) P[P(q')=w], "
+                                 "||q-q'||_inf <= the claim's bound)"),
+            (derived, f"post-processing: {derived} computed after the loop from the per-step outputs alone; the "
+                      f"bound is the per-step outputs' and carries over to {derived} (a function of them); a "
+                      "refutation is a counterexample of the program as written"),
+            (self.adjacency != "linf", f"adjacency {self.adjacency}: decided through linf with the same bound (each "
+                                       f"of its pairs is an linf pair); refuted only by a counterexample under "
+                                       f"{self.adjacency} itself")) if shown]
+        lines += [f"pattern: {p}" for p in self.patterns]
+        lines += [f"  m = {m}: exact tight sup L(eps)/eps = {text}" + (f"  at {witness}" if witness else "")
+                  for m, text, _, witness in self.losses]
         if self.family and self.verdict in ("undecided", "not private for any constant"):
             lines.append(self.family)
         if self.verdict == "verified":
@@ -132,9 +131,9 @@ class EveryLengthCheck:
                          f"loss at m = {', '.join(str(m) for m, *_ in self.losses)} is at most d)")
         elif self.verdict == "refuted" and self.counterexample is not None:
             lines.append(f"REFUTED at m = {self.counterexample[0]} (the exact engine's counterexample below)")
-        elif self.verdict == "undecided" and self.d is None and a.derived:
+        elif self.verdict == "undecided" and self.d is None and derived:
             lines.append(f"UNDECIDED: the per-step outputs are private for no constant d (d = inf), which proves "
-                         f"nothing about {', '.join(a.derived)} computed from them, and the program as written "
+                         f"nothing about {derived} computed from them, and the program as written "
                          "has no counterexample to the claim at the m tried")
         elif self.verdict == "undecided" and self.d is None:
             lines.append(f"UNDECIDED: under linf the program is private for no constant (the pattern above), but "
@@ -299,20 +298,21 @@ def per_step_growth(done: list) -> float:
     return max(1.0, (w2 / w1) ** (1.0 / (m2 - m1))) if m2 > m1 and w1 > 0 else 1.0
 
 
+@dataclass
 class _LengthChecks:
     """The exact engine's checks of the claim at concrete lengths m, recorded on `res`: on the
     claim's own inputs for m in `lengths`, on the two-block witness inputs for longer m; their
     pairs run on `executor`, whose workers rebuild the claim at m from the file alone."""
-
-    def __init__(self, claim_path, overrides, lengths, executor, res, work=None, max_m=None, bar=None):
-        self.claim_path, self.overrides, self.lengths = claim_path, overrides, lengths
-        self.executor, self.res = executor, res
-        self.bar = bar                     # a progress bar over m (None: no bar), moved as checks start
-        self.mname, self.array = res.automaton.size_param, res.automaton.input_name
-        self.work = work                   # the budget of work of the checks past `lengths` (None: none)
-        self.max_m = max_m                 # the largest m checked past `lengths` (None: none)
-        self.spent: dict = {}              # m -> the work its checks did (`check_work`)
-        self.stopped = None                # (m, predicted work) of the check not started
+    claim_path: str
+    overrides: dict
+    lengths: tuple
+    executor: object
+    res: EveryLengthCheck
+    work: int | None = None            # the budget of work of the checks past `lengths` (None: none)
+    max_m: int | None = None           # the largest m checked past `lengths` (None: none)
+    bar: object = None                 # a progress bar over m (None: no bar), moved as checks start
+    spent: dict = field(default_factory=dict)   # m -> the work its checks did (`check_work`)
+    stopped: tuple | None = None       # (m, predicted work) of the check not started
 
     def predicted(self, m) -> int:
         """A guess of the work of the checks at m: the last one's, grown by the per-step ratio of the
@@ -345,10 +345,10 @@ class _LengthChecks:
         self.stopped = (m, guess)
         return False
 
-    def limit_text(self, k: Fraction) -> str:
+    def limit_text(self) -> str:
         """The verdict's note when a limit (on m, or on the work of the checks past the claim's
         lengths) stopped the search for a counterexample."""
-        m, guess = self.stopped
+        (m, guess), k = self.stopped, self.res.budget_k
         tried = sorted(self.spent)
         found = f"no counterexample to the claimed {k}*eps found up to m = {tried[-1] if tried else 0} (limit): "
         if guess is None:
@@ -358,8 +358,9 @@ class _LengthChecks:
                 "the limit on m is length_m)")
 
     def key(self, what, m):   # what a worker needs to rebuild the claim at m (a path valid on any machine)
-        return (what, os.path.abspath(self.claim_path), tuple({**self.overrides, self.mname: m}.items()), m,
-                self.array if what == "family" or m not in self.lengths else None)
+        a = self.res.automaton
+        return (what, os.path.abspath(self.claim_path), tuple({**self.overrides, a.size_param: m}.items()), m,
+                a.input_name if what == "family" or m not in self.lengths else None)
 
     def at(self, m):
         return claim_at_length(*self.key("dp", m))
@@ -401,11 +402,11 @@ class _LengthChecks:
         return s
 
 
-def _cross_check(checks: _LengthChecks, claim, d) -> None:
+def _cross_check(checks: _LengthChecks, claim) -> None:
     """The exact loss at m = 1, 2, 3 must be at most d before "verified" is printed (else the
     bound, our code, is wrong).  A claim that lists its inputs names them for its own m only:
     that m is checked instead."""
-    res = checks.res
+    res, d = checks.res, checks.res.d
     todo = []
     for m in checks.lengths:
         try:
@@ -413,7 +414,7 @@ def _cross_check(checks: _LengthChecks, claim, d) -> None:
         except UserError:
             continue
     if not todo:
-        own = int(claim.program.params[checks.mname])
+        own = int(claim.program.params[res.automaton.size_param])
         todo = [(own, checks.at(own)[0])]
     for m, c in todo:
         s = checks.exact_loss(m, c)
@@ -423,14 +424,6 @@ def _cross_check(checks: _LengthChecks, claim, d) -> None:
                 f"the every-length bound is wrong: at m = {m} the exact tight sup L(eps)/eps is "
                 f"{res.losses[-1][1]}, " + ("above" if above else "not certified to be at most")
                 + f" d = {d} (at {res.losses[-1][3]}); no verdict is given")
-
-
-def _budget_multiple(claim, claim_path):
-    k = claim.budget.k if claim.budget.factor == 1 and claim.delta_is_zero else None
-    if k is None:
-        raise UserError("cannot decide privacy for every m: the budget must be a multiple of eps",
-                        file=claim_path, hint='budget = "eps" or "2*eps"')
-    return k
 
 
 def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 3),
@@ -457,49 +450,52 @@ def decide_every_length(claim, claim_path: str, overrides: dict, lengths=(1, 2, 
     auto, bound, pats, secs = classify(claim.program, set(claim.given_params) | set(overrides or ()))
     if auto.integer_draw and adj.bound.denominator != 1:
         raise integer_bound_refusal(claim_path, adj.bound, auto.integer_draw)
-    k = _budget_multiple(claim, claim_path)
+    k = claim.budget.k if claim.budget.factor == 1 and claim.delta_is_zero else None
+    if k is None:
+        raise UserError("cannot decide privacy for every m: the budget must be a multiple of eps",
+                        file=claim_path, hint='budget = "eps" or "2*eps"')
     d = None if bound.d is None else bound.d * adj.bound
-    res = EveryLengthCheck("", auto, d, pats, secs, budget_k=k, adjacency=adj.kind)
+    res = EveryLengthCheck("", auto, d, pats, secs, budget_k=k, adjacency=adj.kind, coupling_states=len(bound.values))
     family_limit = limits.get("length_m") if family_limit is None else family_limit
     work = limits.get("length_work") if search_work is None else search_work
     bar = progress_bar(max(family_limit, *lengths, *longer), "every length", unit="m") if progress else None
     try:
-        _decide(_LengthChecks(claim_path, overrides, lengths, executor, res, work, family_limit, bar),
-                claim, adj, auto, d, k, lengths, longer, family_limit)
+        _decide(_LengthChecks(claim_path, overrides, lengths, executor, res, work, family_limit, bar), claim, longer)
     finally:
         if bar is not None:
             bar.close()
     return res
 
 
-def _decide(checks: _LengthChecks, claim, adj, auto, d, k, lengths, longer, family_limit) -> None:
+def _decide(checks: _LengthChecks, claim, longer: tuple) -> None:
     """The verdict on `checks.res`: the bound's proof cross-checked, or the exact checks' refutation,
     or "no constant" with its growing losses and (while affordable) the pattern's counterexample."""
     res = checks.res
+    d, k, lengths = res.d, res.budget_k, (*checks.lengths, *longer)
     if d is not None and d <= k:
         # The bound is a proof; the exact engine at small m must agree with it before it is printed.
-        _cross_check(checks, claim, d)
+        _cross_check(checks, claim)
         res.verdict = "verified"
         return
-    if d is not None or adj.kind != "linf" or auto.derived:
+    if d is not None or res.adjacency != "linf" or res.automaton.derived:
         # d > k proves nothing (d is an upper bound), the patterns' proofs of "no constant" move
         # many positions at once (an linf pair, not an l1 or one-position one), and they are about the
         # per-step outputs, not a count computed from them: only a concrete, re-checked failure of the
         # program as written, under the claim's own adjacency, refutes.
-        _first_failure(checks, (*lengths, *longer), k, with_losses=False)
+        _first_failure(checks, lengths, with_losses=False)
         res.verdict = "refuted" if res.counterexample is not None else "undecided"
     else:
         # No constant: the growing exact losses, each with its pair, until the claim itself
         # fails at a concrete m (then the exact engine's re-checked counterexample is shown).
-        _first_failure(checks, (*lengths, *longer), k, with_losses=True)
+        _first_failure(checks, lengths, with_losses=True)
         if res.counterexample is None and checks.stopped is None:
-            _family_counterexample(checks, k, max((*lengths, *longer)), family_limit)
+            _family_counterexample(checks, max(lengths))
         res.verdict = "not private for any constant"
     if res.counterexample is None and checks.stopped is not None:
-        res.family = checks.limit_text(k)
+        res.family = checks.limit_text()
 
 
-def _first_failure(checks: _LengthChecks, lengths: tuple, k: Fraction, with_losses: bool) -> None:
+def _first_failure(checks: _LengthChecks, lengths: tuple, with_losses: bool) -> None:
     """The exact checks at `lengths` in turn, while affordable, until one refutes the claimed k*eps
     (recorded on `checks.res`).  `with_losses`: each m's exact loss first, and the check only where
     that loss passes k."""
@@ -509,7 +505,7 @@ def _first_failure(checks: _LengthChecks, lengths: tuple, k: Fraction, with_loss
         c, scope = checks.at(m)
         if with_losses:
             s = checks.exact_loss(m, c, scope)
-            if s is None or not (s.infinite or s.lower() > k):
+            if s is None or not (s.infinite or s.lower() > checks.res.budget_k):
                 continue
         r = checks.run("dp", m, c)
         if not r.verified:
@@ -517,11 +513,11 @@ def _first_failure(checks: _LengthChecks, lengths: tuple, k: Fraction, with_loss
             return
 
 
-def _family_counterexample(checks: _LengthChecks, k: Fraction, checked: int, limit: int) -> None:
+def _family_counterexample(checks: _LengthChecks, checked: int) -> None:
     """The first m past the checked lengths at which the pattern's family inputs violate the claimed
     k*eps: looked for at the m the growth predicts, then down to the first failing m (or up from
     it, to `limit`).  The exact check at that m is the proof; the limit is reported when reached."""
-    res = checks.res
+    res, k, limit = checks.res, checks.res.budget_k, checks.max_m
     guess = predicted_length(res.losses, k)
     m = min(max(guess or checked + 1, checked + 1), limit)
     found = {}

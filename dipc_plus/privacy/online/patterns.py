@@ -59,8 +59,10 @@ def leaks(auto: Automaton) -> list[str]:
     # Within a segment: the graph of steps that neither re-sample a stored variable nor store a read.
     seg = [st for st in steps if st.dst != EXIT and not st.has("resample", "store")]
     G0, comp0 = _components(states, seg)
-    found += _pumped_leaks(auto, steps, seg, G0, comp0)
-    found += [x for x in (_pumped_on_constant(auto, seg, G0, comp0), _stored_chain(auto, states, steps)) if x]
+    # the guard steps that repeat without bound within a segment, with comparisons of one outcome
+    pumped = [st for st in seg if st.direction() is not None and comp0[st.src] == comp0[st.dst]]
+    found += _pumped_leaks(auto, steps, pumped, G0)
+    found += [x for x in (_pumped_on_constant(auto, pumped, G0), _stored_chain(auto, states, steps)) if x]
     pair = noise_free_pair(auto, steps, G0)
     if pair is not None:
         found.append("noise-free guard: q[i] itself is compared with the threshold, and both outcomes follow "
@@ -69,17 +71,15 @@ def leaks(auto: Automaton) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _pumped_on_constant(auto: Automaton, seg, G0, comp0) -> str | None:
+def _pumped_on_constant(auto: Automaton, pumped, G0) -> str | None:
     """A noisy guard that repeats in the first segment when its thresholds are constants (x <- c
     before the loop, reached from the start without a draw or a store): each pass gains the fixed
     factor F(c + B)/F(c) > 1 (docs/design/every_length.md, section 3).  With several stored variables
     the step's comparisons must all have one outcome, each against a constant start (then the step is
     one comparison with their max for tops, their min for bots: a constant again)."""
     first = nx.descendants(G0, auto.start) | {auto.start}
-    for st in seg:
-        if st.direction() is None or not all(auto.constant_start(g.var) for g in st.guards):
-            continue
-        if st.src in first and comp0[st.src] == comp0[st.dst]:
+    for st in pumped:
+        if st.src in first and all(auto.constant_start(g.var) for g in st.guards):
             return ("pumped guard on a constant threshold: a noisy comparison with the constant start value of "
                     "the stored variable repeats without bound: " + auto.describe_step(st))
     return None
@@ -139,7 +139,7 @@ def _stored_chain(auto: Automaton, states, steps) -> str | None:
     return None
 
 
-def _pumped_leaks(auto: Automaton, steps, seg, G0, comp0) -> list[str]:
+def _pumped_leaks(auto: Automaton, steps, pumped_steps, G0) -> list[str]:
     """Leaks of a noisy guard that repeats within one threshold segment (a pumped guard):
     both outcomes pumped, or a release on a step of the opposite outcome around it.  A pumped step
     has comparisons of one outcome only (`Step.direction`); a leaking pair needs a top and a bot
@@ -148,10 +148,8 @@ def _pumped_leaks(auto: Automaton, steps, seg, G0, comp0) -> list[str]:
     against their min likewise, by log-concavity)."""
     found = []
     pumped = {True: {}, False: {}}     # outcome -> node -> the stored variables its pumped steps compare
-    for st in seg:
-        top = st.direction()
-        if top is not None and comp0[st.src] == comp0[st.dst]:
-            pumped[top].setdefault(st.src, set()).update(g.var for g in st.guards)
+    for st in pumped_steps:
+        pumped[st.direction()].setdefault(st.src, set()).update(g.var for g in st.guards)
     for top in (True, False):
         for s, xs in pumped[top].items():
             ahead = nx.descendants(G0, s) | {s}

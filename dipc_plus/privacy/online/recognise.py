@@ -102,20 +102,19 @@ def _is_constant(lin) -> bool:
     return (_form(lin) or {}).keys() == {""}
 
 
+def _exactly(lin, *coefs) -> tuple | None:
+    """The variables (v1, v2, ...) when `lin` is exactly coefs[0]*v1 + coefs[1]*v2 + ... (constant 0,
+    distinct coefficients): (r,) for the variable r itself, (r, x) for a gap r - x."""
+    form = _form(lin) or {}
+    if form.pop("", None) != 0 or len(form) != len(coefs) or set(form.values()) != set(coefs):
+        return None
+    by_coef = {c: v for v, c in form.items()}
+    return tuple(by_coef[c] for c in coefs)
+
+
 def _exact_var(lin) -> str | None:
     """v when `lin` is exactly the variable v (coefficient 1, constant 0)."""
-    form = _form(lin) or {}
-    return next((v for v, c in form.items() if v and c == 1), None) if len(form) == 2 and form[""] == 0 else None
-
-
-def _gap_read(lin, thresholds) -> tuple | None:
-    """(r, x) when `lin` is exactly r - x for one of the thresholds x (coefficients 1 and -1, constant 0)."""
-    form = _form(lin) or {}
-    if len(form) != 3 or form.pop("") != 0:
-        return None
-    r = next((v for v, c in form.items() if c == 1), None)
-    x = next((v for v, c in form.items() if c == -1), None)
-    return (r, x) if r is not None and x in thresholds else None
+    return (_exactly(lin, 1) or (None,))[0]
 
 
 def _guard_test(cond) -> tuple | None:
@@ -167,6 +166,7 @@ class _Recogniser:
         # the drawn values: real, or integer for a discrete noise (an int local is only ever drawn)
         self.reals = {v for v, t in local.items() if isinstance(t, (ir.RealT, ir.IntT))}
         self.integer_draw = ""      # file:line of the first integer-valued draw, "" when none
+        self.initial: dict = {}     # output element -> the constant the prefix gives it
         # the stored variables (thresholds) in order of their start, and each one's start rate (None:
         # a constant start x <- c, whose shift is 0)
         self.variables: dict = {}
@@ -186,6 +186,7 @@ class _Recogniser:
                 if not (isinstance(s.expr, ir.Const) or _is_constant(s.expr)):
                     raise refuse(s.pos, f"the output '{s.target}' is given a value that is not a constant; "
                                  + PREFIX_RULE)
+                self.initial[s.target] = s.expr.value if isinstance(s.expr, ir.Const) else s.expr.const.value
             elif isinstance(s, ir.Sample) and s.target in self.outputs:
                 raise _threshold_output(s.pos, s.target)
             elif isinstance(s, ir.Sample) and s.target in self.reals and _is_constant(s.dist.mean):
@@ -361,7 +362,8 @@ class _Recogniser:
 
     def _release(self, s: ir.Assign, p: _Path, arr: str, used: set) -> _Path:
         """A real output at position i: the read r, its gap r - x, or a constant."""
-        v, x = _gap_read(s.expr, self.variables) or (_exact_var(s.expr), "")
+        gap = _exactly(s.expr, 1, -1)
+        v, x = gap if gap and gap[1] in self.variables else (_exact_var(s.expr), "")
         if v in p.reads:
             if x:
                 self._threshold_usable(s.pos, p, "released in a gap r - x", x)
@@ -466,5 +468,5 @@ def recognise(shape: OnlineShape) -> Automaton:
         return [st.dst for st in steps if st.dst != EXIT]
 
     reachable(start, successors)
-    auto.integer_draw = r.integer_draw
+    auto.integer_draw, auto.initial = r.integer_draw, r.initial
     return auto

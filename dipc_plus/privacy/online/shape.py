@@ -121,11 +121,9 @@ def _size_parameter(uses: LengthUses) -> tuple[str, str]:
     """(m, the input's name), or the refusal when the program has no single input q: real[m]
     (or q: int[m], the integer inputs discrete noise needs)."""
     if uses.size is None:
-        err = UserError("cannot decide privacy for every m: the class has exactly one input, an array "
-                        "q: real[m] (or q: int[m]) whose length m is a parameter", file=uses.file, hint=HINT)
-        if uses.where is not None:
-            err.line, err.column = uses.where.line, uses.where.column
-        raise err
+        raise UserError("cannot decide privacy for every m: the class has exactly one input, an array "
+                        "q: real[m] (or q: int[m]) whose length m is a parameter", file=uses.file,
+                        line=getattr(uses.where, "line", None), column=getattr(uses.where, "column", None), hint=HINT)
     return uses.size, uses.input
 
 

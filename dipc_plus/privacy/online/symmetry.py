@@ -38,12 +38,11 @@ MAX_PATHS = 256   # consistent paths per output walked before the proof is given
 UNREAD = None     # the key of a position no step on the path compares
 
 
-def _refuse(pos, why: str, file: str | None = None) -> UserError:
+def _refuse(why: str, file: str, pos=None) -> UserError:
     """A refusal at a statement (`pos`), or at the program's file when no one statement is the cause."""
-    hint = "the check then computes the output table of every input of the grid"
-    if pos is None:
-        return UserError(f"no symmetry proved: {why}", file=file, hint=hint)
-    return UserError.at(pos, f"no symmetry proved: {why}", hint=hint)
+    return UserError(f"no symmetry proved: {why}", file=getattr(pos, "file", file), line=getattr(pos, "line", None),
+                     column=getattr(pos, "column", None),
+                     hint="the check then computes the output table of every input of the grid")
 
 
 def _shape_refusal(program: ir.Program):
@@ -51,12 +50,12 @@ def _shape_refusal(program: ir.Program):
     own length n must have one real input array q[1..n] and end with n copies of one iteration."""
     def refusal(qname: str | None, real: bool) -> UserError:
         if qname is None:
-            return _refuse(None, "the program's inputs are not exactly one array q[1..n]", program.source)
+            return _refuse("the program's inputs are not exactly one array q[1..n]", program.source)
         if not real:
-            return _refuse(None, f"the input '{qname}' is not real", program.source)
+            return _refuse(f"the input '{qname}' is not real", program.source)
         n, body = len(program.arrays[qname]), program.body
-        return _refuse(body[-1].pos if body else None,
-                       f"the body does not end with {n} copies of one iteration over {qname}[i]", program.source)
+        return _refuse(f"the body does not end with {n} copies of one iteration over {qname}[i]", program.source,
+                       body[-1].pos if body else None)
     return refusal
 
 
@@ -81,34 +80,26 @@ class Exchangeability:
         self.auto: Automaton = recognise(shape)
         self.n = shape.length
         if len(self.auto.variables) > 1:
-            raise _refuse(None, f"the loop compares with {len(self.auto.variables)} stored variables; the "
+            raise _refuse(f"the loop compares with {len(self.auto.variables)} stored variables; the "
                           "factorisation per segment holds for one threshold", program.source)
         for st in self.auto.steps:
             if st.has("store"):
-                raise _refuse(None, f"a step stores its read in the threshold ({self.auto.describe_step(st)}, "
+                raise _refuse(f"a step stores its read in the threshold ({self.auto.describe_step(st)}, "
                               f"{st.where}): the read's position then sets the later steps' threshold",
                               program.source)
             if st.has("disclose", "gap", "noisy_out"):
-                raise _refuse(None, f"a step releases a real value ({self.auto.describe_step(st)}, {st.where}); "
+                raise _refuse(f"a step releases a real value ({self.auto.describe_step(st)}, {st.where}); "
                               "a released read is tied to its position", program.source)
         self.names = program.output_names()
         self.place = []                     # output index -> (array, position 1..)
         for name in self.names:
             hit = ELEMENT.match(name)
             if hit is None:
-                raise _refuse(None, f"the output '{name}' is not an array element", program.source)
+                raise _refuse(f"the output '{name}' is not an array element", program.source)
             self.place.append((hit.group(1), int(hit.group(2))))
-        self.initial = self._initial(shape.prefix)
+        # output element -> its frozen value after the prefix (absent: not given one there)
+        self.initial = {name: freeze_value(v) for name, v in self.auto.initial.items()}
         self.by_src = self.auto.by_src()
-
-    def _initial(self, prefix) -> dict:
-        """Output element -> its frozen value after the prefix (absent: not given one there)."""
-        out = {}
-        for s in prefix:
-            if isinstance(s, ir.Assign) and s.target in self.names:
-                value = s.expr.value if isinstance(s.expr, ir.Const) else s.expr.const.value
-                out[s.target] = freeze_value(value)
-        return out
 
     def _paths(self, o: tuple) -> list:
         """The step sequences consistent with output o: lists of the steps taken at 1..n (fewer
@@ -134,7 +125,7 @@ class Exchangeability:
                     continue
                 todo.append((st.dst, taken + (st,)))
             if len(found) + len(todo) > MAX_PATHS:
-                raise _refuse(None, f"more than {MAX_PATHS} ways through the loop give the output {o}",
+                raise _refuse(f"more than {MAX_PATHS} ways through the loop give the output {o}",
                               self.auto.loop_pos)
         # an output element the loop never writes nor the prefix sets has no known value
         for k, arrs in want.items():
