@@ -219,11 +219,7 @@ def check_real_outputs(claim, options: RunOptions = DEFAULT_OPTIONS, refute_only
     program, k = claim.program, claim.budget.k
     paths = _every_value_paths(program)
     names = paths.real_inputs
-    dens = {}
-    for u in claim.points:
-        key = _key(u, names)
-        if key not in dens:
-            dens[key] = real_output_densities(paths, list(key))
+    dens = {key: real_output_densities(paths, list(key)) for key in dict.fromkeys(_key(u, names) for u in claim.points)}
     scope = inputs_scope(program, grid=claim.grid, points=claim.explicit_points,
                          kind=claim.inputs_kind if claim.inputs_kind != "domain" else "grid", eps=str(claim.eps))
     result = RealOutputCheck(claim, "undecided", scope=scope)
@@ -411,41 +407,29 @@ def outcome_event_probability(program, u: dict, outcome, lo, hi) -> ExpFrac:
     finite_names = [n for n, t in program.outputs if isinstance(t, (ir.BoolT, ir.DomT))]
     total = ExpFrac.of(ExpPoly.ZERO)
     for out, entry in dist.entries.items():
-        vals = out.values
-        if any(vals[idx[n]] != v for n, v in zip(finite_names, outcome.finite)):
+        at = {n: out.values[i] for n, i in idx.items()}
+        released = [at[n] for n in outcome.released]
+        if (any(at[n] != v for n, v in zip(finite_names, outcome.finite))
+                or not all(at[n] is None if v is None else isinstance(at[n], LinForm) and at[n].is_constant()
+                           and at[n].const == v for n, v in outcome.fixed)
+                or not all(isinstance(x, LinForm) and not x.is_constant() for x in released)):
             continue
-        ok = True
-        for n, v in outcome.fixed:
-            x = vals[idx[n]]
-            ok = ok and (x is None if v is None else isinstance(x, LinForm) and x.is_constant() and x.const == v)
-        extra = []
-        for n, a, b in zip(outcome.released, lo, hi):
-            x = vals[idx[n]]
-            ok = ok and isinstance(x, LinForm) and not x.is_constant()
-            if ok:
-                extra += interval_atoms(x, EventInterval(a, b, lo_closed=False, hi_closed=True, label=""))
-        if not ok:
-            continue
+        extra = [atom for x, a, b in zip(released, lo, hi)
+                 for atom in interval_atoms(x, EventInterval(a, b, lo_closed=False, hi_closed=True, label=""))]
         p = ExpFrac.of(per_point_probability(list(out.constraints) + extra, dist.noises))
         if not p.is_zero():
             total = total + entry.weight * p
     return total
 
 
-def _ratio_ball(p: ExpFrac, q: ExpFrac, eps: Fraction) -> arb | None:
+def _ratio_above(p: ExpFrac, q: ExpFrac, k: Fraction, eps: Fraction) -> arb | None:
+    """The certified ball of p/q at eps when it is above e^(k eps) (q certified > 0), else None."""
     with working_precision(_PREC):
         a, b = p.arb_value(eps, _PREC), q.arb_value(eps, _PREC)
         if not b > 0:
             return None
-        return a / b
-
-
-def _exceeds(ball: arb | None, k: Fraction, eps: Fraction) -> bool:
-    if ball is None:
-        return False
-    with working_precision(_PREC):
-        bound = (arb(k.numerator) / k.denominator * arb(eps.numerator) / eps.denominator).exp()
-        return bool(ball > bound)
+        ball, bound = a / b, (arb(k.numerator) / k.denominator * arb(eps.numerator) / eps.denominator).exp()
+        return ball if ball > bound else None
 
 
 def _event_check(program, u, v, outcome, event, eps: Fraction, k) -> tuple | None:
@@ -460,8 +444,8 @@ def _event_check(program, u, v, outcome, event, eps: Fraction, k) -> tuple | Non
             return None
         with working_precision(_PREC):
             return p, q, arb("inf")
-    ball = _ratio_ball(p, q, eps)
-    return (p, q, ball) if _exceeds(ball, k, eps) else None
+    ball = _ratio_above(p, q, k, eps)
+    return None if ball is None else (p, q, ball)
 
 
 def _recheck(program, u, v, outcome, w, eps, k) -> tuple | None:
@@ -479,7 +463,7 @@ def _recheck(program, u, v, outcome, w, eps, k) -> tuple | None:
 
 def _counterexample(program, u, v, c: EndRatio, k, dens, names, best) -> RealCounterexample | None:
     eps_list = ([best.at_eps] if best.at_eps is not None else []) + _EPS_TRIES
-    good = [e for e in eps_list if _exceeds(_ratio_ball(c.ratio, ExpFrac.of(ExpPoly.const(1)), e), k, e)]
+    good = [e for e in eps_list if _ratio_above(c.ratio, ExpFrac.of(ExpPoly.const(1)), k, e) is not None]
     for eps in good[:3]:
         if c.end == "mass":
             found = _event_check(program, u, v, c.outcome, None, eps, k)
@@ -493,8 +477,8 @@ def _counterexample(program, u, v, c: EndRatio, k, dens, names, best) -> RealCou
             g = [pc.form for pc in fv if pc.cell.contains(at)]
             if not f or not g or g[0].is_zero():
                 continue
-            ball = _ratio_ball(ExpFrac.of(f[0].at(at)), ExpFrac.of(g[0].at(at)), eps)
-            if not _exceeds(ball, k, eps):
+            ball = _ratio_above(ExpFrac.of(f[0].at(at)), ExpFrac.of(g[0].at(at)), k, eps)
+            if ball is None:
                 continue
             found = _recheck(program, u, v, c.outcome, w, eps, k)
             if found is not None:
@@ -505,16 +489,11 @@ def _counterexample(program, u, v, c: EndRatio, k, dens, names, best) -> RealCou
 
 def _points_toward(c: EndRatio) -> list:
     """Values of w inside the candidate's interval, closer and closer to its end."""
-    lo, hi = c.lo, c.hi
-    out = []
-    for j in range(1, 14):
-        if c.end == "lo":
-            out.append(lo + Fraction(1, 2 ** j) * (1 if hi is None else min(Fraction(1), hi - lo))
-                       if lo is not None else -Fraction(2 ** j) + (0 if hi is None else min(hi, 0)))
-        else:
-            out.append(hi - Fraction(1, 2 ** j) * (1 if lo is None else min(Fraction(1), hi - lo))
-                       if hi is not None else Fraction(2 ** j) + (0 if lo is None else max(lo, 0)))
-    return out
+    s, near, far = (1, c.lo, c.hi) if c.end == "lo" else (-1, c.hi, c.lo)
+    if near is None:     # an infinite end: outward from the finite one (or 0), by powers of 2
+        return [-s * Fraction(2 ** j) + (0 if far is None else s * min(s * far, 0)) for j in range(1, 14)]
+    width = 1 if far is None else min(Fraction(1), c.hi - c.lo)
+    return [near + s * Fraction(1, 2 ** j) * width for j in range(1, 14)]
 
 
 def _points_inside(c: EndRatio) -> list:

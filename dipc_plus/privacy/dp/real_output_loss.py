@@ -125,22 +125,15 @@ def _monotone(f: SymbolicForm, g: SymbolicForm, lo, hi) -> str | None:
             return None
         signs[(mu, j)] = _sign_for_every_eps(c if (side ** j if j else 1) > 0 else -c)
     values = set(signs.values())
-    if values == {1}:
-        return "up"
-    if values == {-1}:
-        return "down"
+    if len(values) == 1 and 0 not in values:
+        return "up" if values == {1} else "down"
     # Descartes' rule for exponential sums sum c_k e^(mu_k v) (no power of v): at most as many
     # real zeros as sign changes of c_k ordered by mu.  One change, from - (small mu, which
     # dominates as v -> -inf) to + (large mu): W < 0 then W > 0, so R falls then rises.
-    if any(j for _, j in signs):
-        return None
-    if 0 in values:
-        return None
     ordered = [signs[k] for k in sorted(signs)]
     changes = sum(1 for a, b in zip(ordered, ordered[1:]) if a != b)
-    if changes == 1 and ordered[0] == -1:
-        return "valley"
-    return None
+    valley = changes == 1 and ordered[0] == -1 and 0 not in values and not any(j for _, j in signs)
+    return "valley" if valley else None
 
 
 def _dominant(shapes: dict, toward: int):
@@ -163,18 +156,6 @@ def _end_ratio(f: SymbolicForm, g: SymbolicForm, w, toward: int):
     if kf == kg:
         return ExpFrac(fs[kf], gs[kg])
     return "inf" if (toward * kf[0], kf[1]) > (toward * kg[0], kg[1]) else "zero"
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 def middle(lo, hi) -> Fraction:
@@ -219,9 +200,8 @@ def _add_ends(outcome, f, g, lo, hi, out: PairLoss, line, sides: list, shape_pro
     for side in sides:
         if side == "mid":
             mid = middle(lo, hi)
-            r = ExpFrac(f.at([mid]), g.at([mid]))
-            out.candidates.append(EndRatio(outcome, lo, hi, "hi", r, line) if hi is not None else
-                                  EndRatio(outcome, lo, hi, "lo", r, line))
+            end = "hi" if hi is not None else "lo"
+            out.candidates.append(EndRatio(outcome, lo, hi, end, ExpFrac(f.at([mid]), g.at([mid])), line))
             continue
         w = lo if side == "lo" else hi
         r = _end_ratio(f, g, w, -1 if side == "lo" else 1)
@@ -307,7 +287,7 @@ def _power_free(H: SymbolicForm, lo, hi, delta) -> dict | None:
     free: dict = {}
 
     def add(mu, c):
-        free[mu] = free[mu] + c if mu in free else c
+        free[mu] = free.get(mu, ExpPoly.ZERO) + c
 
     for (mu, j), c in _by_shape(H).items():
         if not j:
