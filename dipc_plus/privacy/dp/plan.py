@@ -42,15 +42,11 @@ class Unit:
         return self.source.key_of(self.canon(env))
 
     def canon(self, env: dict) -> dict:
-        if not self.runs:
-            return env
-        out = dict(env)
-        for run in self.runs:
-            vals = sorted((env[x] for x in run.inputs), key=value_key)
-            out.update(zip(run.inputs, vals))
-        return out
+        """The input with each symmetric run's values sorted: the representative of its class."""
+        return self.canon_pair(env, env)[0]
 
     def canon_pair(self, u: dict, w: dict) -> tuple[dict, dict]:
+        """The pair with each symmetric run's (u, w) value pairs sorted (by u's value first)."""
         if not self.runs:
             return u, w
         a, b = dict(u), dict(w)
@@ -259,10 +255,7 @@ class PairWork:
         items = self.items()[a:b]
         tasks = []
         for a, b in chunks(len(items), 4 * executor.jobs if executor.parallel else len(self.items())):
-            run = items[a:b]
-            while run:
-                k = run[0][0]
-                same = [it for it in run if it[0] == k]
-                run = run[len(same):]
+            for k, same in itertools.groupby(items[a:b], key=lambda item: item[0]):   # a task never crosses a unit
+                same = list(same)
                 tasks.append((k, None, None) if same[0][1] is None else (k, same[0][1], same[-1][1] + 1))
         return tasks, [1 if a is None else b - a for _, a, b in tasks]
