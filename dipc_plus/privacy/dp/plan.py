@@ -162,9 +162,13 @@ def unit_pairs(unit: Unit, adjacency: Adjacency) -> list:
         if not unit.runs and all(len({freeze_value(b) for b in unit.grid[n]}) == len(unit.grid[n]) for n in names):
             return list(found)
     else:
-        pts = unit.points
-        found = ((u, w) for u in pts for w in pts if adjacency.adjacent(u, w))
+        found = adjacent_point_pairs(unit.points, adjacency)
     return distinct((unit.canon_pair(u, w) for u, w in found), key=lambda pair: tuple(map(freeze_env, pair)))
+
+
+def adjacent_point_pairs(points, adjacency: Adjacency) -> list:
+    """The ordered pairs (u, u') of distinct adjacent points of a list, in list order."""
+    return [(u, w) for u in points for w in points if u != w and adjacency.adjacent(u, w)]
 
 
 def _grid_neighbours(u: dict, names: list, grid: dict, adjacency: Adjacency) -> Iterable[dict]:

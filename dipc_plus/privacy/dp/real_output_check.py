@@ -43,6 +43,7 @@ from dipc_plus.errors import UserError
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.privacy.display import every_value_coverage, every_value_scope_json
 from dipc_plus.privacy.dp.coupling import Coupling, coupling_for
+from dipc_plus.privacy.dp.plan import adjacent_point_pairs
 from dipc_plus.privacy.dp.real_output_loss import (EndRatio, SupCache, interval_text, place_text,
                                                     prove_unproved)
 from dipc_plus.privacy.dp.real_output_regions import pair_loss
@@ -225,8 +226,7 @@ def check_real_outputs(claim, options: RunOptions = DEFAULT_OPTIONS, refute_only
     result = RealOutputCheck(claim, "undecided", scope=scope)
     cp = coupling_for(claim, options)
     result.coupling = cp if cp.applies else None
-    pairs = [(u, v) for u in claim.points for v in claim.points
-             if u is not v and u != v and claim.adjacency.adjacent(u, v)]
+    pairs = adjacent_point_pairs(claim.points, claim.adjacency)
     sups = SupCache(SEARCH_TOLERANCE, k) if refute_only else SupCache()
     done = (_pass(result, pairs, dens, names, k, sups, thorough=False)
             or _pass(result, pairs, dens, names, k, sups, thorough=True))
