@@ -46,7 +46,7 @@ from dipc_plus.privacy.dp.coupling import Coupling, coupling_for
 from dipc_plus.privacy.dp.plan import adjacent_point_pairs
 from dipc_plus.privacy.dp.real_output_loss import (EndRatio, SupCache, interval_text, place_text,
                                                     prove_unproved)
-from dipc_plus.privacy.dp.real_output_regions import pair_loss
+from dipc_plus.privacy.dp.real_output_regions import pair_loss, piece_at
 from dipc_plus.privacy.output_tables import interval_atoms
 from dipc_plus.privacy.online.every_length import BoundContradiction
 from dipc_plus.semantics import ir
@@ -473,11 +473,10 @@ def _counterexample(program, u, v, c: EndRatio, k, dens, names, best) -> RealCou
         fu, fv = dens[_key(u, names)][c.outcome].density, dens[_key(v, names)][c.outcome].density
         for w in (_points_toward(c) if c.line is None else _points_inside(c)):
             at = w if isinstance(w, list) else [w]
-            f = [pc.form for pc in fu if pc.cell.contains(at)]
-            g = [pc.form for pc in fv if pc.cell.contains(at)]
-            if not f or not g or g[0].is_zero():
+            f, g = piece_at(fu, at), piece_at(fv, at)     # off every cell: the zero form
+            if g.is_zero():
                 continue
-            ball = _ratio_above(ExpFrac.of(f[0].at(at)), ExpFrac.of(g[0].at(at)), k, eps)
+            ball = _ratio_above(ExpFrac.of(f.at(at)), ExpFrac.of(g.at(at)), k, eps)
             if ball is None:
                 continue
             found = _recheck(program, u, v, c.outcome, w, eps, k)

@@ -28,6 +28,7 @@ segments of lines, each decided here; `real_output_regions.pair_loss` takes the 
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -321,14 +322,8 @@ def _abel_nonnegative(free: dict, lo, hi) -> bool:
         if anchor is None:
             continue
         mus = sorted(free, key=lambda mu: order * mu)          # z ascending
-        tail = ExpPoly.ZERO
-        ok = True
-        for mu in reversed(mus):
-            tail = tail + free[mu] * ExpPoly.exp(mu * anchor)
-            if not _holds_for_every_eps(tail):
-                ok = False
-                break
-        if ok:
+        tails = itertools.accumulate(free[mu] * ExpPoly.exp(mu * anchor) for mu in reversed(mus))   # T_k, last first
+        if all(_holds_for_every_eps(tail) for tail in tails):
             return True
     return False
 
@@ -364,26 +359,13 @@ def _bernstein_nonnegative(free: dict, lo, hi, depth: int = 2) -> bool:
         for _ in range(n):
             a_pow.append(a_pow[-1] * a)
             d_pow.append(d_pow[-1] * delta)
-        # p(a + delta t) = sum_k d_k t^k
-        d = []
-        for k in range(n + 1):
-            total = ExpPoly.ZERO
-            for i in range(k, n + 1):
-                if not coeffs[i].is_zero() and not a_pow[i - k].is_zero():
-                    total = total + coeffs[i] * a_pow[i - k] * ExpPoly.const(comb(i, k))
-            d.append(total * d_pow[k])
-        ok = True
-        for j in range(n + 1):
-            bj = ExpPoly.ZERO
-            for k in range(j + 1):
-                if not d[k].is_zero():
-                    bj = bj + d[k] * ExpPoly.const(Fraction(comb(j, k), comb(n, k)))
-            if bj.is_zero():
-                continue
-            if not _holds_for_every_eps(bj):
-                ok = False
-                break
-        if ok:
+        # p(a + delta t) = sum_k d_k t^k, and its Bernstein coefficients b_j = sum_(k <= j) d_k C(j, k) / C(n, k)
+        d = [sum((coeffs[i] * a_pow[i - k] * ExpPoly.const(comb(i, k)) for i in range(k, n + 1)
+                  if not coeffs[i].is_zero() and not a_pow[i - k].is_zero()), ExpPoly.ZERO) * d_pow[k]
+             for k in range(n + 1)]
+        bernstein = (sum((d[k] * ExpPoly.const(Fraction(comb(j, k), comb(n, k))) for k in range(j + 1)
+                          if not d[k].is_zero()), ExpPoly.ZERO) for j in range(n + 1))
+        if all(bj.is_zero() or _holds_for_every_eps(bj) for bj in bernstein):
             continue
         if level >= depth:
             return False

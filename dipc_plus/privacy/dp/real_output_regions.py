@@ -40,14 +40,12 @@ from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.privacy.dp.real_output_loss import EndRatio, PairLoss, interval_loss, middle
 
-__all__ = ["pair_loss", "region_loss", "restrict", "separable_direction", "open_intersection"]
+__all__ = ["pair_loss", "piece_at", "region_loss", "restrict", "separable_direction", "open_intersection"]
 
 
-def _piece_at(pieces: list, w: Fraction):
-    for pc in pieces:
-        if pc.cell.contains([w]):
-            return pc.form
-    return SymbolicForm(1, {})
+def piece_at(pieces: list, point: list) -> SymbolicForm:
+    """The closed form of the density piece whose cell holds `point` (the zero form off every cell)."""
+    return next((pc.form for pc in pieces if pc.cell.contains(point)), SymbolicForm(len(point), {}))
 
 
 def _breakpoints(pieces: list) -> set:
@@ -104,7 +102,7 @@ def _outcome_loss(outcome, du, dv, out: PairLoss, thorough: bool) -> None:
     ends = [None] + points + [None]
     for lo, hi in zip(ends, ends[1:]):
         mid = middle(lo, hi)
-        interval_loss(outcome, _piece_at(du.density, mid), _piece_at(dv.density, mid), lo, hi, out)
+        interval_loss(outcome, piece_at(du.density, [mid]), piece_at(dv.density, [mid]), lo, hi, out)
 
 
 def region_loss(outcome, du, dv, out: PairLoss) -> None:
