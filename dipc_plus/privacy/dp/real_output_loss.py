@@ -29,6 +29,7 @@ segments of lines, each decided here; `real_output_regions.pair_loss` takes the 
 from __future__ import annotations
 
 import itertools
+from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -285,14 +286,10 @@ def _power_free(H: SymbolicForm, lo, hi, delta) -> dict | None:
     near, far = (lo, hi) if side > 0 else (hi, lo)
     small = abs(near)
     large = None if far is None else abs(far)
-    free: dict = {}
-
-    def add(mu, c):
-        free[mu] = free.get(mu, ExpPoly.ZERO) + c
-
+    free: dict = defaultdict(lambda: ExpPoly.ZERO)
     for (mu, j), c in _by_shape(H).items():
         if not j:
-            add(mu, c)
+            free[mu] += c
             continue
         sign = _sign_for_every_eps(c)
         if not sign:
@@ -303,14 +300,12 @@ def _power_free(H: SymbolicForm, lo, hi, delta) -> dict | None:
             bound = small if lower else large
             if bound is None:
                 return None
-            add(mu, c * ExpPoly.eps(j) * ExpPoly.const(bound ** j))
+            free[mu] += c * ExpPoly.eps(j) * ExpPoly.const(bound ** j)
             continue
         scale = ExpPoly.const(Fraction(1) / delta ** j)
+        t = -1 if lower else 1      # ((1 - e^(-delta side v)) / delta)^j, or ((e^(delta side v) - 1) / delta)^j
         for i in range(j + 1):
-            if lower:       # ((1 - e^(-delta side v)) / delta)^j
-                add(mu - i * delta * side, c * scale * ExpPoly.const(comb(j, i) * (-1) ** i))
-            else:           # ((e^(delta side v) - 1) / delta)^j
-                add(mu + i * delta * side, c * scale * ExpPoly.const(comb(j, i) * (-1) ** (j - i)))
+            free[mu + t * i * delta * side] += c * scale * ExpPoly.const(comb(j, i) * (-1) ** (i if lower else j - i))
     return {mu: c for mu, c in free.items() if not c.is_zero()}
 
 
