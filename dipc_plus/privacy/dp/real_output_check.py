@@ -448,20 +448,11 @@ def _event_check(program, u, v, outcome, event, eps: Fraction, k) -> tuple | Non
     return None if ball is None else (p, q, ball)
 
 
-def _recheck(program, u, v, outcome, w, eps, k) -> tuple | None:
-    """The event (w - h, w + h] (a box (w_i - h, w_i + h] when w is a list of several released
-    values) whose per-point probabilities at u and v have a certified ratio above e^(k eps), for
-    decreasing h, with its (p, q, ratio ball); None if none is found."""
-    for j in range(1, 12):
-        h = Fraction(1, 4 ** j)
-        event = ([x - h for x in w], [x + h for x in w]) if isinstance(w, list) else (w - h, w + h)
-        found = _event_check(program, u, v, outcome, event, eps, k)
-        if found is not None:
-            return event, *found
-    return None
-
-
 def _counterexample(program, u, v, c: EndRatio, k, dens, names, best) -> RealCounterexample | None:
+    """A candidate above the budget made a re-checked counterexample: at a few eps where its ratio is
+    above e^(k eps), a value w toward its end where the density ratio is certified above too, and
+    an event (w - h, w + h] (a box (w_i - h, w_i + h] for several released values), for decreasing h,
+    whose per-point probabilities at u and u' have a certified ratio above e^(k eps); None if none."""
     eps_list = ([best.at_eps] if best.at_eps is not None else []) + _EPS_TRIES
     good = [e for e in eps_list if _ratio_above(c.ratio, ExpFrac.of(ExpPoly.const(1)), k, e) is not None]
     for eps in good[:3]:
@@ -479,10 +470,11 @@ def _counterexample(program, u, v, c: EndRatio, k, dens, names, best) -> RealCou
             ball = _ratio_above(ExpFrac.of(f.at(at)), ExpFrac.of(g.at(at)), k, eps)
             if ball is None:
                 continue
-            found = _recheck(program, u, v, c.outcome, w, eps, k)
-            if found is not None:
-                event, p, q, eball = found
-                return RealCounterexample(u, v, c.outcome, w, eps, ball, event, p, q, eball)
+            for h in (Fraction(1, 4 ** j) for j in range(1, 12)):
+                event = ([x - h for x in w], [x + h for x in w]) if isinstance(w, list) else (w - h, w + h)
+                found = _event_check(program, u, v, c.outcome, event, eps, k)
+                if found is not None:
+                    return RealCounterexample(u, v, c.outcome, w, eps, ball, event, *found)
     return None
 
 
