@@ -233,8 +233,7 @@ class PairCheck(SettledPart):
         if sets:
             lines.insert(1, "        delta != 0: checked over every set of outputs (hockey-stick divergence), as "
                             "(eps, delta)-DP requires")
-        for note in self.plan.notes:
-            lines.append(f"structure: {note}")
+        lines += [f"structure: {note}" for note in self.plan.notes]
         lines.append(f"checked {self.pairs} pair(s) of neighbouring inputs (up to symmetry), "
                      f"{self.obligations} ({'pair' if sets else 'pair, output'}) obligation(s), {self.decisions} "
                      f"decided by the certified procedure; {self.evaluations} distribution(s); {self.seconds:.2f} s")

@@ -139,12 +139,10 @@ def canonical_points(unit: Unit) -> list:
         return list(GridPoints({n: unit.grid[n] for n in unit.inputs}))
     in_run = {x for run in unit.runs for x in run.inputs}
     others = [n for n in unit.inputs if n not in in_run]
-    parts = []
-    for run in unit.runs:
-        vals = unit.grid[run.inputs[0]]
-        parts.append([dict(zip(run.inputs, c)) for c in itertools.combinations_with_replacement(vals, len(run.inputs))])
-    for n in others:
-        parts.append([{n: v} for v in unit.grid[n]])
+    parts = [[dict(zip(run.inputs, c)) for c in itertools.combinations_with_replacement(unit.grid[run.inputs[0]],
+                                                                                      len(run.inputs))]
+             for run in unit.runs]
+    parts += [[{n: v} for v in unit.grid[n]] for n in others]
     merged = ({x: v for part in combo for x, v in part.items()} for combo in itertools.product(*parts))
     return [{n: env[n] for n in unit.inputs} for env in merged]
 

@@ -159,8 +159,7 @@ class RealOutputCheck:
         else:
             lines.append(f"UNDECIDED: {len(self.undecided)} interval(s) of output values not proved "
                          "(never guessed); the first:")
-            for o, iv, why in self.undecided[:5]:
-                lines.append(f"  {_outcome_text(o)}, w in {iv}: {why}")
+            lines += [f"  {_outcome_text(o)}, w in {iv}: {why}" for o, iv, why in self.undecided[:5]]
         lines.append(every_value_coverage(self.scope, SCOPE_KIND))
         return "\n".join(lines)
 
@@ -220,7 +219,8 @@ def check_real_outputs(claim, options: RunOptions = DEFAULT_OPTIONS, refute_only
     program, k = claim.program, claim.budget.k
     paths = _every_value_paths(program)
     names = paths.real_inputs
-    dens = {key: real_output_densities(paths, list(key)) for key in dict.fromkeys(_key(u, names) for u in claim.points)}
+    keys = dict.fromkeys(_key(u, names) for u in claim.points)    # each distinct input once, in order
+    dens = {key: real_output_densities(paths, list(key)) for key in keys}
     scope = inputs_scope(program, grid=claim.grid, points=claim.explicit_points,
                          kind=claim.inputs_kind if claim.inputs_kind != "domain" else "grid", eps=str(claim.eps))
     result = RealOutputCheck(claim, "undecided", scope=scope)
