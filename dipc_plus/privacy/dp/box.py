@@ -48,6 +48,7 @@ from dipc_plus.privacy.dp.cell_points import cell_points
 from dipc_plus.privacy.dp.check import DEFAULT_MAX_STATES, check_dp
 from dipc_plus.privacy.dp.coupling import Coupling, coupling_for
 from dipc_plus.privacy.dp.pair_bnb import pair_bnb_for
+from dipc_plus.privacy.dp.plan import adjacent_point_pairs
 from dipc_plus.privacy.dp.density_ratio import DensityRatio, density_ratio_for
 from dipc_plus.privacy.dp.worst_neighbour import WorstNeighbour, worst_neighbour_for
 from dipc_plus.privacy.online.every_length import BoundContradiction
@@ -134,8 +135,7 @@ class BoxCheck:
 
     @property
     def scope(self):
-        sc = box_scope(self.claim.program, self.claim.box_bounds, str(self.claim.eps))
-        return sc
+        return box_scope(self.claim.program, self.claim.box_bounds, str(self.claim.eps))
 
     def undecided_reasons(self) -> list[str]:
         """What is missing for a verdict: the bound's reason and the search's extent."""
@@ -318,12 +318,6 @@ def cross_check_step(claim: DPClaim, most: int) -> Fraction:
     return Fraction(1)
 
 
-def adjacent_pairs(claim: DPClaim) -> int:
-    """The ordered pairs of distinct adjacent points of a grid or list claim."""
-    points = claim.points
-    return sum(1 for u in points for w in points if u != w and claim.adjacency.adjacent(u, w))
-
-
 def check_bound(res: BoxCheck, cp: Coupling, max_states: int, progress: bool = False) -> None:
     """Append to res.losses (what was checked, text, pairs): the exact sup of L(eps)/eps on the box's
     integer points (fewer as `bound_check_claim` chooses), for every eps > 0 - the tight loss for
@@ -332,7 +326,7 @@ def check_bound(res: BoxCheck, cp: Coupling, max_states: int, progress: bool = F
     Raises BoundContradiction when it is above the proved cp.bound (our bound, or our code, is wrong)."""
     claim = res.claim
     lc, what = bound_check_claim(claim, cp, VALUE_CHECK_POINTS if res.every_value else CHECK_POINTS)
-    if not adjacent_pairs(lc):
+    if not adjacent_point_pairs(lc.points, lc.adjacency):
         res.losses.append((what, "no adjacent pair there (not cross-checked; the bound is the proof)", 0))
         return
     if res.every_value:

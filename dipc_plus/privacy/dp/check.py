@@ -233,8 +233,7 @@ class PairCheck(SettledPart):
         if sets:
             lines.insert(1, "        delta != 0: checked over every set of outputs (hockey-stick divergence), as "
                             "(eps, delta)-DP requires")
-        for note in self.plan.notes:
-            lines.append(f"structure: {note}")
+        lines += [f"structure: {note}" for note in self.plan.notes]
         lines.append(f"checked {self.pairs} pair(s) of neighbouring inputs (up to symmetry), "
                      f"{self.obligations} ({'pair' if sets else 'pair, output'}) obligation(s), {self.decisions} "
                      f"decided by the certified procedure; {self.evaluations} distribution(s); {self.seconds:.2f} s")
@@ -509,20 +508,19 @@ def _rechecked(p, q, parts_p: list, parts_q: list, checker: Checker, witness, wh
     re-checked: exact rationals at eps = ln r (equal to `expect` when given), else `decide.recheck`
     at the witness and an independent term-by-term evaluation as arb balls, at rising precision."""
     if checker.eps.is_log_point:
-        pv = sum((rational_at_log(x, checker.eps.log_of) for x in parts_p), Fraction(0))
-        qv = sum((rational_at_log(x, checker.eps.log_of) for x in parts_q), Fraction(0))
+        r = checker.eps.log_of
+        pv, qv = (sum((rational_at_log(x, r) for x in parts), Fraction(0)) for parts in (parts_p, parts_q))
         bound = checker.E_at * qv + checker.delta_at
         if not pv > bound or (expect is not None and (pv, qv) != expect):
             raise CertificationError(f"the exact re-check of the {what} failed")
-        return ("ln", checker.eps.log_of), pv, qv, bound, pv / qv if qv else None
+        return ("ln", r), pv, qv, bound, pv / qv if qv else None
     eps = Fraction(witness)
     if recheck(checker.E * q + checker.delta - p, eps, ">="):
         raise CertificationError(f"decide.recheck does not confirm the {what} at eps = {eps}")
     prec = 256
     while prec <= 1 << 14:
         with working_precision(prec):
-            p_at = sum((f.arb_value(eps, prec) for f in parts_p), arb(0))
-            q_at = sum((f.arb_value(eps, prec) for f in parts_q), arb(0))
+            p_at, q_at = (sum((f.arb_value(eps, prec) for f in parts), arb(0)) for parts in (parts_p, parts_q))
             bound = checker.E.arb_value(eps, prec) * q_at + checker.delta.arb_value(eps, prec)
         if p_at > bound:
             with working_precision(256):

@@ -76,9 +76,7 @@ def pair_multisets(size: int, kinds: list) -> list:
     values, how many sequences of pairs have this multiset, whether every pair has a = b)."""
     out = []
     for combo in itertools.combinations_with_replacement(range(len(kinds)), size):
-        count = math.factorial(size)
-        for c in Counter(combo).values():
-            count //= math.factorial(c)
+        count = math.factorial(size) // math.prod(math.factorial(c) for c in Counter(combo).values())
         a = tuple(kinds[t][0] for t in combo)
         b = tuple(sorted(kinds[t][1] for t in combo))
         out.append((a, b, count, all(kinds[t][0] == kinds[t][1] for t in combo)))

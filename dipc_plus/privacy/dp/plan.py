@@ -42,15 +42,11 @@ class Unit:
         return self.source.key_of(self.canon(env))
 
     def canon(self, env: dict) -> dict:
-        if not self.runs:
-            return env
-        out = dict(env)
-        for run in self.runs:
-            vals = sorted((env[x] for x in run.inputs), key=value_key)
-            out.update(zip(run.inputs, vals))
-        return out
+        """The input with each symmetric run's values sorted: the representative of its class."""
+        return self.canon_pair(env, env)[0]
 
     def canon_pair(self, u: dict, w: dict) -> tuple[dict, dict]:
+        """The pair with each symmetric run's (u, w) value pairs sorted (by u's value first)."""
         if not self.runs:
             return u, w
         a, b = dict(u), dict(w)
@@ -143,12 +139,10 @@ def canonical_points(unit: Unit) -> list:
         return list(GridPoints({n: unit.grid[n] for n in unit.inputs}))
     in_run = {x for run in unit.runs for x in run.inputs}
     others = [n for n in unit.inputs if n not in in_run]
-    parts = []
-    for run in unit.runs:
-        vals = unit.grid[run.inputs[0]]
-        parts.append([dict(zip(run.inputs, c)) for c in itertools.combinations_with_replacement(vals, len(run.inputs))])
-    for n in others:
-        parts.append([{n: v} for v in unit.grid[n]])
+    parts = [[dict(zip(run.inputs, c)) for c in itertools.combinations_with_replacement(unit.grid[run.inputs[0]],
+                                                                                      len(run.inputs))]
+             for run in unit.runs]
+    parts += [[{n: v} for v in unit.grid[n]] for n in others]
     merged = ({x: v for part in combo for x, v in part.items()} for combo in itertools.product(*parts))
     return [{n: env[n] for n in unit.inputs} for env in merged]
 
@@ -166,9 +160,13 @@ def unit_pairs(unit: Unit, adjacency: Adjacency) -> list:
         if not unit.runs and all(len({freeze_value(b) for b in unit.grid[n]}) == len(unit.grid[n]) for n in names):
             return list(found)
     else:
-        pts = unit.points
-        found = ((u, w) for u in pts for w in pts if adjacency.adjacent(u, w))
+        found = adjacent_point_pairs(unit.points, adjacency)
     return distinct((unit.canon_pair(u, w) for u, w in found), key=lambda pair: tuple(map(freeze_env, pair)))
+
+
+def adjacent_point_pairs(points, adjacency: Adjacency) -> list:
+    """The ordered pairs (u, u') of distinct adjacent points of a list, in list order."""
+    return [(u, w) for u in points for w in points if u != w and adjacency.adjacent(u, w)]
 
 
 def _grid_neighbours(u: dict, names: list, grid: dict, adjacency: Adjacency) -> Iterable[dict]:
@@ -259,10 +257,7 @@ class PairWork:
         items = self.items()[a:b]
         tasks = []
         for a, b in chunks(len(items), 4 * executor.jobs if executor.parallel else len(self.items())):
-            run = items[a:b]
-            while run:
-                k = run[0][0]
-                same = [it for it in run if it[0] == k]
-                run = run[len(same):]
+            for k, same in itertools.groupby(items[a:b], key=lambda item: item[0]):   # a task never crosses a unit
+                same = list(same)
                 tasks.append((k, None, None) if same[0][1] is None else (k, same[0][1], same[-1][1] + 1))
         return tasks, [1 if a is None else b - a for _, a, b in tasks]

@@ -43,9 +43,10 @@ from dipc_plus.errors import UserError
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.privacy.display import every_value_coverage, every_value_scope_json
 from dipc_plus.privacy.dp.coupling import Coupling, coupling_for
+from dipc_plus.privacy.dp.plan import adjacent_point_pairs
 from dipc_plus.privacy.dp.real_output_loss import (EndRatio, SupCache, interval_text, place_text,
                                                     prove_unproved)
-from dipc_plus.privacy.dp.real_output_regions import pair_loss
+from dipc_plus.privacy.dp.real_output_regions import pair_loss, piece_at
 from dipc_plus.privacy.output_tables import interval_atoms
 from dipc_plus.privacy.online.every_length import BoundContradiction
 from dipc_plus.semantics import ir
@@ -158,8 +159,7 @@ class RealOutputCheck:
         else:
             lines.append(f"UNDECIDED: {len(self.undecided)} interval(s) of output values not proved "
                          "(never guessed); the first:")
-            for o, iv, why in self.undecided[:5]:
-                lines.append(f"  {_outcome_text(o)}, w in {iv}: {why}")
+            lines += [f"  {_outcome_text(o)}, w in {iv}: {why}" for o, iv, why in self.undecided[:5]]
         lines.append(every_value_coverage(self.scope, SCOPE_KIND))
         return "\n".join(lines)
 
@@ -219,18 +219,14 @@ def check_real_outputs(claim, options: RunOptions = DEFAULT_OPTIONS, refute_only
     program, k = claim.program, claim.budget.k
     paths = _every_value_paths(program)
     names = paths.real_inputs
-    dens = {}
-    for u in claim.points:
-        key = _key(u, names)
-        if key not in dens:
-            dens[key] = real_output_densities(paths, list(key))
+    keys = dict.fromkeys(_key(u, names) for u in claim.points)    # each distinct input once, in order
+    dens = {key: real_output_densities(paths, list(key)) for key in keys}
     scope = inputs_scope(program, grid=claim.grid, points=claim.explicit_points,
                          kind=claim.inputs_kind if claim.inputs_kind != "domain" else "grid", eps=str(claim.eps))
     result = RealOutputCheck(claim, "undecided", scope=scope)
     cp = coupling_for(claim, options)
     result.coupling = cp if cp.applies else None
-    pairs = [(u, v) for u in claim.points for v in claim.points
-             if u is not v and u != v and claim.adjacency.adjacent(u, v)]
+    pairs = adjacent_point_pairs(claim.points, claim.adjacency)
     sups = SupCache(SEARCH_TOLERANCE, k) if refute_only else SupCache()
     done = (_pass(result, pairs, dens, names, k, sups, thorough=False)
             or _pass(result, pairs, dens, names, k, sups, thorough=True))
@@ -411,41 +407,29 @@ def outcome_event_probability(program, u: dict, outcome, lo, hi) -> ExpFrac:
     finite_names = [n for n, t in program.outputs if isinstance(t, (ir.BoolT, ir.DomT))]
     total = ExpFrac.of(ExpPoly.ZERO)
     for out, entry in dist.entries.items():
-        vals = out.values
-        if any(vals[idx[n]] != v for n, v in zip(finite_names, outcome.finite)):
+        at = {n: out.values[i] for n, i in idx.items()}
+        released = [at[n] for n in outcome.released]
+        if (any(at[n] != v for n, v in zip(finite_names, outcome.finite))
+                or not all(at[n] is None if v is None else isinstance(at[n], LinForm) and at[n].is_constant()
+                           and at[n].const == v for n, v in outcome.fixed)
+                or not all(isinstance(x, LinForm) and not x.is_constant() for x in released)):
             continue
-        ok = True
-        for n, v in outcome.fixed:
-            x = vals[idx[n]]
-            ok = ok and (x is None if v is None else isinstance(x, LinForm) and x.is_constant() and x.const == v)
-        extra = []
-        for n, a, b in zip(outcome.released, lo, hi):
-            x = vals[idx[n]]
-            ok = ok and isinstance(x, LinForm) and not x.is_constant()
-            if ok:
-                extra += interval_atoms(x, EventInterval(a, b, lo_closed=False, hi_closed=True, label=""))
-        if not ok:
-            continue
+        extra = [atom for x, a, b in zip(released, lo, hi)
+                 for atom in interval_atoms(x, EventInterval(a, b, lo_closed=False, hi_closed=True, label=""))]
         p = ExpFrac.of(per_point_probability(list(out.constraints) + extra, dist.noises))
         if not p.is_zero():
             total = total + entry.weight * p
     return total
 
 
-def _ratio_ball(p: ExpFrac, q: ExpFrac, eps: Fraction) -> arb | None:
+def _ratio_above(p: ExpFrac, q: ExpFrac, k: Fraction, eps: Fraction) -> arb | None:
+    """The certified ball of p/q at eps when it is above e^(k eps) (q certified > 0), else None."""
     with working_precision(_PREC):
         a, b = p.arb_value(eps, _PREC), q.arb_value(eps, _PREC)
         if not b > 0:
             return None
-        return a / b
-
-
-def _exceeds(ball: arb | None, k: Fraction, eps: Fraction) -> bool:
-    if ball is None:
-        return False
-    with working_precision(_PREC):
-        bound = (arb(k.numerator) / k.denominator * arb(eps.numerator) / eps.denominator).exp()
-        return bool(ball > bound)
+        ball, bound = a / b, (arb(k.numerator) / k.denominator * arb(eps.numerator) / eps.denominator).exp()
+        return ball if ball > bound else None
 
 
 def _event_check(program, u, v, outcome, event, eps: Fraction, k) -> tuple | None:
@@ -460,26 +444,17 @@ def _event_check(program, u, v, outcome, event, eps: Fraction, k) -> tuple | Non
             return None
         with working_precision(_PREC):
             return p, q, arb("inf")
-    ball = _ratio_ball(p, q, eps)
-    return (p, q, ball) if _exceeds(ball, k, eps) else None
-
-
-def _recheck(program, u, v, outcome, w, eps, k) -> tuple | None:
-    """The event (w - h, w + h] (a box (w_i - h, w_i + h] when w is a list of several released
-    values) whose per-point probabilities at u and v have a certified ratio above e^(k eps), for
-    decreasing h, with its (p, q, ratio ball); None if none is found."""
-    for j in range(1, 12):
-        h = Fraction(1, 4 ** j)
-        event = ([x - h for x in w], [x + h for x in w]) if isinstance(w, list) else (w - h, w + h)
-        found = _event_check(program, u, v, outcome, event, eps, k)
-        if found is not None:
-            return event, *found
-    return None
+    ball = _ratio_above(p, q, k, eps)
+    return None if ball is None else (p, q, ball)
 
 
 def _counterexample(program, u, v, c: EndRatio, k, dens, names, best) -> RealCounterexample | None:
+    """A candidate above the budget made a re-checked counterexample: at a few eps where its ratio is
+    above e^(k eps), a value w toward its end where the density ratio is certified above too, and
+    an event (w - h, w + h] (a box (w_i - h, w_i + h] for several released values), for decreasing h,
+    whose per-point probabilities at u and u' have a certified ratio above e^(k eps); None if none."""
     eps_list = ([best.at_eps] if best.at_eps is not None else []) + _EPS_TRIES
-    good = [e for e in eps_list if _exceeds(_ratio_ball(c.ratio, ExpFrac.of(ExpPoly.const(1)), e), k, e)]
+    good = [e for e in eps_list if _ratio_above(c.ratio, ExpFrac.of(ExpPoly.const(1)), k, e) is not None]
     for eps in good[:3]:
         if c.end == "mass":
             found = _event_check(program, u, v, c.outcome, None, eps, k)
@@ -489,32 +464,27 @@ def _counterexample(program, u, v, c: EndRatio, k, dens, names, best) -> RealCou
         fu, fv = dens[_key(u, names)][c.outcome].density, dens[_key(v, names)][c.outcome].density
         for w in (_points_toward(c) if c.line is None else _points_inside(c)):
             at = w if isinstance(w, list) else [w]
-            f = [pc.form for pc in fu if pc.cell.contains(at)]
-            g = [pc.form for pc in fv if pc.cell.contains(at)]
-            if not f or not g or g[0].is_zero():
+            f, g = piece_at(fu, at), piece_at(fv, at)     # off every cell: the zero form
+            if g.is_zero():
                 continue
-            ball = _ratio_ball(ExpFrac.of(f[0].at(at)), ExpFrac.of(g[0].at(at)), eps)
-            if not _exceeds(ball, k, eps):
+            ball = _ratio_above(ExpFrac.of(f.at(at)), ExpFrac.of(g.at(at)), k, eps)
+            if ball is None:
                 continue
-            found = _recheck(program, u, v, c.outcome, w, eps, k)
-            if found is not None:
-                event, p, q, eball = found
-                return RealCounterexample(u, v, c.outcome, w, eps, ball, event, p, q, eball)
+            for h in (Fraction(1, 4 ** j) for j in range(1, 12)):
+                event = ([x - h for x in w], [x + h for x in w]) if isinstance(w, list) else (w - h, w + h)
+                found = _event_check(program, u, v, c.outcome, event, eps, k)
+                if found is not None:
+                    return RealCounterexample(u, v, c.outcome, w, eps, ball, event, *found)
     return None
 
 
 def _points_toward(c: EndRatio) -> list:
     """Values of w inside the candidate's interval, closer and closer to its end."""
-    lo, hi = c.lo, c.hi
-    out = []
-    for j in range(1, 14):
-        if c.end == "lo":
-            out.append(lo + Fraction(1, 2 ** j) * (1 if hi is None else min(Fraction(1), hi - lo))
-                       if lo is not None else -Fraction(2 ** j) + (0 if hi is None else min(hi, 0)))
-        else:
-            out.append(hi - Fraction(1, 2 ** j) * (1 if lo is None else min(Fraction(1), hi - lo))
-                       if hi is not None else Fraction(2 ** j) + (0 if lo is None else max(lo, 0)))
-    return out
+    s, near, far = (1, c.lo, c.hi) if c.end == "lo" else (-1, c.hi, c.lo)
+    if near is None:     # an infinite end: outward from the finite one (or 0), by powers of 2
+        return [-s * Fraction(2 ** j) + (0 if far is None else s * min(s * far, 0)) for j in range(1, 14)]
+    width = 1 if far is None else min(Fraction(1), c.hi - c.lo)
+    return [near + s * Fraction(1, 2 ** j) * width for j in range(1, 14)]
 
 
 def _points_inside(c: EndRatio) -> list:

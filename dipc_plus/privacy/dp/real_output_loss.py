@@ -28,6 +28,8 @@ segments of lines, each decided here; `real_output_regions.pair_loss` takes the 
 """
 from __future__ import annotations
 
+import itertools
+from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -125,22 +127,15 @@ def _monotone(f: SymbolicForm, g: SymbolicForm, lo, hi) -> str | None:
             return None
         signs[(mu, j)] = _sign_for_every_eps(c if (side ** j if j else 1) > 0 else -c)
     values = set(signs.values())
-    if values == {1}:
-        return "up"
-    if values == {-1}:
-        return "down"
+    if len(values) == 1 and 0 not in values:
+        return "up" if values == {1} else "down"
     # Descartes' rule for exponential sums sum c_k e^(mu_k v) (no power of v): at most as many
     # real zeros as sign changes of c_k ordered by mu.  One change, from - (small mu, which
     # dominates as v -> -inf) to + (large mu): W < 0 then W > 0, so R falls then rises.
-    if any(j for _, j in signs):
-        return None
-    if 0 in values:
-        return None
     ordered = [signs[k] for k in sorted(signs)]
     changes = sum(1 for a, b in zip(ordered, ordered[1:]) if a != b)
-    if changes == 1 and ordered[0] == -1:
-        return "valley"
-    return None
+    valley = changes == 1 and ordered[0] == -1 and 0 not in values and not any(j for _, j in signs)
+    return "valley" if valley else None
 
 
 def _dominant(shapes: dict, toward: int):
@@ -163,18 +158,6 @@ def _end_ratio(f: SymbolicForm, g: SymbolicForm, w, toward: int):
     if kf == kg:
         return ExpFrac(fs[kf], gs[kg])
     return "inf" if (toward * kf[0], kf[1]) > (toward * kg[0], kg[1]) else "zero"
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 def middle(lo, hi) -> Fraction:
@@ -219,9 +202,8 @@ def _add_ends(outcome, f, g, lo, hi, out: PairLoss, line, sides: list, shape_pro
     for side in sides:
         if side == "mid":
             mid = middle(lo, hi)
-            r = ExpFrac(f.at([mid]), g.at([mid]))
-            out.candidates.append(EndRatio(outcome, lo, hi, "hi", r, line) if hi is not None else
-                                  EndRatio(outcome, lo, hi, "lo", r, line))
+            end = "hi" if hi is not None else "lo"
+            out.candidates.append(EndRatio(outcome, lo, hi, end, ExpFrac(f.at([mid]), g.at([mid])), line))
             continue
         w = lo if side == "lo" else hi
         r = _end_ratio(f, g, w, -1 if side == "lo" else 1)
@@ -304,14 +286,10 @@ def _power_free(H: SymbolicForm, lo, hi, delta) -> dict | None:
     near, far = (lo, hi) if side > 0 else (hi, lo)
     small = abs(near)
     large = None if far is None else abs(far)
-    free: dict = {}
-
-    def add(mu, c):
-        free[mu] = free[mu] + c if mu in free else c
-
+    free: dict = defaultdict(lambda: ExpPoly.ZERO)
     for (mu, j), c in _by_shape(H).items():
         if not j:
-            add(mu, c)
+            free[mu] += c
             continue
         sign = _sign_for_every_eps(c)
         if not sign:
@@ -322,14 +300,12 @@ def _power_free(H: SymbolicForm, lo, hi, delta) -> dict | None:
             bound = small if lower else large
             if bound is None:
                 return None
-            add(mu, c * ExpPoly.eps(j) * ExpPoly.const(bound ** j))
+            free[mu] += c * ExpPoly.eps(j) * ExpPoly.const(bound ** j)
             continue
         scale = ExpPoly.const(Fraction(1) / delta ** j)
+        t = -1 if lower else 1      # ((1 - e^(-delta side v)) / delta)^j, or ((e^(delta side v) - 1) / delta)^j
         for i in range(j + 1):
-            if lower:       # ((1 - e^(-delta side v)) / delta)^j
-                add(mu - i * delta * side, c * scale * ExpPoly.const(comb(j, i) * (-1) ** i))
-            else:           # ((e^(delta side v) - 1) / delta)^j
-                add(mu + i * delta * side, c * scale * ExpPoly.const(comb(j, i) * (-1) ** (j - i)))
+            free[mu + t * i * delta * side] += c * scale * ExpPoly.const(comb(j, i) * (-1) ** (i if lower else j - i))
     return {mu: c for mu, c in free.items() if not c.is_zero()}
 
 
@@ -341,14 +317,8 @@ def _abel_nonnegative(free: dict, lo, hi) -> bool:
         if anchor is None:
             continue
         mus = sorted(free, key=lambda mu: order * mu)          # z ascending
-        tail = ExpPoly.ZERO
-        ok = True
-        for mu in reversed(mus):
-            tail = tail + free[mu] * ExpPoly.exp(mu * anchor)
-            if not _holds_for_every_eps(tail):
-                ok = False
-                break
-        if ok:
+        tails = itertools.accumulate(free[mu] * ExpPoly.exp(mu * anchor) for mu in reversed(mus))   # T_k, last first
+        if all(_holds_for_every_eps(tail) for tail in tails):
             return True
     return False
 
@@ -384,26 +354,13 @@ def _bernstein_nonnegative(free: dict, lo, hi, depth: int = 2) -> bool:
         for _ in range(n):
             a_pow.append(a_pow[-1] * a)
             d_pow.append(d_pow[-1] * delta)
-        # p(a + delta t) = sum_k d_k t^k
-        d = []
-        for k in range(n + 1):
-            total = ExpPoly.ZERO
-            for i in range(k, n + 1):
-                if not coeffs[i].is_zero() and not a_pow[i - k].is_zero():
-                    total = total + coeffs[i] * a_pow[i - k] * ExpPoly.const(comb(i, k))
-            d.append(total * d_pow[k])
-        ok = True
-        for j in range(n + 1):
-            bj = ExpPoly.ZERO
-            for k in range(j + 1):
-                if not d[k].is_zero():
-                    bj = bj + d[k] * ExpPoly.const(Fraction(comb(j, k), comb(n, k)))
-            if bj.is_zero():
-                continue
-            if not _holds_for_every_eps(bj):
-                ok = False
-                break
-        if ok:
+        # p(a + delta t) = sum_k d_k t^k, and its Bernstein coefficients b_j = sum_(k <= j) d_k C(j, k) / C(n, k)
+        d = [sum((coeffs[i] * a_pow[i - k] * ExpPoly.const(comb(i, k)) for i in range(k, n + 1)
+                  if not coeffs[i].is_zero() and not a_pow[i - k].is_zero()), ExpPoly.ZERO) * d_pow[k]
+             for k in range(n + 1)]
+        bernstein = (sum((d[k] * ExpPoly.const(Fraction(comb(j, k), comb(n, k))) for k in range(j + 1)
+                          if not d[k].is_zero()), ExpPoly.ZERO) for j in range(n + 1))
+        if all(bj.is_zero() or _holds_for_every_eps(bj) for bj in bernstein):
             continue
         if level >= depth:
             return False

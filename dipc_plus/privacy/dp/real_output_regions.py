@@ -40,14 +40,12 @@ from dipc_plus.exact.expoly import ExpFrac
 from dipc_plus.exact.symbolic_terms import SymbolicForm
 from dipc_plus.privacy.dp.real_output_loss import EndRatio, PairLoss, interval_loss, middle
 
-__all__ = ["pair_loss", "region_loss", "restrict", "separable_direction", "open_intersection"]
+__all__ = ["pair_loss", "piece_at", "region_loss", "restrict", "separable_direction", "open_intersection"]
 
 
-def _piece_at(pieces: list, w: Fraction):
-    for pc in pieces:
-        if pc.cell.contains([w]):
-            return pc.form
-    return SymbolicForm(1, {})
+def piece_at(pieces: list, point: list) -> SymbolicForm:
+    """The closed form of the density piece whose cell holds `point` (the zero form off every cell)."""
+    return next((pc.form for pc in pieces if pc.cell.contains(point)), SymbolicForm(len(point), {}))
 
 
 def _breakpoints(pieces: list) -> set:
@@ -61,14 +59,11 @@ def pair_loss(dens_u: dict, dens_v: dict, thorough: bool = True, memo: dict | No
     across pairs) reuses the findings of an earlier pair whose two densities of an outcome were
     the same closed forms on the same cells (a density often depends on a few inputs only, or
     on their multiset), relabelled with this outcome."""
-    out = PairLoss()
+    out, memo = PairLoss(), ({} if memo is None else memo)
     for outcome, du in dens_u.items():
         dv = dens_v.get(outcome)
         if dv is None:
             out.infinite.append((outcome, "positive at u, probability 0 at u'"))
-            continue
-        if memo is None:
-            _outcome_loss(outcome, du, dv, out, thorough)
             continue
         key = (len(outcome.released), density_key(du), density_key(dv), thorough)
         if key not in memo:
@@ -107,7 +102,7 @@ def _outcome_loss(outcome, du, dv, out: PairLoss, thorough: bool) -> None:
     ends = [None] + points + [None]
     for lo, hi in zip(ends, ends[1:]):
         mid = middle(lo, hi)
-        interval_loss(outcome, _piece_at(du.density, mid), _piece_at(dv.density, mid), lo, hi, out)
+        interval_loss(outcome, piece_at(du.density, [mid]), piece_at(dv.density, [mid]), lo, hi, out)
 
 
 def region_loss(outcome, du, dv, out: PairLoss) -> None:
@@ -212,19 +207,9 @@ def _reduce(outcome, f: SymbolicForm, g: SymbolicForm, cons: list, frame: tuple,
             c0 = Fraction(-h[-1], h[j])
             coeffs = {l: Fraction(-h[l], h[j]) for l in range(k) if l != j and h[l]}
             others = [x for x in cons if x != h]
-        sub = []
-        empty = False
-        for x in others:
-            const = Fraction(x[-1]) + x[j] * c0
-            row = [Fraction(x[l]) + x[j] * coeffs.get(l, 0) for l in range(k) if l != j]
-            if not any(row):
-                if const >= 0:
-                    empty = True
-                    break
-                continue
-            sub.append(primitive(tuple(row) + (const,)))
-        if empty:
-            continue
+        # each other constraint with x_j substituted (open_intersection drops the constant ones that hold)
+        sub = [tuple(Fraction(x[l]) + x[j] * coeffs.get(l, 0) for l in range(k) if l != j) + (Fraction(x[-1]) + x[j] * c0,)
+               for x in others]
         sub_cons, _ = open_intersection(k - 1, [(x, "<") for x in sub])
         if sub_cons is None:
             continue

@@ -40,12 +40,9 @@ class WorstNeighbour(ProvedBound):
     title, name = "worst neighbour by monotonicity", "worst-neighbour bound"
 
     def lines(self) -> list[str]:
-        out = []
-        for o, (k, c, dirs) in self.per_output.items():
-            out.append(f"  out = {o}: P monotone ({dirs}); worst neighbour u - B*s moved by {fmt_q(c)} in every "
-                       f"input{' (translation invariant)' if self.translation else ''}: density drop <= "
-                       f"e^({fmt_q(k)}*eps)")
-        return out
+        return [f"  out = {o}: P monotone ({dirs}); worst neighbour u - B*s moved by {fmt_q(c)} in every "
+                f"input{' (translation invariant)' if self.translation else ''}: density drop <= e^({fmt_q(k)}*eps)"
+                for o, (k, c, dirs) in self.per_output.items()]
 
     def to_json(self) -> dict:
         return {**self.json_head(), "translation_invariant": self.translation,
