@@ -107,13 +107,6 @@ class AccuracyResult:
     sentence: str | None = None
     found: Counterexample | None = None            # box: the re-checked counterexample
 
-    @classmethod
-    def on_box(cls, claim: AccuracyClaim, kappa: int, checks: list, method: str = "corner reduction",
-               method_note: str = "", sentence: str | None = None) -> "AccuracyResult":
-        """A box claim's result, to which the reduction adds its regions as it decides them."""
-        return cls(claim, kappa=kappa, inputs_kind=BOX, checks=checks, method=method, method_note=method_note,
-                   sentence=sentence)
-
     @property
     def on_a_box(self) -> bool:
         return self.inputs_kind == BOX
