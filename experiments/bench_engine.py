@@ -138,7 +138,7 @@ claim = load_claim("theories/sparse.toml", {{"m": {m}, "c": 1}})
 checker = AccuracyChecker(claim, shared={shared})
 start = time.perf_counter()
 result = checker.run(summarize={summarize})
-print(repr(time.perf_counter() - start), result.verdict, result.n_obligations)
+print(repr(time.perf_counter() - start), result.verdict, result.tally.obligations)
 """
 
 

@@ -90,7 +90,7 @@ def one(box_file: str, grid_file: str, params: dict, kappa: int) -> list:
         return row + ["no grid twin", "-"]
     t1 = time.perf_counter()
     grid = AccuracyChecker(load_claim(str(THEORIES / grid_file), sets).accuracy).run(kappa=kappa)
-    return row + [f"{grid.verdict} ({grid.inputs} points)", f"{time.perf_counter() - t1:.2f}"]
+    return row + [f"{grid.verdict} ({grid.tally.inputs} points)", f"{time.perf_counter() - t1:.2f}"]
 
 
 SWEEPS = [  # (box claim, grid claim, parameters)

@@ -214,7 +214,7 @@ def run_row(row: Row, path: str, shared: dict) -> dict:
         sc = res.scope
         entry = {"verdict": res.verdict, "applicable": len(res.applicable), "obligations": len(res.reports),
                  "scope": f"{sc.kind}: {sc.inputs_detail}" + (f" ({sc.params_phrase()})" if sc.params else ""),
-                 "inputs": res.inputs, "refuted": len(res.failing), "cex_cell": _counterexample_cell(cex),
+                 "inputs": res.tally.inputs, "refuted": len(res.failing), "cex_cell": _counterexample_cell(cex),
                  "cex_text": cex.describe() if cex is not None else ""}
         if row.sweep:
             before = sum(checker.timings.values())

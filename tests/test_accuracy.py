@@ -386,11 +386,11 @@ def test_a_summarized_run_says_what_the_full_run_says_and_keeps_nothing(dd_over)
     full = AccuracyChecker(claim, dd_over=dd_over).run()
     checker = AccuracyChecker(claim, dd_over=dd_over)
     lean = checker.run(summarize="json")
-    assert lean.reports == [] and lean.tally.inputs == full.inputs == 27
+    assert lean.reports == [] and lean.tally.inputs == full.tally.inputs == 27
     strip = lambda d: {k: strip(v) for k, v in d.items() if k != "seconds"} if isinstance(d, dict) else \
         [strip(x) for x in d] if isinstance(d, list) else d
     assert strip(lean.to_json()) == strip(full.to_json())
-    assert (lean.verdict, lean.n_refuted, lean.n_applicable) == (full.verdict, len(full.failing), len(full.applicable))
+    assert (lean.verdict, lean.tally.refuted, lean.tally.applicable) == (full.verdict, len(full.failing), len(full.applicable))
     assert (lean.counterexample is None) == (full.counterexample is None)
     if dd_over == "grid":
         assert lean.verdict == "refuted" and lean.counterexample.input == full.counterexample.input

@@ -10,7 +10,7 @@ from conftest import THEORIES, run_main
 
 from dipc_plus.accuracy.box import decide_box
 from dipc_plus.accuracy.box_reduction import NOT_APPLICABLE, UNDECIDED, VERIFIED
-from dipc_plus.accuracy.result import AccuracyResult, RegionResult
+from dipc_plus.accuracy.result import BOX, AccuracyResult, RegionResult
 from dipc_plus.accuracy.box_sweep import box_sweep
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.claims.claim_file import load_claim
@@ -77,7 +77,7 @@ def region(verdict, condition):
     ([], "no other region"),
 ])
 def test_the_undecided_summary_line_says_what_the_other_regions_are(others, text):
-    result = AccuracyResult.on_box(load(TWO), 1, [])
+    result = AccuracyResult(load(TWO), inputs_kind=BOX)
     result.regions = [region(UNDECIDED, "q > 1")] + [region(v, f"r{k}") for k, v in enumerate(others)]
     line = next(x for x in result.report().splitlines() if x.startswith("UNDECIDED"))
     assert line.endswith(text)

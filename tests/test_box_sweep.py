@@ -66,9 +66,9 @@ def test_threshold_half_box_kappa_strictly_below_the_grid():
     on_grid = sweep(AccuracyChecker(grid), executor=Executor.local(1))
     grid_closed_form = 0.8 * math.exp(3 / 8)
     assert float(on_grid.kappa_star.lo) <= grid_closed_form <= float(on_grid.kappa_star.hi)
-    assert on_grid.best_kappa == 1 and on_grid.verdict == "verified"
+    assert on_grid.best_kappa == 1 and on_grid.base.verdict == "verified"
     assert result.kappa_star.exact and result.kappa_star.lo == F(4, 5) and result.star_is_box_inf
-    assert result.best_kappa == 0 < on_grid.best_kappa and result.verdict == "refuted"
+    assert result.best_kappa == 0 < on_grid.best_kappa and result.base.verdict == "refuted"
     assert_counterexample_in_box(box, result)
     # the counterexample, by the closed form with the independent Laplace oracle
     cex = result.counterexample

@@ -141,7 +141,7 @@ def test_shipped_claims_path_counts_and_identity(name, monkeypatch):
     assert work["path"] == (CLASS_PATH if name in ARGMAX_CLAIMS else SUPPORT_PATH if name in SUPPORT_CLAIMS
                             else RELEASED_PATH if name in RELEASED_CLAIMS else POINT_PATH)
     assert REFUSED_SUPPORT.get(name, "") in (work.get("support_refused") or "")
-    assert work["inputs"] == result.inputs
+    assert work["inputs"] == result.tally.inputs
     applying = [r for r in result.reports if r.applies]
     if name in ARGMAX_CLAIMS:   # one distribution per multiset of query answers
         assert work["distributions"] == len({tuple(sorted(r.input.values())) for r in applying})

@@ -127,5 +127,5 @@ def test_a_parallel_accuracy_run_records_each_part_in_one_write(monkeypatch):
     res, c = ledger_of(run)
     assert [rec["item"] for rec in c.records] == [f"q=[{','.join(map(str, p))}]" for p in
                                                   ([p[f"q[{i}]"] for i in (1, 2, 3)] for p in checker.claim.points)]
-    assert len(c.records) == res.inputs == 27
+    assert len(c.records) == res.tally.inputs == 27
     assert sum(writes) == 27 and len(writes) < 27      # whole parts at once

@@ -20,7 +20,7 @@ def test_grid_and_box_sweeps_return_the_one_type():
                  executor=Executor.local(1))
     box = box_sweep(load_claim(str(THEORIES / "threshold_half_box.toml")).accuracy)
     assert type(grid) is SweepResult and type(box) is SweepResult
-    assert not grid.on_a_box and box.on_a_box
+    assert not grid.base.on_a_box and box.base.on_a_box
     assert grid.base.kappa == box.base.kappa == 1
     assert grid.best_kappa == 1 and box.best_kappa == 0        # the box sees what the grid misses
     assert box.searched and box.region_stars and not grid.searched and not grid.region_stars

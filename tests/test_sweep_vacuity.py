@@ -16,11 +16,11 @@ STRADDLING = NS(infinite=False, text="3.9", lo=F(39, 10), floor=None)   # enclos
 
 
 def _box(star, best=3, capped=True, vacuous=False):
-    return NS(on_a_box=True, best_kappa=best, capped=capped, base=NS(vacuous=vacuous), kappa_star=star, kappa_max=10)
+    return NS(best_kappa=best, capped=capped, base=NS(on_a_box=True, vacuous=vacuous), kappa_star=star, kappa_max=10)
 
 
 def _grid(star, capped=True):
-    return NS(on_a_box=False, capped=capped, base=NS(vacuous=False), kappa_star=star, kappa_max=10)
+    return NS(capped=capped, base=NS(on_a_box=False, vacuous=False), kappa_star=star, kappa_max=10)
 
 
 def test_box_sweep_answers():

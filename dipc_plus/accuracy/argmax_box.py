@@ -16,7 +16,7 @@ from fractions import Fraction
 from dipc_plus.accuracy.box_reduction import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED,
                                            beta_alpha_check, beta_bound, closure_verdict, gammas_of, homogeneous_sentence,
                                            refuse_paper, search, within_one, x_interval)
-from dipc_plus.accuracy.result import AccuracyResult, RegionResult
+from dipc_plus.accuracy.result import BOX, AccuracyResult, RegionResult
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.monotone import NotReducible as MonotoneNotReducible
 from dipc_plus.accuracy.report import REFUTED, env_text
@@ -174,8 +174,8 @@ class ArgmaxBox:
 
     def run(self) -> AccuracyResult:
         start = time.perf_counter()
-        result = AccuracyResult.on_box(self.claim, self.kappa, self.checks, method=METHOD,
-                                       method_note=" (accuracy/argmax_box.py)", sentence="")
+        result = AccuracyResult(self.claim, kappa=self.kappa, inputs_kind=BOX, checks=self.checks, method=METHOD,
+                                method_note=" (accuracy/argmax_box.py)", sentence="")
         gammas = gammas_of(self.claim)
         m = len(self.scores)
         for g in gammas:

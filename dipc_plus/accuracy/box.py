@@ -15,7 +15,7 @@ from fractions import Fraction
 from dipc_plus.accuracy.box_reduction import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED,
                                            beta_alpha_check, beta_bound, closure_verdict, gammas_of, homogeneous_sentence, recheck,
                                            refuse_paper, search, within_one)
-from dipc_plus.accuracy.result import AccuracyResult, RegionResult
+from dipc_plus.accuracy.result import BOX, AccuracyResult, RegionResult
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.report import REFUTED, Counterexample, fmt_q
 from dipc_plus.accuracy.monotone import Monotonicity, NotReducible
@@ -255,7 +255,7 @@ class BoxDecider:
 
     def run(self) -> AccuracyResult:
         start = time.perf_counter()
-        result = AccuracyResult.on_box(self.claim, self.kappa, self.checks)
+        result = AccuracyResult(self.claim, kappa=self.kappa, inputs_kind=BOX, checks=self.checks)
         names = list(self.bounds)
         boxes, polys, others = det_regions_by_shape(self.program, names)
         self.finite_dets = [{n: det[n] for n in self.monotone.finite}
@@ -589,7 +589,7 @@ def vertex_search(claim: AccuracyClaim, kappa: int, max_states: int | None, boun
     else:
         refuse_paper(boundary, NotReducible)
         checks = []
-    result = AccuracyResult.on_box(claim, kappa, checks, method=REFERENCE_METHOD)
+    result = AccuracyResult(claim, kappa=kappa, inputs_kind=BOX, checks=checks, method=REFERENCE_METHOD)
     checker = AccuracyChecker(claim, max_states=max_states, options=options)
     bounds = claim.points.bounds
     centre = {n: (lo + hi) / 2 for n, (lo, hi) in bounds.items()}

@@ -291,7 +291,7 @@ def box_sweep(claim: AccuracyClaim, *, kappa_max: int = DEFAULT_KAPPA_MAX, digit
 def _search(res: SweepResult, at, kappa_max: int, digits: int, max_states, search: str,
             options: RunOptions) -> bool:
     """Fill in best kappa and its counterexample (True: cross-check them, False: nothing to check)."""
-    claim = res.claim
+    claim = res.base.claim
     at(1)
     if res.base.verdict == REFUTED:
         res.best_kappa, res.counterexample = 0, res.base.counterexample
@@ -350,7 +350,7 @@ def _check(res: SweepResult) -> None:
                                      f"kappa is {res.best_kappa}")
     cex = res.counterexample
     if cex is not None:
-        bounds = res.claim.points.bounds
+        bounds = res.base.claim.points.bounds
         if cex.kappa != res.best_kappa + 1 or any(not bounds[n][0] <= cex.input[n] <= bounds[n][1] for n in bounds):
             raise CertificationError(f"the counterexample {cex.input} for beta/{cex.kappa} is not a point of the box "
                                      f"refuting beta/{res.best_kappa + 1}")

@@ -464,7 +464,7 @@ class AccuracyChecker:
                                 self.claim.dd_over, self.claim.inputs_kind if given is None else "list",
                                 scope_points=points[:tally.inputs], tally=tally,
                                 kept=kept if summarize is not None else None)
-        result.work = self.classes.work(result.inputs, in_process=not executor.parallel)
+        result.work = self.classes.work(result.tally.inputs, in_process=not executor.parallel)
         return result
 
     def _take_summary(self, part, tally: Tally, kept, gather, run) -> None:

@@ -57,7 +57,7 @@ def counted_summary(checker, points, kappa: int, collect, worst, stop_at_first: 
         worst.add(margin)
     result = AccuracyResult(checker.claim, [], time.perf_counter() - start, kappa, checker.boundary,
                             checker.claim.dd_over, "list", scope_points=points, tally=tally, kept=[])
-    result.work = checker.classes.work(result.inputs, in_process=True)
+    result.work = checker.classes.work(result.tally.inputs, in_process=True)
     return result
 
 

@@ -107,13 +107,6 @@ class AccuracyResult:
     sentence: str | None = None
     found: Counterexample | None = None            # box: the re-checked counterexample
 
-    @classmethod
-    def on_box(cls, claim: AccuracyClaim, kappa: int, checks: list, method: str = "corner reduction",
-               method_note: str = "", sentence: str | None = None) -> "AccuracyResult":
-        """A box claim's result, to which the reduction adds its regions as it decides them."""
-        return cls(claim, kappa=kappa, inputs_kind=BOX, checks=checks, method=method, method_note=method_note,
-                   sentence=sentence)
-
     @property
     def on_a_box(self) -> bool:
         return self.inputs_kind == BOX
@@ -133,7 +126,7 @@ class AccuracyResult:
         """Verified with no obligation that applies (dd(u) does not exceed alpha anywhere)."""
         if self.on_a_box:
             return self.verdict == VERIFIED and all(r.verdict == NOT_APPLICABLE for r in self.regions)
-        return self.verdict == VERIFIED and not self.n_applicable
+        return self.verdict == VERIFIED and not self.tally.applicable
 
     @property
     def vacuity(self) -> Vacuity | None:
@@ -157,11 +150,6 @@ class AccuracyResult:
         return out
 
     @property
-    def dd_max(self):
-        """The largest dd(u) over the inputs checked (INF possible), None when none was."""
-        return self.tally.dd_max
-
-    @property
     def failing(self) -> list:
         return [r for r in self.reports if r.verdict == REFUTED]
 
@@ -170,32 +158,16 @@ class AccuracyResult:
         return [r for r in self.reports if r.applies]
 
     @property
-    def n_obligations(self) -> int:
-        return self.tally.obligations
-
-    @property
-    def n_applicable(self) -> int:
-        return self.tally.applicable
-
-    @property
-    def n_refuted(self) -> int:
-        return self.tally.refuted
-
-    @property
     def verdict(self) -> str:
         if self.on_a_box:
             if self.found is not None:
                 return REFUTED
             return UNDECIDED if any(r.verdict == UNDECIDED for r in self.regions) else VERIFIED
-        return REFUTED if self.n_refuted else VERIFIED
+        return REFUTED if self.tally.refuted else VERIFIED
 
     @property
     def counterexample(self) -> Counterexample | None:
         return self.found if self.on_a_box else self.tally.counterexample
-
-    @property
-    def inputs(self) -> int:
-        return self.tally.inputs
 
     def to_json(self, full: bool = True, encoded: bool = False) -> dict:
         """The result as JSON values.  `encoded`: a summarized run's reports as kept (each input's
@@ -212,10 +184,10 @@ class AccuracyResult:
             "dd_over": self.dd_over,
             "convention": "dd(u) >= alpha (paper, section 7)" if self.boundary else "dd(u) > alpha (Definition 2)",
             "kappa": self.kappa,
-            "inputs_checked": self.inputs,
-            "obligations": self.n_obligations,
-            "obligations_applicable": self.n_applicable,
-            "obligations_refuted": self.n_refuted,
+            "inputs_checked": self.tally.inputs,
+            "obligations": self.tally.obligations,
+            "obligations_applicable": self.tally.applicable,
+            "obligations_refuted": self.tally.refuted,
             "seconds": round(self.seconds, 3),
         }
         if self.work is not None:
@@ -264,8 +236,9 @@ class AccuracyResult:
 
     def verdict_lines(self, verbose: bool) -> Iterator[str]:
         """The end of a text report: the counts, the work, the verdict and what it covers."""
-        yield (f"{self.inputs} input(s), {self.n_obligations} obligation(s), {self.n_applicable} where the claim "
-               f"applies, {self.n_refuted} refuted; {self.seconds:.2f} s")
+        t = self.tally
+        yield (f"{t.inputs} input(s), {t.obligations} obligation(s), {t.applicable} where the claim "
+               f"applies, {t.refuted} refuted; {self.seconds:.2f} s")
         if self.work is not None:
             yield work_text(self.work)
         yield from self.verdict_sentences(verbose)

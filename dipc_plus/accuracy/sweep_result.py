@@ -36,22 +36,6 @@ class SweepResult:
     seconds: float = 0.0
 
     @property
-    def on_a_box(self) -> bool:
-        return self.base.on_a_box
-
-    @property
-    def claim(self):
-        return self.base.claim
-
-    @property
-    def verdict(self) -> str:
-        return self.base.verdict
-
-    @property
-    def scope(self):
-        return self.base.scope
-
-    @property
     def vacuity(self) -> Vacuity | None:
         """Why no kappa fails (accuracy.vacuity.Vacuity), or None when one does."""
         return sweep_vacuity(self)
@@ -62,7 +46,7 @@ class SweepResult:
         out = self.base.to_json(full=full)
         if not full:
             out.pop("reports", None)
-        star, box, program = self.kappa_star, self.on_a_box, self.claim.program
+        star, box, program = self.kappa_star, self.base.on_a_box, self.base.claim.program
         out.update({"best_kappa": self.best_kappa, "best_kappa_capped": self.capped, "kappa_max": self.kappa_max,
                     "kappa_star": None if star is None else star.text, "kappa_star_detail": self.star_json()})
         if box:
@@ -88,7 +72,7 @@ class SweepResult:
         star = self.kappa_star
         if star is None:
             return None
-        if not self.on_a_box:
+        if not self.base.on_a_box:
             return star.to_json()
         out = {**star.to_json(), "box_infimum": self.star_is_box_inf}
         if star.at is not None:
@@ -97,19 +81,19 @@ class SweepResult:
 
     def report(self) -> str:
         """The command's text report."""
-        lines = self.box_head() if self.on_a_box else self.grid_head()
+        lines = self.box_head() if self.base.on_a_box else self.grid_head()
         if self.best_kappa is None:
             return "\n".join(lines)
-        lines += self.box_stars() if self.on_a_box else self.grid_star()
+        lines += self.box_stars() if self.base.on_a_box else self.grid_star()
         lines += self.best_lines()
-        lines.append(self.scope.coverage())
+        lines.append(self.base.scope.coverage())
         lines.append(f"{self.seconds:.2f} s")
         return "\n".join(lines)
 
     def grid_head(self) -> list[str]:
         acc = self.base
         return [f"claim: {acc.claim.describe()}",
-                f"checked {acc.inputs} input(s): {acc.n_applicable} obligation(s) apply; "
+                f"checked {acc.tally.inputs} input(s): {acc.tally.applicable} obligation(s) apply; "
                 f"the claim itself is {acc.verdict}" + (" (vacuously)" if acc.vacuous else "") + f" {acc.scope.summary()}",
                 "every number below is over these inputs only"]
 
@@ -127,24 +111,24 @@ class SweepResult:
         """The box sweep's first lines; the whole report when a run was undecided."""
         from dipc_plus.accuracy.argmax_box import METHOD as ARGMAX_METHOD
         from dipc_plus.accuracy.box import REFERENCE_METHOD
-        program, base = self.claim.program, self.base
+        base = self.base
         method = {ARGMAX_METHOD: "the argmax worst point", REFERENCE_METHOD: "no reduction (reference mode)"}.get(
             base.method, "the corner reduction")
-        lines = [f"claim: {self.claim.describe()}",
+        lines = [f"claim: {base.claim.describe()}",
                  f"every real input of the box with dd(u) > alpha (Definition 2), decided by {method}; "
-                 f"the claim itself is {self.verdict.upper()}{' (vacuously)' if base.vacuous else ''} "
-                 f"{self.scope.summary()}",
+                 f"the claim itself is {base.verdict.upper()}{' (vacuously)' if base.vacuous else ''} "
+                 f"{base.scope.summary()}",
                  "search: " + ", ".join(f"beta/{k} {v}" for k, v in self.searched)]
         if self.best_kappa is None:
             lines.append(f"UNDECIDED: with beta/{self.undecided.kappa} these regions are neither proved nor refuted, "
                          "so the best kappa over the box is not known:")
-            lines += ["  " + r.line(program) for r in self.undecided.regions if r.verdict == UNDECIDED]
-            lines.append(self.scope.coverage())
+            lines += ["  " + r.line(base.claim.program) for r in self.undecided.regions if r.verdict == UNDECIDED]
+            lines.append(base.scope.coverage())
         return lines
 
     def box_stars(self) -> list[str]:
         """kappa* over the box, where it is reached, and per det region."""
-        star, program, lines = self.kappa_star, self.claim.program, []
+        star, program, lines = self.kappa_star, self.base.claim.program, []
         if star is None:
             lines.append(self.star_note)
         elif star.infinite:
@@ -162,7 +146,7 @@ class SweepResult:
 
     def best_lines(self) -> list[str]:
         """best kappa and the counterexample for best kappa + 1."""
-        best, box = self.best_kappa, self.on_a_box
+        best, box = self.best_kappa, self.base.on_a_box
         what = "box claim" if box else "claim"
         if self.capped:
             held = ("no kappa fails" if self.base.vacuous else f"beta/{best} is verified on the box") if box \

@@ -43,7 +43,7 @@ def accuracy_vacuity(result, given_inputs: bool = False) -> Vacuity | None:
     applies somewhere (or is refuted).  `given_inputs`: the inputs were chosen (--input), not the claim's."""
     if not result.vacuous:
         return None
-    return vacuity_from(vacuity_basis(result, given_inputs), result.inputs, result.dd_max)
+    return vacuity_from(vacuity_basis(result, given_inputs), result.tally.inputs, result.tally.dd_max)
 
 
 def vacuity_from(basis: dict, inputs: int, dd_max) -> Vacuity:
@@ -83,7 +83,7 @@ def vacuity_from(basis: dict, inputs: int, dd_max) -> Vacuity:
 def sweep_vacuity(res) -> Vacuity | None:
     """Why a sweep (accuracy.sweep_result.SweepResult) found no kappa that fails; None when it found one.
     A sweep over a box is about the box (no inputs to count): it says so in its own words."""
-    box, star = res.on_a_box, res.kappa_star
+    box, star = res.base.on_a_box, res.kappa_star
     if box:
         if res.best_kappa is None or not res.capped:
             return None

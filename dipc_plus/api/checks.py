@@ -282,7 +282,7 @@ def sweep(claim: ClaimLike, *, params: Mapping[str, Number] | None = None, input
             result = decide_sweep(checker, points, options, paper=paper, reports=reports, executor=options.run_on(),
                                   kappa_max=DEFAULT_KAPPA_MAX if kappa_max is None else kappa_max,
                                   digits=DEFAULT_DIGITS if digits is None else digits)
-        return BoxSweepReport(result, None) if result.on_a_box else SweepReport(result, checker, reports=reports)
+        return BoxSweepReport(result, None) if result.base.on_a_box else SweepReport(result, checker, reports=reports)
     return checked(run, locals())
 
 

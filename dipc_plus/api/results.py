@@ -87,7 +87,7 @@ class Report(Tabled):
     def verdict(self) -> str:
         """``'verified'`` or ``'refuted'`` (an every-length privacy check may also say
         ``'not private for any constant'`` or ``'undecided'``)."""
-        return str(self.result.verdict)
+        return str(self.decided.verdict)
 
     @property
     def verified(self) -> bool | None:
@@ -109,7 +109,7 @@ class Report(Tabled):
 
     @property
     def claim(self) -> Any:
-        return self.result.claim
+        return self.decided.claim
 
     @property
     def program(self) -> Any:
@@ -206,7 +206,7 @@ class AccuracyReport(Report):
 
     def scope(self) -> str:
         """What was checked, as the summary says it after the claim."""
-        return f": {self.result.inputs} input(s), {self.result.n_applicable} applicable"
+        return f": {self.result.tally.inputs} input(s), {self.result.tally.applicable} applicable"
 
     def summary(self) -> str:
         kappa = "" if self.kappa == 1 else f", beta/{self.kappa}"
@@ -219,9 +219,9 @@ class AccuracyReport(Report):
         return head + ("verified (vacuously)" if self.vacuous else "verified")
 
     def html_rows(self) -> list[tuple[str, object]]:
-        r = self.result
-        return [*super().html_rows(), ("inputs checked", r.inputs),
-                ("obligations (applicable)", f"{r.n_obligations} ({r.n_applicable})"), ("refuted", r.n_refuted)]
+        t = self.result.tally
+        return [*super().html_rows(), ("inputs checked", t.inputs),
+                ("obligations (applicable)", f"{t.obligations} ({t.applicable})"), ("refuted", t.refuted)]
 
     def html_detail(self) -> str:
         """The text under the HTML table: the counterexample described (or nothing)."""

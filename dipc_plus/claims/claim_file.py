@@ -39,7 +39,7 @@ from dipc_plus.claims.box import read_box
 from dipc_plus.claims.accuracy_claim import AccuracyClaim, beta_closed_form
 from dipc_plus.claims.array_items import item_column
 from dipc_plus.claims.distances import (INF, INPUT_DISTANCES, OUTPUT_DISTANCES, LinfInput, NumericSparseInput,
-                                        ZeroOneInput, make_output_distance)
+                                        ZeroOneInput)
 from dipc_plus.execution import limits
 from dipc_plus.execution.files import read_user_file
 from dipc_plus.claims.grid_points import GridPoints
@@ -470,7 +470,7 @@ def _read_accuracy(r: ClaimReader, raw: dict, program: ir.Program, path: str) ->
         d = LinfInput() if d_name == "linf" else ZeroOneInput()
     r.unused(raw, "accuracy.threshold", d_name == "numeric-sparse",
              "threshold is only used by input_distance = \"numeric-sparse\"")
-    od_name = r.choice("accuracy.output_distance", acc["output_distance"], OUTPUT_DISTANCES)
+    od_name = r.choice("accuracy.output_distance", acc["output_distance"], tuple(OUTPUT_DISTANCES))
     r.unused(raw, "accuracy.scores", od_name == "noisy-max", "scores is only used by output_distance = \"noisy-max\"")
 
     if kind == "box" and (d_name, od_name) not in BOX_DISTANCES:   # what accuracy.box reads
@@ -481,7 +481,7 @@ def _read_accuracy(r: ClaimReader, raw: dict, program: ir.Program, path: str) ->
 
     def fail(message, hint=None):
         raise r.error("accuracy.output_distance", message, hint)
-    od = make_output_distance(od_name, program, scores=acc["scores"], output=acc["output"], fail=fail)
+    od = OUTPUT_DISTANCES[od_name](program, acc["scores"], acc["output"], fail)
 
     # alpha, gamma
     alpha = acc["alpha"]

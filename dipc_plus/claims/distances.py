@@ -169,17 +169,7 @@ class ScoreOutput(OutputDistance):
         return abs(table[v[self.output]] - table[w[self.output]])
 
 
-OUTPUT_DISTANCES = ("zero-one", "linf", "noisy-max", "score")
-
-
 # --------------------------------------------------------------------------- construction
-
-
-def make_output_distance(kind: str, program: ir.Program, *, scores: str | None = None,
-                         output: str | None = None, fail) -> OutputDistance:
-    """Build the output distance `kind` (one of OUTPUT_DISTANCES: the reader has checked the name)
-    for `program`; `fail(message, hint)` raises the caller's located UserError."""
-    return _OUTPUT_BUILDERS[kind](program, scores, output, fail)
 
 
 def _noisy_max_distance(program: ir.Program, scores, output, fail) -> NoisyMaxOutput:
@@ -240,8 +230,9 @@ def _score_distance(program: ir.Program, scores, output, fail) -> ScoreOutput:
     return ScoreOutput(sample.target, sample, program)
 
 
-# kind -> builder(program, scores, output, fail); the keys are OUTPUT_DISTANCES
-_OUTPUT_BUILDERS = {
+# name -> builder(program, scores, output, fail) of the output distance for `program` (the reader has
+# checked the name; `fail(message, hint)` raises the reader's located UserError)
+OUTPUT_DISTANCES = {
     "zero-one": lambda program, scores, output, fail: ZeroOneOutput(),
     "linf": lambda program, scores, output, fail: LinfOutput(tuple(n for n, t in program.outputs
                                                                           if isinstance(t, (ir.RealT, ir.IntT)))),
