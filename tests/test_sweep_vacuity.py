@@ -20,7 +20,7 @@ def _box(star, best=3, capped=True, vacuous=False):
 
 
 def _grid(star, capped=True):
-    return NS(capped=capped, base=NS(on_a_box=False, vacuous=False), kappa_star=star, kappa_max=10)
+    return NS(capped=capped, base=NS(on_a_box=False, vacuous=False, given_inputs=False), kappa_star=star, kappa_max=10)
 
 
 def test_box_sweep_answers():

@@ -91,7 +91,7 @@ def sweep_vacuity(res) -> Vacuity | None:
             return Vacuity("alpha", "the claim applies to no input of the box (dd <= alpha on every region), "
                            "so beta/kappa holds for every kappa", "a smaller alpha, or a larger box")
     else:
-        found = accuracy_vacuity(res.base)
+        found = accuracy_vacuity(res.base, given_inputs=res.base.given_inputs)
         if found is not None or not res.capped:
             return found
     if star is not None and star.infinite:
