@@ -192,8 +192,7 @@ class _Recogniser:
             elif isinstance(s, ir.Sample) and s.target in self.reals and _is_constant(s.dist.mean):
                 self._noise(s)
                 self._start_variable(s.target, s.dist.rate, s.pos)
-            elif isinstance(s, ir.Assign) and s.target in self.stored and (
-                    _is_constant(s.expr) or _number(s.expr) is not None):
+            elif isinstance(s, ir.Assign) and s.target in self.stored and _is_constant(s.expr):
                 self._start_variable(s.target, None, s.pos)
             else:
                 raise refuse(s.pos, PREFIX_RULE)
