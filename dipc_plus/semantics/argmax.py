@@ -24,8 +24,7 @@ Relabelled: either form may compute the index into a local `k` instead and end w
 ``out <- e`` where `e` reads `k` alone (the Python front end's ``result <- _a2 - 1`` for
 numpy's 0-based argmax).  `e` is evaluated at k = 1..m; when those values are pairwise
 distinct (an injective relabelling) `ArgmaxShape.labels` holds them, and P[out = labels[j-1]]
-is P[index = j].  Callers that read the output as the index itself ask with
-``relabelled=False`` and get None for such a program.
+is P[index = j]; `ArgmaxShape.relabelled` says when the output is not the index itself.
 """
 from __future__ import annotations
 
@@ -62,18 +61,16 @@ class ArgmaxShape:
         return bool(self.labels) and self.labels != tuple(range(1, len(self.samples) + 1))
 
 
-def recognise(program: ir.Program, relabelled: bool = False) -> ArgmaxShape | None:
-    """The argmax shape of `program`, or None if it is not exactly one of the two forms (or,
-    with `relabelled`, one of them followed by an injective relabelling of the index)."""
+def recognise(program: ir.Program) -> ArgmaxShape | None:
+    """The argmax shape of `program`, or None if it is not exactly one of the two forms (or one of
+    them followed by an injective relabelling of the index)."""
     if len(program.outputs) != 1:
         return None
     out, out_type = program.outputs[0]
     if not isinstance(out_type, ir.DomT):
         return None
     body = program.body
-    shape = _builtin(program, out, body) or _loop(program, out, body)
-    if shape is None and relabelled:
-        shape = _relabelled(program, out)
+    shape = _builtin(program, out, body) or _loop(program, out, body) or _relabelled(program, out)
     if shape is None:
         return None
     labels = shape.labels or tuple(range(1, len(shape.samples) + 1))
