@@ -97,18 +97,11 @@ def samples_at(shape: ArgmaxShape, inputs: dict) -> list | None:
 # --------------------------------------------------------------------------- pieces
 
 
-def _is_number(c) -> bool:
-    return (isinstance(c, ir.Const) and not isinstance(c.value, bool)
-            and isinstance(c.value, (int, Fraction)))
-
-
 def plain_variable(lin) -> str | None:
     """v if `lin` is exactly the real variable v (coefficient 1, constant 0): a plain read."""
     if (isinstance(lin, ir.Lin) and lin.kind == "real" and len(lin.terms) == 1
-            and _is_number(lin.const) and lin.const.value == 0):
-        coef, var = lin.terms[0]
-        if _is_number(coef) and coef.value == 1:
-            return var
+            and ir.number_of(lin.const) == 0 and ir.number_of(lin.terms[0][0]) == 1):
+        return lin.terms[0][1]
     return None
 
 
@@ -127,11 +120,11 @@ def _sample(program: ir.Program, s) -> tuple | None:
     if reading.noise.kind != "lap":   # the shortcut integrates Laplace-engine noises only
         return None
     mean = d.mean
-    if not isinstance(mean, ir.Lin) or mean.kind != "real" or not _is_number(mean.const):
+    if not isinstance(mean, ir.Lin) or mean.kind != "real" or ir.number_of(mean.const) is None:
         return None
     inputs = dict(program.inputs)
     for coef, var in mean.terms:
-        if not _is_number(coef) or not isinstance(inputs.get(var), ir.RealT):
+        if ir.number_of(coef) is None or not isinstance(inputs.get(var), ir.RealT):
             return None
     return ("exp" if reading.positive_only else "lap", reading.noise.rate, mean)
 
