@@ -26,7 +26,7 @@ def _claim(tmp_path, name, params, budget="eps", grid="[-1, 1]", events=None):
     text = (f'[program]\npath = "{(PROG / (name + ".dip")).as_posix()}"\n'
             f'params = {{ {", ".join(f"{k} = {v}" for k, v in params.items())} }}\n'
             f'[privacy]\nadjacency = "linf"\nbudget = "{budget}"\n'
-            + (f'events = {{ val = ["(-inf, 0]", "(0, inf)"] }}\n' if events else "")
+            + ('events = { val = ["(-inf, 0]", "(0, inf)"] }\n' if events else "")
             + f'[privacy.inputs]\ngrid = {{ q = {grid} }}\n')
     p = tmp_path / f"{name}_{'_'.join(f'{k}{v}' for k, v in params.items())}.toml"
     p.write_text(text)

@@ -11,7 +11,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from conftest import PROGRAMS, THEORIES, lap_cdf, lap_pdf, quad, run_main
+from conftest import THEORIES, lap_cdf, lap_pdf, quad, run_main
 from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.privacy.dp.box import (METHOD_BOUND, METHOD_SEARCH, METHOD_VALUES_SEARCH, REFUTED, UNDECIDED,
                                       VERIFIED, decide_box_privacy, lattice_claim, lattice_points)
