@@ -75,8 +75,6 @@ def coupling_for(claim: DPClaim, options: RunOptions = DEFAULT_OPTIONS) -> Coupl
         return Coupling(False, f"the game's value at {auto.size_param} = {m} is infinite (a noise-free comparison "
                         "no mode pays for)", k=budget.k, length=m, size_param=auto.size_param)
     bound = d * adj.bound
-    cp = Coupling(bound <= budget.k, "", d, bound, budget.k, m, auto.size_param, auto.input_name)
-    if not cp.applies:
-        cp.reason = (f"d*B = {fmt_q(bound)} is above the claimed {fmt_q(budget.k)}, and d is only an upper bound "
-                     "on the loss")
-    return cp
+    above = "" if bound <= budget.k else (f"d*B = {fmt_q(bound)} is above the claimed {fmt_q(budget.k)}, and d "
+                                          "is only an upper bound on the loss")
+    return Coupling(not above, above, d, bound, budget.k, m, auto.size_param, auto.input_name)
