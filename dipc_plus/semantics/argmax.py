@@ -158,9 +158,7 @@ def scan(target: str, lins: list, op: str, b: str | None, pos: ir.Pos = ir.NOWHE
 
 
 def _builtin(program: ir.Program, out: str, body: tuple) -> ArgmaxShape | None:
-    k = 0
-    while k < len(body) and isinstance(body[k], ir.Sample):
-        k += 1
+    k = next((i for i, s in enumerate(body) if not isinstance(s, ir.Sample)), len(body))   # the samples first
     if k == 0 or k >= len(body) or not _const_assign(body[k], out, 1):
         return None
     rest = body[k + 1:]
