@@ -36,17 +36,12 @@ def _is_the_dipc_command() -> bool:
     script = _os.path.basename(_sys.argv[0] if _sys.argv else "")
     if script.removesuffix(".exe").removesuffix("-script.pyw") == "dipc":
         return True
-    argv = list(getattr(_sys, "orig_argv", ()))[1:]
-    skip = False
-    for i, arg in enumerate(argv):   # the interpreter's options, up to what it runs
-        if skip:
-            skip = False
-        elif arg == "-m":
-            return argv[i + 1:i + 2] == ["dipc_plus"]
-        elif arg.startswith("-m"):
-            return arg == "-mdipc_plus"
-        elif arg in ("-W", "-X"):      # an option whose value is the next word
-            skip = True
+    words = iter(list(getattr(_sys, "orig_argv", ()))[1:])
+    for arg in words:   # the interpreter's options, up to what it runs
+        if arg in ("-W", "-X"):        # an option whose value is the next word
+            next(words, None)
+        elif arg.startswith("-m"):     # -m NAME or -mNAME
+            return (arg[2:] or next(words, None)) == "dipc_plus"
         elif arg == "-c" or arg == "-" or not arg.startswith("-"):
             return False
     return False

@@ -1,4 +1,4 @@
-"""The argmax recogniser's relabelled form (semantics/argmax.py, relabelled=True: an argmax written as
+"""The argmax recogniser's relabelled form (semantics/argmax.py: an argmax written as
 a comparison chain or argmax(...), then out <- an injective affine image of the index - what the
 Python front end emits) is a shortcut: the argmax integral replaces the Markov chain when it
 applies.  Random relabellings, noises and inputs at m = 2, 3: where the recogniser takes a program,
@@ -34,7 +34,7 @@ def test_the_argmax_integral_of_a_relabelled_argmax_is_the_chain(seed):
     rng = random.Random(4200 + seed)
     text, m, a, b = relabelled_program(rng)
     program = parse_program(text)
-    shape = recognise_argmax(program, relabelled=True)
+    shape = recognise_argmax(program)
     if a == 0:
         assert shape is None, text            # not injective: the shortcut must not apply
         return

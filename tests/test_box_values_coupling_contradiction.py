@@ -21,7 +21,7 @@ def test_a_wrong_coupling_bound_on_a_box_of_real_outputs_gives_no_verdict(tmp_pa
     path.write_text(body)
     claim = load_privacy_claim(str(path))
     assert claim.every_output_value and coupling.coupling_for(claim).bound == F(1, 2)
-    monkeypatch.setattr(coupling, "bound_at_length", lambda auto, m: Bound(F(1, 8), m, {}))
+    monkeypatch.setattr(coupling, "coupling_bound", lambda auto, m: Bound(F(1, 8), m, {}))
     with pytest.raises(BoundContradiction):
         decide_box_privacy(claim)
     code, out, _ = run_main(["privacy", str(path)])

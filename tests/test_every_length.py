@@ -26,7 +26,7 @@ def _claim(tmp_path, name, params, budget="eps", grid="[-1, 1]", events=None):
     text = (f'[program]\npath = "{(PROG / (name + ".dip")).as_posix()}"\n'
             f'params = {{ {", ".join(f"{k} = {v}" for k, v in params.items())} }}\n'
             f'[privacy]\nadjacency = "linf"\nbudget = "{budget}"\n'
-            + (f'events = {{ val = ["(-inf, 0]", "(0, inf)"] }}\n' if events else "")
+            + ('events = { val = ["(-inf, 0]", "(0, inf)"] }\n' if events else "")
             + f'[privacy.inputs]\ngrid = {{ q = {grid} }}\n')
     p = tmp_path / f"{name}_{'_'.join(f'{k}{v}' for k, v in params.items())}.toml"
     p.write_text(text)
@@ -326,15 +326,15 @@ def test_gap_releases_without_a_cutoff_are_undecided_not_called_a_leak(tmp_path)
 
 
 def test_the_gap_bound_per_length_is_the_exact_sup_on_zero_one_inputs(tmp_path):
-    """bound_at_length of the gap variant is min(m/4, 1) (mode Z pays b per bot and for the gap
+    """coupling_bound at a length of the gap variant is min(m/4, 1) (mode Z pays b per bot and for the gap
     until the threshold's shift U, a + 2b = 1, is cheaper); the exact sup of the loss over every
     output value on {0, 1}^m equals it at m = 1, 2, 3 (an independent computation: densities)."""
     from dipc_plus.privacy.dp.real_output_check import check_real_outputs
-    from dipc_plus.privacy.online.bound import bound_at_length
+    from dipc_plus.privacy.online.bound import coupling_bound
     from dipc_plus.privacy.online.recognise import recognise
     from dipc_plus.privacy.online.shape import online_shape
     auto = recognise(online_shape(str(PROG / "gap_above_threshold.dip"), {}))
-    assert [bound_at_length(auto, m).d for m in range(1, 7)] == [F(1, 4), F(1, 2), F(3, 4), F(1), F(1), F(1)]
+    assert [coupling_bound(auto, m).d for m in range(1, 7)] == [F(1, 4), F(1, 2), F(3, 4), F(1), F(1), F(1)]
     for m in (1, 2, 3):
         res = check_real_outputs(load_privacy_claim(_claim(tmp_path, "gap_above_threshold", {"m": m},
                                                            grid="[0, 1]")))

@@ -19,7 +19,7 @@ from dipc_plus.privacy.dp.box import (METHOD_BOUND, METHOD_SEARCH, REFUTED, UNDE
                                       decide_box_privacy, lattice, lattice_claim, lattice_size)
 from dipc_plus.privacy.dp.check import check_dp
 from dipc_plus.privacy.loss.tight import privacy_loss
-from dipc_plus.privacy.online.bound import bound_at_length, coupling_bound
+from dipc_plus.privacy.online.bound import coupling_bound
 from dipc_plus.privacy.online.recognise import recognise
 from dipc_plus.privacy.online.shape import online_shape
 
@@ -84,14 +84,14 @@ def test_the_bound_at_one_m_against_the_literature_and_the_every_m_bound():
         c = box(name)
         auto = recognise(online_shape(c.program.source, dict(c.program.params)))
         assert coupling_bound(auto).d == every_m
-        values = [bound_at_length(auto, m).d for m in range(0, 8)]
+        values = [coupling_bound(auto, m).d for m in range(0, 8)]
         assert values[0] == 0 and values[3] == at_3
         assert values == sorted(values) and all(v <= every_m for v in values)
         assert values[-1] == every_m          # reached: the least fixpoint is their sup
     lap = box("laplace_privacy_box.toml")
     auto = recognise(online_shape(lap.program.source, dict(lap.program.params)))
     assert coupling_bound(auto).d is None     # a released noisy value per iteration: no constant for every k
-    assert [bound_at_length(auto, k).d for k in range(4)] == [0, 1, 2, 3]   # k*eps at k outputs
+    assert [coupling_bound(auto, k).d for k in range(4)] == [0, 1, 2, 3]   # k*eps at k outputs
 
 
 def test_verified_box_holds_at_off_grid_points():
@@ -310,7 +310,7 @@ def test_a_wrong_bound_is_an_internal_error_not_a_verdict(monkeypatch):
     points is 3/4) the command stops with exit 3 and prints no verdict."""
     from dipc_plus.privacy.dp import coupling
     from dipc_plus.privacy.online.bound import Bound
-    monkeypatch.setattr(coupling, "bound_at_length", lambda auto, m: Bound(F(1, 8), m, {}))
+    monkeypatch.setattr(coupling, "coupling_bound", lambda auto, m: Bound(F(1, 8), m, {}))
     code, out, err = run_main(["privacy", THEORIES / "svt_lyu_alg1_privacy_box.toml"])
     assert code == 3 and "VERIFIED" not in out and "REFUTED" not in out
 

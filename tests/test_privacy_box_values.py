@@ -11,7 +11,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from conftest import PROGRAMS, THEORIES, lap_cdf, lap_pdf, quad, run_main
+from conftest import THEORIES, lap_cdf, lap_pdf, quad, run_main
 from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.privacy.dp.box import (METHOD_BOUND, METHOD_SEARCH, METHOD_VALUES_SEARCH, REFUTED, UNDECIDED,
                                       VERIFIED, decide_box_privacy, lattice_claim, lattice_points)
@@ -118,7 +118,7 @@ def test_a_wrong_bound_stops_the_box_claim_with_exit_3(monkeypatch):
     integer points is 3/4) the command stops with exit 3 and prints no verdict."""
     from dipc_plus.privacy.dp import coupling
     from dipc_plus.privacy.online.bound import Bound
-    monkeypatch.setattr(coupling, "bound_at_length", lambda auto, m: Bound(F(1, 2), m, {}))
+    monkeypatch.setattr(coupling, "coupling_bound", lambda auto, m: Bound(F(1, 2), m, {}))
     with pytest.raises(BoundContradiction):
         decide_box_privacy(load_privacy_claim(str(THEORIES / GAP)))
     code, out, err = run_main(["privacy", THEORIES / GAP])

@@ -180,7 +180,7 @@ def test_a_coupling_bound_below_an_exact_candidate_stops_without_a_verdict(tmp_p
     path = tmp_path / "gap2.toml"
     path.write_text(body)
     assert check_real_outputs(load_privacy_claim(str(path))).coupling.bound == F(1, 2)
-    monkeypatch.setattr(coupling, "bound_at_length", lambda auto, m: Bound(F(1, 8), m, {}))
+    monkeypatch.setattr(coupling, "coupling_bound", lambda auto, m: Bound(F(1, 8), m, {}))
     with pytest.raises(BoundContradiction):
         check_real_outputs(load_privacy_claim(str(path)))
     code, out, err = run_main(["privacy", str(path)])

@@ -40,7 +40,7 @@ def selects(claim: AccuracyClaim) -> bool:
     """Whether this reduction is the one for the claim: its program is an argmax of noisy reads
     (`semantics.argmax`, at least two).  Its preconditions are then checked by `ArgmaxBox`,
     which refuses by name what it does not cover."""
-    shape = recognise(claim.program, relabelled=True)
+    shape = recognise(claim.program)
     return shape is not None and len(shape.samples) >= 2
 
 
@@ -148,7 +148,7 @@ class ArgmaxBox:
     def __init__(self, claim: AccuracyClaim, kappa: int = 1, max_states: int | None = None,
                  boundary: bool = False):
         self.claim, self.kappa, self.program = claim, kappa, claim.program
-        shape = recognise(self.program, relabelled=True)
+        shape = recognise(self.program)
         if shape is None or len(shape.samples) < 2:
             raise NotReducible("argmax-shape", "the program is not recognised as an argmax of two or more noisy "
                                "reads (semantics/argmax.py)", file=claim.file)

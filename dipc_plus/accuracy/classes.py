@@ -59,7 +59,7 @@ class InputClasses:
         self.noise_free_det = noise_free_det
         self.enabled = classes_enabled() if enabled is None else enabled
         # an argmax, its output the index or a one-to-one relabelling of it (`semantics.argmax`)
-        self.shape = recognise(program, relabelled=True) if self.enabled else None
+        self.shape = recognise(program) if self.enabled else None
         self.support, self.support_refusal = (self._support() if self.enabled and self.shape is None
                                               else (None, None))
         self.regions = (DetRegions.of(program) if self.enabled and self.shape is None and noise_free_det

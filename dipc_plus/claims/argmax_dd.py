@@ -58,7 +58,7 @@ def recognise_regions(program: ir.Program, distance) -> ArgmaxRegions | None:
     """The argmax det regions of `program` under `distance`, or None unless the whitelist holds."""
     if type(distance) is not LinfInput:
         return None
-    shape = recognise(program, relabelled=True)
+    shape = recognise(program)
     if shape is None:
         return None
     if any(not isinstance(t, ir.RealT) for _, t in program.inputs):

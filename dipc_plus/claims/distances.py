@@ -203,7 +203,7 @@ def argmax_labels(program: ir.Program, name: str, size: int) -> tuple | None:
     """The labels of `name` when the program is an argmax of at most `size` samples whose index
     it relabels one-to-one (`semantics.argmax`), every value of its type being a label (so each
     value it can hold reports one index); None otherwise."""
-    shape = recognise_argmax(program, relabelled=True)
+    shape = recognise_argmax(program)
     if shape is None or shape.output != name or not shape.relabelled or len(shape.samples) > size:
         return None
     if not set(program.variables[name].values) <= set(shape.labels):

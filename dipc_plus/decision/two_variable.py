@@ -227,7 +227,6 @@ def decide_two_variable(F: ExpPoly2, d0: Fraction, d1: Fraction, I: Interval) ->
         return TwoVariableDecision(VERIFIED, how)
     tail_note, E = "", I.hi
     if I.hi is None:
-        E = None
         for t in TAIL_STARTS:
             t = max(t, I.lo * 2, Fraction(1))
             if separable(F, d0, d1, Interval(t, None, True, False)):
@@ -349,20 +348,17 @@ def branch_and_bound(F: ExpPoly2, root: Rect, max_rects: int | None = None) -> T
     counter = 0
     area = (root.d1 - root.d0) * (root.e1 - root.e0)
 
-    def push(r: Rect) -> bool:
+    def push(r: Rect) -> None:
+        """Count the rectangle and keep it open unless F >= 0 on it is certified."""
         nonlocal counter
         counter += 1
         low = _lower(F, Fd, Fe, r)
-        if low >= 0:
-            return True
-        heapq.heappush(heap, (low, counter, r))
-        return False
+        if low < 0:
+            heapq.heappush(heap, (low, counter, r))
 
     push(root)
-    while heap:
-        if counter >= max_rects:
-            break
-        low, _, r = heapq.heappop(heap)
+    while heap and counter < max_rects:
+        _, _, r = heapq.heappop(heap)
         dm, em = (r.d0 + r.d1) / 2, (r.e0 + r.e1) / 2
         if dm > root.d0 and em > 0 and F.at(dm, em) < 0:
             return TwoVariableDecision(REFUTED, "branch-and-bound", (dm, em), rectangles=counter)

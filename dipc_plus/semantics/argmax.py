@@ -24,8 +24,7 @@ Relabelled: either form may compute the index into a local `k` instead and end w
 ``out <- e`` where `e` reads `k` alone (the Python front end's ``result <- _a2 - 1`` for
 numpy's 0-based argmax).  `e` is evaluated at k = 1..m; when those values are pairwise
 distinct (an injective relabelling) `ArgmaxShape.labels` holds them, and P[out = labels[j-1]]
-is P[index = j].  Callers that read the output as the index itself ask with
-``relabelled=False`` and get None for such a program.
+is P[index = j]; `ArgmaxShape.relabelled` says when the output is not the index itself.
 """
 from __future__ import annotations
 
@@ -62,18 +61,16 @@ class ArgmaxShape:
         return bool(self.labels) and self.labels != tuple(range(1, len(self.samples) + 1))
 
 
-def recognise(program: ir.Program, relabelled: bool = False) -> ArgmaxShape | None:
-    """The argmax shape of `program`, or None if it is not exactly one of the two forms (or,
-    with `relabelled`, one of them followed by an injective relabelling of the index)."""
+def recognise(program: ir.Program) -> ArgmaxShape | None:
+    """The argmax shape of `program`, or None if it is not exactly one of the two forms (or one of
+    them followed by an injective relabelling of the index)."""
     if len(program.outputs) != 1:
         return None
     out, out_type = program.outputs[0]
     if not isinstance(out_type, ir.DomT):
         return None
     body = program.body
-    shape = _builtin(program, out, body) or _loop(program, out, body)
-    if shape is None and relabelled:
-        shape = _relabelled(program, out)
+    shape = _builtin(program, out, body) or _loop(program, out, body) or _relabelled(program, out)
     if shape is None:
         return None
     labels = shape.labels or tuple(range(1, len(shape.samples) + 1))
@@ -100,18 +97,11 @@ def samples_at(shape: ArgmaxShape, inputs: dict) -> list | None:
 # --------------------------------------------------------------------------- pieces
 
 
-def _is_number(c) -> bool:
-    return (isinstance(c, ir.Const) and not isinstance(c.value, bool)
-            and isinstance(c.value, (int, Fraction)))
-
-
 def plain_variable(lin) -> str | None:
     """v if `lin` is exactly the real variable v (coefficient 1, constant 0): a plain read."""
     if (isinstance(lin, ir.Lin) and lin.kind == "real" and len(lin.terms) == 1
-            and _is_number(lin.const) and lin.const.value == 0):
-        coef, var = lin.terms[0]
-        if _is_number(coef) and coef.value == 1:
-            return var
+            and ir.number_of(lin.const) == 0 and ir.number_of(lin.terms[0][0]) == 1):
+        return lin.terms[0][1]
     return None
 
 
@@ -130,11 +120,11 @@ def _sample(program: ir.Program, s) -> tuple | None:
     if reading.noise.kind != "lap":   # the shortcut integrates Laplace-engine noises only
         return None
     mean = d.mean
-    if not isinstance(mean, ir.Lin) or mean.kind != "real" or not _is_number(mean.const):
+    if not isinstance(mean, ir.Lin) or mean.kind != "real" or ir.number_of(mean.const) is None:
         return None
     inputs = dict(program.inputs)
     for coef, var in mean.terms:
-        if not _is_number(coef) or not isinstance(inputs.get(var), ir.RealT):
+        if ir.number_of(coef) is None or not isinstance(inputs.get(var), ir.RealT):
             return None
     return ("exp" if reading.positive_only else "lap", reading.noise.rate, mean)
 
@@ -168,9 +158,7 @@ def scan(target: str, lins: list, op: str, b: str | None, pos: ir.Pos = ir.NOWHE
 
 
 def _builtin(program: ir.Program, out: str, body: tuple) -> ArgmaxShape | None:
-    k = 0
-    while k < len(body) and isinstance(body[k], ir.Sample):
-        k += 1
+    k = next((i for i, s in enumerate(body) if not isinstance(s, ir.Sample)), len(body))   # the samples first
     if k == 0 or k >= len(body) or not _const_assign(body[k], out, 1):
         return None
     rest = body[k + 1:]

@@ -297,7 +297,7 @@ def output_distribution(program: ir.Program, inputs: Mapping, *, max_states: int
     """The exact distribution of the outputs of `program` at `inputs`: by the argmax integral
     (method "argmax-integral") when `shortcuts` allows it and `program` is recognised as argmax/argmin
     of independent samples, else by the chain."""
-    shape = recognise_argmax(program, relabelled=True) if shortcuts else None
+    shape = recognise_argmax(program) if shortcuts else None
     if shape is not None:
         flat = bind(program, inputs)
         samples = samples_at(shape, flat)

@@ -273,6 +273,17 @@ def children(e) -> tuple:
     return ()
 
 
+def number_of(e) -> int | Fraction | None:
+    """The rational value of a numeric constant, else None (a Boolean, a symbol, any other
+    expression): what the shape recognisers match a coefficient or a constant against.
+
+    >>> number_of(Const(Fraction(1, 2))), number_of(Const(True)), number_of(Const("top")), number_of(Var("x"))
+    (Fraction(1, 2), None, None, None)
+    """
+    value = e.value if isinstance(e, Const) else None
+    return value if isinstance(value, (int, Fraction)) and not isinstance(value, bool) else None
+
+
 def renamed(obj, var_map: dict | None = None):
     """The same IR with variables renamed by `var_map` and every position erased: the shape of a
     piece of program, which two pieces share when they do the same (kernel blocks, recognised loops)."""

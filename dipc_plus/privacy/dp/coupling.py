@@ -6,7 +6,7 @@ every pair of real inputs of the box, and a claim on every value of a real outpu
 ratio the exact proofs did not settle.  The Lemma of docs/design/every_length.md section 2 is
 stated per m, for every pair of real inputs with |q - q'| <= B and every set of outputs
 (released real values included, since each coupled run keeps its outputs), so the game's
-value d at the claim's m (`online.bound.bound_at_length`) times B bounds the loss.  A .dip
+value d at the claim's m (`online.bound.coupling_bound` at that length) times B bounds the loss.  A .dip
 program's loop is read by `online_shape`; any other program (a Python function, translated at
 one m) from its lowered body at that m (`online.shape.shape_at_length`).
 """
@@ -21,7 +21,7 @@ from dipc_plus.exact.convert import fmt_q
 from dipc_plus.execution.accelerators import switched_off
 from dipc_plus.execution.options import DEFAULT_OPTIONS, RunOptions
 from dipc_plus.privacy.dp.density_ratio import BOUNDED
-from dipc_plus.privacy.online.bound import bound_at_length
+from dipc_plus.privacy.online.bound import coupling_bound
 from dipc_plus.privacy.online.recognise import recognise
 from dipc_plus.privacy.online.shape import online_shape, shape_at_length
 
@@ -70,13 +70,11 @@ def coupling_for(claim: DPClaim, options: RunOptions = DEFAULT_OPTIONS) -> Coupl
                         f"holds for integer shifts only, and the bound {fmt_q(adj.bound)} is not an integer",
                         k=budget.k)
     m = int(program.params.get(auto.size_param, len(program.input_names())))
-    d = bound_at_length(auto, m).d
+    d = coupling_bound(auto, m).d
     if d is None:
         return Coupling(False, f"the game's value at {auto.size_param} = {m} is infinite (a noise-free comparison "
                         "no mode pays for)", k=budget.k, length=m, size_param=auto.size_param)
     bound = d * adj.bound
-    cp = Coupling(bound <= budget.k, "", d, bound, budget.k, m, auto.size_param, auto.input_name)
-    if not cp.applies:
-        cp.reason = (f"d*B = {fmt_q(bound)} is above the claimed {fmt_q(budget.k)}, and d is only an upper bound "
-                     "on the loss")
-    return cp
+    above = "" if bound <= budget.k else (f"d*B = {fmt_q(bound)} is above the claimed {fmt_q(budget.k)}, and d "
+                                          "is only an upper bound on the loss")
+    return Coupling(not above, above, d, bound, budget.k, m, auto.size_param, auto.input_name)

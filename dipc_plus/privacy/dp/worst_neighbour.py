@@ -70,7 +70,7 @@ def argmax_directions(program: ir.Program) -> tuple[dict, bool] | None:
     sign(a_il), monotone when these signs agree.  Shifting every input by c moves mu_k by
     c * sum(a_k), the same for every k exactly when those sums are equal: argmax is unchanged.
     An injective relabelling of the index (`ArgmaxShape.labels`) keys P[j] by j's output value."""
-    shape = recognise(program, relabelled=True)
+    shape = recognise(program)
     if shape is None:
         return None
     coeffs = []

@@ -229,30 +229,18 @@ def _game(auto: Automaton) -> tuple:
     return start, moves
 
 
-def coupling_bound(auto: Automaton) -> Bound:
-    """A fixpoint of the segment game, reached by value iteration with widening (exact).
+def coupling_bound(auto: Automaton, length: int | None = None) -> Bound:
+    """The segment game's values from 0, exactly: after `length` rounds, or (None) at a fixpoint.
 
-    Values start at 0 (the least fixpoint is the sup over m of the m-step values); a round
-    budget of 2|V|+5 without stabilising widens the still-growing values to infinity.
-    Widening only raises values, and any fixpoint of a monotone operator lies above its
-    least one, so the returned d is a sound upper bound (docs/design/every_length.md, section 3)."""
-    return _iterate(*_game(auto), None)
-
-
-def bound_at_length(auto: Automaton, length: int) -> Bound:
-    """The coupling bound for runs of at most `length` iterations: `length` rounds of the game
-    from 0, exactly (no widening).  The Lemma of docs/design/every_length.md section 2 is per m,
-    so this bounds the loss of the program unrolled at m = `length`; it is at most
-    `coupling_bound`'s d (the least fixpoint is the sup of these iterates) and finite where that
-    one is not (a released noisy value per iteration: the Laplace mechanism)."""
-    if length < 0:
+    At a length it bounds the loss of the program unrolled at m = `length` (the Lemma of
+    docs/design/every_length.md section 2 is per m), with no widening: finite where the fixpoint is
+    not (a released noisy value per iteration: the Laplace mechanism).  For every m, the least
+    fixpoint is the sup of those iterates; a round budget of 2|V|+5 without stabilising widens the
+    still-growing values to infinity.  Widening only raises values, and any fixpoint of a monotone
+    operator lies above its least one, so the returned d is a sound upper bound (section 3)."""
+    if length is not None and length < 0:
         raise ValueError("a length is a number of iterations, at least 0")
-    return _iterate(*_game(auto), length)
-
-
-def _iterate(start, moves: dict, length: int | None) -> Bound:
-    """The game's values from 0 after `length` rounds, or (None) at the fixpoint, widening the values
-    still growing after a budget of 2|V|+5 rounds to infinity."""
+    start, moves = _game(auto)
     V = dict.fromkeys(moves, Fraction(0))
     budget, rounds, total = 2 * len(V) + 5, 0, 0
     while total != length:

@@ -81,19 +81,12 @@ def where(pos) -> str:
     return f"{pos.file}:{pos.line}"
 
 
-def _number(c):
-    """The rational value of a constant expression, or None (a Boolean, a symbol, anything else)."""
-    if isinstance(c, ir.Const) and not isinstance(c.value, bool) and isinstance(c.value, (int, Fraction)):
-        return c.value
-    return None
-
-
 def _form(lin) -> dict | None:
     """Variable -> rational coefficient, the constant under "", when `lin` is a linear form (`ir.Lin`)
     with a rational constant and distinct variables, else None; the patterns below compare it."""
-    if not (isinstance(lin, ir.Lin) and _number(lin.const) is not None):
+    if not (isinstance(lin, ir.Lin) and ir.number_of(lin.const) is not None):
         return None
-    form = {"": _number(lin.const), **{var: _number(coef) for coef, var in lin.terms}}
+    form = {"": ir.number_of(lin.const), **{var: ir.number_of(coef) for coef, var in lin.terms}}
     return form if len(form) == len(lin.terms) + 1 else None
 
 
@@ -192,8 +185,7 @@ class _Recogniser:
             elif isinstance(s, ir.Sample) and s.target in self.reals and _is_constant(s.dist.mean):
                 self._noise(s)
                 self._start_variable(s.target, s.dist.rate, s.pos)
-            elif isinstance(s, ir.Assign) and s.target in self.stored and (
-                    _is_constant(s.expr) or _number(s.expr) is not None):
+            elif isinstance(s, ir.Assign) and s.target in self.stored and _is_constant(s.expr):
                 self._start_variable(s.target, None, s.pos)
             else:
                 raise refuse(s.pos, PREFIX_RULE)

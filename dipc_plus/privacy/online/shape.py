@@ -156,29 +156,32 @@ def _check_uses(uses: LengthUses, exempt: frozenset = frozenset()) -> None:
 # --------------------------------------------------------------------------- the lowered iterations
 
 
-def renumbered(node, k: int):
-    """The IR node with every flat element name X[k] written X[#] (other positions kept, source
-    positions dropped): copies of one iteration at positions k and j compare equal."""
+def _rewritten(node, name_of):
+    """The IR node with every string s (a variable, an element, an operator) written name_of(s),
+    source positions kept: the one walk behind `renumbered` and `mentions`."""
     if isinstance(node, str):
-        hit = ELEMENT.match(node)
-        return f"{hit.group(1)}[#]" if hit and int(hit.group(2)) == k else node
+        return name_of(node)
     if isinstance(node, tuple):
-        return tuple(renumbered(x, k) for x in node)
+        return tuple(_rewritten(x, name_of) for x in node)
     if is_dataclass(node) and not isinstance(node, type):
-        return replace(node, **{f.name: renumbered(getattr(node, f.name), k) for f in fields(node)
+        return replace(node, **{f.name: _rewritten(getattr(node, f.name), name_of) for f in fields(node)
                                 if f.name != "pos"})
     return node
 
 
+def renumbered(node, k: int):
+    """The IR node with every flat element name X[k] written X[#] (other positions kept): copies of
+    one iteration at positions k and j compare equal."""
+    def at_k(name: str) -> str:
+        hit = ELEMENT.match(name)
+        return f"{hit.group(1)}[#]" if hit and int(hit.group(2)) == k else name
+    return _rewritten(node, at_k)
+
+
 def mentions(node, name: str) -> bool:
-    """Whether the IR node reads or writes the variable `name` (positions ignored)."""
-    if isinstance(node, str):
-        return node == name
-    if isinstance(node, tuple):
-        return any(mentions(x, name) for x in node)
-    if is_dataclass(node) and not isinstance(node, type):
-        return any(mentions(getattr(node, f.name), name) for f in fields(node) if f.name != "pos")
-    return False
+    """Whether the IR node reads or writes the variable `name` (positions ignored): renaming it
+    changes the node."""
+    return _rewritten(node, lambda s: s + "'" if s == name else s) != node
 
 
 def iterations(body: list, qname: str, length: int) -> tuple | None:
