@@ -442,7 +442,7 @@ def _branch_and_bound(R: _Ratio, a: Fraction, b: Fraction, lo_k: Fraction, at: F
         if u is not UNBOUNDED and (u <= lo_k + tol or (against is not None and u <= against)):
             break                       # every remaining box is within tolerance (or at most `against`)
         if against is not None and lo_k > against:
-            return _closing(heap, side, lo_k, at)     # above `against`: decided
+            return _closing(heap, [] if settled is None else [settled], lo_k, at)     # above `against`: decided
         heapq.heappop(heap)
         count += 1
         mid = (x + y) / 2
