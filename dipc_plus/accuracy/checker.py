@@ -252,9 +252,13 @@ class AccuracyChecker:
                 dist = self.distribution(u)
                 with self._timed("ball"):
                     correct = self.claim.ball_probability(dist, u, self.det(u), key[1])
-            self._perr[key] = self._one_minus(ExpFrac.of(correct))
-            self._entries.setdefault(key[0], []).append((self._perr, key))
+            self._keep(self._perr, key, self._one_minus(ExpFrac.of(correct)))
         return self._perr[key]
+
+    def _keep(self, cache: dict, key: tuple, value) -> None:
+        """cache[key] = value, noted under its input's key (key[0]) for forget_input."""
+        cache[key] = value
+        self._entries.setdefault(key[0], []).append((cache, key))
 
     def forget_distribution(self, u: Mapping) -> None:
         """Drop u's output distribution (streaming; see __init__)."""
@@ -299,8 +303,7 @@ class AccuracyChecker:
                 if not decision.holds:
                     with self._timed("decide"):
                         cex = self.counterexample(u, alpha, gamma, kappa, decision)
-                self._decisions[key] = (decision, cex)
-                self._entries.setdefault(key[0], []).append((self._decisions, key))
+                self._keep(self._decisions, key, (decision, cex))
             report.decision, report.counterexample = self._decisions[key]
         report.seconds = time.perf_counter() - start
         return report
@@ -370,18 +373,16 @@ class AccuracyChecker:
         A summarized input whose report class (`InputClasses.report_key`) was seen is summarized
         from the class (`accuracy.class_reports`), without checking it again."""
         out = []
-        shared = summarize is not None and collect is None and not absorb and self.classes.share_dd
-        key = None
+        classed = summarize is not None and collect is None and not absorb and self.classes.share_dd
         for u in points:
-            if shared:
-                start = time.perf_counter()
-                key = self.classes.report_key(self.claim, u)
-                if key is not None:
-                    key = (key, kappa, summarize, self.boundary)
-                    found = self._report_classes.get(key)
-                    if found is not None:
-                        out.append((u, found.summary(u, time.perf_counter() - start)))
-                        continue
+            start = time.perf_counter()
+            key = self.classes.report_key(self.claim, u) if classed else None
+            if key is not None:
+                key = (key, kappa, summarize, self.boundary)
+                found = self._report_classes.get(key)
+                if found is not None:
+                    out.append((u, found.summary(u, time.perf_counter() - start)))
+                    continue
             summary = summarize_input(self.check_input(u, kappa), summarize or "nothing", collect,
                                       absorb or summarize is None)
             out.append((u, summary))
@@ -409,8 +410,7 @@ class AccuracyChecker:
                                         (self._decisions, (key, r.alpha, r.gamma, r.kappa),
                                          (r.decision, r.counterexample))):
                     if k not in cache:
-                        cache[k] = value
-                        self._entries.setdefault(key, []).append((cache, k))
+                        self._keep(cache, k, value)
 
     def run(self, points: Iterable[Mapping] | None = None, kappa: int = 1, *, progress: bool = False,
             stop_at_first: bool = False, description: str = "accuracy", jobs: int = 1,
@@ -472,10 +472,8 @@ class AccuracyChecker:
         collected (to `gather`) and its ledger records."""
         part.attach(self.program)
         tally.merge(part.tally)
-        if isinstance(kept, JsonSpool):
+        if part.kept:   # only a SPOOLED run's parts keep anything (text: one JSON value a line)
             kept.append_lines(part.kept, part.kept.count("\n"))
-        else:
-            kept.extend(part.kept)
         self.absorb(part.reports)
         if gather is not None:
             for collected in part.collected:
