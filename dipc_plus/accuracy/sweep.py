@@ -330,13 +330,11 @@ def _nearest(pool: list) -> tuple:
 
 
 def sweep(checker: AccuracyChecker, *, kappa_max: int = DEFAULT_KAPPA_MAX, digits: int = DEFAULT_DIGITS,
-          points=None, progress: bool = False, base: AccuracyResult | None = None, jobs: int = 1, executor=None,
+          points=None, progress: bool = False, base: AccuracyResult | None = None, executor=None,
           summarize: str = "json") -> SweepResult:
     """best_kappa, kappa* and the counterexample for best_kappa + 1 (see the module doc); every
-    run over the inputs goes to `executor` (default `jobs` local processes) and streams: each
-    input is reduced to its `summarize` form (`AccuracyChecker.run`) and its kappa* candidates."""
-    from dipc_plus.execution.executor import Executor
-    executor = executor if executor is not None else Executor.local(jobs)
+    run over the inputs goes to `executor` (`AccuracyChecker.run`'s default: this process) and
+    streams: each input is reduced to its `summarize` form and its kappa* candidates."""
     start = time.perf_counter()
     interval = checker.claim.eps
     pool = CandidatePool()
