@@ -30,6 +30,7 @@ from dipc_plus.exact.expoly import ExpFrac
 
 COLORS = ["#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#17becf"]
 FAIL = "#d62728"
+_LEGEND = {"fontsize": 8, "loc": "upper left", "bbox_to_anchor": (1.01, 1.0), "borderaxespad": 0}   # right of the axes
 
 
 @dataclass
@@ -156,16 +157,12 @@ def figure(data: PlotData, *, log: bool | None = None):
         log = failure_hidden_on_linear(data)
     fig = Figure(figsize=(11, 7.5), layout="constrained")
     top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=[3, 2])
-    beta_name = beta_over(data.kappa)
-    any_above_one = False
-    for i, c in enumerate(data.curves):
-        any_above_one |= draw_curve(top, bottom, data, i, c, beta_name)
-    scale_probability_axis(top, data, log, any_above_one)
+    above_one = [draw_curve(top, bottom, data, i, c, beta_over(data.kappa)) for i, c in enumerate(data.curves)]
+    scale_probability_axis(top, data, log, any(above_one))
     top.set_ylabel("probability")
     top.set_title(data.title, fontsize=10)
     top.grid(alpha=0.3)
-    # legends outside the data: to the right of the axes
-    top.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    top.legend(**_LEGEND)
     xs = data.eps
     bottom.axhline(data.kappa, color="black", lw=1)
     bottom.text(xs[-1], data.kappa, f"  kappa = {data.kappa}: the claim holds where the ratio is above",
@@ -175,7 +172,7 @@ def figure(data: PlotData, *, log: bool | None = None):
     bottom.set_ylabel("beta / P[error]")
     bottom.grid(alpha=0.3)
     if bottom.get_legend_handles_labels()[0]:
-        bottom.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+        bottom.legend(**_LEGEND)
     bottom.set_xlim(0, xs[-1])
     return fig
 
@@ -191,14 +188,12 @@ def draw_curve(top, bottom, data: PlotData, i: int, c: Curve, beta_name: str) ->
     if not r.applies:
         top.plot([], [], " ", label=f"{tag}: dd(u) = {r.dd} does not exceed alpha, nothing claimed")
         return False
-    verdict = r.verdict
-    top.plot(xs, c.p_error, color=color, lw=2, label=f"P[error]  ({tag}; {verdict})")
+    top.plot(xs, c.p_error, color=color, lw=2, label=f"P[error]  ({tag}; {r.verdict})")
     top.plot(xs, c.bound, color=color, lw=1.5, ls="--", label=f"{beta_name}  ({tag})")
     above = c.p_error > c.bound
     if above.any():
         top.fill_between(xs, c.bound, c.p_error, where=above, color=FAIL, alpha=0.18, lw=0,
                          label="P[error] above the bound" if i == 0 else None)
-    above_one = bool(np.nanmax(c.bound) > 1)
     for e, est, low, high in c.simulated:
         top.errorbar([e], [est], yerr=[[est - low], [high - est]], fmt="o", ms=4, color=color, capsize=3,
                      label="Monte Carlo, 99% interval" if e == c.simulated[0][0] else None)
@@ -208,7 +203,7 @@ def draw_curve(top, bottom, data: PlotData, i: int, c: Curve, beta_name: str) ->
     star = c.ratio_inf
     if star is not None and not star.infinite and star.at is not None:
         mark_ratio_inf(bottom, star, color)
-    return above_one
+    return bool(np.nanmax(c.bound) > 1)
 
 
 def mark_counterexample(top, cex, beta_name: str) -> None:
@@ -263,8 +258,7 @@ def scale_probability_axis(top, data: PlotData, log: bool, any_above_one: bool) 
 def scale_ratio_axis(bottom, data: PlotData) -> None:
     """The bottom panel's range: the ratio's minimum and kappa on the chart, the top cut at a few
     times them (the ratio grows without bound where P[error] goes to 0)."""
-    ratios = [c.ratio(data.kappa) for c in data.curves if c.report.applies]
-    ratios = [r[np.isfinite(r)] for r in ratios]
+    ratios = [r[np.isfinite(r)] for r in (c.ratio(data.kappa) for c in data.curves if c.report.applies)]
     ratios = [r for r in ratios if len(r)]
     if ratios:
         least = min(float(r.min()) for r in ratios)  # the ratio's minimum must be on the chart
