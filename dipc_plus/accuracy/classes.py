@@ -174,8 +174,8 @@ class InputClasses:
         elif not self.share_dd:
             return None
         else:
-            flat, det_key = self._flat(u), self.regions.key_of(det_u)
-            key = det_key, tuple(_cheap(flat[name]) for name in self.regions.support[det_key])
+            det_key = self.regions.key_of(det_u)
+            key = det_key, _cheap_values(self._flat(u), self.regions.support[det_key])
         found = self._dd.get(key)
         if found is None:
             found = compute(u, det_u)
@@ -217,9 +217,7 @@ class InputClasses:
             return None
         flat = self._flat(u)
         det_key, det_u = self.regions.det(flat)
-        fraction = Fraction   # _cheap inlined below: this runs once per input of a grid
-        dd_key = (det_key, tuple([(v.numerator, v.denominator) if type(v) is fraction else v
-                                  for v in map(flat.__getitem__, self.regions.support[det_key])]))
+        dd_key = (det_key, _cheap_values(flat, self.regions.support[det_key]))
         dd = self._dd.get(dd_key)
         if dd is None:
             return None
@@ -230,9 +228,7 @@ class InputClasses:
             if type(gamma) not in (int, Fraction):
                 return None
             outputs = self._ball_of(claim, det_key, det_u, gamma)
-            key.append((_cheap(gamma), tuple([tuple([(v.numerator, v.denominator) if type(v) is fraction else v
-                                                     for v in map(flat.__getitem__, supports[o])])
-                                              for o in outputs])))
+            key.append((_cheap(gamma), tuple([_cheap_values(flat, supports[o]) for o in outputs])))
         return tuple(key)
 
     def report_positions(self, claim, u: Mapping) -> tuple | None:
@@ -277,11 +273,8 @@ class InputClasses:
         total = _ZERO
         for key in keys:
             p = self._by_support.get(key)
-            if p is None:
-                self._fill(row, compute(u))
-                p = self._by_support.get(key)
-                if p is None:   # the cache is full: read it off this distribution
-                    p = self._marginal(compute(u)).get(key[0], _ZERO)
+            if p is None:   # key[0] is the output; read off u's distribution (kept if the cache has room)
+                p = self._fill(row, compute(u)).get(key[0], _ZERO)
             total = total + p
         if len(self._totals) < MAX_SUPPORT_KEYS:
             self._totals[keys] = total
@@ -307,21 +300,17 @@ class InputClasses:
                 self._released[key] = found
         return found
 
-    def _fill(self, row: dict, dist: Distribution) -> None:
+    def _fill(self, row: dict, dist: Distribution) -> dict:
         """Cache P[out = o] at the input (its values as `_cheap` keys) for every output o (0 for those the chain never
-        reaches)."""
+        reaches) while the cache has room; returns the marginal {o: P[out = o]}."""
         self.distributions += 1
-        marginal = self._marginal(dist)
-        if len(self._by_support) + len(self.support.outputs) > MAX_SUPPORT_KEYS:
-            return
-        for o in self.support.outputs:
-            self._by_support.setdefault(self.support.key(o, row), marginal.get(o, _ZERO))
-
-    def _marginal(self, dist: Distribution) -> dict:
         marginal = dist.marginal()
         missing = [o for o in marginal if o not in self.support.support]
         if missing:   # the symbolic walk's paths are complete: this is a bug, not a verdict
             raise RuntimeError(f"{self.program.name}: output {missing[0]} is not among the symbolic walk's")
+        if len(self._by_support) + len(self.support.outputs) <= MAX_SUPPORT_KEYS:
+            for o in self.support.outputs:
+                self._by_support.setdefault(self.support.key(o, row), marginal.get(o, _ZERO))
         return marginal
 
     def _ball(self, claim, det_u: Mapping, gamma) -> tuple:
@@ -483,6 +472,11 @@ def _cheap(x):
     """A cache key for an exact number: equal keys are equal numbers, and hashing a pair of ints
     is much cheaper than hashing a Fraction."""
     return (x.numerator, x.denominator) if type(x) is Fraction else x
+
+
+def _cheap_values(flat: Mapping, names) -> tuple:
+    """_cheap(flat[name]) for each name, written inline: it runs once per input of a grid and support."""
+    return tuple([(v.numerator, v.denominator) if type(v) is Fraction else v for v in map(flat.__getitem__, names)])
 
 
 def _hashable(value):
