@@ -193,9 +193,8 @@ def candidates(report: InputReport, interval: Interval) -> list[Candidate]:
         out.append(limit("eps->inf", (-qn, -dn), (-qd, -dd), cn, cd))
     else:
         out.append(make("end", eps=interval.hi, closed=interval.hi_closed))
-    # interior critical points
-    inner = Interval(interval.lo, interval.hi, False, False) if not interval.is_point() else None
-    if inner is not None:
+    if not interval.is_point():   # interior critical points
+        inner = Interval(interval.lo, interval.hi, False, False)
         out += [make("critical", root=root) for root in analyse(deriv, inner).roots]
     for c in out:
         if c.exact and c.lo < 0:
@@ -304,13 +303,10 @@ def kappa_star_of(candidate_pool: CandidatePool, digits: int = DEFAULT_DIGITS) -
     for _ in range(MAX_REFINEMENTS):
         best_hi, near, lo, at = _nearest(pool)
         exact = at.exact and all(c is at or c.exact for c in near)
-        if best_hi <= 0:  # the ratio is >= 0, so an enclosure with hi <= 0 is exactly 0
-            text = "0"
-        else:
-            text = truncated_decimal(lo, best_hi, digits) if lo > 0 else None
+        # the ratio is >= 0, so an enclosure with hi <= 0 is exactly 0
+        text = "0" if best_hi <= 0 else truncated_decimal(lo, best_hi, digits)
         if text is not None and math.floor(lo) == math.floor(best_hi):
-            ties = sum(1 for c in near if c is not at)
-            return KappaStar(lo, best_hi, text, digits, at, ties, exact and lo == best_hi)
+            return KappaStar(lo, best_hi, text, digits, at, len(near) - 1, exact and lo == best_hi)
         for c in near:
             c.refine()
     # Cannot happen for distinct transcendental values; an exact tie with a decimal boundary ends here.
