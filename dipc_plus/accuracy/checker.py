@@ -452,7 +452,7 @@ class AccuracyChecker:
         frozen = 0   # inputs kept when the garbage collector last froze what it had (see _FREEZE_EVERY)
         with TaskRun(len(points), description, "input", progress=progress) as run, _frozen_kept():
             for part in run.parts(check_range, source, tasks, executor=executor, sizes=tasks.sizes):
-                self._take_summary(part, tally, kept, gather, run)   # a SummaryPart, in input order
+                self._take_summary(part, tally, kept, gather)   # a SummaryPart, in input order
                 if summarize is None:
                     reports += part.reports
                 if stop_at_first and part.tally.counterexample is not None:   # an input of the part refutes
@@ -467,7 +467,7 @@ class AccuracyChecker:
         result.work = self.classes.work(result.inputs, in_process=not executor.parallel)
         return result
 
-    def _take_summary(self, part, tally: Tally, kept, gather, run) -> None:
+    def _take_summary(self, part, tally: Tally, kept, gather) -> None:
         """Merge one summarized part (in input order): its counts, its JSON or text lines, what it
         collected (to `gather`) and its ledger records."""
         part.attach(self.program)
