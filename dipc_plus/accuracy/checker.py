@@ -342,7 +342,7 @@ class AccuracyChecker:
         if self.claim.alpha != "dd" and dd > cex.alpha:
             cex.alpha_strict = cex.alpha  # already strict
             return
-        if dd == 0 or (dd != INF and dd <= 0):
+        if dd <= 0:
             cex.alpha_strict_note = "dd(u) = 0: no alpha < dd(u) exists; found under the dd(u) >= alpha convention"
             return
         moving_gamma = self.claim.gammas == "alpha"
@@ -355,9 +355,7 @@ class AccuracyChecker:
             except UserError:  # beta has no closed form at this alpha (the formula says so): stop looking
                 break
             p_err = self.p_error(cex.input, g) if moving_gamma else cex.error_probability
-            e = certified(p_err, cex.eps, 192)
-            b = certified(beta, cex.eps, 192)
-            if e > b:
+            if certified(p_err, cex.eps, 192) > certified(beta, cex.eps, 192):
                 cex.alpha_strict = a
                 return
         cex.alpha_strict_note = "no rational alpha < dd(u) found where it fails (the claim fails only in the limit)"
