@@ -145,7 +145,7 @@ class AccuracyChecker:
         self._decisions: dict = shared.setdefault(("decisions", claim.det, _key(claim.output_distance),
                                                    claim.beta.text, claim.eps), {})
         self._sentences: OrderedDict = OrderedDict()   # see decide_sentence
-        self._entries: dict = {}    # input key -> its keys in _perr and _decisions (forget_input)
+        self._entries: dict = {}    # input key -> its keys in _perr and _decisions (forget)
         self._last_key = None                           # see _input_key
         self._space = None
         # orbits, argmax det and decisions shared by exact key
@@ -256,26 +256,24 @@ class AccuracyChecker:
         return self._perr[key]
 
     def _keep(self, cache: dict, key: tuple, value) -> None:
-        """cache[key] = value, noted under its input's key (key[0]) for forget_input."""
+        """cache[key] = value, noted under its input's key (key[0]) for forget."""
         cache[key] = value
         self._entries.setdefault(key[0], []).append((cache, key))
 
-    def forget_distribution(self, u: Mapping) -> None:
-        """Drop u's output distribution (streaming; see __init__)."""
-        if not self._keep_distributions:
-            self._dist.pop(self._input_key(u), None)
-
-    def forget_input(self, u: Mapping) -> None:
-        """Drop everything cached about u (a summarized run: memory independent of the grid's size).
-        The caches then hold one input, so scanning them is cheap."""
+    def forget(self, u: Mapping, everything: bool = True) -> None:
+        """Drop u's output distribution (streaming; see __init__), and with `everything` all that is
+        cached about u (a summarized run: memory independent of the grid's size).  The caches then
+        hold one input, so scanning them is cheap."""
         if self._keep_distributions:
             return
         key = self._input_key(u)
-        for cache in (self._dist, self._det, self._dd):
-            cache.pop(key, None)
-        for cache, k in self._entries.pop(key, ()):   # not a scan: a sweep keeps every input's P_err
-            cache.pop(k, None)
-        forget_constraint_sets()
+        self._dist.pop(key, None)
+        if everything:
+            for cache in (self._det, self._dd):
+                cache.pop(key, None)
+            for cache, k in self._entries.pop(key, ()):   # not a scan: a sweep keeps every input's P_err
+                cache.pop(k, None)
+            forget_constraint_sets()
 
     # -- which obligations apply -------------------------------------------------------------
     def obligations(self, u: Mapping) -> list[tuple]:
@@ -388,10 +386,7 @@ class AccuracyChecker:
                 made = ReportClass.of(u, summary, summarize, self.texts)
                 if made is not None:
                     self._report_classes[key] = made
-            if summarize is None:
-                self.forget_distribution(u)
-            else:
-                self.forget_input(u)
+            self.forget(u, everything=summarize is not None)
             if stop_at_first and summary.verdict == REFUTED:
                 break
         return out
