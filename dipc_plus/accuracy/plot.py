@@ -58,12 +58,8 @@ class PlotData:
 def _values(f, xs: np.ndarray) -> np.ndarray:
     """Float values of an exact closed form (via 64-bit arb balls, for drawing only)."""
     f = ExpFrac.of(f)
-    out = np.empty(len(xs))
-    for i, x in enumerate(xs):
-        q = Fraction(float(x))
-        ball = f.arb_value(to_fmpq(q), 64)
-        out[i] = float(ball.mid()) if ball.is_finite() else math.nan
-    return out
+    balls = (f.arb_value(to_fmpq(Fraction(float(x))), 64) for x in xs)
+    return np.array([float(ball.mid()) if ball.is_finite() else math.nan for ball in balls], dtype=float)
 
 
 def _auto_eps_max(reports: list[InputReport], interval, stars: list) -> float:
@@ -216,10 +212,8 @@ def mark_counterexample(top, cex, beta_name: str) -> None:
     top.plot([e], [pe], marker="X", ms=11, color=FAIL, zorder=5)
     top.plot([e], [b], marker="o", ms=6, mfc="white", color=FAIL, zorder=5)
     # the label is a certified statement: the error's lower end rounded down, the bound's upper end up
-    error_lo, _ = arb_bounds(cex.error_ball)
-    _, bound_hi = arb_bounds(cex.bound_ball)
-    top.annotate(f"counterexample eps = {fmt_q(cex.eps)}\nP[error] >= {decimal_down(error_lo, 6)} > "
-                 f"{decimal_up(bound_hi, 6)} >= {beta_name}",
+    top.annotate(f"counterexample eps = {fmt_q(cex.eps)}\nP[error] >= {decimal_down(arb_bounds(cex.error_ball)[0], 6)}"
+                 f" > {decimal_up(arb_bounds(cex.bound_ball)[1], 6)} >= {beta_name}",
                  xy=(e, pe), xytext=(12, 12), textcoords="offset points", fontsize=9, color=FAIL,
                  bbox=dict(boxstyle="round,pad=0.3", fc="white", ec=FAIL, alpha=0.9),
                  arrowprops=dict(arrowstyle="-", color=FAIL, lw=0.8))
