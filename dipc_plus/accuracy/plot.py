@@ -67,9 +67,8 @@ def _auto_eps_max(reports: list[InputReport], interval, stars: list) -> float:
     if interval.hi is not None:
         return float(interval.hi)
     marks = [3.0 * float(r.counterexample.eps) for r in reports if r.counterexample is not None]
-    for star in stars:
-        if star is not None and star.at is not None and star.at.kind == "critical":
-            marks.append(4.0 * float(star.at.root.ball(64).mid()))
+    marks += [4.0 * float(star.at.root.ball(64).mid()) for star in stars
+              if star is not None and star.at is not None and star.at.kind == "critical"]
     for r in reports:  # let the bound come down into the chart: 1.5x where it first drops below 1
         if r.applies and r.bound is not None:
             xs = np.geomspace(0.05, 400, 160)

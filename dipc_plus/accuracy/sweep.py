@@ -260,11 +260,8 @@ def input_candidates(reports: list[InputReport], interval: Interval) -> list[Can
 
     The expensive step of kappa*: the zeros of each ratio's derivative are isolated here, so in a
     sweep it runs where the input is checked (a run's `collect`) and the distribution can go."""
-    out = []
-    for rep in reports:
-        if rep.applies and not rep.p_error.is_zero():
-            out += [c for c in candidates(rep, interval) if not c.infinite]
-    return out
+    return [c for rep in reports if rep.applies and not rep.p_error.is_zero()
+            for c in candidates(rep, interval) if not c.infinite]
 
 
 class CandidatePool:
