@@ -280,10 +280,9 @@ class AccuracyChecker:
             report.beta = self.beta(alpha, gamma)
             report.p_error = self.p_error(u, gamma)
             report.p_correct = self._one_minus(report.p_error)
-            bound = self.bound_of(alpha, gamma, kappa)
             key = (self._input_key(u), alpha, gamma, kappa)
             if key not in self._decisions:   # timed where decided (decide_sentence), not per input
-                decision = self.classes.decide(report.p_error, bound, self.decide_sentence)
+                decision = self.classes.decide(report.p_error, self.bound_of(alpha, gamma, kappa), self.decide_sentence)
                 cex = None
                 if not decision.holds:
                     with self._timed("decide"):

@@ -165,7 +165,6 @@ def candidates(report: InputReport, interval: Interval) -> list[Candidate]:
     r = ExpFrac.of(report.beta) / report.p_error
     num, den = r.num, r.den
     deriv = num.derivative() * den - num * den.derivative()
-    out: list[Candidate] = []
 
     def make(kind, **kw) -> Candidate:
         return Candidate(report, kind, num=num, den=den, deriv=deriv, **kw)
@@ -184,9 +183,9 @@ def candidates(report: InputReport, interval: Interval) -> list[Candidate]:
     if interval.lo == 0:   # left end
         kn, vn, _ = taylor_order_at_zero(num)
         kd, vd, _ = taylor_order_at_zero(den)
-        out.append(limit("eps->0", kn, kd, vn, vd))
+        out = [limit("eps->0", kn, kd, vn, vd)]
     else:
-        out.append(make("end", eps=interval.lo, closed=interval.lo_closed))
+        out = [make("end", eps=interval.lo, closed=interval.lo_closed)]
     if interval.hi is None:   # right end: the dominant term decays faster where (rate, degree) is smaller
         cn, dn, qn = dominant_term(num)
         cd, dd, qd = dominant_term(den)
