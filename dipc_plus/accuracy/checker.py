@@ -30,13 +30,14 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import gc
 import time
-from collections import OrderedDict
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Iterable, Mapping
 
+from dipc_plus.accuracy.box_reduction import beta_bound
 from dipc_plus.accuracy.class_reports import InputTexts, ReportClass
 from dipc_plus.accuracy.classes import InputClasses
 from dipc_plus.accuracy.report import (REFUTED, Counterexample, InputReport, fmt_q, input_key, separated,
@@ -139,13 +140,13 @@ class AccuracyChecker:
         self._dd: dict = (shared.setdefault(("dd", _key(claim.input_distance)), {})
                           if claim.dd_over == "reals" and claim.det == "noise-free" else {})
         self._perr: dict = shared.setdefault(("perr", claim.det, _key(claim.output_distance)), {})
-        self._beta: dict = {}
-        self._bounds: dict = {}
+        self.beta = functools.cache(claim.beta_at)   # beta(alpha, gamma), once per pair
+        self.bound_of = functools.cache(functools.partial(beta_bound, claim))   # beta/kappa, one object per key
         self._complements: dict = {}   # see _one_minus
         self._decisions: dict = shared.setdefault(("decisions", claim.det, _key(claim.output_distance),
                                                    claim.beta.text, claim.eps), {})
-        self._sentences: OrderedDict = OrderedDict()   # see decide_sentence
-        self._entries: dict = {}    # input key -> its keys in _perr and _decisions (forget_input)
+        self.decide_sentence = functools.lru_cache(maxsize=_SENTENCES)(self._decide_sentence)
+        self._entries: dict = {}    # input key -> its keys in _perr and _decisions (forget)
         self._last_key = None                           # see _input_key
         self._space = None
         # orbits, argmax det and decisions shared by exact key
@@ -206,12 +207,6 @@ class AccuracyChecker:
         finally:
             self.timings[part] += time.process_time() - start
 
-    def beta(self, alpha, gamma):
-        key = (alpha, gamma)
-        if key not in self._beta:
-            self._beta[key] = self.claim.beta_at(alpha, gamma)
-        return self._beta[key]
-
     def distribution(self, u: Mapping):
         key = self._input_key(u)
         if key not in self._dist:
@@ -235,14 +230,6 @@ class AccuracyChecker:
             self._complements[found] = p
         return found
 
-    def bound_of(self, alpha, gamma, kappa: int):
-        """beta(alpha, gamma) / kappa (InputReport.bound), one object per (alpha, gamma, kappa)."""
-        key = (alpha, gamma, kappa)
-        found = self._bounds.get(key)
-        if found is None:
-            found = self._bounds[key] = ExpFrac.of(self.beta(alpha, gamma)) * Fraction(1, kappa)
-        return found
-
     def p_error(self, u: Mapping, gamma) -> ExpFrac:
         """1 - P[P(u) in B(det(u), u, gamma)], exactly."""
         key = (self._input_key(u), Fraction(gamma))
@@ -252,26 +239,28 @@ class AccuracyChecker:
                 dist = self.distribution(u)
                 with self._timed("ball"):
                     correct = self.claim.ball_probability(dist, u, self.det(u), key[1])
-            self._perr[key] = self._one_minus(ExpFrac.of(correct))
-            self._entries.setdefault(key[0], []).append((self._perr, key))
+            self._keep(self._perr, key, self._one_minus(ExpFrac.of(correct)))
         return self._perr[key]
 
-    def forget_distribution(self, u: Mapping) -> None:
-        """Drop u's output distribution (streaming; see __init__)."""
-        if not self._keep_distributions:
-            self._dist.pop(self._input_key(u), None)
+    def _keep(self, cache: dict, key: tuple, value) -> None:
+        """cache[key] = value, noted under its input's key (key[0]) for forget."""
+        cache[key] = value
+        self._entries.setdefault(key[0], []).append((cache, key))
 
-    def forget_input(self, u: Mapping) -> None:
-        """Drop everything cached about u (a summarized run: memory independent of the grid's size).
-        The caches then hold one input, so scanning them is cheap."""
+    def forget(self, u: Mapping, everything: bool = True) -> None:
+        """Drop u's output distribution (streaming; see __init__), and with `everything` all that is
+        cached about u (a summarized run: memory independent of the grid's size).  The caches then
+        hold one input, so scanning them is cheap."""
         if self._keep_distributions:
             return
         key = self._input_key(u)
-        for cache in (self._dist, self._det, self._dd):
-            cache.pop(key, None)
-        for cache, k in self._entries.pop(key, ()):   # not a scan: a sweep keeps every input's P_err
-            cache.pop(k, None)
-        forget_constraint_sets()
+        self._dist.pop(key, None)
+        if everything:
+            for cache in (self._det, self._dd):
+                cache.pop(key, None)
+            for cache, k in self._entries.pop(key, ()):   # not a scan: a sweep keeps every input's P_err
+                cache.pop(k, None)
+            forget_constraint_sets()
 
     # -- which obligations apply -------------------------------------------------------------
     def obligations(self, u: Mapping) -> list[tuple]:
@@ -291,34 +280,24 @@ class AccuracyChecker:
             report.beta = self.beta(alpha, gamma)
             report.p_error = self.p_error(u, gamma)
             report.p_correct = self._one_minus(report.p_error)
-            bound = self.bound_of(alpha, gamma, kappa)
             key = (self._input_key(u), alpha, gamma, kappa)
             if key not in self._decisions:   # timed where decided (decide_sentence), not per input
-                decision = self.classes.decide(report.p_error, bound, self.decide_sentence)
+                decision = self.classes.decide(report.p_error, self.bound_of(alpha, gamma, kappa), self.decide_sentence)
                 cex = None
                 if not decision.holds:
                     with self._timed("decide"):
                         cex = self.counterexample(u, alpha, gamma, kappa, decision)
-                self._decisions[key] = (decision, cex)
-                self._entries.setdefault(key[0], []).append((self._decisions, key))
+                self._keep(self._decisions, key, (decision, cex))
             report.decision, report.counterexample = self._decisions[key]
         report.seconds = time.perf_counter() - start
         return report
 
-    def decide_sentence(self, sentence: ExpFrac) -> Decision:
-        """decide(sentence >= 0 for every eps of the claim), remembered for the `_SENTENCES` latest
-        sentences: a grid's inputs share few closed forms (Sparse c=1 m=7: 8 for 1094 inputs), and
-        a Decision depends on nothing but the sentence and the interval."""
-        found = self._sentences.get(sentence)
-        if found is None:
-            with self._timed("decide"):
-                found = decide(sentence, ">=", self.claim.eps)
-            self._sentences[sentence] = found
-            if len(self._sentences) > _SENTENCES:
-                self._sentences.popitem(last=False)
-        else:
-            self._sentences.move_to_end(sentence)
-        return found
+    def _decide_sentence(self, sentence: ExpFrac) -> Decision:
+        """decide(sentence >= 0 for every eps of the claim); `decide_sentence` remembers it for the
+        `_SENTENCES` latest sentences: a grid's inputs share few closed forms (Sparse c=1 m=7: 8 for
+        1094 inputs), and a Decision depends on nothing but the sentence and the interval."""
+        with self._timed("decide"):
+            return decide(sentence, ">=", self.claim.eps)
 
     def counterexample(self, u: Mapping, alpha, gamma, kappa: int, decision: Decision) -> Counterexample:
         """Build and independently re-check the counterexample of a failed decision."""
@@ -339,7 +318,7 @@ class AccuracyChecker:
         if self.claim.alpha != "dd" and dd > cex.alpha:
             cex.alpha_strict = cex.alpha  # already strict
             return
-        if dd == 0 or (dd != INF and dd <= 0):
+        if dd <= 0:
             cex.alpha_strict_note = "dd(u) = 0: no alpha < dd(u) exists; found under the dd(u) >= alpha convention"
             return
         moving_gamma = self.claim.gammas == "alpha"
@@ -348,13 +327,11 @@ class AccuracyChecker:
         for a in candidates:
             g = a if moving_gamma else cex.gamma
             try:
-                beta = ExpFrac.of(self.claim.beta_at(a, g)) * Fraction(1, cex.kappa)
+                beta = beta_bound(self.claim, a, g, cex.kappa)
             except UserError:  # beta has no closed form at this alpha (the formula says so): stop looking
                 break
             p_err = self.p_error(cex.input, g) if moving_gamma else cex.error_probability
-            e = certified(p_err, cex.eps, 192)
-            b = certified(beta, cex.eps, 192)
-            if e > b:
+            if certified(p_err, cex.eps, 192) > certified(beta, cex.eps, 192):
                 cex.alpha_strict = a
                 return
         cex.alpha_strict_note = "no rational alpha < dd(u) found where it fails (the claim fails only in the limit)"
@@ -370,18 +347,16 @@ class AccuracyChecker:
         A summarized input whose report class (`InputClasses.report_key`) was seen is summarized
         from the class (`accuracy.class_reports`), without checking it again."""
         out = []
-        shared = summarize is not None and collect is None and not absorb and self.classes.share_dd
-        key = None
+        classed = summarize is not None and collect is None and not absorb and self.classes.share_dd
         for u in points:
-            if shared:
-                start = time.perf_counter()
-                key = self.classes.report_key(self.claim, u)
-                if key is not None:
-                    key = (key, kappa, summarize, self.boundary)
-                    found = self._report_classes.get(key)
-                    if found is not None:
-                        out.append((u, found.summary(u, time.perf_counter() - start)))
-                        continue
+            start = time.perf_counter()
+            key = self.classes.report_key(self.claim, u) if classed else None
+            if key is not None:
+                key = (key, kappa, summarize, self.boundary)
+                found = self._report_classes.get(key)
+                if found is not None:
+                    out.append((u, found.summary(u, time.perf_counter() - start)))
+                    continue
             summary = summarize_input(self.check_input(u, kappa), summarize or "nothing", collect,
                                       absorb or summarize is None)
             out.append((u, summary))
@@ -389,10 +364,7 @@ class AccuracyChecker:
                 made = ReportClass.of(u, summary, summarize, self.texts)
                 if made is not None:
                     self._report_classes[key] = made
-            if summarize is None:
-                self.forget_distribution(u)
-            else:
-                self.forget_input(u)
+            self.forget(u, everything=summarize is not None)
             if stop_at_first and summary.verdict == REFUTED:
                 break
         return out
@@ -409,8 +381,7 @@ class AccuracyChecker:
                                         (self._decisions, (key, r.alpha, r.gamma, r.kappa),
                                          (r.decision, r.counterexample))):
                     if k not in cache:
-                        cache[k] = value
-                        self._entries.setdefault(key, []).append((cache, k))
+                        self._keep(cache, k, value)
 
     def run(self, points: Iterable[Mapping] | None = None, kappa: int = 1, *, progress: bool = False,
             stop_at_first: bool = False, description: str = "accuracy", jobs: int = 1,
@@ -452,7 +423,7 @@ class AccuracyChecker:
         frozen = 0   # inputs kept when the garbage collector last froze what it had (see _FREEZE_EVERY)
         with TaskRun(len(points), description, "input", progress=progress) as run, _frozen_kept():
             for part in run.parts(check_range, source, tasks, executor=executor, sizes=tasks.sizes):
-                self._take_summary(part, tally, kept, gather, run)   # a SummaryPart, in input order
+                self._take_summary(part, tally, kept, gather)   # a SummaryPart, in input order
                 if summarize is None:
                     reports += part.reports
                 if stop_at_first and part.tally.counterexample is not None:   # an input of the part refutes
@@ -467,15 +438,13 @@ class AccuracyChecker:
         result.work = self.classes.work(result.tally.inputs, in_process=not executor.parallel)
         return result
 
-    def _take_summary(self, part, tally: Tally, kept, gather, run) -> None:
+    def _take_summary(self, part, tally: Tally, kept, gather) -> None:
         """Merge one summarized part (in input order): its counts, its JSON or text lines, what it
         collected (to `gather`) and its ledger records."""
         part.attach(self.program)
         tally.merge(part.tally)
-        if isinstance(kept, JsonSpool):
+        if part.kept:   # only a SPOOLED run's parts keep anything (text: one JSON value a line)
             kept.append_lines(part.kept, part.kept.count("\n"))
-        else:
-            kept.extend(part.kept)
         self.absorb(part.reports)
         if gather is not None:
             for collected in part.collected:

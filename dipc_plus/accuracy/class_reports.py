@@ -11,6 +11,7 @@ text does not start with its input as expected (then every input is reported in 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Mapping
 
 from dipc_plus.accuracy.report import ENV_STYLE, REFUTED, InputSummary, group_env, json_value
@@ -67,16 +68,15 @@ class InputTexts:
         return ", ".join(self._parts(u, 1, "=", ",")) or ENV_STYLE["empty"]
 
 
+@dataclass
 class ReportClass:
     """What a summarized run keeps of every input of one class, less the input: made from one
     input's summary (`of`), then `summary(u)` for any input of the class."""
-
-    def __init__(self, how: str, pieces: list, made: InputSummary, texts: InputTexts):
-        self.how = how
-        self.pieces = pieces   # json: each report's text between its input and its seconds;
-        #                        text: (input first?, the rest of the line) per kept line
-        self.made = made       # the summary it was made from: its marks, verdict and dd are the class's
-        self.texts = texts
+    how: str
+    pieces: list           # json: each report's text between its input and its seconds;
+    #                        text: (input first?, the rest of the line) per kept line
+    made: InputSummary     # the summary it was made from: its marks, verdict and dd are the class's
+    texts: InputTexts
 
     @staticmethod
     def of(u: Mapping, made: InputSummary, how: str, texts: InputTexts) -> "ReportClass | None":

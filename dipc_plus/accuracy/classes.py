@@ -7,8 +7,8 @@ benchmarks and identity checks).  Design: docs/design/input_classes.md.
 """
 from __future__ import annotations
 
+import functools
 import operator
-from collections import OrderedDict
 from fractions import Fraction
 from typing import Callable, Mapping
 
@@ -86,7 +86,7 @@ class InputClasses:
         self._totals: dict = {}       # the keys of a ball's outputs -> P[in the ball]
         self._balls: dict = {}        # (distance, det, gamma) -> the outputs in the ball of det
         self._ball_by_region: dict = {}   # (claim id, det region key, gamma) -> (claim, the ball's outputs)
-        self._orbits: OrderedDict = OrderedDict()
+        self._orbit_probabilities = functools.lru_cache(maxsize=MAX_ORBITS)(self._representative_probabilities)
         self._decisions: dict = {}
         self.distributions = 0   # output distributions computed (one per orbit on the class path)
         self.decisions = 0       # certified decisions run
@@ -148,18 +148,17 @@ class InputClasses:
             self.distributions += 1
             return compute(u)
         key, order = found
-        probs = self._orbits.get(key)
-        if probs is None:
-            self.distributions += 1
-            probs = self._orbits[key] = argmax_probabilities(list(key), minimum=self.shape.minimum)
-            if len(self._orbits) > MAX_ORBITS:
-                self._orbits.popitem(last=False)
-        else:
-            self._orbits.move_to_end(key)
+        probs = self._orbit_probabilities(key)
         at_u = [None] * len(order)
         for j, i in enumerate(order):
             at_u[i] = probs[j]
         return distribution_of_argmax(self.program, bind(self.program, u), at_u, self.shape.labels)
+
+    def _representative_probabilities(self, key: tuple) -> list:
+        """P[argmax = j] at the orbit's representative (its sorted samples `key`), remembered by
+        `_orbit_probabilities` for the MAX_ORBITS latest orbits."""
+        self.distributions += 1
+        return argmax_probabilities(list(key), minimum=self.shape.minimum)
 
     def _flat(self, u: Mapping) -> Mapping:
         """u with flat input names (grid points already are; `--input q=[...]` is bound)."""
@@ -174,8 +173,8 @@ class InputClasses:
         elif not self.share_dd:
             return None
         else:
-            flat, det_key = self._flat(u), self.regions.key_of(det_u)
-            key = det_key, tuple(_cheap(flat[name]) for name in self.regions.support[det_key])
+            det_key = self.regions.key_of(det_u)
+            key = det_key, _cheap_values(self._flat(u), self.regions.support[det_key])
         found = self._dd.get(key)
         if found is None:
             found = compute(u, det_u)
@@ -217,9 +216,7 @@ class InputClasses:
             return None
         flat = self._flat(u)
         det_key, det_u = self.regions.det(flat)
-        fraction = Fraction   # _cheap inlined below: this runs once per input of a grid
-        dd_key = (det_key, tuple([(v.numerator, v.denominator) if type(v) is fraction else v
-                                  for v in map(flat.__getitem__, self.regions.support[det_key])]))
+        dd_key = (det_key, _cheap_values(flat, self.regions.support[det_key]))
         dd = self._dd.get(dd_key)
         if dd is None:
             return None
@@ -230,9 +227,7 @@ class InputClasses:
             if type(gamma) not in (int, Fraction):
                 return None
             outputs = self._ball_of(claim, det_key, det_u, gamma)
-            key.append((_cheap(gamma), tuple([tuple([(v.numerator, v.denominator) if type(v) is fraction else v
-                                                     for v in map(flat.__getitem__, supports[o])])
-                                              for o in outputs])))
+            key.append((_cheap(gamma), tuple([_cheap_values(flat, supports[o]) for o in outputs])))
         return tuple(key)
 
     def report_positions(self, claim, u: Mapping) -> tuple | None:
@@ -277,11 +272,8 @@ class InputClasses:
         total = _ZERO
         for key in keys:
             p = self._by_support.get(key)
-            if p is None:
-                self._fill(row, compute(u))
-                p = self._by_support.get(key)
-                if p is None:   # the cache is full: read it off this distribution
-                    p = self._marginal(compute(u)).get(key[0], _ZERO)
+            if p is None:   # key[0] is the output; read off u's distribution (kept if the cache has room)
+                p = self._fill(row, compute(u)).get(key[0], _ZERO)
             total = total + p
         if len(self._totals) < MAX_SUPPORT_KEYS:
             self._totals[keys] = total
@@ -307,21 +299,17 @@ class InputClasses:
                 self._released[key] = found
         return found
 
-    def _fill(self, row: dict, dist: Distribution) -> None:
+    def _fill(self, row: dict, dist: Distribution) -> dict:
         """Cache P[out = o] at the input (its values as `_cheap` keys) for every output o (0 for those the chain never
-        reaches)."""
+        reaches) while the cache has room; returns the marginal {o: P[out = o]}."""
         self.distributions += 1
-        marginal = self._marginal(dist)
-        if len(self._by_support) + len(self.support.outputs) > MAX_SUPPORT_KEYS:
-            return
-        for o in self.support.outputs:
-            self._by_support.setdefault(self.support.key(o, row), marginal.get(o, _ZERO))
-
-    def _marginal(self, dist: Distribution) -> dict:
         marginal = dist.marginal()
         missing = [o for o in marginal if o not in self.support.support]
         if missing:   # the symbolic walk's paths are complete: this is a bug, not a verdict
             raise RuntimeError(f"{self.program.name}: output {missing[0]} is not among the symbolic walk's")
+        if len(self._by_support) + len(self.support.outputs) <= MAX_SUPPORT_KEYS:
+            for o in self.support.outputs:
+                self._by_support.setdefault(self.support.key(o, row), marginal.get(o, _ZERO))
         return marginal
 
     def _ball(self, claim, det_u: Mapping, gamma) -> tuple:
@@ -483,6 +471,11 @@ def _cheap(x):
     """A cache key for an exact number: equal keys are equal numbers, and hashing a pair of ints
     is much cheaper than hashing a Fraction."""
     return (x.numerator, x.denominator) if type(x) is Fraction else x
+
+
+def _cheap_values(flat: Mapping, names) -> tuple:
+    """_cheap(flat[name]) for each name, written inline: it runs once per input of a grid and support."""
+    return tuple([(v.numerator, v.denominator) if type(v) is Fraction else v for v in map(flat.__getitem__, names)])
 
 
 def _hashable(value):

@@ -98,7 +98,7 @@ def _summary(checker, u: dict, kappa: int, collect):
     """Input u's summary (as a summarized "nothing" run makes it), nothing cached about u kept."""
     reports = checker.check_input(u, kappa)
     summary = summarize_input(reports, "nothing", collect)
-    checker.forget_input(u)
+    checker.forget(u)
     return summary
 
 

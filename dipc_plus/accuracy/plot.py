@@ -30,6 +30,7 @@ from dipc_plus.exact.expoly import ExpFrac
 
 COLORS = ["#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#17becf"]
 FAIL = "#d62728"
+_LEGEND = {"fontsize": 8, "loc": "upper left", "bbox_to_anchor": (1.01, 1.0), "borderaxespad": 0}   # right of the axes
 
 
 @dataclass
@@ -57,12 +58,8 @@ class PlotData:
 def _values(f, xs: np.ndarray) -> np.ndarray:
     """Float values of an exact closed form (via 64-bit arb balls, for drawing only)."""
     f = ExpFrac.of(f)
-    out = np.empty(len(xs))
-    for i, x in enumerate(xs):
-        q = Fraction(float(x))
-        ball = f.arb_value(to_fmpq(q), 64)
-        out[i] = float(ball.mid()) if ball.is_finite() else math.nan
-    return out
+    balls = (f.arb_value(to_fmpq(Fraction(float(x))), 64) for x in xs)
+    return np.array([float(ball.mid()) if ball.is_finite() else math.nan for ball in balls], dtype=float)
 
 
 def _auto_eps_max(reports: list[InputReport], interval, stars: list) -> float:
@@ -70,9 +67,8 @@ def _auto_eps_max(reports: list[InputReport], interval, stars: list) -> float:
     if interval.hi is not None:
         return float(interval.hi)
     marks = [3.0 * float(r.counterexample.eps) for r in reports if r.counterexample is not None]
-    for star in stars:
-        if star is not None and star.at is not None and star.at.kind == "critical":
-            marks.append(4.0 * float(star.at.root.ball(64).mid()))
+    marks += [4.0 * float(star.at.root.ball(64).mid()) for star in stars
+              if star is not None and star.at is not None and star.at.kind == "critical"]
     for r in reports:  # let the bound come down into the chart: 1.5x where it first drops below 1
         if r.applies and r.bound is not None:
             xs = np.geomspace(0.05, 400, 160)
@@ -156,16 +152,12 @@ def figure(data: PlotData, *, log: bool | None = None):
         log = failure_hidden_on_linear(data)
     fig = Figure(figsize=(11, 7.5), layout="constrained")
     top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=[3, 2])
-    beta_name = beta_over(data.kappa)
-    any_above_one = False
-    for i, c in enumerate(data.curves):
-        any_above_one |= draw_curve(top, bottom, data, i, c, beta_name)
-    scale_probability_axis(top, data, log, any_above_one)
+    above_one = [draw_curve(top, bottom, data, i, c, beta_over(data.kappa)) for i, c in enumerate(data.curves)]
+    scale_probability_axis(top, data, log, any(above_one))
     top.set_ylabel("probability")
     top.set_title(data.title, fontsize=10)
     top.grid(alpha=0.3)
-    # legends outside the data: to the right of the axes
-    top.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    top.legend(**_LEGEND)
     xs = data.eps
     bottom.axhline(data.kappa, color="black", lw=1)
     bottom.text(xs[-1], data.kappa, f"  kappa = {data.kappa}: the claim holds where the ratio is above",
@@ -175,7 +167,7 @@ def figure(data: PlotData, *, log: bool | None = None):
     bottom.set_ylabel("beta / P[error]")
     bottom.grid(alpha=0.3)
     if bottom.get_legend_handles_labels()[0]:
-        bottom.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+        bottom.legend(**_LEGEND)
     bottom.set_xlim(0, xs[-1])
     return fig
 
@@ -191,14 +183,12 @@ def draw_curve(top, bottom, data: PlotData, i: int, c: Curve, beta_name: str) ->
     if not r.applies:
         top.plot([], [], " ", label=f"{tag}: dd(u) = {r.dd} does not exceed alpha, nothing claimed")
         return False
-    verdict = r.verdict
-    top.plot(xs, c.p_error, color=color, lw=2, label=f"P[error]  ({tag}; {verdict})")
+    top.plot(xs, c.p_error, color=color, lw=2, label=f"P[error]  ({tag}; {r.verdict})")
     top.plot(xs, c.bound, color=color, lw=1.5, ls="--", label=f"{beta_name}  ({tag})")
     above = c.p_error > c.bound
     if above.any():
         top.fill_between(xs, c.bound, c.p_error, where=above, color=FAIL, alpha=0.18, lw=0,
                          label="P[error] above the bound" if i == 0 else None)
-    above_one = bool(np.nanmax(c.bound) > 1)
     for e, est, low, high in c.simulated:
         top.errorbar([e], [est], yerr=[[est - low], [high - est]], fmt="o", ms=4, color=color, capsize=3,
                      label="Monte Carlo, 99% interval" if e == c.simulated[0][0] else None)
@@ -208,7 +198,7 @@ def draw_curve(top, bottom, data: PlotData, i: int, c: Curve, beta_name: str) ->
     star = c.ratio_inf
     if star is not None and not star.infinite and star.at is not None:
         mark_ratio_inf(bottom, star, color)
-    return above_one
+    return bool(np.nanmax(c.bound) > 1)
 
 
 def mark_counterexample(top, cex, beta_name: str) -> None:
@@ -221,10 +211,8 @@ def mark_counterexample(top, cex, beta_name: str) -> None:
     top.plot([e], [pe], marker="X", ms=11, color=FAIL, zorder=5)
     top.plot([e], [b], marker="o", ms=6, mfc="white", color=FAIL, zorder=5)
     # the label is a certified statement: the error's lower end rounded down, the bound's upper end up
-    error_lo, _ = arb_bounds(cex.error_ball)
-    _, bound_hi = arb_bounds(cex.bound_ball)
-    top.annotate(f"counterexample eps = {fmt_q(cex.eps)}\nP[error] >= {decimal_down(error_lo, 6)} > "
-                 f"{decimal_up(bound_hi, 6)} >= {beta_name}",
+    top.annotate(f"counterexample eps = {fmt_q(cex.eps)}\nP[error] >= {decimal_down(arb_bounds(cex.error_ball)[0], 6)}"
+                 f" > {decimal_up(arb_bounds(cex.bound_ball)[1], 6)} >= {beta_name}",
                  xy=(e, pe), xytext=(12, 12), textcoords="offset points", fontsize=9, color=FAIL,
                  bbox=dict(boxstyle="round,pad=0.3", fc="white", ec=FAIL, alpha=0.9),
                  arrowprops=dict(arrowstyle="-", color=FAIL, lw=0.8))
@@ -263,8 +251,7 @@ def scale_probability_axis(top, data: PlotData, log: bool, any_above_one: bool) 
 def scale_ratio_axis(bottom, data: PlotData) -> None:
     """The bottom panel's range: the ratio's minimum and kappa on the chart, the top cut at a few
     times them (the ratio grows without bound where P[error] goes to 0)."""
-    ratios = [c.ratio(data.kappa) for c in data.curves if c.report.applies]
-    ratios = [r[np.isfinite(r)] for r in ratios]
+    ratios = [r[np.isfinite(r)] for r in (c.ratio(data.kappa) for c in data.curves if c.report.applies)]
     ratios = [r for r in ratios if len(r)]
     if ratios:
         least = min(float(r.min()) for r in ratios)  # the ratio's minimum must be on the chart

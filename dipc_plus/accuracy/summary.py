@@ -11,7 +11,7 @@ display; the verdict stays the decision procedure's.
 """
 from __future__ import annotations
 
-import heapq
+import bisect
 from dataclasses import dataclass
 
 from dipc_plus.accuracy.report import REFUTED, env_json, env_text, fmt_q, json_value
@@ -80,20 +80,16 @@ class WorstInputs:
 
     def __init__(self, n: int = DEFAULT_WORST):
         self.n = n
-        self._heap: list = []      # ((negated rank, -order), margin): the root is the best of the kept
+        self._kept: list = []      # (rank, order, margin), worst first; order breaks ties (margins never compared)
         self._order = 0
 
     def add(self, margin: InputMargin | None) -> None:
         if margin is None:
             return
         self._order += 1
-        # each part of the rank negated (a bool as -0 or -1): the min-heap's root is the largest rank
-        key = (tuple(-x for x in margin.rank()), -self._order)
-        if len(self._heap) < self.n:
-            heapq.heappush(self._heap, (key, margin))
-        elif key > self._heap[0][0]:
-            heapq.heapreplace(self._heap, (key, margin))
+        bisect.insort(self._kept, (margin.rank(), self._order, margin))
+        del self._kept[self.n:]
 
     def worst(self) -> list[InputMargin]:
         """The kept inputs, worst first."""
-        return [m for _, m in sorted(self._heap, key=lambda item: item[0], reverse=True)]
+        return [m for _, _, m in self._kept]

@@ -165,7 +165,6 @@ def candidates(report: InputReport, interval: Interval) -> list[Candidate]:
     r = ExpFrac.of(report.beta) / report.p_error
     num, den = r.num, r.den
     deriv = num.derivative() * den - num * den.derivative()
-    out: list[Candidate] = []
 
     def make(kind, **kw) -> Candidate:
         return Candidate(report, kind, num=num, den=den, deriv=deriv, **kw)
@@ -184,18 +183,17 @@ def candidates(report: InputReport, interval: Interval) -> list[Candidate]:
     if interval.lo == 0:   # left end
         kn, vn, _ = taylor_order_at_zero(num)
         kd, vd, _ = taylor_order_at_zero(den)
-        out.append(limit("eps->0", kn, kd, vn, vd))
+        out = [limit("eps->0", kn, kd, vn, vd)]
     else:
-        out.append(make("end", eps=interval.lo, closed=interval.lo_closed))
+        out = [make("end", eps=interval.lo, closed=interval.lo_closed)]
     if interval.hi is None:   # right end: the dominant term decays faster where (rate, degree) is smaller
         cn, dn, qn = dominant_term(num)
         cd, dd, qd = dominant_term(den)
         out.append(limit("eps->inf", (-qn, -dn), (-qd, -dd), cn, cd))
     else:
         out.append(make("end", eps=interval.hi, closed=interval.hi_closed))
-    # interior critical points
-    inner = Interval(interval.lo, interval.hi, False, False) if not interval.is_point() else None
-    if inner is not None:
+    if not interval.is_point():   # interior critical points
+        inner = Interval(interval.lo, interval.hi, False, False)
         out += [make("critical", root=root) for root in analyse(deriv, inner).roots]
     for c in out:
         if c.exact and c.lo < 0:
@@ -261,11 +259,8 @@ def input_candidates(reports: list[InputReport], interval: Interval) -> list[Can
 
     The expensive step of kappa*: the zeros of each ratio's derivative are isolated here, so in a
     sweep it runs where the input is checked (a run's `collect`) and the distribution can go."""
-    out = []
-    for rep in reports:
-        if rep.applies and not rep.p_error.is_zero():
-            out += [c for c in candidates(rep, interval) if not c.infinite]
-    return out
+    return [c for rep in reports if rep.applies and not rep.p_error.is_zero()
+            for c in candidates(rep, interval) if not c.infinite]
 
 
 class CandidatePool:
@@ -304,13 +299,10 @@ def kappa_star_of(candidate_pool: CandidatePool, digits: int = DEFAULT_DIGITS) -
     for _ in range(MAX_REFINEMENTS):
         best_hi, near, lo, at = _nearest(pool)
         exact = at.exact and all(c is at or c.exact for c in near)
-        if best_hi <= 0:  # the ratio is >= 0, so an enclosure with hi <= 0 is exactly 0
-            text = "0"
-        else:
-            text = truncated_decimal(lo, best_hi, digits) if lo > 0 else None
+        # the ratio is >= 0, so an enclosure with hi <= 0 is exactly 0
+        text = "0" if best_hi <= 0 else truncated_decimal(lo, best_hi, digits)
         if text is not None and math.floor(lo) == math.floor(best_hi):
-            ties = sum(1 for c in near if c is not at)
-            return KappaStar(lo, best_hi, text, digits, at, ties, exact and lo == best_hi)
+            return KappaStar(lo, best_hi, text, digits, at, len(near) - 1, exact and lo == best_hi)
         for c in near:
             c.refine()
     # Cannot happen for distinct transcendental values; an exact tie with a decimal boundary ends here.
@@ -330,13 +322,11 @@ def _nearest(pool: list) -> tuple:
 
 
 def sweep(checker: AccuracyChecker, *, kappa_max: int = DEFAULT_KAPPA_MAX, digits: int = DEFAULT_DIGITS,
-          points=None, progress: bool = False, base: AccuracyResult | None = None, jobs: int = 1, executor=None,
+          points=None, progress: bool = False, base: AccuracyResult | None = None, executor=None,
           summarize: str = "json") -> SweepResult:
     """best_kappa, kappa* and the counterexample for best_kappa + 1 (see the module doc); every
-    run over the inputs goes to `executor` (default `jobs` local processes) and streams: each
-    input is reduced to its `summarize` form (`AccuracyChecker.run`) and its kappa* candidates."""
-    from dipc_plus.execution.executor import Executor
-    executor = executor if executor is not None else Executor.local(jobs)
+    run over the inputs goes to `executor` (`AccuracyChecker.run`'s default: this process) and
+    streams: each input is reduced to its `summarize` form and its kappa* candidates."""
     start = time.perf_counter()
     interval = checker.claim.eps
     pool = CandidatePool()

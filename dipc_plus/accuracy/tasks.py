@@ -50,10 +50,10 @@ class SummaryPart:
             tally.add(summary)
             kept += summary.kept
         records = ledger.lines("input", ((shown(u), s.verdict) for u, s in pairs)) if record else ""
-        if how == "json":
-            kept = "".join((v if isinstance(v, str) else json.dumps(v)) + "\n" for v in kept)
-        elif how in SPOOLED:   # text lines, each encoded as a JSON string (a line may hold newlines)
-            kept = "".join(json.dumps(v) + "\n" for v in kept)
+        # one line per value: a report's JSON (a str is its text already), or a text line as a JSON string
+        # (a line may hold newlines)
+        if how in SPOOLED:
+            kept = "".join((v if how == "json" and isinstance(v, str) else json.dumps(v)) + "\n" for v in kept)
         return SummaryPart(tally, kept, [s.collected for _, s in pairs] if collect is not None else None,
                            records, [r for _, s in pairs for r in s.reports or ()])
 
