@@ -34,17 +34,14 @@ class GridPoints(Sequence):
         return self.stop - self.start
 
     def __getitem__(self, index):
-        if isinstance(index, slice):
-            a, b, step = index.indices(len(self))
-            if step != 1:
-                return list(self)[index]
-            return GridPoints(self.ranges, self.start + a, self.start + max(a, b), self.total)
-        n = len(self)
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
-            raise IndexError("grid point index out of range")
-        return self._point(self.start + index)
+        """A point; for a slice, its points (a GridPoints when the step is 1).  Negative indices, bounds
+        and slices are read as a list's, by the range of this part's point numbers."""
+        numbers = range(self.start, self.stop)[index]
+        if not isinstance(index, slice):
+            return self._point(numbers)
+        if numbers.step != 1:
+            return [self._point(k) for k in numbers]
+        return GridPoints(self.ranges, numbers.start, max(numbers.start, numbers.stop), self.total)
 
     def _digits(self, k: int) -> list:
         """The index of each input's value at point k of the product order."""

@@ -90,23 +90,21 @@ def grid_of_points(points: list) -> dict | None:
         return None
     known = getattr(points, "grid", None)   # claims.grid_points.GridPoints of a whole grid: no pass needed
     if known is not None:
-        return {n: sorted({_value_key(v): v for v in vals}.values(), key=_order) for n, vals in known.items()}
-    names = list(points[0])
-    values: dict = {n: {} for n in names}
-    distinct = set()
-    for u in points:
-        if len(u) != len(names):
+        values = {n: {_value_key(v): v for v in vals} for n, vals in known.items()}
+    else:
+        first = points[0]
+        values: dict = {n: {} for n in first}
+        rows = set()
+        for u in points:
+            if u.keys() != first.keys():
+                return None
+            row = tuple(_value_key(u[n]) for n in first)
+            rows.add(row)
+            for n, key in zip(first, row):
+                values[n].setdefault(key, u[n])
+        if math.prod(len(v) for v in values.values()) != len(rows):
             return None
-        try:
-            row = tuple(_value_key(u[n]) for n in names)
-        except KeyError:
-            return None
-        distinct.add(row)
-        for n, key in zip(names, row):
-            values[n].setdefault(key, u[n])
-    if math.prod(len(values[n]) for n in names) != len(distinct):
-        return None
-    return {n: sorted(values[n].values(), key=_order) for n in names}
+    return {n: sorted(v.values(), key=_order) for n, v in values.items()}
 
 
 def _value_key(v) -> tuple:
