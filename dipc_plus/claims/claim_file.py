@@ -400,7 +400,7 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
         raise UserError("the claim file has no [program] table", file=path,
                         hint='start with\n  [program]\n  path = "../programs/laplace.dip"')
     prog = r.table(data["program"], "program", PROGRAM_KEYS)
-    if prog["path"] is None or not isinstance(prog["path"], str):
+    if not isinstance(prog["path"], str):
         raise r.error("program", "no program path", hint='write path = "../programs/NAME.dip" (relative to this file)')
     program_path = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), prog["path"]))
     if not os.path.exists(program_path):
@@ -416,13 +416,13 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
     from dipc_plus.frontend.load import declared_params, lower_program
     module = _read_program(r, program_path, function, params)
     names = declared_params(module)
-    unknown = [n for n in params if n not in names]
-    if unknown:
-        name = os.path.splitext(os.path.basename(str(program_path)))[0]
-        hint = naming_hint(unknown[0], names, f"its parameters are: {', '.join(names) or '(none)'}")
-        if unknown[0] in (overrides or {}):
-            raise UserError(f"--set {unknown[0]}: '{unknown[0]}' is not a parameter of {name}", hint=hint)
-        raise r.error(f"program.params.{unknown[0]}", f"'{unknown[0]}' is not a parameter of {name}", hint=hint)
+    unknown = next((n for n in params if n not in names), None)
+    if unknown is not None:
+        name = os.path.splitext(os.path.basename(program_path))[0]
+        hint = naming_hint(unknown, names, f"its parameters are: {', '.join(names) or '(none)'}")
+        if unknown in (overrides or {}):
+            raise UserError(f"--set {unknown}: '{unknown}' is not a parameter of {name}", hint=hint)
+        raise r.error(f"program.params.{unknown}", f"'{unknown}' is not a parameter of {name}", hint=hint)
     program = lower_program(module, params, function)
     accuracy = None
     if "accuracy" in data:
@@ -770,8 +770,7 @@ def _bind_outputs(r: ClaimReader, program: ir.Program, given: dict, k: int) -> d
         if name not in types and (not isinstance(value, list) or len(value) != len(elems)):
             raise r.error("accuracy.table", f"row {k + 1}: output '{name}' is an array of {len(elems)}",
                           hint=f"give a list of {len(elems)} values")
-        pairs = [(name, value)] if name in types else list(zip(elems, value))
-        for flat, v in pairs:
+        for flat, v in ([(name, value)] if name in types else zip(elems, value)):
             out[flat] = r.value("accuracy.table", v, types[flat], f"output {flat}", f"row {k + 1}: ")
     missing = [n for n in types if n not in out]
     if missing:

@@ -48,8 +48,7 @@ def _same_values(a: list, b: list) -> bool:
 
 def grid_text(program: ir.Program, grid: Mapping) -> str:
     """'q[1..3] each in {0, 1}; h in {bot, top}' (array elements with equal ranges grouped)."""
-    return grouped_text(program, grid, lambda vals: values_text(list(vals)),
-                        lambda a, b: _same_values(list(a), list(b)))
+    return grouped_text(program, grid, values_text, _same_values)
 
 
 def box_text(program: ir.Program, bounds: dict) -> str:
@@ -231,10 +230,8 @@ def inputs_scope(program: ir.Program, *, grid: Mapping | None = None, points: li
                  kind: str = "grid", eps: str = "", events: Mapping | None = None) -> Scope:
     """The scope of a verdict over a grid (or the whole finite domain) or a list of inputs."""
     named = {k: [str(e) for e in v] for k, v in (events or {}).items()}
-    if grid is None and points is not None:
-        found = grid_of_points(points) if kind != "list" else None
-        if found is not None and len(points) > 1:
-            grid = found
+    if grid is None and points is not None and kind != "list" and len(points) > 1:
+        grid = grid_of_points(points)   # None when the points are no grid
     if grid is not None:
         complete = is_whole_domain(program, grid)
         return Scope("domain" if complete else "grid", grid_text(program, grid), dict(program.params), eps,
