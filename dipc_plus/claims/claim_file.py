@@ -29,7 +29,7 @@ import math
 import os
 import re
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping
@@ -145,12 +145,10 @@ def key_error(path: str | None, dotted: str, message: str, hint: str | None) -> 
     """The error located at a dotted key of the claim file at `path`, for a refusal found after the
     claim was read (a limit checked when the decision starts); the file alone if it is gone."""
     line = column = None
-    try:
+    with suppress(OSError, UnicodeDecodeError, TypeError):
         if path:
             with open(path, encoding="utf-8") as fh:
                 line, column = _Locator(fh.read()).find(dotted)
-    except (OSError, UnicodeDecodeError, TypeError):
-        pass
     return UserError(message, file=path, line=line, column=column, hint=hint)
 
 
