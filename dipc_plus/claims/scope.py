@@ -121,14 +121,10 @@ def _order(v):
 
 
 def is_whole_domain(program: ir.Program, grid: Mapping) -> bool:
-    """Every input finite and every value of its domain on the grid."""
-    for name, typ in program.inputs:
-        if not isinstance(typ, (ir.DomT, ir.BoolT)):
-            return False
-        have = list(grid.get(name, ()))
-        if any(not any(type(v) is type(w) and v == w for w in have) for v in domain_values(typ)):
-            return False
-    return True
+    """Every input finite and every value of its domain on the grid (values told apart by type)."""
+    return all(isinstance(typ, (ir.DomT, ir.BoolT))
+               and {_value_key(v) for v in domain_values(typ)} <= {_value_key(w) for w in grid.get(name, ())}
+               for name, typ in program.inputs)
 
 
 # inputs kind -> (how a verdict names them, what it leaves out unless complete); a Pufferfish
