@@ -132,13 +132,9 @@ class _Locator:
         """The line and value column of the longest key that `dotted` is or lies under: its first
         entry, or with `occurrence` its entry in that table of an array of tables (a key the
         table leaves out: the table's header)."""
-        best, rank = (None, None), (False, -1)
-        for key, line, col, occ in self.entries:
-            if dotted == key or dotted.startswith(key + "."):
-                here = (occurrence is not None and occ == occurrence, len(key))
-                if here > rank:
-                    best, rank = (line, col), here
-        return best
+        ranked = [((occ == occurrence, len(key)), (line, col)) for key, line, col, occ in self.entries
+                  if dotted == key or dotted.startswith(key + ".")]   # in the asked table first, then longest
+        return max(ranked, key=lambda entry: entry[0], default=(None, (None, None)))[1]
 
 
 def key_error(path: str | None, dotted: str, message: str, hint: str | None) -> UserError:
