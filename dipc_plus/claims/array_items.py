@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import re
 
-_ITEM = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'|[^,\]]*')   # a quoted string, or up to the next , or ]
+_ITEM = r'"(?:[^"\\]|\\.)*"|\'[^\']*\'|[^,\]]*'   # a quoted string, or up to the next , or ]
+# blanks, then `index` items each followed by a comma; an item is atomic (read as the first of _ITEM's
+# forms that matches, never re-split to make the count)
+_ITEMS_BEFORE = r"[ \t]*+(?:(?>%s)[ \t]*+,[ \t]*+){%d}"
 
 
 def item_column(line: str, start: int, name: str, index: int) -> int | None:
@@ -30,19 +33,7 @@ def item_column(line: str, start: int, name: str, index: int) -> int | None:
         if found is None:
             return None
         at = found.end() - 1
-    at += 1
-    for k in range(index + 1):
-        at = _skip_blanks(line, at)
-        if k == index:
-            return at + 1 if at < len(line) and line[at] not in ",]" else None
-        at = _skip_blanks(line, _ITEM.match(line, at).end())
-        if not line.startswith(",", at):
-            return None
-        at += 1
-    return None
-
-
-def _skip_blanks(line: str, at: int) -> int:
-    while at < len(line) and line[at] in " \t":
-        at += 1
-    return at
+    before = re.compile(_ITEMS_BEFORE % (_ITEM, index)).match(line, at + 1)
+    if before is None or before.end() >= len(line) or line[before.end()] in ",]":
+        return None
+    return before.end() + 1

@@ -29,7 +29,7 @@ import math
 import os
 import re
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping
@@ -50,7 +50,7 @@ from dipc_plus.exact.convert import fmt_q
 from dipc_plus.frontend.scope import did_you_mean
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.evaluate import domain_values
-from dipc_plus.semantics.inputs import flat_elements
+from dipc_plus.semantics.inputs import bind_inputs, coerce, flat_elements, parse_scalar
 from dipc_plus.semantics.values import distinct, freeze_env, freeze_value, show_env
 
 
@@ -92,6 +92,7 @@ BOX_DISTANCES = {("linf", "zero-one"), ("linf", "noisy-max"), ("numeric-sparse",
 # per input distance, (the key to change, what a box needs there) for a refused pair
 BOX_DISTANCE_FIX = {"zero-one": ("input_distance", "linf"), "linf": ("output_distance", "zero-one\" or \"noisy-max"),
                     "numeric-sparse": ("output_distance", "linf")}
+FINITE = (ir.DomT, ir.BoolT)   # the input types with a domain to list
 MAX_POINTS = limits.LIMITS["grid_points"].default   # the default of --limit grid_points
 
 
@@ -114,7 +115,7 @@ class _Locator:
         self.entries = []  # (full dotted key, line, value column, which table of its array)
         self.lines = text.splitlines()
         table, occurrence, seen = "", 0, {}
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in enumerate(self.lines, start=1):
             m = self._HEADER.match(line)
             if m and "=" not in line.split("#")[0]:
                 table = _norm_key(m.group(1))
@@ -131,31 +132,24 @@ class _Locator:
         """The line and value column of the longest key that `dotted` is or lies under: its first
         entry, or with `occurrence` its entry in that table of an array of tables (a key the
         table leaves out: the table's header)."""
-        best, rank = (None, None), (False, -1)
-        for key, line, col, occ in self.entries:
-            if dotted == key or dotted.startswith(key + "."):
-                here = (occurrence is not None and occ == occurrence, len(key))
-                if here > rank:
-                    best, rank = (line, col), here
-        return best
+        ranked = [((occ == occurrence, len(key)), (line, col)) for key, line, col, occ in self.entries
+                  if dotted == key or dotted.startswith(key + ".")]   # in the asked table first, then longest
+        return max(ranked, key=lambda entry: entry[0], default=(None, (None, None)))[1]
 
 
 def key_error(path: str | None, dotted: str, message: str, hint: str | None) -> UserError:
     """The error located at a dotted key of the claim file at `path`, for a refusal found after the
     claim was read (a limit checked when the decision starts); the file alone if it is gone."""
     line = column = None
-    try:
+    with suppress(OSError, UnicodeDecodeError, TypeError):
         if path:
             with open(path, encoding="utf-8") as fh:
                 line, column = _Locator(fh.read()).find(dotted)
-    except (OSError, UnicodeDecodeError, TypeError):
-        pass
     return UserError(message, file=path, line=line, column=column, hint=hint)
 
 
 def _norm_key(text: str) -> str:
-    parts = [p.strip().strip('"').strip("'") for p in text.split(".")]
-    return ".".join(parts)
+    return ".".join(p.strip().strip('"').strip("'") for p in text.split("."))
 
 
 @dataclass
@@ -210,14 +204,12 @@ class ClaimReader:
     def bind(self, key: str, program: ir.Program, given: dict, label: str) -> dict:
         """A TOML table of input values bound as the program's inputs; a mistake is located at `key`
         and its message starts with `label` (which entry, row or pair)."""
-        from dipc_plus.semantics.inputs import bind_inputs
         with self.located(key, f"{label}: "):
             return bind_inputs(program, {n: to_user_value(v) for n, v in given.items()})
 
     def value(self, key: str, written, typ: ir.Type, what: str, label: str = ""):
         """A value written in the file (`to_user_value`) as a value of `typ`; a mistake is located at
         `key`, its message after `label`."""
-        from dipc_plus.semantics.inputs import coerce
         with self.located(key, label):
             return coerce(to_user_value(written), typ, what)
 
@@ -297,24 +289,17 @@ class ClaimReader:
             raise self.error(key, f"{label} repeats the input {show_env(u)}", hint="give each input once")
         return frozen
 
-    def named(self, key: str, program: ir.Program, name: str, side: str = "input", label: str = "",
-              hint: str | None = None) -> list:
-        """The flat inputs (or outputs, `side`) `name` stands for; an error at `key` (after `label`)
-        when it names none."""
+    def named_once(self, key: str, program: ir.Program, name: str, given: dict, side: str = "input",
+                   hint: str | None = None, label: str = "") -> list:
+        """The flat inputs (or outputs, `side`) `name` stands for; an error at `key` (after `label`) when
+        it names none, or names an element that an earlier name of the same table gave already (`q = [0,
+        1]` and `"q[1]" = [5, 5]`: the later silently won); `given` maps each element to its name."""
         flat = program.inputs if side == "input" else program.outputs
         elems = flat_elements(program, name, flat)
         if elems is None:
             words = names_in_words(flat)
             raise self.error(key, f"{label}'{name}' is not an {side} of {program.name}",
                              hint or naming_hint(name, [*words.split(", "), *dict(flat)], f"its {side}s are: {words}"))
-        return elems
-
-    def named_once(self, key: str, program: ir.Program, name: str, given: dict, side: str = "input",
-                   hint: str | None = None, label: str = "") -> list:
-        """As `named`, refusing an element that an earlier name of the same table gave already
-        (`q = [0, 1]` and `"q[1]" = [5, 5]`: the later silently won); `given` maps each element
-        to the name that gave it."""
-        elems = self.named(key, program, name, side, label, hint)
         for e in elems:
             if e in given:
                 raise self.error(key, f"{label}'{e}' is given twice, by '{given[e]}' and by '{name}'",
@@ -346,27 +331,22 @@ def note_of(table: Mapping) -> str:
 
 
 def parse_number(value) -> Fraction | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return Fraction(value)
+    """A TOML number or a numeric string as a Fraction; None for anything else (a Boolean, nan, inf, a
+    string of too many digits, which is never converted: `number` says why)."""
     if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            return None
-        return Fraction(repr(value))
-    if isinstance(value, str):
-        if limits.too_many_digits(value):   # never converted (`number` says why)
-            return None
-        try:
-            return Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            return None
-    return None
+        return Fraction(repr(value)) if math.isfinite(value) else None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Fraction(value)
+    if not isinstance(value, str) or limits.too_many_digits(value):
+        return None
+    try:
+        return Fraction(value.strip())
+    except (ValueError, ZeroDivisionError):
+        return None
 
 
 def to_user_value(value):
     """A TOML value as `inputs.bind_inputs` takes it (arrays as lists, numbers as Fractions)."""
-    from dipc_plus.semantics.inputs import parse_scalar
     if isinstance(value, list):
         return [to_user_value(v) for v in value]
     if isinstance(value, bool):
@@ -414,7 +394,7 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
         raise UserError("the claim file has no [program] table", file=path,
                         hint='start with\n  [program]\n  path = "../programs/laplace.dip"')
     prog = r.table(data["program"], "program", PROGRAM_KEYS)
-    if prog["path"] is None or not isinstance(prog["path"], str):
+    if not isinstance(prog["path"], str):
         raise r.error("program", "no program path", hint='write path = "../programs/NAME.dip" (relative to this file)')
     program_path = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), prog["path"]))
     if not os.path.exists(program_path):
@@ -430,13 +410,13 @@ def load_claim(path: str, overrides: Mapping | None = None) -> Claim:
     from dipc_plus.frontend.load import declared_params, lower_program
     module = _read_program(r, program_path, function, params)
     names = declared_params(module)
-    unknown = [n for n in params if n not in names]
-    if unknown:
-        name = os.path.splitext(os.path.basename(str(program_path)))[0]
-        hint = naming_hint(unknown[0], names, f"its parameters are: {', '.join(names) or '(none)'}")
-        if unknown[0] in (overrides or {}):
-            raise UserError(f"--set {unknown[0]}: '{unknown[0]}' is not a parameter of {name}", hint=hint)
-        raise r.error(f"program.params.{unknown[0]}", f"'{unknown[0]}' is not a parameter of {name}", hint=hint)
+    unknown = next((n for n in params if n not in names), None)
+    if unknown is not None:
+        name = os.path.splitext(os.path.basename(program_path))[0]
+        hint = naming_hint(unknown, names, f"its parameters are: {', '.join(names) or '(none)'}")
+        if unknown in (overrides or {}):
+            raise UserError(f"--set {unknown}: '{unknown}' is not a parameter of {name}", hint=hint)
+        raise r.error(f"program.params.{unknown}", f"'{unknown}' is not a parameter of {name}", hint=hint)
     program = lower_program(module, params, function)
     accuracy = None
     if "accuracy" in data:
@@ -479,9 +459,8 @@ def _read_accuracy(r: ClaimReader, raw: dict, program: ir.Program, path: str) ->
                       hint="box claims are decided by the corner reduction (docs/claims.md, \"Box claims\"); "
                            "use a grid for this claim")
 
-    def fail(message, hint=None):
-        raise r.error("accuracy.output_distance", message, hint)
-    od = OUTPUT_DISTANCES[od_name](program, acc["scores"], acc["output"], fail)
+    with r.located("accuracy.output_distance"):
+        od = OUTPUT_DISTANCES[od_name](program, acc["scores"], acc["output"])
 
     # alpha, gamma
     alpha = acc["alpha"]
@@ -626,23 +605,21 @@ def _grid_ranges(r: ClaimReader, grid: dict, program: ir.Program, key: str, step
                  bound_product: bool) -> dict[str, list]:
     """Every input's values on the grid: the ones it names (each bounded before it is built), and
     the whole domain of a finite input it leaves out; a real input left out is an error."""
-    types = dict(program.inputs)
+    types, at = dict(program.inputs), f"{key}.grid"
     ranges: dict[str, list] = {}
     given: dict = {}
     for name, value in grid.items():
-        elems = r.named_once(f"{key}.grid", program, name, given, hint=step_hint(name, program, key))
-        counted = {e: grid_values(r, f"{key}.grid", name, value, types[e], step) for e in elems}
+        elems = r.named_once(at, program, name, given, hint=step_hint(name, program, key))
+        counted = {e: grid_values(r, at, name, value, types[e], step) for e in elems}
         if bound_product:   # the real inputs together (finite ones range over their domains, which factor)
-            real = [e for e in elems if not isinstance(types[e], (ir.DomT, ir.BoolT))]
-            check_grid_size(r, f"{key}.grid", [counted[e][0] for e in real] +
-                            [len(v) for e, v in ranges.items() if not isinstance(types[e], (ir.DomT, ir.BoolT))])
+            check_grid_size(r, at, [len(v) for e, v in ranges.items() if not isinstance(types[e], FINITE)] +
+                            [count for e, (count, _) in counted.items() if not isinstance(types[e], FINITE)])
         else:   # one input's values are built below: each is bounded now; the product lazily
-            for e in elems:
-                check_grid_size(r, f"{key}.grid", [counted[e][0]])
-        for e in elems:
-            ranges[e] = counted[e][1]()
+            for count, _ in counted.values():
+                check_grid_size(r, at, [count])
+        ranges.update((e, build()) for e, (_, build) in counted.items())
     return with_finite_domains(program, ranges, lambda name: r.error(
-        f"{key}.grid", f"the grid gives no values for the real input '{name}'",
+        at, f"the grid gives no values for the real input '{name}'",
         hint=f"add {name.split('[')[0]} = [-1, 1] to the grid"))
 
 
@@ -651,7 +628,7 @@ def with_finite_domains(program: ir.Program, ranges: dict, refuse) -> dict:
     `refuse(name)` is the error for a real input it leaves out (a real input has no domain to list)."""
     for name, typ in program.inputs:
         if name not in ranges:
-            if not isinstance(typ, (ir.DomT, ir.BoolT)):
+            if not isinstance(typ, FINITE):
                 raise refuse(name)
             ranges[name] = list(domain_values(typ))
     return {n: ranges[n] for n, _ in program.inputs}
@@ -671,13 +648,13 @@ def _grid_points(r: ClaimReader, ranges: dict, table):
     return _check_table_covers(r, points, table)
 
 
+@dataclass(eq=False)   # compared and hashed by identity, as the plain class it was
 class OversizeGrid:
     """The points of a grid past --limit grid_points: its size is known, but enumerating it raises the
     claim's error.  A run narrowed by `--input` never enumerates the grid (unless dd is taken
     over the grid), so the limit applies to what is checked, not to what the file spans."""
-
-    def __init__(self, size: int, error: UserError):
-        self.size, self.error = size, error
+    size: int
+    error: UserError
 
     def __len__(self) -> int:
         return self.size
@@ -692,10 +669,8 @@ class OversizeGrid:
 def check_grid_size(r: ClaimReader, key: str, counts) -> None:
     """Refuse a grid whose points (the product of `counts`) pass `grid_points`, before any value is
     built: `q = [0, 99999]` over three inputs is 10^15 points."""
-    size, most = 1, limits.get("grid_points")
-    for n in counts:
-        size = min(size * n, most + 1)
-    if size > most:
+    most = limits.get("grid_points")
+    if math.prod(counts) > most:
         raise r.error(key, f"the grid has more than {most} points",
                       hint="use a smaller range, a larger step, or an explicit list; " + limits.hint("grid_points"))
 
@@ -705,7 +680,7 @@ def grid_values(r: ClaimReader, key: str, name: str, value, typ, step: Fraction)
     is read and its count known before any value is built, so that `check_grid_size` refuses a
     huge grid first (`key` names the TOML key for messages)."""
     if value == "all":
-        if not isinstance(typ, (ir.DomT, ir.BoolT)):
+        if not isinstance(typ, FINITE):
             raise r.error(key, f"'{name}' is real: \"all\" only works for finite inputs", hint=f"{name} = [-1, 1]")
         values = list(domain_values(typ))
         return len(values), lambda: values
@@ -742,17 +717,16 @@ def _bound_off_step(r: ClaimReader, key: str, name: str, index: int, written, bo
     lose it ([0, 0.5] is the one point 0), so the user is told what a range is and how to list values
     (or, for an input with whole values only, which whole bounds to write)."""
     whole = step == 1
+    low, high = math.ceil(bounds[0]), math.floor(bounds[1])
+    if isinstance(typ, (*FINITE, ir.IntT)) and low <= high:
+        hint = f"'{name}' takes whole values only: write {name} = [{low}, {high}]"
+    else:
+        values = ", ".join(fmt_q(b) if b.denominator == 1 else f'"{fmt_q(b)}"' for b in bounds)
+        meaning = ("every whole number from low to high (add step = \"1/2\" beside grid for the multiples of 1/2)"
+                   if whole else f"every multiple of {fmt_q(step)} from low to high")
+        hint = f"a range [low, high] is {meaning}; for other values list them: {name} = {{ values = [{values}] }}"
     what = "a whole number" if whole else f"a multiple of the step {fmt_q(step)}"
-    if isinstance(typ, (ir.DomT, ir.BoolT, ir.IntT)) and math.ceil(bounds[0]) <= math.floor(bounds[1]):
-        return r.item_error(key, name, index, f"{name}: the range bound {written} is not {what}",
-                            hint=f"'{name}' takes whole values only: write {name} = "
-                                 f"[{math.ceil(bounds[0])}, {math.floor(bounds[1])}]")
-    values = ", ".join(fmt_q(b) if b.denominator == 1 else f'"{fmt_q(b)}"' for b in bounds)
-    meaning = ("every whole number from low to high (add step = \"1/2\" beside grid for the multiples of 1/2)"
-               if whole else f"every multiple of {fmt_q(step)} from low to high")
-    return r.item_error(key, name, index, f"{name}: the range bound {written} is not {what}",
-                        hint=f"a range [low, high] is {meaning}; for other values list them: "
-                             f"{name} = {{ values = [{values}] }}")
+    return r.item_error(key, name, index, f"{name}: the range bound {written} is not {what}", hint=hint)
 
 
 def _check_table_covers(r: ClaimReader, points, table):
@@ -790,8 +764,7 @@ def _bind_outputs(r: ClaimReader, program: ir.Program, given: dict, k: int) -> d
         if name not in types and (not isinstance(value, list) or len(value) != len(elems)):
             raise r.error("accuracy.table", f"row {k + 1}: output '{name}' is an array of {len(elems)}",
                           hint=f"give a list of {len(elems)} values")
-        pairs = [(name, value)] if name in types else list(zip(elems, value))
-        for flat, v in pairs:
+        for flat, v in ([(name, value)] if name in types else zip(elems, value)):
             out[flat] = r.value("accuracy.table", v, types[flat], f"output {flat}", f"row {k + 1}: ")
     missing = [n for n in types if n not in out]
     if missing:

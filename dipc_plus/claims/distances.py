@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar, Mapping
 
+from dipc_plus.errors import UserError
 from dipc_plus.semantics import ir
 from dipc_plus.semantics.argmax import recognise as recognise_argmax
 from dipc_plus.semantics.evaluate import domain_values, expmech_scores
@@ -172,30 +173,29 @@ class ScoreOutput(OutputDistance):
 # --------------------------------------------------------------------------- construction
 
 
-def _noisy_max_distance(program: ir.Program, scores, output, fail) -> NoisyMaxOutput:
+def _noisy_max_distance(program: ir.Program, scores, output) -> NoisyMaxOutput:
     """The noisy-max distance: an index output (named, or the only finite output) into an array
     of real scores (named, or the only real input array)."""
     finite = [n for n, t in program.outputs if isinstance(t, (ir.DomT, ir.BoolT))]
     name = output or (finite[0] if len(program.outputs) == 1 and finite else None)
     if name is None or name not in dict(program.outputs):
-        fail("the noisy-max output distance needs one index output",
-             "name it with output = \"out\" (a DOM output holding an index 1..m)")
+        raise UserError("the noisy-max output distance needs one index output",
+                        hint="name it with output = \"out\" (a DOM output holding an index 1..m)")
     typ = dict(program.outputs)[name]
     arrays = [a for a, elems in program.arrays.items()
               if elems and all(isinstance(dict(program.inputs).get(e), ir.RealT) for e in elems)]
     array = scores or (arrays[0] if len(arrays) == 1 else None)
     if array is None or array not in program.arrays:
-        fail("the noisy-max output distance needs the array of scores",
-             "name the real input array with scores = \"q\"")
+        raise UserError("the noisy-max output distance needs the array of scores",
+                        hint="name the real input array with scores = \"q\"")
     elems = tuple(program.arrays[array])
     if isinstance(typ, ir.DomT) and all(isinstance(x, int) and 1 <= x <= len(elems) for x in typ.values):
         return NoisyMaxOutput(name, elems)
     labels = argmax_labels(program, name, len(elems))
     if labels is None:
-        fail(f"output '{name}' must hold indices 1..{len(elems)} of '{array}' for the noisy-max distance, "
-             "or be an argmax of at most that many noisy reads relabelled one-to-one (as numpy's 0-based "
-             "argmax), every value of its type a label",
-             "use zero-one or linf for other outputs")
+        raise UserError(f"output '{name}' must hold indices 1..{len(elems)} of '{array}' for the noisy-max distance, "
+                        "or be an argmax of at most that many noisy reads relabelled one-to-one (as numpy's 0-based "
+                        "argmax), every value of its type a label", hint="use zero-one or linf for other outputs")
     return NoisyMaxOutput(name, elems, labels)
 
 
@@ -211,31 +211,31 @@ def argmax_labels(program: ir.Program, name: str, size: int) -> tuple | None:
     return shape.labels
 
 
-def _score_distance(program: ir.Program, scores, output, fail) -> ScoreOutput:
+def _score_distance(program: ir.Program, scores, output) -> ScoreOutput:
     """The score distance: the one exponential-mechanism sample (into `output` if named), whose
     arguments read only inputs, so that its score table is known at every input."""
     mechs = [s for s in ir.statements(program.body) if isinstance(s, ir.Sample) and isinstance(s.dist, ir.ExpMech)]
     if output:
         mechs = [s for s in mechs if s.target == output]
     if len(mechs) != 1:
-        fail("the score output distance needs exactly one exponential-mechanism sample"
-             + (f" into '{output}'" if output else ""),
-             "name its target with output = \"...\"" if len(mechs) > 1 else "use zero-one or linf instead")
+        raise UserError("the score output distance needs exactly one exponential-mechanism sample"
+                        + (f" into '{output}'" if output else ""),
+                        hint="name its target with output = \"...\"" if len(mechs) > 1 else "use zero-one or linf instead")
     sample = mechs[0]
     inputs = set(program.input_names())
     for a in sample.dist.args:
         if not _reads_only(a, inputs):
-            fail("the score output distance needs the mechanism's arguments to be inputs of the program",
-                 "compute the score from inputs directly, or use zero-one")
+            raise UserError("the score output distance needs the mechanism's arguments to be inputs of the program",
+                            hint="compute the score from inputs directly, or use zero-one")
     return ScoreOutput(sample.target, sample, program)
 
 
-# name -> builder(program, scores, output, fail) of the output distance for `program` (the reader has
-# checked the name; `fail(message, hint)` raises the reader's located UserError)
+# name -> builder(program, scores, output) of the output distance for `program` (the reader has
+# checked the name; a builder's UserError is unlocated: the claim reader locates it at its key)
 OUTPUT_DISTANCES = {
-    "zero-one": lambda program, scores, output, fail: ZeroOneOutput(),
-    "linf": lambda program, scores, output, fail: LinfOutput(tuple(n for n, t in program.outputs
-                                                                          if isinstance(t, (ir.RealT, ir.IntT)))),
+    "zero-one": lambda program, scores, output: ZeroOneOutput(),
+    "linf": lambda program, scores, output: LinfOutput(tuple(n for n, t in program.outputs
+                                                             if isinstance(t, (ir.RealT, ir.IntT)))),
     "noisy-max": _noisy_max_distance,
     "score": _score_distance,
 }

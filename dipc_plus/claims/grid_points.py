@@ -34,17 +34,14 @@ class GridPoints(Sequence):
         return self.stop - self.start
 
     def __getitem__(self, index):
-        if isinstance(index, slice):
-            a, b, step = index.indices(len(self))
-            if step != 1:
-                return list(self)[index]
-            return GridPoints(self.ranges, self.start + a, self.start + max(a, b), self.total)
-        n = len(self)
-        if index < 0:
-            index += n
-        if not 0 <= index < n:
-            raise IndexError("grid point index out of range")
-        return self._point(self.start + index)
+        """A point; for a slice, its points (a GridPoints when the step is 1).  Negative indices, bounds
+        and slices are read as a list's, by the range of this part's point numbers."""
+        numbers = range(self.start, self.stop)[index]
+        if not isinstance(index, slice):
+            return self._point(numbers)
+        if numbers.step != 1:
+            return [self._point(k) for k in numbers]
+        return GridPoints(self.ranges, numbers.start, max(numbers.start, numbers.stop), self.total)
 
     def _digits(self, k: int) -> list:
         """The index of each input's value at point k of the product order."""
@@ -59,30 +56,18 @@ class GridPoints(Sequence):
         return {n: self.ranges[n][d] for n, d in zip(self.names, self._digits(k))}
 
     def __iter__(self):
-        names = self.names
-        if not self.start and self.stop == self.total:
-            for combo in itertools.product(*(self.ranges[n] for n in names)):
-                yield dict(zip(names, combo))
-            return
+        """The points in product order from `start`, made by itertools.product (no odometer by hand;
+        skipping the points before a part's first made one-input tasks quadratic): the first point,
+        then, for each input from the last to the first, the points that first differ from it there."""
         if self.start >= self.stop:
             return
-        # a part: an odometer from its own first point (skipping the points before it made
-        # one-input tasks quadratic)
-        options = [self.ranges[n] for n in names]
+        options = [self.ranges[n] for n in self.names]
         digits = self._digits(self.start)
-        current = [values[d] for values, d in zip(options, digits)]
-        last = len(names) - 1
-        for _ in range(self.stop - self.start):
-            yield dict(zip(names, current))
-            i = last
-            while i >= 0:
-                digits[i] += 1
-                if digits[i] < len(options[i]):
-                    current[i] = options[i][digits[i]]
-                    break
-                digits[i] = 0
-                current[i] = options[i][0]
-                i -= 1
+        first = [options[i][d] for i, d in enumerate(digits)]
+        later = (itertools.product(*([v] for v in first[:i]), options[i][digits[i] + 1:], *options[i + 1:])
+                 for i in reversed(range(len(options))))
+        for combo in itertools.islice(itertools.chain([first], *later), self.stop - self.start):
+            yield dict(zip(self.names, combo))
 
     def __eq__(self, other) -> bool:
         if isinstance(other, (GridPoints, list, tuple)):

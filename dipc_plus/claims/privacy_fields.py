@@ -74,9 +74,7 @@ class _BudgetFold(TreeFold):
         """+ - of any terms, * by a constant (the term stays linear)."""
         if node.op in ("+", "-"):
             s = 1 if node.op == "+" else -1
-            logs = dict(a[1])
-            for k, v in b[1].items():
-                logs[k] = logs.get(k, 0) + s * v
+            logs = {k: a[1].get(k, 0) + s * b[1].get(k, 0) for k in {**a[1], **b[1]}}
             return (a[0] + s * b[0], logs, a[2] + s * b[2])
         if not (a[0] or a[1]):
             return _scaled(a[2], b)
@@ -213,7 +211,6 @@ def read_events(r: ClaimReader, spec, program: ir.Program, key: str, *, densitie
     """{flat real or integer output: its events}; with `densities` (a DP claim that can decide real outputs
     on their densities, at every value) None when some real output has none, otherwise an error."""
     types = dict(program.outputs)
-    needing = [n for n, t in program.outputs if isinstance(t, (ir.RealT, ir.IntT))]
     events: dict = {}
     given: dict = {}
     if spec is not None:
@@ -231,7 +228,7 @@ def read_events(r: ClaimReader, spec, program: ir.Program, key: str, *, densitie
                     raise r.error(key, f"'{t}' is a finite output: its values are checked one by one",
                                   hint="events are only for real or integer outputs")
                 events[t] = ivs
-    missing = [n for n in needing if n not in events]
+    missing = [n for n, t in program.outputs if isinstance(t, (ir.RealT, ir.IntT)) and n not in events]
     if missing and densities:
         return None
     if missing:

@@ -48,8 +48,7 @@ def _same_values(a: list, b: list) -> bool:
 
 def grid_text(program: ir.Program, grid: Mapping) -> str:
     """'q[1..3] each in {0, 1}; h in {bot, top}' (array elements with equal ranges grouped)."""
-    return grouped_text(program, grid, lambda vals: values_text(list(vals)),
-                        lambda a, b: _same_values(list(a), list(b)))
+    return grouped_text(program, grid, values_text, _same_values)
 
 
 def box_text(program: ir.Program, bounds: dict) -> str:
@@ -90,23 +89,21 @@ def grid_of_points(points: list) -> dict | None:
         return None
     known = getattr(points, "grid", None)   # claims.grid_points.GridPoints of a whole grid: no pass needed
     if known is not None:
-        return {n: sorted({_value_key(v): v for v in vals}.values(), key=_order) for n, vals in known.items()}
-    names = list(points[0])
-    values: dict = {n: {} for n in names}
-    distinct = set()
-    for u in points:
-        if len(u) != len(names):
+        values = {n: {_value_key(v): v for v in vals} for n, vals in known.items()}
+    else:
+        first = points[0]
+        values: dict = {n: {} for n in first}
+        rows = set()
+        for u in points:
+            if u.keys() != first.keys():
+                return None
+            row = tuple(_value_key(u[n]) for n in first)
+            rows.add(row)
+            for n, key in zip(first, row):
+                values[n].setdefault(key, u[n])
+        if math.prod(len(v) for v in values.values()) != len(rows):
             return None
-        try:
-            row = tuple(_value_key(u[n]) for n in names)
-        except KeyError:
-            return None
-        distinct.add(row)
-        for n, key in zip(names, row):
-            values[n].setdefault(key, u[n])
-    if math.prod(len(values[n]) for n in names) != len(distinct):
-        return None
-    return {n: sorted(values[n].values(), key=_order) for n in names}
+    return {n: sorted(v.values(), key=_order) for n, v in values.items()}
 
 
 def _value_key(v) -> tuple:
@@ -124,14 +121,10 @@ def _order(v):
 
 
 def is_whole_domain(program: ir.Program, grid: Mapping) -> bool:
-    """Every input finite and every value of its domain on the grid."""
-    for name, typ in program.inputs:
-        if not isinstance(typ, (ir.DomT, ir.BoolT)):
-            return False
-        have = list(grid.get(name, ()))
-        if any(not any(type(v) is type(w) and v == w for w in have) for v in domain_values(typ)):
-            return False
-    return True
+    """Every input finite and every value of its domain on the grid (values told apart by type)."""
+    return all(isinstance(typ, (ir.DomT, ir.BoolT))
+               and {_value_key(v) for v in domain_values(typ)} <= {_value_key(w) for w in grid.get(name, ())}
+               for name, typ in program.inputs)
 
 
 # inputs kind -> (how a verdict names them, what it leaves out unless complete); a Pufferfish
@@ -233,10 +226,8 @@ def inputs_scope(program: ir.Program, *, grid: Mapping | None = None, points: li
                  kind: str = "grid", eps: str = "", events: Mapping | None = None) -> Scope:
     """The scope of a verdict over a grid (or the whole finite domain) or a list of inputs."""
     named = {k: [str(e) for e in v] for k, v in (events or {}).items()}
-    if grid is None and points is not None:
-        found = grid_of_points(points) if kind != "list" else None
-        if found is not None and len(points) > 1:
-            grid = found
+    if grid is None and points is not None and kind != "list" and len(points) > 1:
+        grid = grid_of_points(points)   # None when the points are no grid
     if grid is not None:
         complete = is_whole_domain(program, grid)
         return Scope("domain" if complete else "grid", grid_text(program, grid), dict(program.params), eps,
