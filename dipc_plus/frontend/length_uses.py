@@ -56,16 +56,13 @@ def length_uses(module: S.Module, explicit) -> LengthUses:
 
 def _dependent(module: S.Module, size: str, explicit: set) -> dict:
     """Parameter -> its declaration, for m and every parameter computed from it (transitively)
-    that is not given a number."""
-    decls = {it.name: it for it in module.items if isinstance(it, S.ParamDecl)}
-    dep = {size: decls[size]}
-    changed = True
-    while changed:
-        changed = False
-        for name, decl in decls.items():
-            if name not in dep and name not in explicit and S.names(decl.value) & set(dep):
-                dep[name] = decl
-                changed = True
+    that is not given a number.  One pass in declaration order finds them all: a parameter's
+    value may only use parameters declared above it (declare refuses the rest)."""
+    dep = {}
+    for item in module.items:
+        if isinstance(item, S.ParamDecl) and (item.name == size or (
+                item.name not in explicit and S.names(item.value) & dep.keys())):
+            dep[item.name] = item
     return dep
 
 
