@@ -136,13 +136,7 @@ class _Build(Transformer_NonRecursive):
 
     # -- structure
     def body(self, meta, children):
-        items = []
-        for child in children:
-            if isinstance(child, _Many):
-                items.extend(child)
-            else:
-                items.append(child)
-        return tuple(items)
+        return tuple(item for child in children for item in (child if isinstance(child, _Many) else (child,)))
 
     # -- declarations
     input_decl, output_decl = _io_decl("input"), _io_decl("output")

@@ -131,10 +131,7 @@ def syntax_error(err: UnexpectedInput, text: str, filename: str) -> UserError:
                          hint=_character_hint(text, err.pos_in_stream))
     if isinstance(err, UnexpectedToken):
         tok = err.token
-        try:  # the tokens the parser really accepts here (LALR lookaheads are too generous)
-            expected = set(err.interactive_parser.accepts())
-        except Exception:  # pragma: no cover - older lark
-            expected = set(err.expected)
+        expected = set(err.interactive_parser.accepts())   # what the parser really accepts (lookaheads are too generous)
         line, column = err.line, err.column
         if tok.type == "$END":
             line, column = _end_position(text)
