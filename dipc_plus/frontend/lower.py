@@ -250,6 +250,9 @@ class _Statements:
 
 
 MAX_DEPTH = 200
+# How a too-deep expression is named, by the statement it is in.
+_DEPTH_WORDS = {ir.Assign: "this expression", ir.Compare: "this comparison", ir.Sample: "an argument",
+                ir.If: "this condition", ir.While: "this condition"}
 
 
 def _depth(e) -> int:
@@ -263,18 +266,11 @@ def _check_depth(body, scope: Scope) -> None:
             raise UserError.at(pos, f"{what} is nested more than {MAX_DEPTH} levels deep",
                                hint="split it with intermediate variables or helper functions")
 
-    for s in ir.statements(body):
-        if isinstance(s, ir.Assign):
-            check(s.expr, s.pos, "this expression")
-        elif isinstance(s, ir.Compare):
-            check(s.lhs, s.pos, "this comparison")
-            check(s.rhs, s.pos, "this comparison")
-        elif isinstance(s, ir.Sample):
-            for part in (getattr(s.dist, "mean", None),) + tuple(getattr(s.dist, "args", ())):
-                if part is not None:
-                    check(part, s.pos, "an argument")
-        elif isinstance(s, (ir.If, ir.While)):
-            check(s.cond, s.pos, "this condition")
+    for s in ir.statements(body):   # a statement's expressions: its parts, a sample's arguments, a condition
+        expressions = ((s.cond,) if isinstance(s, (ir.If, ir.While))
+                       else S.parts(s.dist if isinstance(s, ir.Sample) else s))
+        for e in expressions:
+            check(e, s.pos, _DEPTH_WORDS[type(s)])
     for f in scope.functions.values():
         check(f.body, f.pos, f"the body of '{f.name}'")
     for d in scope.distributions.values():
