@@ -61,8 +61,8 @@ class _Statements:
     def __init__(self, scope: Scope):
         self.scope = scope
         self.in_use: set[str] = set()
-        self.taken = set(scope.variables) | set(scope.arrays) | set(scope.params) | set(scope.symbols) \
-            | set(scope.functions) | set(scope.distributions)
+        self.taken = set().union(scope.variables, scope.arrays, scope.params, scope.symbols, scope.functions,
+                                 scope.distributions)
 
     # ------------------------------------------------------------------ fresh Booleans
 
@@ -136,16 +136,15 @@ class _Statements:
             if any(isinstance(v, ir.Lin) for _, v in args):
                 return self.argmax(target, typ, value, args, lw, pos)
             v = lw.builtin_call(value, args)
-            lw.check_fits(v, typ, value, f"'{target}'")
-            return [ir.Assign(target, v.expr, pos)]
-        if isinstance(typ, (ir.RealT, ir.IntT)):
+        elif isinstance(typ, (ir.RealT, ir.IntT)):
             kind = "real" if isinstance(typ, ir.RealT) else "int"
             return [ir.Assign(target, lw.linear(value, kind, f"the {kind} variable '{target}'"), pos)]
-        if isinstance(typ, ir.BoolT) and isinstance(value, S.CmpOp):
+        elif isinstance(typ, ir.BoolT) and isinstance(value, S.CmpOp):
             compared = lw.comparison(value)   # random: b <- R ~ R, the paper's probabilistic assignment
             return [ir.Assign(target, compared.expr, pos) if isinstance(compared, Det)
                     else ir.Compare(target, *compared, pos)]
-        v = lw.det(value, f"the value assigned to '{target}'")
+        else:
+            v = lw.det(value, f"the value assigned to '{target}'")
         lw.check_fits(v, typ, value, f"'{target}'")
         return [ir.Assign(target, v.expr, pos)]
 
