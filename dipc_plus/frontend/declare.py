@@ -185,19 +185,16 @@ def _variable(scope: Scope, item):
     role = item.kind if isinstance(item, S.IODecl) else "var"
     typ = resolve_type(scope, item.type, role)
     scope.declared[name] = item.pos
-    if isinstance(typ, tuple):
-        _, elem, size = typ
-        flats = tuple(f"{name}[{i}]" for i in range(1, size + 1))
-        scope.arrays[name] = flats
-        entries = [(f, elem) for f in flats]
-    else:
-        entries = [(name, typ)]
-    for flat, t in entries:
-        scope.variables[flat] = t
+    flats = (name,)
+    if isinstance(typ, tuple):     # an array: one scalar variable per element
+        _, typ, size = typ
+        flats = scope.arrays[name] = tuple(f"{name}[{i}]" for i in range(1, size + 1))
+    for flat in flats:
+        scope.variables[flat] = typ
         if role == "input":
-            scope.inputs.append((flat, t))
+            scope.inputs.append((flat, typ))
         elif role == "output":
-            scope.outputs.append((flat, t))
+            scope.outputs.append((flat, typ))
             scope.output_pos[flat] = item.pos
 
 
