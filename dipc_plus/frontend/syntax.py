@@ -154,9 +154,8 @@ class _Build(Transformer_NonRecursive):
         toks = [t for t in c if isinstance(t, Token)]
         if toks[0].type == "NAME":
             return (str(toks[0]), self.tpos(toks[0]))
-        if len(toks) == 2:  # '-' NUMBER
-            return (-_int(toks[1], self.file), self.tpos(toks[0]))
-        return (_int(toks[0], self.file), self.tpos(toks[0]))
+        number = _int(toks[-1], self.file)    # NUMBER or '-' NUMBER
+        return (-number if len(toks) == 2 else number, self.tpos(toks[0]))
 
     # -- statements
     def assign(self, meta, c):
