@@ -189,8 +189,7 @@ class _Statements:
         if not isinstance(typ, ir.DomT):
             raise UserError.at(e.pos, f"Exp draws a value of a finite domain, but '{target}' is {type_words(typ)}",
                                hint=f"declare it, e.g. 'var {target}: 1..3'")
-        if not (isinstance(f.result, (ir.RatT, ir.IntT)) or (isinstance(f.result, ir.DomT) and is_numeric(f.result)
-                                                             and not symbols_of(f.result))):
+        if not is_numeric(f.result) or symbols_of(f.result):     # a number, or a domain of numbers only
             raise UserError.at(call.pos, f"the score function '{f.name}' must return a number, not {f.result}",
                                hint="declare it '-> rational'")
         if len(call.args) != len(f.params) - 1:
