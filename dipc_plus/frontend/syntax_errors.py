@@ -59,12 +59,12 @@ def _describe_expected(expected: set[str]) -> str:
     """What may come next, in words; long lists are summarised by category."""
     expected = set(expected)
     words: list[str] = []
-    if _STATEMENT_START <= expected and _DECLARATION_START <= expected:
-        words.append("a statement or declaration")
-        expected -= _STATEMENT_START | _DECLARATION_START
-    elif _STATEMENT_START <= expected:
-        words.append("a statement")
-        expected -= _STATEMENT_START
+    for starts, word in ((_STATEMENT_START | _DECLARATION_START, "a statement or declaration"),
+                         (_STATEMENT_START, "a statement")):
+        if starts <= expected:
+            words.append(word)
+            expected -= starts
+            break
     if _EXPRESSION_START <= expected:
         words.append("an expression")
         expected = {e for e in expected if e not in _EXPRESSION_START | {"DECIMAL", "TRUE", "FALSE", "NOT", "EPS",
@@ -72,13 +72,11 @@ def _describe_expected(expected: set[str]) -> str:
                                                                           "CHOOSE", "LSQB"}
                     and _terminal_text(e) not in ("Exp", "ε")}
     operators = {e for e in expected if _terminal_text(e) in _OPERATOR_TEXT}
-    if "_NL" in expected or "SEMICOLON" in expected:
+    ends = "_NL" in expected or "SEMICOLON" in expected
+    if ends:
         words.append("the end of the statement (a new line or ';')")
         expected -= {"_NL", "SEMICOLON", "$END", "LPAR", "LSQB"}
-        if operators:
-            words.append("an operator")
-            expected -= operators
-    elif len(operators) > 3:
+    if operators and (ends or len(operators) > 3):    # after an expression, or many operators: summarised
         words.append("an operator")
         expected -= operators
     words.extend(sorted({_describe(e) for e in expected}))
