@@ -41,12 +41,10 @@ def declare(module: S.Module, overrides: dict | None = None) -> Scope:
     items = module.items
     _params(scope, items, dict(overrides or {}))
     _symbols(scope, items)
-    for item in items:
-        if isinstance(item, S.TypeDecl):
-            _type_decl(scope, item)
-    for item in items:
-        if isinstance(item, (S.IODecl, S.VarDecl)):
-            _variable(scope, item)
+    for kinds, read in ((S.TypeDecl, _type_decl), ((S.IODecl, S.VarDecl), _variable)):   # types, then variables
+        for item in items:
+            if isinstance(item, kinds):
+                read(scope, item)
     if not scope.outputs:
         raise UserError(f"{module.file} declares no output", file=module.file, line=1, column=1,
                         hint="declare what the program publishes, e.g. 'output out: 1..m'")
