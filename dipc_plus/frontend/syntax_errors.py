@@ -116,11 +116,6 @@ def _unclosed_block(text: str) -> tuple[str, int, int] | None:
     return str(tok), tok.line, tok.column
 
 
-def _end_position(text: str) -> tuple[int, int]:
-    lines = text.split("\n")
-    return len(lines), len(lines[-1]) + 1
-
-
 def syntax_error(err: UnexpectedInput, text: str, filename: str) -> UserError:
     """The UserError for a lark parse error in `text`."""
     if isinstance(err, UnexpectedCharacters):
@@ -130,12 +125,11 @@ def syntax_error(err: UnexpectedInput, text: str, filename: str) -> UserError:
     if isinstance(err, UnexpectedToken):
         tok = err.token
         expected = set(err.interactive_parser.accepts())   # what the parser really accepts (lookaheads are too generous)
-        line, column = err.line, err.column
-        if tok.type == "$END":
-            line, column = _end_position(text)
         message = f"expected {_describe_expected(expected)}, but found {_describe_found(tok)}"
-        return UserError(message, file=filename, line=line, column=column,
-                         hint=_token_hint(tok, expected, text))
+        hint = _token_hint(tok, expected, text)
+        if tok.type == "$END":     # placed after the last character
+            return UserError.at_offset(text, len(text), message, file=filename, hint=hint)
+        return UserError(message, file=filename, line=err.line, column=err.column, hint=hint)
     return UserError(f"syntax error: {err}", file=filename, line=getattr(err, "line", None),
                      column=getattr(err, "column", None), hint="see docs/language.md")
 
