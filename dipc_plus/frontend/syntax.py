@@ -24,16 +24,13 @@ from dipc_plus.frontend.syntax_errors import syntax_error
 
 def check_nesting(text: str, filename: str) -> None:
     """Refuse brackets nested past the `depth` limit before the parser builds a tree that deep."""
-    limit, depth, line, col = limits.get("depth"), 0, 1, 0
-    for ch in text:
-        col += 1
-        if ch == "\n":
-            line, col = line + 1, 0
-        elif ch in "([{":
+    limit, depth = limits.get("depth"), 0
+    for offset, ch in enumerate(text):
+        if ch in "([{":
             depth += 1
             if depth > limit:
-                raise UserError(f"brackets nested more than {limit} deep", file=filename, line=line, column=col,
-                                hint=limits.hint("depth"))
+                raise UserError.at_offset(text, offset, f"brackets nested more than {limit} deep", file=filename,
+                                          hint=limits.hint("depth"))
         elif ch in ")]}":
             depth = max(0, depth - 1)
 
