@@ -12,6 +12,7 @@ from typing import Callable, Mapping
 from dipc_plus.frontend import surface as S
 from dipc_plus.errors import UserError
 from dipc_plus.frontend.constant_size import bounded_arith
+from dipc_plus.semantics.pretty import format_rate
 
 _ZERO = Fraction(0)
 _RATE_HINT = "write a positive rational multiple of eps, e.g. eps, eps/2, 2*eps/9 or eps/(4*c)"
@@ -90,19 +91,13 @@ def _eps_linear(expr: S.Expr, env: Mapping[str, Fraction], what: str,
 
 def _refuse_eps_divisor(e: S.BinOp, a1: Fraction, c1: Fraction, a2: Fraction, c2: Fraction):
     if not a1 and not c2 and c1 * a2 > 0:   # c/(a*eps): a scale, as numpy, OpenDP and CheckDP write it
-        rate, scale = show_eps_multiple(a2 / c1), c1 / a2
+        rate, scale = format_rate(a2 / c1), c1 / a2
         scale = f"{scale.numerator}/" + ("eps" if scale.denominator == 1 else f"({scale.denominator}*eps)")
         raise UserError.at(e.pos, f"a rate cannot divide by eps: {scale} looks like a scale (the form "
                                   f"of numpy, OpenDP and CheckDP); the rate is its inverse, {rate}",
                            f"write {rate}, e.g. Lap({rate}, q): here Lap takes the rate 1/scale, so "
                            f"scale {scale} is rate {rate}")
     raise UserError.at(e.pos, "a rate cannot divide by eps", _RATE_HINT)
-
-
-def show_eps_multiple(a: Fraction) -> str:
-    """eps, eps/2, 3*eps, 3*eps/2: a positive multiple of eps as a program writes it."""
-    head = "eps" if a.numerator == 1 else f"{a.numerator}*eps"
-    return head if a.denominator == 1 else f"{head}/{a.denominator}"
 
 
 def _show_rate(a: Fraction, c: Fraction) -> str:

@@ -41,12 +41,10 @@ def declare(module: S.Module, overrides: dict | None = None) -> Scope:
     items = module.items
     _params(scope, items, dict(overrides or {}))
     _symbols(scope, items)
-    for item in items:
-        if isinstance(item, S.TypeDecl):
-            _type_decl(scope, item)
-    for item in items:
-        if isinstance(item, (S.IODecl, S.VarDecl)):
-            _variable(scope, item)
+    for kinds, read in ((S.TypeDecl, _type_decl), ((S.IODecl, S.VarDecl), _variable)):   # types, then variables
+        for item in items:
+            if isinstance(item, kinds):
+                read(scope, item)
     if not scope.outputs:
         raise UserError(f"{module.file} declares no output", file=module.file, line=1, column=1,
                         hint="declare what the program publishes, e.g. 'output out: 1..m'")
@@ -185,19 +183,16 @@ def _variable(scope: Scope, item):
     role = item.kind if isinstance(item, S.IODecl) else "var"
     typ = resolve_type(scope, item.type, role)
     scope.declared[name] = item.pos
-    if isinstance(typ, tuple):
-        _, elem, size = typ
-        flats = tuple(f"{name}[{i}]" for i in range(1, size + 1))
-        scope.arrays[name] = flats
-        entries = [(f, elem) for f in flats]
-    else:
-        entries = [(name, typ)]
-    for flat, t in entries:
-        scope.variables[flat] = t
+    flats = (name,)
+    if isinstance(typ, tuple):     # an array: one scalar variable per element
+        _, typ, size = typ
+        flats = scope.arrays[name] = tuple(f"{name}[{i}]" for i in range(1, size + 1))
+    for flat in flats:
+        scope.variables[flat] = typ
         if role == "input":
-            scope.inputs.append((flat, t))
+            scope.inputs.append((flat, typ))
         elif role == "output":
-            scope.outputs.append((flat, t))
+            scope.outputs.append((flat, typ))
             scope.output_pos[flat] = item.pos
 
 

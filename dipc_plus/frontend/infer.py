@@ -27,26 +27,22 @@ def infer_locals(statements: tuple, scope: Scope) -> None:
         if name not in scope.variables:
             assignments.setdefault(name, []).append(stmt)
     for name, stmts in assignments.items():
-        for what, table in (("function", scope.functions), ("distribution", scope.distributions)):
-            if name in table:
-                raise UserError.at(stmts[0].pos, f"'{name}' is a {what}, not a variable",
-                                   hint="choose another variable name")
+        if name in scope.functions or name in scope.distributions:
+            what = "function" if name in scope.functions else "distribution"
+            raise UserError.at(stmts[0].pos, f"'{name}' is a {what}, not a variable", hint="choose another variable name")
     for stmts in assignments.values():
         for stmt in stmts:
             _check_names(stmt.value, scope, assignments)
-    known: dict[str, str] = {}
+    known: dict[str, str] = {}     # a name's kind: that of its first assignment whose kind is known
     changed = True
     while changed:
         changed = False
         for name, stmts in assignments.items():
-            if name in known:
-                continue
-            for stmt in stmts:
-                kind = _kind(stmt.value, scope, known)
-                if kind in _TYPES:
-                    known[name] = kind
-                    changed = True
-                    break
+            kind = None if name in known else next(
+                (k for k in (_kind(stmt.value, scope, known) for stmt in stmts) if k in _TYPES), None)
+            if kind is not None:
+                known[name] = kind
+                changed = True
     for name, stmts in assignments.items():
         if name not in known:
             _cannot_tell(name, stmts, scope, known)

@@ -8,7 +8,7 @@ that decides what those facts mean stays in privacy/.  Nothing is evaluated.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, is_dataclass
+from dataclasses import dataclass
 
 from dipc_plus.frontend import surface as S
 from dipc_plus.semantics import ir
@@ -56,55 +56,45 @@ def length_uses(module: S.Module, explicit) -> LengthUses:
 
 def _dependent(module: S.Module, size: str, explicit: set) -> dict:
     """Parameter -> its declaration, for m and every parameter computed from it (transitively)
-    that is not given a number."""
-    decls = {it.name: it for it in module.items if isinstance(it, S.ParamDecl)}
-    dep = {size: decls[size]}
-    changed = True
-    while changed:
-        changed = False
-        for name, decl in decls.items():
-            if name not in dep and name not in explicit and S.names(decl.value) & set(dep):
-                dep[name] = decl
-                changed = True
+    that is not given a number.  One pass in declaration order finds them all: a parameter's
+    value may only use parameters declared above it (declare refuses the rest)."""
+    dep = {}
+    for item in module.items:
+        if isinstance(item, S.ParamDecl) and (item.name == size or (
+                item.name not in explicit and S.names(item.value) & dep.keys())):
+            dep[item.name] = item
     return dep
 
 
 def _uses(module: S.Module, size: str, dependent: dict) -> list:
+    """The uses of m, of the `dependent` parameters and of loop indices, in source order, outside
+    the places a length may appear."""
     found: list[LengthUse] = []
 
-    def walk(x, loops: frozenset):
-        if isinstance(x, S.Index) and isinstance(x.index, S.Name) and x.index.name in loops:
-            return
-        if isinstance(x, S.Name):
-            if x.name in loops:
-                found.append(LengthUse(x.name, "index", x.pos))
-            elif x.name == size:
-                found.append(LengthUse(x.name, "length", x.pos))
-            elif x.name in dependent:
-                found.append(LengthUse(x.name, "computed", x.pos,
-                                       dependent[x.name].pos.line))
-            return
-        if isinstance(x, S.For):
-            walk(x.lo, loops)
-            walk(x.hi, loops)
-            walk(x.body, loops | {x.var})
-            return
-        if isinstance(x, tuple) or (is_dataclass(x) and not isinstance(x, type)):
-            for y in (x if isinstance(x, tuple) else S.parts(x)):
-                walk(y, loops)
+    def walk(roots, loops: frozenset):
+        for x in roots:
+            if isinstance(x, S.Name):
+                kind = ("index" if x.name in loops else "length" if x.name == size
+                        else "computed" if x.name in dependent else None)
+                if kind is not None:
+                    line = dependent[x.name].pos.line if kind == "computed" else None
+                    found.append(LengthUse(x.name, kind, x.pos, line))
+            elif isinstance(x, S.For):
+                walk((x.lo, x.hi), loops)
+                walk(x.body, loops | {x.var})
+            elif x is not None and not (isinstance(x, S.Index) and isinstance(x.index, S.Name)
+                                        and x.index.name in loops):   # q[i] with i a loop index: a whole array position
+                walk(S.parts(x), loops)
 
     def is_size(e) -> bool:
         return isinstance(e, S.Name) and e.name == size
 
     for item in module.items:
-        if isinstance(item, S.ParamDecl):
-            continue
         if isinstance(item, (S.IODecl, S.VarDecl)) and isinstance(item.type, S.ArrayType) and is_size(item.type.size):
-            walk(item.type.elem, frozenset())
-            walk(getattr(item, "init", None), frozenset())
+            walk((item.type.elem, getattr(item, "init", None)), frozenset())
         elif isinstance(item, S.For) and is_size(item.hi):
-            walk(item.lo, frozenset())
+            walk((item.lo,), frozenset())
             walk(item.body, frozenset({item.var}))
-        else:
-            walk(item, frozenset())
+        elif not isinstance(item, S.ParamDecl):
+            walk((item,), frozenset())
     return found

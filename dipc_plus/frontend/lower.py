@@ -61,8 +61,8 @@ class _Statements:
     def __init__(self, scope: Scope):
         self.scope = scope
         self.in_use: set[str] = set()
-        self.taken = set(scope.variables) | set(scope.arrays) | set(scope.params) | set(scope.symbols) \
-            | set(scope.functions) | set(scope.distributions)
+        self.taken = set().union(scope.variables, scope.arrays, scope.params, scope.symbols, scope.functions,
+                                 scope.distributions)
 
     # ------------------------------------------------------------------ fresh Booleans
 
@@ -136,16 +136,15 @@ class _Statements:
             if any(isinstance(v, ir.Lin) for _, v in args):
                 return self.argmax(target, typ, value, args, lw, pos)
             v = lw.builtin_call(value, args)
-            lw.check_fits(v, typ, value, f"'{target}'")
-            return [ir.Assign(target, v.expr, pos)]
-        if isinstance(typ, (ir.RealT, ir.IntT)):
+        elif isinstance(typ, (ir.RealT, ir.IntT)):
             kind = "real" if isinstance(typ, ir.RealT) else "int"
             return [ir.Assign(target, lw.linear(value, kind, f"the {kind} variable '{target}'"), pos)]
-        if isinstance(typ, ir.BoolT) and isinstance(value, S.CmpOp):
+        elif isinstance(typ, ir.BoolT) and isinstance(value, S.CmpOp):
             compared = lw.comparison(value)   # random: b <- R ~ R, the paper's probabilistic assignment
             return [ir.Assign(target, compared.expr, pos) if isinstance(compared, Det)
                     else ir.Compare(target, *compared, pos)]
-        v = lw.det(value, f"the value assigned to '{target}'")
+        else:
+            v = lw.det(value, f"the value assigned to '{target}'")
         lw.check_fits(v, typ, value, f"'{target}'")
         return [ir.Assign(target, v.expr, pos)]
 
@@ -190,8 +189,7 @@ class _Statements:
         if not isinstance(typ, ir.DomT):
             raise UserError.at(e.pos, f"Exp draws a value of a finite domain, but '{target}' is {type_words(typ)}",
                                hint=f"declare it, e.g. 'var {target}: 1..3'")
-        if not (isinstance(f.result, (ir.RatT, ir.IntT)) or (isinstance(f.result, ir.DomT) and is_numeric(f.result)
-                                                             and not symbols_of(f.result))):
+        if not is_numeric(f.result) or symbols_of(f.result):     # a number, or a domain of numbers only
             raise UserError.at(call.pos, f"the score function '{f.name}' must return a number, not {f.result}",
                                hint="declare it '-> rational'")
         if len(call.args) != len(f.params) - 1:
@@ -250,6 +248,9 @@ class _Statements:
 
 
 MAX_DEPTH = 200
+# How a too-deep expression is named, by the statement it is in.
+_DEPTH_WORDS = {ir.Assign: "this expression", ir.Compare: "this comparison", ir.Sample: "an argument",
+                ir.If: "this condition", ir.While: "this condition"}
 
 
 def _depth(e) -> int:
@@ -263,18 +264,11 @@ def _check_depth(body, scope: Scope) -> None:
             raise UserError.at(pos, f"{what} is nested more than {MAX_DEPTH} levels deep",
                                hint="split it with intermediate variables or helper functions")
 
-    for s in ir.statements(body):
-        if isinstance(s, ir.Assign):
-            check(s.expr, s.pos, "this expression")
-        elif isinstance(s, ir.Compare):
-            check(s.lhs, s.pos, "this comparison")
-            check(s.rhs, s.pos, "this comparison")
-        elif isinstance(s, ir.Sample):
-            for part in (getattr(s.dist, "mean", None),) + tuple(getattr(s.dist, "args", ())):
-                if part is not None:
-                    check(part, s.pos, "an argument")
-        elif isinstance(s, (ir.If, ir.While)):
-            check(s.cond, s.pos, "this condition")
+    for s in ir.statements(body):   # a statement's expressions: its parts, a sample's arguments, a condition
+        expressions = ((s.cond,) if isinstance(s, (ir.If, ir.While))
+                       else S.parts(s.dist if isinstance(s, ir.Sample) else s))
+        for e in expressions:
+            check(e, s.pos, _DEPTH_WORDS[type(s)])
     for f in scope.functions.values():
         check(f.body, f.pos, f"the body of '{f.name}'")
     for d in scope.distributions.values():

@@ -24,16 +24,13 @@ from dipc_plus.frontend.syntax_errors import syntax_error
 
 def check_nesting(text: str, filename: str) -> None:
     """Refuse brackets nested past the `depth` limit before the parser builds a tree that deep."""
-    limit, depth, line, col = limits.get("depth"), 0, 1, 0
-    for ch in text:
-        col += 1
-        if ch == "\n":
-            line, col = line + 1, 0
-        elif ch in "([{":
+    limit, depth = limits.get("depth"), 0
+    for offset, ch in enumerate(text):
+        if ch in "([{":
             depth += 1
             if depth > limit:
-                raise UserError(f"brackets nested more than {limit} deep", file=filename, line=line, column=col,
-                                hint=limits.hint("depth"))
+                raise UserError.at_offset(text, offset, f"brackets nested more than {limit} deep", file=filename,
+                                          hint=limits.hint("depth"))
         elif ch in ")]}":
             depth = max(0, depth - 1)
 
@@ -136,13 +133,7 @@ class _Build(Transformer_NonRecursive):
 
     # -- structure
     def body(self, meta, children):
-        items = []
-        for child in children:
-            if isinstance(child, _Many):
-                items.extend(child)
-            else:
-                items.append(child)
-        return tuple(items)
+        return tuple(item for child in children for item in (child if isinstance(child, _Many) else (child,)))
 
     # -- declarations
     input_decl, output_decl = _io_decl("input"), _io_decl("output")
@@ -160,9 +151,8 @@ class _Build(Transformer_NonRecursive):
         toks = [t for t in c if isinstance(t, Token)]
         if toks[0].type == "NAME":
             return (str(toks[0]), self.tpos(toks[0]))
-        if len(toks) == 2:  # '-' NUMBER
-            return (-_int(toks[1], self.file), self.tpos(toks[0]))
-        return (_int(toks[0], self.file), self.tpos(toks[0]))
+        number = _int(toks[-1], self.file)    # NUMBER or '-' NUMBER
+        return (-number if len(toks) == 2 else number, self.tpos(toks[0]))
 
     # -- statements
     def assign(self, meta, c):

@@ -59,12 +59,12 @@ def _describe_expected(expected: set[str]) -> str:
     """What may come next, in words; long lists are summarised by category."""
     expected = set(expected)
     words: list[str] = []
-    if _STATEMENT_START <= expected and _DECLARATION_START <= expected:
-        words.append("a statement or declaration")
-        expected -= _STATEMENT_START | _DECLARATION_START
-    elif _STATEMENT_START <= expected:
-        words.append("a statement")
-        expected -= _STATEMENT_START
+    for starts, word in ((_STATEMENT_START | _DECLARATION_START, "a statement or declaration"),
+                         (_STATEMENT_START, "a statement")):
+        if starts <= expected:
+            words.append(word)
+            expected -= starts
+            break
     if _EXPRESSION_START <= expected:
         words.append("an expression")
         expected = {e for e in expected if e not in _EXPRESSION_START | {"DECIMAL", "TRUE", "FALSE", "NOT", "EPS",
@@ -72,13 +72,11 @@ def _describe_expected(expected: set[str]) -> str:
                                                                           "CHOOSE", "LSQB"}
                     and _terminal_text(e) not in ("Exp", "ε")}
     operators = {e for e in expected if _terminal_text(e) in _OPERATOR_TEXT}
-    if "_NL" in expected or "SEMICOLON" in expected:
+    ends = "_NL" in expected or "SEMICOLON" in expected
+    if ends:
         words.append("the end of the statement (a new line or ';')")
         expected -= {"_NL", "SEMICOLON", "$END", "LPAR", "LSQB"}
-        if operators:
-            words.append("an operator")
-            expected -= operators
-    elif len(operators) > 3:
+    if operators and (ends or len(operators) > 3):    # after an expression, or many operators: summarised
         words.append("an operator")
         expected -= operators
     words.extend(sorted({_describe(e) for e in expected}))
@@ -118,11 +116,6 @@ def _unclosed_block(text: str) -> tuple[str, int, int] | None:
     return str(tok), tok.line, tok.column
 
 
-def _end_position(text: str) -> tuple[int, int]:
-    lines = text.split("\n")
-    return len(lines), len(lines[-1]) + 1
-
-
 def syntax_error(err: UnexpectedInput, text: str, filename: str) -> UserError:
     """The UserError for a lark parse error in `text`."""
     if isinstance(err, UnexpectedCharacters):
@@ -131,16 +124,12 @@ def syntax_error(err: UnexpectedInput, text: str, filename: str) -> UserError:
                          hint=_character_hint(text, err.pos_in_stream))
     if isinstance(err, UnexpectedToken):
         tok = err.token
-        try:  # the tokens the parser really accepts here (LALR lookaheads are too generous)
-            expected = set(err.interactive_parser.accepts())
-        except Exception:  # pragma: no cover - older lark
-            expected = set(err.expected)
-        line, column = err.line, err.column
-        if tok.type == "$END":
-            line, column = _end_position(text)
+        expected = set(err.interactive_parser.accepts())   # what the parser really accepts (lookaheads are too generous)
         message = f"expected {_describe_expected(expected)}, but found {_describe_found(tok)}"
-        return UserError(message, file=filename, line=line, column=column,
-                         hint=_token_hint(tok, expected, text))
+        hint = _token_hint(tok, expected, text)
+        if tok.type == "$END":     # placed after the last character
+            return UserError.at_offset(text, len(text), message, file=filename, hint=hint)
+        return UserError(message, file=filename, line=err.line, column=err.column, hint=hint)
     return UserError(f"syntax error: {err}", file=filename, line=getattr(err, "line", None),
                      column=getattr(err, "column", None), hint="see docs/language.md")
 

@@ -11,7 +11,7 @@ import ast
 from fractions import Fraction
 
 from dipc_plus.execution import limits
-from dipc_plus.frontend.consteval import show_eps_multiple
+from dipc_plus.semantics.pretty import format_rate
 from dipc_plus.frontend.python.values import BOOL, CONST, INT, REAL, ListVar, Value, const
 
 NUMPY = ("np", "numpy")
@@ -95,7 +95,7 @@ class Calls:
                               "write scale=c/epsilon with c a positive constant (a parameter, a number)")
         if coef <= 0:
             raise self.refuse(node, "a scale that is not positive", "write scale=c/epsilon with c > 0")
-        return show_eps_multiple(1 / coef)
+        return format_rate(1 / coef)
 
     def monomial(self, node) -> tuple[Fraction, int]:
         """A scale as coef * epsilon**power (constants, parameters, epsilon, * and /)."""
