@@ -70,7 +70,7 @@ def _describe_expected(expected: set[str]) -> str:
         expected = {e for e in expected if e not in _EXPRESSION_START | {"DECIMAL", "TRUE", "FALSE", "NOT", "EPS",
                                                                           "RATE", "EXP", "IF", "LAP", "DLAP",
                                                                           "CHOOSE", "LSQB"}
-                    and _terminal_text(e) not in ("Exp", "ε")}
+                    and _terminal_text(e) not in ("Exp", "ε", *noises.surface_names())}   # every noise starts one
     operators = {e for e in expected if _terminal_text(e) in _OPERATOR_TEXT}
     ends = "_NL" in expected or "SEMICOLON" in expected
     if ends:
