@@ -189,6 +189,7 @@ def piece_text(piece: PolyRegion) -> str:
 
 
 FIXED, HOMOGENEOUS, TWO_VARIABLE, CLOSURE = "fixed", "homogeneous", "two-variable", "closure point"
+OPEN = "open"   # a span where the worst point is not proved linear in d (`along` searches it)
 MISSES_BOX = (NOT_APPLICABLE, "share 0 of the box", "every input of the box in this region has dd = 0", None)
 
 
@@ -412,45 +413,43 @@ class BoxDecider:
         if sentences[0][0] == CLOSURE:
             return self.numeric_alpha(region, corner, gamma, *sentences[0][2:4])
         methods, undecided = set(), []
-        homogeneous_beta = self.claim.beta_of_alpha_eps(gamma)
-        for kind, d0, d1, a, s in sentences:
-            if kind == FIXED:   # v(d) = a on the piece: beta(d) is least at d1, one sentence at a
-                holds = self.at_point(region.det, a, d1, gamma)
-                if not holds:
-                    cex = self.recheck(a)
-                    if cex is None:
-                        raise CertificationError(f"the corner {a} fails its sentence but does not re-check")
-                    return REFUTED, "corner (fixed)", "", cex
-                methods.add("corner (fixed)")
-                continue
-            if kind == HOMOGENEOUS:
-                cex = self.homogeneous(region, corner, gamma, d0, d1, a, s)
-                if cex is not None:
-                    return REFUTED, "corner (homogeneous)", "", cex
-                methods.add("corner (homogeneous)")
-                continue
-            why = ("beta is not a function of alpha*eps" if not homogeneous_beta else
-                   "the half-spaces do not vanish at the corner's base point")
-            verdict, method, reason, cex = self.two_variables(region, gamma, corner, d0, d1, a, s)
+        pieces = sentences + [(OPEN, d0, d1, None, None) for d0, d1 in getattr(corner, "open", [])]
+        for kind, d0, d1, a, s in pieces:
+            verdict, method, reason, cex = self.piece_verdict(kind, region, corner, gamma, d0, d1, a, s)
+            if verdict == UNDECIDED:    # a piece left open is searched for a counterexample at once
+                cex = self.search(corner, d0, d1)
             if cex is not None:
                 return REFUTED, method, "", cex
             if verdict == VERIFIED:
                 methods.add(method)
-                continue
-            cex = self.search(corner, d0, d1)
-            if cex is not None:
-                return REFUTED, "corner search", "", cex
-            undecided.append(f"d in ({fmt_q(d0)}, {fmt_q(d1)}]: a sentence in (d, eps) remains ({why}); "
-                             f"{reason}; no counterexample at {len(SEARCH)} rational d")
-        for d0, d1 in getattr(corner, "open", []):
-            cex = self.search(corner, d0, d1)
-            if cex is not None:
-                return REFUTED, "worst-point search", "", cex
-            undecided.append(f"d in ({fmt_q(d0)}, {fmt_q(d1)}]: the worst point is not proved linear in d; "
-                             f"no counterexample at {len(SEARCH)} rational d")
+            else:
+                undecided.append(reason)
         if undecided:
             return UNDECIDED, "corner", "; ".join(undecided), None
         return VERIFIED, ", ".join(sorted(methods)), "", None
+
+    def piece_verdict(self, kind, region, corner, gamma: Fraction, d0, d1, a, s):
+        """(verdict, method, reason, counterexample or None) of one piece d in (d0, d1] of `along`; when
+        UNDECIDED, `method` names the search `along` runs next and `reason` says what stays open if it
+        finds nothing."""
+        if kind == FIXED:   # v(d) = a on the piece: beta(d) is least at d1, one sentence at a
+            cex = self.point_sentence(region.det, a, d1, gamma)
+            return (VERIFIED if cex is None else REFUTED), "corner (fixed)", "", cex
+        if kind == HOMOGENEOUS:
+            p_err = self.p_error(region.det, {n: a[n] + s[n] for n in a}, gamma)
+            cex = homogeneous_sentence(self.claim, p_err, gamma, self.kappa, d0, d1, corner.at, self.checker,
+                                       f"the corner sentence fails on the region {region.condition} but no point "
+                                       "of its corner path re-checks")
+            return (VERIFIED if cex is None else REFUTED), "corner (homogeneous)", "", cex
+        span, searched = f"d in ({fmt_q(d0)}, {fmt_q(d1)}]", f"no counterexample at {len(SEARCH)} rational d"
+        if kind == OPEN:
+            return UNDECIDED, "worst-point search", f"{span}: the worst point is not proved linear in d; {searched}", None
+        verdict, method, reason, cex = self.two_variables(region, gamma, corner, d0, d1, a, s)
+        if verdict != UNDECIDED:
+            return verdict, method, reason, cex
+        why = ("beta is not a function of alpha*eps" if not self.claim.beta_of_alpha_eps(gamma) else
+               "the half-spaces do not vanish at the corner's base point")
+        return UNDECIDED, "corner search", f"{span}: a sentence in (d, eps) remains ({why}); {reason}; {searched}", None
 
     def two_variables(self, region, gamma, corner, d0, d1, a, s):
         """The piece's sentence in (d, eps) by `accuracy.box_bnb` (exact closed forms on the cells
@@ -510,17 +509,20 @@ class BoxDecider:
         det_u = {n: v.value(u) if isinstance(v, LinForm) else v for n, v in det.items()}
         return ExpFrac.of(1) - ExpFrac.of(self.claim.ball_probability(dist, u, det_u, Fraction(gamma)))
 
-    def homogeneous(self, region, corner, gamma, d0, d1, a, s):
-        """None when for x = eps*d, 1 - P[out = w](x; a + s) <= beta(1, x)/kappa, else its counterexample."""
-        p_err = self.p_error(region.det, {n: a[n] + s[n] for n in a}, gamma)
-        return homogeneous_sentence(self.claim, p_err, gamma, self.kappa, d0, d1, corner.at, self.checker,
-                                    f"the corner sentence fails on the region {region.condition} but no point "
-                                    "of its corner path re-checks")
-
     def at_point(self, det: dict, u: dict, alpha, gamma) -> bool:
         """for every eps of the claim: P_err(u) <= beta(alpha, gamma)/kappa (one sentence)."""
         p_err = self.p_error(det, u, gamma)
         return decide(beta_bound(self.claim, alpha, gamma, self.kappa) - p_err, ">=", self.claim.eps).holds
+
+    def point_sentence(self, det: dict, u: dict, alpha, gamma) -> Counterexample | None:
+        """None when `at_point` holds at the corner point u, else the per-point counterexample there (a
+        failed sentence is never counted as proved: CertificationError when u does not re-check)."""
+        if self.at_point(det, u, alpha, gamma):
+            return None
+        cex = self.recheck(u)
+        if cex is None:
+            raise CertificationError(f"the corner {u} fails its sentence but does not re-check")
+        return cex
 
     def numeric_alpha(self, region, corner, gamma, alpha, closure):
         """alpha a number: every q with dd(q) > alpha has P_err(q) <= P_err(v(alpha)) (S(d) shrinks with d),

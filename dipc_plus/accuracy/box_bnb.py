@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dipc_plus.decision.certified import CertificationError
 from dipc_plus.decision.two_variable import (REFUTED, UNDECIDED, VERIFIED, ExpPoly2, decide_two_variable,
                                              describe)
 from dipc_plus.exact.cells import box_of
@@ -114,10 +113,8 @@ def decide_piece(decider, region, gamma: Fraction, corner, d0: Fraction, d1: Fra
         if lo == hi:
             if lo == d0:
                 continue                      # d0 is outside the piece (d0, d1]
-            if not decider.at_point(region.det, corner.at(lo), lo, gamma):
-                cex = decider.recheck(corner.at(lo))
-                if cex is None:    # as BoxDecider.along: never count a failed sentence as proved
-                    raise CertificationError(f"the corner {corner.at(lo)} fails its sentence but does not re-check")
+            cex = decider.point_sentence(region.det, corner.at(lo), lo, gamma)
+            if cex is not None:
                 return REFUTED, "corner (two variables)", "", cex
             methods.add("corner point sentence")
             continue
