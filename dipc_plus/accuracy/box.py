@@ -81,6 +81,11 @@ class Region:
         return (([] if lo is None else [bhi - lo]) + ([] if hi is None else [hi - blo])
                 + ([] if lo is None or hi is None else [(hi - lo) / 2]))
 
+    def inside(self, name, blo, bhi, d=Fraction(0)) -> tuple:
+        """(lo, hi): the values of [blo, bhi] at least d inside the region's ends along `name` (none if lo > hi)."""
+        lo, hi = self.box.ends(name)
+        return (blo if lo is None else max(blo, lo + d)), (bhi if hi is None else min(bhi, hi - d))
+
 
 def det_regions_by_shape(program, names: list) -> tuple[list, list, list]:
     """(box-shaped regions, polyhedral regions: one path (`accuracy.polyhedral.PolyRegion`) or a union of
@@ -134,9 +139,9 @@ def region_share(bounds: dict, region) -> Fraction | None:
     of positive width, so the share would be positive.  The claim (dd(u) > alpha >= 0, Definition 2)
     covers none of these inputs, whatever the program does on the region (monotone or not)."""
     if isinstance(region, Region):
-        return share_of(bounds, region.box)
+        return share_of(bounds, region)
     if isinstance(region, UnionRegion) and region.boxes is not None:
-        return sum((share_of(bounds, r.box) for r in region.boxes), Fraction(0))
+        return sum((share_of(bounds, r) for r in region.boxes), Fraction(0))
     return None
 
 
@@ -146,20 +151,18 @@ def _show(c) -> str:
     return f"{' + '.join(f'{fmt_q(a)}*{v}' for v, a in c.coeffs)} {c.op} {fmt_q(c.rhs)}"
 
 
-def share_of(bounds: dict, box: Box) -> Fraction:
+def share_of(bounds: dict, region: Region) -> Fraction:
     """The volume of box ∩ region over the box's, on the coordinates where the box has width; a
     coordinate of width 0 counts 1 when its one value is in the region (open ends excluded) and 0
     otherwise, so the disjoint paths of a union never count one input twice."""
-    if box.empty:
+    if region.box.empty:
         return Fraction(0)
     share = Fraction(1)
     for n, (blo, bhi) in bounds.items():
         if bhi == blo:
-            share *= 1 if box.admits(n, blo) else 0
+            share *= 1 if region.box.admits(n, blo) else 0
             continue
-        lo, hi = box.ends(n)
-        a = blo if lo is None else max(blo, lo)
-        b = bhi if hi is None else min(bhi, hi)
+        a, b = region.inside(n, blo, bhi)
         share *= max(Fraction(0), b - a) / (bhi - blo)
     return share
 
@@ -215,13 +218,9 @@ class CornerPath:
             self.breaks = [Fraction(0)] + sorted(k for k in kinks if 0 < k < self.dmax) + [self.dmax]
 
     def at(self, d) -> dict:
-        out = {}
-        for n, (blo, bhi) in self.bounds.items():
-            lo, hi = self.region.box.ends(n)
-            low = blo if lo is None or d == INF else max(blo, lo + d)
-            high = bhi if hi is None or d == INF else min(bhi, hi - d)
-            out[n] = high if self.directions[n] < 0 else low
-        return out
+        """v(d) (d = INF only on a path that is not finite: the region has no end, v is the box's corner)."""
+        inside = {n: self.region.inside(n, blo, bhi, d) for n, (blo, bhi) in self.bounds.items()}
+        return {n: high if self.directions[n] < 0 else low for n, (low, high) in inside.items()}
 
     def pieces(self):
         """[(d0, d1, a, s)]: v(d) = a + s*d for d in (d0, d1] (linear between the path's breaks)."""

@@ -140,8 +140,7 @@ def correct_pieces(paths, key, det: dict, gamma: Fraction, bounds: list) -> list
         extra, possible = [], True
         for name, form in zip(paths.real_output_names, forms):
             target = det[name]
-            target = (LinForm.make({ident[n]: c for n, c in target.coeffs}, target.const)
-                      if isinstance(target, LinForm) else LinForm.constant(target))
+            target = target.renamed(ident) if isinstance(target, LinForm) else LinForm.constant(target)
             dev = form - target
             if dev.is_constant():
                 possible = possible and abs(dev.const) <= gamma

@@ -186,12 +186,8 @@ class RegionBnB:
     def start_range(self, n):
         """The box's range of input n, within the region's ends on a box region (never empty: `BoxDecider.run`
         sends a region here only when its share of the box is positive, and share 0 is every empty range)."""
-        lo, hi = self.decider.bounds[n]
-        if hasattr(self.region, "box"):
-            end_lo, end_hi = self.region.box.ends(n)
-            lo = lo if end_lo is None else max(lo, end_lo)
-            hi = hi if end_hi is None else min(hi, end_hi)
-        return lo, hi
+        bounds = self.decider.bounds[n]
+        return self.region.inside(n, *bounds) if hasattr(self.region, "box") else bounds
 
     def form_ball(self, form: SymbolicForm, box: list, e0, e1) -> arb | None:
         """An enclosure of the form over the sub-box and eps in [e0, e1] (e1 None: eps >= e0)."""
