@@ -8,6 +8,7 @@ Design: docs/design/box_accuracy.md.
 """
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -245,7 +246,6 @@ class BoxDecider:
                             "intersection of half-spaces in the noises shifted by q"))
         # the re-checks, in the run's mode; its max_states (the default for None) bounds p_error's chains too
         self.checker = AccuracyChecker(claim, max_states=max_states, options=options)
-        self.symbolic = None      # see `symbolic_paths`
         self.reference = not options.allows("corner-reduction")
         self.two_ends = None
         if self.reference:
@@ -307,12 +307,11 @@ class BoxDecider:
             return found[:2] + (f"{found[2]}; {reason}", None)
         return verdict, method, reason, cex
 
+    @functools.cached_property
     def symbolic_paths(self):
         """The program's symbolic paths (`semantics.symbolic_chain`), walked once when a piece needs them."""
-        if self.symbolic is None:
-            from dipc_plus.semantics.symbolic_chain import symbolic_paths
-            self.symbolic = symbolic_paths(self.program)
-        return self.symbolic
+        from dipc_plus.semantics.symbolic_chain import symbolic_paths
+        return symbolic_paths(self.program)
 
     def bnb_applies(self) -> bool:
         """The branch-and-bound reads P_err as 1 - P[out = det] with finite outputs and L-inf inputs."""

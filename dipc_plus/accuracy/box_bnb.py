@@ -85,7 +85,7 @@ def decide_piece(decider, region, gamma: Fraction, corner, d0: Fraction, d1: Fra
         beta = beta_in_d(decider.claim, gamma, decider.kappa)
         av, sv = [a[n] for n in names], [s[n] for n in names]
         bounds = [tuple(sorted((x + y * d0, x + y * d1))) for x, y in zip(av, sv)]
-        paths = decider.symbolic_paths()
+        paths = decider.symbolic_paths
         key = tuple(region.det[n] for n in paths.output_names)
         pieces = correct_pieces(paths, key, region.det, gamma, bounds) if key in paths.paths else []
     except NotBuilt as exc:

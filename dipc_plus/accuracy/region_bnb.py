@@ -167,7 +167,7 @@ class RegionBnB:
     def cell_pieces(self) -> list:
         """[Piece]: P[out = det] on the cells of the box (one zero piece when det is never output)."""
         bounds = [self.decider.bounds[n] for n in self.names]
-        paths = self.decider.symbolic_paths()     # its real inputs are the box's, in order (`claims.box.read_box`)
+        paths = self.decider.symbolic_paths     # its real inputs are the box's, in order (`claims.box.read_box`)
         key = tuple(self.region.det[n] for n in paths.output_names)
         if key not in paths.paths:
             return [Piece(box_of(bounds), SymbolicForm(len(self.names), {}))]
