@@ -29,6 +29,7 @@ open is UNDECIDED with its sub-boxes listed, never a guess.
 from __future__ import annotations
 
 import heapq
+import math
 from fractions import Fraction
 
 from flint import arb
@@ -192,33 +193,20 @@ class RegionBnB:
     def form_ball(self, form: SymbolicForm, box: list, e0, e1) -> arb | None:
         """An enclosure of the form over the sub-box and eps in [e0, e1] (e1 None: eps >= e0)."""
         Q = [hull(a, b) for a, b in box]
-        E = None if e1 is None else hull(e0, e1)
-        total = arb(0)
-        for (lv, le, powers), P in form.terms.items():
-            g_lo, g_hi = linear_range(lv, le, box)
-            mono = arb(1)
-            for x, k in zip(Q, powers):
-                mono *= x ** k
-            shift = sum(powers)
-            for k, c in enumerate(P.coeffs()):
-                if not c:
-                    continue
-                factor = eps_factor(k + shift, g_lo, g_hi, E, e0)
-                if factor is None:
-                    return None
-                total += arb(c) * mono * factor
-        return total
+
+        def terms():
+            for (lv, le, powers), P in form.terms.items():
+                g_lo, g_hi = linear_range(lv, le, box)
+                mono = math.prod((x ** k for x, k in zip(Q, powers)), start=arb(1))
+                for k, c in enumerate(P.coeffs()):
+                    if c:
+                        yield arb(c) * mono, k + sum(powers), g_lo, g_hi
+        return eps_sum(terms(), e0, e1)
 
     def beta_ball(self, d_lo, d_hi, e0, e1) -> arb | None:
         D = hull(d_lo, d_hi)
-        E = None if e1 is None else hull(e0, e1)
-        total = arb(0)
-        for (i, j, A, B), c in self.beta.terms.items():
-            factor = eps_factor(i, A + min(B * d_lo, B * d_hi), A + max(B * d_lo, B * d_hi), E, e0)
-            if factor is None:
-                return None
-            total += q_ball(c) * D ** j * factor
-        return total
+        return eps_sum(((q_ball(c) * D ** j, i, A + min(B * d_lo, B * d_hi), A + max(B * d_lo, B * d_hi))
+                        for (i, j, A, B), c in self.beta.terms.items()), e0, e1)
 
     def lower(self, box: list, e0, e1) -> Fraction | None:
         """A lower bound of F on the sub-box x [e0, e1]; None: no input of it is in the claim (dd <= alpha)."""
@@ -297,9 +285,15 @@ class RegionBnB:
         return ", ".join(parts)
 
 
-def eps_factor(power: int, g_lo, g_hi, E, e0) -> arb | None:
-    """An enclosure of eps^power * e^(eps*g) for g in [g_lo, g_hi] and eps in the ball E, or on the
-    tail eps >= e0 when E is None (None: the term does not decay there)."""
-    if E is None:
-        return tail_factor(power, g_lo, g_hi, e0)
-    return E ** power * (E * hull(g_lo, g_hi)).exp()
+def eps_sum(terms, e0, e1) -> arb | None:
+    """An enclosure of the sum of c * eps^power * e^(eps*g) over `terms` (c, power, g_lo, g_hi), g in
+    [g_lo, g_hi] and eps in [e0, e1], or on the tail eps >= e0 when e1 is None (None: a term does not
+    decay there)."""
+    E = None if e1 is None else hull(e0, e1)
+    total = arb(0)
+    for c, power, g_lo, g_hi in terms:
+        factor = tail_factor(power, g_lo, g_hi, e0) if E is None else E ** power * (E * hull(g_lo, g_hi)).exp()
+        if factor is None:
+            return None
+        total += c * factor
+    return total
