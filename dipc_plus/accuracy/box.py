@@ -13,9 +13,9 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dipc_plus.accuracy.box_reduction import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED,
-                                           beta_alpha_check, beta_bound, closure_verdict, gammas_of, homogeneous_sentence, recheck,
-                                           refuse_paper, search, within_one)
+from dipc_plus.accuracy.box_reduction import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED, beta_alpha_check,
+                                           beta_bound, closure_verdict, first_refuted, gammas_of, homogeneous_sentence,
+                                           recheck, refuse_paper, search, within_one)
 from dipc_plus.accuracy.result import AccuracyResult, RegionResult
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.report import REFUTED, Counterexample, fmt_q
@@ -596,10 +596,7 @@ def vertex_search(claim: AccuracyClaim, kappa: int, max_states: int | None, boun
     points = [centre]
     if 2 ** len(bounds) <= REFERENCE_VERTICES:
         points += [dict(zip(bounds, corner)) for corner in itertools.product(*bounds.values())]
-    for u in points:
-        result.found = recheck(checker, u, kappa)
-        if result.found is not None:
-            break
+    result.found = first_refuted(points, checker, kappa)
     if result.found is None:
         gammas = gammas_of(claim)
         why = f"{switched_off(needed)}; no counterexample at {len(points)} rational point(s) of the box"

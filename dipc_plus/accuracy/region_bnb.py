@@ -142,10 +142,8 @@ class RegionBnB:
                 heapq.heappush(heap, (low, self.boxes, item))
         for item in [(start, self.e_lo, self.e_hi)] + ([(start, self.e_hi, None)] if self.tail else []):
             push(item)
-        while heap:
-            if self.boxes >= self.budget:
-                break
-            low, _, (box, e0, e1) = heapq.heappop(heap)
+        while heap and self.boxes < self.budget:
+            _, _, (box, e0, e1) = heapq.heappop(heap)
             cex = self.try_point(box, e0, e1)
             if cex is not None:
                 return REFUTED, METHOD, "", cex
