@@ -135,12 +135,12 @@ def correct_pieces(paths, key, det: dict, gamma: Fraction, bounds: list) -> list
     if not paths.real_output_names:
         return SymbolicDistribution(paths, bounds).pieces(key)
     ident = {paths.real_inputs[index]: i for i, index in paths.input_ids.items()}
+    targets = [det[n].renamed(ident) if isinstance(det[n], LinForm) else LinForm.constant(det[n])
+               for n in paths.real_output_names]
     sets = []
     for atoms, forms in zip(paths.paths[key], paths.real_forms[key]):
         extra, possible = [], True
-        for name, form in zip(paths.real_output_names, forms):
-            target = det[name]
-            target = target.renamed(ident) if isinstance(target, LinForm) else LinForm.constant(target)
+        for form, target in zip(forms, targets):
             dev = form - target
             if dev.is_constant():
                 possible = possible and abs(dev.const) <= gamma
