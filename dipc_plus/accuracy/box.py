@@ -94,31 +94,24 @@ def det_regions_by_shape(program, names: list) -> tuple[list, list, list]:
     equalities between inputs, unions whose complement is not read by facets)."""
     by_output: dict = {}
     for path in noise_free.paths(program, {}, names):
-        key = tuple(sorted((k, repr(v)) for k, v in path.outputs.items()))
-        by_output.setdefault(key, []).append(path)
+        by_output.setdefault(tuple(sorted((k, repr(v)) for k, v in path.outputs.items())), []).append(path)
     boxes, polys, others = [], [], []
     for key, group in by_output.items():
         det = {n: group[0].outputs[n] for n, _ in program.outputs}
         text = " or ".join(" and ".join(_show(c) for c in p.condition) or "every input" for p in group)
+        parts = [box_of(det, text, p.condition) for p in group]
         if len(group) > 1:
             # the paths are disjoint, so when every one is a box their shares add up to the union's
-            parts = [box_of(det, text, p.condition) for p in group]
-            union = union_region(det, text, [p.condition for k, g in by_output.items() if k != key for p in g],
-                                 parts if all(isinstance(r, Region) for r in parts) else None)
-            if isinstance(union, UnionRegion):
-                polys.append(union)
-            else:
-                others.append((det, text, f"det = this output on {len(group)} noise-free paths: {union}"))
-            continue
-        region = box_of(det, text, group[0].condition)
-        if isinstance(region, Region):
-            boxes.append(region)
-            continue
-        poly = polyhedron_of(det, text, group[0].condition)
-        if isinstance(poly, PolyRegion):
-            polys.append(poly)
+            region = union_region(det, text, [p.condition for k, g in by_output.items() if k != key for p in g],
+                                  parts if all(isinstance(r, Region) for r in parts) else None)
+            why = f"det = this output on {len(group)} noise-free paths: "
         else:
-            others.append((det, text, f"{region}: {poly}"))
+            region = parts[0] if isinstance(parts[0], Region) else polyhedron_of(det, text, group[0].condition)
+            why = f"{parts[0]}: "   # why the path is not a box, then why not a polyhedron
+        if isinstance(region, str):
+            others.append((det, text, why + region))
+        else:
+            (boxes if isinstance(region, Region) else polys).append(region)
     return boxes, polys, others
 
 
