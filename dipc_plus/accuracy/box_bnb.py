@@ -80,23 +80,21 @@ def d_range(cell, a: list, s: list, d0: Fraction, d1: Fraction):
 def decide_piece(decider, region, gamma: Fraction, corner, d0: Fraction, d1: Fraction, a: dict, s: dict):
     """(verdict, method, reason, counterexample or None) on the corner piece d in (d0, d1] of a
     `accuracy.box.BoxDecider`: its two-variable sentences, decided cell by cell."""
-    names = list(decider.bounds)
     try:     # beta in (d, eps) and the cells' closed forms, or why not (the same refusal for both)
         beta = beta_in_d(decider.claim, gamma, decider.kappa)
-        av, sv = [a[n] for n in names], [s[n] for n in names]
+        av, sv = [a[n] for n in decider.bounds], [s[n] for n in decider.bounds]
         bounds = [tuple(sorted((x + y * d0, x + y * d1))) for x, y in zip(av, sv)]
         paths = decider.symbolic_paths
         key = tuple(region.det[n] for n in paths.output_names)
         pieces = correct_pieces(paths, key, region.det, gamma, bounds) if key in paths.paths else []
     except NotBuilt as exc:
         return UNDECIDED, "none", f"a sentence in (d, eps) remains: {exc}", None
-    I = decider.claim.eps
     spans, methods, open_parts = [], set(), []
     for pc in pieces:
         span = d_range(pc.cell, av, sv, d0, d1)
         if span is None:
             continue
-        lo, lo_c, hi, hi_c = span
+        lo, _, hi, _ = span
         spans.append(span)
         if lo == hi:
             if lo == d0:
@@ -107,7 +105,7 @@ def decide_piece(decider, region, gamma: Fraction, corner, d0: Fraction, d1: Fra
             methods.add("corner point sentence")
             continue
         F = beta - (ExpPoly2.const(1) - form_on_path(pc.form, av, sv))
-        found = decide_two_variable(F, lo, hi, I)
+        found = decide_two_variable(F, lo, hi, decider.claim.eps)
         if found.verdict == REFUTED:
             d, eps = found.witness
             cex = decider.recheck(corner.at(d))
