@@ -9,6 +9,7 @@ Design: docs/design/box_accuracy.md.
 from __future__ import annotations
 
 import functools
+import itertools
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -249,8 +250,7 @@ class BoxDecider:
     def run(self) -> AccuracyResult:
         start = time.perf_counter()
         result = AccuracyResult.on_box(self.claim, self.kappa, self.checks)
-        names = list(self.bounds)
-        boxes, polys, others = det_regions_by_shape(self.program, names)
+        boxes, polys, others = det_regions_by_shape(self.program, list(self.bounds))
         self.finite_dets = [{n: det[n] for n in self.monotone.finite}
                             for det in [b.det for b in boxes + polys] + [o[0] for o in others]]
         gammas = gammas_of(self.claim)
@@ -575,7 +575,6 @@ def vertex_search(claim: AccuracyClaim, kappa: int, max_states: int | None, boun
                   needed: str) -> AccuracyResult:
     """The general refuter alone: the per-point check at the box's centre and (up to REFERENCE_VERTICES)
     vertices; UNDECIDED over the whole box when none refutes."""
-    import itertools
     start = time.perf_counter()
     if needed == "corner-reduction":
         checks = claim_checks(claim, boundary)      # the same refusals as the default mode
@@ -585,15 +584,13 @@ def vertex_search(claim: AccuracyClaim, kappa: int, max_states: int | None, boun
     result = AccuracyResult.on_box(claim, kappa, checks, method=REFERENCE_METHOD)
     checker = AccuracyChecker(claim, max_states=max_states, options=options)
     bounds = claim.points.bounds
-    centre = {n: (lo + hi) / 2 for n, (lo, hi) in bounds.items()}
-    points = [centre]
+    points = [{n: (lo + hi) / 2 for n, (lo, hi) in bounds.items()}]     # the centre, then the vertices
     if 2 ** len(bounds) <= REFERENCE_VERTICES:
         points += [dict(zip(bounds, corner)) for corner in itertools.product(*bounds.values())]
     result.found = first_refuted(points, checker, kappa)
     if result.found is None:
-        gammas = gammas_of(claim)
         why = f"{switched_off(needed)}; no counterexample at {len(points)} rational point(s) of the box"
         result.regions = [RegionResult({}, "the whole box", Fraction(1), Fraction(g), UNDECIDED, "none", why)
-                          for g in gammas]
+                          for g in gammas_of(claim)]
     result.seconds = time.perf_counter() - start
     return result
