@@ -307,9 +307,9 @@ class BoxDecider:
         return symbolic_paths(self.program)
 
     def bnb_applies(self) -> bool:
-        """The branch-and-bound reads P_err as 1 - P[out = det] with finite outputs and L-inf inputs."""
-        return (not self.monotone.reals_out and isinstance(self.claim.output_distance, ZeroOneOutput)
-                and isinstance(self.claim.input_distance, LinfInput))
+        """The branch-and-bound reads P_err as 1 - P[out = det] with finite outputs: L-inf inputs (with them
+        `claim_checks` proved zero-one outputs, and `Monotonicity` refused real outputs)."""
+        return isinstance(self.claim.input_distance, LinfInput)
 
     def region_by_shape(self, region: Region, gamma: Fraction):
         """(verdict, method, reason, counterexample or None) on one det region by a shape argument."""
@@ -328,12 +328,11 @@ class BoxDecider:
             return UNDECIDED, "none", path, None
         return self.along(region, path, atoms, gamma)
 
-    def worst_path(self, region, atoms, functionals=None):
+    def worst_path(self, region, atoms):
         """The region's worst point v(d): a `CornerPath` on a box region, a `polyhedral.WorstPath` on a
-        convex polyhedron (`functionals`: its `monotone_functionals`, made here when not given); or why
-        monotonicity is not proved (the failed check, in words)."""
+        convex polyhedron; or why monotonicity is not proved (the failed check, in words)."""
         if isinstance(region, PolyRegion):
-            functionals = monotone_functionals(self.monotone, region.det) if functionals is None else functionals
+            functionals = monotone_functionals(self.monotone, region.det)
             if isinstance(functionals, str):
                 return f"check 'monotone': {functionals}"
             return WorstPath(self.bounds, region, functionals)
@@ -366,7 +365,7 @@ class BoxDecider:
             return UNDECIDED, "none", f"check 'box-region': {pieces}", None
         found = []
         for piece in pieces:
-            path = self.worst_path(piece, atoms, functionals)
+            path = WorstPath(self.bounds, piece, functionals)
             if path.finite and path.dmax <= 0:
                 continue
             verdict, method, reason, cex = self.along(piece, path, atoms, gamma)
