@@ -57,15 +57,14 @@ class DdRange:
 
     def __init__(self, region, bounds: dict):
         self.names = list(bounds)
-        if isinstance(region, UnionRegion):
+        self.union = isinstance(region, UnionRegion)
+        if self.union:
             # dist(u, Q_j) = max(0, max_l (b_l - a_l.u)/||a_l||_1): slack -a.u + b
             self.groups = [[({n: -a for n, a in c.items()}, -b, norm) for c, b, norm in facets]
                            for facets in region.complement]
-            self.union = True
         else:
             facets = region.facets if isinstance(region, PolyRegion) else box_facets(region, bounds)
             self.groups = [[f] for f in facets]
-            self.union = False
         self.finite = bool(self.groups)
 
     def slack_range(self, facet, box: list) -> tuple[Fraction, Fraction]:
@@ -78,15 +77,9 @@ class DdRange:
 
     def on(self, box: list) -> tuple[Fraction, Fraction]:
         """(lo, hi) with lo <= dd(u) <= hi for every u of the sub-box in the region (lo may be < 0)."""
-        los, his = [], []
-        for group in self.groups:
-            ranges = [self.slack_range(f, box) for f in group]
-            lo, hi = max(r[0] for r in ranges), max(r[1] for r in ranges)
-            if self.union:
-                lo, hi = max(lo, Fraction(0)), max(hi, Fraction(0))
-            los.append(lo)
-            his.append(hi)
-        return min(los), min(his)
+        floor = [(Fraction(0), Fraction(0))] if self.union else []    # a distance to a path is never < 0
+        ranges = [[self.slack_range(f, box) for f in group] + floor for group in self.groups]
+        return min(max(r[0] for r in rs) for rs in ranges), min(max(r[1] for r in rs) for rs in ranges)
 
     def at(self, u: list) -> Fraction:
         """dd(u) exactly (<= 0 outside the region; > 0 puts u inside it)."""
