@@ -211,7 +211,7 @@ class RegionBnB:
             beta = self.beta_ball(max(d_lo, Fraction(0)), d_hi, e0, e1)
             if beta is None:
                 return Fraction(-1)
-            least = None
+            lows = []
             for pc in self.pieces:
                 if not cell_may_meet(pc.cell, box):
                     continue
@@ -221,11 +221,10 @@ class RegionBnB:
                 f = beta - 1 + p
                 if not f.is_finite():
                     return Fraction(-1)
-                value = lower_bound(f)
-                least = value if least is None else min(least, value)
-        if least is None:
+                lows.append(lower_bound(f))
+        if not lows:
             raise CertificationError(f"no cell of the symbolic engine meets the sub-box {box}")
-        return least
+        return min(lows)
 
     # ---------------------------------------------------------------- refuting and splitting
 
