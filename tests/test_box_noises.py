@@ -146,7 +146,8 @@ def test_random_points_never_beat_the_exponential_worst_point():
             continue
         i = values.index(top) + 1
         dd = checker.dd(q).value
-        gap = checker.p_error(box.worst(dd, i), 0) - checker.p_error(q, 0)
+        w_i = {n: box.hi if k == i else box.hi - 2 * dd for k, n in enumerate(box.scores, start=1)}   # w_i(dd)
+        gap = checker.p_error(w_i, 0) - checker.p_error(q, 0)
         assert decide(gap, ">=", every_eps).holds
         if any(v != top - 2 * dd for k, v in enumerate(values, start=1) if k != i):
             assert not decide(-gap, ">=", every_eps).holds   # strictly worse somewhere: the check can fail

@@ -30,6 +30,6 @@ def test_the_regions_are_boxes_with_their_open_ends():
 def test_the_share_of_a_point_box_reads_the_open_end():
     regions = _regions()
     point, wide = {"x": (Fraction(0), Fraction(0))}, {"x": (Fraction(-1), Fraction(1))}
-    assert share_of(point, regions[True].box) == 0
-    assert share_of(point, regions[False].box) == 1
-    assert share_of(wide, regions[True].box) == share_of(wide, regions[False].box) == Fraction(1, 2)
+    assert share_of(point, regions[True]) == 0
+    assert share_of(point, regions[False]) == 1
+    assert share_of(wide, regions[True]) == share_of(wide, regions[False]) == Fraction(1, 2)

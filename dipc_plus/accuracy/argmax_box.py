@@ -105,13 +105,11 @@ def claim_checks(claim: AccuracyClaim, shape: ArgmaxShape, scores: list, noise: 
                f"{noise}, a continuous scale family (semantics.argmax, exact/noises){relabel}")]
     od = claim.output_distance
     if isinstance(od, NoisyMaxOutput):
-        m = len(scores)
         if list(od.scores) != scores or od.index != shape.output or \
-                any(od.index_of(shape.label(i)) != i for i in range(1, m + 1)):
+                any(od.index_of(shape.label(i)) != i for i in range(1, len(scores) + 1)):
             raise NotReducible("output-distance", "the noisy-max scores are not the inputs the samples read, "
                                "in their order", file=claim.file, hint="scores = the queries of the argmax")
-        gammas = gammas_of(claim)
-        if any(g != 0 for g in gammas):
+        if any(g != 0 for g in gammas_of(claim)):
             raise NotReducible("output-distance", "noisy-max with gamma != 0: an error is then not "
                                "'out != argmax q'", file=claim.file, hint="gamma = 0")
         checks.append(("output-distance", "noisy-max at gamma = 0: an error is q_out != max q"))
@@ -176,9 +174,8 @@ class ArgmaxBox:
         start = time.perf_counter()
         result = AccuracyResult(self.claim, kappa=self.kappa, inputs_kind=BOX, checks=self.checks, method=METHOD,
                                 method_note=" (accuracy/argmax_box.py)", sentence="")
-        gammas = gammas_of(self.claim)
         m = len(self.scores)
-        for g in gammas:
+        for g in gammas_of(self.claim):
             t = time.perf_counter()
             verdict, method, reason, cex = self.decide(Fraction(g), result)
             seconds = time.perf_counter() - t

@@ -8,13 +8,15 @@ Design: docs/design/box_accuracy.md.
 """
 from __future__ import annotations
 
+import functools
+import itertools
 import time
 from dataclasses import dataclass
 from fractions import Fraction
 
-from dipc_plus.accuracy.box_reduction import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED,
-                                           beta_alpha_check, beta_bound, closure_verdict, gammas_of, homogeneous_sentence, recheck,
-                                           refuse_paper, search, within_one)
+from dipc_plus.accuracy.box_reduction import (NOT_APPLICABLE, SEARCH, UNDECIDED, VERIFIED, beta_alpha_check,
+                                           beta_bound, closure_verdict, first_refuted, gammas_of, homogeneous_sentence,
+                                           recheck, refuse_paper, search, within_one)
 from dipc_plus.accuracy.result import BOX, AccuracyResult, RegionResult
 from dipc_plus.accuracy.checker import AccuracyChecker
 from dipc_plus.accuracy.report import REFUTED, Counterexample, fmt_q
@@ -81,6 +83,11 @@ class Region:
         return (([] if lo is None else [bhi - lo]) + ([] if hi is None else [hi - blo])
                 + ([] if lo is None or hi is None else [(hi - lo) / 2]))
 
+    def inside(self, name, blo, bhi, d=Fraction(0)) -> tuple:
+        """(lo, hi): the values of [blo, bhi] at least d inside the region's ends along `name` (none if lo > hi)."""
+        lo, hi = self.box.ends(name)
+        return (blo if lo is None else max(blo, lo + d)), (bhi if hi is None else min(bhi, hi - d))
+
 
 def det_regions_by_shape(program, names: list) -> tuple[list, list, list]:
     """(box-shaped regions, polyhedral regions: one path (`accuracy.polyhedral.PolyRegion`) or a union of
@@ -88,31 +95,24 @@ def det_regions_by_shape(program, names: list) -> tuple[list, list, list]:
     equalities between inputs, unions whose complement is not read by facets)."""
     by_output: dict = {}
     for path in noise_free.paths(program, {}, names):
-        key = tuple(sorted((k, repr(v)) for k, v in path.outputs.items()))
-        by_output.setdefault(key, []).append(path)
+        by_output.setdefault(tuple(sorted((k, repr(v)) for k, v in path.outputs.items())), []).append(path)
     boxes, polys, others = [], [], []
     for key, group in by_output.items():
         det = {n: group[0].outputs[n] for n, _ in program.outputs}
         text = " or ".join(" and ".join(_show(c) for c in p.condition) or "every input" for p in group)
+        parts = [box_of(det, text, p.condition) for p in group]
         if len(group) > 1:
             # the paths are disjoint, so when every one is a box their shares add up to the union's
-            parts = [box_of(det, text, p.condition) for p in group]
-            union = union_region(det, text, [p.condition for k, g in by_output.items() if k != key for p in g],
-                                 parts if all(isinstance(r, Region) for r in parts) else None)
-            if isinstance(union, UnionRegion):
-                polys.append(union)
-            else:
-                others.append((det, text, f"det = this output on {len(group)} noise-free paths: {union}"))
-            continue
-        region = box_of(det, text, group[0].condition)
-        if isinstance(region, Region):
-            boxes.append(region)
-            continue
-        poly = polyhedron_of(det, text, group[0].condition)
-        if isinstance(poly, PolyRegion):
-            polys.append(poly)
+            region = union_region(det, text, [p.condition for k, g in by_output.items() if k != key for p in g],
+                                  parts if all(isinstance(r, Region) for r in parts) else None)
+            why = f"det = this output on {len(group)} noise-free paths: "
         else:
-            others.append((det, text, f"{region}: {poly}"))
+            region = parts[0] if isinstance(parts[0], Region) else polyhedron_of(det, text, group[0].condition)
+            why = f"{parts[0]}: "   # why the path is not a box, then why not a polyhedron
+        if isinstance(region, str):
+            others.append((det, text, why + region))
+        else:
+            (boxes if isinstance(region, Region) else polys).append(region)
     return boxes, polys, others
 
 
@@ -134,9 +134,9 @@ def region_share(bounds: dict, region) -> Fraction | None:
     of positive width, so the share would be positive.  The claim (dd(u) > alpha >= 0, Definition 2)
     covers none of these inputs, whatever the program does on the region (monotone or not)."""
     if isinstance(region, Region):
-        return share_of(bounds, region.box)
+        return share_of(bounds, region)
     if isinstance(region, UnionRegion) and region.boxes is not None:
-        return sum((share_of(bounds, r.box) for r in region.boxes), Fraction(0))
+        return sum((share_of(bounds, r) for r in region.boxes), Fraction(0))
     return None
 
 
@@ -146,20 +146,18 @@ def _show(c) -> str:
     return f"{' + '.join(f'{fmt_q(a)}*{v}' for v, a in c.coeffs)} {c.op} {fmt_q(c.rhs)}"
 
 
-def share_of(bounds: dict, box: Box) -> Fraction:
+def share_of(bounds: dict, region: Region) -> Fraction:
     """The volume of box ∩ region over the box's, on the coordinates where the box has width; a
     coordinate of width 0 counts 1 when its one value is in the region (open ends excluded) and 0
     otherwise, so the disjoint paths of a union never count one input twice."""
-    if box.empty:
+    if region.box.empty:
         return Fraction(0)
     share = Fraction(1)
     for n, (blo, bhi) in bounds.items():
         if bhi == blo:
-            share *= 1 if box.admits(n, blo) else 0
+            share *= 1 if region.box.admits(n, blo) else 0
             continue
-        lo, hi = box.ends(n)
-        a = blo if lo is None else max(blo, lo)
-        b = bhi if hi is None else min(bhi, hi)
+        a, b = region.inside(n, blo, bhi)
         share *= max(Fraction(0), b - a) / (bhi - blo)
     return share
 
@@ -189,6 +187,7 @@ def piece_text(piece: PolyRegion) -> str:
 
 
 FIXED, HOMOGENEOUS, TWO_VARIABLE, CLOSURE = "fixed", "homogeneous", "two-variable", "closure point"
+OPEN = "open"   # a span where the worst point is not proved linear in d (`along` searches it)
 MISSES_BOX = (NOT_APPLICABLE, "share 0 of the box", "every input of the box in this region has dd = 0", None)
 
 
@@ -214,13 +213,9 @@ class CornerPath:
             self.breaks = [Fraction(0)] + sorted(k for k in kinks if 0 < k < self.dmax) + [self.dmax]
 
     def at(self, d) -> dict:
-        out = {}
-        for n, (blo, bhi) in self.bounds.items():
-            lo, hi = self.region.box.ends(n)
-            low = blo if lo is None or d == INF else max(blo, lo + d)
-            high = bhi if hi is None or d == INF else min(bhi, hi - d)
-            out[n] = high if self.directions[n] < 0 else low
-        return out
+        """v(d) (d = INF only on a path that is not finite: the region has no end, v is the box's corner)."""
+        inside = {n: self.region.inside(n, blo, bhi, d) for n, (blo, bhi) in self.bounds.items()}
+        return {n: high if self.directions[n] < 0 else low for n, (low, high) in inside.items()}
 
     def pieces(self):
         """[(d0, d1, a, s)]: v(d) = a + s*d for d in (d0, d1] (linear between the path's breaks)."""
@@ -245,7 +240,6 @@ class BoxDecider:
                             "intersection of half-spaces in the noises shifted by q"))
         # the re-checks, in the run's mode; its max_states (the default for None) bounds p_error's chains too
         self.checker = AccuracyChecker(claim, max_states=max_states, options=options)
-        self.symbolic = None      # see `symbolic_paths`
         self.reference = not options.allows("corner-reduction")
         self.two_ends = None
         if self.reference:
@@ -256,8 +250,7 @@ class BoxDecider:
     def run(self) -> AccuracyResult:
         start = time.perf_counter()
         result = AccuracyResult(self.claim, kappa=self.kappa, inputs_kind=BOX, checks=self.checks)
-        names = list(self.bounds)
-        boxes, polys, others = det_regions_by_shape(self.program, names)
+        boxes, polys, others = det_regions_by_shape(self.program, list(self.bounds))
         self.finite_dets = [{n: det[n] for n in self.monotone.finite}
                             for det in [b.det for b in boxes + polys] + [o[0] for o in others]]
         gammas = gammas_of(self.claim)
@@ -307,17 +300,16 @@ class BoxDecider:
             return found[:2] + (f"{found[2]}; {reason}", None)
         return verdict, method, reason, cex
 
+    @functools.cached_property
     def symbolic_paths(self):
         """The program's symbolic paths (`semantics.symbolic_chain`), walked once when a piece needs them."""
-        if self.symbolic is None:
-            from dipc_plus.semantics.symbolic_chain import symbolic_paths
-            self.symbolic = symbolic_paths(self.program)
-        return self.symbolic
+        from dipc_plus.semantics.symbolic_chain import symbolic_paths
+        return symbolic_paths(self.program)
 
     def bnb_applies(self) -> bool:
-        """The branch-and-bound reads P_err as 1 - P[out = det] with finite outputs and L-inf inputs."""
-        return (not self.monotone.reals_out and isinstance(self.claim.output_distance, ZeroOneOutput)
-                and isinstance(self.claim.input_distance, LinfInput))
+        """The branch-and-bound reads P_err as 1 - P[out = det] with finite outputs: L-inf inputs (with them
+        `claim_checks` proved zero-one outputs, and `Monotonicity` refused real outputs)."""
+        return isinstance(self.claim.input_distance, LinfInput)
 
     def region_by_shape(self, region: Region, gamma: Fraction):
         """(verdict, method, reason, counterexample or None) on one det region by a shape argument."""
@@ -336,12 +328,11 @@ class BoxDecider:
             return UNDECIDED, "none", path, None
         return self.along(region, path, atoms, gamma)
 
-    def worst_path(self, region, atoms, functionals=None):
+    def worst_path(self, region, atoms):
         """The region's worst point v(d): a `CornerPath` on a box region, a `polyhedral.WorstPath` on a
-        convex polyhedron (`functionals`: its `monotone_functionals`, made here when not given); or why
-        monotonicity is not proved (the failed check, in words)."""
+        convex polyhedron; or why monotonicity is not proved (the failed check, in words)."""
         if isinstance(region, PolyRegion):
-            functionals = monotone_functionals(self.monotone, region.det) if functionals is None else functionals
+            functionals = monotone_functionals(self.monotone, region.det)
             if isinstance(functionals, str):
                 return f"check 'monotone': {functionals}"
             return WorstPath(self.bounds, region, functionals)
@@ -374,7 +365,7 @@ class BoxDecider:
             return UNDECIDED, "none", f"check 'box-region': {pieces}", None
         found = []
         for piece in pieces:
-            path = self.worst_path(piece, atoms, functionals)
+            path = WorstPath(self.bounds, piece, functionals)
             if path.finite and path.dmax <= 0:
                 continue
             verdict, method, reason, cex = self.along(piece, path, atoms, gamma)
@@ -412,45 +403,43 @@ class BoxDecider:
         if sentences[0][0] == CLOSURE:
             return self.numeric_alpha(region, corner, gamma, *sentences[0][2:4])
         methods, undecided = set(), []
-        homogeneous_beta = self.claim.beta_of_alpha_eps(gamma)
-        for kind, d0, d1, a, s in sentences:
-            if kind == FIXED:   # v(d) = a on the piece: beta(d) is least at d1, one sentence at a
-                holds = self.at_point(region.det, a, d1, gamma)
-                if not holds:
-                    cex = self.recheck(a)
-                    if cex is None:
-                        raise CertificationError(f"the corner {a} fails its sentence but does not re-check")
-                    return REFUTED, "corner (fixed)", "", cex
-                methods.add("corner (fixed)")
-                continue
-            if kind == HOMOGENEOUS:
-                cex = self.homogeneous(region, corner, gamma, d0, d1, a, s)
-                if cex is not None:
-                    return REFUTED, "corner (homogeneous)", "", cex
-                methods.add("corner (homogeneous)")
-                continue
-            why = ("beta is not a function of alpha*eps" if not homogeneous_beta else
-                   "the half-spaces do not vanish at the corner's base point")
-            verdict, method, reason, cex = self.two_variables(region, gamma, corner, d0, d1, a, s)
+        pieces = sentences + [(OPEN, d0, d1, None, None) for d0, d1 in getattr(corner, "open", [])]
+        for kind, d0, d1, a, s in pieces:
+            verdict, method, reason, cex = self.piece_verdict(kind, region, corner, gamma, d0, d1, a, s)
+            if verdict == UNDECIDED:    # a piece left open is searched for a counterexample at once
+                cex = self.search(corner, d0, d1)
             if cex is not None:
                 return REFUTED, method, "", cex
             if verdict == VERIFIED:
                 methods.add(method)
-                continue
-            cex = self.search(corner, d0, d1)
-            if cex is not None:
-                return REFUTED, "corner search", "", cex
-            undecided.append(f"d in ({fmt_q(d0)}, {fmt_q(d1)}]: a sentence in (d, eps) remains ({why}); "
-                             f"{reason}; no counterexample at {len(SEARCH)} rational d")
-        for d0, d1 in getattr(corner, "open", []):
-            cex = self.search(corner, d0, d1)
-            if cex is not None:
-                return REFUTED, "worst-point search", "", cex
-            undecided.append(f"d in ({fmt_q(d0)}, {fmt_q(d1)}]: the worst point is not proved linear in d; "
-                             f"no counterexample at {len(SEARCH)} rational d")
+            else:
+                undecided.append(reason)
         if undecided:
             return UNDECIDED, "corner", "; ".join(undecided), None
         return VERIFIED, ", ".join(sorted(methods)), "", None
+
+    def piece_verdict(self, kind, region, corner, gamma: Fraction, d0, d1, a, s):
+        """(verdict, method, reason, counterexample or None) of one piece d in (d0, d1] of `along`; when
+        UNDECIDED, `method` names the search `along` runs next and `reason` says what stays open if it
+        finds nothing."""
+        if kind == FIXED:   # v(d) = a on the piece: beta(d) is least at d1, one sentence at a
+            cex = self.point_sentence(region.det, a, d1, gamma)
+            return (VERIFIED if cex is None else REFUTED), "corner (fixed)", "", cex
+        if kind == HOMOGENEOUS:
+            p_err = self.p_error(region.det, {n: a[n] + s[n] for n in a}, gamma)
+            cex = homogeneous_sentence(self.claim, p_err, gamma, self.kappa, d0, d1, corner.at, self.checker,
+                                       f"the corner sentence fails on the region {region.condition} but no point "
+                                       "of its corner path re-checks")
+            return (VERIFIED if cex is None else REFUTED), "corner (homogeneous)", "", cex
+        span, searched = f"d in ({fmt_q(d0)}, {fmt_q(d1)}]", f"no counterexample at {len(SEARCH)} rational d"
+        if kind == OPEN:
+            return UNDECIDED, "worst-point search", f"{span}: the worst point is not proved linear in d; {searched}", None
+        verdict, method, reason, cex = self.two_variables(region, gamma, corner, d0, d1, a, s)
+        if verdict != UNDECIDED:
+            return verdict, method, reason, cex
+        why = ("beta is not a function of alpha*eps" if not self.claim.beta_of_alpha_eps(gamma) else
+               "the half-spaces do not vanish at the corner's base point")
+        return UNDECIDED, "corner search", f"{span}: a sentence in (d, eps) remains ({why}); {reason}; {searched}", None
 
     def two_variables(self, region, gamma, corner, d0, d1, a, s):
         """The piece's sentence in (d, eps) by `accuracy.box_bnb` (exact closed forms on the cells
@@ -510,17 +499,20 @@ class BoxDecider:
         det_u = {n: v.value(u) if isinstance(v, LinForm) else v for n, v in det.items()}
         return ExpFrac.of(1) - ExpFrac.of(self.claim.ball_probability(dist, u, det_u, Fraction(gamma)))
 
-    def homogeneous(self, region, corner, gamma, d0, d1, a, s):
-        """None when for x = eps*d, 1 - P[out = w](x; a + s) <= beta(1, x)/kappa, else its counterexample."""
-        p_err = self.p_error(region.det, {n: a[n] + s[n] for n in a}, gamma)
-        return homogeneous_sentence(self.claim, p_err, gamma, self.kappa, d0, d1, corner.at, self.checker,
-                                    f"the corner sentence fails on the region {region.condition} but no point "
-                                    "of its corner path re-checks")
-
     def at_point(self, det: dict, u: dict, alpha, gamma) -> bool:
         """for every eps of the claim: P_err(u) <= beta(alpha, gamma)/kappa (one sentence)."""
         p_err = self.p_error(det, u, gamma)
         return decide(beta_bound(self.claim, alpha, gamma, self.kappa) - p_err, ">=", self.claim.eps).holds
+
+    def point_sentence(self, det: dict, u: dict, alpha, gamma) -> Counterexample | None:
+        """None when `at_point` holds at the corner point u, else the per-point counterexample there (a
+        failed sentence is never counted as proved: CertificationError when u does not re-check)."""
+        if self.at_point(det, u, alpha, gamma):
+            return None
+        cex = self.recheck(u)
+        if cex is None:
+            raise CertificationError(f"the corner {u} fails its sentence but does not re-check")
+        return cex
 
     def numeric_alpha(self, region, corner, gamma, alpha, closure):
         """alpha a number: every q with dd(q) > alpha has P_err(q) <= P_err(v(alpha)) (S(d) shrinks with d),
@@ -582,7 +574,6 @@ def vertex_search(claim: AccuracyClaim, kappa: int, max_states: int | None, boun
                   needed: str) -> AccuracyResult:
     """The general refuter alone: the per-point check at the box's centre and (up to REFERENCE_VERTICES)
     vertices; UNDECIDED over the whole box when none refutes."""
-    import itertools
     start = time.perf_counter()
     if needed == "corner-reduction":
         checks = claim_checks(claim, boundary)      # the same refusals as the default mode
@@ -592,18 +583,13 @@ def vertex_search(claim: AccuracyClaim, kappa: int, max_states: int | None, boun
     result = AccuracyResult(claim, kappa=kappa, inputs_kind=BOX, checks=checks, method=REFERENCE_METHOD)
     checker = AccuracyChecker(claim, max_states=max_states, options=options)
     bounds = claim.points.bounds
-    centre = {n: (lo + hi) / 2 for n, (lo, hi) in bounds.items()}
-    points = [centre]
+    points = [{n: (lo + hi) / 2 for n, (lo, hi) in bounds.items()}]     # the centre, then the vertices
     if 2 ** len(bounds) <= REFERENCE_VERTICES:
         points += [dict(zip(bounds, corner)) for corner in itertools.product(*bounds.values())]
-    for u in points:
-        result.found = recheck(checker, u, kappa)
-        if result.found is not None:
-            break
+    result.found = first_refuted(points, checker, kappa)
     if result.found is None:
-        gammas = gammas_of(claim)
         why = f"{switched_off(needed)}; no counterexample at {len(points)} rational point(s) of the box"
         result.regions = [RegionResult({}, "the whole box", Fraction(1), Fraction(g), UNDECIDED, "none", why)
-                          for g in gammas]
+                          for g in gammas_of(claim)]
     result.seconds = time.perf_counter() - start
     return result

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from dipc_plus.decision.certified import CertificationError
 from dipc_plus.decision.two_variable import (REFUTED, UNDECIDED, VERIFIED, ExpPoly2, decide_two_variable,
                                              describe)
 from dipc_plus.exact.cells import box_of
@@ -34,10 +33,9 @@ class NotBuilt(Exception):
 def beta_in_d(claim, gamma, kappa: int) -> ExpPoly2:
     """beta(alpha = d, eps)/kappa as an `ExpPoly2`; NotBuilt when its denominator is not a positive constant."""
     form = claim.beta.in_variable("alpha", {**claim.program.params, "gamma": gamma})
-    den = form.den.free() if form.den is not None else None
-    if form.den is None:
-        scale = Fraction(1)
-    else:
+    scale = Fraction(1)
+    if form.den is not None:
+        den = form.den.free()
         if den is None or any(q != 0 or k != 0 for _, k, q in den.monomials()):
             raise NotBuilt("beta's denominator depends on alpha or eps")
         (scale, _, _), = list(den.monomials())
@@ -60,69 +58,54 @@ def form_on_path(form, a: list, s: list) -> ExpPoly2:
 
 def d_range(cell, a: list, s: list, d0: Fraction, d1: Fraction):
     """(lo, lo_closed, hi, hi_closed) of {d in [d0, d1]: a + s*d in cell}, or None if empty."""
-    lo, lo_c, hi, hi_c = d0, True, d1, True
-    for h, op in cell.constraints:
+    low, high = (d0, False), (d1, True)     # (lo, lo open) and (hi, hi closed): the tightest is the max / min
+    for h, op in cell.constraints:          # h.(a + s*d, 1) = const + slope*d, op 0
         slope = sum((Fraction(c) * y for c, y in zip(h, s)), Fraction(0))
         const = sum((Fraction(c) * x for c, x in zip(h, a)), Fraction(0)) + Fraction(h[-1])
         if slope == 0:
             if not {"<": const < 0, "<=": const <= 0, "==": const == 0}[op]:
                 return None
             continue
-        t = -const / slope
-        strict = op == "<"
-        if op == "==":
-            lo, lo_c, hi, hi_c = _tighten(lo, lo_c, t, True, 1) + _tighten(hi, hi_c, t, True, -1)
-        elif slope > 0:      # d <= t (or <)
-            hi, hi_c = _tighten(hi, hi_c, t, not strict, -1)
-        else:
-            lo, lo_c = _tighten(lo, lo_c, t, not strict, 1)
-    if lo > hi or (lo == hi and not (lo_c and hi_c)):
+        t, strict = -const / slope, op == "<"
+        if op == "==" or slope < 0:         # d >= t (> when strict)
+            low = max(low, (t, strict))
+        if op == "==" or slope > 0:         # d <= t (< when strict)
+            high = min(high, (t, not strict))
+    (lo, lo_open), (hi, hi_closed) = low, high
+    if lo > hi or (lo == hi and (lo_open or not hi_closed)):
         return None
-    return lo, lo_c, hi, hi_c
-
-
-def _tighten(end, closed, t, t_closed, inward: int):
-    """The end of a d range moved to t when t is further inward (inward = 1 for a lower end, -1 for an
-    upper one), or equal with t open."""
-    if inward * (t - end) > 0 or (t == end and not t_closed):
-        return t, t_closed
-    return end, closed
+    return lo, not lo_open, hi, hi_closed
 
 
 def decide_piece(decider, region, gamma: Fraction, corner, d0: Fraction, d1: Fraction, a: dict, s: dict):
     """(verdict, method, reason, counterexample or None) on the corner piece d in (d0, d1] of a
     `accuracy.box.BoxDecider`: its two-variable sentences, decided cell by cell."""
-    names = list(decider.bounds)
     try:     # beta in (d, eps) and the cells' closed forms, or why not (the same refusal for both)
         beta = beta_in_d(decider.claim, gamma, decider.kappa)
-        av, sv = [a[n] for n in names], [s[n] for n in names]
-        ends = [(av[i] + sv[i] * d0, av[i] + sv[i] * d1) for i in range(len(av))]
-        bounds = [(min(x, y), max(x, y)) for x, y in ends]
-        paths = decider.symbolic_paths()
+        av, sv = [a[n] for n in decider.bounds], [s[n] for n in decider.bounds]
+        bounds = [tuple(sorted((x + y * d0, x + y * d1))) for x, y in zip(av, sv)]
+        paths = decider.symbolic_paths
         key = tuple(region.det[n] for n in paths.output_names)
         pieces = correct_pieces(paths, key, region.det, gamma, bounds) if key in paths.paths else []
     except NotBuilt as exc:
         return UNDECIDED, "none", f"a sentence in (d, eps) remains: {exc}", None
-    I = decider.claim.eps
     spans, methods, open_parts = [], set(), []
     for pc in pieces:
         span = d_range(pc.cell, av, sv, d0, d1)
         if span is None:
             continue
-        lo, lo_c, hi, hi_c = span
+        lo, _, hi, _ = span
         spans.append(span)
         if lo == hi:
             if lo == d0:
                 continue                      # d0 is outside the piece (d0, d1]
-            if not decider.at_point(region.det, corner.at(lo), lo, gamma):
-                cex = decider.recheck(corner.at(lo))
-                if cex is None:    # as BoxDecider.along: never count a failed sentence as proved
-                    raise CertificationError(f"the corner {corner.at(lo)} fails its sentence but does not re-check")
+            cex = decider.point_sentence(region.det, corner.at(lo), lo, gamma)
+            if cex is not None:
                 return REFUTED, "corner (two variables)", "", cex
             methods.add("corner point sentence")
             continue
         F = beta - (ExpPoly2.const(1) - form_on_path(pc.form, av, sv))
-        found = decide_two_variable(F, lo, hi, I)
+        found = decide_two_variable(F, lo, hi, decider.claim.eps)
         if found.verdict == REFUTED:
             d, eps = found.witness
             cex = decider.recheck(corner.at(d))
@@ -150,13 +133,12 @@ def correct_pieces(paths, key, det: dict, gamma: Fraction, bounds: list) -> list
     if not paths.real_output_names:
         return SymbolicDistribution(paths, bounds).pieces(key)
     ident = {paths.real_inputs[index]: i for i, index in paths.input_ids.items()}
+    targets = [det[n].renamed(ident) if isinstance(det[n], LinForm) else LinForm.constant(det[n])
+               for n in paths.real_output_names]
     sets = []
     for atoms, forms in zip(paths.paths[key], paths.real_forms[key]):
         extra, possible = [], True
-        for name, form in zip(paths.real_output_names, forms):
-            target = det[name]
-            target = (LinForm.make({ident[n]: c for n, c in target.coeffs}, target.const)
-                      if isinstance(target, LinForm) else LinForm.constant(target))
+        for form, target in zip(forms, targets):
             dev = form - target
             if dev.is_constant():
                 possible = possible and abs(dev.const) <= gamma

@@ -28,15 +28,18 @@ def recheck(checker, u: dict, kappa: int) -> Counterexample | None:
     return None
 
 
+def first_refuted(points, checker, kappa: int) -> Counterexample | None:
+    """The counterexample at the first of `points` (made lazily, in order) that `recheck` refutes."""
+    for u in points:
+        cex = recheck(checker, u, kappa)
+        if cex is not None:
+            return cex
+    return None
+
+
 def search(point_at, d0, d1, checker, kappa: int) -> Counterexample | None:
     """The first counterexample at the points point_at(d) for d at the SEARCH fractions of (d0, d1]."""
-    for t in SEARCH:
-        d = d0 + (d1 - d0) * t
-        if d > d0:
-            cex = recheck(checker, point_at(d), kappa)
-            if cex is not None:
-                return cex
-    return None
+    return first_refuted((point_at(d) for d in (d0 + (d1 - d0) * t for t in SEARCH) if d > d0), checker, kappa)
 
 
 def gammas_of(claim: AccuracyClaim) -> list:
@@ -68,11 +71,10 @@ def from_witness(x, d0, d1, eps: Interval, point_at, checker, kappa: int) -> Cou
     if x is not None:
         low = max(d0, Fraction(0) if eps.hi is None else x / eps.hi)     # d with x/d inside the interval
         high = min(d1, d1 if eps.lo == 0 else x / eps.lo)
-        for d in [(low + high) / 2, high] + [d0 + (d1 - d0) * t for t in SEARCH]:
-            if d0 < d <= d1 and eps.contains(x / d):
-                cex = recheck(checker, point_at(d), kappa)
-                if cex is not None:
-                    return cex
+        near = [(low + high) / 2, high] + [d0 + (d1 - d0) * t for t in SEARCH]
+        cex = first_refuted((point_at(d) for d in near if d0 < d <= d1 and eps.contains(x / d)), checker, kappa)
+        if cex is not None:
+            return cex
     return search(point_at, d0, d1, checker, kappa)
 
 

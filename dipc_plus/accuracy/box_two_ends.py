@@ -14,7 +14,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 from dipc_plus.accuracy.box_reduction import NOT_APPLICABLE, UNDECIDED, VERIFIED
-from dipc_plus.accuracy.report import REFUTED
 
 METHOD = "both ends of the region, certified decision (reference mode)"
 
@@ -58,7 +57,7 @@ class TwoEnds:
             directions = {n: 1 for n in self.bounds} | {self.varying: direction}
             verdict, method, reason, cex = self.decider.along(region, self.decider.corner_path(region, directions),
                                                               atoms, gamma)
-            if verdict in (REFUTED, UNDECIDED, NOT_APPLICABLE):
+            if verdict != VERIFIED:     # refuted, undecided, or no input of the region is in the claim
                 return verdict, method, reason, cex
             methods.append(method)
         return VERIFIED, f"both ends: {', '.join(sorted(set(methods)))}", "", None

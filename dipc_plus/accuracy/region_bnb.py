@@ -29,6 +29,7 @@ open is UNDECIDED with its sub-boxes listed, never a guess.
 from __future__ import annotations
 
 import heapq
+import math
 from fractions import Fraction
 
 from flint import arb
@@ -56,15 +57,14 @@ class DdRange:
 
     def __init__(self, region, bounds: dict):
         self.names = list(bounds)
-        if isinstance(region, UnionRegion):
+        self.union = isinstance(region, UnionRegion)
+        if self.union:
             # dist(u, Q_j) = max(0, max_l (b_l - a_l.u)/||a_l||_1): slack -a.u + b
             self.groups = [[({n: -a for n, a in c.items()}, -b, norm) for c, b, norm in facets]
                            for facets in region.complement]
-            self.union = True
         else:
             facets = region.facets if isinstance(region, PolyRegion) else box_facets(region, bounds)
             self.groups = [[f] for f in facets]
-            self.union = False
         self.finite = bool(self.groups)
 
     def slack_range(self, facet, box: list) -> tuple[Fraction, Fraction]:
@@ -77,15 +77,9 @@ class DdRange:
 
     def on(self, box: list) -> tuple[Fraction, Fraction]:
         """(lo, hi) with lo <= dd(u) <= hi for every u of the sub-box in the region (lo may be < 0)."""
-        los, his = [], []
-        for group in self.groups:
-            ranges = [self.slack_range(f, box) for f in group]
-            lo, hi = max(r[0] for r in ranges), max(r[1] for r in ranges)
-            if self.union:
-                lo, hi = max(lo, Fraction(0)), max(hi, Fraction(0))
-            los.append(lo)
-            his.append(hi)
-        return min(los), min(his)
+        floor = [(Fraction(0), Fraction(0))] if self.union else []    # a distance to a path is never < 0
+        ranges = [[self.slack_range(f, box) for f in group] + floor for group in self.groups]
+        return min(max(r[0] for r in rs) for rs in ranges), min(max(r[1] for r in rs) for rs in ranges)
 
     def at(self, u: list) -> Fraction:
         """dd(u) exactly (<= 0 outside the region; > 0 puts u inside it)."""
@@ -141,10 +135,8 @@ class RegionBnB:
                 heapq.heappush(heap, (low, self.boxes, item))
         for item in [(start, self.e_lo, self.e_hi)] + ([(start, self.e_hi, None)] if self.tail else []):
             push(item)
-        while heap:
-            if self.boxes >= self.budget:
-                break
-            low, _, (box, e0, e1) = heapq.heappop(heap)
+        while heap and self.boxes < self.budget:
+            _, _, (box, e0, e1) = heapq.heappop(heap)
             cex = self.try_point(box, e0, e1)
             if cex is not None:
                 return REFUTED, METHOD, "", cex
@@ -167,7 +159,7 @@ class RegionBnB:
     def cell_pieces(self) -> list:
         """[Piece]: P[out = det] on the cells of the box (one zero piece when det is never output)."""
         bounds = [self.decider.bounds[n] for n in self.names]
-        paths = self.decider.symbolic_paths()     # its real inputs are the box's, in order (`claims.box.read_box`)
+        paths = self.decider.symbolic_paths     # its real inputs are the box's, in order (`claims.box.read_box`)
         key = tuple(self.region.det[n] for n in paths.output_names)
         if key not in paths.paths:
             return [Piece(box_of(bounds), SymbolicForm(len(self.names), {}))]
@@ -186,43 +178,26 @@ class RegionBnB:
     def start_range(self, n):
         """The box's range of input n, within the region's ends on a box region (never empty: `BoxDecider.run`
         sends a region here only when its share of the box is positive, and share 0 is every empty range)."""
-        lo, hi = self.decider.bounds[n]
-        if hasattr(self.region, "box"):
-            end_lo, end_hi = self.region.box.ends(n)
-            lo = lo if end_lo is None else max(lo, end_lo)
-            hi = hi if end_hi is None else min(hi, end_hi)
-        return lo, hi
+        bounds = self.decider.bounds[n]
+        return self.region.inside(n, *bounds) if hasattr(self.region, "box") else bounds
 
     def form_ball(self, form: SymbolicForm, box: list, e0, e1) -> arb | None:
         """An enclosure of the form over the sub-box and eps in [e0, e1] (e1 None: eps >= e0)."""
         Q = [hull(a, b) for a, b in box]
-        E = None if e1 is None else hull(e0, e1)
-        total = arb(0)
-        for (lv, le, powers), P in form.terms.items():
-            g_lo, g_hi = linear_range(lv, le, box)
-            mono = arb(1)
-            for x, k in zip(Q, powers):
-                mono *= x ** k
-            shift = sum(powers)
-            for k, c in enumerate(P.coeffs()):
-                if not c:
-                    continue
-                factor = eps_factor(k + shift, g_lo, g_hi, E, e0)
-                if factor is None:
-                    return None
-                total += arb(c) * mono * factor
-        return total
+
+        def terms():
+            for (lv, le, powers), P in form.terms.items():
+                g_lo, g_hi = linear_range(lv, le, box)
+                mono = math.prod((x ** k for x, k in zip(Q, powers)), start=arb(1))
+                for k, c in enumerate(P.coeffs()):
+                    if c:
+                        yield arb(c) * mono, k + sum(powers), g_lo, g_hi
+        return eps_sum(terms(), e0, e1)
 
     def beta_ball(self, d_lo, d_hi, e0, e1) -> arb | None:
         D = hull(d_lo, d_hi)
-        E = None if e1 is None else hull(e0, e1)
-        total = arb(0)
-        for (i, j, A, B), c in self.beta.terms.items():
-            factor = eps_factor(i, A + min(B * d_lo, B * d_hi), A + max(B * d_lo, B * d_hi), E, e0)
-            if factor is None:
-                return None
-            total += q_ball(c) * D ** j * factor
-        return total
+        return eps_sum(((q_ball(c) * D ** j, i, A + min(B * d_lo, B * d_hi), A + max(B * d_lo, B * d_hi))
+                        for (i, j, A, B), c in self.beta.terms.items()), e0, e1)
 
     def lower(self, box: list, e0, e1) -> Fraction | None:
         """A lower bound of F on the sub-box x [e0, e1]; None: no input of it is in the claim (dd <= alpha)."""
@@ -236,7 +211,7 @@ class RegionBnB:
             beta = self.beta_ball(max(d_lo, Fraction(0)), d_hi, e0, e1)
             if beta is None:
                 return Fraction(-1)
-            least = None
+            lows = []
             for pc in self.pieces:
                 if not cell_may_meet(pc.cell, box):
                     continue
@@ -246,11 +221,10 @@ class RegionBnB:
                 f = beta - 1 + p
                 if not f.is_finite():
                     return Fraction(-1)
-                value = lower_bound(f)
-                least = value if least is None else min(least, value)
-        if least is None:
+                lows.append(lower_bound(f))
+        if not lows:
             raise CertificationError(f"no cell of the symbolic engine meets the sub-box {box}")
-        return least
+        return min(lows)
 
     # ---------------------------------------------------------------- refuting and splitting
 
@@ -301,9 +275,15 @@ class RegionBnB:
         return ", ".join(parts)
 
 
-def eps_factor(power: int, g_lo, g_hi, E, e0) -> arb | None:
-    """An enclosure of eps^power * e^(eps*g) for g in [g_lo, g_hi] and eps in the ball E, or on the
-    tail eps >= e0 when E is None (None: the term does not decay there)."""
-    if E is None:
-        return tail_factor(power, g_lo, g_hi, e0)
-    return E ** power * (E * hull(g_lo, g_hi)).exp()
+def eps_sum(terms, e0, e1) -> arb | None:
+    """An enclosure of the sum of c * eps^power * e^(eps*g) over `terms` (c, power, g_lo, g_hi), g in
+    [g_lo, g_hi] and eps in [e0, e1], or on the tail eps >= e0 when e1 is None (None: a term does not
+    decay there)."""
+    E = None if e1 is None else hull(e0, e1)
+    total = arb(0)
+    for c, power, g_lo, g_hi in terms:
+        factor = tail_factor(power, g_lo, g_hi, e0) if E is None else E ** power * (E * hull(g_lo, g_hi)).exp()
+        if factor is None:
+            return None
+        total += c * factor
+    return total
