@@ -81,13 +81,10 @@ class Checker:
         """The obligation, cached; `decisions` counts every obligation the certified procedure
         decides, found in the cache or not, so the count is the same whichever process (and
         whichever order of pairs) checks it."""
-        key = (p, q)
-        found = self.cache.get(key)
+        found = self.cache.get((p, q))
         if found is None:
-            found = self.shortcut(p, q)
-            if found is None:
-                found = self.nonnegative(self.E * ExpFrac.of(q) + self.delta - ExpFrac.of(p))
-            self.cache[key] = found
+            found = self.cache[(p, q)] = (self.shortcut(p, q)
+                                          or self.nonnegative(self.E * ExpFrac.of(q) + self.delta - ExpFrac.of(p)))
         if found.how == "decided":
             self.decisions += 1
         return found
@@ -517,8 +514,7 @@ def _rechecked(p, q, parts_p: list, parts_q: list, checker: Checker, witness, wh
     eps = Fraction(witness)
     if recheck(checker.E * q + checker.delta - p, eps, ">="):
         raise CertificationError(f"decide.recheck does not confirm the {what} at eps = {eps}")
-    prec = 256
-    while prec <= 1 << 14:
+    for prec in (256 << k for k in range(7)):   # 256 to 2^14 bits
         with working_precision(prec):
             p_at, q_at = (sum((f.arb_value(eps, prec) for f in parts), arb(0)) for parts in (parts_p, parts_q))
             bound = checker.E.arb_value(eps, prec) * q_at + checker.delta.arb_value(eps, prec)
@@ -527,7 +523,6 @@ def _rechecked(p, q, parts_p: list, parts_q: list, checker: Checker, witness, wh
                 return eps, p_at, q_at, bound, None if q.is_zero() else (p_at / q_at)
         if p_at <= bound:
             raise CertificationError(f"independent evaluation contradicts the counterexample at eps = {eps}")
-        prec *= 2
     raise CertificationError(f"cannot separate p and the bound at eps = {eps}")
 
 

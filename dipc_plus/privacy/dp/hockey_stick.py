@@ -89,12 +89,8 @@ def _worst_sets(live: dict, I) -> list:
     """The distinct sets S*(eps) = {v : d_v(eps) > 0}, one per piece between the zeros of the d_v
     (signs certified at a rational sample of each piece), in order of the pieces."""
     points = distinct_zeros(list(live.values()), I)
-    sets: list = []
-    for _, _, x in pieces_between(points, I):
-        S = tuple(v for v, d in live.items() if sign_at(d, x) > 0)
-        if S and S not in sets:
-            sets.append(S)
-    return sets
+    sets = (tuple(v for v, d in live.items() if sign_at(d, x) > 0) for _, _, x in pieces_between(points, I))
+    return list(dict.fromkeys(S for S in sets if S))   # each nonempty set once, first piece first
 
 
 def _check_piecewise(P: dict, Q: dict, keys: list, checker) -> SetViolation | None:

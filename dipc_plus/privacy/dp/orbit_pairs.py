@@ -241,10 +241,8 @@ def used_table_count(unit, grid, nb) -> int | None:
 def used_table_keys(unit, grid, nb) -> set:
     """The table keys `used_table_count` counts, listed input by input (its reference)."""
     names = list(unit.inputs)
-    used: set = set()
-    if not any(len(js) > 1 for js in nb):
-        return used
-    for idx in itertools.product(range(len(grid[0])), repeat=len(names)):
-        if any(len(nb[i]) > 1 for i in idx):
-            used.add(unit.table_key({x: grid[j][i] for j, (x, i) in enumerate(zip(names, idx))}))
-    return used
+    moves = [len(js) > 1 for js in nb]   # per grid index: a neighbour besides itself
+    if not any(moves):
+        return set()
+    return {unit.table_key({x: grid[j][i] for j, (x, i) in enumerate(zip(names, idx))})
+            for idx in itertools.product(range(len(grid[0])), repeat=len(names)) if any(moves[i] for i in idx)}

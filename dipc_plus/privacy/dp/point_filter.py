@@ -8,6 +8,7 @@ used only with delta = 0, where the claim is a per-output one.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from fractions import Fraction
@@ -25,11 +26,8 @@ FILTER_LIMIT = 2_000_000
 def filter_applies(claim, unit: "Unit") -> bool:
     """At eps = ln r every probability is a rational, so 'for every neighbour u' of u' becomes
     'against the smallest neighbouring probability', a separable min filter on the grid."""
-    if not claim.eps.is_log_point or unit.grid is None or not claim.delta_is_zero:
-        return False
-    if claim.adjacency.kind not in ("linf", "one-position", "hamming"):
-        return False
-    return filter_pairs(unit) <= FILTER_LIMIT
+    return (claim.eps.is_log_point and unit.grid is not None and claim.delta_is_zero
+            and claim.adjacency.kind in ("linf", "one-position", "hamming") and filter_pairs(unit) <= FILTER_LIMIT)
 
 
 def _axis_neighbours(values: list, adjacency) -> list:
@@ -50,30 +48,18 @@ def point_arrays(claim, unit: "Unit") -> dict:
     import numpy as np
     names = list(unit.inputs)
     shape = tuple(len(unit.grid[n]) for n in names)
-    tables = {}
-    keys: dict = {}
-    for idx in itertools.product(*(range(k) for k in shape)):
-        env = {n: unit.grid[n][i] for n, i in zip(names, idx)}
-        tables[idx] = unit.source.at_log(unit.canon(env), claim.eps.log_of)
-        keys.update(dict.fromkeys(tables[idx]))
-    arrays = {}
-    for k in keys:
-        A = np.empty(shape, dtype=object)
-        for idx, T in tables.items():
-            A[idx] = T.get(k, Fraction(0))
-        arrays[k] = A
-    return arrays
+    tables = [unit.source.at_log(unit.canon({n: unit.grid[n][i] for n, i in zip(names, idx)}), claim.eps.log_of)
+              for idx in itertools.product(*(range(k) for k in shape))]
+    keys = dict.fromkeys(k for T in tables for k in T)
+    return {k: np.array([T.get(k, Fraction(0)) for T in tables], dtype=object).reshape(shape) for k in keys}
 
 
 def neighbour_minimum(A, unit: "Unit", adjacency):
     """M[u] = min over u's neighbours w (u itself included) of A[w]."""
     import numpy as np
     nb = [_axis_neighbours(unit.grid[n], adjacency) for n in unit.inputs]
-    if adjacency.kind == "linf":
-        M = A
-        for axis in range(len(nb)):
-            M = _axis_min(M, axis, nb[axis])
-        return M
+    if adjacency.kind == "linf":   # the L-inf neighbourhood is a product: one axis's minimum after another
+        return functools.reduce(lambda M, axis: _axis_min(M, axis, nb[axis]), range(len(nb)), A)
     mins = [_axis_min(A, axis, nb[axis]) for axis in range(len(nb))]
     return np.minimum.reduce(mins) if len(mins) > 1 else mins[0]
 
@@ -96,10 +82,7 @@ def _smallest_neighbour(claim, unit: "Unit", A, idx: tuple) -> tuple:
         cands = itertools.product(*(nb[a][idx[a]] for a in range(len(names))))
     else:
         cands = (idx[:a] + (j,) + idx[a + 1:] for a in range(len(names)) for j in nb[a][idx[a]])
-    best = None
-    for c in cands:
-        if c != idx and (best is None or A[c] < A[best]):
-            best = c
+    best = min((c for c in cands if c != idx), key=lambda c: A[c], default=None)   # the first smallest
     def env(at):
         return {n: unit.grid[n][i] for n, i in zip(names, at)}
     return env(idx), env(best), A[best]

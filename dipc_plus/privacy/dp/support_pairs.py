@@ -135,14 +135,10 @@ def worst_neighbour(o, S: tuple, names: list, grid: list, nbrs: list, directions
     of a (indices on S) giving the neighbour b (a itself allowed) where P[o] is smallest, each
     coordinate moved as far as it may against P's direction; None when not proved monotone."""
     d = directions.get(o)
-    if d is None:
+    if d is None or any(names[k] not in d for k in S):
         return None
-    pick = []
-    for k in S:
-        if names[k] not in d:
-            return None
-        sign = d[names[k]]   # UP: smallest value lowest; DOWN: largest value lowest
-        pick.append([min(js, key=lambda j: sign * grid[k][j]) for js in nbrs[k]])
+    # the direction d[name] is UP (the smallest value gives the lowest P) or DOWN (the largest does)
+    pick = [[min(js, key=lambda j: d[names[k]] * grid[k][j]) for js in nbrs[k]] for k in S]
     return lambda a: tuple(choice[i] for choice, i in zip(pick, a))
 
 
