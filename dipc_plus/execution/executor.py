@@ -538,15 +538,14 @@ def _next_finished(queue, client, executor: "Executor", grace: float):
     last_look = 0.0
     while not queue.has_ready():
         if queue.is_empty():
-            raise _dask_failure(RuntimeError("scheduler-connection-lost"), executor)
+            raise _dask_failure(None, executor)
         now = time.monotonic()
         if now - last_look >= 1.0:
             last_look = now
             try:
                 workers = client.scheduler_info(n_workers=1).get("workers", {})
             except Exception as exc:   # the scheduler is gone
-                raise _dask_failure(exc if is_dask_failure(exc) else RuntimeError("scheduler-connection-lost"),
-                                    executor) from None
+                raise _dask_failure(exc if is_dask_failure(exc) else None, executor) from None
             if workers or alone_since is None:   # a worker is back, or the first look without one
                 alone_since = None if workers else now
             elif now - alone_since >= grace:
@@ -558,10 +557,10 @@ def _next_finished(queue, client, executor: "Executor", grace: float):
     return next(queue)
 
 
-def _dask_failure(exc: BaseException, executor: "Executor") -> UserError:
-    """What died, in one line: the scheduler (the connection lost) or a worker (killed, out of memory)."""
+def _dask_failure(exc: BaseException | None, executor: "Executor") -> UserError:
+    """What died, in one line: the scheduler (the connection lost, or `exc` None) or a worker (killed, out of memory)."""
     text, where, failed = str(exc), executor.scheduler_text(), DASK_FAILURES.get(type(exc).__name__)
-    if "scheduler-connection-lost" in text or "lost the connection to the scheduler" in text or \
+    if exc is None or "scheduler-connection-lost" in text or "lost the connection to the scheduler" in text or \
             failed == "connection" or isinstance(exc, (OSError, TimeoutError)):
         return UserError(f"the Dask scheduler at {where} stopped answering before the run finished (it was "
                          f"stopped, or the network failed)",
