@@ -94,7 +94,7 @@ def read_user_file(path, what: str = "file", hint: str | None = None) -> bytes:
             raise refused(err.strerror or str(err), "give the path of an ordinary file") from None
         if len(data) > limit:  # grew while we read it
             raise UserError(f"the {what} '{shown}' has more than {limit} bytes", hint=limits.hint("file_bytes"), file=path)
-        note_input(path)
+        _INPUTS.add(os.path.realpath(path))   # an input of this run: no output may replace it
         return data
     finally:
         if fd is not None:
@@ -133,11 +133,6 @@ def user_text(text: object, what: str, name: str) -> str:
     if len(text) > limit or (isinstance(text, str) and len(text.encode("utf-8", "surrogatepass")) > limit):
         raise UserError(f"the {what} text has more than {limit} bytes", hint=limits.hint("file_bytes"), file=name)
     return text if isinstance(text, str) else utf8_text(bytes(text), what, name)
-
-
-def note_input(path) -> None:
-    """Remember `path` as an input of this run: no output may replace it."""
-    _INPUTS.add(os.path.realpath(str(path)))
 
 
 def forget_inputs() -> None:
