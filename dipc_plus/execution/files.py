@@ -165,9 +165,8 @@ def check_output(path, inputs=(), extensions: tuple[str, ...] | None = None, opt
                         hint="choose another output file name") from None
     if info is not None:
         kind = ("a symbolic link" if stat.S_ISLNK(info.st_mode) else "a folder" if stat.S_ISDIR(info.st_mode)
-                else None if stat.S_ISREG(info.st_mode) else "a device, FIFO or socket")
-        if kind is None and is_pseudo_file(path, info):
-            kind = "a file of the kernel (/proc, /sys)"
+                else "a device, FIFO or socket" if not stat.S_ISREG(info.st_mode)
+                else "a file of the kernel (/proc, /sys)" if is_pseudo_file(path, info) else None)
         if kind is not None:
             raise UserError(f"refusing to write {option} to '{shown}': it exists and is {kind}, not a regular file",
                             hint="choose the name of a new or ordinary file")
