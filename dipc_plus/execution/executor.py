@@ -156,43 +156,40 @@ def scheduler_address(text: str, origin: str = "--scheduler") -> str:
     import re
     raw = str(text).strip()
     shown = f"{origin} {raw[:80]!r}" if len(raw) <= 80 else f"{origin} '{raw[:60]}...'"
+
+    def refused(why: str, hint: str = _ADDRESS_HINT) -> UserError:
+        return UserError(f"{shown}: {why}", hint=hint)
     if not raw or len(raw) > 300:
-        raise UserError(f"{shown}: not a scheduler address", hint=_ADDRESS_HINT)
+        raise refused("not a scheduler address")
     scheme, sep, rest = raw.partition("://")
-    if not sep:
-        scheme, rest = "tcp", raw
-    scheme = scheme.lower()
+    scheme, rest = (scheme.lower(), rest) if sep else ("tcp", raw)
     if scheme == "inproc":
-        raise UserError(f"{shown}: an in-process address, which only a scheduler inside this process has",
-                        hint=_ADDRESS_HINT)
+        raise refused("an in-process address, which only a scheduler inside this process has")
     if scheme not in DASK_SCHEDULERS:
-        raise UserError(f"{shown}: unknown protocol '{scheme[:20]}' (Dask's are {', '.join(DASK_SCHEDULERS)})",
-                        hint=_ADDRESS_HINT)
+        raise refused(f"unknown protocol '{scheme[:20]}' (Dask's are {', '.join(DASK_SCHEDULERS)})")
     if not rest:
-        raise UserError(f"{shown}: no host and port after {scheme}://", hint=_ADDRESS_HINT)
+        raise refused(f"no host and port after {scheme}://")
     if rest.startswith("["):
-        end = rest.find("]")
-        if end < 0:
-            raise UserError(f"{shown}: the IPv6 address has no closing ']'", hint="e.g. tcp://[::1]:8786")
-        host, after = rest[1:end], rest[end + 1:]
+        host, bracket, after = rest[1:].partition("]")
+        v6_hint = "e.g. tcp://[::1]:8786"
+        if not bracket:
+            raise refused("the IPv6 address has no closing ']'", v6_hint)
         try:
             ipaddress.IPv6Address(host)
         except ValueError:
-            raise UserError(f"{shown}: '{host[:40]}' is not an IPv6 address", hint="e.g. tcp://[::1]:8786") from None
+            raise refused(f"'{host[:40]}' is not an IPv6 address", v6_hint) from None
         if not after.startswith(":"):
-            raise UserError(f"{shown}: no port after the address", hint="e.g. tcp://[::1]:8786")
-        port, shown_host = after[1:], f"[{host}]"
+            raise refused("no port after the address", v6_hint)
+        host, port = f"[{host}]", after[1:]
     else:
         host, colon, port = rest.rpartition(":")
         if not colon:
-            raise UserError(f"{shown}: no port", hint=_ADDRESS_HINT)
+            raise refused("no port")
         if not re.fullmatch(r"[A-Za-z0-9](?:[A-Za-z0-9._-]{0,252})", host or "-"):
-            raise UserError(f"{shown}: '{host[:40]}' is not a host name or address" if host else
-                            f"{shown}: no host", hint=_ADDRESS_HINT)
-        shown_host = host
+            raise refused(f"'{host[:40]}' is not a host name or address" if host else "no host")
     if not port.isdigit() or not 1 <= int(port[:6]) <= 65535 or len(port) > 5:
-        raise UserError(f"{shown}: the port '{port[:20]}' is not a number from 1 to 65535", hint=_ADDRESS_HINT)
-    return f"{scheme}://{shown_host}:{int(port)}"
+        raise refused(f"the port '{port[:20]}' is not a number from 1 to 65535")
+    return f"{scheme}://{host}:{int(port)}"
 
 
 @dataclass(frozen=True)
@@ -499,11 +496,9 @@ def _run_dask(fn, source, tasks, executor, done):
                 i = index[fut.key]
                 try:
                     results[i] = fut.result()
-                except UserError:
-                    raise
                 except Exception as exc:
                     if not is_dask_failure(exc, fut):
-                        raise   # the task's own error (a bug of ours): not a lost scheduler or worker
+                        raise   # the task's own error (a UserError, or a bug of ours): not a lost scheduler or worker
                     raise _dask_failure(exc, executor) from None
                 if done is not None:
                     done(i, results[i])
@@ -543,19 +538,16 @@ def _next_finished(queue, client, executor: "Executor", grace: float):
     last_look = 0.0
     while not queue.has_ready():
         if queue.is_empty():
-            raise _dask_failure(RuntimeError("scheduler-connection-lost"), executor)
+            raise _dask_failure(None, executor)
         now = time.monotonic()
         if now - last_look >= 1.0:
             last_look = now
             try:
                 workers = client.scheduler_info(n_workers=1).get("workers", {})
             except Exception as exc:   # the scheduler is gone
-                raise _dask_failure(exc if is_dask_failure(exc) else RuntimeError("scheduler-connection-lost"),
-                                    executor) from None
-            if workers:
-                alone_since = None
-            elif alone_since is None:
-                alone_since = now
+                raise _dask_failure(exc if is_dask_failure(exc) else None, executor) from None
+            if workers or alone_since is None:   # a worker is back, or the first look without one
+                alone_since = None if workers else now
             elif now - alone_since >= grace:
                 raise UserError(f"no Dask worker has been connected to the scheduler at "
                                 f"{executor.scheduler_text()} for {grace:g} s, with parts of the run still waiting",
@@ -565,10 +557,10 @@ def _next_finished(queue, client, executor: "Executor", grace: float):
     return next(queue)
 
 
-def _dask_failure(exc: BaseException, executor: "Executor") -> UserError:
-    """What died, in one line: the scheduler (the connection lost) or a worker (killed, out of memory)."""
+def _dask_failure(exc: BaseException | None, executor: "Executor") -> UserError:
+    """What died, in one line: the scheduler (the connection lost, or `exc` None) or a worker (killed, out of memory)."""
     text, where, failed = str(exc), executor.scheduler_text(), DASK_FAILURES.get(type(exc).__name__)
-    if "scheduler-connection-lost" in text or "lost the connection to the scheduler" in text or \
+    if exc is None or "scheduler-connection-lost" in text or "lost the connection to the scheduler" in text or \
             failed == "connection" or isinstance(exc, (OSError, TimeoutError)):
         return UserError(f"the Dask scheduler at {where} stopped answering before the run finished (it was "
                          f"stopped, or the network failed)",

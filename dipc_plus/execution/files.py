@@ -94,7 +94,7 @@ def read_user_file(path, what: str = "file", hint: str | None = None) -> bytes:
             raise refused(err.strerror or str(err), "give the path of an ordinary file") from None
         if len(data) > limit:  # grew while we read it
             raise UserError(f"the {what} '{shown}' has more than {limit} bytes", hint=limits.hint("file_bytes"), file=path)
-        note_input(path)
+        _INPUTS.add(os.path.realpath(path))   # an input of this run: no output may replace it
         return data
     finally:
         if fd is not None:
@@ -135,11 +135,6 @@ def user_text(text: object, what: str, name: str) -> str:
     return text if isinstance(text, str) else utf8_text(bytes(text), what, name)
 
 
-def note_input(path) -> None:
-    """Remember `path` as an input of this run: no output may replace it."""
-    _INPUTS.add(os.path.realpath(str(path)))
-
-
 def forget_inputs() -> None:
     _INPUTS.clear()
 
@@ -170,9 +165,8 @@ def check_output(path, inputs=(), extensions: tuple[str, ...] | None = None, opt
                         hint="choose another output file name") from None
     if info is not None:
         kind = ("a symbolic link" if stat.S_ISLNK(info.st_mode) else "a folder" if stat.S_ISDIR(info.st_mode)
-                else None if stat.S_ISREG(info.st_mode) else "a device, FIFO or socket")
-        if kind is None and is_pseudo_file(path, info):
-            kind = "a file of the kernel (/proc, /sys)"
+                else "a device, FIFO or socket" if not stat.S_ISREG(info.st_mode)
+                else "a file of the kernel (/proc, /sys)" if is_pseudo_file(path, info) else None)
         if kind is not None:
             raise UserError(f"refusing to write {option} to '{shown}': it exists and is {kind}, not a regular file",
                             hint="choose the name of a new or ordinary file")

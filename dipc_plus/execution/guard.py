@@ -187,18 +187,12 @@ def _run_here(fn, on_stop, buffer_stdout, latch) -> int:
         finally:
             os._exit(code)
     with _stdout_spool(buffer_stdout) as spool:
-        stop = None
-        try:
-            if spool is not None:
-                sys.stdout = spool
-            with latch.ending(end):
+        try:   # stdout is the real one again before on_stop speaks
+            with contextlib.redirect_stdout(spool if spool is not None else real), latch.ending(end):
                 code = fn()
         except MemoryError:
-            stop = Stopped("ran out of memory", "set a limit with --max-memory SIZE to stop cleanly", EXIT_LIMIT)
-        finally:
-            sys.stdout = real
-        if stop is not None:
-            return on_stop(stop)
+            return on_stop(Stopped("ran out of memory", "set a limit with --max-memory SIZE to stop cleanly",
+                                   EXIT_LIMIT))
         if spool is not None:
             _copy_spool(spool, sys.stdout)
     return code

@@ -22,8 +22,6 @@ class Limit:
     meaning: str
 
 
-DEFAULT_LENGTH_WORK = 600_000    # see length_work below
-
 LIMITS = {lim.name: lim for lim in (
     Limit("file_bytes", 1_000_000, "bytes in a program or claim file"),
     Limit("digits", 60, "digits in one number of a formula or program"),
@@ -52,7 +50,7 @@ LIMITS = {lim.name: lim for lim in (
     # 600,000 units; with it the shipped every-length claims stop at the same m as they did on an idle
     # machine (the two "forever" claims find their counterexample at m = 5 once the guess for it,
     # with the work done past m = 3, is about 21,000 and 93,000).
-    Limit("length_work", DEFAULT_LENGTH_WORK, "units of work (a (pair, output) comparison; a loss ratio counts 8) "
+    Limit("length_work", 600_000, "units of work (a (pair, output) comparison; a loss ratio counts 8) "
           "of the exact checks privacy --every-length runs at m past the claim's lengths looking for a "
           "counterexample (a check predicted to pass it is not started)"),
 )}
