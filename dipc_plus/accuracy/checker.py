@@ -37,7 +37,6 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Iterable, Mapping
 
-from dipc_plus.accuracy.box_reduction import beta_bound
 from dipc_plus.accuracy.class_reports import InputTexts, ReportClass
 from dipc_plus.accuracy.classes import InputClasses
 from dipc_plus.accuracy.report import (REFUTED, Counterexample, InputReport, fmt_q, input_key, separated,
@@ -140,8 +139,8 @@ class AccuracyChecker:
         self._dd: dict = (shared.setdefault(("dd", _key(claim.input_distance)), {})
                           if claim.dd_over == "reals" and claim.det == "noise-free" else {})
         self._perr: dict = shared.setdefault(("perr", claim.det, _key(claim.output_distance)), {})
-        self.beta = functools.cache(claim.beta_at)   # beta(alpha, gamma), once per pair
-        self.bound_of = functools.cache(functools.partial(beta_bound, claim))   # beta/kappa, one object per key
+        self._beta: dict = {}
+        self._bounds: dict = {}
         self._complements: dict = {}   # see _one_minus
         self._decisions: dict = shared.setdefault(("decisions", claim.det, _key(claim.output_distance),
                                                    claim.beta.text, claim.eps), {})
@@ -207,6 +206,12 @@ class AccuracyChecker:
         finally:
             self.timings[part] += time.process_time() - start
 
+    def beta(self, alpha, gamma):
+        key = (alpha, gamma)
+        if key not in self._beta:
+            self._beta[key] = self.claim.beta_at(alpha, gamma)
+        return self._beta[key]
+
     def distribution(self, u: Mapping):
         key = self._input_key(u)
         if key not in self._dist:
@@ -228,6 +233,14 @@ class AccuracyChecker:
         if found is None:
             found = remember(self._complements, _COMPLEMENTS, p, ExpFrac.of(1) - p)
             self._complements[found] = p
+        return found
+
+    def bound_of(self, alpha, gamma, kappa: int):
+        """beta(alpha, gamma) / kappa (InputReport.bound), one object per (alpha, gamma, kappa)."""
+        key = (alpha, gamma, kappa)
+        found = self._bounds.get(key)
+        if found is None:
+            found = self._bounds[key] = ExpFrac.of(self.beta(alpha, gamma)) * Fraction(1, kappa)
         return found
 
     def p_error(self, u: Mapping, gamma) -> ExpFrac:
@@ -327,7 +340,7 @@ class AccuracyChecker:
         for a in candidates:
             g = a if moving_gamma else cex.gamma
             try:
-                beta = beta_bound(self.claim, a, g, cex.kappa)
+                beta = ExpFrac.of(self.claim.beta_at(a, g)) * Fraction(1, cex.kappa)
             except UserError:  # beta has no closed form at this alpha (the formula says so): stop looking
                 break
             p_err = self.p_error(cex.input, g) if moving_gamma else cex.error_probability

@@ -7,8 +7,8 @@ benchmarks and identity checks).  Design: docs/design/input_classes.md.
 """
 from __future__ import annotations
 
-import functools
 import operator
+from collections import OrderedDict
 from fractions import Fraction
 from typing import Callable, Mapping
 
@@ -86,7 +86,7 @@ class InputClasses:
         self._totals: dict = {}       # the keys of a ball's outputs -> P[in the ball]
         self._balls: dict = {}        # (distance, det, gamma) -> the outputs in the ball of det
         self._ball_by_region: dict = {}   # (claim id, det region key, gamma) -> (claim, the ball's outputs)
-        self._orbit_probabilities = functools.lru_cache(maxsize=MAX_ORBITS)(self._representative_probabilities)
+        self._orbits: OrderedDict = OrderedDict()
         self._decisions: dict = {}
         self.distributions = 0   # output distributions computed (one per orbit on the class path)
         self.decisions = 0       # certified decisions run
@@ -148,17 +148,18 @@ class InputClasses:
             self.distributions += 1
             return compute(u)
         key, order = found
-        probs = self._orbit_probabilities(key)
+        probs = self._orbits.get(key)
+        if probs is None:
+            self.distributions += 1
+            probs = self._orbits[key] = argmax_probabilities(list(key), minimum=self.shape.minimum)
+            if len(self._orbits) > MAX_ORBITS:
+                self._orbits.popitem(last=False)
+        else:
+            self._orbits.move_to_end(key)
         at_u = [None] * len(order)
         for j, i in enumerate(order):
             at_u[i] = probs[j]
         return distribution_of_argmax(self.program, bind(self.program, u), at_u, self.shape.labels)
-
-    def _representative_probabilities(self, key: tuple) -> list:
-        """P[argmax = j] at the orbit's representative (its sorted samples `key`), remembered by
-        `_orbit_probabilities` for the MAX_ORBITS latest orbits."""
-        self.distributions += 1
-        return argmax_probabilities(list(key), minimum=self.shape.minimum)
 
     def _flat(self, u: Mapping) -> Mapping:
         """u with flat input names (grid points already are; `--input q=[...]` is bound)."""
