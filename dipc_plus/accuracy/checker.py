@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 import gc
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Iterable, Mapping
@@ -144,7 +144,7 @@ class AccuracyChecker:
         self._complements: dict = {}   # see _one_minus
         self._decisions: dict = shared.setdefault(("decisions", claim.det, _key(claim.output_distance),
                                                    claim.beta.text, claim.eps), {})
-        self.decide_sentence = functools.lru_cache(maxsize=_SENTENCES)(self._decide_sentence)
+        self._sentences: OrderedDict = OrderedDict()   # see decide_sentence
         self._entries: dict = {}    # input key -> its keys in _perr and _decisions (forget)
         self._last_key = None                           # see _input_key
         self._space = None
@@ -305,12 +305,20 @@ class AccuracyChecker:
         report.seconds = time.perf_counter() - start
         return report
 
-    def _decide_sentence(self, sentence: ExpFrac) -> Decision:
-        """decide(sentence >= 0 for every eps of the claim); `decide_sentence` remembers it for the
-        `_SENTENCES` latest sentences: a grid's inputs share few closed forms (Sparse c=1 m=7: 8 for
-        1094 inputs), and a Decision depends on nothing but the sentence and the interval."""
-        with self._timed("decide"):
-            return decide(sentence, ">=", self.claim.eps)
+    def decide_sentence(self, sentence: ExpFrac) -> Decision:
+        """decide(sentence >= 0 for every eps of the claim), remembered for the `_SENTENCES` latest
+        sentences: a grid's inputs share few closed forms (Sparse c=1 m=7: 8 for 1094 inputs), and
+        a Decision depends on nothing but the sentence and the interval."""
+        found = self._sentences.get(sentence)
+        if found is None:
+            with self._timed("decide"):
+                found = decide(sentence, ">=", self.claim.eps)
+            self._sentences[sentence] = found
+            if len(self._sentences) > _SENTENCES:
+                self._sentences.popitem(last=False)
+        else:
+            self._sentences.move_to_end(sentence)
+        return found
 
     def counterexample(self, u: Mapping, alpha, gamma, kappa: int, decision: Decision) -> Counterexample:
         """Build and independently re-check the counterexample of a failed decision."""
