@@ -62,12 +62,8 @@ def leaks(auto: Automaton) -> list[str]:
     # the guard steps that repeat without bound within a segment, with comparisons of one outcome
     pumped = [st for st in seg if st.direction() is not None and comp0[st.src] == comp0[st.dst]]
     found += _pumped_leaks(auto, steps, pumped, G0)
-    found += [x for x in (_pumped_on_constant(auto, pumped, G0), _stored_chain(auto, states, steps)) if x]
-    pair = noise_free_pair(auto, steps, G0)
-    if pair is not None:
-        found.append("noise-free guard: q[i] itself is compared with the threshold, and both outcomes follow "
-                     "each other within one threshold segment: " + auto.describe_step(pair[0]) + ", then "
-                     + auto.describe_step(pair[1]))
+    found += [x for x in (_pumped_on_constant(auto, pumped, G0), _stored_chain(auto, states, steps),
+                          _noise_free_pair(auto, steps, G0)) if x]
     return list(dict.fromkeys(found))
 
 
@@ -176,10 +172,10 @@ def _disclosure_around(auto: Automaton, steps, top: bool, ahead, behind) -> str 
     return None
 
 
-def noise_free_pair(auto: Automaton, steps, G0):
+def _noise_free_pair(auto: Automaton, steps, G0) -> str | None:
     """Two noise-free guard steps of opposite outcomes, the second reachable from the first
     without drawing the threshold again (the precondition of the noise-free proof: a bot
-    then a top, or a top then a bot, on one threshold), or None."""
+    then a top, or a top then a bot, on one threshold), said as the pattern; or None."""
     plain = [st for st in steps if len(st.guards) == 1 and not st.guard.noisy and not st.has("resample", "store")]
     for first in plain:
         if first.dst == EXIT:
@@ -187,5 +183,7 @@ def noise_free_pair(auto: Automaton, steps, G0):
         ahead = nx.descendants(G0, first.dst) | {first.dst}
         for second in plain:
             if second.guard.top != first.guard.top and second.guard.var == first.guard.var and second.src in ahead:
-                return first, second
+                return ("noise-free guard: q[i] itself is compared with the threshold, and both outcomes follow "
+                        "each other within one threshold segment: " + auto.describe_step(first) + ", then "
+                        + auto.describe_step(second))
     return None

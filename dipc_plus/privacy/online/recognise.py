@@ -110,15 +110,6 @@ def _exact_var(lin) -> str | None:
     return (_exactly(lin, 1) or (None,))[0]
 
 
-def _guard_test(cond) -> tuple | None:
-    """(name, negated) when the condition is `g` or `not g` for a variable g."""
-    if isinstance(cond, ir.Var):
-        return cond.name, False
-    if isinstance(cond, ir.Unary) and cond.op == "not" and isinstance(cond.arg, ir.Var):
-        return cond.arg.name, True
-    return None
-
-
 # A comparison of the read (or q[i]) with the stored variable `var`, made at `pos`: which outcome means
 # top, the read's rate and noise, and its tested `outcome` (None: not tested yet).
 _Guard = namedtuple("_Guard", "top_when_true rate noisy pos var outcome", defaults=(None,))
@@ -407,9 +398,11 @@ class _Recogniser:
             raise refuse(pos, f"'{unset[0]}' is read before it is given a value")
 
     def _if(self, s: ir.If, p: _Path) -> list:
-        test = _guard_test(s.cond)
-        if test is not None and test[0] in self.guards:
-            g, negated = test
+        # `if g` or `if not g` for a comparison's result g
+        negated = isinstance(s.cond, ir.Unary) and s.cond.op == "not"
+        tested = s.cond.arg if negated else s.cond
+        if isinstance(tested, ir.Var) and tested.name in self.guards:
+            g = tested.name
             info = p.compared.get(g)
             if info is None:
                 raise refuse(s.pos, f"'{g}' is tested before its comparison in this iteration")
