@@ -127,10 +127,8 @@ def _limits(r: ExpFrac, I: Interval):
             at0 = value_at_zero(slope.num) / value_at_zero(slope.den)
         elif n0 != 0 or d0 != 0:    # r -> inf at 0 (r > 0 on I), or r(0) above or below 1
             at0 = math.inf if d0 == 0 or n0 / d0 > 1 else -math.inf
-    if I.hi is None:
-        _, _, qn = dominant_term(r.num)
-        _, _, qd = dominant_term(r.den)
-        at_inf = qn - qd
+    if I.hi is None:    # the rates Q of the dominant terms c eps^d e^(Q eps)
+        at_inf = dominant_term(r.num)[2] - dominant_term(r.den)[2]
     return at0, at_inf
 
 
