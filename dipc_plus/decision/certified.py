@@ -114,11 +114,7 @@ def ball_sign(b: arb) -> int:
     >>> ball_sign(arb(1) / 3), ball_sign(-arb(1) / 3), ball_sign(arb(0, 1))     # [0 +/- 1]: undecided
     (1, -1, 0)
     """
-    if b > 0:
-        return 1
-    if b < 0:
-        return -1
-    return 0
+    return (b > 0) - (b < 0)       # an arb ball meeting 0 is neither > 0 nor < 0
 
 
 def signed_ball(evaluate, prec: int = 64, most: int | None = None) -> tuple[int, arb]:

@@ -196,13 +196,9 @@ class FirstOrderForm:
         for c, n, powers, reader, (g, g0) in self.terms:
             size = max(map(abs, monomial_range(c, powers, images[reader])))
             g_lo, g_hi = linear_range(g, g0, Z)
-            grow = q_ball(max(Fraction(0), e1 * g_hi)).exp()
-            if n > ORDER:
-                total += q_ball(size * e1 ** (n - 1)) * grow
-                continue
             K = ORDER - n
-            gm = max(abs(g_lo), abs(g_hi))
-            total += q_ball(size * e1 ** (n - 1 + K + 1) * gm ** (K + 1) / math.factorial(K + 1)) * grow
+            lagrange = 1 if n > ORDER else (e1 * max(abs(g_lo), abs(g_hi))) ** (K + 1) / math.factorial(K + 1)
+            total += q_ball(size * e1 ** (n - 1) * lagrange) * q_ball(max(Fraction(0), e1 * g_hi)).exp()
         return upper_bound(total)
 
     def mean_value_lower(self, Z: list, E: tuple) -> Fraction | None:

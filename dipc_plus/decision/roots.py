@@ -123,9 +123,6 @@ class RationalRoot(RealRoot):
 
     kind = "rational"
 
-    def __init__(self, factor, multiplicity, value: Fraction):
-        super().__init__(factor, multiplicity, value, value)
-
     def short(self):
         return fmt_q(self.lo)
 
@@ -584,7 +581,7 @@ def factor_roots(fac: _Factor, I: Interval) -> list[RealRoot]:
             ends = _isolate_positive_zeros(p)       # a < b: an irreducible p of degree >= 2 has no rational zero
 
         def zero(factor, a: Fraction, b: Fraction) -> RealRoot:
-            return RationalRoot(factor, m, a) if a == b else AlgebraicRoot(factor, m, p, a, b)
+            return RationalRoot(factor, m, a, b) if a == b else AlgebraicRoot(factor, m, p, a, b)
 
         if kind == "eps":
             cands = [zero(text, a, b) for a, b in ends]
@@ -604,7 +601,7 @@ def separate(roots: list[RealRoot]) -> list[RealRoot]:
     """Sort the zeros and refine until their enclosures are pairwise disjoint (they are
     distinct points, so this finishes).
 
-    >>> ln2, half = zeros_in(ExpPoly.exp(1) - 2, 1, Interval())[0], RationalRoot(ExpPoly.eps(), 1, Fraction(1, 2))
+    >>> ln2, half = zeros_in(ExpPoly.exp(1) - 2, 1, Interval())[0], RationalRoot(ExpPoly.eps(), 1, Fraction(1, 2), Fraction(1, 2))
     >>> [str(r) for r in separate([ln2, half])]
     ['1/2', 'ln(2)']
     """
@@ -632,7 +629,4 @@ def zeros_in(h: ExpPoly, L: int, I: Interval) -> list[RealRoot]:
     >>> [(type(r).__name__, r.approx(7)) for r in zeros_in((ExpPoly.exp(1) - 2) * (ExpPoly.eps(2) - 2), 1, Interval())]
     [('LogAlgebraicRoot', '0.6931472'), ('AlgebraicRoot', '1.414214')]
     """
-    roots: list[RealRoot] = []
-    for fac in factors(h, L):
-        roots += factor_roots(fac, I)
-    return separate(roots)
+    return separate([root for fac in factors(h, L) for root in factor_roots(fac, I)])

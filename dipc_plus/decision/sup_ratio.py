@@ -127,10 +127,8 @@ def _limits(r: ExpFrac, I: Interval):
             at0 = value_at_zero(slope.num) / value_at_zero(slope.den)
         elif n0 != 0 or d0 != 0:    # r -> inf at 0 (r > 0 on I), or r(0) above or below 1
             at0 = math.inf if d0 == 0 or n0 / d0 > 1 else -math.inf
-    if I.hi is None:
-        _, _, qn = dominant_term(r.num)
-        _, _, qd = dominant_term(r.den)
-        at_inf = qn - qd
+    if I.hi is None:    # the rates Q of the dominant terms c eps^d e^(Q eps)
+        at_inf = dominant_term(r.num)[2] - dominant_term(r.den)[2]
     return at0, at_inf
 
 
@@ -372,21 +370,14 @@ def _enclose_at(r: ExpFrac, I: Interval, tol: Fraction, prec: int, against: Frac
     separately, the rest by branch and bound."""
     R = _Ratio(r, prec)
     lo_k, at = _lower_bound(R, I)
-    if lo_k is None:
-        return None
-    left = _left_end(R, I, lo_k, tol)
-    if left is None:
-        return None
-    a, side = left
-    right = _right_end(r, I, a, lo_k, tol, prec)
+    left = None if lo_k is None else _left_end(R, I, lo_k, tol)
+    right = None if left is None else _right_end(r, I, left[0], lo_k, tol, prec)
     if right is None:
         return None
-    b, tail = right
-    if tail is not None:
-        side.append(tail)
+    (a, near_zero), (b, tail) = left, right
     if b <= a:
-        return _closing([], side, lo_k, at, tol)
-    return _branch_and_bound(R, a, b, lo_k, at, side, tol, against)
+        return _closing([], near_zero + tail, lo_k, at, tol)
+    return _branch_and_bound(R, a, b, lo_k, at, near_zero + tail, tol, against)
 
 
 def _left_end(R: _Ratio, I: Interval, lo_k: Fraction, tol: Fraction) -> tuple[Fraction, list] | None:
@@ -407,17 +398,17 @@ def _left_end(R: _Ratio, I: Interval, lo_k: Fraction, tol: Fraction) -> tuple[Fr
 
 
 def _right_end(r: ExpFrac, I: Interval, a: Fraction, lo_k: Fraction, tol: Fraction,
-               prec: int) -> tuple[Fraction, Fraction | None] | None:
-    """(b, tail bound): where the branch and bound stops, and a certified upper bound of g
-    beyond it when I is unbounded (None for a bounded I); None when the tail has no bound."""
+               prec: int) -> tuple[Fraction, list] | None:
+    """(b, bounds): where the branch and bound stops, and a certified upper bound of g
+    beyond it when I is unbounded (none for a bounded I); None when the tail has no bound."""
     if I.hi is not None:
-        return I.hi, None
+        return I.hi, []
     B = max(a * 2, Fraction(16))
     tail = _tail_bound(r, B, prec)
     while tail is not None and tail[1] > lo_k + tol and B < 1 << 16:
         B *= 4
         tail = _tail_bound(r, B, prec)
-    return tail
+    return None if tail is None else (tail[0], [tail[1]])
 
 
 def _branch_and_bound(R: _Ratio, a: Fraction, b: Fraction, lo_k: Fraction, at: Fraction | None,
@@ -434,7 +425,7 @@ def _branch_and_bound(R: _Ratio, a: Fraction, b: Fraction, lo_k: Fraction, at: F
     n = 64
     for k in range(n):
         push(a + (b - a) * Fraction(k, n), a + (b - a) * Fraction(k + 1, n))
-    settled = max(side) if side else None
+    settled = list(side)
     count = 0
     min_width = tol / (1 << 14)
     while heap:
@@ -442,7 +433,7 @@ def _branch_and_bound(R: _Ratio, a: Fraction, b: Fraction, lo_k: Fraction, at: F
         if u is not UNBOUNDED and (u <= lo_k + tol or (against is not None and u <= against)):
             break                       # every remaining box is within tolerance (or at most `against`)
         if against is not None and lo_k > against:
-            return _closing(heap, [] if settled is None else [settled], lo_k, at)     # above `against`: decided
+            return _closing(heap, settled, lo_k, at)     # above `against`: decided
         heapq.heappop(heap)
         count += 1
         mid = (x + y) / 2
@@ -452,13 +443,13 @@ def _branch_and_bound(R: _Ratio, a: Fraction, b: Fraction, lo_k: Fraction, at: F
         if count > MAX_BOXES or (u is not UNBOUNDED and y - x < min_width):
             if u is UNBOUNDED:
                 return None
-            settled = u if settled is None else max(settled, u)
+            settled.append(u)
             if count > MAX_BOXES:
-                return _closing(heap, [settled], lo_k, at)
+                return _closing(heap, settled, lo_k, at)
             continue
         push(x, mid)
         push(mid, y)
-    return _closing(heap, [] if settled is None else [settled], lo_k, at, tol)
+    return _closing(heap, settled, lo_k, at, tol)
 
 
 def _closing(heap: list, settled: list, lo_k: Fraction, at: Fraction | None,
