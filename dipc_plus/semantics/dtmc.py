@@ -69,8 +69,9 @@ class _Work:
     reals: dict
     comps: list
 
-    def copy(self) -> "_Work":
-        return _Work(self.pc, list(self.env), dict(self.reals), list(self.comps))
+    def copy(self, comps: list | None = None) -> "_Work":
+        """An independent copy, with `comps` as its components when given."""
+        return _Work(self.pc, list(self.env), dict(self.reals), list(self.comps if comps is None else comps))
 
 
 @dataclass(slots=True)
@@ -270,11 +271,8 @@ class DTMC:
             if exc.line is None:
                 exc.file, exc.line, exc.column = s.pos.file, s.pos.line, s.pos.column
             raise
-        out = []
-        for value, p in probs.items():   # exp_mechanism and normalise both give {value: probability}
-            p = ExpFrac.of(p)
-            if not p.is_zero():
-                out.append((value, p))
+        # exp_mechanism and normalise both give {value: probability}
+        out = [(value, p) for value, p in zip(probs, map(ExpFrac.of, probs.values())) if not p.is_zero()]
         if not out:
             raise UserError.at(s.pos, "every outcome of this draw has probability 0")
         return out
@@ -307,12 +305,8 @@ class DTMC:
         if self._recording is not None:
             self._recording.probs += ((with_a, both), (with_na, self._comp_prob[with_na]))
         rest = [c for c in work.comps if not (self.component_noises(c) & ids)]
-        result = []
-        for value, comp in ((True, with_a), (False, with_na)):
-            w = work.copy()
-            w.comps = rest + [comp]
-            result.append((ONE, self._set(w, s, value)))
-        return result
+        return [(ONE, self._set(work.copy(rest + [comp]), s, value))
+                for value, comp in ((True, with_a), (False, with_na))]
 
     def _advance(self, work: _Work, certain: bool = False) -> _Work:
         """Run deterministic instructions until a random choice or an exit (compressed chains).
@@ -507,11 +501,9 @@ class DTMC:
                 raise self._nontermination(self._enclosing_loop(pc), certain=False)
 
     def _enclosing_loop(self, pc: int):
-        best = None
-        for head, instr in enumerate(self.code):
-            if instr.loop_head and head <= pc < instr.target:
-                best = instr.stmt  # innermost: the last enclosing head wins
-        return best if best is not None else self.code[pc].stmt
+        """The innermost loop around `pc` (the last enclosing head), else pc's own statement."""
+        heads = [instr.stmt for head, instr in enumerate(self.code) if instr.loop_head and head <= pc < instr.target]
+        return heads[-1] if heads else self.code[pc].stmt
 
     # ----------------------------------------------------------------- description
 

@@ -228,15 +228,13 @@ class Sampler:
             return {v: c for v, c in coefs.items() if c != 0}, lk - rk
 
         parts, inverse = self._per_group(stmt, idx, difference)
-        fixed = [None if coefs else holds(const, stmt.op) for coefs, const in parts]
-        if all(f is not None for f in fixed):
-            result = np.asarray(fixed, dtype=bool)[inverse]
-        else:
-            values = self._combine(stmt, parts, inverse, idx, kind)
-            result = evaluate.COMPARISON[stmt.op](values, 0)
-            if any(f is not None for f in fixed):
-                decided = np.asarray([f is not None for f in fixed])[inverse]
-                result[decided] = np.asarray([bool(f) for f in fixed])[inverse][decided]
+        # a group whose difference reads no variable is decided exactly, the others in floats
+        decided = np.asarray([not coefs for coefs, _ in parts])
+        truth = np.asarray([not coefs and holds(const, stmt.op) for coefs, const in parts], dtype=bool)
+        result = truth[inverse]
+        if not decided.all():
+            values = evaluate.COMPARISON[stmt.op](self._combine(stmt, parts, inverse, idx, kind), 0)
+            result = np.where(decided[inverse], result, values)
         self.codes[stmt.target][idx] = result.astype(np.int32)
 
     def _sample(self, stmt: ir.Sample, idx: np.ndarray) -> None:
@@ -480,11 +478,8 @@ def simulate(program: ir.Program, inputs: Mapping[str, object], eps, n: int, *, 
         raise UserError(f"the chunk size must be positive, not {chunk}")
     sampler = Sampler(program, inputs, eps, max_iterations=max_iterations)
     parts = []
-    done = 0
-    while done < n:
-        size = min(chunk, n - done)
-        parts.append(sampler.run(size, rng))
-        done += size
+    for start in range(0, n, chunk):
+        parts.append(sampler.run(min(chunk, n - start), rng))
         if progress is not None:
-            progress(size)
+            progress(parts[-1].n)
     return parts[0] if len(parts) == 1 else SampleResult.concat(parts)
