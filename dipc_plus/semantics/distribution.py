@@ -221,25 +221,22 @@ def _render(value) -> str:
     return show_value(value)
 
 
-def group_outputs(program: ir.Program, names: list, values: tuple, render) -> list:
-    """[(display name, rendered value or list of them)]: array elements grouped under their array."""
-    out: list = []
-    index: dict = {}
+def group_outputs(program: ir.Program, names: list, values: tuple, render) -> dict:
+    """{display name: rendered value or list of them}: array elements grouped under their array
+    (at the place of its first element)."""
+    out: dict = {}
     for name, value in zip(names, values):
         base = name.split("[")[0]
         if "[" in name and base in program.arrays:
-            if base not in index:
-                index[base] = len(out)
-                out.append((base, []))
-            out[index[base]][1].append(render(value))
+            out.setdefault(base, []).append(render(value))
         else:
-            out.append((name, render(value)))
+            out[name] = render(value)
     return out
 
 
 def outputs_text(program: ir.Program, names: list, values: tuple, render) -> str:
     """`out=[bot, top]`, `o1_1=1, o1_2=N9 - 1`: how reports name an outcome (arrays grouped)."""
-    return show_env(dict(group_outputs(program, names, values, render)), braces=False, list_sep=", ")
+    return show_env(group_outputs(program, names, values, render), braces=False, list_sep=", ")
 
 
 def _latex_label(text: str) -> str:
