@@ -97,9 +97,7 @@ class Sampler:
                             hint="give each with --input NAME=VALUE (arrays as NAME=[v1,v2,...])")
         self.inputs = {n: inputs[n] for n in program.input_names()}
         self.types = dict(program.variables)
-        for name, typ in program.inputs:
-            self.types.setdefault(name, typ)
-        for name, typ in program.outputs:
+        for name, typ in [*program.inputs, *program.outputs]:
             self.types.setdefault(name, typ)
         assigned = assigned_in(program.body)
         # Inputs the program never assigns are constants: they live in every
@@ -148,29 +146,19 @@ class Sampler:
     # ----------------------------------------------------------------- statements
 
     def _block(self, stmts, idx: np.ndarray) -> np.ndarray:
-        """Run statements on the active runs `idx`; return the runs still active after them."""
+        """Run statements on the active runs `idx`; return the runs still active after them (each
+        statement's handler in _STATEMENTS returns the runs still active after it)."""
         for stmt in stmts:
             if not len(idx):
                 break
-            if isinstance(stmt, ir.Assign):
-                self._assign(stmt, idx)
-            elif isinstance(stmt, ir.Sample):
-                self._sample(stmt, idx)
-            elif isinstance(stmt, ir.Compare):
-                self._compare(stmt, idx)
-            elif isinstance(stmt, ir.If):
-                cond = self._condition(stmt, idx)
-                yes = self._block(stmt.then, idx[cond])
-                no = self._block(stmt.other, idx[~cond])
-                if self._may_exit(stmt):  # otherwise every run of idx is still active
-                    idx = self._union((yes, no))
-            elif isinstance(stmt, ir.While):
-                idx = self._while(stmt, idx)
-            elif isinstance(stmt, ir.Exit):
-                return idx[:0]
-            else:  # pragma: no cover - the IR has no other statements
-                raise TypeError(f"unknown statement {stmt!r}")
+            idx = _STATEMENTS[type(stmt)](self, stmt, idx)
         return idx
+
+    def _if(self, stmt: ir.If, idx: np.ndarray) -> np.ndarray:
+        cond = self._condition(stmt, idx)
+        yes = self._block(stmt.then, idx[cond])
+        no = self._block(stmt.other, idx[~cond])
+        return self._union((yes, no)) if self._may_exit(stmt) else idx  # else every run of idx is still active
 
     def _while(self, stmt: ir.While, idx: np.ndarray) -> np.ndarray:
         left = []
@@ -207,18 +195,19 @@ class Sampler:
             found = self._exits[id(stmt)] = contains_exit([stmt])
         return found
 
-    def _assign(self, stmt: ir.Assign, idx: np.ndarray) -> None:
+    def _assign(self, stmt: ir.Assign, idx: np.ndarray) -> np.ndarray:
         target = stmt.target
         if target in self.codes:
             self.codes[target][idx] = self._per_run(
                 stmt, idx, lambda e: self._code(target, evaluate.eval_assign(stmt, e, self.program), stmt.pos), np.int32)
-            return
+            return idx
         kind = "real" if target in self.reals else "int"
         lin = stmt.expr if isinstance(stmt.expr, ir.Lin) else ir.Lin(kind, (), stmt.expr)
         values = self._lin_values(stmt, lin, idx, kind)
         (self.reals if kind == "real" else self.ints)[target][idx] = values
+        return idx
 
-    def _compare(self, stmt: ir.Compare, idx: np.ndarray) -> None:
+    def _compare(self, stmt: ir.Compare, idx: np.ndarray) -> np.ndarray:
         kind = stmt.lhs.kind
 
         def difference(env):
@@ -236,8 +225,9 @@ class Sampler:
             values = evaluate.COMPARISON[stmt.op](self._combine(stmt, parts, inverse, idx, kind), 0)
             result = np.where(decided[inverse], result, values)
         self.codes[stmt.target][idx] = result.astype(np.int32)
+        return idx
 
-    def _sample(self, stmt: ir.Sample, idx: np.ndarray) -> None:
+    def _sample(self, stmt: ir.Sample, idx: np.ndarray) -> np.ndarray:
         dist = stmt.dist
         target = stmt.target
         m = len(idx)
@@ -252,6 +242,7 @@ class Sampler:
             self.codes[target][idx] = draw_categorical(self.rng, np.asarray(table), inverse)
         else:  # pragma: no cover
             raise TypeError(f"unknown distribution {dist!r}")
+        return idx
 
     # ----------------------------------------------------------------- categorical weights
 
@@ -427,6 +418,11 @@ class Sampler:
     def _take(self, array: np.ndarray, idx: np.ndarray) -> np.ndarray:
         """array[idx] for reading; the array itself when idx is every run (idx is sorted and unique)."""
         return array if len(idx) == self.n else array[idx]
+
+
+# how each statement runs on the active runs: the handler returns the runs still active after it
+_STATEMENTS = {ir.Assign: Sampler._assign, ir.Sample: Sampler._sample, ir.Compare: Sampler._compare,
+               ir.If: Sampler._if, ir.While: Sampler._while, ir.Exit: lambda sampler, stmt, idx: idx[:0]}
 
 
 class _NonFinite(Exception):
