@@ -285,7 +285,7 @@ class DTMC:
         na = negate(a)
         ids = a.noises()
         touched = [c for c in work.comps if self.component_noises(c) & ids]
-        merged = frozenset().union(*touched) if touched else frozenset()
+        merged = frozenset().union(*touched)
         if a in merged:
             return [(ONE, self._set(work, s, True))]
         if na in merged:
@@ -341,17 +341,11 @@ class DTMC:
         env = tuple(v if live is None or name in live else None for name, v in zip(self.finite_vars, work.env))
         reals = tuple(sorted((n, f) for n, f in work.reals.items() if live is None or n in live))
         live_noises = {i for _, f in reals for i, _ in f.coeffs}
-        factor = ONE
-        kept = []
-        for comp in work.comps:
-            if live is None or self.component_noises(comp) & live_noises:
-                kept.append(comp)
-            else:
-                factor = factor * self.component_probability(comp)
-                self.stats.dropped_components += 1
-        kept.sort(key=_comp_key)
-        constraints = frozenset().union(*kept) if kept else frozenset()
-        return State(pc, env, reals, constraints), tuple(kept), factor
+        dropped = [] if live is None else [c for c in work.comps if not self.component_noises(c) & live_noises]
+        kept = sorted((c for c in work.comps if c not in dropped), key=_comp_key)
+        self.stats.dropped_components += len(dropped)
+        factor = math.prod(map(self.component_probability, dropped), start=ONE)
+        return State(pc, env, reals, frozenset().union(*kept)), tuple(kept), factor
 
     def _live_at(self, pc: int) -> frozenset | None:
         """The variables a state at `pc` keeps (at EXIT the outputs); None: every one (drop=False)."""
