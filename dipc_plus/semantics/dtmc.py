@@ -145,32 +145,22 @@ class DTMC:
     # ----------------------------------------------------------------- probabilities
 
     def component_noises(self, comp: frozenset) -> frozenset:
-        found = self._comp_noises.get(comp)
-        if found is None:
-            found = self._comp_noises[comp] = frozenset().union(*(a.noises() for a in comp))
-        return found
+        return _cached(self._comp_noises, comp, lambda: frozenset().union(*(a.noises() for a in comp)))
 
     def component_probability(self, comp: frozenset) -> ExpFrac:
-        found = self._comp_prob.get(comp)
-        if found is None:
-            found = self._comp_prob[comp] = ExpFrac.of(constraints_probability(comp, self.noises))
-        return found
+        return _cached(self._comp_prob, comp, lambda: ExpFrac.of(constraints_probability(comp, self.noises)))
 
     def constraint_probability(self, node: int) -> ExpFrac:
         """P[C] for the constraints of a node (1 when it has none)."""
         data = self.graph.nodes[node]
-        if "pc_prob" not in data:
-            data["pc_prob"] = math.prod(map(self.component_probability, data["components"]), start=ONE)
-        return data["pc_prob"]
+        return _cached(data, "pc_prob",
+                       lambda: math.prod(map(self.component_probability, data["components"]), start=ONE))
 
     def edge_probability(self, u: int, v: int) -> ExpFrac:
         """The transition probability u -> v (a quotient: only for display, export and checks)."""
         data = self.graph.edges[u, v]
-        found = data.get("prob")
-        if found is None:
-            found = data["factor"] * self.constraint_probability(v) / self.constraint_probability(u)
-            data["prob"] = found
-        return found
+        return _cached(data, "prob",
+                       lambda: data["factor"] * self.constraint_probability(v) / self.constraint_probability(u))
 
     # ----------------------------------------------------------------- evaluation helpers
 
@@ -465,10 +455,8 @@ class DTMC:
 
     def _with_inputs(self, state: State) -> State:
         """A state of `_without_inputs` with this input's live real inputs back (as `_canon` has them)."""
-        names = self._live_inputs.get(state.pc)
-        if names is None:
-            live = self._live_at(state.pc)
-            names = self._live_inputs[state.pc] = tuple(n for n in self._input_reals if n in live)
+        names = _cached(self._live_inputs, state.pc,
+                        lambda: tuple(n for n in self._input_reals if n in self._live_at(state.pc)))
         if not names:
             return state
         reals = state.reals + tuple((n, self._input_forms[n]) for n in names)
@@ -543,6 +531,14 @@ class DTMC:
         if self.noises:
             lines.append("noises: " + ", ".join(format_noise(i, self.noises[i]) for i in sorted(self.noises)))
         return "\n".join(lines)
+
+
+def _cached(table: dict, key, make):
+    """table[key], made by make() and stored there the first time it is asked for."""
+    found = table.get(key)
+    if found is None:
+        found = table[key] = make()
+    return found
 
 
 def _name(item: tuple) -> str:
