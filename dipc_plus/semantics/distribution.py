@@ -24,6 +24,7 @@ from typing import Mapping
 
 from dipc_plus.semantics import ir
 from dipc_plus.exact.linear import Atom, LinForm, Noise, atom
+from dipc_plus.exact.sparse import accumulate
 from dipc_plus.semantics.events import restricted_total
 from dipc_plus.semantics.dtmc import DEFAULT_MAX_STATES, DTMC
 from dipc_plus.semantics.evaluate import domain_rank
@@ -132,11 +133,8 @@ class Distribution:
             if isinstance(_output_type(self.program, name), (ir.RealT, ir.IntT)):
                 raise UserError(f"'{name}' is a real output: use within(...) for it")
         idx = {n: i for i, n in enumerate(self.names)}
-        total = ZERO
-        for o, e in self.entries.items():
-            if all(values_equal(o.values[idx[n]], plain_number(v)) for n, v in fixed.items()):
-                total = total + e.probability
-        return total
+        return sum((e.probability for o, e in self.entries.items()
+                    if all(values_equal(o.values[idx[n]], plain_number(v)) for n, v in fixed.items())), ZERO)
 
     def total(self) -> ExpFrac:
         return sum((e.probability for e in self.entries.values()), ZERO)
@@ -150,8 +148,7 @@ class Distribution:
         keep = [i for i, n in enumerate(self.names) if not isinstance(self.types[n], (ir.RealT, ir.IntT))]
         out: dict = {}
         for o, e in self.entries.items():
-            key = tuple(o.values[i] for i in keep)
-            out[key] = out[key] + e.probability if key in out else e.probability
+            accumulate(out, tuple(o.values[i] for i in keep), e.probability)
         return out
 
     def within(self, targets: Mapping, gamma) -> ExpFrac:
@@ -197,13 +194,8 @@ class Distribution:
 
     def noise_legend(self) -> str:
         """`N9 ~ Lap(eps/9, 0)` for the noises the outcomes mention."""
-        ids: set = set()
-        for oc in self.entries:
-            for v in oc.values:
-                if isinstance(v, LinForm):
-                    ids |= v.noises()
-            for a in oc.constraints:
-                ids |= a.noises()
+        ids = set().union(*(v.noises() for oc in self.entries for v in oc.values if isinstance(v, LinForm)),
+                          *(a.noises() for oc in self.entries for a in oc.constraints))
         return ", ".join(format_noise(i, self.noises[i]) for i in sorted(ids))
 
     def describe(self, o: Outcome) -> str:
@@ -213,9 +205,7 @@ class Distribution:
         return text
 
     def __str__(self) -> str:
-        lines = []
-        for o, e in self.entries.items():
-            lines.append(f"{self.describe(o)}: {e.probability}")
+        lines = [f"{self.describe(o)}: {e.probability}" for o, e in self.entries.items()]
         legend = self.noise_legend()
         if legend:
             lines.append(f"where {legend}")
@@ -231,25 +221,22 @@ def _render(value) -> str:
     return show_value(value)
 
 
-def group_outputs(program: ir.Program, names: list, values: tuple, render) -> list:
-    """[(display name, rendered value or list of them)]: array elements grouped under their array."""
-    out: list = []
-    index: dict = {}
+def group_outputs(program: ir.Program, names: list, values: tuple, render) -> dict:
+    """{display name: rendered value or list of them}: array elements grouped under their array
+    (at the place of its first element)."""
+    out: dict = {}
     for name, value in zip(names, values):
         base = name.split("[")[0]
         if "[" in name and base in program.arrays:
-            if base not in index:
-                index[base] = len(out)
-                out.append((base, []))
-            out[index[base]][1].append(render(value))
+            out.setdefault(base, []).append(render(value))
         else:
-            out.append((name, render(value)))
+            out[name] = render(value)
     return out
 
 
 def outputs_text(program: ir.Program, names: list, values: tuple, render) -> str:
     """`out=[bot, top]`, `o1_1=1, o1_2=N9 - 1`: how reports name an outcome (arrays grouped)."""
-    return show_env(dict(group_outputs(program, names, values, render)), braces=False, list_sep=", ")
+    return show_env(group_outputs(program, names, values, render), braces=False, list_sep=", ")
 
 
 def _latex_label(text: str) -> str:

@@ -69,8 +69,9 @@ class _Work:
     reals: dict
     comps: list
 
-    def copy(self) -> "_Work":
-        return _Work(self.pc, list(self.env), dict(self.reals), list(self.comps))
+    def copy(self, comps: list | None = None) -> "_Work":
+        """An independent copy, with `comps` as its components when given."""
+        return _Work(self.pc, list(self.env), dict(self.reals), list(self.comps if comps is None else comps))
 
 
 @dataclass(slots=True)
@@ -144,32 +145,22 @@ class DTMC:
     # ----------------------------------------------------------------- probabilities
 
     def component_noises(self, comp: frozenset) -> frozenset:
-        found = self._comp_noises.get(comp)
-        if found is None:
-            found = self._comp_noises[comp] = frozenset().union(*(a.noises() for a in comp))
-        return found
+        return _cached(self._comp_noises, comp, lambda: frozenset().union(*(a.noises() for a in comp)))
 
     def component_probability(self, comp: frozenset) -> ExpFrac:
-        found = self._comp_prob.get(comp)
-        if found is None:
-            found = self._comp_prob[comp] = ExpFrac.of(constraints_probability(comp, self.noises))
-        return found
+        return _cached(self._comp_prob, comp, lambda: ExpFrac.of(constraints_probability(comp, self.noises)))
 
     def constraint_probability(self, node: int) -> ExpFrac:
         """P[C] for the constraints of a node (1 when it has none)."""
         data = self.graph.nodes[node]
-        if "pc_prob" not in data:
-            data["pc_prob"] = math.prod(map(self.component_probability, data["components"]), start=ONE)
-        return data["pc_prob"]
+        return _cached(data, "pc_prob",
+                       lambda: math.prod(map(self.component_probability, data["components"]), start=ONE))
 
     def edge_probability(self, u: int, v: int) -> ExpFrac:
         """The transition probability u -> v (a quotient: only for display, export and checks)."""
         data = self.graph.edges[u, v]
-        found = data.get("prob")
-        if found is None:
-            found = data["factor"] * self.constraint_probability(v) / self.constraint_probability(u)
-            data["prob"] = found
-        return found
+        return _cached(data, "prob",
+                       lambda: data["factor"] * self.constraint_probability(v) / self.constraint_probability(u))
 
     # ----------------------------------------------------------------- evaluation helpers
 
@@ -270,11 +261,8 @@ class DTMC:
             if exc.line is None:
                 exc.file, exc.line, exc.column = s.pos.file, s.pos.line, s.pos.column
             raise
-        out = []
-        for value, p in probs.items():   # exp_mechanism and normalise both give {value: probability}
-            p = ExpFrac.of(p)
-            if not p.is_zero():
-                out.append((value, p))
+        # exp_mechanism and normalise both give {value: probability}
+        out = [(value, p) for value, p in zip(probs, map(ExpFrac.of, probs.values())) if not p.is_zero()]
         if not out:
             raise UserError.at(s.pos, "every outcome of this draw has probability 0")
         return out
@@ -287,7 +275,7 @@ class DTMC:
         na = negate(a)
         ids = a.noises()
         touched = [c for c in work.comps if self.component_noises(c) & ids]
-        merged = frozenset().union(*touched) if touched else frozenset()
+        merged = frozenset().union(*touched)
         if a in merged:
             return [(ONE, self._set(work, s, True))]
         if na in merged:
@@ -307,12 +295,8 @@ class DTMC:
         if self._recording is not None:
             self._recording.probs += ((with_a, both), (with_na, self._comp_prob[with_na]))
         rest = [c for c in work.comps if not (self.component_noises(c) & ids)]
-        result = []
-        for value, comp in ((True, with_a), (False, with_na)):
-            w = work.copy()
-            w.comps = rest + [comp]
-            result.append((ONE, self._set(w, s, value)))
-        return result
+        return [(ONE, self._set(work.copy(rest + [comp]), s, value))
+                for value, comp in ((True, with_a), (False, with_na))]
 
     def _advance(self, work: _Work, certain: bool = False) -> _Work:
         """Run deterministic instructions until a random choice or an exit (compressed chains).
@@ -347,17 +331,11 @@ class DTMC:
         env = tuple(v if live is None or name in live else None for name, v in zip(self.finite_vars, work.env))
         reals = tuple(sorted((n, f) for n, f in work.reals.items() if live is None or n in live))
         live_noises = {i for _, f in reals for i, _ in f.coeffs}
-        factor = ONE
-        kept = []
-        for comp in work.comps:
-            if live is None or self.component_noises(comp) & live_noises:
-                kept.append(comp)
-            else:
-                factor = factor * self.component_probability(comp)
-                self.stats.dropped_components += 1
-        kept.sort(key=_comp_key)
-        constraints = frozenset().union(*kept) if kept else frozenset()
-        return State(pc, env, reals, constraints), tuple(kept), factor
+        dropped = [] if live is None else [c for c in work.comps if not self.component_noises(c) & live_noises]
+        kept = sorted((c for c in work.comps if c not in dropped), key=_comp_key)
+        self.stats.dropped_components += len(dropped)
+        factor = math.prod(map(self.component_probability, dropped), start=ONE)
+        return State(pc, env, reals, frozenset().union(*kept)), tuple(kept), factor
 
     def _live_at(self, pc: int) -> frozenset | None:
         """The variables a state at `pc` keeps (at EXIT the outputs); None: every one (drop=False)."""
@@ -477,10 +455,8 @@ class DTMC:
 
     def _with_inputs(self, state: State) -> State:
         """A state of `_without_inputs` with this input's live real inputs back (as `_canon` has them)."""
-        names = self._live_inputs.get(state.pc)
-        if names is None:
-            live = self._live_at(state.pc)
-            names = self._live_inputs[state.pc] = tuple(n for n in self._input_reals if n in live)
+        names = _cached(self._live_inputs, state.pc,
+                        lambda: tuple(n for n in self._input_reals if n in self._live_at(state.pc)))
         if not names:
             return state
         reals = state.reals + tuple((n, self._input_forms[n]) for n in names)
@@ -507,11 +483,9 @@ class DTMC:
                 raise self._nontermination(self._enclosing_loop(pc), certain=False)
 
     def _enclosing_loop(self, pc: int):
-        best = None
-        for head, instr in enumerate(self.code):
-            if instr.loop_head and head <= pc < instr.target:
-                best = instr.stmt  # innermost: the last enclosing head wins
-        return best if best is not None else self.code[pc].stmt
+        """The innermost loop around `pc` (the last enclosing head), else pc's own statement."""
+        heads = [instr.stmt for head, instr in enumerate(self.code) if instr.loop_head and head <= pc < instr.target]
+        return heads[-1] if heads else self.code[pc].stmt
 
     # ----------------------------------------------------------------- description
 
@@ -557,6 +531,14 @@ class DTMC:
         if self.noises:
             lines.append("noises: " + ", ".join(format_noise(i, self.noises[i]) for i in sorted(self.noises)))
         return "\n".join(lines)
+
+
+def _cached(table: dict, key, make):
+    """table[key], made by make() and stored there the first time it is asked for."""
+    found = table.get(key)
+    if found is None:
+        found = table[key] = make()
+    return found
 
 
 def _name(item: tuple) -> str:

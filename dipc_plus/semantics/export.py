@@ -93,13 +93,9 @@ def row_decimals(chain: DTMC, u: int, eps: Fraction) -> list[tuple[int, str]]:
 def transition_rows(chain: DTMC, at: Fraction | None, exact) -> list:
     """[(state, [(successor, probability text)])] in state order, the one traversal of both
     formats: exact probabilities written by `exact`, or the decimals of `row_decimals` at `at`."""
-    rows = []
-    for u in sorted(chain.graph.nodes):
-        if at is None:
-            rows.append((u, [(v, exact(chain.edge_probability(u, v))) for v in sorted(chain.graph.succ[u])]))
-        else:
-            rows.append((u, row_decimals(chain, u, at)))
-    return rows
+    return [(u, row_decimals(chain, u, at) if at is not None
+             else [(v, exact(chain.edge_probability(u, v))) for v in sorted(chain.graph.succ[u])])
+            for u in sorted(chain.graph.nodes)]
 
 
 def output_groups(chain: DTMC) -> dict:

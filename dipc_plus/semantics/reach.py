@@ -61,14 +61,12 @@ def _propagate(graph, initial, attr: str, groups: list, reachable: set) -> dict:
             values = {members[0]: inflow.pop(members[0], ZERO)}
         else:
             values = solve_component(graph, list(members), inflow, attr)
+        result.update(values)
         for u, w in values.items():
-            result[u] = w
-            if w.is_zero():
-                continue
-            for v, data in succ[u].items():
-                if v in members:
-                    continue
-                accumulate(inflow, v, w * data[attr])
+            if not w.is_zero():
+                for v, data in succ[u].items():
+                    if v not in members:
+                        accumulate(inflow, v, w * data[attr])
     return result
 
 
@@ -119,20 +117,14 @@ def gaussian_solve(rows: dict, rhs: dict, unknowns: list) -> dict:
             if coef is None or coef.is_zero():
                 continue
             ratio = coef / pval
-            for kk, v in prow.items():
-                if kk == k:
-                    continue
-                new = orow.get(kk, ZERO) - ratio * v
+            for kk, v in prow.items():   # orow -= ratio * prow, keeping col_rows the rows that hold each unknown
+                new = ZERO if kk == k else orow.get(kk, ZERO) - ratio * v
                 if new.is_zero():
-                    if kk in orow:
-                        del orow[kk]
-                        col_rows[kk].discard(other)
+                    orow.pop(kk, None)
+                    col_rows[kk].discard(other)
                 else:
-                    if kk not in orow:
-                        col_rows[kk].add(other)
                     orow[kk] = new
-            del orow[k]
-            col_rows[k].discard(other)
+                    col_rows[kk].add(other)
             if not rhs[r].is_zero():
                 rhs[other] = rhs[other] - ratio * rhs[r]
     x: dict = {}

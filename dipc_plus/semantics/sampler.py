@@ -97,9 +97,7 @@ class Sampler:
                             hint="give each with --input NAME=VALUE (arrays as NAME=[v1,v2,...])")
         self.inputs = {n: inputs[n] for n in program.input_names()}
         self.types = dict(program.variables)
-        for name, typ in program.inputs:
-            self.types.setdefault(name, typ)
-        for name, typ in program.outputs:
+        for name, typ in [*program.inputs, *program.outputs]:
             self.types.setdefault(name, typ)
         assigned = assigned_in(program.body)
         # Inputs the program never assigns are constants: they live in every
@@ -148,29 +146,19 @@ class Sampler:
     # ----------------------------------------------------------------- statements
 
     def _block(self, stmts, idx: np.ndarray) -> np.ndarray:
-        """Run statements on the active runs `idx`; return the runs still active after them."""
+        """Run statements on the active runs `idx`; return the runs still active after them (each
+        statement's handler in _STATEMENTS returns the runs still active after it)."""
         for stmt in stmts:
             if not len(idx):
                 break
-            if isinstance(stmt, ir.Assign):
-                self._assign(stmt, idx)
-            elif isinstance(stmt, ir.Sample):
-                self._sample(stmt, idx)
-            elif isinstance(stmt, ir.Compare):
-                self._compare(stmt, idx)
-            elif isinstance(stmt, ir.If):
-                cond = self._condition(stmt, idx)
-                yes = self._block(stmt.then, idx[cond])
-                no = self._block(stmt.other, idx[~cond])
-                if self._may_exit(stmt):  # otherwise every run of idx is still active
-                    idx = self._union((yes, no))
-            elif isinstance(stmt, ir.While):
-                idx = self._while(stmt, idx)
-            elif isinstance(stmt, ir.Exit):
-                return idx[:0]
-            else:  # pragma: no cover - the IR has no other statements
-                raise TypeError(f"unknown statement {stmt!r}")
+            idx = _STATEMENTS[type(stmt)](self, stmt, idx)
         return idx
+
+    def _if(self, stmt: ir.If, idx: np.ndarray) -> np.ndarray:
+        cond = self._condition(stmt, idx)
+        yes = self._block(stmt.then, idx[cond])
+        no = self._block(stmt.other, idx[~cond])
+        return self._union((yes, no)) if self._may_exit(stmt) else idx  # else every run of idx is still active
 
     def _while(self, stmt: ir.While, idx: np.ndarray) -> np.ndarray:
         left = []
@@ -207,18 +195,19 @@ class Sampler:
             found = self._exits[id(stmt)] = contains_exit([stmt])
         return found
 
-    def _assign(self, stmt: ir.Assign, idx: np.ndarray) -> None:
+    def _assign(self, stmt: ir.Assign, idx: np.ndarray) -> np.ndarray:
         target = stmt.target
         if target in self.codes:
             self.codes[target][idx] = self._per_run(
                 stmt, idx, lambda e: self._code(target, evaluate.eval_assign(stmt, e, self.program), stmt.pos), np.int32)
-            return
+            return idx
         kind = "real" if target in self.reals else "int"
         lin = stmt.expr if isinstance(stmt.expr, ir.Lin) else ir.Lin(kind, (), stmt.expr)
         values = self._lin_values(stmt, lin, idx, kind)
         (self.reals if kind == "real" else self.ints)[target][idx] = values
+        return idx
 
-    def _compare(self, stmt: ir.Compare, idx: np.ndarray) -> None:
+    def _compare(self, stmt: ir.Compare, idx: np.ndarray) -> np.ndarray:
         kind = stmt.lhs.kind
 
         def difference(env):
@@ -228,18 +217,17 @@ class Sampler:
             return {v: c for v, c in coefs.items() if c != 0}, lk - rk
 
         parts, inverse = self._per_group(stmt, idx, difference)
-        fixed = [None if coefs else holds(const, stmt.op) for coefs, const in parts]
-        if all(f is not None for f in fixed):
-            result = np.asarray(fixed, dtype=bool)[inverse]
-        else:
-            values = self._combine(stmt, parts, inverse, idx, kind)
-            result = evaluate.COMPARISON[stmt.op](values, 0)
-            if any(f is not None for f in fixed):
-                decided = np.asarray([f is not None for f in fixed])[inverse]
-                result[decided] = np.asarray([bool(f) for f in fixed])[inverse][decided]
+        # a group whose difference reads no variable is decided exactly, the others in floats
+        decided = np.asarray([not coefs for coefs, _ in parts])
+        truth = np.asarray([not coefs and holds(const, stmt.op) for coefs, const in parts], dtype=bool)
+        result = truth[inverse]
+        if not decided.all():
+            values = evaluate.COMPARISON[stmt.op](self._combine(stmt, parts, inverse, idx, kind), 0)
+            result = np.where(decided[inverse], result, values)
         self.codes[stmt.target][idx] = result.astype(np.int32)
+        return idx
 
-    def _sample(self, stmt: ir.Sample, idx: np.ndarray) -> None:
+    def _sample(self, stmt: ir.Sample, idx: np.ndarray) -> np.ndarray:
         dist = stmt.dist
         target = stmt.target
         m = len(idx)
@@ -254,6 +242,7 @@ class Sampler:
             self.codes[target][idx] = draw_categorical(self.rng, np.asarray(table), inverse)
         else:  # pragma: no cover
             raise TypeError(f"unknown distribution {dist!r}")
+        return idx
 
     # ----------------------------------------------------------------- categorical weights
 
@@ -431,6 +420,11 @@ class Sampler:
         return array if len(idx) == self.n else array[idx]
 
 
+# how each statement runs on the active runs: the handler returns the runs still active after it
+_STATEMENTS = {ir.Assign: Sampler._assign, ir.Sample: Sampler._sample, ir.Compare: Sampler._compare,
+               ir.If: Sampler._if, ir.While: Sampler._while, ir.Exit: lambda sampler, stmt, idx: idx[:0]}
+
+
 class _NonFinite(Exception):
     """A float weight came out infinite or NaN (overflow): retry with mpmath."""
 
@@ -480,11 +474,8 @@ def simulate(program: ir.Program, inputs: Mapping[str, object], eps, n: int, *, 
         raise UserError(f"the chunk size must be positive, not {chunk}")
     sampler = Sampler(program, inputs, eps, max_iterations=max_iterations)
     parts = []
-    done = 0
-    while done < n:
-        size = min(chunk, n - done)
-        parts.append(sampler.run(size, rng))
-        done += size
+    for start in range(0, n, chunk):
+        parts.append(sampler.run(min(chunk, n - start), rng))
         if progress is not None:
-            progress(size)
+            progress(parts[-1].n)
     return parts[0] if len(parts) == 1 else SampleResult.concat(parts)
