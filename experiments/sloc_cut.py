@@ -60,7 +60,7 @@ def table(base: dict[str, int], now: dict[str, int]) -> list[str]:
     old_now = {p: s for p, s in now.items() if p in base}
     new = {p: s for p, s in now.items() if p not in base}
     folded = {p: s for p, s in now.items() if p in base or p in FOLDED_OUT}
-    rows = [f"| | modules | SLOC | vs baseline |", "|---|---:|---:|---:|"]
+    rows = ["| | modules | SLOC | vs baseline |", "|---|---:|---:|---:|"]
     b = sum(base.values())
 
     def row(name, d):
@@ -95,12 +95,17 @@ def main() -> int:
     now = sloc_of_tree(os.path.join(ROOT, "dipc_plus"))
     head = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     lines = [f"# Issue 37: SLOC of dipc_plus/ (radon raw), {head} against {BASELINE}", ""] + table(base, now)
+    print_and_write(lines, args.markdown)
+    return 0
+
+
+def print_and_write(lines: list[str], markdown: str | None) -> None:
+    """The table on stdout, and into the file `markdown` when one is given."""
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
-    if args.markdown:
-        with open(args.markdown, "w", encoding="utf-8") as fh:
+    if markdown:
+        with open(markdown, "w", encoding="utf-8") as fh:
             fh.write(text)
-    return 0
 
 
 if __name__ == "__main__":

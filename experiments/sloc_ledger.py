@@ -25,8 +25,9 @@ import sys
 import tempfile
 from collections import Counter
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BASELINE = "4008d73"  # main when issue 37 was filed (as experiments/sloc_cut.py)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sloc_cut import BASELINE, ROOT, print_and_write  # noqa: E402  (the same baseline and output)
+
 OTHER_ISSUES = {"36", "38", "39", "40", "41", "42"}
 ISSUE_NUMBER = re.compile(r"[Ii]ssues? (\d\d)\b|#(\d\d)\b")
 
@@ -113,11 +114,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--markdown", help="also write the table to this file")
     args = parser.parse_args()
-    text = "\n".join(report(*ledger())) + "\n"
-    sys.stdout.write(text)
-    if args.markdown:
-        with open(args.markdown, "w", encoding="utf-8") as fh:
-            fh.write(text)
+    print_and_write(report(*ledger()), args.markdown)
     return 0
 
 
