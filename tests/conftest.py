@@ -26,6 +26,32 @@ PROGRAMS = ROOT / "programs"
 THEORIES = ROOT / "theories"
 
 
+def noisy_max_det_table(second_output: str = "out = 2", more_rows: str = "") -> str:
+    """A claim on noisy_max (m = 2) whose det is a table of rows q = [0, 0] -> out = 1 and q = [0, 2] ->
+    `second_output`, then `more_rows` (TOML text): the det-table claim several tests vary."""
+    return f"""\
+[program]
+path = "{PROGRAMS.as_posix()}/noisy_max.dip"
+params = {{ m = 2 }}
+
+[accuracy]
+det = "table"
+input_distance = "linf"
+output_distance = "zero-one"
+alpha = "dd"
+gamma = 0
+beta = "m*exp(-alpha*eps/2)"
+
+[[accuracy.table]]
+input = {{ q = [0, 0] }}
+output = {{ out = 1 }}
+
+[[accuracy.table]]
+input = {{ q = [0, 2] }}
+output = {{ {second_output} }}
+{more_rows}"""
+
+
 def lap_pdf(x: float, mu: float, rate: float) -> float:
     """Density of mu + Lap(rate): rate/2 * exp(-rate |x - mu|)."""
     return 0.5 * rate * math.exp(-rate * abs(x - mu))

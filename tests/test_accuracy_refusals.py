@@ -5,29 +5,8 @@ from __future__ import annotations
 import pytest
 
 from dipc_plus import cli
-from conftest import PROGRAMS, THEORIES
+from conftest import THEORIES, noisy_max_det_table
 
-DET_TABLE = """\
-[program]
-path = "{programs}/noisy_max.dip"
-params = {{ m = 2 }}
-
-[accuracy]
-det = "table"
-input_distance = "linf"
-output_distance = "zero-one"
-alpha = "dd"
-gamma = 0
-beta = "m*exp(-alpha*eps/2)"
-
-[[accuracy.table]]
-input = {{ q = [0, 0] }}
-output = {{ out = 1 }}
-
-[[accuracy.table]]
-input = {{ q = [0, 2] }}
-output = {{ out = 2 }}
-"""
 
 
 def refused(argv: list, capsys) -> str:
@@ -39,7 +18,7 @@ def refused(argv: list, capsys) -> str:
 
 def test_det_table_refuses_dd_over_the_reals(tmp_path, capsys):
     claim = tmp_path / "table.toml"
-    claim.write_text(DET_TABLE.format(programs=PROGRAMS.as_posix()))
+    claim.write_text(noisy_max_det_table())
     err = refused(["accuracy", str(claim), "--dd-over", "reals", "--no-progress"], capsys)
     assert "with a det table, dd can only be taken over the table's inputs" in err
     assert "--dd-over grid" in err

@@ -7,7 +7,7 @@ import pytest
 from dipc_plus.claims.claim_file import load_claim
 from dipc_plus.claims.privacy_reader import load_privacy_claim
 from dipc_plus.errors import UserError
-from conftest import PROGRAMS
+from conftest import PROGRAMS, noisy_max_det_table
 
 SCENARIOS = """\
 [program]
@@ -30,27 +30,6 @@ name = "two"
 prior = [ {{ input = {{ x = [0, 0] }}, weight = "{weight}" }}, {{ input = {{ x = [1, 1] }}, weight = "p" }} ]
 """
 
-DET_TABLE = """\
-[program]
-path = "{programs}/noisy_max.dip"
-params = {{ m = 2 }}
-
-[accuracy]
-det = "table"
-input_distance = "linf"
-output_distance = "zero-one"
-alpha = "dd"
-gamma = 0
-beta = "m*exp(-alpha*eps/2)"
-
-[[accuracy.table]]
-input = {{ q = [0, 0] }}
-output = {{ out = 1 }}
-
-[[accuracy.table]]
-input = {{ q = [0, 2] }}
-output = {{ {output} }}
-"""
 
 
 def _line_of(text: str, start: str, occurrence: int) -> int:
@@ -71,7 +50,7 @@ def test_a_mistake_in_the_second_scenario_is_located_there(tmp_path, weight, wor
 @pytest.mark.parametrize("output", ["out = 7", "nope = 1"])
 def test_a_mistake_in_the_second_table_row_is_located_there(tmp_path, output):
     """Row errors are keyed `accuracy.table`: the second row's header."""
-    text = DET_TABLE.format(programs=PROGRAMS.as_posix(), output=output)
+    text = noisy_max_det_table(second_output=output)
     path = tmp_path / "claim.toml"
     path.write_text(text)
     with pytest.raises(UserError) as info:

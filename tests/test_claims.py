@@ -15,7 +15,7 @@ from dipc_plus.claims.disagreement import INF
 from dipc_plus.errors import UserError
 from dipc_plus.exact.expoly import ExpFrac, ExpPoly
 from dipc_plus.claims.formula import Where, parse
-from conftest import PROGRAMS, ROOT
+from conftest import PROGRAMS, ROOT, noisy_max_det_table
 from wilson_inside import in_interval
 
 # accuracy claims only: privacy/Pufferfish claim files have their own tests
@@ -205,35 +205,19 @@ def test_set_override_of_unknown_parameter(tmp_path):
 # --------------------------------------------------------------------------- det tables
 
 
-TABLE = """\
-[program]
-path = "{programs}/noisy_max.dip"
-params = {{ m = 2 }}
-
-[accuracy]
-det = "table"
-input_distance = "linf"
-output_distance = "zero-one"
-alpha = "dd"
-gamma = 0
-beta = "m*exp(-alpha*eps/2)"
-
-[[accuracy.table]]
-input = {{ q = [0, 0] }}
-output = {{ out = 1 }}
-
-[[accuracy.table]]
-input = {{ q = [0, 2] }}
-output = {{ out = 2 }}
-
+def table_claim(third: int) -> str:
+    """The noisy_max det table with a third row q = [3, 0] -> out = `third`."""
+    return noisy_max_det_table(more_rows=f"""
 [[accuracy.table]]
 input = {{ q = [3, 0] }}
 output = {{ out = {third} }}
-"""
+""")
+
+
 
 
 def test_det_table(tmp_path):
-    claim = load_claim(write(tmp_path, TABLE.format(programs=PROGRAMS.as_posix(), third=1)))
+    claim = load_claim(write(tmp_path, table_claim(1)))
     acc = claim.accuracy
     assert acc.dd_over == "grid" and len(acc.points) == 3
     obs = {tuple(o.input.values()): o for o in _obligations(acc)}
@@ -248,12 +232,12 @@ def test_det_table(tmp_path):
 
 def test_det_table_bad_value(tmp_path):
     with pytest.raises(UserError) as info:
-        load_claim(write(tmp_path, TABLE.format(programs=PROGRAMS.as_posix(), third=7)))
+        load_claim(write(tmp_path, table_claim(7)))
     assert "row 3" in info.value.message and info.value.line is not None
 
 
 def test_table_must_cover_the_inputs(tmp_path):
-    text = TABLE.format(programs=PROGRAMS.as_posix(), third=1).replace(
+    text = table_claim(1).replace(
         '[[accuracy.table]]\ninput = { q = [0, 0] }', '[accuracy.inputs]\nlist = [ { q = [1, 1] } ]\n\n'
         '[[accuracy.table]]\ninput = { q = [0, 0] }', 1)
     with pytest.raises(UserError) as info:
@@ -384,7 +368,7 @@ def test_beta_must_not_increase_with_alpha_for_dd(tmp_path):
 
 def test_infinite_dd_uses_the_limit_of_beta(tmp_path):
     """Every table input answers 1: nothing disagrees, dd = inf, beta -> its limit (0 here)."""
-    text = TABLE.format(programs=PROGRAMS.as_posix(), third=1).replace(
+    text = table_claim(1).replace(
         "input = { q = [0, 2] }\noutput = { out = 2 }", "input = { q = [2, 0] }\noutput = { out = 1 }")
     acc = load_claim(write(tmp_path, text)).accuracy
     obs = list(_obligations(acc))
